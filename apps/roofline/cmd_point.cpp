@@ -1,0 +1,98 @@
+// roofline point: place one workload (W, Q, T) on a machine's roofs and diagnose it.
+#include "commands.hpp"
+#include "roofline/diagnosis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
+#include "roofline/text.hpp"
+
+namespace roofline::cli {
+namespace {
+
+struct PointArgs {
+  MachineOptions machine;
+  std::string name = "point";
+  std::string work, traffic, time;
+  std::vector<std::string> traffic_at;  // LEVEL=BYTES for hierarchical points
+  std::string points_file;
+  double touching = DiagnosisOptions{}.touching;
+  bool json = false;
+  std::string output;
+};
+
+Point point_from_flags(const PointArgs& a) {
+  Point p;
+  p.name = a.name;
+  p.precision = a.machine.precision;
+  p.source = "command line";
+  if (a.work.empty()) throw InputError("--work is required (W, e.g. 1e9 or \"2 GFLOP\")");
+  if (a.time.empty()) throw InputError("--time is required (T, e.g. 0.01 or \"10 ms\")");
+  if (a.traffic.empty() && a.traffic_at.empty())
+    throw InputError("--traffic is required (Q, e.g. 1.2e9 or \"1.2 GB\")");
+  p.work = Work(quantity(a.work, Dimension::work, "--work"));
+  p.time = Seconds(quantity(a.time, Dimension::seconds, "--time"));
+  if (!a.traffic.empty())
+    p.traffic.push_back({a.machine.level, Bytes(quantity(a.traffic, Dimension::bytes, "--traffic"))});
+  for (const auto& spec : a.traffic_at) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("--traffic-at: expected LEVEL=BYTES (got '" + spec + "')");
+    p.traffic.push_back({spec.substr(0, eq), Bytes(quantity(spec.substr(eq + 1), Dimension::bytes,
+                                                            "--traffic-at " + spec.substr(0, eq)))});
+  }
+  p.validate();
+  return p;
+}
+
+void run(const PointArgs& a) {
+  MachineDocument m = load_machine(a.machine);
+  std::vector<Point> points;
+  if (!a.points_file.empty()) {
+    if (!a.work.empty() || !a.traffic.empty() || !a.time.empty())
+      throw InputError("give either --points FILE or --work/--traffic/--time, not both");
+    PointsDocument doc = load_points_file(a.points_file);
+    if (!(doc.units == m.roofs.units))
+      throw InputError(a.points_file + ": points are in " + doc.units.work + "/" +
+                       doc.units.traffic + " but the machine's roofs are in " +
+                       m.roofs.units.work + "/" + m.roofs.units.traffic);
+    points = doc.points;
+    if (!a.machine.precision.empty())
+      for (auto& p : points)
+        if (p.precision.empty()) p.precision = a.machine.precision;
+  } else {
+    points.push_back(point_from_flags(a));
+  }
+  DiagnosisOptions opt;
+  opt.touching = a.touching;
+  nlohmann::json out = nlohmann::json::array();
+  std::string text;
+  for (const auto& p : points) {
+    const Diagnosis d = diagnose(p, m.roofs, opt);
+    if (a.json) out.push_back(analysis_to_json(p, d, m.roofs));
+    else text += render_point_analysis(p, d, m.roofs, a.output.empty() && color_stdout());
+  }
+  if (a.json) emit((points.size() == 1 ? out[0] : out).dump(2) + "\n", a.output);
+  else emit(text, a.output);
+}
+
+const Registrar reg(20, [](CLI::App& root) {
+  auto args = std::make_shared<PointArgs>();
+  CLI::App* c = root.add_subcommand(
+      "point", "Place a workload (W, Q, T) on the roofs: I, P, attainable, the two-step diagnosis");
+  c->add_option("--name", args->name, "Label of the point");
+  c->add_option("--work,-W", args->work, "Work W, e.g. 2e9 or \"2 GFLOP\"");
+  c->add_option("--traffic,-Q", args->traffic, "Traffic Q in bytes at --level, e.g. 1.2e9 or \"1.2 GB\"");
+  c->add_option("--traffic-at", args->traffic_at,
+                "Traffic at a named level for a hierarchical point, LEVEL=BYTES (repeatable)");
+  c->add_option("--time,-T", args->time, "Time T, e.g. 0.01 or \"10 ms\"");
+  c->add_option("--points", args->points_file, "A points document instead of the flags");
+  c->add_option("--touching", args->touching,
+                "Attainment at which a point counts as touching its roof (default 0.8)")
+      ->check(CLI::Range(0.01, 1.0));
+  add_machine_options(*c, args->machine);
+  c->add_flag("--json", args->json, "Machine-readable output");
+  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  c->callback([args] { run(*args); });
+});
+
+}  // namespace
+}  // namespace roofline::cli

@@ -1,0 +1,75 @@
+#include "commands.hpp"
+
+#include <cstdio>
+
+#include "roofline/error.hpp"
+#include "roofline/text.hpp"
+
+namespace roofline::cli {
+
+std::vector<std::pair<int, Setup>>& registry() {
+  static std::vector<std::pair<int, Setup>> r;
+  return r;
+}
+
+Registrar::Registrar(int order, Setup setup) { registry().emplace_back(order, std::move(setup)); }
+
+void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level) {
+  app.add_option("--machine,--hw", o.machine,
+                 "Machine document (from `roofline measure`) or hardware catalogue name");
+  app.add_option("--hw-dir", o.hw_dir, "Extra hardware catalogue directory");
+  app.add_option("--peak", o.peak, "Peak performance π, e.g. 19.5T or \"19.5 TFLOP/s\"");
+  app.add_option("--bandwidth", o.bandwidth, "Peak bandwidth β, e.g. \"2 TB/s\" or 2e12");
+  app.add_option("--precision", o.precision,
+                 "Compute roof to judge against: a precision (fp32) or a roof name");
+  if (with_level) app.add_option("--level", o.level, "Memory level of the traffic (e.g. DRAM, L2)");
+}
+
+bool has_machine(const MachineOptions& o) {
+  return !o.machine.empty() || !o.peak.empty() || !o.bandwidth.empty();
+}
+
+MachineDocument load_machine(const MachineOptions& o) {
+  if (!o.machine.empty()) {
+    if (!o.peak.empty() || !o.bandwidth.empty())
+      throw InputError("give either --machine/--hw or --peak/--bandwidth, not both");
+    return resolve_machine(o.machine, o.hw_dir);
+  }
+  if (o.peak.empty() || o.bandwidth.empty())
+    throw InputError("roofs needed: give --machine FILE|NAME, or both --peak and --bandwidth");
+  MachineDocument m;
+  m.roofs.name = "given roofs";
+  ComputeRoof c;
+  c.name = o.precision.empty() ? "peak" : o.precision;
+  c.precision = o.precision;
+  c.peak = WorkRate(quantity(o.peak, Dimension::work_rate, "--peak"));
+  c.source = "--peak";
+  MemoryRoof mem;
+  mem.level = o.level.empty() ? "DRAM" : o.level;
+  mem.bandwidth = ByteRate(quantity(o.bandwidth, Dimension::byte_rate, "--bandwidth"));
+  mem.source = "--bandwidth";
+  if (c.peak.value <= 0) throw InputError("--peak: must be > 0 (got '" + o.peak + "')");
+  if (mem.bandwidth.value <= 0)
+    throw InputError("--bandwidth: must be > 0 (got '" + o.bandwidth + "')");
+  m.roofs.compute.push_back(c);
+  m.roofs.memory.push_back(mem);
+  m.origin = "command line";
+  return m;
+}
+
+double quantity(const std::string& text, Dimension dim, const std::string& flag) {
+  return parse_quantity(text, dim, flag);
+}
+
+void emit(const std::string& text, const std::string& path) {
+  if (path.empty() || path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return;
+  }
+  write_file_atomic(path, text);
+}
+
+bool color_stdout() { return terminal_supports_color(stdout); }
+
+}  // namespace roofline::cli

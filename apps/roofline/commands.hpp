@@ -1,0 +1,51 @@
+#pragma once
+// The CLI is thin (DESIGN.md): each subcommand lives in its own cmd_*.cpp, registers itself
+// here, parses its arguments, calls the library and renders. Errors are thrown as
+// roofline::InputError and turned into one message and a non-zero exit in main.cpp.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "roofline/io.hpp"
+#include "roofline/quantity.hpp"
+#include "roofline/roof.hpp"
+
+namespace roofline::cli {
+
+using Setup = std::function<void(CLI::App& root)>;
+
+/// Registers a subcommand; `order` sorts the help listing.
+struct Registrar {
+  Registrar(int order, Setup setup);
+};
+std::vector<std::pair<int, Setup>>& registry();
+
+/// Where a command gets its roofs: a machine file or catalogue name, or --peak/--bandwidth.
+struct MachineOptions {
+  std::string machine;  ///< --machine/--hw: a machine document path or a catalogue name
+  std::string hw_dir;   ///< --hw-dir: extra catalogue directory
+  std::string peak;     ///< --peak "19.5T" or "19.5 TFLOP/s"
+  std::string bandwidth;  ///< --bandwidth "2 TB/s"
+  std::string precision;  ///< --precision: which compute roof
+  std::string level;      ///< --level: which memory roof
+};
+/// Adds --machine/--hw, --hw-dir, --peak, --bandwidth, --precision, --level to `app`.
+void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level = true);
+/// True when any roof source was given.
+bool has_machine(const MachineOptions& o);
+/// Builds the machine: from --machine/--hw, else from --peak and --bandwidth (both required).
+MachineDocument load_machine(const MachineOptions& o);
+
+/// Parses a quantity flag, naming the flag in errors.
+double quantity(const std::string& text, Dimension dim, const std::string& flag);
+
+/// Writes text to `path` atomically, or to stdout when `path` is empty or "-".
+void emit(const std::string& text, const std::string& path = "");
+
+/// Whether stdout takes colour.
+bool color_stdout();
+
+}  // namespace roofline::cli

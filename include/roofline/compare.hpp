@@ -1,0 +1,40 @@
+#pragma once
+// Comparing hardware at a workload's intensity (DIGEST §7 "different hardware"): draw a vertical
+// line at I; the ratio of the roof heights there is the best possible speedup from switching.
+// Left of both ridges it is the bandwidth ratio; right of both the peak ratio; otherwise mixed.
+#include <string>
+#include <vector>
+
+#include "roofline/roof.hpp"
+
+namespace roofline {
+
+enum class Regime { bandwidth, peak, mixed };
+std::string to_string(Regime r);
+
+struct MachineAtIntensity {
+  std::string machine;
+  std::string compute_roof;
+  std::string memory_level;
+  WorkRate peak{0};
+  ByteRate bandwidth{0};
+  Intensity ridge{0};
+  WorkRate attainable{0};
+  bool memory_side = false;
+};
+
+struct Comparison {
+  Intensity intensity{0};
+  std::vector<MachineAtIntensity> machines;
+  /// attainable(machines[i]) / attainable(machines[0]), one per machine (first is 1).
+  std::vector<double> ratios;
+  /// Regime of machines[i] against machines[0] (first is the regime of machine 0 alone).
+  std::vector<Regime> regimes;
+};
+
+/// `precision` selects the compute roof on each machine (RoofSet::select_compute), `level` the
+/// memory roof (RoofSet::select_memory).
+Comparison compare_at(const std::vector<const RoofSet*>& machines, Intensity i,
+                      const std::string& precision = "", const std::string& level = "");
+
+}  // namespace roofline

@@ -1,0 +1,73 @@
+#pragma once
+// The two-step diagnosis of a point (DIGEST §6):
+//   1. Is the point touching a roof?  (how much headroom is left)
+//   2. If so, which roof?             (what the bottleneck is, hence what to change)
+// with the seed's table of verdicts and prescriptions, the "higher roof is empty" case
+// (DIGEST §6, §7), the "above a roof is impossible" alarm with its likely causes, and per-level
+// judgement for hierarchical points (DIGEST §7 memory hierarchy).
+#include <string>
+#include <vector>
+
+#include "roofline/model.hpp"
+#include "roofline/point.hpp"
+#include "roofline/roof.hpp"
+
+namespace roofline {
+
+struct DiagnosisOptions {
+  /// A point "touches" its binding roof when attainment ≥ touching (default 0.8, i.e. within
+  /// 20% — about 0.1 decade on a log chart, what the eye reads as "on the roof").
+  double touching = 0.8;
+  /// A point is "above" a roof when attainment > above (default 1.05: 5% measurement slack).
+  double above = 1.05;
+  /// A higher flat roof counts as "empty above" when it is at least this many times higher.
+  double higher_roof_factor = 1.5;
+};
+
+enum class Verdict {
+  far_below,        ///< far below both roofs: not a hardware limit yet
+  memory_bound,     ///< on the slanted roof: data movement is the bottleneck
+  compute_bound,    ///< on the flat roof: compute is the bottleneck
+  faster_unit_unused,  ///< on the flat roof with a higher flat roof empty above it
+  above_roof,       ///< above a roof: impossible, the measurement or the roof is wrong
+};
+std::string to_string(Verdict v);
+
+/// The point judged at one memory level against that level's roof.
+struct LevelJudgement {
+  std::string level;
+  Intensity intensity{0};
+  WorkRate attainable{0};  ///< min(π, β_level · I_level)
+  double attainment = 0;   ///< P / attainable
+  bool memory_side = false;  ///< left of this level's ridge
+  Intensity ridge{0};
+};
+
+/// A flat roof above the binding compute roof that the point does not use.
+struct EmptyRoof {
+  std::string name;
+  WorkRate peak{0};
+  double gain = 0;  ///< peak / current binding compute roof
+};
+
+struct Diagnosis {
+  Verdict verdict = Verdict::far_below;
+  std::string compute_roof;  ///< name of the flat roof the point is judged against
+  std::string binding_level;  ///< level whose slanted roof is lowest at the point's I
+  bool binding_is_memory = false;  ///< the binding roof is the slanted one
+  WorkRate performance{0};
+  WorkRate attainable{0};  ///< lowest bound over all levels
+  double attainment = 0;
+  Distance headroom;  ///< vertical distance to the binding roof
+  bool touching = false;
+  std::vector<LevelJudgement> levels;
+  std::vector<EmptyRoof> empty_roofs_above;
+  std::string title;         ///< one line: the table's diagnosis
+  std::string prescription;  ///< what to do, from the seed's table
+  std::vector<std::string> causes;  ///< for above_roof: the likely causes
+  std::vector<std::string> notes;   ///< level-specific advice (cache headroom, L2 limit...)
+};
+
+Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt = {});
+
+}  // namespace roofline

@@ -1,0 +1,30 @@
+#pragma once
+// Data types and their storage sizes (DIGEST §3: FP64 8, FP32 4, FP16/BF16 2, FP8/INT8 1 byte;
+// int4 is half a byte). The size is what sets Q for a given element count, so halving it
+// doubles I (the seed's quantisation point, DIGEST §6).
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofline {
+
+struct DataType {
+  std::string name;          ///< canonical lower-case name, e.g. "fp32", "fp8-e4m3"
+  double bytes = 0;          ///< storage bytes per element (int4: 0.5)
+  bool integer = false;      ///< integer work is counted in OP, not FLOP
+  std::string description;
+
+  bool operator==(const DataType& o) const { return name == o.name && bytes == o.bytes; }
+};
+
+/// The built-in types: fp64, fp32, tf32, fp16, bf16, fp8-e4m3, fp8-e5m2, int32, int16, int8, int4.
+const std::vector<DataType>& builtin_dtypes();
+
+/// Looks a type up by name or alias ("double", "float", "half", "fp8" = fp8-e4m3, "i8"...), or
+/// builds a custom one from "custom:NAME:BYTES". Throws InputError listing the known names.
+DataType parse_dtype(std::string_view name);
+
+/// Work unit name for a data type: "OP" for integer types, "FLOP" otherwise.
+std::string work_unit_for(const DataType& t);
+
+}  // namespace roofline

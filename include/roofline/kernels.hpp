@@ -1,0 +1,77 @@
+#pragma once
+// Hand-counted work and compulsory traffic of common kernels (DIGEST §3, §5).
+// Two counting rules (DIGEST §3): a read and a write of the same element are separate traffic;
+// a scalar kept in a register is not counted. Compulsory traffic assumes every distinct element
+// moves once between the chip and DRAM (DIGEST §4), so it is a lower bound on real traffic.
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/dtype.hpp"
+#include "roofline/units.hpp"
+
+namespace roofline {
+
+struct KernelCount {
+  std::string kernel;
+  Work work{0};
+  Bytes traffic{0};  ///< compulsory traffic in the bytes the code names
+  /// Traffic including the read-for-ownership of stored arrays on write-allocate caches;
+  /// equals `traffic` for kernels that only update in place.
+  Bytes traffic_write_allocate{0};
+  int blas_level = 0;  ///< 1, 2, 3 for BLAS-like kernels; 0 when not a BLAS kernel
+  std::string work_formula;     ///< e.g. "2·n"
+  std::string traffic_formula;  ///< e.g. "3·n·4 B"
+  std::string note;
+  bool integer = false;  ///< work counted in OP
+
+  Intensity intensity() const { return work / traffic; }
+};
+
+// Level 1 / streaming kernels over n elements of `t`.
+KernelCount axpy(double n, const DataType& t);   ///< y = a·x + y: W=2n, Q=3n·s
+KernelCount scale(double n, const DataType& t);  ///< b = a·c: W=n, Q=2n·s
+KernelCount copy(double n, const DataType& t);   ///< b = c: W=0, Q=2n·s
+KernelCount add(double n, const DataType& t);    ///< c = a + b: W=n, Q=3n·s
+KernelCount triad(double n, const DataType& t);  ///< a = b + s·c: W=2n, Q=3n·s
+KernelCount dot(double n, const DataType& t);    ///< s = Σ x·y: W=2n, Q=2n·s
+KernelCount elementwise_multiply(double n, const DataType& t);  ///< z = x·y: W=n, Q=3n·s
+/// The seed's add-only double loop s += x[i] + y[j] over i, j < n: W=2n², Q=2n·s (I = n/4 fp32).
+KernelCount add_double_loop(double n, const DataType& t);
+// Level 2 and 3.
+KernelCount gemv(double m, double n, const DataType& t);  ///< y = A·x, A m×n: W=2mn
+KernelCount gemm(double m, double n, double k, const DataType& t);  ///< C = A·B: W=2mnk
+/// gemm when the working set exceeds a cache of `cache_bytes` (Hong & Kung 1981): traffic of a
+/// blocked algorithm with square tiles b = ⌊√(M/(3s))⌋ (three tiles resident):
+/// Q = 2·m·n·k·s / b + m·n·s, at least the compulsory traffic. Θ(mnk/√M), constant 2·√3.
+KernelCount gemm_cache_bounded(double m, double n, double k, const DataType& t,
+                               double cache_bytes);
+// Stencils, sparse, ML operators.
+KernelCount stencil2d(double nx, double ny, const DataType& t);  ///< 5-point, weighted
+KernelCount stencil3d(double nx, double ny, double nz, const DataType& t);  ///< 7-point
+KernelCount spmv_csr(double rows, double cols, double nnz, const DataType& t,
+                     double index_bytes);
+KernelCount softmax(double rows, double cols, const DataType& t);
+KernelCount layernorm(double rows, double cols, const DataType& t);
+/// LLM decode, weights only (DIGEST §5): every weight read once per step, used once per request:
+/// W = 2·params·batch, Q = params·s ⇒ I ≈ batch (fp16: I = batch).
+KernelCount llm_decode_weights(double params, double batch, const DataType& t);
+
+/// One entry of the kernel catalogue, for command lines and reports.
+struct KernelSpec {
+  std::string name;
+  std::vector<std::string> aliases;
+  std::vector<std::string> params;               ///< required size parameters, e.g. {"m","n","k"}
+  std::map<std::string, double> defaults;        ///< optional parameters with defaults
+  std::string default_dtype;                     ///< "" = fp32; alias daxpy → fp64
+  std::string description;
+  std::function<KernelCount(const std::map<std::string, double>&, const DataType&)> count;
+};
+
+const std::vector<KernelSpec>& kernel_catalogue();
+/// Finds a kernel by name or alias (case-insensitive). Throws InputError listing the names.
+const KernelSpec& find_kernel(const std::string& name);
+
+}  // namespace roofline

@@ -1,0 +1,38 @@
+#pragma once
+// A workload's point on the chart (DIGEST §1): work W, traffic Q (per memory level for a
+// hierarchical point, DIGEST §4, §7), time T, and the precision/unit it runs on.
+// I = W/Q is the x axis, P = W/T the y axis.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/units.hpp"
+
+namespace roofline {
+
+struct LevelTraffic {
+  std::string level;  ///< memory roof level this traffic is counted at ("" = the default level)
+  Bytes bytes{0};
+};
+
+struct Point {
+  std::string name;
+  Work work{0};
+  std::vector<LevelTraffic> traffic;  ///< at least one entry
+  Seconds time{0};
+  std::string precision;  ///< dtype name or compute-roof name; empty = the set's default
+  std::string source;     ///< where W, Q, T came from ("formula", "ncu", "perf_event", ...)
+  std::string note;
+
+  /// P = W/T.
+  WorkRate performance() const { return work / time; }
+  /// Traffic at a level ("" = the first entry). Throws InputError when absent.
+  const LevelTraffic& traffic_at(const std::string& level) const;
+  /// I = W/Q at a level.
+  Intensity intensity(const std::string& level = "") const { return work / traffic_at(level).bytes; }
+
+  /// W > 0, Q > 0 at every level, T > 0, all finite. Throws InputError naming the field.
+  void validate() const;
+};
+
+}  // namespace roofline

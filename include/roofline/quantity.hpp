@@ -1,0 +1,34 @@
+#pragma once
+// Human-readable quantities: "19.5T", "2 TB/s", "4.8e12", "350 GFLOP/s", "32 KiB", "10 ms".
+// Parsing checks the dimension: a bandwidth flag given "19.5 TFLOP/s" is an error that says so.
+// Printing uses SI prefixes and the unit system's names, so "FLOPS/byte" cannot be printed.
+#include <string>
+#include <string_view>
+
+#include "roofline/units.hpp"
+
+namespace roofline {
+
+enum class Dimension { count, work, bytes, seconds, work_rate, byte_rate, intensity };
+
+/// The name of a dimension in messages ("a bandwidth (byte/s)").
+std::string dimension_name(Dimension d);
+
+/// Parses a number with an optional SI prefix (k M G T P E, m u n; binary Ki Mi Gi Ti for bytes)
+/// and an optional unit that must belong to `dim`. A bare number is taken in base units.
+/// Throws InputError naming `what` (e.g. "--bandwidth") on a malformed value, a unit of another
+/// dimension, or a value that is not finite.
+double parse_quantity(std::string_view text, Dimension dim, std::string_view what = "value");
+
+/// "19.5 T" style: value scaled to an SI prefix with `digits` significant digits, then unit.
+std::string format_si(double value, std::string_view unit, int digits = 4);
+std::string format_work(Work w, const UnitSystem& u = {});
+std::string format_bytes(Bytes q, const UnitSystem& u = {});
+std::string format_seconds(Seconds t);
+std::string format_work_rate(WorkRate p, const UnitSystem& u = {});
+std::string format_byte_rate(ByteRate b, const UnitSystem& u = {});
+std::string format_intensity(Intensity i, const UnitSystem& u = {});
+/// Plain number with `digits` significant digits and no exponent where sensible ("0.1667").
+std::string format_number(double v, int digits = 4);
+
+}  // namespace roofline

@@ -1,0 +1,97 @@
+#pragma once
+// Roofs and roof sets (DIGEST §2, §7, §9). A roof set holds any number of compute roofs (flat
+// lines: one per precision and unit, e.g. "fp32 avx2 fma", "fp16 tensor") and memory roofs
+// (slanted lines: one per memory level, L1 ... DRAM/HBM, or a network). Every roof carries its
+// provenance: measured (with statistics), theoretical (with the formula's inputs) or datasheet
+// (with the source).
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/units.hpp"
+
+namespace roofline {
+
+enum class Provenance { measured, theoretical, datasheet };
+std::string to_string(Provenance p);
+Provenance parse_provenance(std::string_view s);  ///< throws InputError
+
+/// Repeated-measurement statistics of one roof, in the roof's own unit.
+struct Statistics {
+  int repetitions = 0;
+  double median = 0;
+  double best = 0;
+  double min = 0;
+  double max = 0;
+  double cv = 0;  ///< coefficient of variation (stddev / mean)
+  bool noisy = false;  ///< spread above the measurement's threshold
+  /// Relative spread (max - min) / median.
+  double spread() const { return median > 0 ? (max - min) / median : 0; }
+};
+
+/// A flat roof π: peak throughput of one precision on one unit.
+struct ComputeRoof {
+  std::string name;       ///< unique in its set, e.g. "fp64 avx2 fma"
+  std::string precision;  ///< dtype name, e.g. "fp64", "bf16", "int8"
+  std::string unit;       ///< execution unit / instruction class, e.g. "avx2 fma", "tensor"
+  WorkRate peak{0};
+  Provenance provenance = Provenance::datasheet;
+  std::string source;                   ///< URL, document or how it was measured
+  std::optional<WorkRate> theoretical;  ///< cores × clock × work/cycle, shown next to measured
+  std::string formula;                  ///< the theoretical roof's inputs, in words
+  std::optional<Statistics> stats;
+  bool integer = false;  ///< counted in OP
+  bool sparse = false;   ///< structured-sparsity figure: never mixed with dense roofs
+};
+
+/// A slanted roof β·I: sustained bandwidth of one level of the memory hierarchy (or a network).
+struct MemoryRoof {
+  std::string level;            ///< unique in its set, e.g. "L1", "L2", "L3", "DRAM", "HBM", "NVLink"
+  std::string kind = "memory";  ///< "cache", "memory", "interconnect", "network", "storage", "custom"
+  ByteRate bandwidth{0};
+  Provenance provenance = Provenance::datasheet;
+  std::string source;
+  std::optional<ByteRate> theoretical;
+  std::string formula;
+  std::optional<Statistics> stats;
+  std::optional<double> size_bytes;  ///< capacity of the level, when known
+  /// Bytes convention of `bandwidth`: "named" (bytes the code names, STREAM's) or "moved"
+  /// (bytes really moved, including write-allocate). Empty when unknown (datasheets).
+  std::string convention;
+  std::map<std::string, double> mixes;  ///< per access mix (load, copy, triad, update...) byte/s
+};
+
+/// An overlay measured with the machine: attained P against I for a swept kernel family.
+struct CurveSample {
+  Intensity intensity{0};
+  WorkRate performance{0};
+};
+
+/// All the roofs of one machine, with the names of its units.
+struct RoofSet {
+  std::string name;
+  UnitSystem units;
+  std::vector<ComputeRoof> compute;
+  std::vector<MemoryRoof> memory;
+  std::string default_compute;  ///< roof name used when a point names no precision; may be empty
+  std::string default_memory;   ///< level used when a point gives one traffic figure; may be empty
+  std::vector<CurveSample> empirical_curve;
+
+  const ComputeRoof* find_compute(std::string_view name) const;
+  const MemoryRoof* find_memory(std::string_view level) const;  ///< case-insensitive
+
+  /// The compute roof a point is judged against: the named roof if `name_or_precision` is a
+  /// roof name; else the highest dense roof of that precision; else (empty) the default roof,
+  /// else the highest dense roof. Throws InputError when nothing matches, listing the roofs.
+  const ComputeRoof& select_compute(std::string_view name_or_precision) const;
+  /// The memory roof for a level ("" = default: the named default, else the first of kind
+  /// "memory", else the slowest). Throws InputError when nothing matches.
+  const MemoryRoof& select_memory(std::string_view level) const;
+
+  /// Checks names are unique, values positive and finite. Throws InputError naming the roof.
+  void validate() const;
+};
+
+}  // namespace roofline

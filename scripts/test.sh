@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds, and runs the whole test suite: the release build, the
+# ASan+UBSan build, then the extra checks in tests/ci.d/*.sh (browser, MPI, CUDA compile, ...).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+status=0
+for preset in release asan; do
+  echo "== build and test: $preset"
+  bash scripts/build.sh "$preset"
+  if ! ctest --preset "$preset"; then status=1; fi
+done
+shopt -s nullglob
+extra_pass=0
+extra_fail=0
+for check in tests/ci.d/*.sh; do
+  echo "== check: $check"
+  if bash "$check"; then extra_pass=$((extra_pass + 1)); else extra_fail=$((extra_fail + 1)); status=1; fi
+done
+echo "checks: $extra_pass passed, $extra_fail failed"
+exit $status

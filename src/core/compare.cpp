@@ -1,0 +1,52 @@
+#include "roofline/compare.hpp"
+
+#include "roofline/error.hpp"
+#include "roofline/model.hpp"
+
+namespace roofline {
+
+std::string to_string(Regime r) {
+  switch (r) {
+    case Regime::bandwidth: return "bandwidth ratio";
+    case Regime::peak: return "peak ratio";
+    case Regime::mixed: return "mixed";
+  }
+  return "mixed";
+}
+
+// DIGEST §7: at intensity I the best speedup from switching hardware is the ratio of the roof
+// heights; left of both ridges it is β_B/β_A, right of both π_B/π_A, otherwise mixed.
+Comparison compare_at(const std::vector<const RoofSet*>& machines, Intensity i,
+                      const std::string& precision, const std::string& level) {
+  if (machines.empty()) throw InputError("compare: no machine given");
+  if (!(i.value > 0)) throw InputError("compare: intensity must be > 0");
+  Comparison cmp;
+  cmp.intensity = i;
+  for (const RoofSet* m : machines) {
+    const ComputeRoof& c = m->select_compute(precision);
+    const MemoryRoof& mem = m->select_memory(level);
+    MachineAtIntensity a;
+    a.machine = m->name;
+    a.compute_roof = c.name;
+    a.memory_level = mem.level;
+    a.peak = c.peak;
+    a.bandwidth = mem.bandwidth;
+    a.ridge = ridge(c.peak, mem.bandwidth);
+    a.attainable = attainable(c.peak, mem.bandwidth, i);
+    a.memory_side = i < a.ridge;
+    cmp.machines.push_back(a);
+  }
+  const auto& base = cmp.machines.front();
+  for (const auto& a : cmp.machines) {
+    cmp.ratios.push_back(a.attainable / base.attainable);
+    if (a.memory_side && base.memory_side)
+      cmp.regimes.push_back(Regime::bandwidth);
+    else if (!a.memory_side && !base.memory_side)
+      cmp.regimes.push_back(Regime::peak);
+    else
+      cmp.regimes.push_back(Regime::mixed);
+  }
+  return cmp;
+}
+
+}  // namespace roofline

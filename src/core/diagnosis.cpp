@@ -1,0 +1,158 @@
+#include "roofline/diagnosis.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "roofline/error.hpp"
+#include "roofline/model.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline {
+
+std::string to_string(Verdict v) {
+  switch (v) {
+    case Verdict::far_below: return "far-below";
+    case Verdict::memory_bound: return "memory-bound";
+    case Verdict::compute_bound: return "compute-bound";
+    case Verdict::faster_unit_unused: return "faster-unit-unused";
+    case Verdict::above_roof: return "above-roof";
+  }
+  return "far-below";
+}
+
+// The seed's table (DIGEST §6), row by row, with the unit names of the roof set so that a
+// custom roofline (DIGEST §12) reads in its own units.
+Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt) {
+  p.validate();
+  if (!(opt.touching > 0 && opt.touching <= 1))
+    throw InputError("diagnosis: touching threshold must be in (0, 1]");
+  const UnitSystem& u = roofs.units;
+  const ComputeRoof& c = roofs.select_compute(p.precision);
+  Diagnosis d;
+  d.compute_roof = c.name;
+  d.performance = p.performance();
+
+  // Each level judged against its own roof; the binding level is the lowest bound (DIGEST §7).
+  size_t binding = 0;
+  for (size_t idx = 0; idx < p.traffic.size(); ++idx) {
+    const auto& t = p.traffic[idx];
+    const MemoryRoof& m = roofs.select_memory(t.level);
+    LevelJudgement j;
+    j.level = m.level;
+    j.intensity = p.work / t.bytes;
+    j.attainable = attainable(c.peak, m.bandwidth, j.intensity);
+    j.attainment = d.performance / j.attainable;
+    j.ridge = ridge(c.peak, m.bandwidth);
+    j.memory_side = j.intensity < j.ridge;
+    d.levels.push_back(j);
+    if (j.attainable < d.levels[binding].attainable) binding = idx;
+  }
+  const LevelJudgement& b = d.levels[binding];
+  d.binding_level = b.level;
+  d.binding_is_memory = b.memory_side;
+  d.attainable = b.attainable;
+  d.attainment = b.attainment;
+  d.headroom = distance(d.performance, d.attainable);
+  d.touching = d.attainment >= opt.touching;
+
+  for (const auto& other : roofs.compute) {
+    if (other.sparse || &other == &c) continue;
+    if (other.peak.value >= opt.higher_roof_factor * c.peak.value)
+      d.empty_roofs_above.push_back({other.name, other.peak, other.peak / c.peak});
+  }
+  std::sort(d.empty_roofs_above.begin(), d.empty_roofs_above.end(),
+            [](const EmptyRoof& x, const EmptyRoof& y) { return x.peak > y.peak; });
+
+  const std::string where = "I = " + format_intensity(b.intensity, u) + ", ridge I* = " +
+                            format_intensity(b.ridge, u);
+  // Row 6: above a roof is impossible.
+  if (d.attainment > opt.above) {
+    d.verdict = Verdict::above_roof;
+    const bool above_flat = d.performance.value > opt.above * c.peak.value;
+    d.title = "above the " +
+              (above_flat ? "flat '" + c.name + "' roof"
+                          : "slanted " + b.level + " roof") +
+              " by " + format_number(d.attainment, 3) +
+              "x: impossible, the measurement or the roof is wrong";
+    d.prescription = "Check how W, Q and T were obtained and which roof the point is drawn "
+                     "against before reading anything else from the chart.";
+    if (above_flat) {
+      d.causes.push_back("FLOP counting basis: W counts an FMA as 2 " + u.work +
+                         " while the roof counts it as 1 (or the reverse)");
+      d.causes.push_back("model vs hardware " + u.work +
+                         ": W counted from the algorithm differs from what executed");
+      d.causes.push_back("precision or unit mismatch: the run used a faster unit (e.g. an fp16 "
+                         "or tensor unit) than the '" + c.name + "' roof it is drawn against");
+    } else {
+      d.causes.push_back("data reused from a cache drawn against the " + b.level +
+                         " roof: the real " + b.level + " traffic was smaller than Q, so I is "
+                         "underestimated (count Q at the level it came from)");
+      d.causes.push_back("traffic counting basis: Q counts bytes the code names while the roof "
+                         "was measured in bytes moved (or the reverse)");
+    }
+    d.causes.push_back("time T too short: asynchronous work not waited for, or a timer "
+                       "resolution problem");
+    return d;
+  }
+
+  if (!d.touching) {
+    // Row 1: far below both roofs.
+    d.verdict = Verdict::far_below;
+    d.title = "far below both roofs (" + format_number(d.attainment * 100, 3) +
+              "% of attainable, " + format_number(d.headroom.factor, 3) +
+              "x headroom): not a hardware limit yet";
+    d.prescription =
+        "Check the way it runs: memory access pattern, lack of parallelism (threads, vector "
+        "lanes), kernel launch or synchronisation overhead, stalls feeding data. Its left/right "
+        "position says nothing yet.";
+  } else if (d.binding_is_memory) {
+    // Row 2: on the slanted roof.
+    d.verdict = Verdict::memory_bound;
+    d.title = "on the slanted " + b.level + " roof (" + where + "): data movement (" + u.traffic +
+              "s) is the bottleneck";
+    d.prescription = "Reduce Q (" + u.traffic + "s moved per " + u.work +
+                     ") to move right: fuse kernels, reuse data (tiling), use smaller data "
+                     "types (quantisation), batch more work per " + u.traffic + ".";
+  } else if (!d.empty_roofs_above.empty()) {
+    // Row 4: a higher flat roof is empty above it.
+    d.verdict = Verdict::faster_unit_unused;
+    std::string names;
+    for (const auto& e : d.empty_roofs_above)
+      names += (names.empty() ? "" : ", ") + e.name + " (" + format_number(e.gain, 3) + "x)";
+    d.title = "on the flat '" + c.name + "' roof with a higher roof empty above it: a faster "
+              "unit is unused";
+    d.prescription = "Change precision or move to the faster unit: " + names + ".";
+  } else {
+    // Row 3: on the flat roof.
+    d.verdict = Verdict::compute_bound;
+    d.title = "on the flat '" + c.name + "' roof (" + where + "): compute is the bottleneck";
+    d.prescription = "Reduce W (an algorithm with less " + u.work +
+                     ") or move to a faster unit.";
+  }
+  if (d.touching) {
+    // Row 5: everything done and still short — the roof touched names the spec to upgrade.
+    d.notes.push_back(std::string("If the software is done, the hardware is the limit: the roof "
+                                  "it touches says which spec to upgrade (") +
+                      (d.binding_is_memory ? b.level + " bandwidth" : "'" + c.name + "' peak") +
+                      ").");
+  }
+  // Hierarchical points (DIGEST §7): which level binds, and where there is cache headroom.
+  if (d.levels.size() > 1) {
+    const MemoryRoof& bm = roofs.select_memory(b.level);
+    if (bm.kind == "cache" && d.touching && d.binding_is_memory) {
+      d.notes.push_back("The " + b.level + " roof binds: cache bandwidth is the limit; move "
+                        "data closer (registers, L1 / shared memory).");
+    }
+    for (const auto& j : d.levels) {
+      if (&j == &b) continue;
+      const MemoryRoof& jm = roofs.select_memory(j.level);
+      if (jm.kind == "cache" && bm.kind != "cache" && j.attainment < opt.touching)
+        d.notes.push_back("On the " + b.level + " roof with " + j.level + " headroom (" +
+                          format_number(j.attainable / d.performance, 3) +
+                          "x): more cache reuse (tiling) can cut " + b.level + " traffic.");
+    }
+  }
+  return d;
+}
+
+}  // namespace roofline

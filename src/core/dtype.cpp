@@ -1,0 +1,88 @@
+#include "roofline/dtype.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "roofline/error.hpp"
+
+namespace roofline {
+namespace {
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+}  // namespace
+
+const std::vector<DataType>& builtin_dtypes() {
+  // Sizes: IEEE 754 binary64/32/16; bfloat16; TF32 is stored as 4 bytes (19 bits used);
+  // OCP FP8 E4M3/E5M2; two's-complement integers; int4 packs two per byte (DIGEST §3).
+  static const std::vector<DataType> types{
+      {"fp64", 8, false, "IEEE binary64"},
+      {"fp32", 4, false, "IEEE binary32"},
+      {"tf32", 4, false, "TensorFloat-32 (fp32 storage, 10-bit mantissa compute)"},
+      {"fp16", 2, false, "IEEE binary16"},
+      {"bf16", 2, false, "bfloat16"},
+      {"fp8-e4m3", 1, false, "OCP FP8 E4M3"},
+      {"fp8-e5m2", 1, false, "OCP FP8 E5M2"},
+      {"fp4", 0.5, false, "4-bit float (E2M1)"},
+      {"int32", 4, true, "32-bit integer"},
+      {"int16", 2, true, "16-bit integer"},
+      {"int8", 1, true, "8-bit integer"},
+      {"int4", 0.5, true, "4-bit integer, two per byte"},
+  };
+  return types;
+}
+
+DataType parse_dtype(std::string_view name_in) {
+  const std::string name = lower(name_in);
+  struct Alias {
+    const char* alias;
+    const char* canonical;
+  };
+  static const Alias aliases[] = {
+      {"double", "fp64"}, {"f64", "fp64"},      {"float64", "fp64"}, {"float", "fp32"},
+      {"f32", "fp32"},    {"float32", "fp32"},  {"single", "fp32"},  {"half", "fp16"},
+      {"f16", "fp16"},    {"float16", "fp16"},  {"bfloat16", "bf16"}, {"fp8", "fp8-e4m3"},
+      {"e4m3", "fp8-e4m3"}, {"e5m2", "fp8-e5m2"}, {"fp8_e4m3", "fp8-e4m3"},
+      {"fp8_e5m2", "fp8-e5m2"}, {"i8", "int8"},  {"i16", "int16"},   {"i32", "int32"},
+      {"i4", "int4"},     {"int", "int32"},
+  };
+  std::string canonical = name;
+  for (const auto& a : aliases)
+    if (name == a.alias) canonical = a.canonical;
+  for (const auto& t : builtin_dtypes())
+    if (t.name == canonical) return t;
+  // custom:NAME:BYTES[:int]
+  if (name.rfind("custom:", 0) == 0) {
+    const std::string rest = std::string(name_in.substr(7));
+    const auto colon = rest.find(':');
+    if (colon != std::string::npos && colon > 0) {
+      const std::string custom_name = rest.substr(0, colon);
+      std::string bytes_text = rest.substr(colon + 1);
+      bool integer = false;
+      if (bytes_text.size() > 4 && bytes_text.substr(bytes_text.size() - 4) == ":int") {
+        integer = true;
+        bytes_text.resize(bytes_text.size() - 4);
+      }
+      char* end = nullptr;
+      const double bytes = std::strtod(bytes_text.c_str(), &end);
+      if (end != bytes_text.c_str() && *end == '\0' && std::isfinite(bytes) && bytes > 0)
+        return {custom_name, bytes, integer, "custom type"};
+    }
+    throw InputError("data type '" + std::string(name_in) +
+                     "': a custom type is written custom:NAME:BYTES[:int], BYTES > 0");
+  }
+  std::string known;
+  for (const auto& t : builtin_dtypes()) known += (known.empty() ? "" : ", ") + t.name;
+  throw InputError("unknown data type '" + std::string(name_in) + "' (known: " + known +
+                   ", or custom:NAME:BYTES)");
+}
+
+std::string work_unit_for(const DataType& t) { return t.integer ? "OP" : "FLOP"; }
+
+}  // namespace roofline

@@ -1,0 +1,35 @@
+#include "roofline/point.hpp"
+
+#include <cmath>
+
+#include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline {
+
+const LevelTraffic& Point::traffic_at(const std::string& level) const {
+  if (traffic.empty()) throw InputError("point '" + name + "': no traffic given");
+  if (level.empty()) return traffic.front();
+  for (const auto& t : traffic)
+    if (t.level == level) return t;
+  throw InputError("point '" + name + "': no traffic at level '" + level + "'");
+}
+
+void Point::validate() const {
+  auto bad = [&](const std::string& field, double v, const std::string& why) {
+    throw InputError("point '" + name + "': " + field + " " + why + " (got " + format_number(v) +
+                     ")");
+  };
+  if (!std::isfinite(work.value)) bad("work", work.value, "must be finite");
+  if (work.value <= 0) bad("work", work.value, "must be > 0 (a point needs W to have an I)");
+  if (!std::isfinite(time.value)) bad("time", time.value, "must be finite");
+  if (time.value <= 0) bad("time", time.value, "must be > 0");
+  if (traffic.empty()) throw InputError("point '" + name + "': traffic is missing");
+  for (const auto& t : traffic) {
+    const std::string field = t.level.empty() ? "traffic" : "traffic[" + t.level + "]";
+    if (!std::isfinite(t.bytes.value)) bad(field, t.bytes.value, "must be finite");
+    if (t.bytes.value <= 0) bad(field, t.bytes.value, "must be > 0");
+  }
+}
+
+}  // namespace roofline

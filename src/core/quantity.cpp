@@ -1,0 +1,215 @@
+#include "roofline/quantity.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/error.hpp"
+
+namespace roofline {
+namespace {
+
+struct Prefix {
+  std::string_view symbol;
+  double factor;
+};
+// Longest first so "Ki" wins over "K"/"k".
+constexpr std::array<Prefix, 16> kPrefixes{{{"Ei", 1152921504606846976.0},
+                                            {"Pi", 1125899906842624.0},
+                                            {"Ti", 1099511627776.0},
+                                            {"Gi", 1073741824.0},
+                                            {"Mi", 1048576.0},
+                                            {"Ki", 1024.0},
+                                            {"E", 1e18},
+                                            {"P", 1e15},
+                                            {"T", 1e12},
+                                            {"G", 1e9},
+                                            {"M", 1e6},
+                                            {"k", 1e3},
+                                            {"K", 1e3},
+                                            {"m", 1e-3},
+                                            {"u", 1e-6},
+                                            {"n", 1e-9}}};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+// Unit names accepted per dimension (compared case-insensitively). "FLOPS" is accepted on input
+// as a rate because datasheets write it; output always says "FLOP/s".
+const std::vector<std::string>& units_of(Dimension d) {
+  static const std::vector<std::string> count{""};
+  static const std::vector<std::string> work{"flop", "flops_total", "op", "ops_total"};
+  static const std::vector<std::string> bytes{"b", "byte", "bytes"};
+  static const std::vector<std::string> seconds{"s", "sec", "second", "seconds"};
+  static const std::vector<std::string> work_rate{"flop/s", "flops", "op/s", "ops", "flop/sec"};
+  static const std::vector<std::string> byte_rate{"b/s", "byte/s", "bytes/s", "bps"};
+  static const std::vector<std::string> intensity{"flop/b", "flop/byte", "op/b", "op/byte"};
+  switch (d) {
+    case Dimension::count: return count;
+    case Dimension::work: return work;
+    case Dimension::bytes: return bytes;
+    case Dimension::seconds: return seconds;
+    case Dimension::work_rate: return work_rate;
+    case Dimension::byte_rate: return byte_rate;
+    case Dimension::intensity: return intensity;
+  }
+  return count;
+}
+
+std::optional<Dimension> dimension_of_unit(const std::string& unit_lower) {
+  for (Dimension d : {Dimension::work, Dimension::bytes, Dimension::seconds, Dimension::work_rate,
+                      Dimension::byte_rate, Dimension::intensity}) {
+    const auto& names = units_of(d);
+    if (std::find(names.begin(), names.end(), unit_lower) != names.end()) return d;
+  }
+  return std::nullopt;
+}
+
+bool is_unit(const std::string& unit_lower, Dimension d) {
+  const auto& names = units_of(d);
+  return std::find(names.begin(), names.end(), unit_lower) != names.end();
+}
+
+}  // namespace
+
+std::string dimension_name(Dimension d) {
+  switch (d) {
+    case Dimension::count: return "a plain number";
+    case Dimension::work: return "an amount of work (FLOP)";
+    case Dimension::bytes: return "an amount of data (byte)";
+    case Dimension::seconds: return "a time (s)";
+    case Dimension::work_rate: return "a performance (FLOP/s)";
+    case Dimension::byte_rate: return "a bandwidth (byte/s)";
+    case Dimension::intensity: return "an intensity (FLOP/byte)";
+  }
+  return "a value";
+}
+
+double parse_quantity(std::string_view text_in, Dimension dim, std::string_view what) {
+  const std::string text = trim(text_in);
+  auto fail = [&](const std::string& why) -> double {
+    throw InputError(std::string(what) + ": " + why + " (got '" + std::string(text_in) +
+                     "'; expected " + dimension_name(dim) + ")");
+  };
+  if (text.empty()) return fail("empty value");
+  // strtod handles "4.8e12", "inf", "nan"; we reject the last two below.
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  const double number = std::strtod(begin, &end);
+  if (end == begin) return fail("not a number");
+  if (!std::isfinite(number)) return fail("not a finite number");
+  std::string rest = trim(std::string_view(end));
+  double factor = 1.0;
+  if (!rest.empty()) {
+    // The whole rest may be a unit ("s", "B/s", "FLOP/s"); otherwise strip a prefix.
+    std::string rest_lower = lower(rest);
+    bool matched = is_unit(rest_lower, dim) || dimension_of_unit(rest_lower).has_value();
+    if (!matched) {
+      bool prefixed = false;
+      for (const auto& p : kPrefixes) {
+        if (rest.size() >= p.symbol.size() && rest.compare(0, p.symbol.size(), p.symbol) == 0) {
+          std::string unit = trim(std::string_view(rest).substr(p.symbol.size()));
+          std::string unit_lower = lower(unit);
+          if (unit.empty() || is_unit(unit_lower, dim) || dimension_of_unit(unit_lower)) {
+            factor = p.factor;
+            rest = unit;
+            prefixed = true;
+            break;
+          }
+        }
+      }
+      if (!prefixed) return fail("unknown unit or prefix '" + rest + "'");
+    }
+    // "ms", "us", "ns" arrive here as prefix + "s".
+    const std::string unit_lower = lower(rest);
+    if (!unit_lower.empty() && !is_unit(unit_lower, dim)) {
+      auto other = dimension_of_unit(unit_lower);
+      if (other) return fail("unit '" + rest + "' is " + dimension_name(*other));
+      return fail("unknown unit '" + rest + "'");
+    }
+  }
+  const double value = number * factor;
+  if (!std::isfinite(value)) return fail("value overflows");
+  return value;
+}
+
+std::string format_number(double v, int digits) {
+  if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+  if (v == 0) return "0";
+  const double a = std::fabs(v);
+  char buf[64];
+  if (a >= 1e-3 && a < 1e7) {
+    // Fixed notation with `digits` significant digits, trailing zeros removed.
+    const int magnitude = static_cast<int>(std::floor(std::log10(a)));
+    const int decimals = std::max(0, digits - 1 - magnitude);
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string s(buf);
+    if (s.find('.') != std::string::npos) {
+      while (!s.empty() && s.back() == '0') s.pop_back();
+      if (!s.empty() && s.back() == '.') s.pop_back();
+    }
+    return s;
+  }
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+std::string format_si(double value, std::string_view unit, int digits) {
+  static constexpr std::array<std::pair<double, const char*>, 10> scale{{{1e18, "E"},
+                                                                         {1e15, "P"},
+                                                                         {1e12, "T"},
+                                                                         {1e9, "G"},
+                                                                         {1e6, "M"},
+                                                                         {1e3, "k"},
+                                                                         {1, ""},
+                                                                         {1e-3, "m"},
+                                                                         {1e-6, "u"},
+                                                                         {1e-9, "n"}}};
+  // Beyond E, prefixes stop helping: counts like 3e23 FLOP (GPT-3 training) print in exponent form.
+  if (!std::isfinite(value) || value == 0 || std::fabs(value) >= 1e21)
+    return format_number(value, digits) + " " + std::string(unit);
+  for (const auto& [f, p] : scale) {
+    // Round first so 999.96 G prints as 1 T rather than 1000 G.
+    const double scaled = value / f;
+    const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(scaled))));
+    const double rounding = std::pow(10.0, magnitude - digits + 1);
+    const double rounded = std::round(scaled / rounding) * rounding;
+    if (std::fabs(rounded) >= 1.0 || f == 1e-9) {
+      if (std::fabs(rounded) >= 1000.0 && f < 1e18) continue;
+      return format_number(rounded, digits) + " " + p + std::string(unit);
+    }
+  }
+  return format_number(value, digits) + " " + std::string(unit);
+}
+
+std::string format_work(Work w, const UnitSystem& u) { return format_si(w.value, u.work); }
+std::string format_bytes(Bytes q, const UnitSystem& u) { return format_si(q.value, u.traffic_symbol()); }
+std::string format_seconds(Seconds t) { return format_si(t.value, "s"); }
+std::string format_work_rate(WorkRate p, const UnitSystem& u) {
+  return format_si(p.value, u.work_rate());
+}
+std::string format_byte_rate(ByteRate b, const UnitSystem& u) {
+  return format_si(b.value, u.traffic_symbol() + "/s");
+}
+std::string format_intensity(Intensity i, const UnitSystem& u) {
+  return format_number(i.value, 4) + " " + u.intensity();
+}
+
+}  // namespace roofline

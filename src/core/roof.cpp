@@ -1,0 +1,126 @@
+#include "roofline/roof.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include "roofline/error.hpp"
+
+namespace roofline {
+namespace {
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+std::string list_compute(const RoofSet& s) {
+  std::string out;
+  for (const auto& c : s.compute) out += (out.empty() ? "" : ", ") + c.name;
+  return out.empty() ? "none" : out;
+}
+std::string list_memory(const RoofSet& s) {
+  std::string out;
+  for (const auto& m : s.memory) out += (out.empty() ? "" : ", ") + m.level;
+  return out.empty() ? "none" : out;
+}
+}  // namespace
+
+std::string to_string(Provenance p) {
+  switch (p) {
+    case Provenance::measured: return "measured";
+    case Provenance::theoretical: return "theoretical";
+    case Provenance::datasheet: return "datasheet";
+  }
+  return "datasheet";
+}
+
+Provenance parse_provenance(std::string_view s) {
+  if (iequals(s, "measured")) return Provenance::measured;
+  if (iequals(s, "theoretical")) return Provenance::theoretical;
+  if (iequals(s, "datasheet")) return Provenance::datasheet;
+  throw InputError("provenance must be measured, theoretical or datasheet (got '" +
+                   std::string(s) + "')");
+}
+
+const ComputeRoof* RoofSet::find_compute(std::string_view n) const {
+  for (const auto& c : compute)
+    if (iequals(c.name, n)) return &c;
+  return nullptr;
+}
+
+const MemoryRoof* RoofSet::find_memory(std::string_view l) const {
+  for (const auto& m : memory)
+    if (iequals(m.level, l)) return &m;
+  return nullptr;
+}
+
+const ComputeRoof& RoofSet::select_compute(std::string_view key) const {
+  if (compute.empty()) throw InputError("machine '" + name + "' has no compute roof");
+  auto highest_of = [&](auto pred) -> const ComputeRoof* {
+    const ComputeRoof* best = nullptr;
+    for (const auto& c : compute)
+      if (!c.sparse && pred(c) && (!best || c.peak > best->peak)) best = &c;
+    return best;
+  };
+  if (!key.empty()) {
+    if (const auto* c = find_compute(key)) return *c;
+    if (const auto* c = highest_of([&](const ComputeRoof& r) { return iequals(r.precision, key); }))
+      return *c;
+    throw InputError("machine '" + name + "' has no compute roof for '" + std::string(key) +
+                     "' (roofs: " + list_compute(*this) + ")");
+  }
+  if (!default_compute.empty())
+    if (const auto* c = find_compute(default_compute)) return *c;
+  if (const auto* c = highest_of([](const ComputeRoof&) { return true; })) return *c;
+  return compute.front();
+}
+
+const MemoryRoof& RoofSet::select_memory(std::string_view level) const {
+  if (memory.empty()) throw InputError("machine '" + name + "' has no memory roof");
+  if (!level.empty()) {
+    if (const auto* m = find_memory(level)) return *m;
+    // Common synonyms: a DRAM point on an HBM machine and the reverse mean main memory.
+    if (iequals(level, "dram") || iequals(level, "hbm") || iequals(level, "memory")) {
+      for (const auto& m : memory)
+        if (m.kind == "memory") return m;
+    }
+    throw InputError("machine '" + name + "' has no memory roof for level '" +
+                     std::string(level) + "' (levels: " + list_memory(*this) + ")");
+  }
+  if (!default_memory.empty())
+    if (const auto* m = find_memory(default_memory)) return *m;
+  for (const auto& m : memory)
+    if (m.kind == "memory") return m;
+  return *std::min_element(memory.begin(), memory.end(), [](const auto& a, const auto& b) {
+    return a.bandwidth < b.bandwidth;
+  });
+}
+
+void RoofSet::validate() const {
+  std::set<std::string> seen;
+  auto lowered = [](std::string s) {
+    for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  };
+  for (const auto& c : compute) {
+    if (c.name.empty()) throw InputError("machine '" + name + "': a compute roof has no name");
+    if (!seen.insert("c:" + lowered(c.name)).second)
+      throw InputError("machine '" + name + "': compute roof '" + c.name + "' appears twice");
+    if (!std::isfinite(c.peak.value) || c.peak.value <= 0)
+      throw InputError("machine '" + name + "': compute roof '" + c.name +
+                       "': peak must be a positive finite rate");
+  }
+  for (const auto& m : memory) {
+    if (m.level.empty()) throw InputError("machine '" + name + "': a memory roof has no level");
+    if (!seen.insert("m:" + lowered(m.level)).second)
+      throw InputError("machine '" + name + "': memory level '" + m.level + "' appears twice");
+    if (!std::isfinite(m.bandwidth.value) || m.bandwidth.value <= 0)
+      throw InputError("machine '" + name + "': memory roof '" + m.level +
+                       "': bandwidth must be a positive finite rate");
+  }
+}
+
+}  // namespace roofline

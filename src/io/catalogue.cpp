@@ -1,0 +1,125 @@
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <set>
+
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+
+namespace roofline {
+namespace fs = std::filesystem;
+
+namespace {
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+// Names compare case-insensitively and ignore '-', '_' and spaces ("H100 SXM" = "h100-sxm").
+std::string key_of(const std::string& s) {
+  std::string out;
+  for (char c : lower(s))
+    if (c != '-' && c != '_' && c != ' ') out += c;
+  return out;
+}
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+}  // namespace
+
+std::vector<fs::path> catalogue_dirs(const std::string& extra_dir) {
+  std::vector<fs::path> dirs;
+  if (!extra_dir.empty()) dirs.emplace_back(extra_dir);
+  if (const char* env = std::getenv("ROOFLINE_HW_PATH")) {
+    std::string s(env);
+    size_t start = 0;
+    while (start <= s.size()) {
+      const size_t end = s.find(':', start);
+      const std::string part = s.substr(start, end == std::string::npos ? end : end - start);
+      if (!part.empty()) dirs.emplace_back(part);
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  dirs.emplace_back(fs::path(ROOFLINE_DATA_DIR_SOURCE) / "hardware");
+  dirs.emplace_back(fs::path(ROOFLINE_DATA_DIR_INSTALL) / "hardware");
+  return dirs;
+}
+
+std::vector<CatalogueEntry> list_catalogue(const std::string& extra_dir) {
+  std::vector<CatalogueEntry> entries;
+  std::set<std::string> seen;
+  for (const auto& dir : catalogue_dirs(extra_dir)) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      CatalogueEntry entry;
+      entry.name = lower(f.stem().string());
+      entry.path = f;
+      if (!seen.insert(key_of(entry.name)).second) continue;
+      // Aliases are read lazily from the file's info.aliases; a malformed file is reported
+      // when it is used, not when the catalogue is listed.
+      try {
+        const auto j = parse_json(read_text_file(f), f.string());
+        if (auto info = j.find("info"); info != j.end() && info->is_object())
+          if (auto al = info->find("aliases"); al != info->end() && al->is_array())
+            for (const auto& a : *al)
+              if (a.is_string()) entry.aliases.push_back(a.get<std::string>());
+      } catch (const InputError&) {
+      }
+      entries.push_back(std::move(entry));
+    }
+  }
+  return entries;
+}
+
+MachineDocument resolve_machine(const std::string& spec, const std::string& extra_dir) {
+  if (spec.empty()) throw InputError("no machine given (a catalogue name or a machine file)");
+  std::error_code ec;
+  const bool looks_like_path = spec.find('/') != std::string::npos ||
+                               (spec.size() > 5 && spec.substr(spec.size() - 5) == ".json");
+  if (looks_like_path || fs::exists(spec, ec)) {
+    if (fs::exists(spec, ec) || looks_like_path) return load_machine_file(spec);
+  }
+  const auto entries = list_catalogue(extra_dir);
+  const std::string key = key_of(spec);
+  for (const auto& e : entries) {
+    bool match = key_of(e.name) == key;
+    for (const auto& a : e.aliases) match = match || key_of(a) == key;
+    if (match) {
+      MachineDocument m = load_machine_file(e.path);
+      m.origin = e.name;
+      return m;
+    }
+  }
+  // Suggestions: the closest names by edit distance, and names containing the key.
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const auto& e : entries) {
+    size_t best = edit_distance(key, key_of(e.name));
+    for (const auto& a : e.aliases) best = std::min(best, edit_distance(key, key_of(a)));
+    if (key_of(e.name).find(key) != std::string::npos) best = std::min<size_t>(best, 1);
+    scored.emplace_back(best, e.name);
+  }
+  std::sort(scored.begin(), scored.end());
+  std::string hint;
+  for (size_t i = 0; i < scored.size() && i < 3; ++i)
+    if (scored[i].first <= std::max<size_t>(3, key.size() / 2))
+      hint += (hint.empty() ? "" : ", ") + scored[i].second;
+  throw InputError("unknown machine '" + spec + "': not a file and not in the hardware catalogue" +
+                   (hint.empty() ? std::string(" (see `roofline hw list`)")
+                                 : " (did you mean: " + hint + "?)"));
+}
+
+}  // namespace roofline

@@ -1,0 +1,283 @@
+#include <cmath>
+
+#include "io/json_fields.hpp"
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+
+namespace roofline {
+
+using io::Where;
+using nlohmann::json;
+
+namespace {
+
+Statistics stats_from_json(const json& j, const Where& w) {
+  if (!j.is_object()) io::fail(w, "expected an object");
+  Statistics s;
+  const auto& reps = io::require(j, "repetitions", w);
+  if (!reps.is_number_integer() || reps.get<long long>() < 1)
+    io::fail(w / "repetitions", "expected a positive integer");
+  s.repetitions = reps.get<int>();
+  s.median = io::get_quantity(j, "median", Dimension::count, w, false);
+  s.best = io::get_optional_quantity(j, "best", Dimension::count, w, false).value_or(s.median);
+  s.min = io::get_optional_quantity(j, "min", Dimension::count, w, false).value_or(s.median);
+  s.max = io::get_optional_quantity(j, "max", Dimension::count, w, false).value_or(s.median);
+  s.cv = io::get_optional_quantity(j, "cv", Dimension::count, w, false).value_or(0);
+  s.noisy = io::get_bool(j, "noisy", w, false);
+  return s;
+}
+
+json stats_to_json(const Statistics& s) {
+  return {{"repetitions", s.repetitions}, {"median", s.median}, {"best", s.best},
+          {"min", s.min},                 {"max", s.max},       {"cv", s.cv},
+          {"noisy", s.noisy}};
+}
+
+UnitSystem units_from_json(const json& j, const Where& w) {
+  UnitSystem u;
+  auto it = j.find("units");
+  if (it == j.end()) return u;
+  if (!it->is_object()) io::fail(w / "units", "expected an object {\"work\":..., \"traffic\":...}");
+  u.work = io::get_string(*it, "work", w / "units", std::string("FLOP"));
+  u.traffic = io::get_string(*it, "traffic", w / "units", std::string("byte"));
+  if (u.work.empty() || u.traffic.empty()) io::fail(w / "units", "unit names must not be empty");
+  if (u.work == "FLOPS" || u.work == "FLOP/s")
+    io::fail(w / "units" / "work", "a work unit is a count (\"FLOP\"), not a rate (got \"" +
+                                       u.work + "\")");
+  return u;
+}
+
+json units_to_json(const UnitSystem& u) { return {{"work", u.work}, {"traffic", u.traffic}}; }
+
+const json& array_field(const json& j, const std::string& key, const Where& w) {
+  auto it = j.find(key);
+  static const json empty = json::array();
+  if (it == j.end()) return empty;
+  if (!it->is_array()) io::fail(w / key, "expected an array");
+  return *it;
+}
+
+}  // namespace
+
+MachineDocument machine_from_json(const json& j, const std::string& origin) {
+  const Where top{origin, ""};
+  io::check_schema(j, kMachineSchema, kMachineVersion, top);
+  MachineDocument m;
+  m.origin = origin;
+  m.roofs.name = io::get_string(j, "name", top);
+  m.roofs.units = units_from_json(j, top);
+  m.roofs.default_compute = io::get_string(j, "default_compute", top, std::string());
+  m.roofs.default_memory = io::get_string(j, "default_memory", top, std::string());
+  if (auto it = j.find("info"); it != j.end()) {
+    if (!it->is_object()) io::fail(top / "info", "expected an object");
+    m.info = *it;
+  }
+  const json& compute = array_field(j, "compute", top);
+  for (size_t i = 0; i < compute.size(); ++i) {
+    const json& c = compute[i];
+    const Where w = (top / "compute")[i];
+    ComputeRoof r;
+    r.precision = io::get_string(c, "precision", w, std::string());
+    r.unit = io::get_string(c, "unit", w, std::string());
+    std::string fallback_name = r.precision + (r.unit.empty() ? "" : " " + r.unit);
+    r.name = io::get_string(c, "name", w, fallback_name.empty() ? std::nullopt
+                                                               : std::optional(fallback_name));
+    r.peak = WorkRate(io::get_quantity(c, "peak", Dimension::work_rate, w));
+    r.provenance = Provenance::datasheet;
+    if (c.contains("provenance")) {
+      try {
+        r.provenance = parse_provenance(io::get_string(c, "provenance", w));
+      } catch (const InputError& e) {
+        io::fail(w / "provenance", e.what());
+      }
+    }
+    r.source = io::get_string(c, "source", w, std::string());
+    if (auto t = io::get_optional_quantity(c, "theoretical", Dimension::work_rate, w))
+      r.theoretical = WorkRate(*t);
+    r.formula = io::get_string(c, "formula", w, std::string());
+    if (c.contains("stats")) r.stats = stats_from_json(c["stats"], w / "stats");
+    r.integer = io::get_bool(c, "integer", w, false);
+    r.sparse = io::get_bool(c, "sparse", w, false);
+    m.roofs.compute.push_back(std::move(r));
+  }
+  const json& memory = array_field(j, "memory", top);
+  for (size_t i = 0; i < memory.size(); ++i) {
+    const json& c = memory[i];
+    const Where w = (top / "memory")[i];
+    MemoryRoof r;
+    r.level = io::get_string(c, "level", w);
+    r.kind = io::get_string(c, "kind", w, std::string("memory"));
+    r.bandwidth = ByteRate(io::get_quantity(c, "bandwidth", Dimension::byte_rate, w));
+    if (c.contains("provenance")) {
+      try {
+        r.provenance = parse_provenance(io::get_string(c, "provenance", w));
+      } catch (const InputError& e) {
+        io::fail(w / "provenance", e.what());
+      }
+    }
+    r.source = io::get_string(c, "source", w, std::string());
+    if (auto t = io::get_optional_quantity(c, "theoretical", Dimension::byte_rate, w))
+      r.theoretical = ByteRate(*t);
+    r.formula = io::get_string(c, "formula", w, std::string());
+    if (c.contains("stats")) r.stats = stats_from_json(c["stats"], w / "stats");
+    r.size_bytes = io::get_optional_quantity(c, "size", Dimension::bytes, w);
+    r.convention = io::get_string(c, "convention", w, std::string());
+    if (!r.convention.empty() && r.convention != "named" && r.convention != "moved")
+      io::fail(w / "convention", "expected \"named\" or \"moved\" (got \"" + r.convention + "\")");
+    if (auto it = c.find("mixes"); it != c.end()) {
+      if (!it->is_object()) io::fail(w / "mixes", "expected an object {mix: byte/s}");
+      for (const auto& [mix, _] : it->items())
+        r.mixes[mix] = io::get_quantity(*it, mix, Dimension::byte_rate, w / "mixes");
+    }
+    m.roofs.memory.push_back(std::move(r));
+  }
+  const json& curve = array_field(j, "curve", top);
+  for (size_t i = 0; i < curve.size(); ++i) {
+    const Where w = (top / "curve")[i];
+    CurveSample s;
+    s.intensity = Intensity(io::get_quantity(curve[i], "intensity", Dimension::intensity, w));
+    s.performance = WorkRate(io::get_quantity(curve[i], "performance", Dimension::work_rate, w));
+    m.roofs.empirical_curve.push_back(s);
+  }
+  if (m.roofs.compute.empty() && m.roofs.memory.empty())
+    io::fail(top, "a machine needs at least one compute or memory roof");
+  try {
+    m.roofs.validate();
+  } catch (const InputError& e) {
+    throw InputError(origin + ": " + e.what());
+  }
+  static const char* known[] = {"schema", "version", "name", "units", "default_compute",
+                                "default_memory", "info", "compute", "memory", "curve"};
+  for (const auto& [key, value] : j.items()) {
+    bool is_known = false;
+    for (const char* k : known) is_known = is_known || key == k;
+    if (!is_known) m.sections[key] = value;
+  }
+  return m;
+}
+
+json machine_to_json(const MachineDocument& m) {
+  json j = {{"schema", kMachineSchema}, {"version", kMachineVersion}, {"name", m.roofs.name}};
+  if (!(m.roofs.units == UnitSystem{})) j["units"] = units_to_json(m.roofs.units);
+  if (!m.roofs.default_compute.empty()) j["default_compute"] = m.roofs.default_compute;
+  if (!m.roofs.default_memory.empty()) j["default_memory"] = m.roofs.default_memory;
+  if (!m.info.empty()) j["info"] = m.info;
+  json compute = json::array();
+  for (const auto& r : m.roofs.compute) {
+    json c = {{"name", r.name},
+              {"precision", r.precision},
+              {"unit", r.unit},
+              {"peak", r.peak.value},
+              {"provenance", to_string(r.provenance)}};
+    if (!r.source.empty()) c["source"] = r.source;
+    if (r.theoretical) c["theoretical"] = r.theoretical->value;
+    if (!r.formula.empty()) c["formula"] = r.formula;
+    if (r.stats) c["stats"] = stats_to_json(*r.stats);
+    if (r.integer) c["integer"] = true;
+    if (r.sparse) c["sparse"] = true;
+    compute.push_back(std::move(c));
+  }
+  j["compute"] = std::move(compute);
+  json memory = json::array();
+  for (const auto& r : m.roofs.memory) {
+    json c = {{"level", r.level},
+              {"kind", r.kind},
+              {"bandwidth", r.bandwidth.value},
+              {"provenance", to_string(r.provenance)}};
+    if (!r.source.empty()) c["source"] = r.source;
+    if (r.theoretical) c["theoretical"] = r.theoretical->value;
+    if (!r.formula.empty()) c["formula"] = r.formula;
+    if (r.stats) c["stats"] = stats_to_json(*r.stats);
+    if (r.size_bytes) c["size"] = *r.size_bytes;
+    if (!r.convention.empty()) c["convention"] = r.convention;
+    if (!r.mixes.empty()) c["mixes"] = r.mixes;
+    memory.push_back(std::move(c));
+  }
+  j["memory"] = std::move(memory);
+  if (!m.roofs.empirical_curve.empty()) {
+    json curve = json::array();
+    for (const auto& s : m.roofs.empirical_curve)
+      curve.push_back({{"intensity", s.intensity.value}, {"performance", s.performance.value}});
+    j["curve"] = std::move(curve);
+  }
+  for (const auto& [key, value] : m.sections.items()) j[key] = value;
+  return j;
+}
+
+MachineDocument load_machine_file(const std::filesystem::path& path) {
+  const std::string origin = path.string();
+  return machine_from_json(parse_json(read_text_file(path), origin), origin);
+}
+
+PointsDocument points_from_json(const json& j, const std::string& origin) {
+  const Where top{origin, ""};
+  io::check_schema(j, kPointsSchema, kPointsVersion, top);
+  PointsDocument doc;
+  doc.origin = origin;
+  doc.machine = io::get_string(j, "machine", top, std::string());
+  doc.units = units_from_json(j, top);
+  const json& points = io::require(j, "points", top);
+  if (!points.is_array()) io::fail(top / "points", "expected an array");
+  for (size_t i = 0; i < points.size(); ++i) {
+    const json& pj = points[i];
+    const Where w = (top / "points")[i];
+    Point p;
+    p.name = io::get_string(pj, "name", w, "point " + std::to_string(i + 1));
+    p.work = Work(io::get_quantity(pj, "work", Dimension::work, w));
+    p.time = Seconds(io::get_quantity(pj, "time", Dimension::seconds, w));
+    p.precision = io::get_string(pj, "precision", w, std::string());
+    p.source = io::get_string(pj, "source", w, std::string());
+    p.note = io::get_string(pj, "note", w, std::string());
+    const json& t = io::require(pj, "traffic", w);
+    const std::string level = io::get_string(pj, "level", w, std::string());
+    if (t.is_number() || t.is_string()) {
+      p.traffic.push_back({level, Bytes(io::get_quantity(pj, "traffic", Dimension::bytes, w))});
+    } else if (t.is_object()) {
+      for (const auto& [lvl, _] : t.items())
+        p.traffic.push_back({lvl, Bytes(io::get_quantity(t, lvl, Dimension::bytes, w / "traffic"))});
+    } else if (t.is_array()) {
+      for (size_t k = 0; k < t.size(); ++k) {
+        const Where tw = (w / "traffic")[k];
+        p.traffic.push_back({io::get_string(t[k], "level", tw),
+                             Bytes(io::get_quantity(t[k], "bytes", Dimension::bytes, tw))});
+      }
+    } else {
+      io::fail(w / "traffic", "expected bytes, {level: bytes} or [{level, bytes}]");
+    }
+    if (p.traffic.empty()) io::fail(w / "traffic", "no traffic given");
+    try {
+      p.validate();
+    } catch (const InputError& e) {
+      io::fail(w, e.what());
+    }
+    doc.points.push_back(std::move(p));
+  }
+  return doc;
+}
+
+json point_to_json(const Point& p) {
+  json traffic = json::array();
+  for (const auto& t : p.traffic) traffic.push_back({{"level", t.level}, {"bytes", t.bytes.value}});
+  json j = {{"name", p.name}, {"work", p.work.value}, {"traffic", traffic}, {"time", p.time.value}};
+  if (!p.precision.empty()) j["precision"] = p.precision;
+  if (!p.source.empty()) j["source"] = p.source;
+  if (!p.note.empty()) j["note"] = p.note;
+  return j;
+}
+
+json points_to_json(const PointsDocument& doc) {
+  json j = {{"schema", kPointsSchema}, {"version", kPointsVersion}};
+  if (!doc.machine.empty()) j["machine"] = doc.machine;
+  if (!(doc.units == UnitSystem{})) j["units"] = units_to_json(doc.units);
+  json pts = json::array();
+  for (const auto& p : doc.points) pts.push_back(point_to_json(p));
+  j["points"] = std::move(pts);
+  return j;
+}
+
+PointsDocument load_points_file(const std::filesystem::path& path) {
+  const std::string origin = path.string();
+  return points_from_json(parse_json(read_text_file(path), origin), origin);
+}
+
+}  // namespace roofline

@@ -1,0 +1,89 @@
+#include "io/json_fields.hpp"
+
+#include <cmath>
+
+#include "roofline/error.hpp"
+
+namespace roofline::io {
+
+void fail(const Where& w, const std::string& why) { throw InputError(w.str() + ": " + why); }
+
+namespace {
+std::string shown(const nlohmann::json& v) {
+  std::string s = v.dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+}  // namespace
+
+const nlohmann::json& require(const nlohmann::json& obj, const std::string& key, const Where& w) {
+  if (!obj.is_object()) fail(w, "expected an object (got " + shown(obj) + ")");
+  auto it = obj.find(key);
+  if (it == obj.end()) fail(w / key, "missing field");
+  return *it;
+}
+
+std::string get_string(const nlohmann::json& obj, const std::string& key, const Where& w,
+                       std::optional<std::string> fallback) {
+  if (!obj.is_object()) fail(w, "expected an object (got " + shown(obj) + ")");
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) {
+    if (fallback) return *fallback;
+    fail(w / key, "missing field");
+  }
+  if (!it->is_string()) fail(w / key, "expected a string (got " + shown(*it) + ")");
+  return it->get<std::string>();
+}
+
+std::optional<double> get_optional_quantity(const nlohmann::json& obj, const std::string& key,
+                                            Dimension dim, const Where& w, bool positive) {
+  if (!obj.is_object()) fail(w, "expected an object (got " + shown(obj) + ")");
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  const Where at = w / key;
+  double v = 0;
+  if (it->is_number()) {
+    v = it->get<double>();
+  } else if (it->is_string()) {
+    try {
+      v = parse_quantity(it->get<std::string>(), dim, at.str());
+    } catch (const InputError& e) {
+      throw InputError(e.what());
+    }
+  } else {
+    fail(at, "expected " + dimension_name(dim) + " as a number or a string with units (got " +
+                 shown(*it) + ")");
+  }
+  if (!std::isfinite(v)) fail(at, "must be finite (got " + shown(*it) + ")");
+  if (positive && v <= 0) fail(at, "must be > 0 (got " + shown(*it) + ")");
+  if (!positive && v < 0) fail(at, "must be ≥ 0 (got " + shown(*it) + ")");
+  return v;
+}
+
+double get_quantity(const nlohmann::json& obj, const std::string& key, Dimension dim,
+                    const Where& w, bool positive) {
+  auto v = get_optional_quantity(obj, key, dim, w, positive);
+  if (!v) fail(w / key, "missing field (" + dimension_name(dim) + ")");
+  return *v;
+}
+
+bool get_bool(const nlohmann::json& obj, const std::string& key, const Where& w, bool fallback) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  if (!it->is_boolean()) fail(w / key, "expected true or false (got " + shown(*it) + ")");
+  return it->get<bool>();
+}
+
+void check_schema(const nlohmann::json& j, const char* schema, int version, const Where& w) {
+  if (!j.is_object()) fail(w, "expected a JSON object at the top level");
+  const std::string s = get_string(j, "schema", w);
+  if (s != schema) fail(w / "schema", "expected \"" + std::string(schema) + "\" (got \"" + s + "\")");
+  const auto& v = require(j, "version", w);
+  if (!v.is_number_integer())
+    fail(w / "version", "expected an integer (got " + shown(v) + ")");
+  if (v.get<long long>() != version)
+    fail(w / "version", "unsupported version " + shown(v) + " (this build reads version " +
+                            std::to_string(version) + ")");
+}
+
+}  // namespace roofline::io

@@ -1,0 +1,158 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+
+using roofline::test::run_cli;
+using roofline::test::TempDir;
+using roofline::test::write_text;
+using nlohmann::json;
+
+TEST(CliKernel, SaxpyPrintsTheSeedsIntensity) {
+  auto r = run_cli({"kernel", "saxpy", "--n", "1e6", "--dtype", "fp32", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["work"].get<double>(), 2e6);
+  EXPECT_DOUBLE_EQ(j["traffic"].get<double>(), 12e6);
+  EXPECT_DOUBLE_EQ(j["intensity"].get<double>(), 1.0 / 6);
+  EXPECT_EQ(j["blas_level"], 1);
+  r = run_cli({"kernel", "daxpy", "--n", "1e6"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("I = W/Q = 0.08333 FLOP/byte"), std::string::npos) << r.out;
+}
+
+TEST(CliKernel, GemmWithAMachinePredictsBoundAndTime) {
+  auto r = run_cli({"kernel", "gemm", "--m", "1024", "--n", "1024", "--k", "1024", "--peak",
+                    "19.5T", "--bandwidth", "2 TB/s", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_NEAR(j["intensity"].get<double>(), 170.67, 0.005);
+  EXPECT_EQ(j["machine"]["bound"], "compute");
+  EXPECT_DOUBLE_EQ(j["machine"]["ridge"].get<double>(), 9.75);
+  EXPECT_DOUBLE_EQ(j["machine"]["attainable"].get<double>(), 19.5e12);
+  EXPECT_DOUBLE_EQ(j["machine"]["time_bound"].get<double>(), 2.0 * 1024 * 1024 * 1024 / 19.5e12);
+  r = run_cli({"kernel", "gemm", "--m", "1024", "--n", "1024", "--k", "1024", "--peak", "19.5T",
+               "--bandwidth", "2 TB/s"});
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("ridge I* = 9.75 FLOP/byte"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("compute-bound"), std::string::npos) << r.out;
+}
+
+TEST(CliKernel, BadInputsGiveClearErrors) {
+  auto r = run_cli({"kernel", "fft", "--n", "10"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown kernel 'fft'"), std::string::npos) << r.err;
+  r = run_cli({"kernel", "axpy", "--n", "1e6", "--dtype", "fp7"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown data type 'fp7'"), std::string::npos) << r.err;
+  r = run_cli({"kernel", "axpy"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--n is required"), std::string::npos) << r.err;
+  r = run_cli({"kernel", "axpy", "--n", "-4"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_cli({"kernel", "axpy", "--n", "1e6", "--m", "3"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("takes no --m"), std::string::npos) << r.err;
+}
+
+TEST(CliPoint, DiagnosesAndPrintsJson) {
+  auto r = run_cli({"point", "--work", "1e9", "--traffic", "1e10", "--time", "1", "--peak",
+                    "19.5e12", "--bandwidth", "2e12", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["intensity"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(j["performance"].get<double>(), 1e9);
+  EXPECT_DOUBLE_EQ(j["diagnosis"]["attainable"].get<double>(), 2e11);
+  EXPECT_DOUBLE_EQ(j["diagnosis"]["attainment"].get<double>(), 0.005);
+  EXPECT_EQ(j["diagnosis"]["verdict"], "far-below");
+  EXPECT_EQ(j["units"]["intensity"], "FLOP/byte");
+}
+
+TEST(CliPoint, TextShowsTheTwoSteps) {
+  auto r = run_cli({"point", "--work", "2e9", "--traffic", "12e9", "--time", "0.0065", "--peak",
+                    "19.5T", "--bandwidth", "2 TB/s"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Step 1"), std::string::npos);
+  EXPECT_NE(r.out.find("Step 2"), std::string::npos);
+  EXPECT_NE(r.out.find("on the slanted DRAM roof"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FLOPS"), std::string::npos);
+  EXPECT_EQ(r.out.find("\033["), std::string::npos) << "no colour when piped";
+}
+
+TEST(CliPoint, MachineFileAndHierarchicalTraffic) {
+  TempDir d;
+  write_text(d.file("m.json"), R"({"schema":"roofline.machine","version":1,"name":"box",
+    "compute":[{"name":"fp64 fma","precision":"fp64","peak":1e11}],
+    "memory":[{"level":"L2","kind":"cache","bandwidth":4e11},{"level":"DRAM","kind":"memory","bandwidth":2e10}]})");
+  auto r = run_cli({"point", "--work", "1e9", "--traffic-at", "DRAM=1e9", "--traffic-at",
+                    "L2=4e9", "--time", "0.06", "--machine", d.file("m.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["diagnosis"]["binding_level"], "DRAM");
+  EXPECT_DOUBLE_EQ(j["diagnosis"]["attainable"].get<double>(), 2e10);
+  EXPECT_EQ(j["diagnosis"]["levels"].size(), 2u);
+}
+
+TEST(CliPoint, BadInputsExitNonZeroWithAMessage) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string expect;
+  };
+  const std::vector<Case> cases = {
+      {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "-1", "--peak", "1T",
+        "--bandwidth", "1T"}, "time must be > 0"},
+      {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "0", "--peak", "1T",
+        "--bandwidth", "1T"}, "time must be > 0"},
+      {{"point", "--work", "nan", "--traffic", "1e9", "--time", "1", "--peak", "1T",
+        "--bandwidth", "1T"}, "--work"},
+      {{"point", "--work", "0", "--traffic", "1e9", "--time", "1", "--peak", "1T",
+        "--bandwidth", "1T"}, "work must be > 0"},
+      {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "1", "--peak", "1 TB/s",
+        "--bandwidth", "1T"}, "--peak"},
+      {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "1"}, "roofs needed"},
+      {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "1", "--machine",
+        "/nonexistent.json"}, "no such file"},
+      {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "1", "--machine", "a100-8gb"},
+       "unknown machine"},
+  };
+  for (const auto& c : cases) {
+    auto r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.expect << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+TEST(CliPoint, MalformedAndWrongVersionFiles) {
+  TempDir d;
+  write_text(d.file("bad.json"), "{\"schema\": \"roofline.machine\", \"version\": 1,,}");
+  write_text(d.file("v9.json"), R"({"schema":"roofline.machine","version":9,"name":"x"})");
+  write_text(d.file("empty.json"), "");
+  auto r = run_cli({"point", "-W", "1", "-Q", "1", "-T", "1", "--machine", d.file("bad.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("line 1, column"), std::string::npos) << r.err;
+  r = run_cli({"point", "-W", "1", "-Q", "1", "-T", "1", "--machine", d.file("v9.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unsupported version 9"), std::string::npos) << r.err;
+  r = run_cli({"point", "-W", "1", "-Q", "1", "-T", "1", "--machine", d.file("empty.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("empty file"), std::string::npos) << r.err;
+  r = run_cli({"point", "-W", "1", "-Q", "1", "-T", "1", "--machine", d.path.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+}
+
+TEST(CliPoint, OutputFileIsWrittenWholeOrNotAtAll) {
+  TempDir d;
+  const std::string out = d.file("result.json");
+  auto r = run_cli({"point", "-W", "1e9", "-Q", "1e9", "-T", "1", "--peak", "1T", "--bandwidth",
+                    "1T", "--json", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string before = roofline::test::slurp(out);
+  EXPECT_TRUE(json::accept(before));
+  r = run_cli({"point", "-W", "1e9", "-Q", "1e9", "-T", "-1", "--peak", "1T", "--bandwidth",
+               "1T", "--json", "-o", out});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(roofline::test::slurp(out), before);
+}

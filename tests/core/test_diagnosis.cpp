@@ -1,0 +1,159 @@
+#include <gtest/gtest.h>
+
+#include "roofline/diagnosis.hpp"
+#include "roofline/error.hpp"
+#include "test_machines.hpp"
+
+using namespace roofline;
+
+namespace {
+// A point with intensity I (at the default level) and performance P, W = 1e12.
+Point at(double intensity, double performance, std::string precision = "fp32") {
+  Point p;
+  p.name = "p";
+  p.work = Work(1e12);
+  p.traffic = {{"", Bytes(1e12 / intensity)}};
+  p.time = Seconds(1e12 / performance);
+  p.precision = std::move(precision);
+  return p;
+}
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+}  // namespace
+
+// DIGEST §6, row 1: far below both roofs — how it runs, not the hardware.
+TEST(Diagnosis, Row1FarBelowBothRoofs) {
+  const Diagnosis d = diagnose(at(1.0 / 6, 0.01e12), test::seed_a100());
+  EXPECT_EQ(d.verdict, Verdict::far_below);
+  EXPECT_FALSE(d.touching);
+  EXPECT_NEAR(d.attainable.value, 2e12 / 6, 1);
+  EXPECT_NEAR(d.headroom.factor, 33.33, 0.01);
+  EXPECT_TRUE(contains(d.title, "far below both roofs"));
+  EXPECT_TRUE(contains(d.prescription, "memory access pattern"));
+  EXPECT_TRUE(contains(d.prescription, "parallelism"));
+  EXPECT_TRUE(contains(d.prescription, "launch"));
+}
+
+// Row 2: on the slanted roof — data movement; reduce Q, move right.
+TEST(Diagnosis, Row2OnTheSlantedRoof) {
+  const Diagnosis d = diagnose(at(1.0 / 6, 0.30e12), test::seed_a100());
+  EXPECT_EQ(d.verdict, Verdict::memory_bound);
+  EXPECT_TRUE(d.touching);
+  EXPECT_TRUE(d.binding_is_memory);
+  EXPECT_EQ(d.binding_level, "HBM");
+  EXPECT_NEAR(d.attainment, 0.9, 1e-9);
+  EXPECT_TRUE(contains(d.title, "data movement"));
+  for (const char* remedy : {"fuse", "tiling", "quantisation", "batch"})
+    EXPECT_TRUE(contains(d.prescription, remedy)) << remedy;
+}
+
+// Row 3: on the flat roof, nothing faster available — compute; reduce W.
+TEST(Diagnosis, Row3OnTheFlatRoof) {
+  RoofSet s = test::seed_a100();
+  s.compute.pop_back();  // only fp32 left: no higher roof
+  const Diagnosis d = diagnose(at(170.67, 18e12), s);
+  EXPECT_EQ(d.verdict, Verdict::compute_bound);
+  EXPECT_FALSE(d.binding_is_memory);
+  EXPECT_TRUE(contains(d.title, "compute is the bottleneck"));
+  EXPECT_TRUE(contains(d.prescription, "Reduce W"));
+}
+
+// Row 4: a higher flat roof is empty above it — a faster unit is unused.
+TEST(Diagnosis, Row4HigherRoofEmptyAbove) {
+  const Diagnosis d = diagnose(at(170.67, 18e12), test::seed_a100());
+  EXPECT_EQ(d.verdict, Verdict::faster_unit_unused);
+  ASSERT_EQ(d.empty_roofs_above.size(), 1u);
+  EXPECT_EQ(d.empty_roofs_above[0].name, "fp16 tensor");
+  EXPECT_DOUBLE_EQ(d.empty_roofs_above[0].gain, 16);
+  EXPECT_TRUE(contains(d.prescription, "fp16 tensor"));
+  EXPECT_TRUE(contains(d.prescription, "precision"));
+}
+
+// Row 5: touching a roof — the roof it touches says which spec to upgrade.
+TEST(Diagnosis, Row5TheRoofTouchedNamesTheSpec) {
+  const Diagnosis mem = diagnose(at(1.0 / 6, 0.30e12), test::seed_a100());
+  ASSERT_FALSE(mem.notes.empty());
+  EXPECT_TRUE(contains(mem.notes.front(), "HBM bandwidth"));
+  const Diagnosis cmp = diagnose(at(170.67, 18e12), test::seed_a100());
+  EXPECT_TRUE(contains(cmp.notes.front(), "'fp32' peak"));
+  const Diagnosis far = diagnose(at(1.0 / 6, 0.01e12), test::seed_a100());
+  EXPECT_TRUE(far.notes.empty());
+}
+
+// Row 6: above a roof — impossible; list the likely causes.
+TEST(Diagnosis, Row6AboveTheFlatRoof) {
+  const Diagnosis d = diagnose(at(170.67, 30e12), test::seed_a100());
+  EXPECT_EQ(d.verdict, Verdict::above_roof);
+  EXPECT_TRUE(contains(d.title, "impossible"));
+  std::string all;
+  for (const auto& c : d.causes) all += c + "\n";
+  EXPECT_TRUE(contains(all, "FMA")) << all;
+  EXPECT_TRUE(contains(all, "precision")) << all;
+  EXPECT_TRUE(contains(all, "model vs hardware")) << all;
+}
+
+TEST(Diagnosis, Row6AboveTheSlantedRoof) {
+  // An fp32 SAXPY-like point at 0.5 TFLOP/s with I = 1/6: β·I = 0.333 T — cache reuse drawn
+  // against the HBM roof.
+  const Diagnosis d = diagnose(at(1.0 / 6, 0.5e12), test::seed_a100());
+  EXPECT_EQ(d.verdict, Verdict::above_roof);
+  std::string all;
+  for (const auto& c : d.causes) all += c + "\n";
+  EXPECT_TRUE(contains(all, "cache")) << all;
+  EXPECT_TRUE(contains(all, "underestimated")) << all;
+}
+
+TEST(Diagnosis, TouchingThresholdIsAParameter) {
+  const Point p = at(1.0 / 6, 0.25e12);  // 75% of attainable
+  EXPECT_EQ(diagnose(p, test::seed_a100()).verdict, Verdict::far_below);
+  DiagnosisOptions loose;
+  loose.touching = 0.7;
+  EXPECT_EQ(diagnose(p, test::seed_a100(), loose).verdict, Verdict::memory_bound);
+}
+
+TEST(Diagnosis, HierarchicalPointCacheRoofBinds) {
+  Point p = at(1, 1.2e12);
+  p.traffic = {{"HBM", Bytes(1e12)}, {"L2", Bytes(4e12)}};  // I_HBM = 1, I_L2 = 0.25
+  const Diagnosis d = diagnose(p, test::a100());
+  ASSERT_EQ(d.levels.size(), 2u);
+  EXPECT_EQ(d.binding_level, "L2");  // 5 TB/s × 0.25 = 1.25 T < 2.039 T
+  EXPECT_NEAR(d.attainable.value, 1.25e12, 1);
+  EXPECT_EQ(d.verdict, Verdict::memory_bound);
+  bool note = false;
+  for (const auto& n : d.notes) note = note || contains(n, "cache bandwidth is the limit");
+  EXPECT_TRUE(note);
+}
+
+TEST(Diagnosis, HierarchicalPointCacheHeadroom) {
+  Point p = at(1, 1.9e12);
+  p.traffic = {{"HBM", Bytes(1e12)}, {"L2", Bytes(1e12)}};
+  const Diagnosis d = diagnose(p, test::a100());
+  EXPECT_EQ(d.binding_level, "HBM");
+  EXPECT_EQ(d.verdict, Verdict::memory_bound);
+  bool note = false;
+  for (const auto& n : d.notes) note = note || contains(n, "L2 headroom");
+  EXPECT_TRUE(note);
+}
+
+TEST(Diagnosis, CustomUnitsReachTheText) {
+  RoofSet s = test::seed_a100();
+  s.units = {"tuple", "I/O operation"};
+  const Diagnosis d = diagnose(at(1.0 / 6, 0.30e12), s);
+  EXPECT_TRUE(contains(d.title, "I/O operation")) << d.title;
+  EXPECT_TRUE(contains(d.prescription, "per tuple")) << d.prescription;
+}
+
+TEST(Diagnosis, BadPointsAreRejected) {
+  Point p = at(1, 1e9);
+  p.time = Seconds(0);
+  EXPECT_THROW(diagnose(p, test::seed_a100()), InputError);
+  p = at(1, 1e9);
+  p.work = Work(0);
+  EXPECT_THROW(diagnose(p, test::seed_a100()), InputError);
+  p = at(1, 1e9);
+  p.traffic[0].bytes = Bytes(std::nan(""));
+  EXPECT_THROW(diagnose(p, test::seed_a100()), InputError);
+  p = at(1, 1e9, "fp8");
+  EXPECT_THROW(diagnose(p, test::seed_a100()), InputError);  // no fp8 roof
+}

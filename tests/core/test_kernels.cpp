@@ -1,0 +1,137 @@
+#include <gtest/gtest.h>
+
+#include "roofline/dtype.hpp"
+#include "roofline/error.hpp"
+#include "roofline/kernels.hpp"
+
+using namespace roofline;
+
+namespace {
+const DataType fp64 = parse_dtype("fp64");
+const DataType fp32 = parse_dtype("fp32");
+const DataType fp16 = parse_dtype("fp16");
+}  // namespace
+
+TEST(Kernels, SaxpyAndDaxpyFromTheSeed) {
+  // DIGEST §3: SAXPY fp32 W = 2N, Q = 12N ⇒ I = 1/6, independent of N.
+  for (double n : {1e3, 1e6, 1e9}) {
+    const KernelCount k = axpy(n, fp32);
+    EXPECT_DOUBLE_EQ(k.work.value, 2 * n);
+    EXPECT_DOUBLE_EQ(k.traffic.value, 12 * n);
+    EXPECT_DOUBLE_EQ(k.intensity().value, 1.0 / 6);
+    EXPECT_EQ(k.blas_level, 1);
+  }
+  // DAXPY: Q = 24N ⇒ I = 1/12 ≈ 0.083.
+  EXPECT_DOUBLE_EQ(axpy(1e6, fp64).traffic.value, 24e6);
+  EXPECT_DOUBLE_EQ(axpy(1e6, fp64).intensity().value, 1.0 / 12);
+  // FP16 halves Q and doubles I.
+  EXPECT_DOUBLE_EQ(axpy(1e6, fp16).intensity().value, 2 * axpy(1e6, fp32).intensity().value);
+  // Read-modify-write in place: write-allocate adds nothing.
+  EXPECT_DOUBLE_EQ(axpy(1e6, fp32).traffic_write_allocate.value, 12e6);
+}
+
+TEST(Kernels, GemmFromTheSeed) {
+  // DIGEST §3: N×N fp32: W = 2N³, Q_min = 12N² ⇒ I = N/6; N = 1024 ⇒ 170.67.
+  const KernelCount k = gemm(1024, 1024, 1024, fp32);
+  EXPECT_DOUBLE_EQ(k.work.value, 2.0 * 1024 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(k.traffic.value, 12.0 * 1024 * 1024);
+  EXPECT_NEAR(k.intensity().value, 170.67, 0.005);
+  EXPECT_EQ(k.blas_level, 3);
+  // General (m,k)·(k,n): 2mkn.
+  EXPECT_DOUBLE_EQ(gemm(10, 20, 30, fp64).work.value, 2 * 10 * 20 * 30);
+  EXPECT_DOUBLE_EQ(gemm(10, 20, 30, fp64).traffic.value, (10 * 30 + 30 * 20 + 10 * 20) * 8);
+}
+
+TEST(Kernels, GemmCacheBoundedFollowsHongKung) {
+  // DIGEST §4: N = 1024 fp32, 12 MB fits A100's 40 MB L2 ⇒ compulsory traffic applies.
+  const KernelCount fits = gemm_cache_bounded(1024, 1024, 1024, fp32, 40e6);
+  EXPECT_DOUBLE_EQ(fits.traffic.value, 12.0 * 1024 * 1024);
+  // N = 8192: 768 MB does not fit ⇒ Q = 2·N³·s/b + N²·s with b = ⌊√(M/(3s))⌋.
+  const double n = 8192, s = 4, m = 40e6;
+  const double b = std::floor(std::sqrt(m / (3 * s)));
+  const KernelCount big = gemm_cache_bounded(n, n, n, fp32, m);
+  EXPECT_DOUBLE_EQ(big.traffic.value, 2 * n * n * n * s / b + n * n * s);
+  EXPECT_GT(big.traffic.value, gemm(n, n, n, fp32).traffic.value);
+  // Measured I saturates at a √M scale, not N/6: I = 1/(s/b + s/(2N)) → b/s as N grows.
+  const double limit = b / s;
+  const double i1 = gemm_cache_bounded(n, n, n, fp32, m).intensity().value;
+  const double i64 = gemm_cache_bounded(64 * n, 64 * n, 64 * n, fp32, m).intensity().value;
+  EXPECT_LT(i1, limit);
+  EXPECT_LT(i1, n / 6);
+  EXPECT_NEAR(i64, 1 / (s / b + s / (2 * 64 * n)), 1e-9);
+  EXPECT_NEAR(i64 / limit, 1.0, 0.002);
+  // Quadrupling M doubles the saturated intensity (Θ(√M)), up to the floor in b.
+  const double b4 = std::floor(std::sqrt(4 * m / (3 * s)));
+  const double i64x4 = gemm_cache_bounded(64 * n, 64 * n, 64 * n, fp32, 4 * m).intensity().value;
+  EXPECT_NEAR(i64x4, 1 / (s / b4 + s / (2 * 64 * n)), 1e-9);
+  EXPECT_NEAR(i64x4 / i64, 2.0, 0.005);
+  EXPECT_NEAR(b4 / b, 2.0, 0.002);
+}
+
+TEST(Kernels, ReuseExamplesFromTheSeed) {
+  // DIGEST §3: z = x·y: W = N, Q = 12N ⇒ I = 1/12.
+  EXPECT_DOUBLE_EQ(elementwise_multiply(1e6, fp32).intensity().value, 1.0 / 12);
+  // Add-only double loop: 2N² operations on 8N bytes ⇒ I = N/4.
+  for (double n : {100.0, 1e4})
+    EXPECT_DOUBLE_EQ(add_double_loop(n, fp32).intensity().value, n / 4);
+  // BLAS 1 and 2 are O(1), BLAS 3 is O(N).
+  EXPECT_NEAR(gemv(4096, 4096, fp32).intensity().value, 0.5, 0.001);
+  EXPECT_NEAR(gemv(8192, 8192, fp32).intensity().value, 0.5, 0.001);
+  EXPECT_EQ(gemv(10, 10, fp32).blas_level, 2);
+  EXPECT_NEAR(gemm(2048, 2048, 2048, fp32).intensity().value /
+                  gemm(1024, 1024, 1024, fp32).intensity().value,
+              2.0, 1e-12);
+}
+
+TEST(Kernels, StreamFamilyAndWriteAllocate) {
+  EXPECT_DOUBLE_EQ(triad(1e6, fp64).work.value, 2e6);
+  EXPECT_DOUBLE_EQ(triad(1e6, fp64).traffic.value, 24e6);
+  EXPECT_DOUBLE_EQ(triad(1e6, fp64).traffic_write_allocate.value, 32e6);
+  EXPECT_DOUBLE_EQ(copy(1e6, fp64).work.value, 0);
+  EXPECT_DOUBLE_EQ(copy(1e6, fp64).traffic.value, 16e6);
+  EXPECT_DOUBLE_EQ(scale(1e6, fp64).traffic.value, 16e6);
+  EXPECT_DOUBLE_EQ(add(1e6, fp64).traffic.value, 24e6);
+  EXPECT_DOUBLE_EQ(dot(1e6, fp32).intensity().value, 0.25);
+}
+
+TEST(Kernels, StencilsSpmvAndMlOperators) {
+  EXPECT_DOUBLE_EQ(stencil2d(102, 102, fp64).work.value, 9 * 100 * 100);
+  EXPECT_DOUBLE_EQ(stencil2d(102, 102, fp64).traffic.value, 2 * 102 * 102 * 8);
+  EXPECT_DOUBLE_EQ(stencil3d(12, 12, 12, fp64).work.value, 13 * 1000);
+  const KernelCount s = spmv_csr(1000, 1000, 5000, fp64, 4);
+  EXPECT_DOUBLE_EQ(s.work.value, 10000);
+  EXPECT_DOUBLE_EQ(s.traffic.value, 5000 * 12 + 1001 * 4 + 1000 * 8 + 1000 * 8);
+  EXPECT_DOUBLE_EQ(softmax(10, 100, fp32).work.value, 5000);
+  EXPECT_DOUBLE_EQ(softmax(10, 100, fp32).traffic.value, 8000);
+  EXPECT_DOUBLE_EQ(layernorm(10, 100, fp32).work.value, 8000);
+  EXPECT_DOUBLE_EQ(layernorm(10, 100, fp32).traffic.value, (2000 + 200) * 4);
+}
+
+TEST(Kernels, LlmDecodeIntensityFromTheSeed) {
+  // DIGEST §5: 7B fp16, batch 1: Q = 14 GB, W = 1.4e10 ⇒ I ≈ 1; batch B ⇒ I ≈ B.
+  const KernelCount b1 = llm_decode_weights(7e9, 1, fp16);
+  EXPECT_DOUBLE_EQ(b1.traffic.value, 14e9);
+  EXPECT_DOUBLE_EQ(b1.work.value, 1.4e10);
+  EXPECT_DOUBLE_EQ(b1.intensity().value, 1.0);
+  for (double b : {8.0, 64.0, 256.0}) {
+    const KernelCount kb = llm_decode_weights(7e9, b, fp16);
+    EXPECT_DOUBLE_EQ(kb.traffic.value, 14e9);  // Q unchanged
+    EXPECT_DOUBLE_EQ(kb.intensity().value, b);
+  }
+}
+
+TEST(Kernels, CatalogueLookupAndErrors) {
+  EXPECT_EQ(find_kernel("SAXPY").name, "axpy");
+  EXPECT_EQ(find_kernel("dgemm").name, "gemm");
+  EXPECT_THROW(find_kernel("fft"), InputError);
+  EXPECT_THROW(axpy(0, fp32), InputError);
+  EXPECT_THROW(axpy(-5, fp32), InputError);
+  EXPECT_THROW(gemm(1, 1, std::nan(""), fp32), InputError);
+  for (const auto& spec : kernel_catalogue()) {
+    std::map<std::string, double> p;
+    for (const auto& name : spec.params) p[name] = 64;
+    const KernelCount k = spec.count(p, parse_dtype(spec.default_dtype));
+    EXPECT_GT(k.traffic.value, 0) << spec.name;
+    EXPECT_GE(k.traffic_write_allocate.value, k.traffic.value) << spec.name;
+  }
+}

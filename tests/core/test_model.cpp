@@ -1,0 +1,102 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "roofline/compare.hpp"
+#include "roofline/metrics.hpp"
+#include "roofline/model.hpp"
+#include "test_machines.hpp"
+
+using namespace roofline;
+
+TEST(Model, AttainableIsMinOfPeakAndSlantedRoof) {
+  const WorkRate pi(19.5e12);
+  const ByteRate beta(2.0e12);
+  EXPECT_DOUBLE_EQ(attainable(pi, beta, Intensity(1.0 / 6)).value, 2.0e12 / 6);
+  EXPECT_DOUBLE_EQ(attainable(pi, beta, Intensity(170.67)).value, 19.5e12);
+  // On the bandwidth roof P at I = 1 equals β (DIGEST §2: the 45° line's value at I = 1).
+  EXPECT_DOUBLE_EQ(attainable(WorkRate(1e20), beta, Intensity(1)).value, beta.value);
+}
+
+TEST(Model, RidgePointsFromTheSeed) {
+  // DIGEST §8: A100 FP32 19.5 TFLOP/s over 2.0 TB/s ⇒ 9.75; FP16 tensor 312 ⇒ 156 (16×).
+  EXPECT_DOUBLE_EQ(ridge(WorkRate(19.5e12), ByteRate(2.0e12)).value, 9.75);
+  EXPECT_DOUBLE_EQ(ridge(WorkRate(312e12), ByteRate(2.0e12)).value, 156);
+  EXPECT_DOUBLE_EQ(ridge(WorkRate(312e12), ByteRate(2e12)) / ridge(WorkRate(19.5e12), ByteRate(2e12)), 16);
+  // V100 FP16 tensor 125 TFLOP/s over 900 GB/s ≈ 139.
+  EXPECT_NEAR(ridge(WorkRate(125e12), ByteRate(900e9)).value, 139, 0.5);
+  // H100 SXM BF16 dense 989.4 TFLOP/s over 3.35 TB/s ≈ 295.
+  EXPECT_NEAR(ridge(WorkRate(989.4e12), ByteRate(3.35e12)).value, 295, 1);
+  // TPU v5e BF16 197 TFLOP/s over 819 GB/s ≈ 240.
+  EXPECT_NEAR(ridge(WorkRate(197e12), ByteRate(819e9)).value, 240, 1);
+  // Side of the ridge: SAXPY memory-bound, GEMM N=1024 compute-bound on A100 fp32.
+  EXPECT_EQ(side_of_ridge(Intensity(1.0 / 6), WorkRate(19.5e12), ByteRate(2e12)), Side::memory);
+  EXPECT_EQ(side_of_ridge(Intensity(170.67), WorkRate(19.5e12), ByteRate(2e12)), Side::compute);
+}
+
+TEST(Model, NoOverlapCurveLiesBelowTheRoof) {
+  const WorkRate pi(100e9);
+  const ByteRate beta(10e9);
+  // At the ridge the no-overlap curve is exactly half the roof (T = W/π + Q/β = 2W/π).
+  EXPECT_DOUBLE_EQ(no_overlap(pi, beta, ridge(pi, beta)).value, 50e9);
+  for (double i = 0.01; i < 1000; i *= 1.7) {
+    const double roof = attainable(pi, beta, Intensity(i)).value;
+    const double curve = no_overlap(pi, beta, Intensity(i)).value;
+    EXPECT_LT(curve, roof);
+    EXPECT_GE(curve, roof / 2 * (1 - 1e-12));  // never below half: max(a,b) ≤ a+b ≤ 2max(a,b)
+  }
+  EXPECT_DOUBLE_EQ(time_bound(Work(1e9), Bytes(1e9), pi, beta).value, 0.1);
+  EXPECT_DOUBLE_EQ(time_no_overlap(Work(1e9), Bytes(1e9), pi, beta).value, 0.11);
+}
+
+TEST(Model, PropertyScaleInvarianceAndNeverAboveARoof) {
+  // DIGEST §2: min(π, β·λW/λQ) depends on W/Q alone; no attainable value exceeds a roof.
+  std::mt19937_64 rng(12345);
+  std::uniform_real_distribution<double> logu(-3, 3);
+  for (int n = 0; n < 5000; ++n) {
+    const WorkRate pi(std::pow(10, 10 + logu(rng)));
+    const ByteRate beta(std::pow(10, 9 + logu(rng)));
+    const Work w(std::pow(10, 9 + logu(rng)));
+    const Bytes q(std::pow(10, 9 + logu(rng)));
+    const double lambda = std::pow(10, logu(rng));
+    const WorkRate a = attainable(pi, beta, w / q);
+    const WorkRate b = attainable(pi, beta, (w * lambda) / (q * lambda));
+    ASSERT_NEAR(a.value, b.value, 1e-12 * a.value);
+    ASSERT_LE(a.value, pi.value);
+    ASSERT_LE(a.value, (beta * (w / q)).value * (1 + 1e-15));
+    ASSERT_LE(no_overlap(pi, beta, w / q).value, a.value);
+  }
+}
+
+TEST(Model, DistanceIsReadVertically) {
+  const Distance d = distance(WorkRate(1e9), WorkRate(1e11));
+  EXPECT_DOUBLE_EQ(d.factor, 100);
+  EXPECT_DOUBLE_EQ(d.decades, 2);
+}
+
+TEST(Compare, RatioAndRegimeAtAnIntensity) {
+  const RoofSet a100 = test::a100();
+  const RoofSet h100 = test::h100();
+  // I = 1: left of both ridges ⇒ the bandwidth ratio 3.35 / 2.039.
+  Comparison c = compare_at({&a100, &h100}, Intensity(1), "fp16");
+  ASSERT_EQ(c.machines.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.ratios[0], 1);
+  EXPECT_NEAR(c.ratios[1], 3.35 / 2.039, 1e-12);
+  EXPECT_EQ(c.regimes[1], Regime::bandwidth);
+  // I = 1000: right of both ⇒ the peak ratio 989.4 / 312.
+  c = compare_at({&a100, &h100}, Intensity(1000), "fp16");
+  EXPECT_NEAR(c.ratios[1], 989.4 / 312, 1e-12);
+  EXPECT_EQ(c.regimes[1], Regime::peak);
+  // I = 200: right of A100's ridge (153), left of H100's (295) ⇒ mixed.
+  c = compare_at({&a100, &h100}, Intensity(200), "fp16");
+  EXPECT_EQ(c.regimes[1], Regime::mixed);
+  EXPECT_NEAR(c.ratios[1], 3.35e12 * 200 / 312e12, 1e-12);
+}
+
+TEST(Metrics, MfuAndBandwidthUtilisation) {
+  // DIGEST §11: MFU = model FLOPs per token × tokens/s / peak.
+  EXPECT_DOUBLE_EQ(model_flops_utilisation(Work(1.4e10), 1000, WorkRate(312e12)), 1.4e13 / 312e12);
+  EXPECT_DOUBLE_EQ(bandwidth_utilisation(Bytes(14e9), 100, ByteRate(2e12)), 0.7);
+  EXPECT_THROW(model_flops_utilisation(Work(1), 1, WorkRate(0)), std::exception);
+}

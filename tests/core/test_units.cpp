@@ -1,0 +1,101 @@
+#include <gtest/gtest.h>
+
+#include <type_traits>
+
+#include "roofline/dtype.hpp"
+#include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
+#include "roofline/units.hpp"
+
+using namespace roofline;
+
+TEST(Units, CrossUnitOperationsGiveTheRightTypes) {
+  Work w(2e9);
+  Bytes q(12e9);
+  Seconds t(0.5);
+  static_assert(std::is_same_v<decltype(w / q), Intensity>);
+  static_assert(std::is_same_v<decltype(w / t), WorkRate>);
+  static_assert(std::is_same_v<decltype(q / t), ByteRate>);
+  static_assert(std::is_same_v<decltype(WorkRate(1) / ByteRate(1)), Intensity>);
+  static_assert(std::is_same_v<decltype(ByteRate(1) * Intensity(1)), WorkRate>);
+  // Mixing unrelated units does not compile (no operator exists): W + Q, W/T compared to I.
+  static_assert(!std::is_invocable_v<std::plus<>, Work, Bytes>);
+  static_assert(!std::is_invocable_v<std::less<>, WorkRate, Intensity>);
+  EXPECT_DOUBLE_EQ((w / q).value, 1.0 / 6.0);
+  EXPECT_DOUBLE_EQ((w / t).value, 4e9);
+  // DIGEST §2: achieved performance = intensity × achieved bandwidth.
+  EXPECT_DOUBLE_EQ(((w / q) * (q / t)).value, (w / t).value);
+}
+
+TEST(Units, PrintsRatesWithASlashNeverFlops) {
+  UnitSystem u;
+  EXPECT_EQ(u.work_rate(), "FLOP/s");
+  EXPECT_EQ(u.intensity(), "FLOP/byte");
+  EXPECT_EQ(format_work_rate(WorkRate(19.5e12)), "19.5 TFLOP/s");
+  EXPECT_EQ(format_byte_rate(ByteRate(2.039e12)), "2.039 TB/s");
+  EXPECT_EQ(format_intensity(Intensity(1.0 / 6.0)), "0.1667 FLOP/byte");
+  EXPECT_EQ(format_intensity(Intensity(9.75), UnitSystem::op()), "9.75 OP/byte");
+  EXPECT_EQ(format_seconds(Seconds(0.0125)), "12.5 ms");
+  EXPECT_EQ(format_work(Work(3e23)), "3e+23 FLOP");
+  EXPECT_EQ(format_bytes(Bytes(14e9)), "14 GB");
+  EXPECT_EQ(format_work_rate(WorkRate(999.96e9)), "1 TFLOP/s");
+  for (double v : {1.0, 1e3, 4.2e9, 1e12, 3.3e15, 0.5, 1e-7})
+    EXPECT_EQ(format_work_rate(WorkRate(v)).find("FLOPS"), std::string::npos);
+  UnitSystem custom{"tuple", "I/O operation"};
+  EXPECT_EQ(custom.intensity(), "tuple/I/O operation");
+  EXPECT_EQ(custom.work_rate(), "tuple/s");
+}
+
+TEST(Quantity, ParsesPrefixesAndUnits) {
+  EXPECT_DOUBLE_EQ(parse_quantity("19.5T", Dimension::work_rate), 19.5e12);
+  EXPECT_DOUBLE_EQ(parse_quantity("19.5 TFLOP/s", Dimension::work_rate), 19.5e12);
+  EXPECT_DOUBLE_EQ(parse_quantity("312 TFLOPS", Dimension::work_rate), 312e12);
+  EXPECT_DOUBLE_EQ(parse_quantity("2 TB/s", Dimension::byte_rate), 2e12);
+  EXPECT_DOUBLE_EQ(parse_quantity("4.8e12", Dimension::byte_rate), 4.8e12);
+  EXPECT_DOUBLE_EQ(parse_quantity("32 KiB", Dimension::bytes), 32768);
+  EXPECT_DOUBLE_EQ(parse_quantity("1.2 GB", Dimension::bytes), 1.2e9);
+  EXPECT_DOUBLE_EQ(parse_quantity("10 ms", Dimension::seconds), 0.01);
+  EXPECT_DOUBLE_EQ(parse_quantity("250us", Dimension::seconds), 250e-6);
+  EXPECT_DOUBLE_EQ(parse_quantity("5 ns", Dimension::seconds), 5e-9);
+  EXPECT_DOUBLE_EQ(parse_quantity("1e6", Dimension::count), 1e6);
+  EXPECT_DOUBLE_EQ(parse_quantity("4M", Dimension::count), 4e6);
+  EXPECT_DOUBLE_EQ(parse_quantity("9.75 FLOP/byte", Dimension::intensity), 9.75);
+}
+
+TEST(Quantity, RejectsWrongDimensionsAndGarbage) {
+  EXPECT_THROW(parse_quantity("19.5 TFLOP/s", Dimension::byte_rate, "--bandwidth"), InputError);
+  try {
+    parse_quantity("2 TB/s", Dimension::work_rate, "--peak");
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("--peak"), std::string::npos) << m;
+    EXPECT_NE(m.find("bandwidth"), std::string::npos) << m;
+  }
+  for (const char* bad : {"", "abc", "nan", "inf", "1e400", "3 parsecs", "1 Q"})
+    EXPECT_THROW(parse_quantity(bad, Dimension::work_rate), InputError) << bad;
+  EXPECT_THROW(parse_quantity("10 s", Dimension::count), InputError);
+}
+
+TEST(DataTypes, SizesFromTheSeed) {
+  // DIGEST §3: FP64 8, FP32 4, FP16/BF16 2, FP8/INT8 1 byte; int4 half a byte.
+  EXPECT_EQ(parse_dtype("fp64").bytes, 8);
+  EXPECT_EQ(parse_dtype("double").bytes, 8);
+  EXPECT_EQ(parse_dtype("fp32").bytes, 4);
+  EXPECT_EQ(parse_dtype("tf32").bytes, 4);
+  EXPECT_EQ(parse_dtype("fp16").bytes, 2);
+  EXPECT_EQ(parse_dtype("BF16").bytes, 2);
+  EXPECT_EQ(parse_dtype("fp8").name, "fp8-e4m3");
+  EXPECT_EQ(parse_dtype("fp8-e5m2").bytes, 1);
+  EXPECT_EQ(parse_dtype("int8").bytes, 1);
+  EXPECT_TRUE(parse_dtype("int8").integer);
+  EXPECT_EQ(parse_dtype("int4").bytes, 0.5);
+  EXPECT_EQ(work_unit_for(parse_dtype("int8")), "OP");
+  EXPECT_EQ(work_unit_for(parse_dtype("bf16")), "FLOP");
+  const DataType c = parse_dtype("custom:nf4:0.5");
+  EXPECT_EQ(c.name, "nf4");
+  EXPECT_EQ(c.bytes, 0.5);
+  EXPECT_THROW(parse_dtype("fp7"), InputError);
+  EXPECT_THROW(parse_dtype("custom:x:-1"), InputError);
+  EXPECT_THROW(parse_dtype("custom:x"), InputError);
+}

@@ -1,0 +1,136 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+
+using namespace roofline;
+using nlohmann::json;
+
+namespace {
+json minimal_machine() {
+  return json::parse(R"({
+    "schema": "roofline.machine", "version": 1, "name": "test",
+    "compute": [{"name": "fp32 fma", "precision": "fp32", "peak": "19.5 TFLOP/s",
+                 "provenance": "datasheet", "source": "unit test"}],
+    "memory": [{"level": "HBM", "kind": "memory", "bandwidth": 2e12}],
+    "extra_section": {"keep": true}
+  })");
+}
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Documents, MachineRoundTrip) {
+  MachineDocument m = machine_from_json(minimal_machine(), "m.json");
+  EXPECT_EQ(m.roofs.name, "test");
+  ASSERT_EQ(m.roofs.compute.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.roofs.compute[0].peak.value, 19.5e12);
+  EXPECT_DOUBLE_EQ(m.roofs.memory[0].bandwidth.value, 2e12);
+  EXPECT_TRUE(m.sections.contains("extra_section"));
+  const json back = machine_to_json(m);
+  MachineDocument again = machine_from_json(back, "again");
+  EXPECT_DOUBLE_EQ(again.roofs.compute[0].peak.value, 19.5e12);
+  EXPECT_EQ(again.roofs.compute[0].source, "unit test");
+  EXPECT_TRUE(again.sections.contains("extra_section"));
+}
+
+TEST(Documents, MachineErrorsNameFileFieldAndValue) {
+  json j = minimal_machine();
+  j["version"] = 2;
+  std::string msg = message_of([&] { machine_from_json(j, "m.json"); });
+  EXPECT_NE(msg.find("m.json: version: unsupported version 2"), std::string::npos) << msg;
+
+  j = minimal_machine();
+  j["compute"][0]["peak"] = -1;
+  msg = message_of([&] { machine_from_json(j, "m.json"); });
+  EXPECT_NE(msg.find("compute[0].peak"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("-1"), std::string::npos) << msg;
+
+  j = minimal_machine();
+  j["memory"][0]["bandwidth"] = "19.5 TFLOP/s";
+  msg = message_of([&] { machine_from_json(j, "m.json"); });
+  EXPECT_NE(msg.find("memory[0].bandwidth"), std::string::npos) << msg;
+
+  j = minimal_machine();
+  j["memory"][0].erase("level");
+  msg = message_of([&] { machine_from_json(j, "m.json"); });
+  EXPECT_NE(msg.find("memory[0].level: missing field"), std::string::npos) << msg;
+
+  j = minimal_machine();
+  j["schema"] = "something.else";
+  EXPECT_FALSE(message_of([&] { machine_from_json(j, "m.json"); }).empty());
+
+  j = minimal_machine();
+  j["compute"].push_back(j["compute"][0]);
+  msg = message_of([&] { machine_from_json(j, "m.json"); });
+  EXPECT_NE(msg.find("appears twice"), std::string::npos) << msg;
+}
+
+TEST(Documents, PointsAcceptNumbersObjectsAndArrays) {
+  const json j = json::parse(R"({
+    "schema": "roofline.points", "version": 1,
+    "points": [
+      {"name": "a", "work": 2e9, "traffic": 12e9, "time": 0.01, "precision": "fp32"},
+      {"name": "b", "work": "1 GFLOP", "traffic": {"L2": 4e9, "HBM": "1 GB"}, "time": "5 ms"},
+      {"name": "c", "work": 1e9, "traffic": [{"level": "HBM", "bytes": 1e9}], "time": 1}
+    ]})");
+  const PointsDocument d = points_from_json(j, "p.json");
+  ASSERT_EQ(d.points.size(), 3u);
+  EXPECT_DOUBLE_EQ(d.points[0].intensity().value, 1.0 / 6);
+  EXPECT_DOUBLE_EQ(d.points[1].time.value, 0.005);
+  EXPECT_EQ(d.points[1].traffic.size(), 2u);
+  EXPECT_DOUBLE_EQ(d.points[1].traffic_at("HBM").bytes.value, 1e9);
+  const PointsDocument again = points_from_json(points_to_json(d), "again");
+  EXPECT_DOUBLE_EQ(again.points[1].traffic_at("L2").bytes.value, 4e9);
+}
+
+TEST(Documents, BadPointsNameThePoint) {
+  json j = json::parse(R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "a", "work": 2e9, "traffic": 12e9, "time": 0}]})");
+  std::string msg = message_of([&] { points_from_json(j, "p.json"); });
+  EXPECT_NE(msg.find("p.json: points[0].time"), std::string::npos) << msg;
+  j["points"][0]["time"] = 1;
+  j["points"][0]["work"] = nullptr;
+  msg = message_of([&] { points_from_json(j, "p.json"); });
+  EXPECT_NE(msg.find("points[0].work"), std::string::npos) << msg;
+  j = json::parse(R"({"schema": "roofline.points", "version": 7, "points": []})");
+  EXPECT_FALSE(message_of([&] { points_from_json(j, "p.json"); }).empty());
+}
+
+TEST(Files, MalformedJsonGivesLineAndColumn) {
+  const std::string msg = message_of([] { parse_json("{\n  \"a\": 1,\n  oops\n}", "x.json"); });
+  EXPECT_NE(msg.find("x.json: line 3"), std::string::npos) << msg;
+  EXPECT_FALSE(message_of([] { parse_json("   ", "e.json"); }).empty());
+}
+
+TEST(Files, ReadErrorsNameThePath) {
+  EXPECT_NE(message_of([] { read_text_file("/nonexistent/file.json"); }).find("no such file"),
+            std::string::npos);
+  EXPECT_NE(message_of([] { read_text_file("/tmp"); }).find("is a directory"), std::string::npos);
+}
+
+TEST(Files, AtomicWriteReplacesWholeFileAndLeavesNoTemporary) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("roofline-atomic-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path f = dir / "out.json";
+  write_file_atomic(f, "first");
+  write_file_atomic(f, "second, longer");
+  EXPECT_EQ(read_text_file(f), "second, longer");
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) (void)e, ++n;
+  EXPECT_EQ(n, 1u);
+  EXPECT_THROW(write_file_atomic(dir / "missing" / "x.json", "x"), InputError);
+  EXPECT_THROW(write_file_atomic(dir, "x"), InputError);
+  EXPECT_EQ(read_text_file(f), "second, longer");
+  fs::remove_all(dir);
+}
