@@ -90,9 +90,7 @@ MachineDocument resolve_machine(const std::string& spec, const std::string& extr
   std::error_code ec;
   const bool looks_like_path = spec.find('/') != std::string::npos ||
                                (spec.size() > 5 && spec.substr(spec.size() - 5) == ".json");
-  if (looks_like_path || fs::exists(spec, ec)) {
-    if (fs::exists(spec, ec) || looks_like_path) return load_machine_file(spec);
-  }
+  if (looks_like_path || fs::exists(spec, ec)) return load_machine_file(spec);
   const auto entries = list_catalogue(extra_dir);
   const std::string key = key_of(spec);
   for (const auto& e : entries) {

@@ -156,3 +156,19 @@ TEST(CliPoint, OutputFileIsWrittenWholeOrNotAtAll) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(roofline::test::slurp(out), before);
 }
+
+TEST(CliPoint, PointsFileAgainstAMachineFile) {
+  const std::string data = ROOFLINE_TEST_DATA;
+  auto r = run_cli({"point", "--points", data + "/core/points.json", "--machine",
+                    data + "/core/machine-a100.json", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j.size(), 3u);
+  EXPECT_EQ(j[0]["diagnosis"]["verdict"], "memory-bound");
+  EXPECT_NEAR(j[0]["diagnosis"]["attainment"].get<double>(), (2e8 / 0.00065) / (2.039e12 / 6), 1e-9);
+  EXPECT_EQ(j[1]["diagnosis"]["verdict"], "faster-unit-unused");  // fp16 tensor is 16x higher
+  EXPECT_EQ(j[1]["diagnosis"]["levels"].size(), 2u);
+  EXPECT_EQ(j[1]["diagnosis"]["empty_roofs_above"][0]["name"], "fp16 tensor");  // sparse excluded
+  EXPECT_EQ(j[2]["diagnosis"]["verdict"], "far-below");
+  EXPECT_EQ(j[2]["diagnosis"]["compute_roof"], "fp32");  // the machine's default_compute
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan + UBSan + libFuzzer) and runs each for a bounded
+# time on a seed corpus from tests/data. Any crash, leak or sanitizer report fails the check.
+# FUZZ_SECONDS (default 15) sets the time per target.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds="${FUZZ_SECONDS:-15}"
+if ! command -v clang++ >/dev/null; then
+  echo "fuzz: clang++ missing (scripts/deps.d/fuzz.txt lists it)" >&2
+  exit 1
+fi
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$(nproc)" >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+for target in build/fuzz/fuzz/fuzz_*; do
+  name=$(basename "$target")
+  corpus="$work/$name"
+  mkdir -p "$corpus"
+  # Seeds: tests/data/<area>/ files named in fuzz/seeds/<target>.txt (globs), else all JSON.
+  if [ -f "fuzz/seeds/$name.txt" ]; then
+    while read -r pattern; do
+      [ -z "$pattern" ] && continue
+      for f in $pattern; do [ -f "$f" ] && cp "$f" "$corpus/"; done
+    done < "fuzz/seeds/$name.txt"
+  fi
+  if [ -z "$(ls -A "$corpus")" ]; then
+    find tests/data -name '*.json' -size -64k -exec cp {} "$corpus/" \; 2>/dev/null || true
+  fi
+  log="$work/$name.log"
+  if "$target" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 "$corpus" >"$log" 2>&1; then
+    runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || echo "?")
+    echo "fuzz: $name ok ($runs runs in ${seconds}s)"
+  else
+    echo "fuzz: $name FAILED" >&2
+    tail -40 "$log" >&2
+    status=1
+  fi
+done
+exit $status
