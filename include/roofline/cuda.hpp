@@ -42,14 +42,14 @@ struct DeviceProps {
   int cc_major = 0;
   int cc_minor = 0;
   int sm_count = 0;
-  double sm_clock_hz = 0;       ///< peak SM clock (cudaDevAttrClockRate)
-  double mem_clock_hz = 0;      ///< peak memory clock (cudaDevAttrMemoryClockRate)
-  int bus_width_bits = 0;       ///< global memory bus width
-  double l2_bytes = 0;          ///< L2 cache size
-  double memory_bytes = 0;      ///< global memory size
+  double sm_clock_hz = 0;   ///< peak SM clock (cudaDevAttrClockRate)
+  double mem_clock_hz = 0;  ///< peak memory clock (cudaDevAttrMemoryClockRate)
+  int bus_width_bits = 0;   ///< global memory bus width
+  double l2_bytes = 0;      ///< L2 cache size
+  double memory_bytes = 0;  ///< global memory size
   double shared_per_sm_bytes = 0;
   int max_threads_per_sm = 0;
-  std::string pci_bus_id;       ///< "0000:3B:00.0", matches NVML
+  std::string pci_bus_id;  ///< "0000:3B:00.0", matches NVML
 };
 
 /// Per-SM, per-clock throughput of one unit and precision for one architecture: FLOP (or OP) per
@@ -98,7 +98,7 @@ struct ComputeResult {
   std::string precision;
   std::string unit;
   bool integer = false;
-  std::string method;  ///< e.g. "cuBLASLt matmul, bf16 in/out, fp32 accumulate"
+  std::string method;              ///< e.g. "cuBLASLt matmul, bf16 in/out, fp32 accumulate"
   std::vector<double> best_rates;  ///< repetitions at the best point of the sweep
   /// The sweep: (problem size as text, median rate).
   std::vector<std::pair<std::string, double>> sweep;

@@ -103,8 +103,8 @@ MachineDocument assemble_document(const DeviceProps& props, const RoofSet& theor
   doc.info = {{"vendor", "NVIDIA"},
               {"kind", "gpu"},
               {"model", props.name},
-              {"compute_capability", std::to_string(props.cc_major) + "." +
-                                         std::to_string(props.cc_minor)}};
+              {"compute_capability",
+               std::to_string(props.cc_major) + "." + std::to_string(props.cc_minor)}};
   doc.sections["device"] = device;
   nlohmann::json m = measurement;
   if (!measured.working_set_sweep.empty()) {

@@ -11,10 +11,16 @@ constexpr const char* kNotCompiled =
     "-DROOFLINE_CUDA=ON)";
 }
 
-bool compiled() { return false; }
+bool compiled() {
+  return false;
+}
 
-std::string status(int /*device*/) { return kNotCompiled; }
+std::string status(int /*device*/) {
+  return kNotCompiled;
+}
 
-MachineDocument measure(const Options& /*options*/) { throw Unavailable(kNotCompiled); }
+MachineDocument measure(const Options& /*options*/) {
+  throw Unavailable(kNotCompiled);
+}
 
 }  // namespace roofline::cuda

@@ -61,18 +61,26 @@ std::vector<UnitRate> unit_rates(int cc_major, int cc_minor) {
     case 90:
       // H100 SXM: 132 SMs; per SM twice A100's dense tensor rate per clock and fp8 at twice
       // fp16: 989.4 TFLOP/s bf16 and 1978.9 fp8/int8 at 1.83 GHz; fp64 tensor 67 at 1.98 GHz.
-      return {fma("fp64", 64, kGuide),        fma("fp32", 128, kGuide),
-              fma("fp16", 256, kGuide),       tensor("fp64", 256, kHopper),
-              tensor("tf32", 2048, kHopper),  tensor("fp16", 4096, kHopper),
-              tensor("bf16", 4096, kHopper),  tensor("fp8-e4m3", 8192, kHopper),
+      return {fma("fp64", 64, kGuide),
+              fma("fp32", 128, kGuide),
+              fma("fp16", 256, kGuide),
+              tensor("fp64", 256, kHopper),
+              tensor("tf32", 2048, kHopper),
+              tensor("fp16", 4096, kHopper),
+              tensor("bf16", 4096, kHopper),
+              tensor("fp8-e4m3", 8192, kHopper),
               tensor("int8", 8192, kHopper, true)};
     case 100:
       // B200: twice Hopper's dense 16-bit and 8-bit tensor rate per SM; fp64 tensor equals the
       // fp64 vector rate.
-      return {fma("fp64", 64, kGuide),          fma("fp32", 128, kGuide),
-              tensor("fp64", 128, kBlackwell),  tensor("tf32", 4096, kBlackwell),
-              tensor("fp16", 8192, kBlackwell), tensor("bf16", 8192, kBlackwell),
-              tensor("fp8-e4m3", 16384, kBlackwell), tensor("int8", 16384, kBlackwell, true)};
+      return {fma("fp64", 64, kGuide),
+              fma("fp32", 128, kGuide),
+              tensor("fp64", 128, kBlackwell),
+              tensor("tf32", 4096, kBlackwell),
+              tensor("fp16", 8192, kBlackwell),
+              tensor("bf16", 8192, kBlackwell),
+              tensor("fp8-e4m3", 16384, kBlackwell),
+              tensor("int8", 16384, kBlackwell, true)};
     default:
       return {};
   }
@@ -88,13 +96,15 @@ double shared_bandwidth_bytes_per_s(int sm_count, double sm_clock_hz) {
   return static_cast<double>(sm_count) * 128.0 * sm_clock_hz;
 }
 
-std::string dram_level_name(int bus_width_bits) { return bus_width_bits >= 1024 ? "HBM" : "DRAM"; }
+std::string dram_level_name(int bus_width_bits) {
+  return bus_width_bits >= 1024 ? "HBM" : "DRAM";
+}
 
 RoofSet theoretical_roofs(const DeviceProps& p) {
   auto require_positive = [&](double v, const char* field) {
     if (!(v > 0) || !std::isfinite(v))
-      throw InputError("device " + p.name + ": " + field + " must be > 0 (got " +
-                       format_number(v) + ")");
+      throw InputError("device " + p.name + ": " + field + " must be > 0 (got " + format_number(v) +
+                       ")");
   };
   require_positive(p.sm_count, "sm_count");
   require_positive(p.sm_clock_hz, "sm_clock_hz");
@@ -127,8 +137,8 @@ RoofSet theoretical_roofs(const DeviceProps& p) {
   dram.theoretical = dram.bandwidth;
   dram.provenance = Provenance::theoretical;
   dram.source = "cudaDevAttrGlobalMemoryBusWidth × cudaDevAttrMemoryClockRate × 2 (DDR)";
-  dram.formula = std::to_string(p.bus_width_bits) + " bit / 8 × " +
-                 format_si(p.mem_clock_hz, "Hz") + " × 2";
+  dram.formula =
+      std::to_string(p.bus_width_bits) + " bit / 8 × " + format_si(p.mem_clock_hz, "Hz") + " × 2";
   if (p.memory_bytes > 0) dram.size_bytes = p.memory_bytes;
   set.memory.push_back(dram);
 
