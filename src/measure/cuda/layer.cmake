@@ -25,7 +25,7 @@ endif()
 
 if(ROOFLINE_HAVE_CUDA)
   enable_language(CUDA)
-  set(CMAKE_CUDA_STANDARD 20)
+  set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   list(FILTER _roofline_sources EXCLUDE REGEX "/measure/cuda/no_cuda\\.cpp$")
   file(GLOB _cuda_kernels CONFIGURE_DEPENDS ${_cuda_dir}/device/*.cu)
