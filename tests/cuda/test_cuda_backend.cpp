@@ -40,7 +40,9 @@ TEST(CudaBackend, MeasureWithoutDeviceThrowsUnavailable) {
   } catch (const Unavailable& e) {
     const std::string m = e.what();
     EXPECT_TRUE(m.find("no CUDA device") == 0 || m.find("CUDA not compiled in") == 0) << m;
-    if (compiled() && has_device()) EXPECT_NE(m.find("4096"), std::string::npos) << m;
+    if (compiled() && has_device()) {
+      EXPECT_NE(m.find("4096"), std::string::npos) << m;
+    }
   }
   if (!has_device()) {
     EXPECT_THROW((void)measure(Options{}), Unavailable);
