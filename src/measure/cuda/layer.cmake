@@ -21,6 +21,8 @@ if(ROOFLINE_CUDA)
   else()
     message(STATUS "roofline: no CUDA compiler found; CUDA backend off")
   endif()
+else()
+  message(STATUS "roofline: CUDA backend off (ROOFLINE_CUDA=OFF)")
 endif()
 
 if(ROOFLINE_HAVE_CUDA)

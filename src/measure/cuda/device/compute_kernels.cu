@@ -16,7 +16,8 @@ __global__ void fma_kernel(int iters, T* sink, T sentinel) {
   const T b = static_cast<T>(1e-6);
   T x[kFmaChains];
 #pragma unroll
-  for (int k = 0; k < kFmaChains; ++k) x[k] = static_cast<T>(threadIdx.x + k) * static_cast<T>(1e-3);
+  for (int k = 0; k < kFmaChains; ++k)
+    x[k] = static_cast<T>(threadIdx.x + k) * static_cast<T>(1e-3);
 #pragma unroll 4
   for (int i = 0; i < iters; ++i) {
 #pragma unroll

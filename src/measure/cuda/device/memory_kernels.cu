@@ -51,10 +51,12 @@ struct ToI8 {
   __device__ int8_t operator()(float v) const { return static_cast<int8_t>(floorf(v)); }
 };
 
-__device__ inline float sum4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
+__device__ inline float sum4(float4 v) {
+  return (v.x + v.y) + (v.z + v.w);
+}
 
-__global__ void read_l2_kernel(const float4* __restrict__ data, size_t n, int passes,
-                               float* sink, float sentinel) {
+__global__ void read_l2_kernel(const float4* __restrict__ data, size_t n, int passes, float* sink,
+                               float sentinel) {
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   const size_t first = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   float acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;
