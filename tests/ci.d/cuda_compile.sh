@@ -33,8 +33,12 @@ for f in src/measure/cuda/device/*.cpp src/measure/cuda/*.cpp; do
 done
 ninja -C "$build" roofline_cuda "${objects[@]}"
 
-# Every __global__ kernel compiled for sm_90, without spills.
 status=0
+# The built objects carry sm_90 code (the fatbinary names each architecture it holds).
+for obj in "$build"/src/CMakeFiles/roofline_cuda.dir/measure/cuda/device/*.cu.o; do
+  if ! grep -a -q "sm_90" "$obj"; then echo "cuda_compile: FAIL: no sm_90 code in $obj"; status=1; fi
+done
+# Every __global__ kernel compiled for sm_90, without spills.
 for cu in src/measure/cuda/device/*.cu; do
   report="$("$NVCC" -std=c++17 -O3 -arch=sm_90 -Xptxas -v -c "$cu" -o /dev/null 2>&1)" || {
     echo "$report"; echo "cuda_compile: FAIL: $cu does not compile for sm_90"; exit 1; }
