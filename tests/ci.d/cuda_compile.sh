@@ -27,8 +27,7 @@ grep "roofline: CUDA backend on" "$build.log"
 # The kernels library, and the host code that drives them (device/*.cpp, built into
 # `roofline`): only those objects, not the whole library.
 objects=()
-for f in src/measure/cuda/device/*.cpp src/measure/cuda/*.cpp; do
-  [[ "$f" == */no_cuda.cpp ]] && continue
+for f in src/measure/cuda/device/*.cpp; do
   objects+=("src/CMakeFiles/roofline.dir/${f#src/}.o")
 done
 ninja -C "$build" roofline_cuda "${objects[@]}"
