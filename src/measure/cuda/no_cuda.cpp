@@ -7,8 +7,8 @@ namespace roofline::cuda {
 
 namespace {
 constexpr const char* kNotCompiled =
-    "CUDA not compiled in (this build found no CUDA toolkit; rebuild with nvcc on the PATH and "
-    "-DROOFLINE_CUDA=ON)";
+    "CUDA not compiled in (this build has no CUDA backend: configure it with the CUDA toolkit's "
+    "nvcc on the PATH and -DROOFLINE_CUDA=ON)";
 }
 
 bool compiled() {
