@@ -1,0 +1,282 @@
+// cuBLASLt GEMM sweeps. cuBLASLt is opened with dlopen (it is 540 MB; linking it would slow the
+// start of every roofline program by about half a second) and its types come from cublasLt.h.
+// Every GEMM is "TN" (A transposed, column-major), the layout fp8 and int8 tensor-core GEMMs
+// require, with β = 0; work per call 2·m·n·k (DIGEST §3: general GEMM 2mkn).
+#include "measure/cuda/device/gemm.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <memory>
+
+#include <cublasLt.h>
+
+#include "measure/cuda/device/kernels.cuh"
+#include "measure/cuda/internal.hpp"
+
+namespace roofline::cuda::gemm {
+
+namespace {
+
+class Lt {
+ public:
+  Lt() {
+    const std::string soname = ROOFLINE_CUBLASLT_SONAME;
+    for (const std::string& name : {soname, std::string(ROOFLINE_CUDA_LIBRARY_DIR) + "/" + soname,
+                                    std::string("libcublasLt.so")}) {
+      handle_ = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (handle_) break;
+    }
+    if (!handle_) {
+      const char* e = dlerror();
+      throw Unavailable("cuBLASLt not loadable (" + soname + "): " + (e ? e : "not found"));
+    }
+    bind(create, "cublasLtCreate");
+    bind(destroy, "cublasLtDestroy");
+    bind(desc_create, "cublasLtMatmulDescCreate");
+    bind(desc_destroy, "cublasLtMatmulDescDestroy");
+    bind(desc_set, "cublasLtMatmulDescSetAttribute");
+    bind(layout_create, "cublasLtMatrixLayoutCreate");
+    bind(layout_destroy, "cublasLtMatrixLayoutDestroy");
+    bind(pref_create, "cublasLtMatmulPreferenceCreate");
+    bind(pref_destroy, "cublasLtMatmulPreferenceDestroy");
+    bind(pref_set, "cublasLtMatmulPreferenceSetAttribute");
+    bind(heuristic, "cublasLtMatmulAlgoGetHeuristic");
+    bind(matmul, "cublasLtMatmul");
+    bind(version, "cublasLtGetVersion");
+    if (create(&handle) != CUBLAS_STATUS_SUCCESS) throw Unavailable("cublasLtCreate failed");
+  }
+  ~Lt() {
+    if (handle) destroy(handle);
+    if (handle_) dlclose(handle_);
+  }
+  Lt(const Lt&) = delete;
+  Lt& operator=(const Lt&) = delete;
+
+  decltype(&::cublasLtCreate) create = nullptr;
+  decltype(&::cublasLtDestroy) destroy = nullptr;
+  decltype(&::cublasLtMatmulDescCreate) desc_create = nullptr;
+  decltype(&::cublasLtMatmulDescDestroy) desc_destroy = nullptr;
+  decltype(&::cublasLtMatmulDescSetAttribute) desc_set = nullptr;
+  decltype(&::cublasLtMatrixLayoutCreate) layout_create = nullptr;
+  decltype(&::cublasLtMatrixLayoutDestroy) layout_destroy = nullptr;
+  decltype(&::cublasLtMatmulPreferenceCreate) pref_create = nullptr;
+  decltype(&::cublasLtMatmulPreferenceDestroy) pref_destroy = nullptr;
+  decltype(&::cublasLtMatmulPreferenceSetAttribute) pref_set = nullptr;
+  decltype(&::cublasLtMatmulAlgoGetHeuristic) heuristic = nullptr;
+  decltype(&::cublasLtMatmul) matmul = nullptr;
+  decltype(&::cublasLtGetVersion) version = nullptr;
+  cublasLtHandle_t handle = nullptr;
+
+ private:
+  template <class F>
+  void bind(F& f, const char* name) {
+    f = reinterpret_cast<F>(dlsym(handle_, name));
+    if (!f) throw Unavailable(std::string("cuBLASLt lacks ") + name);
+  }
+  void* handle_ = nullptr;
+};
+
+void lt_check(cublasStatus_t s, const std::string& what) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw Error(what + ": cuBLASLt status " + std::to_string(static_cast<int>(s)));
+}
+
+/// One tensor precision: operand types, compute type and how it is named in the document.
+struct Precision {
+  std::string name;  ///< dtype name of the roof
+  cudaDataType_t ab;
+  cudaDataType_t cd;
+  cublasComputeType_t compute;
+  cudaDataType_t scale;
+  double ab_bytes;
+  double cd_bytes;
+  bool integer;
+  std::string method;
+};
+
+std::vector<Precision> precisions_for(int major, int minor) {
+  const int cc = major * 10 + minor;
+  std::vector<Precision> out;
+  // fp64 tensor cores: A100 (8.0), H100/H200 (9.0), B200 (10.0).
+  if (cc == 80 || cc == 90 || cc == 100)
+    out.push_back({"fp64", CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, CUDA_R_64F, 8, 8, false,
+                   "cuBLASLt matmul (DGEMM, fp64 tensor cores)"});
+  if (cc >= 80) {
+    out.push_back({"tf32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F, 4, 4,
+                   false, "cuBLASLt matmul, fp32 in/out, tf32 compute"});
+    out.push_back({"bf16", CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUDA_R_32F, 2, 2, false,
+                   "cuBLASLt matmul, bf16 in/out, fp32 accumulate"});
+  }
+  if (cc >= 70)
+    out.push_back({"fp16", CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, CUDA_R_32F, 2, 2, false,
+                   "cuBLASLt matmul, fp16 in/out, fp32 accumulate"});
+  if (cc >= 89)
+    out.push_back({"fp8-e4m3", CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUDA_R_32F, 1, 2,
+                   false, "cuBLASLt matmul, fp8 e4m3 in, bf16 out, fp32 fast accumulate"});
+  if (cc >= 75)
+    out.push_back({"int8", CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, CUDA_R_32I, 1, 4, true,
+                   "cuBLASLt matmul, int8 in, int32 out and accumulate"});
+  return out;
+}
+
+void fill(const Precision& p, void* data, size_t n, uint32_t seed, cudaStream_t s) {
+  const kern::Launch l{1024, 256, s};
+  switch (p.ab) {
+    case CUDA_R_64F:
+      kern::fill_f64(static_cast<double*>(data), n, seed, -1, 1, l);
+      break;
+    case CUDA_R_32F:
+      kern::fill_f32(static_cast<float*>(data), n, seed, -1, 1, l);
+      break;
+    case CUDA_R_16F:
+      kern::fill_f16(data, n, seed, -1, 1, l);
+      break;
+    case CUDA_R_16BF:
+      kern::fill_bf16(data, n, seed, -1, 1, l);
+      break;
+    case CUDA_R_8F_E4M3:
+      kern::fill_fp8_e4m3(data, n, seed, -1, 1, l);
+      break;
+    case CUDA_R_8I:
+      kern::fill_i8(static_cast<int8_t*>(data), n, seed, -8, 8, l);
+      break;
+    default:
+      throw Error("gemm: no fill for this type");
+  }
+  rt::check(cudaGetLastError(), "gemm: filling operands");
+}
+
+template <class T, auto Destroy>
+struct Handle {
+  T h = nullptr;
+  Lt* lt = nullptr;
+  ~Handle() {
+    if (h) (lt->*Destroy)(h);
+  }
+};
+
+/// Runs one precision's sweep; returns its result or throws Unavailable/Error with the reason.
+ComputeResult sweep_one(Lt& lt, const Precision& p, const Config& config, rt::Timer& timer) {
+  const std::vector<int> sizes =
+      detail::gemm_sizes(config.quick, p.ab_bytes, p.cd_bytes, config.max_bytes);
+  if (sizes.empty()) throw Unavailable(p.name + " tensor: not enough free device memory");
+  const int top = sizes.back();
+  const size_t nn = static_cast<size_t>(top) * static_cast<size_t>(top);
+  rt::Buffer a(static_cast<size_t>(static_cast<double>(nn) * p.ab_bytes), p.name + " A");
+  rt::Buffer b(static_cast<size_t>(static_cast<double>(nn) * p.ab_bytes), p.name + " B");
+  rt::Buffer d(static_cast<size_t>(static_cast<double>(nn) * p.cd_bytes), p.name + " D");
+  const size_t workspace_bytes = size_t{32} << 20;  // cuBLAS's recommendation for Hopper
+  rt::Buffer workspace(workspace_bytes, "cuBLASLt workspace");
+  fill(p, a.get(), nn, 1, timer.stream());
+  fill(p, b.get(), nn, 2, timer.stream());
+  rt::check(cudaMemsetAsync(d.get(), 0, d.bytes(), timer.stream()), "gemm: clearing D");
+
+  // α = 1, β = 0 in the scale type.
+  const double one_d = 1, zero_d = 0;
+  const float one_f = 1, zero_f = 0;
+  const int32_t one_i = 1, zero_i = 0;
+  const void* alpha = p.scale == CUDA_R_64F   ? static_cast<const void*>(&one_d)
+                      : p.scale == CUDA_R_32I ? static_cast<const void*>(&one_i)
+                                              : static_cast<const void*>(&one_f);
+  const void* beta = p.scale == CUDA_R_64F   ? static_cast<const void*>(&zero_d)
+                     : p.scale == CUDA_R_32I ? static_cast<const void*>(&zero_i)
+                                             : static_cast<const void*>(&zero_f);
+
+  ComputeResult result;
+  result.precision = p.name;
+  result.unit = "tensor";
+  result.integer = p.integer;
+  result.method = p.method;
+  double best_median = 0;
+  for (int n : sizes) {
+    Handle<cublasLtMatmulDesc_t, &Lt::desc_destroy> desc{nullptr, &lt};
+    lt_check(lt.desc_create(&desc.h, p.compute, p.scale), "matmul descriptor");
+    const cublasOperation_t transa = CUBLAS_OP_T, transb = CUBLAS_OP_N;
+    lt_check(lt.desc_set(desc.h, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa), "transa");
+    lt_check(lt.desc_set(desc.h, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb), "transb");
+    if (p.ab == CUDA_R_8F_E4M3) {
+      const int8_t fast = 1;
+      lt_check(lt.desc_set(desc.h, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast),
+               "fast accumulate");
+    }
+    const auto un = static_cast<uint64_t>(n);
+    const auto ld = static_cast<int64_t>(n);
+    Handle<cublasLtMatrixLayout_t, &Lt::layout_destroy> la{nullptr, &lt}, lb{nullptr, &lt},
+        lc{nullptr, &lt};
+    lt_check(lt.layout_create(&la.h, p.ab, un, un, ld), "layout A");    // k × m, transposed
+    lt_check(lt.layout_create(&lb.h, p.ab, un, un, ld), "layout B");    // k × n
+    lt_check(lt.layout_create(&lc.h, p.cd, un, un, ld), "layout C/D");  // m × n
+    Handle<cublasLtMatmulPreference_t, &Lt::pref_destroy> pref{nullptr, &lt};
+    lt_check(lt.pref_create(&pref.h), "preference");
+    const uint64_t ws = workspace_bytes;
+    lt_check(lt.pref_set(pref.h, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws),
+             "workspace preference");
+    cublasLtMatmulHeuristicResult_t heuristic{};
+    int found = 0;
+    const cublasStatus_t hs =
+        lt.heuristic(lt.handle, desc.h, la.h, lb.h, lc.h, lc.h, pref.h, 1, &heuristic, &found);
+    const std::string what = p.name + " GEMM " + std::to_string(n) + "³";
+    if (hs != CUBLAS_STATUS_SUCCESS || found == 0) {
+      result.sweep.emplace_back(std::to_string(n) + "³: no cuBLASLt algorithm", 0.0);
+      continue;
+    }
+    const double flop_per_call = 2.0 * static_cast<double>(n) * n * n;
+    auto enqueue = [&](long calls) {
+      for (long c = 0; c < calls; ++c)
+        lt_check(lt.matmul(lt.handle, desc.h, alpha, a.get(), la.h, b.get(), lb.h, beta, d.get(),
+                           lc.h, d.get(), lc.h, &heuristic.algo, workspace.get(), workspace_bytes,
+                           timer.stream()),
+                 what);
+    };
+    const rt::Rates r = rt::timed_rates(
+        timer, 1, 10000, config.target_s, config.repetitions,
+        [&](long calls) { return flop_per_call * static_cast<double>(calls); }, enqueue, what);
+    const double median = rate_statistics(r.rates).median;
+    result.sweep.emplace_back(std::to_string(n) + "³", median);
+    if (median > best_median) {
+      best_median = median;
+      result.best_rates = r.rates;
+    }
+  }
+  if (result.best_rates.empty())
+    throw Unavailable(p.name + " tensor: cuBLASLt offers no algorithm for these GEMMs");
+  return result;
+}
+
+}  // namespace
+
+std::vector<std::string> tensor_precisions(int cc_major, int cc_minor) {
+  std::vector<std::string> out;
+  for (const Precision& p : precisions_for(cc_major, cc_minor)) out.push_back(p.name);
+  return out;
+}
+
+void sweep(const Config& config, rt::Timer& timer, Measurements& out,
+           const std::function<void(const std::string&)>& progress) {
+  const std::vector<Precision> precisions = precisions_for(config.cc_major, config.cc_minor);
+  if (precisions.empty()) return;
+  std::unique_ptr<Lt> lt;
+  try {
+    lt = std::make_unique<Lt>();
+  } catch (const Unavailable& e) {
+    for (const Precision& p : precisions)
+      out.unavailable.push_back(p.name + " tensor: " + e.what());
+    return;
+  }
+  for (const Precision& p : precisions) {
+    if (progress) progress(p.name + " tensor GEMM sweep");
+    try {
+      out.compute.push_back(sweep_one(*lt, p, config, timer));
+    } catch (const Unavailable& e) {
+      out.unavailable.push_back(e.what());
+    } catch (const Error& e) {
+      // A failed GEMM (e.g. out of memory) loses one roof, not the measurement; a sticky device
+      // error would show again at the next check and end it there.
+      out.unavailable.push_back(p.name + " tensor: " + e.what());
+      cudaGetLastError();
+    }
+  }
+}
+
+}  // namespace roofline::cuda::gemm

@@ -1,0 +1,163 @@
+// Theoretical GPU roofs (DIGEST §9: "compute = cores × clock × FLOP per core per cycle";
+// bandwidth from bus width × clock). Pure arithmetic on DeviceProps; compiled on every build.
+#include <cmath>
+#include <string>
+
+#include "roofline/cuda.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::cuda {
+
+namespace {
+
+// Sources of the per-SM rates below.
+constexpr const char* kGuide =
+    "CUDA C Programming Guide, Arithmetic Instructions: results per clock cycle per SM";
+constexpr const char* kVolta = "NVIDIA Tesla V100 GPU Architecture whitepaper (2017)";
+constexpr const char* kAmpere = "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)";
+constexpr const char* kHopper = "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)";
+constexpr const char* kBlackwell = "NVIDIA Blackwell datasheet (B200: 148 SMs)";
+
+// FLOP per cycle per SM = 2 × FMA results per cycle per SM (an FMA is two FLOP, DIGEST §1).
+UnitRate fma(const char* precision, double fma_per_clock, const char* source) {
+  return {precision, "cuda cores", 2 * fma_per_clock, false, source};
+}
+UnitRate tensor(const char* precision, double flop_per_clock, const char* source,
+                bool integer = false) {
+  return {precision, "tensor", flop_per_clock, integer, source};
+}
+
+}  // namespace
+
+std::string roof_name(const std::string& precision, const std::string& unit) {
+  return precision + " " + unit;
+}
+
+std::vector<UnitRate> unit_rates(int cc_major, int cc_minor) {
+  const int cc = cc_major * 10 + cc_minor;
+  // CUDA cores (Programming Guide table): fp32 FMA 64/clk/SM on 7.x and 8.0, 128 from 8.6 on;
+  // fp64 FMA 32 on 7.0 and 8.0, 64 on 9.0 and 10.0, 2 on consumer parts (7.5, 8.6, 8.9, 12.x);
+  // fp16 as half2: 256 results/clk/SM on 7.0, 8.0, 9.0 (A100 78 TFLOP/s = 108 × 1.41 GHz × 512).
+  switch (cc) {
+    case 70:  // V100: 80 SMs × 1.53 GHz × 1024 = 125 TFLOP/s fp16 tensor
+      return {fma("fp64", 32, kGuide), fma("fp32", 64, kGuide), fma("fp16", 256, kGuide),
+              tensor("fp16", 1024, kVolta)};
+    case 75:
+      return {fma("fp64", 2, kGuide), fma("fp32", 64, kGuide)};
+    case 80:
+      // A100: 108 SMs × 1.41 GHz: tf32 156, fp16/bf16 312, int8 624 TOP/s, fp64 tensor 19.5.
+      return {fma("fp64", 32, kGuide),       fma("fp32", 64, kGuide),
+              fma("fp16", 256, kGuide),      tensor("fp64", 128, kAmpere),
+              tensor("tf32", 1024, kAmpere), tensor("fp16", 2048, kAmpere),
+              tensor("bf16", 2048, kAmpere), tensor("int8", 4096, kAmpere, true)};
+    case 86:
+    case 87:
+    case 89:
+    case 120:
+    case 121:
+      // Tensor rates of these parts differ between SKUs (e.g. fp32 accumulate halved on
+      // GeForce), so only the CUDA-core rates are tabulated.
+      return {fma("fp64", 2, kGuide), fma("fp32", 128, kGuide)};
+    case 90:
+      // H100 SXM: 132 SMs; per SM twice A100's dense tensor rate per clock and fp8 at twice
+      // fp16: 989.4 TFLOP/s bf16 and 1978.9 fp8/int8 at 1.83 GHz; fp64 tensor 67 at 1.98 GHz.
+      return {fma("fp64", 64, kGuide),
+              fma("fp32", 128, kGuide),
+              fma("fp16", 256, kGuide),
+              tensor("fp64", 256, kHopper),
+              tensor("tf32", 2048, kHopper),
+              tensor("fp16", 4096, kHopper),
+              tensor("bf16", 4096, kHopper),
+              tensor("fp8-e4m3", 8192, kHopper),
+              tensor("int8", 8192, kHopper, true)};
+    case 100:
+      // B200: twice Hopper's dense 16-bit and 8-bit tensor rate per SM; fp64 tensor equals the
+      // fp64 vector rate.
+      return {fma("fp64", 64, kGuide),
+              fma("fp32", 128, kGuide),
+              tensor("fp64", 128, kBlackwell),
+              tensor("tf32", 4096, kBlackwell),
+              tensor("fp16", 8192, kBlackwell),
+              tensor("bf16", 8192, kBlackwell),
+              tensor("fp8-e4m3", 16384, kBlackwell),
+              tensor("int8", 16384, kBlackwell, true)};
+    default:
+      return {};
+  }
+}
+
+double dram_bandwidth_bytes_per_s(int bus_width_bits, double mem_clock_hz) {
+  // DIGEST §9: β = bus width × clock (× 2 transfers per clock, double data rate). A100 80GB:
+  // 5120 bit / 8 × 1.593 GHz × 2 = 2.039 TB/s, its datasheet figure.
+  return static_cast<double>(bus_width_bits) / 8.0 * mem_clock_hz * 2.0;
+}
+
+double shared_bandwidth_bytes_per_s(int sm_count, double sm_clock_hz) {
+  return static_cast<double>(sm_count) * 128.0 * sm_clock_hz;
+}
+
+std::string dram_level_name(int bus_width_bits) {
+  return bus_width_bits >= 1024 ? "HBM" : "DRAM";
+}
+
+RoofSet theoretical_roofs(const DeviceProps& p) {
+  auto require_positive = [&](double v, const char* field) {
+    if (!(v > 0) || !std::isfinite(v))
+      throw InputError("device " + p.name + ": " + field + " must be > 0 (got " + format_number(v) +
+                       ")");
+  };
+  require_positive(p.sm_count, "sm_count");
+  require_positive(p.sm_clock_hz, "sm_clock_hz");
+  require_positive(p.mem_clock_hz, "mem_clock_hz");
+  require_positive(p.bus_width_bits, "bus_width_bits");
+
+  RoofSet set;
+  set.name = p.name;
+  const std::string clock = format_si(p.sm_clock_hz, "Hz");
+  for (const UnitRate& r : unit_rates(p.cc_major, p.cc_minor)) {
+    ComputeRoof roof;
+    roof.name = roof_name(r.precision, r.unit);
+    roof.precision = r.precision;
+    roof.unit = r.unit;
+    roof.integer = r.integer;
+    roof.peak = WorkRate(p.sm_count * p.sm_clock_hz * r.work_per_clock_per_sm);
+    roof.theoretical = roof.peak;
+    roof.provenance = Provenance::theoretical;
+    roof.source = r.source;
+    roof.formula = std::to_string(p.sm_count) + " SMs × " + clock + " × " +
+                   format_number(r.work_per_clock_per_sm) + (r.integer ? " OP" : " FLOP") +
+                   "/cycle/SM";
+    set.compute.push_back(std::move(roof));
+  }
+
+  MemoryRoof dram;
+  dram.level = dram_level_name(p.bus_width_bits);
+  dram.kind = "memory";
+  dram.bandwidth = ByteRate(dram_bandwidth_bytes_per_s(p.bus_width_bits, p.mem_clock_hz));
+  dram.theoretical = dram.bandwidth;
+  dram.provenance = Provenance::theoretical;
+  dram.source = "cudaDevAttrGlobalMemoryBusWidth × cudaDevAttrMemoryClockRate × 2 (DDR)";
+  dram.formula =
+      std::to_string(p.bus_width_bits) + " bit / 8 × " + format_si(p.mem_clock_hz, "Hz") + " × 2";
+  if (p.memory_bytes > 0) dram.size_bytes = p.memory_bytes;
+  set.memory.push_back(dram);
+
+  // L1 and shared memory are one SRAM per SM on Volta and later: the same per-cycle width.
+  for (const char* level : {"L1", "shared"}) {
+    MemoryRoof l1;
+    l1.level = level;
+    l1.kind = "cache";
+    l1.bandwidth = ByteRate(shared_bandwidth_bytes_per_s(p.sm_count, p.sm_clock_hz));
+    l1.theoretical = l1.bandwidth;
+    l1.provenance = Provenance::theoretical;
+    l1.source = "CUDA C Programming Guide, Shared Memory: 32 banks × 4 bytes per cycle per SM";
+    l1.formula = std::to_string(p.sm_count) + " SMs × 128 byte/cycle × " + clock;
+    if (p.shared_per_sm_bytes > 0) l1.size_bytes = p.shared_per_sm_bytes * p.sm_count;
+    set.memory.push_back(std::move(l1));
+  }
+  set.default_memory = dram.level;
+  if (set.find_compute("fp32 cuda cores")) set.default_compute = "fp32 cuda cores";
+  return set;
+}
+
+}  // namespace roofline::cuda

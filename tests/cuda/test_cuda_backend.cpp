@@ -1,0 +1,172 @@
+// The CUDA backend without a GPU (and with one): status, measure's refusal, statistics, the
+// machine document built from measurements, and the helpers of the measurement plan.
+#include <gtest/gtest.h>
+
+#include "measure/cuda/internal.hpp"
+#include "roofline/cuda.hpp"
+
+using namespace roofline;
+using namespace roofline::cuda;
+
+namespace {
+
+bool has_device() {
+  // status() names the device when there is one; otherwise it says why not.
+  const std::string s = status(0);
+  return s.rfind("no CUDA device", 0) != 0 && s.rfind("CUDA not compiled in", 0) != 0;
+}
+
+}  // namespace
+
+TEST(CudaBackend, StatusSaysWhyThereIsNoDevice) {
+  const std::string s = status(0);
+  if (!compiled()) {
+    EXPECT_EQ(s.rfind("CUDA not compiled in", 0), 0u) << s;
+  } else if (!has_device()) {
+    EXPECT_EQ(s.rfind("no CUDA device: ", 0), 0u) << s;
+    EXPECT_GT(s.size(), std::string("no CUDA device: ").size() + 5) << "the reason is missing";
+  } else {
+    EXPECT_NE(s.find("(cuda:0, sm_"), std::string::npos) << s;
+  }
+}
+
+TEST(CudaBackend, MeasureWithoutDeviceThrowsUnavailable) {
+  // An ordinal no machine has: Unavailable with or without CUDA, with or without a GPU.
+  Options o;
+  o.device = 4096;
+  try {
+    (void)measure(o);
+    FAIL() << "expected Unavailable";
+  } catch (const Unavailable& e) {
+    const std::string m = e.what();
+    EXPECT_TRUE(m.find("no CUDA device") == 0 || m.find("CUDA not compiled in") == 0) << m;
+    if (compiled() && has_device()) {
+      EXPECT_NE(m.find("4096"), std::string::npos) << m;
+    }
+  }
+  if (!has_device()) {
+    EXPECT_THROW((void)measure(Options{}), Unavailable);
+    EXPECT_EQ(status(4096).rfind(compiled() ? "no CUDA device" : "CUDA not compiled in", 0), 0u);
+  }
+}
+
+TEST(CudaBackend, NoDeviceMessagesNameTheCause) {
+  const std::string m =
+      detail::no_device_message("cudaErrorInsufficientDriver",
+                                "CUDA driver version is insufficient for CUDA runtime version");
+  EXPECT_EQ(m.rfind("no CUDA device: CUDA driver version is insufficient", 0), 0u);
+  EXPECT_NE(m.find("no NVIDIA driver"), std::string::npos);
+  EXPECT_NE(detail::no_device_message("cudaErrorNoDevice", "no CUDA-capable device is detected")
+                .find("CUDA_VISIBLE_DEVICES"),
+            std::string::npos);
+}
+
+TEST(CudaBackend, RateStatistics) {
+  const Statistics s = rate_statistics({4.0, 1.0, 3.0, 2.0});
+  EXPECT_EQ(s.repetitions, 4);
+  EXPECT_DOUBLE_EQ(s.median, 2.5);
+  EXPECT_DOUBLE_EQ(s.best, 4.0);
+  EXPECT_DOUBLE_EQ(s.min, 1.0);
+  EXPECT_DOUBLE_EQ(s.max, 4.0);
+  // sample stddev of 1..4 = sqrt(5/3), mean 2.5
+  EXPECT_NEAR(s.cv, std::sqrt(5.0 / 3.0) / 2.5, 1e-12);
+  EXPECT_TRUE(s.noisy);
+  const Statistics quiet = rate_statistics({100, 101, 102});
+  EXPECT_DOUBLE_EQ(quiet.median, 101);
+  EXPECT_FALSE(quiet.noisy);  // spread 2%
+  EXPECT_THROW(rate_statistics({}), InputError);
+  EXPECT_THROW(rate_statistics({1.0, -2.0}), InputError);
+}
+
+TEST(CudaBackend, DocumentPutsMeasuredNextToTheoretical) {
+  DeviceProps p;
+  p.name = "NVIDIA H200";
+  p.cc_major = 9;
+  p.cc_minor = 0;
+  p.sm_count = 132;
+  p.sm_clock_hz = 1.98e9;
+  p.mem_clock_hz = 3.201e9;
+  p.bus_width_bits = 6144;
+  p.l2_bytes = 50.0 * 1024 * 1024;
+  p.memory_bytes = 141e9;
+  const RoofSet theory = theoretical_roofs(p);
+
+  Measurements m;
+  m.compute.push_back({"bf16",
+                       "tensor",
+                       false,
+                       "cuBLASLt matmul",
+                       {8.0e14, 8.2e14, 8.1e14},
+                       {{"4096³", 7.0e14}, {"8192³", 8.1e14}}});
+  m.compute.push_back({"fp32", "cuda cores", false, "FMA kernel", {6.0e13}, {}});
+  m.memory.push_back({"HBM",
+                      "memory",
+                      "read kernel",
+                      std::nullopt,
+                      "load",
+                      {{"load", {4.3e12, 4.4e12, 4.35e12}}, {"copy", {4.1e12}}}});
+  m.working_set_sweep = {{1048576, 9e12}, {1073741824, 4.35e12}};
+  m.unavailable = {"fp8-e4m3 tensor: no algorithm"};
+  const MachineDocument doc =
+      assemble_document(p, theory, m, {{"name", p.name}}, {{"backend", "cuda"}});
+
+  const ComputeRoof* bf16 = doc.roofs.find_compute("bf16 tensor");
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_EQ(bf16->provenance, Provenance::measured);
+  EXPECT_DOUBLE_EQ(bf16->peak.value, 8.1e14);  // median of the best size's repetitions
+  ASSERT_TRUE(bf16->theoretical.has_value());
+  EXPECT_DOUBLE_EQ(bf16->theoretical->value, 132 * 1.98e9 * 4096);
+  EXPECT_EQ(bf16->source, "cuBLASLt matmul");
+  ASSERT_TRUE(bf16->stats.has_value());
+  EXPECT_EQ(bf16->stats->repetitions, 3);
+
+  // Not measured: kept from theory, marked theoretical.
+  const ComputeRoof* fp8 = doc.roofs.find_compute("fp8-e4m3 tensor");
+  ASSERT_NE(fp8, nullptr);
+  EXPECT_EQ(fp8->provenance, Provenance::theoretical);
+
+  const MemoryRoof* hbm = doc.roofs.find_memory("HBM");
+  ASSERT_NE(hbm, nullptr);
+  EXPECT_EQ(hbm->provenance, Provenance::measured);
+  EXPECT_DOUBLE_EQ(hbm->bandwidth.value, 4.35e12);
+  EXPECT_DOUBLE_EQ(hbm->mixes.at("copy"), 4.1e12);
+  EXPECT_DOUBLE_EQ(hbm->theoretical->value, 6144.0 / 8 * 3.201e9 * 2);
+  EXPECT_EQ(hbm->size_bytes, 141e9);  // from the theory when the measurement gives none
+  EXPECT_EQ(hbm->convention, "named");
+  EXPECT_EQ(doc.roofs.default_memory, "HBM");
+  EXPECT_EQ(doc.roofs.default_compute, "fp32 cuda cores");
+
+  EXPECT_EQ(doc.sections.at("device").at("name"), "NVIDIA H200");
+  const auto& meas = doc.sections.at("measurement");
+  EXPECT_EQ(meas.at("working_set_sweep").size(), 2u);
+  EXPECT_EQ(meas.at("compute_sweeps").at("bf16 tensor").size(), 2u);
+  EXPECT_EQ(meas.at("unavailable").at(0), "fp8-e4m3 tensor: no algorithm");
+  EXPECT_EQ(doc.info.at("kind"), "gpu");
+
+  // The document round-trips through the machine schema.
+  const MachineDocument back = machine_from_json(machine_to_json(doc), "cuda.json");
+  EXPECT_DOUBLE_EQ(back.roofs.find_compute("bf16 tensor")->peak.value, 8.1e14);
+  EXPECT_TRUE(back.sections.contains("device"));
+}
+
+TEST(CudaBackend, MeasurementPlanHelpers) {
+  // GEMM sizes keep A, B and D within the memory allowed.
+  EXPECT_EQ(detail::gemm_sizes(false, 2, 2, 1e12), (std::vector<int>{4096, 8192, 16384}));
+  EXPECT_EQ(detail::gemm_sizes(true, 2, 2, 1e12), (std::vector<int>{4096, 8192}));
+  // 8192² × (2 + 2 + 2) bytes = 402.7 MB fits 500 MB; 16384² × 6 = 1.6 GB does not.
+  EXPECT_EQ(detail::gemm_sizes(false, 2, 2, 500e6), (std::vector<int>{4096, 8192}));
+  EXPECT_TRUE(detail::gemm_sizes(false, 8, 8, 1e6).empty());
+  // The sweep spans L2 and well beyond it.
+  const double mib = 1024.0 * 1024;
+  const auto s = detail::sweep_sizes(false, 50 * mib, 1e12);
+  EXPECT_EQ(s.front(), mib);
+  EXPECT_EQ(s.back(), 1024 * mib);
+  EXPECT_EQ(s.size(), 11u);
+  EXPECT_EQ(detail::sweep_sizes(true, 50 * mib, 1e12).back(), 256 * mib);
+  EXPECT_EQ(detail::sweep_sizes(false, 50 * mib, 100 * mib).back(), 64 * mib);
+  // NVML clock event reasons.
+  EXPECT_EQ(detail::clock_event_names(0x4 | 0x40),
+            (std::vector<std::string>{"software power cap", "hardware thermal slowdown"}));
+  EXPECT_EQ(detail::clock_event_names(uint64_t{1} << 12), (std::vector<std::string>{"0x1000"}));
+  EXPECT_TRUE(detail::clock_event_names(0).empty());
+}
