@@ -195,7 +195,7 @@ void run_show(const ShowArgs& a) {
     for (const auto& c : *it)
       if (c.is_object() && c.contains("size") && c["size"].is_number())
         text += " " + c.value("level", std::string("?")) + " " +
-                format_si(c["size"].get<double>(), "B");
+                format_number(c["size"].get<double>() / 1048576.0) + " MiB";
     text += "\n";
   }
   if (auto it = info.find("notes"); it != info.end() && it->is_array())
@@ -390,7 +390,8 @@ void run_ridges(const RidgesArgs& a) {
       if (r) any = &*r;
     std::vector<std::string> cells = {year_text(*row.e), row.e->name, any->memory_level,
                                       format_byte_rate(any->bandwidth)};
-    for (const auto& r : row.ridges) cells.push_back(r ? format_number(r->ridge.value, 4) : "-");
+    // An empty cell: the device publishes no dense roof of that precision.
+    for (const auto& r : row.ridges) cells.push_back(r ? format_number(r->ridge.value, 4) : "");
     t.add_row(cells);
   }
   std::string text =

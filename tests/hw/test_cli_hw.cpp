@@ -67,6 +67,9 @@ TEST(CliHw, ShowPrintsRoofsSourcesAndRidges) {
   EXPECT_NE(r.out.find("HBM3 (default)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("295.3 FLOP/byte"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("sparse"), std::string::npos);
+  EXPECT_NE(r.out.find("Caches (size only: no published bandwidth, so no roof): L2 50 MiB"),
+            std::string::npos)
+      << r.out;
   r = run_cli({"hw", "show", "h100-sxm", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
