@@ -61,10 +61,14 @@ struct ListArgs {
   bool json = false;
 };
 
-void run_list(const ListArgs& a) {
+void check_kind(const std::string& kind) {
   static const std::vector<std::string> kinds = {"gpu", "cpu", "tpu", "accelerator"};
-  if (!a.kind.empty() && std::find(kinds.begin(), kinds.end(), lower(a.kind)) == kinds.end())
-    throw InputError("--kind: expected gpu, cpu, tpu or accelerator (got '" + a.kind + "')");
+  if (!kind.empty() && std::find(kinds.begin(), kinds.end(), lower(kind)) == kinds.end())
+    throw InputError("--kind: expected gpu, cpu, tpu or accelerator (got '" + kind + "')");
+}
+
+void run_list(const ListArgs& a) {
+  check_kind(a.kind);
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn(problems);
@@ -317,6 +321,7 @@ struct RidgesArgs {
 
 void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
+  check_kind(a.kind);
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn(problems);

@@ -218,6 +218,14 @@ TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
 
   r = run_cli({"hw", "ridges", "--precision", "fp3"});
   EXPECT_EQ(r.exit_code, 2);
+  r = run_cli({"hw", "ridges", "--kind", "gpus"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--kind: expected gpu, cpu, tpu or accelerator (got 'gpus')"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"hw", "ridges", "--kind", "tpu", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out).size(), 3u);
 }
 
 TEST(CliHw, UserDirectoryFlagAndEnvironment) {
