@@ -1,0 +1,498 @@
+// roofline hw: the hardware catalogue (data/hardware, docs/hardware.md) — list, show, compare
+// at a workload's intensity (DIGEST §7 "different hardware"), and the ridge-point table sorted
+// by release year (DIGEST §8, the memory-wall trajectory).
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <map>
+
+#include "commands.hpp"
+#include "roofline/compare.hpp"
+#include "roofline/error.hpp"
+#include "roofline/hardware.hpp"
+#include "roofline/json_out.hpp"
+#include "roofline/model.hpp"
+#include "roofline/text.hpp"
+
+namespace roofline::cli {
+namespace {
+
+using nlohmann::json;
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+UnitSystem units_of(const ComputeRoof& c, const RoofSet& roofs) {
+  return c.integer ? UnitSystem{"OP", roofs.units.traffic} : roofs.units;
+}
+std::string intensity_text(Intensity i, const UnitSystem& u) {
+  return format_number(i.value) + " " + u.intensity();
+}
+std::string year_text(const HardwareSummary& s) {
+  return s.release_year ? std::to_string(*s.release_year) : "";
+}
+std::string csv_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+/// A catalogue name or a machine document path, summarised.
+HardwareSummary resolve(const std::string& spec, const std::string& hw_dir) {
+  MachineDocument m = resolve_machine(spec, hw_dir);
+  return summarize(m, m.origin == spec || m.origin.empty() ? m.roofs.name : m.origin, m.origin);
+}
+
+void warn(const std::vector<std::string>& problems) {
+  for (const auto& p : problems) std::fprintf(stderr, "roofline: warning: skipped %s\n", p.c_str());
+}
+
+// ------------------------------------------------------------------------------------ list
+struct ListArgs {
+  std::string hw_dir, kind, vendor, output;
+  bool json = false;
+};
+
+void check_kind(const std::string& kind) {
+  static const std::vector<std::string> kinds = {"gpu", "cpu", "tpu", "accelerator"};
+  if (!kind.empty() && std::find(kinds.begin(), kinds.end(), lower(kind)) == kinds.end())
+    throw InputError("--kind: expected gpu, cpu, tpu or accelerator (got '" + kind + "')");
+}
+
+void run_list(const ListArgs& a) {
+  check_kind(a.kind);
+  std::vector<std::string> problems;
+  auto entries = load_catalogue(a.hw_dir, &problems);
+  warn(problems);
+  std::vector<HardwareSummary> shown;
+  for (auto& e : entries) {
+    if (!a.kind.empty() && lower(e.kind) != lower(a.kind)) continue;
+    if (!a.vendor.empty() && lower(e.vendor) != lower(a.vendor)) continue;
+    shown.push_back(std::move(e));
+  }
+  if (a.json) {
+    json out = json::array();
+    for (const auto& e : shown) {
+      const RoofSet& r = e.machine.roofs;
+      json row = {{"name", e.name}, {"display_name", e.display_name}, {"vendor", e.vendor},
+                  {"kind", e.kind}, {"aliases", e.aliases},           {"path", e.path.string()}};
+      row["release_year"] = e.release_year ? json(*e.release_year) : json(nullptr);
+      if (!r.compute.empty()) {
+        const ComputeRoof& c = r.select_compute("");
+        row["default_compute"] = {{"name", c.name}, {"peak", c.peak.value}};
+      }
+      if (!r.memory.empty()) {
+        const MemoryRoof& m = r.select_memory("");
+        row["default_memory"] = {{"level", m.level}, {"bandwidth", m.bandwidth.value}};
+      }
+      out.push_back(std::move(row));
+    }
+    emit(out.dump(2) + "\n", a.output);
+    return;
+  }
+  Table t(
+      {"name", "vendor", "kind", "year", "default compute roof", "peak", "memory", "bandwidth"});
+  for (const auto& e : shown) {
+    const RoofSet& r = e.machine.roofs;
+    std::string roof, peak, level, bw;
+    if (!r.compute.empty()) {
+      const ComputeRoof& c = r.select_compute("");
+      roof = c.name;
+      peak = format_work_rate(c.peak, units_of(c, r));
+    }
+    if (!r.memory.empty()) {
+      const MemoryRoof& m = r.select_memory("");
+      level = m.level;
+      bw = format_byte_rate(m.bandwidth, r.units);
+    }
+    t.add_row({e.name, e.vendor, e.kind, year_text(e), roof, peak, level, bw});
+  }
+  std::string text = t.render();
+  text += std::to_string(shown.size()) + " of " + std::to_string(entries.size()) +
+          " devices (datasheet roofs; `roofline hw show NAME` for sources and ridges)\n";
+  emit(text, a.output);
+}
+
+// ------------------------------------------------------------------------------------ show
+struct ShowArgs {
+  std::string name, hw_dir, level, output;
+  bool json = false;
+};
+
+json ridge_to_json(const RidgePoint& p) {
+  return {{"label", p.label},
+          {"compute_roof", p.compute_roof},
+          {"peak", p.peak.value},
+          {"memory_level", p.memory_level},
+          {"bandwidth", p.bandwidth.value},
+          {"ridge", p.ridge.value}};
+}
+
+void run_show(const ShowArgs& a) {
+  const HardwareSummary s = resolve(a.name, a.hw_dir);
+  const RoofSet& r = s.machine.roofs;
+  const auto ridges = ridges_per_roof(r, a.level);
+  if (a.json) {
+    json out = {{"name", s.name}, {"machine", machine_to_json(s.machine)}};
+    json rj = json::array();
+    for (const auto& p : ridges) rj.push_back(ridge_to_json(p));
+    out["ridges"] = std::move(rj);
+    emit(out.dump(2) + "\n", a.output);
+    return;
+  }
+  std::string text = s.display_name + " (" + s.name + ")\n";
+  std::vector<std::string> facts;
+  if (!s.vendor.empty()) facts.push_back("vendor " + s.vendor);
+  if (!s.kind.empty()) facts.push_back("kind " + s.kind);
+  if (s.release_year) facts.push_back("released " + std::to_string(*s.release_year));
+  const json& info = s.machine.info;
+  if (auto it = info.find("clock"); it != info.end() && it->is_object()) {
+    const json& clock = *it;
+    std::string basis = clock.value("basis", std::string());
+    if (clock.contains("mhz") && clock["mhz"].is_number())
+      facts.push_back(basis + " clock " + format_number(clock["mhz"].get<double>()) + " MHz");
+    else if (!basis.empty())
+      facts.push_back(basis + " clock (not published)");
+  }
+  if (auto it = info.find("power_w"); it != info.end() && it->is_number())
+    facts.push_back("power " + format_number(it->get<double>()) + " W");
+  if (!facts.empty()) text += join(facts) + "\n";
+  if (!s.aliases.empty()) text += "aliases: " + join(s.aliases) + "\n";
+  text += "\n";
+
+  Table ct({"compute roof", "peak", "kind", "provenance", "source"});
+  for (const auto& c : r.compute)
+    ct.add_row({c.name, format_work_rate(c.peak, units_of(c, r)), c.sparse ? "sparse" : "dense",
+                to_string(c.provenance), c.source});
+  text += ct.render() + "\n";
+  Table mt({"memory roof", "kind", "bandwidth", "size", "provenance", "source"});
+  const MemoryRoof* default_memory = r.memory.empty() ? nullptr : &r.select_memory("");
+  for (const auto& m : r.memory)
+    mt.add_row({m.level + (&m == default_memory ? " (default)" : ""), m.kind,
+                format_byte_rate(m.bandwidth, r.units),
+                m.size_bytes ? format_si(*m.size_bytes, r.units.traffic_symbol()) : "",
+                to_string(m.provenance), m.source});
+  text += mt.render();
+  if (!ridges.empty()) {
+    text += "\nRidge points I* = peak / bandwidth against " + ridges.front().memory_level + " (" +
+            format_byte_rate(ridges.front().bandwidth, r.units) +
+            "): left of I* memory-bound, right of it compute-bound\n";
+    Table rt({"compute roof", "peak", "ridge I*"});
+    for (const auto& p : ridges) {
+      const ComputeRoof* c = r.find_compute(p.compute_roof);
+      const UnitSystem u = c ? units_of(*c, r) : r.units;
+      rt.add_row({p.compute_roof + (c && r.default_compute == c->name ? " (default)" : ""),
+                  format_work_rate(p.peak, u), intensity_text(p.ridge, u)});
+    }
+    text += rt.render();
+  }
+  if (auto it = info.find("caches"); it != info.end() && it->is_array() && !it->empty()) {
+    text += "\nCaches (size only: no published bandwidth, so no roof):";
+    for (const auto& c : *it)
+      if (c.is_object() && c.contains("size") && c["size"].is_number())
+        text += " " + c.value("level", std::string("?")) + " " +
+                format_number(c["size"].get<double>() / 1048576.0) + " MiB";
+    text += "\n";
+  }
+  if (auto it = info.find("notes"); it != info.end() && it->is_array())
+    for (const auto& n : *it)
+      if (n.is_string()) text += "note: " + n.get<std::string>() + "\n";
+  emit(text, a.output);
+}
+
+// --------------------------------------------------------------------------------- compare
+struct CompareArgs {
+  std::vector<std::string> names;
+  std::string hw_dir, at, points, precision, level, output;
+  bool json = false;
+};
+
+std::string render_comparison(const Comparison& c, const std::vector<const RoofSet*>& sets,
+                              const std::string& label) {
+  const UnitSystem& u = sets.front()->units;
+  std::string text = "At I = " + intensity_text(c.intensity, u) +
+                     (label.empty() ? "" : " (" + label + ")") +
+                     ": the vertical line through each machine's roofs (DIGEST §7)\n";
+  Table t({"machine", "compute roof", "peak", "memory", "bandwidth", "ridge I*", "side",
+           "attainable", "vs first", "regime"});
+  for (size_t i = 0; i < c.machines.size(); ++i) {
+    const auto& m = c.machines[i];
+    const ComputeRoof* roof = sets[i]->find_compute(m.compute_roof);
+    const UnitSystem mu = roof ? units_of(*roof, *sets[i]) : u;
+    t.add_row({m.machine, m.compute_roof, format_work_rate(m.peak, mu), m.memory_level,
+               format_byte_rate(m.bandwidth, sets[i]->units), intensity_text(m.ridge, mu),
+               m.memory_side ? "memory-bound" : "compute-bound", format_work_rate(m.attainable, mu),
+               format_number(c.ratios[i], 4) + "x", i == 0 ? "" : to_string(c.regimes[i])});
+  }
+  text += t.render();
+  const auto& base = c.machines.front();
+  for (size_t i = 1; i < c.machines.size(); ++i) {
+    const auto& m = c.machines[i];
+    std::string why;
+    switch (c.regimes[i]) {
+      case Regime::bandwidth:
+        why = "both left of their ridges: the ratio of bandwidths";
+        break;
+      case Regime::peak:
+        why = "both right of their ridges: the ratio of peaks";
+        break;
+      case Regime::mixed:
+        why = "one memory-bound, one compute-bound: neither ratio alone";
+        break;
+    }
+    text += m.machine + " vs " + base.machine + ": " + format_number(c.ratios[i], 4) +
+            "x best-case speedup (" + to_string(c.regimes[i]) + ", " + why + ")\n";
+  }
+  return text;
+}
+
+void run_compare(const CompareArgs& a) {
+  if (a.names.size() < 2) throw InputError("hw compare: give at least two machines (A B [C...])");
+  if (a.at.empty() == a.points.empty())
+    throw InputError("hw compare: give either --at INTENSITY or --point POINTS.json");
+  std::vector<MachineDocument> machines;
+  for (const auto& n : a.names) {
+    MachineDocument m = resolve_machine(n, a.hw_dir);
+    // A catalogue entry is named by its canonical name; a file keeps its document name.
+    machines.push_back(std::move(m));
+  }
+  std::vector<const RoofSet*> sets;
+  for (const auto& m : machines) sets.push_back(&m.roofs);
+
+  struct Query {
+    std::string label;
+    Intensity intensity;
+    std::string precision;
+    std::string level;
+  };
+  std::vector<Query> queries;
+  if (!a.at.empty()) {
+    const double i = quantity(a.at, Dimension::intensity, "--at");
+    if (!(i > 0)) throw InputError("--at: intensity must be > 0 (got '" + a.at + "')");
+    queries.push_back({"", Intensity(i), a.precision, a.level});
+  } else {
+    const PointsDocument doc = load_points_file(a.points);
+    for (const auto& p : doc.points) {
+      // The point's own intensity at the chosen level (DIGEST §4: I depends on the level).
+      const std::string level = a.level.empty() ? p.traffic.front().level : a.level;
+      const Intensity i = p.intensity(a.level.empty() ? "" : a.level);
+      const std::string precision = a.precision.empty() ? p.precision : a.precision;
+      queries.push_back({p.name, i, precision, level});
+    }
+  }
+  json out = json::array();
+  std::string text;
+  for (const auto& q : queries) {
+    const Comparison c = compare_at(sets, q.intensity, q.precision, q.level);
+    if (a.json) {
+      json j = comparison_to_json(c);
+      if (!q.label.empty()) j["point"] = q.label;
+      j["precision"] = q.precision;
+      j["level"] = q.level;
+      out.push_back(std::move(j));
+    } else {
+      std::string label = q.label;
+      if (!q.precision.empty())
+        label += (label.empty() ? "" : ", ") + std::string("precision ") + q.precision;
+      if (!text.empty()) text += "\n";
+      text += render_comparison(c, sets, label);
+    }
+  }
+  if (a.json)
+    emit((out.size() == 1 && !a.at.empty() ? out[0] : out).dump(2) + "\n", a.output);
+  else
+    emit(text, a.output);
+}
+
+// ---------------------------------------------------------------------------------- ridges
+struct RidgesArgs {
+  std::string hw_dir, precision, level, kind, output;
+  std::vector<std::string> extra;  // machine files or names to add to the catalogue's
+  bool json = false, csv = false;
+};
+
+void run_ridges(const RidgesArgs& a) {
+  if (a.json && a.csv) throw InputError("give --json or --csv, not both");
+  check_kind(a.kind);
+  std::vector<std::string> problems;
+  auto entries = load_catalogue(a.hw_dir, &problems);
+  warn(problems);
+  for (const auto& spec : a.extra) entries.push_back(resolve(spec, a.hw_dir));
+  if (!a.kind.empty())
+    entries.erase(
+        std::remove_if(entries.begin(), entries.end(),
+                       [&](const HardwareSummary& e) { return lower(e.kind) != lower(a.kind); }),
+        entries.end());
+  // The memory-wall trajectory reads left to right in time (DIGEST §8).
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
+    const int yx = x.release_year.value_or(9999), yy = y.release_year.value_or(9999);
+    return yx != yy ? yx < yy : x.name < y.name;
+  });
+  const std::vector<PrecisionGroup> groups =
+      a.precision.empty() ? default_precision_groups()
+                          : std::vector<PrecisionGroup>{precision_group(a.precision)};
+
+  struct Row {
+    const HardwareSummary* e;
+    std::vector<std::optional<RidgePoint>> ridges;
+  };
+  std::vector<Row> rows;
+  for (const auto& e : entries) {
+    Row row{&e, {}};
+    bool any = false;
+    for (const auto& g : groups) {
+      row.ridges.push_back(ridge_for(e.machine.roofs, g, a.level));
+      any = any || row.ridges.back().has_value();
+    }
+    if (any) rows.push_back(std::move(row));
+  }
+  if (rows.empty())
+    throw InputError("no machine has a dense compute roof for '" + a.precision + "'");
+
+  if (a.json) {
+    json out = json::array();
+    for (const auto& row : rows) {
+      json rj = {{"name", row.e->name}, {"vendor", row.e->vendor}, {"kind", row.e->kind}};
+      rj["release_year"] = row.e->release_year ? json(*row.e->release_year) : json(nullptr);
+      json rs = json::object();
+      for (size_t g = 0; g < groups.size(); ++g)
+        rs[groups[g].label] = row.ridges[g] ? ridge_to_json(*row.ridges[g]) : json(nullptr);
+      rj["ridges"] = std::move(rs);
+      out.push_back(std::move(rj));
+    }
+    emit(out.dump(2) + "\n", a.output);
+    return;
+  }
+  if (a.csv) {
+    std::string text =
+        "name,vendor,kind,release_year,group,compute_roof,peak,memory_level,bandwidth,ridge\n";
+    for (const auto& row : rows)
+      for (size_t g = 0; g < groups.size(); ++g) {
+        if (!row.ridges[g]) continue;
+        const RidgePoint& p = *row.ridges[g];
+        text += row.e->name + "," + row.e->vendor + "," + row.e->kind + "," + year_text(*row.e) +
+                "," + groups[g].label + "," + p.compute_roof + "," + csv_number(p.peak.value) +
+                "," + p.memory_level + "," + csv_number(p.bandwidth.value) + "," +
+                csv_number(p.ridge.value) + "\n";
+      }
+    emit(text, a.output);
+    return;
+  }
+  std::vector<std::string> header = {"year", "name", "memory", "bandwidth"};
+  for (const auto& g : groups) header.push_back("I* " + g.label);
+  Table t(header);
+  for (const auto& row : rows) {
+    const RidgePoint* any = nullptr;
+    for (const auto& r : row.ridges)
+      if (r) any = &*r;
+    std::vector<std::string> cells = {year_text(*row.e), row.e->name, any->memory_level,
+                                      format_byte_rate(any->bandwidth)};
+    // An empty cell: the device publishes no dense roof of that precision.
+    for (const auto& r : row.ridges) cells.push_back(r ? format_number(r->ridge.value, 4) : "");
+    t.add_row(cells);
+  }
+  std::string text =
+      "Ridge points I* = peak / bandwidth (FLOP/byte; OP/byte for integer roofs), highest dense "
+      "roof of each precision against main memory, by release year (DIGEST §8)\n";
+  text += t.render();
+  emit(text, a.output);
+}
+
+// ----------------------------------------------------------------------------------- check
+struct CheckArgs {
+  std::vector<std::string> files;
+  std::string hw_dir;
+};
+
+void run_check(const CheckArgs& a) {
+  std::vector<std::filesystem::path> files(a.files.begin(), a.files.end());
+  if (files.empty())
+    for (const auto& e : list_catalogue(a.hw_dir)) files.push_back(e.path);
+  std::vector<std::string> problems;
+  for (const auto& f : files) {
+    const auto p = catalogue_entry_problems(f);
+    problems.insert(problems.end(), p.begin(), p.end());
+  }
+  if (!problems.empty()) {
+    std::string msg = std::to_string(problems.size()) + " problem(s) in the catalogue:";
+    for (const auto& p : problems) msg += "\n  " + p;
+    throw InputError(msg);
+  }
+  emit(std::to_string(files.size()) + " catalogue file(s) valid\n");
+}
+
+const Registrar reg(60, [](CLI::App& root) {
+  CLI::App* hw = root.add_subcommand("hw",
+                                     "Hardware catalogue: list devices, show their roofs and "
+                                     "ridges, compare them at an intensity");
+  hw->require_subcommand(1);
+
+  auto la = std::make_shared<ListArgs>();
+  CLI::App* list = hw->add_subcommand("list", "List the catalogue (filter by --kind, --vendor)");
+  list->add_option("--kind", la->kind, "gpu, cpu, tpu or accelerator");
+  list->add_option("--vendor", la->vendor, "Vendor name, e.g. NVIDIA, AMD, Google, Intel");
+  list->add_option("--hw-dir", la->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
+  list->add_flag("--json", la->json, "Machine-readable output");
+  list->add_option("-o,--output", la->output, "Write the output to a file (atomically)");
+  list->callback([la] { run_list(*la); });
+
+  auto sa = std::make_shared<ShowArgs>();
+  CLI::App* show = hw->add_subcommand("show", "Roofs of one device with sources, and ridge points");
+  show->add_option("name", sa->name, "Catalogue name or alias, or a machine document path")
+      ->required();
+  show->add_option("--level", sa->level,
+                   "Memory roof the ridges are taken against (default: main memory)");
+  show->add_option("--hw-dir", sa->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
+  show->add_flag("--json", sa->json, "Machine-readable output");
+  show->add_option("-o,--output", sa->output, "Write the output to a file (atomically)");
+  show->callback([sa] { run_show(*sa); });
+
+  auto ca = std::make_shared<CompareArgs>();
+  CLI::App* cmp = hw->add_subcommand(
+      "compare",
+      "Attainable performance of two or more devices at one intensity, ratio and regime");
+  cmp->add_option("machines", ca->names, "Two or more catalogue names or machine documents")
+      ->required();
+  cmp->add_option("--at", ca->at, "Intensity I, e.g. 1.0 or \"0.25 FLOP/byte\"");
+  cmp->add_option("--point", ca->points, "A points document: compare at each point's intensity");
+  cmp->add_option("--precision", ca->precision,
+                  "Compute roof on each machine: a precision (bf16) or roof name");
+  cmp->add_option("--level", ca->level, "Memory roof on each machine (default: main memory)");
+  cmp->add_option("--hw-dir", ca->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
+  cmp->add_flag("--json", ca->json, "Machine-readable output");
+  cmp->add_option("-o,--output", ca->output, "Write the output to a file (atomically)");
+  cmp->callback([ca] { run_compare(*ca); });
+
+  auto ra = std::make_shared<RidgesArgs>();
+  CLI::App* rid =
+      hw->add_subcommand("ridges", "Ridge-point table by release year: the memory-wall trajectory");
+  rid->add_option("--precision", ra->precision,
+                  "One precision (bf16), alternatives (bf16/fp16) or a roof name; default: fp64, "
+                  "fp32, bf16/fp16, fp8/int8");
+  rid->add_option("--level", ra->level, "Memory roof (default: main memory)");
+  rid->add_option("--kind", ra->kind, "Only gpu, cpu, tpu or accelerator");
+  rid->add_option("--add", ra->extra, "Also include a machine document or name (repeatable)");
+  rid->add_option("--hw-dir", ra->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
+  rid->add_flag("--json", ra->json, "Machine-readable output (the trajectory data)");
+  rid->add_flag("--csv", ra->csv, "CSV output, one row per device and precision");
+  rid->add_option("-o,--output", ra->output, "Write the output to a file (atomically)");
+  rid->callback([ra] { run_ridges(*ra); });
+
+  auto ka = std::make_shared<CheckArgs>();
+  CLI::App* check = hw->add_subcommand(
+      "check", "Validate catalogue files (default: the whole catalogue) against docs/hardware.md");
+  check->add_option("files", ka->files, "Catalogue JSON files to check");
+  check->add_option("--hw-dir", ka->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
+  check->callback([ka] { run_check(*ka); });
+});
+
+}  // namespace
+}  // namespace roofline::cli

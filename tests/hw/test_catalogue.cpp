@@ -1,0 +1,331 @@
+// The hardware catalogue (data/hardware): every file valid, datasheet numbers spot-checked
+// against their sources, the seed's ridge points (DIGEST §8), name resolution.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "cli/cli_runner.hpp"
+#include "roofline/error.hpp"
+#include "roofline/hardware.hpp"
+#include "roofline/io.hpp"
+#include "roofline/model.hpp"
+
+using namespace roofline;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kCatalogue = fs::path(ROOFLINE_SOURCE_DIR) / "data" / "hardware";
+
+std::vector<fs::path> catalogue_files() {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(kCatalogue))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+MachineDocument load(const std::string& name) {
+  return load_machine_file(kCatalogue / (name + ".json"));
+}
+double peak(const std::string& device, const std::string& roof) {
+  const MachineDocument m = load(device);
+  const ComputeRoof* c = m.roofs.find_compute(roof);
+  EXPECT_NE(c, nullptr) << device << ": no roof " << roof;
+  return c ? c->peak.value : 0;
+}
+double bandwidth(const std::string& device, const std::string& level) {
+  const MachineDocument m = load(device);
+  const MemoryRoof* r = m.roofs.find_memory(level);
+  EXPECT_NE(r, nullptr) << device << ": no level " << level;
+  return r ? r->bandwidth.value : 0;
+}
+double size_of(const std::string& device, const std::string& level) {
+  const MachineDocument m = load(device);
+  const MemoryRoof* r = m.roofs.find_memory(level);
+  return r && r->size_bytes ? *r->size_bytes : 0;
+}
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Catalogue, EveryFileLoadsAndPassesTheCatalogueRules) {
+  const auto files = catalogue_files();
+  ASSERT_GE(files.size(), 23u);
+  for (const auto& f : files) {
+    SCOPED_TRACE(f.string());
+    const auto problems = catalogue_entry_problems(f);
+    for (const auto& p : problems) ADD_FAILURE() << p;
+    // The same rules, checked here directly rather than through the checker.
+    const MachineDocument m = load_machine_file(f);
+    const RoofSet& r = m.roofs;
+    EXPECT_EQ(r.name, f.stem().string());
+    EXPECT_TRUE(is_canonical_hardware_name(r.name));
+    std::set<std::string> names;
+    for (const auto& c : r.compute) {
+      EXPECT_FALSE(c.source.empty()) << c.name;
+      EXPECT_GT(c.peak.value, 0) << c.name;
+      EXPECT_TRUE(std::isfinite(c.peak.value)) << c.name;
+      EXPECT_TRUE(names.insert(c.name).second) << "duplicate " << c.name;
+      EXPECT_EQ(c.sparse, c.name.find("sparse") != std::string::npos) << c.name;
+    }
+    for (const auto& mem : r.memory) {
+      EXPECT_FALSE(mem.source.empty()) << mem.level;
+      EXPECT_GT(mem.bandwidth.value, 0) << mem.level;
+      EXPECT_TRUE(names.insert("memory:" + mem.level).second) << "duplicate " << mem.level;
+    }
+    ASSERT_NE(r.find_compute(r.default_compute), nullptr);
+    EXPECT_FALSE(r.find_compute(r.default_compute)->sparse);
+    EXPECT_FALSE(r.select_compute("").sparse);
+    ASSERT_NE(r.find_memory(r.default_memory), nullptr);
+    EXPECT_EQ(r.find_memory(r.default_memory)->kind, "memory");
+    // Interconnects are roofs too, so a distributed point can be judged against them.
+    const bool has_link = std::any_of(r.memory.begin(), r.memory.end(), [](const MemoryRoof& x) {
+      return x.kind == "interconnect" || x.kind == "network";
+    });
+    EXPECT_TRUE(has_link);
+    EXPECT_TRUE(m.info.contains("sources"));
+    EXPECT_TRUE(m.info["clock"]["basis"] == "boost" || m.info["clock"]["basis"] == "base");
+  }
+}
+
+TEST(Catalogue, CoversTheRequiredDevices) {
+  for (const char* n : {"v100-sxm2", "a100-40gb", "a100-80gb", "h100-sxm", "h100-pcie", "h200",
+                        "b200", "l4", "l40s", "rtx-4090", "rtx-a6000", "mi250x", "mi300x", "tpu-v4",
+                        "tpu-v5e", "tpu-v5p", "gaudi2"})
+    EXPECT_TRUE(fs::exists(kCatalogue / (std::string(n) + ".json"))) << n;
+  int cpus = 0, arm = 0;
+  for (const auto& f : catalogue_files()) {
+    const MachineDocument m = load_machine_file(f);
+    if (m.info.value("kind", "") == "cpu") {
+      ++cpus;
+      if (m.info.value("architecture", "").find("Arm") != std::string::npos) ++arm;
+    }
+  }
+  EXPECT_GE(cpus, 5);
+  EXPECT_GE(arm, 1);
+}
+
+TEST(Catalogue, NamesAndAliasesAreUnambiguous) {
+  std::map<std::string, std::string> owner;  // key (no case, '-', '_', ' ') -> device
+  auto key = [](std::string s) {
+    std::string k;
+    for (char c : s)
+      if (c != '-' && c != '_' && c != ' ')
+        k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return k;
+  };
+  for (const auto& e : list_catalogue()) {
+    if (e.path.parent_path() != kCatalogue) continue;
+    std::vector<std::string> all = e.aliases;
+    all.push_back(e.name);
+    for (const auto& a : all) {
+      auto [it, fresh] = owner.emplace(key(a), e.name);
+      EXPECT_TRUE(fresh || it->second == e.name)
+          << a << " names both " << it->second << " and " << e.name;
+    }
+  }
+}
+
+// Datasheet figures, asserted against the documents each roof cites.
+TEST(Catalogue, SpotChecksAgainstDatasheets) {
+  // NVIDIA V100 datasheet (SXM2): 7.8 / 15.7 / 125 TFLOP/s, 900 GB/s, NVLink 300 GB/s.
+  EXPECT_DOUBLE_EQ(peak("v100-sxm2", "fp64 vector"), 7.8e12);
+  EXPECT_DOUBLE_EQ(peak("v100-sxm2", "fp32 vector"), 15.7e12);
+  EXPECT_DOUBLE_EQ(peak("v100-sxm2", "fp16 tensor"), 125e12);
+  EXPECT_DOUBLE_EQ(bandwidth("v100-sxm2", "HBM2"), 900e9);
+  EXPECT_DOUBLE_EQ(bandwidth("v100-sxm2", "NVLink"), 300e9);
+  // NVIDIA A100 datasheet: FP64 9.7, FP64 TC 19.5, FP32 19.5, TF32 156|312, BF16 312|624,
+  // INT8 624 TOPS; 40GB 1555 GB/s, 80GB 2039 GB/s; NVLink 600 GB/s.
+  EXPECT_DOUBLE_EQ(peak("a100-80gb", "fp64 vector"), 9.7e12);
+  EXPECT_DOUBLE_EQ(peak("a100-80gb", "fp64 tensor"), 19.5e12);
+  EXPECT_DOUBLE_EQ(peak("a100-80gb", "fp32 vector"), 19.5e12);
+  EXPECT_DOUBLE_EQ(peak("a100-80gb", "tf32 tensor"), 156e12);
+  EXPECT_DOUBLE_EQ(peak("a100-80gb", "tf32 tensor sparse"), 312e12);
+  EXPECT_DOUBLE_EQ(peak("a100-80gb", "bf16 tensor"), 312e12);
+  EXPECT_DOUBLE_EQ(peak("a100-80gb", "bf16 tensor sparse"), 624e12);
+  EXPECT_DOUBLE_EQ(peak("a100-40gb", "int8 tensor"), 624e12);
+  EXPECT_DOUBLE_EQ(bandwidth("a100-80gb", "HBM2e"), 2.039e12);
+  EXPECT_DOUBLE_EQ(bandwidth("a100-40gb", "HBM2"), 1.555e12);
+  EXPECT_DOUBLE_EQ(size_of("a100-80gb", "HBM2e"), 80e9);
+  EXPECT_DOUBLE_EQ(bandwidth("a100-40gb", "NVLink"), 600e9);
+  // H100 whitepaper (SXM5) / datasheet: BF16 989.4 dense, FP8 1978.9, FP32 66.9; 3.35 TB/s; 900
+  // GB/s.
+  EXPECT_DOUBLE_EQ(peak("h100-sxm", "bf16 tensor"), 989.4e12);
+  EXPECT_DOUBLE_EQ(peak("h100-sxm", "fp8 tensor"), 1978.9e12);
+  EXPECT_DOUBLE_EQ(peak("h100-sxm", "fp32 vector"), 66.9e12);
+  EXPECT_DOUBLE_EQ(bandwidth("h100-sxm", "HBM3"), 3.35e12);
+  EXPECT_DOUBLE_EQ(bandwidth("h100-sxm", "NVLink"), 900e9);
+  // H100 PCIe datasheet: FP64 26, FP32 51, BF16 1513 sparse = 756 dense; 2 TB/s.
+  EXPECT_DOUBLE_EQ(peak("h100-pcie", "fp32 vector"), 51e12);
+  EXPECT_DOUBLE_EQ(peak("h100-pcie", "bf16 tensor"), 756e12);
+  EXPECT_DOUBLE_EQ(bandwidth("h100-pcie", "HBM2e"), 2.0e12);
+  // H200 datasheet: 141 GB HBM3e at 4.8 TB/s, FP8 3958 sparse.
+  EXPECT_DOUBLE_EQ(bandwidth("h200", "HBM3e"), 4.8e12);
+  EXPECT_DOUBLE_EQ(size_of("h200", "HBM3e"), 141e9);
+  EXPECT_DOUBLE_EQ(peak("h200", "fp8 tensor sparse"), 3958e12);
+  // HGX B200: FP4 18 PFLOP/s sparse, FP8 9 sparse, FP32 75 TFLOP/s, 7.7 TB/s, NVLink 1.8 TB/s.
+  EXPECT_DOUBLE_EQ(peak("b200", "fp4 tensor sparse"), 18000e12);
+  EXPECT_DOUBLE_EQ(peak("b200", "fp8 tensor"), 4500e12);
+  EXPECT_DOUBLE_EQ(peak("b200", "fp32 vector"), 75e12);
+  EXPECT_DOUBLE_EQ(bandwidth("b200", "NVLink"), 1.8e12);
+  // L4 datasheet: FP32 30.3, FP8 485 sparse; 300 GB/s, 72 W.
+  EXPECT_DOUBLE_EQ(peak("l4", "fp32 vector"), 30.3e12);
+  EXPECT_DOUBLE_EQ(peak("l4", "fp8 tensor sparse"), 485e12);
+  EXPECT_DOUBLE_EQ(bandwidth("l4", "GDDR6"), 300e9);
+  EXPECT_EQ(load("l4").info["power_w"], 72);
+  // L40S datasheet: FP32 91.6, BF16 362.05 | 733; 864 GB/s.
+  EXPECT_DOUBLE_EQ(peak("l40s", "fp32 vector"), 91.6e12);
+  EXPECT_DOUBLE_EQ(peak("l40s", "bf16 tensor"), 362.05e12);
+  EXPECT_DOUBLE_EQ(bandwidth("l40s", "GDDR6"), 864e9);
+  // Ada whitepaper, RTX 4090: FP32 82.6, FP16 (FP32 acc.) 165.2, 1008 GB/s.
+  EXPECT_DOUBLE_EQ(peak("rtx-4090", "fp32 vector"), 82.6e12);
+  EXPECT_DOUBLE_EQ(peak("rtx-4090", "fp16 tensor"), 165.2e12);
+  EXPECT_DOUBLE_EQ(bandwidth("rtx-4090", "GDDR6X"), 1008e9);
+  // RTX A6000 datasheet: FP32 38.7, 768 GB/s, NVLink 112.5 GB/s.
+  EXPECT_DOUBLE_EQ(peak("rtx-a6000", "fp32 vector"), 38.7e12);
+  EXPECT_DOUBLE_EQ(bandwidth("rtx-a6000", "GDDR6"), 768e9);
+  EXPECT_DOUBLE_EQ(bandwidth("rtx-a6000", "NVLink"), 112.5e9);
+  // AMD MI250X: FP64 vector 47.9, matrix 95.7, FP16 383; 3.2768 TB/s.
+  EXPECT_DOUBLE_EQ(peak("mi250x", "fp64 vector"), 47.9e12);
+  EXPECT_DOUBLE_EQ(peak("mi250x", "fp64 matrix"), 95.7e12);
+  EXPECT_DOUBLE_EQ(peak("mi250x", "fp16 matrix"), 383e12);
+  EXPECT_DOUBLE_EQ(bandwidth("mi250x", "HBM2e"), 3.2768e12);
+  // AMD MI300X: FP64 vector 81.7, FP16 1307.4, FP8 2614.9; 192 GB at 5.3 TB/s.
+  EXPECT_DOUBLE_EQ(peak("mi300x", "fp64 vector"), 81.7e12);
+  EXPECT_DOUBLE_EQ(peak("mi300x", "fp16 matrix"), 1307.4e12);
+  EXPECT_DOUBLE_EQ(peak("mi300x", "fp8 matrix"), 2614.9e12);
+  EXPECT_DOUBLE_EQ(bandwidth("mi300x", "HBM3"), 5.3e12);
+  EXPECT_DOUBLE_EQ(size_of("mi300x", "HBM3"), 192e9);
+  // Google Cloud TPU docs: v4 275 TFLOP/s, 1200 GBps; v5e 197, 819 GBps; v5p 459, 2765 GBps.
+  EXPECT_DOUBLE_EQ(peak("tpu-v4", "bf16 mxu"), 275e12);
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v4", "HBM2"), 1200e9);
+  EXPECT_DOUBLE_EQ(peak("tpu-v5e", "bf16 mxu"), 197e12);
+  EXPECT_DOUBLE_EQ(peak("tpu-v5e", "int8 mxu"), 393e12);
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v5e", "HBM2e"), 819e9);
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v5e", "ICI"), 400e9);
+  EXPECT_DOUBLE_EQ(peak("tpu-v5p", "bf16 mxu"), 459e12);
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v5p", "HBM2e"), 2765e9);
+  // Intel Gaudi 2 (Hot Chips 2024 table): BF16 432 TFLOP/s, 96 GB at 2.46 TB/s, 600 W.
+  EXPECT_DOUBLE_EQ(peak("gaudi2", "bf16 mme"), 432e12);
+  EXPECT_DOUBLE_EQ(bandwidth("gaudi2", "HBM2e"), 2.46e12);
+  EXPECT_EQ(load("gaudi2").info["power_w"], 600);
+  // Grace CPU Superchip: FP64 7.1 TFLOP/s, up to 1 TB/s LPDDR5X, NVLink-C2C 900 GB/s.
+  EXPECT_DOUBLE_EQ(peak("grace-cpu-superchip", "fp64 sve2 fma"), 7.1e12);
+  EXPECT_DOUBLE_EQ(bandwidth("grace-cpu-superchip", "LPDDR5X"), 1e12);
+  EXPECT_DOUBLE_EQ(bandwidth("grace-cpu-superchip", "NVLink-C2C"), 900e9);
+}
+
+// CPU roofs are derived: cores × base clock × FLOP/cycle, channels × MT/s × 8 bytes (DIGEST §9).
+TEST(Catalogue, CpuRoofsFollowTheirFormulas) {
+  EXPECT_DOUBLE_EQ(peak("xeon-platinum-8380", "fp64 avx-512 fma"), 40 * 2.3e9 * 32);
+  EXPECT_DOUBLE_EQ(bandwidth("xeon-platinum-8380", "DRAM"), 8 * 3200e6 * 8);
+  EXPECT_DOUBLE_EQ(peak("xeon-platinum-8480plus", "bf16 amx"), 56 * 2.0e9 * 1024);
+  EXPECT_DOUBLE_EQ(bandwidth("xeon-platinum-8480plus", "DRAM"), 307.2e9);
+  EXPECT_DOUBLE_EQ(peak("xeon-platinum-8592plus", "fp64 avx-512 fma"), 64 * 1.9e9 * 32);
+  EXPECT_DOUBLE_EQ(bandwidth("xeon-platinum-8592plus", "DRAM"), 358.4e9);
+  EXPECT_DOUBLE_EQ(peak("epyc-7763", "fp64 avx2 fma"), 64 * 2.45e9 * 16);
+  EXPECT_DOUBLE_EQ(bandwidth("epyc-7763", "DRAM"), 204.8e9);
+  EXPECT_DOUBLE_EQ(peak("epyc-9654", "fp64 avx-512 fma"), 96 * 2.4e9 * 16);
+  EXPECT_DOUBLE_EQ(bandwidth("epyc-9654", "DRAM"), 460.8e9);
+  // The seed's "general CPUs 5-10" FLOP/byte: Genoa's FP64 ridge sits in that band.
+  const MachineDocument genoa = load("epyc-9654");
+  const auto r = ridge_for(genoa.roofs, {"fp64", {"fp64"}});
+  ASSERT_TRUE(r);
+  EXPECT_NEAR(r->ridge.value, 8.0, 1e-9);
+}
+
+// DIGEST §8: V100 FP16 TC ≈ 139, A100 FP16 TC ≈ 156, H100 BF16 SXM ≈ 295, TPU v5e ≈ 240.
+TEST(Catalogue, SeedRidgePoints) {
+  const PrecisionGroup sixteen{"bf16/fp16", {"bf16", "fp16"}};
+  auto ridge_of = [&](const std::string& device) {
+    const MachineDocument m = load(device);
+    const auto r = ridge_for(m.roofs, sixteen);
+    EXPECT_TRUE(r) << device;
+    return r ? r->ridge.value : 0.0;
+  };
+  EXPECT_NEAR(ridge_of("v100-sxm2"), 125e12 / 900e9, 1e-9);
+  EXPECT_EQ(std::lround(ridge_of("v100-sxm2")), 139);
+  // The seed rounds A100's 2.039 TB/s to 2.0: 312/2.0 = 156; 312/2.039 = 153.0.
+  EXPECT_NEAR(ridge_of("a100-80gb"), 312e12 / 2.039e12, 1e-9);
+  EXPECT_NEAR(ridge_of("a100-80gb"), 156, 156 * 0.02);
+  EXPECT_EQ(std::lround(ridge_of("h100-sxm")), 295);
+  EXPECT_EQ(std::lround(ridge_of("tpu-v5e")), 241);  // 197 / 0.819 = 240.5
+  EXPECT_NEAR(ridge_of("tpu-v5e"), 240, 1);
+  // A100 FP32 cores: 19.5 / 2.039 ≈ 9.6 (the seed's 9.8 with β = 2.0).
+  const MachineDocument a100 = load("a100-80gb");
+  EXPECT_NEAR(ridge_for(a100.roofs, {"fp32", {"fp32"}})->ridge.value, 19.5 / 2.039, 1e-9);
+  // V100's 16-bit column is its FP16 tensor roof (Volta has no bf16).
+  EXPECT_EQ(ridge_for(load("v100-sxm2").roofs, sixteen)->compute_roof, "fp16 tensor");
+}
+
+TEST(Catalogue, SparseRoofsNeverAnswerAPrecision) {
+  const MachineDocument h100 = load("h100-sxm");
+  EXPECT_EQ(h100.roofs.select_compute("bf16").name, "bf16 tensor");
+  EXPECT_EQ(highest_dense_roof(h100.roofs, {"fp8"})->name, "fp8 tensor");
+  EXPECT_EQ(h100.roofs.select_compute("").name, "fp32 vector");
+  for (const auto& r : ridges_per_roof(h100.roofs))
+    EXPECT_EQ(r.compute_roof.find("sparse"), std::string::npos);
+}
+
+TEST(Catalogue, NamesResolveCaseInsensitivelyAndByAlias) {
+  EXPECT_EQ(resolve_machine("A100-80GB").roofs.name, "a100-80gb");
+  EXPECT_EQ(resolve_machine("a100_80gb").roofs.name, "a100-80gb");
+  EXPECT_EQ(resolve_machine("A100 80GB").roofs.name, "a100-80gb");
+  EXPECT_EQ(resolve_machine("a100").roofs.name, "a100-80gb");
+  EXPECT_EQ(resolve_machine("H100").roofs.name, "h100-sxm");
+  EXPECT_EQ(resolve_machine("TPU v5e").roofs.name, "tpu-v5e");
+  EXPECT_EQ(resolve_machine("8480+").roofs.name, "xeon-platinum-8480plus");
+  EXPECT_EQ(resolve_machine("Grace").roofs.name, "grace-cpu-superchip");
+  const std::string msg = error_of([] { resolve_machine("a100-8gb"); });
+  EXPECT_NE(msg.find("unknown machine 'a100-8gb'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("did you mean"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("a100-80gb"), std::string::npos) << msg;
+  const std::string msg2 = error_of([] { resolve_machine("mi300"); });
+  EXPECT_NE(msg2.find("mi300x"), std::string::npos) << msg2;
+}
+
+TEST(Catalogue, CheckerReportsBrokenEntries) {
+  roofline::test::TempDir dir;
+  const std::string good = (kCatalogue / "l4.json").string();
+  nlohmann::json j = nlohmann::json::parse(roofline::test::slurp(good));
+  j["compute"][0].erase("source");
+  j["default_compute"] = "fp16 tensor sparse";
+  j["info"]["clock"]["basis"] = "turbo";
+  j["info"].erase("vendor");
+  roofline::test::write_text(dir.file("My_GPU.json"), j.dump());
+  const auto problems = catalogue_entry_problems(dir.file("My_GPU.json"));
+  auto has = [&](const std::string& s) {
+    return std::any_of(problems.begin(), problems.end(),
+                       [&](const std::string& p) { return p.find(s) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("file name 'My_GPU' is not lower-case and hyphenated"));
+  EXPECT_TRUE(has("differs from the file name"));
+  EXPECT_TRUE(has("compute roof 'fp32 vector' has no source"));
+  EXPECT_TRUE(has("default_compute 'fp16 tensor sparse' is a sparse roof"));
+  EXPECT_TRUE(has("info.clock.basis must be boost or base"));
+  EXPECT_TRUE(has("info.vendor is missing"));
+  EXPECT_FALSE(has("interconnects"));
+  // A sparse roof without its dense twin, and an interconnect missing from the roofs.
+  j = nlohmann::json::parse(roofline::test::slurp(good));
+  j["compute"].erase(1);  // "tf32 tensor", leaving "tf32 tensor sparse" alone
+  j["info"]["interconnects"].push_back({{"name", "NVLink"}, {"bandwidth", 1e11}, {"source", "x"}});
+  roofline::test::write_text(dir.file("l4.json"), j.dump());
+  const auto p2 = catalogue_entry_problems(dir.file("l4.json"));
+  ASSERT_EQ(p2.size(), 2u) << (p2.empty() ? "" : p2[0]);
+  EXPECT_NE(p2[0].find("sparse roof 'tf32 tensor sparse' has no lower dense roof"),
+            std::string::npos)
+      << p2[0];
+  EXPECT_NE(p2[1].find("'NVLink' is not also a memory roof"), std::string::npos) << p2[1];
+}

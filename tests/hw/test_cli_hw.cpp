@@ -1,0 +1,290 @@
+// `roofline hw` as a user runs it: list, show, compare (regimes), ridges, check, user catalogue
+// directories (--hw-dir, $ROOFLINE_HW_PATH) and machine documents in place of names.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+
+using nlohmann::json;
+using roofline::test::run_cli;
+using roofline::test::slurp;
+using roofline::test::TempDir;
+using roofline::test::write_text;
+
+namespace {
+const std::string kCatalogue = std::string(ROOFLINE_SOURCE_DIR) + "/data/hardware";
+
+std::string user_gpu() {
+  return R"({"schema": "roofline.machine", "version": 1, "name": "my-gpu",
+    "default_compute": "fp32 vector", "default_memory": "DRAM",
+    "info": {"vendor": "Acme", "kind": "gpu", "aliases": ["acme-1"], "release_year": 2030,
+             "clock": {"basis": "boost", "mhz": 1000, "source": "spec"}, "power_w": 100,
+             "interconnects": [], "sources": ["spec"]},
+    "compute": [{"name": "fp32 vector", "precision": "fp32", "unit": "vector", "peak": "10 TFLOP/s", "source": "spec"}],
+    "memory": [{"level": "DRAM", "kind": "memory", "bandwidth": "1 TB/s", "source": "spec"}]})";
+}
+}  // namespace
+
+TEST(CliHw, ListAndFilters) {
+  auto r = run_cli({"hw", "list", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json all = json::parse(r.out);
+  ASSERT_GE(all.size(), 23u);
+  r = run_cli({"hw", "list", "--kind", "cpu", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json cpus = json::parse(r.out);
+  EXPECT_GE(cpus.size(), 5u);
+  for (const auto& e : cpus) EXPECT_EQ(e["kind"], "cpu");
+  r = run_cli({"hw", "list", "--vendor", "amd", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& e : json::parse(r.out)) EXPECT_EQ(e["vendor"], "AMD");
+  r = run_cli({"hw", "list", "--kind", "tpu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("tpu-v5e"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("197 TFLOP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("819 GB/s"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("h100-sxm"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 of "), std::string::npos) << r.out;
+  r = run_cli({"hw", "list", "--kind", "fpga"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--kind: expected gpu, cpu, tpu or accelerator (got 'fpga')"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(CliHw, ShowPrintsRoofsSourcesAndRidges) {
+  auto r = run_cli({"hw", "show", "H100"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("NVIDIA H100 SXM5 80GB (h100-sxm)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("boost clock 1980 MHz"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("989.4 TFLOP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1.979 POP/s"), std::string::npos) << r.out;  // int8 counted in OP
+  EXPECT_NE(r.out.find("H100 Tensor Core GPU Architecture whitepaper"), std::string::npos);
+  EXPECT_NE(r.out.find("HBM3 (default)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("295.3 FLOP/byte"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sparse"), std::string::npos);
+  EXPECT_NE(r.out.find("Caches (size only: no published bandwidth, so no roof): L2 50 MiB"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"hw", "show", "h100-sxm", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["name"], "h100-sxm");
+  bool found = false;
+  for (const auto& p : j["ridges"]) {
+    EXPECT_EQ(p["compute_roof"].get<std::string>().find("sparse"), std::string::npos);
+    if (p["compute_roof"] == "bf16 tensor") {
+      found = true;
+      EXPECT_DOUBLE_EQ(p["ridge"].get<double>(), 989.4e12 / 3.35e12);
+      EXPECT_EQ(p["memory_level"], "HBM3");
+    }
+  }
+  EXPECT_TRUE(found);
+  // Ridges against another level: NVLink as the slanted roof of a distributed point.
+  r = run_cli({"hw", "show", "h100-sxm", "--level", "NVLink", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& p : json::parse(r.out)["ridges"])
+    if (p["compute_roof"] == "bf16 tensor") {
+      EXPECT_DOUBLE_EQ(p["ridge"].get<double>(), 989.4e12 / 900e9);
+    }
+}
+
+TEST(CliHw, BadNamesExitTwoWithSuggestions) {
+  auto r = run_cli({"hw", "show", "a100-8gb"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown machine 'a100-8gb'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("a100-80gb"), std::string::npos) << r.err;
+  r = run_cli({"hw", "compare", "h100-sxm", "h1000", "--at", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("h100"), std::string::npos) << r.err;
+  r = run_cli({"hw", "compare", "h100-sxm", "--at", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("at least two machines"), std::string::npos) << r.err;
+  r = run_cli({"hw", "compare", "h100-sxm", "a100-80gb"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--at INTENSITY or --point"), std::string::npos) << r.err;
+  r = run_cli({"hw", "compare", "h100-sxm", "tpu-v5e", "--at", "1", "--precision", "fp64"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("has no compute roof for 'fp64'"), std::string::npos) << r.err;
+}
+
+// DIGEST §7: left of both ridges the ratio is the bandwidth ratio, right of both the peak ratio.
+TEST(CliHw, CompareRegimes) {
+  auto r = run_cli(
+      {"hw", "compare", "a100-80gb", "h100-sxm", "--at", "1.0", "--precision", "bf16", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["intensity"].get<double>(), 1.0);
+  ASSERT_EQ(j["machines"].size(), 2u);
+  EXPECT_EQ(j["machines"][0]["machine"], "a100-80gb");
+  EXPECT_DOUBLE_EQ(j["machines"][0]["attainable"].get<double>(), 2.039e12);
+  EXPECT_DOUBLE_EQ(j["machines"][1]["attainable"].get<double>(), 3.35e12);
+  EXPECT_DOUBLE_EQ(j["machines"][1]["ratio"].get<double>(), 3.35 / 2.039);
+  EXPECT_EQ(j["machines"][1]["regime"], "bandwidth ratio");
+  EXPECT_EQ(j["machines"][1]["compute_roof"], "bf16 tensor");
+
+  r = run_cli(
+      {"hw", "compare", "a100-80gb", "h100-sxm", "--at", "1000", "--precision", "bf16", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["machines"][1]["ratio"].get<double>(), 989.4 / 312);
+  EXPECT_EQ(j["machines"][1]["regime"], "peak ratio");
+
+  // I = 200: right of A100's ridge (153), left of H100's (295).
+  r = run_cli(
+      {"hw", "compare", "a100-80gb", "h100-sxm", "--at", "200", "--precision", "bf16", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = json::parse(r.out);
+  EXPECT_EQ(j["machines"][0]["side"], "compute");
+  EXPECT_EQ(j["machines"][1]["side"], "memory");
+  EXPECT_DOUBLE_EQ(j["machines"][1]["ratio"].get<double>(), 3.35e12 * 200 / 312e12);
+  EXPECT_EQ(j["machines"][1]["regime"], "mixed");
+
+  r = run_cli(
+      {"hw", "compare", "a100-80gb", "h100-sxm", "mi300x", "--at", "1", "--precision", "bf16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("At I = 1 FLOP/byte (precision bf16)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("h100-sxm vs a100-80gb: 1.643x best-case speedup (bandwidth ratio"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("mi300x vs a100-80gb: 2.599x"), std::string::npos) << r.out;
+  // Against an interconnect roof: a distributed point judged on NVLink.
+  r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--at", "10", "--precision", "bf16",
+               "--level", "NVLink", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["machines"][1]["ratio"].get<double>(), 1.5);
+  EXPECT_EQ(j["machines"][1]["memory_level"], "NVLink");
+}
+
+TEST(CliHw, CompareAtPointsFromADocument) {
+  TempDir dir;
+  write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "decode", "work": 1.4e10, "traffic": 1.4e10, "time": 0.01, "precision": "bf16"},
+    {"name": "prefill", "work": 1e15, "traffic": 1e12, "time": 1}]})");
+  auto r =
+      run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("p.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["point"], "decode");
+  EXPECT_DOUBLE_EQ(j[0]["intensity"].get<double>(), 1.0);
+  EXPECT_EQ(j[0]["machines"][1]["regime"], "bandwidth ratio");
+  // The second point names no precision: each machine's default roof (fp32 vector).
+  EXPECT_DOUBLE_EQ(j[1]["intensity"].get<double>(), 1000);
+  EXPECT_EQ(j[1]["machines"][0]["compute_roof"], "fp32 vector");
+  EXPECT_DOUBLE_EQ(j[1]["machines"][1]["ratio"].get<double>(), 66.9 / 19.5);
+}
+
+TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
+  auto r = run_cli({"hw", "ridges", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  int last_year = 0;
+  std::map<std::string, double> sixteen;
+  for (const auto& e : j) {
+    EXPECT_GE(e["release_year"].get<int>(), last_year);
+    last_year = e["release_year"].get<int>();
+    if (!e["ridges"]["bf16/fp16"].is_null())
+      sixteen[e["name"]] = e["ridges"]["bf16/fp16"]["ridge"].get<double>();
+  }
+  EXPECT_EQ(std::lround(sixteen["v100-sxm2"]), 139);
+  EXPECT_NEAR(sixteen["a100-80gb"], 156, 3.2);
+  EXPECT_EQ(std::lround(sixteen["h100-sxm"]), 295);
+  EXPECT_NEAR(sixteen["tpu-v5e"], 240, 1);
+  EXPECT_EQ(j.front()["name"], "v100-sxm2");  // 2017, the oldest
+
+  r = run_cli({"hw", "ridges", "--precision", "bf16", "--csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(
+      r.out.rfind(
+          "name,vendor,kind,release_year,group,compute_roof,peak,memory_level,bandwidth,ridge\n",
+          0),
+      0u);
+  EXPECT_NE(r.out.find("h100-sxm,NVIDIA,gpu,2022,bf16,bf16 tensor,9.894e+14,HBM3,3.35e+12,295.343"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("v100-sxm2"), std::string::npos) << "V100 has no bf16 roof";
+
+  r = run_cli({"hw", "ridges"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("I* bf16/fp16"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("138.9"), std::string::npos) << r.out;
+
+  r = run_cli({"hw", "ridges", "--precision", "fp3"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_cli({"hw", "ridges", "--kind", "gpus"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--kind: expected gpu, cpu, tpu or accelerator (got 'gpus')"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"hw", "ridges", "--kind", "tpu", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out).size(), 3u);
+}
+
+TEST(CliHw, UserDirectoryFlagAndEnvironment) {
+  TempDir dir;
+  write_text(dir.file("my-gpu.json"), user_gpu());
+  auto r = run_cli({"hw", "show", "my-gpu", "--hw-dir", dir.path.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_DOUBLE_EQ(json::parse(r.out)["ridges"][0]["ridge"].get<double>(), 10.0);
+  r = run_cli({"hw", "show", "ACME-1"}, "ROOFLINE_HW_PATH=" + dir.path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(my-gpu)"), std::string::npos) << r.out;
+  r = run_cli({"hw", "list", "--vendor", "acme", "--json"},
+              "ROOFLINE_HW_PATH=/nonexistent:" + dir.path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(json::parse(r.out).size(), 1u);
+  r = run_cli({"hw", "compare", "my-gpu", "a100-80gb", "--at", "0.5", "--hw-dir", dir.path.string(),
+               "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_DOUBLE_EQ(json::parse(r.out)["machines"][1]["ratio"].get<double>(), 2.039);
+  r = run_cli({"hw", "check", "--hw-dir", dir.path.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // Without the directory the name is unknown.
+  r = run_cli({"hw", "show", "my-gpu"});
+  EXPECT_EQ(r.exit_code, 2);
+  // A broken user file is reported, and the rest of the catalogue still lists.
+  write_text(dir.file("broken.json"), "{\"schema\": \"roofline.machine\"");
+  r = run_cli({"hw", "list", "--hw-dir", dir.path.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("broken.json"), std::string::npos) << r.err;
+  EXPECT_GE(json::parse(r.out).size(), 24u);
+}
+
+TEST(CliHw, MachineDocumentPathWorksLikeAName) {
+  TempDir dir;
+  write_text(dir.file("measured.json"), user_gpu());
+  auto r =
+      run_cli({"hw", "compare", dir.file("measured.json"), "h100-sxm", "--at", "0.25", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["machines"][0]["machine"], "my-gpu");
+  EXPECT_DOUBLE_EQ(j["machines"][1]["ratio"].get<double>(), 3.35);
+  r = run_cli({"hw", "show", dir.file("measured.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("10 FLOP/byte"), std::string::npos) << r.out;
+  r = run_cli(
+      {"hw", "ridges", "--add", dir.file("measured.json"), "--precision", "fp32", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out).back()["name"], "my-gpu");  // 2030 sorts last
+}
+
+TEST(CliHw, CheckValidatesTheCatalogueAndRejectsBadFiles) {
+  auto r = run_cli({"hw", "check"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("catalogue file(s) valid"), std::string::npos);
+  TempDir dir;
+  json j = json::parse(user_gpu());
+  j["compute"][0].erase("source");
+  write_text(dir.file("my-gpu.json"), j.dump());
+  r = run_cli({"hw", "check", dir.file("my-gpu.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("compute roof 'fp32 vector' has no source"), std::string::npos) << r.err;
+}
