@@ -261,9 +261,13 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   m.origin = origin;
   m.source = origin;
   m.model_type = lower(text("model_type", ""));
-  m.name = std::filesystem::path(origin).parent_path().filename().string();
-  if (m.name.empty() || m.name == ".") m.name = text("_name_or_path", m.model_type);
-  if (m.name.empty()) m.name = "model";
+  // Name: _name_or_path when present; else the folder of a "config.json", else the file stem.
+  const std::filesystem::path file(origin);
+  m.name = text("_name_or_path", "");
+  if (m.name.empty())
+    m.name = file.filename() == "config.json" ? file.parent_path().filename().string()
+                                              : file.stem().string();
+  if (m.name.empty() || m.name == ".") m.name = m.model_type.empty() ? "model" : m.model_type;
   if (j.contains("kv_lora_rank") && !j["kv_lora_rank"].is_null())
     bad(origin, "kv_lora_rank",
         "multi-head latent attention (DeepSeek MLA) is not modelled; only MHA/GQA/MQA", "");
