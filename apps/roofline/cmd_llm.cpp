@@ -1,0 +1,146 @@
+// roofline llm: a transformer's inference operators on a machine's roofs (DIGEST §5) — per
+// operator W, Q, I, bound and time; TTFT, time per token, tokens/s; memory; the critical batch;
+// MFU from a measured throughput; sweeps over batch × context.
+#include <memory>
+
+#include "commands.hpp"
+#include "roofline/error.hpp"
+#include "roofline/llm.hpp"
+#include "roofline/text.hpp"
+
+namespace roofline::cli {
+namespace {
+
+struct LlmArgs {
+  std::string model;
+  MachineOptions machine;
+  std::string phase = "decode";
+  std::string batch = "1";
+  std::string context = "2048";
+  std::string prompt;
+  std::string wdtype, adtype, kvdtype, cdtype;
+  int tp = 1;
+  bool flash = false;
+  std::string interconnect;
+  double measured = 0;
+  bool list = false;
+  bool json = false;
+  bool csv = false;
+  std::string output;
+};
+
+void list_models(const LlmArgs& a) {
+  if (a.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& m : llm::presets()) j.push_back(llm::model_to_json(m));
+    emit(j.dump(2) + "\n", a.output);
+    return;
+  }
+  Table t({"preset", "parameters", "layers", "hidden", "heads", "kv heads", "mlp", "source"});
+  for (const auto& m : llm::presets())
+    t.add_row({m.name, format_si(llm::count_parameters(m).total, ""), format_number(m.layers),
+               format_number(m.hidden), format_number(m.heads), format_number(m.kv_heads),
+               m.moe()
+                   ? format_number(m.experts) + " experts × " + format_number(m.expert_intermediate)
+                   : format_number(m.intermediate),
+               m.source});
+  emit(t.render(), a.output);
+}
+
+void run(const LlmArgs& a) {
+  if (a.list) return list_models(a);
+  if (a.json && a.csv) throw InputError("give --json or --csv, not both");
+  if (a.model.empty()) throw InputError("--model is required (a preset or a config.json; --list)");
+  if (!has_machine(a.machine))
+    throw InputError("roofs needed: give --hw NAME|machine.json, or --peak and --bandwidth");
+  const llm::ModelConfig model = llm::resolve_model(a.model);
+  const llm::Phase phase = llm::parse_phase(a.phase);
+  llm::Scenario s;
+  s.tp = a.tp;
+  s.flash = a.flash;
+  s.dtypes = llm::make_dtypes(a.wdtype, a.adtype, a.kvdtype, a.cdtype);
+  const auto batches = llm::parse_int_list(a.batch, "--batch");
+  const auto contexts = llm::parse_int_list(a.context, "--context");
+  double prompt = 0;
+  if (!a.prompt.empty()) {
+    const auto p = llm::parse_int_list(a.prompt, "--prompt");
+    if (p.size() != 1)
+      throw InputError("--prompt: one length, not a list (got '" + a.prompt + "')");
+    prompt = p.front();
+  }
+  std::optional<ByteRate> interconnect;
+  if (!a.interconnect.empty()) {
+    interconnect =
+        ByteRate(quantity(a.interconnect, Dimension::byte_rate, "--interconnect-bandwidth"));
+    if (interconnect->value <= 0)
+      throw InputError("--interconnect-bandwidth: must be > 0 (got '" + a.interconnect + "')");
+  }
+  const MachineDocument machine = load_machine(a.machine);
+  const llm::Roofs roofs = llm::select_roofs(machine.roofs, s.dtypes.compute, interconnect);
+
+  if (batches.size() == 1 && contexts.size() == 1) {
+    s.batch = batches.front();
+    s.context = contexts.front();
+    s.prompt = prompt > 0 ? prompt : s.context;
+    const llm::Report r = llm::analyse(
+        model, s, phase, roofs, a.measured > 0 ? std::optional<double>(a.measured) : std::nullopt);
+    if (a.json)
+      emit(llm::to_json(r).dump(2) + "\n", a.output);
+    else if (a.csv)
+      emit(llm::operators_csv(r), a.output);
+    else
+      emit(llm::render_text(r), a.output);
+    return;
+  }
+  if (a.measured > 0)
+    throw InputError("--measured-tokens-per-s needs one --batch and one --context");
+  s.prompt = prompt;  // ≤ 0: each row's prompt is its context
+  const auto rows = llm::sweep(model, s, batches, contexts, roofs);
+  if (a.json)
+    emit(llm::sweep_to_json(rows, model, s, roofs).dump(2) + "\n", a.output);
+  else if (a.csv)
+    emit(llm::sweep_csv(rows), a.output);
+  else
+    emit(llm::render_sweep_text(rows, model, roofs), a.output);
+}
+
+const Registrar reg(60, [](CLI::App& root) {
+  auto args = std::make_shared<LlmArgs>();
+  CLI::App* c = root.add_subcommand(
+      "llm",
+      "LLM inference on the roofline: per-operator W, Q, I and time for prefill and decode, "
+      "TTFT, tokens/s, memory, critical batch");
+  c->add_option(
+      "--model,-m", args->model,
+      "Preset (llama-2-7b, llama-3-70b, mixtral-8x7b, ...; --list) or a Hugging Face config.json");
+  c->add_flag("--list", args->list, "List the built-in model presets");
+  c->add_option("--machine,--hw", args->machine.machine,
+                "Machine document or hardware catalogue name");
+  c->add_option("--hw-dir", args->machine.hw_dir, "Extra hardware catalogue directory");
+  c->add_option("--peak", args->machine.peak, "Peak π of the compute dtype instead of a machine");
+  c->add_option("--bandwidth", args->machine.bandwidth, "Memory bandwidth β instead of a machine");
+  c->add_option("--phase", args->phase,
+                "Operator table to show: prefill or decode (default decode)");
+  c->add_option("--batch,-b", args->batch, "Batch B: 8, 1..256 (powers of two) or 1,8,64");
+  c->add_option("--context,-L", args->context,
+                "Context L of a decode step (tokens in the KV cache): 2048, 512..8192 or 512,1024");
+  c->add_option("--prompt,-S", args->prompt, "Prompt length S of prefill (default: the context)");
+  c->add_option("--wdtype", args->wdtype, "Weight dtype (default fp16; int4/int8 = weight-only)");
+  c->add_option("--adtype", args->adtype, "Activation dtype (default: weights', fp16 if integer)");
+  c->add_option("--kvdtype", args->kvdtype, "KV-cache dtype (default: activations')");
+  c->add_option("--cdtype", args->cdtype,
+                "Compute dtype, whose roof is used (default: activations')");
+  c->add_option("--tp", args->tp, "Tensor-parallel degree (W and Q per device, plus all-reduces)");
+  c->add_flag("--flash", args->flash, "Fused (FlashAttention-style) attention: no score traffic");
+  c->add_option("--interconnect-bandwidth", args->interconnect,
+                "Interconnect bandwidth for --tp (default: the machine's \"interconnect\" roof)");
+  c->add_option("--measured-tokens-per-s", args->measured,
+                "Measured throughput: gives MFU and bandwidth utilisation");
+  c->add_flag("--json", args->json, "Machine-readable output");
+  c->add_flag("--csv", args->csv, "CSV: the operator table, or the sweep");
+  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  c->callback([args] { run(*args); });
+});
+
+}  // namespace
+}  // namespace roofline::cli

@@ -1,0 +1,343 @@
+// Text, JSON and CSV forms of an LLM report and of a sweep.
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "roofline/llm.hpp"
+#include "roofline/quantity.hpp"
+#include "roofline/text.hpp"
+
+namespace roofline::llm {
+namespace {
+
+std::string bound_of(const OpCost& op, const OpTiming& t) {
+  if (t.compute_bound) return "compute";
+  return op.interconnect ? "interconnect" : "memory";
+}
+
+std::string intensity_text(Work w, Bytes q) {
+  if (q.value <= 0) return "-";
+  return format_number((w / q).value, 4);
+}
+
+std::string batch_text(const CriticalBatch& c) {
+  if (c.never) return "never";
+  if (c.batch <= 0) return "any";
+  return format_number(c.batch, 4) + " (B ≥ " + format_number(std::ceil(c.batch - 1e-9), 10) + ")";
+}
+
+std::string csv_number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+nlohmann::json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json step_to_json(const StepResult& s, const Roofs& r) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (std::size_t i = 0; i < s.cost.size; ++i) {
+    const OpCost& op = s.cost.ops[i];
+    const OpTiming& t = s.timing[i];
+    ops.push_back(
+        {{"name", op.name},
+         {"kind", to_string(op.kind)},
+         {"per_layer", op.per_layer},
+         {"count", op.count},
+         {"work", op.work.value},
+         {"traffic", op.traffic().value},
+         {"weights", op.weights.value},
+         {"activations", op.activations.value},
+         {"kv_cache", op.kv.value},
+         {"intensity", op.traffic().value > 0 ? nlohmann::json((op.work / op.traffic()).value)
+                                              : nlohmann::json(nullptr)},
+         {"roof", op.interconnect ? r.interconnect_name : r.memory_level},
+         {"bound", bound_of(op, t)},
+         {"time", t.time.value},
+         {"time_no_overlap", t.time_no_overlap.value},
+         {"share", t.time.value * op.count / s.time.value}});
+  }
+  return {{"tokens", s.cost.tokens},
+          {"work", s.work.value},
+          {"traffic", s.traffic.value},
+          {"interconnect_traffic", s.interconnect.value},
+          {"intensity", s.intensity().value},
+          {"time", s.time.value},
+          {"time_no_overlap", s.time_no_overlap.value},
+          {"operators", ops}};
+}
+
+nlohmann::json aggregate_to_json(const Aggregate& a, const Roofs& r) {
+  return {{"name", a.name},
+          {"work", a.work.value},
+          {"traffic", a.traffic.value},
+          {"intensity", a.intensity().value},
+          {"bound", a.compute_bound(r) ? "compute" : "memory"},
+          {"time", a.time.value}};
+}
+
+std::string dtype_line(const Dtypes& d) {
+  return "weights " + d.weights.name + ", activations " + d.activations.name + ", KV cache " +
+         d.kv_cache.name + ", compute " + d.compute.name;
+}
+
+}  // namespace
+
+std::string render_text(const Report& r) {
+  const Roofs& roofs = r.roofs;
+  const Scenario& s = r.scenario;
+  std::string out;
+  out += r.model.name + " on " + roofs.machine + " — " + to_string(r.phase) + ", batch " +
+         format_number(s.batch) + ", context " + format_number(s.context) + ", prompt " +
+         format_number(s.prompt) + (s.tp > 1 ? ", tensor parallel " + std::to_string(s.tp) : "") +
+         (s.flash ? ", fused attention" : "") + "\n";
+  out +=
+      "  model: " + format_si(r.params.total, "") + " parameters" +
+      (r.model.moe() ? " (" + format_si(r.params.active, "") + " active per token" + ")" : "") +
+      (r.model.published_params > 0 ? " (published " + format_si(r.model.published_params, "") + ")"
+                                    : "") +
+      "; KV cache " + format_bytes(kv_bytes_per_token(r.model, s.dtypes.kv_cache)) + " per token\n";
+  out += "  dtypes: " + dtype_line(s.dtypes) + "\n";
+  out += "  roofs: π = " + format_work_rate(roofs.peak) + " (" + roofs.compute_name +
+         "), β = " + format_byte_rate(roofs.bandwidth) + " (" + roofs.memory_level +
+         ") ⇒ ridge I* = π/β = " + format_intensity(roofs.ridge()) + "\n";
+  if (roofs.interconnect)
+    out += "  interconnect: " + format_byte_rate(*roofs.interconnect) + " (" +
+           roofs.interconnect_name + ")\n";
+
+  const StepResult& st = r.phase == Phase::prefill ? r.prefill : r.decode;
+  out += "\n" + std::string(r.phase == Phase::prefill ? "Prefill" : "Decode") +
+         " step, per device (×N: runs N times, once per layer; W, Q, time are totals)\n";
+  Table t({"operator", "×", "W", "Q", "I (FLOP/byte)", "bound", "time", "share"});
+  for (std::size_t i = 0; i < st.cost.size; ++i) {
+    const OpCost& op = st.cost.ops[i];
+    const OpTiming& tm = st.timing[i];
+    t.add_row({op.name, format_number(op.count), format_work(op.work * op.count),
+               format_bytes(op.traffic() * op.count), intensity_text(op.work, op.traffic()),
+               bound_of(op, tm), format_seconds(tm.time * op.count),
+               format_number(100 * tm.time.value * op.count / st.time.value, 3) + "%"});
+  }
+  t.add_row({"total", "", format_work(st.work), format_bytes(st.traffic),
+             intensity_text(st.work, st.traffic),
+             st.intensity() >= roofs.ridge() ? "compute" : "memory", format_seconds(st.time),
+             "100%"});
+  out += t.render();
+  out += "  time = Σ max(W/π, Q/β) = " + format_seconds(st.time) +
+         "; without overlap Σ (W/π + Q/β) = " + format_seconds(st.time_no_overlap) + "\n";
+  if (st.interconnect.value > 0)
+    out += "  interconnect traffic " + format_bytes(st.interconnect) + " per step\n";
+
+  out += "\nSummary points (DIGEST §5)\n";
+  Table sp({"point", "W", "Q", "I (FLOP/byte)", "bound", "time"});
+  for (const Aggregate* a : {&r.prefill_point, &r.decode_linear, &r.decode_attention})
+    sp.add_row({a->name, format_work(a->work), format_bytes(a->traffic),
+                intensity_text(a->work, a->traffic), a->compute_bound(roofs) ? "compute" : "memory",
+                format_seconds(a->time)});
+  out += sp.render();
+
+  out += "\nLatency and throughput\n";
+  out += "  TTFT (prefill of " + format_number(s.batch) + " × " + format_number(s.prompt) +
+         " tokens) = " + format_seconds(r.ttft) + "\n";
+  out += "  time per output token (one decode step at context " + format_number(s.context) +
+         ") = " + format_seconds(r.time_per_token) + "\n";
+  out += "  tokens/s = B / step time = " + format_number(r.tokens_per_s, 4) + "\n";
+
+  const Footprint& f = r.memory;
+  out += "\nMemory per device\n";
+  out += "  weights " + format_bytes(f.weights) + " + KV cache " + format_bytes(f.kv_cache) +
+         " + activations " + format_bytes(f.activations) + " = " + format_bytes(f.total());
+  if (f.capacity)
+    out += " of " + format_bytes(Bytes(*f.capacity)) + " (" + roofs.memory_level +
+           "): " + (*f.fits ? "fits" : "does NOT fit");
+  else
+    out += " (capacity of " + roofs.memory_level + " unknown)";
+  out += "\n";
+
+  out += "\nCritical batch (decode at context " + format_number(s.context) +
+         "): smallest B with I(B) ≥ I* = " + format_number(roofs.ridge().value, 4) + "\n";
+  Table cb({"operator", "I at B=1", "B*", "how"});
+  for (const auto& c : r.critical)
+    cb.add_row({c.name, format_number(c.at_batch_1.value, 4), batch_text(c),
+                c.closed_form ? (c.never ? "I(B) → w/q1 = " + format_number(c.w / c.q1, 4) + " < I*"
+                                         : "I*·q0/(w − I*·q1)")
+                              : "bisection (MoE)"});
+  out += cb.render();
+
+  if (r.measured) {
+    const Utilisation& u = *r.measured;
+    out += "\nMeasured " + format_number(u.tokens_per_s, 6) + " tokens/s (" + to_string(r.phase) +
+           ")\n";
+    out += "  MFU = " + format_work(u.work_per_token) +
+           "/token × tokens/s ÷ π = " + format_number(100 * u.mfu, 3) + "%\n";
+    out += "  bandwidth utilisation = " + format_bytes(u.bytes_per_token) +
+           "/token × tokens/s ÷ β = " + format_number(100 * u.bandwidth, 3) + "%\n";
+    out += "  of the roofline prediction: " + format_number(100 * u.of_roofline, 3) + "%\n";
+  }
+  return out;
+}
+
+nlohmann::json to_json(const Report& r) {
+  const Scenario& s = r.scenario;
+  nlohmann::json crit = nlohmann::json::array();
+  for (const auto& c : r.critical) {
+    nlohmann::json j = {{"name", c.name},
+                        {"ridge", c.ridge.value},
+                        {"intensity_at_batch_1", c.at_batch_1.value},
+                        {"batch", number_or_null(c.batch)},
+                        {"never", c.never},
+                        {"closed_form", c.closed_form}};
+    if (c.closed_form) j["coefficients"] = {{"w", c.w}, {"q0", c.q0}, {"q1", c.q1}};
+    crit.push_back(j);
+  }
+  nlohmann::json mem = {
+      {"weights", r.memory.weights.value},
+      {"kv_cache", r.memory.kv_cache.value},
+      {"activations", r.memory.activations.value},
+      {"total", r.memory.total().value},
+      {"capacity",
+       r.memory.capacity ? nlohmann::json(*r.memory.capacity) : nlohmann::json(nullptr)},
+      {"fits", r.memory.fits ? nlohmann::json(*r.memory.fits) : nlohmann::json(nullptr)}};
+  nlohmann::json j = {
+      {"schema", "roofline.llm"},
+      {"version", 1},
+      {"model", model_to_json(r.model)},
+      {"machine",
+       {{"name", r.roofs.machine},
+        {"compute_roof", r.roofs.compute_name},
+        {"peak", r.roofs.peak.value},
+        {"memory_level", r.roofs.memory_level},
+        {"bandwidth", r.roofs.bandwidth.value},
+        {"ridge", r.roofs.ridge().value},
+        {"interconnect", r.roofs.interconnect ? nlohmann::json(r.roofs.interconnect->value)
+                                              : nlohmann::json(nullptr)}}},
+      {"scenario",
+       {{"phase", to_string(r.phase)},
+        {"batch", s.batch},
+        {"prompt", s.prompt},
+        {"context", s.context},
+        {"tp", s.tp},
+        {"flash", s.flash},
+        {"dtypes",
+         {{"weights", s.dtypes.weights.name},
+          {"activations", s.dtypes.activations.name},
+          {"kv_cache", s.dtypes.kv_cache.name},
+          {"compute", s.dtypes.compute.name}}}}},
+      {"kv_bytes_per_token", kv_bytes_per_token(r.model, s.dtypes.kv_cache).value},
+      {"prefill", step_to_json(r.prefill, r.roofs)},
+      {"decode", step_to_json(r.decode, r.roofs)},
+      {"summary",
+       {{"prefill", aggregate_to_json(r.prefill_point, r.roofs)},
+        {"decode_linear", aggregate_to_json(r.decode_linear, r.roofs)},
+        {"decode_attention", aggregate_to_json(r.decode_attention, r.roofs)}}},
+      {"ttft", r.ttft.value},
+      {"time_per_output_token", r.time_per_token.value},
+      {"tokens_per_s", r.tokens_per_s},
+      {"memory", mem},
+      {"critical_batch", crit}};
+  if (r.measured)
+    j["measured"] = {{"tokens_per_s", r.measured->tokens_per_s},
+                     {"work_per_token", r.measured->work_per_token.value},
+                     {"bytes_per_token", r.measured->bytes_per_token.value},
+                     {"mfu", r.measured->mfu},
+                     {"bandwidth_utilisation", r.measured->bandwidth},
+                     {"of_roofline", r.measured->of_roofline}};
+  return j;
+}
+
+std::string operators_csv(const Report& r) {
+  const StepResult& st = r.phase == Phase::prefill ? r.prefill : r.decode;
+  std::string out =
+      "phase,operator,kind,count,work_flop,traffic_bytes,weight_bytes,activation_bytes,kv_bytes,"
+      "intensity_flop_per_byte,bound,time_s,time_no_overlap_s,share\n";
+  for (std::size_t i = 0; i < st.cost.size; ++i) {
+    const OpCost& op = st.cost.ops[i];
+    const OpTiming& t = st.timing[i];
+    const double n = op.count;
+    out += to_string(r.phase) + ",\"" + op.name + "\"," + to_string(op.kind) + "," + csv_number(n) +
+           "," + csv_number(op.work.value * n) + "," + csv_number(op.traffic().value * n) + "," +
+           csv_number(op.weights.value * n) + "," + csv_number(op.activations.value * n) + "," +
+           csv_number(op.kv.value * n) + "," +
+           (op.traffic().value > 0 ? csv_number((op.work / op.traffic()).value) : "") + "," +
+           bound_of(op, t) + "," + csv_number(t.time.value * n) + "," +
+           csv_number(t.time_no_overlap.value * n) + "," +
+           csv_number(t.time.value * n / st.time.value) + "\n";
+  }
+  return out;
+}
+
+std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
+                              const Roofs& r) {
+  std::string out = m.name + " on " + r.machine +
+                    ": batch × context sweep (ridge I* = " + format_number(r.ridge().value, 4) +
+                    " FLOP/byte)\n";
+  Table t({"batch", "context", "prompt", "TTFT", "time/token", "tokens/s", "I decode", "I linear",
+           "I attention", "bound", "memory", "fits"});
+  for (const auto& row : rows)
+    t.add_row({format_number(row.batch), format_number(row.context), format_number(row.prompt),
+               format_seconds(row.ttft), format_seconds(row.time_per_token),
+               format_number(row.tokens_per_s, 4), format_number(row.decode_intensity.value, 4),
+               format_number(row.linear_intensity.value, 4),
+               format_number(row.attention_intensity.value, 4),
+               row.decode_compute_bound ? "compute" : "memory", format_bytes(row.memory),
+               row.fits ? (*row.fits ? "yes" : "no") : "?"});
+  return out + t.render();
+}
+
+nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfig& m,
+                             const Scenario& s, const Roofs& r) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (const auto& row : rows)
+    arr.push_back({{"batch", row.batch},
+                   {"context", row.context},
+                   {"prompt", row.prompt},
+                   {"ttft", row.ttft.value},
+                   {"time_per_output_token", row.time_per_token.value},
+                   {"tokens_per_s", row.tokens_per_s},
+                   {"decode_work", row.decode_work.value},
+                   {"decode_traffic", row.decode_traffic.value},
+                   {"decode_intensity", row.decode_intensity.value},
+                   {"linear_intensity", row.linear_intensity.value},
+                   {"attention_intensity", row.attention_intensity.value},
+                   {"prefill_intensity", row.prefill_intensity.value},
+                   {"decode_bound", row.decode_compute_bound ? "compute" : "memory"},
+                   {"memory", row.memory.value},
+                   {"fits", row.fits ? nlohmann::json(*row.fits) : nlohmann::json(nullptr)}});
+  return {{"schema", "roofline.llm-sweep"},
+          {"version", 1},
+          {"model", model_to_json(m)},
+          {"machine",
+           {{"name", r.machine},
+            {"peak", r.peak.value},
+            {"bandwidth", r.bandwidth.value},
+            {"ridge", r.ridge().value}}},
+          {"tp", s.tp},
+          {"flash", s.flash},
+          {"dtypes",
+           {{"weights", s.dtypes.weights.name},
+            {"activations", s.dtypes.activations.name},
+            {"kv_cache", s.dtypes.kv_cache.name},
+            {"compute", s.dtypes.compute.name}}},
+          {"rows", arr}};
+}
+
+std::string sweep_csv(const std::vector<SweepRow>& rows) {
+  std::string out =
+      "batch,context,prompt,ttft_s,time_per_output_token_s,tokens_per_s,decode_work_flop,"
+      "decode_traffic_bytes,decode_intensity,linear_intensity,attention_intensity,"
+      "prefill_intensity,decode_bound,memory_bytes,fits\n";
+  for (const auto& row : rows)
+    out += csv_number(row.batch) + "," + csv_number(row.context) + "," + csv_number(row.prompt) +
+           "," + csv_number(row.ttft.value) + "," + csv_number(row.time_per_token.value) + "," +
+           csv_number(row.tokens_per_s) + "," + csv_number(row.decode_work.value) + "," +
+           csv_number(row.decode_traffic.value) + "," + csv_number(row.decode_intensity.value) +
+           "," + csv_number(row.linear_intensity.value) + "," +
+           csv_number(row.attention_intensity.value) + "," +
+           csv_number(row.prefill_intensity.value) + "," +
+           (row.decode_compute_bound ? "compute" : "memory") + "," + csv_number(row.memory.value) +
+           "," + (row.fits ? (*row.fits ? "yes" : "no") : "") + "\n";
+  return out;
+}
+
+}  // namespace roofline::llm

@@ -1,0 +1,137 @@
+// `roofline llm` as a user runs it: outputs, formats, and bad input → exit 2 with a clear message.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli/cli_runner.hpp"
+
+namespace roofline::test {
+namespace {
+
+const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
+const std::string kA100 = kData + "a100-80gb.json";
+
+size_t count_lines(const std::string& s) {
+  size_t n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+TEST(LlmCli, TextReport) {
+  const auto r =
+      run_cli({"llm", "--model", "llama-2-7b", "--hw", kA100, "--batch", "1", "--context", "2048"},
+              "NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"q_proj", "lm_head", "softmax", "Summary points", "decode linear layers",
+                        "decode attention", "TTFT", "time per output token", "tokens/s",
+                        "Critical batch", "fits", "524.3 kB per token", "153 FLOP/byte"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  EXPECT_EQ(r.out.find("FLOPS"), std::string::npos);
+}
+
+TEST(LlmCli, JsonReportCarriesTheNumbers) {
+  const auto r = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "-b", "4", "-L", "1024",
+                          "--kvdtype", "fp8", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], "roofline.llm");
+  EXPECT_DOUBLE_EQ(j["kv_bytes_per_token"].get<double>(), 65536.0);  // fp8 KV
+  EXPECT_EQ(j["scenario"]["dtypes"]["kv_cache"], "fp8-e4m3");
+  EXPECT_DOUBLE_EQ(j["tokens_per_s"].get<double>(), 4 / j["time_per_output_token"].get<double>());
+  EXPECT_GT(j["decode"]["operators"].size(), 10u);
+  EXPECT_EQ(j["summary"]["decode_attention"]["bound"], "memory");
+  EXPECT_EQ(j["summary"]["prefill"]["bound"], "compute");
+}
+
+TEST(LlmCli, CsvOperatorsAndSweep) {
+  const auto ops = run_cli(
+      {"llm", "-m", "mistral-7b", "--hw", kA100, "--phase", "prefill", "--prompt", "512", "--csv"});
+  ASSERT_EQ(ops.exit_code, 0) << ops.err;
+  EXPECT_EQ(ops.out.rfind("phase,operator,", 0), 0u);
+  EXPECT_NE(ops.out.find("prefill,\"q·kᵀ\""), std::string::npos);
+  const auto sw = run_cli(
+      {"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1..256", "-L", "512,1024,4096", "--csv"});
+  ASSERT_EQ(sw.exit_code, 0) << sw.err;
+  EXPECT_EQ(count_lines(sw.out), 1u + 9u * 3u);  // header + 9 batches × 3 contexts
+  const auto js =
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,8,64", "-L", "2048", "--json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  ASSERT_EQ(j["rows"].size(), 3u);
+  // Batching moves decode right: I ≈ B for the linear layers (DIGEST §5).
+  EXPECT_NEAR(j["rows"][1]["linear_intensity"].get<double>(), 8, 0.2);
+  EXPECT_NEAR(j["rows"][2]["linear_intensity"].get<double>(), 64, 3);
+}
+
+TEST(LlmCli, OutputFileAndHfConfig) {
+  TempDir dir;
+  const auto r = run_cli({"llm", "-m", kData + "qwen2.5-7b.config.json", "--hw", kA100, "--json",
+                          "-o", dir.file("out.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir.file("out.json")));
+  EXPECT_DOUBLE_EQ(j["model"]["parameters"]["total"].get<double>(), 7615616512.0);
+}
+
+TEST(LlmCli, TensorParallelAndMeasured) {
+  const auto r = run_cli({"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "-b", "16",
+                          "--measured-tokens-per-s", "500"},
+                         "NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("attention all-reduce"), std::string::npos);
+  EXPECT_NE(r.out.find("MFU"), std::string::npos);
+  const auto bare =
+      run_cli({"llm", "-m", "llama-2-70b", "--hw", kData + "no-interconnect.json", "--tp", "8"});
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.err.find("--interconnect-bandwidth"), std::string::npos) << bare.err;
+  const auto given = run_cli({"llm", "-m", "llama-2-70b", "--hw", kData + "no-interconnect.json",
+                              "--tp", "8", "--interconnect-bandwidth", "300 GB/s"});
+  EXPECT_EQ(given.exit_code, 0) << given.err;
+}
+
+TEST(LlmCli, PeakAndBandwidthInsteadOfAMachine) {
+  const auto r =
+      run_cli({"llm", "-m", "llama-2-7b", "--peak", "312T", "--bandwidth", "2 TB/s", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["machine"]["ridge"].get<double>(), 156);  // DIGEST §8: A100 FP16 TC ≈ 156
+}
+
+TEST(LlmCli, ListPresets) {
+  const auto r = run_cli({"llm", "--list"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* n : {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b",
+                        "mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-72b", "gpt3-175b"})
+    EXPECT_NE(r.out.find(n), std::string::npos) << n;
+}
+
+TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
+  struct Case {
+    std::vector<std::string> args;
+    std::vector<std::string> words;
+  };
+  const std::vector<Case> cases = {
+      {{"-m", kData + "bad-missing-hidden.config.json"},
+       {"bad-missing-hidden.config.json", "hidden_size"}},
+      {{"-m", kData + "bad-heads.config.json"}, {"bad-heads.config.json", "num_attention_heads"}},
+      {{"-m", kData + "bad-zero-layers.config.json"},
+       {"bad-zero-layers.config.json", "num_hidden_layers"}},
+      {{"-m", kData + "bad-malformed.config.json"}, {"bad-malformed.config.json", "line"}},
+      {{"-m", "llama-7"}, {"unknown model", "llama-2-7b"}},
+      {{"-m", "llama-2-7b", "-b", "0"}, {"--batch"}},
+      {{"-m", "llama-2-7b", "--phase", "train"}, {"--phase"}},
+      {{"-m", "llama-2-7b", "--cdtype", "fp8"}, {"fp8", "--cdtype"}},
+      {{"-m", "llama-2-7b", "--wdtype", "fp7"}, {"fp7"}},
+      {{"-m", "llama-2-7b", "--tp", "3"}, {"--tp", "num_attention_heads"}},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args{"llm", "--hw", kA100};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << c.args[1] << ": " << r.err;
+    for (const auto& w : c.words) EXPECT_NE(r.err.find(w), std::string::npos) << w << ": " << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace roofline::test

@@ -1,0 +1,167 @@
+// Model shapes: presets against published sizes, the Hugging Face config.json reader, bad configs.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "roofline/error.hpp"
+#include "roofline/llm.hpp"
+
+namespace roofline::llm {
+namespace {
+
+const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
+
+const ModelConfig& preset(const std::string& name) {
+  for (const auto& m : presets())
+    if (m.name == name) return m;
+  throw std::runtime_error("no preset " + name);
+}
+
+// Parameter counts from the weight shapes equal the sizes the authors publish (model cards /
+// safetensors metadata): Llama-2-7B 6,738,415,616; Llama-2-13B 13,015,864,320; Llama-2-70B
+// 68,976,648,192; Llama-3-8B 8,030,261,248; Llama-3-70B 70,553,706,496; Mistral-7B
+// 7,241,732,096; Mixtral-8x7B 46,702,792,704; Qwen2.5-7B 7,615,616,512; Qwen2.5-72B
+// 72,706,203,648.
+TEST(LlmConfig, PresetParameterCountsMatchPublishedSizes) {
+  const std::pair<const char*, double> exact[] = {
+      {"llama-2-7b", 6738415616.0},    {"llama-2-13b", 13015864320.0},
+      {"llama-2-70b", 68976648192.0},  {"llama-3-8b", 8030261248.0},
+      {"llama-3-70b", 70553706496.0},  {"mistral-7b", 7241732096.0},
+      {"mixtral-8x7b", 46702792704.0}, {"qwen2.5-7b", 7615616512.0},
+      {"qwen2.5-72b", 72706203648.0}};
+  for (const auto& [name, count] : exact) {
+    SCOPED_TRACE(name);
+    EXPECT_DOUBLE_EQ(count_parameters(preset(name)).total, count);
+  }
+  // Every preset within 1% of its published (rounded) size, GPT-3 "175B" included.
+  for (const auto& m : presets()) {
+    SCOPED_TRACE(m.name);
+    EXPECT_NEAR(count_parameters(m).total / m.published_params, 1.0, 0.01);
+  }
+}
+
+TEST(LlmConfig, MixtralActiveParameters) {
+  // Mixtral 8x7B: 12.9B active parameters per token (Mistral AI's announcement).
+  const ParameterCount p = count_parameters(preset("mixtral-8x7b"));
+  EXPECT_NEAR(p.active / 12.9e9, 1.0, 0.01);
+  EXPECT_LT(p.active, p.total);
+  EXPECT_DOUBLE_EQ(count_parameters(preset("llama-2-7b")).active,
+                   count_parameters(preset("llama-2-7b")).total);
+}
+
+TEST(LlmConfig, KvCacheBytesPerToken) {
+  // 2 · layers · kv_heads · head_dim · bytes.
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("llama-2-7b"), parse_dtype("fp16")).value,
+                   2.0 * 32 * 32 * 128 * 2);
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("llama-2-7b"), parse_dtype("fp16")).value, 524288);
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("llama-3-8b"), parse_dtype("fp16")).value, 131072);
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("llama-3-8b"), parse_dtype("fp8")).value, 65536);
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("llama-2-70b"), parse_dtype("bf16")).value,
+                   2.0 * 80 * 8 * 128 * 2);
+}
+
+TEST(LlmConfig, HfConfigEqualsPreset) {
+  const ModelConfig hf = load_hf_config(kData + "llama-2-7b.config.json");
+  const ModelConfig& p = preset("llama-2-7b");
+  EXPECT_EQ(hf.name, "meta-llama/Llama-2-7b-hf");
+  EXPECT_EQ(hf.hidden, p.hidden);
+  EXPECT_EQ(hf.heads, p.heads);
+  EXPECT_EQ(hf.kv_heads, p.kv_heads);
+  EXPECT_EQ(hf.head_dim, 128);
+  EXPECT_EQ(hf.intermediate, p.intermediate);
+  EXPECT_EQ(hf.layers, p.layers);
+  EXPECT_EQ(hf.vocab, p.vocab);
+  EXPECT_FALSE(hf.tied_embeddings);
+  EXPECT_EQ(hf.mlp, Mlp::gated);
+  EXPECT_DOUBLE_EQ(count_parameters(hf).total, 6738415616.0);
+}
+
+TEST(LlmConfig, HfMixtralAndQwen) {
+  const ModelConfig mx = load_hf_config(kData + "mixtral-8x7b.config.json");
+  EXPECT_TRUE(mx.moe());
+  EXPECT_EQ(mx.experts, 8);
+  EXPECT_EQ(mx.experts_per_token, 2);
+  EXPECT_EQ(mx.expert_intermediate, 14336);
+  EXPECT_EQ(mx.kv_heads, 8);
+  EXPECT_DOUBLE_EQ(count_parameters(mx).total, 46702792704.0);
+  const ModelConfig qw = load_hf_config(kData + "qwen2.5-7b.config.json");
+  EXPECT_TRUE(qw.attention_bias);  // Qwen2: q/k/v carry biases
+  EXPECT_DOUBLE_EQ(count_parameters(qw).total, 7615616512.0);
+}
+
+TEST(LlmConfig, HfGpt2UsesItsOwnFieldNames) {
+  // GPT-2 small: n_embd/n_head/n_layer, n_inner null ⇒ 4·d, tied embeddings by default,
+  // learned positions; 124,439,808 parameters (the published "124M").
+  const ModelConfig g = load_hf_config(kData + "gpt2.config.json");
+  EXPECT_EQ(g.hidden, 768);
+  EXPECT_EQ(g.intermediate, 3072);
+  EXPECT_EQ(g.positions, 1024);
+  EXPECT_TRUE(g.tied_embeddings);
+  EXPECT_EQ(g.mlp, Mlp::plain);
+  EXPECT_EQ(g.norm, Norm::layer);
+  EXPECT_DOUBLE_EQ(count_parameters(g).total, 124439808.0);
+  EXPECT_DOUBLE_EQ(count_parameters(g).lm_head, 0);  // tied: the table is counted once
+}
+
+void expect_error(const std::string& file, const std::vector<std::string>& words) {
+  try {
+    load_hf_config(kData + file);
+    ADD_FAILURE() << file << " was accepted";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(file), std::string::npos) << msg;
+    for (const auto& w : words) EXPECT_NE(msg.find(w), std::string::npos) << msg;
+  }
+}
+
+TEST(LlmConfig, BadConfigsNameFileAndField) {
+  expect_error("bad-missing-hidden.config.json", {"hidden_size", "missing"});
+  expect_error("bad-heads.config.json", {"num_attention_heads", "divide", "30"});
+  expect_error("bad-zero-layers.config.json", {"num_hidden_layers", "0"});
+  expect_error("bad-kv-heads.config.json", {"num_key_value_heads", "6"});
+  expect_error("bad-malformed.config.json", {"line"});
+  expect_error("no-such.config.json", {});
+}
+
+TEST(LlmConfig, ResolveModelByNameOrPath) {
+  EXPECT_EQ(resolve_model("Llama-2-7B").name, "llama-2-7b");
+  EXPECT_EQ(resolve_model(kData + "gpt2.config.json").model_type, "gpt2");
+  try {
+    resolve_model("llama-9-1b");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("llama-2-7b"), std::string::npos);  // lists presets
+  }
+}
+
+TEST(LlmConfig, DtypeDefaults) {
+  const Dtypes d = make_dtypes("fp16");
+  EXPECT_EQ(d.activations.name, "fp16");
+  EXPECT_EQ(d.kv_cache.name, "fp16");
+  EXPECT_EQ(d.compute.name, "fp16");
+  // Weight-only quantisation computes in fp16: the compute roof is fp16's.
+  const Dtypes q = make_dtypes("int4");
+  EXPECT_EQ(q.weights.bytes, 0.5);
+  EXPECT_EQ(q.activations.name, "fp16");
+  EXPECT_EQ(q.compute.name, "fp16");
+  const Dtypes b = make_dtypes("bf16", "", "fp8");
+  EXPECT_EQ(b.activations.name, "bf16");
+  EXPECT_EQ(b.kv_cache.name, "fp8-e4m3");
+  EXPECT_EQ(b.compute.name, "bf16");
+}
+
+TEST(LlmConfig, IntLists) {
+  EXPECT_EQ(parse_int_list("1..256", "--batch"),
+            (std::vector<double>{1, 2, 4, 8, 16, 32, 64, 128, 256}));
+  EXPECT_EQ(parse_int_list("3..20", "--batch"), (std::vector<double>{3, 6, 12, 20}));
+  EXPECT_EQ(parse_int_list("1,8,64", "--batch"), (std::vector<double>{1, 8, 64}));
+  EXPECT_EQ(parse_int_list("2048", "--context"), (std::vector<double>{2048}));
+  EXPECT_THROW(parse_int_list("0", "--batch"), InputError);
+  EXPECT_THROW(parse_int_list("1.5", "--batch"), InputError);
+  EXPECT_THROW(parse_int_list("8..2", "--batch"), InputError);
+  EXPECT_THROW(parse_int_list("1,,2", "--batch"), InputError);
+  EXPECT_THROW(parse_int_list("", "--batch"), InputError);
+}
+
+}  // namespace
+}  // namespace roofline::llm

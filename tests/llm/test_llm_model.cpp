@@ -1,0 +1,371 @@
+// The operator model against first principles (DIGEST §3, §5): hand-derived W and Q, the seed's
+// intensities, the batch-1 time floor, the critical batch, MoE, GQA, fused attention, TP.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+#include "roofline/llm.hpp"
+
+namespace roofline::llm {
+namespace {
+
+const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
+
+const ModelConfig& preset(const std::string& name) {
+  for (const auto& m : presets())
+    if (m.name == name) return m;
+  throw std::runtime_error("no preset " + name);
+}
+
+Roofs a100() {
+  return select_roofs(load_machine_file(kData + "a100-80gb.json").roofs, parse_dtype("fp16"));
+}
+
+const OpCost& op(const StepCost& c, const char* name) {
+  for (std::size_t i = 0; i < c.size; ++i)
+    if (std::strcmp(c.ops[i].name, name) == 0) return c.ops[i];
+  throw std::runtime_error(std::string("no operator ") + name);
+}
+
+Scenario scenario(double batch, double context, double prompt = 2048) {
+  Scenario s;
+  s.batch = batch;
+  s.context = context;
+  s.prompt = prompt;
+  return s;
+}
+
+TEST(LlmModel, RoofsOfTheComputeDtype) {
+  const Roofs r = a100();
+  EXPECT_EQ(r.compute_name, "fp16 tensor");
+  EXPECT_DOUBLE_EQ(r.peak.value, 312e12);
+  EXPECT_DOUBLE_EQ(r.bandwidth.value, 2.039e12);
+  EXPECT_NEAR(r.ridge().value, 312e12 / 2.039e12, 1e-9);
+  ASSERT_TRUE(r.interconnect.has_value());
+  EXPECT_DOUBLE_EQ(r.interconnect->value, 300e9);
+  ASSERT_TRUE(r.memory_capacity.has_value());
+  EXPECT_DOUBLE_EQ(*r.memory_capacity, 80.0 * 1024 * 1024 * 1024);
+  const RoofSet set = load_machine_file(kData + "a100-80gb.json").roofs;
+  EXPECT_EQ(select_roofs(set, parse_dtype("int8")).peak.value, 624e12);
+  EXPECT_THROW(select_roofs(set, parse_dtype("fp8")), InputError);  // A100 has no FP8 roof
+  const RoofSet h100 = load_machine_file(kData + "h100-sxm.json").roofs;
+  EXPECT_EQ(select_roofs(h100, parse_dtype("fp8")).compute_name, "fp8 tensor");
+}
+
+TEST(LlmModel, LinearLayerCountsByHand) {
+  // q_proj of Llama-2-7B, decode at batch 4: W = 2·4·4096·4096; Q = 4096²·2 (weights)
+  // + 4·4096·2 (input) + 4·4096·2 (output).
+  const StepCost c = step_cost(preset("llama-2-7b"), scenario(4, 1024), Phase::decode);
+  const OpCost& q = op(c, "q_proj");
+  EXPECT_DOUBLE_EQ(q.work.value, 2.0 * 4 * 4096 * 4096);
+  EXPECT_DOUBLE_EQ(q.weights.value, 4096.0 * 4096 * 2);
+  EXPECT_DOUBLE_EQ(q.activations.value, 2 * 4.0 * 4096 * 2);
+  EXPECT_EQ(q.count, 32);
+  // k_proj writes its output into the KV cache.
+  const OpCost& k = op(c, "k_proj");
+  EXPECT_DOUBLE_EQ(k.kv.value, 4.0 * 4096 * 2);
+  // LM head: ×2 per MAC, one weight read: W = 2·B·d·V, weights d·V·s.
+  const OpCost& lm = op(c, "lm_head");
+  EXPECT_DOUBLE_EQ(lm.work.value, 2.0 * 4 * 4096 * 32000);
+  EXPECT_DOUBLE_EQ(lm.weights.value, 4096.0 * 32000 * 2);
+  EXPECT_EQ(lm.count, 1);
+}
+
+TEST(LlmModel, GqaSizesKeyValueByKvHeads) {
+  // Llama-3-8B: 8 KV heads of 128 ⇒ k_proj is 4096 × 1024; decode attention reads
+  // B·L·8·128·2 bytes of K (and as much V).
+  const StepCost c = step_cost(preset("llama-3-8b"), scenario(2, 1000), Phase::decode);
+  EXPECT_DOUBLE_EQ(op(c, "k_proj").weights.value, 4096.0 * 1024 * 2);
+  EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").kv.value, 2.0 * 1000 * 8 * 128 * 2);
+  EXPECT_DOUBLE_EQ(op(c, "attention·v").kv.value, 2.0 * 1000 * 8 * 128 * 2);
+  // Scores still use all 32 query heads: W = 2·B·H·hd·L.
+  EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").work.value, 2.0 * 2 * 32 * 128 * 1000);
+}
+
+TEST(LlmModel, CausalPrefillHalvesTheScores) {
+  // S(S+1)/2 query-key pairs per head.
+  const double S = 512;
+  const StepCost c = step_cost(preset("llama-2-7b"), scenario(1, S, S), Phase::prefill);
+  EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").work.value, 2.0 * 32 * 128 * S * (S + 1) / 2);
+  EXPECT_DOUBLE_EQ(op(c, "attention·v").work.value, 2.0 * 32 * 128 * S * (S + 1) / 2);
+  EXPECT_EQ(c.tokens, S);
+  // Logits only for the sampled (last) position of each sequence.
+  EXPECT_DOUBLE_EQ(op(c, "lm_head").work.value, 2.0 * 4096 * 32000);
+}
+
+TEST(LlmModel, FusedAttentionWritesNoScores) {
+  Scenario s = scenario(2, 4096);
+  s.flash = true;
+  const StepCost c = step_cost(preset("llama-3-8b"), s, Phase::decode);
+  const OpCost& a = op(c, "attention (fused)");
+  // Q read + O written (2·B·H·hd·s) + K and V read (2·B·L·Hkv·hd·s).
+  EXPECT_DOUBLE_EQ(a.activations.value, 2 * 2.0 * 32 * 128 * 2);
+  EXPECT_DOUBLE_EQ(a.kv.value, 2 * 2.0 * 4096 * 8 * 128 * 2);
+  s.flash = false;
+  const StepCost u = step_cost(preset("llama-3-8b"), s, Phase::decode);
+  const double unfused = op(u, "q·kᵀ").traffic().value + op(u, "softmax").traffic().value +
+                         op(u, "attention·v").traffic().value;
+  // Unfused adds the score matrix: written, read and written by softmax, read by p·v.
+  EXPECT_DOUBLE_EQ(unfused - a.traffic().value, 4 * 2.0 * 32 * 4096 * 2);
+  EXPECT_NEAR(
+      a.work.value,
+      op(u, "q·kᵀ").work.value + op(u, "softmax").work.value + op(u, "attention·v").work.value,
+      1e-6 * a.work.value);
+}
+
+TEST(LlmModel, DecodeFlopsPerTokenAreTwiceTheLinearParameters) {
+  // DIGEST §5: W per token ≈ 2 × linear parameters + attention 4·layers·L·hidden.
+  const ModelConfig& m = preset("llama-2-7b");
+  const double L = 2048;
+  const StepResult r = evaluate_step(m, scenario(1, L), Phase::decode, a100());
+  const double expected = 2 * count_parameters(m).matmul + 4 * m.layers * L * m.hidden;
+  EXPECT_NEAR(r.work.value / expected, 1.0, 0.002);
+  // The rest is element-wise work (norms, softmax, residuals): small but counted.
+  EXPECT_GT(r.work.value, expected);
+}
+
+TEST(LlmModel, SevenBDecodeIntensityIsAboutTheBatch) {
+  // DIGEST §5: 7B fp16 decode, batch 1: I ≈ 1; batch B: I ≈ B (weights only — the linear
+  // layers; the weights dominate Q while B·activation bytes ≪ weights).
+  const ModelConfig& m = preset("llama-2-7b");
+  for (double B : {1.0, 2.0, 8.0, 32.0}) {
+    SCOPED_TRACE(B);
+    const StepResult r = evaluate_step(m, scenario(B, 128), Phase::decode, a100());
+    EXPECT_NEAR(aggregate_linear(r, "").intensity().value / B, 1.0, 0.02);
+  }
+  const StepResult one = evaluate_step(m, scenario(1, 2048), Phase::decode, a100());
+  EXPECT_NEAR(one.intensity().value, 1.0, 0.01);
+  // Decode attention stays memory-bound: its I does not grow with B (DIGEST §5).
+  const double i1 = aggregate_attention(one, "").intensity().value;
+  const StepResult many = evaluate_step(m, scenario(64, 2048), Phase::decode, a100());
+  EXPECT_NEAR(aggregate_attention(many, "").intensity().value, i1, 1e-9 * i1);
+  EXPECT_LT(i1, a100().ridge().value);
+  // Prefill is a GEMM: hundreds of FLOP/byte, compute-bound.
+  const StepResult pre = evaluate_step(m, scenario(1, 2048, 2048), Phase::prefill, a100());
+  EXPECT_GT(aggregate_linear(pre, "").intensity().value, a100().ridge().value);
+}
+
+TEST(LlmModel, BatchOneDecodeFloorIsWeightBytesOverBandwidth) {
+  const ModelConfig& m = preset("llama-2-7b");
+  const Roofs r = a100();
+  const double weight_bytes = count_parameters(m).matmul * 2;  // what a step must read
+  const double floor = weight_bytes / r.bandwidth.value;
+  const StepResult step = evaluate_step(m, scenario(1, 16), Phase::decode, r);
+  EXPECT_GE(step.time.value, floor);
+  EXPECT_NEAR(step.time.value / floor, 1.0, 0.01);  // short context: the weights are all
+  const Report rep = analyse(m, scenario(1, 16, 16), Phase::decode, r);
+  EXPECT_NEAR(rep.tokens_per_s, 1.0 / step.time.value, 1e-9);
+}
+
+TEST(LlmModel, TimeIsMaxOfComputeAndMemoryPerOperator) {
+  const Roofs r = a100();
+  const StepResult s = evaluate_step(preset("llama-2-7b"), scenario(16, 512), Phase::decode, r);
+  double sum = 0, sum_no = 0;
+  for (std::size_t i = 0; i < s.cost.size; ++i) {
+    const OpCost& o = s.cost.ops[i];
+    const double tw = o.work.value / r.peak.value, tq = o.traffic().value / r.bandwidth.value;
+    EXPECT_DOUBLE_EQ(s.timing[i].time.value, std::max(tw, tq)) << o.name;
+    EXPECT_DOUBLE_EQ(s.timing[i].time_no_overlap.value, tw + tq) << o.name;
+    sum += std::max(tw, tq) * o.count;
+    sum_no += (tw + tq) * o.count;
+  }
+  EXPECT_NEAR(s.time.value, sum, 1e-12 * sum);
+  EXPECT_NEAR(s.time_no_overlap.value, sum_no, 1e-12 * sum_no);
+}
+
+TEST(LlmModel, CriticalBatchOfALinearLayerInClosedForm) {
+  // q_proj at batch B: W = 2·B·a·b, Q = a·b·s_w + B·(a+b)·s_a
+  // ⇒ B* = I*·a·b·s_w / (2·a·b − I*·(a+b)·s_a) (≈ I*·s_w/2 when activations are negligible).
+  const ModelConfig& m = preset("llama-2-7b");
+  const Roofs r = a100();
+  const Scenario s = scenario(1, 2048);
+  const auto all = critical_batches(m, s, r);
+  const CriticalBatch* q = nullptr;
+  for (const auto& c : all)
+    if (c.name == "q_proj") q = &c;
+  ASSERT_NE(q, nullptr);
+  const double I = r.ridge().value, a = 4096, b = 4096;
+  EXPECT_NEAR(q->batch, I * a * b * 2 / (2 * a * b - I * (a + b) * 2), 1e-6);
+  EXPECT_TRUE(q->closed_form);
+  // Check against the model itself: compute-bound at ⌈B*⌉, memory-bound at ⌊B*⌋.
+  auto intensity_at = [&](double B) {
+    Scenario t = s;
+    t.batch = B;
+    const OpCost& o = op(step_cost(m, t, Phase::decode), "q_proj");
+    return (o.work / o.traffic()).value;
+  };
+  EXPECT_GE(intensity_at(std::ceil(q->batch)), I);
+  EXPECT_LT(intensity_at(std::floor(q->batch)), I);
+  // Decode attention never turns compute-bound: its I does not depend on B.
+  for (const auto& c : all)
+    if (c.name == "q·kᵀ" || c.name == "attention·v") {
+      EXPECT_TRUE(c.never) << c.name;
+    }
+  // The whole MHA step at 2048 tokens of context never does either (KV traffic grows with B):
+  // I(B) tends to w/q1 < I*.
+  EXPECT_TRUE(all.back().never);
+  EXPECT_EQ(all.back().name, "whole step");
+  EXPECT_LT(all.back().w / all.back().q1, I);
+}
+
+TEST(LlmModel, CriticalBatchOfTheWholeStepWhenItExists) {
+  // Short context on GQA Llama-3-8B: the step turns compute-bound at a finite B*; check it
+  // against the step's own aggregate intensity on either side.
+  const ModelConfig& m = preset("llama-3-8b");
+  const Roofs r = a100();
+  const Scenario s = scenario(1, 64);
+  const auto all = critical_batches(m, s, r);
+  const CriticalBatch& step = all.back();
+  ASSERT_FALSE(step.never);
+  auto step_intensity = [&](double B) {
+    Scenario t = s;
+    t.batch = B;
+    return evaluate_step(m, t, Phase::decode, r).intensity().value;
+  };
+  EXPECT_GE(step_intensity(std::ceil(step.batch)), r.ridge().value);
+  EXPECT_LT(step_intensity(std::floor(step.batch)), r.ridge().value);
+}
+
+TEST(LlmModel, MoeTouchesExpectedDistinctExperts) {
+  // E·(1 − (1 − k/E)^N): one token touches k experts; many tokens touch all E.
+  const ModelConfig& m = preset("mixtral-8x7b");
+  const double per_expert = 4096.0 * 14336 * 2;  // one expert's gate matrix, fp16
+  const StepCost one = step_cost(m, scenario(1, 128), Phase::decode);
+  EXPECT_DOUBLE_EQ(op(one, "expert gate").weights.value, 2 * per_expert);
+  const StepCost four = step_cost(m, scenario(4, 128), Phase::decode);
+  EXPECT_NEAR(op(four, "expert gate").weights.value, 8 * (1 - std::pow(0.75, 4)) * per_expert,
+              1e-6 * per_expert);
+  const StepCost many = step_cost(m, scenario(256, 128), Phase::decode);
+  EXPECT_NEAR(op(many, "expert gate").weights.value, 8 * per_expert, 1e-6 * per_expert);
+  // Only active experts compute: W = 2·N·k·d·ff.
+  EXPECT_DOUBLE_EQ(op(four, "expert gate").work.value, 2.0 * 4 * 2 * 4096 * 14336);
+  // The MoE critical batch comes from bisection and brackets I* on the model itself.
+  const Roofs r = a100();
+  for (const auto& c : critical_batches(m, scenario(1, 128), r)) {
+    if (c.name != "expert gate") continue;
+    EXPECT_FALSE(c.closed_form);
+    ASSERT_FALSE(c.never);
+    auto i_at = [&](double B) {
+      const OpCost& o = op(step_cost(m, scenario(B, 128), Phase::decode), "expert gate");
+      return (o.work / o.traffic()).value;
+    };
+    EXPECT_GE(i_at(c.batch * 1.0001), r.ridge().value);
+    EXPECT_LT(i_at(c.batch * 0.999), r.ridge().value);
+  }
+}
+
+TEST(LlmModel, TensorParallelSplitsWeightsAndAddsAllReduce) {
+  const ModelConfig& m = preset("llama-2-70b");
+  Scenario s = scenario(8, 1024);
+  s.tp = 8;
+  const StepCost c = step_cost(m, s, Phase::decode);
+  EXPECT_DOUBLE_EQ(op(c, "q_proj").weights.value, 8192.0 * 8192 / 8 * 2);
+  EXPECT_DOUBLE_EQ(op(c, "k_proj").weights.value, 8192.0 * 128 * 2);  // 8 KV heads / 8 = 1
+  const OpCost& ar = op(c, "attention all-reduce");
+  EXPECT_TRUE(ar.interconnect);
+  // Ring all-reduce: 2·(tp−1)/tp of the message per device.
+  EXPECT_DOUBLE_EQ(ar.traffic().value, 2.0 * 7 / 8 * 8 * 8192 * 2);
+  EXPECT_EQ(ar.count, 80);
+  // It is timed against the interconnect roof.
+  const Roofs r = a100();
+  const StepResult st = evaluate_step(m, s, Phase::decode, r);
+  for (std::size_t i = 0; i < st.cost.size; ++i)
+    if (st.cost.ops[i].interconnect) {
+      EXPECT_DOUBLE_EQ(st.timing[i].time.value, st.cost.ops[i].traffic().value / 300e9);
+    }
+  EXPECT_GT(st.interconnect.value, 0);
+  // A machine without an interconnect roof needs --interconnect-bandwidth.
+  const Roofs bare =
+      select_roofs(load_machine_file(kData + "no-interconnect.json").roofs, parse_dtype("fp16"));
+  EXPECT_THROW(evaluate_step(m, s, Phase::decode, bare), InputError);
+  const Roofs given = select_roofs(load_machine_file(kData + "no-interconnect.json").roofs,
+                                   parse_dtype("fp16"), ByteRate(100e9));
+  EXPECT_NO_THROW(evaluate_step(m, s, Phase::decode, given));
+  // tp must divide the heads.
+  s.tp = 3;
+  EXPECT_THROW(validate_scenario(m, s), InputError);
+}
+
+TEST(LlmModel, WeightOnlyQuantisationQuartersWeightTraffic) {
+  const ModelConfig& m = preset("llama-2-7b");
+  Scenario s = scenario(1, 128);
+  s.dtypes = make_dtypes("int4");
+  const StepCost c = step_cost(m, s, Phase::decode);
+  EXPECT_DOUBLE_EQ(op(c, "gate_proj").weights.value, 4096.0 * 11008 * 0.5);
+  // The compute roof stays fp16's; I of the linear layers ≈ 4 at batch 1 (DIGEST §6:
+  // quantisation raises intensity).
+  const Roofs r = select_roofs(load_machine_file(kData + "a100-80gb.json").roofs, s.dtypes.compute);
+  EXPECT_EQ(r.compute_name, "fp16 tensor");
+  EXPECT_NEAR(aggregate_linear(evaluate_step(m, s, Phase::decode, r), "").intensity().value, 4.0,
+              0.05);
+}
+
+TEST(LlmModel, TiedEmbeddingsDoNotDoubleWeights) {
+  const ModelConfig& g = preset("gpt3-175b");
+  Scenario s = scenario(1, 2048);
+  const StepCost c = step_cost(g, s, Phase::decode);
+  EXPECT_DOUBLE_EQ(op(c, "lm_head").weights.value, 12288.0 * 50257 * 2);
+  const Footprint f = footprint(g, s, a100());
+  // One table of V·d, not two.
+  const ParameterCount p = count_parameters(g);
+  EXPECT_NEAR(f.weights.value, p.total * 2, 1e-9 * p.total * 2);  // fp16 everything
+  EXPECT_FALSE(*f.fits);  // 350 GB of fp16 weights on one 80 GiB device
+}
+
+TEST(LlmModel, FootprintAndFit) {
+  const ModelConfig& m = preset("llama-2-7b");
+  const Roofs r = a100();
+  const Footprint f = footprint(m, scenario(1, 4096, 4096), r);
+  EXPECT_NEAR(f.weights.value, count_parameters(m).total * 2, 1.0);
+  EXPECT_DOUBLE_EQ(f.kv_cache.value, 524288.0 * 4096);
+  EXPECT_TRUE(*f.fits);
+  // 64 sequences of 4096 tokens need 137 GB of KV cache: does not fit.
+  const Footprint big = footprint(m, scenario(64, 4096, 4096), r);
+  EXPECT_DOUBLE_EQ(big.kv_cache.value, 524288.0 * 4096 * 64);
+  EXPECT_FALSE(*big.fits);
+}
+
+TEST(LlmModel, MeasuredThroughputGivesMfu) {
+  const ModelConfig& m = preset("llama-2-7b");
+  const Roofs r = a100();
+  const Report rep = analyse(m, scenario(8, 1024, 1024), Phase::decode, r, 400.0);
+  ASSERT_TRUE(rep.measured.has_value());
+  // DIGEST §11: MFU = W per token × tokens/s ÷ π.
+  const double w_token = rep.decode.work.value / 8;
+  EXPECT_NEAR(rep.measured->mfu, w_token * 400 / 312e12, 1e-12);
+  EXPECT_NEAR(rep.measured->bandwidth, rep.decode.traffic.value / 8 * 400 / 2.039e12, 1e-12);
+  EXPECT_NEAR(rep.measured->of_roofline, 400 / rep.tokens_per_s, 1e-12);
+  EXPECT_THROW(analyse(m, scenario(8, 1024), Phase::decode, r, -1.0), InputError);
+}
+
+TEST(LlmModel, SweepRowsAgreeWithSingleReports) {
+  const ModelConfig& m = preset("llama-3-8b");
+  const Roofs r = a100();
+  Scenario base;
+  base.prompt = 0;  // each row's prompt is its context
+  const auto rows = sweep(m, base, {1, 16}, {512, 4096}, r);
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& row : rows) {
+    const Report rep = analyse(m, scenario(row.batch, row.context, row.context), Phase::decode, r);
+    EXPECT_DOUBLE_EQ(row.time_per_token.value, rep.time_per_token.value);
+    EXPECT_DOUBLE_EQ(row.ttft.value, rep.ttft.value);
+    EXPECT_DOUBLE_EQ(row.tokens_per_s, rep.tokens_per_s);
+    EXPECT_DOUBLE_EQ(row.memory.value, rep.memory.total().value);
+    EXPECT_EQ(row.prompt, row.context);
+  }
+}
+
+TEST(LlmModel, PointsForCharts) {
+  const Report rep = analyse(preset("llama-2-7b"), scenario(1, 1024, 1024), Phase::decode, a100());
+  const auto pts = to_points(rep);
+  ASSERT_FALSE(pts.empty());
+  for (const auto& p : pts) EXPECT_NO_THROW(p.validate()) << p.name;
+  EXPECT_EQ(pts.back().name, "decode attention");
+}
+
+}  // namespace
+}  // namespace roofline::llm
