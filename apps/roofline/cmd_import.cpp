@@ -84,8 +84,18 @@ const Registrar reg(70, [](CLI::App& root) {
   c->callback([ncu] {
     NcuOptions o;
     o.hierarchy = !ncu->no_hierarchy;
-    const auto m = maybe_machine(*ncu);
-    render(*ncu, import_ncu(read_text_file(ncu->file), ncu->file, o), m, "ncu");
+    auto m = maybe_machine(*ncu);
+    ImportResult res = import_ncu(read_text_file(ncu->file), ncu->file, o);
+    if (!m && res.roofs) {
+      // No machine given: judge against the roofs the report itself describes.
+      m = MachineDocument{};
+      m->roofs = *res.roofs;
+      res.notes.push_back("roofs from the report's peak metrics (ncu --set roofline): " +
+                          std::to_string(res.roofs->compute.size()) +
+                          " compute roofs (no tensor roof: give --hw for one), DRAM " +
+                          format_byte_rate(res.roofs->memory.front().bandwidth));
+    }
+    render(*ncu, std::move(res), m, "ncu");
   });
 
   auto lk = std::make_shared<ImportArgs>();

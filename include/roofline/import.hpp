@@ -3,6 +3,7 @@
 // and DCGM `dcgmi dmon` samples. Every importer returns a points document (docs/schema.md) plus
 // notes on what it counted and left out. Malformed or truncated files throw InputError naming
 // the file, line and column.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ namespace roofline {
 struct ImportResult {
   PointsDocument doc;
   std::vector<std::string> notes;  ///< what was counted, skipped, or assumed
+  /// Roofs the file itself describes, when it does: an ncu `--set roofline` export carries the
+  /// device's peak rates per cycle and its clocks (see import_ncu).
+  std::optional<RoofSet> roofs;
 };
 
 /// A CSV table with the position of every field (1-based line and column) for messages.
@@ -47,6 +51,10 @@ struct NcuOptions {
 /// W = 2·FMA + ADD + MUL per precision (sm__sass_thread_inst_executed_op_{d,f,h}{fma,add,mul}
 /// _pred_on.sum) + tensor ops (sm__ops_path_tensor_*.sum); Q = dram__bytes_read.sum +
 /// dram__bytes_write.sum (or dram__bytes.sum); T = gpu__time_duration.sum (DIGEST §10).
+/// When the export has the peak metrics of `--set roofline`, `roofs` holds the device's roofs
+/// as ncu's own roofline chart draws them: π = 2 · {d,f}fma .peak_sustained (inst/cycle) ·
+/// sm__cycles_elapsed.avg.per_second, β = dram__bytes.sum.peak_sustained (byte/cycle) ·
+/// dram__cycles_elapsed.avg.per_second.
 ImportResult import_ncu(const std::string& text, const std::string& origin,
                         const NcuOptions& opt = {});
 

@@ -195,6 +195,49 @@ ImportResult import_ncu(const std::string& text, const std::string& origin, cons
                           " — not a point");
       continue;
     }
+    if (!res.roofs) {
+      // The device's roofs from the first row that has ncu's roofline peak metrics.
+      const auto sm_clock = value("sm__cycles_elapsed.avg.per_second");
+      const auto dram_clock = value("dram__cycles_elapsed.avg.per_second");
+      const auto dram_peak = value("dram__bytes.sum.peak_sustained");
+      if (sm_clock && dram_clock && dram_peak && *sm_clock > 0 && *dram_clock > 0 &&
+          *dram_peak > 0) {
+        RoofSet rs;
+        rs.name = "device " +
+                  (col.count("Device") ? trim(row[col["Device"]].text) : std::string("0")) +
+                  " (from " + origin + ")";
+        for (const auto& [prec, metric] :
+             {std::pair{"fp64", "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained"},
+              std::pair{"fp32", "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained"},
+              std::pair{"fp16",
+                        "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained"}}) {
+          const auto per_cycle = value(metric);
+          if (!per_cycle || !(*per_cycle > 0)) continue;
+          ComputeRoof c;
+          c.name = prec;
+          c.precision = prec;
+          c.unit = "cuda cores";
+          c.peak = WorkRate(2 * *per_cycle * *sm_clock);  // FMA = 2 FLOP
+          c.provenance = Provenance::theoretical;
+          c.formula = "2 × " + format_number(*per_cycle) + " FMA/cycle × " +
+                      format_si(*sm_clock, "Hz") + " (" + metric + ")";
+          c.source = origin;
+          rs.compute.push_back(c);
+        }
+        MemoryRoof m;
+        m.level = "DRAM";
+        m.bandwidth = ByteRate(*dram_peak * *dram_clock);
+        m.provenance = Provenance::theoretical;
+        m.formula = format_number(*dram_peak) + " byte/cycle × " + format_si(*dram_clock, "Hz");
+        m.source = origin;
+        rs.memory.push_back(m);
+        if (!rs.compute.empty()) {
+          rs.default_compute = rs.compute.back().name;
+          rs.default_memory = "DRAM";
+          res.roofs = rs;
+        }
+      }
+    }
     res.doc.points.push_back(std::move(p));
   }
   if (res.doc.points.empty() && res.notes.empty())

@@ -35,7 +35,12 @@ TEST(CliImport, NcuTextWithoutMachine) {
   const auto r = run_cli({"import", "ncu", kData + "ncu-set-roofline.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("ncu import of"), std::string::npos);
-  EXPECT_NE(r.out.find("Q(L2) = 1.61 GB"), std::string::npos) << r.out;
+  // Judged against the roofs the report describes (ncu --set roofline peaks).
+  EXPECT_NE(r.out.find("roofs from the report's peak metrics"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fp64 = 9.746 TFLOP/s"), std::string::npos) << r.out;
+  const auto raw = run_cli({"import", "ncu", kData + "ncu-raw-saxpy.csv"});
+  ASSERT_EQ(raw.exit_code, 0) << raw.err;
+  EXPECT_NE(raw.out.find("Q(DRAM) = 201.3 MB"), std::string::npos) << raw.out;
 }
 
 TEST(CliImport, DcgmSeedCaseDiagnosis) {

@@ -93,6 +93,14 @@ TEST(ImportNcu, RooflineSetGivesDoublePrecisionTensorAndHierarchy) {
   const Point& t = r.doc.points[1];
   EXPECT_DOUBLE_EQ(t.work.value, 17179869184.0);  // sm__ops_path_tensor_*: 2·2048³
   EXPECT_NE(t.note.find("tensor"), std::string::npos);
+  // The export's peak metrics describe the device (an A100: 108 SMs × 64 FFMA/cycle at 1.41 GHz).
+  ASSERT_TRUE(r.roofs.has_value());
+  const ComputeRoof* fp32 = r.roofs->find_compute("fp32");
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_DOUBLE_EQ(fp32->peak.value, 2 * 6912 * 1.41e9);
+  EXPECT_DOUBLE_EQ(r.roofs->find_compute("fp64")->peak.value, 2 * 3456 * 1.41e9);
+  EXPECT_DOUBLE_EQ(r.roofs->memory.at(0).bandwidth.value, 1280 * 1.22e9);
+  EXPECT_FALSE(load("ncu-raw-saxpy.csv").roofs.has_value());
   const auto flat = import_ncu(read_text_file(kData / "ncu-set-roofline.csv"), "x", {false});
   EXPECT_EQ(flat.doc.points[0].traffic.size(), 1u);
 }
