@@ -1,0 +1,226 @@
+#pragma once
+// Hardware counters (Linux perf_event) → a point's W and Q (DIGEST §10: "W from instruction
+// counters, Q from real DRAM traffic").
+//
+// Split in two, as nanobench does: the event tables and the counter arithmetic are pure
+// functions (tested on recorded counter fixtures for Intel and AMD on any machine), and the
+// perf_event_open plumbing stays at the edge (perf_event.cpp), exercised with software events
+// that work in virtual machines.
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace roofline::counters {
+
+/// What the CPU is: vendor string from /proc/cpuinfo ("GenuineIntel", "AuthenticAMD"), family
+/// and model (decimal as cpuinfo prints them).
+struct CpuIdentity {
+  std::string vendor;
+  int family = 0;
+  int model = 0;
+  std::string model_name;
+  bool is_intel() const { return vendor == "GenuineIntel"; }
+  bool is_amd() const { return vendor == "AuthenticAMD" || vendor == "HygonGenuine"; }
+};
+/// Parses the first processor block of /proc/cpuinfo text.
+CpuIdentity parse_cpuinfo(const std::string& text);
+/// This machine's CPU (reads /proc/cpuinfo; empty vendor when unreadable).
+CpuIdentity this_cpu();
+
+enum class Role {
+  flops,    ///< floating-point work: count × weight = FLOP
+  dram,     ///< memory-controller traffic: count × weight = bytes at DRAM
+  level,    ///< per-level core traffic (L1 fills, L2 lines in): count × weight = bytes
+  software  ///< kernel software event (task-clock: ns of CPU time)
+};
+
+/// One event to count and what a count of it is worth.
+struct EventSpec {
+  std::string name;  ///< documented event name, e.g. "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE"
+  std::string pmu;   ///< sysfs PMU device ("cpu", "cpu_core", "uncore_imc_0", "amd_df", "software")
+  std::uint32_t type =
+      0;  ///< perf_event_attr.type; resolved from sysfs at open time unless software
+  std::uint64_t config = 0;
+  Role role = Role::flops;
+  std::string precision;     ///< flops: "fp64", "fp32", "fp16", "bf16", or "fp" when not separated
+  std::string level;         ///< dram/level: "DRAM", "L1", "L2"
+  double weight = 1;         ///< FLOP or bytes per count (vector lanes, 64-byte lines)
+  int group = 0;             ///< events with the same group number share one counting interval
+  bool system_wide = false;  ///< uncore: counted on one CPU per socket for every process
+  int cpu = -1;              ///< for system-wide events: the CPU to open it on
+};
+
+/// The events chosen for a CPU, what is known to be inexact, and what cannot be counted.
+struct EventPlan {
+  std::string cpu_description;
+  std::vector<EventSpec> events;
+  std::vector<std::string> limits;   ///< known limits of the chosen events, printed with results
+  std::vector<std::string> missing;  ///< quantities this CPU/kernel cannot count, with why
+};
+
+/// Core events for W (and per-level traffic where the core exposes it), chosen by vendor,
+/// family and model. `core_pmu` is the sysfs name of the core PMU ("cpu", or "cpu_core" on
+/// hybrid Intel parts). Sources of every encoding are in the implementation.
+EventPlan core_event_plan(const CpuIdentity& cpu, const std::string& core_pmu = "cpu");
+
+/// Parses a sysfs PMU format description ("config:0-7,32-35") and an event string
+/// ("event=0x04,umask=0x03") into a config value. `formats` maps field name → its format line.
+/// Throws InputError on a field without a format or a value that does not fit.
+std::uint64_t encode_config(const std::map<std::string, std::string>& formats,
+                            const std::string& event_string);
+
+/// Memory-controller events for Q found under a sysfs event_source tree (normally
+/// /sys/bus/event_source/devices): Intel uncore_imc_* cas_count_read/cas_count_write (with the
+/// kernel's scale), AMD Zen 2/3 amd_df DRAM channel beats. Appends to `plan` (events, or a
+/// `missing` line saying what is absent).
+void add_dram_events(EventPlan& plan, const CpuIdentity& cpu,
+                     const std::filesystem::path& sysfs_root);
+
+/// One counter as read back: raw value and the kernel's enabled/running times (ns).
+struct Reading {
+  std::string name;
+  std::uint64_t value = 0;
+  std::uint64_t time_enabled = 0;
+  std::uint64_t time_running = 0;
+};
+
+/// value × enabled / running: the estimate for the whole enabled interval when the kernel
+/// multiplexed the counter (perf_event_open(2), PERF_FORMAT_TOTAL_TIME_*). Empty when the
+/// counter never ran (running = 0).
+std::optional<double> scaled_value(const Reading& r);
+
+/// W, Q per level and what the counters could not say.
+struct CounterTotals {
+  std::map<std::string, double> flops_by_precision;  ///< FLOP per precision
+  double flops = 0;
+  bool flops_counted = false;                    ///< at least one flops event ran
+  std::map<std::string, double> bytes_by_level;  ///< DRAM, L1, L2 ...
+  double cpu_seconds = 0;                        ///< task-clock, when counted
+  double min_running_fraction = 1;       ///< lowest running/enabled over the counters that ran
+  std::vector<std::string> not_counted;  ///< events that never ran (no counter was free)
+};
+
+/// Combines readings with the plan's weights. `readings[i]` belongs to `events[i]`.
+/// W = Σ weight · scaled count over flops events (weights carry vector lanes; Intel's
+/// FP_ARITH counts an FMA twice and AMD's PMCx003 counts MAC FLOPs as 2, so FMA = 2 FLOP).
+/// Q(level) = Σ weight · scaled count (64 B per CAS, per line, per DF beat).
+CounterTotals combine(const std::vector<EventSpec>& events, const std::vector<Reading>& readings);
+
+/// What perf_event offers on this machine, and what to do about what it does not.
+struct PmuStatus {
+  bool software_events = false;  ///< task-clock could be opened
+  std::string software_error;
+  std::string core_pmu;  ///< "cpu", "cpu_core", or empty when there is no core PMU
+  bool core_pmu_usable = false;
+  std::string core_error;
+  int paranoid = 2;          ///< /proc/sys/kernel/perf_event_paranoid (2 when unreadable)
+  bool cap_perfmon = false;  ///< effective CAP_PERFMON or CAP_SYS_ADMIN
+  bool hypervisor = false;   ///< cpuinfo lists the "hypervisor" flag
+  std::vector<std::string> uncore_pmus;  ///< uncore_imc_*, amd_df, amd_umc_* found
+};
+/// Probes perf_event under `sysfs_root` (sysfs event_source devices).
+PmuStatus probe_pmu(const std::filesystem::path& sysfs_root = "/sys/bus/event_source/devices");
+
+/// The message printed when hardware counters are missing or refused: exactly what is absent
+/// and how to enable it (bare metal / a VM with a virtual PMU, perf_event_paranoid,
+/// CAP_PERFMON). Empty when the core PMU is usable. Pure: tested on constructed statuses.
+std::string explain_missing(const PmuStatus& s);
+/// Why Q (DRAM traffic) cannot be counted: no memory-controller PMU, or not enough privilege for
+/// system-wide counters (perf_event_paranoid ≤ 0 or CAP_PERFMON). Empty when it can.
+std::string explain_uncore_missing(const PmuStatus& s);
+
+/// An open set of perf_event counters (file descriptors), closed on destruction.
+class CounterSet {
+ public:
+  CounterSet() = default;
+  CounterSet(const CounterSet&) = delete;
+  CounterSet& operator=(const CounterSet&) = delete;
+  ~CounterSet();
+
+  /// Opens every event for process `pid` (0 = this process). With `on_exec`, per-process
+  /// counters start when `pid` next calls exec (a child stopped before exec); otherwise they
+  /// start now. System-wide events are opened disabled; enable_system_wide() starts them.
+  /// Events are grouped by EventSpec::group (one leader per group and PMU) so that the kernel
+  /// schedules each group as a whole. An event that cannot be opened is recorded in
+  /// failures() with the kernel's reason, and the others are kept.
+  void open(const std::vector<EventSpec>& events, pid_t pid, bool on_exec);
+  void enable_system_wide();
+  void disable_system_wide();
+  /// Stops per-process counters started without on_exec (for self-measurement).
+  void disable_all();
+  /// One reading per event given to open(), in order; an event that failed reads as 0/0/0.
+  std::vector<Reading> read() const;
+  const std::vector<std::string>& failures() const { return failures_; }
+  std::size_t opened() const;
+
+ private:
+  std::vector<EventSpec> events_;
+  std::vector<int> fds_;
+  std::vector<std::string> failures_;
+};
+
+/// The software events every run gets (they work in VMs): task-clock.
+std::vector<EventSpec> software_events();
+
+/// One marked region as `roofline profile` reads it back (marker.h), merged over threads and
+/// processes. `time` is the wall time: per thread the region's calls are summed, then the
+/// largest thread total is taken (threads running the region together overlap).
+struct RegionResult {
+  std::string name;
+  std::uint64_t calls = 0;
+  double time = 0;         ///< s
+  double thread_time = 0;  ///< s, summed over threads
+  int threads = 0;
+  double flops = 0;  ///< declared W (roofline_region_add_flops)
+  double bytes = 0;  ///< declared Q (roofline_region_add_bytes)
+};
+/// Reads every markers-*.json in `dir` (one per process that used markers), merging regions of
+/// the same name. Throws InputError naming the file on a malformed document.
+std::vector<RegionResult> read_marker_results(const std::filesystem::path& dir);
+
+/// How a program is run and counted.
+struct RunOptions {
+  bool hardware = true;  ///< count hardware events (--events auto); false: software events only
+  std::filesystem::path sysfs_root = "/sys/bus/event_source/devices";
+  std::filesystem::path marker_dir;  ///< set as ROOFLINE_MARKER_DIR for the program when not empty
+};
+
+struct RunResult {
+  int exit_status = 0;  ///< exit code, or 128 + signal number when killed by a signal
+  int term_signal = 0;  ///< the signal, or 0
+  double wall_seconds = 0;
+  PmuStatus pmu;
+  EventPlan plan;  ///< every event asked for (software first)
+  std::vector<Reading> readings;
+  CounterTotals totals;
+  std::vector<std::string> open_failures;
+};
+
+/// The program could not be started (exec failed): `code()` is 127 when not found, 126 otherwise.
+class ExecError : public std::runtime_error {
+ public:
+  ExecError(const std::string& what, int code) : std::runtime_error(what), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+/// Runs `argv` (argv[0] looked up in PATH, no shell, arguments verbatim) with counters attached
+/// from its exec to its exit, and returns its status, wall time and the counts.
+RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& opt);
+
+/// Saved counter readings (`roofline profile --save-counters`), replayed by tests and by
+/// `roofline profile --replay`: {"schema": "roofline.counters", "version": 1, "cpu": {vendor,
+/// family, model}, "wall_seconds", "events": [{name, role, precision|level, weight, value,
+/// time_enabled, time_running}]}.
+std::string recording_to_json(const RunResult& r, const CpuIdentity& cpu);
+RunResult recording_from_json(const std::string& text, const std::string& origin);
+
+}  // namespace roofline::counters

@@ -1,0 +1,293 @@
+// DCGM profiling samples (`dcgmi dmon -e 203,155,160,1002,1003,1004,1005,1006,1007,1008`) → an
+// application-level point per GPU from activity ratios × the machine's peaks:
+//   W/s ≈ PIPE_TENSOR_ACTIVE·π_tensor + PIPE_FP64_ACTIVE·π_fp64 + PIPE_FP32_ACTIVE·π_fp32
+//         + PIPE_FP16_ACTIVE·π_fp16
+//   Q/s ≈ DRAM_ACTIVE·β
+//   T   = samples × interval (dmon -d, default 1 s)
+// An activity ratio is the fraction of cycles a pipe (or the DRAM interface) was busy, so the
+// product with the peak is an estimate of the rate achieved (NVIDIA DCGM user guide, "Profiling
+// Metrics"). GPU utilisation (GPUTL) is different: the share of time any kernel ran. A busy GPU
+// far below both roofs is the seed's motivating case (DIGEST §13).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "roofline/diagnosis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/import.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// dcgmi's short column names and the DCGM field names, → our field.
+const std::map<std::string, std::string>& field_aliases() {
+  static const std::map<std::string, std::string> m = {
+      {"GPUTL", "gpu_util"},
+      {"GPU_UTIL", "gpu_util"},
+      {"DCGM_FI_DEV_GPU_UTIL", "gpu_util"},
+      {"POWER", "power"},
+      {"POWER_USAGE", "power"},
+      {"DCGM_FI_DEV_POWER_USAGE", "power"},
+      {"PMLMT", "power_limit"},
+      {"POWER_MGMT_LIMIT", "power_limit"},
+      {"SMACT", "sm_active"},
+      {"SM_ACTIVE", "sm_active"},
+      {"DCGM_FI_PROF_SM_ACTIVE", "sm_active"},
+      {"SMOCC", "sm_occupancy"},
+      {"SM_OCCUPANCY", "sm_occupancy"},
+      {"TENSO", "tensor"},
+      {"PIPE_TENSOR_ACTIVE", "tensor"},
+      {"DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "tensor"},
+      {"DRAMA", "dram"},
+      {"DRAM_ACTIVE", "dram"},
+      {"DCGM_FI_PROF_DRAM_ACTIVE", "dram"},
+      {"FP64A", "fp64"},
+      {"PIPE_FP64_ACTIVE", "fp64"},
+      {"DCGM_FI_PROF_PIPE_FP64_ACTIVE", "fp64"},
+      {"FP32A", "fp32"},
+      {"PIPE_FP32_ACTIVE", "fp32"},
+      {"DCGM_FI_PROF_PIPE_FP32_ACTIVE", "fp32"},
+      {"FP16A", "fp16"},
+      {"PIPE_FP16_ACTIVE", "fp16"},
+      {"DCGM_FI_PROF_PIPE_FP16_ACTIVE", "fp16"},
+  };
+  return m;
+}
+
+struct Token {
+  std::string text;
+  int column;
+};
+std::vector<Token> split_ws(const std::string& line) {
+  std::vector<Token> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    if (i >= line.size()) break;
+    const std::size_t b = i;
+    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    out.push_back({line.substr(b, i - b), static_cast<int>(b) + 1});
+  }
+  return out;
+}
+
+bool contains(const std::string& hay, const char* needle) {
+  return lower(hay).find(needle) != std::string::npos;
+}
+
+}  // namespace
+
+DcgmPeaks dcgm_peaks(const RoofSet& roofs) {
+  DcgmPeaks p;
+  auto take = [](double& peak, std::string& name, const ComputeRoof& c) {
+    if (c.peak.value > peak) {
+      peak = c.peak.value;
+      name = c.name;
+    }
+  };
+  for (const auto& c : roofs.compute) {
+    if (c.integer || c.sparse) continue;
+    const bool tensor = contains(c.unit, "tensor") || contains(c.name, "tensor");
+    if (tensor) {
+      // The tensor pipe's dense fp16/bf16 rate is the reference for PIPE_TENSOR_ACTIVE.
+      if (c.precision == "fp16" || c.precision == "bf16") take(p.tensor, p.tensor_roof, c);
+    } else if (c.precision == "fp64") {
+      take(p.fp64, p.fp64_roof, c);
+    } else if (c.precision == "fp32") {
+      take(p.fp32, p.fp32_roof, c);
+    } else if (c.precision == "fp16") {
+      take(p.fp16, p.fp16_roof, c);
+    }
+  }
+  if (!roofs.memory.empty()) {
+    const MemoryRoof& m = roofs.select_memory("");
+    p.bandwidth = m.bandwidth.value;
+    p.memory_level = m.level;
+  }
+  return p;
+}
+
+DcgmResult import_dcgm(const std::string& text, const std::string& origin, const RoofSet& roofs,
+                       const DcgmOptions& opt) {
+  if (!(opt.interval_seconds > 0)) throw InputError("--interval: must be > 0");
+  std::vector<std::string> fields;  // canonical names per value column ("" = unknown column)
+  std::map<std::string, std::map<std::string, std::pair<double, int>>>
+      sums;  // entity → field → (sum, n)
+  std::map<std::string, int> samples;
+  std::vector<std::string> entity_order;
+  std::istringstream in(text);
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    auto tok = split_ws(line);
+    if (tok.empty()) continue;
+    if (tok[0].text[0] == '#') {
+      // "#Entity  SMACT ..." or "# Entity SMACT ...": the header (repeated every screenful).
+      std::size_t first = tok[0].text == "#" ? 2 : 1;
+      std::vector<std::string> f;
+      for (std::size_t i = first; i < tok.size(); ++i) {
+        const auto a = field_aliases().find(tok[i].text);
+        f.push_back(a == field_aliases().end() ? "" : a->second);
+      }
+      fields = f;
+      continue;
+    }
+    if (lower(tok[0].text) == "id") continue;  // units line under the header
+    if (fields.empty())
+      throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
+                       std::to_string(tok[0].column) +
+                       ": data before the '#Entity' header line (not dcgmi dmon output?)");
+    if (tok.size() < 2)
+      throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
+                       std::to_string(tok[0].column) + ": expected an entity such as 'GPU 0'");
+    const std::string entity = tok[0].text + " " + tok[1].text;
+    if (tok.size() - 2 != fields.size()) {
+      const Token& last = tok.back();
+      throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
+                       std::to_string(last.column + static_cast<int>(last.text.size())) +
+                       ": expected " + std::to_string(fields.size()) + " values after '" + entity +
+                       "', found " + std::to_string(tok.size() - 2) + " (file truncated?)");
+    }
+    if (!samples.count(entity)) entity_order.push_back(entity);
+    samples[entity] += 1;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      const Token& t = tok[i + 2];
+      if (fields[i].empty() || t.text == "N/A") continue;
+      double v;
+      try {
+        std::size_t used = 0;
+        v = std::stod(t.text, &used);
+        if (used != t.text.size() || !std::isfinite(v)) throw std::invalid_argument(t.text);
+      } catch (const std::exception&) {
+        throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
+                         std::to_string(t.column) + ": not a number: '" + t.text + "'");
+      }
+      const bool ratio =
+          fields[i] != "gpu_util" && fields[i] != "power" && fields[i] != "power_limit";
+      if (ratio && (v < 0 || v > 1.0 + 1e-9))
+        throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
+                         std::to_string(t.column) + ": activity ratio must be in 0..1 (got " +
+                         t.text + ")");
+      if (fields[i] == "gpu_util") v /= 100.0;  // GPUTL is printed in percent
+      auto& s = sums[entity][fields[i]];
+      s.first += v;
+      s.second += 1;
+    }
+  }
+  if (samples.empty())
+    throw InputError(origin +
+                     ": no samples (expected dcgmi dmon output: a '#Entity' header and "
+                     "lines such as 'GPU 0  0.912 ...')");
+
+  const DcgmPeaks peaks = dcgm_peaks(roofs);
+  DcgmResult out;
+  out.result.doc.origin = origin;
+  out.result.doc.machine = roofs.name;
+  for (const auto& entity : entity_order) {
+    DcgmSummary s;
+    s.entity = entity;
+    s.samples = samples[entity];
+    auto avg = [&](const char* f) {
+      const auto it = sums[entity].find(f);
+      return it == sums[entity].end() || it->second.second == 0
+                 ? -1.0
+                 : it->second.first / it->second.second;
+    };
+    s.gpu_util = avg("gpu_util");
+    s.sm_active = avg("sm_active");
+    s.sm_occupancy = avg("sm_occupancy");
+    s.tensor_active = avg("tensor");
+    s.dram_active = avg("dram");
+    s.fp64_active = avg("fp64");
+    s.fp32_active = avg("fp32");
+    s.fp16_active = avg("fp16");
+    s.power_w = avg("power");
+    s.power_limit_w = avg("power_limit");
+    out.gpus.push_back(s);
+
+    auto& notes = out.result.notes;
+    double rate = 0, best = 0;
+    std::string best_roof, parts;
+    struct Pipe {
+      const char* label;
+      double activity, peak;
+      const std::string& roof;
+    };
+    const Pipe pipes[] = {{"PIPE_TENSOR_ACTIVE", s.tensor_active, peaks.tensor, peaks.tensor_roof},
+                          {"PIPE_FP64_ACTIVE", s.fp64_active, peaks.fp64, peaks.fp64_roof},
+                          {"PIPE_FP32_ACTIVE", s.fp32_active, peaks.fp32, peaks.fp32_roof},
+                          {"PIPE_FP16_ACTIVE", s.fp16_active, peaks.fp16, peaks.fp16_roof}};
+    for (const auto& pp : pipes) {
+      if (pp.activity <= 0) continue;
+      if (pp.peak <= 0) {
+        notes.push_back(entity + ": " + pp.label + " = " + format_number(pp.activity, 3) +
+                        " left out of W: the machine '" + roofs.name + "' has no matching roof");
+        continue;
+      }
+      const double r = pp.activity * pp.peak;
+      rate += r;
+      parts += std::string(parts.empty() ? "" : " + ") + format_number(pp.activity, 3) + " × " +
+               format_work_rate(WorkRate(pp.peak)) + " (" + pp.label + ", roof '" + pp.roof + "')";
+      if (r > best) {
+        best = r;
+        best_roof = pp.roof;
+      }
+    }
+    if (s.dram_active < 0 || peaks.bandwidth <= 0 || rate <= 0 || s.dram_active == 0) {
+      notes.push_back(
+          entity + ": no point — " +
+          std::string(rate <= 0
+                          ? "no pipe activity (PIPE_*_ACTIVE) with a roof to scale"
+                          : "DRAM_ACTIVE missing or zero, or the machine has no memory roof"));
+      continue;
+    }
+    const double t = s.samples * opt.interval_seconds;
+    Point p;
+    p.name = entity;
+    p.time = Seconds(t);
+    p.work = Work(rate * t);
+    p.traffic.push_back({"", Bytes(s.dram_active * peaks.bandwidth * t)});
+    p.precision = best_roof;
+    p.source = "dcgm";
+    p.note = "W/s ≈ " + parts + "; Q/s ≈ " + format_number(s.dram_active, 3) + " × " +
+             format_byte_rate(ByteRate(peaks.bandwidth)) + " (DRAM_ACTIVE, " + peaks.memory_level +
+             ")";
+    const Diagnosis d = diagnose(p, roofs);
+    std::string line2 = entity + ": " + std::to_string(s.samples) + " samples";
+    if (s.gpu_util >= 0) line2 += ", GPU utilisation " + format_number(s.gpu_util * 100, 3) + "%";
+    if (s.sm_active >= 0) line2 += ", SM active " + format_number(s.sm_active * 100, 3) + "%";
+    if (s.tensor_active >= 0)
+      line2 += ", tensor pipe " + format_number(s.tensor_active * 100, 3) + "%";
+    if (s.dram_active >= 0) line2 += ", DRAM " + format_number(s.dram_active * 100, 3) + "%";
+    if (s.power_w >= 0) {
+      line2 += ", power " + format_number(s.power_w, 3) + " W";
+      if (s.power_limit_w > 0)
+        line2 += " of " + format_number(s.power_limit_w, 3) + " W (" +
+                 format_number(100 * s.power_w / s.power_limit_w, 3) + "%)";
+    }
+    notes.push_back(line2);
+    const bool busy = s.gpu_util >= 0.9 || s.sm_active >= 0.9;
+    if (d.verdict == Verdict::far_below && busy)
+      notes.push_back(entity + ": busy by utilisation yet far below both roofs (" +
+                      format_number(d.attainment * 100, 3) + "% of the attainable " +
+                      format_work_rate(d.attainable) +
+                      "): utilisation is a time metric (was any kernel running), FLOP/s a "
+                      "throughput metric: a problem of how it runs, not of the hardware — look "
+                      "at launch/sync overhead, data-feeding stalls, small kernels, low "
+                      "parallelism (DIGEST §13)");
+    out.result.doc.points.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace roofline

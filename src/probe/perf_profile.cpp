@@ -1,0 +1,269 @@
+// Running a program under counters (`roofline profile`), reading its marker results back, and
+// saving/replaying counter recordings.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/counters.hpp"
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+
+extern char** environ;
+
+namespace roofline::counters {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const char* role_name(Role r) {
+  switch (r) {
+    case Role::flops:
+      return "flops";
+    case Role::dram:
+      return "dram";
+    case Role::level:
+      return "level";
+    case Role::software:
+      return "software";
+  }
+  return "flops";
+}
+
+Role parse_role(const std::string& s, const std::string& where) {
+  if (s == "flops") return Role::flops;
+  if (s == "dram") return Role::dram;
+  if (s == "level") return Role::level;
+  if (s == "software") return Role::software;
+  throw InputError(where + ": role: expected flops, dram, level or software (got '" + s + "')");
+}
+
+/// Restores SIGINT/SIGQUIT handling when the wait is over (the terminal's ^C goes to the
+/// program; we wait for it to finish, as system() does).
+struct IgnoreInterrupts {
+  struct sigaction old_int {
+  }, old_quit{};
+  IgnoreInterrupts() {
+    struct sigaction ign {};
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+  }
+  ~IgnoreInterrupts() {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+  }
+};
+
+}  // namespace
+
+RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& opt) {
+  if (argv.empty())
+    throw InputError("no program given: roofline profile [options] -- PROGRAM ARGS...");
+  RunResult r;
+  r.pmu = probe_pmu(opt.sysfs_root);
+  r.plan.events = software_events();
+  if (opt.hardware) {
+    const CpuIdentity cpu = this_cpu();
+    if (!r.pmu.core_pmu.empty()) {
+      EventPlan core = core_event_plan(cpu, r.pmu.core_pmu);
+      r.plan.cpu_description = core.cpu_description;
+      if (r.pmu.core_pmu_usable) {
+        r.plan.events.insert(r.plan.events.end(), core.events.begin(), core.events.end());
+        r.plan.limits = core.limits;
+      }
+      r.plan.missing = core.missing;
+    }
+    add_dram_events(r.plan, cpu, opt.sysfs_root);
+  }
+
+  // Everything the child needs is built before fork: after it only async-signal-safe calls.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; e && *e; ++e)
+    if (std::strncmp(*e, "ROOFLINE_MARKER_DIR=", 20) != 0) env_strings.emplace_back(*e);
+  if (!opt.marker_dir.empty())
+    env_strings.push_back("ROOFLINE_MARKER_DIR=" + opt.marker_dir.string());
+  std::vector<char*> envp, args;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_copy = argv;
+  for (auto& s : argv_copy) args.push_back(s.data());
+  args.push_back(nullptr);
+
+  int go[2], err[2];
+  if (::pipe2(go, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
+    throw Error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t pid = ::fork();
+  if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(go[1]);
+    ::close(err[0]);
+    char c = 0;
+    if (::read(go[0], &c, 1) != 1) ::_exit(127);  // parent gave up before starting us
+    ::execvpe(args[0], args.data(), envp.data());
+    const int e = errno;
+    ssize_t w = ::write(err[1], &e, sizeof e);
+    (void)w;
+    ::_exit(e == ENOENT ? 127 : 126);
+  }
+  ::close(go[0]);
+  ::close(err[1]);
+  IgnoreInterrupts ignore;
+  CounterSet set;
+  set.open(r.plan.events, pid, /*on_exec=*/true);
+  r.open_failures = set.failures();
+  set.enable_system_wide();
+  const auto t0 = std::chrono::steady_clock::now();
+  const char go_byte = 'g';
+  ssize_t w = ::write(go[1], &go_byte, 1);
+  (void)w;
+  ::close(go[1]);
+  int exec_errno = 0;
+  ssize_t n;
+  do n = ::read(err[0], &exec_errno, sizeof exec_errno);
+  while (n < 0 && errno == EINTR);
+  ::close(err[0]);
+  int status = 0;
+  pid_t waited;
+  do waited = ::waitpid(pid, &status, 0);
+  while (waited < 0 && errno == EINTR);
+  const auto t1 = std::chrono::steady_clock::now();
+  set.disable_system_wide();
+  if (n == static_cast<ssize_t>(sizeof exec_errno))
+    throw ExecError("cannot run '" + argv[0] + "': " + std::strerror(exec_errno),
+                    exec_errno == ENOENT ? 127 : 126);
+  r.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
+  if (WIFEXITED(status)) {
+    r.exit_status = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    r.term_signal = WTERMSIG(status);
+    r.exit_status = 128 + r.term_signal;
+  }
+  r.readings = set.read();
+  r.totals = combine(r.plan.events, r.readings);
+  return r;
+}
+
+std::vector<RegionResult> read_marker_results(const fs::path& dir) {
+  std::map<std::string, RegionResult> merged;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("markers-", 0) == 0 && e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    const std::string origin = f.string();
+    const json j = parse_json(read_text_file(f), origin);
+    if (!j.is_object() || j.value("schema", "") != "roofline.markers" || j.value("version", 0) != 1)
+      throw InputError(origin + ": not a roofline.markers version 1 document");
+    if (!j.contains("regions") || !j["regions"].is_array())
+      throw InputError(origin + ": regions: expected an array");
+    for (const auto& rj : j["regions"]) {
+      const std::string name = rj.at("name").get<std::string>();
+      RegionResult& r = merged[name];
+      r.name = name;
+      r.calls += rj.at("calls").get<std::uint64_t>();
+      // Processes of one run (ranks, workers) overlap like threads: the longest is the wall.
+      r.time = std::max(r.time, rj.at("time").get<double>());
+      r.thread_time += rj.at("thread_time").get<double>();
+      r.threads += rj.at("threads").get<int>();
+      r.flops += rj.at("flops").get<double>();
+      r.bytes += rj.at("bytes").get<double>();
+    }
+  }
+  std::vector<RegionResult> out;
+  for (auto& [n, r] : merged) out.push_back(r);
+  return out;
+}
+
+std::string recording_to_json(const RunResult& r, const CpuIdentity& cpu) {
+  json j;
+  j["schema"] = "roofline.counters";
+  j["version"] = 1;
+  j["cpu"] = {{"vendor", cpu.vendor},
+              {"family", cpu.family},
+              {"model", cpu.model},
+              {"model_name", cpu.model_name}};
+  j["wall_seconds"] = r.wall_seconds;
+  j["exit_status"] = r.exit_status;
+  json evs = json::array();
+  for (std::size_t i = 0; i < r.plan.events.size(); ++i) {
+    const EventSpec& e = r.plan.events[i];
+    const Reading& rd = r.readings.at(i);
+    json ej = {{"name", e.name},
+               {"pmu", e.pmu},
+               {"config", e.config},
+               {"role", role_name(e.role)},
+               {"weight", e.weight},
+               {"value", rd.value},
+               {"time_enabled", rd.time_enabled},
+               {"time_running", rd.time_running}};
+    if (!e.precision.empty()) ej["precision"] = e.precision;
+    if (!e.level.empty()) ej["level"] = e.level;
+    evs.push_back(ej);
+  }
+  j["events"] = evs;
+  j["limits"] = r.plan.limits;
+  j["missing"] = r.plan.missing;
+  return j.dump(2) + "\n";
+}
+
+RunResult recording_from_json(const std::string& text, const std::string& origin) {
+  const json j = parse_json(text, origin);
+  if (!j.is_object() || j.value("schema", "") != "roofline.counters")
+    throw InputError(origin + ": schema: expected \"roofline.counters\"");
+  if (j.value("version", 0) != 1) throw InputError(origin + ": version: expected 1");
+  RunResult r;
+  try {
+    const CpuIdentity cpu{j.at("cpu").value("vendor", ""), j.at("cpu").value("family", 0),
+                          j.at("cpu").value("model", 0), j.at("cpu").value("model_name", "")};
+    r.plan.cpu_description = cpu.vendor + " family " + std::to_string(cpu.family) + " model " +
+                             std::to_string(cpu.model);
+    r.wall_seconds = j.at("wall_seconds").get<double>();
+    r.exit_status = j.value("exit_status", 0);
+    const json& evs = j.at("events");
+    if (!evs.is_array()) throw InputError(origin + ": events: expected an array");
+    for (std::size_t i = 0; i < evs.size(); ++i) {
+      const json& ej = evs[i];
+      const std::string where = origin + ": events[" + std::to_string(i) + "]";
+      EventSpec e;
+      e.name = ej.at("name").get<std::string>();
+      e.pmu = ej.value("pmu", "");
+      e.config = ej.value("config", std::uint64_t{0});
+      e.role = parse_role(ej.at("role").get<std::string>(), where);
+      e.precision = ej.value("precision", "");
+      e.level = ej.value("level", "");
+      e.weight = ej.value("weight", 1.0);
+      if (!(e.weight > 0)) throw InputError(where + ": weight: must be > 0");
+      Reading rd;
+      rd.name = e.name;
+      rd.value = ej.at("value").get<std::uint64_t>();
+      rd.time_enabled = ej.at("time_enabled").get<std::uint64_t>();
+      rd.time_running = ej.at("time_running").get<std::uint64_t>();
+      if (rd.time_running > rd.time_enabled)
+        throw InputError(where + ": time_running exceeds time_enabled");
+      r.plan.events.push_back(e);
+      r.readings.push_back(rd);
+    }
+    if (j.contains("limits")) r.plan.limits = j["limits"].get<std::vector<std::string>>();
+    if (j.contains("missing")) r.plan.missing = j["missing"].get<std::vector<std::string>>();
+  } catch (const json::exception& e) {
+    throw InputError(origin + ": " + e.what());
+  }
+  r.totals = combine(r.plan.events, r.readings);
+  return r;
+}
+
+}  // namespace roofline::counters

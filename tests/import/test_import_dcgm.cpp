@@ -1,0 +1,105 @@
+// DCGM dmon import: the seed's motivating case (DIGEST §13) and bad files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "roofline/diagnosis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/import.hpp"
+
+using namespace roofline;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kData = fs::path(ROOFLINE_TEST_DATA) / "import";
+RoofSet h100() {
+  return load_machine_file(kData / "machine-h100-sxm.json").roofs;
+}
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += x + "\n";
+  return s;
+}
+}  // namespace
+
+TEST(ImportDcgm, PeaksComeFromTheMachine) {
+  const DcgmPeaks p = dcgm_peaks(h100());
+  EXPECT_DOUBLE_EQ(p.tensor, 989.5e12);  // dense fp16 tensor, the sparse figure is not used
+  EXPECT_EQ(p.tensor_roof, "fp16 tensor");
+  EXPECT_DOUBLE_EQ(p.fp32, 67e12);
+  EXPECT_DOUBLE_EQ(p.fp64, 34e12);  // the non-tensor fp64 roof
+  EXPECT_DOUBLE_EQ(p.fp16, 0);
+  EXPECT_DOUBLE_EQ(p.bandwidth, 3.35e12);
+}
+
+TEST(ImportDcgm, SeedCaseIsFarBelowBothRoofs) {
+  const auto path = (kData / "dcgm-seed-case.txt").string();
+  const RoofSet roofs = h100();
+  const DcgmResult r = import_dcgm(read_text_file(path), path, roofs);
+  ASSERT_EQ(r.gpus.size(), 1u);
+  const DcgmSummary& g = r.gpus[0];
+  EXPECT_EQ(g.entity, "GPU 0");
+  EXPECT_EQ(g.samples, 8);
+  EXPECT_NEAR(g.gpu_util, 0.98, 1e-12);
+  EXPECT_NEAR(g.tensor_active, 0.010, 1e-12);
+  EXPECT_NEAR(g.dram_active, 0.060, 1e-12);
+  EXPECT_NEAR(g.power_w, 156.0, 1e-9);
+  EXPECT_NEAR(g.power_limit_w, 600.0, 1e-9);
+  EXPECT_LT(g.fp16_active, 0);  // N/A throughout
+  ASSERT_EQ(r.result.doc.points.size(), 1u);
+  const Point& p = r.result.doc.points[0];
+  EXPECT_DOUBLE_EQ(p.time.value, 8.0);
+  // W/s = 0.010·989.5T + 0.080·67T; Q/s = 0.060·3.35 TB/s.
+  EXPECT_NEAR(p.performance().value, 0.010 * 989.5e12 + 0.080 * 67e12, 1e3);
+  EXPECT_NEAR(p.traffic[0].bytes.value / p.time.value, 0.060 * 3.35e12, 1e3);
+  EXPECT_EQ(p.precision, "fp16 tensor");
+  const Diagnosis d = diagnose(p, roofs);
+  EXPECT_EQ(d.verdict, Verdict::far_below);
+  EXPECT_LT(d.attainment, 0.1);
+  const std::string notes = joined(r.result.notes);
+  EXPECT_NE(notes.find("utilisation is a time metric"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("FLOP/s a throughput metric"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("a problem of how it runs, not of the hardware"), std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("power 156 W of 600 W (26%)"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("GPU utilisation 98%"), std::string::npos) << notes;
+}
+
+TEST(ImportDcgm, BusyAndOnTheRoofGetsNoSuchNote) {
+  const std::string text =
+      "#Entity GPUTL TENSO DRAMA FP32A\nID\nGPU 0 99 0.010 0.950 0.010\nGPU 1 99 0.010 0.950 "
+      "0.010\n";
+  const DcgmResult r = import_dcgm(text, "t.txt", h100(), {0.5});
+  ASSERT_EQ(r.result.doc.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.result.doc.points[1].time.value, 0.5);
+  EXPECT_EQ(r.result.doc.points[1].name, "GPU 1");
+  EXPECT_EQ(joined(r.result.notes).find("time metric"), std::string::npos);
+  EXPECT_NE(diagnose(r.result.doc.points[0], h100()).verdict, Verdict::far_below);
+}
+
+TEST(ImportDcgm, BadFilesNameFileLineAndColumn) {
+  const auto path = (kData / "dcgm-truncated.txt").string();
+  try {
+    import_dcgm(read_text_file(path), path, h100());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": line 5, column 48: expected 10 values after "
+                                                "'GPU 0', found 5 (file truncated?)"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    import_dcgm("#Entity TENSO DRAMA\nGPU 0 0.5 1.7\n", "r.txt", h100());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "r.txt: line 2, column 11: activity ratio must be in 0..1 (got 1.7)");
+  }
+  try {
+    import_dcgm("#Entity TENSO DRAMA\nGPU 0 0.5 abc\n", "r.txt", h100());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "r.txt: line 2, column 11: not a number: 'abc'");
+  }
+  EXPECT_THROW(import_dcgm("GPU 0 0.5\n", "r.txt", h100()), InputError);
+  EXPECT_THROW(import_dcgm("", "r.txt", h100()), InputError);
+}

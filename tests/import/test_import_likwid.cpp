@@ -1,0 +1,102 @@
+// likwid-perfctr CSV import: FLOPS_DP/SP, MEM, MEM_DP groups, regions, raw fallback, bad files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "roofline/error.hpp"
+#include "roofline/import.hpp"
+
+using namespace roofline;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kData = fs::path(ROOFLINE_TEST_DATA) / "import";
+ImportResult load(const std::string& name) {
+  const auto p = kData / name;
+  return import_likwid(read_text_file(p), p.string());
+}
+}  // namespace
+
+TEST(ImportLikwid, FlopsDpAloneHasNoTrafficSoNoPoint) {
+  const auto r = load("likwid-flops-dp.csv");
+  EXPECT_TRUE(r.doc.points.empty());
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.back().find("no memory data volume"), std::string::npos) << r.notes.back();
+}
+
+TEST(ImportLikwid, FlopsDpAndMemGroupsCombineTheirRates) {
+  const auto r = load("likwid-flops-dp-mem.csv");
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  const Point& p = r.doc.points[0];
+  // FLOPS_DP: 2 threads × 2002 MFLOP/s × 0.5 s in 0.5 s; MEM: 6 GB in 0.5 s; run = 1 s.
+  EXPECT_DOUBLE_EQ(p.time.value, 1.0);
+  EXPECT_DOUBLE_EQ(p.work.value, 2 * 2002e6 * 0.5 / 0.5 * 1.0);
+  EXPECT_DOUBLE_EQ(p.traffic[0].bytes.value, 6e9 / 0.5 * 1.0);
+  EXPECT_EQ(p.precision, "fp64");
+  EXPECT_EQ(p.note, "groups FLOPS_DP, MEM");
+}
+
+TEST(ImportLikwid, MemDpRegionsGiveOnePointEach) {
+  const auto r = load("likwid-mem-dp-regions.csv");
+  ASSERT_EQ(r.doc.points.size(), 2u);
+  const Point& triad = r.doc.points[0];
+  EXPECT_EQ(triad.name, "triad");
+  EXPECT_DOUBLE_EQ(triad.work.value, 2 * 1250e6 * 0.8);
+  EXPECT_DOUBLE_EQ(triad.traffic[0].bytes.value, 24e9);
+  EXPECT_DOUBLE_EQ(triad.time.value, 0.8);
+  EXPECT_NEAR(triad.intensity().value, 1.0 / 12, 1e-12);  // DAXPY-like, DIGEST §3
+  const Point& gemm = r.doc.points[1];
+  EXPECT_EQ(gemm.name, "dgemm");
+  EXPECT_DOUBLE_EQ(gemm.intensity().value, 40);
+}
+
+TEST(ImportLikwid, FlopsSpWithMemOnZen) {
+  const auto r = load("likwid-flops-sp-mem.csv");
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  const Point& p = r.doc.points[0];
+  EXPECT_DOUBLE_EQ(p.time.value, 4.0);
+  EXPECT_DOUBLE_EQ(p.work.value, 8000e6 * 4.0);
+  EXPECT_DOUBLE_EQ(p.traffic[0].bytes.value, 16e9 / 2.0 * 4.0);
+  EXPECT_EQ(p.precision, "fp32");
+  EXPECT_DOUBLE_EQ(p.intensity().value, 1.0);
+}
+
+TEST(ImportLikwid, RawCountersWhenTheMetricIsMissing) {
+  const std::string text =
+      "TABLE,Group 1 Raw,MEM_DP,4\n"
+      "Event,Counter,HWThread 0\n"
+      "FP_ARITH_INST_RETIRED_SCALAR_DOUBLE,PMC0,1000\n"
+      "FP_ARITH_INST_RETIRED_512B_PACKED_DOUBLE,PMC1,\"1,000\"\n"
+      "CAS_COUNT_RD,MBOX0C0,300\n"
+      "CAS_COUNT_WR,MBOX0C1,100\n"
+      "TABLE,Group 1 Metric,MEM_DP,1\n"
+      "Metric,HWThread 0\n"
+      "Runtime (RDTSC) [s],0.001\n";
+  const auto r = import_likwid(text, "raw.csv");
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].work.value, 1000 + 1000 * 8);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].traffic[0].bytes.value, 400 * 64);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].time.value, 0.001);
+}
+
+TEST(ImportLikwid, BadFilesNameFileLineAndColumn) {
+  const std::string trunc = (kData / "likwid-truncated.csv").string();
+  try {
+    import_likwid(read_text_file(trunc), trunc);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(trunc + ": line 26, column 1: table 'FLOPS_DP' declares "
+                                                 "10 rows, found 2 (file truncated?)"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    import_likwid("TABLE,Group 1 Metric,MEM,1\nMetric,HWThread 0\nRuntime (RDTSC) [s],0.x1\n",
+                  "m.csv");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "m.csv: line 3, column 21: Runtime (RDTSC) [s]: not a number: '0.x1'");
+  }
+  EXPECT_THROW(import_likwid("hello,world\n", "x.csv"), InputError);
+  EXPECT_THROW(import_likwid("TABLE,Foo\n", "x.csv"), InputError);
+}

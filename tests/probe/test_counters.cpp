@@ -1,0 +1,252 @@
+// Event tables and counter arithmetic on recorded readings (Intel and AMD), no PMU needed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "roofline/counters.hpp"
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+
+using namespace roofline::counters;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kData = fs::path(ROOFLINE_TEST_DATA) / "import";
+
+const EventSpec* find(const std::vector<EventSpec>& es, const std::string& name) {
+  for (const auto& e : es)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+/// Readings of a recording, re-ordered to match `events` by name (the plan decides the weights).
+std::vector<Reading> readings_for(const std::vector<EventSpec>& events, const RunResult& rec) {
+  std::vector<Reading> out;
+  for (const auto& e : events) {
+    Reading r;
+    r.name = e.name;
+    for (const auto& x : rec.readings)
+      if (x.name == e.name) r = x;
+    out.push_back(r);
+  }
+  return out;
+}
+}  // namespace
+
+TEST(CounterPlan, ParsesCpuinfo) {
+  const auto c = parse_cpuinfo(
+      "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 106\n"
+      "model name\t: Intel(R) Xeon(R) Platinum 8380\n\nprocessor\t: 1\nvendor_id\t: Other\n");
+  EXPECT_EQ(c.vendor, "GenuineIntel");
+  EXPECT_EQ(c.family, 6);
+  EXPECT_EQ(c.model, 106);
+  EXPECT_EQ(c.model_name, "Intel(R) Xeon(R) Platinum 8380");
+  EXPECT_TRUE(c.is_intel());
+}
+
+TEST(CounterPlan, IntelAvx512ServerCountsEveryWidthWithLanes) {
+  const auto p = core_event_plan({"GenuineIntel", 6, 0x6A, ""});
+  const EventSpec* d512 = find(p.events, "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE");
+  ASSERT_NE(d512, nullptr);
+  EXPECT_EQ(d512->config, 0x40C7u);  // event 0xC7, umask 0x40 (Intel SDM)
+  EXPECT_DOUBLE_EQ(d512->weight, 8);
+  EXPECT_EQ(d512->precision, "fp64");
+  const EventSpec* s256 = find(p.events, "FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE");
+  ASSERT_NE(s256, nullptr);
+  EXPECT_EQ(s256->config, 0x20C7u);
+  EXPECT_DOUBLE_EQ(s256->weight, 8);
+  const EventSpec* l1 = find(p.events, "L1D.REPLACEMENT");
+  ASSERT_NE(l1, nullptr);
+  EXPECT_EQ(l1->config, 0x0151u);
+  EXPECT_EQ(find(p.events, "FP_ARITH_INST_RETIRED2.128B_PACKED_HALF"), nullptr);
+  // Groups fit in 4 general-purpose counters.
+  std::map<int, int> per_group;
+  for (const auto& e : p.events) per_group[e.group]++;
+  for (const auto& [g, n] : per_group) EXPECT_LE(n, 4) << "group " << g;
+  // The known limits are stated.
+  std::string limits;
+  for (const auto& l : p.limits) limits += l + "\n";
+  EXPECT_NE(limits.find("masked"), std::string::npos);
+  EXPECT_NE(limits.find("AMX"), std::string::npos);
+}
+
+TEST(CounterPlan, SapphireRapidsAddsHalfPrecisionAndHaswellHasNoFlops) {
+  const auto spr = core_event_plan({"GenuineIntel", 6, 0x8F, ""});
+  const EventSpec* h = find(spr.events, "FP_ARITH_INST_RETIRED2.512B_PACKED_HALF");
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(h->config, 0x10CFu);
+  EXPECT_DOUBLE_EQ(h->weight, 32);
+  EXPECT_EQ(h->precision, "fp16");
+  EXPECT_EQ(find(spr.events, "L2_LINES_IN.ALL")->config, 0x1F25u);
+  const auto client = core_event_plan({"GenuineIntel", 6, 0x9E, ""});  // Coffee Lake: no AVX-512
+  EXPECT_EQ(find(client.events, "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE"), nullptr);
+  EXPECT_NE(find(client.events, "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE"), nullptr);
+  const auto hsw = core_event_plan({"GenuineIntel", 6, 0x3F, ""});
+  EXPECT_TRUE(hsw.events.empty());
+  ASSERT_FALSE(hsw.missing.empty());
+  EXPECT_NE(hsw.missing[0].find("Broadwell"), std::string::npos);
+}
+
+TEST(CounterPlan, AmdZen2SplitsPrecisionsZen3DoesNot) {
+  const auto z2 = core_event_plan({"AuthenticAMD", 0x17, 0x31, ""});
+  ASSERT_EQ(z2.events.size(), 2u);
+  EXPECT_EQ(z2.events[0].config, 0xF003u);  // PMCx003 umask 0xF0: double precision
+  EXPECT_EQ(z2.events[0].precision, "fp64");
+  EXPECT_EQ(z2.events[1].config, 0x0F03u);
+  const auto z3 = core_event_plan({"AuthenticAMD", 0x19, 0x01, ""});
+  ASSERT_EQ(z3.events.size(), 1u);
+  EXPECT_EQ(z3.events[0].config, 0xFF03u);
+  EXPECT_EQ(z3.events[0].precision, "fp");
+  std::string limits;
+  for (const auto& l : z3.limits) limits += l;
+  EXPECT_NE(limits.find("MergeEvent"), std::string::npos);
+  const auto other = core_event_plan({"SomeVendor", 1, 1, ""});
+  EXPECT_TRUE(other.events.empty());
+  EXPECT_FALSE(other.missing.empty());
+}
+
+TEST(CounterMath, EncodesSysfsFormats) {
+  const std::map<std::string, std::string> f = {{"event", "config:0-7,32-35"},
+                                                {"umask", "config:8-15"}};
+  EXPECT_EQ(encode_config(f, "event=0x04,umask=0x0f"), 0x0F04u);
+  // 0x107: low 8 bits to 0-7, the rest to 32-35 (AMD DF channel 4).
+  EXPECT_EQ(encode_config(f, "event=0x107,umask=0x38"), 0x100003807ull);
+  EXPECT_THROW(encode_config(f, "event=0x1000,umask=0x1"), roofline::InputError);
+  EXPECT_THROW(encode_config(f, "edge=1"), roofline::InputError);
+}
+
+TEST(CounterMath, ScalesMultiplexedCounters) {
+  EXPECT_DOUBLE_EQ(*scaled_value({"x", 100, 1000, 1000}), 100);
+  EXPECT_DOUBLE_EQ(*scaled_value({"x", 100, 1000, 250}), 400);
+  EXPECT_FALSE(scaled_value({"x", 0, 1000, 0}).has_value());
+}
+
+TEST(CounterMath, DramEventsFromIntelSysfs) {
+  EventPlan p;
+  add_dram_events(p, {"GenuineIntel", 6, 0x6A, ""}, kData / "sysfs" / "intel-icx");
+  ASSERT_EQ(p.events.size(), 4u);  // 2 channels × read/write
+  for (const auto& e : p.events) {
+    EXPECT_EQ(e.role, Role::dram);
+    EXPECT_TRUE(e.system_wide);
+    EXPECT_NEAR(e.weight, 64.0, 1e-9);  // 6.103515625e-5 MiB
+  }
+  EXPECT_EQ(p.events[0].config, 0x0F04u);
+  EXPECT_EQ(p.events[0].type, 14u);
+  EXPECT_EQ(p.events[1].config, 0x3004u);
+  EXPECT_TRUE(p.missing.empty());
+}
+
+TEST(CounterMath, DramEventsFromAmdDataFabricAndMissingOnAVm) {
+  EventPlan p;
+  add_dram_events(p, {"AuthenticAMD", 0x19, 0x01, ""}, kData / "sysfs" / "amd-zen3");
+  ASSERT_EQ(p.events.size(), 8u);
+  EXPECT_EQ(p.events[0].config, 0x3807u);
+  EXPECT_EQ(p.events[4].config, 0x100003807ull);
+  EventPlan vm;
+  add_dram_events(vm, {"AuthenticAMD", 0x19, 0x01, ""}, kData / "sysfs" / "kvm-no-pmu");
+  EXPECT_TRUE(vm.events.empty());
+  ASSERT_EQ(vm.missing.size(), 1u);
+  EXPECT_NE(vm.missing[0].find("no memory-controller PMU"), std::string::npos);
+}
+
+TEST(CounterFixtures, IntelIceLakeDgemm) {
+  const auto rec =
+      recording_from_json(roofline::read_text_file(kData / "perf-intel-icx-dgemm.json"), "intel");
+  // The plan for this CPU and the sysfs fixture decide the events and weights.
+  const CpuIdentity cpu{"GenuineIntel", 6, 106, ""};
+  EventPlan plan = core_event_plan(cpu);
+  add_dram_events(plan, cpu, kData / "sysfs" / "intel-icx");
+  auto events = software_events();
+  events.insert(events.end(), plan.events.begin(), plan.events.end());
+  const auto readings = readings_for(events, rec);
+  const CounterTotals t = combine(events, readings);
+  // fp64: 750000·(4/3)·1 + 187.5e6·(4/3)·8 (multiplexed 75%)
+  EXPECT_DOUBLE_EQ(t.flops_by_precision.at("fp64"), 2.001e9);
+  // fp32: 2000·2·1 + 500·2·8 (multiplexed 50%)
+  EXPECT_DOUBLE_EQ(t.flops_by_precision.at("fp32"), 12000);
+  EXPECT_DOUBLE_EQ(t.flops, 2.001012e9);
+  EXPECT_DOUBLE_EQ(t.bytes_by_level.at("DRAM"), 8e6 * 64);
+  EXPECT_DOUBLE_EQ(t.bytes_by_level.at("L1"), 1e8 * 64);
+  EXPECT_DOUBLE_EQ(t.bytes_by_level.at("L2"), 2e7 * 64);
+  EXPECT_DOUBLE_EQ(t.cpu_seconds, 0.48);
+  EXPECT_DOUBLE_EQ(t.min_running_fraction, 0.5);
+  EXPECT_TRUE(t.not_counted.empty());
+  // The recording's own weights give the same answer.
+  EXPECT_DOUBLE_EQ(rec.totals.flops, 2.001012e9);
+}
+
+TEST(CounterFixtures, AmdZen3Triad) {
+  const auto rec =
+      recording_from_json(roofline::read_text_file(kData / "perf-amd-zen3-triad.json"), "amd");
+  const CpuIdentity cpu{"AuthenticAMD", 25, 1, ""};
+  EventPlan plan = core_event_plan(cpu);
+  add_dram_events(plan, cpu, kData / "sysfs" / "amd-zen3");
+  auto events = software_events();
+  events.insert(events.end(), plan.events.begin(), plan.events.end());
+  const CounterTotals t = combine(events, readings_for(events, rec));
+  EXPECT_DOUBLE_EQ(t.flops, 2e9);
+  EXPECT_DOUBLE_EQ(t.flops_by_precision.at("fp"), 2e9);
+  // 8 channels × 5e6 beats × 2 (50% running) × 64 B
+  EXPECT_DOUBLE_EQ(t.bytes_by_level.at("DRAM"), 8 * 1e7 * 64);
+  EXPECT_DOUBLE_EQ(t.min_running_fraction, 0.5);
+}
+
+TEST(CounterFixtures, CounterThatNeverRanIsReportedNotZero) {
+  std::vector<EventSpec> es(2);
+  es[0].name = "a";
+  es[0].precision = "fp64";
+  es[1].name = "b";
+  es[1].precision = "fp64";
+  es[1].weight = 4;
+  const auto t = combine(es, {{"a", 10, 100, 100}, {"b", 0, 100, 0}});
+  EXPECT_DOUBLE_EQ(t.flops, 10);
+  ASSERT_EQ(t.not_counted.size(), 1u);
+  EXPECT_EQ(t.not_counted[0], "b");
+  EXPECT_THROW(combine(es, {{"a", 1, 1, 1}}), roofline::InputError);
+}
+
+TEST(CounterFixtures, MalformedRecordingNamesTheFile) {
+  try {
+    recording_from_json(R"({"schema": "roofline.counters", "version": 1, "cpu": {},
+      "wall_seconds": 1, "events": [{"name": "x", "role": "flopz", "value": 1,
+      "time_enabled": 1, "time_running": 1}]})",
+                        "rec.json");
+    FAIL() << "expected an error";
+  } catch (const roofline::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("rec.json: events[0]: role"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(MissingPmu, MessageSaysWhatIsMissingAndHowToEnableIt) {
+  PmuStatus vm;
+  vm.hypervisor = true;
+  vm.software_events = true;
+  const std::string m = explain_missing(vm);
+  EXPECT_NE(m.find("/sys/bus/event_source/devices/cpu is absent"), std::string::npos) << m;
+  EXPECT_NE(m.find("virtual machine"), std::string::npos) << m;
+  EXPECT_NE(m.find("bare metal"), std::string::npos) << m;
+  EXPECT_NE(m.find("T (wall clock)"), std::string::npos) << m;
+  EXPECT_NE(m.find("--work/--traffic"), std::string::npos) << m;
+
+  PmuStatus refused;
+  refused.core_pmu = "cpu";
+  refused.core_error = "Permission denied";
+  refused.paranoid = 3;
+  const std::string r = explain_missing(refused);
+  EXPECT_NE(r.find("perf_event_paranoid is 3"), std::string::npos) << r;
+  EXPECT_NE(r.find("CAP_PERFMON"), std::string::npos) << r;
+
+  PmuStatus ok;
+  ok.core_pmu = "cpu";
+  ok.core_pmu_usable = true;
+  EXPECT_EQ(explain_missing(ok), "");
+
+  ok.uncore_pmus = {"uncore_imc_0"};
+  ok.paranoid = 2;
+  EXPECT_NE(explain_uncore_missing(ok).find("perf_event_paranoid ≤ 0"), std::string::npos);
+  ok.cap_perfmon = true;
+  EXPECT_EQ(explain_uncore_missing(ok), "");
+  ok.uncore_pmus.clear();
+  EXPECT_NE(explain_uncore_missing(ok).find("no memory-controller PMU"), std::string::npos);
+}

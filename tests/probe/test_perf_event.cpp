@@ -1,0 +1,113 @@
+// perf_event plumbing with software events (they work in VMs) and running programs.
+#include <gtest/gtest.h>
+
+#include <time.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "roofline/counters.hpp"
+#include "roofline/error.hpp"
+
+using namespace roofline::counters;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kSysfs = fs::path(ROOFLINE_TEST_DATA) / "import" / "sysfs";
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+void spin_for(double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  volatile double x = 1;
+  while (std::chrono::steady_clock::now() < end) x = x * 1.0000001 + 1e-9;
+}
+}  // namespace
+
+TEST(PerfEvent, TaskClockCountsThisProcess) {
+  CounterSet set;
+  set.open(software_events(), 0, /*on_exec=*/false);
+  if (set.opened() == 0)
+    GTEST_SKIP() << "even software events are refused here: " << set.failures().at(0);
+  const double cpu0 = thread_cpu_seconds();
+  spin_for(0.05);
+  const double cpu1 = thread_cpu_seconds();
+  set.disable_all();
+  const auto r = set.read();
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_GT(r[0].time_enabled, 0u);
+  const auto t = combine(software_events(), r);
+  // task-clock is the thread's CPU time: it agrees with the clock the kernel keeps for it
+  // (however loaded the machine is), within scheduling granularity.
+  EXPECT_GT(t.cpu_seconds, 0.0);
+  EXPECT_NEAR(t.cpu_seconds, cpu1 - cpu0, 0.25 * (cpu1 - cpu0) + 0.004)
+      << "task-clock " << r[0].value << " ns";
+}
+
+TEST(PerfEvent, ProbeOfASysfsWithoutPmuGivesTheMissingMessage) {
+  const PmuStatus s = probe_pmu(kSysfs / "kvm-no-pmu");
+  EXPECT_TRUE(s.core_pmu.empty());
+  EXPECT_TRUE(s.uncore_pmus.empty());
+  const std::string m = explain_missing(s);
+  EXPECT_NE(m.find("hardware counters are missing"), std::string::npos) << m;
+  EXPECT_NE(explain_uncore_missing(s).find("no memory-controller PMU"), std::string::npos);
+}
+
+TEST(PerfEvent, ProbeOfThisMachineIsConsistent) {
+  const PmuStatus s = probe_pmu();
+  // Either the core PMU works, or the message says why not: never silence.
+  if (s.core_pmu.empty() || !s.core_pmu_usable) {
+    std::cout << "[ info ] " << explain_missing(s) << "\n";
+    EXPECT_FALSE(explain_missing(s).empty());
+  } else {
+    EXPECT_TRUE(explain_missing(s).empty());
+  }
+  EXPECT_EQ(s.core_pmu.empty(), !fs::exists("/sys/bus/event_source/devices/cpu/type") &&
+                                    !fs::exists("/sys/bus/event_source/devices/cpu_core/type"));
+}
+
+TEST(RunCounted, ExitStatusTimeAndVerbatimArguments) {
+  RunOptions opt;
+  opt.hardware = false;
+  auto r = run_counted({"sleep", "0.05"}, opt);
+  EXPECT_EQ(r.exit_status, 0);
+  EXPECT_GE(r.wall_seconds, 0.05);
+  EXPECT_LT(r.wall_seconds, 10.0);
+  r = run_counted({"sh", "-c", "exit 7"}, opt);
+  EXPECT_EQ(r.exit_status, 7);
+  // Arguments reach the program verbatim: spaces and ; are not split or interpreted.
+  r = run_counted({"sh", "-c", "test \"$1\" = 'a b;c' && test \"$#\" = 1", "sh", "a b;c"}, opt);
+  EXPECT_EQ(r.exit_status, 0);
+  r = run_counted({"sh", "-c", "kill -TERM $$"}, opt);
+  EXPECT_EQ(r.term_signal, 15);
+  EXPECT_EQ(r.exit_status, 128 + 15);
+}
+
+TEST(RunCounted, ProgramThatDoesNotExist) {
+  RunOptions opt;
+  opt.hardware = false;
+  try {
+    run_counted({"/no/such/program-roofline"}, opt);
+    FAIL() << "expected ExecError";
+  } catch (const ExecError& e) {
+    EXPECT_EQ(e.code(), 127);
+    EXPECT_NE(std::string(e.what()).find("cannot run '/no/such/program-roofline'"),
+              std::string::npos);
+  }
+  EXPECT_THROW(run_counted({}, opt), roofline::InputError);
+}
+
+TEST(RunCounted, CountsTheChildsCpuTimeWithTaskClock) {
+  RunOptions opt;
+  opt.hardware = false;
+  const auto r = run_counted({"sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"}, opt);
+  ASSERT_EQ(r.exit_status, 0);
+  if (!r.open_failures.empty()) GTEST_SKIP() << "software events refused: " << r.open_failures[0];
+  EXPECT_GT(r.totals.cpu_seconds, 0.0);
+  // The child cannot use more CPU than wall time × cores.
+  EXPECT_LE(r.totals.cpu_seconds, r.wall_seconds * 256);
+}
