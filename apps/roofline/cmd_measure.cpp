@@ -83,7 +83,8 @@ void run(const MeasureArgs& a) {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  struct sigaction old_int {}, old_term {};
+  struct sigaction old_int {
+  }, old_term{};
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   MachineDocument m;
@@ -96,10 +97,10 @@ void run(const MeasureArgs& a) {
       std::fprintf(stderr, "roofline: interrupted (%s); nothing written\n",
                    term ? "SIGTERM" : "SIGINT");
     else
-      std::fprintf(stderr, "roofline: interrupted (%s); %s not written (%s)\n",
-                   term ? "SIGTERM" : "SIGINT", a.output.c_str(),
-                   std::filesystem::exists(a.output) ? "the previous file is unchanged"
-                                                     : "no file created");
+      std::fprintf(
+          stderr, "roofline: interrupted (%s); %s not written (%s)\n", term ? "SIGTERM" : "SIGINT",
+          a.output.c_str(),
+          std::filesystem::exists(a.output) ? "the previous file is unchanged" : "no file created");
     std::exit(128 + (term ? SIGTERM : SIGINT));
   } catch (...) {
     bar.clear();
@@ -134,12 +135,12 @@ const Registrar reg(10, [](CLI::App& root) {
   c->add_option("-o,--output", args->output,
                 "Machine document to write, atomically (default machine.json; - for stdout)");
   c->add_flag("--quick", args->quick, "A few seconds instead of the complete roofline");
-  c->add_option("--threads", args->threads, "Threads, one pinned per core (default: every core)")
-      ->check(CLI::NonNegativeNumber);
+  c->add_option("--threads", args->threads, "Threads, one pinned per core (default: every core)");
   c->add_option("--precisions", args->precisions,
                 "Precisions to measure, comma-separated (fp64,fp32,fp16,bf16,int16,int8)")
       ->delimiter(',');
-  c->add_option("--levels", args->levels, "Memory levels to report, comma-separated (L1,L2,L3,DRAM)")
+  c->add_option("--levels", args->levels,
+                "Memory levels to report, comma-separated (L1,L2,L3,DRAM)")
       ->delimiter(',');
   c->add_flag("--json", args->json, "Print the machine document instead of the summary");
   c->add_flag("--no-curve", args->no_curve, "Skip the empirical roofline curve");

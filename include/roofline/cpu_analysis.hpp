@@ -44,8 +44,8 @@ std::vector<Plateau> find_plateaus(const std::vector<SweepPoint>& sweep, double 
 
 /// A memory level found in the sweep.
 struct LevelAssignment {
-  std::string level;              ///< "L1", "L2", "L3", "DRAM"
-  std::optional<size_t> plateau;  ///< index into the plateaus; empty: none matched
+  std::string level;                ///< "L1", "L2", "L3", "DRAM"
+  std::optional<size_t> plateau;    ///< index into the plateaus; empty: none matched
   double representative_bytes = 0;  ///< working set at which the level's mixes are measured
   double reported_bytes = 0;        ///< capacity reported by the system (aggregate), 0 for DRAM
   double measured_edge_bytes = 0;   ///< largest working set still on the plateau

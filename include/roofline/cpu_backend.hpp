@@ -31,13 +31,13 @@ CpuFeatures detect_features();
 /// What a compute kernel's main instructions do; selects the column of the microarchitecture
 /// table used for its theoretical peak.
 enum class KernelClass {
-  fp_fma,        ///< fused multiply-add, 2 FLOP per lane
-  fp_add_mul,    ///< half adds, half multiplies (no FMA), 1 FLOP per lane
-  int16_madd,    ///< vpmaddwd (+ vpaddd): 16-bit products summed in pairs into 32-bit lanes
-  int8_madd,     ///< vpmaddubsw + vpmaddwd + vpaddd: the int8 dot product without VNNI
-  int8_vnni,     ///< vpdpbusd: int8 dot product accumulated in one instruction
-  bf16_dot,      ///< vdpbf16ps: bf16 pairs multiplied and accumulated into fp32
-  fp16_fma,      ///< vfmadd...ph: half-precision FMA
+  fp_fma,      ///< fused multiply-add, 2 FLOP per lane
+  fp_add_mul,  ///< half adds, half multiplies (no FMA), 1 FLOP per lane
+  int16_madd,  ///< vpmaddwd (+ vpaddd): 16-bit products summed in pairs into 32-bit lanes
+  int8_madd,   ///< vpmaddubsw + vpmaddwd + vpaddd: the int8 dot product without VNNI
+  int8_vnni,   ///< vpdpbusd: int8 dot product accumulated in one instruction
+  bf16_dot,    ///< vdpbf16ps: bf16 pairs multiplied and accumulated into fp32
+  fp16_fma,    ///< vfmadd...ph: half-precision FMA
 };
 std::string to_string(KernelClass c);
 
@@ -59,7 +59,7 @@ struct ComputeKernel {
   bool integer;  ///< work in OP rather than FLOP
   /// The instructions of one loop iteration (what the codegen test counts).
   std::vector<InstructionCount> body;
-  int work_instructions;  ///< instructions per iteration that the theoretical peak counts
+  int work_instructions;      ///< instructions per iteration that the theoretical peak counts
   double work_per_iteration;  ///< FLOP or OP per iteration — the kernel's declared work
   const char* counting;       ///< how work is counted, in words
   /// Analytic value of every accumulator lane after n iterations (NaN: only "finite" is checked).
@@ -84,9 +84,9 @@ struct MemoryKernel {
   const char* mix;  ///< load, update, copy, copy_nt, triad, triad_nt, daxpy, write
   const char* isa;
   int width_bits;
-  int arrays;            ///< arrays the kernel touches (working set = arrays × bytes_per_array)
-  int loads, stores;     ///< vector loads and stores per iteration (codegen test)
-  bool nontemporal;      ///< stores bypass the caches
+  int arrays;         ///< arrays the kernel touches (working set = arrays × bytes_per_array)
+  int loads, stores;  ///< vector loads and stores per iteration (codegen test)
+  bool nontemporal;   ///< stores bypass the caches
   int named_bytes_per_iteration;
   int moved_bytes_per_iteration;
   int bytes_per_array_per_iteration;  ///< step of each array per iteration

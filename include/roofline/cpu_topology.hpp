@@ -10,9 +10,9 @@
 namespace roofline::cpu {
 
 struct CacheInfo {
-  int level = 0;           ///< 1, 2, 3...
-  double size_bytes = 0;   ///< capacity of one instance
-  int cores_sharing = 1;   ///< cores that share one instance
+  int level = 0;          ///< 1, 2, 3...
+  double size_bytes = 0;  ///< capacity of one instance
+  int cores_sharing = 1;  ///< cores that share one instance
   int line_bytes = 64;
 };
 

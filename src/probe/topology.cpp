@@ -135,8 +135,8 @@ bool hwloc_topology(Topology& t) {
     ci.level = lvl + 1;
     ci.size_bytes = static_cast<double>(c->attr->cache.size);
     ci.line_bytes = static_cast<int>(c->attr->cache.linesize);
-    ci.cores_sharing = std::max(1, hwloc_get_nbobjs_inside_cpuset_by_type(topo, c->cpuset,
-                                                                         HWLOC_OBJ_CORE));
+    ci.cores_sharing =
+        std::max(1, hwloc_get_nbobjs_inside_cpuset_by_type(topo, c->cpuset, HWLOC_OBJ_CORE));
     if (ci.size_bytes > 0) t.caches.push_back(ci);
   }
   hwloc_topology_destroy(topo);

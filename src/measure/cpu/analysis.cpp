@@ -134,15 +134,15 @@ std::vector<LevelAssignment> name_levels(const std::vector<SweepPoint>& sweep,
       a.representative_bytes = representative(p);
       a.measured_edge_bytes = p.max_bytes;
       // The plateau should hold up to about the reported size: a sweep at half-octave steps ends
-      // a plateau between a quarter of the capacity (other data, associativity) and a little
+      // a plateau between 40% of the capacity (other data, associativity) and a little
       // beyond it (the next level's victim or inclusive copies).
-      a.size_agrees = p.max_bytes >= caps[c] / 4 && p.max_bytes <= caps[c] * 2;
+      a.size_agrees = p.max_bytes >= caps[c] / 2.5 && p.max_bytes <= caps[c] * 2;
       if (!a.size_agrees)
         a.note = "reported " + std::to_string(static_cast<long long>(caps[c] / 1024)) +
                  " KiB, but the plateau ends at " +
                  std::to_string(static_cast<long long>(p.max_bytes / 1024)) + " KiB";
     } else {
-      a.representative_bytes = std::sqrt(std::max(lower, sweep.front().bytes) * caps[c]) ;
+      a.representative_bytes = std::sqrt(std::max(lower, sweep.front().bytes) * caps[c]);
       a.size_agrees = false;
       a.note = "no plateau found for this level; measured at the reported size";
     }
@@ -174,13 +174,27 @@ std::optional<double> work_per_cycle(const Microarchitecture& u, const ComputeKe
   const bool wide = k.width_bits > 256;
   double ipc = 0;
   switch (k.kind) {
-    case KernelClass::fp_fma: ipc = wide ? u.fma_512 : u.fma_256; break;
-    case KernelClass::fp_add_mul: ipc = wide ? u.add_mul_512 : u.add_mul_256; break;
-    case KernelClass::int16_madd: ipc = wide ? u.int16_madd_512 : u.int16_madd_256; break;
-    case KernelClass::int8_madd: ipc = wide ? u.int8_madd_512 : u.int8_madd_256; break;
-    case KernelClass::int8_vnni: ipc = wide ? u.vnni_512 : u.vnni_256; break;
-    case KernelClass::bf16_dot: ipc = wide ? u.bf16_dot_512 : 0; break;
-    case KernelClass::fp16_fma: ipc = wide ? u.fp16_fma_512 : 0; break;
+    case KernelClass::fp_fma:
+      ipc = wide ? u.fma_512 : u.fma_256;
+      break;
+    case KernelClass::fp_add_mul:
+      ipc = wide ? u.add_mul_512 : u.add_mul_256;
+      break;
+    case KernelClass::int16_madd:
+      ipc = wide ? u.int16_madd_512 : u.int16_madd_256;
+      break;
+    case KernelClass::int8_madd:
+      ipc = wide ? u.int8_madd_512 : u.int8_madd_256;
+      break;
+    case KernelClass::int8_vnni:
+      ipc = wide ? u.vnni_512 : u.vnni_256;
+      break;
+    case KernelClass::bf16_dot:
+      ipc = wide ? u.bf16_dot_512 : 0;
+      break;
+    case KernelClass::fp16_fma:
+      ipc = wide ? u.fp16_fma_512 : 0;
+      break;
   }
   if (ipc <= 0) return std::nullopt;
   // Work per instruction of the kind the table counts.

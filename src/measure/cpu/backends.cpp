@@ -11,14 +11,14 @@
 #if defined(__x86_64__)
 extern "C" {
 #define RL_DECL_COMPUTE(name) void name(std::uint64_t, const void*, void*);
-#define RL_DECL_MEMORY(pfx)                                                                   \
-  void pfx##_load(double* const*, std::size_t);                                              \
-  void pfx##_update(double* const*, std::size_t);                                            \
-  void pfx##_copy(double* const*, std::size_t);                                              \
-  void pfx##_copy_nt(double* const*, std::size_t);                                           \
-  void pfx##_triad(double* const*, std::size_t);                                             \
-  void pfx##_triad_nt(double* const*, std::size_t);                                          \
-  void pfx##_daxpy(double* const*, std::size_t);                                             \
+#define RL_DECL_MEMORY(pfx)                         \
+  void pfx##_load(double* const*, std::size_t);     \
+  void pfx##_update(double* const*, std::size_t);   \
+  void pfx##_copy(double* const*, std::size_t);     \
+  void pfx##_copy_nt(double* const*, std::size_t);  \
+  void pfx##_triad(double* const*, std::size_t);    \
+  void pfx##_triad_nt(double* const*, std::size_t); \
+  void pfx##_daxpy(double* const*, std::size_t);    \
   void pfx##_write(double* const*, std::size_t);
 RL_DECL_COMPUTE(roofline_cpu_addmul_sd)
 RL_DECL_COMPUTE(roofline_cpu_addmul_ss)
@@ -56,13 +56,20 @@ namespace roofline::cpu {
 
 std::string to_string(KernelClass c) {
   switch (c) {
-    case KernelClass::fp_fma: return "fma";
-    case KernelClass::fp_add_mul: return "add+mul";
-    case KernelClass::int16_madd: return "vpmaddwd";
-    case KernelClass::int8_madd: return "vpmaddubsw";
-    case KernelClass::int8_vnni: return "vnni";
-    case KernelClass::bf16_dot: return "dot";
-    case KernelClass::fp16_fma: return "fma";
+    case KernelClass::fp_fma:
+      return "fma";
+    case KernelClass::fp_add_mul:
+      return "add+mul";
+    case KernelClass::int16_madd:
+      return "vpmaddwd";
+    case KernelClass::int8_madd:
+      return "vpmaddubsw";
+    case KernelClass::int8_vnni:
+      return "vnni";
+    case KernelClass::bf16_dot:
+      return "dot";
+    case KernelClass::fp16_fma:
+      return "fma";
   }
   return "?";
 }
@@ -100,13 +107,23 @@ void fill4(void* block, T mult, T add, T one) {
     std::memcpy(b + 192 + i * sizeof(T), &one, sizeof(T));
   }
 }
-void fill_fp64(void* b) { fill4<double>(b, 0.5, 1.0, 1.0); }
-void fill_fp32(void* b) { fill4<float>(b, 0.5f, 1.0f, 1.0f); }
+void fill_fp64(void* b) {
+  fill4<double>(b, 0.5, 1.0, 1.0);
+}
+void fill_fp32(void* b) {
+  fill4<float>(b, 0.5f, 1.0f, 1.0f);
+}
 // IEEE half: 0.5 = 0x3800, 1.0 = 0x3c00.
-void fill_fp16(void* b) { fill4<std::uint16_t>(b, 0x3800, 0x3c00, 0x3c00); }
+void fill_fp16(void* b) {
+  fill4<std::uint16_t>(b, 0x3800, 0x3c00, 0x3c00);
+}
 // bfloat16 1.0 = 0x3f80 (the upper half of fp32 1.0).
-void fill_bf16(void* b) { fill4<std::uint16_t>(b, 0x3f80, 0x3f80, 0x3f80); }
-void fill_int16(void* b) { fill4<std::int16_t>(b, 1, 1, 1); }
+void fill_bf16(void* b) {
+  fill4<std::uint16_t>(b, 0x3f80, 0x3f80, 0x3f80);
+}
+void fill_int16(void* b) {
+  fill4<std::int16_t>(b, 1, 1, 1);
+}
 // int8: bytes of 1 in the multiplier and addend slots, 16-bit ones in the "one" slot (the
 // vpmaddwd that widens vpmaddubsw's pairs).
 void fill_int8(void* b) {
@@ -115,23 +132,34 @@ void fill_int8(void* b) {
 
 // ---- analytic accumulator values after n iterations ----
 double wrap32(std::uint64_t v) {
-  return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v & 0xffffffffu)));
+  return static_cast<double>(
+      static_cast<std::int32_t>(static_cast<std::uint32_t>(v & 0xffffffffu)));
 }
 // acc = 0.5 acc + 1 from 0 converges to exactly 2 after ≤ 54 iterations in fp64 (fewer in
 // narrower types); the caller runs at least 64.
-double exp_fma(std::uint64_t, int) { return 2.0; }
-double exp_addmul64(std::uint64_t n, int chain) { return chain < 6 ? static_cast<double>(n) : 1.0; }
+double exp_fma(std::uint64_t, int) {
+  return 2.0;
+}
+double exp_addmul64(std::uint64_t n, int chain) {
+  return chain < 6 ? static_cast<double>(n) : 1.0;
+}
 // fp32 adds of 1.0 stop growing at 2^24 (2^24 + 1 rounds to even).
 double exp_addmul32(std::uint64_t n, int chain) {
   return chain < 6 ? static_cast<double>(std::min<std::uint64_t>(n, 1u << 24)) : 1.0;
 }
-double exp_int16(std::uint64_t n, int chain) { return chain < 6 ? wrap32(2 * n) : 2.0; }
+double exp_int16(std::uint64_t n, int chain) {
+  return chain < 6 ? wrap32(2 * n) : 2.0;
+}
 double exp_int8(std::uint64_t n, int chain) {
   if (chain < 4) return wrap32(4 * n);
   return chain < 8 ? 0.0 : 4.0;
 }
-double exp_vnni(std::uint64_t n, int) { return wrap32(4 * n); }
-double exp_finite(std::uint64_t, int) { return std::numeric_limits<double>::quiet_NaN(); }
+double exp_vnni(std::uint64_t n, int) {
+  return wrap32(4 * n);
+}
+double exp_finite(std::uint64_t, int) {
+  return std::numeric_limits<double>::quiet_NaN();
+}
 
 ComputeKernel make(const char* symbol, const char* precision, const char* isa, int width,
                    KernelClass kind, std::vector<InstructionCount> body, int work_instructions,
@@ -153,8 +181,12 @@ ComputeKernel make(const char* symbol, const char* precision, const char* isa, i
   k.work_per_iteration = work_instructions * k.lanes() * per_lane;
   switch (kind) {
     case KernelClass::fp_fma:
-    case KernelClass::fp16_fma: k.counting = "FMA = 2 FLOP per lane"; break;
-    case KernelClass::fp_add_mul: k.counting = "add or multiply = 1 FLOP per lane"; break;
+    case KernelClass::fp16_fma:
+      k.counting = "FMA = 2 FLOP per lane";
+      break;
+    case KernelClass::fp_add_mul:
+      k.counting = "add or multiply = 1 FLOP per lane";
+      break;
     case KernelClass::int16_madd:
       k.counting = "2 OP (multiply + add) per int16 product; vpaddd accumulation not counted again";
       break;
@@ -162,8 +194,12 @@ ComputeKernel make(const char* symbol, const char* precision, const char* isa, i
       k.counting =
           "2 OP per int8 product of vpmaddubsw; the widening vpmaddwd and vpaddd not counted";
       break;
-    case KernelClass::int8_vnni: k.counting = "2 OP per int8 product (vpdpbusd: 4 per lane)"; break;
-    case KernelClass::bf16_dot: k.counting = "2 FLOP per bf16 product (vdpbf16ps: 2 per fp32 lane)"; break;
+    case KernelClass::int8_vnni:
+      k.counting = "2 OP per int8 product (vpdpbusd: 4 per lane)";
+      break;
+    case KernelClass::bf16_dot:
+      k.counting = "2 FLOP per bf16 product (vdpbf16ps: 2 per fp32 lane)";
+      break;
   }
   k.expected_lane = expected;
   k.run = run;
@@ -171,19 +207,19 @@ ComputeKernel make(const char* symbol, const char* precision, const char* isa, i
   return k;
 }
 
-std::vector<InstructionCount> one(const char* m) { return {{m, 12}}; }
-std::vector<InstructionCount> addmul(const char* a, const char* m) { return {{a, 6}, {m, 6}}; }
+std::vector<InstructionCount> one(const char* m) {
+  return {{m, 12}};
+}
+std::vector<InstructionCount> addmul(const char* a, const char* m) {
+  return {{a, 6}, {m, 6}};
+}
 
-std::vector<MemoryKernel> memory_table(const char* isa, int width,
-                                       void (*load)(double* const*, std::size_t),
-                                       void (*update)(double* const*, std::size_t),
-                                       void (*copy)(double* const*, std::size_t),
-                                       void (*copy_nt)(double* const*, std::size_t),
-                                       void (*triad)(double* const*, std::size_t),
-                                       void (*triad_nt)(double* const*, std::size_t),
-                                       void (*daxpy)(double* const*, std::size_t),
-                                       void (*write)(double* const*, std::size_t),
-                                       const char* const symbols[8]) {
+std::vector<MemoryKernel> memory_table(
+    const char* isa, int width, void (*load)(double* const*, std::size_t),
+    void (*update)(double* const*, std::size_t), void (*copy)(double* const*, std::size_t),
+    void (*copy_nt)(double* const*, std::size_t), void (*triad)(double* const*, std::size_t),
+    void (*triad_nt)(double* const*, std::size_t), void (*daxpy)(double* const*, std::size_t),
+    void (*write)(double* const*, std::size_t), const char* const symbols[8]) {
   const int vb = width / 8;  // bytes per vector; 4 vectors per array per iteration
   // named = (loads + stores) × vb: the bytes the code names (STREAM's convention).
   // moved adds the write-allocate read of every line written with ordinary stores that the
@@ -261,10 +297,10 @@ class Avx2Backend final : public CpuBackend {
     };
   }
   std::vector<MemoryKernel> memory_kernels() const override {
-    static const char* const s[8] = {
-        "roofline_cpu_mem256_load",     "roofline_cpu_mem256_update", "roofline_cpu_mem256_copy",
-        "roofline_cpu_mem256_copy_nt",  "roofline_cpu_mem256_triad",
-        "roofline_cpu_mem256_triad_nt", "roofline_cpu_mem256_daxpy", "roofline_cpu_mem256_write"};
+    static const char* const s[8] = {"roofline_cpu_mem256_load",  "roofline_cpu_mem256_update",
+                                     "roofline_cpu_mem256_copy",  "roofline_cpu_mem256_copy_nt",
+                                     "roofline_cpu_mem256_triad", "roofline_cpu_mem256_triad_nt",
+                                     "roofline_cpu_mem256_daxpy", "roofline_cpu_mem256_write"};
     return memory_table("avx2", 256, roofline_cpu_mem256_load, roofline_cpu_mem256_update,
                         roofline_cpu_mem256_copy, roofline_cpu_mem256_copy_nt,
                         roofline_cpu_mem256_triad, roofline_cpu_mem256_triad_nt,
@@ -303,10 +339,10 @@ class Avx512Backend final : public CpuBackend {
     };
   }
   std::vector<MemoryKernel> memory_kernels() const override {
-    static const char* const s[8] = {
-        "roofline_cpu_mem512_load",     "roofline_cpu_mem512_update", "roofline_cpu_mem512_copy",
-        "roofline_cpu_mem512_copy_nt",  "roofline_cpu_mem512_triad",
-        "roofline_cpu_mem512_triad_nt", "roofline_cpu_mem512_daxpy", "roofline_cpu_mem512_write"};
+    static const char* const s[8] = {"roofline_cpu_mem512_load",  "roofline_cpu_mem512_update",
+                                     "roofline_cpu_mem512_copy",  "roofline_cpu_mem512_copy_nt",
+                                     "roofline_cpu_mem512_triad", "roofline_cpu_mem512_triad_nt",
+                                     "roofline_cpu_mem512_daxpy", "roofline_cpu_mem512_write"};
     return memory_table("avx512", 512, roofline_cpu_mem512_load, roofline_cpu_mem512_update,
                         roofline_cpu_mem512_copy, roofline_cpu_mem512_copy_nt,
                         roofline_cpu_mem512_triad, roofline_cpu_mem512_triad_nt,
@@ -352,19 +388,20 @@ const std::vector<const CpuBackend*>& all_backends() {
            exp_vnni, roofline_cpu_vnni512, fill_int8));
   static const SingleKernelBackend avx512_bf16(
       "avx512_bf16", 512, [](const CpuFeatures& f) { return f.avx512_bf16; },
-      make("roofline_cpu_bf16dot512", "bf16", "avx512_bf16", 512, K::bf16_dot, one("vdpbf16ps"),
-           12, exp_finite, roofline_cpu_bf16dot512, fill_bf16));
+      make("roofline_cpu_bf16dot512", "bf16", "avx512_bf16", 512, K::bf16_dot, one("vdpbf16ps"), 12,
+           exp_finite, roofline_cpu_bf16dot512, fill_bf16));
   static const SingleKernelBackend avx512_fp16(
       "avx512_fp16", 512, [](const CpuFeatures& f) { return f.avx512_fp16; },
       make("roofline_cpu_fma_ph512", "fp16", "avx512_fp16", 512, K::fp16_fma, one("vfmadd213ph"),
            12, exp_fma, roofline_cpu_fma_ph512, fill_fp16));
-  static const std::vector<const CpuBackend*> all = {&sse2,     &avx2,        &avx512,
-                                                     &avx_vnni, &avx512_vnni, &avx512_bf16,
-                                                     &avx512_fp16};
+  static const std::vector<const CpuBackend*> all = {
+      &sse2, &avx2, &avx512, &avx_vnni, &avx512_vnni, &avx512_bf16, &avx512_fp16};
   return all;
 }
 
-void clock_chain(std::uint64_t iterations) { roofline_cpu_clock_chain(iterations); }
+void clock_chain(std::uint64_t iterations) {
+  roofline_cpu_clock_chain(iterations);
+}
 
 #else  // not x86-64: no backend yet (ARM NEON/SVE would register here)
 
@@ -372,7 +409,9 @@ const std::vector<const CpuBackend*>& all_backends() {
   static const std::vector<const CpuBackend*> none;
   return none;
 }
-void clock_chain(std::uint64_t) { throw Unavailable("no clock kernel for this architecture"); }
+void clock_chain(std::uint64_t) {
+  throw Unavailable("no clock kernel for this architecture");
+}
 
 #endif
 
@@ -431,9 +470,8 @@ void run_checked(const ComputeKernel& k, std::uint64_t n) {
       const bool ok = std::isnan(want) ? std::isfinite(got) : got == want;
       if (!ok)
         throw Error(std::string("kernel ") + k.symbol + ": accumulator " + std::to_string(chain) +
-                    " lane " + std::to_string(lane) + " is " + std::to_string(got) +
-                    ", expected " + std::to_string(want) +
-                    " — the kernel did not execute as declared");
+                    " lane " + std::to_string(lane) + " is " + std::to_string(got) + ", expected " +
+                    std::to_string(want) + " — the kernel did not execute as declared");
     }
 }
 

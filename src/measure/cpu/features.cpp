@@ -13,11 +13,18 @@ namespace roofline::cpu {
 
 std::vector<std::string> CpuFeatures::names() const {
   std::vector<std::string> n;
-  const std::pair<bool, const char*> all[] = {
-      {sse2, "sse2"},         {avx, "avx"},           {fma, "fma"},
-      {avx2, "avx2"},         {avx512f, "avx512f"},   {avx512bw, "avx512bw"},
-      {avx512vl, "avx512vl"}, {avx512dq, "avx512dq"}, {avx512_vnni, "avx512_vnni"},
-      {avx512_bf16, "avx512_bf16"}, {avx512_fp16, "avx512_fp16"}, {avx_vnni, "avx_vnni"}};
+  const std::pair<bool, const char*> all[] = {{sse2, "sse2"},
+                                              {avx, "avx"},
+                                              {fma, "fma"},
+                                              {avx2, "avx2"},
+                                              {avx512f, "avx512f"},
+                                              {avx512bw, "avx512bw"},
+                                              {avx512vl, "avx512vl"},
+                                              {avx512dq, "avx512dq"},
+                                              {avx512_vnni, "avx512_vnni"},
+                                              {avx512_bf16, "avx512_bf16"},
+                                              {avx512_fp16, "avx512_fp16"},
+                                              {avx_vnni, "avx_vnni"}};
   for (const auto& [on, name] : all)
     if (on) n.emplace_back(name);
   return n;
@@ -33,7 +40,9 @@ Regs cpuid(unsigned leaf, unsigned sub = 0) {
   __cpuid_count(leaf, sub, r.a, r.b, r.c, r.d);
   return r;
 }
-bool bit(unsigned v, int n) { return ((v >> n) & 1u) != 0; }
+bool bit(unsigned v, int n) {
+  return ((v >> n) & 1u) != 0;
+}
 unsigned long long xgetbv0() {
   unsigned lo = 0, hi = 0;
   asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
@@ -96,7 +105,9 @@ CpuFeatures detect_features() {
   return f;
 }
 #else
-CpuFeatures detect_features() { return {}; }
+CpuFeatures detect_features() {
+  return {};
+}
 #endif
 
 }  // namespace roofline::cpu

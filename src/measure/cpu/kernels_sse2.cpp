@@ -9,8 +9,15 @@ RL_ADDMUL_KERNEL_SSE(roofline_cpu_addmul_ps128, "addps", "mulps")
 
 // Clock: a dependent chain of 64 one-cycle register-register adds per iteration (an immediate
 // add can be folded early by recent cores; a register source cannot).
-#define RL_ADD8 "add %%rdx, %%rax\n\t" "add %%rdx, %%rax\n\t" "add %%rdx, %%rax\n\t" "add %%rdx, %%rax\n\t" \
-  "add %%rdx, %%rax\n\t" "add %%rdx, %%rax\n\t" "add %%rdx, %%rax\n\t" "add %%rdx, %%rax\n\t"
+#define RL_ADD8          \
+  "add %%rdx, %%rax\n\t" \
+  "add %%rdx, %%rax\n\t" \
+  "add %%rdx, %%rax\n\t" \
+  "add %%rdx, %%rax\n\t" \
+  "add %%rdx, %%rax\n\t" \
+  "add %%rdx, %%rax\n\t" \
+  "add %%rdx, %%rax\n\t" \
+  "add %%rdx, %%rax\n\t"
 extern "C" void roofline_cpu_clock_chain(std::uint64_t n) {
   asm volatile(
       "mov $1, %%edx\n\t"

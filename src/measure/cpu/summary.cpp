@@ -38,12 +38,12 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
         if (r > cpu::kAboveTheoryLimit)
           ratio = colorize(ratio + " ABOVE THEORY", "\033[31m", color);
       }
-      t.add_row({c.name, format_work_rate(c.peak, u),
-                 c.theoretical ? format_work_rate(*c.theoretical, u) : "-", ratio.empty() ? "-" : ratio,
-                 c.stats ? format_number(c.stats->cv * 100, 2) + "%" +
-                               (c.stats->noisy ? " noisy" : "")
-                         : "-",
-                 c.stats ? std::to_string(c.stats->repetitions) : "-"});
+      t.add_row(
+          {c.name, format_work_rate(c.peak, u),
+           c.theoretical ? format_work_rate(*c.theoretical, u) : "-", ratio.empty() ? "-" : ratio,
+           c.stats ? format_number(c.stats->cv * 100, 2) + "%" + (c.stats->noisy ? " noisy" : "")
+                   : "-",
+           c.stats ? std::to_string(c.stats->repetitions) : "-"});
     }
     out += t.render();
   }
@@ -61,8 +61,9 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
         if (v > bv) bv = v, best = mix;
       t.add_row({l.level, format_byte_rate(l.bandwidth), best.empty() ? "-" : best,
                  l.size_bytes ? format_si(*l.size_bytes, "B") : "-",
-                 l.stats ? format_number(l.stats->cv * 100, 2) + "%" + (l.stats->noisy ? " noisy" : "")
-                         : "-",
+                 l.stats
+                     ? format_number(l.stats->cv * 100, 2) + "%" + (l.stats->noisy ? " noisy" : "")
+                     : "-",
                  l.stats ? std::to_string(l.stats->repetitions) : "-"});
     }
     out += t.render();
@@ -83,10 +84,11 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
     }
     const std::string conv = m.roofs.memory.front().convention;
     if (conv == "named")
-      out += "bandwidths count the bytes the code names (STREAM's convention); bytes moved "
-             "including write-allocate are in the JSON (measurement.memory.LEVEL.mixes_moved)\n";
+      out +=
+          "byte convention: named — the bytes the code names (STREAM's); bytes moved "
+          "including write-allocate are in the JSON (measurement.memory.LEVEL.mixes_moved)\n";
     else if (conv == "moved")
-      out += "bandwidths count the bytes moved, including write-allocate\n";
+      out += "byte convention: moved — the bytes moved, including write-allocate\n";
   }
   if (!m.roofs.empirical_curve.empty()) {
     const auto& c = m.roofs.empirical_curve;
@@ -99,7 +101,8 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
   const auto warnings = get(meas, "warnings");
   if (warnings.is_array())
     for (const auto& w : warnings)
-      if (w.is_string()) out += colorize("warning: " + w.get<std::string>(), "\033[33m", color) + "\n";
+      if (w.is_string())
+        out += colorize("warning: " + w.get<std::string>(), "\033[33m", color) + "\n";
   const auto secs = get(meas, "seconds");
   if (secs.is_number()) out += "measured in " + format_seconds(Seconds(secs.get<double>())) + "\n";
   return out;

@@ -18,8 +18,12 @@
 
 namespace roofline::cpu {
 namespace {
-bool in(unsigned v, unsigned lo, unsigned hi) { return v >= lo && v <= hi; }
-bool contains(const std::string& s, const char* sub) { return s.find(sub) != std::string::npos; }
+bool in(unsigned v, unsigned lo, unsigned hi) {
+  return v >= lo && v <= hi;
+}
+bool contains(const std::string& s, const char* sub) {
+  return s.find(sub) != std::string::npos;
+}
 
 Microarchitecture amd_fp(const char* name, double fma512, double addmul512, const char* src) {
   Microarchitecture u;
@@ -66,8 +70,9 @@ Microarchitecture identify_microarchitecture(const CpuFeatures& f) {
     if (mod == 0x55) {
       // Skylake-SP / Cascade Lake: one 512-bit FMA unit on Bronze, Silver and Gold 5xxx.
       const std::string& b = f.brand;
-      const bool one_unit = contains(b, "Bronze") || contains(b, "Silver") ||
-                            (contains(b, "Gold") && (contains(b, "Gold 5") || contains(b, "Gold 52")));
+      const bool one_unit =
+          contains(b, "Bronze") || contains(b, "Silver") ||
+          (contains(b, "Gold") && (contains(b, "Gold 5") || contains(b, "Gold 52")));
       return intel_server(one_unit ? "skylake-sp (1 FMA unit)" : "skylake-sp", one_unit ? 1 : 2,
                           false);
     }
