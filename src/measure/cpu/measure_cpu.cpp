@@ -88,6 +88,9 @@ class Runner {
     if (opt_.progress) opt_.progress(total_ > 0 ? std::min(1.0, done_ / total_) : 0.0, what);
   }
   void set_total(double t) { total_ = t; }
+  void finish() {
+    if (opt_.progress) opt_.progress(1.0, "done");
+  }
   const Settings& settings() const { return s_; }
   const MeasureOptions& options() const { return opt_; }
 
@@ -530,6 +533,9 @@ MachineDocument measure_machine(const MeasureOptions& options) {
       doc.roofs.memory.push_back(roof);
     }
     doc.roofs.default_memory = doc.roofs.find_memory("DRAM") ? "DRAM" : "";
+    for (const auto& l : levels)
+      if (!seen_levels.count(l))
+        warnings.push_back("level " + l + " requested but not found on this machine");
 
     // ---- empirical curve ----
     if (options.curve && curve_backend) {
@@ -622,7 +628,7 @@ MachineDocument measure_machine(const MeasureOptions& options) {
               {"tool_version", ROOFLINE_VERSION},
               {"memory_available", avail}};
   doc.sections["measurement"] = measurement;
-  r.step("done", 0);
+  r.finish();
   return doc;
 }
 
