@@ -65,6 +65,14 @@ TEST(MeasureReal, QuickFp64MeasurementIsSane) {
     }
   }
   EXPECT_FALSE(m.roofs.default_compute.empty());
+  {
+    const auto f = cpu::detect_features();
+    const bool has512 = f.avx512f && f.avx512bw && f.avx512vl && f.avx512dq;
+    const char* expected = has512 ? "fp64 512-bit fma" : f.avx2 && f.fma ? "fp64 256-bit fma" : "";
+    if (*expected) {
+      EXPECT_EQ(m.roofs.default_compute, expected);
+    }
+  }
   const auto& clock = m.info.at("clock_hz");
   EXPECT_GT(clock.get<double>(), 1e8);
   EXPECT_LT(clock.get<double>(), 1e10);
