@@ -124,16 +124,26 @@ class Runner {
 
 // ---------- clock ----------
 double measure_clock(ThreadTeam& team, Runner& r, Statistics* stats) {
-  std::uint64_t n = 1000;
+  // Many short samples (~0.25 ms, well inside a scheduler time slice), each thread timing its
+  // own chain: on a shared machine most samples still run undisturbed, and a preempted one can
+  // only read low (a dependent chain cannot run faster than one add per cycle), so the best
+  // sample is the clock. cycles = chain length × iterations.
+  std::vector<std::int64_t> elapsed(static_cast<size_t>(team.size()), 0);
+  std::uint64_t n = 64;
+  auto run = [&](std::uint64_t iters) {
+    team.run([&](int id) {
+      const std::int64_t t0 = now_ns();
+      clock_chain(iters);
+      elapsed[static_cast<size_t>(id)] = now_ns() - t0;
+    });
+    // The all-core clock is the slowest member's.
+    return double(*std::max_element(elapsed.begin(), elapsed.end())) * 1e-9;
+  };
   double t = 0;
-  while ((t = team.run([&](int) { clock_chain(n); })) < 0.0005 && n < (1ull << 40)) n *= 4;
-  n = std::max<std::uint64_t>(1000, static_cast<std::uint64_t>(double(n) * 0.003 / t));
-  // cycles = chain length × iterations (one add per cycle, dependent); slowest member counts.
-  *stats = r.sample(r.options().quick ? 3 : 5, [&] {
-    const double s = team.run([&](int) { clock_chain(n); });
-    return kClockChainLength * double(n) / s;
-  });
-  // Interference (preemption, other tenants) only lowers the apparent frequency: take the best.
+  while ((t = run(n)) < 0.0001 && n < (1ull << 40)) n *= 2;
+  n = std::max<std::uint64_t>(64, static_cast<std::uint64_t>(double(n) * 0.00025 / t));
+  *stats =
+      r.sample(r.options().quick ? 20 : 40, [&] { return kClockChainLength * double(n) / run(n); });
   return stats->best;
 }
 
