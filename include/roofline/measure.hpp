@@ -38,3 +38,12 @@ class Interrupted : public Error {
 MachineDocument measure_machine(const MeasureOptions& options);
 
 }  // namespace roofline
+
+namespace roofline {
+
+/// The terminal summary of a measured machine: clock and threads, the compute roofs (measured,
+/// theoretical, ratio, CV; ratios above 1.05 flagged), the memory roofs with their per-mix rates
+/// and byte convention, the curve's extent and the warnings of the measurement.
+std::string render_measure_summary(const MachineDocument& m, bool color);
+
+}  // namespace roofline

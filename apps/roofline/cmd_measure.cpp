@@ -1,0 +1,153 @@
+// roofline measure: measure this machine's roofs → machine JSON (written atomically) + summary.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "commands.hpp"
+#include "roofline/error.hpp"
+#include "roofline/measure.hpp"
+#include "roofline/text.hpp"
+
+namespace roofline::cli {
+namespace {
+
+std::atomic<bool> g_cancel{false};
+volatile sig_atomic_t g_signal = 0;
+
+extern "C" void on_signal(int sig) {
+  g_signal = sig;
+  g_cancel.store(true);
+}
+
+struct MeasureArgs {
+  std::string output = "machine.json";
+  bool quick = false;
+  int threads = 0;
+  std::vector<std::string> precisions;
+  std::vector<std::string> levels;
+  bool json = false;
+  bool no_curve = false;
+  bool no_single = false;
+  bool no_progress = false;
+};
+
+void check_output_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path == "-") return;
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw InputError(path + ": folder '" + dir.string() + "' does not exist");
+  if (fs::is_directory(p, ec)) throw InputError(path + ": is a directory, expected a file path");
+}
+
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool on) : on_(on) {}
+  void update(double f, const std::string& what) {
+    if (!on_) return;
+    const int width = 30;
+    const int filled = static_cast<int>(f * width + 0.5);
+    std::string bar(static_cast<size_t>(filled), '#');
+    bar.resize(width, '.');
+    std::fprintf(stderr, "\r\033[K[%s] %3d%% %s", bar.c_str(), static_cast<int>(f * 100 + 0.5),
+                 what.substr(0, 40).c_str());
+    std::fflush(stderr);
+  }
+  void clear() {
+    if (on_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  bool on_;
+};
+
+void run(const MeasureArgs& a) {
+  check_output_path(a.output);
+  MeasureOptions o;
+  o.quick = a.quick;
+  o.threads = a.threads;
+  o.precisions = a.precisions;
+  o.levels = a.levels;
+  o.curve = !a.no_curve;
+  o.single_core = !a.no_single;
+  o.cancel = &g_cancel;
+  ProgressBar bar(!a.no_progress && ::isatty(STDERR_FILENO));
+  o.progress = [&bar](double f, const std::string& what) { bar.update(f, what); };
+
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  struct sigaction old_int {
+  }, old_term{};
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  MachineDocument m;
+  try {
+    m = measure_machine(o);
+  } catch (const Interrupted&) {
+    bar.clear();
+    const bool term = g_signal == SIGTERM;
+    if (a.output == "-")
+      std::fprintf(stderr, "roofline: interrupted (%s); nothing written\n",
+                   term ? "SIGTERM" : "SIGINT");
+    else
+      std::fprintf(
+          stderr, "roofline: interrupted (%s); %s not written (%s)\n", term ? "SIGTERM" : "SIGINT",
+          a.output.c_str(),
+          std::filesystem::exists(a.output) ? "the previous file is unchanged" : "no file created");
+    std::exit(128 + (term ? SIGTERM : SIGINT));
+  } catch (...) {
+    bar.clear();
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    throw;
+  }
+  bar.clear();
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+
+  const std::string text = machine_to_json(m).dump(2) + "\n";
+  if (a.output == "-") {
+    emit(text);
+    if (!a.json) std::fprintf(stderr, "%s", render_measure_summary(m, false).c_str());
+    return;
+  }
+  write_file_atomic(a.output, text);
+  if (a.json) {
+    emit(text);
+  } else {
+    emit(render_measure_summary(m, color_stdout()) + "machine document: " + a.output + "\n");
+  }
+}
+
+const Registrar reg(10, [](CLI::App& root) {
+  auto args = std::make_shared<MeasureArgs>();
+  CLI::App* c = root.add_subcommand(
+      "measure",
+      "Measure this machine's roofs (compute per precision and instruction class, bandwidth per "
+      "memory level, the empirical curve) and write the machine document");
+  c->add_option("-o,--output", args->output,
+                "Machine document to write, atomically (default machine.json; - for stdout)");
+  c->add_flag("--quick", args->quick, "A few seconds instead of the complete roofline");
+  c->add_option("--threads", args->threads, "Threads, one pinned per core (default: every core)");
+  c->add_option("--precisions", args->precisions,
+                "Precisions to measure, comma-separated (fp64,fp32,fp16,bf16,int16,int8)")
+      ->delimiter(',');
+  c->add_option("--levels", args->levels,
+                "Memory levels to report, comma-separated (L1,L2,L3,DRAM)")
+      ->delimiter(',');
+  c->add_flag("--json", args->json, "Print the machine document instead of the summary");
+  c->add_flag("--no-curve", args->no_curve, "Skip the empirical roofline curve");
+  c->add_flag("--no-single-core", args->no_single, "Skip the one-core measurements");
+  c->add_flag("--no-progress", args->no_progress, "No progress bar on the terminal");
+  c->callback([args] { run(*args); });
+});
+
+}  // namespace
+}  // namespace roofline::cli

@@ -1,0 +1,251 @@
+#pragma once
+// Inline-assembly templates for the CPU micro-kernels. The instruction stream is written out
+// here, so the compiler cannot fuse, reorder, vectorise or delete it (the failure mode of
+// compiler-generated micro-benchmarks: trials merged so two share one load and store, or work
+// counted that never executes). Each kernel file instantiates these with its register prefix
+// ("xmm", "ymm", "zmm") and is compiled with the flags of its instruction set (layer.cmake); the
+// codegen test (tests/measure/test_codegen.cpp) disassembles the built functions and counts the
+// instructions against the declarations in backends.cpp.
+//
+// Compute kernels: registers 0..11 are the 12 independent accumulator chains (≥ latency ×
+// throughput on every core we know: 4-cycle FMA × 2 pipes = 8), 12..14 hold constants loaded from
+// the constants block: +0 multiplier, +64 addend, +128 zero, +192 one. After the loop the
+// accumulators are stored to out[0..11] (64-byte slots) and checked by the caller.
+#include <cstddef>
+#include <cstdint>
+
+#define RL_STR(x) #x
+#define RL_R(p, n) "%%" p RL_STR(n)
+#define RL_I3(op, p, a, b, d) op " " RL_R(p, a) ", " RL_R(p, b) ", " RL_R(p, d) "\n\t"
+#define RL_I2(op, p, a, d) op " " RL_R(p, a) ", " RL_R(p, d) "\n\t"
+#define RL_LD(mov, off, p, n) mov " " RL_STR(off) "(%[c]), " RL_R(p, n) "\n\t"
+#define RL_ST(mov, p, n, off) mov " " RL_R(p, n) ", " RL_STR(off) "(%[o])\n\t"
+
+#define RL_STORE12(mov, p)                                                                    \
+  RL_ST(mov, p, 0, 0)                                                                         \
+  RL_ST(mov, p, 1, 64) RL_ST(mov, p, 2, 128) RL_ST(mov, p, 3, 192) RL_ST(mov, p, 4, 256)      \
+      RL_ST(mov, p, 5, 320) RL_ST(mov, p, 6, 384) RL_ST(mov, p, 7, 448) RL_ST(mov, p, 8, 512) \
+          RL_ST(mov, p, 9, 576) RL_ST(mov, p, 10, 640) RL_ST(mov, p, 11, 704)
+
+// All 12 accumulators from the same constant slot.
+#define RL_INIT12(mov, p, off)                                                                \
+  RL_LD(mov, off, p, 0)                                                                       \
+  RL_LD(mov, off, p, 1) RL_LD(mov, off, p, 2) RL_LD(mov, off, p, 3) RL_LD(mov, off, p, 4)     \
+      RL_LD(mov, off, p, 5) RL_LD(mov, off, p, 6) RL_LD(mov, off, p, 7) RL_LD(mov, off, p, 8) \
+          RL_LD(mov, off, p, 9) RL_LD(mov, off, p, 10) RL_LD(mov, off, p, 11)
+// Chains 0..5 from `off_a`, 6..11 from `off_b`.
+#define RL_INIT6_6(mov, p, off_a, off_b)                                                          \
+  RL_LD(mov, off_a, p, 0)                                                                         \
+  RL_LD(mov, off_a, p, 1) RL_LD(mov, off_a, p, 2) RL_LD(mov, off_a, p, 3) RL_LD(mov, off_a, p, 4) \
+      RL_LD(mov, off_a, p, 5) RL_LD(mov, off_b, p, 6) RL_LD(mov, off_b, p, 7)                     \
+          RL_LD(mov, off_b, p, 8) RL_LD(mov, off_b, p, 9) RL_LD(mov, off_b, p, 10)                \
+              RL_LD(mov, off_b, p, 11)
+
+// acc_k = r12 * acc_k + r13 (AT&T operand order of the 213 forms: src3, src2, dst).
+#define RL_FMA12(op, p)                                                                           \
+  RL_I3(op, p, 13, 12, 0)                                                                         \
+  RL_I3(op, p, 13, 12, 1) RL_I3(op, p, 13, 12, 2) RL_I3(op, p, 13, 12, 3) RL_I3(op, p, 13, 12, 4) \
+      RL_I3(op, p, 13, 12, 5) RL_I3(op, p, 13, 12, 6) RL_I3(op, p, 13, 12, 7)                     \
+          RL_I3(op, p, 13, 12, 8) RL_I3(op, p, 13, 12, 9) RL_I3(op, p, 13, 12, 10)                \
+              RL_I3(op, p, 13, 12, 11)
+// Chains 0..5: acc += r13; chains 6..11: acc *= r14; interleaved (VEX/EVEX three-operand form).
+#define RL_ADDMUL12(add, mul, p)                                                                  \
+  RL_I3(add, p, 13, 0, 0)                                                                         \
+  RL_I3(mul, p, 14, 6, 6) RL_I3(add, p, 13, 1, 1) RL_I3(mul, p, 14, 7, 7) RL_I3(add, p, 13, 2, 2) \
+      RL_I3(mul, p, 14, 8, 8) RL_I3(add, p, 13, 3, 3) RL_I3(mul, p, 14, 9, 9)                     \
+          RL_I3(add, p, 13, 4, 4) RL_I3(mul, p, 14, 10, 10) RL_I3(add, p, 13, 5, 5)               \
+              RL_I3(mul, p, 14, 11, 11)
+// The same in the legacy SSE two-operand form.
+#define RL_ADDMUL12_SSE(add, mul)                                                     \
+  RL_I2(add, "xmm", 13, 0)                                                            \
+  RL_I2(mul, "xmm", 14, 6) RL_I2(add, "xmm", 13, 1) RL_I2(mul, "xmm", 14, 7)          \
+      RL_I2(add, "xmm", 13, 2) RL_I2(mul, "xmm", 14, 8) RL_I2(add, "xmm", 13, 3)      \
+          RL_I2(mul, "xmm", 14, 9) RL_I2(add, "xmm", 13, 4) RL_I2(mul, "xmm", 14, 10) \
+              RL_I2(add, "xmm", 13, 5) RL_I2(mul, "xmm", 14, 11)
+
+#define RL_VCLOBBER                                                                        \
+  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
+      "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+
+// A whole compute kernel: NAME(n, constants, out). `init` loads the accumulators, `body` is one
+// iteration, `tail` runs after the stores (vzeroupper for VEX/EVEX code).
+#define RL_COMPUTE_KERNEL(NAME, mov, p, init, body, tail)                               \
+  extern "C" void NAME(std::uint64_t n, const void* c, void* o) {                       \
+    asm volatile(RL_LD(mov, 0, p, 12) RL_LD(mov, 64, p, 13) RL_LD(mov, 192, p, 14) init \
+                 ".p2align 5\n"                                                         \
+                 "1:\n\t" body                                                          \
+                 "dec %[n]\n\t"                                                         \
+                 "jnz 1b\n\t" RL_STORE12(mov, p) tail                                   \
+                 : [n] "+r"(n)                                                          \
+                 : [c] "r"(c), [o] "r"(o)                                               \
+                 : "memory", "cc", RL_VCLOBBER);                                        \
+  }
+
+#define RL_FMA_KERNEL(NAME, op, p)                                                     \
+  RL_COMPUTE_KERNEL(NAME, "vmovups", p, RL_INIT12("vmovups", p, 128), RL_FMA12(op, p), \
+                    "vzeroupper\n\t")
+#define RL_ADDMUL_KERNEL(NAME, add, mul, p)                                 \
+  RL_COMPUTE_KERNEL(NAME, "vmovups", p, RL_INIT6_6("vmovups", p, 128, 192), \
+                    RL_ADDMUL12(add, mul, p), "vzeroupper\n\t")
+#define RL_ADDMUL_KERNEL_SSE(NAME, add, mul)                                      \
+  RL_COMPUTE_KERNEL(NAME, "movups", "xmm", RL_INIT6_6("movups", "xmm", 128, 192), \
+                    RL_ADDMUL12_SSE(add, mul), "")
+
+// Memory kernels: four vectors per array per iteration, index register rax stepping through
+// `bytes` bytes of each array. r15 holds the scalar (1.0) broadcast. `o0..o3` are the byte
+// offsets of the four vectors, `step` their total.
+#define RL_MEM_KERNEL(NAME, p, narr, step, body, tail)                                        \
+  extern "C" void NAME(double* const* arrays, std::size_t bytes) {                            \
+    static const double one = 1.0;                                                            \
+    double* a0 = arrays[0];                                                                   \
+    double* a1 = narr > 1 ? arrays[1] : arrays[0];                                            \
+    double* a2 = narr > 2 ? arrays[2] : arrays[0];                                            \
+    asm volatile("vbroadcastsd %[s], " RL_R(p, 15) "\n\t"                                   \
+                 "xor %%eax, %%eax\n\t"                                                      \
+                 ".p2align 5\n"                                                             \
+                 "1:\n\t" body "add $" RL_STR(step) ", %%rax\n\t"                            \
+                 "cmp %[n], %%rax\n\t"                                                       \
+                 "jb 1b\n\t" tail "vzeroupper\n\t"                                           \
+                 :                                                                           \
+                 : [a] "r"(a0), [b] "r"(a1), [c] "r"(a2), [n] "r"(bytes), [s] "m"(one)       \
+                 : "rax", "memory", "cc", RL_VCLOBBER); \
+  }
+
+#define RL_M(off, arr) RL_STR(off) "(%[" arr "],%%rax)"
+#define RL_MLOAD(mov, p, off, arr, n) mov " " RL_M(off, arr) ", " RL_R(p, n) "\n\t"
+#define RL_MSTORE(mov, p, n, off, arr) mov " " RL_R(p, n) ", " RL_M(off, arr) "\n\t"
+// r_n = r15 * mem + ... (213: dst = src2 * dst + src3(mem))
+#define RL_MFMA(op, p, off, arr, n) op " " RL_M(off, arr) ", " RL_R(p, 15) ", " RL_R(p, n) "\n\t"
+#define RL_MMUL(op, p, off, arr, n) op " " RL_M(off, arr) ", " RL_R(p, 15) ", " RL_R(p, n) "\n\t"
+
+#define RL_MEMORY_KERNELS(PFX, p, o0, o1, o2, o3, step)                                            \
+  /* load: read a */                                                                               \
+  RL_MEM_KERNEL(PFX##_load, p, 1, step,                                                            \
+                RL_MLOAD("vmovapd", p, o0, "a", 0) RL_MLOAD("vmovapd", p, o1, "a", 1)              \
+                    RL_MLOAD("vmovapd", p, o2, "a", 2) RL_MLOAD("vmovapd", p, o3, "a", 3),         \
+                "")                                                                                \
+  /* update: a = a * s (read-modify-write) */                                                      \
+  RL_MEM_KERNEL(PFX##_update, p, 1, step,                                                          \
+                RL_MMUL("vmulpd", p, o0, "a", 0) RL_MMUL("vmulpd", p, o1, "a", 1)                  \
+                    RL_MMUL("vmulpd", p, o2, "a", 2) RL_MMUL("vmulpd", p, o3, "a", 3) RL_MSTORE(   \
+                        "vmovapd", p, 0, o0, "a") RL_MSTORE("vmovapd", p, 1, o1, "a")              \
+                        RL_MSTORE("vmovapd", p, 2, o2, "a") RL_MSTORE("vmovapd", p, 3, o3, "a"),   \
+                "")                                                                                \
+  /* copy: a = b */                                                                                \
+  RL_MEM_KERNEL(PFX##_copy, p, 2, step,                                                            \
+                RL_MLOAD("vmovapd", p, o0, "b", 0) RL_MLOAD("vmovapd", p, o1, "b", 1) RL_MLOAD(    \
+                    "vmovapd", p, o2, "b", 2) RL_MLOAD("vmovapd", p, o3, "b", 3)                   \
+                    RL_MSTORE("vmovapd", p, 0, o0, "a") RL_MSTORE("vmovapd", p, 1, o1, "a")        \
+                        RL_MSTORE("vmovapd", p, 2, o2, "a") RL_MSTORE("vmovapd", p, 3, o3, "a"),   \
+                "")                                                                                \
+  RL_MEM_KERNEL(PFX##_copy_nt, p, 2, step,                                                         \
+                RL_MLOAD("vmovapd", p, o0, "b", 0) RL_MLOAD("vmovapd", p, o1, "b", 1) RL_MLOAD(    \
+                    "vmovapd", p, o2, "b", 2) RL_MLOAD("vmovapd", p, o3, "b", 3)                   \
+                    RL_MSTORE("vmovntpd", p, 0, o0, "a") RL_MSTORE("vmovntpd", p, 1, o1, "a")      \
+                        RL_MSTORE("vmovntpd", p, 2, o2, "a") RL_MSTORE("vmovntpd", p, 3, o3, "a"), \
+                "sfence\n\t")                                                                      \
+  /* triad: a = b + s * c */                                                                       \
+  RL_MEM_KERNEL(                                                                                   \
+      PFX##_triad, p, 3, step,                                                                     \
+      RL_MLOAD("vmovapd", p, o0, "c", 0) RL_MLOAD("vmovapd", p, o1, "c", 1)                        \
+          RL_MLOAD("vmovapd", p, o2, "c", 2) RL_MLOAD("vmovapd", p, o3, "c", 3)                    \
+              RL_MFMA("vfmadd213pd", p, o0, "b", 0) RL_MFMA("vfmadd213pd", p, o1, "b", 1)          \
+                  RL_MFMA("vfmadd213pd", p, o2, "b", 2) RL_MFMA("vfmadd213pd", p, o3, "b", 3)      \
+                      RL_MSTORE("vmovapd", p, 0, o0, "a") RL_MSTORE("vmovapd", p, 1, o1, "a")      \
+                          RL_MSTORE("vmovapd", p, 2, o2, "a") RL_MSTORE("vmovapd", p, 3, o3, "a"), \
+      "")                                                                                          \
+  RL_MEM_KERNEL(                                                                                   \
+      PFX##_triad_nt, p, 3, step,                                                                  \
+      RL_MLOAD("vmovapd", p, o0, "c", 0) RL_MLOAD("vmovapd", p, o1, "c", 1)                        \
+          RL_MLOAD("vmovapd", p, o2, "c", 2) RL_MLOAD("vmovapd", p, o3, "c", 3)                    \
+              RL_MFMA("vfmadd213pd", p, o0, "b", 0) RL_MFMA("vfmadd213pd", p, o1, "b", 1) RL_MFMA( \
+                  "vfmadd213pd", p, o2, "b", 2) RL_MFMA("vfmadd213pd", p, o3, "b", 3)              \
+                  RL_MSTORE("vmovntpd", p, 0, o0, "a") RL_MSTORE("vmovntpd", p, 1, o1, "a")        \
+                      RL_MSTORE("vmovntpd", p, 2, o2, "a") RL_MSTORE("vmovntpd", p, 3, o3, "a"),   \
+      "sfence\n\t")                                                                                \
+  /* daxpy: a = a + s * b */                                                                       \
+  RL_MEM_KERNEL(                                                                                   \
+      PFX##_daxpy, p, 2, step,                                                                     \
+      RL_MLOAD("vmovapd", p, o0, "b", 0) RL_MLOAD("vmovapd", p, o1, "b", 1)                        \
+          RL_MLOAD("vmovapd", p, o2, "b", 2) RL_MLOAD("vmovapd", p, o3, "b", 3)                    \
+              RL_MFMA("vfmadd213pd", p, o0, "a", 0) RL_MFMA("vfmadd213pd", p, o1, "a", 1)          \
+                  RL_MFMA("vfmadd213pd", p, o2, "a", 2) RL_MFMA("vfmadd213pd", p, o3, "a", 3)      \
+                      RL_MSTORE("vmovapd", p, 0, o0, "a") RL_MSTORE("vmovapd", p, 1, o1, "a")      \
+                          RL_MSTORE("vmovapd", p, 2, o2, "a") RL_MSTORE("vmovapd", p, 3, o3, "a"), \
+      "")                                                                                          \
+  /* write: a = s */                                                                               \
+  RL_MEM_KERNEL(PFX##_write, p, 1, step,                                                           \
+                RL_MSTORE("vmovapd", p, 15, o0, "a") RL_MSTORE("vmovapd", p, 15, o1, "a")          \
+                    RL_MSTORE("vmovapd", p, 15, o2, "a") RL_MSTORE("vmovapd", p, 15, o3, "a"),     \
+                "")
+
+// Empirical-curve kernel: groups of 8 vectors (o = vector size); each loaded vector gets
+// `rounds` FMAs (v = 0.5 v + 0.5, which stays finite), then is added into 4 accumulators
+// (r8..r11) so the result depends on every load. `light` variant: only 4 of the 8 vectors are
+// added and no FMA runs.
+#define RL_CV_LD(p, k, off) "vmovapd " RL_STR(off) "(%[ptr]), " RL_R(p, k) "\n\t"
+#define RL_CURVE_KERNEL(NAME, p, vb)                                                            \
+  extern "C" void NAME(const double* ptr, std::size_t groups, std::uint64_t rounds, int light,  \
+                       double* out) {                                                           \
+    static const double half = 0.5;                                                             \
+    asm volatile(                                                                             \
+        "vbroadcastsd %[h], " RL_R(p, 12) "\n\t"                                             \
+        "vbroadcastsd %[h], " RL_R(p, 13) "\n\t"                                             \
+        "vxorpd %%xmm8, %%xmm8, %%xmm8\n\t"                                                   \
+        "vxorpd %%xmm9, %%xmm9, %%xmm9\n\t"                                                   \
+        "vxorpd %%xmm10, %%xmm10, %%xmm10\n\t"                                                \
+        "vxorpd %%xmm11, %%xmm11, %%xmm11\n\t"                                                \
+        ".p2align 5\n"                                                                       \
+        "1:\n\t" RL_CV_LD(p, 0, 0) RL_CV_LD(p, 1, vb) RL_CV_LD(p, 2, 2 * vb)                  \
+            RL_CV_LD(p, 3, 3 * vb) RL_CV_LD(p, 4, 4 * vb) RL_CV_LD(p, 5, 5 * vb)              \
+                RL_CV_LD(p, 6, 6 * vb) RL_CV_LD(p, 7, 7 * vb)                                 \
+        "test %[light], %[light]\n\t"                                                        \
+        "jnz 4f\n\t"                                                                         \
+        "mov %[r], %%rcx\n\t"                                                                 \
+        "test %%rcx, %%rcx\n\t"                                                               \
+        "jz 3f\n\t"                                                                          \
+        ".p2align 4\n"                                                                       \
+        "2:\n\t" RL_I3("vfmadd213pd", p, 13, 12, 0) RL_I3("vfmadd213pd", p, 13, 12, 1)       \
+            RL_I3("vfmadd213pd", p, 13, 12, 2) RL_I3("vfmadd213pd", p, 13, 12, 3)             \
+                RL_I3("vfmadd213pd", p, 13, 12, 4) RL_I3("vfmadd213pd", p, 13, 12, 5)         \
+                    RL_I3("vfmadd213pd", p, 13, 12, 6) RL_I3("vfmadd213pd", p, 13, 12, 7)     \
+        "dec %%rcx\n\t"                                                                      \
+        "jnz 2b\n"                                                                           \
+        "3:\n\t" RL_I3("vaddpd", p, 4, 8, 8) RL_I3("vaddpd", p, 5, 9, 9)                      \
+            RL_I3("vaddpd", p, 6, 10, 10) RL_I3("vaddpd", p, 7, 11, 11)                       \
+        "4:\n\t" RL_I3("vaddpd", p, 0, 8, 8) RL_I3("vaddpd", p, 1, 9, 9)                      \
+            RL_I3("vaddpd", p, 2, 10, 10) RL_I3("vaddpd", p, 3, 11, 11)                       \
+        "add $" RL_STR(8 * vb) ", %[ptr]\n\t"                                                  \
+        "dec %[g]\n\t"                                                                       \
+        "jnz 1b\n\t"                                                                         \
+        "vmovupd " RL_R(p, 8) ", 0(%[o])\n\t"                                                \
+        "vmovupd " RL_R(p, 9) ", 64(%[o])\n\t"                                               \
+        "vmovupd " RL_R(p, 10) ", 128(%[o])\n\t"                                             \
+        "vmovupd " RL_R(p, 11) ", 192(%[o])\n\t"                                             \
+        "vzeroupper\n\t"                                                                     \
+        : [ptr] "+r"(ptr), [g] "+r"(groups)                                                     \
+        : [r] "r"(rounds), [light] "r"(light), [o] "r"(out), [h] "m"(half)                    \
+        : "rcx", "memory", "cc", RL_VCLOBBER); \
+  }
+
+// Integer and low-precision kernels. All accumulators start from the zero slot (+128).
+// int16: chains 0..5 accumulate vpmaddwd(r12, r13) products held in temporaries 6..11.
+#define RL_MADDWD(p, t, a) RL_I3("vpmaddwd", p, 13, 12, t) RL_I3("vpaddd", p, t, a, a)
+#define RL_INT16_BODY(p) \
+  RL_MADDWD(p, 6, 0)     \
+  RL_MADDWD(p, 7, 1) RL_MADDWD(p, 8, 2) RL_MADDWD(p, 9, 3) RL_MADDWD(p, 10, 4) RL_MADDWD(p, 11, 5)
+// int8 without VNNI: u8 × s8 pairs → s16 (vpmaddubsw), pairs of s16 × 1 → s32 (vpmaddwd with
+// r14 = 1), accumulate (vpaddd): chains 0..3, temporaries 8..11.
+#define RL_MADDUBS(p, t, a) \
+  RL_I3("vpmaddubsw", p, 13, 12, t) RL_I3("vpmaddwd", p, 14, t, t) RL_I3("vpaddd", p, t, a, a)
+#define RL_INT8_BODY(p) \
+  RL_MADDUBS(p, 8, 0) RL_MADDUBS(p, 9, 1) RL_MADDUBS(p, 10, 2) RL_MADDUBS(p, 11, 3)
+// One instruction per chain, 12 chains (VNNI vpdpbusd, BF16 vdpbf16ps, FP16 FMA).
+#define RL_ONE12(op, p)                                                                           \
+  RL_I3(op, p, 13, 12, 0)                                                                         \
+  RL_I3(op, p, 13, 12, 1) RL_I3(op, p, 13, 12, 2) RL_I3(op, p, 13, 12, 3) RL_I3(op, p, 13, 12, 4) \
+      RL_I3(op, p, 13, 12, 5) RL_I3(op, p, 13, 12, 6) RL_I3(op, p, 13, 12, 7)                     \
+          RL_I3(op, p, 13, 12, 8) RL_I3(op, p, 13, 12, 9) RL_I3(op, p, 13, 12, 10)                \
+              RL_I3(op, p, 13, 12, 11)
+#define RL_INT_KERNEL(NAME, p, body) \
+  RL_COMPUTE_KERNEL(NAME, "vmovups", p, RL_INIT12("vmovups", p, 128), body, "vzeroupper\n\t")

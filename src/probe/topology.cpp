@@ -1,0 +1,197 @@
+// Topology from hwloc (when built with it) or from Linux sysfs.
+#include "roofline/cpu_topology.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#if defined(ROOFLINE_HAVE_HWLOC)
+#include <hwloc.h>
+#endif
+
+namespace roofline::cpu {
+namespace {
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string s;
+  std::getline(in, s);
+  return s;
+}
+
+// "0-3,8,10-11" → {0,1,2,3,8,10,11}
+std::vector<int> parse_cpu_list(const std::string& s) {
+  std::vector<int> out;
+  std::stringstream ss(s);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    if (part.empty()) continue;
+    const auto dash = part.find('-');
+    try {
+      if (dash == std::string::npos) {
+        out.push_back(std::stoi(part));
+      } else {
+        const int a = std::stoi(part.substr(0, dash)), b = std::stoi(part.substr(dash + 1));
+        for (int i = a; i <= b; ++i) out.push_back(i);
+      }
+    } catch (...) {
+    }
+  }
+  return out;
+}
+
+double parse_size(const std::string& s) {  // "32K", "512K", "32768K", "1M"
+  if (s.empty()) return 0;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  const char unit = end && *end ? *end : ' ';
+  if (unit == 'K') return v * 1024;
+  if (unit == 'M') return v * 1024 * 1024;
+  if (unit == 'G') return v * 1024 * 1024 * 1024;
+  return v;
+}
+
+std::vector<int> allowed() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> out;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    for (int i = 0; i < CPU_SETSIZE; ++i)
+      if (CPU_ISSET(static_cast<size_t>(i), &set)) out.push_back(i);
+  return out;
+}
+
+void sysfs_topology(Topology& t) {
+  // One CPU per (package, core) pair.
+  std::set<std::pair<int, int>> seen;
+  for (int cpu : t.allowed_cpus) {
+    const std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    const std::string core = read_line(base + "core_id");
+    const std::string pkg = read_line(base + "physical_package_id");
+    const int c = core.empty() ? cpu : std::atoi(core.c_str());
+    const int p = pkg.empty() ? 0 : std::atoi(pkg.c_str());
+    if (seen.insert({p, c}).second) t.core_cpus.push_back(cpu);
+  }
+  if (t.caches.empty() && !t.allowed_cpus.empty()) {
+    const int cpu0 = t.allowed_cpus.front();
+    std::map<int, CacheInfo> by_level;
+    for (int i = 0; i < 16; ++i) {
+      const std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu0) +
+                               "/cache/index" + std::to_string(i) + "/";
+      const std::string type = read_line(base + "type");
+      if (type.empty()) break;
+      if (type == "Instruction") continue;
+      CacheInfo c;
+      c.level = std::atoi(read_line(base + "level").c_str());
+      c.size_bytes = parse_size(read_line(base + "size"));
+      const std::string line = read_line(base + "coherency_line_size");
+      if (!line.empty()) c.line_bytes = std::atoi(line.c_str());
+      // Cores sharing: logical CPUs sharing, counted as distinct cores among ours.
+      const std::vector<int> sharing = parse_cpu_list(read_line(base + "shared_cpu_list"));
+      int cores = 0;
+      for (int s : sharing)
+        if (std::find(t.core_cpus.begin(), t.core_cpus.end(), s) != t.core_cpus.end()) ++cores;
+      c.cores_sharing = std::max(1, cores);
+      if (c.level > 0 && c.size_bytes > 0) by_level[c.level] = c;
+    }
+    for (auto& [lvl, c] : by_level) t.caches.push_back(c);
+  }
+}
+
+#if defined(ROOFLINE_HAVE_HWLOC)
+bool hwloc_topology(Topology& t) {
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) return false;
+  if (hwloc_topology_load(topo) != 0) {
+    hwloc_topology_destroy(topo);
+    return false;
+  }
+  const int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+  for (int i = 0; i < ncores; ++i) {
+    hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, static_cast<unsigned>(i));
+    if (!core || !core->cpuset) continue;
+    int pu = -1;
+    hwloc_bitmap_foreach_begin(pu, core->cpuset) {
+      if (std::find(t.allowed_cpus.begin(), t.allowed_cpus.end(), static_cast<int>(pu)) !=
+          t.allowed_cpus.end()) {
+        t.core_cpus.push_back(static_cast<int>(pu));
+        break;
+      }
+    }
+    hwloc_bitmap_foreach_end();
+  }
+  const hwloc_obj_type_t types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+                                    HWLOC_OBJ_L4CACHE};
+  for (int lvl = 0; lvl < 4; ++lvl) {
+    hwloc_obj_t c = hwloc_get_obj_by_type(topo, types[lvl], 0);
+    if (!c || !c->attr) continue;
+    if (c->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION) continue;
+    CacheInfo ci;
+    ci.level = lvl + 1;
+    ci.size_bytes = static_cast<double>(c->attr->cache.size);
+    ci.line_bytes = static_cast<int>(c->attr->cache.linesize);
+    ci.cores_sharing =
+        std::max(1, hwloc_get_nbobjs_inside_cpuset_by_type(topo, c->cpuset, HWLOC_OBJ_CORE));
+    if (ci.size_bytes > 0) t.caches.push_back(ci);
+  }
+  hwloc_topology_destroy(topo);
+  return !t.core_cpus.empty();
+}
+#endif
+
+}  // namespace
+
+Topology detect_topology() {
+  Topology t;
+  t.allowed_cpus = allowed();
+#if defined(ROOFLINE_HAVE_HWLOC)
+  if (hwloc_topology(t)) {
+    t.source = "hwloc";
+    if (t.caches.empty()) sysfs_topology(t);
+    return t;
+  }
+  t.core_cpus.clear();
+  t.caches.clear();
+#endif
+  t.source = "sysfs";
+  sysfs_topology(t);
+  if (t.core_cpus.empty()) t.core_cpus = t.allowed_cpus;
+  return t;
+}
+
+double aggregate_capacity(const CacheInfo& c, int threads) {
+  const int sharing = std::max(1, c.cores_sharing);
+  const int instances = (std::max(1, threads) + sharing - 1) / sharing;
+  return c.size_bytes * instances;
+}
+
+double available_memory_bytes() {
+  double avail = 0;
+  {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    double kb = 0;
+    std::string unit;
+    while (in >> key >> kb) {
+      std::getline(in, unit);
+      if (key == "MemAvailable:") {
+        avail = kb * 1024;
+        break;
+      }
+    }
+  }
+  const std::string max = read_line("/sys/fs/cgroup/memory.max");
+  const std::string cur = read_line("/sys/fs/cgroup/memory.current");
+  if (!max.empty() && max != "max" && !cur.empty()) {
+    const double room = std::strtod(max.c_str(), nullptr) - std::strtod(cur.c_str(), nullptr);
+    if (room > 0 && (avail == 0 || room < avail)) avail = room;
+  }
+  return avail;
+}
+
+}  // namespace roofline::cpu

@@ -1,0 +1,94 @@
+// `roofline measure` as a user runs it: bad options, unwritable output, a short real run, and
+// an interrupt that leaves the previous file untouched.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "cli/cli_runner.hpp"
+#include "roofline/io.hpp"
+
+namespace roofline::test {
+namespace {
+
+TEST(CliMeasure, BadOptionsExitTwoWithAMessage) {
+  auto r = run_cli({"measure", "--precisions", "fp9", "-o", "-"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("fp9"), std::string::npos) << r.err;
+  r = run_cli({"measure", "--precisions", "tf32", "-o", "-"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no CPU kernel"), std::string::npos) << r.err;
+  r = run_cli({"measure", "--levels", "L1,L7", "-o", "-"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("L7"), std::string::npos) << r.err;
+  r = run_cli({"measure", "--threads", "100000", "-o", "-"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--threads"), std::string::npos) << r.err;
+}
+
+TEST(CliMeasure, OutputIntoAMissingFolderFailsBeforeMeasuringAndWritesNothing) {
+  TempDir d;
+  const std::string path = d.file("no/such/folder/machine.json");
+  const auto r = run_cli({"measure", "--quick", "-o", path});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST(CliMeasure, QuickRunWritesAValidMachineDocument) {
+  TempDir d;
+  const std::string path = d.file("m.json");
+  const auto r = run_cli({"measure", "--quick", "--threads", "1", "--precisions", "fp64",
+                          "--levels", "L1", "--no-curve", "--no-single-core", "-o", path});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("compute roof"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("measured/theory"), std::string::npos);
+  EXPECT_NE(r.out.find(path), std::string::npos);
+  EXPECT_EQ(r.err.find("\r"), std::string::npos);  // no progress bar when stderr is not a TTY
+  const MachineDocument m = load_machine_file(path);
+  ASSERT_FALSE(m.roofs.compute.empty());
+  for (const auto& c : m.roofs.compute) {
+    EXPECT_EQ(c.precision, "fp64");
+    // The summary prints each roof's name and measured value.
+    EXPECT_NE(r.out.find(c.name), std::string::npos) << c.name;
+  }
+  // No temporary files left beside the output.
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(d.path)) (void)e, ++files;
+  EXPECT_EQ(files, 1);
+}
+
+TEST(CliMeasure, InterruptLeavesThePreviousFileAndExitsNonZero) {
+  TempDir d;
+  const std::string path = d.file("machine.json");
+  write_text(path, "previous\n");
+  const std::string cmd = "( " + shell_quote(ROOFLINE_CLI_PATH) + " measure -o " +
+                          shell_quote(path) + " >/dev/null 2>" + shell_quote(d.file("err")) +
+                          " & pid=$!; sleep 0.5; kill -INT $pid; wait $pid; echo $? > " +
+                          shell_quote(d.file("rc")) + " )";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(slurp(d.file("rc")), "130\n");
+  EXPECT_EQ(slurp(path), "previous\n");
+  EXPECT_NE(slurp(d.file("err")).find("interrupted (SIGINT)"), std::string::npos)
+      << slurp(d.file("err"));
+  EXPECT_NE(slurp(d.file("err")).find("previous file is unchanged"), std::string::npos);
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(d.path)) (void)e, ++files;
+  EXPECT_EQ(files, 3);  // machine.json, err, rc: no temporary left
+}
+
+TEST(CliMeasure, TermSignalAlsoStopsCleanly) {
+  TempDir d;
+  const std::string path = d.file("machine.json");
+  const std::string cmd = "( " + shell_quote(ROOFLINE_CLI_PATH) + " measure -o " +
+                          shell_quote(path) + " >/dev/null 2>" + shell_quote(d.file("err")) +
+                          " & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid; echo $? > " +
+                          shell_quote(d.file("rc")) + " )";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(slurp(d.file("rc")), "143\n");
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_NE(slurp(d.file("err")).find("no file created"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace roofline::test

@@ -1,0 +1,116 @@
+// Every kernel's declaration is self-consistent: work = instructions × lanes × work per lane,
+// bytes per iteration follow from loads, stores and write-allocate, names are unique.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "roofline/cpu_analysis.hpp"
+#include "roofline/cpu_backend.hpp"
+
+namespace roofline::cpu {
+namespace {
+
+TEST(MeasureDeclarations, ComputeWorkFollowsFromInstructionsAndLanes) {
+  std::set<std::string> symbols, roofs;
+  int n = 0;
+  for (const CpuBackend* b : all_backends())
+    for (const ComputeKernel& k : b->compute_kernels()) {
+      ++n;
+      EXPECT_TRUE(symbols.insert(k.symbol).second) << k.symbol;
+      EXPECT_TRUE(roofs.insert(k.roof_name()).second) << k.roof_name();
+      ASSERT_FALSE(k.body.empty()) << k.symbol;
+      const double per_lane = k.kind == KernelClass::fp_add_mul ? 1 : 2;
+      EXPECT_DOUBLE_EQ(k.work_per_iteration, k.work_instructions * k.lanes() * per_lane)
+          << k.symbol;
+      int counted = 0;
+      for (const auto& ins : k.body) counted += ins.count;
+      EXPECT_GE(counted, k.work_instructions) << k.symbol;
+    }
+#if defined(__x86_64__)
+  EXPECT_GE(n, 20);  // fp64/fp32 × widths × {fma, add+mul} + integer + VNNI/BF16/FP16
+#endif
+}
+
+TEST(MeasureDeclarations, KnownKernelsDeclareTheTextbookWork) {
+  std::map<std::string, double> work;
+  for (const CpuBackend* b : all_backends())
+    for (const ComputeKernel& k : b->compute_kernels()) work[k.symbol] = k.work_per_iteration;
+#if defined(__x86_64__)
+  // 12 × vfmadd213pd ymm: 12 × 4 lanes × 2 FLOP.
+  EXPECT_EQ(work.at("roofline_cpu_fma_pd256"), 96);
+  EXPECT_EQ(work.at("roofline_cpu_fma_ps512"), 12 * 16 * 2);
+  EXPECT_EQ(work.at("roofline_cpu_fma_sd"), 24);
+  // 6 adds + 6 multiplies of 8 fp32 lanes.
+  EXPECT_EQ(work.at("roofline_cpu_addmul_ps256"), 96);
+  // 6 × vpmaddwd ymm: 16 int16 products × 2 OP.
+  EXPECT_EQ(work.at("roofline_cpu_int16_256"), 192);
+  // 4 × vpmaddubsw ymm: 32 int8 products × 2 OP.
+  EXPECT_EQ(work.at("roofline_cpu_int8_256"), 256);
+  // 12 × vpdpbusd zmm: 64 int8 products × 2 OP.
+  EXPECT_EQ(work.at("roofline_cpu_vnni512"), 12 * 64 * 2);
+  EXPECT_EQ(work.at("roofline_cpu_fma_ph512"), 12 * 32 * 2);
+#endif
+}
+
+TEST(MeasureDeclarations, MemoryBytesFollowFromLoadsStoresAndWriteAllocate) {
+  for (const CpuBackend* b : all_backends())
+    for (const MemoryKernel& k : b->memory_kernels()) {
+      const int vb = k.width_bits / 8;
+      EXPECT_EQ(k.named_bytes_per_iteration, (k.loads + k.stores) * vb) << k.symbol;
+      EXPECT_EQ(k.bytes_per_array_per_iteration, 4 * vb) << k.symbol;
+      const std::string mix = k.mix;
+      // Write-allocate: lines stored with ordinary stores but not read first are also read.
+      const bool stores_unread = mix == "copy" || mix == "triad" || mix == "write";
+      EXPECT_EQ(k.moved_bytes_per_iteration,
+                k.named_bytes_per_iteration + (stores_unread ? k.stores * vb : 0))
+          << k.symbol;
+      if (k.nontemporal) {
+        EXPECT_EQ(k.moved_bytes_per_iteration, k.named_bytes_per_iteration);
+      }
+    }
+}
+
+TEST(MeasureDeclarations, StreamConventionsPerElement) {
+  // STREAM counts copy 16, triad 24 bytes per fp64 element; daxpy 24, update 16, load 8, write 8.
+  for (const CpuBackend* b : all_backends())
+    for (const MemoryKernel& k : b->memory_kernels()) {
+      const double elements = k.bytes_per_array_per_iteration / 8.0;
+      const std::map<std::string, double> named = {
+          {"load", 8},   {"update", 16},   {"copy", 16},  {"copy_nt", 16},
+          {"triad", 24}, {"triad_nt", 24}, {"daxpy", 24}, {"write", 8}};
+      EXPECT_EQ(k.named_bytes_per_iteration / elements, named.at(k.mix)) << k.symbol;
+    }
+}
+
+TEST(MeasureDeclarations, CurveIntensitySpansSixteenthToTwoHundredFiftySix) {
+  for (const CpuBackend* b : all_backends())
+    if (const CurveKernel* c = b->curve_kernel()) {
+      const double lanes = c->width_bits / 64.0;
+      // light: 4 of 8 vectors added, 1 FLOP per lane, over 8 vectors of bytes.
+      EXPECT_DOUBLE_EQ(c->work_per_group(0, true) / c->bytes_per_group, 1.0 / 16);
+      EXPECT_DOUBLE_EQ(c->work_per_group(1024, false), 8 * lanes * (2 * 1024 + 1));
+      EXPECT_NEAR(c->work_per_group(1024, false) / c->bytes_per_group, 256.1, 0.1);
+    }
+}
+
+TEST(MeasureRates, ComputedFromTheDeclaration) {
+  for (const CpuBackend* b : all_backends())
+    for (const ComputeKernel& k : b->compute_kernels()) {
+      // 1e6 iterations on 2 threads in 1 ms.
+      EXPECT_DOUBLE_EQ(compute_rate(k, 1e6, 2, 1e-3), k.work_per_iteration * 2e9);
+    }
+  for (const CpuBackend* b : all_backends())
+    for (const MemoryKernel& k : b->memory_kernels()) {
+      const double per_array = 1 << 20;
+      const double iters = per_array / k.bytes_per_array_per_iteration;
+      EXPECT_DOUBLE_EQ(memory_rate(k, per_array, 3, 2, 0.5, false),
+                       k.named_bytes_per_iteration * iters * 3 * 2 / 0.5);
+      EXPECT_DOUBLE_EQ(memory_rate(k, per_array, 3, 2, 0.5, true),
+                       k.moved_bytes_per_iteration * iters * 3 * 2 / 0.5);
+    }
+}
+
+}  // namespace
+}  // namespace roofline::cpu

@@ -1,0 +1,58 @@
+// The terminal summary prints what the document holds: values, ratios, flags, mixes.
+#include <gtest/gtest.h>
+
+#include "roofline/measure.hpp"
+
+namespace roofline {
+namespace {
+
+MachineDocument sample() {
+  MachineDocument m;
+  m.roofs.name = "box";
+  m.info = {{"cpu", "Test CPU"}, {"clock_hz", 3e9}, {"threads", 2}, {"microarchitecture", "zen3"}};
+  ComputeRoof c;
+  c.name = "fp64 256-bit fma";
+  c.precision = "fp64";
+  c.peak = WorkRate(90e9);
+  c.theoretical = WorkRate(96e9);
+  c.provenance = Provenance::measured;
+  Statistics s;
+  s.repetitions = 5;
+  s.cv = 0.012;
+  c.stats = s;
+  m.roofs.compute.push_back(c);
+  ComputeRoof bad = c;
+  bad.name = "fp32 256-bit fma";
+  bad.peak = WorkRate(110e9);
+  bad.theoretical = WorkRate(100e9);
+  m.roofs.compute.push_back(bad);
+  MemoryRoof l;
+  l.level = "DRAM";
+  l.bandwidth = ByteRate(46.4e9);
+  l.convention = "named";
+  l.mixes = {{"load", 29.2e9}, {"update", 46.4e9}};
+  l.stats = s;
+  m.roofs.memory.push_back(l);
+  m.sections["measurement"] = {{"warnings", {"something odd"}}, {"seconds", 9.5}};
+  return m;
+}
+
+TEST(MeasureSummary, ShowsValuesRatiosAndFlags) {
+  const std::string t = render_measure_summary(sample(), false);
+  EXPECT_NE(t.find("Test CPU"), std::string::npos) << t;
+  EXPECT_NE(t.find("3 GHz"), std::string::npos) << t;
+  EXPECT_NE(t.find("90 GFLOP/s"), std::string::npos) << t;
+  EXPECT_NE(t.find("96 GFLOP/s"), std::string::npos) << t;
+  EXPECT_NE(t.find("0.938"), std::string::npos) << t;  // 90/96
+  EXPECT_NE(t.find("1.1 ABOVE THEORY"), std::string::npos) << t;
+  EXPECT_NE(t.find("1.2%"), std::string::npos) << t;
+  EXPECT_NE(t.find("46.4 GB/s"), std::string::npos) << t;
+  EXPECT_NE(t.find("update"), std::string::npos) << t;
+  EXPECT_NE(t.find("29.2"), std::string::npos) << t;
+  EXPECT_NE(t.find("named"), std::string::npos) << t;
+  EXPECT_NE(t.find("warning: something odd"), std::string::npos) << t;
+  EXPECT_EQ(t.find("FLOPS"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace roofline
