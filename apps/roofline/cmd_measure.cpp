@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "commands.hpp"
+#include "roofline/cuda.hpp"
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/text.hpp"
@@ -33,6 +34,8 @@ struct MeasureArgs {
   bool no_curve = false;
   bool no_single = false;
   bool no_progress = false;
+  std::string device = "cpu";
+  int cuda_device = 0;
 };
 
 void check_output_path(const std::string& path) {
@@ -89,7 +92,17 @@ void run(const MeasureArgs& a) {
   sigaction(SIGTERM, &sa, &old_term);
   MachineDocument m;
   try {
-    m = measure_machine(o);
+    if (a.device == "cuda") {
+      // The CUDA backend sits behind the same document; without a device it throws
+      // Unavailable with the reason (exit 3).
+      cuda::Options co;
+      co.device = a.cuda_device;
+      co.quick = a.quick;
+      co.progress = o.progress;
+      m = cuda::measure(co);
+    } else {
+      m = measure_machine(o);
+    }
   } catch (const Interrupted&) {
     bar.clear();
     const bool term = g_signal == SIGTERM;
@@ -146,6 +159,10 @@ const Registrar reg(10, [](CLI::App& root) {
   c->add_flag("--no-curve", args->no_curve, "Skip the empirical roofline curve");
   c->add_flag("--no-single-core", args->no_single, "Skip the one-core measurements");
   c->add_flag("--no-progress", args->no_progress, "No progress bar on the terminal");
+  c->add_option("--device", args->device, "What to measure: cpu (default) or cuda")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  c->add_option("--cuda-device", args->cuda_device, "CUDA device index for --device cuda")
+      ->check(CLI::NonNegativeNumber);
   c->callback([args] { run(*args); });
 });
 
