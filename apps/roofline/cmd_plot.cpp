@@ -53,6 +53,7 @@ void check_points(const std::vector<Point>& points, const RoofSet& roofs, const 
 void run(const PlotArgs& a) {
   ReportInput in;
   in.machines.push_back(resolve_machine(a.machine, a.hw_dir));
+  in.machines.reserve(1 + a.compare.size());  // `roofs` stays valid while overlays are added
   const RoofSet& roofs = in.machines.front().roofs;
   for (const auto& f : a.points_files) {
     PointsDocument doc = load_points_file(f);

@@ -446,13 +446,23 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
       if (k > 0)
         label += " (" + format_number(ch.workload->ratios[k], 3) + "x, " +
                  to_string(ch.workload->regimes[k]) + ")";
-      for (double dy : {-6.0, 14.0, -18.0, 26.0}) {
-        const Box b = text_box(x + (right ? 8 : -8), y + dy, label, 11, right ? "start" : "end");
-        if (!placer.fits(b)) continue;
-        placer.take(b);
-        s += text(x + (right ? 8 : -8), y + dy, label, "workload-label", right ? "start" : "end");
-        break;
+      // The ratio is the point of the line (DIGEST §7): it is always written, on either side.
+      bool placed = false;
+      for (const bool side : {right, !right}) {
+        for (double dy : {-6.0, 14.0, -18.0, 26.0, -30.0, 38.0}) {
+          const double lx = x + (side ? 8 : -8);
+          const char* anchor = side ? "start" : "end";
+          const Box b = text_box(lx, y + dy, label, 11, anchor);
+          if (!placer.fits(b)) continue;
+          placer.take(b);
+          s += text(lx, y + dy, label, "workload-label", anchor);
+          placed = true;
+          break;
+        }
+        if (placed) break;
       }
+      if (!placed)
+        s += text(x + (right ? 8 : -8), y - 6, label, "workload-label", right ? "start" : "end");
     }
     s += "</g>\n";
   }

@@ -25,7 +25,7 @@ TEST(CliPlot, WritesSvgHtmlJsonCsv) {
   auto svg = test::parse_xml(test::slurp(dir.file("chart.svg")));
   EXPECT_EQ(svg->find_all([](const test::XmlNode& n) { return n.has_class("point"); }).size(), 5u);
   EXPECT_EQ(svg->find_all([](const test::XmlNode& n) {
-                 return n.has_class("overlay") && n.name == "line";
+                 return n.has_class("overlay") && n.has("data-roof");
                })
                 .size(),
             2u);

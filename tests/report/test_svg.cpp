@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -297,9 +298,11 @@ TEST(ReportSvg, OverlaysWorkloadLineAndCurves) {
   auto root = test::parse_xml(render_svg(in));
   const Mapping m = mapping_of(*root);
   auto overlay =
-      root->find_all([](const XmlNode& n) { return n.name == "line" && n.has_class("overlay"); });
+      root->find_all([](const XmlNode& n) { return n.has("data-roof") && n.has_class("overlay"); });
   EXPECT_EQ(overlay.size(), 2u);  // bigger-box: one flat and one slanted roof
-  auto wl = by_class(*root, "workload");
+  for (const XmlNode* n : overlay) EXPECT_EQ(n->attr("data-machine"), "bigger-box") << n->name;
+  auto wl = root->find_all(
+      [](const XmlNode& n) { return n.has_class("workload") && n.attr("y1") != n.attr("y2"); });
   ASSERT_EQ(wl.size(), 1u);
   EXPECT_NEAR(num(wl[0], "x1"), m.x(1.0), 0.01);
   // Roof heights at I = 1: 21 GB/s × 1 on the fixture, 200 GB/s × 1 on bigger-box (both left of
@@ -312,8 +315,17 @@ TEST(ReportSvg, OverlaysWorkloadLineAndCurves) {
   for (const XmlNode* t : by_class(*root, "workload-label"))
     if (t->text.find("9.52x, bandwidth ratio") != std::string::npos) ratio = true;
   EXPECT_TRUE(ratio);
-  EXPECT_EQ(by_class(*root, "no-overlap").size(), 1u);
-  EXPECT_EQ(by_class(*root, "curve").size(), 1u);
+  auto paths = [&](const std::string& cls) {
+    return root->find_all([&](const XmlNode& n) { return n.name == "path" && n.has_class(cls); });
+  };
+  ASSERT_EQ(paths("no-overlap").size(), 1u);
+  ASSERT_EQ(paths("curve").size(), 1u);
+  // The no-overlap curve's first vertex lies on 1/(1/π + 1/(β·I)) (coordinates rounded to 0.01).
+  const std::string d = paths("no-overlap")[0]->attr("d");
+  double x0 = 0, y0 = 0;
+  ASSERT_EQ(std::sscanf(d.c_str(), "M%lf %lf", &x0, &y0), 2);
+  const double i0 = std::pow(10, m.xlo + (x0 - m.left) / (m.right - m.left) * (m.xhi - m.xlo));
+  EXPECT_NEAR(y0, m.y(1 / (1 / 72e9 + 1 / (21e9 * i0))), 0.03);
   EXPECT_EQ(by_class(*root, "curve-dot").size(), 6u);
 }
 
