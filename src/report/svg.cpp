@@ -97,10 +97,16 @@ std::string marker_shape(const std::string& shape, double x, double y, double r,
     return "<path d=\"M" + num(x) + " " + num(y - r * 1.2) + "L" + num(x + r * 1.1) + " " +
            num(y + r * 0.8) + "L" + num(x - r * 1.1) + " " + num(y + r * 0.8) + "Z\"" + extra +
            "/>";
-  if (shape == "cross")
-    return "<path d=\"M" + num(x - r) + " " + num(y - r) + "L" + num(x + r) + " " + num(y + r) +
-           "M" + num(x - r) + " " + num(y + r) + "L" + num(x + r) + " " + num(y - r) +
-           "\" stroke-width=\"3\"" + extra + "/>";
+  if (shape == "cross") {
+    // A filled X: a plus sign of arm half-width w and length l, turned by 45°.
+    const double w = r * 0.4, l = r * 1.35, k = std::sqrt(0.5);
+    const double pts[12][2] = {{w, l},   {w, w},   {l, w},   {l, -w}, {w, -w}, {w, -l},
+                               {-w, -l}, {-w, -w}, {-l, -w}, {-l, w}, {-w, w}, {-w, l}};
+    std::string d;
+    for (const auto& p : pts)
+      d += (d.empty() ? "M" : "L") + num(x + (p[0] - p[1]) * k) + " " + num(y + (p[0] + p[1]) * k);
+    return "<path d=\"" + d + "Z\"" + extra + "/>";
+  }
   return "<circle" + attr("cx", x) + attr("cy", y) + attr("r", r) + extra + "/>";
 }
 
@@ -357,12 +363,14 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
       for (double f : {0.08, 0.3, 0.5, 0.7}) {
         const double il = a_log + f * (b_log - a_log);
         const double x = X(std::pow(10.0, il)), y = Y(b * std::pow(10.0, il));
-        const Box box{x - 4, y - diag - 12, x + diag + 4, y + 2};
+        // Overlay labels go below their line (the machine's own roofs are often just above).
+        const Box box = overlay ? Box{x + 4, y - diag + 4, x + diag + 16, y + 16}
+                                : Box{x - 4, y - diag - 12, x + diag + 4, y + 2};
         if (!placer.fits(box)) continue;
         placer.take(box);
         // Equal decades on both axes (build_chart) make every slanted roof a 45° line.
         roof_labels[overlay ? 1 : 0] +=
-            text(6, -5, label, lcls, "start",
+            text(6, overlay ? 13 : -5, label, lcls, "start",
                  " transform=\"translate(" + num(x) + "," + num(y) + ") rotate(-45)\"");
         break;
       }
