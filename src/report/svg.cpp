@@ -145,6 +145,8 @@ text{fill:#1f2328;font-family:"DejaVu Sans","Helvetica Neue",Helvetica,Arial,san
 .marker{stroke:#ffffff;stroke-width:1.2}
 .marker.level{opacity:.55}
 .legend-text{font-size:11.5px}
+.roof-label,.ridge-label,.headroom-label,.point-label,.level-label,.workload-label{paint-order:stroke;
+stroke:#ffffff;stroke-width:3px;stroke-linejoin:round}
 .legend-line{fill:none}
 )";
 const char* kStyleDark = R"(
@@ -168,6 +170,7 @@ text{fill:#e6edf3}
 .workload{stroke:#e6edf3}
 .workload-mark{fill:#0d1117;stroke:#e6edf3}
 .marker{stroke:#0d1117}
+.roof-label,.ridge-label,.headroom-label,.point-label,.level-label,.workload-label{stroke:#0d1117}
 }
 )";
 
