@@ -82,5 +82,27 @@ TEST(CliPlot, BadWorkloadIntensityExitsTwo) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("c.svg")));
 }
 
+TEST(CliPlot, PointAndKernelWriteTheSameReport) {
+  test::TempDir dir;
+  auto r = run_cli({"point", "--work", "2e9", "--traffic", "12e9", "--time", "0.0065", "--peak",
+                    "19.5T", "--bandwidth", "2 TB/s", "--report", dir.file("p.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto svg = test::parse_xml(test::slurp(dir.file("p.svg")));
+  auto points = svg->find_all([](const test::XmlNode& n) { return n.has_class("point"); });
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0]->attr("data-verdict"), "memory-bound");  // 92.3% of 333 GFLOP/s
+  r = run_cli({"kernel", "saxpy", "--n", "1e8", "--peak", "19.5T", "--bandwidth", "2 TB/s",
+               "--report", dir.file("k.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  svg = test::parse_xml(test::slurp(dir.file("k.svg")));
+  auto marks = svg->find_all([](const test::XmlNode& n) { return n.has_class("workload-mark"); });
+  ASSERT_EQ(marks.size(), 1u);
+  // SAXPY fp32: I = 1/6, attainable = 2 TB/s / 6 = 333.3 GFLOP/s (DIGEST §3).
+  EXPECT_NEAR(std::stod(marks[0]->attr("data-attainable")), 2e12 / 6, 1e3);
+  r = run_cli({"kernel", "saxpy", "--n", "1e8", "--report", dir.file("none.svg")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("none.svg")));
+}
+
 }  // namespace
 }  // namespace roofline
