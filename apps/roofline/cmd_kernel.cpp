@@ -9,6 +9,7 @@
 #include "roofline/kernels.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/report.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -21,6 +22,7 @@ struct KernelArgs {
   MachineOptions machine;
   bool json = false;
   std::string output;
+  std::string report;  // --report FILE: the machine's roofs with a line at the kernel's I
 };
 
 void list_kernels(bool json, const std::string& output) {
@@ -109,6 +111,16 @@ void run(const KernelArgs& a) {
     text += "  attainable P = min(π, β·I) = " + format_work_rate(att, u) + "\n";
     text += "  predicted time ≥ max(W/π, Q/β) = " + format_seconds(tb) +
             " (no overlap: W/π + Q/β = " + format_seconds(tn) + ")\n";
+    if (!a.report.empty()) {
+      ReportInput in;
+      in.title = k.kernel + " (" + t.name + ") on " + m.roofs.name;
+      in.machines.push_back(m);
+      in.workload_line = i;
+      in.no_overlap_curve = true;
+      write_report(a.report, in);
+    }
+  } else if (!a.report.empty()) {
+    throw InputError("--report needs roofs: give --machine/--hw or --peak and --bandwidth");
   }
   emit(a.json ? j.dump(2) + "\n" : text, a.output);
 }
@@ -129,6 +141,8 @@ const Registrar reg(30, [](CLI::App& root) {
   add_machine_options(*c, args->machine);
   c->add_flag("--json", args->json, "Machine-readable output");
   c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  c->add_option("--report", args->report,
+                "Write a chart of the roofs with a line at the kernel's I (.svg .html .png ...)");
   c->callback([args] { run(*args); });
 });
 

@@ -3,6 +3,7 @@
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/json_out.hpp"
+#include "roofline/report.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -17,6 +18,7 @@ struct PointArgs {
   double touching = DiagnosisOptions{}.touching;
   bool json = false;
   std::string output;
+  std::string report;  // --report FILE: the chart/report (format by extension)
 };
 
 Point point_from_flags(const PointArgs& a) {
@@ -70,6 +72,15 @@ void run(const PointArgs& a) {
     if (a.json) out.push_back(analysis_to_json(p, d, m.roofs));
     else text += render_point_analysis(p, d, m.roofs, a.output.empty() && color_stdout());
   }
+  if (!a.report.empty()) {
+    ReportInput in;
+    in.title = (points.size() == 1 ? points.front().name : std::string("points")) + " on " +
+               m.roofs.name;
+    in.machines.push_back(m);
+    in.points = points;
+    in.diagnosis = opt;
+    write_report(a.report, in);
+  }
   if (a.json) emit((points.size() == 1 ? out[0] : out).dump(2) + "\n", a.output);
   else emit(text, a.output);
 }
@@ -91,6 +102,8 @@ const Registrar reg(20, [](CLI::App& root) {
   add_machine_options(*c, args->machine);
   c->add_flag("--json", args->json, "Machine-readable output");
   c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  c->add_option("--report", args->report,
+                "Also write the chart: .svg .html .png .json .csv (by extension)");
   c->callback([args] { run(*args); });
 });
 

@@ -46,8 +46,10 @@ std::string Table::render() const {
       const size_t pad = width[c] - display_width(cell);
       const bool right = !header && looks_numeric(cell);
       if (c) out += "  ";
-      if (right) out += std::string(pad, ' ') + cell;
-      else out += cell + (c + 1 < width.size() ? std::string(pad, ' ') : "");
+      if (right)
+        out += std::string(pad, ' ') + cell;
+      else
+        out += cell + (c + 1 < width.size() ? std::string(pad, ' ') : "");
     }
     while (!out.empty() && out.back() == ' ') out.pop_back();
     return out + "\n";
@@ -69,11 +71,16 @@ std::string colorize(const std::string& text, const char* code, bool enabled) {
 
 const char* verdict_color(Verdict v) {
   switch (v) {
-    case Verdict::far_below: return "33";           // yellow
-    case Verdict::memory_bound: return "36";        // cyan
-    case Verdict::compute_bound: return "32";       // green
-    case Verdict::faster_unit_unused: return "35";  // magenta
-    case Verdict::above_roof: return "31;1";        // bold red
+    case Verdict::far_below:
+      return "33";  // yellow
+    case Verdict::memory_bound:
+      return "36";  // cyan
+    case Verdict::compute_bound:
+      return "32";  // green
+    case Verdict::faster_unit_unused:
+      return "35";  // magenta
+    case Verdict::above_roof:
+      return "31;1";  // bold red
   }
   return "";
 }
@@ -108,11 +115,10 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
   out += "  flat roof: " + d.compute_roof +
          (c ? " = " + format_work_rate(c->peak, u) : std::string()) + "\n";
   out += indented;
-  out += "  Step 1 — touching a roof? " +
-         std::string(d.touching ? "yes" : "no") + ": " + format_number(d.attainment * 100, 3) +
-         "% of the attainable " + format_work_rate(d.attainable, u) + " (headroom " +
-         format_number(d.headroom.factor, 3) + "x, " + format_number(d.headroom.decades, 2) +
-         " decades)\n";
+  out += "  Step 1 — touching a roof? " + std::string(d.touching ? "yes" : "no") + ": " +
+         format_number(d.attainment * 100, 3) + "% of the attainable " +
+         format_work_rate(d.attainable, u) + " (headroom " + format_number(d.headroom.factor, 3) +
+         "x, " + format_number(d.headroom.decades, 2) + " decades)\n";
   out += "  Step 2 — which roof? " +
          std::string(d.verdict == Verdict::far_below
                          ? "none yet (left/right position is not meaningful)"
@@ -134,16 +140,16 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
 
 std::string render_kernel_count(const KernelCount& k, const UnitSystem& u) {
   std::string out;
-  out += k.kernel + (k.blas_level ? " (BLAS level " + std::to_string(k.blas_level) + ")" : "") +
-         "\n";
+  out +=
+      k.kernel + (k.blas_level ? " (BLAS level " + std::to_string(k.blas_level) + ")" : "") + "\n";
   out += "  W = " + format_work(k.work, u) + "  [" + k.work_formula + "]\n";
   out += "  Q = " + format_bytes(k.traffic, u) + "  [" + k.traffic_formula + "]\n";
   if (k.traffic_write_allocate.value != k.traffic.value)
     out += "  Q with write-allocate = " + format_bytes(k.traffic_write_allocate, u) + "\n";
   out += "  I = W/Q = " + format_intensity(k.intensity(), u) + "\n";
   if (k.traffic_write_allocate.value != k.traffic.value && k.work.value > 0)
-    out += "  I with write-allocate = " +
-           format_intensity(k.work / k.traffic_write_allocate, u) + "\n";
+    out += "  I with write-allocate = " + format_intensity(k.work / k.traffic_write_allocate, u) +
+           "\n";
   if (!k.note.empty()) out += "  note: " + k.note + "\n";
   return out;
 }
@@ -155,8 +161,7 @@ std::string render_roofs(const RoofSet& roofs) {
     Table t({"compute roof", "peak", "provenance", "theoretical", "measured/theory", "cv"});
     for (const auto& c : roofs.compute) {
       t.add_row({c.name + (c.sparse ? " (sparse)" : ""), format_work_rate(c.peak, u),
-                 to_string(c.provenance),
-                 c.theoretical ? format_work_rate(*c.theoretical, u) : "",
+                 to_string(c.provenance), c.theoretical ? format_work_rate(*c.theoretical, u) : "",
                  c.theoretical && c.provenance == Provenance::measured
                      ? format_number(c.peak / *c.theoretical, 3)
                      : "",

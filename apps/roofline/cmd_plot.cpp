@@ -1,0 +1,113 @@
+// roofline plot: draw a machine's roofs with points on them — SVG, HTML, PNG, JSON or CSV by the
+// output's extension, or a braille plot in the terminal.
+#include <memory>
+
+#include "commands.hpp"
+#include "roofline/error.hpp"
+#include "roofline/report.hpp"
+#include "roofline/text.hpp"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+namespace roofline::cli {
+namespace {
+
+struct PlotArgs {
+  std::string machine;
+  std::vector<std::string> points_files;
+  std::string output;
+  bool terminal = false;
+  std::string at;
+  std::vector<std::string> compare;
+  bool no_overlap = false;
+  std::string hw_dir;
+  std::string title;
+  std::string precision;
+  double touching = DiagnosisOptions{}.touching;
+  int width = 0;
+};
+
+int terminal_columns() {
+  winsize ws{};
+  if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
+    return ws.ws_col;
+  return 100;
+}
+
+/// Checks every point against the machine before anything is drawn, naming the file and point.
+void check_points(const std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
+                  size_t first) {
+  for (size_t i = first; i < points.size(); ++i) {
+    const Point& p = points[i];
+    const std::string where = file + ": point '" + p.name + "'";
+    try {
+      roofs.select_compute(p.precision);
+      for (const auto& t : p.traffic) roofs.select_memory(t.level);
+    } catch (const InputError& e) {
+      throw InputError(where + ": " + e.what());
+    }
+  }
+}
+
+void run(const PlotArgs& a) {
+  ReportInput in;
+  in.machines.push_back(resolve_machine(a.machine, a.hw_dir));
+  in.machines.reserve(1 + a.compare.size());  // `roofs` stays valid while overlays are added
+  const RoofSet& roofs = in.machines.front().roofs;
+  for (const auto& f : a.points_files) {
+    PointsDocument doc = load_points_file(f);
+    if (!(doc.units == roofs.units))
+      throw InputError(f + ": points are in " + doc.units.work + "/" + doc.units.traffic +
+                       " but the machine's roofs are in " + roofs.units.work + "/" +
+                       roofs.units.traffic);
+    const size_t first = in.points.size();
+    for (auto& p : doc.points) {
+      if (p.precision.empty()) p.precision = a.precision;
+      in.points.push_back(p);
+    }
+    check_points(in.points, roofs, f, first);
+  }
+  for (const auto& other : a.compare) in.machines.push_back(resolve_machine(other, a.hw_dir));
+  if (!a.at.empty()) in.workload_line = Intensity(quantity(a.at, Dimension::intensity, "--at"));
+  in.no_overlap_curve = a.no_overlap;
+  in.diagnosis.touching = a.touching;
+  in.title = !a.title.empty() ? a.title : "Roofline of " + roofs.name;
+  const bool to_file = !a.output.empty() && a.output != "-";
+  if (to_file) write_report(a.output, in);
+  if (a.terminal || !to_file) {
+    const int cols = a.width > 0 ? a.width : terminal_columns();
+    emit(render_terminal(in, cols, color_stdout()), "");
+  }
+}
+
+const Registrar reg(40, [](CLI::App& root) {
+  auto args = std::make_shared<PlotArgs>();
+  CLI::App* c = root.add_subcommand(
+      "plot",
+      "Draw the roofline: MACHINE [POINTS...] -o chart.svg|.html|.png|.json|.csv, or "
+      "--terminal");
+  c->add_option("machine", args->machine, "Machine document or hardware catalogue name")
+      ->required();
+  c->add_option("points", args->points_files, "Points documents (roofline.points)");
+  c->add_option("-o,--output", args->output,
+                "Output file; the format follows the extension: .svg .html .png .json .csv");
+  c->add_flag("--terminal", args->terminal, "Draw in the terminal (braille plot and tables)");
+  c->add_option("--at", args->at, "Workload intensity I for a vertical line with roof heights");
+  c->add_option("--compare", args->compare,
+                "Another machine (file or catalogue name) drawn over the first (repeatable)");
+  c->add_flag("--no-overlap", args->no_overlap,
+              "Draw the no-overlap curve 1/(1/π + 1/(β·I)) for the default roofs");
+  c->add_option("--hw-dir", args->hw_dir, "Extra hardware catalogue directory");
+  c->add_option("--title", args->title, "Chart title");
+  c->add_option("--precision", args->precision,
+                "Compute roof for points that name no precision (a precision or roof name)");
+  c->add_option("--touching", args->touching,
+                "Attainment at which a point counts as touching its roof (default 0.8)")
+      ->check(CLI::Range(0.01, 1.0));
+  c->add_option("--width", args->width, "Terminal plot width in columns (default: the terminal's)");
+  c->callback([args] { run(*args); });
+});
+
+}  // namespace
+}  // namespace roofline::cli

@@ -1,0 +1,57 @@
+#pragma once
+// Reports: one input, several renderers (DESIGN.md "reports: terminal · JSON/CSV · SVG · HTML").
+// Every command that draws a roofline (plot, point, kernel, measure, llm, hw compare) fills a
+// ReportInput and calls one renderer, or write_report() which picks the format from the file
+// name. Renderers only draw; the numbers come from core (diagnose, ridge, attainable, compare_at).
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/diagnosis.hpp"
+#include "roofline/io.hpp"
+#include "roofline/point.hpp"
+#include "roofline/units.hpp"
+
+namespace roofline {
+
+struct ReportInput {
+  std::string title;
+  std::vector<MachineDocument> machines;  ///< [0] = the machine; others = overlays (comparisons)
+  std::vector<Point> points;              ///< judged against machines[0] with diagnose()
+  /// A vertical "your workload" line at this intensity with the ratio of roof heights
+  /// (DIGEST §7 "different hardware").
+  std::optional<Intensity> workload_line;
+  /// Draw the no-overlap curve 1/(1/π + 1/(β·I)) for the default roofs (DIGEST §2).
+  bool no_overlap_curve = false;
+  DiagnosisOptions diagnosis;
+};
+
+/// Publication-quality SVG (log-log, roofs, ridges, points coloured by diagnosis, overlays).
+/// Styled for light and dark pages (prefers-color-scheme). Throws InputError when there is no
+/// machine, the machine has no roof, or a point names a precision or level the machine lacks.
+std::string render_svg(const ReportInput& in);
+/// One self-contained HTML page (no network): the chart with tooltips, layer toggles, zoom and
+/// pan, tables of roofs and points, and the machine's description.
+std::string render_html(const ReportInput& in);
+/// A compact braille plot of roofs and points plus aligned tables, `columns` wide; ANSI colour
+/// only when `color`.
+std::string render_terminal(const ReportInput& in, int columns, bool color);
+/// Roofs and points as CSV (one row per roof and per point, with the diagnosis).
+std::string render_csv(const ReportInput& in);
+/// Roofs, ridges, points with their analyses, and the workload comparison as JSON
+/// (schema "roofline.report", version 1).
+nlohmann::json render_json(const ReportInput& in);
+
+/// Writes the report in the format named by the extension: .svg .html/.htm .png .json .csv.
+/// Unknown extension → InputError (nothing written). PNG goes through rsvg-convert (Debian
+/// librsvg2-bin); when it is missing → Unavailable. Atomic: a failed write leaves nothing.
+void write_report(const std::filesystem::path& path, const ReportInput& in);
+
+/// Converts an SVG document to PNG bytes with rsvg-convert (run directly, no shell).
+/// Throws Unavailable when rsvg-convert cannot be run, Error when it fails.
+std::string svg_to_png(const std::string& svg, double zoom = 2.0);
+
+}  // namespace roofline

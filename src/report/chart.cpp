@@ -1,0 +1,275 @@
+#include "report/chart.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "roofline/error.hpp"
+#include "roofline/model.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::report {
+
+double LogScale::operator()(double value) const {
+  return px0 + (std::log10(value) - lo) / (hi - lo) * (px1 - px0);
+}
+
+double DrawnRoof::value() const {
+  return compute ? c->peak.value : m->bandwidth.value;
+}
+double DrawnRoof::height(double i) const {
+  return compute ? c->peak.value : m->bandwidth.value * i;
+}
+
+UnitSystem axis_units(const RoofSet& roofs) {
+  if (roofs.units == UnitSystem::flop() && !roofs.compute.empty() &&
+      std::all_of(roofs.compute.begin(), roofs.compute.end(),
+                  [](const ComputeRoof& c) { return c.integer; }))
+    return UnitSystem::op();
+  return roofs.units;
+}
+
+UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c) {
+  if (c.integer && roofs.units == UnitSystem::flop()) return UnitSystem::op();
+  return roofs.units;
+}
+
+std::string compute_label(const RoofSet& roofs, const ComputeRoof& c) {
+  std::string name = c.name;
+  // A roof named only by its precision reads better with its unit ("fp32 avx2 fma").
+  if (!c.unit.empty() && name.find(c.unit) == std::string::npos) name += " " + c.unit;
+  if (c.sparse) name += " (sparse)";
+  return name + " " + format_work_rate(c.peak, roof_units(roofs, c));
+}
+
+std::string memory_label(const RoofSet& roofs, const MemoryRoof& m) {
+  return m.level + " " + format_byte_rate(m.bandwidth, roofs.units);
+}
+
+std::vector<double> decade_ticks(double lo, double hi) {
+  std::vector<double> out;
+  for (double k = std::ceil(lo - 1e-9); k <= hi + 1e-9; k += 1) out.push_back(std::pow(10.0, k));
+  return out;
+}
+
+std::vector<double> minor_ticks(double lo, double hi) {
+  std::vector<double> out;
+  for (double k = std::floor(lo); k <= std::ceil(hi); k += 1)
+    for (int m = 2; m <= 9; ++m) {
+      const double v = m * std::pow(10.0, k);
+      const double l = std::log10(v);
+      if (l > lo + 1e-9 && l < hi - 1e-9) out.push_back(v);
+    }
+  return out;
+}
+
+std::string intensity_tick(double value) {
+  const double l = std::log10(value);
+  if (l >= -3.5 && l <= 4.5) return format_number(value, 3);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "1e%+d", static_cast<int>(std::lround(l)));
+  return buf;
+}
+
+size_t text_columns(const std::string& s) {
+  size_t w = 0;
+  for (char c : s)
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++w;
+  return w;
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        // Control characters other than tab/newline are not allowed in XML 1.0.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n')
+          out += ' ';
+        else
+          out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+const ComputeRoof* highest_dense(const RoofSet& s) {
+  const ComputeRoof* best = nullptr;
+  for (const auto& c : s.compute)
+    if (!c.sparse && (!best || c.peak > best->peak)) best = &c;
+  return best ? best : &s.compute.front();
+}
+const MemoryRoof* fastest(const RoofSet& s) {
+  const MemoryRoof* best = &s.memory.front();
+  for (const auto& m : s.memory)
+    if (m.bandwidth > best->bandwidth) best = &m;
+  return best;
+}
+
+void check_machine(const MachineDocument& m) {
+  const std::string who = m.origin.empty() ? m.roofs.name : m.origin;
+  if (m.roofs.compute.empty())
+    throw InputError(who + ": machine '" + m.roofs.name + "' has no compute roof to draw");
+  if (m.roofs.memory.empty())
+    throw InputError(who + ": machine '" + m.roofs.name + "' has no memory roof to draw");
+}
+
+}  // namespace
+
+Chart build_chart(const ReportInput& in, double width, double height) {
+  if (in.machines.empty()) throw InputError("report: no machine given");
+  for (const auto& m : in.machines) check_machine(m);
+  Chart ch;
+  ch.in = &in;
+  const RoofSet& rs = in.machines.front().roofs;
+  ch.units = axis_units(rs);
+  ch.x_title = "Operational intensity [" + ch.units.intensity() + "]";
+  // A FLOP roof set with some integer roofs: the y axis carries both rate units.
+  const auto integer = [](const ComputeRoof& c) { return c.integer; };
+  const bool mixed = rs.units == UnitSystem::flop() &&
+                     std::any_of(rs.compute.begin(), rs.compute.end(), integer) &&
+                     !std::all_of(rs.compute.begin(), rs.compute.end(), integer);
+  ch.y_title = "Performance [" + ch.units.work_rate() + (mixed ? ", OP/s" : "") + "]";
+  ch.default_compute = &rs.select_compute("");
+  ch.default_memory = &rs.select_memory("");
+
+  for (const auto& p : in.points) ch.diagnoses.push_back(diagnose(p, rs, in.diagnosis));
+
+  // Roof extents: memory roofs from the left edge to the highest dense flat roof; flat roofs
+  // from the fastest memory roof to the right edge (the usual drawing of a hierarchy).
+  for (size_t mi = 0; mi < in.machines.size(); ++mi) {
+    const RoofSet& s = in.machines[mi].roofs;
+    const ComputeRoof* top = highest_dense(s);
+    const MemoryRoof* fast = fastest(s);
+    const ComputeRoof& dc = s.select_compute("");
+    const MemoryRoof& dm = s.select_memory("");
+    for (const auto& m : s.memory) {
+      DrawnRoof r;
+      r.compute = false;
+      r.machine = mi;
+      r.m = &m;
+      r.from = 0;  // left edge, set below
+      r.to = (top->peak / m.bandwidth).value;
+      r.is_default = &m == &dm;
+      r.dashed = m.provenance != Provenance::measured;
+      r.label = memory_label(s, m);
+      ch.roofs.push_back(r);
+    }
+    for (const auto& c : s.compute) {
+      DrawnRoof r;
+      r.compute = true;
+      r.machine = mi;
+      r.c = &c;
+      r.from = (c.peak / fast->bandwidth).value;
+      r.to = std::numeric_limits<double>::infinity();
+      r.is_default = &c == &dc;
+      r.dashed = c.provenance != Provenance::measured;
+      r.label = compute_label(s, c);
+      ch.roofs.push_back(r);
+    }
+  }
+  // Ridge points (DIGEST §2, §8): each dense flat roof against the default memory roof, and the
+  // default flat roof against every memory level.
+  auto add_ridge = [&](const ComputeRoof& c, const MemoryRoof& m) {
+    for (const auto& r : ch.ridges)
+      if (r.c == &c && r.m == &m) return;
+    RidgeMark r;
+    r.c = &c;
+    r.m = &m;
+    r.intensity = ridge(c.peak, m.bandwidth).value;
+    r.peak = c.peak.value;
+    r.primary = &c == ch.default_compute && &m == ch.default_memory;
+    ch.ridges.push_back(r);
+  };
+  add_ridge(*ch.default_compute, *ch.default_memory);
+  for (const auto& c : rs.compute)
+    if (!c.sparse) add_ridge(c, *ch.default_memory);
+  for (const auto& m : rs.memory) add_ridge(*ch.default_compute, m);
+
+  if (in.workload_line) {
+    if (!(in.workload_line->value > 0) || !std::isfinite(in.workload_line->value))
+      throw InputError("workload intensity must be > 0 (got " +
+                       format_number(in.workload_line->value) + ")");
+    std::vector<const RoofSet*> sets;
+    for (const auto& m : in.machines) sets.push_back(&m.roofs);
+    ch.workload = compare_at(sets, *in.workload_line);
+  }
+  for (const auto& s : rs.empirical_curve)
+    if (s.intensity.value > 0 && s.performance.value > 0)
+      ch.empirical.emplace_back(s.intensity.value, s.performance.value);
+  std::sort(ch.empirical.begin(), ch.empirical.end());
+
+  // --- axis ranges (log10) ---------------------------------------------------------------
+  double xmin = std::numeric_limits<double>::infinity(), xmax = 0;
+  double ymin = std::numeric_limits<double>::infinity(), ymax = 0;
+  auto take_x = [&](double v) {
+    if (v > 0 && std::isfinite(v)) xmin = std::min(xmin, v), xmax = std::max(xmax, v);
+  };
+  auto take_y = [&](double v) {
+    if (v > 0 && std::isfinite(v)) ymin = std::min(ymin, v), ymax = std::max(ymax, v);
+  };
+  for (const auto& r : ch.ridges) take_x(r.intensity);
+  for (const auto& m : in.machines) {
+    const RoofSet& s = m.roofs;
+    take_x((s.select_compute("").peak / s.select_memory("").bandwidth).value);
+    for (const auto& c : s.compute) take_y(c.peak.value);
+  }
+  for (size_t i = 0; i < in.points.size(); ++i) {
+    for (const auto& l : ch.diagnoses[i].levels) take_x(l.intensity.value);
+    take_y(ch.diagnoses[i].performance.value);
+  }
+  if (in.workload_line) take_x(in.workload_line->value);
+  for (const auto& [i, p] : ch.empirical) take_x(i), take_y(p);
+  double xlo = std::log10(xmin) - 0.7, xhi = std::log10(xmax) + 0.7;
+  if (xhi - xlo < 3) {
+    const double mid = (xlo + xhi) / 2;
+    xlo = mid - 1.5, xhi = mid + 1.5;
+  }
+  // Bottom: the lowest point or curve sample, and at least 2.5 decades below the top peak so the
+  // slanted roofs are visible; at most 7 decades in all.
+  const double yhi = std::log10(ymax) + 0.3;
+  double ylo = std::min(std::log10(ymin), yhi - 0.3 - 2.5) - 0.35;
+  ylo = std::max(ylo, yhi - 7);
+  // The same length per decade on both axes: extend the shorter one.
+  const double per_x = width / (xhi - xlo), per_y = height / (yhi - ylo);
+  if (per_x > per_y) {
+    const double extra = width / per_y - (xhi - xlo);
+    xlo -= extra / 2, xhi += extra / 2;
+  } else {
+    ylo -= height / per_x - (yhi - ylo);
+  }
+  ch.x_lo = xlo, ch.x_hi = xhi, ch.y_lo = ylo, ch.y_hi = yhi;
+  for (auto& r : ch.roofs) {
+    if (!r.compute) r.from = std::pow(10.0, xlo);
+    r.to = std::min(r.to, std::pow(10.0, xhi));
+  }
+  if (in.no_overlap_curve) {
+    const WorkRate pi = ch.default_compute->peak;
+    const ByteRate beta = ch.default_memory->bandwidth;
+    for (int k = 0; k <= 240; ++k) {
+      const double i = std::pow(10.0, xlo + (xhi - xlo) * k / 240.0);
+      ch.no_overlap.emplace_back(i, no_overlap(pi, beta, Intensity(i)).value);
+    }
+  }
+  return ch;
+}
+
+}  // namespace roofline::report

@@ -1,0 +1,87 @@
+#pragma once
+// What every chart renderer (SVG, terminal) draws, computed once from a ReportInput: the
+// diagnoses of the points, the roofs with their drawn extents, ridge points, overlays, and the
+// log-log axis ranges. Renderers only map these to pixels or braille dots.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/compare.hpp"
+#include "roofline/diagnosis.hpp"
+#include "roofline/report.hpp"
+
+namespace roofline::report {
+
+/// A log10 range [lo, hi] mapped linearly onto pixels [px0, px1] (px1 < px0 for a y axis).
+struct LogScale {
+  double lo = 0, hi = 1;
+  double px0 = 0, px1 = 1;
+  double operator()(double value) const;
+  double decades() const { return hi - lo; }
+};
+
+/// One roof to draw: a flat compute line from `from` to `to` (intensity) at height `peak`, or a
+/// slanted memory line P = β·I between the two intensities.
+struct DrawnRoof {
+  bool compute = true;
+  size_t machine = 0;  ///< index into ReportInput::machines
+  const ComputeRoof* c = nullptr;
+  const MemoryRoof* m = nullptr;
+  double from = 0, to = 0;  ///< intensities
+  bool is_default = false;  ///< the roof points are judged against by default
+  bool dashed = false;      ///< theoretical or datasheet provenance (not measured)
+  std::string label;        ///< "fp32 avx2 fma 350 GFLOP/s", "DRAM 40 GB/s"
+  double value() const;     ///< π or β
+  /// Height at intensity i (P = π, or β·i).
+  double height(double i) const;
+};
+
+struct RidgeMark {
+  const ComputeRoof* c = nullptr;
+  const MemoryRoof* m = nullptr;
+  double intensity = 0;  ///< I* = π/β (DIGEST §2)
+  double peak = 0;
+  bool primary = false;  ///< default compute × default memory roof
+};
+
+struct Chart {
+  const ReportInput* in = nullptr;
+  UnitSystem units;  ///< axis units (OP for integer-only roof sets)
+  std::string x_title, y_title;
+  std::vector<Diagnosis> diagnoses;  ///< one per point
+  std::vector<DrawnRoof> roofs;      ///< machine 0 first, then overlays
+  std::vector<RidgeMark> ridges;     ///< machine 0 only
+  const ComputeRoof* default_compute = nullptr;
+  const MemoryRoof* default_memory = nullptr;
+  std::vector<std::pair<double, double>> no_overlap;  ///< (I, P) samples, empty when off
+  std::vector<std::pair<double, double>> empirical;   ///< (I, P), sorted by I
+  std::optional<Comparison> workload;                 ///< all machines at the workload line
+  double x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;      ///< log10 axis ranges
+};
+
+/// Diagnoses the points and lays out the chart for a plot area of `width` × `height` units in
+/// which a decade has the same length on both axes (so memory roofs are true 45° lines,
+/// DIGEST §2). Throws InputError for a missing machine or roofs, or a point whose precision or
+/// level the machine lacks.
+Chart build_chart(const ReportInput& in, double width, double height);
+
+/// Units of a roof set's axes: its own names, or OP when every compute roof is integer.
+UnitSystem axis_units(const RoofSet& roofs);
+/// Work-rate unit of one compute roof (OP/s for an integer roof in a FLOP set).
+UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c);
+std::string compute_label(const RoofSet& roofs, const ComputeRoof& c);
+std::string memory_label(const RoofSet& roofs, const MemoryRoof& m);
+
+/// Tick positions: decades (10^k) and minor ticks (2..9 × 10^k) inside [lo, hi] (log10).
+std::vector<double> decade_ticks(double lo, double hi);
+std::vector<double> minor_ticks(double lo, double hi);
+/// Short tick text for an intensity: "0.01", "1", "100", "1e+05".
+std::string intensity_tick(double value);
+
+/// Display width of UTF-8 text in characters (code points).
+size_t text_columns(const std::string& s);
+
+/// Escapes text for XML/HTML content and attribute values.
+std::string xml_escape(const std::string& s);
+
+}  // namespace roofline::report

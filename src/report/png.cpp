@@ -1,0 +1,98 @@
+// PNG export: the SVG rasterised by rsvg-convert (Debian librsvg2-bin), run directly with
+// posix_spawnp — no shell, so no quoting of paths. Missing converter → Unavailable.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "roofline/error.hpp"
+#include "roofline/report.hpp"
+
+extern char** environ;
+
+namespace roofline {
+namespace {
+
+/// A private temporary directory removed when it goes out of scope.
+struct ScratchDir {
+  std::filesystem::path path;
+  ScratchDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "roofline-png-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data()))
+      throw Error(std::string("cannot create a temporary directory: ") + std::strerror(errno));
+    path = tmpl;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+std::string svg_to_png(const std::string& svg, double zoom) {
+  ScratchDir dir;
+  const auto in = dir.path / "chart.svg";
+  const auto out = dir.path / "chart.png";
+  const auto err = dir.path / "stderr.txt";
+  {
+    std::ofstream f(in, std::ios::binary);
+    f << svg;
+    if (!f) throw Error("cannot write a temporary SVG in " + dir.path.string());
+  }
+  char zoom_text[32];
+  std::snprintf(zoom_text, sizeof zoom_text, "%g", zoom);
+  std::vector<std::string> args = {"rsvg-convert", "--format", "png",        "--zoom",
+                                   zoom_text,      "--output", out.string(), in.string()};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid = 0;
+  const int rc = ::posix_spawnp(&pid, "rsvg-convert", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0)
+    throw Unavailable(
+        "PNG export needs rsvg-convert (Debian package librsvg2-bin), which could "
+        "not be run: " +
+        std::string(std::strerror(rc)) + "; write .svg or .html instead");
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      throw Error("waiting for rsvg-convert failed: " + std::string(std::strerror(errno)));
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+    throw Unavailable(
+        "PNG export needs rsvg-convert (Debian package librsvg2-bin); "
+        "write .svg or .html instead");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw Error("rsvg-convert failed: " + slurp(err));
+  std::string png = slurp(out);
+  if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0)
+    throw Error("rsvg-convert produced no PNG image");
+  return png;
+}
+
+}  // namespace roofline

@@ -1,0 +1,108 @@
+// `roofline plot` as a user runs it: formats by extension, terminal output, and bad inputs that
+// exit 2 with a clear message and write nothing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "cli/cli_runner.hpp"
+#include "report/xml_lite.hpp"
+
+namespace roofline {
+namespace {
+using test::run_cli;
+
+const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/report/";
+
+TEST(CliPlot, WritesSvgHtmlJsonCsv) {
+  test::TempDir dir;
+  for (const std::string ext : {"svg", "html", "json", "csv"}) {
+    const auto r = run_cli({"plot", kData + "machine.json", kData + "points.json", "-o",
+                            dir.file("chart." + ext), "--at", "2", "--no-overlap", "--compare",
+                            kData + "other_machine.json"});
+    EXPECT_EQ(r.exit_code, 0) << ext << ": " << r.err;
+    EXPECT_TRUE(std::filesystem::exists(dir.file("chart." + ext))) << ext;
+  }
+  auto svg = test::parse_xml(test::slurp(dir.file("chart.svg")));
+  EXPECT_EQ(svg->find_all([](const test::XmlNode& n) { return n.has_class("point"); }).size(), 5u);
+  EXPECT_EQ(svg->find_all([](const test::XmlNode& n) {
+                 return n.has_class("overlay") && n.has("data-roof");
+               })
+                .size(),
+            2u);
+}
+
+TEST(CliPlot, TerminalWhenPipedHasNoColour) {
+  const auto r = run_cli(
+      {"plot", kData + "machine.json", kData + "points.json", "--terminal", "--width", "90"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\033'), std::string::npos);
+  EXPECT_NE(r.out.find("Operational intensity [FLOP/byte]"), std::string::npos);
+  EXPECT_NE(r.out.find("dgemm 2048"), std::string::npos);
+}
+
+TEST(CliPlot, UnknownExtensionExitsTwoAndWritesNothing) {
+  test::TempDir dir;
+  const auto r = run_cli({"plot", kData + "machine.json", "-o", dir.file("chart.pdf")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown report format '.pdf'"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("chart.pdf")));
+}
+
+TEST(CliPlot, MalformedJsonExitsTwoAndWritesNothing) {
+  test::TempDir dir;
+  auto r = run_cli(
+      {"plot", kData + "machine.json", kData + "malformed.json", "-o", dir.file("chart.svg")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("malformed.json"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("chart.svg")));
+  r = run_cli({"plot", kData + "malformed.json", "-o", dir.file("chart.svg")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("chart.svg")));
+  r = run_cli({"plot", kData + "missing-file.json", "-o", dir.file("chart.svg")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("chart.svg")));
+}
+
+TEST(CliPlot, PointsWithoutAMatchingRoofExitTwo) {
+  test::TempDir dir;
+  const auto r = run_cli(
+      {"plot", kData + "machine.json", kData + "points_fp16.json", "-o", dir.file("chart.html")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("points_fp16.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("half gemm"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("fp16"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("chart.html")));
+}
+
+TEST(CliPlot, BadWorkloadIntensityExitsTwo) {
+  test::TempDir dir;
+  const auto r =
+      run_cli({"plot", kData + "machine.json", "--at", "2 TB/s", "-o", dir.file("c.svg")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("c.svg")));
+}
+
+TEST(CliPlot, PointAndKernelWriteTheSameReport) {
+  test::TempDir dir;
+  auto r = run_cli({"point", "--work", "2e9", "--traffic", "12e9", "--time", "0.0065", "--peak",
+                    "19.5T", "--bandwidth", "2 TB/s", "--report", dir.file("p.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto svg = test::parse_xml(test::slurp(dir.file("p.svg")));
+  auto points = svg->find_all([](const test::XmlNode& n) { return n.has_class("point"); });
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0]->attr("data-verdict"), "memory-bound");  // 92.3% of 333 GFLOP/s
+  r = run_cli({"kernel", "saxpy", "--n", "1e8", "--peak", "19.5T", "--bandwidth", "2 TB/s",
+               "--report", dir.file("k.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  svg = test::parse_xml(test::slurp(dir.file("k.svg")));
+  auto marks = svg->find_all([](const test::XmlNode& n) { return n.has_class("workload-mark"); });
+  ASSERT_EQ(marks.size(), 1u);
+  // SAXPY fp32: I = 1/6, attainable = 2 TB/s / 6 = 333.3 GFLOP/s (DIGEST §3).
+  EXPECT_NEAR(std::stod(marks[0]->attr("data-attainable")), 2e12 / 6, 1e3);
+  r = run_cli({"kernel", "saxpy", "--n", "1e8", "--report", dir.file("none.svg")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("none.svg")));
+}
+
+}  // namespace
+}  // namespace roofline
