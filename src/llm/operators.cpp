@@ -8,6 +8,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/llm.hpp"
+#include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 
 namespace roofline::llm {
@@ -305,12 +306,11 @@ StepResult evaluate_step(const ModelConfig& m, const Scenario& s, Phase phase, c
   for (std::size_t i = 0; i < res.cost.size; ++i) {
     const OpCost& op = res.cost.ops[i];
     const ByteRate beta = op.interconnect ? *r.interconnect : r.bandwidth;
-    const Seconds tw = op.work / r.peak, tq = op.traffic() / beta;
     OpTiming& t = res.timing[i];
-    // DIGEST §2: T ≥ max(W/π, Q/β); without overlap W/π + Q/β.
-    t.time = tw > tq ? tw : tq;
-    t.time_no_overlap = tw + tq;
-    t.compute_bound = tw > tq;
+    // DIGEST §2: T ≥ max(W/π, Q/β); without overlap W/π + Q/β (core's model.hpp).
+    t.time = time_bound(op.work, op.traffic(), r.peak, beta);
+    t.time_no_overlap = time_no_overlap(op.work, op.traffic(), r.peak, beta);
+    t.compute_bound = op.work / r.peak > op.traffic() / beta;
     res.work += op.work * op.count;
     if (op.interconnect)
       res.interconnect += op.traffic() * op.count;
@@ -356,7 +356,10 @@ Aggregate aggregate_all(const StepResult& s, const char* name) {
   return aggregate(s, name, [](OpKind) { return true; });
 }
 
-Footprint footprint(const ModelConfig& m, const Scenario& s, const Roofs& r) {
+namespace {
+// The footprint given the two steps' operators (the sweep has them already).
+Footprint footprint_of(const ModelConfig& m, const Scenario& s, const Roofs& r,
+                       const StepCost& prefill, const StepCost& decode) {
   // Weights: matrices in the weight dtype, norms and biases in the activation dtype; per device
   // the matrices split P ways (the router and norms are replicated; ignored in the split).
   const ParameterCount p = count_parameters(m);
@@ -375,15 +378,18 @@ Footprint footprint(const ModelConfig& m, const Scenario& s, const Roofs& r) {
   // Activations: the residual stream plus the largest single operator's activation working set
   // over both phases (the score matrix of unfused prefill attention dominates).
   double largest = 0;
-  for (Phase ph : {Phase::prefill, Phase::decode}) {
-    const StepCost c = step_cost(m, s, ph);
-    for (std::size_t i = 0; i < c.size; ++i)
-      if (!c.ops[i].interconnect) largest = std::max(largest, c.ops[i].activations.value);
-  }
+  for (const StepCost* c : {&prefill, &decode})
+    for (std::size_t i = 0; i < c->size; ++i)
+      if (!c->ops[i].interconnect) largest = std::max(largest, c->ops[i].activations.value);
   f.activations = Bytes(largest + s.batch * s.prompt * m.hidden * s.dtypes.activations.bytes);
   f.capacity = r.memory_capacity;
   if (f.capacity) f.fits = f.total().value <= *f.capacity;
   return f;
+}
+}  // namespace
+
+Footprint footprint(const ModelConfig& m, const Scenario& s, const Roofs& r) {
+  return footprint_of(m, s, r, step_cost(m, s, Phase::prefill), step_cost(m, s, Phase::decode));
 }
 
 namespace {
@@ -542,7 +548,7 @@ std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
       row.ttft = pre.time;
       row.time_per_token = dec.time;
       row.tokens_per_s = B / dec.time.value;
-      const Footprint f = footprint(m, s, r);
+      const Footprint f = footprint_of(m, s, r, pre.cost, dec.cost);
       row.memory = f.total();
       row.fits = f.fits;
       rows.push_back(row);
