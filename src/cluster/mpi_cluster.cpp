@@ -170,8 +170,9 @@ void agree(const Failure& local, const std::string& step, const std::vector<std:
     else
       it->second.push_back(static_cast<int>(r));
   }
-  std::string text = "cluster measurement failed while " + step + " (" +
-                     std::to_string(messages.size()) + " ranks); no document written:";
+  std::string text = "cluster measurement failed while " + step + " (reported by rank " +
+                     std::to_string(world_rank()) + " of " + std::to_string(messages.size()) +
+                     "); no document written:";
   for (const auto& [msg, ranks] : groups) {
     std::string who;
     if (ranks.size() == messages.size()) {
@@ -193,8 +194,8 @@ void agree(const Failure& local, const std::string& step, const std::vector<std:
 
 int iterations_for(double bytes, bool quick) {
   // Enough round trips that a repetition moves a few MiB (small messages: bounded by a count).
-  const double target = quick ? 4.0 * 1024 * 1024 : 32.0 * 1024 * 1024;
-  const double cap = quick ? 200 : 1000;
+  const double target = quick ? 1.0 * 1024 * 1024 : 32.0 * 1024 * 1024;
+  const double cap = quick ? 50 : 1000;
   return static_cast<int>(std::clamp(std::floor(target / bytes), 2.0, cap));
 }
 

@@ -64,6 +64,9 @@ n=$(grep -c "roofline: error: cluster measurement failed while checking the run"
 [ "$n" -eq 2 ] || { cat "$tmp/bad.err" >&2; fail "expected the error on both ranks (got $n)"; }
 grep -q "expected 3 ranks (--expect-ranks) but this run has 2" "$tmp/bad.err" \
   || { cat "$tmp/bad.err" >&2; fail "rank-count error unclear"; }
+for r in 0 1; do
+  grep -q "(reported by rank $r of 2)" "$tmp/bad.err" || { cat "$tmp/bad.err" >&2; fail "rank $r did not report"; }
+done
 
 echo "mpi: a failing rank"
 # Rank 0 reads a valid node document; rank 1's is missing, so rank 1 fails while measuring.
@@ -81,5 +84,8 @@ n=$(grep -c "roofline: error: cluster measurement failed while measuring the nod
 [ "$n" -eq 2 ] || { cat "$tmp/fail.err" >&2; fail "expected the error on both ranks (got $n)"; }
 n=$(grep -c "rank 1 (.*): .*node1.json" "$tmp/fail.err" || true)
 [ "$n" -eq 2 ] || { cat "$tmp/fail.err" >&2; fail "both ranks should name rank 1 and its file (got $n)"; }
-sed -n 1,3p "$tmp/fail.err"
+for r in 0 1; do
+  grep -q "(reported by rank $r of 2)" "$tmp/fail.err" || { cat "$tmp/fail.err" >&2; fail "rank $r did not report"; }
+done
+cat "$tmp/fail.err"
 echo "mpi: ok"

@@ -119,7 +119,7 @@ TEST(ClusterCli, WrongRankCountOrFailingNodeWritesNothing) {
   auto r = run_cli({"cluster", "--quick", "--expect-ranks", "2", "-o", out}, kMpiEnv);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(has(r.err, "expected 2 ranks (--expect-ranks) but this run has 1")) << r.err;
-  EXPECT_TRUE(has(r.err, "no document written")) << r.err;
+  EXPECT_TRUE(has(r.err, "(reported by rank 0 of 1); no document written")) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
 
   r = run_cli({"cluster", "--node-machine", dir.file("missing-{rank}.json"), "-o", out}, kMpiEnv);
