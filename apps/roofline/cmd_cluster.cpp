@@ -1,0 +1,141 @@
+// roofline cluster: measure a cluster's roofs with MPI (`mpirun -np N roofline cluster -o c.json`).
+// Every rank measures its node at once; rank 0 writes the cluster document atomically, and only
+// when every rank succeeded (docs/cluster.md).
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "commands.hpp"
+#include "roofline/cluster.hpp"
+#include "roofline/error.hpp"
+#include "roofline/measure.hpp"
+
+namespace roofline {
+// Weak so that this command links whether or not the full measurement suite is in the build:
+// when it is (src/measure), the reference resolves to it and `--node-probe full` uses it; when
+// it is not, the address is null and the built-in probe is used instead.
+MachineDocument measure_machine(const MeasureOptions& options) __attribute__((weak));
+}  // namespace roofline
+
+namespace roofline::cli {
+namespace {
+
+struct ClusterArgs {
+  std::string output;
+  bool json = false;
+  bool quick = false;
+  int expect_ranks = 0;
+  double straggler_threshold = 0.10;
+  bool no_network = false;
+  std::vector<std::string> message_sizes;
+  int repetitions = 0;
+  std::string node_probe = "auto";
+  std::string node_machine;
+  std::string name;
+};
+
+bool full_suite_linked() {
+  return &roofline::measure_machine != nullptr;
+}
+
+std::string substitute(std::string pattern, const std::string& key, const std::string& value) {
+  for (size_t at = pattern.find(key); at != std::string::npos;
+       at = pattern.find(key, at + value.size()))
+    pattern.replace(at, key.size(), value);
+  return pattern;
+}
+
+void run(const ClusterArgs& a) {
+  cluster::ClusterOptions o;
+  o.quick = a.quick;
+  o.expect_ranks = a.expect_ranks;
+  o.straggler_threshold = a.straggler_threshold;
+  o.network = !a.no_network;
+  o.repetitions = a.repetitions;
+  o.name = a.name;
+  for (const auto& s : a.message_sizes)
+    o.message_sizes.push_back(quantity(s, Dimension::bytes, "--message-sizes"));
+  o.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+
+  cluster::NodeMeasure measure;
+  if (!a.node_machine.empty()) {
+    o.node_probe = "machine documents " + a.node_machine;
+    measure = [pattern = a.node_machine](const cluster::NodeContext& n) {
+      const std::string path =
+          substitute(substitute(pattern, "{rank}", std::to_string(n.rank)), "{host}", n.host);
+      return load_machine_file(path);
+    };
+  } else {
+    std::string probe = a.node_probe;
+    if (probe == "auto") probe = full_suite_linked() ? "full" : "builtin";
+    if (probe == "full" && !full_suite_linked())
+      throw Unavailable(
+          "--node-probe full: the measurement suite (roofline measure) is not in "
+          "this build; use --node-probe builtin");
+    if (probe == "full") {
+      o.node_probe = "roofline measure" + std::string(a.quick ? " --quick" : "");
+      measure = [quick = a.quick](const cluster::NodeContext& n) {
+        MeasureOptions m;
+        m.quick = quick;
+        // Ranks sharing a host split its hardware threads instead of oversubscribing them.
+        const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        m.threads = n.ranks_on_host > 1 ? std::max(1, hw / n.ranks_on_host) : 0;
+        m.single_core = false;
+        return roofline::measure_machine(m);
+      };
+    } else {
+      o.node_probe = "built-in probe (STREAM triad, fp64 FMA chains)";
+      measure = [](const cluster::NodeContext& n) { return cluster::builtin_node_probe(n); };
+    }
+  }
+
+  const std::string output = a.output;
+  const bool json = a.json;
+  cluster::measure_cluster(o, measure, [&](const MachineDocument& doc) {
+    const std::string text = machine_to_json(doc).dump(2) + "\n";
+    if (!output.empty() && output != "-") {
+      write_file_atomic(output, text);
+      std::fprintf(stderr, "cluster: wrote %s\n", output.c_str());
+    }
+    if (json)
+      emit(text);
+    else
+      emit(cluster::render_cluster(doc));
+  });
+}
+
+const Registrar reg(70, [](CLI::App& root) {
+  auto args = std::make_shared<ClusterArgs>();
+  CLI::App* c = root.add_subcommand(
+      "cluster",
+      "Measure a cluster's roofs with MPI (mpirun -np N roofline cluster): every node at once, "
+      "aggregates, stragglers and the network roofs");
+  c->add_option("-o,--output", args->output,
+                "Write the cluster document (JSON) here, atomically, on rank 0");
+  c->add_flag("--json", args->json, "Print the document instead of the summary");
+  c->add_flag("--quick", args->quick, "A few seconds: fewer message sizes and repetitions");
+  c->add_option("--expect-ranks", args->expect_ranks,
+                "Fail on every rank unless the run has exactly this many ranks")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--straggler-threshold", args->straggler_threshold,
+                "Flag nodes this fraction below the median of a roof (default 0.1)")
+      ->check(CLI::Range(0.0, 0.99));
+  c->add_flag("--no-network", args->no_network, "Skip the network roofs");
+  c->add_option("--message-sizes", args->message_sizes,
+                "Message sizes of the network sweep, e.g. 8 64K 4MiB (default 8 B to 64 MiB)");
+  c->add_option("--repetitions", args->repetitions, "Repetitions per message size")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--node-probe", args->node_probe,
+                "How each node is measured: full (roofline measure), builtin (STREAM triad and "
+                "fp64 FMA peak only), auto (full when available)")
+      ->check(CLI::IsMember({"auto", "full", "builtin"}));
+  c->add_option("--node-machine", args->node_machine,
+                "Use earlier per-node machine documents instead of measuring; {rank} and {host} "
+                "in the path are replaced");
+  c->add_option("--name", args->name, "Name of the cluster document");
+  c->callback([args] { run(*args); });
+});
+
+}  // namespace
+}  // namespace roofline::cli

@@ -1,0 +1,196 @@
+#pragma once
+// The cluster roofline (docs/cluster.md): one MPI rank per node (or per socket) measures its
+// node's roofs while every other rank measures its own at the same time; rank 0 gathers them into
+// one machine document with a "cluster" section (per-node roofs; per roof the sum and the
+// per-node min / median / max; stragglers) and network roofs measured between the ranks
+// (point-to-point ping-pong and allreduce bus bandwidth over message sizes). DIGEST §12
+// "distributed training": the x axis is FLOP per transferred (network) byte, the slanted roof
+// the network bandwidth, the flat roof the node's compute.
+//
+// The aggregation, the bus-bandwidth formula and the document assembly are plain functions
+// (testable without MPI); measure_cluster() is the MPI edge and throws Unavailable when the
+// library was built without MPI.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/io.hpp"
+
+namespace roofline::cluster {
+
+/// Where a rank runs; handed to the node measurement so it can size itself (e.g. threads per
+/// rank when several ranks share a host).
+struct NodeContext {
+  int rank = 0;
+  int ranks = 1;
+  std::string host;       ///< MPI processor name
+  int ranks_on_host = 1;  ///< ranks sharing this host (MPI_COMM_TYPE_SHARED)
+  int local_rank = 0;     ///< this rank's index among them
+  bool quick = false;
+};
+
+/// Measures one node's roofs, as on one machine (e.g. via roofline::measure_machine).
+using NodeMeasure = std::function<MachineDocument(const NodeContext&)>;
+
+struct ClusterOptions {
+  bool quick = false;                 ///< a few seconds: fewer message sizes and repetitions
+  int expect_ranks = 0;               ///< 0 = any number of ranks; else exactly this many
+  double straggler_threshold = 0.10;  ///< a node this fraction below the median is a straggler
+  bool network = true;                ///< measure the network roofs (needs ≥ 2 ranks)
+  std::vector<double> message_sizes;  ///< bytes; empty = the default sweep
+  int repetitions = 0;                ///< per message size; 0 = 3 (quick) or 5
+  std::string name;                   ///< cluster name; empty = "cluster-<N>x<first node>"
+  std::string node_probe;             ///< how nodes were measured (recorded in the document)
+  /// Progress lines, called on rank 0 only; may be empty.
+  std::function<void(const std::string&)> log;
+};
+
+// ---- Aggregation (pure) -------------------------------------------------------------------
+
+/// One node's measurement as gathered on rank 0.
+struct NodeReport {
+  int rank = 0;
+  std::string host;
+  MachineDocument machine;
+  double seconds = 0;  ///< wall time of the node measurement
+};
+
+/// A node more than the threshold below the median of one roof.
+struct Straggler {
+  int rank = 0;
+  std::string host;
+  double value = 0;
+  double below_median = 0;  ///< 1 − value / median, e.g. 0.15 = 15% below the median
+};
+
+/// One roof across the nodes that have it.
+struct RoofAggregate {
+  std::string roof;  ///< compute roof name or memory level
+  bool compute = true;
+  std::vector<int> ranks;      ///< nodes that have the roof, in rank order
+  std::vector<double> values;  ///< their peaks (work/s) or bandwidths (traffic/s)
+  double sum = 0, min = 0, median = 0, max = 0;
+  int min_rank = 0;  ///< the slowest node
+  std::vector<Straggler> stragglers;
+};
+
+/// Median of values (mean of the two middle ones for an even count). Throws on empty input.
+double median(std::vector<double> values);
+
+/// Sum, min, median, max of values; stragglers are entries with value < (1 − threshold)·median.
+/// `ranks` and `hosts` name the entries (same length as values).
+RoofAggregate aggregate_values(const std::string& roof, bool compute, const std::vector<int>& ranks,
+                               const std::vector<std::string>& hosts,
+                               const std::vector<double>& values, double straggler_threshold);
+
+/// Every compute roof (by name) and memory roof (by level) over the nodes, in the order of
+/// first appearance. Network roofs of the nodes (kind "network") are left out.
+std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
+                                           double straggler_threshold);
+
+// ---- Network (pure parts) -----------------------------------------------------------------
+
+/// Allreduce bus bandwidth from algorithm bandwidth: busbw = algbw · 2(n − 1)/n.
+/// Source: NCCL-tests, doc/PERFORMANCE.md ("bus bandwidth" of AllReduce): a ring allreduce
+/// moves 2(n − 1)/n of the buffer through each rank's link, so busbw is comparable with the
+/// link's bandwidth whatever n is. Throws InputError for n < 1.
+double allreduce_bus_bandwidth(double algbw, int ranks);
+
+/// One message size of a point-to-point sweep, over the rank pairs measured concurrently.
+struct PingPongSample {
+  double bytes = 0;
+  std::vector<double> one_way_seconds;  ///< per pair: half the best round trip
+  double median_seconds() const { return median(one_way_seconds); }
+  /// bytes / one-way time of the median pair.
+  double bandwidth() const { return bytes / median_seconds(); }
+};
+
+/// One message size of an allreduce sweep (time of the slowest rank, best repetition).
+struct AllreduceSample {
+  double bytes = 0;
+  double seconds = 0;
+  double algbw() const { return bytes / seconds; }  ///< NCCL-tests' algbw = S / t
+  double busbw(int ranks) const { return allreduce_bus_bandwidth(algbw(), ranks); }
+};
+
+struct NetworkMeasurement {
+  int ranks = 0;
+  std::vector<std::pair<int, int>> pairs;  ///< ping-pong pairs (2k, 2k+1), measured at once
+  int repetitions = 0;
+  std::vector<PingPongSample> ping_pong;
+  std::vector<AllreduceSample> allreduce;
+  bool shared_memory = false;  ///< every pair shares a host: the transport is shared memory
+};
+
+/// The network roofs from a measurement: level "network" (kind "network": point-to-point
+/// bandwidth, the highest median-pair bandwidth over message sizes, with the spread over pairs
+/// as statistics) and level "allreduce" (kind "network": the highest bus bandwidth). Their
+/// traffic is the bytes one rank sends: the message for point-to-point, 2(n − 1)/n · S for an
+/// allreduce of S bytes. Empty when nothing was measured.
+std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net);
+
+/// Latency α: the median pair's one-way time of the smallest message (seconds).
+double network_latency(const NetworkMeasurement& net);
+
+// ---- The document -------------------------------------------------------------------------
+
+/// The default message sizes: 8 B to 64 MiB by ×4 (quick: 8 B to 4 MiB by ×8).
+std::vector<double> default_message_sizes(bool quick);
+
+/// Assembles the cluster's machine document on rank 0. Its roofs are those of one node — for
+/// each roof the slowest node's, because a bulk-synchronous distributed step waits for the
+/// slowest node — plus the network roofs; a point describes one node's share of a step (its
+/// work, its network bytes, the step time). The "cluster" section holds every node's machine
+/// document, per roof the sum (the whole cluster) and min / median / max, the stragglers and
+/// the network sweep. Only roofs every node has become roofs of the document. Throws
+/// InputError when `nodes` is empty or their unit systems differ.
+MachineDocument assemble_cluster_document(const std::vector<NodeReport>& nodes,
+                                          const std::optional<NetworkMeasurement>& network,
+                                          const ClusterOptions& options);
+
+/// Text summary of a cluster document (its "cluster" section): aggregates per roof, network
+/// latency and sweep, the document's roofs, stragglers and notes. Throws InputError when the
+/// document has no cluster section.
+std::string render_cluster(const MachineDocument& doc);
+
+// ---- The measurement (MPI) ----------------------------------------------------------------
+
+/// True when the library was built with MPI.
+bool mpi_available();
+
+struct ClusterResult {
+  int rank = 0;
+  int ranks = 1;
+  std::optional<MachineDocument> document;  ///< on rank 0 only
+};
+
+/// Runs the cluster measurement in MPI_COMM_WORLD (initialising and finalising MPI unless the
+/// caller already did): checks the rank count, measures every node at once (barrier first),
+/// measures the network, gathers and assembles on rank 0, then calls `deliver` with the
+/// document on rank 0 (e.g. to write it atomically). Every step that can fail is followed by an
+/// agreement among all ranks: when any rank failed, every rank throws an error naming the
+/// failed ranks and their messages (InputError when any failure was bad input, Unavailable
+/// when one was a missing capability, else Error), and `deliver` is not called.
+/// Throws Unavailable when built without MPI.
+ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& measure_node,
+                              const std::function<void(const MachineDocument&)>& deliver = {});
+
+// ---- A small built-in node probe ----------------------------------------------------------
+
+struct ProbeOptions {
+  int threads = 0;  ///< 0 = hardware threads / ranks on this host (at least 1)
+  bool quick = false;
+  double array_bytes = 0;  ///< per triad array; 0 = 4 × last-level cache / ranks on host
+};
+
+/// A minimal node measurement used when the full suite (roofline::measure_machine) is not
+/// linked or not wanted: the STREAM triad a[i] = b[i] + s·c[i] over arrays larger than the
+/// caches (24 named bytes and 2 FLOP per element, result checked) as the "DRAM" roof, and the
+/// fp64 peak from independent FMA chains on the widest vector unit the CPU has (AVX-512F,
+/// AVX2+FMA, else scalar multiply-add; result checked against the closed form) as the compute
+/// roof. Best of the repetitions, with statistics. Not a replacement for `roofline measure`:
+/// no cache levels, no other precisions, no theoretical roofs.
+MachineDocument builtin_node_probe(const NodeContext& node, const ProbeOptions& options = {});
+
+}  // namespace roofline::cluster

@@ -1,0 +1,173 @@
+// Aggregating per-node roofs (sum, min / median / max, stragglers) and the network roofs from a
+// ping-pong / allreduce sweep. Pure functions: no MPI here.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "roofline/cluster.hpp"
+#include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::cluster {
+
+double median(std::vector<double> values) {
+  if (values.empty()) throw InputError("median of no values");
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+RoofAggregate aggregate_values(const std::string& roof, bool compute, const std::vector<int>& ranks,
+                               const std::vector<std::string>& hosts,
+                               const std::vector<double>& values, double straggler_threshold) {
+  if (values.empty() || values.size() != ranks.size() || values.size() != hosts.size())
+    throw InputError("aggregate of roof '" + roof + "': need one rank and host per value");
+  if (!(straggler_threshold >= 0 && straggler_threshold < 1))
+    throw InputError("straggler threshold must be in [0, 1) (got " +
+                     format_number(straggler_threshold) + ")");
+  RoofAggregate a;
+  a.roof = roof;
+  a.compute = compute;
+  a.ranks = ranks;
+  a.values = values;
+  a.sum = std::accumulate(values.begin(), values.end(), 0.0);
+  const auto lowest = std::min_element(values.begin(), values.end());
+  a.min = *lowest;
+  a.min_rank = ranks[static_cast<size_t>(lowest - values.begin())];
+  a.max = *std::max_element(values.begin(), values.end());
+  a.median = median(values);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i] < (1.0 - straggler_threshold) * a.median)
+      a.stragglers.push_back({ranks[i], hosts[i], values[i], 1.0 - values[i] / a.median});
+  }
+  return a;
+}
+
+std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
+                                           double straggler_threshold) {
+  // Roofs in order of first appearance; each with the nodes that have it.
+  struct Collect {
+    std::string roof;
+    bool compute;
+    std::vector<int> ranks;
+    std::vector<std::string> hosts;
+    std::vector<double> values;
+  };
+  std::vector<Collect> found;
+  auto add = [&](const std::string& roof, bool compute, const NodeReport& n, double v) {
+    auto it = std::find_if(found.begin(), found.end(), [&](const Collect& c) {
+      return c.compute == compute && c.roof == roof;
+    });
+    if (it == found.end()) {
+      found.push_back({roof, compute, {}, {}, {}});
+      it = found.end() - 1;
+    }
+    it->ranks.push_back(n.rank);
+    it->hosts.push_back(n.host);
+    it->values.push_back(v);
+  };
+  for (const auto& n : nodes) {
+    for (const auto& c : n.machine.roofs.compute)
+      if (!c.sparse) add(c.name, true, n, c.peak.value);
+    for (const auto& m : n.machine.roofs.memory)
+      if (m.kind != "network") add(m.level, false, n, m.bandwidth.value);
+  }
+  std::vector<RoofAggregate> out;
+  out.reserve(found.size());
+  for (const auto& c : found)
+    out.push_back(
+        aggregate_values(c.roof, c.compute, c.ranks, c.hosts, c.values, straggler_threshold));
+  return out;
+}
+
+double allreduce_bus_bandwidth(double algbw, int ranks) {
+  if (ranks < 1) throw InputError("allreduce bus bandwidth: ranks must be ≥ 1");
+  // NCCL-tests doc/PERFORMANCE.md: busbw = algbw × 2(n−1)/n for AllReduce.
+  const double n = static_cast<double>(ranks);
+  return algbw * 2.0 * (n - 1.0) / n;
+}
+
+double network_latency(const NetworkMeasurement& net) {
+  if (net.ping_pong.empty()) throw InputError("network latency: no ping-pong samples");
+  const auto smallest = std::min_element(
+      net.ping_pong.begin(), net.ping_pong.end(),
+      [](const PingPongSample& a, const PingPongSample& b) { return a.bytes < b.bytes; });
+  return smallest->median_seconds();
+}
+
+namespace {
+
+Statistics spread_over(const std::vector<double>& values, int repetitions) {
+  Statistics s;
+  s.repetitions = repetitions;
+  s.median = median(values);
+  s.min = *std::min_element(values.begin(), values.end());
+  s.max = *std::max_element(values.begin(), values.end());
+  s.best = s.max;
+  const double n = static_cast<double>(values.size());
+  const double mean = std::accumulate(values.begin(), values.end(), 0.0) / n;
+  double var = 0;
+  for (double v : values) var += (v - mean) * (v - mean);
+  s.cv = mean > 0 ? std::sqrt(var / n) / mean : 0;
+  return s;
+}
+
+}  // namespace
+
+std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net) {
+  std::vector<MemoryRoof> roofs;
+  const std::string transport =
+      net.shared_memory ? " (ranks share a host: shared-memory transport, not a NIC)" : "";
+  if (!net.ping_pong.empty()) {
+    const auto best = std::max_element(net.ping_pong.begin(), net.ping_pong.end(),
+                                       [](const PingPongSample& a, const PingPongSample& b) {
+                                         return a.bandwidth() < b.bandwidth();
+                                       });
+    std::vector<double> per_pair;
+    for (double t : best->one_way_seconds) per_pair.push_back(best->bytes / t);
+    MemoryRoof r;
+    r.level = "network";
+    r.kind = "network";
+    r.bandwidth = ByteRate(best->bandwidth());
+    r.provenance = Provenance::measured;
+    r.source = "MPI ping-pong between rank pairs measured at once (" +
+               std::to_string(net.pairs.size()) + " pair" + (net.pairs.size() == 1 ? "" : "s") +
+               "): message bytes / half the best round trip, median pair, at " +
+               format_bytes(Bytes(best->bytes)) + transport;
+    r.stats = spread_over(per_pair, net.repetitions);
+    r.convention = "named";
+    roofs.push_back(std::move(r));
+  }
+  if (!net.allreduce.empty() && net.ranks >= 2) {
+    const int n = net.ranks;
+    const auto best = std::max_element(net.allreduce.begin(), net.allreduce.end(),
+                                       [n](const AllreduceSample& a, const AllreduceSample& b) {
+                                         return a.busbw(n) < b.busbw(n);
+                                       });
+    MemoryRoof r;
+    r.level = "allreduce";
+    r.kind = "network";
+    r.bandwidth = ByteRate(best->busbw(n));
+    r.provenance = Provenance::measured;
+    r.source = "MPI_Allreduce (fp64 sum) over " + std::to_string(n) +
+               " ranks: bus bandwidth busbw = algbw x 2(n-1)/n (NCCL-tests' definition), slowest "
+               "rank, best repetition, at " +
+               format_bytes(Bytes(best->bytes)) + transport;
+    r.formula = "algbw " + format_byte_rate(ByteRate(best->algbw())) + " x 2(" + std::to_string(n) +
+                "-1)/" + std::to_string(n);
+    r.convention = "named";
+    roofs.push_back(std::move(r));
+  }
+  return roofs;
+}
+
+std::vector<double> default_message_sizes(bool quick) {
+  std::vector<double> sizes;
+  const double last = quick ? 4.0 * 1024 * 1024 : 64.0 * 1024 * 1024;
+  const double step = quick ? 8.0 : 4.0;
+  for (double s = 8; s <= last; s *= step) sizes.push_back(s);
+  if (sizes.back() < last) sizes.push_back(last);
+  return sizes;
+}
+
+}  // namespace roofline::cluster

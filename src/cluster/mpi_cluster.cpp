@@ -1,0 +1,397 @@
+// The MPI edge of the cluster measurement: rank layout, the node measurement run on every rank
+// at once, the network sweep (ping-pong between rank pairs, allreduce), gathering on rank 0, and
+// the agreement after each step that turns one rank's failure into a clear error on every rank
+// (an MPI_Allreduce of a status code, then every rank learns every message) instead of an
+// MPI_Abort or a partial document. Compiled to a stub that reports MPI as unavailable when the
+// library is built without MPI (src/cluster/layer.cmake defines ROOFLINE_HAVE_MPI).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "roofline/cluster.hpp"
+#include "roofline/error.hpp"
+
+#ifdef ROOFLINE_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace roofline::cluster {
+
+#ifndef ROOFLINE_HAVE_MPI
+
+bool mpi_available() {
+  return false;
+}
+
+ClusterResult measure_cluster(const ClusterOptions&, const NodeMeasure&,
+                              const std::function<void(const MachineDocument&)>&) {
+  throw Unavailable(
+      "cluster measurement needs MPI, and this roofline was built without it: install an MPI "
+      "(Debian: libmpich-dev mpich) and rebuild (CMake option ROOFLINE_MPI=ON, the default)");
+}
+
+#else
+
+bool mpi_available() {
+  return true;
+}
+
+namespace {
+
+// Ordered by severity: the agreement keeps the worst kind any rank reported.
+enum FailKind : int { kOk = 0, kInternal = 1, kUnavailable = 2, kInput = 3 };
+
+struct Failure {
+  int kind = kOk;
+  std::string message;
+};
+
+template <class F>
+Failure capture(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return {kInput, e.what()};
+  } catch (const Unavailable& e) {
+    return {kUnavailable, e.what()};
+  } catch (const std::exception& e) {
+    return {kInternal, e.what()};
+  }
+  return {};
+}
+
+/// Initialises MPI unless the caller already did, and finalises what it initialised — also when
+/// every rank leaves by the same agreed exception, so no rank is left waiting.
+class MpiSession {
+ public:
+  MpiSession() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) throw Unavailable("MPI was already finalised in this process");
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) {
+      int provided = 0;
+      // Funneled: the node probe runs worker threads, but only this thread calls MPI.
+      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+      owned_ = true;
+    }
+  }
+  ~MpiSession() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (owned_ && !finalized) MPI_Finalize();
+  }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+
+ private:
+  bool owned_ = false;
+};
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+std::vector<int> displacements(const std::vector<int>& lengths) {
+  std::vector<int> d(lengths.size(), 0);
+  for (size_t i = 1; i < lengths.size(); ++i) d[i] = d[i - 1] + lengths[i - 1];
+  return d;
+}
+
+int length_of(const std::string& s) {
+  if (s.size() > static_cast<size_t>(std::numeric_limits<int>::max() / 2))
+    throw Error("message too long to send over MPI");
+  return static_cast<int>(s.size());
+}
+
+/// Every rank's string, on every rank.
+std::vector<std::string> allgather_strings(const std::string& mine) {
+  const int n = world_size();
+  int len = length_of(mine);
+  std::vector<int> lengths(static_cast<size_t>(n));
+  MPI_Allgather(&len, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  const auto disp = displacements(lengths);
+  std::string all(static_cast<size_t>(disp.back() + lengths.back()), '\0');
+  MPI_Allgatherv(mine.data(), len, MPI_CHAR, all.data(), lengths.data(), disp.data(), MPI_CHAR,
+                 MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < lengths.size(); ++i)
+    out.push_back(all.substr(static_cast<size_t>(disp[i]), static_cast<size_t>(lengths[i])));
+  return out;
+}
+
+/// Every rank's string on rank 0 (empty vector elsewhere).
+std::vector<std::string> gather_strings(const std::string& mine) {
+  const int n = world_size();
+  const bool root = world_rank() == 0;
+  int len = length_of(mine);
+  std::vector<int> lengths(root ? static_cast<size_t>(n) : 0);
+  MPI_Gather(&len, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> disp;
+  std::string all;
+  if (root) {
+    disp = displacements(lengths);
+    all.resize(static_cast<size_t>(disp.back() + lengths.back()));
+  }
+  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lengths.data(), disp.data(), MPI_CHAR, 0,
+              MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < lengths.size(); ++i)
+    out.push_back(all.substr(static_cast<size_t>(disp[i]), static_cast<size_t>(lengths[i])));
+  return out;
+}
+
+/// The agreement after a step: every rank contributes its status; when any failed, every rank
+/// throws the same error, naming the failed ranks (grouped by message) and what they reported.
+void agree(const Failure& local, const std::string& step, const std::vector<std::string>& hosts) {
+  int mine = local.kind, worst = kOk;
+  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (worst == kOk) return;
+  const auto messages = allgather_strings(local.kind == kOk ? std::string() : local.message);
+  // Group ranks by message so that the same failure on every rank reads once.
+  std::vector<std::pair<std::string, std::vector<int> > > groups;
+  for (size_t r = 0; r < messages.size(); ++r) {
+    if (messages[r].empty()) continue;
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& g) { return g.first == messages[r]; });
+    if (it == groups.end())
+      groups.push_back({messages[r], {static_cast<int>(r)}});
+    else
+      it->second.push_back(static_cast<int>(r));
+  }
+  std::string text = "cluster measurement failed while " + step + " (reported by rank " +
+                     std::to_string(world_rank()) + " of " + std::to_string(messages.size()) +
+                     "); no document written:";
+  for (const auto& [msg, ranks] : groups) {
+    std::string who;
+    if (ranks.size() == messages.size()) {
+      who = "every rank";
+    } else {
+      who = ranks.size() == 1 ? "rank " : "ranks ";
+      for (size_t i = 0; i < ranks.size(); ++i) {
+        const auto r = static_cast<size_t>(ranks[i]);
+        who += (i ? ", " : "") + std::to_string(ranks[i]) +
+               (r < hosts.size() ? " (" + hosts[r] + ")" : "");
+      }
+    }
+    text += "\n  " + who + ": " + msg;
+  }
+  if (worst == kInput) throw InputError(text);
+  if (worst == kUnavailable) throw Unavailable(text);
+  throw Error(text);
+}
+
+int iterations_for(double bytes, bool quick) {
+  // Enough round trips that a repetition moves a few MiB (small messages: bounded by a count).
+  const double target = quick ? 1.0 * 1024 * 1024 : 32.0 * 1024 * 1024;
+  const double cap = quick ? 50 : 1000;
+  return static_cast<int>(std::clamp(std::floor(target / bytes), 2.0, cap));
+}
+
+/// Ping-pong between ranks 2k and 2k+1, all pairs at once; then MPI_Allreduce of fp64 sums.
+/// Returns the measurement on rank 0 (partial elsewhere); sets `failure` when a check fails.
+NetworkMeasurement measure_network(const std::vector<double>& sizes, int repetitions, bool quick,
+                                   const std::vector<std::string>& hosts, Failure& failure) {
+  const int rank = world_rank(), n = world_size();
+  NetworkMeasurement net;
+  net.ranks = n;
+  net.repetitions = repetitions;
+  for (int r = 0; r + 1 < n; r += 2) net.pairs.push_back({r, r + 1});
+  net.shared_memory = std::all_of(net.pairs.begin(), net.pairs.end(), [&](const auto& p) {
+    return hosts[static_cast<size_t>(p.first)] == hosts[static_cast<size_t>(p.second)];
+  });
+  const int partner = (rank ^ 1) < n ? (rank ^ 1) : -1;
+  const bool leader = rank % 2 == 0;
+  const double largest = *std::max_element(sizes.begin(), sizes.end());
+  std::vector<char> buffer(static_cast<size_t>(largest), 1);
+
+  for (double size : sizes) {
+    const int bytes = static_cast<int>(size);
+    const int iters = iterations_for(size, quick);
+    double best_round_trip = std::numeric_limits<double>::infinity();
+    auto round_trips = [&](int count) {
+      for (int i = 0; i < count; ++i) {
+        if (leader) {
+          MPI_Send(buffer.data(), bytes, MPI_BYTE, partner, 0, MPI_COMM_WORLD);
+          MPI_Recv(buffer.data(), bytes, MPI_BYTE, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+          MPI_Recv(buffer.data(), bytes, MPI_BYTE, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          MPI_Send(buffer.data(), bytes, MPI_BYTE, partner, 0, MPI_COMM_WORLD);
+        }
+      }
+    };
+    if (partner >= 0) round_trips(2);  // warm-up: connections, registration
+    for (int r = 0; r < repetitions; ++r) {
+      MPI_Barrier(MPI_COMM_WORLD);  // all pairs start together
+      if (partner < 0) continue;
+      const double t0 = MPI_Wtime();
+      round_trips(iters);
+      best_round_trip = std::min(best_round_trip, (MPI_Wtime() - t0) / iters);
+    }
+    // One-way time of each pair, reported by its even rank; idle ranks send a negative marker.
+    double one_way = partner >= 0 ? best_round_trip / 2 : -1.0;
+    std::vector<double> all(rank == 0 ? static_cast<size_t>(n) : 0);
+    MPI_Gather(&one_way, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      PingPongSample s;
+      s.bytes = size;
+      for (const auto& p : net.pairs)
+        s.one_way_seconds.push_back(all[static_cast<size_t>(p.first)]);
+      net.ping_pong.push_back(std::move(s));
+    }
+  }
+
+  // Allreduce of S bytes of fp64 (S/8 values), each rank contributing rank + 1, so every element
+  // of the result must be n(n + 1)/2.
+  const double expected = static_cast<double>(n) * (n + 1) / 2.0;
+  for (double size : sizes) {
+    const int count = std::max(1, static_cast<int>(size / sizeof(double)));
+    std::vector<double> send(static_cast<size_t>(count), rank + 1.0), recv(send.size(), 0.0);
+    const int iters = iterations_for(size, quick);
+    MPI_Allreduce(send.data(), recv.data(), count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);  // warm-up
+    double best = std::numeric_limits<double>::infinity();
+    for (int r = 0; r < repetitions; ++r) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double t0 = MPI_Wtime();
+      for (int i = 0; i < iters; ++i)
+        MPI_Allreduce(send.data(), recv.data(), count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      const double mine = (MPI_Wtime() - t0) / iters;
+      double slowest = 0;
+      MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      best = std::min(best, slowest);
+    }
+    if (recv.front() != expected || recv.back() != expected) {
+      failure = {kInternal, "allreduce of " + std::to_string(count) +
+                                " fp64 values gave a wrong sum (" + std::to_string(recv.front()) +
+                                ", expected " + std::to_string(expected) + ")"};
+    }
+    net.allreduce.push_back({static_cast<double>(count) * sizeof(double), best});
+  }
+  return net;
+}
+
+}  // namespace
+
+ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& measure_node,
+                              const std::function<void(const MachineDocument&)>& deliver) {
+  MpiSession session;
+  ClusterResult result;
+  result.rank = world_rank();
+  result.ranks = world_size();
+  const bool root = result.rank == 0;
+  auto log = [&](const std::string& line) {
+    if (root && options.log) options.log(line);
+  };
+
+  NodeContext ctx;
+  ctx.rank = result.rank;
+  ctx.ranks = result.ranks;
+  ctx.quick = options.quick;
+  {
+    char name[MPI_MAX_PROCESSOR_NAME] = {};
+    int len = 0;
+    MPI_Get_processor_name(name, &len);
+    ctx.host.assign(name, static_cast<size_t>(std::max(0, len)));
+    MPI_Comm local;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+    MPI_Comm_size(local, &ctx.ranks_on_host);
+    MPI_Comm_rank(local, &ctx.local_rank);
+    MPI_Comm_free(&local);
+  }
+  const std::vector<std::string> hosts = allgather_strings(ctx.host);
+
+  // 1. The run itself: rank count and options (the same on every rank when the command lines are).
+  agree(capture([&] {
+          if (options.expect_ranks > 0 && result.ranks != options.expect_ranks)
+            throw InputError("expected " + std::to_string(options.expect_ranks) +
+                             " ranks (--expect-ranks) but this run has " +
+                             std::to_string(result.ranks) +
+                             (result.ranks == 1 ? " (was it started with mpirun -np N?)" : ""));
+          if (!(options.straggler_threshold >= 0 && options.straggler_threshold < 1))
+            throw InputError("--straggler-threshold must be in [0, 1) (got " +
+                             std::to_string(options.straggler_threshold) + ")");
+          if (options.repetitions < 0) throw InputError("--repetitions must be ≥ 0");
+          for (double s : options.message_sizes)
+            if (!(s >= 1 && s <= 1024.0 * 1024 * 1024))
+              throw InputError("message size must be between 1 byte and 1 GiB (got " +
+                               std::to_string(s) + ")");
+        }),
+        "checking the run", hosts);
+  {
+    std::map<std::string, int> per_host;
+    for (const auto& h : hosts) ++per_host[h];
+    log("cluster: " + std::to_string(result.ranks) + " rank" + (result.ranks == 1 ? "" : "s") +
+        " on " + std::to_string(per_host.size()) + " host" + (per_host.size() == 1 ? "" : "s"));
+  }
+
+  // 2. Every node at once: a barrier, then each rank measures its node.
+  log("cluster: measuring every node at once");
+  std::string node_json;
+  double node_seconds = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  agree(capture([&] {
+          const double t0 = MPI_Wtime();
+          const MachineDocument m = measure_node(ctx);
+          node_seconds = MPI_Wtime() - t0;
+          node_json = machine_to_json(m).dump();
+        }),
+        "measuring the nodes", hosts);
+
+  // 3. The network, when there is one.
+  std::optional<NetworkMeasurement> network;
+  if (options.network && result.ranks >= 2) {
+    const auto sizes = options.message_sizes.empty() ? default_message_sizes(options.quick)
+                                                     : options.message_sizes;
+    const int reps = options.repetitions > 0 ? options.repetitions : (options.quick ? 3 : 5);
+    log("cluster: measuring the network (" + std::to_string(sizes.size()) +
+        " message sizes, ping-pong and allreduce)");
+    Failure f;
+    NetworkMeasurement net = measure_network(sizes, reps, options.quick, hosts, f);
+    agree(f, "measuring the network", hosts);
+    network = std::move(net);
+  }
+
+  // 4. Gather on rank 0 and assemble.
+  const auto jsons = gather_strings(node_json);
+  std::vector<double> seconds(root ? static_cast<size_t>(result.ranks) : 0);
+  MPI_Gather(&node_seconds, 1, MPI_DOUBLE, seconds.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MachineDocument doc;
+  agree(capture([&] {
+          if (!root) return;
+          std::vector<NodeReport> nodes;
+          for (size_t r = 0; r < jsons.size(); ++r) {
+            const std::string origin = "rank " + std::to_string(r) + " (" + hosts[r] + ")";
+            NodeReport n;
+            n.rank = static_cast<int>(r);
+            n.host = hosts[r];
+            n.machine = machine_from_json(parse_json(jsons[r], origin), origin);
+            n.seconds = seconds[r];
+            nodes.push_back(std::move(n));
+          }
+          doc = assemble_cluster_document(nodes, network, options);
+        }),
+        "assembling the cluster document", hosts);
+
+  // 5. Deliver (e.g. write atomically) on rank 0, and let every rank know it worked.
+  agree(capture([&] {
+          if (root && deliver) deliver(doc);
+        }),
+        "writing the cluster document", hosts);
+  if (root) result.document = std::move(doc);
+  return result;
+}
+
+#endif  // ROOFLINE_HAVE_MPI
+
+}  // namespace roofline::cluster

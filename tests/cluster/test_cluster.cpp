@@ -1,0 +1,302 @@
+// The cluster layer without MPI: aggregation (sum, min / median / max, stragglers), the allreduce
+// bus-bandwidth formula, the network roofs, and the cluster document assembled from fake node
+// measurements — then judged like any machine document.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "roofline/cluster.hpp"
+#include "roofline/diagnosis.hpp"
+#include "roofline/error.hpp"
+
+using namespace roofline;
+using namespace roofline::cluster;
+
+namespace {
+
+// A fake node measurement: one fp64 compute roof, a DRAM roof, and one more roof when asked.
+MachineDocument fake_node(double peak, double dram, bool with_l3 = true) {
+  MachineDocument m;
+  m.roofs.name = "fake";
+  ComputeRoof c;
+  c.name = "fp64 avx2 fma";
+  c.precision = "fp64";
+  c.unit = "avx2 fma";
+  c.peak = WorkRate(peak);
+  c.provenance = Provenance::measured;
+  c.source = "fake";
+  m.roofs.compute.push_back(c);
+  MemoryRoof d;
+  d.level = "DRAM";
+  d.kind = "memory";
+  d.bandwidth = ByteRate(dram);
+  d.provenance = Provenance::measured;
+  m.roofs.memory.push_back(d);
+  if (with_l3) {
+    MemoryRoof l3 = d;
+    l3.level = "L3";
+    l3.kind = "cache";
+    l3.bandwidth = ByteRate(4 * dram);
+    m.roofs.memory.push_back(l3);
+  }
+  m.roofs.default_compute = c.name;
+  m.roofs.default_memory = "DRAM";
+  m.info = {{"cpu", "fake cpu"}};
+  return m;
+}
+
+NodeReport report(int rank, const std::string& host, MachineDocument m) {
+  NodeReport r;
+  r.rank = rank;
+  r.host = host;
+  r.machine = std::move(m);
+  r.seconds = 1.5;
+  return r;
+}
+
+const RoofAggregate& find(const std::vector<RoofAggregate>& all, const std::string& roof) {
+  for (const auto& a : all)
+    if (a.roof == roof) return a;
+  throw std::runtime_error("no aggregate " + roof);
+}
+
+NetworkMeasurement fake_network(int ranks) {
+  NetworkMeasurement net;
+  net.ranks = ranks;
+  net.repetitions = 3;
+  for (int r = 0; r + 1 < ranks; r += 2) net.pairs.push_back({r, r + 1});
+  // Two pairs: one-way 2 us and 4 us for 8 B; 1 ms and 2 ms for 8 MB.
+  net.ping_pong.push_back({8, {2e-6, 4e-6}});
+  net.ping_pong.push_back({8e6, {1e-3, 2e-3}});
+  net.allreduce.push_back({8, 10e-6});
+  net.allreduce.push_back({8e6, 4e-3});
+  return net;
+}
+
+}  // namespace
+
+TEST(ClusterAggregate, MedianOfOddAndEvenCounts) {
+  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(median({7}), 7);
+  EXPECT_THROW(median({}), InputError);
+}
+
+TEST(ClusterAggregate, SumMinMedianMaxAndStragglers) {
+  // Median 95; threshold 10% ⇒ anything below 85.5 is a straggler: only 80 (15.8% below).
+  const auto a =
+      aggregate_values("fp64", true, {0, 1, 2, 3}, {"a", "b", "c", "d"}, {100, 95, 80, 95}, 0.10);
+  EXPECT_DOUBLE_EQ(a.sum, 370);
+  EXPECT_DOUBLE_EQ(a.min, 80);
+  EXPECT_DOUBLE_EQ(a.max, 100);
+  EXPECT_DOUBLE_EQ(a.median, 95);
+  EXPECT_EQ(a.min_rank, 2);
+  ASSERT_EQ(a.stragglers.size(), 1u);
+  EXPECT_EQ(a.stragglers[0].rank, 2);
+  EXPECT_EQ(a.stragglers[0].host, "c");
+  EXPECT_NEAR(a.stragglers[0].below_median, 1 - 80.0 / 95, 1e-12);
+  // A looser threshold (20%) flags nobody; a tighter one (1%) flags 80 only (95 is the median).
+  EXPECT_TRUE(
+      aggregate_values("x", true, {0, 1, 2, 3}, {"a", "b", "c", "d"}, {100, 95, 80, 95}, 0.2)
+          .stragglers.empty());
+  EXPECT_EQ(aggregate_values("x", true, {0, 1, 2, 3}, {"a", "b", "c", "d"}, {100, 95, 80, 95}, 0.01)
+                .stragglers.size(),
+            1u);
+  EXPECT_THROW(aggregate_values("x", true, {0}, {"a"}, {1}, 1.5), InputError);
+  EXPECT_THROW(aggregate_values("x", true, {0, 1}, {"a"}, {1, 2}, 0.1), InputError);
+}
+
+TEST(ClusterAggregate, RoofsMatchedByNameAcrossNodes) {
+  std::vector<NodeReport> nodes{report(0, "n0", fake_node(100e9, 20e9)),
+                                report(1, "n1", fake_node(80e9, 22e9)),
+                                report(2, "n2", fake_node(102e9, 21e9, /*with_l3=*/false))};
+  // A network roof on a node is not a node roof: it is left out of the aggregates.
+  MemoryRoof net;
+  net.level = "network";
+  net.kind = "network";
+  net.bandwidth = ByteRate(1e9);
+  nodes[0].machine.roofs.memory.push_back(net);
+  const auto all = aggregate_roofs(nodes, 0.10);
+  ASSERT_EQ(all.size(), 3u);  // fp64, DRAM, L3
+  const auto& fp64 = find(all, "fp64 avx2 fma");
+  EXPECT_TRUE(fp64.compute);
+  EXPECT_DOUBLE_EQ(fp64.sum, 282e9);
+  EXPECT_DOUBLE_EQ(fp64.median, 100e9);
+  EXPECT_EQ(fp64.min_rank, 1);
+  ASSERT_EQ(fp64.stragglers.size(), 1u);  // 80 < 90
+  EXPECT_EQ(fp64.stragglers[0].rank, 1);
+  const auto& dram = find(all, "DRAM");
+  EXPECT_FALSE(dram.compute);
+  EXPECT_DOUBLE_EQ(dram.sum, 63e9);
+  EXPECT_TRUE(dram.stragglers.empty());
+  const auto& l3 = find(all, "L3");
+  EXPECT_EQ(l3.ranks, (std::vector<int>{0, 1}));  // rank 2 has no L3 roof
+}
+
+TEST(ClusterNetwork, BusBandwidthIsAlgbwTimesTwoNMinusOneOverN) {
+  // NCCL-tests doc/PERFORMANCE.md: busbw = algbw × 2(n−1)/n.
+  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(10e9, 2), 10e9);
+  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(10e9, 4), 15e9);
+  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(10e9, 8), 17.5e9);
+  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(10e9, 1), 0);
+  EXPECT_THROW(allreduce_bus_bandwidth(1, 0), InputError);
+  const AllreduceSample s{8e6, 4e-3};
+  EXPECT_DOUBLE_EQ(s.algbw(), 2e9);
+  EXPECT_DOUBLE_EQ(s.busbw(4), 3e9);
+}
+
+TEST(ClusterNetwork, RoofsAndLatencyFromTheSweep) {
+  const NetworkMeasurement net = fake_network(4);
+  EXPECT_DOUBLE_EQ(net.ping_pong[1].median_seconds(), 1.5e-3);
+  EXPECT_DOUBLE_EQ(net.ping_pong[1].bandwidth(), 8e6 / 1.5e-3);
+  EXPECT_DOUBLE_EQ(network_latency(net), 3e-6);
+  const auto roofs = network_roofs(net);
+  ASSERT_EQ(roofs.size(), 2u);
+  EXPECT_EQ(roofs[0].level, "network");
+  EXPECT_EQ(roofs[0].kind, "network");
+  EXPECT_EQ(roofs[0].provenance, Provenance::measured);
+  // Highest median-pair bandwidth: 8 MB at 1.5 ms (8 B at 3 us is 2.7 MB/s).
+  EXPECT_DOUBLE_EQ(roofs[0].bandwidth.value, 8e6 / 1.5e-3);
+  ASSERT_TRUE(roofs[0].stats.has_value());
+  EXPECT_DOUBLE_EQ(roofs[0].stats->min, 8e6 / 2e-3);  // the slower pair
+  EXPECT_DOUBLE_EQ(roofs[0].stats->max, 8e6 / 1e-3);
+  EXPECT_EQ(roofs[1].level, "allreduce");
+  // 8 MB in 4 ms: algbw 2 GB/s, busbw 2 × 2·3/4 = 3 GB/s.
+  EXPECT_DOUBLE_EQ(roofs[1].bandwidth.value, 3e9);
+  EXPECT_TRUE(network_roofs(NetworkMeasurement{}).empty());
+}
+
+TEST(ClusterNetwork, DefaultMessageSizes) {
+  const auto quick = default_message_sizes(true);
+  EXPECT_DOUBLE_EQ(quick.front(), 8);
+  EXPECT_DOUBLE_EQ(quick.back(), 4.0 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(quick[1], 64);
+  const auto full = default_message_sizes(false);
+  EXPECT_DOUBLE_EQ(full.back(), 64.0 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(full[1], 32);
+}
+
+TEST(ClusterDocument, SlowestNodeRoofsPlusNetworkAndAClusterSection) {
+  std::vector<NodeReport> nodes{report(0, "n0", fake_node(100e9, 20e9)),
+                                report(1, "n1", fake_node(80e9, 22e9, false))};
+  ClusterOptions o;
+  o.node_probe = "fake";
+  const MachineDocument doc = assemble_cluster_document(nodes, fake_network(2), o);
+  EXPECT_EQ(doc.roofs.name, "cluster-2xfake");
+  ASSERT_EQ(doc.roofs.compute.size(), 1u);
+  EXPECT_DOUBLE_EQ(doc.roofs.compute[0].peak.value, 80e9);  // the slowest node
+  EXPECT_NE(doc.roofs.compute[0].source.find("rank 1"), std::string::npos);
+  ASSERT_NE(doc.roofs.find_memory("DRAM"), nullptr);
+  EXPECT_DOUBLE_EQ(doc.roofs.find_memory("DRAM")->bandwidth.value, 20e9);
+  EXPECT_EQ(doc.roofs.find_memory("L3"), nullptr);  // not on every node
+  ASSERT_NE(doc.roofs.find_memory("network"), nullptr);
+  ASSERT_NE(doc.roofs.find_memory("allreduce"), nullptr);
+  EXPECT_EQ(doc.roofs.find_memory("allreduce")->kind, "network");
+  // n = 2: busbw = algbw = 8e6 / 4e-3.
+  EXPECT_DOUBLE_EQ(doc.roofs.find_memory("allreduce")->bandwidth.value, 2e9);
+  EXPECT_EQ(doc.roofs.default_memory, "DRAM");
+
+  const auto& c = doc.sections.at("cluster");
+  EXPECT_EQ(c["ranks"], 2);
+  EXPECT_EQ(c["hosts"], 2);
+  ASSERT_EQ(c["nodes"].size(), 2u);
+  EXPECT_EQ(c["nodes"][1]["host"], "n1");
+  EXPECT_TRUE(c["nodes"][1]["straggler"].get<bool>());  // 80 < 0.9 × median 90
+  EXPECT_FALSE(c["nodes"][0]["straggler"].get<bool>());
+  EXPECT_EQ(c["stragglers"], nlohmann::json::array({1}));
+  // Every node's whole machine document is kept.
+  EXPECT_EQ(c["nodes"][0]["machine"]["schema"], "roofline.machine");
+  bool saw_fp64 = false;
+  for (const auto& a : c["roofs"]) {
+    if (a["roof"] != "fp64 avx2 fma") continue;
+    saw_fp64 = true;
+    EXPECT_DOUBLE_EQ(a["sum"].get<double>(), 180e9);
+    EXPECT_DOUBLE_EQ(a["median"].get<double>(), 90e9);
+    EXPECT_EQ(a["unit"], "FLOP/s");
+  }
+  EXPECT_TRUE(saw_fp64);
+  EXPECT_DOUBLE_EQ(c["network"]["latency_seconds"].get<double>(), 3e-6);
+  EXPECT_DOUBLE_EQ(c["network"]["allreduce"][1]["busbw"].get<double>(), 2e9);
+
+  // The document is a machine document: it round-trips, and the cluster section survives.
+  const MachineDocument back = machine_from_json(machine_to_json(doc), "cluster.json");
+  EXPECT_EQ(back.sections.at("cluster"), c);
+  EXPECT_EQ(back.roofs.memory.size(), doc.roofs.memory.size());
+}
+
+TEST(ClusterDocument, ADistributedStepIsJudgedAgainstNodeComputeAndTheNetworkRoof) {
+  std::vector<NodeReport> nodes{report(0, "n0", fake_node(100e9, 20e9)),
+                                report(1, "n1", fake_node(100e9, 20e9))};
+  const MachineDocument doc = assemble_cluster_document(nodes, fake_network(2), {});
+  // One node's share of a step: 100 MFLOP and 4 MB of allreduce bus bytes. I = 25 FLOP/byte,
+  // left of the allreduce ridge 100e9 / 2e9 = 50, so attainable = 2e9 × 25 = 50 GFLOP/s.
+  Point p;
+  p.name = "data-parallel step";
+  p.work = Work(100e6);
+  p.traffic = {{"allreduce", Bytes(4e6)}};
+  p.time = Seconds(2.2e-3);  // P = 45.45 GFLOP/s: 91% of 50
+  const Diagnosis d = diagnose(p, doc.roofs);
+  EXPECT_EQ(d.verdict, Verdict::memory_bound);
+  EXPECT_EQ(d.binding_level, "allreduce");
+  EXPECT_EQ(d.compute_roof, "fp64 avx2 fma");
+  EXPECT_DOUBLE_EQ(d.attainable.value, 50e9);
+}
+
+TEST(ClusterDocument, SingleNodeAndBadInputs) {
+  std::vector<NodeReport> one{report(0, "n0", fake_node(100e9, 20e9))};
+  const MachineDocument doc = assemble_cluster_document(one, std::nullopt, {});
+  EXPECT_EQ(doc.roofs.find_memory("network"), nullptr);
+  EXPECT_NE(doc.sections.at("cluster")["notes"].dump().find("one rank"), std::string::npos);
+  EXPECT_THROW(assemble_cluster_document({}, std::nullopt, {}), InputError);
+  std::vector<NodeReport> mixed{report(0, "n0", fake_node(1, 1)), report(1, "n1", fake_node(1, 1))};
+  mixed[1].machine.roofs.units = UnitSystem{"tuple", "disk read"};
+  try {
+    assemble_cluster_document(mixed, std::nullopt, {});
+    FAIL() << "mixed units accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("tuple/disk read"), std::string::npos) << e.what();
+  }
+  // Ranks sharing a host are noted.
+  std::vector<NodeReport> shared{report(0, "h", fake_node(1, 1)), report(1, "h", fake_node(1, 1))};
+  const auto s = assemble_cluster_document(shared, std::nullopt, {});
+  EXPECT_EQ(s.sections.at("cluster")["hosts"], 1);
+  EXPECT_NE(s.sections.at("cluster")["notes"].dump().find("share a host"), std::string::npos);
+}
+
+TEST(ClusterDocument, SummaryNamesAggregatesNetworkAndStragglers) {
+  std::vector<NodeReport> nodes{report(0, "n0", fake_node(100e9, 20e9)),
+                                report(1, "n1", fake_node(80e9, 22e9))};
+  const std::string text = render_cluster(assemble_cluster_document(nodes, fake_network(2), {}));
+  EXPECT_NE(text.find("2 ranks on 2 hosts"), std::string::npos) << text;
+  EXPECT_NE(text.find("180 GFLOP/s"), std::string::npos) << text;  // the fp64 sum
+  EXPECT_NE(text.find("1 (11.1% below)"), std::string::npos) << text;
+  EXPECT_NE(text.find("latency (one-way, smallest message) = 3 us"), std::string::npos) << text;
+  EXPECT_NE(text.find("allreduce"), std::string::npos) << text;
+  EXPECT_NE(text.find("stragglers (more than 10% below the median on a roof): [1]"),
+            std::string::npos)
+      << text;
+  EXPECT_THROW(render_cluster(fake_node(1, 1)), InputError);
+}
+
+TEST(ClusterProbe, BuiltinProbeMeasuresAndChecksTriadAndFma) {
+  NodeContext n;
+  n.host = "here";
+  ProbeOptions o;
+  o.threads = 1;
+  o.quick = true;
+  o.array_bytes = 1 << 20;  // small: this checks the bookkeeping, not the machine
+  const MachineDocument m = builtin_node_probe(n, o);
+  ASSERT_EQ(m.roofs.compute.size(), 1u);
+  EXPECT_EQ(m.roofs.compute[0].precision, "fp64");
+  EXPECT_EQ(m.roofs.compute[0].name.rfind("fp64 ", 0), 0u);
+  EXPECT_GT(m.roofs.compute[0].peak.value, 0);
+  ASSERT_TRUE(m.roofs.compute[0].stats.has_value());
+  EXPECT_EQ(m.roofs.compute[0].stats->repetitions, 5);
+  EXPECT_DOUBLE_EQ(m.roofs.compute[0].peak.value, m.roofs.compute[0].stats->best);
+  ASSERT_EQ(m.roofs.memory.size(), 1u);
+  EXPECT_EQ(m.roofs.memory[0].level, "DRAM");
+  EXPECT_EQ(m.roofs.memory[0].convention, "named");
+  EXPECT_DOUBLE_EQ(m.roofs.memory[0].mixes.at("triad"), m.roofs.memory[0].bandwidth.value);
+  EXPECT_EQ(m.info["threads"], 1);
+  EXPECT_NO_THROW(m.roofs.validate());
+}
