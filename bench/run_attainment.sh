@@ -6,7 +6,7 @@
 #   - the tiled gemm moves up (and its traffic out of L3 is set by its tile);
 #   - OpenBLAS dgemm and sgemm reach ≥ 0.70 of the fp64 / fp32 FMA roof, on the flat roof.
 # The roofs come from `roofline measure --quick` when the binary has it; otherwise from a small
-# measurement made here (FMA peaks and read-only bandwidth per cache level, see below), which
+# measurement made here (FMA peaks and read-only bandwidth per cache level, best of 5, see below), which
 # is independent of the suite's own kernels.
 # Usage: bench/run_attainment.sh [path/to/roofline]   (default build/release/bin/roofline)
 # Environment: KEEP=DIR keeps machine.json, points.json and the table in DIR;
@@ -98,10 +98,13 @@ static double sse2_peak(long iters) {
   }
   return best;
 }
-// Read-only sum over each thread's share; bytes named = bytes read.
-static double load_bw(size_t bytes_per_thread, double min_seconds) {
+// Read-only sum over each thread's share; bytes named = bytes read. The sweeps run inside one
+// parallel region (thread start-up would dominate an L1-size sweep); the accumulators carry
+// across sweeps so none can be skipped.
+static double load_bw(size_t bytes_per_thread, double bytes_per_rep) {
   const int nt = omp_get_max_threads();
   const size_t n = bytes_per_thread / 8 / 16 * 16;
+  const long sweeps = std::max<long>(2, long(bytes_per_rep / (double(n) * 8)));
   std::vector<double*> buf(nt);
   double best = 0;
 #pragma omp parallel
@@ -110,23 +113,22 @@ static double load_bw(size_t bytes_per_thread, double min_seconds) {
     for (size_t i = 0; i < n; ++i) p[i] = 1.0;
     buf[omp_get_thread_num()] = p;
   }
-  for (int rep = 0; rep < 5; ++rep) {
-    long sweeps = 0; double t0 = now(), t1 = t0;
-    do {
+  for (int rep = 0; rep < 6; ++rep) {
+    const double t0 = now();
 #pragma omp parallel
-      {
-        const double* p = buf[omp_get_thread_num()];
-        __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+    {
+      const double* p = buf[omp_get_thread_num()];
+      __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+      for (long s = 0; s < sweeps; ++s)
         for (size_t i = 0; i < n; i += 16) {
           s0 = _mm256_add_pd(s0, _mm256_load_pd(p + i)); s1 = _mm256_add_pd(s1, _mm256_load_pd(p + i + 4));
           s2 = _mm256_add_pd(s2, _mm256_load_pd(p + i + 8)); s3 = _mm256_add_pd(s3, _mm256_load_pd(p + i + 12));
         }
-        alignas(32) double o[4]; _mm256_store_pd(o, _mm256_add_pd(_mm256_add_pd(s0, s1), _mm256_add_pd(s2, s3)));
-        sink = o[0];
-      }
-      ++sweeps; t1 = now();
-    } while (t1 - t0 < min_seconds);
-    best = std::max(best, double(sweeps) * double(n) * 8 * nt / (t1 - t0));
+      alignas(32) double o[4]; _mm256_store_pd(o, _mm256_add_pd(_mm256_add_pd(s0, s1), _mm256_add_pd(s2, s3)));
+      sink = o[0];
+    }
+    const double t = now() - t0;
+    if (rep > 0) best = std::max(best, double(sweeps) * double(n) * 8 * nt / t);  // rep 0 warms up
   }
   for (double* p : buf) std::free(p);
   return best;
@@ -135,9 +137,9 @@ int main() {
   const long l1 = cache(0) ? cache(0) : 32768, l2 = cache(2) ? cache(2) : 524288, l3 = cache(3);
   const int nt = omp_get_max_threads();
   const double f64 = fma_peak(false, 20000000), f32 = fma_peak(true, 20000000), sse = sse2_peak(20000000);
-  const double b1 = load_bw(l1 / 2, 0.05), b2 = load_bw(l2 / 2, 0.05);
-  const double b3 = l3 ? load_bw(l3 / 2 / nt, 0.1) : 0;
-  const double bd = load_bw(std::max<long>(4 * l3, 64L << 20) / nt, 0.3);
+  const double b1 = load_bw(l1 / 2, 2e9), b2 = load_bw(l2 / 2, 2e9);
+  const double b3 = l3 ? load_bw(l3 / 2 / nt, 2e9) : 0;
+  const double bd = load_bw(std::max<long>(4 * l3, 64L << 20) / nt, 1e9);
   std::printf("{\"schema\": \"roofline.machine\", \"version\": 1, \"name\": \"this machine (bench quick roofs)\",\n"
               " \"default_compute\": \"fp64 avx2 fma\", \"default_memory\": \"DRAM\",\n"
               " \"info\": {\"threads\": %d, \"measured_by\": \"bench/run_attainment.sh\"},\n"

@@ -90,6 +90,12 @@ class Workload {
  public:
   virtual ~Workload() = default;
   virtual void run() = 0;
+  /// `calls` consecutive calls. Streaming kernels run them inside one parallel region, each
+  /// thread repeating its own share, so thread start-up is paid once, not per call (it would
+  /// dominate an L1-size call).
+  virtual void run_many(int calls) {
+    for (int c = 0; c < calls; ++c) run();
+  }
   /// Empty when the result is right; otherwise what is wrong (element, value, expected).
   /// May call run() once more to reach a state with a known answer (axpy).
   virtual std::string check() = 0;

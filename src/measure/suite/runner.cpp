@@ -41,15 +41,18 @@ RunResult time_workload(Workload& w, const std::string& kernel, const std::strin
 
   auto t0 = clock::now();
   w.run();  // warm-up: faults pages in, fills caches, starts threads
-  const double first = std::max(seconds_since(t0), 1e-7);
-  int calls = static_cast<int>(std::ceil(min_rep / first));
-  calls = std::clamp(calls, 1, 1 << 24);
-  if (first > long_call) reps = std::max(3, reps / 2);
-  if (calls > 1) {  // second calibration from a warm run of several calls
+  if (seconds_since(t0) > long_call) reps = std::max(3, reps / 2);
+  // Calibration: grow the calls per repetition until one repetition lasts min_rep, so a
+  // slow first call (thread start-up, page faults) does not fix the count at 1.
+  int calls = 1;
+  for (;;) {
     t0 = clock::now();
-    for (int c = 0; c < calls; ++c) w.run();
-    const double per = std::max(seconds_since(t0) / calls, 1e-9);
-    calls = std::clamp(static_cast<int>(std::ceil(min_rep / per)), 1, 1 << 24);
+    w.run_many(calls);
+    const double took = seconds_since(t0);
+    if (took >= min_rep || calls >= (1 << 24)) break;
+    const double grow = took > 0 ? 1.2 * min_rep / took : 100.0;
+    calls = static_cast<int>(
+        std::min<double>(1 << 24, std::ceil(calls * std::clamp(grow, 2.0, 100.0))));
   }
 
   RunResult r;
@@ -59,7 +62,7 @@ RunResult time_workload(Workload& w, const std::string& kernel, const std::strin
   r.calls_per_repetition = calls;
   for (int rep = 0; rep < reps; ++rep) {
     t0 = clock::now();
-    for (int c = 0; c < calls; ++c) w.run();
+    w.run_many(calls);
     r.times.push_back(seconds_since(t0) / calls);
   }
   r.median = median(r.times);

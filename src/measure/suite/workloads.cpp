@@ -117,23 +117,24 @@ class Stream : public Base {
     }
     return 0;
   }
-  void run() override {
+  void run() override { run_many(1); }
+  void run_many(int calls) override {
     parallel_share(n_, threads(), 8, [&](size_t b, size_t e, int) {
       const size_t len = e - b;
-      switch (op_) {
-        case kCopy:
-          loops::copy(in1_.data() + b, out_.data() + b, len);
-          break;
-        case kScale:
-          loops::scale(3.0, in1_.data() + b, out_.data() + b, len);
-          break;
-        case kAdd:
-          loops::add(in1_.data() + b, in2_.data() + b, out_.data() + b, len);
-          break;
-        case kTriad:
-          loops::triad(3.0, in2_.data() + b, in1_.data() + b, out_.data() + b, len);
-          break;
-      }
+      for (int c = 0; c < calls; ++c) switch (op_) {
+          case kCopy:
+            loops::copy(in1_.data() + b, out_.data() + b, len);
+            break;
+          case kScale:
+            loops::scale(3.0, in1_.data() + b, out_.data() + b, len);
+            break;
+          case kAdd:
+            loops::add(in1_.data() + b, in2_.data() + b, out_.data() + b, len);
+            break;
+          case kTriad:
+            loops::triad(3.0, in2_.data() + b, in1_.data() + b, out_.data() + b, len);
+            break;
+        }
     });
   }
   std::string check() override {
@@ -179,11 +180,13 @@ class Axpy : public Base {
           "is widened to fp32 (F16C where the CPU has it), a·x + y is formed there (2 FLOP, "
           "counted as W) and rounded back; judged against the fp32 roof";
   }
-  void run() override {
-    const T a = static_cast<T>((calls_ % 2 == 0) ? 0.5 : -0.5);
-    ++calls_;
+  void run() override { run_many(1); }
+  void run_many(int calls) override {
+    const long long first = calls_;
+    calls_ += calls;
     parallel_share(n_, threads(), 32, [&](size_t b, size_t e, int) {
-      loops::axpy(a, x_.data() + b, y_.data() + b, e - b);
+      for (long long c = first; c < first + calls; ++c)
+        loops::axpy(static_cast<T>(c % 2 == 0 ? 0.5 : -0.5), x_.data() + b, y_.data() + b, e - b);
     });
   }
   std::string check() override {
@@ -224,9 +227,15 @@ class Dot : public Base {
     working_set_bytes = 16.0 * static_cast<double>(n_);
     precision = "fp64";
   }
-  void run() override {
+  void run() override { run_many(1); }
+  void run_many(int calls) override {
     parallel_share(n_, threads(), 8, [&](size_t b, size_t e, int t) {
-      partial_[static_cast<size_t>(t)] = loops::dot(x_.data() + b, y_.data() + b, e - b);
+      double last = 0;
+      for (int c = 0; c < calls; ++c) {
+        last = loops::dot(x_.data() + b, y_.data() + b, e - b);
+        sink_ += last;  // every call's result is used
+      }
+      partial_[static_cast<size_t>(t)] = last;
     });
     double s = 0;
     for (double p : partial_) s += p;
@@ -246,6 +255,7 @@ class Dot : public Base {
   size_t n_ = 0;
   double result_ = 0;
   std::vector<double> partial_;
+  static inline thread_local double sink_ = 0;
   Buffer<double> x_, y_;
 };
 
@@ -269,9 +279,11 @@ class Multiply : public Base {
     working_set_bytes = 12.0 * static_cast<double>(n_);
     precision = "fp32";
   }
-  void run() override {
+  void run() override { run_many(1); }
+  void run_many(int calls) override {
     parallel_share(n_, threads(), 16, [&](size_t b, size_t e, int) {
-      loops::multiply(x_.data() + b, y_.data() + b, z_.data() + b, e - b);
+      for (int c = 0; c < calls; ++c)
+        loops::multiply(x_.data() + b, y_.data() + b, z_.data() + b, e - b);
     });
   }
   std::string check() override {
