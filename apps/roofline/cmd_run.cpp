@@ -1,0 +1,349 @@
+// roofline run: execute the built-in kernel suite on this machine and place each run as a point
+// on the measured roofs — W and Q from the catalogue, T measured, every result checked.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.hpp"
+#include "roofline/diagnosis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
+#include "roofline/measure.hpp"
+#include "roofline/quantity.hpp"
+#include "roofline/suite.hpp"
+#include "roofline/text.hpp"
+
+namespace roofline::cli {
+namespace {
+
+struct RunArgs {
+  std::vector<std::string> kernels;
+  std::string machine;
+  bool json = false;
+  std::string output;
+  bool quick = false;
+  int threads = 0;
+  std::string levels;
+  std::string size;
+  std::string blas_core;
+  bool no_blas_child = false;
+  bool results_only = false;  // internal: the child run under another OPENBLAS_CORETYPE
+};
+
+// The roofs the points are placed on when no --machine is given. A quick measurement of this
+// machine belongs here (measure_machine with MeasureOptions{.quick = true}); until that entry
+// point is built into the library, the user is asked for a machine document.
+MachineDocument machine_for_run(int threads) {
+  (void)threads;
+  throw Unavailable("no machine given: run `roofline measure` first or pass --machine");
+}
+
+std::string blas_summary(const suite::BlasInfo& b) {
+  if (!b.available) return "OpenBLAS: not available";
+  std::string s = "OpenBLAS core: " + b.corename + " (" + b.config + ")";
+  if (!b.best_core.empty()) s += "; best core for this CPU: " + b.best_core;
+  if (b.generic) s += " — the detected core is narrower than the CPU";
+  std::string env;
+  for (const auto& [k, v] : b.environment) env += (env.empty() ? "" : ", ") + k + "=" + v;
+  s += "\nenvironment: " + (env.empty() ? std::string("no OPENBLAS_*/OMP_NUM_THREADS set") : env);
+  return s;
+}
+
+std::vector<std::string> blas_kernels(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& n : names)
+    for (const auto& k : suite::suite_kernels())
+      if (k.name == n && k.blas) out.push_back(n);
+  return out;
+}
+
+// Runs the BLAS kernels again in a child process of ourselves with OPENBLAS_CORETYPE=core: the
+// variable is read once, when the library initialises, so it cannot change in this process.
+std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
+                                             const std::vector<std::string>& kernels, int threads,
+                                             const std::string& core) {
+  std::vector<std::string> args{"run"};
+  args.insert(args.end(), kernels.begin(), kernels.end());
+  args.insert(args.end(), {"--results-only", "--threads", std::to_string(threads)});
+  if (!a.levels.empty()) args.insert(args.end(), {"--levels", a.levels});
+  if (!a.size.empty()) args.insert(args.end(), {"--size", a.size});
+  if (a.quick) args.push_back("--quick");
+  std::fprintf(stderr, "running %s again with OPENBLAS_CORETYPE=%s (child process)\n",
+               kernels.size() == 1 ? kernels[0].c_str() : "the BLAS kernels", core.c_str());
+  const suite::ChildOutput out =
+      suite::run_child("/proc/self/exe", args, {{"OPENBLAS_CORETYPE", core}});
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(out.out);
+  } catch (const nlohmann::json::exception&) {
+    throw Error("the child run with OPENBLAS_CORETYPE=" + core + " failed (exit " +
+                std::to_string(out.exit_code) + ")");
+  }
+  std::vector<suite::RunResult> results;
+  const std::string corename = j.at("blas").value("corename", core);
+  for (const auto& rj : j.at("results")) {
+    suite::RunResult r = suite::result_from_json(rj);
+    r.variant = "OPENBLAS_CORETYPE=" + core;
+    r.note = "OpenBLAS core " + corename + " forced with OPENBLAS_CORETYPE=" + core;
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+struct Placed {
+  suite::RunResult result;
+  Point point;
+  std::optional<Diagnosis> diagnosis;
+  std::string corename;
+  std::string why_not;  // when no diagnosis: which roofs were missing
+};
+
+Point keep_levels_with_roofs(Point p, const RoofSet& roofs) {
+  std::vector<LevelTraffic> kept;
+  for (const auto& t : p.traffic)
+    if (roofs.find_memory(t.level)) kept.push_back(t);
+  p.traffic = kept;
+  return p;
+}
+
+std::string size_text(const suite::RunResult& r) {
+  std::string s;
+  if (r.params.count("m") && r.params.count("k"))
+    s = "n=" + format_number(r.params.at("n"), 6);
+  else if (r.params.count("nz"))
+    s = format_number(r.params.at("nx"), 6) + "³";
+  else if (r.params.count("ny"))
+    s = format_number(r.params.at("nx"), 6) + "²";
+  else if (r.params.count("rows"))
+    s = "rows=" + format_si(r.params.at("rows"), "", 3);
+  else if (r.params.count("n"))
+    s = "n=" + format_si(r.params.at("n"), "", 3);
+  return r.level + " " + format_bytes(Bytes(r.working_set_bytes)) + " " + s;
+}
+
+void run(const RunArgs& a) {
+  // Everything the user typed is checked before anything runs.
+  const auto kernels = suite::resolve_kernels(a.kernels);
+  const auto levels = a.levels.empty() ? std::vector<std::string>{} : suite::parse_levels(a.levels);
+  const suite::CacheInfo caches = suite::detect_caches();
+  double size = 0;
+  if (!a.size.empty()) {
+    size = quantity(a.size, Dimension::bytes, "--size");
+    if (!(size > 0)) throw InputError("--size must be > 0 (got " + a.size + ")");
+    if (caches.mem_available_bytes > 0 && size > caches.mem_available_bytes / 2)
+      throw InputError("--size " + a.size + " is more than half of MemAvailable (" +
+                       format_bytes(Bytes(caches.mem_available_bytes)) + ")");
+  }
+  for (char ch : a.blas_core)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
+      throw InputError("--blas-core: '" + a.blas_core +
+                       "' is not an OpenBLAS core name (e.g. "
+                       "Prescott, Sandybridge, Haswell, Zen, SkylakeX)");
+  const int threads = a.threads > 0 ? a.threads : std::max(1, caches.cpus);
+  const suite::BlasInfo blas = suite::blas_info();
+
+  suite::RunOptions opt;
+  opt.kernels = kernels;
+  opt.levels = levels;
+  opt.threads = threads;
+  opt.quick = a.quick;
+  opt.working_set_override = size;
+  opt.progress = [](const std::string& what) { std::fprintf(stderr, "  %s\n", what.c_str()); };
+
+  if (a.results_only) {
+    const auto results = suite::run_suite(opt, caches);
+    nlohmann::json out = {{"blas", {{"corename", blas.corename}, {"config", blas.config}}},
+                          {"results", nlohmann::json::array()}};
+    bool ok = true;
+    for (const auto& r : results) {
+      out["results"].push_back(suite::result_to_json(r));
+      ok = ok && r.passed;
+    }
+    std::cout << out.dump() << "\n" << std::flush;
+    if (!ok) std::exit(1);
+    return;
+  }
+
+  MachineDocument m = a.machine.empty() ? machine_for_run(threads) : resolve_machine(a.machine);
+  std::fprintf(stderr, "roofline run: %d thread%s, caches:", threads, threads > 1 ? "s" : "");
+  for (const auto& c : caches.caches)
+    std::fprintf(stderr, " %s %s", c.level.c_str(), format_bytes(Bytes(c.size_bytes)).c_str());
+  std::fprintf(stderr, ", MemAvailable %s\n",
+               format_bytes(Bytes(caches.mem_available_bytes)).c_str());
+
+  std::vector<suite::RunResult> results = suite::run_suite(opt, caches);
+  const auto blas_names = blas_kernels(kernels);
+  // Which BLAS core runs matters: an unrecognised CPU gets narrow kernels, a lower flat roof.
+  std::string extra_core = a.blas_core;
+  if (extra_core.empty() && blas.generic && !a.no_blas_child &&
+      !blas.environment.count("OPENBLAS_CORETYPE"))
+    extra_core = blas.best_core;
+  if (!blas_names.empty() && !extra_core.empty()) {
+    if (!blas.available) throw Unavailable("OpenBLAS is not available: --blas-core cannot apply");
+    auto more = run_blas_child(a, blas_names, threads, extra_core);
+    results.insert(results.end(), more.begin(), more.end());
+  }
+
+  std::vector<Placed> placed;
+  std::vector<const suite::RunResult*> bandwidth_only;  // W = 0 (copy): no point, a bandwidth
+  for (const auto& r : results) {
+    if (!(r.count.work.value > 0)) {
+      bandwidth_only.push_back(&r);
+      continue;
+    }
+    Placed p{r, r.to_point(), std::nullopt, "", ""};
+    if (!blas_names.empty() &&
+        std::find(blas_names.begin(), blas_names.end(), r.kernel) != blas_names.end()) {
+      p.corename = r.variant.empty() ? blas.corename : r.variant.substr(r.variant.find('=') + 1);
+      p.point.precision = suite::roof_for_blas_core(m.roofs, r.dtype, p.corename);
+    }
+    auto place = [&](Placed& pl) {
+      const Point judged = keep_levels_with_roofs(pl.point, m.roofs);
+      if (judged.traffic.empty()) {
+        pl.why_not = "the machine has no roof for " + pl.result.level;
+        return;
+      }
+      try {
+        pl.diagnosis = diagnose(judged, m.roofs);
+      } catch (const InputError& e) {
+        pl.why_not = e.what();
+      }
+    };
+    place(p);
+    placed.push_back(p);
+    // Triad: the stored array is read before it is written on a write-allocate cache, so the
+    // bytes moved are 4·n·s, not the 3·n·s named (catalogue traffic_write_allocate).
+    if (r.kernel == "triad" && r.count.traffic_write_allocate.value > r.count.traffic.value) {
+      Placed wa = p;
+      const double f = r.count.traffic_write_allocate.value / r.count.traffic.value;
+      wa.point.name = "triad +write-allocate @" + r.level;
+      for (auto& t : wa.point.traffic) t.bytes = Bytes(t.bytes.value * f);
+      wa.point.note = "Q includes the read-for-ownership of the stored array: 4·n·s";
+      wa.diagnosis.reset();
+      place(wa);
+      placed.push_back(wa);
+    }
+  }
+
+  // Output: a points document (docs/schema.md) with the run's details beside each point.
+  PointsDocument doc;
+  doc.machine = m.roofs.name;
+  for (const auto& p : placed) doc.points.push_back(p.point);
+  nlohmann::json j = points_to_json(doc);
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const auto& p = placed[i];
+    auto& pj = j["points"][i];
+    pj["run"] = suite::result_to_json(p.result);
+    if (p.diagnosis)
+      pj["diagnosis"] = diagnosis_to_json(*p.diagnosis);
+    else
+      pj["diagnosis_unavailable"] = p.why_not;
+  }
+  j["run"] = {{"threads", threads},
+              {"quick", a.quick},
+              {"blas",
+               {{"corename", blas.corename},
+                {"config", blas.config},
+                {"best_core", blas.best_core},
+                {"generic", blas.generic},
+                {"environment", blas.environment}}}};
+  nlohmann::json cj = nlohmann::json::array();
+  for (const auto& c : caches.caches)
+    cj.push_back({{"level", c.level}, {"size", c.size_bytes}, {"shared_by", c.shared_by}});
+  j["run"]["caches"] = cj;
+  nlohmann::json bw = nlohmann::json::array();
+  for (const auto* r : bandwidth_only) {
+    auto rj = suite::result_to_json(*r);
+    rj["bandwidth"] = r->count.traffic.value / r->median;
+    bw.push_back(rj);
+  }
+  j["run"]["bandwidth_only"] = bw;
+  j["run"]["mem_available"] = caches.mem_available_bytes;
+  const std::string json_text = j.dump(2) + "\n";
+  if (!a.output.empty()) emit(json_text, a.output);
+
+  if (a.json) {
+    emit(json_text);
+  } else {
+    const UnitSystem& u = m.roofs.units;
+    std::string text = "machine: " + m.roofs.name + "   threads: " + std::to_string(threads) + "\n";
+    if (!blas_names.empty()) text += blas_summary(blas) + "\n";
+    Table t(
+        {"kernel", "working set", "W", "Q", "I", "T median ± spread", "P", "attain.", "verdict"});
+    for (const auto& p : placed) {
+      const LevelTraffic& q = p.point.traffic.front();
+      const std::string i = format_intensity(p.point.work / q.bytes, u) + " @" + q.level;
+      const std::string tm = format_seconds(Seconds(p.result.median)) + " ± " +
+                             format_number(100 * p.result.spread(), 2) + "%";
+      std::string att = "—", verdict = p.why_not.empty() ? "—" : "(no roof)";
+      if (p.diagnosis) {
+        att = format_number(p.diagnosis->attainment, 3) + " " + p.diagnosis->binding_level;
+        verdict = to_string(p.diagnosis->verdict);
+      }
+      if (!p.result.passed) verdict = "CHECK FAILED";
+      std::string name = p.point.name.substr(0, p.point.name.rfind(" @"));
+      t.add_row({name, size_text(p.result), format_work(p.point.work, u), format_bytes(q.bytes, u),
+                 i, tm, format_work_rate(p.point.performance(), u), att, verdict});
+    }
+    for (const auto* r : bandwidth_only) {
+      const std::string tm =
+          format_seconds(Seconds(r->median)) + " ± " + format_number(100 * r->spread(), 2) + "%";
+      t.add_row({r->kernel + (r->variant.empty() ? "" : " [" + r->variant + "]"), size_text(*r),
+                 "0", format_bytes(r->count.traffic, u), "0 (no arithmetic)", tm,
+                 "Q/T = " + format_byte_rate(ByteRate(r->count.traffic.value / r->median), u), "—",
+                 r->passed ? "bandwidth only" : "CHECK FAILED"});
+    }
+    text += t.render();
+    // The BLAS story: which core ran and what the flat roof above it says.
+    for (const auto& p : placed) {
+      if (p.corename.empty() || !p.diagnosis) continue;
+      text += "\n" + p.point.name + " (OpenBLAS core " + p.corename + ", judged against '" +
+              p.diagnosis->compute_roof + "'): " + p.diagnosis->title + "\n  " +
+              p.diagnosis->prescription + "\n";
+    }
+    emit(text);
+  }
+
+  std::string failed;
+  for (const auto& r : results)
+    if (!r.passed) failed += "\n  " + r.kernel + " @" + r.level + ": " + r.check;
+  if (!failed.empty()) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "roofline: result check failed — these timings are not valid:%s\n",
+                 failed.c_str());
+    std::exit(1);
+  }
+}
+
+const Registrar reg(40, [](CLI::App& root) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* c = root.add_subcommand(
+      "run", "Run the built-in kernel suite and place each run on the measured roofs");
+  c->add_option("kernels", args->kernels,
+                "Kernels or groups (stream, axpy, gemm, blas, stencil); none = the whole suite");
+  c->add_option("--machine", args->machine,
+                "Machine document (from `roofline measure`) or catalogue name for the roofs");
+  c->add_flag("--json", args->json, "Print the points document (JSON) instead of the table");
+  c->add_option("-o,--output", args->output, "Write the points document to a file (atomically)");
+  c->add_flag("--quick", args->quick, "Fewer, shorter repetitions");
+  c->add_option("--threads", args->threads, "Threads (default: one per online CPU)")
+      ->check(CLI::Range(1, 4096));
+  c->add_option("--levels", args->levels,
+                "Where the working sets go: comma-separated L1,L2,L3,DRAM (default: per kernel)");
+  c->add_option("--size", args->size,
+                "Working-set size for every run instead of the level sizes, e.g. \"64 MiB\"");
+  c->add_option("--blas-core", args->blas_core,
+                "Also run the BLAS kernels with OPENBLAS_CORETYPE=NAME (e.g. Prescott, Haswell)");
+  c->add_flag("--no-blas-child", args->no_blas_child,
+              "Do not rerun the BLAS kernels with the best core when OpenBLAS picked a narrow one");
+  c->add_flag("--results-only", args->results_only, "Internal: raw results as JSON, no roofs")
+      ->group("");
+  c->callback([args] { run(*args); });
+});
+
+}  // namespace
+}  // namespace roofline::cli

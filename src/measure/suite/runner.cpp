@@ -1,0 +1,240 @@
+// Timing a workload (warm-up, calibration, repetitions, median and spread, result check), running
+// the suite over kernels × levels, results as JSON, and running ourselves as a child process with
+// a changed environment (OPENBLAS_CORETYPE must be set before the library initialises).
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+#include "roofline/quantity.hpp"
+#include "roofline/suite.hpp"
+
+extern char** environ;
+
+namespace roofline::suite {
+
+double median(std::vector<double> v) {
+  if (v.empty()) throw InputError("median of an empty sample");
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+RunResult time_workload(Workload& w, const std::string& kernel, const std::string& level,
+                        int threads, bool quick) {
+  using clock = std::chrono::steady_clock;
+  auto seconds_since = [](clock::time_point t0) {
+    return std::chrono::duration<double>(clock::now() - t0).count();
+  };
+  // A repetition lasts at least this long, so timer resolution and one-off stalls stay small
+  // against it; a kernel that takes longer than `long_call` per call is repeated fewer times.
+  const double min_rep = quick ? 0.005 : 0.02;
+  const double long_call = quick ? 0.1 : 0.25;
+  int reps = quick ? 3 : 7;
+
+  auto t0 = clock::now();
+  w.run();  // warm-up: faults pages in, fills caches, starts threads
+  if (seconds_since(t0) > long_call) reps = std::max(3, reps / 2);
+  // Calibration: grow the calls per repetition until one repetition lasts min_rep, so a
+  // slow first call (thread start-up, page faults) does not fix the count at 1.
+  int calls = 1;
+  for (;;) {
+    t0 = clock::now();
+    w.run_many(calls);
+    const double took = seconds_since(t0);
+    if (took >= min_rep || calls >= (1 << 24)) break;
+    const double grow = took > 0 ? 1.2 * min_rep / took : 100.0;
+    calls = static_cast<int>(
+        std::min<double>(1 << 24, std::ceil(calls * std::clamp(grow, 2.0, 100.0))));
+  }
+
+  RunResult r;
+  r.kernel = kernel;
+  r.level = level;
+  r.threads = threads;
+  r.calls_per_repetition = calls;
+  for (int rep = 0; rep < reps; ++rep) {
+    t0 = clock::now();
+    w.run_many(calls);
+    r.times.push_back(seconds_since(t0) / calls);
+  }
+  r.median = median(r.times);
+  r.min = *std::min_element(r.times.begin(), r.times.end());
+  r.max = *std::max_element(r.times.begin(), r.times.end());
+  r.count = w.count;
+  r.traffic = w.traffic;
+  r.params = w.params;
+  r.working_set_bytes = w.working_set_bytes;
+  r.precision = w.precision;
+  r.note = w.note;
+  const std::string problem = w.check();
+  r.passed = problem.empty();
+  r.check = r.passed ? "passed" : problem;
+  return r;
+}
+
+std::vector<RunResult> run_suite(const RunOptions& o, const CacheInfo& caches) {
+  const int threads = o.threads > 0 ? o.threads : std::max(1, caches.cpus);
+  const auto kernels = resolve_kernels(o.kernels);
+  std::vector<RunResult> out;
+  for (const auto& name : kernels) {
+    const auto& ks = suite_kernels();
+    const auto info =
+        std::find_if(ks.begin(), ks.end(), [&](const KernelInfo& k) { return k.name == name; });
+    const auto levels = o.levels.empty() ? info->default_levels : o.levels;
+    for (const auto& level : levels) {
+      Context ctx;
+      ctx.caches = caches;
+      ctx.threads = info->threaded ? threads : 1;
+      ctx.level = level;
+      double ws = 0;
+      try {
+        ws = o.working_set_override > 0 ? o.working_set_override
+                                        : working_set_for(level, caches, ctx.threads);
+      } catch (const Unavailable& e) {
+        if (o.progress) o.progress("skipped " + name + " at " + level + ": " + e.what());
+        continue;
+      }
+      if (o.progress)
+        o.progress(name + " at " + level + " (" + format_bytes(Bytes(ws)) + ", " +
+                   std::to_string(ctx.threads) + " thread" + (ctx.threads > 1 ? "s" : "") + ")");
+      auto w = make_workload(name, ws, ctx);
+      RunResult r = time_workload(*w, name, level, ctx.threads, o.quick);
+      r.dtype = info->dtype;
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+Point RunResult::to_point() const {
+  Point p;
+  p.name = kernel + (variant.empty() ? "" : " [" + variant + "]") + " @" + level;
+  p.work = count.work;
+  p.traffic = traffic;
+  p.time = Seconds(median);
+  p.precision = precision;
+  p.source = "roofline run (measured T, catalogue W and Q)";
+  p.note = note;
+  return p;
+}
+
+nlohmann::json result_to_json(const RunResult& r) {
+  nlohmann::json traffic = nlohmann::json::array();  // an array keeps the levels' order
+  for (const auto& t : r.traffic) traffic.push_back({{"level", t.level}, {"bytes", t.bytes.value}});
+  return {{"kernel", r.kernel},
+          {"level", r.level},
+          {"dtype", r.dtype},
+          {"variant", r.variant},
+          {"params", r.params},
+          {"working_set", r.working_set_bytes},
+          {"work", r.count.work.value},
+          {"traffic_compulsory", r.count.traffic.value},
+          {"traffic_write_allocate", r.count.traffic_write_allocate.value},
+          {"work_formula", r.count.work_formula},
+          {"traffic_formula", r.count.traffic_formula},
+          {"traffic", traffic},
+          {"times", r.times},
+          {"median", r.median},
+          {"min", r.min},
+          {"max", r.max},
+          {"spread", r.spread()},
+          {"calls_per_repetition", r.calls_per_repetition},
+          {"threads", r.threads},
+          {"check", r.check},
+          {"passed", r.passed},
+          {"precision", r.precision},
+          {"note", r.note}};
+}
+
+RunResult result_from_json(const nlohmann::json& j) {
+  RunResult r;
+  r.kernel = j.at("kernel").get<std::string>();
+  r.level = j.at("level").get<std::string>();
+  r.dtype = j.value("dtype", "");
+  r.variant = j.value("variant", "");
+  r.params = j.value("params", std::map<std::string, double>{});
+  r.working_set_bytes = j.value("working_set", 0.0);
+  r.count.kernel = r.kernel;
+  r.count.work = Work(j.at("work").get<double>());
+  r.count.traffic = Bytes(j.at("traffic_compulsory").get<double>());
+  r.count.traffic_write_allocate = Bytes(j.value("traffic_write_allocate", r.count.traffic.value));
+  r.count.work_formula = j.value("work_formula", "");
+  r.count.traffic_formula = j.value("traffic_formula", "");
+  for (const auto& t : j.at("traffic"))
+    r.traffic.push_back({t.at("level").get<std::string>(), Bytes(t.at("bytes").get<double>())});
+  r.times = j.at("times").get<std::vector<double>>();
+  r.median = j.at("median").get<double>();
+  r.min = j.at("min").get<double>();
+  r.max = j.at("max").get<double>();
+  r.calls_per_repetition = j.value("calls_per_repetition", 1);
+  r.threads = j.value("threads", 1);
+  r.check = j.value("check", "passed");
+  r.passed = j.value("passed", true);
+  r.precision = j.value("precision", "");
+  r.note = j.value("note", "");
+  return r;
+}
+
+ChildOutput run_child(const std::string& exe, const std::vector<std::string>& args,
+                      const std::map<std::string, std::string>& env) {
+  // Environment: ours, with `env` replacing or adding variables.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string s(*e);
+    const auto eq = s.find('=');
+    if (eq != std::string::npos && env.count(s.substr(0, eq))) continue;
+    env_strings.push_back(s);
+  }
+  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp, argv;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> arg_strings{exe};
+  arg_strings.insert(arg_strings.end(), args.begin(), args.end());
+  for (auto& s : arg_strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw Unavailable(std::string("cannot create a pipe: ") + std::strerror(errno));
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw Unavailable(std::string("cannot fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::execve(exe.c_str(), argv.data(), envp.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  ChildOutput out;
+  char buf[65536];
+  for (;;) {
+    const ssize_t got = ::read(fds[0], buf, sizeof buf);
+    if (got > 0)
+      out.out.append(buf, static_cast<size_t>(got));
+    else if (got == 0)
+      break;
+    else if (errno != EINTR)
+      break;
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (out.exit_code == 127) throw Unavailable("cannot run " + exe + " as a child process");
+  return out;
+}
+
+}  // namespace roofline::suite

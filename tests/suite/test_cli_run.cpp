@@ -1,0 +1,114 @@
+// `roofline run`: errors for bad kernels, levels, sizes and core names (exit 2), and the points
+// document it writes (tiny working sets, so the runs take milliseconds; nothing here is timed).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "roofline/io.hpp"
+#include "roofline/suite.hpp"
+
+namespace roofline::test {
+namespace {
+
+const std::string kMachine = std::string(ROOFLINE_TEST_DATA) + "/run/machine-2core.json";
+
+TEST(CliRun, UnknownKernelIsExit2) {
+  const auto r = run_cli({"run", "axpy", "bogus", "--machine", kMachine});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown kernel 'bogus'"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, UnknownLevelIsExit2) {
+  const auto r = run_cli({"run", "axpy", "--levels", "L1,L7", "--machine", kMachine});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown level 'L7'"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, BadSizesAreExit2) {
+  auto r = run_cli({"run", "axpy-fp64", "--size", "3 GFLOP", "--machine", kMachine});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--size"), std::string::npos) << r.err;
+  r = run_cli({"run", "axpy-fp64", "--size", "-4 MiB", "--machine", kMachine});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  r = run_cli({"run", "axpy-fp64", "--size", "900 PB", "--machine", kMachine});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("MemAvailable"), std::string::npos) << r.err;
+  r = run_cli({"run", "axpy-fp64", "--size", "1 KiB", "--machine", kMachine, "--quick"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("too small"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, BadThreadsAndCoreNames) {
+  auto r = run_cli({"run", "axpy", "--threads", "0", "--machine", kMachine});
+  EXPECT_NE(r.exit_code, 0);
+  r = run_cli({"run", "dgemm", "--blas-core", "Zen;rm", "--machine", kMachine});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--blas-core"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, MissingMachineFileIsExit2) {
+  const auto r = run_cli({"run", "axpy-fp64", "--machine", "/no/such/machine.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("/no/such/machine.json"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, TriadPointsWithAndWithoutWriteAllocate) {
+  TempDir dir;
+  const std::string out = dir.file("points.json");
+  const auto r = run_cli({"run", "triad", "--levels", "L1", "--quick", "--threads", "1",
+                          "--machine", kMachine, "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("triad +write-allocate"), std::string::npos) << r.out;
+  // The file is a points document the rest of the tools read.
+  const PointsDocument doc = load_points_file(out);
+  EXPECT_EQ(doc.machine, "fixture-2core-avx2");
+  ASSERT_EQ(doc.points.size(), 2u);
+  const auto j = nlohmann::json::parse(slurp(out));
+  const double n = j["points"][0]["run"]["params"]["n"].get<double>();
+  EXPECT_DOUBLE_EQ(doc.points[0].work.value, 2 * n);
+  EXPECT_DOUBLE_EQ(doc.points[0].traffic.front().bytes.value, 24 * n);
+  EXPECT_DOUBLE_EQ(doc.points[1].traffic.front().bytes.value, 32 * n);
+  EXPECT_DOUBLE_EQ(doc.points[0].time.value, j["points"][0]["run"]["median"].get<double>());
+  EXPECT_EQ(j["points"][0]["run"]["check"], "passed");
+  EXPECT_EQ(j["points"][0]["diagnosis"]["binding_level"], "L1");
+  // I at L1 drops by 4/3 with write-allocate: the point moves left.
+  EXPECT_NEAR(j["points"][1]["diagnosis"]["levels"][0]["intensity"].get<double>() * 4 / 3,
+              j["points"][0]["diagnosis"]["levels"][0]["intensity"].get<double>(), 1e-12);
+}
+
+TEST(CliRun, LevelsWithoutARoofAreReported) {
+  const auto r =
+      run_cli({"run", "axpy-fp64", "--levels", "L1", "--quick", "--threads", "1", "--machine",
+               std::string(ROOFLINE_TEST_DATA) + "/run/machine-dram-only.json", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 1u);
+  EXPECT_NE(j["points"][0]["diagnosis_unavailable"].get<std::string>().find("no roof for L1"),
+            std::string::npos);
+}
+
+TEST(CliRun, ForcedBlasCoreRunsInAChildAndIsJudgedOnItsRoof) {
+  if (!suite::blas_info().available) GTEST_SKIP() << "built without OpenBLAS";
+  const auto r = run_cli({"run", "dgemm", "--size", "1 MiB", "--levels", "L3", "--quick",
+                          "--blas-core", "Prescott", "--machine", kMachine, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 2u);
+  EXPECT_EQ(j["points"][0]["run"]["variant"], "");
+  EXPECT_EQ(j["points"][1]["run"]["variant"], "OPENBLAS_CORETYPE=Prescott");
+  EXPECT_NE(j["points"][1]["run"]["note"].get<std::string>().find("Prescott"), std::string::npos)
+      << j["points"][1]["run"]["note"];
+  EXPECT_EQ(j["points"][1]["precision"], "fp64 sse2");
+  EXPECT_EQ(j["points"][1]["run"]["check"], "passed");
+}
+
+// Until measure_machine is built into the library, a run without --machine names what to do.
+TEST(CliRun, NoMachineSaysHowToGetOne) {
+  const auto r = run_cli({"run", "axpy-fp64", "--levels", "L1", "--quick"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("roofline measure"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace roofline::test

@@ -1,0 +1,315 @@
+// The kernel suite: sizes from caches, W/Q declarations against the catalogue, result checks
+// that catch a wrong answer, BLAS core classification, results as JSON, the child process.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "roofline/dtype.hpp"
+#include "roofline/io.hpp"
+#include "roofline/kernels.hpp"
+#include "roofline/suite.hpp"
+
+namespace roofline::suite {
+namespace {
+
+const std::string kData = ROOFLINE_TEST_DATA;
+
+CacheInfo fixture_caches() {
+  return detect_caches(kData + "/run/sysfs/cpu", kData + "/run/sysfs/meminfo");
+}
+
+TEST(SuiteCaches, ReadsSysfsDataAndUnifiedCachesOnly) {
+  const CacheInfo c = fixture_caches();
+  ASSERT_EQ(c.caches.size(), 3u);  // the instruction cache is left out
+  EXPECT_EQ(c.caches[0].level, "L1");
+  EXPECT_DOUBLE_EQ(c.caches[0].size_bytes, 48.0 * 1024);
+  EXPECT_EQ(c.caches[1].level, "L2");
+  EXPECT_DOUBLE_EQ(c.caches[1].size_bytes, 2048.0 * 1024);
+  EXPECT_EQ(c.caches[2].level, "L3");
+  EXPECT_DOUBLE_EQ(c.caches[2].size_bytes, 16.0 * 1024 * 1024);
+  EXPECT_EQ(c.caches[2].shared_by, 4);
+  EXPECT_EQ(c.caches[0].shared_by, 1);
+  EXPECT_EQ(c.cpus, 4);
+  EXPECT_DOUBLE_EQ(c.mem_available_bytes, 8000000.0 * 1024);
+}
+
+TEST(SuiteCaches, MissingSysfsLeavesLevelsOut) {
+  const CacheInfo c = detect_caches(kData + "/run/no-such-dir", kData + "/run/no-such-file");
+  EXPECT_TRUE(c.caches.empty());
+  EXPECT_THROW(working_set_for("L1", c, 1), Unavailable);
+}
+
+TEST(SuiteSizes, WorkingSetsFollowTheCaches) {
+  const CacheInfo c = fixture_caches();
+  // Private caches: half of each thread's own cache, the threads' shares add up.
+  EXPECT_DOUBLE_EQ(working_set_for("L1", c, 1), 24.0 * 1024);
+  EXPECT_DOUBLE_EQ(working_set_for("L1", c, 2), 48.0 * 1024);
+  EXPECT_DOUBLE_EQ(working_set_for("L2", c, 4), 4.0 * 1024 * 1024);
+  // More threads than CPUs do not add cache.
+  EXPECT_DOUBLE_EQ(working_set_for("L2", c, 16), 4.0 * 1024 * 1024);
+  // A shared L3: half of the one instance, whatever the thread count.
+  EXPECT_DOUBLE_EQ(working_set_for("L3", c, 1), 8.0 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(working_set_for("L3", c, 4), 8.0 * 1024 * 1024);
+  // DRAM: 4 × the last-level cache (64 MiB here), well inside MemAvailable / 4.
+  EXPECT_DOUBLE_EQ(working_set_for("DRAM", c, 4), 64.0 * 1024 * 1024);
+  // Each level's set is larger than the faster level's whole capacity.
+  EXPECT_GT(working_set_for("L2", c, 1), 48.0 * 1024);
+  EXPECT_GT(working_set_for("L3", c, 4), 4 * 2048.0 * 1024 / 2);
+}
+
+TEST(SuiteSizes, DramIsBoundedByAvailableMemory) {
+  CacheInfo c = fixture_caches();
+  c.mem_available_bytes = 200.0 * 1024 * 1024;  // a quarter is 50 MiB < 64 MiB wanted
+  EXPECT_DOUBLE_EQ(working_set_for("DRAM", c, 1), 50.0 * 1024 * 1024);
+  c.mem_available_bytes = 40.0 * 1024 * 1024;  // 10 MiB: not even past the 16 MiB L3
+  EXPECT_THROW(working_set_for("DRAM", c, 1), Unavailable);
+  EXPECT_THROW(working_set_for("L4", c, 1), Unavailable);
+  EXPECT_THROW(working_set_for("L1", c, 0), InputError);
+}
+
+TEST(SuiteSizes, ParseLevels) {
+  EXPECT_EQ(parse_levels("l1, dram"), (std::vector<std::string>{"L1", "DRAM"}));
+  EXPECT_EQ(parse_levels("L2,mem,L2"), (std::vector<std::string>{"L2", "DRAM"}));
+  try {
+    parse_levels("L1,L9");
+    FAIL() << "L9 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'L9'"), std::string::npos);
+  }
+  EXPECT_THROW(parse_levels(""), InputError);
+}
+
+TEST(SuiteKernels, ResolveNamesAndGroups) {
+  EXPECT_EQ(resolve_kernels({}).size(), suite_kernels().size());
+  EXPECT_EQ(resolve_kernels({"axpy"}),
+            (std::vector<std::string>{"axpy-fp64", "axpy-fp32", "axpy-fp16"}));
+  EXPECT_EQ(resolve_kernels({"STREAM", "triad"}),
+            (std::vector<std::string>{"copy", "scale", "add", "triad"}));
+  EXPECT_EQ(resolve_kernels({"dgemm"}), (std::vector<std::string>{"gemm-blas-fp64"}));
+  try {
+    resolve_kernels({"axpy", "saxpyy"});
+    FAIL() << "unknown kernel accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown kernel 'saxpyy'"), std::string::npos);
+  }
+}
+
+Context ctx_at(const std::string& level, int threads = 2) {
+  Context c;
+  c.caches = fixture_caches();
+  c.threads = threads;
+  c.level = level;
+  return c;
+}
+
+// A small working set per kernel, so every test run is quick.
+double small_set(const std::string& name) {
+  if (name.rfind("gemm", 0) == 0) return 3 * 8.0 * 64 * 64;
+  if (name == "stencil3d") return 16.0 * 24 * 24 * 24;
+  return 96.0 * 1024;
+}
+
+TEST(SuiteKernels, WorkAndTrafficAreTheCataloguesFormulas) {
+  for (const auto& info : suite_kernels()) {
+    SCOPED_TRACE(info.name);
+    auto w = make_workload(info.name, small_set(info.name), ctx_at("L2"));
+    const KernelCount want = find_kernel(info.catalogue).count(w->params, parse_dtype(info.dtype));
+    EXPECT_DOUBLE_EQ(w->count.work.value, want.work.value);
+    EXPECT_DOUBLE_EQ(w->count.traffic.value, want.traffic.value);
+    EXPECT_DOUBLE_EQ(w->count.traffic_write_allocate.value, want.traffic_write_allocate.value);
+    if (info.name == "copy")
+      EXPECT_EQ(w->count.work.value, 0);  // no arithmetic: I = 0
+    else
+      EXPECT_GT(w->count.work.value, 0);
+    ASSERT_FALSE(w->traffic.empty());
+    EXPECT_LE(w->working_set_bytes, small_set(info.name) * 1.0001);
+    EXPECT_GT(w->working_set_bytes, small_set(info.name) * 0.5);
+  }
+}
+
+TEST(SuiteKernels, HandCountsOfKeyKernels) {
+  auto axpy64 = make_workload("axpy-fp64", 1 << 20, ctx_at("L2"));
+  const double n = axpy64->params.at("n");
+  EXPECT_DOUBLE_EQ(axpy64->count.work.value, 2 * n);      // DIGEST §3: W = 2n
+  EXPECT_DOUBLE_EQ(axpy64->count.traffic.value, 24 * n);  // DAXPY Q = 24n
+  auto axpy32 = make_workload("axpy-fp32", 1 << 20, ctx_at("L2"));
+  auto axpy16 = make_workload("axpy-fp16", 1 << 20, ctx_at("L2"));
+  // The quantisation point: halving the element size doubles the intensity.
+  EXPECT_DOUBLE_EQ(axpy32->count.intensity().value, 1.0 / 6);
+  EXPECT_DOUBLE_EQ(axpy16->count.intensity().value, 2 * axpy32->count.intensity().value);
+  EXPECT_EQ(axpy16->precision, "fp32");  // fp16 storage, fp32 arithmetic
+  auto triad = make_workload("triad", 1 << 20, ctx_at("L2"));
+  const double tn = triad->params.at("n");
+  EXPECT_DOUBLE_EQ(triad->count.traffic.value, 24 * tn);
+  EXPECT_DOUBLE_EQ(triad->count.traffic_write_allocate.value, 32 * tn);
+}
+
+TEST(SuiteKernels, TrafficLevels) {
+  // Streaming: the same Q at the working set's level and every faster one.
+  auto axpy = make_workload("axpy-fp64", 1 << 20, ctx_at("DRAM"));
+  ASSERT_EQ(axpy->traffic.size(), 4u);
+  EXPECT_EQ(axpy->traffic[0].level, "DRAM");
+  EXPECT_EQ(axpy->traffic[3].level, "L1");
+  for (const auto& t : axpy->traffic) EXPECT_DOUBLE_EQ(t.bytes.value, axpy->count.traffic.value);
+  auto l2 = make_workload("axpy-fp64", 1 << 20, ctx_at("L2"));
+  ASSERT_EQ(l2->traffic.size(), 2u);
+  EXPECT_EQ(l2->traffic[0].level, "L2");
+  // Tiled gemm from L3: the traffic b×b tiles imply (Hong–Kung), above the compulsory bound.
+  auto tiled = make_workload("gemm-tiled", 3 * 8.0 * 512 * 512, ctx_at("L3"));
+  const double b = tiled->params.at("tile");
+  const double n = tiled->params.at("n");
+  EXPECT_DOUBLE_EQ(b, 208);  // ⌊√(1 MiB / 24)⌋ rounded down to a multiple of 8
+  ASSERT_EQ(tiled->traffic.size(), 1u);
+  EXPECT_EQ(tiled->traffic[0].level, "L3");
+  const KernelCount bound = gemm_cache_bounded(n, n, n, parse_dtype("fp64"), 3 * 8 * b * b);
+  EXPECT_DOUBLE_EQ(tiled->traffic[0].bytes.value, bound.traffic.value);
+  EXPECT_GT(tiled->traffic[0].bytes.value, tiled->count.traffic.value);
+  // From DRAM: DRAM traffic by the L3 size, L3 traffic by the tile.
+  auto tiled_dram = make_workload("gemm-tiled", 3 * 8.0 * 512 * 512, ctx_at("DRAM"));
+  ASSERT_EQ(tiled_dram->traffic.size(), 2u);
+  EXPECT_EQ(tiled_dram->traffic[0].level, "DRAM");
+  EXPECT_DOUBLE_EQ(
+      tiled_dram->traffic[0].bytes.value,
+      gemm_cache_bounded(n, n, n, parse_dtype("fp64"), 16.0 * 1024 * 1024).traffic.value);
+}
+
+TEST(SuiteKernels, TooSmallASizeIsAnInputError) {
+  EXPECT_THROW(make_workload("axpy-fp64", 512, ctx_at("L1")), InputError);
+  EXPECT_THROW(make_workload("gemm-naive", 1000, ctx_at("L1")), InputError);
+  EXPECT_THROW(make_workload("axpy-fp64", -1, ctx_at("L1")), InputError);
+  EXPECT_THROW(make_workload("nope", 1 << 20, ctx_at("L1")), InputError);
+}
+
+TEST(SuiteChecks, EveryKernelIsRightAndAWrongResultIsCaught) {
+  for (const auto& info : suite_kernels()) {
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(info.name + " threads " + std::to_string(threads));
+      auto w = make_workload(info.name, small_set(info.name), ctx_at("L2", threads));
+      w->run();
+      w->run();
+      w->run();
+      EXPECT_EQ(w->check(), "");
+      w->run();
+      EXPECT_EQ(w->check(), "");
+      w->inject_fault();
+      EXPECT_NE(w->check(), "") << "a corrupted result passed the check";
+    }
+  }
+}
+
+TEST(SuiteChecks, AKernelThatNeverRanFails) {
+  // Outputs start as a sentinel, so skipping the work cannot pass (axpy runs once in check()).
+  for (const std::string name : {"copy", "triad", "dot", "multiply", "gemv", "gemm-naive",
+                                 "gemm-blas-fp64", "stencil2d", "spmv"}) {
+    SCOPED_TRACE(name);
+    auto w = make_workload(name, small_set(name), ctx_at("L2"));
+    EXPECT_NE(w->check(), "");
+  }
+}
+
+TEST(SuiteRunner, TimesAndChecks) {
+  auto w = make_workload("axpy-fp32", 64 * 1024, ctx_at("L2"));
+  const RunResult r = time_workload(*w, "axpy-fp32", "L2", 2, true);
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.check, "passed");
+  ASSERT_GE(r.times.size(), 3u);
+  EXPECT_LE(r.min, r.median);
+  EXPECT_LE(r.median, r.max);
+  EXPECT_GT(r.median, 0);
+  EXPECT_DOUBLE_EQ(r.median, median(r.times));
+  const Point p = r.to_point();
+  EXPECT_DOUBLE_EQ(p.work.value, w->count.work.value);
+  EXPECT_DOUBLE_EQ(p.time.value, r.median);
+  EXPECT_EQ(p.traffic.front().level, "L2");
+  EXPECT_EQ(p.name, "axpy-fp32 @L2");
+}
+
+TEST(SuiteRunner, AFailedCheckIsRecorded) {
+  class Wrong : public Workload {
+   public:
+    Wrong() {
+      count = axpy(1000, parse_dtype("fp64"));
+      traffic = {{"L1", count.traffic}};
+    }
+    void run() override {}
+    std::string check() override { return "y[3] = 0, expected 5"; }
+    void inject_fault() override {}
+  } wrong;
+  const RunResult r = time_workload(wrong, "wrong", "L1", 1, true);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.check, "y[3] = 0, expected 5");
+}
+
+TEST(SuiteRunner, MedianOfEvenAndOdd) {
+  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(median({4, 1, 2, 3}), 2.5);
+  EXPECT_THROW(median({}), InputError);
+}
+
+TEST(SuiteRunner, ResultsRoundTripThroughJson) {
+  RunResult r;
+  r.kernel = "gemm-blas-fp64";
+  r.level = "DRAM";
+  r.dtype = "fp64";
+  r.params = {{"n", 512}};
+  r.count = gemm(512, 512, 512, parse_dtype("fp64"));
+  r.traffic = {{"DRAM", Bytes(7e6)}, {"L3", Bytes(9e6)}};
+  r.times = {0.1, 0.12, 0.11};
+  r.median = 0.11;
+  r.min = 0.1;
+  r.max = 0.12;
+  r.threads = 2;
+  r.precision = "fp64";
+  const RunResult back = result_from_json(result_to_json(r));
+  EXPECT_EQ(back.kernel, r.kernel);
+  EXPECT_DOUBLE_EQ(back.count.work.value, r.count.work.value);
+  ASSERT_EQ(back.traffic.size(), 2u);
+  EXPECT_EQ(back.traffic[0].level, "DRAM");  // order kept
+  EXPECT_DOUBLE_EQ(back.traffic[1].bytes.value, 9e6);
+  EXPECT_DOUBLE_EQ(back.spread(), (0.12 - 0.1) / 0.11);
+  EXPECT_EQ(back.times, r.times);
+}
+
+TEST(SuiteBlas, CoreClassesAndBestCore) {
+  EXPECT_EQ(blas_core_isa("Prescott"), 1);
+  EXPECT_EQ(blas_core_isa("SANDYBRIDGE"), 2);
+  EXPECT_EQ(blas_core_isa("Zen"), 3);
+  EXPECT_EQ(blas_core_isa("Haswell"), 3);
+  EXPECT_EQ(blas_core_isa("SkylakeX"), 4);
+  EXPECT_EQ(blas_core_isa("whatever"), 0);
+  EXPECT_EQ(best_blas_core("AMD", true, true, false), "Zen");
+  EXPECT_EQ(best_blas_core("Intel", true, true, true), "SkylakeX");
+  EXPECT_EQ(best_blas_core("Intel", true, true, false), "Haswell");
+  EXPECT_EQ(best_blas_core("Intel", true, false, false), "Sandybridge");
+  EXPECT_EQ(best_blas_core("Intel", false, false, false), "");
+}
+
+TEST(SuiteBlas, InfoNamesTheCoreOpenBlasRuns) {
+  const BlasInfo b = blas_info();
+  if (!b.available) GTEST_SKIP() << "built without OpenBLAS";
+  EXPECT_FALSE(b.corename.empty());
+  EXPECT_NE(b.config.find("OpenBLAS"), std::string::npos);
+  EXPECT_EQ(b.generic,
+            !b.best_core.empty() && blas_core_isa(b.corename) < blas_core_isa(b.best_core));
+}
+
+TEST(SuiteBlas, RoofForTheCoresInstructionSet) {
+  const MachineDocument m = load_machine_file(kData + "/run/machine-2core.json");
+  EXPECT_EQ(roof_for_blas_core(m.roofs, "fp64", "Prescott"), "fp64 sse2");
+  EXPECT_EQ(roof_for_blas_core(m.roofs, "fp64", "Zen"), "fp64 avx2 fma");
+  EXPECT_EQ(roof_for_blas_core(m.roofs, "fp32", "Prescott"), "fp32");  // no SSE fp32 roof
+  EXPECT_EQ(roof_for_blas_core(m.roofs, "fp64", "unknown"), "fp64");
+}
+
+TEST(SuiteChild, RunsWithAChangedEnvironmentAndNoShell) {
+  const ChildOutput out =
+      run_child("/usr/bin/env", {}, {{"OPENBLAS_CORETYPE", "Prescott"}, {"A_B", "x y;z"}});
+  EXPECT_EQ(out.exit_code, 0);
+  EXPECT_NE(out.out.find("OPENBLAS_CORETYPE=Prescott\n"), std::string::npos);
+  EXPECT_NE(out.out.find("A_B=x y;z\n"), std::string::npos);
+  EXPECT_THROW(run_child("/no/such/program", {}, {}), Unavailable);
+}
+
+}  // namespace
+}  // namespace roofline::suite
