@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "roofline/cuda.hpp"
+#include "roofline/report.hpp"
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/text.hpp"
@@ -35,6 +36,7 @@ struct MeasureArgs {
   bool no_single = false;
   bool no_progress = false;
   std::string device = "cpu";
+  std::string report;  // --report FILE: the chart/report of the measured roofs
   int cuda_device = 0;
 };
 
@@ -72,6 +74,14 @@ class ProgressBar {
 
 void run(const MeasureArgs& a) {
   check_output_path(a.output);
+  if (!a.report.empty()) {
+    // Refuse a report we could not write before spending the measurement time.
+    check_output_path(a.report);
+    const std::string ext = std::filesystem::path(a.report).extension().string();
+    if (ext != ".html" && ext != ".svg" && ext != ".png" && ext != ".json" && ext != ".csv")
+      throw InputError("--report " + a.report + ": unknown format '" + ext +
+                       "' (use .html, .svg, .png, .json or .csv)");
+  }
   MeasureOptions o;
   o.quick = a.quick;
   o.threads = a.threads;
@@ -132,6 +142,13 @@ void run(const MeasureArgs& a) {
     return;
   }
   write_file_atomic(a.output, text);
+  if (!a.report.empty()) {
+    ReportInput in;
+    in.title = "Roofline of " + m.roofs.name;
+    in.machines.push_back(m);
+    in.no_overlap_curve = true;
+    write_report(a.report, in);
+  }
   if (a.json) {
     emit(text);
   } else {
@@ -159,6 +176,8 @@ const Registrar reg(10, [](CLI::App& root) {
   c->add_flag("--no-curve", args->no_curve, "Skip the empirical roofline curve");
   c->add_flag("--no-single-core", args->no_single, "Skip the one-core measurements");
   c->add_flag("--no-progress", args->no_progress, "No progress bar on the terminal");
+  c->add_option("--report", args->report,
+                "Also write the report of the roofs (report.html, .svg, .png; format by extension)");
   c->add_option("--device", args->device, "What to measure: cpu (default) or cuda")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   c->add_option("--cuda-device", args->cuda_device, "CUDA device index for --device cuda")

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "roofline/report.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/json_out.hpp"
@@ -25,6 +26,7 @@ struct RunArgs {
   std::string machine;
   bool json = false;
   std::string output;
+  std::string report;  // --report FILE: the chart of the points (format by extension)
   bool quick = false;
   int threads = 0;
   std::string levels;
@@ -34,12 +36,15 @@ struct RunArgs {
   bool results_only = false;  // internal: the child run under another OPENBLAS_CORETYPE
 };
 
-// The roofs the points are placed on when no --machine is given. A quick measurement of this
-// machine belongs here (measure_machine with MeasureOptions{.quick = true}); until that entry
-// point is built into the library, the user is asked for a machine document.
+// The roofs the points are placed on when no --machine is given: a quick measurement of this
+// machine (`roofline measure --quick`), so every point sits on roofs measured the same way.
 MachineDocument machine_for_run(int threads) {
-  (void)threads;
-  throw Unavailable("no machine given: run `roofline measure` first or pass --machine");
+  MeasureOptions o;
+  o.quick = true;
+  o.threads = threads;
+  o.curve = false;
+  std::fprintf(stderr, "roofline run: no --machine given, measuring this machine (--quick)...\n");
+  return measure_machine(o);
 }
 
 std::string blas_summary(const suite::BlasInfo& b) {
@@ -265,6 +270,16 @@ void run(const RunArgs& a) {
   j["run"]["mem_available"] = caches.mem_available_bytes;
   const std::string json_text = j.dump(2) + "\n";
   if (!a.output.empty()) emit(json_text, a.output);
+  if (!a.report.empty()) {
+    // The chart of every placed point on the roofs it was judged against.
+    ReportInput in;
+    in.title = "roofline run on " + m.roofs.name;
+    in.machines.push_back(m);
+    for (const auto& p : placed)
+      if (p.diagnosis) in.points.push_back(p.point);
+    in.no_overlap_curve = true;
+    write_report(a.report, in);
+  }
 
   if (a.json) {
     emit(json_text);
@@ -329,6 +344,8 @@ const Registrar reg(40, [](CLI::App& root) {
                 "Machine document (from `roofline measure`) or catalogue name for the roofs");
   c->add_flag("--json", args->json, "Print the points document (JSON) instead of the table");
   c->add_option("-o,--output", args->output, "Write the points document to a file (atomically)");
+  c->add_option("--report", args->report,
+                "Write the chart/report of the points (tour.html, .svg, .png, .json, .csv)");
   c->add_flag("--quick", args->quick, "Fewer, shorter repetitions");
   c->add_option("--threads", args->threads, "Threads (default: one per online CPU)")
       ->check(CLI::Range(1, 4096));
