@@ -11,13 +11,6 @@
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
 
-namespace roofline {
-// Weak so that this command links whether or not the full measurement suite is in the build:
-// when it is (src/measure), the reference resolves to it and `--node-probe full` uses it; when
-// it is not, the address is null and the built-in probe is used instead.
-MachineDocument measure_machine(const MeasureOptions& options) __attribute__((weak));
-}  // namespace roofline
-
 namespace roofline::cli {
 namespace {
 
@@ -34,10 +27,6 @@ struct ClusterArgs {
   std::string node_machine;
   std::string name;
 };
-
-bool full_suite_linked() {
-  return &roofline::measure_machine != nullptr;
-}
 
 std::string substitute(std::string pattern, const std::string& key, const std::string& value) {
   for (size_t at = pattern.find(key); at != std::string::npos;
@@ -68,11 +57,7 @@ void run(const ClusterArgs& a) {
     };
   } else {
     std::string probe = a.node_probe;
-    if (probe == "auto") probe = full_suite_linked() ? "full" : "builtin";
-    if (probe == "full" && !full_suite_linked())
-      throw Unavailable(
-          "--node-probe full: the measurement suite (roofline measure) is not in "
-          "this build; use --node-probe builtin");
+    if (probe == "auto") probe = "full";
     if (probe == "full") {
       o.node_probe = "roofline measure" + std::string(a.quick ? " --quick" : "");
       measure = [quick = a.quick](const cluster::NodeContext& n) {
@@ -104,6 +89,18 @@ void run(const ClusterArgs& a) {
       emit(cluster::render_cluster(doc));
   });
 }
+
+}  // namespace
+
+void run_cluster_measurement(bool quick, const std::string& output, bool json) {
+  ClusterArgs a;
+  a.quick = quick;
+  a.output = output;
+  a.json = json;
+  run(a);
+}
+
+namespace {
 
 const Registrar reg(70, [](CLI::App& root) {
   auto args = std::make_shared<ClusterArgs>();

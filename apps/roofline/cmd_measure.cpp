@@ -36,6 +36,7 @@ struct MeasureArgs {
   bool no_single = false;
   bool no_progress = false;
   std::string device = "cpu";
+  bool mpi = false;
   std::string report;  // --report FILE: the chart/report of the measured roofs
   int cuda_device = 0;
 };
@@ -73,6 +74,12 @@ class ProgressBar {
 };
 
 void run(const MeasureArgs& a) {
+  if (a.mpi) {
+    // One rank per node under mpirun: the cluster roofline (docs/cluster.md).
+    if (a.device != "cpu") throw InputError("--mpi measures CPU nodes; drop --device " + a.device);
+    if (a.output != "-") check_output_path(a.output);
+    return run_cluster_measurement(a.quick, a.output == "-" ? "" : a.output, a.json);
+  }
   check_output_path(a.output);
   if (!a.report.empty()) {
     // Refuse a report we could not write before spending the measurement time.
@@ -178,6 +185,9 @@ const Registrar reg(10, [](CLI::App& root) {
   c->add_flag("--no-progress", args->no_progress, "No progress bar on the terminal");
   c->add_option("--report", args->report,
                 "Also write the report of the roofs (report.html, .svg, .png; format by extension)");
+  c->add_flag("--mpi", args->mpi,
+              "Under mpirun: measure every node at once and write the cluster document "
+              "(same as `roofline cluster`)");
   c->add_option("--device", args->device, "What to measure: cpu (default) or cuda")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   c->add_option("--cuda-device", args->cuda_device, "CUDA device index for --device cuda")

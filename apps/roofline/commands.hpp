@@ -48,4 +48,8 @@ void emit(const std::string& text, const std::string& path = "");
 /// Whether stdout takes colour.
 bool color_stdout();
 
+/// `roofline measure --mpi`: the cluster measurement of cmd_cluster.cpp (every rank measures
+/// its node with measure_machine at once; rank 0 writes the cluster document).
+void run_cluster_measurement(bool quick, const std::string& output, bool json);
+
 }  // namespace roofline::cli

@@ -16,8 +16,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NO_COLOR=1
 mpirun2() { timeout 120 mpiexec -n 2 "$bin" "$@"; }
 fail() { echo "mpi: FAIL: $*" >&2; exit 1; }
 
-echo "mpi: 2-rank quick cluster run"
-mpirun2 cluster --quick --expect-ranks 2 -o "$tmp/cluster.json" >"$tmp/run.out" 2>"$tmp/run.err" \
+echo "mpi: 2-rank quick cluster run (roofline measure --mpi)"
+mpirun2 measure --mpi --quick -o "$tmp/cluster.json" >"$tmp/run.out" 2>"$tmp/run.err" \
   || { cat "$tmp/run.out" "$tmp/run.err" >&2; fail "cluster run exited non-zero"; }
 cat "$tmp/run.out"
 python3 - "$tmp/cluster.json" <<'PY' || fail "cluster document check"
