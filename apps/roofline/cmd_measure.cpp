@@ -9,9 +9,9 @@
 
 #include "commands.hpp"
 #include "roofline/cuda.hpp"
-#include "roofline/report.hpp"
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
+#include "roofline/report.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -183,8 +183,9 @@ const Registrar reg(10, [](CLI::App& root) {
   c->add_flag("--no-curve", args->no_curve, "Skip the empirical roofline curve");
   c->add_flag("--no-single-core", args->no_single, "Skip the one-core measurements");
   c->add_flag("--no-progress", args->no_progress, "No progress bar on the terminal");
-  c->add_option("--report", args->report,
-                "Also write the report of the roofs (report.html, .svg, .png; format by extension)");
+  c->add_option(
+      "--report", args->report,
+      "Also write the report of the roofs (report.html, .svg, .png; format by extension)");
   c->add_flag("--mpi", args->mpi,
               "Under mpirun: measure every node at once and write the cluster document "
               "(same as `roofline cluster`)");

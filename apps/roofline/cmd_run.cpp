@@ -9,12 +9,12 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "roofline/report.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/report.hpp"
 #include "roofline/suite.hpp"
 #include "roofline/text.hpp"
 

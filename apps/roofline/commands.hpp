@@ -25,9 +25,9 @@ std::vector<std::pair<int, Setup>>& registry();
 
 /// Where a command gets its roofs: a machine file or catalogue name, or --peak/--bandwidth.
 struct MachineOptions {
-  std::string machine;  ///< --machine/--hw: a machine document path or a catalogue name
-  std::string hw_dir;   ///< --hw-dir: extra catalogue directory
-  std::string peak;     ///< --peak "19.5T" or "19.5 TFLOP/s"
+  std::string machine;    ///< --machine/--hw: a machine document path or a catalogue name
+  std::string hw_dir;     ///< --hw-dir: extra catalogue directory
+  std::string peak;       ///< --peak "19.5T" or "19.5 TFLOP/s"
   std::string bandwidth;  ///< --bandwidth "2 TB/s"
   std::string precision;  ///< --precision: which compute roof
   std::string level;      ///< --level: which memory roof
