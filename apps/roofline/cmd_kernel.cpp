@@ -29,8 +29,11 @@ void list_kernels(bool json, const std::string& output) {
   if (json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& s : kernel_catalogue())
-      j.push_back({{"name", s.name}, {"aliases", s.aliases}, {"params", s.params},
-                   {"default_dtype", s.default_dtype}, {"description", s.description}});
+      j.push_back({{"name", s.name},
+                   {"aliases", s.aliases},
+                   {"params", s.params},
+                   {"default_dtype", s.default_dtype},
+                   {"description", s.description}});
     emit(j.dump(2) + "\n", output);
     return;
   }
@@ -52,10 +55,14 @@ void run(const KernelArgs& a) {
   if (dtype_name.empty()) {
     const char first = a.name.empty() ? ' ' : static_cast<char>(std::tolower(a.name[0]));
     const bool alias = a.name != spec.name;
-    if (alias && first == 'd') dtype_name = "fp64";
-    else if (alias && first == 's') dtype_name = "fp32";
-    else if (alias && first == 'h') dtype_name = "fp16";
-    else dtype_name = spec.default_dtype;
+    if (alias && first == 'd')
+      dtype_name = "fp64";
+    else if (alias && first == 's')
+      dtype_name = "fp32";
+    else if (alias && first == 'h')
+      dtype_name = "fp16";
+    else
+      dtype_name = spec.default_dtype;
   }
   const DataType t = parse_dtype(dtype_name);
   std::map<std::string, double> params;
@@ -67,10 +74,10 @@ void run(const KernelArgs& a) {
   }
   for (const auto& [p, def] : spec.defaults) {
     auto it = a.sizes.find(p);
-    params[p] = (it == a.sizes.end() || it->second.empty())
-                    ? def
-                    : quantity(it->second, p == "cache" ? Dimension::bytes : Dimension::count,
-                               "--" + p);
+    params[p] =
+        (it == a.sizes.end() || it->second.empty())
+            ? def
+            : quantity(it->second, p == "cache" ? Dimension::bytes : Dimension::count, "--" + p);
   }
   for (const auto& [p, v] : a.sizes) {
     if (!v.empty() && !params.count(p))

@@ -33,13 +33,15 @@ Point point_from_flags(const PointArgs& a) {
   p.work = Work(quantity(a.work, Dimension::work, "--work"));
   p.time = Seconds(quantity(a.time, Dimension::seconds, "--time"));
   if (!a.traffic.empty())
-    p.traffic.push_back({a.machine.level, Bytes(quantity(a.traffic, Dimension::bytes, "--traffic"))});
+    p.traffic.push_back(
+        {a.machine.level, Bytes(quantity(a.traffic, Dimension::bytes, "--traffic"))});
   for (const auto& spec : a.traffic_at) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
       throw InputError("--traffic-at: expected LEVEL=BYTES (got '" + spec + "')");
-    p.traffic.push_back({spec.substr(0, eq), Bytes(quantity(spec.substr(eq + 1), Dimension::bytes,
-                                                            "--traffic-at " + spec.substr(0, eq)))});
+    p.traffic.push_back(
+        {spec.substr(0, eq), Bytes(quantity(spec.substr(eq + 1), Dimension::bytes,
+                                            "--traffic-at " + spec.substr(0, eq)))});
   }
   p.validate();
   return p;
@@ -54,8 +56,8 @@ void run(const PointArgs& a) {
     PointsDocument doc = load_points_file(a.points_file);
     if (!(doc.units == m.roofs.units))
       throw InputError(a.points_file + ": points are in " + doc.units.work + "/" +
-                       doc.units.traffic + " but the machine's roofs are in " +
-                       m.roofs.units.work + "/" + m.roofs.units.traffic);
+                       doc.units.traffic + " but the machine's roofs are in " + m.roofs.units.work +
+                       "/" + m.roofs.units.traffic);
     points = doc.points;
     if (!a.machine.precision.empty())
       for (auto& p : points)
@@ -69,20 +71,24 @@ void run(const PointArgs& a) {
   std::string text;
   for (const auto& p : points) {
     const Diagnosis d = diagnose(p, m.roofs, opt);
-    if (a.json) out.push_back(analysis_to_json(p, d, m.roofs));
-    else text += render_point_analysis(p, d, m.roofs, a.output.empty() && color_stdout());
+    if (a.json)
+      out.push_back(analysis_to_json(p, d, m.roofs));
+    else
+      text += render_point_analysis(p, d, m.roofs, a.output.empty() && color_stdout());
   }
   if (!a.report.empty()) {
     ReportInput in;
-    in.title = (points.size() == 1 ? points.front().name : std::string("points")) + " on " +
-               m.roofs.name;
+    in.title =
+        (points.size() == 1 ? points.front().name : std::string("points")) + " on " + m.roofs.name;
     in.machines.push_back(m);
     in.points = points;
     in.diagnosis = opt;
     write_report(a.report, in);
   }
-  if (a.json) emit((points.size() == 1 ? out[0] : out).dump(2) + "\n", a.output);
-  else emit(text, a.output);
+  if (a.json)
+    emit((points.size() == 1 ? out[0] : out).dump(2) + "\n", a.output);
+  else
+    emit(text, a.output);
 }
 
 const Registrar reg(20, [](CLI::App& root) {
@@ -91,7 +97,8 @@ const Registrar reg(20, [](CLI::App& root) {
       "point", "Place a workload (W, Q, T) on the roofs: I, P, attainable, the two-step diagnosis");
   c->add_option("--name", args->name, "Label of the point");
   c->add_option("--work,-W", args->work, "Work W, e.g. 2e9 or \"2 GFLOP\"");
-  c->add_option("--traffic,-Q", args->traffic, "Traffic Q in bytes at --level, e.g. 1.2e9 or \"1.2 GB\"");
+  c->add_option("--traffic,-Q", args->traffic,
+                "Traffic Q in bytes at --level, e.g. 1.2e9 or \"1.2 GB\"");
   c->add_option("--traffic-at", args->traffic_at,
                 "Traffic at a named level for a hierarchical point, LEVEL=BYTES (repeatable)");
   c->add_option("--time,-T", args->time, "Time T, e.g. 0.01 or \"10 ms\"");

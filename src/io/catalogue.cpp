@@ -28,7 +28,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
     for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      cur[j] =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
     std::swap(prev, cur);
   }
   return prev[b.size()];
@@ -115,9 +116,9 @@ MachineDocument resolve_machine(const std::string& spec, const std::string& extr
   for (size_t i = 0; i < scored.size() && i < 3; ++i)
     if (scored[i].first <= std::max<size_t>(3, key.size() / 2))
       hint += (hint.empty() ? "" : ", ") + scored[i].second;
-  throw InputError("unknown machine '" + spec + "': not a file and not in the hardware catalogue" +
-                   (hint.empty() ? std::string(" (see `roofline hw list`)")
-                                 : " (did you mean: " + hint + "?)"));
+  throw InputError(
+      "unknown machine '" + spec + "': not a file and not in the hardware catalogue" +
+      (hint.empty() ? std::string(" (see `roofline hw list`)") : " (did you mean: " + hint + "?)"));
 }
 
 }  // namespace roofline

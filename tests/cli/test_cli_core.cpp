@@ -4,10 +4,10 @@
 
 #include "cli/cli_runner.hpp"
 
+using nlohmann::json;
 using roofline::test::run_cli;
 using roofline::test::TempDir;
 using roofline::test::write_text;
-using nlohmann::json;
 
 TEST(CliKernel, SaxpyPrintsTheSeedsIntensity) {
   auto r = run_cli({"kernel", "saxpy", "--n", "1e6", "--dtype", "fp32", "--json"});
@@ -85,8 +85,8 @@ TEST(CliPoint, MachineFileAndHierarchicalTraffic) {
   write_text(d.file("m.json"), R"({"schema":"roofline.machine","version":1,"name":"box",
     "compute":[{"name":"fp64 fma","precision":"fp64","peak":1e11}],
     "memory":[{"level":"L2","kind":"cache","bandwidth":4e11},{"level":"DRAM","kind":"memory","bandwidth":2e10}]})");
-  auto r = run_cli({"point", "--work", "1e9", "--traffic-at", "DRAM=1e9", "--traffic-at",
-                    "L2=4e9", "--time", "0.06", "--machine", d.file("m.json"), "--json"});
+  auto r = run_cli({"point", "--work", "1e9", "--traffic-at", "DRAM=1e9", "--traffic-at", "L2=4e9",
+                    "--time", "0.06", "--machine", d.file("m.json"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   EXPECT_EQ(j["diagnosis"]["binding_level"], "DRAM");
@@ -100,19 +100,25 @@ TEST(CliPoint, BadInputsExitNonZeroWithAMessage) {
     std::string expect;
   };
   const std::vector<Case> cases = {
-      {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "-1", "--peak", "1T",
-        "--bandwidth", "1T"}, "time must be > 0"},
-      {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "0", "--peak", "1T",
-        "--bandwidth", "1T"}, "time must be > 0"},
-      {{"point", "--work", "nan", "--traffic", "1e9", "--time", "1", "--peak", "1T",
-        "--bandwidth", "1T"}, "--work"},
-      {{"point", "--work", "0", "--traffic", "1e9", "--time", "1", "--peak", "1T",
-        "--bandwidth", "1T"}, "work must be > 0"},
+      {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "-1", "--peak", "1T", "--bandwidth",
+        "1T"},
+       "time must be > 0"},
+      {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "0", "--peak", "1T", "--bandwidth",
+        "1T"},
+       "time must be > 0"},
+      {{"point", "--work", "nan", "--traffic", "1e9", "--time", "1", "--peak", "1T", "--bandwidth",
+        "1T"},
+       "--work"},
+      {{"point", "--work", "0", "--traffic", "1e9", "--time", "1", "--peak", "1T", "--bandwidth",
+        "1T"},
+       "work must be > 0"},
       {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "1", "--peak", "1 TB/s",
-        "--bandwidth", "1T"}, "--peak"},
+        "--bandwidth", "1T"},
+       "--peak"},
       {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "1"}, "roofs needed"},
       {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "1", "--machine",
-        "/nonexistent.json"}, "no such file"},
+        "/nonexistent.json"},
+       "no such file"},
       {{"point", "--work", "1e9", "--traffic", "1e9", "--time", "1", "--machine", "a100-8gb"},
        "unknown machine"},
   };
@@ -151,8 +157,8 @@ TEST(CliPoint, OutputFileIsWrittenWholeOrNotAtAll) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string before = roofline::test::slurp(out);
   EXPECT_TRUE(json::accept(before));
-  r = run_cli({"point", "-W", "1e9", "-Q", "1e9", "-T", "-1", "--peak", "1T", "--bandwidth",
-               "1T", "--json", "-o", out});
+  r = run_cli({"point", "-W", "1e9", "-Q", "1e9", "-T", "-1", "--peak", "1T", "--bandwidth", "1T",
+               "--json", "-o", out});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(roofline::test::slurp(out), before);
 }
@@ -165,7 +171,8 @@ TEST(CliPoint, PointsFileAgainstAMachineFile) {
   const json j = json::parse(r.out);
   ASSERT_EQ(j.size(), 3u);
   EXPECT_EQ(j[0]["diagnosis"]["verdict"], "memory-bound");
-  EXPECT_NEAR(j[0]["diagnosis"]["attainment"].get<double>(), (2e8 / 0.00065) / (2.039e12 / 6), 1e-9);
+  EXPECT_NEAR(j[0]["diagnosis"]["attainment"].get<double>(), (2e8 / 0.00065) / (2.039e12 / 6),
+              1e-9);
   EXPECT_EQ(j[1]["diagnosis"]["verdict"], "faster-unit-unused");  // fp16 tensor is 16x higher
   EXPECT_EQ(j[1]["diagnosis"]["levels"].size(), 2u);
   EXPECT_EQ(j[1]["diagnosis"]["empty_roofs_above"][0]["name"], "fp16 tensor");  // sparse excluded
