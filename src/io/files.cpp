@@ -49,6 +49,13 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin) {
     if (pos != std::string::npos) what = what.substr(pos);
     throw InputError(origin + ": line " + std::to_string(line) + ", column " +
                      std::to_string(column) + ": malformed JSON (" + what + ")");
+  } catch (const nlohmann::json::exception& e) {
+    // Not a syntax error but a value the parser cannot hold, e.g. a number beyond double's
+    // range ("4e800": out_of_range.406).
+    std::string what = e.what();
+    const auto pos = what.find(']');
+    if (pos != std::string::npos) what = what.substr(pos + 2 <= what.size() ? pos + 2 : pos);
+    throw InputError(origin + ": malformed JSON (" + what + ")");
   }
 }
 

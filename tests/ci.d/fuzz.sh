@@ -9,14 +9,20 @@ if ! command -v clang++ >/dev/null; then
   echo "fuzz: clang++ missing (scripts/deps.d/fuzz.txt lists it)" >&2
   exit 1
 fi
-cmake --preset fuzz >/dev/null
-# Only the fuzz targets (and the library they link), not the CLI.
-targets=$(for f in fuzz/fuzz_*.cpp; do basename "$f" .cpp; done)
-cmake --build --preset fuzz -j "$(nproc)" --target $targets >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Only the fuzz targets (and the library they link), not the CLI. A failed build shows its log.
+targets=$(for f in fuzz/fuzz_*.cpp; do basename "$f" .cpp; done)
+if ! { cmake --preset fuzz && cmake --build --preset fuzz -j "$(nproc)" --target $targets; } \
+  >"$work/build.log" 2>&1; then
+  echo "fuzz: building the targets FAILED" >&2
+  grep -E -A6 'error|FAILED' "$work/build.log" | head -60 >&2
+  exit 1
+fi
 status=0
+built=0
 for target in build/fuzz/fuzz/fuzz_*; do
+  built=$((built + 1))
   name=$(basename "$target")
   corpus="$work/$name"
   mkdir -p "$corpus"
@@ -31,13 +37,23 @@ for target in build/fuzz/fuzz/fuzz_*; do
     find tests/data -name '*.json' -size -64k -exec cp {} "$corpus/" \; 2>/dev/null || true
   fi
   log="$work/$name.log"
-  if "$target" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 "$corpus" >"$log" 2>&1; then
+  artifacts=build/fuzz/artifacts/$name
+  mkdir -p "$artifacts"
+  if "$target" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/" "$corpus" >"$log" 2>&1; then
     runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || echo "?")
     echo "fuzz: $name ok ($runs runs in ${seconds}s)"
   else
     echo "fuzz: $name FAILED" >&2
-    tail -40 "$log" >&2
+    grep -v '^    #' "$log" | tail -25 >&2
+    for a in "$artifacts"/*; do
+      [ -f "$a" ] && echo "fuzz: input kept in $a (base64: $(head -c 512 "$a" | base64 -w0))" >&2
+    done
     status=1
   fi
 done
+if [ "$built" -eq 0 ]; then
+  echo "fuzz: no targets were built" >&2
+  exit 1
+fi
 exit $status

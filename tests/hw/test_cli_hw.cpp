@@ -87,10 +87,15 @@ TEST(CliHw, ShowPrintsRoofsSourcesAndRidges) {
   // Ridges against another level: NVLink as the slanted roof of a distributed point.
   r = run_cli({"hw", "show", "h100-sxm", "--level", "NVLink", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const auto& p : json::parse(r.out)["ridges"])
+  // The parsed document is named: a range-for over a temporary's member would dangle.
+  const json nvlink = json::parse(r.out);
+  bool found_nvlink = false;
+  for (const auto& p : nvlink["ridges"])
     if (p["compute_roof"] == "bf16 tensor") {
+      found_nvlink = true;
       EXPECT_DOUBLE_EQ(p["ridge"].get<double>(), 989.4e12 / 900e9);
     }
+  EXPECT_TRUE(found_nvlink);
 }
 
 TEST(CliHw, BadNamesExitTwoWithSuggestions) {

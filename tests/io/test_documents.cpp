@@ -110,6 +110,11 @@ TEST(Files, MalformedJsonGivesLineAndColumn) {
   const std::string msg = message_of([] { parse_json("{\n  \"a\": 1,\n  oops\n}", "x.json"); });
   EXPECT_NE(msg.find("x.json: line 3"), std::string::npos) << msg;
   EXPECT_FALSE(message_of([] { parse_json("   ", "e.json"); }).empty());
+  // A number beyond double's range is a parse failure of another kind (found by fuzz_points):
+  // still an InputError naming the file, never an escaping library exception.
+  const std::string huge = message_of([] { parse_json(R"({"work": 4e800})", "h.json"); });
+  EXPECT_NE(huge.find("h.json: malformed JSON"), std::string::npos) << huge;
+  EXPECT_NE(huge.find("4e800"), std::string::npos) << huge;
 }
 
 TEST(Files, ReadErrorsNameThePath) {

@@ -195,7 +195,8 @@ TEST(LlmModel, CriticalBatchOfALinearLayerInClosedForm) {
   auto intensity_at = [&](double B) {
     Scenario t = s;
     t.batch = B;
-    const OpCost& o = op(step_cost(m, t, Phase::decode), "q_proj");
+    const StepCost cost = step_cost(m, t, Phase::decode);
+    const OpCost& o = op(cost, "q_proj");
     return (o.work / o.traffic()).value;
   };
   EXPECT_GE(intensity_at(std::ceil(q->batch)), I);
@@ -250,7 +251,8 @@ TEST(LlmModel, MoeTouchesExpectedDistinctExperts) {
     EXPECT_FALSE(c.closed_form);
     ASSERT_FALSE(c.never);
     auto i_at = [&](double B) {
-      const OpCost& o = op(step_cost(m, scenario(B, 128), Phase::decode), "expert gate");
+      const StepCost cost = step_cost(m, scenario(B, 128), Phase::decode);
+      const OpCost& o = op(cost, "expert gate");
       return (o.work / o.traffic()).value;
     };
     EXPECT_GE(i_at(c.batch * 1.0001), r.ridge().value);

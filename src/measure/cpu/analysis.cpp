@@ -112,6 +112,9 @@ std::vector<LevelAssignment> name_levels(const std::vector<SweepPoint>& sweep,
   }
 
   size_t next = 0;  // plateaus are used in order, each at most once
+  // The last plateau holds the largest working set, where DRAM is measured: caches never take it
+  // (a VM's over-reported last-level cache would otherwise swallow the DRAM plateau).
+  const size_t cache_plateaus = plateaus.size() > 1 ? plateaus.size() - 1 : plateaus.size();
   double lower = 0;
   for (size_t c = 0; c < caps.size(); ++c) {
     LevelAssignment a;
@@ -119,8 +122,7 @@ std::vector<LevelAssignment> name_levels(const std::vector<SweepPoint>& sweep,
     a.reported_bytes = caps[c];
     // The plateau overlapping (previous capacity, this capacity] most, in log size.
     double best_overlap = 0;
-    for (size_t p = next; p < plateaus.size(); ++p) {
-      // Leave at least one plateau for each remaining level that a later plateau could serve.
+    for (size_t p = next; p < cache_plateaus; ++p) {
       const double ov = log_overlap(plateaus[p].min_bytes, plateaus[p].max_bytes,
                                     std::max(lower, sweep.front().bytes), caps[c]);
       if (ov > best_overlap) {

@@ -577,7 +577,11 @@ MachineDocument measure_machine(const MeasureOptions& options) {
       };
       std::vector<std::pair<std::uint64_t, bool>> plan = {{0, true}};
       for (auto rr : rounds) plan.push_back({rr, false});
-      for (const auto& [rr, light] : plan) {
+      for (const auto& step : plan) {
+        // Named copies, not structured bindings: lambdas below capture them (C++20 allows
+        // capturing bindings, clang 14 does not).
+        const std::uint64_t rr = step.first;
+        const bool light = step.second;
         const size_t probe = std::min<size_t>(chunk_groups, 2048);
         const double t = run_groups(rr, light, probe);
         const size_t groups = std::max<size_t>(

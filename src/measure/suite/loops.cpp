@@ -33,11 +33,13 @@ ROOFLINE_CLONES void axpy(float a, const float* x, float* y, size_t n) {
 }
 // fp16 storage: each element is widened to fp32 (F16C vcvtph2ps on x86-64-v3), multiplied and
 // added there, and rounded back to fp16 — two FLOP per element, on the fp32 unit.
+#if ROOFLINE_HAVE_FLOAT16
 ROOFLINE_CLONES void axpy(_Float16 a, const _Float16* x, _Float16* y, size_t n) {
   const float af = static_cast<float>(a);
   for (size_t i = 0; i < n; ++i)
     y[i] = static_cast<_Float16>(af * static_cast<float>(x[i]) + static_cast<float>(y[i]));
 }
+#endif
 ROOFLINE_CLONES double dot(const double* x, const double* y, size_t n) {
   double s = 0;
 #pragma omp simd reduction(+ : s)

@@ -17,7 +17,12 @@ void triad(double s, const double* b, const double* c, double* a, size_t n);
 // y = a·x + y.
 void axpy(double a, const double* x, double* y, size_t n);
 void axpy(float a, const float* x, float* y, size_t n);
+#if defined(__FLT16_MANT_DIG__)  // the compiler has _Float16 (GCC 12 on x86-64; Clang from 15)
+#define ROOFLINE_HAVE_FLOAT16 1
 void axpy(_Float16 a, const _Float16* x, _Float16* y, size_t n);
+#else
+#define ROOFLINE_HAVE_FLOAT16 0
+#endif
 // Σ x·y.
 double dot(const double* x, const double* y, size_t n);
 // z = x·y elementwise.

@@ -9,6 +9,7 @@
 #include "loops.hpp"
 #include "parallel.hpp"
 #include "roofline/dtype.hpp"
+#include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/suite.hpp"
 #include "suite_internal.hpp"
@@ -750,7 +751,13 @@ std::unique_ptr<Workload> make_workload(const std::string& name, double ws, cons
   if (name == "triad") return std::make_unique<Stream>(ctx, Stream::kTriad, ws);
   if (name == "axpy-fp64") return std::make_unique<Axpy<double>>(ctx, "fp64", ws);
   if (name == "axpy-fp32") return std::make_unique<Axpy<float>>(ctx, "fp32", ws);
+#if ROOFLINE_HAVE_FLOAT16
   if (name == "axpy-fp16") return std::make_unique<Axpy<_Float16>>(ctx, "fp16", ws);
+#else
+  if (name == "axpy-fp16")
+    throw Unavailable("axpy-fp16: this build's compiler has no _Float16 type (GCC 12, Clang 15 "
+                      "and later have it)");
+#endif
   if (name == "dot") return std::make_unique<Dot>(ctx, ws);
   if (name == "multiply") return std::make_unique<Multiply>(ctx, ws);
   if (name == "gemv") return std::make_unique<Gemv>(ctx, ws);
