@@ -12,7 +12,9 @@ std::vector<std::pair<int, Setup>>& registry() {
   return r;
 }
 
-Registrar::Registrar(int order, Setup setup) { registry().emplace_back(order, std::move(setup)); }
+Registrar::Registrar(int order, Setup setup) {
+  registry().emplace_back(order, std::move(setup));
+}
 
 void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level) {
   app.add_option("--machine,--hw", o.machine,
@@ -70,6 +72,8 @@ void emit(const std::string& text, const std::string& path) {
   write_file_atomic(path, text);
 }
 
-bool color_stdout() { return terminal_supports_color(stdout); }
+bool color_stdout() {
+  return terminal_supports_color(stdout);
+}
 
 }  // namespace roofline::cli

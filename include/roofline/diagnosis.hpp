@@ -25,11 +25,11 @@ struct DiagnosisOptions {
 };
 
 enum class Verdict {
-  far_below,        ///< far below both roofs: not a hardware limit yet
-  memory_bound,     ///< on the slanted roof: data movement is the bottleneck
-  compute_bound,    ///< on the flat roof: compute is the bottleneck
+  far_below,           ///< far below both roofs: not a hardware limit yet
+  memory_bound,        ///< on the slanted roof: data movement is the bottleneck
+  compute_bound,       ///< on the flat roof: compute is the bottleneck
   faster_unit_unused,  ///< on the flat roof with a higher flat roof empty above it
-  above_roof,       ///< above a roof: impossible, the measurement or the roof is wrong
+  above_roof,          ///< above a roof: impossible, the measurement or the roof is wrong
 };
 std::string to_string(Verdict v);
 
@@ -37,8 +37,8 @@ std::string to_string(Verdict v);
 struct LevelJudgement {
   std::string level;
   Intensity intensity{0};
-  WorkRate attainable{0};  ///< min(π, β_level · I_level)
-  double attainment = 0;   ///< P / attainable
+  WorkRate attainable{0};    ///< min(π, β_level · I_level)
+  double attainment = 0;     ///< P / attainable
   bool memory_side = false;  ///< left of this level's ridge
   Intensity ridge{0};
 };
@@ -52,8 +52,8 @@ struct EmptyRoof {
 
 struct Diagnosis {
   Verdict verdict = Verdict::far_below;
-  std::string compute_roof;  ///< name of the flat roof the point is judged against
-  std::string binding_level;  ///< level whose slanted roof is lowest at the point's I
+  std::string compute_roof;        ///< name of the flat roof the point is judged against
+  std::string binding_level;       ///< level whose slanted roof is lowest at the point's I
   bool binding_is_memory = false;  ///< the binding roof is the slanted one
   WorkRate performance{0};
   WorkRate attainable{0};  ///< lowest bound over all levels
@@ -62,8 +62,8 @@ struct Diagnosis {
   bool touching = false;
   std::vector<LevelJudgement> levels;
   std::vector<EmptyRoof> empty_roofs_above;
-  std::string title;         ///< one line: the table's diagnosis
-  std::string prescription;  ///< what to do, from the seed's table
+  std::string title;                ///< one line: the table's diagnosis
+  std::string prescription;         ///< what to do, from the seed's table
   std::vector<std::string> causes;  ///< for above_roof: the likely causes
   std::vector<std::string> notes;   ///< level-specific advice (cache headroom, L2 limit...)
 };

@@ -9,9 +9,9 @@
 namespace roofline {
 
 struct DataType {
-  std::string name;          ///< canonical lower-case name, e.g. "fp32", "fp8-e4m3"
-  double bytes = 0;          ///< storage bytes per element (int4: 0.5)
-  bool integer = false;      ///< integer work is counted in OP, not FLOP
+  std::string name;      ///< canonical lower-case name, e.g. "fp32", "fp8-e4m3"
+  double bytes = 0;      ///< storage bytes per element (int4: 0.5)
+  bool integer = false;  ///< integer work is counted in OP, not FLOP
   std::string description;
 
   bool operator==(const DataType& o) const { return name == o.name && bytes == o.bytes; }

@@ -21,7 +21,7 @@ struct KernelCount {
   /// Traffic including the read-for-ownership of stored arrays on write-allocate caches;
   /// equals `traffic` for kernels that only update in place.
   Bytes traffic_write_allocate{0};
-  int blas_level = 0;  ///< 1, 2, 3 for BLAS-like kernels; 0 when not a BLAS kernel
+  int blas_level = 0;           ///< 1, 2, 3 for BLAS-like kernels; 0 when not a BLAS kernel
   std::string work_formula;     ///< e.g. "2·n"
   std::string traffic_formula;  ///< e.g. "3·n·4 B"
   std::string note;
@@ -31,28 +31,26 @@ struct KernelCount {
 };
 
 // Level 1 / streaming kernels over n elements of `t`.
-KernelCount axpy(double n, const DataType& t);   ///< y = a·x + y: W=2n, Q=3n·s
-KernelCount scale(double n, const DataType& t);  ///< b = a·c: W=n, Q=2n·s
-KernelCount copy(double n, const DataType& t);   ///< b = c: W=0, Q=2n·s
-KernelCount add(double n, const DataType& t);    ///< c = a + b: W=n, Q=3n·s
-KernelCount triad(double n, const DataType& t);  ///< a = b + s·c: W=2n, Q=3n·s
-KernelCount dot(double n, const DataType& t);    ///< s = Σ x·y: W=2n, Q=2n·s
+KernelCount axpy(double n, const DataType& t);                  ///< y = a·x + y: W=2n, Q=3n·s
+KernelCount scale(double n, const DataType& t);                 ///< b = a·c: W=n, Q=2n·s
+KernelCount copy(double n, const DataType& t);                  ///< b = c: W=0, Q=2n·s
+KernelCount add(double n, const DataType& t);                   ///< c = a + b: W=n, Q=3n·s
+KernelCount triad(double n, const DataType& t);                 ///< a = b + s·c: W=2n, Q=3n·s
+KernelCount dot(double n, const DataType& t);                   ///< s = Σ x·y: W=2n, Q=2n·s
 KernelCount elementwise_multiply(double n, const DataType& t);  ///< z = x·y: W=n, Q=3n·s
 /// The seed's add-only double loop s += x[i] + y[j] over i, j < n: W=2n², Q=2n·s (I = n/4 fp32).
 KernelCount add_double_loop(double n, const DataType& t);
 // Level 2 and 3.
-KernelCount gemv(double m, double n, const DataType& t);  ///< y = A·x, A m×n: W=2mn
+KernelCount gemv(double m, double n, const DataType& t);            ///< y = A·x, A m×n: W=2mn
 KernelCount gemm(double m, double n, double k, const DataType& t);  ///< C = A·B: W=2mnk
 /// gemm when the working set exceeds a cache of `cache_bytes` (Hong & Kung 1981): traffic of a
 /// blocked algorithm with square tiles b = ⌊√(M/(3s))⌋ (three tiles resident):
 /// Q = 2·m·n·k·s / b + m·n·s, at least the compulsory traffic. Θ(mnk/√M), constant 2·√3.
-KernelCount gemm_cache_bounded(double m, double n, double k, const DataType& t,
-                               double cache_bytes);
+KernelCount gemm_cache_bounded(double m, double n, double k, const DataType& t, double cache_bytes);
 // Stencils, sparse, ML operators.
-KernelCount stencil2d(double nx, double ny, const DataType& t);  ///< 5-point, weighted
+KernelCount stencil2d(double nx, double ny, const DataType& t);             ///< 5-point, weighted
 KernelCount stencil3d(double nx, double ny, double nz, const DataType& t);  ///< 7-point
-KernelCount spmv_csr(double rows, double cols, double nnz, const DataType& t,
-                     double index_bytes);
+KernelCount spmv_csr(double rows, double cols, double nnz, const DataType& t, double index_bytes);
 KernelCount softmax(double rows, double cols, const DataType& t);
 KernelCount layernorm(double rows, double cols, const DataType& t);
 /// LLM decode, weights only (DIGEST §5): every weight read once per step, used once per request:
@@ -63,9 +61,9 @@ KernelCount llm_decode_weights(double params, double batch, const DataType& t);
 struct KernelSpec {
   std::string name;
   std::vector<std::string> aliases;
-  std::vector<std::string> params;               ///< required size parameters, e.g. {"m","n","k"}
-  std::map<std::string, double> defaults;        ///< optional parameters with defaults
-  std::string default_dtype;                     ///< "" = fp32; alias daxpy → fp64
+  std::vector<std::string> params;         ///< required size parameters, e.g. {"m","n","k"}
+  std::map<std::string, double> defaults;  ///< optional parameters with defaults
+  std::string default_dtype;               ///< "" = fp32; alias daxpy → fp64
   std::string description;
   std::function<KernelCount(const std::map<std::string, double>&, const DataType&)> count;
 };

@@ -29,7 +29,9 @@ struct Point {
   /// Traffic at a level ("" = the first entry). Throws InputError when absent.
   const LevelTraffic& traffic_at(const std::string& level) const;
   /// I = W/Q at a level.
-  Intensity intensity(const std::string& level = "") const { return work / traffic_at(level).bytes; }
+  Intensity intensity(const std::string& level = "") const {
+    return work / traffic_at(level).bytes;
+  }
 
   /// W > 0, Q > 0 at every level, T > 0, all finite. Throws InputError naming the field.
   void validate() const;

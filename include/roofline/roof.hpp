@@ -25,7 +25,7 @@ struct Statistics {
   double best = 0;
   double min = 0;
   double max = 0;
-  double cv = 0;  ///< coefficient of variation (stddev / mean)
+  double cv = 0;       ///< coefficient of variation (stddev / mean)
   bool noisy = false;  ///< spread above the measurement's threshold
   /// Relative spread (max - min) / median.
   double spread() const { return median > 0 ? (max - min) / median : 0; }
@@ -48,8 +48,9 @@ struct ComputeRoof {
 
 /// A slanted roof β·I: sustained bandwidth of one level of the memory hierarchy (or a network).
 struct MemoryRoof {
-  std::string level;            ///< unique in its set, e.g. "L1", "L2", "L3", "DRAM", "HBM", "NVLink"
-  std::string kind = "memory";  ///< "cache", "memory", "interconnect", "network", "storage", "custom"
+  std::string level;  ///< unique in its set, e.g. "L1", "L2", "L3", "DRAM", "HBM", "NVLink"
+  std::string kind =
+      "memory";  ///< "cache", "memory", "interconnect", "network", "storage", "custom"
   ByteRate bandwidth{0};
   Provenance provenance = Provenance::datasheet;
   std::string source;

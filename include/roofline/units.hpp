@@ -49,17 +49,39 @@ using Intensity = Quantity<IntensityTag>;  ///< FLOP/byte
 
 // The only cross-unit operations (DIGEST §1, §2): I = W/Q, P = W/T, bandwidth = Q/T,
 // the slanted roof β·I, the ridge π/β, and times W/π, Q/β.
-constexpr Intensity operator/(Work w, Bytes q) { return Intensity(w.value / q.value); }
-constexpr WorkRate operator/(Work w, Seconds t) { return WorkRate(w.value / t.value); }
-constexpr ByteRate operator/(Bytes q, Seconds t) { return ByteRate(q.value / t.value); }
-constexpr WorkRate operator*(ByteRate b, Intensity i) { return WorkRate(b.value * i.value); }
-constexpr WorkRate operator*(Intensity i, ByteRate b) { return WorkRate(b.value * i.value); }
-constexpr Intensity operator/(WorkRate p, ByteRate b) { return Intensity(p.value / b.value); }
-constexpr Seconds operator/(Work w, WorkRate p) { return Seconds(w.value / p.value); }
-constexpr Seconds operator/(Bytes q, ByteRate b) { return Seconds(q.value / b.value); }
-constexpr Work operator*(WorkRate p, Seconds t) { return Work(p.value * t.value); }
-constexpr Bytes operator*(ByteRate b, Seconds t) { return Bytes(b.value * t.value); }
-constexpr Work operator*(Intensity i, Bytes q) { return Work(i.value * q.value); }
+constexpr Intensity operator/(Work w, Bytes q) {
+  return Intensity(w.value / q.value);
+}
+constexpr WorkRate operator/(Work w, Seconds t) {
+  return WorkRate(w.value / t.value);
+}
+constexpr ByteRate operator/(Bytes q, Seconds t) {
+  return ByteRate(q.value / t.value);
+}
+constexpr WorkRate operator*(ByteRate b, Intensity i) {
+  return WorkRate(b.value * i.value);
+}
+constexpr WorkRate operator*(Intensity i, ByteRate b) {
+  return WorkRate(b.value * i.value);
+}
+constexpr Intensity operator/(WorkRate p, ByteRate b) {
+  return Intensity(p.value / b.value);
+}
+constexpr Seconds operator/(Work w, WorkRate p) {
+  return Seconds(w.value / p.value);
+}
+constexpr Seconds operator/(Bytes q, ByteRate b) {
+  return Seconds(q.value / b.value);
+}
+constexpr Work operator*(WorkRate p, Seconds t) {
+  return Work(p.value * t.value);
+}
+constexpr Bytes operator*(ByteRate b, Seconds t) {
+  return Bytes(b.value * t.value);
+}
+constexpr Work operator*(Intensity i, Bytes q) {
+  return Work(i.value * q.value);
+}
 
 /// The names of the work and traffic units of a roofline. The default is the seed's FLOP and
 /// byte; integer roofs use OP; other resource pairs (DIGEST §12) name their own ("tuple",
@@ -68,8 +90,8 @@ struct UnitSystem {
   std::string work = "FLOP";
   std::string traffic = "byte";
 
-  std::string work_rate() const { return work + "/s"; }        ///< "FLOP/s", never "FLOPS"
-  std::string traffic_rate() const { return traffic + "/s"; }  ///< "byte/s"
+  std::string work_rate() const { return work + "/s"; }           ///< "FLOP/s", never "FLOPS"
+  std::string traffic_rate() const { return traffic + "/s"; }     ///< "byte/s"
   std::string intensity() const { return work + "/" + traffic; }  ///< "FLOP/byte"
   /// Short symbol of the traffic unit for rates with prefixes ("GB/s" rather than "Gbyte/s").
   std::string traffic_symbol() const { return traffic == "byte" ? "B" : traffic; }

@@ -7,9 +7,12 @@ namespace roofline {
 
 std::string to_string(Regime r) {
   switch (r) {
-    case Regime::bandwidth: return "bandwidth ratio";
-    case Regime::peak: return "peak ratio";
-    case Regime::mixed: return "mixed";
+    case Regime::bandwidth:
+      return "bandwidth ratio";
+    case Regime::peak:
+      return "peak ratio";
+    case Regime::mixed:
+      return "mixed";
   }
   return "mixed";
 }

@@ -11,11 +11,16 @@ namespace roofline {
 
 std::string to_string(Verdict v) {
   switch (v) {
-    case Verdict::far_below: return "far-below";
-    case Verdict::memory_bound: return "memory-bound";
-    case Verdict::compute_bound: return "compute-bound";
-    case Verdict::faster_unit_unused: return "faster-unit-unused";
-    case Verdict::above_roof: return "above-roof";
+    case Verdict::far_below:
+      return "far-below";
+    case Verdict::memory_bound:
+      return "memory-bound";
+    case Verdict::compute_bound:
+      return "compute-bound";
+    case Verdict::faster_unit_unused:
+      return "faster-unit-unused";
+    case Verdict::above_roof:
+      return "above-roof";
   }
   return "far-below";
 }
@@ -63,35 +68,40 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   std::sort(d.empty_roofs_above.begin(), d.empty_roofs_above.end(),
             [](const EmptyRoof& x, const EmptyRoof& y) { return x.peak > y.peak; });
 
-  const std::string where = "I = " + format_intensity(b.intensity, u) + ", ridge I* = " +
-                            format_intensity(b.ridge, u);
+  const std::string where =
+      "I = " + format_intensity(b.intensity, u) + ", ridge I* = " + format_intensity(b.ridge, u);
   // Row 6: above a roof is impossible.
   if (d.attainment > opt.above) {
     d.verdict = Verdict::above_roof;
     const bool above_flat = d.performance.value > opt.above * c.peak.value;
     d.title = "above the " +
-              (above_flat ? "flat '" + c.name + "' roof"
-                          : "slanted " + b.level + " roof") +
+              (above_flat ? "flat '" + c.name + "' roof" : "slanted " + b.level + " roof") +
               " by " + format_number(d.attainment, 3) +
               "x: impossible, the measurement or the roof is wrong";
-    d.prescription = "Check how W, Q and T were obtained and which roof the point is drawn "
-                     "against before reading anything else from the chart.";
+    d.prescription =
+        "Check how W, Q and T were obtained and which roof the point is drawn "
+        "against before reading anything else from the chart.";
     if (above_flat) {
       d.causes.push_back("FLOP counting basis: W counts an FMA as 2 " + u.work +
                          " while the roof counts it as 1 (or the reverse)");
       d.causes.push_back("model vs hardware " + u.work +
                          ": W counted from the algorithm differs from what executed");
-      d.causes.push_back("precision or unit mismatch: the run used a faster unit (e.g. an fp16 "
-                         "or tensor unit) than the '" + c.name + "' roof it is drawn against");
+      d.causes.push_back(
+          "precision or unit mismatch: the run used a faster unit (e.g. an fp16 "
+          "or tensor unit) than the '" +
+          c.name + "' roof it is drawn against");
     } else {
       d.causes.push_back("data reused from a cache drawn against the " + b.level +
-                         " roof: the real " + b.level + " traffic was smaller than Q, so I is "
+                         " roof: the real " + b.level +
+                         " traffic was smaller than Q, so I is "
                          "underestimated (count Q at the level it came from)");
-      d.causes.push_back("traffic counting basis: Q counts bytes the code names while the roof "
-                         "was measured in bytes moved (or the reverse)");
+      d.causes.push_back(
+          "traffic counting basis: Q counts bytes the code names while the roof "
+          "was measured in bytes moved (or the reverse)");
     }
-    d.causes.push_back("time T too short: asynchronous work not waited for, or a timer "
-                       "resolution problem");
+    d.causes.push_back(
+        "time T too short: asynchronous work not waited for, or a timer "
+        "resolution problem");
     return d;
   }
 
@@ -112,22 +122,23 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
               "s) is the bottleneck";
     d.prescription = "Reduce Q (" + u.traffic + "s moved per " + u.work +
                      ") to move right: fuse kernels, reuse data (tiling), use smaller data "
-                     "types (quantisation), batch more work per " + u.traffic + ".";
+                     "types (quantisation), batch more work per " +
+                     u.traffic + ".";
   } else if (!d.empty_roofs_above.empty()) {
     // Row 4: a higher flat roof is empty above it.
     d.verdict = Verdict::faster_unit_unused;
     std::string names;
     for (const auto& e : d.empty_roofs_above)
       names += (names.empty() ? "" : ", ") + e.name + " (" + format_number(e.gain, 3) + "x)";
-    d.title = "on the flat '" + c.name + "' roof with a higher roof empty above it: a faster "
+    d.title = "on the flat '" + c.name +
+              "' roof with a higher roof empty above it: a faster "
               "unit is unused";
     d.prescription = "Change precision or move to the faster unit: " + names + ".";
   } else {
     // Row 3: on the flat roof.
     d.verdict = Verdict::compute_bound;
     d.title = "on the flat '" + c.name + "' roof (" + where + "): compute is the bottleneck";
-    d.prescription = "Reduce W (an algorithm with less " + u.work +
-                     ") or move to a faster unit.";
+    d.prescription = "Reduce W (an algorithm with less " + u.work + ") or move to a faster unit.";
   }
   if (d.touching) {
     // Row 5: everything done and still short — the roof touched names the spec to upgrade.
@@ -140,7 +151,8 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   if (d.levels.size() > 1) {
     const MemoryRoof& bm = roofs.select_memory(b.level);
     if (bm.kind == "cache" && d.touching && d.binding_is_memory) {
-      d.notes.push_back("The " + b.level + " roof binds: cache bandwidth is the limit; move "
+      d.notes.push_back("The " + b.level +
+                        " roof binds: cache bandwidth is the limit; move "
                         "data closer (registers, L1 / shared memory).");
     }
     for (const auto& j : d.levels) {

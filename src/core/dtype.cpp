@@ -45,12 +45,13 @@ DataType parse_dtype(std::string_view name_in) {
     const char* canonical;
   };
   static const Alias aliases[] = {
-      {"double", "fp64"}, {"f64", "fp64"},      {"float64", "fp64"}, {"float", "fp32"},
-      {"f32", "fp32"},    {"float32", "fp32"},  {"single", "fp32"},  {"half", "fp16"},
-      {"f16", "fp16"},    {"float16", "fp16"},  {"bfloat16", "bf16"}, {"fp8", "fp8-e4m3"},
-      {"e4m3", "fp8-e4m3"}, {"e5m2", "fp8-e5m2"}, {"fp8_e4m3", "fp8-e4m3"},
-      {"fp8_e5m2", "fp8-e5m2"}, {"i8", "int8"},  {"i16", "int16"},   {"i32", "int32"},
-      {"i4", "int4"},     {"int", "int32"},
+      {"double", "fp64"},       {"f64", "fp64"},      {"float64", "fp64"},
+      {"float", "fp32"},        {"f32", "fp32"},      {"float32", "fp32"},
+      {"single", "fp32"},       {"half", "fp16"},     {"f16", "fp16"},
+      {"float16", "fp16"},      {"bfloat16", "bf16"}, {"fp8", "fp8-e4m3"},
+      {"e4m3", "fp8-e4m3"},     {"e5m2", "fp8-e5m2"}, {"fp8_e4m3", "fp8-e4m3"},
+      {"fp8_e5m2", "fp8-e5m2"}, {"i8", "int8"},       {"i16", "int16"},
+      {"i32", "int32"},         {"i4", "int4"},       {"int", "int32"},
   };
   std::string canonical = name;
   for (const auto& a : aliases)
@@ -83,6 +84,8 @@ DataType parse_dtype(std::string_view name_in) {
                    ", or custom:NAME:BYTES)");
 }
 
-std::string work_unit_for(const DataType& t) { return t.integer ? "OP" : "FLOP"; }
+std::string work_unit_for(const DataType& t) {
+  return t.integer ? "OP" : "FLOP";
+}
 
 }  // namespace roofline

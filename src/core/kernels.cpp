@@ -12,8 +12,8 @@ namespace {
 
 void require_positive(const char* kernel, const char* param, double v) {
   if (!std::isfinite(v) || v <= 0)
-    throw InputError(std::string(kernel) + ": " + param + " must be a positive finite number (got " +
-                     format_number(v) + ")");
+    throw InputError(std::string(kernel) + ": " + param +
+                     " must be a positive finite number (got " + format_number(v) + ")");
 }
 
 KernelCount make(std::string name, double work, double traffic, double traffic_wa, int blas,
@@ -44,8 +44,7 @@ std::string lower(std::string s) {
 KernelCount axpy(double n, const DataType& t) {
   require_positive("axpy", "n", n);
   const double s = t.bytes;
-  return make("axpy", 2 * n, 3 * n * s, 3 * n * s, 1, "2·n", "3·n·s (read x, read y, write y)",
-              t);
+  return make("axpy", 2 * n, 3 * n * s, 3 * n * s, 1, "2·n", "3·n·s (read x, read y, write y)", t);
 }
 // STREAM scale b = a·c: one multiply, read c, write b (+ read-for-ownership of b).
 KernelCount scale(double n, const DataType& t) {
@@ -68,8 +67,8 @@ KernelCount add(double n, const DataType& t) {
 KernelCount triad(double n, const DataType& t) {
   require_positive("triad", "n", n);
   const double s = t.bytes;
-  return make("triad", 2 * n, 3 * n * s, 4 * n * s, 1, "2·n", "3·n·s (read b, read c, write a)",
-              t, "with write-allocate the stored array is also read: 4·n·s");
+  return make("triad", 2 * n, 3 * n * s, 4 * n * s, 1, "2·n", "3·n·s (read b, read c, write a)", t,
+              "with write-allocate the stored array is also read: 4·n·s");
 }
 KernelCount dot(double n, const DataType& t) {
   require_positive("dot", "n", n);
@@ -118,8 +117,9 @@ KernelCount gemm_cache_bounded(double m, double n, double k, const DataType& t,
   require_positive("gemm", "cache", cache_bytes);
   const double s = t.bytes;
   const double b = std::floor(std::sqrt(cache_bytes / (3 * s)));
-  if (b < 1) throw InputError("gemm: cache of " + format_number(cache_bytes) +
-                              " B cannot hold three 1×1 tiles");
+  if (b < 1)
+    throw InputError("gemm: cache of " + format_number(cache_bytes) +
+                     " B cannot hold three 1×1 tiles");
   const double tiled = 2 * m * n * k * s / b + m * n * s;
   if (tiled > base.traffic.value) {
     base.traffic = Bytes(tiled);
@@ -154,8 +154,7 @@ KernelCount stencil3d(double nx, double ny, double nz, const DataType& t) {
 }
 // CSR y = A·x: one multiply-add per non-zero. Traffic: values and column indices (nnz each),
 // row pointers (rows + 1), x once (cols, compulsory), y written once (rows).
-KernelCount spmv_csr(double rows, double cols, double nnz, const DataType& t,
-                     double index_bytes) {
+KernelCount spmv_csr(double rows, double cols, double nnz, const DataType& t, double index_bytes) {
   require_positive("spmv", "rows", rows);
   require_positive("spmv", "cols", cols);
   require_positive("spmv", "nnz", nnz);
@@ -183,8 +182,8 @@ KernelCount layernorm(double rows, double cols, const DataType& t) {
   require_positive("layernorm", "cols", cols);
   const double s = t.bytes;
   const double e = rows * cols;
-  return make("layernorm", 8 * e, (2 * e + 2 * cols) * s, (3 * e + 2 * cols) * s, 0,
-              "8·rows·cols", "(2·rows·cols + 2·cols)·s (x, y, γ, β)", t);
+  return make("layernorm", 8 * e, (2 * e + 2 * cols) * s, (3 * e + 2 * cols) * s, 0, "8·rows·cols",
+              "(2·rows·cols + 2·cols)·s (x, y, γ, β)", t);
 }
 // DIGEST §5: 7B fp16 decode, batch 1: Q = 7e9 × 2 = 14 GB, W = 1.4e10 ⇒ I ≈ 1; batch B reuses
 // each weight B times: W × B, Q unchanged ⇒ I ≈ B. Weight traffic only (KV cache refines it).
@@ -200,49 +199,125 @@ KernelCount llm_decode_weights(double params, double batch, const DataType& t) {
 const std::vector<KernelSpec>& kernel_catalogue() {
   using P = std::map<std::string, double>;
   static const std::vector<KernelSpec> specs{
-      {"axpy", {"saxpy", "daxpy", "haxpy"}, {"n"}, {}, "fp32", "y = a·x + y (BLAS 1)",
+      {"axpy",
+       {"saxpy", "daxpy", "haxpy"},
+       {"n"},
+       {},
+       "fp32",
+       "y = a·x + y (BLAS 1)",
        [](const P& p, const DataType& t) { return axpy(p.at("n"), t); }},
-      {"scale", {}, {"n"}, {}, "fp64", "b = a·c (STREAM scale)",
+      {"scale",
+       {},
+       {"n"},
+       {},
+       "fp64",
+       "b = a·c (STREAM scale)",
        [](const P& p, const DataType& t) { return scale(p.at("n"), t); }},
-      {"copy", {}, {"n"}, {}, "fp64", "b = c (STREAM copy)",
+      {"copy",
+       {},
+       {"n"},
+       {},
+       "fp64",
+       "b = c (STREAM copy)",
        [](const P& p, const DataType& t) { return copy(p.at("n"), t); }},
-      {"add", {}, {"n"}, {}, "fp64", "c = a + b (STREAM add)",
+      {"add",
+       {},
+       {"n"},
+       {},
+       "fp64",
+       "c = a + b (STREAM add)",
        [](const P& p, const DataType& t) { return add(p.at("n"), t); }},
-      {"triad", {}, {"n"}, {}, "fp64", "a = b + s·c (STREAM triad)",
+      {"triad",
+       {},
+       {"n"},
+       {},
+       "fp64",
+       "a = b + s·c (STREAM triad)",
        [](const P& p, const DataType& t) { return triad(p.at("n"), t); }},
-      {"dot", {"sdot", "ddot"}, {"n"}, {}, "fp32", "s = Σ x·y (BLAS 1)",
+      {"dot",
+       {"sdot", "ddot"},
+       {"n"},
+       {},
+       "fp32",
+       "s = Σ x·y (BLAS 1)",
        [](const P& p, const DataType& t) { return dot(p.at("n"), t); }},
-      {"multiply", {"mul", "elementwise-multiply"}, {"n"}, {}, "fp32", "z = x·y elementwise",
+      {"multiply",
+       {"mul", "elementwise-multiply"},
+       {"n"},
+       {},
+       "fp32",
+       "z = x·y elementwise",
        [](const P& p, const DataType& t) { return elementwise_multiply(p.at("n"), t); }},
-      {"add-double-loop", {"add-only"}, {"n"}, {}, "fp32",
+      {"add-double-loop",
+       {"add-only"},
+       {"n"},
+       {},
+       "fp32",
        "s += x[i] + y[j] over all i, j (the seed's reuse example)",
        [](const P& p, const DataType& t) { return add_double_loop(p.at("n"), t); }},
-      {"gemv", {"sgemv", "dgemv"}, {"m", "n"}, {}, "fp32", "y = A·x, A m×n (BLAS 2)",
+      {"gemv",
+       {"sgemv", "dgemv"},
+       {"m", "n"},
+       {},
+       "fp32",
+       "y = A·x, A m×n (BLAS 2)",
        [](const P& p, const DataType& t) { return gemv(p.at("m"), p.at("n"), t); }},
-      {"gemm", {"sgemm", "dgemm", "matmul"}, {"m", "n", "k"}, {{"cache", 0}}, "fp32",
+      {"gemm",
+       {"sgemm", "dgemm", "matmul"},
+       {"m", "n", "k"},
+       {{"cache", 0}},
+       "fp32",
        "C = A·B, (m,k)·(k,n) (BLAS 3); --cache M gives the Hong–Kung bounded traffic",
        [](const P& p, const DataType& t) {
          const double cache = p.count("cache") ? p.at("cache") : 0;
          return cache > 0 ? gemm_cache_bounded(p.at("m"), p.at("n"), p.at("k"), t, cache)
                           : gemm(p.at("m"), p.at("n"), p.at("k"), t);
        }},
-      {"stencil2d", {"stencil-2d"}, {"nx", "ny"}, {}, "fp64", "5-point 2D stencil",
+      {"stencil2d",
+       {"stencil-2d"},
+       {"nx", "ny"},
+       {},
+       "fp64",
+       "5-point 2D stencil",
        [](const P& p, const DataType& t) { return stencil2d(p.at("nx"), p.at("ny"), t); }},
-      {"stencil3d", {"stencil-3d"}, {"nx", "ny", "nz"}, {}, "fp64", "7-point 3D stencil",
+      {"stencil3d",
+       {"stencil-3d"},
+       {"nx", "ny", "nz"},
+       {},
+       "fp64",
+       "7-point 3D stencil",
        [](const P& p, const DataType& t) {
          return stencil3d(p.at("nx"), p.at("ny"), p.at("nz"), t);
        }},
-      {"spmv", {"spmv-csr", "csr"}, {"rows", "nnz"}, {{"cols", 0}, {"index", 4}}, "fp64",
+      {"spmv",
+       {"spmv-csr", "csr"},
+       {"rows", "nnz"},
+       {{"cols", 0}, {"index", 4}},
+       "fp64",
        "CSR sparse matrix × vector (cols defaults to rows, index width in bytes)",
        [](const P& p, const DataType& t) {
          const double cols = p.count("cols") && p.at("cols") > 0 ? p.at("cols") : p.at("rows");
          return spmv_csr(p.at("rows"), cols, p.at("nnz"), t, p.count("index") ? p.at("index") : 4);
        }},
-      {"softmax", {}, {"rows", "cols"}, {}, "fp32", "row-wise softmax",
+      {"softmax",
+       {},
+       {"rows", "cols"},
+       {},
+       "fp32",
+       "row-wise softmax",
        [](const P& p, const DataType& t) { return softmax(p.at("rows"), p.at("cols"), t); }},
-      {"layernorm", {"layer-norm"}, {"rows", "cols"}, {}, "fp32", "layer normalisation",
+      {"layernorm",
+       {"layer-norm"},
+       {"rows", "cols"},
+       {},
+       "fp32",
+       "layer normalisation",
        [](const P& p, const DataType& t) { return layernorm(p.at("rows"), p.at("cols"), t); }},
-      {"llm-decode", {"decode"}, {"params"}, {{"batch", 1}}, "fp16",
+      {"llm-decode",
+       {"decode"},
+       {"params"},
+       {{"batch", 1}},
+       "fp16",
        "LLM decode step, weights only (I ≈ batch)",
        [](const P& p, const DataType& t) {
          return llm_decode_weights(p.at("params"), p.count("batch") ? p.at("batch") : 1, t);

@@ -13,8 +13,12 @@ WorkRate attainable(const ComputeRoof& c, const MemoryRoof& m, Intensity i) {
   return attainable(c.peak, m.bandwidth, i);
 }
 // DIGEST §2: ridge point (machine balance) I* = π/β.
-Intensity ridge(WorkRate peak, ByteRate bandwidth) { return peak / bandwidth; }
-Intensity ridge(const ComputeRoof& c, const MemoryRoof& m) { return ridge(c.peak, m.bandwidth); }
+Intensity ridge(WorkRate peak, ByteRate bandwidth) {
+  return peak / bandwidth;
+}
+Intensity ridge(const ComputeRoof& c, const MemoryRoof& m) {
+  return ridge(c.peak, m.bandwidth);
+}
 
 // DIGEST §2: T = W/π + Q/β ⇒ P = 1/(1/π + 1/(β·I)).
 WorkRate no_overlap(WorkRate peak, ByteRate bandwidth, Intensity i) {

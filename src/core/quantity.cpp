@@ -62,13 +62,20 @@ const std::vector<std::string>& units_of(Dimension d) {
   static const std::vector<std::string> byte_rate{"b/s", "byte/s", "bytes/s", "bps"};
   static const std::vector<std::string> intensity{"flop/b", "flop/byte", "op/b", "op/byte"};
   switch (d) {
-    case Dimension::count: return count;
-    case Dimension::work: return work;
-    case Dimension::bytes: return bytes;
-    case Dimension::seconds: return seconds;
-    case Dimension::work_rate: return work_rate;
-    case Dimension::byte_rate: return byte_rate;
-    case Dimension::intensity: return intensity;
+    case Dimension::count:
+      return count;
+    case Dimension::work:
+      return work;
+    case Dimension::bytes:
+      return bytes;
+    case Dimension::seconds:
+      return seconds;
+    case Dimension::work_rate:
+      return work_rate;
+    case Dimension::byte_rate:
+      return byte_rate;
+    case Dimension::intensity:
+      return intensity;
   }
   return count;
 }
@@ -91,13 +98,20 @@ bool is_unit(const std::string& unit_lower, Dimension d) {
 
 std::string dimension_name(Dimension d) {
   switch (d) {
-    case Dimension::count: return "a plain number";
-    case Dimension::work: return "an amount of work (FLOP)";
-    case Dimension::bytes: return "an amount of data (byte)";
-    case Dimension::seconds: return "a time (s)";
-    case Dimension::work_rate: return "a performance (FLOP/s)";
-    case Dimension::byte_rate: return "a bandwidth (byte/s)";
-    case Dimension::intensity: return "an intensity (FLOP/byte)";
+    case Dimension::count:
+      return "a plain number";
+    case Dimension::work:
+      return "an amount of work (FLOP)";
+    case Dimension::bytes:
+      return "an amount of data (byte)";
+    case Dimension::seconds:
+      return "a time (s)";
+    case Dimension::work_rate:
+      return "a performance (FLOP/s)";
+    case Dimension::byte_rate:
+      return "a bandwidth (byte/s)";
+    case Dimension::intensity:
+      return "an intensity (FLOP/byte)";
   }
   return "a value";
 }
@@ -199,9 +213,15 @@ std::string format_si(double value, std::string_view unit, int digits) {
   return format_number(value, digits) + " " + std::string(unit);
 }
 
-std::string format_work(Work w, const UnitSystem& u) { return format_si(w.value, u.work); }
-std::string format_bytes(Bytes q, const UnitSystem& u) { return format_si(q.value, u.traffic_symbol()); }
-std::string format_seconds(Seconds t) { return format_si(t.value, "s"); }
+std::string format_work(Work w, const UnitSystem& u) {
+  return format_si(w.value, u.work);
+}
+std::string format_bytes(Bytes q, const UnitSystem& u) {
+  return format_si(q.value, u.traffic_symbol());
+}
+std::string format_seconds(Seconds t) {
+  return format_si(t.value, "s");
+}
 std::string format_work_rate(WorkRate p, const UnitSystem& u) {
   return format_si(p.value, u.work_rate());
 }

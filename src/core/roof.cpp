@@ -10,8 +10,7 @@
 namespace roofline {
 namespace {
 bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
@@ -30,9 +29,12 @@ std::string list_memory(const RoofSet& s) {
 
 std::string to_string(Provenance p) {
   switch (p) {
-    case Provenance::measured: return "measured";
-    case Provenance::theoretical: return "theoretical";
-    case Provenance::datasheet: return "datasheet";
+    case Provenance::measured:
+      return "measured";
+    case Provenance::theoretical:
+      return "theoretical";
+    case Provenance::datasheet:
+      return "datasheet";
   }
   return "datasheet";
 }
@@ -41,8 +43,8 @@ Provenance parse_provenance(std::string_view s) {
   if (iequals(s, "measured")) return Provenance::measured;
   if (iequals(s, "theoretical")) return Provenance::theoretical;
   if (iequals(s, "datasheet")) return Provenance::datasheet;
-  throw InputError("provenance must be measured, theoretical or datasheet (got '" +
-                   std::string(s) + "')");
+  throw InputError("provenance must be measured, theoretical or datasheet (got '" + std::string(s) +
+                   "')");
 }
 
 const ComputeRoof* RoofSet::find_compute(std::string_view n) const {
@@ -87,16 +89,15 @@ const MemoryRoof& RoofSet::select_memory(std::string_view level) const {
       for (const auto& m : memory)
         if (m.kind == "memory") return m;
     }
-    throw InputError("machine '" + name + "' has no memory roof for level '" +
-                     std::string(level) + "' (levels: " + list_memory(*this) + ")");
+    throw InputError("machine '" + name + "' has no memory roof for level '" + std::string(level) +
+                     "' (levels: " + list_memory(*this) + ")");
   }
   if (!default_memory.empty())
     if (const auto* m = find_memory(default_memory)) return *m;
   for (const auto& m : memory)
     if (m.kind == "memory") return m;
-  return *std::min_element(memory.begin(), memory.end(), [](const auto& a, const auto& b) {
-    return a.bandwidth < b.bandwidth;
-  });
+  return *std::min_element(memory.begin(), memory.end(),
+                           [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
 }
 
 void RoofSet::validate() const {

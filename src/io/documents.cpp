@@ -28,8 +28,12 @@ Statistics stats_from_json(const json& j, const Where& w) {
 }
 
 json stats_to_json(const Statistics& s) {
-  return {{"repetitions", s.repetitions}, {"median", s.median}, {"best", s.best},
-          {"min", s.min},                 {"max", s.max},       {"cv", s.cv},
+  return {{"repetitions", s.repetitions},
+          {"median", s.median},
+          {"best", s.best},
+          {"min", s.min},
+          {"max", s.max},
+          {"cv", s.cv},
           {"noisy", s.noisy}};
 }
 
@@ -42,12 +46,14 @@ UnitSystem units_from_json(const json& j, const Where& w) {
   u.traffic = io::get_string(*it, "traffic", w / "units", std::string("byte"));
   if (u.work.empty() || u.traffic.empty()) io::fail(w / "units", "unit names must not be empty");
   if (u.work == "FLOPS" || u.work == "FLOP/s")
-    io::fail(w / "units" / "work", "a work unit is a count (\"FLOP\"), not a rate (got \"" +
-                                       u.work + "\")");
+    io::fail(w / "units" / "work",
+             "a work unit is a count (\"FLOP\"), not a rate (got \"" + u.work + "\")");
   return u;
 }
 
-json units_to_json(const UnitSystem& u) { return {{"work", u.work}, {"traffic", u.traffic}}; }
+json units_to_json(const UnitSystem& u) {
+  return {{"work", u.work}, {"traffic", u.traffic}};
+}
 
 const json& array_field(const json& j, const std::string& key, const Where& w) {
   auto it = j.find(key);
@@ -80,8 +86,8 @@ MachineDocument machine_from_json(const json& j, const std::string& origin) {
     r.precision = io::get_string(c, "precision", w, std::string());
     r.unit = io::get_string(c, "unit", w, std::string());
     std::string fallback_name = r.precision + (r.unit.empty() ? "" : " " + r.unit);
-    r.name = io::get_string(c, "name", w, fallback_name.empty() ? std::nullopt
-                                                               : std::optional(fallback_name));
+    r.name = io::get_string(c, "name", w,
+                            fallback_name.empty() ? std::nullopt : std::optional(fallback_name));
     r.peak = WorkRate(io::get_quantity(c, "peak", Dimension::work_rate, w));
     r.provenance = Provenance::datasheet;
     if (c.contains("provenance")) {
@@ -146,8 +152,8 @@ MachineDocument machine_from_json(const json& j, const std::string& origin) {
   } catch (const InputError& e) {
     throw InputError(origin + ": " + e.what());
   }
-  static const char* known[] = {"schema", "version", "name", "units", "default_compute",
-                                "default_memory", "info", "compute", "memory", "curve"};
+  static const char* known[] = {"schema",         "version", "name",    "units",  "default_compute",
+                                "default_memory", "info",    "compute", "memory", "curve"};
   for (const auto& [key, value] : j.items()) {
     bool is_known = false;
     for (const char* k : known) is_known = is_known || key == k;
@@ -234,7 +240,8 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
       p.traffic.push_back({level, Bytes(io::get_quantity(pj, "traffic", Dimension::bytes, w))});
     } else if (t.is_object()) {
       for (const auto& [lvl, _] : t.items())
-        p.traffic.push_back({lvl, Bytes(io::get_quantity(t, lvl, Dimension::bytes, w / "traffic"))});
+        p.traffic.push_back(
+            {lvl, Bytes(io::get_quantity(t, lvl, Dimension::bytes, w / "traffic"))});
     } else if (t.is_array()) {
       for (size_t k = 0; k < t.size(); ++k) {
         const Where tw = (w / "traffic")[k];

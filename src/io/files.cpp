@@ -15,8 +15,7 @@ namespace roofline {
 std::string read_text_file(const std::filesystem::path& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status))
-    throw InputError(path.string() + ": no such file");
+  if (ec || !std::filesystem::exists(status)) throw InputError(path.string() + ": no such file");
   if (std::filesystem::is_directory(status))
     throw InputError(path.string() + ": is a directory, expected a file");
   std::ifstream in(path, std::ios::binary);
@@ -68,12 +67,10 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& con
   if (fs::is_directory(path, ec))
     throw InputError(path.string() + ": is a directory, expected a file path");
   std::random_device rd;
-  const fs::path tmp =
-      dir / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
-             std::to_string(rd()));
+  const fs::path tmp = dir / ("." + path.filename().string() + ".tmp." +
+                              std::to_string(::getpid()) + "." + std::to_string(rd()));
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0)
-    throw InputError(path.string() + ": cannot write (" + std::strerror(errno) + ")");
+  if (fd < 0) throw InputError(path.string() + ": cannot write (" + std::strerror(errno) + ")");
   size_t written = 0;
   while (written < content.size()) {
     const ssize_t n = ::write(fd, content.data() + written, content.size() - written);

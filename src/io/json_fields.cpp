@@ -6,7 +6,9 @@
 
 namespace roofline::io {
 
-void fail(const Where& w, const std::string& why) { throw InputError(w.str() + ": " + why); }
+void fail(const Where& w, const std::string& why) {
+  throw InputError(w.str() + ": " + why);
+}
 
 namespace {
 std::string shown(const nlohmann::json& v) {
@@ -77,10 +79,10 @@ bool get_bool(const nlohmann::json& obj, const std::string& key, const Where& w,
 void check_schema(const nlohmann::json& j, const char* schema, int version, const Where& w) {
   if (!j.is_object()) fail(w, "expected a JSON object at the top level");
   const std::string s = get_string(j, "schema", w);
-  if (s != schema) fail(w / "schema", "expected \"" + std::string(schema) + "\" (got \"" + s + "\")");
+  if (s != schema)
+    fail(w / "schema", "expected \"" + std::string(schema) + "\" (got \"" + s + "\")");
   const auto& v = require(j, "version", w);
-  if (!v.is_number_integer())
-    fail(w / "version", "expected an integer (got " + shown(v) + ")");
+  if (!v.is_number_integer()) fail(w / "version", "expected an integer (got " + shown(v) + ")");
   if (v.get<long long>() != version)
     fail(w / "version", "unsupported version " + shown(v) + " (this build reads version " +
                             std::to_string(version) + ")");

@@ -35,8 +35,8 @@ inline std::string slurp(const std::filesystem::path& p) {
 inline CliResult run_cli(const std::vector<std::string>& args, const std::string& env = "") {
   namespace fs = std::filesystem;
   static int counter = 0;
-  const fs::path base = fs::temp_directory_path() /
-                        ("roofline-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  const fs::path base = fs::temp_directory_path() / ("roofline-cli-" + std::to_string(::getpid()) +
+                                                     "-" + std::to_string(counter++));
   std::string cmd = env + (env.empty() ? "" : " ") + shell_quote(ROOFLINE_CLI_PATH);
   for (const auto& a : args) cmd += " " + shell_quote(a);
   cmd += " >" + shell_quote(base.string() + ".out") + " 2>" + shell_quote(base.string() + ".err") +

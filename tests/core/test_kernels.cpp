@@ -72,8 +72,7 @@ TEST(Kernels, ReuseExamplesFromTheSeed) {
   // DIGEST §3: z = x·y: W = N, Q = 12N ⇒ I = 1/12.
   EXPECT_DOUBLE_EQ(elementwise_multiply(1e6, fp32).intensity().value, 1.0 / 12);
   // Add-only double loop: 2N² operations on 8N bytes ⇒ I = N/4.
-  for (double n : {100.0, 1e4})
-    EXPECT_DOUBLE_EQ(add_double_loop(n, fp32).intensity().value, n / 4);
+  for (double n : {100.0, 1e4}) EXPECT_DOUBLE_EQ(add_double_loop(n, fp32).intensity().value, n / 4);
   // BLAS 1 and 2 are O(1), BLAS 3 is O(N).
   EXPECT_NEAR(gemv(4096, 4096, fp32).intensity().value, 0.5, 0.001);
   EXPECT_NEAR(gemv(8192, 8192, fp32).intensity().value, 0.5, 0.001);

@@ -23,7 +23,8 @@ TEST(Model, RidgePointsFromTheSeed) {
   // DIGEST §8: A100 FP32 19.5 TFLOP/s over 2.0 TB/s ⇒ 9.75; FP16 tensor 312 ⇒ 156 (16×).
   EXPECT_DOUBLE_EQ(ridge(WorkRate(19.5e12), ByteRate(2.0e12)).value, 9.75);
   EXPECT_DOUBLE_EQ(ridge(WorkRate(312e12), ByteRate(2.0e12)).value, 156);
-  EXPECT_DOUBLE_EQ(ridge(WorkRate(312e12), ByteRate(2e12)) / ridge(WorkRate(19.5e12), ByteRate(2e12)), 16);
+  EXPECT_DOUBLE_EQ(
+      ridge(WorkRate(312e12), ByteRate(2e12)) / ridge(WorkRate(19.5e12), ByteRate(2e12)), 16);
   // V100 FP16 tensor 125 TFLOP/s over 900 GB/s ≈ 139.
   EXPECT_NEAR(ridge(WorkRate(125e12), ByteRate(900e9)).value, 139, 0.5);
   // H100 SXM BF16 dense 989.4 TFLOP/s over 3.35 TB/s ≈ 295.

@@ -125,7 +125,8 @@ TEST(Files, ReadErrorsNameThePath) {
 
 TEST(Files, AtomicWriteReplacesWholeFileAndLeavesNoTemporary) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("roofline-atomic-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("roofline-atomic-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path f = dir / "out.json";
   write_file_atomic(f, "first");

@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 
+// The instruction lists below are laid out by hand, one group per line.
+// clang-format off
 #define RL_STR(x) #x
 #define RL_R(p, n) "%%" p RL_STR(n)
 #define RL_I3(op, p, a, b, d) op " " RL_R(p, a) ", " RL_R(p, b) ", " RL_R(p, d) "\n\t"
@@ -249,3 +251,4 @@
               RL_I3(op, p, 13, 12, 11)
 #define RL_INT_KERNEL(NAME, p, body) \
   RL_COMPUTE_KERNEL(NAME, "vmovups", p, RL_INIT12("vmovups", p, 128), body, "vzeroupper\n\t")
+// clang-format on

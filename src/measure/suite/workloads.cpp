@@ -755,8 +755,9 @@ std::unique_ptr<Workload> make_workload(const std::string& name, double ws, cons
   if (name == "axpy-fp16") return std::make_unique<Axpy<_Float16>>(ctx, "fp16", ws);
 #else
   if (name == "axpy-fp16")
-    throw Unavailable("axpy-fp16: this build's compiler has no _Float16 type (GCC 12, Clang 15 "
-                      "and later have it)");
+    throw Unavailable(
+        "axpy-fp16: this build's compiler has no _Float16 type (GCC 12, Clang 15 "
+        "and later have it)");
 #endif
   if (name == "dot") return std::make_unique<Dot>(ctx, ws);
   if (name == "multiply") return std::make_unique<Multiply>(ctx, ws);
