@@ -9,6 +9,7 @@
 
 #include "roofline/cpu_backend.hpp"
 #include "roofline/roof.hpp"
+#include "roofline/statistics.hpp"
 
 namespace roofline::cpu {
 
@@ -20,13 +21,6 @@ double compute_rate(const ComputeKernel& k, double iterations, int threads, doub
 /// write-allocate).
 double memory_rate(const MemoryKernel& k, double bytes_per_array, double passes, int threads,
                    double seconds, bool moved);
-
-// ---- statistics ----
-/// Relative spread (max − min) / median above which a roof is called noisy (and re-measured).
-inline constexpr double kNoisySpread = 0.10;
-/// Repetition statistics of samples (rates): median, best (= max: interference only slows a
-/// kernel down), min, max, coefficient of variation, noisy flag. Empty input → all zero.
-Statistics summarize(const std::vector<double>& samples, double noisy_spread = kNoisySpread);
 
 // ---- working-set sweep ----
 struct SweepPoint {

@@ -43,6 +43,8 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin);
 /// renamed over the target. On failure the old file (if any) is untouched.
 void write_file_atomic(const std::filesystem::path& path, const std::string& content);
 
+/// A roof's statistics as the documents store them (docs/schema.md, "stats").
+nlohmann::json statistics_to_json(const Statistics& s);
 MachineDocument machine_from_json(const nlohmann::json& j, const std::string& origin);
 nlohmann::json machine_to_json(const MachineDocument& m);
 MachineDocument load_machine_file(const std::filesystem::path& path);

@@ -27,8 +27,15 @@ struct Statistics {
   double max = 0;
   double cv = 0;       ///< coefficient of variation (stddev / mean)
   bool noisy = false;  ///< spread above the measurement's threshold
+  /// The third-fastest sample (the slowest when there are fewer than three): the best rate
+  /// reached at least three times (statistics.hpp). 0 when unknown (documents written before it
+  /// was recorded).
+  double sustained = 0;
   /// Relative spread (max - min) / median.
   double spread() const { return median > 0 ? (max - min) / median : 0; }
+  /// The fastest samples agree: the best is within 2% of the sustained rate, so no lone sample
+  /// that nothing else came near sets it.
+  bool confirmed() const { return sustained > 0 && best <= sustained * 1.02; }
 };
 
 /// A flat roof π: peak throughput of one precision on one unit.

@@ -22,6 +22,7 @@
 #include "roofline/cluster.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/statistics.hpp"
 
 namespace roofline::cluster {
 namespace {
@@ -130,20 +131,7 @@ std::vector<double> run_team(int threads, int repetitions, const std::function<v
 Statistics rate_stats(const std::vector<double>& seconds, double amount) {
   std::vector<double> rates;
   for (double s : seconds) rates.push_back(amount / s);
-  std::sort(rates.begin(), rates.end());
-  Statistics st;
-  st.repetitions = static_cast<int>(rates.size());
-  st.min = rates.front();
-  st.max = rates.back();
-  st.best = rates.back();
-  const size_t n = rates.size();
-  st.median = n % 2 ? rates[n / 2] : 0.5 * (rates[n / 2 - 1] + rates[n / 2]);
-  const double mean = std::accumulate(rates.begin(), rates.end(), 0.0) / static_cast<double>(n);
-  double var = 0;
-  for (double v : rates) var += (v - mean) * (v - mean);
-  st.cv = std::sqrt(var / static_cast<double>(n)) / mean;
-  st.noisy = st.spread() > 0.1;
-  return st;
+  return summarize_rates(rates);
 }
 
 double last_level_cache_bytes() {

@@ -24,18 +24,26 @@ Statistics stats_from_json(const json& j, const Where& w) {
   s.max = io::get_optional_quantity(j, "max", Dimension::count, w, false).value_or(s.median);
   s.cv = io::get_optional_quantity(j, "cv", Dimension::count, w, false).value_or(0);
   s.noisy = io::get_bool(j, "noisy", w, false);
+  s.sustained = io::get_optional_quantity(j, "sustained", Dimension::count, w, false).value_or(0);
+  if (s.sustained > s.best * (1 + 1e-9))
+    io::fail(w / "sustained", "the sustained rate cannot exceed the best sample");
   return s;
 }
 
-json stats_to_json(const Statistics& s) {
+}  // namespace
+
+json statistics_to_json(const Statistics& s) {
   return {{"repetitions", s.repetitions},
           {"median", s.median},
           {"best", s.best},
           {"min", s.min},
           {"max", s.max},
           {"cv", s.cv},
+          {"sustained", s.sustained},
           {"noisy", s.noisy}};
 }
+
+namespace {
 
 UnitSystem units_from_json(const json& j, const Where& w) {
   UnitSystem u;
@@ -178,7 +186,7 @@ json machine_to_json(const MachineDocument& m) {
     if (!r.source.empty()) c["source"] = r.source;
     if (r.theoretical) c["theoretical"] = r.theoretical->value;
     if (!r.formula.empty()) c["formula"] = r.formula;
-    if (r.stats) c["stats"] = stats_to_json(*r.stats);
+    if (r.stats) c["stats"] = statistics_to_json(*r.stats);
     if (r.integer) c["integer"] = true;
     if (r.sparse) c["sparse"] = true;
     compute.push_back(std::move(c));
@@ -193,7 +201,7 @@ json machine_to_json(const MachineDocument& m) {
     if (!r.source.empty()) c["source"] = r.source;
     if (r.theoretical) c["theoretical"] = r.theoretical->value;
     if (!r.formula.empty()) c["formula"] = r.formula;
-    if (r.stats) c["stats"] = stats_to_json(*r.stats);
+    if (r.stats) c["stats"] = statistics_to_json(*r.stats);
     if (r.size_bytes) c["size"] = *r.size_bytes;
     if (!r.convention.empty()) c["convention"] = r.convention;
     if (!r.mixes.empty()) c["mixes"] = r.mixes;

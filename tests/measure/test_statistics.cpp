@@ -12,7 +12,7 @@ namespace {
 constexpr size_t kNone = static_cast<size_t>(-1);  // no plateau assigned
 
 TEST(MeasureStatistics, Summary) {
-  const Statistics s = summarize({10, 12, 11, 9, 13});
+  const Statistics s = summarize_rates({10, 12, 11, 9, 13});
   EXPECT_EQ(s.repetitions, 5);
   EXPECT_DOUBLE_EQ(s.median, 11);
   EXPECT_DOUBLE_EQ(s.best, 13);
@@ -21,11 +21,36 @@ TEST(MeasureStatistics, Summary) {
   // sample stddev of {9..13} = sqrt(2.5); mean 11
   EXPECT_NEAR(s.cv, std::sqrt(2.5) / 11, 1e-12);
   EXPECT_NEAR(s.spread(), 4.0 / 11, 1e-12);
-  EXPECT_TRUE(s.noisy);  // 36% > 10%
-  const Statistics q = summarize({100, 101, 102, 103});
+  EXPECT_TRUE(s.noisy);       // 36% > 10%
+  EXPECT_DOUBLE_EQ(s.sustained, 11);  // third-fastest of {13, 12, 11, 10, 9}
+  EXPECT_FALSE(s.confirmed());        // 13 is 18% above it
+  const Statistics q = summarize_rates({100, 101, 102, 103});
   EXPECT_DOUBLE_EQ(q.median, 101.5);
   EXPECT_FALSE(q.noisy);
-  EXPECT_EQ(summarize({}).repetitions, 0);
+  EXPECT_DOUBLE_EQ(q.sustained, 101);
+  EXPECT_TRUE(q.confirmed());  // 103 ≤ 1.02 × 101 = 103.02
+  EXPECT_EQ(summarize_rates({}).repetitions, 0);
+  // Fewer than three samples: the sustained rate is the slowest of them.
+  EXPECT_DOUBLE_EQ(summarize_rates({50, 50.5}).sustained, 50);
+  EXPECT_TRUE(summarize_rates({50, 50.5}).confirmed());
+  EXPECT_FALSE(summarize_rates({40, 50}).confirmed());
+}
+
+TEST(MeasureStatistics, BimodalSamplesKeepTheFastModeAndFlagTheNoise) {
+  // A shared VM: half the samples at full speed, half at half speed (a host that gives the
+  // virtual CPU's core to another guest). The sustained rate is the full one, confirmed by the
+  // fastest samples, and the set is flagged noisy.
+  std::vector<double> v;
+  for (int i = 0; i < 20; ++i) v.push_back(i % 2 ? 100.0 - 0.01 * i : 50.0 + 0.01 * i);
+  const Statistics s = summarize_rates(v);
+  // A lone lucky sample above them does not set the roof.
+  v.push_back(130);
+  EXPECT_NEAR(summarize_rates(v).sustained, 99.97, 1e-12);
+  EXPECT_FALSE(summarize_rates(v).confirmed());
+  EXPECT_NEAR(s.best, 99.99, 1e-12);
+  EXPECT_NEAR(s.sustained, 99.95, 1e-12);  // 100 − 0.01·i for i = 1, 3, 5: the third is 99.95
+  EXPECT_TRUE(s.confirmed());
+  EXPECT_TRUE(s.noisy);
 }
 
 std::vector<SweepPoint> synthetic(const std::vector<std::pair<double, double>>& levels, double from,

@@ -19,12 +19,16 @@ MachineDocument sample() {
   Statistics s;
   s.repetitions = 5;
   s.cv = 0.012;
+  s.best = 90.9e9;
+  s.sustained = 90e9;
   c.stats = s;
   m.roofs.compute.push_back(c);
   ComputeRoof bad = c;
   bad.name = "fp32 256-bit fma";
   bad.peak = WorkRate(110e9);
   bad.theoretical = WorkRate(100e9);
+  bad.stats->best = 120e9;  // a lone fast sample, 9% above the sustained rate
+  bad.stats->sustained = 110e9;
   m.roofs.compute.push_back(bad);
   MemoryRoof l;
   l.level = "DRAM";
@@ -46,6 +50,9 @@ TEST(MeasureSummary, ShowsValuesRatiosAndFlags) {
   EXPECT_NE(t.find("0.938"), std::string::npos) << t;  // 90/96
   EXPECT_NE(t.find("1.1 ABOVE THEORY"), std::string::npos) << t;
   EXPECT_NE(t.find("1.2%"), std::string::npos) << t;
+  EXPECT_NE(t.find("1.01 "), std::string::npos) << t;             // fastest / sustained = 90.9 / 90
+  EXPECT_NE(t.find("1.09 unconfirmed"), std::string::npos) << t;  // 120 / 110
+  EXPECT_NE(t.find("third-fastest"), std::string::npos) << t;
   EXPECT_NE(t.find("46.4 GB/s"), std::string::npos) << t;
   EXPECT_NE(t.find("update"), std::string::npos) << t;
   EXPECT_NE(t.find("29.2"), std::string::npos) << t;

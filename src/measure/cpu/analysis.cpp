@@ -18,26 +18,6 @@ double memory_rate(const MemoryKernel& k, double bytes_per_array, double passes,
   return per_iteration * iterations * passes * threads / seconds;
 }
 
-Statistics summarize(const std::vector<double>& samples, double noisy_spread) {
-  Statistics s;
-  if (samples.empty()) return s;
-  std::vector<double> v = samples;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  s.repetitions = static_cast<int>(n);
-  s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  s.min = v.front();
-  s.max = v.back();
-  s.best = s.max;
-  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(n);
-  double ss = 0;
-  for (double x : v) ss += (x - mean) * (x - mean);
-  const double stddev = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0.0;
-  s.cv = mean > 0 ? stddev / mean : 0;
-  s.noisy = s.spread() > noisy_spread;
-  return s;
-}
-
 std::vector<Plateau> find_plateaus(const std::vector<SweepPoint>& sweep, double tolerance) {
   std::vector<Plateau> out;
   auto median_of = [&](size_t a, size_t b) {

@@ -20,6 +20,7 @@
 #include "roofline/cpu_backend.hpp"
 #include "roofline/cpu_topology.hpp"
 #include "roofline/dtype.hpp"
+#include "roofline/io.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/quantity.hpp"
 
@@ -65,16 +66,22 @@ struct Buffer {
 };
 
 struct Settings {
-  int compute_reps, memory_reps, sweep_reps;
+  // Samples are taken in rounds (Runner::interleave): each round visits every measurement of a
+  // phase for `*_per_round` samples, so a measurement's samples spread over the whole phase.
+  int compute_rounds, compute_per_round;
+  int memory_rounds, memory_per_round;
+  int sweep_rounds, sweep_per_round;
+  int curve_rounds;
   double compute_sample_s, memory_sample_s, sweep_sample_s, curve_sample_s;
   double sweep_factor;  // ratio between consecutive sweep sizes
   double dram_factor;   // largest working set = dram_factor × last-level cache
 };
-// Many short samples (0.5 ms: inside a scheduler time slice) rather than a few long ones: on a
-// shared machine most of them run undisturbed, and the best is the machine's rate.
+// Many short samples (0.5 ms: inside a scheduler time slice) rather than a few long ones, spread
+// over the phase in rounds: on a shared machine most of them run undisturbed, and the best is
+// the machine's rate.
 Settings settings_for(bool quick) {
-  if (quick) return {10, 6, 3, 0.0005, 0.0005, 0.0005, 0.002, 2.0, 3.0};
-  return {20, 10, 5, 0.0005, 0.0008, 0.0005, 0.004, std::sqrt(2.0), 4.0};
+  if (quick) return {6, 6, 4, 3, 3, 2, 2, 0.0005, 0.0005, 0.0005, 0.002, 2.0, 3.0};
+  return {32, 6, 12, 3, 4, 2, 3, 0.0005, 0.0008, 0.0005, 0.004, std::sqrt(2.0), 4.0};
 }
 
 class Runner {
@@ -96,24 +103,51 @@ class Runner {
   const Settings& settings() const { return s_; }
   const MeasureOptions& options() const { return opt_; }
 
-  /// Samples a rate `reps` times; re-measures once with twice the repetitions when noisy and
-  /// keeps the quieter set.
-  Statistics sample(int reps, const std::function<double()>& one) {
-    auto take = [&](int n) {
-      std::vector<double> v;
-      for (int i = 0; i < n; ++i) {
+  /// One measurement of a phase: a visit appends `n` samples (rates) to `out`, after whatever
+  /// warm-up it needs (bringing its working set back into its cache level, say).
+  using Visit = std::function<void(int n, std::vector<double>& out)>;
+
+  /// Samples the measurements of one phase in `rounds` rounds; each round visits every one of
+  /// them for `per_round` samples. A measurement's samples are thus spread over the whole phase
+  /// instead of taken in one burst: on a shared machine (a virtual machine whose CPUs the host
+  /// also gives to others) full speed comes and goes within milliseconds to tenths of a second,
+  /// and one burst can fall entirely into a slow stretch. A measurement whose best is not
+  /// confirmed (Statistics::confirmed) afterwards is visited for up to `rounds` more rounds —
+  /// the retry for noise, counted in retries(). `label` and `weight` drive the progress bar.
+  std::vector<Statistics> interleave(const std::vector<Visit>& visits, int rounds, int per_round,
+                                     const std::string& label, double weight) {
+    std::vector<std::vector<double>> samples(visits.size());
+    const double per_visit = weight / double(std::max<size_t>(1, visits.size())) / rounds;
+    for (int round = 0; round < rounds; ++round)
+      for (size_t i = 0; i < visits.size(); ++i) {
         check_cancel();
-        v.push_back(one());
+        visits[i](per_round, samples[i]);
+        step(label, per_visit);
       }
-      return summarize(v);
-    };
-    Statistics st = take(reps);
-    if (st.noisy) {
-      ++retries_;
-      const Statistics again = take(2 * reps);
-      if (again.spread() < st.spread()) st = again;
+    std::vector<Statistics> out;
+    for (const auto& v : samples) out.push_back(summarize_rates(v));
+    std::vector<size_t> unconfirmed;
+    for (size_t i = 0; i < out.size(); ++i)
+      if (!out[i].confirmed()) unconfirmed.push_back(i);
+    retries_ += static_cast<int>(unconfirmed.size());
+    for (int round = 0; round < rounds && !unconfirmed.empty(); ++round) {
+      for (size_t i : unconfirmed) {
+        check_cancel();
+        visits[i](per_round, samples[i]);
+        out[i] = summarize_rates(samples[i]);
+      }
+      std::erase_if(unconfirmed, [&](size_t i) { return out[i].confirmed(); });
     }
-    return st;
+    return out;
+  }
+  /// A single measurement sampled in one burst of `n` (the clock: nothing to interleave with).
+  Statistics burst(int n, const std::function<double()>& one) {
+    std::vector<double> v;
+    for (int i = 0; i < n; ++i) {
+      check_cancel();
+      v.push_back(one());
+    }
+    return summarize_rates(v);
   }
   int retries() const { return retries_; }
 
@@ -145,33 +179,52 @@ double measure_clock(ThreadTeam& team, Runner& r, Statistics* stats) {
   while ((t = run(n)) < 0.0001 && n < (1ull << 40)) n *= 2;
   n = std::max<std::uint64_t>(64, static_cast<std::uint64_t>(double(n) * 0.00025 / t));
   *stats =
-      r.sample(r.options().quick ? 20 : 40, [&] { return kClockChainLength * double(n) / run(n); });
-  return stats->best;
+      r.burst(r.options().quick ? 20 : 40, [&] { return kClockChainLength * double(n) / run(n); });
+  return stats->sustained;
 }
 
 // ---------- compute ----------
-struct ComputeResult {
-  Statistics stats;
-  double peak = 0;
-};
-ComputeResult measure_compute(ThreadTeam& team, Runner& r, const ComputeKernel& k) {
-  // Calibrate on the team: grow n until a run takes ≥ 0.5 ms, then scale to the sample time.
-  std::vector<std::array<unsigned char, 12 * 64>> outs(static_cast<size_t>(team.size()));
+/// A compute kernel on a team, calibrated so that one sample lasts about `sample_s`.
+struct ComputeJob {
+  ThreadTeam& team;
+  const ComputeKernel& kernel;
+  std::vector<std::array<unsigned char, 12 * 64>> outs;
   alignas(64) unsigned char constants[256];
-  k.fill_constants(constants);
-  std::uint64_t n = 256;
-  auto job = [&](std::uint64_t iters) {
-    return team.run([&](int id) { k.run(iters, constants, outs[static_cast<size_t>(id)].data()); });
-  };
-  double t = 0;
-  while ((t = job(n)) < 0.0005 && n < (1ull << 40)) n *= 4;
-  n = std::max<std::uint64_t>(
-      64, static_cast<std::uint64_t>(double(n) * r.settings().compute_sample_s / t));
-  ComputeResult res;
-  res.stats = r.sample(r.settings().compute_reps,
-                       [&] { return compute_rate(k, double(n), team.size(), job(n)); });
-  res.peak = res.stats.best;
-  return res;
+  std::uint64_t iterations = 256;
+
+  ComputeJob(ThreadTeam& t, const ComputeKernel& k, double sample_s)
+      : team(t), kernel(k), outs(static_cast<size_t>(t.size())) {
+    k.fill_constants(constants);
+    // Grow the iteration count until a run takes ≥ 0.5 ms, then scale to the sample time.
+    double seconds = 0;
+    while ((seconds = run(iterations)) < 0.0005 && iterations < (1ull << 40)) iterations *= 4;
+    iterations = std::max<std::uint64_t>(
+        64, static_cast<std::uint64_t>(double(iterations) * sample_s / seconds));
+  }
+  double run(std::uint64_t iters) {
+    return team.run(
+        [&](int id) { kernel.run(iters, constants, outs[static_cast<size_t>(id)].data()); });
+  }
+  Runner::Visit visit() {
+    return [this](int n, std::vector<double>& out) {
+      for (int i = 0; i < n; ++i)
+        out.push_back(compute_rate(kernel, double(iterations), team.size(), run(iterations)));
+    };
+  }
+};
+
+/// The compute roofs of `kernels` on `team`, interleaved (Runner::interleave).
+std::vector<Statistics> measure_compute(ThreadTeam& team, Runner& r,
+                                        const std::vector<ComputeKernel>& kernels,
+                                        const std::string& label) {
+  std::vector<std::unique_ptr<ComputeJob>> jobs;
+  std::vector<Runner::Visit> visits;
+  for (const ComputeKernel& k : kernels) {
+    jobs.push_back(std::make_unique<ComputeJob>(team, k, r.settings().compute_sample_s));
+    visits.push_back(jobs.back()->visit());
+  }
+  return r.interleave(visits, r.settings().compute_rounds, r.settings().compute_per_round, label,
+                      double(kernels.size()));
 }
 
 // ---------- memory ----------
@@ -200,44 +253,54 @@ Arrays layout(const Buffer& buf, size_t chunk, int threads, int arrays, double t
   return a;
 }
 
-struct MixResult {
-  Statistics named;  // byte/s, named convention
-  double moved_best = 0;
+/// A memory kernel (access mix) at one working set on a team: per-thread arrays in the shared
+/// buffer, calibrated so that one sample lasts about `sample_s` (at least one pass).
+struct MixJob {
+  ThreadTeam& team;
+  const MemoryKernel& kernel;
+  Arrays arrays;
+  bool warm;  // visits begin with one untimed pass (cache-sized working sets)
+  int passes = 1;
   double working_set = 0;
-};
-MixResult measure_mix(ThreadTeam& team, Runner& r, const Buffer& buf, size_t chunk,
-                      const MemoryKernel& k, double total, int reps, double sample_s) {
-  const Arrays a = layout(buf, chunk, team.size(), k.arrays, total,
-                          static_cast<size_t>(k.bytes_per_array_per_iteration));
-  auto pass = [&](int passes) {
-    return team.run([&](int id) {
-      double* const* arrs = a.per_thread[static_cast<size_t>(id)].data();
-      for (int p = 0; p < passes; ++p) k.run(arrs, a.bytes_per_array);
-    });
-  };
-  const double t1 = pass(1);  // warm-up: brings the working set into its level
-  int passes = std::max(1, static_cast<int>(std::lround(sample_s / std::max(t1, 1e-7))));
-  passes = std::min(passes, 1 << 20);
-  MixResult m;
-  m.working_set = double(a.bytes_per_array) * k.arrays * team.size();
-  m.named = r.sample(reps, [&] {
-    const double t = pass(passes);
-    const double named = memory_rate(k, double(a.bytes_per_array), passes, team.size(), t, false);
-    m.moved_best = std::max(
-        m.moved_best, memory_rate(k, double(a.bytes_per_array), passes, team.size(), t, true));
-    return named;
-  });
-  return m;
-}
+  std::vector<double> moved;  // byte/s of each sample, bytes moved including write-allocate
 
-json stats_json(const Statistics& s) {
-  return {{"repetitions", s.repetitions},
-          {"median", s.median},
-          {"best", s.best},
-          {"min", s.min},
-          {"max", s.max},
-          {"cv", s.cv},
-          {"noisy", s.noisy}};
+  MixJob(ThreadTeam& t, const Buffer& buf, size_t chunk, const MemoryKernel& k, double total,
+         double sample_s, bool warm_up)
+      : team(t),
+        kernel(k),
+        arrays(layout(buf, chunk, t.size(), k.arrays, total,
+                      static_cast<size_t>(k.bytes_per_array_per_iteration))),
+        warm(warm_up) {
+    const double t1 = pass(1);  // also brings the working set into its level
+    passes = std::clamp(static_cast<int>(std::lround(sample_s / std::max(t1, 1e-7))), 1, 1 << 20);
+    working_set = double(arrays.bytes_per_array) * k.arrays * team.size();
+  }
+  double pass(int n) {
+    return team.run([&](int id) {
+      double* const* arrs = arrays.per_thread[static_cast<size_t>(id)].data();
+      for (int p = 0; p < n; ++p) kernel.run(arrs, arrays.bytes_per_array);
+    });
+  }
+  Runner::Visit visit() {
+    return [this](int n, std::vector<double>& out) {
+      if (warm) pass(1);  // another measurement ran in between: refill this level
+      for (int i = 0; i < n; ++i) {
+        const double t = pass(passes);
+        const double per_array = double(arrays.bytes_per_array);
+        out.push_back(memory_rate(kernel, per_array, passes, team.size(), t, false));
+        moved.push_back(memory_rate(kernel, per_array, passes, team.size(), t, true));
+      }
+    };
+  }
+};
+
+/// Interleaves `jobs` (Runner::interleave) and returns their named-byte statistics.
+std::vector<Statistics> measure_mixes(Runner& r, const std::vector<std::unique_ptr<MixJob>>& jobs,
+                                      int rounds, int per_round, const std::string& label,
+                                      double weight) {
+  std::vector<Runner::Visit> visits;
+  for (const auto& j : jobs) visits.push_back(j->visit());
+  return r.interleave(visits, rounds, per_round, label, weight);
 }
 
 std::string kernel_version() {
@@ -352,7 +415,7 @@ MachineDocument measure_machine(const MeasureOptions& options) {
   // ---- progress plan ----
   const double n_levels = levels.empty() ? double(caps.size() + 1) : double(levels.size());
   r.set_total(2.0 + double(kernels.size()) * (single_too ? 2 : 1) +
-              (want_memory ? double(sweep_sizes.size()) + 4 * n_levels : 0) +
+              (want_memory ? double(sweep_sizes.size()) + (single_too ? 5 : 4) * n_levels : 0) +
               (options.curve && curve_backend ? double(rounds.size() + 1) : 0));
 
   MachineDocument doc;
@@ -383,7 +446,7 @@ MachineDocument measure_machine(const MeasureOptions& options) {
                           {"method",
                            "dependent chain of 64 register-register adds per iteration "
                            "(1 cycle each), timed with the monotonic clock"},
-                          {"stats", stats_json(clock_stats)}};
+                          {"stats", statistics_to_json(clock_stats)}};
 
   // ---- compute ----
   json compute_detail = json::array();
@@ -392,21 +455,26 @@ MachineDocument measure_machine(const MeasureOptions& options) {
   // else the first roof measured.
   std::string best_fp64;
   double best_fp64_rank = -1;
-  for (const ComputeKernel& k : kernels) {
+  for (const ComputeKernel& k : kernels)
     run_checked(k, 256);  // results checked against the declaration before timing
-    const ComputeResult res = measure_compute(team, r, k);
-    r.step(k.roof_name());
+  const std::vector<Statistics> all_core = measure_compute(team, r, kernels, "compute roofs");
+  std::vector<Statistics> one_core;
+  if (single_too) one_core = measure_compute(*solo, r, kernels, "compute roofs (one core)");
+  for (size_t ki = 0; ki < kernels.size(); ++ki) {
+    const ComputeKernel& k = kernels[ki];
+    const Statistics& stats = all_core[ki];
     ComputeRoof roof;
     roof.name = k.roof_name();
     roof.precision = k.precision;
     roof.unit = k.unit();
     roof.integer = k.integer;
-    roof.peak = WorkRate(res.peak);
+    roof.peak = WorkRate(stats.sustained);
     roof.provenance = Provenance::measured;
     roof.source = std::string("roofline measure: ") + k.isa + " kernel " + k.symbol + ", " +
-                  std::to_string(threads) + " pinned threads, best of " +
-                  std::to_string(res.stats.repetitions);
-    roof.stats = res.stats;
+                  std::to_string(threads) + " pinned threads, sustained best of " +
+                  std::to_string(stats.repetitions) + " samples in " +
+                  std::to_string(s.compute_rounds) + " rounds";
+    roof.stats = stats;
     const std::string wunit = k.integer ? "OP" : "FLOP";
     json detail = {{"roof", roof.name},      {"kernel", k.symbol},
                    {"isa", k.isa},           {"work_per_iteration", k.work_per_iteration},
@@ -417,7 +485,7 @@ MachineDocument measure_machine(const MeasureOptions& options) {
       roof.formula = std::to_string(threads) + " cores × " + fmt_num(clock / 1e9) +
                      " GHz (measured) × " + fmt_num(*wpc) + " " + wunit + "/cycle/core (" +
                      uarch.name + ")";
-      const double ratio = res.peak / theory;
+      const double ratio = stats.sustained / theory;
       detail["ratio"] = ratio;
       if (ratio > kAboveTheoryLimit)
         warnings.push_back(roof.name + ": measured " + fmt_num(ratio, 3) +
@@ -427,9 +495,8 @@ MachineDocument measure_machine(const MeasureOptions& options) {
                      std::to_string(k.width_bits) + " bits on microarchitecture " + uarch.name;
     }
     if (single_too) {
-      const ComputeResult one = measure_compute(*solo, r, k);
-      r.step(k.roof_name() + " (one core)");
-      json o = {{"peak", one.peak}, {"stats", stats_json(one.stats)}};
+      const Statistics& one = one_core[ki];
+      json o = {{"peak", one.sustained}, {"stats", statistics_to_json(one)}};
       if (const auto wpc = work_per_cycle(uarch, k))
         o["theoretical"] = theoretical_peak(1, clock1, *wpc);
       single[roof.name] = o;
@@ -465,14 +532,18 @@ MachineDocument measure_machine(const MeasureOptions& options) {
       const size_t n = chunk / sizeof(double);
       for (size_t i = 0; i < n; ++i) d[i] = 1.0 + static_cast<double>(i % 4093) * 1e-3;
     });
-    // Sweep with the load kernel.
+    // Sweep with the load kernel, every size visited in each round.
+    std::vector<std::unique_ptr<MixJob>> sweep_jobs;
+    for (double ws : sweep_sizes)
+      sweep_jobs.push_back(
+          std::make_unique<MixJob>(team, buf, chunk, *load, ws, s.sweep_sample_s, ws <= llc));
+    const std::vector<Statistics> sweep_stats =
+        measure_mixes(r, sweep_jobs, s.sweep_rounds, s.sweep_per_round, "working-set sweep",
+                      double(sweep_sizes.size()));
     std::vector<SweepPoint> sweep;
-    for (double ws : sweep_sizes) {
-      const MixResult m =
-          measure_mix(team, r, buf, chunk, *load, ws, s.sweep_reps, s.sweep_sample_s);
-      sweep.push_back({m.working_set, m.named.best});
-      r.step("sweep " + format_bytes(Bytes(m.working_set)));
-    }
+    for (size_t i = 0; i < sweep_jobs.size(); ++i)
+      sweep.push_back({sweep_jobs[i]->working_set, sweep_stats[i].sustained});
+    sweep_jobs.clear();
     const auto plateaus = find_plateaus(sweep);
     const auto assigned = name_levels(sweep, plateaus, caps);
     json sweep_json = json::array();
@@ -486,10 +557,26 @@ MachineDocument measure_machine(const MeasureOptions& options) {
                             {"points", sweep_json},
                             {"plateaus", plateau_json}};
 
+    // The levels to measure, then every mix at every level, interleaved.
+    std::vector<LevelAssignment> chosen;
     std::set<std::string> seen_levels;
     for (const auto& a : assigned) {
       if (!levels.empty() && !levels.count(a.level)) continue;
       if (!seen_levels.insert(a.level).second) continue;
+      chosen.push_back(a);
+    }
+    std::vector<std::unique_ptr<MixJob>> mix_jobs;
+    for (const auto& a : chosen)
+      for (const auto& k : mkernels)
+        mix_jobs.push_back(std::make_unique<MixJob>(team, buf, chunk, k, a.representative_bytes,
+                                                    s.memory_sample_s, a.level != "DRAM"));
+    const std::vector<Statistics> mix_stats_all =
+        measure_mixes(r, mix_jobs, s.memory_rounds, s.memory_per_round, "access mixes",
+                      4.0 * double(chosen.size()));
+
+    std::vector<const MemoryKernel*> best_kernels;
+    for (size_t li = 0; li < chosen.size(); ++li) {
+      const LevelAssignment& a = chosen[li];
       MemoryRoof roof;
       roof.level = a.level;
       roof.kind = a.level == "DRAM" ? "memory" : "cache";
@@ -502,20 +589,21 @@ MachineDocument measure_machine(const MeasureOptions& options) {
       Statistics best_stats;
       std::string best_mix;
       const MemoryKernel* best_kernel = nullptr;
-      for (const auto& k : mkernels) {
-        const MixResult m = measure_mix(team, r, buf, chunk, k, a.representative_bytes,
-                                        s.memory_reps, s.memory_sample_s);
-        roof.mixes[k.mix] = m.named.best;
-        mixes_moved[k.mix] = m.moved_best;
-        mix_stats[k.mix] = stats_json(m.named);
-        if (m.named.best > best) {
-          best = m.named.best;
-          best_stats = m.named;
+      for (size_t mi = 0; mi < mkernels.size(); ++mi) {
+        const MemoryKernel& k = mkernels[mi];
+        const size_t index = li * mkernels.size() + mi;
+        const Statistics& st = mix_stats_all[index];
+        roof.mixes[k.mix] = st.sustained;
+        mixes_moved[k.mix] = summarize_rates(mix_jobs[index]->moved).sustained;
+        mix_stats[k.mix] = statistics_to_json(st);
+        if (st.sustained > best) {
+          best = st.sustained;
+          best_stats = st;
           best_mix = k.mix;
           best_kernel = &k;
         }
-        r.step(a.level + " " + k.mix, 4.0 / double(mkernels.size()));
       }
+      best_kernels.push_back(best_kernel);
       roof.bandwidth = ByteRate(best);
       roof.stats = best_stats;
       roof.source = std::string("roofline measure: highest of ") + std::to_string(mkernels.size()) +
@@ -535,18 +623,34 @@ MachineDocument measure_machine(const MeasureOptions& options) {
         warnings.push_back(a.level + ": " + a.note);
       }
       memory_detail[a.level] = lj;
-      if (single_too && best_kernel) {
-        const double ws1 =
-            a.level == "DRAM" ? a.representative_bytes : a.representative_bytes / threads;
-        // One thread may use the whole buffer (the DRAM working set stays the same).
-        const MixResult m1 = measure_mix(*solo, r, buf, chunk * static_cast<size_t>(threads),
-                                         *best_kernel, ws1, s.memory_reps, s.memory_sample_s);
-        single_memory[a.level] = {{"mix", best_mix},
-                                  {"bandwidth", m1.named.best},
-                                  {"working_set", m1.working_set},
-                                  {"stats", stats_json(m1.named)}};
-      }
       doc.roofs.memory.push_back(roof);
+    }
+    mix_jobs.clear();
+    if (single_too) {
+      // One core, each level's best mix. One thread may use the whole buffer (the DRAM working
+      // set stays the same; a cache level's is one thread's share).
+      std::vector<std::unique_ptr<MixJob>> solo_jobs;
+      std::vector<size_t> solo_levels;
+      for (size_t li = 0; li < chosen.size(); ++li) {
+        if (!best_kernels[li]) continue;
+        const LevelAssignment& a = chosen[li];
+        const bool dram = a.level == "DRAM";
+        const double ws1 = dram ? a.representative_bytes : a.representative_bytes / threads;
+        solo_jobs.push_back(
+            std::make_unique<MixJob>(*solo, buf, chunk * static_cast<size_t>(threads),
+                                     *best_kernels[li], ws1, s.memory_sample_s, !dram));
+        solo_levels.push_back(li);
+      }
+      const std::vector<Statistics> solo_stats =
+          measure_mixes(r, solo_jobs, s.memory_rounds, s.memory_per_round,
+                        "access mixes (one core)", double(solo_jobs.size()));
+      for (size_t i = 0; i < solo_jobs.size(); ++i) {
+        const size_t li = solo_levels[i];
+        single_memory[chosen[li].level] = {{"mix", best_kernels[li]->mix},
+                                           {"bandwidth", solo_stats[i].sustained},
+                                           {"working_set", solo_jobs[i]->working_set},
+                                           {"stats", statistics_to_json(solo_stats[i])}};
+      }
     }
     doc.roofs.default_memory = doc.roofs.find_memory("DRAM") ? "DRAM" : "";
     for (const auto& l : levels)
@@ -577,28 +681,35 @@ MachineDocument measure_machine(const MeasureOptions& options) {
       };
       std::vector<std::pair<std::uint64_t, bool>> plan = {{0, true}};
       for (auto rr : rounds) plan.push_back({rr, false});
+      // Each point calibrated once (groups per sample), then all points interleaved.
+      std::vector<size_t> groups_of;
+      std::vector<Runner::Visit> visits;
       for (const auto& step : plan) {
-        // Named copies, not structured bindings: lambdas below capture them (C++20 allows
-        // capturing bindings, clang 14 does not).
-        const std::uint64_t rr = step.first;
-        const bool light = step.second;
         const size_t probe = std::min<size_t>(chunk_groups, 2048);
-        const double t = run_groups(rr, light, probe);
-        const size_t groups = std::max<size_t>(
-            1, static_cast<size_t>(double(probe) * s.curve_sample_s / std::max(t, 1e-7)));
-        const Statistics st = r.sample(3, [&] {
-          const double tt = run_groups(rr, light, groups);
-          return ck.work_per_group(rr, light) * double(groups) * threads / tt;
+        const double t = run_groups(step.first, step.second, probe);
+        groups_of.push_back(std::max<size_t>(
+            1, static_cast<size_t>(double(probe) * s.curve_sample_s / std::max(t, 1e-7))));
+        visits.push_back([&, step, groups = groups_of.back()](int n, std::vector<double>& out) {
+          for (int k = 0; k < n; ++k) {
+            const double tt = run_groups(step.first, step.second, groups);
+            out.push_back(ck.work_per_group(step.first, step.second) * double(groups) * threads /
+                          tt);
+          }
         });
+      }
+      const std::vector<Statistics> curve_stats =
+          r.interleave(visits, s.curve_rounds, 1, "empirical curve", double(plan.size()));
+      for (size_t p = 0; p < plan.size(); ++p) {
+        const auto [rr, light] = plan[p];
+        const Statistics& st = curve_stats[p];
         CurveSample cs;
         cs.intensity = Intensity(ck.work_per_group(rr, light) / ck.bytes_per_group);
-        cs.performance = WorkRate(st.best);
+        cs.performance = WorkRate(st.sustained);
         doc.roofs.empirical_curve.push_back(cs);
         curve_json.push_back({{"intensity", cs.intensity.value},
                               {"rounds", rr},
                               {"light", light},
-                              {"stats", stats_json(st)}});
-        r.step("curve I=" + fmt_num(cs.intensity.value, 3));
+                              {"stats", statistics_to_json(st)}});
       }
       for (const auto& o : outs)
         for (double v : o)
@@ -613,11 +724,42 @@ MachineDocument measure_machine(const MeasureOptions& options) {
   }
   measurement["memory"] = memory_detail;
   if (single_too) measurement["one_core"] = {{"compute", single}, {"memory", single_memory}};
+  // Noise, said plainly: how many roofs had a wide spread, and which have no agreeing top.
+  {
+    int noisy = 0, total = 0;
+    std::vector<std::string> unconfirmed;
+    auto judge = [&](const std::string& name, const std::optional<Statistics>& st) {
+      if (!st) return;
+      ++total;
+      if (st->noisy) ++noisy;
+      if (!st->confirmed()) unconfirmed.push_back(name);
+    };
+    for (const auto& c : doc.roofs.compute) judge(c.name, c.stats);
+    for (const auto& l : doc.roofs.memory) judge(l.level, l.stats);
+    if (total > 0 && 2 * noisy > total)
+      warnings.push_back(
+          std::to_string(noisy) + " of " + std::to_string(total) +
+          " roofs are noisy (samples spread over 10%): the machine is shared or busy. Roofs are "
+          "the sustained best of samples spread over the run; medians (cv) show the "
+          "interference");
+    if (!unconfirmed.empty()) {
+      std::string names;
+      for (const auto& n : unconfirmed) names += (names.empty() ? "" : ", ") + n;
+      warnings.push_back(
+          "not confirmed (the three fastest samples differ by more than 2%, "
+          "even after retries): " +
+          names + " — treat these roofs as uncertain");
+    }
+    measurement["noisy_roofs"] = noisy;
+    measurement["unconfirmed_roofs"] = unconfirmed;
+  }
   measurement["retries_for_noise"] = r.retries();
   measurement["seconds"] = double(now_ns() - t_start) * 1e-9;
   measurement["warnings"] = warnings;
   measurement["statistic"] =
-      "roof = best sample (interference only slows a kernel down); median, min, max, cv beside it";
+      "roof = sustained rate, the third-fastest sample (interference only slows a kernel down; "
+      "three samples keep a lone lucky one from setting the roof), samples spread over the "
+      "phase in rounds; best (fastest), median, min, max, cv beside it";
 
   // ---- info ----
   json caches = json::array();

@@ -5,6 +5,17 @@
 #include "roofline/text.hpp"
 
 namespace roofline {
+namespace {
+
+/// "fastest" column: the fastest sample over the sustained rate (the roof); "unconfirmed" when
+/// the three fastest samples differ by more than 2%.
+std::string fastest_column(const std::optional<Statistics>& s) {
+  if (!s || !(s->sustained > 0)) return "-";
+  const std::string ratio = format_number(s->best / s->sustained, 3);
+  return s->confirmed() ? ratio : ratio + " unconfirmed";
+}
+
+}  // namespace
 
 std::string render_measure_summary(const MachineDocument& m, bool color) {
   std::string out;
@@ -28,7 +39,8 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
   out += "\n";
 
   if (!m.roofs.compute.empty()) {
-    Table t({"compute roof", "measured", "theoretical", "measured/theory", "cv", "repetitions"});
+    Table t({"compute roof", "measured", "theoretical", "measured/theory", "cv", "fastest",
+             "repetitions"});
     for (const auto& c : m.roofs.compute) {
       const UnitSystem u = c.integer ? UnitSystem::op() : UnitSystem::flop();
       std::string ratio;
@@ -43,13 +55,14 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
            c.theoretical ? format_work_rate(*c.theoretical, u) : "-", ratio.empty() ? "-" : ratio,
            c.stats ? format_number(c.stats->cv * 100, 2) + "%" + (c.stats->noisy ? " noisy" : "")
                    : "-",
-           c.stats ? std::to_string(c.stats->repetitions) : "-"});
+           fastest_column(c.stats), c.stats ? std::to_string(c.stats->repetitions) : "-"});
     }
     out += t.render();
   }
   if (!m.roofs.memory.empty()) {
     out += "\n";
-    Table t({"memory roof", "bandwidth", "best mix", "reported size", "cv", "repetitions"});
+    Table t(
+        {"memory roof", "bandwidth", "best mix", "reported size", "cv", "fastest", "repetitions"});
     std::vector<std::string> mixes;
     for (const auto& l : m.roofs.memory)
       for (const auto& [mix, v] : l.mixes)
@@ -64,7 +77,7 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
                  l.stats
                      ? format_number(l.stats->cv * 100, 2) + "%" + (l.stats->noisy ? " noisy" : "")
                      : "-",
-                 l.stats ? std::to_string(l.stats->repetitions) : "-"});
+                 fastest_column(l.stats), l.stats ? std::to_string(l.stats->repetitions) : "-"});
     }
     out += t.render();
     if (!mixes.empty()) {
@@ -90,6 +103,10 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
     else if (conv == "moved")
       out += "byte convention: moved — the bytes moved, including write-allocate\n";
   }
+  if (!m.roofs.compute.empty() || !m.roofs.memory.empty())
+    out +=
+        "roofs: the sustained rate (third-fastest sample); fastest = fastest sample / roof; cv "
+        "over all samples (noisy: spread above 10%)\n";
   if (!m.roofs.empirical_curve.empty()) {
     const auto& c = m.roofs.empirical_curve;
     out += "\nempirical curve: " + std::to_string(c.size()) + " points, I from " +

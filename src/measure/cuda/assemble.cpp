@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "roofline/cuda.hpp"
+#include "roofline/statistics.hpp"
 
 namespace roofline::cuda {
 
@@ -14,21 +15,7 @@ Statistics rate_statistics(const std::vector<double>& rates, double noisy_spread
   for (double r : rates)
     if (!(r > 0) || !std::isfinite(r))
       throw InputError("rate_statistics: a rate must be finite and > 0");
-  std::vector<double> sorted = rates;
-  std::sort(sorted.begin(), sorted.end());
-  const size_t n = sorted.size();
-  Statistics s;
-  s.repetitions = static_cast<int>(n);
-  s.median = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-  s.min = sorted.front();
-  s.max = sorted.back();
-  s.best = s.max;  // a rate: the best repetition is the fastest one
-  const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(n);
-  double sq = 0;
-  for (double r : sorted) sq += (r - mean) * (r - mean);
-  s.cv = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) / mean : 0.0;
-  s.noisy = s.spread() > noisy_spread;
-  return s;
+  return summarize_rates(rates, noisy_spread);
 }
 
 MachineDocument assemble_document(const DeviceProps& props, const RoofSet& theory,
