@@ -1,5 +1,4 @@
 // roofline measure: measure this machine's roofs → machine JSON (written atomically) + summary.
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,14 +15,6 @@
 
 namespace roofline::cli {
 namespace {
-
-std::atomic<bool> g_cancel{false};
-volatile sig_atomic_t g_signal = 0;
-
-extern "C" void on_signal(int sig) {
-  g_signal = sig;
-  g_cancel.store(true);
-}
 
 struct MeasureArgs {
   std::string output = "machine.json";
@@ -96,17 +87,12 @@ void run(const MeasureArgs& a) {
   o.levels = a.levels;
   o.curve = !a.no_curve;
   o.single_core = !a.no_single;
-  o.cancel = &g_cancel;
   ProgressBar bar(!a.no_progress && ::isatty(STDERR_FILENO));
   o.progress = [&bar](double f, const std::string& what) { bar.update(f, what); };
 
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  struct sigaction old_int {
-  }, old_term{};
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
+  // Held to the end: a signal during the writes below is acted on once they are complete.
+  InterruptGuard guard;
+  o.cancel = guard.flag();
   MachineDocument m;
   try {
     if (a.device == "cuda") {
@@ -122,25 +108,13 @@ void run(const MeasureArgs& a) {
     }
   } catch (const Interrupted&) {
     bar.clear();
-    const bool term = g_signal == SIGTERM;
-    if (a.output == "-")
-      std::fprintf(stderr, "roofline: interrupted (%s); nothing written\n",
-                   term ? "SIGTERM" : "SIGINT");
-    else
-      std::fprintf(
-          stderr, "roofline: interrupted (%s); %s not written (%s)\n", term ? "SIGTERM" : "SIGINT",
-          a.output.c_str(),
-          std::filesystem::exists(a.output) ? "the previous file is unchanged" : "no file created");
-    std::exit(128 + (term ? SIGTERM : SIGINT));
+    guard.exit_interrupted(a.output);
   } catch (...) {
     bar.clear();
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGTERM, &old_term, nullptr);
     throw;
   }
   bar.clear();
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
+  if (guard.interrupted()) guard.exit_interrupted(a.output);
 
   const std::string text = machine_to_json(m).dump(2) + "\n";
   if (a.output == "-") {
@@ -156,6 +130,7 @@ void run(const MeasureArgs& a) {
     in.no_overlap_curve = true;
     write_report(a.report, in);
   }
+  if (guard.interrupted()) guard.exit_completed(a.output);
   if (a.json) {
     emit(text);
   } else {

@@ -151,7 +151,10 @@ void run(const RunArgs& a) {
   const int threads = a.threads > 0 ? a.threads : std::max(1, caches.cpus);
   const suite::BlasInfo blas = suite::blas_info();
 
+  // Held to the end: SIGINT/SIGTERM stop between runs, or wait for a write to complete.
+  InterruptGuard guard;
   suite::RunOptions opt;
+  opt.cancel = guard.flag();
   opt.kernels = kernels;
   opt.levels = levels;
   opt.threads = threads;
@@ -180,7 +183,12 @@ void run(const RunArgs& a) {
   std::fprintf(stderr, ", MemAvailable %s\n",
                format_bytes(Bytes(caches.mem_available_bytes)).c_str());
 
-  std::vector<suite::RunResult> results = suite::run_suite(opt, caches);
+  std::vector<suite::RunResult> results;
+  try {
+    results = suite::run_suite(opt, caches);
+  } catch (const Interrupted&) {
+    guard.exit_interrupted(a.output);
+  }
   const auto blas_names = blas_kernels(kernels);
   // Which BLAS core runs matters: an unrecognised CPU gets narrow kernels, a lower flat roof.
   std::string extra_core = a.blas_core;
@@ -189,9 +197,16 @@ void run(const RunArgs& a) {
     extra_core = blas.best_core;
   if (!blas_names.empty() && !extra_core.empty()) {
     if (!blas.available) throw Unavailable("OpenBLAS is not available: --blas-core cannot apply");
-    auto more = run_blas_child(a, blas_names, threads, extra_core);
+    std::vector<suite::RunResult> more;
+    try {
+      more = run_blas_child(a, blas_names, threads, extra_core);
+    } catch (const Error&) {
+      if (guard.interrupted()) guard.exit_interrupted(a.output);  // the child was stopped too
+      throw;
+    }
     results.insert(results.end(), more.begin(), more.end());
   }
+  if (guard.interrupted()) guard.exit_interrupted(a.output);
 
   std::vector<Placed> placed;
   std::vector<const suite::RunResult*> bandwidth_only;  // W = 0 (copy): no point, a bandwidth
@@ -281,6 +296,10 @@ void run(const RunArgs& a) {
     write_report(a.report, in);
   }
 
+  if (guard.interrupted()) {
+    if (!a.output.empty()) guard.exit_completed(a.output);
+    guard.exit_interrupted(a.report);
+  }
   if (a.json) {
     emit(json_text);
   } else {

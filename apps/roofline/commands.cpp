@@ -1,6 +1,10 @@
 #include "commands.hpp"
 
+#include <signal.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 
 #include "roofline/error.hpp"
 #include "roofline/text.hpp"
@@ -74,6 +78,59 @@ void emit(const std::string& text, const std::string& path) {
 
 bool color_stdout() {
   return terminal_supports_color(stdout);
+}
+
+namespace {
+std::atomic<bool> g_interrupted{false};
+volatile sig_atomic_t g_signal = 0;
+struct sigaction g_old_int {};
+struct sigaction g_old_term {};
+extern "C" void on_interrupt(int sig) {
+  g_signal = sig;
+  g_interrupted.store(true);
+}
+}  // namespace
+
+InterruptGuard::InterruptGuard() {
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &g_old_int);
+  sigaction(SIGTERM, &sa, &g_old_term);
+}
+
+InterruptGuard::~InterruptGuard() {
+  sigaction(SIGINT, &g_old_int, nullptr);
+  sigaction(SIGTERM, &g_old_term, nullptr);
+}
+
+const std::atomic<bool>* InterruptGuard::flag() const {
+  return &g_interrupted;
+}
+
+bool InterruptGuard::interrupted() const {
+  return g_interrupted.load();
+}
+
+void InterruptGuard::exit_interrupted(const std::string& output) const {
+  const bool term = g_signal == SIGTERM;
+  const char* name = term ? "SIGTERM" : "SIGINT";
+  if (output.empty() || output == "-")
+    std::fprintf(stderr, "roofline: interrupted (%s); nothing written\n", name);
+  else
+    std::fprintf(
+        stderr, "roofline: interrupted (%s); %s not written (%s)\n", name, output.c_str(),
+        std::filesystem::exists(output) ? "the previous file is unchanged" : "no file created");
+  std::fflush(stdout);
+  std::exit(128 + (term ? SIGTERM : SIGINT));
+}
+
+void InterruptGuard::exit_completed(const std::string& output) const {
+  const bool term = g_signal == SIGTERM;
+  std::fprintf(stderr, "roofline: interrupted (%s) while writing; %s is complete (new)\n",
+               term ? "SIGTERM" : "SIGINT", output.c_str());
+  std::fflush(stdout);
+  std::exit(128 + (term ? SIGTERM : SIGINT));
 }
 
 }  // namespace roofline::cli

@@ -2,6 +2,7 @@
 // The CLI is thin (DESIGN.md): each subcommand lives in its own cmd_*.cpp, registers itself
 // here, parses its arguments, calls the library and renders. Errors are thrown as
 // roofline::InputError and turned into one message and a non-zero exit in main.cpp.
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -47,6 +48,27 @@ void emit(const std::string& text, const std::string& path = "");
 
 /// Whether stdout takes colour.
 bool color_stdout();
+
+/// SIGINT/SIGTERM during a long command (measure, run): while it lives, the handlers only set a
+/// flag that the command checks at safe points (between samples or runs), so nothing is left
+/// half-written; the previous handlers come back when it is destroyed.
+class InterruptGuard {
+ public:
+  InterruptGuard();
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  /// The flag the library polls (MeasureOptions::cancel, suite::RunOptions::cancel).
+  const std::atomic<bool>* flag() const;
+  bool interrupted() const;
+  /// Says which signal stopped the command and what became of `output` ("" or "-": nothing
+  /// was to be written; else the previous file is unchanged or no file was created), then exits
+  /// with 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
+  [[noreturn]] void exit_interrupted(const std::string& output) const;
+  /// The signal came while `output` was being written: the write was completed first. Says so
+  /// and exits with 128 + the signal number.
+  [[noreturn]] void exit_completed(const std::string& output) const;
+};
 
 /// `roofline measure --mpi`: the cluster measurement of cmd_cluster.cpp (every rank measures
 /// its node with measure_machine at once; rank 0 writes the cluster document).

@@ -24,4 +24,11 @@ class Unavailable : public Error {
   using Error::Error;
 };
 
+/// A long operation stopped because its cancel flag was raised (MeasureOptions::cancel,
+/// suite::RunOptions::cancel), at a safe point: nothing half-done is kept.
+class Interrupted : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace roofline

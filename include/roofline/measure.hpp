@@ -26,12 +26,6 @@ struct MeasureOptions {
   const std::atomic<bool>* cancel = nullptr;
 };
 
-/// Thrown when MeasureOptions::cancel is raised.
-class Interrupted : public Error {
- public:
-  using Error::Error;
-};
-
 /// Measures this machine's CPU roofs: a machine document with measured compute roofs per
 /// precision and instruction class (with theoretical peaks beside them), memory roofs per level
 /// (with per-mix rates), the empirical curve, statistics and the machine description.

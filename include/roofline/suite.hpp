@@ -3,6 +3,7 @@
 // place their working set in L1, L2, L3 and DRAM. W and compulsory Q come from the kernel
 // catalogue (kernels.hpp), T is measured (median of repetitions, with spread), and every run is
 // checked against an analytic or reference result: a kernel that computes garbage fast fails.
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -170,6 +171,8 @@ struct RunOptions {
   double working_set_override = 0;   ///< bytes; > 0 replaces the level sizes
   /// Progress: called before each run with a description.
   std::function<void(const std::string&)> progress;
+  /// Raised (e.g. by a SIGINT handler) to stop between runs: run_suite throws Interrupted.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Median of a non-empty sample.

@@ -2,6 +2,8 @@
 // document it writes (tiny working sets, so the runs take milliseconds; nothing here is timed).
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
@@ -111,6 +113,30 @@ TEST(CliRun, WithoutAMachineMeasuresThisOneQuickly) {
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_FALSE(j["points"].empty());
   EXPECT_TRUE(j["points"][0].contains("diagnosis")) << j["points"][0].dump();
+}
+
+TEST(CliRun, InterruptLeavesThePreviousPointsFileAndSaysSo) {
+  // SIGINT while the suite runs: the points document is not written (the old one stays), the
+  // message says so, and the exit status is 128 + SIGINT.
+  TempDir d;
+  const std::string path = d.file("points.json");
+  { std::ofstream(path) << "previous\n"; }
+  const std::string cmd = "( " + shell_quote(ROOFLINE_CLI_PATH) + " run --machine " +
+                          shell_quote(kMachine) + " -o " + shell_quote(path) + " >/dev/null 2>" +
+                          shell_quote(d.file("err")) +
+                          " & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $? > " +
+                          shell_quote(d.file("rc")) + " )";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(slurp(d.file("rc")), "130\n") << slurp(d.file("err"));
+  EXPECT_EQ(slurp(path), "previous\n");
+  EXPECT_NE(
+      slurp(d.file("err"))
+          .find("interrupted (SIGINT); " + path + " not written (the previous file is unchanged)"),
+      std::string::npos)
+      << slurp(d.file("err"));
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(d.path)) (void)e, ++files;
+  EXPECT_EQ(files, 3);  // points.json, err, rc: no temporary left
 }
 
 }  // namespace

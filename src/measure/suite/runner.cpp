@@ -102,11 +102,13 @@ std::vector<RunResult> run_suite(const RunOptions& o, const CacheInfo& caches) {
         if (o.progress) o.progress("skipped " + name + " at " + level + ": " + e.what());
         continue;
       }
+      if (o.cancel && o.cancel->load()) throw Interrupted("kernel suite interrupted");
       if (o.progress)
         o.progress(name + " at " + level + " (" + format_bytes(Bytes(ws)) + ", " +
                    std::to_string(ctx.threads) + " thread" + (ctx.threads > 1 ? "s" : "") + ")");
       auto w = make_workload(name, ws, ctx);
       RunResult r = time_workload(*w, name, level, ctx.threads, o.quick);
+      if (o.cancel && o.cancel->load()) throw Interrupted("kernel suite interrupted");
       r.dtype = info->dtype;
       out.push_back(std::move(r));
     }
