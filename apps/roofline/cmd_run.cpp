@@ -34,6 +34,7 @@ struct RunArgs {
   std::string blas_core;
   bool no_blas_child = false;
   bool results_only = false;  // internal: the child run under another OPENBLAS_CORETYPE
+  double touching = DiagnosisOptions{}.touching;
 };
 
 // The roofs the points are placed on when no --machine is given: a quick measurement of this
@@ -113,6 +114,13 @@ Point keep_levels_with_roofs(Point p, const RoofSet& roofs) {
     if (roofs.find_memory(t.level)) kept.push_back(t);
   p.traffic = kept;
   return p;
+}
+
+/// "T (median ± spread)": the sustained time per call that places the point, then the median
+/// and relative spread of the repetitions.
+std::string timing_text(const suite::RunResult& r) {
+  return format_seconds(Seconds(r.sustained)) + " (" + format_seconds(Seconds(r.median)) + " ± " +
+         format_number(100 * r.spread(), 2) + "%)";
 }
 
 std::string size_text(const suite::RunResult& r) {
@@ -228,7 +236,9 @@ void run(const RunArgs& a) {
         return;
       }
       try {
-        pl.diagnosis = diagnose(judged, m.roofs);
+        DiagnosisOptions dopt;
+        dopt.touching = a.touching;
+        pl.diagnosis = diagnose(judged, m.roofs, dopt);
       } catch (const InputError& e) {
         pl.why_not = e.what();
       }
@@ -278,7 +288,7 @@ void run(const RunArgs& a) {
   nlohmann::json bw = nlohmann::json::array();
   for (const auto* r : bandwidth_only) {
     auto rj = suite::result_to_json(*r);
-    rj["bandwidth"] = r->count.traffic.value / r->median;
+    rj["bandwidth"] = r->count.traffic.value / r->sustained;
     bw.push_back(rj);
   }
   j["run"]["bandwidth_only"] = bw;
@@ -307,12 +317,11 @@ void run(const RunArgs& a) {
     std::string text = "machine: " + m.roofs.name + "   threads: " + std::to_string(threads) + "\n";
     if (!blas_names.empty()) text += blas_summary(blas) + "\n";
     Table t(
-        {"kernel", "working set", "W", "Q", "I", "T median ± spread", "P", "attain.", "verdict"});
+        {"kernel", "working set", "W", "Q", "I", "T (median ± spread)", "P", "attain.", "verdict"});
     for (const auto& p : placed) {
       const LevelTraffic& q = p.point.traffic.front();
       const std::string i = format_intensity(p.point.work / q.bytes, u) + " @" + q.level;
-      const std::string tm = format_seconds(Seconds(p.result.median)) + " ± " +
-                             format_number(100 * p.result.spread(), 2) + "%";
+      const std::string tm = timing_text(p.result);
       std::string att = "—", verdict = p.why_not.empty() ? "—" : "(no roof)";
       if (p.diagnosis) {
         att = format_number(p.diagnosis->attainment, 3) + " " + p.diagnosis->binding_level;
@@ -324,12 +333,11 @@ void run(const RunArgs& a) {
                  i, tm, format_work_rate(p.point.performance(), u), att, verdict});
     }
     for (const auto* r : bandwidth_only) {
-      const std::string tm =
-          format_seconds(Seconds(r->median)) + " ± " + format_number(100 * r->spread(), 2) + "%";
+      const std::string tm = timing_text(*r);
       t.add_row({r->kernel + (r->variant.empty() ? "" : " [" + r->variant + "]"), size_text(*r),
                  "0", format_bytes(r->count.traffic, u), "0 (no arithmetic)", tm,
-                 "Q/T = " + format_byte_rate(ByteRate(r->count.traffic.value / r->median), u), "—",
-                 r->passed ? "bandwidth only" : "CHECK FAILED"});
+                 "Q/T = " + format_byte_rate(ByteRate(r->count.traffic.value / r->sustained), u),
+                 "—", r->passed ? "bandwidth only" : "CHECK FAILED"});
     }
     text += t.render();
     // The BLAS story: which core ran and what the flat roof above it says.
@@ -376,6 +384,9 @@ const Registrar reg(40, [](CLI::App& root) {
                 "Also run the BLAS kernels with OPENBLAS_CORETYPE=NAME (e.g. Prescott, Haswell)");
   c->add_flag("--no-blas-child", args->no_blas_child,
               "Do not rerun the BLAS kernels with the best core when OpenBLAS picked a narrow one");
+  c->add_option("--touching", args->touching,
+                "Attainment at which a point counts as touching its roof (default 0.8)")
+      ->check(CLI::Range(0.01, 1.0));
   c->add_flag("--results-only", args->results_only, "Internal: raw results as JSON, no roofs")
       ->group("");
   c->callback([args] { run(*args); });

@@ -147,6 +147,9 @@ struct RunResult {
   KernelCount count;
   std::vector<LevelTraffic> traffic;
   std::vector<double> times;  ///< seconds per call, one per repetition
+  /// Seconds per call of the third-fastest repetition (the sustained rate, as roofs are
+  /// measured: statistics.hpp); the point's T.
+  double sustained = 0;
   double median = 0, min = 0, max = 0;
   int calls_per_repetition = 1;
   int threads = 1;
@@ -156,7 +159,7 @@ struct RunResult {
   std::string note;
 
   double spread() const { return median > 0 ? (max - min) / median : 0; }
-  /// The point: W per call, Q per level, T = median seconds per call.
+  /// The point: W per call, Q per level, T = sustained seconds per call.
   Point to_point() const;
 };
 

@@ -71,7 +71,7 @@ TEST(CliRun, TriadPointsWithAndWithoutWriteAllocate) {
   EXPECT_DOUBLE_EQ(doc.points[0].work.value, 2 * n);
   EXPECT_DOUBLE_EQ(doc.points[0].traffic.front().bytes.value, 24 * n);
   EXPECT_DOUBLE_EQ(doc.points[1].traffic.front().bytes.value, 32 * n);
-  EXPECT_DOUBLE_EQ(doc.points[0].time.value, j["points"][0]["run"]["median"].get<double>());
+  EXPECT_DOUBLE_EQ(doc.points[0].time.value, j["points"][0]["run"]["sustained"].get<double>());
   EXPECT_EQ(j["points"][0]["run"]["check"], "passed");
   EXPECT_EQ(j["points"][0]["diagnosis"]["binding_level"], "L1");
   // I at L1 drops by 4/3 with write-allocate: the point moves left.

@@ -1,6 +1,14 @@
 #include "loops.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 // One clone per x86-64 microarchitecture level, picked by the loader from CPUID (ifunc).
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
@@ -31,15 +39,88 @@ ROOFLINE_CLONES void axpy(double a, const double* x, double* y, size_t n) {
 ROOFLINE_CLONES void axpy(float a, const float* x, float* y, size_t n) {
   for (size_t i = 0; i < n; ++i) y[i] = a * x[i] + y[i];
 }
-// fp16 storage: each element is widened to fp32 (F16C vcvtph2ps on x86-64-v3), multiplied and
-// added there, and rounded back to fp16 — two FLOP per element, on the fp32 unit.
-#if ROOFLINE_HAVE_FLOAT16
-ROOFLINE_CLONES void axpy(_Float16 a, const _Float16* x, _Float16* y, size_t n) {
-  const float af = static_cast<float>(a);
-  for (size_t i = 0; i < n; ++i)
-    y[i] = static_cast<_Float16>(af * static_cast<float>(x[i]) + static_cast<float>(y[i]));
+// ---- fp16 storage ----
+
+float half_to_float(std::uint16_t h) {
+  const bool negative = (h & 0x8000u) != 0;
+  const int exponent = (h >> 10) & 0x1f;
+  const int mantissa = h & 0x3ff;
+  float v;
+  if (exponent == 0)
+    v = std::ldexp(static_cast<float>(mantissa), -24);  // zero or subnormal: m × 2⁻²⁴
+  else if (exponent == 31)
+    v = mantissa ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+  else
+    v = std::ldexp(static_cast<float>(1024 + mantissa), exponent - 25);  // 1.m × 2^(e−15)
+  return negative ? -v : v;
+}
+
+std::uint16_t float_to_half(float f) {
+  const auto x = std::bit_cast<std::uint32_t>(f);
+  const auto sign = static_cast<std::uint32_t>((x >> 16) & 0x8000u);
+  std::uint32_t mantissa = x & 0x7fffffu;
+  const int exponent = static_cast<int>((x >> 23) & 0xffu);
+  if (exponent == 255)  // infinity or NaN (kept quiet)
+    return static_cast<std::uint16_t>(sign | 0x7c00u | (mantissa ? 0x200u : 0u));
+  const int e = exponent - 127 + 15;                               // binary16 biased exponent
+  if (e >= 31) return static_cast<std::uint16_t>(sign | 0x7c00u);  // overflow → infinity
+  // Keeps the top bits of `m` above `shift`, rounding the rest to nearest, ties to even.
+  auto round_shift = [](std::uint32_t m, int shift) {
+    const std::uint32_t kept = m >> shift;
+    const std::uint32_t rest = m & ((1u << shift) - 1);
+    const std::uint32_t half = 1u << (shift - 1);
+    return kept + ((rest > half || (rest == half && (kept & 1u))) ? 1u : 0u);
+  };
+  if (e <= 0) {  // a binary16 subnormal (or zero): m × 2⁻²⁴ with m = 1.mantissa × 2^(e+9)
+    if (e < -10) return static_cast<std::uint16_t>(sign);
+    mantissa |= 0x800000u;
+    return static_cast<std::uint16_t>(sign | round_shift(mantissa, 14 - e));
+  }
+  // Normal: 10 mantissa bits; a carry out of the mantissa correctly bumps the exponent.
+  return static_cast<std::uint16_t>(
+      sign | ((static_cast<std::uint32_t>(e) << 10) + round_shift(mantissa, 13)));
+}
+
+Half::Half(double v) : bits(float_to_half(static_cast<float>(v))) {}
+Half::operator double() const {
+  return half_to_float(bits);
+}
+Half::operator float() const {
+  return half_to_float(bits);
+}
+
+namespace {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// F16C: eight elements widened with vcvtph2ps, a·x + y by one fp32 FMA, rounded back with
+// vcvtps2ph (round to nearest even).
+__attribute__((target("avx2,fma,f16c"))) void axpy_f16c(float a, const Half* x, Half* y, size_t n) {
+  const __m256 va = _mm256_set1_ps(a);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 vx = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i)));
+    const __m256 vy = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(y + i)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i),
+                     _mm256_cvtps_ph(_mm256_fmadd_ps(va, vx, vy), _MM_FROUND_TO_NEAREST_INT));
+  }
+  for (; i < n; ++i) y[i] = Half(a * static_cast<float>(x[i]) + static_cast<float>(y[i]));
+}
+bool has_f16c() {
+  // Every x86-64 CPU with AVX2 and FMA (x86-64-v3) has F16C.
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return yes;
 }
 #endif
+}  // namespace
+
+void axpy(Half a, const Half* x, Half* y, size_t n) {
+  const auto af = static_cast<float>(a);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (has_f16c()) return axpy_f16c(af, x, y, n);
+#endif
+  for (size_t i = 0; i < n; ++i)
+    y[i] = Half(af * static_cast<float>(x[i]) + static_cast<float>(y[i]));
+}
+
 ROOFLINE_CLONES double dot(const double* x, const double* y, size_t n) {
   double s = 0;
 #pragma omp simd reduction(+ : s)

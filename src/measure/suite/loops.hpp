@@ -9,6 +9,24 @@ namespace roofline::suite::loops {
 
 using std::size_t;
 
+/// IEEE 754 binary16 storage (2 bytes per element). The suite's fp16 kernels do their arithmetic
+/// in fp32: each element is widened (F16C vcvtph2ps where the CPU has it, exact), computed, and
+/// rounded back to the nearest fp16 (ties to even), as fp16-storage code on CPUs without fp16
+/// arithmetic does.
+struct Half {
+  std::uint16_t bits = 0;
+  Half() = default;
+  /// Rounds to the nearest binary16 value, ties to even (through fp32).
+  explicit Half(double v);
+  /// The exact value.
+  explicit operator double() const;
+  explicit operator float() const;
+};
+/// binary16 → binary32, exact (subnormals, infinities and NaN included).
+float half_to_float(std::uint16_t h);
+/// binary32 → binary16, round to nearest, ties to even; overflow gives infinity.
+std::uint16_t float_to_half(float f);
+
 // STREAM (McCalpin): copy b = c, scale b = s·c, add c = a + b, triad a = b + s·c.
 void copy(const double* c, double* b, size_t n);
 void scale(double s, const double* c, double* b, size_t n);
@@ -17,12 +35,7 @@ void triad(double s, const double* b, const double* c, double* a, size_t n);
 // y = a·x + y.
 void axpy(double a, const double* x, double* y, size_t n);
 void axpy(float a, const float* x, float* y, size_t n);
-#if defined(__FLT16_MANT_DIG__)  // the compiler has _Float16 (GCC 12 on x86-64; Clang from 15)
-#define ROOFLINE_HAVE_FLOAT16 1
-void axpy(_Float16 a, const _Float16* x, _Float16* y, size_t n);
-#else
-#define ROOFLINE_HAVE_FLOAT16 0
-#endif
+void axpy(Half a, const Half* x, Half* y, size_t n);
 // Σ x·y.
 double dot(const double* x, const double* y, size_t n);
 // z = x·y elementwise.

@@ -751,14 +751,7 @@ std::unique_ptr<Workload> make_workload(const std::string& name, double ws, cons
   if (name == "triad") return std::make_unique<Stream>(ctx, Stream::kTriad, ws);
   if (name == "axpy-fp64") return std::make_unique<Axpy<double>>(ctx, "fp64", ws);
   if (name == "axpy-fp32") return std::make_unique<Axpy<float>>(ctx, "fp32", ws);
-#if ROOFLINE_HAVE_FLOAT16
-  if (name == "axpy-fp16") return std::make_unique<Axpy<_Float16>>(ctx, "fp16", ws);
-#else
-  if (name == "axpy-fp16")
-    throw Unavailable(
-        "axpy-fp16: this build's compiler has no _Float16 type (GCC 12, Clang 15 "
-        "and later have it)");
-#endif
+  if (name == "axpy-fp16") return std::make_unique<Axpy<loops::Half>>(ctx, "fp16", ws);
   if (name == "dot") return std::make_unique<Dot>(ctx, ws);
   if (name == "multiply") return std::make_unique<Multiply>(ctx, ws);
   if (name == "gemv") return std::make_unique<Gemv>(ctx, ws);
