@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds, and runs the whole test suite: the release build, the
-# ASan+UBSan build, then the extra checks in tests/ci.d/*.sh (browser, MPI, CUDA compile, ...).
+# ASan+UBSan build, the ThreadSanitizer build, then the extra checks in tests/ci.d/*.sh (browser,
+# MPI, CUDA compile, fuzzing, formatting, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -10,10 +11,17 @@ status=0
 # its allocations until exit) are suppressed by tests/lsan.supp, ours are not.
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1"
-for preset in release asan; do
+# ThreadSanitizer: OpenBLAS's own threads synchronise in an uninstrumented library, so it runs
+# single-threaded there; the kernel suite runs without OpenMP in that build (src/measure/suite).
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+for preset in release asan tsan; do
   echo "== build and test: $preset"
   bash scripts/build.sh "$preset"
-  if ! ctest --preset "$preset"; then status=1; fi
+  if [ "$preset" = tsan ]; then
+    if ! OPENBLAS_NUM_THREADS=1 ctest --preset "$preset"; then status=1; fi
+  elif ! ctest --preset "$preset"; then
+    status=1
+  fi
 done
 shopt -s nullglob
 extra_pass=0

@@ -10,9 +10,11 @@
 #include <immintrin.h>
 #endif
 
-// One clone per x86-64 microarchitecture level, picked by the loader from CPUID (ifunc).
+// One clone per x86-64 microarchitecture level, picked by the loader from CPUID (ifunc). Not in
+// sanitizer builds: the ifunc resolvers run during relocation, before the sanitizer runtime is
+// up, and crash instrumented.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(__SANITIZE_ADDRESS__)
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define ROOFLINE_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else

@@ -2,7 +2,9 @@
 // Buffers and the static split of work over threads used by the suite's workloads. The same
 // split is used to first-touch the data and to run the kernel, so each thread's share stays in
 // its own core's caches (and its own NUMA node) from one repetition to the next.
+#ifdef _OPENMP
 #include <omp.h>
+#endif
 
 #include <algorithm>
 #include <cstddef>
@@ -29,12 +31,20 @@ void parallel_share(std::size_t n, int threads, std::size_t align, F&& f) {
     f(std::size_t{0}, n, 0);
     return;
   }
+#ifdef _OPENMP
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num();
     const auto [b, e] = share(n, t, omp_get_num_threads(), align);
     f(b, e, t);
   }
+#else
+  // Built without OpenMP (the ThreadSanitizer build): the same shares, one after another.
+  for (int t = 0; t < threads; ++t) {
+    const auto [b, e] = share(n, t, threads, align);
+    f(b, e, t);
+  }
+#endif
 }
 
 /// A 64-byte aligned array, left uninitialised (workloads first-touch it in parallel).
