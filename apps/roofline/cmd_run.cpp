@@ -140,6 +140,7 @@ std::string size_text(const suite::RunResult& r) {
 
 void run(const RunArgs& a) {
   // Everything the user typed is checked before anything runs.
+  if (!a.report.empty()) check_report_path(a.report);
   const auto kernels = suite::resolve_kernels(a.kernels);
   const auto levels = a.levels.empty() ? std::vector<std::string>{} : suite::parse_levels(a.levels);
   const suite::CacheInfo caches = suite::detect_caches();

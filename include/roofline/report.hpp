@@ -49,6 +49,10 @@ nlohmann::json render_json(const ReportInput& in);
 /// Unknown extension → InputError (nothing written). PNG goes through rsvg-convert (Debian
 /// librsvg2-bin); when it is missing → Unavailable. Atomic: a failed write leaves nothing.
 void write_report(const std::filesystem::path& path, const ReportInput& in);
+/// Checks, before any work, that write_report could write `path`: a known extension, an
+/// existing folder, not a directory, and rsvg-convert on the PATH for .png. InputError (or
+/// Unavailable for a missing rsvg-convert) naming the path otherwise.
+void check_report_path(const std::filesystem::path& path);
 
 /// Converts an SVG document to PNG bytes with rsvg-convert (run directly, no shell).
 /// Throws Unavailable when rsvg-convert cannot be run, Error when it fails.

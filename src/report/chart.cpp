@@ -34,12 +34,19 @@ UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c) {
   return roofs.units;
 }
 
-std::string compute_label(const RoofSet& roofs, const ComputeRoof& c) {
+std::string compute_name(const ComputeRoof& c) {
   std::string name = c.name;
-  // A roof named only by its precision reads better with its unit ("fp32 avx2 fma").
+  // A roof named only by its unit reads better with its precision, one named only by its
+  // precision with its unit ("fp32 avx2 fma").
+  if (!c.precision.empty() && name.find(c.precision) == std::string::npos)
+    name = c.precision + " " + name;
   if (!c.unit.empty() && name.find(c.unit) == std::string::npos) name += " " + c.unit;
-  if (c.sparse) name += " (sparse)";
-  return name + " " + format_work_rate(c.peak, roof_units(roofs, c));
+  if (c.sparse && name.find("sparse") == std::string::npos) name += " (sparse)";
+  return name;
+}
+
+std::string compute_label(const RoofSet& roofs, const ComputeRoof& c) {
+  return compute_name(c) + " " + format_work_rate(c.peak, roof_units(roofs, c));
 }
 
 std::string memory_label(const RoofSet& roofs, const MemoryRoof& m) {
@@ -65,7 +72,8 @@ std::vector<double> minor_ticks(double lo, double hi) {
 
 std::string intensity_tick(double value) {
   const double l = std::log10(value);
-  if (l >= -3.5 && l <= 4.5) return format_number(value, 3);
+  // Plain numbers from 0.001 to 1000, powers of ten beyond: one style per axis end.
+  if (l >= -3.5 && l <= 3.5) return format_number(value, 3);
   char buf[32];
   std::snprintf(buf, sizeof buf, "1e%+d", static_cast<int>(std::lround(l)));
   return buf;
@@ -189,8 +197,12 @@ Chart build_chart(const ReportInput& in, double width, double height) {
   // Ridge points (DIGEST §2, §8): each dense flat roof against the default memory roof, and the
   // default flat roof against every memory level.
   auto add_ridge = [&](const ComputeRoof& c, const MemoryRoof& m) {
+    // One mark per distinct point: roofs of equal height against one level share it.
+    const double i = ridge(c.peak, m.bandwidth).value;
     for (const auto& r : ch.ridges)
-      if (r.c == &c && r.m == &m) return;
+      if ((r.c == &c && r.m == &m) ||
+          (std::fabs(r.intensity / i - 1) < 1e-3 && std::fabs(r.peak / c.peak.value - 1) < 1e-3))
+        return;
     RidgeMark r;
     r.c = &c;
     r.m = &m;
@@ -232,9 +244,12 @@ Chart build_chart(const ReportInput& in, double width, double height) {
     take_x((s.select_compute("").peak / s.select_memory("").bandwidth).value);
     for (const auto& c : s.compute) take_y(c.peak.value);
   }
+  double ypoints = std::numeric_limits<double>::infinity();  // the lowest point, log10
   for (size_t i = 0; i < in.points.size(); ++i) {
     for (const auto& l : ch.diagnoses[i].levels) take_x(l.intensity.value);
     take_y(ch.diagnoses[i].performance.value);
+    if (ch.diagnoses[i].performance.value > 0)
+      ypoints = std::min(ypoints, std::log10(ch.diagnoses[i].performance.value));
   }
   if (in.workload_line) take_x(in.workload_line->value);
   for (const auto& [i, p] : ch.empirical) take_x(i), take_y(p);
@@ -244,10 +259,12 @@ Chart build_chart(const ReportInput& in, double width, double height) {
     xlo = mid - 1.5, xhi = mid + 1.5;
   }
   // Bottom: the lowest point or curve sample, and at least 2.5 decades below the top peak so the
-  // slanted roofs are visible; at most 7 decades in all.
+  // slanted roofs are visible; at most 7 decades for the roofs alone, but never above a point
+  // (a point off the chart would be lost).
   const double yhi = std::log10(ymax) + 0.3;
   double ylo = std::min(std::log10(ymin), yhi - 0.3 - 2.5) - 0.35;
   ylo = std::max(ylo, yhi - 7);
+  if (std::isfinite(ypoints)) ylo = std::min(ylo, ypoints - 0.35);
   // The same length per decade on both axes: extend the shorter one.
   const double per_x = width / (xhi - xlo), per_y = height / (yhi - ylo);
   if (per_x > per_y) {

@@ -69,13 +69,17 @@ Chart build_chart(const ReportInput& in, double width, double height);
 UnitSystem axis_units(const RoofSet& roofs);
 /// Work-rate unit of one compute roof (OP/s for an integer roof in a FLOP set).
 UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c);
+/// A compute roof's name for labels: its name, with the precision and unit when the name lacks
+/// them, and "(sparse)" when it is a sparse figure not named so.
+std::string compute_name(const ComputeRoof& c);
+/// compute_name and the peak: "fp32 avx2 fma 350 GFLOP/s".
 std::string compute_label(const RoofSet& roofs, const ComputeRoof& c);
 std::string memory_label(const RoofSet& roofs, const MemoryRoof& m);
 
 /// Tick positions: decades (10^k) and minor ticks (2..9 × 10^k) inside [lo, hi] (log10).
 std::vector<double> decade_ticks(double lo, double hi);
 std::vector<double> minor_ticks(double lo, double hi);
-/// Short tick text for an intensity: "0.01", "1", "100", "1e+05".
+/// Short tick text for an intensity: "0.01", "1", "100", "1e+4".
 std::string intensity_tick(double value);
 
 /// Display width of UTF-8 text in characters (code points).

@@ -1,7 +1,10 @@
 // The reporting interface: render_svg and write_report, which picks the renderer from the file
 // name and writes atomically (nothing half-written on any error).
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include "report/chart.hpp"
 #include "report/svg.hpp"
@@ -18,10 +21,47 @@ std::string render_svg(const ReportInput& in) {
   return report::render_svg_chart(ch, o);
 }
 
-void write_report(const std::filesystem::path& path, const ReportInput& in) {
+namespace {
+std::string report_extension(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string dir = dirs.substr(start, end - start);
+    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+}  // namespace
+
+void check_report_path(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  const std::string ext = report_extension(path);
+  if (ext != ".svg" && ext != ".html" && ext != ".htm" && ext != ".json" && ext != ".csv" &&
+      ext != ".png")
+    throw InputError(path.string() + ": unknown report format '" + ext +
+                     "' (use .svg, .html, .png, .json or .csv)");
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw InputError(path.string() + ": folder '" + dir.string() + "' does not exist");
+  if (fs::is_directory(path, ec)) throw InputError(path.string() + ": is a directory");
+  if (ext == ".png" && !on_path("rsvg-convert"))
+    throw Unavailable(path.string() +
+                      ": PNG export needs rsvg-convert (Debian package librsvg2-bin), which is "
+                      "not on the PATH; write .svg or .html instead");
+}
+
+void write_report(const std::filesystem::path& path, const ReportInput& in) {
+  const std::string ext = report_extension(path);
   std::string content;
   if (ext == ".svg") {
     content = render_svg(in);

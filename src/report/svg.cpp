@@ -28,6 +28,11 @@ std::string attr(const std::string& name, const std::string& value) {
 std::string attr(const std::string& name, double value) {
   return " " + name + "=\"" + num(value) + "\"";
 }
+/// A text colour that wins over the stylesheet's `text{fill:…}` (a presentation attribute
+/// would not).
+std::string fill_style(const std::string& colour) {
+  return attr("style", "fill:" + colour);
+}
 double fastest_bw(const RoofSet& s) {
   double b = 0;
   for (const auto& m : s.memory) b = std::max(b, m.bandwidth.value);
@@ -44,25 +49,60 @@ struct Box {
   bool overlaps(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
 };
 
-/// Greedy label placement: a label takes the first candidate position that overlaps nothing
-/// placed before it and stays inside the plot.
+/// A line drawn on the chart that labels should not cross; `owner` lets a roof's own label sit
+/// along its line.
+struct Segment {
+  double x0, y0, x1, y1;
+  int owner = -1;
+};
+
+/// Does the segment cross the box? (Liang–Barsky clipping of the segment against the box.)
+bool crosses(const Segment& sg, const Box& b) {
+  double t0 = 0, t1 = 1;
+  const double dx = sg.x1 - sg.x0, dy = sg.y1 - sg.y0;
+  const double p[4] = {-dx, dx, -dy, dy};
+  const double q[4] = {sg.x0 - b.x0, b.x1 - sg.x0, sg.y0 - b.y0, b.y1 - sg.y0};
+  for (int k = 0; k < 4; ++k) {
+    if (p[k] == 0) {
+      if (q[k] < 0) return false;  // parallel to this edge and outside
+      continue;
+    }
+    const double t = q[k] / p[k];
+    if (p[k] < 0)
+      t0 = std::max(t0, t);
+    else
+      t1 = std::min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+/// Greedy label placement: a label takes the first candidate position that stays inside the
+/// plot and overlaps no marker, no label placed before it and no drawn line (roofs, headroom
+/// lines, the workload line). Every marker and line is registered before any label is placed.
 class Placer {
  public:
   explicit Placer(Box bounds) : bounds_(bounds) {}
-  bool fits(const Box& b) const {
+  bool fits(const Box& b, int owner = -2) const {
     if (b.x0 < bounds_.x0 || b.x1 > bounds_.x1 || b.y0 < bounds_.y0 || b.y1 > bounds_.y1)
       return false;
-    return std::none_of(used_.begin(), used_.end(), [&](const Box& u) { return u.overlaps(b); });
+    if (std::any_of(used_.begin(), used_.end(), [&](const Box& u) { return u.overlaps(b); }))
+      return false;
+    return std::none_of(lines_.begin(), lines_.end(),
+                        [&](const Segment& sg) { return sg.owner != owner && crosses(sg, b); });
   }
   void take(const Box& b) { used_.push_back(b); }
+  void line(const Segment& sg) { lines_.push_back(sg); }
 
  private:
   Box bounds_;
   std::vector<Box> used_;
+  std::vector<Segment> lines_;
 };
 
 constexpr double kFont = 12;  // label font size
 constexpr double kSmallFont = 10.5;
+constexpr double kBold = 1.15;  // semibold point labels are about 15% wider than regular text
 double text_width(const std::string& s, double font) {
   return static_cast<double>(text_columns(s)) * font * 0.58;
 }
@@ -317,9 +357,80 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
   }
   if (!theory.empty()) s += "<g class=\"layer layer-theory\"" + clip + ">\n" + theory + "</g>\n";
 
-  // Roofs.
+  // Everything labels must avoid, registered before any label is placed: roof lines, ridge
+  // marks, the workload line and its marks, point markers and headroom lines.
+  struct PointGeom {
+    double xb = 0, y = 0, ya = 0;  // binding-level marker and the attainable height above it
+    size_t bind = 0;
+    std::vector<double> level_x;  // x of every level's marker
+  };
+  std::vector<PointGeom> geom(in.points.size());
+  for (size_t k = 0; k < in.points.size(); ++k) {
+    const Diagnosis& d = ch.diagnoses[k];
+    PointGeom& g = geom[k];
+    for (size_t l = 0; l < d.levels.size(); ++l)
+      if (d.levels[l].level == d.binding_level) g.bind = l;
+    g.xb = X(d.levels[g.bind].intensity.value);
+    g.y = Y(d.performance.value);
+    g.ya = Y(d.attainable.value);
+    for (const auto& l : d.levels) g.level_x.push_back(X(l.intensity.value));
+    for (double xl : g.level_x) placer.take({xl - 7, g.y - 7, xl + 7, g.y + 7});
+    if (std::fabs(g.ya - g.y) > 3) placer.line({g.xb, g.y, g.xb, g.ya});
+  }
+  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
+    const DrawnRoof& r = ch.roofs[ri];
+    placer.line({X(r.from), Y(r.height(r.from)), X(r.to), Y(r.height(r.to)), static_cast<int>(ri)});
+  }
+  for (const auto& r : ch.ridges) {
+    const double x = X(r.intensity), y = Y(r.peak);
+    placer.take({x - 5, y - 5, x + 5, y + 5});
+  }
+  if (ch.workload) {
+    const double x = X(ch.workload->intensity.value);
+    placer.line({x, pa.top, x, pa.bottom});
+    for (const auto& m : ch.workload->machines) {
+      const double y = Y(m.attainable.value);
+      placer.take({x - 6, y - 6, x + 6, y + 6});
+    }
+  }
+
+  // Roofs. Flat roofs of one machine at (nearly) the same height — lines a few pixels apart,
+  // e.g. fp16 and bf16 tensor — share one label: "bf16 tensor / fp16 tensor 2.25 PFLOP/s", or
+  // with each value when they differ.
+  std::vector<std::vector<std::pair<std::string, std::string>>> parts(ch.roofs.size());
+  std::vector<bool> label_owner(ch.roofs.size(), true);
+  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
+    const DrawnRoof& r = ch.roofs[ri];
+    if (!r.compute) continue;
+    const RoofSet& set = in.machines[r.machine].roofs;
+    const std::pair<std::string, std::string> part{
+        compute_name(*r.c), format_work_rate(r.c->peak, roof_units(set, *r.c))};
+    bool merged = false;
+    for (size_t rj = 0; rj < ri && !merged; ++rj) {
+      const DrawnRoof& q = ch.roofs[rj];
+      if (!q.compute || q.machine != r.machine || !label_owner[rj]) continue;
+      if (std::fabs(std::log10(q.value() / r.value())) > 0.013) continue;  // 3%: ~2 px apart
+      parts[rj].push_back(part);
+      label_owner[ri] = false;
+      merged = true;
+    }
+    if (!merged) parts[ri].push_back(part);
+  }
+  std::vector<std::string> merged_label(ch.roofs.size());
+  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
+    merged_label[ri] = ch.roofs[ri].label;
+    if (parts[ri].size() < 2) continue;
+    const bool same = std::all_of(parts[ri].begin(), parts[ri].end(),
+                                  [&](const auto& pr) { return pr.second == parts[ri][0].second; });
+    std::string l;
+    for (const auto& [name, rate] : parts[ri])
+      l += (l.empty() ? "" : " / ") + name + (same ? "" : " " + rate);
+    merged_label[ri] = same ? l + " " + parts[ri][0].second : l;
+  }
   std::string roof_lines[2], roof_labels[2];
-  for (const auto& r : ch.roofs) {
+  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
+    const DrawnRoof& r = ch.roofs[ri];
+    const int owner = static_cast<int>(ri);
     const bool overlay = r.machine != 0;
     std::string cls = std::string("roof ") + (r.compute ? "compute-roof" : "memory-roof") +
                       (r.is_default ? " default" : "") + (r.dashed ? " dashed" : "") +
@@ -335,19 +446,20 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
            xml_escape((overlay ? machine + ": " : std::string()) + r.label + " (" + prov + ")") +
            "</title></line>\n";
     // Labels: flat roofs at the right end above the line; slanted roofs along the line.
-    const std::string label = (overlay ? machine + ": " : std::string()) + r.label;
+    if (!label_owner[ri]) continue;
+    const std::string label = (overlay ? machine + ": " : std::string()) + merged_label[ri];
     const std::string lcls = std::string("roof-label ") + (r.compute ? "compute" : "memory") +
                              (overlay ? " overlay" : "");
     if (r.compute) {
       const double y = Y(r.value());
       if (!visible_y(r.value())) continue;
       bool placed = false;
-      for (double dx : {0.0, 0.25, 0.5}) {
+      for (double dx : {0.0, 0.15, 0.3, 0.45, 0.6}) {
         for (double dy : {-6.0, 15.0}) {
           const double x = pa.right - 8 - dx * (pa.right - pa.left);
           const Box b = text_box(x, y + dy, label, kFont, "end");
           if (x - text_width(label, kFont) < X(r.from) && dx > 0) continue;
-          if (placer.fits(b)) {
+          if (placer.fits(b, owner)) {
             placer.take(b);
             roof_labels[overlay ? 1 : 0] += text(x, y + dy, label, lcls, "end");
             placed = true;
@@ -356,6 +468,11 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
         }
         if (placed) break;
       }
+      if (!placed) {  // never unlabelled: the first position, even if it touches something
+        const double x = pa.right - 8;
+        placer.take(text_box(x, y - 6, label, kFont, "end"));
+        roof_labels[overlay ? 1 : 0] += text(x, y - 6, label, lcls, "end");
+      }
     } else {
       const double b = r.value();
       const double a_log = std::max(ch.x_lo, ch.y_lo - std::log10(b));
@@ -363,19 +480,43 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
       if (b_log <= a_log) continue;
       const double w = text_width(label, kFont);
       const double diag = w / std::sqrt(2.0);  // the label's extent on each axis at 45°
-      for (double f : {0.08, 0.3, 0.5, 0.7}) {
+      // A label along a 45° line is tested as a chain of small boxes along its baseline (its
+      // bounding box would contain the line itself).
+      auto along = [&](double x, double y, bool below) {
+        std::vector<Box> boxes;
+        const double off = below ? 9 : -9;  // perpendicular offset of the text's middle
+        const int n = std::max(1, static_cast<int>(diag / 8));
+        for (int k = 0; k <= n; ++k) {
+          const double t = 6 / std::sqrt(2.0) + diag * k / n;
+          const double cx = x + t + off / std::sqrt(2.0), cy = y - t + off / std::sqrt(2.0);
+          boxes.push_back({cx - 5, cy - 5, cx + 5, cy + 5});
+        }
+        return boxes;
+      };
+      bool placed = false;
+      for (double f : {0.08, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7}) {
         const double il = a_log + f * (b_log - a_log);
         const double x = X(std::pow(10.0, il)), y = Y(b * std::pow(10.0, il));
         // Overlay labels go below their line (the machine's own roofs are often just above).
-        const Box box = overlay ? Box{x + 4, y - diag + 4, x + diag + 16, y + 16}
-                                : Box{x - 4, y - diag - 12, x + diag + 4, y + 2};
-        if (!placer.fits(box)) continue;
-        placer.take(box);
+        const auto boxes = along(x, y, overlay);
+        if (!std::all_of(boxes.begin(), boxes.end(),
+                         [&](const Box& bx) { return placer.fits(bx, owner); }))
+          continue;
+        for (const Box& bx : boxes) placer.take(bx);
         // Equal decades on both axes (build_chart) make every slanted roof a 45° line.
         roof_labels[overlay ? 1 : 0] +=
             text(6, overlay ? 13 : -5, label, lcls, "start",
                  " transform=\"translate(" + num(x) + "," + num(y) + ") rotate(-45)\"");
+        placed = true;
         break;
+      }
+      if (!placed) {  // never unlabelled: near the line's left end
+        const double il = a_log + 0.08 * (b_log - a_log);
+        const double x = X(std::pow(10.0, il)), y = Y(b * std::pow(10.0, il));
+        for (const Box& bx : along(x, y, overlay)) placer.take(bx);
+        roof_labels[overlay ? 1 : 0] +=
+            text(6, overlay ? 13 : -5, label, lcls, "start",
+                 " transform=\"translate(" + num(x) + "," + num(y) + ") rotate(-45)\"");
       }
     }
   }
@@ -421,15 +562,23 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
          xml_escape(format_intensity(Intensity(r.intensity), u) + " (" + r.c->name + " / " +
                     r.m->level + ")") +
          "</title></circle>\n";
-    placer.take({x - 5, y - 5, x + 5, y + 5});
     const std::string label = "I* = " + format_number(r.intensity, 3);
-    for (auto [dx, dy, anchor] : {std::tuple{7.0, 15.0, "start"}, std::tuple{-7.0, 15.0, "end"},
-                                  std::tuple{7.0, -7.0, "start"}}) {
+    bool placed = false;
+    for (auto [dx, dy, anchor] :
+         {std::tuple{7.0, 15.0, "start"}, std::tuple{-7.0, 15.0, "end"},
+          std::tuple{7.0, -7.0, "start"}, std::tuple{-7.0, -7.0, "end"},
+          std::tuple{0.0, 24.0, "middle"}, std::tuple{0.0, -14.0, "middle"},
+          std::tuple{12.0, 28.0, "start"}, std::tuple{-12.0, 28.0, "end"}}) {
       const Box b = text_box(x + dx, y + dy, label, kSmallFont, anchor);
       if (!placer.fits(b)) continue;
       placer.take(b);
       ridge_labels += text(x + dx, y + dy, label, "ridge-label", anchor);
+      placed = true;
       break;
+    }
+    if (!placed && r.primary) {  // the default roofs' ridge is always labelled
+      placer.take(text_box(x + 7, y + 15, label, kSmallFont, "start"));
+      ridge_labels += text(x + 7, y + 15, label, "ridge-label", "start");
     }
   }
   s += ridge_labels + "</g>\n";
@@ -491,13 +640,10 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
     const std::string colour = verdict_colour(d.verdict);
     const std::string shape = verdict_marker(d.verdict);
     const double perf = d.performance.value;
-    const double y = Y(perf);
-    size_t bind = 0;
-    for (size_t l = 0; l < d.levels.size(); ++l)
-      if (d.levels[l].level == d.binding_level) bind = l;
-    const double xb = X(d.levels[bind].intensity.value);
+    const PointGeom& g = geom[k];
+    const double y = g.y, xb = g.xb, ya = g.ya;
+    const size_t bind = g.bind;
     // Vertical distance to the binding roof, read on the log chart (DIGEST §2).
-    const double ya = Y(d.attainable.value);
     if (std::fabs(ya - y) > 3) {
       headroom += "<line class=\"headroom\"" + attr("data-index", std::to_string(k)) +
                   attr("stroke", colour) + attr("x1", xb) + attr("x2", xb) + attr("y1", y) +
@@ -507,12 +653,22 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
                                    ? "above ×" + format_number(1 / d.headroom.factor, 3)
                                    : "×" + format_number(d.headroom.factor, 3);
         const double ym = (y + ya) / 2 + 4;
-        for (auto [dx, anchor] : {std::pair{5.0, "start"}, std::pair{-5.0, "end"}}) {
-          const Box b = text_box(xb + dx, ym, hl, kSmallFont, anchor);
-          if (!placer.fits(b)) continue;
-          placer.take(b);
-          headroom += text(xb + dx, ym, hl, "headroom-label", anchor, attr("fill", colour));
-          break;
+        bool placed = false;
+        for (double shift : {0.0, -0.25, 0.25}) {
+          for (auto [dx, anchor] : {std::pair{5.0, "start"}, std::pair{-5.0, "end"}}) {
+            const double yy = ym + shift * (ya - y);
+            const Box b = text_box(xb + dx, yy, hl, kSmallFont, anchor);
+            if (!placer.fits(b)) continue;
+            placer.take(b);
+            headroom += text(xb + dx, yy, hl, "headroom-label", anchor, fill_style(colour));
+            placed = true;
+            break;
+          }
+          if (placed) break;
+        }
+        if (!placed) {  // the headroom factor is the point of the line: always written
+          placer.take(text_box(xb + 5, ym, hl, kSmallFont, "start"));
+          headroom += text(xb + 5, ym, hl, "headroom-label", "start", fill_style(colour));
         }
       }
     }
@@ -540,7 +696,6 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
         markers += marker_shape(shape, xl, y, 5,
                                 " class=\"marker level\"" + attr("fill", colour) +
                                     attr("data-level", d.levels[l].level));
-        placer.take({xl - 6, y - 6, xl + 6, y + 6});
         const Box b = text_box(xl, y + 16, d.levels[l].level, 9.5, "middle");
         if (placer.fits(b)) {
           placer.take(b);
@@ -559,32 +714,32 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
       }
     }
     markers += "</g>\n";
-    placer.take({xb - 8, y - 8, xb + 8, y + 8});
     pending.push_back({xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour});
   }
   for (const auto& pl : pending) {
     bool placed = false;
-    for (double spread : {1.0, 1.8, 2.8}) {
+    for (double spread : {1.0, 1.8, 2.8, 4.0, 5.5}) {
       for (auto [dx, dy, anchor] :
            {std::tuple{11.0, 4.0, "start"}, std::tuple{-11.0, 4.0, "end"},
             std::tuple{8.0, -10.0, "start"}, std::tuple{8.0, 18.0, "start"},
             std::tuple{-8.0, -10.0, "end"}, std::tuple{-8.0, 18.0, "end"},
             std::tuple{0.0, -13.0, "middle"}, std::tuple{0.0, 22.0, "middle"}}) {
         const double lx = pl.x + dx * spread, ly = pl.y + (dy - 4) * spread + 4;
-        const Box b = text_box(lx, ly, pl.name, kFont, anchor);
+        Box b = text_box(lx, ly, pl.name, kFont * kBold, anchor);
+        b.x0 -= 4, b.x1 += 4;  // a little air between neighbouring names
         if (!placer.fits(b)) continue;
         placer.take(b);
         if (spread > 1)  // a leader line when the label sits away from its marker
           labels += "<line class=\"level-join\"" + attr("stroke", pl.colour) + attr("x1", pl.x) +
                     attr("y1", pl.y) + attr("x2", lx) + attr("y2", ly - 4) + "/>\n";
-        labels += text(lx, ly, pl.name, "point-label", anchor, attr("fill", pl.colour));
+        labels += text(lx, ly, pl.name, "point-label", anchor, fill_style(pl.colour));
         placed = true;
         break;
       }
       if (placed) break;
     }
     if (!placed)
-      labels += text(pl.x + 11, pl.y + 4, pl.name, "point-label", "start", attr("fill", pl.colour));
+      labels += text(pl.x + 11, pl.y + 4, pl.name, "point-label", "start", fill_style(pl.colour));
   }
   if (!headroom.empty())
     s += "<g class=\"layer layer-headroom\"" + clip + ">\n" + headroom + "</g>\n";

@@ -60,7 +60,7 @@ std::string render_csv(const ReportInput& in) {
   std::string out =
       "record,machine,name,level,precision,provenance,value,unit,theoretical,"
       "measured_over_theoretical,intensity,performance,attainable,attainment,verdict,"
-      "binding_roof\n";
+      "binding_roof,compute_roof,work,traffic,time,source\n";
   auto row = [&](const std::vector<std::string>& cells) {
     for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + csv_field(cells[i]);
     out += "\n";
@@ -69,27 +69,82 @@ std::string render_csv(const ReportInput& in) {
     const RoofSet& s = m.roofs;
     for (const auto& c : s.compute) {
       const UnitSystem u = report::roof_units(s, c);
-      row({"compute_roof", s.name, c.name, "", c.precision, to_string(c.provenance),
-           csv_number(c.peak.value), u.work_rate(),
+      row({"compute_roof",
+           s.name,
+           c.name,
+           "",
+           c.precision,
+           to_string(c.provenance),
+           csv_number(c.peak.value),
+           u.work_rate(),
            c.theoretical ? csv_number(c.theoretical->value) : "",
-           c.theoretical ? csv_number(c.peak / *c.theoretical) : "", "", "", "", "", "", ""});
+           c.theoretical ? csv_number(c.peak / *c.theoretical) : "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           c.source});
     }
     for (const auto& r : s.memory)
-      row({"memory_roof", s.name, r.level, r.level, "", to_string(r.provenance),
-           csv_number(r.bandwidth.value), s.units.traffic_rate(),
+      row({"memory_roof",
+           s.name,
+           r.level,
+           r.level,
+           "",
+           to_string(r.provenance),
+           csv_number(r.bandwidth.value),
+           s.units.traffic_rate(),
            r.theoretical ? csv_number(r.theoretical->value) : "",
-           r.theoretical ? csv_number(r.bandwidth / *r.theoretical) : "", "", "", "", "", "", ""});
+           r.theoretical ? csv_number(r.bandwidth / *r.theoretical) : "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           "",
+           r.source});
   }
   const std::string machine = in.machines.front().roofs.name;
   for (size_t i = 0; i < in.points.size(); ++i) {
     const Point& p = in.points[i];
     const Diagnosis& d = ch.diagnoses[i];
-    for (const auto& l : d.levels)
-      row({"point", machine, p.name, l.level, d.compute_roof, p.source,
-           csv_number(d.performance.value), ch.units.work_rate(), "", "",
-           csv_number(l.intensity.value), csv_number(d.performance.value),
-           csv_number(l.attainable.value), csv_number(l.attainment), to_string(d.verdict),
-           l.level == d.binding_level ? (d.binding_is_memory ? "memory" : "compute") : ""});
+    // One row per memory level: value = P (the point's performance); W, Q at that level and T.
+    for (const auto& l : d.levels) {
+      double q = 0;
+      for (const auto& t : p.traffic)  // a point's only traffic may leave its level unnamed
+        if (t.level == l.level || (p.traffic.size() == 1 && t.level.empty())) q = t.bytes.value;
+      row({"point",
+           machine,
+           p.name,
+           l.level,
+           p.precision,
+           "",
+           csv_number(d.performance.value),
+           ch.units.work_rate(),
+           "",
+           "",
+           csv_number(l.intensity.value),
+           csv_number(d.performance.value),
+           csv_number(l.attainable.value),
+           csv_number(l.attainment),
+           to_string(d.verdict),
+           l.level == d.binding_level ? (d.binding_is_memory ? "memory" : "compute") : "",
+           d.compute_roof,
+           csv_number(p.work.value),
+           csv_number(q),
+           csv_number(p.time.value),
+           p.source});
+    }
   }
   return out;
 }

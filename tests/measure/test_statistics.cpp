@@ -21,7 +21,7 @@ TEST(MeasureStatistics, Summary) {
   // sample stddev of {9..13} = sqrt(2.5); mean 11
   EXPECT_NEAR(s.cv, std::sqrt(2.5) / 11, 1e-12);
   EXPECT_NEAR(s.spread(), 4.0 / 11, 1e-12);
-  EXPECT_TRUE(s.noisy);       // 36% > 10%
+  EXPECT_TRUE(s.noisy);               // 36% > 10%
   EXPECT_DOUBLE_EQ(s.sustained, 11);  // third-fastest of {13, 12, 11, 10, 9}
   EXPECT_FALSE(s.confirmed());        // 13 is 18% above it
   const Statistics q = summarize_rates({100, 101, 102, 103});

@@ -114,10 +114,19 @@ TEST(ReportData, CsvHasRoofsAndPointRows) {
   EXPECT_NE(csv.find("compute_roof,zen3-2core-vm,fp64 avx2 fma,,fp64,measured,7.2e+10,FLOP/s,"
                      "7.84e+10,0.918367347,"),
             std::string::npos);
-  // daxpy: P = 2e8 / 0.125 s, I = 2e8 / 2.4e9, attainable = 21e9 · I = 1.75e9, 91.4%.
-  EXPECT_NE(csv.find("point,zen3-2core-vm,daxpy,DRAM,fp64 avx2 fma,formula,1.6e+09,FLOP/s,,,"
-                     "0.0833333333,1.6e+09,1.75e+09,0.914285714,memory-bound,memory"),
-            std::string::npos);
+  // daxpy: P = 2e8 / 0.125 s, I = 2e8 / 2.4e9, attainable = 21e9 · I = 1.75e9, 91.4%; then the
+  // roof it was judged against, W, Q at the level, T and its source.
+  EXPECT_NE(csv.find("point,zen3-2core-vm,daxpy,DRAM,fp64,,1.6e+09,FLOP/s,,,"
+                     "0.0833333333,1.6e+09,1.75e+09,0.914285714,memory-bound,memory,"
+                     "fp64 avx2 fma,200000000,2.4e+09,0.125,formula"),
+            std::string::npos)
+      << csv;
+  // The header names every column, the point rows fill all of them.
+  EXPECT_EQ(csv.rfind("record,machine,name,level,precision,provenance,value,unit,theoretical,"
+                      "measured_over_theoretical,intensity,performance,attainable,attainment,"
+                      "verdict,binding_roof,compute_roof,work,traffic,time,source\n",
+                      0),
+            0u);
 }
 
 TEST(ReportData, JsonCarriesRidgesAndAnalyses) {
