@@ -21,10 +21,15 @@ struct ImportArgs {
 
 void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDocument>& m,
             const std::string& tool) {
+  // Per point: judged against the machine's roofs, or (no roof for the unit it ran on) only
+  // listed — a tensor kernel held against the fp32 roof would read as impossible.
+  std::vector<bool> judged(res.doc.points.size(), m.has_value());
   if (m) {
-    for (auto& p : res.doc.points) {
+    for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
+      auto& p = res.doc.points[i];
       p.traffic = fit_levels(p.traffic, &m->roofs, res.notes, p.name);
       if (p.precision.empty() && !a.machine.precision.empty()) p.precision = a.machine.precision;
+      judged[i] = fit_precision(p, m->roofs, res.notes);
     }
     res.doc.machine = m->roofs.name;
   }
@@ -35,8 +40,17 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
     j["notes"] = res.notes;
     if (m) {
       nlohmann::json an = nlohmann::json::array();
-      for (const auto& p : res.doc.points)
-        an.push_back(analysis_to_json(p, diagnose(p, m->roofs), m->roofs));
+      for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
+        const auto& p = res.doc.points[i];
+        if (judged[i])
+          an.push_back(analysis_to_json(p, diagnose(p, m->roofs), m->roofs));
+        else {
+          nlohmann::json x = point_to_json(p);
+          x["machine"] = m->roofs.name;
+          x["diagnosis"] = nullptr;  // no roof for its precision: see the notes
+          an.push_back(x);
+        }
+      }
       j["analysis"] = an;
     }
     emit(j.dump(2) + "\n", a.output);
@@ -45,14 +59,16 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
   std::string t = tool + " import of " + a.file + ": " + std::to_string(res.doc.points.size()) +
                   " point" + (res.doc.points.size() == 1 ? "" : "s") + "\n";
   for (const auto& n : res.notes) t += "  " + n + "\n";
-  for (const auto& p : res.doc.points) {
+  for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
+    const auto& p = res.doc.points[i];
     t += "\n";
-    if (m)
+    if (m && judged[i])
       t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs,
                                  a.output.empty() && color_stdout());
     else
-      t += render_point_brief(p);
-    if (m && !p.note.empty()) t += "  source: " + p.note + "\n";
+      t += render_point_brief(p) +
+           (m ? "  not judged: no roof for its precision (see notes)\n" : "");
+    if (m && judged[i] && !p.note.empty()) t += "  source: " + p.note + "\n";
   }
   emit(t, a.output);
 }

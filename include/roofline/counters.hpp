@@ -122,7 +122,10 @@ struct PmuStatus {
   int paranoid = 2;          ///< /proc/sys/kernel/perf_event_paranoid (2 when unreadable)
   bool cap_perfmon = false;  ///< effective CAP_PERFMON or CAP_SYS_ADMIN
   bool hypervisor = false;   ///< cpuinfo lists the "hypervisor" flag
-  std::vector<std::string> uncore_pmus;  ///< uncore_imc_*, amd_df, amd_umc_* found
+  std::vector<std::string> uncore_pmus;  ///< uncore_imc_*, amd_df, amd_umc_* found (usable kinds)
+  /// uncore_imc_free_running_* found: present but not used for Q (add_dram_events skips them),
+  /// so they are named in the messages rather than counted as a memory-controller PMU.
+  std::vector<std::string> skipped_uncore_pmus;
 };
 /// Probes perf_event under `sysfs_root` (sysfs event_source devices).
 PmuStatus probe_pmu(const std::filesystem::path& sysfs_root = "/sys/bus/event_source/devices");
@@ -148,8 +151,10 @@ class CounterSet {
   /// start now. System-wide events are opened disabled; enable_system_wide() starts them.
   /// Events are grouped by EventSpec::group (one leader per group and PMU) so that the kernel
   /// schedules each group as a whole. An event that cannot be opened is recorded in
-  /// failures() with the kernel's reason, and the others are kept.
-  void open(const std::vector<EventSpec>& events, pid_t pid, bool on_exec);
+  /// failures() with the kernel's reason, and the others are kept. A PMU's type number is
+  /// read from `sysfs_root`/<pmu>/type (the same tree probe_pmu and add_dram_events read).
+  void open(const std::vector<EventSpec>& events, pid_t pid, bool on_exec,
+            const std::filesystem::path& sysfs_root = "/sys/bus/event_source/devices");
   void enable_system_wide();
   void disable_system_wide();
   /// Stops per-process counters started without on_exec (for self-measurement).

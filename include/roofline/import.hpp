@@ -38,8 +38,9 @@ double parse_profiler_number(const CsvField& f, const std::string& origin,
                              const std::string& column);
 
 /// Scale of an Nsight Compute unit to base units: "byte" 1, "Kbyte" 1e3, "Mbyte" 1e6, "Gbyte"
-/// 1e9, "nsecond" 1e-9, "usecond" 1e-6, "msecond" 1e-3, "second" 1, "inst" 1, "Kinst" 1e3, ...
-/// Throws InputError for a unit it does not know.
+/// 1e9, "nsecond" 1e-9, "usecond" 1e-6, "msecond" 1e-3, "second" 1, "inst" 1, "Kinst" 1e3,
+/// clocks "hz" 1, "Khz" 1e3, "Mhz" 1e6, "Ghz" 1e9 (any case), ratios "cycle/nsecond" 1e9,
+/// "Tbyte/second" 1e12, ... Throws InputError for a unit it does not know.
 double ncu_unit_scale(const std::string& unit, const std::string& where);
 
 struct NcuOptions {
@@ -48,9 +49,14 @@ struct NcuOptions {
   bool hierarchy = true;
 };
 /// `ncu --csv --page raw` (any metric set, including --set roofline): one point per kernel.
-/// W = 2·FMA + ADD + MUL per precision (sm__sass_thread_inst_executed_op_{d,f,h}{fma,add,mul}
-/// _pred_on.sum) + tensor ops (sm__ops_path_tensor_*.sum); Q = dram__bytes_read.sum +
-/// dram__bytes_write.sum (or dram__bytes.sum); T = gpu__time_duration.sum (DIGEST §10).
+/// W = 2·FMA + ADD + MUL per precision ({sm,smsp}__sass_thread_inst_executed_op_{d,f,h}
+/// {fma,add,mul}_pred_on) + tensor ops (the leaf metrics of one sm__ops_path_tensor_src_*
+/// family); Q = dram__bytes_read + dram__bytes_write (or dram__bytes); T =
+/// gpu__time_duration.sum (DIGEST §10). Counts come from `.sum` columns, or are rebuilt from the
+/// rates `--set roofline` collects: `.sum.per_cycle_elapsed` × <unit>__cycles_elapsed.avg
+/// .per_second × T, `.sum.per_second` × T. A point whose W is mostly tensor work gets the
+/// precision "<type> tensor" from the metric's src_<type> (fp16, bf16, tf32, fp8, int8, fp64).
+/// Malformed input throws InputError naming file and line (and column where there is one).
 /// When the export has the peak metrics of `--set roofline`, `roofs` holds the device's roofs
 /// as ncu's own roofline chart draws them: π = 2 · {d,f}fma .peak_sustained (inst/cycle) ·
 /// sm__cycles_elapsed.avg.per_second, β = dram__bytes.sum.peak_sustained (byte/cycle) ·
@@ -95,6 +101,18 @@ DcgmResult import_dcgm(const std::string& text, const std::string& origin, const
 /// machine (`roofs` null) everything stays.
 std::vector<LevelTraffic> fit_levels(const std::vector<LevelTraffic>& traffic, const RoofSet* roofs,
                                      std::vector<std::string>& notes, const std::string& what);
+
+/// Matches a point's precision to a compute roof of `roofs` so that it is judged against the
+/// unit it ran on: "fp16 tensor" (importers' tensor work) becomes the roof named so, else the
+/// highest dense roof of precision fp16 whose unit names "tensor". Returns false and adds a note
+/// when the machine has no roof for it (the point is then listed but not judged: judged against
+/// another unit's roof it would read as impossible or far below). An empty precision (the
+/// machine's default roof) is kept.
+bool fit_precision(Point& p, const RoofSet& roofs, std::vector<std::string>& notes);
+
+/// "void gemm<float, 128>(int, float const*, ...)" → "gemm<float, 128>": the name without
+/// return type and parameters ("(anonymous namespace)" and "operator()" stay in the name).
+std::string short_kernel_name(const std::string& full);
 
 /// A point without roofs: W, Q per level, T, I and P on one or two lines.
 std::string render_point_brief(const Point& p);

@@ -130,6 +130,13 @@ double ncu_unit_scale(const std::string& unit, const std::string& where) {
   static const std::map<char, double> prefix = {{'n', 1e-9}, {'u', 1e-6}, {'m', 1e-3},
                                                 {'K', 1e3},  {'k', 1e3},  {'M', 1e6},
                                                 {'G', 1e9},  {'T', 1e12}, {'P', 1e15}};
+  // Clock rates: ncu prints "Ghz", "Mhz" (the case varies between versions); an "m" there is
+  // mega, never milli.
+  static const std::map<std::string, double> hertz = {
+      {"hz", 1}, {"khz", 1e3}, {"mhz", 1e6}, {"ghz", 1e9}, {"thz", 1e12}};
+  std::string lower = unit;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (const auto hz = hertz.find(lower); hz != hertz.end()) return hz->second;
   if (base.count(unit) || unit == "%") return 1;
   if (const auto slash = unit.find('/');
       slash != std::string::npos)  // "byte/second", "cycle/nsecond"
@@ -155,6 +162,42 @@ std::vector<LevelTraffic> fit_levels(const std::vector<LevelTraffic>& traffic, c
     }
   }
   return out;
+}
+
+bool fit_precision(Point& p, const RoofSet& roofs, std::vector<std::string>& notes) {
+  if (p.precision.empty()) return true;
+  if (roofs.find_compute(p.precision)) return true;
+  const std::string suffix = " tensor";
+  const bool tensor =
+      p.precision == "tensor" ||
+      (p.precision.size() > suffix.size() &&
+       p.precision.compare(p.precision.size() - suffix.size(), suffix.size(), suffix) == 0);
+  if (tensor) {
+    const std::string type =
+        p.precision == "tensor" ? "" : p.precision.substr(0, p.precision.size() - suffix.size());
+    const ComputeRoof* best = nullptr;
+    if (!type.empty())
+      for (const auto& c : roofs.compute)
+        if (!c.sparse && c.precision == type && c.unit.find("tensor") != std::string::npos &&
+            (!best || c.peak > best->peak))
+          best = &c;
+    if (best) {
+      p.precision = best->name;
+      return true;
+    }
+    notes.push_back(p.name + ": not judged: " +
+                    (type.empty()
+                         ? std::string("the tensor operations' precision is unknown")
+                         : "machine '" + roofs.name + "' has no " + type + " tensor roof") +
+                    " (judged against another unit's roof the point would read as impossible or "
+                    "far below; give --hw/--machine with one)");
+    return false;
+  }
+  for (const auto& c : roofs.compute)
+    if (c.precision == p.precision) return true;
+  notes.push_back(p.name + ": not judged: machine '" + roofs.name + "' has no " + p.precision +
+                  " roof");
+  return false;
 }
 
 std::string render_point_brief(const Point& p) {

@@ -31,6 +31,7 @@ struct Table {
   int declared = -1;
   int line = 0;
   std::vector<std::string> columns;  // thread columns
+  std::size_t skip = 1;              // leading fields of a row before its values
   std::vector<std::pair<std::string, std::vector<CsvField>>> rows;
 };
 
@@ -116,22 +117,39 @@ ImportResult import_likwid(const std::string& text, const std::string& origin) {
     if (!cur) continue;
     if (expect_header) {
       // "Event,Counter,HWThread 0,..." or "Metric,HWThread 0,..."
-      const std::size_t skip = first == "Event" ? 2 : 1;
-      for (std::size_t i = skip; i < row.size(); ++i)
+      cur->skip = first == "Event" ? 2 : 1;
+      for (std::size_t i = cur->skip; i < row.size(); ++i)
         if (!trim(row[i].text).empty()) cur->columns.push_back(trim(row[i].text));
       expect_header = false;
       continue;
     }
-    const std::size_t skip = cur->kind == "Metric" || cur->kind == "STAT" ? 1 : 2;
+    // Rows have the header's shape: "Event,Counter,<one value per column>" (Raw tables and
+    // their STAT) or "Metric,<values>".
     std::vector<CsvField> vals;
-    for (std::size_t i = skip; i < row.size() && vals.size() < cur->columns.size(); ++i)
+    for (std::size_t i = cur->skip; i < row.size() && vals.size() < cur->columns.size(); ++i)
       vals.push_back(row[i]);
+    if (vals.size() < cur->columns.size()) {
+      const CsvField& last = row.back();
+      throw InputError(origin + ": line " + std::to_string(last.line) + ", column " +
+                       std::to_string(last.column + static_cast<int>(last.text.size())) + ": '" +
+                       first + "': expected " + std::to_string(cur->columns.size()) +
+                       " values (one per column of the table's header), found " +
+                       std::to_string(vals.size()) + " (file truncated?)");
+    }
     cur->rows.emplace_back(first, std::move(vals));
   }
   if (tables.empty())
     throw InputError(origin +
-                     ": not a likwid-perfctr CSV file: no TABLE lines "
+                     ": line 1: not a likwid-perfctr CSV file: no TABLE lines "
                      "(write it with likwid-perfctr -O -o out.csv ...)");
+  // likwid ends every line; a last line without its line end was cut off in the middle, where
+  // a number may have lost digits ("0.512" → "0.5") without looking wrong.
+  if (!text.empty() && text.back() != '\n' && text.back() != '\r' && !rows.empty()) {
+    const CsvField& last = rows.back().back();
+    throw InputError(origin + ": line " + std::to_string(last.line) + ", column " +
+                     std::to_string(last.column + static_cast<int>(last.text.size())) +
+                     ": the last line has no line end (file truncated?)");
+  }
   const Table& last = tables.back();
   if (last.declared >= 0 && static_cast<int>(last.rows.size()) < last.declared) {
     const int line = last.rows.empty()                 ? last.line

@@ -171,9 +171,16 @@ std::string explain_missing(const PmuStatus& s) {
 }
 
 std::string explain_uncore_missing(const PmuStatus& s) {
-  if (s.uncore_pmus.empty())
+  if (s.uncore_pmus.empty()) {
+    std::string skipped;
+    for (const auto& n : s.skipped_uncore_pmus) skipped += (skipped.empty() ? "" : ", ") + n;
     return "Q (DRAM traffic): no memory-controller PMU (uncore_imc_*, amd_df) is exposed; "
-           "needs bare metal with the uncore driver loaded (Intel: intel_uncore; AMD: amd_uncore)";
+           "needs bare metal with the uncore driver loaded (Intel: intel_uncore; AMD: "
+           "amd_uncore)" +
+           (skipped.empty() ? std::string()
+                            : " (present but not used: " + skipped +
+                                  ", free-running counters without the CAS events)");
+  }
   if (s.paranoid > 0 && !s.cap_perfmon)
     return "Q (DRAM traffic): memory-controller counters are system-wide and need "
            "kernel.perf_event_paranoid ≤ 0 (now " +

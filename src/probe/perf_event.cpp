@@ -98,6 +98,7 @@ void add_dram_events(EventPlan& plan, const CpuIdentity& cpu, const fs::path& sy
   for (const auto& e : fs::directory_iterator(sysfs_root, ec)) dirs.push_back(e.path());
   std::sort(dirs.begin(), dirs.end());
   const std::size_t before = plan.events.size();
+  std::string skipped;  // uncore_imc_free_running_*: not used, said so in the message
   if (cpu.is_intel()) {
     // Intel: the kernel's uncore driver names the CAS events of every memory channel
     // (uncore_imc_N/events/cas_count_read, cas_count_write; client parts: uncore_imc
@@ -105,8 +106,11 @@ void add_dram_events(EventPlan& plan, const CpuIdentity& cpu, const fs::path& sy
     // performance monitoring guides: "UNC_M_CAS_COUNT.RD/WR ... × 64").
     for (const auto& d : dirs) {
       const std::string name = d.filename().string();
-      if (name.rfind("uncore_imc", 0) != 0 || name.find("free_running") != std::string::npos)
+      if (name.rfind("uncore_imc", 0) != 0) continue;
+      if (name.find("free_running") != std::string::npos) {
+        skipped += (skipped.empty() ? "" : ", ") + name;
         continue;
+      }
       const std::string type = read_small(d / "type");
       if (type.empty()) continue;
       const auto formats = read_formats(d);
@@ -175,7 +179,10 @@ void add_dram_events(EventPlan& plan, const CpuIdentity& cpu, const fs::path& sy
   if (plan.events.size() == before) {
     plan.missing.push_back(
         "Q (DRAM traffic): no memory-controller PMU found under " + sysfs_root.string() +
-        " (uncore_imc_* on Intel, amd_df on AMD); needs bare metal with the uncore driver");
+        " (uncore_imc_* on Intel, amd_df on AMD); needs bare metal with the uncore driver" +
+        (skipped.empty() ? std::string()
+                         : " (present but not used: " + skipped +
+                               ", free-running counters without the CAS events)"));
   } else {
     plan.limits.push_back(
         "DRAM traffic is counted system-wide: other processes' traffic "
@@ -205,10 +212,13 @@ PmuStatus probe_pmu(const fs::path& sysfs_root) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(sysfs_root, ec)) {
     const std::string n = e.path().filename().string();
-    if (n.rfind("uncore_imc", 0) == 0 || n == "amd_df" || n.rfind("amd_umc", 0) == 0)
+    if (n.rfind("uncore_imc", 0) == 0 && n.find("free_running") != std::string::npos)
+      s.skipped_uncore_pmus.push_back(n);  // not used by add_dram_events
+    else if (n.rfind("uncore_imc", 0) == 0 || n == "amd_df" || n.rfind("amd_umc", 0) == 0)
       s.uncore_pmus.push_back(n);
   }
   std::sort(s.uncore_pmus.begin(), s.uncore_pmus.end());
+  std::sort(s.skipped_uncore_pmus.begin(), s.skipped_uncore_pmus.end());
   for (const char* name : {"cpu", "cpu_core"})
     if (fs::exists(sysfs_root / name / "type", ec)) {
       s.core_pmu = name;
@@ -253,11 +263,11 @@ CounterSet::~CounterSet() {
     if (fd >= 0) ::close(fd);
 }
 
-void CounterSet::open(const std::vector<EventSpec>& events, pid_t pid, bool on_exec) {
+void CounterSet::open(const std::vector<EventSpec>& events, pid_t pid, bool on_exec,
+                      const fs::path& root) {
   events_ = events;
   fds_.assign(events.size(), -1);
   std::map<std::tuple<int, std::string, int>, int> leaders;  // (group, pmu, cpu) → fd
-  const fs::path root = "/sys/bus/event_source/devices";
   for (std::size_t i = 0; i < events.size(); ++i) {
     const EventSpec& e = events[i];
     perf_event_attr a{};
@@ -266,7 +276,7 @@ void CounterSet::open(const std::vector<EventSpec>& events, pid_t pid, bool on_e
     if (a.type == 0 && e.pmu != "software") {
       const std::string t = read_small(root / e.pmu / "type");
       if (t.empty()) {
-        failures_.push_back(e.name + ": PMU '" + e.pmu + "' not found");
+        failures_.push_back(e.name + ": PMU '" + e.pmu + "' not found under " + root.string());
         continue;
       }
       a.type = static_cast<std::uint32_t>(std::stoul(t));

@@ -120,7 +120,7 @@ RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& op
   ::close(err[1]);
   IgnoreInterrupts ignore;
   CounterSet set;
-  set.open(r.plan.events, pid, /*on_exec=*/true);
+  set.open(r.plan.events, pid, /*on_exec=*/true, opt.sysfs_root);
   r.open_failures = set.failures();
   set.enable_system_wide();
   const auto t0 = std::chrono::steady_clock::now();

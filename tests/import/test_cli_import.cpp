@@ -43,6 +43,35 @@ TEST(CliImport, NcuTextWithoutMachine) {
   EXPECT_NE(raw.out.find("Q(DRAM) = 201.3 MB"), std::string::npos) << raw.out;
 }
 
+TEST(CliImport, NcuTensorKernelsAgainstTensorRoofs) {
+  // fp16 tensor work is judged against the machine's fp16 tensor roof (not fp32, where it would
+  // be "impossible"); bf16 tensor work on a machine without a bf16 tensor roof is not judged.
+  const auto r = run_cli({"import", "ncu", kData + "ncu-tensor-nested.csv", "--machine",
+                          kData + "machine-h100-sxm.json", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["analysis"].size(), 2u);
+  const json& h = j["analysis"][0];
+  EXPECT_EQ(h["precision"], "fp16 tensor");
+  EXPECT_EQ(h["diagnosis"]["compute_roof"], "fp16 tensor");
+  EXPECT_NE(h["diagnosis"]["verdict"], "above-roof");
+  const json& b = j["analysis"][1];
+  EXPECT_TRUE(b["diagnosis"].is_null());
+  bool noted = false;
+  for (const auto& n : j["notes"])
+    noted = noted || n.get<std::string>().find(
+                         "bf16gemm_tn<128, 128> #1: not judged: machine "
+                         "'h100-sxm' has no bf16 tensor roof") == 0;
+  EXPECT_TRUE(noted) << j["notes"].dump(2);
+  // Against the report's own roofs (no tensor roof at all) the tensor kernel of the
+  // --metrics export is listed, not called impossible.
+  const auto own = run_cli({"import", "ncu", kData + "ncu-metrics-sums.csv"}, "NO_COLOR=1");
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_EQ(own.out.find("the measurement or the roof is wrong"), std::string::npos) << own.out;
+  EXPECT_EQ(own.out.find("above the"), std::string::npos) << own.out;
+  EXPECT_NE(own.out.find("has no fp16 tensor roof"), std::string::npos) << own.out;
+}
+
 TEST(CliImport, DcgmSeedCaseDiagnosis) {
   const auto r = run_cli({"import", "dcgm", kData + "dcgm-seed-case.txt", "--machine",
                           kData + "machine-h100-sxm.json"},

@@ -97,6 +97,40 @@ TEST(ImportLikwid, BadFilesNameFileLineAndColumn) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "m.csv: line 3, column 21: Runtime (RDTSC) [s]: not a number: '0.x1'");
   }
-  EXPECT_THROW(import_likwid("hello,world\n", "x.csv"), InputError);
+  try {
+    import_likwid("hello,world\n", "x.csv");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "x.csv: line 1: not a likwid-perfctr CSV file: no TABLE lines (write it with "
+                 "likwid-perfctr -O -o out.csv ...)");
+  }
   EXPECT_THROW(import_likwid("TABLE,Foo\n", "x.csv"), InputError);
+}
+
+TEST(ImportLikwid, ShortAndCutRowsAreTruncation) {
+  auto error_of = [](const std::string& text) -> std::string {
+    try {
+      import_likwid(text, "m.csv");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  // A row with fewer values than the header has thread columns.
+  EXPECT_EQ(error_of("TABLE,Group 1 Metric,MEM,2\nMetric,HWThread 0,HWThread 1\n"
+                     "Runtime (RDTSC) [s],0.5\nMemory data volume [GBytes],1,1\n"),
+            "m.csv: line 3, column 24: 'Runtime (RDTSC) [s]': expected 2 values (one per column "
+            "of the table's header), found 1 (file truncated?)");
+  EXPECT_EQ(error_of("TABLE,Group 1 Raw,MEM,1\nEvent,Counter,HWThread 0,HWThread 1\n"
+                     "CAS_COUNT_RD,MBOX0C0,300\n"),
+            "m.csv: line 3, column 25: 'CAS_COUNT_RD': expected 2 values (one per column of the "
+            "table's header), found 1 (file truncated?)");
+  // The final row cut inside a number: complete in shape, but without its line end.
+  const std::string whole =
+      "TABLE,Group 1 Metric,MEM,2\nMetric,HWThread 0\nRuntime (RDTSC) [s],0.5\n"
+      "Memory data volume [GBytes],1.25\n";
+  EXPECT_EQ(error_of(whole), "");
+  EXPECT_EQ(error_of(whole.substr(0, whole.size() - 2)),
+            "m.csv: line 4, column 32: the last line has no line end (file truncated?)");
 }

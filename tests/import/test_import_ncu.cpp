@@ -52,7 +52,18 @@ TEST(ImportCsv, ProfilerNumbersAndNcuUnits) {
   EXPECT_DOUBLE_EQ(ncu_unit_scale("msecond", "w"), 1e-3);
   EXPECT_DOUBLE_EQ(ncu_unit_scale("nsecond", "w"), 1e-9);
   EXPECT_DOUBLE_EQ(ncu_unit_scale("cycle/nsecond", "w"), 1e9);
+  // Clock rates as ncu prints them: "m" in a hertz unit is mega.
+  EXPECT_DOUBLE_EQ(ncu_unit_scale("Ghz", "w"), 1e9);
+  EXPECT_DOUBLE_EQ(ncu_unit_scale("GHz", "w"), 1e9);
+  EXPECT_DOUBLE_EQ(ncu_unit_scale("Mhz", "w"), 1e6);
+  EXPECT_DOUBLE_EQ(ncu_unit_scale("mhz", "w"), 1e6);
+  EXPECT_DOUBLE_EQ(ncu_unit_scale("Khz", "w"), 1e3);
+  EXPECT_DOUBLE_EQ(ncu_unit_scale("hz", "w"), 1);
+  EXPECT_DOUBLE_EQ(ncu_unit_scale("Tbyte/second", "w"), 1e12);
+  EXPECT_DOUBLE_EQ(ncu_unit_scale("Gbyte/second", "w"), 1e9);
+  EXPECT_DOUBLE_EQ(ncu_unit_scale("inst/cycle", "w"), 1);
   EXPECT_THROW(ncu_unit_scale("furlong", "w"), InputError);
+  EXPECT_THROW(ncu_unit_scale("Xhz", "w"), InputError);
 }
 
 TEST(ImportNcu, RawPageOnePointPerKernel) {
@@ -76,8 +87,8 @@ TEST(ImportNcu, RawPageOnePointPerKernel) {
   EXPECT_NE(r.notes[0].find("fill_zero #2: skipped, no floating-point work"), std::string::npos);
 }
 
-TEST(ImportNcu, RooflineSetGivesDoublePrecisionTensorAndHierarchy) {
-  const auto r = load("ncu-set-roofline.csv");
+TEST(ImportNcu, MetricSumsGiveDoublePrecisionTensorAndHierarchy) {
+  const auto r = load("ncu-metrics-sums.csv");
   ASSERT_EQ(r.doc.points.size(), 2u);
   const Point& d = r.doc.points[0];
   EXPECT_EQ(d.name, "dgemm_nn_kernel<64, 64> #0");
@@ -92,7 +103,8 @@ TEST(ImportNcu, RooflineSetGivesDoublePrecisionTensorAndHierarchy) {
   EXPECT_DOUBLE_EQ(d.time.value, 31.07e-6);
   const Point& t = r.doc.points[1];
   EXPECT_DOUBLE_EQ(t.work.value, 17179869184.0);  // sm__ops_path_tensor_*: 2·2048³
-  EXPECT_NE(t.note.find("tensor"), std::string::npos);
+  EXPECT_NE(t.note.find("fp16 tensor"), std::string::npos);
+  EXPECT_EQ(t.precision, "fp16 tensor");  // from ..._src_fp16_dst_fp32, not the fp32 roof
   // The export's peak metrics describe the device (an A100: 108 SMs × 64 FFMA/cycle at 1.41 GHz).
   ASSERT_TRUE(r.roofs.has_value());
   const ComputeRoof* fp32 = r.roofs->find_compute("fp32");
@@ -101,8 +113,144 @@ TEST(ImportNcu, RooflineSetGivesDoublePrecisionTensorAndHierarchy) {
   EXPECT_DOUBLE_EQ(r.roofs->find_compute("fp64")->peak.value, 2 * 3456 * 1.41e9);
   EXPECT_DOUBLE_EQ(r.roofs->memory.at(0).bandwidth.value, 1280 * 1.22e9);
   EXPECT_FALSE(load("ncu-raw-saxpy.csv").roofs.has_value());
-  const auto flat = import_ncu(read_text_file(kData / "ncu-set-roofline.csv"), "x", {false});
+  const auto flat = import_ncu(read_text_file(kData / "ncu-metrics-sums.csv"), "x", {false});
   EXPECT_EQ(flat.doc.points[0].traffic.size(), 1u);
+}
+
+TEST(ImportNcu, SetRooflineRatesBecomeCounts) {
+  // `ncu --csv --page raw --set roofline`: rates per elapsed cycle and per second, a units row
+  // with "Ghz" and "cycle/nsecond", ==PROF== lines around the table.
+  const auto r = load("ncu-set-roofline.csv");
+  ASSERT_EQ(r.doc.points.size(), 2u);
+  const Point& d = r.doc.points[0];
+  EXPECT_EQ(d.name, "dgemm_nn_kernel<64, 64> #0");
+  EXPECT_EQ(d.precision, "fp64");
+  const double t = 31.07e-6;
+  EXPECT_DOUBLE_EQ(d.time.value, t);
+  // W = (2·DFMA + DADD + DMUL) per elapsed cycle × smsp__cycles_elapsed.avg.per_second × T.
+  EXPECT_DOUBLE_EQ(d.work.value, (2 * 3063.72 + 5.98 + 5.98) * 1.41e9 * t);
+  // ... which is the 512³ DGEMM's 2·512³ FLOP (plus its 2·512² adds and multiplies) to the
+  // rates' printed precision.
+  EXPECT_NEAR(d.work.value / (2.0 * 512 * 512 * 512 + 2 * 262144), 1, 1e-4);
+  ASSERT_EQ(d.traffic.size(), 3u);
+  EXPECT_EQ(d.traffic[0].level, "DRAM");
+  EXPECT_DOUBLE_EQ(d.traffic[0].bytes.value, 270.07e9 * t);  // dram__bytes.sum.per_second × T
+  EXPECT_EQ(d.traffic[1].level, "L2");
+  EXPECT_DOUBLE_EQ(d.traffic[1].bytes.value, 2.10e12 * t);  // lts__t_bytes.sum.per_second × T
+  EXPECT_EQ(d.traffic[2].level, "L1");
+  EXPECT_DOUBLE_EQ(d.traffic[2].bytes.value, 9.80e12 * t);
+  const Point& s = r.doc.points[1];
+  EXPECT_EQ(s.name, "(anonymous namespace)::sgemm_nn<128, 64> #1");
+  EXPECT_EQ(s.precision, "fp32");
+  EXPECT_DOUBLE_EQ(s.work.value, 2 * 6328.59 * 1.41e9 * 120.33e-6);
+  EXPECT_NEAR(s.work.value / (2.0 * 1024 * 1024 * 1024), 1, 1e-4);
+  // The tensor kernel has only tensor-pipe instruction rates: no FLOP, said so, not placed.
+  bool tensor_note = false, skipped = false;
+  for (const auto& n : r.notes) {
+    tensor_note = tensor_note || n.find("smsp}__inst_executed_pipe_tensor") != std::string::npos;
+    skipped = skipped || n.find("ampere_h16816gemm_256x128_ldg8_stages_32x3_nn #2: skipped") !=
+                             std::string::npos;
+  }
+  EXPECT_TRUE(tensor_note);
+  EXPECT_TRUE(skipped);
+  // Roofs from the peaks, with the clocks in Ghz: an A100's 3456 DFMA and 6912 FFMA per cycle
+  // at 1.41 GHz, 1280 byte/cycle of DRAM at 1.22 GHz.
+  ASSERT_TRUE(r.roofs.has_value());
+  EXPECT_DOUBLE_EQ(r.roofs->find_compute("fp64")->peak.value, 2 * 3456 * 1.41e9);
+  EXPECT_DOUBLE_EQ(r.roofs->find_compute("fp32")->peak.value, 2 * 6912 * 1.41e9);
+  EXPECT_DOUBLE_EQ(r.roofs->find_compute("fp16")->peak.value, 2 * 13824 * 1.41e9);
+  EXPECT_DOUBLE_EQ(r.roofs->memory.at(0).bandwidth.value, 1280 * 1.22e9);
+}
+
+TEST(ImportNcu, RateColumnsNeedTheirClock) {
+  const std::string text =
+      "\"ID\",\"Kernel Name\",\"dram__bytes.sum.per_second\",\"gpu__time_duration.sum\","
+      "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed\"\n"
+      "\"\",\"\",\"Gbyte/second\",\"usecond\",\"inst/cycle\"\n"
+      "\"0\",\"k\",\"100\",\"10\",\"5\"\n";
+  EXPECT_EQ(error_of(text),
+            "r.csv: line 1, column 1: column "
+            "'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed' needs "
+            "smsp__cycles_elapsed.avg.per_second to become a count (missing column)");
+  // With the sm__ clock (the same SM cycles) it counts: 5 inst/cycle × 2 GHz × 10 µs.
+  const std::string with_clock =
+      "\"ID\",\"Kernel Name\",\"dram__bytes.sum.per_second\",\"gpu__time_duration.sum\","
+      "\"sm__cycles_elapsed.avg.per_second\","
+      "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed\",\"x\"\n"
+      "\"\",\"\",\"Gbyte/second\",\"usecond\",\"Mhz\",\"inst/cycle\",\"furlong\"\n"
+      "\"0\",\"k\",\"100\",\"10\",\"2,000\",\"5\",\"1\"\n";
+  const auto r = import_ncu(with_clock, "c.csv");
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].work.value, 2 * 5 * 2e9 * 10e-6);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].traffic[0].bytes.value, 100e9 * 10e-6);
+}
+
+TEST(ImportNcu, TensorFamiliesCountOnlyLeaves) {
+  const auto r = load("ncu-tensor-nested.csv");
+  ASSERT_EQ(r.doc.points.size(), 2u);
+  const Point& h = r.doc.points[0];
+  // ..._src_fp16 and ..._src_fp16_dst_fp32 sum their sparsity_off/on leaves, and op_hmma_*
+  // counts the same MMAs again: W is the leaves once, plus 2·FFMA.
+  EXPECT_DOUBLE_EQ(h.work.value, 17179869184.0 + 2 * 4096);
+  EXPECT_EQ(h.precision, "fp16 tensor");
+  const Point& b = r.doc.points[1];
+  EXPECT_DOUBLE_EQ(b.work.value, 2147483648.0);
+  EXPECT_EQ(b.precision, "bf16 tensor");
+  bool noted = false;
+  for (const auto& n : r.notes)
+    noted = noted || (n.find("tensor metrics left out of W") != std::string::npos &&
+                      n.find("ops_path_tensor_op_hmma_src_fp16_dst_fp32") != std::string::npos &&
+                      n.find("ops_path_tensor_src_fp16, ") != std::string::npos &&
+                      n.find("ops_path_tensor_src_fp16_dst_fp32,") == std::string::npos);
+  EXPECT_TRUE(noted);
+}
+
+TEST(ImportNcu, TensorPointsAreJudgedAgainstTheirTensorRoof) {
+  RoofSet rs;
+  rs.name = "gpu";
+  ComputeRoof c;
+  c.name = "fp32";
+  c.precision = "fp32";
+  c.unit = "cuda cores";
+  c.peak = WorkRate(67e12);
+  rs.compute.push_back(c);
+  c.name = "half tensor";
+  c.precision = "fp16";
+  c.unit = "tensor cores";
+  c.peak = WorkRate(989e12);
+  rs.compute.push_back(c);
+  c.name = "half tensor sparse";
+  c.peak = WorkRate(1979e12);
+  c.sparse = true;
+  rs.compute.push_back(c);
+  std::vector<std::string> notes;
+  Point p;
+  p.name = "k";
+  p.precision = "fp16 tensor";
+  EXPECT_TRUE(fit_precision(p, rs, notes));
+  EXPECT_EQ(p.precision, "half tensor");  // the dense roof, by precision and unit
+  p.precision = "bf16 tensor";
+  EXPECT_FALSE(fit_precision(p, rs, notes));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("k: not judged: machine 'gpu' has no bf16 tensor roof", 0), 0u)
+      << notes[0];
+  p.precision = "fp32";
+  EXPECT_TRUE(fit_precision(p, rs, notes));
+  p.precision = "fp64";
+  EXPECT_FALSE(fit_precision(p, rs, notes));
+  p.precision = "";
+  EXPECT_TRUE(fit_precision(p, rs, notes));
+  EXPECT_EQ(notes.size(), 2u);
+}
+
+TEST(ImportNcu, ShortKernelNames) {
+  EXPECT_EQ(short_kernel_name("void gemm<float, 128>(int, float const*)"), "gemm<float, 128>");
+  EXPECT_EQ(short_kernel_name("void (anonymous namespace)::axpy<float>(int, float*)"),
+            "(anonymous namespace)::axpy<float>");
+  EXPECT_EQ(short_kernel_name("(anonymous namespace)::fill(float*)"),
+            "(anonymous namespace)::fill");
+  EXPECT_EQ(short_kernel_name("void ns::Functor::operator()(int)"), "ns::Functor::operator()");
+  EXPECT_EQ(short_kernel_name("ampere_sgemm_128x64_nn"), "ampere_sgemm_128x64_nn");
 }
 
 TEST(ImportNcu, BadFilesNameFileLineAndColumn) {
@@ -124,10 +272,19 @@ TEST(ImportNcu, BadFilesNameFileLineAndColumn) {
   EXPECT_EQ(error_of(head + "\"0\",\"k\",\"1x0\",\"100\",\"5\",\"7\"\n"),
             "r.csv: line 3, column 9: dram__bytes_read.sum: not a number: '1x0'");
   EXPECT_NE(error_of("a,b\n1,2\n").find("no header with 'Kernel Name'"), std::string::npos);
-  EXPECT_NE(error_of("\"Kernel Name\",\"dram__bytes_read.sum\"\n")
-                .find("missing column "
-                      "'gpu__time_duration.sum'"),
-            std::string::npos);
+  EXPECT_EQ(error_of("\"Kernel Name\",\"dram__bytes_read.sum\"\n"),
+            "r.csv: line 1: missing column 'gpu__time_duration.sum' (T)");
+  EXPECT_EQ(error_of("==PROF== x\n\"Kernel Name\",\"gpu__time_duration.sum\","
+                     "\"dram__bytes.sum\"\n"),
+            "r.csv: line 2: no floating-point instruction metrics "
+            "({sm,smsp}__sass_thread_inst_executed_op_*_pred_on.sum or its .per_cycle_elapsed "
+            "rate) or tensor ops (sm__ops_path_tensor_*): W cannot be counted");
+  EXPECT_EQ(error_of(head),
+            "r.csv: line 3: no kernel rows after the header on line 1 (file "
+            "truncated?)");
+  EXPECT_EQ(error_of("hello\n"),
+            "r.csv: line 1: not an Nsight Compute CSV export: no header with 'Kernel Name' "
+            "(export with: ncu --csv --page raw ...)");
   const std::string bad_unit =
       "\"ID\",\"Kernel Name\",\"dram__bytes.sum\",\"gpu__time_duration.sum\","
       "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\"\n"

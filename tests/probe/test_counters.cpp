@@ -87,6 +87,68 @@ TEST(CounterPlan, SapphireRapidsAddsHalfPrecisionAndHaswellHasNoFlops) {
   EXPECT_NE(hsw.missing[0].find("Broadwell"), std::string::npos);
 }
 
+TEST(CounterPlan, IntelModelsAreListedNotInferred) {
+  // Sierra Forest (Atom cores only) counts FP_FLOPS_RETIRED 0xC8: no FP_ARITH_INST_RETIRED.
+  const auto srf = core_event_plan({"GenuineIntel", 6, 0xAF, ""});
+  EXPECT_TRUE(srf.events.empty());
+  ASSERT_EQ(srf.missing.size(), 1u);
+  EXPECT_EQ(srf.missing[0].rfind("W: no FLOP events known for this CPU model (Intel family 6 "
+                                 "model 0xAF): an Atom-core part",
+                                 0),
+            0u)
+      << srf.missing[0];
+  // A model not in the list (a future one) is not taken for "Broadwell or later".
+  const auto future = core_event_plan({"GenuineIntel", 6, 0xF0, ""});
+  EXPECT_TRUE(future.events.empty());
+  ASSERT_FALSE(future.missing.empty());
+  EXPECT_NE(future.missing[0].find("no FLOP events known for this CPU model"), std::string::npos);
+  EXPECT_TRUE(core_event_plan({"GenuineIntel", 19, 0x01, ""}).events.empty());
+}
+
+TEST(CounterPlan, IntelHybridCountsPCoresWithGoldenCoveL2) {
+  for (int model : {0x97, 0xB7, 0xAA}) {  // Alder Lake, Raptor Lake, Meteor Lake
+    const auto p = core_event_plan({"GenuineIntel", 6, model, ""}, "cpu_core");
+    const EventSpec* l2 = find(p.events, "L2_LINES_IN.ALL");
+    ASSERT_NE(l2, nullptr);
+    EXPECT_EQ(l2->config, 0x1F25u) << model;  // event 0x25 umask 0x1F (alderlake/meteorlake)
+    EXPECT_EQ(l2->pmu, "cpu_core");
+    EXPECT_EQ(find(p.events, "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE"), nullptr);
+    EXPECT_EQ(find(p.events, "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE")->config, 0x10C7u);
+    std::string limits;
+    for (const auto& l : p.limits) limits += l + "\n";
+    EXPECT_NE(limits.find("only the P-cores are counted (the cpu_core PMU)"), std::string::npos);
+  }
+  // Before Golden Cove: event 0xF1.
+  const auto icl = core_event_plan({"GenuineIntel", 6, 0x7E, ""});
+  EXPECT_EQ(find(icl.events, "L2_LINES_IN.ALL")->config, 0x1FF1u);
+  for (const auto& l : icl.limits) EXPECT_EQ(l.find("P-cores"), std::string::npos);
+}
+
+TEST(CounterPlan, AmdAllUmaskPerZenGeneration) {
+  // amdzen3: fp_ret_sse_avx_ops.all umask 0xff; amdzen4: 0x1f (family 19h models 10h-1Fh,
+  // 60h-7Fh, A0h-AFh are Zen 4 by Linux's mapfile).
+  EXPECT_EQ(core_event_plan({"AuthenticAMD", 0x19, 0x21, ""}).events.at(0).config, 0xFF03u);
+  const auto z4 = core_event_plan({"AuthenticAMD", 0x19, 0x11, ""});
+  ASSERT_EQ(z4.events.size(), 1u);
+  EXPECT_EQ(z4.events[0].config, 0x1F03u);
+  EXPECT_EQ(core_event_plan({"AuthenticAMD", 0x19, 0x61, ""}).events.at(0).config, 0x1F03u);
+  // amdzen5: per data type (scalar/packed double 0x80/0xa0, single 0x40/0x60, bfloat16 0x20).
+  const auto z5 = core_event_plan({"AuthenticAMD", 0x1A, 0x02, ""});
+  std::map<std::string, std::vector<std::uint64_t>> by_prec;
+  std::map<int, int> per_group;
+  for (const auto& e : z5.events) {
+    by_prec[e.precision].push_back(e.config);
+    per_group[e.group]++;
+    EXPECT_DOUBLE_EQ(e.weight, 1);
+  }
+  EXPECT_EQ(by_prec["fp64"], (std::vector<std::uint64_t>{0x8003u, 0xA003u}));
+  EXPECT_EQ(by_prec["fp32"], (std::vector<std::uint64_t>{0x4003u, 0x6003u}));
+  EXPECT_EQ(by_prec["bf16"], (std::vector<std::uint64_t>{0x2003u}));
+  EXPECT_EQ(by_prec.count("fp"), 0u);
+  // Each PMCx003 takes two of the six counters (MergeEvent): at most two to a group.
+  for (const auto& [g, n] : per_group) EXPECT_LE(n, 2) << "group " << g;
+}
+
 TEST(CounterPlan, AmdZen2SplitsPrecisionsZen3DoesNot) {
   const auto z2 = core_event_plan({"AuthenticAMD", 0x17, 0x31, ""});
   ASSERT_EQ(z2.events.size(), 2u);

@@ -2,9 +2,15 @@
 // round trip through `roofline profile`.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <thread>
 #include <vector>
 
@@ -99,6 +105,86 @@ TEST(Marker, UnmatchedEndIsCountedAndDisabledRecordsNothing) {
   roofline_region_add_flops(1);
   roofline_region_end("off");
   EXPECT_TRUE(region(json::parse(md::results_json()), "off").is_null());
+}
+
+TEST(Marker, ReusedNameBufferCountsUnderEachName) {
+  MarkersOn on;
+  char name[16];
+  std::strcpy(name, "alpha");
+  for (int i = 0; i < 2; ++i) {
+    roofline_region_begin(name);
+    roofline_region_end(name);
+  }
+  std::strcpy(name, "beta");  // the same pointer, another name
+  for (int i = 0; i < 3; ++i) {
+    roofline::Region r(name);
+    r.add_flops(1);
+  }
+  std::strcpy(name, "alpha");  // and back
+  roofline_region_begin(name);
+  roofline_region_end(name);
+  const json doc = json::parse(md::results_json());
+  EXPECT_EQ(region(doc, "alpha")["calls"], 3);
+  EXPECT_EQ(region(doc, "beta")["calls"], 3);
+  EXPECT_DOUBLE_EQ(region(doc, "beta")["flops"].get<double>(), 3);
+  EXPECT_EQ(doc["regions"].size(), 2u);
+}
+
+TEST(Marker, ForkedChildDoesNotWriteTheParentsRegionsAgain) {
+  MarkersOn on;
+  roofline::test::TempDir dir;
+  auto write = [&](pid_t pid) {
+    std::ofstream(dir.file("markers-" + std::to_string(pid) + ".json")) << md::results_json();
+  };
+  {
+    roofline::Region r("before-fork");
+    r.add_flops(10);
+  }
+  const int across = roofline_region_begin("across");
+  roofline_region_add_flops_to(across, 5);  // declared before the fork: the parent's
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    {
+      roofline::Region r("in-child");
+      r.add_flops(1);
+    }
+    roofline_region_add_flops(2);  // to "across", still open in the child
+    roofline_region_end("across");
+    write(::getpid());
+    std::_Exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  roofline_region_end("across");
+  write(::getpid());
+  std::map<std::string, roofline::counters::RegionResult> by_name;
+  for (const auto& r : roofline::counters::read_marker_results(dir.path)) by_name[r.name] = r;
+  EXPECT_EQ(by_name["before-fork"].calls, 1u);  // not 2: the child did not write it again
+  EXPECT_DOUBLE_EQ(by_name["before-fork"].flops, 10);
+  EXPECT_EQ(by_name["in-child"].calls, 1u);
+  EXPECT_EQ(by_name["across"].calls, 2u);  // closed once in each process
+  EXPECT_DOUBLE_EQ(by_name["across"].flops, 5 + 2);
+}
+
+TEST(Marker, OutOfMemoryIsCountedNotThrown) {
+  MarkersOn on;
+  md::fail_allocations_for_testing(1);
+  // Region's constructor and destructor are noexcept: an exception out of the C API would end
+  // the program here.
+  {
+    roofline::Region r("first-seen");
+    r.add_flops(1);
+  }
+  md::fail_allocations_for_testing(0);
+  const json doc = json::parse(md::results_json());
+  EXPECT_EQ(doc["dropped"], 1);
+  EXPECT_TRUE(region(doc, "first-seen").is_null());
+  {
+    roofline::Region r("first-seen");  // later calls record again
+  }
+  EXPECT_EQ(region(json::parse(md::results_json()), "first-seen")["calls"], 1);
 }
 
 // Runs only as the child of MarkerProfile below (roofline profile -- roofline_tests ...).

@@ -57,6 +57,39 @@ TEST(PerfEvent, ProbeOfASysfsWithoutPmuGivesTheMissingMessage) {
   EXPECT_NE(explain_uncore_missing(s).find("no memory-controller PMU"), std::string::npos);
 }
 
+TEST(PerfEvent, FreeRunningImcIsNamedAsUnusedInBothMessages) {
+  // A client part with only uncore_imc_free_running_*: add_dram_events does not use it, so the
+  // probe must not count it as a memory-controller PMU either.
+  const fs::path root = kSysfs / "intel-tgl-free-running";
+  const PmuStatus s = probe_pmu(root);
+  EXPECT_TRUE(s.uncore_pmus.empty());
+  EXPECT_EQ(s.skipped_uncore_pmus, std::vector<std::string>{"uncore_imc_free_running_0"});
+  const std::string why = explain_uncore_missing(s);
+  EXPECT_NE(why.find("no memory-controller PMU"), std::string::npos) << why;
+  EXPECT_NE(why.find("present but not used: uncore_imc_free_running_0"), std::string::npos) << why;
+  EventPlan p;
+  add_dram_events(p, {"GenuineIntel", 6, 0x8C, ""}, root);
+  EXPECT_TRUE(p.events.empty());
+  ASSERT_EQ(p.missing.size(), 1u);
+  EXPECT_NE(p.missing[0].find("no memory-controller PMU found"), std::string::npos);
+  EXPECT_NE(p.missing[0].find("present but not used: uncore_imc_free_running_0"), std::string::npos)
+      << p.missing[0];
+}
+
+TEST(PerfEvent, CounterSetReadsPmuTypesUnderTheGivenSysfs) {
+  EventSpec e;
+  e.name = "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE";
+  e.pmu = "cpu";
+  e.config = 0x01C7;
+  CounterSet set;
+  const fs::path root = kSysfs / "kvm-no-pmu";  // has no cpu/ (whatever this machine has)
+  set.open({e}, 0, /*on_exec=*/false, root);
+  ASSERT_EQ(set.failures().size(), 1u);
+  EXPECT_EQ(set.failures()[0],
+            "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE: PMU 'cpu' not found under " + root.string());
+  EXPECT_EQ(set.opened(), 0u);
+}
+
 TEST(PerfEvent, ProbeOfThisMachineIsConsistent) {
   const PmuStatus s = probe_pmu();
   // Either the core PMU works, or the message says why not: never silence.

@@ -3,8 +3,18 @@
 //
 // Cost model: disabled = one relaxed atomic load and a branch per call. Enabled = a clock read
 // at begin and end, a push/pop on a thread-local stack, a pointer-keyed lookup of the region's
-// statistics and an uncontended per-thread lock (taken so the exit-time writer can read every
-// thread's table safely). Checked by bench/marker_overhead.cpp (target ≤ 100 ns per pair).
+// statistics confirmed by comparing the name's text (a buffer reused for another name must not
+// count under the first), and an uncontended per-thread lock (taken so the exit-time writer can
+// read every thread's table safely). Checked by bench/marker_overhead.cpp (target ≤ 100 ns per
+// pair).
+//
+// fork() without exec: the child starts with empty tables (pthread_atfork), so that what the
+// parent recorded before the fork is written once, by the parent. Regions open across the fork
+// stay open in the child, restarted at the fork with nothing declared yet.
+//
+// Nothing throws out of the C functions: an allocation failure drops that call's record and is
+// counted ("dropped" in the results).
+#include <pthread.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -18,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -42,11 +53,17 @@ struct OpenRegion {
   double bytes;
 };
 
+struct CacheEntry {
+  const char* ptr;   // the name pointer last seen
+  std::string text;  // its text then: a pointer hit counts only when the text still matches
+  Stat* stat;
+};
+
 struct ThreadTable {
   std::mutex mu;  // guards `stats` against the exit-time writer
   std::unordered_map<std::string, Stat> stats;
-  std::vector<std::pair<const char*, Stat*>> cache;  // owner thread only: name pointer → stat
-  std::vector<OpenRegion> stack;                     // owner thread only
+  std::vector<CacheEntry> cache;  // owner thread only
+  std::vector<OpenRegion> stack;  // owner thread only
 };
 
 struct Global {
@@ -54,6 +71,7 @@ struct Global {
   std::vector<std::shared_ptr<ThreadTable>> tables;
   std::string dir;
   std::atomic<std::uint64_t> unmatched{0};
+  std::atomic<std::uint64_t> dropped{0};     // calls lost to an allocation failure
   std::atomic<std::uint64_t> generation{0};  // bumped by reset_for_testing
 };
 
@@ -76,6 +94,7 @@ bool env_off(const char* v) {
 }
 
 void write_at_exit();
+void register_fork_handlers();
 
 int decide_state() {
   static std::once_flag once;
@@ -86,6 +105,7 @@ int decide_state() {
     if (on) {
       global().dir = d ? d : "";
       std::atexit(write_at_exit);
+      register_fork_handlers();
     }
     int expected = -1;
     g_state.compare_exchange_strong(expected, on ? 1 : 0);
@@ -105,26 +125,88 @@ struct TableHolder {
   std::uint64_t generation = ~0ULL;
 };
 
+thread_local TableHolder t_holder;
+thread_local std::int64_t t_forked_at = 0;  // set in a fork's child: its open regions restart
+
 ThreadTable& table() {
-  thread_local TableHolder h;
+  TableHolder& h = t_holder;
   Global& g = global();
   const auto gen = g.generation.load(std::memory_order_relaxed);
   if (!h.table || h.generation != gen) [[unlikely]] {
-    h.table = std::make_shared<ThreadTable>();
+    auto fresh = std::make_shared<ThreadTable>();
+    if (h.table && t_forked_at != 0) {
+      // First use in a fork's child: regions open across the fork stay open here, restarted at
+      // the fork with nothing declared (the parent keeps what was declared before it).
+      for (const OpenRegion& r : h.table->stack)
+        fresh->stack.push_back(OpenRegion{r.name, t_forked_at, 0, 0});
+    }
+    {
+      std::lock_guard lock(g.mu);
+      g.tables.push_back(fresh);
+    }
+    t_forked_at = 0;
+    h.table = std::move(fresh);
     h.generation = gen;
-    std::lock_guard lock(g.mu);
-    g.tables.push_back(h.table);
   }
   return *h.table;
 }
 
-Stat* stat_for(ThreadTable& t, const char* name) {
-  for (auto& [p, s] : t.cache)
-    if (p == name) return s;
+std::atomic<int> g_fail_allocations{0};  // tests: the next N new names fail as out of memory
+
+Stat* new_stat(ThreadTable& t, const std::string& text) {
+  if (g_fail_allocations.load(std::memory_order_relaxed) > 0) [[unlikely]]
+    if (g_fail_allocations.fetch_sub(1) > 0) throw std::bad_alloc();
   std::lock_guard lock(t.mu);
-  Stat* s = &t.stats[std::string(name)];  // unordered_map keeps element addresses on rehash
-  t.cache.emplace_back(name, s);
+  return &t.stats[text];  // unordered_map keeps element addresses on rehash
+}
+
+Stat* stat_for(ThreadTable& t, const char* name) {
+  for (auto& e : t.cache)
+    if (e.ptr == name) {
+      if (std::strcmp(e.text.c_str(), name) == 0) [[likely]]
+        return e.stat;
+      // The same buffer now holds another name: look that one up and remember it instead.
+      std::string text(name);
+      Stat* s = new_stat(t, text);
+      e.text = std::move(text);
+      e.stat = s;
+      return s;
+    }
+  std::string text(name);
+  Stat* s = new_stat(t, text);
+  t.cache.push_back(CacheEntry{name, std::move(text), s});
   return s;
+}
+
+// fork() without exec: hold the global lock across the fork so that no other thread is inside
+// it (registering a table, writing results) when the child's copy is taken; in the child, let go
+// of every table so that what the parent recorded is written by the parent only. The handler
+// allocates nothing (a child that goes on to exec may only make async-signal-safe calls): the
+// tables are abandoned, not freed (other threads' locks may be held in the child's copy and
+// their threads do not exist there), and the forking thread makes its new table at its next
+// marker call.
+void before_fork() {
+  global().mu.lock();
+}
+void after_fork_parent() {
+  global().mu.unlock();
+}
+void after_fork_child() {
+  Global& g = global();
+  for (auto& t : g.tables) new (&t) std::shared_ptr<ThreadTable>();  // abandon, never freed
+  g.tables.clear();                                                  // only empty pointers
+  g.unmatched.store(0);
+  g.dropped.store(0);
+  if (t_holder.table) {
+    t_holder.generation = ~0ULL;  // a new table at the next call
+    t_forked_at = now_ns();
+  }
+  g.mu.unlock();
+}
+
+void register_fork_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] { ::pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
 }
 
 void append_escaped(std::string& out, const std::string& s) {
@@ -175,6 +257,7 @@ std::string build_json(std::size_t* regions_out) {
   std::string out =
       "{\"schema\": \"roofline.markers\", \"version\": 1, \"pid\": " + std::to_string(::getpid()) +
       ", \"unmatched_ends\": " + std::to_string(g.unmatched.load()) +
+      ", \"dropped\": " + std::to_string(g.dropped.load()) +
       ", \"open_at_exit\": " + std::to_string(open_at_exit) + ", \"regions\": [";
   bool first = true;
   char buf[512];
@@ -197,7 +280,13 @@ std::string build_json(std::size_t* regions_out) {
 void write_at_exit() {
   if (g_state.load() <= 0) return;
   std::size_t n = 0;
-  const std::string doc = build_json(&n);
+  std::string doc;
+  try {
+    doc = build_json(&n);
+  } catch (...) {
+    std::fprintf(stderr, "roofline markers: out of memory writing the results\n");
+    return;
+  }
   const std::string& dir = global().dir;
   if (dir.empty()) {
     std::fprintf(stderr, "roofline markers (%zu regions):\n%s", n, doc.c_str());
@@ -219,69 +308,97 @@ void write_at_exit() {
 
 extern "C" {
 
+// Each function catches everything: they are called from C and from noexcept C++ (Region), and
+// an exception must not cross either.
+
 int roofline_markers_enabled(void) {
   return enabled() ? 1 : 0;
 }
 
 int roofline_region_begin(const char* name) {
   if (!enabled() || name == nullptr) return -1;
-  ThreadTable& t = table();
-  t.stack.push_back(OpenRegion{name, now_ns(), 0, 0});
-  return static_cast<int>(t.stack.size() - 1);
+  try {
+    ThreadTable& t = table();
+    t.stack.push_back(OpenRegion{name, now_ns(), 0, 0});
+    return static_cast<int>(t.stack.size() - 1);
+  } catch (...) {
+    global().dropped.fetch_add(1, std::memory_order_relaxed);
+    return -1;
+  }
 }
 
 void roofline_region_end(const char* name) {
   if (!enabled() || name == nullptr) return;
   const std::int64_t end = now_ns();
-  ThreadTable& t = table();
-  // The innermost open region of that name; regions opened inside it and never closed are
-  // dropped and counted as unmatched.
-  std::size_t i = t.stack.size();
-  while (i > 0) {
-    const char* n = t.stack[i - 1].name;
-    if (n == name || std::strcmp(n, name) == 0) break;
-    --i;
+  try {
+    ThreadTable& t = table();
+    // The innermost open region of that name; regions opened inside it and never closed are
+    // dropped and counted as unmatched.
+    std::size_t i = t.stack.size();
+    while (i > 0) {
+      const char* n = t.stack[i - 1].name;
+      if (n == name || std::strcmp(n, name) == 0) break;
+      --i;
+    }
+    if (i == 0) {
+      global().unmatched.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    const OpenRegion r = t.stack[i - 1];
+    if (t.stack.size() > i)
+      global().unmatched.fetch_add(t.stack.size() - i, std::memory_order_relaxed);
+    t.stack.resize(i - 1);
+    Stat* s = stat_for(t, r.name);
+    std::lock_guard lock(t.mu);
+    s->calls += 1;
+    s->ns += end - r.start_ns;
+    s->flops += r.flops;
+    s->bytes += r.bytes;
+  } catch (...) {
+    global().dropped.fetch_add(1, std::memory_order_relaxed);
   }
-  if (i == 0) {
-    global().unmatched.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  const OpenRegion r = t.stack[i - 1];
-  if (t.stack.size() > i)
-    global().unmatched.fetch_add(t.stack.size() - i, std::memory_order_relaxed);
-  t.stack.resize(i - 1);
-  Stat* s = stat_for(t, r.name);
-  std::lock_guard lock(t.mu);
-  s->calls += 1;
-  s->ns += end - r.start_ns;
-  s->flops += r.flops;
-  s->bytes += r.bytes;
 }
 
 void roofline_region_add_flops(double flops) {
   if (!enabled()) return;
-  ThreadTable& t = table();
-  if (!t.stack.empty()) t.stack.back().flops += flops;
+  try {
+    ThreadTable& t = table();
+    if (!t.stack.empty()) t.stack.back().flops += flops;
+  } catch (...) {
+    global().dropped.fetch_add(1, std::memory_order_relaxed);
+  }
 }
 
 void roofline_region_add_bytes(double bytes) {
   if (!enabled()) return;
-  ThreadTable& t = table();
-  if (!t.stack.empty()) t.stack.back().bytes += bytes;
+  try {
+    ThreadTable& t = table();
+    if (!t.stack.empty()) t.stack.back().bytes += bytes;
+  } catch (...) {
+    global().dropped.fetch_add(1, std::memory_order_relaxed);
+  }
 }
 
 void roofline_region_add_flops_to(int handle, double flops) {
   if (handle < 0 || !enabled()) return;
-  ThreadTable& t = table();
-  if (static_cast<std::size_t>(handle) < t.stack.size())
-    t.stack[static_cast<std::size_t>(handle)].flops += flops;
+  try {
+    ThreadTable& t = table();
+    if (static_cast<std::size_t>(handle) < t.stack.size())
+      t.stack[static_cast<std::size_t>(handle)].flops += flops;
+  } catch (...) {
+    global().dropped.fetch_add(1, std::memory_order_relaxed);
+  }
 }
 
 void roofline_region_add_bytes_to(int handle, double bytes) {
   if (handle < 0 || !enabled()) return;
-  ThreadTable& t = table();
-  if (static_cast<std::size_t>(handle) < t.stack.size())
-    t.stack[static_cast<std::size_t>(handle)].bytes += bytes;
+  try {
+    ThreadTable& t = table();
+    if (static_cast<std::size_t>(handle) < t.stack.size())
+      t.stack[static_cast<std::size_t>(handle)].bytes += bytes;
+  } catch (...) {
+    global().dropped.fetch_add(1, std::memory_order_relaxed);
+  }
 }
 
 }  // extern "C"
@@ -291,6 +408,7 @@ namespace roofline::marker_detail {
 void configure_for_testing(bool on, const std::string& dir) {
   decide_state();  // settle the environment's decision first so it cannot override this one
   global().dir = dir;
+  if (on) register_fork_handlers();
   g_state.store(on ? 1 : 0);
 }
 
@@ -299,7 +417,12 @@ void reset_for_testing() {
   std::lock_guard lock(g.mu);
   g.tables.clear();
   g.unmatched = 0;
+  g.dropped = 0;
   g.generation.fetch_add(1);
+}
+
+void fail_allocations_for_testing(int n) {
+  g_fail_allocations.store(n);
 }
 
 std::string results_json() {
