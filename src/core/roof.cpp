@@ -15,6 +15,11 @@ bool iequals(std::string_view a, std::string_view b) {
                   std::tolower(static_cast<unsigned char>(y));
          });
 }
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
 std::string list_compute(const RoofSet& s) {
   std::string out;
   for (const auto& c : s.compute) out += (out.empty() ? "" : ", ") + c.name;
@@ -71,6 +76,18 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key) const {
     if (const auto* c = find_compute(key)) return *c;
     if (const auto* c = highest_of([&](const ComputeRoof& r) { return iequals(r.precision, key); }))
       return *c;
+    // "PRECISION UNIT" (e.g. "fp16 tensor" from a profiler import): the highest dense roof of
+    // that precision whose unit or name mentions the unit.
+    if (const auto space = key.find(' '); space != std::string_view::npos) {
+      const std::string_view prec = key.substr(0, space), unit = key.substr(space + 1);
+      auto mentions = [&](const std::string& text) {
+        return lower(text).find(lower(std::string(unit))) != std::string::npos;
+      };
+      if (const auto* c = highest_of([&](const ComputeRoof& r) {
+            return iequals(r.precision, prec) && (mentions(r.unit) || mentions(r.name));
+          }))
+        return *c;
+    }
     throw InputError("machine '" + name + "' has no compute roof for '" + std::string(key) +
                      "' (roofs: " + list_compute(*this) + ")");
   }

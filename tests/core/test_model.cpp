@@ -4,6 +4,7 @@
 #include <random>
 
 #include "roofline/compare.hpp"
+#include "roofline/error.hpp"
 #include "roofline/metrics.hpp"
 #include "roofline/model.hpp"
 #include "test_machines.hpp"
@@ -100,4 +101,29 @@ TEST(Metrics, MfuAndBandwidthUtilisation) {
   EXPECT_DOUBLE_EQ(model_flops_utilisation(Work(1.4e10), 1000, WorkRate(312e12)), 1.4e13 / 312e12);
   EXPECT_DOUBLE_EQ(bandwidth_utilisation(Bytes(14e9), 100, ByteRate(2e12)), 0.7);
   EXPECT_THROW(model_flops_utilisation(Work(1), 1, WorkRate(0)), std::exception);
+}
+
+TEST(RoofSet, SelectsComputeRoofsByNamePrecisionOrPrecisionAndUnit) {
+  RoofSet s;
+  s.name = "gpu";
+  auto add = [&](const std::string& name, const std::string& prec, const std::string& unit,
+                 double peak, bool sparse = false) {
+    ComputeRoof c;
+    c.name = name;
+    c.precision = prec;
+    c.unit = unit;
+    c.peak = WorkRate(peak);
+    c.sparse = sparse;
+    s.compute.push_back(c);
+  };
+  add("fp32 vector", "fp32", "cuda cores", 67e12);
+  add("fp16 vector", "fp16", "cuda cores", 134e12);
+  add("fp16 matrix", "fp16", "tensor cores", 989e12);
+  add("fp16 matrix sparse", "fp16", "tensor cores", 1979e12, true);
+  EXPECT_EQ(s.select_compute("fp32 vector").name, "fp32 vector");  // a roof name
+  EXPECT_EQ(s.select_compute("fp16").name, "fp16 matrix");         // highest dense
+  EXPECT_EQ(s.select_compute("fp16 tensor").name, "fp16 matrix");  // precision + unit
+  EXPECT_EQ(s.select_compute("FP16 CUDA").name, "fp16 vector");    // case-insensitive
+  EXPECT_THROW(s.select_compute("bf16 tensor"), InputError);       // no such precision
+  EXPECT_THROW(s.select_compute("fp16 systolic"), InputError);     // no such unit
 }
