@@ -331,7 +331,12 @@ MachineDocument measure_machine(const MeasureOptions& options) {
   // ---- options ----
   std::set<std::string> precisions;
   for (const auto& p : options.precisions) {
-    const std::string name = parse_dtype(p).name;
+    std::string name;
+    try {
+      name = parse_dtype(p).name;
+    } catch (const InputError& e) {
+      throw InputError(std::string("--precisions: ") + e.what());
+    }
     if (!kernel_precisions().count(name))
       throw InputError("--precisions: no CPU kernel for '" + p +
                        "' (CPU kernels: fp64, fp32, fp16, bf16, int16, int8)");

@@ -1,0 +1,275 @@
+// Bad input for every command, from one table: malformed, truncated and wrong-version documents,
+// NaN/inf/negative/zero/huge values, wrong units, unknown names, empty files, directories instead
+// of files, unreadable paths. Each case must give one clear message on stderr (naming what was
+// wrong), a non-zero exit status, and leave the output file it was given unchanged — no file
+// created, none half-written, no temporary left beside it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli/cli_runner.hpp"
+
+namespace roofline::test {
+namespace {
+
+struct Case {
+  std::string what;               // the bad input, in words
+  std::vector<std::string> args;  // {dir} = the case's folder, {data} = tests/data
+  int exit_code;                  // 2 bad input, 3 unavailable, 127 command not found
+  std::string message;            // a part of the one-line message on stderr
+};
+
+const std::string kA100 = "{data}/core/machine-a100.json";
+const std::string kPoints = "{data}/core/points.json";
+const std::string kWork = "--work=1e9", kTraffic = "--traffic=1e9", kTime = "--time=0.01";
+const std::string kPeak = "--peak=19.5T", kBw = "--bandwidth=2e12";
+
+/// Documents written into each case's folder.
+void write_fixtures(const std::filesystem::path& dir) {
+  auto put = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+  };
+  put("empty.json", "");
+  put("blank.json", "  \n\t\n");
+  put("truncated.json", R"({"schema": "roofline.machine", "version": 1, "compute": [{"name": "fp)");
+  put("wrong-version.json", R"({"schema": "roofline.machine", "version": 99, "name": "x",
+    "compute": [{"name": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("wrong-schema.json", R"({"schema": "something.else", "version": 1})");
+  put("negative-bandwidth.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": -5}]})");
+  put("zero-peak.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp32", "peak": 0}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("huge-number.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp32", "peak": 1e999}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("wrong-unit.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp32", "peak": "2 TB/s"}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("points-negative-time.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": -1}]})");
+  put("points-zero-work.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "k", "work": 0, "traffic": 1e9, "time": 1}]})");
+  put("points-string-time.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": "soon"}]})");
+  put("points-fp8.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp8"}]})");
+  put("config-no-layers.json", R"({"hidden_size": 4096, "num_attention_heads": 32,
+    "num_hidden_layers": 0, "intermediate_size": 11008, "vocab_size": 32000})");
+  put("ncu.csv", "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"0\",\"k\"\n");
+  put("dcgm.txt", "#Entity   DRAMA  FP32A\nGPU 0     0.06\n");
+  std::filesystem::create_directory(dir / "a-folder");
+}
+
+std::vector<Case> cases() {
+  return {
+      // ---- point ----
+      {"zero time", {"point", kWork, kTraffic, "--time=0", kPeak, kBw}, 2, "time must be > 0"},
+      {"negative time", {"point", kWork, kTraffic, "--time=-1", kPeak, kBw}, 2, "time"},
+      {"NaN work", {"point", "--work=nan", kTraffic, kTime, kPeak, kBw}, 2, "--work"},
+      {"infinite time", {"point", kWork, kTraffic, "--time=inf", kPeak, kBw}, 2, "--time"},
+      {"huge work", {"point", "--work=1e400", kTraffic, kTime, kPeak, kBw}, 2, "--work"},
+      {"zero work", {"point", "--work=0", kTraffic, kTime, kPeak, kBw}, 2, "work"},
+      {"a bandwidth given as peak",
+       {"point", kWork, kTraffic, kTime, "--peak=2 TB/s", kBw},
+       2,
+       "--peak"},
+      {"a rate given as work",
+       {"point", "--work=5 GFLOP/s", kTraffic, kTime, kPeak, kBw},
+       2,
+       "--work"},
+      {"FLOPS/byte as a unit",
+       {"point", kWork, kTraffic, kTime, "--peak=19.5 TFLOPS/byte", kBw},
+       2,
+       "--peak"},
+      {"unknown precision",
+       {"point", kWork, kTraffic, kTime, "--machine", kA100, "--precision=fp128"},
+       2,
+       "fp128"},
+      {"unknown level",
+       {"point", kWork, kTraffic, kTime, "--machine", kA100, "--level=L7"},
+       2,
+       "L7"},
+      {"empty machine file",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/empty.json"},
+       2,
+       "empty.json: empty file"},
+      {"blank machine file",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/blank.json"},
+       2,
+       "blank.json"},
+      {"truncated machine file",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/truncated.json"},
+       2,
+       "truncated.json: line 1"},
+      {"wrong version",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/wrong-version.json"},
+       2,
+       "version"},
+      {"wrong schema",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/wrong-schema.json"},
+       2,
+       "schema"},
+      {"negative bandwidth",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/negative-bandwidth.json"},
+       2,
+       "bandwidth"},
+      {"zero peak",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/zero-peak.json"},
+       2,
+       "peak"},
+      {"number beyond double",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/huge-number.json"},
+       2,
+       "huge-number.json"},
+      {"wrong unit in a document",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/wrong-unit.json"},
+       2,
+       "peak"},
+      {"a folder as machine",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/a-folder"},
+       2,
+       "is a directory"},
+      {"unreadable path",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/empty.json/inside.json"},
+       2,
+       "inside.json"},
+      {"unknown catalogue name",
+       {"point", kWork, kTraffic, kTime, "--hw", "a100-80gbx"},
+       2,
+       "a100-80gbx"},
+      {"negative time in points",
+       {"point", "--points", "{dir}/points-negative-time.json", "--machine", kA100},
+       2,
+       "time"},
+      {"zero work in points",
+       {"point", "--points", "{dir}/points-zero-work.json", "--machine", kA100},
+       2,
+       "work"},
+      {"text for a time",
+       {"point", "--points", "{dir}/points-string-time.json", "--machine", kA100},
+       2,
+       "time"},
+      {"a precision the machine lacks",
+       {"point", "--points", "{dir}/points-fp8.json", "--machine", kA100},
+       2,
+       "fp8"},
+      // ---- kernel ----
+      {"unknown kernel", {"kernel", "nosuch", "--n=10"}, 2, "unknown kernel 'nosuch'"},
+      {"negative size", {"kernel", "saxpy", "--n=-5"}, 2, "n must be"},
+      {"zero size", {"kernel", "saxpy", "--n=0"}, 2, "n must be"},
+      {"NaN size", {"kernel", "saxpy", "--n=nan"}, 2, "--n"},
+      {"unknown dtype", {"kernel", "saxpy", "--n=10", "--dtype=fp7"}, 2, "fp7"},
+      // ---- plot ----
+      {"empty file to plot", {"plot", "{dir}/empty.json", "-o", "{out}"}, 2, "empty file"},
+      {"a folder to plot", {"plot", "{dir}/a-folder", "-o", "{out}"}, 2, "is a directory"},
+      {"points to plot that do not parse",
+       {"plot", kA100, "{dir}/truncated.json", "-o", "{out}"},
+       2,
+       "truncated.json"},
+      {"unknown chart format", {"plot", kA100, "-o", "{dir}/chart.pdf"}, 2, "'.pdf'"},
+      {"chart into a missing folder",
+       {"plot", kA100, "-o", "{dir}/no/such/chart.svg"},
+       2,
+       "does not exist"},
+      // ---- hw ----
+      {"unknown device", {"hw", "show", "nosuch-gpu"}, 2, "nosuch-gpu"},
+      {"compare at zero intensity",
+       {"hw", "compare", "a100-80gb", "h100-sxm", "--at=0"},
+       2,
+       "--at"},
+      {"compare at NaN", {"hw", "compare", "a100-80gb", "h100-sxm", "--at=nan"}, 2, "--at"},
+      {"compare with one device", {"hw", "compare", "a100-80gb"}, 2, "two"},
+      // ---- llm ----
+      {"unknown model", {"llm", "--model=nosuch", "--hw=a100-80gb"}, 2, "nosuch"},
+      {"zero batch", {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--batch=0"}, 2, "--batch"},
+      {"negative context",
+       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--context=-5"},
+       2,
+       "--context"},
+      {"empty model config",
+       {"llm", "--model={dir}/empty.json", "--hw=a100-80gb"},
+       2,
+       "empty.json"},
+      {"a model with zero layers",
+       {"llm", "--model={dir}/config-no-layers.json", "--hw=a100-80gb"},
+       2,
+       "num_hidden_layers"},
+      {"unknown weight dtype",
+       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--wdtype=fp5"},
+       2,
+       "fp5"},
+      // ---- import ----
+      {"empty ncu export", {"import", "ncu", "{dir}/empty.json"}, 2, "empty.json"},
+      {"truncated ncu export", {"import", "ncu", "{dir}/ncu.csv"}, 2, "ncu.csv: line"},
+      {"truncated likwid export",
+       {"import", "likwid", "{data}/import/likwid-truncated.csv"},
+       2,
+       "likwid-truncated.csv: line"},
+      {"dcgm log without a machine", {"import", "dcgm", "{dir}/dcgm.txt"}, 2, "--hw"},
+      {"a folder to import", {"import", "likwid", "{dir}/a-folder"}, 2, "is a directory"},
+      // ---- profile ----
+      {"a program that does not exist",
+       {"profile", "--", "{dir}/no-such-program"},
+       127,
+       "no-such-program"},
+      // ---- measure and run (refused before anything is measured) ----
+      {"too many threads", {"measure", "--threads=4096", "-o", "{out}"}, 2, "--threads"},
+      {"unknown measure precision",
+       {"measure", "--precisions=fp128", "-o", "{out}"},
+       2,
+       "--precisions: unknown data type 'fp128'"},
+      {"unknown measure level", {"measure", "--levels=L9", "-o", "{out}"}, 2, "L9"},
+      {"measure into a folder", {"measure", "-o", "{dir}/a-folder"}, 2, "is a directory"},
+      {"measure report of unknown format",
+       {"measure", "-o", "{out}", "--report", "{dir}/r.docx"},
+       2,
+       "'.docx'"},
+      {"unknown suite kernel", {"run", "nosuch", "-o", "{out}"}, 2, "unknown kernel 'nosuch'"},
+      {"zero working set", {"run", "triad", "--size=0", "-o", "{out}"}, 2, "--size"},
+      {"suite report of unknown format",
+       {"run", "triad", "--report", "{dir}/r.docx", "-o", "{out}"},
+       2,
+       "'.docx'"},
+  };
+}
+
+std::string expand(std::string s, const std::string& dir) {
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"{dir}", dir},
+                                   {"{data}", ROOFLINE_TEST_DATA},
+                                   {"{out}", dir + "/out.json"}}) {
+    for (size_t at; (at = s.find(key)) != std::string::npos;) s.replace(at, key.size(), value);
+  }
+  return s;
+}
+
+TEST(CliBadInputs, EveryCommandRefusesClearlyAndWritesNothing) {
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.what);
+    TempDir d;
+    write_fixtures(d.path);
+    // The output a command was told to write already exists: it must stay as it was.
+    const std::string out = d.path.string() + "/out.json";
+    std::ofstream(out) << "previous\n";
+    size_t files_before = 0;
+    for (const auto& e : std::filesystem::directory_iterator(d.path)) (void)e, ++files_before;
+
+    std::vector<std::string> args;
+    for (const auto& a : c.args) args.push_back(expand(a, d.path.string()));
+    const CliResult r = run_cli(args);
+
+    EXPECT_EQ(r.exit_code, c.exit_code) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << "stderr: " << r.err;
+    // One clear message: the error line comes first and says it is an error.
+    EXPECT_TRUE(r.err.rfind("roofline: error: ", 0) == 0 ||
+                r.err.find("roofline: error: ") != std::string::npos)
+        << r.err;
+    EXPECT_EQ(slurp(out), "previous\n");
+    size_t files_after = 0;
+    for (const auto& e : std::filesystem::directory_iterator(d.path)) (void)e, ++files_after;
+    EXPECT_EQ(files_after, files_before) << "a file was created or left behind";
+  }
+}
+
+}  // namespace
+}  // namespace roofline::test
