@@ -4,6 +4,7 @@
 // many cores share each. From hwloc when the build has it, else from Linux sysfs
 // (/sys/devices/system/cpu/cpu*/topology and cpu0/cache). Sizes are what the system reports —
 // on virtual machines they can be wrong, so measurement checks them against the sweep.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,10 @@ double aggregate_capacity(const CacheInfo& c, int threads);
 /// Memory this process may still allocate: min(MemAvailable, cgroup limit − usage), in bytes;
 /// 0 when unknown.
 double available_memory_bytes();
+/// The same from given files (tests use fixtures): MemAvailable in `meminfo`, lowered to the
+/// room left under a cgroup v2 limit (memory.max − memory.current in `cgroup_dir`) when there
+/// is one. 0 when nothing can be read.
+double available_memory_bytes(const std::filesystem::path& meminfo,
+                              const std::filesystem::path& cgroup_dir);
 
 }  // namespace roofline::cpu

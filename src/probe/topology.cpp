@@ -170,10 +170,11 @@ double aggregate_capacity(const CacheInfo& c, int threads) {
   return c.size_bytes * instances;
 }
 
-double available_memory_bytes() {
+double available_memory_bytes(const std::filesystem::path& meminfo,
+                              const std::filesystem::path& cgroup_dir) {
   double avail = 0;
   {
-    std::ifstream in("/proc/meminfo");
+    std::ifstream in(meminfo);
     std::string key;
     double kb = 0;
     std::string unit;
@@ -185,13 +186,17 @@ double available_memory_bytes() {
       }
     }
   }
-  const std::string max = read_line("/sys/fs/cgroup/memory.max");
-  const std::string cur = read_line("/sys/fs/cgroup/memory.current");
+  const std::string max = read_line((cgroup_dir / "memory.max").string());
+  const std::string cur = read_line((cgroup_dir / "memory.current").string());
   if (!max.empty() && max != "max" && !cur.empty()) {
     const double room = std::strtod(max.c_str(), nullptr) - std::strtod(cur.c_str(), nullptr);
     if (room > 0 && (avail == 0 || room < avail)) avail = room;
   }
   return avail;
+}
+
+double available_memory_bytes() {
+  return available_memory_bytes("/proc/meminfo", "/sys/fs/cgroup");
 }
 
 }  // namespace roofline::cpu

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "measure/suite/loops.hpp"
+#include "roofline/cpu_topology.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/io.hpp"
 #include "roofline/kernels.hpp"
@@ -362,6 +365,26 @@ TEST(SuiteHalf, Fp16AxpyStoresTwoBytesAndComputesExactly) {
   for (size_t i = 0; i < x.size(); ++i)
     ASSERT_EQ(static_cast<double>(y[i]), double(i % 16) + 0.5 * double(i % 8 + 1)) << i;
   EXPECT_EQ(sizeof(loops::Half), 2u);
+}
+
+TEST(SuiteMemory, MemAvailableIsLoweredByACgroupLimit) {
+  // A 16 GiB MemAvailable, but a cgroup that allows 3 GiB and uses 1 GiB: 2 GiB of room.
+  const auto dir = std::filesystem::temp_directory_path() / "roofline-test-cgroup";
+  std::filesystem::create_directories(dir / "cgroup");
+  std::ofstream(dir / "meminfo") << "MemTotal: 33554432 kB\nMemAvailable: 16777216 kB\n";
+  EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup"),
+                   16777216.0 * 1024);  // no limit files: MemAvailable
+  std::ofstream(dir / "cgroup" / "memory.max") << "3221225472\n";
+  std::ofstream(dir / "cgroup" / "memory.current") << "1073741824\n";
+  EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup"), 2147483648.0);
+  // The suite sizes from the same figure: DRAM gets at most a quarter of it.
+  const CacheInfo c =
+      detect_caches(std::string(ROOFLINE_TEST_DATA) + "/run/sysfs/cpu", dir / "meminfo");
+  EXPECT_DOUBLE_EQ(c.mem_available_bytes, 2147483648.0);
+  EXPECT_LE(working_set_for("DRAM", c, 2), 2147483648.0 / 4);
+  std::ofstream(dir / "cgroup" / "memory.max") << "max\n";  // "max": no limit
+  EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup"), 16777216.0 * 1024);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <thread>
 
+#include "roofline/cpu_topology.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/suite.hpp"
 
@@ -94,19 +95,11 @@ CacheInfo detect_caches(const std::filesystem::path& cpu_dir,
   }
   std::sort(info.caches.begin(), info.caches.end(),
             [](const CacheLevel& a, const CacheLevel& b) { return a.level < b.level; });
-  {
-    std::ifstream in(meminfo);
-    std::string key;
-    double kb = 0;
-    std::string unit;
-    while (in >> key >> kb) {
-      std::getline(in, unit);
-      if (key == "MemAvailable:") {
-        info.mem_available_bytes = kb * 1024;
-        break;
-      }
-    }
-  }
+  // MemAvailable, and the cgroup limit when these are this machine's files (a fixture's
+  // meminfo has no cgroup beside it).
+  info.mem_available_bytes = cpu::available_memory_bytes(
+      meminfo, meminfo == "/proc/meminfo" ? std::filesystem::path("/sys/fs/cgroup")
+                                          : meminfo.parent_path() / "cgroup");
   const std::string online = read_line(cpu_dir / "online");
   info.cpus = online.empty() ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
                              : count_cpu_list(online);
