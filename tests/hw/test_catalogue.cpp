@@ -156,6 +156,11 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(peak("a100-80gb", "bf16 tensor"), 312e12);
   EXPECT_DOUBLE_EQ(peak("a100-80gb", "bf16 tensor sparse"), 624e12);
   EXPECT_DOUBLE_EQ(peak("a100-40gb", "int8 tensor"), 624e12);
+  // A100 whitepaper Table 1: FP16 (non-tensor) 78, BF16 (non-tensor) 39.
+  for (const char* a100 : {"a100-40gb", "a100-80gb"}) {
+    EXPECT_DOUBLE_EQ(peak(a100, "fp16 vector"), 78e12);
+    EXPECT_DOUBLE_EQ(peak(a100, "bf16 vector"), 39e12);
+  }
   EXPECT_DOUBLE_EQ(bandwidth("a100-80gb", "HBM2e"), 2.039e12);
   EXPECT_DOUBLE_EQ(bandwidth("a100-40gb", "HBM2"), 1.555e12);
   EXPECT_DOUBLE_EQ(size_of("a100-80gb", "HBM2e"), 80e9);
@@ -167,9 +172,18 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(peak("h100-sxm", "fp32 vector"), 66.9e12);
   EXPECT_DOUBLE_EQ(bandwidth("h100-sxm", "HBM3"), 3.35e12);
   EXPECT_DOUBLE_EQ(bandwidth("h100-sxm", "NVLink"), 900e9);
-  // H100 PCIe datasheet: FP64 26, FP32 51, BF16 1513 sparse = 756 dense; 2 TB/s.
+  // Sparse roofs are the printed sparse figures, not 2 x dense (whitepaper: 989.4/1978.9).
+  EXPECT_DOUBLE_EQ(peak("h100-sxm", "bf16 tensor sparse"), 1978.9e12);
+  EXPECT_DOUBLE_EQ(peak("h100-sxm", "fp16 tensor sparse"), 1978.9e12);
+  EXPECT_DOUBLE_EQ(peak("h100-sxm", "fp16 vector"), 133.8e12);
+  // H100 PCIe datasheet: FP64 26, FP32 51, BF16 1513 sparse; whitepaper Table 3: 756 dense,
+  // FP16/BF16 non-tensor 102.4; 2 TB/s.
   EXPECT_DOUBLE_EQ(peak("h100-pcie", "fp32 vector"), 51e12);
   EXPECT_DOUBLE_EQ(peak("h100-pcie", "bf16 tensor"), 756e12);
+  EXPECT_DOUBLE_EQ(peak("h100-pcie", "bf16 tensor sparse"), 1513e12);
+  EXPECT_DOUBLE_EQ(peak("h100-pcie", "fp16 tensor sparse"), 1513e12);
+  EXPECT_DOUBLE_EQ(peak("h100-pcie", "fp16 vector"), 102.4e12);
+  EXPECT_DOUBLE_EQ(peak("h100-pcie", "bf16 vector"), 102.4e12);
   EXPECT_DOUBLE_EQ(bandwidth("h100-pcie", "HBM2e"), 2.0e12);
   // H200 datasheet: 141 GB HBM3e at 4.8 TB/s, FP8 3958 sparse.
   EXPECT_DOUBLE_EQ(bandwidth("h200", "HBM3e"), 4.8e12);
@@ -188,6 +202,8 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   // L40S datasheet: FP32 91.6, BF16 362.05 | 733; 864 GB/s.
   EXPECT_DOUBLE_EQ(peak("l40s", "fp32 vector"), 91.6e12);
   EXPECT_DOUBLE_EQ(peak("l40s", "bf16 tensor"), 362.05e12);
+  EXPECT_DOUBLE_EQ(peak("l40s", "bf16 tensor sparse"), 733e12);
+  EXPECT_DOUBLE_EQ(peak("l40s", "fp16 tensor sparse"), 733e12);
   EXPECT_DOUBLE_EQ(bandwidth("l40s", "GDDR6"), 864e9);
   // Ada whitepaper, RTX 4090: FP32 82.6, FP16 (FP32 acc.) 165.2, 1008 GB/s.
   EXPECT_DOUBLE_EQ(peak("rtx-4090", "fp32 vector"), 82.6e12);
@@ -197,6 +213,10 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(peak("rtx-a6000", "fp32 vector"), 38.7e12);
   EXPECT_DOUBLE_EQ(bandwidth("rtx-a6000", "GDDR6"), 768e9);
   EXPECT_DOUBLE_EQ(bandwidth("rtx-a6000", "NVLink"), 112.5e9);
+  // GA102 whitepaper, RTX A6000: BF16/FP16 154.8 | 309.7, INT4 619.4 | 1238.9.
+  EXPECT_DOUBLE_EQ(peak("rtx-a6000", "bf16 tensor sparse"), 309.7e12);
+  EXPECT_DOUBLE_EQ(peak("rtx-a6000", "fp16 tensor sparse"), 309.7e12);
+  EXPECT_DOUBLE_EQ(peak("rtx-a6000", "int4 tensor sparse"), 1238.9e12);
   // AMD MI250X: FP64 vector 47.9, matrix 95.7, FP16 383; 3.2768 TB/s.
   EXPECT_DOUBLE_EQ(peak("mi250x", "fp64 vector"), 47.9e12);
   EXPECT_DOUBLE_EQ(peak("mi250x", "fp64 matrix"), 95.7e12);
@@ -206,14 +226,20 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp64 vector"), 81.7e12);
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp16 matrix"), 1307.4e12);
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp8 matrix"), 2614.9e12);
+  EXPECT_DOUBLE_EQ(peak("mi300x", "fp16 matrix sparse"), 2614.9e12);
+  EXPECT_DOUBLE_EQ(peak("mi300x", "bf16 matrix sparse"), 2614.9e12);
   EXPECT_DOUBLE_EQ(bandwidth("mi300x", "HBM3"), 5.3e12);
   EXPECT_DOUBLE_EQ(size_of("mi300x", "HBM3"), 192e9);
   // Google Cloud TPU docs: v4 275 TFLOP/s, 1200 GBps; v5e 197, 819 GBps; v5p 459, 2765 GBps.
   EXPECT_DOUBLE_EQ(peak("tpu-v4", "bf16 mxu"), 275e12);
   EXPECT_DOUBLE_EQ(bandwidth("tpu-v4", "HBM2"), 1200e9);
+  // Jouppi et al. ISCA 2023: 6 ICI links x 50 GB/s per direction; both directions, as v5e's 400.
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v4", "ICI"), 600e9);
+  EXPECT_EQ(load("tpu-v4").info["interconnects"][0]["bandwidth"], 600e9);
   EXPECT_DOUBLE_EQ(peak("tpu-v5e", "bf16 mxu"), 197e12);
   EXPECT_DOUBLE_EQ(peak("tpu-v5e", "int8 mxu"), 393e12);
-  EXPECT_DOUBLE_EQ(bandwidth("tpu-v5e", "HBM2e"), 819e9);
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v5e", "HBM2"), 819e9);  // Google: "HBM2 ... 819 GBps"
+  EXPECT_EQ(load("tpu-v5e").roofs.default_memory, "HBM2");
   EXPECT_DOUBLE_EQ(bandwidth("tpu-v5e", "ICI"), 400e9);
   EXPECT_DOUBLE_EQ(peak("tpu-v5p", "bf16 mxu"), 459e12);
   EXPECT_DOUBLE_EQ(bandwidth("tpu-v5p", "HBM2e"), 2765e9);
