@@ -73,9 +73,11 @@ std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& 
 std::vector<RidgePoint> ridges_per_roof(const RoofSet& roofs, const std::string& level = "");
 
 /// Problems of a catalogue file (empty = valid): the machine-document rules plus the
-/// catalogue's own (docs/hardware.md): a source on every roof, a file name equal to the
-/// lower-case hyphenated name, the info fields, defaults that exist and are dense / main
-/// memory, interconnects also present as roofs.
+/// catalogue's own (docs/hardware.md): a source on every roof and a formula on every theoretical
+/// one, "integer" exactly on int precisions, the sparse flag only on roofs named "... sparse", a
+/// file name equal to the lower-case hyphenated name, the info fields (display name, sources of
+/// power and release year, a CPU's base clock with max_turbo_mhz, a source on every cache),
+/// defaults that exist and are dense / main memory, interconnects also present as roofs.
 std::vector<std::string> catalogue_entry_problems(const std::filesystem::path& file);
 
 /// True when `name` is lower-case letters, digits and single inner hyphens ("a100-80gb").

@@ -97,6 +97,22 @@ TEST(Catalogue, EveryFileLoadsAndPassesTheCatalogueRules) {
     EXPECT_TRUE(has_link);
     EXPECT_TRUE(m.info.contains("sources"));
     EXPECT_TRUE(m.info["clock"]["basis"] == "boost" || m.info["clock"]["basis"] == "base");
+    // Power and release year name where they come from; CPUs record the base clock.
+    EXPECT_FALSE(m.info.value("power_source", "").empty());
+    EXPECT_FALSE(m.info.value("release_source", "").empty());
+    EXPECT_FALSE(m.info.value("display_name", "").empty());
+    if (m.info.value("kind", "") == "cpu") {
+      EXPECT_EQ(m.info["clock"]["basis"], "base");
+      EXPECT_TRUE(m.info["clock"].contains("max_turbo_mhz"));
+    }
+    for (const auto& c : r.compute) {
+      EXPECT_EQ(c.integer, c.precision.rfind("int", 0) == 0) << c.name;
+      if (c.provenance == Provenance::theoretical) {
+        EXPECT_FALSE(c.formula.empty()) << c.name;
+      }
+    }
+    for (const auto& c : m.info.value("caches", nlohmann::json::array()))
+      EXPECT_FALSE(c.value("source", "").empty()) << c.dump();
   }
 }
 
@@ -354,4 +370,70 @@ TEST(Catalogue, CheckerReportsBrokenEntries) {
             std::string::npos)
       << p2[0];
   EXPECT_NE(p2[1].find("'NVLink' is not also a memory roof"), std::string::npos) << p2[1];
+}
+
+// The rules of docs/hardware.md the checker adds: formula on theoretical roofs, integer on int
+// precisions, the sparse flag matching the name, cache sources, display name, the sources of
+// power and release year, and the CPU clock basis.
+TEST(Catalogue, CheckerEnforcesTheDocumentedRules) {
+  roofline::test::TempDir dir;
+  auto problems_of = [&](const nlohmann::json& j, const std::string& name) {
+    roofline::test::write_text(dir.file(name + ".json"), j.dump());
+    return catalogue_entry_problems(dir.file(name + ".json"));
+  };
+  auto has = [](const std::vector<std::string>& ps, const std::string& s) {
+    return std::any_of(ps.begin(), ps.end(),
+                       [&](const std::string& p) { return p.find(s) != std::string::npos; });
+  };
+  const nlohmann::json h100 =
+      nlohmann::json::parse(roofline::test::slurp((kCatalogue / "h100-sxm.json").string()));
+  EXPECT_TRUE(problems_of(h100, "h100-sxm").empty());
+  nlohmann::json j = h100;
+  auto roof = [&](const std::string& name) -> nlohmann::json& {
+    for (auto& c : j["compute"])
+      if (c["name"] == name) return c;
+    throw std::runtime_error("no roof " + name);
+  };
+  roof("fp32 vector")["provenance"] = "theoretical";  // and no formula
+  roof("int8 tensor").erase("integer");
+  roof("bf16 tensor")["integer"] = true;
+  roof("fp8 tensor sparse").erase("sparse");
+  roof("fp16 tensor")["sparse"] = true;
+  j["info"]["caches"][0].erase("source");
+  j["info"].erase("display_name");
+  j["info"].erase("power_source");
+  j["info"]["release_source"] = "";
+  auto p = problems_of(j, "h100-sxm");
+  EXPECT_TRUE(has(p, "compute roof 'fp32 vector' is theoretical but has no formula"));
+  EXPECT_TRUE(has(p, "compute roof 'int8 tensor' of precision 'int8' needs \"integer\": true"));
+  EXPECT_TRUE(has(p, "'bf16 tensor' is \"integer\": true but its precision 'bf16'"));
+  EXPECT_TRUE(has(p, "'fp8 tensor sparse': named '... sparse' but lacks \"sparse\": true"));
+  EXPECT_TRUE(has(p, "'fp16 tensor': \"sparse\": true but the name does not end in ' sparse'"));
+  EXPECT_TRUE(has(p, "info.caches: 'L2' has no source"));
+  EXPECT_TRUE(has(p, "info.display_name is missing"));
+  EXPECT_TRUE(has(p, "info.power_source is missing"));
+  EXPECT_TRUE(has(p, "info.release_source is missing"));
+
+  // A theoretical memory roof without a formula; a cache without a size.
+  j = h100;
+  j["memory"][0]["provenance"] = "theoretical";
+  j["info"]["caches"][0]["size"] = 0;
+  p = problems_of(j, "h100-sxm");
+  EXPECT_TRUE(has(p, "memory roof 'HBM3' is theoretical but has no formula"));
+  EXPECT_TRUE(has(p, "info.caches: 'L2' needs a positive size in bytes"));
+  EXPECT_EQ(p.size(), 2u);
+
+  // A CPU records its base clock and the turbo beside it.
+  const nlohmann::json xeon = nlohmann::json::parse(
+      roofline::test::slurp((kCatalogue / "xeon-platinum-8380.json").string()));
+  EXPECT_TRUE(problems_of(xeon, "xeon-platinum-8380").empty());
+  j = xeon;
+  j["info"]["clock"]["basis"] = "boost";
+  j["info"]["clock"].erase("max_turbo_mhz");
+  p = problems_of(j, "xeon-platinum-8380");
+  EXPECT_TRUE(has(p, "info.clock.basis must be base for a cpu (got 'boost')"));
+  EXPECT_TRUE(has(p, "info.clock.max_turbo_mhz must be a number or null"));
+  EXPECT_EQ(p.size(), 2u);
+  // Not for a GPU: its boost clock is the datasheet's.
+  EXPECT_TRUE(problems_of(h100, "h100-sxm").empty());
 }

@@ -21,8 +21,10 @@ const std::string kCatalogue = std::string(ROOFLINE_SOURCE_DIR) + "/data/hardwar
 std::string user_gpu() {
   return R"({"schema": "roofline.machine", "version": 1, "name": "my-gpu",
     "default_compute": "fp32 vector", "default_memory": "DRAM",
-    "info": {"vendor": "Acme", "kind": "gpu", "aliases": ["acme-1"], "release_year": 2030,
+    "info": {"display_name": "Acme One", "vendor": "Acme", "kind": "gpu", "aliases": ["acme-1"],
+             "release_year": 2030, "release_source": "spec",
              "clock": {"basis": "boost", "mhz": 1000, "source": "spec"}, "power_w": 100,
+             "power_source": "spec",
              "interconnects": [], "sources": ["spec"]},
     "compute": [{"name": "fp32 vector", "precision": "fp32", "unit": "vector", "peak": "10 TFLOP/s", "source": "spec"}],
     "memory": [{"level": "DRAM", "kind": "memory", "bandwidth": "1 TB/s", "source": "spec"}]})";
@@ -241,7 +243,7 @@ TEST(CliHw, UserDirectoryFlagAndEnvironment) {
   EXPECT_DOUBLE_EQ(json::parse(r.out)["ridges"][0]["ridge"].get<double>(), 10.0);
   r = run_cli({"hw", "show", "ACME-1"}, "ROOFLINE_HW_PATH=" + dir.path.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("(my-gpu)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Acme One (my-gpu)"), std::string::npos) << r.out;
   r = run_cli({"hw", "list", "--vendor", "acme", "--json"},
               "ROOFLINE_HW_PATH=/nonexistent:" + dir.path.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
