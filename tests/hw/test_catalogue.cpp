@@ -336,6 +336,12 @@ TEST(Catalogue, NamesResolveCaseInsensitivelyAndByAlias) {
   EXPECT_NE(msg.find("a100-80gb"), std::string::npos) << msg;
   const std::string msg2 = error_of([] { resolve_machine("mi300"); });
   EXPECT_NE(msg2.find("mi300x"), std::string::npos) << msg2;
+  // Equal distance (1 to aliases xeon-8480+ and xeon-8380): the one starting with the typed
+  // text comes first.
+  const std::string msg3 = error_of([] { resolve_machine("xeon-8480"); });
+  EXPECT_NE(msg3.find("(did you mean: xeon-platinum-8480plus, xeon-platinum-8380"),
+            std::string::npos)
+      << msg3;
 }
 
 TEST(Catalogue, CheckerReportsBrokenEntries) {
