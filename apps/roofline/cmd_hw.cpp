@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "commands.hpp"
 #include "roofline/compare.hpp"
@@ -215,6 +216,44 @@ struct CompareArgs {
   bool json = false;
 };
 
+/// The compute roof of every machine for a --precision value (select_compute_roof: a roof
+/// name, a precision, or "a/b" alternatives as in `hw ridges`); "" = each machine's default.
+std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
+                                   const std::string& precision) {
+  std::vector<std::string> names;
+  for (const RoofSet* r : sets) names.push_back(select_compute_roof(*r, precision).name);
+  return names;
+}
+
+/// Without --precision each machine is judged on its default roof, which need not be of one
+/// precision (V100's fp32 vector roof against TPU v5e's bf16 MXU roof): says so, naming the
+/// roofs, and suggests the first default precision group every machine has.
+void warn_if_mixed(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
+                   const std::string& label, std::set<std::string>& said) {
+  std::set<std::string> precisions;
+  std::string named;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    const ComputeRoof* c = sets[i]->find_compute(roofs[i]);
+    precisions.insert(lower(c->precision));
+    named += (named.empty() ? "" : ", ") + sets[i]->name + " " + c->name;
+  }
+  if (precisions.size() < 2) return;
+  std::string hint = "--precision P (a precision or roof name every machine has)";
+  for (const auto& g : default_precision_groups()) {
+    const bool all = std::all_of(sets.begin(), sets.end(), [&](const RoofSet* r) {
+      return find_compute_roof(*r, g) != nullptr;
+    });
+    if (all) {
+      hint = "--precision " + g.label;
+      break;
+    }
+  }
+  const std::string msg = "roofline: warning: " + (label.empty() ? "" : label + ": ") +
+                          "comparing different precisions (" + named + "); give " + hint +
+                          " to compare like with like\n";
+  if (said.insert(msg).second) std::fputs(msg.c_str(), stderr);
+}
+
 std::string render_comparison(const Comparison& c, const std::vector<const RoofSet*>& sets,
                               const std::string& label) {
   const UnitSystem& u = sets.front()->units;
@@ -290,8 +329,11 @@ void run_compare(const CompareArgs& a) {
   }
   json out = json::array();
   std::string text;
+  std::set<std::string> said;
   for (const auto& q : queries) {
-    const Comparison c = compare_at(sets, q.intensity, q.precision, q.level);
+    const std::vector<std::string> roofs = roofs_for(sets, q.precision);
+    if (q.precision.empty()) warn_if_mixed(sets, roofs, q.label, said);
+    const Comparison c = compare_roofs_at(sets, q.intensity, roofs, q.level);
     if (a.json) {
       json j = comparison_to_json(c);
       if (!q.label.empty()) j["point"] = q.label;
@@ -464,7 +506,8 @@ const Registrar reg(60, [](CLI::App& root) {
   cmp->add_option("--at", ca->at, "Intensity I, e.g. 1.0 or \"0.25 FLOP/byte\"");
   cmp->add_option("--point", ca->points, "A points document: compare at each point's intensity");
   cmp->add_option("--precision", ca->precision,
-                  "Compute roof on each machine: a precision (bf16) or roof name");
+                  "Compute roof on each machine: a precision (bf16), alternatives (bf16/fp16: the "
+                  "higher dense roof of the two) or a roof name");
   cmp->add_option("--level", ca->level, "Memory roof on each machine (default: main memory)");
   cmp->add_option("--hw-dir", ca->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
   cmp->add_flag("--json", ca->json, "Machine-readable output");

@@ -101,13 +101,27 @@ PrecisionGroup precision_group(const std::string& spec) {
   return g;
 }
 
+const ComputeRoof* find_compute_roof(const RoofSet& roofs, const PrecisionGroup& group,
+                                     bool sparse_by_name) {
+  if (const ComputeRoof* named = roofs.find_compute(group.label);
+      named && (sparse_by_name || !named->sparse))
+    return named;
+  return highest_dense_roof(roofs, group.precisions);
+}
+
+const ComputeRoof& select_compute_roof(const RoofSet& roofs, const std::string& spec) {
+  if (spec.empty()) return roofs.select_compute("");
+  if (const ComputeRoof* c = find_compute_roof(roofs, precision_group(spec), true)) return *c;
+  std::string dense;
+  for (const auto& c : roofs.compute)
+    if (!c.sparse) dense += (dense.empty() ? "" : ", ") + c.name;
+  throw InputError("machine '" + roofs.name + "' has no compute roof for '" + spec +
+                   "' (dense roofs: " + (dense.empty() ? "none" : dense) + ")");
+}
+
 std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& group,
                                     const std::string& level) {
-  const ComputeRoof* c = nullptr;
-  if (const ComputeRoof* named = roofs.find_compute(group.label); named && !named->sparse)
-    c = named;
-  else
-    c = highest_dense_roof(roofs, group.precisions);
+  const ComputeRoof* c = find_compute_roof(roofs, group);
   if (!c || roofs.memory.empty()) return std::nullopt;
   const MemoryRoof& m = roofs.select_memory(level);
   // DIGEST §2: the ridge point (machine balance) I* = π/β.
