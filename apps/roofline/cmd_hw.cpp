@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -13,6 +14,7 @@
 #include "roofline/hardware.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/model.hpp"
+#include "roofline/report.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -54,6 +56,24 @@ HardwareSummary resolve(const std::string& spec, const std::string& hw_dir) {
 
 void warn(const std::vector<std::string>& problems) {
   for (const auto& p : problems) std::fprintf(stderr, "roofline: warning: skipped %s\n", p.c_str());
+}
+
+/// Refuses a --report path before any work: its format (by extension, as write_report takes
+/// it) and its folder.
+void check_report_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  const std::string ext = lower(p.extension().string());
+  static const std::set<std::string> known = {".svg", ".html", ".htm", ".png", ".json", ".csv"};
+  if (!known.count(ext))
+    throw InputError("--report " + path + ": unknown format '" + ext +
+                     "' (use .svg, .html, .png, .json or .csv)");
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw InputError("--report " + path + ": folder '" + dir.string() + "' does not exist");
+  if (fs::is_directory(p, ec))
+    throw InputError("--report " + path + ": is a directory, expected a file path");
 }
 
 // ------------------------------------------------------------------------------------ list
@@ -125,6 +145,7 @@ void run_list(const ListArgs& a) {
 // ------------------------------------------------------------------------------------ show
 struct ShowArgs {
   std::string name, hw_dir, level, output;
+  std::string report;  // --report FILE: the device's roofs as a chart (format by extension)
   bool json = false;
 };
 
@@ -138,9 +159,18 @@ json ridge_to_json(const RidgePoint& p) {
 }
 
 void run_show(const ShowArgs& a) {
+  if (!a.report.empty()) check_report_path(a.report);
   const HardwareSummary s = resolve(a.name, a.hw_dir);
   const RoofSet& r = s.machine.roofs;
   const auto ridges = ridges_per_roof(r, a.level);
+  if (!a.report.empty()) {
+    ReportInput in;
+    in.title = "Roofs of " + s.display_name;
+    in.machines.push_back(s.machine);
+    // --level: the ridges on the chart are taken against that roof, as in the table.
+    if (!a.level.empty()) in.machines.front().roofs.default_memory = r.select_memory(a.level).level;
+    write_report(a.report, in);
+  }
   if (a.json) {
     json out = {{"name", s.name}, {"machine", machine_to_json(s.machine)}};
     json rj = json::array();
@@ -213,6 +243,7 @@ void run_show(const ShowArgs& a) {
 struct CompareArgs {
   std::vector<std::string> names;
   std::string hw_dir, at, points, precision, level, output;
+  std::string report;  // --report FILE: first machine's roofs, the others as overlays
   bool json = false;
 };
 
@@ -297,6 +328,7 @@ void run_compare(const CompareArgs& a) {
   if (a.names.size() < 2) throw InputError("hw compare: give at least two machines (A B [C...])");
   if (a.at.empty() == a.points.empty())
     throw InputError("hw compare: give either --at INTENSITY or --point POINTS.json");
+  if (!a.report.empty()) check_report_path(a.report);
   std::vector<MachineDocument> machines;
   for (const auto& n : a.names) {
     MachineDocument m = resolve_machine(n, a.hw_dir);
@@ -313,12 +345,13 @@ void run_compare(const CompareArgs& a) {
     std::string level;
   };
   std::vector<Query> queries;
+  PointsDocument doc;
   if (!a.at.empty()) {
     const double i = quantity(a.at, Dimension::intensity, "--at");
     if (!(i > 0)) throw InputError("--at: intensity must be > 0 (got '" + a.at + "')");
     queries.push_back({"", Intensity(i), a.precision, a.level});
   } else {
-    const PointsDocument doc = load_points_file(a.points);
+    doc = load_points_file(a.points);
     for (const auto& p : doc.points) {
       // The point's own intensity at the chosen level (DIGEST §4: I depends on the level).
       const std::string level = a.level.empty() ? p.traffic.front().level : a.level;
@@ -330,9 +363,11 @@ void run_compare(const CompareArgs& a) {
   json out = json::array();
   std::string text;
   std::set<std::string> said;
+  std::vector<std::string> first_roofs;  // of the first query: the roofs the chart highlights
   for (const auto& q : queries) {
     const std::vector<std::string> roofs = roofs_for(sets, q.precision);
     if (q.precision.empty()) warn_if_mixed(sets, roofs, q.label, said);
+    if (first_roofs.empty()) first_roofs = roofs;
     const Comparison c = compare_roofs_at(sets, q.intensity, roofs, q.level);
     if (a.json) {
       json j = comparison_to_json(c);
@@ -347,6 +382,34 @@ void run_compare(const CompareArgs& a) {
       if (!text.empty()) text += "\n";
       text += render_comparison(c, sets, label);
     }
+  }
+  if (!a.report.empty()) {
+    // The chart (DIGEST §7): the first machine's roofs, the others as overlays; each machine's
+    // highlighted roofs are the ones compared, so the --at line's ratios match the table.
+    ReportInput in;
+    in.machines = machines;
+    for (size_t i = 0; i < in.machines.size(); ++i) {
+      RoofSet& r = in.machines[i].roofs;
+      r.default_compute = first_roofs[i];
+      if (!a.level.empty()) r.default_memory = r.select_memory(a.level).level;
+    }
+    std::string others;
+    for (size_t i = 1; i < machines.size(); ++i)
+      others += (others.empty() ? "" : ", ") + machines[i].roofs.name;
+    in.title = machines.front().roofs.name + " compared with " + others;
+    if (!a.at.empty()) {
+      in.workload_line = queries.front().intensity;
+    } else {
+      // A points document: its points drawn on the first machine's roofs.
+      for (auto p : doc.points) {
+        if (!a.precision.empty() || p.precision.empty())
+          p.precision = select_compute_roof(machines.front().roofs,
+                                            a.precision.empty() ? p.precision : a.precision)
+                            .name;
+        in.points.push_back(p);
+      }
+    }
+    write_report(a.report, in);
   }
   if (a.json)
     emit((out.size() == 1 && !a.at.empty() ? out[0] : out).dump(2) + "\n", a.output);
@@ -495,6 +558,8 @@ const Registrar reg(60, [](CLI::App& root) {
   show->add_option("--hw-dir", sa->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
   show->add_flag("--json", sa->json, "Machine-readable output");
   show->add_option("-o,--output", sa->output, "Write the output to a file (atomically)");
+  show->add_option("--report", sa->report,
+                   "Also write the chart of the roofs: .svg .html .png .json .csv (by extension)");
   show->callback([sa] { run_show(*sa); });
 
   auto ca = std::make_shared<CompareArgs>();
@@ -512,6 +577,9 @@ const Registrar reg(60, [](CLI::App& root) {
   cmp->add_option("--hw-dir", ca->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
   cmp->add_flag("--json", ca->json, "Machine-readable output");
   cmp->add_option("-o,--output", ca->output, "Write the output to a file (atomically)");
+  cmp->add_option("--report", ca->report,
+                  "Also write the chart: the first machine's roofs, the others over them, the --at "
+                  "line with the ratios (.svg .html .png .json .csv)");
   cmp->callback([ca] { run_compare(*ca); });
 
   auto ra = std::make_shared<RidgesArgs>();
