@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "commands.hpp"
@@ -16,6 +17,7 @@
 #include "roofline/model.hpp"
 #include "roofline/report.hpp"
 #include "roofline/text.hpp"
+#include "roofline/trajectory.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -58,16 +60,24 @@ void warn(const std::vector<std::string>& problems) {
   for (const auto& p : problems) std::fprintf(stderr, "roofline: warning: skipped %s\n", p.c_str());
 }
 
-/// Refuses a --report path before any work: its format (by extension, as write_report takes
-/// it) and its folder.
-void check_report_path(const std::string& path) {
+/// Refuses a --report path before any work: its format (by extension) and its folder.
+/// `trajectory`: the ridge chart (.svg .html .png); otherwise a roofline report (write_report).
+void check_report_path(const std::string& path, bool trajectory) {
   namespace fs = std::filesystem;
   const fs::path p(path);
-  const std::string ext = lower(p.extension().string());
-  static const std::set<std::string> known = {".svg", ".html", ".htm", ".png", ".json", ".csv"};
-  if (!known.count(ext))
-    throw InputError("--report " + path + ": unknown format '" + ext +
-                     "' (use .svg, .html, .png, .json or .csv)");
+  if (trajectory) {
+    try {
+      check_trajectory_format(p);
+    } catch (const InputError& e) {
+      throw InputError("--report " + std::string(e.what()));
+    }
+  } else {
+    const std::string ext = lower(p.extension().string());
+    static const std::set<std::string> known = {".svg", ".html", ".htm", ".png", ".json", ".csv"};
+    if (!known.count(ext))
+      throw InputError("--report " + path + ": unknown format '" + ext +
+                       "' (use .svg, .html, .png, .json or .csv)");
+  }
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
@@ -159,7 +169,7 @@ json ridge_to_json(const RidgePoint& p) {
 }
 
 void run_show(const ShowArgs& a) {
-  if (!a.report.empty()) check_report_path(a.report);
+  if (!a.report.empty()) check_report_path(a.report, false);
   const HardwareSummary s = resolve(a.name, a.hw_dir);
   const RoofSet& r = s.machine.roofs;
   const auto ridges = ridges_per_roof(r, a.level);
@@ -328,7 +338,7 @@ void run_compare(const CompareArgs& a) {
   if (a.names.size() < 2) throw InputError("hw compare: give at least two machines (A B [C...])");
   if (a.at.empty() == a.points.empty())
     throw InputError("hw compare: give either --at INTENSITY or --point POINTS.json");
-  if (!a.report.empty()) check_report_path(a.report);
+  if (!a.report.empty()) check_report_path(a.report, false);
   std::vector<MachineDocument> machines;
   for (const auto& n : a.names) {
     MachineDocument m = resolve_machine(n, a.hw_dir);
@@ -420,13 +430,42 @@ void run_compare(const CompareArgs& a) {
 // ---------------------------------------------------------------------------------- ridges
 struct RidgesArgs {
   std::string hw_dir, precision, level, kind, output;
+  std::string report;              // --report FILE: the trajectory chart (.svg .html .png)
   std::vector<std::string> extra;  // machine files or names to add to the catalogue's
   bool json = false, csv = false;
 };
 
+/// The trajectory chart of the table's rows: one series per group, dated devices only.
+TrajectoryInput trajectory_of(const std::vector<const HardwareSummary*>& entries,
+                              const std::vector<std::vector<std::optional<RidgePoint>>>& ridges,
+                              const std::vector<PrecisionGroup>& groups, const RidgesArgs& a) {
+  TrajectoryInput t;
+  t.title = "Memory-wall trajectory: ridge points by release year";
+  t.subtitle = "I* = π/β of the highest dense roof of each precision group against " +
+               (a.level.empty() ? std::string("main memory") : a.level) +
+               (a.kind.empty() ? std::string() : ", kind " + lower(a.kind)) + " (DIGEST §8)";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    TrajectorySeries series{groups[g].label, {}};
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const HardwareSummary& e = *entries[i];
+      if (!ridges[i][g] || !e.release_year) continue;
+      const RidgePoint& p = *ridges[i][g];
+      const ComputeRoof* c = e.machine.roofs.find_compute(p.compute_roof);
+      const UnitSystem u = c ? units_of(*c, e.machine.roofs) : e.machine.roofs.units;
+      series.points.push_back(
+          {e.name, *e.release_year, p.ridge.value, u.intensity(), p.compute_roof, p.memory_level});
+    }
+    if (!series.points.empty()) t.series.push_back(std::move(series));
+  }
+  for (const auto* e : entries)
+    if (!e->release_year) t.undated.push_back(e->name);
+  return t;
+}
+
 void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   check_kind(a.kind);
+  if (!a.report.empty()) check_report_path(a.report, true);
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn(problems);
@@ -461,6 +500,16 @@ void run_ridges(const RidgesArgs& a) {
   }
   if (rows.empty())
     throw InputError("no machine has a dense compute roof for '" + a.precision + "'");
+  if (!a.report.empty()) {
+    std::vector<const HardwareSummary*> shown;
+    std::vector<std::vector<std::optional<RidgePoint>>> ridges;
+    for (const auto& row : rows) shown.push_back(row.e), ridges.push_back(row.ridges);
+    const TrajectoryInput t = trajectory_of(shown, ridges, groups, a);
+    if (!t.undated.empty())
+      std::fprintf(stderr, "roofline: warning: --report: not drawn (no release year): %s\n",
+                   join(t.undated).c_str());
+    write_trajectory(a.report, t);
+  }
 
   if (a.json) {
     json out = json::array();
@@ -595,6 +644,8 @@ const Registrar reg(60, [](CLI::App& root) {
   rid->add_flag("--json", ra->json, "Machine-readable output (the trajectory data)");
   rid->add_flag("--csv", ra->csv, "CSV output, one row per device and precision");
   rid->add_option("-o,--output", ra->output, "Write the output to a file (atomically)");
+  rid->add_option("--report", ra->report,
+                  "Also write the trajectory chart: I* against release year (.svg .html .png)");
   rid->callback([ra] { run_ridges(*ra); });
 
   auto ka = std::make_shared<CheckArgs>();

@@ -1,6 +1,6 @@
-// `roofline hw ... --report FILE`: the charts of show (the device's roofs) and compare (overlays
-// and the workload line with its ratio, on the roofs --precision chose); paths refused before
-// any work.
+// `roofline hw ... --report FILE`: the charts of show (the device's roofs), compare (overlays and
+// the workload line with its ratio, on the roofs --precision chose) and ridges (the memory-wall
+// trajectory); paths refused before any work.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -143,7 +143,9 @@ TEST(CliHwReport, BadReportPathsExitTwoAndWriteNothing) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"hw", "show", "h100-sxm", "--report", dir.file("roofs.txt")},
            {"hw", "compare", "a100-80gb", "h100-sxm", "--at", "1", "--report", dir.file("c.pdf")},
-           {"hw", "compare", "a100-80gb", "h100-sxm", "--at", "1", "--report", dir.file("c")}}) {
+           {"hw", "compare", "a100-80gb", "h100-sxm", "--at", "1", "--report", dir.file("c")},
+           {"hw", "ridges", "--report", dir.file("t.json")},
+           {"hw", "ridges", "--report", dir.file("t")}}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.exit_code, 2) << args[1];
     EXPECT_NE(r.err.find("--report " + args.back()), std::string::npos) << r.err;
@@ -172,4 +174,55 @@ TEST(CliHwReport, CompareChartTakesThePrecisionAlternatives) {
     height[m->attr("data-machine")] = std::stod(m->attr("data-attainable"));
   EXPECT_DOUBLE_EQ(height.at("v100-sxm2"), 125e12);
   EXPECT_DOUBLE_EQ(height.at("h100-sxm"), 989.4e12);
+}
+
+TEST(CliHwReport, RidgesDrawTheTrajectory) {
+  TempDir dir;
+  auto r = run_cli({"hw", "ridges", "--report", dir.file("trajectory.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("I* bf16/fp16"), std::string::npos);  // the table is still printed
+  const std::string svg = slurp(dir.file("trajectory.svg"));
+  const auto root = parse_xml(svg);
+  // The table's data, for comparison: every device has a year, so every ridge is a marker.
+  r = run_cli({"hw", "ridges", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json table = json::parse(r.out);
+  std::map<std::pair<std::string, std::string>, double> expected;  // (device, group) -> I*
+  for (const auto& e : table)
+    for (const auto& [group, p] : e["ridges"].items())
+      if (!p.is_null()) expected[{e["name"], group}] = p["ridge"].get<double>();
+  std::map<std::pair<std::string, std::string>, double> drawn;
+  for (const XmlNode* m : all(*root, "g", "trajectory-point")) {
+    const auto key = std::make_pair(m->attr("data-device"), m->attr("data-series"));
+    EXPECT_EQ(drawn.count(key), 0u) << key.first << " " << key.second;
+    drawn[key] = std::stod(m->attr("data-ridge"));
+  }
+  ASSERT_EQ(drawn.size(), expected.size());
+  for (const auto& [key, v] : expected) EXPECT_NEAR(drawn[key], v, v * 1e-8) << key.first;
+  const double h100 = drawn[std::make_pair("h100-sxm", "bf16/fp16")];
+  const double v100 = drawn[std::make_pair("v100-sxm2", "bf16/fp16")];
+  EXPECT_NEAR(h100, 989.4 / 3.35, 1e-6);
+  EXPECT_NEAR(v100, 125 / 0.9, 1e-6);
+  std::set<std::string> labelled;
+  for (const XmlNode* t : all(*root, "text", "device-label")) labelled.insert(t->text);
+  EXPECT_EQ(labelled.size(), table.size());
+  EXPECT_TRUE(labelled.count("tpu-v5e"));
+  EXPECT_NE(svg.find("Ridge point I* [FLOP/byte, OP/byte]"), std::string::npos);  // int8 roofs
+  EXPECT_NE(svg.find(">Release year<"), std::string::npos);
+
+  // One group; a measured machine without a release year is named, not drawn.
+  const std::string undated = dir.file("measured.json");
+  roofline::test::write_text(undated, R"({"schema": "roofline.machine", "version": 1,
+    "name": "my-box", "compute": [{"name": "fp32 vector", "precision": "fp32", "unit": "vector",
+    "peak": 1e12, "source": "measured"}], "memory": [{"level": "DRAM", "kind": "memory",
+    "bandwidth": 1e11, "source": "measured"}]})");
+  r = run_cli(
+      {"hw", "ridges", "--add", undated, "--precision", "fp32", "--report", dir.file("t.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("not drawn (no release year): my-box"), std::string::npos) << r.err;
+  const std::string html = slurp(dir.file("t.html"));
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("Ridge point I* [FLOP/byte]"), std::string::npos);
+  EXPECT_NE(html.find("Not drawn (no release year): my-box"), std::string::npos);
+  EXPECT_EQ(html.find("data-device=\"my-box\""), std::string::npos);
 }
