@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "commands.hpp"
 #include "roofline/compare.hpp"
@@ -12,7 +15,9 @@
 #include "roofline/hardware.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/model.hpp"
+#include "roofline/report.hpp"
 #include "roofline/text.hpp"
+#include "roofline/trajectory.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -53,6 +58,32 @@ HardwareSummary resolve(const std::string& spec, const std::string& hw_dir) {
 
 void warn(const std::vector<std::string>& problems) {
   for (const auto& p : problems) std::fprintf(stderr, "roofline: warning: skipped %s\n", p.c_str());
+}
+
+/// Refuses a --report path before any work: its format (by extension) and its folder.
+/// `trajectory`: the ridge chart (.svg .html .png); otherwise a roofline report (write_report).
+void check_report_path(const std::string& path, bool trajectory) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  if (trajectory) {
+    try {
+      check_trajectory_format(p);
+    } catch (const InputError& e) {
+      throw InputError("--report " + std::string(e.what()));
+    }
+  } else {
+    const std::string ext = lower(p.extension().string());
+    static const std::set<std::string> known = {".svg", ".html", ".htm", ".png", ".json", ".csv"};
+    if (!known.count(ext))
+      throw InputError("--report " + path + ": unknown format '" + ext +
+                       "' (use .svg, .html, .png, .json or .csv)");
+  }
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw InputError("--report " + path + ": folder '" + dir.string() + "' does not exist");
+  if (fs::is_directory(p, ec))
+    throw InputError("--report " + path + ": is a directory, expected a file path");
 }
 
 // ------------------------------------------------------------------------------------ list
@@ -124,6 +155,7 @@ void run_list(const ListArgs& a) {
 // ------------------------------------------------------------------------------------ show
 struct ShowArgs {
   std::string name, hw_dir, level, output;
+  std::string report;  // --report FILE: the device's roofs as a chart (format by extension)
   bool json = false;
 };
 
@@ -137,9 +169,18 @@ json ridge_to_json(const RidgePoint& p) {
 }
 
 void run_show(const ShowArgs& a) {
+  if (!a.report.empty()) check_report_path(a.report, false);
   const HardwareSummary s = resolve(a.name, a.hw_dir);
   const RoofSet& r = s.machine.roofs;
   const auto ridges = ridges_per_roof(r, a.level);
+  if (!a.report.empty()) {
+    ReportInput in;
+    in.title = "Roofs of " + s.display_name;
+    in.machines.push_back(s.machine);
+    // --level: the ridges on the chart are taken against that roof, as in the table.
+    if (!a.level.empty()) in.machines.front().roofs.default_memory = r.select_memory(a.level).level;
+    write_report(a.report, in);
+  }
   if (a.json) {
     json out = {{"name", s.name}, {"machine", machine_to_json(s.machine)}};
     json rj = json::array();
@@ -212,8 +253,47 @@ void run_show(const ShowArgs& a) {
 struct CompareArgs {
   std::vector<std::string> names;
   std::string hw_dir, at, points, precision, level, output;
+  std::string report;  // --report FILE: first machine's roofs, the others as overlays
   bool json = false;
 };
+
+/// The compute roof of every machine for a --precision value (select_compute_roof: a roof
+/// name, a precision, or "a/b" alternatives as in `hw ridges`); "" = each machine's default.
+std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
+                                   const std::string& precision) {
+  std::vector<std::string> names;
+  for (const RoofSet* r : sets) names.push_back(select_compute_roof(*r, precision).name);
+  return names;
+}
+
+/// Without --precision each machine is judged on its default roof, which need not be of one
+/// precision (V100's fp32 vector roof against TPU v5e's bf16 MXU roof): says so, naming the
+/// roofs, and suggests the first default precision group every machine has.
+void warn_if_mixed(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
+                   const std::string& label, std::set<std::string>& said) {
+  std::set<std::string> precisions;
+  std::string named;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    const ComputeRoof* c = sets[i]->find_compute(roofs[i]);
+    precisions.insert(lower(c->precision));
+    named += (named.empty() ? "" : ", ") + sets[i]->name + " " + c->name;
+  }
+  if (precisions.size() < 2) return;
+  std::string hint = "--precision P (a precision or roof name every machine has)";
+  for (const auto& g : default_precision_groups()) {
+    const bool all = std::all_of(sets.begin(), sets.end(), [&](const RoofSet* r) {
+      return find_compute_roof(*r, g) != nullptr;
+    });
+    if (all) {
+      hint = "--precision " + g.label;
+      break;
+    }
+  }
+  const std::string msg = "roofline: warning: " + (label.empty() ? "" : label + ": ") +
+                          "comparing different precisions (" + named + "); give " + hint +
+                          " to compare like with like\n";
+  if (said.insert(msg).second) std::fputs(msg.c_str(), stderr);
+}
 
 std::string render_comparison(const Comparison& c, const std::vector<const RoofSet*>& sets,
                               const std::string& label) {
@@ -258,6 +338,7 @@ void run_compare(const CompareArgs& a) {
   if (a.names.size() < 2) throw InputError("hw compare: give at least two machines (A B [C...])");
   if (a.at.empty() == a.points.empty())
     throw InputError("hw compare: give either --at INTENSITY or --point POINTS.json");
+  if (!a.report.empty()) check_report_path(a.report, false);
   std::vector<MachineDocument> machines;
   for (const auto& n : a.names) {
     MachineDocument m = resolve_machine(n, a.hw_dir);
@@ -274,12 +355,13 @@ void run_compare(const CompareArgs& a) {
     std::string level;
   };
   std::vector<Query> queries;
+  PointsDocument doc;
   if (!a.at.empty()) {
     const double i = quantity(a.at, Dimension::intensity, "--at");
     if (!(i > 0)) throw InputError("--at: intensity must be > 0 (got '" + a.at + "')");
     queries.push_back({"", Intensity(i), a.precision, a.level});
   } else {
-    const PointsDocument doc = load_points_file(a.points);
+    doc = load_points_file(a.points);
     for (const auto& p : doc.points) {
       // The point's own intensity at the chosen level (DIGEST §4: I depends on the level).
       const std::string level = a.level.empty() ? p.traffic.front().level : a.level;
@@ -290,8 +372,13 @@ void run_compare(const CompareArgs& a) {
   }
   json out = json::array();
   std::string text;
+  std::set<std::string> said;
+  std::vector<std::string> first_roofs;  // of the first query: the roofs the chart highlights
   for (const auto& q : queries) {
-    const Comparison c = compare_at(sets, q.intensity, q.precision, q.level);
+    const std::vector<std::string> roofs = roofs_for(sets, q.precision);
+    if (q.precision.empty()) warn_if_mixed(sets, roofs, q.label, said);
+    if (first_roofs.empty()) first_roofs = roofs;
+    const Comparison c = compare_roofs_at(sets, q.intensity, roofs, q.level);
     if (a.json) {
       json j = comparison_to_json(c);
       if (!q.label.empty()) j["point"] = q.label;
@@ -306,6 +393,34 @@ void run_compare(const CompareArgs& a) {
       text += render_comparison(c, sets, label);
     }
   }
+  if (!a.report.empty()) {
+    // The chart (DIGEST §7): the first machine's roofs, the others as overlays; each machine's
+    // highlighted roofs are the ones compared, so the --at line's ratios match the table.
+    ReportInput in;
+    in.machines = machines;
+    for (size_t i = 0; i < in.machines.size(); ++i) {
+      RoofSet& r = in.machines[i].roofs;
+      r.default_compute = first_roofs[i];
+      if (!a.level.empty()) r.default_memory = r.select_memory(a.level).level;
+    }
+    std::string others;
+    for (size_t i = 1; i < machines.size(); ++i)
+      others += (others.empty() ? "" : ", ") + machines[i].roofs.name;
+    in.title = machines.front().roofs.name + " compared with " + others;
+    if (!a.at.empty()) {
+      in.workload_line = queries.front().intensity;
+    } else {
+      // A points document: its points drawn on the first machine's roofs.
+      for (auto p : doc.points) {
+        if (!a.precision.empty() || p.precision.empty())
+          p.precision = select_compute_roof(machines.front().roofs,
+                                            a.precision.empty() ? p.precision : a.precision)
+                            .name;
+        in.points.push_back(p);
+      }
+    }
+    write_report(a.report, in);
+  }
   if (a.json)
     emit((out.size() == 1 && !a.at.empty() ? out[0] : out).dump(2) + "\n", a.output);
   else
@@ -315,13 +430,42 @@ void run_compare(const CompareArgs& a) {
 // ---------------------------------------------------------------------------------- ridges
 struct RidgesArgs {
   std::string hw_dir, precision, level, kind, output;
+  std::string report;              // --report FILE: the trajectory chart (.svg .html .png)
   std::vector<std::string> extra;  // machine files or names to add to the catalogue's
   bool json = false, csv = false;
 };
 
+/// The trajectory chart of the table's rows: one series per group, dated devices only.
+TrajectoryInput trajectory_of(const std::vector<const HardwareSummary*>& entries,
+                              const std::vector<std::vector<std::optional<RidgePoint>>>& ridges,
+                              const std::vector<PrecisionGroup>& groups, const RidgesArgs& a) {
+  TrajectoryInput t;
+  t.title = "Memory-wall trajectory: ridge points by release year";
+  t.subtitle = "I* = π/β of the highest dense roof of each precision group against " +
+               (a.level.empty() ? std::string("main memory") : a.level) +
+               (a.kind.empty() ? std::string() : ", kind " + lower(a.kind)) + " (DIGEST §8)";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    TrajectorySeries series{groups[g].label, {}};
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const HardwareSummary& e = *entries[i];
+      if (!ridges[i][g] || !e.release_year) continue;
+      const RidgePoint& p = *ridges[i][g];
+      const ComputeRoof* c = e.machine.roofs.find_compute(p.compute_roof);
+      const UnitSystem u = c ? units_of(*c, e.machine.roofs) : e.machine.roofs.units;
+      series.points.push_back(
+          {e.name, *e.release_year, p.ridge.value, u.intensity(), p.compute_roof, p.memory_level});
+    }
+    if (!series.points.empty()) t.series.push_back(std::move(series));
+  }
+  for (const auto* e : entries)
+    if (!e->release_year) t.undated.push_back(e->name);
+  return t;
+}
+
 void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   check_kind(a.kind);
+  if (!a.report.empty()) check_report_path(a.report, true);
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn(problems);
@@ -356,6 +500,16 @@ void run_ridges(const RidgesArgs& a) {
   }
   if (rows.empty())
     throw InputError("no machine has a dense compute roof for '" + a.precision + "'");
+  if (!a.report.empty()) {
+    std::vector<const HardwareSummary*> shown;
+    std::vector<std::vector<std::optional<RidgePoint>>> ridges;
+    for (const auto& row : rows) shown.push_back(row.e), ridges.push_back(row.ridges);
+    const TrajectoryInput t = trajectory_of(shown, ridges, groups, a);
+    if (!t.undated.empty())
+      std::fprintf(stderr, "roofline: warning: --report: not drawn (no release year): %s\n",
+                   join(t.undated).c_str());
+    write_trajectory(a.report, t);
+  }
 
   if (a.json) {
     json out = json::array();
@@ -453,6 +607,8 @@ const Registrar reg(60, [](CLI::App& root) {
   show->add_option("--hw-dir", sa->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
   show->add_flag("--json", sa->json, "Machine-readable output");
   show->add_option("-o,--output", sa->output, "Write the output to a file (atomically)");
+  show->add_option("--report", sa->report,
+                   "Also write the chart of the roofs: .svg .html .png .json .csv (by extension)");
   show->callback([sa] { run_show(*sa); });
 
   auto ca = std::make_shared<CompareArgs>();
@@ -464,11 +620,15 @@ const Registrar reg(60, [](CLI::App& root) {
   cmp->add_option("--at", ca->at, "Intensity I, e.g. 1.0 or \"0.25 FLOP/byte\"");
   cmp->add_option("--point", ca->points, "A points document: compare at each point's intensity");
   cmp->add_option("--precision", ca->precision,
-                  "Compute roof on each machine: a precision (bf16) or roof name");
+                  "Compute roof on each machine: a precision (bf16), alternatives (bf16/fp16: the "
+                  "higher dense roof of the two) or a roof name");
   cmp->add_option("--level", ca->level, "Memory roof on each machine (default: main memory)");
   cmp->add_option("--hw-dir", ca->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
   cmp->add_flag("--json", ca->json, "Machine-readable output");
   cmp->add_option("-o,--output", ca->output, "Write the output to a file (atomically)");
+  cmp->add_option("--report", ca->report,
+                  "Also write the chart: the first machine's roofs, the others over them, the --at "
+                  "line with the ratios (.svg .html .png .json .csv)");
   cmp->callback([ca] { run_compare(*ca); });
 
   auto ra = std::make_shared<RidgesArgs>();
@@ -484,6 +644,8 @@ const Registrar reg(60, [](CLI::App& root) {
   rid->add_flag("--json", ra->json, "Machine-readable output (the trajectory data)");
   rid->add_flag("--csv", ra->csv, "CSV output, one row per device and precision");
   rid->add_option("-o,--output", ra->output, "Write the output to a file (atomically)");
+  rid->add_option("--report", ra->report,
+                  "Also write the trajectory chart: I* against release year (.svg .html .png)");
   rid->callback([ra] { run_ridges(*ra); });
 
   auto ka = std::make_shared<CheckArgs>();

@@ -36,5 +36,11 @@ struct Comparison {
 /// memory roof (RoofSet::select_memory).
 Comparison compare_at(const std::vector<const RoofSet*>& machines, Intensity i,
                       const std::string& precision = "", const std::string& level = "");
+/// The same with the compute roof of each machine named (`compute_roofs[k]` on `machines[k]`,
+/// e.g. chosen from a precision group by select_compute_roof); InputError when the counts differ
+/// or a machine has no roof of that name.
+Comparison compare_roofs_at(const std::vector<const RoofSet*>& machines, Intensity i,
+                            const std::vector<std::string>& compute_roofs,
+                            const std::string& level = "");
 
 }  // namespace roofline

@@ -65,6 +65,16 @@ const std::vector<PrecisionGroup>& default_precision_groups();
 /// value is a precision (or "a/b" alternatives).
 PrecisionGroup precision_group(const std::string& spec);
 
+/// The roof a --precision value picks (the one rule for `hw ridges` and `hw compare`): the
+/// roof named by the group's label (a sparse one only when `sparse_by_name`), else the highest
+/// dense roof of the group's precisions; nullptr when the machine has none.
+const ComputeRoof* find_compute_roof(const RoofSet& roofs, const PrecisionGroup& group,
+                                     bool sparse_by_name = false);
+/// find_compute_roof for a --precision value ("bf16", "bf16/fp16" or a roof name; a roof named
+/// explicitly may be sparse); "" = the machine's default roof. InputError naming the machine
+/// and its dense roofs when nothing matches.
+const ComputeRoof& select_compute_roof(const RoofSet& roofs, const std::string& spec);
+
 /// Ridge of the group's roof against `level` ("" = the default memory roof); nullopt when the
 /// machine has no dense roof in the group (or, for a roof name, no such roof).
 std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& group,
@@ -73,9 +83,11 @@ std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& 
 std::vector<RidgePoint> ridges_per_roof(const RoofSet& roofs, const std::string& level = "");
 
 /// Problems of a catalogue file (empty = valid): the machine-document rules plus the
-/// catalogue's own (docs/hardware.md): a source on every roof, a file name equal to the
-/// lower-case hyphenated name, the info fields, defaults that exist and are dense / main
-/// memory, interconnects also present as roofs.
+/// catalogue's own (docs/hardware.md): a source on every roof and a formula on every theoretical
+/// one, "integer" exactly on int precisions, the sparse flag only on roofs named "... sparse", a
+/// file name equal to the lower-case hyphenated name, the info fields (display name, sources of
+/// power and release year, a CPU's base clock with max_turbo_mhz, a source on every cache),
+/// defaults that exist and are dense / main memory, interconnects also present as roofs.
 std::vector<std::string> catalogue_entry_problems(const std::filesystem::path& file);
 
 /// True when `name` is lower-case letters, digits and single inner hyphens ("a100-80gb").

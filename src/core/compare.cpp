@@ -1,5 +1,7 @@
 #include "roofline/compare.hpp"
 
+#include <functional>
+
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 
@@ -19,14 +21,17 @@ std::string to_string(Regime r) {
 
 // DIGEST §7: at intensity I the best speedup from switching hardware is the ratio of the roof
 // heights; left of both ridges it is β_B/β_A, right of both π_B/π_A, otherwise mixed.
-Comparison compare_at(const std::vector<const RoofSet*>& machines, Intensity i,
-                      const std::string& precision, const std::string& level) {
+namespace {
+Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
+                   const std::function<const ComputeRoof&(size_t)>& compute_of,
+                   const std::string& level) {
   if (machines.empty()) throw InputError("compare: no machine given");
   if (!(i.value > 0)) throw InputError("compare: intensity must be > 0");
   Comparison cmp;
   cmp.intensity = i;
-  for (const RoofSet* m : machines) {
-    const ComputeRoof& c = m->select_compute(precision);
+  for (size_t k = 0; k < machines.size(); ++k) {
+    const RoofSet* m = machines[k];
+    const ComputeRoof& c = compute_of(k);
     const MemoryRoof& mem = m->select_memory(level);
     MachineAtIntensity a;
     a.machine = m->name;
@@ -50,6 +55,33 @@ Comparison compare_at(const std::vector<const RoofSet*>& machines, Intensity i,
       cmp.regimes.push_back(Regime::mixed);
   }
   return cmp;
+}
+}  // namespace
+
+Comparison compare_at(const std::vector<const RoofSet*>& machines, Intensity i,
+                      const std::string& precision, const std::string& level) {
+  return compare(
+      machines, i,
+      [&](size_t k) -> const ComputeRoof& { return machines[k]->select_compute(precision); },
+      level);
+}
+
+Comparison compare_roofs_at(const std::vector<const RoofSet*>& machines, Intensity i,
+                            const std::vector<std::string>& compute_roofs,
+                            const std::string& level) {
+  if (compute_roofs.size() != machines.size())
+    throw InputError("compare: " + std::to_string(compute_roofs.size()) +
+                     " compute roofs named for " + std::to_string(machines.size()) + " machines");
+  return compare(
+      machines, i,
+      [&](size_t k) -> const ComputeRoof& {
+        const ComputeRoof* c = machines[k]->find_compute(compute_roofs[k]);
+        if (!c)
+          throw InputError("machine '" + machines[k]->name + "' has no compute roof named '" +
+                           compute_roofs[k] + "'");
+        return *c;
+      },
+      level);
 }
 
 }  // namespace roofline

@@ -103,19 +103,36 @@ MachineDocument resolve_machine(const std::string& spec, const std::string& extr
       return m;
     }
   }
-  // Suggestions: the closest names by edit distance, and names containing the key.
-  std::vector<std::pair<size_t, std::string>> scored;
+  // Suggestions: the closest names by edit distance (names containing the key count as 1); on
+  // equal distance a name or alias that starts with the typed text comes first ("xeon-8480":
+  // xeon-platinum-8480plus, alias xeon-8480+, before xeon-platinum-8380, alias xeon-8380).
+  struct Scored {
+    size_t distance;
+    bool prefix;
+    std::string name;
+  };
+  std::vector<Scored> scored;
   for (const auto& e : entries) {
-    size_t best = edit_distance(key, key_of(e.name));
-    for (const auto& a : e.aliases) best = std::min(best, edit_distance(key, key_of(a)));
-    if (key_of(e.name).find(key) != std::string::npos) best = std::min<size_t>(best, 1);
-    scored.emplace_back(best, e.name);
+    std::vector<std::string> keys = {key_of(e.name)};
+    for (const auto& a : e.aliases) keys.push_back(key_of(a));
+    size_t best = edit_distance(key, keys.front());
+    bool prefix = false;
+    for (const auto& k : keys) {
+      best = std::min(best, edit_distance(key, k));
+      prefix = prefix || k.rfind(key, 0) == 0;
+    }
+    if (keys.front().find(key) != std::string::npos) best = std::min<size_t>(best, 1);
+    scored.push_back({best, prefix, e.name});
   }
-  std::sort(scored.begin(), scored.end());
+  std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+    if (a.distance != b.distance) return a.distance < b.distance;
+    if (a.prefix != b.prefix) return a.prefix;
+    return a.name < b.name;
+  });
   std::string hint;
   for (size_t i = 0; i < scored.size() && i < 3; ++i)
-    if (scored[i].first <= std::max<size_t>(3, key.size() / 2))
-      hint += (hint.empty() ? "" : ", ") + scored[i].second;
+    if (scored[i].distance <= std::max<size_t>(3, key.size() / 2))
+      hint += (hint.empty() ? "" : ", ") + scored[i].name;
   throw InputError(
       "unknown machine '" + spec + "': not a file and not in the hardware catalogue" +
       (hint.empty() ? std::string(" (see `roofline hw list`)") : " (did you mean: " + hint + "?)"));

@@ -101,13 +101,27 @@ PrecisionGroup precision_group(const std::string& spec) {
   return g;
 }
 
+const ComputeRoof* find_compute_roof(const RoofSet& roofs, const PrecisionGroup& group,
+                                     bool sparse_by_name) {
+  if (const ComputeRoof* named = roofs.find_compute(group.label);
+      named && (sparse_by_name || !named->sparse))
+    return named;
+  return highest_dense_roof(roofs, group.precisions);
+}
+
+const ComputeRoof& select_compute_roof(const RoofSet& roofs, const std::string& spec) {
+  if (spec.empty()) return roofs.select_compute("");
+  if (const ComputeRoof* c = find_compute_roof(roofs, precision_group(spec), true)) return *c;
+  std::string dense;
+  for (const auto& c : roofs.compute)
+    if (!c.sparse) dense += (dense.empty() ? "" : ", ") + c.name;
+  throw InputError("machine '" + roofs.name + "' has no compute roof for '" + spec +
+                   "' (dense roofs: " + (dense.empty() ? "none" : dense) + ")");
+}
+
 std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& group,
                                     const std::string& level) {
-  const ComputeRoof* c = nullptr;
-  if (const ComputeRoof* named = roofs.find_compute(group.label); named && !named->sparse)
-    c = named;
-  else
-    c = highest_dense_roof(roofs, group.precisions);
+  const ComputeRoof* c = find_compute_roof(roofs, group);
   if (!c || roofs.memory.empty()) return std::nullopt;
   const MemoryRoof& m = roofs.select_memory(level);
   // DIGEST §2: the ridge point (machine balance) I* = π/β.
@@ -156,12 +170,28 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
     problem("file name '" + stem + "' is not lower-case and hyphenated (e.g. a100-80gb.json)");
   if (r.name != stem) problem("name '" + r.name + "' differs from the file name '" + stem + "'");
 
-  // Roofs: a source on every one; sparse figures only beside a dense twin.
+  // Roofs: a source on every one, a formula on every theoretical one; integer precisions
+  // counted in OP; sparse figures named "... sparse" and only beside a dense twin.
   bool has_dense = false;
   for (const auto& c : r.compute) {
     if (c.source.empty()) problem("compute roof '" + c.name + "' has no source");
     if (c.precision.empty()) problem("compute roof '" + c.name + "' has no precision");
     if (c.unit.empty()) problem("compute roof '" + c.name + "' has no unit");
+    if (c.provenance == Provenance::theoretical && c.formula.empty())
+      problem("compute roof '" + c.name + "' is theoretical but has no formula");
+    const bool int_precision = lower(c.precision).rfind("int", 0) == 0;
+    if (int_precision && !c.integer)
+      problem("compute roof '" + c.name + "' of precision '" + c.precision +
+              "' needs \"integer\": true (counted in OP)");
+    if (!int_precision && c.integer)
+      problem("compute roof '" + c.name + "' is \"integer\": true but its precision '" +
+              c.precision + "' is not an integer one");
+    const bool sparse_name =
+        c.name.size() > 7 && c.name.compare(c.name.size() - 7, 7, " sparse") == 0;
+    if (c.sparse != sparse_name)
+      problem("compute roof '" + c.name + "': " +
+              (c.sparse ? std::string("\"sparse\": true but the name does not end in ' sparse'")
+                        : std::string("named '... sparse' but lacks \"sparse\": true")));
     has_dense = has_dense || !c.sparse;
     if (c.sparse) {
       const bool twin = std::any_of(r.compute.begin(), r.compute.end(), [&](const ComputeRoof& d) {
@@ -177,6 +207,8 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
   bool has_main_memory = false;
   for (const auto& mem : r.memory) {
     if (mem.source.empty()) problem("memory roof '" + mem.level + "' has no source");
+    if (mem.provenance == Provenance::theoretical && mem.formula.empty())
+      problem("memory roof '" + mem.level + "' is theoretical but has no formula");
     has_main_memory = has_main_memory || mem.kind == "memory";
   }
   if (!has_main_memory) problem("no memory roof of kind \"memory\" (HBM/DRAM)");
@@ -201,9 +233,14 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
   // info: the catalogue fields (docs/hardware.md).
   const json& info = m.info;
   static const std::set<std::string> kinds = {"gpu", "cpu", "tpu", "accelerator"};
+  auto needs_source = [&](const char* key, const std::string& what) {
+    if (string_field(info, key).empty())
+      problem("info." + std::string(key) + " is missing " + what);
+  };
+  if (string_field(info, "display_name").empty()) problem("info.display_name is missing");
   if (string_field(info, "vendor").empty()) problem("info.vendor is missing");
-  if (!kinds.count(string_field(info, "kind")))
-    problem("info.kind must be gpu, cpu, tpu or accelerator");
+  const std::string kind = string_field(info, "kind");
+  if (!kinds.count(kind)) problem("info.kind must be gpu, cpu, tpu or accelerator");
   if (!info.contains("aliases") || !info["aliases"].is_array()) {
     problem("info.aliases must be an array of names");
   } else {
@@ -214,6 +251,7 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
   if (!info.contains("release_year") || !info["release_year"].is_number_integer() ||
       info["release_year"].get<int>() < 1990 || info["release_year"].get<int>() > 2100)
     problem("info.release_year must be a year");
+  needs_source("release_source", "(where the release year comes from)");
   if (!info.contains("clock") || !info["clock"].is_object()) {
     problem("info.clock must be an object {basis, mhz, source}");
   } else {
@@ -223,11 +261,35 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
     if (!clock.contains("mhz") || !(clock["mhz"].is_null() || clock["mhz"].is_number()))
       problem("info.clock.mhz must be a number or null (not published)");
     if (string_field(clock, "source").empty()) problem("info.clock.source is missing");
+    // CPU roofs are cores x base clock x FLOP/cycle (DIGEST §9), so a CPU records its base
+    // clock and the maximum turbo beside it (docs/hardware.md).
+    if (kind == "cpu") {
+      if (basis != "base") problem("info.clock.basis must be base for a cpu (got '" + basis + "')");
+      if (!clock.contains("max_turbo_mhz") ||
+          !(clock["max_turbo_mhz"].is_null() || clock["max_turbo_mhz"].is_number()))
+        problem("info.clock.max_turbo_mhz must be a number or null (not published) for a cpu");
+    }
   }
   if (!info.contains("power_w") ||
       !(info["power_w"].is_null() ||
         (info["power_w"].is_number() && info["power_w"].get<double>() > 0)))
     problem("info.power_w must be a positive number or null (not published)");
+  needs_source("power_source", "(where power_w comes from, or where it is not published)");
+  if (auto it = info.find("caches"); it != info.end()) {
+    if (!it->is_array()) {
+      problem("info.caches must be an array of {level, size, source}");
+    } else {
+      for (const auto& c : *it) {
+        const std::string level = c.is_object() ? string_field(c, "level") : "";
+        const std::string name = "info.caches: '" + (level.empty() ? "?" : level) + "'";
+        if (level.empty()) problem("info.caches holds an entry without a level");
+        if (!c.is_object() || !c.contains("size") || !c["size"].is_number() ||
+            !(c["size"].get<double>() > 0))
+          problem(name + " needs a positive size in bytes");
+        if (!c.is_object() || string_field(c, "source").empty()) problem(name + " has no source");
+      }
+    }
+  }
   if (!info.contains("sources") || !info["sources"].is_array() || info["sources"].empty())
     problem("info.sources must be a non-empty array");
   if (!info.contains("interconnects") || !info["interconnects"].is_array()) {

@@ -97,6 +97,22 @@ TEST(Catalogue, EveryFileLoadsAndPassesTheCatalogueRules) {
     EXPECT_TRUE(has_link);
     EXPECT_TRUE(m.info.contains("sources"));
     EXPECT_TRUE(m.info["clock"]["basis"] == "boost" || m.info["clock"]["basis"] == "base");
+    // Power and release year name where they come from; CPUs record the base clock.
+    EXPECT_FALSE(m.info.value("power_source", "").empty());
+    EXPECT_FALSE(m.info.value("release_source", "").empty());
+    EXPECT_FALSE(m.info.value("display_name", "").empty());
+    if (m.info.value("kind", "") == "cpu") {
+      EXPECT_EQ(m.info["clock"]["basis"], "base");
+      EXPECT_TRUE(m.info["clock"].contains("max_turbo_mhz"));
+    }
+    for (const auto& c : r.compute) {
+      EXPECT_EQ(c.integer, c.precision.rfind("int", 0) == 0) << c.name;
+      if (c.provenance == Provenance::theoretical) {
+        EXPECT_FALSE(c.formula.empty()) << c.name;
+      }
+    }
+    for (const auto& c : m.info.value("caches", nlohmann::json::array()))
+      EXPECT_FALSE(c.value("source", "").empty()) << c.dump();
   }
 }
 
@@ -156,6 +172,11 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(peak("a100-80gb", "bf16 tensor"), 312e12);
   EXPECT_DOUBLE_EQ(peak("a100-80gb", "bf16 tensor sparse"), 624e12);
   EXPECT_DOUBLE_EQ(peak("a100-40gb", "int8 tensor"), 624e12);
+  // A100 whitepaper Table 1: FP16 (non-tensor) 78, BF16 (non-tensor) 39.
+  for (const char* a100 : {"a100-40gb", "a100-80gb"}) {
+    EXPECT_DOUBLE_EQ(peak(a100, "fp16 vector"), 78e12);
+    EXPECT_DOUBLE_EQ(peak(a100, "bf16 vector"), 39e12);
+  }
   EXPECT_DOUBLE_EQ(bandwidth("a100-80gb", "HBM2e"), 2.039e12);
   EXPECT_DOUBLE_EQ(bandwidth("a100-40gb", "HBM2"), 1.555e12);
   EXPECT_DOUBLE_EQ(size_of("a100-80gb", "HBM2e"), 80e9);
@@ -167,9 +188,18 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(peak("h100-sxm", "fp32 vector"), 66.9e12);
   EXPECT_DOUBLE_EQ(bandwidth("h100-sxm", "HBM3"), 3.35e12);
   EXPECT_DOUBLE_EQ(bandwidth("h100-sxm", "NVLink"), 900e9);
-  // H100 PCIe datasheet: FP64 26, FP32 51, BF16 1513 sparse = 756 dense; 2 TB/s.
+  // Sparse roofs are the printed sparse figures, not 2 x dense (whitepaper: 989.4/1978.9).
+  EXPECT_DOUBLE_EQ(peak("h100-sxm", "bf16 tensor sparse"), 1978.9e12);
+  EXPECT_DOUBLE_EQ(peak("h100-sxm", "fp16 tensor sparse"), 1978.9e12);
+  EXPECT_DOUBLE_EQ(peak("h100-sxm", "fp16 vector"), 133.8e12);
+  // H100 PCIe datasheet: FP64 26, FP32 51, BF16 1513 sparse; whitepaper Table 3: 756 dense,
+  // FP16/BF16 non-tensor 102.4; 2 TB/s.
   EXPECT_DOUBLE_EQ(peak("h100-pcie", "fp32 vector"), 51e12);
   EXPECT_DOUBLE_EQ(peak("h100-pcie", "bf16 tensor"), 756e12);
+  EXPECT_DOUBLE_EQ(peak("h100-pcie", "bf16 tensor sparse"), 1513e12);
+  EXPECT_DOUBLE_EQ(peak("h100-pcie", "fp16 tensor sparse"), 1513e12);
+  EXPECT_DOUBLE_EQ(peak("h100-pcie", "fp16 vector"), 102.4e12);
+  EXPECT_DOUBLE_EQ(peak("h100-pcie", "bf16 vector"), 102.4e12);
   EXPECT_DOUBLE_EQ(bandwidth("h100-pcie", "HBM2e"), 2.0e12);
   // H200 datasheet: 141 GB HBM3e at 4.8 TB/s, FP8 3958 sparse.
   EXPECT_DOUBLE_EQ(bandwidth("h200", "HBM3e"), 4.8e12);
@@ -188,6 +218,8 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   // L40S datasheet: FP32 91.6, BF16 362.05 | 733; 864 GB/s.
   EXPECT_DOUBLE_EQ(peak("l40s", "fp32 vector"), 91.6e12);
   EXPECT_DOUBLE_EQ(peak("l40s", "bf16 tensor"), 362.05e12);
+  EXPECT_DOUBLE_EQ(peak("l40s", "bf16 tensor sparse"), 733e12);
+  EXPECT_DOUBLE_EQ(peak("l40s", "fp16 tensor sparse"), 733e12);
   EXPECT_DOUBLE_EQ(bandwidth("l40s", "GDDR6"), 864e9);
   // Ada whitepaper, RTX 4090: FP32 82.6, FP16 (FP32 acc.) 165.2, 1008 GB/s.
   EXPECT_DOUBLE_EQ(peak("rtx-4090", "fp32 vector"), 82.6e12);
@@ -197,6 +229,10 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(peak("rtx-a6000", "fp32 vector"), 38.7e12);
   EXPECT_DOUBLE_EQ(bandwidth("rtx-a6000", "GDDR6"), 768e9);
   EXPECT_DOUBLE_EQ(bandwidth("rtx-a6000", "NVLink"), 112.5e9);
+  // GA102 whitepaper, RTX A6000: BF16/FP16 154.8 | 309.7, INT4 619.4 | 1238.9.
+  EXPECT_DOUBLE_EQ(peak("rtx-a6000", "bf16 tensor sparse"), 309.7e12);
+  EXPECT_DOUBLE_EQ(peak("rtx-a6000", "fp16 tensor sparse"), 309.7e12);
+  EXPECT_DOUBLE_EQ(peak("rtx-a6000", "int4 tensor sparse"), 1238.9e12);
   // AMD MI250X: FP64 vector 47.9, matrix 95.7, FP16 383; 3.2768 TB/s.
   EXPECT_DOUBLE_EQ(peak("mi250x", "fp64 vector"), 47.9e12);
   EXPECT_DOUBLE_EQ(peak("mi250x", "fp64 matrix"), 95.7e12);
@@ -206,14 +242,20 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp64 vector"), 81.7e12);
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp16 matrix"), 1307.4e12);
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp8 matrix"), 2614.9e12);
+  EXPECT_DOUBLE_EQ(peak("mi300x", "fp16 matrix sparse"), 2614.9e12);
+  EXPECT_DOUBLE_EQ(peak("mi300x", "bf16 matrix sparse"), 2614.9e12);
   EXPECT_DOUBLE_EQ(bandwidth("mi300x", "HBM3"), 5.3e12);
   EXPECT_DOUBLE_EQ(size_of("mi300x", "HBM3"), 192e9);
   // Google Cloud TPU docs: v4 275 TFLOP/s, 1200 GBps; v5e 197, 819 GBps; v5p 459, 2765 GBps.
   EXPECT_DOUBLE_EQ(peak("tpu-v4", "bf16 mxu"), 275e12);
   EXPECT_DOUBLE_EQ(bandwidth("tpu-v4", "HBM2"), 1200e9);
+  // Jouppi et al. ISCA 2023: 6 ICI links x 50 GB/s per direction; both directions, as v5e's 400.
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v4", "ICI"), 600e9);
+  EXPECT_EQ(load("tpu-v4").info["interconnects"][0]["bandwidth"], 600e9);
   EXPECT_DOUBLE_EQ(peak("tpu-v5e", "bf16 mxu"), 197e12);
   EXPECT_DOUBLE_EQ(peak("tpu-v5e", "int8 mxu"), 393e12);
-  EXPECT_DOUBLE_EQ(bandwidth("tpu-v5e", "HBM2e"), 819e9);
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v5e", "HBM2"), 819e9);  // Google: "HBM2 ... 819 GBps"
+  EXPECT_EQ(load("tpu-v5e").roofs.default_memory, "HBM2");
   EXPECT_DOUBLE_EQ(bandwidth("tpu-v5e", "ICI"), 400e9);
   EXPECT_DOUBLE_EQ(peak("tpu-v5p", "bf16 mxu"), 459e12);
   EXPECT_DOUBLE_EQ(bandwidth("tpu-v5p", "HBM2e"), 2765e9);
@@ -294,6 +336,12 @@ TEST(Catalogue, NamesResolveCaseInsensitivelyAndByAlias) {
   EXPECT_NE(msg.find("a100-80gb"), std::string::npos) << msg;
   const std::string msg2 = error_of([] { resolve_machine("mi300"); });
   EXPECT_NE(msg2.find("mi300x"), std::string::npos) << msg2;
+  // Equal distance (1 to aliases xeon-8480+ and xeon-8380): the one starting with the typed
+  // text comes first.
+  const std::string msg3 = error_of([] { resolve_machine("xeon-8480"); });
+  EXPECT_NE(msg3.find("(did you mean: xeon-platinum-8480plus, xeon-platinum-8380"),
+            std::string::npos)
+      << msg3;
 }
 
 TEST(Catalogue, CheckerReportsBrokenEntries) {
@@ -328,4 +376,70 @@ TEST(Catalogue, CheckerReportsBrokenEntries) {
             std::string::npos)
       << p2[0];
   EXPECT_NE(p2[1].find("'NVLink' is not also a memory roof"), std::string::npos) << p2[1];
+}
+
+// The rules of docs/hardware.md the checker adds: formula on theoretical roofs, integer on int
+// precisions, the sparse flag matching the name, cache sources, display name, the sources of
+// power and release year, and the CPU clock basis.
+TEST(Catalogue, CheckerEnforcesTheDocumentedRules) {
+  roofline::test::TempDir dir;
+  auto problems_of = [&](const nlohmann::json& j, const std::string& name) {
+    roofline::test::write_text(dir.file(name + ".json"), j.dump());
+    return catalogue_entry_problems(dir.file(name + ".json"));
+  };
+  auto has = [](const std::vector<std::string>& ps, const std::string& s) {
+    return std::any_of(ps.begin(), ps.end(),
+                       [&](const std::string& p) { return p.find(s) != std::string::npos; });
+  };
+  const nlohmann::json h100 =
+      nlohmann::json::parse(roofline::test::slurp((kCatalogue / "h100-sxm.json").string()));
+  EXPECT_TRUE(problems_of(h100, "h100-sxm").empty());
+  nlohmann::json j = h100;
+  auto roof = [&](const std::string& name) -> nlohmann::json& {
+    for (auto& c : j["compute"])
+      if (c["name"] == name) return c;
+    throw std::runtime_error("no roof " + name);
+  };
+  roof("fp32 vector")["provenance"] = "theoretical";  // and no formula
+  roof("int8 tensor").erase("integer");
+  roof("bf16 tensor")["integer"] = true;
+  roof("fp8 tensor sparse").erase("sparse");
+  roof("fp16 tensor")["sparse"] = true;
+  j["info"]["caches"][0].erase("source");
+  j["info"].erase("display_name");
+  j["info"].erase("power_source");
+  j["info"]["release_source"] = "";
+  auto p = problems_of(j, "h100-sxm");
+  EXPECT_TRUE(has(p, "compute roof 'fp32 vector' is theoretical but has no formula"));
+  EXPECT_TRUE(has(p, "compute roof 'int8 tensor' of precision 'int8' needs \"integer\": true"));
+  EXPECT_TRUE(has(p, "'bf16 tensor' is \"integer\": true but its precision 'bf16'"));
+  EXPECT_TRUE(has(p, "'fp8 tensor sparse': named '... sparse' but lacks \"sparse\": true"));
+  EXPECT_TRUE(has(p, "'fp16 tensor': \"sparse\": true but the name does not end in ' sparse'"));
+  EXPECT_TRUE(has(p, "info.caches: 'L2' has no source"));
+  EXPECT_TRUE(has(p, "info.display_name is missing"));
+  EXPECT_TRUE(has(p, "info.power_source is missing"));
+  EXPECT_TRUE(has(p, "info.release_source is missing"));
+
+  // A theoretical memory roof without a formula; a cache without a size.
+  j = h100;
+  j["memory"][0]["provenance"] = "theoretical";
+  j["info"]["caches"][0]["size"] = 0;
+  p = problems_of(j, "h100-sxm");
+  EXPECT_TRUE(has(p, "memory roof 'HBM3' is theoretical but has no formula"));
+  EXPECT_TRUE(has(p, "info.caches: 'L2' needs a positive size in bytes"));
+  EXPECT_EQ(p.size(), 2u);
+
+  // A CPU records its base clock and the turbo beside it.
+  const nlohmann::json xeon = nlohmann::json::parse(
+      roofline::test::slurp((kCatalogue / "xeon-platinum-8380.json").string()));
+  EXPECT_TRUE(problems_of(xeon, "xeon-platinum-8380").empty());
+  j = xeon;
+  j["info"]["clock"]["basis"] = "boost";
+  j["info"]["clock"].erase("max_turbo_mhz");
+  p = problems_of(j, "xeon-platinum-8380");
+  EXPECT_TRUE(has(p, "info.clock.basis must be base for a cpu (got 'boost')"));
+  EXPECT_TRUE(has(p, "info.clock.max_turbo_mhz must be a number or null"));
+  EXPECT_EQ(p.size(), 2u);
+  // Not for a GPU: its boost clock is the datasheet's.
+  EXPECT_TRUE(problems_of(h100, "h100-sxm").empty());
 }

@@ -21,8 +21,10 @@ const std::string kCatalogue = std::string(ROOFLINE_SOURCE_DIR) + "/data/hardwar
 std::string user_gpu() {
   return R"({"schema": "roofline.machine", "version": 1, "name": "my-gpu",
     "default_compute": "fp32 vector", "default_memory": "DRAM",
-    "info": {"vendor": "Acme", "kind": "gpu", "aliases": ["acme-1"], "release_year": 2030,
+    "info": {"display_name": "Acme One", "vendor": "Acme", "kind": "gpu", "aliases": ["acme-1"],
+             "release_year": 2030, "release_source": "spec",
              "clock": {"basis": "boost", "mhz": 1000, "source": "spec"}, "power_w": 100,
+             "power_source": "spec",
              "interconnects": [], "sources": ["spec"]},
     "compute": [{"name": "fp32 vector", "precision": "fp32", "unit": "vector", "peak": "10 TFLOP/s", "source": "spec"}],
     "memory": [{"level": "DRAM", "kind": "memory", "bandwidth": "1 TB/s", "source": "spec"}]})";
@@ -241,7 +243,7 @@ TEST(CliHw, UserDirectoryFlagAndEnvironment) {
   EXPECT_DOUBLE_EQ(json::parse(r.out)["ridges"][0]["ridge"].get<double>(), 10.0);
   r = run_cli({"hw", "show", "ACME-1"}, "ROOFLINE_HW_PATH=" + dir.path.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("(my-gpu)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Acme One (my-gpu)"), std::string::npos) << r.out;
   r = run_cli({"hw", "list", "--vendor", "acme", "--json"},
               "ROOFLINE_HW_PATH=/nonexistent:" + dir.path.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -292,4 +294,60 @@ TEST(CliHw, CheckValidatesTheCatalogueAndRejectsBadFiles) {
   r = run_cli({"hw", "check", dir.file("my-gpu.json")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("compute roof 'fp32 vector' has no source"), std::string::npos) << r.err;
+}
+
+// The V100 has no bf16 roof: bf16/fp16 takes its fp16 tensor roof and H100's bf16 tensor roof,
+// as `hw ridges` does.
+TEST(CliHw, ComparePrecisionAlternativesAsInRidges) {
+  auto r = run_cli({"hw", "compare", "v100-sxm2", "h100-sxm", "--at", "1000", "--precision",
+                    "bf16/fp16", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["machines"][0]["compute_roof"], "fp16 tensor");
+  EXPECT_EQ(j["machines"][1]["compute_roof"], "bf16 tensor");
+  EXPECT_DOUBLE_EQ(j["machines"][0]["attainable"].get<double>(), 125e12);
+  EXPECT_DOUBLE_EQ(j["machines"][1]["ratio"].get<double>(), 989.4 / 125);
+  EXPECT_EQ(j["machines"][1]["regime"], "peak ratio");
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  r = run_cli({"hw", "compare", "v100-sxm2", "h100-sxm", "--at", "1", "--precision", "bf16/fp16",
+               "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["machines"][1]["ratio"].get<double>(), 3.35 / 0.9);
+  EXPECT_EQ(j["machines"][1]["regime"], "bandwidth ratio");
+  // A single precision the V100 lacks is still an error naming the machine and its roofs.
+  r = run_cli({"hw", "compare", "v100-sxm2", "h100-sxm", "--at", "1", "--precision", "bf16"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("machine 'v100-sxm2' has no compute roof for 'bf16' (dense roofs: fp64 "
+                       "vector, fp32 vector, fp16 vector, fp16 tensor)"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(CliHw, CompareWarnsWhenDefaultRoofsDifferInPrecision) {
+  auto r = run_cli({"hw", "compare", "v100-sxm2", "tpu-v5e", "--at", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("roofline: warning: comparing different precisions (v100-sxm2 fp32 vector, "
+                       "tpu-v5e bf16 mxu); give --precision bf16/fp16 to compare like with like"),
+            std::string::npos)
+      << r.err;
+  // Like with like: no warning.
+  r = run_cli({"hw", "compare", "v100-sxm2", "tpu-v5e", "--at", "1", "--precision", "bf16/fp16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--at", "1"});  // both fp32 vector
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  // A points document: a point without a precision falls back to the defaults, and is named.
+  TempDir dir;
+  write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "prefill", "work": 1e15, "traffic": 1e12, "time": 1},
+               {"name": "decode", "work": 1e10, "traffic": 1e10, "time": 1, "precision": "bf16"}]})");
+  r = run_cli({"hw", "compare", "h100-sxm", "tpu-v5e", "--point", dir.file("p.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: prefill: comparing different precisions (h100-sxm fp32 vector, "
+                       "tpu-v5e bf16 mxu); give --precision bf16/fp16"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("decode"), std::string::npos) << r.err;
 }

@@ -1,0 +1,354 @@
+// The memory-wall trajectory (DIGEST §8): ridge points I* against release year, log y, one
+// series per precision group, each device labelled under its column. SVG first; the HTML page
+// wraps the SVG with a table of the values; PNG rasterises the light SVG with svg_to_png.
+#include "roofline/trajectory.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "report/chart.hpp"
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+#include "roofline/quantity.hpp"
+#include "roofline/report.hpp"
+
+namespace roofline {
+namespace {
+
+using report::xml_escape;
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  std::string s(buf);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  if (s == "-0") s = "0";
+  return s;
+}
+std::string exact(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+std::string attr(const std::string& name, const std::string& value) {
+  return " " + name + "=\"" + xml_escape(value) + "\"";
+}
+std::string attr(const std::string& name, double value) {
+  return " " + name + "=\"" + num(value) + "\"";
+}
+std::string text(double x, double y, const std::string& s, const std::string& cls,
+                 const std::string& anchor = "start", const std::string& extra = "") {
+  return "<text" + attr("x", x) + attr("y", y) + attr("class", cls) +
+         (anchor == "start" ? std::string() : attr("text-anchor", anchor)) + extra + ">" +
+         xml_escape(s) + "</text>\n";
+}
+double text_width(const std::string& s, double font) {
+  return static_cast<double>(report::text_columns(s)) * font * 0.58;
+}
+
+// Okabe & Ito, "Color Universal Design" (2008): colours told apart with colour-vision
+// deficiency; the shapes tell the series apart in print as well.
+constexpr const char* kColours[] = {"#0072B2", "#009E73", "#D55E00", "#CC79A7",
+                                    "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+constexpr const char* kShapes[] = {"circle", "square", "diamond", "triangle"};
+constexpr size_t kColourCount = sizeof kColours / sizeof kColours[0];
+
+/// A marker centred on (0, 0); the group around it carries the position.
+std::string shape_at_origin(const std::string& shape, double r, const std::string& extra) {
+  if (shape == "square")
+    return "<rect" + attr("x", -r * 0.85) + attr("y", -r * 0.85) + attr("width", r * 1.7) +
+           attr("height", r * 1.7) + extra + "/>";
+  if (shape == "diamond")
+    return "<path d=\"M0 " + num(-r * 1.2) + "L" + num(r * 1.2) + " 0L0 " + num(r * 1.2) + "L" +
+           num(-r * 1.2) + " 0Z\"" + extra + "/>";
+  if (shape == "triangle")
+    return "<path d=\"M0 " + num(-r * 1.2) + "L" + num(r * 1.1) + " " + num(r * 0.8) + "L" +
+           num(-r * 1.1) + " " + num(r * 0.8) + "Z\"" + extra + "/>";
+  return "<circle cx=\"0\" cy=\"0\"" + attr("r", r) + extra + "/>";
+}
+
+const char* kStyleLight = R"(
+.bg{fill:#ffffff}
+text{fill:#1f2328;font-family:"DejaVu Sans","Helvetica Neue",Helvetica,Arial,sans-serif}
+.title{font-size:17px;font-weight:600}
+.subtitle,.note{font-size:12px;fill:#57606a}
+.tick{font-size:11.5px;fill:#3d444d}
+.axis-title{font-size:13.5px;font-weight:600}
+.frame{fill:none;stroke:#3d444d;stroke-width:1}
+.tick-mark{stroke:#3d444d;stroke-width:1}
+.grid-major{stroke:#d0d7de;stroke-width:.8}
+.grid-minor{stroke:#eef1f4;stroke-width:.6}
+.year-sep{stroke:#d0d7de;stroke-width:.8}
+.device-guide{stroke:#8c959f;stroke-width:.6;stroke-dasharray:1 3}
+.device-label{font-size:10.5px;fill:#3d444d}
+.marker{stroke:#ffffff;stroke-width:1.1}
+.legend-text{font-size:11.5px}
+)";
+const char* kStyleDark = R"(
+@media (prefers-color-scheme: dark){
+.bg{fill:#0d1117}
+text{fill:#e6edf3}
+.subtitle,.note{fill:#9ea7b3}
+.tick,.device-label{fill:#c9d1d9}
+.frame,.tick-mark{stroke:#8b949e}
+.grid-major,.year-sep{stroke:#30363d}
+.grid-minor{stroke:#1c2128}
+.device-guide{stroke:#6e7681}
+.marker{stroke:#0d1117}
+}
+)";
+
+struct Column {
+  std::string device;
+  int year = 0;
+  double x = 0;  ///< year axis value of the device's column (year ± its slot)
+};
+
+void check_input(const TrajectoryInput& in) {
+  size_t n = 0;
+  for (const auto& s : in.series)
+    for (const auto& p : s.points) {
+      ++n;
+      if (p.year <= 0)
+        throw InputError("trajectory: '" + p.device + "' has no release year (series " + s.label +
+                         ")");
+      if (!(p.ridge > 0) || !std::isfinite(p.ridge))
+        throw InputError("trajectory: '" + p.device + "' has ridge " + format_number(p.ridge) +
+                         " in series " + s.label + " (must be > 0)");
+    }
+  if (n == 0) throw InputError("trajectory: no device with a release year and a ridge point");
+}
+
+/// One column per device, devices of one year side by side in the order they first appear,
+/// so a device's markers of every series stand one above the other over its name.
+std::vector<Column> columns_of(const TrajectoryInput& in) {
+  std::vector<Column> cols;
+  std::set<std::string> seen;
+  for (const auto& s : in.series)
+    for (const auto& p : s.points)
+      if (seen.insert(p.device).second) cols.push_back({p.device, p.year, 0});
+  std::stable_sort(cols.begin(), cols.end(),
+                   [](const Column& a, const Column& b) { return a.year < b.year; });
+  std::map<int, size_t> per_year;
+  for (const auto& c : cols) ++per_year[c.year];
+  std::map<int, size_t> index;
+  for (auto& c : cols) {
+    const double n = static_cast<double>(per_year[c.year]);
+    const double slot = std::min(0.86 / n, 0.22);  // in years
+    const double k = static_cast<double>(index[c.year]++);
+    c.x = c.year + (k - (n - 1) / 2) * slot;
+  }
+  return cols;
+}
+
+}  // namespace
+
+std::string render_trajectory_svg(const TrajectoryInput& in, bool dark_mode) {
+  check_input(in);
+  const std::vector<Column> cols = columns_of(in);
+  std::map<std::string, double> column_x;
+  for (const auto& c : cols) column_x[c.device] = c.x;
+
+  // Axis ranges: whole years with half a year either side; whole decades of I*.
+  int y0 = cols.front().year, y1 = cols.front().year;
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  std::set<std::string> units;
+  for (const auto& s : in.series)
+    for (const auto& p : s.points) {
+      y0 = std::min(y0, p.year), y1 = std::max(y1, p.year);
+      lo = std::min(lo, p.ridge), hi = std::max(hi, p.ridge);
+      units.insert(p.unit.empty() ? "FLOP/byte" : p.unit);
+    }
+  const double x_min = y0 - 0.6, x_max = y1 + 0.6;
+  double ylo = std::floor(std::log10(lo) - 0.02), yhi = std::ceil(std::log10(hi) + 0.02);
+  if (yhi - ylo < 1) yhi = ylo + 1;
+
+  const double width = std::max(960.0, 140 + 16.0 * static_cast<double>(cols.size()));
+  const double left = 96, right = width - 28, top = 70, bottom = top + 420;
+  double name_len = 0;
+  for (const auto& c : cols) name_len = std::max(name_len, text_width(c.device, 10.5));
+  const double names_top = bottom + 52;
+  const double legend_y = names_top + name_len + 28;
+  const double height = legend_y + 26 + (in.undated.empty() ? 0 : 20);
+  auto X = [&](double year) { return left + (year - x_min) / (x_max - x_min) * (right - left); };
+  const report::LogScale Y{ylo, yhi, bottom, top};
+
+  std::string unit_text;
+  for (const auto& u : units) unit_text += (unit_text.empty() ? "" : ", ") + u;
+  const std::string y_title = "Ridge point I* [" + unit_text + "]";
+  const std::string x_title = "Release year";
+
+  std::string s;
+  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" + attr("width", width) +
+       attr("height", height) + " viewBox=\"0 0 " + num(width) + " " + num(height) +
+       "\" class=\"roofline-trajectory\" role=\"img\"" + attr("aria-label", in.title) + ">\n";
+  s += "<title>" + xml_escape(in.title) + "</title>\n";
+  s += "<desc>Memory-wall trajectory: " + xml_escape(y_title) + " (log) against " +
+       xml_escape(x_title) + ", one series per precision group.</desc>\n";
+  s += "<style>" + std::string(kStyleLight) + (dark_mode ? kStyleDark : "") + "</style>\n";
+  s +=
+      "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", width) + attr("height", height) + "/>\n";
+  s += text(left, 28, in.title, "title");
+  if (!in.subtitle.empty()) s += text(left, 48, in.subtitle, "subtitle");
+
+  // The plot group carries the mapping so a reader (or a test) can recover values from pixels.
+  s += "<g id=\"plot\"" + attr("data-x-min", exact(x_min)) + attr("data-x-max", exact(x_max)) +
+       attr("data-y-log-min", exact(ylo)) + attr("data-y-log-max", exact(yhi)) +
+       attr("data-left", exact(left)) + attr("data-right", exact(right)) +
+       attr("data-top", exact(top)) + attr("data-bottom", exact(bottom)) + ">\n";
+  s += "<g class=\"grid\">\n";
+  for (double v : report::minor_ticks(ylo, yhi))
+    s += "<line class=\"grid-minor\"" + attr("x1", left) + attr("x2", right) + attr("y1", Y(v)) +
+         attr("y2", Y(v)) + "/>\n";
+  for (double v : report::decade_ticks(ylo, yhi))
+    s += "<line class=\"grid-major\"" + attr("x1", left) + attr("x2", right) + attr("y1", Y(v)) +
+         attr("y2", Y(v)) + "/>\n";
+  for (int y = y0; y < y1; ++y)  // boundaries between years
+    s += "<line class=\"year-sep\"" + attr("x1", X(y + 0.5)) + attr("x2", X(y + 0.5)) +
+         attr("y1", top) + attr("y2", bottom) + "/>\n";
+  for (const auto& c : cols)
+    s += "<line class=\"device-guide\"" + attr("data-device", c.device) + attr("x1", X(c.x)) +
+         attr("x2", X(c.x)) + attr("y1", top) + attr("y2", bottom) + "/>\n";
+  s += "</g>\n<g class=\"axes\">\n";
+  s += "<rect class=\"frame\"" + attr("x", left) + attr("y", top) + attr("width", right - left) +
+       attr("height", bottom - top) + "/>\n";
+  for (int y = y0; y <= y1; ++y) {
+    s += "<line class=\"tick-mark\"" + attr("x1", X(y)) + attr("x2", X(y)) + attr("y1", bottom) +
+         attr("y2", bottom + 6) + "/>\n";
+    s += text(X(y), bottom + 20, std::to_string(y), "tick x-tick", "middle",
+              attr("data-value", std::to_string(y)));
+  }
+  for (double v : report::decade_ticks(ylo, yhi)) {
+    s += "<line class=\"tick-mark\"" + attr("x1", left - 6) + attr("x2", left) + attr("y1", Y(v)) +
+         attr("y2", Y(v)) + "/>\n";
+    s += text(left - 9, Y(v) + 4, report::intensity_tick(v), "tick y-tick", "end",
+              attr("data-value", exact(v)));
+  }
+  for (double v : report::minor_ticks(ylo, yhi))
+    s += "<line class=\"tick-mark\"" + attr("x1", left - 3) + attr("x2", left) + attr("y1", Y(v)) +
+         attr("y2", Y(v)) + "/>\n";
+  s += text((left + right) / 2, bottom + 40, x_title, "axis-title x-title", "middle");
+  s += text(0, 0, y_title, "axis-title y-title", "middle",
+            " transform=\"translate(24," + num((top + bottom) / 2) + ") rotate(-90)\"");
+  s += "</g>\n";
+
+  // Markers: one per device and series, at (its column, I*).
+  for (size_t k = 0; k < in.series.size(); ++k) {
+    const TrajectorySeries& ser = in.series[k];
+    const std::string colour = kColours[k % kColourCount];
+    const std::string shape = kShapes[k % 4];
+    s += "<g" + attr("class", "series series-" + std::to_string(k)) +
+         attr("data-series", ser.label) + ">\n";
+    for (const auto& p : ser.points) {
+      const double x = X(column_x[p.device]), y = Y(p.ridge);
+      const std::string unit = p.unit.empty() ? "FLOP/byte" : p.unit;
+      const std::string tip = p.device + " (" + std::to_string(p.year) + "), " + ser.label +
+                              ": I* = " + format_number(p.ridge, 4) + " " + unit + " (" +
+                              p.compute_roof + " / " + p.memory_level + ")";
+      s += "<g class=\"trajectory-point\"" + attr("data-device", p.device) +
+           attr("data-series", ser.label) + attr("data-year", std::to_string(p.year)) +
+           attr("data-x", exact(column_x[p.device])) + attr("data-ridge", exact(p.ridge)) +
+           attr("data-unit", unit) + attr("data-compute-roof", p.compute_roof) +
+           attr("data-memory-level", p.memory_level) + " transform=\"translate(" + num(x) + "," +
+           num(y) + ")\"><title>" + xml_escape(tip) + "</title>" +
+           shape_at_origin(shape, 5.5, " class=\"marker\"" + attr("fill", colour)) + "</g>\n";
+    }
+    s += "</g>\n";
+  }
+  s += "</g>\n";  // #plot
+
+  // Device names under their columns, read bottom to top.
+  s += "<g class=\"device-labels\">\n";
+  for (const auto& c : cols)
+    s += "<text class=\"device-label\"" + attr("data-device", c.device) + " text-anchor=\"end\"" +
+         " transform=\"translate(" + num(X(c.x) + 3.5) + "," + num(names_top) + ") rotate(-90)\">" +
+         xml_escape(c.device) + "</text>\n";
+  s += "</g>\n";
+
+  // Legend: one entry per series.
+  s += "<g class=\"legend\">\n";
+  double lx = left;
+  for (size_t k = 0; k < in.series.size(); ++k) {
+    const std::string label =
+        in.series[k].label + " (" + std::to_string(in.series[k].points.size()) + " devices)";
+    s += "<g" + attr("data-series", in.series[k].label) + " transform=\"translate(" + num(lx) +
+         "," + num(legend_y) + ")\">" + "<g transform=\"translate(8,0)\">" +
+         shape_at_origin(kShapes[k % 4], 5.5,
+                         " class=\"marker\"" + attr("fill", kColours[k % kColourCount])) +
+         "</g>" + text(22, 4, label, "legend-text") + "</g>\n";
+    lx += 40 + text_width(label, 11.5);
+  }
+  s += "</g>\n";
+  if (!in.undated.empty()) {
+    std::string names;
+    for (const auto& n : in.undated) names += (names.empty() ? "" : ", ") + n;
+    s += text(left, legend_y + 24, "Not drawn (no release year): " + names, "note");
+  }
+  s += "</svg>\n";
+  return s;
+}
+
+std::string render_trajectory_html(const TrajectoryInput& in) {
+  const std::string svg = render_trajectory_svg(in, true);
+  std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  h += "<title>" + xml_escape(in.title) + "</title>\n<style>\n";
+  h += "body{margin:24px;font-family:\"DejaVu Sans\",\"Helvetica Neue\",Helvetica,Arial,"
+       "sans-serif;color:#1f2328;background:#ffffff}\n"
+       "svg{max-width:100%;height:auto}\n"
+       "table{border-collapse:collapse;margin-top:16px;font-size:13px}\n"
+       "th,td{border-bottom:1px solid #d0d7de;padding:3px 10px;text-align:left}\n"
+       "td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+       "@media (prefers-color-scheme: dark){body{color:#e6edf3;background:#0d1117}"
+       "th,td{border-color:#30363d}}\n";
+  h += "</style>\n</head>\n<body>\n";
+  h += svg;
+  h += "<table class=\"trajectory-data\">\n<thead><tr><th>series</th><th>year</th><th>device</th>"
+       "<th>compute roof</th><th>memory</th><th>I*</th></tr></thead>\n<tbody>\n";
+  for (const auto& ser : in.series)
+    for (const auto& p : ser.points)
+      h += "<tr><td>" + xml_escape(ser.label) + "</td><td class=\"num\">" + std::to_string(p.year) +
+           "</td><td>" + xml_escape(p.device) + "</td><td>" + xml_escape(p.compute_roof) +
+           "</td><td>" + xml_escape(p.memory_level) + "</td><td class=\"num\">" +
+           xml_escape(format_number(p.ridge, 4)) + " " +
+           xml_escape(p.unit.empty() ? "FLOP/byte" : p.unit) + "</td></tr>\n";
+  h += "</tbody>\n</table>\n</body>\n</html>\n";
+  return h;
+}
+
+namespace {
+std::string extension_of(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+}  // namespace
+
+void check_trajectory_format(const std::filesystem::path& path) {
+  const std::string ext = extension_of(path);
+  if (ext != ".svg" && ext != ".html" && ext != ".htm" && ext != ".png")
+    throw InputError(path.string() + ": unknown format '" + ext +
+                     "' for the trajectory chart (use .svg, .html or .png)");
+}
+
+void write_trajectory(const std::filesystem::path& path, const TrajectoryInput& in) {
+  check_trajectory_format(path);
+  const std::string ext = extension_of(path);
+  std::string content;
+  if (ext == ".svg")
+    content = render_trajectory_svg(in, true);
+  else if (ext == ".png")  // rasterisers take the light style only (no prefers-color-scheme)
+    content = svg_to_png(render_trajectory_svg(in, false));
+  else
+    content = render_trajectory_html(in);
+  write_file_atomic(path, content);
+}
+
+}  // namespace roofline
