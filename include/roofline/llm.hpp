@@ -276,6 +276,9 @@ struct SweepRow {
   bool decode_compute_bound = false;
   Bytes memory{0};
   std::optional<bool> fits;
+  /// The decode step's memory-roof operators (interconnect ones left out) as one chart point:
+  /// W, Q and Σ count·time of those operators (sweep_points).
+  Aggregate decode_point;
 };
 /// `prompt` ≤ 0: each row's prompt is its context.
 std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
@@ -287,8 +290,12 @@ std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
 std::vector<double> parse_int_list(const std::string& spec, const std::string& flag);
 
 /// The operators of a step as chart points (time = the modelled time); zero-work operators
-/// (embedding gather, all-gather) are left out.
+/// (embedding gather, all-gather) are left out. Each point names the compute roof
+/// (Roofs::compute_name) and the memory level or interconnect it was judged against.
 std::vector<Point> to_points(const Report& r);
+/// One decode point per sweep row ("decode B=8 L=2048": the row's decode_point), in row order:
+/// on a chart the points move right as B grows (DIGEST §5).
+std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& r);
 
 // Rendering (text, JSON, CSV).
 std::string render_text(const Report& r);

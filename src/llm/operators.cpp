@@ -551,6 +551,7 @@ std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
       const Footprint f = footprint_of(m, s, r, pre.cost, dec.cost);
       row.memory = f.total();
       row.fits = f.fits;
+      row.decode_point = aggregate_all(dec, "");
       rows.push_back(row);
     }
   }
@@ -570,7 +571,7 @@ std::vector<Point> to_points(const Report& r) {
     p.traffic.push_back({op.interconnect ? r.roofs.interconnect_name : r.roofs.memory_level,
                          op.traffic() * op.count});
     p.time = st.timing[i].time * op.count;
-    p.precision = r.scenario.dtypes.compute.name;
+    p.precision = r.roofs.compute_name;  // the roof it was judged against, by name
     p.source = "llm model";
     pts.push_back(std::move(p));
   }
@@ -580,8 +581,24 @@ std::vector<Point> to_points(const Report& r) {
     p.work = a->work;
     p.traffic.push_back({r.roofs.memory_level, a->traffic});
     p.time = a->time;
-    p.precision = r.scenario.dtypes.compute.name;
+    p.precision = r.roofs.compute_name;
     p.source = "llm model (summary)";
+    pts.push_back(std::move(p));
+  }
+  return pts;
+}
+
+std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& r) {
+  std::vector<Point> pts;
+  pts.reserve(rows.size());
+  for (const auto& row : rows) {
+    Point p;
+    p.name = "decode B=" + format_number(row.batch, 10) + " L=" + format_number(row.context, 10);
+    p.work = row.decode_point.work;
+    p.traffic.push_back({r.memory_level, row.decode_point.traffic});
+    p.time = row.decode_point.time;
+    p.precision = r.compute_name;
+    p.source = "llm model (decode step, memory-roof operators)";
     pts.push_back(std::move(p));
   }
   return pts;

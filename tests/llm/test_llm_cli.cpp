@@ -1,8 +1,10 @@
 // `roofline llm` as a user runs it: outputs, formats, and bad input → exit 2 with a clear message.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/cli_runner.hpp"
 
@@ -103,6 +105,105 @@ TEST(LlmCli, ListPresets) {
   for (const char* n : {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b",
                         "mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-72b", "gpt3-175b"})
     EXPECT_NE(r.out.find(n), std::string::npos) << n;
+}
+
+double point_work(const nlohmann::json& report, const std::string& name) {
+  for (const auto& p : report["points"])
+    if (p["name"] == name) return p["work"].get<double>();
+  ADD_FAILURE() << "no point " << name;
+  return 0;
+}
+
+TEST(LlmCli, ReportDrawsTheOperatorsOnTheRoofline) {
+  TempDir dir;
+  const std::vector<std::string> base{"llm", "-m", "llama-2-7b", "--hw", kA100,
+                                      "-b",  "4",  "-L",         "1024"};
+  // JSON report: every operator point carries the model's W (count × per occurrence), judged
+  // against the fp16 roof the model used.
+  auto args = base;
+  args.insert(args.end(), {"--report", dir.file("r.json")});
+  const auto r = run_cli(args, "NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Summary points"), std::string::npos);  // the text still goes to stdout
+  const auto rep = nlohmann::json::parse(slurp(dir.file("r.json")));
+  EXPECT_EQ(rep["schema"], "roofline.report");
+  auto js = base;
+  js.push_back("--json");
+  const auto model = nlohmann::json::parse(run_cli(js).out);
+  for (const auto& op : model["decode"]["operators"]) {
+    if (op["work"].get<double>() <= 0) continue;
+    const std::string name = "decode " + op["name"].get<std::string>();
+    EXPECT_DOUBLE_EQ(point_work(rep, name), op["work"].get<double>() * op["count"].get<double>())
+        << name;
+  }
+  EXPECT_DOUBLE_EQ(point_work(rep, "prefill"), model["summary"]["prefill"]["work"].get<double>());
+  for (const auto& p : rep["points"]) EXPECT_EQ(p["diagnosis"]["compute_roof"], "fp16 tensor");
+  // SVG and HTML: the chart with the operator points.
+  for (const char* file : {"r.svg", "r.html"}) {
+    auto a = base;
+    a.insert(a.end(), {"--report", dir.file(file)});
+    const auto rr = run_cli(a);
+    ASSERT_EQ(rr.exit_code, 0) << rr.err;
+    const std::string text = slurp(dir.file(file));
+    EXPECT_NE(text.find(std::string(file) == "r.svg" ? "<svg" : "<!DOCTYPE html"),
+              std::string::npos)
+        << file;
+    for (const char* name : {"decode q_proj", "decode lm_head", "decode attention"})
+      EXPECT_NE(text.find(std::string("data-name=\"") + name + "\""), std::string::npos)
+          << file << ": " << name;
+  }
+}
+
+TEST(LlmCli, SweepReportHasOneDecodePointPerBatchMovingRight) {
+  TempDir dir;
+  const auto r = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,8,64", "-L",
+                          "512,2048", "--report", dir.file("sweep.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rep = nlohmann::json::parse(slurp(dir.file("sweep.json")));
+  ASSERT_EQ(rep["points"].size(), 6u);  // 3 batches × 2 contexts, in sweep order
+  EXPECT_EQ(rep["points"][0]["name"], "decode B=1 L=512");
+  EXPECT_EQ(rep["points"][5]["name"], "decode B=64 L=2048");
+  for (size_t c = 0; c < 2; ++c)
+    for (size_t b = 1; b < 3; ++b)
+      EXPECT_GT(rep["points"][c * 3 + b]["intensity"].get<double>(),
+                rep["points"][c * 3 + b - 1]["intensity"].get<double>());
+  // The point is the decode step's memory-roof operators: its W is the sweep row's decode work.
+  const auto js = run_cli(
+      {"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,8,64", "-L", "512,2048", "--json"});
+  const auto sw = nlohmann::json::parse(js.out);
+  for (size_t i = 0; i < 6; ++i)
+    EXPECT_DOUBLE_EQ(rep["points"][i]["work"].get<double>(),
+                     sw["rows"][i]["decode_work"].get<double>());
+  const auto svg = run_cli(
+      {"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1..64", "--report", dir.file("sweep.svg")});
+  ASSERT_EQ(svg.exit_code, 0) << svg.err;
+  EXPECT_NE(slurp(dir.file("sweep.svg")).find("data-name=\"decode B=64 L=2048\""),
+            std::string::npos);
+}
+
+TEST(LlmCli, ReportAndOutputPathsAreCheckedFirst) {
+  TempDir dir;
+  struct Case {
+    std::vector<std::string> args;
+    std::string file;
+    std::vector<std::string> words;
+  };
+  const std::vector<Case> cases = {
+      {{"--report", dir.file("r.txt")}, dir.file("r.txt"), {"--report", "'.txt'", ".html"}},
+      {{"--report", dir.file("none/r.svg")}, dir.file("none/r.svg"), {"--report", "folder"}},
+      {{"-o", dir.file("out.svg")}, dir.file("out.svg"), {"-o", "--report"}},
+      {{"-o", dir.file("out.html")}, dir.file("out.html"), {"-o", "--report"}},
+      {{"-o", dir.file("none/out.txt")}, dir.file("none/out.txt"), {"-o", "folder"}},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args{"llm", "-m", "llama-2-7b", "--hw", kA100};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << c.args[1] << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.args[1] << ": computed before the path was checked";
+    EXPECT_FALSE(std::filesystem::exists(c.file)) << c.file;
+    for (const auto& w : c.words) EXPECT_NE(r.err.find(w), std::string::npos) << w << ": " << r.err;
+  }
 }
 
 TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
