@@ -227,7 +227,8 @@ const Registrar reg(60, [](CLI::App& root) {
   c->add_option("--tp", args->tp, "Tensor-parallel degree (W and Q per device, plus all-reduces)");
   c->add_flag("--flash", args->flash, "Fused (FlashAttention-style) attention: no score traffic");
   c->add_option("--interconnect-bandwidth", args->interconnect,
-                "Interconnect bandwidth for --tp (default: the machine's \"interconnect\" roof)");
+                "Interconnect bandwidth for --tp, both directions as datasheets give it (NVLink 3: "
+                "600 GB/s); default: the machine's \"interconnect\" roof");
   c->add_option("--measured-tokens-per-s", args->measured,
                 "Measured throughput: gives MFU and bandwidth utilisation");
   c->add_flag("--json", args->json, "Machine-readable output");

@@ -134,8 +134,14 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   const double norm_flop = m.norm == Norm::rms ? kRmsNormFlop : kLayerNormFlop;
   const double norm_params = (m.norm == Norm::rms ? 1 : 2) * d;
   const double act_flop = activation_flop(m.activation);
-  // Ring all-reduce moves 2·(P−1)/P of the message per device (Patarasuk & Yuan 2009) and adds
-  // (P−1)/P of its elements.
+  // Ring all-reduce (Patarasuk & Yuan 2009): each device sends 2·(P−1)/P of the message and
+  // receives as much, and adds (P−1)/P of its elements. The bytes counted are sent + received,
+  // 4·(P−1)/P·M, because interconnect roofs carry the bidirectional datasheet figure (A100
+  // NVLink 600 GB/s = 300 GB/s each way; data/hardware notes). That is the same time as NCCL's
+  // convention (nccl-tests doc/PERFORMANCE.md: bus bandwidth busBw = algBw·2(n−1)/n for
+  // all-reduce, (n−1)/n for all-gather, measured against the unidirectional link rate): twice
+  // the bytes against twice the rate. A ring all-gather sends and receives (P−1)/P of the
+  // gathered result each, 2·(P−1)/P·M counted. Per-collective latency is not modelled.
   const double ring = (P - 1) / P;
 
   // A linear layer y = x·W (+ b) over `rows` rows: W = 2·rows·in·out (+ rows·out for the bias);
@@ -152,7 +158,7 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   };
   auto all_reduce = [&](const char* name, double elements) {
     if (P > 1)
-      b.add(name, OpKind::all_reduce, true, ring * elements, 0, 2 * ring * elements * sa, 0, true);
+      b.add(name, OpKind::all_reduce, true, ring * elements, 0, 4 * ring * elements * sa, 0, true);
   };
   // Gated MLP (SwiGLU): gate and up d→ff, silu(gate)·up, down ff→d. Plain: fc1, act, fc2.
   auto dense_mlp = [&](const char* gate, const char* up, const char* act, const char* down,
@@ -174,7 +180,7 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   b.add("embedding", OpKind::embedding, false, m.positions > 0 ? N * d : 0,
         N * d / P * sw + (m.positions > 0 ? N * d * sw : 0), N * d * sa);
   if (P > 1)
-    b.add("embedding all-reduce", OpKind::all_reduce, false, ring * N * d, 0, 2 * ring * N * d * sa,
+    b.add("embedding all-reduce", OpKind::all_reduce, false, ring * N * d, 0, 4 * ring * N * d * sa,
           0, true);
 
   norm("attention norm", true, N);
@@ -251,7 +257,7 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   const double Vd = V / P;
   b.add("lm_head", OpKind::lm_head, false, 2 * B * d * Vd, d * Vd * sw, B * d * sa + B * Vd * sa);
   if (P > 1)
-    b.add("logits all-gather", OpKind::all_gather, false, 0, 0, ring * B * V * sa, 0, true);
+    b.add("logits all-gather", OpKind::all_gather, false, 0, 0, 2 * ring * B * V * sa, 0, true);
   return step;
 }
 

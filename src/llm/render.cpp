@@ -127,7 +127,8 @@ std::string render_text(const Report& r) {
   out += "  time = Σ max(W/π, Q/β) = " + format_seconds(st.time) +
          "; without overlap Σ (W/π + Q/β) = " + format_seconds(st.time_no_overlap) + "\n";
   if (st.interconnect.value > 0)
-    out += "  interconnect traffic " + format_bytes(st.interconnect) + " per step\n";
+    out += "  interconnect traffic " + format_bytes(st.interconnect) +
+           " per step and device (sent + received, against the both-directions roof)\n";
 
   out += "\nSummary points (DIGEST §5)\n";
   Table sp({"point", "W", "Q", "I (FLOP/byte)", "bound", "time"});

@@ -81,6 +81,7 @@ TEST(LlmCli, TensorParallelAndMeasured) {
                          "NO_COLOR=1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("attention all-reduce"), std::string::npos);
+  EXPECT_NE(r.out.find("sent + received"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("MFU"), std::string::npos);
   const auto bare =
       run_cli({"llm", "-m", "llama-2-70b", "--hw", kData + "no-interconnect.json", "--tp", "8"});

@@ -46,7 +46,7 @@ TEST(LlmModel, RoofsOfTheComputeDtype) {
   EXPECT_DOUBLE_EQ(r.bandwidth.value, 2.039e12);
   EXPECT_NEAR(r.ridge().value, 312e12 / 2.039e12, 1e-9);
   ASSERT_TRUE(r.interconnect.has_value());
-  EXPECT_DOUBLE_EQ(r.interconnect->value, 300e9);
+  EXPECT_DOUBLE_EQ(r.interconnect->value, 600e9);  // bidirectional, as the catalogue
   ASSERT_TRUE(r.memory_capacity.has_value());
   EXPECT_DOUBLE_EQ(*r.memory_capacity, 80.0 * 1024 * 1024 * 1024);
   const RoofSet set = load_machine_file(kData + "a100-80gb.json").roofs;
@@ -269,15 +269,25 @@ TEST(LlmModel, TensorParallelSplitsWeightsAndAddsAllReduce) {
   EXPECT_DOUBLE_EQ(op(c, "k_proj").weights.value, 8192.0 * 128 * 2);  // 8 KV heads / 8 = 1
   const OpCost& ar = op(c, "attention all-reduce");
   EXPECT_TRUE(ar.interconnect);
-  // Ring all-reduce: 2·(tp−1)/tp of the message per device.
-  EXPECT_DOUBLE_EQ(ar.traffic().value, 2.0 * 7 / 8 * 8 * 8192 * 2);
+  // Ring all-reduce: each device sends 2·(tp−1)/tp of the message and receives as much; both
+  // are counted, against the bidirectional NVLink figure.
+  EXPECT_DOUBLE_EQ(ar.traffic().value, 4.0 * 7 / 8 * 8 * 8192 * 2);
   EXPECT_EQ(ar.count, 80);
-  // It is timed against the interconnect roof.
+  // Logits all-gather: (tp−1)/tp of the B×V logits sent and as much received.
+  EXPECT_DOUBLE_EQ(op(c, "logits all-gather").traffic().value, 2.0 * 7 / 8 * 8 * 32000 * 2);
+  // It is timed against the interconnect roof: 600 GB/s both ways, so the all-reduce takes
+  // 2·(tp−1)/tp·M / 300 GB/s — the time NCCL's bus bandwidth (per direction) gives.
   const Roofs r = a100();
   const StepResult st = evaluate_step(m, s, Phase::decode, r);
   for (std::size_t i = 0; i < st.cost.size; ++i)
     if (st.cost.ops[i].interconnect) {
-      EXPECT_DOUBLE_EQ(st.timing[i].time.value, st.cost.ops[i].traffic().value / 300e9);
+      EXPECT_DOUBLE_EQ(st.timing[i].time.value, st.cost.ops[i].traffic().value / 600e9);
+    }
+  const double message = 8 * 8192 * 2.0;  // N·d·s_a
+  for (std::size_t i = 0; i < st.cost.size; ++i)
+    if (std::strcmp(st.cost.ops[i].name, "attention all-reduce") == 0) {
+      const double t = 2.0 * 7 / 8 * message / 300e9;
+      EXPECT_NEAR(st.timing[i].time.value, t, 1e-12 * t);
     }
   EXPECT_GT(st.interconnect.value, 0);
   // A machine without an interconnect roof needs --interconnect-bandwidth.
