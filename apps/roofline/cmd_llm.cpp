@@ -4,6 +4,8 @@
 // the sweep's decode points) on the machine's roofline.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
@@ -27,7 +29,7 @@ struct LlmArgs {
   int tp = 1;
   bool flash = false;
   std::string interconnect;
-  double measured = 0;
+  std::string measured;  // --measured-tokens-per-s, checked in parse_measured
   bool list = false;
   bool json = false;
   bool csv = false;
@@ -61,6 +63,19 @@ void check_writable(const std::string& flag, const std::string& path) {
     throw InputError(flag + " " + path + ": folder '" + dir.string() + "' does not exist");
   if (fs::is_directory(p, ec))
     throw InputError(flag + " " + path + ": is a folder, expected a file path");
+}
+
+// --measured-tokens-per-s: absent, or a finite number > 0 (0, a negative or a non-number is an
+// input error, not "no measurement").
+std::optional<double> parse_measured(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  const char* b = text.c_str();
+  char* e = nullptr;
+  const double v = std::strtod(b, &e);
+  if (e == b || *e != '\0' || !std::isfinite(v) || !(v > 0))
+    throw InputError("--measured-tokens-per-s: must be a number of tokens per second > 0 (got '" +
+                     text + "')");
+  return v;
 }
 
 void check_paths(const LlmArgs& a) {
@@ -161,6 +176,7 @@ void run(const LlmArgs& a) {
     if (interconnect->value <= 0)
       throw InputError("--interconnect-bandwidth: must be > 0 (got '" + a.interconnect + "')");
   }
+  const std::optional<double> measured = parse_measured(a.measured);
   const MachineDocument machine = load_machine(a.machine);
   const llm::Roofs roofs = llm::select_roofs(machine.roofs, s.dtypes.compute, interconnect);
 
@@ -168,8 +184,7 @@ void run(const LlmArgs& a) {
     s.batch = batches.front();
     s.context = contexts.front();
     s.prompt = prompt > 0 ? prompt : s.context;
-    const llm::Report r = llm::analyse(
-        model, s, phase, roofs, a.measured > 0 ? std::optional<double>(a.measured) : std::nullopt);
+    const llm::Report r = llm::analyse(model, s, phase, roofs, measured);
     write_llm_report(a, machine, roofs,
                      model.name + " on " + roofs.machine + ": " + llm::to_string(phase) +
                          " operators, batch " + format_number(s.batch) + ", context " +
@@ -183,8 +198,7 @@ void run(const LlmArgs& a) {
       emit(llm::render_text(r), a.output);
     return;
   }
-  if (a.measured > 0)
-    throw InputError("--measured-tokens-per-s needs one --batch and one --context");
+  if (measured) throw InputError("--measured-tokens-per-s needs one --batch and one --context");
   s.prompt = prompt;  // ≤ 0: each row's prompt is its context
   const auto rows = llm::sweep(model, s, batches, contexts, roofs);
   write_llm_report(a, machine, roofs,

@@ -225,6 +225,13 @@ TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
       {{"-m", "llama-2-7b", "--cdtype", "fp8"}, {"fp8", "--cdtype"}},
       {{"-m", "llama-2-7b", "--wdtype", "fp7"}, {"fp7"}},
       {{"-m", "llama-2-7b", "--tp", "3"}, {"--tp", "num_attention_heads"}},
+      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "0"}, {"--measured-tokens-per-s", "'0'"}},
+      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "-40"},
+       {"--measured-tokens-per-s", "'-40'", "> 0"}},
+      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "fast"}, {"--measured-tokens-per-s"}},
+      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "inf"}, {"--measured-tokens-per-s"}},
+      {{"-m", "llama-2-7b", "-b", "1,8", "--measured-tokens-per-s", "100"},
+       {"--measured-tokens-per-s", "one --batch"}},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args{"llm", "--hw", kA100};
