@@ -58,7 +58,8 @@ struct ModelConfig {
   void validate() const;
 };
 
-/// Parameter counts (elements, not bytes).
+/// Parameter counts (elements, not bytes): of the whole model, or of one device under tensor
+/// parallelism (count_parameters with tp > 1).
 struct ParameterCount {
   double attention = 0;  ///< q, k, v, o (+ biases), all layers
   double mlp = 0;        ///< MLP or experts + router (+ shared expert), all layers
@@ -69,7 +70,10 @@ struct ParameterCount {
   double matmul = 0;  ///< weights of matrix products (attention + mlp + lm_head), no biases
   double active = 0;  ///< used per token (MoE: only experts_per_token experts)
 };
-ParameterCount count_parameters(const ModelConfig& m);
+/// `tp` > 1: what one of `tp` tensor-parallel devices holds (Megatron split as in step_cost:
+/// heads, MLP/expert columns, vocabulary split; K/V heads replicated, one per device, when
+/// fewer than tp; router, norms, position table, row-parallel biases replicated).
+ParameterCount count_parameters(const ModelConfig& m, int tp = 1);
 
 /// Bytes of K and V cached per token: 2 · layers · kv_heads · head_dim · bytes.
 Bytes kv_bytes_per_token(const ModelConfig& m, const DataType& kv);

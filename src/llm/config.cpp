@@ -114,14 +114,21 @@ void ModelConfig::validate() const {
 
 // Counted from the shapes of the weight matrices (HF module shapes: q_proj d×H·hd, k_proj and
 // v_proj d×Hkv·hd, o_proj H·hd×d; gate/up d×ff, down ff×d; fc1 d×ff, fc2 ff×d; embedding V×d).
-ParameterCount count_parameters(const ModelConfig& m) {
+// Per device under tensor parallelism P (Megatron-LM, Shoeybi et al. 2019, as step_cost):
+// query heads, MLP and expert columns, the token embedding and LM head split P ways; K/V heads
+// split when there are at least P of them, else each device holds one (replicated); the
+// router, norms, position table and the biases of row-parallel layers (o, down, fc2) are
+// replicated.
+ParameterCount count_parameters(const ModelConfig& m, int tp) {
   ParameterCount p;
-  const double d = m.hidden, hd = m.head_dim, q = m.heads * hd, kv = m.kv_heads * hd;
+  const double P = tp < 1 ? 1 : tp;
+  const double d = m.hidden, hd = m.head_dim, q = m.heads / P * hd;
+  const double kv = (m.kv_heads >= P ? m.kv_heads / P : 1) * hd;
   const double attn_matmul = d * q + 2 * d * kv + q * d;
   const double attn_bias = (m.attention_bias ? q + 2 * kv : 0) + (m.linear_bias ? d : 0);
-  auto mlp_matmul = [&](double ff) { return (m.mlp == Mlp::gated ? 3 : 2) * d * ff; };
+  auto mlp_matmul = [&](double ff) { return (m.mlp == Mlp::gated ? 3 : 2) * d * ff / P; };
   auto mlp_bias = [&](double ff) {
-    return m.linear_bias ? (m.mlp == Mlp::gated ? 2 * ff : ff) + d : 0;
+    return m.linear_bias ? (m.mlp == Mlp::gated ? 2 * ff : ff) / P + d : 0;
   };
   double layer_mlp_matmul = 0, layer_mlp_bias = 0, layer_active_mlp = 0;
   if (m.moe()) {
@@ -142,10 +149,10 @@ ParameterCount count_parameters(const ModelConfig& m) {
   p.attention = m.layers * (attn_matmul + attn_bias);
   p.mlp = m.layers * (layer_mlp_matmul + layer_mlp_bias);
   p.norms = (2 * m.layers + 1) * norm;
-  p.embedding = m.vocab * d + m.positions * d;
-  p.lm_head = m.tied_embeddings ? 0 : m.vocab * d;
+  p.embedding = m.vocab / P * d + m.positions * d;
+  p.lm_head = m.tied_embeddings ? 0 : m.vocab / P * d;
   p.total = p.attention + p.mlp + p.norms + p.embedding + p.lm_head;
-  p.matmul = m.layers * (attn_matmul + layer_mlp_matmul) + m.vocab * d;
+  p.matmul = m.layers * (attn_matmul + layer_mlp_matmul) + m.vocab / P * d;
   p.active = p.total - m.layers * (layer_mlp_matmul - layer_active_mlp);
   return p;
 }

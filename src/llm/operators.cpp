@@ -367,14 +367,15 @@ namespace {
 Footprint footprint_of(const ModelConfig& m, const Scenario& s, const Roofs& r,
                        const StepCost& prefill, const StepCost& decode) {
   // Weights: matrices in the weight dtype, norms and biases in the activation dtype; per device
-  // the matrices split P ways (the router and norms are replicated; ignored in the split).
-  const ParameterCount p = count_parameters(m);
+  // as step_cost splits them (count_parameters with tp): with fewer K/V heads than devices each
+  // device holds a whole K/V head, so k_proj and v_proj do not shrink by P.
   const double P = s.tp;
-  const double layer_matrices = p.matmul - m.vocab * m.hidden;
-  const double tables = p.embedding + p.lm_head;  // tied: one table
+  const ParameterCount p = count_parameters(m, s.tp);
+  const double layer_matrices = p.matmul - m.vocab / P * m.hidden;  // less the LM head
+  const double tables = p.embedding + p.lm_head;                    // tied: one table
   const double biases = p.attention + p.mlp - layer_matrices;
   Footprint f;
-  f.weights = Bytes((layer_matrices + tables) / P * s.dtypes.weights.bytes +
+  f.weights = Bytes((layer_matrices + tables) * s.dtypes.weights.bytes +
                     (biases + p.norms) * s.dtypes.activations.bytes);
   // KV cache of B sequences at the larger of prompt and context, per device.
   const double kv_heads_dev = m.kv_heads >= P ? m.kv_heads / P : 1;

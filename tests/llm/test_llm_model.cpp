@@ -341,6 +341,36 @@ TEST(LlmModel, FootprintAndFit) {
   EXPECT_FALSE(*big.fits);
 }
 
+TEST(LlmModel, FootprintKeepsReplicatedKvHeadsUnderTensorParallelism) {
+  // Llama-3-70B has 8 KV heads: at tp 16 each device holds one whole K/V head (step_cost
+  // replicates it), so k_proj and v_proj are d×128 per device, not d×1024/16 = d×64.
+  const ModelConfig& m = preset("llama-3-70b");
+  const double d = 8192, hd = 128, L = 80, V = 128256, ff = 28672, P = 16;
+  Scenario s = scenario(1, 1024, 1024);
+  s.tp = 16;
+  const Footprint f = footprint(m, s, a100());
+  const double per_layer = d * (64 / P) * hd * 2          // q and o
+                           + 2 * d * 1 * hd               // k and v: one KV head each
+                           + 3 * d * ff / P;              // gate, up, down
+  const double matrices = L * per_layer + 2 * V / P * d;  // + embedding and LM head
+  const double norms = (2 * L + 1) * d;
+  EXPECT_NEAR(f.weights.value, 2 * (matrices + norms), 1e-12 * f.weights.value);
+  // 2·L·d·hd·(1 − 8/16) elements more than splitting every matrix by P.
+  const ParameterCount whole = count_parameters(m);
+  EXPECT_NEAR(f.weights.value - 2 * ((whole.matmul + V * d) / P + norms),
+              2 * 2 * L * d * hd * (1 - 8 / P), 1.0);
+  // The footprint holds exactly what a decode step reads per device (untied, no biases): every
+  // operator's weight bytes, the embedding's gathered rows replaced by its V/P·d table.
+  const StepCost c = step_cost(m, s, Phase::decode);
+  double read = 0;
+  for (std::size_t i = 0; i < c.size; ++i)
+    if (c.ops[i].kind != OpKind::embedding) read += c.ops[i].weights.value * c.ops[i].count;
+  EXPECT_NEAR(f.weights.value, read + V / P * d * 2, 1e-12 * f.weights.value);
+  // At tp 8 (KV heads = P) nothing is replicated: q/o and k/v all shrink by P.
+  s.tp = 8;
+  EXPECT_NEAR(footprint(m, s, a100()).weights.value, 2 * ((whole.matmul + V * d) / 8 + norms), 1.0);
+}
+
 TEST(LlmModel, MeasuredThroughputGivesMfu) {
   const ModelConfig& m = preset("llama-2-7b");
   const Roofs r = a100();
