@@ -188,20 +188,24 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   linear("k_proj", OpKind::linear, d, Hkv * hd, N, m.attention_bias, skv, true);
   linear("v_proj", OpKind::linear, d, Hkv * hd, N, m.attention_bias, skv, true);
 
-  // Attention per sequence and head: causal prefill scores S(S+1)/2 query-key pairs; a decode
-  // step scores its one query against L keys. GQA/MQA: K and V are read once per KV head.
-  const double pairs = phase == Phase::prefill ? Lk * (Lk + 1) / 2 : Lk;
-  const double score_flop = 2 * B * Hq * hd * pairs;  // q·kᵀ, and the same again for p·v
+  // Attention per sequence and head. GQA/MQA: K and V are read once per KV head.
   const double q_bytes = N * Hq * hd * sa, out_bytes = N * Hq * hd * sa;
   const double k_bytes = B * Lk * Hkv * hd * skv;  // K (and as much V)
   if (s.flash) {
-    // FlashAttention (Dao et al. 2022): scores stay on chip; Q, K, V read once, O written.
+    // FlashAttention (Dao et al. 2022): scores stay on chip; Q, K, V read once, O written. A
+    // causal kernel skips the masked blocks: prefill scores S(S+1)/2 query-key pairs (the lower
+    // triangle with its diagonal); a decode step scores its one query against L keys.
+    const double pairs = phase == Phase::prefill ? Lk * (Lk + 1) / 2 : Lk;
+    const double score_flop = 2 * B * Hq * hd * pairs;  // q·kᵀ, and the same again for p·v
     b.add("attention (fused)", OpKind::attention_fused, true,
           2 * score_flop + kSoftmaxFlop * B * Hq * pairs, 0, q_bytes + out_bytes, 2 * k_bytes);
   } else {
-    // Unfused kernels write the whole T×L score matrix (masked entries included) and read it
-    // back in softmax and in p·v.
-    const double scores = B * Hq * T * Lk * sa;
+    // Unfused kernels (q·kᵀ GEMM, masked softmax, p·v GEMM) compute the whole T×L score matrix
+    // — in prefill S², masked entries included — write it, read it back in softmax and in p·v:
+    // W and Q count the same T·L pairs.
+    const double pairs = T * Lk;
+    const double score_flop = 2 * B * Hq * hd * pairs;
+    const double scores = B * Hq * pairs * sa;
     b.add("q·kᵀ", OpKind::attention_scores, true, score_flop, 0, q_bytes + scores, k_bytes);
     b.add("softmax", OpKind::softmax, true, kSoftmaxFlop * B * Hq * pairs, 0, 2 * scores);
     b.add("attention·v", OpKind::attention_values, true, score_flop, 0, scores + out_bytes,

@@ -86,15 +86,26 @@ TEST(LlmModel, GqaSizesKeyValueByKvHeads) {
   EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").work.value, 2.0 * 2 * 32 * 128 * 1000);
 }
 
-TEST(LlmModel, CausalPrefillHalvesTheScores) {
-  // S(S+1)/2 query-key pairs per head.
-  const double S = 512;
-  const StepCost c = step_cost(preset("llama-2-7b"), scenario(1, S, S), Phase::prefill);
-  EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").work.value, 2.0 * 32 * 128 * S * (S + 1) / 2);
-  EXPECT_DOUBLE_EQ(op(c, "attention·v").work.value, 2.0 * 32 * 128 * S * (S + 1) / 2);
-  EXPECT_EQ(c.tokens, S);
+TEST(LlmModel, PrefillScoresFullForUnfusedCausalHalfForFused) {
+  // Unfused kernels compute (and write) the full S×S score matrix, masked entries included:
+  // S² query-key pairs per head in W as in Q.
+  const double S = 512, B = 2;
+  const StepCost c = step_cost(preset("llama-2-7b"), scenario(B, S, S), Phase::prefill);
+  EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").work.value, 2.0 * B * 32 * 128 * S * S);
+  EXPECT_DOUBLE_EQ(op(c, "attention·v").work.value, 2.0 * B * 32 * 128 * S * S);
+  EXPECT_DOUBLE_EQ(op(c, "softmax").work.value, 5.0 * B * 32 * S * S);
+  EXPECT_DOUBLE_EQ(op(c, "softmax").activations.value, 2 * B * 32 * S * S * 2.0);
+  // q·kᵀ: Q read (B·S·H·hd) + scores written (B·H·S²), K read from the cache.
+  EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").activations.value, (B * S * 32 * 128 + B * 32 * S * S) * 2.0);
+  EXPECT_EQ(c.tokens, B * S);
+  // A fused causal kernel skips the masked half: S(S+1)/2 pairs.
+  Scenario f = scenario(B, S, S);
+  f.flash = true;
+  const StepCost fc = step_cost(preset("llama-2-7b"), f, Phase::prefill);
+  EXPECT_DOUBLE_EQ(op(fc, "attention (fused)").work.value,
+                   (2 * 2.0 * B * 32 * 128 + 5.0 * B * 32) * S * (S + 1) / 2);
   // Logits only for the sampled (last) position of each sequence.
-  EXPECT_DOUBLE_EQ(op(c, "lm_head").work.value, 2.0 * 4096 * 32000);
+  EXPECT_DOUBLE_EQ(op(c, "lm_head").work.value, 2.0 * B * 4096 * 32000);
 }
 
 TEST(LlmModel, FusedAttentionWritesNoScores) {
