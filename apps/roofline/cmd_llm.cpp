@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -76,6 +77,10 @@ std::optional<double> parse_measured(const std::string& text) {
     throw InputError("--measured-tokens-per-s: must be a number of tokens per second > 0 (got '" +
                      text + "')");
   return v;
+}
+
+void warn(const std::vector<std::string>& warnings) {
+  for (const auto& w : warnings) std::fprintf(stderr, "roofline llm: warning: %s\n", w.c_str());
 }
 
 void check_paths(const LlmArgs& a) {
@@ -185,6 +190,8 @@ void run(const LlmArgs& a) {
     s.context = contexts.front();
     s.prompt = prompt > 0 ? prompt : s.context;
     const llm::Report r = llm::analyse(model, s, phase, roofs, measured);
+    // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
+    if (a.json || a.csv || !(a.output.empty() || a.output == "-")) warn(r.warnings);
     write_llm_report(a, machine, roofs,
                      model.name + " on " + roofs.machine + ": " + llm::to_string(phase) +
                          " operators, batch " + format_number(s.batch) + ", context " +
@@ -201,6 +208,9 @@ void run(const LlmArgs& a) {
   if (measured) throw InputError("--measured-tokens-per-s needs one --batch and one --context");
   s.prompt = prompt;  // ≤ 0: each row's prompt is its context
   const auto rows = llm::sweep(model, s, batches, contexts, roofs);
+  llm::Scenario longest = s;
+  longest.context = *std::max_element(contexts.begin(), contexts.end());
+  warn(llm::scenario_warnings(model, longest));
   write_llm_report(a, machine, roofs,
                    model.name + " on " + roofs.machine + ": decode step per (batch, context)",
                    llm::sweep_points(rows, roofs));

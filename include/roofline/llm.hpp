@@ -38,7 +38,14 @@ struct ModelConfig {
   double intermediate = 0;  ///< dense MLP width (intermediate_size)
   double layers = 0;
   double vocab = 0;
-  double positions = 0;          ///< learned position embeddings (GPT); 0 for rotary
+  double positions = 0;  ///< learned position embeddings (GPT); 0 for rotary
+  /// Longest context the model was trained for (max_position_embeddings, n_positions...);
+  /// 0 = not stated. A longer context is costed but warned about (scenario_warnings).
+  double max_positions = 0;
+  /// Sliding-window attention over the last W keys in every layer (Mistral-7B-v0.1: 4096);
+  /// 0 = full causal attention. Caps the keys a decode step (and fused prefill) attends over and
+  /// the KV cache (a rolling buffer of W tokens).
+  double sliding_window = 0;
   bool tied_embeddings = false;  ///< LM head shares the embedding table
   Mlp mlp = Mlp::gated;
   std::string activation = "silu";
@@ -54,6 +61,10 @@ struct ModelConfig {
   double published_params = 0;  ///< the size the model's authors state, for comparison
 
   bool moe() const { return experts > 1; }
+  /// Keys a query at position `context` attends over: min(context, sliding_window) with a window.
+  double attended(double context) const {
+    return sliding_window > 0 && sliding_window < context ? sliding_window : context;
+  }
   /// Checks every size; throws InputError "ORIGIN: field: why (got VALUE)".
   void validate() const;
 };
@@ -157,8 +168,11 @@ struct StepCost {
 /// Closed-form W and Q of every operator. Throws InputError for a scenario that does not fit the
 /// model (tp not dividing the heads, batch < 1...). No allocation.
 StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase);
-/// Checks the scenario against the model (the parts step_cost relies on).
+/// Checks the scenario against the model (the parts step_cost relies on); also refuses a prompt
+/// longer than the context (a decode step's KV cache holds the prompt).
 void validate_scenario(const ModelConfig& m, const Scenario& s);
+/// What is costed but doubtful: a context (or prompt) longer than the model's max_positions.
+std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s);
 
 /// The roofs a step is judged against.
 struct Roofs {
@@ -265,6 +279,7 @@ struct Report {
   Footprint memory;
   std::vector<CriticalBatch> critical;
   std::optional<Utilisation> measured;
+  std::vector<std::string> warnings;  ///< scenario_warnings
 };
 Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r,
                std::optional<double> measured_tokens_per_s = std::nullopt);

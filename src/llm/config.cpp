@@ -56,6 +56,19 @@ bool untied_by_default(const std::string& t) {
   return false;
 }
 
+// Families whose sliding window covers only some layers (HF Gemma2/Gemma3 alternate local and
+// global layers; Cohere2 likewise).
+bool per_layer_window(const std::string& t) {
+  static const char* names[] = {"gemma2", "gemma3", "gemma3_text", "cohere2"};
+  for (const char* n : names)
+    if (t == n) return true;
+  return false;
+}
+// HF Qwen2 windows only the layers at index ≥ max_window_layers.
+bool qwen_family(const std::string& t) {
+  return t.rfind("qwen", 0) == 0;
+}
+
 ModelConfig dense(const char* name, const char* source, double d, double h, double kv, double ff,
                   double layers, double vocab, double published) {
   ModelConfig m;
@@ -99,6 +112,11 @@ void ModelConfig::validate() const {
         format_number(kv_heads));
   if (positions < 0 || !whole(positions))
     bad(where, "n_positions", "must be a whole number ≥ 0", format_number(positions));
+  if (max_positions < 0 || !whole(max_positions))
+    bad(where, "max_position_embeddings", "must be a whole number ≥ 0",
+        format_number(max_positions));
+  if (sliding_window < 0 || !whole(sliding_window))
+    bad(where, "sliding_window", "must be a whole number ≥ 0", format_number(sliding_window));
   if (moe()) {
     positive_whole("num_experts_per_tok", experts_per_token);
     positive_whole("moe_intermediate_size", expert_intermediate);
@@ -168,19 +186,32 @@ const std::vector<ModelConfig>& presets() {
   // counts from the model cards / safetensors metadata.
   static const std::vector<ModelConfig> all = [] {
     std::vector<ModelConfig> v;
-    v.push_back(dense("llama-2-7b", "meta-llama/Llama-2-7b-hf config.json", 4096, 32, 32, 11008, 32,
-                      32000, 6.74e9));
-    v.push_back(dense("llama-2-13b", "meta-llama/Llama-2-13b-hf config.json", 5120, 40, 40, 13824,
-                      40, 32000, 13.0e9));
-    v.push_back(dense("llama-2-70b", "meta-llama/Llama-2-70b-hf config.json", 8192, 64, 8, 28672,
-                      80, 32000, 69.0e9));
-    v.push_back(dense("llama-3-8b", "meta-llama/Meta-Llama-3-8B config.json", 4096, 32, 8, 14336,
-                      32, 128256, 8.03e9));
-    v.push_back(dense("llama-3-70b", "meta-llama/Meta-Llama-3-70B config.json", 8192, 64, 8, 28672,
-                      80, 128256, 70.6e9));
+    // max_position_embeddings: Llama-2 4096, Llama-3 8192, Mistral/Mixtral 32768, Qwen2.5
+    // 131072; Mistral-7B-v0.1 attends over a sliding window of 4096 (its "sliding_window").
+    auto with_positions = [](ModelConfig m, double positions) {
+      m.max_positions = positions;
+      return m;
+    };
+    v.push_back(with_positions(dense("llama-2-7b", "meta-llama/Llama-2-7b-hf config.json", 4096, 32,
+                                     32, 11008, 32, 32000, 6.74e9),
+                               4096));
+    v.push_back(with_positions(dense("llama-2-13b", "meta-llama/Llama-2-13b-hf config.json", 5120,
+                                     40, 40, 13824, 40, 32000, 13.0e9),
+                               4096));
+    v.push_back(with_positions(dense("llama-2-70b", "meta-llama/Llama-2-70b-hf config.json", 8192,
+                                     64, 8, 28672, 80, 32000, 69.0e9),
+                               4096));
+    v.push_back(with_positions(dense("llama-3-8b", "meta-llama/Meta-Llama-3-8B config.json", 4096,
+                                     32, 8, 14336, 32, 128256, 8.03e9),
+                               8192));
+    v.push_back(with_positions(dense("llama-3-70b", "meta-llama/Meta-Llama-3-70B config.json", 8192,
+                                     64, 8, 28672, 80, 128256, 70.6e9),
+                               8192));
     auto mistral = dense("mistral-7b", "mistralai/Mistral-7B-v0.1 config.json", 4096, 32, 8, 14336,
                          32, 32000, 7.24e9);
     mistral.model_type = "mistral";
+    mistral.max_positions = 32768;
+    mistral.sliding_window = 4096;
     v.push_back(mistral);
     auto mixtral = dense("mixtral-8x7b", "mistralai/Mixtral-8x7B-v0.1 config.json", 4096, 32, 8,
                          14336, 32, 32000, 46.7e9);
@@ -188,17 +219,20 @@ const std::vector<ModelConfig>& presets() {
     mixtral.experts = 8;
     mixtral.experts_per_token = 2;
     mixtral.expert_intermediate = 14336;
+    mixtral.max_positions = 32768;  // "sliding_window": null
     v.push_back(mixtral);
     // Qwen2 has biases on q, k, v (Qwen2Attention: q_proj/k_proj/v_proj bias=True).
     auto qwen7 =
         dense("qwen2.5-7b", "Qwen/Qwen2.5-7B config.json", 3584, 28, 4, 18944, 28, 152064, 7.61e9);
     qwen7.model_type = "qwen2";
     qwen7.attention_bias = true;
+    qwen7.max_positions = 131072;  // "use_sliding_window": false
     v.push_back(qwen7);
     auto qwen72 = dense("qwen2.5-72b", "Qwen/Qwen2.5-72B config.json", 8192, 64, 8, 29568, 80,
                         152064, 72.7e9);
     qwen72.model_type = "qwen2";
     qwen72.attention_bias = true;
+    qwen72.max_positions = 131072;
     v.push_back(qwen72);
     // GPT-3 175B (Brown et al. 2020, Table 2.1): 96 layers, d = 12288, 96 heads of 128, FFN 4d,
     // context 2048 (learned positions); GPT-2 BPE vocabulary of 50257, tied embeddings,
@@ -209,6 +243,7 @@ const std::vector<ModelConfig>& presets() {
                       12288, 96, 96, 4 * 12288, 96, 50257, 175e9);
     gpt3.model_type = "gpt2";
     gpt3.positions = 2048;
+    gpt3.max_positions = 2048;
     gpt3.tied_embeddings = true;
     gpt3.mlp = Mlp::plain;
     gpt3.activation = "gelu";
@@ -250,6 +285,15 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   auto optional = [&](std::initializer_list<const char*> keys, double fallback) {
     auto [k, v] = find(keys);
     return v ? number(k, *v) : fallback;
+  };
+  // A count that may be 0 (0 experts = dense, a 0 window = none).
+  auto optional_count = [&](std::initializer_list<const char*> keys, double fallback) {
+    auto [k, v] = find(keys);
+    if (!v) return fallback;
+    if (!v->is_number() || v->is_boolean()) bad(origin, k, "must be a number", v->dump());
+    const double x = v->get<double>();
+    if (!whole(x) || x < 0) bad(origin, k, "must be a whole number ≥ 0", v->dump());
+    return x;
   };
   auto flag = [&](const char* key, bool fallback) {
     auto it = j.find(key);
@@ -331,6 +375,17 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
     m.positions = optional({"n_positions"}, 0);
   else if (m.model_type == "opt")
     m.positions = optional({"max_position_embeddings"}, 0);
+  m.max_positions = optional(
+      {"max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length", "seq_length"}, 0);
+  // Sliding-window attention when it applies to every layer (Mistral, Mixtral, Phi-3,
+  // Starcoder2): off when use_sliding_window is false (Qwen2.5 ships a window it does not use);
+  // families that window only some layers (Gemma-2/3 alternate, Qwen2's max_window_layers,
+  // Cohere2) are costed with full attention, an upper bound (docs/llm.md). HF Qwen2Config
+  // defaults: use_sliding_window false, max_window_layers 28.
+  const bool qwen = qwen_family(m.model_type);
+  if (flag("use_sliding_window", !qwen) && !per_layer_window(m.model_type) &&
+      !(qwen && optional_count({"max_window_layers"}, 28) > 0))
+    m.sliding_window = optional_count({"sliding_window"}, 0);
   m.tied_embeddings = flag("tie_word_embeddings", !untied_by_default(m.model_type));
   m.attention_bias =
       flag("attention_bias", m.model_type == "qwen2" || m.model_type == "qwen2_moe" || gpt);
@@ -443,6 +498,8 @@ nlohmann::json model_to_json(const ModelConfig& m) {
     j["expert_intermediate_size"] = m.expert_intermediate;
     if (m.shared_intermediate > 0) j["shared_expert_intermediate_size"] = m.shared_intermediate;
   }
+  if (m.max_positions > 0) j["max_position_embeddings"] = m.max_positions;
+  if (m.sliding_window > 0) j["sliding_window"] = m.sliding_window;
   if (m.published_params > 0) j["published_parameters"] = m.published_params;
   return j;
 }

@@ -102,6 +102,10 @@ void validate_scenario(const ModelConfig& m, const Scenario& s) {
   if (!whole_positive(s.context))
     throw InputError("--context: must be a whole number ≥ 1 (got " + format_number(s.context) +
                      ")");
+  if (s.prompt > s.context)
+    throw InputError("--prompt " + format_number(s.prompt, 10) + " exceeds --context " +
+                     format_number(s.context, 10) +
+                     ": a decode step's context holds the prompt; give a context ≥ the prompt");
   if (s.tp < 1) throw InputError("--tp: must be ≥ 1 (got " + std::to_string(s.tp) + ")");
   const double tp = s.tp;
   if (std::fmod(m.heads, tp) != 0)
@@ -114,14 +118,25 @@ void validate_scenario(const ModelConfig& m, const Scenario& s) {
                      format_number(m.kv_heads) + ") of " + m.name);
 }
 
+std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s) {
+  std::vector<std::string> w;
+  if (m.max_positions > 0 && s.context > m.max_positions)
+    w.push_back("context " + format_number(s.context, 10) + " exceeds " + m.name +
+                "'s max_position_embeddings " + format_number(m.max_positions, 10) +
+                ": the model was not trained for it; the cost is modelled, the quality is not");
+  return w;
+}
+
 StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   StepCost step;
   step.phase = phase;
   Builder b{step, m.layers};
   const double B = s.batch;
-  const double T = phase == Phase::prefill ? s.prompt : 1;           // new tokens per sequence
-  const double Lk = phase == Phase::prefill ? s.prompt : s.context;  // keys attended over
-  const double N = B * T;                                            // rows of every linear
+  const double T = phase == Phase::prefill ? s.prompt : 1;  // new tokens per sequence
+  // Keys attended over: the prompt in prefill; in decode the context, or its last W tokens with
+  // a sliding window (Mistral 7B, Jiang et al. 2023 §2: each token attends to the W before it).
+  const double Lk = phase == Phase::prefill ? s.prompt : m.attended(s.context);
+  const double N = B * T;  // rows of every linear
   step.tokens = N;
   const double P = s.tp;
   const double d = m.hidden, hd = m.head_dim, V = m.vocab;
@@ -194,15 +209,19 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   if (s.flash) {
     // FlashAttention (Dao et al. 2022): scores stay on chip; Q, K, V read once, O written. A
     // causal kernel skips the masked blocks: prefill scores S(S+1)/2 query-key pairs (the lower
-    // triangle with its diagonal); a decode step scores its one query against L keys.
-    const double pairs = phase == Phase::prefill ? Lk * (Lk + 1) / 2 : Lk;
+    // triangle with its diagonal); with a window W < S, query i sees min(i, W) keys, so
+    // Σ min(i, W) = W(W+1)/2 + (S−W)·W. A decode step scores its one query against Lk keys.
+    const double W = m.sliding_window;
+    const double pairs = phase == Phase::decode ? Lk
+                         : (W > 0 && W < Lk)    ? W * (W + 1) / 2 + (Lk - W) * W
+                                                : Lk * (Lk + 1) / 2;
     const double score_flop = 2 * B * Hq * hd * pairs;  // q·kᵀ, and the same again for p·v
     b.add("attention (fused)", OpKind::attention_fused, true,
           2 * score_flop + kSoftmaxFlop * B * Hq * pairs, 0, q_bytes + out_bytes, 2 * k_bytes);
   } else {
     // Unfused kernels (q·kᵀ GEMM, masked softmax, p·v GEMM) compute the whole T×L score matrix
-    // — in prefill S², masked entries included — write it, read it back in softmax and in p·v:
-    // W and Q count the same T·L pairs.
+    // — in prefill S², masked entries (causal and sliding-window) included — write it, read it
+    // back in softmax and in p·v: W and Q count the same T·L pairs.
     const double pairs = T * Lk;
     const double score_flop = 2 * B * Hq * hd * pairs;
     const double scores = B * Hq * pairs * sa;
@@ -381,9 +400,11 @@ Footprint footprint_of(const ModelConfig& m, const Scenario& s, const Roofs& r,
   Footprint f;
   f.weights = Bytes((layer_matrices + tables) * s.dtypes.weights.bytes +
                     (biases + p.norms) * s.dtypes.activations.bytes);
-  // KV cache of B sequences at the larger of prompt and context, per device.
+  // KV cache of B sequences at the larger of prompt and context, per device; with a sliding
+  // window a rolling buffer of W tokens (Mistral 7B, Jiang et al. 2023 §2, "Rolling Buffer
+  // Cache").
   const double kv_heads_dev = m.kv_heads >= P ? m.kv_heads / P : 1;
-  const double tokens = std::max(s.prompt, s.context);
+  const double tokens = m.attended(std::max(s.prompt, s.context));
   f.kv_cache =
       Bytes(2 * m.layers * kv_heads_dev * m.head_dim * s.dtypes.kv_cache.bytes * s.batch * tokens);
   // Activations: the residual stream plus the largest single operator's activation working set
@@ -525,6 +546,7 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
   rep.tokens_per_s = s.batch / rep.decode.time.value;
   rep.memory = footprint(m, s, r);
   rep.critical = critical_batches(m, s, r);
+  rep.warnings = scenario_warnings(m, s);
   if (measured)
     rep.measured = utilisation(phase == Phase::prefill ? rep.prefill : rep.decode, *measured, r);
   return rep;

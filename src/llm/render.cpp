@@ -1,4 +1,5 @@
 // Text, JSON and CSV forms of an LLM report and of a sweep.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -99,6 +100,12 @@ std::string render_text(const Report& r) {
       (r.model.published_params > 0 ? " (published " + format_si(r.model.published_params, "") + ")"
                                     : "") +
       "; KV cache " + format_bytes(kv_bytes_per_token(r.model, s.dtypes.kv_cache)) + " per token\n";
+  if (r.model.sliding_window > 0)
+    out += "  attention: sliding window of " + format_number(r.model.sliding_window, 10) +
+           " tokens — a decode step at context " + format_number(s.context, 10) + " attends over " +
+           format_number(r.model.attended(s.context), 10) + " keys; the KV cache holds at most " +
+           format_number(r.model.sliding_window, 10) + " tokens per sequence\n";
+  for (const auto& w : r.warnings) out += "  warning: " + w + "\n";
   out += "  dtypes: " + dtype_line(s.dtypes) + "\n";
   out += "  roofs: π = " + format_work_rate(roofs.peak) + " (" + roofs.compute_name +
          "), β = " + format_byte_rate(roofs.bandwidth) + " (" + roofs.memory_level +
@@ -218,6 +225,7 @@ nlohmann::json to_json(const Report& r) {
         {"batch", s.batch},
         {"prompt", s.prompt},
         {"context", s.context},
+        {"attended_context", r.model.attended(s.context)},
         {"tp", s.tp},
         {"flash", s.flash},
         {"dtypes",
@@ -226,6 +234,7 @@ nlohmann::json to_json(const Report& r) {
           {"kv_cache", s.dtypes.kv_cache.name},
           {"compute", s.dtypes.compute.name}}}}},
       {"kv_bytes_per_token", kv_bytes_per_token(r.model, s.dtypes.kv_cache).value},
+      {"warnings", r.warnings},
       {"prefill", step_to_json(r.prefill, r.roofs)},
       {"decode", step_to_json(r.decode, r.roofs)},
       {"summary",
@@ -305,9 +314,14 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
                    {"decode_bound", row.decode_compute_bound ? "compute" : "memory"},
                    {"memory", row.memory.value},
                    {"fits", row.fits ? nlohmann::json(*row.fits) : nlohmann::json(nullptr)}});
+  // Warnings of the longest context swept (a shorter one warns of nothing more).
+  Scenario longest = s;
+  longest.context = 0;
+  for (const auto& row : rows) longest.context = std::max(longest.context, row.context);
   return {{"schema", "roofline.llm-sweep"},
           {"version", 1},
           {"model", model_to_json(m)},
+          {"warnings", scenario_warnings(m, longest)},
           {"machine",
            {{"name", r.machine},
             {"peak", r.peak.value},

@@ -207,6 +207,47 @@ TEST(LlmCli, ReportAndOutputPathsAreCheckedFirst) {
   }
 }
 
+TEST(LlmCli, ScenarioChecksAndWarnings) {
+  // Prompt longer than the context: refused.
+  const auto longer =
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-S", "4096", "-L", "2048"});
+  EXPECT_EQ(longer.exit_code, 2);
+  EXPECT_NE(longer.err.find("--prompt 4096 exceeds --context 2048"), std::string::npos)
+      << longer.err;
+  // Context beyond max_position_embeddings: costed, with a warning in the text...
+  const auto text = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-L", "8192"}, "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(
+      text.out.find("warning: context 8192 exceeds llama-2-7b's max_position_embeddings 4096"),
+      std::string::npos)
+      << text.out;
+  // ... in the JSON and on stderr ...
+  const auto js = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-L", "8192", "--json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  ASSERT_EQ(j["warnings"].size(), 1u);
+  EXPECT_NE(js.err.find("warning: context 8192"), std::string::npos) << js.err;
+  EXPECT_EQ(j["model"]["max_position_embeddings"], 4096);
+  // ... and for the longest context of a sweep; none within the limit.
+  const auto sw = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-L", "1024,8192", "--json"});
+  ASSERT_EQ(sw.exit_code, 0) << sw.err;
+  EXPECT_EQ(nlohmann::json::parse(sw.out)["warnings"].size(), 1u);
+  EXPECT_NE(sw.err.find("warning: context 8192"), std::string::npos) << sw.err;
+  const auto ok = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-L", "4096", "--json"});
+  EXPECT_TRUE(nlohmann::json::parse(ok.out)["warnings"].empty());
+  EXPECT_EQ(ok.err.find("warning"), std::string::npos) << ok.err;
+  // Mistral's sliding window: stated, and a decode step at 8192 attends over 4096 keys.
+  const auto mi = run_cli({"llm", "-m", "mistral-7b", "--hw", kA100, "-L", "8192"}, "NO_COLOR=1");
+  ASSERT_EQ(mi.exit_code, 0) << mi.err;
+  EXPECT_NE(mi.out.find("sliding window of 4096 tokens"), std::string::npos) << mi.out;
+  EXPECT_NE(mi.out.find("attends over 4096 keys"), std::string::npos) << mi.out;
+  const auto mj = run_cli({"llm", "-m", "mistral-7b", "--hw", kA100, "-L", "8192", "--json"});
+  const auto mjj = nlohmann::json::parse(mj.out);
+  EXPECT_EQ(mjj["scenario"]["attended_context"], 4096);
+  EXPECT_EQ(mjj["model"]["sliding_window"], 4096);
+  EXPECT_DOUBLE_EQ(mjj["memory"]["kv_cache"].get<double>(), 131072.0 * 4096);
+}
+
 TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
   struct Case {
     std::vector<std::string> args;

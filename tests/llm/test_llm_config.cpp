@@ -4,6 +4,7 @@
 #include <string>
 
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/llm.hpp"
 
 namespace roofline::llm {
@@ -101,6 +102,39 @@ TEST(LlmConfig, HfGpt2UsesItsOwnFieldNames) {
   EXPECT_EQ(g.norm, Norm::layer);
   EXPECT_DOUBLE_EQ(count_parameters(g).total, 124439808.0);
   EXPECT_DOUBLE_EQ(count_parameters(g).lm_head, 0);  // tied: the table is counted once
+}
+
+TEST(LlmConfig, MaxPositionsAndSlidingWindow) {
+  // Mistral-7B-v0.1: max_position_embeddings 32768, sliding_window 4096 (its config.json), as
+  // the preset.
+  const ModelConfig mi = load_hf_config(kData + "mistral-7b-v0.1.config.json");
+  EXPECT_EQ(mi.max_positions, 32768);
+  EXPECT_EQ(mi.sliding_window, 4096);
+  EXPECT_EQ(preset("mistral-7b").sliding_window, 4096);
+  EXPECT_EQ(preset("mistral-7b").max_positions, 32768);
+  EXPECT_EQ(mi.attended(8192), 4096);
+  EXPECT_EQ(mi.attended(1000), 1000);
+  // Mixtral: "sliding_window": null ⇒ full attention.
+  EXPECT_EQ(load_hf_config(kData + "mixtral-8x7b.config.json").sliding_window, 0);
+  // Qwen2.5 ships "sliding_window": 131072 with "use_sliding_window": false ⇒ none.
+  const ModelConfig qw = load_hf_config(kData + "qwen2.5-7b.config.json");
+  EXPECT_EQ(qw.sliding_window, 0);
+  EXPECT_EQ(qw.max_positions, 131072);
+  // GPT-2: n_positions.
+  EXPECT_EQ(load_hf_config(kData + "gpt2.config.json").max_positions, 1024);
+  EXPECT_EQ(preset("llama-2-7b").max_positions, 4096);
+  EXPECT_EQ(preset("llama-2-7b").sliding_window, 0);
+  // Gemma-2 windows every other layer: not applied (full attention, an upper bound).
+  EXPECT_EQ(load_hf_config(kData + "gemma2-like-window.config.json").sliding_window, 0);
+  // Qwen2 with use_sliding_window true and max_window_layers 0 windows every layer.
+  nlohmann::json j = nlohmann::json::parse(read_text_file(kData + "qwen2.5-7b.config.json"));
+  j["use_sliding_window"] = true;
+  j["sliding_window"] = 4096;
+  EXPECT_EQ(model_from_hf_json(j, "q.json").sliding_window, 0);  // max_window_layers 28
+  j["max_window_layers"] = 0;
+  EXPECT_EQ(model_from_hf_json(j, "q.json").sliding_window, 4096);
+  j["sliding_window"] = -1;
+  EXPECT_THROW(model_from_hf_json(j, "q.json"), InputError);
 }
 
 void expect_error(const std::string& file, const std::vector<std::string>& words) {

@@ -392,7 +392,63 @@ TEST(LlmModel, MeasuredThroughputGivesMfu) {
   EXPECT_NEAR(rep.measured->mfu, w_token * 400 / 312e12, 1e-12);
   EXPECT_NEAR(rep.measured->bandwidth, rep.decode.traffic.value / 8 * 400 / 2.039e12, 1e-12);
   EXPECT_NEAR(rep.measured->of_roofline, 400 / rep.tokens_per_s, 1e-12);
-  EXPECT_THROW(analyse(m, scenario(8, 1024), Phase::decode, r, -1.0), InputError);
+  EXPECT_THROW(analyse(m, scenario(8, 1024, 1024), Phase::decode, r, -1.0), InputError);
+}
+
+TEST(LlmModel, PromptLongerThanContextIsRefused) {
+  const ModelConfig& m = preset("llama-2-7b");
+  EXPECT_NO_THROW(validate_scenario(m, scenario(1, 2048, 2048)));
+  EXPECT_NO_THROW(validate_scenario(m, scenario(1, 2048, 512)));
+  try {
+    validate_scenario(m, scenario(1, 1024, 2048));
+    ADD_FAILURE() << "prompt 2048 > context 1024 accepted";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("--prompt 2048"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--context 1024"), std::string::npos) << msg;
+  }
+  // A sweep with a fixed prompt refuses the contexts shorter than it.
+  Scenario base = scenario(1, 0, 2048);
+  EXPECT_THROW(sweep(m, base, {1}, {1024, 4096}, a100()), InputError);
+}
+
+TEST(LlmModel, ContextBeyondMaxPositionsWarns) {
+  const ModelConfig& m = preset("llama-2-7b");  // max_position_embeddings 4096
+  EXPECT_TRUE(scenario_warnings(m, scenario(1, 4096, 4096)).empty());
+  const auto w = scenario_warnings(m, scenario(1, 8192, 4096));
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("8192"), std::string::npos) << w[0];
+  EXPECT_NE(w[0].find("max_position_embeddings 4096"), std::string::npos) << w[0];
+  const Report rep = analyse(m, scenario(1, 8192, 8192), Phase::decode, a100());
+  EXPECT_EQ(rep.warnings, w);
+  EXPECT_TRUE(scenario_warnings(preset("mistral-7b"), scenario(1, 32768, 32768)).empty());
+}
+
+TEST(LlmModel, SlidingWindowCapsAttentionAndKvCache) {
+  // Mistral-7B-v0.1: each token attends over the last W = 4096 keys (8 KV heads of 128).
+  const ModelConfig& m = preset("mistral-7b");
+  const double B = 2, W = 4096;
+  const StepCost at8k = step_cost(m, scenario(B, 8192, 8192), Phase::decode);
+  EXPECT_DOUBLE_EQ(op(at8k, "q·kᵀ").kv.value, B * W * 8 * 128 * 2);
+  EXPECT_DOUBLE_EQ(op(at8k, "q·kᵀ").work.value, 2 * B * 32 * 128 * W);
+  EXPECT_DOUBLE_EQ(op(at8k, "softmax").activations.value, 2 * B * 32 * W * 2);
+  // Inside the window nothing changes.
+  const StepCost at2k = step_cost(m, scenario(B, 2048, 2048), Phase::decode);
+  EXPECT_DOUBLE_EQ(op(at2k, "q·kᵀ").kv.value, B * 2048 * 8 * 128 * 2);
+  // Fused prefill of S = 8192: query i sees min(i, W) keys ⇒ W(W+1)/2 + (S−W)·W pairs.
+  Scenario f = scenario(1, 8192, 8192);
+  f.flash = true;
+  const double S = 8192, pairs = W * (W + 1) / 2 + (S - W) * W;
+  EXPECT_DOUBLE_EQ(op(step_cost(m, f, Phase::prefill), "attention (fused)").work.value,
+                   (2 * 2.0 * 32 * 128 + 5.0 * 32) * pairs);
+  // Unfused prefill still computes the full S² (the window is a mask).
+  EXPECT_DOUBLE_EQ(op(step_cost(m, scenario(1, 8192, 8192), Phase::prefill), "q·kᵀ").work.value,
+                   2.0 * 32 * 128 * S * S);
+  // The KV cache is a rolling buffer of W tokens per sequence: 2·layers·8·128·2 bytes each.
+  const Footprint fp = footprint(m, scenario(B, 16384, 16384), a100());
+  EXPECT_DOUBLE_EQ(fp.kv_cache.value, 2.0 * 32 * 8 * 128 * 2 * B * W);
+  EXPECT_DOUBLE_EQ(footprint(m, scenario(B, 1024, 1024), a100()).kv_cache.value,
+                   2.0 * 32 * 8 * 128 * 2 * B * 1024);
 }
 
 TEST(LlmModel, SweepRowsAgreeWithSingleReports) {
