@@ -259,10 +259,10 @@ const std::vector<ModelConfig>& presets() {
 ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& origin) {
   if (!root.is_object()) bad(origin, "(document)", "a config.json must be a JSON object", "");
   // Multimodal configs nest the language model under text_config.
-  const nlohmann::json& j = (!root.contains("hidden_size") && !root.contains("n_embd") &&
-                             root.contains("text_config") && root["text_config"].is_object())
-                                ? root["text_config"]
-                                : root;
+  const bool nested = !root.contains("hidden_size") && !root.contains("n_embd") &&
+                      !root.contains("n_embed") && !root.contains("d_model") &&
+                      root.contains("text_config") && root["text_config"].is_object();
+  const nlohmann::json& j = nested ? root["text_config"] : root;
   auto find = [&](std::initializer_list<const char*> keys)
       -> std::pair<const char*, const nlohmann::json*> {
     for (const char* k : keys) {
@@ -323,7 +323,7 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
     bad(origin, "kv_lora_rank",
         "multi-head latent attention (DeepSeek MLA) is not modelled; only MHA/GQA/MQA", "");
 
-  m.hidden = required({"hidden_size", "n_embd", "d_model"});
+  m.hidden = required({"hidden_size", "n_embd", "n_embed", "d_model"});  // n_embed: Bloom
   m.heads = required({"num_attention_heads", "n_head", "num_heads"});
   m.layers = required({"num_hidden_layers", "n_layer", "num_layers"});
   m.vocab = required({"vocab_size"});
@@ -342,17 +342,19 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   m.kv_heads =
       optional({"num_key_value_heads", "num_kv_heads", "n_head_kv"}, multi_query ? 1 : m.heads);
 
-  m.experts = optional({"num_local_experts", "num_experts", "n_routed_experts"}, 0);
+  // An explicit 0 (or 1) expert means a dense MLP, as an absent field does.
+  m.experts = optional_count({"num_local_experts", "num_experts", "n_routed_experts"}, 0);
   if (m.experts <= 1) m.experts = 0;
   const bool gpt = gpt_family(m.model_type);
   // Plain MLPs default to 4d (GPT-2's n_inner: null means 4·n_embd).
   if (m.moe()) {
     m.experts_per_token = required({"num_experts_per_tok", "moe_top_k", "top_k"});
-    m.expert_intermediate = optional({"moe_intermediate_size"}, 0);
+    m.expert_intermediate = optional_count({"moe_intermediate_size"}, 0);
     if (m.expert_intermediate == 0) m.expert_intermediate = required({"intermediate_size"});
     m.intermediate = optional({"intermediate_size"}, m.expert_intermediate);
-    m.shared_intermediate = optional({"shared_expert_intermediate_size"}, 0);
-    const double shared = optional({"n_shared_experts"}, 0);
+    // 0 shared experts (or width 0) = none.
+    m.shared_intermediate = optional_count({"shared_expert_intermediate_size"}, 0);
+    const double shared = optional_count({"n_shared_experts"}, 0);
     if (m.shared_intermediate == 0 && shared > 0)
       m.shared_intermediate = shared * m.expert_intermediate;
   } else if (gpt) {
@@ -386,10 +388,29 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   if (flag("use_sliding_window", !qwen) && !per_layer_window(m.model_type) &&
       !(qwen && optional_count({"max_window_layers"}, 28) > 0))
     m.sliding_window = optional_count({"sliding_window"}, 0);
-  m.tied_embeddings = flag("tie_word_embeddings", !untied_by_default(m.model_type));
+  // Tied LM head: the language model's own setting; in a multimodal config that nests it
+  // without one, the top level's (where LlavaConfig and its kin keep it); else the per-class
+  // default of the text model's type.
+  {
+    auto it = j.find("tie_word_embeddings");
+    const bool own = it != j.end() && !it->is_null();
+    const bool top =
+        nested && root.contains("tie_word_embeddings") && !root["tie_word_embeddings"].is_null();
+    if (!own && top) {
+      if (!root["tie_word_embeddings"].is_boolean())
+        bad(origin, "tie_word_embeddings", "must be true or false",
+            root["tie_word_embeddings"].dump());
+      m.tied_embeddings = root["tie_word_embeddings"].get<bool>();
+    } else {
+      m.tied_embeddings = flag("tie_word_embeddings", !untied_by_default(m.model_type));
+    }
+  }
+  // Biases: Falcon's (and RW's) single "bias" switch sets every linear layer's, the default
+  // for attention_bias and mlp_bias; GPT families carry biases unless it says otherwise.
+  const bool bias = flag("bias", gpt);
   m.attention_bias =
-      flag("attention_bias", m.model_type == "qwen2" || m.model_type == "qwen2_moe" || gpt);
-  m.linear_bias = flag("mlp_bias", gpt);
+      flag("attention_bias", m.model_type == "qwen2" || m.model_type == "qwen2_moe" || bias);
+  m.linear_bias = flag("mlp_bias", bias);
   m.validate();
   return m;
 }
