@@ -105,7 +105,8 @@ struct Dtypes {
   DataType kv_cache;
   DataType compute;
 };
-/// Defaults: weights fp16; activations = weights if a float type, else fp16; KV = activations;
+/// Defaults: weights fp16; activations = the weights' type when it is a float of ≥ 2 bytes (fp16,
+/// bf16, fp32), else fp16 (int8/int4/fp8 weights: weight-only quantisation); KV = activations;
 /// compute = activations. Empty strings take the default.
 Dtypes make_dtypes(const std::string& weights, const std::string& activations = "",
                    const std::string& kv_cache = "", const std::string& compute = "");

@@ -42,6 +42,9 @@ nlohmann::json step_to_json(const StepResult& s, const Roofs& r) {
   for (std::size_t i = 0; i < s.cost.size; ++i) {
     const OpCost& op = s.cost.ops[i];
     const OpTiming& t = s.timing[i];
+    // work … time_no_overlap: one occurrence (one layer); *_total: × count, the step's share
+    // (what the table, CSV and `share` give).
+    const double n = op.count;
     ops.push_back(
         {{"name", op.name},
          {"kind", to_string(op.kind)},
@@ -52,6 +55,13 @@ nlohmann::json step_to_json(const StepResult& s, const Roofs& r) {
          {"weights", op.weights.value},
          {"activations", op.activations.value},
          {"kv_cache", op.kv.value},
+         {"work_total", op.work.value * n},
+         {"traffic_total", op.traffic().value * n},
+         {"weights_total", op.weights.value * n},
+         {"activations_total", op.activations.value * n},
+         {"kv_cache_total", op.kv.value * n},
+         {"time_total", t.time.value * n},
+         {"time_no_overlap_total", t.time_no_overlap.value * n},
          {"intensity", op.traffic().value > 0 ? nlohmann::json((op.work / op.traffic()).value)
                                               : nlohmann::json(nullptr)},
          {"roof", op.interconnect ? r.interconnect_name : r.memory_level},
@@ -138,6 +148,17 @@ std::string render_text(const Report& r) {
            " per step and device (sent + received, against the both-directions roof)\n";
 
   out += "\nSummary points (DIGEST §5)\n";
+  if (s.tp > 1) {
+    // The points sum the memory-roof operators; the collectives are on the interconnect roof.
+    Seconds prefill_ic{0};
+    for (std::size_t i = 0; i < r.prefill.cost.size; ++i)
+      if (r.prefill.cost.ops[i].interconnect)
+        prefill_ic += r.prefill.timing[i].time * r.prefill.cost.ops[i].count;
+    out +=
+        "  (memory-roof operators only: the all-reduce and all-gather operators are on the "
+        "interconnect roof and left out — " +
+        format_seconds(prefill_ic) + " of the prefill's " + format_seconds(r.prefill.time) + ")\n";
+  }
   Table sp({"point", "W", "Q", "I (FLOP/byte)", "bound", "time"});
   for (const Aggregate* a : {&r.prefill_point, &r.decode_linear, &r.decode_attention})
     sp.add_row({a->name, format_work(a->work), format_bytes(a->traffic),

@@ -46,6 +46,74 @@ TEST(LlmCli, JsonReportCarriesTheNumbers) {
   EXPECT_EQ(j["summary"]["prefill"]["bound"], "compute");
 }
 
+TEST(LlmCli, JsonOperatorsGivePerOccurrenceAndTotals) {
+  const auto r = run_cli(
+      {"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "-b", "4", "-L", "1024", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* phase : {"prefill", "decode"}) {
+    const auto& st = j[phase];
+    double time = 0, work = 0;
+    for (const auto& op : st["operators"]) {
+      const double n = op["count"].get<double>();
+      SCOPED_TRACE(op["name"].get<std::string>());
+      for (const char* f :
+           {"work", "traffic", "weights", "activations", "kv_cache", "time", "time_no_overlap"})
+        EXPECT_DOUBLE_EQ(op[std::string(f) + "_total"].get<double>(), op[f].get<double>() * n) << f;
+      EXPECT_DOUBLE_EQ(op["share"].get<double>(),
+                       op["time_total"].get<double>() / st["time"].get<double>());
+      time += op["time_total"].get<double>();
+      work += op["work_total"].get<double>();
+    }
+    // The totals add up to the step (per-occurrence figures would not: layers × 80).
+    EXPECT_NEAR(time, st["time"].get<double>(), 1e-12 * time) << phase;
+    EXPECT_NEAR(work, st["work"].get<double>(), 1e-12 * work) << phase;
+  }
+  // The CSV's work column (the fifth) is the total, for every operator in order.
+  const auto csv = run_cli(
+      {"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "-b", "4", "-L", "1024", "--csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  std::vector<std::string> lines;
+  for (size_t at = 0, nl; (nl = csv.out.find('\n', at)) != std::string::npos; at = nl + 1)
+    lines.push_back(csv.out.substr(at, nl - at));
+  const auto& ops = j["decode"]["operators"];
+  ASSERT_EQ(lines.size(), 1 + ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const std::string& line = lines[i + 1];
+    size_t field = 0;
+    bool quoted = false;
+    std::string work;
+    for (char ch : line) {
+      if (ch == '"') quoted = !quoted;
+      if (ch == ',' && !quoted) {
+        ++field;
+        continue;
+      }
+      if (field == 4) work += ch;
+    }
+    EXPECT_NEAR(std::stod(work), ops[i]["work_total"].get<double>(),
+                1e-8 * ops[i]["work_total"].get<double>() + 1e-9)
+        << line;
+  }
+}
+
+TEST(LlmCli, SummaryPointsSayTheyLeaveOutInterconnectOperators) {
+  const auto tp = run_cli({"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "--json"});
+  const auto j = nlohmann::json::parse(tp.out);
+  double ic = 0;
+  for (const auto& op : j["prefill"]["operators"])
+    if (op["roof"] == "NVLink") ic += op["time_total"].get<double>();
+  ASSERT_GT(ic, 0);
+  // The prefill point's time is the step's less its interconnect operators.
+  EXPECT_NEAR(j["summary"]["prefill"]["time"].get<double>(),
+              j["prefill"]["time"].get<double>() - ic, 1e-9 * j["prefill"]["time"].get<double>());
+  const auto text = run_cli({"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8"}, "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("memory-roof operators only"), std::string::npos) << text.out;
+  const auto one = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100}, "NO_COLOR=1");
+  EXPECT_EQ(one.out.find("memory-roof operators only"), std::string::npos);
+}
+
 TEST(LlmCli, CsvOperatorsAndSweep) {
   const auto ops = run_cli(
       {"llm", "-m", "mistral-7b", "--hw", kA100, "--phase", "prefill", "--prompt", "512", "--csv"});

@@ -263,6 +263,10 @@ TEST(LlmConfig, DtypeDefaults) {
   EXPECT_EQ(b.activations.name, "bf16");
   EXPECT_EQ(b.kv_cache.name, "fp8-e4m3");
   EXPECT_EQ(b.compute.name, "bf16");
+  // Activations take the weights' type only when it is a float of ≥ 2 bytes.
+  EXPECT_EQ(make_dtypes("fp32").activations.name, "fp32");
+  EXPECT_EQ(make_dtypes("fp8").activations.name, "fp16");
+  EXPECT_EQ(make_dtypes("int8").activations.name, "fp16");
 }
 
 TEST(LlmConfig, IntLists) {
