@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
   using namespace roofline;
   const int repeats = argc > 1 ? std::max(1, std::atoi(argv[1])) : 9;
   // Roofs: NVIDIA A100 80GB SXM datasheet (fp16 tensor 312 TFLOP/s, HBM2e 2.039 TB/s, 80 GB;
-  // NVLink 300 GB/s each way) — any roofs do; the cost does not depend on them.
+  // NVLink 600 GB/s, both directions, as the catalogue) — any roofs do; the cost does not
+  // depend on them.
   RoofSet set;
   set.name = "a100-80gb (datasheet)";
   ComputeRoof c;
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
   MemoryRoof nvlink;
   nvlink.level = "NVLink";
   nvlink.kind = "interconnect";
-  nvlink.bandwidth = ByteRate(300e9);
+  nvlink.bandwidth = ByteRate(600e9);
   set.memory.push_back(nvlink);
 
   const llm::ModelConfig model = llm::resolve_model("llama-3-70b");

@@ -1,11 +1,19 @@
 // roofline llm: a transformer's inference operators on a machine's roofs (DIGEST §5) — per
 // operator W, Q, I, bound and time; TTFT, time per token, tokens/s; memory; the critical batch;
-// MFU from a measured throughput; sweeps over batch × context.
+// MFU from a measured throughput; sweeps over batch × context; --report draws the operators (or
+// the sweep's decode points) on the machine's roofline.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 
 #include "commands.hpp"
 #include "roofline/error.hpp"
 #include "roofline/llm.hpp"
+#include "roofline/report.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -22,12 +30,106 @@ struct LlmArgs {
   int tp = 1;
   bool flash = false;
   std::string interconnect;
-  double measured = 0;
+  std::string measured;  // --measured-tokens-per-s, checked in parse_measured
   bool list = false;
   bool json = false;
   bool csv = false;
   std::string output;
+  std::string report;  // --report FILE: the chart/report (format by extension)
 };
+
+std::string extension_of(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+// The formats write_report() picks by extension (include/roofline/report.hpp).
+bool report_format(const std::string& ext) {
+  return ext == ".html" || ext == ".htm" || ext == ".svg" || ext == ".png" || ext == ".json" ||
+         ext == ".csv";
+}
+bool chart_format(const std::string& ext) {
+  return ext == ".html" || ext == ".htm" || ext == ".svg" || ext == ".png";
+}
+
+// A file we can write: its folder exists and it is not itself a folder. Checked before any work.
+void check_writable(const std::string& flag, const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw InputError(flag + " " + path + ": folder '" + dir.string() + "' does not exist");
+  if (fs::is_directory(p, ec))
+    throw InputError(flag + " " + path + ": is a folder, expected a file path");
+}
+
+// --measured-tokens-per-s: absent, or a finite number > 0 (0, a negative or a non-number is an
+// input error, not "no measurement").
+std::optional<double> parse_measured(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  const char* b = text.c_str();
+  char* e = nullptr;
+  const double v = std::strtod(b, &e);
+  if (e == b || *e != '\0' || !std::isfinite(v) || !(v > 0))
+    throw InputError("--measured-tokens-per-s: must be a number of tokens per second > 0 (got '" +
+                     text + "')");
+  return v;
+}
+
+void warn(const std::vector<std::string>& warnings) {
+  for (const auto& w : warnings) std::fprintf(stderr, "roofline llm: warning: %s\n", w.c_str());
+}
+
+void check_paths(const LlmArgs& a) {
+  if (!a.output.empty() && a.output != "-") {
+    const std::string ext = extension_of(a.output);
+    // -o takes the text, --json or --csv output; a chart written there would be plain text in a
+    // file named .svg, so it is refused and the right flag named.
+    if (chart_format(ext))
+      throw InputError("-o " + a.output + ": -o writes the text, --json or --csv output, not a " +
+                       "chart; for the " + ext.substr(1) + " report give --report " + a.output);
+    check_writable("-o", a.output);
+  }
+  if (!a.report.empty()) {
+    const std::string ext = extension_of(a.report);
+    if (!report_format(ext))
+      throw InputError("--report " + a.report + ": unknown format '" + ext +
+                       "' (use .html, .svg, .png, .json or .csv)");
+    check_writable("--report", a.report);
+    if (!a.output.empty() && std::filesystem::path(a.output) == std::filesystem::path(a.report))
+      throw InputError("--report and -o name the same file (" + a.report + ")");
+  }
+}
+
+// The machine as the report draws it: the roofs the model was judged against are the defaults
+// (the compute dtype's flat roof and the default memory level, so the primary ridge is π/β of
+// the model), and an --interconnect-bandwidth override becomes an interconnect roof.
+MachineDocument report_machine(MachineDocument m, const llm::Roofs& r) {
+  m.roofs.default_compute = r.compute_name;
+  m.roofs.default_memory = r.memory_level;
+  if (r.interconnect && !m.roofs.find_memory(r.interconnect_name)) {
+    MemoryRoof ic;
+    ic.level = r.interconnect_name;
+    ic.kind = "interconnect";
+    ic.bandwidth = *r.interconnect;
+    ic.source = "--interconnect-bandwidth";
+    m.roofs.memory.push_back(ic);
+  }
+  return m;
+}
+
+void write_llm_report(const LlmArgs& a, const MachineDocument& machine, const llm::Roofs& roofs,
+                      std::string title, std::vector<Point> points) {
+  if (a.report.empty()) return;
+  ReportInput in;
+  in.title = std::move(title);
+  in.machines.push_back(report_machine(machine, roofs));
+  in.points = std::move(points);
+  write_report(a.report, in);
+}
 
 void list_models(const LlmArgs& a) {
   if (a.json) {
@@ -48,7 +150,11 @@ void list_models(const LlmArgs& a) {
 }
 
 void run(const LlmArgs& a) {
-  if (a.list) return list_models(a);
+  check_paths(a);
+  if (a.list) {
+    if (!a.report.empty()) throw InputError("--report draws a model on a machine; not with --list");
+    return list_models(a);
+  }
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   if (a.model.empty()) throw InputError("--model is required (a preset or a config.json; --list)");
   if (!has_machine(a.machine))
@@ -75,6 +181,7 @@ void run(const LlmArgs& a) {
     if (interconnect->value <= 0)
       throw InputError("--interconnect-bandwidth: must be > 0 (got '" + a.interconnect + "')");
   }
+  const std::optional<double> measured = parse_measured(a.measured);
   const MachineDocument machine = load_machine(a.machine);
   const llm::Roofs roofs = llm::select_roofs(machine.roofs, s.dtypes.compute, interconnect);
 
@@ -82,8 +189,14 @@ void run(const LlmArgs& a) {
     s.batch = batches.front();
     s.context = contexts.front();
     s.prompt = prompt > 0 ? prompt : s.context;
-    const llm::Report r = llm::analyse(
-        model, s, phase, roofs, a.measured > 0 ? std::optional<double>(a.measured) : std::nullopt);
+    const llm::Report r = llm::analyse(model, s, phase, roofs, measured);
+    // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
+    if (a.json || a.csv || !(a.output.empty() || a.output == "-")) warn(r.warnings);
+    write_llm_report(a, machine, roofs,
+                     model.name + " on " + roofs.machine + ": " + llm::to_string(phase) +
+                         " operators, batch " + format_number(s.batch) + ", context " +
+                         format_number(s.context) + ", prompt " + format_number(s.prompt),
+                     llm::to_points(r));
     if (a.json)
       emit(llm::to_json(r).dump(2) + "\n", a.output);
     else if (a.csv)
@@ -92,10 +205,15 @@ void run(const LlmArgs& a) {
       emit(llm::render_text(r), a.output);
     return;
   }
-  if (a.measured > 0)
-    throw InputError("--measured-tokens-per-s needs one --batch and one --context");
+  if (measured) throw InputError("--measured-tokens-per-s needs one --batch and one --context");
   s.prompt = prompt;  // ≤ 0: each row's prompt is its context
   const auto rows = llm::sweep(model, s, batches, contexts, roofs);
+  llm::Scenario longest = s;
+  longest.context = *std::max_element(contexts.begin(), contexts.end());
+  warn(llm::scenario_warnings(model, longest));
+  write_llm_report(a, machine, roofs,
+                   model.name + " on " + roofs.machine + ": decode step per (batch, context)",
+                   llm::sweep_points(rows, roofs));
   if (a.json)
     emit(llm::sweep_to_json(rows, model, s, roofs).dump(2) + "\n", a.output);
   else if (a.csv)
@@ -133,12 +251,17 @@ const Registrar reg(60, [](CLI::App& root) {
   c->add_option("--tp", args->tp, "Tensor-parallel degree (W and Q per device, plus all-reduces)");
   c->add_flag("--flash", args->flash, "Fused (FlashAttention-style) attention: no score traffic");
   c->add_option("--interconnect-bandwidth", args->interconnect,
-                "Interconnect bandwidth for --tp (default: the machine's \"interconnect\" roof)");
+                "Interconnect bandwidth for --tp, both directions as datasheets give it (NVLink 3: "
+                "600 GB/s); default: the machine's \"interconnect\" roof");
   c->add_option("--measured-tokens-per-s", args->measured,
                 "Measured throughput: gives MFU and bandwidth utilisation");
   c->add_flag("--json", args->json, "Machine-readable output");
   c->add_flag("--csv", args->csv, "CSV: the operator table, or the sweep");
-  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  c->add_option("-o,--output", args->output,
+                "Write the text, --json or --csv output to a file (atomically); charts: --report");
+  c->add_option("--report", args->report,
+                "Also write the roofline chart of the operators (a sweep: its decode points): "
+                ".html .svg .png .json .csv (by extension)");
   c->callback([args] { run(*args); });
 });
 

@@ -38,7 +38,14 @@ struct ModelConfig {
   double intermediate = 0;  ///< dense MLP width (intermediate_size)
   double layers = 0;
   double vocab = 0;
-  double positions = 0;          ///< learned position embeddings (GPT); 0 for rotary
+  double positions = 0;  ///< learned position embeddings (GPT); 0 for rotary
+  /// Longest context the model was trained for (max_position_embeddings, n_positions...);
+  /// 0 = not stated. A longer context is costed but warned about (scenario_warnings).
+  double max_positions = 0;
+  /// Sliding-window attention over the last W keys in every layer (Mistral-7B-v0.1: 4096);
+  /// 0 = full causal attention. Caps the keys a decode step (and fused prefill) attends over and
+  /// the KV cache (a rolling buffer of W tokens).
+  double sliding_window = 0;
   bool tied_embeddings = false;  ///< LM head shares the embedding table
   Mlp mlp = Mlp::gated;
   std::string activation = "silu";
@@ -54,11 +61,16 @@ struct ModelConfig {
   double published_params = 0;  ///< the size the model's authors state, for comparison
 
   bool moe() const { return experts > 1; }
+  /// Keys a query at position `context` attends over: min(context, sliding_window) with a window.
+  double attended(double context) const {
+    return sliding_window > 0 && sliding_window < context ? sliding_window : context;
+  }
   /// Checks every size; throws InputError "ORIGIN: field: why (got VALUE)".
   void validate() const;
 };
 
-/// Parameter counts (elements, not bytes).
+/// Parameter counts (elements, not bytes): of the whole model, or of one device under tensor
+/// parallelism (count_parameters with tp > 1).
 struct ParameterCount {
   double attention = 0;  ///< q, k, v, o (+ biases), all layers
   double mlp = 0;        ///< MLP or experts + router (+ shared expert), all layers
@@ -69,7 +81,10 @@ struct ParameterCount {
   double matmul = 0;  ///< weights of matrix products (attention + mlp + lm_head), no biases
   double active = 0;  ///< used per token (MoE: only experts_per_token experts)
 };
-ParameterCount count_parameters(const ModelConfig& m);
+/// `tp` > 1: what one of `tp` tensor-parallel devices holds (Megatron split as in step_cost:
+/// heads, MLP/expert columns, vocabulary split; K/V heads replicated, one per device, when
+/// fewer than tp; router, norms, position table, row-parallel biases replicated).
+ParameterCount count_parameters(const ModelConfig& m, int tp = 1);
 
 /// Bytes of K and V cached per token: 2 · layers · kv_heads · head_dim · bytes.
 Bytes kv_bytes_per_token(const ModelConfig& m, const DataType& kv);
@@ -90,7 +105,8 @@ struct Dtypes {
   DataType kv_cache;
   DataType compute;
 };
-/// Defaults: weights fp16; activations = weights if a float type, else fp16; KV = activations;
+/// Defaults: weights fp16; activations = the weights' type when it is a float of ≥ 2 bytes (fp16,
+/// bf16, fp32), else fp16 (int8/int4/fp8 weights: weight-only quantisation); KV = activations;
 /// compute = activations. Empty strings take the default.
 Dtypes make_dtypes(const std::string& weights, const std::string& activations = "",
                    const std::string& kv_cache = "", const std::string& compute = "");
@@ -153,8 +169,11 @@ struct StepCost {
 /// Closed-form W and Q of every operator. Throws InputError for a scenario that does not fit the
 /// model (tp not dividing the heads, batch < 1...). No allocation.
 StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase);
-/// Checks the scenario against the model (the parts step_cost relies on).
+/// Checks the scenario against the model (the parts step_cost relies on); also refuses a prompt
+/// longer than the context (a decode step's KV cache holds the prompt).
 void validate_scenario(const ModelConfig& m, const Scenario& s);
+/// What is costed but doubtful: a context (or prompt) longer than the model's max_positions.
+std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s);
 
 /// The roofs a step is judged against.
 struct Roofs {
@@ -261,6 +280,7 @@ struct Report {
   Footprint memory;
   std::vector<CriticalBatch> critical;
   std::optional<Utilisation> measured;
+  std::vector<std::string> warnings;  ///< scenario_warnings
 };
 Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r,
                std::optional<double> measured_tokens_per_s = std::nullopt);
@@ -276,6 +296,9 @@ struct SweepRow {
   bool decode_compute_bound = false;
   Bytes memory{0};
   std::optional<bool> fits;
+  /// The decode step's memory-roof operators (interconnect ones left out) as one chart point:
+  /// W, Q and Σ count·time of those operators (sweep_points).
+  Aggregate decode_point;
 };
 /// `prompt` ≤ 0: each row's prompt is its context.
 std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
@@ -287,8 +310,12 @@ std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
 std::vector<double> parse_int_list(const std::string& spec, const std::string& flag);
 
 /// The operators of a step as chart points (time = the modelled time); zero-work operators
-/// (embedding gather, all-gather) are left out.
+/// (embedding gather, all-gather) are left out. Each point names the compute roof
+/// (Roofs::compute_name) and the memory level or interconnect it was judged against.
 std::vector<Point> to_points(const Report& r);
+/// One decode point per sweep row ("decode B=8 L=2048": the row's decode_point), in row order:
+/// on a chart the points move right as B grows (DIGEST §5).
+std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& r);
 
 // Rendering (text, JSON, CSV).
 std::string render_text(const Report& r);

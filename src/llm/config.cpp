@@ -56,6 +56,19 @@ bool untied_by_default(const std::string& t) {
   return false;
 }
 
+// Families whose sliding window covers only some layers (HF Gemma2/Gemma3 alternate local and
+// global layers; Cohere2 likewise).
+bool per_layer_window(const std::string& t) {
+  static const char* names[] = {"gemma2", "gemma3", "gemma3_text", "cohere2"};
+  for (const char* n : names)
+    if (t == n) return true;
+  return false;
+}
+// HF Qwen2 windows only the layers at index ≥ max_window_layers.
+bool qwen_family(const std::string& t) {
+  return t.rfind("qwen", 0) == 0;
+}
+
 ModelConfig dense(const char* name, const char* source, double d, double h, double kv, double ff,
                   double layers, double vocab, double published) {
   ModelConfig m;
@@ -99,6 +112,11 @@ void ModelConfig::validate() const {
         format_number(kv_heads));
   if (positions < 0 || !whole(positions))
     bad(where, "n_positions", "must be a whole number ≥ 0", format_number(positions));
+  if (max_positions < 0 || !whole(max_positions))
+    bad(where, "max_position_embeddings", "must be a whole number ≥ 0",
+        format_number(max_positions));
+  if (sliding_window < 0 || !whole(sliding_window))
+    bad(where, "sliding_window", "must be a whole number ≥ 0", format_number(sliding_window));
   if (moe()) {
     positive_whole("num_experts_per_tok", experts_per_token);
     positive_whole("moe_intermediate_size", expert_intermediate);
@@ -114,14 +132,21 @@ void ModelConfig::validate() const {
 
 // Counted from the shapes of the weight matrices (HF module shapes: q_proj d×H·hd, k_proj and
 // v_proj d×Hkv·hd, o_proj H·hd×d; gate/up d×ff, down ff×d; fc1 d×ff, fc2 ff×d; embedding V×d).
-ParameterCount count_parameters(const ModelConfig& m) {
+// Per device under tensor parallelism P (Megatron-LM, Shoeybi et al. 2019, as step_cost):
+// query heads, MLP and expert columns, the token embedding and LM head split P ways; K/V heads
+// split when there are at least P of them, else each device holds one (replicated); the
+// router, norms, position table and the biases of row-parallel layers (o, down, fc2) are
+// replicated.
+ParameterCount count_parameters(const ModelConfig& m, int tp) {
   ParameterCount p;
-  const double d = m.hidden, hd = m.head_dim, q = m.heads * hd, kv = m.kv_heads * hd;
+  const double P = tp < 1 ? 1 : tp;
+  const double d = m.hidden, hd = m.head_dim, q = m.heads / P * hd;
+  const double kv = (m.kv_heads >= P ? m.kv_heads / P : 1) * hd;
   const double attn_matmul = d * q + 2 * d * kv + q * d;
   const double attn_bias = (m.attention_bias ? q + 2 * kv : 0) + (m.linear_bias ? d : 0);
-  auto mlp_matmul = [&](double ff) { return (m.mlp == Mlp::gated ? 3 : 2) * d * ff; };
+  auto mlp_matmul = [&](double ff) { return (m.mlp == Mlp::gated ? 3 : 2) * d * ff / P; };
   auto mlp_bias = [&](double ff) {
-    return m.linear_bias ? (m.mlp == Mlp::gated ? 2 * ff : ff) + d : 0;
+    return m.linear_bias ? (m.mlp == Mlp::gated ? 2 * ff : ff) / P + d : 0;
   };
   double layer_mlp_matmul = 0, layer_mlp_bias = 0, layer_active_mlp = 0;
   if (m.moe()) {
@@ -142,10 +167,10 @@ ParameterCount count_parameters(const ModelConfig& m) {
   p.attention = m.layers * (attn_matmul + attn_bias);
   p.mlp = m.layers * (layer_mlp_matmul + layer_mlp_bias);
   p.norms = (2 * m.layers + 1) * norm;
-  p.embedding = m.vocab * d + m.positions * d;
-  p.lm_head = m.tied_embeddings ? 0 : m.vocab * d;
+  p.embedding = m.vocab / P * d + m.positions * d;
+  p.lm_head = m.tied_embeddings ? 0 : m.vocab / P * d;
   p.total = p.attention + p.mlp + p.norms + p.embedding + p.lm_head;
-  p.matmul = m.layers * (attn_matmul + layer_mlp_matmul) + m.vocab * d;
+  p.matmul = m.layers * (attn_matmul + layer_mlp_matmul) + m.vocab / P * d;
   p.active = p.total - m.layers * (layer_mlp_matmul - layer_active_mlp);
   return p;
 }
@@ -161,19 +186,32 @@ const std::vector<ModelConfig>& presets() {
   // counts from the model cards / safetensors metadata.
   static const std::vector<ModelConfig> all = [] {
     std::vector<ModelConfig> v;
-    v.push_back(dense("llama-2-7b", "meta-llama/Llama-2-7b-hf config.json", 4096, 32, 32, 11008, 32,
-                      32000, 6.74e9));
-    v.push_back(dense("llama-2-13b", "meta-llama/Llama-2-13b-hf config.json", 5120, 40, 40, 13824,
-                      40, 32000, 13.0e9));
-    v.push_back(dense("llama-2-70b", "meta-llama/Llama-2-70b-hf config.json", 8192, 64, 8, 28672,
-                      80, 32000, 69.0e9));
-    v.push_back(dense("llama-3-8b", "meta-llama/Meta-Llama-3-8B config.json", 4096, 32, 8, 14336,
-                      32, 128256, 8.03e9));
-    v.push_back(dense("llama-3-70b", "meta-llama/Meta-Llama-3-70B config.json", 8192, 64, 8, 28672,
-                      80, 128256, 70.6e9));
+    // max_position_embeddings: Llama-2 4096, Llama-3 8192, Mistral/Mixtral 32768, Qwen2.5
+    // 131072; Mistral-7B-v0.1 attends over a sliding window of 4096 (its "sliding_window").
+    auto with_positions = [](ModelConfig m, double positions) {
+      m.max_positions = positions;
+      return m;
+    };
+    v.push_back(with_positions(dense("llama-2-7b", "meta-llama/Llama-2-7b-hf config.json", 4096, 32,
+                                     32, 11008, 32, 32000, 6.74e9),
+                               4096));
+    v.push_back(with_positions(dense("llama-2-13b", "meta-llama/Llama-2-13b-hf config.json", 5120,
+                                     40, 40, 13824, 40, 32000, 13.0e9),
+                               4096));
+    v.push_back(with_positions(dense("llama-2-70b", "meta-llama/Llama-2-70b-hf config.json", 8192,
+                                     64, 8, 28672, 80, 32000, 69.0e9),
+                               4096));
+    v.push_back(with_positions(dense("llama-3-8b", "meta-llama/Meta-Llama-3-8B config.json", 4096,
+                                     32, 8, 14336, 32, 128256, 8.03e9),
+                               8192));
+    v.push_back(with_positions(dense("llama-3-70b", "meta-llama/Meta-Llama-3-70B config.json", 8192,
+                                     64, 8, 28672, 80, 128256, 70.6e9),
+                               8192));
     auto mistral = dense("mistral-7b", "mistralai/Mistral-7B-v0.1 config.json", 4096, 32, 8, 14336,
                          32, 32000, 7.24e9);
     mistral.model_type = "mistral";
+    mistral.max_positions = 32768;
+    mistral.sliding_window = 4096;
     v.push_back(mistral);
     auto mixtral = dense("mixtral-8x7b", "mistralai/Mixtral-8x7B-v0.1 config.json", 4096, 32, 8,
                          14336, 32, 32000, 46.7e9);
@@ -181,17 +219,20 @@ const std::vector<ModelConfig>& presets() {
     mixtral.experts = 8;
     mixtral.experts_per_token = 2;
     mixtral.expert_intermediate = 14336;
+    mixtral.max_positions = 32768;  // "sliding_window": null
     v.push_back(mixtral);
     // Qwen2 has biases on q, k, v (Qwen2Attention: q_proj/k_proj/v_proj bias=True).
     auto qwen7 =
         dense("qwen2.5-7b", "Qwen/Qwen2.5-7B config.json", 3584, 28, 4, 18944, 28, 152064, 7.61e9);
     qwen7.model_type = "qwen2";
     qwen7.attention_bias = true;
+    qwen7.max_positions = 131072;  // "use_sliding_window": false
     v.push_back(qwen7);
     auto qwen72 = dense("qwen2.5-72b", "Qwen/Qwen2.5-72B config.json", 8192, 64, 8, 29568, 80,
                         152064, 72.7e9);
     qwen72.model_type = "qwen2";
     qwen72.attention_bias = true;
+    qwen72.max_positions = 131072;
     v.push_back(qwen72);
     // GPT-3 175B (Brown et al. 2020, Table 2.1): 96 layers, d = 12288, 96 heads of 128, FFN 4d,
     // context 2048 (learned positions); GPT-2 BPE vocabulary of 50257, tied embeddings,
@@ -202,6 +243,7 @@ const std::vector<ModelConfig>& presets() {
                       12288, 96, 96, 4 * 12288, 96, 50257, 175e9);
     gpt3.model_type = "gpt2";
     gpt3.positions = 2048;
+    gpt3.max_positions = 2048;
     gpt3.tied_embeddings = true;
     gpt3.mlp = Mlp::plain;
     gpt3.activation = "gelu";
@@ -217,10 +259,10 @@ const std::vector<ModelConfig>& presets() {
 ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& origin) {
   if (!root.is_object()) bad(origin, "(document)", "a config.json must be a JSON object", "");
   // Multimodal configs nest the language model under text_config.
-  const nlohmann::json& j = (!root.contains("hidden_size") && !root.contains("n_embd") &&
-                             root.contains("text_config") && root["text_config"].is_object())
-                                ? root["text_config"]
-                                : root;
+  const bool nested = !root.contains("hidden_size") && !root.contains("n_embd") &&
+                      !root.contains("n_embed") && !root.contains("d_model") &&
+                      root.contains("text_config") && root["text_config"].is_object();
+  const nlohmann::json& j = nested ? root["text_config"] : root;
   auto find = [&](std::initializer_list<const char*> keys)
       -> std::pair<const char*, const nlohmann::json*> {
     for (const char* k : keys) {
@@ -243,6 +285,15 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   auto optional = [&](std::initializer_list<const char*> keys, double fallback) {
     auto [k, v] = find(keys);
     return v ? number(k, *v) : fallback;
+  };
+  // A count that may be 0 (0 experts = dense, a 0 window = none).
+  auto optional_count = [&](std::initializer_list<const char*> keys, double fallback) {
+    auto [k, v] = find(keys);
+    if (!v) return fallback;
+    if (!v->is_number() || v->is_boolean()) bad(origin, k, "must be a number", v->dump());
+    const double x = v->get<double>();
+    if (!whole(x) || x < 0) bad(origin, k, "must be a whole number ≥ 0", v->dump());
+    return x;
   };
   auto flag = [&](const char* key, bool fallback) {
     auto it = j.find(key);
@@ -272,7 +323,7 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
     bad(origin, "kv_lora_rank",
         "multi-head latent attention (DeepSeek MLA) is not modelled; only MHA/GQA/MQA", "");
 
-  m.hidden = required({"hidden_size", "n_embd", "d_model"});
+  m.hidden = required({"hidden_size", "n_embd", "n_embed", "d_model"});  // n_embed: Bloom
   m.heads = required({"num_attention_heads", "n_head", "num_heads"});
   m.layers = required({"num_hidden_layers", "n_layer", "num_layers"});
   m.vocab = required({"vocab_size"});
@@ -291,17 +342,19 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   m.kv_heads =
       optional({"num_key_value_heads", "num_kv_heads", "n_head_kv"}, multi_query ? 1 : m.heads);
 
-  m.experts = optional({"num_local_experts", "num_experts", "n_routed_experts"}, 0);
+  // An explicit 0 (or 1) expert means a dense MLP, as an absent field does.
+  m.experts = optional_count({"num_local_experts", "num_experts", "n_routed_experts"}, 0);
   if (m.experts <= 1) m.experts = 0;
   const bool gpt = gpt_family(m.model_type);
   // Plain MLPs default to 4d (GPT-2's n_inner: null means 4·n_embd).
   if (m.moe()) {
     m.experts_per_token = required({"num_experts_per_tok", "moe_top_k", "top_k"});
-    m.expert_intermediate = optional({"moe_intermediate_size"}, 0);
+    m.expert_intermediate = optional_count({"moe_intermediate_size"}, 0);
     if (m.expert_intermediate == 0) m.expert_intermediate = required({"intermediate_size"});
     m.intermediate = optional({"intermediate_size"}, m.expert_intermediate);
-    m.shared_intermediate = optional({"shared_expert_intermediate_size"}, 0);
-    const double shared = optional({"n_shared_experts"}, 0);
+    // 0 shared experts (or width 0) = none.
+    m.shared_intermediate = optional_count({"shared_expert_intermediate_size"}, 0);
+    const double shared = optional_count({"n_shared_experts"}, 0);
     if (m.shared_intermediate == 0 && shared > 0)
       m.shared_intermediate = shared * m.expert_intermediate;
   } else if (gpt) {
@@ -324,10 +377,40 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
     m.positions = optional({"n_positions"}, 0);
   else if (m.model_type == "opt")
     m.positions = optional({"max_position_embeddings"}, 0);
-  m.tied_embeddings = flag("tie_word_embeddings", !untied_by_default(m.model_type));
+  m.max_positions = optional(
+      {"max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length", "seq_length"}, 0);
+  // Sliding-window attention when it applies to every layer (Mistral, Mixtral, Phi-3,
+  // Starcoder2): off when use_sliding_window is false (Qwen2.5 ships a window it does not use);
+  // families that window only some layers (Gemma-2/3 alternate, Qwen2's max_window_layers,
+  // Cohere2) are costed with full attention, an upper bound (docs/llm.md). HF Qwen2Config
+  // defaults: use_sliding_window false, max_window_layers 28.
+  const bool qwen = qwen_family(m.model_type);
+  if (flag("use_sliding_window", !qwen) && !per_layer_window(m.model_type) &&
+      !(qwen && optional_count({"max_window_layers"}, 28) > 0))
+    m.sliding_window = optional_count({"sliding_window"}, 0);
+  // Tied LM head: the language model's own setting; in a multimodal config that nests it
+  // without one, the top level's (where LlavaConfig and its kin keep it); else the per-class
+  // default of the text model's type.
+  {
+    auto it = j.find("tie_word_embeddings");
+    const bool own = it != j.end() && !it->is_null();
+    const bool top =
+        nested && root.contains("tie_word_embeddings") && !root["tie_word_embeddings"].is_null();
+    if (!own && top) {
+      if (!root["tie_word_embeddings"].is_boolean())
+        bad(origin, "tie_word_embeddings", "must be true or false",
+            root["tie_word_embeddings"].dump());
+      m.tied_embeddings = root["tie_word_embeddings"].get<bool>();
+    } else {
+      m.tied_embeddings = flag("tie_word_embeddings", !untied_by_default(m.model_type));
+    }
+  }
+  // Biases: Falcon's (and RW's) single "bias" switch sets every linear layer's, the default
+  // for attention_bias and mlp_bias; GPT families carry biases unless it says otherwise.
+  const bool bias = flag("bias", gpt);
   m.attention_bias =
-      flag("attention_bias", m.model_type == "qwen2" || m.model_type == "qwen2_moe" || gpt);
-  m.linear_bias = flag("mlp_bias", gpt);
+      flag("attention_bias", m.model_type == "qwen2" || m.model_type == "qwen2_moe" || bias);
+  m.linear_bias = flag("mlp_bias", bias);
   m.validate();
   return m;
 }
@@ -436,6 +519,8 @@ nlohmann::json model_to_json(const ModelConfig& m) {
     j["expert_intermediate_size"] = m.expert_intermediate;
     if (m.shared_intermediate > 0) j["shared_expert_intermediate_size"] = m.shared_intermediate;
   }
+  if (m.max_positions > 0) j["max_position_embeddings"] = m.max_positions;
+  if (m.sliding_window > 0) j["sliding_window"] = m.sliding_window;
   if (m.published_params > 0) j["published_parameters"] = m.published_params;
   return j;
 }

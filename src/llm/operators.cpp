@@ -102,6 +102,10 @@ void validate_scenario(const ModelConfig& m, const Scenario& s) {
   if (!whole_positive(s.context))
     throw InputError("--context: must be a whole number ≥ 1 (got " + format_number(s.context) +
                      ")");
+  if (s.prompt > s.context)
+    throw InputError("--prompt " + format_number(s.prompt, 10) + " exceeds --context " +
+                     format_number(s.context, 10) +
+                     ": a decode step's context holds the prompt; give a context ≥ the prompt");
   if (s.tp < 1) throw InputError("--tp: must be ≥ 1 (got " + std::to_string(s.tp) + ")");
   const double tp = s.tp;
   if (std::fmod(m.heads, tp) != 0)
@@ -114,14 +118,25 @@ void validate_scenario(const ModelConfig& m, const Scenario& s) {
                      format_number(m.kv_heads) + ") of " + m.name);
 }
 
+std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s) {
+  std::vector<std::string> w;
+  if (m.max_positions > 0 && s.context > m.max_positions)
+    w.push_back("context " + format_number(s.context, 10) + " exceeds " + m.name +
+                "'s max_position_embeddings " + format_number(m.max_positions, 10) +
+                ": the model was not trained for it; the cost is modelled, the quality is not");
+  return w;
+}
+
 StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   StepCost step;
   step.phase = phase;
   Builder b{step, m.layers};
   const double B = s.batch;
-  const double T = phase == Phase::prefill ? s.prompt : 1;           // new tokens per sequence
-  const double Lk = phase == Phase::prefill ? s.prompt : s.context;  // keys attended over
-  const double N = B * T;                                            // rows of every linear
+  const double T = phase == Phase::prefill ? s.prompt : 1;  // new tokens per sequence
+  // Keys attended over: the prompt in prefill; in decode the context, or its last W tokens with
+  // a sliding window (Mistral 7B, Jiang et al. 2023 §2: each token attends to the W before it).
+  const double Lk = phase == Phase::prefill ? s.prompt : m.attended(s.context);
+  const double N = B * T;  // rows of every linear
   step.tokens = N;
   const double P = s.tp;
   const double d = m.hidden, hd = m.head_dim, V = m.vocab;
@@ -134,8 +149,14 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   const double norm_flop = m.norm == Norm::rms ? kRmsNormFlop : kLayerNormFlop;
   const double norm_params = (m.norm == Norm::rms ? 1 : 2) * d;
   const double act_flop = activation_flop(m.activation);
-  // Ring all-reduce moves 2·(P−1)/P of the message per device (Patarasuk & Yuan 2009) and adds
-  // (P−1)/P of its elements.
+  // Ring all-reduce (Patarasuk & Yuan 2009): each device sends 2·(P−1)/P of the message and
+  // receives as much, and adds (P−1)/P of its elements. The bytes counted are sent + received,
+  // 4·(P−1)/P·M, because interconnect roofs carry the bidirectional datasheet figure (A100
+  // NVLink 600 GB/s = 300 GB/s each way; data/hardware notes). That is the same time as NCCL's
+  // convention (nccl-tests doc/PERFORMANCE.md: bus bandwidth busBw = algBw·2(n−1)/n for
+  // all-reduce, (n−1)/n for all-gather, measured against the unidirectional link rate): twice
+  // the bytes against twice the rate. A ring all-gather sends and receives (P−1)/P of the
+  // gathered result each, 2·(P−1)/P·M counted. Per-collective latency is not modelled.
   const double ring = (P - 1) / P;
 
   // A linear layer y = x·W (+ b) over `rows` rows: W = 2·rows·in·out (+ rows·out for the bias);
@@ -152,7 +173,7 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   };
   auto all_reduce = [&](const char* name, double elements) {
     if (P > 1)
-      b.add(name, OpKind::all_reduce, true, ring * elements, 0, 2 * ring * elements * sa, 0, true);
+      b.add(name, OpKind::all_reduce, true, ring * elements, 0, 4 * ring * elements * sa, 0, true);
   };
   // Gated MLP (SwiGLU): gate and up d→ff, silu(gate)·up, down ff→d. Plain: fc1, act, fc2.
   auto dense_mlp = [&](const char* gate, const char* up, const char* act, const char* down,
@@ -174,7 +195,7 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   b.add("embedding", OpKind::embedding, false, m.positions > 0 ? N * d : 0,
         N * d / P * sw + (m.positions > 0 ? N * d * sw : 0), N * d * sa);
   if (P > 1)
-    b.add("embedding all-reduce", OpKind::all_reduce, false, ring * N * d, 0, 2 * ring * N * d * sa,
+    b.add("embedding all-reduce", OpKind::all_reduce, false, ring * N * d, 0, 4 * ring * N * d * sa,
           0, true);
 
   norm("attention norm", true, N);
@@ -182,20 +203,28 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   linear("k_proj", OpKind::linear, d, Hkv * hd, N, m.attention_bias, skv, true);
   linear("v_proj", OpKind::linear, d, Hkv * hd, N, m.attention_bias, skv, true);
 
-  // Attention per sequence and head: causal prefill scores S(S+1)/2 query-key pairs; a decode
-  // step scores its one query against L keys. GQA/MQA: K and V are read once per KV head.
-  const double pairs = phase == Phase::prefill ? Lk * (Lk + 1) / 2 : Lk;
-  const double score_flop = 2 * B * Hq * hd * pairs;  // q·kᵀ, and the same again for p·v
+  // Attention per sequence and head. GQA/MQA: K and V are read once per KV head.
   const double q_bytes = N * Hq * hd * sa, out_bytes = N * Hq * hd * sa;
   const double k_bytes = B * Lk * Hkv * hd * skv;  // K (and as much V)
   if (s.flash) {
-    // FlashAttention (Dao et al. 2022): scores stay on chip; Q, K, V read once, O written.
+    // FlashAttention (Dao et al. 2022): scores stay on chip; Q, K, V read once, O written. A
+    // causal kernel skips the masked blocks: prefill scores S(S+1)/2 query-key pairs (the lower
+    // triangle with its diagonal); with a window W < S, query i sees min(i, W) keys, so
+    // Σ min(i, W) = W(W+1)/2 + (S−W)·W. A decode step scores its one query against Lk keys.
+    const double W = m.sliding_window;
+    const double pairs = phase == Phase::decode ? Lk
+                         : (W > 0 && W < Lk)    ? W * (W + 1) / 2 + (Lk - W) * W
+                                                : Lk * (Lk + 1) / 2;
+    const double score_flop = 2 * B * Hq * hd * pairs;  // q·kᵀ, and the same again for p·v
     b.add("attention (fused)", OpKind::attention_fused, true,
           2 * score_flop + kSoftmaxFlop * B * Hq * pairs, 0, q_bytes + out_bytes, 2 * k_bytes);
   } else {
-    // Unfused kernels write the whole T×L score matrix (masked entries included) and read it
-    // back in softmax and in p·v.
-    const double scores = B * Hq * T * Lk * sa;
+    // Unfused kernels (q·kᵀ GEMM, masked softmax, p·v GEMM) compute the whole T×L score matrix
+    // — in prefill S², masked entries (causal and sliding-window) included — write it, read it
+    // back in softmax and in p·v: W and Q count the same T·L pairs.
+    const double pairs = T * Lk;
+    const double score_flop = 2 * B * Hq * hd * pairs;
+    const double scores = B * Hq * pairs * sa;
     b.add("q·kᵀ", OpKind::attention_scores, true, score_flop, 0, q_bytes + scores, k_bytes);
     b.add("softmax", OpKind::softmax, true, kSoftmaxFlop * B * Hq * pairs, 0, 2 * scores);
     b.add("attention·v", OpKind::attention_values, true, score_flop, 0, scores + out_bytes,
@@ -251,7 +280,7 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase) {
   const double Vd = V / P;
   b.add("lm_head", OpKind::lm_head, false, 2 * B * d * Vd, d * Vd * sw, B * d * sa + B * Vd * sa);
   if (P > 1)
-    b.add("logits all-gather", OpKind::all_gather, false, 0, 0, ring * B * V * sa, 0, true);
+    b.add("logits all-gather", OpKind::all_gather, false, 0, 0, 2 * ring * B * V * sa, 0, true);
   return step;
 }
 
@@ -361,18 +390,21 @@ namespace {
 Footprint footprint_of(const ModelConfig& m, const Scenario& s, const Roofs& r,
                        const StepCost& prefill, const StepCost& decode) {
   // Weights: matrices in the weight dtype, norms and biases in the activation dtype; per device
-  // the matrices split P ways (the router and norms are replicated; ignored in the split).
-  const ParameterCount p = count_parameters(m);
+  // as step_cost splits them (count_parameters with tp): with fewer K/V heads than devices each
+  // device holds a whole K/V head, so k_proj and v_proj do not shrink by P.
   const double P = s.tp;
-  const double layer_matrices = p.matmul - m.vocab * m.hidden;
-  const double tables = p.embedding + p.lm_head;  // tied: one table
+  const ParameterCount p = count_parameters(m, s.tp);
+  const double layer_matrices = p.matmul - m.vocab / P * m.hidden;  // less the LM head
+  const double tables = p.embedding + p.lm_head;                    // tied: one table
   const double biases = p.attention + p.mlp - layer_matrices;
   Footprint f;
-  f.weights = Bytes((layer_matrices + tables) / P * s.dtypes.weights.bytes +
+  f.weights = Bytes((layer_matrices + tables) * s.dtypes.weights.bytes +
                     (biases + p.norms) * s.dtypes.activations.bytes);
-  // KV cache of B sequences at the larger of prompt and context, per device.
+  // KV cache of B sequences at the larger of prompt and context, per device; with a sliding
+  // window a rolling buffer of W tokens (Mistral 7B, Jiang et al. 2023 §2, "Rolling Buffer
+  // Cache").
   const double kv_heads_dev = m.kv_heads >= P ? m.kv_heads / P : 1;
-  const double tokens = std::max(s.prompt, s.context);
+  const double tokens = m.attended(std::max(s.prompt, s.context));
   f.kv_cache =
       Bytes(2 * m.layers * kv_heads_dev * m.head_dim * s.dtypes.kv_cache.bytes * s.batch * tokens);
   // Activations: the residual stream plus the largest single operator's activation working set
@@ -514,6 +546,7 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
   rep.tokens_per_s = s.batch / rep.decode.time.value;
   rep.memory = footprint(m, s, r);
   rep.critical = critical_batches(m, s, r);
+  rep.warnings = scenario_warnings(m, s);
   if (measured)
     rep.measured = utilisation(phase == Phase::prefill ? rep.prefill : rep.decode, *measured, r);
   return rep;
@@ -551,6 +584,7 @@ std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
       const Footprint f = footprint_of(m, s, r, pre.cost, dec.cost);
       row.memory = f.total();
       row.fits = f.fits;
+      row.decode_point = aggregate_all(dec, "");
       rows.push_back(row);
     }
   }
@@ -570,7 +604,7 @@ std::vector<Point> to_points(const Report& r) {
     p.traffic.push_back({op.interconnect ? r.roofs.interconnect_name : r.roofs.memory_level,
                          op.traffic() * op.count});
     p.time = st.timing[i].time * op.count;
-    p.precision = r.scenario.dtypes.compute.name;
+    p.precision = r.roofs.compute_name;  // the roof it was judged against, by name
     p.source = "llm model";
     pts.push_back(std::move(p));
   }
@@ -580,8 +614,24 @@ std::vector<Point> to_points(const Report& r) {
     p.work = a->work;
     p.traffic.push_back({r.roofs.memory_level, a->traffic});
     p.time = a->time;
-    p.precision = r.scenario.dtypes.compute.name;
+    p.precision = r.roofs.compute_name;
     p.source = "llm model (summary)";
+    pts.push_back(std::move(p));
+  }
+  return pts;
+}
+
+std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& r) {
+  std::vector<Point> pts;
+  pts.reserve(rows.size());
+  for (const auto& row : rows) {
+    Point p;
+    p.name = "decode B=" + format_number(row.batch, 10) + " L=" + format_number(row.context, 10);
+    p.work = row.decode_point.work;
+    p.traffic.push_back({r.memory_level, row.decode_point.traffic});
+    p.time = row.decode_point.time;
+    p.precision = r.compute_name;
+    p.source = "llm model (decode step, memory-roof operators)";
     pts.push_back(std::move(p));
   }
   return pts;

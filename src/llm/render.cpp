@@ -1,4 +1,5 @@
 // Text, JSON and CSV forms of an LLM report and of a sweep.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -41,6 +42,9 @@ nlohmann::json step_to_json(const StepResult& s, const Roofs& r) {
   for (std::size_t i = 0; i < s.cost.size; ++i) {
     const OpCost& op = s.cost.ops[i];
     const OpTiming& t = s.timing[i];
+    // work … time_no_overlap: one occurrence (one layer); *_total: × count, the step's share
+    // (what the table, CSV and `share` give).
+    const double n = op.count;
     ops.push_back(
         {{"name", op.name},
          {"kind", to_string(op.kind)},
@@ -51,6 +55,13 @@ nlohmann::json step_to_json(const StepResult& s, const Roofs& r) {
          {"weights", op.weights.value},
          {"activations", op.activations.value},
          {"kv_cache", op.kv.value},
+         {"work_total", op.work.value * n},
+         {"traffic_total", op.traffic().value * n},
+         {"weights_total", op.weights.value * n},
+         {"activations_total", op.activations.value * n},
+         {"kv_cache_total", op.kv.value * n},
+         {"time_total", t.time.value * n},
+         {"time_no_overlap_total", t.time_no_overlap.value * n},
          {"intensity", op.traffic().value > 0 ? nlohmann::json((op.work / op.traffic()).value)
                                               : nlohmann::json(nullptr)},
          {"roof", op.interconnect ? r.interconnect_name : r.memory_level},
@@ -99,6 +110,12 @@ std::string render_text(const Report& r) {
       (r.model.published_params > 0 ? " (published " + format_si(r.model.published_params, "") + ")"
                                     : "") +
       "; KV cache " + format_bytes(kv_bytes_per_token(r.model, s.dtypes.kv_cache)) + " per token\n";
+  if (r.model.sliding_window > 0)
+    out += "  attention: sliding window of " + format_number(r.model.sliding_window, 10) +
+           " tokens — a decode step at context " + format_number(s.context, 10) + " attends over " +
+           format_number(r.model.attended(s.context), 10) + " keys; the KV cache holds at most " +
+           format_number(r.model.sliding_window, 10) + " tokens per sequence\n";
+  for (const auto& w : r.warnings) out += "  warning: " + w + "\n";
   out += "  dtypes: " + dtype_line(s.dtypes) + "\n";
   out += "  roofs: π = " + format_work_rate(roofs.peak) + " (" + roofs.compute_name +
          "), β = " + format_byte_rate(roofs.bandwidth) + " (" + roofs.memory_level +
@@ -127,9 +144,21 @@ std::string render_text(const Report& r) {
   out += "  time = Σ max(W/π, Q/β) = " + format_seconds(st.time) +
          "; without overlap Σ (W/π + Q/β) = " + format_seconds(st.time_no_overlap) + "\n";
   if (st.interconnect.value > 0)
-    out += "  interconnect traffic " + format_bytes(st.interconnect) + " per step\n";
+    out += "  interconnect traffic " + format_bytes(st.interconnect) +
+           " per step and device (sent + received, against the both-directions roof)\n";
 
   out += "\nSummary points (DIGEST §5)\n";
+  if (s.tp > 1) {
+    // The points sum the memory-roof operators; the collectives are on the interconnect roof.
+    Seconds prefill_ic{0};
+    for (std::size_t i = 0; i < r.prefill.cost.size; ++i)
+      if (r.prefill.cost.ops[i].interconnect)
+        prefill_ic += r.prefill.timing[i].time * r.prefill.cost.ops[i].count;
+    out +=
+        "  (memory-roof operators only: the all-reduce and all-gather operators are on the "
+        "interconnect roof and left out — " +
+        format_seconds(prefill_ic) + " of the prefill's " + format_seconds(r.prefill.time) + ")\n";
+  }
   Table sp({"point", "W", "Q", "I (FLOP/byte)", "bound", "time"});
   for (const Aggregate* a : {&r.prefill_point, &r.decode_linear, &r.decode_attention})
     sp.add_row({a->name, format_work(a->work), format_bytes(a->traffic),
@@ -217,6 +246,7 @@ nlohmann::json to_json(const Report& r) {
         {"batch", s.batch},
         {"prompt", s.prompt},
         {"context", s.context},
+        {"attended_context", r.model.attended(s.context)},
         {"tp", s.tp},
         {"flash", s.flash},
         {"dtypes",
@@ -225,6 +255,7 @@ nlohmann::json to_json(const Report& r) {
           {"kv_cache", s.dtypes.kv_cache.name},
           {"compute", s.dtypes.compute.name}}}}},
       {"kv_bytes_per_token", kv_bytes_per_token(r.model, s.dtypes.kv_cache).value},
+      {"warnings", r.warnings},
       {"prefill", step_to_json(r.prefill, r.roofs)},
       {"decode", step_to_json(r.decode, r.roofs)},
       {"summary",
@@ -304,9 +335,14 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
                    {"decode_bound", row.decode_compute_bound ? "compute" : "memory"},
                    {"memory", row.memory.value},
                    {"fits", row.fits ? nlohmann::json(*row.fits) : nlohmann::json(nullptr)}});
+  // Warnings of the longest context swept (a shorter one warns of nothing more).
+  Scenario longest = s;
+  longest.context = 0;
+  for (const auto& row : rows) longest.context = std::max(longest.context, row.context);
   return {{"schema", "roofline.llm-sweep"},
           {"version", 1},
           {"model", model_to_json(m)},
+          {"warnings", scenario_warnings(m, longest)},
           {"machine",
            {{"name", r.machine},
             {"peak", r.peak.value},

@@ -1,8 +1,10 @@
 // `roofline llm` as a user runs it: outputs, formats, and bad input → exit 2 with a clear message.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/cli_runner.hpp"
 
@@ -44,6 +46,74 @@ TEST(LlmCli, JsonReportCarriesTheNumbers) {
   EXPECT_EQ(j["summary"]["prefill"]["bound"], "compute");
 }
 
+TEST(LlmCli, JsonOperatorsGivePerOccurrenceAndTotals) {
+  const auto r = run_cli(
+      {"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "-b", "4", "-L", "1024", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* phase : {"prefill", "decode"}) {
+    const auto& st = j[phase];
+    double time = 0, work = 0;
+    for (const auto& op : st["operators"]) {
+      const double n = op["count"].get<double>();
+      SCOPED_TRACE(op["name"].get<std::string>());
+      for (const char* f :
+           {"work", "traffic", "weights", "activations", "kv_cache", "time", "time_no_overlap"})
+        EXPECT_DOUBLE_EQ(op[std::string(f) + "_total"].get<double>(), op[f].get<double>() * n) << f;
+      EXPECT_DOUBLE_EQ(op["share"].get<double>(),
+                       op["time_total"].get<double>() / st["time"].get<double>());
+      time += op["time_total"].get<double>();
+      work += op["work_total"].get<double>();
+    }
+    // The totals add up to the step (per-occurrence figures would not: layers × 80).
+    EXPECT_NEAR(time, st["time"].get<double>(), 1e-12 * time) << phase;
+    EXPECT_NEAR(work, st["work"].get<double>(), 1e-12 * work) << phase;
+  }
+  // The CSV's work column (the fifth) is the total, for every operator in order.
+  const auto csv = run_cli(
+      {"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "-b", "4", "-L", "1024", "--csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  std::vector<std::string> lines;
+  for (size_t at = 0, nl; (nl = csv.out.find('\n', at)) != std::string::npos; at = nl + 1)
+    lines.push_back(csv.out.substr(at, nl - at));
+  const auto& ops = j["decode"]["operators"];
+  ASSERT_EQ(lines.size(), 1 + ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const std::string& line = lines[i + 1];
+    size_t field = 0;
+    bool quoted = false;
+    std::string work;
+    for (char ch : line) {
+      if (ch == '"') quoted = !quoted;
+      if (ch == ',' && !quoted) {
+        ++field;
+        continue;
+      }
+      if (field == 4) work += ch;
+    }
+    EXPECT_NEAR(std::stod(work), ops[i]["work_total"].get<double>(),
+                1e-8 * ops[i]["work_total"].get<double>() + 1e-9)
+        << line;
+  }
+}
+
+TEST(LlmCli, SummaryPointsSayTheyLeaveOutInterconnectOperators) {
+  const auto tp = run_cli({"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "--json"});
+  const auto j = nlohmann::json::parse(tp.out);
+  double ic = 0;
+  for (const auto& op : j["prefill"]["operators"])
+    if (op["roof"] == "NVLink") ic += op["time_total"].get<double>();
+  ASSERT_GT(ic, 0);
+  // The prefill point's time is the step's less its interconnect operators.
+  EXPECT_NEAR(j["summary"]["prefill"]["time"].get<double>(),
+              j["prefill"]["time"].get<double>() - ic, 1e-9 * j["prefill"]["time"].get<double>());
+  const auto text = run_cli({"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8"}, "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("memory-roof operators only"), std::string::npos) << text.out;
+  const auto one = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100}, "NO_COLOR=1");
+  EXPECT_EQ(one.out.find("memory-roof operators only"), std::string::npos);
+}
+
 TEST(LlmCli, CsvOperatorsAndSweep) {
   const auto ops = run_cli(
       {"llm", "-m", "mistral-7b", "--hw", kA100, "--phase", "prefill", "--prompt", "512", "--csv"});
@@ -79,6 +149,7 @@ TEST(LlmCli, TensorParallelAndMeasured) {
                          "NO_COLOR=1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("attention all-reduce"), std::string::npos);
+  EXPECT_NE(r.out.find("sent + received"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("MFU"), std::string::npos);
   const auto bare =
       run_cli({"llm", "-m", "llama-2-70b", "--hw", kData + "no-interconnect.json", "--tp", "8"});
@@ -105,6 +176,146 @@ TEST(LlmCli, ListPresets) {
     EXPECT_NE(r.out.find(n), std::string::npos) << n;
 }
 
+double point_work(const nlohmann::json& report, const std::string& name) {
+  for (const auto& p : report["points"])
+    if (p["name"] == name) return p["work"].get<double>();
+  ADD_FAILURE() << "no point " << name;
+  return 0;
+}
+
+TEST(LlmCli, ReportDrawsTheOperatorsOnTheRoofline) {
+  TempDir dir;
+  const std::vector<std::string> base{"llm", "-m", "llama-2-7b", "--hw", kA100,
+                                      "-b",  "4",  "-L",         "1024"};
+  // JSON report: every operator point carries the model's W (count × per occurrence), judged
+  // against the fp16 roof the model used.
+  auto args = base;
+  args.insert(args.end(), {"--report", dir.file("r.json")});
+  const auto r = run_cli(args, "NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Summary points"), std::string::npos);  // the text still goes to stdout
+  const auto rep = nlohmann::json::parse(slurp(dir.file("r.json")));
+  EXPECT_EQ(rep["schema"], "roofline.report");
+  auto js = base;
+  js.push_back("--json");
+  const auto model = nlohmann::json::parse(run_cli(js).out);
+  for (const auto& op : model["decode"]["operators"]) {
+    if (op["work"].get<double>() <= 0) continue;
+    const std::string name = "decode " + op["name"].get<std::string>();
+    EXPECT_DOUBLE_EQ(point_work(rep, name), op["work"].get<double>() * op["count"].get<double>())
+        << name;
+  }
+  EXPECT_DOUBLE_EQ(point_work(rep, "prefill"), model["summary"]["prefill"]["work"].get<double>());
+  for (const auto& p : rep["points"]) EXPECT_EQ(p["diagnosis"]["compute_roof"], "fp16 tensor");
+  // SVG and HTML: the chart with the operator points.
+  for (const char* file : {"r.svg", "r.html"}) {
+    auto a = base;
+    a.insert(a.end(), {"--report", dir.file(file)});
+    const auto rr = run_cli(a);
+    ASSERT_EQ(rr.exit_code, 0) << rr.err;
+    const std::string text = slurp(dir.file(file));
+    EXPECT_NE(text.find(std::string(file) == "r.svg" ? "<svg" : "<!DOCTYPE html"),
+              std::string::npos)
+        << file;
+    for (const char* name : {"decode q_proj", "decode lm_head", "decode attention"})
+      EXPECT_NE(text.find(std::string("data-name=\"") + name + "\""), std::string::npos)
+          << file << ": " << name;
+  }
+}
+
+TEST(LlmCli, SweepReportHasOneDecodePointPerBatchMovingRight) {
+  TempDir dir;
+  const auto r = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,8,64", "-L",
+                          "512,2048", "--report", dir.file("sweep.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rep = nlohmann::json::parse(slurp(dir.file("sweep.json")));
+  ASSERT_EQ(rep["points"].size(), 6u);  // 3 batches × 2 contexts, in sweep order
+  EXPECT_EQ(rep["points"][0]["name"], "decode B=1 L=512");
+  EXPECT_EQ(rep["points"][5]["name"], "decode B=64 L=2048");
+  for (size_t c = 0; c < 2; ++c)
+    for (size_t b = 1; b < 3; ++b)
+      EXPECT_GT(rep["points"][c * 3 + b]["intensity"].get<double>(),
+                rep["points"][c * 3 + b - 1]["intensity"].get<double>());
+  // The point is the decode step's memory-roof operators: its W is the sweep row's decode work.
+  const auto js = run_cli(
+      {"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,8,64", "-L", "512,2048", "--json"});
+  const auto sw = nlohmann::json::parse(js.out);
+  for (size_t i = 0; i < 6; ++i)
+    EXPECT_DOUBLE_EQ(rep["points"][i]["work"].get<double>(),
+                     sw["rows"][i]["decode_work"].get<double>());
+  const auto svg = run_cli(
+      {"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1..64", "--report", dir.file("sweep.svg")});
+  ASSERT_EQ(svg.exit_code, 0) << svg.err;
+  EXPECT_NE(slurp(dir.file("sweep.svg")).find("data-name=\"decode B=64 L=2048\""),
+            std::string::npos);
+}
+
+TEST(LlmCli, ReportAndOutputPathsAreCheckedFirst) {
+  TempDir dir;
+  struct Case {
+    std::vector<std::string> args;
+    std::string file;
+    std::vector<std::string> words;
+  };
+  const std::vector<Case> cases = {
+      {{"--report", dir.file("r.txt")}, dir.file("r.txt"), {"--report", "'.txt'", ".html"}},
+      {{"--report", dir.file("none/r.svg")}, dir.file("none/r.svg"), {"--report", "folder"}},
+      {{"-o", dir.file("out.svg")}, dir.file("out.svg"), {"-o", "--report"}},
+      {{"-o", dir.file("out.html")}, dir.file("out.html"), {"-o", "--report"}},
+      {{"-o", dir.file("none/out.txt")}, dir.file("none/out.txt"), {"-o", "folder"}},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args{"llm", "-m", "llama-2-7b", "--hw", kA100};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << c.args[1] << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.args[1] << ": computed before the path was checked";
+    EXPECT_FALSE(std::filesystem::exists(c.file)) << c.file;
+    for (const auto& w : c.words) EXPECT_NE(r.err.find(w), std::string::npos) << w << ": " << r.err;
+  }
+}
+
+TEST(LlmCli, ScenarioChecksAndWarnings) {
+  // Prompt longer than the context: refused.
+  const auto longer =
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-S", "4096", "-L", "2048"});
+  EXPECT_EQ(longer.exit_code, 2);
+  EXPECT_NE(longer.err.find("--prompt 4096 exceeds --context 2048"), std::string::npos)
+      << longer.err;
+  // Context beyond max_position_embeddings: costed, with a warning in the text...
+  const auto text = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-L", "8192"}, "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(
+      text.out.find("warning: context 8192 exceeds llama-2-7b's max_position_embeddings 4096"),
+      std::string::npos)
+      << text.out;
+  // ... in the JSON and on stderr ...
+  const auto js = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-L", "8192", "--json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  ASSERT_EQ(j["warnings"].size(), 1u);
+  EXPECT_NE(js.err.find("warning: context 8192"), std::string::npos) << js.err;
+  EXPECT_EQ(j["model"]["max_position_embeddings"], 4096);
+  // ... and for the longest context of a sweep; none within the limit.
+  const auto sw = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-L", "1024,8192", "--json"});
+  ASSERT_EQ(sw.exit_code, 0) << sw.err;
+  EXPECT_EQ(nlohmann::json::parse(sw.out)["warnings"].size(), 1u);
+  EXPECT_NE(sw.err.find("warning: context 8192"), std::string::npos) << sw.err;
+  const auto ok = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-L", "4096", "--json"});
+  EXPECT_TRUE(nlohmann::json::parse(ok.out)["warnings"].empty());
+  EXPECT_EQ(ok.err.find("warning"), std::string::npos) << ok.err;
+  // Mistral's sliding window: stated, and a decode step at 8192 attends over 4096 keys.
+  const auto mi = run_cli({"llm", "-m", "mistral-7b", "--hw", kA100, "-L", "8192"}, "NO_COLOR=1");
+  ASSERT_EQ(mi.exit_code, 0) << mi.err;
+  EXPECT_NE(mi.out.find("sliding window of 4096 tokens"), std::string::npos) << mi.out;
+  EXPECT_NE(mi.out.find("attends over 4096 keys"), std::string::npos) << mi.out;
+  const auto mj = run_cli({"llm", "-m", "mistral-7b", "--hw", kA100, "-L", "8192", "--json"});
+  const auto mjj = nlohmann::json::parse(mj.out);
+  EXPECT_EQ(mjj["scenario"]["attended_context"], 4096);
+  EXPECT_EQ(mjj["model"]["sliding_window"], 4096);
+  EXPECT_DOUBLE_EQ(mjj["memory"]["kv_cache"].get<double>(), 131072.0 * 4096);
+}
+
 TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
   struct Case {
     std::vector<std::string> args;
@@ -123,6 +334,13 @@ TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
       {{"-m", "llama-2-7b", "--cdtype", "fp8"}, {"fp8", "--cdtype"}},
       {{"-m", "llama-2-7b", "--wdtype", "fp7"}, {"fp7"}},
       {{"-m", "llama-2-7b", "--tp", "3"}, {"--tp", "num_attention_heads"}},
+      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "0"}, {"--measured-tokens-per-s", "'0'"}},
+      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "-40"},
+       {"--measured-tokens-per-s", "'-40'", "> 0"}},
+      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "fast"}, {"--measured-tokens-per-s"}},
+      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "inf"}, {"--measured-tokens-per-s"}},
+      {{"-m", "llama-2-7b", "-b", "1,8", "--measured-tokens-per-s", "100"},
+       {"--measured-tokens-per-s", "one --batch"}},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args{"llm", "--hw", kA100};

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/llm.hpp"
 
 namespace roofline::llm {
@@ -103,6 +104,120 @@ TEST(LlmConfig, HfGpt2UsesItsOwnFieldNames) {
   EXPECT_DOUBLE_EQ(count_parameters(g).lm_head, 0);  // tied: the table is counted once
 }
 
+TEST(LlmConfig, MaxPositionsAndSlidingWindow) {
+  // Mistral-7B-v0.1: max_position_embeddings 32768, sliding_window 4096 (its config.json), as
+  // the preset.
+  const ModelConfig mi = load_hf_config(kData + "mistral-7b-v0.1.config.json");
+  EXPECT_EQ(mi.max_positions, 32768);
+  EXPECT_EQ(mi.sliding_window, 4096);
+  EXPECT_EQ(preset("mistral-7b").sliding_window, 4096);
+  EXPECT_EQ(preset("mistral-7b").max_positions, 32768);
+  EXPECT_EQ(mi.attended(8192), 4096);
+  EXPECT_EQ(mi.attended(1000), 1000);
+  // Mixtral: "sliding_window": null ⇒ full attention.
+  EXPECT_EQ(load_hf_config(kData + "mixtral-8x7b.config.json").sliding_window, 0);
+  // Qwen2.5 ships "sliding_window": 131072 with "use_sliding_window": false ⇒ none.
+  const ModelConfig qw = load_hf_config(kData + "qwen2.5-7b.config.json");
+  EXPECT_EQ(qw.sliding_window, 0);
+  EXPECT_EQ(qw.max_positions, 131072);
+  // GPT-2: n_positions.
+  EXPECT_EQ(load_hf_config(kData + "gpt2.config.json").max_positions, 1024);
+  EXPECT_EQ(preset("llama-2-7b").max_positions, 4096);
+  EXPECT_EQ(preset("llama-2-7b").sliding_window, 0);
+  // Gemma-2 windows every other layer: not applied (full attention, an upper bound).
+  EXPECT_EQ(load_hf_config(kData + "gemma2-like-window.config.json").sliding_window, 0);
+  // Qwen2 with use_sliding_window true and max_window_layers 0 windows every layer.
+  nlohmann::json j = nlohmann::json::parse(read_text_file(kData + "qwen2.5-7b.config.json"));
+  j["use_sliding_window"] = true;
+  j["sliding_window"] = 4096;
+  EXPECT_EQ(model_from_hf_json(j, "q.json").sliding_window, 0);  // max_window_layers 28
+  j["max_window_layers"] = 0;
+  EXPECT_EQ(model_from_hf_json(j, "q.json").sliding_window, 4096);
+  j["sliding_window"] = -1;
+  EXPECT_THROW(model_from_hf_json(j, "q.json"), InputError);
+}
+
+TEST(LlmConfig, ExplicitZeroExpertsIsDense) {
+  // num_local_experts / num_experts / n_shared_experts / moe_intermediate_size of 0: no experts.
+  const ModelConfig m = load_hf_config(kData + "moe-zero-experts.config.json");
+  EXPECT_FALSE(m.moe());
+  EXPECT_EQ(m.experts, 0);
+  EXPECT_EQ(m.shared_intermediate, 0);
+  EXPECT_EQ(m.intermediate, 1536);
+  // d = 512, 8 heads of 64, 4 KV heads, gated MLP 1536, 4 layers, V = 32000, untied:
+  // 4·(512·512·2 + 2·512·256 + 3·512·1536) + (2·4 + 1)·512 + 2·32000·512.
+  EXPECT_DOUBLE_EQ(
+      count_parameters(m).total,
+      4 * (512.0 * 512 * 2 + 2 * 512 * 256 + 3 * 512 * 1536) + 9 * 512 + 2 * 32000.0 * 512);
+  // A negative count is still an error naming the field.
+  nlohmann::json j = nlohmann::json::parse(read_text_file(kData + "moe-zero-experts.config.json"));
+  j["num_local_experts"] = -2;
+  try {
+    model_from_hf_json(j, "neg.json");
+    ADD_FAILURE() << "num_local_experts -2 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("num_local_experts"), std::string::npos) << e.what();
+  }
+  // A Mixtral-style config with n_shared_experts 0 has routed experts and no shared one.
+  nlohmann::json mx = nlohmann::json::parse(read_text_file(kData + "mixtral-8x7b.config.json"));
+  mx["n_shared_experts"] = 0;
+  const ModelConfig mm = model_from_hf_json(mx, "mx.json");
+  EXPECT_TRUE(mm.moe());
+  EXPECT_EQ(mm.shared_intermediate, 0);
+  EXPECT_DOUBLE_EQ(count_parameters(mm).total, 46702792704.0);
+}
+
+TEST(LlmConfig, FalconBiasFalse) {
+  // Falcon-7B: "bias": false (no biases anywhere), multi-query (1 KV head), 71 heads of 64,
+  // plain 4d GELU MLP, tied head. Its published 6,921,720,704 parameters plus the second
+  // LayerNorm per layer this model assumes (Falcon-7B's parallel block has one): 32·2·4544.
+  const ModelConfig f = load_hf_config(kData + "falcon-7b.config.json");
+  EXPECT_FALSE(f.attention_bias);
+  EXPECT_FALSE(f.linear_bias);
+  EXPECT_EQ(f.kv_heads, 1);
+  EXPECT_EQ(f.head_dim, 64);
+  EXPECT_EQ(f.intermediate, 4 * 4544);
+  EXPECT_TRUE(f.tied_embeddings);
+  EXPECT_DOUBLE_EQ(count_parameters(f).total, 6921720704.0 + 32 * 2 * 4544);
+  // Without the switch a GPT-family config keeps its biases.
+  nlohmann::json j = nlohmann::json::parse(read_text_file(kData + "falcon-7b.config.json"));
+  j.erase("bias");
+  EXPECT_TRUE(model_from_hf_json(j, "f.json").linear_bias);
+}
+
+TEST(LlmConfig, BloomNEmbedIsTheHiddenSize) {
+  // bloom-560m's sizes under BLOOM's field names: 559,214,592 published, less the 2·1024 of the
+  // LayerNorm BLOOM applies to the embeddings (not part of this model).
+  const ModelConfig b = load_hf_config(kData + "bloom-n-embed.config.json");
+  EXPECT_EQ(b.hidden, 1024);
+  EXPECT_EQ(b.heads, 16);
+  EXPECT_EQ(b.layers, 24);
+  EXPECT_EQ(b.intermediate, 4096);
+  EXPECT_DOUBLE_EQ(count_parameters(b).total, 559214592.0 - 2 * 1024);
+}
+
+TEST(LlmConfig, MultimodalTieWordEmbeddingsFromTheTopLevel) {
+  // The text model (llama: untied by default) nests under text_config; the top level says
+  // tie_word_embeddings true.
+  const ModelConfig m = load_hf_config(kData + "multimodal-nested.config.json");
+  EXPECT_EQ(m.hidden, 512);
+  EXPECT_EQ(m.model_type, "llama");
+  EXPECT_TRUE(m.tied_embeddings);
+  EXPECT_EQ(count_parameters(m).lm_head, 0);
+  nlohmann::json j = nlohmann::json::parse(read_text_file(kData + "multimodal-nested.config.json"));
+  j["tie_word_embeddings"] = false;
+  EXPECT_FALSE(model_from_hf_json(j, "mm.json").tied_embeddings);
+  j.erase("tie_word_embeddings");
+  EXPECT_FALSE(model_from_hf_json(j, "mm.json").tied_embeddings);  // llama's default
+  // The text model's own setting, when it has one, wins.
+  j["tie_word_embeddings"] = false;
+  j["text_config"]["tie_word_embeddings"] = true;
+  EXPECT_TRUE(model_from_hf_json(j, "mm.json").tied_embeddings);
+  j["text_config"].erase("tie_word_embeddings");
+  j["tie_word_embeddings"] = "yes";
+  EXPECT_THROW(model_from_hf_json(j, "mm.json"), InputError);
+}
+
 void expect_error(const std::string& file, const std::vector<std::string>& words) {
   try {
     load_hf_config(kData + file);
@@ -148,6 +263,10 @@ TEST(LlmConfig, DtypeDefaults) {
   EXPECT_EQ(b.activations.name, "bf16");
   EXPECT_EQ(b.kv_cache.name, "fp8-e4m3");
   EXPECT_EQ(b.compute.name, "bf16");
+  // Activations take the weights' type only when it is a float of ≥ 2 bytes.
+  EXPECT_EQ(make_dtypes("fp32").activations.name, "fp32");
+  EXPECT_EQ(make_dtypes("fp8").activations.name, "fp16");
+  EXPECT_EQ(make_dtypes("int8").activations.name, "fp16");
 }
 
 TEST(LlmConfig, IntLists) {

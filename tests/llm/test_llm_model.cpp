@@ -46,7 +46,7 @@ TEST(LlmModel, RoofsOfTheComputeDtype) {
   EXPECT_DOUBLE_EQ(r.bandwidth.value, 2.039e12);
   EXPECT_NEAR(r.ridge().value, 312e12 / 2.039e12, 1e-9);
   ASSERT_TRUE(r.interconnect.has_value());
-  EXPECT_DOUBLE_EQ(r.interconnect->value, 300e9);
+  EXPECT_DOUBLE_EQ(r.interconnect->value, 600e9);  // bidirectional, as the catalogue
   ASSERT_TRUE(r.memory_capacity.has_value());
   EXPECT_DOUBLE_EQ(*r.memory_capacity, 80.0 * 1024 * 1024 * 1024);
   const RoofSet set = load_machine_file(kData + "a100-80gb.json").roofs;
@@ -86,15 +86,26 @@ TEST(LlmModel, GqaSizesKeyValueByKvHeads) {
   EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").work.value, 2.0 * 2 * 32 * 128 * 1000);
 }
 
-TEST(LlmModel, CausalPrefillHalvesTheScores) {
-  // S(S+1)/2 query-key pairs per head.
-  const double S = 512;
-  const StepCost c = step_cost(preset("llama-2-7b"), scenario(1, S, S), Phase::prefill);
-  EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").work.value, 2.0 * 32 * 128 * S * (S + 1) / 2);
-  EXPECT_DOUBLE_EQ(op(c, "attention·v").work.value, 2.0 * 32 * 128 * S * (S + 1) / 2);
-  EXPECT_EQ(c.tokens, S);
+TEST(LlmModel, PrefillScoresFullForUnfusedCausalHalfForFused) {
+  // Unfused kernels compute (and write) the full S×S score matrix, masked entries included:
+  // S² query-key pairs per head in W as in Q.
+  const double S = 512, B = 2;
+  const StepCost c = step_cost(preset("llama-2-7b"), scenario(B, S, S), Phase::prefill);
+  EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").work.value, 2.0 * B * 32 * 128 * S * S);
+  EXPECT_DOUBLE_EQ(op(c, "attention·v").work.value, 2.0 * B * 32 * 128 * S * S);
+  EXPECT_DOUBLE_EQ(op(c, "softmax").work.value, 5.0 * B * 32 * S * S);
+  EXPECT_DOUBLE_EQ(op(c, "softmax").activations.value, 2 * B * 32 * S * S * 2.0);
+  // q·kᵀ: Q read (B·S·H·hd) + scores written (B·H·S²), K read from the cache.
+  EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").activations.value, (B * S * 32 * 128 + B * 32 * S * S) * 2.0);
+  EXPECT_EQ(c.tokens, B * S);
+  // A fused causal kernel skips the masked half: S(S+1)/2 pairs.
+  Scenario f = scenario(B, S, S);
+  f.flash = true;
+  const StepCost fc = step_cost(preset("llama-2-7b"), f, Phase::prefill);
+  EXPECT_DOUBLE_EQ(op(fc, "attention (fused)").work.value,
+                   (2 * 2.0 * B * 32 * 128 + 5.0 * B * 32) * S * (S + 1) / 2);
   // Logits only for the sampled (last) position of each sequence.
-  EXPECT_DOUBLE_EQ(op(c, "lm_head").work.value, 2.0 * 4096 * 32000);
+  EXPECT_DOUBLE_EQ(op(c, "lm_head").work.value, 2.0 * B * 4096 * 32000);
 }
 
 TEST(LlmModel, FusedAttentionWritesNoScores) {
@@ -269,15 +280,25 @@ TEST(LlmModel, TensorParallelSplitsWeightsAndAddsAllReduce) {
   EXPECT_DOUBLE_EQ(op(c, "k_proj").weights.value, 8192.0 * 128 * 2);  // 8 KV heads / 8 = 1
   const OpCost& ar = op(c, "attention all-reduce");
   EXPECT_TRUE(ar.interconnect);
-  // Ring all-reduce: 2·(tp−1)/tp of the message per device.
-  EXPECT_DOUBLE_EQ(ar.traffic().value, 2.0 * 7 / 8 * 8 * 8192 * 2);
+  // Ring all-reduce: each device sends 2·(tp−1)/tp of the message and receives as much; both
+  // are counted, against the bidirectional NVLink figure.
+  EXPECT_DOUBLE_EQ(ar.traffic().value, 4.0 * 7 / 8 * 8 * 8192 * 2);
   EXPECT_EQ(ar.count, 80);
-  // It is timed against the interconnect roof.
+  // Logits all-gather: (tp−1)/tp of the B×V logits sent and as much received.
+  EXPECT_DOUBLE_EQ(op(c, "logits all-gather").traffic().value, 2.0 * 7 / 8 * 8 * 32000 * 2);
+  // It is timed against the interconnect roof: 600 GB/s both ways, so the all-reduce takes
+  // 2·(tp−1)/tp·M / 300 GB/s — the time NCCL's bus bandwidth (per direction) gives.
   const Roofs r = a100();
   const StepResult st = evaluate_step(m, s, Phase::decode, r);
   for (std::size_t i = 0; i < st.cost.size; ++i)
     if (st.cost.ops[i].interconnect) {
-      EXPECT_DOUBLE_EQ(st.timing[i].time.value, st.cost.ops[i].traffic().value / 300e9);
+      EXPECT_DOUBLE_EQ(st.timing[i].time.value, st.cost.ops[i].traffic().value / 600e9);
+    }
+  const double message = 8 * 8192 * 2.0;  // N·d·s_a
+  for (std::size_t i = 0; i < st.cost.size; ++i)
+    if (std::strcmp(st.cost.ops[i].name, "attention all-reduce") == 0) {
+      const double t = 2.0 * 7 / 8 * message / 300e9;
+      EXPECT_NEAR(st.timing[i].time.value, t, 1e-12 * t);
     }
   EXPECT_GT(st.interconnect.value, 0);
   // A machine without an interconnect roof needs --interconnect-bandwidth.
@@ -331,6 +352,36 @@ TEST(LlmModel, FootprintAndFit) {
   EXPECT_FALSE(*big.fits);
 }
 
+TEST(LlmModel, FootprintKeepsReplicatedKvHeadsUnderTensorParallelism) {
+  // Llama-3-70B has 8 KV heads: at tp 16 each device holds one whole K/V head (step_cost
+  // replicates it), so k_proj and v_proj are d×128 per device, not d×1024/16 = d×64.
+  const ModelConfig& m = preset("llama-3-70b");
+  const double d = 8192, hd = 128, L = 80, V = 128256, ff = 28672, P = 16;
+  Scenario s = scenario(1, 1024, 1024);
+  s.tp = 16;
+  const Footprint f = footprint(m, s, a100());
+  const double per_layer = d * (64 / P) * hd * 2          // q and o
+                           + 2 * d * 1 * hd               // k and v: one KV head each
+                           + 3 * d * ff / P;              // gate, up, down
+  const double matrices = L * per_layer + 2 * V / P * d;  // + embedding and LM head
+  const double norms = (2 * L + 1) * d;
+  EXPECT_NEAR(f.weights.value, 2 * (matrices + norms), 1e-12 * f.weights.value);
+  // 2·L·d·hd·(1 − 8/16) elements more than splitting every matrix by P.
+  const ParameterCount whole = count_parameters(m);
+  EXPECT_NEAR(f.weights.value - 2 * ((whole.matmul + V * d) / P + norms),
+              2 * 2 * L * d * hd * (1 - 8 / P), 1.0);
+  // The footprint holds exactly what a decode step reads per device (untied, no biases): every
+  // operator's weight bytes, the embedding's gathered rows replaced by its V/P·d table.
+  const StepCost c = step_cost(m, s, Phase::decode);
+  double read = 0;
+  for (std::size_t i = 0; i < c.size; ++i)
+    if (c.ops[i].kind != OpKind::embedding) read += c.ops[i].weights.value * c.ops[i].count;
+  EXPECT_NEAR(f.weights.value, read + V / P * d * 2, 1e-12 * f.weights.value);
+  // At tp 8 (KV heads = P) nothing is replicated: q/o and k/v all shrink by P.
+  s.tp = 8;
+  EXPECT_NEAR(footprint(m, s, a100()).weights.value, 2 * ((whole.matmul + V * d) / 8 + norms), 1.0);
+}
+
 TEST(LlmModel, MeasuredThroughputGivesMfu) {
   const ModelConfig& m = preset("llama-2-7b");
   const Roofs r = a100();
@@ -341,7 +392,63 @@ TEST(LlmModel, MeasuredThroughputGivesMfu) {
   EXPECT_NEAR(rep.measured->mfu, w_token * 400 / 312e12, 1e-12);
   EXPECT_NEAR(rep.measured->bandwidth, rep.decode.traffic.value / 8 * 400 / 2.039e12, 1e-12);
   EXPECT_NEAR(rep.measured->of_roofline, 400 / rep.tokens_per_s, 1e-12);
-  EXPECT_THROW(analyse(m, scenario(8, 1024), Phase::decode, r, -1.0), InputError);
+  EXPECT_THROW(analyse(m, scenario(8, 1024, 1024), Phase::decode, r, -1.0), InputError);
+}
+
+TEST(LlmModel, PromptLongerThanContextIsRefused) {
+  const ModelConfig& m = preset("llama-2-7b");
+  EXPECT_NO_THROW(validate_scenario(m, scenario(1, 2048, 2048)));
+  EXPECT_NO_THROW(validate_scenario(m, scenario(1, 2048, 512)));
+  try {
+    validate_scenario(m, scenario(1, 1024, 2048));
+    ADD_FAILURE() << "prompt 2048 > context 1024 accepted";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("--prompt 2048"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--context 1024"), std::string::npos) << msg;
+  }
+  // A sweep with a fixed prompt refuses the contexts shorter than it.
+  Scenario base = scenario(1, 0, 2048);
+  EXPECT_THROW(sweep(m, base, {1}, {1024, 4096}, a100()), InputError);
+}
+
+TEST(LlmModel, ContextBeyondMaxPositionsWarns) {
+  const ModelConfig& m = preset("llama-2-7b");  // max_position_embeddings 4096
+  EXPECT_TRUE(scenario_warnings(m, scenario(1, 4096, 4096)).empty());
+  const auto w = scenario_warnings(m, scenario(1, 8192, 4096));
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("8192"), std::string::npos) << w[0];
+  EXPECT_NE(w[0].find("max_position_embeddings 4096"), std::string::npos) << w[0];
+  const Report rep = analyse(m, scenario(1, 8192, 8192), Phase::decode, a100());
+  EXPECT_EQ(rep.warnings, w);
+  EXPECT_TRUE(scenario_warnings(preset("mistral-7b"), scenario(1, 32768, 32768)).empty());
+}
+
+TEST(LlmModel, SlidingWindowCapsAttentionAndKvCache) {
+  // Mistral-7B-v0.1: each token attends over the last W = 4096 keys (8 KV heads of 128).
+  const ModelConfig& m = preset("mistral-7b");
+  const double B = 2, W = 4096;
+  const StepCost at8k = step_cost(m, scenario(B, 8192, 8192), Phase::decode);
+  EXPECT_DOUBLE_EQ(op(at8k, "q·kᵀ").kv.value, B * W * 8 * 128 * 2);
+  EXPECT_DOUBLE_EQ(op(at8k, "q·kᵀ").work.value, 2 * B * 32 * 128 * W);
+  EXPECT_DOUBLE_EQ(op(at8k, "softmax").activations.value, 2 * B * 32 * W * 2);
+  // Inside the window nothing changes.
+  const StepCost at2k = step_cost(m, scenario(B, 2048, 2048), Phase::decode);
+  EXPECT_DOUBLE_EQ(op(at2k, "q·kᵀ").kv.value, B * 2048 * 8 * 128 * 2);
+  // Fused prefill of S = 8192: query i sees min(i, W) keys ⇒ W(W+1)/2 + (S−W)·W pairs.
+  Scenario f = scenario(1, 8192, 8192);
+  f.flash = true;
+  const double S = 8192, pairs = W * (W + 1) / 2 + (S - W) * W;
+  EXPECT_DOUBLE_EQ(op(step_cost(m, f, Phase::prefill), "attention (fused)").work.value,
+                   (2 * 2.0 * 32 * 128 + 5.0 * 32) * pairs);
+  // Unfused prefill still computes the full S² (the window is a mask).
+  EXPECT_DOUBLE_EQ(op(step_cost(m, scenario(1, 8192, 8192), Phase::prefill), "q·kᵀ").work.value,
+                   2.0 * 32 * 128 * S * S);
+  // The KV cache is a rolling buffer of W tokens per sequence: 2·layers·8·128·2 bytes each.
+  const Footprint fp = footprint(m, scenario(B, 16384, 16384), a100());
+  EXPECT_DOUBLE_EQ(fp.kv_cache.value, 2.0 * 32 * 8 * 128 * 2 * B * W);
+  EXPECT_DOUBLE_EQ(footprint(m, scenario(B, 1024, 1024), a100()).kv_cache.value,
+                   2.0 * 32 * 8 * 128 * 2 * B * 1024);
 }
 
 TEST(LlmModel, SweepRowsAgreeWithSingleReports) {
