@@ -60,30 +60,20 @@ void warn(const std::vector<std::string>& problems) {
   for (const auto& p : problems) std::fprintf(stderr, "roofline: warning: skipped %s\n", p.c_str());
 }
 
-/// Refuses a --report path before any work: its format (by extension) and its folder.
-/// `trajectory`: the ridge chart (.svg .html .png); otherwise a roofline report (write_report).
-void check_report_path(const std::string& path, bool trajectory) {
-  namespace fs = std::filesystem;
-  const fs::path p(path);
-  if (trajectory) {
-    try {
-      check_trajectory_format(p);
-    } catch (const InputError& e) {
-      throw InputError("--report " + std::string(e.what()));
+/// Refuses a --report path before any work: its format (by extension), its folder, and the PNG
+/// converter. `trajectory`: the ridge chart (.svg .html .png); otherwise a roofline report.
+void check_report(const std::string& path, bool trajectory) {
+  try {
+    if (trajectory) {
+      check_trajectory_format(path);
+      check_writable_path(path);
+      if (lower(std::filesystem::path(path).extension().string()) == ".png") check_png_export(path);
+    } else {
+      check_report_path(path);
     }
-  } else {
-    const std::string ext = lower(p.extension().string());
-    static const std::set<std::string> known = {".svg", ".html", ".htm", ".png", ".json", ".csv"};
-    if (!known.count(ext))
-      throw InputError("--report " + path + ": unknown format '" + ext +
-                       "' (use .svg, .html, .png, .json or .csv)");
+  } catch (const InputError& e) {
+    throw InputError("--report " + std::string(e.what()));
   }
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw InputError("--report " + path + ": folder '" + dir.string() + "' does not exist");
-  if (fs::is_directory(p, ec))
-    throw InputError("--report " + path + ": is a directory, expected a file path");
 }
 
 // ------------------------------------------------------------------------------------ list
@@ -169,7 +159,7 @@ json ridge_to_json(const RidgePoint& p) {
 }
 
 void run_show(const ShowArgs& a) {
-  if (!a.report.empty()) check_report_path(a.report, false);
+  if (!a.report.empty()) check_report(a.report, false);
   const HardwareSummary s = resolve(a.name, a.hw_dir);
   const RoofSet& r = s.machine.roofs;
   const auto ridges = ridges_per_roof(r, a.level);
@@ -338,7 +328,7 @@ void run_compare(const CompareArgs& a) {
   if (a.names.size() < 2) throw InputError("hw compare: give at least two machines (A B [C...])");
   if (a.at.empty() == a.points.empty())
     throw InputError("hw compare: give either --at INTENSITY or --point POINTS.json");
-  if (!a.report.empty()) check_report_path(a.report, false);
+  if (!a.report.empty()) check_report(a.report, false);
   std::vector<MachineDocument> machines;
   for (const auto& n : a.names) {
     MachineDocument m = resolve_machine(n, a.hw_dir);
@@ -465,7 +455,7 @@ TrajectoryInput trajectory_of(const std::vector<const HardwareSummary*>& entries
 void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   check_kind(a.kind);
-  if (!a.report.empty()) check_report_path(a.report, true);
+  if (!a.report.empty()) check_report(a.report, true);
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn(problems);

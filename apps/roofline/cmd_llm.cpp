@@ -45,25 +45,9 @@ std::string extension_of(const std::string& path) {
   return ext;
 }
 
-// The formats write_report() picks by extension (include/roofline/report.hpp).
-bool report_format(const std::string& ext) {
-  return ext == ".html" || ext == ".htm" || ext == ".svg" || ext == ".png" || ext == ".json" ||
-         ext == ".csv";
-}
+// Charts -o must not take (write_report picks the format by extension).
 bool chart_format(const std::string& ext) {
   return ext == ".html" || ext == ".htm" || ext == ".svg" || ext == ".png";
-}
-
-// A file we can write: its folder exists and it is not itself a folder. Checked before any work.
-void check_writable(const std::string& flag, const std::string& path) {
-  namespace fs = std::filesystem;
-  const fs::path p(path);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw InputError(flag + " " + path + ": folder '" + dir.string() + "' does not exist");
-  if (fs::is_directory(p, ec))
-    throw InputError(flag + " " + path + ": is a folder, expected a file path");
 }
 
 // --measured-tokens-per-s: absent, or a finite number > 0 (0, a negative or a non-number is an
@@ -91,14 +75,14 @@ void check_paths(const LlmArgs& a) {
     if (chart_format(ext))
       throw InputError("-o " + a.output + ": -o writes the text, --json or --csv output, not a " +
                        "chart; for the " + ext.substr(1) + " report give --report " + a.output);
-    check_writable("-o", a.output);
+    check_writable_path(a.output, "-o");
   }
   if (!a.report.empty()) {
-    const std::string ext = extension_of(a.report);
-    if (!report_format(ext))
-      throw InputError("--report " + a.report + ": unknown format '" + ext +
-                       "' (use .html, .svg, .png, .json or .csv)");
-    check_writable("--report", a.report);
+    try {
+      check_report_path(a.report);
+    } catch (const InputError& e) {
+      throw InputError("--report " + std::string(e.what()));
+    }
     if (!a.output.empty() && std::filesystem::path(a.output) == std::filesystem::path(a.report))
       throw InputError("--report and -o name the same file (" + a.report + ")");
   }

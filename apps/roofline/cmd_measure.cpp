@@ -33,14 +33,7 @@ struct MeasureArgs {
 };
 
 void check_output_path(const std::string& path) {
-  namespace fs = std::filesystem;
-  if (path == "-") return;
-  const fs::path p(path);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw InputError(path + ": folder '" + dir.string() + "' does not exist");
-  if (fs::is_directory(p, ec)) throw InputError(path + ": is a directory, expected a file path");
+  if (path != "-") check_writable_path(path, "-o");
 }
 
 class ProgressBar {

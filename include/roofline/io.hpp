@@ -42,6 +42,9 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin);
 /// Writes `content` to `path` atomically: a temporary file in the same folder, flushed, then
 /// renamed over the target. On failure the old file (if any) is untouched.
 void write_file_atomic(const std::filesystem::path& path, const std::string& content);
+/// Checks, before any work, that `path` could be written: its folder exists and it is not a
+/// folder itself. InputError "WHAT PATH: ..." otherwise (`what` names the flag, e.g. "--report").
+void check_writable_path(const std::filesystem::path& path, const std::string& what = "");
 
 /// A roof's statistics as the documents store them (docs/schema.md, "stats").
 nlohmann::json statistics_to_json(const Statistics& s);

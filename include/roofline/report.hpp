@@ -53,6 +53,8 @@ void write_report(const std::filesystem::path& path, const ReportInput& in);
 /// existing folder, not a directory, and rsvg-convert on the PATH for .png. InputError (or
 /// Unavailable for a missing rsvg-convert) naming the path otherwise.
 void check_report_path(const std::filesystem::path& path);
+/// Unavailable naming `path` when PNG export cannot work here (no rsvg-convert on the PATH).
+void check_png_export(const std::filesystem::path& path);
 
 /// Converts an SVG document to PNG bytes with rsvg-convert (run directly, no shell).
 /// Throws Unavailable when rsvg-convert cannot be run, Error when it fails.

@@ -58,6 +58,16 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin) {
   }
 }
 
+void check_writable_path(const std::filesystem::path& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  const std::string who = (what.empty() ? "" : what + " ") + path.string();
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw InputError(who + ": folder '" + dir.string() + "' does not exist");
+  if (fs::is_directory(path, ec)) throw InputError(who + ": is a directory, expected a file path");
+}
+
 void write_file_atomic(const std::filesystem::path& path, const std::string& content) {
   namespace fs = std::filesystem;
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");

@@ -6,6 +6,7 @@
 #include "report/chart.hpp"
 #include "report/html_assets.hpp"
 #include "report/svg.hpp"
+#include "report/svg_text.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
@@ -15,9 +16,7 @@ namespace {
 using report::xml_escape;
 
 std::string sortable_number(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
+  return report::svg_exact(v);
 }
 std::string td(const std::string& s) {
   return "<td>" + xml_escape(s) + "</td>";

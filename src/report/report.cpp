@@ -8,6 +8,7 @@
 
 #include "report/chart.hpp"
 #include "report/svg.hpp"
+#include "report/svg_text.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
@@ -23,10 +24,7 @@ std::string render_svg(const ReportInput& in) {
 
 namespace {
 std::string report_extension(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
+  return report::lower_extension(path);
 }
 bool on_path(const std::string& program) {
   const char* path = std::getenv("PATH");
@@ -43,18 +41,17 @@ bool on_path(const std::string& program) {
 }  // namespace
 
 void check_report_path(const std::filesystem::path& path) {
-  namespace fs = std::filesystem;
   const std::string ext = report_extension(path);
   if (ext != ".svg" && ext != ".html" && ext != ".htm" && ext != ".json" && ext != ".csv" &&
       ext != ".png")
-    throw InputError(path.string() + ": unknown report format '" + ext +
+    throw InputError(path.string() + ": unknown format '" + ext +
                      "' (use .svg, .html, .png, .json or .csv)");
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw InputError(path.string() + ": folder '" + dir.string() + "' does not exist");
-  if (fs::is_directory(path, ec)) throw InputError(path.string() + ": is a directory");
-  if (ext == ".png" && !on_path("rsvg-convert"))
+  check_writable_path(path);
+  if (ext == ".png") check_png_export(path);
+}
+
+void check_png_export(const std::filesystem::path& path) {
+  if (!on_path("rsvg-convert"))
     throw Unavailable(path.string() +
                       ": PNG export needs rsvg-convert (Debian package librsvg2-bin), which is "
                       "not on the PATH; write .svg or .html instead");
@@ -79,7 +76,7 @@ void write_report(const std::filesystem::path& path, const ReportInput& in) {
     const report::Chart ch = report::build_chart(in, pa.right - pa.left, pa.bottom - pa.top);
     content = svg_to_png(report::render_svg_chart(ch, o));
   } else {
-    throw InputError(path.string() + ": unknown report format '" + ext +
+    throw InputError(path.string() + ": unknown format '" + ext +
                      "' (use .svg, .html, .png, .json or .csv)");
   }
   write_file_atomic(path, content);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "report/svg.hpp"
+#include "report/svg_text.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
@@ -14,19 +15,13 @@ namespace roofline::report {
 namespace {
 
 std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  std::string s(buf);
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  if (s == "-0") s = "0";
-  return s;
+  return svg_num(v);
 }
 std::string attr(const std::string& name, const std::string& value) {
-  return " " + name + "=\"" + xml_escape(value) + "\"";
+  return svg_attr(name, value);
 }
 std::string attr(const std::string& name, double value) {
-  return " " + name + "=\"" + num(value) + "\"";
+  return svg_attr(name, value);
 }
 /// A text colour that wins over the stylesheet's `text{fill:…}` (a presentation attribute
 /// would not).
@@ -39,9 +34,7 @@ double fastest_bw(const RoofSet& s) {
   return b;
 }
 std::string exact(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
+  return svg_exact(v);
 }
 
 struct Box {
@@ -103,9 +96,6 @@ class Placer {
 constexpr double kFont = 12;  // label font size
 constexpr double kSmallFont = 10.5;
 constexpr double kBold = 1.15;  // semibold point labels are about 15% wider than regular text
-double text_width(const std::string& s, double font) {
-  return static_cast<double>(text_columns(s)) * font * 0.58;
-}
 /// Box of a text anchored at (x, y) (baseline) with the given anchor.
 Box text_box(double x, double y, const std::string& s, double font, const std::string& anchor) {
   const double w = text_width(s, font);
@@ -119,9 +109,7 @@ Box text_box(double x, double y, const std::string& s, double font, const std::s
 
 std::string text(double x, double y, const std::string& s, const std::string& cls,
                  const std::string& anchor = "start", const std::string& extra = "") {
-  return "<text" + attr("x", x) + attr("y", y) + attr("class", cls) +
-         (anchor == "start" ? std::string() : attr("text-anchor", anchor)) + extra + ">" +
-         xml_escape(s) + "</text>\n";
+  return svg_text(x, y, s, cls, anchor, extra);
 }
 
 std::string marker_shape(const std::string& shape, double x, double y, double r,

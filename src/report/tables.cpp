@@ -1,5 +1,6 @@
 // Roofs and points as data: JSON (schema "roofline.report") and CSV, from the same chart model
 // the pictures use, so every number a chart shows is also available to scripts.
+#include <map>
 #include <string>
 
 #include "report/chart.hpp"
@@ -57,62 +58,55 @@ nlohmann::json render_json(const ReportInput& in) {
 
 std::string render_csv(const ReportInput& in) {
   const report::Chart ch = report::build_chart(in, 800, 480);
-  std::string out =
-      "record,machine,name,level,precision,provenance,value,unit,theoretical,"
-      "measured_over_theoretical,intensity,performance,attainable,attainment,verdict,"
-      "binding_roof,compute_roof,work,traffic,time,source\n";
-  auto row = [&](const std::vector<std::string>& cells) {
-    for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + csv_field(cells[i]);
+  static const std::vector<std::string> columns = {
+      "record",       "machine",      "name",       "level",       "precision",
+      "provenance",   "value",        "unit",       "theoretical", "measured_over_theoretical",
+      "intensity",    "performance",  "attainable", "attainment",  "verdict",
+      "binding_roof", "compute_roof", "work",       "traffic",     "time",
+      "source"};
+  std::string out;
+  for (size_t i = 0; i < columns.size(); ++i) out += (i ? "," : "") + columns[i];
+  out += "\n";
+  // One row: the named cells, every other column empty.
+  auto row = [&](const std::map<std::string, std::string>& cells) {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      const auto it = cells.find(columns[i]);
+      out += (i ? "," : "") + (it == cells.end() ? std::string() : csv_field(it->second));
+    }
     out += "\n";
   };
   for (const auto& m : in.machines) {
     const RoofSet& s = m.roofs;
     for (const auto& c : s.compute) {
-      const UnitSystem u = report::roof_units(s, c);
-      row({"compute_roof",
-           s.name,
-           c.name,
-           "",
-           c.precision,
-           to_string(c.provenance),
-           csv_number(c.peak.value),
-           u.work_rate(),
-           c.theoretical ? csv_number(c.theoretical->value) : "",
-           c.theoretical ? csv_number(c.peak / *c.theoretical) : "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           c.source});
+      std::map<std::string, std::string> r = {{"record", "compute_roof"},
+                                              {"machine", s.name},
+                                              {"name", c.name},
+                                              {"precision", c.precision},
+                                              {"provenance", to_string(c.provenance)},
+                                              {"value", csv_number(c.peak.value)},
+                                              {"unit", report::roof_units(s, c).work_rate()},
+                                              {"source", c.source}};
+      if (c.theoretical) {
+        r["theoretical"] = csv_number(c.theoretical->value);
+        r["measured_over_theoretical"] = csv_number(c.peak / *c.theoretical);
+      }
+      row(r);
     }
-    for (const auto& r : s.memory)
-      row({"memory_roof",
-           s.name,
-           r.level,
-           r.level,
-           "",
-           to_string(r.provenance),
-           csv_number(r.bandwidth.value),
-           s.units.traffic_rate(),
-           r.theoretical ? csv_number(r.theoretical->value) : "",
-           r.theoretical ? csv_number(r.bandwidth / *r.theoretical) : "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           "",
-           r.source});
+    for (const auto& b : s.memory) {
+      std::map<std::string, std::string> r = {{"record", "memory_roof"},
+                                              {"machine", s.name},
+                                              {"name", b.level},
+                                              {"level", b.level},
+                                              {"provenance", to_string(b.provenance)},
+                                              {"value", csv_number(b.bandwidth.value)},
+                                              {"unit", s.units.traffic_rate()},
+                                              {"source", b.source}};
+      if (b.theoretical) {
+        r["theoretical"] = csv_number(b.theoretical->value);
+        r["measured_over_theoretical"] = csv_number(b.bandwidth / *b.theoretical);
+      }
+      row(r);
+    }
   }
   const std::string machine = in.machines.front().roofs.name;
   for (size_t i = 0; i < in.points.size(); ++i) {
@@ -123,27 +117,25 @@ std::string render_csv(const ReportInput& in) {
       double q = 0;
       for (const auto& t : p.traffic)  // a point's only traffic may leave its level unnamed
         if (t.level == l.level || (p.traffic.size() == 1 && t.level.empty())) q = t.bytes.value;
-      row({"point",
-           machine,
-           p.name,
-           l.level,
-           p.precision,
-           "",
-           csv_number(d.performance.value),
-           ch.units.work_rate(),
-           "",
-           "",
-           csv_number(l.intensity.value),
-           csv_number(d.performance.value),
-           csv_number(l.attainable.value),
-           csv_number(l.attainment),
-           to_string(d.verdict),
-           l.level == d.binding_level ? (d.binding_is_memory ? "memory" : "compute") : "",
-           d.compute_roof,
-           csv_number(p.work.value),
-           csv_number(q),
-           csv_number(p.time.value),
-           p.source});
+      row({{"record", "point"},
+           {"machine", machine},
+           {"name", p.name},
+           {"level", l.level},
+           {"precision", p.precision},
+           {"value", csv_number(d.performance.value)},
+           {"unit", ch.units.work_rate()},
+           {"intensity", csv_number(l.intensity.value)},
+           {"performance", csv_number(d.performance.value)},
+           {"attainable", csv_number(l.attainable.value)},
+           {"attainment", csv_number(l.attainment)},
+           {"verdict", to_string(d.verdict)},
+           {"binding_roof",
+            l.level == d.binding_level ? (d.binding_is_memory ? "memory" : "compute") : ""},
+           {"compute_roof", d.compute_roof},
+           {"work", csv_number(p.work.value)},
+           {"traffic", csv_number(q)},
+           {"time", csv_number(p.time.value)},
+           {"source", p.source}});
     }
   }
   return out;

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "report/chart.hpp"
+#include "report/svg_text.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
@@ -22,34 +23,22 @@ namespace {
 
 using report::xml_escape;
 
+using report::text_width;
 std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  std::string s(buf);
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  if (s == "-0") s = "0";
-  return s;
+  return report::svg_num(v);
 }
 std::string exact(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
+  return report::svg_exact(v);
 }
 std::string attr(const std::string& name, const std::string& value) {
-  return " " + name + "=\"" + xml_escape(value) + "\"";
+  return report::svg_attr(name, value);
 }
 std::string attr(const std::string& name, double value) {
-  return " " + name + "=\"" + num(value) + "\"";
+  return report::svg_attr(name, value);
 }
 std::string text(double x, double y, const std::string& s, const std::string& cls,
                  const std::string& anchor = "start", const std::string& extra = "") {
-  return "<text" + attr("x", x) + attr("y", y) + attr("class", cls) +
-         (anchor == "start" ? std::string() : attr("text-anchor", anchor)) + extra + ">" +
-         xml_escape(s) + "</text>\n";
-}
-double text_width(const std::string& s, double font) {
-  return static_cast<double>(report::text_columns(s)) * font * 0.58;
+  return report::svg_text(x, y, s, cls, anchor, extra);
 }
 
 // Okabe & Ito, "Color Universal Design" (2008): colours told apart with colour-vision
@@ -322,17 +311,8 @@ std::string render_trajectory_html(const TrajectoryInput& in) {
   return h;
 }
 
-namespace {
-std::string extension_of(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
-}
-}  // namespace
-
 void check_trajectory_format(const std::filesystem::path& path) {
-  const std::string ext = extension_of(path);
+  const std::string ext = report::lower_extension(path);
   if (ext != ".svg" && ext != ".html" && ext != ".htm" && ext != ".png")
     throw InputError(path.string() + ": unknown format '" + ext +
                      "' for the trajectory chart (use .svg, .html or .png)");
@@ -340,7 +320,7 @@ void check_trajectory_format(const std::filesystem::path& path) {
 
 void write_trajectory(const std::filesystem::path& path, const TrajectoryInput& in) {
   check_trajectory_format(path);
-  const std::string ext = extension_of(path);
+  const std::string ext = report::lower_extension(path);
   std::string content;
   if (ext == ".svg")
     content = render_trajectory_svg(in, true);

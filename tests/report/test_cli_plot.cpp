@@ -44,7 +44,7 @@ TEST(CliPlot, UnknownExtensionExitsTwoAndWritesNothing) {
   test::TempDir dir;
   const auto r = run_cli({"plot", kData + "machine.json", "-o", dir.file("chart.pdf")});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("unknown report format '.pdf'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unknown format '.pdf'"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("chart.pdf")));
 }
 

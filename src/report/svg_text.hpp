@@ -1,0 +1,25 @@
+#pragma once
+// Small pieces every SVG and HTML renderer writes: numbers for coordinates and data attributes,
+// attributes and text elements (escaped), a text-width estimate, and a file's lower-case
+// extension (the renderers pick their format from it).
+#include <filesystem>
+#include <string>
+
+namespace roofline::report {
+
+/// A coordinate: at most two decimals, no trailing zeros ("12.5", "-3", "0").
+std::string svg_num(double v);
+/// A value kept for scripts and tests: nine significant digits ("1.95e+13").
+std::string svg_exact(double v);
+/// ` name="value"` with the value escaped, or a coordinate.
+std::string svg_attr(const std::string& name, const std::string& value);
+std::string svg_attr(const std::string& name, double value);
+/// `<text x y class [text-anchor] extra>escaped</text>`.
+std::string svg_text(double x, double y, const std::string& s, const std::string& cls,
+                     const std::string& anchor = "start", const std::string& extra = "");
+/// Width of a text in the sans-serif fonts the charts use (0.58 em per character).
+double text_width(const std::string& s, double font);
+/// ".svg", ".html", ... in lower case ("" when there is none).
+std::string lower_extension(const std::filesystem::path& path);
+
+}  // namespace roofline::report
