@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "measure/cpu/team.hpp"
 #include "roofline/cpu_analysis.hpp"
@@ -140,11 +142,15 @@ class Runner {
     }
     return out;
   }
-  /// A single measurement sampled in one burst of `n` (the clock: nothing to interleave with).
-  Statistics burst(int n, const std::function<double()>& one) {
+  /// A single measurement sampled `n` times with a pause between samples (the clock: nothing to
+  /// interleave with). The pause spreads the samples over several scheduler time slices, and a
+  /// thread that has just slept is scheduled ahead of a busy neighbour, so on a loaded core most
+  /// samples still start undisturbed.
+  Statistics spaced(int n, std::chrono::microseconds pause, const std::function<double()>& one) {
     std::vector<double> v;
     for (int i = 0; i < n; ++i) {
       check_cancel();
+      if (i > 0) std::this_thread::sleep_for(pause);
       v.push_back(one());
     }
     return summarize_rates(v);
@@ -160,11 +166,14 @@ class Runner {
 
 // ---------- clock ----------
 double measure_clock(ThreadTeam& team, Runner& r, Statistics* stats) {
-  // Many short samples (~0.25 ms, well inside a scheduler time slice), each thread timing its
-  // own chain: on a shared machine most samples still run undisturbed, and a preempted one can
-  // only read low (a dependent chain cannot run faster than one add per cycle), so the best
-  // sample is the clock. cycles = chain length × iterations.
-  std::vector<std::int64_t> elapsed(static_cast<size_t>(team.size()), 0);
+  // Many short samples (~0.25 ms, well inside a scheduler time slice), spaced 1 ms apart, each
+  // thread timing its own chain: a preempted sample can only read low (a dependent chain cannot
+  // run faster than one add per cycle), so each thread's sustained (third-fastest) sample is its
+  // clock, and the all-core clock is the slowest thread's. Judging each thread on its own keeps
+  // a preemption of one thread from spoiling the sample of the others, which matters when
+  // another process shares one of the cores. cycles = chain length × iterations.
+  const auto threads = static_cast<size_t>(team.size());
+  std::vector<std::int64_t> elapsed(threads, 0);
   std::uint64_t n = 64;
   auto run = [&](std::uint64_t iters) {
     team.run([&](int id) {
@@ -172,14 +181,24 @@ double measure_clock(ThreadTeam& team, Runner& r, Statistics* stats) {
       clock_chain(iters);
       elapsed[static_cast<size_t>(id)] = now_ns() - t0;
     });
-    // The all-core clock is the slowest member's.
     return double(*std::max_element(elapsed.begin(), elapsed.end())) * 1e-9;
   };
   double t = 0;
   while ((t = run(n)) < 0.0001 && n < (1ull << 40)) n *= 2;
   n = std::max<std::uint64_t>(64, static_cast<std::uint64_t>(double(n) * 0.00025 / t));
-  *stats =
-      r.burst(r.options().quick ? 20 : 40, [&] { return kClockChainLength * double(n) / run(n); });
+  const double cycles = kClockChainLength * double(n);
+  std::vector<std::vector<double>> per_thread(threads);
+  r.spaced(r.options().quick ? 20 : 40, std::chrono::microseconds(1000), [&] {
+    const double slowest = run(n);
+    for (size_t i = 0; i < threads; ++i)
+      per_thread[i].push_back(cycles / (double(elapsed[i]) * 1e-9));
+    return cycles / slowest;
+  });
+  *stats = summarize_rates(per_thread[0]);
+  for (size_t i = 1; i < threads; ++i) {
+    Statistics s = summarize_rates(per_thread[i]);
+    if (s.sustained < stats->sustained) *stats = s;
+  }
   return stats->sustained;
 }
 
