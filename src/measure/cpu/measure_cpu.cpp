@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -15,7 +14,6 @@
 #include <memory>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "measure/cpu/team.hpp"
 #include "roofline/cpu_analysis.hpp"
@@ -79,8 +77,8 @@ struct Settings {
   double dram_factor;   // largest working set = dram_factor × last-level cache
 };
 // Many short samples (0.5 ms: inside a scheduler time slice) rather than a few long ones, spread
-// over the phase in rounds: on a shared machine most of them run undisturbed, and the best is
-// the machine's rate.
+// over the phase in rounds: on a shared machine most of them run undisturbed, and the sustained
+// (third-fastest) one is the machine's rate.
 Settings settings_for(bool quick) {
   if (quick) return {6, 6, 4, 3, 3, 2, 2, 0.0005, 0.0005, 0.0005, 0.002, 2.0, 3.0};
   return {32, 6, 12, 3, 4, 2, 3, 0.0005, 0.0008, 0.0005, 0.004, std::sqrt(2.0), 4.0};
@@ -142,19 +140,6 @@ class Runner {
     }
     return out;
   }
-  /// A single measurement sampled `n` times with a pause between samples (the clock: nothing to
-  /// interleave with). The pause spreads the samples over several scheduler time slices, and a
-  /// thread that has just slept is scheduled ahead of a busy neighbour, so on a loaded core most
-  /// samples still start undisturbed.
-  Statistics spaced(int n, std::chrono::microseconds pause, const std::function<double()>& one) {
-    std::vector<double> v;
-    for (int i = 0; i < n; ++i) {
-      check_cancel();
-      if (i > 0) std::this_thread::sleep_for(pause);
-      v.push_back(one());
-    }
-    return summarize_rates(v);
-  }
   int retries() const { return retries_; }
 
  private:
@@ -165,42 +150,40 @@ class Runner {
 };
 
 // ---------- clock ----------
-double measure_clock(ThreadTeam& team, Runner& r, Statistics* stats) {
-  // Many short samples (~0.25 ms, well inside a scheduler time slice), spaced 1 ms apart, each
-  // thread timing its own chain: a preempted sample can only read low (a dependent chain cannot
-  // run faster than one add per cycle), so each thread's sustained (third-fastest) sample is its
-  // clock, and the all-core clock is the slowest thread's. Judging each thread on its own keeps
-  // a preemption of one thread from spoiling the sample of the others, which matters when
-  // another process shares one of the cores. cycles = chain length × iterations.
-  const auto threads = static_cast<size_t>(team.size());
-  std::vector<std::int64_t> elapsed(threads, 0);
-  std::uint64_t n = 64;
-  auto run = [&](std::uint64_t iters) {
+/// The clock as one more measurement of the compute phase: a dependent chain of 1-cycle adds on
+/// every thread of the team, each sample ~0.25 ms (well inside a scheduler time slice).
+/// cycles = chain length × iterations; a sample's rate is the slowest thread's (the all-core
+/// clock). Sampled in the same rounds as the compute kernels, so that the clock behind the
+/// theoretical peaks is the clock those kernels ran at: on a shared host the all-core boost
+/// moves by a few percent over seconds, and a clock taken once before the kernels can be off by
+/// that much. A preempted sample can only read low (a dependent chain cannot run faster than one
+/// add per cycle), so the sustained (third-fastest) sample is the clock.
+struct ClockJob {
+  ThreadTeam& team;
+  std::vector<std::int64_t> elapsed;
+  std::uint64_t iterations = 64;
+
+  explicit ClockJob(ThreadTeam& t) : team(t), elapsed(static_cast<size_t>(t.size()), 0) {
+    double seconds = 0;
+    while ((seconds = run(iterations)) < 0.0001 && iterations < (1ull << 40)) iterations *= 2;
+    iterations = std::max<std::uint64_t>(
+        64, static_cast<std::uint64_t>(double(iterations) * 0.00025 / seconds));
+  }
+  double run(std::uint64_t iters) {
     team.run([&](int id) {
       const std::int64_t t0 = now_ns();
       clock_chain(iters);
       elapsed[static_cast<size_t>(id)] = now_ns() - t0;
     });
     return double(*std::max_element(elapsed.begin(), elapsed.end())) * 1e-9;
-  };
-  double t = 0;
-  while ((t = run(n)) < 0.0001 && n < (1ull << 40)) n *= 2;
-  n = std::max<std::uint64_t>(64, static_cast<std::uint64_t>(double(n) * 0.00025 / t));
-  const double cycles = kClockChainLength * double(n);
-  std::vector<std::vector<double>> per_thread(threads);
-  r.spaced(r.options().quick ? 20 : 40, std::chrono::microseconds(1000), [&] {
-    const double slowest = run(n);
-    for (size_t i = 0; i < threads; ++i)
-      per_thread[i].push_back(cycles / (double(elapsed[i]) * 1e-9));
-    return cycles / slowest;
-  });
-  *stats = summarize_rates(per_thread[0]);
-  for (size_t i = 1; i < threads; ++i) {
-    Statistics s = summarize_rates(per_thread[i]);
-    if (s.sustained < stats->sustained) *stats = s;
   }
-  return stats->sustained;
-}
+  Runner::Visit visit() {
+    return [this](int n, std::vector<double>& out) {
+      for (int i = 0; i < n; ++i)
+        out.push_back(kClockChainLength * double(iterations) / run(iterations));
+    };
+  }
+};
 
 // ---------- compute ----------
 /// A compute kernel on a team, calibrated so that one sample lasts about `sample_s`.
@@ -232,18 +215,25 @@ struct ComputeJob {
   }
 };
 
-/// The compute roofs of `kernels` on `team`, interleaved (Runner::interleave).
+/// The compute roofs of `kernels` on `team` and the team's clock (ClockJob), interleaved
+/// (Runner::interleave).
 std::vector<Statistics> measure_compute(ThreadTeam& team, Runner& r,
                                         const std::vector<ComputeKernel>& kernels,
-                                        const std::string& label) {
+                                        const std::string& label, Statistics* clock) {
   std::vector<std::unique_ptr<ComputeJob>> jobs;
   std::vector<Runner::Visit> visits;
   for (const ComputeKernel& k : kernels) {
     jobs.push_back(std::make_unique<ComputeJob>(team, k, r.settings().compute_sample_s));
     visits.push_back(jobs.back()->visit());
   }
-  return r.interleave(visits, r.settings().compute_rounds, r.settings().compute_per_round, label,
-                      double(kernels.size()));
+  ClockJob clock_job(team);
+  visits.push_back(clock_job.visit());
+  std::vector<Statistics> out =
+      r.interleave(visits, r.settings().compute_rounds, r.settings().compute_per_round, label,
+                   double(kernels.size()) + 1);
+  *clock = out.back();
+  out.pop_back();
+  return out;
 }
 
 // ---------- memory ----------
@@ -438,7 +428,7 @@ MachineDocument measure_machine(const MeasureOptions& options) {
 
   // ---- progress plan ----
   const double n_levels = levels.empty() ? double(caps.size() + 1) : double(levels.size());
-  r.set_total(2.0 + double(kernels.size()) * (single_too ? 2 : 1) +
+  r.set_total(double(kernels.size() + 1) * (single_too ? 2 : 1) +
               (want_memory ? double(sweep_sizes.size()) + (single_too ? 5 : 4) * n_levels : 0) +
               (options.curve && curve_backend ? double(rounds.size() + 1) : 0));
 
@@ -450,27 +440,11 @@ MachineDocument measure_machine(const MeasureOptions& options) {
                       {"cpus", cpus},           {"topology_source", topo.source}};
   const std::int64_t t_start = now_ns();
 
-  // ---- clock ----
   ThreadTeam team(cpus);
-  Statistics clock_stats;
-  const double clock = measure_clock(team, r, &clock_stats);
-  r.step("clock");
-  Statistics clock1_stats;
-  double clock1 = clock;
   std::unique_ptr<ThreadTeam> solo;
-  if (single_too) {
-    // The single-core team lives on the first core; the main team's workers sleep meanwhile.
-    solo = std::make_unique<ThreadTeam>(std::vector<int>{cpus[0]});
-    clock1 = measure_clock(*solo, r, &clock1_stats);
-  }
-  r.step("clock (one core)");
+  // The single-core team lives on the first core; the main team's workers sleep meanwhile.
+  if (single_too) solo = std::make_unique<ThreadTeam>(std::vector<int>{cpus[0]});
   measurement["pinned"] = team.pinned();
-  measurement["clock"] = {{"all_cores_hz", clock},
-                          {"one_core_hz", clock1},
-                          {"method",
-                           "dependent chain of 64 register-register adds per iteration "
-                           "(1 cycle each), timed with the monotonic clock"},
-                          {"stats", statistics_to_json(clock_stats)}};
 
   // ---- compute ----
   json compute_detail = json::array();
@@ -481,9 +455,25 @@ MachineDocument measure_machine(const MeasureOptions& options) {
   double best_fp64_rank = -1;
   for (const ComputeKernel& k : kernels)
     run_checked(k, 256);  // results checked against the declaration before timing
-  const std::vector<Statistics> all_core = measure_compute(team, r, kernels, "compute roofs");
+  // ---- compute and clock ----
+  Statistics clock_stats, clock1_stats;
+  const std::vector<Statistics> all_core =
+      measure_compute(team, r, kernels, "compute roofs and clock", &clock_stats);
+  const double clock = clock_stats.sustained;
   std::vector<Statistics> one_core;
-  if (single_too) one_core = measure_compute(*solo, r, kernels, "compute roofs (one core)");
+  double clock1 = clock;
+  if (single_too) {
+    one_core =
+        measure_compute(*solo, r, kernels, "compute roofs and clock (one core)", &clock1_stats);
+    clock1 = clock1_stats.sustained;
+  }
+  measurement["clock"] = {{"all_cores_hz", clock},
+                          {"one_core_hz", clock1},
+                          {"method",
+                           "dependent chain of 64 register-register adds per iteration "
+                           "(1 cycle each), timed with the monotonic clock, sampled in the "
+                           "rounds of the compute kernels"},
+                          {"stats", statistics_to_json(clock_stats)}};
   for (size_t ki = 0; ki < kernels.size(); ++ki) {
     const ComputeKernel& k = kernels[ki];
     const Statistics& stats = all_core[ki];
