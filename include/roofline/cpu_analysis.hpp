@@ -5,6 +5,7 @@
 // from the microarchitecture table.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "roofline/cpu_backend.hpp"
@@ -75,5 +76,13 @@ std::optional<double> work_per_cycle(const Microarchitecture& u, const ComputeKe
 double theoretical_peak(int cores, double clock_hz, double work_per_cycle_per_core);
 /// Ratio measured/theoretical above which a roof is flagged as a measurement problem.
 inline constexpr double kAboveTheoryLimit = 1.05;
+
+/// Memory levels whose roof is above the roof of the level nearer the core, in the order given
+/// (nearest first): "L2 above L1" for roofs [L1, L2, ...] where L2's bandwidth exceeds L1's by
+/// more than `tolerance` (relative). Each level of a hierarchy serves the one above it, so a
+/// farther level cannot sustain more: an inversion means one of the two roofs was measured while
+/// disturbed (or the working sets missed their levels). Pairs are (farther, nearer).
+std::vector<std::pair<std::string, std::string>> inverted_levels(
+    const std::vector<MemoryRoof>& nearest_first, double tolerance = 0.02);
 
 }  // namespace roofline::cpu

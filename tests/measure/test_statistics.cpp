@@ -202,4 +202,25 @@ TEST(MeasureTheory, Zen3AndIntelServerTables) {
 }
 
 }  // namespace
+TEST(MeasureLevels, AFartherLevelAboveANearerOneIsReported) {
+  auto roof = [](const char* level, double bw) {
+    MemoryRoof m;
+    m.level = level;
+    m.bandwidth = ByteRate(bw);
+    return m;
+  };
+  // A measurement from the development VM: L1 disturbed, read below L2.
+  const std::vector<MemoryRoof> roofs = {roof("L1", 309.9e9), roof("L2", 347.6e9),
+                                         roof("L3", 199.1e9), roof("DRAM", 76.2e9)};
+  const auto inv = inverted_levels(roofs);
+  ASSERT_EQ(inv.size(), 1u);
+  EXPECT_EQ(inv[0].first, "L2");
+  EXPECT_EQ(inv[0].second, "L1");
+  // Within the tolerance (2%) is not an inversion; just above it is.
+  EXPECT_TRUE(inverted_levels({roof("L1", 100e9), roof("L2", 101.9e9)}).empty());
+  EXPECT_EQ(inverted_levels({roof("L1", 100e9), roof("L2", 102.1e9)}).size(), 1u);
+  EXPECT_TRUE(inverted_levels({roof("L1", 400e9), roof("L2", 300e9), roof("DRAM", 50e9)}).empty());
+  EXPECT_TRUE(inverted_levels({}).empty());
+}
+
 }  // namespace roofline::cpu

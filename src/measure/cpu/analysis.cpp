@@ -183,4 +183,16 @@ std::optional<double> work_per_cycle(const Microarchitecture& u, const ComputeKe
   return ipc * k.work_per_iteration / k.work_instructions;
 }
 
+std::vector<std::pair<std::string, std::string>> inverted_levels(
+    const std::vector<MemoryRoof>& nearest_first, double tolerance) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 1; i < nearest_first.size(); ++i) {
+    const MemoryRoof& near = nearest_first[i - 1];
+    const MemoryRoof& far = nearest_first[i];
+    if (far.bandwidth.value > near.bandwidth.value * (1 + tolerance))
+      out.emplace_back(far.level, near.level);
+  }
+  return out;
+}
+
 }  // namespace roofline::cpu

@@ -764,8 +764,20 @@ MachineDocument measure_machine(const MeasureOptions& options) {
           "even after retries): " +
           names + " — treat these roofs as uncertain");
     }
+    // A farther level above a nearer one: one of the two was disturbed.
+    json inverted = json::array();
+    for (const auto& [far, near] : inverted_levels(doc.roofs.memory)) {
+      const auto bw = [&](const std::string& level) {
+        return format_byte_rate(doc.roofs.find_memory(level)->bandwidth);
+      };
+      warnings.push_back(far + " roof (" + bw(far) + ") above " + near + " roof (" + bw(near) +
+                         "): a farther level cannot sustain more than a nearer one, so one of "
+                         "them was measured while disturbed — repeat the measurement");
+      inverted.push_back({{"farther", far}, {"nearer", near}});
+    }
     measurement["noisy_roofs"] = noisy;
     measurement["unconfirmed_roofs"] = unconfirmed;
+    measurement["inverted_levels"] = inverted;
   }
   measurement["retries_for_noise"] = r.retries();
   measurement["seconds"] = double(now_ns() - t_start) * 1e-9;
