@@ -317,6 +317,29 @@ TEST(SuiteBlas, RoofForTheCoresInstructionSet) {
   EXPECT_EQ(roof_for_blas_core(m.roofs, "fp64", "unknown"), "fp64");
 }
 
+TEST(SuiteBlas, RoofForTheCoresWidthAsMeasureNamesThem) {
+  // `roofline measure` names roofs by width and class; SSE and AVX cores have no FMA.
+  RoofSet r;
+  auto add = [&](const char* name, double peak) {
+    ComputeRoof c;
+    c.name = name;
+    c.precision = "fp64";
+    c.unit = std::string(name).substr(5);
+    c.peak = WorkRate(peak);
+    r.compute.push_back(c);
+  };
+  add("fp64 scalar fma", 26e9);
+  add("fp64 128-bit fma", 52e9);
+  add("fp64 128-bit add+mul", 35e9);
+  add("fp64 256-bit fma", 104e9);
+  add("fp64 256-bit add+mul", 70e9);
+  add("fp64 512-bit fma", 208e9);
+  EXPECT_EQ(roof_for_blas_core(r, "fp64", "Prescott"), "fp64 128-bit add+mul");
+  EXPECT_EQ(roof_for_blas_core(r, "fp64", "Sandybridge"), "fp64 256-bit add+mul");
+  EXPECT_EQ(roof_for_blas_core(r, "fp64", "Zen"), "fp64 256-bit fma");
+  EXPECT_EQ(roof_for_blas_core(r, "fp64", "SkylakeX"), "fp64 512-bit fma");
+}
+
 TEST(SuiteChild, RunsWithAChangedEnvironmentAndNoShell) {
   const ChildOutput out =
       run_child("/usr/bin/env", {}, {{"OPENBLAS_CORETYPE", "Prescott"}, {"A_B", "x y;z"}});

@@ -153,18 +153,23 @@ BlasInfo blas_info() {
 std::string roof_for_blas_core(const RoofSet& roofs, const std::string& precision,
                                const std::string& corename) {
   const int isa = blas_core_isa(corename);
+  // A roof names its instruction set ("fp64 avx2 fma", "fp64 sse2") or, as `roofline measure`
+  // names them, its vector width and class ("fp64 256-bit fma", "fp64 128-bit add+mul"). SSE
+  // and AVX cores have no FMA: their roof is the add+mul one of their width.
+  auto has = [](const std::string& t, const char* w) { return t.find(w) != std::string::npos; };
   auto matches = [&](const std::string& text) {
     const std::string t = lower(text);
+    const bool fma = has(t, "fma");
     switch (isa) {
       case 4:
-        return t.find("avx512") != std::string::npos || t.find("avx-512") != std::string::npos;
+        return has(t, "avx512") || has(t, "avx-512") || has(t, "512-bit");
       case 3:
-        return t.find("avx2") != std::string::npos;
+        return has(t, "avx2") || has(t, "256-bit");
       case 2:
-        return t.find("avx") != std::string::npos && t.find("avx2") == std::string::npos &&
-               t.find("avx512") == std::string::npos && t.find("avx-512") == std::string::npos;
+        return (has(t, "avx") && !has(t, "avx2") && !has(t, "avx512") && !has(t, "avx-512")) ||
+               (has(t, "256-bit") && !fma);
       case 1:
-        return t.find("sse") != std::string::npos;
+        return has(t, "sse") || (has(t, "128-bit") && !fma);
       default:
         return false;
     }
