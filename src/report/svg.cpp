@@ -76,13 +76,20 @@ bool crosses(const Segment& sg, const Box& b) {
 class Placer {
  public:
   explicit Placer(Box bounds) : bounds_(bounds) {}
-  bool fits(const Box& b, int owner = -2) const {
+  /// Which lines a label must stay clear of. Labels that find no place clear of every line try
+  /// again clear of the roofs only (crossing a thin headroom or workload line), then of none:
+  /// a label crossing a line stays readable, one on top of another label does not.
+  enum class Avoid { all_lines, roof_lines, no_lines };
+  bool fits(const Box& b, int owner = -2, Avoid avoid = Avoid::all_lines) const {
     if (b.x0 < bounds_.x0 || b.x1 > bounds_.x1 || b.y0 < bounds_.y0 || b.y1 > bounds_.y1)
       return false;
     if (std::any_of(used_.begin(), used_.end(), [&](const Box& u) { return u.overlaps(b); }))
       return false;
-    return std::none_of(lines_.begin(), lines_.end(),
-                        [&](const Segment& sg) { return sg.owner != owner && crosses(sg, b); });
+    if (avoid == Avoid::no_lines) return true;
+    return std::none_of(lines_.begin(), lines_.end(), [&](const Segment& sg) {
+      if (avoid == Avoid::roof_lines && sg.owner < 0) return false;  // owner ≥ 0: a roof
+      return sg.owner != owner && crosses(sg, b);
+    });
   }
   void take(const Box& b) { used_.push_back(b); }
   void line(const Segment& sg) { lines_.push_back(sg); }
@@ -410,10 +417,22 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
     if (parts[ri].size() < 2) continue;
     const bool same = std::all_of(parts[ri].begin(), parts[ri].end(),
                                   [&](const auto& pr) { return pr.second == parts[ri][0].second; });
+    // As many names as fit in about half the plot's width, then "+k more": a label must never
+    // run off the plot (each line's tooltip still names its own roof).
+    const double max_w = 0.55 * (pa.right - pa.left);
+    const std::string tail = same ? " " + parts[ri][0].second : "";
     std::string l;
-    for (const auto& [name, rate] : parts[ri])
-      l += (l.empty() ? "" : " / ") + name + (same ? "" : " " + rate);
-    merged_label[ri] = same ? l + " " + parts[ri][0].second : l;
+    size_t shown = 0;
+    for (const auto& [name, rate] : parts[ri]) {
+      const std::string next = l + (l.empty() ? "" : " / ") + name + (same ? "" : " " + rate);
+      const size_t rest = parts[ri].size() - shown - 1;
+      const std::string more = rest > 0 ? " +" + std::to_string(rest) + " more" : "";
+      if (shown > 0 && text_width(next + more + tail, kFont) > max_w) break;
+      l = next;
+      ++shown;
+    }
+    if (shown < parts[ri].size()) l += " +" + std::to_string(parts[ri].size() - shown) + " more";
+    merged_label[ri] = l + tail;
   }
   std::string roof_lines[2], roof_labels[2];
   for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
@@ -442,17 +461,21 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
       const double y = Y(r.value());
       if (!visible_y(r.value())) continue;
       bool placed = false;
-      for (double dx : {0.0, 0.15, 0.3, 0.45, 0.6}) {
-        for (double dy : {-6.0, 15.0}) {
-          const double x = pa.right - 8 - dx * (pa.right - pa.left);
-          const Box b = text_box(x, y + dy, label, kFont, "end");
-          if (x - text_width(label, kFont) < X(r.from) && dx > 0) continue;
-          if (placer.fits(b, owner)) {
-            placer.take(b);
-            roof_labels[overlay ? 1 : 0] += text(x, y + dy, label, lcls, "end");
-            placed = true;
-            break;
+      for (const Placer::Avoid avoid :
+           {Placer::Avoid::all_lines, Placer::Avoid::roof_lines, Placer::Avoid::no_lines}) {
+        for (double dx : {0.0, 0.15, 0.3, 0.45, 0.6}) {
+          for (double dy : {-6.0, 15.0}) {
+            const double x = pa.right - 8 - dx * (pa.right - pa.left);
+            const Box b = text_box(x, y + dy, label, kFont, "end");
+            if (x - text_width(label, kFont) < X(r.from) && dx > 0) continue;
+            if (placer.fits(b, owner, avoid)) {
+              placer.take(b);
+              roof_labels[overlay ? 1 : 0] += text(x, y + dy, label, lcls, "end");
+              placed = true;
+              break;
+            }
           }
+          if (placed) break;
         }
         if (placed) break;
       }
@@ -706,25 +729,28 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
   }
   for (const auto& pl : pending) {
     bool placed = false;
-    for (double spread : {1.0, 1.8, 2.8, 4.0, 5.5}) {
-      for (auto [dx, dy, anchor] :
-           {std::tuple{11.0, 4.0, "start"}, std::tuple{-11.0, 4.0, "end"},
-            std::tuple{8.0, -10.0, "start"}, std::tuple{8.0, 18.0, "start"},
-            std::tuple{-8.0, -10.0, "end"}, std::tuple{-8.0, 18.0, "end"},
-            std::tuple{0.0, -13.0, "middle"}, std::tuple{0.0, 22.0, "middle"}}) {
-        const double lx = pl.x + dx * spread, ly = pl.y + (dy - 4) * spread + 4;
-        Box b = text_box(lx, ly, pl.name, kFont * kBold, anchor);
-        b.x0 -= 4, b.x1 += 4;  // a little air between neighbouring names
-        if (!placer.fits(b)) continue;
-        placer.take(b);
-        if (spread > 1)  // a leader line when the label sits away from its marker
-          labels += "<line class=\"level-join\"" + attr("stroke", pl.colour) + attr("x1", pl.x) +
-                    attr("y1", pl.y) + attr("x2", lx) + attr("y2", ly - 4) + "/>\n";
-        labels += text(lx, ly, pl.name, "point-label", anchor, fill_style(pl.colour));
-        placed = true;
-        break;
+    for (const Placer::Avoid avoid :
+         {Placer::Avoid::all_lines, Placer::Avoid::roof_lines, Placer::Avoid::no_lines}) {
+      for (double spread : {1.0, 1.8, 2.8, 4.0, 5.5, 7.0}) {
+        if (placed) break;
+        for (auto [dx, dy, anchor] :
+             {std::tuple{11.0, 4.0, "start"}, std::tuple{-11.0, 4.0, "end"},
+              std::tuple{8.0, -10.0, "start"}, std::tuple{8.0, 18.0, "start"},
+              std::tuple{-8.0, -10.0, "end"}, std::tuple{-8.0, 18.0, "end"},
+              std::tuple{0.0, -13.0, "middle"}, std::tuple{0.0, 22.0, "middle"}}) {
+          const double lx = pl.x + dx * spread, ly = pl.y + (dy - 4) * spread + 4;
+          Box b = text_box(lx, ly, pl.name, kFont * kBold, anchor);
+          b.x0 -= 4, b.x1 += 4;  // a little air between neighbouring names
+          if (!placer.fits(b, -2, avoid)) continue;
+          placer.take(b);
+          if (spread > 1)  // a leader line when the label sits away from its marker
+            labels += "<line class=\"level-join\"" + attr("stroke", pl.colour) + attr("x1", pl.x) +
+                      attr("y1", pl.y) + attr("x2", lx) + attr("y2", ly - 4) + "/>\n";
+          labels += text(lx, ly, pl.name, "point-label", anchor, fill_style(pl.colour));
+          placed = true;
+          break;
+        }
       }
-      if (placed) break;
     }
     if (!placed)
       labels += text(pl.x + 11, pl.y + 4, pl.name, "point-label", "start", fill_style(pl.colour));
