@@ -248,6 +248,16 @@ std::string render_html(const ReportInput& in) {
     h += std::to_string(measured) + " of " + std::to_string(total) +
          " roofs measured; the others come from datasheets or from the theoretical formula "
          "(see the source column above).</p>\n";
+    // What the measurement itself warned about (noise, unconfirmed roofs, cache sizes), shown
+    // as text rather than left in the JSON below.
+    if (const auto ms = m.sections.find("measurement"); ms != m.sections.end() && ms->is_object()) {
+      if (const auto w = ms->find("warnings"); w != ms->end() && w->is_array() && !w->empty()) {
+        h += "<h3>Warnings</h3>\n<ul class=\"warnings\">\n";
+        for (const auto& item : *w)
+          if (item.is_string()) h += "<li>" + xml_escape(item.get<std::string>()) + "</li>\n";
+        h += "</ul>\n";
+      }
+    }
     if (!m.sections.empty()) h += info_list(m.sections);
   }
   h += "<footer>Made by roofline. Attainable P = min(π, β·I); ridge I* = π/β; distances between "
