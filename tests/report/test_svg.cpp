@@ -2,11 +2,13 @@
 // from the model (log-scaled I and P), axis titles in the roof set's units.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "report/xml_lite.hpp"
 #include "roofline/diagnosis.hpp"
@@ -327,6 +329,51 @@ TEST(ReportSvg, OverlaysWorkloadLineAndCurves) {
   const double i0 = std::pow(10, m.xlo + (x0 - m.left) / (m.right - m.left) * (m.xhi - m.xlo));
   EXPECT_NEAR(y0, m.y(1 / (1 / 72e9 + 1 / (21e9 * i0))), 0.03);
   EXPECT_EQ(by_class(*root, "curve-dot").size(), 6u);
+}
+
+// Golden file of the chart's structure: every roof line, ridge marker, point and label with its
+// coordinates (0.1 px), for the fixture machine and points. Catches any unintended change to
+// what the chart draws and where; the coordinates themselves are checked against the model in
+// RoofsFollowTheModel and RidgeMarkerSitsAtLogScaledPiOverBeta. After an intended change:
+// ROOFLINE_UPDATE_GOLDEN=1 ./roofline_tests --gtest_filter=ReportSvg.StructureMatchesGoldenFile
+TEST(ReportSvg, StructureMatchesGoldenFile) {
+  const std::string svg = render_svg(fixture());
+  const auto root = test::XmlReader(svg).parse();
+  auto r1 = [](const std::string& v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f", std::stod(v));
+    return std::string(b);
+  };
+  std::string summary;
+  const auto nodes = root->find_all([](const XmlNode& n) {
+    return n.has_class("roof") || n.has_class("ridge") || n.has_class("point") ||
+           n.has_class("marker") || n.has_class("roof-label") || n.has_class("point-label") ||
+           n.has_class("ridge-label") || n.has_class("headroom");
+  });
+  for (const XmlNode* n : nodes) {
+    std::string line = n->name + " ." + n->attr("class");
+    for (const char* a : {"data-roof", "data-name", "data-verdict", "data-level"})
+      if (n->has(a)) line += std::string(" ") + a + "=" + n->attr(a);
+    for (const char* a : {"x1", "y1", "x2", "y2", "cx", "cy", "x", "y"})
+      if (n->has(a)) line += std::string(" ") + a + "=" + r1(n->attr(a));
+    for (const char* a : {"d", "transform"})
+      if (n->has(a)) line += std::string(" ") + a + "=" + n->attr(a);
+    const auto first = n->text.find_first_not_of(" \n\t");
+    if (first != std::string::npos)
+      line += " \"" + n->text.substr(first, n->text.find_last_not_of(" \n\t") - first + 1) + "\"";
+    summary += line + "\n";
+  }
+  const std::string golden = kData + "golden_structure.txt";
+  if (std::getenv("ROOFLINE_UPDATE_GOLDEN")) {
+    std::ofstream(golden) << summary;
+    GTEST_SKIP() << "golden file rewritten: " << golden;
+  }
+  std::ifstream in(golden);
+  ASSERT_TRUE(in) << "missing " << golden;
+  const std::string expected((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  EXPECT_GT(std::count(expected.begin(), expected.end(), '\n'), 20);
+  EXPECT_EQ(summary, expected);
 }
 
 TEST(ReportSvg, BadInputsAreInputErrors) {
