@@ -31,7 +31,7 @@ std::string lower(std::string s) {
 }
 
 UnitSystem units_of(const ComputeRoof& c, const RoofSet& roofs) {
-  return c.integer ? UnitSystem{"OP", roofs.units.traffic} : roofs.units;
+  return roofs.units_of(c);
 }
 std::string intensity_text(Intensity i, const UnitSystem& u) {
   return format_number(i.value) + " " + u.intensity();

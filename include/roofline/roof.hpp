@@ -89,6 +89,9 @@ struct RoofSet {
 
   const ComputeRoof* find_compute(std::string_view name) const;
   const MemoryRoof* find_memory(std::string_view level) const;  ///< case-insensitive
+  /// The units a compute roof's rate is printed in: an integer roof of a FLOP/byte set does OP
+  /// ("GOP/s", never "GFLOP/s" for int8 work); otherwise the set's own units.
+  UnitSystem units_of(const ComputeRoof& c) const;
 
   /// The compute roof a point is judged against: the named roof if `name_or_precision` is a
   /// roof name; else the highest dense roof of that precision; else (empty) the default roof,

@@ -25,9 +25,12 @@ std::string render_cluster(const MachineDocument& doc) {
   Table t({"roof", "sum", "min", "median", "max", "slowest rank", "stragglers"});
   for (const auto& a : c.value("roofs", nlohmann::json::array())) {
     const bool compute = a.value("kind", std::string()) == "compute";
+    const ComputeRoof* roof =
+        compute ? doc.roofs.find_compute(a.value("roof", std::string())) : nullptr;
+    const UnitSystem ru = roof ? doc.roofs.units_of(*roof) : u;  // int8 roofs in OP/s
     auto fmt = [&](const char* key) {
       const double v = a.value(key, 0.0);
-      return compute ? format_work_rate(WorkRate(v), u) : format_byte_rate(ByteRate(v), u);
+      return compute ? format_work_rate(WorkRate(v), ru) : format_byte_rate(ByteRate(v), ru);
     };
     std::string stragglers;
     for (const auto& s : a.value("stragglers", nlohmann::json::array()))

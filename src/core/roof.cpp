@@ -58,6 +58,11 @@ const ComputeRoof* RoofSet::find_compute(std::string_view n) const {
   return nullptr;
 }
 
+UnitSystem RoofSet::units_of(const ComputeRoof& c) const {
+  if (c.integer && units.work == "FLOP") return {"OP", units.traffic};
+  return units;
+}
+
 const MemoryRoof* RoofSet::find_memory(std::string_view l) const {
   for (const auto& m : memory)
     if (iequals(m.level, l)) return &m;

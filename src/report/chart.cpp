@@ -30,8 +30,7 @@ UnitSystem axis_units(const RoofSet& roofs) {
 }
 
 UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c) {
-  if (c.integer && roofs.units == UnitSystem::flop()) return UnitSystem::op();
-  return roofs.units;
+  return roofs.units_of(c);
 }
 
 std::string compute_name(const ComputeRoof& c) {

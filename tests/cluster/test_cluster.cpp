@@ -278,6 +278,26 @@ TEST(ClusterDocument, SummaryNamesAggregatesNetworkAndStragglers) {
   EXPECT_THROW(render_cluster(fake_node(1, 1)), InputError);
 }
 
+TEST(ClusterDocument, SummaryPrintsIntegerRoofsInOpPerSecond) {
+  auto node = [](double int8) {
+    MachineDocument m = fake_node(100e9, 20e9);
+    ComputeRoof c;
+    c.name = "int8 256-bit vpmaddubsw";
+    c.precision = "int8";
+    c.unit = "256-bit vpmaddubsw";
+    c.integer = true;
+    c.peak = WorkRate(int8);
+    c.provenance = Provenance::measured;
+    m.roofs.compute.push_back(c);
+    return m;
+  };
+  std::vector<NodeReport> nodes{report(0, "n0", node(400e9)), report(1, "n1", node(380e9))};
+  const std::string text = render_cluster(assemble_cluster_document(nodes, fake_network(2), {}));
+  EXPECT_NE(text.find("780 GOP/s"), std::string::npos) << text;  // the int8 sum
+  EXPECT_EQ(text.find("780 GFLOP/s"), std::string::npos) << text;
+  EXPECT_NE(text.find("200 GFLOP/s"), std::string::npos) << text;  // the fp64 sum stays FLOP
+}
+
 TEST(ClusterProbe, BuiltinProbeMeasuresAndChecksTriadAndFma) {
   NodeContext n;
   n.host = "here";

@@ -42,7 +42,7 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
     Table t({"compute roof", "measured", "theoretical", "measured/theory", "cv", "fastest",
              "repetitions"});
     for (const auto& c : m.roofs.compute) {
-      const UnitSystem u = c.integer ? UnitSystem::op() : UnitSystem::flop();
+      const UnitSystem u = m.roofs.units_of(c);
       std::string ratio;
       if (c.theoretical) {
         const double r = c.peak / *c.theoretical;
