@@ -145,17 +145,8 @@ std::string marker_shape(const std::string& shape, double x, double y, double r,
   return "<circle" + attr("cx", x) + attr("cy", y) + attr("r", r) + extra + "/>";
 }
 
+// The roofline chart's own rules, after kAxesStyleLight / kAxesStyleDark.
 const char* kStyleLight = R"(
-.bg{fill:#ffffff}
-text{fill:#1f2328;font-family:"DejaVu Sans","Helvetica Neue",Helvetica,Arial,sans-serif}
-.title{font-size:17px;font-weight:600}
-.subtitle{font-size:12px;fill:#57606a}
-.tick{font-size:11.5px;fill:#3d444d}
-.axis-title{font-size:13.5px;font-weight:600}
-.frame{fill:none;stroke:#3d444d;stroke-width:1}
-.tick-mark{stroke:#3d444d;stroke-width:1}
-.grid-major{stroke:#d0d7de;stroke-width:.8}
-.grid-minor{stroke:#eef1f4;stroke-width:.6}
 .roof{fill:none;stroke:#24292f;stroke-width:1.8;stroke-linecap:round}
 .roof.default{stroke-width:2.6}
 .roof.dashed{stroke-dasharray:8 5}
@@ -179,20 +170,13 @@ text{fill:#1f2328;font-family:"DejaVu Sans","Helvetica Neue",Helvetica,Arial,san
 .level-join{stroke-width:1.2;fill:none;opacity:.7}
 .marker{stroke:#ffffff;stroke-width:1.2}
 .marker.level{opacity:.55}
-.legend-text{font-size:11.5px}
 .roof-label,.ridge-label,.headroom-label,.point-label,.level-label,.workload-label{paint-order:stroke;
 stroke:#ffffff;stroke-width:3px;stroke-linejoin:round}
 .legend-line{fill:none}
 )";
 const char* kStyleDark = R"(
 @media (prefers-color-scheme: dark){
-.bg{fill:#0d1117}
-text{fill:#e6edf3}
-.subtitle,.ridge-label,.level-label{fill:#9ea7b3}
-.tick{fill:#c9d1d9}
-.frame,.tick-mark{stroke:#8b949e}
-.grid-major{stroke:#30363d}
-.grid-minor{stroke:#1c2128}
+.ridge-label,.level-label{fill:#9ea7b3}
 .roof{stroke:#e6edf3}
 .roof-label{fill:#e6edf3}
 .roof.overlay{stroke:#56B4E9}
@@ -263,7 +247,8 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
   s += "<title>" + xml_escape(in.title) + "</title>\n";
   s += "<desc>Roofline chart: " + xml_escape(ch.x_title) + " against " + xml_escape(ch.y_title) +
        ", log-log.</desc>\n";
-  s += "<style>" + std::string(kStyleLight) + (o.dark_mode ? kStyleDark : "") + "</style>\n";
+  s += "<style>" + std::string(kAxesStyleLight) + kStyleLight +
+       (o.dark_mode ? std::string(kAxesStyleDark) + kStyleDark : std::string()) + "</style>\n";
   s += "<defs><clipPath id=\"roofline-plot-clip\"><rect" + attr("x", pa.left) + attr("y", pa.top) +
        attr("width", pa.right - pa.left) + attr("height", pa.bottom - pa.top) +
        "/></clipPath></defs>\n";

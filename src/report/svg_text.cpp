@@ -50,4 +50,29 @@ std::string lower_extension(const std::filesystem::path& path) {
   return ext;
 }
 
+const char* const kAxesStyleLight = R"(
+.bg{fill:#ffffff}
+text{fill:#1f2328;font-family:"DejaVu Sans","Helvetica Neue",Helvetica,Arial,sans-serif}
+.title{font-size:17px;font-weight:600}
+.subtitle{font-size:12px;fill:#57606a}
+.tick{font-size:11.5px;fill:#3d444d}
+.axis-title{font-size:13.5px;font-weight:600}
+.frame{fill:none;stroke:#3d444d;stroke-width:1}
+.tick-mark{stroke:#3d444d;stroke-width:1}
+.grid-major{stroke:#d0d7de;stroke-width:.8}
+.grid-minor{stroke:#eef1f4;stroke-width:.6}
+.legend-text{font-size:11.5px}
+)";
+const char* const kAxesStyleDark = R"(
+@media (prefers-color-scheme: dark){
+.bg{fill:#0d1117}
+text{fill:#e6edf3}
+.subtitle{fill:#9ea7b3}
+.tick{fill:#c9d1d9}
+.frame,.tick-mark{stroke:#8b949e}
+.grid-major{stroke:#30363d}
+.grid-minor{stroke:#1c2128}
+}
+)";
+
 }  // namespace roofline::report

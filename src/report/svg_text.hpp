@@ -19,6 +19,11 @@ std::string svg_text(double x, double y, const std::string& s, const std::string
                      const std::string& anchor = "start", const std::string& extra = "");
 /// Width of a text in the sans-serif fonts the charts use (0.58 em per character).
 double text_width(const std::string& s, double font);
+/// The style every chart shares: background, text, title, subtitle, ticks, axis titles, frame,
+/// grid and legend text; light, and the dark variant inside a prefers-color-scheme query. Each
+/// chart appends the rules of its own elements.
+extern const char* const kAxesStyleLight;
+extern const char* const kAxesStyleDark;
 /// ".svg", ".html", ... in lower case ("" when there is none).
 std::string lower_extension(const std::filesystem::path& path);
 

@@ -23,6 +23,8 @@ namespace {
 
 using report::xml_escape;
 
+using report::kAxesStyleDark;
+using report::kAxesStyleLight;
 using report::text_width;
 std::string num(double v) {
   return report::svg_num(v);
@@ -62,32 +64,19 @@ std::string shape_at_origin(const std::string& shape, double r, const std::strin
   return "<circle cx=\"0\" cy=\"0\"" + attr("r", r) + extra + "/>";
 }
 
+// The trajectory chart's own rules, after kAxesStyleLight / kAxesStyleDark.
 const char* kStyleLight = R"(
-.bg{fill:#ffffff}
-text{fill:#1f2328;font-family:"DejaVu Sans","Helvetica Neue",Helvetica,Arial,sans-serif}
-.title{font-size:17px;font-weight:600}
-.subtitle,.note{font-size:12px;fill:#57606a}
-.tick{font-size:11.5px;fill:#3d444d}
-.axis-title{font-size:13.5px;font-weight:600}
-.frame{fill:none;stroke:#3d444d;stroke-width:1}
-.tick-mark{stroke:#3d444d;stroke-width:1}
-.grid-major{stroke:#d0d7de;stroke-width:.8}
-.grid-minor{stroke:#eef1f4;stroke-width:.6}
+.note{font-size:12px;fill:#57606a}
 .year-sep{stroke:#d0d7de;stroke-width:.8}
 .device-guide{stroke:#8c959f;stroke-width:.6;stroke-dasharray:1 3}
 .device-label{font-size:10.5px;fill:#3d444d}
 .marker{stroke:#ffffff;stroke-width:1.1}
-.legend-text{font-size:11.5px}
 )";
 const char* kStyleDark = R"(
 @media (prefers-color-scheme: dark){
-.bg{fill:#0d1117}
-text{fill:#e6edf3}
-.subtitle,.note{fill:#9ea7b3}
-.tick,.device-label{fill:#c9d1d9}
-.frame,.tick-mark{stroke:#8b949e}
-.grid-major,.year-sep{stroke:#30363d}
-.grid-minor{stroke:#1c2128}
+.note{fill:#9ea7b3}
+.device-label{fill:#c9d1d9}
+.year-sep{stroke:#30363d}
 .device-guide{stroke:#6e7681}
 .marker{stroke:#0d1117}
 }
@@ -180,7 +169,8 @@ std::string render_trajectory_svg(const TrajectoryInput& in, bool dark_mode) {
   s += "<title>" + xml_escape(in.title) + "</title>\n";
   s += "<desc>Memory-wall trajectory: " + xml_escape(y_title) + " (log) against " +
        xml_escape(x_title) + ", one series per precision group.</desc>\n";
-  s += "<style>" + std::string(kStyleLight) + (dark_mode ? kStyleDark : "") + "</style>\n";
+  s += "<style>" + std::string(kAxesStyleLight) + kStyleLight +
+       (dark_mode ? std::string(kAxesStyleDark) + kStyleDark : std::string()) + "</style>\n";
   s +=
       "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", width) + attr("height", height) + "/>\n";
   s += text(left, 28, in.title, "title");

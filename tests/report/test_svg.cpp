@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 
+#include "report/svg_text.hpp"
 #include "report/xml_lite.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
@@ -158,6 +160,53 @@ TEST(ReportSvg, RoofsFollowTheModel) {
   for (const XmlNode* t : by_class(*root, "roof-label"))
     if (t->text == "fp32 avx2 fma 144 GFLOP/s") label = true;
   EXPECT_TRUE(label);
+}
+
+TEST(ReportSvg, RoofsAtOneHeightShareALabelThatFitsThePlot) {
+  // Five roofs at 103.6 GFLOP/s (as measure writes them on a Zen 3: fma and add+mul of several
+  // widths and precisions): one label, as many names as fit in 55% of the plot, then "+k more".
+  ReportInput in;
+  MachineDocument m;
+  m.roofs.name = "same-height";
+  for (const char* name : {"fp64 256-bit fma", "fp32 128-bit fma", "fp64 256-bit add+mul",
+                           "fp32 128-bit add+mul", "fp64 256-bit extra-long-unit-name"}) {
+    ComputeRoof c;
+    c.name = name;
+    c.precision = std::string(name).substr(0, 4);
+    c.peak = WorkRate(103.6e9);
+    m.roofs.compute.push_back(c);
+  }
+  MemoryRoof d;
+  d.level = "DRAM";
+  d.bandwidth = ByteRate(50e9);
+  m.roofs.memory.push_back(d);
+  in.machines.push_back(m);
+  auto root = test::parse_xml(render_svg(in));
+  const Mapping map = mapping_of(*root);
+  std::vector<const XmlNode*> labels;
+  for (const XmlNode* t : by_class(*root, "roof-label"))
+    if (t->has_class("compute")) labels.push_back(t);
+  ASSERT_EQ(labels.size(), 1u);
+  const std::string text = labels[0]->text;
+  std::smatch more;
+  ASSERT_TRUE(std::regex_search(text, more, std::regex(R"( \+(\d+) more 103\.6 GFLOP/s$)")))
+      << text;
+  const int hidden = std::stoi(more[1]);
+  int shown = 1;  // names are joined by " / "
+  for (size_t at = text.find(" / "); at != std::string::npos; at = text.find(" / ", at + 3))
+    ++shown;
+  EXPECT_EQ(shown + hidden, 5) << text;
+  EXPECT_GE(hidden, 1);
+  EXPECT_LE(report::text_width(text, 12), 0.55 * (map.right - map.left)) << text;
+  EXPECT_EQ(text.rfind("fp64 256-bit fma", 0), 0u) << text;  // the first roof leads
+  // Two roofs fit: both named, no "+k more".
+  in.machines[0].roofs.compute.resize(2);
+  root = test::parse_xml(render_svg(in));
+  labels.clear();
+  for (const XmlNode* t : by_class(*root, "roof-label"))
+    if (t->has_class("compute")) labels.push_back(t);
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0]->text, "fp64 256-bit fma / fp32 128-bit fma 103.6 GFLOP/s");
 }
 
 TEST(ReportSvg, TicksAtDecadesWithMinorTicks) {
