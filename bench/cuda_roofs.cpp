@@ -1,5 +1,5 @@
-// Measures the GPU's roofs with the CUDA backend and writes the machine document: the program
-// behind bench/gpu_h200_check.sh. Usage: cuda_roofs [--quick] [--device N] [--json FILE]
+// Measures the GPU's roofs with the CUDA backend and writes the machine document (the acceptance
+// check's own program is bench/gpu_check). Usage: cuda_roofs [--quick] [--device N] [--json FILE]
 // Prints each roof measured next to its theoretical value, and the time the measurement took.
 #include <chrono>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Speed target of `roofline llm` (issue: a full sweep of a 70B model over batch 1–1024 × 8
+// Speed target of `roofline llm` (a full sweep of a 70B model over batch 1–1024 × 8
 // context lengths finishes in ≤ 0.5 s). Runs the library's sweep — decode and prefill steps,
 // footprint and fit for every (batch, context) — over every batch 1, 2, ..., 1024 and 8 contexts,
 // repeats it, and prints the median time against the target. Exit 1 when the target is missed.

@@ -4,8 +4,10 @@
 # (sustained rate and cv) from both runs with the ratio, the clock, the wall time, the retries
 # and the noise warnings of the loaded run.
 #   bash bench/measure_under_load.sh [KEEP_DIR]   (KEEP_DIR keeps the two machine documents)
-# Expected: the loaded run flags its roofs noisy, names the unconfirmed ones, and its FMA roofs
-# stay close to the idle ones (rounds give them undisturbed samples).
+# Expected: the idle run flags at most a quarter of its roofs noisy; the loaded run flags the
+# roofs the load disturbed (every roof more than 5% below its idle value is noisy or
+# unconfirmed), and its FMA roofs stay close to the idle ones (rounds give them undisturbed
+# samples).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v stress-ng >/dev/null; then
@@ -33,23 +35,34 @@ python3 - "$work/idle.json" "$work/loaded.json" <<'PY'
 import json, sys
 idle, loaded = (json.load(open(p)) for p in sys.argv[1:3])
 def roofs(d):
-    r = {c["name"]: c["stats"] for c in d["compute"]}
-    r.update({m["level"]: m["stats"] for m in d["memory"]})
+    r = {c["name"]: (c["peak"], c["stats"]) for c in d["compute"]}
+    r.update({m["level"]: (m["bandwidth"], m["stats"]) for m in d["memory"]})
     return r
 a, b = roofs(idle), roofs(loaded)
-print(f"{'roof':28s} {'idle':>12s} {'cv':>6s} {'loaded':>12s} {'cv':>6s} {'loaded/idle':>11s}")
-for name, s in a.items():
+def flag(s):
+    return "noisy" if s.get("noisy") else ""
+print(f"{'roof':28s} {'idle':>11s} {'spread':>7s} {'':6s} {'loaded':>11s} {'spread':>7s} {'':6s} {'loaded/idle':>11s}")
+missed = []
+for name, (v, s) in a.items():
     if name not in b:
         continue
-    t = b[name]
-    print(f"{name:28s} {s['sustained']:12.4g} {100*s['cv']:5.1f}% {t['sustained']:12.4g} "
-          f"{100*t['cv']:5.1f}% {t['sustained']/s['sustained']:11.3f}"
-          f"{'  noisy' if t['noisy'] else ''}")
+    w, t = b[name]
+    ratio = w / v
+    print(f"{name:28s} {v:11.4g} {100*s.get('iqr', 0):6.1f}% {flag(s):6s} {w:11.4g} {100*t.get('iqr', 0):6.1f}% "
+          f"{flag(t):6s} {ratio:11.3f}")
+    if ratio < 0.95 and not t.get("noisy") and t.get("confirmed", True):
+        missed.append(name)
 for label, d in (("idle", idle), ("loaded", loaded)):
     m = d["measurement"]
+    total = len(d["compute"]) + len(d["memory"])
     print(f"{label}: clock {m['clock']['all_cores_hz']/1e9:.3f} GHz, {m['seconds']:.1f} s, "
-          f"{m['retries_for_noise']} retries, {m['noisy_roofs']} noisy roofs, "
+          f"{m['retries_for_noise']} retries, {m['noisy_roofs']} of {total} roofs noisy, "
           f"unconfirmed: {', '.join(m['unconfirmed_roofs']) or 'none'}")
+idle_noisy = idle["measurement"]["noisy_roofs"]
+idle_total = len(idle["compute"]) + len(idle["memory"])
+print(f"{'PASS' if 4 * idle_noisy <= idle_total else 'MISS'}  idle: at most a quarter of the roofs noisy ({idle_noisy} of {idle_total})")
+print(f"{'PASS' if not missed else 'MISS'}  loaded: every roof more than 5% below idle is flagged"
+      + (f" (not flagged: {', '.join(missed)})" if missed else ""))
 for w in loaded["measurement"]["warnings"]:
     print("loaded warning:", w)
 PY

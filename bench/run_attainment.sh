@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Asserts what `roofline run` must show on this machine (docs/tour.md):
-#   - axpy at DRAM size reaches ≥ 0.80 of the measured DRAM roof; at L1/L2 size it moves up;
+#   - axpy-fp64 at L1, L2 and DRAM size reaches ≥ 0.60, 0.70 and 0.80 of the roof it is judged
+#     on; at L1/L2 size it moves up; a point above its roof states why (above_roof_cause);
 #   - fp16 vs fp32 axpy at DRAM size: intensity doubles and the point moves right (and up);
 #   - the naive triple-loop gemm is far below every roof ("far-below");
 #   - the tiled gemm moves up (and its traffic out of L3 is set by its tile);
@@ -85,8 +86,10 @@ a = level(d, "DRAM")["attainment"]
 check(0.80 <= a <= 1.05, f"axpy-fp64 at DRAM size: attainment {a:.3f} of the measured DRAM roof (0.80 to 1.05)")
 check(verdict(d) == "memory-bound" and d["diagnosis"]["binding_level"] == "DRAM",
       f"axpy-fp64 at DRAM size is on the DRAM roof ({verdict(d)}, {d['diagnosis']['binding_level']})")
-for small in ("L1", "L2"):
+for small, floor in (("L1", 0.60), ("L2", 0.70)):
     p = by[f"axpy-fp64 @{small}"]
+    a = level(p, small)["attainment"]
+    check(a >= floor, f"axpy-fp64 at {small} size: attainment {a:.3f} of the measured {small} roof (>= {floor})")
     r = perf(p) / perf(d)
     check(r >= 1.5, f"axpy-fp64 at {small} size moves up: {r:.2f}x the DRAM-size P (>= 1.5)")
     check(p["diagnosis"]["binding_level"] == small, f"axpy-fp64 at {small} size is judged on the {small} roof")
@@ -117,6 +120,9 @@ for prec in ("fp64", "fp32"):
 for r in all_runs:
     for p in r.values():
         check(p["run"]["check"] == "passed", f"{p['name']}: result check {p['run']['check']}")
+        if "diagnosis" in p and p["diagnosis"]["attainment"] > 1.0:
+            check(bool(p.get("above_roof_cause")),
+                  f"{p['name']}: {p['diagnosis']['attainment']:.3f} of its roof, cause stated: {p.get('above_roof_cause', 'NONE')}")
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
 EOF

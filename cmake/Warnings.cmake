@@ -1,4 +1,4 @@
-# Warnings and sanitizers for every target of ours (STYLE.md: warnings on, a sanitizer build).
+# Warnings and sanitizers for every target of ours (docs/architecture.md: warnings on, sanitizer builds).
 add_library(roofline_warnings INTERFACE)
 target_compile_options(roofline_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wshadow -Wconversion -Wsign-conversion -Wpedantic>)

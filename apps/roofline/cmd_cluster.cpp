@@ -8,8 +8,10 @@
 
 #include "commands.hpp"
 #include "roofline/cluster.hpp"
+#include "roofline/cpu_topology.hpp"
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -45,7 +47,7 @@ void run(const ClusterArgs& a) {
   o.name = a.name;
   for (const auto& s : a.message_sizes)
     o.message_sizes.push_back(quantity(s, Dimension::bytes, "--message-sizes"));
-  o.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+  o.log = [](const std::string& line) { say(line + "\n"); };
 
   cluster::NodeMeasure measure;
   if (!a.node_machine.empty()) {
@@ -63,14 +65,16 @@ void run(const ClusterArgs& a) {
       measure = [quick = a.quick](const cluster::NodeContext& n) {
         MeasureOptions m;
         m.quick = quick;
-        // Ranks sharing a host split its hardware threads instead of oversubscribing them.
-        const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-        m.threads = n.ranks_on_host > 1 ? std::max(1, hw / n.ranks_on_host) : 0;
+        // Ranks sharing a host split its cores instead of oversubscribing them, each rank on
+        // its own cores.
+        const int cores = std::max(1, cpu::detect_topology().cores());
+        m.threads = n.ranks_on_host > 1 ? std::max(1, cores / n.ranks_on_host) : 0;
+        m.first_core = n.ranks_on_host > 1 ? n.local_rank * m.threads : 0;
         m.single_core = false;
         return roofline::measure_machine(m);
       };
     } else {
-      o.node_probe = "built-in probe (STREAM triad, fp64 FMA chains)";
+      o.node_probe = "built-in probe (widest fp64 FMA roof and DRAM access mixes)";
       measure = [](const cluster::NodeContext& n) { return cluster::builtin_node_probe(n); };
     }
   }
@@ -80,8 +84,8 @@ void run(const ClusterArgs& a) {
   cluster::measure_cluster(o, measure, [&](const MachineDocument& doc) {
     const std::string text = machine_to_json(doc).dump(2) + "\n";
     if (!output.empty() && output != "-") {
-      write_file_atomic(output, text);
-      std::fprintf(stderr, "cluster: wrote %s\n", output.c_str());
+      write_file_atomic(output, terminal_safe_lines(text), "-o");
+      say("cluster: wrote " + output + "\n");
     }
     if (json)
       emit(text);

@@ -1,6 +1,6 @@
 // roofline hw: the hardware catalogue (data/hardware, docs/hardware.md) — list, show, compare
-// at a workload's intensity (DIGEST §7 "different hardware"), and the ridge-point table sorted
-// by release year (DIGEST §8, the memory-wall trajectory).
+// at a workload's intensity (docs/model.md §7 "different hardware"), and the ridge-point table
+// sorted by release year (docs/model.md §8, the memory-wall trajectory).
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -16,6 +16,8 @@
 #include "roofline/json_out.hpp"
 #include "roofline/model.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/text.hpp"
 #include "roofline/trajectory.hpp"
 
@@ -23,12 +25,6 @@ namespace roofline::cli {
 namespace {
 
 using nlohmann::json;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 UnitSystem units_of(const ComputeRoof& c, const RoofSet& roofs) {
   return roofs.units_of(c);
@@ -38,11 +34,6 @@ std::string intensity_text(Intensity i, const UnitSystem& u) {
 }
 std::string year_text(const HardwareSummary& s) {
   return s.release_year ? std::to_string(*s.release_year) : "";
-}
-std::string csv_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
 }
 std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
   std::string out;
@@ -57,7 +48,7 @@ HardwareSummary resolve(const std::string& spec, const std::string& hw_dir) {
 }
 
 void warn(const std::vector<std::string>& problems) {
-  for (const auto& p : problems) std::fprintf(stderr, "roofline: warning: skipped %s\n", p.c_str());
+  for (const auto& p : problems) say("roofline: warning: skipped " + p + "\n");
 }
 
 /// Refuses a --report path before any work: its format (by extension), its folder, and the PNG
@@ -78,27 +69,32 @@ void check_report(const std::string& path, bool trajectory) {
 
 // ------------------------------------------------------------------------------------ list
 struct ListArgs {
-  std::string hw_dir, kind, vendor, output;
+  std::string hw_dir, kind, vendor, year, memory_min, search, output;
   bool json = false;
 };
 
 void check_kind(const std::string& kind) {
-  static const std::vector<std::string> kinds = {"gpu", "cpu", "tpu", "accelerator"};
+  const auto& kinds = hardware_kinds();
   if (!kind.empty() && std::find(kinds.begin(), kinds.end(), lower(kind)) == kinds.end())
-    throw InputError("--kind: expected gpu, cpu, tpu or accelerator (got '" + kind + "')");
+    throw InputError("--kind: expected gpu, cpu, tpu, accelerator or soc (got '" +
+                     terminal_safe(kind) + "')");
 }
 
 void run_list(const ListArgs& a) {
   check_kind(a.kind);
+  // The filters are checked before the catalogue is read: a bad value writes nothing.
+  HardwareFilter filter;
+  filter.kind = a.kind;
+  filter.vendor = a.vendor;
+  filter.search = a.search;
+  if (!a.year.empty()) parse_year_filter(a.year, filter);
+  if (!a.memory_min.empty()) filter.memory_min = parse_memory_min(a.memory_min);
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn(problems);
   std::vector<HardwareSummary> shown;
-  for (auto& e : entries) {
-    if (!a.kind.empty() && lower(e.kind) != lower(a.kind)) continue;
-    if (!a.vendor.empty() && lower(e.vendor) != lower(a.vendor)) continue;
-    shown.push_back(std::move(e));
-  }
+  for (auto& e : entries)
+    if (matches_filter(e, filter)) shown.push_back(std::move(e));
   if (a.json) {
     json out = json::array();
     for (const auto& e : shown) {
@@ -106,6 +102,11 @@ void run_list(const ListArgs& a) {
       json row = {{"name", e.name}, {"display_name", e.display_name}, {"vendor", e.vendor},
                   {"kind", e.kind}, {"aliases", e.aliases},           {"path", e.path.string()}};
       row["release_year"] = e.release_year ? json(*e.release_year) : json(nullptr);
+      row["memory_size"] = e.memory_bytes ? json(*e.memory_bytes) : json(nullptr);
+      if (auto p = e.machine.info.find("power_w"); p != e.machine.info.end() && p->is_number())
+        row["power_w"] = *p;
+      else
+        row["power_w"] = nullptr;
       if (!r.compute.empty()) {
         const ComputeRoof& c = r.select_compute("");
         row["default_compute"] = {{"name", c.name}, {"peak", c.peak.value}};
@@ -119,11 +120,12 @@ void run_list(const ListArgs& a) {
     emit(out.dump(2) + "\n", a.output);
     return;
   }
-  Table t(
-      {"name", "vendor", "kind", "year", "default compute roof", "peak", "memory", "bandwidth"});
+  Table t({"name", "vendor", "kind", "year", "default compute roof", "peak", "memory", "bandwidth",
+           "capacity"});
   for (const auto& e : shown) {
     const RoofSet& r = e.machine.roofs;
     std::string roof, peak, level, bw;
+    const std::string capacity = e.memory_bytes ? format_si(*e.memory_bytes, "B") : "";
     if (!r.compute.empty()) {
       const ComputeRoof& c = r.select_compute("");
       roof = c.name;
@@ -134,7 +136,8 @@ void run_list(const ListArgs& a) {
       level = m.level;
       bw = format_byte_rate(m.bandwidth, r.units);
     }
-    t.add_row({e.name, e.vendor, e.kind, year_text(e), roof, peak, level, bw});
+    t.add_row({terminal_safe(e.name), terminal_safe(e.vendor), terminal_safe(e.kind), year_text(e),
+               terminal_safe(roof), peak, terminal_safe(level), bw, capacity});
   }
   std::string text = t.render();
   text += std::to_string(shown.size()) + " of " + std::to_string(entries.size()) +
@@ -160,6 +163,7 @@ json ridge_to_json(const RidgePoint& p) {
 
 void run_show(const ShowArgs& a) {
   if (!a.report.empty()) check_report(a.report, false);
+  check_outputs({{"-o", a.output}, {"--report", a.report}});
   const HardwareSummary s = resolve(a.name, a.hw_dir);
   const RoofSet& r = s.machine.roofs;
   const auto ridges = ridges_per_roof(r, a.level);
@@ -179,10 +183,10 @@ void run_show(const ShowArgs& a) {
     emit(out.dump(2) + "\n", a.output);
     return;
   }
-  std::string text = s.display_name + " (" + s.name + ")\n";
+  std::string text = terminal_safe(s.display_name) + " (" + terminal_safe(s.name) + ")\n";
   std::vector<std::string> facts;
-  if (!s.vendor.empty()) facts.push_back("vendor " + s.vendor);
-  if (!s.kind.empty()) facts.push_back("kind " + s.kind);
+  if (!s.vendor.empty()) facts.push_back("vendor " + terminal_safe(s.vendor));
+  if (!s.kind.empty()) facts.push_back("kind " + terminal_safe(s.kind));
   if (s.release_year) facts.push_back("released " + std::to_string(*s.release_year));
   const json& info = s.machine.info;
   if (auto it = info.find("clock"); it != info.end() && it->is_object()) {
@@ -196,21 +200,26 @@ void run_show(const ShowArgs& a) {
   if (auto it = info.find("power_w"); it != info.end() && it->is_number())
     facts.push_back("power " + format_number(it->get<double>()) + " W");
   if (!facts.empty()) text += join(facts) + "\n";
-  if (!s.aliases.empty()) text += "aliases: " + join(s.aliases) + "\n";
+  if (!s.aliases.empty()) text += "aliases: " + terminal_safe(join(s.aliases)) + "\n";
   text += "\n";
 
   Table ct({"compute roof", "peak", "kind", "provenance", "source"});
   for (const auto& c : r.compute)
-    ct.add_row({c.name, format_work_rate(c.peak, units_of(c, r)), c.sparse ? "sparse" : "dense",
-                to_string(c.provenance), c.source});
+    ct.add_row(
+        {terminal_safe(c.name), format_work_rate(c.peak, units_of(c, r)),
+         c.sparse ? "sparse" : "dense",
+         to_string(c.provenance) + (c.formula.empty() ? "" : ": " + terminal_safe(c.formula)),
+         terminal_safe(c.source)});
   text += ct.render() + "\n";
   Table mt({"memory roof", "kind", "bandwidth", "size", "provenance", "source"});
   const MemoryRoof* default_memory = r.memory.empty() ? nullptr : &r.select_memory("");
   for (const auto& m : r.memory)
-    mt.add_row({m.level + (&m == default_memory ? " (default)" : ""), m.kind,
-                format_byte_rate(m.bandwidth, r.units),
-                m.size_bytes ? format_si(*m.size_bytes, r.units.traffic_symbol()) : "",
-                to_string(m.provenance), m.source});
+    mt.add_row(
+        {terminal_safe(m.level) + (&m == default_memory ? " (default)" : ""), terminal_safe(m.kind),
+         format_byte_rate(m.bandwidth, r.units),
+         m.size_bytes ? format_si(*m.size_bytes, r.units.traffic_symbol()) : "",
+         to_string(m.provenance) + (m.formula.empty() ? "" : ": " + terminal_safe(m.formula)),
+         terminal_safe(m.source)});
   text += mt.render();
   if (!ridges.empty()) {
     text += "\nRidge points I* = peak / bandwidth against " + ridges.front().memory_level + " (" +
@@ -229,13 +238,30 @@ void run_show(const ShowArgs& a) {
     text += "\nCaches (size only: no published bandwidth, so no roof):";
     for (const auto& c : *it)
       if (c.is_object() && c.contains("size") && c["size"].is_number())
-        text += " " + c.value("level", std::string("?")) + " " +
+        text += " " + terminal_safe(c.value("level", std::string("?"))) + " " +
                 format_number(c["size"].get<double>() / 1048576.0) + " MiB";
     text += "\n";
   }
+  // The source of every other value (the roofs carry theirs in the tables above): release
+  // year, clock, power, interconnect bandwidth and latency, caches, recorded disagreements.
+  const auto sources = value_sources(s.machine);
+  const size_t info_rows = sources.size() - r.compute.size() - r.memory.size();
+  if (info_rows > 0) {
+    Table st({"value", "figure", "source"});
+    for (size_t i = 0; i < info_rows; ++i)
+      st.add_row({terminal_safe(sources[i].value), terminal_safe(sources[i].figure),
+                  sources[i].source.empty() ? "(no source)" : terminal_safe(sources[i].source)});
+    text += "\nSources\n" + st.render();
+  }
+  if (auto it = info.find("unverified"); it != info.end() && it->is_array() && !it->empty()) {
+    std::vector<std::string> names;
+    for (const auto& v : *it)
+      if (v.is_string()) names.push_back(terminal_safe(v.get<std::string>()));
+    text += "not re-read against their source in this revision: " + join(names) + "\n";
+  }
   if (auto it = info.find("notes"); it != info.end() && it->is_array())
     for (const auto& n : *it)
-      if (n.is_string()) text += "note: " + n.get<std::string>() + "\n";
+      if (n.is_string()) text += "note: " + terminal_safe(n.get<std::string>()) + "\n";
   emit(text, a.output);
 }
 
@@ -282,7 +308,7 @@ void warn_if_mixed(const std::vector<const RoofSet*>& sets, const std::vector<st
   const std::string msg = "roofline: warning: " + (label.empty() ? "" : label + ": ") +
                           "comparing different precisions (" + named + "); give " + hint +
                           " to compare like with like\n";
-  if (said.insert(msg).second) std::fputs(msg.c_str(), stderr);
+  if (said.insert(msg).second) say(msg);
 }
 
 std::string render_comparison(const Comparison& c, const std::vector<const RoofSet*>& sets,
@@ -290,7 +316,7 @@ std::string render_comparison(const Comparison& c, const std::vector<const RoofS
   const UnitSystem& u = sets.front()->units;
   std::string text = "At I = " + intensity_text(c.intensity, u) +
                      (label.empty() ? "" : " (" + label + ")") +
-                     ": the vertical line through each machine's roofs (DIGEST §7)\n";
+                     ": the vertical line through each machine's roofs (docs/model.md §7)\n";
   Table t({"machine", "compute roof", "peak", "memory", "bandwidth", "ridge I*", "side",
            "attainable", "vs first", "regime"});
   for (size_t i = 0; i < c.machines.size(); ++i) {
@@ -329,6 +355,7 @@ void run_compare(const CompareArgs& a) {
   if (a.at.empty() == a.points.empty())
     throw InputError("hw compare: give either --at INTENSITY or --point POINTS.json");
   if (!a.report.empty()) check_report(a.report, false);
+  check_outputs({{"-o", a.output}, {"--report", a.report}});
   std::vector<MachineDocument> machines;
   for (const auto& n : a.names) {
     MachineDocument m = resolve_machine(n, a.hw_dir);
@@ -353,7 +380,7 @@ void run_compare(const CompareArgs& a) {
   } else {
     doc = load_points_file(a.points);
     for (const auto& p : doc.points) {
-      // The point's own intensity at the chosen level (DIGEST §4: I depends on the level).
+      // The point's own intensity at the chosen level (docs/model.md §4: I depends on the level).
       const std::string level = a.level.empty() ? p.traffic.front().level : a.level;
       const Intensity i = p.intensity(a.level.empty() ? "" : a.level);
       const std::string precision = a.precision.empty() ? p.precision : a.precision;
@@ -384,8 +411,8 @@ void run_compare(const CompareArgs& a) {
     }
   }
   if (!a.report.empty()) {
-    // The chart (DIGEST §7): the first machine's roofs, the others as overlays; each machine's
-    // highlighted roofs are the ones compared, so the --at line's ratios match the table.
+    // The chart (docs/model.md §7): the first machine's roofs, the others as overlays; each
+    // machine's highlighted roofs are the ones compared, so the --at line's ratios match the table.
     ReportInput in;
     in.machines = machines;
     for (size_t i = 0; i < in.machines.size(); ++i) {
@@ -433,7 +460,7 @@ TrajectoryInput trajectory_of(const std::vector<const HardwareSummary*>& entries
   t.title = "Memory-wall trajectory: ridge points by release year";
   t.subtitle = "I* = π/β of the highest dense roof of each precision group against " +
                (a.level.empty() ? std::string("main memory") : a.level) +
-               (a.kind.empty() ? std::string() : ", kind " + lower(a.kind)) + " (DIGEST §8)";
+               (a.kind.empty() ? std::string() : ", kind " + lower(a.kind)) + " (docs/model.md §8)";
   for (size_t g = 0; g < groups.size(); ++g) {
     TrajectorySeries series{groups[g].label, {}};
     for (size_t i = 0; i < entries.size(); ++i) {
@@ -456,6 +483,7 @@ void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   check_kind(a.kind);
   if (!a.report.empty()) check_report(a.report, true);
+  check_outputs({{"-o", a.output}, {"--report", a.report}});
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn(problems);
@@ -465,7 +493,7 @@ void run_ridges(const RidgesArgs& a) {
         std::remove_if(entries.begin(), entries.end(),
                        [&](const HardwareSummary& e) { return lower(e.kind) != lower(a.kind); }),
         entries.end());
-  // The memory-wall trajectory reads left to right in time (DIGEST §8).
+  // The memory-wall trajectory reads left to right in time (docs/model.md §8).
   std::stable_sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
     const int yx = x.release_year.value_or(9999), yy = y.release_year.value_or(9999);
     return yx != yy ? yx < yy : x.name < y.name;
@@ -496,8 +524,7 @@ void run_ridges(const RidgesArgs& a) {
     for (const auto& row : rows) shown.push_back(row.e), ridges.push_back(row.ridges);
     const TrajectoryInput t = trajectory_of(shown, ridges, groups, a);
     if (!t.undated.empty())
-      std::fprintf(stderr, "roofline: warning: --report: not drawn (no release year): %s\n",
-                   join(t.undated).c_str());
+      say("roofline: warning: --report: not drawn (no release year): " + join(t.undated) + "\n");
     write_trajectory(a.report, t);
   }
 
@@ -522,10 +549,12 @@ void run_ridges(const RidgesArgs& a) {
       for (size_t g = 0; g < groups.size(); ++g) {
         if (!row.ridges[g]) continue;
         const RidgePoint& p = *row.ridges[g];
-        text += row.e->name + "," + row.e->vendor + "," + row.e->kind + "," + year_text(*row.e) +
-                "," + groups[g].label + "," + p.compute_roof + "," + csv_number(p.peak.value) +
-                "," + p.memory_level + "," + csv_number(p.bandwidth.value) + "," +
-                csv_number(p.ridge.value) + "\n";
+        // Names come from catalogue files: one rule for every cell (sanitize.hpp).
+        text += csv_cell(row.e->name) + "," + csv_cell(row.e->vendor) + "," +
+                csv_cell(row.e->kind) + "," + year_text(*row.e) + "," + csv_cell(groups[g].label) +
+                "," + csv_cell(p.compute_roof) + "," + csv_number(p.peak.value, 6) + "," +
+                csv_cell(p.memory_level) + "," + csv_number(p.bandwidth.value, 6) + "," +
+                csv_number(p.ridge.value, 6) + "\n";
       }
     emit(text, a.output);
     return;
@@ -545,7 +574,7 @@ void run_ridges(const RidgesArgs& a) {
   }
   std::string text =
       "Ridge points I* = peak / bandwidth (FLOP/byte; OP/byte for integer roofs), highest dense "
-      "roof of each precision against main memory, by release year (DIGEST §8)\n";
+      "roof of each precision against main memory, by release year (docs/model.md §8)\n";
   text += t.render();
   emit(text, a.output);
 }
@@ -580,9 +609,16 @@ const Registrar reg(60, [](CLI::App& root) {
   hw->require_subcommand(1);
 
   auto la = std::make_shared<ListArgs>();
-  CLI::App* list = hw->add_subcommand("list", "List the catalogue (filter by --kind, --vendor)");
-  list->add_option("--kind", la->kind, "gpu, cpu, tpu or accelerator");
+  CLI::App* list = hw->add_subcommand(
+      "list", "List the catalogue (filter by --kind, --vendor, --year, --memory-min, --search)");
+  list->add_option("--kind", la->kind, "gpu, cpu, tpu, accelerator or soc");
   list->add_option("--vendor", la->vendor, "Vendor name, e.g. NVIDIA, AMD, Google, Intel");
+  list->add_option("--year", la->year,
+                   "Release year: 2024, a range 2022-2024, 2023- (and later) or -2020");
+  list->add_option("--memory-min", la->memory_min,
+                   "Main memory at least N GB (a number), or a size such as '1.5 TB'");
+  list->add_option("--search", la->search,
+                   "A fragment of the name, display name or an alias (case, '-', ' ' ignored)");
   list->add_option("--hw-dir", la->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
   list->add_flag("--json", la->json, "Machine-readable output");
   list->add_option("-o,--output", la->output, "Write the output to a file (atomically)");
@@ -628,7 +664,7 @@ const Registrar reg(60, [](CLI::App& root) {
                   "One precision (bf16), alternatives (bf16/fp16) or a roof name; default: fp64, "
                   "fp32, bf16/fp16, fp8/int8");
   rid->add_option("--level", ra->level, "Memory roof (default: main memory)");
-  rid->add_option("--kind", ra->kind, "Only gpu, cpu, tpu or accelerator");
+  rid->add_option("--kind", ra->kind, "Only gpu, cpu, tpu, accelerator or soc");
   rid->add_option("--add", ra->extra, "Also include a machine document or name (repeatable)");
   rid->add_option("--hw-dir", ra->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
   rid->add_flag("--json", ra->json, "Machine-readable output (the trajectory data)");

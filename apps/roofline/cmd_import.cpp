@@ -1,5 +1,15 @@
 // roofline import ncu|likwid|dcgm FILE: points from other tools' output (one per kernel, region
 // or GPU), diagnosed against a machine when one is given.
+//
+// Names in the files (kernels, regions, units) are data: they are kept byte for byte in the
+// points and in -o files, and escaped where this command prints to the terminal (stdout and
+// its error messages), so that a control sequence in a kernel name cannot retitle the window
+// or clear the screen.
+#include <cctype>
+#include <cstdint>
+#include <functional>
+#include <map>
+
 #include "commands.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
@@ -12,12 +22,71 @@ namespace {
 
 struct ImportArgs {
   MachineOptions machine;
-  std::string file;
+  std::vector<std::string> files;
   bool json = false;
   std::string output;
   bool no_hierarchy = false;
   double interval = 1.0;
 };
+
+/// `j` as JSON text, names kept (bytes that are not UTF-8 cannot be JSON: U+FFFD).
+std::string dump(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// The document `head` with arrays appended, each written element by element: an export of
+/// half a million kernels is never one JSON tree in memory.
+std::string json_with_arrays(
+    const nlohmann::json& head,
+    const std::vector<std::pair<std::string, std::function<bool(std::size_t, nlohmann::json&)>>>&
+        arrays) {
+  std::string out = dump(head);
+  out.erase(out.find_last_of('}'));
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  bool first_key = out == "{";
+  for (const auto& [key, element] : arrays) {
+    out += (first_key ? "\n  \"" : ",\n  \"") + key + "\": [";
+    first_key = false;
+    nlohmann::json e;
+    std::size_t i = 0;
+    for (; element(i, e); ++i) {
+      std::string t = dump(e);
+      std::string indented = "    ";
+      for (char c : t) {
+        indented += c;
+        if (c == '\n') indented += "    ";
+      }
+      out += (i == 0 ? "\n" : ",\n") + indented;
+    }
+    out += i == 0 ? "]" : "\n  ]";
+  }
+  return out + "\n}\n";
+}
+
+/// Notes that say the same of many points ("NAME: L2 traffic left out: ...") as one line:
+/// `point_notes` holds (point name, note without the name).
+std::vector<std::string> grouped(
+    const std::vector<std::pair<std::string, std::string>>& point_notes) {
+  std::map<std::string, std::vector<std::string>> by_text;
+  std::vector<std::string> order, out;
+  for (const auto& [name, text] : point_notes) {
+    auto& names = by_text[text];
+    if (names.empty()) order.push_back(text);
+    names.push_back(name);
+  }
+  for (const auto& text : order) {
+    const auto& names = by_text[text];
+    if (names.size() == 1) {
+      out.push_back(names[0] + ": " + text);
+      continue;
+    }
+    std::string list;
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i) list += (i ? ", " : "") + names[i];
+    if (names.size() > 3) list += ", ...";
+    out.push_back(std::to_string(names.size()) + " points (" + list + "): " + text);
+  }
+  return out;
+}
 
 void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDocument>& m,
             const std::string& tool) {
@@ -25,49 +94,73 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
   // listed — a tensor kernel held against the fp32 roof would read as impossible.
   std::vector<bool> judged(res.doc.points.size(), m.has_value());
   if (m) {
+    std::vector<std::pair<std::string, std::string>> point_notes;
+    std::vector<std::string> notes;
     for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
       auto& p = res.doc.points[i];
-      p.traffic = fit_levels(p.traffic, &m->roofs, res.notes, p.name);
+      notes.clear();
+      auto fitted = fit_levels(p.traffic, &m->roofs, notes, p.name);
       if (p.precision.empty() && !a.machine.precision.empty()) p.precision = a.machine.precision;
-      judged[i] = fit_precision(p, m->roofs, res.notes);
+      if (fitted.empty()) {
+        // No level the machine has a roof for: the point keeps its traffic, not judged.
+        judged[i] = false;
+      } else {
+        p.traffic = std::move(fitted);
+        judged[i] = fit_precision(p, m->roofs, notes);
+      }
+      for (const auto& n : notes)
+        point_notes.emplace_back(p.name,
+                                 n.rfind(p.name + ": ", 0) == 0 ? n.substr(p.name.size() + 2) : n);
     }
+    const auto g = grouped(point_notes);
+    res.notes.insert(res.notes.end(), g.begin(), g.end());
     res.doc.machine = m->roofs.name;
   }
+  std::string files;
+  for (const auto& f : a.files) files += (files.empty() ? "" : ", ") + f;
   if (a.json) {
-    nlohmann::json j = points_to_json(res.doc);
-    j["source"] = tool;
-    j["file"] = a.file;
-    j["notes"] = res.notes;
-    if (m) {
-      nlohmann::json an = nlohmann::json::array();
-      for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
-        const auto& p = res.doc.points[i];
-        if (judged[i])
-          an.push_back(analysis_to_json(p, diagnose(p, m->roofs), m->roofs));
-        else {
-          nlohmann::json x = point_to_json(p);
-          x["machine"] = m->roofs.name;
-          x["diagnosis"] = nullptr;  // no roof for its precision: see the notes
-          an.push_back(x);
+    PointsDocument head_doc = res.doc;
+    head_doc.points.clear();
+    nlohmann::json head = points_to_json(head_doc);
+    head.erase("points");
+    head["source"] = tool;
+    head["file"] = a.files.front();
+    if (a.files.size() > 1) head["files"] = a.files;
+    head["notes"] = res.notes;
+    const auto& pts = res.doc.points;
+    std::vector<std::pair<std::string, std::function<bool(std::size_t, nlohmann::json&)>>> arrays;
+    arrays.emplace_back("points", [&](std::size_t i, nlohmann::json& e) {
+      if (i >= pts.size()) return false;
+      e = point_to_json(pts[i]);
+      return true;
+    });
+    if (m)
+      arrays.emplace_back("analysis", [&](std::size_t i, nlohmann::json& e) {
+        if (i >= pts.size()) return false;
+        if (judged[i]) {
+          e = analysis_to_json(pts[i], diagnose(pts[i], m->roofs), m->roofs);
+        } else {
+          e = point_to_json(pts[i]);
+          e["machine"] = m->roofs.name;
+          e["diagnosis"] = nullptr;  // no roof for its precision: see the notes
         }
-      }
-      j["analysis"] = an;
-    }
-    emit(j.dump(2) + "\n", a.output);
+        return true;
+      });
+    emit(json_with_arrays(head, arrays), a.output);
     return;
   }
-  std::string t = tool + " import of " + a.file + ": " + std::to_string(res.doc.points.size()) +
+  const bool color = a.output.empty() && color_stdout();
+  std::string t = tool + " import of " + files + ": " + std::to_string(res.doc.points.size()) +
                   " point" + (res.doc.points.size() == 1 ? "" : "s") + "\n";
   for (const auto& n : res.notes) t += "  " + n + "\n";
   for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
     const auto& p = res.doc.points[i];
     t += "\n";
     if (m && judged[i])
-      t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs,
-                                 a.output.empty() && color_stdout());
+      t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs, color);
     else
       t += render_point_brief(p) +
-           (m ? "  not judged: no roof for its precision (see notes)\n" : "");
+           (m ? "  not judged: no roof for its precision or level (see notes)\n" : "");
     if (m && judged[i] && !p.note.empty()) t += "  source: " + p.note + "\n";
   }
   emit(t, a.output);
@@ -78,8 +171,11 @@ std::optional<MachineDocument> maybe_machine(const ImportArgs& a) {
   return load_machine(a.machine);
 }
 
-void add_common(CLI::App* c, ImportArgs& a, const char* what) {
-  c->add_option("file", a.file, what)->required();
+void add_common(CLI::App* c, ImportArgs& a, const char* what, bool many = false) {
+  if (many)
+    c->add_option("files", a.files, what)->required();
+  else
+    c->add_option("file", a.files, what)->required()->expected(1);
   add_machine_options(*c, a.machine, false);
   c->add_flag("--json", a.json, "Points document (docs/schema.md) as JSON, with notes");
   c->add_option("-o,--output", a.output, "Write the output to a file (atomically)");
@@ -87,21 +183,25 @@ void add_common(CLI::App* c, ImportArgs& a, const char* what) {
 
 const Registrar reg(70, [](CLI::App& root) {
   CLI::App* imp = root.add_subcommand(
-      "import", "Points from profilers: Nsight Compute CSV, likwid-perfctr CSV, dcgmi dmon");
+      "import",
+      "Points from profilers: Nsight Compute CSV, likwid-perfctr output, dcgmi dmon logs");
   imp->require_subcommand(1);
 
   auto ncu = std::make_shared<ImportArgs>();
   CLI::App* c = imp->add_subcommand(
       "ncu",
-      "Nsight Compute `--csv --page raw` export: one point per kernel (W from FP "
-      "instruction and tensor metrics, Q from dram__bytes, T from gpu__time_duration)");
-  add_common(c, *ncu, "CSV file from ncu --csv --page raw");
+      "Nsight Compute CSV export (--page raw or the details page): one point per kernel "
+      "(W from FP instruction and tensor metrics, Q from dram__bytes, T from "
+      "gpu__time_duration or cycles)");
+  add_common(c, *ncu, "CSV file from ncu --csv (docs/import.md shows the command)");
   c->add_flag("--no-hierarchy", ncu->no_hierarchy, "Only DRAM traffic (leave out L2/L1 levels)");
   c->callback([ncu] {
     NcuOptions o;
     o.hierarchy = !ncu->no_hierarchy;
     auto m = maybe_machine(*ncu);
-    ImportResult res = import_ncu(read_text_file(ncu->file), ncu->file, o);
+    const std::string& file = ncu->files.front();
+    std::ifstream in = open_import_file(file);
+    ImportResult res = import_ncu(in, file, o);
     if (!m && res.roofs) {
       // No machine given: judge against the roofs the report itself describes.
       m = MachineDocument{};
@@ -115,13 +215,21 @@ const Registrar reg(70, [](CLI::App& root) {
   });
 
   auto lk = std::make_shared<ImportArgs>();
-  c = imp->add_subcommand("likwid",
-                          "likwid-perfctr -O CSV (FLOPS_DP/SP, MEM, MEM_DP groups): one point per "
-                          "region or run");
-  add_common(c, *lk, "CSV file from likwid-perfctr -O");
+  c = imp->add_subcommand(
+      "likwid",
+      "likwid-perfctr output, its text tables or -O CSV (FLOPS_DP/SP, MEM, MEM_DP/SP, L3, L2 "
+      "groups; several files are several runs of one program): one point per region or run");
+  add_common(c, *lk, "likwid-perfctr output files (one run or more each)", true);
   c->callback([lk] {
     const auto m = maybe_machine(*lk);
-    render(*lk, import_likwid(read_text_file(lk->file), lk->file), m, "likwid");
+    ToolTable tab;
+    for (const auto& f : lk->files) {
+      std::ifstream in = open_import_file(f);
+      TextLines lines(in, f);
+      read_likwid_table(lines, tab);
+    }
+    tab.origin = lk->files.front();
+    render(*lk, likwid_points(tab), m, "likwid");
   });
 
   auto dc = std::make_shared<ImportArgs>();
@@ -140,7 +248,9 @@ const Registrar reg(70, [](CLI::App& root) {
           "--machine FILE");
     DcgmOptions o;
     o.interval_seconds = dc->interval;
-    render(*dc, import_dcgm(read_text_file(dc->file), dc->file, m->roofs, o).result, m, "dcgm");
+    const std::string& file = dc->files.front();
+    std::ifstream in = open_import_file(file);
+    render(*dc, import_dcgm(in, file, m->roofs, o).result, m, "dcgm");
   });
 });
 

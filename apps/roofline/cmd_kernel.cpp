@@ -1,5 +1,5 @@
-// roofline kernel: hand-counted W, compulsory Q and I of catalogue kernels (DIGEST §3), and —
-// given roofs — the bound, attainable P and predicted time.
+// roofline kernel: hand-counted W, compulsory Q and I of catalogue kernels (docs/model.md §3), and
+// — given roofs — the bound, attainable P and predicted time.
 #include <map>
 #include <set>
 
@@ -48,6 +48,8 @@ void list_kernels(bool json, const std::string& output) {
 }
 
 void run(const KernelArgs& a) {
+  if (!a.report.empty()) check_report_path(a.report);
+  check_outputs({{"-o", a.output}, {"--report", a.report}});
   if (a.name == "list") return list_kernels(a.json, a.output);
   const KernelSpec& spec = find_kernel(a.name);
   // The alias can carry the dtype (saxpy = fp32, daxpy = fp64, haxpy = fp16).

@@ -1,4 +1,4 @@
-// roofline llm: a transformer's inference operators on a machine's roofs (DIGEST §5) — per
+// roofline llm: a transformer's inference operators on a machine's roofs (docs/llm.md) — per
 // operator W, Q, I, bound and time; TTFT, time per token, tokens/s; memory; the critical batch;
 // MFU from a measured throughput; sweeps over batch × context; --report draws the operators (or
 // the sweep's decode points) on the machine's roofline.
@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/report.hpp"
 #include "roofline/text.hpp"
@@ -36,6 +37,32 @@ struct LlmArgs {
   bool csv = false;
   std::string output;
   std::string report;  // --report FILE: the chart/report (format by extension)
+  // Parallelism beyond TP, links
+  bool ep = false;
+  int cp = 1, pp = 1;
+  double micro_batches = 0, dp = 1;
+  std::string link_latency, domain_size;
+  std::string mla = "auto";
+  // The whole request, serving
+  double output_tokens = 0, chunk = 0;
+  double concurrency = 0, max_batched_tokens = 0, num_requests = 0;
+  std::string requests;
+  // Speculative decoding
+  double spec_k = 0, spec_alpha = 0.8;
+  std::string draft;
+  // Cost
+  std::string price;  // one value, or NAME=VALUE per machine
+  double power_w = 0;
+  bool cost = false;
+  // Training
+  bool train = false;
+  double seq = 4096, micro_batch = 1, global_batch = 0;
+  std::string recompute = "none";
+  int zero = 0;
+  bool sequence_parallel = false;
+  double measured_step_s = 0;
+  // Calibration
+  std::string attainment, calibrate;
 };
 
 std::string extension_of(const std::string& path) {
@@ -64,7 +91,7 @@ std::optional<double> parse_measured(const std::string& text) {
 }
 
 void warn(const std::vector<std::string>& warnings) {
-  for (const auto& w : warnings) std::fprintf(stderr, "roofline llm: warning: %s\n", w.c_str());
+  for (const auto& w : warnings) say("roofline llm: warning: " + w + "\n");
 }
 
 void check_paths(const LlmArgs& a) {
@@ -83,8 +110,7 @@ void check_paths(const LlmArgs& a) {
     } catch (const InputError& e) {
       throw InputError("--report " + std::string(e.what()));
     }
-    if (!a.output.empty() && std::filesystem::path(a.output) == std::filesystem::path(a.report))
-      throw InputError("--report and -o name the same file (" + a.report + ")");
+    check_outputs({{"-o", a.output}, {"--report", a.report}});
   }
 }
 
@@ -133,6 +159,322 @@ void list_models(const LlmArgs& a) {
   emit(t.render(), a.output);
 }
 
+// The machines a --hw value names: one, or a comma list to compare (a path containing a comma
+// is still one machine).
+std::vector<std::string> machine_names(const MachineOptions& o) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (o.machine.find(',') == std::string::npos || std::filesystem::exists(o.machine, ec))
+    return {o.machine};
+  std::size_t start = 0;
+  while (start <= o.machine.size()) {
+    const auto comma = o.machine.find(',', start);
+    out.push_back(o.machine.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (out.back().empty()) throw InputError("--hw: empty machine name in '" + o.machine + "'");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+// --price-per-hour: one price for every device, or NAME=PRICE per machine.
+std::optional<double> price_for(const std::string& spec, const std::string& machine) {
+  if (spec.empty()) return std::nullopt;
+  auto number = [&](const std::string& t) {
+    char* e = nullptr;
+    const double v = std::strtod(t.c_str(), &e);
+    if (t.empty() || *e != '\0' || !std::isfinite(v) || v < 0)
+      throw InputError("--price-per-hour: '" + t +
+                       "' is not a price ≥ 0 (dollars per device-hour)");
+    return v;
+  };
+  if (spec.find('=') == std::string::npos) return number(spec);
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const auto comma = spec.find(',', start);
+    const std::string item = spec.substr(start, comma == std::string::npos ? comma : comma - start);
+    const auto eq = item.find('=');
+    if (eq == std::string::npos)
+      throw InputError("--price-per-hour: '" + item + "' must be NAME=PRICE");
+    if (item.substr(0, eq) == machine) return number(item.substr(eq + 1));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return std::nullopt;
+}
+
+struct Setup {
+  llm::ModelConfig model;
+  llm::Scenario scenario;
+  MachineDocument machine;
+  llm::Roofs roofs;
+};
+
+llm::Scenario base_scenario(const LlmArgs& a) {
+  llm::Scenario s;
+  s.tp = a.tp;
+  s.ep = a.ep;
+  s.cp = a.cp;
+  s.pp = a.pp;
+  s.micro_batches = a.micro_batches;
+  s.flash = a.flash;
+  s.mla_form = llm::parse_mla_form(a.mla);
+  if (a.cp < 1) throw InputError("--cp: must be ≥ 1 (got " + std::to_string(a.cp) + ")");
+  if (a.pp < 1) throw InputError("--pp: must be ≥ 1 (got " + std::to_string(a.pp) + ")");
+  if (!(a.dp >= 1) || a.dp != std::floor(a.dp))
+    throw InputError("--dp: must be a whole number ≥ 1 (got " + format_number(a.dp) + ")");
+  return s;
+}
+
+// Machine, dtypes (the machine's native 16-bit type when none is given), roofs, link facts and
+// calibration for one machine name.
+Setup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::string& name) {
+  Setup st;
+  st.model = model;
+  st.scenario = base_scenario(a);
+  MachineOptions mo = a.machine;
+  mo.machine = name;
+  st.machine = load_machine(mo);
+  st.scenario.dtypes = llm::make_dtypes(a.wdtype, a.adtype, a.kvdtype, a.cdtype,
+                                        llm::native_16bit(st.machine.roofs));
+  std::optional<ByteRate> interconnect;
+  if (!a.interconnect.empty()) {
+    interconnect =
+        ByteRate(quantity(a.interconnect, Dimension::byte_rate, "--interconnect-bandwidth"));
+    if (interconnect->value <= 0)
+      throw InputError("--interconnect-bandwidth: must be > 0 (got '" + a.interconnect + "')");
+  }
+  st.roofs = llm::select_roofs(st.machine.roofs, st.scenario.dtypes.compute, interconnect);
+  std::optional<Seconds> latency;
+  if (!a.link_latency.empty()) {
+    latency = Seconds(quantity(a.link_latency, Dimension::seconds, "--link-latency"));
+    if (!(latency->value >= 0))
+      throw InputError("--link-latency: must be ≥ 0 (got '" + a.link_latency + "')");
+  }
+  std::optional<double> domain;
+  if (!a.domain_size.empty()) {
+    const auto d = llm::parse_int_list(a.domain_size, "--domain-size");
+    if (d.size() != 1) throw InputError("--domain-size: one number of devices");
+    domain = d.front();
+  }
+  llm::apply_link_facts(st.roofs,
+                        llm::link_facts(st.machine.info, st.roofs.interconnect_name,
+                                        st.machine.origin.empty() ? name : st.machine.origin),
+                        latency, domain);
+  if (!a.attainment.empty() && !a.calibrate.empty())
+    throw InputError("give --attainment or --calibrate, not both");
+  if (!a.attainment.empty()) llm::apply_calibration(st.roofs, llm::parse_attainment(a.attainment));
+  if (!a.calibrate.empty()) {
+    const MachineDocument measured = load_machine_file(a.calibrate);
+    llm::apply_calibration(st.roofs, llm::calibration_from(measured.roofs, a.calibrate, st.roofs,
+                                                           st.scenario.dtypes.compute));
+  }
+  return st;
+}
+
+double single_length(const std::string& text, const char* flag) {
+  const auto v = llm::parse_int_list(text, flag);
+  if (v.size() != 1)
+    throw InputError(std::string(flag) + ": one length, not a list (got '" + text + "')");
+  return v.front();
+}
+
+bool wants_serving(const LlmArgs& a) {
+  return a.concurrency > 0 || !a.requests.empty();
+}
+bool wants_speculative(const LlmArgs& a) {
+  return a.spec_k > 0 || !a.draft.empty();
+}
+bool wants_cost(const LlmArgs& a) {
+  return a.cost || !a.price.empty() || a.power_w > 0;
+}
+
+llm::ServingOptions serving_options(const LlmArgs& a, const llm::Scenario& s) {
+  llm::ServingOptions o;
+  o.concurrency = a.concurrency > 0 ? a.concurrency : s.batch;
+  o.max_batched_tokens = a.max_batched_tokens;
+  o.total_requests = a.num_requests;
+  if (!a.requests.empty())
+    o.requests = llm::parse_requests(a.requests, "--requests");
+  else
+    o.requests = {{s.prompt, a.output_tokens > 0 ? a.output_tokens : 128}};
+  return o;
+}
+
+llm::SpeculativeOptions speculative_options(const LlmArgs& a) {
+  llm::SpeculativeOptions o;
+  o.k = a.spec_k > 0 ? a.spec_k : 4;
+  o.alpha = a.spec_alpha;
+  if (a.draft == "mtp")
+    o.mtp = true;
+  else if (!a.draft.empty())
+    o.draft_model = llm::resolve_model(a.draft);
+  else
+    throw InputError("--spec-k needs a drafter: --draft MODEL|config.json, or --draft mtp");
+  return o;
+}
+
+// The extra sections of one (batch, context) report, in text and JSON.
+struct Sections {
+  std::string text;
+  nlohmann::json json = nlohmann::json::object();
+  std::vector<std::string> warnings;
+};
+
+Sections extra_sections(const LlmArgs& a, const Setup& st, const llm::Report& rep) {
+  Sections out;
+  const llm::Scenario& s = st.scenario;
+  double throughput = rep.tokens_per_s;
+  std::string what = "(decode, one replica)";
+  if (a.output_tokens > 0) {
+    const llm::RequestTiming t =
+        llm::request_timing(st.model, s, a.output_tokens, st.roofs, a.chunk);
+    out.text += llm::render_request_text(t);
+    out.json["request"] = llm::request_to_json(t);
+    throughput = t.output_tokens_per_s;
+    what = "(the request's output, one replica)";
+  }
+  if (wants_serving(a)) {
+    const llm::ServingResult sv =
+        llm::simulate_serving(st.model, s, serving_options(a, s), st.roofs);
+    out.text += llm::render_serving_text(sv);
+    out.json["serving"] = llm::serving_to_json(sv);
+    throughput = sv.output_tokens_per_s;
+    what = "(serving output, one replica)";
+  }
+  if (wants_speculative(a)) {
+    const llm::SpeculativeResult sp =
+        llm::speculative_decoding(st.model, s, speculative_options(a), st.roofs);
+    out.text += llm::render_speculative_text(sp, st.roofs);
+    out.json["speculative"] = llm::speculative_to_json(sp);
+  }
+  if (a.dp > 1) {
+    out.text += "\nData parallel: " + format_number(a.dp) + " replicas of " +
+                std::to_string(llm::replica_devices(s)) +
+                " device(s): " + format_number(throughput * a.dp, 4) + " tokens/s in all " + what +
+                "\n";
+    out.json["data_parallel"] = {{"replicas", a.dp},
+                                 {"devices_per_replica", llm::replica_devices(s)},
+                                 {"tokens_per_s", throughput * a.dp}};
+  }
+  if (wants_cost(a)) {
+    llm::DevicePower power = llm::device_power(st.machine.info);
+    if (a.power_w > 0) power = {a.power_w, "--power-w"};
+    const double devices = llm::replica_devices(s) * a.dp;
+    const llm::TokenCost c = llm::token_cost(
+        throughput * a.dp, devices, price_for(a.price, st.roofs.machine), power, st.roofs.machine);
+    out.text += llm::render_cost_text(c, what);
+    out.json["cost"] = llm::cost_to_json(c);
+  }
+  return out;
+}
+
+void run_training(const LlmArgs& a, const Setup& st) {
+  llm::TrainingOptions o;
+  o.sequence = a.seq;
+  o.micro_batch = a.micro_batch;
+  o.global_batch = a.global_batch;
+  o.dp = a.dp;
+  o.recompute = llm::parse_recompute(a.recompute);
+  o.zero = a.zero;
+  o.sequence_parallel = a.sequence_parallel;
+  if (a.measured_step_s > 0) o.measured_step_s = a.measured_step_s;
+  const llm::TrainingResult t = llm::training_step(st.model, st.scenario, o, st.roofs);
+  if (a.json) {
+    nlohmann::json j = {{"schema", "roofline.llm-training"},
+                        {"version", 1},
+                        {"model", llm::model_to_json(st.model)},
+                        {"machine",
+                         {{"name", st.roofs.machine},
+                          {"peak", st.roofs.peak.value},
+                          {"bandwidth", st.roofs.bandwidth.value},
+                          {"calibration", st.roofs.calibration}}},
+                        {"training", llm::training_to_json(t)}};
+    emit(j.dump(2) + "\n", a.output);
+  } else {
+    emit(llm::render_training_text(t, st.model, st.roofs), a.output);
+  }
+}
+
+// --hw a,b,c: one row per machine at the same (batch, context): latency, throughput, memory,
+// and cost side by side.
+void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
+                 const std::vector<std::string>& names) {
+  const auto batch = llm::parse_int_list(a.batch, "--batch");
+  const auto context = llm::parse_int_list(a.context, "--context");
+  if (batch.size() != 1 || context.size() != 1)
+    throw InputError("--hw with several machines compares one --batch and one --context");
+  Table t({"machine", "roofs", "TTFT", "time/token", "tokens/s", "memory", "fits", "$/M tokens",
+           "J/token"});
+  nlohmann::json rows = nlohmann::json::array();
+  std::vector<std::string> warnings;
+  for (const auto& name : names) {
+    Setup st = setup_for(a, model, name);
+    st.scenario.batch = batch.front();
+    st.scenario.context = context.front();
+    st.scenario.prompt =
+        a.prompt.empty() ? st.scenario.context : single_length(a.prompt, "--prompt");
+    const llm::Report rep = llm::analyse(model, st.scenario, llm::Phase::decode, st.roofs);
+    for (const auto& w : rep.warnings) warnings.push_back(st.roofs.machine + ": " + w);
+    double throughput = rep.tokens_per_s;
+    std::optional<llm::RequestTiming> req;
+    if (a.output_tokens > 0) {
+      req = llm::request_timing(model, st.scenario, a.output_tokens, st.roofs, a.chunk);
+      throughput = req->output_tokens_per_s;
+    }
+    llm::DevicePower power = llm::device_power(st.machine.info);
+    if (a.power_w > 0) power = {a.power_w, "--power-w"};
+    const double devices = llm::replica_devices(st.scenario) * a.dp;
+    const llm::TokenCost c = llm::token_cost(
+        throughput * a.dp, devices, price_for(a.price, st.roofs.machine), power, st.roofs.machine);
+    for (const auto& n : c.notes) warnings.push_back(st.roofs.machine + ": " + n);
+    t.add_row({st.roofs.machine,
+               format_work_rate(st.roofs.peak) + ", " + format_byte_rate(st.roofs.bandwidth),
+               format_seconds(req ? req->ttft : rep.ttft), format_seconds(rep.time_per_token),
+               format_number(throughput * a.dp, 4), format_bytes(rep.memory.total()),
+               rep.memory.fits ? (*rep.memory.fits ? "yes" : "no") : "?",
+               c.usd_per_million_tokens ? "$" + format_number(*c.usd_per_million_tokens, 4) : "-",
+               c.joules_per_token ? format_number(*c.joules_per_token, 4) : "-"});
+    nlohmann::json row = {
+        {"machine", st.roofs.machine},
+        {"compute_roof", st.roofs.compute_name},
+        {"peak", st.roofs.peak.value},
+        {"bandwidth", st.roofs.bandwidth.value},
+        {"dtypes", st.scenario.dtypes.compute.name},
+        {"ttft", (req ? req->ttft : rep.ttft).value},
+        {"time_per_output_token", rep.time_per_token.value},
+        {"tokens_per_s", throughput * a.dp},
+        {"memory", rep.memory.total().value},
+        {"fits", rep.memory.fits ? nlohmann::json(*rep.memory.fits) : nlohmann::json(nullptr)},
+        {"cost", llm::cost_to_json(c)},
+        {"warnings", rep.warnings}};
+    if (req) row["request"] = llm::request_to_json(*req);
+    rows.push_back(row);
+  }
+  if (a.json) {
+    warn(warnings);
+    emit(nlohmann::json({{"schema", "roofline.llm-compare"},
+                         {"version", 1},
+                         {"model", llm::model_to_json(model)},
+                         {"batch", batch.front()},
+                         {"context", context.front()},
+                         {"machines", rows}})
+                 .dump(2) +
+             "\n",
+         a.output);
+    return;
+  }
+  std::string out =
+      model.name + ": batch " + format_number(batch.front()) + ", context " +
+      format_number(context.front()) +
+      (a.output_tokens > 0 ? ", " + format_number(a.output_tokens) + " output tokens"
+                           : std::string()) +
+      " on each machine (tokens/s: " + (a.output_tokens > 0 ? "the request's output" : "decode") +
+      ")\n" + t.render();
+  for (const auto& w : warnings) out += "  note: " + w + "\n";
+  emit(out, a.output);
+}
+
 void run(const LlmArgs& a) {
   check_paths(a);
   if (a.list) {
@@ -145,35 +487,31 @@ void run(const LlmArgs& a) {
     throw InputError("roofs needed: give --hw NAME|machine.json, or --peak and --bandwidth");
   const llm::ModelConfig model = llm::resolve_model(a.model);
   const llm::Phase phase = llm::parse_phase(a.phase);
-  llm::Scenario s;
-  s.tp = a.tp;
-  s.flash = a.flash;
-  s.dtypes = llm::make_dtypes(a.wdtype, a.adtype, a.kvdtype, a.cdtype);
+  const auto names = machine_names(a.machine);
+  if (names.size() > 1) {
+    if (!a.report.empty() || a.csv || a.train)
+      throw InputError("--hw with several machines gives a comparison table (text or --json)");
+    return run_compare(a, model, names);
+  }
+  Setup st = setup_for(a, model, names.front());
+  if (a.train) {
+    if (!a.report.empty() || a.csv) throw InputError("--train gives text or --json");
+    return run_training(a, st);
+  }
+  llm::Scenario& s = st.scenario;
+  const llm::Roofs& roofs = st.roofs;
+  const MachineDocument& machine = st.machine;
   const auto batches = llm::parse_int_list(a.batch, "--batch");
   const auto contexts = llm::parse_int_list(a.context, "--context");
-  double prompt = 0;
-  if (!a.prompt.empty()) {
-    const auto p = llm::parse_int_list(a.prompt, "--prompt");
-    if (p.size() != 1)
-      throw InputError("--prompt: one length, not a list (got '" + a.prompt + "')");
-    prompt = p.front();
-  }
-  std::optional<ByteRate> interconnect;
-  if (!a.interconnect.empty()) {
-    interconnect =
-        ByteRate(quantity(a.interconnect, Dimension::byte_rate, "--interconnect-bandwidth"));
-    if (interconnect->value <= 0)
-      throw InputError("--interconnect-bandwidth: must be > 0 (got '" + a.interconnect + "')");
-  }
+  const double prompt = a.prompt.empty() ? 0 : single_length(a.prompt, "--prompt");
   const std::optional<double> measured = parse_measured(a.measured);
-  const MachineDocument machine = load_machine(a.machine);
-  const llm::Roofs roofs = llm::select_roofs(machine.roofs, s.dtypes.compute, interconnect);
 
   if (batches.size() == 1 && contexts.size() == 1) {
     s.batch = batches.front();
     s.context = contexts.front();
     s.prompt = prompt > 0 ? prompt : s.context;
     const llm::Report r = llm::analyse(model, s, phase, roofs, measured);
+    const Sections extra = a.csv ? Sections{} : extra_sections(a, st, r);
     // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
     if (a.json || a.csv || !(a.output.empty() || a.output == "-")) warn(r.warnings);
     write_llm_report(a, machine, roofs,
@@ -181,20 +519,29 @@ void run(const LlmArgs& a) {
                          " operators, batch " + format_number(s.batch) + ", context " +
                          format_number(s.context) + ", prompt " + format_number(s.prompt),
                      llm::to_points(r));
-    if (a.json)
-      emit(llm::to_json(r).dump(2) + "\n", a.output);
-    else if (a.csv)
+    if (a.json) {
+      nlohmann::json j = llm::to_json(r);
+      for (auto it = extra.json.begin(); it != extra.json.end(); ++it) j[it.key()] = it.value();
+      emit(j.dump(2) + "\n", a.output);
+    } else if (a.csv) {
       emit(llm::operators_csv(r), a.output);
-    else
-      emit(llm::render_text(r), a.output);
+    } else {
+      emit(llm::render_text(r) + extra.text, a.output);
+    }
     return;
   }
   if (measured) throw InputError("--measured-tokens-per-s needs one --batch and one --context");
+  if (a.output_tokens > 0 || wants_serving(a) || wants_speculative(a) || wants_cost(a))
+    throw InputError(
+        "--output-tokens, --concurrency, --spec-k and the cost flags need one --batch and one "
+        "--context");
   s.prompt = prompt;  // ≤ 0: each row's prompt is its context
   const auto rows = llm::sweep(model, s, batches, contexts, roofs);
   llm::Scenario longest = s;
   longest.context = *std::max_element(contexts.begin(), contexts.end());
-  warn(llm::scenario_warnings(model, longest));
+  auto warnings = llm::scenario_warnings(model, longest);
+  for (auto& w : llm::parallel_warnings(s, roofs)) warnings.push_back(std::move(w));
+  warn(warnings);
   write_llm_report(a, machine, roofs,
                    model.name + " on " + roofs.machine + ": decode step per (batch, context)",
                    llm::sweep_points(rows, roofs));
@@ -223,11 +570,15 @@ const Registrar reg(60, [](CLI::App& root) {
   c->add_option("--bandwidth", args->machine.bandwidth, "Memory bandwidth β instead of a machine");
   c->add_option("--phase", args->phase,
                 "Operator table to show: prefill or decode (default decode)");
-  c->add_option("--batch,-b", args->batch, "Batch B: 8, 1..256 (powers of two) or 1,8,64");
+  c->add_option("--batch,-b", args->batch,
+                "Batch B: 8, 1..256 (powers of two) or 1,8,64; whole numbers 1 to 1e9");
   c->add_option("--context,-L", args->context,
-                "Context L of a decode step (tokens in the KV cache): 2048, 512..8192 or 512,1024");
+                "Context L of a decode step (tokens in the KV cache): 2048, 512..8192 or "
+                "512,1024; whole numbers 1 to 1e9");
   c->add_option("--prompt,-S", args->prompt, "Prompt length S of prefill (default: the context)");
-  c->add_option("--wdtype", args->wdtype, "Weight dtype (default fp16; int4/int8 = weight-only)");
+  c->add_option("--wdtype", args->wdtype,
+                "Weight dtype (default: the machine's 16-bit float, fp16 or bf16; int4/int8 = "
+                "weight-only)");
   c->add_option("--adtype", args->adtype, "Activation dtype (default: weights', fp16 if integer)");
   c->add_option("--kvdtype", args->kvdtype, "KV-cache dtype (default: activations')");
   c->add_option("--cdtype", args->cdtype,
@@ -239,6 +590,59 @@ const Registrar reg(60, [](CLI::App& root) {
                 "600 GB/s); default: the machine's \"interconnect\" roof");
   c->add_option("--measured-tokens-per-s", args->measured,
                 "Measured throughput: gives MFU and bandwidth utilisation");
+  c->add_option("--mla", args->mla,
+                "Multi-head latent attention form: auto (naive prefill, absorbed decode), "
+                "absorbed, naive");
+  // Parallelism beyond tensor parallelism.
+  c->add_flag("--ep", args->ep, "Expert parallelism over the --tp group (all-to-all dispatch)");
+  c->add_option("--cp", args->cp, "Context-parallel degree (ring attention, split KV cache)");
+  c->add_option("--pp", args->pp, "Pipeline stages (layers split; GPipe bubbles)");
+  c->add_option("--micro-batches", args->micro_batches,
+                "Micro-batches through the pipeline (default: as many as stages)");
+  c->add_option("--dp", args->dp, "Data-parallel replicas (throughput, cost; training)");
+  c->add_option("--link-latency", args->link_latency,
+                "Per-message interconnect latency α (\"3 us\"); default: the catalogue's");
+  c->add_option("--domain-size", args->domain_size,
+                "Devices per NVLink domain (default: the catalogue's)");
+  // The whole request and serving.
+  c->add_option("--output-tokens,-N", args->output_tokens,
+                "Tokens to generate: end-to-end latency of the request (TTFT + Σ decode steps)");
+  c->add_option("--chunk", args->chunk, "Chunked prefill of the request: tokens per chunk");
+  c->add_option("--concurrency", args->concurrency,
+                "Serve at this concurrency (continuous batching, closed loop)");
+  c->add_option("--requests", args->requests,
+                "Serving workload PROMPT:OUTPUT[,PROMPT:OUTPUT...] (default: --prompt and "
+                "--output-tokens)");
+  c->add_option("--max-batched-tokens", args->max_batched_tokens,
+                "Token budget per step: chunked prefill mixed with decode (default: no chunking)");
+  c->add_option("--num-requests", args->num_requests,
+                "Requests to simulate (default: 8 × concurrency)");
+  // Speculative decoding.
+  c->add_option("--spec-k", args->spec_k, "Speculative decoding: tokens drafted per step");
+  c->add_option("--spec-alpha", args->spec_alpha, "Speculative decoding: acceptance rate α");
+  c->add_option("--draft", args->draft, "Draft model (preset or config.json), or mtp");
+  // Cost.
+  c->add_option("--price-per-hour", args->price,
+                "Dollars per device-hour (or NAME=PRICE,... per machine): $/M tokens");
+  c->add_option("--power-w", args->power_w,
+                "Watts per device (default: the catalogue's power figure)");
+  c->add_flag("--cost", args->cost, "Cost section: J/token (and $/M tokens with a price)");
+  // Training.
+  c->add_flag("--train", args->train, "A training step instead of inference");
+  c->add_option("--seq", args->seq, "Training: tokens per sequence (default 4096)");
+  c->add_option("--micro-batch", args->micro_batch, "Training: sequences per device per step");
+  c->add_option("--global-batch", args->global_batch,
+                "Training: sequences per optimizer step (default micro-batch × dp)");
+  c->add_option("--recompute", args->recompute, "Training: none, selective or full");
+  c->add_option("--zero", args->zero, "Training: ZeRO stage 0-3");
+  c->add_flag("--sequence-parallel", args->sequence_parallel, "Training: sequence parallelism");
+  c->add_option("--measured-step-s", args->measured_step_s,
+                "Training: a measured step time, for measured MFU and HFU");
+  // Calibration.
+  c->add_option("--attainment", args->attainment,
+                "Scale the roofs: compute=F,memory=F[,interconnect=F] (measured ÷ datasheet)");
+  c->add_option("--calibrate", args->calibrate,
+                "A measured machine document: scale the roofs by its attainment");
   c->add_flag("--json", args->json, "Machine-readable output");
   c->add_flag("--csv", args->csv, "CSV: the operator table, or the sweep");
   c->add_option("-o,--output", args->output,

@@ -7,10 +7,11 @@
 #include <filesystem>
 
 #include "commands.hpp"
-#include "roofline/cuda.hpp"
+#include "roofline/engine.hpp"
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -46,7 +47,7 @@ class ProgressBar {
     std::string bar(static_cast<size_t>(filled), '#');
     bar.resize(width, '.');
     std::fprintf(stderr, "\r\033[K[%s] %3d%% %s", bar.c_str(), static_cast<int>(f * 100 + 0.5),
-                 what.substr(0, 40).c_str());
+                 terminal_safe(what.substr(0, 40)).c_str());
     std::fflush(stderr);
   }
   void clear() {
@@ -73,7 +74,10 @@ void run(const MeasureArgs& a) {
   check_output_path(a.output);
   // Refuse a report we could not write before spending the measurement time.
   if (!a.report.empty()) check_report_path(a.report);
+  check_outputs({{"-o", a.output}, {"--report", a.report}});
   MeasureOptions o;
+  o.device = a.device;
+  o.device_index = a.cuda_device;
   o.quick = a.quick;
   o.threads = a.threads;
   o.precisions = a.precisions;
@@ -88,17 +92,9 @@ void run(const MeasureArgs& a) {
   o.cancel = guard.flag();
   MachineDocument m;
   try {
-    if (a.device == "cuda") {
-      // The CUDA backend sits behind the same document; without a device it throws
-      // Unavailable with the reason (exit 3).
-      cuda::Options co;
-      co.device = a.cuda_device;
-      co.quick = a.quick;
-      co.progress = o.progress;
-      m = cuda::measure(co);
-    } else {
-      m = measure_machine(o);
-    }
+    // The engine picks the backend (engine::backends()); a missing device is Unavailable with
+    // the reason (exit 3).
+    m = engine::measure(o);
   } catch (const Interrupted&) {
     bar.clear();
     guard.exit_interrupted(a.output);
@@ -112,10 +108,10 @@ void run(const MeasureArgs& a) {
   const std::string text = machine_to_json(m).dump(2) + "\n";
   if (a.output == "-") {
     emit(text);
-    if (!a.json) std::fprintf(stderr, "%s", render_measure_summary(m, false).c_str());
+    if (!a.json) say(render_measure_summary(m, false));
     return;
   }
-  write_file_atomic(a.output, text);
+  emit(text, a.output);
   if (!a.report.empty()) {
     ReportInput in;
     in.title = "Roofline of " + m.roofs.name;
@@ -157,8 +153,10 @@ const Registrar reg(10, [](CLI::App& root) {
   c->add_flag("--mpi", args->mpi,
               "Under mpirun: measure every node at once and write the cluster document "
               "(same as `roofline cluster`)");
+  std::vector<std::string> devices;
+  for (const auto* b : engine::backends()) devices.push_back(b->name());
   c->add_option("--device", args->device, "What to measure: cpu (default) or cuda")
-      ->check(CLI::IsMember({"cpu", "cuda"}));
+      ->check(CLI::IsMember(devices));
   c->add_option("--cuda-device", args->cuda_device, "CUDA device index for --device cuda")
       ->check(CLI::NonNegativeNumber);
   c->callback([args] { run(*args); });

@@ -26,12 +26,13 @@ struct PlotArgs {
   std::string precision;
   double touching = DiagnosisOptions{}.touching;
   int width = 0;
+  std::string roofs;
 };
 
 int terminal_columns() {
   winsize ws{};
   if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
-    return ws.ws_col;
+    return std::min<int>(ws.ws_col, kMaxTerminalColumns);
   return 100;
 }
 
@@ -72,6 +73,7 @@ void run(const PlotArgs& a) {
   if (!a.at.empty()) in.workload_line = Intensity(quantity(a.at, Dimension::intensity, "--at"));
   in.no_overlap_curve = a.no_overlap;
   in.diagnosis.touching = a.touching;
+  in.roofs = report_roof_terms(a.roofs);
   in.title = !a.title.empty() ? a.title : "Roofline of " + roofs.name;
   const bool to_file = !a.output.empty() && a.output != "-";
   if (to_file) write_report(a.output, in);
@@ -105,7 +107,15 @@ const Registrar reg(40, [](CLI::App& root) {
   c->add_option("--touching", args->touching,
                 "Attainment at which a point counts as touching its roof (default 0.8)")
       ->check(CLI::Range(0.01, 1.0));
-  c->add_option("--width", args->width, "Terminal plot width in columns (default: the terminal's)");
+  c->add_option("--roofs", args->roofs,
+                "Roofs to draw, comma-separated: all, default, roof names, memory levels, "
+                "precisions (fp32), vector widths (256-bit, scalar), instruction classes (fma, "
+                "add+mul); default: per precision its highest roof, the scalar baseline, the "
+                "no-FMA roof, every memory level and the roofs points are judged against");
+  c->add_option("--width", args->width,
+                "Terminal plot width in columns, 40 to " + std::to_string(kMaxTerminalColumns) +
+                    " (default: the terminal's)")
+      ->check(CLI::Range(40, kMaxTerminalColumns));
   c->callback([args] { run(*args); });
 });
 

@@ -2,16 +2,20 @@
 // one point per marker region), and exit with the program's own status.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include "commands.hpp"
+#include "profile_instrument.hpp"
 #include "roofline/counters.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
 #include "roofline/json_out.hpp"
+#include "roofline/suite.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -27,22 +31,11 @@ struct ProfileArgs {
   std::string save_counters, replay;
   std::string sysfs = "/sys/bus/event_source/devices";
   bool json = false;
+  bool self_test = false;
+  bool instrument = false;  ///< --instrument (profile_instrument.cpp)
+  std::string sim_caches, simulate = "all", valgrind = "valgrind";
   std::string output;
   std::vector<std::string> command;
-};
-
-/// A temporary directory for marker results, removed at scope exit.
-struct MarkerDir {
-  fs::path path;
-  MarkerDir() {
-    std::string tmpl = (fs::temp_directory_path() / "roofline-markers-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw Error("cannot create a temporary directory");
-    path = tmpl;
-  }
-  ~MarkerDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
 };
 
 std::string dominant_precision(const CounterTotals& t) {
@@ -82,7 +75,7 @@ Outcome build_points(const ProfileArgs& a, const RunResult& r,
     from.push_back("Q from memory-controller counters");
   }
   if (!traffic.empty())
-    for (const char* lvl : {"L2", "L1"})
+    for (const char* lvl : {"L3", "L2"})
       if (r.totals.bytes_by_level.count(lvl) && r.totals.bytes_by_level.at(lvl) > 0)
         traffic.push_back({lvl, Bytes(r.totals.bytes_by_level.at(lvl))});
   if (!a.machine.precision.empty()) p.precision = a.machine.precision;
@@ -120,9 +113,312 @@ Outcome build_points(const ProfileArgs& a, const RunResult& r,
   return o;
 }
 
+// --- roofline profile --self-test ------------------------------------------------------------
+// Built-in kernels whose W and Q are known by hand, run under the counters in this process; the
+// counts are judged by counters::self_test_rows. The kernels come from the suite's public
+// interface (make_workload), sized with its working_set_for.
+
+struct SelfTestRun {
+  std::string kernel, level;
+  int threads = 1;
+  double calls = 0;
+  std::string check;
+  std::vector<EventSpec> events;
+  std::vector<Reading> readings;
+  std::vector<SelfTestRow> rows;
+  std::vector<std::string> failures;  ///< counters that could not be opened
+  int counted_threads = 0;            ///< threads of this process counted
+  std::string skipped;                ///< why the case could not run
+};
+
+/// The hand-worked W and Q of one case (axpy: catalogue W = 2·n per call; gemm: 2·n³).
+SelfTestCase self_test_case(const std::string& kernel, const std::string& level,
+                            const suite::Workload& w, double calls) {
+  SelfTestCase c;
+  c.kernel = kernel;
+  c.level = level;
+  c.calls = calls;
+  c.flops = w.count.work.value * calls;
+  c.precision = w.precision;
+  using K = SelfTestCase::Kind;
+  const double n = w.params.count("n") ? w.params.at("n") : 0;
+  if (kernel.rfind("axpy", 0) == 0) {
+    const double s = 8;  // fp64
+    if (level == "L1") {
+      const double limit = 0.05 * 3 * n * s * calls;
+      c.traffic = {
+          {"L2", limit, K::near_zero,
+           "working set in L1: nothing comes from L2 (limit: 5 % of the L1 traffic "
+           "3·n·8 B per call)"},
+          {"L3", limit, K::near_zero, "working set in L1: nothing comes from L3 or memory"}};
+    } else {
+      c.traffic = {{"DRAM", 3 * n * s * calls, K::equal,
+                    "3·n·8 B per call: x and y read, y written (y is read first: no extra "
+                    "read-for-ownership)"},
+                   {"L2", 2 * n * s * calls, K::equal,
+                    "2·n·8 B per call: the lines of x and y filled into L1 (the write-back of y "
+                    "is not a fill)"},
+                   {"L3", 2 * n * s * calls, K::equal,
+                    "2·n·8 B per call: the lines of x and y filled into L2"}};
+    }
+  } else {  // gemm: A, B read and C written at least once per call
+    const double bound = 3 * n * n * 8 * calls;
+    if (level == "L1")
+      c.traffic = {{"L2", 0.05 * bound, K::near_zero,
+                    "working set in L1: nothing comes from L2 (limit: 5 % of 3·n²·8 B per call)"}};
+    else
+      c.traffic = {
+          {"DRAM", bound, K::at_least, "compulsory: 3·n²·8 B per call (A, B read, C written)"},
+          {"L3", bound, K::at_least, "compulsory: 3·n²·8 B per call into L2"},
+          {"L2", bound, K::at_least, "compulsory: 3·n²·8 B per call into L1"}};
+  }
+  return c;
+}
+
+SelfTestRun run_self_test_case(const std::string& kernel, const std::string& level,
+                               const suite::Machine& machine, const EventPlan& plan,
+                               const fs::path& sysfs) {
+  SelfTestRun r;
+  r.kernel = kernel;
+  r.level = level;
+  // L1 cases on one thread (L1 is per core); DRAM cases on up to 16 (each thread takes one set
+  // of counters: file descriptors) so that the DRAM-size gemm finishes in seconds.
+  r.threads = level == "L1" ? 1 : std::clamp(machine.cores(), 1, 16);
+  std::unique_ptr<suite::Workload> w;
+  try {
+    suite::Context ctx;
+    ctx.machine = machine;
+    ctx.threads = r.threads;
+    ctx.level = level;
+    w = suite::make_workload(kernel, suite::working_set_for(level, machine, r.threads), ctx);
+  } catch (const Error& e) {
+    r.skipped = e.what();
+    return r;
+  }
+  // Enough calls for about 2·10⁸ FLOP, and for the streaming kernel 10⁹ bytes at DRAM, so that
+  // start-up and other processes' DRAM traffic are small beside the counts.
+  const double per_call = std::max(1.0, w->count.work.value);
+  double calls = std::ceil(2e8 / per_call);
+  if (level == "DRAM" && kernel.rfind("axpy", 0) == 0)
+    calls = std::max(calls, std::ceil(1e9 / std::max(1.0, w->count.traffic.value)));
+  calls = std::clamp(calls, 1.0, 1e6);
+  w->run_many(1);  // warm-up: pages touched, caches filled, the thread pool started
+  // Per-thread counters count one thread (and the threads it starts later): the kernel's
+  // threads already exist, so every thread of this process gets its own set; the
+  // memory-controller counters are system-wide and opened once.
+  std::vector<EventSpec> core, uncore;
+  for (const auto& e : plan.events) (e.system_wide ? uncore : core).push_back(e);
+  std::vector<std::unique_ptr<CounterSet>> threads;
+  std::error_code ec;
+  for (const auto& t : fs::directory_iterator("/proc/self/task", ec)) {
+    const std::string tid = t.path().filename().string();
+    if (tid.empty() || tid.find_first_not_of("0123456789") != std::string::npos) continue;
+    threads.push_back(std::make_unique<CounterSet>());
+    threads.back()->open(core, static_cast<pid_t>(std::stol(tid)), /*on_exec=*/false, sysfs);
+  }
+  CounterSet system;
+  system.open(uncore, 0, /*on_exec=*/false, sysfs);
+  system.enable_system_wide();
+  w->run_many(static_cast<int>(calls));
+  system.disable_all();
+  for (auto& t : threads) t->disable_all();
+  // Per event: the threads' scaled counts summed (each thread multiplexes on its own).
+  std::vector<std::vector<Reading>> per_thread;
+  for (const auto& t : threads) per_thread.push_back(t->read());
+  std::vector<Reading> core_sum(core.size());
+  for (std::size_t i = 0; i < core.size(); ++i) {
+    core_sum[i].name = core[i].name;
+    double v = 0;
+    for (const auto& readings : per_thread) {
+      const Reading& x = readings[i];
+      if (const auto sv = scaled_value(x)) {
+        v += *sv;
+        core_sum[i].time_enabled += x.time_enabled;
+        core_sum[i].time_running += x.time_enabled;  // already scaled
+      }
+    }
+    core_sum[i].value = static_cast<std::uint64_t>(std::llround(v));
+  }
+  for (const auto& t : threads)
+    for (const auto& f : t->failures())
+      if (std::find(r.failures.begin(), r.failures.end(), f) == r.failures.end())
+        r.failures.push_back(f);
+  for (const auto& f : system.failures()) r.failures.push_back(f);
+  const std::vector<Reading> sys = system.read();
+  std::size_t ci = 0, ui = 0;
+  for (const auto& e : plan.events) {
+    r.events.push_back(e);
+    r.readings.push_back(e.system_wide ? sys[ui++] : core_sum[ci++]);
+  }
+  r.counted_threads = static_cast<int>(threads.size());
+  r.calls = calls;
+  const std::string bad = w->check();
+  r.check = bad.empty() ? "passed" : bad;
+  r.rows = self_test_rows(self_test_case(kernel, level, *w, calls), r.events, r.readings);
+  return r;
+}
+
+std::string ratio_text(const SelfTestRow& row) {
+  return row.ratio ? format_number(*row.ratio, 3) : std::string("-");
+}
+
+void run_self_test(const ProfileArgs& a) {
+  const PmuStatus pmu = probe_pmu(a.sysfs);
+  const std::string no_core = explain_missing(pmu);
+  if (!no_core.empty()) {
+    // Nothing to check without counters: say so plainly and exit "unavailable" (3).
+    const std::string text =
+        "profile --self-test: no PMU — this machine gives no hardware counters, so nothing can "
+        "be checked.\n" +
+        no_core + "\n";
+    if (a.json)
+      emit(nlohmann::json({{"schema", "roofline.selftest"},
+                           {"version", 1},
+                           {"pmu", false},
+                           {"message", no_core}})
+                   .dump(2) +
+               "\n",
+           a.output);
+    else
+      emit(text, a.output);
+    std::fflush(stdout);
+    throw Unavailable("no PMU: the self-test needs hardware counters");
+  }
+  const CpuIdentity cpu = this_cpu();
+  EventPlan plan = core_event_plan(cpu, pmu.core_pmu);
+  const std::string no_uncore = explain_uncore_missing(pmu);
+  if (no_uncore.empty())
+    add_dram_events(plan, cpu, a.sysfs);
+  else
+    plan.missing.push_back(no_uncore);
+  const suite::Machine machine = suite::detect_machine();
+  const std::pair<const char*, const char*> cases[] = {
+      {"axpy-fp64", "L1"}, {"axpy-fp64", "DRAM"}, {"gemm-tiled", "L1"}, {"gemm-tiled", "DRAM"}};
+  std::vector<SelfTestRun> runs;
+  for (const auto& [k, l] : cases) runs.push_back(run_self_test_case(k, l, machine, plan, a.sysfs));
+
+  bool all_pass = true, any_compared = false;
+  for (const auto& r : runs)
+    for (const auto& row : r.rows) {
+      all_pass = all_pass && row.pass;
+      any_compared = any_compared || row.compared;
+    }
+  if (a.json) {
+    nlohmann::json j = {
+        {"schema", "roofline.selftest"},   {"version", 1},          {"pmu", true},
+        {"cpu", plan.cpu_description},     {"limits", plan.limits}, {"missing", plan.missing},
+        {"pass", all_pass && any_compared}};
+    nlohmann::json js = nlohmann::json::array();
+    for (const auto& r : runs) {
+      nlohmann::json rj = {{"kernel", r.kernel}, {"level", r.level}, {"threads", r.threads}};
+      if (!r.skipped.empty()) {
+        rj["skipped"] = r.skipped;
+        js.push_back(rj);
+        continue;
+      }
+      rj["calls"] = r.calls;
+      rj["check"] = r.check;
+      rj["counted_threads"] = r.counted_threads;
+      rj["open_failures"] = r.failures;
+      nlohmann::json ev = nlohmann::json::array();
+      for (std::size_t i = 0; i < r.events.size(); ++i)
+        ev.push_back({{"name", r.events[i].name},
+                      {"config", r.events[i].config},
+                      {"weight", r.events[i].weight},
+                      {"value", r.readings[i].value},
+                      {"time_enabled", r.readings[i].time_enabled},
+                      {"time_running", r.readings[i].time_running}});
+      rj["events"] = ev;
+      nlohmann::json rows = nlohmann::json::array();
+      for (const auto& row : r.rows) {
+        nlohmann::json x = {{"quantity", row.quantity}, {"events", row.events},
+                            {"counted", row.counted},   {"expected", row.expected},
+                            {"compared", row.compared}, {"pass", row.pass},
+                            {"verdict", row.verdict},   {"why", row.why}};
+        if (row.ratio) x["ratio"] = *row.ratio;
+        rows.push_back(x);
+      }
+      rj["rows"] = rows;
+      js.push_back(rj);
+    }
+    j["cases"] = js;
+    emit(j.dump(2) + "\n", a.output);
+  } else {
+    std::string t = "profile --self-test on " + plan.cpu_description + "\n";
+    for (const auto& r : runs) {
+      t += "\n" + r.kernel + ", working set in " + r.level + ", " + std::to_string(r.threads) +
+           " thread(s)";
+      if (!r.skipped.empty()) {
+        t += ": skipped (" + r.skipped + ")\n";
+        continue;
+      }
+      t += ", " + format_number(r.calls, 6) + " calls, " + std::to_string(r.counted_threads) +
+           " threads of this process counted; result check " + r.check + "\n";
+      for (const auto& f : r.failures) t += "  could not open " + f + "\n";
+      for (const auto& row : r.rows) {
+        const bool bytes = row.quantity.rfind("Q", 0) == 0;
+        auto fmt = [&](double v) { return bytes ? format_bytes(Bytes(v)) : format_work(Work(v)); };
+        t += "  " + row.quantity + ": ";
+        if (row.compared)
+          t += "counted " + fmt(row.counted) + ", expected " + fmt(row.expected) +
+               ", counted/expected " + ratio_text(row) + " — " + row.verdict + "\n";
+        else
+          t += row.verdict + "\n";
+        t += "    " + row.why + "\n";
+        if (!row.events.empty()) {
+          std::string ev;
+          for (const auto& e : row.events) ev += (ev.empty() ? "" : ", ") + e;
+          t += "    events: " + ev + "\n";
+        }
+      }
+    }
+    for (const auto& l : plan.limits) t += "limit: " + l + "\n";
+    for (const auto& m : plan.missing) t += "not counted: " + m + "\n";
+    t += std::string("\nself-test: ") +
+         (!any_compared ? "nothing could be compared"
+          : all_pass    ? "every count within its tolerance"
+                        : "a count is off (see above)") +
+         "\n";
+    emit(t, a.output);
+  }
+  if (!all_pass || !any_compared) {
+    std::fflush(stdout);
+    std::exit(1);
+  }
+}
+
 void run(ProfileArgs& a) {
+  if (a.self_test) {
+    if (!a.command.empty() || !a.replay.empty())
+      throw InputError("--self-test runs its own kernels: give no program and no --replay");
+    run_self_test(a);
+    return;
+  }
+  if (a.instrument) {
+    if (!a.replay.empty() || !a.work.empty() || !a.traffic.empty() || !a.save_counters.empty())
+      throw InputError(
+          "--instrument counts W and simulates Q itself: give no --replay, "
+          "--work, --traffic or --save-counters");
+    if (a.events != "auto" && a.events != "none")
+      throw InputError("--events: expected auto or none (got '" + a.events + "')");
+    check_outputs({{"-o", a.output}});
+    InstrumentArgs ia;
+    ia.machine = a.machine;
+    ia.name = a.name;
+    ia.sim_caches = a.sim_caches;
+    ia.simulate = a.simulate;
+    ia.valgrind = a.valgrind;
+    ia.hardware = a.events == "auto";
+    ia.sysfs = a.sysfs;
+    ia.json = a.json;
+    ia.output = a.output;
+    ia.command = a.command;
+    run_profile_instrument(ia);
+    return;
+  }
   if (a.events != "auto" && a.events != "none")
     throw InputError("--events: expected auto or none (got '" + a.events + "')");
+  check_outputs({{"-o", a.output}, {"--save-counters", a.save_counters}});
   RunResult r;
   std::vector<RegionResult> regions;
   const bool hardware = a.events == "auto";
@@ -137,7 +433,7 @@ void run(ProfileArgs& a) {
     if (a.command.empty())
       throw InputError("no program given: roofline profile [options] -- PROGRAM ARGS...");
     if (a.name.empty()) a.name = fs::path(a.command.front()).filename().string();
-    MarkerDir dir;
+    ScopedTempDir dir("roofline-markers-");
     RunOptions opt;
     opt.hardware = hardware;
     opt.marker_dir = dir.path;
@@ -145,7 +441,7 @@ void run(ProfileArgs& a) {
     try {
       r = run_counted(a.command, opt);
     } catch (const ExecError& e) {
-      std::fprintf(stderr, "roofline: error: %s\n", e.what());
+      say(std::string("roofline: error: ") + e.what() + "\n");
       std::fflush(stdout);
       std::exit(e.code());
     }
@@ -263,6 +559,22 @@ const Registrar reg(60, [](CLI::App& root) {
       ->capture_default_str();
   add_machine_options(*c, args->machine);
   c->add_flag("--json", args->json, "Points document (with the run's counts) as JSON");
+  c->add_flag("--self-test", args->self_test,
+              "Run built-in kernels whose W and Q are known (axpy, gemm at L1 and DRAM sizes) "
+              "under the counters and report counted/expected; exit 3 when there is no PMU");
+  c->add_flag("--instrument", args->instrument,
+              "No hardware counters needed: W counted by instrumentation (a program built with "
+              "the flopcount plugin), Q by cache simulation (Valgrind's callgrind with this "
+              "machine's caches), T from a native run; per-function and per-region points");
+  c->add_option("--sim-caches", args->sim_caches,
+                "--instrument: cache geometry to simulate instead of this machine's, e.g. "
+                "L1=32K/8,L2=1M/8,L3=32M/16 (SIZE/WAYS[/LINE])");
+  c->add_option("--simulate", args->simulate,
+                "--instrument: all (one simulation per level: Q(L2), Q(L3), Q(DRAM)), last (L1 "
+                "and the last level only: Q(L2), Q(DRAM)), none")
+      ->capture_default_str();
+  c->add_option("--valgrind", args->valgrind, "--instrument: the valgrind executable")
+      ->capture_default_str();
   c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
   c->add_option("command", args->command, "-- PROGRAM ARGS...: the program to run")->expected(-1);
   c->callback([args] { run(*args); });

@@ -78,8 +78,8 @@ std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
   if (!a.levels.empty()) args.insert(args.end(), {"--levels", a.levels});
   if (!a.size.empty()) args.insert(args.end(), {"--size", a.size});
   if (a.quick) args.push_back("--quick");
-  std::fprintf(stderr, "running %s again with OPENBLAS_CORETYPE=%s (child process)\n",
-               kernels.size() == 1 ? kernels[0].c_str() : "the BLAS kernels", core.c_str());
+  say("running " + (kernels.size() == 1 ? kernels[0] : std::string("the BLAS kernels")) +
+      " again with OPENBLAS_CORETYPE=" + core + " (child process)\n");
   const suite::ChildOutput out =
       suite::run_child("/proc/self/exe", args, {{"OPENBLAS_CORETYPE", core}});
   nlohmann::json j;
@@ -105,7 +105,8 @@ struct Placed {
   Point point;
   std::optional<Diagnosis> diagnosis;
   std::string corename;
-  std::string why_not;  // when no diagnosis: which roofs were missing
+  std::string why_not;      // when no diagnosis: which roofs were missing
+  std::string above_cause;  // attainment above 1: why the point can sit above its roof
 };
 
 Point keep_levels_with_roofs(Point p, const RoofSet& roofs) {
@@ -116,11 +117,41 @@ Point keep_levels_with_roofs(Point p, const RoofSet& roofs) {
   return p;
 }
 
-/// "T (median ± spread)": the sustained time per call that places the point, then the median
-/// and relative spread of the repetitions.
+/// "T (median, spread)": the sustained time per call that places the point, then the median
+/// and the robust spread (interquartile range / median) of the repetitions, "noisy" when the
+/// statistics policy says so.
 std::string timing_text(const suite::RunResult& r) {
-  return format_seconds(Seconds(r.sustained)) + " (" + format_seconds(Seconds(r.median)) + " ± " +
-         format_number(100 * r.spread(), 2) + "%)";
+  return format_seconds(Seconds(r.sustained)) + " (" + format_seconds(Seconds(r.median)) + ", " +
+         format_number(100 * r.spread(), 2) + "%" + (r.noisy ? " noisy" : "") + ")";
+}
+
+/// Why a point sits above the roof it is judged on (attainment > 1): each cause that the
+/// document and the run show, most specific first. Never empty.
+std::string above_roof_cause(const Placed& p, const RoofSet& roofs, const suite::Machine& machine) {
+  std::vector<std::string> causes;
+  const Diagnosis& d = *p.diagnosis;
+  const MemoryRoof* level = roofs.find_memory(d.binding_level);
+  if (d.binding_level == "DRAM" && p.result.level == "DRAM") {
+    double llc = 0;
+    for (const auto& c : machine.topology.caches) llc = std::max(llc, c.size_bytes);
+    if (llc > 0 && p.result.working_set_bytes < 8 * llc)
+      causes.push_back("part of the " + format_bytes(Bytes(p.result.working_set_bytes)) +
+                       " working set stays in the " + format_bytes(Bytes(llc)) +
+                       " last-level cache between calls");
+  }
+  if (level && level->stats && (level->stats->noisy || !level->stats->confirmed()))
+    causes.push_back("the " + level->level + " roof was measured noisy (its samples spread " +
+                     format_number(100 * level->stats->iqr(), 2) + "%): it is likely low");
+  if (p.result.noisy)
+    causes.push_back("the point's own repetitions are noisy (" +
+                     format_number(100 * p.result.spread(), 2) + "%)");
+  if (causes.empty())
+    causes.push_back(
+        "the point and the roof were measured minutes apart on a shared machine; "
+        "a difference of this size is within their run-to-run spread");
+  std::string s;
+  for (const auto& c : causes) s += (s.empty() ? "" : "; ") + c;
+  return s;
 }
 
 std::string size_text(const suite::RunResult& r) {
@@ -141,23 +172,34 @@ std::string size_text(const suite::RunResult& r) {
 void run(const RunArgs& a) {
   // Everything the user typed is checked before anything runs.
   if (!a.report.empty()) check_report_path(a.report);
+  check_outputs({{"-o", a.output}, {"--report", a.report}});
   const auto kernels = suite::resolve_kernels(a.kernels);
-  const auto levels = a.levels.empty() ? std::vector<std::string>{} : suite::parse_levels(a.levels);
-  const suite::CacheInfo caches = suite::detect_caches();
+  std::vector<std::string> levels;
+  if (!a.levels.empty()) {
+    levels = parse_memory_levels({a.levels}, "--levels");
+    for (const auto& l : levels)
+      if (std::find(suite::all_levels().begin(), suite::all_levels().end(), l) ==
+          suite::all_levels().end())
+        throw InputError(
+            "--levels: the kernel suite places working sets in L1, L2, L3 or DRAM, "
+            "not " +
+            l);
+  }
+  const suite::Machine machine = suite::detect_machine();
   double size = 0;
   if (!a.size.empty()) {
     size = quantity(a.size, Dimension::bytes, "--size");
     if (!(size > 0)) throw InputError("--size must be > 0 (got " + a.size + ")");
-    if (caches.mem_available_bytes > 0 && size > caches.mem_available_bytes / 2)
+    if (machine.mem_available_bytes > 0 && size > machine.mem_available_bytes / 2)
       throw InputError("--size " + a.size + " is more than half of MemAvailable (" +
-                       format_bytes(Bytes(caches.mem_available_bytes)) + ")");
+                       format_bytes(Bytes(machine.mem_available_bytes)) + ")");
   }
   for (char ch : a.blas_core)
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
       throw InputError("--blas-core: '" + a.blas_core +
                        "' is not an OpenBLAS core name (e.g. "
                        "Prescott, Sandybridge, Haswell, Zen, SkylakeX)");
-  const int threads = a.threads > 0 ? a.threads : std::max(1, caches.cpus);
+  const int threads = a.threads > 0 ? a.threads : machine.cores();
   const suite::BlasInfo blas = suite::blas_info();
 
   // Held to the end: SIGINT/SIGTERM stop between runs, or wait for a write to complete.
@@ -169,10 +211,10 @@ void run(const RunArgs& a) {
   opt.threads = threads;
   opt.quick = a.quick;
   opt.working_set_override = size;
-  opt.progress = [](const std::string& what) { std::fprintf(stderr, "  %s\n", what.c_str()); };
+  opt.progress = [](const std::string& what) { say("  " + what + "\n"); };
 
   if (a.results_only) {
-    const auto results = suite::run_suite(opt, caches);
+    const auto results = suite::run_suite(opt, machine);
     nlohmann::json out = {{"blas", {{"corename", blas.corename}, {"config", blas.config}}},
                           {"results", nlohmann::json::array()}};
     bool ok = true;
@@ -180,21 +222,22 @@ void run(const RunArgs& a) {
       out["results"].push_back(suite::result_to_json(r));
       ok = ok && r.passed;
     }
-    std::cout << out.dump() << "\n" << std::flush;
+    emit(out.dump() + "\n");
     if (!ok) std::exit(1);
     return;
   }
 
   MachineDocument m = a.machine.empty() ? machine_for_run(threads) : resolve_machine(a.machine);
-  std::fprintf(stderr, "roofline run: %d thread%s, caches:", threads, threads > 1 ? "s" : "");
-  for (const auto& c : caches.caches)
-    std::fprintf(stderr, " %s %s", c.level.c_str(), format_bytes(Bytes(c.size_bytes)).c_str());
-  std::fprintf(stderr, ", MemAvailable %s\n",
-               format_bytes(Bytes(caches.mem_available_bytes)).c_str());
+  std::string said = "roofline run: " + std::to_string(threads) + " pinned thread" +
+                     (threads > 1 ? "s" : "") + ", caches:";
+  for (const auto& c : machine.topology.caches)
+    said += " L" + std::to_string(c.level) + " " + format_bytes(Bytes(c.size_bytes)) +
+            (c.cores_sharing > 1 ? " per " + std::to_string(c.cores_sharing) + " cores" : "/core");
+  say(said + ", MemAvailable " + format_bytes(Bytes(machine.mem_available_bytes)) + "\n");
 
   std::vector<suite::RunResult> results;
   try {
-    results = suite::run_suite(opt, caches);
+    results = suite::run_suite(opt, machine);
   } catch (const Interrupted&) {
     guard.exit_interrupted(a.output);
   }
@@ -224,7 +267,7 @@ void run(const RunArgs& a) {
       bandwidth_only.push_back(&r);
       continue;
     }
-    Placed p{r, r.to_point(), std::nullopt, "", ""};
+    Placed p{r, r.to_point(), std::nullopt, "", "", ""};
     if (!blas_names.empty() &&
         std::find(blas_names.begin(), blas_names.end(), r.kernel) != blas_names.end()) {
       p.corename = r.variant.empty() ? blas.corename : r.variant.substr(r.variant.find('=') + 1);
@@ -260,6 +303,11 @@ void run(const RunArgs& a) {
     }
   }
 
+  // No point above its roof without a stated cause.
+  for (auto& p : placed)
+    if (p.diagnosis && p.diagnosis->attainment > 1.0)
+      p.above_cause = above_roof_cause(p, m.roofs, machine);
+
   // Output: a points document (docs/schema.md) with the run's details beside each point.
   PointsDocument doc;
   doc.machine = m.roofs.name;
@@ -273,6 +321,7 @@ void run(const RunArgs& a) {
       pj["diagnosis"] = diagnosis_to_json(*p.diagnosis);
     else
       pj["diagnosis_unavailable"] = p.why_not;
+    if (!p.above_cause.empty()) pj["above_roof_cause"] = p.above_cause;
   }
   j["run"] = {{"threads", threads},
               {"quick", a.quick},
@@ -283,8 +332,11 @@ void run(const RunArgs& a) {
                 {"generic", blas.generic},
                 {"environment", blas.environment}}}};
   nlohmann::json cj = nlohmann::json::array();
-  for (const auto& c : caches.caches)
-    cj.push_back({{"level", c.level}, {"size", c.size_bytes}, {"shared_by", c.shared_by}});
+  for (const auto& c : machine.topology.caches)
+    cj.push_back({{"level", "L" + std::to_string(c.level)},
+                  {"size", c.size_bytes},
+                  {"cores_sharing", c.cores_sharing},
+                  {"size_per_core", c.per_core_bytes()}});
   j["run"]["caches"] = cj;
   nlohmann::json bw = nlohmann::json::array();
   for (const auto* r : bandwidth_only) {
@@ -293,7 +345,7 @@ void run(const RunArgs& a) {
     bw.push_back(rj);
   }
   j["run"]["bandwidth_only"] = bw;
-  j["run"]["mem_available"] = caches.mem_available_bytes;
+  j["run"]["mem_available"] = machine.mem_available_bytes;
   const std::string json_text = j.dump(2) + "\n";
   if (!a.output.empty()) emit(json_text, a.output);
   if (!a.report.empty()) {
@@ -318,7 +370,7 @@ void run(const RunArgs& a) {
     std::string text = "machine: " + m.roofs.name + "   threads: " + std::to_string(threads) + "\n";
     if (!blas_names.empty()) text += blas_summary(blas) + "\n";
     Table t(
-        {"kernel", "working set", "W", "Q", "I", "T (median ± spread)", "P", "attain.", "verdict"});
+        {"kernel", "working set", "W", "Q", "I", "T (median, spread)", "P", "attain.", "verdict"});
     for (const auto& p : placed) {
       const LevelTraffic& q = p.point.traffic.front();
       const std::string i = format_intensity(p.point.work / q.bytes, u) + " @" + q.level;
@@ -341,6 +393,10 @@ void run(const RunArgs& a) {
                  "—", r->passed ? "bandwidth only" : "CHECK FAILED"});
     }
     text += t.render();
+    for (const auto& p : placed)
+      if (!p.above_cause.empty())
+        text += p.point.name + " is " + format_number(p.diagnosis->attainment, 3) + "× its " +
+                p.diagnosis->binding_level + " roof: " + p.above_cause + "\n";
     // The BLAS story: which core ran and what the flat roof above it says.
     for (const auto& p : placed) {
       if (p.corename.empty() || !p.diagnosis) continue;
@@ -356,8 +412,7 @@ void run(const RunArgs& a) {
     if (!r.passed) failed += "\n  " + r.kernel + " @" + r.level + ": " + r.check;
   if (!failed.empty()) {
     std::fflush(stdout);
-    std::fprintf(stderr, "roofline: result check failed — these timings are not valid:%s\n",
-                 failed.c_str());
+    say("roofline: result check failed — these timings are not valid:" + failed + "\n");
     std::exit(1);
   }
 }

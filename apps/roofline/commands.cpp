@@ -1,15 +1,28 @@
 #include "commands.hpp"
 
 #include <signal.h>
+#include <stdlib.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include "roofline/error.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
+
+ScopedTempDir::ScopedTempDir(const std::string& prefix) {
+  std::string tmpl = (temp_directory() / (prefix + "XXXXXX")).string();
+  if (::mkdtemp(tmpl.data()) == nullptr) throw Error("cannot create a temporary directory");
+  path = tmpl;
+}
+
+ScopedTempDir::~ScopedTempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
 
 std::vector<std::pair<int, Setup>>& registry() {
   static std::vector<std::pair<int, Setup>> r;
@@ -25,7 +38,9 @@ void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level) {
                  "Machine document (from `roofline measure`) or hardware catalogue name");
   app.add_option("--hw-dir", o.hw_dir, "Extra hardware catalogue directory");
   app.add_option("--peak", o.peak, "Peak performance π, e.g. 19.5T or \"19.5 TFLOP/s\"");
-  app.add_option("--bandwidth", o.bandwidth, "Peak bandwidth β, e.g. \"2 TB/s\" or 2e12");
+  app.add_option("--bandwidth", o.bandwidth,
+                 "Peak bandwidth β, e.g. \"2 TB/s\" or 2e12 (B = byte, b = bit: \"400 Gb/s\" is "
+                 "50 GB/s)");
   app.add_option("--precision", o.precision,
                  "Compute roof to judge against: a precision (fp32) or a roof name");
   if (with_level) app.add_option("--level", o.level, "Memory level of the traffic (e.g. DRAM, L2)");
@@ -69,11 +84,31 @@ double quantity(const std::string& text, Dimension dim, const std::string& flag)
 
 void emit(const std::string& text, const std::string& path) {
   if (path.empty() || path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    write_stdout(terminal_safe_lines(text, color_stdout()));
     return;
   }
-  write_file_atomic(path, text);
+  write_file_atomic(path, terminal_safe_lines(text));
+}
+
+void say(const std::string& text) {
+  const std::string safe = terminal_safe_lines(text);
+  std::fwrite(safe.data(), 1, safe.size(), stderr);
+  std::fflush(stderr);
+}
+
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_and_path) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<std::string, fs::path>> seen;
+  for (const auto& [flag, path] : flag_and_path) {
+    if (path.empty() || path == "-") continue;
+    check_writable_path(path, flag);
+    for (const auto& [other_flag, other] : seen)
+      if (same_output(other, path))
+        throw InputError(flag + " " + terminal_safe(path) + ": names the same file as " +
+                         other_flag + " " + terminal_safe(other.string()) +
+                         "; one file cannot hold both outputs: give each its own path");
+    seen.emplace_back(flag, path);
+  }
 }
 
 bool color_stdout() {
@@ -119,7 +154,8 @@ void InterruptGuard::exit_interrupted(const std::string& output) const {
     std::fprintf(stderr, "roofline: interrupted (%s); nothing written\n", name);
   else
     std::fprintf(
-        stderr, "roofline: interrupted (%s); %s not written (%s)\n", name, output.c_str(),
+        stderr, "roofline: interrupted (%s); %s not written (%s)\n", name,
+        terminal_safe(output).c_str(),
         std::filesystem::exists(output) ? "the previous file is unchanged" : "no file created");
   std::fflush(stdout);
   std::exit(128 + (term ? SIGTERM : SIGINT));
@@ -128,7 +164,7 @@ void InterruptGuard::exit_interrupted(const std::string& output) const {
 void InterruptGuard::exit_completed(const std::string& output) const {
   const bool term = g_signal == SIGTERM;
   std::fprintf(stderr, "roofline: interrupted (%s) while writing; %s is complete (new)\n",
-               term ? "SIGTERM" : "SIGINT", output.c_str());
+               term ? "SIGTERM" : "SIGINT", terminal_safe(output).c_str());
   std::fflush(stdout);
   std::exit(128 + (term ? SIGTERM : SIGINT));
 }

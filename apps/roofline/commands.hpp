@@ -1,8 +1,9 @@
 #pragma once
-// The CLI is thin (DESIGN.md): each subcommand lives in its own cmd_*.cpp, registers itself
-// here, parses its arguments, calls the library and renders. Errors are thrown as
+// The CLI is thin (docs/architecture.md): each subcommand lives in its own cmd_*.cpp, registers
+// itself here, parses its arguments, calls the library and renders. Errors are thrown as
 // roofline::InputError and turned into one message and a non-zero exit in main.cpp.
 #include <atomic>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -15,6 +16,16 @@
 #include "roofline/roof.hpp"
 
 namespace roofline::cli {
+
+/// A new directory under temp_directory() named `prefix` + a unique suffix, removed with all it
+/// holds when the object goes. Throws Error when it cannot be created.
+struct ScopedTempDir {
+  std::filesystem::path path;
+  explicit ScopedTempDir(const std::string& prefix);
+  ~ScopedTempDir();
+  ScopedTempDir(const ScopedTempDir&) = delete;
+  ScopedTempDir& operator=(const ScopedTempDir&) = delete;
+};
 
 using Setup = std::function<void(CLI::App& root)>;
 
@@ -43,8 +54,20 @@ MachineDocument load_machine(const MachineOptions& o);
 /// Parses a quantity flag, naming the flag in errors.
 double quantity(const std::string& text, Dimension dim, const std::string& flag);
 
-/// Writes text to `path` atomically, or to stdout when `path` is empty or "-".
+/// Writes text to `path` atomically, or to stdout when `path` is empty or "-". Either way the
+/// text goes through terminal_safe_lines() first (roofline/sanitize.hpp): control and
+/// bidirectional characters from names in files and arguments are shown escaped, and JSON
+/// stays the same JSON. On stdout the renderers' colour sequences pass when color_stdout().
+/// A failed write to stdout throws OutputError.
 void emit(const std::string& text, const std::string& path = "");
+
+/// A message or progress line for stderr, sanitised like emit() (newlines kept, no colour).
+void say(const std::string& text);
+
+/// Checks, before any work, every output a command was given: each as check_writable_path()
+/// (naming its flag), and no two naming the same file ("-o s.json --report s.json"). Empty
+/// paths and "-" (stdout) are skipped.
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_and_path);
 
 /// Whether stdout takes colour.
 bool color_stdout();

@@ -1,17 +1,65 @@
 // roofline — the command line. Subcommands register themselves (commands.hpp); this file builds
-// the app, runs it, and is the one place that turns errors into messages and exit codes:
-//   0 success, 1 internal error, 2 bad input, 3 a needed capability is missing,
-//   CLI11's own codes (≥ 100) for malformed command lines.
+// the app, runs it, and is the one place that turns errors into messages and exit codes
+// (docs/architecture.md "Guarantees"):
+//   0 success, 1 internal error, 2 bad input (also a malformed command line),
+//   3 a needed capability is missing, 4 an output could not be written (disk full, stdout
+//   closed or broken). Every message is "roofline: error: ..." (or "unavailable:"), with the
+//   text from files and arguments in it shown escaped (roofline/sanitize.hpp).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
+#include "roofline/sanitize.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+/// A closed standard descriptor (`roofline ... >&-`) would be reused by the next open(), and
+/// the output meant for stdout would land in that file. Each closed one gets /dev/null opened
+/// in the direction it cannot be used (stdout and stderr read-only, stdin write-only), so a
+/// write to a closed stdout fails with EBADF and is reported instead of succeeding elsewhere.
+void occupy_closed_std_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int got = ::open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+    if (got >= 0 && got != fd) {
+      ::dup2(got, fd);
+      ::close(got);
+    }
+  }
+}
+
+void report(const char* kind, const std::string& message) {
+  const std::string text =
+      std::string("roofline: ") + kind + ": " + roofline::terminal_safe_lines(message) + "\n";
+  std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
+/// Everything left in stdout's buffers reaches the descriptor, or the failure is reported.
+bool flush_stdout() {
+  std::cout.flush();
+  errno = 0;
+  const bool ok = !std::cout.fail() && std::fflush(stdout) == 0 && !std::ferror(stdout);
+  if (!ok) {
+    const int err = errno;
+    report("error", std::string("standard output: write failed") +
+                        (err != 0 ? std::string(" (") + std::strerror(err) + ")" : std::string()) +
+                        "; the output is incomplete");
+  }
+  return ok;
+}
+
+int run(int argc, char** argv) {
   CLI::App app{
       "roofline — measure the roofs of a machine, place workloads on them as points "
       "(I = W/Q, P = W/T), and say what binds them."};
@@ -21,22 +69,40 @@ int main(int argc, char** argv) {
   std::stable_sort(reg.begin(), reg.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, setup] : reg) setup(app);
+  // One command's files: its outputs are checked against its inputs and each other.
+  const roofline::FileLedger ledger;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version are "errors" with exit code 0: CLI11 prints them.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    report("error", std::string(e.what()) + "\nRun with --help for the options.");
+    return 2;
   } catch (const roofline::InputError& e) {
-    std::fprintf(stderr, "roofline: error: %s\n", e.what());
+    report("error", e.what());
     return 2;
   } catch (const roofline::Unavailable& e) {
-    std::fprintf(stderr, "roofline: unavailable: %s\n", e.what());
+    report("unavailable", e.what());
     return 3;
+  } catch (const roofline::OutputError& e) {
+    report("error", e.what());
+    return 4;
   } catch (const nlohmann::json::exception& e) {
-    std::fprintf(stderr, "roofline: error: bad document: %s\n", e.what());
+    report("error", std::string("bad document: ") + e.what());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "roofline: internal error: %s\n", e.what());
+    report("internal error", e.what());
     return 1;
   }
-  return 0;
+  return flush_stdout() ? 0 : 4;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  occupy_closed_std_descriptors();
+  const int code = run(argc, argv);
+  // Output written by CLI11 (--help) or left in a buffer: a failure to write it still counts.
+  if (code == 0 && !flush_stdout()) return 4;
+  return code;
 }

@@ -1,4 +1,4 @@
-/* The C marker API: one region, W and Q declared by the program (DIGEST §3: SAXPY, W = 2n,
+/* The C marker API: one region, W and Q declared by the program (docs/model.md §3: SAXPY, W = 2n,
  * Q = 12n bytes). */
 #include <roofline/marker.h>
 #include <stdio.h>

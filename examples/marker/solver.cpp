@@ -1,6 +1,6 @@
-// Marks two regions with the C++ API and declares their work and traffic by hand (DIGEST §3):
-// SAXPY y = a·x + y: W = 2n, Q = 12n bytes (fp32: read x, read y, write y).
-// Run it under `roofline profile -- ./marker_solver N` to get one point per region.
+// Marks two regions with the C++ API and declares their work and traffic by hand (docs/model.md
+// §3): SAXPY y = a·x + y: W = 2n, Q = 12n bytes (fp32: read x, read y, write y). Run it under
+// `roofline profile -- ./marker_solver N` to get one point per region.
 #include <roofline/marker.hpp>
 
 #include <cstdio>

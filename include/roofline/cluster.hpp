@@ -3,7 +3,7 @@
 // node's roofs while every other rank measures its own at the same time; rank 0 gathers them into
 // one machine document with a "cluster" section (per-node roofs; per roof the sum and the
 // per-node min / median / max; stragglers) and network roofs measured between the ranks
-// (point-to-point ping-pong and allreduce bus bandwidth over message sizes). DIGEST §12
+// (point-to-point ping-pong and allreduce bus bandwidth over message sizes). docs/model.md §12
 // "distributed training": the x axis is FLOP per transferred (network) byte, the slanted roof
 // the network bandwidth, the flat roof the node's compute.
 //
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "roofline/io.hpp"
+#include "roofline/statistics.hpp"
 
 namespace roofline::cluster {
 
@@ -74,9 +75,6 @@ struct RoofAggregate {
   int min_rank = 0;  ///< the slowest node
   std::vector<Straggler> stragglers;
 };
-
-/// Median of values (mean of the two middle ones for an even count). Throws on empty input.
-double median(std::vector<double> values);
 
 /// Sum, min, median, max of values; stragglers are entries with value < (1 − threshold)·median.
 /// `ranks` and `hosts` name the entries (same length as values).
@@ -179,18 +177,17 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
 // ---- A small built-in node probe ----------------------------------------------------------
 
 struct ProbeOptions {
-  int threads = 0;  ///< 0 = hardware threads / ranks on this host (at least 1)
+  int threads = 0;  ///< 0 = the host's cores / ranks on this host (at least 1)
   bool quick = false;
-  double array_bytes = 0;  ///< per triad array; 0 = 4 × last-level cache / ranks on host
+  double array_bytes = 0;  ///< per triad array; 0 = the engine's DRAM working set
 };
 
-/// A minimal node measurement used when the full suite (roofline::measure_machine) is not
-/// linked or not wanted: the STREAM triad a[i] = b[i] + s·c[i] over arrays larger than the
-/// caches (24 named bytes and 2 FLOP per element, result checked) as the "DRAM" roof, and the
-/// fp64 peak from independent FMA chains on the widest vector unit the CPU has (AVX-512F,
-/// AVX2+FMA, else scalar multiply-add; result checked against the closed form) as the compute
-/// roof. Best of the repetitions, with statistics. Not a replacement for `roofline measure`:
-/// no cache levels, no other precisions, no theoretical roofs.
+/// A quick node measurement through the engine's probe plan (MeasureOptions::probe): the widest
+/// fp64 FMA roof (results checked against the kernel's declaration) and the DRAM roof, the best
+/// of every access mix (STREAM triad among them, 24 named bytes per element) at a working set
+/// past the caches, on the engine's pinned threads, with the engine's statistics and
+/// theoretical peak. Not a replacement for `roofline measure`: no cache levels, no other
+/// precisions, no curve.
 MachineDocument builtin_node_probe(const NodeContext& node, const ProbeOptions& options = {});
 
 }  // namespace roofline::cluster

@@ -1,7 +1,8 @@
 #pragma once
-// Comparing hardware at a workload's intensity (DIGEST §7 "different hardware"): draw a vertical
-// line at I; the ratio of the roof heights there is the best possible speedup from switching.
-// Left of both ridges it is the bandwidth ratio; right of both the peak ratio; otherwise mixed.
+// Comparing hardware at a workload's intensity (docs/model.md §7 "different hardware"): draw a
+// vertical line at I; the ratio of the roof heights there is the best possible speedup from
+// switching. Left of both ridges it is the bandwidth ratio; right of both the peak ratio; otherwise
+// mixed.
 #include <string>
 #include <vector>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Hardware counters (Linux perf_event) → a point's W and Q (DIGEST §10: "W from instruction
+// Hardware counters (Linux perf_event) → a point's W and Q (docs/model.md §10: "W from instruction
 // counters, Q from real DRAM traffic").
 //
 // Split in two, as nanobench does: the event tables and the counter arithmetic are pure
@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace roofline::counters {
@@ -48,13 +49,72 @@ struct EventSpec {
       0;  ///< perf_event_attr.type; resolved from sysfs at open time unless software
   std::uint64_t config = 0;
   Role role = Role::flops;
-  std::string precision;     ///< flops: "fp64", "fp32", "fp16", "bf16", or "fp" when not separated
-  std::string level;         ///< dram/level: "DRAM", "L1", "L2"
-  double weight = 1;         ///< FLOP or bytes per count (vector lanes, 64-byte lines)
-  int group = 0;             ///< events with the same group number share one counting interval
+  std::string precision;  ///< flops: "fp64", "fp32", "fp16", "bf16", or "fp" when not separated
+  std::string level;      ///< dram/level: "DRAM", or the level serving the lines ("L2": L1 fills)
+  double weight = 1;      ///< FLOP or bytes per count (vector lanes, 64-byte lines)
+  int group = 0;          ///< events with the same group number share one counting interval
   bool system_wide = false;  ///< uncore: counted on one CPU per socket for every process
   int cpu = -1;              ///< for system-wide events: the CPU to open it on
 };
+
+// ---------------------------------------------------------------------------------------------
+// The event tables, as data (counters_table.cpp). Every encoding names the public table it was
+// read from; tests/probe/test_event_table.cpp compares the whole table with checked-in
+// extracts of those files (tests/data/probe/events/), so a new CPU is a data change that can be
+// reviewed against its source.
+
+/// One public event table at one version.
+struct EventSource {
+  std::string id;          ///< key used by SourceRef::id, e.g. "linux:broadwell/cache.json"
+  std::string repository;  ///< "torvalds/linux", "RRZE-HPC/likwid", "wcohen/libpfm4"
+  std::string path;        ///< the file in that repository
+  std::string version;     ///< the commit the facts were read at ("" when not recorded)
+};
+
+/// Where one encoding is stated: the source, the event's name there, and which umask bits the
+/// source states (0xFF: all; Linux's amdzen5 list states only the data-type bits 7:4 of
+/// PMCx003, so its rows are compared under 0xF0).
+struct SourceRef {
+  SourceRef(std::string source, std::string name_there, unsigned bits = 0xFF)
+      : id(std::move(source)), name(std::move(name_there)), umask_bits(bits) {}
+  std::string id;
+  std::string name;  ///< several names joined by '|': the umask is the OR of theirs
+  unsigned umask_bits = 0xFF;
+};
+
+/// One encoding and what a count of it is worth.
+struct TableEvent {
+  std::string table;   ///< the event list it belongs to ("intel-bdw", "amd-zen2", "amd-umc", ...)
+  std::string name;    ///< name printed (Intel's event name, or Linux perf's name for AMD)
+  unsigned event = 0;  ///< event select (Linux "EventCode")
+  unsigned umask = 0;  ///< unit mask (Linux "UMask"; AMD UMC: "RdWrMask")
+  Role role = Role::flops;
+  std::string quantity;            ///< precision for flops, memory level for dram/level
+  double weight = 1;               ///< FLOP or bytes per count
+  int group = 0;                   ///< events with the same number share a counting interval
+  bool avx512 = false;             ///< only on parts with AVX-512 (the 512-bit FP_ARITH widths)
+  std::vector<SourceRef> sources;  ///< the first is where the encoding was taken from
+};
+const std::vector<EventSource>& event_sources();
+const std::vector<TableEvent>& event_table();
+
+/// Which tables a CPU model uses, by vendor, family and model range (Linux mapfile.csv).
+struct CpuModel {
+  std::string vendor;  ///< "GenuineIntel" or "AuthenticAMD"
+  int family = 0;
+  int model_lo = 0, model_hi = 0;  ///< inclusive
+  std::string name;                ///< "Broadwell", "Zen 2", ...
+  std::string list;                ///< the Linux event list mapfile.csv gives for the model
+  std::string core_table;          ///< TableEvent::table for W and per-level Q ("" = none)
+  std::string dram_table;          ///< TableEvent::table for DRAM ("" = the kernel's sysfs names)
+  bool avx512 = false;
+  bool fp16 = false;    ///< FP_ARITH_INST_RETIRED2 (half precision) is in core_table
+  bool hybrid = false;  ///< P-cores (cpu_core PMU) next to E-cores
+  bool atom = false;    ///< Atom cores only: FP_FLOPS_RETIRED (0xC8), not mapped
+};
+const std::vector<CpuModel>& cpu_models();
+/// The entry for a CPU, or nullptr when the model is not listed.
+const CpuModel* find_cpu_model(const CpuIdentity& cpu);
 
 /// The events chosen for a CPU, what is known to be inexact, and what cannot be counted.
 struct EventPlan {
@@ -77,8 +137,10 @@ std::uint64_t encode_config(const std::map<std::string, std::string>& formats,
 
 /// Memory-controller events for Q found under a sysfs event_source tree (normally
 /// /sys/bus/event_source/devices): Intel uncore_imc_* cas_count_read/cas_count_write (with the
-/// kernel's scale), AMD Zen 2/3 amd_df DRAM channel beats. Appends to `plan` (events, or a
-/// `missing` line saying what is absent).
+/// kernel's scale; Granite Rapids and Sierra Forest: both schedulers of each channel, from the
+/// table), Intel client uncore_imc_free_running_* data_read/data_write, AMD Zen 1-3 amd_df DRAM
+/// channel beats, AMD Zen 4/5 amd_umc_* CAS commands. Appends to `plan` (events, or a `missing`
+/// line saying what is absent).
 void add_dram_events(EventPlan& plan, const CpuIdentity& cpu,
                      const std::filesystem::path& sysfs_root);
 
@@ -100,7 +162,7 @@ struct CounterTotals {
   std::map<std::string, double> flops_by_precision;  ///< FLOP per precision
   double flops = 0;
   bool flops_counted = false;                    ///< at least one flops event ran
-  std::map<std::string, double> bytes_by_level;  ///< DRAM, L1, L2 ...
+  std::map<std::string, double> bytes_by_level;  ///< DRAM, L2, L3 ...
   double cpu_seconds = 0;                        ///< task-clock, when counted
   double min_running_fraction = 1;       ///< lowest running/enabled over the counters that ran
   std::vector<std::string> not_counted;  ///< events that never ran (no counter was free)
@@ -112,6 +174,53 @@ struct CounterTotals {
 /// Q(level) = Σ weight · scaled count (64 B per CAS, per line, per DF beat).
 CounterTotals combine(const std::vector<EventSpec>& events, const std::vector<Reading>& readings);
 
+// ---------------------------------------------------------------------------------------------
+// Self-test (`roofline profile --self-test`): built-in kernels whose W and Q are known by hand,
+// run under the counters; counted / expected per quantity. The arithmetic is here (pure, tested
+// on recorded readings); running the kernels is the command's.
+
+/// What one kernel run should count, worked out by hand.
+struct SelfTestCase {
+  std::string kernel;     ///< e.g. "axpy-fp64"
+  std::string level;      ///< where its working set sits ("L1", "DRAM")
+  double calls = 1;       ///< calls counted
+  double flops = 0;       ///< W over all calls
+  std::string precision;  ///< precision of that W ("fp64", "fp32")
+  enum class Kind {
+    equal,     ///< Q should equal `bytes`
+    at_least,  ///< `bytes` is a lower bound (compulsory traffic)
+    near_zero  ///< nothing should come from this level: counted must stay below `bytes`
+  };
+  struct Traffic {
+    std::string level;  ///< a counter level: "L2", "L3", "DRAM"
+    double bytes = 0;
+    Kind kind = Kind::equal;
+    std::string
+        why;  ///< the formula, e.g. "2·n·8 B (x and y filled; y's write-back is not a fill)"
+  };
+  std::vector<Traffic> traffic;
+};
+
+/// One compared quantity.
+struct SelfTestRow {
+  std::string quantity;             ///< "W fp64", "W fp32", "W", "Q(L2)", "Q(DRAM)"
+  std::vector<std::string> events;  ///< the counters that add up to it
+  double counted = 0;
+  double expected = 0;
+  std::optional<double> ratio;  ///< counted / expected (when expected > 0)
+  bool compared = false;  ///< a count was there to compare (false: no counter, or it never ran)
+  bool pass = false;      ///< within tolerance; true for rows not compared (nothing was wrong)
+  std::string verdict;    ///< "ok", "off (outside ±5 %)", "no counter for this on this CPU", ...
+  std::string why;        ///< how `expected` was worked out
+};
+
+/// Tolerances: W within ±5 % (the loops' FLOPs are exact; masked lanes and the MergeEvent are
+/// the known ways to miss), equal Q within 0.8 to 1.25 (hardware prefetchers fetch ahead and
+/// system-wide DRAM counters see other processes), at_least Q from 0.9 × the bound, near_zero Q
+/// below `bytes`. A precision that should be empty must stay below 1 % of W.
+std::vector<SelfTestRow> self_test_rows(const SelfTestCase& c, const std::vector<EventSpec>& events,
+                                        const std::vector<Reading>& readings);
+
 /// What perf_event offers on this machine, and what to do about what it does not.
 struct PmuStatus {
   bool software_events = false;  ///< task-clock could be opened
@@ -122,10 +231,7 @@ struct PmuStatus {
   int paranoid = 2;          ///< /proc/sys/kernel/perf_event_paranoid (2 when unreadable)
   bool cap_perfmon = false;  ///< effective CAP_PERFMON or CAP_SYS_ADMIN
   bool hypervisor = false;   ///< cpuinfo lists the "hypervisor" flag
-  std::vector<std::string> uncore_pmus;  ///< uncore_imc_*, amd_df, amd_umc_* found (usable kinds)
-  /// uncore_imc_free_running_* found: present but not used for Q (add_dram_events skips them),
-  /// so they are named in the messages rather than counted as a memory-controller PMU.
-  std::vector<std::string> skipped_uncore_pmus;
+  std::vector<std::string> uncore_pmus;  ///< uncore_imc_* (free-running too), amd_df, amd_umc_*
 };
 /// Probes perf_event under `sysfs_root` (sysfs event_source devices).
 PmuStatus probe_pmu(const std::filesystem::path& sysfs_root = "/sys/bus/event_source/devices");

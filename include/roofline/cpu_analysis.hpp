@@ -9,19 +9,18 @@
 #include <vector>
 
 #include "roofline/cpu_backend.hpp"
+#include "roofline/engine.hpp"
 #include "roofline/roof.hpp"
 #include "roofline/statistics.hpp"
 
 namespace roofline::cpu {
 
-// ---- rates: the one place work and bytes become rates ----
-/// FLOP/s (or OP/s) of `threads` threads each running `iterations` iterations in `seconds`.
-double compute_rate(const ComputeKernel& k, double iterations, int threads, double seconds);
-/// byte/s of a memory kernel: `passes` passes over arrays of `bytes_per_array` per thread.
-/// `moved` selects the convention (false: named bytes, STREAM's; true: bytes moved including
-/// write-allocate).
-double memory_rate(const MemoryKernel& k, double bytes_per_array, double passes, int threads,
-                   double seconds, bool moved);
+// ---- declarations: a kernel's work and bytes for the engine (engine.hpp computes the rates) ----
+/// A compute kernel's declaration: work per iteration, precision, width, class, counting.
+engine::Declaration declaration_of(const ComputeKernel& k);
+/// A memory kernel's declaration: named and moved bytes per iteration (one iteration covers
+/// `bytes_per_array_per_iteration` of every array), the mix as its class.
+engine::Declaration declaration_of(const MemoryKernel& k);
 
 // ---- working-set sweep ----
 struct SweepPoint {
@@ -55,34 +54,32 @@ std::vector<LevelAssignment> name_levels(const std::vector<SweepPoint>& sweep,
                                          const std::vector<double>& cache_capacities);
 
 // ---- theoretical peak ----
-/// Instructions per cycle per core of each kernel class, by vector width (≤ 256 bits / 512).
-/// 0 = not known for this microarchitecture (no theoretical roof is given then).
+/// Instructions per cycle per core of each kernel class, by vector width (≤ 256 bits / 512), for
+/// the instruction mix of this project's kernel of that class: the port bound (instructions the
+/// execution units can issue per cycle), from the vendors' optimization guides and instruction
+/// tables (uarch.cpp lists them). 0 = not known (no theoretical roof is claimed then).
 struct Microarchitecture {
   std::string name;  ///< e.g. "zen3", "sapphirerapids"; "unknown"
   double fma_256 = 0, fma_512 = 0;
-  double add_mul_256 = 0, add_mul_512 = 0;  ///< adds and multiplies together, in a 50/50 mix
-  double int16_madd_256 = 0, int16_madd_512 = 0;
-  double int8_madd_256 = 0, int8_madd_512 = 0;  ///< vpmaddubsw per cycle
-  double vnni_256 = 0, vnni_512 = 0;
-  double bf16_dot_512 = 0, fp16_fma_512 = 0;
+  double add_mul_256 = 0, add_mul_512 = 0;        ///< adds and multiplies together, in a 50/50 mix
+  double int16_madd_256 = 0, int16_madd_512 = 0;  ///< vpmaddwd per cycle (with its vpaddd)
+  double int8_madd_256 = 0, int8_madd_512 = 0;    ///< vpmaddubsw per cycle (+ vpmaddwd, vpaddd)
+  double vnni_256 = 0, vnni_512 = 0;              ///< vpdpbusd per cycle
+  double bf16_dot_512 = 0, fp16_fma_512 = 0;      ///< vdpbf16ps, vfmadd…ph per cycle
   std::string source;
+  /// Known limits below the port bound, by column ("int16_madd_256" → why, with its source).
+  std::vector<std::pair<std::string, std::string>> limits;
 };
-/// The microarchitecture of a CPU from its vendor, family, model and brand string.
+/// The microarchitecture of a CPU from its vendor, family, model, brand string and features.
 Microarchitecture identify_microarchitecture(const CpuFeatures& f);
 /// Work (FLOP or OP) per cycle per core of kernel `k` on `u`; nullopt when the table has no entry.
 std::optional<double> work_per_cycle(const Microarchitecture& u, const ComputeKernel& k);
-/// Theoretical peak = cores × clock × work per cycle per core (DIGEST §9: "compute = cores ×
+/// The limit known to keep kernel `k` below its port bound on `u` ("" when none is known).
+std::string limit_for(const Microarchitecture& u, const ComputeKernel& k);
+/// The table column of kernel `k` ("fma_512", "int16_madd_256", …).
+std::string table_column(const ComputeKernel& k);
+/// Theoretical peak = cores × clock × work per cycle per core (docs/model.md §9: "compute = cores ×
 /// clock × FLOP per core per cycle").
 double theoretical_peak(int cores, double clock_hz, double work_per_cycle_per_core);
-/// Ratio measured/theoretical above which a roof is flagged as a measurement problem.
-inline constexpr double kAboveTheoryLimit = 1.05;
-
-/// Memory levels whose roof is above the roof of the level nearer the core, in the order given
-/// (nearest first): "L2 above L1" for roofs [L1, L2, ...] where L2's bandwidth exceeds L1's by
-/// more than `tolerance` (relative). Each level of a hierarchy serves the one above it, so a
-/// farther level cannot sustain more: an inversion means one of the two roofs was measured while
-/// disturbed (or the working sets missed their levels). Pairs are (farther, nearer).
-std::vector<std::pair<std::string, std::string>> inverted_levels(
-    const std::vector<MemoryRoof>& nearest_first, double tolerance = 0.02);
 
 }  // namespace roofline::cpu

@@ -1,5 +1,5 @@
 #pragma once
-// CPU measurement backends (DESIGN.md "Backends register themselves"). Each instruction-set
+// CPU measurement backends (docs/architecture.md). Each instruction-set
 // variant (SSE2, AVX2+FMA, AVX-512, AVX512-FP16, AVX512-BF16, VNNI) is one backend: it says
 // whether the CPU it runs on supports it (CPUID + XGETBV, checked at run time) and declares its
 // micro-kernels in one table each. A kernel's declaration states the instructions of one loop
@@ -47,9 +47,13 @@ struct InstructionCount {
   int count;             ///< occurrences in one loop iteration
 };
 
+/// Most accumulator chains a compute kernel stores (its output block: kMaxChains × 64 bytes).
+inline constexpr int kMaxChains = 32;
+
 /// A compute micro-kernel: independent accumulator chains, no memory in the loop.
 /// `run(n, constants, out)` executes n iterations (n ≥ 1) starting from the accumulators given in
-/// `constants` and stores the 12 accumulators to `out` (12 slots of 64 bytes).
+/// `constants` and stores its `chains` accumulators to `out` (64-byte slots; callers pass
+/// kMaxChains slots).
 struct ComputeKernel {
   const char* symbol;     ///< the function's symbol (the codegen test disassembles it)
   const char* precision;  ///< dtype name: fp64, fp32, fp16, bf16, int16, int8
@@ -60,6 +64,7 @@ struct ComputeKernel {
   /// The instructions of one loop iteration (what the codegen test counts).
   std::vector<InstructionCount> body;
   int work_instructions;      ///< instructions per iteration that the theoretical peak counts
+  int chains = 12;            ///< independent accumulator chains (stored and checked)
   double work_per_iteration;  ///< FLOP or OP per iteration — the kernel's declared work
   const char* counting;       ///< how work is counted, in words
   /// Analytic value of every accumulator lane after n iterations (NaN: only "finite" is checked).

@@ -10,11 +10,15 @@
 
 namespace roofline::cpu {
 
+/// One data (or unified) cache level: the one description of caches every part of the tool uses
+/// (measure's level naming, the suite's working sets, the machine document's info).
 struct CacheInfo {
   int level = 0;          ///< 1, 2, 3...
   double size_bytes = 0;  ///< capacity of one instance
   int cores_sharing = 1;  ///< cores that share one instance
   int line_bytes = 64;
+  /// Capacity per core: the instance shared among its cores.
+  double per_core_bytes() const { return size_bytes / (cores_sharing > 0 ? cores_sharing : 1); }
 };
 
 struct Topology {
@@ -25,8 +29,14 @@ struct Topology {
   int cores() const { return static_cast<int>(core_cpus.size()); }
 };
 
-/// Reads the topology of this machine (never throws; missing parts stay empty).
+/// Reads the topology of this machine (never throws; missing parts stay empty): hwloc when the
+/// build has it, else sysfs.
 Topology detect_topology();
+/// The topology from a sysfs-like folder (`cpu_dir` = /sys/devices/system/cpu or a fixture):
+/// `allowed_cpus`, or when empty the CPUs listed in cpu_dir/online; one CPU per (package, core)
+/// from cpuN/topology (each CPU its own core when absent); data caches from the first CPU's
+/// cache/index*/ (level, type, size, coherency_line_size, shared_cpu_list).
+Topology read_sysfs_topology(const std::filesystem::path& cpu_dir, std::vector<int> allowed_cpus);
 
 /// Total capacity of cache `c` reachable by `threads` threads pinned one per core: private
 /// caches add up, shared ones count once per instance used.

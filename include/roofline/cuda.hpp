@@ -1,13 +1,14 @@
 #pragma once
 // The CUDA backend of `roofline measure --device cuda` (docs/cuda.md). Measured GPU roofs (HBM,
 // L2, L1 and shared-memory bandwidth; fp64/fp32/fp16 FMA on the CUDA cores; tensor-core GEMM
-// roofs per precision) next to theoretical ones derived from the device (DIGEST §9: roofs are
-// derived — SM count × clock × work per SM per cycle, bus width × memory clock × 2).
+// roofs per precision) next to theoretical ones derived from the device (docs/cuda.md, "Theoretical
+// roofs": SM count × clock × work per SM per cycle, bus width × memory clock × 2).
 //
 // Everything here links and runs on every build: without CUDA compiled in, or without a device,
 // status() says why and measure() throws roofline::Unavailable. The host-side arithmetic
 // (theoretical roofs, statistics, document assembly) is pure and tested everywhere.
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,13 @@ struct Options {
   bool quick = false;  ///< fewer sizes and repetitions (a few seconds instead of ≤ 60 s)
   /// Progress callback (fraction done in [0, 1], what runs now); may be empty.
   std::function<void(double, const std::string&)> progress;
+  /// Called with each result as soon as it is measured: one JSON object per roof, peer, part
+  /// and unavailable roof (docs/cuda.md, "Partial results"), so that a run stopped early still
+  /// leaves what it measured. May be empty.
+  std::function<void(const nlohmann::json&)> record;
+  /// Seconds after which no new part is started (0: no limit); parts not run are listed in
+  /// measurement.unavailable and the document is still returned.
+  double deadline_s = 0;
 };
 
 /// Measures the GPU's roofs. Throws roofline::Unavailable naming the reason when CUDA is not
@@ -49,7 +57,18 @@ struct DeviceProps {
   double memory_bytes = 0;  ///< global memory size
   double shared_per_sm_bytes = 0;
   int max_threads_per_sm = 0;
-  std::string pci_bus_id;  ///< "0000:3B:00.0", matches NVML
+  int max_blocks_per_sm = 0;                   ///< cudaDevAttrMaxBlocksPerMultiprocessor
+  int registers_per_sm = 0;                    ///< cudaDevAttrMaxRegistersPerMultiprocessor
+  double reserved_shared_per_block_bytes = 0;  ///< cudaDevAttrReservedSharedMemoryPerBlock
+  std::string pci_bus_id;                      ///< "0000:3B:00.0", matches NVML
+};
+
+/// The SM clock one unit sustained while its roof was measured: NVML samples taken during the
+/// timed runs (nvmlDeviceGetClockInfo, NVML_CLOCK_SM), their median.
+struct ClockUnderLoad {
+  double sm_clock_hz = 0;
+  int samples = 0;
+  std::string load;  ///< what ran while the clock was sampled, e.g. "bf16 GEMM 8192³"
 };
 
 /// Per-SM, per-clock throughput of one unit and precision for one architecture: FLOP (or OP) per
@@ -86,11 +105,26 @@ std::string dram_level_name(int bus_width_bits);
 /// Throws InputError when a property needed is not positive.
 RoofSet theoretical_roofs(const DeviceProps& props);
 
+/// The same roofs, with each compute roof and the L1/shared roofs named in `clocks` at the SM
+/// clock sustained while it was measured instead of the maximum (cudaDevAttrClockRate). NVIDIA
+/// quotes Hopper's tensor peaks at 1.83 GHz, below the 1.98 GHz maximum, because the chip does
+/// not hold its maximum clock under tensor-core load; the theory a measured roof is judged
+/// against is the one at the clock it actually ran. The formula names the clock and how it was
+/// read. Throws InputError for a clock that is not positive.
+RoofSet theoretical_roofs(const DeviceProps& props,
+                          const std::map<std::string, ClockUnderLoad>& clocks);
+
 // ---- measurement results and document assembly (host side, used by measure(), tested) ----
 
-/// Robust statistics of repeated rates (median, best = max, min, max, cv); noisy when the
-/// relative spread (max - min) / median exceeds `noisy_spread`. Throws InputError when empty.
-Statistics rate_statistics(const std::vector<double>& rates, double noisy_spread = 0.05);
+/// The statistics of repeated rates by the engine's one policy (summarize_rates(),
+/// statistics.hpp), after checking that each rate is finite and > 0. Throws InputError when
+/// empty or when a rate is not.
+Statistics rate_statistics(const std::vector<double>& rates);
+
+/// The rate a measured GPU roof takes from the statistics of its repetitions (the sustained
+/// rate, the engine's policy in statistics.hpp): the one place assemble_document() and the
+/// partial results (Options::record) take it from.
+double roof_rate(const Statistics& stats);
 
 /// One measured compute roof: the rates (FLOP/s or OP/s) of the best size in the sweep, plus
 /// the whole sweep for the document.
@@ -102,6 +136,8 @@ struct ComputeResult {
   std::vector<double> best_rates;  ///< repetitions at the best point of the sweep
   /// The sweep: (problem size as text, median rate).
   std::vector<std::pair<std::string, double>> sweep;
+  /// The SM clock while the best point's repetitions ran (NVML), when it could be read.
+  std::optional<ClockUnderLoad> clock;
 };
 
 /// One measured memory level: rates per access mix at the level's working set.
@@ -112,6 +148,8 @@ struct MemoryResult {
   std::optional<double> size_bytes;
   std::string roof_mix;  ///< the mix whose rate is the roof (e.g. "load")
   std::vector<std::pair<std::string, std::vector<double>>> mixes;  ///< mix → repeated rates
+  /// The SM clock while the roof mix's repetitions ran (NVML), when it could be read.
+  std::optional<ClockUnderLoad> clock;
 };
 
 /// A working-set sample: bytes in the working set and the median read rate (byte/s).

@@ -1,10 +1,10 @@
 #pragma once
-// The two-step diagnosis of a point (DIGEST §6):
+// The two-step diagnosis of a point (docs/model.md §6):
 //   1. Is the point touching a roof?  (how much headroom is left)
 //   2. If so, which roof?             (what the bottleneck is, hence what to change)
-// with the seed's table of verdicts and prescriptions, the "higher roof is empty" case
-// (DIGEST §6, §7), the "above a roof is impossible" alarm with its likely causes, and per-level
-// judgement for hierarchical points (DIGEST §7 memory hierarchy).
+// with the table of verdicts (docs/model.md §6) and prescriptions, the "higher roof is empty" case
+// (docs/model.md §6, §7), the "above a roof is impossible" alarm with its likely causes, and
+// per-level judgement for hierarchical points (docs/model.md §7 memory hierarchy).
 #include <string>
 #include <vector>
 
@@ -63,7 +63,7 @@ struct Diagnosis {
   std::vector<LevelJudgement> levels;
   std::vector<EmptyRoof> empty_roofs_above;
   std::string title;                ///< one line: the table's diagnosis
-  std::string prescription;         ///< what to do, from the seed's table
+  std::string prescription;         ///< what to do, from the diagnosis table (docs/model.md §6)
   std::vector<std::string> causes;  ///< for above_roof: the likely causes
   std::vector<std::string> notes;   ///< level-specific advice (cache headroom, L2 limit...)
 };

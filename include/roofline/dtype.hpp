@@ -1,7 +1,7 @@
 #pragma once
-// Data types and their storage sizes (DIGEST §3: FP64 8, FP32 4, FP16/BF16 2, FP8/INT8 1 byte;
-// int4 is half a byte). The size is what sets Q for a given element count, so halving it
-// doubles I (the seed's quantisation point, DIGEST §6).
+// Data types and their storage sizes (docs/model.md §3: FP64 8, FP32 4, FP16/BF16 2, FP8/INT8 1
+// byte; int4 is half a byte). The size is what sets Q for a given element count, so halving it
+// doubles I (quantisation raises intensity, docs/model.md §6).
 #include <string>
 #include <string_view>
 #include <vector>

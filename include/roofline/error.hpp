@@ -24,6 +24,13 @@ class Unavailable : public Error {
   using Error::Error;
 };
 
+/// An output could not be written although it was allowed: a full disk, an I/O error, a
+/// closed or broken standard output. Nothing half-written is left in a file's place.
+class OutputError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// A long operation stopped because its cancel flag was raised (MeasureOptions::cancel,
 /// suite::RunOptions::cancel), at a safe point: nothing half-done is kept.
 class Interrupted : public Error {

@@ -2,7 +2,7 @@
 // The hardware catalogue (data/hardware, docs/hardware.md): datasheet machine documents, one
 // per device, interchangeable with measured machines. This header adds what `roofline hw`
 // needs on top of the loader in io.hpp: a summary of each entry, ridge points per precision
-// (DIGEST §8: I* = π/β, the memory-wall trajectory) and the checks every catalogue file must
+// (docs/model.md §8: I* = π/β, the memory-wall trajectory) and the checks every catalogue file must
 // pass.
 #include <filesystem>
 #include <optional>
@@ -22,6 +22,7 @@ struct HardwareSummary {
   std::string vendor;
   std::string kind;  ///< gpu, cpu, tpu, accelerator (empty when unknown)
   std::optional<int> release_year;
+  std::optional<double> memory_bytes;  ///< size of the default (main) memory roof, when given
   std::vector<std::string> aliases;
   std::filesystem::path path;
   MachineDocument machine;
@@ -36,12 +37,47 @@ HardwareSummary summarize(const MachineDocument& m, const std::string& name,
 std::vector<HardwareSummary> load_catalogue(const std::string& extra_dir,
                                             std::vector<std::string>* problems = nullptr);
 
+/// The filters of `hw list` (docs/hardware.md); an entry is listed when it passes every filter
+/// that is set. Text filters compare case-insensitively.
+struct HardwareFilter {
+  std::string vendor;  ///< info.vendor, whole word ("nvidia")
+  std::string kind;    ///< gpu, cpu, tpu, accelerator, soc
+  /// A fragment of the name, display name or an alias, ignoring case, '-', '_' and spaces
+  /// ("rtx 6000" finds rtx-6000-ada).
+  std::string search;
+  std::optional<int> year_min, year_max;  ///< release-year range, inclusive
+  std::optional<double>
+      memory_min;  ///< bytes of main memory at least (entries without a size fail)
+};
+/// The kinds an entry may have: gpu, cpu, tpu, accelerator, soc.
+const std::vector<std::string>& hardware_kinds();
+/// --year: "2024", "2022-2024", "2023-" (that year and later) or "-2020" (up to that year).
+/// InputError naming the flag and the value otherwise.
+void parse_year_filter(const std::string& text, HardwareFilter& filter);
+/// --memory-min: a bare number is gigabytes ("80" = 80e9 bytes), otherwise a size with its unit
+/// ("80 GB", "1.5 TB", "96 GiB"). Returns bytes; InputError on a malformed or negative value.
+double parse_memory_min(const std::string& text);
+/// True when the entry passes every filter that is set.
+bool matches_filter(const HardwareSummary& entry, const HardwareFilter& filter);
+
+/// One value of a catalogue entry with the document it comes from (what `hw show` prints under
+/// "Sources", and what the checker requires for every value).
+struct ValueSource {
+  std::string value;   ///< what the figure is: "release year", "power", "NVLink latency", ...
+  std::string figure;  ///< the figure as printed ("2024", "700 W", "unknown")
+  std::string source;  ///< where it comes from (empty = missing, which the checker refuses)
+};
+/// Every sourced value of the document's info (release year, clock, power, interconnect
+/// bandwidth and per-link latency, caches, recorded disagreements) and of its roofs, in that
+/// order.
+std::vector<ValueSource> value_sources(const MachineDocument& m);
+
 /// The highest dense (never sparse) compute roof whose precision is one of `precisions`
 /// (case-insensitive); nullptr when the machine has none.
 const ComputeRoof* highest_dense_roof(const RoofSet& roofs,
                                       const std::vector<std::string>& precisions);
 
-/// One ridge point I* = π/β of a compute roof against a memory roof (DIGEST §2, §8).
+/// One ridge point I* = π/β of a compute roof against a memory roof (docs/model.md §2, §8).
 struct RidgePoint {
   std::string label;  ///< the column it answers, e.g. "fp32" or "bf16/fp16"
   std::string compute_roof;
@@ -58,8 +94,8 @@ struct PrecisionGroup {
   std::string label;
   std::vector<std::string> precisions;
 };
-/// The default groups: fp64, fp32, bf16/fp16 (the seed's trajectory: V100 ≈ 139, A100 ≈ 156,
-/// H100 ≈ 295, TPU v5e ≈ 240), fp8/int8.
+/// The default groups: fp64, fp32, bf16/fp16 (the ridge trajectory of docs/model.md §8: V100 ≈ 139,
+/// A100 ≈ 156, H100 ≈ 295, TPU v5e ≈ 240), fp8/int8.
 const std::vector<PrecisionGroup>& default_precision_groups();
 /// A group from a --precision value: a roof name of the machine picks that roof, otherwise the
 /// value is a precision (or "a/b" alternatives).
@@ -84,10 +120,13 @@ std::vector<RidgePoint> ridges_per_roof(const RoofSet& roofs, const std::string&
 
 /// Problems of a catalogue file (empty = valid): the machine-document rules plus the
 /// catalogue's own (docs/hardware.md): a source on every roof and a formula on every theoretical
-/// one, "integer" exactly on int precisions, the sparse flag only on roofs named "... sparse", a
-/// file name equal to the lower-case hyphenated name, the info fields (display name, sources of
-/// power and release year, a CPU's base clock with max_turbo_mhz, a source on every cache),
-/// defaults that exist and are dense / main memory, interconnects also present as roofs.
+/// one, "integer" exactly on int precisions (and "ops", a vendor's TOPS of unnamed precision),
+/// the sparse flag only on roofs named "... sparse", a file name equal to the lower-case
+/// hyphenated name, the info fields (display name, sources of power and release year, a CPU's
+/// base clock with max_turbo_mhz, a source on every cache), defaults that exist and are dense /
+/// main memory, interconnects also present as roofs, a per-link latency (a number, or null =
+/// unknown) only with its source, recorded disagreements with a source for each figure. In
+/// short: no value without a source.
 std::vector<std::string> catalogue_entry_problems(const std::filesystem::path& file);
 
 /// True when `name` is lower-case letters, digits and single inner hyphens ("a100-80gb").

@@ -1,10 +1,25 @@
 #pragma once
-// Points from other tools' output (DIGEST §10): Nsight Compute CSV exports, likwid-perfctr CSV,
-// and DCGM `dcgmi dmon` samples. Every importer returns a points document (docs/schema.md) plus
-// notes on what it counted and left out. Malformed or truncated files throw InputError naming
-// the file, line and column.
+// Points from other tools' output (docs/model.md §10): Nsight Compute CSV exports, likwid-perfctr
+// output (text tables or -O CSV) and DCGM `dcgmi dmon` samples.
+//
+// Every importer works in two steps: a reader turns the file, as the tool wrote it, into one
+// table of (kernel or region, metric, unit, value); one function per tool then makes points
+// from that table. A new layout of a tool's output is a new reader, not a new importer. Files
+// are read as streams, line by line, and only the metrics an importer can use are kept, so a
+// large export costs little more memory than its kernels' points.
+//
+// Every refusal is an InputError naming the file, the line or the kernel, what is missing, and
+// the tool option that would collect it. Names from the files (kernels, regions) are kept as
+// data, byte for byte; whoever prints them makes them safe for the terminal.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <istream>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "roofline/io.hpp"
@@ -21,52 +36,212 @@ struct ImportResult {
   std::optional<RoofSet> roofs;
 };
 
-/// A CSV table with the position of every field (1-based line and column) for messages.
-struct CsvField {
-  std::string text;
+// ---- Input ----------------------------------------------------------------------------------
+
+/// Longest line the importers accept: 64 MiB (a raw ncu header of thousands of metrics is
+/// well below 1 MiB).
+inline constexpr std::size_t kMaxImportLine = std::size_t{64} << 20;
+
+/// Opens a file for an importer by the rules of every input (open_input_file(), io.hpp: a
+/// regular file only — a FIFO, a device such as /dev/zero, a directory or a socket is refused
+/// before it is opened — and recorded as an input of the command), at most `max_bytes` long
+/// (kMaxImportBytes, io.hpp). InputError naming the path otherwise.
+std::ifstream open_import_file(const std::filesystem::path& path,
+                               std::uint64_t max_bytes = kMaxImportBytes);
+
+/// The lines of a text stream, one at a time, without their line ends (LF or CR LF). A UTF-8
+/// byte-order mark is skipped; UTF-16 or UTF-32 text (by its byte-order mark or by the NUL
+/// bytes between its characters), a NUL byte anywhere, a line longer than kMaxImportLine and
+/// more than `max_bytes` in all are refused with an InputError naming the origin (and the
+/// encoding, with the command that converts it). Reads in blocks: memory stays at one line.
+class TextLines {
+ public:
+  TextLines(std::istream& in, std::string origin, std::uint64_t max_bytes = kMaxImportBytes);
+  /// The next line; false at the end of the stream.
+  bool next(std::string& line);
+  /// 1-based number of the line `next` returned last (0 before the first).
+  int line_number() const { return line_; }
+  /// False when the stream ended without a line end after the last line (a cut file).
+  bool last_line_ended() const { return last_ended_; }
+  const std::string& origin() const { return origin_; }
+
+ private:
+  bool refill();
+
+  std::istream& in_;
+  std::string origin_;
+  std::uint64_t max_bytes_;
+  std::uint64_t bytes_ = 0;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0, len_ = 0;
+  int line_ = 0;
+  bool last_ended_ = true;
+};
+
+/// One CSV record (RFC 4180: quoted fields, doubled quotes) with the column of each field.
+struct CsvRecord {
+  std::vector<std::string> fields;
+  std::vector<int> columns;  ///< 1-based column of each field on its line
+  int line = 0;              ///< line the record starts on
+  std::size_t size() const { return fields.size(); }
+};
+/// Splits `line` into `rec` (its buffers are reused). A quoted field may span lines: more are
+/// taken from `lines`. Throws InputError "ORIGIN: line L, column C: ..." for an unterminated
+/// quote (a cut file) or text after a closing quote.
+void split_csv(const std::string& line, TextLines& lines, CsvRecord& rec);
+
+/// A whole CSV text as records (for tests and small inputs).
+std::vector<CsvRecord> parse_csv(const std::string& text, const std::string& origin);
+
+/// A number as profilers print it: thousands separators ("4,194.30", "5,323,503,232.00"),
+/// sign, exponent. A comma that does not separate groups of three digits ("65,77": a decimal
+/// comma) or several dots ("27.595.520": dots as digit groups) is refused as a number written
+/// in another locale. `what` names the field for the message "ORIGIN: line L, column C: WHAT:
+/// not a number: 'x'".
+double parse_profiler_number(std::string_view text, const std::string& origin, int line, int column,
+                             std::string_view what);
+
+/// Scale of an Nsight Compute unit to base units (byte, second, hertz, inst, cycle, ...):
+/// SI prefixes are decimal ("Kbyte" 1e3, "Mbyte", "Gbyte", "KB", "MB", "GB"; "nsecond"/"ns"
+/// 1e-9, "usecond"/"us", "msecond"/"ms", "second"/"s"), binary ones binary ("KiB" 1024);
+/// clocks in any case ("hz", "Khz", "Mhz", "Ghz", "GHz": an "m" there is mega); ratios of
+/// these ("cycle/nsecond" 1e9, "Tbyte/second", "byte/s", "inst/cycle"). Throws InputError
+/// "WHERE: unknown unit 'x'".
+double ncu_unit_scale(const std::string& unit, const std::string& where);
+
+// ---- The table every reader fills -----------------------------------------------------------
+
+/// One value a tool printed. Its texts are views of strings the table keeps once each (a
+/// large export repeats the same few metric names a million times).
+struct ToolValue {
+  std::string_view metric;    ///< as the tool names it: "gpu__time_duration.sum", "DP [MFLOP/s]"
+  std::string_view unit;      ///< as printed: "nsecond", "Mbyte", "" (likwid: the counter, "PMC0")
+  std::string_view instance;  ///< likwid: the thread column ("HWThread 0", "Core 3"); ncu: ""
+  double value = 0;           ///< as printed (not scaled); meaningless when `missing`
+  bool missing = false;       ///< "n/a", "N/A", "-", "nil"
+  int significant = 0;        ///< significant digits printed (likwid: which runtime is exact)
   int line = 0;
   int column = 0;
 };
-using CsvRow = std::vector<CsvField>;
-/// RFC 4180 CSV (quoted fields, doubled quotes, CRLF). Throws InputError "FILE: line L, column
-/// C: ..." for an unterminated quote or stray text after a closing quote.
-std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin);
 
-/// A number as profilers print it: thousands separators ("4,194.30"), optional sign and
-/// exponent. Throws InputError "FILE: line L, column C: COLUMN: not a number: 'x'".
-double parse_profiler_number(const CsvField& f, const std::string& origin,
-                             const std::string& column);
+/// A kernel launch (ncu) or a likwid region measured with one group in one run.
+struct ToolRecord {
+  std::string id;    ///< ncu: the launch "ID"; likwid: ""
+  std::string name;  ///< kernel name as printed, or likwid region ("" = the whole run)
+  std::string device;
+  std::string group;       ///< likwid: group name ("FLOPS_DP")
+  int group_index = 0;     ///< likwid: N of "Group N"
+  int run = 0;             ///< likwid: which likwid-perfctr run (1-based) in the input
+  std::string run_origin;  ///< likwid: the file the run came from
+  int line = 0;            ///< where the record starts
+  std::vector<ToolValue> values;
+  /// The first value of `metric` for `instance` (any instance when empty), or null.
+  const ToolValue* find(std::string_view metric, std::string_view instance = {}) const;
+};
 
-/// Scale of an Nsight Compute unit to base units: "byte" 1, "Kbyte" 1e3, "Mbyte" 1e6, "Gbyte"
-/// 1e9, "nsecond" 1e-9, "usecond" 1e-6, "msecond" 1e-3, "second" 1, "inst" 1, "Kinst" 1e3,
-/// clocks "hz" 1, "Khz" 1e3, "Mhz" 1e6, "Ghz" 1e9 (any case), ratios "cycle/nsecond" 1e9,
-/// "Tbyte/second" 1e12, ... Throws InputError for a unit it does not know.
-double ncu_unit_scale(const std::string& unit, const std::string& where);
+struct ToolTable {
+  ToolTable() = default;
+  ToolTable(const ToolTable&) = delete;  // the values' views point into `strings`
+  ToolTable& operator=(const ToolTable&) = delete;
+  ToolTable(ToolTable&&) = default;  // a moved set keeps its nodes, so the views stay valid
+  ToolTable& operator=(ToolTable&&) = default;
+
+  /// A view of `s` that lives as long as the table.
+  std::string_view intern(std::string_view s);
+
+  std::string origin;
+  std::string layout;  ///< "ncu raw", "ncu details", "likwid text", "likwid csv", ...
+  std::vector<ToolRecord> records;
+  /// Every metric name the file has, also those not kept in the records (for refusals that
+  /// name what is missing and not what is there).
+  std::set<std::string, std::less<>> metric_names;
+  std::vector<std::string> notes;
+
+ private:
+  std::set<std::string, std::less<>> strings_;
+};
+
+// ---- Nsight Compute --------------------------------------------------------------------------
 
 struct NcuOptions {
   /// Include L2 (lts__t_bytes) and L1 (l1tex__t_bytes) traffic for hierarchical points when the
   /// export has them.
   bool hierarchy = true;
 };
-/// `ncu --csv --page raw` (any metric set, including --set roofline): one point per kernel.
-/// W = 2·FMA + ADD + MUL per precision ({sm,smsp}__sass_thread_inst_executed_op_{d,f,h}
-/// {fma,add,mul}_pred_on) + tensor ops (the leaf metrics of one sm__ops_path_tensor_src_*
-/// family); Q = dram__bytes_read + dram__bytes_write (or dram__bytes); T =
-/// gpu__time_duration.sum (DIGEST §10). Counts come from `.sum` columns, or are rebuilt from the
-/// rates `--set roofline` collects: `.sum.per_cycle_elapsed` × <unit>__cycles_elapsed.avg
-/// .per_second × T, `.sum.per_second` × T. A point whose W is mostly tensor work gets the
-/// precision "<type> tensor" from the metric's src_<type> (fp16, bf16, tf32, fp8, int8, fp64).
-/// Malformed input throws InputError naming file and line (and column where there is one).
+
+/// The metrics the ncu importer reads, as one --metrics list: T, Q (DRAM, L2, L1) and the FP64,
+/// FP32 and FP16 add/mul/fma thread instructions. docs/import.md gives the full command.
+extern const char* const kNcuRooflineMetrics;
+
+/// Reads an Nsight Compute CSV export in either layout ncu writes:
+///  - raw (`--page raw`): a header of metric names, a units row, one row per kernel launch;
+///  - details (the default page, also `ncu --import x.ncu-rep --csv`): one row per metric with
+///    "ID", "Kernel Name", "Section Name", "Metric Name", "Metric Unit", "Metric Value";
+/// with `--print-units base` or `--print-fp` values alike. "==PROF==", "==WARNING==" and
+/// "==ERROR==" lines and the application's own output may come before, between and after the
+/// rows; a UTF-8 byte-order mark and CR LF line ends are accepted. Only metrics the importer
+/// uses are kept in the records. An export without a table (ncu could not profile, e.g.
+/// ERR_NVGPUCTRPERM) is refused quoting ncu's error.
+/// With a `sink`, each kernel's record is handed to it instead of kept in the table (a raw row
+/// as soon as it is read, details records at the end of their table): a large export is then
+/// turned into points without holding its table.
+using NcuRecordSink = std::function<void(const ToolTable& table, ToolRecord&& record)>;
+ToolTable read_ncu_table(TextLines& lines, const NcuRecordSink& sink = {});
+
+/// Points from an ncu table, one per kernel launch (docs/model.md §10):
+///   W = Σ_precision (2·FMA + ADD + MUL) thread instructions
+///       ({sm,smsp}__sass_thread_inst_executed_op_{d,f,h}{fma,add,mul}_pred_on) + tensor ops
+///       (the leaf metrics of one sm__ops_path_tensor_src_* family);
+///   Q = dram__bytes_read + dram__bytes_write (or dram__bytes_op_read + _op_write, or
+///       dram__bytes); L2 lts__t_bytes, L1 l1tex__t_bytes for hierarchical points;
+///   T = gpu__time_duration.sum (details: the "Duration" of GPU Speed Of Light Throughput), or
+///       {sm,smsp}__cycles_elapsed.avg / {sm,smsp}__cycles_elapsed.avg.per_second.
+/// Counts come from `.sum` metrics, or from the rates `--set roofline` collects:
+/// `.sum.per_cycle_elapsed` × <unit>__cycles_elapsed.avg.per_second × T, `.sum.per_second` × T.
+/// A file without T, W or Q for any kernel is refused naming the first kernel, what is missing
+/// and the --metrics that collect it; a kernel without them in a file where others have them is
+/// left out with a note. A value that overflows (1e300 Gbyte) is refused at its line and column.
 /// When the export has the peak metrics of `--set roofline`, `roofs` holds the device's roofs
-/// as ncu's own roofline chart draws them: π = 2 · {d,f}fma .peak_sustained (inst/cycle) ·
-/// sm__cycles_elapsed.avg.per_second, β = dram__bytes.sum.peak_sustained (byte/cycle) ·
-/// dram__cycles_elapsed.avg.per_second.
+/// as ncu's own roofline chart draws them (π = 2 · {d,f,h}fma .peak_sustained ·
+/// sm__cycles_elapsed.avg.per_second, β = dram__bytes.sum.peak_sustained ·
+/// dram__cycles_elapsed.avg.per_second).
+ImportResult ncu_points(const ToolTable& table, const NcuOptions& opt = {});
+
+/// read_ncu_table + ncu_points.
+ImportResult import_ncu(std::istream& in, const std::string& origin, const NcuOptions& opt = {});
 ImportResult import_ncu(const std::string& text, const std::string& origin,
                         const NcuOptions& opt = {});
 
-/// likwid-perfctr -O CSV (groups FLOPS_DP, FLOPS_SP, MEM, MEM_DP, MEM_SP; marker regions):
-/// one point per region (or the whole run).
+// ---- likwid-perfctr --------------------------------------------------------------------------
+
+/// Reads likwid-perfctr output into `table` (appending): the text tables it prints to the
+/// terminal ("Region NAME, Group N: GROUP" or "Group N: GROUP" blocks with their Region Info,
+/// Event and Metric tables, one column per hardware thread; the STAT tables are left out, they
+/// are recomputed from the threads) and the CSV of `-O` (TABLE lines), also mixed in one file
+/// and several runs concatenated. Each likwid-perfctr run is numbered in `table`; reading
+/// another file starts another run. Declared row counts, rows shorter than their table's header
+/// and a last line cut without its line end are refused as a truncated file.
+void read_likwid_table(TextLines& lines, ToolTable& table);
+
+/// Points from a likwid table: one per marker region (or the whole run).
+///   W = Σ_threads FP_ARITH_INST_RETIRED_* × vector lanes (Intel; AMD: RETIRED_SSE_AVX_FLOPS_ALL)
+///       when the events are there, else Σ_threads "DP [MFLOP/s]" (or SP) × 1e6 × runtime;
+///   Q = Σ_threads "Memory bandwidth [MBytes/s]" × 1e6 × runtime (else "Memory data volume
+///       [GBytes]" × 1e9, else CAS_COUNT_RD/WR × 64 B); L3 and L2 from the L3 and L2 groups;
+///   T = the longest thread's runtime, the more precise of "RDTSC Runtime [s]" (Region Info)
+///       and "Runtime (RDTSC) [s]" (Metric table).
+/// Groups measured in turn in one run (-g A -g B) each cover part of the run: their rates are
+/// combined over the sum of their runtimes. Separate runs (each its own "Group 1") are
+/// combined only when no run alone has W and Q: then W and Q come from the runs that measured
+/// them and T is the mean of those runs' runtimes (noted). A region without W or without Q is
+/// refused naming the file, its line, what is missing and the group that measures it; a file
+/// where no region gives a point is an InputError.
+ImportResult likwid_points(const ToolTable& table);
+
+ImportResult import_likwid(std::istream& in, const std::string& origin);
 ImportResult import_likwid(const std::string& text, const std::string& origin);
+
+// ---- DCGM ------------------------------------------------------------------------------------
 
 /// Peaks the DCGM activity ratios are multiplied with, taken from a machine document.
 struct DcgmPeaks {
@@ -81,8 +256,8 @@ struct DcgmOptions {
 };
 /// Averages of one GPU's samples.
 struct DcgmSummary {
-  std::string entity;  ///< "GPU 0"
-  int samples = 0;
+  std::string entity;  ///< "GPU 0", "GPU-I 1"
+  int samples = 0;     ///< rows with at least one value (all-N/A rows are not samples)
   double gpu_util = -1, sm_active = -1, sm_occupancy = -1;  ///< ratios 0..1; -1 = absent
   double tensor_active = -1, dram_active = -1, fp64_active = -1, fp32_active = -1, fp16_active = -1;
   double power_w = -1, power_limit_w = -1;
@@ -93,8 +268,15 @@ struct DcgmResult {
 };
 /// `dcgmi dmon -e ...` output: an application-level point per GPU from activity ratios × peaks
 /// (W/s ≈ TENSO·π_tensor + FP64A·π_fp64 + FP32A·π_fp32 + FP16A·π_fp16, Q/s ≈ DRAMA·β).
+/// N/A (no value yet) and N/W (not watched, older dcgmi) are missing values; a row of only
+/// missing values is not a sample. A log without any pipe activity field is refused naming the
+/// -e field ids that collect them.
+DcgmResult import_dcgm(std::istream& in, const std::string& origin, const RoofSet& roofs,
+                       const DcgmOptions& opt = {});
 DcgmResult import_dcgm(const std::string& text, const std::string& origin, const RoofSet& roofs,
                        const DcgmOptions& opt = {});
+
+// ---- Shared by the importers ----------------------------------------------------------------
 
 /// Keeps traffic levels the roofs can judge: a level the machine names stays; "DRAM"/"HBM" fall
 /// back to the machine's default memory level; other levels are dropped with a note. Without a

@@ -2,6 +2,7 @@
 // Documents on disk (docs/schema.md): machine documents (a roof set, from `roofline measure`
 // or the hardware catalogue — interchangeable) and points documents. Versioned JSON; readers
 // reject unknown versions and bad fields with messages naming file, field and value.
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -34,17 +35,73 @@ struct PointsDocument {
   std::string origin;
 };
 
-/// Reads a whole text file. Throws InputError for a missing file, a directory, or an unreadable
-/// path, naming it.
-std::string read_text_file(const std::filesystem::path& path);
-/// Parses JSON text, throwing InputError "FILE: line L, column C: ..." on malformed input.
+// ---- Files in and out (src/io/files.cpp; docs/architecture.md "Guarantees") -----------------
+//
+// Inputs are regular files only (a FIFO, a device such as /dev/zero, a folder or a socket is
+// refused before a byte is read, so nothing blocks and nothing reads without end), at most
+// kMaxInputBytes unless the caller gives its own limit, and JSON at most kMaxJsonDepth levels
+// deep (checked before parsing, so no later recursion can overflow the stack).
+//
+// Outputs are written atomically (a temporary file beside the target, flushed, renamed over
+// it) and only onto a regular file or a new path: never onto a device, a FIFO, a socket or a
+// symbolic link (not /dev/null, not /proc/self/fd/1), never onto a file without write
+// permission (a 0444 file stays as it is, also for root), and an existing file keeps its mode
+// (0600 stays 0600) and, for root, its owner. While a FileLedger lives (the CLI keeps one per
+// command), an output is also never one of the command's inputs, and two outputs never name
+// the same file.
+
+/// Largest input read_text_file() accepts by default: 64 MiB (a machine or points document,
+/// a model config or a hardware entry is a few KiB to a few MiB).
+inline constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
+/// Largest profiler export the importers read (ncu, likwid, dcgm): 1 GiB (an Nsight Compute
+/// CSV of a long run is hundreds of MB).
+inline constexpr std::size_t kMaxImportBytes = std::size_t{1} << 30;
+/// Deepest nesting of arrays and objects parse_json() accepts (documents nest < 10 levels).
+inline constexpr int kMaxJsonDepth = 100;
+
+/// Reads a whole text file. Throws InputError naming the path for a missing file, a folder, a
+/// FIFO, a device or a socket ("is a FIFO, expected a regular file"), an unreadable path, or
+/// a file larger than `max_bytes`.
+std::string read_text_file(const std::filesystem::path& path,
+                           std::size_t max_bytes = kMaxInputBytes);
+/// Opens a regular file for reading (checks as read_text_file, without the size limit) and
+/// records it as an input of the command; the caller owns and closes the descriptor. For
+/// readers that stream a large file instead of holding it whole.
+int open_input_file(const std::filesystem::path& path);
+/// Parses JSON text, throwing InputError "FILE: line L, column C: ..." on malformed input and
+/// "FILE: nested deeper than 100 levels" before parsing a document nested too deep.
 nlohmann::json parse_json(const std::string& text, const std::string& origin);
-/// Writes `content` to `path` atomically: a temporary file in the same folder, flushed, then
-/// renamed over the target. On failure the old file (if any) is untouched.
-void write_file_atomic(const std::filesystem::path& path, const std::string& content);
-/// Checks, before any work, that `path` could be written: its folder exists and it is not a
-/// folder itself. InputError "WHAT PATH: ..." otherwise (`what` names the flag, e.g. "--report").
+/// Writes `content` to `path` atomically under the rules above. On any failure the old file
+/// (if any) is untouched and no temporary file is left. Refusals are InputError naming the
+/// path (and `what`, the flag, e.g. "--report"); a failed write (disk full, I/O error) is
+/// OutputError.
+void write_file_atomic(const std::filesystem::path& path, const std::string& content,
+                       const std::string& what = "");
+/// Checks, before any work, that `path` could be written by write_file_atomic: its folder
+/// exists, it is not a folder, not a special file or link, not read-only — and, under a
+/// FileLedger, not an input already read and not another output of the command. InputError
+/// "WHAT PATH: ..." otherwise (`what` names the flag, e.g. "--report").
 void check_writable_path(const std::filesystem::path& path, const std::string& what = "");
+/// Whether two output paths name one file: the same file when both exist, else the same name
+/// in the same folder ("out.svg", "./out.svg" and "/abs/out.svg" are one).
+bool same_output(const std::filesystem::path& a, const std::filesystem::path& b);
+/// Writes all of `text` to standard output and flushes it; OutputError ("standard output:
+/// ...") when it cannot (closed, a full disk, a broken pipe).
+void write_stdout(const std::string& text);
+/// The folder for temporary files ($TMPDIR, else /tmp). InputError naming $TMPDIR when it is
+/// set to something that is not an existing folder.
+std::filesystem::path temp_directory();
+
+/// The files of one command: while one lives (the CLI holds one around each command), every
+/// input read is remembered and outputs are checked against the inputs and against each
+/// other. Without one (library use) only the per-file rules apply. Not nestable.
+class FileLedger {
+ public:
+  FileLedger();
+  ~FileLedger();
+  FileLedger(const FileLedger&) = delete;
+  FileLedger& operator=(const FileLedger&) = delete;
+};
 
 /// A roof's statistics as the documents store them (docs/schema.md, "stats").
 nlohmann::json statistics_to_json(const Statistics& s);

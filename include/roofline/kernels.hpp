@@ -1,8 +1,9 @@
 #pragma once
-// Hand-counted work and compulsory traffic of common kernels (DIGEST §3, §5).
-// Two counting rules (DIGEST §3): a read and a write of the same element are separate traffic;
-// a scalar kept in a register is not counted. Compulsory traffic assumes every distinct element
-// moves once between the chip and DRAM (DIGEST §4), so it is a lower bound on real traffic.
+// Hand-counted work and compulsory traffic of common kernels (docs/model.md §3, §5).
+// Two counting rules (docs/model.md §3): a read and a write of the same element are separate
+// traffic; a scalar kept in a register is not counted. Compulsory traffic assumes every distinct
+// element moves once between the chip and DRAM (docs/model.md §4), so it is a lower bound on real
+// traffic.
 #include <functional>
 #include <map>
 #include <optional>
@@ -38,7 +39,7 @@ KernelCount add(double n, const DataType& t);                   ///< c = a + b: 
 KernelCount triad(double n, const DataType& t);                 ///< a = b + s·c: W=2n, Q=3n·s
 KernelCount dot(double n, const DataType& t);                   ///< s = Σ x·y: W=2n, Q=2n·s
 KernelCount elementwise_multiply(double n, const DataType& t);  ///< z = x·y: W=n, Q=3n·s
-/// The seed's add-only double loop s += x[i] + y[j] over i, j < n: W=2n², Q=2n·s (I = n/4 fp32).
+/// The add-only double loop s += x[i] + y[j] over i, j < n: W=2n², Q=2n·s (I = n/4 fp32).
 KernelCount add_double_loop(double n, const DataType& t);
 // Level 2 and 3.
 KernelCount gemv(double m, double n, const DataType& t);            ///< y = A·x, A m×n: W=2mn
@@ -53,8 +54,8 @@ KernelCount stencil3d(double nx, double ny, double nz, const DataType& t);  ///<
 KernelCount spmv_csr(double rows, double cols, double nnz, const DataType& t, double index_bytes);
 KernelCount softmax(double rows, double cols, const DataType& t);
 KernelCount layernorm(double rows, double cols, const DataType& t);
-/// LLM decode, weights only (DIGEST §5): every weight read once per step, used once per request:
-/// W = 2·params·batch, Q = params·s ⇒ I ≈ batch (fp16: I = batch).
+/// LLM decode, weights only (docs/model.md §5): every weight read once per step, used once per
+/// request: W = 2·params·batch, Q = params·s ⇒ I ≈ batch (fp16: I = batch).
 KernelCount llm_decode_weights(double params, double batch, const DataType& t);
 
 /// One entry of the kernel catalogue, for command lines and reports.

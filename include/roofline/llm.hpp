@@ -1,5 +1,5 @@
 #pragma once
-// LLM inference on the roofline (DIGEST §5): a transformer as a list of operators, each with
+// LLM inference on the roofline (docs/llm.md): a transformer as a list of operators, each with
 // work W and traffic Q in closed form, placed on a machine's roofs. Prefill over a prompt is a
 // GEMM (compute-bound), decode a GEMV (memory-bound, I ≈ batch), decode attention stays
 // memory-bound whatever the batch. docs/llm.md states every formula.
@@ -46,6 +46,29 @@ struct ModelConfig {
   /// 0 = full causal attention. Caps the keys a decode step (and fused prefill) attends over and
   /// the KV cache (a rolling buffer of W tokens).
   double sliding_window = 0;
+  /// Layers that use the window (the others attend over the whole context). Mistral windows
+  /// every layer; Gemma 2 alternates (half), Gemma 3 five local layers per global one, Qwen2
+  /// the layers from max_window_layers on. Equals `layers` whenever the window covers all.
+  double sliding_layers = 0;
+  /// Chunked local attention (Llama 4): a query sees only the keys of its own chunk of C tokens
+  /// (positions ⌊(i−1)/C⌋·C + 1 … i); `chunked_layers` layers use it, the rest are global.
+  double attention_chunk = 0;
+  double chunked_layers = 0;
+  /// Norms per layer: 2 (pre-attention, pre-MLP), 4 with Gemma 2/3's post-attention and
+  /// post-MLP norms.
+  double norms_per_layer = 2;
+  /// RMSNorm of each query and key head (head_dim γ each): Gemma 3, Qwen3.
+  bool qk_norm = false;
+  /// Multi-head latent attention (DeepSeek-V2 §2.1): K and V are compressed into a latent of
+  /// kv_lora_rank, cached with a shared decoupled RoPE key of qk_rope_head_dim; queries through
+  /// a q_lora_rank bottleneck (0: a direct projection). Zero kv_lora_rank = standard attention.
+  struct Mla {
+    double q_lora_rank = 0;
+    double kv_lora_rank = 0;
+    double qk_nope_head_dim = 0;
+    double qk_rope_head_dim = 0;
+    double v_head_dim = 0;
+  } mla;
   bool tied_embeddings = false;  ///< LM head shares the embedding table
   Mlp mlp = Mlp::gated;
   std::string activation = "silu";
@@ -58,10 +81,26 @@ struct ModelConfig {
   double experts_per_token = 0;
   double expert_intermediate = 0;
   double shared_intermediate = 0;
+  /// Layers whose MLP is dense (width `intermediate`); the rest are MoE when moe(). DeepSeek:
+  /// first_k_dense_replace; Llama 4 Maverick: every other layer (interleave_moe_layer_step 2).
+  double dense_layers = 0;
+  /// The router's per-expert score bias (DeepSeek-V3's e_score_correction_bias, "noaux_tc").
+  bool router_bias = false;
+  /// Multi-token prediction modules (DeepSeek-V3's num_nextn_predict_layers): each is one more
+  /// layer of the MoE kind, an eh_proj 2d→d and two norms, sharing the embedding and LM head.
+  /// Not part of the published parameter count; usable as speculative-decoding drafts.
+  double mtp_layers = 0;
   double published_params = 0;  ///< the size the model's authors state, for comparison
+  double published_active = 0;  ///< active parameters per token the authors state (MoE)
+  /// Fields the file left out that the config class's defaults supplied ("head_dim = 256").
+  std::vector<std::string> defaulted;
 
   bool moe() const { return experts > 1; }
-  /// Keys a query at position `context` attends over: min(context, sliding_window) with a window.
+  bool is_mla() const { return mla.kv_lora_rank > 0; }
+  double moe_layers() const { return moe() ? layers - dense_layers : 0; }
+  double global_layers() const { return layers - sliding_layers - chunked_layers; }
+  /// Keys a query at position `context` attends over in a sliding-window layer:
+  /// min(context, sliding_window) with a window.
   double attended(double context) const {
     return sliding_window > 0 && sliding_window < context ? sliding_window : context;
   }
@@ -80,13 +119,19 @@ struct ParameterCount {
   double total = 0;
   double matmul = 0;  ///< weights of matrix products (attention + mlp + lm_head), no biases
   double active = 0;  ///< used per token (MoE: only experts_per_token experts)
+  /// Multi-token prediction modules (not in `total`, as the published sizes leave them out):
+  /// their layer, eh_proj and norms; they share the embedding and the LM head.
+  double mtp = 0;
 };
 /// `tp` > 1: what one of `tp` tensor-parallel devices holds (Megatron split as in step_cost:
 /// heads, MLP/expert columns, vocabulary split; K/V heads replicated, one per device, when
-/// fewer than tp; router, norms, position table, row-parallel biases replicated).
+/// fewer than tp; router, norms, position table, row-parallel biases replicated; MLA's
+/// down-projections q_a_proj and kv_a_proj replicated).
 ParameterCount count_parameters(const ModelConfig& m, int tp = 1);
 
-/// Bytes of K and V cached per token: 2 · layers · kv_heads · head_dim · bytes.
+/// Bytes of K and V cached per token: 2 · layers · kv_heads · head_dim · bytes; with MLA the
+/// latent and the RoPE key: layers · (kv_lora_rank + qk_rope_head_dim) · bytes (DeepSeek-V2
+/// Table 1). Windowed and chunked layers store as much per token, for fewer tokens.
 Bytes kv_bytes_per_token(const ModelConfig& m, const DataType& kv);
 
 /// Built-in presets with published config values (Hugging Face config.json of each model).
@@ -105,24 +150,63 @@ struct Dtypes {
   DataType kv_cache;
   DataType compute;
 };
-/// Defaults: weights fp16; activations = the weights' type when it is a float of ≥ 2 bytes (fp16,
-/// bf16, fp32), else fp16 (int8/int4/fp8 weights: weight-only quantisation); KV = activations;
-/// compute = activations. Empty strings take the default.
+/// Defaults: weights `native` (fp16 unless the machine's 16-bit type is another: native_16bit);
+/// activations = the weights' type when it is a float of ≥ 2 bytes (fp16, bf16, fp32), else
+/// `native` (int8/int4/fp8 weights: weight-only quantisation); KV = activations; compute =
+/// activations. Empty strings take the default.
 Dtypes make_dtypes(const std::string& weights, const std::string& activations = "",
-                   const std::string& kv_cache = "", const std::string& compute = "");
+                   const std::string& kv_cache = "", const std::string& compute = "",
+                   const std::string& native = "fp16");
+/// The machine's native 16-bit float: "fp16" when it has a dense fp16 compute roof, else
+/// "bf16" when it has a bf16 one (TPUs publish bf16 only), else "fp16".
+std::string native_16bit(const RoofSet& roofs);
 
-enum class Phase { prefill, decode };
+enum class Phase { prefill, decode, mixed, verify };
 std::string to_string(Phase p);
-Phase parse_phase(const std::string& s);  ///< throws InputError
+Phase parse_phase(const std::string& s);  ///< prefill or decode; throws InputError
+
+/// Which form of multi-head latent attention a step computes (DeepSeek-V2 §2.1.2): `naive`
+/// decompresses the cached latents into per-head K and V (kv_b_proj over every key), `absorbed`
+/// folds W_UK into the query and W_UV into the output and attends over the latent itself.
+/// `automatic`: naive for prompt tokens (the decompression is shared by S queries), absorbed
+/// for generated ones (as vLLM's and SGLang's MLA backends do).
+enum class MlaForm { automatic, absorbed, naive };
+std::string to_string(MlaForm f);
+MlaForm parse_mla_form(const std::string& s);  ///< throws InputError
 
 struct Scenario {
   double batch = 1;       ///< B sequences
   double prompt = 2048;   ///< S: prefill length
   double context = 2048;  ///< L: tokens a decode step attends over (in the KV cache, incl. new)
   int tp = 1;             ///< tensor-parallel degree: W and Q are per device
-  bool flash = false;     ///< fused attention: scores never reach memory
+  /// Expert parallelism over the tensor-parallel group: each device holds experts/tp whole
+  /// experts (not a 1/tp slice of every one) and tokens travel to them by all-to-all.
+  bool ep = false;
+  /// Context (sequence) parallelism: the sequence is split over cp devices (ring attention);
+  /// each holds 1/cp of the KV cache.
+  int cp = 1;
+  /// Pipeline parallelism: the layers are split over pp stages (devices), the batch into
+  /// micro_batches (0: as many as stages) that flow through them (pipeline_step).
+  int pp = 1;
+  double micro_batches = 0;
+  bool flash = false;  ///< fused attention: scores never reach memory
+  MlaForm mla_form = MlaForm::automatic;
   Dtypes dtypes = make_dtypes("fp16");
 };
+
+/// Sequences that take part in one step alike: each has `past` tokens in its KV cache and
+/// processes `fresh` new ones; logits are computed for `logits` positions of each (1 for the
+/// sampled token, 0 for a prompt chunk that is not the last, k + 1 when verifying k drafts).
+struct SequenceGroup {
+  double sequences = 1;
+  double fresh = 1;
+  double past = 0;
+  double logits = 1;
+  bool prompt = false;  ///< prompt tokens (prefill or a prefill chunk), not generated ones
+};
+/// The groups a phase of a scenario makes: prefill {B, S, 0, 1, prompt}; decode
+/// {B, 1, L − 1, 1}.
+SequenceGroup phase_group(const Scenario& s, Phase phase);
 
 enum class OpKind {
   embedding,
@@ -138,7 +222,9 @@ enum class OpKind {
   lm_head,
   router,
   all_reduce,
-  all_gather
+  all_gather,
+  all_to_all,
+  send_receive
 };
 std::string to_string(OpKind k);
 
@@ -154,10 +240,12 @@ struct OpCost {
   Bytes weights{0};      ///< weight (and bias, norm γ) bytes read
   Bytes activations{0};  ///< activation bytes read + written (scores included when unfused)
   Bytes kv{0};           ///< KV-cache bytes read + written
+  /// Sequential message steps of a collective, each costing one link latency α (α–β model).
+  double hops = 0;
   Bytes traffic() const { return weights + activations + kv; }
 };
 
-inline constexpr std::size_t kMaxOps = 32;
+inline constexpr std::size_t kMaxOps = 64;
 
 /// The operators of one step (prefill of B×S tokens, or one decode step of B tokens).
 struct StepCost {
@@ -169,6 +257,11 @@ struct StepCost {
 /// Closed-form W and Q of every operator. Throws InputError for a scenario that does not fit the
 /// model (tp not dividing the heads, batch < 1...). No allocation.
 StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase);
+/// The same for any batch of sequence groups (mixed prefill + decode, verification, requests
+/// of different lengths): weights move once for all rows, attention is summed over the groups.
+/// `phase` labels the step. No allocation.
+StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase,
+                   const SequenceGroup* groups, std::size_t count);
 /// Checks the scenario against the model (the parts step_cost relies on); also refuses a prompt
 /// longer than the context (a decode step's KV cache holds the prompt).
 void validate_scenario(const ModelConfig& m, const Scenario& s);
@@ -177,6 +270,11 @@ std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario&
 
 /// The roofs a step is judged against.
 struct Roofs {
+  /// How the roofs were calibrated (empty: as the machine document gives them), and the
+  /// document's own figures before scaling.
+  std::string calibration;
+  WorkRate document_peak{0};
+  ByteRate document_bandwidth{0};
   std::string machine;
   std::string compute_name;  ///< the compute roof of the compute dtype
   std::string memory_level;  ///< the default memory level
@@ -185,6 +283,14 @@ struct Roofs {
   std::optional<ByteRate> interconnect;
   std::string interconnect_name;
   std::optional<double> memory_capacity;  ///< bytes of the default memory level, if known
+  /// Per-message latency α of the interconnect (the α–β model: a collective of h sequential
+  /// steps costs h·α + bytes/β). Unknown (nullopt) when neither the catalogue nor
+  /// --link-latency gives one; collectives are then costed by bandwidth alone.
+  std::optional<Seconds> link_latency;
+  std::string link_latency_source;
+  /// Devices one NVLink (scale-up) domain joins; unknown when the catalogue does not say.
+  std::optional<double> domain_size;
+  std::string domain_source;
   Intensity ridge() const { return peak / bandwidth; }
 };
 /// Picks the compute roof of `compute` (by precision; a set with a single roof of unnamed
@@ -210,8 +316,11 @@ struct StepResult {
   Intensity intensity() const { return work / traffic; }
 };
 StepResult evaluate_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r);
+/// Times the operators of a step already built (any sequence groups). Interconnect operators:
+/// max(W/π, Q/β_link) + hops·α when the link latency α is known.
+StepResult evaluate_cost(const StepCost& cost, const Scenario& s, const Roofs& r);
 
-/// Aggregate of a group of operators (the seed's summary points).
+/// Aggregate of a group of operators (summary points).
 struct Aggregate {
   std::string name;
   Work work{0};
@@ -234,6 +343,26 @@ struct Footprint {
   std::optional<bool> fits;
 };
 Footprint footprint(const ModelConfig& m, const Scenario& s, const Roofs& r);
+/// KV-cache bytes per device of `sequences` sequences holding `tokens` tokens each (windowed
+/// and chunked layers keep at most W or C of them; MLA's latent is replicated per device).
+double kv_cache_bytes(const ModelConfig& m, const Scenario& s, double sequences, double tokens);
+
+/// Attainment factors that scale the roofs towards what kernels reach (a measured machine's
+/// roof ÷ the datasheet's): predictions calibrated instead of datasheet peaks.
+struct Calibration {
+  double compute = 1;
+  double memory = 1;
+  double interconnect = 1;
+  std::string source;
+};
+/// "compute=0.7,memory=0.85[,interconnect=0.8]" (each in (0, 1.5]); InputError otherwise.
+Calibration parse_attainment(const std::string& spec);
+/// The attainment of a measured machine document against the datasheet roofs `r`: its roof of
+/// the same compute precision ÷ π, its default memory roof ÷ β (its interconnect roof ÷ the
+/// interconnect's, when it has one). InputError naming the precision when it has none.
+Calibration calibration_from(const RoofSet& measured, const std::string& origin, const Roofs& r,
+                             const DataType& compute);
+void apply_calibration(Roofs& r, const Calibration& c);
 
 /// The decode batch at which a group of operators turns compute-bound (I(B) ≥ I* = π/β).
 /// W(B) = w·B and Q(B) = q0 + q1·B are affine in B for dense models, so
@@ -253,7 +382,226 @@ struct CriticalBatch {
 std::vector<CriticalBatch> critical_batches(const ModelConfig& m, const Scenario& s,
                                             const Roofs& r);
 
-/// MFU and bandwidth utilisation from a measured throughput (DIGEST §11).
+// --- Parallelism beyond tensor parallelism (parallel.cpp) ---------------------------------
+
+/// What a machine document says of an interconnect: the per-message latency α and how many
+/// devices one domain of it joins, each with its source; empty where the document does not
+/// say (the report then says "not in the catalogue").
+struct LinkFacts {
+  std::optional<Seconds> latency;
+  std::string latency_source;
+  std::optional<double> domain_size;
+  std::string domain_source;
+};
+/// Reads `info.interconnects[]` (the entry named `link`, else the first) of a catalogue entry:
+/// latency from "latency" (seconds, or a string with a unit such as "1.5 us"), "latency_s",
+/// "latency_us" or "latency_ns"; the domain from "domain_size", "domain_devices" or
+/// "max_devices" there, or "nvlink_domain"/"scale_up_domain" in info; sources from
+/// "latency_source"/"domain_source", else the entry's "source". InputError for a field that is
+/// there but not a positive number.
+LinkFacts link_facts(const nlohmann::json& info, const std::string& link,
+                     const std::string& origin);
+/// Sets Roofs::link_latency and domain_size from the facts (flags given by the user win: pass
+/// them as `latency_override` / `domain_override`).
+void apply_link_facts(Roofs& r, const LinkFacts& facts,
+                      std::optional<Seconds> latency_override = std::nullopt,
+                      std::optional<double> domain_override = std::nullopt);
+
+/// Pipeline parallelism (GPipe, Huang et al. 2019; Narayanan et al. 2021): pp stages of
+/// layers/pp layers, the batch split into m micro-batches of B/m sequences.
+struct PipelineStep {
+  int stages = 1;
+  double micro_batches = 1;
+  double micro_batch = 1;   ///< sequences per micro-batch
+  Seconds stage{0};         ///< the slowest stage for one micro-batch
+  Seconds transfer{0};      ///< one stage boundary for one micro-batch (send/receive)
+  Bytes transfer_bytes{0};  ///< activations crossing a boundary, sent + received per device
+  Seconds fill_drain{0};    ///< (m + pp − 1)·(stage + transfer): a batch through an empty pipe
+  Seconds steady{0};        ///< max(m, pp)·(stage + transfer): per step with the pipe full
+  double bubble = 0;        ///< (pp − 1)/(m + pp − 1): idle share of fill_drain
+};
+/// Times a step of the scenario's phase through the pipeline (pp = 1: one stage, no transfer,
+/// both times equal the step's).
+PipelineStep pipeline_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r);
+
+/// Devices one model replica spans: tp · cp · pp.
+int replica_devices(const Scenario& s);
+/// What the parallel layout risks: tensor parallelism wider than the NVLink domain, a replica
+/// that spans domains, collectives without a known link latency.
+std::vector<std::string> parallel_warnings(const Scenario& s, const Roofs& r);
+
+// --- The whole request (request.cpp) ---------------------------------------------------
+
+/// One request: `prompt` tokens in, `output` tokens generated (the first by the prefill).
+struct Request {
+  double prompt = 0;
+  double output = 0;
+};
+/// "1024:128" or a comma list "1024:128,4096:512" (prompt:output). InputError naming `flag`.
+std::vector<Request> parse_requests(const std::string& spec, const std::string& flag);
+
+/// A batch of B identical requests run together from start to end (static batching): the
+/// prefill of B × S tokens (in chunks of `chunk` tokens when > 0), then N − 1 decode steps, the
+/// j-th attending over S + j keys.
+struct RequestTiming {
+  double batch = 0, prompt = 0, output = 0, chunk = 0;
+  Seconds ttft{0};                 ///< the prefill: one step, or Σ of its chunk steps
+  Seconds decode{0};               ///< Σ_{j=1}^{N−1} t_decode(L = S + j)
+  Seconds e2e{0};                  ///< ttft + decode
+  Seconds mean_tpot{0};            ///< decode / (N − 1) (0 when N = 1)
+  Seconds first_decode{0};         ///< the step at L = S + 1
+  Seconds last_decode{0};          ///< the step at L = S + N − 1
+  double output_tokens_per_s = 0;  ///< B·N / e2e
+  double requests_per_s = 0;       ///< B / e2e
+  std::vector<std::string> warnings;
+};
+RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double output, const Roofs& r,
+                             double chunk = 0);
+
+/// A continuous-batching engine under a closed loop (as `vllm bench serve --max-concurrency C
+/// --request-rate inf`): up to `concurrency` requests in flight, a new one admitted as soon as
+/// one finishes; each step carries one token for every request in decode and prompt tokens of
+/// the others (whole prompts, or chunks filling a `max_batched_tokens` budget after the
+/// decode tokens — chunked prefill); weights move once per step for all of them.
+struct ServingOptions {
+  double concurrency = 1;
+  double max_batched_tokens = 0;  ///< 0: no chunking (a prompt's prefill in one step)
+  std::vector<Request> requests;  ///< the workload, cycled
+  double total_requests = 0;      ///< 0: max(8 × concurrency, requests)
+};
+struct LatencyStats {
+  Seconds mean{0}, median{0}, p99{0}, max{0};
+};
+struct ServingResult {
+  ServingOptions options;
+  double requests = 0;
+  double steps = 0;
+  double mixed_steps = 0;  ///< steps that carried prompt and decode tokens together
+  Seconds makespan{0};
+  double output_tokens_per_s = 0, input_tokens_per_s = 0, requests_per_s = 0;
+  LatencyStats ttft, tpot, e2e;  ///< TTFT and E2E from admission; TPOT over tokens 2…N
+  double mean_decode_batch = 0;  ///< requests in decode per step, on average
+  Seconds mean_step{0};
+};
+ServingResult simulate_serving(const ModelConfig& m, const Scenario& s, const ServingOptions& o,
+                               const Roofs& r);
+
+// --- Speculative decoding (speculative.cpp) -----------------------------------------------
+
+/// k tokens drafted per step, each accepted with probability α (i.i.d., as Leviathan et al.
+/// 2023 assume), by a smaller draft model or by the target's own multi-token-prediction
+/// modules (DeepSeek-V3's MTP).
+struct SpeculativeOptions {
+  double k = 4;
+  double alpha = 0.8;
+  bool mtp = false;                        ///< draft with the target's MTP modules
+  std::optional<ModelConfig> draft_model;  ///< else this model drafts
+};
+/// Leviathan et al. 2023 (Fast Inference from Transformers via Speculative Decoding), eq. 1:
+/// tokens gained per verification step E = (1 − α^(k+1))/(1 − α) (k + 1 when α = 1).
+double expected_tokens_per_step(double alpha, double k);
+
+struct SpeculativeResult {
+  double k = 0, alpha = 0;
+  double expected_tokens = 0;  ///< E per sequence per step
+  std::string drafter;         ///< the draft model's name, or "MTP"
+  Seconds draft_step{0};       ///< one draft token for the batch
+  Seconds drafting{0};         ///< the k draft steps (contexts L … L + k − 1)
+  Seconds verify{0};           ///< the target over k + 1 tokens per sequence
+  Seconds plain{0};            ///< the target's ordinary decode step
+  Seconds cycle{0};            ///< drafting + verify
+  Seconds time_per_token{0};   ///< cycle / E, per sequence
+  double speedup = 0;          ///< plain / time_per_token
+  double tokens_per_s = 0;     ///< B·E / cycle
+  /// Leviathan et al. 2023's walltime improvement (1 − α^(k+1)) / ((1 − α)(k·c + 1)) with
+  /// c = draft_step / plain: the same as `speedup` when verifying costs a plain step.
+  double paper_speedup = 0;
+  /// On the roofline: the verification step reads the weights once for (k + 1)·B tokens, so
+  /// its intensity is ≈ (k + 1)× the plain step's, and it computes (k + 1)/E FLOP per FLOP of
+  /// tokens kept.
+  Intensity plain_intensity{0}, verify_intensity{0};
+  Work plain_work_per_token{0}, verify_work_per_token{0};  ///< target FLOP per kept token
+  bool verify_compute_bound = false;
+  std::vector<std::string> notes;
+};
+SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario& s,
+                                       const SpeculativeOptions& o, const Roofs& r);
+
+// --- Cost (cost.cpp) ----------------------------------------------------------------------
+
+/// A device's power figure from a catalogue entry (info.power_w, info.power_source); empty
+/// where the catalogue gives none (TPU v5e: power_w null) or the document is a measured one.
+struct DevicePower {
+  std::optional<double> watts;
+  std::string source;
+};
+DevicePower device_power(const nlohmann::json& info);
+
+/// $/M tokens = price per device-hour × devices / (tokens/s × 3600) × 10⁶; J/token = power ×
+/// devices / tokens/s (at the catalogue's board power: TDP is the ceiling of the draw, so this
+/// is an upper bound for a device running at it).
+struct TokenCost {
+  double devices = 1;
+  double tokens_per_s = 0;
+  std::optional<double> price_per_hour;  ///< per device
+  std::optional<double> usd_per_million_tokens;
+  std::optional<double> power_w;  ///< per device
+  std::string power_source;
+  std::optional<double> joules_per_token;
+  std::vector<std::string> notes;  ///< what is missing and why
+};
+TokenCost token_cost(double tokens_per_s, double devices, std::optional<double> price_per_hour,
+                     const DevicePower& power, const std::string& machine);
+
+// --- Training (training.cpp) --------------------------------------------------------------
+
+enum class Recompute { none, selective, full };
+std::string to_string(Recompute r);
+Recompute parse_recompute(const std::string& s);  ///< none|selective|full; throws InputError
+
+/// One optimizer step of data-parallel training (mixed-precision Adam) on the roofline.
+struct TrainingOptions {
+  double sequence = 4096;   ///< s tokens per sequence
+  double micro_batch = 1;   ///< b sequences per device per micro-step
+  double global_batch = 0;  ///< sequences per optimizer step (0: micro_batch × dp)
+  double dp = 1;            ///< data-parallel replicas
+  Recompute recompute = Recompute::none;
+  int zero = 0;  ///< ZeRO stage 0–3 (Rajbhandari et al. 2020)
+  bool sequence_parallel = false;
+  std::optional<double> measured_step_s;  ///< a measured step time: measured MFU and HFU
+};
+struct TrainingResult {
+  TrainingOptions options;
+  double tokens = 0;       ///< D per optimizer step (all replicas)
+  double micro_steps = 0;  ///< gradient accumulation steps per replica
+  double parameters = 0;   ///< N: active matrix parameters (embedding lookup excluded)
+  Work six_nd{0};          ///< 6·N·D (Kaplan et al. 2020)
+  Work forward{0};         ///< the operator model's forward W for D tokens (logits for all)
+  Work model_work{0};      ///< 3 × forward (backward ≈ 2 × forward): what MFU counts
+  Work hardware_work{0};   ///< + the recomputed forward: what HFU counts
+  Seconds compute{0};      ///< per device: micro_steps × (3 + recomputed) × forward time
+  Seconds gradient_all_reduce{0};
+  Bytes gradient_traffic{0};  ///< per device, sent + received
+  Seconds optimizer{0};       ///< the Adam update, memory-bound
+  Seconds step{0};            ///< compute + all-reduce (not overlapped) + optimizer
+  double mfu = 0, hfu = 0;    ///< predicted: model/hardware work per device ÷ (step × π)
+  std::optional<double> measured_mfu, measured_hfu;
+  Bytes weights{0}, gradients{0}, optimizer_state{0}, activations{0};
+  Bytes memory() const { return weights + gradients + optimizer_state + activations; }
+  std::optional<bool> fits;
+  std::vector<std::string> notes;
+};
+TrainingResult training_step(const ModelConfig& m, const Scenario& s, const TrainingOptions& o,
+                             const Roofs& r);
+/// Activation bytes per layer per device (Korthikanti et al. 2022, "Reducing Activation
+/// Recomputation in Large Transformer Models", Table 2; 16-bit activations): s·b·h·(34 +
+/// 5·a·s/h) without parallelism; with tensor parallelism t: 10 + 24/t + 5as/(ht); with sequence
+/// parallelism as well: 34/t + 5as/(ht); selective recompute drops the 5as/(ht) term; full
+/// recompute keeps the layer input, 2·s·b·h. Fused attention stores no score matrix either.
+double activation_bytes_per_layer(const ModelConfig& m, const Scenario& s,
+                                  const TrainingOptions& o);
+
+/// MFU and bandwidth utilisation from a measured throughput (docs/model.md, utilisation).
 struct Utilisation {
   double tokens_per_s = 0;
   Work work_per_token{0};
@@ -280,7 +628,10 @@ struct Report {
   Footprint memory;
   std::vector<CriticalBatch> critical;
   std::optional<Utilisation> measured;
-  std::vector<std::string> warnings;  ///< scenario_warnings
+  std::vector<std::string> warnings;  ///< scenario_warnings and parallel_warnings
+  /// With --pp > 1: the pipeline's timing of the two phases (TTFT is the prefill's fill and
+  /// drain, the time per token the decode's steady state).
+  std::optional<PipelineStep> pipeline_prefill, pipeline_decode;
 };
 Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r,
                std::optional<double> measured_tokens_per_s = std::nullopt);
@@ -314,7 +665,7 @@ std::vector<double> parse_int_list(const std::string& spec, const std::string& f
 /// (Roofs::compute_name) and the memory level or interconnect it was judged against.
 std::vector<Point> to_points(const Report& r);
 /// One decode point per sweep row ("decode B=8 L=2048": the row's decode_point), in row order:
-/// on a chart the points move right as B grows (DIGEST §5).
+/// on a chart the points move right as B grows (docs/llm.md).
 std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& r);
 
 // Rendering (text, JSON, CSV).
@@ -327,5 +678,17 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
                              const Scenario& s, const Roofs& r);
 std::string sweep_csv(const std::vector<SweepRow>& rows);
 nlohmann::json model_to_json(const ModelConfig& m);
+
+// Rendering of the request, serving, speculative, cost and training sections (text and JSON).
+std::string render_request_text(const RequestTiming& t);
+nlohmann::json request_to_json(const RequestTiming& t);
+std::string render_serving_text(const ServingResult& s);
+nlohmann::json serving_to_json(const ServingResult& s);
+std::string render_speculative_text(const SpeculativeResult& s, const Roofs& r);
+nlohmann::json speculative_to_json(const SpeculativeResult& s);
+std::string render_cost_text(const TokenCost& c, const std::string& what);
+nlohmann::json cost_to_json(const TokenCost& c);
+std::string render_training_text(const TrainingResult& t, const ModelConfig& m, const Roofs& r);
+nlohmann::json training_to_json(const TrainingResult& t);
 
 }  // namespace roofline::llm

@@ -23,7 +23,7 @@ class Region {
 
   /// Declared work of this region in FLOP (FMA = 2).
   void add_flops(double flops) noexcept { roofline_region_add_flops_to(handle_, flops); }
-  /// Declared traffic of this region in bytes (reads and writes separately, DIGEST §3).
+  /// Declared traffic of this region in bytes (reads and writes separately, docs/model.md §3).
   void add_bytes(double bytes) noexcept { roofline_region_add_bytes_to(handle_, bytes); }
 
   static bool enabled() noexcept { return roofline_markers_enabled() != 0; }

@@ -1,5 +1,5 @@
 #pragma once
-// Utilisation metrics (DIGEST §11).
+// Utilisation metrics (docs/model.md §11).
 //   MFU = (model work per item × items/s) / peak work rate
 //   bandwidth utilisation = (bytes per item × items/s) / bandwidth
 #include "roofline/units.hpp"

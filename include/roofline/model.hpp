@@ -1,11 +1,11 @@
 #pragma once
-// The Roofline model itself (DIGEST §2). Pure functions, no I/O.
+// The Roofline model itself (docs/model.md §2). Pure functions, no I/O.
 //
 //   attainable P(I) = min(π, β·I)                 (perfect overlap: T ≥ max(W/π, Q/β))
 //   ridge point     I* = π / β                    (machine balance)
 //   no-overlap      P(I) = 1 / (1/π + 1/(β·I))    (T = W/π + Q/β: a curve below the roof)
 //   attainment      = P / attainable
-// Williams, Waterman, Patterson, "Roofline", CACM 52(4), 2009; DIGEST §2.
+// Williams, Waterman, Patterson, "Roofline", CACM 52(4), 2009; docs/model.md §2.
 #include "roofline/roof.hpp"
 #include "roofline/units.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
-// A workload's point on the chart (DIGEST §1): work W, traffic Q (per memory level for a
-// hierarchical point, DIGEST §4, §7), time T, and the precision/unit it runs on.
+// A workload's point on the chart (docs/model.md §1): work W, traffic Q (per memory level for a
+// hierarchical point, docs/model.md §4, §7), time T, and the precision/unit it runs on.
 // I = W/Q is the x axis, P = W/T the y axis.
 #include <optional>
 #include <string>
@@ -23,6 +23,9 @@ struct Point {
   std::string precision;  ///< dtype name or compute-roof name; empty = the set's default
   std::string source;     ///< where W, Q, T came from ("formula", "ncu", "perf_event", ...)
   std::string note;
+  /// Relative size of the point's dot in charts, e.g. a function's share of the run time
+  /// (profile --instrument); 0 = not given (drawn at the default size). Finite, >= 0.
+  double weight = 0;
 
   /// P = W/T.
   WorkRate performance() const { return work / time; }
@@ -33,7 +36,8 @@ struct Point {
     return work / traffic_at(level).bytes;
   }
 
-  /// W > 0, Q > 0 at every level, T > 0, all finite. Throws InputError naming the field.
+  /// W > 0, Q > 0 at every level, T > 0, all finite; weight finite and >= 0. Throws InputError
+  /// naming the field.
   void validate() const;
 };
 

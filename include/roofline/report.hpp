@@ -1,5 +1,5 @@
 #pragma once
-// Reports: one input, several renderers (DESIGN.md "reports: terminal · JSON/CSV · SVG · HTML").
+// Reports: one input, several renderers (docs/architecture.md).
 // Every command that draws a roofline (plot, point, kernel, measure, llm, hw compare) fills a
 // ReportInput and calls one renderer, or write_report() which picks the format from the file
 // name. Renderers only draw; the numbers come from core (diagnose, ridge, attainable, compare_at).
@@ -22,12 +22,22 @@ struct ReportInput {
   std::vector<MachineDocument> machines;  ///< [0] = the machine; others = overlays (comparisons)
   std::vector<Point> points;              ///< judged against machines[0] with diagnose()
   /// A vertical "your workload" line at this intensity with the ratio of roof heights
-  /// (DIGEST §7 "different hardware").
+  /// (docs/model.md §7 "different hardware").
   std::optional<Intensity> workload_line;
-  /// Draw the no-overlap curve 1/(1/π + 1/(β·I)) for the default roofs (DIGEST §2).
+  /// Draw the no-overlap curve 1/(1/π + 1/(β·I)) for the default roofs (docs/model.md §2).
   bool no_overlap_curve = false;
   DiagnosisOptions diagnosis;
+  /// Which roofs are drawn (`--roofs`): empty = the default view of the few that matter (per
+  /// precision its highest roof, the scalar baseline, the no-FMA roof, every memory level, the
+  /// roofs points are judged against; docs/charts.md). Terms: "all", "default", a roof name or
+  /// memory level, a precision ("fp32"), a vector width ("256-bit", "scalar") or an
+  /// instruction class ("fma", "add+mul"). The HTML page draws the others too, hidden behind
+  /// its toggles.
+  std::vector<std::string> roofs;
 };
+
+/// Splits a `--roofs` value at commas, trimming spaces ("default, fp32" → {"default", "fp32"}).
+std::vector<std::string> report_roof_terms(const std::string& value);
 
 /// Publication-quality SVG (log-log, roofs, ridges, points coloured by diagnosis, overlays).
 /// Styled for light and dark pages (prefers-color-scheme). Throws InputError when there is no
@@ -38,7 +48,10 @@ std::string render_svg(const ReportInput& in);
 std::string render_html(const ReportInput& in);
 /// A compact braille plot of roofs and points plus aligned tables, `columns` wide; ANSI colour
 /// only when `color`.
+/// `columns` above kMaxTerminalColumns is InputError (nothing is allocated for it).
 std::string render_terminal(const ReportInput& in, int columns, bool color);
+/// The widest terminal plot: 1000 columns (a wide terminal at a small font has ~400).
+inline constexpr int kMaxTerminalColumns = 1000;
 /// Roofs and points as CSV (one row per roof and per point, with the diagnosis).
 std::string render_csv(const ReportInput& in);
 /// Roofs, ridges, points with their analyses, and the workload comparison as JSON

@@ -1,6 +1,6 @@
 #pragma once
-// Roofs and roof sets (DIGEST §2, §7, §9). A roof set holds any number of compute roofs (flat
-// lines: one per precision and unit, e.g. "fp32 avx2 fma", "fp16 tensor") and memory roofs
+// Roofs and roof sets (docs/model.md §2, §7, §9). A roof set holds any number of compute roofs
+// (flat lines: one per precision and unit, e.g. "fp32 avx2 fma", "fp16 tensor") and memory roofs
 // (slanted lines: one per memory level, L1 ... DRAM/HBM, or a network). Every roof carries its
 // provenance: measured (with statistics), theoretical (with the formula's inputs) or datasheet
 // (with the source).
@@ -18,7 +18,11 @@ enum class Provenance { measured, theoretical, datasheet };
 std::string to_string(Provenance p);
 Provenance parse_provenance(std::string_view s);  ///< throws InputError
 
-/// Repeated-measurement statistics of one roof, in the roof's own unit.
+/// Agreement the fastest samples need for a roof to count as confirmed (Statistics::confirmed).
+inline constexpr double kAgreement = 0.02;
+
+/// Repeated-measurement statistics of one roof, in the roof's own unit (statistics.hpp holds the
+/// policy that fills them: what the roof value is, what counts as noisy and as confirmed).
 struct Statistics {
   int repetitions = 0;
   double median = 0;
@@ -26,16 +30,27 @@ struct Statistics {
   double min = 0;
   double max = 0;
   double cv = 0;       ///< coefficient of variation (stddev / mean)
-  bool noisy = false;  ///< spread above the measurement's threshold
-  /// The third-fastest sample (the slowest when there are fewer than three): the best rate
-  /// reached at least three times (statistics.hpp). 0 when unknown (documents written before it
-  /// was recorded).
+  bool noisy = false;  ///< robust spread above the policy's limit, or the fastest samples disagree
+  /// The roof value: the third-fastest sample (the slowest when there are fewer than three), the
+  /// best rate reached at least three times (statistics.hpp). 0 when unknown (documents written
+  /// before it was recorded).
   double sustained = 0;
-  /// Relative spread (max - min) / median.
+  /// The second-fastest sample; 0 when unknown (older documents).
+  double second = 0;
+  /// Lower and upper quartiles of the samples; 0 when unknown (older documents).
+  double q1 = 0, q3 = 0;
+  /// Relative spread (max - min) / median: every sample, a single preempted one included.
   double spread() const { return median > 0 ? (max - min) / median : 0; }
-  /// The fastest samples agree: the best is within 2% of the sustained rate, so no lone sample
-  /// that nothing else came near sets it.
-  bool confirmed() const { return sustained > 0 && best <= sustained * 1.02; }
+  /// Robust relative spread: the interquartile range over the median (one preempted sample, or a
+  /// few, do not move it). 0 when the quartiles are unknown.
+  double iqr() const { return median > 0 && q3 > 0 ? (q3 - q1) / median : 0; }
+  /// The fastest samples agree: the second-fastest is within 2% of the sustained rate, so the
+  /// roof was reached repeatedly. The fastest is left out: a lone sample can be mistimed, and it
+  /// neither sets the roof nor vetoes it. Documents without `second` compare the best instead.
+  bool confirmed() const {
+    const double top = second > 0 ? second : best;
+    return sustained > 0 && top <= sustained * (1 + kAgreement);
+  }
 };
 
 /// A flat roof π: peak throughput of one precision on one unit.

@@ -1,23 +1,50 @@
 #pragma once
-// Statistics of repeated rate samples: one definition for every measurement (CPU kernels, the
-// CUDA backend, cluster nodes), so a roof's median, best, spread and noise flag mean the same
-// thing wherever it was measured.
+// The statistics policy of every measurement — CPU kernels, the CUDA backend, the kernel suite,
+// cluster nodes — in one place, so that a roof's value, its spread and its noise judgement mean
+// the same thing wherever it was measured (docs/measure.md "Statistics and trust" gives the
+// reason for each choice).
+//
+//  - Samples are rates (larger is better). Interference (another process, a host's time slice,
+//    a page fault) only slows a kernel whose work is declared exactly, so the roof lies near the
+//    top of the samples.
+//  - The roof value is the sustained rate: the kSustainingSamples-th fastest sample. A single
+//    lucky or mistimed sample never sets the roof; the rate was reached at least that often.
+//  - The spread a user reads is robust: the interquartile range over the median. A preempted
+//    sample (or a few) does not move it; a machine busy for a quarter of the run or more does.
+//  - A roof is confirmed when its fastest samples agree (Statistics::confirmed: the second-fastest
+//    within kAgreement of the roof). An unconfirmed roof is sampled again (the retry rule,
+//    needs_retry), since more samples can only raise it towards the machine's rate.
+//  - A roof is noisy when its samples' robust spread exceeds kNoisySpread or it stays
+//    unconfirmed: the numbers it rests on were disturbed, and a repeat may differ by more than
+//    the run-to-run agreement the tool promises.
 #include <vector>
 
 #include "roofline/roof.hpp"
 
 namespace roofline {
 
-/// Relative spread (max − min) / median above which samples are called noisy.
+/// Robust relative spread (interquartile range / median) above which samples are called noisy.
 inline constexpr double kNoisySpread = 0.10;
 /// How many samples must reach a rate for it to count as sustained (Statistics::sustained).
 inline constexpr int kSustainingSamples = 3;
+/// Fewest samples a roof is judged on; fewer give a roof but always "noisy" (nothing to agree).
+inline constexpr int kFewestSamples = 3;
 
-/// Statistics of rates (larger is better): median, best (= max: interference only slows a kernel
-/// down, so the fastest sample is the closest to the machine's rate), min, max, coefficient of
-/// variation (sample standard deviation / mean), the sustained rate (the kSustainingSamples-th
-/// fastest sample) and the noisy flag (spread above `noisy_spread`).
-/// Empty input gives all zeros.
-Statistics summarize_rates(const std::vector<double>& rates, double noisy_spread = kNoisySpread);
+/// The q-quantile (0 ≤ q ≤ 1) of ascending `sorted` values, linear between the closest ranks
+/// (Hyndman & Fan type 7, the default of R and NumPy). 0 for an empty input.
+double quantile_sorted(const std::vector<double>& sorted, double q);
+
+/// Statistics of rates by the policy above: median, best (= max), second-fastest, min, max,
+/// quartiles, coefficient of variation (sample standard deviation / mean), the sustained rate
+/// and the noisy flag. Empty input gives all zeros.
+Statistics summarize_rates(const std::vector<double>& rates);
+
+/// The retry rule: a roof whose fastest samples do not agree (or that has fewer than
+/// kFewestSamples samples) gets more samples.
+bool needs_retry(const Statistics& s);
+
+/// The median of `values` (the mean of the two middle ones for an even count). Throws
+/// InputError on empty input.
+double median(std::vector<double> values);
 
 }  // namespace roofline

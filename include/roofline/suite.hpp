@@ -3,6 +3,7 @@
 // place their working set in L1, L2, L3 and DRAM. W and compulsory Q come from the kernel
 // catalogue (kernels.hpp), T is measured (median of repetitions, with spread), and every run is
 // checked against an analytic or reference result: a kernel that computes garbage fast fails.
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <functional>
@@ -14,10 +15,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/cpu_topology.hpp"
 #include "roofline/error.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
+
+namespace roofline::engine {
+class ThreadTeam;
+}
 
 namespace roofline::suite {
 
@@ -28,38 +34,35 @@ class CheckFailed : public Error {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Caches and sizes
+// The machine and sizes
 
-struct CacheLevel {
-  std::string level;      ///< "L1", "L2", "L3"
-  double size_bytes = 0;  ///< capacity of one instance
-  int shared_by = 1;      ///< logical CPUs sharing one instance
+/// The machine as the suite sizes its working sets for it: the engine's topology (cores, the
+/// data caches and how many cores share each, cpu_topology.hpp) and the memory available.
+struct Machine {
+  cpu::Topology topology;
+  double mem_available_bytes = 0;
+  /// Cores the threads can be pinned to (at least 1).
+  int cores() const { return std::max(1, topology.cores()); }
+  /// The data cache of `level` ("L1" … "L4"); nullptr when the machine reports none.
+  const cpu::CacheInfo* cache(const std::string& level) const;
 };
 
-struct CacheInfo {
-  std::vector<CacheLevel> caches;  ///< data/unified caches, L1 first
-  double mem_available_bytes = 0;  ///< MemAvailable
-  int cpus = 1;                    ///< online logical CPUs
-  std::string source;              ///< where the figures came from
-
-  const CacheLevel* find(const std::string& level) const;
-};
-
-/// Reads cache sizes from `cpu_dir`/cpu0/cache/index*/{level,type,size,shared_cpu_list} and
-/// MemAvailable from `meminfo`. Missing files leave the level out (it is then unavailable).
-CacheInfo detect_caches(const std::filesystem::path& cpu_dir = "/sys/devices/system/cpu",
-                        const std::filesystem::path& meminfo = "/proc/meminfo");
+/// This machine: detect_topology() and available_memory_bytes().
+Machine detect_machine();
+/// A machine from sysfs-like files (tests use fixtures): cpu_dir/online, cpu_dir/cpu*/cache and
+/// MemAvailable in `meminfo` (lowered by a cgroup limit in meminfo's folder/cgroup).
+Machine machine_from_sysfs(const std::filesystem::path& cpu_dir,
+                           const std::filesystem::path& meminfo);
 
 /// The levels a working set can be placed in, fastest first.
 const std::vector<std::string>& all_levels();
-/// Parses "L1,L2,DRAM" (case-insensitive; MEM/RAM = DRAM). Throws InputError naming the value.
-std::vector<std::string> parse_levels(const std::string& csv);
 
-/// Working-set bytes that place a run of `threads` threads in `level`: half of each thread's
-/// private cache (L1, L2: the threads' shares add up), half of a shared cache, and for DRAM
-/// max(4 × the last-level cache, 64 MiB), at most a quarter of MemAvailable.
-/// Throws Unavailable when the machine lacks the level or the memory for it.
-double working_set_for(const std::string& level, const CacheInfo& caches, int threads);
+/// Working-set bytes that place a run of `threads` threads (one per core) in `level`: half of
+/// each thread's private cache (L1, L2: the threads' shares add up), half of each shared
+/// instance used, and for DRAM max(4 × the machine's last-level cache, 64 MiB), at most a
+/// quarter of the memory available. Throws Unavailable when the machine lacks the level or the
+/// memory for it.
+double working_set_for(const std::string& level, const Machine& machine, int threads);
 
 // ---------------------------------------------------------------------------------------------
 // Kernels
@@ -78,11 +81,13 @@ const std::vector<KernelInfo>& suite_kernels();
 /// Unknown names throw InputError listing the known ones.
 std::vector<std::string> resolve_kernels(const std::vector<std::string>& names);
 
-/// Context a workload is built in.
+/// Context a workload is built in. With a team (of `threads` members) the workload's shares run
+/// on it at once; without one, one after another (the results are the same).
 struct Context {
-  CacheInfo caches;
+  Machine machine;
   int threads = 1;
   std::string level;
+  engine::ThreadTeam* team = nullptr;
 };
 
 /// One sized, initialised kernel instance. run() is the timed unit (one call); check() compares
@@ -133,6 +138,11 @@ BlasInfo blas_info();
 int blas_core_isa(const std::string& corename);
 /// The best OPENBLAS_CORETYPE for a CPU of `vendor` ("AMD", "Intel") with these features.
 std::string best_blas_core(const std::string& vendor, bool avx, bool avx2_fma, bool avx512);
+/// Threads the BLAS gemm asks OpenBLAS for: `wanted`, lowered to OPENBLAS_NUM_THREADS when that
+/// holds a whole number >= 1 (the user's limit; openblas_set_num_threads would override it), and
+/// 1 in a ThreadSanitizer build (OpenBLAS's threads synchronise in uninstrumented code, so TSan
+/// would report its work hand-off as a race).
+int blas_thread_count(int wanted, const char* openblas_num_threads, bool tsan_build);
 
 // ---------------------------------------------------------------------------------------------
 // Running
@@ -151,6 +161,9 @@ struct RunResult {
   /// measured: statistics.hpp); the point's T.
   double sustained = 0;
   double median = 0, min = 0, max = 0;
+  double q1 = 0, q3 = 0;              ///< quartiles of the times per call (0 when unknown)
+  bool noisy = false;                 ///< the statistics policy's judgement of the repetitions
+  double seconds_per_repetition = 0;  ///< one timed repetition (≥ engine sample_seconds)
   int calls_per_repetition = 1;
   int threads = 1;
   std::string check = "passed";  ///< "passed" or what was wrong
@@ -158,7 +171,12 @@ struct RunResult {
   std::string precision;
   std::string note;
 
-  double spread() const { return median > 0 ? (max - min) / median : 0; }
+  /// Robust relative spread of the repetitions: interquartile range / median (statistics.hpp);
+  /// (max − min) / median for results without quartiles.
+  double spread() const {
+    if (!(median > 0)) return 0;
+    return q3 > 0 ? (q3 - q1) / median : (max - min) / median;
+  }
   /// The point: W per call, Q per level, T = sustained seconds per call.
   Point to_point() const;
 };
@@ -169,7 +187,7 @@ RunResult result_from_json(const nlohmann::json& j);
 struct RunOptions {
   std::vector<std::string> kernels;  ///< suite names (resolve_kernels); empty = all
   std::vector<std::string> levels;   ///< empty = each kernel's default levels
-  int threads = 0;                   ///< 0 = one per online CPU
+  int threads = 0;                   ///< 0 = one per core (the engine's team)
   bool quick = false;                ///< fewer, shorter repetitions
   double working_set_override = 0;   ///< bytes; > 0 replaces the level sizes
   /// Progress: called before each run with a description.
@@ -178,16 +196,21 @@ struct RunOptions {
   const std::atomic<bool>* cancel = nullptr;
 };
 
-/// Median of a non-empty sample.
-double median(std::vector<double> v);
-
-/// Times one workload: warm-up, calibrates calls per repetition, repeats, checks the result.
+/// Times one workload as roofs are timed (sampler.hpp, statistics.hpp): warm-up, calls per
+/// repetition calibrated so a repetition lasts at least engine::sample_seconds, repetitions
+/// until a time budget is spent (at least 9; 5 when quick), T = the sustained (third-fastest)
+/// repetition; then checks the result.
 RunResult time_workload(Workload& w, const std::string& kernel, const std::string& level,
                         int threads, bool quick);
 
-/// Runs the suite. A failed check is recorded in the result (passed = false), not thrown.
-/// Levels a machine lacks are skipped with a message through `progress`.
-std::vector<RunResult> run_suite(const RunOptions& options, const CacheInfo& caches);
+/// The CPUs a suite of `threads` threads is pinned to: one per core first, then further logical
+/// CPUs (the measurement's rule), repeating when there are more threads than CPUs.
+std::vector<int> team_cpus(const cpu::Topology& topology, int threads);
+
+/// Runs the suite on the engine's pinned team. A failed check is recorded in the result
+/// (passed = false), not thrown. Levels a machine lacks are skipped with a message through
+/// `progress`.
+std::vector<RunResult> run_suite(const RunOptions& options, const Machine& machine);
 
 /// Runs `exe` with `args` and the environment changed by `env` (no shell), returning its exit
 /// status and standard output. Throws Unavailable when it cannot be started.

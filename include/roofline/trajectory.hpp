@@ -1,7 +1,7 @@
 #pragma once
-// The memory-wall trajectory chart (DIGEST §8): ridge points I* = π/β of many devices against
-// their release year, log y, one series per precision group, every device labelled. Drawn for
-// `roofline hw ridges --report FILE`; the numbers come from ridge_for (hardware.hpp), the chart
+// The memory-wall trajectory chart (docs/model.md §8): ridge points I* = π/β of many devices
+// against their release year, log y, one series per precision group, every device labelled. Drawn
+// for `roofline hw ridges --report FILE`; the numbers come from ridge_for (hardware.hpp), the chart
 // only places them.
 #include <filesystem>
 #include <string>

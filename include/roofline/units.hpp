@@ -1,8 +1,8 @@
 #pragma once
-// Units are types (DESIGN.md "Ideas worth keeping"). Work W (FLOP or OP), traffic Q (byte),
+// Units are types (docs/architecture.md). Work W (FLOP or OP), traffic Q (byte),
 // time T (s), and the rates and intensity built from them are distinct types, so mixing them
 // up does not compile: W/T is a WorkRate, W/Q an Intensity, Q/T a ByteRate, and
-// WorkRate / ByteRate is an Intensity (DIGEST §2 "Units": FLOP/s ÷ byte/s = FLOP/byte).
+// WorkRate / ByteRate is an Intensity (docs/model.md §2 "Units": FLOP/s ÷ byte/s = FLOP/byte).
 //
 // Values are stored in SI base units (FLOP, byte, second). Printing goes through UnitSystem so
 // that an intensity is always written "FLOP/byte" and a rate "FLOP/s", never "FLOPS/byte".
@@ -47,7 +47,7 @@ using WorkRate = Quantity<WorkRateTag>;    ///< FLOP/s
 using ByteRate = Quantity<ByteRateTag>;    ///< byte/s
 using Intensity = Quantity<IntensityTag>;  ///< FLOP/byte
 
-// The only cross-unit operations (DIGEST §1, §2): I = W/Q, P = W/T, bandwidth = Q/T,
+// The only cross-unit operations (docs/model.md §1, §2): I = W/Q, P = W/T, bandwidth = Q/T,
 // the slanted roof β·I, the ridge π/β, and times W/π, Q/β.
 constexpr Intensity operator/(Work w, Bytes q) {
   return Intensity(w.value / q.value);
@@ -83,8 +83,8 @@ constexpr Work operator*(Intensity i, Bytes q) {
   return Work(i.value * q.value);
 }
 
-/// The names of the work and traffic units of a roofline. The default is the seed's FLOP and
-/// byte; integer roofs use OP; other resource pairs (DIGEST §12) name their own ("tuple",
+/// The names of the work and traffic units of a roofline. The default is FLOP and
+/// byte; integer roofs use OP; other resource pairs (docs/model.md §12) name their own ("tuple",
 /// "I/O operation", "request", "network byte").
 struct UnitSystem {
   std::string work = "FLOP";

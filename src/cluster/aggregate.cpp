@@ -7,15 +7,9 @@
 #include "roofline/cluster.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/statistics.hpp"
 
 namespace roofline::cluster {
-
-double median(std::vector<double> values) {
-  if (values.empty()) throw InputError("median of no values");
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 RoofAggregate aggregate_values(const std::string& roof, bool compute, const std::vector<int>& ranks,
                                const std::vector<std::string>& hosts,

@@ -2,8 +2,14 @@
 // at once, the network sweep (ping-pong between rank pairs, allreduce), gathering on rank 0, and
 // the agreement after each step that turns one rank's failure into a clear error on every rank
 // (an MPI_Allreduce of a status code, then every rank learns every message) instead of an
-// MPI_Abort or a partial document. Compiled to a stub that reports MPI as unavailable when the
-// library is built without MPI (src/cluster/layer.cmake defines ROOFLINE_HAVE_MPI).
+// MPI_Abort or a partial document.
+//
+// MPI itself lives in a separate shared module (mpi_module/roofline_mpi.c, built when CMake
+// finds MPI: src/cluster/layer.cmake defines ROOFLINE_HAVE_MPI), opened with dlopen here, on
+// the first MPI call of `roofline cluster` or `roofline measure --mpi`. No other command loads
+// MPI or the handlers its stack installs for SIGSEGV and friends (UCX reports a crash and then
+// waits, so every crash became a hang). Built without MPI, measure_cluster reports it
+// unavailable.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,7 +21,13 @@
 #include "roofline/error.hpp"
 
 #ifdef ROOFLINE_HAVE_MPI
-#include <mpi.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "cluster/mpi_module/roofline_mpi.h"
 #endif
 
 namespace roofline::cluster {
@@ -35,8 +47,60 @@ ClusterResult measure_cluster(const ClusterOptions&, const NodeMeasure&,
 
 #else
 
+namespace {
+
+/// Opens the MPI module once: $ROOFLINE_MPI_MODULE, else beside the executable
+/// (bin/../LIBDIR/roofline/, the same in the build and the install tree), else the build
+/// tree's copy (for test programs). Returns nullptr and says why in `why` when none loads.
+const roofline_mpi_api* load_module(std::string* why) {
+  static std::string reason;
+  static const roofline_mpi_api* api = []() -> const roofline_mpi_api* {
+    std::vector<std::string> candidates;
+    if (const char* env = std::getenv("ROOFLINE_MPI_MODULE"); env && *env) {
+      candidates.emplace_back(env);
+    } else {
+      std::error_code ec;
+      const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+      if (!ec)
+        candidates.push_back((exe.parent_path() / ".." / ROOFLINE_MPI_MODULE_RELATIVE).string());
+      candidates.emplace_back(ROOFLINE_MPI_MODULE_BUILD);
+    }
+    for (const auto& path : candidates) {
+      // RTLD_GLOBAL: some MPI libraries open their own plugins, which look for MPI's symbols.
+      void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+      if (!handle) {
+        const char* e = ::dlerror();
+        reason += "\n  " + (e ? std::string(e) : path + ": cannot be opened");  // names the path
+        continue;
+      }
+      auto entry = reinterpret_cast<roofline_mpi_entry>(::dlsym(handle, ROOFLINE_MPI_ENTRY));
+      const roofline_mpi_api* a = entry ? entry() : nullptr;
+      if (a && a->abi == ROOFLINE_MPI_ABI && a->table_size == sizeof(roofline_mpi_api)) return a;
+      reason += "\n  " + path + ": not a roofline MPI module of this version";
+      ::dlclose(handle);
+    }
+    return nullptr;
+  }();
+  if (!api && why) *why = reason;
+  return api;
+}
+
+/// The module, or Unavailable naming where it was looked for.
+const roofline_mpi_api& mpi() {
+  std::string why;
+  const roofline_mpi_api* api = load_module(&why);
+  if (!api)
+    throw Unavailable(
+        "cluster measurement needs the MPI module roofline_mpi.so of this build, which could "
+        "not be loaded (set ROOFLINE_MPI_MODULE to its path):" +
+        why);
+  return *api;
+}
+
+}  // namespace
+
 bool mpi_available() {
-  return true;
+  return load_module(nullptr) != nullptr;
 }
 
 namespace {
@@ -68,22 +132,15 @@ Failure capture(F&& f) {
 class MpiSession {
  public:
   MpiSession() {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized) throw Unavailable("MPI was already finalised in this process");
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (!initialized) {
-      int provided = 0;
+    if (mpi().finalized()) throw Unavailable("MPI was already finalised in this process");
+    if (!mpi().initialized()) {
       // Funneled: the node probe runs worker threads, but only this thread calls MPI.
-      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+      if (mpi().init_funneled() != 0) throw Unavailable("MPI could not be initialised");
       owned_ = true;
     }
   }
   ~MpiSession() {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (owned_ && !finalized) MPI_Finalize();
+    if (owned_ && !mpi().finalized()) mpi().finalize();
   }
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
@@ -93,14 +150,10 @@ class MpiSession {
 };
 
 int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
+  return mpi().rank();
 }
 int world_size() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
+  return mpi().size();
 }
 
 std::vector<int> displacements(const std::vector<int>& lengths) {
@@ -120,11 +173,10 @@ std::vector<std::string> allgather_strings(const std::string& mine) {
   const int n = world_size();
   int len = length_of(mine);
   std::vector<int> lengths(static_cast<size_t>(n));
-  MPI_Allgather(&len, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  mpi().allgather_int(&len, lengths.data());
   const auto disp = displacements(lengths);
   std::string all(static_cast<size_t>(disp.back() + lengths.back()), '\0');
-  MPI_Allgatherv(mine.data(), len, MPI_CHAR, all.data(), lengths.data(), disp.data(), MPI_CHAR,
-                 MPI_COMM_WORLD);
+  mpi().allgatherv_char(mine.data(), len, all.data(), lengths.data(), disp.data());
   std::vector<std::string> out;
   for (size_t i = 0; i < lengths.size(); ++i)
     out.push_back(all.substr(static_cast<size_t>(disp[i]), static_cast<size_t>(lengths[i])));
@@ -137,15 +189,14 @@ std::vector<std::string> gather_strings(const std::string& mine) {
   const bool root = world_rank() == 0;
   int len = length_of(mine);
   std::vector<int> lengths(root ? static_cast<size_t>(n) : 0);
-  MPI_Gather(&len, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  mpi().gather_int(&len, lengths.data());
   std::vector<int> disp;
   std::string all;
   if (root) {
     disp = displacements(lengths);
     all.resize(static_cast<size_t>(disp.back() + lengths.back()));
   }
-  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lengths.data(), disp.data(), MPI_CHAR, 0,
-              MPI_COMM_WORLD);
+  mpi().gatherv_char(mine.data(), len, all.data(), lengths.data(), disp.data());
   std::vector<std::string> out;
   for (size_t i = 0; i < lengths.size(); ++i)
     out.push_back(all.substr(static_cast<size_t>(disp[i]), static_cast<size_t>(lengths[i])));
@@ -156,7 +207,7 @@ std::vector<std::string> gather_strings(const std::string& mine) {
 /// throws the same error, naming the failed ranks (grouped by message) and what they reported.
 void agree(const Failure& local, const std::string& step, const std::vector<std::string>& hosts) {
   int mine = local.kind, worst = kOk;
-  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  mpi().allreduce_max_int(&mine, &worst);
   if (worst == kOk) return;
   const auto messages = allgather_strings(local.kind == kOk ? std::string() : local.message);
   // Group ranks by message so that the same failure on every rank reads once.
@@ -223,26 +274,26 @@ NetworkMeasurement measure_network(const std::vector<double>& sizes, int repetit
     auto round_trips = [&](int count) {
       for (int i = 0; i < count; ++i) {
         if (leader) {
-          MPI_Send(buffer.data(), bytes, MPI_BYTE, partner, 0, MPI_COMM_WORLD);
-          MPI_Recv(buffer.data(), bytes, MPI_BYTE, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          mpi().send_bytes(buffer.data(), bytes, partner);
+          mpi().recv_bytes(buffer.data(), bytes, partner);
         } else {
-          MPI_Recv(buffer.data(), bytes, MPI_BYTE, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-          MPI_Send(buffer.data(), bytes, MPI_BYTE, partner, 0, MPI_COMM_WORLD);
+          mpi().recv_bytes(buffer.data(), bytes, partner);
+          mpi().send_bytes(buffer.data(), bytes, partner);
         }
       }
     };
     if (partner >= 0) round_trips(2);  // warm-up: connections, registration
     for (int r = 0; r < repetitions; ++r) {
-      MPI_Barrier(MPI_COMM_WORLD);  // all pairs start together
+      mpi().barrier();  // all pairs start together
       if (partner < 0) continue;
-      const double t0 = MPI_Wtime();
+      const double t0 = mpi().wtime();
       round_trips(iters);
-      best_round_trip = std::min(best_round_trip, (MPI_Wtime() - t0) / iters);
+      best_round_trip = std::min(best_round_trip, (mpi().wtime() - t0) / iters);
     }
     // One-way time of each pair, reported by its even rank; idle ranks send a negative marker.
     double one_way = partner >= 0 ? best_round_trip / 2 : -1.0;
     std::vector<double> all(rank == 0 ? static_cast<size_t>(n) : 0);
-    MPI_Gather(&one_way, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    mpi().gather_double(&one_way, all.data());
     if (rank == 0) {
       PingPongSample s;
       s.bytes = size;
@@ -259,16 +310,15 @@ NetworkMeasurement measure_network(const std::vector<double>& sizes, int repetit
     const int count = std::max(1, static_cast<int>(size / sizeof(double)));
     std::vector<double> send(static_cast<size_t>(count), rank + 1.0), recv(send.size(), 0.0);
     const int iters = iterations_for(size, quick);
-    MPI_Allreduce(send.data(), recv.data(), count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);  // warm-up
+    mpi().allreduce_sum_double(send.data(), recv.data(), count);  // warm-up
     double best = std::numeric_limits<double>::infinity();
     for (int r = 0; r < repetitions; ++r) {
-      MPI_Barrier(MPI_COMM_WORLD);
-      const double t0 = MPI_Wtime();
-      for (int i = 0; i < iters; ++i)
-        MPI_Allreduce(send.data(), recv.data(), count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-      const double mine = (MPI_Wtime() - t0) / iters;
+      mpi().barrier();
+      const double t0 = mpi().wtime();
+      for (int i = 0; i < iters; ++i) mpi().allreduce_sum_double(send.data(), recv.data(), count);
+      const double mine = (mpi().wtime() - t0) / iters;
       double slowest = 0;
-      MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      mpi().allreduce_max_double(&mine, &slowest);
       best = std::min(best, slowest);
     }
     if (recv.front() != expected || recv.back() != expected) {
@@ -299,15 +349,10 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
   ctx.ranks = result.ranks;
   ctx.quick = options.quick;
   {
-    char name[MPI_MAX_PROCESSOR_NAME] = {};
-    int len = 0;
-    MPI_Get_processor_name(name, &len);
+    char name[1024] = {};
+    const int len = mpi().processor_name(name, static_cast<int>(sizeof name));
     ctx.host.assign(name, static_cast<size_t>(std::max(0, len)));
-    MPI_Comm local;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-    MPI_Comm_size(local, &ctx.ranks_on_host);
-    MPI_Comm_rank(local, &ctx.local_rank);
-    MPI_Comm_free(&local);
+    mpi().host_ranks(&ctx.ranks_on_host, &ctx.local_rank);
   }
   const std::vector<std::string> hosts = allgather_strings(ctx.host);
 
@@ -339,11 +384,11 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
   log("cluster: measuring every node at once");
   std::string node_json;
   double node_seconds = 0;
-  MPI_Barrier(MPI_COMM_WORLD);
+  mpi().barrier();
   agree(capture([&] {
-          const double t0 = MPI_Wtime();
+          const double t0 = mpi().wtime();
           const MachineDocument m = measure_node(ctx);
-          node_seconds = MPI_Wtime() - t0;
+          node_seconds = mpi().wtime() - t0;
           node_json = machine_to_json(m).dump();
         }),
         "measuring the nodes", hosts);
@@ -365,7 +410,7 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
   // 4. Gather on rank 0 and assemble.
   const auto jsons = gather_strings(node_json);
   std::vector<double> seconds(root ? static_cast<size_t>(result.ranks) : 0);
-  MPI_Gather(&node_seconds, 1, MPI_DOUBLE, seconds.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  mpi().gather_double(&node_seconds, seconds.data());
   MachineDocument doc;
   agree(capture([&] {
           if (!root) return;

@@ -1,9 +1,11 @@
 #include "roofline/compare.hpp"
 
+#include <cmath>
 #include <functional>
 
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
+#include "roofline/quantity.hpp"
 
 namespace roofline {
 
@@ -19,8 +21,8 @@ std::string to_string(Regime r) {
   return "mixed";
 }
 
-// DIGEST §7: at intensity I the best speedup from switching hardware is the ratio of the roof
-// heights; left of both ridges it is β_B/β_A, right of both π_B/π_A, otherwise mixed.
+// docs/model.md §7: at intensity I the best speedup from switching hardware is the ratio of the
+// roof heights; left of both ridges it is β_B/β_A, right of both π_B/π_A, otherwise mixed.
 namespace {
 Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
                    const std::function<const ComputeRoof&(size_t)>& compute_of,
@@ -42,11 +44,20 @@ Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
     a.ridge = ridge(c.peak, mem.bandwidth);
     a.attainable = attainable(c.peak, mem.bandwidth, i);
     a.memory_side = i < a.ridge;
+    // β·I of a tiny intensity can underflow to 0 (then every ratio is 0/0): refused, as is a
+    // ratio beyond a double's range, so no nan or inf is printed.
+    if (!std::isnormal(a.attainable.value))
+      throw InputError("compare: at I = " + format_number(i.value) + " the attainable " +
+                       "performance of '" + m->name + "' is not a number a double can hold " +
+                       "(give a larger intensity)");
     cmp.machines.push_back(a);
   }
   const auto& base = cmp.machines.front();
   for (const auto& a : cmp.machines) {
     cmp.ratios.push_back(a.attainable / base.attainable);
+    if (!std::isfinite(cmp.ratios.back()) || !std::isnormal(cmp.ratios.back()))
+      throw InputError("compare: the ratio of '" + a.machine + "' to '" + base.machine +
+                       "' at I = " + format_number(i.value) + " is beyond a double's range");
     if (a.memory_side && base.memory_side)
       cmp.regimes.push_back(Regime::bandwidth);
     else if (!a.memory_side && !base.memory_side)

@@ -25,8 +25,8 @@ std::string to_string(Verdict v) {
   return "far-below";
 }
 
-// The seed's table (DIGEST §6), row by row, with the unit names of the roof set so that a
-// custom roofline (DIGEST §12) reads in its own units.
+// The diagnosis table (docs/model.md §6), row by row, with the unit names of the roof set so that a
+// custom roofline (docs/model.md §12) reads in its own units.
 Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt) {
   p.validate();
   if (!(opt.touching > 0 && opt.touching <= 1))
@@ -37,7 +37,8 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   d.compute_roof = c.name;
   d.performance = p.performance();
 
-  // Each level judged against its own roof; the binding level is the lowest bound (DIGEST §7).
+  // Each level judged against its own roof; the binding level is the lowest bound (docs/model.md
+  // §7).
   size_t binding = 0;
   for (size_t idx = 0; idx < p.traffic.size(); ++idx) {
     const auto& t = p.traffic[idx];
@@ -67,6 +68,27 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   }
   std::sort(d.empty_roofs_above.begin(), d.empty_roofs_above.end(),
             [](const EmptyRoof& x, const EmptyRoof& y) { return x.peak > y.peak; });
+
+  // Every number of the diagnosis is finite, or the point is refused: validated inputs can
+  // still be far enough apart (P = 1e-300 FLOP/s under a 1e15 roof) that a ratio overflows,
+  // and an "inf%" or "nanx" must never be printed or drawn.
+  auto finite = [&](const char* what, double v) {
+    if (!std::isfinite(v) || v < 0)
+      throw InputError("point '" + p.name + "' on '" + roofs.name + "': " + what + " is " +
+                       (std::isnan(v) ? "not a number" : "beyond a double's range") +
+                       " (P = " + format_number(d.performance.value) +
+                       ", attainable = " + format_number(d.attainable.value) +
+                       "); the point and the roofs are too far apart to compare");
+  };
+  for (const auto& j : d.levels) {
+    finite("the intensity I = W/Q", j.intensity.value);
+    finite("the attainable performance", j.attainable.value);
+    finite("the attainment P/attainable", j.attainment);
+    finite("the ridge I* = π/β", j.ridge.value);
+  }
+  finite("the headroom attainable/P", d.headroom.factor);
+  if (!std::isfinite(d.headroom.decades)) finite("the headroom in decades", d.headroom.decades);
+  for (const auto& e : d.empty_roofs_above) finite("the gain of a higher roof", e.gain);
 
   const std::string where =
       "I = " + format_intensity(b.intensity, u) + ", ridge I* = " + format_intensity(b.ridge, u);
@@ -147,7 +169,7 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
                       (d.binding_is_memory ? b.level + " bandwidth" : "'" + c.name + "' peak") +
                       ").");
   }
-  // Hierarchical points (DIGEST §7): which level binds, and where there is cache headroom.
+  // Hierarchical points (docs/model.md §7): which level binds, and where there is cache headroom.
   if (d.levels.size() > 1) {
     const MemoryRoof& bm = roofs.select_memory(b.level);
     if (bm.kind == "cache" && d.touching && d.binding_is_memory) {

@@ -1,4 +1,5 @@
 #include "roofline/dtype.hpp"
+#include "roofline/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,18 +10,11 @@
 #include "roofline/error.hpp"
 
 namespace roofline {
-namespace {
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-}  // namespace
+namespace {}  // namespace
 
 const std::vector<DataType>& builtin_dtypes() {
   // Sizes: IEEE 754 binary64/32/16; bfloat16; TF32 is stored as 4 bytes (19 bits used);
-  // OCP FP8 E4M3/E5M2; two's-complement integers; int4 packs two per byte (DIGEST §3).
+  // OCP FP8 E4M3/E5M2; two's-complement integers; int4 packs two per byte (docs/model.md §3).
   static const std::vector<DataType> types{
       {"fp64", 8, false, "IEEE binary64"},
       {"fp32", 4, false, "IEEE binary32"},

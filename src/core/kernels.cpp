@@ -1,4 +1,5 @@
 #include "roofline/kernels.hpp"
+#include "roofline/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -16,6 +17,23 @@ void require_positive(const char* kernel, const char* param, double v) {
                      " must be a positive finite number (got " + format_number(v) + ")");
 }
 
+/// The counts of finite sizes can still overflow a double (gemm with m = 1e200: W = 2·m·n·k);
+/// then W, Q or I = W/Q would be inf or nan, so the sizes are refused instead.
+const KernelCount& checked(const KernelCount& k) {
+  auto bad = [&](const std::string& what, double v, const std::string& formula) {
+    throw InputError(k.kernel + ": " + what + " = " + formula + " is " +
+                     (std::isnan(v) ? "not a number" : "too large for a double") +
+                     " for these sizes; give smaller sizes");
+  };
+  if (!std::isfinite(k.work.value)) bad("W", k.work.value, k.work_formula);
+  if (!std::isfinite(k.traffic.value)) bad("Q", k.traffic.value, k.traffic_formula);
+  if (!std::isfinite(k.traffic_write_allocate.value))
+    bad("Q with write-allocate", k.traffic_write_allocate.value, k.traffic_formula);
+  if (k.traffic.value > 0 && !std::isfinite(k.intensity().value))
+    bad("I", k.intensity().value, "W/Q");
+  return k;
+}
+
 KernelCount make(std::string name, double work, double traffic, double traffic_wa, int blas,
                  std::string wf, std::string qf, const DataType& t, std::string note = "") {
   KernelCount k;
@@ -28,19 +46,13 @@ KernelCount make(std::string name, double work, double traffic, double traffic_w
   k.traffic_formula = std::move(qf) + " (s = " + format_number(t.bytes) + " B, " + t.name + ")";
   k.note = std::move(note);
   k.integer = t.integer;
-  return k;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
+  return checked(k);
 }
 
 }  // namespace
 
-// DIGEST §3: SAXPY y = a·x + y: W = 2n, Q = 12n (fp32) — read x, read y, write y; the scalar a
-// lives in a register. y is updated in place, so write-allocate adds nothing.
+// docs/model.md §3: SAXPY y = a·x + y: W = 2n, Q = 12n (fp32) — read x, read y, write y; the scalar
+// a lives in a register. y is updated in place, so write-allocate adds nothing.
 KernelCount axpy(double n, const DataType& t) {
   require_positive("axpy", "n", n);
   const double s = t.bytes;
@@ -75,13 +87,13 @@ KernelCount dot(double n, const DataType& t) {
   const double s = t.bytes;
   return make("dot", 2 * n, 2 * n * s, 2 * n * s, 1, "2·n", "2·n·s (read x, read y)", t);
 }
-// DIGEST §3: multiply-only z[i] = x[i]·y[i]: W = n, Q = 12n (fp32), I = 1/12.
+// docs/model.md §3: multiply-only z[i] = x[i]·y[i]: W = n, Q = 12n (fp32), I = 1/12.
 KernelCount elementwise_multiply(double n, const DataType& t) {
   require_positive("multiply", "n", n);
   const double s = t.bytes;
   return make("multiply", n, 3 * n * s, 4 * n * s, 0, "n", "3·n·s (read x, read y, write z)", t);
 }
-// DIGEST §3: s += x[i] + y[j] over all i, j: 2n² operations on 2n distinct elements, I = n/4
+// docs/model.md §3: s += x[i] + y[j] over all i, j: 2n² operations on 2n distinct elements, I = n/4
 // (fp32). Reuse count = operations ÷ distinct elements.
 KernelCount add_double_loop(double n, const DataType& t) {
   require_positive("add-double-loop", "n", n);
@@ -97,7 +109,7 @@ KernelCount gemv(double m, double n, const DataType& t) {
   return make("gemv", 2 * m * n, (m * n + n + m) * s, (m * n + n + 2 * m) * s, 2, "2·m·n",
               "(m·n + n + m)·s (read A and x, write y)", t);
 }
-// DIGEST §3: C = A·B with (m,k)·(k,n): W = 2mkn; compulsory Q = (mk + kn + mn)·s
+// docs/model.md §3: C = A·B with (m,k)·(k,n): W = 2mkn; compulsory Q = (mk + kn + mn)·s
 // (N×N fp32: 12N², I = N/6; N = 1024 ⇒ 170.67). BLAS level 3, I = O(N).
 KernelCount gemm(double m, double n, double k, const DataType& t) {
   require_positive("gemm", "m", m);
@@ -107,10 +119,10 @@ KernelCount gemm(double m, double n, double k, const DataType& t) {
   return make("gemm", 2 * m * n * k, (m * k + k * n + m * n) * s, (m * k + k * n + 2 * m * n) * s,
               3, "2·m·n·k", "(m·k + k·n + m·n)·s (A, B read once, C written once)", t);
 }
-// DIGEST §4 (Hong & Kung 1981): once the working set exceeds the cache, traffic is Θ(mnk/√M).
-// We use the blocked algorithm with square b×b tiles, three resident (3·b²·s ≤ M):
-// each of the (m/b)(n/b) C tiles streams k/b tiles of A and of B (2·b²·s each), so
-// Q = 2·m·n·k·s/b + m·n·s; with b = √(M/(3s)) that is 2√3·mnk·s^{3/2}/√M + mn·s.
+// docs/model.md §4 (Hong & Kung 1981): once the working set exceeds the cache, traffic is
+// Θ(mnk/√M). We use the blocked algorithm with square b×b tiles, three resident (3·b²·s ≤ M): each
+// of the (m/b)(n/b) C tiles streams k/b tiles of A and of B (2·b²·s each), so Q = 2·m·n·k·s/b +
+// m·n·s; with b = √(M/(3s)) that is 2√3·mnk·s^{3/2}/√M + mn·s.
 KernelCount gemm_cache_bounded(double m, double n, double k, const DataType& t,
                                double cache_bytes) {
   KernelCount base = gemm(m, n, k, t);
@@ -130,7 +142,7 @@ KernelCount gemm_cache_bounded(double m, double n, double k, const DataType& t,
   } else {
     base.note = "working set fits the cache: compulsory traffic applies";
   }
-  return base;
+  return checked(base);
 }
 // 5-point weighted stencil out = Σ c_p·in_p over interior points: 5 mul + 4 add = 9 FLOP per
 // point; neighbours reused from cache, so compulsory traffic is one read and one write per point.
@@ -185,8 +197,9 @@ KernelCount layernorm(double rows, double cols, const DataType& t) {
   return make("layernorm", 8 * e, (2 * e + 2 * cols) * s, (3 * e + 2 * cols) * s, 0, "8·rows·cols",
               "(2·rows·cols + 2·cols)·s (x, y, γ, β)", t);
 }
-// DIGEST §5: 7B fp16 decode, batch 1: Q = 7e9 × 2 = 14 GB, W = 1.4e10 ⇒ I ≈ 1; batch B reuses
-// each weight B times: W × B, Q unchanged ⇒ I ≈ B. Weight traffic only (KV cache refines it).
+// docs/model.md §5: 7B fp16 decode, batch 1: Q = 7e9 × 2 = 14 GB, W = 1.4e10 ⇒ I ≈ 1; batch B
+// reuses each weight B times: W × B, Q unchanged ⇒ I ≈ B. Weight traffic only (KV cache refines
+// it).
 KernelCount llm_decode_weights(double params, double batch, const DataType& t) {
   require_positive("llm-decode", "params", params);
   require_positive("llm-decode", "batch", batch);
@@ -253,7 +266,7 @@ const std::vector<KernelSpec>& kernel_catalogue() {
        {"n"},
        {},
        "fp32",
-       "s += x[i] + y[j] over all i, j (the seed's reuse example)",
+       "s += x[i] + y[j] over all i, j (a reuse example, docs/model.md §3)",
        [](const P& p, const DataType& t) { return add_double_loop(p.at("n"), t); }},
       {"gemv",
        {"sgemv", "dgemv"},

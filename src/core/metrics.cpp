@@ -4,7 +4,7 @@
 
 namespace roofline {
 
-// DIGEST §11: MFU = (model FLOPs per token × tokens/s) / peak FLOP/s.
+// docs/model.md §11: MFU = (model FLOPs per token × tokens/s) / peak FLOP/s.
 double model_flops_utilisation(Work work_per_item, double items_per_second, WorkRate peak) {
   if (!(peak.value > 0)) throw InputError("MFU: peak must be > 0");
   if (!(items_per_second >= 0)) throw InputError("MFU: throughput must be ≥ 0");

@@ -5,14 +5,14 @@
 
 namespace roofline {
 
-// DIGEST §2: P ≤ min(π, β·I).
+// docs/model.md §2: P ≤ min(π, β·I).
 WorkRate attainable(WorkRate peak, ByteRate bandwidth, Intensity i) {
   return std::min(peak, bandwidth * i);
 }
 WorkRate attainable(const ComputeRoof& c, const MemoryRoof& m, Intensity i) {
   return attainable(c.peak, m.bandwidth, i);
 }
-// DIGEST §2: ridge point (machine balance) I* = π/β.
+// docs/model.md §2: ridge point (machine balance) I* = π/β.
 Intensity ridge(WorkRate peak, ByteRate bandwidth) {
   return peak / bandwidth;
 }
@@ -20,7 +20,7 @@ Intensity ridge(const ComputeRoof& c, const MemoryRoof& m) {
   return ridge(c.peak, m.bandwidth);
 }
 
-// DIGEST §2: T = W/π + Q/β ⇒ P = 1/(1/π + 1/(β·I)).
+// docs/model.md §2: T = W/π + Q/β ⇒ P = 1/(1/π + 1/(β·I)).
 WorkRate no_overlap(WorkRate peak, ByteRate bandwidth, Intensity i) {
   if (i.value <= 0) return WorkRate(0);
   return WorkRate(1.0 / (1.0 / peak.value + 1.0 / (bandwidth.value * i.value)));

@@ -30,6 +30,23 @@ void Point::validate() const {
     if (!std::isfinite(t.bytes.value)) bad(field, t.bytes.value, "must be finite");
     if (t.bytes.value <= 0) bad(field, t.bytes.value, "must be > 0");
   }
+  if (!std::isfinite(weight) || weight < 0) bad("weight", weight, "must be finite and >= 0");
+  // The derived quantities must be numbers too: W/T and W/Q of finite inputs can still
+  // overflow (1e308 FLOP in 0.01 s) or underflow to 0, and an inf or a 0 would reach every
+  // table and chart as "inf", "nan" or a point off the axes.
+  auto derived = [&](const std::string& what, double v, const std::string& from) {
+    if (!std::isfinite(v) || !std::isnormal(v))
+      throw InputError("point '" + name + "': " + what + " = " + from + " is " +
+                       (std::isfinite(v) ? "too small for a double (underflow)"
+                                         : "too large for a double (overflow)") +
+                       "; give W, Q and T in a range where their ratios are numbers");
+  };
+  derived("P = W/T", work.value / time.value,
+          format_number(work.value) + " / " + format_number(time.value) + " s");
+  for (const auto& t : traffic)
+    derived("I = W/Q" + (t.level.empty() ? std::string() : " at " + t.level),
+            work.value / t.bytes.value,
+            format_number(work.value) + " / " + format_number(t.bytes.value));
 }
 
 }  // namespace roofline

@@ -1,4 +1,5 @@
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 #include <algorithm>
 #include <array>
@@ -36,20 +37,6 @@ constexpr std::array<Prefix, 16> kPrefixes{{{"Ei", 1152921504606846976.0},
                                             {"m", 1e-3},
                                             {"u", 1e-6},
                                             {"n", 1e-9}}};
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 // Unit names accepted per dimension (compared case-insensitively). "FLOPS" is accepted on input
 // as a rate because datasheets write it; output always says "FLOP/s".
@@ -89,9 +76,28 @@ std::optional<Dimension> dimension_of_unit(const std::string& unit_lower) {
   return std::nullopt;
 }
 
-bool is_unit(const std::string& unit_lower, Dimension d) {
-  const auto& names = units_of(d);
-  return std::find(names.begin(), names.end(), unit_lower) != names.end();
+/// A unit (without prefix), its dimension and the factor to the base unit (byte, byte/s,
+/// FLOP/byte). Bits are bits (IEEE 1541, IEC 80000-13: "b" is the bit, "B" the byte): "Gb/s",
+/// "Tbps", "b/s", "kbit" are eighths of their byte counterparts, "FLOP/bit" eight times
+/// "FLOP/byte". Every other name compares case-insensitively.
+struct UnitMatch {
+  Dimension dim;
+  double factor;
+};
+std::optional<UnitMatch> match_unit(const std::string& unit) {
+  const std::string l = lower(unit);
+  if (unit == "b" || l == "bit" || l == "bits") return UnitMatch{Dimension::bytes, 1.0 / 8};
+  if (unit == "b/s" || unit == "bps" || l == "bit/s" || l == "bits/s" || l == "bit/sec")
+    return UnitMatch{Dimension::byte_rate, 1.0 / 8};
+  const auto slash = unit.rfind('/');
+  if (slash != std::string::npos && slash > 0) {
+    const std::string per = unit.substr(slash + 1), per_l = lower(per);
+    const std::string work = lower(unit.substr(0, slash));
+    const bool work_unit = work == "flop" || work == "op";
+    if (work_unit && (per == "b" || per_l == "bit")) return UnitMatch{Dimension::intensity, 8.0};
+  }
+  if (auto d = dimension_of_unit(l)) return UnitMatch{*d, 1.0};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -132,18 +138,17 @@ double parse_quantity(std::string_view text_in, Dimension dim, std::string_view 
   std::string rest = trim(std::string_view(end));
   double factor = 1.0;
   if (!rest.empty()) {
-    // The whole rest may be a unit ("s", "B/s", "FLOP/s"); otherwise strip a prefix.
-    std::string rest_lower = lower(rest);
-    bool matched = is_unit(rest_lower, dim) || dimension_of_unit(rest_lower).has_value();
-    if (!matched) {
+    // The whole rest may be a unit ("s", "B/s", "FLOP/s", "b/s"); otherwise strip a prefix.
+    std::optional<UnitMatch> unit = match_unit(rest);
+    if (!unit) {
       bool prefixed = false;
       for (const auto& p : kPrefixes) {
         if (rest.size() >= p.symbol.size() && rest.compare(0, p.symbol.size(), p.symbol) == 0) {
-          std::string unit = trim(std::string_view(rest).substr(p.symbol.size()));
-          std::string unit_lower = lower(unit);
-          if (unit.empty() || is_unit(unit_lower, dim) || dimension_of_unit(unit_lower)) {
+          const std::string after = trim(std::string_view(rest).substr(p.symbol.size()));
+          if (after.empty() || match_unit(after)) {
             factor = p.factor;
-            rest = unit;
+            rest = after;
+            unit = after.empty() ? std::nullopt : match_unit(after);
             prefixed = true;
             break;
           }
@@ -152,11 +157,9 @@ double parse_quantity(std::string_view text_in, Dimension dim, std::string_view 
       if (!prefixed) return fail("unknown unit or prefix '" + rest + "'");
     }
     // "ms", "us", "ns" arrive here as prefix + "s".
-    const std::string unit_lower = lower(rest);
-    if (!unit_lower.empty() && !is_unit(unit_lower, dim)) {
-      auto other = dimension_of_unit(unit_lower);
-      if (other) return fail("unit '" + rest + "' is " + dimension_name(*other));
-      return fail("unknown unit '" + rest + "'");
+    if (unit) {
+      if (unit->dim != dim) return fail("unit '" + rest + "' is " + dimension_name(unit->dim));
+      factor *= unit->factor;
     }
   }
   const double value = number * factor;

@@ -1,4 +1,5 @@
 #include "roofline/roof.hpp"
+#include "roofline/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -6,6 +7,7 @@
 #include <set>
 
 #include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
 
 namespace roofline {
 namespace {
@@ -14,11 +16,6 @@ bool iequals(std::string_view a, std::string_view b) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
-}
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 std::string list_compute(const RoofSet& s) {
   std::string out;
@@ -144,6 +141,17 @@ void RoofSet::validate() const {
       throw InputError("machine '" + name + "': memory roof '" + m.level +
                        "': bandwidth must be a positive finite rate");
   }
+  // Each ridge I* = π/β must be a number too (a peak of 1e300 over a bandwidth of 1e-10
+  // overflows), or every chart and table of the machine would show inf.
+  for (const auto& c : compute)
+    for (const auto& m : memory) {
+      const double r = c.peak.value / m.bandwidth.value;
+      if (!std::isfinite(r) || !std::isnormal(r))
+        throw InputError("machine '" + name + "': the ridge I* = peak/bandwidth of '" + c.name +
+                         "' over '" + m.level + "' (" + format_number(c.peak.value) + " / " +
+                         format_number(m.bandwidth.value) +
+                         ") is beyond a double's range; check the units of both roofs");
+    }
 }
 
 }  // namespace roofline

@@ -1,31 +1,56 @@
-// Statistics of repeated rate samples (statistics.hpp).
+// The statistics policy (statistics.hpp).
 #include "roofline/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
+#include "roofline/error.hpp"
+
 namespace roofline {
 
-Statistics summarize_rates(const std::vector<double>& rates, double noisy_spread) {
+double quantile_sorted(const std::vector<double>& v, double q) {
+  if (v.empty()) return 0;
+  const double h = (static_cast<double>(v.size()) - 1) * std::clamp(q, 0.0, 1.0);
+  const auto lo = static_cast<size_t>(std::floor(h));
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+Statistics summarize_rates(const std::vector<double>& rates) {
   Statistics s;
   if (rates.empty()) return s;
   std::vector<double> v = rates;
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
   s.repetitions = static_cast<int>(n);
-  s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  s.median = quantile_sorted(v, 0.5);
+  s.q1 = quantile_sorted(v, 0.25);
+  s.q3 = quantile_sorted(v, 0.75);
   s.min = v.front();
   s.max = v.back();
   s.best = s.max;
+  // The second-fastest, when there is one besides the sustained sample (n ≥ 3); else 0, and
+  // confirmed() compares the best.
+  s.second = n >= static_cast<size_t>(kSustainingSamples) ? v[n - 2] : 0;
   const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(n);
   double ss = 0;
   for (double x : v) ss += (x - mean) * (x - mean);
   const double stddev = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0.0;
   s.cv = mean > 0 ? stddev / mean : 0;
   s.sustained = v[n - std::min<size_t>(n, kSustainingSamples)];
-  s.noisy = s.spread() > noisy_spread;
+  s.noisy = s.iqr() > kNoisySpread || !s.confirmed() || s.repetitions < kFewestSamples;
   return s;
+}
+
+bool needs_retry(const Statistics& s) {
+  return s.repetitions < kFewestSamples || !s.confirmed();
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) throw InputError("median of no values");
+  std::sort(values.begin(), values.end());
+  return quantile_sorted(values, 0.5);
 }
 
 }  // namespace roofline

@@ -5,16 +5,12 @@
 
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
 
 namespace {
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 // Names compare case-insensitively and ignore '-', '_' and spaces ("H100 SXM" = "h100-sxm").
 std::string key_of(const std::string& s) {
   std::string out;

@@ -27,6 +27,13 @@ Statistics stats_from_json(const json& j, const Where& w) {
   s.sustained = io::get_optional_quantity(j, "sustained", Dimension::count, w, false).value_or(0);
   if (s.sustained > s.best * (1 + 1e-9))
     io::fail(w / "sustained", "the sustained rate cannot exceed the best sample");
+  s.second = io::get_optional_quantity(j, "second", Dimension::count, w, false).value_or(0);
+  if (s.second > s.best * (1 + 1e-9))
+    io::fail(w / "second", "the second-fastest sample cannot exceed the best sample");
+  s.q1 = io::get_optional_quantity(j, "q1", Dimension::count, w, false).value_or(0);
+  s.q3 = io::get_optional_quantity(j, "q3", Dimension::count, w, false).value_or(0);
+  if (s.q1 > s.q3 * (1 + 1e-9))
+    io::fail(w / "q1", "the lower quartile cannot exceed the upper quartile");
   return s;
 }
 
@@ -40,6 +47,11 @@ json statistics_to_json(const Statistics& s) {
           {"max", s.max},
           {"cv", s.cv},
           {"sustained", s.sustained},
+          {"second", s.second},
+          {"q1", s.q1},
+          {"q3", s.q3},
+          {"iqr", s.iqr()},
+          {"confirmed", s.confirmed()},
           {"noisy", s.noisy}};
 }
 
@@ -242,6 +254,10 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
     p.precision = io::get_string(pj, "precision", w, std::string());
     p.source = io::get_string(pj, "source", w, std::string());
     p.note = io::get_string(pj, "note", w, std::string());
+    if (pj.contains("weight")) {
+      if (!pj["weight"].is_number()) io::fail(w / "weight", "expected a number >= 0");
+      p.weight = pj["weight"].get<double>();
+    }
     const json& t = io::require(pj, "traffic", w);
     const std::string level = io::get_string(pj, "level", w, std::string());
     if (t.is_number() || t.is_string()) {
@@ -277,6 +293,7 @@ json point_to_json(const Point& p) {
   if (!p.precision.empty()) j["precision"] = p.precision;
   if (!p.source.empty()) j["source"] = p.source;
   if (!p.note.empty()) j["note"] = p.note;
+  if (p.weight > 0) j["weight"] = p.weight;
   return j;
 }
 

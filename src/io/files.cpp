@@ -1,48 +1,299 @@
+// The one way files come in and go out (include/roofline/io.hpp, docs/architecture.md
+// "Guarantees"): regular files only, bounded in size and depth on the way in; atomic, onto a
+// regular file or a new path, with its mode kept, never onto a read-only file, an input of the
+// command or another of its outputs on the way out; standard output checked for errors.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <mutex>
 #include <random>
-#include <sstream>
+#include <vector>
 
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
+namespace fs = std::filesystem;
 
-std::string read_text_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) throw InputError(path.string() + ": no such file");
-  if (std::filesystem::is_directory(status))
-    throw InputError(path.string() + ": is a directory, expected a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot be read (" + std::strerror(errno) + ")");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(path.string() + ": read error");
-  return ss.str();
+namespace {
+
+/// A path as it appears in a message: one line, no control or bidirectional characters.
+std::string shown(const fs::path& p) {
+  return terminal_safe(p.string());
+}
+
+std::string label(const fs::path& path, const std::string& what) {
+  return (what.empty() ? "" : what + " ") + shown(path);
+}
+
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "not a regular file";
+}
+
+std::string mode_text(mode_t mode) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%04o", static_cast<unsigned>(mode & 07777));
+  return buf;
+}
+
+fs::path folder_of(const fs::path& path) {
+  return path.has_parent_path() ? path.parent_path() : fs::path(".");
+}
+
+// ---- The ledger of one command's files ----------------------------------------------------
+
+struct FileKey {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  bool operator==(const FileKey&) const = default;
+};
+
+struct LedgerEntry {
+  FileKey key;
+  std::string name;
+};
+
+struct Ledger {
+  std::mutex mutex;
+  bool active = false;
+  std::vector<LedgerEntry> inputs;
+  std::vector<LedgerEntry> written;
+};
+
+Ledger& ledger() {
+  static Ledger l;
+  return l;
+}
+
+void note_input(const struct stat& st, const fs::path& path) {
+  Ledger& l = ledger();
+  std::lock_guard lock(l.mutex);
+  if (!l.active) return;
+  const FileKey key{st.st_dev, st.st_ino};
+  for (const auto& e : l.inputs)
+    if (e.key == key) return;
+  l.inputs.push_back({key, path.string()});
+}
+
+/// Refuses an existing target that the command read or already wrote.
+void check_ledger(const struct stat& st, const std::string& who) {
+  Ledger& l = ledger();
+  std::lock_guard lock(l.mutex);
+  if (!l.active) return;
+  const FileKey key{st.st_dev, st.st_ino};
+  for (const auto& e : l.inputs)
+    if (e.key == key)
+      throw InputError(who + ": is also an input of this command (read as " + shown(e.name) +
+                       "); refusing to replace it: write the output elsewhere");
+  for (const auto& e : l.written)
+    if (e.key == key)
+      throw InputError(who + ": this command already wrote that file (as " + shown(e.name) +
+                       "); two outputs cannot share a file: give each its own path");
+}
+
+void note_written(const fs::path& path) {
+  Ledger& l = ledger();
+  std::lock_guard lock(l.mutex);
+  if (!l.active) return;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) l.written.push_back({{st.st_dev, st.st_ino}, path.string()});
+}
+
+// ---- Inputs -------------------------------------------------------------------------------
+
+/// Opens `path` for reading after checking, without opening it, that it is a regular file (a
+/// device is not even opened: opening some has effects), then checks the descriptor again.
+int open_regular(const fs::path& path, struct stat& st) {
+  const std::string who = shown(path);
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) throw InputError(who + ": no such file");
+    throw InputError(who + ": cannot be read (" + std::strerror(err) + ")");
+  }
+  if (S_ISDIR(st.st_mode)) throw InputError(who + ": is a directory, expected a file");
+  if (!S_ISREG(st.st_mode))
+    throw InputError(who + ": is " + kind_of(st.st_mode) + ", expected a regular file");
+  // O_NONBLOCK: should the path have become a FIFO since, opening it does not wait.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw InputError(who + ": cannot be read (" + std::strerror(errno) + ")");
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw InputError(who + ": changed while it was opened; expected a regular file");
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
+std::string size_text(std::size_t bytes) {
+  if (bytes % (std::size_t{1} << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
+  if (bytes % (std::size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+void line_and_column(const std::string& text, size_t offset, size_t& line, size_t& column) {
+  line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+}
+
+/// Refuses JSON nested deeper than kMaxJsonDepth before any parser or later recursion sees it.
+void check_json_depth(const std::string& text, const std::string& origin) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        size_t line = 0, column = 0;
+        line_and_column(text, i, line, column);
+        throw InputError(origin + ": line " + std::to_string(line) + ", column " +
+                         std::to_string(column) + ": nested deeper than " +
+                         std::to_string(kMaxJsonDepth) +
+                         " levels of arrays and objects; refused (documents nest a few levels)");
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
+// ---- Outputs ------------------------------------------------------------------------------
+
+bool may_write(const fs::path& path, const struct stat& st) {
+  // As root every permission check passes, so the mode itself decides: a file nobody may
+  // write (0444) is not ours to replace. Otherwise the effective ids decide, as for open().
+  if (::geteuid() == 0) return (st.st_mode & 0222) != 0;
+  return ::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0;
+}
+
+/// The rules for a target path. Returns whether it exists (and its lstat in `st`).
+bool check_target(const fs::path& path, const std::string& who, struct stat& st) {
+  const fs::path dir = folder_of(path);
+  struct stat dst {};
+  if (::stat(dir.c_str(), &dst) != 0 || !S_ISDIR(dst.st_mode))
+    throw InputError(who + ": folder '" + shown(dir) + "' does not exist");
+  if (path.filename().empty() || path.filename() == "." || path.filename() == "..")
+    throw InputError(who + ": is a directory, expected a file path");
+  if (::lstat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT) return false;
+    throw InputError(who + ": cannot be written (" + std::strerror(err) + ")");
+  }
+  if (S_ISDIR(st.st_mode)) throw InputError(who + ": is a directory, expected a file path");
+  if (S_ISLNK(st.st_mode))
+    throw InputError(who +
+                     ": is a symbolic link; refusing to replace it (write to the file it "
+                     "points to, or to a new path)");
+  if (!S_ISREG(st.st_mode))
+    throw InputError(who + ": is " + kind_of(st.st_mode) +
+                     ", not a regular file; refusing to replace it (outputs go to regular files "
+                     "or new paths; for standard output give -)");
+  if (!may_write(path, st))
+    throw InputError(who + ": is read-only (mode " + mode_text(st.st_mode) +
+                     "); refusing to replace it (make it writable first, or write elsewhere)");
+  check_ledger(st, who);
+  return true;
+}
+
+[[noreturn]] void fail_write(const std::string& who, const char* step, int err) {
+  // Out of room or a device error: the output could not be written (OutputError); anything
+  // else names a path that cannot take the output (InputError).
+  const std::string msg = who + ": " + step + " (" + std::strerror(err) + ")";
+  if (err == ENOSPC || err == EDQUOT || err == EIO || err == EFBIG || err == EPIPE)
+    throw OutputError(msg + "; the previous file, if any, is unchanged");
+  throw InputError(msg);
+}
+
+}  // namespace
+
+FileLedger::FileLedger() {
+  Ledger& l = ledger();
+  std::lock_guard lock(l.mutex);
+  l.active = true;
+  l.inputs.clear();
+  l.written.clear();
+}
+
+FileLedger::~FileLedger() {
+  Ledger& l = ledger();
+  std::lock_guard lock(l.mutex);
+  l.active = false;
+  l.inputs.clear();
+  l.written.clear();
+}
+
+int open_input_file(const fs::path& path) {
+  struct stat st {};
+  const int fd = open_regular(path, st);
+  note_input(st, path);
+  return fd;
+}
+
+std::string read_text_file(const fs::path& path, std::size_t max_bytes) {
+  struct stat st {};
+  const int fd = open_regular(path, st);
+  note_input(st, path);
+  std::string text;
+  if (st.st_size > 0 && static_cast<std::size_t>(st.st_size) <= max_bytes)
+    text.reserve(static_cast<std::size_t>(st.st_size));
+  char buf[1 << 16];
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      throw InputError(shown(path) + ": read error (" + std::strerror(err) + ")");
+    }
+    if (n == 0) break;
+    if (text.size() + static_cast<std::size_t>(n) > max_bytes) {
+      ::close(fd);
+      throw InputError(shown(path) + ": larger than " + size_text(max_bytes) +
+                       ", the limit for this input; refused");
+    }
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
 }
 
 nlohmann::json parse_json(const std::string& text, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(origin + ": empty file, expected a JSON document");
+  check_json_depth(text, origin);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // Translate the byte offset into line and column for the message.
     const size_t offset = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());
     size_t line = 1, column = 1;
-    for (size_t i = 0; i < offset; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
+    line_and_column(text, offset, line, column);
     std::string what = e.what();
     const auto pos = what.find("syntax error");
     if (pos != std::string::npos) what = what.substr(pos);
@@ -58,51 +309,112 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin) {
   }
 }
 
-void check_writable_path(const std::filesystem::path& path, const std::string& what) {
-  namespace fs = std::filesystem;
-  const std::string who = (what.empty() ? "" : what + " ") + path.string();
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw InputError(who + ": folder '" + dir.string() + "' does not exist");
-  if (fs::is_directory(path, ec)) throw InputError(who + ": is a directory, expected a file path");
+void check_writable_path(const fs::path& path, const std::string& what) {
+  struct stat st {};
+  check_target(path, label(path, what), st);
 }
 
-void write_file_atomic(const std::filesystem::path& path, const std::string& content) {
-  namespace fs = std::filesystem;
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw InputError(path.string() + ": folder '" + dir.string() + "' does not exist");
-  if (fs::is_directory(path, ec))
-    throw InputError(path.string() + ": is a directory, expected a file path");
+void write_file_atomic(const fs::path& path, const std::string& content, const std::string& what) {
+  const std::string who = label(path, what);
+  struct stat st {};
+  const bool exists = check_target(path, who, st);
+  const fs::path dir = folder_of(path);
+  // The temporary name stays within NAME_MAX whatever the target's name.
+  std::string leaf = path.filename().string();
+  if (leaf.size() > 100) leaf.resize(100);
   std::random_device rd;
-  const fs::path tmp = dir / ("." + path.filename().string() + ".tmp." +
-                              std::to_string(::getpid()) + "." + std::to_string(rd()));
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw InputError(path.string() + ": cannot write (" + std::strerror(errno) + ")");
+  const fs::path tmp =
+      dir / ("." + leaf + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd()));
+  const mode_t create_mode = exists ? (st.st_mode & 0777) : 0666;  // new files: 0666 & ~umask
+  const int fd =
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, create_mode);
+  if (fd < 0) {
+    const int err = errno;
+    throw InputError(who + ": cannot write in folder '" + shown(dir) + "' (" + std::strerror(err) +
+                     ")");
+  }
+  std::error_code ec;
+  auto abandon = [&](const char* step, int err) {
+    ::close(fd);
+    fs::remove(tmp, ec);
+    fail_write(who, step, err);
+  };
+  if (exists) {
+    // The replacement keeps the file's mode exactly (umask does not apply to it) and, when
+    // root replaces another user's file, its owner.
+    if (::geteuid() == 0 && (st.st_uid != 0 || st.st_gid != 0) &&
+        ::fchown(fd, st.st_uid, st.st_gid) != 0)
+      abandon("cannot keep the file's owner", errno);
+    if (::fchmod(fd, st.st_mode & 07777 & ~static_cast<mode_t>(S_ISUID | S_ISGID)) != 0)
+      abandon("cannot keep the file's mode", errno);
+  }
   size_t written = 0;
   while (written < content.size()) {
     const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      fs::remove(tmp, ec);
-      throw InputError(path.string() + ": write failed (" + std::strerror(err) + ")");
+      abandon("write failed", errno);
     }
     written += static_cast<size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if (::fsync(fd) != 0) abandon("write failed", errno);
+  if (::close(fd) != 0) {
     const int err = errno;
     fs::remove(tmp, ec);
-    throw InputError(path.string() + ": write failed (" + std::strerror(err) + ")");
+    fail_write(who, "write failed", err);
+  }
+  // The target may have changed while we wrote: check it again just before replacing it.
+  try {
+    struct stat again {};
+    check_target(path, who, again);
+  } catch (...) {
+    fs::remove(tmp, ec);
+    throw;
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     fs::remove(tmp, ec);
-    throw InputError(path.string() + ": cannot replace (" + std::strerror(err) + ")");
+    fail_write(who, "cannot replace", err);
   }
+  note_written(path);
+}
+
+bool same_output(const fs::path& a, const fs::path& b) {
+  struct stat sa {
+  }, sb{};
+  const bool ea = ::stat(a.c_str(), &sa) == 0, eb = ::stat(b.c_str(), &sb) == 0;
+  if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (ea != eb) return false;
+  if (a.filename() != b.filename()) return false;
+  struct stat da {
+  }, db{};
+  if (::stat(folder_of(a).c_str(), &da) != 0 || ::stat(folder_of(b).c_str(), &db) != 0)
+    return false;
+  return da.st_dev == db.st_dev && da.st_ino == db.st_ino;
+}
+
+void write_stdout(const std::string& text) {
+  errno = 0;
+  const size_t n = std::fwrite(text.data(), 1, text.size(), stdout);
+  const bool flushed = std::fflush(stdout) == 0;
+  if (n != text.size() || !flushed || std::ferror(stdout)) {
+    const int err = errno;
+    std::clearerr(stdout);
+    throw OutputError(std::string("standard output: write failed") +
+                      (err != 0 ? std::string(" (") + std::strerror(err) + ")" : std::string()) +
+                      "; the output is incomplete");
+  }
+}
+
+fs::path temp_directory() {
+  const char* env = std::getenv("TMPDIR");
+  if (!env || !*env) return "/tmp";
+  struct stat st {};
+  if (::stat(env, &st) != 0 || !S_ISDIR(st.st_mode))
+    throw InputError("TMPDIR=" + terminal_safe(env) +
+                     ": not an existing folder, so no temporary file can be made there (set "
+                     "TMPDIR to a folder, or unset it for /tmp)");
+  return env;
 }
 
 }  // namespace roofline

@@ -1,4 +1,5 @@
 #include "roofline/hardware.hpp"
+#include "roofline/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -6,17 +7,13 @@
 
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
+#include "roofline/quantity.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 bool iequals(const std::string& a, const std::string& b) {
   return lower(a) == lower(b);
 }
@@ -55,7 +52,163 @@ HardwareSummary summarize(const MachineDocument& m, const std::string& name, con
   if (auto it = info.find("aliases"); it != info.end() && it->is_array())
     for (const auto& a : *it)
       if (a.is_string()) s.aliases.push_back(a.get<std::string>());
+  if (!m.roofs.memory.empty())
+    if (const auto& size = m.roofs.select_memory("").size_bytes) s.memory_bytes = *size;
   return s;
+}
+
+const std::vector<std::string>& hardware_kinds() {
+  static const std::vector<std::string> kinds = {"gpu", "cpu", "tpu", "accelerator", "soc"};
+  return kinds;
+}
+
+namespace {
+// Names compare ignoring case, '-', '_' and spaces, as catalogue names do ("RTX 6000" =
+// "rtx-6000").
+std::string key_of(const std::string& s) {
+  std::string out;
+  for (char c : lower(s))
+    if (c != '-' && c != '_' && c != ' ') out += c;
+  return out;
+}
+std::optional<int> parse_year(const std::string& text, const std::string& whole) {
+  if (text.empty()) return std::nullopt;
+  const bool digits =
+      std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+  if (!digits || text.size() != 4)
+    throw InputError("--year: expected YEAR, FROM-TO, FROM- or -TO with four-digit years (got '" +
+                     whole + "')");
+  return std::stoi(text);
+}
+}  // namespace
+
+void parse_year_filter(const std::string& text, HardwareFilter& filter) {
+  const size_t dash = text.find('-');
+  if (dash == std::string::npos) {
+    filter.year_min = filter.year_max = parse_year(text, text);
+    if (!filter.year_min) throw InputError("--year: empty value");
+    return;
+  }
+  if (text.find('-', dash + 1) != std::string::npos || text.size() == 1)
+    throw InputError("--year: expected YEAR, FROM-TO, FROM- or -TO with four-digit years (got '" +
+                     text + "')");
+  filter.year_min = parse_year(text.substr(0, dash), text);
+  filter.year_max = parse_year(text.substr(dash + 1), text);
+  if (filter.year_min && filter.year_max && *filter.year_min > *filter.year_max)
+    throw InputError("--year: the range " + text + " is empty (FROM after TO)");
+}
+
+double parse_memory_min(const std::string& text) {
+  double bytes = 0;
+  bool bare = !text.empty();
+  for (char c : text) bare = bare && (std::isdigit(static_cast<unsigned char>(c)) || c == '.');
+  try {
+    // A bare number is gigabytes (SI, as the catalogue's sizes): --memory-min 80.
+    bytes = bare ? parse_quantity(text, Dimension::count, "--memory-min") * 1e9
+                 : parse_quantity(text, Dimension::bytes, "--memory-min");
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + " (give GB as a number, or a size such as '80 GB')");
+  }
+  if (!(bytes >= 0)) throw InputError("--memory-min: expected a size >= 0 (got '" + text + "')");
+  return bytes;
+}
+
+bool matches_filter(const HardwareSummary& e, const HardwareFilter& f) {
+  if (!f.kind.empty() && lower(e.kind) != lower(f.kind)) return false;
+  if (!f.vendor.empty() && lower(e.vendor) != lower(f.vendor)) return false;
+  if (f.year_min || f.year_max) {
+    if (!e.release_year) return false;
+    if (f.year_min && *e.release_year < *f.year_min) return false;
+    if (f.year_max && *e.release_year > *f.year_max) return false;
+  }
+  if (f.memory_min && !(e.memory_bytes && *e.memory_bytes >= *f.memory_min)) return false;
+  if (!f.search.empty()) {
+    const std::string key = key_of(f.search);
+    std::vector<std::string> names = e.aliases;
+    names.push_back(e.name);
+    names.push_back(e.display_name);
+    const bool found = std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+      return key_of(n).find(key) != std::string::npos;
+    });
+    if (!found) return false;
+  }
+  return true;
+}
+
+namespace {
+std::string latency_text(const json& link) {
+  auto it = link.find("latency");
+  if (it == link.end()) return "";
+  if (it->is_null()) return "unknown";
+  if (it->is_number()) return format_seconds(Seconds(it->get<double>()));
+  return "";
+}
+}  // namespace
+
+std::vector<ValueSource> value_sources(const MachineDocument& m) {
+  std::vector<ValueSource> out;
+  const json& info = m.info;
+  const RoofSet& r = m.roofs;
+  if (info.contains("release_year"))
+    out.push_back(
+        {"release year", info["release_year"].dump(), string_field(info, "release_source")});
+  if (auto it = info.find("clock"); it != info.end() && it->is_object()) {
+    const json& c = *it;
+    std::string figure = string_field(c, "basis") + " ";
+    figure += c.contains("mhz") && c["mhz"].is_number()
+                  ? format_number(c["mhz"].get<double>()) + " MHz"
+                  : std::string("not published");
+    if (c.contains("max_turbo_mhz"))
+      figure += c["max_turbo_mhz"].is_number()
+                    ? ", max turbo " + format_number(c["max_turbo_mhz"].get<double>()) + " MHz"
+                    : std::string(", max turbo not published");
+    out.push_back({"clock", figure, string_field(c, "source")});
+  }
+  if (info.contains("power_w"))
+    out.push_back({"power",
+                   info["power_w"].is_number() ? format_number(info["power_w"].get<double>()) + " W"
+                                               : std::string("not published"),
+                   string_field(info, "power_source")});
+  if (auto it = info.find("interconnects"); it != info.end() && it->is_array())
+    for (const auto& link : *it) {
+      if (!link.is_object()) continue;
+      const std::string name = string_field(link, "name");
+      if (link.contains("bandwidth") && link["bandwidth"].is_number())
+        out.push_back({name + " bandwidth",
+                       format_byte_rate(ByteRate(link["bandwidth"].get<double>())),
+                       string_field(link, "source")});
+      if (link.contains("latency"))
+        out.push_back(
+            {name + " latency", latency_text(link), string_field(link, "latency_source")});
+    }
+  if (auto it = info.find("caches"); it != info.end() && it->is_array())
+    for (const auto& c : *it)
+      if (c.is_object() && c.contains("size") && c["size"].is_number())
+        out.push_back({string_field(c, "level") + " size", format_si(c["size"].get<double>(), "B"),
+                       string_field(c, "source")});
+  if (auto it = info.find("discrepancies"); it != info.end() && it->is_array())
+    for (const auto& d : *it) {
+      if (!d.is_object()) continue;
+      const std::string what = string_field(d, "value");
+      if (auto f = d.find("figures"); f != d.end() && f->is_array())
+        for (const auto& fig : *f)
+          if (fig.is_object())
+            out.push_back({what + " (disagreement)", string_field(fig, "figure"),
+                           string_field(fig, "source")});
+      out.push_back({what + " (used)", string_field(d, "used"), string_field(d, "reason")});
+    }
+  for (const auto& c : r.compute) {
+    std::string figure = format_work_rate(c.peak, r.units_of(c));
+    if (c.provenance == Provenance::theoretical) figure += " = " + c.formula;
+    out.push_back({c.name, figure, c.source});
+  }
+  for (const auto& mem : r.memory) {
+    std::string figure = format_byte_rate(mem.bandwidth, r.units);
+    if (mem.size_bytes) figure += ", " + format_si(*mem.size_bytes, r.units.traffic_symbol());
+    if (mem.provenance == Provenance::theoretical) figure += " = " + mem.formula;
+    out.push_back({mem.level, figure, mem.source});
+  }
+  return out;
 }
 
 std::vector<HardwareSummary> load_catalogue(const std::string& extra_dir,
@@ -124,7 +277,7 @@ std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& 
   const ComputeRoof* c = find_compute_roof(roofs, group);
   if (!c || roofs.memory.empty()) return std::nullopt;
   const MemoryRoof& m = roofs.select_memory(level);
-  // DIGEST §2: the ridge point (machine balance) I* = π/β.
+  // docs/model.md §2: the ridge point (machine balance) I* = π/β.
   return RidgePoint{group.label, c->name,     c->peak,
                     m.level,     m.bandwidth, ridge(c->peak, m.bandwidth)};
 }
@@ -179,7 +332,10 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
     if (c.unit.empty()) problem("compute roof '" + c.name + "' has no unit");
     if (c.provenance == Provenance::theoretical && c.formula.empty())
       problem("compute roof '" + c.name + "' is theoretical but has no formula");
-    const bool int_precision = lower(c.precision).rfind("int", 0) == 0;
+    // OP-counted precisions: int8, int4, ... and "ops", a vendor's TOPS figure that names no
+    // precision (an NPU's "45 TOPS").
+    const bool int_precision =
+        lower(c.precision).rfind("int", 0) == 0 || lower(c.precision) == "ops";
     if (int_precision && !c.integer)
       problem("compute roof '" + c.name + "' of precision '" + c.precision +
               "' needs \"integer\": true (counted in OP)");
@@ -232,7 +388,7 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
 
   // info: the catalogue fields (docs/hardware.md).
   const json& info = m.info;
-  static const std::set<std::string> kinds = {"gpu", "cpu", "tpu", "accelerator"};
+  const std::set<std::string> kinds(hardware_kinds().begin(), hardware_kinds().end());
   auto needs_source = [&](const char* key, const std::string& what) {
     if (string_field(info, key).empty())
       problem("info." + std::string(key) + " is missing " + what);
@@ -240,7 +396,7 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
   if (string_field(info, "display_name").empty()) problem("info.display_name is missing");
   if (string_field(info, "vendor").empty()) problem("info.vendor is missing");
   const std::string kind = string_field(info, "kind");
-  if (!kinds.count(kind)) problem("info.kind must be gpu, cpu, tpu or accelerator");
+  if (!kinds.count(kind)) problem("info.kind must be gpu, cpu, tpu, accelerator or soc");
   if (!info.contains("aliases") || !info["aliases"].is_array()) {
     problem("info.aliases must be an array of names");
   } else {
@@ -261,7 +417,7 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
     if (!clock.contains("mhz") || !(clock["mhz"].is_null() || clock["mhz"].is_number()))
       problem("info.clock.mhz must be a number or null (not published)");
     if (string_field(clock, "source").empty()) problem("info.clock.source is missing");
-    // CPU roofs are cores x base clock x FLOP/cycle (DIGEST §9), so a CPU records its base
+    // CPU roofs are cores x base clock x FLOP/cycle (docs/model.md §9), so a CPU records its base
     // clock and the maximum turbo beside it (docs/hardware.md).
     if (kind == "cpu") {
       if (basis != "base") problem("info.clock.basis must be base for a cpu (got '" + basis + "')");
@@ -305,9 +461,52 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
       }
       if (string_field(link, "source").empty())
         problem("info.interconnects: '" + name + "' has no source");
+      // Per-link latency for an alpha-beta model: seconds, or null where no primary source
+      // gives it; when given, its source says where it was found or looked for. (Optional, so
+      // older files stay valid; every file in data/hardware has it.)
+      if (link.contains("latency")) {
+        if (!(link["latency"].is_null() ||
+              (link["latency"].is_number() && link["latency"].get<double>() > 0)))
+          problem("info.interconnects: '" + name +
+                  "' needs \"latency\": seconds > 0, or null where no source gives it");
+        if (string_field(link, "latency_source").empty())
+          problem("info.interconnects: '" + name +
+                  "' has no latency_source (where the latency comes from, or where it was "
+                  "looked for)");
+      }
       if (!link.contains("bandwidth") || !link["bandwidth"].is_number() ||
           link["bandwidth"].get<double>() != roof->bandwidth.value)
         problem("info.interconnects: '" + name + "' bandwidth differs from its roof");
+    }
+  }
+  if (auto it = info.find("unverified"); it != info.end()) {
+    const bool names = it->is_array() && std::all_of(it->begin(), it->end(), [](const json& v) {
+                         return v.is_string() && !v.get<std::string>().empty();
+                       });
+    if (!names)
+      problem(
+          "info.unverified must be an array of value names (values whose named source was "
+          "not re-read)");
+  }
+  if (auto it = info.find("discrepancies"); it != info.end()) {
+    if (!it->is_array()) {
+      problem("info.discrepancies must be an array of {value, figures, used, reason}");
+    } else {
+      for (const auto& d : *it) {
+        const std::string what = d.is_object() ? string_field(d, "value") : "";
+        const std::string name = "info.discrepancies: '" + (what.empty() ? "?" : what) + "'";
+        if (what.empty()) problem("info.discrepancies holds an entry without a value");
+        const bool figures = d.is_object() && d.contains("figures") && d["figures"].is_array() &&
+                             d["figures"].size() >= 2;
+        if (!figures) problem(name + " needs at least two figures [{figure, source}]");
+        if (figures)
+          for (const auto& f : d["figures"])
+            if (!f.is_object() || string_field(f, "figure").empty() ||
+                string_field(f, "source").empty())
+              problem(name + " has a figure without its figure or source");
+        if (!d.is_object() || string_field(d, "used").empty() || string_field(d, "reason").empty())
+          problem(name + " needs the figure used and the reason");
+      }
     }
   }
   return problems;

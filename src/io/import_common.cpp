@@ -1,8 +1,15 @@
-// Shared pieces of the importers: CSV with positions, profiler numbers and units, levels.
+// Shared pieces of the importers: guarded input files, text lines (encodings, limits), CSV
+// records with positions, profiler numbers and units, levels and precisions of points.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <map>
+#include <sstream>
 
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
@@ -14,122 +21,283 @@ namespace {
 std::string at(const std::string& origin, int line, int column) {
   return origin + ": line " + std::to_string(line) + ", column " + std::to_string(column) + ": ";
 }
+
+std::string mib(std::uint64_t bytes) {
+  if (bytes < (std::uint64_t{1} << 20)) return std::to_string(bytes) + " bytes";
+  return std::to_string(bytes >> 20) + " MiB";
+}
 }  // namespace
 
-std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin) {
-  std::vector<CsvRow> rows;
-  CsvRow row;
-  CsvField field;
-  int line = 1, column = 1;
-  bool in_quotes = false, quoted = false, after_quote = false, row_started = false;
+std::ifstream open_import_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  // The checks every input gets (io.hpp), then the importers' size limit on the open file.
+  const int fd = open_input_file(path);
+  struct stat st {};
+  const bool sized = ::fstat(fd, &st) == 0;
+  ::close(fd);
+  if (sized && static_cast<std::uint64_t>(st.st_size) > max_bytes)
+    throw InputError(path.string() + ": " + mib(static_cast<std::uint64_t>(st.st_size)) +
+                     ", larger than the importers' limit of " + mib(max_bytes));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string() + ": cannot be read (" + std::strerror(errno) + ")");
+  return in;
+}
+
+// ---- Text lines ------------------------------------------------------------------------------
+
+TextLines::TextLines(std::istream& in, std::string origin, std::uint64_t max_bytes)
+    : in_(in), origin_(std::move(origin)), max_bytes_(max_bytes), buf_(std::size_t{1} << 20) {}
+
+bool TextLines::refill() {
+  in_.read(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  len_ = static_cast<std::size_t>(in_.gcount());
+  pos_ = 0;
+  if (in_.bad()) throw InputError(origin_ + ": read error");
+  bytes_ += len_;
+  // A file whose size the system does not know in advance (/proc, a growing log) is limited
+  // here as it is read.
+  if (bytes_ > max_bytes_)
+    throw InputError(origin_ + ": more than " + mib(max_bytes_) +
+                     ", the importers' limit: not an export of a profiler run?");
+  return len_ > 0;
+}
+
+namespace {
+[[noreturn]] void encoding_error(const std::string& origin, const std::string& encoding,
+                                 const std::string& how) {
+  throw InputError(origin + ": the file is " + encoding + " text (" + how +
+                   "); the importers read UTF-8 (or ASCII): convert it first, e.g. iconv -f " +
+                   encoding.substr(0, encoding.find(' ')) + " -t UTF-8 '" + origin +
+                   "' > converted.csv");
+}
+
+bool starts(const std::string& s, const char* bytes, std::size_t n) {
+  return s.size() >= n && std::memcmp(s.data(), bytes, n) == 0;
+}
+}  // namespace
+
+bool TextLines::next(std::string& line) {
+  line.clear();
+  bool got = false;
+  for (;;) {
+    if (pos_ == len_ && !refill()) {
+      if (!got) return false;
+      last_ended_ = false;
+      break;
+    }
+    got = true;
+    const char* start = buf_.data() + pos_;
+    const auto* nl = static_cast<const char*>(std::memchr(start, '\n', len_ - pos_));
+    const std::size_t n = nl ? static_cast<std::size_t>(nl - start) : len_ - pos_;
+    if (line.size() + n > kMaxImportLine)
+      throw InputError(origin_ + ": line " + std::to_string(line_ + 1) + " is longer than " +
+                       mib(kMaxImportLine) + ": not a text export");
+    line.append(start, n);
+    pos_ += n;
+    if (nl) {
+      ++pos_;
+      last_ended_ = true;
+      break;
+    }
+  }
+  ++line_;
+  if (line_ == 1) {
+    // Byte-order marks: UTF-8 is skipped (Windows tools write one); UTF-16/32 are named. The
+    // UTF-32 LE mark begins with the UTF-16 LE one, so it is tested first.
+    if (starts(line, "\xEF\xBB\xBF", 3)) {
+      line.erase(0, 3);
+    } else if (starts(line, "\xFF\xFE\x00\x00", 4)) {
+      encoding_error(origin_, "UTF-32LE", "byte-order mark FF FE 00 00");
+    } else if (starts(line, "\x00\x00\xFE\xFF", 4)) {
+      encoding_error(origin_, "UTF-32BE", "byte-order mark 00 00 FE FF");
+    } else if (starts(line, "\xFF\xFE", 2)) {
+      encoding_error(origin_, "UTF-16LE", "byte-order mark FF FE");
+    } else if (starts(line, "\xFE\xFF", 2)) {
+      encoding_error(origin_, "UTF-16BE", "byte-order mark FE FF");
+    }
+  }
+  if (const auto* nul = static_cast<const char*>(std::memchr(line.data(), '\0', line.size()))) {
+    // UTF-16 without a byte-order mark: ASCII characters alternate with NUL bytes.
+    const std::size_t i = static_cast<std::size_t>(nul - line.data());
+    if (line_ == 1 && line.size() >= 4 && (i <= 1) &&
+        (line[i + 2] == '\0' || (i == 1 && line[3] == '\0')))
+      encoding_error(origin_, i == 0 ? "UTF-16BE" : "UTF-16LE",
+                     "NUL bytes between the characters, no byte-order mark");
+    throw InputError(at(origin_, line_, static_cast<int>(i) + 1) +
+                     "NUL byte: not a text file (a binary report? export it with --csv)");
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return true;
+}
+
+// ---- CSV -------------------------------------------------------------------------------------
+
+void split_csv(const std::string& first, TextLines& lines, CsvRecord& rec) {
+  rec.line = lines.line_number();
+  std::size_t n = 0;
+  auto new_field = [&](int column) -> std::string& {
+    if (n == rec.fields.size()) {
+      rec.fields.emplace_back();
+      rec.columns.push_back(0);
+    }
+    rec.fields[n].clear();
+    rec.columns[n] = column;
+    return rec.fields[n++];
+  };
+  std::string continuation;
+  const std::string* cur = &first;
+  int line = rec.line;
+  std::size_t i = 0;
+  std::string* field = &new_field(1);
+  bool in_quotes = false, after_quote = false, at_start = true;
   int quote_line = 0, quote_column = 0;
-  auto start_field = [&] {
-    field = CsvField{"", line, column};
-    quoted = false;
-    after_quote = false;
-  };
-  auto end_field = [&] {
-    row.push_back(field);
-    start_field();
-  };
-  start_field();
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
+  for (;;) {
+    if (i == cur->size()) {
+      if (!in_quotes) break;
+      // A quoted field that goes on on the next line.
+      std::string next;
+      if (!lines.next(next))
+        throw InputError(at(lines.origin(), quote_line, quote_column) +
+                         "unterminated quoted field (file truncated?)");
+      field->push_back('\n');
+      continuation.swap(next);
+      cur = &continuation;
+      line = lines.line_number();
+      i = 0;
+      continue;
+    }
+    const char c = (*cur)[i];
+    const int column = static_cast<int>(i) + 1;
     if (in_quotes) {
       if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          field.text += '"';
-          ++i;
-          column += 2;
+        if (i + 1 < cur->size() && (*cur)[i + 1] == '"') {
+          field->push_back('"');
+          i += 2;
           continue;
         }
         in_quotes = false;
         after_quote = true;
       } else {
-        field.text += c;
+        field->push_back(c);
       }
-      if (c == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
+      ++i;
       continue;
     }
-    if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
     if (c == ',') {
-      row_started = true;
-      ++column;
-      end_field();
+      field = &new_field(column + 1);
+      after_quote = false;
+      at_start = true;
+      ++i;
       continue;
     }
-    if (c == '\n' || c == '\r') {
-      if (row_started || !field.text.empty() || quoted) {
-        end_field();
-        rows.push_back(std::move(row));
-      }
-      row.clear();
-      row_started = false;
-      ++line;
-      column = 1;
-      start_field();
-      continue;
-    }
-    if (c == '"' && field.text.empty() && !quoted) {
+    if (c == '"' && at_start) {
       in_quotes = true;
-      quoted = true;
-      row_started = true;
+      at_start = false;
       quote_line = line;
       quote_column = column;
-      ++column;
+      ++i;
       continue;
     }
-    if (after_quote && c != ' ' && c != '\t')
-      throw InputError(at(origin, line, column) + "unexpected '" + std::string(1, c) +
-                       "' after a closing quote");
-    if (!after_quote) field.text += c;
-    row_started = true;
-    ++column;
+    if (after_quote) {
+      if (c != ' ' && c != '\t')
+        throw InputError(at(lines.origin(), line, column) + "unexpected '" + std::string(1, c) +
+                         "' after a closing quote");
+    } else {
+      field->push_back(c);
+      if (c != ' ' && c != '\t') at_start = false;
+    }
+    ++i;
   }
-  if (in_quotes)
-    throw InputError(at(origin, quote_line, quote_column) +
-                     "unterminated quoted field (file truncated?)");
-  if (row_started || !field.text.empty()) {
-    end_field();
-    rows.push_back(std::move(row));
-  }
-  return rows;
+  rec.fields.resize(n);
+  rec.columns.resize(n);
 }
 
-double parse_profiler_number(const CsvField& f, const std::string& origin,
-                             const std::string& column) {
-  std::string t;
-  for (char c : f.text)
-    if (c != ',' && c != ' ' && c != '\t') t += c;  // thousands separators, padding
-  bool ok = !t.empty();
-  double v = 0;
-  if (ok) {
-    try {
-      std::size_t used = 0;
-      v = std::stod(t, &used);
-      ok = used == t.size() && std::isfinite(v);
-    } catch (const std::exception&) {
-      ok = false;
-    }
+std::vector<CsvRecord> parse_csv(const std::string& text, const std::string& origin) {
+  std::istringstream in(text);
+  TextLines lines(in, origin);
+  std::vector<CsvRecord> out;
+  std::string line;
+  while (lines.next(line)) {
+    if (line.empty()) continue;
+    CsvRecord rec;
+    split_csv(line, lines, rec);
+    out.push_back(std::move(rec));
   }
-  if (!ok)
-    throw InputError(at(origin, f.line, f.column) + column + ": not a number: '" + f.text + "'");
+  return out;
+}
+
+// ---- Numbers and units -----------------------------------------------------------------------
+
+double parse_profiler_number(std::string_view text, const std::string& origin, int line, int column,
+                             std::string_view what) {
+  auto fail = [&](const std::string& why) -> double {
+    throw InputError(at(origin, line, column) + std::string(what) + ": " + why + ": '" +
+                     std::string(text) + "'");
+  };
+  std::size_t b = text.find_first_not_of(" \t");
+  std::size_t e = text.find_last_not_of(" \t");
+  if (b == std::string::npos) return fail("not a number");
+  std::string_view view = text.substr(b, e - b + 1);
+  std::string t;
+  if (view.find(',') != std::string_view::npos) t = std::string(view);
+  // Plain numbers (the common case) are read in place; those with separators from a copy.
+  if (t.empty() && view.find('.') == view.rfind('.')) {
+    const char* first = view.data();
+    const char* last = view.data() + view.size();
+    if (*first == '+') ++first;
+    double v = 0;
+    const auto r = std::from_chars(first, last, v);
+    if (r.ec == std::errc::result_out_of_range) return fail("out of range");
+    if (r.ec != std::errc() || r.ptr != last || !std::isfinite(v)) return fail("not a number");
+    return v;
+  }
+  if (t.empty()) t = std::string(view);
+  if (std::count(t.begin(), t.end(), '.') > 1)
+    return fail(
+        "not a number (dots as digit groups: exported in another locale? run ncu with "
+        "LC_ALL=C)");
+  if (t.find(',') != std::string::npos) {
+    // Thousands separators: 1 to 3 digits, then groups of exactly 3 before '.', 'e' or the end.
+    std::size_t i = (t[0] == '-' || t[0] == '+') ? 1 : 0;
+    std::size_t digits = 0;
+    while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i, ++digits;
+    bool ok = digits >= 1 && digits <= 3;
+    while (ok && i < t.size() && t[i] == ',') {
+      std::size_t g = 0;
+      ++i;
+      while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i, ++g;
+      ok = g == 3;
+    }
+    if (!ok || (i < t.size() && t[i] == ','))
+      return fail("not a number (a decimal comma? export in the C locale, LC_ALL=C)");
+    t.erase(std::remove(t.begin(), t.end(), ','), t.end());
+  }
+  const char* first = t.data();
+  const char* last = t.data() + t.size();
+  if (*first == '+') ++first;
+  double v = 0;
+  const auto r = std::from_chars(first, last, v);
+  if (r.ec == std::errc::result_out_of_range) return fail("out of range");
+  if (r.ec != std::errc() || r.ptr != last || !std::isfinite(v)) return fail("not a number");
   return v;
 }
 
 double ncu_unit_scale(const std::string& unit, const std::string& where) {
-  // Nsight Compute prints SI prefixes in front of its base units (decimal: Kbyte = 1000 byte).
+  // Nsight Compute prints SI prefixes in front of its base units (decimal: Kbyte = 1000 byte);
+  // newer versions abbreviate (ns, us, KB).
   static const std::map<std::string, double> base = {
-      {"byte", 1}, {"second", 1},  {"inst", 1},   {"cycle", 1}, {"warp", 1}, {"thread", 1},
-      {"", 1},     {"request", 1}, {"sector", 1}, {"op", 1},    {"flop", 1}};
-  static const std::map<char, double> prefix = {{'n', 1e-9}, {'u', 1e-6}, {'m', 1e-3},
-                                                {'K', 1e3},  {'k', 1e3},  {'M', 1e6},
-                                                {'G', 1e9},  {'T', 1e12}, {'P', 1e15}};
+      {"", 1},         {"%", 1},      {"byte", 1},  {"B", 1},       {"second", 1},
+      {"s", 1},        {"inst", 1},   {"cycle", 1}, {"warp", 1},    {"thread", 1},
+      {"request", 1},  {"sector", 1}, {"op", 1},    {"flop", 1},    {"block", 1},
+      {"register", 1}, {"SM", 1},     {"pass", 1},  {"cluster", 1}, {"wavefront", 1},
+      {"bit", 0.125}};
+  static const std::map<std::string, double> prefix = {
+      {"n", 1e-9},          {"u", 1e-6},
+      {"\xC2\xB5", 1e-6},   {"m", 1e-3},
+      {"K", 1e3},           {"k", 1e3},
+      {"M", 1e6},           {"G", 1e9},
+      {"T", 1e12},          {"P", 1e15},
+      {"Ki", 1024.0},       {"Mi", 1048576.0},
+      {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}};
   // Clock rates: ncu prints "Ghz", "Mhz" (the case varies between versions); an "m" there is
   // mega, never milli.
   static const std::map<std::string, double> hertz = {
@@ -137,15 +305,34 @@ double ncu_unit_scale(const std::string& unit, const std::string& where) {
   std::string lower = unit;
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (const auto hz = hertz.find(lower); hz != hertz.end()) return hz->second;
-  if (base.count(unit) || unit == "%") return 1;
+  if (const auto b = base.find(unit); b != base.end()) return b->second;
   if (const auto slash = unit.find('/');
-      slash != std::string::npos)  // "byte/second", "cycle/nsecond"
+      slash != std::string::npos)  // "byte/second", "cycle/nsecond", "register/thread"
     return ncu_unit_scale(unit.substr(0, slash), where) /
            ncu_unit_scale(unit.substr(slash + 1), where);
-  if (unit.size() > 1 && prefix.count(unit[0]) && base.count(unit.substr(1)))
-    return prefix.at(unit[0]);
+  for (std::size_t n : {std::size_t{2}, std::size_t{1}}) {
+    if (unit.size() <= n) continue;
+    const auto p = prefix.find(unit.substr(0, n));
+    const auto b = base.find(unit.substr(n));
+    if (p != prefix.end() && b != base.end() && !b->first.empty() && b->first != "%")
+      return p->second * b->second;
+  }
   throw InputError(where + ": unknown unit '" + unit + "'");
 }
+
+std::string_view ToolTable::intern(std::string_view s) {
+  auto it = strings_.find(s);
+  if (it == strings_.end()) it = strings_.emplace(s).first;
+  return *it;
+}
+
+const ToolValue* ToolRecord::find(std::string_view metric, std::string_view instance) const {
+  for (const auto& v : values)
+    if (v.metric == metric && (instance.empty() || v.instance == instance)) return &v;
+  return nullptr;
+}
+
+// ---- Points ----------------------------------------------------------------------------------
 
 std::vector<LevelTraffic> fit_levels(const std::vector<LevelTraffic>& traffic, const RoofSet* roofs,
                                      std::vector<std::string>& notes, const std::string& what) {

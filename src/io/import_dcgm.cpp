@@ -7,7 +7,7 @@
 // An activity ratio is the fraction of cycles a pipe (or the DRAM interface) was busy, so the
 // product with the peak is an estimate of the rate achieved (NVIDIA DCGM user guide, "Profiling
 // Metrics"). GPU utilisation (GPUTL) is different: the share of time any kernel ran. A busy GPU
-// far below both roofs is the seed's motivating case (DIGEST §13).
+// far below both roofs is the case of docs/model.md §13.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -18,14 +18,10 @@
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // dcgmi's short column names and the DCGM field names, → our field.
 const std::map<std::string, std::string>& field_aliases() {
@@ -115,31 +111,56 @@ DcgmPeaks dcgm_peaks(const RoofSet& roofs) {
   return p;
 }
 
+namespace {
+/// dcgmi prints N/A before a field has a value, N/W (older versions) for a field not watched,
+/// N/S for one the GPU does not support: all missing values.
+bool missing_value(const std::string& t) {
+  return t == "N/A" || t == "N/W" || t == "N/S" || t == "-";
+}
+}  // namespace
+
 DcgmResult import_dcgm(const std::string& text, const std::string& origin, const RoofSet& roofs,
+                       const DcgmOptions& opt) {
+  std::istringstream in(text);
+  return import_dcgm(in, origin, roofs, opt);
+}
+
+DcgmResult import_dcgm(std::istream& input, const std::string& origin, const RoofSet& roofs,
                        const DcgmOptions& opt) {
   if (!(opt.interval_seconds > 0)) throw InputError("--interval: must be > 0");
   std::vector<std::string> fields;  // canonical names per value column ("" = unknown column)
+  std::vector<std::string> header_names;
+  int header_line = 0;
+  bool any_activity_field = false;
   std::map<std::string, std::map<std::string, std::pair<double, int>>>
       sums;  // entity → field → (sum, n)
   std::map<std::string, int> samples;
   std::vector<std::string> entity_order;
-  std::istringstream in(text);
+  int empty_rows = 0;
+  std::string empty_note;
+  TextLines lines(input, origin);
   std::string line;
-  int line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  while (lines.next(line)) {
+    const int line_no = lines.line_number();
     auto tok = split_ws(line);
     if (tok.empty()) continue;
     if (tok[0].text[0] == '#') {
-      // "#Entity  SMACT ..." or "# Entity SMACT ...": the header (repeated every screenful).
+      // "#Entity  SMACT ...", "# Entity SMACT ..." or "# EntityId ...": the header (repeated
+      // every screenful).
       std::size_t first = tok[0].text == "#" ? 2 : 1;
-      std::vector<std::string> f;
+      std::vector<std::string> f, names;
       for (std::size_t i = first; i < tok.size(); ++i) {
         const auto a = field_aliases().find(tok[i].text);
         f.push_back(a == field_aliases().end() ? "" : a->second);
+        names.push_back(tok[i].text);
+        if (a != field_aliases().end() &&
+            (a->second == "tensor" || a->second == "dram" || a->second == "fp64" ||
+             a->second == "fp32" || a->second == "fp16"))
+          any_activity_field = true;
       }
       fields = f;
+      header_names = names;
+      if (header_line == 0) header_line = line_no;
       continue;
     }
     if (lower(tok[0].text) == "id") continue;  // units line under the header
@@ -158,11 +179,20 @@ DcgmResult import_dcgm(const std::string& text, const std::string& origin, const
                        ": expected " + std::to_string(fields.size()) + " values after '" + entity +
                        "', found " + std::to_string(tok.size() - 2) + " (file truncated?)");
     }
+    // A row of only missing values (the first samples after dcgmi starts) is not a sample:
+    // counted, it would stretch T.
+    bool any_value = false;
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      if (!missing_value(tok[i + 2].text)) any_value = true;
+    if (!any_value) {
+      ++empty_rows;
+      continue;
+    }
     if (!samples.count(entity)) entity_order.push_back(entity);
     samples[entity] += 1;
     for (std::size_t i = 0; i < fields.size(); ++i) {
       const Token& t = tok[i + 2];
-      if (fields[i].empty() || t.text == "N/A") continue;
+      if (fields[i].empty() || missing_value(t.text)) continue;
       double v;
       try {
         std::size_t used = 0;
@@ -178,19 +208,38 @@ DcgmResult import_dcgm(const std::string& text, const std::string& origin, const
         throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
                          std::to_string(t.column) + ": activity ratio must be in 0..1 (got " +
                          t.text + ")");
+      if (!ratio && v < 0)
+        throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
+                         std::to_string(t.column) + ": must be >= 0 (got " + t.text + ")");
       if (fields[i] == "gpu_util") v /= 100.0;  // GPUTL is printed in percent
       auto& s = sums[entity][fields[i]];
       s.first += v;
       s.second += 1;
     }
   }
+  if (header_line > 0 && !any_activity_field) {
+    std::string names;
+    for (const auto& n : header_names) names += (names.empty() ? "" : " ") + n;
+    throw InputError(origin + ": line " + std::to_string(header_line) +
+                     ": no activity fields in the header (" + names +
+                     "): a point needs DRAMA (DRAM activity, field 1005) and the pipes' activity "
+                     "TENSO, FP64A, FP32A, FP16A (1004, 1006, 1007, 1008); collect them with "
+                     "dcgmi dmon -e 203,1002,1003,1004,1005,1006,1007,1008 -d 1000");
+  }
   if (samples.empty())
     throw InputError(origin +
-                     ": no samples (expected dcgmi dmon output: a '#Entity' header and "
-                     "lines such as 'GPU 0  0.912 ...')");
+                     (empty_rows > 0
+                          ? ": no samples: every row is N/A (dcgmi had no values yet; sample "
+                            "longer, e.g. -c 10 -d 1000)"
+                          : ": no samples (expected dcgmi dmon output: a '#Entity' header and "
+                            "lines such as 'GPU 0  0.912 ...')"));
+  if (empty_rows > 0)
+    empty_note = std::to_string(empty_rows) +
+                 " rows with only N/A/N/W values are not samples (left out of T)";
 
   const DcgmPeaks peaks = dcgm_peaks(roofs);
   DcgmResult out;
+  if (!empty_note.empty()) out.result.notes.push_back(empty_note);
   out.result.doc.origin = origin;
   out.result.doc.machine = roofs.name;
   for (const auto& entity : entity_order) {
@@ -284,7 +333,7 @@ DcgmResult import_dcgm(const std::string& text, const std::string& origin, const
                       "): utilisation is a time metric (was any kernel running), FLOP/s a "
                       "throughput metric: a problem of how it runs, not of the hardware — look "
                       "at launch/sync overhead, data-feeding stalls, small kernels, low "
-                      "parallelism (DIGEST §13)");
+                      "parallelism (docs/model.md §13)");
     out.result.doc.points.push_back(std::move(p));
   }
   return out;

@@ -1,15 +1,20 @@
-// likwid-perfctr CSV (-O) → one point per marker region, or one for the whole run.
-//   W = Σ_threads "DP [MFLOP/s]" (or "SP [MFLOP/s]") × 1e6 × runtime of the thread
-//       (FLOPS_DP, FLOPS_SP, MEM_DP, MEM_SP groups), or from raw FP_ARITH_INST_RETIRED_* counts
-//       × vector lanes (Intel SDM; FMA counted twice by the hardware)
-//   Q = Σ_sockets "Memory data volume [GBytes]" × 1e9 (MEM, MEM_DP, MEM_SP groups), or raw
-//       CAS_COUNT_RD/WR × 64 B
-//   T = max over threads of "Runtime (RDTSC) [s]"
-// Groups measured in turn (likwid-perfctr -g A -g B) each cover part of the run: their rates
-// are combined over the total of their runtimes.
+// Points from a likwid-perfctr table (read_likwid_table): one per marker region, or one for
+// the whole run.
+//   W = Σ_threads FP_ARITH_INST_RETIRED_* × vector lanes (Intel SDM vol. 3B, "FP_ARITH_INST_
+//       RETIRED": an FMA counts twice; likwid's FLOPS_DP/SP groups use the same weights),
+//       AMD: RETIRED_SSE_AVX_FLOPS_ALL (it counts FLOP); else Σ_threads "DP [MFLOP/s]" (SP)
+//       × 1e6 × the thread's runtime
+//   Q = Σ_threads "Memory bandwidth [MBytes/s]" × 1e6 × runtime (else "Memory data volume
+//       [GBytes]" × 1e9, else raw CAS_COUNT_RD/WR × 64 B); L3 and L2 likewise from their groups
+//   T = the longest thread's runtime, of "RDTSC Runtime [s]" (Region Info) and "Runtime
+//       (RDTSC) [s]" (Metric table) the one printed with more digits
+// Bandwidth × runtime is likwid's own data volume (its groups define volume = bandwidth ×
+// time) without the four-decimal rounding of the printed GBytes.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
+#include <sstream>
 
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
@@ -18,40 +23,21 @@
 namespace roofline {
 namespace {
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+/// "DP [MFLOP/s]" and "DP MFLOP/s" (older likwid) are one metric.
+std::string normalized(std::string_view name) {
+  std::string s;
+  for (char c : name)
+    if (c != '[' && c != ']') s += c;
+  return s;
 }
 
-struct Table {
-  std::string region;  // "" = whole run
-  std::string kind;    // "Raw" or "Metric"
-  std::string group;   // FLOPS_DP, MEM, ...
-  int declared = -1;
-  int line = 0;
-  std::vector<std::string> columns;  // thread columns
-  std::size_t skip = 1;              // leading fields of a row before its values
-  std::vector<std::pair<std::string, std::vector<CsvField>>> rows;
+// Raw FP events as likwid names them, with FLOP per count (vector lanes) and precision.
+struct FlopEvent {
+  double flop;
+  const char* precision;  // "" = from the group's name (AMD counts FLOP of both precisions)
 };
-
-struct GroupData {
-  double flops = 0;  // FLOP measured while this group ran (Metric table)
-  bool has_flops = false;
-  double bytes = 0;
-  bool has_bytes = false;
-  double raw_flops = 0;  // from the Raw table, used when the Metric table has no FLOP rate
-  bool has_raw_flops = false;
-  std::string raw_precision;
-  double raw_bytes = 0;
-  bool has_raw_bytes = false;
-  double runtime = 0;  // s, max over threads
-  std::string precision;
-};
-
-// Raw Intel FP_ARITH events as likwid names them, with FLOP per count (vector lanes).
-const std::map<std::string, std::pair<double, const char*>>& raw_flop_events() {
-  static const std::map<std::string, std::pair<double, const char*>> m = {
+const std::map<std::string, FlopEvent, std::less<>>& flop_events() {
+  static const std::map<std::string, FlopEvent, std::less<>> m = {
       {"FP_ARITH_INST_RETIRED_SCALAR_DOUBLE", {1, "fp64"}},
       {"FP_ARITH_INST_RETIRED_128B_PACKED_DOUBLE", {2, "fp64"}},
       {"FP_ARITH_INST_RETIRED_256B_PACKED_DOUBLE", {4, "fp64"}},
@@ -60,228 +46,321 @@ const std::map<std::string, std::pair<double, const char*>>& raw_flop_events() {
       {"FP_ARITH_INST_RETIRED_128B_PACKED_SINGLE", {4, "fp32"}},
       {"FP_ARITH_INST_RETIRED_256B_PACKED_SINGLE", {8, "fp32"}},
       {"FP_ARITH_INST_RETIRED_512B_PACKED_SINGLE", {16, "fp32"}},
-      {"RETIRED_SSE_AVX_FLOPS_ALL", {1, ""}},  // AMD Zen: PMCx003, FLOPs directly
+      {"RETIRED_SSE_AVX_FLOPS_ALL", {1, ""}},  // AMD Zen: PMCx003 counts FLOP
   };
   return m;
 }
 
-bool missing_value(const std::string& t) {
-  return t.empty() || t == "-" || t == "nil" || t == "nan" || t == "NaN";
+std::string group_precision(const std::string& group) {
+  if (group.find("_DP") != std::string::npos) return "fp64";
+  if (group.find("_SP") != std::string::npos) return "fp32";
+  return "";
+}
+
+struct Level {
+  const char* level;
+  const char* bandwidth;  // normalized metric names
+  const char* volume;
+};
+constexpr Level kLevels[] = {
+    {"DRAM", "Memory bandwidth MBytes/s", "Memory data volume GBytes"},
+    {"L3", "L3 bandwidth MBytes/s", "L3 data volume GBytes"},
+    {"L2", "L2 bandwidth MBytes/s", "L2 data volume GBytes"},
+};
+
+/// One group measured in one run for one region.
+struct Block {
+  const ToolRecord* rec = nullptr;
+  double time = 0;  // s, the longest thread's runtime
+  std::optional<double> work;
+  std::string work_how, precision;
+  std::map<std::string, double> traffic;  // level → bytes
+  std::map<std::string, std::string> traffic_how;
+};
+
+double checked(double v, const ToolTable& tab, const ToolRecord& r, const char* what) {
+  if (!std::isfinite(v))
+    throw InputError(tab.origin + ": line " + std::to_string(r.line) + ": region '" + r.name +
+                     "': " + what + " overflows (more than 1e308)");
+  return v;
+}
+
+Block measure(const ToolTable& tab, const ToolRecord& r) {
+  Block b;
+  b.rec = &r;
+  // Per thread: the runtime printed with more digits.
+  std::map<std::string_view, const ToolValue*> runtime;
+  for (const auto& v : r.values) {
+    if (v.missing) continue;
+    if (v.metric != "RDTSC Runtime [s]" && v.metric != "Runtime (RDTSC) [s]") continue;
+    auto& best = runtime[v.instance];
+    if (!best || v.significant > best->significant) best = &v;
+  }
+  for (const auto& [inst, v] : runtime) b.time = std::max(b.time, v->value);
+  auto thread_time = [&](std::string_view inst) {
+    const auto it = runtime.find(inst);
+    return it == runtime.end() ? 0.0 : it->second->value;
+  };
+
+  // W: raw FP events (exact counts) when there, else the FLOP rate × runtime.
+  double raw = 0;
+  bool any_raw = false;
+  std::string raw_precision;
+  bool mixed = false;
+  for (const auto& v : r.values) {
+    const auto ev = flop_events().find(v.metric);
+    if (ev == flop_events().end()) continue;
+    any_raw = true;
+    if (v.missing) continue;
+    raw += v.value * ev->second.flop;
+    const std::string p = *ev->second.precision ? ev->second.precision : group_precision(r.group);
+    if (v.value > 0) {
+      if (raw_precision.empty()) raw_precision = p;
+      mixed = mixed || p != raw_precision;
+    }
+  }
+  if (any_raw) {
+    b.work = checked(raw, tab, r, "W");
+    b.work_how = "FP events × lanes";
+    b.precision = mixed ? "" : raw_precision.empty() ? group_precision(r.group) : raw_precision;
+  } else {
+    double w = 0;
+    bool any = false, dp = false, sp = false;
+    for (const auto& v : r.values) {
+      const std::string n = normalized(v.metric);
+      const bool is_dp = n == "DP MFLOP/s", is_sp = n == "SP MFLOP/s";
+      if (!is_dp && !is_sp) continue;
+      any = true;
+      if (v.missing) continue;
+      w += v.value * 1e6 * thread_time(v.instance);
+      dp = dp || (is_dp && v.value > 0);
+      sp = sp || (is_sp && v.value > 0);
+    }
+    if (any) {
+      b.work = checked(w, tab, r, "W");
+      b.work_how = "FLOP rate × runtime";
+      b.precision = dp && !sp ? "fp64" : sp && !dp ? "fp32" : group_precision(r.group);
+    }
+  }
+
+  for (const auto& lv : kLevels) {
+    double bytes = 0;
+    bool from_bw = false, from_volume = false;
+    for (const auto& v : r.values) {
+      if (v.missing) continue;
+      if (normalized(v.metric) == lv.bandwidth) {
+        bytes += v.value * 1e6 * thread_time(v.instance);
+        from_bw = true;
+      }
+    }
+    if (!from_bw)
+      for (const auto& v : r.values)
+        if (!v.missing && normalized(v.metric) == lv.volume) {
+          bytes += v.value * 1e9;
+          from_volume = true;
+        }
+    if (!from_bw && !from_volume && std::string(lv.level) == "DRAM") {
+      bool cas = false;
+      for (const auto& v : r.values)
+        if (!v.missing && (v.metric.substr(0, 12) == "CAS_COUNT_RD" ||
+                           v.metric.substr(0, 12) == "CAS_COUNT_WR")) {
+          bytes += v.value * 64;  // one CAS = one 64-byte line
+          cas = true;
+        }
+      if (cas) b.traffic_how["DRAM"] = "CAS_COUNT × 64 B";
+      from_volume = cas;
+    }
+    if (from_bw || from_volume) {
+      b.traffic[lv.level] = checked(bytes, tab, r, "Q");
+      if (!b.traffic_how.count(lv.level))
+        b.traffic_how[lv.level] = from_bw ? "bandwidth × runtime" : "data volume";
+    }
+  }
+  return b;
+}
+
+/// The groups of one region measured in one run: measured in turn, each covers part of the
+/// run, so rates are combined over the sum of their runtimes.
+struct RunResult {
+  int run = 0;
+  std::string origin;
+  int line = 0;
+  double time = 0;
+  std::optional<double> work;
+  std::string precision;
+  std::map<std::string, double> traffic;
+  std::vector<std::string> groups;
+};
+
+RunResult combine(const std::vector<Block>& blocks) {
+  RunResult r;
+  r.run = blocks.front().rec->run;
+  r.origin = blocks.front().rec->run_origin;
+  r.line = blocks.front().rec->line;
+  for (const auto& b : blocks) {
+    r.time += b.time;
+    r.groups.push_back(b.rec->group);
+  }
+  if (blocks.size() == 1) {
+    const Block& b = blocks.front();
+    r.work = b.work;
+    r.precision = b.precision;
+    r.traffic = b.traffic;
+    return r;
+  }
+  // Two groups measuring the same quantity (FLOPS_DP and MEM_DP both count FLOP) are two
+  // estimates of one rate; the larger is used.
+  std::map<std::string, double> work_rate;  // precision → FLOP/s
+  std::map<std::string, double> byte_rate;
+  for (const auto& b : blocks) {
+    if (!(b.time > 0)) continue;
+    if (b.work) work_rate[b.precision] = std::max(work_rate[b.precision], *b.work / b.time);
+    for (const auto& [lv, bytes] : b.traffic)
+      byte_rate[lv] = std::max(byte_rate[lv], bytes / b.time);
+  }
+  if (!work_rate.empty()) {
+    double rate = 0;
+    for (const auto& [p, v] : work_rate) rate += v;
+    r.work = rate * r.time;
+    r.precision = work_rate.size() == 1 ? work_rate.begin()->first : "";
+  }
+  for (const auto& [lv, rate] : byte_rate) r.traffic[lv] = rate * r.time;
+  return r;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+std::string run_label(const RunResult& r) {
+  return "run " + std::to_string(r.run) + " (" + join(r.groups) + ")";
+}
+
+Point make_point(const std::string& name, double w, const std::map<std::string, double>& traffic,
+                 double t, const std::string& precision, const std::string& note) {
+  Point p;
+  p.name = name;
+  p.work = Work(w);
+  for (const auto& lv : kLevels)
+    if (const auto it = traffic.find(lv.level); it != traffic.end() && it->second > 0)
+      p.traffic.push_back({lv.level, Bytes(it->second)});
+  p.time = Seconds(t);
+  p.precision = precision;
+  p.source = "likwid";
+  p.note = note;
+  return p;
 }
 
 }  // namespace
 
-ImportResult import_likwid(const std::string& text, const std::string& origin) {
-  const std::vector<CsvRow> rows = parse_csv(text, origin);
-  std::vector<Table> tables;
-  Table* cur = nullptr;
-  bool expect_header = false;
-  for (const auto& row : rows) {
-    const std::string first = trim(row[0].text);
-    if (first == "TABLE") {
-      Table t;
-      t.line = row[0].line;
-      std::size_t i = 1;
-      if (i < row.size() && trim(row[i].text).rfind("Region ", 0) == 0) {
-        t.region = trim(row[i].text).substr(7);
-        ++i;
-      }
-      const std::string g = i < row.size() ? trim(row[i].text) : "";
-      if (g.rfind("Group ", 0) != 0)
-        throw InputError(origin + ": line " + std::to_string(row[0].line) + ", column " +
-                         std::to_string(i < row.size() ? row[i].column : row[0].column) +
-                         ": expected 'Group N Raw|Metric' after TABLE (got '" + g + "')");
-      if (g.find("STAT") != std::string::npos)
-        t.kind = "STAT";
-      else if (g.find("Metric") != std::string::npos)
-        t.kind = "Metric";
-      else
-        t.kind = "Raw";
-      t.group = i + 1 < row.size() ? trim(row[i + 1].text) : "";
-      if (i + 2 < row.size()) {
-        try {
-          t.declared = std::stoi(trim(row[i + 2].text));
-        } catch (const std::exception&) {
-          t.declared = -1;
-        }
-      }
-      tables.push_back(std::move(t));
-      cur = &tables.back();
-      expect_header = true;
-      continue;
-    }
-    if (first == "STRUCT") {
-      cur = nullptr;
-      continue;
-    }
-    if (!cur) continue;
-    if (expect_header) {
-      // "Event,Counter,HWThread 0,..." or "Metric,HWThread 0,..."
-      cur->skip = first == "Event" ? 2 : 1;
-      for (std::size_t i = cur->skip; i < row.size(); ++i)
-        if (!trim(row[i].text).empty()) cur->columns.push_back(trim(row[i].text));
-      expect_header = false;
-      continue;
-    }
-    // Rows have the header's shape: "Event,Counter,<one value per column>" (Raw tables and
-    // their STAT) or "Metric,<values>".
-    std::vector<CsvField> vals;
-    for (std::size_t i = cur->skip; i < row.size() && vals.size() < cur->columns.size(); ++i)
-      vals.push_back(row[i]);
-    if (vals.size() < cur->columns.size()) {
-      const CsvField& last = row.back();
-      throw InputError(origin + ": line " + std::to_string(last.line) + ", column " +
-                       std::to_string(last.column + static_cast<int>(last.text.size())) + ": '" +
-                       first + "': expected " + std::to_string(cur->columns.size()) +
-                       " values (one per column of the table's header), found " +
-                       std::to_string(vals.size()) + " (file truncated?)");
-    }
-    cur->rows.emplace_back(first, std::move(vals));
-  }
-  if (tables.empty())
-    throw InputError(origin +
-                     ": line 1: not a likwid-perfctr CSV file: no TABLE lines "
-                     "(write it with likwid-perfctr -O -o out.csv ...)");
-  // likwid ends every line; a last line without its line end was cut off in the middle, where
-  // a number may have lost digits ("0.512" → "0.5") without looking wrong.
-  if (!text.empty() && text.back() != '\n' && text.back() != '\r' && !rows.empty()) {
-    const CsvField& last = rows.back().back();
-    throw InputError(origin + ": line " + std::to_string(last.line) + ", column " +
-                     std::to_string(last.column + static_cast<int>(last.text.size())) +
-                     ": the last line has no line end (file truncated?)");
-  }
-  const Table& last = tables.back();
-  if (last.declared >= 0 && static_cast<int>(last.rows.size()) < last.declared) {
-    const int line = last.rows.empty()                 ? last.line
-                     : last.rows.back().second.empty() ? last.line
-                                                       : last.rows.back().second.back().line;
-    throw InputError(origin + ": line " + std::to_string(line) + ", column 1: table '" +
-                     last.group + "' declares " + std::to_string(last.declared) + " rows, found " +
-                     std::to_string(last.rows.size()) + " (file truncated?)");
-  }
-
+ImportResult likwid_points(const ToolTable& tab) {
   ImportResult res;
-  res.doc.origin = origin;
-  // region → group → data
-  std::map<std::string, std::map<std::string, GroupData>> data;
+  res.doc.origin = tab.origin;
+  res.notes = tab.notes;
+  // region → run → blocks, in the order regions first appear.
   std::vector<std::string> order;
-  for (const auto& t : tables) {
-    if (t.kind == "STAT") continue;  // sums/min/max over threads: recomputed from the threads
-    if (std::find(order.begin(), order.end(), t.region) == order.end()) order.push_back(t.region);
-    GroupData& g = data[t.region][t.group];
-    auto number = [&](const CsvField& f, const std::string& what) -> std::optional<double> {
-      if (missing_value(trim(f.text))) return std::nullopt;
-      return parse_profiler_number(f, origin, what);
-    };
-    if (t.kind == "Metric") {
-      std::vector<double> runtime(t.columns.size(), 0);
-      for (const auto& [name, vals] : t.rows)
-        if (name.rfind("Runtime (RDTSC)", 0) == 0)
-          for (std::size_t c = 0; c < vals.size(); ++c)
-            runtime[c] = number(vals[c], name).value_or(0);
-      for (double rt : runtime) g.runtime = std::max(g.runtime, rt);
-      for (const auto& [name, vals] : t.rows) {
-        const bool dp = name.rfind("DP [MFLOP/s]", 0) == 0 || name == "DP MFLOP/s";
-        const bool sp = name.rfind("SP [MFLOP/s]", 0) == 0 || name == "SP MFLOP/s";
-        if (dp || sp) {
-          for (std::size_t c = 0; c < vals.size(); ++c)
-            g.flops += number(vals[c], name).value_or(0) * 1e6 * runtime[c];
-          g.has_flops = true;
-          g.precision = g.precision.empty() || g.precision == (dp ? "fp64" : "fp32")
-                            ? (dp ? "fp64" : "fp32")
-                            : "";
-        }
-        if (name.rfind("Memory data volume [GBytes]", 0) == 0) {
-          g.bytes = 0;
-          for (const auto& v : vals) g.bytes += number(v, name).value_or(0) * 1e9;
-          g.has_bytes = true;
-        }
-      }
-    } else {  // Raw
-      double raw_flops = 0, cas = 0;
-      bool any_flops = false, any_cas = false;
-      std::string prec;
-      for (const auto& [name, vals] : t.rows) {
-        const auto ev = raw_flop_events().find(name);
-        double sum = 0;
-        for (const auto& v : vals) sum += number(v, name).value_or(0);
-        if (ev != raw_flop_events().end()) {
-          raw_flops += sum * ev->second.first;
-          any_flops = true;
-          if (sum > 0)
-            prec = prec.empty() || prec == ev->second.second ? ev->second.second : "mixed";
-        } else if (name.rfind("CAS_COUNT_RD", 0) == 0 || name.rfind("CAS_COUNT_WR", 0) == 0) {
-          cas += sum;
-          any_cas = true;
-        }
-      }
-      g.raw_flops = raw_flops;
-      g.has_raw_flops = any_flops;
-      g.raw_precision = prec == "mixed" ? "" : prec;
-      g.raw_bytes = cas * 64;  // one CAS = one 64-byte line
-      g.has_raw_bytes = any_cas;
-    }
+  std::map<std::string, std::map<int, std::vector<Block>>> regions;
+  for (const auto& r : tab.records) {
+    if (!regions.count(r.name)) order.push_back(r.name);
+    regions[r.name][r.run].push_back(measure(tab, r));
   }
-
-  for (auto& [region, groups] : data)
-    for (auto& [gname, g] : groups) {
-      if (!g.has_flops && g.has_raw_flops) {
-        g.flops = g.raw_flops;
-        g.has_flops = true;
-        g.precision = g.raw_precision;
-        res.notes.push_back("group " + gname + ": W from raw FP_ARITH counts × vector lanes");
-      }
-      if (!g.has_bytes && g.has_raw_bytes) {
-        g.bytes = g.raw_bytes;
-        g.has_bytes = true;
-        res.notes.push_back("group " + gname + ": Q from raw CAS_COUNT × 64 B");
-      }
-    }
+  std::string first_refusal;
   for (const auto& region : order) {
-    const auto& groups = data[region];
-    // Two groups measuring the same precision (FLOPS_DP and MEM_DP) are two estimates of one
-    // rate: the larger is kept; different precisions add.
-    double total_runtime = 0, byte_rate = 0;
-    std::map<std::string, double> rate_by_precision;
-    bool have_w = false, have_q = false;
-    std::string names;
-    for (const auto& [gname, g] : groups) {
-      total_runtime += g.runtime;
-      names += (names.empty() ? "" : ", ") + gname;
-      if (g.runtime <= 0) continue;
-      if (g.has_flops) {
-        double& r = rate_by_precision[g.precision];
-        r = std::max(r, g.flops / g.runtime);
-        have_w = true;
-      }
-      if (g.has_bytes) {
-        byte_rate = std::max(byte_rate, g.bytes / g.runtime);
-        have_q = true;
-      }
-    }
-    double flop_rate = 0;
-    for (const auto& [prec, r] : rate_by_precision) flop_rate += r;
-    const std::string precision =
-        rate_by_precision.size() == 1 ? rate_by_precision.begin()->first : std::string();
     const std::string label = region.empty() ? "likwid run" : region;
-    if (!have_w || !have_q || !(total_runtime > 0) || !(flop_rate > 0) || !(byte_rate > 0)) {
-      res.notes.push_back(label + " (groups " + names + "): no point — " +
-                          (!have_w || !(flop_rate > 0)
-                               ? std::string("no FLOP rate (measure FLOPS_DP/FLOPS_SP or MEM_DP)")
-                               : std::string("no memory data volume (measure MEM or MEM_DP)")));
+    std::vector<RunResult> runs;
+    for (const auto& [run, blocks] : regions[region]) runs.push_back(combine(blocks));
+    std::vector<const RunResult*> complete;
+    for (const auto& r : runs)
+      if (r.work && !r.traffic.empty() && r.time > 0) complete.push_back(&r);
+    const RunResult& first = runs.front();
+    const std::string where =
+        first.origin + ": line " + std::to_string(first.line) + ": region '" + label + "'";
+    if (!complete.empty()) {
+      for (const RunResult* r : complete) {
+        const std::string name =
+            complete.size() > 1 ? label + " (run " + std::to_string(r->run) + ")" : label;
+        const double w = *r->work;
+        if (!(w > 0)) {
+          res.notes.push_back(name + ": no floating-point work counted (W = 0): not a point");
+          continue;
+        }
+        res.doc.points.push_back(
+            make_point(name, w, r->traffic, r->time, r->precision, run_label(*r)));
+      }
+      for (const auto& r : runs)
+        if (std::find(complete.begin(), complete.end(), &r) == complete.end())
+          res.notes.push_back(label + ": " + run_label(r) +
+                              " not used: " + (r.work ? "it has W" : "it has no W") + ", " +
+                              (r.traffic.empty() ? "no traffic" : "traffic") +
+                              ", and other runs of the region have both");
       continue;
     }
-    Point p;
-    p.name = label;
-    p.time = Seconds(total_runtime);
-    p.work = Work(flop_rate * total_runtime);
-    p.traffic.push_back({"DRAM", Bytes(byte_rate * total_runtime)});
-    p.precision = precision;
-    p.source = "likwid";
-    p.note = "groups " + names;
-    res.doc.points.push_back(std::move(p));
+    // No run has both: W from the first run that measured it, each traffic level from the
+    // first run that measured it; T is the mean of those runs' runtimes (separate runs of the
+    // same region, each timed on its own).
+    const RunResult* w_run = nullptr;
+    std::map<std::string, const RunResult*> q_runs;
+    for (const auto& r : runs) {
+      if (r.work && !w_run) w_run = &r;
+      for (const auto& [lv, bytes] : r.traffic)
+        if (!q_runs.count(lv)) q_runs[lv] = &r;
+    }
+    if (!w_run || q_runs.empty()) {
+      std::vector<std::string> groups;
+      for (const auto& r : runs) groups.insert(groups.end(), r.groups.begin(), r.groups.end());
+      const std::string why =
+          !w_run
+              ? "W cannot be counted: no FP events nor DP/SP [MFLOP/s] in groups " + join(groups) +
+                    "; measure FLOP too: likwid-perfctr -g FLOPS_DP (or MEM_DP, which has "
+                    "both W and Q)"
+              : "Q cannot be counted: no memory or cache traffic in groups " + join(groups) +
+                    "; measure it too: likwid-perfctr -g MEM (or MEM_DP; L3 or L2 for cache "
+                    "traffic), in the same run (-g FLOPS_DP -g MEM) or another file given "
+                    "with this one";
+      res.notes.push_back(where + ": " + why);
+      if (first_refusal.empty()) first_refusal = where + ": " + why;
+      continue;
+    }
+    std::vector<const RunResult*> used = {w_run};
+    for (const auto& [lv, r] : q_runs)
+      if (std::find(used.begin(), used.end(), r) == used.end()) used.push_back(r);
+    double t = 0;
+    std::string times;
+    for (const RunResult* r : used) {
+      t += r->time / static_cast<double>(used.size());
+      times += (times.empty() ? "" : ", ") + format_seconds(Seconds(r->time));
+    }
+    std::map<std::string, double> traffic;
+    std::string q_from;
+    for (const auto& [lv, r] : q_runs) {
+      traffic[lv] = r->traffic.at(lv);
+      q_from += (q_from.empty() ? "" : ", ") + std::string("Q(") + lv + ") from " + run_label(*r);
+    }
+    const std::string note = "W from " + run_label(*w_run) + ", " + q_from +
+                             "; separate runs: T = the mean of their runtimes (" + times + ")";
+    if (!(*w_run->work > 0)) {
+      res.notes.push_back(label + ": no floating-point work counted (W = 0): not a point");
+      continue;
+    }
+    res.notes.push_back(label + ": " + note);
+    res.doc.points.push_back(make_point(label, *w_run->work, traffic, t, w_run->precision, note));
   }
+  if (res.doc.points.empty() && !first_refusal.empty()) throw InputError(first_refusal);
   return res;
+}
+
+ImportResult import_likwid(std::istream& in, const std::string& origin) {
+  TextLines lines(in, origin);
+  ToolTable tab;
+  read_likwid_table(lines, tab);
+  return likwid_points(tab);
+}
+
+ImportResult import_likwid(const std::string& text, const std::string& origin) {
+  std::istringstream in(text);
+  return import_likwid(in, origin);
 }
 
 }  // namespace roofline

@@ -1,12 +1,12 @@
-// Nsight Compute CSV (`ncu --csv --page raw`, any --metrics or --set roofline) → one point per
-// kernel (DIGEST §10):
+// Points from an Nsight Compute table (read_ncu_table), one per kernel launch (docs/model.md §10):
 //   W = Σ_precision (2·FMA + ADD + MUL) thread instructions + tensor-pipe ops
 //       ({sm,smsp}__sass_thread_inst_executed_op_{d,f,h}{fma,add,mul}_pred_on; FMA = 2 FLOP;
 //        sm__ops_path_tensor_src_<type>… as ncu reports them, an MMA's multiply-add = 2 ops)
-//   Q = dram__bytes_read + dram__bytes_write (or dram__bytes);
+//   Q = dram__bytes_read + dram__bytes_write (or the _op_ names of newer ncu, or dram__bytes);
 //       L2: lts__t_bytes, L1: l1tex__t_bytes for hierarchical points
-//   T = gpu__time_duration.sum
-// Each count is read from its `.sum` column when the export has one, else rebuilt from a rate:
+//   T = gpu__time_duration.sum, or {sm,smsp}__cycles_elapsed.avg / ….avg.per_second (the
+//       NERSC roofline method collects cycles and their rate: T = cycles / (cycles per second))
+// Each count is read from its `.sum` metric when the export has one, else rebuilt from a rate:
 //   `.sum.per_cycle_elapsed` × <unit>__cycles_elapsed.avg.per_second × T
 //   `.sum.per_second` × T
 // `--set roofline` collects only rates; its SpeedOfLight_RooflineChart sections compute the
@@ -15,31 +15,38 @@
 // smsp__cycles_elapsed.avg.per_second; Profiling Guide, "Metrics Structure": .per_cycle_elapsed
 // is the rollup divided by the unit's elapsed cycles, .per_second divided by the duration).
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
+
+const char* const kNcuRooflineMetrics =
+    "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,"
+    "l1tex__t_bytes.sum,"
+    "sm__sass_thread_inst_executed_op_dadd_pred_on.sum,"
+    "sm__sass_thread_inst_executed_op_dmul_pred_on.sum,"
+    "sm__sass_thread_inst_executed_op_dfma_pred_on.sum,"
+    "sm__sass_thread_inst_executed_op_fadd_pred_on.sum,"
+    "sm__sass_thread_inst_executed_op_fmul_pred_on.sum,"
+    "sm__sass_thread_inst_executed_op_ffma_pred_on.sum,"
+    "sm__sass_thread_inst_executed_op_hadd_pred_on.sum,"
+    "sm__sass_thread_inst_executed_op_hmul_pred_on.sum,"
+    "sm__sass_thread_inst_executed_op_hfma_pred_on.sum";
+
 namespace {
 
-std::string at(const std::string& origin, int line, int column) {
-  return origin + ": line " + std::to_string(line) + ", column " + std::to_string(column) + ": ";
-}
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
-bool starts_with(const std::string& s, const std::string& p) {
+bool starts_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
 }
-bool ends_with(const std::string& s, const std::string& p) {
+bool ends_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
 
@@ -53,7 +60,7 @@ std::string short_kernel_name(const std::string& full) {
       ++depth;
     } else if (s[i] == '>') {
       --depth;
-    } else if (s[i] == '(' && depth == 0) {
+    } else if (s[i] == '(' && depth <= 0) {
       // Parentheses that are part of the name, not its parameter list.
       static const std::string anon = "(anonymous namespace)";
       if (s.compare(i, anon.size(), anon) == 0) {
@@ -90,14 +97,9 @@ constexpr PrecisionOps kPrecisions[] = {
      "sass_thread_inst_executed_op_hadd_pred_on", "sass_thread_inst_executed_op_hmul_pred_on"},
 };
 
-/// Where a count comes from: a `.sum` column, or a rate column and what turns it into a count.
-struct CountSource {
-  enum Kind { sum, per_second, per_cycle_elapsed } kind = sum;
-  std::string column;  ///< the header name
-  std::string clock;   ///< per_cycle_elapsed: the <unit>__cycles_elapsed.avg.per_second column
-};
+const std::vector<std::string> kSm = {"sm__", "smsp__"};
 
-/// The precision a tensor metric's source operands have: "sm__ops_path_tensor_src_fp16_dst_fp32"
+/// The precision a tensor metric's source operands have: "ops_path_tensor_src_fp16_dst_fp32"
 /// → "fp16"; "" when the name says none.
 std::string tensor_source_type(const std::string& base) {
   const auto p = base.find("src_");
@@ -109,351 +111,454 @@ std::string tensor_source_type(const std::string& base) {
   return known.count(t) ? t : "";
 }
 
-struct Table {
-  std::map<std::string, std::size_t> col;
-  const CsvRow* header = nullptr;
-  std::string origin;
-
-  bool has(const std::string& name) const { return col.count(name) > 0; }
-
-  /// The unit's elapsed-cycle rate for a metric of unit `prefix` ("sm__", "smsp__"): its own
-  /// first, the other SM-level one second (both count SM cycles).
-  std::string clock_for(const std::string& prefix) const {
-    for (const std::string& p : {prefix, std::string(prefix == "sm__" ? "smsp__" : "sm__")})
-      if (has(p + "cycles_elapsed.avg.per_second")) return p + "cycles_elapsed.avg.per_second";
-    return "";
-  }
-
-  /// How to count `base` (a metric name without unit prefix and rollup) measured on any of
-  /// `prefixes`: a .sum column first, then a rate. Empty when the export has none.
-  std::optional<CountSource> source(const std::string& base,
-                                    const std::vector<std::string>& prefixes) const {
-    for (const auto& p : prefixes)
-      if (has(p + base + ".sum")) return CountSource{CountSource::sum, p + base + ".sum", ""};
-    for (const auto& p : prefixes)
-      if (has(p + base + ".sum.per_second"))
-        return CountSource{CountSource::per_second, p + base + ".sum.per_second", ""};
-    for (const auto& p : prefixes)
-      if (has(p + base + ".sum.per_cycle_elapsed")) {
-        const std::string clock = clock_for(p);
-        if (clock.empty())
-          throw InputError(at(origin, header->front().line, 1) + "column '" + p + base +
-                           ".sum.per_cycle_elapsed' needs " + p +
-                           "cycles_elapsed.avg.per_second to become a count (missing column)");
-        return CountSource{CountSource::per_cycle_elapsed, p + base + ".sum.per_cycle_elapsed",
-                           clock};
-      }
-    return std::nullopt;
-  }
-};
-
-const std::vector<std::string> kSm = {"sm__", "smsp__"};
-
-/// A tensor-op metric column → (base name without unit prefix, rollup suffix), or nothing.
-std::optional<std::pair<std::string, std::string>> tensor_metric(const std::string& name) {
-  std::string rest;
+/// A tensor-op metric → (base name without unit prefix, rollup suffix), or nothing.
+std::optional<std::pair<std::string, std::string>> tensor_metric(std::string_view name) {
+  std::string_view rest;
   if (starts_with(name, "sm__ops_path_tensor_"))
     rest = name.substr(4);
   else if (starts_with(name, "smsp__ops_path_tensor_"))
     rest = name.substr(6);
   else
     return std::nullopt;
-  for (const char* suffix : {".sum", ".sum.per_second", ".sum.per_cycle_elapsed"})
+  for (std::string_view suffix : {".sum", ".sum.per_second", ".sum.per_cycle_elapsed"})
     if (ends_with(rest, suffix))
-      return std::pair{rest.substr(0, rest.size() - std::string(suffix).size()),
+      return std::pair{std::string(rest.substr(0, rest.size() - suffix.size())),
                        std::string(suffix)};
   return std::nullopt;  // .peak_sustained, .avg.pct_of_peak…: not counts
 }
 
-}  // namespace
+constexpr int kNone = -1;
 
-ImportResult import_ncu(const std::string& text, const std::string& origin, const NcuOptions& opt) {
-  const std::vector<CsvRow> rows = parse_csv(text, origin);
-  // ncu may print "==PROF==" lines before the table; the header is the first row with a kernel
-  // name column.
-  std::size_t h = 0;
-  Table tab;
-  tab.origin = origin;
-  for (; h < rows.size(); ++h) {
-    tab.col.clear();
-    for (std::size_t i = 0; i < rows[h].size(); ++i) tab.col[trim(rows[h][i].text)] = i;
-    if (tab.has("Kernel Name") || tab.has("Function Name")) break;
-  }
-  if (h == rows.size())
-    throw InputError(origin + ": line 1: not an Nsight Compute CSV export: no header with " +
-                     "'Kernel Name' (export with: ncu --csv --page raw ...)");
-  const CsvRow& header = rows[h];
-  tab.header = &header;
-  auto& col = tab.col;
-  const int header_line = header.front().line;
-  const std::string at_header = origin + ": line " + std::to_string(header_line) + ": ";
-  const std::size_t name_col = col.count("Kernel Name") ? col["Kernel Name"] : col["Function Name"];
-  const bool has_id = col.count("ID") > 0;
-  const std::size_t id_col = has_id ? col["ID"] : 0;
-  if (!tab.has("gpu__time_duration.sum"))
-    throw InputError(at_header + "missing column 'gpu__time_duration.sum' (T)");
+/// Where a count comes from, by index into a kernel's values: a `.sum` metric, or a rate and
+/// what turns it into a count.
+struct Source {
+  enum Kind { sum, per_second, per_cycle_elapsed } kind = sum;
+  int metric = kNone;
+  int clock = kNone;  ///< per_cycle_elapsed: <unit>__cycles_elapsed.avg.per_second
+  explicit operator bool() const { return metric != kNone; }
+};
 
-  // Q: read + write, or the total.
-  std::vector<CountSource> dram;
-  {
-    const auto rd = tab.source("bytes_read", {"dram__"});
-    const auto wr = tab.source("bytes_write", {"dram__"});
-    if (rd && wr) {
-      dram = {*rd, *wr};
-    } else if (const auto all = tab.source("bytes", {"dram__"})) {
-      dram = {*all};
-    } else {
-      throw InputError(at_header +
-                       "missing columns 'dram__bytes_read.sum' and 'dram__bytes_write.sum' "
-                       "(or 'dram__bytes.sum', or their .per_second rates): Q cannot be counted");
-    }
-  }
-  const auto l2 = tab.source("t_bytes", {"lts__"});
-  const auto l1 = tab.source("t_bytes", {"l1tex__"});
-
-  struct PrecisionSources {
+/// How a kernel's T, W and Q are computed from its values: worked out once for each set of
+/// metric names (a raw export has one for all its kernels; a details page usually one too).
+struct Plan {
+  int duration = kNone;
+  int cycles[2] = {kNone, kNone}, cycles_rate[2] = {kNone, kNone};  // sm__, smsp__
+  struct Precision {
     const char* precision;
-    std::optional<CountSource> fma, add, mul;
+    Source fma, add, mul;
   };
-  std::vector<PrecisionSources> flop_sources;
-  bool any_flops = false;
-  for (const auto& p : kPrecisions) {
-    PrecisionSources s{p.precision, tab.source(p.fma, kSm), tab.source(p.add, kSm),
-                       tab.source(p.mul, kSm)};
-    any_flops = any_flops || s.fma || s.add || s.mul;
-    flop_sources.push_back(s);
+  std::vector<Precision> flops;
+  bool any_fp = false;
+  std::vector<std::pair<std::string, Source>> tensor;  // (source type, how)
+  std::set<std::string> tensor_left_out;
+  bool tensor_instructions = false;  // {sm,smsp}__inst_executed_pipe_tensor*: not FLOP
+  std::vector<Source> dram;
+  Source l2, l1;
+  // ncu's roofline peaks (--set roofline)
+  int sm_clock = kNone, dram_clock = kNone, dram_peak = kNone;
+  int fma_peak[3] = {kNone, kNone, kNone};  // fp64, fp32, fp16
+};
+
+class PlanBuilder {
+ public:
+  PlanBuilder(const ToolTable& tab, const ToolRecord& rec) : tab_(tab), rec_(rec) {
+    for (std::size_t i = 0; i < rec.values.size(); ++i)
+      index_.emplace(rec.values[i].metric, static_cast<int>(i));
   }
 
-  ImportResult res;
-  res.doc.origin = origin;
-
-  // Tensor ops: ncu's families nest (…_src_fp16 ⊃ …_src_fp16_dst_fp32 ⊃
-  // …_src_fp16_dst_fp32_sparsity_off) and the op_* family counts the same operations again;
-  // only the leaves of one family are added.
-  std::map<std::string, std::string> tensor_columns;  // base → its best column's suffix
-  for (const auto& [n, i] : col)
-    if (const auto t = tensor_metric(n)) {
-      auto it = tensor_columns.find(t->first);
-      if (it == tensor_columns.end() || t->second == ".sum") tensor_columns[t->first] = t->second;
+  Plan build() const {
+    Plan p;
+    p.duration = find("gpu__time_duration.sum");
+    const char* units[] = {"sm__", "smsp__"};
+    for (int u = 0; u < 2; ++u) {
+      p.cycles[u] = find(std::string(units[u]) + "cycles_elapsed.avg");
+      p.cycles_rate[u] = find(std::string(units[u]) + "cycles_elapsed.avg.per_second");
     }
-  std::vector<std::pair<std::string, CountSource>> tensor_sources;  // (source type, how)
-  {
+    for (const auto& pr : kPrecisions) {
+      Plan::Precision x{pr.precision, source(pr.fma, kSm), source(pr.add, kSm),
+                        source(pr.mul, kSm)};
+      p.any_fp = p.any_fp || x.fma || x.add || x.mul;
+      p.flops.push_back(x);
+    }
+    // ncu's tensor families nest (…_src_fp16 ⊃ …_src_fp16_dst_fp32 ⊃
+    // …_src_fp16_dst_fp32_sparsity_off) and the op_* family counts the same operations
+    // again; only the leaves of one family are added.
+    std::map<std::string, std::string> tensor_columns;  // base → its best metric's suffix
+    for (const auto& [m, i] : index_) {
+      if (const auto t = tensor_metric(m)) {
+        auto it = tensor_columns.find(t->first);
+        if (it == tensor_columns.end() || t->second == ".sum") tensor_columns[t->first] = t->second;
+      }
+      if (starts_with(m, "sm__inst_executed_pipe_tensor") ||
+          starts_with(m, "smsp__inst_executed_pipe_tensor"))
+        p.tensor_instructions = true;
+    }
     const bool src_family = std::any_of(tensor_columns.begin(), tensor_columns.end(), [](auto& b) {
       return starts_with(b.first, "ops_path_tensor_src_");
     });
-    std::vector<std::string> left_out;
     for (const auto& [base, suffix] : tensor_columns) {
       const bool in_family = starts_with(base, "ops_path_tensor_src_") == src_family;
       bool leaf = true;
       for (const auto& [other, s2] : tensor_columns)
         if (other.size() > base.size() && starts_with(other, base + "_")) leaf = false;
       if (!in_family || !leaf) {
-        left_out.push_back(base);
+        p.tensor_left_out.insert(base);
         continue;
       }
-      const auto src = tab.source(base, kSm);
-      if (src) tensor_sources.emplace_back(tensor_source_type(base), *src);
+      if (const Source src = source(base, kSm))
+        p.tensor.emplace_back(tensor_source_type(base), src);
     }
-    if (!left_out.empty()) {
-      std::string names;
-      for (const auto& b : left_out) names += (names.empty() ? "" : ", ") + b;
-      res.notes.push_back("tensor metrics left out of W (they sum or repeat others counted): " +
-                          names);
-    }
-  }
-  if (!any_flops && tensor_sources.empty())
-    throw InputError(at_header +
-                     "no floating-point instruction metrics "
-                     "({sm,smsp}__sass_thread_inst_executed_op_*_pred_on.sum or its "
-                     ".per_cycle_elapsed rate) or tensor ops (sm__ops_path_tensor_*): W cannot "
-                     "be counted");
-
-  // Units row: right after the header, with an empty kernel-name cell. A unit this importer
-  // does not know is an error only in a column it uses.
-  std::vector<double> scale(header.size(), 1.0);
-  std::vector<std::string> unit_error(header.size());
-  std::size_t r = h + 1;
-  if (r < rows.size() && name_col < rows[r].size() && trim(rows[r][name_col].text).empty()) {
-    for (std::size_t i = 0; i < rows[r].size() && i < header.size(); ++i) {
-      try {
-        scale[i] = ncu_unit_scale(trim(rows[r][i].text),
-                                  at(origin, rows[r][i].line, rows[r][i].column) + header[i].text);
-      } catch (const InputError& e) {
-        unit_error[i] = e.what();
+    // Q: read + write, or the total.
+    for (const auto& [rd, wr] :
+         {std::pair{"bytes_read", "bytes_write"}, std::pair{"bytes_op_read", "bytes_op_write"}}) {
+      const Source r = source(rd, {"dram__"}), w = source(wr, {"dram__"});
+      if (r && w) {
+        p.dram = {r, w};
+        break;
       }
     }
-    ++r;
-    // The columns W, Q and T are read from must have known units.
-    std::set<std::string> used = {"gpu__time_duration.sum"};
-    auto use = [&](const std::optional<CountSource>& c) {
-      if (!c) return;
-      used.insert(c->column);
-      if (!c->clock.empty()) used.insert(c->clock);
-    };
-    for (const auto& c : dram) use(c);
-    use(l2);
-    use(l1);
-    for (const auto& f : flop_sources) {
-      use(f.fma);
-      use(f.add);
-      use(f.mul);
-    }
-    for (const auto& [type, c] : tensor_sources) use(c);
-    for (std::size_t i = 0; i < header.size(); ++i)
-      if (!unit_error[i].empty() && used.count(trim(header[i].text)))
-        throw InputError(unit_error[i]);
-  } else {
-    res.notes.push_back("no units row: values taken in base units (byte, second, inst)");
-    scale[col["gpu__time_duration.sum"]] = 1e-9;  // ncu's base unit for durations is ns
+    if (p.dram.empty())
+      if (const Source all = source("bytes", {"dram__"})) p.dram = {all};
+    p.l2 = source("t_bytes", {"lts__"});
+    p.l1 = source("t_bytes", {"l1tex__"});
+    p.sm_clock = p.cycles_rate[0] != kNone ? p.cycles_rate[0] : p.cycles_rate[1];
+    p.dram_clock = find("dram__cycles_elapsed.avg.per_second");
+    p.dram_peak = find("dram__bytes.sum.peak_sustained");
+    const char* peaks[] = {"sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained",
+                           "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
+                           "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained"};
+    for (int i = 0; i < 3; ++i) p.fma_peak[i] = find(peaks[i]);
+    return p;
   }
-  bool tensor_inst_only = false;
-  for (const auto& [n, i] : col)
-    if ((starts_with(n, "sm__inst_executed_pipe_tensor") ||
-         starts_with(n, "smsp__inst_executed_pipe_tensor")) &&
-        tensor_sources.empty())
-      tensor_inst_only = true;
-  if (tensor_inst_only)
-    res.notes.push_back(
-        "tensor-pipe instruction counts ({sm,smsp}__inst_executed_pipe_tensor*) are not "
-        "FLOP (their shape is unknown) and are not in W; collect "
-        "sm__ops_path_tensor_src_*.sum for tensor FLOP");
 
-  int kernel_rows = 0;
-  for (; r < rows.size(); ++r) {
-    const CsvRow& row = rows[r];
-    if (row.size() == 1 && trim(row[0].text).empty()) continue;
-    // ncu's own lines ("==PROF== Disconnected ...", "==WARNING== ...") around the table.
-    if (row.size() == 1 && starts_with(trim(row[0].text), "==")) continue;
-    if (row.size() < header.size()) {
-      const CsvField& last = row.back();
-      throw InputError(at(origin, last.line, last.column + static_cast<int>(last.text.size())) +
-                       "expected " + std::to_string(header.size()) + " fields, found " +
-                       std::to_string(row.size()) + " (file truncated?)");
-    }
-    ++kernel_rows;
-    auto value = [&](const std::string& metric) -> std::optional<double> {
-      const auto it = col.find(metric);
-      if (it == col.end()) return std::nullopt;
-      const CsvField& f = row[it->second];
-      const std::string t = trim(f.text);
-      if (t.empty() || t == "n/a" || t == "N/A" || t == "(!) n/a") return std::nullopt;
-      if (!unit_error[it->second].empty()) throw InputError(unit_error[it->second]);
-      return parse_profiler_number(f, origin, metric) * scale[it->second];
-    };
-    const auto t = value("gpu__time_duration.sum");
-    const double seconds = t.value_or(0);
-    auto count = [&](const std::optional<CountSource>& s) -> double {
+ private:
+  int find(const std::string& m) const {
+    const auto it = index_.find(m);
+    return it == index_.end() ? kNone : it->second;
+  }
+  /// How to count `base` measured on any of `prefixes`: a .sum first, then a rate.
+  Source source(const std::string& base, const std::vector<std::string>& prefixes) const {
+    for (const auto& p : prefixes)
+      if (int i = find(p + base + ".sum"); i != kNone) return Source{Source::sum, i, kNone};
+    for (const auto& p : prefixes)
+      if (int i = find(p + base + ".sum.per_second"); i != kNone)
+        return Source{Source::per_second, i, kNone};
+    for (const auto& p : prefixes)
+      if (int i = find(p + base + ".sum.per_cycle_elapsed"); i != kNone) {
+        // The unit's elapsed-cycle rate: its own first, the other SM-level one second (both
+        // count SM cycles).
+        int clock = find(p + "cycles_elapsed.avg.per_second");
+        if (clock == kNone)
+          clock =
+              find(std::string(p == "sm__" ? "smsp__" : "sm__") + "cycles_elapsed.avg.per_second");
+        if (clock == kNone) {
+          const ToolValue& v = rec_.values[static_cast<std::size_t>(i)];
+          throw InputError(tab_.origin + ": line " + std::to_string(v.line) + ", column " +
+                           std::to_string(v.column) + ": " + std::string(v.metric) + " needs " + p +
+                           "cycles_elapsed.avg.per_second to become a count (collect it with "
+                           "--metrics " +
+                           p + "cycles_elapsed.avg.per_second)");
+        }
+        return Source{Source::per_cycle_elapsed, i, clock};
+      }
+    return Source{};
+  }
+
+  const ToolTable& tab_;
+  const ToolRecord& rec_;
+  std::map<std::string, int, std::less<>> index_;
+};
+
+std::string fp_metrics() {
+  std::string s;
+  for (const auto& p : kPrecisions)
+    for (const char* m : {p.add, p.mul, p.fma})
+      s += (s.empty() ? "" : ",") + std::string("sm__") + m + ".sum";
+  return s;
+}
+
+std::string kernel_label(const ToolRecord& rec) {
+  return "kernel '" + short_kernel_name(rec.name) + "' (ID " + rec.id + ", line " +
+         std::to_string(rec.line) + ")";
+}
+
+/// Makes points kernel by kernel (also while the file is still being read).
+class PointMaker {
+ public:
+  explicit PointMaker(const NcuOptions& opt) : opt_(opt) {}
+
+  void add(const ToolTable& tab, const ToolRecord& rec) {
+    if (kernels_++ == 0) first_ = {rec.id, rec.name, rec.line};
+    const Plan& plan = plan_for(tab, rec);
+    file_t_ = file_t_ || plan.duration != kNone ||
+              (plan.cycles[0] != kNone && plan.cycles_rate[0] != kNone) ||
+              (plan.cycles[1] != kNone && plan.cycles_rate[1] != kNone);
+    file_w_ = file_w_ || plan.any_fp || !plan.tensor.empty();
+    file_q_ = file_q_ || !plan.dram.empty();
+    tensor_left_out_.insert(plan.tensor_left_out.begin(), plan.tensor_left_out.end());
+    if (plan.tensor_instructions && plan.tensor.empty()) tensor_instructions_ = true;
+
+    auto get = [&](int i) -> std::optional<double> { return value(tab, rec, i); };
+    auto count = [&](const Source& s, double seconds) -> double {
       if (!s) return 0;
-      const double v = value(s->column).value_or(0);
-      switch (s->kind) {
-        case CountSource::sum:
+      const double v = get(s.metric).value_or(0);
+      switch (s.kind) {
+        case Source::sum:
           return v;
-        case CountSource::per_second:
+        case Source::per_second:
           return v * seconds;
-        case CountSource::per_cycle_elapsed:
-          return v * value(s->clock).value_or(0) * seconds;
+        case Source::per_cycle_elapsed:
+          return v * get(s.clock).value_or(0) * seconds;
       }
       return 0;
     };
-    const std::string full_name = row[name_col].text;
-    const std::string id = has_id ? trim(row[id_col].text) : std::to_string(r - h);
-    Point p;
-    p.name = short_kernel_name(full_name) + " #" + id;
-    p.source = "ncu";
+
+    // T: the duration, else cycles over their rate (the NERSC method).
+    std::optional<double> t = get(plan.duration);
+    std::string t_how = "gpu__time_duration.sum";
+    if (!t)
+      for (int u = 0; u < 2 && !t; ++u) {
+        const auto cycles = get(plan.cycles[u]), rate = get(plan.cycles_rate[u]);
+        if (cycles && rate && *rate > 0) {
+          t = *cycles / *rate;
+          const std::string p = u == 0 ? "sm__" : "smsp__";
+          t_how = p + "cycles_elapsed.avg / " + p + "cycles_elapsed.avg.per_second";
+        }
+      }
+    // A kernel the file's other kernels have metrics for but this one not (a details page cut
+    // short): listed, not placed.
+    std::vector<std::string> lacks;
+    if (!t) lacks.push_back("T (gpu__time_duration.sum)");
+    if (!plan.any_fp && plan.tensor.empty()) lacks.push_back("W (FP instruction metrics)");
+    if (plan.dram.empty()) lacks.push_back("Q (dram__bytes_*)");
+    if (!lacks.empty()) {
+      std::string l;
+      for (const auto& x : lacks) l += (l.empty() ? "" : ", ") + x;
+      notes_.push_back(kernel_label(rec) + ": left out, no " + l + " for this kernel");
+      return;
+    }
+    const double seconds = *t;
+
     std::map<std::string, double> by_prec;
-    for (const auto& pr : flop_sources) {
-      const double w = 2 * count(pr.fma) + count(pr.add) + count(pr.mul);
+    for (const auto& pr : plan.flops) {
+      const double w = 2 * count(pr.fma, seconds) + count(pr.add, seconds) + count(pr.mul, seconds);
       if (w > 0) by_prec[pr.precision] += w;
     }
-    for (const auto& [type, s] : tensor_sources) {
-      const double w = count(s);
+    for (const auto& [type, src] : plan.tensor) {
+      const double w = count(src, seconds);
       if (w > 0) by_prec[(type.empty() ? std::string("unknown") : type) + " tensor"] += w;
     }
     double w = 0;
-    for (const auto& [k, v] : by_prec) w += v;
+    for (const auto& [prec, v] : by_prec) w += v;
+    double q = 0;
+    for (const auto& s : plan.dram) q += count(s, seconds);
+    if (!std::isfinite(w) || !std::isfinite(q))
+      throw InputError(tab.origin + ": " + kernel_label(rec) + ": " +
+                       (!std::isfinite(w) ? "W" : "Q") + " overflows (more than 1e308)");
+
+    Point p;
+    p.name = short_kernel_name(rec.name) + " #" + rec.id;
+    p.source = "ncu";
     p.work = Work(w);
     // The roof a point is judged against: its dominant precision (≥ 90% of W); without one,
     // the largest tensor share when there is tensor work (the tensor roof is the highest the
     // kernel used, so the point is not judged impossible against a lower one).
     std::string breakdown, largest_tensor;
-    for (const auto& [k, v] : by_prec) {
-      breakdown += (breakdown.empty() ? "" : ", ") + k + " " + format_work(Work(v));
-      if (v >= 0.9 * w) p.precision = k;
-      if (ends_with(k, " tensor") && (largest_tensor.empty() || v > by_prec[largest_tensor]))
-        largest_tensor = k;
+    for (const auto& [prec, v] : by_prec) {
+      breakdown += (breakdown.empty() ? "" : ", ") + prec + " " + format_work(Work(v));
+      if (v >= 0.9 * w) p.precision = prec;
+      if (ends_with(prec, " tensor") && (largest_tensor.empty() || v > by_prec[largest_tensor]))
+        largest_tensor = prec;
     }
     if (p.precision.empty()) p.precision = largest_tensor;
     if (p.precision == "unknown tensor") p.precision = "tensor";
-    double q = 0;
-    for (const auto& s : dram) q += count(s);
     p.traffic.push_back({"DRAM", Bytes(q)});
-    if (opt.hierarchy) {
-      if (const double b = count(l2); b > 0) p.traffic.push_back({"L2", Bytes(b)});
-      if (const double b = count(l1); b > 0) p.traffic.push_back({"L1", Bytes(b)});
+    if (opt_.hierarchy) {
+      const double l2 = count(plan.l2, seconds), l1 = count(plan.l1, seconds);
+      if (std::isfinite(l2) && l2 > 0) p.traffic.push_back({"L2", Bytes(l2)});
+      if (std::isfinite(l1) && l1 > 0) p.traffic.push_back({"L1", Bytes(l1)});
     }
     p.time = Seconds(seconds);
-    p.note = full_name + (breakdown.empty() ? "" : " — W: " + breakdown);
-    if (!(w > 0) || !(q > 0) || !(p.time.value > 0)) {
-      res.notes.push_back("kernel " + p.name + ": skipped, " +
-                          std::string(!(w > 0)   ? "no floating-point work counted (W = 0)"
-                                      : !(q > 0) ? "no DRAM traffic (Q = 0)"
-                                                 : "no duration") +
-                          " — not a point");
-      continue;
+    p.note = rec.name + (breakdown.empty() ? "" : " — W: " + breakdown) +
+             (t_how == "gpu__time_duration.sum" ? "" : "; T = " + t_how);
+    if (!(w > 0) || !(q > 0) || !(seconds > 0)) {
+      notes_.push_back("kernel " + p.name + ": skipped, " +
+                       std::string(!(w > 0)   ? "no floating-point work counted (W = 0)"
+                                   : !(q > 0) ? "no DRAM traffic (Q = 0)"
+                                              : "no duration (T = 0)") +
+                       " — not a point");
+      return;
     }
-    if (!res.roofs) {
-      // The device's roofs from the first row that has ncu's roofline peak metrics.
-      auto sm_clock = value("sm__cycles_elapsed.avg.per_second");
-      if (!sm_clock) sm_clock = value("smsp__cycles_elapsed.avg.per_second");
-      const auto dram_clock = value("dram__cycles_elapsed.avg.per_second");
-      const auto dram_peak = value("dram__bytes.sum.peak_sustained");
-      if (sm_clock && dram_clock && dram_peak && *sm_clock > 0 && *dram_clock > 0 &&
-          *dram_peak > 0) {
-        RoofSet rs;
-        rs.name = "device " +
-                  (col.count("Device") ? trim(row[col["Device"]].text) : std::string("0")) +
-                  " (from " + origin + ")";
-        for (const auto& [prec, metric] :
-             {std::pair{"fp64", "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained"},
-              std::pair{"fp32", "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained"},
-              std::pair{"fp16",
-                        "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained"}}) {
-          const auto per_cycle = value(metric);
-          if (!per_cycle || !(*per_cycle > 0)) continue;
-          ComputeRoof c;
-          c.name = prec;
-          c.precision = prec;
-          c.unit = "cuda cores";
-          c.peak = WorkRate(2 * *per_cycle * *sm_clock);  // FMA = 2 FLOP
-          c.provenance = Provenance::theoretical;
-          c.formula = "2 × " + format_number(*per_cycle) + " FMA/cycle × " +
-                      format_si(*sm_clock, "Hz") + " (" + metric + ")";
-          c.source = origin;
-          rs.compute.push_back(c);
-        }
-        MemoryRoof m;
-        m.level = "DRAM";
-        m.bandwidth = ByteRate(*dram_peak * *dram_clock);
-        m.provenance = Provenance::theoretical;
-        m.formula = format_number(*dram_peak) + " byte/cycle × " + format_si(*dram_clock, "Hz");
-        m.source = origin;
-        rs.memory.push_back(m);
-        if (!rs.compute.empty()) {
-          rs.default_compute = rs.compute.back().name;
-          rs.default_memory = "DRAM";
-          res.roofs = rs;
-        }
+    if (!roofs_) roofs_from_peaks(tab, rec, plan);
+    points_.push_back(std::move(p));
+  }
+
+  ImportResult finish(const ToolTable& tab) {
+    // A file without any T, W or Q metric is refused at its first kernel, naming everything
+    // missing and the metrics that collect it.
+    std::vector<std::pair<std::string, std::string>> missing;  // (what, --metrics)
+    if (!file_t_)
+      missing.emplace_back(
+          "T cannot be counted: no gpu__time_duration.sum (nor "
+          "sm__cycles_elapsed.avg with sm__cycles_elapsed.avg.per_second)",
+          "gpu__time_duration.sum");
+    if (!file_w_)
+      missing.emplace_back(
+          "W cannot be counted: no FP instruction metrics "
+          "({sm,smsp}__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on"
+          ".sum) nor tensor operations (sm__ops_path_tensor_*)",
+          fp_metrics());
+    if (!file_q_)
+      missing.emplace_back(
+          "Q cannot be counted: no DRAM traffic (dram__bytes_read.sum + "
+          "dram__bytes_write.sum, or dram__bytes.sum)",
+          "dram__bytes_read.sum,dram__bytes_write.sum");
+    if (kernels_ == 0) throw InputError(tab.origin + ": no kernel rows (file truncated?)");
+    if (!missing.empty()) {
+      std::string what, metrics;
+      for (const auto& [w, m] : missing) {
+        what += (what.empty() ? "" : "; ") + w;
+        metrics += (metrics.empty() ? "" : ",") + m;
       }
+      ToolRecord first;
+      first.id = first_.id;
+      first.name = first_.name;
+      first.line = first_.line;
+      throw InputError(tab.origin + ": " + kernel_label(first) + ": " + what +
+                       "; collect them with: ncu --csv --metrics " + metrics +
+                       " (docs/import.md: the full command)");
     }
-    res.doc.points.push_back(std::move(p));
+    ImportResult res;
+    res.doc.origin = tab.origin;
+    res.doc.points = std::move(points_);
+    res.notes = tab.notes;
+    res.notes.insert(res.notes.end(), notes_.begin(), notes_.end());
+    if (!tensor_left_out_.empty()) {
+      std::string names;
+      for (const auto& b : tensor_left_out_) names += (names.empty() ? "" : ", ") + b;
+      res.notes.push_back("tensor metrics left out of W (they sum or repeat others counted): " +
+                          names);
+    }
+    if (tensor_instructions_)
+      res.notes.push_back(
+          "tensor-pipe instruction counts ({sm,smsp}__inst_executed_pipe_tensor*) are not "
+          "FLOP (their shape is unknown) and are not in W; collect "
+          "sm__ops_path_tensor_src_*.sum for tensor FLOP");
+    res.roofs = std::move(roofs_);
+    return res;
   }
-  if (kernel_rows == 0) {
-    const int end_line = rows.empty() ? 1 : rows.back().back().line + 1;
-    throw InputError(origin + ": line " + std::to_string(end_line) +
-                     ": no kernel rows after the header on line " + std::to_string(header_line) +
-                     " (file truncated?)");
+
+ private:
+  const Plan& plan_for(const ToolTable& tab, const ToolRecord& rec) {
+    // The metric names are views of the table's strings: the same name is the same pointer.
+    key_.clear();
+    for (const auto& v : rec.values) key_.push_back(v.metric.data());
+    auto it = plans_.find(key_);
+    if (it == plans_.end()) it = plans_.emplace(key_, PlanBuilder(tab, rec).build()).first;
+    return it->second;
   }
-  return res;
+
+  /// A value in base units; nothing when absent or "n/a". A unit it does not know, a value
+  /// that does not fit a double once scaled (1e300 Gbyte) or a negative count is an error at
+  /// its line and column.
+  std::optional<double> value(const ToolTable& tab, const ToolRecord& rec, int i) {
+    if (i == kNone) return std::nullopt;
+    const ToolValue& v = rec.values[static_cast<std::size_t>(i)];
+    if (v.missing) return std::nullopt;
+    auto where = [&] {
+      return tab.origin + ": line " + std::to_string(v.line) + ", column " +
+             std::to_string(v.column) + ": " + std::string(v.metric);
+    };
+    auto sc = scales_.find(v.unit.data());
+    if (sc == scales_.end())
+      sc = scales_.emplace(v.unit.data(), ncu_unit_scale(std::string(v.unit), where())).first;
+    const double scaled = v.value * sc->second;
+    if (!std::isfinite(scaled))
+      throw InputError(where() + ": " + format_number(v.value) + " " + std::string(v.unit) +
+                       " is out of range (more than 1e308 base units)");
+    if (scaled < 0) throw InputError(where() + ": negative value " + format_number(v.value));
+    return scaled;
+  }
+
+  void roofs_from_peaks(const ToolTable& tab, const ToolRecord& rec, const Plan& plan) {
+    // The device's roofs from the first kernel that has ncu's roofline peak metrics.
+    const auto sm_clock = value(tab, rec, plan.sm_clock);
+    const auto dram_clock = value(tab, rec, plan.dram_clock);
+    const auto dram_peak = value(tab, rec, plan.dram_peak);
+    if (!(sm_clock && dram_clock && dram_peak && *sm_clock > 0 && *dram_clock > 0 &&
+          *dram_peak > 0))
+      return;
+    RoofSet rs;
+    rs.name = "device " + (rec.device.empty() ? std::string("0") : rec.device) + " (from " +
+              tab.origin + ")";
+    const char* precisions[] = {"fp64", "fp32", "fp16"};
+    for (int i = 0; i < 3; ++i) {
+      const auto per_cycle = value(tab, rec, plan.fma_peak[i]);
+      if (!per_cycle || !(*per_cycle > 0)) continue;
+      ComputeRoof c;
+      c.name = precisions[i];
+      c.precision = precisions[i];
+      c.unit = "cuda cores";
+      c.peak = WorkRate(2 * *per_cycle * *sm_clock);  // FMA = 2 FLOP
+      c.provenance = Provenance::theoretical;
+      c.formula = "2 × " + format_number(*per_cycle) + " FMA/cycle × " +
+                  format_si(*sm_clock, "Hz") + " (" +
+                  std::string(rec.values[static_cast<std::size_t>(plan.fma_peak[i])].metric) + ")";
+      c.source = tab.origin;
+      rs.compute.push_back(c);
+    }
+    MemoryRoof m;
+    m.level = "DRAM";
+    m.bandwidth = ByteRate(*dram_peak * *dram_clock);
+    m.provenance = Provenance::theoretical;
+    m.formula = format_number(*dram_peak) + " byte/cycle × " + format_si(*dram_clock, "Hz");
+    m.source = tab.origin;
+    rs.memory.push_back(m);
+    if (!rs.compute.empty()) {
+      rs.default_compute = rs.compute.back().name;
+      rs.default_memory = "DRAM";
+      roofs_ = rs;
+    }
+  }
+
+  struct First {
+    std::string id, name;
+    int line = 0;
+  };
+  NcuOptions opt_;
+  std::map<std::vector<const char*>, Plan> plans_;
+  std::vector<const char*> key_;
+  std::map<const char*, double> scales_;
+  std::vector<Point> points_;
+  std::vector<std::string> notes_;
+  std::set<std::string> tensor_left_out_;
+  bool tensor_instructions_ = false;
+  std::optional<RoofSet> roofs_;
+  std::size_t kernels_ = 0;
+  First first_;
+  bool file_t_ = false, file_w_ = false, file_q_ = false;
+};
+
+}  // namespace
+
+ImportResult ncu_points(const ToolTable& tab, const NcuOptions& opt) {
+  PointMaker maker(opt);
+  for (const ToolRecord& rec : tab.records) maker.add(tab, rec);
+  return maker.finish(tab);
+}
+
+ImportResult import_ncu(std::istream& in, const std::string& origin, const NcuOptions& opt) {
+  TextLines lines(in, origin);
+  PointMaker maker(opt);
+  // Kernel by kernel as they are read: the table of a large export is never held whole.
+  const ToolTable tab =
+      read_ncu_table(lines, [&](const ToolTable& t, ToolRecord&& rec) { maker.add(t, rec); });
+  return maker.finish(tab);
+}
+
+ImportResult import_ncu(const std::string& text, const std::string& origin, const NcuOptions& opt) {
+  std::istringstream in(text);
+  return import_ncu(in, origin, opt);
 }
 
 }  // namespace roofline

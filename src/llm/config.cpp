@@ -9,15 +9,10 @@
 #include "roofline/io.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::llm {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 bool whole(double v) {
   return std::isfinite(v) && v == std::floor(v);
@@ -26,47 +21,6 @@ bool whole(double v) {
 [[noreturn]] void bad(const std::string& origin, const std::string& field, const std::string& why,
                       const std::string& got) {
   throw InputError(origin + ": " + field + ": " + why + (got.empty() ? "" : " (got " + got + ")"));
-}
-
-// Families whose MLP is gated (gate/up/down with SiLU): Llama, Mistral, Mixtral, Qwen2, Gemma.
-bool gated_family(const std::string& t) {
-  static const char* names[] = {
-      "llama",  "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",       "qwen3_moe",   "gemma",
-      "gemma2", "phi3",    "olmo",    "olmo2", "granite",   "deepseek_v2", "deepseek_v3", "cohere"};
-  for (const char* n : names)
-    if (t == n) return true;
-  return false;
-}
-// Families whose MLP is fc1/fc2 with a LayerNorm and biases (GPT-2, GPT-J, GPT-NeoX, OPT...).
-bool gpt_family(const std::string& t) {
-  static const char* names[] = {"gpt2",   "gptj",        "gpt_neox", "opt",       "bloom",
-                                "falcon", "gpt_bigcode", "phi",      "starcoder2"};
-  for (const char* n : names)
-    if (t == n) return true;
-  return false;
-}
-// Hugging Face's PretrainedConfig ties word embeddings unless the model's config class says
-// otherwise; LlamaConfig, MistralConfig, MixtralConfig, Qwen2Config default to untied.
-bool untied_by_default(const std::string& t) {
-  static const char* names[] = {"llama",     "mistral",     "mixtral",     "qwen2",
-                                "qwen2_moe", "qwen3_moe",   "phi3",        "olmo",
-                                "olmo2",     "deepseek_v2", "deepseek_v3", "gpt_neox"};
-  for (const char* n : names)
-    if (t == n) return true;
-  return false;
-}
-
-// Families whose sliding window covers only some layers (HF Gemma2/Gemma3 alternate local and
-// global layers; Cohere2 likewise).
-bool per_layer_window(const std::string& t) {
-  static const char* names[] = {"gemma2", "gemma3", "gemma3_text", "cohere2"};
-  for (const char* n : names)
-    if (t == n) return true;
-  return false;
-}
-// HF Qwen2 windows only the layers at index ≥ max_window_layers.
-bool qwen_family(const std::string& t) {
-  return t.rfind("qwen", 0) == 0;
 }
 
 ModelConfig dense(const char* name, const char* source, double d, double h, double kv, double ff,
@@ -91,9 +45,12 @@ ModelConfig dense(const char* name, const char* source, double d, double h, doub
 
 void ModelConfig::validate() const {
   const std::string where = origin.empty() ? name : origin;
+  // Up to 1e9 (real models stay below 1e7): products of five such sizes still fit a double, so
+  // no count, time or share comes out inf or nan.
   auto positive_whole = [&](const char* field, double v) {
     if (!whole(v) || v < 1)
       bad(where, field, "must be a positive whole number", format_number(v, 10));
+    if (v > 1e9) bad(where, field, "must be at most 1e9", format_number(v, 10));
   };
   positive_whole("hidden_size", hidden);
   positive_whole("num_attention_heads", heads);
@@ -128,55 +85,153 @@ void ModelConfig::validate() const {
   if (shared_intermediate < 0 || !whole(shared_intermediate))
     bad(where, "shared_expert_intermediate_size", "must be a whole number ≥ 0",
         format_number(shared_intermediate));
+  // Layer groups: how many layers use a window, a chunk, a dense MLP.
+  auto layer_count = [&](const char* field, double v) {
+    if (!whole(v) || v < 0 || v > layers)
+      bad(where, field, "must be a whole number of layers from 0 to " + format_number(layers, 10),
+          format_number(v, 10));
+  };
+  layer_count("sliding window layers", sliding_layers);
+  layer_count("chunked attention layers", chunked_layers);
+  layer_count("dense MLP layers (first_k_dense_replace)", dense_layers);
+  if (sliding_layers + chunked_layers > layers)
+    bad(where, "layer_types",
+        "more windowed and chunked layers than layers (" + format_number(layers, 10) + ")",
+        format_number(sliding_layers + chunked_layers, 10));
+  if (sliding_layers > 0 && sliding_window < 1)
+    bad(where, "sliding_window", "windowed layers need a window ≥ 1",
+        format_number(sliding_window));
+  if (attention_chunk < 0 || !whole(attention_chunk))
+    bad(where, "attention_chunk_size", "must be a whole number ≥ 0",
+        format_number(attention_chunk));
+  if (chunked_layers > 0 && attention_chunk < 1)
+    bad(where, "attention_chunk_size", "chunked layers need a chunk ≥ 1",
+        format_number(attention_chunk));
+  if (norms_per_layer != 2 && norms_per_layer != 4)
+    bad(where, "norms per layer", "must be 2 or 4", format_number(norms_per_layer));
+  if (mtp_layers < 0 || !whole(mtp_layers))
+    bad(where, "num_nextn_predict_layers", "must be a whole number ≥ 0", format_number(mtp_layers));
+  if (is_mla()) {
+    positive_whole("kv_lora_rank", mla.kv_lora_rank);
+    positive_whole("qk_nope_head_dim", mla.qk_nope_head_dim);
+    positive_whole("qk_rope_head_dim", mla.qk_rope_head_dim);
+    positive_whole("v_head_dim", mla.v_head_dim);
+    if (mla.q_lora_rank < 0 || !whole(mla.q_lora_rank))
+      bad(where, "q_lora_rank", "must be a whole number ≥ 0 (or null)",
+          format_number(mla.q_lora_rank));
+    if (sliding_layers > 0 || chunked_layers > 0)
+      bad(where, "kv_lora_rank",
+          "multi-head latent attention with sliding-window or chunked layers is not modelled", "");
+  }
 }
 
 // Counted from the shapes of the weight matrices (HF module shapes: q_proj d×H·hd, k_proj and
-// v_proj d×Hkv·hd, o_proj H·hd×d; gate/up d×ff, down ff×d; fc1 d×ff, fc2 ff×d; embedding V×d).
+// v_proj d×Hkv·hd, o_proj H·hd×d; gate/up d×ff, down ff×d; fc1 d×ff, fc2 ff×d; embedding V×d;
+// MLA: q_a_proj d×q_lora, q_b_proj q_lora×H·(nope+rope), kv_a_proj_with_mqa d×(kv_lora+rope),
+// kv_b_proj kv_lora×H·(nope+v), o_proj H·v×d, with q_a_layernorm and kv_a_layernorm).
 // Per device under tensor parallelism P (Megatron-LM, Shoeybi et al. 2019, as step_cost):
 // query heads, MLP and expert columns, the token embedding and LM head split P ways; K/V heads
 // split when there are at least P of them, else each device holds one (replicated); the
-// router, norms, position table and the biases of row-parallel layers (o, down, fc2) are
-// replicated.
-ParameterCount count_parameters(const ModelConfig& m, int tp) {
-  ParameterCount p;
-  const double P = tp < 1 ? 1 : tp;
-  const double d = m.hidden, hd = m.head_dim, q = m.heads / P * hd;
-  const double kv = (m.kv_heads >= P ? m.kv_heads / P : 1) * hd;
-  const double attn_matmul = d * q + 2 * d * kv + q * d;
-  const double attn_bias = (m.attention_bias ? q + 2 * kv : 0) + (m.linear_bias ? d : 0);
-  auto mlp_matmul = [&](double ff) { return (m.mlp == Mlp::gated ? 3 : 2) * d * ff / P; };
-  auto mlp_bias = [&](double ff) {
-    return m.linear_bias ? (m.mlp == Mlp::gated ? 2 * ff : ff) / P + d : 0;
-  };
-  double layer_mlp_matmul = 0, layer_mlp_bias = 0, layer_active_mlp = 0;
-  if (m.moe()) {
-    layer_mlp_matmul = m.experts * mlp_matmul(m.expert_intermediate) + d * m.experts;  // + router
-    layer_mlp_bias = m.experts * mlp_bias(m.expert_intermediate);
-    layer_active_mlp = m.experts_per_token * mlp_matmul(m.expert_intermediate) + d * m.experts;
-    if (m.shared_intermediate > 0) {
-      layer_mlp_matmul += mlp_matmul(m.shared_intermediate);
-      layer_mlp_bias += mlp_bias(m.shared_intermediate);
-      layer_active_mlp += mlp_matmul(m.shared_intermediate);
+// router, norms, position table, MLA's down-projections and the biases of row-parallel layers
+// (o, down, fc2) are replicated.
+namespace {
+
+struct LayerParams {
+  double matmul = 0;  // matrices
+  double other = 0;   // biases, per-layer norms inside attention (q/k norm, MLA norms)
+};
+
+LayerParams attention_params(const ModelConfig& m, double P) {
+  LayerParams a;
+  const double d = m.hidden, Hq = m.heads / P;
+  if (m.is_mla()) {
+    const auto& x = m.mla;
+    const double qk = x.qk_nope_head_dim + x.qk_rope_head_dim;
+    if (x.q_lora_rank > 0) {
+      a.matmul += d * x.q_lora_rank + x.q_lora_rank * Hq * qk;
+      a.other += x.q_lora_rank;  // q_a_layernorm
+    } else {
+      a.matmul += d * Hq * qk;
     }
-  } else {
-    layer_mlp_matmul = mlp_matmul(m.intermediate);
-    layer_mlp_bias = mlp_bias(m.intermediate);
-    layer_active_mlp = layer_mlp_matmul;
+    a.matmul += d * (x.kv_lora_rank + x.qk_rope_head_dim);
+    a.matmul += x.kv_lora_rank * Hq * (x.qk_nope_head_dim + x.v_head_dim);
+    a.matmul += Hq * x.v_head_dim * d;
+    a.other += x.kv_lora_rank;  // kv_a_layernorm
+    if (m.attention_bias)       // HF DeepseekV2Attention: q_a/q, kv_a and o carry the bias
+      a.other +=
+          (x.q_lora_rank > 0 ? x.q_lora_rank : Hq * qk) + x.kv_lora_rank + x.qk_rope_head_dim + d;
+    return a;
   }
-  const double norm = (m.norm == Norm::layer ? 2 : 1) * d;
-  p.attention = m.layers * (attn_matmul + attn_bias);
-  p.mlp = m.layers * (layer_mlp_matmul + layer_mlp_bias);
-  p.norms = (2 * m.layers + 1) * norm;
-  p.embedding = m.vocab / P * d + m.positions * d;
-  p.lm_head = m.tied_embeddings ? 0 : m.vocab / P * d;
-  p.total = p.attention + p.mlp + p.norms + p.embedding + p.lm_head;
-  p.matmul = m.layers * (attn_matmul + layer_mlp_matmul) + m.vocab / P * d;
-  p.active = p.total - m.layers * (layer_mlp_matmul - layer_active_mlp);
+  const double hd = m.head_dim, q = Hq * hd;
+  const double kv = (m.kv_heads >= P ? m.kv_heads / P : 1) * hd;
+  a.matmul = d * q + 2 * d * kv + q * d;
+  a.other = (m.attention_bias ? q + 2 * kv : 0) + (m.linear_bias ? d : 0);
+  if (m.qk_norm) a.other += 2 * hd;  // q_norm and k_norm: one γ of head_dim each
+  return a;
+}
+
+LayerParams mlp_params(const ModelConfig& m, double ff, double P) {
+  LayerParams p;
+  p.matmul = (m.mlp == Mlp::gated ? 3 : 2) * m.hidden * ff / P;
+  p.other = m.linear_bias ? (m.mlp == Mlp::gated ? 2 * ff : ff) / P + m.hidden : 0;
   return p;
 }
 
-// DIGEST §5 refinement: each token keeps K and V of every layer: 2 · layers · Hkv · hd · s.
+// One MoE layer's MLP: E experts + router (+ score bias) + shared expert; `used` experts
+// (E for the whole layer, k for what one token touches).
+LayerParams moe_params(const ModelConfig& m, double used, double P) {
+  const LayerParams e = mlp_params(m, m.expert_intermediate, P);
+  LayerParams p;
+  p.matmul = used * e.matmul + m.hidden * m.experts;
+  p.other = used * e.other + (m.router_bias ? m.experts : 0);
+  if (m.shared_intermediate > 0) {
+    const LayerParams sh = mlp_params(m, m.shared_intermediate, P);
+    p.matmul += sh.matmul;
+    p.other += sh.other;
+  }
+  return p;
+}
+
+}  // namespace
+
+ParameterCount count_parameters(const ModelConfig& m, int tp) {
+  ParameterCount p;
+  const double P = tp < 1 ? 1 : tp;
+  const double d = m.hidden;
+  const LayerParams attn = attention_params(m, P);
+  const LayerParams dense = mlp_params(m, m.intermediate, P);
+  const double dense_layers = m.moe() ? m.dense_layers : m.layers, moe_layers = m.moe_layers();
+  const LayerParams moe_all = m.moe() ? moe_params(m, m.experts, P) : LayerParams{};
+  const LayerParams moe_used = m.moe() ? moe_params(m, m.experts_per_token, P) : LayerParams{};
+  const double norm = (m.norm == Norm::layer ? 2 : 1) * d;
+  p.attention = m.layers * (attn.matmul + attn.other);
+  p.mlp =
+      dense_layers * (dense.matmul + dense.other) + moe_layers * (moe_all.matmul + moe_all.other);
+  p.norms = (m.norms_per_layer * m.layers + 1) * norm;
+  p.embedding = m.vocab / P * d + m.positions * d;
+  p.lm_head = m.tied_embeddings ? 0 : m.vocab / P * d;
+  p.total = p.attention + p.mlp + p.norms + p.embedding + p.lm_head;
+  p.matmul = m.layers * attn.matmul + dense_layers * dense.matmul + moe_layers * moe_all.matmul +
+             m.vocab / P * d;
+  p.active = p.total -
+             moe_layers * ((moe_all.matmul + moe_all.other) - (moe_used.matmul + moe_used.other));
+  // DeepSeek-V3 README_WEIGHTS: each MTP module is one more layer (of the MoE kind: its index
+  // is past first_k_dense_replace), enorm and hnorm, eh_proj (2d → d) and the shared head's
+  // norm; embedding and output head are shared with the main model.
+  if (m.mtp_layers > 0) {
+    const LayerParams& mlp = m.moe() ? moe_all : dense;
+    const double layer =
+        attn.matmul + attn.other + mlp.matmul + mlp.other + m.norms_per_layer * norm;
+    p.mtp = m.mtp_layers * (layer + 2 * norm + 2 * d * d + norm);
+  }
+  return p;
+}
+
+// Each token keeps K and V of every layer: 2 · layers · Hkv · hd · s.
+// MLA (DeepSeek-V2 §2.1.2, Table 1): the latent c_KV and the shared RoPE key, (d_c + d_h^R)
+// elements per layer.
 Bytes kv_bytes_per_token(const ModelConfig& m, const DataType& kv) {
+  if (m.is_mla()) return Bytes(m.layers * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * kv.bytes);
   return Bytes(2 * m.layers * m.kv_heads * m.head_dim * kv.bytes);
 }
 
@@ -212,6 +267,7 @@ const std::vector<ModelConfig>& presets() {
     mistral.model_type = "mistral";
     mistral.max_positions = 32768;
     mistral.sliding_window = 4096;
+    mistral.sliding_layers = 32;
     v.push_back(mistral);
     auto mixtral = dense("mixtral-8x7b", "mistralai/Mixtral-8x7B-v0.1 config.json", 4096, 32, 8,
                          14336, 32, 32000, 46.7e9);
@@ -251,173 +307,128 @@ const std::vector<ModelConfig>& presets() {
     gpt3.attention_bias = true;
     gpt3.linear_bias = true;
     v.push_back(gpt3);
+
+    // DeepSeek-V3 (DeepSeek-AI, arXiv 2412.19437, §4.2 "Model Hyper-Parameters", and its
+    // config.json): 61 layers, d = 7168, 128 heads, MLA with d_c = 512, d_c' = 1536, per-head
+    // 128 + 64 (RoPE) for queries and keys and 128 for values; the first 3 layers dense (FFN
+    // 18432), the rest MoE with 1 shared and 256 routed experts of 2048, 8 routed per token;
+    // vocabulary 129280, one MTP module; 671B parameters, 37B activated per token.
+    auto deepseek = [](const char* name, const char* source) {
+      ModelConfig m;
+      m.name = name;
+      m.model_type = "deepseek_v3";
+      m.origin = "preset";
+      m.source = source;
+      m.hidden = 7168;
+      m.heads = 128;
+      m.kv_heads = 128;
+      m.mla = {1536, 512, 128, 64, 128};
+      m.head_dim = 128 + 64;
+      m.intermediate = 18432;
+      m.layers = 61;
+      m.vocab = 129280;
+      m.max_positions = 163840;
+      m.experts = 256;
+      m.experts_per_token = 8;
+      m.expert_intermediate = 2048;
+      m.shared_intermediate = 2048;
+      m.dense_layers = 3;
+      m.router_bias = true;
+      m.mtp_layers = 1;
+      m.published_params = 671e9;
+      m.published_active = 37e9;
+      return m;
+    };
+    v.push_back(deepseek("deepseek-v3",
+                         "deepseek-ai/DeepSeek-V3 config.json; DeepSeek-V3 Technical Report "
+                         "(arXiv 2412.19437) §4.2"));
+    // DeepSeek-R1 is DeepSeek-V3's architecture, trained further (arXiv 2501.12948): the same
+    // config.json shapes.
+    v.push_back(
+        deepseek("deepseek-r1", "deepseek-ai/DeepSeek-R1 config.json (DeepSeek-V3 shapes)"));
+    // DeepSeek-V2 (arXiv 2405.04434, §3.1.2 and its config.json): 60 layers, d = 5120, 128
+    // heads, MLA d_c = 512, d_c' = 1536; first layer dense (12288), then 2 shared + 160 routed
+    // experts of 1536, 6 per token; vocabulary 102400; 236B parameters, 21B activated.
+    {
+      ModelConfig m = deepseek("deepseek-v2",
+                               "deepseek-ai/DeepSeek-V2 config.json; DeepSeek-V2 (arXiv "
+                               "2405.04434) §3.1.2");
+      m.model_type = "deepseek_v2";
+      m.hidden = 5120;
+      m.intermediate = 12288;
+      m.layers = 60;
+      m.vocab = 102400;
+      m.max_positions = 163840;
+      m.experts = 160;
+      m.experts_per_token = 6;
+      m.expert_intermediate = 1536;
+      m.shared_intermediate = 2 * 1536;
+      m.dense_layers = 1;
+      m.router_bias = false;
+      m.mtp_layers = 0;
+      m.published_params = 236e9;
+      m.published_active = 21e9;
+      v.push_back(m);
+    }
+    // Gemma 2 9B (google/gemma-2-9b config.json; Gemma Team, arXiv 2408.00118, Table 1):
+    // local (window 4096) and global layers alternate; norms before and after attention and
+    // MLP; GeGLU; tied embeddings.
+    {
+      ModelConfig m = dense("gemma-2-9b", "google/gemma-2-9b config.json", 3584, 16, 8, 14336, 42,
+                            256000, 9.24e9);
+      m.model_type = "gemma2";
+      m.head_dim = 256;
+      m.activation = "gelu_pytorch_tanh";
+      m.tied_embeddings = true;
+      m.norms_per_layer = 4;
+      m.max_positions = 8192;
+      m.sliding_window = 4096;
+      m.sliding_layers = 21;
+      v.push_back(m);
+    }
+    // Gemma 3 27B (google/gemma-3-27b-it config.json's text_config, the rest from
+    // transformers' Gemma3TextConfig defaults; Gemma Team, arXiv 2503.19786): five local layers
+    // (window 1024) per global one, q/k norms, 4 norms per layer; text model only (the
+    // vision encoder's 0.4B are not counted).
+    {
+      ModelConfig m = dense("gemma-3-27b", "google/gemma-3-27b-it config.json (text_config)", 5376,
+                            32, 16, 21504, 62, 262208, 27e9);
+      m.model_type = "gemma3_text";
+      m.head_dim = 128;
+      m.activation = "gelu_pytorch_tanh";
+      m.tied_embeddings = true;
+      m.norms_per_layer = 4;
+      m.qk_norm = true;
+      m.max_positions = 131072;
+      m.sliding_window = 1024;
+      m.sliding_layers = 52;
+      v.push_back(m);
+    }
+    // Llama 4 Scout (meta-llama/Llama-4-Scout-17B-16E config.json's text_config): 48 MoE layers
+    // of 16 experts (8192) + a shared expert, one routed per token; chunked attention (8192) in
+    // the three RoPE layers of every four, the fourth (NoPE) global. Meta states 109B total
+    // including the vision encoder, 17B active: the text model alone is compared with the
+    // active figure only.
+    {
+      ModelConfig m =
+          dense("llama-4-scout", "meta-llama/Llama-4-Scout-17B-16E config.json (text_config)", 5120,
+                40, 8, 16384, 48, 202048, 0);
+      m.model_type = "llama4_text";
+      m.head_dim = 128;
+      m.experts = 16;
+      m.experts_per_token = 1;
+      m.expert_intermediate = 8192;
+      m.shared_intermediate = 8192;
+      m.dense_layers = 0;
+      m.max_positions = 262144;
+      m.attention_chunk = 8192;
+      m.chunked_layers = 36;
+      m.published_active = 17e9;
+      v.push_back(m);
+    }
     return v;
   }();
   return all;
-}
-
-ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& origin) {
-  if (!root.is_object()) bad(origin, "(document)", "a config.json must be a JSON object", "");
-  // Multimodal configs nest the language model under text_config.
-  const bool nested = !root.contains("hidden_size") && !root.contains("n_embd") &&
-                      !root.contains("n_embed") && !root.contains("d_model") &&
-                      root.contains("text_config") && root["text_config"].is_object();
-  const nlohmann::json& j = nested ? root["text_config"] : root;
-  auto find = [&](std::initializer_list<const char*> keys)
-      -> std::pair<const char*, const nlohmann::json*> {
-    for (const char* k : keys) {
-      auto it = j.find(k);
-      if (it != j.end() && !it->is_null()) return {k, &*it};
-    }
-    return {nullptr, nullptr};
-  };
-  auto number = [&](const char* key, const nlohmann::json& v) {
-    if (!v.is_number() || v.is_boolean()) bad(origin, key, "must be a number", v.dump());
-    const double x = v.get<double>();
-    if (!whole(x) || x < 1) bad(origin, key, "must be a positive whole number", v.dump());
-    return x;
-  };
-  auto required = [&](std::initializer_list<const char*> keys) {
-    auto [k, v] = find(keys);
-    if (!v) bad(origin, *keys.begin(), "missing (a required field of config.json)", "");
-    return number(k, *v);
-  };
-  auto optional = [&](std::initializer_list<const char*> keys, double fallback) {
-    auto [k, v] = find(keys);
-    return v ? number(k, *v) : fallback;
-  };
-  // A count that may be 0 (0 experts = dense, a 0 window = none).
-  auto optional_count = [&](std::initializer_list<const char*> keys, double fallback) {
-    auto [k, v] = find(keys);
-    if (!v) return fallback;
-    if (!v->is_number() || v->is_boolean()) bad(origin, k, "must be a number", v->dump());
-    const double x = v->get<double>();
-    if (!whole(x) || x < 0) bad(origin, k, "must be a whole number ≥ 0", v->dump());
-    return x;
-  };
-  auto flag = [&](const char* key, bool fallback) {
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return fallback;
-    if (!it->is_boolean()) bad(origin, key, "must be true or false", it->dump());
-    return it->get<bool>();
-  };
-  auto text = [&](const char* key, const std::string& fallback) {
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return fallback;
-    if (!it->is_string()) bad(origin, key, "must be a string", it->dump());
-    return it->get<std::string>();
-  };
-
-  ModelConfig m;
-  m.origin = origin;
-  m.source = origin;
-  m.model_type = lower(text("model_type", ""));
-  // Name: _name_or_path when present; else the folder of a "config.json", else the file stem.
-  const std::filesystem::path file(origin);
-  m.name = text("_name_or_path", "");
-  if (m.name.empty())
-    m.name = file.filename() == "config.json" ? file.parent_path().filename().string()
-                                              : file.stem().string();
-  if (m.name.empty() || m.name == ".") m.name = m.model_type.empty() ? "model" : m.model_type;
-  if (j.contains("kv_lora_rank") && !j["kv_lora_rank"].is_null())
-    bad(origin, "kv_lora_rank",
-        "multi-head latent attention (DeepSeek MLA) is not modelled; only MHA/GQA/MQA", "");
-
-  m.hidden = required({"hidden_size", "n_embd", "n_embed", "d_model"});  // n_embed: Bloom
-  m.heads = required({"num_attention_heads", "n_head", "num_heads"});
-  m.layers = required({"num_hidden_layers", "n_layer", "num_layers"});
-  m.vocab = required({"vocab_size"});
-  if (find({"head_dim"}).second) {
-    m.head_dim = number("head_dim", *find({"head_dim"}).second);
-  } else {
-    if (std::fmod(m.hidden, m.heads) != 0)
-      bad(origin, "num_attention_heads",
-          "must divide hidden_size (" + format_number(m.hidden, 10) +
-              ") when head_dim is not given",
-          format_number(m.heads, 10));
-    m.head_dim = m.hidden / m.heads;
-  }
-  // MQA flag of GPT-BigCode/Falcon: one K/V head.
-  const bool multi_query = flag("multi_query", false);
-  m.kv_heads =
-      optional({"num_key_value_heads", "num_kv_heads", "n_head_kv"}, multi_query ? 1 : m.heads);
-
-  // An explicit 0 (or 1) expert means a dense MLP, as an absent field does.
-  m.experts = optional_count({"num_local_experts", "num_experts", "n_routed_experts"}, 0);
-  if (m.experts <= 1) m.experts = 0;
-  const bool gpt = gpt_family(m.model_type);
-  // Plain MLPs default to 4d (GPT-2's n_inner: null means 4·n_embd).
-  if (m.moe()) {
-    m.experts_per_token = required({"num_experts_per_tok", "moe_top_k", "top_k"});
-    m.expert_intermediate = optional_count({"moe_intermediate_size"}, 0);
-    if (m.expert_intermediate == 0) m.expert_intermediate = required({"intermediate_size"});
-    m.intermediate = optional({"intermediate_size"}, m.expert_intermediate);
-    // 0 shared experts (or width 0) = none.
-    m.shared_intermediate = optional_count({"shared_expert_intermediate_size"}, 0);
-    const double shared = optional_count({"n_shared_experts"}, 0);
-    if (m.shared_intermediate == 0 && shared > 0)
-      m.shared_intermediate = shared * m.expert_intermediate;
-  } else if (gpt) {
-    m.intermediate = optional({"intermediate_size", "n_inner", "ffn_dim"}, 4 * m.hidden);
-  } else {
-    m.intermediate = required({"intermediate_size", "n_inner", "ffn_dim"});
-  }
-
-  m.activation = lower(text("hidden_act", text("activation_function", gpt ? "gelu" : "silu")));
-  if (gated_family(m.model_type))
-    m.mlp = Mlp::gated;
-  else if (gpt)
-    m.mlp = Mlp::plain;
-  else
-    m.mlp = (m.activation == "silu" || m.activation == "swish" || m.activation == "swiglu")
-                ? Mlp::gated
-                : Mlp::plain;
-  m.norm = gpt ? Norm::layer : Norm::rms;
-  if (m.model_type == "gpt2")
-    m.positions = optional({"n_positions"}, 0);
-  else if (m.model_type == "opt")
-    m.positions = optional({"max_position_embeddings"}, 0);
-  m.max_positions = optional(
-      {"max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length", "seq_length"}, 0);
-  // Sliding-window attention when it applies to every layer (Mistral, Mixtral, Phi-3,
-  // Starcoder2): off when use_sliding_window is false (Qwen2.5 ships a window it does not use);
-  // families that window only some layers (Gemma-2/3 alternate, Qwen2's max_window_layers,
-  // Cohere2) are costed with full attention, an upper bound (docs/llm.md). HF Qwen2Config
-  // defaults: use_sliding_window false, max_window_layers 28.
-  const bool qwen = qwen_family(m.model_type);
-  if (flag("use_sliding_window", !qwen) && !per_layer_window(m.model_type) &&
-      !(qwen && optional_count({"max_window_layers"}, 28) > 0))
-    m.sliding_window = optional_count({"sliding_window"}, 0);
-  // Tied LM head: the language model's own setting; in a multimodal config that nests it
-  // without one, the top level's (where LlavaConfig and its kin keep it); else the per-class
-  // default of the text model's type.
-  {
-    auto it = j.find("tie_word_embeddings");
-    const bool own = it != j.end() && !it->is_null();
-    const bool top =
-        nested && root.contains("tie_word_embeddings") && !root["tie_word_embeddings"].is_null();
-    if (!own && top) {
-      if (!root["tie_word_embeddings"].is_boolean())
-        bad(origin, "tie_word_embeddings", "must be true or false",
-            root["tie_word_embeddings"].dump());
-      m.tied_embeddings = root["tie_word_embeddings"].get<bool>();
-    } else {
-      m.tied_embeddings = flag("tie_word_embeddings", !untied_by_default(m.model_type));
-    }
-  }
-  // Biases: Falcon's (and RW's) single "bias" switch sets every linear layer's, the default
-  // for attention_bias and mlp_bias; GPT families carry biases unless it says otherwise.
-  const bool bias = flag("bias", gpt);
-  m.attention_bias =
-      flag("attention_bias", m.model_type == "qwen2" || m.model_type == "qwen2_moe" || bias);
-  m.linear_bias = flag("mlp_bias", bias);
-  m.validate();
-  return m;
-}
-
-ModelConfig load_hf_config(const std::string& path) {
-  const std::string text = read_text_file(path);
-  return model_from_hf_json(parse_json(text, path), path);
 }
 
 ModelConfig resolve_model(const std::string& spec) {
@@ -436,20 +447,42 @@ ModelConfig resolve_model(const std::string& spec) {
 }
 
 Dtypes make_dtypes(const std::string& w, const std::string& a, const std::string& kv,
-                   const std::string& c) {
+                   const std::string& c, const std::string& native) {
   Dtypes d;
-  d.weights = parse_dtype(w.empty() ? "fp16" : w);
-  // Weight-only quantisation (int8/int4 weights) keeps activations in fp16.
+  const std::string base = native.empty() ? "fp16" : native;
+  d.weights = parse_dtype(w.empty() ? base : w);
+  // Weight-only quantisation (int8/int4/fp8 weights) keeps activations in 16-bit floats.
   d.activations = !a.empty()                                   ? parse_dtype(a)
-                  : (d.weights.integer || d.weights.bytes < 2) ? parse_dtype("fp16")
+                  : (d.weights.integer || d.weights.bytes < 2) ? parse_dtype(base)
                                                                : d.weights;
   d.kv_cache = kv.empty() ? d.activations : parse_dtype(kv);
   d.compute = c.empty() ? d.activations : parse_dtype(c);
   return d;
 }
 
+std::string native_16bit(const RoofSet& roofs) {
+  auto has = [&](const char* precision) {
+    for (const auto& c : roofs.compute)
+      if (!c.sparse && c.precision == precision) return true;
+    return false;
+  };
+  if (has("fp16")) return "fp16";
+  if (has("bf16")) return "bf16";
+  return "fp16";
+}
+
 std::string to_string(Phase p) {
-  return p == Phase::prefill ? "prefill" : "decode";
+  switch (p) {
+    case Phase::prefill:
+      return "prefill";
+    case Phase::mixed:
+      return "mixed";
+    case Phase::verify:
+      return "verify";
+    case Phase::decode:
+      break;
+  }
+  return "decode";
 }
 
 Phase parse_phase(const std::string& s) {
@@ -465,7 +498,8 @@ std::vector<double> parse_int_list(const std::string& spec, const std::string& f
     char* e = nullptr;
     const double v = std::strtod(b, &e);
     if (e == b || *e != '\0' || !whole(v) || v < 1 || v > 1e9)
-      throw InputError(flag + ": '" + t + "' is not a whole number ≥ 1 (in '" + spec + "')");
+      throw InputError(flag + ": '" + t + "' is not a whole number from 1 to 1e9, the largest " +
+                       "batch or length the model takes (in '" + spec + "')");
     return v;
   };
   std::vector<double> out;
@@ -520,7 +554,33 @@ nlohmann::json model_to_json(const ModelConfig& m) {
     if (m.shared_intermediate > 0) j["shared_expert_intermediate_size"] = m.shared_intermediate;
   }
   if (m.max_positions > 0) j["max_position_embeddings"] = m.max_positions;
-  if (m.sliding_window > 0) j["sliding_window"] = m.sliding_window;
+  if (m.sliding_window > 0) {
+    j["sliding_window"] = m.sliding_window;
+    j["sliding_window_layers"] = m.sliding_layers;
+  }
+  if (m.chunked_layers > 0) {
+    j["attention_chunk_size"] = m.attention_chunk;
+    j["chunked_attention_layers"] = m.chunked_layers;
+  }
+  j["global_attention_layers"] = m.global_layers();
+  j["norms_per_layer"] = m.norms_per_layer;
+  j["qk_norm"] = m.qk_norm;
+  if (m.is_mla())
+    j["mla"] = {{"q_lora_rank", m.mla.q_lora_rank},
+                {"kv_lora_rank", m.mla.kv_lora_rank},
+                {"qk_nope_head_dim", m.mla.qk_nope_head_dim},
+                {"qk_rope_head_dim", m.mla.qk_rope_head_dim},
+                {"v_head_dim", m.mla.v_head_dim}};
+  if (m.moe()) {
+    j["dense_mlp_layers"] = m.dense_layers;
+    j["moe_layers"] = m.moe_layers();
+  }
+  if (m.mtp_layers > 0) {
+    j["num_nextn_predict_layers"] = m.mtp_layers;
+    j["parameters"]["mtp"] = p.mtp;
+  }
+  if (m.published_active > 0) j["published_active_parameters"] = m.published_active;
+  if (!m.defaulted.empty()) j["defaulted_fields"] = m.defaulted;
   if (m.published_params > 0) j["published_parameters"] = m.published_params;
   return j;
 }

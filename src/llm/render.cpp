@@ -6,6 +6,7 @@
 
 #include "roofline/llm.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::llm {
@@ -25,12 +26,6 @@ std::string batch_text(const CriticalBatch& c) {
   if (c.never) return "never";
   if (c.batch <= 0) return "any";
   return format_number(c.batch, 4) + " (B ≥ " + format_number(std::ceil(c.batch - 1e-9), 10) + ")";
-}
-
-std::string csv_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
 }
 
 nlohmann::json number_or_null(double v) {
@@ -103,6 +98,9 @@ std::string render_text(const Report& r) {
   out += r.model.name + " on " + roofs.machine + " — " + to_string(r.phase) + ", batch " +
          format_number(s.batch) + ", context " + format_number(s.context) + ", prompt " +
          format_number(s.prompt) + (s.tp > 1 ? ", tensor parallel " + std::to_string(s.tp) : "") +
+         (s.ep ? " (experts: expert parallel)" : "") +
+         (s.cp > 1 ? ", context parallel " + std::to_string(s.cp) : "") +
+         (s.pp > 1 ? ", pipeline " + std::to_string(s.pp) + " stages" : "") +
          (s.flash ? ", fused attention" : "") + "\n";
   out +=
       "  model: " + format_si(r.params.total, "") + " parameters" +
@@ -110,23 +108,69 @@ std::string render_text(const Report& r) {
       (r.model.published_params > 0 ? " (published " + format_si(r.model.published_params, "") + ")"
                                     : "") +
       "; KV cache " + format_bytes(kv_bytes_per_token(r.model, s.dtypes.kv_cache)) + " per token\n";
-  if (r.model.sliding_window > 0)
-    out += "  attention: sliding window of " + format_number(r.model.sliding_window, 10) +
+  const ModelConfig& m = r.model;
+  if (m.sliding_layers > 0 && m.sliding_layers == m.layers)
+    out += "  attention: sliding window of " + format_number(m.sliding_window, 10) +
            " tokens — a decode step at context " + format_number(s.context, 10) + " attends over " +
-           format_number(r.model.attended(s.context), 10) + " keys; the KV cache holds at most " +
-           format_number(r.model.sliding_window, 10) + " tokens per sequence\n";
+           format_number(m.attended(s.context), 10) + " keys; the KV cache holds at most " +
+           format_number(m.sliding_window, 10) + " tokens per sequence\n";
+  else if (m.sliding_layers > 0 || m.chunked_layers > 0)
+    out += "  attention: " +
+           (m.sliding_layers > 0 ? format_number(m.sliding_layers, 10) + " local layers (window " +
+                                       format_number(m.sliding_window, 10) + "), "
+                                 : std::string()) +
+           (m.chunked_layers > 0 ? format_number(m.chunked_layers, 10) + " chunked layers (chunk " +
+                                       format_number(m.attention_chunk, 10) + "), "
+                                 : std::string()) +
+           format_number(m.global_layers(), 10) +
+           " global layers; local and chunked layers cache at most one window or chunk\n";
+  if (m.is_mla())
+    out += "  attention: multi-head latent attention (kv_lora_rank " +
+           format_number(m.mla.kv_lora_rank) + " + rope " + format_number(m.mla.qk_rope_head_dim) +
+           " cached per token and layer" +
+           (m.mla.q_lora_rank > 0 ? ", q_lora_rank " + format_number(m.mla.q_lora_rank) : "") +
+           "), form " + to_string(s.mla_form) +
+           (s.mla_form == MlaForm::automatic ? " (naive for prompts, absorbed for decode)" : "") +
+           "\n";
+  if (m.moe() && m.dense_layers > 0)
+    out += "  mlp: " + format_number(m.dense_layers) + " dense layers (" +
+           format_number(m.intermediate) + "), " + format_number(m.moe_layers()) + " MoE layers (" +
+           format_number(m.experts) + " experts of " + format_number(m.expert_intermediate) +
+           (m.shared_intermediate > 0 ? " + shared " + format_number(m.shared_intermediate) : "") +
+           ")\n";
+  if (m.mtp_layers > 0)
+    out += "  multi-token prediction: " + format_number(m.mtp_layers) + " module(s), " +
+           format_si(r.params.mtp, "") +
+           " parameters outside the count above (a speculative draft: --draft mtp)\n";
+  if (!m.defaulted.empty()) {
+    std::string d;
+    for (const auto& f : m.defaulted) d += (d.empty() ? "" : ", ") + f;
+    out += "  config: not in the file, taken from the config class's defaults: " + d + "\n";
+  }
   for (const auto& w : r.warnings) out += "  warning: " + w + "\n";
   out += "  dtypes: " + dtype_line(s.dtypes) + "\n";
   out += "  roofs: π = " + format_work_rate(roofs.peak) + " (" + roofs.compute_name +
          "), β = " + format_byte_rate(roofs.bandwidth) + " (" + roofs.memory_level +
          ") ⇒ ridge I* = π/β = " + format_intensity(roofs.ridge()) + "\n";
+  if (!roofs.calibration.empty())
+    out += "  calibrated: " + roofs.calibration +
+           " (datasheet π = " + format_work_rate(roofs.document_peak) +
+           ", β = " + format_byte_rate(roofs.document_bandwidth) + ")\n";
   if (roofs.interconnect)
     out += "  interconnect: " + format_byte_rate(*roofs.interconnect) + " (" +
-           roofs.interconnect_name + ")\n";
+           roofs.interconnect_name + ")" +
+           (roofs.link_latency ? ", latency α = " + format_seconds(*roofs.link_latency) + " (" +
+                                     roofs.link_latency_source + ")"
+                               : std::string()) +
+           (roofs.domain_size ? ", domain of " + format_number(*roofs.domain_size) + " devices (" +
+                                    roofs.domain_source + ")"
+                              : std::string()) +
+           "\n";
 
   const StepResult& st = r.phase == Phase::prefill ? r.prefill : r.decode;
-  out += "\n" + std::string(r.phase == Phase::prefill ? "Prefill" : "Decode") +
-         " step, per device (×N: runs N times, once per layer; W, Q, time are totals)\n";
+  out +=
+      "\n" + std::string(r.phase == Phase::prefill ? "Prefill" : "Decode") +
+      " step, per device (×N: runs N times, once per layer of its kind; W, Q, time are totals)\n";
   Table t({"operator", "×", "W", "Q", "I (FLOP/byte)", "bound", "time", "share"});
   for (std::size_t i = 0; i < st.cost.size; ++i) {
     const OpCost& op = st.cost.ops[i];
@@ -147,7 +191,7 @@ std::string render_text(const Report& r) {
     out += "  interconnect traffic " + format_bytes(st.interconnect) +
            " per step and device (sent + received, against the both-directions roof)\n";
 
-  out += "\nSummary points (DIGEST §5)\n";
+  out += "\nSummary points\n";
   if (s.tp > 1) {
     // The points sum the memory-roof operators; the collectives are on the interconnect roof.
     Seconds prefill_ic{0};
@@ -165,6 +209,23 @@ std::string render_text(const Report& r) {
                 intensity_text(a->work, a->traffic), a->compute_bound(roofs) ? "compute" : "memory",
                 format_seconds(a->time)});
   out += sp.render();
+
+  for (const auto* p : {&r.pipeline_prefill, &r.pipeline_decode}) {
+    if (!*p) continue;
+    const PipelineStep& ps = **p;
+    const bool pre = p == &r.pipeline_prefill;
+    out += std::string(pre ? "\nPipeline (GPipe): " : "") +
+           (pre ? std::to_string(ps.stages) + " stages, " + format_number(ps.micro_batches) +
+                      " micro-batches of " + format_number(ps.micro_batch) + " sequences\n"
+                : std::string()) +
+           "  " + (pre ? "prefill" : "decode") + ": slowest stage " + format_seconds(ps.stage) +
+           " + boundary " + format_seconds(ps.transfer) + " (" + format_bytes(ps.transfer_bytes) +
+           ") per micro-batch; " +
+           (pre ? "fill and drain (m + pp − 1) × … = " + format_seconds(ps.fill_drain) +
+                      ", bubble " + format_number(100 * ps.bubble, 3) + "%"
+                : "steady max(m, pp) × … = " + format_seconds(ps.steady)) +
+           "\n";
+  }
 
   out += "\nLatency and throughput\n";
   out += "  TTFT (prefill of " + format_number(s.batch) + " × " + format_number(s.prompt) +
@@ -240,7 +301,16 @@ nlohmann::json to_json(const Report& r) {
         {"bandwidth", r.roofs.bandwidth.value},
         {"ridge", r.roofs.ridge().value},
         {"interconnect", r.roofs.interconnect ? nlohmann::json(r.roofs.interconnect->value)
-                                              : nlohmann::json(nullptr)}}},
+                                              : nlohmann::json(nullptr)},
+        {"link_latency", r.roofs.link_latency ? nlohmann::json(r.roofs.link_latency->value)
+                                              : nlohmann::json(nullptr)},
+        {"link_latency_source", r.roofs.link_latency_source},
+        {"domain_size",
+         r.roofs.domain_size ? nlohmann::json(*r.roofs.domain_size) : nlohmann::json(nullptr)},
+        {"domain_source", r.roofs.domain_source},
+        {"calibration", r.roofs.calibration},
+        {"datasheet_peak", r.roofs.document_peak.value},
+        {"datasheet_bandwidth", r.roofs.document_bandwidth.value}}},
       {"scenario",
        {{"phase", to_string(r.phase)},
         {"batch", s.batch},
@@ -248,6 +318,10 @@ nlohmann::json to_json(const Report& r) {
         {"context", s.context},
         {"attended_context", r.model.attended(s.context)},
         {"tp", s.tp},
+        {"ep", s.ep},
+        {"cp", s.cp},
+        {"pp", s.pp},
+        {"mla_form", to_string(s.mla_form)},
         {"flash", s.flash},
         {"dtypes",
          {{"weights", s.dtypes.weights.name},
@@ -267,6 +341,20 @@ nlohmann::json to_json(const Report& r) {
       {"tokens_per_s", r.tokens_per_s},
       {"memory", mem},
       {"critical_batch", crit}};
+  for (const auto* p : {&r.pipeline_prefill, &r.pipeline_decode}) {
+    if (!*p) continue;
+    const PipelineStep& st = **p;
+    j[p == &r.pipeline_prefill ? "pipeline_prefill" : "pipeline_decode"] = {
+        {"stages", st.stages},
+        {"micro_batches", st.micro_batches},
+        {"micro_batch", st.micro_batch},
+        {"stage", st.stage.value},
+        {"transfer", st.transfer.value},
+        {"transfer_bytes", st.transfer_bytes.value},
+        {"fill_drain", st.fill_drain.value},
+        {"steady", st.steady.value},
+        {"bubble", st.bubble}};
+  }
   if (r.measured)
     j["measured"] = {{"tokens_per_s", r.measured->tokens_per_s},
                      {"work_per_token", r.measured->work_per_token.value},
@@ -286,10 +374,10 @@ std::string operators_csv(const Report& r) {
     const OpCost& op = st.cost.ops[i];
     const OpTiming& t = st.timing[i];
     const double n = op.count;
-    out += to_string(r.phase) + ",\"" + op.name + "\"," + to_string(op.kind) + "," + csv_number(n) +
-           "," + csv_number(op.work.value * n) + "," + csv_number(op.traffic().value * n) + "," +
-           csv_number(op.weights.value * n) + "," + csv_number(op.activations.value * n) + "," +
-           csv_number(op.kv.value * n) + "," +
+    out += to_string(r.phase) + "," + csv_cell(op.name, true) + "," + to_string(op.kind) + "," +
+           csv_number(n) + "," + csv_number(op.work.value * n) + "," +
+           csv_number(op.traffic().value * n) + "," + csv_number(op.weights.value * n) + "," +
+           csv_number(op.activations.value * n) + "," + csv_number(op.kv.value * n) + "," +
            (op.traffic().value > 0 ? csv_number((op.work / op.traffic()).value) : "") + "," +
            bound_of(op, t) + "," + csv_number(t.time.value * n) + "," +
            csv_number(t.time_no_overlap.value * n) + "," +
@@ -342,7 +430,12 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
   return {{"schema", "roofline.llm-sweep"},
           {"version", 1},
           {"model", model_to_json(m)},
-          {"warnings", scenario_warnings(m, longest)},
+          {"warnings",
+           [&] {
+             auto w = scenario_warnings(m, longest);
+             for (auto& p : parallel_warnings(s, r)) w.push_back(std::move(p));
+             return w;
+           }()},
           {"machine",
            {{"name", r.machine},
             {"peak", r.peak.value},

@@ -5,15 +5,10 @@
 
 #include "roofline/counters.hpp"
 #include "roofline/error.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::counters {
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
 
 std::uint64_t parse_u64(const std::string& text, const std::string& what) {
   const std::string t = trim(text);
@@ -171,16 +166,10 @@ std::string explain_missing(const PmuStatus& s) {
 }
 
 std::string explain_uncore_missing(const PmuStatus& s) {
-  if (s.uncore_pmus.empty()) {
-    std::string skipped;
-    for (const auto& n : s.skipped_uncore_pmus) skipped += (skipped.empty() ? "" : ", ") + n;
-    return "Q (DRAM traffic): no memory-controller PMU (uncore_imc_*, amd_df) is exposed; "
-           "needs bare metal with the uncore driver loaded (Intel: intel_uncore; AMD: "
-           "amd_uncore)" +
-           (skipped.empty() ? std::string()
-                            : " (present but not used: " + skipped +
-                                  ", free-running counters without the CAS events)");
-  }
+  if (s.uncore_pmus.empty())
+    return "Q (DRAM traffic): no memory-controller PMU (uncore_imc_*, amd_df, amd_umc_*) is "
+           "exposed; needs bare metal with the uncore driver loaded (Intel: intel_uncore; AMD: "
+           "amd_uncore)";
   if (s.paranoid > 0 && !s.cap_perfmon)
     return "Q (DRAM traffic): memory-controller counters are system-wide and need "
            "kernel.perf_event_paranoid ≤ 0 (now " +

@@ -92,97 +92,159 @@ CpuIdentity this_cpu() {
   return parse_cpuinfo(read_small("/proc/cpuinfo"));
 }
 
+namespace {
+
+EventSpec dram_event(const std::string& name, const std::string& pmu, const std::string& type,
+                     std::uint64_t config, double weight, int cpu, int group) {
+  EventSpec e;
+  e.name = name;
+  e.pmu = pmu;
+  e.type = static_cast<std::uint32_t>(std::stoul(type));
+  e.config = config;
+  e.role = Role::dram;
+  e.level = "DRAM";
+  e.weight = weight;
+  e.system_wide = true;
+  e.cpu = cpu;
+  e.group = group;
+  return e;
+}
+
+/// PMU directories under `root` whose name starts with `prefix`, sorted by their number
+/// ("uncore_imc_2" before "uncore_imc_10").
+std::vector<fs::path> pmus_with_prefix(const std::vector<fs::path>& dirs,
+                                       const std::string& prefix) {
+  std::vector<fs::path> out;
+  for (const auto& d : dirs) {
+    const std::string n = d.filename().string();
+    if (n.rfind(prefix, 0) == 0) out.push_back(d);
+  }
+  auto number = [&](const fs::path& p) {
+    const std::string tail = p.filename().string().substr(prefix.size());
+    try {
+      return std::stol(tail);
+    } catch (const std::exception&) {
+      return -1L;
+    }
+  };
+  std::sort(out.begin(), out.end(), [&](const fs::path& x, const fs::path& y) {
+    return std::make_tuple(number(x), x.string()) < std::make_tuple(number(y), y.string());
+  });
+  return out;
+}
+
+/// Events of one table encoded for every PMU in `pmus` through its format files; `mask_field`
+/// is the format field the row's umask goes to ("umask", or "rdwrmask" on amd_umc).
+std::size_t add_table_pmus(EventPlan& plan, const std::string& table,
+                           const std::vector<fs::path>& pmus, const std::string& mask_field) {
+  std::size_t added = 0;
+  for (const auto& d : pmus) {
+    const std::string pmu = d.filename().string();
+    const std::string type = read_small(d / "type");
+    if (type.empty()) continue;
+    const auto formats = read_formats(d);
+    for (int c : cpumask_cpus(read_small(d / "cpumask")))
+      for (const auto& r : event_table()) {
+        if (r.table != table) continue;
+        char def[96];
+        std::snprintf(def, sizeof def, "event=0x%x,%s=0x%x", r.event, mask_field.c_str(), r.umask);
+        plan.events.push_back(dram_event(pmu + "/" + r.name + "/ (cpu " + std::to_string(c) + ")",
+                                         pmu, type, encode_config(formats, def), r.weight, c,
+                                         r.group));
+        ++added;
+      }
+  }
+  return added;
+}
+
+}  // namespace
+
 void add_dram_events(EventPlan& plan, const CpuIdentity& cpu, const fs::path& sysfs_root) {
   std::error_code ec;
   std::vector<fs::path> dirs;
   for (const auto& e : fs::directory_iterator(sysfs_root, ec)) dirs.push_back(e.path());
   std::sort(dirs.begin(), dirs.end());
   const std::size_t before = plan.events.size();
-  std::string skipped;  // uncore_imc_free_running_*: not used, said so in the message
-  if (cpu.is_intel()) {
-    // Intel: the kernel's uncore driver names the CAS events of every memory channel
-    // (uncore_imc_N/events/cas_count_read, cas_count_write; client parts: uncore_imc
-    // data_reads/data_writes), with a scale to MiB. Q = Σ CAS × 64 B (Intel uncore
-    // performance monitoring guides: "UNC_M_CAS_COUNT.RD/WR ... × 64").
+  const CpuModel* model = find_cpu_model(cpu);
+  const std::string table = model ? model->dram_table : "";
+  std::string expected_pmus;  // named in the "missing" line
+  if (cpu.is_intel() && table == "intel-gnr-imc") {
+    // Granite Rapids / Sierra Forest: both schedulers of every channel, encoded from the table
+    // (kernels before gnr_uncore_imc_events name only scheduler 0, as cas_count_read/write).
+    expected_pmus = "uncore_imc_*";
+    std::vector<fs::path> imcs;
+    for (const auto& d : pmus_with_prefix(dirs, "uncore_imc_"))
+      if (d.filename().string().find("free_running") == std::string::npos) imcs.push_back(d);
+    if (add_table_pmus(plan, table, imcs, "umask") > 0) {
+      const bool named = !imcs.empty() && fs::exists(imcs[0] / "events" / "cas_count_read_sch1");
+      plan.limits.push_back(
+          std::string("Granite Rapids / Sierra Forest memory controllers: both schedulers of each "
+                      "channel counted (events 0x05 and 0x06, umask 0xCF reads, 0xF0 writes)") +
+          (named ? ""
+                 : "; this kernel names only scheduler 0 (cas_count_read/write), scheduler 1 is "
+                   "programmed from its encoding"));
+    }
+  } else if (cpu.is_intel()) {
+    // The kernel's uncore driver names the CAS events of every memory channel with a scale to
+    // MiB (uncore_imc_N/events/cas_count_read|write; client parts before Tiger Lake:
+    // uncore_imc data_reads/data_writes; Tiger Lake and later clients: free-running
+    // uncore_imc_free_running_N data_read/data_write). Q = Σ count × 64 B.
+    expected_pmus = "uncore_imc_*";
     for (const auto& d : dirs) {
       const std::string name = d.filename().string();
       if (name.rfind("uncore_imc", 0) != 0) continue;
-      if (name.find("free_running") != std::string::npos) {
-        skipped += (skipped.empty() ? "" : ", ") + name;
-        continue;
-      }
       const std::string type = read_small(d / "type");
       if (type.empty()) continue;
+      const bool free_running = name.find("free_running") != std::string::npos;
       const auto formats = read_formats(d);
-      for (const auto& [ev, dir] : {std::pair{"cas_count_read", "RD"},
-                                    {"cas_count_write", "WR"},
-                                    {"data_reads", "RD"},
-                                    {"data_writes", "WR"}}) {
+      using Ev = std::pair<const char*, const char*>;
+      const std::vector<Ev> names = free_running
+                                        ? std::vector<Ev>{{"data_read", "RD"}, {"data_write", "WR"}}
+                                        : std::vector<Ev>{{"cas_count_read", "CAS RD"},
+                                                          {"cas_count_write", "CAS WR"},
+                                                          {"data_reads", "RD"},
+                                                          {"data_writes", "WR"}};
+      int g = free_running ? 120 : 100;
+      for (const auto& [ev, dir] : names) {
         const fs::path f = d / "events" / ev;
         const std::string def = read_small(f);
         if (def.empty()) continue;
-        for (int c : cpumask_cpus(read_small(d / "cpumask"))) {
-          EventSpec e;
-          e.name = name + "/" + ev + "/ (CAS " + dir + ", cpu " + std::to_string(c) + ")";
-          e.pmu = name;
-          e.type = static_cast<std::uint32_t>(std::stoul(type));
-          e.config = encode_config(formats, def);
-          e.role = Role::dram;
-          e.level = "DRAM";
-          e.weight = bytes_per_count(f);
-          e.system_wide = true;
-          e.cpu = c;
-          e.group = 100;
-          plan.events.push_back(e);
-        }
+        for (int c : cpumask_cpus(read_small(d / "cpumask")))
+          plan.events.push_back(
+              dram_event(name + "/" + ev + "/ (" + dir + ", cpu " + std::to_string(c) + ")", name,
+                         type, encode_config(formats, def), bytes_per_count(f), c,
+                         free_running ? g : 100));  // free-running counters each on their own
+        ++g;
       }
     }
-  } else if (cpu.is_amd() && (cpu.family == 0x17 ||
-                              (cpu.family == 0x19 &&
-                               (cpu.model < 0x10 || (cpu.model >= 0x20 && cpu.model < 0x60))))) {
-    // AMD Zen 1/2/3 data fabric: dram_channel_data_controller_0..7, event 0x07 + 0x40·N, umask
-    // 0x38, 64 B per count (Linux tools/perf/pmu-events/arch/x86/amdzen{1,2,3}: data-fabric.json
-    // and the nps1_die_to_dram metric, ScaleUnit 6.1e-5 MiB).
-    const fs::path d = sysfs_root / "amd_df";
-    const std::string type = read_small(d / "type");
-    if (!type.empty()) {
-      const auto formats = read_formats(d);
-      for (int c : cpumask_cpus(read_small(d / "cpumask"))) {
-        for (int ch = 0; ch < 8; ++ch) {
-          char def[64];
-          std::snprintf(def, sizeof def, "event=0x%x,umask=0x38", 0x07 + 0x40 * ch);
-          EventSpec e;
-          e.name = "amd_df/dram_channel_data_controller_" + std::to_string(ch) + "/ (cpu " +
-                   std::to_string(c) + ")";
-          e.pmu = "amd_df";
-          e.type = static_cast<std::uint32_t>(std::stoul(type));
-          e.config = encode_config(formats, def);
-          e.role = Role::dram;
-          e.level = "DRAM";
-          e.weight = 64;
-          e.system_wide = true;
-          e.cpu = c;
-          e.group = 101 + ch;  // 4 DF counters: each channel alone, multiplexed and scaled
-          plan.events.push_back(e);
-        }
-      }
+  } else if (cpu.is_amd() && table == "amd-df") {
+    // Zen 1-3 data fabric: one amd_df PMU per die, eight DRAM channel events (table).
+    expected_pmus = "amd_df";
+    std::vector<fs::path> df;
+    if (fs::exists(sysfs_root / "amd_df" / "type", ec)) df.push_back(sysfs_root / "amd_df");
+    if (add_table_pmus(plan, table, df, "umask") > 0)
       plan.limits.push_back(
           "AMD data-fabric DRAM beats count reads and writes together, for "
           "the whole socket (all processes)");
-    }
+  } else if (cpu.is_amd() && table == "amd-umc") {
+    // Zen 4/5: one amd_umc_N PMU per memory channel (Linux's amd_uncore, PerfMonV2), CAS
+    // commands for reads and writes.
+    expected_pmus = "amd_umc_*";
+    add_table_pmus(plan, table, pmus_with_prefix(dirs, "amd_umc_"), "rdwrmask");
   } else if (cpu.is_amd()) {
     plan.missing.push_back("Q (DRAM traffic): memory-controller events for AMD family " +
                            std::to_string(cpu.family) + " model " + std::to_string(cpu.model) +
-                           " (amd_umc) are not mapped yet");
+                           " are not mapped");
     return;
   }
   if (plan.events.size() == before) {
     plan.missing.push_back(
-        "Q (DRAM traffic): no memory-controller PMU found under " + sysfs_root.string() +
-        " (uncore_imc_* on Intel, amd_df on AMD); needs bare metal with the uncore driver" +
-        (skipped.empty() ? std::string()
-                         : " (present but not used: " + skipped +
-                               ", free-running counters without the CAS events)"));
+        "Q (DRAM traffic): no memory-controller PMU found under " + sysfs_root.string() + " (" +
+        (expected_pmus.empty() ? std::string("uncore_imc_* on Intel, amd_df/amd_umc_* on AMD")
+                               : expected_pmus + " for this CPU") +
+        "); needs bare metal with the uncore driver loaded" +
+        (table == "amd-umc" ? " (amd_uncore with its UMC part, on kernels that expose amd_umc_*)"
+                            : ""));
   } else {
     plan.limits.push_back(
         "DRAM traffic is counted system-wide: other processes' traffic "
@@ -212,13 +274,10 @@ PmuStatus probe_pmu(const fs::path& sysfs_root) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(sysfs_root, ec)) {
     const std::string n = e.path().filename().string();
-    if (n.rfind("uncore_imc", 0) == 0 && n.find("free_running") != std::string::npos)
-      s.skipped_uncore_pmus.push_back(n);  // not used by add_dram_events
-    else if (n.rfind("uncore_imc", 0) == 0 || n == "amd_df" || n.rfind("amd_umc", 0) == 0)
+    if (n.rfind("uncore_imc", 0) == 0 || n == "amd_df" || n.rfind("amd_umc", 0) == 0)
       s.uncore_pmus.push_back(n);
   }
   std::sort(s.uncore_pmus.begin(), s.uncore_pmus.end());
-  std::sort(s.skipped_uncore_pmus.begin(), s.skipped_uncore_pmus.end());
   for (const char* name : {"cpu", "cpu_core"})
     if (fs::exists(sysfs_root / name / "type", ec)) {
       s.core_pmu = name;

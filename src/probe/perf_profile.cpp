@@ -234,6 +234,7 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
     r.wall_seconds = j.at("wall_seconds").get<double>();
     r.exit_status = j.value("exit_status", 0);
     const json& evs = j.at("events");
+    std::vector<std::string> relabelled;
     if (!evs.is_array()) throw InputError(origin + ": events: expected an array");
     for (std::size_t i = 0; i < evs.size(); ++i) {
       const json& ej = evs[i];
@@ -245,6 +246,15 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
       e.role = parse_role(ej.at("role").get<std::string>(), where);
       e.precision = ej.value("precision", "");
       e.level = ej.value("level", "");
+      // Recordings made before the line-fill events were given the level that serves the lines
+      // carry L1D.REPLACEMENT as "L1" and L2_LINES_IN.ALL as "L2": read them as the table says.
+      if (e.role == Role::level)
+        for (const auto& t : event_table())
+          if (t.role == Role::level && t.name == e.name && t.quantity != e.level) {
+            relabelled.push_back(e.name + " (" + e.level + " → " + t.quantity + ")");
+            e.level = t.quantity;
+            break;
+          }
       e.weight = ej.value("weight", 1.0);
       if (!(e.weight > 0)) throw InputError(where + ": weight: must be > 0");
       Reading rd;
@@ -259,6 +269,8 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
     }
     if (j.contains("limits")) r.plan.limits = j["limits"].get<std::vector<std::string>>();
     if (j.contains("missing")) r.plan.missing = j["missing"].get<std::vector<std::string>>();
+    for (const auto& n : relabelled)
+      r.plan.limits.push_back("recorded level read as the level that serves the lines: " + n);
   } catch (const json::exception& e) {
     throw InputError(origin + ": " + e.what());
   }

@@ -17,6 +17,8 @@
 namespace roofline::cpu {
 namespace {
 
+const std::filesystem::path kSysfsCpu = "/sys/devices/system/cpu";
+
 std::string read_line(const std::string& path) {
   std::ifstream in(path);
   std::string s;
@@ -66,11 +68,11 @@ std::vector<int> allowed() {
   return out;
 }
 
-void sysfs_topology(Topology& t) {
+void sysfs_topology(Topology& t, const std::filesystem::path& dir) {
   // One CPU per (package, core) pair.
   std::set<std::pair<int, int>> seen;
   for (int cpu : t.allowed_cpus) {
-    const std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    const std::string base = (dir / ("cpu" + std::to_string(cpu)) / "topology").string() + "/";
     const std::string core = read_line(base + "core_id");
     const std::string pkg = read_line(base + "physical_package_id");
     const int c = core.empty() ? cpu : std::atoi(core.c_str());
@@ -81,8 +83,10 @@ void sysfs_topology(Topology& t) {
     const int cpu0 = t.allowed_cpus.front();
     std::map<int, CacheInfo> by_level;
     for (int i = 0; i < 16; ++i) {
-      const std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu0) +
-                               "/cache/index" + std::to_string(i) + "/";
+      const std::string base =
+          (dir / ("cpu" + std::to_string(cpu0)) / "cache" / ("index" + std::to_string(i)))
+              .string() +
+          "/";
       const std::string type = read_line(base + "type");
       if (type.empty()) break;
       if (type == "Instruction") continue;
@@ -152,14 +156,24 @@ Topology detect_topology() {
 #if defined(ROOFLINE_HAVE_HWLOC)
   if (hwloc_topology(t)) {
     t.source = "hwloc";
-    if (t.caches.empty()) sysfs_topology(t);
+    if (t.caches.empty()) sysfs_topology(t, kSysfsCpu);
     return t;
   }
   t.core_cpus.clear();
   t.caches.clear();
 #endif
   t.source = "sysfs";
-  sysfs_topology(t);
+  sysfs_topology(t, kSysfsCpu);
+  if (t.core_cpus.empty()) t.core_cpus = t.allowed_cpus;
+  return t;
+}
+
+Topology read_sysfs_topology(const std::filesystem::path& cpu_dir, std::vector<int> allowed) {
+  Topology t;
+  t.allowed_cpus = allowed.empty() ? parse_cpu_list(read_line((cpu_dir / "online").string()))
+                                   : std::move(allowed);
+  t.source = "sysfs (" + cpu_dir.string() + ")";
+  sysfs_topology(t, cpu_dir);
   if (t.core_cpus.empty()) t.core_cpus = t.allowed_cpus;
   return t;
 }

@@ -1,12 +1,14 @@
 #include "report/chart.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline::report {
 
@@ -78,6 +80,13 @@ std::string intensity_tick(double value) {
   return buf;
 }
 
+std::string ratio_text(double r) {
+  return format_number(r, 3);
+}
+std::string percent_text(double fraction) {
+  return format_number(fraction * 100, 3) + "%";
+}
+
 size_t text_columns(const std::string& s) {
   size_t w = 0;
   for (char c : s)
@@ -86,34 +95,10 @@ size_t text_columns(const std::string& s) {
 }
 
 std::string xml_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        // Control characters other than tab/newline are not allowed in XML 1.0.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n')
-          out += ' ';
-        else
-          out += c;
-    }
-  }
-  return out;
+  // One rule for every SVG and HTML renderer (sanitize.hpp): no character XML 1.0 forbids
+  // (control characters, U+FFFE/U+FFFF, ill-formed UTF-8) and no bidirectional override
+  // reaches the document; they are shown escaped.
+  return xml_text(s);
 }
 
 namespace {
@@ -160,6 +145,23 @@ Chart build_chart(const ReportInput& in, double width, double height) {
 
   for (const auto& p : in.points) ch.diagnoses.push_back(diagnose(p, rs, in.diagnosis));
 
+  // Which roofs this view draws (roof_choice.hpp). Overlays follow the default rule on their own
+  // roofs, or "all" when every roof is asked for.
+  std::vector<RoofChoice> choices;
+  for (size_t mi = 0; mi < in.machines.size(); ++mi) {
+    const RoofSet& s = in.machines[mi].roofs;
+    if (mi == 0) {
+      choices.push_back(choose_roofs(s, ch.diagnoses, in.roofs));
+      continue;
+    }
+    const bool all = std::any_of(in.roofs.begin(), in.roofs.end(), [](std::string t) {
+      for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return t == "all";
+    });
+    choices.push_back(
+        choose_roofs(s, {}, all ? std::vector<std::string>{"all"} : std::vector<std::string>{}));
+  }
+
   // Roof extents: memory roofs from the left edge to the highest dense flat roof; flat roofs
   // from the fastest memory roof to the right edge (the usual drawing of a hierarchy).
   for (size_t mi = 0; mi < in.machines.size(); ++mi) {
@@ -168,7 +170,9 @@ Chart build_chart(const ReportInput& in, double width, double height) {
     const MemoryRoof* fast = fastest(s);
     const ComputeRoof& dc = s.select_compute("");
     const MemoryRoof& dm = s.select_memory("");
-    for (const auto& m : s.memory) {
+    const std::string prefix = mi == 0 ? "" : "o" + std::to_string(mi);
+    for (size_t k = 0; k < s.memory.size(); ++k) {
+      const MemoryRoof& m = s.memory[k];
       DrawnRoof r;
       r.compute = false;
       r.machine = mi;
@@ -178,9 +182,15 @@ Chart build_chart(const ReportInput& in, double width, double height) {
       r.is_default = &m == &dm;
       r.dashed = m.provenance != Provenance::measured;
       r.label = memory_label(s, m);
+      r.name = m.level;
+      r.rate = format_byte_rate(m.bandwidth, s.units);
+      r.shown = choices[mi].memory_shown[k];
+      r.reason = "memory level";
+      r.id = prefix + "m" + std::to_string(k);
       ch.roofs.push_back(r);
     }
-    for (const auto& c : s.compute) {
+    for (size_t k = 0; k < s.compute.size(); ++k) {
+      const ComputeRoof& c = s.compute[k];
       DrawnRoof r;
       r.compute = true;
       r.machine = mi;
@@ -190,24 +200,41 @@ Chart build_chart(const ReportInput& in, double width, double height) {
       r.is_default = &c == &dc;
       r.dashed = c.provenance != Provenance::measured;
       r.label = compute_label(s, c);
+      r.name = compute_name(c);
+      r.rate = format_work_rate(c.peak, roof_units(s, c));
+      r.shown = choices[mi].compute_shown[k];
+      r.reason = choices[mi].compute_reason[k];
+      r.traits = roof_traits(c);
+      r.id = prefix + "c" + std::to_string(k);
       ch.roofs.push_back(r);
     }
   }
-  // Ridge points (DIGEST §2, §8): each dense flat roof against the default memory roof, and the
-  // default flat roof against every memory level.
+  // Ridge points (docs/model.md §2, §8): each dense flat roof against the default memory roof, and
+  // the default flat roof against every memory level.
   auto add_ridge = [&](const ComputeRoof& c, const MemoryRoof& m) {
-    // One mark per distinct point: roofs of equal height against one level share it.
+    const size_t ci = static_cast<size_t>(&c - rs.compute.data());
+    const size_t mi = static_cast<size_t>(&m - rs.memory.data());
+    const bool shown = choices[0].compute_shown[ci] && choices[0].memory_shown[mi];
+    const std::string pair = "c" + std::to_string(ci) + ":m" + std::to_string(mi);
+    // One mark per distinct point: roofs of equal height against one level share it (shown
+    // when either pair is).
     const double i = ridge(c.peak, m.bandwidth).value;
-    for (const auto& r : ch.ridges)
-      if ((r.c == &c && r.m == &m) ||
-          (std::fabs(r.intensity / i - 1) < 1e-3 && std::fabs(r.peak / c.peak.value - 1) < 1e-3))
+    for (auto& r : ch.ridges) {
+      if (r.c == &c && r.m == &m) return;
+      if (std::fabs(r.intensity / i - 1) < 1e-3 && std::fabs(r.peak / c.peak.value - 1) < 1e-3) {
+        if (shown && !r.shown) r.c = &c, r.m = &m, r.shown = true;
+        r.roof_ids += " " + pair;
         return;
+      }
+    }
     RidgeMark r;
     r.c = &c;
     r.m = &m;
-    r.intensity = ridge(c.peak, m.bandwidth).value;
+    r.intensity = i;
     r.peak = c.peak.value;
     r.primary = &c == ch.default_compute && &m == ch.default_memory;
+    r.shown = shown;
+    r.roof_ids = pair;
     ch.ridges.push_back(r);
   };
   add_ridge(*ch.default_compute, *ch.default_memory);
@@ -260,7 +287,7 @@ Chart build_chart(const ReportInput& in, double width, double height) {
   // Bottom: the lowest point or curve sample, and at least 2.5 decades below the top peak so the
   // slanted roofs are visible; at most 7 decades for the roofs alone, but never above a point
   // (a point off the chart would be lost).
-  const double yhi = std::log10(ymax) + 0.3;
+  double yhi = std::log10(ymax) + 0.3;
   double ylo = std::min(std::log10(ymin), yhi - 0.3 - 2.5) - 0.35;
   ylo = std::max(ylo, yhi - 7);
   if (std::isfinite(ypoints)) ylo = std::min(ylo, ypoints - 0.35);
@@ -271,6 +298,12 @@ Chart build_chart(const ReportInput& in, double width, double height) {
     xlo -= extra / 2, xhi += extra / 2;
   } else {
     ylo -= height / per_x - (yhi - ylo);
+  }
+  // Room for a label above the highest roof: 5% of the height, the x range following.
+  if (const double room = 0.05 * (yhi - ylo); yhi - std::log10(ymax) < room) {
+    yhi = std::log10(ymax) + room;
+    const double extra = width * (yhi - ylo) / height - (xhi - xlo);
+    if (extra > 0) xlo -= extra / 2, xhi += extra / 2;
   }
   ch.x_lo = xlo, ch.x_hi = xhi, ch.y_lo = ylo, ch.y_hi = yhi;
   for (auto& r : ch.roofs) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "report/roof_choice.hpp"
 #include "roofline/compare.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/report.hpp"
@@ -31,7 +32,15 @@ struct DrawnRoof {
   bool is_default = false;  ///< the roof points are judged against by default
   bool dashed = false;      ///< theoretical or datasheet provenance (not measured)
   std::string label;        ///< "fp32 avx2 fma 350 GFLOP/s", "DRAM 40 GB/s"
-  double value() const;     ///< π or β
+  std::string name;         ///< compute_name(c) or the level
+  std::string rate;         ///< the value with its unit: "350 GFLOP/s", "40 GB/s"
+  /// In this view (roof_choice.hpp): drawn by every renderer; the others only by the HTML
+  /// page, hidden behind its toggles.
+  bool shown = true;
+  std::string reason;    ///< why it is in the default view ("highest fp32"; empty: optional)
+  RoofTraits traits;     ///< compute roofs: precision, vector width, instruction class
+  std::string id;        ///< unique in the chart: "c3" (compute roof 3), "m1", "o1c2" (overlay 1)
+  double value() const;  ///< π or β
   /// Height at intensity i (P = π, or β·i).
   double height(double i) const;
 };
@@ -39,9 +48,13 @@ struct DrawnRoof {
 struct RidgeMark {
   const ComputeRoof* c = nullptr;
   const MemoryRoof* m = nullptr;
-  double intensity = 0;  ///< I* = π/β (DIGEST §2)
+  double intensity = 0;  ///< I* = π/β (docs/model.md §2)
   double peak = 0;
   bool primary = false;  ///< default compute × default memory roof
+  bool shown = true;     ///< both roofs are shown
+  /// The compute:memory roof pairs that meet here ("c3:m1 c5:m1"): the HTML page shows the mark
+  /// while both roofs of any pair are shown.
+  std::string roof_ids;
 };
 
 struct Chart {
@@ -49,7 +62,7 @@ struct Chart {
   UnitSystem units;  ///< axis units (OP for integer-only roof sets)
   std::string x_title, y_title;
   std::vector<Diagnosis> diagnoses;  ///< one per point
-  std::vector<DrawnRoof> roofs;      ///< machine 0 first, then overlays
+  std::vector<DrawnRoof> roofs;      ///< machine 0 first, then overlays; shown and optional
   std::vector<RidgeMark> ridges;     ///< machine 0 only
   const ComputeRoof* default_compute = nullptr;
   const MemoryRoof* default_memory = nullptr;
@@ -61,8 +74,8 @@ struct Chart {
 
 /// Diagnoses the points and lays out the chart for a plot area of `width` × `height` units in
 /// which a decade has the same length on both axes (so memory roofs are true 45° lines,
-/// DIGEST §2). Throws InputError for a missing machine or roofs, or a point whose precision or
-/// level the machine lacks.
+/// docs/model.md §2). Throws InputError for a missing machine or roofs, or a point whose precision
+/// or level the machine lacks.
 Chart build_chart(const ReportInput& in, double width, double height);
 
 /// Units of a roof set's axes: its own names, or OP when every compute roof is integer.
@@ -81,6 +94,14 @@ std::vector<double> decade_ticks(double lo, double hi);
 std::vector<double> minor_ticks(double lo, double hi);
 /// Short tick text for an intensity: "0.01", "1", "100", "1e+4".
 std::string intensity_tick(double value);
+
+/// The reports' number formats, one per kind of number, the same in every output for people
+/// (SVG, HTML, terminal): a quantity with its unit through format_si (4 significant digits:
+/// "117.8 GFLOP/s"), an intensity or I* through format_number (4: "1.127"), and a ratio, factor
+/// or percentage with 3 significant digits, as the diagnosis words them ("9.8x", "91.8%").
+/// CSV and JSON carry the values themselves, in base units.
+std::string ratio_text(double r);
+std::string percent_text(double fraction);
 
 /// Display width of UTF-8 text in characters (code points).
 size_t text_columns(const std::string& s);

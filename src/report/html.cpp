@@ -1,38 +1,52 @@
 // The HTML report: one self-contained page (inline SVG, CSS and script; no network access, and a
 // Content-Security-Policy that forbids any). Tooltips carry W, Q, T, I, P, attainable,
-// attainment, the bound and the two-step diagnosis (DIGEST §6) with its prescription.
+// attainment, the bound and the two-step diagnosis (docs/model.md §6) with its prescription.
+#include <algorithm>
+#include <map>
 #include <string>
 
 #include "report/chart.hpp"
 #include "report/html_assets.hpp"
+#include "report/spread.hpp"
 #include "report/svg.hpp"
 #include "report/svg_text.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 namespace {
+using report::percent_text;
+using report::ratio_text;
 using report::xml_escape;
 
 std::string sortable_number(double v) {
   return report::svg_exact(v);
 }
-std::string td(const std::string& s) {
-  return "<td>" + xml_escape(s) + "</td>";
+// Every cell names its column (data-label): on a narrow screen each row becomes a card of
+// "column: value" lines (kHtmlStyle).
+std::string td(const std::string& label, const std::string& s) {
+  return "<td data-label=\"" + xml_escape(label) + "\">" + xml_escape(s) + "</td>";
 }
-std::string td_num(const std::string& s, double sort) {
-  return "<td class=\"num\" data-sort=\"" + sortable_number(sort) + "\">" + xml_escape(s) + "</td>";
+std::string td_num(const std::string& label, const std::string& s, double sort) {
+  return "<td class=\"num\" data-label=\"" + xml_escape(label) + "\" data-sort=\"" +
+         sortable_number(sort) + "\">" + xml_escape(s) + "</td>";
 }
-std::string td_empty() {
-  return "<td class=\"num\" data-sort=\"-1\"></td>";
+/// A number cell that may wrap (a list of numbers: "L1 0.25, DRAM 1").
+std::string td_wrap(const std::string& label, const std::string& s, double sort) {
+  return "<td class=\"num wrap\" data-label=\"" + xml_escape(label) + "\" data-sort=\"" +
+         sortable_number(sort) + "\">" + xml_escape(s) + "</td>";
+}
+std::string td_empty(const std::string& label) {
+  return "<td class=\"num empty\" data-label=\"" + xml_escape(label) + "\" data-sort=\"-1\"></td>";
 }
 
 std::string step1(const Diagnosis& d, const UnitSystem& u) {
   return std::string("touching a roof? ") + (d.touching ? "yes" : "no") + ": " +
-         format_number(d.attainment * 100, 3) + "% of the attainable " +
-         format_work_rate(d.attainable, u) + " (headroom " + format_number(d.headroom.factor, 3) +
-         "x, " + format_number(d.headroom.decades, 2) + " decades)";
+         percent_text(d.attainment) + " of the attainable " + format_work_rate(d.attainable, u) +
+         " (headroom " + ratio_text(d.headroom.factor) + "x, " +
+         format_number(d.headroom.decades, 2) + " decades)";
 }
 std::string step2(const Diagnosis& d) {
   if (d.verdict == Verdict::far_below)
@@ -61,20 +75,70 @@ std::string info_list(const nlohmann::json& obj) {
   return s + "</dl>";
 }
 
-std::string stats_cells(const std::optional<Statistics>& st, const std::string& unit) {
-  if (!st) return td_empty() + td("") + td_empty();
-  return td_num(std::to_string(st->repetitions), st->repetitions) +
-         td(format_si(st->min, unit, 4) + " – " + format_si(st->max, unit, 4) + " (median " +
-            format_si(st->median, unit, 4) + ")") +
-         td_num(format_number(st->cv * 100, 2) + "%" + (st->noisy ? " noisy" : ""), st->cv);
+/// Where a roof comes from, with its formula and bytes convention in smaller type; long words
+/// (kernel symbols) may break anywhere so the column never widens the page.
+std::string td_source(const std::string& source, const std::string& formula,
+                      const std::string& note) {
+  return "<td class=\"source\" data-label=\"source\">" + xml_escape(source) +
+         (formula.empty() ? std::string()
+                          : "<br><span class=\"muted\">" + xml_escape(formula) + "</span>") +
+         (note.empty() ? std::string()
+                       : " <span class=\"muted\">(" + xml_escape(note) + ")</span>") +
+         "</td>";
+}
+
+/// The spread of a roof's samples, through the one function that words statistics.
+std::string spread_cell(const std::optional<Statistics>& st, const std::string& unit) {
+  if (!st) return td_empty("spread");
+  const report::SpreadText t = report::describe_spread(*st, unit);
+  return "<td class=\"num wrap\" data-label=\"spread\" data-sort=\"" + sortable_number(t.sort_key) +
+         "\">" + xml_escape(t.detail) + "</td>";
+}
+
+/// Grouped toggles for the roofs: the view (the few that matter, or all), then one check box
+/// per precision, vector width and instruction class (each group where it has two values).
+std::string roof_controls(const report::Chart& ch, const ReportInput& in) {
+  size_t shown = 0, total = 0;
+  std::vector<std::string> precisions, widths, classes;
+  auto add = [](std::vector<std::string>& v, const std::string& x) {
+    if (!x.empty() && std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+  };
+  for (const auto& r : ch.roofs) {
+    if (r.machine != 0) continue;
+    shown += r.shown, ++total;
+    if (!r.compute) continue;
+    add(precisions, r.traits.precision);
+    add(widths, r.traits.width);
+    add(classes, r.traits.klass);
+  }
+  if (shown == total) return "";
+  std::string h = "<div class=\"roof-controls\" role=\"group\" aria-label=\"roofs\">\n";
+  h += "<span class=\"group-name\">Roofs</span>\n";
+  const std::string few = in.roofs.empty() ? "the few that matter" : "the chosen ones";
+  h += "<label><input type=\"radio\" name=\"roof-view\" value=\"default\" checked> " + few + " (" +
+       std::to_string(shown) + ")</label>\n";
+  h += "<label><input type=\"radio\" name=\"roof-view\" value=\"all\"> all " +
+       std::to_string(total) + "</label>\n";
+  auto group = [&](const char* key, const char* title, const std::vector<std::string>& values) {
+    if (values.size() < 2) return;
+    h += "<fieldset><legend>" + std::string(title) + "</legend>";
+    for (const auto& v : values)
+      h += "<label><input type=\"checkbox\" checked data-filter=\"" + std::string(key) +
+           "\" value=\"" + xml_escape(v) + "\"> " + xml_escape(v) + "</label>";
+    h += "</fieldset>\n";
+  };
+  group("precision", "precision", precisions);
+  group("width", "vector width", widths);
+  group("class", "instruction class", classes);
+  return h + "</div>\n";
 }
 
 }  // namespace
 
 std::string render_html(const ReportInput& in) {
   report::SvgOptions o;
-  const report::PlotArea pa = report::plot_area(o);
-  const report::Chart ch = report::build_chart(in, pa.right - pa.left, pa.bottom - pa.top);
+  o.include_optional = true;
+  const report::Chart ch = report::chart_for_svg(in, o);
   std::string svg = report::render_svg_chart(ch, o);
   // Inline SVG in HTML needs no namespace declaration (the parser supplies it).
   const std::string ns = " xmlns=\"http://www.w3.org/2000/svg\"";
@@ -98,7 +162,7 @@ std::string render_html(const ReportInput& in) {
                       {"levels", levels},
                       {"performance", format_work_rate(d.performance, u)},
                       {"attainable", format_work_rate(d.attainable, u)},
-                      {"attainment", format_number(d.attainment * 100, 3) + "%"},
+                      {"attainment", percent_text(d.attainment)},
                       {"bound", d.binding_is_memory ? "memory (" + d.binding_level + " bandwidth)"
                                                     : "compute ('" + d.compute_roof + "' peak)"},
                       {"verdict", to_string(d.verdict)},
@@ -113,7 +177,9 @@ std::string render_html(const ReportInput& in) {
   std::string data = nlohmann::json{{"points", points}}.dump();
   // Inside <script>, "<" must not start a tag: escape it as a JSON unicode escape.
   std::string safe;
-  for (char c : data) safe += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  // terminal_safe_lines keeps the JSON the same JSON and leaves no non-XML character in it.
+  for (char c : terminal_safe_lines(data))
+    safe += c == '<' ? std::string("\\u003c") : std::string(1, c);
 
   std::string h;
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
@@ -148,15 +214,17 @@ std::string render_html(const ReportInput& in) {
        "<button type=\"button\" id=\"zoom-out\" aria-label=\"zoom out\">−</button>"
        "<button type=\"button\" id=\"reset-view\">Reset view</button>\n";
   h += "<span class=\"hint\">wheel: zoom · drag: pan · hover or tap a point</span>\n</div>\n";
+  h += roof_controls(ch, in);
   h += "<div id=\"chart\" class=\"chart\">\n" + svg +
        "<div id=\"tooltip\" class=\"tooltip\" role=\"tooltip\" hidden></div>\n</div>\n";
 
   // Points table (sortable).
   if (!in.points.empty()) {
+    const std::string ih = "I (" + u.intensity() + ")";
     h += "<h2>Points</h2>\n<table id=\"points-table\" class=\"data sortable\"><thead><tr>"
-         "<th>point</th><th>W</th><th>T</th><th>I (" +
-         xml_escape(u.intensity()) +
-         ")</th><th>P</th><th>attainable</th><th>attainment</th><th>headroom</th>"
+         "<th>point</th><th>W</th><th>T</th><th>" +
+         xml_escape(ih) +
+         "</th><th>P</th><th>attainable</th><th>attainment</th><th>headroom</th>"
          "<th>bound</th><th>verdict</th></tr></thead><tbody>\n";
     for (size_t k = 0; k < in.points.size(); ++k) {
       const Point& p = in.points[k];
@@ -166,52 +234,68 @@ std::string render_html(const ReportInput& in) {
         is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
               format_number(l.intensity.value);
       h += "<tr data-index=\"" + std::to_string(k) + "\">" +
-           "<td><span class=\"swatch\" style=\"background:" + report::verdict_colour(d.verdict) +
-           "\"></span>" + xml_escape(p.name) + "</td>" +
-           td_num(format_work(p.work, u), p.work.value) +
-           td_num(format_seconds(p.time), p.time.value) +
-           td_num(is, d.levels.front().intensity.value) +
-           td_num(format_work_rate(d.performance, u), d.performance.value) +
-           td_num(format_work_rate(d.attainable, u), d.attainable.value) +
-           td_num(format_number(d.attainment * 100, 3) + "%", d.attainment) +
-           td_num(format_number(d.headroom.factor, 3) + "x", d.headroom.factor) +
-           td(d.binding_is_memory ? d.binding_level : d.compute_roof) + td(to_string(d.verdict)) +
-           "</tr>\n";
+           "<td data-label=\"point\"><span class=\"swatch\" style=\"background:" +
+           report::verdict_colour(d.verdict) + "\"></span>" + xml_escape(p.name) + "</td>" +
+           td_num("W", format_work(p.work, u), p.work.value) +
+           td_num("T", format_seconds(p.time), p.time.value) +
+           td_wrap(ih, is, d.levels.front().intensity.value) +
+           td_num("P", format_work_rate(d.performance, u), d.performance.value) +
+           td_num("attainable", format_work_rate(d.attainable, u), d.attainable.value) +
+           td_num("attainment", percent_text(d.attainment), d.attainment) +
+           td_num("headroom", ratio_text(d.headroom.factor) + "x", d.headroom.factor) +
+           td("bound", d.binding_is_memory ? d.binding_level : d.compute_roof) +
+           td("verdict", to_string(d.verdict)) + "</tr>\n";
     }
     h += "</tbody></table>\n";
   }
 
-  // Roofs table: measured next to theoretical, with statistics (DESIGN.md provenance).
-  h += "<h2>Roofs</h2>\n<table id=\"roofs-table\" class=\"data sortable\"><thead><tr>"
-       "<th>machine</th><th>roof</th><th>kind</th><th>value</th><th>provenance</th>"
-       "<th>theoretical</th><th>measured / theoretical</th><th>repetitions</th><th>range</th>"
-       "<th>cv</th><th>source</th></tr></thead><tbody>\n";
+  // Roofs table: measured next to theoretical, with the spread of the samples (docs/architecture.md
+  // provenance). Rows of the roofs the chart shows by default say why they are shown.
+  const bool several = in.machines.size() > 1;
+  h += "<h2>Roofs</h2>\n<table id=\"roofs-table\" class=\"data sortable\"><thead><tr>" +
+       std::string(several ? "<th>machine</th>" : "") +
+       "<th>roof</th><th>value</th><th>provenance</th><th>theoretical</th>"
+       "<th>spread of the samples</th><th>source</th></tr></thead><tbody>\n";
+  std::map<const void*, const report::DrawnRoof*> drawn;
+  for (const auto& r : ch.roofs) drawn[r.compute ? static_cast<const void*>(r.c) : r.m] = &r;
+  auto roof_cell = [&](const void* key, const std::string& name, const std::string& kind) {
+    const report::DrawnRoof* r = drawn.count(key) ? drawn[key] : nullptr;
+    std::string why;
+    if (r && r->shown) why = r->compute ? r->reason : "memory level";
+    return "<td data-label=\"roof\">" + xml_escape(name) + "<span class=\"muted\"> · " +
+           xml_escape(kind) + "</span>" +
+           (why.empty() ? std::string()
+                        : "<br><span class=\"why\">on the chart: " + xml_escape(why) + "</span>") +
+           "</td>";
+  };
+  // The theoretical value (0: none) and how much of it the roof reaches.
+  auto theory_cell = [&](double th, double value, const std::string& text) {
+    if (!(th > 0)) return td_empty("theoretical");
+    return td_num("theoretical", text + " (" + percent_text(value / th) + " reached)", th);
+  };
   for (const auto& m : in.machines) {
     const RoofSet& s = m.roofs;
     for (const auto& c : s.compute) {
       const UnitSystem cu = report::roof_units(s, c);
-      h += "<tr class=\"roof-row\">" + td(s.name) + td(c.name) + td("compute") +
-           td_num(format_work_rate(c.peak, cu), c.peak.value) + td(to_string(c.provenance)) +
-           (c.theoretical ? td_num(format_work_rate(*c.theoretical, cu), c.theoretical->value)
-                          : td_empty()) +
-           (c.theoretical ? td_num(format_number(c.peak / *c.theoretical * 100, 3) + "%",
-                                   c.peak / *c.theoretical)
-                          : td_empty()) +
-           stats_cells(c.stats, cu.work_rate()) +
-           td(c.source + (c.formula.empty() ? "" : " — " + c.formula)) + "</tr>\n";
+      const double th = c.theoretical ? c.theoretical->value : 0;
+      h += "<tr class=\"roof-row\">" + (several ? td("machine", s.name) : std::string()) +
+           roof_cell(&c, c.name, "compute") +
+           td_num("value", format_work_rate(c.peak, cu), c.peak.value) +
+           td("provenance", to_string(c.provenance)) +
+           theory_cell(th, c.peak.value,
+                       c.theoretical ? format_work_rate(*c.theoretical, cu) : std::string()) +
+           spread_cell(c.stats, cu.work_rate()) + td_source(c.source, c.formula, "") + "</tr>\n";
     }
     for (const auto& r : s.memory) {
-      h += "<tr class=\"roof-row\">" + td(s.name) + td(r.level) + td(r.kind) +
-           td_num(format_byte_rate(r.bandwidth, s.units), r.bandwidth.value) +
-           td(to_string(r.provenance)) +
-           (r.theoretical ? td_num(format_byte_rate(*r.theoretical, s.units), r.theoretical->value)
-                          : td_empty()) +
-           (r.theoretical ? td_num(format_number(r.bandwidth / *r.theoretical * 100, 3) + "%",
-                                   r.bandwidth / *r.theoretical)
-                          : td_empty()) +
-           stats_cells(r.stats, s.units.traffic_symbol() + "/s") +
-           td(r.source + (r.formula.empty() ? "" : " — " + r.formula) +
-              (r.convention.empty() ? "" : " (bytes " + r.convention + ")")) +
+      const double th = r.theoretical ? r.theoretical->value : 0;
+      h += "<tr class=\"roof-row\">" + (several ? td("machine", s.name) : std::string()) +
+           roof_cell(&r, r.level, r.kind) +
+           td_num("value", format_byte_rate(r.bandwidth, s.units), r.bandwidth.value) +
+           td("provenance", to_string(r.provenance)) +
+           theory_cell(th, r.bandwidth.value,
+                       r.theoretical ? format_byte_rate(*r.theoretical, s.units) : std::string()) +
+           spread_cell(r.stats, s.units.traffic_symbol() + "/s") +
+           td_source(r.source, r.formula, r.convention.empty() ? "" : "bytes " + r.convention) +
            "</tr>\n";
     }
   }
@@ -219,8 +303,12 @@ std::string render_html(const ReportInput& in) {
   h += "<h3>Ridge points</h3>\n<table class=\"data\"><thead><tr><th>flat roof</th><th>memory roof"
        "</th><th>I* = π/β</th></tr></thead><tbody>\n";
   for (const auto& r : ch.ridges)
-    h += "<tr>" + td(r.c->name) + td(r.m->level) +
-         td_num(format_intensity(Intensity(r.intensity), u), r.intensity) + "</tr>\n";
+    h += "<tr>" + td("flat roof", r.c->name) + td("memory roof", r.m->level) +
+         td_num("I* = π/β",
+                format_intensity(Intensity(r.intensity),
+                                 report::roof_units(in.machines.front().roofs, *r.c)),
+                r.intensity) +
+         "</tr>\n";
   h += "</tbody></table>\n";
   if (ch.workload) {
     h += "<h3>Workload at I = " + xml_escape(format_intensity(ch.workload->intensity, u)) +
@@ -228,10 +316,11 @@ std::string render_html(const ReportInput& in) {
          "<th>attainable</th><th>ratio</th><th>regime</th></tr></thead><tbody>\n";
     for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
       const auto& m = ch.workload->machines[k];
-      h += "<tr>" + td(m.machine) + td(m.compute_roof + " × " + m.memory_level) +
-           td_num(format_work_rate(m.attainable, u), m.attainable.value) +
-           td_num(format_number(ch.workload->ratios[k], 3) + "x", ch.workload->ratios[k]) +
-           td(to_string(ch.workload->regimes[k])) + "</tr>\n";
+      h += "<tr>" + td("machine", m.machine) +
+           td("roofs", m.compute_roof + " × " + m.memory_level) +
+           td_num("attainable", format_work_rate(m.attainable, u), m.attainable.value) +
+           td_num("ratio", ratio_text(ch.workload->ratios[k]) + "x", ch.workload->ratios[k]) +
+           td("regime", to_string(ch.workload->regimes[k])) + "</tr>\n";
     }
     h += "</tbody></table>\n";
   }

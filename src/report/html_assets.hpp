@@ -36,20 +36,47 @@ font-size:12.5px;pointer-events:none}
 .tooltip td:first-child{color:var(--muted)}
 .tooltip .verdict{font-weight:600}
 .tooltip p{margin:4px 0}
+.roof-controls{display:flex;flex-wrap:wrap;gap:4px 14px;align-items:baseline;padding:6px 10px;
+background:var(--panel);border:1px solid var(--line);border-top:0;font-size:13px}
+.roof-controls .group-name{font-weight:600}
+.roof-controls label{white-space:nowrap;cursor:pointer;user-select:none}
+.roof-controls fieldset{display:flex;flex-wrap:wrap;gap:2px 10px;border:0;margin:0;padding:0}
+.roof-controls legend{float:left;color:var(--muted);margin-right:6px;padding:0}
 table.data{border-collapse:collapse;width:100%;font-size:13px}
 table.data th,table.data td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;
-vertical-align:top}
-table.data td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+vertical-align:top;overflow-wrap:break-word}
+table.data td.num{text-align:right;font-variant-numeric:tabular-nums}
+table.data td.num:not(.wrap){white-space:nowrap}
+table.data td.source{min-width:14em;overflow-wrap:anywhere}
 table.data th{background:var(--panel);position:sticky;top:0}
 table.sortable th{cursor:pointer;user-select:none}
 table.sortable th[aria-sort=ascending]::after{content:" ▲"}
 table.sortable th[aria-sort=descending]::after{content:" ▼"}
 table.data tr.hot td{background:var(--panel)}
+.muted{color:var(--muted);font-size:12px}
+.why{color:var(--accent);font-size:12px}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;vertical-align:0}
-dl.info{display:grid;grid-template-columns:max-content 1fr;gap:3px 16px;margin:0}
-dl.info dt{color:var(--muted)}dl.info dd{margin:0}
+dl.info{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:3px 16px;margin:0}
+dl.info dt{color:var(--muted)}dl.info dd{margin:0;min-width:0;overflow-wrap:anywhere}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px;overflow:auto;
-font-size:12px}
+font-size:12px;max-width:100%}
+/* A phone: each table row becomes a card of "column: value" lines, so no table is wider than the
+   screen; the column names come from each cell's data-label. */
+@media (max-width: 720px){
+main{padding:12px 10px 32px}
+.toolbar .hint{margin-left:0}
+table.data thead{display:none}
+table.data,table.data tbody,table.data tr,table.data td{display:block;width:100%}
+table.data tr{border:1px solid var(--line);border-radius:6px;margin:0 0 8px;padding:4px 0}
+table.data td{border:0;padding:2px 10px;display:grid;grid-template-columns:8.5em minmax(0,1fr);
+gap:8px;text-align:left}
+table.data td.num,table.data td.num:not(.wrap){text-align:left;white-space:normal}
+table.data td::before{content:attr(data-label);color:var(--muted);font-size:12px}
+table.data td.empty{display:none}
+table.data td.source{min-width:0}
+dl.info{grid-template-columns:minmax(0,1fr)}
+dl.info dd{margin:0 0 6px}
+}
 footer{color:var(--muted);font-size:12px;margin-top:32px}
 )CSS";
 
@@ -146,6 +173,55 @@ inline constexpr const char* kHtmlScript = R"JS(
         g.style.display = box.checked ? '' : 'none';
       });
     });
+  });
+
+  // Roofs: the view (the few that matter, or all), narrowed by the precision, vector width and
+  // instruction class boxes. Every element of a roof names it (data-id on its line, data-ids on
+  // its label and theoretical line, data-pairs on ridge marks). Labels were placed for the view
+  // and for every roof at once, so any subset shown keeps them apart.
+  var roofView = 'default';
+  function filtered(line, key) {
+    var v = line.getAttribute('data-' + key);
+    if (!v) return false;
+    var box = document.querySelector('input[data-filter="' + key + '"][value="' + CSS.escape(v) + '"]');
+    return box && !box.checked;
+  }
+  function roofLines() { return svg.querySelectorAll('line.roof[data-id]'); }
+  function applyRoofs() {
+    var on = {};
+    roofLines().forEach(function (l) {
+      var id = l.getAttribute('data-id');
+      var v = (roofView === 'all' || !l.classList.contains('optional')) &&
+              !filtered(l, 'precision') && !filtered(l, 'width') && !filtered(l, 'class');
+      on[id] = v;
+      l.setAttribute('display', v ? 'inline' : 'none');
+    });
+    svg.querySelectorAll('[data-ids]').forEach(function (e) {
+      var ids = e.getAttribute('data-ids').split(' ').filter(function (i) { return on[i]; });
+      e.setAttribute('display', ids.length ? 'inline' : 'none');
+    });
+    // The roof-label column has a layout for the view and one for every roof.
+    var layout = roofView === 'all' ? 'all' : 'view';
+    svg.querySelectorAll('[data-y-all]').forEach(function (e) {
+      var v = e.getAttribute('data-y-' + layout);
+      if (v !== null) e.setAttribute('y', v);
+    });
+    svg.querySelectorAll('[data-y2-all]').forEach(function (e) {
+      var v = e.getAttribute('data-y2-' + layout);
+      if (v !== null) e.setAttribute('y2', v);
+    });
+    svg.querySelectorAll('[data-pairs]').forEach(function (e) {
+      var any = e.getAttribute('data-pairs').split(' ').some(function (p) {
+        var q = p.split(':'); return on[q[0]] && on[q[1]];
+      });
+      e.setAttribute('display', any ? 'inline' : 'none');
+    });
+  }
+  document.querySelectorAll('input[name="roof-view"]').forEach(function (r) {
+    r.addEventListener('change', function () { if (r.checked) { roofView = r.value; applyRoofs(); } });
+  });
+  document.querySelectorAll('input[data-filter]').forEach(function (b) {
+    b.addEventListener('change', applyRoofs);
   });
 
   // Zoom (wheel, buttons) and pan (drag) on the viewBox; reset restores the whole chart.

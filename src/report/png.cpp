@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/report.hpp"
 
 extern char** environ;
@@ -26,7 +27,7 @@ namespace {
 struct ScratchDir {
   std::filesystem::path path;
   ScratchDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "roofline-png-XXXXXX").string();
+    std::string tmpl = (temp_directory() / "roofline-png-XXXXXX").string();
     if (!::mkdtemp(tmpl.data()))
       throw Error(std::string("cannot create a temporary directory: ") + std::strerror(errno));
     path = tmpl;

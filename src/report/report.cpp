@@ -12,13 +12,13 @@
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 
 std::string render_svg(const ReportInput& in) {
-  const report::SvgOptions o;
-  const report::PlotArea pa = report::plot_area(o);
-  const report::Chart ch = report::build_chart(in, pa.right - pa.left, pa.bottom - pa.top);
+  report::SvgOptions o;
+  const report::Chart ch = report::chart_for_svg(in, o);
   return report::render_svg_chart(ch, o);
 }
 
@@ -65,15 +65,14 @@ void write_report(const std::filesystem::path& path, const ReportInput& in) {
   } else if (ext == ".html" || ext == ".htm") {
     content = render_html(in);
   } else if (ext == ".json") {
-    content = render_json(in).dump(2) + "\n";
+    content = terminal_safe_lines(render_json(in).dump(2) + "\n");  // the same JSON, escaped
   } else if (ext == ".csv") {
     content = render_csv(in);
   } else if (ext == ".png") {
     // Rasterisers take the light style only (no prefers-color-scheme).
     report::SvgOptions o;
     o.dark_mode = false;
-    const report::PlotArea pa = report::plot_area(o);
-    const report::Chart ch = report::build_chart(in, pa.right - pa.left, pa.bottom - pa.top);
+    const report::Chart ch = report::chart_for_svg(in, o);
     content = svg_to_png(report::render_svg_chart(ch, o));
   } else {
     throw InputError(path.string() + ": unknown format '" + ext +

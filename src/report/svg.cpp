@@ -1,11 +1,15 @@
 // The roofline chart as SVG: log-log axes with decade and minor ticks, roofs (measured solid,
 // theoretical/datasheet dashed, theoretical value of measured roofs faint), ridge points, points
-// coloured and shaped by their diagnosis with non-colliding labels, headroom lines, overlays.
+// coloured and shaped by their diagnosis, headroom lines, overlays. Labels are placed so that
+// none overlaps another label or a point marker (svg_layout.hpp); the HTML page's optional roofs
+// are drawn hidden, their labels placed after every other label so any of them can be shown.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "report/svg.hpp"
+#include "report/svg_layout.hpp"
 #include "report/svg_text.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
@@ -36,83 +40,19 @@ double fastest_bw(const RoofSet& s) {
 std::string exact(double v) {
   return svg_exact(v);
 }
-
-struct Box {
-  double x0, y0, x1, y1;
-  bool overlaps(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
-};
-
-/// A line drawn on the chart that labels should not cross; `owner` lets a roof's own label sit
-/// along its line.
-struct Segment {
-  double x0, y0, x1, y1;
-  int owner = -1;
-};
-
-/// Does the segment cross the box? (Liang–Barsky clipping of the segment against the box.)
-bool crosses(const Segment& sg, const Box& b) {
-  double t0 = 0, t1 = 1;
-  const double dx = sg.x1 - sg.x0, dy = sg.y1 - sg.y0;
-  const double p[4] = {-dx, dx, -dy, dy};
-  const double q[4] = {sg.x0 - b.x0, b.x1 - sg.x0, sg.y0 - b.y0, b.y1 - sg.y0};
-  for (int k = 0; k < 4; ++k) {
-    if (p[k] == 0) {
-      if (q[k] < 0) return false;  // parallel to this edge and outside
-      continue;
-    }
-    const double t = q[k] / p[k];
-    if (p[k] < 0)
-      t0 = std::max(t0, t);
-    else
-      t1 = std::min(t1, t);
-    if (t0 > t1) return false;
-  }
-  return true;
+/// ` display="none"` for the elements of the HTML page's optional roofs (its script shows them).
+std::string hidden_unless(bool shown) {
+  return shown ? std::string() : std::string(" display=\"none\"");
 }
 
-/// Greedy label placement: a label takes the first candidate position that stays inside the
-/// plot and overlaps no marker, no label placed before it and no drawn line (roofs, headroom
-/// lines, the workload line). Every marker and line is registered before any label is placed.
-class Placer {
- public:
-  explicit Placer(Box bounds) : bounds_(bounds) {}
-  /// Which lines a label must stay clear of. Labels that find no place clear of every line try
-  /// again clear of the roofs only (crossing a thin headroom or workload line), then of none:
-  /// a label crossing a line stays readable, one on top of another label does not.
-  enum class Avoid { all_lines, roof_lines, no_lines };
-  bool fits(const Box& b, int owner = -2, Avoid avoid = Avoid::all_lines) const {
-    if (b.x0 < bounds_.x0 || b.x1 > bounds_.x1 || b.y0 < bounds_.y0 || b.y1 > bounds_.y1)
-      return false;
-    if (std::any_of(used_.begin(), used_.end(), [&](const Box& u) { return u.overlaps(b); }))
-      return false;
-    if (avoid == Avoid::no_lines) return true;
-    return std::none_of(lines_.begin(), lines_.end(), [&](const Segment& sg) {
-      if (avoid == Avoid::roof_lines && sg.owner < 0) return false;  // owner ≥ 0: a roof
-      return sg.owner != owner && crosses(sg, b);
-    });
-  }
-  void take(const Box& b) { used_.push_back(b); }
-  void line(const Segment& sg) { lines_.push_back(sg); }
-
- private:
-  Box bounds_;
-  std::vector<Box> used_;
-  std::vector<Segment> lines_;
-};
-
-constexpr double kFont = 12;  // label font size
-constexpr double kSmallFont = 10.5;
-constexpr double kBold = 1.15;  // semibold point labels are about 15% wider than regular text
-/// Box of a text anchored at (x, y) (baseline) with the given anchor.
-Box text_box(double x, double y, const std::string& s, double font, const std::string& anchor) {
-  const double w = text_width(s, font);
-  double x0 = x;
-  if (anchor == "end")
-    x0 = x - w;
-  else if (anchor == "middle")
-    x0 = x - w / 2;
-  return {x0 - 2, y - font * 0.85, x0 + w + 2, y + font * 0.3};
-}
+// Font sizes of the labels (the style sheet below uses the same).
+constexpr double kFont = 12;          // roof labels
+constexpr double kPointFont = 12;     // point labels, semibold
+constexpr double kSmallFont = 10.5;   // ridge and headroom labels
+constexpr double kLevelFont = 9.5;    // level names under hierarchical markers
+constexpr double kWorkloadFont = 11;  // workload line labels
+/// Up to this many points, each headroom line carries its factor.
+constexpr size_t kMaxHeadroomLabels = 12;
 
 std::string text(double x, double y, const std::string& s, const std::string& cls,
                  const std::string& anchor = "start", const std::string& extra = "") {
@@ -151,7 +91,10 @@ const char* kStyleLight = R"(
 .roof.default{stroke-width:2.6}
 .roof.dashed{stroke-dasharray:8 5}
 .roof.overlay{stroke:#56B4E9;stroke-width:1.8}
+.roof.secondary{stroke:#6e7781;stroke-width:1.3}
 .roof-label{font-size:12px;fill:#24292f}
+.roof-label.secondary{fill:#57606a}
+.roof-leader{stroke:#8c959f;stroke-width:.8;fill:none}
 .roof-label.overlay{fill:#1c7db5}
 .theory{fill:none;stroke:#8c959f;stroke-width:1.1;stroke-dasharray:2 4}
 .ridge{fill:#ffffff;stroke:#24292f;stroke-width:1.5}
@@ -179,6 +122,8 @@ const char* kStyleDark = R"(
 .ridge-label,.level-label{fill:#9ea7b3}
 .roof{stroke:#e6edf3}
 .roof-label{fill:#e6edf3}
+.roof.secondary{stroke:#8b949e}
+.roof-label.secondary{fill:#9ea7b3}
 .roof.overlay{stroke:#56B4E9}
 .roof-label.overlay{fill:#56B4E9}
 .theory{stroke:#6e7681}
@@ -228,50 +173,116 @@ const char* verdict_marker(Verdict v) {
 }
 
 PlotArea plot_area(const SvgOptions& o) {
-  return {104, o.width - 28, 66, o.height - 124};
+  return {o.axis_left, o.width - 28 - o.label_column, 66, o.height - 124};
 }
 
-std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
-  const ReportInput& in = *ch.in;
-  const PlotArea pa = plot_area(o);
-  const LogScale X{ch.x_lo, ch.x_hi, pa.left, pa.right};
-  const LogScale Y{ch.y_lo, ch.y_hi, pa.bottom, pa.top};
-  const RoofSet& rs = in.machines.front().roofs;
-  const UnitSystem& u = ch.units;
-  Placer placer({pa.left + 2, pa.top + 2, pa.right - 2, pa.bottom - 2});
+namespace {
 
+/// What every drawing step shares: the chart, the pixel mapping and the label placer.
+struct Canvas {
+  const Chart& ch;
+  const SvgOptions& o;
+  const ReportInput& in;
+  PlotArea pa;
+  LogScale X, Y;
+  Placer placer;
+  std::string clip = " clip-path=\"url(#roofline-plot-clip)\"";
+
+  Canvas(const Chart& chart, const SvgOptions& options)
+      : ch(chart),
+        o(options),
+        in(*chart.in),
+        pa(plot_area(options)),
+        X{chart.x_lo, chart.x_hi, pa.left, pa.right},
+        Y{chart.y_lo, chart.y_hi, pa.bottom, pa.top},
+        placer(Quad::box(pa.left + 2, pa.top + 2, pa.right - 2, pa.bottom - 2)) {}
+  bool visible_y(double p) const {
+    const double l = std::log10(p);
+    return l >= ch.y_lo && l <= ch.y_hi;
+  }
+  /// Drawn at all: roofs of this view, and on the HTML page the optional ones too.
+  bool drawn(const DrawnRoof& r) const { return r.shown || o.include_optional; }
+  bool drawn(const RidgeMark& r) const { return r.shown || o.include_optional; }
+  /// Takes the first of `candidates` that fits, trying them clear of every line, then of the
+  /// roofs only, then of no line. Returns its index, or -1 when none fits.
+  template <class Candidates>
+  int place(const Candidates& candidates, const std::vector<int>& owners = {}) {
+    for (const Placer::Avoid avoid :
+         {Placer::Avoid::all_lines, Placer::Avoid::roof_lines, Placer::Avoid::no_lines})
+      for (size_t k = 0; k < candidates.size(); ++k)
+        if (placer.fits(candidates[k], owners, avoid)) {
+          placer.take(candidates[k]);
+          return static_cast<int>(k);
+        }
+    return -1;
+  }
+};
+
+/// Where each point's binding-level marker sits and the attainable height above it.
+struct PointGeom {
+  double xb = 0, y = 0, ya = 0;
+  size_t bind = 0;
+  std::vector<double> level_x;  // x of every level's marker
+};
+
+// --- step 1: the document, title and subtitle -------------------------------------------------
+std::string open_document(const Canvas& c) {
+  const Chart& ch = c.ch;
+  const SvgOptions& o = c.o;
+  const RoofSet& rs = c.in.machines.front().roofs;
   std::string s;
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" + attr("width", o.width) +
        attr("height", o.height) + " viewBox=\"0 0 " + num(o.width) + " " + num(o.height) +
-       "\" class=\"roofline-chart\" role=\"img\"" + attr("aria-label", in.title) + ">\n";
-  s += "<title>" + xml_escape(in.title) + "</title>\n";
+       "\" class=\"roofline-chart\" role=\"img\"" + attr("aria-label", c.in.title) + ">\n";
+  s += "<title>" + xml_escape(c.in.title) + "</title>\n";
   s += "<desc>Roofline chart: " + xml_escape(ch.x_title) + " against " + xml_escape(ch.y_title) +
        ", log-log.</desc>\n";
   s += "<style>" + std::string(kAxesStyleLight) + kStyleLight +
        (o.dark_mode ? std::string(kAxesStyleDark) + kStyleDark : std::string()) + "</style>\n";
-  s += "<defs><clipPath id=\"roofline-plot-clip\"><rect" + attr("x", pa.left) + attr("y", pa.top) +
-       attr("width", pa.right - pa.left) + attr("height", pa.bottom - pa.top) +
-       "/></clipPath></defs>\n";
+  s += "<defs><clipPath id=\"roofline-plot-clip\"><rect" + attr("x", c.pa.left) +
+       attr("y", c.pa.top) + attr("width", c.pa.right - c.pa.left) +
+       attr("height", c.pa.bottom - c.pa.top) + "/></clipPath></defs>\n";
   s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", o.width) + attr("height", o.height) +
        "/>\n";
-  s += text(pa.left, 28, in.title, "title");
-  {
-    std::string sub = "machine: " + rs.name;
-    for (size_t i = 1; i < in.machines.size(); ++i)
-      sub += " · compared with " + in.machines[i].roofs.name;
-    sub += " · default roofs: " + ch.default_compute->name + " × " + ch.default_memory->level;
-    sub += " · ridge I* = " + format_intensity(ridge(*ch.default_compute, *ch.default_memory), u);
-    s += text(pa.left, 48, sub, "subtitle");
+  s += text(c.pa.left, 28, c.in.title, "title");
+  std::string sub = "machine: " + rs.name;
+  for (size_t i = 1; i < c.in.machines.size(); ++i)
+    sub += (i == 1 ? " · compared with " : ", ") + c.in.machines[i].roofs.name;
+  sub += " · default roofs: " + ch.default_compute->name + " × " + ch.default_memory->level;
+  sub +=
+      " · ridge I* = " + format_intensity(ridge(*ch.default_compute, *ch.default_memory), ch.units);
+  size_t shown = 0, total = 0;
+  for (const auto& r : ch.roofs)
+    if (r.machine == 0 && r.compute) shown += r.shown, ++total;
+  if (shown < total && !o.include_optional)
+    sub += " · " + std::to_string(shown) + " of " + std::to_string(total) + " compute roofs drawn";
+  // Within the chart's width (12 px, .subtitle): cut at a code point with an ellipsis; the
+  // roofs table and the page say the rest.
+  const double room = o.width - c.pa.left - 8;
+  if (text_width(sub, 12) > room) {
+    while (!sub.empty() && text_width(sub + "…", 12) > room) {
+      size_t cut = sub.size() - 1;
+      while (cut > 0 && (static_cast<unsigned char>(sub[cut]) & 0xC0) == 0x80) --cut;
+      sub.erase(cut);
+    }
+    sub += "…";
   }
+  s += text(c.pa.left, 48, sub, "subtitle");
+  return s;
+}
 
-  // Plot group carries the mapping so tests (and scripts) can check coordinates.
+// --- step 2: grid, frame, ticks and axis titles (opens the #plot group) -----------------------
+std::string axes(const Canvas& c) {
+  const Chart& ch = c.ch;
+  const PlotArea& pa = c.pa;
+  const LogScale &X = c.X, &Y = c.Y;
+  std::string s;
+  // The plot group carries the mapping so tests (and scripts) can check coordinates.
   s += "<g id=\"plot\"" + attr("data-x-log-min", exact(ch.x_lo)) +
        attr("data-x-log-max", exact(ch.x_hi)) + attr("data-y-log-min", exact(ch.y_lo)) +
        attr("data-y-log-max", exact(ch.y_hi)) + attr("data-left", exact(pa.left)) +
        attr("data-right", exact(pa.right)) + attr("data-top", exact(pa.top)) +
        attr("data-bottom", exact(pa.bottom)) + ">\n";
-
-  // Grid and axes.
   s += "<g class=\"grid\">\n";
   for (double v : minor_ticks(ch.x_lo, ch.x_hi))
     s += "<line class=\"grid-minor\"" + attr("x1", X(v)) + attr("x2", X(v)) + attr("y1", pa.top) +
@@ -300,7 +311,7 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
   for (double v : decade_ticks(ch.y_lo, ch.y_hi)) {
     s += "<line class=\"tick-mark\"" + attr("x1", pa.left - 6) + attr("x2", pa.left) +
          attr("y1", Y(v)) + attr("y2", Y(v)) + "/>\n";
-    s += text(pa.left - 9, Y(v) + 4, format_si(v, u.work_rate(), 3), "tick y-tick", "end",
+    s += text(pa.left - 9, Y(v) + 4, format_si(v, ch.units.work_rate(), 3), "tick y-tick", "end",
               attr("data-value", exact(v)));
   }
   for (double v : minor_ticks(ch.y_lo, ch.y_hi))
@@ -311,456 +322,513 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
   s += text(0, 0, ch.y_title, "axis-title y-title", "middle",
             " transform=\"translate(" + num(22) + "," + num(ymid) + ") rotate(-90)\"");
   s += "</g>\n";
+  return s;
+}
 
-  const std::string clip = " clip-path=\"url(#roofline-plot-clip)\"";
-  auto visible_y = [&](double p) { return std::log10(p) >= ch.y_lo && std::log10(p) <= ch.y_hi; };
-
-  // Theoretical values of measured roofs: faint dashed lines (how far from nameplate).
+// --- step 3: theoretical values of measured roofs (how far from nameplate) --------------------
+std::string theory_layer(const Canvas& c) {
+  const Chart& ch = c.ch;
+  const RoofSet& rs = c.in.machines.front().roofs;
   std::string theory;
   for (const auto& r : ch.roofs) {
-    if (r.machine != 0) continue;
+    if (r.machine != 0 || !c.drawn(r)) continue;
+    const std::string ids = attr("data-ids", r.id) + hidden_unless(r.shown);
     if (r.compute && r.c->theoretical && r.c->provenance == Provenance::measured) {
       const double p = r.c->theoretical->value;
-      if (!visible_y(p)) continue;
-      theory += "<line class=\"theory\"" + attr("data-roof", r.c->name) +
-                attr("data-value", exact(p)) + attr("x1", X(p / fastest_bw(rs))) +
-                attr("x2", pa.right) + attr("y1", Y(p)) + attr("y2", Y(p)) + "/>\n";
+      if (!c.visible_y(p)) continue;
+      theory += "<line class=\"theory\"" + attr("data-roof", r.c->name) + ids +
+                attr("data-value", exact(p)) + attr("x1", c.X(p / fastest_bw(rs))) +
+                attr("x2", c.pa.right) + attr("y1", c.Y(p)) + attr("y2", c.Y(p)) + "/>\n";
     }
     if (!r.compute && r.m->theoretical && r.m->provenance == Provenance::measured) {
       const double b = r.m->theoretical->value;
       const double i0 = std::pow(10.0, ch.x_lo),
                    i1 = std::min(r.to * r.m->bandwidth.value / b, std::pow(10.0, ch.x_hi));
-      theory += "<line class=\"theory\"" + attr("data-roof", r.m->level) +
-                attr("data-value", exact(b)) + attr("x1", X(i0)) + attr("x2", X(i1)) +
-                attr("y1", Y(b * i0)) + attr("y2", Y(b * i1)) + "/>\n";
+      theory += "<line class=\"theory\"" + attr("data-roof", r.m->level) + ids +
+                attr("data-value", exact(b)) + attr("x1", c.X(i0)) + attr("x2", c.X(i1)) +
+                attr("y1", c.Y(b * i0)) + attr("y2", c.Y(b * i1)) + "/>\n";
     }
   }
-  if (!theory.empty()) s += "<g class=\"layer layer-theory\"" + clip + ">\n" + theory + "</g>\n";
+  return theory.empty() ? std::string()
+                        : "<g class=\"layer layer-theory\"" + c.clip + ">\n" + theory + "</g>\n";
+}
 
-  // Everything labels must avoid, registered before any label is placed: roof lines, ridge
-  // marks, the workload line and its marks, point markers and headroom lines.
-  struct PointGeom {
-    double xb = 0, y = 0, ya = 0;  // binding-level marker and the attainable height above it
-    size_t bind = 0;
-    std::vector<double> level_x;  // x of every level's marker
-  };
-  std::vector<PointGeom> geom(in.points.size());
-  for (size_t k = 0; k < in.points.size(); ++k) {
+// --- step 4: what labels must avoid ----------------------------------------------------------
+/// Point markers, headroom lines, the workload line and its marks, and the roof lines and
+/// ridge marks of one tier (the view's roofs, or the page's optional ones).
+std::vector<PointGeom> register_points(Canvas& c) {
+  const Chart& ch = c.ch;
+  std::vector<PointGeom> geom(c.in.points.size());
+  for (size_t k = 0; k < c.in.points.size(); ++k) {
     const Diagnosis& d = ch.diagnoses[k];
     PointGeom& g = geom[k];
     for (size_t l = 0; l < d.levels.size(); ++l)
       if (d.levels[l].level == d.binding_level) g.bind = l;
-    g.xb = X(d.levels[g.bind].intensity.value);
-    g.y = Y(d.performance.value);
-    g.ya = Y(d.attainable.value);
-    for (const auto& l : d.levels) g.level_x.push_back(X(l.intensity.value));
-    for (double xl : g.level_x) placer.take({xl - 7, g.y - 7, xl + 7, g.y + 7});
-    if (std::fabs(g.ya - g.y) > 3) placer.line({g.xb, g.y, g.xb, g.ya});
-  }
-  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
-    const DrawnRoof& r = ch.roofs[ri];
-    placer.line({X(r.from), Y(r.height(r.from)), X(r.to), Y(r.height(r.to)), static_cast<int>(ri)});
-  }
-  for (const auto& r : ch.ridges) {
-    const double x = X(r.intensity), y = Y(r.peak);
-    placer.take({x - 5, y - 5, x + 5, y + 5});
+    g.xb = c.X(d.levels[g.bind].intensity.value);
+    g.y = c.Y(d.performance.value);
+    g.ya = c.Y(d.attainable.value);
+    for (const auto& l : d.levels) g.level_x.push_back(c.X(l.intensity.value));
+    for (double xl : g.level_x) c.placer.take(Quad::box(xl - 7.5, g.y - 7.5, xl + 7.5, g.y + 7.5));
+    if (std::fabs(g.ya - g.y) > 3) c.placer.line({g.xb, g.y, g.xb, g.ya});
   }
   if (ch.workload) {
-    const double x = X(ch.workload->intensity.value);
-    placer.line({x, pa.top, x, pa.bottom});
+    const double x = c.X(ch.workload->intensity.value);
+    c.placer.line({x, c.pa.top, x, c.pa.bottom});
     for (const auto& m : ch.workload->machines) {
-      const double y = Y(m.attainable.value);
-      placer.take({x - 6, y - 6, x + 6, y + 6});
+      const double y = c.Y(m.attainable.value);
+      c.placer.take(Quad::box(x - 6, y - 6, x + 6, y + 6));
     }
   }
+  return geom;
+}
+void register_roofs(Canvas& c, bool optional) {
+  const Chart& ch = c.ch;
+  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
+    const DrawnRoof& r = ch.roofs[ri];
+    if (!c.drawn(r) || r.shown == optional) continue;
+    c.placer.line(
+        {c.X(r.from), c.Y(r.height(r.from)), c.X(r.to), c.Y(r.height(r.to)), static_cast<int>(ri)});
+  }
+  for (const auto& r : ch.ridges) {
+    if (!c.drawn(r) || r.shown == optional) continue;
+    const double x = c.X(r.intensity), y = c.Y(r.peak);
+    c.placer.take(Quad::box(x - 5, y - 5, x + 5, y + 5));
+  }
+}
 
-  // Roofs. Flat roofs of one machine at (nearly) the same height — lines a few pixels apart,
-  // e.g. fp16 and bf16 tensor — share one label: "bf16 tensor / fp16 tensor 2.25 PFLOP/s", or
-  // with each value when they differ.
-  std::vector<std::vector<std::pair<std::string, std::string>>> parts(ch.roofs.size());
-  std::vector<bool> label_owner(ch.roofs.size(), true);
-  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
-    const DrawnRoof& r = ch.roofs[ri];
-    if (!r.compute) continue;
-    const RoofSet& set = in.machines[r.machine].roofs;
-    const std::pair<std::string, std::string> part{
-        compute_name(*r.c), format_work_rate(r.c->peak, roof_units(set, *r.c))};
-    bool merged = false;
-    for (size_t rj = 0; rj < ri && !merged; ++rj) {
-      const DrawnRoof& q = ch.roofs[rj];
-      if (!q.compute || q.machine != r.machine || !label_owner[rj]) continue;
-      if (std::fabs(std::log10(q.value() / r.value())) > 0.013) continue;  // 3%: ~2 px apart
-      parts[rj].push_back(part);
-      label_owner[ri] = false;
-      merged = true;
-    }
-    if (!merged) parts[ri].push_back(part);
-  }
-  std::vector<std::string> merged_label(ch.roofs.size());
-  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
-    merged_label[ri] = ch.roofs[ri].label;
-    if (parts[ri].size() < 2) continue;
-    const bool same = std::all_of(parts[ri].begin(), parts[ri].end(),
-                                  [&](const auto& pr) { return pr.second == parts[ri][0].second; });
-    // As many names as fit in about half the plot's width, then "+k more": a label must never
-    // run off the plot (each line's tooltip still names its own roof).
-    const double max_w = 0.55 * (pa.right - pa.left);
-    const std::string tail = same ? " " + parts[ri][0].second : "";
-    std::string l;
-    size_t shown = 0;
-    for (const auto& [name, rate] : parts[ri]) {
-      const std::string next = l + (l.empty() ? "" : " / ") + name + (same ? "" : " " + rate);
-      const size_t rest = parts[ri].size() - shown - 1;
-      const std::string more = rest > 0 ? " +" + std::to_string(rest) + " more" : "";
-      if (shown > 0 && text_width(next + more + tail, kFont) > max_w) break;
-      l = next;
-      ++shown;
-    }
-    if (shown < parts[ri].size()) l += " +" + std::to_string(parts[ri].size() - shown) + " more";
-    merged_label[ri] = l + tail;
-  }
-  std::string roof_lines[2], roof_labels[2];
-  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
-    const DrawnRoof& r = ch.roofs[ri];
-    const int owner = static_cast<int>(ri);
-    const bool overlay = r.machine != 0;
-    std::string cls = std::string("roof ") + (r.compute ? "compute-roof" : "memory-roof") +
-                      (r.is_default ? " default" : "") + (r.dashed ? " dashed" : "") +
-                      (overlay ? " overlay" : "");
+// --- step 5: roof lines ----------------------------------------------------------------------
+/// The roofs of the view other than the headline ones (scalar baseline, no-FMA) are drawn
+/// lighter, so the highest roof of each precision stands out.
+bool secondary(const DrawnRoof& r) {
+  return r.compute && r.machine == 0 &&
+         (!r.shown || r.reason == "scalar baseline" || r.reason.rfind("no-FMA", 0) == 0);
+}
+
+std::string roof_lines(const Canvas& c, bool overlay) {
+  std::string out;
+  for (const DrawnRoof& r : c.ch.roofs) {
+    if (!c.drawn(r) || (r.machine != 0) != overlay) continue;
+    const std::string cls = std::string("roof ") + (r.compute ? "compute-roof" : "memory-roof") +
+                            (r.is_default ? " default" : "") + (r.dashed ? " dashed" : "") +
+                            (overlay ? " overlay" : "") + (secondary(r) ? " secondary" : "") +
+                            (r.shown ? "" : " optional");
     const std::string prov = to_string(r.compute ? r.c->provenance : r.m->provenance);
-    const std::string machine = in.machines[r.machine].roofs.name;
-    std::string& out = roof_lines[overlay ? 1 : 0];
+    const std::string machine = c.in.machines[r.machine].roofs.name;
+    std::string traits;
+    if (r.compute && c.o.include_optional)
+      traits = attr("data-precision", r.traits.precision) + attr("data-width", r.traits.width) +
+               attr("data-class", r.traits.klass) + attr("data-reason", r.reason);
     out += "<line" + attr("class", cls) + attr("data-machine", machine) +
-           attr("data-roof", r.compute ? r.c->name : r.m->level) +
+           attr("data-roof", r.compute ? r.c->name : r.m->level) + attr("data-id", r.id) +
+           attr("data-name", r.name) + attr("data-rate", r.rate) + traits +
            attr("data-value", exact(r.value())) + attr("data-provenance", prov) +
-           attr("x1", X(r.from)) + attr("x2", X(r.to)) + attr("y1", Y(r.height(r.from))) +
-           attr("y2", Y(r.height(r.to))) + "><title>" +
-           xml_escape((overlay ? machine + ": " : std::string()) + r.label + " (" + prov + ")") +
+           hidden_unless(r.shown) + attr("x1", c.X(r.from)) + attr("x2", c.X(r.to)) +
+           attr("y1", c.Y(r.height(r.from))) + attr("y2", c.Y(r.height(r.to))) + "><title>" +
+           xml_escape((overlay ? machine + ": " : std::string()) + r.label + " (" + prov +
+                      (r.reason.empty() || !r.compute ? "" : "; " + r.reason) + ")") +
            "</title></line>\n";
-    // Labels: flat roofs at the right end above the line; slanted roofs along the line.
-    if (!label_owner[ri]) continue;
-    const std::string label = (overlay ? machine + ": " : std::string()) + merged_label[ri];
-    const std::string lcls = std::string("roof-label ") + (r.compute ? "compute" : "memory") +
-                             (overlay ? " overlay" : "");
-    if (r.compute) {
-      const double y = Y(r.value());
-      if (!visible_y(r.value())) continue;
-      bool placed = false;
-      for (const Placer::Avoid avoid :
-           {Placer::Avoid::all_lines, Placer::Avoid::roof_lines, Placer::Avoid::no_lines}) {
-        for (double dx : {0.0, 0.15, 0.3, 0.45, 0.6}) {
-          for (double dy : {-6.0, 15.0}) {
-            const double x = pa.right - 8 - dx * (pa.right - pa.left);
-            const Box b = text_box(x, y + dy, label, kFont, "end");
-            if (x - text_width(label, kFont) < X(r.from) && dx > 0) continue;
-            if (placer.fits(b, owner, avoid)) {
-              placer.take(b);
-              roof_labels[overlay ? 1 : 0] += text(x, y + dy, label, lcls, "end");
-              placed = true;
-              break;
-            }
-          }
-          if (placed) break;
-        }
-        if (placed) break;
-      }
-      if (!placed) {  // never unlabelled: the first position, even if it touches something
-        const double x = pa.right - 8;
-        placer.take(text_box(x, y - 6, label, kFont, "end"));
-        roof_labels[overlay ? 1 : 0] += text(x, y - 6, label, lcls, "end");
-      }
-    } else {
-      const double b = r.value();
-      const double a_log = std::max(ch.x_lo, ch.y_lo - std::log10(b));
-      const double b_log = std::min(std::log10(r.to), ch.y_hi - std::log10(b));
-      if (b_log <= a_log) continue;
-      const double w = text_width(label, kFont);
-      const double diag = w / std::sqrt(2.0);  // the label's extent on each axis at 45°
-      // A label along a 45° line is tested as a chain of small boxes along its baseline (its
-      // bounding box would contain the line itself).
-      auto along = [&](double x, double y, bool below) {
-        std::vector<Box> boxes;
-        const double off = below ? 9 : -9;  // perpendicular offset of the text's middle
-        const int n = std::max(1, static_cast<int>(diag / 8));
-        for (int k = 0; k <= n; ++k) {
-          const double t = 6 / std::sqrt(2.0) + diag * k / n;
-          const double cx = x + t + off / std::sqrt(2.0), cy = y - t + off / std::sqrt(2.0);
-          boxes.push_back({cx - 5, cy - 5, cx + 5, cy + 5});
-        }
-        return boxes;
-      };
-      bool placed = false;
-      for (double f : {0.08, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7}) {
-        const double il = a_log + f * (b_log - a_log);
-        const double x = X(std::pow(10.0, il)), y = Y(b * std::pow(10.0, il));
-        // Overlay labels go below their line (the machine's own roofs are often just above).
-        const auto boxes = along(x, y, overlay);
-        if (!std::all_of(boxes.begin(), boxes.end(),
-                         [&](const Box& bx) { return placer.fits(bx, owner); }))
-          continue;
-        for (const Box& bx : boxes) placer.take(bx);
-        // Equal decades on both axes (build_chart) make every slanted roof a 45° line.
-        roof_labels[overlay ? 1 : 0] +=
-            text(6, overlay ? 13 : -5, label, lcls, "start",
-                 " transform=\"translate(" + num(x) + "," + num(y) + ") rotate(-45)\"");
-        placed = true;
-        break;
-      }
-      if (!placed) {  // never unlabelled: near the line's left end
-        const double il = a_log + 0.08 * (b_log - a_log);
-        const double x = X(std::pow(10.0, il)), y = Y(b * std::pow(10.0, il));
-        for (const Box& bx : along(x, y, overlay)) placer.take(bx);
-        roof_labels[overlay ? 1 : 0] +=
-            text(6, overlay ? 13 : -5, label, lcls, "start",
-                 " transform=\"translate(" + num(x) + "," + num(y) + ") rotate(-45)\"");
-      }
-    }
   }
-  s += "<g class=\"layer layer-roofs\"" + clip + ">\n" + roof_lines[0] + roof_labels[0] + "</g>\n";
-  if (!roof_lines[1].empty())
-    s += "<g class=\"layer layer-overlay\"" + clip + ">\n" + roof_lines[1] + roof_labels[1] +
-         "</g>\n";
+  return out;
+}
 
-  // No-overlap curve and the empirical curve.
+// --- step 6: roof labels --------------------------------------------------------------------
+/// "fp32 512-bit fma 234.5 GFLOP/s", "DRAM 104.5 GB/s"; an overlay's with its machine's name.
+std::string roof_label_text(const Canvas& c, const DrawnRoof& r) {
+  return (r.machine != 0 ? c.in.machines[r.machine].roofs.name + ": " : std::string()) + r.name +
+         " " + r.rate;
+}
+std::string label_ids(const DrawnRoof& r) {
+  return attr("data-ids", r.id) + hidden_unless(r.shown);
+}
+
+/// A slanted roof's label: along its 45° line, above it (overlays below), from near the left
+/// end towards the ridge. Returns false when no place is free.
+bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
+  const Chart& ch = c.ch;
+  const DrawnRoof& r = ch.roofs[ri];
+  const std::string label = roof_label_text(c, r);
+  const double w = text_width(label, kFont);
+  const double b = r.value();
+  const double a_log = std::max(ch.x_lo, ch.y_lo - std::log10(b));
+  const double b_log = std::min(std::log10(r.to), ch.y_hi - std::log10(b));
+  if (b_log <= a_log) return true;  // not on the chart: nothing to label
+  const bool overlay = r.machine != 0;
+  struct Spot {
+    double x, y, ly;
+  };
+  std::vector<Spot> spots;
+  std::vector<Quad> quads;
+  for (const bool below : {overlay, !overlay})
+    for (double f = 0.06; f <= 0.86; f += 0.04) {
+      const double il = a_log + f * (b_log - a_log);
+      const double x = c.X(std::pow(10.0, il)), y = c.Y(b * std::pow(10.0, il));
+      const double ly = below ? 13 : -5;
+      spots.push_back({x, y, ly});
+      quads.push_back(turned_text_quad(x, y, -45, 6, ly, w, kFont));
+    }
+  const int k = c.place(quads, {static_cast<int>(ri)});
+  if (k < 0) return false;
+  const Spot& s = spots[static_cast<size_t>(k)];
+  // Equal decades on both axes (build_chart) make every slanted roof a 45° line.
+  out += text(
+      6, s.ly, label, std::string("roof-label memory") + (overlay ? " overlay" : ""), "start",
+      label_ids(r) + " transform=\"translate(" + num(s.x) + "," + num(s.y) + ") rotate(-45)\"");
+  return true;
+}
+
+/// The flat roofs' labels, in a column right of the plot at the height of their lines, each
+/// joined to its line's end by a short connector. Two layouts: one of the view's roofs, and on
+/// the HTML page one of every roof, which its script uses when every roof is shown (any subset
+/// of a layout keeps its labels apart).
+void roof_column(Canvas& c, std::string& out) {
+  const double step = kFont * (kAscent + kDescent) + 1.2;  // baseline to baseline
+  const double lift = kFont * 0.34;                        // baseline below the text's middle
+  const double top = c.pa.top - 6 + kFont * kAscent, bottom = c.pa.bottom + 6;
+  struct Item {
+    size_t roof;
+    double line_y, want;
+  };
+  std::vector<Item> items;
+  for (size_t ri = 0; ri < c.ch.roofs.size(); ++ri) {
+    const DrawnRoof& r = c.ch.roofs[ri];
+    if (!r.compute || !c.drawn(r) || !c.visible_y(r.value())) continue;
+    const double y = c.Y(r.value());
+    items.push_back({ri, y, y + lift});
+  }
+  std::stable_sort(items.begin(), items.end(),
+                   [](const Item& a, const Item& b) { return a.want < b.want; });
+  std::vector<double> want_view, want_all;
+  for (const Item& it : items) {
+    want_all.push_back(it.want);
+    if (c.ch.roofs[it.roof].shown) want_view.push_back(it.want);
+  }
+  const std::vector<double> at_view = spread_column(want_view, step, top, bottom);
+  const std::vector<double> at_all = spread_column(want_all, step, top, bottom);
+  const double x = c.pa.right + 9;
+  size_t k = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const DrawnRoof& r = c.ch.roofs[items[i].roof];
+    std::string y_attrs, y2_attrs;
+    double y = at_all[i];
+    if (r.shown) {
+      y = at_view[k++];
+      y_attrs += attr("data-y-view", num(y));
+      y2_attrs += attr("data-y2-view", num(y - lift));
+    }
+    if (c.o.include_optional) {
+      y_attrs += attr("data-y-all", num(at_all[i]));
+      y2_attrs += attr("data-y2-all", num(at_all[i] - lift));
+    }
+    if (y > c.o.height - 4) continue;  // more roofs than rows: the tooltip and table have it
+    const std::string cls = std::string("roof-label compute") + (r.machine != 0 ? " overlay" : "") +
+                            (secondary(r) ? " secondary" : "");
+    out += "<line class=\"roof-leader\"" + label_ids(r) + y2_attrs + attr("x1", c.pa.right) +
+           attr("y1", items[i].line_y) + attr("x2", x - 3) + attr("y2", y - lift) + "/>\n";
+    out += text(x, y, roof_label_text(c, r), cls, "start", label_ids(r) + y_attrs);
+  }
+}
+
+/// Labels of one tier: the slanted roofs' inside the plot (machine's, overlays'), the flat
+/// roofs' in the column. Roofs whose label finds no free place keep their name in the line's
+/// tooltip and in the roofs table.
+struct RoofLabels {
+  std::string inside, inside_overlay, column;
+};
+void roof_labels(Canvas& c, bool optional, RoofLabels& out) {
+  for (size_t ri = 0; ri < c.ch.roofs.size(); ++ri) {
+    const DrawnRoof& r = c.ch.roofs[ri];
+    if (r.compute || !c.drawn(r) || r.shown == optional) continue;
+    place_slanted_label(c, ri, r.machine != 0 ? out.inside_overlay : out.inside);
+  }
+  if (!optional) roof_column(c, out.column);
+}
+
+// --- step 7: the no-overlap and empirical curves ---------------------------------------------
+std::string curves(const Canvas& c) {
+  const Chart& ch = c.ch;
   auto polyline = [&](const std::vector<std::pair<double, double>>& pts) {
     std::string d;
     for (const auto& [i, p] : pts) {
-      if (!visible_y(p)) continue;
-      d += (d.empty() ? "M" : "L") + num(X(i)) + " " + num(Y(p));
+      if (!c.visible_y(p)) continue;
+      d += (d.empty() ? "M" : "L") + num(c.X(i)) + " " + num(c.Y(p));
     }
     return d;
   };
+  std::string s;
   if (!ch.no_overlap.empty())
-    s += "<g class=\"layer layer-no-overlap\"" + clip + "><path class=\"no-overlap\" d=\"" +
+    s += "<g class=\"layer layer-no-overlap\"" + c.clip + "><path class=\"no-overlap\" d=\"" +
          polyline(ch.no_overlap) + "\"><title>no overlap: P = 1/(1/π + 1/(β·I)) for " +
          xml_escape(ch.default_compute->name + " × " + ch.default_memory->level) +
          "</title></path></g>\n";
   if (!ch.empirical.empty()) {
-    s += "<g class=\"layer layer-curve\"" + clip + "><path class=\"curve\" d=\"" +
+    s += "<g class=\"layer layer-curve\"" + c.clip + "><path class=\"curve\" d=\"" +
          polyline(ch.empirical) + "\"><title>empirical curve (measured)</title></path>\n";
     for (const auto& [i, p] : ch.empirical)
-      s += "<circle class=\"curve-dot\"" + attr("cx", X(i)) + attr("cy", Y(p)) + " r=\"2\"/>\n";
+      s += "<circle class=\"curve-dot\"" + attr("cx", c.X(i)) + attr("cy", c.Y(p)) + " r=\"2\"/>\n";
     s += "</g>\n";
   }
+  return s;
+}
 
-  // Ridge points.
-  s += "<g class=\"layer layer-ridges\"" + clip + ">\n";
-  std::string ridge_labels;
+// --- step 8: ridge points --------------------------------------------------------------------
+/// Rings at I* = π/β; the view's ridges of the default roof are labelled where a label fits.
+std::string ridges(Canvas& c) {
+  const Chart& ch = c.ch;
+  std::string rings, labels;
   for (const auto& r : ch.ridges) {
-    const double x = X(r.intensity), y = Y(r.peak);
+    if (!c.drawn(r)) continue;
+    const double x = c.X(r.intensity), y = c.Y(r.peak);
     if (r.primary)
-      s += "<line class=\"ridge-drop\"" + attr("x1", x) + attr("x2", x) + attr("y1", y) +
-           attr("y2", pa.bottom) + "/>\n";
-    s += "<circle class=\"ridge" + std::string(r.primary ? " primary" : "") + "\"" +
-         attr("data-compute", r.c->name) + attr("data-memory", r.m->level) +
-         attr("data-intensity", exact(r.intensity)) + attr("cx", x) + attr("cy", y) +
-         attr("r", r.primary ? 4.5 : 3.5) + "><title>ridge I* = π/β = " +
-         xml_escape(format_intensity(Intensity(r.intensity), u) + " (" + r.c->name + " / " +
-                    r.m->level + ")") +
-         "</title></circle>\n";
-    const std::string label = "I* = " + format_number(r.intensity, 3);
-    bool placed = false;
-    for (auto [dx, dy, anchor] :
-         {std::tuple{7.0, 15.0, "start"}, std::tuple{-7.0, 15.0, "end"},
-          std::tuple{7.0, -7.0, "start"}, std::tuple{-7.0, -7.0, "end"},
-          std::tuple{0.0, 24.0, "middle"}, std::tuple{0.0, -14.0, "middle"},
-          std::tuple{12.0, 28.0, "start"}, std::tuple{-12.0, 28.0, "end"}}) {
-      const Box b = text_box(x + dx, y + dy, label, kSmallFont, anchor);
-      if (!placer.fits(b)) continue;
-      placer.take(b);
-      ridge_labels += text(x + dx, y + dy, label, "ridge-label", anchor);
-      placed = true;
-      break;
-    }
-    if (!placed && r.primary) {  // the default roofs' ridge is always labelled
-      placer.take(text_box(x + 7, y + 15, label, kSmallFont, "start"));
-      ridge_labels += text(x + 7, y + 15, label, "ridge-label", "start");
-    }
+      rings += "<line class=\"ridge-drop\"" + attr("data-pairs", r.roof_ids) + attr("x1", x) +
+               attr("x2", x) + attr("y1", y) + attr("y2", c.pa.bottom) + "/>\n";
+    rings += "<circle class=\"ridge" + std::string(r.primary ? " primary" : "") +
+             (r.shown ? "" : " optional") + "\"" + attr("data-compute", r.c->name) +
+             attr("data-memory", r.m->level) + attr("data-pairs", r.roof_ids) +
+             hidden_unless(r.shown) + attr("data-intensity", exact(r.intensity)) + attr("cx", x) +
+             attr("cy", y) + attr("r", r.primary ? 4.5 : 3.5) + "><title>ridge I* = π/β = " +
+             xml_escape(format_intensity(Intensity(r.intensity),
+                                         roof_units(c.in.machines.front().roofs, *r.c)) +
+                        " (" + r.c->name + " / " + r.m->level + ")") +
+             "</title></circle>\n";
+    // Labels for the default flat roof's ridges (one per memory level): the others are read
+    // from the tooltip and the ridge table, so the chart keeps few numbers.
+    if (!r.shown || r.c != ch.default_compute) continue;
+    const std::string label = "I* = " + format_number(r.intensity);
+    const double w = text_width(label, kSmallFont);
+    std::vector<std::tuple<double, double, const char*>> spots = {
+        {7.0, 15.0, "start"},  {-7.0, 15.0, "end"},    {7.0, -7.0, "start"},  {-7.0, -7.0, "end"},
+        {0.0, 24.0, "middle"}, {0.0, -14.0, "middle"}, {12.0, 28.0, "start"}, {-12.0, 28.0, "end"}};
+    std::vector<Quad> quads;
+    for (const auto& [dx, dy, anchor] : spots)
+      quads.push_back(text_quad(x + dx, y + dy, w, kSmallFont, anchor));
+    const int k = c.place(quads);
+    if (k < 0) continue;
+    const auto& [dx, dy, anchor] = spots[static_cast<size_t>(k)];
+    labels += text(x + dx, y + dy, label, "ridge-label", anchor, attr("data-pairs", r.roof_ids));
   }
-  s += ridge_labels + "</g>\n";
+  return "<g class=\"layer layer-ridges\"" + c.clip + ">\n" + rings + labels + "</g>\n";
+}
 
-  // Workload line: roof heights of every machine at I, with ratios (DIGEST §7).
-  if (ch.workload) {
-    const double i = ch.workload->intensity.value;
-    const double x = X(i);
-    s += "<g class=\"layer layer-workload\"" + clip + attr("data-intensity", exact(i)) + ">\n";
-    s += "<line class=\"workload\"" + attr("x1", x) + attr("x2", x) + attr("y1", pa.top) +
-         attr("y2", pa.bottom) + "/>\n";
-    const std::string head = "workload I = " + format_intensity(Intensity(i), u);
-    const bool right = x < (pa.left + pa.right) / 2;
-    s += text(x + (right ? 5 : -5), pa.bottom - 8, head, "workload-label", right ? "start" : "end");
-    placer.take(text_box(x + (right ? 5 : -5), pa.bottom - 8, head, 11, right ? "start" : "end"));
-    for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
-      const auto& m = ch.workload->machines[k];
-      const double y = Y(m.attainable.value);
-      s += "<path class=\"workload-mark\" d=\"M" + num(x) + " " + num(y - 5) + "L" + num(x + 5) +
-           " " + num(y) + "L" + num(x) + " " + num(y + 5) + "L" + num(x - 5) + " " + num(y) +
-           "Z\"" + attr("data-machine", m.machine) +
-           attr("data-attainable", exact(m.attainable.value)) + "/>\n";
-      std::string label = (ch.workload->machines.size() > 1 ? m.machine + " " : std::string()) +
-                          format_work_rate(m.attainable, u);
-      if (k > 0)
-        label += " (" + format_number(ch.workload->ratios[k], 3) + "x, " +
-                 to_string(ch.workload->regimes[k]) + ")";
-      // The ratio is the point of the line (DIGEST §7): it is always written, on either side.
-      bool placed = false;
-      for (const bool side : {right, !right}) {
-        for (double dy : {-6.0, 14.0, -18.0, 26.0, -30.0, 38.0}) {
-          const double lx = x + (side ? 8 : -8);
-          const char* anchor = side ? "start" : "end";
-          const Box b = text_box(lx, y + dy, label, 11, anchor);
-          if (!placer.fits(b)) continue;
-          placer.take(b);
-          s += text(lx, y + dy, label, "workload-label", anchor);
-          placed = true;
-          break;
-        }
-        if (placed) break;
+// --- step 9: the workload line: roof heights of every machine at I, with ratios (docs/model.md §7)
+// --
+std::string workload(Canvas& c) {
+  const Chart& ch = c.ch;
+  if (!ch.workload) return "";
+  const UnitSystem& u = ch.units;
+  const double i = ch.workload->intensity.value;
+  const double x = c.X(i);
+  const PlotArea& pa = c.pa;
+  std::string s =
+      "<g class=\"layer layer-workload\"" + c.clip + attr("data-intensity", exact(i)) + ">\n";
+  s += "<line class=\"workload\"" + attr("x1", x) + attr("x2", x) + attr("y1", pa.top) +
+       attr("y2", pa.bottom) + "/>\n";
+  const bool right = x < (pa.left + pa.right) / 2;
+  const char* side_anchor = right ? "start" : "end";
+  const std::string head = "workload I = " + format_intensity(Intensity(i), u);
+  {
+    std::vector<Quad> quads;
+    std::vector<double> ys;
+    for (double y = pa.bottom - 8; y > pa.top + 20; y -= 14) {
+      ys.push_back(y);
+      quads.push_back(text_quad(x + (right ? 5 : -5), y, text_width(head, kWorkloadFont),
+                                kWorkloadFont, side_anchor));
+    }
+    const int k = c.place(quads);
+    if (k >= 0)
+      s += text(x + (right ? 5 : -5), ys[static_cast<size_t>(k)], head, "workload-label",
+                side_anchor);
+  }
+  for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
+    const auto& m = ch.workload->machines[k];
+    const double y = c.Y(m.attainable.value);
+    s += "<path class=\"workload-mark\" d=\"M" + num(x) + " " + num(y - 5) + "L" + num(x + 5) +
+         " " + num(y) + "L" + num(x) + " " + num(y + 5) + "L" + num(x - 5) + " " + num(y) + "Z\"" +
+         attr("data-machine", m.machine) + attr("data-attainable", exact(m.attainable.value)) +
+         "/>\n";
+    std::string label = (ch.workload->machines.size() > 1 ? m.machine + " " : std::string()) +
+                        format_work_rate(m.attainable, u);
+    if (k > 0)
+      label += " (" + ratio_text(ch.workload->ratios[k]) + "x, " +
+               to_string(ch.workload->regimes[k]) + ")";
+    // The ratio is the point of the line (docs/model.md §7): tried on both sides, near its mark.
+    struct Spot {
+      double x, y;
+      const char* anchor;
+    };
+    std::vector<Spot> spots;
+    std::vector<Quad> quads;
+    const double w = text_width(label, kWorkloadFont);
+    for (const bool side : {right, !right})
+      for (double dy : {-6.0, 14.0, -18.0, 26.0, -30.0, 38.0, -42.0, 50.0}) {
+        const double lx = x + (side ? 8 : -8);
+        const char* anchor = side ? "start" : "end";
+        spots.push_back({lx, y + dy, anchor});
+        quads.push_back(text_quad(lx, y + dy, w, kWorkloadFont, anchor));
       }
-      if (!placed)
-        s += text(x + (right ? 8 : -8), y - 6, label, "workload-label", right ? "start" : "end");
-    }
-    s += "</g>\n";
+    const int at = c.place(quads);
+    if (at < 0) continue;  // the workload table under the chart has it
+    const Spot& sp = spots[static_cast<size_t>(at)];
+    s += text(sp.x, sp.y, label, "workload-label", sp.anchor);
   }
+  return s + "</g>\n";
+}
 
-  // Points: headroom lines first, then markers, then labels (placed after every marker is known).
+// --- step 10: points: headroom lines, markers, then labels -----------------------------------
+struct PointLayers {
   std::string headroom, markers, labels;
-  struct PendingLabel {
+};
+
+/// The headroom factor beside the vertical line from a point to its binding roof.
+void headroom_label(Canvas& c, const Diagnosis& d, const PointGeom& g, const std::string& colour,
+                    std::string& out) {
+  const std::string hl = d.verdict == Verdict::above_roof
+                             ? "above ×" + ratio_text(1 / d.headroom.factor)
+                             : "×" + ratio_text(d.headroom.factor);
+  const double w = text_width(hl, kSmallFont);
+  const double ym = (g.y + g.ya) / 2 + 4;
+  struct Spot {
+    double x, y;
+    const char* anchor;
+  };
+  std::vector<Spot> spots;
+  std::vector<Quad> quads;
+  for (double shift : {0.0, -0.25, 0.25, -0.4, 0.4})
+    for (auto [dx, anchor] : {std::pair{5.0, "start"}, std::pair{-5.0, "end"}}) {
+      const double yy = ym + shift * (g.ya - g.y);
+      spots.push_back({g.xb + dx, yy, anchor});
+      quads.push_back(text_quad(g.xb + dx, yy, w, kSmallFont, anchor));
+    }
+  const int k = c.place(quads);
+  if (k < 0) return;  // the tooltip and the points table carry it
+  const Spot& s = spots[static_cast<size_t>(k)];
+  out += text(s.x, s.y, hl, "headroom-label", s.anchor, fill_style(colour));
+}
+
+/// A point's name: beside its marker, then further out with a leader line.
+void point_label(Canvas& c, double px, double py, const std::string& name,
+                 const std::string& colour, std::string& out) {
+  const double w = text_width(name, kPointFont, true);
+  struct Spot {
+    double x, y;
+    const char* anchor;
+    double spread;
+  };
+  std::vector<Spot> spots;
+  std::vector<Quad> quads;
+  for (double spread : {1.0, 1.8, 2.8, 4.0})
+    for (auto [dx, dy, anchor] :
+         {std::tuple{11.0, 4.0, "start"}, std::tuple{-11.0, 4.0, "end"},
+          std::tuple{8.0, -10.0, "start"}, std::tuple{8.0, 18.0, "start"},
+          std::tuple{-8.0, -10.0, "end"}, std::tuple{-8.0, 18.0, "end"},
+          std::tuple{0.0, -13.0, "middle"}, std::tuple{0.0, 22.0, "middle"}}) {
+      const double lx = px + dx * spread, ly = py + (dy - 4) * spread + 4;
+      spots.push_back({lx, ly, anchor, spread});
+      // A little air between neighbouring names.
+      quads.push_back(text_quad(lx, ly, w, kPointFont, anchor, 3));
+    }
+  const int k = c.place(quads);
+  if (k < 0) return;  // the points table and the tooltip name it
+  const Spot& s = spots[static_cast<size_t>(k)];
+  if (s.spread > 1)  // a leader line when the label sits away from its marker
+    out += "<line class=\"level-join\"" + attr("stroke", colour) + attr("x1", px) + attr("y1", py) +
+           attr("x2", s.x) + attr("y2", s.y - 4) + "/>\n";
+  out += text(s.x, s.y, name, "point-label", s.anchor, fill_style(colour));
+}
+
+PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
+  const Chart& ch = c.ch;
+  const UnitSystem& u = ch.units;
+  PointLayers out;
+  struct Pending {
     double x, y;
     std::string name, colour;
   };
-  std::vector<PendingLabel> pending;
-  for (size_t k = 0; k < in.points.size(); ++k) {
-    const Point& p = in.points[k];
+  std::vector<Pending> pending;
+  for (size_t k = 0; k < c.in.points.size(); ++k) {
+    const Point& p = c.in.points[k];
     const Diagnosis& d = ch.diagnoses[k];
     const std::string colour = verdict_colour(d.verdict);
     const std::string shape = verdict_marker(d.verdict);
-    const double perf = d.performance.value;
     const PointGeom& g = geom[k];
     const double y = g.y, xb = g.xb, ya = g.ya;
-    const size_t bind = g.bind;
-    // Vertical distance to the binding roof, read on the log chart (DIGEST §2).
+    // Vertical distance to the binding roof, read on the log chart (docs/model.md §2).
     if (std::fabs(ya - y) > 3) {
-      headroom += "<line class=\"headroom\"" + attr("data-index", std::to_string(k)) +
-                  attr("stroke", colour) + attr("x1", xb) + attr("x2", xb) + attr("y1", y) +
-                  attr("y2", ya) + "/>\n";
-      if (std::fabs(ya - y) > 14) {
-        const std::string hl = d.verdict == Verdict::above_roof
-                                   ? "above ×" + format_number(1 / d.headroom.factor, 3)
-                                   : "×" + format_number(d.headroom.factor, 3);
-        const double ym = (y + ya) / 2 + 4;
-        bool placed = false;
-        for (double shift : {0.0, -0.25, 0.25}) {
-          for (auto [dx, anchor] : {std::pair{5.0, "start"}, std::pair{-5.0, "end"}}) {
-            const double yy = ym + shift * (ya - y);
-            const Box b = text_box(xb + dx, yy, hl, kSmallFont, anchor);
-            if (!placer.fits(b)) continue;
-            placer.take(b);
-            headroom += text(xb + dx, yy, hl, "headroom-label", anchor, fill_style(colour));
-            placed = true;
-            break;
-          }
-          if (placed) break;
-        }
-        if (!placed) {  // the headroom factor is the point of the line: always written
-          placer.take(text_box(xb + 5, ym, hl, kSmallFont, "start"));
-          headroom += text(xb + 5, ym, hl, "headroom-label", "start", fill_style(colour));
-        }
-      }
+      out.headroom += "<line class=\"headroom\"" + attr("data-index", std::to_string(k)) +
+                      attr("stroke", colour) + attr("x1", xb) + attr("x2", xb) + attr("y1", y) +
+                      attr("y2", ya) + "/>\n";
+      // The factor beside the line while the chart has few points; with many, the dotted lines
+      // alone (the factors are in the tooltips and the points table).
+      if (std::fabs(ya - y) > 14 && c.in.points.size() <= kMaxHeadroomLabels)
+        headroom_label(c, d, g, colour, out.headroom);
     }
     std::string tip = (p.name.empty() ? "point" : p.name) + " — " + d.title +
                       "\nP = " + format_work_rate(d.performance, u) + ", attainable " +
-                      format_work_rate(d.attainable, u) + " (" +
-                      format_number(d.attainment * 100, 3) + "%)";
+                      format_work_rate(d.attainable, u) + " (" + percent_text(d.attainment) + ")";
     for (const auto& l : d.levels)
       tip += "\nI(" + l.level + ") = " + format_intensity(l.intensity, u);
-    markers += "<g" + attr("class", "point verdict-" + to_string(d.verdict)) +
-               attr("data-index", std::to_string(k)) + attr("data-name", p.name) +
-               attr("data-verdict", to_string(d.verdict)) +
-               attr("data-intensity", exact(d.levels[bind].intensity.value)) +
-               attr("data-performance", exact(perf)) + attr("tabindex", "0") + ">\n<title>" +
-               xml_escape(tip) + "</title>\n";
+    std::string& m = out.markers;
+    m += "<g" + attr("class", "point verdict-" + to_string(d.verdict)) +
+         attr("data-index", std::to_string(k)) + attr("data-name", p.name) +
+         attr("data-verdict", to_string(d.verdict)) +
+         attr("data-intensity", exact(d.levels[g.bind].intensity.value)) +
+         attr("data-performance", exact(d.performance.value)) + attr("tabindex", "0") +
+         ">\n<title>" + xml_escape(tip) + "</title>\n";
     if (d.levels.size() > 1) {
       double lo = xb, hi = xb;
-      for (const auto& l : d.levels)
-        lo = std::min(lo, X(l.intensity.value)), hi = std::max(hi, X(l.intensity.value));
-      markers += "<line class=\"level-join\"" + attr("stroke", colour) + attr("x1", lo) +
-                 attr("x2", hi) + attr("y1", y) + attr("y2", y) + "/>\n";
+      for (double xl : g.level_x) lo = std::min(lo, xl), hi = std::max(hi, xl);
+      m += "<line class=\"level-join\"" + attr("stroke", colour) + attr("x1", lo) + attr("x2", hi) +
+           attr("y1", y) + attr("y2", y) + "/>\n";
       for (size_t l = 0; l < d.levels.size(); ++l) {
-        if (l == bind) continue;
-        const double xl = X(d.levels[l].intensity.value);
-        markers += marker_shape(shape, xl, y, 5,
-                                " class=\"marker level\"" + attr("fill", colour) +
-                                    attr("data-level", d.levels[l].level));
-        const Box b = text_box(xl, y + 16, d.levels[l].level, 9.5, "middle");
-        if (placer.fits(b)) {
-          placer.take(b);
-          markers += text(xl, y + 16, d.levels[l].level, "level-label", "middle");
+        if (l == g.bind) continue;
+        const double xl = g.level_x[l];
+        m += marker_shape(shape, xl, y, 5,
+                          " class=\"marker level\"" + attr("fill", colour) +
+                              attr("data-level", d.levels[l].level));
+        const Quad q =
+            text_quad(xl, y + 16, text_width(d.levels[l].level, kLevelFont), kLevelFont, "middle");
+        if (c.placer.fits(q)) {
+          c.placer.take(q);
+          m += text(xl, y + 16, d.levels[l].level, "level-label", "middle");
         }
       }
     }
-    markers += marker_shape(
+    m += marker_shape(
         shape, xb, y, 6.5,
         " class=\"marker\"" + attr("fill", colour) + attr("data-level", d.binding_level));
     if (d.levels.size() > 1) {
-      const Box b = text_box(xb, y + 18, d.binding_level, 9.5, "middle");
-      if (placer.fits(b)) {
-        placer.take(b);
-        markers += text(xb, y + 18, d.binding_level, "level-label", "middle");
+      const Quad q =
+          text_quad(xb, y + 18, text_width(d.binding_level, kLevelFont), kLevelFont, "middle");
+      if (c.placer.fits(q)) {
+        c.placer.take(q);
+        m += text(xb, y + 18, d.binding_level, "level-label", "middle");
       }
     }
-    markers += "</g>\n";
+    m += "</g>\n";
     pending.push_back({xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour});
   }
-  for (const auto& pl : pending) {
-    bool placed = false;
-    for (const Placer::Avoid avoid :
-         {Placer::Avoid::all_lines, Placer::Avoid::roof_lines, Placer::Avoid::no_lines}) {
-      for (double spread : {1.0, 1.8, 2.8, 4.0, 5.5, 7.0}) {
-        if (placed) break;
-        for (auto [dx, dy, anchor] :
-             {std::tuple{11.0, 4.0, "start"}, std::tuple{-11.0, 4.0, "end"},
-              std::tuple{8.0, -10.0, "start"}, std::tuple{8.0, 18.0, "start"},
-              std::tuple{-8.0, -10.0, "end"}, std::tuple{-8.0, 18.0, "end"},
-              std::tuple{0.0, -13.0, "middle"}, std::tuple{0.0, 22.0, "middle"}}) {
-          const double lx = pl.x + dx * spread, ly = pl.y + (dy - 4) * spread + 4;
-          Box b = text_box(lx, ly, pl.name, kFont * kBold, anchor);
-          b.x0 -= 4, b.x1 += 4;  // a little air between neighbouring names
-          if (!placer.fits(b, -2, avoid)) continue;
-          placer.take(b);
-          if (spread > 1)  // a leader line when the label sits away from its marker
-            labels += "<line class=\"level-join\"" + attr("stroke", pl.colour) + attr("x1", pl.x) +
-                      attr("y1", pl.y) + attr("x2", lx) + attr("y2", ly - 4) + "/>\n";
-          labels += text(lx, ly, pl.name, "point-label", anchor, fill_style(pl.colour));
-          placed = true;
-          break;
-        }
-      }
-    }
-    if (!placed)
-      labels += text(pl.x + 11, pl.y + 4, pl.name, "point-label", "start", fill_style(pl.colour));
-  }
-  if (!headroom.empty())
-    s += "<g class=\"layer layer-headroom\"" + clip + ">\n" + headroom + "</g>\n";
-  s += "<g class=\"layer layer-points\"" + clip + ">\n" + markers + labels + "</g>\n";
-  s += "</g>\n";  // #plot
+  // Names after every marker is known, so no name covers a later point.
+  for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.colour, out.labels);
+  return out;
+}
 
-  // Legend: what the line styles and marker colours mean.
+// --- step 11: the legend: what the line styles and marker colours mean -----------------------
+std::string legend(const Canvas& c, bool any_theory) {
+  const Chart& ch = c.ch;
   std::vector<std::pair<std::string, std::string>> items;  // (swatch svg at 0,0, text)
   auto line_swatch = [&](const std::string& cls, const std::string& extra = "") {
     return "<line class=\"" + cls + "\" x1=\"0\" y1=\"0\" x2=\"26\" y2=\"0\"" + extra + "/>";
   };
-  bool any_measured = false, any_dashed = false, any_theory = !theory.empty();
+  bool any_measured = false, any_dashed = false;
   for (const auto& r : ch.roofs)
-    if (r.machine == 0) (r.dashed ? any_dashed : any_measured) = true;
+    if (r.machine == 0 && r.shown) (r.dashed ? any_dashed : any_measured) = true;
   if (any_measured) items.push_back({line_swatch("roof"), "measured roof"});
   if (any_dashed) items.push_back({line_swatch("roof dashed"), "datasheet / theoretical roof"});
   if (any_theory) items.push_back({line_swatch("theory"), "theoretical value of a measured roof"});
   items.push_back({"<circle class=\"ridge\" cx=\"13\" cy=\"0\" r=\"4\"/>", "ridge point I* = π/β"});
-  if (in.machines.size() > 1) {
+  if (c.in.machines.size() > 1) {
     std::string names;
-    for (size_t i = 1; i < in.machines.size(); ++i)
-      names += (names.empty() ? "" : ", ") + in.machines[i].roofs.name;
+    for (size_t i = 1; i < c.in.machines.size(); ++i)
+      names += (names.empty() ? "" : ", ") + c.in.machines[i].roofs.name;
     items.push_back({line_swatch("roof overlay"), names + " roofs"});
   }
   if (!ch.no_overlap.empty())
@@ -775,17 +843,80 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
     items.push_back({marker_shape(verdict_marker(v), 13, 0, 5.5,
                                   " class=\"marker\"" + attr("fill", verdict_colour(v))),
                      to_string(v)});
-  s += "<g class=\"legend\">\n";
-  double lx = pa.left, ly = pa.bottom + 74;
+  std::string s = "<g class=\"legend\">\n";
+  double lx = c.pa.left, ly = c.pa.bottom + 74;
   for (const auto& [swatch, label] : items) {
     const double w = 34 + text_width(label, 11.5) + 18;
-    if (lx + w > pa.right && lx > pa.left) lx = pa.left, ly += 20;
+    if (lx + w > c.pa.right && lx > c.pa.left) lx = c.pa.left, ly += 20;
     s += "<g transform=\"translate(" + num(lx) + "," + num(ly) + ")\">" + swatch +
          text(32, 4, label, "legend-text") + "</g>\n";
     lx += w;
   }
-  s += "</g>\n</svg>\n";
-  return s;
+  return s + "</g>\n";
+}
+
+}  // namespace
+
+double label_column_width(const Chart& ch, const SvgOptions& o) {
+  double w = 0;
+  for (const auto& r : ch.roofs)
+    if (r.compute && (r.shown || o.include_optional))
+      w = std::max(w, text_width((r.machine != 0 ? ch.in->machines[r.machine].roofs.name + ": "
+                                                 : std::string()) +
+                                     r.name + " " + r.rate,
+                                 kFont));
+  return w > 0 ? std::min(w + 12, 0.34 * o.width) : 0;
+}
+
+Chart chart_for_svg(const ReportInput& in, SvgOptions& o) {
+  // The column of roof labels takes its width from the labels; the plot gets the rest.
+  const Chart probe = build_chart(in, 800, 450);
+  o.label_column = label_column_width(probe, o);
+  // Room left of the plot for the widest y tick ("100 MFLOP/s") and the axis title beside it.
+  double ticks = 0;
+  for (double v : decade_ticks(probe.y_lo - 1, probe.y_hi + 1))
+    ticks = std::max(ticks, text_width(format_si(v, probe.units.work_rate(), 3), 11.5));
+  o.axis_left = std::max(o.axis_left, ticks + 9 + 34);
+  const PlotArea pa = plot_area(o);
+  return build_chart(in, pa.right - pa.left, pa.bottom - pa.top);
+}
+
+std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
+  Canvas c(ch, o);
+  std::string head = open_document(c) + axes(c);
+  const std::string theory = theory_layer(c);
+  // Everything labels must avoid is registered before the first label is placed; the labels
+  // of the view come first (workload, roofs, ridges, headroom, points), then those of the HTML
+  // page's optional roofs, in what space is left.
+  const std::vector<PointGeom> geom = register_points(c);
+  register_roofs(c, false);
+  // The workload line's ratios are what a comparison chart is for (docs/model.md §7): placed first.
+  const std::string workload_layer = workload(c);
+  RoofLabels labels;
+  roof_labels(c, false, labels);
+  const std::string ridge_layer = ridges(c);
+  const PointLayers pts = points(c, geom);
+  if (o.include_optional) {
+    register_roofs(c, true);
+    roof_labels(c, true, labels);
+  }
+  std::string s = head + theory;
+  s += "<g class=\"layer layer-roofs\"" + c.clip + ">\n" + roof_lines(c, false) + labels.inside +
+       "</g>\n";
+  const std::string overlay_lines = roof_lines(c, true);
+  if (!overlay_lines.empty())
+    s += "<g class=\"layer layer-overlay\"" + c.clip + ">\n" + overlay_lines +
+         labels.inside_overlay + "</g>\n";
+  // The label column lies outside the plot's clip; it is toggled with the roofs.
+  if (!labels.column.empty())
+    s += "<g class=\"layer layer-roofs roof-column\">\n" + labels.column + "</g>\n";
+  s += curves(c) + ridge_layer + workload_layer;
+  if (!pts.headroom.empty())
+    s += "<g class=\"layer layer-headroom\"" + c.clip + ">\n" + pts.headroom + "</g>\n";
+  s += "<g class=\"layer layer-points\"" + c.clip + ">\n" + pts.markers + pts.labels + "</g>\n";
+  s += "</g>\n";  // #plot
+  s += legend(c, !theory.empty());
+  return s + "</svg>\n";
 }
 
 }  // namespace roofline::report

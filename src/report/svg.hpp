@@ -9,8 +9,15 @@ namespace roofline::report {
 struct SvgOptions {
   /// Include the prefers-color-scheme dark rules (off for PNG: rasterisers read them literally).
   bool dark_mode = true;
+  /// Also draw the roofs outside the view, hidden (display="none"), with the attributes the
+  /// HTML page's toggles use; their labels are placed after all others.
+  bool include_optional = false;
   /// Size in CSS pixels.
   double width = 960, height = 640;
+  /// Width of the column right of the plot that holds the flat roofs' labels (chart_for_svg).
+  double label_column = 0;
+  /// Left of the plot: the y ticks and axis title (chart_for_svg widens it for long ticks).
+  double axis_left = 104;
 };
 
 /// Plot area inside the SVG (outside it: title, axes, legend).
@@ -18,6 +25,11 @@ struct PlotArea {
   double left, right, top, bottom;
 };
 PlotArea plot_area(const SvgOptions& o);
+
+/// The column width the flat roofs' labels need (at most a third of the width; 0: no flat roof).
+double label_column_width(const Chart& chart, const SvgOptions& o);
+/// Sets o.label_column and lays the chart out for the plot area that leaves.
+Chart chart_for_svg(const ReportInput& in, SvgOptions& o);
 
 std::string render_svg_chart(const Chart& chart, const SvgOptions& o);
 

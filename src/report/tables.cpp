@@ -7,20 +7,14 @@
 #include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 namespace {
 
+// Every cell, text or number, through one rule (sanitize.hpp): RFC 4180 quoting, no formula.
 std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-std::string csv_number(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
+  return csv_cell(s);
 }
 
 }  // namespace

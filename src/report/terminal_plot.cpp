@@ -7,9 +7,12 @@
 #include <vector>
 
 #include "report/chart.hpp"
+#include "report/svg_layout.hpp"
+#include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline {
@@ -37,6 +40,23 @@ class BrailleCanvas {
   void put(int x, int y, const std::string& glyph) {
     if (x < 0 || y < 0 || x >= dot_width() || y >= dot_height()) return;
     overlay_[static_cast<size_t>((y / 4) * cols_ + x / 2)] = glyph;
+  }
+  /// Writes text into row `row` from column `col`, one character per cell, over the dots.
+  void put_text(int row, int col, const std::string& text) {
+    int c = col;
+    for (size_t i = 0; i < text.size() && c < cols_; ++c) {
+      size_t len = 1;
+      const auto b = static_cast<unsigned char>(text[i]);
+      if (b >= 0xF0)
+        len = 4;
+      else if (b >= 0xE0)
+        len = 3;
+      else if (b >= 0xC0)
+        len = 2;
+      if (c >= 0 && row >= 0 && row < rows_)
+        overlay_[static_cast<size_t>(row * cols_ + c)] = text.substr(i, len);
+      i += len;
+    }
   }
   std::string row(int r) const {
     std::string out;
@@ -69,51 +89,196 @@ std::string pad_left(const std::string& s, size_t w) {
   return n >= w ? s : std::string(w - n, ' ') + s;
 }
 
+/// One character per point, so each takes one cell of the plot: A–Z, a–z, 0–9, then "+".
 std::string point_letter(size_t k) {
-  return k < 26 ? std::string(1, static_cast<char>('A' + k)) : std::to_string(k + 1);
+  static const char kGlyphs[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  return k + 1 < sizeof kGlyphs ? std::string(1, kGlyphs[k]) : std::string("+");
+}
+
+/// Cells a label may not cover: every cell with a dot or a glyph, and labels placed before.
+class Occupancy {
+ public:
+  Occupancy(int cols, int rows)
+      : cols_(cols), rows_(rows), used_(static_cast<size_t>(cols * rows)) {}
+  bool free(int row, int col, int len) const {
+    if (row < 0 || row >= rows_ || col < 0 || col + len > cols_) return false;
+    for (int c = col; c < col + len; ++c)
+      if (used_[static_cast<size_t>(row * cols_ + c)]) return false;
+    return true;
+  }
+  void take(int row, int col, int len) {
+    for (int c = col; c < col + len && c < cols_; ++c)
+      if (row >= 0 && row < rows_ && c >= 0) used_[static_cast<size_t>(row * cols_ + c)] = true;
+  }
+
+ private:
+  int cols_, rows_;
+  std::vector<bool> used_;
+};
+
+/// Columns text takes on a terminal: code points, not counting ANSI colour sequences.
+size_t visible_columns(const std::string& s) {
+  size_t w = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\033') {
+      while (i < s.size() && s[i] != 'm') ++i;
+      continue;
+    }
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++w;
+  }
+  return w;
+}
+
+/// Cuts text to `width` columns with an ellipsis (names from files can be long).
+std::string fit(const std::string& s, size_t width) {
+  if (report::text_columns(s) <= width) return s;
+  std::string out;
+  size_t cols = 0;
+  for (size_t i = 0; i < s.size();) {
+    size_t len = 1;
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b >= 0xF0)
+      len = 4;
+    else if (b >= 0xE0)
+      len = 3;
+    else if (b >= 0xC0)
+      len = 2;
+    if (cols + 1 >= width) break;
+    out += s.substr(i, len);
+    i += len;
+    ++cols;
+  }
+  return out + "…";
+}
+
+/// The flat roofs' labels in the right margin, one per row, in the order of their lines and as
+/// near them as the rows allow (each row is a factor of about two on a 20-row plot, so close
+/// roofs share one); a label moved off its line's row points at it (↑ the line is above, ↓
+/// below).
+std::vector<std::string> margin_labels(const report::Chart& ch, const report::LogScale& Y, int rows,
+                                       size_t width) {
+  std::vector<std::string> margin(static_cast<size_t>(rows));
+  struct Item {
+    const report::DrawnRoof* roof;
+    int row;
+  };
+  std::vector<Item> items;
+  for (const auto& r : ch.roofs) {
+    if (!r.shown || !r.compute || r.machine != 0) continue;
+    const int row = static_cast<int>(std::lround(Y(r.value()))) / 4;
+    if (row >= 0 && row < rows) items.push_back({&r, row});
+  }
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return a.row != b.row ? a.row < b.row : a.roof->value() > b.roof->value();
+  });
+  std::vector<double> want;
+  for (const Item& it : items) want.push_back(it.row);
+  const std::vector<double> at = report::spread_column(want, 1, 0, rows - 1);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const int row = static_cast<int>(std::lround(at[i]));
+    if (row < 0 || row >= rows) continue;
+    const std::string arrow = row == items[i].row ? "" : (row < items[i].row ? "↓ " : "↑ ");
+    margin[static_cast<size_t>(row)] =
+        fit(arrow + terminal_safe(items[i].roof->name) + " " + items[i].roof->rate, width);
+  }
+  return margin;
 }
 
 }  // namespace
 
 std::string render_terminal(const ReportInput& in, int columns, bool color) {
   constexpr size_t kLabel = 8;  // y tick labels ("100 G")
-  const int cols = std::max(24, columns - static_cast<int>(kLabel) - 2);
-  const int rows = std::clamp(cols / 3, 10, 22);
+  if (columns > kMaxTerminalColumns)
+    throw InputError("terminal plot: " + std::to_string(columns) + " columns is wider than the " +
+                     std::to_string(kMaxTerminalColumns) + " a plot may be");
+  const report::Chart probe = report::build_chart(in, 200, 100);
+  // The right margin holds the flat roofs' labels: as wide as the longest, within limits.
+  size_t margin_w = 0;
+  for (const auto& r : probe.roofs)
+    if (r.shown && r.compute && r.machine == 0)
+      margin_w = std::max(margin_w, report::text_columns(terminal_safe(r.name + " " + r.rate)));
+  margin_w = std::min<size_t>(margin_w + 3, static_cast<size_t>(std::max(14, columns * 2 / 5)));
+  const int cols =
+      std::max(24, columns - static_cast<int>(kLabel) - 2 - 1 - static_cast<int>(margin_w));
+  const int rows = std::clamp(cols / 3, 10, 24);
   const report::Chart ch = report::build_chart(in, cols * 2, rows * 4);
   BrailleCanvas cv(cols, rows);
+  Occupancy used(cols, rows);
   const report::LogScale X{ch.x_lo, ch.x_hi, 0, cv.dot_width() - 1.0};
   const report::LogScale Y{ch.y_lo, ch.y_hi, cv.dot_height() - 1.0, 0};
   auto dot = [](double v) { return static_cast<int>(std::lround(v)); };
   const UnitSystem& u = ch.units;
+  auto plot = [&](int x, int y) {
+    if (x < 0 || y < 0 || x >= cv.dot_width() || y >= cv.dot_height()) return;
+    cv.set(x, y);
+    used.take(y / 4, x / 2, 1);
+  };
+  auto glyph = [&](int x, int y, const std::string& g) {
+    if (x < 0 || y < 0 || x >= cv.dot_width() || y >= cv.dot_height()) return;
+    cv.put(x, y, g);
+    used.take(y / 4, x / 2, 1);
+  };
 
-  for (const auto& r : ch.roofs) {
+  // Per roof, the columns its dots take in each row (for the slanted roofs' labels).
+  std::vector<std::vector<std::pair<int, int>>> spans(
+      ch.roofs.size(), std::vector<std::pair<int, int>>(static_cast<size_t>(rows), {-1, -1}));
+  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
+    const auto& r = ch.roofs[ri];
+    if (!r.shown) continue;
     const int x0 = std::max(0, dot(X(r.from))), x1 = std::min(cv.dot_width() - 1, dot(X(r.to)));
     for (int x = x0; x <= x1; ++x) {
       if (r.dashed && (x / 3) % 2 == 1) continue;  // datasheet/theoretical roofs dashed
       if (r.machine != 0 && x % 2 == 1) continue;  // comparison machine dotted
       const double i = std::pow(10.0, ch.x_lo + (ch.x_hi - ch.x_lo) * x / (cv.dot_width() - 1.0));
-      cv.set(x, dot(Y(r.height(i))));
+      const int y = dot(Y(r.height(i)));
+      plot(x, y);
+      if (y < 0 || y >= cv.dot_height()) continue;
+      auto& sp = spans[ri][static_cast<size_t>(y / 4)];
+      sp.first = sp.first < 0 ? x / 2 : std::min(sp.first, x / 2);
+      sp.second = std::max(sp.second, x / 2);
     }
   }
   for (const auto& [i, p] : ch.no_overlap)
-    if (dot(X(i)) % 3 == 0) cv.set(dot(X(i)), dot(Y(p)));
-  for (const auto& [i, p] : ch.empirical) cv.set(dot(X(i)), dot(Y(p)));
+    if (dot(X(i)) % 3 == 0) plot(dot(X(i)), dot(Y(p)));
+  for (const auto& [i, p] : ch.empirical) plot(dot(X(i)), dot(Y(p)));
   if (ch.workload) {
     const int x = dot(X(ch.workload->intensity.value));
-    for (int y = 0; y < cv.dot_height(); y += 2) cv.set(x, y);
+    for (int y = 0; y < cv.dot_height(); y += 2) plot(x, y);
   }
   for (const auto& r : ch.ridges)
-    if (r.primary) cv.put(dot(X(r.intensity)), dot(Y(r.peak)), "*");
+    if (r.primary) glyph(dot(X(r.intensity)), dot(Y(r.peak)), "*");
   for (size_t k = 0; k < in.points.size(); ++k) {
     const Diagnosis& d = ch.diagnoses[k];
     for (const auto& l : d.levels)
-      cv.put(dot(X(l.intensity.value)), dot(Y(d.performance.value)),
-             colorize(l.level == d.binding_level ? point_letter(k) : "·", verdict_color(d.verdict),
-                      color));
+      glyph(dot(X(l.intensity.value)), dot(Y(d.performance.value)),
+            colorize(l.level == d.binding_level ? point_letter(k) : "·", verdict_color(d.verdict),
+                     color));
+  }
+  // Slanted roofs: the level's name beside its line, as high up as there is room: left of it
+  // (the empty region above the roofs), else right of it; with a free cell on each side where
+  // possible. The legend lists every slanted roof with its bandwidth.
+  for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
+    const auto& r = ch.roofs[ri];
+    if (!r.shown || r.compute || r.machine != 0) continue;
+    const std::string label = terminal_safe(r.name);  // names from files: escaped
+    const int len = static_cast<int>(report::text_columns(label));
+    bool placed = false;
+    for (const int air : {1, 0})
+      for (const bool left : {true, false})
+        for (int row = 0; row < rows && !placed; ++row) {
+          const auto [lo, hi] = spans[ri][static_cast<size_t>(row)];
+          if (lo < 0) continue;
+          const int start = left ? lo - air - len : hi + 1 + air;
+          if (!used.free(row, start - air, len + 2 * air)) continue;
+          cv.put_text(row, start, label);
+          used.take(row, start, len);
+          placed = true;
+        }
   }
 
+  const std::vector<std::string> margin = margin_labels(ch, Y, rows, margin_w - 1);
   std::string out;
-  out += colorize(in.title, "1", color) + "\n";
+  out += colorize(terminal_safe(in.title), "1", color) + "\n";
   out += ch.y_title + "\n";
   // Rows: a y label on the row that holds each decade.
   std::vector<std::string> ylabels(static_cast<size_t>(rows));
@@ -121,8 +286,13 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
     const int r = dot(Y(v)) / 4;
     if (r >= 0 && r < rows) ylabels[static_cast<size_t>(r)] = format_si(v, "", 3);
   }
-  for (int r = 0; r < rows; ++r)
-    out += pad_left(ylabels[static_cast<size_t>(r)], kLabel) + " │" + cv.row(r) + "\n";
+  for (int r = 0; r < rows; ++r) {
+    std::string line = pad_left(ylabels[static_cast<size_t>(r)], kLabel) + " │" + cv.row(r);
+    const std::string& m = margin[static_cast<size_t>(r)];
+    if (!m.empty()) line += " " + m;
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
   // x axis with decade marks and labels.
   std::string axis = std::string(kLabel + 1, ' ') + "└";
   std::string labels(kLabel + 2 + static_cast<size_t>(cols) + 8, ' ');
@@ -142,17 +312,58 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
   for (int c = 0; c < cols; ++c) axis += mark[static_cast<size_t>(c)] ? "┴" : "─";
   while (!labels.empty() && labels.back() == ' ') labels.pop_back();
   out += axis + "\n" + labels + "\n";
-  out += std::string(kLabel + 2, ' ') + ch.x_title + "\n";
-  out += std::string(kLabel + 2, ' ') +
-         "* ridge I* = " + format_intensity(ridge(*ch.default_compute, *ch.default_memory), u) +
-         " (" + ch.default_compute->name + " × " + ch.default_memory->level + ")";
-  if (ch.workload) out += "   ⋮ workload I = " + format_intensity(ch.workload->intensity, u);
-  out += "\n\n";
+  const std::string indent(kLabel + 2, ' ');
+  out += indent + ch.x_title + "\n";
+  // The legend: the ridge, the slanted roofs, the points' letters by verdict, roofs not drawn.
+  std::vector<std::string> items;
+  items.push_back(
+      "* ridge I* = " + format_intensity(ridge(*ch.default_compute, *ch.default_memory), u) + " (" +
+      ch.default_compute->name + " × " + ch.default_memory->level + ")");
+  if (ch.workload) items.push_back("⋮ workload I = " + format_intensity(ch.workload->intensity, u));
+  {
+    std::string slanted;
+    for (const auto& r : ch.roofs)
+      if (r.shown && !r.compute && r.machine == 0)
+        slanted +=
+            (slanted.empty() ? "slanted roofs: " : ", ") + terminal_safe(r.name) + " " + r.rate;
+    if (!slanted.empty()) items.push_back(slanted);
+  }
+  std::vector<Verdict> verdicts;
+  for (const auto& d : ch.diagnoses)
+    if (std::find(verdicts.begin(), verdicts.end(), d.verdict) == verdicts.end())
+      verdicts.push_back(d.verdict);
+  std::sort(verdicts.begin(), verdicts.end());
+  for (Verdict v : verdicts) {
+    bool first = true;
+    for (size_t k = 0; k < in.points.size(); ++k) {
+      if (ch.diagnoses[k].verdict != v) continue;
+      items.push_back((first ? to_string(v) + ": " : std::string()) +
+                      colorize(point_letter(k), verdict_color(v), color) + " " +
+                      terminal_safe(in.points[k].name));
+      first = false;
+    }
+  }
+  size_t shown = 0, total = 0;
+  for (const auto& r : ch.roofs)
+    if (r.machine == 0 && r.compute) shown += r.shown, ++total;
+  if (shown < total)
+    items.push_back(std::to_string(shown) + " of " + std::to_string(total) +
+                    " compute roofs drawn (--roofs all draws every one)");
+  std::string line = indent;
+  for (const auto& it : items) {
+    const size_t w = visible_columns(line) + 3 + visible_columns(it);
+    if (line.size() > indent.size() && w > static_cast<size_t>(columns)) {
+      out += line + "\n";
+      line = indent;
+    }
+    line += (line.size() > indent.size() ? " · " : "") + it;
+  }
+  out += line + "\n\n";
 
-  out +=
-      "Roofs of " + in.machines.front().roofs.name + "\n" + render_roofs(in.machines.front().roofs);
+  out += "Roofs of " + terminal_safe(in.machines.front().roofs.name) + "\n" +
+         render_roofs(in.machines.front().roofs);
   for (size_t m = 1; m < in.machines.size(); ++m)
-    out += "\nRoofs of " + in.machines[m].roofs.name + " (dotted)\n" +
+    out += "\nRoofs of " + terminal_safe(in.machines[m].roofs.name) + " (dotted)\n" +
            render_roofs(in.machines[m].roofs);
   if (!in.points.empty()) {
     Table t({"", "point", "I = W/Q", "P = W/T", "attainable", "attainment", "headroom", "verdict"});
@@ -163,21 +374,21 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
         is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
               format_number(l.intensity.value);
       t.add_row({point_letter(k), in.points[k].name, is, format_work_rate(d.performance, u),
-                 format_work_rate(d.attainable, u), format_number(d.attainment * 100, 3) + "%",
-                 format_number(d.headroom.factor, 3) + "x", to_string(d.verdict)});
+                 format_work_rate(d.attainable, u), report::percent_text(d.attainment),
+                 report::ratio_text(d.headroom.factor) + "x", to_string(d.verdict)});
     }
     out += "\nPoints (I in " + u.intensity() + ")\n" + t.render();
     for (size_t k = 0; k < in.points.size(); ++k)
       out += "  " + colorize(point_letter(k), verdict_color(ch.diagnoses[k].verdict), color) + " " +
-             in.points[k].name + ": " + ch.diagnoses[k].title + "\n";
+             terminal_safe(in.points[k].name + ": " + ch.diagnoses[k].title) + "\n";
   }
   if (ch.workload) {
     Table t({"machine", "roofs", "attainable at I", "ratio", "regime"});
     for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
       const auto& m = ch.workload->machines[k];
-      t.add_row({m.machine, m.compute_roof + " × " + m.memory_level,
-                 format_work_rate(m.attainable, u), format_number(ch.workload->ratios[k], 3) + "x",
-                 to_string(ch.workload->regimes[k])});
+      t.add_row(
+          {m.machine, m.compute_roof + " × " + m.memory_level, format_work_rate(m.attainable, u),
+           report::ratio_text(ch.workload->ratios[k]) + "x", to_string(ch.workload->regimes[k])});
     }
     out += "\nWorkload at I = " + format_intensity(ch.workload->intensity, u) + "\n" + t.render();
   }

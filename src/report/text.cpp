@@ -6,17 +6,36 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "report/spread.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 namespace {
-// Display width of UTF-8 text: count code points, not bytes (·, ², ≈ are one column each).
+// Display width of UTF-8 text: count code points, not bytes (·, ², ≈ are one column each);
+// colour sequences (ESC [ ... m) take no column.
 size_t display_width(const std::string& s) {
   size_t w = 0;
-  for (char c : s)
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++w;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\033' && i + 1 < s.size() && s[i + 1] == '[') {
+      const size_t end = s.find('m', i);
+      if (end != std::string::npos) {
+        i = end;
+        continue;
+      }
+    }
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++w;
+  }
   return w;
+}
+std::vector<std::string> safe_cells(const std::vector<std::string>& cells) {
+  std::vector<std::string> out;
+  out.reserve(cells.size());
+  // A cell may be coloured by a renderer (colorize): its colour sequences pass; the final
+  // pass on stdout removes them too unless stdout takes colour.
+  for (const auto& c : cells) out.push_back(terminal_safe(c, true));
+  return out;
 }
 bool looks_numeric(const std::string& s) {
   if (s.empty()) return false;
@@ -27,24 +46,29 @@ bool looks_numeric(const std::string& s) {
 }  // namespace
 
 bool terminal_supports_color(std::FILE* stream) {
-  if (std::getenv("NO_COLOR")) return false;
+  // no-color.org: only a NO_COLOR that is present and not empty turns colour off.
+  if (const char* no_color = std::getenv("NO_COLOR"); no_color && *no_color) return false;
   const char* term = std::getenv("TERM");
   if (term && std::strcmp(term, "dumb") == 0) return false;
   return ::isatty(::fileno(stream)) != 0;
 }
 
 std::string Table::render() const {
-  std::vector<size_t> width(header_.size(), 0);
-  for (size_t c = 0; c < header_.size(); ++c) width[c] = display_width(header_[c]);
-  for (const auto& r : rows_)
+  // Cells hold names from files and arguments: shown escaped (sanitize.hpp), and measured so.
+  const std::vector<std::string> header = safe_cells(header_);
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : rows_) rows.push_back(safe_cells(r));
+  std::vector<size_t> width(header.size(), 0);
+  for (size_t c = 0; c < header.size(); ++c) width[c] = display_width(header[c]);
+  for (const auto& r : rows)
     for (size_t c = 0; c < r.size() && c < width.size(); ++c)
       width[c] = std::max(width[c], display_width(r[c]));
-  auto line = [&](const std::vector<std::string>& r, bool header) {
+  auto line = [&](const std::vector<std::string>& r, bool is_header) {
     std::string out;
     for (size_t c = 0; c < width.size(); ++c) {
       const std::string cell = c < r.size() ? r[c] : "";
       const size_t pad = width[c] - display_width(cell);
-      const bool right = !header && looks_numeric(cell);
+      const bool right = !is_header && looks_numeric(cell);
       if (c) out += "  ";
       if (right)
         out += std::string(pad, ' ') + cell;
@@ -54,19 +78,19 @@ std::string Table::render() const {
     while (!out.empty() && out.back() == ' ') out.pop_back();
     return out + "\n";
   };
-  std::string out = line(header_, true);
+  std::string out = line(header, true);
   size_t total = 0;
   for (size_t c = 0; c < width.size(); ++c) total += width[c] + (c ? 2 : 0);
   std::string rule;
   for (size_t i = 0; i < total; ++i) rule += "─";
   out += rule + "\n";
-  for (const auto& r : rows_) out += line(r, false);
+  for (const auto& r : rows) out += line(r, false);
   return out;
 }
 
 std::string colorize(const std::string& text, const char* code, bool enabled) {
   if (!enabled || !code || !*code) return text;
-  return std::string("\033[") + code + "m" + text + "\033[0m";
+  return std::string("\033[") + code + "m" + terminal_safe(text) + "\033[0m";
 }
 
 const char* verdict_color(Verdict v) {
@@ -158,26 +182,28 @@ std::string render_roofs(const RoofSet& roofs) {
   const UnitSystem& u = roofs.units;
   std::string out;
   if (!roofs.compute.empty()) {
-    Table t({"compute roof", "peak", "provenance", "theoretical", "measured/theory", "cv"});
+    Table t({"compute roof", "peak", "provenance", "theoretical", "measured/theory", "spread"});
     for (const auto& c : roofs.compute) {
-      t.add_row({c.name + (c.sparse ? " (sparse)" : ""), format_work_rate(c.peak, u),
-                 to_string(c.provenance), c.theoretical ? format_work_rate(*c.theoretical, u) : "",
+      const UnitSystem cu = roofs.units_of(c);  // integer roofs in OP/s
+      t.add_row({c.name + (c.sparse ? " (sparse)" : ""), format_work_rate(c.peak, cu),
+                 to_string(c.provenance), c.theoretical ? format_work_rate(*c.theoretical, cu) : "",
                  c.theoretical && c.provenance == Provenance::measured
                      ? format_number(c.peak / *c.theoretical, 3)
                      : "",
-                 c.stats ? format_number(c.stats->cv * 100, 2) + "%" : ""});
+                 c.stats ? report::describe_spread(*c.stats, cu.work_rate()).brief : ""});
     }
     out += t.render();
   }
   if (!roofs.memory.empty()) {
     if (!out.empty()) out += "\n";
-    Table t({"memory roof", "bandwidth", "provenance", "size", "ridge I* (default roof)", "cv"});
+    Table t(
+        {"memory roof", "bandwidth", "provenance", "size", "ridge I* (default roof)", "spread"});
     const ComputeRoof* c = roofs.compute.empty() ? nullptr : &roofs.select_compute("");
     for (const auto& m : roofs.memory) {
       t.add_row({m.level, format_byte_rate(m.bandwidth, u), to_string(m.provenance),
                  m.size_bytes ? format_si(*m.size_bytes, u.traffic_symbol()) : "",
-                 c ? format_number(ridge(c->peak, m.bandwidth).value) + " " + u.intensity() : "",
-                 m.stats ? format_number(m.stats->cv * 100, 2) + "%" : ""});
+                 c ? format_intensity(ridge(c->peak, m.bandwidth), roofs.units_of(*c)) : "",
+                 m.stats ? report::describe_spread(*m.stats, u.traffic_rate()).brief : ""});
     }
     out += t.render();
   }

@@ -1,4 +1,4 @@
-// The memory-wall trajectory (DIGEST §8): ridge points I* against release year, log y, one
+// The memory-wall trajectory (docs/model.md §8): ridge points I* against release year, log y, one
 // series per precision group, each device labelled under its column. SVG first; the HTML page
 // wraps the SVG with a table of the values; PNG rasterises the light SVG with svg_to_png.
 #include "roofline/trajectory.hpp"

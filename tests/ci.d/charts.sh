@@ -2,8 +2,13 @@
 # Browser check of the HTML report: renders a report with the built CLI from the fixture machine
 # and points, loads it in headless Chromium, checks the DOM after the page's script ran (points,
 # roofs, tooltip, tables, the script's ready flag), that the console shows no errors, and that a
-# screenshot was taken. Also validates the SVG with xmllint and the PNG export. Installs nothing
-# (scripts/deps.d/charts.txt lists the packages).
+# screenshot was taken. Also validates the SVG with xmllint and the PNG export.
+# Then the report of a real measurement (tests/data/report/real/: 20+ roofs and points) at
+# 1200 px and at 390 px (a phone): fails when two label boxes intersect, or a label covers a
+# point (measured from the browser's DOM, in the default view and with every roof shown), when
+# the page scrolls sideways or a table is wider than the page. The screenshots stay for a person
+# to look at: their paths are printed and they are copied to build/ci-artifacts/charts/.
+# Installs nothing (scripts/deps.d/charts.txt lists the packages).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=build/release/bin/roofline
@@ -58,3 +63,74 @@ size=$(stat -c %s "$work/screenshot.png")
 [ "$size" -gt 20000 ] || fail "screenshot suspiciously small ($size bytes)"
 if [ -n "${CHARTS_KEEP:-}" ]; then cp "$work/screenshot.png" "$work/chart.png" "$work/report.html" "$CHARTS_KEEP/"; fi
 echo "charts: OK (5 points, roofs, tooltip and tables in the DOM; no console errors; screenshot $size bytes)"
+
+# --- the report of a real measurement, at a desktop's and a phone's width --------------------
+real=$data/real
+artifacts=build/ci-artifacts/charts
+mkdir -p "$artifacts"
+"$bin" plot "$real/zen4-genoa-2vcpu.machine.json" "$real/zen4-genoa-2vcpu.points.json" \
+  -o "$work/real.html"
+"$bin" plot "$real/zen4-genoa-2vcpu.machine.json" "$real/zen4-genoa-2vcpu.points.json" \
+  -o "$artifacts/real-chart.png"
+"$bin" plot "$real/zen4-genoa-2vcpu.machine.json" "$real/zen4-genoa-2vcpu.points.json" \
+  --terminal --width 100 >"$artifacts/real-terminal.txt"
+# A copy of the page with the layout check appended (the page allows inline scripts).
+awk -v f=tests/ci.d/charts_layout_check.js \
+  '/<\/body>/ { print "<script>"; while ((getline l < f) > 0) print l; print "</script>" } { print }' \
+  "$work/real.html" >"$work/real-check.html"
+# Headless Chromium's window is at least 500 px wide: each width is a frame of exactly that
+# width in a wrapper page, which writes what the check reports into its own DOM.
+frame() {  # frame WIDTH HEIGHT URL > wrapper.html
+  cat <<HTML
+<!DOCTYPE html><html><head><meta charset="utf-8"><style>body{margin:0}iframe{border:0;display:block}</style></head>
+<body><iframe src="$3" width="$1" height="$2"></iframe><pre id="result"></pre>
+<script>window.addEventListener('message', function (e) {
+  document.getElementById('result').textContent = '\n' + e.data.split('\n').map(function (l) { return 'layout ' + l; }).join('\n') + '\n';
+});</script></body></html>
+HTML
+}
+failed=0
+for width in 1200 390; do
+  tall=$([ "$width" = 390 ] && echo 3400 || echo 2200)
+  frame "$width" "$tall" "file://$work/real-check.html" >"$work/frame-$width.html"
+  frame "$width" "$tall" "file://$work/real-check.html#all" >"$work/frame-$width-all.html"
+  chrome --window-size=$((width + 20)),$tall --virtual-time-budget=5000 --dump-dom \
+    "file://$work/frame-$width.html" >"$work/real-$width.html" 2>>"$work/console.log" ||
+    fail "chromium --dump-dom at $width px failed"
+  result=$(sed -n 's/^layout //p' "$work/real-$width.html")
+  [ -n "$result" ] || fail "the layout check did not run at $width px"
+  echo "charts: real report at $width px:"
+  echo "$result" | sed 's/^/  /'
+  # The check must have looked at something: labels in both views, points, roofs.
+  read -r shown_labels all_labels < <(echo "$result" | sed -n 's/^labels: //p')
+  [ "${shown_labels:-0}" -ge 20 ] && [ "${all_labels:-0}" -gt "$shown_labels" ] ||
+    fail "$width px: too few labels checked (${shown_labels:-0} / ${all_labels:-0})"
+  [ "$(echo "$result" | sed -n 's/^markers: //p')" -ge 10 ] || fail "$width px: too few points"
+  grep -q "^hscroll: [01] ([0-9]* px in $width)" <<<"$result" ||
+    fail "$width px: the page was not laid out $width px wide"
+  if ! grep -q '^overlaps: 0$' <<<"$result"; then
+    echo "charts: FAIL: $width px: label boxes intersect" >&2; failed=1
+  fi
+  if ! grep -q '^hscroll: 0 ' <<<"$result"; then
+    echo "charts: FAIL: $width px: the page scrolls sideways" >&2; failed=1
+  fi
+  if ! grep -q '^wide_tables: 0$' <<<"$result"; then
+    echo "charts: FAIL: $width px: a table is wider than the page" >&2; failed=1
+  fi
+  for view in default all; do
+    shot="$artifacts/real-$width-$view.png"
+    page=$([ "$view" = all ] && echo "frame-$width-all.html" || echo "frame-$width.html")
+    chrome --hide-scrollbars --window-size=$width,$tall --virtual-time-budget=5000 \
+      --screenshot="$shot" "file://$work/$page" >/dev/null 2>>"$work/console.log" ||
+      fail "chromium --screenshot at $width px failed"
+    [ "$(stat -c %s "$shot")" -gt 20000 ] || fail "$shot: screenshot suspiciously small"
+    echo "charts: screenshot $(realpath "$shot")"
+  done
+done
+if grep -E ':CONSOLE[:(]' "$work/console.log" | grep -q 'real'; then
+  grep -E ':CONSOLE[:(]' "$work/console.log" >&2
+  fail "console messages from the real report"
+fi
+echo "charts: chart PNG $(realpath "$artifacts/real-chart.png"), terminal plot $(realpath "$artifacts/real-terminal.txt")"
+[ "$failed" -eq 0 ] || fail "the real report's layout (see above and the screenshots)"
+echo "charts: OK (real report: no label intersects another or a point, no sideways scroll, tables fit, at 1200 and 390 px)"

@@ -24,6 +24,19 @@ inline std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
+/// Shell text that sends signal `sig` (2 = SIGINT, 15 = SIGTERM) to the background process $pid
+/// once it has installed its handler for it (the SigCgt mask in /proc/$pid/status, polled for up
+/// to 30 s), so the test does not depend on how long the program takes to start: a loaded or
+/// sanitized build can need more than a second, and a signal that arrives earlier finds the
+/// default action (SIGTERM) or the SIGINT a background job inherits ignored.
+inline std::string signal_when_handled(int sig) {
+  const std::string bit = std::to_string(1ULL << (sig - 1));
+  return "i=0; while [ $i -lt 600 ]; do c=$(awk '/^SigCgt/ {print $2}' /proc/$pid/status "
+         "2>/dev/null); if [ -n \"$c\" ] && [ $(( 0x$c & " +
+         bit + " )) -ne 0 ]; then break; fi; sleep 0.05; i=$((i + 1)); done; kill -" +
+         std::to_string(sig) + " $pid";
+}
+
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::stringstream ss;

@@ -3,11 +3,13 @@
 // measurements — then judged like any machine document.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "roofline/cluster.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/statistics.hpp"
 
 using namespace roofline;
 using namespace roofline::cluster;
@@ -311,12 +313,18 @@ TEST(ClusterProbe, BuiltinProbeMeasuresAndChecksTriadAndFma) {
   EXPECT_EQ(m.roofs.compute[0].name.rfind("fp64 ", 0), 0u);
   EXPECT_GT(m.roofs.compute[0].peak.value, 0);
   ASSERT_TRUE(m.roofs.compute[0].stats.has_value());
-  EXPECT_EQ(m.roofs.compute[0].stats->repetitions, 5);
-  EXPECT_DOUBLE_EQ(m.roofs.compute[0].peak.value, m.roofs.compute[0].stats->best);
+  EXPECT_GE(m.roofs.compute[0].stats->repetitions, 3);
+  // The engine's policy: the roof is the sustained (third-fastest) sample.
+  EXPECT_DOUBLE_EQ(m.roofs.compute[0].peak.value, m.roofs.compute[0].stats->sustained);
   ASSERT_EQ(m.roofs.memory.size(), 1u);
   EXPECT_EQ(m.roofs.memory[0].level, "DRAM");
   EXPECT_EQ(m.roofs.memory[0].convention, "named");
-  EXPECT_DOUBLE_EQ(m.roofs.memory[0].mixes.at("triad"), m.roofs.memory[0].bandwidth.value);
+  ASSERT_TRUE(m.roofs.memory[0].mixes.count("triad"));
+  double best = 0;
+  for (const auto& [mix, v] : m.roofs.memory[0].mixes) best = std::max(best, v);
+  EXPECT_DOUBLE_EQ(best, m.roofs.memory[0].bandwidth.value);  // the roof is the best mix
   EXPECT_EQ(m.info["threads"], 1);
+  EXPECT_EQ(m.info["probe"], "builtin");
+  EXPECT_EQ(m.roofs.name, "here");
   EXPECT_NO_THROW(m.roofs.validate());
 }

@@ -22,7 +22,7 @@ bool contains(const std::string& s, const std::string& part) {
 }
 }  // namespace
 
-// DIGEST §6, row 1: far below both roofs — how it runs, not the hardware.
+// docs/model.md §6, row 1: far below both roofs — how it runs, not the hardware.
 TEST(Diagnosis, Row1FarBelowBothRoofs) {
   const Diagnosis d = diagnose(at(1.0 / 6, 0.01e12), test::seed_a100());
   EXPECT_EQ(d.verdict, Verdict::far_below);

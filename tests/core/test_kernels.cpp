@@ -13,7 +13,7 @@ const DataType fp16 = parse_dtype("fp16");
 }  // namespace
 
 TEST(Kernels, SaxpyAndDaxpyFromTheSeed) {
-  // DIGEST §3: SAXPY fp32 W = 2N, Q = 12N ⇒ I = 1/6, independent of N.
+  // docs/model.md §3: SAXPY fp32 W = 2N, Q = 12N ⇒ I = 1/6, independent of N.
   for (double n : {1e3, 1e6, 1e9}) {
     const KernelCount k = axpy(n, fp32);
     EXPECT_DOUBLE_EQ(k.work.value, 2 * n);
@@ -31,7 +31,7 @@ TEST(Kernels, SaxpyAndDaxpyFromTheSeed) {
 }
 
 TEST(Kernels, GemmFromTheSeed) {
-  // DIGEST §3: N×N fp32: W = 2N³, Q_min = 12N² ⇒ I = N/6; N = 1024 ⇒ 170.67.
+  // docs/model.md §3: N×N fp32: W = 2N³, Q_min = 12N² ⇒ I = N/6; N = 1024 ⇒ 170.67.
   const KernelCount k = gemm(1024, 1024, 1024, fp32);
   EXPECT_DOUBLE_EQ(k.work.value, 2.0 * 1024 * 1024 * 1024);
   EXPECT_DOUBLE_EQ(k.traffic.value, 12.0 * 1024 * 1024);
@@ -43,7 +43,7 @@ TEST(Kernels, GemmFromTheSeed) {
 }
 
 TEST(Kernels, GemmCacheBoundedFollowsHongKung) {
-  // DIGEST §4: N = 1024 fp32, 12 MB fits A100's 40 MB L2 ⇒ compulsory traffic applies.
+  // docs/model.md §4: N = 1024 fp32, 12 MB fits A100's 40 MB L2 ⇒ compulsory traffic applies.
   const KernelCount fits = gemm_cache_bounded(1024, 1024, 1024, fp32, 40e6);
   EXPECT_DOUBLE_EQ(fits.traffic.value, 12.0 * 1024 * 1024);
   // N = 8192: 768 MB does not fit ⇒ Q = 2·N³·s/b + N²·s with b = ⌊√(M/(3s))⌋.
@@ -69,7 +69,7 @@ TEST(Kernels, GemmCacheBoundedFollowsHongKung) {
 }
 
 TEST(Kernels, ReuseExamplesFromTheSeed) {
-  // DIGEST §3: z = x·y: W = N, Q = 12N ⇒ I = 1/12.
+  // docs/model.md §3: z = x·y: W = N, Q = 12N ⇒ I = 1/12.
   EXPECT_DOUBLE_EQ(elementwise_multiply(1e6, fp32).intensity().value, 1.0 / 12);
   // Add-only double loop: 2N² operations on 8N bytes ⇒ I = N/4.
   for (double n : {100.0, 1e4}) EXPECT_DOUBLE_EQ(add_double_loop(n, fp32).intensity().value, n / 4);
@@ -107,7 +107,7 @@ TEST(Kernels, StencilsSpmvAndMlOperators) {
 }
 
 TEST(Kernels, LlmDecodeIntensityFromTheSeed) {
-  // DIGEST §5: 7B fp16, batch 1: Q = 14 GB, W = 1.4e10 ⇒ I ≈ 1; batch B ⇒ I ≈ B.
+  // docs/model.md §5: 7B fp16, batch 1: Q = 14 GB, W = 1.4e10 ⇒ I ≈ 1; batch B ⇒ I ≈ B.
   const KernelCount b1 = llm_decode_weights(7e9, 1, fp16);
   EXPECT_DOUBLE_EQ(b1.traffic.value, 14e9);
   EXPECT_DOUBLE_EQ(b1.work.value, 1.4e10);

@@ -1,5 +1,5 @@
 #pragma once
-// Roof sets for tests, with the datasheet figures the seed uses (DIGEST §8).
+// Roof sets for tests, with the datasheet figures the seed uses (docs/model.md §8).
 #include "roofline/roof.hpp"
 
 namespace roofline::test {

@@ -16,12 +16,12 @@ TEST(Model, AttainableIsMinOfPeakAndSlantedRoof) {
   const ByteRate beta(2.0e12);
   EXPECT_DOUBLE_EQ(attainable(pi, beta, Intensity(1.0 / 6)).value, 2.0e12 / 6);
   EXPECT_DOUBLE_EQ(attainable(pi, beta, Intensity(170.67)).value, 19.5e12);
-  // On the bandwidth roof P at I = 1 equals β (DIGEST §2: the 45° line's value at I = 1).
+  // On the bandwidth roof P at I = 1 equals β (docs/model.md §2: the 45° line's value at I = 1).
   EXPECT_DOUBLE_EQ(attainable(WorkRate(1e20), beta, Intensity(1)).value, beta.value);
 }
 
 TEST(Model, RidgePointsFromTheSeed) {
-  // DIGEST §8: A100 FP32 19.5 TFLOP/s over 2.0 TB/s ⇒ 9.75; FP16 tensor 312 ⇒ 156 (16×).
+  // docs/model.md §8: A100 FP32 19.5 TFLOP/s over 2.0 TB/s ⇒ 9.75; FP16 tensor 312 ⇒ 156 (16×).
   EXPECT_DOUBLE_EQ(ridge(WorkRate(19.5e12), ByteRate(2.0e12)).value, 9.75);
   EXPECT_DOUBLE_EQ(ridge(WorkRate(312e12), ByteRate(2.0e12)).value, 156);
   EXPECT_DOUBLE_EQ(
@@ -53,7 +53,7 @@ TEST(Model, NoOverlapCurveLiesBelowTheRoof) {
 }
 
 TEST(Model, PropertyScaleInvarianceAndNeverAboveARoof) {
-  // DIGEST §2: min(π, β·λW/λQ) depends on W/Q alone; no attainable value exceeds a roof.
+  // docs/model.md §2: min(π, β·λW/λQ) depends on W/Q alone; no attainable value exceeds a roof.
   std::mt19937_64 rng(12345);
   std::uniform_real_distribution<double> logu(-3, 3);
   for (int n = 0; n < 5000; ++n) {
@@ -97,7 +97,7 @@ TEST(Compare, RatioAndRegimeAtAnIntensity) {
 }
 
 TEST(Metrics, MfuAndBandwidthUtilisation) {
-  // DIGEST §11: MFU = model FLOPs per token × tokens/s / peak.
+  // docs/model.md §11: MFU = model FLOPs per token × tokens/s / peak.
   EXPECT_DOUBLE_EQ(model_flops_utilisation(Work(1.4e10), 1000, WorkRate(312e12)), 1.4e13 / 312e12);
   EXPECT_DOUBLE_EQ(bandwidth_utilisation(Bytes(14e9), 100, ByteRate(2e12)), 0.7);
   EXPECT_THROW(model_flops_utilisation(Work(1), 1, WorkRate(0)), std::exception);

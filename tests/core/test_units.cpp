@@ -23,7 +23,7 @@ TEST(Units, CrossUnitOperationsGiveTheRightTypes) {
   static_assert(!std::is_invocable_v<std::less<>, WorkRate, Intensity>);
   EXPECT_DOUBLE_EQ((w / q).value, 1.0 / 6.0);
   EXPECT_DOUBLE_EQ((w / t).value, 4e9);
-  // DIGEST §2: achieved performance = intensity × achieved bandwidth.
+  // docs/model.md §2: achieved performance = intensity × achieved bandwidth.
   EXPECT_DOUBLE_EQ(((w / q) * (q / t)).value, (w / t).value);
 }
 
@@ -78,7 +78,7 @@ TEST(Quantity, RejectsWrongDimensionsAndGarbage) {
 }
 
 TEST(DataTypes, SizesFromTheSeed) {
-  // DIGEST §3: FP64 8, FP32 4, FP16/BF16 2, FP8/INT8 1 byte; int4 half a byte.
+  // docs/model.md §3: FP64 8, FP32 4, FP16/BF16 2, FP8/INT8 1 byte; int4 half a byte.
   EXPECT_EQ(parse_dtype("fp64").bytes, 8);
   EXPECT_EQ(parse_dtype("double").bytes, 8);
   EXPECT_EQ(parse_dtype("fp32").bytes, 4);

@@ -1,5 +1,5 @@
 // The hardware catalogue (data/hardware): every file valid, datasheet numbers spot-checked
-// against their sources, the seed's ridge points (DIGEST §8), name resolution.
+// against their sources, the seed's ridge points (docs/model.md §8), name resolution.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "roofline/hardware.hpp"
 #include "roofline/io.hpp"
 #include "roofline/model.hpp"
+#include "roofline/quantity.hpp"
 
 using namespace roofline;
 namespace fs = std::filesystem;
@@ -62,7 +63,7 @@ std::string error_of(const std::function<void()>& f) {
 
 TEST(Catalogue, EveryFileLoadsAndPassesTheCatalogueRules) {
   const auto files = catalogue_files();
-  ASSERT_GE(files.size(), 23u);
+  ASSERT_GE(files.size(), 47u);
   for (const auto& f : files) {
     SCOPED_TRACE(f.string());
     const auto problems = catalogue_entry_problems(f);
@@ -90,11 +91,35 @@ TEST(Catalogue, EveryFileLoadsAndPassesTheCatalogueRules) {
     EXPECT_FALSE(r.select_compute("").sparse);
     ASSERT_NE(r.find_memory(r.default_memory), nullptr);
     EXPECT_EQ(r.find_memory(r.default_memory)->kind, "memory");
-    // Interconnects are roofs too, so a distributed point can be judged against them.
+    // Interconnects are roofs too, so a distributed point can be judged against them; every
+    // GPU, TPU and accelerator has one (a CPU or an SoC may publish none).
+    const std::string kind = m.info.value("kind", "");
     const bool has_link = std::any_of(r.memory.begin(), r.memory.end(), [](const MemoryRoof& x) {
       return x.kind == "interconnect" || x.kind == "network";
     });
-    EXPECT_TRUE(has_link);
+    if (kind == "gpu" || kind == "tpu" || kind == "accelerator") {
+      EXPECT_TRUE(has_link);
+      // Capacity is part of these datasheets.
+      EXPECT_TRUE(r.find_memory(r.default_memory)->size_bytes.has_value());
+    }
+    // Each link records its per-link latency (seconds, or null = unknown) and where that comes
+    // from, for the alpha-beta collective model.
+    for (const auto& link : m.info["interconnects"]) {
+      EXPECT_TRUE(link.contains("latency")) << link.dump();
+      EXPECT_TRUE(link["latency"].is_null() || link["latency"].get<double>() > 0) << link.dump();
+      EXPECT_FALSE(link.value("latency_source", "").empty()) << link.dump();
+    }
+    // No value without a source: release year, clock, power, links, caches, disagreements,
+    // roofs.
+    const auto sources = value_sources(m);
+    EXPECT_GE(sources.size(), r.compute.size() + r.memory.size() + 3);
+    for (const auto& v : sources) EXPECT_FALSE(v.source.empty()) << v.value << " " << v.figure;
+    // Values not re-read against their source are named as `hw show` names them.
+    for (const auto& u : m.info.value("unverified", nlohmann::json::array())) {
+      const bool named = std::any_of(sources.begin(), sources.end(),
+                                     [&](const ValueSource& v) { return v.value == u; });
+      EXPECT_TRUE(named) << "info.unverified names no value: " << u;
+    }
     EXPECT_TRUE(m.info.contains("sources"));
     EXPECT_TRUE(m.info["clock"]["basis"] == "boost" || m.info["clock"]["basis"] == "base");
     // Power and release year name where they come from; CPUs record the base clock.
@@ -106,7 +131,8 @@ TEST(Catalogue, EveryFileLoadsAndPassesTheCatalogueRules) {
       EXPECT_TRUE(m.info["clock"].contains("max_turbo_mhz"));
     }
     for (const auto& c : r.compute) {
-      EXPECT_EQ(c.integer, c.precision.rfind("int", 0) == 0) << c.name;
+      // OP-counted: int8, int4 ... and "ops", a vendor's TOPS of unnamed precision.
+      EXPECT_EQ(c.integer, c.precision.rfind("int", 0) == 0 || c.precision == "ops") << c.name;
       if (c.provenance == Provenance::theoretical) {
         EXPECT_FALSE(c.formula.empty()) << c.name;
       }
@@ -117,9 +143,16 @@ TEST(Catalogue, EveryFileLoadsAndPassesTheCatalogueRules) {
 }
 
 TEST(Catalogue, CoversTheRequiredDevices) {
-  for (const char* n : {"v100-sxm2", "a100-40gb", "a100-80gb", "h100-sxm", "h100-pcie", "h200",
-                        "b200", "l4", "l40s", "rtx-4090", "rtx-a6000", "mi250x", "mi300x", "tpu-v4",
-                        "tpu-v5e", "tpu-v5p", "gaudi2"})
+  for (const char* n :
+       {"v100-sxm2", "a100-40gb", "a100-80gb", "h100-sxm", "h100-pcie", "h200", "b200", "l4",
+        "l40s", "rtx-4090", "rtx-a6000", "mi250x", "mi300x", "tpu-v4", "tpu-v5e", "tpu-v5p",
+        "gaudi2",
+        // The devices of 2024-2026: data centre, workstation, edge, server CPUs.
+        "h20", "gh200-96gb", "gh200-144gb", "gb200", "gb300", "rtx-5090", "rtx-6000-ada",
+        "rtx-pro-6000-blackwell", "jetson-agx-orin-64gb", "jetson-agx-thor", "mi325x", "mi355x",
+        "gaudi3", "tpu-v6e", "tpu-v7", "trainium2", "apple-m3-max", "apple-m4-max",
+        "snapdragon-x-elite", "core-ultra-9-288v", "ryzen-ai-9-hx-370", "xeon-6980p", "epyc-9755",
+        "grace-cpu-superchip", "graviton4"})
     EXPECT_TRUE(fs::exists(kCatalogue / (std::string(n) + ".json"))) << n;
   int cpus = 0, arm = 0;
   for (const auto& f : catalogue_files()) {
@@ -129,8 +162,8 @@ TEST(Catalogue, CoversTheRequiredDevices) {
       if (m.info.value("architecture", "").find("Arm") != std::string::npos) ++arm;
     }
   }
-  EXPECT_GE(cpus, 5);
-  EXPECT_GE(arm, 1);
+  EXPECT_GE(cpus, 8);
+  EXPECT_GE(arm, 2);  // Grace, Graviton4
 }
 
 TEST(Catalogue, NamesAndAliasesAreUnambiguous) {
@@ -269,7 +302,8 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(bandwidth("grace-cpu-superchip", "NVLink-C2C"), 900e9);
 }
 
-// CPU roofs are derived: cores × base clock × FLOP/cycle, channels × MT/s × 8 bytes (DIGEST §9).
+// CPU roofs are derived: cores × base clock × FLOP/cycle, channels × MT/s × 8 bytes (docs/model.md
+// §9).
 TEST(Catalogue, CpuRoofsFollowTheirFormulas) {
   EXPECT_DOUBLE_EQ(peak("xeon-platinum-8380", "fp64 avx-512 fma"), 40 * 2.3e9 * 32);
   EXPECT_DOUBLE_EQ(bandwidth("xeon-platinum-8380", "DRAM"), 8 * 3200e6 * 8);
@@ -288,7 +322,7 @@ TEST(Catalogue, CpuRoofsFollowTheirFormulas) {
   EXPECT_NEAR(r->ridge.value, 8.0, 1e-9);
 }
 
-// DIGEST §8: V100 FP16 TC ≈ 139, A100 FP16 TC ≈ 156, H100 BF16 SXM ≈ 295, TPU v5e ≈ 240.
+// docs/model.md §8: V100 FP16 TC ≈ 139, A100 FP16 TC ≈ 156, H100 BF16 SXM ≈ 295, TPU v5e ≈ 240.
 TEST(Catalogue, SeedRidgePoints) {
   const PrecisionGroup sixteen{"bf16/fp16", {"bf16", "fp16"}};
   auto ridge_of = [&](const std::string& device) {
@@ -442,4 +476,280 @@ TEST(Catalogue, CheckerEnforcesTheDocumentedRules) {
   EXPECT_EQ(p.size(), 2u);
   // Not for a GPU: its boost clock is the datasheet's.
   EXPECT_TRUE(problems_of(h100, "h100-sxm").empty());
+}
+
+// The devices of 2024-2026, asserted against the documents each roof cites (the comment names
+// the document and the line the figure is on).
+TEST(Catalogue, NewDevicesAgainstTheirSources) {
+  // Google Cloud TPU v6e system architecture, specification table: bf16 918 TFLOPs, Int8 1836
+  // TOPs, 32 GB, 1638 GBps, bidirectional ICI 800 GBps.
+  EXPECT_DOUBLE_EQ(peak("tpu-v6e", "bf16 mxu"), 918e12);
+  EXPECT_DOUBLE_EQ(peak("tpu-v6e", "int8 mxu"), 1836e12);
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v6e", "HBM"), 1638e9);
+  EXPECT_DOUBLE_EQ(size_of("tpu-v6e", "HBM"), 32e9);
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v6e", "ICI"), 800e9);
+  EXPECT_TRUE(load("tpu-v6e").info["power_w"].is_null());  // Google publishes none
+  // Google Cloud TPU7x (Ironwood) table: BF16 2307, FP8 4614 TFLOPs, 192 GiB; Google blog
+  // 'Ironwood: The first Google TPU for the age of inference' (9 April 2025): 7.37 TB/s, ICI
+  // 1.2 TBps bidirectional.
+  EXPECT_DOUBLE_EQ(peak("tpu-v7", "bf16 mxu"), 2307e12);
+  EXPECT_DOUBLE_EQ(peak("tpu-v7", "fp8 mxu"), 4614e12);
+  EXPECT_DOUBLE_EQ(size_of("tpu-v7", "HBM"), 192.0 * 1024 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v7", "HBM"), 7.37e12);
+  EXPECT_DOUBLE_EQ(bandwidth("tpu-v7", "ICI"), 1.2e12);
+  // AWS Neuron 'Trainium2 architecture': 1,287 FP8, 655 BF16/FP16/TF32, 2,551 sparse, 181 FP32
+  // TFLOPS; 96 GiB at 2.9 TB/s; NeuronLink-v3 1.28 TB/s per device.
+  EXPECT_DOUBLE_EQ(peak("trainium2", "fp8 neuroncore"), 1287e12);
+  EXPECT_DOUBLE_EQ(peak("trainium2", "bf16 neuroncore"), 655e12);
+  EXPECT_DOUBLE_EQ(peak("trainium2", "bf16 neuroncore sparse"), 2551e12);
+  EXPECT_DOUBLE_EQ(peak("trainium2", "fp32 neuroncore"), 181e12);
+  EXPECT_DOUBLE_EQ(size_of("trainium2", "HBM"), 96.0 * 1024 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(bandwidth("trainium2", "HBM"), 2.9e12);
+  EXPECT_DOUBLE_EQ(bandwidth("trainium2", "NeuronLink"), 1.28e12);
+  // AMD Instinct MI325X data sheet: FP8 2614.9 | 5229.8 sparse, FP16/BF16 1307.4, TF32 653.7,
+  // FP32 163.4 TFLOPs; 256 GB HBM3E at 6 TB/s; 1000 W.
+  EXPECT_DOUBLE_EQ(peak("mi325x", "fp8 matrix"), 2614.9e12);
+  EXPECT_DOUBLE_EQ(peak("mi325x", "fp8 matrix sparse"), 5229.8e12);
+  EXPECT_DOUBLE_EQ(peak("mi325x", "bf16 matrix"), 1307.4e12);
+  EXPECT_DOUBLE_EQ(peak("mi325x", "tf32 matrix"), 653.7e12);
+  EXPECT_DOUBLE_EQ(peak("mi325x", "fp32 vector"), 163.4e12);
+  EXPECT_DOUBLE_EQ(bandwidth("mi325x", "HBM3E"), 6e12);
+  EXPECT_DOUBLE_EQ(size_of("mi325x", "HBM3E"), 256e9);
+  EXPECT_EQ(load("mi325x").info["power_w"], 1000);
+  // AMD MI355X (Advancing AI 2025): FP32 157.3 TFLOPS, INT8 5 | 10.1 POPS, 288 GB at 8 TB/s,
+  // 1400 W; FP8 = 256 CUs x 2.4 GHz x 8192 FLOP/cycle (AMD at ISSCC 2026).
+  EXPECT_DOUBLE_EQ(peak("mi355x", "fp32 vector"), 157.3e12);
+  EXPECT_DOUBLE_EQ(peak("mi355x", "fp8 matrix"), 256 * 2.4e9 * 8192);
+  // CDNA 4 whitepaper Table 1: FP16 matrix 4,096 FLOP/cycle/CU (AMD's '2.5 PFLOPS').
+  EXPECT_DOUBLE_EQ(peak("mi355x", "bf16 matrix"), 256 * 2.4e9 * 4096);
+  EXPECT_NEAR(peak("mi355x", "fp16 matrix"), 2.5e15, 0.02e15);
+  EXPECT_DOUBLE_EQ(peak("mi355x", "int8 matrix sparse"), 10.1e15);
+  EXPECT_DOUBLE_EQ(bandwidth("mi355x", "HBM3E"), 8e12);
+  EXPECT_DOUBLE_EQ(size_of("mi355x", "HBM3E"), 288e9);
+  EXPECT_EQ(load("mi355x").info["power_w"], 1400);
+  // Intel Gaudi 3 white paper: MME BF16/FP8 1835 TFLOPS, vector BF16 28.7, 128 GB HBM2e at
+  // 3.7 TB/s, 96 MB SRAM at 12.8 TB/s, 24 x 200 GbE, 900 W.
+  EXPECT_DOUBLE_EQ(peak("gaudi3", "bf16 mme"), 1835e12);
+  EXPECT_DOUBLE_EQ(peak("gaudi3", "fp8 mme"), 1835e12);
+  EXPECT_DOUBLE_EQ(peak("gaudi3", "bf16 vector"), 28.7e12);
+  EXPECT_DOUBLE_EQ(bandwidth("gaudi3", "HBM2e"), 3.7e12);
+  EXPECT_DOUBLE_EQ(bandwidth("gaudi3", "SRAM"), 12.8e12);
+  EXPECT_DOUBLE_EQ(bandwidth("gaudi3", "RoCE"), 24 * 200e9 / 8 * 2);  // both directions
+  EXPECT_EQ(load("gaudi3").info["power_w"], 900);
+  // NVIDIA 'Inside NVIDIA Blackwell Ultra' (August 2025): 15 PFLOPS dense NVFP4, 20 sparse,
+  // 288 GB HBM3E at 8 TB/s per GPU, NVLink 1.8 TB/s.
+  EXPECT_DOUBLE_EQ(peak("gb300", "fp4 tensor"), 15e15);
+  EXPECT_DOUBLE_EQ(peak("gb300", "fp4 tensor sparse"), 20e15);
+  EXPECT_DOUBLE_EQ(bandwidth("gb300", "HBM3e"), 8e12);
+  EXPECT_DOUBLE_EQ(size_of("gb300", "HBM3e"), 288e9);
+  EXPECT_DOUBLE_EQ(bandwidth("gb300", "NVLink"), 1.8e12);
+  // NVIDIA GB200 NVL72 specifications, per superchip (2 GPUs): FP4 40 PFLOPS sparse, FP32 180
+  // TFLOPS, 372 GB at 16 TB/s, NVLink 3.6 TB/s; per GPU half of each.
+  EXPECT_DOUBLE_EQ(peak("gb200", "fp4 tensor sparse"), 20e15);
+  EXPECT_DOUBLE_EQ(peak("gb200", "fp4 tensor"), 10e15);
+  EXPECT_DOUBLE_EQ(peak("gb200", "fp32 vector"), 90e12);
+  EXPECT_DOUBLE_EQ(size_of("gb200", "HBM3e"), 186e9);
+  EXPECT_DOUBLE_EQ(bandwidth("gb200", "NVLink"), 1.8e12);
+  // NVIDIA GH200 datasheet: 96 GB HBM3 at 4 TB/s | 144 GB HBM3e at 4.9 TB/s; LPDDR5X up to
+  // 480 GB at 512 GB/s; NVLink-C2C 900 GB/s.
+  EXPECT_DOUBLE_EQ(bandwidth("gh200-96gb", "HBM3"), 4e12);
+  EXPECT_DOUBLE_EQ(bandwidth("gh200-144gb", "HBM3e"), 4.9e12);
+  EXPECT_DOUBLE_EQ(size_of("gh200-144gb", "HBM3e"), 144e9);
+  EXPECT_DOUBLE_EQ(bandwidth("gh200-96gb", "LPDDR5X"), 512e9);
+  EXPECT_DOUBLE_EQ(bandwidth("gh200-144gb", "NVLink-C2C"), 900e9);
+  // RTX Blackwell whitepaper, RTX 5090: 21,760 CUDA cores at 2,407 MHz boost, 32 GB GDDR7 at
+  // 1,792 GB/s, 575 W; FP4 3,352 AI TOPS (sparse).
+  EXPECT_DOUBLE_EQ(peak("rtx-5090", "fp32 vector"), 21760 * 2 * 2.407e9);
+  EXPECT_DOUBLE_EQ(peak("rtx-5090", "fp4 tensor sparse"), 3352e12);
+  EXPECT_DOUBLE_EQ(bandwidth("rtx-5090", "GDDR7"), 1792e9);
+  EXPECT_DOUBLE_EQ(size_of("rtx-5090", "GDDR7"), 32e9);
+  EXPECT_EQ(load("rtx-5090").info["power_w"], 575);
+  // RTX PRO 6000 Blackwell: 125 TFLOPS FP32, 4,000 AI TOPS, 96 GB at 1,792 GB/s, 600 W.
+  EXPECT_DOUBLE_EQ(peak("rtx-pro-6000-blackwell", "fp32 vector"), 125e12);
+  EXPECT_DOUBLE_EQ(size_of("rtx-pro-6000-blackwell", "GDDR7"), 96e9);
+  // NVIDIA Jetson modules table, AGX Orin 64GB: 275 TOPS, 2048 cores at 1.3 GHz, 64 GB LPDDR5
+  // at 204.8 GB/s; Jetson Thor T5000: 2070 FP4 TFLOPS sparse, 128 GB LPDDR5X at 273 GB/s.
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "ops gpu+dla"), 275e12);
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "fp32 vector"), 2048 * 2 * 1.3e9);
+  EXPECT_DOUBLE_EQ(bandwidth("jetson-agx-orin-64gb", "LPDDR5"), 204.8e9);
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-thor", "fp4 tensor sparse"), 2070e12);
+  EXPECT_DOUBLE_EQ(bandwidth("jetson-agx-thor", "LPDDR5X"), 273e9);
+  // Edge NPUs in OP/s: Snapdragon X Elite 45 TOPS, Lunar Lake 48, Ryzen AI 300 50; Apple M4
+  // Max 38 TOPS Neural Engine with 546 GB/s unified memory.
+  EXPECT_DOUBLE_EQ(peak("snapdragon-x-elite", "ops npu"), 45e12);
+  EXPECT_DOUBLE_EQ(peak("snapdragon-x-elite", "fp32 gpu"), 4.6e12);
+  EXPECT_DOUBLE_EQ(peak("core-ultra-9-288v", "ops npu"), 48e12);
+  EXPECT_DOUBLE_EQ(bandwidth("core-ultra-9-288v", "LPDDR5X"), 8533e6 * 16);
+  EXPECT_DOUBLE_EQ(peak("ryzen-ai-9-hx-370", "ops npu"), 50e12);
+  EXPECT_DOUBLE_EQ(peak("apple-m4-max", "ops neural engine"), 38e12);
+  EXPECT_DOUBLE_EQ(bandwidth("apple-m4-max", "unified memory"), 546e9);
+  EXPECT_DOUBLE_EQ(bandwidth("apple-m3-max", "unified memory"), 400e9);
+  EXPECT_TRUE(load("apple-m4-max").roofs.find_compute("ops neural engine")->integer);  // OP/s
+}
+
+// Server CPUs of 2024: cores x base clock x FLOP/cycle, channels x MT/s x 8 bytes.
+TEST(Catalogue, NewCpuRoofsFollowTheirFormulas) {
+  // Intel ARK, Xeon 6980P: 128 cores, 2.0 GHz base, 12 x DDR5-6400, 96 PCIe 5.0 lanes, 500 W.
+  EXPECT_DOUBLE_EQ(peak("xeon-6980p", "fp64 avx-512 fma"), 128 * 2.0e9 * 32);
+  EXPECT_DOUBLE_EQ(peak("xeon-6980p", "bf16 amx"), 128 * 2.0e9 * 1024);
+  EXPECT_DOUBLE_EQ(bandwidth("xeon-6980p", "DRAM"), 12 * 6400e6 * 8);
+  EXPECT_DOUBLE_EQ(bandwidth("xeon-6980p", "PCIe"), 96 * 4e9 * 2);
+  EXPECT_EQ(load("xeon-6980p").info["power_w"], 500);
+  // AMD EPYC 9755: 128 Zen 5 cores at 2.7 GHz base, 12 x DDR5-6000.
+  EXPECT_DOUBLE_EQ(peak("epyc-9755", "fp64 avx-512 fma"), 128 * 2.7e9 * 32);
+  EXPECT_DOUBLE_EQ(bandwidth("epyc-9755", "DRAM"), 12 * 6000e6 * 8);
+  // AWS Graviton Technical Guide: 96 Neoverse V2 cores at 2800 MHz, 4 x 128-bit SVE2, 12 x DDR5.
+  EXPECT_DOUBLE_EQ(peak("graviton4", "fp64 sve2 fma"), 96 * 2.8e9 * 16);
+  EXPECT_DOUBLE_EQ(bandwidth("graviton4", "DRAM"), 12 * 5600e6 * 8);
+  EXPECT_TRUE(load("graviton4").info["clock"]["max_turbo_mhz"].is_null());  // no turbo
+}
+
+// Derived figures say so: a dense roof that is half a printed sparse one is theoretical and its
+// formula gives the rule (H200, B200, L4 print only sparse tensor figures).
+TEST(Catalogue, DerivedDenseRoofsCarryTheirRule) {
+  for (const char* device : {"h200", "b200", "l4", "gb200", "rtx-5090"}) {
+    SCOPED_TRACE(device);
+    const MachineDocument m = load(device);
+    for (const auto& c : m.roofs.compute) {
+      const ComputeRoof* twin = m.roofs.find_compute(c.name + " sparse");
+      if (c.sparse || !twin) continue;
+      EXPECT_EQ(c.provenance, Provenance::theoretical) << c.name;
+      EXPECT_NE(c.formula.find("/ 2"), std::string::npos) << c.name << ": " << c.formula;
+      EXPECT_DOUBLE_EQ(c.peak.value, twin->peak.value / 2) << c.name;
+    }
+  }
+  // Where the source prints both (H100 SXM whitepaper), both roofs stay datasheet figures.
+  EXPECT_EQ(load("h100-sxm").roofs.find_compute("bf16 tensor")->provenance, Provenance::datasheet);
+}
+
+// Where a vendor disagrees with itself, both figures are recorded with their sources and the
+// entry says which it uses and why.
+TEST(Catalogue, DisagreementsAreRecordedWithBothSources) {
+  auto disagreement = [](const std::string& device, const std::string& value) {
+    const MachineDocument m = load(device);
+    for (const auto& d : m.info.value("discrepancies", nlohmann::json::array()))
+      if (d.value("value", "") == value) return d;
+    ADD_FAILURE() << device << ": no disagreement recorded for " << value;
+    return nlohmann::json::object();
+  };
+  // B200: NVIDIA's HGX page (180 GB, 7.7 TB/s) against the 192 GB / 8 TB/s launch figure.
+  const auto b200 = disagreement("b200", "HBM3e bandwidth");
+  ASSERT_GE(b200["figures"].size(), 2u);
+  EXPECT_EQ(b200["used"], "7.7 TB/s");
+  EXPECT_NE(b200["figures"][1]["figure"].get<std::string>().find("8 TB/s"), std::string::npos);
+  EXPECT_DOUBLE_EQ(bandwidth("b200", "HBM3e"), 7.7e12);
+  // TPU v5e: Google's page revisions (819 GBps, 800 GiBps); the roof stays 819 GB/s.
+  EXPECT_EQ(disagreement("tpu-v5e", "HBM2 bandwidth")["used"], "819 GB/s");
+  // Trainium2: two revisions of AWS's architecture page.
+  EXPECT_EQ(disagreement("trainium2", "peak compute")["figures"].size(), 2u);
+  // GH200 HBM3e: 141 GB / 5 TB/s announced, 144 GB / 4.9 TB/s in the datasheet.
+  EXPECT_EQ(disagreement("gh200-144gb", "HBM3e capacity and bandwidth")["used"],
+            "144 GB, 4.9 TB/s");
+  for (const auto& f : catalogue_files()) {
+    const MachineDocument m = load_machine_file(f);
+    for (const auto& d : m.info.value("discrepancies", nlohmann::json::array())) {
+      EXPECT_GE(d["figures"].size(), 2u) << f;
+      for (const auto& fig : d["figures"]) EXPECT_FALSE(fig.value("source", "").empty()) << f;
+      EXPECT_FALSE(d.value("reason", "").empty()) << f;
+    }
+  }
+}
+
+// The checker refuses a value without its source: a link's latency, a disagreement's figure, a
+// list of unverified values that is not a list of names.
+TEST(Catalogue, CheckerRefusesValuesWithoutSources) {
+  roofline::test::TempDir dir;
+  const nlohmann::json h100 =
+      nlohmann::json::parse(roofline::test::slurp((kCatalogue / "h100-sxm.json").string()));
+  auto problems_of = [&](const nlohmann::json& j) {
+    roofline::test::write_text(dir.file("h100-sxm.json"), j.dump());
+    return catalogue_entry_problems(dir.file("h100-sxm.json"));
+  };
+  auto has = [](const std::vector<std::string>& ps, const std::string& s) {
+    return std::any_of(ps.begin(), ps.end(),
+                       [&](const std::string& p) { return p.find(s) != std::string::npos; });
+  };
+  EXPECT_TRUE(problems_of(h100).empty());
+  nlohmann::json j = h100;
+  j["info"]["interconnects"][0].erase("latency_source");
+  j["info"]["interconnects"][1]["latency"] = "fast";
+  auto p = problems_of(j);
+  EXPECT_TRUE(has(p, "info.interconnects: 'NVLink' has no latency_source")) << p.size();
+  EXPECT_TRUE(has(p, "'PCIe' needs \"latency\": seconds > 0, or null"));
+  EXPECT_EQ(p.size(), 2u);
+  // A file without latencies (written before they existed) stays valid; a number is fine with
+  // its source.
+  j = h100;
+  for (auto& link : j["info"]["interconnects"]) {
+    link.erase("latency");
+    link.erase("latency_source");
+  }
+  EXPECT_TRUE(problems_of(j).empty());
+  j["info"]["interconnects"][1]["latency"] = 1.5e-6;
+  j["info"]["interconnects"][1]["latency_source"] = "a measured figure, with its document";
+  EXPECT_TRUE(problems_of(j).empty());
+  j = h100;
+  j["info"]["discrepancies"] = {{{"value", "HBM3 bandwidth"},
+                                 {"figures", {{{"figure", "3.35 TB/s"}, {"source", "datasheet"}}}},
+                                 {"used", "3.35 TB/s"}}};
+  j["info"]["unverified"] = {"fp32 vector", 7};
+  p = problems_of(j);
+  EXPECT_TRUE(has(p, "info.discrepancies: 'HBM3 bandwidth' needs at least two figures"));
+  EXPECT_TRUE(has(p, "'HBM3 bandwidth' needs the figure used and the reason"));
+  EXPECT_TRUE(has(p, "info.unverified must be an array of value names"));
+  EXPECT_EQ(p.size(), 3u);
+  j = h100;
+  j["info"]["discrepancies"] = {
+      {{"value", "HBM3 bandwidth"},
+       {"figures", {{{"figure", "3.35 TB/s"}, {"source", "datasheet"}}, {{"figure", "3.2 TB/s"}}}},
+       {"used", "3.35 TB/s"},
+       {"reason", "the datasheet"}}};
+  p = problems_of(j);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_TRUE(has(p, "has a figure without its figure or source"));
+  // "ops" (a TOPS figure of unnamed precision) is counted in OP like int8.
+  j = h100;
+  j["compute"].push_back({{"name", "ops npu"},
+                          {"precision", "ops"},
+                          {"unit", "npu"},
+                          {"peak", 45e12},
+                          {"source", "product brief"}});
+  p = problems_of(j);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_TRUE(has(p, "'ops npu' of precision 'ops' needs \"integer\": true"));
+}
+
+TEST(Catalogue, ValueSourcesListEveryValueWithItsDocument) {
+  const MachineDocument b200 = load("b200");
+  const auto rows = value_sources(b200);
+  auto row = [&](const std::string& value) -> const ValueSource* {
+    for (const auto& r : rows)
+      if (r.value == value) return &r;
+    return nullptr;
+  };
+  ASSERT_NE(row("release year"), nullptr);
+  EXPECT_EQ(row("release year")->figure, "2024");
+  EXPECT_NE(row("release year")->source.find("18 March 2024"), std::string::npos);
+  ASSERT_NE(row("power"), nullptr);
+  EXPECT_EQ(row("power")->figure, "1000 W");
+  ASSERT_NE(row("NVLink latency"), nullptr);
+  EXPECT_EQ(row("NVLink latency")->figure, "unknown");
+  EXPECT_NE(row("NVLink latency")->source.find("not published"), std::string::npos);
+  ASSERT_NE(row("HBM3e bandwidth (used)"), nullptr);
+  EXPECT_EQ(row("HBM3e bandwidth (used)")->figure, "7.7 TB/s");
+  ASSERT_NE(row("bf16 tensor"), nullptr);
+  EXPECT_NE(row("bf16 tensor")->figure.find("= bf16 tensor sparse / 2"), std::string::npos);
+  ASSERT_NE(row("HBM3e"), nullptr);
+  EXPECT_EQ(row("HBM3e")->figure, "7.7 TB/s, 180 GB");
+  // A latency that is known prints with its unit.
+  MachineDocument m = b200;
+  m.info["interconnects"][0]["latency"] = 2e-6;
+  bool seen = false;
+  for (const auto& r : value_sources(m)) {
+    if (r.value != "NVLink latency") continue;
+    seen = true;
+    EXPECT_EQ(r.figure, format_seconds(Seconds(2e-6)));
+    EXPECT_NE(r.figure.find("2 "), std::string::npos) << r.figure;
+  }
+  EXPECT_TRUE(seen);
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +36,7 @@ TEST(CliHw, ListAndFilters) {
   auto r = run_cli({"hw", "list", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json all = json::parse(r.out);
-  ASSERT_GE(all.size(), 23u);
+  ASSERT_GE(all.size(), 47u);
   r = run_cli({"hw", "list", "--kind", "cpu", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json cpus = json::parse(r.out);
@@ -50,12 +51,124 @@ TEST(CliHw, ListAndFilters) {
   EXPECT_NE(r.out.find("197 TFLOP/s"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("819 GB/s"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("h100-sxm"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("3 of "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("5 of "), std::string::npos) << r.out;  // v4, v5e, v5p, v6e, v7
   r = run_cli({"hw", "list", "--kind", "fpga"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--kind: expected gpu, cpu, tpu or accelerator (got 'fpga')"),
+  EXPECT_NE(r.err.find("--kind: expected gpu, cpu, tpu, accelerator or soc (got 'fpga')"),
             std::string::npos)
       << r.err;
+}
+
+std::set<std::string> names_of(const std::string& out) {
+  std::set<std::string> names;
+  for (const auto& e : json::parse(out)) names.insert(e["name"].get<std::string>());
+  return names;
+}
+
+TEST(CliHw, ListFiltersByYearMemorySearchAndKind) {
+  // --year: one year, a range, an open end; every row is checked against its release year.
+  auto r = run_cli({"hw", "list", "--year", "2025", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto names = names_of(r.out);
+  for (const char* n :
+       {"gb300", "mi355x", "rtx-5090", "rtx-pro-6000-blackwell", "tpu-v7", "jetson-agx-thor"})
+    EXPECT_TRUE(names.count(n)) << n;
+  for (const auto& e : json::parse(r.out)) EXPECT_EQ(e["release_year"], 2025) << e["name"];
+  r = run_cli({"hw", "list", "--year", "2017-2020", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(names_of(r.out),
+            (std::set<std::string>{"v100-sxm2", "a100-40gb", "a100-80gb", "rtx-a6000"}));
+  r = run_cli({"hw", "list", "--year", "-2017", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(names_of(r.out), (std::set<std::string>{"v100-sxm2"}));
+  // --memory-min N (GB): main memory of at least N; entries without a size (server CPUs) drop.
+  r = run_cli({"hw", "list", "--memory-min", "256", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(names_of(r.out),
+            (std::set<std::string>{"mi325x", "mi355x", "gb300", "grace-cpu-superchip"}));
+  for (const auto& e : json::parse(r.out)) EXPECT_GE(e["memory_size"].get<double>(), 256e9);
+  r = run_cli({"hw", "list", "--memory-min", "1 TB", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(json::parse(r.out).empty());
+  // Filters combine: NVIDIA GPUs of 2024 and later with 180 GB or more.
+  r = run_cli({"hw", "list", "--vendor", "NVIDIA", "--kind", "gpu", "--year", "2024-",
+               "--memory-min", "180 GB", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(names_of(r.out), (std::set<std::string>{"b200", "gb200", "gb300"}));
+  // --search: a name fragment, an alias or the display name.
+  r = run_cli({"hw", "list", "--search", "gh200", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(names_of(r.out), (std::set<std::string>{"gh200-96gb", "gh200-144gb"}));
+  r = run_cli({"hw", "list", "--search", "Ironwood", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(names_of(r.out), (std::set<std::string>{"tpu-v7"}));
+  r = run_cli({"hw", "list", "--search", "Lunar Lake"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("core-ultra-9-288v"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 of "), std::string::npos) << r.out;
+  // The edge SoCs count in OP/s.
+  r = run_cli({"hw", "list", "--kind", "soc"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("50 TOP/s"), std::string::npos) << r.out;  // Ryzen AI 300 NPU, in OP/s
+  r = run_cli({"hw", "list", "--kind", "soc", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(names_of(r.out),
+            (std::set<std::string>{"apple-m3-max", "apple-m4-max", "core-ultra-9-288v",
+                                   "jetson-agx-orin-64gb", "jetson-agx-thor", "ryzen-ai-9-hx-370",
+                                   "snapdragon-x-elite"}));
+  // Bad values: exit 2, the flag named, nothing listed.
+  r = run_cli({"hw", "list", "--year", "20x"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--year: expected YEAR, FROM-TO, FROM- or -TO"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  r = run_cli({"hw", "list", "--memory-min", "lots"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--memory-min"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST(CliHw, ShowPrintsTheSourceOfEveryValue) {
+  auto r = run_cli({"hw", "show", "b200"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nSources\n"), std::string::npos) << r.out;
+  // Release year, power and the per-link latency, each with its document.
+  EXPECT_NE(r.out.find("NVIDIA press release, 18 March 2024 (GTC 2024)"), std::string::npos);
+  EXPECT_NE(r.out.find("HGX B200 max TDP up to 1,000 W per GPU"), std::string::npos);
+  const size_t lat = r.out.find("NVLink latency");
+  ASSERT_NE(lat, std::string::npos) << r.out;
+  const std::string lat_line = r.out.substr(lat, r.out.find('\n', lat) - lat);
+  EXPECT_NE(lat_line.find("unknown"), std::string::npos) << lat_line;
+  EXPECT_NE(lat_line.find("no per-link latency"), std::string::npos) << lat_line;
+  // The disagreement: both figures with their sources, the one used and why.
+  EXPECT_NE(r.out.find("HBM3e bandwidth (disagreement)"), std::string::npos);
+  EXPECT_NE(r.out.find("8 TB/s (192 GB)"), std::string::npos);
+  EXPECT_NE(r.out.find("HBM3e bandwidth (used)"), std::string::npos);
+  // Derived roofs show their rule.
+  EXPECT_NE(r.out.find("theoretical: bf16 tensor sparse / 2"), std::string::npos) << r.out;
+  // Values whose named source was not re-read are listed as such.
+  r = run_cli({"hw", "show", "gh200-144gb"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("not re-read against their source in this revision: fp64 vector"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(CliHw, ShowNeverPrintsControlCharactersFromAFile) {
+  TempDir dir;
+  json j = json::parse(user_gpu());
+  j["info"]["display_name"] = "Acme \u001b[2J One";
+  j["compute"][0]["source"] = "spec\u001b]0;title\u0007";
+  j["info"]["notes"] = {"note\u009b31m"};
+  write_text(dir.file("my-gpu.json"), j.dump());
+  auto r = run_cli({"hw", "show", dir.file("my-gpu.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(r.out.find('\x07'), std::string::npos);
+  EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos);
+  // Shown escaped by the one rule for text from files (roofline/sanitize.hpp).
+  EXPECT_NE(r.out.find("Acme \\u001b[2J One"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("spec\\u001b]0;title\\u0007"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("note\\u009b31m"), std::string::npos) << r.out;
 }
 
 TEST(CliHw, ShowPrintsRoofsSourcesAndRidges) {
@@ -120,7 +233,8 @@ TEST(CliHw, BadNamesExitTwoWithSuggestions) {
   EXPECT_NE(r.err.find("has no compute roof for 'fp64'"), std::string::npos) << r.err;
 }
 
-// DIGEST §7: left of both ridges the ratio is the bandwidth ratio, right of both the peak ratio.
+// docs/model.md §7: left of both ridges the ratio is the bandwidth ratio, right of both the peak
+// ratio.
 TEST(CliHw, CompareRegimes) {
   auto r = run_cli(
       {"hw", "compare", "a100-80gb", "h100-sxm", "--at", "1.0", "--precision", "bf16", "--json"});
@@ -227,12 +341,12 @@ TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
   EXPECT_EQ(r.exit_code, 2);
   r = run_cli({"hw", "ridges", "--kind", "gpus"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--kind: expected gpu, cpu, tpu or accelerator (got 'gpus')"),
+  EXPECT_NE(r.err.find("--kind: expected gpu, cpu, tpu, accelerator or soc (got 'gpus')"),
             std::string::npos)
       << r.err;
   r = run_cli({"hw", "ridges", "--kind", "tpu", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(json::parse(r.out).size(), 3u);
+  EXPECT_EQ(json::parse(r.out).size(), 5u);
 }
 
 TEST(CliHw, UserDirectoryFlagAndEnvironment) {
@@ -262,7 +376,7 @@ TEST(CliHw, UserDirectoryFlagAndEnvironment) {
   r = run_cli({"hw", "list", "--hw-dir", dir.path.string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("broken.json"), std::string::npos) << r.err;
-  EXPECT_GE(json::parse(r.out).size(), 24u);
+  EXPECT_GE(json::parse(r.out).size(), 48u);
 }
 
 TEST(CliHw, MachineDocumentPathWorksLikeAName) {

@@ -1,6 +1,10 @@
 // roofline import / profile from the command line.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
@@ -102,6 +106,90 @@ TEST(CliImport, LikwidAndBadFiles) {
   EXPECT_NE(missing.err.find("no-such-file.csv"), std::string::npos) << missing.err;
 }
 
+TEST(CliImport, RealExportsImportAndRefusals) {
+  const std::string real = kData + "real/";
+  const auto a100 =
+      run_cli({"import", "ncu", real + "ncu-a100-details-printfp-sgemm.csv", "--json"});
+  ASSERT_EQ(a100.exit_code, 0) << a100.err;
+  const json j = json::parse(a100.out);
+  ASSERT_EQ(j["points"].size(), 3u);
+  EXPECT_DOUBLE_EQ(j["points"][2]["work"].get<double>(),
+                   2 * 34359738368000.0 + 2 * 2149161369600.0);  // 2·FFMA + 2·HFMA
+  const auto rtx = run_cli({"import", "ncu", real + "ncu-rtx5070-details-saxpy.csv"});
+  EXPECT_EQ(rtx.exit_code, 2);
+  EXPECT_NE(rtx.err.find("W cannot be counted: no FP instruction metrics"), std::string::npos)
+      << rtx.err;
+  EXPECT_TRUE(rtx.out.empty());
+  // Two likwid runs of one program, given together.
+  const auto lk = run_cli({"import", "likwid", real + "likwid-coffeelake-csv-flopsdp.log",
+                           real + "likwid-coffeelake-csv-l3.log", "--json"});
+  ASSERT_EQ(lk.exit_code, 0) << lk.err;
+  const json l = json::parse(lk.out);
+  EXPECT_EQ(l["points"].size(), 3u);
+  EXPECT_EQ(l["files"].size(), 2u);
+  EXPECT_EQ(l["points"][0]["traffic"][0]["level"], "L3");
+}
+
+TEST(CliImport, OnlyRegularFilesAreRead) {
+  // /dev/zero would be read without end, a FIFO would block: both refused before reading.
+  const auto zero = run_cli({"import", "ncu", "/dev/zero"});
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_NE(zero.err.find("/dev/zero: is a character device, expected a regular file"),
+            std::string::npos)
+      << zero.err;
+  TempDir dir;
+  const auto fifo = dir.file("pipe.csv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const char* tool : {"ncu", "likwid"}) {
+    const auto r = run_cli({"import", tool, fifo});
+    EXPECT_EQ(r.exit_code, 2) << tool;
+    EXPECT_NE(r.err.find("is a FIFO (named pipe), expected a regular file"), std::string::npos)
+        << r.err;
+  }
+  const auto dcgm = run_cli({"import", "dcgm", fifo, "--machine", kData + "machine-h100-sxm.json"});
+  EXPECT_EQ(dcgm.exit_code, 2);
+  EXPECT_NE(dcgm.err.find("is a FIFO"), std::string::npos) << dcgm.err;
+}
+
+TEST(CliImport, NamesAreDataNotTerminalControl) {
+  // A kernel name with OSC (retitle), CSI 2J (clear screen), BEL and U+202E (reorder): kept
+  // byte for byte in the points, escaped on the terminal.
+  TempDir dir;
+  const std::string name = "void k\x1b]0;pwned\x07\x1b[2J\xe2\x80\xae(int)";
+  const auto csv = dir.file("evil.csv");
+  std::ofstream(csv) << "\"ID\",\"Kernel Name\",\"dram__bytes.sum\",\"gpu__time_duration.sum\","
+                        "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\"\n"
+                        "\"\",\"\",\"byte\",\"nsecond\",\"inst\"\n"
+                        "\"0\",\""
+                     << name << "\",\"100\",\"10\",\"5\"\n";
+  const auto text = run_cli({"import", "ncu", csv});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.out.find('\x07'), std::string::npos);
+  EXPECT_EQ(text.out.find("\xe2\x80\xae"), std::string::npos);
+  EXPECT_NE(text.out.find("k\\u001b]0;pwned\\u0007\\u001b[2J\\u202e #0"), std::string::npos)
+      << text.out;
+  const auto js = run_cli({"import", "ncu", csv, "--json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  EXPECT_EQ(js.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(json::parse(js.out)["points"][0]["name"], "k\x1b]0;pwned\x07\x1b[2J\xe2\x80\xae #0");
+  // In a file the name is data: the JSON holds it as it was.
+  const auto out = dir.file("p.json");
+  ASSERT_EQ(run_cli({"import", "ncu", csv, "--json", "-o", out}).exit_code, 0);
+  EXPECT_EQ(json::parse(roofline::test::slurp(out))["points"][0]["name"],
+            "k\x1b]0;pwned\x07\x1b[2J\xe2\x80\xae #0");
+  // Error messages quote the file: escaped as well.
+  const auto bad = dir.file("bad.csv");
+  std::ofstream(bad) << "\"ID\",\"Kernel Name\",\"dram__bytes.sum\",\"gpu__time_duration.sum\","
+                        "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\"\n"
+                        "\"\",\"\",\"\x1b[2Jbyte\",\"nsecond\",\"inst\"\n"
+                        "\"0\",\"k\",\"100\",\"10\",\"5\"\n";
+  const auto e = run_cli({"import", "ncu", bad});
+  EXPECT_EQ(e.exit_code, 2);
+  EXPECT_EQ(e.err.find('\x1b'), std::string::npos);
+  EXPECT_NE(e.err.find("unknown unit '\\u001b[2Jbyte'"), std::string::npos) << e.err;
+}
+
 TEST(CliProfile, PropagatesExitStatusAndReportsMissingProgram) {
   auto r = run_cli({"profile", "--events", "none", "--", "sh", "-c", "exit 5"});
   EXPECT_EQ(r.exit_code, 5) << r.err;
@@ -148,7 +236,9 @@ TEST(CliProfile, ReplayOfRecordedCountersPlacesTheHierarchicalPoint) {
   ASSERT_EQ(p["traffic"].size(), 3u);
   EXPECT_EQ(p["traffic"][0]["level"], "DRAM");
   EXPECT_DOUBLE_EQ(p["traffic"][0]["bytes"].get<double>(), 5.12e8);
-  EXPECT_EQ(p["traffic"][1]["level"], "L2");
+  // L2_LINES_IN.ALL: lines L3 or memory serves to L2; L1D.REPLACEMENT: lines L2 serves to L1.
+  EXPECT_EQ(p["traffic"][1]["level"], "L3");
+  EXPECT_EQ(p["traffic"][2]["level"], "L2");
   EXPECT_DOUBLE_EQ(p["traffic"][2]["bytes"].get<double>(), 6.4e9);
   EXPECT_DOUBLE_EQ(j["run"]["min_running_fraction"].get<double>(), 0.5);
   const auto t = run_cli({"profile", "--replay", kData + "perf-amd-zen3-triad.json", "--peak",

@@ -1,4 +1,4 @@
-// DCGM dmon import: the seed's motivating case (DIGEST §13) and bad files.
+// DCGM dmon import: the case of docs/model.md §13 (docs/model.md §13) and bad files.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -102,4 +102,38 @@ TEST(ImportDcgm, BadFilesNameFileLineAndColumn) {
   }
   EXPECT_THROW(import_dcgm("GPU 0 0.5\n", "r.txt", h100()), InputError);
   EXPECT_THROW(import_dcgm("", "r.txt", h100()), InputError);
+}
+
+TEST(ImportDcgm, MissingValuesAreNotSamples) {
+  // N/A (no value yet) and N/W (not watched, older dcgmi) are missing; a row of only missing
+  // values is not a sample (it would stretch T); a row with some values is.
+  const std::string text =
+      "\xEF\xBB\xBF#Entity   TENSO  DRAMA  FP32A\n"
+      "ID\n"
+      "GPU 0     N/A    N/A    N/A\n"
+      "GPU 0     N/W    N/W    N/W\n"
+      "GPU 0     0.100  0.200  N/W\n"
+      "GPU 0     0.300  0.400  0.500\n"
+      "GPU-I 1   0.500  0.500  N/A\n";
+  const DcgmResult r = import_dcgm(text, "m.txt", h100(), {0.5});
+  ASSERT_EQ(r.gpus.size(), 2u);
+  EXPECT_EQ(r.gpus[0].entity, "GPU 0");
+  EXPECT_EQ(r.gpus[0].samples, 2);
+  EXPECT_DOUBLE_EQ(r.gpus[0].tensor_active, (0.1 + 0.3) / 2);
+  EXPECT_DOUBLE_EQ(r.gpus[0].fp32_active, 0.5);  // its only value
+  EXPECT_EQ(r.gpus[1].entity, "GPU-I 1");        // a MIG instance
+  ASSERT_EQ(r.result.doc.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.result.doc.points[0].time.value, 2 * 0.5);  // 2 samples × 0.5 s
+  const std::string notes = joined(r.result.notes);
+  EXPECT_NE(notes.find("2 rows with only N/A/N/W values are not samples"), std::string::npos)
+      << notes;
+  // Only missing values: no samples, said why.
+  try {
+    import_dcgm("#Entity TENSO DRAMA\nGPU 0 N/A N/A\n", "n.txt", h100());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("n.txt: no samples: every row is N/A"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(import_dcgm(std::string("\xFF\xFE#\0E\0", 6), "u.txt", h100()), InputError);
 }

@@ -18,10 +18,15 @@ ImportResult load(const std::string& name) {
 }  // namespace
 
 TEST(ImportLikwid, FlopsDpAloneHasNoTrafficSoNoPoint) {
-  const auto r = load("likwid-flops-dp.csv");
-  EXPECT_TRUE(r.doc.points.empty());
-  ASSERT_FALSE(r.notes.empty());
-  EXPECT_NE(r.notes.back().find("no memory data volume"), std::string::npos) << r.notes.back();
+  try {
+    load("likwid-flops-dp.csv");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(": line 5: region 'likwid run': Q cannot be counted: "
+                                         "no memory or cache traffic in groups FLOPS_DP"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ImportLikwid, FlopsDpAndMemGroupsCombineTheirRates) {
@@ -33,7 +38,7 @@ TEST(ImportLikwid, FlopsDpAndMemGroupsCombineTheirRates) {
   EXPECT_DOUBLE_EQ(p.work.value, 2 * 2002e6 * 0.5 / 0.5 * 1.0);
   EXPECT_DOUBLE_EQ(p.traffic[0].bytes.value, 6e9 / 0.5 * 1.0);
   EXPECT_EQ(p.precision, "fp64");
-  EXPECT_EQ(p.note, "groups FLOPS_DP, MEM");
+  EXPECT_EQ(p.note, "run 1 (FLOPS_DP, MEM)");
 }
 
 TEST(ImportLikwid, MemDpRegionsGiveOnePointEach) {
@@ -44,7 +49,7 @@ TEST(ImportLikwid, MemDpRegionsGiveOnePointEach) {
   EXPECT_DOUBLE_EQ(triad.work.value, 2 * 1250e6 * 0.8);
   EXPECT_DOUBLE_EQ(triad.traffic[0].bytes.value, 24e9);
   EXPECT_DOUBLE_EQ(triad.time.value, 0.8);
-  EXPECT_NEAR(triad.intensity().value, 1.0 / 12, 1e-12);  // DAXPY-like, DIGEST §3
+  EXPECT_NEAR(triad.intensity().value, 1.0 / 12, 1e-12);  // DAXPY-like, docs/model.md §3
   const Point& gemm = r.doc.points[1];
   EXPECT_EQ(gemm.name, "dgemm");
   EXPECT_DOUBLE_EQ(gemm.intensity().value, 40);
@@ -85,8 +90,8 @@ TEST(ImportLikwid, BadFilesNameFileLineAndColumn) {
     import_likwid(read_text_file(trunc), trunc);
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(trunc + ": line 26, column 1: table 'FLOPS_DP' declares "
-                                                 "10 rows, found 2 (file truncated?)"),
+    EXPECT_NE(std::string(e.what()).find(trunc + ": line 26, column 1: table 'FLOPS_DP' (line 23) "
+                                                 "declares 10 rows, found 2 (file truncated?)"),
               std::string::npos)
         << e.what();
   }
@@ -102,8 +107,8 @@ TEST(ImportLikwid, BadFilesNameFileLineAndColumn) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(),
-                 "x.csv: line 1: not a likwid-perfctr CSV file: no TABLE lines (write it with "
-                 "likwid-perfctr -O -o out.csv ...)");
+                 "x.csv: line 1: not likwid-perfctr output: no 'Group N: NAME' tables and no "
+                 "TABLE lines (likwid-perfctr -g GROUP [-m] ./app, or -O -o out.csv)");
   }
   EXPECT_THROW(import_likwid("TABLE,Foo\n", "x.csv"), InputError);
 }
@@ -128,9 +133,76 @@ TEST(ImportLikwid, ShortAndCutRowsAreTruncation) {
             "table's header), found 1 (file truncated?)");
   // The final row cut inside a number: complete in shape, but without its line end.
   const std::string whole =
-      "TABLE,Group 1 Metric,MEM,2\nMetric,HWThread 0\nRuntime (RDTSC) [s],0.5\n"
-      "Memory data volume [GBytes],1.25\n";
+      "TABLE,Group 1 Metric,MEM_DP,3\nMetric,HWThread 0\nRuntime (RDTSC) [s],0.5\n"
+      "DP [MFLOP/s],4\nMemory data volume [GBytes],1.25\n";
   EXPECT_EQ(error_of(whole), "");
   EXPECT_EQ(error_of(whole.substr(0, whole.size() - 2)),
-            "m.csv: line 4, column 32: the last line has no line end (file truncated?)");
+            "m.csv: line 5, column 32: the last line has no line end (file truncated?)");
+}
+
+TEST(ImportLikwid, TextTablesWithThreadsAndStat) {
+  // The terminal output with two threads: the STAT tables are left out, the threads summed,
+  // T the longer thread's runtime.
+  const std::string text =
+      "--------------------------------------------------------------------------------\n"
+      "CPU name:\tIntel(R) Xeon(R) Gold 6132 CPU @ 2.60GHz\n"
+      "--------------------------------------------------------------------------------\n"
+      "Region Solve, Group 1: MEM_DP\n"
+      "+-------------------+-----------+-----------+\n"
+      "|    Region Info    |   Core 0  |  Core 14  |\n"
+      "+-------------------+-----------+-----------+\n"
+      "| RDTSC Runtime [s] | 26.930680 | 26.930650 |\n"
+      "|     call count    |         1 |         1 |\n"
+      "+-------------------+-----------+-----------+\n"
+      "+------------------------------+---------+---------+---------+\n"
+      "|            Metric            |  Core 0 | Core 14 |\n"
+      "+------------------------------+---------+---------+\n"
+      "|      Runtime (RDTSC) [s]     | 26.9307 | 26.9306 |\n"
+      "|         DP [MFLOP/s]         |  426.95 |  411.14 |\n"
+      "|  Memory bandwidth [MBytes/s] | 1491.59 |  109.66 |\n"
+      "+------------------------------+---------+---------+\n"
+      "+-----------------------------------+-----------+-----------+-----------+-----------+\n"
+      "|               Metric              |    Sum    |    Min    |    Max    |    Avg    |\n"
+      "+-----------------------------------+-----------+-----------+-----------+-----------+\n"
+      "|      DP [MFLOP/s] STAT            |  838.0908 |  411.1445 |  426.9463 |  419.0454 |\n"
+      "+-----------------------------------+-----------+-----------+-----------+-----------+\n";
+  const auto r = import_likwid(text, "t.txt");
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  const Point& p = r.doc.points[0];
+  EXPECT_EQ(p.name, "Solve");
+  EXPECT_DOUBLE_EQ(p.time.value, 26.930680);  // the longer thread, Region Info's digits
+  // W = Σ_threads DP rate × the thread's runtime
+  EXPECT_DOUBLE_EQ(p.work.value, 426.95e6 * 26.930680 + 411.14e6 * 26.930650);
+  EXPECT_DOUBLE_EQ(p.traffic[0].bytes.value, 1491.59e6 * 26.930680 + 109.66e6 * 26.930650);
+  // A table cut before its closing rule is a truncated file.
+  const std::string cut = text.substr(0, text.find("|      DP [MFLOP/s] STAT"));
+  try {
+    import_likwid(cut, "t.txt");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the last table ends without its closing rule (file "
+                                         "truncated?)"),
+              std::string::npos)
+        << e.what();
+  }
+  // A row cut inside its cells.
+  const std::string cut_row = text.substr(0, text.find("5 |  411.14")) + "\n";
+  try {
+    import_likwid(cut_row, "t.txt");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("table row cut before its closing '|'"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ImportLikwid, ByteOrderMarkAndEncodings) {
+  const std::string csv =
+      "TABLE,Group 1 Metric,MEM_DP,3\nMetric,HWThread 0\nRuntime (RDTSC) [s],2\n"
+      "DP [MFLOP/s],10\nMemory bandwidth [MBytes/s],20\n";
+  const auto r = import_likwid("\xEF\xBB\xBF" + csv, "b.csv");
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].work.value, 10e6 * 2);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].traffic[0].bytes.value, 20e6 * 2);
+  EXPECT_THROW(import_likwid(std::string("\xFF\xFET\0A\0", 6), "u.csv"), InputError);
 }

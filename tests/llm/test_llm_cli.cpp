@@ -129,7 +129,7 @@ TEST(LlmCli, CsvOperatorsAndSweep) {
   ASSERT_EQ(js.exit_code, 0) << js.err;
   const auto j = nlohmann::json::parse(js.out);
   ASSERT_EQ(j["rows"].size(), 3u);
-  // Batching moves decode right: I ≈ B for the linear layers (DIGEST §5).
+  // Batching moves decode right: I ≈ B for the linear layers (docs/llm.md).
   EXPECT_NEAR(j["rows"][1]["linear_intensity"].get<double>(), 8, 0.2);
   EXPECT_NEAR(j["rows"][2]["linear_intensity"].get<double>(), 64, 3);
 }
@@ -165,7 +165,7 @@ TEST(LlmCli, PeakAndBandwidthInsteadOfAMachine) {
       run_cli({"llm", "-m", "llama-2-7b", "--peak", "312T", "--bandwidth", "2 TB/s", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_DOUBLE_EQ(j["machine"]["ridge"].get<double>(), 156);  // DIGEST §8: A100 FP16 TC ≈ 156
+  EXPECT_DOUBLE_EQ(j["machine"]["ridge"].get<double>(), 156);  // A100 FP16 tensor: 312 T / 2 TB/s
 }
 
 TEST(LlmCli, ListPresets) {

@@ -1,5 +1,6 @@
-// The operator model against first principles (DIGEST §3, §5): hand-derived W and Q, the seed's
-// intensities, the batch-1 time floor, the critical batch, MoE, GQA, fused attention, TP.
+// The operator model against first principles (docs/model.md, docs/llm.md): hand-derived W and Q,
+// the seed's intensities, the batch-1 time floor, the critical batch, MoE, GQA, fused attention,
+// TP.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -129,7 +130,7 @@ TEST(LlmModel, FusedAttentionWritesNoScores) {
 }
 
 TEST(LlmModel, DecodeFlopsPerTokenAreTwiceTheLinearParameters) {
-  // DIGEST §5: W per token ≈ 2 × linear parameters + attention 4·layers·L·hidden.
+  // docs/llm.md: W per token ≈ 2 × linear parameters + attention 4·layers·L·hidden.
   const ModelConfig& m = preset("llama-2-7b");
   const double L = 2048;
   const StepResult r = evaluate_step(m, scenario(1, L), Phase::decode, a100());
@@ -140,7 +141,7 @@ TEST(LlmModel, DecodeFlopsPerTokenAreTwiceTheLinearParameters) {
 }
 
 TEST(LlmModel, SevenBDecodeIntensityIsAboutTheBatch) {
-  // DIGEST §5: 7B fp16 decode, batch 1: I ≈ 1; batch B: I ≈ B (weights only — the linear
+  // docs/llm.md: 7B fp16 decode, batch 1: I ≈ 1; batch B: I ≈ B (weights only — the linear
   // layers; the weights dominate Q while B·activation bytes ≪ weights).
   const ModelConfig& m = preset("llama-2-7b");
   for (double B : {1.0, 2.0, 8.0, 32.0}) {
@@ -150,7 +151,7 @@ TEST(LlmModel, SevenBDecodeIntensityIsAboutTheBatch) {
   }
   const StepResult one = evaluate_step(m, scenario(1, 2048), Phase::decode, a100());
   EXPECT_NEAR(one.intensity().value, 1.0, 0.01);
-  // Decode attention stays memory-bound: its I does not grow with B (DIGEST §5).
+  // Decode attention stays memory-bound: its I does not grow with B (docs/llm.md).
   const double i1 = aggregate_attention(one, "").intensity().value;
   const StepResult many = evaluate_step(m, scenario(64, 2048), Phase::decode, a100());
   EXPECT_NEAR(aggregate_attention(many, "").intensity().value, i1, 1e-9 * i1);
@@ -319,7 +320,7 @@ TEST(LlmModel, WeightOnlyQuantisationQuartersWeightTraffic) {
   s.dtypes = make_dtypes("int4");
   const StepCost c = step_cost(m, s, Phase::decode);
   EXPECT_DOUBLE_EQ(op(c, "gate_proj").weights.value, 4096.0 * 11008 * 0.5);
-  // The compute roof stays fp16's; I of the linear layers ≈ 4 at batch 1 (DIGEST §6:
+  // The compute roof stays fp16's; I of the linear layers ≈ 4 at batch 1 (docs/llm.md:
   // quantisation raises intensity).
   const Roofs r = select_roofs(load_machine_file(kData + "a100-80gb.json").roofs, s.dtypes.compute);
   EXPECT_EQ(r.compute_name, "fp16 tensor");
@@ -387,7 +388,7 @@ TEST(LlmModel, MeasuredThroughputGivesMfu) {
   const Roofs r = a100();
   const Report rep = analyse(m, scenario(8, 1024, 1024), Phase::decode, r, 400.0);
   ASSERT_TRUE(rep.measured.has_value());
-  // DIGEST §11: MFU = W per token × tokens/s ÷ π.
+  // docs/model.md: MFU = W per token × tokens/s ÷ π.
   const double w_token = rep.decode.work.value / 8;
   EXPECT_NEAR(rep.measured->mfu, w_token * 400 / 312e12, 1e-12);
   EXPECT_NEAR(rep.measured->bandwidth, rep.decode.traffic.value / 8 * 400 / 2.039e12, 1e-12);

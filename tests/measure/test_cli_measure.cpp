@@ -64,7 +64,7 @@ TEST(CliMeasure, InterruptLeavesThePreviousFileAndExitsNonZero) {
   write_text(path, "previous\n");
   const std::string cmd = "( " + shell_quote(ROOFLINE_CLI_PATH) + " measure -o " +
                           shell_quote(path) + " >/dev/null 2>" + shell_quote(d.file("err")) +
-                          " & pid=$!; sleep 0.5; kill -INT $pid; wait $pid; echo $? > " +
+                          " & pid=$!; " + signal_when_handled(2) + "; wait $pid; echo $? > " +
                           shell_quote(d.file("rc")) + " )";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   EXPECT_EQ(slurp(d.file("rc")), "130\n");
@@ -82,7 +82,7 @@ TEST(CliMeasure, TermSignalAlsoStopsCleanly) {
   const std::string path = d.file("machine.json");
   const std::string cmd = "( " + shell_quote(ROOFLINE_CLI_PATH) + " measure -o " +
                           shell_quote(path) + " >/dev/null 2>" + shell_quote(d.file("err")) +
-                          " & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid; echo $? > " +
+                          " & pid=$!; " + signal_when_handled(15) + "; wait $pid; echo $? > " +
                           shell_quote(d.file("rc")) + " )";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   EXPECT_EQ(slurp(d.file("rc")), "143\n");

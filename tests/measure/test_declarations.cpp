@@ -42,8 +42,9 @@ TEST(MeasureDeclarations, KnownKernelsDeclareTheTextbookWork) {
   EXPECT_EQ(work.at("roofline_cpu_fma_pd256"), 96);
   EXPECT_EQ(work.at("roofline_cpu_fma_ps512"), 12 * 16 * 2);
   EXPECT_EQ(work.at("roofline_cpu_fma_sd"), 24);
-  // 6 adds + 6 multiplies of 8 fp32 lanes.
-  EXPECT_EQ(work.at("roofline_cpu_addmul_ps256"), 96);
+  // 7 adds + 7 multiplies of 8 fp32 lanes; 12 + 12 of 8 fp64 lanes.
+  EXPECT_EQ(work.at("roofline_cpu_addmul_ps256"), 112);
+  EXPECT_EQ(work.at("roofline_cpu_addmul_pd512"), 24 * 8);
   // 6 × vpmaddwd ymm: 16 int16 products × 2 OP.
   EXPECT_EQ(work.at("roofline_cpu_int16_256"), 192);
   // 4 × vpmaddubsw ymm: 32 int8 products × 2 OP.
@@ -96,19 +97,50 @@ TEST(MeasureDeclarations, CurveIntensitySpansSixteenthToTwoHundredFiftySix) {
 }
 
 TEST(MeasureRates, ComputedFromTheDeclaration) {
+  // The engine computes every rate from the kernel's declaration (engine::work_rate/byte_rate).
   for (const CpuBackend* b : all_backends())
     for (const ComputeKernel& k : b->compute_kernels()) {
-      // 1e6 iterations on 2 threads in 1 ms.
-      EXPECT_DOUBLE_EQ(compute_rate(k, 1e6, 2, 1e-3), k.work_per_iteration * 2e9);
+      const engine::Declaration d = declaration_of(k);
+      EXPECT_EQ(d.kernel, std::string(k.symbol));
+      EXPECT_EQ(d.width_bits, k.width_bits);
+      EXPECT_EQ(d.instruction_class, to_string(k.kind));
+      EXPECT_EQ(d.integer, k.integer);
+      // 1e6 iterations on each of 2 threads in 1 ms.
+      EXPECT_DOUBLE_EQ(engine::work_rate(d, {2e6, 1e-3}), k.work_per_iteration * 2e9);
+      EXPECT_DOUBLE_EQ(engine::rate(d, {2e6, 1e-3}), k.work_per_iteration * 2e9);
     }
   for (const CpuBackend* b : all_backends())
     for (const MemoryKernel& k : b->memory_kernels()) {
+      const engine::Declaration d = declaration_of(k);
+      EXPECT_EQ(d.instruction_class, std::string(k.mix));
       const double per_array = 1 << 20;
-      const double iters = per_array / k.bytes_per_array_per_iteration;
-      EXPECT_DOUBLE_EQ(memory_rate(k, per_array, 3, 2, 0.5, false),
-                       k.named_bytes_per_iteration * iters * 3 * 2 / 0.5);
-      EXPECT_DOUBLE_EQ(memory_rate(k, per_array, 3, 2, 0.5, true),
-                       k.moved_bytes_per_iteration * iters * 3 * 2 / 0.5);
+      const double iters =
+          per_array / k.bytes_per_array_per_iteration * 3 * 2;  // 3 passes, 2 threads
+      EXPECT_DOUBLE_EQ(engine::byte_rate(d, {iters, 0.5}),
+                       k.named_bytes_per_iteration * iters / 0.5);
+      EXPECT_DOUBLE_EQ(engine::byte_rate(d, {iters, 0.5}, true),
+                       k.moved_bytes_per_iteration * iters / 0.5);
+      EXPECT_DOUBLE_EQ(engine::rate(d, {iters, 0.5}), engine::byte_rate(d, {iters, 0.5}));
+    }
+}
+
+TEST(MeasureDeclarations, AddMulKernelsHaveChainsToSpare) {
+  // Add and multiply chains each carry a 3-cycle dependency on two pipes (AMD Zen): 6 + 6
+  // chains are exactly latency × pipes and settle below the issue rate; 7 + 7 (16 registers) or
+  // 12 + 12 (AVX-512) leave slack. Every chain is stored and checked.
+  for (const CpuBackend* b : all_backends())
+    for (const ComputeKernel& k : b->compute_kernels()) {
+      EXPECT_LE(k.chains, kMaxChains) << k.symbol;
+      if (k.kind != KernelClass::fp_add_mul) continue;
+      SCOPED_TRACE(k.symbol);
+      ASSERT_EQ(k.body.size(), 2u);
+      EXPECT_EQ(k.body[0].count, k.body[1].count);  // a 50/50 mix, as the table assumes
+      EXPECT_GE(k.body[0].count, 7);
+      EXPECT_EQ(k.chains, k.body[0].count + k.body[1].count);
+      EXPECT_EQ(k.work_instructions, k.chains);
+      if (k.width_bits == 512) {
+        EXPECT_EQ(k.chains, 24);
+      }
     }
 }
 

@@ -64,7 +64,11 @@ TEST(MeasureReal, QuickFp64MeasurementIsSane) {
     if (c.theoretical) {
       // A clock read too low shows as a roof above its theoretical peak, one read too high as
       // an FMA roof far below it (FMA kernels reach 0.99 of the peak even on a shared host).
-      EXPECT_LE(c.peak / *c.theoretical, 1.05) << c.name << " " << c.formula;
+      // The bound leaves room for the host's clock moving under a VM: on a 2-vCPU Zen 5 the
+      // clock's samples spread from 2.7 to 3.6 GHz within one quick run (2026-12-02), and a
+      // roof's sustained sample and the clock's best need not share a window; 1.06 was seen in
+      // CI. A factor error in a declaration or a clock read at half speed still fails.
+      EXPECT_LE(c.peak / *c.theoretical, 1.10) << c.name << " " << c.formula;
       if (c.unit.find("fma") != std::string::npos) {
         EXPECT_GE(c.peak / *c.theoretical, 0.5) << c.name << " " << c.formula;
       }

@@ -132,7 +132,9 @@ TEST(CounterPlan, AmdAllUmaskPerZenGeneration) {
   ASSERT_EQ(z4.events.size(), 1u);
   EXPECT_EQ(z4.events[0].config, 0x1F03u);
   EXPECT_EQ(core_event_plan({"AuthenticAMD", 0x19, 0x61, ""}).events.at(0).config, 0x1F03u);
-  // amdzen5: per data type (scalar/packed double 0x80/0xa0, single 0x40/0x60, bfloat16 0x20).
+  // Zen 5: per data type with all four operation bits (likwid's 0x8F/0xAF, 0x4F/0x6F, 0x2F;
+  // Linux's amdzen5 list gives the data-type bits only, 0x80 ... 0x20, which would count no
+  // operation if bits 3:0 select as on every earlier generation).
   const auto z5 = core_event_plan({"AuthenticAMD", 0x1A, 0x02, ""});
   std::map<std::string, std::vector<std::uint64_t>> by_prec;
   std::map<int, int> per_group;
@@ -141,20 +143,37 @@ TEST(CounterPlan, AmdAllUmaskPerZenGeneration) {
     per_group[e.group]++;
     EXPECT_DOUBLE_EQ(e.weight, 1);
   }
-  EXPECT_EQ(by_prec["fp64"], (std::vector<std::uint64_t>{0x8003u, 0xA003u}));
-  EXPECT_EQ(by_prec["fp32"], (std::vector<std::uint64_t>{0x4003u, 0x6003u}));
-  EXPECT_EQ(by_prec["bf16"], (std::vector<std::uint64_t>{0x2003u}));
+  EXPECT_EQ(by_prec["fp64"], (std::vector<std::uint64_t>{0x8F03u, 0xAF03u}));
+  EXPECT_EQ(by_prec["fp32"], (std::vector<std::uint64_t>{0x4F03u, 0x6F03u}));
+  EXPECT_EQ(by_prec["bf16"], (std::vector<std::uint64_t>{0x2F03u}));
   EXPECT_EQ(by_prec.count("fp"), 0u);
+  EXPECT_EQ(z5.events[1].name, "fp_ret_sse_avx_ops.packed_double_flops (PMCx003 umask 0xAF)");
   // Each PMCx003 takes two of the six counters (MergeEvent): at most two to a group.
   for (const auto& [g, n] : per_group) EXPECT_LE(n, 2) << "group " << g;
 }
 
-TEST(CounterPlan, AmdZen2SplitsPrecisionsZen3DoesNot) {
-  const auto z2 = core_event_plan({"AuthenticAMD", 0x17, 0x31, ""});
-  ASSERT_EQ(z2.events.size(), 2u);
-  EXPECT_EQ(z2.events[0].config, 0xF003u);  // PMCx003 umask 0xF0: double precision
-  EXPECT_EQ(z2.events[0].precision, "fp64");
-  EXPECT_EQ(z2.events[1].config, 0x0F03u);
+TEST(CounterPlan, AmdZen1SplitsPrecisionsZen2AndZen3DoNot) {
+  // Zen/Zen+ (family 17h models 00h-2Fh, Linux amdzen1): bits 7:4 double, 3:0 single.
+  for (int model : {0x01, 0x08, 0x18, 0x2F}) {
+    const auto z1 = core_event_plan({"AuthenticAMD", 0x17, model, ""});
+    ASSERT_EQ(z1.events.size(), 2u) << model;
+    EXPECT_EQ(z1.events[0].config, 0xF003u);
+    EXPECT_EQ(z1.events[0].precision, "fp64");
+    EXPECT_EQ(z1.events[1].config, 0x0F03u);
+    EXPECT_EQ(z1.events[1].precision, "fp32");
+  }
+  // Zen 2 (models 30h and up, Linux amdzen2): bits 3:0 select the operation for every
+  // precision, bits 7:4 mean nothing — 0x0F is every FLOP, not "single precision", and 0xF0 is
+  // not double precision. One event, precisions not separated.
+  for (int model : {0x31, 0x60, 0x71, 0x90}) {
+    const auto z2 = core_event_plan({"AuthenticAMD", 0x17, model, ""});
+    ASSERT_EQ(z2.events.size(), 1u) << model;
+    EXPECT_EQ(z2.events[0].config, 0x0F03u);
+    EXPECT_EQ(z2.events[0].precision, "fp");
+    std::string limits;
+    for (const auto& l : z2.limits) limits += l;
+    EXPECT_NE(limits.find("AMD Zen 2: PMCx003 does not separate precisions"), std::string::npos);
+  }
   const auto z3 = core_event_plan({"AuthenticAMD", 0x19, 0x01, ""});
   ASSERT_EQ(z3.events.size(), 1u);
   EXPECT_EQ(z3.events[0].config, 0xFF03u);
@@ -165,6 +184,25 @@ TEST(CounterPlan, AmdZen2SplitsPrecisionsZen3DoesNot) {
   const auto other = core_event_plan({"SomeVendor", 1, 1, ""});
   EXPECT_TRUE(other.events.empty());
   EXPECT_FALSE(other.missing.empty());
+}
+
+TEST(CounterPlan, LineFillsAreCountedAtTheLevelThatServesThem) {
+  // Broadwell L2_LINES_IN.ALL is umask 0x07 (I, S and E states; Linux broadwell and broadwellx
+  // cache.json); 0x1F from Skylake on.
+  for (int model : {0x3D, 0x47, 0x56, 0x4F}) {
+    const auto bdw = core_event_plan({"GenuineIntel", 6, model, ""});
+    const EventSpec* l2 = find(bdw.events, "L2_LINES_IN.ALL");
+    ASSERT_NE(l2, nullptr) << model;
+    EXPECT_EQ(l2->config, 0x07F1u) << model;
+  }
+  EXPECT_EQ(find(core_event_plan({"GenuineIntel", 6, 0x4E, ""}).events, "L2_LINES_IN.ALL")->config,
+            0x1FF1u);
+  // L1D.REPLACEMENT counts lines L2 delivers into L1: Q(L2); L2_LINES_IN.ALL lines delivered
+  // into L2 from L3 or memory: Q(L3).
+  const auto icx = core_event_plan({"GenuineIntel", 6, 0x6A, ""});
+  EXPECT_EQ(find(icx.events, "L1D.REPLACEMENT")->level, "L2");
+  EXPECT_EQ(find(icx.events, "L2_LINES_IN.ALL")->level, "L3");
+  EXPECT_DOUBLE_EQ(find(icx.events, "L1D.REPLACEMENT")->weight, 64);
 }
 
 TEST(CounterMath, EncodesSysfsFormats) {
@@ -228,13 +266,20 @@ TEST(CounterFixtures, IntelIceLakeDgemm) {
   EXPECT_DOUBLE_EQ(t.flops_by_precision.at("fp32"), 12000);
   EXPECT_DOUBLE_EQ(t.flops, 2.001012e9);
   EXPECT_DOUBLE_EQ(t.bytes_by_level.at("DRAM"), 8e6 * 64);
-  EXPECT_DOUBLE_EQ(t.bytes_by_level.at("L1"), 1e8 * 64);
-  EXPECT_DOUBLE_EQ(t.bytes_by_level.at("L2"), 2e7 * 64);
+  EXPECT_DOUBLE_EQ(t.bytes_by_level.at("L2"), 1e8 * 64);  // L1D.REPLACEMENT
+  EXPECT_DOUBLE_EQ(t.bytes_by_level.at("L3"), 2e7 * 64);  // L2_LINES_IN.ALL
+  EXPECT_EQ(t.bytes_by_level.count("L1"), 0u);
   EXPECT_DOUBLE_EQ(t.cpu_seconds, 0.48);
   EXPECT_DOUBLE_EQ(t.min_running_fraction, 0.5);
   EXPECT_TRUE(t.not_counted.empty());
-  // The recording's own weights give the same answer.
+  // The recording's own weights give the same answer; its levels (written before the line
+  // fills were counted at the serving level: "L1", "L2") are read as the table's.
   EXPECT_DOUBLE_EQ(rec.totals.flops, 2.001012e9);
+  EXPECT_DOUBLE_EQ(rec.totals.bytes_by_level.at("L2"), 1e8 * 64);
+  EXPECT_DOUBLE_EQ(rec.totals.bytes_by_level.at("L3"), 2e7 * 64);
+  std::string limits;
+  for (const auto& l : rec.plan.limits) limits += l + "\n";
+  EXPECT_NE(limits.find("L1D.REPLACEMENT (L1 → L2)"), std::string::npos) << limits;
 }
 
 TEST(CounterFixtures, AmdZen3Triad) {

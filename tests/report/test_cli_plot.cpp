@@ -97,7 +97,7 @@ TEST(CliPlot, PointAndKernelWriteTheSameReport) {
   svg = test::parse_xml(test::slurp(dir.file("k.svg")));
   auto marks = svg->find_all([](const test::XmlNode& n) { return n.has_class("workload-mark"); });
   ASSERT_EQ(marks.size(), 1u);
-  // SAXPY fp32: I = 1/6, attainable = 2 TB/s / 6 = 333.3 GFLOP/s (DIGEST §3).
+  // SAXPY fp32: I = 1/6, attainable = 2 TB/s / 6 = 333.3 GFLOP/s (docs/model.md §3).
   EXPECT_NEAR(std::stod(marks[0]->attr("data-attainable")), 2e12 / 6, 1e3);
   r = run_cli({"kernel", "saxpy", "--n", "1e8", "--report", dir.file("none.svg")});
   EXPECT_EQ(r.exit_code, 2);

@@ -123,9 +123,8 @@ TEST(CliRun, InterruptLeavesThePreviousPointsFileAndSaysSo) {
   { std::ofstream(path) << "previous\n"; }
   const std::string cmd = "( " + shell_quote(ROOFLINE_CLI_PATH) + " run --machine " +
                           shell_quote(kMachine) + " -o " + shell_quote(path) + " >/dev/null 2>" +
-                          shell_quote(d.file("err")) +
-                          " & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $? > " +
-                          shell_quote(d.file("rc")) + " )";
+                          shell_quote(d.file("err")) + " & pid=$!; " + signal_when_handled(2) +
+                          "; wait $pid; echo $? > " + shell_quote(d.file("rc")) + " )";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   EXPECT_EQ(slurp(d.file("rc")), "130\n") << slurp(d.file("err"));
   EXPECT_EQ(slurp(path), "previous\n");

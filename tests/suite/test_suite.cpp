@@ -15,6 +15,8 @@
 #include "roofline/dtype.hpp"
 #include "roofline/io.hpp"
 #include "roofline/kernels.hpp"
+#include "roofline/measure.hpp"
+#include "roofline/statistics.hpp"
 #include "roofline/suite.hpp"
 
 namespace roofline::suite {
@@ -22,33 +24,40 @@ namespace {
 
 const std::string kData = ROOFLINE_TEST_DATA;
 
-CacheInfo fixture_caches() {
-  return detect_caches(kData + "/run/sysfs/cpu", kData + "/run/sysfs/meminfo");
+Machine fixture_machine() {
+  return machine_from_sysfs(kData + "/run/sysfs/cpu", kData + "/run/sysfs/meminfo");
 }
 
 TEST(SuiteCaches, ReadsSysfsDataAndUnifiedCachesOnly) {
-  const CacheInfo c = fixture_caches();
-  ASSERT_EQ(c.caches.size(), 3u);  // the instruction cache is left out
-  EXPECT_EQ(c.caches[0].level, "L1");
-  EXPECT_DOUBLE_EQ(c.caches[0].size_bytes, 48.0 * 1024);
-  EXPECT_EQ(c.caches[1].level, "L2");
-  EXPECT_DOUBLE_EQ(c.caches[1].size_bytes, 2048.0 * 1024);
-  EXPECT_EQ(c.caches[2].level, "L3");
-  EXPECT_DOUBLE_EQ(c.caches[2].size_bytes, 16.0 * 1024 * 1024);
-  EXPECT_EQ(c.caches[2].shared_by, 4);
-  EXPECT_EQ(c.caches[0].shared_by, 1);
-  EXPECT_EQ(c.cpus, 4);
-  EXPECT_DOUBLE_EQ(c.mem_available_bytes, 8000000.0 * 1024);
+  // The engine's topology read from the fixture (the same reader as on a real machine).
+  const Machine m = fixture_machine();
+  const auto& c = m.topology.caches;
+  ASSERT_EQ(c.size(), 3u);  // the instruction cache is left out
+  EXPECT_EQ(c[0].level, 1);
+  EXPECT_DOUBLE_EQ(c[0].size_bytes, 48.0 * 1024);
+  EXPECT_EQ(c[1].level, 2);
+  EXPECT_DOUBLE_EQ(c[1].size_bytes, 2048.0 * 1024);
+  EXPECT_EQ(c[2].level, 3);
+  EXPECT_DOUBLE_EQ(c[2].size_bytes, 16.0 * 1024 * 1024);
+  EXPECT_EQ(c[2].cores_sharing, 4);
+  EXPECT_DOUBLE_EQ(c[2].per_core_bytes(), 4.0 * 1024 * 1024);
+  EXPECT_EQ(c[0].cores_sharing, 1);
+  EXPECT_EQ(m.cores(), 4);
+  ASSERT_NE(m.cache("L3"), nullptr);
+  EXPECT_EQ(m.cache("L3")->level, 3);
+  EXPECT_EQ(m.cache("L4"), nullptr);
+  EXPECT_EQ(m.cache("DRAM"), nullptr);
+  EXPECT_DOUBLE_EQ(m.mem_available_bytes, 8000000.0 * 1024);
 }
 
 TEST(SuiteCaches, MissingSysfsLeavesLevelsOut) {
-  const CacheInfo c = detect_caches(kData + "/run/no-such-dir", kData + "/run/no-such-file");
-  EXPECT_TRUE(c.caches.empty());
-  EXPECT_THROW(working_set_for("L1", c, 1), Unavailable);
+  const Machine m = machine_from_sysfs(kData + "/run/no-such-dir", kData + "/run/no-such-file");
+  EXPECT_TRUE(m.topology.caches.empty());
+  EXPECT_THROW(working_set_for("L1", m, 1), Unavailable);
 }
 
 TEST(SuiteSizes, WorkingSetsFollowTheCaches) {
-  const CacheInfo c = fixture_caches();
+  const Machine c = fixture_machine();
   // Private caches: half of each thread's own cache, the threads' shares add up.
   EXPECT_DOUBLE_EQ(working_set_for("L1", c, 1), 24.0 * 1024);
   EXPECT_DOUBLE_EQ(working_set_for("L1", c, 2), 48.0 * 1024);
@@ -66,7 +75,7 @@ TEST(SuiteSizes, WorkingSetsFollowTheCaches) {
 }
 
 TEST(SuiteSizes, DramIsBoundedByAvailableMemory) {
-  CacheInfo c = fixture_caches();
+  Machine c = fixture_machine();
   c.mem_available_bytes = 200.0 * 1024 * 1024;  // a quarter is 50 MiB < 64 MiB wanted
   EXPECT_DOUBLE_EQ(working_set_for("DRAM", c, 1), 50.0 * 1024 * 1024);
   c.mem_available_bytes = 40.0 * 1024 * 1024;  // 10 MiB: not even past the 16 MiB L3
@@ -76,15 +85,22 @@ TEST(SuiteSizes, DramIsBoundedByAvailableMemory) {
 }
 
 TEST(SuiteSizes, ParseLevels) {
-  EXPECT_EQ(parse_levels("l1, dram"), (std::vector<std::string>{"L1", "DRAM"}));
-  EXPECT_EQ(parse_levels("L2,mem,L2"), (std::vector<std::string>{"L2", "DRAM"}));
+  // One parser for `roofline run --levels` and `roofline measure --levels`.
+  EXPECT_EQ(parse_memory_levels({"l1, dram"}, "--levels"),
+            (std::vector<std::string>{"L1", "DRAM"}));
+  EXPECT_EQ(parse_memory_levels({"L2,mem,L2"}, "--levels"),
+            (std::vector<std::string>{"L2", "DRAM"}));
+  EXPECT_EQ(parse_memory_levels({"L3", "ram", "Memory"}, "--levels"),
+            (std::vector<std::string>{"L3", "DRAM"}));
   try {
-    parse_levels("L1,L9");
+    parse_memory_levels({"L1,L9"}, "--levels");
     FAIL() << "L9 accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("'L9'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("--levels"), std::string::npos);
   }
-  EXPECT_THROW(parse_levels(""), InputError);
+  EXPECT_THROW(parse_memory_levels({""}, "--levels"), InputError);
+  EXPECT_THROW(parse_memory_levels({}, "--levels"), InputError);
 }
 
 TEST(SuiteKernels, ResolveNamesAndGroups) {
@@ -104,7 +120,7 @@ TEST(SuiteKernels, ResolveNamesAndGroups) {
 
 Context ctx_at(const std::string& level, int threads = 2) {
   Context c;
-  c.caches = fixture_caches();
+  c.machine = fixture_machine();
   c.threads = threads;
   c.level = level;
   return c;
@@ -138,7 +154,7 @@ TEST(SuiteKernels, WorkAndTrafficAreTheCataloguesFormulas) {
 TEST(SuiteKernels, HandCountsOfKeyKernels) {
   auto axpy64 = make_workload("axpy-fp64", 1 << 20, ctx_at("L2"));
   const double n = axpy64->params.at("n");
-  EXPECT_DOUBLE_EQ(axpy64->count.work.value, 2 * n);      // DIGEST §3: W = 2n
+  EXPECT_DOUBLE_EQ(axpy64->count.work.value, 2 * n);      // docs/model.md §3: W = 2n
   EXPECT_DOUBLE_EQ(axpy64->count.traffic.value, 24 * n);  // DAXPY Q = 24n
   auto axpy32 = make_workload("axpy-fp32", 1 << 20, ctx_at("L2"));
   auto axpy16 = make_workload("axpy-fp16", 1 << 20, ctx_at("L2"));
@@ -300,6 +316,20 @@ TEST(SuiteBlas, CoreClassesAndBestCore) {
   EXPECT_EQ(best_blas_core("Intel", false, false, false), "");
 }
 
+TEST(SuiteBlas, ThreadCountHonoursTheEnvironmentsLimitAndTheTsanBuild) {
+  EXPECT_EQ(roofline::suite::blas_thread_count(2, nullptr, false), 2);
+  EXPECT_EQ(roofline::suite::blas_thread_count(2, "", false), 2);
+  EXPECT_EQ(roofline::suite::blas_thread_count(8, "1", false), 1);
+  EXPECT_EQ(roofline::suite::blas_thread_count(8, "3", false), 3);
+  EXPECT_EQ(roofline::suite::blas_thread_count(2, "16", false), 2);  // a limit, not a request
+  EXPECT_EQ(roofline::suite::blas_thread_count(4, "0", false), 4);   // not a limit OpenBLAS takes
+  EXPECT_EQ(roofline::suite::blas_thread_count(4, "two", false), 4);
+  EXPECT_EQ(roofline::suite::blas_thread_count(4, "2x", false), 4);
+  EXPECT_EQ(roofline::suite::blas_thread_count(0, nullptr, false), 1);
+  EXPECT_EQ(roofline::suite::blas_thread_count(8, nullptr, true), 1);
+  EXPECT_EQ(roofline::suite::blas_thread_count(8, "4", true), 1);
+}
+
 TEST(SuiteBlas, InfoNamesTheCoreOpenBlasRuns) {
   const BlasInfo b = blas_info();
   if (!b.available) GTEST_SKIP() << "built without OpenBLAS";
@@ -401,8 +431,8 @@ TEST(SuiteMemory, MemAvailableIsLoweredByACgroupLimit) {
   std::ofstream(dir / "cgroup" / "memory.current") << "1073741824\n";
   EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup"), 2147483648.0);
   // The suite sizes from the same figure: DRAM gets at most a quarter of it.
-  const CacheInfo c =
-      detect_caches(std::string(ROOFLINE_TEST_DATA) + "/run/sysfs/cpu", dir / "meminfo");
+  const Machine c =
+      machine_from_sysfs(std::string(ROOFLINE_TEST_DATA) + "/run/sysfs/cpu", dir / "meminfo");
   EXPECT_DOUBLE_EQ(c.mem_available_bytes, 2147483648.0);
   EXPECT_LE(working_set_for("DRAM", c, 2), 2147483648.0 / 4);
   std::ofstream(dir / "cgroup" / "memory.max") << "max\n";  // "max": no limit

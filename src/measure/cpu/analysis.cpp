@@ -7,15 +7,29 @@
 
 namespace roofline::cpu {
 
-double compute_rate(const ComputeKernel& k, double iterations, int threads, double seconds) {
-  return k.work_per_iteration * iterations * threads / seconds;
+engine::Declaration declaration_of(const ComputeKernel& k) {
+  engine::Declaration d;
+  d.kernel = k.symbol;
+  d.precision = k.precision;
+  d.width_bits = k.width_bits;
+  d.instruction_class = to_string(k.kind);
+  d.work_per_iteration = k.work_per_iteration;
+  d.integer = k.integer;
+  d.counting = k.counting;
+  return d;
 }
 
-double memory_rate(const MemoryKernel& k, double bytes_per_array, double passes, int threads,
-                   double seconds, bool moved) {
-  const double iterations = bytes_per_array / k.bytes_per_array_per_iteration;
-  const double per_iteration = moved ? k.moved_bytes_per_iteration : k.named_bytes_per_iteration;
-  return per_iteration * iterations * passes * threads / seconds;
+engine::Declaration declaration_of(const MemoryKernel& k) {
+  engine::Declaration d;
+  d.kernel = k.symbol;
+  d.width_bits = k.width_bits;
+  d.instruction_class = k.mix;
+  d.bytes_per_iteration = k.named_bytes_per_iteration;
+  d.moved_bytes_per_iteration = k.moved_bytes_per_iteration;
+  d.counting =
+      "named bytes: loads + stores the code names (STREAM's count); moved bytes add the "
+      "write-allocate read of lines stored with ordinary stores";
+  return d;
 }
 
 std::vector<Plateau> find_plateaus(const std::vector<SweepPoint>& sweep, double tolerance) {
@@ -152,6 +166,27 @@ double theoretical_peak(int cores, double clock_hz, double work_per_cycle_per_co
   return cores * clock_hz * work_per_cycle_per_core;
 }
 
+std::string table_column(const ComputeKernel& k) {
+  const std::string w = k.width_bits > 256 ? "_512" : "_256";
+  switch (k.kind) {
+    case KernelClass::fp_fma:
+      return "fma" + w;
+    case KernelClass::fp_add_mul:
+      return "add_mul" + w;
+    case KernelClass::int16_madd:
+      return "int16_madd" + w;
+    case KernelClass::int8_madd:
+      return "int8_madd" + w;
+    case KernelClass::int8_vnni:
+      return "vnni" + w;
+    case KernelClass::bf16_dot:
+      return "bf16_dot" + w;
+    case KernelClass::fp16_fma:
+      return "fp16_fma" + w;
+  }
+  return "?";
+}
+
 std::optional<double> work_per_cycle(const Microarchitecture& u, const ComputeKernel& k) {
   const bool wide = k.width_bits > 256;
   double ipc = 0;
@@ -183,16 +218,11 @@ std::optional<double> work_per_cycle(const Microarchitecture& u, const ComputeKe
   return ipc * k.work_per_iteration / k.work_instructions;
 }
 
-std::vector<std::pair<std::string, std::string>> inverted_levels(
-    const std::vector<MemoryRoof>& nearest_first, double tolerance) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (size_t i = 1; i < nearest_first.size(); ++i) {
-    const MemoryRoof& near = nearest_first[i - 1];
-    const MemoryRoof& far = nearest_first[i];
-    if (far.bandwidth.value > near.bandwidth.value * (1 + tolerance))
-      out.emplace_back(far.level, near.level);
-  }
-  return out;
+std::string limit_for(const Microarchitecture& u, const ComputeKernel& k) {
+  const std::string column = table_column(k);
+  for (const auto& [c, why] : u.limits)
+    if (c == column) return why;
+  return "";
 }
 
 }  // namespace roofline::cpu

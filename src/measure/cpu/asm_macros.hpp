@@ -10,7 +10,14 @@
 // Compute kernels: registers 0..11 are the 12 independent accumulator chains (≥ latency ×
 // throughput on every core we know: 4-cycle FMA × 2 pipes = 8), 12..14 hold constants loaded from
 // the constants block: +0 multiplier, +64 addend, +128 zero, +192 one. After the loop the
-// accumulators are stored to out[0..11] (64-byte slots) and checked by the caller.
+// accumulators are stored to out[0..] (64-byte slots) and checked by the caller.
+//
+// Add+mul kernels need more chains than FMA kernels: an add chain and a multiply chain each
+// carry a 3-cycle dependency on AMD Zen (2 FADD + 2 FMUL pipes), so 6 + 6 chains are exactly
+// latency × pipes, and any scheduling hiccup settles into a slower steady state (6 + 6 read 0.81
+// of the issue rate with 512-bit vectors on Zen 4, 12 + 12 read 1.00; measured with these
+// macros). With 16 registers they use 7 + 7 chains (registers 14, 15 hold the addend and the
+// multiplier); with AVX-512's 32 registers 12 + 12 (registers 24, 25).
 #include <cstddef>
 #include <cstdint>
 
@@ -35,14 +42,6 @@
   RL_LD(mov, off, p, 1) RL_LD(mov, off, p, 2) RL_LD(mov, off, p, 3) RL_LD(mov, off, p, 4)     \
       RL_LD(mov, off, p, 5) RL_LD(mov, off, p, 6) RL_LD(mov, off, p, 7) RL_LD(mov, off, p, 8) \
           RL_LD(mov, off, p, 9) RL_LD(mov, off, p, 10) RL_LD(mov, off, p, 11)
-// Chains 0..5 from `off_a`, 6..11 from `off_b`.
-#define RL_INIT6_6(mov, p, off_a, off_b)                                                          \
-  RL_LD(mov, off_a, p, 0)                                                                         \
-  RL_LD(mov, off_a, p, 1) RL_LD(mov, off_a, p, 2) RL_LD(mov, off_a, p, 3) RL_LD(mov, off_a, p, 4) \
-      RL_LD(mov, off_a, p, 5) RL_LD(mov, off_b, p, 6) RL_LD(mov, off_b, p, 7)                     \
-          RL_LD(mov, off_b, p, 8) RL_LD(mov, off_b, p, 9) RL_LD(mov, off_b, p, 10)                \
-              RL_LD(mov, off_b, p, 11)
-
 // acc_k = r12 * acc_k + r13 (AT&T operand order of the 213 forms: src3, src2, dst).
 #define RL_FMA12(op, p)                                                                           \
   RL_I3(op, p, 13, 12, 0)                                                                         \
@@ -50,24 +49,60 @@
       RL_I3(op, p, 13, 12, 5) RL_I3(op, p, 13, 12, 6) RL_I3(op, p, 13, 12, 7)                     \
           RL_I3(op, p, 13, 12, 8) RL_I3(op, p, 13, 12, 9) RL_I3(op, p, 13, 12, 10)                \
               RL_I3(op, p, 13, 12, 11)
-// Chains 0..5: acc += r13; chains 6..11: acc *= r14; interleaved (VEX/EVEX three-operand form).
-#define RL_ADDMUL12(add, mul, p)                                                                  \
-  RL_I3(add, p, 13, 0, 0)                                                                         \
-  RL_I3(mul, p, 14, 6, 6) RL_I3(add, p, 13, 1, 1) RL_I3(mul, p, 14, 7, 7) RL_I3(add, p, 13, 2, 2) \
-      RL_I3(mul, p, 14, 8, 8) RL_I3(add, p, 13, 3, 3) RL_I3(mul, p, 14, 9, 9)                     \
-          RL_I3(add, p, 13, 4, 4) RL_I3(mul, p, 14, 10, 10) RL_I3(add, p, 13, 5, 5)               \
-              RL_I3(mul, p, 14, 11, 11)
-// The same in the legacy SSE two-operand form.
-#define RL_ADDMUL12_SSE(add, mul)                                                     \
-  RL_I2(add, "xmm", 13, 0)                                                            \
-  RL_I2(mul, "xmm", 14, 6) RL_I2(add, "xmm", 13, 1) RL_I2(mul, "xmm", 14, 7)          \
-      RL_I2(add, "xmm", 13, 2) RL_I2(mul, "xmm", 14, 8) RL_I2(add, "xmm", 13, 3)      \
-          RL_I2(mul, "xmm", 14, 9) RL_I2(add, "xmm", 13, 4) RL_I2(mul, "xmm", 14, 10) \
-              RL_I2(add, "xmm", 13, 5) RL_I2(mul, "xmm", 14, 11)
+// Add+mul, 7 + 7 chains: chains 0..6 acc += r14, chains 7..13 acc *= r15, interleaved
+// (VEX/EVEX three-operand form, and the legacy SSE two-operand form).
+#define RL_AM(add, mul, p, a, m) RL_I3(add, p, 14, a, a) RL_I3(mul, p, 15, m, m)
+#define RL_ADDMUL14(add, mul, p)                                                     \
+  RL_AM(add, mul, p, 0, 7) RL_AM(add, mul, p, 1, 8) RL_AM(add, mul, p, 2, 9)         \
+      RL_AM(add, mul, p, 3, 10) RL_AM(add, mul, p, 4, 11) RL_AM(add, mul, p, 5, 12)  \
+          RL_AM(add, mul, p, 6, 13)
+#define RL_AM_SSE(add, mul, a, m) RL_I2(add, "xmm", 14, a) RL_I2(mul, "xmm", 15, m)
+#define RL_ADDMUL14_SSE(add, mul)                                                     \
+  RL_AM_SSE(add, mul, 0, 7) RL_AM_SSE(add, mul, 1, 8) RL_AM_SSE(add, mul, 2, 9)        \
+      RL_AM_SSE(add, mul, 3, 10) RL_AM_SSE(add, mul, 4, 11) RL_AM_SSE(add, mul, 5, 12) \
+          RL_AM_SSE(add, mul, 6, 13)
+// Add+mul, 12 + 12 chains (AVX-512): chains 0..11 acc += r24, chains 12..23 acc *= r25.
+#define RL_AM24(add, mul, a, m) RL_I3(add, "zmm", 24, a, a) RL_I3(mul, "zmm", 25, m, m)
+#define RL_ADDMUL24(add, mul)                                                              \
+  RL_AM24(add, mul, 0, 12) RL_AM24(add, mul, 1, 13) RL_AM24(add, mul, 2, 14)                \
+      RL_AM24(add, mul, 3, 15) RL_AM24(add, mul, 4, 16) RL_AM24(add, mul, 5, 17)            \
+          RL_AM24(add, mul, 6, 18) RL_AM24(add, mul, 7, 19) RL_AM24(add, mul, 8, 20)        \
+              RL_AM24(add, mul, 9, 21) RL_AM24(add, mul, 10, 22) RL_AM24(add, mul, 11, 23)
+
+// Loads and stores of chains beyond the first twelve.
+#define RL_STORE14(mov, p) RL_STORE12(mov, p) RL_ST(mov, p, 12, 768) RL_ST(mov, p, 13, 832)
+#define RL_STORE24(mov)                                                                         \
+  RL_STORE12(mov, "zmm")                                                                       \
+  RL_ST(mov, "zmm", 12, 768) RL_ST(mov, "zmm", 13, 832) RL_ST(mov, "zmm", 14, 896)             \
+      RL_ST(mov, "zmm", 15, 960) RL_ST(mov, "zmm", 16, 1024) RL_ST(mov, "zmm", 17, 1088)       \
+          RL_ST(mov, "zmm", 18, 1152) RL_ST(mov, "zmm", 19, 1216) RL_ST(mov, "zmm", 20, 1280)  \
+              RL_ST(mov, "zmm", 21, 1344) RL_ST(mov, "zmm", 22, 1408) RL_ST(mov, "zmm", 23, 1472)
+// Chains 0..6 from `off_a`, 7..13 from `off_b`.
+#define RL_INIT7_7(mov, p, a, b)                                                              \
+  RL_LD(mov, a, p, 0)                                                                         \
+  RL_LD(mov, a, p, 1) RL_LD(mov, a, p, 2) RL_LD(mov, a, p, 3) RL_LD(mov, a, p, 4)             \
+      RL_LD(mov, a, p, 5) RL_LD(mov, a, p, 6) RL_LD(mov, b, p, 7) RL_LD(mov, b, p, 8)         \
+          RL_LD(mov, b, p, 9) RL_LD(mov, b, p, 10) RL_LD(mov, b, p, 11) RL_LD(mov, b, p, 12) \
+              RL_LD(mov, b, p, 13)
+// Chains 0..11 from `off_a`, 12..23 from `off_b`.
+#define RL_INIT12_12(mov, a, b)                                                                  \
+  RL_LD(mov, a, "zmm", 0)                                                                        \
+  RL_LD(mov, a, "zmm", 1) RL_LD(mov, a, "zmm", 2) RL_LD(mov, a, "zmm", 3) RL_LD(mov, a, "zmm", 4) \
+      RL_LD(mov, a, "zmm", 5) RL_LD(mov, a, "zmm", 6) RL_LD(mov, a, "zmm", 7)                    \
+          RL_LD(mov, a, "zmm", 8) RL_LD(mov, a, "zmm", 9) RL_LD(mov, a, "zmm", 10)               \
+              RL_LD(mov, a, "zmm", 11) RL_LD(mov, b, "zmm", 12) RL_LD(mov, b, "zmm", 13)         \
+                  RL_LD(mov, b, "zmm", 14) RL_LD(mov, b, "zmm", 15) RL_LD(mov, b, "zmm", 16)     \
+                      RL_LD(mov, b, "zmm", 17) RL_LD(mov, b, "zmm", 18) RL_LD(mov, b, "zmm", 19) \
+                          RL_LD(mov, b, "zmm", 20) RL_LD(mov, b, "zmm", 21)                      \
+                              RL_LD(mov, b, "zmm", 22) RL_LD(mov, b, "zmm", 23)
 
 #define RL_VCLOBBER                                                                        \
   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
       "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+// Registers 16..31 (AVX-512 only).
+#define RL_VCLOBBER_HI                                                                          \
+  "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25",  \
+      "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31"
 
 // A whole compute kernel: NAME(n, constants, out). `init` loads the accumulators, `body` is one
 // iteration, `tail` runs after the stores (vzeroupper for VEX/EVEX code).
@@ -86,12 +121,30 @@
 #define RL_FMA_KERNEL(NAME, op, p)                                                     \
   RL_COMPUTE_KERNEL(NAME, "vmovups", p, RL_INIT12("vmovups", p, 128), RL_FMA12(op, p), \
                     "vzeroupper\n\t")
-#define RL_ADDMUL_KERNEL(NAME, add, mul, p)                                 \
-  RL_COMPUTE_KERNEL(NAME, "vmovups", p, RL_INIT6_6("vmovups", p, 128, 192), \
-                    RL_ADDMUL12(add, mul, p), "vzeroupper\n\t")
-#define RL_ADDMUL_KERNEL_SSE(NAME, add, mul)                                      \
-  RL_COMPUTE_KERNEL(NAME, "movups", "xmm", RL_INIT6_6("movups", "xmm", 128, 192), \
-                    RL_ADDMUL12_SSE(add, mul), "")
+// Add+mul kernels: their own constants (addend, multiplier) and chain counts (see above).
+#define RL_ADDMUL_KERNEL_BODY(NAME, mov, p, constants, init, body, store, tail, ...)        \
+  extern "C" void NAME(std::uint64_t n, const void* c, void* o) {                          \
+    asm volatile(constants init                                                            \
+                 ".p2align 5\n"                                                            \
+                 "1:\n\t" body                                                             \
+                 "dec %[n]\n\t"                                                             \
+                 "jnz 1b\n\t" store tail                                                    \
+                 : [n] "+r"(n)                                                             \
+                 : [c] "r"(c), [o] "r"(o)                                                  \
+                 : "memory", "cc", __VA_ARGS__);                                           \
+  }
+#define RL_ADDMUL_KERNEL(NAME, add, mul, p)                                                     \
+  RL_ADDMUL_KERNEL_BODY(NAME, "vmovups", p, RL_LD("vmovups", 64, p, 14) RL_LD("vmovups", 192, p, 15), \
+                        RL_INIT7_7("vmovups", p, 128, 192), RL_ADDMUL14(add, mul, p),           \
+                        RL_STORE14("vmovups", p), "vzeroupper\n\t", RL_VCLOBBER)
+#define RL_ADDMUL_KERNEL_SSE(NAME, add, mul)                                                       \
+  RL_ADDMUL_KERNEL_BODY(NAME, "movups", "xmm", RL_LD("movups", 64, "xmm", 14) RL_LD("movups", 192, "xmm", 15), \
+                        RL_INIT7_7("movups", "xmm", 128, 192), RL_ADDMUL14_SSE(add, mul),           \
+                        RL_STORE14("movups", "xmm"), "", RL_VCLOBBER)
+#define RL_ADDMUL_KERNEL512(NAME, add, mul)                                                        \
+  RL_ADDMUL_KERNEL_BODY(NAME, "vmovups", "zmm", RL_LD("vmovups", 64, "zmm", 24) RL_LD("vmovups", 192, "zmm", 25), \
+                        RL_INIT12_12("vmovups", 128, 192), RL_ADDMUL24(add, mul),                   \
+                        RL_STORE24("vmovups"), "vzeroupper\n\t", RL_VCLOBBER, RL_VCLOBBER_HI)
 
 // Memory kernels: four vectors per array per iteration, index register rax stepping through
 // `bytes` bytes of each array. r15 holds the scalar (1.0) broadcast. `o0..o3` are the byte

@@ -6,8 +6,8 @@
 
 RL_FMA_KERNEL(roofline_cpu_fma_pd512, "vfmadd213pd", "zmm")
 RL_FMA_KERNEL(roofline_cpu_fma_ps512, "vfmadd213ps", "zmm")
-RL_ADDMUL_KERNEL(roofline_cpu_addmul_pd512, "vaddpd", "vmulpd", "zmm")
-RL_ADDMUL_KERNEL(roofline_cpu_addmul_ps512, "vaddps", "vmulps", "zmm")
+RL_ADDMUL_KERNEL512(roofline_cpu_addmul_pd512, "vaddpd", "vmulpd")
+RL_ADDMUL_KERNEL512(roofline_cpu_addmul_ps512, "vaddps", "vmulps")
 RL_INT_KERNEL(roofline_cpu_int16_512, "zmm", RL_INT16_BODY("zmm"))
 RL_INT_KERNEL(roofline_cpu_int8_512, "zmm", RL_INT8_BODY("zmm"))
 

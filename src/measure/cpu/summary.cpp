@@ -1,18 +1,47 @@
 // Terminal summary of a measured machine (render_measure_summary in measure.hpp).
-#include "roofline/cpu_analysis.hpp"
+#include "roofline/engine.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/text.hpp"
+
+#include <cmath>
 
 namespace roofline {
 namespace {
 
 /// "fastest" column: the fastest sample over the sustained rate (the roof); "unconfirmed" when
-/// the three fastest samples differ by more than 2%.
+/// the fastest samples do not agree (Statistics::confirmed).
 std::string fastest_column(const std::optional<Statistics>& s) {
   if (!s || !(s->sustained > 0)) return "-";
   const std::string ratio = format_number(s->best / s->sustained, 3);
   return s->confirmed() ? ratio : ratio + " unconfirmed";
+}
+
+/// "size" column: the capacity per core and what the measuring threads reach, as the
+/// measurement recorded them (measurement.memory.LEVEL), else the roof's size.
+std::string size_column(const MachineDocument& m, const MemoryRoof& l) {
+  const auto& meas =
+      m.sections.contains("measurement") ? m.sections.at("measurement") : nlohmann::json();
+  if (meas.is_object() && meas.contains("memory") && meas.at("memory").contains(l.level)) {
+    const auto& d = meas.at("memory").at(l.level);
+    if (d.contains("size_per_core") && d.at("size_per_core").is_number() &&
+        d.contains("reported_size") && d.at("reported_size").is_number()) {
+      const double per_core = d.at("size_per_core").get<double>();
+      const double reach = d.at("reported_size").get<double>();
+      std::string s = format_bytes(Bytes(per_core)) + "/core";
+      if (std::abs(reach - per_core) > 1) s += ", " + format_bytes(Bytes(reach)) + " reached";
+      return s;
+    }
+  }
+  return l.size_bytes ? format_bytes(Bytes(*l.size_bytes)) : "-";
+}
+
+/// "spread" column: the interquartile range over the median (the cv for documents without
+/// quartiles), "noisy" when the statistics policy says so.
+std::string spread_column(const std::optional<Statistics>& s) {
+  if (!s) return "-";
+  const double spread = s->q3 > 0 ? s->iqr() : s->cv;
+  return format_number(spread * 100, 2) + "%" + (s->noisy ? " noisy" : "");
 }
 
 }  // namespace
@@ -39,30 +68,39 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
   out += "\n";
 
   if (!m.roofs.compute.empty()) {
-    Table t({"compute roof", "measured", "theoretical", "measured/theory", "cv", "fastest",
-             "repetitions"});
+    Table t({"compute roof", "measured", "theoretical", "measured/theory", "spread", "fastest",
+             "samples"});
+    std::vector<std::string> limits;
     for (const auto& c : m.roofs.compute) {
       const UnitSystem u = m.roofs.units_of(c);
       std::string ratio;
       if (c.theoretical) {
         const double r = c.peak / *c.theoretical;
         ratio = format_number(r, 3);
-        if (r > cpu::kAboveTheoryLimit)
-          ratio = colorize(ratio + " ABOVE THEORY", "\033[31m", color);
+        if (r > engine::kAboveTheoryLimit) {
+          ratio = colorize(ratio + " ABOVE THEORY", "31", color);
+        } else if (r < engine::kBelowTheoryLimit) {
+          const auto at = c.formula.find("; limit: ");
+          if (at != std::string::npos) {
+            limits.push_back(c.name + ": " + c.formula.substr(at + 9));
+            ratio += " limit [" + std::to_string(limits.size()) + "]";
+          } else {
+            ratio = colorize(ratio + " BELOW THEORY", "31", color);
+          }
+        }
       }
-      t.add_row(
-          {c.name, format_work_rate(c.peak, u),
-           c.theoretical ? format_work_rate(*c.theoretical, u) : "-", ratio.empty() ? "-" : ratio,
-           c.stats ? format_number(c.stats->cv * 100, 2) + "%" + (c.stats->noisy ? " noisy" : "")
-                   : "-",
-           fastest_column(c.stats), c.stats ? std::to_string(c.stats->repetitions) : "-"});
+      t.add_row({c.name, format_work_rate(c.peak, u),
+                 c.theoretical ? format_work_rate(*c.theoretical, u) : "-",
+                 ratio.empty() ? "-" : ratio, spread_column(c.stats), fastest_column(c.stats),
+                 c.stats ? std::to_string(c.stats->repetitions) : "-"});
     }
     out += t.render();
+    for (size_t i = 0; i < limits.size(); ++i)
+      out += "[" + std::to_string(i + 1) + "] " + limits[i] + "\n";
   }
   if (!m.roofs.memory.empty()) {
     out += "\n";
-    Table t(
-        {"memory roof", "bandwidth", "best mix", "reported size", "cv", "fastest", "repetitions"});
+    Table t({"memory roof", "bandwidth", "best mix", "size", "spread", "fastest", "samples"});
     std::vector<std::string> mixes;
     for (const auto& l : m.roofs.memory)
       for (const auto& [mix, v] : l.mixes)
@@ -73,11 +111,8 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
       for (const auto& [mix, v] : l.mixes)
         if (v > bv) bv = v, best = mix;
       t.add_row({l.level, format_byte_rate(l.bandwidth), best.empty() ? "-" : best,
-                 l.size_bytes ? format_si(*l.size_bytes, "B") : "-",
-                 l.stats
-                     ? format_number(l.stats->cv * 100, 2) + "%" + (l.stats->noisy ? " noisy" : "")
-                     : "-",
-                 fastest_column(l.stats), l.stats ? std::to_string(l.stats->repetitions) : "-"});
+                 size_column(m, l), spread_column(l.stats), fastest_column(l.stats),
+                 l.stats ? std::to_string(l.stats->repetitions) : "-"});
     }
     out += t.render();
     if (!mixes.empty()) {
@@ -105,8 +140,9 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
   }
   if (!m.roofs.compute.empty() || !m.roofs.memory.empty())
     out +=
-        "roofs: the sustained rate (third-fastest sample); fastest = fastest sample / roof; cv "
-        "over all samples (noisy: spread above 10%)\n";
+        "roofs: the sustained rate (third-fastest sample); spread = interquartile range / "
+        "median (noisy: above 10%, or the fastest samples more than 2% apart); fastest = fastest "
+        "sample / roof\n";
   if (!m.roofs.empirical_curve.empty()) {
     const auto& c = m.roofs.empirical_curve;
     out += "\nempirical curve: " + std::to_string(c.size()) + " points, I from " +
@@ -118,8 +154,7 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
   const auto warnings = get(meas, "warnings");
   if (warnings.is_array())
     for (const auto& w : warnings)
-      if (w.is_string())
-        out += colorize("warning: " + w.get<std::string>(), "\033[33m", color) + "\n";
+      if (w.is_string()) out += colorize("warning: " + w.get<std::string>(), "33", color) + "\n";
   const auto secs = get(meas, "seconds");
   if (secs.is_number()) out += "measured in " + format_seconds(Seconds(secs.get<double>())) + "\n";
   return out;

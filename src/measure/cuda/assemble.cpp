@@ -10,12 +10,19 @@
 
 namespace roofline::cuda {
 
-Statistics rate_statistics(const std::vector<double>& rates, double noisy_spread) {
+// The statistics policy is the engine's (statistics.hpp), the same for every backend.
+Statistics rate_statistics(const std::vector<double>& rates) {
   if (rates.empty()) throw InputError("rate_statistics: no repetitions");
   for (double r : rates)
     if (!(r > 0) || !std::isfinite(r))
       throw InputError("rate_statistics: a rate must be finite and > 0");
-  return summarize_rates(rates, noisy_spread);
+  return summarize_rates(rates);
+}
+
+double roof_rate(const Statistics& stats) {
+  // The roof is the sustained rate of the repetitions at the best point of the sweep (the
+  // engine's policy, statistics.hpp), while the sweep itself finds the shape that reaches it.
+  return stats.sustained;
 }
 
 MachineDocument assemble_document(const DeviceProps& props, const RoofSet& theory,
@@ -35,9 +42,7 @@ MachineDocument assemble_document(const DeviceProps& props, const RoofSet& theor
     r.provenance = Provenance::measured;
     r.source = c.method;
     r.stats = rate_statistics(c.best_rates);
-    // The roof is the median of the repetitions at the best point of the sweep: robust to one
-    // lucky or unlucky repetition, while the sweep itself finds the shape that reaches the peak.
-    r.peak = WorkRate(r.stats->median);
+    r.peak = WorkRate(roof_rate(*r.stats));
     if (const ComputeRoof* t = theory.find_compute(r.name)) {
       r.theoretical = t->theoretical ? *t->theoretical : t->peak;
       r.formula = t->formula;
@@ -62,7 +67,7 @@ MachineDocument assemble_document(const DeviceProps& props, const RoofSet& theor
     r.convention = "named";  // bytes the kernels name: loads + stores, as STREAM counts them
     const std::vector<double>* roof_rates = nullptr;
     for (const auto& [mix, rates] : m.mixes) {
-      r.mixes[mix] = rate_statistics(rates).median;
+      r.mixes[mix] = roof_rate(rate_statistics(rates));
       if (mix == m.roof_mix) roof_rates = &rates;
     }
     if (!roof_rates) {
@@ -70,7 +75,7 @@ MachineDocument assemble_document(const DeviceProps& props, const RoofSet& theor
       roof_rates = &m.mixes.front().second;
     }
     r.stats = rate_statistics(*roof_rates);
-    r.bandwidth = ByteRate(r.stats->median);
+    r.bandwidth = ByteRate(roof_rate(*r.stats));
     if (const MemoryRoof* t = theory.find_memory(r.level)) {
       r.theoretical = t->theoretical ? *t->theoretical : t->bandwidth;
       r.formula = t->formula;

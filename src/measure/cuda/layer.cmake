@@ -56,7 +56,8 @@ if(ROOFLINE_HAVE_CUDA)
   target_compile_definitions(roofline PUBLIC ROOFLINE_HAVE_CUDA=1)
   target_compile_definitions(roofline PRIVATE
     ROOFLINE_CUDA_LIBRARY_DIR="${CUDAToolkit_LIBRARY_DIR}"
-    ROOFLINE_CUBLASLT_SONAME="libcublasLt.so.${CUDAToolkit_VERSION_MAJOR}")
+    ROOFLINE_CUBLASLT_SONAME="libcublasLt.so.${CUDAToolkit_VERSION_MAJOR}"
+    ROOFLINE_CUBLAS_SONAME="libcublas.so.${CUDAToolkit_VERSION_MAJOR}")
   message(STATUS "roofline: CUDA backend on (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${_cuda_archs})")
 else()
   list(FILTER _roofline_sources EXCLUDE REGEX "/measure/cuda/device/")

@@ -1,6 +1,8 @@
-// Theoretical GPU roofs (DIGEST §9: "compute = cores × clock × FLOP per core per cycle";
-// bandwidth from bus width × clock). Pure arithmetic on DeviceProps; compiled on every build.
+// Theoretical GPU roofs (docs/cuda.md, "Theoretical roofs": compute = SMs × clock × work per
+// SM per cycle; bandwidth = bus width × memory clock × 2). Pure arithmetic on DeviceProps; compiled
+// on every build.
 #include <cmath>
+#include <map>
 #include <string>
 
 #include "roofline/cuda.hpp"
@@ -18,7 +20,8 @@ constexpr const char* kAmpere = "NVIDIA A100 Tensor Core GPU Architecture whitep
 constexpr const char* kHopper = "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)";
 constexpr const char* kBlackwell = "NVIDIA Blackwell datasheet (B200: 148 SMs)";
 
-// FLOP per cycle per SM = 2 × FMA results per cycle per SM (an FMA is two FLOP, DIGEST §1).
+// FLOP per cycle per SM = 2 × FMA results per cycle per SM (an FMA is two FLOP: one multiply, one
+// add).
 UnitRate fma(const char* precision, double fma_per_clock, const char* source) {
   return {precision, "cuda cores", 2 * fma_per_clock, false, source};
 }
@@ -87,7 +90,7 @@ std::vector<UnitRate> unit_rates(int cc_major, int cc_minor) {
 }
 
 double dram_bandwidth_bytes_per_s(int bus_width_bits, double mem_clock_hz) {
-  // DIGEST §9: β = bus width × clock (× 2 transfers per clock, double data rate). A100 80GB:
+  // β = bus width × clock × 2 transfers per clock (double data rate). A100 80GB:
   // 5120 bit / 8 × 1.593 GHz × 2 = 2.039 TB/s, its datasheet figure.
   return static_cast<double>(bus_width_bits) / 8.0 * mem_clock_hz * 2.0;
 }
@@ -101,6 +104,11 @@ std::string dram_level_name(int bus_width_bits) {
 }
 
 RoofSet theoretical_roofs(const DeviceProps& p) {
+  return theoretical_roofs(p, {});
+}
+
+RoofSet theoretical_roofs(const DeviceProps& p,
+                          const std::map<std::string, ClockUnderLoad>& clocks) {
   auto require_positive = [&](double v, const char* field) {
     if (!(v > 0) || !std::isfinite(v))
       throw InputError("device " + p.name + ": " + field + " must be > 0 (got " + format_number(v) +
@@ -110,17 +118,32 @@ RoofSet theoretical_roofs(const DeviceProps& p) {
   require_positive(p.sm_clock_hz, "sm_clock_hz");
   require_positive(p.mem_clock_hz, "mem_clock_hz");
   require_positive(p.bus_width_bits, "bus_width_bits");
+  for (const auto& [name, c] : clocks)
+    if (!(c.sm_clock_hz > 0) || !std::isfinite(c.sm_clock_hz))
+      throw InputError("device " + p.name + ": the SM clock under load of " + name +
+                       " must be > 0 (got " + format_number(c.sm_clock_hz) + ")");
+
+  // The SM clock a roof is computed at, and how the formula names it.
+  const std::string max_clock = format_si(p.sm_clock_hz, "Hz");
+  auto clock_of = [&](const std::string& roof) -> std::pair<double, std::string> {
+    const auto it = clocks.find(roof);
+    if (it == clocks.end()) return {p.sm_clock_hz, max_clock};
+    const ClockUnderLoad& c = it->second;
+    return {c.sm_clock_hz, format_si(c.sm_clock_hz, "Hz") + " (SM clock under " + c.load +
+                               ": NVML, median of " + std::to_string(c.samples) +
+                               " samples; maximum " + max_clock + ")"};
+  };
 
   RoofSet set;
   set.name = p.name;
-  const std::string clock = format_si(p.sm_clock_hz, "Hz");
   for (const UnitRate& r : unit_rates(p.cc_major, p.cc_minor)) {
     ComputeRoof roof;
     roof.name = roof_name(r.precision, r.unit);
+    const auto [hz, clock] = clock_of(roof.name);
     roof.precision = r.precision;
     roof.unit = r.unit;
     roof.integer = r.integer;
-    roof.peak = WorkRate(p.sm_count * p.sm_clock_hz * r.work_per_clock_per_sm);
+    roof.peak = WorkRate(p.sm_count * hz * r.work_per_clock_per_sm);
     roof.theoretical = roof.peak;
     roof.provenance = Provenance::theoretical;
     roof.source = r.source;
@@ -144,10 +167,11 @@ RoofSet theoretical_roofs(const DeviceProps& p) {
 
   // L1 and shared memory are one SRAM per SM on Volta and later: the same per-cycle width.
   for (const char* level : {"L1", "shared"}) {
+    const auto [hz, clock] = clock_of(level);
     MemoryRoof l1;
     l1.level = level;
     l1.kind = "cache";
-    l1.bandwidth = ByteRate(shared_bandwidth_bytes_per_s(p.sm_count, p.sm_clock_hz));
+    l1.bandwidth = ByteRate(shared_bandwidth_bytes_per_s(p.sm_count, hz));
     l1.theoretical = l1.bandwidth;
     l1.provenance = Provenance::theoretical;
     l1.source = "CUDA C Programming Guide, Shared Memory: 32 banks × 4 bytes per cycle per SM";

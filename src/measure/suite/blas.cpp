@@ -3,13 +3,19 @@
 // the SSE3 "Prescott" kernels), and the core to force with OPENBLAS_CORETYPE instead.
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
 #include "parallel.hpp"
 #include "roofline/dtype.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/suite.hpp"
 #include "suite_internal.hpp"
+
+#ifndef ROOFLINE_TSAN_BUILD
+#define ROOFLINE_TSAN_BUILD 0
+#endif
 
 #if ROOFLINE_HAVE_OPENBLAS
 #include <cblas.h>
@@ -22,11 +28,6 @@ std::string upper(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 #if ROOFLINE_HAVE_OPENBLAS
 template <class T>
 class BlasGemm : public Workload {
@@ -38,8 +39,8 @@ class BlasGemm : public Workload {
     A_ = Buffer<T>(n_ * n_);
     B_ = Buffer<T>(n_ * n_);
     C_ = Buffer<T>(n_ * n_);
-    init_gemm_inputs(A_.data(), B_.data(), n_, ctx.threads);
-    parallel_share(n_ * n_, ctx.threads, 64, [&](std::size_t b, std::size_t e, int) {
+    init_gemm_inputs(A_.data(), B_.data(), n_, ctx);
+    parallel_share(ctx, n_ * n_, 64, [&](std::size_t b, std::size_t e, int) {
       std::fill(C_.data() + b, C_.data() + e, T(-1));
     });
     const double n = static_cast<double>(n_);
@@ -49,7 +50,7 @@ class BlasGemm : public Workload {
     params = {{"m", n}, {"n", n}, {"k", n}};
     working_set_bytes = 3.0 * sizeof(T) * n * n;
     precision = dtype;
-    const CacheLevel* l3 = ctx.caches.find("L3");
+    const cpu::CacheInfo* l3 = ctx.machine.cache("L3");
     if (ctx.level == "DRAM" && l3)
       traffic = {{"DRAM", gemm_cache_bounded(n, n, n, t, l3->size_bytes).traffic}};
     else
@@ -58,7 +59,13 @@ class BlasGemm : public Workload {
     note = "OpenBLAS core " + info.corename +
            "; Q at DRAM is the L3-size bound (catalogue "
            "gemm_cache_bounded), compulsory when the matrices fit";
-    openblas_set_num_threads(ctx.threads);
+    const int threads = blas_thread_count(ctx.threads, std::getenv("OPENBLAS_NUM_THREADS"),
+                                          ROOFLINE_TSAN_BUILD != 0);
+    if (threads < ctx.threads)
+      note += "; OpenBLAS limited to " + std::to_string(threads) + " of " +
+              std::to_string(ctx.threads) + " threads (" +
+              (ROOFLINE_TSAN_BUILD ? "ThreadSanitizer build" : "OPENBLAS_NUM_THREADS") + ")";
+    openblas_set_num_threads(threads);
   }
   void run() override {
     const auto n = static_cast<blasint>(n_);
@@ -122,6 +129,19 @@ std::string best_blas_core(const std::string& vendor, bool avx, bool avx2_fma, b
   if (avx2_fma) return amd ? "Zen" : "Haswell";
   if (avx) return "Sandybridge";
   return "";
+}
+
+int blas_thread_count(int wanted, const char* openblas_num_threads, bool tsan_build) {
+  int threads = std::max(1, wanted);
+  if (tsan_build) return 1;
+  if (openblas_num_threads && *openblas_num_threads) {
+    char* end = nullptr;
+    errno = 0;
+    const long limit = std::strtol(openblas_num_threads, &end, 10);
+    if (errno == 0 && end && *end == '\0' && limit >= 1)
+      threads = static_cast<int>(std::min<long>(threads, limit));
+  }
+  return threads;
 }
 
 BlasInfo blas_info() {

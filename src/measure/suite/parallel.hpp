@@ -1,16 +1,17 @@
 #pragma once
-// Buffers and the static split of work over threads used by the suite's workloads. The same
-// split is used to first-touch the data and to run the kernel, so each thread's share stays in
-// its own core's caches (and its own NUMA node) from one repetition to the next.
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
+// Buffers and the static split of work over threads used by the suite's workloads. The threads
+// are the engine's pinned team (measure/engine/team.hpp), the one `roofline measure` times its
+// roofs on: one thread per core, each pinned, so a thread's share stays in its own core's caches
+// (and its own NUMA node) from one repetition to the next, and a point and the roof it is judged
+// against ran on the same threads. The same split first-touches the data and runs the kernel.
 #include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <new>
 #include <utility>
+
+#include "measure/engine/team.hpp"
+#include "roofline/suite.hpp"
 
 namespace roofline::suite {
 
@@ -24,27 +25,27 @@ inline std::pair<std::size_t, std::size_t> share(std::size_t n, int t, int nt,
   return {b, e};
 }
 
-/// Calls f(begin, end) on each of `threads` threads with its share of [0, n).
+/// Calls f(begin, end, t) for each of the context's `threads` shares of [0, n): on the
+/// context's team at once when it has one of that size, else one share after another (the
+/// results are the same; tests build workloads without a team).
 template <class F>
-void parallel_share(std::size_t n, int threads, std::size_t align, F&& f) {
-  if (threads <= 1) {
+void parallel_share(const Context& ctx, std::size_t n, std::size_t align, F&& f) {
+  const int threads = std::max(1, ctx.threads);
+  if (threads == 1) {
     f(std::size_t{0}, n, 0);
     return;
   }
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num();
-    const auto [b, e] = share(n, t, omp_get_num_threads(), align);
-    f(b, e, t);
+  if (ctx.team && ctx.team->size() == threads) {
+    ctx.team->run([&](int t) {
+      const auto [b, e] = share(n, t, threads, align);
+      f(b, e, t);
+    });
+    return;
   }
-#else
-  // Built without OpenMP (the ThreadSanitizer build): the same shares, one after another.
   for (int t = 0; t < threads; ++t) {
     const auto [b, e] = share(n, t, threads, align);
     f(b, e, t);
   }
-#endif
 }
 
 /// A 64-byte aligned array, left uninitialised (workloads first-touch it in parallel).

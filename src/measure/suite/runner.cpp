@@ -13,6 +13,8 @@
 #include <cstring>
 #include <thread>
 
+#include "measure/engine/sampler.hpp"
+#include "measure/engine/team.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
 #include "roofline/suite.hpp"
@@ -21,40 +23,37 @@ extern char** environ;
 
 namespace roofline::suite {
 
-double median(std::vector<double> v) {
-  if (v.empty()) throw InputError("median of an empty sample");
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
 RunResult time_workload(Workload& w, const std::string& kernel, const std::string& level,
                         int threads, bool quick) {
   using clock = std::chrono::steady_clock;
   auto seconds_since = [](clock::time_point t0) {
     return std::chrono::duration<double>(clock::now() - t0).count();
   };
-  // Many short repetitions over a fixed budget, timed like the roofs they are judged against
-  // (roofline measure: samples of about a millisecond, the sustained best): the point's T is the
-  // third-fastest repetition, so roof and point stand on the same basis (DIGEST §9) — on a
-  // shared machine a median of long repetitions would mix others' work into T and put the
-  // point below a roof measured in undisturbed moments. Median and spread are kept beside it.
-  const double min_rep = quick ? 0.0005 : 0.001;  // one repetition lasts at least this
-  const double budget = quick ? 0.05 : 0.25;      // repetitions until this much time is spent
-  const int min_reps = quick ? 5 : 9;             // and at least this many
-  const int max_reps = 1000;
+  // Repetitions timed as roofs are (sampler.hpp, statistics.hpp): each long against the clock's
+  // resolution and a scheduler time slice (engine::sample_seconds), as many as a time budget
+  // allows, T = the sustained (third-fastest) repetition — so roof and point stand on the same
+  // basis (docs/model.md §9). A repetition of a few microseconds (one L1-size call) cannot be timed
+  // on a shared machine: it is one preemption away from a thousandfold spread.
+  const double min_rep = engine::sample_seconds(quick);
+  const double budget = quick ? 0.08 : 0.3;  // repetitions until this much time is spent
+  const int min_reps = quick ? 5 : 9;        // and at least this many
+  const int max_reps = 2000;
   const double long_call = quick ? 0.1 : 0.25;  // a call this long is repeated 3 times
 
   auto t0 = clock::now();
   w.run();  // warm-up: faults pages in, fills caches, starts threads
   const bool long_kernel = seconds_since(t0) > long_call;
-  // Calibration: grow the calls per repetition until one repetition lasts min_rep, so a
-  // slow first call (thread start-up, page faults) does not fix the count at 1.
+  // Calibration: grow the calls per repetition until one repetition lasts min_rep. Each step
+  // takes the fastest of three tries, so that one preempted try (or a slow first call) cannot
+  // stop the growth early and leave repetitions of a few microseconds.
   int calls = 1;
   for (;;) {
-    t0 = clock::now();
-    w.run_many(calls);
-    const double took = seconds_since(t0);
+    double took = 1e300;
+    for (int k = 0; k < 3; ++k) {
+      t0 = clock::now();
+      w.run_many(calls);
+      took = std::min(took, seconds_since(t0));
+    }
     if (took >= min_rep || calls >= (1 << 24)) break;
     const double grow = took > 0 ? 1.2 * min_rep / took : 100.0;
     calls = static_cast<int>(
@@ -67,19 +66,31 @@ RunResult time_workload(Workload& w, const std::string& kernel, const std::strin
   r.threads = threads;
   r.calls_per_repetition = calls;
   const auto start = clock::now();
+  double rep_seconds = 0;
   for (int rep = 0; rep < max_reps; ++rep) {
     t0 = clock::now();
     w.run_many(calls);
-    r.times.push_back(seconds_since(t0) / calls);
+    const double took = seconds_since(t0);
+    rep_seconds += took;
+    r.times.push_back(took / calls);
     const int done = rep + 1;
     if (long_kernel ? done >= 3 : done >= min_reps && seconds_since(start) >= budget) break;
   }
+  r.seconds_per_repetition = rep_seconds / static_cast<double>(r.times.size());
+  // The policy on rates (1 / time): the sustained rate is the third-shortest time.
+  std::vector<double> rates;
+  for (double t : r.times) rates.push_back(1.0 / t);
+  const Statistics st = summarize_rates(rates);
   std::vector<double> sorted = r.times;
   std::sort(sorted.begin(), sorted.end());
+  r.sustained =
+      sorted[std::min<size_t>(sorted.size(), kSustainingSamples) - 1];  // = 1/st.sustained
   r.median = median(r.times);
   r.min = sorted.front();
   r.max = sorted.back();
-  r.sustained = sorted[std::min<size_t>(sorted.size(), kSustainingSamples) - 1];
+  r.q1 = quantile_sorted(sorted, 0.25);
+  r.q3 = quantile_sorted(sorted, 0.75);
+  r.noisy = st.noisy;
   r.count = w.count;
   r.traffic = w.traffic;
   r.params = w.params;
@@ -92,9 +103,26 @@ RunResult time_workload(Workload& w, const std::string& kernel, const std::strin
   return r;
 }
 
-std::vector<RunResult> run_suite(const RunOptions& o, const CacheInfo& caches) {
-  const int threads = o.threads > 0 ? o.threads : std::max(1, caches.cpus);
+std::vector<int> team_cpus(const cpu::Topology& topology, int threads) {
+  std::vector<int> cpus = topology.core_cpus.empty() ? topology.allowed_cpus : topology.core_cpus;
+  if (cpus.empty()) cpus = {0};
+  for (int c : topology.allowed_cpus)
+    if (static_cast<int>(cpus.size()) < threads &&
+        std::find(cpus.begin(), cpus.end(), c) == cpus.end())
+      cpus.push_back(c);
+  const size_t distinct = cpus.size();
+  while (static_cast<int>(cpus.size()) < threads) cpus.push_back(cpus[cpus.size() % distinct]);
+  cpus.resize(static_cast<size_t>(std::max(1, threads)));
+  return cpus;
+}
+
+std::vector<RunResult> run_suite(const RunOptions& o, const Machine& machine) {
+  const int threads = o.threads > 0 ? o.threads : machine.cores();
   const auto kernels = resolve_kernels(o.kernels);
+  // The engine's pinned team (one per core first), and a one-member team for the kernels that
+  // run on one thread; each lives for the whole suite, so data a workload first-touched stays
+  // with the thread that uses it.
+  engine::ThreadTeam team(team_cpus(machine.topology, threads));
   std::vector<RunResult> out;
   for (const auto& name : kernels) {
     const auto& ks = suite_kernels();
@@ -103,13 +131,14 @@ std::vector<RunResult> run_suite(const RunOptions& o, const CacheInfo& caches) {
     const auto levels = o.levels.empty() ? info->default_levels : o.levels;
     for (const auto& level : levels) {
       Context ctx;
-      ctx.caches = caches;
+      ctx.machine = machine;
       ctx.threads = info->threaded ? threads : 1;
+      ctx.team = info->threaded ? &team : nullptr;
       ctx.level = level;
       double ws = 0;
       try {
         ws = o.working_set_override > 0 ? o.working_set_override
-                                        : working_set_for(level, caches, ctx.threads);
+                                        : working_set_for(level, machine, ctx.threads);
       } catch (const Unavailable& e) {
         if (o.progress) o.progress("skipped " + name + " at " + level + ": " + e.what());
         continue;
@@ -160,7 +189,12 @@ nlohmann::json result_to_json(const RunResult& r) {
           {"median", r.median},
           {"min", r.min},
           {"max", r.max},
+          {"q1", r.q1},
+          {"q3", r.q3},
           {"spread", r.spread()},
+          {"spread_all", r.median > 0 ? (r.max - r.min) / r.median : 0.0},
+          {"noisy", r.noisy},
+          {"seconds_per_repetition", r.seconds_per_repetition},
           {"calls_per_repetition", r.calls_per_repetition},
           {"threads", r.threads},
           {"check", r.check},
@@ -190,6 +224,10 @@ RunResult result_from_json(const nlohmann::json& j) {
   r.sustained = j.value("sustained", r.median);
   r.min = j.at("min").get<double>();
   r.max = j.at("max").get<double>();
+  r.q1 = j.value("q1", 0.0);
+  r.q3 = j.value("q3", 0.0);
+  r.noisy = j.value("noisy", false);
+  r.seconds_per_repetition = j.value("seconds_per_repetition", 0.0);
   r.calls_per_repetition = j.value("calls_per_repetition", 1);
   r.threads = j.value("threads", 1);
   r.check = j.value("check", "passed");

@@ -79,7 +79,7 @@ class Stream : public Base {
     in1_ = Buffer<double>(n_);
     in2_ = Buffer<double>(n_);
     out_ = Buffer<double>(n_);
-    parallel_share(n_, threads(), 8, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 8, [&](size_t b, size_t e, int) {
       for (size_t i = b; i < e; ++i) {
         in1_[i] = pat(i, 13) + 1;
         in2_[i] = pat(i, 7, 3);
@@ -120,7 +120,7 @@ class Stream : public Base {
   }
   void run() override { run_many(1); }
   void run_many(int calls) override {
-    parallel_share(n_, threads(), 8, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 8, [&](size_t b, size_t e, int) {
       const size_t len = e - b;
       for (int c = 0; c < calls; ++c) switch (op_) {
           case kCopy:
@@ -163,7 +163,7 @@ class Axpy : public Base {
     n_ = elements_for(ws, 2.0 * sizeof(T), 256, name_);
     x_ = Buffer<T>(n_);
     y_ = Buffer<T>(n_);
-    parallel_share(n_, threads(), 32, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 32, [&](size_t b, size_t e, int) {
       for (size_t i = b; i < e; ++i) {
         x_[i] = static_cast<T>(pat(i, 8) + 1);
         y_[i] = static_cast<T>(pat(i, 16));
@@ -185,7 +185,7 @@ class Axpy : public Base {
   void run_many(int calls) override {
     const long long first = calls_;
     calls_ += calls;
-    parallel_share(n_, threads(), 32, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 32, [&](size_t b, size_t e, int) {
       for (long long c = first; c < first + calls; ++c)
         loops::axpy(static_cast<T>(c % 2 == 0 ? 0.5 : -0.5), x_.data() + b, y_.data() + b, e - b);
     });
@@ -215,7 +215,7 @@ class Dot : public Base {
     n_ = elements_for(ws, 16.0, 256, name_);
     x_ = Buffer<double>(n_);
     y_ = Buffer<double>(n_);
-    parallel_share(n_, threads(), 8, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 8, [&](size_t b, size_t e, int) {
       for (size_t i = b; i < e; ++i) {
         x_[i] = pat(i, 8) + 1;
         y_[i] = pat(i * 3, 5) + 1;
@@ -230,7 +230,7 @@ class Dot : public Base {
   }
   void run() override { run_many(1); }
   void run_many(int calls) override {
-    parallel_share(n_, threads(), 8, [&](size_t b, size_t e, int t) {
+    parallel_share(ctx_, n_, 8, [&](size_t b, size_t e, int t) {
       double last = 0;
       for (int c = 0; c < calls; ++c) {
         last = loops::dot(x_.data() + b, y_.data() + b, e - b);
@@ -267,7 +267,7 @@ class Multiply : public Base {
     x_ = Buffer<float>(n_);
     y_ = Buffer<float>(n_);
     z_ = Buffer<float>(n_);
-    parallel_share(n_, threads(), 16, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 16, [&](size_t b, size_t e, int) {
       for (size_t i = b; i < e; ++i) {
         x_[i] = static_cast<float>(pat(i, 11) + 1);
         y_[i] = static_cast<float>(pat(i, 6) + 2);
@@ -282,7 +282,7 @@ class Multiply : public Base {
   }
   void run() override { run_many(1); }
   void run_many(int calls) override {
-    parallel_share(n_, threads(), 16, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 16, [&](size_t b, size_t e, int) {
       for (int c = 0; c < calls; ++c)
         loops::multiply(x_.data() + b, y_.data() + b, z_.data() + b, e - b);
     });
@@ -312,7 +312,7 @@ class Gemv : public Base {
     A_ = Buffer<double>(n_ * n_);
     x_ = Buffer<double>(n_);
     y_ = Buffer<double>(n_);
-    parallel_share(n_, threads(), 8, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 8, [&](size_t b, size_t e, int) {
       for (size_t i = b; i < e; ++i) {
         for (size_t j = 0; j < n_; ++j) A_[i * n_ + j] = pat(i + 2 * j, 7) + 1;
         y_[i] = -1;
@@ -327,7 +327,7 @@ class Gemv : public Base {
     precision = "fp64";
   }
   void run() override {
-    parallel_share(n_, threads(), 8, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 8, [&](size_t b, size_t e, int) {
       loops::gemv_rows(A_.data(), x_.data(), y_.data(), b, e, n_);
     });
   }
@@ -356,8 +356,8 @@ class Gemv : public Base {
 // r[j] = j mod 3 + 1: C·r must equal A·(B·r), all in exact integers (O(n²), and any wrong
 // element changes C·r because every r[j] ≥ 1).
 template <class T>
-void init_gemm_inputs(T* A, T* B, size_t n, int threads) {
-  parallel_share(n, threads, 1, [&](size_t b, size_t e, int) {
+void init_gemm_inputs(T* A, T* B, size_t n, const Context& ctx) {
+  parallel_share(ctx, n, 1, [&](size_t b, size_t e, int) {
     for (size_t i = b; i < e; ++i)
       for (size_t k = 0; k < n; ++k) {
         A[i * n + k] = static_cast<T>((5 * i + 3 * k) % 4);
@@ -390,8 +390,8 @@ std::string check_gemm(const std::string& name, const T* C, size_t n) {
 }
 template std::string check_gemm<double>(const std::string&, const double*, size_t);
 template std::string check_gemm<float>(const std::string&, const float*, size_t);
-template void init_gemm_inputs<double>(double*, double*, size_t, int);
-template void init_gemm_inputs<float>(float*, float*, size_t, int);
+template void init_gemm_inputs<double>(double*, double*, size_t, const Context&);
+template void init_gemm_inputs<float>(float*, float*, size_t, const Context&);
 
 size_t gemm_order_for(double ws, double element_bytes, const std::string& name) {
   const size_t n =
@@ -406,8 +406,8 @@ size_t gemm_order_for(double ws, double element_bytes, const std::string& name) 
 // Tile edge of the tiled gemm: three b×b fp64 tiles in half of L2 (the rest holds streaming
 // lines), a multiple of 8 — the same rule as gemm_cache_bounded's b = ⌊√(M/(3s))⌋ with M the
 // cache share given to tiles, so the catalogue's traffic formula describes this code.
-size_t gemm_tile_for(const CacheInfo& c) {
-  const CacheLevel* l2 = c.find("L2");
+size_t gemm_tile_for(const Machine& c) {
+  const cpu::CacheInfo* l2 = c.cache("L2");
   const double m = (l2 ? l2->size_bytes : 512.0 * 1024) / 2;
   const auto b = static_cast<size_t>(std::floor(std::sqrt(m / (3 * 8.0)))) / 8 * 8;
   return std::max<size_t>(b, 8);
@@ -423,7 +423,7 @@ class GemmOwn : public Base {
     A_ = Buffer<double>(n_ * n_);
     B_ = Buffer<double>(n_ * n_);
     C_ = Buffer<double>(n_ * n_);
-    init_gemm_inputs(A_.data(), B_.data(), n_, threads());
+    init_gemm_inputs(A_.data(), B_.data(), n_, ctx);
     const double n = static_cast<double>(n_);
     const DataType t = parse_dtype("fp64");
     count = gemm(n, n, n, t);
@@ -431,13 +431,13 @@ class GemmOwn : public Base {
     working_set_bytes = 24.0 * n * n;
     precision = "fp64";
     if (tiled) {
-      b_ = std::min(gemm_tile_for(ctx.caches), n_);
+      b_ = std::min(gemm_tile_for(ctx.machine), n_);
       params["tile"] = static_cast<double>(b_);
       const double tile_cache = 3 * 8.0 * static_cast<double>(b_ * b_);
       // Traffic out of the level beyond L2: what b×b tiles imply (Hong–Kung, catalogue).
       const KernelCount tiles = gemm_cache_bounded(n, n, n, t, tile_cache);
       if (ctx.level == "DRAM") {
-        const CacheLevel* l3 = ctx.caches.find("L3");
+        const cpu::CacheInfo* l3 = ctx.machine.cache("L3");
         const KernelCount dram = l3 ? gemm_cache_bounded(n, n, n, t, l3->size_bytes) : tiles;
         traffic = {{"DRAM", dram.traffic}, {"L3", tiles.traffic}};
       } else if (ctx.level == "L3") {
@@ -464,7 +464,7 @@ class GemmOwn : public Base {
     }
   }
   void run() override {
-    parallel_share(n_, threads(), tiled_ ? b_ : 1, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, tiled_ ? b_ : 1, [&](size_t b, size_t e, int) {
       if (tiled_) {
         for (size_t i = b; i < e; ++i) std::fill(C_.data() + i * n_, C_.data() + (i + 1) * n_, 0.0);
         for (size_t r = b; r < e; r += b_)
@@ -495,7 +495,7 @@ class Stencil2d : public Base {
     if (n_ < 16) elements_for(0, 16, 256, name_);
     in_ = Buffer<double>(n_ * n_);
     out_ = Buffer<double>(n_ * n_);
-    parallel_share(n_, threads(), 1, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 1, [&](size_t b, size_t e, int) {
       for (size_t i = b; i < e; ++i)
         for (size_t j = 0; j < n_; ++j) {
           in_[i * n_ + j] = value(i, j);
@@ -511,7 +511,7 @@ class Stencil2d : public Base {
   }
   static double value(size_t i, size_t j) { return static_cast<double>((7 * i + 3 * j) % 11); }
   void run() override {
-    parallel_share(n_ - 2, threads(), 1, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_ - 2, 1, [&](size_t b, size_t e, int) {
       loops::stencil2d_rows(in_.data(), out_.data(), b + 1, e + 1, n_, kW2);
     });
   }
@@ -541,7 +541,7 @@ class Stencil3d : public Base {
     const size_t cells = n_ * n_ * n_;
     in_ = Buffer<double>(cells);
     out_ = Buffer<double>(cells);
-    parallel_share(n_, threads(), 1, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 1, [&](size_t b, size_t e, int) {
       for (size_t z = b; z < e; ++z)
         for (size_t y = 0; y < n_; ++y)
           for (size_t x = 0; x < n_; ++x) {
@@ -561,7 +561,7 @@ class Stencil3d : public Base {
     return static_cast<double>((5 * x + 3 * y + 7 * z) % 13);
   }
   void run() override {
-    parallel_share(n_ - 2, threads(), 1, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_ - 2, 1, [&](size_t b, size_t e, int) {
       loops::stencil3d_planes(in_.data(), out_.data(), b + 1, e + 1, n_, n_, kW3);
     });
   }
@@ -603,7 +603,7 @@ class Spmv : public Base {
     val_ = Buffer<double>(nnz);
     x_ = Buffer<double>(n_);
     y_ = Buffer<double>(n_);
-    parallel_share(n_, threads(), 8, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 8, [&](size_t b, size_t e, int) {
       for (size_t i = b; i < e; ++i) {
         row_ptr_[i] = static_cast<i64>(i * kNnzPerRow);
         for (size_t k = 0; k < kNnzPerRow; ++k) {
@@ -632,7 +632,7 @@ class Spmv : public Base {
   }
   static double value(size_t i, size_t k) { return static_cast<double>((i + 3 * k) % 5 + 1); }
   void run() override {
-    parallel_share(n_, threads(), 8, [&](size_t b, size_t e, int) {
+    parallel_share(ctx_, n_, 8, [&](size_t b, size_t e, int) {
       loops::spmv_rows(row_ptr_.data(), col_.data(), val_.data(), x_.data(), y_.data(), b, e);
     });
   }

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <thread>
 
 #include "measure/cuda/device/gemm.hpp"
 #include "measure/cuda/device/kernels.cuh"
+#include "measure/cuda/device/libraries.hpp"
 #include "measure/cuda/device/nvml.hpp"
 #include "measure/cuda/device/runtime.hpp"
 #include "measure/cuda/internal.hpp"
@@ -64,6 +66,9 @@ DeviceProps read_props(int device) {
   d.memory_bytes = static_cast<double>(p.totalGlobalMem);
   d.shared_per_sm_bytes = static_cast<double>(p.sharedMemPerMultiprocessor);
   d.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+  d.max_blocks_per_sm = attribute(cudaDevAttrMaxBlocksPerMultiprocessor, device);
+  d.registers_per_sm = attribute(cudaDevAttrMaxRegistersPerMultiprocessor, device);
+  d.reserved_shared_per_block_bytes = attribute(cudaDevAttrReservedSharedMemoryPerBlock, device);
   char bus[32] = {};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, device) == cudaSuccess) d.pci_bus_id = bus;
   return d;
@@ -79,138 +84,281 @@ std::string describe(const DeviceProps& d, int device) {
 struct Part {
   const char* name;
   double budget_s;
-  double weight;  ///< share of the progress bar
+  double weight;      ///< share of the progress bar
+  const char* roofs;  ///< what is lost when the part is skipped
 };
-constexpr Part kParts[] = {{"device and context", 3, 0.03},
-                           {"working-set sweep (L2, HBM)", 10, 0.17},
-                           {"HBM copy and triad", 4, 0.08},
-                           {"L1 and shared memory", 2, 0.04},
-                           {"CUDA-core FMA (fp64, fp32, fp16)", 4, 0.08},
-                           {"tensor-core GEMM sweeps (cuBLASLt)", 35, 0.58},
-                           {"clocks (NVML)", 2, 0.02}};
+constexpr Part kParts[] = {
+    {"device and context", 3, 0.03, ""},
+    {"working-set sweep (L2, HBM)", 10, 0.17, "L2 and HBM"},
+    {"HBM copy and triad", 4, 0.08, "HBM copy and triad"},
+    {"L1 and shared memory", 2, 0.04, "L1 and shared"},
+    {"CUDA-core FMA (fp64, fp32, fp16)", 4, 0.08, "fp64, fp32 and fp16 cuda cores"},
+    {"tensor-core GEMM sweeps (cuBLASLt, cuBLAS)", 35, 0.58, "tensor roofs"},
+    {"clocks (NVML)", 2, 0.02, ""}};
+
+nlohmann::json stats_json(const Statistics& s) {
+  return {{"repetitions", s.repetitions},
+          {"median", s.median},
+          {"best", s.best},
+          {"min", s.min},
+          {"max", s.max},
+          {"cv", s.cv},
+          {"sustained", s.sustained},
+          {"noisy", s.noisy}};
+}
+
+nlohmann::json clock_json(const std::optional<ClockUnderLoad>& c) {
+  if (!c) return nullptr;
+  return {{"sm_clock_hz", c->sm_clock_hz}, {"samples", c->samples}, {"load", c->load}};
+}
 
 class Run {
  public:
-  Run(const Options& o, const DeviceProps& p) : opt_(o), props_(p) {
+  Run(const Options& o, const DeviceProps& p, const nvml::Session& session, Clock::time_point start)
+      : opt_(o), props_(p), sampler_(session), start_(start) {
     target_s_ = o.quick ? 0.01 : 0.02;
     reps_ = o.quick ? 3 : 5;
-    // Persistent grids: as many 256-thread blocks as the SMs hold at once.
-    blocks_per_sm_ = std::max(1, p.max_threads_per_sm / 256);
-    full_grid_ = p.sm_count * blocks_per_sm_;
-    sink_ = std::make_unique<rt::Buffer>(static_cast<size_t>(full_grid_) * 256 * sizeof(double),
-                                         "result sink");
+    // The sink is written only when a kernel's result equals its sentinel (never), at the
+    // thread's index: one double for every thread the SMs hold at once, the most any
+    // persistent grid has.
+    sink_ =
+        std::make_unique<rt::Buffer>(static_cast<size_t>(p.sm_count) *
+                                         static_cast<size_t>(p.max_threads_per_sm) * sizeof(double),
+                                     "result sink");
   }
 
   void progress(double f, const std::string& what) const {
     if (opt_.progress) opt_.progress(std::clamp(f, 0.0, 1.0), what);
   }
+  void record(const nlohmann::json& r) const {
+    if (opt_.record) opt_.record(r);
+  }
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  bool past_deadline() const { return opt_.deadline_s > 0 && elapsed() > opt_.deadline_s; }
 
-  /// Starts part i; returns the fraction done before it.
-  void begin(size_t i) {
+  /// Starts part i; false (and the part's roofs listed as not run) once the deadline passed.
+  bool begin(size_t i, Measurements& m) {
     end_part();
+    if (past_deadline() && kParts[i].roofs[0]) {
+      m.unavailable.push_back(std::string(kParts[i].roofs) + ": not run, the run's deadline (" +
+                              format_number(opt_.deadline_s) + " s) had passed");
+      flush_unavailable(m);
+      done_ += kParts[i].weight;
+      return false;
+    }
     part_ = i;
     part_start_ = Clock::now();
     progress(done_, kParts[i].name);
+    return true;
   }
   void end_part() {
     if (part_ == npos) return;
     const double s = std::chrono::duration<double>(Clock::now() - part_start_).count();
-    parts_.push_back(
-        {{"part", kParts[part_].name}, {"seconds", s}, {"budget_s", kParts[part_].budget_s}});
+    nlohmann::json j = {
+        {"part", kParts[part_].name}, {"seconds", s}, {"budget_s", kParts[part_].budget_s}};
+    parts_.push_back(j);
+    j["record"] = "part";
+    j["t"] = elapsed();
+    record(j);
     done_ += kParts[part_].weight;
     part_ = npos;
   }
+  void flush_unavailable(const Measurements& m) {
+    for (; unavailable_sent_ < m.unavailable.size(); ++unavailable_sent_)
+      record({{"record", "unavailable"},
+              {"what", m.unavailable[unavailable_sent_]},
+              {"t", elapsed()}});
+  }
+
+  /// A persistent grid for kernel k in blocks of `block` threads: SMs × the blocks the
+  /// occupancy API says fit on one SM (recorded with the calculator's figure beside it).
+  int grid(kern::Kernel k, int block = 256) {
+    kern::Resources r;
+    rt::check(kern::occupancy(k, block, &r), "occupancy of a kernel");
+    detail::OccupancyInput in;
+    in.max_threads_per_sm = props_.max_threads_per_sm;
+    in.max_blocks_per_sm = props_.max_blocks_per_sm;
+    in.registers_per_sm = props_.registers_per_sm;
+    in.shared_per_sm_bytes = props_.shared_per_sm_bytes;
+    in.reserved_shared_per_block_bytes = props_.reserved_shared_per_block_bytes;
+    in.block_threads = block;
+    in.registers_per_thread = r.registers;
+    in.shared_per_block_bytes = static_cast<double>(r.shared_bytes);
+    int calculated = -1;
+    try {
+      calculated = detail::occupancy_blocks_per_sm(in);
+    } catch (const InputError&) {
+    }
+    const int g = detail::persistent_grid(props_.sm_count, r.blocks_per_sm, r.name);
+    if (!occupancy_.contains(r.name))
+      occupancy_[r.name] = {{"block_threads", block},
+                            {"registers_per_thread", r.registers},
+                            {"shared_bytes", r.shared_bytes},
+                            {"blocks_per_sm", r.blocks_per_sm},
+                            {"blocks_per_sm_calculated", calculated},
+                            {"grid", g}};
+    return g;
+  }
+  const nlohmann::json& occupancy() const { return occupancy_; }
 
   kern::Launch launch(int grid, int block = 256) const { return {grid, block, timer_.stream()}; }
   float* sink_f() const { return sink_->as<float>(); }
   double* sink_d() const { return sink_->as<double>(); }
+
+  std::optional<ClockUnderLoad> clock(const std::string& load) const {
+    return detail::clock_under_load(sampler_.samples(), load);
+  }
+
+  /// Records one measured roof with its theory at the clock it ran.
+  void record_roof(const std::string& name, bool memory, const std::string& unit,
+                   const std::vector<double>& rates, const std::optional<ClockUnderLoad>& clock,
+                   const std::string& method, nlohmann::json extra = nlohmann::json::object()) {
+    const Statistics s = rate_statistics(rates);
+    // The SM clock sets the theory of the compute roofs and of L1 and shared memory; for L2 and
+    // DRAM it is only recorded.
+    const bool sm_clocked = !memory || name == "L1" || name == "shared";
+    nlohmann::json j = {{"record", "roof"},
+                        {"name", name},
+                        {"kind", memory ? "memory" : "compute"},
+                        {"unit", unit},
+                        {"rate", roof_rate(s)},
+                        {"stats", stats_json(s)},
+                        {"method", method},
+                        {sm_clocked ? "clock" : "sm_clock_meanwhile", clock_json(clock)},
+                        {"t", elapsed()}};
+    std::map<std::string, ClockUnderLoad> clocks;
+    if (clock && sm_clocked) clocks[name] = *clock;
+    const RoofSet theory = theoretical_roofs(props_, clocks);
+    if (const ComputeRoof* c = theory.find_compute(name)) {
+      j["theory"] = c->peak.value;
+      j["formula"] = c->formula;
+    } else if (const MemoryRoof* mem = theory.find_memory(name)) {
+      j["theory"] = mem->bandwidth.value;
+      j["formula"] = mem->formula;
+    }
+    for (auto& [k, v] : extra.items()) j[k] = v;
+    record(j);
+  }
 
   void memory(Measurements& m) {
     size_t free_b = 0, total_b = 0;
     rt::check(cudaMemGetInfo(&free_b, &total_b), "reading free device memory");
     const double usable = 0.6 * static_cast<double>(free_b);
 
-    begin(1);
     const std::vector<double> sizes = detail::sweep_sizes(opt_.quick, props_.l2_bytes, usable);
     if (sizes.empty()) throw Error("not enough free device memory for the bandwidth sweep");
     const size_t top_vec = static_cast<size_t>(sizes.back()) / 16;
     rt::Buffer data(top_vec * 16, "bandwidth sweep");
-    kern::fill_f32(data.as<float>(), top_vec * 4, 7, 0, 1, launch(1024));
-    std::vector<double> l2_best, hbm_rates;
-    double l2_best_median = 0;
-    for (double ws : sizes) {
-      const size_t n = static_cast<size_t>(ws) / 16;
-      const int grid = static_cast<int>(
-          std::min<size_t>(static_cast<size_t>(full_grid_), std::max<size_t>(1, n / 256)));
-      const rt::Rates r = rt::timed_rates(
-          timer_, 1, 1 << 20, target_s_, reps_,
-          [&](long passes) { return 16.0 * static_cast<double>(n) * static_cast<double>(passes); },
-          [&](long passes) {
-            kern::read_l2(data.as<float4>(), n, static_cast<int>(passes), sink_f(), -1.0f,
-                          launch(grid));
-          },
-          "read sweep " + format_bytes(Bytes(ws)));
-      const double median = rate_statistics(r.rates).median;
-      m.working_set_sweep.push_back({ws, median});
-      // L2: working sets within half the L2 (on parts with a split L2 each half serves its own
-      // SMs first) — the fastest of them.
-      if (ws <= props_.l2_bytes / 2 && median > l2_best_median) {
-        l2_best_median = median;
-        l2_best = r.rates;
-      }
-      if (ws == sizes.back()) hbm_rates = r.rates;
-      progress(done_ + kParts[1].weight * static_cast<double>(m.working_set_sweep.size()) /
-                           static_cast<double>(sizes.size()),
-               kParts[1].name);
-    }
     const std::string dram = dram_level_name(props_.bus_width_bits);
-    if (!l2_best.empty())
-      m.memory.push_back({"L2",
-                          "cache",
-                          "read kernel, ld.global.cg (L2 only), working set ≤ L2/2",
-                          props_.l2_bytes,
-                          "load",
-                          {{"load", l2_best}}});
-    else
-      m.unavailable.push_back("L2: no working set of the sweep fits in half the L2");
+    if (begin(1, m)) {
+      kern::fill_f32(data.as<float>(), top_vec * 4, 7, 0, 1, launch(1024));
+      const int read_grid = grid(kern::Kernel::read_l2);
+      std::vector<double> l2_best, hbm_rates;
+      std::optional<ClockUnderLoad> l2_clock, hbm_clock;
+      double l2_best_median = 0, l2_ws = 0;
+      for (double ws : sizes) {
+        const size_t n = static_cast<size_t>(ws) / 16;
+        const int g = static_cast<int>(
+            std::min<size_t>(static_cast<size_t>(read_grid), std::max<size_t>(1, n / 256)));
+        const rt::Rates r = rt::timed_rates(
+            timer_, 1, 1 << 20, target_s_, reps_,
+            [&](long passes) {
+              return 16.0 * static_cast<double>(n) * static_cast<double>(passes);
+            },
+            [&](long passes) {
+              kern::read_l2(data.as<float4>(), n, static_cast<int>(passes), sink_f(), -1.0f,
+                            launch(g));
+            },
+            "read sweep " + format_bytes(Bytes(ws)), &sampler_);
+        const double median = roof_rate(rate_statistics(r.rates));
+        m.working_set_sweep.push_back({ws, median});
+        record({{"record", "sweep"}, {"working_set", ws}, {"bandwidth", median}, {"t", elapsed()}});
+        // L2: working sets within half the L2 (on parts with a split L2 each half serves its own
+        // SMs first) — the fastest of them.
+        if (ws <= props_.l2_bytes / 2 && median > l2_best_median) {
+          l2_best_median = median;
+          l2_best = r.rates;
+          l2_ws = ws;
+          l2_clock = clock("L2 read, " + format_bytes(Bytes(ws)));
+        }
+        if (ws == sizes.back()) {
+          hbm_rates = r.rates;
+          hbm_clock = clock(dram + " read, " + format_bytes(Bytes(ws)));
+        }
+        progress(done_ + kParts[1].weight * static_cast<double>(m.working_set_sweep.size()) /
+                             static_cast<double>(sizes.size()),
+                 kParts[1].name);
+      }
+      if (!l2_best.empty()) {
+        const std::string method = "read kernel, ld.global.cg (L2 only), " +
+                                   format_bytes(Bytes(l2_ws)) + " working set (≤ L2/2)";
+        m.memory.push_back(
+            {"L2", "cache", method, props_.l2_bytes, "load", {{"load", l2_best}}, l2_clock});
+        record_roof("L2", true, "B/s", l2_best, l2_clock, method);
+      } else {
+        m.unavailable.push_back("L2: no working set of the sweep fits in half the L2");
+      }
+      hbm_load_ = hbm_rates;
+      hbm_clock_ = hbm_clock;
+      hbm_ws_ = sizes.back();
+    }
 
-    begin(2);
-    // STREAM copy and triad over arrays as large as the sweep's largest working set allows.
-    const size_t each_vec = std::min(top_vec, static_cast<size_t>(usable / 3) / 16);
-    const int grid = full_grid_;
-    rt::Buffer b(each_vec * 16, "copy/triad b"), c(each_vec * 16, "copy/triad c");
-    kern::fill_f32(b.as<float>(), each_vec * 4, 8, 0, 1, launch(1024));
-    kern::fill_f32(c.as<float>(), each_vec * 4, 9, 0, 1, launch(1024));
-    const double vec = static_cast<double>(each_vec);
-    const rt::Rates copy = rt::timed_rates(
-        timer_, 1, 1000, target_s_, reps_,
-        [&](long k) { return 32.0 * vec * static_cast<double>(k); },
-        [&](long k) {
-          for (long i = 0; i < k; ++i)
-            kern::copy(b.as<float4>(), data.as<float4>(), each_vec, launch(grid));
-        },
-        "copy");
-    const rt::Rates triad = rt::timed_rates(
-        timer_, 1, 1000, target_s_, reps_,
-        [&](long k) { return 48.0 * vec * static_cast<double>(k); },
-        [&](long k) {
-          for (long i = 0; i < k; ++i)
-            kern::triad(data.as<float4>(), b.as<float4>(), c.as<float4>(), 0.5f, each_vec,
-                        launch(grid));
-        },
-        "triad");
-    m.memory.push_back({dram,
-                        "memory",
-                        "read kernel (ld.global.cg) over " + format_bytes(Bytes(sizes.back())) +
-                            "; copy and triad (STREAM) over " + format_bytes(Bytes(vec * 16)) +
-                            " arrays; bytes named by the kernels",
-                        props_.memory_bytes,
-                        "load",
-                        {{"load", hbm_rates}, {"copy", copy.rates}, {"triad", triad.rates}}});
+    std::vector<double> copy_rates, triad_rates;
+    double vec = 0;
+    if (begin(2, m)) {
+      // STREAM copy and triad over arrays as large as the sweep's largest working set allows.
+      const size_t each_vec = std::min(top_vec, static_cast<size_t>(usable / 3) / 16);
+      rt::Buffer b(each_vec * 16, "copy/triad b"), c(each_vec * 16, "copy/triad c");
+      kern::fill_f32(b.as<float>(), each_vec * 4, 8, 0, 1, launch(1024));
+      kern::fill_f32(c.as<float>(), each_vec * 4, 9, 0, 1, launch(1024));
+      vec = static_cast<double>(each_vec);
+      const int copy_grid = grid(kern::Kernel::copy), triad_grid = grid(kern::Kernel::triad);
+      copy_rates =
+          rt::timed_rates(
+              timer_, 1, 1000, target_s_, reps_,
+              [&](long k) { return 32.0 * vec * static_cast<double>(k); },
+              [&](long k) {
+                for (long i = 0; i < k; ++i)
+                  kern::copy(b.as<float4>(), data.as<float4>(), each_vec, launch(copy_grid));
+              },
+              "copy")
+              .rates;
+      triad_rates = rt::timed_rates(
+                        timer_, 1, 1000, target_s_, reps_,
+                        [&](long k) { return 48.0 * vec * static_cast<double>(k); },
+                        [&](long k) {
+                          for (long i = 0; i < k; ++i)
+                            kern::triad(data.as<float4>(), b.as<float4>(), c.as<float4>(), 0.5f,
+                                        each_vec, launch(triad_grid));
+                        },
+                        "triad")
+                        .rates;
+    }
+    if (hbm_load_.empty()) return;
+    MemoryResult hbm{dram,
+                     "memory",
+                     "read kernel (ld.global.cg) over " + format_bytes(Bytes(hbm_ws_)) +
+                         (copy_rates.empty() ? std::string()
+                                             : "; copy and triad (STREAM) over " +
+                                                   format_bytes(Bytes(vec * 16)) + " arrays") +
+                         "; bytes named by the kernels",
+                     props_.memory_bytes,
+                     "load",
+                     {{"load", hbm_load_}},
+                     hbm_clock_};
+    nlohmann::json mixes = {{"load", roof_rate(rate_statistics(hbm_load_))}};
+    if (!copy_rates.empty()) {
+      hbm.mixes.push_back({"copy", copy_rates});
+      hbm.mixes.push_back({"triad", triad_rates});
+      mixes["copy"] = roof_rate(rate_statistics(copy_rates));
+      mixes["triad"] = roof_rate(rate_statistics(triad_rates));
+    }
+    m.memory.push_back(hbm);
+    record_roof(dram, true, "B/s", hbm_load_, hbm_clock_, hbm.method, {{"mixes", mixes}});
   }
 
   void near_memory(Measurements& m) {
-    begin(3);
+    if (!begin(3, m)) return;
     const int l1_grid = props_.sm_count * 4;  // 4 × 16 KiB tiles per SM: fits every L1
     const size_t tile_bytes = size_t{kern::kL1Block} * kern::kL1VecPerThread * 16;
     rt::Buffer tiles(static_cast<size_t>(l1_grid) * tile_bytes, "L1 tiles");
@@ -223,75 +371,75 @@ class Run {
         },
         [&](long passes) {
           kern::read_l1(tiles.as<float4>(), static_cast<int>(passes), sink_f(), -1.0f,
-                        launch(l1_grid));
+                        launch(l1_grid, kern::kL1Block));
         },
-        "L1 read");
-    m.memory.push_back({"L1",
-                        "cache",
-                        "read kernel, ld.global.ca, 16 KiB tile per block re-read",
-                        std::nullopt,
-                        "load",
-                        {{"load", l1.rates}}});
+        "L1 read", &sampler_);
+    const auto l1_clock = clock("L1 read");
+    const std::string l1_method = "read kernel, ld.global.ca, 16 KiB tile per block re-read";
+    m.memory.push_back(
+        {"L1", "cache", l1_method, std::nullopt, "load", {{"load", l1.rates}}, l1_clock});
+    record_roof("L1", true, "B/s", l1.rates, l1_clock, l1_method);
+
+    const int shared_grid = grid(kern::Kernel::read_shared);
     const rt::Rates shared = rt::timed_rates(
         timer_, 16, 1 << 24, target_s_, reps_,
         [&](long passes) {
-          return static_cast<double>(full_grid_) * 256.0 * 16.0 * kern::kSharedVecPerPass *
+          return static_cast<double>(shared_grid) * 256.0 * 16.0 * kern::kSharedVecPerPass *
                  static_cast<double>(passes);
         },
         [&](long passes) {
-          kern::read_shared(static_cast<int>(passes), sink_f(), -1.0f, launch(full_grid_));
+          kern::read_shared(static_cast<int>(passes), sink_f(), -1.0f, launch(shared_grid));
         },
-        "shared-memory read");
+        "shared-memory read", &sampler_);
+    const auto shared_clock = clock("shared-memory read");
+    const std::string shared_method = "shared-memory read kernel, 128-bit conflict-free loads";
     m.memory.push_back({"shared",
                         "cache",
-                        "shared-memory read kernel, 128-bit conflict-free loads",
+                        shared_method,
                         std::nullopt,
                         "load",
-                        {{"load", shared.rates}}});
+                        {{"load", shared.rates}},
+                        shared_clock});
+    record_roof("shared", true, "B/s", shared.rates, shared_clock, shared_method);
   }
 
-  void cuda_cores(Measurements& m, nlohmann::json& under_load) {
-    begin(4);
-    const double threads = static_cast<double>(full_grid_) * 256.0;
-    const double chains = kern::kFmaChains;
+  void cuda_cores(Measurements& m) {
+    if (!begin(4, m)) return;
     const double compute_target = opt_.quick ? 0.02 : 0.05;
-    auto run = [&](const char* precision, double flop_per_fma, auto enqueue) {
+    auto run = [&](const char* precision, double flop_per_fma, kern::Kernel k, auto launcher) {
+      const int g = grid(k);
+      const double threads = static_cast<double>(g) * 256.0;
+      const std::string load = std::string(precision) + " FMA";
+      if (std::string(precision) == "fp32") sampler_.want_snapshot();
       const rt::Rates r = rt::timed_rates(
-          timer_, 256, 1 << 30, compute_target, reps_,
-          [&](long iters) { return threads * chains * flop_per_fma * static_cast<double>(iters); },
-          enqueue, std::string(precision) + " FMA");
+          timer_, 16, 1 << 30, compute_target, reps_,
+          [&](long iters) {
+            return threads * kern::kFmaPerThreadIter * flop_per_fma * static_cast<double>(iters);
+          },
+          [&](long iters) { launcher(static_cast<int>(iters), launch(g)); }, load, &sampler_);
+      if (std::string(precision) == "fp32") under_load_["fp32 cuda cores"] = sampler_.snapshot();
       ComputeResult c;
       c.precision = precision;
       c.unit = "cuda cores";
       c.method = std::string("FMA kernel, ") + std::to_string(kern::kFmaChains) +
-                 " independent chains per thread, " + std::to_string(full_grid_) + " × 256 threads";
+                 " independent chains × " + std::to_string(kern::kFmaSteps) +
+                 " steps unrolled per thread, " + std::to_string(g) + " × 256 threads";
       if (std::string(precision) == "fp16") c.method += ", half2 (__hfma2)";
       c.best_rates = r.rates;
+      c.clock = clock(load);
       m.compute.push_back(c);
-      return r;
+      record_roof(roof_name(c.precision, c.unit), false, "FLOP/s", c.best_rates, c.clock, c.method);
     };
-    run("fp64", 2, [&](long it) {
-      kern::fma_f64(static_cast<int>(it), sink_d(), -1e300, launch(full_grid_));
-    });
-    const rt::Rates f32 = run("fp32", 2, [&](long it) {
-      kern::fma_f32(static_cast<int>(it), sink_f(), -1e30f, launch(full_grid_));
-    });
-    run("fp16", 4, [&](long it) {
-      kern::fma_f16x2(static_cast<int>(it), sink_f(), -1e30f, launch(full_grid_));
-    });
-    // Clocks under load: a ~0.4 s fp32 FMA run, sampled by NVML in its middle.
-    const long iters = std::max(1L, static_cast<long>(static_cast<double>(f32.scale) * 0.4 /
-                                                      std::max(1e-6, f32.seconds_each)));
-    kern::fma_f32(static_cast<int>(std::min<long>(iters, 1L << 30)), sink_f(), -1e30f,
-                  launch(full_grid_));
-    rt::check(cudaGetLastError(), "fp32 FMA (clock sample)");
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    under_load = nvml::snapshot(props_.pci_bus_id);
-    rt::check(cudaStreamSynchronize(timer_.stream()), "fp32 FMA (clock sample)");
+    run("fp64", 2, kern::Kernel::fma_f64,
+        [&](int it, kern::Launch l) { kern::fma_f64(it, sink_d(), -1e300, l); });
+    run("fp32", 2, kern::Kernel::fma_f32,
+        [&](int it, kern::Launch l) { kern::fma_f32(it, sink_f(), -1e30f, l); });
+    run("fp16", 4, kern::Kernel::fma_f16x2,
+        [&](int it, kern::Launch l) { kern::fma_f16x2(it, sink_f(), -1e30f, l); });
   }
 
   void tensor(Measurements& m) {
-    begin(5);
+    if (!begin(5, m)) return;
     size_t free_b = 0, total_b = 0;
     rt::check(cudaMemGetInfo(&free_b, &total_b), "reading free device memory");
     gemm::Config config;
@@ -301,35 +449,74 @@ class Run {
     config.max_bytes = 0.5 * static_cast<double>(free_b);
     config.target_s = opt_.quick ? 0.02 : 0.05;
     config.repetitions = reps_;
+    config.sampler = &sampler_;
     const auto names = gemm::tensor_precisions(props_.cc_major, props_.cc_minor);
     size_t k = 0;
-    gemm::sweep(config, timer_, m, [&](const std::string& what) {
+    gemm::Callbacks cb;
+    cb.progress = [&](const std::string& what) {
+      if (what.rfind("bf16", 0) == 0) sampler_.want_snapshot();
       progress(done_ + kParts[5].weight * static_cast<double>(k++) /
                            static_cast<double>(std::max<size_t>(1, names.size())),
                what);
-    });
+    };
+    cb.done = [&](const ComputeResult& c, const std::optional<gemm::Peer>& peer,
+                  const std::string& peer_missing) {
+      const std::string name = roof_name(c.precision, c.unit);
+      if (c.precision == "bf16") under_load_["bf16 tensor"] = sampler_.snapshot();
+      nlohmann::json sweep = nlohmann::json::array();
+      for (const auto& [size, rate] : c.sweep) sweep.push_back({{"size", size}, {"rate", rate}});
+      flush_unavailable(m);
+      record_roof(name, false, c.integer ? "OP/s" : "FLOP/s", c.best_rates, c.clock, c.method,
+                  {{"sweep", sweep}});
+      if (peer) {
+        const Statistics s = rate_statistics(peer->rates);
+        peers_.push_back({{"roof", name},
+                          {"peer", peer->method},
+                          {"rate", roof_rate(s)},
+                          {"stats", stats_json(s)}});
+        nlohmann::json j = peers_.back();
+        j["record"] = "peer";
+        j["t"] = elapsed();
+        record(j);
+      } else {
+        peers_.push_back({{"roof", name}, {"missing", peer_missing}});
+        record({{"record", "peer"}, {"roof", name}, {"missing", peer_missing}, {"t", elapsed()}});
+      }
+    };
+    cb.stop = [&] { return past_deadline(); };
+    gemm::sweep(config, timer_, m, cb);
+    flush_unavailable(m);
   }
 
   nlohmann::json parts() {
     end_part();
     return parts_;
   }
-  void begin_clocks() { begin(6); }
+  bool begin_clocks(Measurements& m) { return begin(6, m); }
+  const nlohmann::json& under_load() const { return under_load_; }
+  const nlohmann::json& peers() const { return peers_; }
 
  private:
   static constexpr size_t npos = static_cast<size_t>(-1);
   const Options& opt_;
   const DeviceProps& props_;
   mutable rt::Timer timer_;
+  nvml::ClockSampler sampler_;
+  Clock::time_point start_;
   std::unique_ptr<rt::Buffer> sink_;
   double target_s_ = 0.02;
   int reps_ = 5;
-  int blocks_per_sm_ = 1;
-  int full_grid_ = 1;
   size_t part_ = npos;
   Clock::time_point part_start_;
   double done_ = 0;
+  size_t unavailable_sent_ = 0;
+  std::vector<double> hbm_load_;
+  std::optional<ClockUnderLoad> hbm_clock_;
+  double hbm_ws_ = 0;
   nlohmann::json parts_ = nlohmann::json::array();
+  nlohmann::json occupancy_ = nlohmann::json::object();
+  nlohmann::json under_load_ = nlohmann::json::object();
+  nlohmann::json peers_ = nlohmann::json::array();
 };
 
 }  // namespace
@@ -351,24 +538,8 @@ MachineDocument measure(const Options& options) {
   const DeviceProps props = read_props(options.device);  // throws Unavailable without a device
   rt::check(cudaSetDevice(options.device), "selecting device " + std::to_string(options.device));
   rt::check(cudaFree(nullptr), "creating the CUDA context");
-  const RoofSet theory = theoretical_roofs(props);
-  const nlohmann::json before = nvml::snapshot(props.pci_bus_id);
-
-  Measurements m;
-  nlohmann::json under_load;
-  nlohmann::json parts;
-  {
-    Run run(options, props);
-    run.begin(0);
-    run.memory(m);
-    run.near_memory(m);
-    run.cuda_cores(m, under_load);
-    run.tensor(m);
-    run.begin_clocks();
-    parts = run.parts();
-  }
-  const nlohmann::json after = nvml::snapshot(props.pci_bus_id);
-  const double total_s = std::chrono::duration<double>(Clock::now() - start).count();
+  const nvml::Session session(props.pci_bus_id);
+  const nlohmann::json before = session.snapshot();
 
   int driver = 0, runtime = 0;
   cudaDriverGetVersion(&driver);
@@ -386,21 +557,75 @@ MachineDocument measure(const Options& options) {
       {"memory_bytes", props.memory_bytes},
       {"shared_per_sm_bytes", props.shared_per_sm_bytes},
       {"max_threads_per_sm", props.max_threads_per_sm},
+      {"max_blocks_per_sm", props.max_blocks_per_sm},
+      {"registers_per_sm", props.registers_per_sm},
       {"cuda_driver_version", driver},
       {"cuda_runtime_version", runtime},
-      {"clocks", {{"before", before}, {"under_load", under_load}, {"after", after}}},
-      {"clock_note",
-       "Roofs depend on the clocks the GPU ran at: lock them for reproducible roofs (e.g. "
-       "nvidia-smi -lgc <sm MHz> and -lmc, DIGEST §9) and compare clocks.under_load with "
-       "sm_clock_hz; power and thermal limits lower the clock under tensor-core load."}};
-  nlohmann::json measurement = {{"backend", "cuda"},
-                                {"quick", options.quick},
-                                {"seconds", total_s},
-                                {"budget_s", 60},
-                                {"parts", parts}};
+      {"libraries", libs::describe()}};
+  if (options.record) {
+    // The device and its theory at the maximum clock, first: a run stopped at any later point
+    // still says what it ran on.
+    nlohmann::json theory = nlohmann::json::array();
+    const RoofSet max_theory = theoretical_roofs(props);
+    for (const ComputeRoof& r : max_theory.compute)
+      theory.push_back({{"name", r.name},
+                        {"unit", r.integer ? "OP/s" : "FLOP/s"},
+                        {"rate", r.peak.value},
+                        {"formula", r.formula}});
+    for (const MemoryRoof& r : max_theory.memory)
+      theory.push_back({{"name", r.level},
+                        {"unit", "B/s"},
+                        {"rate", r.bandwidth.value},
+                        {"formula", r.formula}});
+    nlohmann::json d = device;
+    d["clocks_before"] = before;
+    options.record({{"record", "device"}, {"device", d}, {"theory", theory}, {"t", 0.0}});
+  }
+
+  Measurements m;
+  nlohmann::json parts, occupancy, under_load, peers;
+  {
+    Run run(options, props, session, start);
+    run.begin(0, m);
+    run.memory(m);
+    run.near_memory(m);
+    run.cuda_cores(m);
+    run.tensor(m);
+    run.begin_clocks(m);
+    parts = run.parts();
+    occupancy = run.occupancy();
+    under_load = run.under_load();
+    peers = run.peers();
+  }
+  const nlohmann::json after = session.snapshot();
+  const double total_s = std::chrono::duration<double>(Clock::now() - start).count();
+
+  // The theory each roof is judged against: at the SM clock it sustained while measured.
+  std::map<std::string, ClockUnderLoad> clocks;
+  for (const ComputeResult& c : m.compute)
+    if (c.clock) clocks[roof_name(c.precision, c.unit)] = *c.clock;
+  for (const MemoryResult& r : m.memory)
+    if (r.clock && (r.level == "L1" || r.level == "shared")) clocks[r.level] = *r.clock;
+  const RoofSet theory = theoretical_roofs(props, clocks);
+
+  device["clocks"] = {{"before", before}, {"under_load", under_load}, {"after", after}};
+  device["clock_note"] =
+      "Roofs depend on the clocks the GPU ran at. The backend only reads them (NVML), never "
+      "sets them: each compute roof's theory is at the SM clock sampled while it ran "
+      "(measurement.clocks_under_load), the maximum being sm_clock_hz. To watch the clocks "
+      "yourself: nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,clocks.mem,power.draw,"
+      "clocks_event_reasons.active --format=csv -lms 100";
+  device["occupancy"] = occupancy;
+  nlohmann::json clocks_json = nlohmann::json::object();
+  for (const auto& [name, c] : clocks) clocks_json[name] = clock_json(c);
+  nlohmann::json measurement = {{"backend", "cuda"},  {"quick", options.quick},
+                                {"seconds", total_s}, {"budget_s", 60},
+                                {"parts", parts},     {"clocks_under_load", clocks_json},
+                                {"peers", peers}};
   if (total_s > 60) measurement["note"] = "the measurement took longer than its 60 s budget";
   MachineDocument doc = assemble_document(props, theory, m, device, measurement);
   doc.roofs.name = props.name + " (cuda:" + std::to_string(options.device) + ")";
+  if (options.record) options.record({{"record", "done"}, {"seconds", total_s}, {"t", total_s}});
   if (options.progress) options.progress(1.0, "done");
   return doc;
 }

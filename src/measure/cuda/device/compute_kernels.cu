@@ -1,6 +1,8 @@
 // CUDA-core compute micro-kernels: kFmaChains independent FMA chains per thread, so each warp
 // has enough independent instructions to cover the FMA latency and the SM issues at its peak
-// rate; work per launch is declared in kernels.cuh.
+// rate; kFmaSteps FMAs per chain fully unrolled in each loop iteration, so the loop's counter,
+// compare and branch take about 1% of the issue slots. Work per launch is declared in
+// kernels.cuh.
 #include <cuda_fp16.h>
 
 #include "kernels.cuh"
@@ -18,10 +20,13 @@ __global__ void fma_kernel(int iters, T* sink, T sentinel) {
 #pragma unroll
   for (int k = 0; k < kFmaChains; ++k)
     x[k] = static_cast<T>(threadIdx.x + k) * static_cast<T>(1e-3);
-#pragma unroll 4
+#pragma unroll 1
   for (int i = 0; i < iters; ++i) {
 #pragma unroll
-    for (int k = 0; k < kFmaChains; ++k) x[k] = fma(x[k], a, b);
+    for (int s = 0; s < kFmaSteps; ++s) {
+#pragma unroll
+      for (int k = 0; k < kFmaChains; ++k) x[k] = fma(x[k], a, b);
+    }
   }
   T total = 0;
 #pragma unroll
@@ -36,10 +41,13 @@ __global__ void fma_f16x2_kernel(int iters, float* sink, float sentinel) {
 #pragma unroll
   for (int k = 0; k < kFmaChains; ++k)
     x[k] = __floats2half2_rn(static_cast<float>(threadIdx.x % 64) * 1e-2f, static_cast<float>(k));
-#pragma unroll 4
+#pragma unroll 1
   for (int i = 0; i < iters; ++i) {
 #pragma unroll
-    for (int k = 0; k < kFmaChains; ++k) x[k] = __hfma2(x[k], a, b);
+    for (int s = 0; s < kFmaSteps; ++s) {
+#pragma unroll
+      for (int k = 0; k < kFmaChains; ++k) x[k] = __hfma2(x[k], a, b);
+    }
   }
   float total = 0;
 #pragma unroll
@@ -57,6 +65,31 @@ void fma_f32(int iters, float* sink, float sentinel, Launch l) {
 }
 void fma_f16x2(int iters, float* sink, float sentinel, Launch l) {
   fma_f16x2_kernel<<<l.grid, l.block, 0, l.stream>>>(iters, sink, sentinel);
+}
+
+namespace {
+template <class F>
+cudaError_t resources_of(F kernel, const char* name, int block, Resources* out) {
+  out->name = name;
+  cudaFuncAttributes a{};
+  if (cudaError_t e = cudaFuncGetAttributes(&a, kernel); e != cudaSuccess) return e;
+  out->registers = a.numRegs;
+  out->shared_bytes = a.sharedSizeBytes;
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out->blocks_per_sm, kernel, block, 0);
+}
+}  // namespace
+
+cudaError_t compute_occupancy(Kernel k, int block, Resources* out) {
+  switch (k) {
+    case Kernel::fma_f64:
+      return resources_of(fma_kernel<double>, "fma_f64", block, out);
+    case Kernel::fma_f32:
+      return resources_of(fma_kernel<float>, "fma_f32", block, out);
+    case Kernel::fma_f16x2:
+      return resources_of(fma_f16x2_kernel, "fma_f16x2", block, out);
+    default:
+      return cudaErrorInvalidValue;
+  }
 }
 
 }  // namespace roofline::cuda::kern

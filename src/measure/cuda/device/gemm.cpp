@@ -1,7 +1,9 @@
-// cuBLASLt GEMM sweeps. cuBLASLt is opened with dlopen (it is 540 MB; linking it would slow the
-// start of every roofline program by about half a second) and its types come from cublasLt.h.
-// Every GEMM is "TN" (A transposed, column-major), the layout fp8 and int8 tensor-core GEMMs
-// require, with β = 0; work per call 2·m·n·k (DIGEST §3: general GEMM 2mkn).
+// cuBLASLt GEMM sweeps, and cuBLAS's GEMM at each roof's best size as its peer. Both libraries
+// are opened with dlopen (cuBLASLt is 540 MB; linking it would slow the start of every roofline
+// program by about half a second; libraries.hpp says where they are looked for) and their types
+// come from cublasLt.h and cublas_api.h. Every GEMM is "TN" (A transposed, column-major), the
+// layout fp8 and int8 tensor-core GEMMs require, with β = 0; work per call 2·m·n·k
+// (docs/model.md: a general GEMM does 2mnk FLOP).
 #include "measure/cuda/device/gemm.hpp"
 
 #include <dlfcn.h>
@@ -10,8 +12,10 @@
 #include <memory>
 
 #include <cublasLt.h>
+#include <cublas_api.h>
 
 #include "measure/cuda/device/kernels.cuh"
+#include "measure/cuda/device/libraries.hpp"
 #include "measure/cuda/internal.hpp"
 
 namespace roofline::cuda::gemm {
@@ -21,16 +25,9 @@ namespace {
 class Lt {
  public:
   Lt() {
-    const std::string soname = ROOFLINE_CUBLASLT_SONAME;
-    for (const std::string& name : {soname, std::string(ROOFLINE_CUDA_LIBRARY_DIR) + "/" + soname,
-                                    std::string("libcublasLt.so")}) {
-      handle_ = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (handle_) break;
-    }
-    if (!handle_) {
-      const char* e = dlerror();
-      throw Unavailable("cuBLASLt not loadable (" + soname + "): " + (e ? e : "not found"));
-    }
+    const libs::Library& lib = libs::cublaslt();
+    if (!lib.handle) throw Unavailable("cuBLASLt not loadable: " + lib.reason);
+    handle_ = lib.handle;
     bind(create, "cublasLtCreate");
     bind(destroy, "cublasLtDestroy");
     bind(desc_create, "cublasLtMatmulDescCreate");
@@ -44,11 +41,17 @@ class Lt {
     bind(heuristic, "cublasLtMatmulAlgoGetHeuristic");
     bind(matmul, "cublasLtMatmul");
     bind(version, "cublasLtGetVersion");
+    // The types and enums come from this build's cublasLt.h: another major version may differ.
+    const size_t v = version();
+    if (static_cast<int>(v / 10000) != CUBLAS_VER_MAJOR)
+      throw Unavailable("cuBLASLt at " + lib.path + " is version " + std::to_string(v) +
+                        ", not the major version " + std::to_string(CUBLAS_VER_MAJOR) +
+                        " this program was built with");
+    path = lib.path;
     if (create(&handle) != CUBLAS_STATUS_SUCCESS) throw Unavailable("cublasLtCreate failed");
   }
   ~Lt() {
     if (handle) destroy(handle);
-    if (handle_) dlclose(handle_);
   }
   Lt(const Lt&) = delete;
   Lt& operator=(const Lt&) = delete;
@@ -67,6 +70,7 @@ class Lt {
   decltype(&::cublasLtMatmul) matmul = nullptr;
   decltype(&::cublasLtGetVersion) version = nullptr;
   cublasLtHandle_t handle = nullptr;
+  std::string path;
 
  private:
   template <class F>
@@ -75,6 +79,45 @@ class Lt {
     if (!f) throw Unavailable(std::string("cuBLASLt lacks ") + name);
   }
   void* handle_ = nullptr;
+};
+
+/// cuBLAS (libcublas), for the peer GEMM.
+class Blas {
+ public:
+  Blas() {
+    const libs::Library& lib = libs::cublas();
+    if (!lib.handle) throw Unavailable("cuBLAS not loadable: " + lib.reason);
+    bind(lib.handle, create, "cublasCreate_v2");
+    bind(lib.handle, destroy, "cublasDestroy_v2");
+    bind(lib.handle, set_stream, "cublasSetStream_v2");
+    bind(lib.handle, set_workspace, "cublasSetWorkspace_v2");
+    bind(lib.handle, gemm_ex, "cublasGemmEx");
+    if (create(&handle) != CUBLAS_STATUS_SUCCESS) throw Unavailable("cublasCreate failed");
+  }
+  ~Blas() {
+    if (handle) destroy(handle);
+  }
+  Blas(const Blas&) = delete;
+  Blas& operator=(const Blas&) = delete;
+
+  decltype(&::cublasCreate_v2) create = nullptr;
+  decltype(&::cublasDestroy_v2) destroy = nullptr;
+  decltype(&::cublasSetStream_v2) set_stream = nullptr;
+  decltype(&::cublasSetWorkspace_v2) set_workspace = nullptr;
+  // cublas_api.h overloads cublasGemmEx in C++: the C entry point's type, spelt out.
+  using GemmEx = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                    int, const void*, const void*, cudaDataType, int, const void*,
+                                    cudaDataType, int, const void*, void*, cudaDataType, int,
+                                    cublasComputeType_t, cublasGemmAlgo_t);
+  GemmEx gemm_ex = nullptr;
+  cublasHandle_t handle = nullptr;
+
+ private:
+  template <class F>
+  static void bind(void* lib, F& f, const char* name) {
+    f = reinterpret_cast<F>(dlsym(lib, name));
+    if (!f) throw Unavailable(std::string("cuBLAS lacks ") + name);
+  }
 };
 
 void lt_check(cublasStatus_t s, const std::string& what) {
@@ -156,8 +199,17 @@ struct Handle {
   }
 };
 
+/// One precision's sweep: the roof (with the clock under its best size's load) and, where
+/// cuBLAS is at hand, cuBLAS's rate on the best size.
+struct Swept {
+  ComputeResult result;
+  std::optional<Peer> peer;
+  std::string peer_missing;  ///< why there is no peer
+};
+
 /// Runs one precision's sweep; returns its result or throws Unavailable/Error with the reason.
-ComputeResult sweep_one(Lt& lt, const Precision& p, const Config& config, rt::Timer& timer) {
+Swept sweep_one(Lt& lt, Blas* blas, const std::string& blas_missing, const Precision& p,
+                const Config& config, rt::Timer& timer) {
   const std::vector<int> sizes =
       detail::gemm_sizes(config.quick, p.ab_bytes, p.cd_bytes, config.max_bytes);
   if (sizes.empty()) throw Unavailable(p.name + " tensor: not enough free device memory");
@@ -183,12 +235,15 @@ ComputeResult sweep_one(Lt& lt, const Precision& p, const Config& config, rt::Ti
                      : p.scale == CUDA_R_32I ? static_cast<const void*>(&zero_i)
                                              : static_cast<const void*>(&zero_f);
 
-  ComputeResult result;
+  Swept out;
+  ComputeResult& result = out.result;
   result.precision = p.name;
   result.unit = "tensor";
   result.integer = p.integer;
-  result.method = p.method;
+  result.method = p.method + " (" + lt.path + ")";
   double best_median = 0;
+  int best_n = 0;
+  std::vector<double> best_clock;
   for (int n : sizes) {
     Handle<cublasLtMatmulDesc_t, &Lt::desc_destroy> desc{nullptr, &lt};
     lt_check(lt.desc_create(&desc.h, p.compute, p.scale), "matmul descriptor");
@@ -231,17 +286,57 @@ ComputeResult sweep_one(Lt& lt, const Precision& p, const Config& config, rt::Ti
     };
     const rt::Rates r = rt::timed_rates(
         timer, 1, 10000, config.target_s, config.repetitions,
-        [&](long calls) { return flop_per_call * static_cast<double>(calls); }, enqueue, what);
-    const double median = rate_statistics(r.rates).median;
+        [&](long calls) { return flop_per_call * static_cast<double>(calls); }, enqueue, what,
+        config.sampler);
+    const double median = roof_rate(rate_statistics(r.rates));
     result.sweep.emplace_back(std::to_string(n) + "³", median);
     if (median > best_median) {
       best_median = median;
+      best_n = n;
       result.best_rates = r.rates;
+      best_clock = config.sampler ? config.sampler->samples() : std::vector<double>{};
     }
   }
   if (result.best_rates.empty())
     throw Unavailable(p.name + " tensor: cuBLASLt offers no algorithm for these GEMMs");
-  return result;
+  result.clock =
+      detail::clock_under_load(best_clock, p.name + " GEMM " + std::to_string(best_n) + "³");
+
+  // The peer: cuBLAS's GEMM (its own choice of kernel) on the best size, in the same run.
+  if (!blas) {
+    out.peer_missing = blas_missing;
+  } else if (p.ab == CUDA_R_8F_E4M3) {
+    out.peer_missing = "cublasGemmEx has no fp8 GEMM";
+  } else {
+    const int n = best_n;
+    const std::string what = p.name + " cublasGemmEx " + std::to_string(n) + "³";
+    const cublasStatus_t s1 = blas->set_stream(blas->handle, timer.stream());
+    const cublasStatus_t s2 = blas->set_workspace(blas->handle, workspace.get(), workspace_bytes);
+    if (s1 != CUBLAS_STATUS_SUCCESS || s2 != CUBLAS_STATUS_SUCCESS) {
+      out.peer_missing = "cuBLAS refused the stream or the workspace";
+    } else {
+      const double flop_per_call = 2.0 * static_cast<double>(n) * n * n;
+      auto enqueue = [&](long calls) {
+        for (long c = 0; c < calls; ++c)
+          lt_check(blas->gemm_ex(blas->handle, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, alpha, a.get(),
+                                 p.ab, n, b.get(), p.ab, n, beta, d.get(), p.cd, n, p.compute,
+                                 CUBLAS_GEMM_DEFAULT),
+                   what);
+      };
+      try {
+        const rt::Rates r = rt::timed_rates(
+            timer, 1, 10000, config.target_s, config.repetitions,
+            [&](long calls) { return flop_per_call * static_cast<double>(calls); }, enqueue, what);
+        out.peer = Peer{"cuBLAS cublasGemmEx, " + std::to_string(n) + "³, the same types (" +
+                            libs::cublas().path + ")",
+                        r.rates};
+      } catch (const Error& e) {
+        out.peer_missing = e.what();
+        cudaGetLastError();
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -252,8 +347,7 @@ std::vector<std::string> tensor_precisions(int cc_major, int cc_minor) {
   return out;
 }
 
-void sweep(const Config& config, rt::Timer& timer, Measurements& out,
-           const std::function<void(const std::string&)>& progress) {
+void sweep(const Config& config, rt::Timer& timer, Measurements& out, const Callbacks& cb) {
   const std::vector<Precision> precisions = precisions_for(config.cc_major, config.cc_minor);
   if (precisions.empty()) return;
   std::unique_ptr<Lt> lt;
@@ -264,10 +358,25 @@ void sweep(const Config& config, rt::Timer& timer, Measurements& out,
       out.unavailable.push_back(p.name + " tensor: " + e.what());
     return;
   }
+  std::unique_ptr<Blas> blas;
+  std::string blas_missing;
+  try {
+    blas = std::make_unique<Blas>();
+  } catch (const Unavailable& e) {
+    blas_missing = e.what();
+  }
+  bool stopped = false;
   for (const Precision& p : precisions) {
-    if (progress) progress(p.name + " tensor GEMM sweep");
+    if (!stopped && cb.stop && cb.stop()) stopped = true;
+    if (stopped) {
+      out.unavailable.push_back(p.name + " tensor: not run, the run's deadline had passed");
+      continue;
+    }
+    if (cb.progress) cb.progress(p.name + " tensor GEMM sweep");
     try {
-      out.compute.push_back(sweep_one(*lt, p, config, timer));
+      Swept s = sweep_one(*lt, blas.get(), blas_missing, p, config, timer);
+      out.compute.push_back(s.result);
+      if (cb.done) cb.done(s.result, s.peer, s.peer_missing);
     } catch (const Unavailable& e) {
       out.unavailable.push_back(e.what());
     } catch (const Error& e) {

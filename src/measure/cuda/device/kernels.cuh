@@ -44,13 +44,30 @@ void copy(const float4* a, float4* b, size_t n, Launch l);
 /// a[i] = b[i] + s·c[i]: 48·n bytes (and 2 FLOP per float, 8·n FLOP).
 void triad(float4* a, const float4* b, const float4* c, float s, size_t n, Launch l);
 
-// ---- compute: each thread runs kFmaChains independent FMA chains for `iters` iterations ----
+// ---- compute: each thread runs kFmaChains independent FMA chains; one iteration is kFmaSteps
+// FMAs on each chain, fully unrolled (256 FMAs per loop branch: the loop's own 2-3 instructions
+// take about 1% of the issue slots; a 4-fold unroll of 8 chains left them 9%) ----
 inline constexpr int kFmaChains = 8;
-/// fp64 FMA: grid × block × iters × kFmaChains × 2 FLOP.
+inline constexpr int kFmaSteps = 32;
+inline constexpr double kFmaPerThreadIter = double{kFmaChains} * kFmaSteps;
+/// fp64 FMA: grid × block × iters × kFmaPerThreadIter × 2 FLOP.
 void fma_f64(int iters, double* sink, double sentinel, Launch l);
-/// fp32 FMA: grid × block × iters × kFmaChains × 2 FLOP.
+/// fp32 FMA: grid × block × iters × kFmaPerThreadIter × 2 FLOP.
 void fma_f32(int iters, float* sink, float sentinel, Launch l);
-/// fp16 half2 FMA: grid × block × iters × kFmaChains × 4 FLOP (two lanes per instruction).
+/// fp16 half2 FMA: grid × block × iters × kFmaPerThreadIter × 4 FLOP (two lanes per FMA).
 void fma_f16x2(int iters, float* sink, float sentinel, Launch l);
+
+// ---- occupancy: the grids are sized from what the runtime says fits on one SM ----
+enum class Kernel { read_l2, read_l1, read_shared, copy, triad, fma_f64, fma_f32, fma_f16x2 };
+/// What one kernel takes and how many of its blocks of `block` threads fit on one SM.
+struct Resources {
+  int blocks_per_sm = 0;    ///< cudaOccupancyMaxActiveBlocksPerMultiprocessor
+  int registers = 0;        ///< cudaFuncAttributes::numRegs
+  size_t shared_bytes = 0;  ///< static shared memory per block
+  const char* name = "";
+};
+/// Fills `out` for kernel `k`; returns the runtime's error, if any.
+cudaError_t occupancy(Kernel k, int block, Resources* out);
+cudaError_t compute_occupancy(Kernel k, int block, Resources* out);  // the FMA kernels
 
 }  // namespace roofline::cuda::kern

@@ -182,4 +182,33 @@ void triad(float4* a, const float4* b, const float4* c, float s, size_t n, Launc
   triad_kernel<<<l.grid, l.block, 0, l.stream>>>(a, b, c, s, n);
 }
 
+namespace {
+template <class F>
+cudaError_t resources_of(F kernel, const char* name, int block, Resources* out) {
+  out->name = name;
+  cudaFuncAttributes a{};
+  if (cudaError_t e = cudaFuncGetAttributes(&a, kernel); e != cudaSuccess) return e;
+  out->registers = a.numRegs;
+  out->shared_bytes = a.sharedSizeBytes;
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out->blocks_per_sm, kernel, block, 0);
+}
+}  // namespace
+
+cudaError_t occupancy(Kernel k, int block, Resources* out) {
+  switch (k) {
+    case Kernel::read_l2:
+      return resources_of(read_l2_kernel, "read_l2", block, out);
+    case Kernel::read_l1:
+      return resources_of(read_l1_kernel, "read_l1", block, out);
+    case Kernel::read_shared:
+      return resources_of(read_shared_kernel, "read_shared", block, out);
+    case Kernel::copy:
+      return resources_of(copy_kernel, "copy", block, out);
+    case Kernel::triad:
+      return resources_of(triad_kernel, "triad", block, out);
+    default:
+      return compute_occupancy(k, block, out);
+  }
+}
+
 }  // namespace roofline::cuda::kern

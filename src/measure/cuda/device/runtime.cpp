@@ -44,9 +44,10 @@ double Timer::time(const std::function<void()>& enqueue, const std::string& what
 
 Rates timed_rates(Timer& timer, long scale0, long max_scale, double target_s, int repetitions,
                   const std::function<double(long)>& amount,
-                  const std::function<void(long)>& enqueue, const std::string& what) {
+                  const std::function<void(long)>& enqueue, const std::string& what, Probe* probe) {
   long scale = std::max(1L, scale0);
-  double t = timer.time([&] { enqueue(scale); }, what);  // also the first warm-up
+  timer.time([&] { enqueue(scale); }, what);  // first call: module loading, library set-up
+  double t = timer.time([&] { enqueue(scale); }, what);
   // Grow geometrically while far from the target, then jump to the estimate.
   while (t < target_s / 8 && scale < max_scale) {
     scale = std::min(max_scale, scale * 8);
@@ -59,6 +60,15 @@ Rates timed_rates(Timer& timer, long scale0, long max_scale, double target_s, in
   Rates r;
   r.scale = scale;
   timer.time([&] { enqueue(scale); }, what);  // warm-up at the final scale
+  struct Bracket {
+    Probe* p;
+    explicit Bracket(Probe* q) : p(q) {
+      if (p) p->begin();
+    }
+    ~Bracket() {
+      if (p) p->end();
+    }
+  } bracket(probe);
   for (int i = 0; i < repetitions; ++i) {
     const double s = timer.time([&] { enqueue(scale); }, what);
     if (!(s > 0)) throw Error(what + ": the timer read zero seconds");

@@ -51,9 +51,20 @@ class Timer {
   cudaEvent_t stop_ = nullptr;
 };
 
+/// Told when the timed repetitions of a measurement begin and end (the clock sampler).
+class Probe {
+ public:
+  virtual ~Probe() = default;
+  virtual void begin() = 0;
+  virtual void end() = 0;
+};
+
 /// Repeated timed rates of work that scales with an integer: `enqueue(scale)` does
-/// `amount(scale)` units (FLOP, OP or bytes). The scale is grown from `scale0` until one run
-/// takes about `target_s`, then the run is repeated `repetitions` times after one warm-up.
+/// `amount(scale)` units (FLOP, OP or bytes). One untimed run at `scale0` first (it loads the
+/// kernel's module, which CUDA's lazy loading defers to the first launch, and whatever a
+/// library does on its first call); then the scale is grown from `scale0` until one run takes
+/// about `target_s`, and the run is repeated `repetitions` times after one warm-up at that
+/// scale. `probe`, when given, brackets the timed repetitions.
 struct Rates {
   std::vector<double> rates;  ///< amount / seconds, one per repetition
   long scale = 0;
@@ -61,6 +72,7 @@ struct Rates {
 };
 Rates timed_rates(Timer& timer, long scale0, long max_scale, double target_s, int repetitions,
                   const std::function<double(long)>& amount,
-                  const std::function<void(long)>& enqueue, const std::string& what);
+                  const std::function<void(long)>& enqueue, const std::string& what,
+                  Probe* probe = nullptr);
 
 }  // namespace roofline::cuda::rt

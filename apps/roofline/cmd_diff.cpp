@@ -1,0 +1,218 @@
+// roofline diff A B: two machine documents (or catalogue names) or two points documents side by
+// side (docs/check.md): ratios B/A, whether each change exceeds the spread both runs carry, what
+// one side lacks, the ridge moving; text, JSON and an overlay chart (--report).
+#include <filesystem>
+#include <map>
+
+#include "commands.hpp"
+#include "roofline/check.hpp"
+#include "roofline/check_io.hpp"
+#include "roofline/diff.hpp"
+#include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
+#include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
+
+namespace roofline::cli {
+namespace {
+
+struct DiffArgs {
+  std::string a, b;
+  std::string hw_dir;
+  bool json = false;
+  std::string output;
+  std::string report;
+};
+
+struct Side {
+  std::string arg;
+  std::optional<MachineDocument> machine;
+  std::optional<PointsDocument> points;
+  std::vector<std::optional<Spread>> spreads;
+};
+
+Side load_side(const std::string& arg, const std::string& hw_dir) {
+  Side s;
+  s.arg = arg;
+  std::error_code ec;
+  if (std::filesystem::exists(arg, ec)) {
+    const nlohmann::json raw = parse_json(read_text_file(arg), arg);
+    if (raw.is_object() && raw.value("schema", std::string()) == kPointsSchema) {
+      s.points = points_from_json(raw, arg);
+      s.spreads = point_spreads(raw, arg);
+      s.spreads.resize(s.points->points.size());
+    } else {
+      s.machine = machine_from_json(raw, arg);
+    }
+  } else {
+    s.machine = resolve_machine(arg, hw_dir);  // a catalogue name; unknown names get suggestions
+  }
+  return s;
+}
+
+std::string percent(const std::optional<double>& x) {
+  return x ? format_number(100 * *x, 3) + "%" : std::string("none");
+}
+
+nlohmann::json optional_json(const std::optional<double>& x) {
+  return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
+}
+
+std::string verdict(const std::optional<bool>& exceeds) {
+  if (!exceeds) return "no spread carried: cannot say whether it exceeds the noise";
+  return *exceeds ? "exceeds both runs' spread" : "within the spread";
+}
+
+void diff_machines(const DiffArgs& a, const MachineDocument& ma, const MachineDocument& mb) {
+  const RoofSetDiff d = diff_roofs(ma.roofs, mb.roofs);
+  const UnitSystem& u = ma.roofs.units;
+  if (!a.report.empty()) {
+    ReportInput in;
+    in.title = ma.roofs.name + " (A) against " + mb.roofs.name + " (B)";
+    in.machines = {ma, mb};
+    write_report(a.report, in);
+  }
+  if (a.json) {
+    nlohmann::json roofs = nlohmann::json::array();
+    for (const auto& c : d.changes)
+      roofs.push_back({{"name", c.name},
+                       {"kind", c.compute ? "compute" : "memory"},
+                       {"a", c.a},
+                       {"b", c.b},
+                       {"ratio", c.ratio},
+                       {"spread_a", optional_json(c.spread_a)},
+                       {"spread_b", optional_json(c.spread_b)},
+                       {"exceeds_spread", c.exceeds_spread ? nlohmann::json(*c.exceeds_spread)
+                                                           : nlohmann::json(nullptr)}});
+    nlohmann::json j = {{"schema", "roofline.diff"},
+                        {"version", 1},
+                        {"kind", "machines"},
+                        {"a", {{"name", ma.roofs.name}, {"origin", ma.origin}}},
+                        {"b", {{"name", mb.roofs.name}, {"origin", mb.origin}}},
+                        {"roofs", roofs},
+                        {"only_a", d.only_a},
+                        {"only_b", d.only_b}};
+    if (d.ridge_a > 0)
+      j["ridge"] = {{"a", d.ridge_a},
+                    {"b", d.ridge_b},
+                    {"ratio", d.ridge_ratio},
+                    {"roofs_a", d.ridge_roofs_a},
+                    {"roofs_b", d.ridge_roofs_b}};
+    emit(j.dump(2) + "\n", a.output);
+    return;
+  }
+  std::string t = "A: " + ma.roofs.name + " (" + ma.origin + ")\nB: " + mb.roofs.name + " (" +
+                  mb.origin + ")\n";
+  for (const auto& c : d.changes) {
+    const std::string va =
+        c.compute ? format_work_rate(WorkRate(c.a), u) : format_byte_rate(ByteRate(c.a), u);
+    const std::string vb =
+        c.compute ? format_work_rate(WorkRate(c.b), u) : format_byte_rate(ByteRate(c.b), u);
+    t += std::string(c.compute ? "compute " : "memory ") + terminal_safe(c.name) + ": " + va +
+         " → " + vb + ", B/A = " + format_number(c.ratio, 4) + " (spread A " + percent(c.spread_a) +
+         ", B " + percent(c.spread_b) + "): " + verdict(c.exceeds_spread) + "\n";
+  }
+  for (const auto& n : d.only_a) t += "only in A: " + terminal_safe(n) + "\n";
+  for (const auto& n : d.only_b) t += "only in B: " + terminal_safe(n) + "\n";
+  if (d.ridge_a > 0)
+    t += "ridge I* = π/β: " + format_intensity(Intensity(d.ridge_a), u) + " (" + d.ridge_roofs_a +
+         ") → " + format_intensity(Intensity(d.ridge_b), u) + " (" + d.ridge_roofs_b +
+         "), B/A = " + format_number(d.ridge_ratio, 4) + "\n";
+  emit(t, a.output);
+}
+
+void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
+  const PointsDocument& pa = *sa.points;
+  const PointsDocument& pb = *sb.points;
+  if (!(pa.units == pb.units))
+    throw InputError(sb.arg + ": points are in " + pb.units.work + "/" + pb.units.traffic +
+                     " but " + sa.arg + " holds " + pa.units.work + "/" + pa.units.traffic);
+  std::map<std::string, size_t> in_b;
+  for (size_t i = 0; i < pb.points.size(); ++i) in_b.emplace(pb.points[i].name, i);
+  std::map<std::string, bool> in_a;
+  nlohmann::json rows = nlohmann::json::array();
+  std::string t = "A: " + sa.arg + "\nB: " + sb.arg + "\n";
+  std::vector<std::string> only_a, only_b;
+  for (size_t i = 0; i < pa.points.size(); ++i) {
+    const Point& p = pa.points[i];
+    in_a.emplace(p.name, true);
+    const auto it = in_b.find(p.name);
+    if (it == in_b.end()) {
+      only_a.push_back(p.name);
+      continue;
+    }
+    const Point& q = pb.points[it->second];
+    const double ratio = q.performance().value / p.performance().value;
+    const double iratio = q.intensity().value / p.intensity().value;
+    const auto s1 = sa.spreads[i] ? std::optional<double>(sa.spreads[i]->value) : std::nullopt;
+    const auto s2 = sb.spreads[it->second] ? std::optional<double>(sb.spreads[it->second]->value)
+                                           : std::nullopt;
+    const auto ex = exceeds_spread(ratio, s1, s2);
+    rows.push_back({{"name", p.name},
+                    {"performance_a", p.performance().value},
+                    {"performance_b", q.performance().value},
+                    {"ratio", ratio},
+                    {"intensity_ratio", iratio},
+                    {"spread_a", optional_json(s1)},
+                    {"spread_b", optional_json(s2)},
+                    {"exceeds_spread", ex ? nlohmann::json(*ex) : nlohmann::json(nullptr)}});
+    t += terminal_safe(p.name) + ": P " + format_work_rate(p.performance(), pa.units) + " → " +
+         format_work_rate(q.performance(), pa.units) + ", B/A = " + format_number(ratio, 4) +
+         "; I B/A = " + format_number(iratio, 4) + " (spread A " + percent(s1) + ", B " +
+         percent(s2) + "): " + verdict(ex) + "\n";
+  }
+  for (const auto& q : pb.points)
+    if (!in_a.count(q.name)) only_b.push_back(q.name);
+  for (const auto& n : only_a) t += "only in A: " + terminal_safe(n) + "\n";
+  for (const auto& n : only_b) t += "only in B: " + terminal_safe(n) + "\n";
+  if (a.json) {
+    const nlohmann::json j = {{"schema", "roofline.diff"},
+                              {"version", 1},
+                              {"kind", "points"},
+                              {"a", sa.arg},
+                              {"b", sb.arg},
+                              {"points", rows},
+                              {"only_a", only_a},
+                              {"only_b", only_b}};
+    emit(j.dump(2) + "\n", a.output);
+  } else {
+    emit(t, a.output);
+  }
+}
+
+void run(const DiffArgs& a) {
+  if (!a.report.empty()) check_report_path(a.report);
+  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  const Side sa = load_side(a.a, a.hw_dir);
+  const Side sb = load_side(a.b, a.hw_dir);
+  if (sa.machine && sb.machine) return diff_machines(a, *sa.machine, *sb.machine);
+  if (sa.points && sb.points) {
+    if (!a.report.empty())
+      throw InputError("--report draws two machines' roofs; " + a.a + " and " + a.b +
+                       " are points documents (use `roofline plot` for points)");
+    return diff_points(a, sa, sb);
+  }
+  throw InputError("give two machine documents or two points documents: " + a.a + " is " +
+                   (sa.machine ? "a machine" : "a points document") + ", " + a.b + " is " +
+                   (sb.machine ? "a machine" : "a points document"));
+}
+
+const Registrar reg(45, [](CLI::App& root) {
+  auto args = std::make_shared<DiffArgs>();
+  CLI::App* c = root.add_subcommand(
+      "diff",
+      "Two machines (documents or catalogue names) or two points documents side by side: "
+      "ratios, changes beyond the runs' spread, roofs in one only, the ridge moving");
+  c->add_option("A", args->a, "First machine document, catalogue name or points document")
+      ->required();
+  c->add_option("B", args->b, "Second, of the same kind")->required();
+  c->add_option("--hw-dir", args->hw_dir, "Extra hardware catalogue directory");
+  c->add_flag("--json", args->json, "Machine-readable output");
+  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  c->add_option("--report", args->report,
+                "Also write both rooflines on one chart: .svg .html .png .json .csv");
+  c->callback([args] { run(*args); });
+});
+
+}  // namespace
+}  // namespace roofline::cli

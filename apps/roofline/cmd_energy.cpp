@@ -1,0 +1,158 @@
+// roofline energy: the energy roofline of a machine (docs/energy.md) — from given energy costs
+// (ε_flop, ε_mem, π0) on the machine's roofs, or bounded by the catalogue's power figure — and
+// what power interface this machine has.
+#include "commands.hpp"
+#include "roofline/energy.hpp"
+#include "roofline/energy_catalogue.hpp"
+#include "roofline/error.hpp"
+#include "roofline/powercap.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::cli {
+namespace {
+
+struct EnergyArgs {
+  MachineOptions machine;
+  std::optional<double> eps_flop, eps_mem;
+  double pi0 = 0;
+  std::vector<double> intensities;
+  std::string powercap = "/sys/class/powercap";
+  bool json = false;
+  std::string output;
+};
+
+std::string joules(double j) {
+  return format_si(j, "J");
+}
+
+void run(const EnergyArgs& a) {
+  check_outputs({{"-o", a.output}});
+  const MachineDocument m = load_machine(a.machine);
+  const ComputeRoof& c = m.roofs.select_compute(a.machine.precision);
+  const MemoryRoof& mem = m.roofs.select_memory(a.machine.level);
+  const UnitSystem& u = m.roofs.units;
+  const PowerInterface pi = find_powercap_zones(a.powercap);
+
+  nlohmann::json j = {{"schema", "roofline.energy"},
+                      {"version", 1},
+                      {"machine", m.roofs.name},
+                      {"compute_roof", c.name},
+                      {"memory_level", mem.level}};
+  std::string t = "machine " + m.roofs.name + ": π = " + format_work_rate(c.peak, u) + " (" +
+                  c.name + "), β = " + format_byte_rate(mem.bandwidth, u) + " (" + mem.level +
+                  ")\n";
+  nlohmann::json zones = nlohmann::json::array();
+  if (pi.zones.empty()) {
+    t += "power interface: none — " + pi.why_none + "; no power is measured here\n";
+  } else {
+    t += "power interface (RAPL, " + a.powercap + "):\n";
+    for (const auto& z : pi.zones) {
+      t += "  " + z.id + " " + z.name +
+           (z.readable ? ": readable" : ": not readable (" + z.why_unreadable + ")") + "\n";
+      zones.push_back({{"id", z.id},
+                       {"name", z.name},
+                       {"readable", z.readable},
+                       {"why_unreadable", z.why_unreadable},
+                       {"max_energy_range_uj", z.max_energy_range_uj}});
+    }
+  }
+  j["power_interface"] = {{"root", a.powercap}, {"zones", zones}, {"why_none", pi.why_none}};
+
+  const bool given = a.eps_flop || a.eps_mem;
+  if (given) {
+    if (!a.eps_flop || !a.eps_mem)
+      throw InputError("give both --eps-flop (J per unit of work) and --eps-mem (J per byte)");
+    EnergyCosts k;
+    k.tau_flop = 1.0 / c.peak.value;
+    k.tau_mem = 1.0 / mem.bandwidth.value;
+    k.eps_flop = *a.eps_flop;
+    k.eps_mem = *a.eps_mem;
+    k.pi0 = a.pi0;
+    try {
+      k.validate();
+    } catch (const InputError& e) {
+      throw InputError(std::string("energy costs: ") + e.what() +
+                       " (--eps-flop, --eps-mem, --pi0)");
+    }
+    const double eh = effective_energy_per_flop(k);
+    const double bp = energy_balance_point(k);
+    t += "energy roofline (Choi, Bedard, Fowler & Vuduc 2013), ε_flop " + joules(k.eps_flop) + "/" +
+         u.work + ", ε_mem " + joules(k.eps_mem) + "/" + u.traffic + ", π0 " +
+         format_si(k.pi0, "W") + ":\n";
+    t += "  time balance B_τ = π/β = " + format_intensity(Intensity(time_balance(k)), u) +
+         "; energy balance B_ε = ε_mem/ε_flop = " +
+         format_intensity(Intensity(energy_balance(k)), u) + "\n";
+    t += "  ε̂_flop = ε_flop + π0/π = " + joules(eh) + "/" + u.work + ": peak " +
+         format_number(1.0 / eh) + " " + u.work + "/J\n";
+    t += "  balance point (half the peak " + u.work +
+         "/J): I = " + format_intensity(Intensity(bp), u) + "\n";
+    nlohmann::json at = nlohmann::json::array();
+    for (double i : a.intensities) {
+      if (!(i > 0)) throw InputError("--intensity: must be > 0 (got " + format_number(i) + ")");
+      t += "  at I = " + format_intensity(Intensity(i), u) + ": " +
+           format_number(work_per_joule(k, i)) + " " + u.work + "/J, " +
+           format_si(model_power(k, i), "W") + "\n";
+      at.push_back({{"intensity", i},
+                    {"work_per_joule", work_per_joule(k, i)},
+                    {"power", model_power(k, i)}});
+    }
+    j["model"] = {{"eps_flop", k.eps_flop},
+                  {"eps_mem", k.eps_mem},
+                  {"pi0", k.pi0},
+                  {"time_balance", time_balance(k)},
+                  {"energy_balance", energy_balance(k)},
+                  {"effective_eps_flop", eh},
+                  {"peak_work_per_joule", 1.0 / eh},
+                  {"balance_point", bp},
+                  {"at", at}};
+  } else {
+    j["model"] = nullptr;
+  }
+  std::string why;
+  const auto b = tdp_energy_bound(m, &why);
+  if (b) {
+    t += "catalogue power " + format_si(b->power_w, "W") + " (" + b->power_source + "):\n";
+    t += "  at most " + joules(b->max_joules_per_work) + "/" + u.work + " at π (" +
+         b->compute_roof + "), so at least " + format_number(b->min_work_per_joule) + " " + u.work +
+         "/J; at most " + joules(b->max_joules_per_byte) + "/" + u.traffic + " at β (" +
+         b->memory_level + ")\n";
+    j["tdp_bound"] = {{"power_w", b->power_w},
+                      {"power_source", b->power_source},
+                      {"compute_roof", b->compute_roof},
+                      {"memory_level", b->memory_level},
+                      {"max_joules_per_work", b->max_joules_per_work},
+                      {"max_joules_per_byte", b->max_joules_per_byte},
+                      {"min_work_per_joule", b->min_work_per_joule}};
+  } else {
+    t += "catalogue power: " + why + "\n";
+    j["tdp_bound"] = nullptr;
+    j["tdp_bound_why_not"] = why;
+  }
+  if (!given && !b)
+    throw Unavailable(
+        "no energy figures: give --eps-flop and --eps-mem, or a machine whose catalogue entry "
+        "has a power figure (" +
+        why + "); " + (pi.zones.empty() ? pi.why_none : std::string("RAPL zones are present")));
+  emit(a.json ? j.dump(2) + "\n" : t, a.output);
+}
+
+const Registrar reg(50, [](CLI::App& root) {
+  auto args = std::make_shared<EnergyArgs>();
+  CLI::App* c = root.add_subcommand(
+      "energy",
+      "The energy roofline (FLOP/J against I, balance point) from given energy costs, or "
+      "bounded by the catalogue's power figure; and this machine's power interface");
+  add_machine_options(*c, args->machine);
+  c->add_option("--eps-flop", args->eps_flop, "Energy per unit of work ε_flop in J, e.g. 1e-10");
+  c->add_option("--eps-mem", args->eps_mem, "Energy per byte ε_mem in J, e.g. 5e-10");
+  c->add_option("--pi0", args->pi0, "Constant power π0 in W (default 0)");
+  c->add_option("--intensity", args->intensities,
+                "Intensities to evaluate the roof at (repeatable)");
+  c->add_option("--powercap", args->powercap, "The powercap folder (default /sys/class/powercap)");
+  c->add_flag("--json", args->json, "Machine-readable output");
+  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  c->callback([args] { run(*args); });
+});
+
+}  // namespace
+}  // namespace roofline::cli

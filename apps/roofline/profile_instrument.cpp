@@ -1,0 +1,332 @@
+// roofline profile --instrument: points from any program on any machine, without hardware
+// counters. W from the flopcount plugin's counted run, Q from callgrind with this machine's
+// caches, T from a native run (per function by sampling, per region by the marker timers).
+#include "profile_instrument.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "roofline/diagnosis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/hardware.hpp"
+#include "roofline/import.hpp"
+#include "roofline/instrument.hpp"
+#include "roofline/io.hpp"
+#include "roofline/json_out.hpp"
+#include "roofline/text.hpp"
+
+namespace roofline::cli {
+namespace {
+namespace fs = std::filesystem;
+using namespace roofline::instrument;
+
+std::string geometry_text(const CacheGeometry& g) {
+  return g.level + " " + format_bytes(Bytes(static_cast<double>(g.size))) + " " +
+         std::to_string(g.ways) + "-way " + std::to_string(g.line) + " B lines";
+}
+
+nlohmann::json geometry_json(const CacheGeometry& g) {
+  nlohmann::json j = {{"level", g.level}, {"size", g.size}, {"ways", g.ways}, {"line", g.line}};
+  if (!g.note.empty()) j["note"] = g.note;
+  return j;
+}
+
+std::string ops_text(const std::vector<OpCount>& ops) {
+  std::map<std::string, std::map<int, double>> m;
+  for (const auto& o : ops)
+    if (o.kind == "flops" || o.kind == "int_ops") m[o.precision][o.width] += o.count;
+  std::string s;
+  for (const auto& [prec, widths] : m) {
+    double sum = 0;
+    std::string parts;
+    for (const auto& [w, c] : widths) {
+      sum += c;
+      parts += (parts.empty() ? "" : ", ") +
+               (w == 0 ? std::string("scalar") : std::to_string(w) + "-bit") + " " +
+               format_number(c, 4);
+    }
+    s += (s.empty() ? "" : "; ") + (prec.empty() ? std::string("?") : prec) + " " +
+         format_number(sum, 4) + " (" + parts + ")";
+  }
+  return s;
+}
+
+nlohmann::json ops_json(const std::vector<OpCount>& ops) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& o : ops)
+    a.push_back({{"kind", o.kind},
+                 {"precision", o.precision},
+                 {"width", o.width},
+                 {"masked", o.masked},
+                 {"count", o.count}});
+  return a;
+}
+
+/// Q per level of one function (or the whole run) as {level: bytes}.
+std::map<std::string, double> levels_of(const std::vector<LevelTraffic>& t) {
+  std::map<std::string, double> m;
+  for (const auto& x : t) m[x.level] = x.bytes.value;
+  return m;
+}
+
+}  // namespace
+
+void run_profile_instrument(InstrumentArgs a) {
+  if (a.command.empty())
+    throw InputError(
+        "no program given: roofline profile --instrument [options] -- PROGRAM ARGS...");
+  if (a.simulate != "all" && a.simulate != "last" && a.simulate != "none")
+    throw InputError("--simulate: expected all, last or none (got '" + a.simulate + "')");
+  if (a.name.empty()) a.name = fs::path(a.command.front()).filename().string();
+  std::optional<MachineDocument> m;
+  if (has_machine(a.machine)) m = load_machine(a.machine);
+
+  InstrumentOptions opt;
+  std::vector<std::string> messages;
+  if (a.simulate != "none") {
+    try {
+      opt.caches =
+          a.sim_caches.empty() ? detect_simulator_caches() : parse_cache_spec(a.sim_caches);
+      opt.valgrind = a.valgrind;
+    } catch (const Unavailable& e) {
+      messages.push_back(std::string("Q: ") + e.what());
+      opt.valgrind.clear();
+    }
+  } else {
+    opt.valgrind.clear();
+  }
+  opt.simulate_all_levels = a.simulate == "all";
+  opt.hardware = a.hardware;
+  opt.sysfs_root = a.sysfs;
+  ScopedTempDir work("roofline-instrument-");
+  opt.work_dir = work.path;
+  InstrumentedRun r;
+  try {
+    r = run_instrumented(a.command, opt);
+  } catch (const counters::ExecError& e) {
+    say(std::string("roofline: error: ") + e.what() + "\n");
+    std::fflush(stdout);
+    std::exit(e.code());
+  }
+  for (const auto& s : r.messages) messages.push_back(s);
+  if (r.native.exit_status == 0 && r.counts.processes == 0)
+    messages.push_back(
+        "W: the program wrote no counts. Build it with the flopcount plugin and link its runtime "
+        "(clang -O2 -fpass-plugin=RooflineFlopCount.so ... -lroofline_flopcount; "
+        "docs/instrument.md), "
+        "and let it exit normally (exit() or return from main)");
+  if (r.counts.dropped > 0)
+    messages.push_back("W: " + format_number(r.counts.dropped, 4) +
+                       " counter blocks or region records could not be allocated: counts are low");
+  for (const auto& s : r.samples)
+    if (!s.problem.empty()) messages.push_back("T per function: " + s.problem);
+  if (r.native.exit_status == 0 && r.samples.empty() && r.counts.processes > 0)
+    messages.push_back("T per function: the native run wrote no samples");
+  for (const auto& sim : r.simulations)
+    if (!sim.problem.empty()) messages.push_back("Q (" + sim.ll_level + "): " + sim.problem);
+
+  InstrumentedPoints ip = instrumented_points(r, a.name);
+  std::vector<std::string> notes = ip.notes;
+  for (auto& p : ip.points) {
+    p.name = p.name;
+    if (!a.machine.precision.empty()) p.precision = a.machine.precision;
+    if (m) p.traffic = fit_levels(p.traffic, &m->roofs, notes, p.name);
+  }
+  ip.points.erase(std::remove_if(ip.points.begin(), ip.points.end(),
+                                 [](const Point& p) { return p.traffic.empty(); }),
+                  ip.points.end());
+  const double native = std::max(r.native.wall_seconds, 1e-9);
+  std::uint64_t samples = 0;
+  double cpu_sampled = 0;
+  std::string sampler;  // the processes' samplers, e.g. "task-clock"
+  for (const auto& s : r.samples) {
+    samples += s.total;
+    cpu_sampled += s.cpu_seconds;
+    if (!s.sampler.empty() && sampler.find(s.sampler) == std::string::npos)
+      sampler += (sampler.empty() ? "" : ", ") + s.sampler;
+  }
+
+  if (a.json) {
+    PointsDocument doc;
+    doc.points = ip.points;
+    if (m) doc.machine = m->roofs.name;
+    nlohmann::json j = points_to_json(doc);
+    for (size_t i = 0; i < ip.points.size(); ++i) {
+      const Point& p = ip.points[i];
+      const bool marker = p.note.find("region's timer") != std::string::npos;
+      j["points"][i]["provenance"] = {
+          {"work", p.source == "instrumented" ? "instrumented" : "declared"},
+          {"traffic", marker ? "declared" : "simulated"},
+          {"time", marker ? "marker" : (p.weight > 0 ? "sampled" : "measured")}};
+    }
+    nlohmann::json run = {
+        {"command", a.command},
+        {"exit_status", r.native.exit_status},
+        {"wall_seconds", r.native.wall_seconds},
+        {"provenance", {{"work", "instrumented"}, {"traffic", "simulated"}, {"time", "measured"}}}};
+    if (r.native.totals.cpu_seconds > 0) run["cpu_seconds"] = r.native.totals.cpu_seconds;
+    run["counting"] = {{"wall_seconds", r.counting.wall_seconds},
+                       {"exit_status", r.counting.exit_status},
+                       {"slowdown", r.counting.wall_seconds / native},
+                       {"processes", r.counts.processes}};
+    nlohmann::json sims = nlohmann::json::array();
+    for (const auto& sim : r.simulations) {
+      nlohmann::json s = {
+          {"last_level", sim.ll_level},
+          {"fills_from", sim.fills_from},
+          {"caches", {geometry_json(sim.i1), geometry_json(sim.d1), geometry_json(sim.ll)}},
+          {"wall_seconds", sim.wall_seconds},
+          {"slowdown", sim.wall_seconds / native},
+          {"exit_status", sim.exit_status}};
+      if (!sim.problem.empty()) s["problem"] = sim.problem;
+      if (!sim.profile.events.empty()) {
+        s["events"] = sim.profile.events;
+        s["totals"] = sim.profile.totals;
+      }
+      sims.push_back(s);
+    }
+    run["simulations"] = sims;
+    run["simulator_limits"] = simulator_limits();
+    nlohmann::json fns = nlohmann::json::array();
+    for (const auto& f : r.counts.functions) {
+      nlohmann::json x = {
+          {"name", f.name}, {"calls", f.calls}, {"ops", ops_json(f.ops)}, {"flops", total(f.ops)}};
+      if (!f.file.empty()) x["file"] = f.file;
+      if (f.line > 0) x["line"] = f.line;
+      if (!f.skipped.empty()) {
+        x["skipped"] = f.skipped;
+        x["static_flops"] = f.static_flops;
+      }
+      nlohmann::json q = nlohmann::json::object();
+      for (const auto& sim : r.simulations) {
+        const auto it = sim.profile.functions.find(f.name);
+        if (it == sim.profile.functions.end()) continue;
+        const SimulatedTraffic t =
+            simulated_traffic(sim.profile, it->second, static_cast<double>(sim.d1.line),
+                              static_cast<double>(sim.ll.line));
+        if (sim.fills_from == "DRAM") {
+          q["DRAM"] = t.ll_fills + t.ll_writebacks;
+          q["DRAM_writebacks"] = t.ll_writebacks;
+          q["L2"] = t.l1_fills;
+        } else {
+          q[sim.fills_from] = t.ll_fills;
+        }
+      }
+      x["traffic"] = q;
+      for (const auto& t : r.times)
+        if (t.name == f.name) {
+          x["samples"] = t.samples;
+          x["cpu_seconds"] = t.cpu_seconds;
+          x["seconds"] = t.seconds;
+        }
+      fns.push_back(x);
+    }
+    run["functions"] = fns;
+    nlohmann::json times = nlohmann::json::array();
+    for (const auto& t : r.times)
+      times.push_back({{"name", t.name},
+                       {"object", t.object},
+                       {"samples", t.samples},
+                       {"cpu_seconds", t.cpu_seconds},
+                       {"seconds", t.seconds}});
+    run["samples"] = {{"total", samples},
+                      {"cpu_seconds", cpu_sampled},
+                      {"sampler", sampler},
+                      {"by_function", times}};
+    nlohmann::json regs = nlohmann::json::array();
+    for (const auto& g : r.counts.regions)
+      regs.push_back({{"name", g.name},
+                      {"calls", g.calls},
+                      {"ops", ops_json(g.ops)},
+                      {"flops", total(g.ops)}});
+    run["regions"] = regs;
+    if (r.native.totals.flops_counted) run["pmu_flops"] = r.native.totals.flops;
+    if (!r.native.totals.bytes_by_level.empty())
+      run["pmu_bytes_by_level"] = r.native.totals.bytes_by_level;
+    run["messages"] = messages;
+    run["notes"] = notes;
+    j["run"] = run;
+    if (m) {
+      nlohmann::json analyses = nlohmann::json::array();
+      for (const auto& p : ip.points)
+        analyses.push_back(analysis_to_json(p, diagnose(p, m->roofs), m->roofs));
+      j["analysis"] = analyses;
+    }
+    emit(j.dump(2) + "\n", a.output);
+  } else {
+    std::string t = "profile --instrument of " + a.command.front() + "\n";
+    t += "  native run: exit status " + std::to_string(r.native.exit_status) +
+         ", T = " + format_seconds(Seconds(r.native.wall_seconds)) + " (wall clock)";
+    if (r.native.totals.cpu_seconds > 0)
+      t += ", CPU time " + format_seconds(Seconds(r.native.totals.cpu_seconds));
+    if (samples > 0)
+      t += ", " + std::to_string(samples) + " samples (" + sampler + ") of " +
+           format_seconds(Seconds(cpu_sampled)) + " CPU time";
+    t += "\n";
+    if (r.counting.wall_seconds > 0)
+      t += "  counting run: " + format_seconds(Seconds(r.counting.wall_seconds)) + " (" +
+           format_number(r.counting.wall_seconds / native, 3) + "× the native run)\n";
+    for (const auto& sim : r.simulations) {
+      if (sim.wall_seconds <= 0) continue;
+      t += "  simulation (" + geometry_text(sim.d1) + "; " + geometry_text(sim.ll) +
+           " as the last level): " + format_seconds(Seconds(sim.wall_seconds)) + " (" +
+           format_number(sim.wall_seconds / native, 3) + "× the native run)\n";
+      for (const auto* g : {&sim.d1, &sim.ll})
+        if (!g->note.empty()) t += "    " + g->level + ": " + g->note + "\n";
+    }
+    std::vector<OpCount> all;
+    for (const auto& f : r.counts.functions) all.insert(all.end(), f.ops.begin(), f.ops.end());
+    if (r.counts.processes > 0)
+      t += "  counted W = " + format_work(Work(total(all))) +
+           (total(all) > 0 ? " — " + ops_text(all) : "") + "\n";
+    if (total(all, "int_ops") > 0)
+      t += "  counted integer dot-product operations: " + format_number(total(all, "int_ops"), 4) +
+           " (not in W)\n";
+    if (r.native.totals.flops_counted)
+      t += "  PMU (native run): W = " + format_work(Work(r.native.totals.flops)) + "\n";
+    for (const auto& [lvl, b] : r.native.totals.bytes_by_level)
+      t += "  PMU (native run): Q(" + lvl + ") = " + format_bytes(Bytes(b)) + "\n";
+    if (!r.simulations.empty()) {
+      bool any = false;
+      for (const auto& sim : r.simulations) any = any || !sim.profile.events.empty();
+      if (any) {
+        t += "  what the simulator does not see:\n";
+        for (const auto& l : simulator_limits()) t += "    - " + l + "\n";
+      }
+    }
+    for (const auto& msg : messages) t += "  " + msg + "\n";
+    // Functions with W, by time.
+    Table table({"function", "calls", "W", "Q(L2)", "Q(L3)", "Q(DRAM)", "T", "share"});
+    for (const auto& p : ip.points) {
+      if (p.weight <= 0) continue;
+      std::map<std::string, double> q = levels_of(p.traffic);
+      auto qs = [&](const char* l) {
+        return q.count(l) ? format_bytes(Bytes(q.at(l))) : std::string("-");
+      };
+      const std::string calls = p.note.substr(0, p.note.find(" calls"));
+      table.add_row({p.name, calls, format_work(p.work), qs("L2"), qs("L3"), qs("DRAM"),
+                     format_seconds(p.time), format_number(100 * p.weight, 3) + " %"});
+    }
+    if (table.size() > 0) t += "\n" + table.render();
+    for (const auto& n : notes) t += "  note: " + n + "\n";
+    for (const auto& p : ip.points) {
+      t += "\n";
+      if (m)
+        t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs,
+                                   a.output.empty() && color_stdout());
+      else
+        t += render_point_brief(p);
+    }
+    emit(t, a.output);
+  }
+  if (r.native.exit_status != 0) {
+    std::fflush(stdout);
+    std::exit(r.native.exit_status);
+  }
+}
+
+}  // namespace roofline::cli

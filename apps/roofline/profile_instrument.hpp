@@ -1,0 +1,28 @@
+#pragma once
+// `roofline profile --instrument -- ./app args`: W by the flopcount plugin's instrumentation, Q by
+// cache simulation, T from a native run (profile_instrument.cpp; docs/counters.md).
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+
+namespace roofline::cli {
+
+struct InstrumentArgs {
+  MachineOptions machine;
+  std::string name;
+  std::string sim_caches;             ///< --sim-caches: geometry instead of this machine's
+  std::string simulate = "all";       ///< all | last | none
+  std::string valgrind = "valgrind";  ///< --valgrind: the executable
+  bool hardware = true;  ///< --events auto: PMU counts of the native run for comparison
+  std::string sysfs = "/sys/bus/event_source/devices";
+  bool json = false;
+  std::string output;
+  std::vector<std::string> command;
+};
+
+/// Runs the program (three or four times), prints or writes the points; exits with the
+/// program's status when it is not 0.
+void run_profile_instrument(InstrumentArgs a);
+
+}  // namespace roofline::cli

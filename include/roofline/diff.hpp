@@ -1,0 +1,49 @@
+#pragma once
+// Two roof sets side by side (`roofline diff`, docs/check.md): each roof's ratio B/A, whether the
+// change exceeds the spread both measurements carry, the roofs one side lacks, and the ridge
+// moving. Pure arithmetic over RoofSet; the CLI reads the documents and renders.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/roof.hpp"
+
+namespace roofline {
+
+/// One roof present on both sides (compute roofs by name, memory roofs by level); and the two
+/// default roofs when their names differ (named "HBM3 → HBM3e (default memory roofs)").
+struct RoofChange {
+  std::string name;
+  bool compute = true;  ///< a flat roof (FLOP/s); else a memory roof (byte/s)
+  double a = 0, b = 0;  ///< the roofs' values (peak or bandwidth)
+  double ratio = 1;     ///< b / a
+  /// Relative spread (max − min) / median of each side's samples, when it carries statistics
+  /// of at least two repetitions (a datasheet or theoretical roof carries none).
+  std::optional<double> spread_a, spread_b;
+  /// |ratio − 1| > max of the spreads carried: the change exceeds both runs' spread. Empty when
+  /// neither side carries a spread (nothing to measure the change against).
+  std::optional<bool> exceeds_spread;
+};
+
+struct RoofSetDiff {
+  std::vector<RoofChange> changes;
+  std::vector<std::string> only_a, only_b;  ///< "compute fp64 avx512" / "memory L3"
+  /// The ridge I* = π/β of each side's default roofs (RoofSet::select_compute(""),
+  /// select_memory("")), with the roofs it was taken from.
+  double ridge_a = 0, ridge_b = 0;
+  double ridge_ratio = 1;  ///< ridge_b / ridge_a
+  std::string ridge_roofs_a, ridge_roofs_b;
+};
+
+/// The relative spread of a roof's statistics: Statistics::spread() when there are at least two
+/// repetitions and a median > 0, else empty.
+std::optional<double> roof_spread(const std::optional<Statistics>& s);
+
+/// Whether a ratio's change exceeds the spreads carried (the larger of the two; one alone when
+/// only one is carried; empty when neither is).
+std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b);
+
+/// Compares two roof sets. InputError when their units differ (FLOP/byte against tuple/I/O).
+RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b);
+
+}  // namespace roofline

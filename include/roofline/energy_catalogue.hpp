@@ -1,0 +1,29 @@
+#pragma once
+// The energy figures a machine document can give when no power is measured (docs/energy.md): its
+// catalogue power (`info.power_w`, the vendor's TDP/TBP, with `info.power_source`). At most TDP
+// watts are drawn, so running at the roof π a unit of work costs at most TDP/π joules, all
+// constant power included — an upper bound on ε̂_flop of the energy roofline, and π/TDP a lower
+// bound on its peak work per joule; likewise TDP/β per byte at the bandwidth roof β.
+#include <optional>
+#include <string>
+
+#include "roofline/io.hpp"
+
+namespace roofline {
+
+struct TdpEnergyBound {
+  double power_w = 0;              ///< the catalogue's TDP/TBP
+  std::string power_source;        ///< where it comes from (info.power_source)
+  std::string compute_roof;        ///< the roof π taken (the default compute roof)
+  std::string memory_level;        ///< the roof β taken (the default memory roof)
+  double max_joules_per_work = 0;  ///< TDP/π: bound on ε̂_flop
+  double max_joules_per_byte = 0;  ///< TDP/β: bound on the energy of a byte at the roof
+  double min_work_per_joule = 0;   ///< π/TDP
+};
+
+/// The bound from `m`'s info.power_w; empty with `why` set when the document carries no power
+/// figure (a measured machine, or a catalogue entry whose vendor publishes none: power_w null).
+std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m,
+                                               std::string* why = nullptr);
+
+}  // namespace roofline

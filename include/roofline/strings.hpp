@@ -1,0 +1,15 @@
+#pragma once
+// Small text helpers every layer uses, in one place. ASCII only: other bytes (UTF-8 included)
+// pass unchanged, so names from files keep their characters.
+#include <string>
+#include <string_view>
+
+namespace roofline {
+
+/// `s` with the ASCII letters A–Z in lower case.
+std::string lower(std::string_view s);
+
+/// `s` without leading and trailing ASCII white space (space, \t, \n, \v, \f, \r).
+std::string trim(std::string_view s);
+
+}  // namespace roofline

@@ -1,0 +1,62 @@
+// Charts (report.hpp): the SVG and the self-contained HTML page `roofline plot` writes, for a
+// notebook (_repr_svg_, _repr_html_ in python/roofline/__init__.py) or a file.
+#include <pybind11/stl.h>
+
+#include "common.hpp"
+#include "roofline/report.hpp"
+
+namespace roofline::python {
+
+namespace {
+
+ReportInput report_input(const ChartSpec& c) {
+  ReportInput in;
+  in.title = c.title;
+  in.machines = c.machines;
+  in.points = c.points;
+  if (c.workload_line) in.workload_line = Intensity(*c.workload_line);
+  in.no_overlap_curve = c.no_overlap_curve;
+  return in;
+}
+
+ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Point>& points,
+                     const std::string& title, std::optional<double> workload_line,
+                     bool no_overlap_curve) {
+  ChartSpec c;
+  for (const auto& m : machines) c.machines.push_back(m.doc);
+  c.points = points;
+  c.title = title;
+  c.workload_line = workload_line;
+  c.no_overlap_curve = no_overlap_curve;
+  return c;
+}
+
+}  // namespace
+
+std::string chart_svg(const ChartSpec& c) {
+  return render_svg(report_input(c));
+}
+std::string chart_html(const ChartSpec& c) {
+  return render_html(report_input(c));
+}
+
+void register_charts(py::module_& m) {
+  py::class_<ChartSpec>(m, "_Chart")
+      .def(py::init(&make_chart), py::arg("machines"), py::arg("points"), py::arg("title"),
+           py::arg("workload_line"), py::arg("no_overlap_curve"))
+      .def("to_svg", &chart_svg)
+      .def("to_html", &chart_html)
+      .def("to_csv", [](const ChartSpec& c) { return render_csv(report_input(c)); })
+      .def("to_json",
+           [](const ChartSpec& c) { return json_to_python(render_json(report_input(c))); })
+      .def("to_terminal",
+           [](const ChartSpec& c, int columns) {
+             return render_terminal(report_input(c), columns, false);
+           })
+      .def("save", [](const ChartSpec& c, const std::string& path) {
+        check_report_path(path);
+        write_report(path, report_input(c));
+      });
+}
+
+}  // namespace roofline::python

@@ -1,0 +1,49 @@
+#pragma once
+// Shared pieces of the Python bindings (docs/python.md): the objects Python holds and the
+// registration function of each part of the module. The bindings are a thin layer over the
+// public headers: every number comes from the library, as the CLI's do.
+//
+// Units: plain floats in SI base units with the unit in the attribute name (`peak_flop_per_s`,
+// `bandwidth_byte_per_s`, `intensity_flop_per_byte`, `time_s`). An integer roof counts OP
+// where the name says FLOP (its `integer` flag is set), and a machine with custom units
+// (`Machine.units`) counts in those.
+#include <pybind11/pybind11.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/io.hpp"
+#include "roofline/point.hpp"
+
+namespace roofline::python {
+
+namespace py = pybind11;
+
+/// What Python's Machine holds: a machine document (measured, catalogued or given roofs).
+struct Machine {
+  MachineDocument doc;
+};
+
+/// A chart's inputs: the machine, optional overlays and points (report.hpp's ReportInput).
+struct ChartSpec {
+  std::vector<MachineDocument> machines;
+  std::vector<Point> points;
+  std::string title;
+  std::optional<double> workload_line;
+  bool no_overlap_curve = false;
+};
+std::string chart_svg(const ChartSpec& c);
+std::string chart_html(const ChartSpec& c);
+
+/// JSON from the library as a Python object (json.loads of its text).
+py::object json_to_python(const nlohmann::json& j);
+
+void register_errors(py::module_& m);
+void register_machine(py::module_& m);
+void register_point(py::module_& m);
+void register_kernels(py::module_& m);
+void register_charts(py::module_& m);
+void register_llm(py::module_& m);
+
+}  // namespace roofline::python

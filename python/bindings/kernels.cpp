@@ -1,0 +1,154 @@
+// The kernel counts (kernels.hpp): hand-counted W and compulsory Q of catalogue kernels, the
+// numbers `roofline kernel` prints.
+#include <pybind11/stl.h>
+
+#include <cctype>
+
+#include "common.hpp"
+#include "roofline/dtype.hpp"
+#include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
+#include "roofline/kernels.hpp"
+#include "roofline/sanitize.hpp"
+
+namespace roofline::python {
+
+namespace {
+
+struct Count {
+  KernelCount k;
+  std::string dtype;
+};
+
+/// The data type of a kernel: the one given, else the alias's (saxpy fp32, daxpy fp64, haxpy
+/// fp16: the BLAS prefix letter), else the kernel's default — the rule of `roofline kernel`.
+std::string kernel_dtype(const std::string& name, const KernelSpec& spec,
+                         const std::string& given) {
+  if (!given.empty()) return given;
+  const char first = name.empty() ? ' ' : static_cast<char>(std::tolower(name[0]));
+  const bool alias = name != spec.name;
+  if (alias && first == 'd') return "fp64";
+  if (alias && first == 's') return "fp32";
+  if (alias && first == 'h') return "fp16";
+  return spec.default_dtype;
+}
+
+Count count_kernel(const std::string& name, const std::string& dtype,
+                   const std::map<std::string, double>& sizes) {
+  const KernelSpec& spec = find_kernel(name);
+  const DataType t = parse_dtype(kernel_dtype(name, spec, dtype));
+  std::map<std::string, double> params;
+  for (const auto& p : spec.params) {
+    auto it = sizes.find(p);
+    if (it == sizes.end()) throw InputError("kernel " + spec.name + ": " + p + " is required");
+    params[p] = it->second;
+  }
+  for (const auto& [p, def] : spec.defaults) {
+    auto it = sizes.find(p);
+    params[p] = it == sizes.end() ? def : it->second;
+  }
+  for (const auto& [p, v] : sizes)
+    if (!params.count(p)) throw InputError("kernel " + spec.name + " takes no " + p);
+  return Count{spec.count(params, t), t.name};
+}
+
+}  // namespace
+
+void register_kernels(py::module_& m) {
+  py::class_<Count>(m, "KernelCount",
+                    "Hand-counted work W and compulsory traffic Q of a kernel: a lower bound "
+                    "on real traffic (every distinct element moves once).")
+      .def_property_readonly("kernel", [](const Count& c) { return c.k.kernel; })
+      .def_property_readonly("dtype", [](const Count& c) { return c.dtype; })
+      .def_property_readonly(
+          "work_flop", [](const Count& c) { return c.k.work.value; },
+          "W in FLOP (OP when `integer`)")
+      .def_property_readonly(
+          "traffic_byte", [](const Count& c) { return c.k.traffic.value; },
+          "compulsory Q in the bytes the code names")
+      .def_property_readonly(
+          "traffic_write_allocate_byte",
+          [](const Count& c) { return c.k.traffic_write_allocate.value; },
+          "Q with the read-for-ownership of stored arrays")
+      .def_property_readonly(
+          "intensity_flop_per_byte", [](const Count& c) { return c.k.intensity().value; },
+          "I = W/Q")
+      .def_property_readonly("blas_level", [](const Count& c) { return c.k.blas_level; })
+      .def_property_readonly("work_formula", [](const Count& c) { return c.k.work_formula; })
+      .def_property_readonly("traffic_formula", [](const Count& c) { return c.k.traffic_formula; })
+      .def_property_readonly("note", [](const Count& c) { return c.k.note; })
+      .def_property_readonly("integer", [](const Count& c) { return c.k.integer; })
+      .def(
+          "point",
+          [](const Count& c, double time_s, const std::string& name) {
+            Point p;
+            p.name = name.empty() ? c.k.kernel : name;
+            p.work = c.k.work;
+            p.traffic.push_back({"", c.k.traffic});
+            p.time = Seconds(time_s);
+            p.precision = c.dtype;
+            p.source = "formula";
+            p.validate();
+            return p;
+          },
+          py::arg("time_s"), py::arg("name") = "",
+          "The kernel as a Point that took time_s (W and compulsory Q from the count).")
+      .def("to_dict",
+           [](const Count& c) {
+             nlohmann::json j = kernel_count_to_json(c.k);
+             j["dtype"] = c.dtype;
+             return json_to_python(j);
+           })
+      .def("__repr__", [](const Count& c) {
+        return "<KernelCount " + terminal_safe(c.k.kernel) + " (" + c.dtype +
+               "): W=" + c.k.work_formula + " Q=" + c.k.traffic_formula + ">";
+      });
+
+  m.def(
+      "kernel",
+      [](const std::string& name, const std::string& dtype, const py::kwargs& sizes) {
+        std::map<std::string, double> s;
+        for (const auto& [k, v] : sizes) s[py::cast<std::string>(k)] = py::cast<double>(v);
+        return count_kernel(name, dtype, s);
+      },
+      py::arg("name"), py::arg("dtype") = "",
+      "W, Q and I of a catalogue kernel, e.g. kernel('saxpy', n=1e8), kernel('gemm', m=N, n=N, "
+      "k=N). dtype '' = the alias's (saxpy fp32, daxpy fp64) or the kernel's default. "
+      "InputError for an unknown kernel (listing the names), a missing or unknown size.");
+
+  m.def(
+      "kernels",
+      []() {
+        py::list out;
+        for (const auto& s : kernel_catalogue()) {
+          py::dict d;
+          d["name"] = s.name;
+          d["aliases"] = s.aliases;
+          d["params"] = s.params;
+          d["defaults"] = s.defaults;
+          d["default_dtype"] = s.default_dtype;
+          d["description"] = s.description;
+          out.append(d);
+        }
+        return out;
+      },
+      "The kernel catalogue (`roofline kernel list`): name, aliases, size parameters, defaults.");
+
+  m.def(
+      "dtypes",
+      []() {
+        py::list out;
+        for (const auto& t : builtin_dtypes()) {
+          py::dict d;
+          d["name"] = t.name;
+          d["bytes"] = t.bytes;
+          d["integer"] = t.integer;
+          d["description"] = t.description;
+          out.append(d);
+        }
+        return out;
+      },
+      "The built-in data types and their storage bytes per element.");
+}
+
+}  // namespace roofline::python

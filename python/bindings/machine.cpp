@@ -1,0 +1,350 @@
+// Machine, its roofs (with provenance and statistics), ridges, the hardware catalogue and
+// compare — over io.hpp, roof.hpp, model.hpp, hardware.hpp, compare.hpp and measure.hpp.
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+
+#include "common.hpp"
+#include "roofline/compare.hpp"
+#include "roofline/error.hpp"
+#include "roofline/hardware.hpp"
+#include "roofline/json_out.hpp"
+#include "roofline/measure.hpp"
+#include "roofline/model.hpp"
+#include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/text.hpp"
+
+namespace roofline::python {
+
+namespace {
+
+std::optional<double> opt_rate(const std::optional<WorkRate>& r) {
+  return r ? std::optional<double>(r->value) : std::nullopt;
+}
+std::optional<double> opt_rate(const std::optional<ByteRate>& r) {
+  return r ? std::optional<double>(r->value) : std::nullopt;
+}
+
+/// The roofs given as two numbers, as the CLI's --peak and --bandwidth (a flat roof named by
+/// its precision, else "peak", and a slanted roof at `level`).
+Machine from_roofs(double peak, double bandwidth, const std::string& precision,
+                   const std::string& level, const std::string& name) {
+  if (!(peak > 0) || !std::isfinite(peak))
+    throw InputError("peak_flop_per_s: must be > 0 and finite (got " + std::to_string(peak) + ")");
+  if (!(bandwidth > 0) || !std::isfinite(bandwidth))
+    throw InputError("bandwidth_byte_per_s: must be > 0 and finite (got " +
+                     std::to_string(bandwidth) + ")");
+  Machine m;
+  m.doc.roofs.name = name;
+  ComputeRoof c;
+  c.name = precision.empty() ? "peak" : precision;
+  c.precision = precision;
+  c.peak = WorkRate(peak);
+  c.source = "given";
+  MemoryRoof mem;
+  mem.level = level.empty() ? "DRAM" : level;
+  mem.bandwidth = ByteRate(bandwidth);
+  mem.source = "given";
+  m.doc.roofs.compute.push_back(c);
+  m.doc.roofs.memory.push_back(mem);
+  m.doc.roofs.validate();
+  m.doc.origin = "given roofs";
+  return m;
+}
+
+Machine measure(bool quick, int threads, const std::vector<std::string>& precisions,
+                const std::vector<std::string>& levels, bool curve,
+                const std::function<void(double, const std::string&)>& progress) {
+  MeasureOptions o;
+  o.quick = quick;
+  o.threads = threads;
+  o.precisions = precisions;
+  o.levels = levels;
+  o.curve = curve;
+  // Ctrl-C while measuring: the progress callback looks for Python's pending signals and raises
+  // the cancel flag, so the measurement stops at its next safe point (Interrupted).
+  std::atomic<bool> cancel{false};
+  o.cancel = &cancel;
+  o.progress = [&](double done, const std::string& what) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) {
+      PyErr_Clear();
+      cancel = true;
+      return;
+    }
+    if (progress) progress(done, what);
+  };
+  Machine m;
+  {
+    py::gil_scoped_release release;
+    m.doc = measure_machine(o);
+  }
+  return m;
+}
+
+}  // namespace
+
+void register_machine(py::module_& m) {
+  py::class_<Statistics>(m, "Statistics",
+                         "Repeated-measurement statistics of a measured roof, in the roof's own "
+                         "unit (FLOP/s or byte/s).")
+      .def_readonly("repetitions", &Statistics::repetitions)
+      .def_readonly("median", &Statistics::median)
+      .def_readonly("best", &Statistics::best)
+      .def_readonly("min", &Statistics::min)
+      .def_readonly("max", &Statistics::max)
+      .def_readonly("cv", &Statistics::cv, "coefficient of variation (stddev / mean)")
+      .def_readonly("noisy", &Statistics::noisy, "spread above the measurement's threshold")
+      .def_readonly("sustained", &Statistics::sustained,
+                    "the third-fastest sample: the best rate reached at least three times")
+      .def_property_readonly("spread", &Statistics::spread, "(max - min) / median")
+      .def_property_readonly("confirmed", &Statistics::confirmed,
+                             "the best is within 2% of the sustained rate");
+
+  py::class_<ComputeRoof>(m, "ComputeRoof", "A flat roof π: peak rate of one precision and unit.")
+      .def_readonly("name", &ComputeRoof::name)
+      .def_readonly("precision", &ComputeRoof::precision)
+      .def_readonly("unit", &ComputeRoof::unit, "execution unit / instruction class")
+      .def_property_readonly(
+          "peak_flop_per_s", [](const ComputeRoof& c) { return c.peak.value; },
+          "π in FLOP/s (OP/s when `integer`)")
+      .def_property_readonly(
+          "provenance", [](const ComputeRoof& c) { return to_string(c.provenance); },
+          "'measured', 'theoretical' or 'datasheet'")
+      .def_readonly("source", &ComputeRoof::source, "URL, document or how it was measured")
+      .def_property_readonly(
+          "theoretical_flop_per_s", [](const ComputeRoof& c) { return opt_rate(c.theoretical); },
+          "cores × clock × work per cycle, beside a measured roof; None when not known")
+      .def_readonly("formula", &ComputeRoof::formula, "the theoretical roof's inputs, in words")
+      .def_readonly("statistics", &ComputeRoof::stats, "None unless measured")
+      .def_readonly("integer", &ComputeRoof::integer, "counted in OP")
+      .def_readonly("sparse", &ComputeRoof::sparse, "a structured-sparsity figure")
+      .def("__repr__", [](const ComputeRoof& c) {
+        return "<ComputeRoof '" + terminal_safe(c.name) + "' " +
+               format_work_rate(c.peak, UnitSystem{}) + " " + to_string(c.provenance) + ">";
+      });
+
+  py::class_<MemoryRoof>(m, "MemoryRoof", "A slanted roof β·I: bandwidth of one memory level.")
+      .def_readonly("level", &MemoryRoof::level)
+      .def_readonly("kind", &MemoryRoof::kind,
+                    "cache, memory, interconnect, network, storage or custom")
+      .def_property_readonly(
+          "bandwidth_byte_per_s", [](const MemoryRoof& r) { return r.bandwidth.value; },
+          "β in byte/s")
+      .def_property_readonly("provenance",
+                             [](const MemoryRoof& r) { return to_string(r.provenance); })
+      .def_readonly("source", &MemoryRoof::source)
+      .def_property_readonly("theoretical_byte_per_s",
+                             [](const MemoryRoof& r) { return opt_rate(r.theoretical); })
+      .def_readonly("formula", &MemoryRoof::formula)
+      .def_readonly("statistics", &MemoryRoof::stats)
+      .def_readonly("size_bytes", &MemoryRoof::size_bytes, "capacity of the level; None if unknown")
+      .def_readonly("convention", &MemoryRoof::convention,
+                    "'named' (bytes the code names) or 'moved' (incl. write-allocate); '' unknown")
+      .def_readonly("mixes_byte_per_s", &MemoryRoof::mixes, "byte/s per access mix")
+      .def("__repr__", [](const MemoryRoof& r) {
+        return "<MemoryRoof '" + terminal_safe(r.level) + "' " +
+               format_byte_rate(r.bandwidth, UnitSystem{}) + " " + to_string(r.provenance) + ">";
+      });
+
+  py::class_<RidgePoint>(m, "Ridge", "A ridge point I* = π/β of a compute roof on a memory roof.")
+      .def_readonly("label", &RidgePoint::label)
+      .def_readonly("compute_roof", &RidgePoint::compute_roof)
+      .def_property_readonly("peak_flop_per_s", [](const RidgePoint& r) { return r.peak.value; })
+      .def_readonly("memory_level", &RidgePoint::memory_level)
+      .def_property_readonly("bandwidth_byte_per_s",
+                             [](const RidgePoint& r) { return r.bandwidth.value; })
+      .def_property_readonly("ridge_flop_per_byte",
+                             [](const RidgePoint& r) { return r.ridge.value; });
+
+  py::class_<Machine>(m, "Machine",
+                      "A machine's roofs: measured here, from a machine document, from the "
+                      "hardware catalogue, or given as two numbers.")
+      .def(py::init([](const std::string& name_or_path, const std::string& hw_dir) {
+             return Machine{resolve_machine(name_or_path, hw_dir)};
+           }),
+           py::arg("name_or_path"), py::arg("hw_dir") = "",
+           "A catalogue name or alias (case-insensitive) or the path of a machine document, as "
+           "the CLI's --hw/--machine.")
+      .def_static(
+          "load", [](const std::string& path) { return Machine{load_machine_file(path)}; },
+          py::arg("path"),
+          "Loads a machine document (docs/schema.md) written by `roofline measure`.")
+      .def_static(
+          "from_catalogue",
+          [](const std::string& name, const std::string& hw_dir) {
+            return Machine{resolve_machine(name, hw_dir)};
+          },
+          py::arg("name"), py::arg("hw_dir") = "",
+          "A hardware catalogue entry by name or alias (`roofline hw list`).")
+      .def_static("from_roofs", &from_roofs, py::arg("peak_flop_per_s"),
+                  py::arg("bandwidth_byte_per_s"), py::arg("precision") = "",
+                  py::arg("level") = "DRAM", py::arg("name") = "given roofs",
+                  "One flat and one slanted roof, as the CLI's --peak and --bandwidth.")
+      .def_static("measure", &measure, py::arg("quick") = false, py::arg("threads") = 0,
+                  py::arg("precisions") = std::vector<std::string>{},
+                  py::arg("levels") = std::vector<std::string>{}, py::arg("curve") = true,
+                  py::arg("progress") = nullptr,
+                  "Measures this machine's CPU roofs as `roofline measure` does (seconds with "
+                  "quick=True, minutes otherwise). progress(fraction, what) is called as it goes; "
+                  "Ctrl-C stops it (KeyboardInterrupt).")
+      .def_property_readonly("name", [](const Machine& x) { return x.doc.roofs.name; })
+      .def_property_readonly(
+          "origin", [](const Machine& x) { return x.doc.origin; },
+          "the file it was read from, or the catalogue name")
+      .def_property_readonly(
+          "units",
+          [](const Machine& x) {
+            return py::make_tuple(x.doc.roofs.units.work, x.doc.roofs.units.traffic);
+          },
+          "(work unit, traffic unit): ('FLOP', 'byte') unless a custom roofline")
+      .def_property_readonly("compute_roofs", [](const Machine& x) { return x.doc.roofs.compute; })
+      .def_property_readonly("memory_roofs", [](const Machine& x) { return x.doc.roofs.memory; })
+      .def_property_readonly("default_compute",
+                             [](const Machine& x) { return x.doc.roofs.default_compute; })
+      .def_property_readonly("default_memory",
+                             [](const Machine& x) { return x.doc.roofs.default_memory; })
+      .def_property_readonly(
+          "info", [](const Machine& x) { return json_to_python(x.doc.info); },
+          "what describes the machine (CPU, clock, vendor, sources...) as a dict")
+      .def(
+          "compute_roof",
+          [](const Machine& x, const std::string& s) { return x.doc.roofs.select_compute(s); },
+          py::arg("name_or_precision") = "",
+          "The flat roof a point is judged against: a roof name, else the highest dense roof of "
+          "that precision, '' the default. InputError listing the roofs when none matches.")
+      .def(
+          "memory_roof",
+          [](const Machine& x, const std::string& l) { return x.doc.roofs.select_memory(l); },
+          py::arg("level") = "", "The slanted roof of a level ('' = the default).")
+      .def(
+          "ridge_flop_per_byte",
+          [](const Machine& x, const std::string& precision, const std::string& level) {
+            return ridge(x.doc.roofs.select_compute(precision), x.doc.roofs.select_memory(level))
+                .value;
+          },
+          py::arg("precision") = "", py::arg("level") = "", "I* = π/β in FLOP/byte.")
+      .def(
+          "attainable_flop_per_s",
+          [](const Machine& x, double intensity, const std::string& precision,
+             const std::string& level) {
+            if (!(intensity >= 0) || !std::isfinite(intensity))
+              throw InputError("intensity_flop_per_byte: must be ≥ 0 and finite (got " +
+                               std::to_string(intensity) + ")");
+            return attainable(x.doc.roofs.select_compute(precision),
+                              x.doc.roofs.select_memory(level), Intensity(intensity))
+                .value;
+          },
+          py::arg("intensity_flop_per_byte"), py::arg("precision") = "", py::arg("level") = "",
+          "min(π, β·I) in FLOP/s.")
+      .def(
+          "ridges",
+          [](const Machine& x, const std::string& level) {
+            return ridges_per_roof(x.doc.roofs, level);
+          },
+          py::arg("level") = "", "The ridge of every dense compute roof against a level.")
+      .def(
+          "to_json", [](const Machine& x) { return machine_to_json(x.doc).dump(2) + "\n"; },
+          "The machine document (docs/schema.md) as JSON text.")
+      .def(
+          "save",
+          [](const Machine& x, const std::string& path) {
+            write_file_atomic(path, machine_to_json(x.doc).dump(2) + "\n");
+          },
+          py::arg("path"), "Writes the machine document atomically (as the CLI's -o).")
+      .def("__str__",
+           [](const Machine& x) { return terminal_safe_lines(render_roofs(x.doc.roofs)); })
+      .def("__repr__", [](const Machine& x) {
+        return "<Machine '" + terminal_safe(x.doc.roofs.name) +
+               "': " + std::to_string(x.doc.roofs.compute.size()) + " compute, " +
+               std::to_string(x.doc.roofs.memory.size()) + " memory roofs>";
+      });
+
+  py::class_<HardwareSummary>(m, "CatalogueEntry", "One entry of the hardware catalogue.")
+      .def_readonly("name", &HardwareSummary::name)
+      .def_readonly("display_name", &HardwareSummary::display_name)
+      .def_readonly("vendor", &HardwareSummary::vendor)
+      .def_readonly("kind", &HardwareSummary::kind)
+      .def_readonly("release_year", &HardwareSummary::release_year)
+      .def_readonly("memory_bytes", &HardwareSummary::memory_bytes)
+      .def_readonly("aliases", &HardwareSummary::aliases)
+      .def_property_readonly("path", [](const HardwareSummary& h) { return h.path.string(); })
+      .def_property_readonly("machine", [](const HardwareSummary& h) { return Machine{h.machine}; })
+      .def("__repr__", [](const HardwareSummary& h) {
+        return "<CatalogueEntry '" + terminal_safe(h.name) + "'>";
+      });
+
+  m.def(
+      "catalogue",
+      [](const std::string& hw_dir) {
+        std::vector<std::string> problems;
+        auto entries = load_catalogue(hw_dir, &problems);
+        if (!problems.empty()) {
+          std::string text;
+          for (const auto& p : problems) text += (text.empty() ? "" : "; ") + p;
+          // A warning turned into an error (python -W error) propagates as that error.
+          if (PyErr_WarnEx(PyExc_UserWarning,
+                           terminal_safe_lines("skipped catalogue files: " + text).c_str(), 1) < 0)
+            throw py::error_already_set();
+        }
+        return entries;
+      },
+      py::arg("hw_dir") = "",
+      "Every hardware catalogue entry (`roofline hw list`); files that fail to load are skipped "
+      "with a warning naming them.");
+
+  py::class_<MachineAtIntensity>(m, "MachineAtIntensity")
+      .def_readonly("machine", &MachineAtIntensity::machine)
+      .def_readonly("compute_roof", &MachineAtIntensity::compute_roof)
+      .def_readonly("memory_level", &MachineAtIntensity::memory_level)
+      .def_property_readonly("peak_flop_per_s",
+                             [](const MachineAtIntensity& x) { return x.peak.value; })
+      .def_property_readonly("bandwidth_byte_per_s",
+                             [](const MachineAtIntensity& x) { return x.bandwidth.value; })
+      .def_property_readonly("ridge_flop_per_byte",
+                             [](const MachineAtIntensity& x) { return x.ridge.value; })
+      .def_property_readonly("attainable_flop_per_s",
+                             [](const MachineAtIntensity& x) { return x.attainable.value; })
+      .def_readonly("memory_side", &MachineAtIntensity::memory_side);
+
+  py::class_<Comparison>(m, "Comparison",
+                         "Machines at one intensity: the roof heights there and their ratios.")
+      .def_property_readonly("intensity_flop_per_byte",
+                             [](const Comparison& c) { return c.intensity.value; })
+      .def_readonly("machines", &Comparison::machines)
+      .def_readonly("ratios", &Comparison::ratios,
+                    "attainable of each machine ÷ that of the first (the best speedup)")
+      .def_property_readonly(
+          "regimes",
+          [](const Comparison& c) {
+            std::vector<std::string> out;
+            for (auto r : c.regimes) out.push_back(to_string(r));
+            return out;
+          },
+          "'bandwidth ratio', 'peak ratio' or 'mixed' per machine against the first")
+      .def("to_dict", [](const Comparison& c) { return json_to_python(comparison_to_json(c)); });
+
+  m.def(
+      "compare",
+      [](const std::vector<Machine>& machines, double intensity, const std::string& precision,
+         const std::string& level) {
+        if (machines.empty()) throw InputError("compare: give at least one machine");
+        if (!(intensity > 0) || !std::isfinite(intensity))
+          throw InputError("intensity_flop_per_byte: must be > 0 and finite (got " +
+                           std::to_string(intensity) + ")");
+        std::vector<const RoofSet*> sets;
+        for (const auto& x : machines) sets.push_back(&x.doc.roofs);
+        // The roof of each machine as `roofline hw compare --precision` picks it.
+        std::vector<std::string> roofs;
+        for (const RoofSet* r : sets) roofs.push_back(select_compute_roof(*r, precision).name);
+        return compare_roofs_at(sets, Intensity(intensity), roofs, level);
+      },
+      py::arg("machines"), py::arg("intensity_flop_per_byte"), py::arg("precision") = "",
+      py::arg("level") = "",
+      "The roofs of several machines at one intensity (`roofline hw compare --at I`): the "
+      "attainable rate of each and its ratio to the first.");
+}
+
+}  // namespace roofline::python

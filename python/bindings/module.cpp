@@ -1,0 +1,91 @@
+// roofline._roofline: the module's entry point and the error translation.
+//
+// The library's typed errors (roofline/error.hpp) become Python exceptions of the same names,
+// carrying the message the CLI prints after "roofline: error: " (apps/roofline/main.cpp): the
+// same text with anything from files shown escaped (roofline/sanitize.hpp), so a traceback in a
+// terminal never carries raw control characters either.
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+#include "roofline/error.hpp"
+#include "roofline/sanitize.hpp"
+
+namespace roofline::python {
+
+namespace {
+
+// Exception classes, created once with the module (pybind11 keeps them alive with it).
+PyObject* g_error = nullptr;
+PyObject* g_input_error = nullptr;
+PyObject* g_unavailable = nullptr;
+PyObject* g_output_error = nullptr;
+
+PyObject* new_exception(py::module_& m, const char* name, py::handle bases, const char* doc) {
+  const std::string qualified = std::string("roofline.") + name;
+  PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases.ptr(), nullptr);
+  if (type == nullptr) throw py::error_already_set();
+  m.add_object(name, py::handle(type));  // steals the reference into the module
+  return type;
+}
+
+void raise(PyObject* type, const std::string& message) {
+  PyErr_SetString(type, terminal_safe_lines(message).c_str());
+}
+
+}  // namespace
+
+py::object json_to_python(const nlohmann::json& j) {
+  // Never destroyed: a static py::object would be released after the interpreter has gone.
+  static const auto* loads = new py::object(py::module_::import("json").attr("loads"));
+  return (*loads)(j.dump());
+}
+
+void register_errors(py::module_& m) {
+  g_error = new_exception(m, "Error", py::handle(PyExc_Exception),
+                          "Base of every error the roofline library raises on purpose.");
+  g_input_error = new_exception(
+      m, "InputError", py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError)),
+      "Bad input: a value, field or file that is wrong; the message names what, where and why "
+      "(the CLI exits 2 with it).");
+  g_unavailable = new_exception(
+      m, "Unavailable", py::make_tuple(py::handle(g_error), py::handle(PyExc_RuntimeError)),
+      "A capability this machine lacks (no PMU, GPU, MPI, rsvg-convert); the CLI exits 3.");
+  g_output_error = new_exception(
+      m, "OutputError", py::make_tuple(py::handle(g_error), py::handle(PyExc_OSError)),
+      "An output could not be written (disk full, I/O error); the CLI exits 4.");
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      raise(g_input_error, e.what());
+    } catch (const Unavailable& e) {
+      raise(g_unavailable, e.what());
+    } catch (const OutputError& e) {
+      raise(g_output_error, e.what());
+    } catch (const Interrupted&) {
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+    } catch (const Error& e) {
+      raise(g_error, e.what());
+    } catch (const nlohmann::json::exception& e) {
+      // As the CLI: a document whose JSON is well-formed but of the wrong shape.
+      raise(g_input_error, std::string("bad document: ") + e.what());
+    }
+  });
+}
+
+}  // namespace roofline::python
+
+PYBIND11_MODULE(_roofline, m) {
+  namespace rp = roofline::python;
+  m.doc() =
+      "The Roofline model from the roofline C++ library: machines and their roofs, points, the "
+      "two-step diagnosis, kernel counts, hardware comparison, the LLM model and charts. Import "
+      "`roofline`, not this module.";
+  m.attr("__version__") = ROOFLINE_PYTHON_VERSION;
+  rp::register_errors(m);
+  rp::register_machine(m);
+  rp::register_point(m);
+  rp::register_kernels(m);
+  rp::register_charts(m);
+  rp::register_llm(m);
+}

@@ -1,0 +1,146 @@
+"""The Roofline performance model in Python, from the roofline C++ library.
+
+Machines and their roofs (measured, from a machine document, from the hardware catalogue, or
+given), points placed on them, the two-step diagnosis with what to do, hand-counted kernels,
+comparisons of hardware at one intensity, the LLM inference model (``roofline.llm``), charts
+that a notebook shows, and PyTorch operators on the roofline (``roofline.torch``).
+
+Units: plain floats in SI base units, the unit in the name: ``work_flop``, ``traffic_byte``,
+``time_s``, ``peak_flop_per_s``, ``bandwidth_byte_per_s``, ``intensity_flop_per_byte``. An
+integer roof (``ComputeRoof.integer``) counts OP where a name says FLOP.
+
+Errors are ``roofline.InputError`` (a ValueError), ``roofline.Unavailable`` (a RuntimeError)
+and ``roofline.OutputError`` (an OSError), all ``roofline.Error``, carrying the message the CLI
+prints. See docs/python.md.
+"""
+
+from . import _roofline
+from ._roofline import (
+    Error,
+    InputError,
+    Unavailable,
+    OutputError,
+    Statistics,
+    ComputeRoof,
+    MemoryRoof,
+    Ridge,
+    Machine,
+    CatalogueEntry,
+    MachineAtIntensity,
+    Comparison,
+    Point,
+    LevelJudgement,
+    EmptyRoof,
+    Diagnosis,
+    KernelCount,
+    catalogue,
+    compare,
+    diagnose,
+    kernel,
+    kernels,
+    dtypes,
+)
+from . import llm
+
+__version__ = _roofline.__version__
+
+__all__ = [
+    "Error",
+    "InputError",
+    "Unavailable",
+    "OutputError",
+    "Statistics",
+    "ComputeRoof",
+    "MemoryRoof",
+    "Ridge",
+    "Machine",
+    "CatalogueEntry",
+    "MachineAtIntensity",
+    "Comparison",
+    "Point",
+    "LevelJudgement",
+    "EmptyRoof",
+    "Diagnosis",
+    "KernelCount",
+    "Chart",
+    "catalogue",
+    "compare",
+    "diagnose",
+    "kernel",
+    "kernels",
+    "dtypes",
+    "llm",
+]
+
+
+class Chart:
+    """A roofline chart: a machine's roofs, optional overlay machines, points.
+
+    ``to_svg()`` and ``to_html()`` give what ``roofline plot`` writes (the HTML page is
+    self-contained: tooltips, toggles, zoom, tables; no network); a notebook shows the chart
+    through ``_repr_svg_``/``_repr_html_``. ``save(path)`` picks the format from the extension
+    (.svg .html .png .json .csv) and writes atomically.
+    """
+
+    def __init__(self, machine, points=(), *, overlays=(), title=None,
+                 workload_intensity_flop_per_byte=None, no_overlap_curve=False):
+        if not isinstance(machine, Machine):
+            raise TypeError("Chart: machine must be a roofline.Machine (got %s)"
+                            % type(machine).__name__)
+        self.machine = machine
+        self.points = list(points)
+        self.overlays = list(overlays)
+        # As `roofline plot`: "Roofline of NAME" unless a title is given.
+        self.title = "Roofline of " + machine.name if title is None else title
+        self.workload_intensity_flop_per_byte = workload_intensity_flop_per_byte
+        self.no_overlap_curve = no_overlap_curve
+
+    def _spec(self):
+        return _roofline._Chart([self.machine] + self.overlays, self.points, self.title,
+                                self.workload_intensity_flop_per_byte, self.no_overlap_curve)
+
+    def to_svg(self):
+        """The chart as an SVG document (str)."""
+        return self._spec().to_svg()
+
+    def to_html(self):
+        """The chart as one self-contained HTML page (str)."""
+        return self._spec().to_html()
+
+    def to_csv(self):
+        """Roofs and points as CSV, one row each, with the diagnosis."""
+        return self._spec().to_csv()
+
+    def to_dict(self):
+        """Roofs, ridges, points and their analyses (schema roofline.report)."""
+        return self._spec().to_json()
+
+    def to_terminal(self, columns=100):
+        """A braille plot with tables, ``columns`` wide (40 to 1000), without colour."""
+        return self._spec().to_terminal(columns)
+
+    def save(self, path):
+        """Writes the chart in the format the extension names (.svg .html .png .json .csv)."""
+        self._spec().save(str(path))
+
+    def _repr_svg_(self):
+        return self.to_svg()
+
+    def _repr_html_(self):
+        # The SVG inline: a notebook cell holds a figure, not a whole page with its scripts.
+        return self.to_svg()
+
+
+def _machine_chart(self, points=(), **kwargs):
+    """This machine's roofs as a Chart, with points placed on them."""
+    return Chart(self, points, **kwargs)
+
+
+def _machine_repr_svg(self):
+    return Chart(self).to_svg()
+
+
+Machine.chart = _machine_chart
+Machine.to_svg = lambda self, points=(), **kw: Chart(self, points, **kw).to_svg()
+Machine.to_html = lambda self, points=(), **kw: Chart(self, points, **kw).to_html()
+Machine._repr_svg_ = _machine_repr_svg

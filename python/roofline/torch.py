@@ -1,0 +1,298 @@
+"""A PyTorch model's operators on the roofline.
+
+    import roofline, roofline.torch
+    with roofline.torch.profile() as prof:
+        model(x)                      # an existing training or inference step
+    machine = roofline.Machine("a100-80gb")          # or roofline.Machine.measure()
+    print(prof.table(machine))
+    prof.chart(machine)               # a notebook shows it
+
+Or around a whole script: ``python3 -m roofline.torch --hw NAME script.py [args...]``.
+
+Where each number comes from:
+
+* W is torch's own FLOP count: the profiler's ``with_flops`` (torch 1.13: matrix products
+  ``aten::mm``, ``aten::addmm``, ``aten::bmm``, ``aten::conv2d`` and the elementwise
+  ``aten::mul``/``aten::add``). Operators torch gives no FLOP count for are left out.
+* Q is the compulsory traffic of the operator: the bytes of every tensor it reads (inputs and
+  weights) once, plus the bytes of the output it writes, from the shapes and dtypes the
+  profiler records (``record_shapes``). It is a lower bound on the real traffic, like the
+  library's hand counts (caches that miss, tiles re-read, write-allocate all add to it). Where
+  the output's shape does not follow from the input shapes (a convolution's depends on stride
+  and padding, which the profiler does not record) only the inputs are counted:
+  ``Operator.output_counted`` says so, and the bound is lower still.
+* T is the profiler's wall time of the operator on the CPU (children included). On a GPU the
+  operators are launched asynchronously, so the CPU time is not the kernel's time: this module
+  profiles the CPU only.
+"""
+
+try:
+    import torch as _torch
+    from torch.profiler import ProfilerActivity as _ProfilerActivity
+    from torch.profiler import profile as _torch_profile
+except ImportError as _e:  # the package imports without torch; this module says what is missing
+    raise ImportError(
+        "roofline.torch needs PyTorch (the Python module 'torch', Debian package python3-torch), "
+        "which this Python (%s) cannot import: %s" % (__import__("sys").executable, _e)) from _e
+
+from . import Chart, InputError, Point, diagnose
+
+__all__ = ["Operator", "Profile", "profile", "main"]
+
+# Bytes per element of the dtype names the profiler records (c10's names of the scalar types).
+_DTYPE_BYTES = {
+    "double": 8, "float": 4, "c10::Half": 2, "c10::BFloat16": 2, "long int": 8, "int": 4,
+    "short int": 2, "signed char": 1, "unsigned char": 1, "bool": 1,
+    "c10::complex<float>": 8, "c10::complex<double>": 16,
+}
+# The roofline library's precision of each (the compute roof a point is judged against).
+_DTYPE_PRECISION = {
+    "double": "fp64", "float": "fp32", "c10::Half": "fp16", "c10::BFloat16": "bf16",
+    "long int": "int64", "int": "int32", "signed char": "int8", "unsigned char": "int8",
+}
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _broadcast(shapes):
+    """numpy/torch broadcasting of several shapes (the output of an elementwise operator)."""
+    rank = max(len(s) for s in shapes)
+    out = []
+    for i in range(rank):
+        dims = [s[len(s) - rank + i] for s in shapes if len(s) - rank + i >= 0]
+        big = [d for d in dims if d != 1]
+        out.append(big[0] if big else 1)
+    return out
+
+
+def _output_shape(name, tensors):
+    """The output shape of an operator from its tensor inputs, where it follows from them."""
+    shapes = [s for s, _ in tensors]
+    if name == "aten::mm" and len(shapes) == 2:
+        return [shapes[0][0], shapes[1][1]]
+    if name == "aten::addmm" and len(shapes) == 3:  # bias, A (m×k), B (k×n)
+        return [shapes[1][0], shapes[2][1]]
+    if name == "aten::bmm" and len(shapes) == 2:
+        return [shapes[0][0], shapes[0][1], shapes[1][2]]
+    if name == "aten::baddbmm" and len(shapes) == 3:
+        return [shapes[1][0], shapes[1][1], shapes[2][2]]
+    if name in ("aten::mul", "aten::add", "aten::mul_", "aten::add_", "aten::sub", "aten::div"):
+        return _broadcast(shapes)
+    return None
+
+
+class Operator:
+    """One operator call (or, from ``Profile.by_type()``, all calls of one operator type).
+
+    work_flop: torch's FLOP count; traffic_byte: compulsory bytes (a lower bound, see the
+    module's documentation); time_s: the profiler's time; calls: how many calls it sums.
+    """
+
+    def __init__(self, name, work_flop, traffic_byte, time_s, precision, shapes=None,
+                 output_counted=True, calls=1):
+        self.name = name
+        self.work_flop = float(work_flop)
+        self.traffic_byte = float(traffic_byte)
+        self.time_s = float(time_s)
+        self.precision = precision
+        self.shapes = shapes
+        self.output_counted = output_counted
+        self.calls = calls
+
+    @property
+    def intensity_flop_per_byte(self):
+        return self.work_flop / self.traffic_byte
+
+    @property
+    def performance_flop_per_s(self):
+        return self.work_flop / self.time_s
+
+    def point(self, name=None):
+        """The operator as a roofline.Point (source 'torch.profiler')."""
+        note = "Q: compulsory traffic of inputs, weights and output (a lower bound)"
+        if not self.output_counted:
+            note = "Q: compulsory traffic of inputs and weights only (a lower bound)"
+        return Point(name or self.name, self.work_flop, self.traffic_byte, self.time_s,
+                     precision=self.precision or "", source="torch.profiler", note=note)
+
+    def __repr__(self):
+        return "<Operator %s ×%d W=%.6g FLOP Q=%.6g B T=%.6g s>" % (
+            self.name, self.calls, self.work_flop, self.traffic_byte, self.time_s)
+
+
+def _operator(event):
+    """An Operator from a kineto event with a FLOP count, or None."""
+    flops = event.flops()
+    if flops <= 0:
+        return None
+    name = event.name()
+    tensors = []
+    for shape, dtype in zip(event.shapes(), event.dtypes()):
+        if dtype in _DTYPE_BYTES:  # a tensor (scalars are 'Scalar' or '')
+            tensors.append((list(shape), dtype))
+    if not tensors:
+        return None
+    traffic = sum(_numel(s) * _DTYPE_BYTES[d] for s, d in tensors)
+    out = _output_shape(name, tensors)
+    output_counted = out is not None
+    if out is not None:
+        traffic += _numel(out) * _DTYPE_BYTES[tensors[-1][1]]
+    elif name in ("aten::mm", "aten::bmm") and len(tensors) == 3:
+        # The out= overload (mm.out, bmm.out): the third tensor is the output, counted once.
+        output_counted = _output_shape(name, tensors[:2]) == tensors[2][0]
+    time_s = event.duration_us() * 1e-6
+    if time_s <= 0 or traffic <= 0:
+        return None  # below the profiler's microsecond resolution: no point to place
+    dtype = tensors[-1][1]
+    return Operator(name, flops, traffic, time_s, _DTYPE_PRECISION.get(dtype, ""),
+                    shapes=[s for s, _ in tensors], output_counted=output_counted)
+
+
+class Profile:
+    """What ``profile()`` recorded: the operators with a FLOP count, in call order."""
+
+    def __init__(self):
+        self._events = []
+        self._prof = None
+
+    def operators(self):
+        """Every operator call with a FLOP count, as Operators."""
+        ops = []
+        for e in self._events:
+            op = _operator(e)
+            if op is not None:
+                ops.append(op)
+        return ops
+
+    def by_type(self):
+        """The calls aggregated per operator name: W, Q and T summed (I = ΣW/ΣQ)."""
+        groups = {}
+        for op in self.operators():
+            g = groups.get(op.name)
+            if g is None:
+                groups[op.name] = Operator(op.name, op.work_flop, op.traffic_byte, op.time_s,
+                                           op.precision, None, op.output_counted, 1)
+            else:
+                g.work_flop += op.work_flop
+                g.traffic_byte += op.traffic_byte
+                g.time_s += op.time_s
+                g.calls += 1
+                g.output_counted = g.output_counted and op.output_counted
+                if g.precision != op.precision:
+                    g.precision = ""  # mixed precisions: the machine's default roof
+        return list(groups.values())
+
+    def points(self, by_type=False):
+        """The operators (or the per-type aggregates) as roofline.Points."""
+        ops = self.by_type() if by_type else self.operators()
+        if by_type:
+            return [op.point() for op in ops]
+        return [op.point("%s #%d" % (op.name, i + 1)) for i, op in enumerate(ops)]
+
+    def diagnose(self, machine, by_type=True, precision=None):
+        """[(Operator, Diagnosis)] on a machine's roofs. precision None = each operator's dtype;
+        '' = the machine's default compute roof."""
+        ops = self.by_type() if by_type else self.operators()
+        out = []
+        for op in ops:
+            p = op.point()
+            if precision is not None:
+                p = Point(p.name, p.work_flop, p.traffic_byte, p.time_s, precision=precision,
+                          source=p.source, note=p.note)
+            out.append((op, diagnose(p, machine)))
+        return out
+
+    def chart(self, machine, by_type=True, title="PyTorch operators"):
+        """The operators on the machine's roofs as a roofline.Chart."""
+        return Chart(machine, self.points(by_type=by_type), title=title)
+
+    def table(self, machine=None, by_type=True, precision=None):
+        """A text table: per operator W, Q (compulsory), I, T, P and, given a machine, the
+        verdict and the attainment of its roof."""
+        rows = [("operator", "calls", "W (FLOP)", "Q≥ (byte)", "I (FLOP/byte)", "T (s)",
+                 "P (FLOP/s)", "verdict", "attainment")]
+        if machine is not None:
+            pairs = self.diagnose(machine, by_type, precision)
+        else:
+            pairs = [(o, None) for o in (self.by_type() if by_type else self.operators())]
+        for op, d in pairs:
+            rows.append((op.name, str(op.calls), "%.4g" % op.work_flop, "%.4g" % op.traffic_byte,
+                         "%.4g" % op.intensity_flop_per_byte, "%.4g" % op.time_s,
+                         "%.4g" % op.performance_flop_per_s,
+                         d.verdict if d else "", "%.1f%%" % (100 * d.attainment) if d else ""))
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+        lines.append("Q≥: compulsory traffic (inputs, weights, output once): a lower bound, so I "
+                     "is an upper bound")
+        return "\n".join(lines) + "\n"
+
+
+class profile:
+    """Context manager: profiles what runs inside it with torch's profiler (CPU, shapes,
+    FLOPs) and gives a Profile."""
+
+    def __init__(self):
+        self._profile = Profile()
+        self._prof = None
+
+    def __enter__(self):
+        self._prof = _torch_profile(activities=[_ProfilerActivity.CPU], record_shapes=True,
+                                    with_flops=True)
+        self._prof.__enter__()
+        return self._profile
+
+    def __exit__(self, *exc):
+        result = self._prof.__exit__(*exc)
+        self._profile._events = list(self._prof.profiler.kineto_results.events())
+        self._profile._prof = self._prof
+        return result
+
+
+def main(argv=None):
+    """``python3 -m roofline.torch [--hw NAME | --machine FILE] [--per-call] script.py [args]``:
+    runs the script under profile() and prints its operators on the machine's roofs."""
+    import argparse
+    import runpy
+    import sys
+
+    from . import Error, Machine
+
+    parser = argparse.ArgumentParser(
+        prog="python3 -m roofline.torch",
+        description="Run a PyTorch script and place its operators on the roofline.")
+    parser.add_argument("--hw", help="catalogue name or machine document for the roofs")
+    parser.add_argument("--machine", help="machine document (from `roofline measure`)")
+    parser.add_argument("--per-call", action="store_true", help="one row per operator call")
+    parser.add_argument("--chart", help="write the chart here (.svg, .html, .png, .json, .csv)")
+    parser.add_argument("script")
+    parser.add_argument("args", nargs=argparse.REMAINDER)
+    a = parser.parse_args(argv)
+    try:
+        machine = None
+        if a.hw and a.machine:
+            raise InputError("give --hw or --machine, not both")
+        if a.hw or a.machine:
+            machine = Machine(a.hw or a.machine)
+        sys.argv = [a.script] + a.args
+        with profile() as prof:
+            runpy.run_path(a.script, run_name="__main__")
+        sys.stdout.write(prof.table(machine, by_type=not a.per_call))
+        if a.chart:
+            if machine is None:
+                raise InputError("--chart needs roofs: give --hw or --machine")
+            prof.chart(machine, by_type=not a.per_call).save(a.chart)
+    except Error as e:
+        sys.stderr.write("roofline: error: %s\n" % e)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    import sys as _sys
+
+    _sys.exit(main())

@@ -1,0 +1,149 @@
+#include "roofline/check.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/statistics.hpp"
+
+namespace roofline {
+
+bool glob_match(std::string_view pattern, std::string_view name) {
+  // Iterative matching with one backtrack point (the last '*'): linear in practice, no
+  // recursion, so no pattern can exhaust the stack.
+  size_t p = 0, n = 0;
+  size_t star = std::string_view::npos, star_n = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+      ++p;
+      ++n;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      star_n = n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++star_n;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::optional<Threshold> threshold_for(const CheckConfig& c, std::string_view name) {
+  for (const auto& r : c.rules)
+    if (glob_match(r.pattern, name)) return Threshold{r.min_attainment, "rule '" + r.pattern + "'"};
+  if (c.min_attainment) return Threshold{*c.min_attainment, "the global minimum"};
+  return std::nullopt;
+}
+
+std::optional<double> rate_spread_from_times(const std::vector<double>& times) {
+  if (times.size() < 2) return std::nullopt;
+  std::vector<double> rates;
+  rates.reserve(times.size());
+  for (double t : times) {
+    if (!std::isfinite(t) || t <= 0) return std::nullopt;
+    rates.push_back(1.0 / t);  // W/t; W cancels in a relative spread
+  }
+  const Statistics s = summarize_rates(rates);
+  if (!(s.median > 0)) return std::nullopt;
+  return s.spread();
+}
+
+std::optional<double> rate_spread_from_summary(double min, double median, double max) {
+  if (!std::isfinite(min) || !std::isfinite(median) || !std::isfinite(max)) return std::nullopt;
+  if (!(min > 0) || median < min || max < median) return std::nullopt;
+  // Rates W/max ≤ W/median ≤ W/min: (W/min − W/max) / (W/median) = median·(max − min)/(min·max).
+  return median * (max - min) / (min * max);
+}
+
+double default_assumed_noise() {
+  return kNoisySpread;
+}
+
+RegressionJudgement judge_regression(double p_now, double p_base, const std::optional<Spread>& now,
+                                     const std::optional<Spread>& base, double assumed) {
+  RegressionJudgement j;
+  j.ratio = p_now / p_base;
+  if (now && base) {
+    j.noise = std::max(now->value, base->value);
+    j.noise_from = now->value >= base->value ? "this run's spread (" + now->from + ")"
+                                             : "the baseline's spread (" + base->from + ")";
+  } else if (now || base) {
+    const Spread& s = now ? *now : *base;
+    j.noise = s.value;
+    j.noise_from = std::string(now ? "this run's" : "the baseline's") + " spread (" + s.from +
+                   "; the other carries none)";
+  } else {
+    j.noise = assumed;
+    j.noise_from = "assumed: neither document carries a spread";
+  }
+  j.regressed = j.ratio < 1.0 - j.noise;
+  j.improved = j.ratio > 1.0 + j.noise;
+  return j;
+}
+
+AttainmentJudgement judge_attainment(double attainment, const std::optional<Threshold>& t,
+                                     bool above_roof) {
+  AttainmentJudgement j;
+  if (above_roof) {
+    j.failed = true;
+    j.why = "attainment " + format_number(attainment, 3) +
+            " is above its roof: the measurement or the roof is wrong";
+    return j;
+  }
+  if (!t) {
+    j.why = "attainment " + format_number(attainment, 3) + " (no minimum)";
+    return j;
+  }
+  j.failed = attainment < t->min_attainment;
+  j.why = "attainment " + format_number(attainment, 3) + (j.failed ? " < " : " ≥ ") +
+          format_number(t->min_attainment, 3) + " (" + t->from + ")";
+  return j;
+}
+
+std::string to_string(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::passed:
+      return "passed";
+    case CheckStatus::failed:
+      return "failed";
+    case CheckStatus::skipped:
+      return "skipped";
+  }
+  return "?";
+}
+
+std::string render_junit(const std::string& suite_name, const std::vector<PointCheck>& points) {
+  int failures = 0, skipped = 0;
+  for (const auto& p : points) {
+    failures += p.status == CheckStatus::failed;
+    skipped += p.status == CheckStatus::skipped;
+  }
+  const std::string suite = xml_text(suite_name);
+  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  const std::string counts = " tests=\"" + std::to_string(points.size()) + "\" failures=\"" +
+                             std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
+                             std::to_string(skipped) + "\"";
+  x += "<testsuites name=\"" + suite + "\"" + counts + ">\n";
+  x += "  <testsuite name=\"" + suite + "\"" + counts + ">\n";
+  for (const auto& p : points) {
+    std::string all;
+    for (const auto& w : p.why) all += (all.empty() ? "" : "; ") + w;
+    x += "    <testcase classname=\"" + suite + "\" name=\"" + xml_text(p.name) + "\"";
+    if (p.status == CheckStatus::passed) {
+      x += ">\n      <system-out>" + xml_text(all) + "</system-out>\n    </testcase>\n";
+    } else if (p.status == CheckStatus::skipped) {
+      x += ">\n      <skipped message=\"" + xml_text(all) + "\"/>\n    </testcase>\n";
+    } else {
+      x += ">\n      <failure message=\"" + xml_text(all) + "\" type=\"roofline.check\">" +
+           xml_text(all) + "</failure>\n    </testcase>\n";
+    }
+  }
+  x += "  </testsuite>\n</testsuites>\n";
+  return x;
+}
+
+}  // namespace roofline

@@ -1,0 +1,98 @@
+#include "roofline/diff.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "roofline/error.hpp"
+#include "roofline/model.hpp"
+
+namespace roofline {
+
+std::optional<double> roof_spread(const std::optional<Statistics>& s) {
+  if (!s || s->repetitions < 2 || !(s->median > 0)) return std::nullopt;
+  return s->spread();
+}
+
+std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b) {
+  if (!a && !b) return std::nullopt;
+  const double noise = std::max(a.value_or(0), b.value_or(0));
+  return std::fabs(ratio - 1) > noise;
+}
+
+namespace {
+
+RoofChange change(std::string name, bool compute, double a, double b,
+                  const std::optional<Statistics>& sa, const std::optional<Statistics>& sb) {
+  RoofChange c;
+  c.name = std::move(name);
+  c.compute = compute;
+  c.a = a;
+  c.b = b;
+  c.ratio = b / a;
+  c.spread_a = roof_spread(sa);
+  c.spread_b = roof_spread(sb);
+  c.exceeds_spread = exceeds_spread(c.ratio, c.spread_a, c.spread_b);
+  return c;
+}
+
+}  // namespace
+
+RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
+  if (!(a.units == b.units))
+    throw InputError("the roofs are in different units: " + a.units.work + "/" + a.units.traffic +
+                     " (" + a.name + ") against " + b.units.work + "/" + b.units.traffic + " (" +
+                     b.name + ")");
+  RoofSetDiff d;
+  for (const auto& ca : a.compute) {
+    const ComputeRoof* cb = b.find_compute(ca.name);
+    if (!cb) {
+      d.only_a.push_back("compute " + ca.name);
+      continue;
+    }
+    d.changes.push_back(change(ca.name, true, ca.peak.value, cb->peak.value, ca.stats, cb->stats));
+  }
+  for (const auto& cb : b.compute)
+    if (!a.find_compute(cb.name)) d.only_b.push_back("compute " + cb.name);
+  for (const auto& ma : a.memory) {
+    const MemoryRoof* mb = b.find_memory(ma.level);
+    if (!mb) {
+      d.only_a.push_back("memory " + ma.level);
+      continue;
+    }
+    d.changes.push_back(
+        change(ma.level, false, ma.bandwidth.value, mb->bandwidth.value, ma.stats, mb->stats));
+  }
+  for (const auto& mb : b.memory)
+    if (!a.find_memory(mb.level)) d.only_b.push_back("memory " + mb.level);
+  // The default roofs under different names (HBM3 against HBM3e, "fp32" against "fp32 avx2
+  // fma"): the two documents' main roofs are still compared, under both names.
+  if (!a.compute.empty() && !b.compute.empty()) {
+    const ComputeRoof& ca = a.select_compute("");
+    const ComputeRoof& cb = b.select_compute("");
+    if (!b.find_compute(ca.name))
+      d.changes.push_back(change(ca.name + " → " + cb.name + " (default compute roofs)", true,
+                                 ca.peak.value, cb.peak.value, ca.stats, cb.stats));
+  }
+  if (!a.memory.empty() && !b.memory.empty()) {
+    const MemoryRoof& ma = a.select_memory("");
+    const MemoryRoof& mb = b.select_memory("");
+    if (!b.find_memory(ma.level))
+      d.changes.push_back(change(ma.level + " → " + mb.level + " (default memory roofs)", false,
+                                 ma.bandwidth.value, mb.bandwidth.value, ma.stats, mb.stats));
+  }
+  // Ridge I* = π / β (docs/model.md): where the slanted roof meets the flat one.
+  auto ridge_of = [](const RoofSet& s, std::string& roofs) {
+    const ComputeRoof& c = s.select_compute("");
+    const MemoryRoof& m = s.select_memory("");
+    roofs = c.name + " / " + m.level;
+    return ridge(c, m).value;
+  };
+  if (!a.compute.empty() && !a.memory.empty() && !b.compute.empty() && !b.memory.empty()) {
+    d.ridge_a = ridge_of(a, d.ridge_roofs_a);
+    d.ridge_b = ridge_of(b, d.ridge_roofs_b);
+    d.ridge_ratio = d.ridge_b / d.ridge_a;
+  }
+  return d;
+}
+
+}  // namespace roofline

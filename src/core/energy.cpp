@@ -1,0 +1,76 @@
+// The energy roofline: Choi, Bedard, Fowler & Vuduc, "A roofline model of energy", IPDPS 2013
+// (include/roofline/energy.hpp has the model's equations).
+#include "roofline/energy.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline {
+
+void EnergyCosts::validate() const {
+  auto check = [](double v, const char* name, bool strictly_positive) {
+    if (!std::isfinite(v) || v < 0 || (strictly_positive && v == 0))
+      throw InputError(std::string(name) + ": expected a finite number " +
+                       (strictly_positive ? "> 0" : "≥ 0") + " (got " + format_number(v) + ")");
+  };
+  check(tau_flop, "tau_flop", true);
+  check(tau_mem, "tau_mem", true);
+  check(eps_flop, "eps_flop", true);
+  check(eps_mem, "eps_mem", false);
+  check(pi0, "pi0", false);
+}
+
+double time_balance(const EnergyCosts& c) {
+  return c.tau_mem / c.tau_flop;
+}
+
+double energy_balance(const EnergyCosts& c) {
+  return c.eps_mem / c.eps_flop;
+}
+
+double effective_energy_per_flop(const EnergyCosts& c) {
+  return c.eps_flop + c.pi0 * c.tau_flop;
+}
+
+namespace {
+double eta_flop(const EnergyCosts& c) {
+  return c.eps_flop / effective_energy_per_flop(c);
+}
+}  // namespace
+
+double effective_energy_balance(const EnergyCosts& c, double intensity) {
+  const double eta = eta_flop(c);
+  return eta * energy_balance(c) + (1 - eta) * std::max(0.0, time_balance(c) - intensity);
+}
+
+double model_time(const EnergyCosts& c, double work, double traffic) {
+  return std::max(work * c.tau_flop, traffic * c.tau_mem);
+}
+
+double model_energy(const EnergyCosts& c, double work, double traffic) {
+  return work * c.eps_flop + traffic * c.eps_mem + c.pi0 * model_time(c, work, traffic);
+}
+
+double work_per_joule(const EnergyCosts& c, double intensity) {
+  return 1.0 /
+         (effective_energy_per_flop(c) * (1 + effective_energy_balance(c, intensity) / intensity));
+}
+
+double model_power(const EnergyCosts& c, double intensity) {
+  // Per unit of work: E/W = 1 / work_per_joule, T/W = max(τ_flop, τ_mem/I).
+  const double time_per_work = std::max(c.tau_flop, c.tau_mem / intensity);
+  return (1.0 / work_per_joule(c, intensity)) / time_per_work;
+}
+
+double energy_balance_point(const EnergyCosts& c) {
+  const double eta = eta_flop(c);
+  const double be = eta * energy_balance(c);
+  const double bt = time_balance(c);
+  if (be >= bt) return be;
+  return (be + (1 - eta) * bt) / (2 - eta);
+}
+
+}  // namespace roofline

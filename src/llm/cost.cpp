@@ -1,0 +1,49 @@
+// Cost per token: dollars from a price per device-hour, joules from the catalogue's power
+// figure, each with where it comes from and what is missing.
+#include <cmath>
+#include <string>
+
+#include "roofline/error.hpp"
+#include "roofline/llm.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::llm {
+
+DevicePower device_power(const nlohmann::json& info) {
+  DevicePower p;
+  if (!info.is_object()) return p;
+  auto it = info.find("power_w");
+  if (it != info.end() && it->is_number() && !it->is_boolean() && it->get<double>() > 0)
+    p.watts = it->get<double>();
+  auto src = info.find("power_source");
+  if (src != info.end() && src->is_string()) p.source = src->get<std::string>();
+  return p;
+}
+
+TokenCost token_cost(double tokens_per_s, double devices, std::optional<double> price_per_hour,
+                     const DevicePower& power, const std::string& machine) {
+  if (!(tokens_per_s > 0) || !std::isfinite(tokens_per_s))
+    throw Error("llm: token cost needs a positive throughput");
+  if (price_per_hour && (!(*price_per_hour >= 0) || !std::isfinite(*price_per_hour)))
+    throw InputError("--price-per-hour: must be a number ≥ 0 (got " +
+                     format_number(*price_per_hour) + ")");
+  TokenCost c;
+  c.devices = devices;
+  c.tokens_per_s = tokens_per_s;
+  c.price_per_hour = price_per_hour;
+  if (price_per_hour)
+    c.usd_per_million_tokens = *price_per_hour * devices / (tokens_per_s * 3600) * 1e6;
+  else
+    c.notes.push_back("no price given (--price-per-hour): $/M tokens not computed");
+  c.power_w = power.watts;
+  c.power_source = power.source;
+  if (power.watts)
+    c.joules_per_token = *power.watts * devices / tokens_per_s;
+  else
+    c.notes.push_back("the power of " + machine + " is not in the catalogue" +
+                      (power.source.empty() ? "" : " (" + power.source + ")") +
+                      ": J/token not computed (give --power-w)");
+  return c;
+}
+
+}  // namespace roofline::llm

@@ -1,0 +1,133 @@
+#pragma once
+// The counting conventions of the LLM model, in one place (docs/llm.md states each):
+//
+// - FLOP (docs/model.md, counting rules): a multiply-accumulate is 2 FLOP, so a matrix product
+// (m×k)·(k×n) is
+//   2·m·k·n; element-wise operators count the FLOP per element below.
+// - Bytes (compulsory traffic, docs/model.md): every distinct element moves once per step — weights
+//   once, inputs read once, outputs written once; a read and a write are separate traffic.
+// - Query-key pairs: which keys a query sees (causal, sliding window, chunked) and which ones an
+//   unfused kernel computes anyway (the masked part of the score block it multiplies).
+// - Collectives: ring algorithms (Patarasuk & Yuan 2009), bytes sent + received per device.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace roofline::llm::counting {
+
+// FLOP per element of the element-wise operators (a convention; these operators are
+// memory-bound at any size, so the convention moves no bound):
+//   RMSNorm x·γ/√(mean x²): square, accumulate, scale, γ = 4
+//   LayerNorm: 8 (as kernels.hpp's layernorm: mean, subtract, square, accumulate, scale, γ, β)
+//   softmax: max, subtract, exp, accumulate, divide = 5 (as kernels.hpp)
+//   SiLU x/(1 + e^−x): negate, exp, add, divide = 4; GELU (tanh form) 9; ReLU 1;
+//   the GLU product act(gate)·up adds 1; a residual add 1.
+inline constexpr double kRmsNormFlop = 4;
+inline constexpr double kLayerNormFlop = 8;
+inline constexpr double kSoftmaxFlop = 5;
+inline constexpr double kGluProductFlop = 1;
+inline constexpr double kAddFlop = 1;
+
+inline double activation_flop(const std::string& act) {
+  if (act.rfind("gelu", 0) == 0) return 9;
+  if (act == "relu") return 1;
+  return 4;  // silu / swish
+}
+
+/// A matrix product over `rows` rows, in → out: 2·rows·in·out FLOP (+ rows·out for a bias).
+inline double matmul_flop(double rows, double in, double out, bool bias = false) {
+  return 2 * rows * in * out + (bias ? rows * out : 0);
+}
+
+// Mixed-precision Adam per parameter it updates (Rajbhandari et al. 2020, ZeRO §3.1): it reads
+// the 16-bit gradient and the fp32 master weight, momentum and variance (2 + 4 + 4 + 4 = 14
+// bytes) and writes the last three back with the 16-bit weight (14 bytes); about 12 FLOP
+// (moments, bias corrections, the update).
+inline constexpr double kAdamBytesPerParameter = 28;
+inline constexpr double kAdamFlopPerParameter = 12;
+
+// Query-key pairs. Positions are 1-based: a sequence with `past` tokens cached that processes
+// `fresh` new ones has queries at positions past+1 … past+fresh, each attending causally.
+
+/// Σ_{q=1}^{n} keys seen by the query at q, with a window W (0: none): min(q, W) each, so
+/// n(n+1)/2 for n ≤ W and W(W+1)/2 + (n−W)·W beyond (Mistral 7B, Jiang et al. 2023 §2).
+inline double window_prefix(double n, double W) {
+  if (W <= 0 || n <= W) return n * (n + 1) / 2;
+  return W * (W + 1) / 2 + (n - W) * W;
+}
+/// Σ_{q=1}^{n} keys seen with chunked attention of chunk C: ((q−1) mod C) + 1 each, so every
+/// full chunk contributes C(C+1)/2 and the partial one r(r+1)/2, r = n mod C.
+inline double chunk_prefix(double n, double C) {
+  const double full = std::floor(n / C), r = n - full * C;
+  return full * C * (C + 1) / 2 + r * (r + 1) / 2;
+}
+
+/// How a layer's attention limits the keys a query sees.
+struct Span {
+  enum class Kind { global, window, chunk } kind = Kind::global;
+  double size = 0;  ///< W or C
+};
+
+/// Pairs a causal kernel that skips what the mask hides computes (fused attention).
+inline double causal_pairs(const Span& s, double past, double fresh) {
+  switch (s.kind) {
+    case Span::Kind::window:
+      return window_prefix(past + fresh, s.size) - window_prefix(past, s.size);
+    case Span::Kind::chunk:
+      return chunk_prefix(past + fresh, s.size) - chunk_prefix(past, s.size);
+    case Span::Kind::global:
+      break;
+  }
+  return fresh * past + fresh * (fresh + 1) / 2;
+}
+
+/// Keys a step reads per sequence: the block from the first key any of its queries sees to the
+/// last new one. An unfused kernel multiplies every fresh query by this whole block (masked
+/// entries included), so its score matrix is fresh × keys_read.
+///   global: past + fresh; window W: min(past + fresh, W + fresh − 1) (the last W keys of the
+///   first query, then one more per query); chunk C: from the start of the first query's chunk.
+inline double keys_read(const Span& s, double past, double fresh) {
+  switch (s.kind) {
+    case Span::Kind::window:
+      return std::min(past + fresh, s.size + fresh - 1);
+    case Span::Kind::chunk:
+      return past + fresh - s.size * std::floor(past / s.size);
+    case Span::Kind::global:
+      break;
+  }
+  return past + fresh;
+}
+
+/// Tokens a layer keeps in its KV cache for a sequence of `tokens`: all of them; a rolling
+/// buffer of W with a window (Mistral 7B §2, "Rolling Buffer Cache"); at most one chunk of C.
+inline double cached_tokens(const Span& s, double tokens) {
+  return s.kind == Span::Kind::global ? tokens : std::min(tokens, s.size);
+}
+
+// Ring collectives over P devices (Patarasuk & Yuan 2009). Bytes counted are sent + received
+// per device, because interconnect roofs carry the bidirectional datasheet figure (A100 NVLink
+// 600 GB/s = 300 GB/s each way): twice the bytes against twice the rate, the same time as
+// NCCL's bus bandwidth convention (nccl-tests doc/PERFORMANCE.md).
+
+/// All-reduce of a message of `bytes`: each device sends 2·(P−1)/P of it and receives as much.
+inline double all_reduce_bytes(double bytes, double P) {
+  return 4 * (P - 1) / P * bytes;
+}
+/// Elements each device adds in a ring all-reduce of `elements`: (P−1)/P of them.
+inline double all_reduce_flop(double elements, double P) {
+  return (P - 1) / P * elements;
+}
+/// All-gather of a result of `bytes`: (P−1)/P of it sent and as much received.
+inline double all_gather_bytes(double bytes, double P) {
+  return 2 * (P - 1) / P * bytes;
+}
+/// Sequential message steps of a ring all-reduce (reduce-scatter + all-gather): 2·(P−1); each
+/// costs one link latency α in the α–β model (Hockney 1994; Thakur et al. 2005).
+inline double all_reduce_hops(double P) {
+  return 2 * (P - 1);
+}
+inline double all_gather_hops(double P) {
+  return P - 1;
+}
+
+}  // namespace roofline::llm::counting

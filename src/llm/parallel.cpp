@@ -1,0 +1,203 @@
+// Parallelism beyond tensor parallelism: the interconnect facts a machine document carries
+// (link latency, NVLink domain), pipeline stages and their bubbles, and the warnings of a
+// layout the machine cannot hold. Expert and context parallelism change the operators
+// themselves (step.cpp).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "roofline/error.hpp"
+#include "roofline/llm.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::llm {
+namespace {
+
+std::optional<double> positive(const nlohmann::json& v, const std::string& origin,
+                               const std::string& field, Dimension dim, double scale) {
+  double x = 0;
+  if (v.is_number() && !v.is_boolean()) {
+    x = v.get<double>() * scale;
+  } else if (v.is_string()) {
+    x = parse_quantity(v.get<std::string>(), dim, origin + ": " + field);
+  } else {
+    throw InputError(origin + ": " + field + ": must be a number (got " + v.dump() + ")");
+  }
+  if (!(x > 0) || !std::isfinite(x))
+    throw InputError(origin + ": " + field + ": must be > 0 (got " + v.dump() + ")");
+  return x;
+}
+
+std::string text_of(const nlohmann::json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+}  // namespace
+
+LinkFacts link_facts(const nlohmann::json& info, const std::string& link,
+                     const std::string& origin) {
+  LinkFacts f;
+  if (!info.is_object()) return f;
+  const nlohmann::json* entry = nullptr;
+  auto links = info.find("interconnects");
+  if (links != info.end() && links->is_array()) {
+    for (const auto& e : *links)
+      if (e.is_object() && text_of(e, "name") == link) entry = &e;
+    if (!entry && !links->empty() && links->front().is_object()) entry = &links->front();
+  }
+  const std::string where = origin + ": info.interconnects[" + link + "]";
+  if (entry) {
+    const struct {
+      const char* key;
+      double scale;
+    } latency_keys[] = {
+        {"latency", 1}, {"latency_s", 1}, {"latency_us", 1e-6}, {"latency_ns", 1e-9}};
+    for (const auto& k : latency_keys) {
+      auto it = entry->find(k.key);
+      if (it == entry->end() || it->is_null()) continue;
+      f.latency = Seconds(*positive(*it, where, k.key, Dimension::seconds, k.scale));
+      f.latency_source = text_of(*entry, "latency_source");
+      if (f.latency_source.empty()) f.latency_source = text_of(*entry, "source");
+      break;
+    }
+    for (const char* k : {"domain_size", "domain_devices", "max_devices"}) {
+      auto it = entry->find(k);
+      if (it == entry->end() || it->is_null()) continue;
+      f.domain_size = positive(*it, where, k, Dimension::count, 1);
+      f.domain_source = text_of(*entry, "domain_source");
+      if (f.domain_source.empty()) f.domain_source = text_of(*entry, "source");
+      break;
+    }
+  }
+  if (!f.domain_size)
+    for (const char* k : {"nvlink_domain", "scale_up_domain"}) {
+      auto it = info.find(k);
+      if (it == info.end() || it->is_null()) continue;
+      if (it->is_object()) {
+        auto size = it->find("size");
+        if (size == it->end())
+          throw InputError(origin + ": info." + k + ": an object needs \"size\"");
+        f.domain_size = positive(*size, origin + ": info." + k, "size", Dimension::count, 1);
+        f.domain_source = text_of(*it, "source");
+      } else {
+        f.domain_size = positive(*it, origin + ": info", k, Dimension::count, 1);
+        f.domain_source = text_of(info, "domain_source");
+      }
+      break;
+    }
+  return f;
+}
+
+void apply_link_facts(Roofs& r, const LinkFacts& facts, std::optional<Seconds> latency_override,
+                      std::optional<double> domain_override) {
+  if (latency_override) {
+    r.link_latency = latency_override;
+    r.link_latency_source = "--link-latency";
+  } else if (facts.latency) {
+    r.link_latency = facts.latency;
+    r.link_latency_source = facts.latency_source.empty() ? "catalogue" : facts.latency_source;
+  }
+  if (domain_override) {
+    r.domain_size = domain_override;
+    r.domain_source = "--domain-size";
+  } else if (facts.domain_size) {
+    r.domain_size = facts.domain_size;
+    r.domain_source = facts.domain_source.empty() ? "catalogue" : facts.domain_source;
+  }
+}
+
+int replica_devices(const Scenario& s) {
+  return std::max(1, s.tp) * std::max(1, s.cp) * std::max(1, s.pp);
+}
+
+std::vector<std::string> parallel_warnings(const Scenario& s, const Roofs& r) {
+  std::vector<std::string> w;
+  const int devices = replica_devices(s);
+  const bool collectives = s.tp > 1 || s.cp > 1 || s.pp > 1;
+  if (r.domain_size) {
+    if (s.tp > *r.domain_size)
+      w.push_back("--tp " + std::to_string(s.tp) + " exceeds the " + format_number(*r.domain_size) +
+                  "-device " + r.interconnect_name + " domain of " + r.machine + " (" +
+                  r.domain_source +
+                  "): its all-reduces would cross a slower network, which is not modelled — "
+                  "they are costed at the " +
+                  r.interconnect_name + " rate");
+    else if (devices > *r.domain_size)
+      w.push_back("the replica's " + std::to_string(devices) +
+                  " devices (tp × cp × pp) span more "
+                  "than one " +
+                  format_number(*r.domain_size) + "-device " + r.interconnect_name +
+                  " domain: traffic between domains is costed at the " + r.interconnect_name +
+                  " rate, which it would not get");
+  } else if (s.tp > 1 || devices > 1) {
+    w.push_back("the " +
+                (r.interconnect_name.empty() ? std::string("interconnect") : r.interconnect_name) +
+                " domain size of " + r.machine +
+                " is not in the catalogue: the layout is not checked against it "
+                "(give --domain-size N)");
+  }
+  if (collectives && !r.link_latency)
+    w.push_back("the link latency of " + r.machine +
+                " is not in the catalogue: collectives are "
+                "costed by bandwidth alone, optimistic at small batch (give --link-latency, "
+                "e.g. \"3 us\")");
+  return w;
+}
+
+// The slowest stage holds layers/pp of the per-layer operators and the heavier end: the
+// embedding (first stage) or the final norm, LM head and logits (last stage). Each boundary
+// passes one micro-batch's hidden states, rows·d activations, sent by one stage and received
+// by the next: counted twice against the bidirectional roof, one message (α).
+PipelineStep pipeline_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r) {
+  PipelineStep p;
+  p.stages = std::max(1, s.pp);
+  const double stages = p.stages;
+  p.micro_batches = s.micro_batches > 0 ? s.micro_batches : stages;
+  if (p.stages == 1) p.micro_batches = 1;
+  if (p.micro_batches > s.batch)
+    throw InputError("--micro-batches " + format_number(p.micro_batches) + " exceeds --batch " +
+                     format_number(s.batch) + ": a micro-batch holds at least one sequence");
+  if (stages > m.layers)
+    throw InputError("--pp " + std::to_string(s.pp) + ": more stages than the " +
+                     format_number(m.layers) + " layers of " + m.name);
+  p.micro_batch = s.batch / p.micro_batches;
+  Scenario one = s;
+  one.batch = p.micro_batch;
+  const StepResult st = evaluate_step(m, one, phase, r);
+  double layers_time = 0, first = 0, last = 0;
+  for (std::size_t i = 0; i < st.cost.size; ++i) {
+    const OpCost& op = st.cost.ops[i];
+    const double t = st.timing[i].time.value * op.count;
+    if (op.per_layer)
+      layers_time += t;
+    else if (op.kind == OpKind::embedding || std::string(op.name) == "embedding all-reduce")
+      first += t;
+    else
+      last += t;
+  }
+  if (stages == 1) {
+    p.stage = st.time;
+  } else {
+    p.stage = Seconds(layers_time / stages + std::max(first, last));
+    const double rows = phase == Phase::prefill ? p.micro_batch * s.prompt : p.micro_batch;
+    const double cp = std::max(1, s.cp);
+    // Each tensor-parallel device sends its replica of the hidden states (rows·d, split over
+    // the cp devices of a prompt).
+    const double bytes =
+        rows / (phase == Phase::prefill ? cp : 1) * m.hidden * s.dtypes.activations.bytes;
+    p.transfer_bytes = Bytes(2 * bytes);
+    if (!r.interconnect)
+      throw InputError("--pp " + std::to_string(s.pp) + ": machine '" + r.machine +
+                       "' has no roof of kind \"interconnect\"; give --interconnect-bandwidth");
+    p.transfer =
+        Seconds(2 * bytes / r.interconnect->value + (r.link_latency ? r.link_latency->value : 0));
+  }
+  const double per = p.stage.value + p.transfer.value;
+  p.fill_drain = Seconds((p.micro_batches + stages - 1) * per);
+  p.steady = Seconds(std::max(p.micro_batches, stages) * per);
+  p.bubble = (stages - 1) / (p.micro_batches + stages - 1);
+  return p;
+}
+
+}  // namespace roofline::llm

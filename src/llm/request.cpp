@@ -1,0 +1,247 @@
+// The whole request: a batch of requests from prompt to last token (TTFT plus the decode steps
+// as the context grows), and a continuous-batching engine serving many requests at a
+// concurrency, with chunked prefill and mixed prefill + decode steps.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "roofline/error.hpp"
+#include "roofline/llm.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::llm {
+namespace {
+
+double whole_number(const std::string& t, const std::string& flag, const std::string& spec) {
+  const char* b = t.c_str();
+  char* e = nullptr;
+  const double v = std::strtod(b, &e);
+  if (e == b || *e != '\0' || !std::isfinite(v) || v < 1 || v != std::floor(v) || v > 1e9)
+    throw InputError(flag + ": '" + t + "' is not a whole number ≥ 1 (in '" + spec + "')");
+  return v;
+}
+
+Seconds decode_step_time(const ModelConfig& m, Scenario s, double context, const Roofs& r) {
+  s.context = context;
+  if (s.pp > 1) return pipeline_step(m, s, Phase::decode, r).steady;
+  return evaluate_step(m, s, Phase::decode, r).time;
+}
+
+// The prefill of B prompts of S tokens in chunks of c: chunk i processes c tokens of every
+// prompt with i·c already cached; logits only in the last chunk.
+Seconds chunked_prefill_time(const ModelConfig& m, const Scenario& s, double chunk,
+                             const Roofs& r) {
+  double done = 0, t = 0;
+  while (done < s.prompt) {
+    SequenceGroup g;
+    g.sequences = s.batch;
+    g.fresh = std::min(chunk, s.prompt - done);
+    g.past = done;
+    g.logits = done + g.fresh >= s.prompt ? 1 : 0;
+    g.prompt = true;
+    t += evaluate_cost(step_cost(m, s, Phase::prefill, &g, 1), s, r).time.value;
+    done += g.fresh;
+  }
+  return Seconds(t);
+}
+
+LatencyStats stats_of(std::vector<double> v) {
+  LatencyStats st;
+  if (v.empty()) return st;
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v) sum += x;
+  st.mean = Seconds(sum / static_cast<double>(v.size()));
+  const std::size_t n = v.size();
+  st.median = Seconds(n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+  // Nearest-rank percentile.
+  const auto rank = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(n)));
+  st.p99 = Seconds(v[std::min(n, std::max<std::size_t>(rank, 1)) - 1]);
+  st.max = Seconds(v.back());
+  return st;
+}
+
+}  // namespace
+
+std::vector<Request> parse_requests(const std::string& spec, const std::string& flag) {
+  if (spec.empty()) throw InputError(flag + ": empty value");
+  std::vector<Request> out;
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const auto comma = spec.find(',', start);
+    const std::string item = spec.substr(start, comma == std::string::npos ? comma : comma - start);
+    const auto colon = item.find(':');
+    if (colon == std::string::npos)
+      throw InputError(flag + ": '" + item + "' must be PROMPT:OUTPUT tokens, e.g. 1024:128");
+    out.push_back({whole_number(item.substr(0, colon), flag, spec),
+                   whole_number(item.substr(colon + 1), flag, spec)});
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double output, const Roofs& r,
+                             double chunk) {
+  if (!(output >= 1) || output != std::floor(output) || output > 1e7)
+    throw InputError("--output-tokens: must be a whole number ≥ 1 (got " + format_number(output) +
+                     ")");
+  if (chunk < 0 || chunk != std::floor(chunk))
+    throw InputError("--chunk: must be a whole number ≥ 1 (got " + format_number(chunk) + ")");
+  Scenario last = s;
+  last.context = s.prompt + output - 1;  // the longest context the request reaches
+  validate_scenario(m, last);
+  RequestTiming t;
+  t.batch = s.batch;
+  t.prompt = s.prompt;
+  t.output = output;
+  t.chunk = chunk;
+  t.warnings = scenario_warnings(m, last);
+  if (chunk > 0 && chunk < s.prompt) {
+    if (s.pp > 1) throw InputError("--chunk with --pp is not modelled");
+    t.ttft = chunked_prefill_time(m, s, chunk, r);
+  } else {
+    t.ttft = s.pp > 1 ? pipeline_step(m, s, Phase::prefill, r).fill_drain
+                      : evaluate_step(m, s, Phase::prefill, r).time;
+  }
+  // Token 1 comes from the prefill; decode step j produces token j + 1 from token j, which
+  // attends over the S prompt tokens and the j generated so far (its own key included).
+  double decode = 0;
+  for (double j = 1; j < output; ++j) {
+    const double step = decode_step_time(m, s, s.prompt + j, r).value;
+    if (j == 1) t.first_decode = Seconds(step);
+    t.last_decode = Seconds(step);
+    decode += step;
+  }
+  t.decode = Seconds(decode);
+  t.e2e = t.ttft + t.decode;
+  t.mean_tpot = Seconds(output > 1 ? decode / (output - 1) : 0);
+  t.output_tokens_per_s = s.batch * output / t.e2e.value;
+  t.requests_per_s = s.batch / t.e2e.value;
+  return t;
+}
+
+ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const ServingOptions& o,
+                               const Roofs& r) {
+  if (o.requests.empty()) throw InputError("--requests: no requests to serve");
+  if (!(o.concurrency >= 1) || o.concurrency != std::floor(o.concurrency) || o.concurrency > 1e6)
+    throw InputError("--concurrency: must be a whole number ≥ 1 (got " +
+                     format_number(o.concurrency) + ")");
+  if (o.max_batched_tokens < 0 ||
+      (o.max_batched_tokens > 0 && o.max_batched_tokens < o.concurrency))
+    throw InputError("--max-batched-tokens " + format_number(o.max_batched_tokens) +
+                     ": must hold a decode token for each of the " + format_number(o.concurrency) +
+                     " concurrent requests (or be 0: no chunking)");
+  if (base.pp > 1)
+    throw InputError("--concurrency with --pp: pipelined continuous batching is not modelled");
+  for (const Request& q : o.requests) {
+    Scenario s = base;
+    s.batch = 1;
+    s.prompt = q.prompt;
+    s.context = q.prompt + q.output - 1;
+    validate_scenario(m, s);
+  }
+  ServingResult res;
+  res.options = o;
+  const double total = o.total_requests > 0
+                           ? o.total_requests
+                           : std::max(8 * o.concurrency, static_cast<double>(o.requests.size()));
+  res.requests = total;
+  const double budget =
+      o.max_batched_tokens > 0 ? o.max_batched_tokens : std::numeric_limits<double>::infinity();
+
+  struct Live {
+    Request q;
+    double prefilled = 0, generated = 0, admitted = 0, first = 0;
+  };
+  std::vector<Live> live;
+  std::vector<SequenceGroup> groups;
+  std::vector<double> ttft, tpot, e2e;
+  double next = 0, done = 0, t = 0, input_tokens = 0, output_tokens = 0, decode_rows = 0;
+  const auto n = static_cast<double>(o.requests.size());
+  while (done < total) {
+    while (static_cast<double>(live.size()) < o.concurrency && next < total) {
+      Live l;
+      l.q = o.requests[static_cast<std::size_t>(std::fmod(next, n))];
+      l.admitted = t;
+      live.push_back(l);
+      ++next;
+    }
+    // One step: decode tokens first, then prompt tokens in admission order within the budget.
+    groups.clear();
+    double left = budget, decoding = 0;
+    for (const Live& l : live)
+      if (l.prefilled >= l.q.prompt) {
+        SequenceGroup g;
+        g.fresh = 1;
+        g.past = l.q.prompt + l.generated - 1;
+        groups.push_back(g);
+        left -= 1;
+        ++decoding;
+      }
+    std::vector<double> chunk(live.size(), 0);
+    for (std::size_t i = 0; i < live.size() && left > 0; ++i) {
+      const Live& l = live[i];
+      if (l.prefilled >= l.q.prompt) continue;
+      const double c = std::min(l.q.prompt - l.prefilled, left);
+      SequenceGroup g;
+      g.fresh = c;
+      g.past = l.prefilled;
+      g.logits = l.prefilled + c >= l.q.prompt ? 1 : 0;
+      g.prompt = true;
+      groups.push_back(g);
+      chunk[i] = c;
+      left -= c;
+    }
+    const bool prompts = static_cast<double>(groups.size()) > decoding;
+    const Phase phase = !prompts ? Phase::decode : decoding > 0 ? Phase::mixed : Phase::prefill;
+    const StepResult step =
+        evaluate_cost(step_cost(m, base, phase, groups.data(), groups.size()), base, r);
+    t += step.time.value;
+    res.steps += 1;
+    res.mixed_steps += phase == Phase::mixed;
+    decode_rows += decoding;
+    // Advance every request by what the step did for it.
+    for (std::size_t i = 0; i < live.size(); ++i) {
+      Live& l = live[i];
+      if (chunk[i] > 0) {
+        l.prefilled += chunk[i];
+        input_tokens += chunk[i];
+        if (l.prefilled >= l.q.prompt) {
+          l.generated = 1;  // the prefill samples the first token
+          l.first = t;
+          ttft.push_back(t - l.admitted);
+          output_tokens += 1;
+        }
+      } else if (l.prefilled >= l.q.prompt && l.first < t) {
+        l.generated += 1;
+        output_tokens += 1;
+      }
+    }
+    for (std::size_t i = 0; i < live.size();) {
+      const Live& l = live[i];
+      if (l.prefilled >= l.q.prompt && l.generated >= l.q.output) {
+        e2e.push_back(t - l.admitted);
+        if (l.q.output > 1) tpot.push_back((t - l.first) / (l.q.output - 1));
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+        ++done;
+      } else {
+        ++i;
+      }
+    }
+    if (res.steps > 5e7) throw Error("llm: serving simulation did not finish");
+  }
+  res.makespan = Seconds(t);
+  res.output_tokens_per_s = output_tokens / t;
+  res.input_tokens_per_s = input_tokens / t;
+  res.requests_per_s = total / t;
+  res.ttft = stats_of(ttft);
+  res.tpot = stats_of(tpot);
+  res.e2e = stats_of(e2e);
+  res.mean_decode_batch = decode_rows / res.steps;
+  res.mean_step = Seconds(t / res.steps);
+  return res;
+}
+
+}  // namespace roofline::llm

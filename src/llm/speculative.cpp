@@ -1,0 +1,125 @@
+// Speculative decoding (Leviathan et al. 2023; Chen et al. 2023): a cheap drafter proposes k
+// tokens, the target scores all k + 1 positions in one step and keeps the accepted prefix.
+// On the roofline the verification is the same weight traffic as a decode step for k + 1
+// times the rows: decode moves right, towards the compute roof.
+#include <cmath>
+#include <string>
+
+#include "counting.hpp"
+#include "roofline/error.hpp"
+#include "roofline/llm.hpp"
+#include "roofline/model.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::llm {
+namespace {
+
+// One MTP module's step for B sequences (DeepSeek-V3 §2.2, README_WEIGHTS.md): the previous
+// depth's hidden state and the next token's embedding, each normalised (enorm, hnorm),
+// concatenated and projected by eh_proj (2d → d), one transformer layer of the MoE kind, the
+// shared head's norm and the shared LM head.
+Seconds mtp_step(const ModelConfig& m, const Scenario& s, double context, const Roofs& r) {
+  ModelConfig one = m;
+  one.layers = 1;
+  one.dense_layers = 0;
+  one.mtp_layers = 0;
+  Scenario d = s;
+  d.context = context;
+  const StepResult layer = evaluate_step(one, d, Phase::decode, r);
+  const double B = s.batch, dm = m.hidden, sa = s.dtypes.activations.bytes,
+               sw = s.dtypes.weights.bytes;
+  // eh_proj: 2d → d over B rows (replicated under tensor parallelism, like the norms).
+  const Work w(counting::matmul_flop(B, 2 * dm, dm));
+  const Bytes q(2 * dm * dm * sw + B * (2 * dm + dm) * sa);
+  // enorm and hnorm: two RMSNorms over B rows of d.
+  const Work wn(2 * counting::kRmsNormFlop * B * dm);
+  const Bytes qn(2 * (dm * sa + 2 * B * dm * sa));
+  return layer.time + time_bound(w, q, r.peak, r.bandwidth) +
+         time_bound(wn, qn, r.peak, r.bandwidth);
+}
+
+}  // namespace
+
+double expected_tokens_per_step(double alpha, double k) {
+  if (alpha >= 1) return k + 1;
+  return (1 - std::pow(alpha, k + 1)) / (1 - alpha);
+}
+
+SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario& s,
+                                       const SpeculativeOptions& o, const Roofs& r) {
+  if (!(o.k >= 1) || o.k != std::floor(o.k) || o.k > 64)
+    throw InputError("--spec-k: must be a whole number of drafted tokens from 1 to 64 (got " +
+                     format_number(o.k) + ")");
+  if (!(o.alpha >= 0) || !(o.alpha <= 1))
+    throw InputError("--spec-alpha: the acceptance rate must be from 0 to 1 (got " +
+                     format_number(o.alpha) + ")");
+  if (o.mtp && target.mtp_layers < 1)
+    throw InputError("--draft mtp: " + target.name +
+                     " has no multi-token-prediction modules (num_nextn_predict_layers)");
+  if (!o.mtp && !o.draft_model)
+    throw InputError("speculative decoding needs a drafter: --draft MODEL or --draft mtp");
+  Scenario verify_s = s;
+  verify_s.context = s.context + o.k;  // the last verified position's keys
+  validate_scenario(target, verify_s);
+
+  SpeculativeResult res;
+  res.k = o.k;
+  res.alpha = o.alpha;
+  res.expected_tokens = expected_tokens_per_step(o.alpha, o.k);
+  res.drafter = o.mtp ? "MTP" : o.draft_model->name;
+
+  // Drafting: k sequential steps for the batch, the i-th at context L + i.
+  double drafting = 0;
+  for (double i = 0; i < o.k; ++i) {
+    Seconds t{0};
+    if (o.mtp) {
+      t = mtp_step(target, s, s.context + i, r);
+    } else {
+      Scenario d = s;
+      d.context = s.context + i;
+      validate_scenario(*o.draft_model, d);
+      t = evaluate_step(*o.draft_model, d, Phase::decode, r).time;
+    }
+    if (i == 0) res.draft_step = t;
+    drafting += t.value;
+  }
+  res.drafting = Seconds(drafting);
+  if (o.mtp && o.k > target.mtp_layers)
+    res.notes.push_back("k = " + format_number(o.k) + " drafts with " +
+                        format_number(target.mtp_layers) +
+                        " MTP module(s): the last module is run again for the extra tokens");
+
+  // Verification: k + 1 tokens per sequence (the last accepted one and the k drafts) after
+  // L − 1 cached ones, logits for all of them.
+  SequenceGroup g;
+  g.sequences = s.batch;
+  g.fresh = o.k + 1;
+  g.past = s.context - 1;
+  g.logits = o.k + 1;
+  const StepResult verify = evaluate_cost(step_cost(target, s, Phase::verify, &g, 1), s, r);
+  const StepResult plain = evaluate_step(target, s, Phase::decode, r);
+  res.verify = verify.time;
+  res.plain = plain.time;
+  res.cycle = res.drafting + res.verify;
+  res.time_per_token = Seconds(res.cycle.value / res.expected_tokens);
+  res.speedup = res.plain.value / res.time_per_token.value;
+  res.tokens_per_s = s.batch * res.expected_tokens / res.cycle.value;
+  const double c = res.draft_step.value / res.plain.value;
+  res.paper_speedup = res.expected_tokens / (o.k * c + 1);
+  res.plain_intensity = plain.intensity();
+  res.verify_intensity = verify.intensity();
+  res.plain_work_per_token = Work(plain.work.value / s.batch);
+  res.verify_work_per_token = Work(verify.work.value / (s.batch * res.expected_tokens));
+  res.verify_compute_bound = verify.intensity() >= r.ridge();
+  if (res.speedup < 1)
+    res.notes.push_back("slower than plain decoding: per step the drafting costs " +
+                        format_number(res.drafting.value / res.plain.value, 3) +
+                        " plain steps and the verification " +
+                        format_number(res.verify.value / res.plain.value, 3) + " (intensity " +
+                        format_number(verify.intensity().value, 4) + " against the ridge " +
+                        format_number(r.ridge().value, 4) +
+                        "), for E = " + format_number(res.expected_tokens, 4) + " tokens");
+  return res;
+}
+
+}  // namespace roofline::llm

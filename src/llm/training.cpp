@@ -1,0 +1,163 @@
+// One step of training on the roofline: the forward as the operator model computes it (every
+// token's logits), the backward as twice the forward (Kaplan et al. 2020's 6·N·D), recompute,
+// the data-parallel all-reduce of gradients, the optimizer update, the memory per device, and
+// MFU/HFU (Chowdhery et al. 2022, PaLM, Appendix B; Korthikanti et al. 2022).
+#include <cmath>
+#include <string>
+
+#include "counting.hpp"
+#include "roofline/error.hpp"
+#include "roofline/llm.hpp"
+#include "roofline/model.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::llm {
+
+std::string to_string(Recompute r) {
+  switch (r) {
+    case Recompute::selective:
+      return "selective";
+    case Recompute::full:
+      return "full";
+    case Recompute::none:
+      break;
+  }
+  return "none";
+}
+
+Recompute parse_recompute(const std::string& s) {
+  if (s == "none" || s.empty()) return Recompute::none;
+  if (s == "selective") return Recompute::selective;
+  if (s == "full") return Recompute::full;
+  throw InputError("--recompute: must be none, selective or full (got '" + s + "')");
+}
+
+double activation_bytes_per_layer(const ModelConfig& m, const Scenario& s,
+                                  const TrainingOptions& o) {
+  const double sq = o.sequence, b = o.micro_batch, h = m.hidden, a = m.heads;
+  const double t = std::max(1, s.tp);
+  const double sbh = sq * b * h * s.dtypes.activations.bytes / 2;  // the formula counts 16-bit
+  if (o.recompute == Recompute::full) return 2 * sbh;
+  // The attention score, softmax and dropout tensors: 5·a·s/h per s·b·h; gone with selective
+  // recompute or a fused attention kernel (which never stores them).
+  const double scores = o.recompute == Recompute::selective || s.flash ? 0 : 5 * a * sq / (h * t);
+  if (o.sequence_parallel) return sbh * (34 / t + scores);
+  return sbh * (10 + 24 / t + scores);
+}
+
+TrainingResult training_step(const ModelConfig& m, const Scenario& s, const TrainingOptions& o,
+                             const Roofs& r) {
+  auto whole = [](double v) { return std::isfinite(v) && v >= 1 && v == std::floor(v); };
+  if (!whole(o.sequence))
+    throw InputError("--seq: must be a whole number ≥ 1 (got " + format_number(o.sequence) + ")");
+  if (!whole(o.micro_batch))
+    throw InputError("--micro-batch: must be a whole number ≥ 1 (got " +
+                     format_number(o.micro_batch) + ")");
+  if (!whole(o.dp))
+    throw InputError("--dp: must be a whole number ≥ 1 (got " + format_number(o.dp) + ")");
+  if (o.zero < 0 || o.zero > 3) throw InputError("--zero: must be 0, 1, 2 or 3");
+  if (s.pp > 1) throw InputError("--train with --pp: pipelined training is not modelled");
+  const double per_pass = o.micro_batch * o.dp;
+  const double global = o.global_batch > 0 ? o.global_batch : per_pass;
+  if (!whole(global) || std::fmod(global, per_pass) != 0)
+    throw InputError("--global-batch " + format_number(global) +
+                     ": must be a multiple of --micro-batch × --dp (" + format_number(per_pass) +
+                     ")");
+  if (o.dp > 1 && !r.interconnect)
+    throw InputError("--dp " + format_number(o.dp) + ": machine '" + r.machine +
+                     "' has no roof of kind \"interconnect\"; give --interconnect-bandwidth");
+  Scenario sc = s;
+  sc.batch = o.micro_batch;
+  sc.prompt = o.sequence;
+  sc.context = o.sequence;
+  validate_scenario(m, sc);
+
+  TrainingResult t;
+  t.options = o;
+  t.micro_steps = global / per_pass;
+  t.tokens = global * o.sequence;
+  const ParameterCount all = count_parameters(m);
+  t.parameters = all.active - all.embedding;
+  t.six_nd = Work(6 * t.parameters * t.tokens);
+
+  // The forward of one micro-batch per device: every position's logits (training's loss).
+  SequenceGroup g;
+  g.sequences = o.micro_batch;
+  g.fresh = o.sequence;
+  g.past = 0;
+  g.logits = o.sequence;
+  g.prompt = true;
+  const StepResult fwd = evaluate_cost(step_cost(m, sc, Phase::prefill, &g, 1), sc, r);
+  double attention_time = 0, attention_work = 0;
+  for (std::size_t i = 0; i < fwd.cost.size; ++i) {
+    const OpKind k = fwd.cost.ops[i].kind;
+    if (k == OpKind::attention_scores || k == OpKind::softmax || k == OpKind::attention_values ||
+        k == OpKind::attention_fused) {
+      attention_time += fwd.timing[i].time.value * fwd.cost.ops[i].count;
+      attention_work += fwd.cost.ops[i].work.value * fwd.cost.ops[i].count;
+    }
+  }
+  // Recomputed forward work: all of it (full), the attention core (selective).
+  const double recomputed_time = o.recompute == Recompute::full        ? fwd.time.value
+                                 : o.recompute == Recompute::selective ? attention_time
+                                                                       : 0;
+  const double recomputed_work = o.recompute == Recompute::full        ? fwd.work.value
+                                 : o.recompute == Recompute::selective ? attention_work
+                                                                       : 0;
+  const double devices = std::max(1, s.tp) * std::max(1, s.cp) * o.dp;
+  // Per device: micro_steps forwards and backwards (backward ≈ 2 × forward in W and in time).
+  t.forward = Work(fwd.work.value * t.micro_steps * devices);
+  t.model_work = Work(3 * t.forward.value);
+  t.hardware_work = Work(t.model_work.value + recomputed_work * t.micro_steps * devices);
+  t.compute = Seconds(t.micro_steps * (3 * fwd.time.value + recomputed_time));
+
+  // Gradients all-reduced over the dp replicas in the activation dtype (ring; ZeRO-3 adds the
+  // parameter all-gathers: 1.5× the volume, Rajbhandari et al. 2020 §7.2.2).
+  const ParameterCount dev = count_parameters(m, s.tp);
+  const double psi = dev.total;
+  const double grad_bytes = psi * s.dtypes.activations.bytes;
+  if (o.dp > 1) {
+    const double volume = counting::all_reduce_bytes(grad_bytes, o.dp) * (o.zero == 3 ? 1.5 : 1);
+    t.gradient_traffic = Bytes(volume);
+    t.gradient_all_reduce =
+        Seconds(volume / r.interconnect->value +
+                counting::all_reduce_hops(o.dp) * (r.link_latency ? r.link_latency->value : 0));
+  }
+  // The Adam update (counting.hpp), memory-bound; ZeRO ≥ 1 updates 1/dp of the parameters per
+  // device.
+  const double updated = psi / (o.zero >= 1 ? o.dp : 1);
+  t.optimizer = time_bound(Work(counting::kAdamFlopPerParameter * updated),
+                           Bytes(counting::kAdamBytesPerParameter * updated), r.peak, r.bandwidth);
+  t.step = t.compute + t.gradient_all_reduce + t.optimizer;
+  const double per_device_model = t.model_work.value / devices;
+  const double per_device_hw = t.hardware_work.value / devices;
+  t.mfu = per_device_model / (t.step.value * r.peak.value);
+  t.hfu = per_device_hw / (t.step.value * r.peak.value);
+  if (o.measured_step_s) {
+    if (!(*o.measured_step_s > 0) || !std::isfinite(*o.measured_step_s))
+      throw InputError("--measured-step-s: must be > 0 (got " + format_number(*o.measured_step_s) +
+                       ")");
+    t.measured_mfu = per_device_model / (*o.measured_step_s * r.peak.value);
+    t.measured_hfu = per_device_hw / (*o.measured_step_s * r.peak.value);
+  }
+
+  // Memory per device (ZeRO §3.1, K = 12): 16-bit weights and gradients, fp32 master weights,
+  // momentum and variance; stage 1 shards the optimizer state, 2 the gradients, 3 the weights.
+  t.weights = Bytes(psi * s.dtypes.weights.bytes / (o.zero >= 3 ? o.dp : 1));
+  t.gradients = Bytes(grad_bytes / (o.zero >= 2 ? o.dp : 1));
+  t.optimizer_state = Bytes(12 * psi / (o.zero >= 1 ? o.dp : 1));
+  t.activations = Bytes(m.layers * activation_bytes_per_layer(m, s, o));
+  if (r.memory_capacity) t.fits = t.memory().value <= *r.memory_capacity;
+  t.notes.push_back(
+      "activations: Korthikanti et al. 2022's per-layer count for a GPT layer "
+      "(multi-head attention, 4d MLP); for other layers an approximation");
+  t.notes.push_back(
+      "backward counted as twice the forward in work and in time; the gradient "
+      "all-reduce is not overlapped with compute (an upper bound on the step)");
+  if (o.dp > 1)
+    t.notes.push_back("the gradient all-reduce is costed on " + r.interconnect_name +
+                      "; replicas on other nodes would use the slower network");
+  return t;
+}
+
+}  // namespace roofline::llm

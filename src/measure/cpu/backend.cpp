@@ -1,0 +1,144 @@
+// The CPU backend of the engine (engine.hpp): the named steps of steps.hpp, in order, on one
+// pinned thread team (plus a one-core team), reported as engine::Measurements.
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "measure/cpu/steps.hpp"
+#include "measure/engine/backends.hpp"
+
+#ifndef ROOFLINE_VERSION
+#define ROOFLINE_VERSION "unknown"
+#endif
+
+namespace roofline::cpu {
+namespace {
+
+std::string hostname() {
+  char h[256] = {};
+  if (gethostname(h, sizeof(h) - 1) != 0) return "this machine";
+  return h;
+}
+
+/// The widest fp64 FMA roof (deterministic, not the noisiest winner); else the first roof.
+std::string default_compute(const std::vector<ComputeKernel>& kernels) {
+  std::string best;
+  double best_rank = -1;
+  for (const ComputeKernel& k : kernels) {
+    const double rank = (std::string(k.precision) == "fp64" ? 10000 : 0) +
+                        (k.kind == KernelClass::fp_fma ? 1000 : 0) + k.width_bits;
+    if (!k.integer && rank > best_rank) best_rank = rank, best = k.roof_name();
+  }
+  return best;
+}
+
+class CpuMeasurement final : public engine::Backend {
+ public:
+  std::string name() const override { return "cpu"; }
+
+  std::string status(const MeasureOptions&) const override {
+    const CpuFeatures f = detect_features();
+    const auto backends = supported_backends(f);
+    if (backends.empty()) return "no CPU measurement backend for this processor";
+    return f.brand + " (" + identify_microarchitecture(f).name + ", " +
+           std::to_string(detect_topology().cores()) + " cores)";
+  }
+
+  engine::Measurements measure(const MeasureOptions& o) const override {
+    engine::Progress progress(o);
+    const Topology topo = detect_topology();
+    const CpuFeatures feat = detect_features();
+    const double available = available_memory_bytes();
+    const Plan plan = resolve_plan(o, topo, feat, available);
+    const Microarchitecture uarch = identify_microarchitecture(feat);
+    const double start = engine::now_seconds();
+
+    const bool memory = plan.memory_backend != nullptr;
+    const double levels = plan.probe            ? 1
+                          : plan.levels.empty() ? double(plan.capacities.size() + 1)
+                                                : double(plan.levels.size());
+    progress.set_total(
+        double(plan.kernels.size() + 1) * (plan.single_core ? 2 : 1) +
+        (memory ? double(plan.sweep_sizes.size()) + (plan.single_core ? 5 : 4) * levels : 0) +
+        (plan.curve ? double(plan.curve_rounds.size() + 1) : 0));
+
+    engine::Measurements m;
+    m.name = hostname();
+    m.origin = "roofline measure";
+    m.warnings = plan.warnings;
+    engine::ThreadTeam team(plan.cpus);
+    // The single-core team lives on the first core; the main team's workers sleep meanwhile.
+    std::unique_ptr<engine::ThreadTeam> solo;
+    if (plan.single_core)
+      solo = std::make_unique<engine::ThreadTeam>(std::vector<int>{plan.cpus[0]});
+
+    // ---- compute roofs and the clock ----
+    ComputeStep compute = measure_compute(plan, team, solo.get(), uarch, progress);
+    m.compute = std::move(compute.roofs);
+    m.default_compute = default_compute(plan.kernels);
+    m.retries_for_noise += compute.retries;
+    m.measurement = {{"tool", "roofline"},
+                     {"tool_version", ROOFLINE_VERSION},
+                     {"quick", o.quick},
+                     {"probe", o.probe},
+                     {"threads", plan.threads},
+                     {"cpus", plan.cpus},
+                     {"topology_source", topo.source},
+                     {"pinned", team.pinned()},
+                     {"sample_seconds", plan.sample_seconds}};
+    m.measurement["clock"] = {
+        {"all_cores_hz", compute.clock.all_cores_hz},
+        {"one_core_hz", compute.clock.one_core_hz},
+        {"method",
+         "dependent chain of 64 register-register adds per iteration (1 cycle each), timed with "
+         "the monotonic clock, sampled in the rounds of the compute kernels; the clock is the "
+         "fastest sample (a dependent chain cannot beat one add per cycle)"},
+        {"stats", statistics_to_json(compute.clock.all_cores)}};
+
+    // ---- memory roofs and the curve ----
+    if (memory) {
+      const size_t chunk = (static_cast<size_t>(plan.max_working_set / plan.threads) + (4u << 20)) /
+                           (2u << 20) * (2u << 20);
+      Buffer buf(chunk * static_cast<size_t>(plan.threads));
+      team.run([&](int id) {
+        // First touch by the thread that uses the chunk (NUMA placement), with distinct finite
+        // values so that no page is all-equal (zero-page or same-page merging would turn the
+        // first stores into copy-on-write faults).
+        auto* d = reinterpret_cast<double*>(buf.data + static_cast<size_t>(id) * chunk);
+        const size_t n = chunk / sizeof(double);
+        for (size_t i = 0; i < n; ++i) d[i] = 1.0 + static_cast<double>(i % 4093) * 1e-3;
+      });
+      MemoryStep mem = measure_memory(plan, team, solo.get(), buf, chunk, topo, progress);
+      m.memory = std::move(mem.levels);
+      m.warnings.insert(m.warnings.end(), mem.warnings.begin(), mem.warnings.end());
+      m.retries_for_noise += mem.retries;
+      if (!plan.probe) m.measurement["sweep"] = mem.sweep;
+      m.default_memory = "DRAM";
+      if (plan.curve) {
+        CurveStep curve = measure_curve(plan, team, buf, chunk, progress);
+        m.curve = std::move(curve.points);
+        m.curve_detail = curve.detail;
+        m.retries_for_noise += curve.retries;
+      }
+    } else {
+      m.warnings.push_back(
+          "no memory kernels for this CPU (AVX2 or AVX-512 needed): no memory roofs");
+    }
+    m.info = describe_machine(plan, topo, feat, uarch, compute.clock, team.pinned(), available);
+    m.seconds = engine::now_seconds() - start;
+    progress.finish();
+    return m;
+  }
+};
+
+}  // namespace
+}  // namespace roofline::cpu
+
+namespace roofline::engine {
+
+const Backend& cpu_backend() {
+  static const cpu::CpuMeasurement b;
+  return b;
+}
+
+}  // namespace roofline::engine

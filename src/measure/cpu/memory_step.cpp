@@ -1,0 +1,290 @@
+// The memory step (steps.hpp): the working-set sweep, plateaus named after the caches, every
+// access mix at each level's working set, each level's best mix on one core.
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <set>
+
+#include "measure/cpu/steps.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::cpu {
+
+Buffer::Buffer(size_t n) : bytes(n) {
+  constexpr size_t kAlign = 2u << 20;
+  const size_t rounded = (n + kAlign - 1) / kAlign * kAlign;
+  data = static_cast<unsigned char*>(std::aligned_alloc(kAlign, rounded));
+  if (!data)
+    throw Unavailable("cannot allocate " + format_bytes(Bytes(double(n))) +
+                      " for the memory sweep");
+#if defined(MADV_HUGEPAGE)
+  madvise(data, rounded, MADV_HUGEPAGE);
+#endif
+}
+
+Buffer::~Buffer() {
+  std::free(data);
+}
+
+namespace {
+
+using engine::Sample;
+
+struct Arrays {
+  std::vector<std::array<double*, 3>> per_thread;
+  size_t bytes_per_array = 0;
+};
+// Per-thread arrays for working set `total` (all threads, all arrays): array k of thread i at
+// the chunk start plus k × (array + 320 bytes) so that arrays do not alias at 4 KiB strides.
+Arrays layout(const Buffer& buf, size_t chunk, int threads, int arrays, double total, size_t step) {
+  Arrays a;
+  const double per_thread = total / threads;
+  size_t per_array = static_cast<size_t>(per_thread / arrays);
+  per_array = std::max(step, per_array / step * step);
+  const size_t room = (chunk - 4096) / static_cast<size_t>(arrays);
+  if (per_array + 320 > room) per_array = (room - 320) / step * step;
+  a.bytes_per_array = per_array;
+  for (int i = 0; i < threads; ++i) {
+    unsigned char* base = buf.data + static_cast<size_t>(i) * chunk;
+    std::array<double*, 3> p{};
+    for (int k = 0; k < 3; ++k)
+      p[static_cast<size_t>(k)] = reinterpret_cast<double*>(
+          base + static_cast<size_t>(std::min(k, arrays - 1)) * (per_array + 320));
+    a.per_thread.push_back(p);
+  }
+  return a;
+}
+
+/// A memory kernel (access mix) at one working set on a team: per-thread arrays in the shared
+/// buffer, calibrated so that one sample lasts about `sample_s` (at least one pass).
+struct MixJob {
+  engine::ThreadTeam& team;
+  const MemoryKernel& kernel;
+  Arrays arrays;
+  bool warm;  // visits begin with one untimed pass (cache-sized working sets)
+  int passes = 1;
+  double working_set = 0;
+
+  MixJob(engine::ThreadTeam& t, const Buffer& buf, size_t chunk, const MemoryKernel& k,
+         double total, double sample_s, bool warm_up)
+      : team(t),
+        kernel(k),
+        arrays(layout(buf, chunk, t.size(), k.arrays, total,
+                      static_cast<size_t>(k.bytes_per_array_per_iteration))),
+        warm(warm_up) {
+    pass(1);  // brings the working set into its level (and pages in)
+    const double t1 = std::min(pass(1), pass(1));  // one preempted pass would shorten samples
+    passes = std::clamp(static_cast<int>(std::lround(sample_s / std::max(t1, 1e-7))), 1, 1 << 20);
+    working_set = double(arrays.bytes_per_array) * k.arrays * team.size();
+  }
+  double pass(int n) {
+    return team.run([&](int id) {
+      double* const* arrs = arrays.per_thread[static_cast<size_t>(id)].data();
+      for (int p = 0; p < n; ++p) kernel.run(arrs, arrays.bytes_per_array);
+    });
+  }
+  double iterations_per_sample() const {
+    return double(arrays.bytes_per_array) / kernel.bytes_per_array_per_iteration * passes *
+           team.size();
+  }
+  engine::Visit visit() {
+    return {declaration_of(kernel), [this](int n, std::vector<Sample>& out) {
+              if (warm) pass(1);  // another measurement ran in between: refill this level
+              for (int i = 0; i < n; ++i) out.push_back({iterations_per_sample(), pass(passes)});
+            }};
+  }
+};
+
+engine::PhaseResult run_jobs(const std::vector<std::unique_ptr<MixJob>>& jobs,
+                             const std::string& label, double weight, double seconds, int per_round,
+                             engine::Progress& progress) {
+  std::vector<engine::Visit> visits;
+  for (const auto& j : jobs) visits.push_back(j->visit());
+  engine::Phase phase;
+  phase.label = label;
+  phase.weight = weight;
+  phase.seconds = seconds;
+  phase.min_rounds = 3;
+  phase.per_round = per_round;
+  return engine::interleave(visits, phase, progress);
+}
+
+std::string kib(double bytes) {
+  return format_bytes(Bytes(bytes));
+}
+
+/// The level's capacity in words a user can check: per core and for the team.
+std::string size_words(const CacheInfo& c, int threads, double for_threads) {
+  const double per_core = c.size_bytes / std::max(1, c.cores_sharing);
+  std::string s =
+      kib(c.size_bytes) + (c.cores_sharing > 1 ? " shared by " + std::to_string(c.cores_sharing) +
+                                                     " cores (" + kib(per_core) + " per core)"
+                                               : " per core");
+  if (threads > 1) s += ", " + kib(for_threads) + " for " + std::to_string(threads) + " threads";
+  return s;
+}
+
+}  // namespace
+
+MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::ThreadTeam* solo,
+                          Buffer& buf, size_t chunk, const Topology& topo,
+                          engine::Progress& progress) {
+  MemoryStep step;
+  const auto mkernels = plan.memory_backend->memory_kernels();
+  const MemoryKernel* load = nullptr;
+  for (const auto& k : mkernels)
+    if (std::string(k.mix) == "load") load = &k;
+  const int threads = plan.threads;
+
+  // ---- the levels: from the sweep (or DRAM alone for the probe) ----
+  std::vector<LevelAssignment> chosen;
+  if (plan.probe) {
+    LevelAssignment d;
+    d.level = "DRAM";
+    d.representative_bytes = plan.max_working_set;
+    chosen.push_back(d);
+  } else {
+    std::vector<std::unique_ptr<MixJob>> sweep_jobs;
+    for (double ws : plan.sweep_sizes)
+      sweep_jobs.push_back(std::make_unique<MixJob>(
+          team, buf, chunk, *load, ws, plan.sample_seconds / 2, ws <= plan.last_level_bytes));
+    const engine::PhaseResult sr =
+        run_jobs(sweep_jobs, "working-set sweep", double(plan.sweep_sizes.size()), plan.times.sweep,
+                 2, progress);
+    step.retries += sr.retried;
+    std::vector<SweepPoint> sweep;
+    const engine::Declaration load_decl = declaration_of(*load);
+    for (size_t i = 0; i < sweep_jobs.size(); ++i)
+      sweep.push_back({sweep_jobs[i]->working_set,
+                       summarize_rates(engine::rates(load_decl, sr.samples[i])).sustained});
+    sweep_jobs.clear();
+    const auto plateaus = find_plateaus(sweep);
+    const auto assigned = name_levels(sweep, plateaus, plan.capacities);
+    nlohmann::json points = nlohmann::json::array(), plateau_json = nlohmann::json::array();
+    for (const auto& p : sweep) points.push_back({{"bytes", p.bytes}, {"rate", p.rate}});
+    for (const auto& p : plateaus)
+      plateau_json.push_back(
+          {{"min_bytes", p.min_bytes}, {"max_bytes", p.max_bytes}, {"rate", p.rate}});
+    step.sweep = {{"kernel", load->symbol},
+                  {"convention", "named"},
+                  {"points", points},
+                  {"plateaus", plateau_json}};
+    std::set<std::string> seen;
+    for (const auto& a : assigned) {
+      if (!plan.levels.empty() &&
+          std::find(plan.levels.begin(), plan.levels.end(), a.level) == plan.levels.end())
+        continue;
+      if (!seen.insert(a.level).second) continue;
+      chosen.push_back(a);
+    }
+    for (const auto& l : plan.levels)
+      if (!seen.count(l))
+        step.warnings.push_back("level " + l + " requested but not found on this machine");
+  }
+
+  // ---- every mix at every level, interleaved ----
+  std::vector<std::unique_ptr<MixJob>> jobs;
+  for (const auto& a : chosen)
+    for (const auto& k : mkernels)
+      jobs.push_back(std::make_unique<MixJob>(team, buf, chunk, k, a.representative_bytes,
+                                              plan.sample_seconds, a.level != "DRAM"));
+  const engine::PhaseResult mr =
+      run_jobs(jobs, "access mixes", 4.0 * double(chosen.size()), plan.times.mixes, 2, progress);
+  step.retries += mr.retried;
+
+  const std::string method = std::string(plan.memory_backend->name()) + " kernels, " +
+                             std::to_string(threads) + " pinned thread" + (threads == 1 ? "" : "s");
+  std::vector<const MemoryKernel*> best_kernels;
+  for (size_t li = 0; li < chosen.size(); ++li) {
+    const LevelAssignment& a = chosen[li];
+    engine::MemoryMeasurement l;
+    l.level = a.level;
+    l.kind = a.level == "DRAM" ? "memory" : "cache";
+    l.working_set_bytes = a.representative_bytes;
+    if (a.reported_bytes > 0) l.size_bytes = a.reported_bytes;
+    l.method = method;
+    double best = 0;
+    const MemoryKernel* best_kernel = nullptr;
+    for (size_t mi = 0; mi < mkernels.size(); ++mi) {
+      const size_t index = li * mkernels.size() + mi;
+      engine::MixMeasurement mix{declaration_of(mkernels[mi]), mr.samples[index]};
+      const double sustained =
+          summarize_rates(engine::rates(mix.declaration, mix.samples)).sustained;
+      if (sustained > best) best = sustained, best_kernel = &mkernels[mi];
+      l.mixes.push_back(std::move(mix));
+    }
+    best_kernels.push_back(best_kernel);
+    if (a.level != "DRAM") {
+      const size_t ci = static_cast<size_t>(std::stoi(a.level.substr(1))) - 1;
+      nlohmann::json sizes = {{"reported_size", a.reported_bytes},
+                              {"plateau_edge", a.measured_edge_bytes},
+                              {"plateau_edge_per_thread", a.measured_edge_bytes / threads},
+                              {"size_agrees", a.size_agrees}};
+      if (ci < topo.caches.size()) {
+        const CacheInfo& c = topo.caches[ci];
+        sizes["size_per_instance"] = c.size_bytes;
+        sizes["cores_sharing"] = c.cores_sharing;
+        sizes["size_per_core"] = c.size_bytes / std::max(1, c.cores_sharing);
+        sizes["size_words"] = size_words(c, threads, a.reported_bytes);
+      }
+      l.detail = sizes;
+      if (!a.note.empty()) {
+        // Both sides of the check over all threads, and per thread against the per-core size.
+        std::string note = a.note;
+        if (a.plateau && !a.size_agrees && a.reported_bytes > 0)
+          note = "the plateau ends at " + kib(a.measured_edge_bytes) +
+                 (threads > 1 ? " (" + kib(a.measured_edge_bytes / threads) + " per thread)"
+                              : std::string()) +
+                 ", " + format_number(100 * a.measured_edge_bytes / a.reported_bytes, 2) +
+                 "% of the capacity the threads reach — expected 40% to 200%";
+        if (ci < topo.caches.size())
+          note = size_words(topo.caches[ci], threads, a.reported_bytes) + "; " + note;
+        l.detail["note"] = note;
+        step.warnings.push_back(a.level + ": " + note);
+      }
+    } else {
+      l.detail = {
+          {"reported_size", 0.0}, {"plateau_edge", a.measured_edge_bytes}, {"size_agrees", true}};
+      if (!a.note.empty()) {
+        l.detail["note"] = a.note;
+        step.warnings.push_back("DRAM: " + a.note);
+      }
+    }
+    step.levels.push_back(std::move(l));
+  }
+  jobs.clear();
+
+  // ---- one core: each level's best mix; one thread may use the whole buffer (the DRAM working
+  // set stays the same; a cache level's is one thread's share) ----
+  if (solo) {
+    std::vector<std::unique_ptr<MixJob>> solo_jobs;
+    std::vector<size_t> solo_levels;
+    for (size_t li = 0; li < chosen.size(); ++li) {
+      if (!best_kernels[li]) continue;
+      const bool dram = chosen[li].level == "DRAM";
+      const double ws1 =
+          dram ? chosen[li].representative_bytes : chosen[li].representative_bytes / threads;
+      solo_jobs.push_back(std::make_unique<MixJob>(*solo, buf, chunk * static_cast<size_t>(threads),
+                                                   *best_kernels[li], ws1, plan.sample_seconds,
+                                                   !dram));
+      solo_levels.push_back(li);
+    }
+    const engine::PhaseResult r1 =
+        run_jobs(solo_jobs, "access mixes (one core)", double(solo_jobs.size()),
+                 plan.times.mixes_one_core, 2, progress);
+    step.retries += r1.retried;
+    for (size_t i = 0; i < solo_jobs.size(); ++i) {
+      engine::MemoryMeasurement& l = step.levels[solo_levels[i]];
+      l.one_core =
+          engine::MixMeasurement{declaration_of(*best_kernels[solo_levels[i]]), r1.samples[i]};
+      l.one_core_working_set_bytes = solo_jobs[i]->working_set;
+    }
+  }
+  return step;
+}
+
+}  // namespace roofline::cpu

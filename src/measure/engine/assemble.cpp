@@ -1,0 +1,295 @@
+// The one step from measurements to a machine document (engine.hpp): rates from declarations,
+// the statistics policy, best mixes, theory beside measurement, judgements as warnings. Pure.
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "roofline/engine.hpp"
+#include "roofline/quantity.hpp"
+#include "roofline/statistics.hpp"
+
+#ifndef ROOFLINE_VERSION
+#define ROOFLINE_VERSION "unknown"
+#endif
+
+namespace roofline::engine {
+
+double work_rate(const Declaration& d, const Sample& s) {
+  return d.work_per_iteration * s.iterations / s.seconds;
+}
+
+double byte_rate(const Declaration& d, const Sample& s, bool moved) {
+  const double per = moved && d.moved_bytes_per_iteration > 0 ? d.moved_bytes_per_iteration
+                                                              : d.bytes_per_iteration;
+  return per * s.iterations / s.seconds;
+}
+
+double rate(const Declaration& d, const Sample& s) {
+  return d.work_per_iteration > 0 ? work_rate(d, s) : byte_rate(d, s);
+}
+
+std::vector<double> rates(const Declaration& d, const std::vector<Sample>& samples) {
+  std::vector<double> out;
+  out.reserve(samples.size());
+  for (const Sample& s : samples) out.push_back(rate(d, s));
+  return out;
+}
+
+std::string Theory::formula(const std::string& work_unit) const {
+  return std::to_string(units) + " " + unit_name + (units == 1 ? "" : "s") + " × " +
+         format_number(clock_hz / 1e9, 4) + " GHz (" + clock_source + ") × " +
+         format_number(work_per_cycle_per_unit, 4) + " " + work_unit + "/cycle/" + unit_name +
+         (table.empty() ? "" : " (" + table + ")");
+}
+
+namespace {
+using nlohmann::json;
+
+/// Statistics of samples, checked: every sample positive and finite.
+Statistics judged(const Declaration& d, const std::vector<Sample>& samples,
+                  const std::string& what) {
+  if (samples.empty()) throw InputError(what + ": no samples");
+  std::vector<double> r;
+  for (const Sample& s : samples) {
+    if (!(s.seconds > 0) || !(s.iterations > 0) || !std::isfinite(s.seconds))
+      throw InputError(what + ": a sample needs positive iterations and seconds");
+    r.push_back(rate(d, s));
+    if (!(r.back() > 0) || !std::isfinite(r.back()))
+      throw InputError(what + ": a rate must be finite and > 0 (declaration " + d.kernel + ")");
+  }
+  return summarize_rates(r);
+}
+
+std::string samples_text(const Statistics& s, int rounds) {
+  return "sustained best of " + std::to_string(s.repetitions) + " samples" +
+         (rounds > 0 ? " in " + std::to_string(rounds) + " rounds" : std::string());
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> inverted_levels(
+    const std::vector<MemoryRoof>& nearest_first, double tolerance) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 1; i < nearest_first.size(); ++i) {
+    const MemoryRoof& near = nearest_first[i - 1];
+    const MemoryRoof& far = nearest_first[i];
+    if (far.bandwidth.value > near.bandwidth.value * (1 + tolerance))
+      out.emplace_back(far.level, near.level);
+  }
+  return out;
+}
+
+MachineDocument assemble(const Measurements& m) {
+  MachineDocument doc;
+  doc.roofs.name = m.name.empty() ? "this machine" : m.name;
+  doc.origin = m.origin;
+  json measurement = m.measurement.is_object() ? m.measurement : json::object();
+  std::vector<std::string> warnings = m.warnings;
+
+  // ---- compute ----
+  json compute_detail = json::array();
+  json one_core_compute = json::object();
+  for (const ComputeMeasurement& c : m.compute) {
+    const Declaration& d = c.declaration;
+    const Statistics st = judged(d, c.samples, c.name);
+    ComputeRoof roof;
+    roof.name = c.name;
+    roof.precision = d.precision;
+    roof.unit = c.unit;
+    roof.integer = d.integer;
+    roof.peak = WorkRate(st.sustained);
+    roof.provenance = Provenance::measured;
+    roof.source = m.origin + ": " + c.method + ", " + samples_text(st, c.rounds);
+    roof.stats = st;
+    const std::string work_unit = d.integer ? "OP" : "FLOP";
+    json detail = {{"roof", roof.name},
+                   {"kernel", d.kernel},
+                   {"work_per_iteration", d.work_per_iteration},
+                   {"counting", d.counting},
+                   {"work_unit", work_unit},
+                   {"width_bits", d.width_bits},
+                   {"class", d.instruction_class}};
+    for (const auto& [k, v] : c.detail.items()) detail[k] = v;
+    if (c.theory && c.theory->value() > 0) {
+      const double theory = c.theory->value();
+      roof.theoretical = WorkRate(theory);
+      roof.formula = c.theory->formula(work_unit);
+      const double ratio = st.sustained / theory;
+      detail["ratio"] = ratio;
+      detail["theory_source"] = c.theory->source;
+      if (!c.theory->limit.empty()) detail["limit"] = c.theory->limit;
+      if (ratio > kAboveTheoryLimit) {
+        warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
+                           "× the theoretical peak — a measurement problem (clock or table)");
+      } else if (ratio < kBelowTheoryLimit) {
+        if (!c.theory->limit.empty()) {
+          roof.formula += "; limit: " + c.theory->limit;
+        } else {
+          warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
+                             " of the theoretical peak, and the table names no limit for it — "
+                             "the kernel or the table (" +
+                             c.theory->table + ") is wrong");
+        }
+      }
+    } else {
+      roof.formula = c.no_theory.empty() ? "no theoretical entry" : c.no_theory;
+    }
+    if (!c.one_core.empty()) {
+      const Statistics one = judged(d, c.one_core, c.name + " (one core)");
+      json o = {{"peak", one.sustained}, {"stats", statistics_to_json(one)}};
+      if (c.one_core_theory && c.one_core_theory->value() > 0)
+        o["theoretical"] = c.one_core_theory->value();
+      one_core_compute[roof.name] = o;
+    }
+    compute_detail.push_back(detail);
+    doc.roofs.compute.push_back(roof);
+  }
+  measurement["compute"] = compute_detail;
+
+  // ---- memory ----
+  json memory_detail = json::object();
+  json one_core_memory = json::object();
+  for (const MemoryMeasurement& l : m.memory) {
+    if (l.mixes.empty()) throw InputError("memory level " + l.level + ": no access mix measured");
+    MemoryRoof roof;
+    roof.level = l.level;
+    roof.kind = l.kind;
+    roof.provenance = Provenance::measured;
+    roof.convention = "named";
+    roof.size_bytes = l.size_bytes;
+    json mixes_moved = json::object(), mix_stats = json::object();
+    const MixMeasurement* best = nullptr;
+    Statistics best_stats;
+    for (const MixMeasurement& mix : l.mixes) {
+      const std::string& name = mix.declaration.instruction_class;
+      const Statistics st = judged(mix.declaration, mix.samples, l.level + " " + name);
+      roof.mixes[name] = st.sustained;
+      std::vector<double> moved;
+      for (const Sample& s : mix.samples) moved.push_back(byte_rate(mix.declaration, s, true));
+      mixes_moved[name] = summarize_rates(moved).sustained;
+      mix_stats[name] = statistics_to_json(st);
+      if (!best || st.sustained > best_stats.sustained) {
+        best = &mix;
+        best_stats = st;
+      }
+    }
+    const std::string best_mix = best->declaration.instruction_class;
+    roof.bandwidth = ByteRate(best_stats.sustained);
+    roof.stats = best_stats;
+    roof.source = m.origin + ": highest of " + std::to_string(l.mixes.size()) + " access mix" +
+                  (l.mixes.size() == 1 ? "" : "es") + " (" + best_mix + "), " + l.method +
+                  ", working set " + format_bytes(Bytes(l.working_set_bytes)) + ", named bytes";
+    json lj = {{"working_set", l.working_set_bytes},
+               {"best_mix", best_mix},
+               {"mixes_named", roof.mixes},
+               {"mixes_moved", mixes_moved},
+               {"mix_stats", mix_stats}};
+    for (const auto& [k, v] : l.detail.items()) lj[k] = v;
+    memory_detail[l.level] = lj;
+    if (l.one_core) {
+      const Statistics one =
+          judged(l.one_core->declaration, l.one_core->samples, l.level + " (one core)");
+      one_core_memory[l.level] = {{"mix", l.one_core->declaration.instruction_class},
+                                  {"bandwidth", one.sustained},
+                                  {"working_set", l.one_core_working_set_bytes},
+                                  {"stats", statistics_to_json(one)}};
+    }
+    if (l.theoretical_bandwidth > 0) {
+      roof.theoretical = ByteRate(l.theoretical_bandwidth);
+      roof.formula = l.theory_formula;
+    }
+    doc.roofs.memory.push_back(roof);
+  }
+  for (const ComputeRoof& c : m.unmeasured_compute)
+    if (!doc.roofs.find_compute(c.name)) doc.roofs.compute.push_back(c);
+  for (const MemoryRoof& l : m.unmeasured_memory)
+    if (!doc.roofs.find_memory(l.level)) doc.roofs.memory.push_back(l);
+  doc.roofs.default_compute = doc.roofs.find_compute(m.default_compute) ? m.default_compute : "";
+  doc.roofs.default_memory = doc.roofs.find_memory(m.default_memory) ? m.default_memory : "";
+  measurement["memory"] = memory_detail;
+  if (!one_core_compute.empty() || !one_core_memory.empty())
+    measurement["one_core"] = {{"compute", one_core_compute}, {"memory", one_core_memory}};
+
+  // ---- curve ----
+  if (!m.curve.empty()) {
+    json points = json::array();
+    for (const CurveMeasurement& c : m.curve) {
+      const Statistics st = judged(c.declaration, c.samples, "curve point " + c.declaration.kernel);
+      CurveSample cs;
+      cs.intensity =
+          Intensity(c.declaration.work_per_iteration / c.declaration.bytes_per_iteration);
+      cs.performance = WorkRate(st.sustained);
+      doc.roofs.empirical_curve.push_back(cs);
+      json p = {{"intensity", cs.intensity.value}, {"stats", statistics_to_json(st)}};
+      for (const auto& [k, v] : c.detail.items()) p[k] = v;
+      points.push_back(p);
+    }
+    json curve = m.curve_detail.is_object() ? m.curve_detail : json::object();
+    curve["points"] = points;
+    measurement["curve"] = curve;
+  }
+
+  // ---- judgements, said plainly ----
+  int noisy = 0, total = 0;
+  std::vector<std::string> noisy_names, unconfirmed;
+  auto judge = [&](const std::string& name, const std::optional<Statistics>& st) {
+    if (!st) return;
+    ++total;
+    if (st->noisy) ++noisy, noisy_names.push_back(name);
+    if (!st->confirmed()) unconfirmed.push_back(name);
+  };
+  for (const auto& c : doc.roofs.compute) judge(c.name, c.stats);
+  for (const auto& l : doc.roofs.memory) judge(l.level, l.stats);
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  };
+  if (noisy > 0)
+    warnings.push_back(std::to_string(noisy) + " of " + std::to_string(total) +
+                       " roofs noisy (interquartile range above " +
+                       format_number(100 * kNoisySpread, 2) +
+                       "% of the median, or fastest samples apart): " + list(noisy_names) +
+                       (4 * noisy > total ? " — the machine is shared or busy; repeat the "
+                                            "measurement before trusting small differences"
+                                          : ""));
+  if (!unconfirmed.empty())
+    warnings.push_back(
+        "not confirmed (the second- and third-fastest samples differ by more "
+        "than " +
+        format_number(100 * kAgreement, 2) + "%, even after retries): " + list(unconfirmed) +
+        " — treat these roofs as uncertain");
+  json inverted = json::array();
+  std::vector<MemoryRoof> measured_memory;
+  for (const auto& l : doc.roofs.memory)
+    if (l.provenance == Provenance::measured) measured_memory.push_back(l);
+  for (const auto& [far, near] : inverted_levels(measured_memory)) {
+    const auto bw = [&](const std::string& level) {
+      return format_byte_rate(doc.roofs.find_memory(level)->bandwidth);
+    };
+    warnings.push_back(far + " roof (" + bw(far) + ") above " + near + " roof (" + bw(near) +
+                       "): a farther level cannot sustain more than a nearer one, so one of "
+                       "them was measured while disturbed — repeat the measurement");
+    inverted.push_back({{"farther", far}, {"nearer", near}});
+  }
+  measurement["noisy_roofs"] = noisy;
+  measurement["noisy_roof_names"] = noisy_names;
+  measurement["unconfirmed_roofs"] = unconfirmed;
+  measurement["inverted_levels"] = inverted;
+  measurement["retries_for_noise"] = m.retries_for_noise;
+  measurement["seconds"] = m.seconds;
+  measurement["warnings"] = warnings;
+  measurement["statistic"] =
+      "roof = sustained rate, the third-fastest sample (interference only slows a kernel down; "
+      "three samples keep a lone lucky one from setting the roof); noisy = interquartile range "
+      "above 10% of the median or the second- and third-fastest samples more than 2% apart; "
+      "samples spread over each phase in rounds, timed by duration";
+  doc.info = m.info;
+  if (m.sections.is_object())
+    for (const auto& [k, v] : m.sections.items()) doc.sections[k] = v;
+  doc.sections["measurement"] = measurement;
+  doc.roofs.validate();
+  return doc;
+}
+
+}  // namespace roofline::engine

@@ -1,0 +1,172 @@
+// Self-test arithmetic: counted / expected per quantity for a kernel whose W and Q are known by
+// hand (`roofline profile --self-test` runs the kernels; this judges the counts).
+#include <cmath>
+#include <map>
+
+#include "roofline/counters.hpp"
+#include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::counters {
+namespace {
+
+struct Sum {
+  double value = 0;
+  std::vector<std::string> events;
+  bool ran = false;     // at least one of its counters ran
+  bool missed = false;  // at least one never ran (no counter was free)
+};
+
+// Tolerances (counters.hpp): W ±5 %, equal Q 0.8-1.25, at_least from 0.9 × the bound, an
+// empty precision below 1 % of W.
+constexpr double kWorkLow = 0.95, kWorkHigh = 1.05;
+constexpr double kTrafficLow = 0.8, kTrafficHigh = 1.25;
+constexpr double kBoundSlack = 0.9;
+constexpr double kStrayShare = 0.01;
+
+SelfTestRow not_counted(const std::string& quantity, const Sum* s, const std::string& why) {
+  SelfTestRow r;
+  r.quantity = quantity;
+  r.why = why;
+  r.compared = false;
+  r.pass = true;  // a missing counter is reported, not failed
+  if (!s) {
+    r.verdict = "no counter for this on this CPU";
+  } else {
+    r.events = s->events;
+    r.verdict = "never ran (not opened, or no counter was free)";
+  }
+  return r;
+}
+
+SelfTestRow compare_work(const std::string& quantity, const Sum& s, double expected,
+                         const std::string& why) {
+  if (!s.ran) return not_counted(quantity, &s, why);
+  SelfTestRow r;
+  r.quantity = quantity;
+  r.events = s.events;
+  r.counted = s.value;
+  r.expected = expected;
+  r.why = why;
+  r.compared = true;
+  if (expected > 0) {
+    r.ratio = s.value / expected;
+    r.pass = *r.ratio >= kWorkLow && *r.ratio <= kWorkHigh;
+    r.verdict = r.pass ? "ok" : "off (outside ±5 %)";
+  }
+  if (s.missed) r.verdict += "; some of its counters never ran";
+  return r;
+}
+
+}  // namespace
+
+std::vector<SelfTestRow> self_test_rows(const SelfTestCase& c, const std::vector<EventSpec>& events,
+                                        const std::vector<Reading>& readings) {
+  if (events.size() != readings.size())
+    throw InputError("self-test readings: " + std::to_string(readings.size()) + " readings for " +
+                     std::to_string(events.size()) + " events");
+  std::map<std::string, Sum> work, traffic;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const EventSpec& e = events[i];
+    Sum* s = nullptr;
+    if (e.role == Role::flops)
+      s = &work[e.precision];
+    else if (e.role == Role::dram || e.role == Role::level)
+      s = &traffic[e.level];
+    if (!s) continue;
+    s->events.push_back(e.name);
+    const auto v = scaled_value(readings[i]);
+    if (!v) {
+      s->missed = true;
+      continue;
+    }
+    s->ran = true;
+    s->value += *v * e.weight;  // lanes or bytes per count
+  }
+
+  std::vector<SelfTestRow> rows;
+  const std::string w_why = "W by hand: " + format_number(c.flops, 6) + " FLOP (" + c.kernel +
+                            ", " + format_number(c.calls, 6) + " calls)";
+  if (work.empty()) {
+    rows.push_back(not_counted("W", nullptr, w_why));
+  } else if (work.count("fp")) {
+    // Precisions not separated (AMD Zen 2-4): all of W together.
+    Sum all;
+    for (const auto& [p, s] : work) {
+      all.value += s.value;
+      all.events.insert(all.events.end(), s.events.begin(), s.events.end());
+      all.ran = all.ran || s.ran;
+      all.missed = all.missed || s.missed;
+    }
+    rows.push_back(compare_work("W (all precisions)", all, c.flops, w_why));
+  } else {
+    const auto own = work.find(c.precision);
+    if (own == work.end())
+      rows.push_back(not_counted("W " + c.precision, nullptr, w_why));
+    else
+      rows.push_back(compare_work("W " + c.precision, own->second, c.flops, w_why));
+    // Every other precision should stay empty: FLOPs counted there are counted under the wrong
+    // precision (the kernel is judged against the wrong roof).
+    for (const auto& [p, s] : work) {
+      if (p == c.precision) continue;
+      const std::string q = "W " + p;
+      const std::string why = "the kernel does no " + p + " arithmetic: must stay below 1 % of W";
+      if (!s.ran) {
+        rows.push_back(not_counted(q, &s, why));
+        continue;
+      }
+      SelfTestRow r;
+      r.quantity = q;
+      r.events = s.events;
+      r.counted = s.value;
+      r.expected = 0;
+      r.why = why;
+      r.compared = true;
+      r.pass = s.value <= kStrayShare * c.flops;
+      r.verdict = r.pass ? "ok (≈ 0)" : "off: the kernel's FLOPs are counted as " + p;
+      rows.push_back(r);
+    }
+  }
+
+  for (const auto& t : c.traffic) {
+    const std::string q = "Q(" + t.level + ")";
+    const auto it = traffic.find(t.level);
+    if (it == traffic.end()) {
+      rows.push_back(not_counted(q, nullptr, t.why));
+      continue;
+    }
+    const Sum& s = it->second;
+    if (!s.ran) {
+      rows.push_back(not_counted(q, &s, t.why));
+      continue;
+    }
+    SelfTestRow r;
+    r.quantity = q;
+    r.events = s.events;
+    r.counted = s.value;
+    r.expected = t.bytes;
+    r.why = t.why;
+    r.compared = true;
+    if (t.bytes > 0) r.ratio = s.value / t.bytes;
+    switch (t.kind) {
+      case SelfTestCase::Kind::equal:
+        r.pass = r.ratio && *r.ratio >= kTrafficLow && *r.ratio <= kTrafficHigh;
+        r.verdict = r.pass ? "ok" : "off (outside 0.8-1.25)";
+        break;
+      case SelfTestCase::Kind::at_least:
+        r.pass = s.value >= kBoundSlack * t.bytes;
+        r.verdict = r.pass ? "ok (at or above the compulsory bound)"
+                           : "off: below the compulsory bound (cannot be)";
+        break;
+      case SelfTestCase::Kind::near_zero:
+        r.pass = s.value < t.bytes;
+        r.verdict = r.pass ? "ok (below the limit)" : "off: above the limit";
+        break;
+    }
+    if (s.missed) r.verdict += "; some of its counters never ran";
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+}  // namespace roofline::counters

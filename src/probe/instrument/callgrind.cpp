@@ -1,0 +1,374 @@
+// Q by cache simulation: the machine's cache geometry for Valgrind, and callgrind's output
+// (format: Valgrind's "Callgrind Format Specification", docs/callgrind-format) read back as
+// self costs per function.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "roofline/error.hpp"
+#include "roofline/instrument.hpp"
+#include "roofline/io.hpp"
+#include "roofline/strings.hpp"
+
+namespace roofline::instrument {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_line(const fs::path& p) {
+  std::ifstream in(p);
+  std::string s;
+  std::getline(in, s);
+  return trim(s);
+}
+
+/// "32K", "1024K", "32M", "1G", "65536" → bytes (binary multiples); 0 when it does not parse.
+std::uint64_t parse_size(const std::string& text) {
+  const std::string s = trim(text);
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return 0;
+  size_t pos = 0;
+  std::uint64_t v = 0;
+  try {
+    v = std::stoull(s, &pos);
+  } catch (...) {
+    return 0;
+  }
+  std::string suffix = s.substr(pos);
+  for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (suffix == "K" || suffix == "KB" || suffix == "KIB") return v << 10;
+  if (suffix == "M" || suffix == "MB" || suffix == "MIB") return v << 20;
+  if (suffix == "G" || suffix == "GB" || suffix == "GIB") return v << 30;
+  if (suffix.empty() || suffix == "B") return v;
+  return 0;
+}
+
+bool power_of_two(std::uint64_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
+std::uint64_t floor_power_of_two(std::uint64_t v) {
+  std::uint64_t p = 1;
+  while (p <= v / 2) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+SimulatorCaches detect_simulator_caches(const fs::path& cpu_dir) {
+  SimulatorCaches c;
+  const fs::path dir = cpu_dir / "cpu0" / "cache";
+  c.source = dir.string();
+  std::error_code ec;
+  std::map<int, CacheGeometry> unified;
+  bool have_d1 = false, have_i1 = false;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.path().filename().string().rfind("index", 0) != 0) continue;
+    CacheGeometry g;
+    int level = 0;
+    try {
+      level = std::stoi(read_line(e.path() / "level"));
+    } catch (...) {
+      continue;
+    }
+    const std::string type = read_line(e.path() / "type");
+    g.size = parse_size(read_line(e.path() / "size"));
+    try {
+      g.ways = std::stoull(read_line(e.path() / "ways_of_associativity"));
+      g.line = std::stoull(read_line(e.path() / "coherency_line_size"));
+    } catch (...) {
+      continue;
+    }
+    if (g.size == 0 || g.line == 0) continue;
+    if (g.ways == 0) g.ways = g.size / g.line;  // 0: fully associative
+    if (level == 1 && type == "Data") {
+      g.level = "L1";
+      c.d1 = g;
+      have_d1 = true;
+    } else if (level == 1 && type == "Instruction") {
+      g.level = "I1";
+      c.i1 = g;
+      have_i1 = true;
+    } else if (level >= 2 && (type == "Unified" || type == "Data")) {
+      g.level = "L" + std::to_string(level);
+      unified[level] = g;
+    }
+  }
+  if (!have_d1)
+    throw Unavailable("no L1 data cache described under " + dir.string() +
+                      ": nothing to simulate (give the geometry with --sim-caches)");
+  if (!have_i1) {
+    c.i1 = c.d1;
+    c.i1.level = "I1";
+  }
+  for (auto& [_, g] : unified) c.outer.push_back(g);
+  return c;
+}
+
+SimulatorCaches parse_cache_spec(const std::string& spec) {
+  SimulatorCaches c;
+  c.source = "--sim-caches " + spec;
+  bool have_d1 = false, have_i1 = false;
+  std::stringstream ss(spec);
+  std::string part;
+  std::map<int, CacheGeometry> outer;
+  while (std::getline(ss, part, ',')) {
+    part = trim(part);
+    if (part.empty()) continue;
+    const auto eq = part.find('=');
+    const auto bad = [&](const std::string& why) {
+      return InputError("--sim-caches: '" + part + "': " + why +
+                        " (expected LEVEL=SIZE/WAYS[/LINE], e.g. L1=32K/8,L2=1M/8,L3=32M/16)");
+    };
+    if (eq == std::string::npos) throw bad("no '='");
+    std::string level = trim(part.substr(0, eq));
+    for (auto& ch : level) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    std::vector<std::string> f;
+    std::stringstream vs(part.substr(eq + 1));
+    std::string x;
+    while (std::getline(vs, x, '/')) f.push_back(trim(x));
+    if (f.size() < 2 || f.size() > 3) throw bad("give SIZE/WAYS or SIZE/WAYS/LINE");
+    CacheGeometry g;
+    g.size = parse_size(f[0]);
+    if (g.size == 0) throw bad("size '" + f[0] + "' is not a size");
+    try {
+      size_t pos = 0;
+      g.ways = std::stoull(f[1], &pos);
+      if (pos != f[1].size() || g.ways == 0) throw std::invalid_argument("ways");
+      if (f.size() == 3) {
+        g.line = std::stoull(f[2], &pos);
+        if (pos != f[2].size() || g.line == 0) throw std::invalid_argument("line");
+      }
+    } catch (const std::exception&) {
+      throw bad("ways and line must be whole numbers > 0");
+    }
+    g.level = level;
+    if (level == "I1") {
+      c.i1 = g;
+      have_i1 = true;
+    } else if (level == "L1" || level == "D1") {
+      g.level = "L1";
+      c.d1 = g;
+      have_d1 = true;
+    } else if (level.size() == 2 && level[0] == 'L' && level[1] >= '2' && level[1] <= '9') {
+      outer[level[1] - '0'] = g;
+    } else {
+      throw bad("unknown level '" + level + "' (I1, L1, L2, L3, ...)");
+    }
+  }
+  if (!have_d1) throw InputError("--sim-caches: no L1 given (e.g. L1=32K/8)");
+  if (outer.empty()) throw InputError("--sim-caches: no outer level given (e.g. L2=1M/8)");
+  if (!have_i1) {
+    c.i1 = c.d1;
+    c.i1.level = "I1";
+  }
+  for (auto& [_, g] : outer) c.outer.push_back(g);
+  return c;
+}
+
+CacheGeometry valgrind_geometry(CacheGeometry g) {
+  // Valgrind's simulator (cachegrind/callgrind cg_arch.c check_cache) needs a power-of-two line
+  // of at least 16 bytes and a power-of-two number of sets.
+  if (!power_of_two(g.line) || g.line < 16) {
+    g.note = "line of " + std::to_string(g.line) + " B simulated as 64 B";
+    g.line = 64;
+  }
+  if (g.ways == 0 || g.ways > g.size / g.line) g.ways = std::max<std::uint64_t>(1, g.size / g.line);
+  const std::uint64_t lines = g.size / g.line;
+  if (g.size % (g.line * g.ways) == 0 && power_of_two(lines / g.ways)) return g;
+  const std::uint64_t sets = floor_power_of_two(std::max<std::uint64_t>(1, lines / g.ways));
+  const std::string was = std::to_string(g.size) + " B " + std::to_string(g.ways) + "-way";
+  // 2^k sets with as many ways as fit: the same size where a whole number of ways gives it,
+  // else the largest size below.
+  g.ways = std::max<std::uint64_t>(1, lines / sets);
+  g.size = sets * g.ways * g.line;
+  const std::string now = std::to_string(g.size) + " B " + std::to_string(g.ways) + "-way";
+  g.note = (g.note.empty() ? "" : g.note + "; ") + was + " simulated as " + now +
+           " (the simulator needs a power-of-two set count)";
+  return g;
+}
+
+double CallgrindProfile::event(const std::vector<double>& costs, const std::string& name) const {
+  for (size_t i = 0; i < events.size() && i < costs.size(); ++i)
+    if (events[i] == name) return costs[i];
+  return 0;
+}
+
+CallgrindProfile parse_callgrind(const std::string& text, const std::string& origin) {
+  CallgrindProfile p;
+  std::istringstream in(text);
+  std::string line;
+  size_t positions = 1;  // "positions: line" is the default
+  std::map<std::string, std::string> fn_names;
+  std::string current;
+  bool in_function = false, skip_next_cost = false, header_seen = false;
+  std::vector<double>* costs = nullptr;
+  size_t number = 0;
+  // Name compression: "fn=(12) name" defines id 12, "fn=(12)" refers to it; fn and cfn share
+  // one table.
+  auto name_of = [&](const std::string& value) -> std::string {
+    std::string v = trim(value);
+    const auto close = v.find(')');
+    // "(12)" is a compression id; "(below main)" is a name.
+    if (v.size() > 2 && v[0] == '(' && close != std::string::npos && close > 1 &&
+        std::all_of(v.begin() + 1, v.begin() + static_cast<long>(close),
+                    [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+      const std::string id = v.substr(0, close + 1);
+      std::string rest = trim(v.substr(close + 1));
+      if (rest.empty()) {
+        const auto it = fn_names.find(id);
+        if (it == fn_names.end())
+          throw InputError(origin + ":" + std::to_string(number) + ": name " + id +
+                           " used before it is defined");
+        return it->second;
+      }
+      fn_names[id] = rest;
+      return rest;
+    }
+    return v;
+  };
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    const char c0 = line[0];
+    if (std::isdigit(static_cast<unsigned char>(c0)) || c0 == '+' || c0 == '-' || c0 == '*') {
+      if (skip_next_cost) {  // the inclusive cost of the call just named: not self cost
+        skip_next_cost = false;
+        continue;
+      }
+      if (!in_function) continue;  // costs before any fn= (none are written so)
+      std::istringstream ls(line);
+      std::string tok;
+      size_t k = 0, e = 0;
+      while (ls >> tok) {
+        if (k++ < positions) continue;
+        if (e >= p.events.size())
+          throw InputError(origin + ":" + std::to_string(number) + ": more costs than events");
+        double v = 0;
+        try {
+          size_t pos = 0;
+          v = static_cast<double>(std::stoull(tok, &pos, 10));
+          if (pos != tok.size()) throw std::invalid_argument(tok);
+        } catch (const std::exception&) {
+          throw InputError(origin + ":" + std::to_string(number) + ": cost '" + tok +
+                           "' is not a count");
+        }
+        if (costs->size() < p.events.size()) costs->resize(p.events.size());
+        (*costs)[e++] += v;
+      }
+      continue;
+    }
+    const auto colon = line.find(':');
+    const auto eq = line.find('=');
+    if (eq != std::string::npos && (colon == std::string::npos || eq < colon)) {
+      const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+      if (key == "fn") {
+        current = name_of(value);
+        // Recursion levels (--separate-recs) appear as name'2, name'3: one function.
+        const auto tick = current.rfind('\'');
+        if (tick != std::string::npos && tick + 1 < current.size() &&
+            std::all_of(current.begin() + static_cast<long>(tick) + 1, current.end(),
+                        [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+          current.resize(tick);
+        costs = &p.functions[current];
+        in_function = true;
+      } else if (key == "cfn") {
+        name_of(value);  // defines a compressed name
+      } else if (key == "calls") {
+        skip_next_cost = true;
+      }
+      continue;  // ob, fl, fi, fe, cob, cfi, cfl, jump, jcnd: not needed for self costs
+    }
+    if (colon != std::string::npos) {
+      const std::string key = line.substr(0, colon), value = trim(line.substr(colon + 1));
+      if (key == "version") {
+        header_seen = true;
+        if (value != "1" && value != "0x1")
+          throw InputError(origin + ": version " + value + ": only callgrind format 1 is read");
+      } else if (key == "events") {
+        header_seen = true;
+        std::istringstream es(value);
+        std::string ev;
+        p.events.clear();
+        while (es >> ev) p.events.push_back(ev);
+      } else if (key == "positions") {
+        std::istringstream ps(value);
+        std::string x;
+        positions = 0;
+        while (ps >> x) ++positions;
+      } else if (key == "cmd") {
+        p.command = value;
+      } else if (key == "desc" && value.find("cache:") != std::string::npos) {
+        p.caches.push_back(value);
+      }
+      continue;
+    }
+    throw InputError(origin + ":" + std::to_string(number) + ": not a callgrind line: '" +
+                     line.substr(0, 60) + "'");
+  }
+  if (!header_seen || p.events.empty())
+    throw InputError(origin + ": not a callgrind profile (no events: line)");
+  p.totals.assign(p.events.size(), 0);
+  for (auto& [name, v] : p.functions) {
+    v.resize(p.events.size());
+    for (size_t i = 0; i < v.size(); ++i) p.totals[i] += v[i];
+  }
+  return p;
+}
+
+CallgrindProfile read_callgrind_dir(const fs::path& dir, const std::string& prefix) {
+  CallgrindProfile all;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    CallgrindProfile one = parse_callgrind(read_text_file(f, kMaxImportBytes), f.string());
+    if (all.events.empty()) {
+      all = std::move(one);
+      continue;
+    }
+    if (one.events != all.events)
+      throw InputError(f.string() + ": events differ from the other processes' files");
+    for (auto& [name, v] : one.functions) {
+      auto& into = all.functions[name];
+      into.resize(all.events.size());
+      for (size_t i = 0; i < v.size(); ++i) into[i] += v[i];
+    }
+    for (size_t i = 0; i < all.totals.size(); ++i) all.totals[i] += one.totals[i];
+  }
+  return all;
+}
+
+SimulatedTraffic simulated_traffic(const CallgrindProfile& p, const std::vector<double>& costs,
+                                   double l1_line, double ll_line) {
+  // Each miss brings one line (write-allocate); each dirty miss also writes one back.
+  SimulatedTraffic t;
+  t.l1_fills = (p.event(costs, "D1mr") + p.event(costs, "D1mw")) * l1_line;
+  t.ll_fills = (p.event(costs, "ILmr") + p.event(costs, "DLmr") + p.event(costs, "DLmw")) * ll_line;
+  t.ll_writebacks =
+      (p.event(costs, "ILdmr") + p.event(costs, "DLdmr") + p.event(costs, "DLdmw")) * ll_line;
+  return t;
+}
+
+std::vector<std::string> simulator_limits() {
+  return {
+      "write-backs: L1 evictions into L2 are not simulated, so Q(L2) and Q(L3) are lines filled "
+      "(as the PMU's fill events count); Q(DRAM) adds the last level's dirty evictions, but "
+      "dirty lines still cached at exit are not counted",
+      "prefetch: no hardware prefetcher is simulated; lines a prefetcher fetches in vain are "
+      "not seen",
+      "policy: two levels at a time (L1 and one last level), inclusive, LRU, write-allocate; the "
+      "real last-level cache's policy (AMD's L3 as a victim cache of L2, Intel's non-inclusive "
+      "L3, adaptive replacement) is not modelled",
+      "sharing: the program's threads run one at a time through one simulated hierarchy, so "
+      "per-core caches, sharing between cores, coherence traffic and other processes are not "
+      "seen",
+      "ISA: under Valgrind 3.19 the program sees a CPU without AVX-512, so code that picks its "
+      "path at run time (glibc string functions, BLAS libraries) may take another path than "
+      "natively"};
+}
+
+}  // namespace roofline::instrument

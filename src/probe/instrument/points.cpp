@@ -1,0 +1,192 @@
+// The points of an instrumented run: W counted, Q simulated, T measured natively.
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+
+#include "roofline/import.hpp"
+#include "roofline/instrument.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::instrument {
+
+namespace {
+
+std::string demangle(const std::string& name) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> d(
+      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && d ? std::string(d.get()) : name;
+}
+
+/// Q per level for one function's (or the whole program's) costs, DRAM first: the level the
+/// point is placed at by default. A level whose simulated traffic is zero is left out.
+std::vector<LevelTraffic> traffic_for(const InstrumentedRun& r, const std::string& function,
+                                      bool whole) {
+  std::map<std::string, double> level;
+  for (const auto& sim : r.simulations) {
+    if (sim.profile.events.empty()) continue;
+    const std::vector<double>* costs = nullptr;
+    if (whole) {
+      costs = &sim.profile.totals;
+    } else {
+      const auto it = sim.profile.functions.find(function);
+      if (it == sim.profile.functions.end()) continue;
+      costs = &it->second;
+    }
+    const SimulatedTraffic t = simulated_traffic(
+        sim.profile, *costs, static_cast<double>(sim.d1.line), static_cast<double>(sim.ll.line));
+    if (sim.fills_from == "DRAM") {
+      level["DRAM"] = t.ll_fills + t.ll_writebacks;
+      level["L2"] = t.l1_fills;
+    } else {
+      level[sim.fills_from] = t.ll_fills;
+      if (!level.count("L2")) level["L2"] = t.l1_fills;
+    }
+  }
+  std::vector<LevelTraffic> out;
+  for (const char* l : {"DRAM", "L4", "L3", "L2"})
+    if (level.count(l) && level.at(l) > 0) out.push_back({l, Bytes(level.at(l))});
+  return out;
+}
+
+std::string sim_description(const InstrumentedRun& r) {
+  for (const auto& sim : r.simulations)
+    if (sim.fills_from == "DRAM" && !sim.profile.events.empty())
+      return "L1 " + format_bytes(Bytes(static_cast<double>(sim.d1.size))) + " " +
+             std::to_string(sim.d1.ways) + "-way, " + sim.ll_level + " " +
+             format_bytes(Bytes(static_cast<double>(sim.ll.size))) + " " +
+             std::to_string(sim.ll.ways) + "-way";
+  return "";
+}
+
+}  // namespace
+
+InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::string& program_name) {
+  InstrumentedPoints out;
+  const std::string sim = sim_description(r);
+  std::uint64_t all_samples = 0;
+  for (const auto& s : r.samples) all_samples += s.total;
+
+  // The whole program.
+  std::vector<OpCount> all_ops;
+  for (const auto& f : r.counts.functions)
+    for (const auto& o : f.ops) {
+      auto it = std::find_if(all_ops.begin(), all_ops.end(), [&](const OpCount& x) {
+        return x.kind == o.kind && x.precision == o.precision && x.width == o.width &&
+               x.masked == o.masked;
+      });
+      if (it == all_ops.end())
+        all_ops.push_back(o);
+      else
+        it->count += o.count;
+    }
+  {
+    Point p;
+    p.name = program_name;
+    p.work = Work(total(all_ops));
+    p.time = Seconds(r.native.wall_seconds);
+    p.traffic = traffic_for(r, "", true);
+    p.precision = dominant_precision(all_ops);
+    p.source = "instrumented";
+    p.note = "W counted by instrumentation; Q simulated" + (sim.empty() ? "" : " (" + sim + ")") +
+             "; T the native run's wall clock";
+    if (p.work.value > 0 && !p.traffic.empty() && p.time.value > 0)
+      out.points.push_back(p);
+    else
+      out.notes.push_back("no point for the whole program: " +
+                          std::string(!(p.work.value > 0) ? "no counted W"
+                                      : p.traffic.empty() ? "no simulated Q"
+                                                          : "no time") +
+                          (r.counts.processes == 0
+                               ? " (the program wrote no counts: was it built with the "
+                                 "flopcount plugin and run to a normal exit?)"
+                               : ""));
+  }
+
+  // Functions: names shortened unless two functions would share one.
+  std::map<std::string, int> short_uses;
+  for (const auto& f : r.counts.functions) ++short_uses[short_kernel_name(demangle(f.name))];
+  for (const auto& f : r.counts.functions) {
+    const std::string full = demangle(f.name);
+    const std::string shown =
+        short_uses[short_kernel_name(full)] > 1 ? full : short_kernel_name(full);
+    if (!f.skipped.empty()) {
+      out.notes.push_back(shown + ": not counted (" + f.skipped + " function; " +
+                          format_work(Work(f.static_flops)) + " in its code, each operation once)");
+      continue;
+    }
+    const double math = total(f.ops, "math"), unc = total(f.ops, "uncounted");
+    if (math > 0)
+      out.notes.push_back(shown + ": " + format_number(math, 4) +
+                          " math-library evaluations (exp, sin, pow, ...) are not in W");
+    if (unc > 0)
+      out.notes.push_back(shown + ": " + format_number(unc, 4) +
+                          " target intrinsics on floating-point data are not counted");
+    const double w = total(f.ops);
+    if (!(w > 0)) continue;
+    Point p;
+    p.name = shown;
+    p.work = Work(w);
+    p.precision = dominant_precision(f.ops);
+    p.traffic = traffic_for(r, f.name, false);
+    const auto t = std::find_if(r.times.begin(), r.times.end(),
+                                [&](const FunctionTime& x) { return x.name == f.name; });
+    const std::uint64_t samples = t == r.times.end() ? 0 : t->samples;
+    p.time = Seconds(t == r.times.end() ? 0 : t->seconds);
+    p.weight =
+        all_samples > 0 ? static_cast<double>(samples) / static_cast<double>(all_samples) : 0;
+    p.source = "instrumented";
+    p.note = format_number(f.calls, 6) + " calls; W counted, Q simulated, T sampled (" +
+             std::to_string(samples) + " samples, " + format_number(100.0 * p.weight, 3) +
+             " % of the run)";
+    std::string missing;
+    if (p.traffic.empty())
+      missing = r.simulations.empty() ? "no simulated Q" : "no simulated misses at any level";
+    else if (!(p.time.value > 0))
+      missing = "no samples in the native run (less CPU time than one sampling interval)";
+    if (!missing.empty()) {
+      out.notes.push_back(shown + ": W = " + format_work(p.work) + ", " + missing + "; no point");
+      continue;
+    }
+    out.points.push_back(p);
+  }
+
+  // Marker regions: counted W (declared W where nothing was counted), declared Q, the marker
+  // timer's T. The simulator gives Q per function, not per region.
+  for (const auto& reg : r.regions) {
+    const auto c = std::find_if(r.counts.regions.begin(), r.counts.regions.end(),
+                                [&](const RegionCount& x) { return x.name == reg.name; });
+    const double counted = c == r.counts.regions.end() ? 0 : total(c->ops);
+    Point p;
+    p.name = reg.name;
+    p.work = Work(counted > 0 ? counted : reg.flops);
+    p.time = Seconds(reg.time);
+    if (reg.bytes > 0) p.traffic = {{"DRAM", Bytes(reg.bytes)}};
+    p.precision = c == r.counts.regions.end() ? "" : dominant_precision(c->ops);
+    p.source = counted > 0 ? "instrumented" : "marker";
+    p.note = std::to_string(reg.calls) + " calls; W " +
+             (counted > 0 ? "counted" : "declared by the program") +
+             (counted > 0 && reg.flops > 0
+                  ? " (declared " + format_work(Work(reg.flops)) + ", counted/declared " +
+                        format_number(counted / reg.flops, 4) + ")"
+                  : "") +
+             "; Q declared; T the region's timer";
+    if (!(p.work.value > 0) || p.traffic.empty() || !(p.time.value > 0)) {
+      out.notes.push_back("region '" + reg.name +
+                          "': " + (p.work.value > 0 ? "W = " + format_work(p.work) : "no W") +
+                          ", T = " + format_seconds(p.time) +
+                          (p.traffic.empty()
+                               ? "; no point: Q is simulated per function, not per region "
+                                 "(declare it with roofline_region_add_bytes)"
+                               : "; no point"));
+      continue;
+    }
+    out.points.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace roofline::instrument

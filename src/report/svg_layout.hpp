@@ -1,0 +1,77 @@
+#pragma once
+// Label placement for the SVG charts: the boxes texts occupy (axis-aligned or turned with a
+// 45° roof), the lines they should not cross, and a greedy placer that gives each label the
+// first candidate position that is free. A label that finds no free position is not drawn:
+// a label on top of another label, or of a point, is worse than one left to the tooltip.
+#include <array>
+#include <string>
+#include <vector>
+
+namespace roofline::report {
+
+struct Vec2 {
+  double x = 0, y = 0;
+};
+
+/// A convex quadrilateral, corners in order (an axis-aligned box, or a turned text box).
+struct Quad {
+  std::array<Vec2, 4> p;
+  static Quad box(double x0, double y0, double x1, double y1);
+  double min_x() const;
+  double max_x() const;
+  double min_y() const;
+  double max_y() const;
+};
+
+/// Do two quads overlap by more than `slack` px (separating-axis test)? Touching is not
+/// overlapping.
+bool overlaps(const Quad& a, const Quad& b, double slack = 0.25);
+
+/// A line drawn on the chart that labels should not cross; `owner` (≥ 0: a roof's index in
+/// Chart::roofs) lets a roof's own label sit along its line; -1: a headroom or workload line.
+struct Segment {
+  double x0, y0, x1, y1;
+  int owner = -1;
+};
+/// Does the segment pass through the quad's interior (Cyrus–Beck clipping)?
+bool crosses(const Segment& s, const Quad& q);
+
+/// Ascent and descent of the charts' font (DejaVu Sans: 0.928 and 0.236 em, the hhea metrics
+/// the browser's text boxes use).
+inline constexpr double kAscent = 0.93, kDescent = 0.24;
+
+/// The box of a text whose baseline starts at (x, y) with the given anchor ("start", "middle",
+/// "end"), `width` px wide, in a `font` px font, with `pad` px of air around it.
+Quad text_quad(double x, double y, double width, double font, const std::string& anchor,
+               double pad = 1.5);
+/// The same box for a text drawn at (lx, ly) inside transform="translate(tx,ty) rotate(deg)".
+Quad turned_text_quad(double tx, double ty, double deg, double lx, double ly, double width,
+                      double font, double pad = 1.5);
+
+/// Positions for labels in one column (or rows of a terminal) that want to sit at `want`
+/// (ascending), no two closer than `step`: labels that would touch form clusters, each centred
+/// on its members' wishes and kept within [top, bottom] where it fits.
+std::vector<double> spread_column(const std::vector<double>& want, double step, double top,
+                                  double bottom);
+
+/// Greedy placement: markers and placed labels are taken areas; lines are crossed only when
+/// a label finds no place clear of them.
+class Placer {
+ public:
+  explicit Placer(Quad bounds) : bounds_(bounds) {}
+  /// Which lines a label must stay clear of: every line, the roofs only (crossing a thin
+  /// headroom or workload line), or none (a line through a label stays readable; a label on
+  /// another label does not).
+  enum class Avoid { all_lines, roof_lines, no_lines };
+  bool fits(const Quad& q, const std::vector<int>& owners = {},
+            Avoid avoid = Avoid::all_lines) const;
+  void take(const Quad& q) { used_.push_back(q); }
+  void line(const Segment& s) { lines_.push_back(s); }
+
+ private:
+  Quad bounds_;
+  std::vector<Quad> used_;
+  std::vector<Segment> lines_;
+};
+
+}  // namespace roofline::report

@@ -1,0 +1,211 @@
+// The judgement arithmetic of `roofline check` against hand derivations (docs/check.md).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/xml_lite.hpp"
+#include "roofline/check.hpp"
+#include "roofline/check_io.hpp"
+#include "roofline/error.hpp"
+
+using namespace roofline;
+
+TEST(CheckGlob, StarsQuestionMarksAndLiterals) {
+  EXPECT_TRUE(glob_match("triad*", "triad @DRAM"));
+  EXPECT_TRUE(glob_match("*@L1", "copy @L1"));
+  EXPECT_FALSE(glob_match("*@L1", "copy @L1 x"));
+  EXPECT_TRUE(glob_match("a?c", "abc"));
+  EXPECT_FALSE(glob_match("a?c", "ac"));
+  EXPECT_TRUE(glob_match("*", ""));
+  EXPECT_TRUE(glob_match("a*b*c", "aXbYc"));
+  EXPECT_FALSE(glob_match("a*b*c", "aXbY"));
+  EXPECT_TRUE(glob_match("a*b*c", "abbbc"));
+  EXPECT_FALSE(glob_match("gemm", "gemm2"));
+  EXPECT_TRUE(glob_match("gemm", "gemm"));
+  EXPECT_FALSE(glob_match("", "x"));
+  // Brackets are literal, not classes.
+  EXPECT_TRUE(glob_match("gemm [v]", "gemm [v]"));
+  EXPECT_FALSE(glob_match("gemm [v]", "gemm v"));
+}
+
+TEST(CheckThreshold, FirstMatchingRuleThenGlobal) {
+  CheckConfig c;
+  c.rules = {{"triad*", 0.5}, {"tri*", 0.6}, {"gemm", 0.9}};
+  c.min_attainment = 0.7;
+  auto t = threshold_for(c, "triad @L1");
+  ASSERT_TRUE(t);
+  EXPECT_DOUBLE_EQ(t->min_attainment, 0.5);
+  EXPECT_EQ(t->from, "rule 'triad*'");
+  t = threshold_for(c, "trickle");
+  ASSERT_TRUE(t);
+  EXPECT_DOUBLE_EQ(t->min_attainment, 0.6);
+  t = threshold_for(c, "gemm");
+  EXPECT_DOUBLE_EQ(t->min_attainment, 0.9);
+  t = threshold_for(c, "copy");
+  EXPECT_DOUBLE_EQ(t->min_attainment, 0.7);
+  EXPECT_EQ(t->from, "the global minimum");
+  c.min_attainment.reset();
+  EXPECT_FALSE(threshold_for(c, "copy"));
+}
+
+TEST(CheckSpread, FromTimesIsTheRatesSpread) {
+  // Times 1, 2, 4 s: rates 1, 0.5, 0.25; median 0.5; (1 − 0.25) / 0.5 = 1.5.
+  auto s = rate_spread_from_times({1, 2, 4});
+  ASSERT_TRUE(s);
+  EXPECT_DOUBLE_EQ(*s, 1.5);
+  // Times 10, 11, 12, 10 ms: rates 100, 90.909, 83.333, 100; median (90.909 + 100) / 2 =
+  // 95.4545; spread (100 − 83.333) / 95.4545 = 0.174603.
+  s = rate_spread_from_times({0.010, 0.011, 0.012, 0.010});
+  ASSERT_TRUE(s);
+  EXPECT_NEAR(*s, (100.0 - 100.0 / 1.2) / ((100.0 / 1.1 + 100.0) / 2), 1e-12);
+  EXPECT_NEAR(*s, 0.174603, 1e-6);
+  EXPECT_FALSE(rate_spread_from_times({0.01}));
+  EXPECT_FALSE(rate_spread_from_times({0.01, 0}));
+  EXPECT_FALSE(rate_spread_from_times({0.01, -1}));
+}
+
+TEST(CheckSpread, FromSummaryAgreesWithTimes) {
+  // min 1, median 2, max 4: 2 · 3 / (1 · 4) = 1.5, as from the times 1, 2, 4.
+  auto s = rate_spread_from_summary(1, 2, 4);
+  ASSERT_TRUE(s);
+  EXPECT_DOUBLE_EQ(*s, 1.5);
+  EXPECT_DOUBLE_EQ(*rate_spread_from_summary(3, 3, 3), 0.0);
+  EXPECT_FALSE(rate_spread_from_summary(2, 1, 4));
+  EXPECT_FALSE(rate_spread_from_summary(0, 1, 4));
+}
+
+TEST(CheckRegression, TheLargerSpreadIsTheNoise) {
+  // 90 against 100: ratio 0.9. Spreads 5% and 8%: noise 8%, 0.9 < 0.92, regressed.
+  auto r = judge_regression(90, 100, Spread{0.05, "now"}, Spread{0.08, "base"}, 0.1);
+  EXPECT_DOUBLE_EQ(r.ratio, 0.9);
+  EXPECT_DOUBLE_EQ(r.noise, 0.08);
+  EXPECT_TRUE(r.regressed);
+  EXPECT_FALSE(r.improved);
+  EXPECT_NE(r.noise_from.find("baseline"), std::string::npos) << r.noise_from;
+  // 95 against 100 with the same spreads: 0.95 ≥ 0.92, within the noise.
+  r = judge_regression(95, 100, Spread{0.05, "now"}, Spread{0.08, "base"}, 0.1);
+  EXPECT_FALSE(r.regressed);
+  EXPECT_FALSE(r.improved);
+  // 110 against 100: 1.1 > 1.08, improved.
+  r = judge_regression(110, 100, Spread{0.05, "now"}, Spread{0.08, "base"}, 0.1);
+  EXPECT_TRUE(r.improved);
+  EXPECT_FALSE(r.regressed);
+}
+
+TEST(CheckRegression, OneSpreadAloneOrTheAssumedOne) {
+  auto r = judge_regression(96, 100, Spread{0.03, "now"}, std::nullopt, 0.1);
+  EXPECT_DOUBLE_EQ(r.noise, 0.03);
+  EXPECT_TRUE(r.regressed);  // 0.96 < 0.97
+  EXPECT_NE(r.noise_from.find("the other carries none"), std::string::npos);
+  // Neither: the assumed 10%; 0.9 is on the boundary (not below 1 − 0.1), 0.89 is below.
+  r = judge_regression(90, 100, std::nullopt, std::nullopt, 0.1);
+  EXPECT_DOUBLE_EQ(r.noise, 0.1);
+  EXPECT_FALSE(r.regressed);
+  EXPECT_NE(r.noise_from.find("assumed"), std::string::npos);
+  r = judge_regression(89, 100, std::nullopt, std::nullopt, 0.1);
+  EXPECT_TRUE(r.regressed);
+  EXPECT_DOUBLE_EQ(default_assumed_noise(), 0.10);
+}
+
+TEST(CheckAttainment, BelowFailsAboveRoofFails) {
+  const Threshold t{0.7, "the global minimum"};
+  auto j = judge_attainment(0.42, t, false);
+  EXPECT_TRUE(j.failed);
+  EXPECT_EQ(j.why, "attainment 0.42 < 0.7 (the global minimum)");
+  j = judge_attainment(0.7, t, false);
+  EXPECT_FALSE(j.failed);
+  EXPECT_EQ(j.why, "attainment 0.7 ≥ 0.7 (the global minimum)");
+  j = judge_attainment(1.3, t, true);
+  EXPECT_TRUE(j.failed);
+  EXPECT_NE(j.why.find("above its roof"), std::string::npos);
+  j = judge_attainment(0.1, std::nullopt, false);
+  EXPECT_FALSE(j.failed);
+}
+
+TEST(CheckJunit, WellFormedWithHostileNamesAndCounts) {
+  std::vector<PointCheck> pts(3);
+  pts[0].name = "ok <&> \"q\" 'a'";
+  pts[0].why = {"attainment 0.9 ≥ 0.7"};
+  pts[1].name = std::string("esc \x1b[31m red \xff");
+  pts[1].status = CheckStatus::failed;
+  pts[1].why = {"attainment 0.2 < 0.7 (rule 'x<y')", "second"};
+  pts[2].name = "gone";
+  pts[2].status = CheckStatus::skipped;
+  pts[2].why = {"in the baseline only"};
+  const std::string x = render_junit("roofline check <p>", pts);
+  auto root = test::XmlReader(x).parse();
+  EXPECT_EQ(root->name, "testsuites");
+  EXPECT_EQ(root->attr("tests"), "3");
+  EXPECT_EQ(root->attr("failures"), "1");
+  EXPECT_EQ(root->attr("skipped"), "1");
+  const auto suites = root->find_all([](const test::XmlNode& n) { return n.name == "testsuite"; });
+  ASSERT_EQ(suites.size(), 1u);
+  EXPECT_EQ(suites[0]->attr("name"), "roofline check <p>");
+  const auto cases = root->find_all([](const test::XmlNode& n) { return n.name == "testcase"; });
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[0]->attr("name"), "ok <&> \"q\" 'a'");
+  // The escape character and the ill-formed byte are shown escaped, never raw.
+  EXPECT_EQ(cases[1]->attr("name"), "esc \\u001b[31m red \\xff");
+  const auto failures = root->find_all([](const test::XmlNode& n) { return n.name == "failure"; });
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0]->attr("message"), "attainment 0.2 < 0.7 (rule 'x<y'); second");
+  const auto skips = root->find_all([](const test::XmlNode& n) { return n.name == "skipped"; });
+  ASSERT_EQ(skips.size(), 1u);
+  EXPECT_EQ(x.find('\x1b'), std::string::npos);
+}
+
+TEST(CheckConfigFile, ParsesAndRefusesBadFields) {
+  const nlohmann::json j = nlohmann::json::parse(R"({"schema": "roofline.check", "version": 1,
+      "min_attainment": 0.7, "noise": 0.05,
+      "points": [{"name": "triad*", "min_attainment": 0.5}]})");
+  const CheckConfig c = check_config_from_json(j, "c.json");
+  EXPECT_DOUBLE_EQ(*c.min_attainment, 0.7);
+  EXPECT_DOUBLE_EQ(*c.noise, 0.05);
+  ASSERT_EQ(c.rules.size(), 1u);
+  EXPECT_EQ(c.rules[0].pattern, "triad*");
+  auto refused = [](const std::string& text, const std::string& needle) {
+    try {
+      check_config_from_json(nlohmann::json::parse(text), "c.json");
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  refused(R"({"schema": "roofline.check", "version": 1, "min_attainment": 1.5})",
+          "c.json: min_attainment: expected a number in (0, 1] (got 1.5)");
+  refused(R"({"schema": "roofline.check", "version": 1, "min_attainmnt": 0.5})",
+          "c.json: min_attainmnt: unknown field");
+  refused(R"({"schema": "roofline.check", "version": 2})", "version");
+  refused(R"({"schema": "roofline.check", "version": 1, "points": [{"name": "x"}]})",
+          "c.json: points[0].min_attainment: missing field");
+  refused(R"({"schema": "roofline.check", "version": 1, "points": [{"min_attainment": 0.5}]})",
+          "points[0]");
+}
+
+TEST(CheckSpreads, ReadFromTheRunSection) {
+  const nlohmann::json doc = nlohmann::json::parse(R"({"schema": "roofline.points", "version": 1,
+      "points": [
+        {"name": "a", "work": 1, "traffic": 1, "time": 1, "run": {"times": [1, 2, 4]}},
+        {"name": "b", "work": 1, "traffic": 1, "time": 1,
+         "run": {"min": 1, "median": 2, "max": 4}},
+        {"name": "c", "work": 1, "traffic": 1, "time": 1},
+        {"name": "d", "work": 1, "traffic": 1, "time": 1, "run": {"times": [1]}}]})");
+  const auto s = point_spreads(doc, "p.json");
+  ASSERT_EQ(s.size(), 4u);
+  ASSERT_TRUE(s[0]);
+  EXPECT_DOUBLE_EQ(s[0]->value, 1.5);
+  EXPECT_EQ(s[0]->from, "3 repetitions");
+  ASSERT_TRUE(s[1]);
+  EXPECT_DOUBLE_EQ(s[1]->value, 1.5);
+  EXPECT_FALSE(s[2]);
+  EXPECT_FALSE(s[3]);
+  const nlohmann::json bad = nlohmann::json::parse(R"({"points": [
+      {"name": "a", "run": {"times": [1, "x"]}}]})");
+  try {
+    point_spreads(bad, "p.json");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("p.json: points[0].run.times[1]"), std::string::npos)
+        << e.what();
+  }
+}

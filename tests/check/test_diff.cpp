@@ -1,0 +1,119 @@
+// diff_roofs against hand derivations: ratios, spreads, one-sided roofs, the ridge.
+#include <gtest/gtest.h>
+
+#include "roofline/diff.hpp"
+#include "roofline/error.hpp"
+
+using namespace roofline;
+
+namespace {
+
+Statistics stats(int reps, double median, double min, double max) {
+  Statistics s;
+  s.repetitions = reps;
+  s.median = median;
+  s.min = min;
+  s.max = max;
+  return s;
+}
+
+RoofSet set(const std::string& name, double fp64, double dram) {
+  RoofSet r;
+  r.name = name;
+  ComputeRoof c;
+  c.name = "fp64";
+  c.precision = "fp64";
+  c.peak = WorkRate(fp64);
+  r.compute.push_back(c);
+  MemoryRoof m;
+  m.level = "DRAM";
+  m.bandwidth = ByteRate(dram);
+  r.memory.push_back(m);
+  return r;
+}
+
+}  // namespace
+
+TEST(Diff, RatiosSpreadsAndTheRidge) {
+  RoofSet a = set("a", 100e9, 20e9);
+  RoofSet b = set("b", 110e9, 19e9);
+  // A's fp64: median 100, min 95, max 102 → spread 7%; B's: median 110, min 108, max 111 → 2.7%.
+  a.compute[0].stats = stats(9, 100e9, 95e9, 102e9);
+  b.compute[0].stats = stats(9, 110e9, 108e9, 111e9);
+  // DRAM: A's spread 10% (18..20 around 20), B carries none.
+  a.memory[0].stats = stats(5, 20e9, 18e9, 20e9);
+  ComputeRoof extra;
+  extra.name = "fp32";
+  extra.precision = "fp32";
+  extra.peak = WorkRate(200e9);
+  b.compute.push_back(extra);
+  MemoryRoof l3;
+  l3.level = "L3";
+  l3.kind = "cache";
+  l3.bandwidth = ByteRate(100e9);
+  a.memory.push_back(l3);
+  a.default_memory = b.default_memory = "DRAM";
+  a.default_compute = b.default_compute = "fp64";
+
+  const RoofSetDiff d = diff_roofs(a, b);
+  ASSERT_EQ(d.changes.size(), 2u);
+  const RoofChange& c = d.changes[0];
+  EXPECT_EQ(c.name, "fp64");
+  EXPECT_TRUE(c.compute);
+  EXPECT_DOUBLE_EQ(c.ratio, 1.1);
+  EXPECT_DOUBLE_EQ(*c.spread_a, 0.07);
+  EXPECT_NEAR(*c.spread_b, 3.0 / 110, 1e-15);
+  ASSERT_TRUE(c.exceeds_spread);
+  EXPECT_TRUE(*c.exceeds_spread);  // |1.1 − 1| = 0.1 > 0.07
+  const RoofChange& m = d.changes[1];
+  EXPECT_EQ(m.name, "DRAM");
+  EXPECT_FALSE(m.compute);
+  EXPECT_DOUBLE_EQ(m.ratio, 0.95);
+  EXPECT_DOUBLE_EQ(*m.spread_a, 0.1);
+  EXPECT_FALSE(m.spread_b);
+  EXPECT_FALSE(*m.exceeds_spread);  // |0.95 − 1| = 0.05 ≤ 0.1
+  ASSERT_EQ(d.only_a.size(), 1u);
+  EXPECT_EQ(d.only_a[0], "memory L3");
+  ASSERT_EQ(d.only_b.size(), 1u);
+  EXPECT_EQ(d.only_b[0], "compute fp32");
+  // Ridges: 100/20 = 5 and 110/19 FLOP/byte; ratio (110/19)/5 = 1.1578...
+  EXPECT_DOUBLE_EQ(d.ridge_a, 5.0);
+  EXPECT_DOUBLE_EQ(d.ridge_b, 110.0 / 19);
+  EXPECT_NEAR(d.ridge_ratio, 110.0 / 19 / 5, 1e-15);
+  EXPECT_EQ(d.ridge_roofs_a, "fp64 / DRAM");
+}
+
+TEST(Diff, NoSpreadCarriedIsUnknownNotAVerdict) {
+  const RoofSetDiff d = diff_roofs(set("a", 100, 10), set("b", 200, 10));
+  ASSERT_EQ(d.changes.size(), 2u);
+  EXPECT_DOUBLE_EQ(d.changes[0].ratio, 2.0);
+  EXPECT_FALSE(d.changes[0].exceeds_spread);
+  EXPECT_DOUBLE_EQ(d.changes[1].ratio, 1.0);
+  // One repetition carries no spread.
+  EXPECT_FALSE(roof_spread(stats(1, 10, 9, 11)));
+  EXPECT_DOUBLE_EQ(*roof_spread(stats(2, 10, 9, 11)), 0.2);
+  EXPECT_FALSE(exceeds_spread(1.5, std::nullopt, std::nullopt));
+  EXPECT_TRUE(*exceeds_spread(1.06, 0.05, std::nullopt));
+  EXPECT_FALSE(*exceeds_spread(1.04, 0.05, 0.01));
+}
+
+TEST(Diff, DifferentUnitsAreRefused) {
+  RoofSet a = set("a", 100, 10);
+  RoofSet b = set("b", 100, 10);
+  b.units.work = "tuple";
+  EXPECT_THROW(diff_roofs(a, b), InputError);
+}
+
+TEST(Diff, DefaultRoofsUnderDifferentNamesAreStillCompared) {
+  RoofSet a = set("a", 100, 10);
+  RoofSet b = set("b", 100, 15);
+  b.memory[0].level = "HBM3e";
+  a.memory[0].level = "HBM3";
+  const RoofSetDiff d = diff_roofs(a, b);
+  ASSERT_EQ(d.changes.size(), 2u);
+  EXPECT_EQ(d.changes[1].name, "HBM3 → HBM3e (default memory roofs)");
+  EXPECT_FALSE(d.changes[1].compute);
+  EXPECT_DOUBLE_EQ(d.changes[1].ratio, 1.5);
+  EXPECT_EQ(d.only_a, std::vector<std::string>{"memory HBM3"});
+  EXPECT_EQ(d.only_b, std::vector<std::string>{"memory HBM3e"});
+}

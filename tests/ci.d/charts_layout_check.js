@@ -1,0 +1,109 @@
+// Layout check for the HTML report, injected by tests/ci.d/charts.sh into a copy of a report
+// (the page's Content-Security-Policy allows inline scripts). Runs after the page's own script
+// and reports its findings, one "key: value" line each, to the page that holds it in a frame of
+// the width under test (postMessage; charts.sh's wrapper writes them where `chromium --dump-dom`
+// shows them):
+//   overlaps     pairs of visible labels (or a label and a point marker) whose boxes intersect,
+//                from the browser's own text boxes (getBBox, mapped by getScreenCTM, so a
+//                label turned with a 45° roof is checked as the turned rectangle it is);
+//   hscroll      the page is wider than the window (it would scroll sideways);
+//   wide_tables  tables wider than the page's column;
+//   labels, markers, roofs_visible  how much was checked, in the default view and with every
+//                roof shown ("all" in the roofs toggles).
+// With location.hash "#all" it leaves the page showing every roof (for the screenshot).
+(function () {
+  'use strict';
+  var LABELS = '.roof-label,.ridge-label,.headroom-label,.point-label,.level-label,.workload-label';
+  var svg = document.querySelector('#chart svg');
+  function shown(el) {
+    for (var e = el; e && e !== document; e = e.parentNode) {
+      if (e.getAttribute && e.getAttribute('display') === 'none') return false;
+      if (window.getComputedStyle(e).display === 'none') return false;
+    }
+    return true;
+  }
+  function quad(el) {
+    var b = el.getBBox(), m = el.getScreenCTM();
+    if (!m || (b.width === 0 && b.height === 0)) return null;
+    return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]
+      .map(function (p) { return [m.a * p[0] + m.c * p[1] + m.e, m.b * p[0] + m.d * p[1] + m.f]; });
+  }
+  // Separating-axis test; boxes that overlap by less than `slack` px are apart (rounding).
+  function intersect(a, b, slack) {
+    var polys = [a, b];
+    for (var k = 0; k < 2; ++k) {
+      var q = polys[k];
+      for (var i = 0; i < 4; ++i) {
+        var p0 = q[i], p1 = q[(i + 1) % 4];
+        var nx = p0[1] - p1[1], ny = p1[0] - p0[0], len = Math.hypot(nx, ny);
+        if (!len) continue;
+        nx /= len; ny /= len;
+        var pa = a.map(function (p) { return p[0] * nx + p[1] * ny; });
+        var pb = b.map(function (p) { return p[0] * nx + p[1] * ny; });
+        var lo = Math.max(Math.min.apply(null, pa), Math.min.apply(null, pb));
+        var hi = Math.min(Math.max.apply(null, pa), Math.max.apply(null, pb));
+        if (hi - lo <= slack) return false;
+      }
+    }
+    return true;
+  }
+  function check(view) {
+    var labels = [], markers = [], overlaps = [];
+    svg.querySelectorAll(LABELS).forEach(function (t) {
+      if (!shown(t) || !t.textContent.trim()) return;
+      var q = quad(t);
+      if (q) labels.push({el: t, q: q});
+    });
+    svg.querySelectorAll('g.point .marker').forEach(function (m) {
+      if (!shown(m)) return;
+      var q = quad(m);
+      if (q) markers.push({el: m, q: q});
+    });
+    // The browser's text box includes the font's ascent and descent; 0.5 px of slack absorbs
+    // rounding, nothing more.
+    for (var i = 0; i < labels.length; ++i) {
+      for (var j = i + 1; j < labels.length; ++j)
+        if (intersect(labels[i].q, labels[j].q, 0.5))
+          overlaps.push(view + ': "' + labels[i].el.textContent + '" / "' + labels[j].el.textContent + '"');
+      for (var k = 0; k < markers.length; ++k)
+        if (intersect(labels[i].q, markers[k].q, 0.5))
+          overlaps.push(view + ': "' + labels[i].el.textContent + '" on the marker of ' +
+                        markers[k].el.closest('g.point').getAttribute('data-name'));
+    }
+    var roofs = 0;
+    svg.querySelectorAll('line.roof[data-id]').forEach(function (l) { if (shown(l)) ++roofs; });
+    return {labels: labels.length, markers: markers.length, roofs: roofs, overlaps: overlaps};
+  }
+  var out = {};
+  var byDefault = check('default view');
+  var all = document.querySelector('input[name="roof-view"][value="all"]');
+  var deflt = document.querySelector('input[name="roof-view"][value="default"]');
+  var everything = byDefault;
+  if (all) {
+    all.click();
+    everything = check('all roofs');
+    if (location.hash !== '#all') deflt.click();
+  }
+  out.labels = [byDefault.labels, everything.labels];
+  out.markers = byDefault.markers;
+  out.roofs_visible = [byDefault.roofs, everything.roofs];
+  out.overlaps = byDefault.overlaps.concat(everything.overlaps);
+  var doc = document.documentElement;
+  out.page_width = doc.scrollWidth;
+  out.window_width = window.innerWidth;
+  out.hscroll = doc.scrollWidth > window.innerWidth;
+  out.wide_tables = [];
+  document.querySelectorAll('table').forEach(function (t) {
+    var room = t.parentElement.clientWidth;
+    if (t.getBoundingClientRect().width > room + 1)
+      out.wide_tables.push((t.id || t.previousElementSibling && t.previousElementSibling.textContent) +
+                           ' ' + Math.round(t.getBoundingClientRect().width) + ' > ' + room);
+  });
+  var lines = ['labels: ' + out.labels.join(' '), 'markers: ' + out.markers,
+               'roofs_visible: ' + out.roofs_visible.join(' '), 'overlaps: ' + out.overlaps.length,
+               'hscroll: ' + (out.hscroll ? 1 : 0) + ' (' + out.page_width + ' px in ' + out.window_width + ')',
+               'wide_tables: ' + out.wide_tables.length];
+  out.overlaps.forEach(function (o) { lines.push('overlap: ' + o); });
+  out.wide_tables.forEach(function (o) { lines.push('wide table: ' + o); });
+  if (window.parent !== window) window.parent.postMessage(lines.join('\n'), '*');
+})();

@@ -1,0 +1,213 @@
+// `roofline check` end to end: lines, exit codes (0 pass, 5 gate failed, 2 bad input), JUnit.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "report/xml_lite.hpp"
+
+using nlohmann::json;
+using roofline::test::run_cli;
+using roofline::test::slurp;
+using roofline::test::TempDir;
+using roofline::test::write_text;
+
+namespace {
+
+// Roofs π = 100 FLOP/s, β = 10 byte/s (ridge 10 FLOP/byte).
+//   "compute ok": I = 80, attainable min(100, 800) = 100, P = 80/1 = 80  → attainment 0.8
+//   "mem slow":   I = 1,  attainable min(100, 10) = 10,   P = 1/0.5 = 2  → attainment 0.2
+const std::vector<std::string> kRoofs = {"--peak", "100", "--bandwidth", "10"};
+
+std::string points_now() {
+  return R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "compute ok", "work": 80, "traffic": 1, "time": 1},
+    {"name": "mem slow", "work": 1, "traffic": 1, "time": 0.5}]})";
+}
+
+std::vector<std::string> args(std::vector<std::string> a) {
+  a.insert(a.end(), kRoofs.begin(), kRoofs.end());
+  return a;
+}
+
+}  // namespace
+
+TEST(CliCheck, GlobalMinimumFailsTheSlowPointWithExit5) {
+  TempDir d;
+  write_text(d.file("p.json"), points_now());
+  auto r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.7"}));
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  compute ok: attainment 0.8 ≥ 0.7 (the global minimum)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("FAIL  mem slow: attainment 0.2 < 0.7 (the global minimum)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("roofline check: FAILED, 2 points: 1 passed, 1 failed, 0 skipped"),
+            std::string::npos)
+      << r.out;
+  // 0.15 lets both through.
+  r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.15"}));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("roofline check: passed, 2 points: 2 passed"), std::string::npos) << r.out;
+}
+
+TEST(CliCheck, ConfigRulesPerPattern) {
+  TempDir d;
+  write_text(d.file("p.json"), points_now());
+  write_text(d.file("c.json"), R"({"schema": "roofline.check", "version": 1,
+    "min_attainment": 0.7, "points": [{"name": "mem*", "min_attainment": 0.1}]})");
+  auto r = run_cli(args({"check", d.file("p.json"), "--config", d.file("c.json"), "--json"}));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_TRUE(j["passed"].get<bool>());
+  EXPECT_EQ(j["points"][1]["threshold_from"], "rule 'mem*'");
+  EXPECT_DOUBLE_EQ(j["points"][1]["min_attainment"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(j["points"][1]["attainment"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(j["points"][0]["attainment"].get<double>(), 0.8);
+  // --min-attainment overrides the global minimum; the rule still holds for "mem slow".
+  r = run_cli(
+      args({"check", d.file("p.json"), "--config", d.file("c.json"), "--min-attainment", "0.9"}));
+  EXPECT_EQ(r.exit_code, 5) << r.out;
+  EXPECT_NE(r.out.find("FAIL  compute ok: attainment 0.8 < 0.9"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PASS  mem slow: attainment 0.2 ≥ 0.1 (rule 'mem*')"), std::string::npos)
+      << r.out;
+}
+
+TEST(CliCheck, BaselineRegressionUsesTheCarriedSpread) {
+  TempDir d;
+  // Baseline: "compute ok" took 0.8 s (P = 100), its times spread 1%; now 1 s (P = 80): ratio
+  // 0.8, regressed. "mem slow" now 0.5 s against 0.49 s: ratio 0.98 within the assumed 10%
+  // (neither carries a spread). "old" is in the baseline only: skipped.
+  write_text(d.file("base.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "compute ok", "work": 80, "traffic": 1, "time": 0.8,
+     "run": {"times": [0.8, 0.804, 0.808]}},
+    {"name": "mem slow", "work": 1, "traffic": 1, "time": 0.49},
+    {"name": "old", "work": 1, "traffic": 1, "time": 1}]})");
+  write_text(d.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "compute ok", "work": 80, "traffic": 1, "time": 1, "run": {"times": [1, 1, 1.01]}},
+    {"name": "mem slow", "work": 1, "traffic": 1, "time": 0.5}]})");
+  auto r = run_cli({"check", d.file("p.json"), "--baseline", d.file("base.json"), "--json"});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 3u);
+  const json& a = j["points"][0];
+  EXPECT_EQ(a["status"], "failed");
+  EXPECT_DOUBLE_EQ(a["ratio"].get<double>(), 0.8);
+  // Rates 1/1, 1/1, 1/1.01: median 1, spread 1 − 1/1.01; baseline rates 1/0.8, 1/0.804,
+  // 1/0.808: spread (1/0.8 − 1/0.808)/(1/0.804). The larger is the noise.
+  const double now_spread = 1 - 1 / 1.01;
+  const double base_spread = (1 / 0.8 - 1 / 0.808) * 0.804;
+  EXPECT_NEAR(a["noise"].get<double>(), std::max(now_spread, base_spread), 1e-12);
+  EXPECT_TRUE(a["regressed"].get<bool>());
+  const json& b = j["points"][1];
+  EXPECT_EQ(b["status"], "passed");
+  EXPECT_NEAR(b["ratio"].get<double>(), 0.98, 1e-12);
+  EXPECT_DOUBLE_EQ(b["noise"].get<double>(), 0.10);
+  EXPECT_EQ(b["noise_from"], "assumed: neither document carries a spread");
+  EXPECT_EQ(j["points"][2]["status"], "skipped");
+  EXPECT_EQ(j["counts"]["failed"], 1);
+  // --noise changes what is assumed: 1% makes 0.98 a regression.
+  r = run_cli({"check", d.file("p.json"), "--baseline", d.file("base.json"), "--noise", "0.01"});
+  EXPECT_EQ(r.exit_code, 5);
+  EXPECT_NE(r.out.find("FAIL  mem slow: P 2 FLOP/s = 0.98× baseline 2.041 FLOP/s — regressed "
+                       "beyond the noise ±1% (assumed"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("SKIP  old: in the baseline only"), std::string::npos) << r.out;
+}
+
+TEST(CliCheck, JunitIsWellFormedAndNamesAreEscaped) {
+  TempDir d;
+  write_text(d.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "a <b> & \"c\" \u001b[2J", "work": 80, "traffic": 1, "time": 1},
+    {"name": "mem slow", "work": 1, "traffic": 1, "time": 0.5}]})");
+  const std::string x = d.file("out.xml");
+  auto r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.7", "--junit", x}));
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  const std::string text = slurp(x);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  auto root = roofline::test::XmlReader(text).parse();
+  EXPECT_EQ(root->attr("tests"), "2");
+  EXPECT_EQ(root->attr("failures"), "1");
+  const auto cases =
+      root->find_all([](const roofline::test::XmlNode& n) { return n.name == "testcase"; });
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0]->attr("name"), "a <b> & \"c\" \\u001b[2J");
+  ASSERT_EQ(cases[1]->children.size(), 1u);
+  EXPECT_EQ(cases[1]->children[0]->name, "failure");
+  EXPECT_NE(cases[1]->children[0]->attr("message").find("attainment 0.2 < 0.7"), std::string::npos);
+}
+
+TEST(CliCheck, BadInputsAreExit2AndWriteNothing) {
+  TempDir d;
+  write_text(d.file("p.json"), points_now());
+  auto r = run_cli(args({"check", d.file("p.json")}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("nothing to check"), std::string::npos) << r.err;
+  r = run_cli({"check", d.file("p.json"), "--min-attainment", "0.5"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("needs roofs"), std::string::npos) << r.err;
+  r = run_cli(args({"check", d.file("missing.json"), "--min-attainment", "0.5"}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
+  r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "1.5"}));
+  EXPECT_EQ(r.exit_code, 2);
+  write_text(d.file("c.json"), R"({"schema": "roofline.check", "version": 1, "noise": "x"})");
+  r = run_cli(args({"check", d.file("p.json"), "--config", d.file("c.json")}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("c.json: noise: expected a number in (0, 1]"), std::string::npos) << r.err;
+  // A JUnit path that is a folder is refused before any work; a failing check with a bad
+  // baseline writes no JUnit file.
+  r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.5", "--junit", d.path}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--junit"), std::string::npos) << r.err;
+  write_text(d.file("dup.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "x", "work": 1, "traffic": 1, "time": 1},
+    {"name": "x", "work": 1, "traffic": 1, "time": 2}]})");
+  r = run_cli(
+      {"check", d.file("p.json"), "--baseline", d.file("dup.json"), "--junit", d.file("j.xml")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("two points are named 'x'"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(d.file("j.xml")));
+  // The JUnit file may not be one of the inputs.
+  r = run_cli(
+      args({"check", d.file("p.json"), "--min-attainment", "0.5", "--junit", d.file("p.json")}));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(slurp(d.file("p.json")), points_now());
+}
+
+TEST(CliCheck, ReadsWhatRooflineRunWrites) {
+  // `roofline run -o` writes a points document whose points carry their repeated times: check
+  // reads it, and the noise comes from those times, not from the assumed 10%.
+  TempDir d;
+  // The 2-core fixture with every roof ×100: the point is real (this machine's axpy), and a
+  // fast machine's L1 rate must not pass the fixture's roof (Zen 5's reached 1.12 of it), which
+  // check rightly fails as "above its roof".
+  json m = json::parse(slurp(std::string(ROOFLINE_TEST_DATA) + "/run/machine-2core.json"));
+  for (json& c : m["compute"]) c["peak"] = c["peak"].get<double>() * 100;
+  for (json& l : m["memory"]) l["bandwidth"] = l["bandwidth"].get<double>() * 100;
+  const std::string machine = d.file("machine.json");
+  write_text(machine, m.dump());
+  auto r = run_cli({"run", "axpy-fp64", "--quick", "--levels", "L1", "--machine", machine, "-o",
+                    d.file("run.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"check", d.file("run.json"), "--machine", machine, "--baseline", d.file("run.json"),
+               "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_FALSE(j["points"].empty());
+  const json run = json::parse(slurp(d.file("run.json")));
+  for (size_t i = 0; i < j["points"].size(); ++i) {
+    const json& p = j["points"][i];
+    EXPECT_EQ(p["status"], "passed");
+    EXPECT_DOUBLE_EQ(p["ratio"].get<double>(), 1.0);
+    EXPECT_NE(p["noise_from"].get<std::string>().find("repetitions"), std::string::npos)
+        << p["noise_from"];
+    // The attainment is the diagnosis `roofline run` put beside the point.
+    EXPECT_DOUBLE_EQ(p["attainment"].get<double>(),
+                     run["points"][i]["diagnosis"]["attainment"].get<double>());
+  }
+}

@@ -1,0 +1,172 @@
+// `roofline diff` end to end: two catalogue machines, two measured-style documents with
+// statistics, two points documents, the overlay chart, and refusals.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "report/xml_lite.hpp"
+
+using nlohmann::json;
+using roofline::test::run_cli;
+using roofline::test::slurp;
+using roofline::test::TempDir;
+using roofline::test::write_text;
+
+namespace {
+
+json load(const std::string& path) {
+  return json::parse(slurp(path));
+}
+
+std::string machine(const std::string& name, double fp64, double dram, double dram_min,
+                    double dram_max) {
+  json j = {{"schema", "roofline.machine"},
+            {"version", 1},
+            {"name", name},
+            {"compute", {{{"name", "fp64"}, {"precision", "fp64"}, {"peak", fp64}}}},
+            {"memory",
+             {{{"level", "DRAM"},
+               {"bandwidth", dram},
+               {"provenance", "measured"},
+               {"stats",
+                {{"repetitions", 5},
+                 {"median", dram},
+                 {"best", dram_max},
+                 {"min", dram_min},
+                 {"max", dram_max},
+                 {"cv", 0.01}}}}}}};
+  return j.dump();
+}
+
+}  // namespace
+
+TEST(CliDiff, TwoCatalogueMachinesRatiosFromTheirFiles) {
+  auto r = run_cli({"diff", "h100-sxm", "h200", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["kind"], "machines");
+  const json a = load(std::string(ROOFLINE_SOURCE_DIR) + "/data/hardware/h100-sxm.json");
+  const json b = load(std::string(ROOFLINE_SOURCE_DIR) + "/data/hardware/h200.json");
+  // Every roof present in both files appears with ratio b/a (values may be strings with units,
+  // so compare against the tool's own A and B columns and check the ratio arithmetic).
+  size_t shared = 0;
+  for (const auto& c : a["compute"])
+    for (const auto& d : b["compute"])
+      if (c["name"] == d["name"]) ++shared;
+  for (const auto& c : a["memory"])
+    for (const auto& d : b["memory"])
+      if (c["level"] == d["level"]) ++shared;
+  // Plus one row for the default memory roofs, HBM3 against HBM3e: differently named, both the
+  // machines' main memory.
+  size_t defaults = 0;
+  for (const auto& row : j["roofs"])
+    if (row["name"] == "HBM3 → HBM3e (default memory roofs)") ++defaults;
+  EXPECT_EQ(defaults, 1u) << r.out;
+  ASSERT_EQ(j["roofs"].size(), shared + 1);
+  ASSERT_GT(shared, 0u);
+  for (const auto& row : j["roofs"]) {
+    EXPECT_DOUBLE_EQ(row["ratio"].get<double>(), row["b"].get<double>() / row["a"].get<double>());
+    EXPECT_TRUE(row["exceeds_spread"].is_null()) << "datasheet roofs carry no spread";
+  }
+  EXPECT_GT(j["ridge"]["a"].get<double>(), 0);
+}
+
+TEST(CliDiff, MeasuredSpreadsDecideTheVerdict) {
+  TempDir d;
+  // DRAM 20 GB/s (spread (20.4 − 19.6)/20 = 4%) against 21 GB/s (spread 2/21 ≈ 9.5%): ratio 1.05
+  // is within the larger spread. fp64 100 → 100 G, no stats: unknown.
+  write_text(d.file("a.json"), machine("box-a", 100e9, 20e9, 19.6e9, 20.4e9));
+  write_text(d.file("b.json"), machine("box-b", 100e9, 21e9, 20e9, 22e9));
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("memory DRAM: 20 GB/s → 21 GB/s, B/A = 1.05 (spread A 4%, B 9.52%): within "
+                       "the spread"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("compute fp64: 100 GFLOP/s → 100 GFLOP/s, B/A = 1 (spread A none, B "
+                       "none): no spread carried"),
+            std::string::npos)
+      << r.out;
+  // Ridge 100/20 = 5 → 100/21 = 4.762 FLOP/byte.
+  EXPECT_NE(r.out.find("ridge I* = π/β: 5 FLOP/byte (fp64 / DRAM) → 4.762 FLOP/byte (fp64 / "
+                       "DRAM), B/A = 0.9524"),
+            std::string::npos)
+      << r.out;
+  // 20 → 24 GB/s with spreads 4% and 2/24: ratio 1.2 exceeds both.
+  write_text(d.file("c.json"), machine("box-c", 100e9, 24e9, 23e9, 25e9));
+  r = run_cli({"diff", d.file("a.json"), d.file("c.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["roofs"][1]["ratio"].get<double>(), 1.2);
+  EXPECT_TRUE(j["roofs"][1]["exceeds_spread"].get<bool>());
+}
+
+TEST(CliDiff, OverlayChartHasBothMachines) {
+  TempDir d;
+  write_text(d.file("a.json"), machine("box-a", 100e9, 20e9, 19.6e9, 20.4e9));
+  write_text(d.file("b.json"), machine("box-b", 200e9, 21e9, 20e9, 22e9));
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json"), "--report", d.file("o.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string svg = slurp(d.file("o.svg"));
+  auto root = roofline::test::XmlReader(svg).parse();
+  EXPECT_EQ(root->name, "svg");
+  EXPECT_NE(svg.find("box-a"), std::string::npos);
+  EXPECT_NE(svg.find("box-b"), std::string::npos);
+}
+
+TEST(CliDiff, PointsDocumentsPerPointRatios) {
+  TempDir d;
+  write_text(d.file("a.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 100, "traffic": 10, "time": 2, "run": {"times": [2, 2.02, 2.04]}},
+    {"name": "gone", "work": 1, "traffic": 1, "time": 1}]})");
+  write_text(d.file("b.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 100, "traffic": 20, "time": 1, "run": {"times": [1, 1.01, 1.02]}},
+    {"name": "new", "work": 1, "traffic": 1, "time": 1}]})");
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["kind"], "points");
+  ASSERT_EQ(j["points"].size(), 1u);
+  // P 50 → 100 FLOP/s: 2; I 10 → 5 FLOP/byte: 0.5; spreads (1/2 − 1/2.04)·2.02 and
+  // (1 − 1/1.02)·1.01, both < 1: exceeds.
+  EXPECT_DOUBLE_EQ(j["points"][0]["ratio"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(j["points"][0]["intensity_ratio"].get<double>(), 0.5);
+  EXPECT_NEAR(j["points"][0]["spread_a"].get<double>(), (0.5 - 1 / 2.04) * 2.02, 1e-12);
+  EXPECT_TRUE(j["points"][0]["exceeds_spread"].get<bool>());
+  EXPECT_EQ(j["only_a"][0], "gone");
+  EXPECT_EQ(j["only_b"][0], "new");
+}
+
+TEST(CliDiff, MixedKindsAndUnknownNamesAreRefused) {
+  TempDir d;
+  write_text(d.file("a.json"), machine("box-a", 100e9, 20e9, 19.6e9, 20.4e9));
+  write_text(d.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 100, "traffic": 10, "time": 2}]})");
+  auto r = run_cli({"diff", d.file("a.json"), d.file("p.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("give two machine documents or two points documents"), std::string::npos)
+      << r.err;
+  r = run_cli({"diff", d.file("a.json"), "no-such-machine-xyz"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no-such-machine-xyz"), std::string::npos) << r.err;
+  r = run_cli({"diff", d.file("p.json"), d.file("p.json"), "--report", d.file("o.svg")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(d.file("o.svg")));
+}
+
+TEST(CliDiff, NamesFromFilesStayOnTheirLineAndEscaped) {
+  TempDir d;
+  write_text(d.file("a.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k\nFAKE LINE \u001b[2J", "work": 100, "traffic": 10, "time": 2}]})");
+  write_text(d.file("b.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k\nFAKE LINE \u001b[2J", "work": 100, "traffic": 10, "time": 1}]})");
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(r.out.find("\nFAKE LINE"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("k\\u000aFAKE LINE \\u001b[2J: P 50 FLOP/s → 100 FLOP/s, B/A = 2"),
+            std::string::npos)
+      << r.out;
+}

@@ -1,0 +1,65 @@
+// `roofline energy` end to end: the model on given roofs and costs (hand-derived figures as in
+// tests/energy/test_energy_model.cpp), the catalogue bound, the power interface, refusals.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+
+using nlohmann::json;
+using roofline::test::run_cli;
+
+namespace {
+const std::string kFixture = std::string(ROOFLINE_TEST_DATA) + "/energy/powercap/intel-1pkg";
+}
+
+TEST(CliEnergy, ModelOnGivenRoofsAndCosts) {
+  // π = 100 GFLOP/s, β = 25 GB/s, ε_flop = 100 pJ, ε_mem = 500 pJ/byte, π0 = 10 W:
+  // ε̂_flop = 2e-10 J, peak 5e9 FLOP/J, balance point 3 FLOP/byte; at I = 1: 1e9 FLOP/J and
+  // 25 W; at I = 8: 8/2.1e-9 FLOP/J and 26.25 W.
+  auto r = run_cli({"energy", "--peak", "100G", "--bandwidth", "25G", "--eps-flop", "1e-10",
+                    "--eps-mem", "5e-10", "--pi0", "10", "--intensity", "1", "--intensity", "8",
+                    "--powercap", kFixture, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  const json& m = j["model"];
+  EXPECT_DOUBLE_EQ(m["time_balance"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(m["energy_balance"].get<double>(), 5.0);
+  EXPECT_DOUBLE_EQ(m["effective_eps_flop"].get<double>(), 2e-10);
+  EXPECT_DOUBLE_EQ(m["balance_point"].get<double>(), 3.0);
+  EXPECT_NEAR(m["at"][0]["work_per_joule"].get<double>(), 1e9, 1e-3);
+  EXPECT_NEAR(m["at"][0]["power"].get<double>(), 25.0, 1e-9);
+  EXPECT_NEAR(m["at"][1]["work_per_joule"].get<double>(), 8 / 2.1e-9, 1e-3);
+  EXPECT_NEAR(m["at"][1]["power"].get<double>(), 26.25, 1e-9);
+  ASSERT_EQ(j["power_interface"]["zones"].size(), 3u);
+  EXPECT_EQ(j["power_interface"]["zones"][0]["name"], "package-0");
+  EXPECT_TRUE(j["tdp_bound"].is_null());
+  r = run_cli({"energy", "--peak", "100G", "--bandwidth", "25G", "--eps-flop", "1e-10", "--eps-mem",
+               "5e-10", "--pi0", "10", "--powercap", "/nonexistent-powercap"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("balance point (half the peak FLOP/J): I = 3 FLOP/byte"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("power interface: none"), std::string::npos) << r.out;
+}
+
+TEST(CliEnergy, CatalogueBoundAndNothingToSay) {
+  auto r = run_cli({"energy", "--hw", "a100-80gb", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  const json& b = j["tdp_bound"];
+  ASSERT_FALSE(b.is_null());
+  EXPECT_DOUBLE_EQ(b["power_w"].get<double>(), 400.0);  // the A100 SXM datasheet's TDP
+  EXPECT_NE(b["power_source"].get<std::string>().find("datasheet"), std::string::npos);
+  EXPECT_DOUBLE_EQ(b["min_work_per_joule"].get<double>() * b["max_joules_per_work"].get<double>(),
+                   1.0);
+  // No power figure and no costs: unavailable (3), saying why.
+  r = run_cli({"energy", "--hw", "apple-m3-max"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("no energy figures"), std::string::npos) << r.err;
+  r = run_cli({"energy", "--hw", "a100-80gb", "--eps-flop", "1e-10"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("give both --eps-flop"), std::string::npos) << r.err;
+  r = run_cli({"energy", "--hw", "a100-80gb", "--eps-flop", "0", "--eps-mem", "1e-10"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("eps_flop"), std::string::npos) << r.err;
+}

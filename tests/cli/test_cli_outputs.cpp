@@ -1,0 +1,228 @@
+// The real executable against outputs and inputs that are not what they seem (run as root in
+// containers and CI as well as by a user): each refusal exits 2 with a message naming the path,
+// leaves the target as it was and creates nothing; write errors on stdout exit 4.
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli/cli_hostile.hpp"
+#include "cli/cli_runner.hpp"
+
+namespace roofline::test {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kData = ROOFLINE_TEST_DATA;
+const std::string kA100 = kData + "/core/machine-a100.json";
+const std::string kPoints = kData + "/core/points.json";
+
+bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+/// A point with flags only, written to `out` as JSON.
+std::vector<std::string> point_to(const std::string& out) {
+  return {"point",  "-W", "1e9",         "-Q", "1e9",    "-T", "0.01",
+          "--peak", "1T", "--bandwidth", "1T", "--json", "-o", out};
+}
+
+unsigned mode_of(const std::string& p) {
+  struct stat st {};
+  ::stat(p.c_str(), &st);
+  return st.st_mode & 07777;
+}
+
+/// The character device /dev/null is (1, 3). As root, a regression would replace the system's
+/// /dev/null, so root tests a private node of the same device in the test's folder.
+std::string null_device(const TempDir& d) {
+  if (::geteuid() == 0 && ::mknod(d.file("null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0)
+    return d.file("null");
+  return "/dev/null";
+}
+
+TEST(CliOutputs, NeverReplacesADeviceAFifoOrALink) {
+  TempDir d;
+  const std::string null = null_device(d);
+  struct stat null_before {};
+  ASSERT_EQ(::stat(null.c_str(), &null_before), 0);
+  auto r = run_cli(point_to(null));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "roofline: error: -o " + null +
+                             ": is a character device, not a regular file; refusing to replace it"))
+      << r.err;
+  struct stat null_after {};
+  ASSERT_EQ(::stat(null.c_str(), &null_after), 0);
+  EXPECT_TRUE(S_ISCHR(null_after.st_mode)) << null << " was replaced";
+  EXPECT_EQ(null_after.st_rdev, null_before.st_rdev);
+
+  ASSERT_EQ(::mkfifo(d.file("fifo").c_str(), 0600), 0);
+  r = run_cli(point_to(d.file("fifo")), "timeout 30");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "fifo: is a FIFO (named pipe), not a regular file")) << r.err;
+  EXPECT_TRUE(fs::is_fifo(d.file("fifo")));
+
+  r = run_cli(point_to("/proc/self/fd/1"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "/proc/self/fd/1: is a symbolic link; refusing to replace it")) << r.err;
+  EXPECT_EQ(r.out, "");
+
+  write_text(d.file("target.json"), "target\n");
+  fs::create_symlink(d.file("target.json"), d.file("link.json"));
+  r = run_cli({"plot", kA100, "-o", d.file("link.json")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "link.json: is a symbolic link")) << r.err;
+  EXPECT_TRUE(fs::is_symlink(d.file("link.json")));
+  EXPECT_EQ(slurp(d.file("target.json")), "target\n");
+  std::set<std::string> expected = {"fifo", "link.json", "target.json"};
+  if (null != "/dev/null") expected.insert("null");
+  EXPECT_EQ(entries_of(d.path), expected);
+}
+
+TEST(CliOutputs, KeepsTheModeOfAFileAndRefusesAReadOnlyOne) {
+  TempDir d;
+  const std::string secret = d.file("secret.json");
+  write_text(secret, "old\n");
+  ::chmod(secret.c_str(), 0600);
+  auto r = run_cli(point_to(secret));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(mode_of(secret), 0600u) << "a 0600 file came back world-readable";
+  EXPECT_TRUE(has(slurp(secret), "\"attainable\"")) << slurp(secret);
+
+  const std::string ro = d.file("ro.svg");
+  write_text(ro, "keep\n");
+  ::chmod(ro.c_str(), 0444);
+  r = run_cli({"plot", kA100, kPoints, "-o", ro});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "ro.svg: is read-only (mode 0444); refusing to replace it")) << r.err;
+  EXPECT_EQ(slurp(ro), "keep\n");
+  EXPECT_EQ(mode_of(ro), 0444u);
+  EXPECT_EQ(entries_of(d.path), (std::set<std::string>{"ro.svg", "secret.json"}));
+}
+
+TEST(CliOutputs, NeverOntoAnInputNorTwoOutputsOntoOneFile) {
+  TempDir d;
+  const std::string m = d.file("m.json"), p = d.file("p.json");
+  fs::copy_file(kA100, m);
+  fs::copy_file(kPoints, p);
+  const std::string machine_before = slurp(m);
+  auto r = run_cli({"plot", m, p, "-o", m});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "m.json: is also an input of this command")) << r.err;
+  EXPECT_EQ(slurp(m), machine_before);
+  // The points file is an input too, under another spelling of its path.
+  r = run_cli({"plot", m, p, "-o", d.path.string() + "/./p.json"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "is also an input")) << r.err;
+
+  r = run_cli({"point", "-W", "1e9", "-Q", "1e9", "-T", "0.01", "--peak", "1T", "--bandwidth", "1T",
+               "--json", "-o", d.file("s.json"), "--report", d.file("s.json")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "--report " + d.file("s.json") + ": names the same file as -o")) << r.err;
+  r = run_cli(
+      {"hw", "show", "a100-80gb", "-o", d.file("x.svg"), "--report", d.path.string() + "/./x.svg"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "names the same file")) << r.err;
+  EXPECT_EQ(entries_of(d.path), (std::set<std::string>{"m.json", "p.json"}));
+}
+
+TEST(CliOutputs, TmpdirThatIsNotAFolderIsACleanError) {
+  TempDir d;
+  auto r = run_cli({"plot", kA100, "-o", d.file("chart.png")}, "TMPDIR=/nonexistent");
+  if (r.exit_code == 3) GTEST_SKIP() << "no rsvg-convert: " << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "roofline: error: TMPDIR=/nonexistent: not an existing folder")) << r.err;
+  EXPECT_FALSE(has(r.err, "internal error")) << r.err;
+  EXPECT_TRUE(entries_of(d.path).empty());
+}
+
+TEST(CliOutputs, WriteErrorsOnStdoutAreReported) {
+  auto r = run_cli_redirected({"hw", "list"}, ">/dev/full");
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_TRUE(has(r.err,
+                  "roofline: error: standard output: write failed (No space left on "
+                  "device); the output is incomplete"))
+      << r.err;
+  r = run_cli_redirected({"hw", "list", "--json"}, ">&-");
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_TRUE(has(r.err, "standard output: write failed (Bad file descriptor)")) << r.err;
+  r = run_cli_redirected({"--help"}, ">/dev/full");
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  // A closed stdout is not silently reused for a file the command opens.
+  TempDir d;
+  r = run_cli_redirected(point_to(d.file("out.json")), ">&-");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(slurp(d.file("out.json")), "\"attainable\""));
+}
+
+TEST(CliInputs, RefusesSpecialFilesWithoutReadingOrWaiting) {
+  TempDir d;
+  auto r = run_cli({"plot", kA100, "/dev/zero", "-o", d.file("x.svg")}, "timeout 30");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err,
+                  "roofline: error: /dev/zero: is a character device, expected a regular "
+                  "file"))
+      << r.err;
+  r = run_cli({"import", "ncu", "/dev/zero"}, "timeout 30");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "/dev/zero: is a character device")) << r.err;
+  ASSERT_EQ(::mkfifo(d.file("points.json").c_str(), 0600), 0);
+  r = run_cli({"plot", kA100, d.file("points.json"), "-o", d.file("x.svg")}, "timeout 30");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "points.json: is a FIFO (named pipe), expected a regular file")) << r.err;
+  EXPECT_EQ(entries_of(d.path), (std::set<std::string>{"points.json"}));
+}
+
+TEST(CliInputs, AFifoInTheCatalogueFolderDoesNotHangTheListing) {
+  TempDir d;
+  ASSERT_EQ(::mkfifo(d.file("pipe.json").c_str(), 0600), 0);
+  const auto r = run_cli({"hw", "list", "--hw-dir", d.path.string()}, "timeout 30");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.err, "roofline: warning: skipped " + d.file("pipe.json") +
+                             ": is a FIFO (named pipe), expected a regular file"))
+      << r.err;
+  EXPECT_TRUE(has(r.out, "a100-80gb")) << r.out;
+}
+
+TEST(CliInputs, HugeAndDeepDocumentsAreRefusedBeforeParsing) {
+  TempDir d;
+  // 100 000 levels: parsed, it would overflow the stack in the first recursion over it.
+  write_text(d.file("deep.json"), std::string(100000, '[') + std::string(100000, ']'));
+  auto r =
+      run_cli({"point", "-W", "1e9", "-Q", "1e9", "-T", "1", "--machine", d.file("deep.json")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "deep.json: line 1, column 101: nested deeper than 100 levels")) << r.err;
+  std::string nested = R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": 1e11}],
+    "extra": )";
+  std::string deep_object;
+  for (int i = 0; i < 50000; ++i) deep_object += "{\"a\":";
+  deep_object += "1";
+  for (int i = 0; i < 50000; ++i) deep_object += "}";
+  write_text(d.file("deep-section.json"), nested + deep_object + "}");
+  r = run_cli({"plot", d.file("deep-section.json"), "-o", d.file("x.svg")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "nested deeper than 100 levels")) << r.err;
+
+  // 65 MiB of zeros (a sparse file): over the 64 MiB limit, refused after reading the limit.
+  {
+    std::ofstream big(d.file("big.json"));
+    big.seekp((65 << 20) - 1);
+    big.put(' ');
+  }
+  r = run_cli({"plot", d.file("big.json"), "-o", d.file("x.svg")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "big.json: larger than 64 MiB, the limit for this input; refused"))
+      << r.err;
+  EXPECT_EQ(entries_of(d.path),
+            (std::set<std::string>{"big.json", "deep-section.json", "deep.json"}));
+}
+
+}  // namespace
+}  // namespace roofline::test

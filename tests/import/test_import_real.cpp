@@ -1,0 +1,306 @@
+// The importers on files the real tools wrote, published in public repositories (sources in
+// tests/data/import/real/README.md). Every W, Q and T is computed by hand from the numbers in
+// the file, the computation written beside the expectation.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "roofline/error.hpp"
+#include "roofline/import.hpp"
+
+using namespace roofline;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kReal = fs::path(ROOFLINE_TEST_DATA) / "import" / "real";
+
+std::string path(const std::string& name) {
+  return (kReal / name).string();
+}
+ImportResult ncu(const std::string& name) {
+  std::ifstream in = open_import_file(kReal / name);
+  return import_ncu(in, path(name));
+}
+ImportResult likwid(const std::vector<std::string>& names) {
+  ToolTable tab;
+  for (const auto& n : names) {
+    std::ifstream in = open_import_file(kReal / n);
+    TextLines lines(in, path(n));
+    read_likwid_table(lines, tab);
+  }
+  return likwid_points(tab);
+}
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+const LevelTraffic& level(const Point& p, const std::string& l) {
+  return p.traffic_at(l);
+}
+bool has_note(const ImportResult& r, const std::string& part) {
+  for (const auto& n : r.notes)
+    if (n.find(part) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+// ---- Nsight Compute -------------------------------------------------------------------------
+
+TEST(RealNcu, A100DetailsPrintFpNerscMethod) {
+  // A100 (CC 8.0), details page of `ncu --metrics ... --csv --print-fp`: smsp__ metrics, the
+  // NERSC method's cycles for T, bytes in "byte", values printed with ".00".
+  const auto r = ncu("ncu-a100-details-printfp-sgemm.csv");
+  ASSERT_EQ(r.doc.points.size(), 3u);
+  const Point& init = r.doc.points[0];
+  EXPECT_EQ(init.name, "randomInit<float> #0");
+  EXPECT_DOUBLE_EQ(init.work.value, 2 * 838860800.0);  // 2·FFMA, every other FP count 0.00
+  EXPECT_DOUBLE_EQ(init.time.value, 5145083088.72 / 764999991.90);  // cycles / cycles per second
+  EXPECT_DOUBLE_EQ(level(init, "DRAM").bytes.value, 5323503232.0);  // dram__bytes.sum
+  EXPECT_DOUBLE_EQ(level(init, "L2").bytes.value, 693482995584.0);
+  EXPECT_DOUBLE_EQ(level(init, "L1").bytes.value, 16840298332000.0);
+  EXPECT_EQ(init.precision, "fp32");
+  const Point& init1 = r.doc.points[1];
+  EXPECT_EQ(init1.name, "randomInit<float> #1");
+  EXPECT_DOUBLE_EQ(init1.time.value, 5134280071.41 / 764999992.88);
+  EXPECT_DOUBLE_EQ(level(init1, "DRAM").bytes.value, 5420639360.0);
+  const Point& g = r.doc.points[2];
+  EXPECT_EQ(g.name, "gemm_v1<float> #2");
+  // W = 2·FFMA + 2·HFMA = 2·34,359,738,368,000 + 2·2,149,161,369,600
+  EXPECT_DOUBLE_EQ(g.work.value, 2 * 34359738368000.0 + 2 * 2149161369600.0);
+  EXPECT_EQ(g.precision, "fp32");  // fp32 is 94% of W (≥ 90%)
+  EXPECT_DOUBLE_EQ(g.time.value, 25610472227.46 / 764999999.31);
+  EXPECT_DOUBLE_EQ(level(g, "DRAM").bytes.value, 807658682624.0);
+  EXPECT_DOUBLE_EQ(level(g, "L2").bytes.value, 40927345510272.0);
+  EXPECT_DOUBLE_EQ(level(g, "L1").bytes.value, 38708392755200.0);
+  // The tensor-pipe instruction counts it also has are not FLOP.
+  EXPECT_TRUE(has_note(r, "tensor-pipe instruction counts"));
+}
+
+TEST(RealNcu, A100DetailsSecondRun) {
+  const auto r = ncu("ncu-a100-details-printfp-gemm.csv");
+  ASSERT_EQ(r.doc.points.size(), 3u);
+  const Point& g = r.doc.points[2];
+  EXPECT_EQ(g.name, "gemm_v0<float> #2");
+  // W = 2·FFMA + 2·HFMA = 2·34,359,738,368,000 + 2·3,355,443,200
+  EXPECT_DOUBLE_EQ(g.work.value, 2 * 34359738368000.0 + 2 * 3355443200.0);
+  EXPECT_DOUBLE_EQ(g.time.value, 28293058736.76 / 764999997.55);
+  EXPECT_DOUBLE_EQ(level(g, "DRAM").bytes.value, 4394965922944.0);
+  EXPECT_DOUBLE_EQ(level(g, "L2").bytes.value, 13077104026080.0);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].time.value, 5143174222.52 / 764999989.86);
+}
+
+TEST(RealNcu, A100CrashedRunKeepsTheProfiledKernels) {
+  // ncu failed on one kernel (==ERROR== lines before the table); the kernels it did profile
+  // are in the table and become points; its errors are in the notes.
+  const auto r = ncu("ncu-a100-details-crashed-share-tile.csv");
+  ASSERT_EQ(r.doc.points.size(), 3u);
+  EXPECT_TRUE(has_note(r, "line 4: ==ERROR== Failed to profile \"gemm_shared_tile\""));
+  const Point& g = r.doc.points[2];
+  EXPECT_DOUBLE_EQ(g.work.value, 2 * 34359738368000.0 + 2 * 3355443200.0);
+  EXPECT_DOUBLE_EQ(g.time.value, 27957495411.17 / 764444046.88);
+  EXPECT_DOUBLE_EQ(level(g, "DRAM").bytes.value, 4419786379648.0);
+  EXPECT_DOUBLE_EQ(r.doc.points[1].work.value, 2 * 838860800.0);
+  EXPECT_DOUBLE_EQ(level(r.doc.points[1], "DRAM").bytes.value, 5552444672.0);
+}
+
+TEST(RealNcu, NoCountersNoTable) {
+  // ERR_NVGPUCTRPERM: ncu could not read the counters and wrote no table.
+  const std::string e = error_of([] { ncu("ncu-a100-errperm-profile.csv"); });
+  EXPECT_EQ(e.rfind(path("ncu-a100-errperm-profile.csv") +
+                        ": line 2: ncu wrote no table, it reported: ==ERROR== Error: "
+                        "ERR_NVGPUCTRPERM - The user does not have permission",
+                    0),
+            0u)
+      << e;
+  EXPECT_NE(e.find("(run ncu with access to the GPU performance counters"), std::string::npos);
+}
+
+TEST(RealNcu, FilesWithoutFpMetricsAreRefusedForThat) {
+  const std::string fp =
+      "W cannot be counted: no FP instruction metrics "
+      "({sm,smsp}__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum) nor tensor "
+      "operations (sm__ops_path_tensor_*)";
+  const std::string collect =
+      "collect them with: ncu --csv --metrics sm__sass_thread_inst_executed_op_dadd_pred_on.sum,"
+      "sm__sass_thread_inst_executed_op_dmul_pred_on.sum,";
+  // RTX 5070 (CC 12.0), details page, CR LF line ends (a Windows run), the application's own
+  // lines before the table: it has T (gpu__time_duration.sum, ns) and Q
+  // (dram__bytes_op_read/_write.sum) but no FP instruction counts.
+  for (const char* f : {"ncu-rtx5070-details-saxpy.csv", "ncu-rtx5070-details-gemm-tiled.csv"}) {
+    const std::string e = error_of([&] { ncu(f); });
+    EXPECT_EQ(e.find(path(f) + ": kernel '"), 0u) << e;
+    EXPECT_NE(e.find("(ID 0, line 10): " + fp + "; " + collect), std::string::npos) << e;
+    EXPECT_EQ(e.find("T cannot"), std::string::npos) << e;
+    EXPECT_EQ(e.find("Q cannot"), std::string::npos) << e;
+  }
+  // B200 (CC 10.0), raw page of launch statistics and pipe utilisation: T but neither W nor Q.
+  const std::string raw = error_of([] { ncu("ncu-b200-raw-flash-fwd.csv"); });
+  EXPECT_NE(raw.find(": kernel 'flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, 0, 0, "
+                     "half_t, Flash_kernel_traits<128, 128, 64, 4, half_t>>, 0, 0, 0, 0, 0, 1, 0, "
+                     "0>' (ID 0, line 5): " +
+                     fp + "; Q cannot be counted: no DRAM traffic"),
+            std::string::npos)
+      << raw;
+  EXPECT_NE(raw.find(",dram__bytes_read.sum,dram__bytes_write.sum (docs/import.md"),
+            std::string::npos)
+      << raw;
+  // B200, the default details page (--set basic sections, rule rows with trailing commas):
+  // its "Duration" is T; W and Q are missing.
+  const std::string det = error_of([] { ncu("ncu-b200-details-cublaslt-sol.csv"); });
+  EXPECT_NE(det.find("(ID 0, line 5): " + fp + "; Q cannot be counted"), std::string::npos) << det;
+  EXPECT_EQ(det.find("T cannot"), std::string::npos) << det;
+}
+
+TEST(RealNcu, TablesOfTheRefusedFilesAreRead) {
+  // The refusals above are for what the files lack, not for how they are written: their
+  // tables read completely, with the units of each layout.
+  std::ifstream in = open_import_file(kReal / "ncu-b200-raw-flash-fwd.csv");
+  TextLines lines(in, "raw");
+  const ToolTable raw = read_ncu_table(lines);
+  EXPECT_EQ(raw.layout, "ncu raw");
+  ASSERT_EQ(raw.records.size(), 1u);
+  const ToolValue* t = raw.records[0].find("gpu__time_duration.sum");
+  ASSERT_NE(t, nullptr);
+  EXPECT_DOUBLE_EQ(t->value, 692000);
+  EXPECT_EQ(t->unit, "ns");
+  EXPECT_EQ(raw.records[0].device, "0");
+  EXPECT_EQ(raw.metric_names.count("device__attribute_display_name"), 1u);
+
+  std::ifstream in2 = open_import_file(kReal / "ncu-b200-details-cublaslt-sol.csv");
+  TextLines lines2(in2, "details");
+  const ToolTable det = read_ncu_table(lines2);
+  EXPECT_EQ(det.layout, "ncu details");
+  ASSERT_EQ(det.records.size(), 1u);
+  const ToolValue* d = det.records[0].find("gpu__time_duration.sum");  // "Duration"
+  ASSERT_NE(d, nullptr);
+  EXPECT_DOUBLE_EQ(d->value, 406240);
+  EXPECT_EQ(d->unit, "ns");
+  EXPECT_EQ(det.metric_names.count("DRAM Frequency"), 1u);
+
+  std::ifstream in3 = open_import_file(kReal / "ncu-rtx5070-details-saxpy.csv");
+  TextLines lines3(in3, "crlf");
+  const ToolTable crlf = read_ncu_table(lines3);
+  ASSERT_EQ(crlf.records.size(), 1u);
+  const ToolValue* rd = crlf.records[0].find("dram__bytes_op_read.sum");
+  ASSERT_NE(rd, nullptr);
+  EXPECT_DOUBLE_EQ(rd->value, 134221568);
+  EXPECT_EQ(rd->unit, "byte");  // no CR left on the last field of a CR LF line
+  EXPECT_EQ(crlf.records[0].find("gpu__time_duration.sum")->value, 292928);
+  bool foreign = false;
+  for (const auto& n : crlf.notes) foreign = foreign || n.find("6 lines that are not ncu's") == 0;
+  EXPECT_TRUE(foreign);
+}
+
+// ---- likwid-perfctr -------------------------------------------------------------------------
+
+TEST(RealLikwid, Zen2TextTablesTwoRuns) {
+  // AMD EPYC 7702 (Zen 2), the terminal output of two runs (-g MEM_DP, then -g FLOPS_DP) of a
+  // program with marker regions "<init_datastructures>" and "<function_a>", one thread.
+  const auto r = likwid({"likwid-zen2-text-memdp-flopsdp.txt"});
+  ASSERT_EQ(r.doc.points.size(), 2u);
+  const Point& a = r.doc.points[1];
+  EXPECT_EQ(a.name, "<function_a>");
+  // MEM_DP alone has W and Q; W = RETIRED_SSE_AVX_FLOPS_ALL = 200,000,000 (Zen counts FLOP)
+  EXPECT_DOUBLE_EQ(a.work.value, 200000000.0);
+  // T: "RDTSC Runtime [s]" 0.093733 (Region Info) has more digits than the Metric 0.0937
+  EXPECT_DOUBLE_EQ(a.time.value, 0.093733);
+  // Q = Memory bandwidth 8720.7732 MBytes/s × 0.093733 s
+  EXPECT_DOUBLE_EQ(level(a, "DRAM").bytes.value, 8720.7732e6 * 0.093733);
+  // ... which is the DRAM_CHANNEL_0 + _1 counts × 64 B, to the printed digits
+  EXPECT_NEAR(level(a, "DRAM").bytes.value / ((6386432.0 + 6385763.0) * 64), 1, 1e-5);
+  EXPECT_EQ(a.precision, "fp64");
+  const Point& init = r.doc.points[0];
+  EXPECT_EQ(init.name, "<init_datastructures>");
+  EXPECT_DOUBLE_EQ(init.work.value, 12);
+  EXPECT_DOUBLE_EQ(init.time.value, 0.109463);
+  EXPECT_DOUBLE_EQ(level(init, "DRAM").bytes.value, 14778.5378e6 * 0.109463);
+  // The FLOPS_DP run measured the same regions again: not mixed into the points, said so.
+  EXPECT_TRUE(has_note(r, "<function_a>: run 2 (FLOPS_DP) not used"));
+}
+
+TEST(RealLikwid, CoffeeLakeCsvFlopsAloneIsRefusedForItsTraffic) {
+  // Intel Core i5-7500 (Coffee Lake), -O CSV of FLOPS_DP with marker regions, after the
+  // program's own output: W but no traffic.
+  for (const char* f :
+       {"likwid-coffeelake-csv-flopsdp.log", "likwid-coffeelake-csv-flopsdp-32.txt"}) {
+    const std::string e = error_of([&] { likwid({f}); });
+    EXPECT_EQ(e.find(path(f) + ": line "), 0u) << e;
+    EXPECT_NE(e.find(": Q cannot be counted: no memory or cache traffic in groups FLOPS_DP; "
+                     "measure it too: likwid-perfctr -g MEM"),
+              std::string::npos)
+        << e;
+  }
+  const std::string l3 = error_of([] { likwid({"likwid-coffeelake-csv-l3.log"}); });
+  EXPECT_NE(l3.find("line 14: region 'multMatPtrVet': W cannot be counted: no FP events nor "
+                    "DP/SP [MFLOP/s] in groups L3; measure FLOP too: likwid-perfctr -g FLOPS_DP"),
+            std::string::npos)
+      << l3;
+}
+
+TEST(RealLikwid, CoffeeLakeFlopsAndL3RunsTogether) {
+  // The FLOPS_DP and L3 runs of the same program and regions, given together: W from the one,
+  // Q(L3) from the other, T the mean of their runtimes.
+  const auto r = likwid({"likwid-coffeelake-csv-flopsdp.log", "likwid-coffeelake-csv-l3.log"});
+  ASSERT_EQ(r.doc.points.size(), 3u);
+  const Point& p = r.doc.points[0];
+  EXPECT_EQ(p.name, "multMatPtrVet");
+  // W = FP_ARITH_INST_RETIRED_SCALAR_DOUBLE 5010 × 1 (+ 0 packed)
+  EXPECT_DOUBLE_EQ(p.work.value, 5010);
+  EXPECT_EQ(p.precision, "fp64");
+  // T: the Metric runtimes (7 digits) beat Region Info's 0.000002 (1 digit); the mean of the
+  // FLOPS_DP run's 1.987080e-06 s and the L3 run's 1.963059e-06 s
+  EXPECT_DOUBLE_EQ(p.time.value, (1.987080e-06 + 1.963059e-06) / 2);
+  // Q(L3) = L3 bandwidth 29570.1759 MBytes/s × 1.963059e-06 s
+  EXPECT_DOUBLE_EQ(level(p, "L3").bytes.value, 29570.1759e6 * 1.963059e-06);
+  // ... which is (L2_LINES_IN_ALL 833 + L2_TRANS_L2_WB 74) × 64 B = 58,048 B
+  EXPECT_NEAR(level(p, "L3").bytes.value, (833 + 74) * 64.0, 1.0);
+  EXPECT_EQ(p.traffic.size(), 1u);  // no DRAM group measured
+  const Point& col = r.doc.points[2];
+  EXPECT_EQ(col.name, "multMatColVet");
+  EXPECT_DOUBLE_EQ(col.time.value, (2.183089e-06 + 2.084540e-06) / 2);
+  EXPECT_DOUBLE_EQ(level(col, "L3").bytes.value, 25605.6492e6 * 2.084540e-06);
+  EXPECT_TRUE(has_note(r,
+                       "multMatPtrVet: W from run 1 (FLOPS_DP), Q(L3) from run 2 (L3); "
+                       "separate runs: T = the mean of their runtimes"));
+}
+
+TEST(RealLikwid, RawCountsBeatRoundedRuntimes) {
+  // The 32×32 run's multMatMat: Region Info 0.000115 s, Metric "Runtime (RDTSC)" rounded to
+  // 0.0001 s; W from the event count is exact whatever the runtime.
+  std::ifstream in = open_import_file(kReal / "likwid-coffeelake-csv-flopsdp-32.txt");
+  TextLines lines(in, "f");
+  ToolTable tab;
+  read_likwid_table(lines, tab);
+  ASSERT_EQ(tab.records.size(), 4u);
+  const ToolRecord& mm = tab.records[2];
+  EXPECT_EQ(mm.name, "multMatMat");
+  EXPECT_EQ(mm.group, "FLOPS_DP");
+  EXPECT_DOUBLE_EQ(mm.find("FP_ARITH_INST_RETIRED_SCALAR_DOUBLE")->value, 65546);
+  EXPECT_EQ(mm.find("RDTSC Runtime [s]")->significant, 3);    // 0.000115
+  EXPECT_EQ(mm.find("Runtime (RDTSC) [s]")->significant, 1);  // 0.0001
+  EXPECT_EQ(mm.find("FP_ARITH_INST_RETIRED_SCALAR_DOUBLE")->instance, "Core 3");
+  EXPECT_EQ(mm.find("FP_ARITH_INST_RETIRED_SCALAR_DOUBLE")->unit, "PMC1");
+}
+
+// ---- DCGM -----------------------------------------------------------------------------------
+
+TEST(RealDcgm, NvlinkAndPcieFieldsAreNoPoint) {
+  // H800, `dcgmi dmon -i 0 -e 1011,1012,1009,1010 -c 5`: NVLink and PCIe bytes, two all-N/A
+  // rows first. No pipe or DRAM activity: refused, naming the fields that give a point.
+  RoofSet roofs;
+  roofs.name = "m";
+  std::ifstream in = open_import_file(kReal / "dcgm-h800-nvlink-pcie.txt");
+  const std::string e =
+      error_of([&] { import_dcgm(in, path("dcgm-h800-nvlink-pcie.txt"), roofs); });
+  EXPECT_EQ(e, path("dcgm-h800-nvlink-pcie.txt") +
+                   ": line 1: no activity fields in the header (NVLTX NVLRX PCITX PCIRX): a "
+                   "point needs DRAMA (DRAM activity, field 1005) and the pipes' activity TENSO, "
+                   "FP64A, FP32A, FP16A (1004, 1006, 1007, 1008); collect them with dcgmi dmon "
+                   "-e 203,1002,1003,1004,1005,1006,1007,1008 -d 1000");
+}

@@ -1,0 +1,214 @@
+// The file layer (io.hpp, "Files in and out"): what is read, what is written, and what is
+// refused — each refusal leaving the target as it was and no temporary file behind.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+
+using namespace roofline;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Dir {
+  fs::path path;
+  Dir() {
+    static int n = 0;
+    path = fs::temp_directory_path() /
+           ("roofline-files-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    fs::create_directories(path);
+  }
+  ~Dir() {
+    std::error_code ec;
+    fs::permissions(path, fs::perms::owner_all, ec);
+    fs::remove_all(path, ec);
+  }
+  fs::path operator/(const std::string& name) const { return path / name; }
+  size_t entries() const {
+    size_t n = 0;
+    for (const auto& e : fs::directory_iterator(path)) (void)e, ++n;
+    return n;
+  }
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+unsigned mode_of(const fs::path& p) {
+  struct stat st {};
+  ::stat(p.c_str(), &st);
+  return st.st_mode & 07777;
+}
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST(Files, ReplacingAFileKeepsItsMode) {
+  Dir d;
+  const auto f = d / "secret.json";
+  std::ofstream(f) << "old";
+  ::chmod(f.c_str(), 0600);
+  write_file_atomic(f, "new");
+  EXPECT_EQ(slurp(f), "new");
+  EXPECT_EQ(mode_of(f), 0600u);
+  ::chmod(f.c_str(), 0640);
+  write_file_atomic(f, "newer");
+  EXPECT_EQ(mode_of(f), 0640u);
+  EXPECT_EQ(d.entries(), 1u);
+}
+
+TEST(Files, ANewFileTakesTheUmask) {
+  Dir d;
+  const mode_t old = ::umask(027);
+  write_file_atomic(d / "new.json", "x");
+  ::umask(old);
+  EXPECT_EQ(mode_of(d / "new.json"), 0640u);
+}
+
+TEST(Files, ReadOnlyFilesAreRefusedAlsoForRoot) {
+  Dir d;
+  const auto f = d / "ro.json";
+  std::ofstream(f) << "keep";
+  ::chmod(f.c_str(), 0444);
+  const std::string m = message_of([&] { write_file_atomic(f, "x", "-o"); });
+  EXPECT_NE(m.find("-o " + f.string() + ": is read-only (mode 0444)"), std::string::npos) << m;
+  EXPECT_THROW(check_writable_path(f), InputError);
+  EXPECT_EQ(slurp(f), "keep");
+  EXPECT_EQ(d.entries(), 1u);
+}
+
+TEST(Files, SpecialFilesAndLinksAreNeverReplaced) {
+  Dir d;
+  ASSERT_EQ(::mkfifo((d / "fifo").c_str(), 0600), 0);
+  std::ofstream(d / "target.json") << "target";
+  fs::create_symlink(d / "target.json", d / "link.json");
+  // As root a regression would replace the system's /dev/null: root tests a private node of
+  // the same device (1, 3).
+  std::string null = "/dev/null";
+  if (::geteuid() == 0 && ::mknod((d / "null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0)
+    null = (d / "null").string();
+  struct stat null_before {};
+  ::stat(null.c_str(), &null_before);
+
+  EXPECT_NE(message_of([&] { write_file_atomic(null, "x"); }).find("a character device"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { write_file_atomic(d / "fifo", "x"); }).find("a FIFO"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { write_file_atomic(d / "link.json", "x"); }).find("symbolic link"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { write_file_atomic("/proc/self/fd/1", "x"); }).find("symbolic link"),
+            std::string::npos);
+  EXPECT_THROW(check_writable_path(d / "fifo"), InputError);
+
+  struct stat null_after {};
+  ::stat(null.c_str(), &null_after);
+  EXPECT_TRUE(S_ISCHR(null_after.st_mode));
+  EXPECT_EQ(null_after.st_rdev, null_before.st_rdev);
+  EXPECT_TRUE(fs::is_fifo(d / "fifo"));
+  EXPECT_TRUE(fs::is_symlink(d / "link.json"));
+  EXPECT_EQ(slurp(d / "target.json"), "target");
+  EXPECT_EQ(d.entries(), null == "/dev/null" ? 3u : 4u);
+}
+
+TEST(Files, InputsMustBeRegularAndBounded) {
+  Dir d;
+  ASSERT_EQ(::mkfifo((d / "fifo.json").c_str(), 0600), 0);
+  // A FIFO nobody writes would block an open(): refused before it is opened.
+  EXPECT_NE(message_of([&] { read_text_file(d / "fifo.json"); }).find("is a FIFO"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { read_text_file("/dev/zero"); }).find("is a character device"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { read_text_file(d.path); }).find("is a directory"), std::string::npos);
+  EXPECT_NE(message_of([&] { read_text_file(d / "none.json"); }).find("no such file"),
+            std::string::npos);
+  std::ofstream(d / "ten.txt") << "0123456789";
+  EXPECT_EQ(read_text_file(d / "ten.txt", 10), "0123456789");
+  EXPECT_NE(message_of([&] { read_text_file(d / "ten.txt", 9); }).find("larger than 9 bytes"),
+            std::string::npos);
+  // /proc files report size 0 and are read to their end.
+  EXPECT_NE(read_text_file("/proc/self/status").find("Pid:"), std::string::npos);
+  const int fd = open_input_file(d / "ten.txt");
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  EXPECT_THROW(open_input_file("/dev/zero"), InputError);
+}
+
+TEST(Files, DeepJsonIsRefusedBeforeParsing) {
+  const std::string ok = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
+  EXPECT_NO_THROW(parse_json(ok, "ok.json"));
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string m = message_of([&] { parse_json(deep, "deep.json"); });
+  EXPECT_NE(m.find("deep.json: line 1, column 101: nested deeper than 100 levels"),
+            std::string::npos)
+      << m;
+  // Brackets inside strings do not count.
+  EXPECT_NO_THROW(parse_json("{\"a\": \"" + std::string(500, '[') + "\\\"\"}", "s.json"));
+}
+
+TEST(Files, TheLedgerKeepsOutputsOffInputsAndEachOther) {
+  Dir d;
+  std::ofstream(d / "in.json") << "input";
+  {
+    const FileLedger ledger;
+    (void)read_text_file(d / "in.json");
+    EXPECT_NE(message_of([&] {
+                write_file_atomic(d / "in.json", "x", "-o");
+              }).find("is also an input of this command"),
+              std::string::npos);
+    EXPECT_THROW(check_writable_path(d / "in.json"), InputError);
+    // Another name for the same file is the same file.
+    fs::create_hard_link(d / "in.json", d / "alias.json");
+    EXPECT_THROW(write_file_atomic(d / "alias.json", "x"), InputError);
+    write_file_atomic(d / "out.json", "one");
+    EXPECT_NE(message_of([&] {
+                write_file_atomic(d.path / "." / "out.json", "two");
+              }).find("already wrote that file"),
+              std::string::npos);
+    EXPECT_EQ(slurp(d / "out.json"), "one");
+  }
+  EXPECT_EQ(slurp(d / "in.json"), "input");
+  // Without a ledger (library use) a program may rewrite what it read.
+  (void)read_text_file(d / "in.json");
+  write_file_atomic(d / "in.json", "rewritten");
+  EXPECT_EQ(slurp(d / "in.json"), "rewritten");
+}
+
+TEST(Files, SameOutputComparesFilesNotSpellings) {
+  Dir d;
+  EXPECT_TRUE(same_output(d / "a.svg", d.path / "." / "a.svg"));
+  EXPECT_FALSE(same_output(d / "a.svg", d / "b.svg"));
+  std::ofstream(d / "a.svg") << "x";
+  fs::create_hard_link(d / "a.svg", d / "hard.svg");
+  EXPECT_TRUE(same_output(d / "a.svg", d / "hard.svg"));
+}
+
+TEST(Files, TmpdirThatIsNotAFolderIsNamed) {
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  ::setenv("TMPDIR", "/nonexistent-roofline", 1);
+  const std::string m = message_of([] { temp_directory(); });
+  ::unsetenv("TMPDIR");
+  EXPECT_EQ(temp_directory(), fs::path("/tmp"));
+  if (old) ::setenv("TMPDIR", saved.c_str(), 1);
+  EXPECT_NE(m.find("TMPDIR=/nonexistent-roofline: not an existing folder"), std::string::npos) << m;
+}

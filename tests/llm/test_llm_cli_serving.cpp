@@ -1,0 +1,209 @@
+// `roofline llm` beyond one step, as a user runs it: the whole request, serving, speculative
+// decoding, parallelism warnings, cost, training, calibration, machines side by side; bad input
+// → exit 2 naming the flag.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/cli_runner.hpp"
+
+namespace roofline::test {
+namespace {
+
+const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
+const std::string kA100 = kData + "a100-80gb.json";
+
+TEST(LlmCliServing, TpuV5eNeedsNoDtype) {
+  // TPU v5e publishes bf16 and int8 roofs only: the default dtype is its native bf16.
+  const auto r = run_cli({"llm", "-m", "llama-3-8b", "--hw", "tpu-v5e", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["scenario"]["dtypes"]["weights"], "bf16");
+  EXPECT_EQ(j["machine"]["compute_roof"], "bf16 mxu");
+  // An explicit dtype the TPU lacks is still an error naming the choice.
+  const auto fp16 = run_cli({"llm", "-m", "llama-3-8b", "--hw", "tpu-v5e", "--wdtype", "fp16"});
+  EXPECT_EQ(fp16.exit_code, 2);
+  EXPECT_NE(fp16.err.find("--cdtype"), std::string::npos) << fp16.err;
+}
+
+TEST(LlmCliServing, DeepSeekConfigRunsWithLatentAttention) {
+  const auto r =
+      run_cli({"llm", "-m", kData + "deepseek-v3.config.json", "--hw", "h200", "--tp", "8", "-b",
+               "16", "-L", "4096", "--wdtype", "fp8", "--adtype", "bf16", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["kv_bytes_per_token"].get<double>(), 70272);
+  EXPECT_EQ(j["model"]["mla"]["kv_lora_rank"], 512);
+  EXPECT_EQ(j["model"]["dense_mlp_layers"], 3);
+  EXPECT_EQ(j["scenario"]["mla_form"], "auto");
+  bool absorbed = false;
+  for (const auto& op : j["decode"]["operators"]) absorbed |= op["name"] == "q absorb (W_UK)";
+  EXPECT_TRUE(absorbed);
+  const auto text =
+      run_cli({"llm", "-m", "deepseek-v3", "--hw", "h200", "--tp", "8"}, "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("multi-head latent attention"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("3 dense layers"), std::string::npos) << text.out;
+  const auto bad = run_cli({"llm", "-m", "deepseek-v3", "--hw", "h200", "--mla", "fast"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--mla"), std::string::npos);
+}
+
+TEST(LlmCliServing, RequestLatencyAddsUp) {
+  const auto r = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "4", "-L", "1024",
+                          "--prompt", "512", "--output-tokens", "64", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out)["request"];
+  EXPECT_NEAR(j["e2e"].get<double>(), j["ttft"].get<double>() + j["decode"].get<double>(), 1e-12);
+  EXPECT_NEAR(j["output_tokens_per_s"].get<double>(), 4 * 64 / j["e2e"].get<double>(), 1e-6);
+  EXPECT_DOUBLE_EQ(j["ttft"].get<double>(), nlohmann::json::parse(r.out)["ttft"].get<double>());
+  const auto text = run_cli(
+      {"llm", "-m", "llama-2-7b", "--hw", kA100, "--prompt", "512", "-N", "64", "--chunk", "128"},
+      "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("end-to-end = TTFT + Σ decode"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("in chunks of 128"), std::string::npos) << text.out;
+  // Sections need one batch and one context.
+  const auto sweep = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1..8", "-N", "8"});
+  EXPECT_EQ(sweep.exit_code, 2);
+}
+
+TEST(LlmCliServing, ServingAtAConcurrency) {
+  const auto r =
+      run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "--concurrency", "8", "--requests",
+               "1024:128,256:64", "--max-batched-tokens", "512", "--num-requests", "16", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out)["serving"];
+  EXPECT_EQ(s["total_requests"], 16);
+  EXPECT_EQ(s["requests"].size(), 2u);
+  EXPECT_NEAR(s["output_tokens_per_s"].get<double>() * s["makespan"].get<double>(),
+              8 * 128 + 8 * 64, 1e-6);
+  EXPECT_GT(s["mixed_steps"].get<double>(), 0);
+  for (const char* bad : {"1024", "1024:x", ":5"}) {
+    const auto e = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "--requests", bad});
+    EXPECT_EQ(e.exit_code, 2) << bad;
+    EXPECT_NE(e.err.find("--requests"), std::string::npos) << e.err;
+  }
+}
+
+TEST(LlmCliServing, SpeculativeDecoding) {
+  const auto r = run_cli(
+      {"llm",      "-m", "deepseek-v3",  "--hw",     "h200",    "--tp",     "8",     "-b",
+       "64",       "-L", "4096",         "--wdtype", "fp8",     "--adtype", "bf16",  "--flash",
+       "--spec-k", "1",  "--spec-alpha", "0.85",     "--draft", "mtp",      "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out)["speculative"];
+  EXPECT_DOUBLE_EQ(s["expected_tokens_per_step"].get<double>(), 1.85);
+  EXPECT_EQ(s["drafter"], "MTP");
+  EXPECT_NEAR(s["speedup"].get<double>(),
+              s["plain_step"].get<double>() * 1.85 / s["cycle"].get<double>(), 1e-9);
+  const auto none = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--spec-k", "4"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("--draft"), std::string::npos) << none.err;
+}
+
+TEST(LlmCliServing, ParallelLayoutsAndTheirWarnings) {
+  // --tp 16 on an 8-device NVLink domain is no longer accepted silently.
+  const auto r = run_cli({"llm", "-m", "llama-3-70b", "--hw", "h100-sxm", "--tp", "16",
+                          "--domain-size", "8", "--link-latency", "3 us", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("--tp 16 exceeds the 8-device"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["machine"]["link_latency"].get<double>(), 3e-6);
+  // A sweep carries the same warning in its JSON.
+  const auto sw = run_cli({"llm", "-m", "llama-3-70b", "--hw", "h100-sxm", "--tp", "16",
+                           "--domain-size", "8", "-b", "1,2", "--json"});
+  ASSERT_EQ(sw.exit_code, 0) << sw.err;
+  bool listed = false;
+  const auto swj = nlohmann::json::parse(sw.out);
+  for (const auto& w : swj["warnings"])
+    listed |= w.get<std::string>().find("exceeds the 8-device") != std::string::npos;
+  EXPECT_TRUE(listed) << sw.out;
+  // With no domain size anywhere, the warning says the catalogue lacks it (unless it has it).
+  const auto quiet =
+      run_cli({"llm", "-m", "llama-3-70b", "--hw", "h100-sxm", "--tp", "8", "--json"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  const auto q = nlohmann::json::parse(quiet.out);
+  if (q["machine"]["domain_size"].is_null()) {
+    EXPECT_NE(quiet.err.find("not in the catalogue"), std::string::npos) << quiet.err;
+  }
+  // Pipeline, expert and context parallelism run and report.
+  const auto pp =
+      run_cli({"llm", "-m", "llama-2-70b", "--hw", kA100, "--pp", "4", "-b", "16", "--json"});
+  ASSERT_EQ(pp.exit_code, 0) << pp.err;
+  const auto p = nlohmann::json::parse(pp.out);
+  EXPECT_DOUBLE_EQ(p["pipeline_prefill"]["bubble"].get<double>(), 3.0 / 7);
+  EXPECT_DOUBLE_EQ(p["time_per_output_token"].get<double>(),
+                   p["pipeline_decode"]["steady"].get<double>());
+  const auto ep =
+      run_cli({"llm", "-m", "mixtral-8x7b", "--hw", kA100, "--tp", "2", "--ep", "--json"});
+  ASSERT_EQ(ep.exit_code, 0) << ep.err;
+  bool dispatch = false;
+  const auto epj = nlohmann::json::parse(ep.out);
+  for (const auto& op : epj["decode"]["operators"]) dispatch |= op["name"] == "expert dispatch";
+  EXPECT_TRUE(dispatch);
+  const auto dense = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--tp", "2", "--ep"});
+  EXPECT_EQ(dense.exit_code, 2);
+  EXPECT_NE(dense.err.find("--ep"), std::string::npos) << dense.err;
+}
+
+TEST(LlmCliServing, CostSideBySide) {
+  const auto r =
+      run_cli({"llm", "-m", "llama-3-8b", "--hw", "h100-sxm,a100-80gb,tpu-v5e", "-b", "8", "-L",
+               "2048", "--price-per-hour", "h100-sxm=2.5,a100-80gb=1.8", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], "roofline.llm-compare");
+  ASSERT_EQ(j["machines"].size(), 3u);
+  const auto& h100 = j["machines"][0];
+  EXPECT_NEAR(h100["cost"]["usd_per_million_tokens"].get<double>(),
+              2.5 / (h100["tokens_per_s"].get<double>() * 3600) * 1e6, 1e-9);
+  EXPECT_NEAR(h100["cost"]["joules_per_token"].get<double>(),
+              700 / h100["tokens_per_s"].get<double>(), 1e-9);
+  const auto& tpu = j["machines"][2];
+  EXPECT_EQ(tpu["dtypes"], "bf16");
+  EXPECT_TRUE(tpu["cost"]["joules_per_token"].is_null());
+  EXPECT_TRUE(tpu["cost"]["usd_per_million_tokens"].is_null());
+  EXPECT_NE(r.err.find("power of tpu-v5e is not in the catalogue"), std::string::npos) << r.err;
+  const auto text = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "--cost"}, "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("J/token"), std::string::npos) << text.out;
+  const auto bad = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "--price-per-hour", "lots"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--price-per-hour"), std::string::npos) << bad.err;
+}
+
+TEST(LlmCliServing, TrainingStep) {
+  const auto r = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--train", "--seq", "2048",
+                          "--micro-batch", "2", "--dp", "8", "--zero", "1", "--recompute",
+                          "selective", "--flash", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], "roofline.llm-training");
+  const auto& t = j["training"];
+  EXPECT_EQ(t["tokens"], 2 * 8 * 2048);
+  EXPECT_NEAR(t["model_work"].get<double>(), 3 * t["forward_work"].get<double>(), 1e-3);
+  EXPECT_GT(t["hardware_work"].get<double>(), t["model_work"].get<double>());  // selective
+  const auto bad =
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--train", "--recompute", "some"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--recompute"), std::string::npos) << bad.err;
+}
+
+TEST(LlmCliServing, CalibratedRoofs) {
+  const auto r = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--attainment",
+                          "compute=0.6,memory=0.8", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["machine"]["peak"].get<double>(), 0.6 * 312e12);
+  EXPECT_DOUBLE_EQ(j["machine"]["bandwidth"].get<double>(), 0.8 * 2.039e12);
+  EXPECT_DOUBLE_EQ(j["machine"]["datasheet_bandwidth"].get<double>(), 2.039e12);
+  const auto bad = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--attainment", "memory=3"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--attainment"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace roofline::test

@@ -1,0 +1,267 @@
+// Parallelism beyond tensor parallelism against hand derivations: the α–β cost of collectives,
+// what a machine document says of its links (and the warnings when it says nothing), expert
+// parallelism's all-to-all, context parallelism's ring exchange, pipeline stages and bubbles.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+#include "roofline/llm.hpp"
+
+namespace roofline::llm {
+namespace {
+
+const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
+
+const ModelConfig& preset(const std::string& name) {
+  for (const auto& m : presets())
+    if (m.name == name) return m;
+  throw std::runtime_error("no preset " + name);
+}
+
+std::size_t index_of(const StepCost& c, const char* name) {
+  for (std::size_t i = 0; i < c.size; ++i)
+    if (std::strcmp(c.ops[i].name, name) == 0) return i;
+  throw std::runtime_error(std::string("no operator ") + name);
+}
+const OpCost& op(const StepCost& c, const char* name) {
+  return c.ops[index_of(c, name)];
+}
+
+Roofs a100() {
+  return select_roofs(load_machine_file(kData + "a100-80gb.json").roofs, parse_dtype("fp16"));
+}
+
+Scenario scenario(double batch, double context, double prompt) {
+  Scenario s;
+  s.batch = batch;
+  s.context = context;
+  s.prompt = prompt;
+  return s;
+}
+
+bool mentions(const std::vector<std::string>& lines, const std::string& text) {
+  for (const auto& l : lines)
+    if (l.find(text) != std::string::npos) return true;
+  return false;
+}
+
+TEST(LlmParallel, CollectivesPayOneLatencyPerRingStep) {
+  // α–β model: a ring all-reduce over P devices is 2·(P − 1) sequential steps, so its time is
+  // 4·(P−1)/P·M / β_bidirectional + 2·(P − 1)·α; an all-gather (P − 1) steps.
+  const ModelConfig& m = preset("llama-2-70b");
+  Scenario s = scenario(1, 1024, 1024);
+  s.tp = 8;
+  Roofs r = a100();
+  const StepResult plain = evaluate_step(m, s, Phase::decode, r);
+  r.link_latency = Seconds(5e-6);
+  const StepResult timed = evaluate_step(m, s, Phase::decode, r);
+  const std::size_t ar = index_of(timed.cost, "attention all-reduce");
+  const double M = 1 * 8192 * 2.0;  // one token's hidden state, fp16
+  const double bandwidth_time = 4.0 * 7 / 8 * M / 600e9;
+  EXPECT_DOUBLE_EQ(plain.timing[ar].time.value, bandwidth_time);
+  EXPECT_NEAR(timed.timing[ar].time.value, bandwidth_time + 2 * 7 * 5e-6, 1e-15);
+  const std::size_t ag = index_of(timed.cost, "logits all-gather");
+  EXPECT_NEAR(timed.timing[ag].time.value - plain.timing[ag].time.value, 7 * 5e-6, 1e-15);
+  // At batch 1 the 161 all-reduces' latency (80 layers × 2 + the embedding's) is no longer free:
+  // 161 × 14 × 5 µs = 11.27 ms added to the step.
+  EXPECT_NEAR(timed.time.value - plain.time.value, (161 * 14 + 7) * 5e-6, 1e-9);
+}
+
+TEST(LlmParallel, LinkFactsFromAMachineDocument) {
+  const nlohmann::json info = {{"interconnects",
+                                {{{"name", "NVLink"},
+                                  {"bandwidth", 900e9},
+                                  {"latency", "2.5 us"},
+                                  {"domain_size", 8},
+                                  {"source", "datasheet X"}},
+                                 {{"name", "PCIe"}, {"bandwidth", 128e9}, {"latency_ns", 900}}}}};
+  const LinkFacts nv = link_facts(info, "NVLink", "m.json");
+  ASSERT_TRUE(nv.latency.has_value());
+  EXPECT_DOUBLE_EQ(nv.latency->value, 2.5e-6);
+  EXPECT_EQ(nv.latency_source, "datasheet X");
+  ASSERT_TRUE(nv.domain_size.has_value());
+  EXPECT_EQ(*nv.domain_size, 8);
+  const LinkFacts pcie = link_facts(info, "PCIe", "m.json");
+  ASSERT_TRUE(pcie.latency.has_value());
+  EXPECT_NEAR(pcie.latency->value, 900e-9, 1e-18);
+  EXPECT_FALSE(pcie.domain_size.has_value());
+  // Flags win over the document.
+  Roofs r = a100();
+  apply_link_facts(r, nv, Seconds(1e-6), std::nullopt);
+  EXPECT_DOUBLE_EQ(r.link_latency->value, 1e-6);
+  EXPECT_EQ(r.link_latency_source, "--link-latency");
+  EXPECT_EQ(*r.domain_size, 8);
+  // A field that is there but wrong is an error naming it.
+  nlohmann::json bad = info;
+  bad["interconnects"][0]["latency"] = -3;
+  try {
+    link_facts(bad, "NVLink", "m.json");
+    ADD_FAILURE() << "negative latency accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("latency"), std::string::npos) << e.what();
+  }
+}
+
+TEST(LlmParallel, TensorParallelBeyondTheDomainWarns) {
+  const ModelConfig& m = preset("llama-3-70b");
+  Scenario s = scenario(1, 1024, 1024);
+  s.tp = 16;
+  Roofs r = a100();
+  apply_link_facts(r, LinkFacts{}, std::nullopt, 8.0);
+  const auto w = parallel_warnings(s, r);
+  EXPECT_TRUE(mentions(w, "--tp 16 exceeds the 8-device")) << (w.empty() ? "" : w[0]);
+  s.tp = 8;
+  EXPECT_FALSE(mentions(parallel_warnings(s, r), "exceeds"));
+  s.pp = 2;  // 16 devices: two domains
+  EXPECT_TRUE(mentions(parallel_warnings(s, r), "span more than one"));
+  // Without a domain size or a latency, the report says the catalogue does not have them.
+  const Roofs bare = a100();
+  s.pp = 1;
+  const auto none = parallel_warnings(s, bare);
+  EXPECT_TRUE(mentions(none, "domain size of a100-80gb-test is not in the catalogue"));
+  EXPECT_TRUE(mentions(none, "link latency of a100-80gb-test is not in the catalogue"));
+  const Report rep = analyse(m, s, Phase::decode, bare);
+  EXPECT_TRUE(mentions(rep.warnings, "not in the catalogue"));
+  // One device: nothing to warn about.
+  s.tp = 1;
+  EXPECT_TRUE(parallel_warnings(s, bare).empty());
+}
+
+TEST(LlmParallel, CatalogueLinksAreReadWhereTheyExist) {
+  // Whatever the catalogue holds for H100's NVLink is used; where it holds nothing the report
+  // says so (the two cases cannot both fail).
+  const MachineDocument h100 = resolve_machine("h100-sxm");
+  Roofs r = select_roofs(h100.roofs, parse_dtype("bf16"));
+  const LinkFacts f = link_facts(h100.info, r.interconnect_name, "h100-sxm");
+  apply_link_facts(r, f);
+  Scenario s = scenario(1, 1024, 1024);
+  s.tp = 8;
+  const auto w = parallel_warnings(s, r);
+  EXPECT_EQ(r.link_latency.has_value(),
+            !mentions(w, "link latency of h100-sxm is not in the catalogue"));
+  EXPECT_EQ(r.domain_size.has_value(),
+            !mentions(w, "domain size of h100-sxm is not in the catalogue"));
+}
+
+TEST(LlmParallel, ExpertParallelMovesTokensNotWeightSlices) {
+  // Mixtral (8 experts, top-2) at tp 2 with --ep: each device holds 4 whole experts, routes
+  // N/2 tokens, sends (P−1)/P of their k copies away and receives as many (both counted), and
+  // computes N·k/2 rows; without --ep it holds half of every expert and computes N·k rows.
+  const ModelConfig& m = preset("mixtral-8x7b");
+  const double B = 16, d = 4096, ff = 14336, E = 8, k = 2, s = 2;
+  Scenario tp = scenario(B, 512, 512);
+  tp.tp = 2;
+  Scenario ep = tp;
+  ep.ep = true;
+  const StepCost a = step_cost(m, tp, Phase::decode), b = step_cost(m, ep, Phase::decode);
+  const double touched = E * (1 - std::pow(1 - k / E, B));
+  EXPECT_DOUBLE_EQ(op(a, "expert gate").weights.value, touched * d * ff / 2 * s);
+  EXPECT_DOUBLE_EQ(op(b, "expert gate").weights.value, touched / 2 * d * ff * s);
+  EXPECT_DOUBLE_EQ(op(a, "expert gate").work.value, 2 * B * k * d * ff / 2);
+  EXPECT_DOUBLE_EQ(op(b, "expert gate").work.value, 2 * (B * k / 2) * d * ff);
+  const double copies = (B / 2) * k * d * s * (1.0 / 2);
+  EXPECT_DOUBLE_EQ(op(b, "expert dispatch").traffic().value, 2 * copies);
+  EXPECT_DOUBLE_EQ(op(b, "expert combine").traffic().value, 2 * copies);
+  EXPECT_TRUE(op(b, "expert dispatch").interconnect);
+  EXPECT_EQ(op(b, "expert dispatch").hops, 1);
+  EXPECT_EQ(op(b, "expert dispatch").count, 32);
+  // The weights per device are the same either way (E/P whole experts = E halves).
+  EXPECT_DOUBLE_EQ(footprint(m, ep, a100()).weights.value, footprint(m, tp, a100()).weights.value);
+  // --ep needs experts and a group to spread them over.
+  Scenario dense = scenario(1, 512, 512);
+  dense.tp = 2;
+  dense.ep = true;
+  EXPECT_THROW(validate_scenario(preset("llama-2-7b"), dense), InputError);
+  ep.tp = 1;
+  EXPECT_THROW(validate_scenario(m, ep), InputError);
+}
+
+TEST(LlmParallel, ContextParallelSplitsThePromptAndRingsKv) {
+  // Llama-3-8B prefill of S = 8192 over cp = 4: each device computes S/4 rows, 1/4 of the
+  // causal pairs, and passes K/V around the ring: (cp−1)/cp of the sequence's K and V sent and
+  // as much received per layer, in cp − 1 steps.
+  const ModelConfig& m = preset("llama-3-8b");
+  const double S = 8192, cp = 4, s = 2;
+  Scenario one = scenario(1, S, S);
+  one.flash = true;
+  Scenario four = one;
+  four.cp = 4;
+  const StepCost a = step_cost(m, one, Phase::prefill), b = step_cost(m, four, Phase::prefill);
+  EXPECT_DOUBLE_EQ(op(b, "q_proj").work.value, op(a, "q_proj").work.value / cp);
+  EXPECT_DOUBLE_EQ(op(b, "attention (fused)").work.value,
+                   op(a, "attention (fused)").work.value / cp);
+  const OpCost& ring = op(b, "ring K/V exchange");
+  EXPECT_DOUBLE_EQ(ring.traffic().value, 2 * (cp - 1) / cp * S * (2 * 8 * 128 * s));
+  EXPECT_EQ(ring.hops, 3);
+  EXPECT_EQ(ring.count, 32);
+  // Decode over cp = 2: every device computes the token's linear layers, attends over its half
+  // of the cache and all-reduces the partial outputs (B·H·hd elements).
+  Scenario dec = scenario(2, 8192, 8192);
+  dec.cp = 2;
+  const StepCost c = step_cost(m, dec, Phase::decode);
+  const StepCost c1 = step_cost(m, scenario(2, 8192, 8192), Phase::decode);
+  EXPECT_DOUBLE_EQ(op(c, "q·kᵀ").kv.value, op(c1, "q·kᵀ").kv.value / 2);
+  EXPECT_DOUBLE_EQ(op(c, "q_proj").work.value, op(c1, "q_proj").work.value);
+  EXPECT_DOUBLE_EQ(op(c, "attention combine").traffic().value, 4.0 * 1 / 2 * 2 * 32 * 128 * s);
+  // The cache per device halves.
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(m, dec, 2, 8192),
+                   kv_cache_bytes(m, scenario(2, 8192, 8192), 2, 8192) / 2);
+}
+
+TEST(LlmParallel, PipelineStagesAndBubbles) {
+  // GPipe (Huang et al. 2019): m micro-batches through p stages take (m + p − 1) stage times;
+  // the bubble is (p − 1)/(m + p − 1). The slowest stage runs layers/p of the layers and the
+  // heavier end (the LM head on the last stage).
+  const ModelConfig& m = preset("llama-2-70b");
+  Scenario s = scenario(16, 2048, 2048);
+  s.pp = 4;
+  s.micro_batches = 4;
+  const Roofs r = a100();
+  const PipelineStep p = pipeline_step(m, s, Phase::decode, r);
+  EXPECT_DOUBLE_EQ(p.bubble, 3.0 / 7);
+  EXPECT_EQ(p.micro_batch, 4);
+  Scenario micro = s;
+  micro.batch = 4;
+  const StepResult st = evaluate_step(m, micro, Phase::decode, r);
+  double layers = 0, head = 0;
+  for (std::size_t i = 0; i < st.cost.size; ++i) {
+    const double t = st.timing[i].time.value * st.cost.ops[i].count;
+    if (st.cost.ops[i].per_layer)
+      layers += t;
+    else if (st.cost.ops[i].kind != OpKind::embedding)
+      head += t;
+  }
+  EXPECT_NEAR(p.stage.value, layers / 4 + head, 1e-15);
+  // One micro-batch's hidden states (4 tokens × 8192, fp16) cross a boundary: sent + received.
+  EXPECT_DOUBLE_EQ(p.transfer_bytes.value, 2 * 4 * 8192 * 2.0);
+  EXPECT_NEAR(p.transfer.value, 2 * 4 * 8192 * 2.0 / 600e9, 1e-18);
+  EXPECT_NEAR(p.fill_drain.value, 7 * (p.stage.value + p.transfer.value), 1e-15);
+  EXPECT_NEAR(p.steady.value, 4 * (p.stage.value + p.transfer.value), 1e-15);
+  // The report takes TTFT from the prefill's fill and drain, time per token from the steady
+  // decode, and each device holds a quarter of the layers.
+  const Report rep = analyse(m, s, Phase::decode, r);
+  ASSERT_TRUE(rep.pipeline_decode.has_value());
+  EXPECT_DOUBLE_EQ(rep.time_per_token.value, p.steady.value);
+  EXPECT_DOUBLE_EQ(rep.tokens_per_s, 16 / p.steady.value);
+  Scenario flat = s;
+  flat.pp = 1;
+  const double whole = footprint(m, flat, r).weights.value;
+  const double stage = footprint(m, s, r).weights.value;
+  EXPECT_NEAR(stage / whole, 0.25, 0.01);
+  // One stage is the plain step.
+  flat.micro_batches = 0;
+  const PipelineStep none = pipeline_step(m, flat, Phase::decode, r);
+  EXPECT_DOUBLE_EQ(none.steady.value, evaluate_step(m, flat, Phase::decode, r).time.value);
+  EXPECT_EQ(none.bubble, 0);
+  // More micro-batches than sequences, or stages than layers, are refused.
+  s.micro_batches = 32;
+  EXPECT_THROW(pipeline_step(m, s, Phase::decode, r), InputError);
+  EXPECT_EQ(replica_devices(s), 4);
+}
+
+}  // namespace
+}  // namespace roofline::llm

@@ -1,0 +1,275 @@
+// The engine's pure step: measurements (declarations + samples) → machine document. Rates come
+// from the declarations, roofs from the statistics policy, a level's roof from its best mix,
+// theory beside measurement with its judgement, noise said plainly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "measure/engine/sampler.hpp"
+#include "roofline/engine.hpp"
+#include "roofline/io.hpp"
+#include "roofline/statistics.hpp"
+
+namespace roofline::engine {
+namespace {
+
+Declaration fma512() {
+  Declaration d;
+  d.kernel = "roofline_cpu_fma_pd512";
+  d.precision = "fp64";
+  d.width_bits = 512;
+  d.instruction_class = "fma";
+  d.work_per_iteration = 192;  // 12 × vfmadd213pd zmm × 8 lanes × 2 FLOP
+  d.counting = "FMA = 2 FLOP per lane";
+  return d;
+}
+
+Declaration mix(const char* name, double named, double moved) {
+  Declaration d;
+  d.kernel = std::string("mem512_") + name;
+  d.instruction_class = name;
+  d.bytes_per_iteration = named;
+  d.moved_bytes_per_iteration = moved;
+  return d;
+}
+
+/// `n` samples of `iterations` iterations, the k-th taking seconds × (1 + k·step).
+std::vector<Sample> samples(int n, double iterations, double seconds, double step = 0.001) {
+  std::vector<Sample> v;
+  for (int k = 0; k < n; ++k) v.push_back({iterations, seconds * (1 + k * step)});
+  return v;
+}
+
+Measurements two_roofs() {
+  Measurements m;
+  m.name = "box";
+  m.origin = "roofline measure";
+  ComputeMeasurement c;
+  c.name = "fp64 512-bit fma";
+  c.unit = "512-bit fma";
+  c.declaration = fma512();
+  c.method = "avx512 kernel roofline_cpu_fma_pd512, 2 pinned threads";
+  // 1e6 iterations in 1 ms: 192 GFLOP/s for the fastest sample.
+  c.samples = samples(20, 1e6, 1e-3);
+  c.rounds = 10;
+  Theory t;
+  t.units = 2;
+  t.clock_hz = 3e9;
+  t.work_per_cycle_per_unit = 32;  // 192 GFLOP/s at 2 × 3 GHz
+  t.table = "zen5";
+  t.source = "AMD SOG";
+  c.theory = t;
+  m.compute.push_back(c);
+  MemoryMeasurement l;
+  l.level = "DRAM";
+  l.kind = "memory";
+  l.working_set_bytes = 128e6;
+  l.method = "avx512 kernels, 2 pinned threads";
+  // copy_nt: 64 named bytes per iteration; load: 32; copy: 64 named, 96 moved.
+  l.mixes.push_back({mix("load", 32, 32), samples(12, 1e6, 1e-3)});       // 32 GB/s
+  l.mixes.push_back({mix("copy", 64, 96), samples(12, 1e6, 2e-3)});       // 32 GB/s named
+  l.mixes.push_back({mix("copy_nt", 64, 64), samples(12, 1e6, 1.5e-3)});  // 42.7 GB/s
+  m.memory.push_back(l);
+  m.default_compute = "fp64 512-bit fma";
+  m.default_memory = "DRAM";
+  m.info = {{"kind", "cpu"}};
+  m.seconds = 7.5;
+  return m;
+}
+
+TEST(Engine, RatesComeFromTheDeclaration) {
+  EXPECT_DOUBLE_EQ(work_rate(fma512(), {1e6, 1e-3}), 192e9);
+  EXPECT_DOUBLE_EQ(byte_rate(mix("copy", 64, 96), {1e6, 2e-3}), 32e9);
+  EXPECT_DOUBLE_EQ(byte_rate(mix("copy", 64, 96), {1e6, 2e-3}, true), 48e9);
+  // Moved bytes default to the named ones.
+  EXPECT_DOUBLE_EQ(byte_rate(mix("load", 32, 0), {1e6, 1e-3}, true), 32e9);
+  EXPECT_DOUBLE_EQ(rate(fma512(), {1e6, 1e-3}), 192e9);
+  EXPECT_DOUBLE_EQ(rate(mix("load", 32, 0), {1e6, 1e-3}), 32e9);
+}
+
+TEST(Engine, AssembleAppliesThePolicyAndPicksTheBestMix) {
+  const MachineDocument d = assemble(two_roofs());
+  ASSERT_EQ(d.roofs.compute.size(), 1u);
+  const ComputeRoof& c = d.roofs.compute[0];
+  // The third-fastest of 20 samples: 192 GFLOP/s / 1.002.
+  EXPECT_DOUBLE_EQ(c.peak.value, 192e9 / 1.002);
+  ASSERT_TRUE(c.stats.has_value());
+  EXPECT_EQ(c.stats->repetitions, 20);
+  EXPECT_DOUBLE_EQ(c.peak.value, c.stats->sustained);
+  EXPECT_FALSE(c.stats->noisy);
+  ASSERT_TRUE(c.theoretical.has_value());
+  EXPECT_DOUBLE_EQ(c.theoretical->value, 192e9);
+  EXPECT_NE(c.formula.find("2 cores × 3 GHz (measured) × 32 FLOP/cycle/core (zen5)"),
+            std::string::npos)
+      << c.formula;
+  EXPECT_NE(c.source.find("sustained best of 20 samples in 10 rounds"), std::string::npos);
+  EXPECT_EQ(d.roofs.default_compute, "fp64 512-bit fma");
+
+  ASSERT_EQ(d.roofs.memory.size(), 1u);
+  const MemoryRoof& l = d.roofs.memory[0];
+  EXPECT_EQ(l.level, "DRAM");
+  EXPECT_EQ(l.convention, "named");
+  EXPECT_DOUBLE_EQ(l.bandwidth.value, 64e6 / (1.5e-3 * 1.002));  // copy_nt, the best mix
+  EXPECT_DOUBLE_EQ(l.mixes.at("load"), 32e9 / 1.002);
+  EXPECT_DOUBLE_EQ(l.mixes.at("copy"), 32e9 / 1.002);
+  EXPECT_NE(l.source.find("highest of 3 access mixes (copy_nt)"), std::string::npos) << l.source;
+  const auto& meas = d.sections.at("measurement");
+  EXPECT_EQ(meas.at("memory").at("DRAM").at("best_mix"), "copy_nt");
+  // Moved bytes: copy's write-allocate read (96 bytes per iteration moved, 64 named).
+  EXPECT_DOUBLE_EQ(meas.at("memory").at("DRAM").at("mixes_moved").at("copy").get<double>(),
+                   48e9 / 1.002);
+  EXPECT_DOUBLE_EQ(meas.at("compute").at(0).at("ratio").get<double>(), 1 / 1.002);
+  EXPECT_EQ(meas.at("noisy_roofs"), 0);
+  EXPECT_DOUBLE_EQ(meas.at("seconds").get<double>(), 7.5);
+  // The document reads back through the validated reader.
+  const MachineDocument back = machine_from_json(machine_to_json(d), "engine");
+  EXPECT_DOUBLE_EQ(back.roofs.compute[0].stats->q3, c.stats->q3);
+  EXPECT_DOUBLE_EQ(back.roofs.compute[0].stats->second, c.stats->second);
+  EXPECT_EQ(back.roofs.compute[0].stats->confirmed(), c.stats->confirmed());
+}
+
+TEST(Engine, TheoryOutsideItsBandIsJudged) {
+  auto warnings_for = [](double work_per_cycle, const std::string& limit) {
+    Measurements m = two_roofs();
+    m.compute[0].theory->work_per_cycle_per_unit = work_per_cycle;
+    m.compute[0].theory->limit = limit;
+    const MachineDocument d = assemble(m);
+    std::string all;
+    for (const auto& w : d.sections.at("measurement").at("warnings")) all += w.get<std::string>();
+    return std::make_pair(all, d.roofs.compute[0].formula);
+  };
+  // Theory 40 FLOP/cycle: measured 0.80 of it, and no limit named: the kernel or the table.
+  auto [below, f1] = warnings_for(40, "");
+  EXPECT_NE(below.find("the kernel or the table (zen5) is wrong"), std::string::npos) << below;
+  // The same with the limit named: printed beside the roof, no warning.
+  auto [explained, f2] = warnings_for(40, "dependent vpaddd");
+  EXPECT_EQ(explained.find("is wrong"), std::string::npos) << explained;
+  EXPECT_NE(f2.find("limit: dependent vpaddd"), std::string::npos) << f2;
+  // Theory 28: measured 1.14 of it — a measurement problem.
+  auto [above, f3] = warnings_for(28, "");
+  EXPECT_NE(above.find("× the theoretical peak — a measurement problem"), std::string::npos);
+  // Inside [0.92, 1.05]: nothing said.
+  auto [fine, f4] = warnings_for(32, "");
+  EXPECT_EQ(fine.find("theoretical"), std::string::npos) << fine;
+}
+
+TEST(Engine, NoiseAndInversionsAreSaidPlainly) {
+  Measurements m = two_roofs();
+  // Half of the FMA samples at 60% (a busy neighbour): noisy, listed by name.
+  for (size_t k = 0; k < 10; ++k) m.compute[0].samples[k].seconds /= 0.6;
+  MemoryMeasurement l3;
+  l3.level = "L3";
+  l3.working_set_bytes = 8e6;
+  l3.method = "avx512 kernels";
+  l3.mixes.push_back({mix("load", 32, 32), samples(12, 1e6, 1e-3)});  // 32 GB/s < DRAM's 42.7
+  m.memory.insert(m.memory.begin(), l3);
+  const MachineDocument d = assemble(m);
+  const auto& meas = d.sections.at("measurement");
+  EXPECT_EQ(meas.at("noisy_roofs"), 1);
+  EXPECT_EQ(meas.at("noisy_roof_names").at(0), "fp64 512-bit fma");
+  std::string all;
+  for (const auto& w : meas.at("warnings")) all += w.get<std::string>() + "\n";
+  EXPECT_NE(all.find("1 of 3 roofs noisy"), std::string::npos) << all;
+  EXPECT_NE(all.find("DRAM roof"), std::string::npos) << all;
+  ASSERT_EQ(meas.at("inverted_levels").size(), 1u);
+  EXPECT_EQ(meas.at("inverted_levels").at(0).at("farther"), "DRAM");
+  EXPECT_EQ(meas.at("inverted_levels").at(0).at("nearer"), "L3");
+}
+
+TEST(Engine, TheoryOfMemoryAndUnmeasuredRoofsAndSectionsAreKept) {
+  // What the CUDA backend reports beside its samples: HBM's theoretical bandwidth, theoretical
+  // roofs it did not measure, a device section.
+  Measurements m = two_roofs();
+  m.memory[0].theoretical_bandwidth = 51.2e9;
+  m.memory[0].theory_formula = "bus 64 bit / 8 × 3.2 GHz × 2";
+  ComputeRoof fp8;
+  fp8.name = "fp8 tensor";
+  fp8.precision = "fp8-e4m3";
+  fp8.peak = WorkRate(1e15);
+  fp8.provenance = Provenance::theoretical;
+  m.unmeasured_compute = {fp8};
+  ComputeRoof dup = fp8;
+  dup.name = "fp64 512-bit fma";  // a measured roof of the same name wins
+  m.unmeasured_compute.push_back(dup);
+  MemoryRoof l1;
+  l1.level = "L1";
+  l1.kind = "cache";
+  l1.bandwidth = ByteRate(1e14);  // above DRAM, but theoretical: no inversion judged
+  l1.provenance = Provenance::theoretical;
+  m.unmeasured_memory = {l1};
+  m.sections = {{"device", {{"name", "test gpu"}}}};
+  m.default_compute = "fp8 tensor";
+  const MachineDocument d = assemble(m);
+  ASSERT_TRUE(d.roofs.find_memory("DRAM")->theoretical.has_value());
+  EXPECT_DOUBLE_EQ(d.roofs.find_memory("DRAM")->theoretical->value, 51.2e9);
+  EXPECT_EQ(d.roofs.find_memory("DRAM")->formula, "bus 64 bit / 8 × 3.2 GHz × 2");
+  ASSERT_NE(d.roofs.find_compute("fp8 tensor"), nullptr);
+  EXPECT_EQ(d.roofs.find_compute("fp8 tensor")->provenance, Provenance::theoretical);
+  EXPECT_EQ(d.roofs.find_compute("fp64 512-bit fma")->provenance, Provenance::measured);
+  EXPECT_EQ(d.roofs.compute.size(), 2u);
+  EXPECT_EQ(d.roofs.default_compute, "fp8 tensor");
+  EXPECT_TRUE(d.sections.at("measurement").at("inverted_levels").empty());
+  EXPECT_EQ(d.sections.at("device").at("name"), "test gpu");
+}
+
+TEST(Engine, BadMeasurementsAreRefused) {
+  Measurements m = two_roofs();
+  m.compute[0].samples.clear();
+  EXPECT_THROW(assemble(m), InputError);
+  m = two_roofs();
+  m.memory[0].mixes[0].samples[0].seconds = 0;
+  EXPECT_THROW(assemble(m), InputError);
+  m = two_roofs();
+  m.memory[0].mixes.clear();
+  EXPECT_THROW(assemble(m), InputError);
+}
+
+TEST(Engine, TheRegistryKnowsTheDevicesAndNamesThemOnError) {
+  ASSERT_GE(backends().size(), 2u);
+  EXPECT_EQ(backends().front()->name(), "cpu");
+  EXPECT_EQ(find_backend("cpu").name(), "cpu");
+  EXPECT_EQ(find_backend("").name(), "cpu");
+  EXPECT_EQ(find_backend("cuda").name(), "cuda");
+  try {
+    find_backend("tpu");
+    FAIL() << "tpu accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'tpu'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("cpu, cuda"), std::string::npos);
+  }
+}
+
+TEST(Engine, TheClockIsSampledInEveryRetryRound) {
+  // A measurement whose fastest samples disagree (a rate that doubles each sample) is retried;
+  // the clock, a reference, is taken with it in every retry round, so that it sees the same
+  // windows of the machine's speed; a measurement that needs no retry is not taken again.
+  Declaration d = fma512();
+  double next = 1;
+  std::vector<Visit> visits{
+      {d, [&](int n, std::vector<Sample>& out) {
+         for (int i = 0; i < n; ++i) out.push_back({next *= 2, 1.0});
+       }},
+      {d, [](int n, std::vector<Sample>& out) {
+         for (int i = 0; i < n; ++i) out.push_back({1000, 1.0});
+       }},
+      {d,
+       [](int n, std::vector<Sample>& out) {
+         for (int i = 0; i < n; ++i) out.push_back({1000, 1.0});
+       },
+       /*reference=*/true}};
+  Phase phase;
+  phase.seconds = 0;
+  phase.min_rounds = 5;
+  phase.max_rounds = 20;
+  MeasureOptions o;
+  Progress progress(o);
+  const PhaseResult r = interleave(visits, phase, progress);
+  EXPECT_EQ(r.rounds, 5);
+  EXPECT_EQ(r.retried, 1);
+  ASSERT_GT(r.samples[0].size(), 5u);  // retried: at least min_rounds more
+  EXPECT_EQ(r.samples[1].size(), 5u);
+  EXPECT_EQ(r.samples[2].size(), r.samples[0].size());
+}
+
+}  // namespace
+}  // namespace roofline::engine

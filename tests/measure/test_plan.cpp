@@ -1,0 +1,131 @@
+// The CPU measurement's plan, resolved before anything runs: options checked, threads placed one
+// per core, the probe's kernel, the DRAM working set by STREAM's rule, the sweep.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "measure/cpu/steps.hpp"
+
+namespace roofline::cpu {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+Topology four_cores() {
+  Topology t;
+  t.allowed_cpus = {0, 1, 2, 3, 4, 5, 6, 7};  // SMT: CPUs 4..7 are the second threads
+  t.core_cpus = {0, 1, 2, 3};
+  t.caches = {{1, 32 * 1024, 1, 64}, {2, 1 * kMiB, 1, 64}, {3, 32 * kMiB, 4, 64}};
+  t.source = "test";
+  return t;
+}
+
+CpuFeatures avx512_features() {
+  CpuFeatures f;
+  f.vendor = "AuthenticAMD";
+  f.family = 0x19;
+  f.model = 0x11;
+  f.sse2 = f.avx = f.fma = f.avx2 = true;
+  f.avx512f = f.avx512bw = f.avx512vl = f.avx512dq = true;
+  return f;
+}
+
+#define REQUIRE_BACKENDS() \
+  if (all_backends().empty()) GTEST_SKIP() << "no CPU backend in this build"
+
+TEST(MeasurePlan, ThreadsOnePerCoreThenTheOtherLogicalCpus) {
+  REQUIRE_BACKENDS();
+  MeasureOptions o;
+  const Plan all = resolve_plan(o, four_cores(), avx512_features(), 64e9);
+  EXPECT_EQ(all.cpus, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(all.threads, 4);
+  EXPECT_TRUE(all.single_core);
+  o.threads = 2;
+  EXPECT_EQ(resolve_plan(o, four_cores(), avx512_features(), 64e9).cpus, (std::vector<int>{0, 1}));
+  o.threads = 6;
+  EXPECT_EQ(resolve_plan(o, four_cores(), avx512_features(), 64e9).cpus,
+            (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  // Ranks sharing a host start at their own core.
+  o.threads = 2;
+  o.first_core = 2;
+  EXPECT_EQ(resolve_plan(o, four_cores(), avx512_features(), 64e9).cpus, (std::vector<int>{2, 3}));
+  o = {};
+  o.threads = 9;
+  EXPECT_THROW(resolve_plan(o, four_cores(), avx512_features(), 64e9), InputError);
+  o.threads = -1;
+  EXPECT_THROW(resolve_plan(o, four_cores(), avx512_features(), 64e9), InputError);
+}
+
+TEST(MeasurePlan, BadPrecisionsAndLevelsFailBeforeAnythingRuns) {
+  REQUIRE_BACKENDS();
+  MeasureOptions o;
+  o.precisions = {"fp9"};
+  EXPECT_THROW(resolve_plan(o, four_cores(), avx512_features(), 64e9), InputError);
+  o.precisions = {"tf32"};  // a dtype, but no CPU kernel
+  EXPECT_THROW(resolve_plan(o, four_cores(), avx512_features(), 64e9), InputError);
+  o.precisions = {"FP32"};
+  const Plan p = resolve_plan(o, four_cores(), avx512_features(), 64e9);
+  EXPECT_FALSE(p.kernels.empty());
+  for (const auto& k : p.kernels) EXPECT_EQ(std::string(k.precision), "fp32");
+  o = {};
+  o.levels = {"L2,ram"};
+  EXPECT_EQ(resolve_plan(o, four_cores(), avx512_features(), 64e9).levels,
+            (std::vector<std::string>{"L2", "DRAM"}));
+  o.levels = {"L9"};
+  EXPECT_THROW(resolve_plan(o, four_cores(), avx512_features(), 64e9), InputError);
+}
+
+TEST(MeasurePlan, DramWorkingSetFollowsStreamsRule) {
+  REQUIRE_BACKENDS();
+  MeasureOptions o;
+  // 4 cores reach L1 4 × 32 KiB, L2 4 × 1 MiB, and the one shared 32 MiB L3.
+  const Plan p = resolve_plan(o, four_cores(), avx512_features(), 64e9);
+  ASSERT_EQ(p.capacities.size(), 3u);
+  EXPECT_DOUBLE_EQ(p.capacities[0], 4 * 32 * 1024.0);
+  EXPECT_DOUBLE_EQ(p.capacities[1], 4 * kMiB);
+  EXPECT_DOUBLE_EQ(p.capacities[2], 32 * kMiB);
+  // Every array at least 4 × the LLC: 12 × over three arrays.
+  EXPECT_DOUBLE_EQ(p.max_working_set, 12 * 32 * kMiB);
+  EXPECT_DOUBLE_EQ(p.sweep_sizes.front(), 4096.0 * 4 * 2);
+  EXPECT_NEAR(p.sweep_sizes.back(), p.max_working_set, p.max_working_set * 0.05);
+  for (size_t i = 1; i < p.sweep_sizes.size(); ++i)
+    EXPECT_GT(p.sweep_sizes[i], p.sweep_sizes[i - 1]);
+  o.quick = true;
+  EXPECT_DOUBLE_EQ(resolve_plan(o, four_cores(), avx512_features(), 64e9).max_working_set,
+                   4 * 32 * kMiB);
+  // Bounded by half the memory available, with a warning.
+  o.quick = false;
+  const Plan small = resolve_plan(o, four_cores(), avx512_features(), 100 * kMiB);
+  EXPECT_DOUBLE_EQ(small.max_working_set, 50 * kMiB);
+  ASSERT_GE(small.warnings.size(), 1u);
+  EXPECT_NE(small.warnings[0].find("limited"), std::string::npos);
+  // An explicit size wins.
+  o.dram_working_set = 256 * kMiB;
+  EXPECT_DOUBLE_EQ(resolve_plan(o, four_cores(), avx512_features(), 64e9).max_working_set,
+                   256 * kMiB);
+}
+
+TEST(MeasurePlan, TheProbeMeasuresTheWidestFp64FmaAndDramOnly) {
+  REQUIRE_BACKENDS();
+  MeasureOptions o;
+  o.probe = true;
+  const Plan p = resolve_plan(o, four_cores(), avx512_features(), 64e9);
+  ASSERT_EQ(p.kernels.size(), 1u);
+  EXPECT_EQ(p.kernels[0].roof_name(), "fp64 512-bit fma");
+  EXPECT_TRUE(p.sweep_sizes.empty());
+  EXPECT_FALSE(p.curve);
+  EXPECT_FALSE(p.single_core);
+  ASSERT_NE(p.memory_backend, nullptr);
+  EXPECT_EQ(p.memory_backend->name(), "avx512");
+  CpuFeatures avx2 = avx512_features();
+  avx2.avx512f = avx2.avx512bw = avx2.avx512vl = avx2.avx512dq = false;
+  EXPECT_EQ(resolve_plan(o, four_cores(), avx2, 64e9).kernels[0].roof_name(), "fp64 256-bit fma");
+}
+
+TEST(MeasurePlan, NoBackendIsUnavailable) {
+  MeasureOptions o;
+  EXPECT_THROW(resolve_plan(o, four_cores(), CpuFeatures{}, 64e9), Unavailable);
+}
+
+}  // namespace
+}  // namespace roofline::cpu

@@ -1,0 +1,249 @@
+"""The Python bindings against the CLI: for the same inputs, the same numbers (both are one
+library, so any difference is the binding's) and the seed's known answers (SAXPY I = 1/6,
+GEMM I = N/6 in fp32, LLM decode I ≈ batch)."""
+import math
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import roofline
+
+
+def one(j):
+    """The CLI prints one analysis as an object and several as an array."""
+    if isinstance(j, list):
+        assert len(j) == 1
+        return j[0]
+    return j
+
+
+def test_package_imports_from_the_build_tree():
+    assert roofline.__version__
+    assert roofline.Machine.__doc__ and roofline.diagnose.__doc__ and roofline.kernel.__doc__
+    assert issubclass(roofline.InputError, roofline.Error)
+    assert issubclass(roofline.InputError, ValueError)
+
+
+def test_saxpy_intensity_is_one_sixth_as_the_cli_says(cli_json):
+    k = roofline.kernel("saxpy", n=1e8)
+    c = cli_json("kernel", "saxpy", "--n", "1e8")
+    assert k.dtype == "fp32" == c["dtype"]
+    assert k.work_flop == c["work"] == 2e8  # W = 2·n
+    assert k.traffic_byte == c["traffic"] == 12e8  # Q = 3·n·4 B
+    assert k.intensity_flop_per_byte == pytest.approx(1 / 6, rel=1e-15)
+    assert k.intensity_flop_per_byte == c["intensity"]
+    assert k.to_dict() == {key: v for key, v in c.items() if key != "params"}
+
+
+@pytest.mark.parametrize("n", [64, 1024, 8192])
+def test_gemm_intensity_is_n_over_six_as_the_cli_says(cli_json, n):
+    k = roofline.kernel("gemm", m=n, n=n, k=n)
+    c = cli_json("kernel", "gemm", "--m", n, "--n", n, "--k", n)
+    assert k.work_flop == c["work"] == 2 * n ** 3
+    assert k.traffic_byte == c["traffic"] == 3 * n * n * 4
+    assert k.intensity_flop_per_byte == pytest.approx(n / 6, rel=1e-14)
+    assert k.intensity_flop_per_byte == c["intensity"]
+
+
+def test_daxpy_takes_fp64_from_the_alias(cli_json):
+    k = roofline.kernel("daxpy", n=1000)
+    assert k.dtype == "fp64" == cli_json("kernel", "daxpy", "--n", "1000")["dtype"]
+    assert k.intensity_flop_per_byte == pytest.approx(1 / 12, rel=1e-15)
+
+
+def test_point_diagnosis_equals_the_cli(cli_json):
+    machine = roofline.Machine.from_roofs(19.5e12, 2e12)
+    p = roofline.Point("point", 2e9, 12e9, 0.0065, source="command line")
+    d = roofline.diagnose(p, machine)
+    c = one(cli_json("point", "--work", "2e9", "--traffic", "12e9", "--time", "0.0065",
+                     "--peak", "19.5T", "--bandwidth", "2 TB/s"))
+    assert d.to_dict() == c
+    assert d.verdict == "memory-bound"
+    assert d.attainable_flop_per_s == pytest.approx(2e12 / 6, rel=1e-15)  # β·I
+    assert d.attainment == pytest.approx((2e9 / 0.0065) / (2e12 / 6), rel=1e-15)
+    assert d.touching
+    assert d.prescription == c["diagnosis"]["prescription"]
+    assert d.prescription.startswith("Reduce Q")
+    assert machine.ridge_flop_per_byte() == 9.75  # π/β
+    assert "DRAM" in str(d)
+
+
+def test_hierarchical_point_is_judged_per_level(cli_json):
+    m = roofline.Machine("a100-80gb")
+    levels = [r.level for r in m.memory_roofs]
+    assert len(levels) >= 2
+    traffic = {levels[0]: 4e9, levels[-1]: 1e9}
+    p = roofline.Point("h", 1e12, traffic, 0.01, precision="fp16")
+    d = roofline.diagnose(p, m)
+    assert sorted(j.level for j in d.levels) == sorted(traffic)
+    args = ["point", "--hw", "a100-80gb", "--work", "1e12", "--time", "0.01",
+            "--precision", "fp16"]
+    for level, q in traffic.items():
+        args += ["--traffic-at", "%s=%r" % (level, q)]
+    c = one(cli_json(*args))
+    assert d.to_dict()["diagnosis"] == c["diagnosis"]
+
+
+def test_catalogue_machine_roofs_and_provenance(cli_json):
+    m = roofline.Machine("a100-80gb")
+    assert m.name == "a100-80gb"
+    doc = cli_json("hw", "show", "a100-80gb")["machine"]
+    assert [r.name for r in m.compute_roofs] == [r["name"] for r in doc["compute"]]
+    for r, c in zip(m.compute_roofs, doc["compute"]):
+        assert r.peak_flop_per_s == c["peak"]
+        assert r.provenance == c["provenance"] == "datasheet"
+        assert r.source == c["source"] and r.source
+    for r, c in zip(m.memory_roofs, doc["memory"]):
+        assert r.level == c["level"]
+        assert r.bandwidth_byte_per_s == c["bandwidth"]
+    assert m.compute_roof("fp32").peak_flop_per_s == 19.5e12  # NVIDIA A100 datasheet
+    names = [e.name for e in roofline.catalogue()]
+    assert "a100-80gb" in names and "h100-sxm" in names
+
+
+def test_ridges_match_hw_ridges(cli_json):
+    m = roofline.Machine("h100-sxm")
+    ours = {r.compute_roof: r.ridge_flop_per_byte for r in m.ridges()}
+    assert ours
+    for r in m.ridges():
+        assert r.ridge_flop_per_byte == pytest.approx(
+            r.peak_flop_per_s / r.bandwidth_byte_per_s, rel=1e-15)
+
+
+def test_compare_equals_hw_compare(cli_json):
+    a, h = roofline.Machine("a100-80gb"), roofline.Machine("h100-sxm")
+    c = roofline.compare([a, h], 10)
+    cli = one(cli_json("hw", "compare", "a100-80gb", "h100-sxm", "--at", "10"))
+    ours = c.to_dict()
+    for key in ("intensity", "machines"):
+        assert ours[key] == cli[key]
+    assert c.ratios[0] == 1
+    assert c.ratios[1] == pytest.approx(
+        c.machines[1].attainable_flop_per_s / c.machines[0].attainable_flop_per_s, rel=1e-15)
+
+
+def test_llm_decode_step_equals_the_cli(cli_json):
+    model = roofline.llm.model("llama-2-7b")
+    r = roofline.llm.analyse(model, roofline.Machine("a100-80gb"), batch=1, context=2048)
+    c = cli_json("llm", "--model", "llama-2-7b", "--hw", "a100-80gb", "--batch", "1",
+                 "--context", "2048")
+    assert r.to_dict() == c
+    assert r.time_per_token_s == c["time_per_output_token"]
+    assert r.ttft_s == c["ttft"]
+    assert r.tokens_per_s == pytest.approx(1 / r.time_per_token_s, rel=1e-15)  # B / step
+    # The model (docs/model.md §5): fp16 decode is a GEMV, I ≈ batch = 1.
+    assert r.decode_linear.intensity_flop_per_byte == pytest.approx(1, rel=1e-3)
+    assert r.decode_linear.work_flop == c["summary"]["decode_linear"]["work"]
+    batch8 = roofline.llm.analyse(model, roofline.Machine("a100-80gb"), batch=8, context=2048)
+    assert batch8.decode_linear.intensity_flop_per_byte == pytest.approx(8, rel=1e-2)
+    assert all(isinstance(p, roofline.Point) for p in r.points())
+
+
+def test_llm_weights_default_to_the_machines_native_16bit_type_as_the_cli(cli_json):
+    # TPU v5e publishes bf16 roofs only: the CLI takes bf16 without --wdtype, and so must we.
+    model = roofline.llm.model("llama-2-7b")
+    r = roofline.llm.analyse(model, roofline.Machine("tpu-v5e"), batch=1, context=2048)
+    c = cli_json("llm", "--model", "llama-2-7b", "--hw", "tpu-v5e", "--batch", "1",
+                 "--context", "2048")
+    assert r.to_dict() == c
+    bf16 = roofline.llm.analyse(model, roofline.Machine("tpu-v5e"), batch=1, context=2048,
+                                weights="bf16")
+    assert bf16.to_dict() == c
+
+
+def test_errors_carry_the_cli_message(cli, tmp_path):
+    missing = tmp_path / "missing.json"
+    r = cli("point", "--machine", missing, "--work", "1", "--traffic", "1", "--time", "1")
+    assert r.returncode == 2
+    with pytest.raises(roofline.InputError) as e:
+        roofline.Machine(str(missing))
+    assert r.stderr == "roofline: error: %s\n" % e.value
+
+    r = cli("kernel", "nope", "--n", "1")
+    with pytest.raises(roofline.InputError) as e:
+        roofline.kernel("nope", n=1)
+    assert r.stderr == "roofline: error: %s\n" % e.value
+    assert "unknown kernel 'nope'" in str(e.value)
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema": "roofline.machine", "version": 1, "roofs": ')
+    r = cli("point", "--machine", bad, "--work", "1", "--traffic", "1", "--time", "1")
+    with pytest.raises(roofline.InputError) as e:
+        roofline.Machine.load(str(bad))
+    assert r.returncode == 2
+    assert r.stderr == "roofline: error: %s\n" % e.value
+
+
+def test_bad_numbers_are_refused_with_the_field_named():
+    with pytest.raises(roofline.InputError, match="time"):
+        roofline.Point("p", 1e9, 1e9, -1)
+    with pytest.raises(roofline.InputError, match="work"):
+        roofline.Point("p", math.nan, 1e9, 1)
+    with pytest.raises(roofline.InputError, match="peak"):
+        roofline.Machine.from_roofs(math.inf, 1e9)
+    with pytest.raises(roofline.InputError, match="batch"):
+        roofline.llm.analyse(roofline.llm.model("llama-2-7b"), roofline.Machine("a100-80gb"),
+                             batch=0)
+    with pytest.raises(roofline.InputError, match="gemm: k is required"):
+        roofline.kernel("gemm", m=1, n=1)
+
+
+def test_escapes_control_characters_in_messages(tmp_path):
+    name = tmp_path / "evil\x1b[31m.json"
+    with pytest.raises(roofline.InputError) as e:
+        roofline.Machine.load(str(name))
+    assert "\x1b" not in str(e.value)
+    assert "\\u001b" in str(e.value)
+
+
+def test_chart_svg_and_html_as_plot_writes_them(cli, tmp_path):
+    m = roofline.Machine("a100-80gb")
+    p = roofline.kernel("saxpy", n=1e8).point(time_s=1e-3)
+    chart = roofline.Chart(m, [p], title="saxpy on a100")
+    svg = chart.to_svg()
+    ET.fromstring(svg)  # well-formed XML
+    assert chart._repr_svg_() == svg
+    assert "saxpy" in svg
+    assert m._repr_svg_().startswith("<?xml") or m._repr_svg_().startswith("<svg")
+    html = chart.to_html()
+    assert html.lstrip().lower().startswith("<!doctype html")
+    # The same SVG and HTML as `roofline plot` of the same machine document.
+    doc = tmp_path / "m.json"
+    m.save(str(doc))
+    for ext, ours in (("svg", roofline.Machine.load(str(doc)).to_svg()),
+                      ("html", roofline.Machine.load(str(doc)).to_html())):
+        out = tmp_path / ("m." + ext)
+        r = cli("plot", doc, "-o", out)
+        assert r.returncode == 0, r.stderr
+        assert ours == out.read_text()
+
+
+def test_measure_gives_the_roofs_the_cli_measures(cli, tmp_path):
+    # One precision and one level, quick: the same roofs (names, levels, provenance, the
+    # theoretical peak beside each measured one) as `roofline measure` with the same options,
+    # run in the same session. Rates are not compared: the machine is shared and noisy.
+    ours = roofline.Machine.measure(quick=True, precisions=["fp64"], levels=["L1"], curve=False)
+    out = tmp_path / "m.json"
+    r = cli("measure", "--quick", "--precisions", "fp64", "--levels", "L1", "--no-curve",
+            "-o", out)
+    assert r.returncode == 0, r.stderr
+    theirs = roofline.Machine.load(str(out))
+    assert [x.name for x in ours.compute_roofs] == [x.name for x in theirs.compute_roofs]
+    assert [x.level for x in ours.memory_roofs] == [x.level for x in theirs.memory_roofs]
+    assert ours.compute_roofs and ours.memory_roofs
+    for roof, peer in zip(ours.compute_roofs, theirs.compute_roofs):
+        assert roof.provenance == "measured" and roof.precision == "fp64"
+        assert roof.statistics is not None and roof.statistics.repetitions > 0
+        # The theoretical peak uses the clock measured in the run, so it differs run to run.
+        assert roof.theoretical_flop_per_s and peer.theoretical_flop_per_s
+        assert roof.formula and roof.formula.split("×")[0] == peer.formula.split("×")[0]
+        assert 0 < roof.peak_flop_per_s
+    for roof in ours.memory_roofs:
+        assert roof.provenance == "measured" and roof.bandwidth_byte_per_s > 0
+
+
+def test_a_broken_catalogue_file_is_named_and_the_others_still_load(tmp_path):
+    (tmp_path / "broken-gpu.json").write_text("{ not json")
+    with pytest.warns(UserWarning, match="broken-gpu.json"):
+        entries = roofline.catalogue(hw_dir=str(tmp_path))
+    assert "a100-80gb" in [e.name for e in entries]
