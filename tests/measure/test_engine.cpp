@@ -245,18 +245,19 @@ TEST(Engine, TheClockIsSampledInEveryRetryRound) {
   // windows of the machine's speed; a measurement that needs no retry is not taken again.
   Declaration d = fma512();
   double next = 1;
-  std::vector<Visit> visits{
-      {d, [&](int n, std::vector<Sample>& out) {
-         for (int i = 0; i < n; ++i) out.push_back({next *= 2, 1.0});
-       }},
-      {d, [](int n, std::vector<Sample>& out) {
-         for (int i = 0; i < n; ++i) out.push_back({1000, 1.0});
-       }},
-      {d,
-       [](int n, std::vector<Sample>& out) {
-         for (int i = 0; i < n; ++i) out.push_back({1000, 1.0});
-       },
-       /*reference=*/true}};
+  std::vector<Visit> visits{{d,
+                             [&](int n, std::vector<Sample>& out) {
+                               for (int i = 0; i < n; ++i) out.push_back({next *= 2, 1.0});
+                             }},
+                            {d,
+                             [](int n, std::vector<Sample>& out) {
+                               for (int i = 0; i < n; ++i) out.push_back({1000, 1.0});
+                             }},
+                            {d,
+                             [](int n, std::vector<Sample>& out) {
+                               for (int i = 0; i < n; ++i) out.push_back({1000, 1.0});
+                             },
+                             /*reference=*/true}};
   Phase phase;
   phase.seconds = 0;
   phase.min_rounds = 5;

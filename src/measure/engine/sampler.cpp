@@ -75,8 +75,7 @@ PhaseResult interleave(const std::vector<Visit>& visits, const Phase& phase, Pro
                       (round < phase.min_rounds || now_seconds() - retry_start < spent);
        ++round) {
     for (size_t i = 0; i < visits.size(); ++i) {
-      if (!visits[i].reference && std::find(retry.begin(), retry.end(), i) == retry.end())
-        continue;
+      if (!visits[i].reference && std::find(retry.begin(), retry.end(), i) == retry.end()) continue;
       progress.check_cancel();
       visits[i].take(phase.per_round, r.samples[i]);
     }
