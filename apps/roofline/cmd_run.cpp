@@ -234,6 +234,8 @@ void run(const RunArgs& a) {
     said += " L" + std::to_string(c.level) + " " + format_bytes(Bytes(c.size_bytes)) +
             (c.cores_sharing > 1 ? " per " + std::to_string(c.cores_sharing) + " cores" : "/core");
   say(said + ", MemAvailable " + format_bytes(Bytes(machine.mem_available_bytes)) + "\n");
+  for (const auto& c : machine.topology.caches)
+    if (!c.note.empty()) say("roofline run: note: " + c.note + "\n");
 
   std::vector<suite::RunResult> results;
   try {
@@ -337,6 +339,11 @@ void run(const RunArgs& a) {
                   {"size", c.size_bytes},
                   {"cores_sharing", c.cores_sharing},
                   {"size_per_core", c.per_core_bytes()}});
+  for (size_t i = 0; i < cj.size(); ++i)
+    if (!machine.topology.caches[i].note.empty()) {
+      cj[i]["reported_size"] = machine.topology.caches[i].reported_bytes;
+      cj[i]["note"] = machine.topology.caches[i].note;
+    }
   j["run"]["caches"] = cj;
   nlohmann::json bw = nlohmann::json::array();
   for (const auto* r : bandwidth_only) {

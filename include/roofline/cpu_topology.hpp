@@ -17,6 +17,10 @@ struct CacheInfo {
   double size_bytes = 0;  ///< capacity of one instance
   int cores_sharing = 1;  ///< cores that share one instance
   int line_bytes = 64;
+  /// The size the system reported when it was not believed (bound_reported_caches), else 0.
+  double reported_bytes = 0;
+  /// Why the reported size was replaced; empty when it was believed.
+  std::string note;
   /// Capacity per core: the instance shared among its cores.
   double per_core_bytes() const { return size_bytes / (cores_sharing > 0 ? cores_sharing : 1); }
 };
@@ -37,6 +41,15 @@ Topology detect_topology();
 /// from cpuN/topology (each CPU its own core when absent); data caches from the first CPU's
 /// cache/index*/ (level, type, size, coherency_line_size, shared_cpu_list).
 Topology read_sysfs_topology(const std::filesystem::path& cpu_dir, std::vector<int> allowed_cpus);
+
+/// The largest L3 instance `vendor` (a /proc/cpuinfo vendor_id) has shipped, in bytes; 0 when
+/// no bound is known (one instance may then be as large as reported).
+double largest_l3_instance(const std::string& vendor);
+/// Replaces a cache size no part of `vendor` has by the largest one shipped, keeping the
+/// reported size and a note (what a virtual machine shows when it passes the host's whole L3
+/// through CPUID: 508 MiB "shared by 2 cores" on a 2-vCPU AMD Zen 5 guest). Measurement checks
+/// the bound against the sweep's plateau like any reported size.
+void bound_reported_caches(Topology& t, const std::string& vendor);
 
 /// Total capacity of cache `c` reachable by `threads` threads pinned one per core: private
 /// caches add up, shared ones count once per instance used.

@@ -148,7 +148,51 @@ bool hwloc_topology(Topology& t) {
 }
 #endif
 
+std::string cpu_vendor() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("vendor_id", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon == std::string::npos) return {};
+      const auto first = line.find_first_not_of(" \t", colon + 1);
+      return first == std::string::npos ? std::string() : line.substr(first);
+    }
+  return {};
+}
+
+std::string mib_words(double bytes) {
+  std::ostringstream o;
+  o << std::lround(bytes / (1024.0 * 1024.0)) << " MiB";
+  return o.str();
+}
+
 }  // namespace
+
+double largest_l3_instance(const std::string& vendor) {
+  // AMD's L3 is one per core complex (CCX/CCD); the largest is 96 MiB: a Zen 4 or Zen 5 CCD
+  // with 3D V-Cache, 32 MiB + 64 MiB stacked (AMD EPYC 9684X: 1152 MB L3 over 12 CCDs, AMD's
+  // product page). Intel's L3 is one instance per socket (or per sub-NUMA cluster), as large
+  // as the socket's: no per-instance bound short of the socket.
+  if (vendor == "AuthenticAMD") return 96.0 * 1024 * 1024;
+  return 0;
+}
+
+void bound_reported_caches(Topology& t, const std::string& vendor) {
+  const double bound = largest_l3_instance(vendor);
+  if (bound <= 0) return;
+  for (CacheInfo& c : t.caches) {
+    if (c.level != 3 || c.size_bytes <= bound) continue;
+    c.reported_bytes = c.size_bytes;
+    c.size_bytes = bound;
+    c.note =
+        "the system reports an L3 of " + mib_words(c.reported_bytes) + " shared by " +
+        std::to_string(c.cores_sharing) + " core" + (c.cores_sharing == 1 ? "" : "s") +
+        ", larger than any " + vendor + " L3 (" + mib_words(bound) +
+        " per core complex; a virtual machine passing on its host's total): " + mib_words(bound) +
+        " assumed";
+  }
+}
 
 Topology detect_topology() {
   Topology t;
@@ -157,6 +201,7 @@ Topology detect_topology() {
   if (hwloc_topology(t)) {
     t.source = "hwloc";
     if (t.caches.empty()) sysfs_topology(t, kSysfsCpu);
+    bound_reported_caches(t, cpu_vendor());
     return t;
   }
   t.core_cpus.clear();
@@ -165,6 +210,7 @@ Topology detect_topology() {
   t.source = "sysfs";
   sysfs_topology(t, kSysfsCpu);
   if (t.core_cpus.empty()) t.core_cpus = t.allowed_cpus;
+  bound_reported_caches(t, cpu_vendor());
   return t;
 }
 

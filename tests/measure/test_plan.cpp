@@ -11,11 +11,19 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
+CacheInfo cache(int level, double bytes, int sharing) {
+  CacheInfo c;
+  c.level = level;
+  c.size_bytes = bytes;
+  c.cores_sharing = sharing;
+  return c;
+}
+
 Topology four_cores() {
   Topology t;
   t.allowed_cpus = {0, 1, 2, 3, 4, 5, 6, 7};  // SMT: CPUs 4..7 are the second threads
   t.core_cpus = {0, 1, 2, 3};
-  t.caches = {{1, 32 * 1024, 1, 64}, {2, 1 * kMiB, 1, 64}, {3, 32 * kMiB, 4, 64}};
+  t.caches = {cache(1, 32 * 1024, 1), cache(2, 1 * kMiB, 1), cache(3, 32 * kMiB, 4)};
   t.source = "test";
   return t;
 }
@@ -103,6 +111,47 @@ TEST(MeasurePlan, DramWorkingSetFollowsStreamsRule) {
   o.dram_working_set = 256 * kMiB;
   EXPECT_DOUBLE_EQ(resolve_plan(o, four_cores(), avx512_features(), 64e9).max_working_set,
                    256 * kMiB);
+}
+
+TEST(MeasurePlan, AnL3NoPartHasIsBoundedAndSaidSo) {
+  REQUIRE_BACKENDS();
+  // A 2-vCPU AMD Zen 5 guest: CPUID passes on the host's whole L3, 532,676,608 bytes (508 MiB)
+  // "shared by 2 cores" (seen 2026-12-02); no AMD L3 instance exceeds 96 MiB.
+  Topology t;
+  t.allowed_cpus = {0, 1};
+  t.core_cpus = {0, 1};
+  t.caches = {cache(1, 48 * 1024, 1), cache(2, 1 * kMiB, 1), cache(3, 532676608, 2)};
+  Topology amd = t;
+  bound_reported_caches(amd, "AuthenticAMD");
+  EXPECT_DOUBLE_EQ(amd.caches[2].size_bytes, 96 * kMiB);
+  EXPECT_DOUBLE_EQ(amd.caches[2].reported_bytes, 532676608);
+  EXPECT_NE(amd.caches[2].note.find("508 MiB shared by 2 cores"), std::string::npos)
+      << amd.caches[2].note;
+  EXPECT_NE(amd.caches[2].note.find("96 MiB assumed"), std::string::npos) << amd.caches[2].note;
+  for (std::size_t i : {0u, 1u}) {
+    EXPECT_TRUE(amd.caches[i].note.empty());
+    EXPECT_DOUBLE_EQ(amd.caches[i].reported_bytes, 0);
+  }
+  // The plan sizes the DRAM working set from the bound (4 × 96 MiB when quick, not 4 × 508
+  // MiB) and says why.
+  MeasureOptions o;
+  o.quick = true;
+  const Plan p = resolve_plan(o, amd, avx512_features(), 64e9);
+  EXPECT_DOUBLE_EQ(p.max_working_set, 4 * 96 * kMiB);
+  EXPECT_TRUE(std::any_of(p.warnings.begin(), p.warnings.end(), [](const std::string& w) {
+    return w.rfind("L3: the system reports an L3 of 508 MiB", 0) == 0;
+  }));
+  // Intel's L3 is one instance per socket (504 MB on a Xeon 6980P): believed as reported.
+  Topology intel = t;
+  bound_reported_caches(intel, "GenuineIntel");
+  EXPECT_DOUBLE_EQ(intel.caches[2].size_bytes, 532676608);
+  EXPECT_TRUE(intel.caches[2].note.empty());
+  // An AMD L3 within the bound (a 3D V-Cache CCD, 96 MiB) is believed.
+  Topology x3d = t;
+  x3d.caches[2].size_bytes = 96 * kMiB;
+  bound_reported_caches(x3d, "AuthenticAMD");
+  EXPECT_TRUE(x3d.caches[2].note.empty());
+  EXPECT_DOUBLE_EQ(x3d.caches[2].size_bytes, 96 * kMiB);
 }
 
 TEST(MeasurePlan, TheProbeMeasuresTheWidestFp64FmaAndDramOnly) {

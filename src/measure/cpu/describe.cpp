@@ -38,6 +38,10 @@ nlohmann::json describe_machine(const Plan& plan, const Topology& topo, const Cp
                       {"instances", instances},
                       {"size_machine", c.size_bytes * instances},
                       {"size_for_threads", aggregate_capacity(c, plan.threads)}});
+    if (!c.note.empty()) {
+      caches.back()["reported_size"] = c.reported_bytes;
+      caches.back()["note"] = c.note;
+    }
   }
   std::vector<std::string> backend_names;
   for (const auto* b : supported_backends(f)) backend_names.push_back(b->name());

@@ -101,7 +101,10 @@ Plan resolve_plan(const MeasureOptions& o, const Topology& topo, const CpuFeatur
   p.curve = o.curve && !o.probe && p.curve_backend != nullptr && p.memory_backend != nullptr;
 
   // ---- sizes ----
-  for (const auto& c : topo.caches) p.capacities.push_back(aggregate_capacity(c, p.threads));
+  for (const auto& c : topo.caches) {
+    p.capacities.push_back(aggregate_capacity(c, p.threads));
+    if (!c.note.empty()) p.warnings.push_back("L" + std::to_string(c.level) + ": " + c.note);
+  }
   p.last_level_bytes = p.capacities.empty() ? 32.0 * (1 << 20) : p.capacities.back();
   // DRAM: STREAM's rule, every array at least 4 × the last-level cache — 12 × over all arrays
   // (triad has three), so that no mix streams partly from a cache (on the development VM, Zen 4,
