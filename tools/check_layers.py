@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Fails on an include that crosses a layer line docs/architecture.md forbids.
+
+Every public header (include/roofline/) belongs to the layer that implements it; every source and
+private header under src/<layer>/ may include only its own layer's headers and those of the
+layers ALLOWED names for it, directly. Public headers are held to their owner's rule too. Known
+wrong-way includes are listed in KNOWN with the reason they remain; one that is gone must be
+struck from the list (so it cannot come back unnoticed), and a new one fails.
+Usage: check_layers.py [repository root]
+"""
+import pathlib
+import re
+import sys
+
+OWNER = {
+    "core": "check compare diagnosis diff dtype energy error kernels metrics model point "
+            "quantity roof sanitize statistics strings units",
+    "io": "check_io energy_catalogue hardware import io",
+    "report": "json_out report text trajectory",
+    "measure": "cpu_analysis cpu_backend cuda engine measure suite",
+    "probe": "counters cpu_topology instrument marker powercap",
+    "llm": "llm",
+    "cluster": "cluster",
+}
+# Which layers each layer may use (besides itself): arrows point inward, to core.
+ALLOWED = {
+    "core": set(),
+    "io": {"core"},
+    "report": {"core", "io"},
+    "probe": {"core", "io"},
+    "measure": {"core", "io", "probe"},
+    "llm": {"core", "io"},
+    "cluster": {"core", "io", "probe", "measure"},
+}
+# (file, included layer): wrong-way includes that remain, with why.
+KNOWN = {
+    # The summaries print their tables with report's text table (roofline/text.hpp); a neutral
+    # home for text tables (core) is the fix (issue: layers the build enforces).
+    ("src/measure/cpu/summary.cpp", "report"),
+    ("src/llm/render.cpp", "report"),
+    ("src/llm/render_sections.cpp", "report"),
+    ("src/cluster/summary.cpp", "report"),
+}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def header_owner():
+    owner = {}
+    for layer, names in OWNER.items():
+        for n in names.split():
+            owner[n] = layer
+    return owner
+
+
+def layer_of_include(path, owner):
+    """The layer an include names, or None when it is not one of ours."""
+    parts = path.split("/")
+    if parts[0] == "roofline" and len(parts) == 2:
+        stem = parts[1].rsplit(".", 1)[0]
+        if stem not in owner:
+            raise SystemExit(f"check_layers: include/roofline/{parts[1]} has no owning layer in OWNER")
+        return owner[stem]
+    if parts[0] in ALLOWED and len(parts) > 1:
+        return parts[0]
+    return None
+
+
+def main():
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    owner = header_owner()
+    problems, seen = [], set()
+    files = [(p, p.relative_to(root).parts[1]) for p in (root / "src").rglob("*")
+             if p.suffix in (".cpp", ".hpp", ".h") and p.relative_to(root).parts[1] in ALLOWED]
+    for h in sorted((root / "include/roofline").iterdir()):
+        stem = h.name.rsplit(".", 1)[0]
+        if stem not in owner:
+            problems.append(f"include/roofline/{h.name}: no owning layer in OWNER")
+            continue
+        files.append((h, owner[stem]))
+    for path, layer in files:
+        rel = str(path.relative_to(root))
+        for inc in INCLUDE.findall(path.read_text(errors="replace")):
+            to = layer_of_include(inc, owner)
+            if to is None or to == layer or to in ALLOWED[layer]:
+                continue
+            if (rel, to) in KNOWN:
+                seen.add((rel, to))
+                continue
+            problems.append(f"{rel}: includes \"{inc}\" ({to}); layer {layer} may use "
+                            f"{', '.join(sorted(ALLOWED[layer])) or 'nothing of ours'}")
+    for gone in sorted(KNOWN - seen):
+        problems.append(f"{gone[0]} no longer includes {gone[1]}: strike it from KNOWN")
+    for p in problems:
+        print("layers:", p, file=sys.stderr)
+    print(f"layers: {len(files)} files checked, {len(problems)} problems, "
+          f"{len(seen)} known wrong-way includes left")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
