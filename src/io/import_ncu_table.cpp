@@ -51,11 +51,25 @@ bool missing_text(std::string_view t) {
   return t.empty() || t == "n/a" || t == "N/A" || t == "(!) n/a" || t == "-";
 }
 
-/// The SpeedOfLight section of the details page names the duration "Duration"; it is
-/// gpu__time_duration.sum (NVIDIA Nsight Compute, sections/SpeedOfLight.section).
-std::string_view details_metric(std::string_view section, std::string_view name) {
-  if (name == "Duration" && section == "GPU Speed Of Light Throughput")
+bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+/// The default sections of the details page show metrics under display names (NVIDIA Nsight
+/// Compute, sections/SpeedOfLight.section and MemoryWorkloadAnalysis.section):
+/// - "Duration" of the Speed Of Light section ("GPU Speed Of Light" before 2021,
+///   "GPU Speed Of Light Throughput" since) is gpu__time_duration.sum;
+/// - "Memory Throughput" of the Memory Workload Analysis section, a rate (byte/second,
+///   Gbyte/second, ...), is dram__bytes.sum.per_second; the Speed Of Light section's
+///   "Memory Throughput" is a percentage and stays what it is.
+std::string_view details_metric(std::string_view section, std::string_view name,
+                                std::string_view unit) {
+  if (name == "Duration" &&
+      (section == "GPU Speed Of Light Throughput" || section == "GPU Speed Of Light"))
     return "gpu__time_duration.sum";
+  if (name == "Memory Throughput" && section == "Memory Workload Analysis" &&
+      ends_with(unit, "/second"))
+    return "dram__bytes.sum.per_second";
   return name;
 }
 
@@ -256,7 +270,10 @@ struct Reader {
           section_col >= 0 && static_cast<std::size_t>(section_col) < rec.size()
               ? trim_view(rec.fields[static_cast<std::size_t>(section_col)])
               : std::string_view();
-      const std::string_view metric = details_metric(section, name);
+      const std::string_view unit = unit_col >= 0 && static_cast<std::size_t>(unit_col) < rec.size()
+                                        ? trim_view(rec.fields[static_cast<std::size_t>(unit_col)])
+                                        : std::string_view();
+      const std::string_view metric = details_metric(section, name, unit);
       if (tab.metric_names.find(metric) == tab.metric_names.end()) tab.metric_names.emplace(metric);
       // Without an ID column, a kernel is its name (one launch each).
       const std::string_view id = id_field >= 0
@@ -279,9 +296,6 @@ struct Reader {
         last_id = id;
       }
       if (!wanted_metric(metric)) continue;
-      const std::string_view unit = unit_col >= 0 && static_cast<std::size_t>(unit_col) < rec.size()
-                                        ? trim_view(rec.fields[static_cast<std::size_t>(unit_col)])
-                                        : std::string_view();
       tab.records[last].values.push_back(value_of(tab.intern(metric), tab.intern(unit), value_col));
     }
     if (rules > 0)

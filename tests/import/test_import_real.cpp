@@ -157,6 +157,38 @@ TEST(RealNcu, FilesWithoutFpMetricsAreRefusedForThat) {
   EXPECT_EQ(det.find("T cannot"), std::string::npos) << det;
 }
 
+TEST(RealNcu, V100DefaultSectionsInBaseUnitsGiveTAndQButNoW) {
+  // Tesla V100-SXM2-16GB (CC 7.0), Nsight Compute of 2020, details page of the default
+  // sections with base units (nsecond, byte/second, cycle/second). "Duration" of the section
+  // then named "GPU Speed Of Light" is T; "Memory Throughput" of Memory Workload Analysis
+  // (byte/second) is dram__bytes.sum.per_second, so Q = rate × T. What is missing is W only.
+  const std::string f = "ncu-v100-details-baseunits-cfd.csv";
+  const std::string e = error_of([&] { ncu(f); });
+  EXPECT_EQ(e.find(path(f) + ": kernel 'cuda_compute_step_factor' (ID 0, line 13): W cannot be "
+                             "counted: no FP instruction metrics"),
+            0u)
+      << e;
+  EXPECT_EQ(e.find("T cannot"), std::string::npos) << e;
+  EXPECT_EQ(e.find("Q cannot"), std::string::npos) << e;
+
+  std::ifstream in = open_import_file(kReal / f);
+  TextLines lines(in, "v100");
+  const ToolTable tab = read_ncu_table(lines);
+  EXPECT_EQ(tab.layout, "ncu details");
+  ASSERT_EQ(tab.records.size(), 2u);  // the kept head of the file: kernels ID 0 and 1
+  EXPECT_EQ(tab.records[1].name, "cuda_compute_flux");
+  const ToolValue* t = tab.records[0].find("gpu__time_duration.sum");
+  ASSERT_NE(t, nullptr);
+  EXPECT_DOUBLE_EQ(t->value, 10720);  // "Duration","nsecond","10720"
+  EXPECT_EQ(t->unit, "nsecond");
+  const ToolValue* q = tab.records[1].find("dram__bytes.sum.per_second");
+  ASSERT_NE(q, nullptr);
+  EXPECT_DOUBLE_EQ(q->value, 300965714285.71);  // "Memory Throughput","byte/second"
+  EXPECT_EQ(q->unit, "byte/second");
+  // The Speed Of Light section's own percentages keep their display names.
+  EXPECT_EQ(tab.metric_names.count("Memory [%]"), 1u);
+}
+
 TEST(RealNcu, TablesOfTheRefusedFilesAreRead) {
   // The refusals above are for what the files lack, not for how they are written: their
   // tables read completely, with the units of each layout.
@@ -303,4 +335,54 @@ TEST(RealDcgm, NvlinkAndPcieFieldsAreNoPoint) {
                    "point needs DRAMA (DRAM activity, field 1005) and the pipes' activity TENSO, "
                    "FP64A, FP32A, FP16A (1004, 1006, 1007, 1008); collect them with dcgmi dmon "
                    "-e 203,1002,1003,1004,1005,1006,1007,1008 -d 1000");
+}
+
+TEST(RealDcgm, T4TritonRunsGiveOnePointEach) {
+  // Tesla T4 on GKE, three `dcgmi dmon` runs (GPUTL MCUTL DRAMA SMACT SMOCC TENSO PCITX PCIRX,
+  // the older "# EntityId" header without an ID line), 3 samples each, dmon's default 1 s.
+  // The roofs here are the test's: a T4-sized machine (65 TFLOP/s fp16 tensor, 320 GB/s); the
+  // file's activity ratios are what is checked.
+  RoofSet roofs;
+  roofs.name = "t4-sized";
+  ComputeRoof tensor;
+  tensor.name = "fp16 tensor";
+  tensor.precision = "fp16";
+  tensor.unit = "tensor";
+  tensor.peak = WorkRate{65e12};
+  roofs.compute.push_back(tensor);
+  MemoryRoof gddr;
+  gddr.level = "GDDR6";
+  gddr.bandwidth = ByteRate{320e9};
+  roofs.memory.push_back(gddr);
+  roofs.default_memory = "GDDR6";
+  struct Case {
+    const char* file;
+    double tenso, drama, util;  // averages of the three rows, by hand
+  };
+  const Case cases[] = {
+      // (0.267 + 0.227 + 0.231) / 3, (0.382 + 0.333 + 0.335) / 3, (79 + 92 + 93) / 3 %
+      {"dcgm-t4-triton-resnet50-1inst.txt", 0.725 / 3, 1.050 / 3, 264.0 / 300},
+      // (0.323 + 0.439 + 0.382) / 3, (0.423 + 0.494 + 0.458) / 3, (97 + 73 + 97) / 3 %
+      {"dcgm-t4-triton-resnet50-4inst.txt", 1.144 / 3, 1.375 / 3, 267.0 / 300},
+      // (0.540 + 0.525 + 0.546) / 3, (0.280 + 0.278 + 0.277) / 3, (99 + 93 + 99) / 3 %
+      {"dcgm-t4-triton-bert.txt", 1.611 / 3, 0.835 / 3, 291.0 / 300},
+  };
+  for (const Case& c : cases) {
+    std::ifstream in = open_import_file(kReal / c.file);
+    const DcgmResult r = import_dcgm(in, path(c.file), roofs);
+    ASSERT_EQ(r.gpus.size(), 1u) << c.file;
+    const DcgmSummary& g = r.gpus[0];
+    EXPECT_EQ(g.entity, "GPU 2") << c.file;
+    EXPECT_EQ(g.samples, 3) << c.file;
+    EXPECT_NEAR(g.tensor_active, c.tenso, 1e-12) << c.file;
+    EXPECT_NEAR(g.dram_active, c.drama, 1e-12) << c.file;
+    EXPECT_NEAR(g.gpu_util, c.util, 1e-12) << c.file;
+    ASSERT_EQ(r.result.doc.points.size(), 1u) << c.file;
+    const Point& p = r.result.doc.points[0];
+    // T = 3 samples × 1 s; W = TENSO·65 TFLOP/s·T; Q = DRAMA·320 GB/s·T.
+    EXPECT_DOUBLE_EQ(p.time.value, 3.0) << c.file;
+    EXPECT_NEAR(p.work.value, c.tenso * 65e12 * 3, 1e3) << c.file;
+    EXPECT_NEAR(p.traffic[0].bytes.value, c.drama * 320e9 * 3, 1e-3) << c.file;
+    EXPECT_EQ(p.precision, "fp16 tensor") << c.file;
+  }
 }
