@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "measure/cpu/steps.hpp"
 
@@ -152,6 +153,34 @@ TEST(MeasurePlan, AnL3NoPartHasIsBoundedAndSaidSo) {
   bound_reported_caches(x3d, "AuthenticAMD");
   EXPECT_TRUE(x3d.caches[2].note.empty());
   EXPECT_DOUBLE_EQ(x3d.caches[2].size_bytes, 96 * kMiB);
+}
+
+TEST(MeasurePlan, AvxFiveTwelveMeasuresEveryAddMulRoofWithTwelvePlusTwelveChains) {
+  REQUIRE_BACKENDS();
+  // 7 + 7 chains are one above latency × pipes on Zen (3-cycle add and multiply, 2 pipes each):
+  // with AVX-512's 32 registers every add+mul roof gets 12 + 12, and each roof one kernel.
+  const Plan p = resolve_plan(MeasureOptions{}, four_cores(), avx512_features(), 64e9);
+  std::set<std::string> roofs;
+  int addmul = 0;
+  for (const auto& k : p.kernels) {
+    EXPECT_TRUE(roofs.insert(k.roof_name()).second) << k.roof_name();
+    if (k.kind != KernelClass::fp_add_mul) continue;
+    ++addmul;
+    EXPECT_EQ(k.chains, 24) << k.roof_name();
+    EXPECT_STREQ(k.isa, "avx512") << k.roof_name();
+  }
+  EXPECT_EQ(addmul, 8);  // fp64 and fp32 × scalar, 128, 256, 512 bits
+  // Without AVX-512 the sse2 and avx2 kernels (7 + 7) measure them.
+  CpuFeatures avx2 = avx512_features();
+  avx2.avx512f = avx2.avx512bw = avx2.avx512vl = avx2.avx512dq = false;
+  const Plan q = resolve_plan(MeasureOptions{}, four_cores(), avx2, 64e9);
+  int narrow = 0;
+  for (const auto& k : q.kernels)
+    if (k.kind == KernelClass::fp_add_mul) {
+      ++narrow;
+      EXPECT_EQ(k.chains, 14) << k.roof_name();
+    }
+  EXPECT_EQ(narrow, 6);
 }
 
 TEST(MeasurePlan, TheProbeMeasuresTheWidestFp64FmaAndDramOnly) {

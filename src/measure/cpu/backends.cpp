@@ -37,6 +37,12 @@ RL_DECL_COMPUTE(roofline_cpu_int8_256)
 RL_DECL_COMPUTE(roofline_cpu_fma_pd512)
 RL_DECL_COMPUTE(roofline_cpu_fma_ps512)
 RL_DECL_COMPUTE(roofline_cpu_addmul_pd512)
+RL_DECL_COMPUTE(roofline_cpu_addmul24_pd256)
+RL_DECL_COMPUTE(roofline_cpu_addmul24_ps256)
+RL_DECL_COMPUTE(roofline_cpu_addmul24_pd128)
+RL_DECL_COMPUTE(roofline_cpu_addmul24_ps128)
+RL_DECL_COMPUTE(roofline_cpu_addmul24_sd)
+RL_DECL_COMPUTE(roofline_cpu_addmul24_ss)
 RL_DECL_COMPUTE(roofline_cpu_addmul_ps512)
 RL_DECL_COMPUTE(roofline_cpu_int16_512)
 RL_DECL_COMPUTE(roofline_cpu_int8_512)
@@ -345,6 +351,26 @@ class Avx512Backend final : public CpuBackend {
              fill_fp64, 24),
         make("roofline_cpu_addmul_ps512", "fp32", "avx512", 512, K::fp_add_mul,
              addmul24("vaddps", "vmulps"), 24, exp_addmul32<12>, roofline_cpu_addmul_ps512,
+             fill_fp32, 24),
+        // The narrower add+mul roofs with 12 + 12 chains: they replace the 7 + 7 kernels of
+        // the sse2 and avx2 backends (resolve_plan keeps the last kernel of a roof).
+        make("roofline_cpu_addmul24_pd256", "fp64", "avx512", 256, K::fp_add_mul,
+             addmul24("vaddpd", "vmulpd"), 24, exp_addmul64<12>, roofline_cpu_addmul24_pd256,
+             fill_fp64, 24),
+        make("roofline_cpu_addmul24_ps256", "fp32", "avx512", 256, K::fp_add_mul,
+             addmul24("vaddps", "vmulps"), 24, exp_addmul32<12>, roofline_cpu_addmul24_ps256,
+             fill_fp32, 24),
+        make("roofline_cpu_addmul24_pd128", "fp64", "avx512", 128, K::fp_add_mul,
+             addmul24("vaddpd", "vmulpd"), 24, exp_addmul64<12>, roofline_cpu_addmul24_pd128,
+             fill_fp64, 24),
+        make("roofline_cpu_addmul24_ps128", "fp32", "avx512", 128, K::fp_add_mul,
+             addmul24("vaddps", "vmulps"), 24, exp_addmul32<12>, roofline_cpu_addmul24_ps128,
+             fill_fp32, 24),
+        make("roofline_cpu_addmul24_sd", "fp64", "avx512", 64, K::fp_add_mul,
+             addmul24("vaddsd", "vmulsd"), 24, exp_addmul64<12>, roofline_cpu_addmul24_sd,
+             fill_fp64, 24),
+        make("roofline_cpu_addmul24_ss", "fp32", "avx512", 32, K::fp_add_mul,
+             addmul24("vaddss", "vmulss"), 24, exp_addmul32<12>, roofline_cpu_addmul24_ss,
              fill_fp32, 24),
         make("roofline_cpu_int16_512", "int16", "avx512", 512, K::int16_madd,
              {{"vpmaddwd", 6}, {"vpaddd", 6}}, 6, exp_int16, roofline_cpu_int16_512, fill_int16),

@@ -76,9 +76,17 @@ Plan resolve_plan(const MeasureOptions& o, const Topology& topo, const CpuFeatur
   const auto backends = supported_backends(f);
   if (backends.empty())
     throw Unavailable("no CPU measurement backend for this processor (x86-64 SSE2 or later)");
+  // Backends come narrowest first; a wider one's kernel for a roof that a narrower one also
+  // has (the avx512 backend's 12 + 12-chain add+mul at 256 bits and below) replaces it.
   for (const CpuBackend* b : backends)
-    for (auto& k : b->compute_kernels())
-      if (precisions.empty() || precisions.count(k.precision)) p.kernels.push_back(k);
+    for (auto& k : b->compute_kernels()) {
+      if (!precisions.empty() && !precisions.count(k.precision)) continue;
+      const std::string roof = k.roof_name();
+      p.kernels.erase(std::remove_if(p.kernels.begin(), p.kernels.end(),
+                                     [&](const ComputeKernel& x) { return x.roof_name() == roof; }),
+                      p.kernels.end());
+      p.kernels.push_back(k);
+    }
   if (o.probe) {
     // The widest fp64 FMA kernel (else the widest fp64 kernel).
     const ComputeKernel* best = nullptr;
