@@ -228,6 +228,13 @@ std::vector<InstructionCount> addmul(const char* a, const char* m) {
 std::vector<InstructionCount> addmul24(const char* a, const char* m) {
   return {{a, 12}, {m, 12}};
 }
+/// An AVX-512 add+mul kernel: 12 + 12 chains at any width (asm_macros.hpp).
+ComputeKernel am24(const char* symbol, const char* precision, int width, const char* add,
+                   const char* mul, void (*run)(std::uint64_t, const void*, void*)) {
+  const bool fp64 = std::string_view(precision) == "fp64";
+  return make(symbol, precision, "avx512", width, KernelClass::fp_add_mul, addmul24(add, mul), 24,
+              fp64 ? exp_addmul64<12> : exp_addmul32<12>, run, fp64 ? fill_fp64 : fill_fp32, 24);
+}
 
 std::vector<MemoryKernel> memory_table(
     const char* isa, int width, void (*load)(double* const*, std::size_t),
@@ -346,32 +353,22 @@ class Avx512Backend final : public CpuBackend {
              exp_fma, roofline_cpu_fma_pd512, fill_fp64),
         make("roofline_cpu_fma_ps512", "fp32", "avx512", 512, K::fp_fma, one("vfmadd213ps"), 12,
              exp_fma, roofline_cpu_fma_ps512, fill_fp32),
-        make("roofline_cpu_addmul_pd512", "fp64", "avx512", 512, K::fp_add_mul,
-             addmul24("vaddpd", "vmulpd"), 24, exp_addmul64<12>, roofline_cpu_addmul_pd512,
-             fill_fp64, 24),
-        make("roofline_cpu_addmul_ps512", "fp32", "avx512", 512, K::fp_add_mul,
-             addmul24("vaddps", "vmulps"), 24, exp_addmul32<12>, roofline_cpu_addmul_ps512,
-             fill_fp32, 24),
+        am24("roofline_cpu_addmul_pd512", "fp64", 512, "vaddpd", "vmulpd",
+             roofline_cpu_addmul_pd512),
+        am24("roofline_cpu_addmul_ps512", "fp32", 512, "vaddps", "vmulps",
+             roofline_cpu_addmul_ps512),
         // The narrower add+mul roofs with 12 + 12 chains: they replace the 7 + 7 kernels of
         // the sse2 and avx2 backends (resolve_plan keeps the last kernel of a roof).
-        make("roofline_cpu_addmul24_pd256", "fp64", "avx512", 256, K::fp_add_mul,
-             addmul24("vaddpd", "vmulpd"), 24, exp_addmul64<12>, roofline_cpu_addmul24_pd256,
-             fill_fp64, 24),
-        make("roofline_cpu_addmul24_ps256", "fp32", "avx512", 256, K::fp_add_mul,
-             addmul24("vaddps", "vmulps"), 24, exp_addmul32<12>, roofline_cpu_addmul24_ps256,
-             fill_fp32, 24),
-        make("roofline_cpu_addmul24_pd128", "fp64", "avx512", 128, K::fp_add_mul,
-             addmul24("vaddpd", "vmulpd"), 24, exp_addmul64<12>, roofline_cpu_addmul24_pd128,
-             fill_fp64, 24),
-        make("roofline_cpu_addmul24_ps128", "fp32", "avx512", 128, K::fp_add_mul,
-             addmul24("vaddps", "vmulps"), 24, exp_addmul32<12>, roofline_cpu_addmul24_ps128,
-             fill_fp32, 24),
-        make("roofline_cpu_addmul24_sd", "fp64", "avx512", 64, K::fp_add_mul,
-             addmul24("vaddsd", "vmulsd"), 24, exp_addmul64<12>, roofline_cpu_addmul24_sd,
-             fill_fp64, 24),
-        make("roofline_cpu_addmul24_ss", "fp32", "avx512", 32, K::fp_add_mul,
-             addmul24("vaddss", "vmulss"), 24, exp_addmul32<12>, roofline_cpu_addmul24_ss,
-             fill_fp32, 24),
+        am24("roofline_cpu_addmul24_pd256", "fp64", 256, "vaddpd", "vmulpd",
+             roofline_cpu_addmul24_pd256),
+        am24("roofline_cpu_addmul24_ps256", "fp32", 256, "vaddps", "vmulps",
+             roofline_cpu_addmul24_ps256),
+        am24("roofline_cpu_addmul24_pd128", "fp64", 128, "vaddpd", "vmulpd",
+             roofline_cpu_addmul24_pd128),
+        am24("roofline_cpu_addmul24_ps128", "fp32", 128, "vaddps", "vmulps",
+             roofline_cpu_addmul24_ps128),
+        am24("roofline_cpu_addmul24_sd", "fp64", 64, "vaddsd", "vmulsd", roofline_cpu_addmul24_sd),
+        am24("roofline_cpu_addmul24_ss", "fp32", 32, "vaddss", "vmulss", roofline_cpu_addmul24_ss),
         make("roofline_cpu_int16_512", "int16", "avx512", 512, K::int16_madd,
              {{"vpmaddwd", 6}, {"vpaddd", 6}}, 6, exp_int16, roofline_cpu_int16_512, fill_int16),
         make("roofline_cpu_int8_512", "int8", "avx512", 512, K::int8_madd,
