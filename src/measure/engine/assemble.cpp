@@ -122,8 +122,25 @@ MachineDocument assemble(const Measurements& m) {
         warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
                            "× the theoretical peak — a measurement problem (clock or table)");
       } else if (ratio < kBelowTheoryLimit) {
+        // The same kernel on one core, against one core's theory: when it reaches the table
+        // there, neither the kernel nor the table is what falls short.
+        double one_ratio = 0;
+        if (!c.one_core.empty() && c.one_core_theory && c.one_core_theory->value() > 0)
+          one_ratio =
+              judged(d, c.one_core, c.name + " (one core)").sustained / c.one_core_theory->value();
         if (!c.theory->limit.empty()) {
           roof.formula += "; limit: " + c.theory->limit;
+        } else if (one_ratio >= kBelowTheoryLimit) {
+          detail["one_core_ratio"] = one_ratio;
+          roof.formula += "; limit: shared by the cores (" + format_number(one_ratio, 3) +
+                          " of the theory on one core)";
+          warnings.push_back(
+              roof.name + ": measured " + format_number(ratio, 3) + " of the theoretical peak on " +
+              std::to_string(c.theory->units) + " cores but " + format_number(one_ratio, 3) +
+              " on one core: the kernel and the table hold, and the cores share a limit the "
+              "table does not model — a power or clock budget (the theory's clock is measured "
+              "under integer load), or, on a virtual machine, other guests on the same physical "
+              "cores");
         } else {
           warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
                              " of the theoretical peak, and the table names no limit for it — "
