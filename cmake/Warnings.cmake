@@ -18,10 +18,8 @@ if(ROOFLINE_TSAN)
   add_link_options(-fsanitize=thread)
 endif()
 # GCC 12 reports false -Wrestrict/-Wstringop-overflow positives inside libstdc++'s std::string at
-# -O3 (GCC bug 105329); they are not about our code. With precompiled headers the same inlining
-# also gives -Wstringop-overread in char_traits.h (import_ncu_table.cpp), the same false positive.
+# -O3 (GCC bug 105329); they are not about our code.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   target_compile_options(roofline_warnings INTERFACE
-    $<$<COMPILE_LANGUAGE:CXX>:-Wno-restrict -Wno-stringop-overflow -Wno-stringop-overread
-    -Wno-array-bounds>)
+    $<$<COMPILE_LANGUAGE:CXX>:-Wno-restrict -Wno-stringop-overflow -Wno-array-bounds>)
 endif()

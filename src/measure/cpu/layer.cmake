@@ -14,9 +14,6 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
   set_source_files_properties(${_rl_cpu}/kernels_avx512_fp16.cpp PROPERTIES
     COMPILE_OPTIONS "-mavx512f;-mavx512fp16")
   # The kernels are inline assembly: sanitizer instrumentation around them adds nothing.
-  # A precompiled header built with the baseline flags does not fit these sources' flags.
-  file(GLOB _rl_kernels ${_rl_cpu}/kernels_*.cpp)
-  set_source_files_properties(${_rl_kernels} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
 endif()
 if(TARGET PkgConfig::HWLOC)
   target_link_libraries(roofline PRIVATE PkgConfig::HWLOC)
