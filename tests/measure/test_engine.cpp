@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "measure/engine/sampler.hpp"
 #include "roofline/engine.hpp"
@@ -293,6 +295,30 @@ TEST(Engine, TheClockIsSampledInEveryRetryRound) {
   ASSERT_GT(r.samples[0].size(), 5u);  // retried: at least min_rounds more
   EXPECT_EQ(r.samples[1].size(), 5u);
   EXPECT_EQ(r.samples[2].size(), r.samples[0].size());
+}
+
+TEST(Engine, RetriesTakeAtMostHalfThePhasesTime) {
+  // A measurement that never settles is retried until the retry time runs out: half of the
+  // 0.4 s the base rounds took. Each round takes at least 10 ms (a sleep), so at most
+  // 0.2 s / 10 ms + 1 = 21 retry rounds fit; retrying for as long again would allow 41.
+  Declaration d = fma512();
+  double next = 1;
+  std::vector<Visit> visits{{d, [&](int n, std::vector<Sample>& out) {
+                               for (int i = 0; i < n; ++i) {
+                                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                                 out.push_back({next *= 1.5, 1.0});
+                               }
+                             }}};
+  Phase phase;
+  phase.seconds = 0.4;
+  phase.min_rounds = 3;
+  MeasureOptions o;
+  Progress progress(o);
+  const PhaseResult r = interleave(visits, phase, progress);
+  EXPECT_EQ(r.retried, 1);
+  const auto retry_rounds = static_cast<int>(r.samples[0].size()) - r.rounds;
+  EXPECT_GE(retry_rounds, 3);  // at least min_rounds
+  EXPECT_LE(retry_rounds, 21);
 }
 
 }  // namespace

@@ -62,8 +62,8 @@ PhaseResult interleave(const std::vector<Visit>& visits, const Phase& phase, Pro
     ++r.rounds;
   }
   if (reported < phase.weight) progress.step(phase.label, phase.weight - reported);
-  // The retry rule: measurements whose fastest samples disagree get more rounds, for up to the
-  // time the base rounds took.
+  // The retry rule: measurements whose fastest samples disagree get more rounds, for up to
+  // retry_share of the time the base rounds took.
   const double spent = now_seconds() - start;
   std::vector<size_t> retry;
   for (size_t i = 0; i < visits.size(); ++i)
@@ -71,8 +71,9 @@ PhaseResult interleave(const std::vector<Visit>& visits, const Phase& phase, Pro
       retry.push_back(i);
   r.retried = static_cast<int>(retry.size());
   const double retry_start = now_seconds();
-  for (int round = 0; !retry.empty() && round < phase.max_rounds &&
-                      (round < phase.min_rounds || now_seconds() - retry_start < spent);
+  for (int round = 0;
+       !retry.empty() && round < phase.max_rounds &&
+       (round < phase.min_rounds || now_seconds() - retry_start < phase.retry_share * spent);
        ++round) {
     for (size_t i = 0; i < visits.size(); ++i) {
       if (!visits[i].reference && std::find(retry.begin(), retry.end(), i) == retry.end()) continue;

@@ -44,6 +44,9 @@ struct Phase {
   int min_rounds = 3;    ///< at least this many rounds, whatever the time
   int max_rounds = 400;  ///< at most this many base rounds
   int per_round = 1;     ///< samples each measurement takes per visit
+  /// Retries run for up to this share of the base rounds' time (at least min_rounds rounds):
+  /// half, so that a run on a busy machine takes at most 1.5 × its phases' time.
+  double retry_share = 0.5;
 };
 
 /// One measurement taking part in a phase: `take(n, out)` appends n timed samples after whatever
@@ -68,8 +71,8 @@ struct PhaseResult {
 /// a measurement's samples spread over the whole phase rather than one burst (on a shared
 /// machine full speed comes and goes within milliseconds to tenths of a second). Rounds go on
 /// until the phase's time is spent (at least min_rounds, at most max_rounds). Then every
-/// measurement the retry rule (needs_retry) names is visited again, for up to as long again, and
-/// every reference visit with it.
+/// measurement the retry rule (needs_retry) names is visited again, for up to retry_share of
+/// that time, and every reference visit with it.
 PhaseResult interleave(const std::vector<Visit>& visits, const Phase& phase, Progress& progress);
 
 /// Seconds since an arbitrary epoch (monotonic).
