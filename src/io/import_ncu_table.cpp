@@ -51,10 +51,6 @@ bool missing_text(std::string_view t) {
   return t.empty() || t == "n/a" || t == "N/A" || t == "(!) n/a" || t == "-";
 }
 
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
 /// The default sections of the details page show metrics under display names (NVIDIA Nsight
 /// Compute, sections/SpeedOfLight.section and MemoryWorkloadAnalysis.section):
 /// - "Duration" of the Speed Of Light section ("GPU Speed Of Light" before 2021,
@@ -68,7 +64,7 @@ std::string_view details_metric(std::string_view section, std::string_view name,
       (section == "GPU Speed Of Light Throughput" || section == "GPU Speed Of Light"))
     return "gpu__time_duration.sum";
   if (name == "Memory Throughput" && section == "Memory Workload Analysis" &&
-      ends_with(unit, "/second"))
+      std::string_view(unit).ends_with("/second"))
     return "dram__bytes.sum.per_second";
   return name;
 }

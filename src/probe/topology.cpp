@@ -1,4 +1,5 @@
 // Topology from hwloc (when built with it) or from Linux sysfs.
+#include "roofline/counters.hpp"
 #include "roofline/cpu_topology.hpp"
 
 #include <sched.h>
@@ -148,17 +149,14 @@ bool hwloc_topology(Topology& t) {
 }
 #endif
 
+// The CPUID vendor string from /proc/cpuinfo (the counters' reader); empty where it cannot be
+// read: the bound below is then not applied.
 std::string cpu_vendor() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("vendor_id", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon == std::string::npos) return {};
-      const auto first = line.find_first_not_of(" \t", colon + 1);
-      return first == std::string::npos ? std::string() : line.substr(first);
-    }
-  return {};
+  try {
+    return counters::this_cpu().vendor;
+  } catch (const std::exception&) {
+    return {};
+  }
 }
 
 std::string mib_words(double bytes) {

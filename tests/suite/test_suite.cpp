@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "measure/suite/loops.hpp"
+#include "measure/suite/parallel.hpp"
 #include "roofline/cpu_topology.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/io.hpp"
@@ -438,6 +439,31 @@ TEST(SuiteMemory, MemAvailableIsLoweredByACgroupLimit) {
   std::ofstream(dir / "cgroup" / "memory.max") << "max\n";  // "max": no limit
   EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup"), 16777216.0 * 1024);
   std::filesystem::remove_all(dir);
+}
+
+TEST(SuiteArrays, AWorkloadsArraysLieAtTheSameRelativePlacesInEveryRun) {
+  // Two arrays of 16 KiB and one of 10 B: each on a page boundary right after the previous one,
+  // inside one block aligned to 8 MiB (so their page numbers differ in the low bits only), and
+  // the same addresses again once all are freed: the layout an L1-size kernel meets cannot move
+  // with address-space randomisation (parallel.hpp).
+  const std::uintptr_t first_x = [] {
+    Buffer<double> x(2048), y(2048);
+    Buffer<char> z(10);
+    const auto ax = reinterpret_cast<std::uintptr_t>(x.data());
+    EXPECT_EQ(ax % 4096, 0u);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(y.data()), ax + 16384);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(z.data()), ax + 32768);
+    EXPECT_EQ(ax / (8u << 20), (ax + 32768 + 4095) / (8u << 20));
+    return ax;
+  }();
+  Buffer<double> again(2048);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(again.data()), first_x);
+  // An array larger than the region comes from the heap on a 2 MiB boundary (a huge page's);
+  // the region stays in use.
+  Buffer<double> big(std::size_t{2} << 20);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big.data()) % (2u << 20), 0u);
+  Buffer<double> next(16);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(next.data()), first_x + 16384);
 }
 
 }  // namespace

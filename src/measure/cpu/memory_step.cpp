@@ -1,7 +1,5 @@
 // The memory step (steps.hpp): the working-set sweep, plateaus named after the caches, every
 // access mix at each level's working set, each level's best mix on one core.
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,20 +8,16 @@
 #include <set>
 
 #include "measure/cpu/steps.hpp"
+#include "measure/engine/memory.hpp"
 #include "roofline/quantity.hpp"
 
 namespace roofline::cpu {
 
-Buffer::Buffer(size_t n) : bytes(n) {
-  constexpr size_t kAlign = 2u << 20;
-  const size_t rounded = (n + kAlign - 1) / kAlign * kAlign;
-  data = static_cast<unsigned char*>(std::aligned_alloc(kAlign, rounded));
+Buffer::Buffer(size_t n)
+    : data(static_cast<unsigned char*>(engine::allocate_huge_pages(n))), bytes(n) {
   if (!data)
     throw Unavailable("cannot allocate " + format_bytes(Bytes(double(n))) +
                       " for the memory sweep");
-#if defined(MADV_HUGEPAGE)
-  madvise(data, rounded, MADV_HUGEPAGE);
-#endif
 }
 
 Buffer::~Buffer() {

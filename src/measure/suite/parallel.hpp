@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
-#include <new>
 #include <utility>
 
 #include "measure/engine/team.hpp"
@@ -48,13 +47,26 @@ void parallel_share(const Context& ctx, std::size_t n, std::size_t align, F&& f)
   }
 }
 
-/// A 64-byte aligned array, left uninitialised (workloads first-touch it in parallel).
+/// Memory for the suite's arrays. Arrays of a few MiB come from one region aligned to its own
+/// size and reused from its start once every array in it is freed, each array on a page boundary
+/// after the previous one, so a workload's arrays lie at the same addresses relative to each
+/// other, and to the page and cache-set structure, in every run. Separate heap allocations do
+/// not: their placement moves with address-space randomisation, and on AMD Zen cores two arrays
+/// whose cache lines share a set and a linear-address hash tag (the L1D way predictor's μtag)
+/// evict each other, so an L1-size axpy ran at 1/4 of its usual rate for the whole life of some
+/// processes (docs/tour.md). Larger arrays (and arrays past the region) are heap allocations on
+/// 2 MiB boundaries; they do not stay in L1. All of it is advised to use transparent huge pages,
+/// like the memory roofs' buffers (engine/memory.hpp).
+void* allocate_array(std::size_t bytes);
+void free_array(void* p) noexcept;
+
+/// A page-aligned array from allocate_array, left uninitialised (workloads first-touch it in
+/// parallel).
 template <class T>
 class Buffer {
  public:
   Buffer() = default;
-  explicit Buffer(std::size_t n)
-      : n_(n), p_(static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{64}))) {}
+  explicit Buffer(std::size_t n) : n_(n), p_(static_cast<T*>(allocate_array(n * sizeof(T)))) {}
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   Buffer(Buffer&& o) noexcept : n_(std::exchange(o.n_, 0)), p_(std::exchange(o.p_, nullptr)) {}
@@ -63,9 +75,7 @@ class Buffer {
     std::swap(p_, o.p_);
     return *this;
   }
-  ~Buffer() {
-    if (p_) ::operator delete[](p_, std::align_val_t{64});
-  }
+  ~Buffer() { free_array(p_); }
   T* data() { return p_; }
   const T* data() const { return p_; }
   T& operator[](std::size_t i) { return p_[i]; }
