@@ -219,7 +219,7 @@ void run(const CheckArgs& a) {
   }
 }
 
-const Registrar reg(22, [](CLI::App& root) {
+const Registrar register_check(22, [](CLI::App& root) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* c = root.add_subcommand(
       "check",

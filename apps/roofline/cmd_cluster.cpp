@@ -106,7 +106,7 @@ void run_cluster_measurement(bool quick, const std::string& output, bool json) {
 
 namespace {
 
-const Registrar reg(70, [](CLI::App& root) {
+const Registrar register_cluster(70, [](CLI::App& root) {
   auto args = std::make_shared<ClusterArgs>();
   CLI::App* c = root.add_subcommand(
       "cluster",

@@ -197,7 +197,7 @@ void run(const DiffArgs& a) {
                    (sb.machine ? "a machine" : "a points document"));
 }
 
-const Registrar reg(45, [](CLI::App& root) {
+const Registrar register_diff(45, [](CLI::App& root) {
   auto args = std::make_shared<DiffArgs>();
   CLI::App* c = root.add_subcommand(
       "diff",

@@ -136,7 +136,7 @@ void run(const EnergyArgs& a) {
   emit(a.json ? j.dump(2) + "\n" : t, a.output);
 }
 
-const Registrar reg(50, [](CLI::App& root) {
+const Registrar register_energy(50, [](CLI::App& root) {
   auto args = std::make_shared<EnergyArgs>();
   CLI::App* c = root.add_subcommand(
       "energy",

@@ -24,7 +24,7 @@
 namespace roofline::cli {
 namespace {
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
 UnitSystem units_of(const ComputeRoof& c, const RoofSet& roofs) {
   return roofs.units_of(c);
@@ -47,7 +47,7 @@ HardwareSummary resolve(const std::string& spec, const std::string& hw_dir) {
   return summarize(m, m.origin == spec || m.origin.empty() ? m.roofs.name : m.origin, m.origin);
 }
 
-void warn(const std::vector<std::string>& problems) {
+void warn_skipped(const std::vector<std::string>& problems) {
   for (const auto& p : problems) say("roofline: warning: skipped " + p + "\n");
 }
 
@@ -91,18 +91,18 @@ void run_list(const ListArgs& a) {
   if (!a.memory_min.empty()) filter.memory_min = parse_memory_min(a.memory_min);
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
-  warn(problems);
+  warn_skipped(problems);
   std::vector<HardwareSummary> shown;
   for (auto& e : entries)
     if (matches_filter(e, filter)) shown.push_back(std::move(e));
   if (a.json) {
-    json out = json::array();
+    Json out = Json::array();
     for (const auto& e : shown) {
       const RoofSet& r = e.machine.roofs;
-      json row = {{"name", e.name}, {"display_name", e.display_name}, {"vendor", e.vendor},
+      Json row = {{"name", e.name}, {"display_name", e.display_name}, {"vendor", e.vendor},
                   {"kind", e.kind}, {"aliases", e.aliases},           {"path", e.path.string()}};
-      row["release_year"] = e.release_year ? json(*e.release_year) : json(nullptr);
-      row["memory_size"] = e.memory_bytes ? json(*e.memory_bytes) : json(nullptr);
+      row["release_year"] = e.release_year ? Json(*e.release_year) : Json(nullptr);
+      row["memory_size"] = e.memory_bytes ? Json(*e.memory_bytes) : Json(nullptr);
       if (auto p = e.machine.info.find("power_w"); p != e.machine.info.end() && p->is_number())
         row["power_w"] = *p;
       else
@@ -152,7 +152,7 @@ struct ShowArgs {
   bool json = false;
 };
 
-json ridge_to_json(const RidgePoint& p) {
+Json ridge_to_json(const RidgePoint& p) {
   return {{"label", p.label},
           {"compute_roof", p.compute_roof},
           {"peak", p.peak.value},
@@ -176,8 +176,8 @@ void run_show(const ShowArgs& a) {
     write_report(a.report, in);
   }
   if (a.json) {
-    json out = {{"name", s.name}, {"machine", machine_to_json(s.machine)}};
-    json rj = json::array();
+    Json out = {{"name", s.name}, {"machine", machine_to_json(s.machine)}};
+    Json rj = Json::array();
     for (const auto& p : ridges) rj.push_back(ridge_to_json(p));
     out["ridges"] = std::move(rj);
     emit(out.dump(2) + "\n", a.output);
@@ -188,9 +188,9 @@ void run_show(const ShowArgs& a) {
   if (!s.vendor.empty()) facts.push_back("vendor " + terminal_safe(s.vendor));
   if (!s.kind.empty()) facts.push_back("kind " + terminal_safe(s.kind));
   if (s.release_year) facts.push_back("released " + std::to_string(*s.release_year));
-  const json& info = s.machine.info;
+  const Json& info = s.machine.info;
   if (auto it = info.find("clock"); it != info.end() && it->is_object()) {
-    const json& clock = *it;
+    const Json& clock = *it;
     std::string basis = clock.value("basis", std::string());
     if (clock.contains("mhz") && clock["mhz"].is_number())
       facts.push_back(basis + " clock " + format_number(clock["mhz"].get<double>()) + " MHz");
@@ -387,7 +387,7 @@ void run_compare(const CompareArgs& a) {
       queries.push_back({p.name, i, precision, level});
     }
   }
-  json out = json::array();
+  Json out = Json::array();
   std::string text;
   std::set<std::string> said;
   std::vector<std::string> first_roofs;  // of the first query: the roofs the chart highlights
@@ -397,7 +397,7 @@ void run_compare(const CompareArgs& a) {
     if (first_roofs.empty()) first_roofs = roofs;
     const Comparison c = compare_roofs_at(sets, q.intensity, roofs, q.level);
     if (a.json) {
-      json j = comparison_to_json(c);
+      Json j = comparison_to_json(c);
       if (!q.label.empty()) j["point"] = q.label;
       j["precision"] = q.precision;
       j["level"] = q.level;
@@ -486,7 +486,7 @@ void run_ridges(const RidgesArgs& a) {
   check_outputs({{"-o", a.output}, {"--report", a.report}});
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
-  warn(problems);
+  warn_skipped(problems);
   for (const auto& spec : a.extra) entries.push_back(resolve(spec, a.hw_dir));
   if (!a.kind.empty())
     entries.erase(
@@ -529,13 +529,13 @@ void run_ridges(const RidgesArgs& a) {
   }
 
   if (a.json) {
-    json out = json::array();
+    Json out = Json::array();
     for (const auto& row : rows) {
-      json rj = {{"name", row.e->name}, {"vendor", row.e->vendor}, {"kind", row.e->kind}};
-      rj["release_year"] = row.e->release_year ? json(*row.e->release_year) : json(nullptr);
-      json rs = json::object();
+      Json rj = {{"name", row.e->name}, {"vendor", row.e->vendor}, {"kind", row.e->kind}};
+      rj["release_year"] = row.e->release_year ? Json(*row.e->release_year) : Json(nullptr);
+      Json rs = Json::object();
       for (size_t g = 0; g < groups.size(); ++g)
-        rs[groups[g].label] = row.ridges[g] ? ridge_to_json(*row.ridges[g]) : json(nullptr);
+        rs[groups[g].label] = row.ridges[g] ? ridge_to_json(*row.ridges[g]) : Json(nullptr);
       rj["ridges"] = std::move(rs);
       out.push_back(std::move(rj));
     }
@@ -580,12 +580,12 @@ void run_ridges(const RidgesArgs& a) {
 }
 
 // ----------------------------------------------------------------------------------- check
-struct CheckArgs {
+struct HwCheckArgs {
   std::vector<std::string> files;
   std::string hw_dir;
 };
 
-void run_check(const CheckArgs& a) {
+void run_check(const HwCheckArgs& a) {
   std::vector<std::filesystem::path> files(a.files.begin(), a.files.end());
   if (files.empty())
     for (const auto& e : list_catalogue(a.hw_dir)) files.push_back(e.path);
@@ -602,7 +602,7 @@ void run_check(const CheckArgs& a) {
   emit(std::to_string(files.size()) + " catalogue file(s) valid\n");
 }
 
-const Registrar reg(60, [](CLI::App& root) {
+const Registrar register_hw(60, [](CLI::App& root) {
   CLI::App* hw = root.add_subcommand("hw",
                                      "Hardware catalogue: list devices, show their roofs and "
                                      "ridges, compare them at an intensity");
@@ -674,7 +674,7 @@ const Registrar reg(60, [](CLI::App& root) {
                   "Also write the trajectory chart: I* against release year (.svg .html .png)");
   rid->callback([ra] { run_ridges(*ra); });
 
-  auto ka = std::make_shared<CheckArgs>();
+  auto ka = std::make_shared<HwCheckArgs>();
   CLI::App* check = hw->add_subcommand(
       "check", "Validate catalogue files (default: the whole catalogue) against docs/hardware.md");
   check->add_option("files", ka->files, "Catalogue JSON files to check");

@@ -181,7 +181,7 @@ void add_common(CLI::App* c, ImportArgs& a, const char* what, bool many = false)
   c->add_option("-o,--output", a.output, "Write the output to a file (atomically)");
 }
 
-const Registrar reg(70, [](CLI::App& root) {
+const Registrar register_import(70, [](CLI::App& root) {
   CLI::App* imp = root.add_subcommand(
       "import",
       "Points from profilers: Nsight Compute CSV, likwid-perfctr output, dcgmi dmon logs");

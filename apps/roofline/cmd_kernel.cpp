@@ -134,7 +134,7 @@ void run(const KernelArgs& a) {
   emit(a.json ? j.dump(2) + "\n" : text, a.output);
 }
 
-const Registrar reg(30, [](CLI::App& root) {
+const Registrar register_kernel(30, [](CLI::App& root) {
   auto args = std::make_shared<KernelArgs>();
   CLI::App* c = root.add_subcommand(
       "kernel", "Hand-counted W, compulsory Q and I of a kernel (`roofline kernel list`)");

@@ -90,7 +90,7 @@ std::optional<double> parse_measured(const std::string& text) {
   return v;
 }
 
-void warn(const std::vector<std::string>& warnings) {
+void warn_llm(const std::vector<std::string>& warnings) {
   for (const auto& w : warnings) say("roofline llm: warning: " + w + "\n");
 }
 
@@ -203,7 +203,7 @@ std::optional<double> price_for(const std::string& spec, const std::string& mach
   return std::nullopt;
 }
 
-struct Setup {
+struct LlmSetup {
   llm::ModelConfig model;
   llm::Scenario scenario;
   MachineDocument machine;
@@ -228,8 +228,8 @@ llm::Scenario base_scenario(const LlmArgs& a) {
 
 // Machine, dtypes (the machine's native 16-bit type when none is given), roofs, link facts and
 // calibration for one machine name.
-Setup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::string& name) {
-  Setup st;
+LlmSetup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::string& name) {
+  LlmSetup st;
   st.model = model;
   st.scenario = base_scenario(a);
   MachineOptions mo = a.machine;
@@ -321,7 +321,7 @@ struct Sections {
   std::vector<std::string> warnings;
 };
 
-Sections extra_sections(const LlmArgs& a, const Setup& st, const llm::Report& rep) {
+Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report& rep) {
   Sections out;
   const llm::Scenario& s = st.scenario;
   double throughput = rep.tokens_per_s;
@@ -369,7 +369,7 @@ Sections extra_sections(const LlmArgs& a, const Setup& st, const llm::Report& re
   return out;
 }
 
-void run_training(const LlmArgs& a, const Setup& st) {
+void run_training(const LlmArgs& a, const LlmSetup& st) {
   llm::TrainingOptions o;
   o.sequence = a.seq;
   o.micro_batch = a.micro_batch;
@@ -409,7 +409,7 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
   nlohmann::json rows = nlohmann::json::array();
   std::vector<std::string> warnings;
   for (const auto& name : names) {
-    Setup st = setup_for(a, model, name);
+    LlmSetup st = setup_for(a, model, name);
     st.scenario.batch = batch.front();
     st.scenario.context = context.front();
     st.scenario.prompt =
@@ -452,7 +452,7 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
     rows.push_back(row);
   }
   if (a.json) {
-    warn(warnings);
+    warn_llm(warnings);
     emit(nlohmann::json({{"schema", "roofline.llm-compare"},
                          {"version", 1},
                          {"model", llm::model_to_json(model)},
@@ -493,7 +493,7 @@ void run(const LlmArgs& a) {
       throw InputError("--hw with several machines gives a comparison table (text or --json)");
     return run_compare(a, model, names);
   }
-  Setup st = setup_for(a, model, names.front());
+  LlmSetup st = setup_for(a, model, names.front());
   if (a.train) {
     if (!a.report.empty() || a.csv) throw InputError("--train gives text or --json");
     return run_training(a, st);
@@ -513,7 +513,7 @@ void run(const LlmArgs& a) {
     const llm::Report r = llm::analyse(model, s, phase, roofs, measured);
     const Sections extra = a.csv ? Sections{} : extra_sections(a, st, r);
     // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
-    if (a.json || a.csv || !(a.output.empty() || a.output == "-")) warn(r.warnings);
+    if (a.json || a.csv || !(a.output.empty() || a.output == "-")) warn_llm(r.warnings);
     write_llm_report(a, machine, roofs,
                      model.name + " on " + roofs.machine + ": " + llm::to_string(phase) +
                          " operators, batch " + format_number(s.batch) + ", context " +
@@ -541,7 +541,7 @@ void run(const LlmArgs& a) {
   longest.context = *std::max_element(contexts.begin(), contexts.end());
   auto warnings = llm::scenario_warnings(model, longest);
   for (auto& w : llm::parallel_warnings(s, roofs)) warnings.push_back(std::move(w));
-  warn(warnings);
+  warn_llm(warnings);
   write_llm_report(a, machine, roofs,
                    model.name + " on " + roofs.machine + ": decode step per (batch, context)",
                    llm::sweep_points(rows, roofs));
@@ -553,7 +553,7 @@ void run(const LlmArgs& a) {
     emit(llm::render_sweep_text(rows, model, roofs), a.output);
 }
 
-const Registrar reg(60, [](CLI::App& root) {
+const Registrar register_llm(60, [](CLI::App& root) {
   auto args = std::make_shared<LlmArgs>();
   CLI::App* c = root.add_subcommand(
       "llm",

@@ -127,7 +127,7 @@ void run(const MeasureArgs& a) {
   }
 }
 
-const Registrar reg(10, [](CLI::App& root) {
+const Registrar register_measure(10, [](CLI::App& root) {
   auto args = std::make_shared<MeasureArgs>();
   CLI::App* c = root.add_subcommand(
       "measure",

@@ -83,7 +83,7 @@ void run(const PlotArgs& a) {
   }
 }
 
-const Registrar reg(40, [](CLI::App& root) {
+const Registrar register_plot(40, [](CLI::App& root) {
   auto args = std::make_shared<PlotArgs>();
   CLI::App* c = root.add_subcommand(
       "plot",

@@ -94,7 +94,7 @@ void run(const PointArgs& a) {
     emit(text, a.output);
 }
 
-const Registrar reg(20, [](CLI::App& root) {
+const Registrar register_point(20, [](CLI::App& root) {
   auto args = std::make_shared<PointArgs>();
   CLI::App* c = root.add_subcommand(
       "point", "Place a workload (W, Q, T) on the roofs: I, P, attainable, the two-step diagnosis");

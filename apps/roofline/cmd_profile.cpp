@@ -540,7 +540,7 @@ void run(ProfileArgs& a) {
   }
 }
 
-const Registrar reg(60, [](CLI::App& root) {
+const Registrar register_profile(60, [](CLI::App& root) {
   auto args = std::make_shared<ProfileArgs>();
   CLI::App* c = root.add_subcommand(
       "profile",

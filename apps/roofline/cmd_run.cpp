@@ -424,7 +424,7 @@ void run(const RunArgs& a) {
   }
 }
 
-const Registrar reg(40, [](CLI::App& root) {
+const Registrar register_run(40, [](CLI::App& root) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* c = root.add_subcommand(
       "run", "Run the built-in kernel suite and place each run on the measured roofs");

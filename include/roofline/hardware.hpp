@@ -132,4 +132,8 @@ std::vector<std::string> catalogue_entry_problems(const std::filesystem::path& f
 /// True when `name` is lower-case letters, digits and single inner hyphens ("a100-80gb").
 bool is_canonical_hardware_name(const std::string& name);
 
+/// The key catalogue names and searches compare by: lower case without '-', '_' and spaces
+/// ("H100 SXM" = "h100-sxm").
+std::string hardware_key(const std::string& name);
+
 }  // namespace roofline

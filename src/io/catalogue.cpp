@@ -4,6 +4,7 @@
 #include <set>
 
 #include "roofline/error.hpp"
+#include "roofline/hardware.hpp"
 #include "roofline/io.hpp"
 #include "roofline/strings.hpp"
 
@@ -11,13 +12,6 @@ namespace roofline {
 namespace fs = std::filesystem;
 
 namespace {
-// Names compare case-insensitively and ignore '-', '_' and spaces ("H100 SXM" = "h100-sxm").
-std::string key_of(const std::string& s) {
-  std::string out;
-  for (char c : lower(s))
-    if (c != '-' && c != '_' && c != ' ') out += c;
-  return out;
-}
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
@@ -65,7 +59,7 @@ std::vector<CatalogueEntry> list_catalogue(const std::string& extra_dir) {
       CatalogueEntry entry;
       entry.name = lower(f.stem().string());
       entry.path = f;
-      if (!seen.insert(key_of(entry.name)).second) continue;
+      if (!seen.insert(hardware_key(entry.name)).second) continue;
       // Aliases are read lazily from the file's info.aliases; a malformed file is reported
       // when it is used, not when the catalogue is listed.
       try {
@@ -89,10 +83,10 @@ MachineDocument resolve_machine(const std::string& spec, const std::string& extr
                                (spec.size() > 5 && spec.substr(spec.size() - 5) == ".json");
   if (looks_like_path || fs::exists(spec, ec)) return load_machine_file(spec);
   const auto entries = list_catalogue(extra_dir);
-  const std::string key = key_of(spec);
+  const std::string key = hardware_key(spec);
   for (const auto& e : entries) {
-    bool match = key_of(e.name) == key;
-    for (const auto& a : e.aliases) match = match || key_of(a) == key;
+    bool match = hardware_key(e.name) == key;
+    for (const auto& a : e.aliases) match = match || hardware_key(a) == key;
     if (match) {
       MachineDocument m = load_machine_file(e.path);
       m.origin = e.name;
@@ -109,8 +103,8 @@ MachineDocument resolve_machine(const std::string& spec, const std::string& extr
   };
   std::vector<Scored> scored;
   for (const auto& e : entries) {
-    std::vector<std::string> keys = {key_of(e.name)};
-    for (const auto& a : e.aliases) keys.push_back(key_of(a));
+    std::vector<std::string> keys = {hardware_key(e.name)};
+    for (const auto& a : e.aliases) keys.push_back(hardware_key(a));
     size_t best = edit_distance(key, keys.front());
     bool prefix = false;
     for (const auto& k : keys) {

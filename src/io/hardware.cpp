@@ -63,14 +63,6 @@ const std::vector<std::string>& hardware_kinds() {
 }
 
 namespace {
-// Names compare ignoring case, '-', '_' and spaces, as catalogue names do ("RTX 6000" =
-// "rtx-6000").
-std::string key_of(const std::string& s) {
-  std::string out;
-  for (char c : lower(s))
-    if (c != '-' && c != '_' && c != ' ') out += c;
-  return out;
-}
 std::optional<int> parse_year(const std::string& text, const std::string& whole) {
   if (text.empty()) return std::nullopt;
   const bool digits =
@@ -123,12 +115,12 @@ bool matches_filter(const HardwareSummary& e, const HardwareFilter& f) {
   }
   if (f.memory_min && !(e.memory_bytes && *e.memory_bytes >= *f.memory_min)) return false;
   if (!f.search.empty()) {
-    const std::string key = key_of(f.search);
+    const std::string key = hardware_key(f.search);
     std::vector<std::string> names = e.aliases;
     names.push_back(e.name);
     names.push_back(e.display_name);
     const bool found = std::any_of(names.begin(), names.end(), [&](const std::string& n) {
-      return key_of(n).find(key) != std::string::npos;
+      return hardware_key(n).find(key) != std::string::npos;
     });
     if (!found) return false;
   }
@@ -510,6 +502,13 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
     }
   }
   return problems;
+}
+
+std::string hardware_key(const std::string& name) {
+  std::string out;
+  for (char c : lower(name))
+    if (c != '-' && c != '_' && c != ' ') out += c;
+  return out;
 }
 
 }  // namespace roofline

@@ -1,4 +1,4 @@
-// Reader of likwid-perfctr output → one table of (region, group, thread, metric, value).
+// LikwidTableReader of likwid-perfctr output → one table of (region, group, thread, metric, value).
 //   text (what likwid-perfctr prints to the terminal):
 //     Region NAME, Group N: GROUP          (or "Group N: GROUP" without the marker API)
 //     +---------+---------+                then tables "Region Info", "Event | Counter",
@@ -20,10 +20,6 @@
 namespace roofline {
 namespace {
 
-bool starts_with(const std::string& s, const char* p) {
-  return s.rfind(p, 0) == 0;
-}
-
 bool missing_text(const std::string& t) {
   return t.empty() || t == "-" || t == "nil" || t == "nan" || t == "NaN" || t == "N/A";
 }
@@ -44,8 +40,8 @@ int significant_digits(const std::string& t) {
 
 enum class Kind { none, info, event, metric, stat };
 
-struct Reader {
-  Reader(TextLines& l, ToolTable& t, int runs_before)
+struct LikwidTableReader {
+  LikwidTableReader(TextLines& l, ToolTable& t, int runs_before)
       : lines(l), tab(t), run(runs_before), first_run(runs_before + 1) {}
   TextLines& lines;
   ToolTable& tab;
@@ -245,7 +241,7 @@ struct Reader {
       end_csv_table();
       std::size_t i = 1;
       std::string region;
-      if (i < cells.size() && starts_with(cells[i], "Region ")) region = cells[i++].substr(7);
+      if (i < cells.size() && cells[i].starts_with("Region ")) region = cells[i++].substr(7);
       static const std::regex group_re(R"(Group (\d+) (Raw|Metric)( STAT)?)");
       std::smatch m;
       const std::string g = i < cells.size() ? cells[i] : "";
@@ -303,7 +299,7 @@ struct Reader {
       // A text table ends with its closing rule; anything else first means it was cut.
       if (text != Text::none)
         fail(lines.line_number(), 1, "a table ends without its closing rule (file truncated?)");
-      if (starts_with(line, "TABLE,") || starts_with(line, "STRUCT,") ||
+      if (line.starts_with("TABLE,") || line.starts_with("STRUCT,") ||
           (csv && line.find(',') != std::string::npos)) {
         csv_line(line, rec);
         continue;
@@ -315,7 +311,7 @@ struct Reader {
       }
       // likwid-perfctr prints the CPU before each run ("CPU name:\t..."); in CSV the same
       // lines follow every STRUCT and do not start runs.
-      if (starts_with(line, "CPU name:") && line.find("CPU name:,") != 0) {
+      if (line.starts_with("CPU name:") && line.find("CPU name:,") != 0) {
         end_csv_table();
         if (run_has_blocks) new_run();
         continue;
@@ -342,7 +338,7 @@ void read_likwid_table(TextLines& lines, ToolTable& table) {
   const std::size_t records_before = table.records.size();
   const std::string origin = table.origin;
   table.origin = lines.origin();  // messages of this file name this file
-  Reader rd(lines, table, runs_before);
+  LikwidTableReader rd(lines, table, runs_before);
   rd.read();
   table.origin = origin;
   if (table.records.size() == records_before)

@@ -21,10 +21,6 @@ std::string_view trim_view(std::string_view s) {
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-
 /// Metrics the points step can use; the others are only named in ToolTable::metric_names.
 bool wanted_metric(std::string_view m) {
   static const char* const prefixes[] = {
@@ -43,11 +39,11 @@ bool wanted_metric(std::string_view m) {
       "dram__cycles_elapsed.avg",
   };
   for (const char* p : prefixes)
-    if (starts_with(m, p)) return true;
+    if (std::string_view(m).starts_with(p)) return true;
   return false;
 }
 
-bool missing_text(std::string_view t) {
+bool ncu_missing_text(std::string_view t) {
   return t.empty() || t == "n/a" || t == "N/A" || t == "(!) n/a" || t == "-";
 }
 
@@ -79,8 +75,8 @@ bool is_header(const CsvRecord& r) {
   return find_field(r, "Kernel Name") >= 0;
 }
 
-struct Reader {
-  Reader(TextLines& l, ToolTable& t, const NcuRecordSink& s) : lines(l), tab(t), sink(s) {}
+struct NcuTableReader {
+  NcuTableReader(TextLines& l, ToolTable& t, const NcuRecordSink& s) : lines(l), tab(t), sink(s) {}
   TextLines& lines;
   ToolTable& tab;
   const NcuRecordSink& sink;
@@ -102,9 +98,9 @@ struct Reader {
         split_csv(line, lines, rec);
         return true;
       }
-      if (starts_with(line, "==")) {
-        const bool error = starts_with(line, "==ERROR==");
-        if (error || starts_with(line, "==WARNING==")) {
+      if (std::string_view(line).starts_with("==")) {
+        const bool error = std::string_view(line).starts_with("==ERROR==");
+        if (error || std::string_view(line).starts_with("==WARNING==")) {
           if (messages.size() < 5)
             messages.push_back("line " + std::to_string(lines.line_number()) + ": " + line);
           if (error && first_error.empty()) {
@@ -157,7 +153,7 @@ struct Reader {
     v.unit = unit;
     v.line = rec.line;
     v.column = rec.columns[field];
-    if (missing_text(trim_view(rec.fields[field]))) {
+    if (ncu_missing_text(trim_view(rec.fields[field]))) {
       v.missing = true;
     } else {
       v.value = parse_profiler_number(rec.fields[field], tab.origin, v.line, v.column, metric);
@@ -319,7 +315,7 @@ struct Reader {
 ToolTable read_ncu_table(TextLines& lines, const NcuRecordSink& sink) {
   ToolTable tab;
   tab.origin = lines.origin();
-  Reader rd(lines, tab, sink);
+  NcuTableReader rd(lines, tab, sink);
   bool header = false;
   while (rd.next_row())
     if (is_header(rd.rec)) {

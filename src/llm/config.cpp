@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "llm/config_checks.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/llm.hpp"
@@ -13,15 +14,6 @@
 
 namespace roofline::llm {
 namespace {
-
-bool whole(double v) {
-  return std::isfinite(v) && v == std::floor(v);
-}
-
-[[noreturn]] void bad(const std::string& origin, const std::string& field, const std::string& why,
-                      const std::string& got) {
-  throw InputError(origin + ": " + field + ": " + why + (got.empty() ? "" : " (got " + got + ")"));
-}
 
 ModelConfig dense(const char* name, const char* source, double d, double h, double kv, double ff,
                   double layers, double vocab, double published) {

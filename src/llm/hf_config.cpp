@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "llm/config_checks.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/llm.hpp"
@@ -16,15 +17,6 @@
 
 namespace roofline::llm {
 namespace {
-
-bool whole(double v) {
-  return std::isfinite(v) && v == std::floor(v);
-}
-
-[[noreturn]] void bad(const std::string& origin, const std::string& field, const std::string& why,
-                      const std::string& got) {
-  throw InputError(origin + ": " + field + ": " + why + (got.empty() ? "" : " (got " + got + ")"));
-}
 
 bool one_of(const std::string& t, std::initializer_list<const char*> names) {
   for (const char* n : names)

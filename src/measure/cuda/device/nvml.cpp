@@ -14,11 +14,12 @@
 
 namespace roofline::cuda::nvml {
 
-namespace {
-
+// NVML's types (named, not in an anonymous namespace: Session::Api has external linkage).
 using Return = int;
 struct DeviceSt;
 using Device = DeviceSt*;
+
+namespace {
 
 constexpr int kClockSm = 1;
 constexpr int kClockMem = 2;
