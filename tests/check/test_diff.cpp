@@ -1,12 +1,13 @@
 // diff_roofs against hand derivations: ratios, spreads, one-sided roofs, the ridge.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include "roofline/diff.hpp"
 #include "roofline/error.hpp"
 
 using namespace roofline;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 Statistics stats(int reps, double median, double min, double max) {
   Statistics s;
@@ -31,8 +32,6 @@ RoofSet set(const std::string& name, double fp64, double dram) {
   r.memory.push_back(m);
   return r;
 }
-
-}  // namespace
 
 TEST(Diff, RatiosSpreadsAndTheRidge) {
   RoofSet a = set("a", 100e9, 20e9);
@@ -117,3 +116,4 @@ TEST(Diff, DefaultRoofsUnderDifferentNamesAreStillCompared) {
   EXPECT_EQ(d.only_a, std::vector<std::string>{"memory HBM3"});
   EXPECT_EQ(d.only_b, std::vector<std::string>{"memory HBM3e"});
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -4,6 +4,7 @@
 // wrong), a non-zero exit status, and leave the output file it was given unchanged — no file
 // created, none half-written, no temporary left beside it.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -13,7 +14,7 @@
 #include "cli/cli_runner.hpp"
 
 namespace roofline::test {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 struct Case {
   std::string what;               // the bad input, in words
@@ -271,5 +272,5 @@ TEST(CliBadInputs, EveryCommandRefusesClearlyAndWritesNothing) {
   }
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test

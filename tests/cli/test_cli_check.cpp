@@ -1,5 +1,6 @@
 // `roofline check` end to end: lines, exit codes (0 pass, 5 gate failed, 2 bad input), JUnit.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -13,7 +14,7 @@ using roofline::test::slurp;
 using roofline::test::TempDir;
 using roofline::test::write_text;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 // Roofs π = 100 FLOP/s, β = 10 byte/s (ridge 10 FLOP/byte).
 //   "compute ok": I = 80, attainable min(100, 800) = 100, P = 80/1 = 80  → attainment 0.8
@@ -30,8 +31,6 @@ std::vector<std::string> args(std::vector<std::string> a) {
   a.insert(a.end(), kRoofs.begin(), kRoofs.end());
   return a;
 }
-
-}  // namespace
 
 TEST(CliCheck, GlobalMinimumFailsTheSlowPointWithExit5) {
   TempDir d;
@@ -211,3 +210,4 @@ TEST(CliCheck, ReadsWhatRooflineRunWrites) {
                      run["points"][i]["diagnosis"]["attainment"].get<double>());
   }
 }
+}  // namespace ROOFLINE_UNITY_ID

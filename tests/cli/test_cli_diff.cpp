@@ -1,6 +1,7 @@
 // `roofline diff` end to end: two catalogue machines, two measured-style documents with
 // statistics, two points documents, the overlay chart, and refusals.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -14,7 +15,7 @@ using roofline::test::slurp;
 using roofline::test::TempDir;
 using roofline::test::write_text;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 json load(const std::string& path) {
   return json::parse(slurp(path));
@@ -39,8 +40,6 @@ std::string machine(const std::string& name, double fp64, double dram, double dr
                  {"cv", 0.01}}}}}}};
   return j.dump();
 }
-
-}  // namespace
 
 TEST(CliDiff, TwoCatalogueMachinesRatiosFromTheirFiles) {
   auto r = run_cli({"diff", "h100-sxm", "h200", "--json"});
@@ -170,3 +169,4 @@ TEST(CliDiff, NamesFromFilesStayOnTheirLineAndEscaped) {
             std::string::npos)
       << r.out;
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -1,6 +1,7 @@
 // `roofline energy` end to end: the model on given roofs and costs (hand-derived figures as in
 // tests/energy/test_energy_model.cpp), the catalogue bound, the power interface, refusals.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -9,9 +10,8 @@
 using nlohmann::json;
 using roofline::test::run_cli;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const std::string kFixture = std::string(ROOFLINE_TEST_DATA) + "/energy/powercap/intel-1pkg";
-}
 
 TEST(CliEnergy, ModelOnGivenRoofsAndCosts) {
   // π = 100 GFLOP/s, β = 25 GB/s, ε_flop = 100 pJ, ε_mem = 500 pJ/byte, π0 = 10 W:
@@ -63,3 +63,4 @@ TEST(CliEnergy, CatalogueBoundAndNothingToSay) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("eps_flop"), std::string::npos) << r.err;
 }
+}  // namespace ROOFLINE_UNITY_ID

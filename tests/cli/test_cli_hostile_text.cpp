@@ -3,6 +3,7 @@
 // executable must show them escaped on stdout and stderr — with or without NO_COLOR, on a
 // terminal or not — disarm them in CSV, and keep SVG well-formed (so PNG export works).
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -16,7 +17,7 @@
 #include "report/xml_lite.hpp"
 
 namespace roofline::test {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -266,5 +267,5 @@ TEST(CliHostileText, SvgStaysWellFormedAndPngExportWorks) {
   EXPECT_EQ(slurp(d.file("chart.png")).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test

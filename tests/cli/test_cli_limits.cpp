@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -17,7 +18,7 @@
 #include "cli/cli_runner.hpp"
 
 namespace roofline::test {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 using nlohmann::json;
 const std::string kData = ROOFLINE_TEST_DATA;
@@ -167,5 +168,5 @@ TEST(CliLimits, ACrashIsACrashNotAHang) {
   EXPECT_FALSE(has(err, "Caught signal")) << err;
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -16,7 +17,7 @@
 #include "cli/cli_runner.hpp"
 
 namespace roofline::test {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 namespace fs = std::filesystem;
 const std::string kData = ROOFLINE_TEST_DATA;
@@ -224,5 +225,5 @@ TEST(CliInputs, HugeAndDeepDocumentsAreRefusedBeforeParsing) {
             (std::set<std::string>{"big.json", "deep-section.json", "deep.json"}));
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test

@@ -2,6 +2,7 @@
 // bus-bandwidth formula, the network roofs, and the cluster document assembled from fake node
 // measurements — then judged like any machine document.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,7 @@
 using namespace roofline;
 using namespace roofline::cluster;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 // A fake node measurement: one fp64 compute roof, a DRAM roof, and one more roof when asked.
 MachineDocument fake_node(double peak, double dram, bool with_l3 = true) {
@@ -74,8 +75,6 @@ NetworkMeasurement fake_network(int ranks) {
   net.allreduce.push_back({8e6, 4e-3});
   return net;
 }
-
-}  // namespace
 
 TEST(ClusterAggregate, MedianOfOddAndEvenCounts) {
   EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
@@ -328,3 +327,4 @@ TEST(ClusterProbe, BuiltinProbeMeasuresAndChecksTriadAndFma) {
   EXPECT_EQ(m.roofs.name, "here");
   EXPECT_NO_THROW(m.roofs.validate());
 }
+}  // namespace ROOFLINE_UNITY_ID

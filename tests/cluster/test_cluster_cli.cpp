@@ -2,6 +2,7 @@
 // `roofline cluster` as a single rank (no mpirun): per-node documents, the rank-count check and a
 // failing node, each leaving no partial document. The multi-rank runs are in tests/ci.d/mpi.sh.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -14,7 +15,7 @@ using roofline::test::run_cli;
 using roofline::test::TempDir;
 using roofline::test::write_text;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 std::string example(const std::string& name, const std::string& file) {
   return std::string(ROOFLINE_SOURCE_DIR) + "/examples/custom/" + name + "/" + file;
@@ -32,8 +33,6 @@ bool has(const std::string& text, const std::string& what) {
 
 // MPICH keeps allocations until exit; under LeakSanitizer that would fail the run.
 const char* kMpiEnv = "NO_COLOR=1 ASAN_OPTIONS=detect_leaks=0";
-
-}  // namespace
 
 TEST(CustomUnits, DatabaseQueryReadsInTuplesAndDiskReads) {
   const auto r = run_example("db");
@@ -128,3 +127,4 @@ TEST(ClusterCli, WrongRankCountOrFailingNodeWritesNothing) {
   EXPECT_TRUE(has(r.err, "missing-0.json")) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
@@ -6,7 +7,7 @@
 
 using namespace roofline;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 // A point with intensity I (at the default level) and performance P, W = 1e12.
 Point at(double intensity, double performance, std::string precision = "fp32") {
   Point p;
@@ -20,7 +21,6 @@ Point at(double intensity, double performance, std::string precision = "fp32") {
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
-}  // namespace
 
 // docs/model.md §6, row 1: far below both roofs — how it runs, not the hardware.
 TEST(Diagnosis, Row1FarBelowBothRoofs) {
@@ -157,3 +157,4 @@ TEST(Diagnosis, BadPointsAreRejected) {
   p = at(1, 1e9, "fp8");
   EXPECT_THROW(diagnose(p, test::seed_a100()), InputError);  // no fp8 roof
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
@@ -6,11 +7,10 @@
 
 using namespace roofline;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const DataType fp64 = parse_dtype("fp64");
 const DataType fp32 = parse_dtype("fp32");
 const DataType fp16 = parse_dtype("fp16");
-}  // namespace
 
 TEST(Kernels, SaxpyAndDaxpyFromTheSeed) {
   // docs/model.md §3: SAXPY fp32 W = 2N, Q = 12N ⇒ I = 1/6, independent of N.
@@ -134,3 +134,4 @@ TEST(Kernels, CatalogueLookupAndErrors) {
     EXPECT_GE(k.traffic_write_allocate.value, k.traffic.value) << spec.name;
   }
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -1,6 +1,7 @@
 // The CUDA backend without a GPU (and with one): status, measure's refusal, statistics, the
 // machine document built from measurements, and the helpers of the measurement plan.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include "measure/cuda/internal.hpp"
 #include "roofline/cuda.hpp"
@@ -8,15 +9,13 @@
 using namespace roofline;
 using namespace roofline::cuda;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 bool has_device() {
   // status() names the device when there is one; otherwise it says why not.
   const std::string s = status(0);
   return s.rfind("no CUDA device", 0) != 0 && s.rfind("CUDA not compiled in", 0) != 0;
 }
-
-}  // namespace
 
 TEST(CudaBackend, StatusSaysWhyThereIsNoDevice) {
   const std::string s = status(0);
@@ -173,3 +172,4 @@ TEST(CudaBackend, MeasurementPlanHelpers) {
   EXPECT_EQ(detail::clock_event_names(uint64_t{1} << 12), (std::vector<std::string>{"0x1000"}));
   EXPECT_TRUE(detail::clock_event_names(0).empty());
 }
+}  // namespace ROOFLINE_UNITY_ID

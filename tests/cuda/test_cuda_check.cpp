@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "unity_id.hpp"
 
 #include <csignal>
 #include <cstdlib>
@@ -19,7 +20,7 @@ using namespace roofline;
 using namespace roofline::cuda;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 // An H200 (and H100 SXM, A100) SM as cudaGetDeviceProperties reports it: 2048 threads, 32
 // blocks, 65536 registers, 228 KiB of shared memory, 1 KiB reserved per block.
@@ -107,8 +108,6 @@ bool mentions(const std::vector<std::string>& lines, const std::string& what) {
     if (l.find(what) != std::string::npos) return true;
   return false;
 }
-
-}  // namespace
 
 TEST(CudaOccupancy, BlocksPerSmAsTheCalculatorCountsThem) {
   // Registers per warp round up to 256; each of the 4 sub-partitions holds 16384.
@@ -396,3 +395,4 @@ TEST(CudaCheck, TextFromRecordsIsMadePrintable) {
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
   EXPECT_NE(text.find("L2\\u001b[2J"), std::string::npos) << text;
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -1,6 +1,7 @@
 // Theoretical GPU roofs against datasheet peaks (roofs are derived — SMs × clock × work per SM
 // per cycle; bus width × memory clock × 2). Runs on every build, GPU or not.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 #include <map>
@@ -10,7 +11,7 @@
 using namespace roofline;
 using namespace roofline::cuda;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 // Device properties as cudaGetDeviceProperties / cudaDeviceGetAttribute report them.
 DeviceProps a100_80gb() {
@@ -63,8 +64,6 @@ double peak(const RoofSet& s, const std::string& name) {
   return ::testing::AssertionFailure() << value << " is " << rel * 100 << "% from " << expected
                                        << " (allowed " << tolerance * 100 << "%)";
 }
-
-}  // namespace
 
 TEST(CudaTheory, A100MatchesItsDatasheet) {
   // NVIDIA A100 datasheet (SXM4 80GB): fp64 9.7, fp64 tensor 19.5, fp32 19.5, tf32 156,
@@ -207,3 +206,4 @@ TEST(CudaTheory, TensorTheoryAtTheClockSustainedUnderLoad) {
   EXPECT_THROW(theoretical_roofs(h200(), {{"bf16 tensor", {0, 3, "x"}}}), InputError);
   EXPECT_THROW(theoretical_roofs(h200(), {{"bf16 tensor", {std::nan(""), 3, "x"}}}), InputError);
 }
+}  // namespace ROOFLINE_UNITY_ID

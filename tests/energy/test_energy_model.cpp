@@ -1,6 +1,7 @@
 // The energy roofline (Choi, Bedard, Fowler & Vuduc, IPDPS 2013) against hand derivations from
 // the paper's equations, each checked a second way from E = W·ε_flop + Q·ε_mem + π0·T directly.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <limits>
 
@@ -9,7 +10,7 @@
 
 using namespace roofline;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 // π = 100 GFLOP/s (τ_flop = 1e-11 s), β = 25 GB/s (τ_mem = 4e-11 s), ε_flop = 100 pJ,
 // ε_mem = 500 pJ/byte, π0 = 10 W.
 EnergyCosts costs() {
@@ -21,7 +22,6 @@ EnergyCosts costs() {
   c.pi0 = 10;
   return c;
 }
-}  // namespace
 
 TEST(EnergyModel, BalancesAndEffectiveCosts) {
   const EnergyCosts c = costs();
@@ -80,3 +80,4 @@ TEST(EnergyModel, BadCostsAreRefused) {
   c.tau_mem = std::numeric_limits<double>::infinity();
   EXPECT_THROW(c.validate(), InputError);
 }
+}  // namespace ROOFLINE_UNITY_ID

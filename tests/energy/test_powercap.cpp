@@ -1,14 +1,14 @@
 // The powercap (RAPL) reader on fixture trees laid out like /sys/class/powercap.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include "roofline/error.hpp"
 #include "roofline/powercap.hpp"
 
 using namespace roofline;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const std::filesystem::path kData = std::filesystem::path(ROOFLINE_TEST_DATA) / "energy";
-}
 
 TEST(Powercap, FindsZonesSkipsTheControlTypeAndSaysWhatItCannotRead) {
   const PowerInterface pi = find_powercap_zones(kData / "powercap" / "intel-1pkg");
@@ -45,3 +45,4 @@ TEST(Powercap, EnergyBetweenReadingsAllowsOneWrap) {
   EXPECT_THROW(energy_joules_between(10, 5, 0), InputError);
   EXPECT_THROW(energy_joules_between(10, 5, 8), InputError);
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -1,6 +1,7 @@
 // The hardware catalogue (data/hardware): every file valid, datasheet numbers spot-checked
 // against their sources, the seed's ridge points (docs/model.md §8), name resolution.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -21,7 +22,7 @@
 using namespace roofline;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const fs::path kCatalogue = fs::path(ROOFLINE_SOURCE_DIR) / "data" / "hardware";
 
 std::vector<fs::path> catalogue_files() {
@@ -59,7 +60,6 @@ std::string error_of(const std::function<void()>& f) {
   }
   return "";
 }
-}  // namespace
 
 TEST(Catalogue, EveryFileLoadsAndPassesTheCatalogueRules) {
   const auto files = catalogue_files();
@@ -753,3 +753,4 @@ TEST(Catalogue, ValueSourcesListEveryValueWithItsDocument) {
   }
   EXPECT_TRUE(seen);
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -1,6 +1,7 @@
 // `roofline hw` as a user runs it: list, show, compare (regimes), ridges, check, user catalogue
 // directories (--hw-dir, $ROOFLINE_HW_PATH) and machine documents in place of names.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 #include <map>
@@ -16,7 +17,7 @@ using roofline::test::slurp;
 using roofline::test::TempDir;
 using roofline::test::write_text;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const std::string kCatalogue = std::string(ROOFLINE_SOURCE_DIR) + "/data/hardware";
 
 std::string user_gpu() {
@@ -30,7 +31,6 @@ std::string user_gpu() {
     "compute": [{"name": "fp32 vector", "precision": "fp32", "unit": "vector", "peak": "10 TFLOP/s", "source": "spec"}],
     "memory": [{"level": "DRAM", "kind": "memory", "bandwidth": "1 TB/s", "source": "spec"}]})";
 }
-}  // namespace
 
 TEST(CliHw, ListAndFilters) {
   auto r = run_cli({"hw", "list", "--json"});
@@ -465,3 +465,4 @@ TEST(CliHw, CompareWarnsWhenDefaultRoofsDifferInPrecision) {
       << r.err;
   EXPECT_EQ(r.err.find("decode"), std::string::npos) << r.err;
 }
+}  // namespace ROOFLINE_UNITY_ID

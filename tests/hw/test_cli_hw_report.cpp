@@ -2,6 +2,7 @@
 // the workload line with its ratio, on the roofs --precision chose) and ridges (the memory-wall
 // trajectory); paths refused before any work.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -22,7 +23,7 @@ using roofline::test::TempDir;
 using roofline::test::XmlNode;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 bool has_rsvg() {
   return std::system("command -v rsvg-convert >/dev/null 2>&1") == 0;
 }
@@ -38,7 +39,6 @@ std::vector<const XmlNode*> roof_lines(const XmlNode& root, const std::string& c
     if (n->has("data-roof")) out.push_back(n);
   return out;
 }
-}  // namespace
 
 TEST(CliHwReport, ShowDrawsTheDevicesRoofs) {
   TempDir dir;
@@ -226,3 +226,4 @@ TEST(CliHwReport, RidgesDrawTheTrajectory) {
   EXPECT_NE(html.find("Not drawn (no release year): my-box"), std::string::npos);
   EXPECT_EQ(html.find("data-device=\"my-box\""), std::string::npos);
 }
+}  // namespace ROOFLINE_UNITY_ID

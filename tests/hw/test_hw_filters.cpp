@@ -1,6 +1,7 @@
 // The filters of `roofline hw list` (docs/hardware.md): --vendor, --kind, --year, --memory-min
 // and --search, on summaries of the catalogue, and their errors.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <functional>
 
@@ -9,7 +10,7 @@
 
 using namespace roofline;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 HardwareSummary entry(const std::string& name, const std::string& vendor, const std::string& kind,
                       std::optional<int> year, std::optional<double> memory,
                       std::vector<std::string> aliases = {}, const std::string& display = "") {
@@ -31,7 +32,6 @@ std::string error_of(const std::function<void()>& f) {
   }
   return "";
 }
-}  // namespace
 
 TEST(HwFilters, YearTakesOneYearARangeOrAnOpenEnd) {
   HardwareFilter f;
@@ -119,3 +119,4 @@ TEST(HwFilters, AnEntryPassesEveryFilterThatIsSet) {
   both.kind = "gpu";
   EXPECT_FALSE(matches_filter(epyc, both));  // AMD but a cpu
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -1,6 +1,7 @@
 // One rule for --precision in `hw ridges` and `hw compare` (select_compute_roof), and comparing
 // machines on named roofs (compare_roofs_at).
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 
@@ -11,12 +12,11 @@
 
 using namespace roofline;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 MachineDocument load(const std::string& name) {
   return load_machine_file(std::filesystem::path(ROOFLINE_SOURCE_DIR) / "data" / "hardware" /
                            (name + ".json"));
 }
-}  // namespace
 
 TEST(HwPrecision, SelectComputeRoofFollowsRidgeFor) {
   const MachineDocument v100 = load("v100-sxm2"), h100 = load("h100-sxm");
@@ -55,3 +55,4 @@ TEST(HwPrecision, CompareRoofsAtUsesTheNamedRoofOfEachMachine) {
   // compare_at still resolves one precision on every machine.
   EXPECT_DOUBLE_EQ(compare_at(sets, Intensity(1), "fp32").ratios[1], 3.35 / 0.9);
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -2,6 +2,7 @@
 // device and series at the pixel its year and I* map to, axis titles with units, devices named,
 // the HTML page around the SVG, the formats by extension.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -18,7 +19,7 @@ using namespace roofline;
 using roofline::test::parse_xml;
 using roofline::test::XmlNode;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 TrajectoryInput fixture() {
   TrajectoryInput t;
@@ -49,8 +50,6 @@ double num_attr(const XmlNode& n, const std::string& k) {
   EXPECT_TRUE(n.has(k)) << k;
   return n.has(k) ? std::stod(n.attr(k)) : NAN;
 }
-
-}  // namespace
 
 TEST(HwTrajectory, SvgIsWellFormedWithAMarkerPerDeviceAtItsValues) {
   const TrajectoryInput in = fixture();
@@ -189,3 +188,4 @@ TEST(HwTrajectory, FormatsByExtension) {
   ASSERT_GT(png.size(), 1000u);
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 }
+}  // namespace ROOFLINE_UNITY_ID

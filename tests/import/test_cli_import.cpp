@@ -1,5 +1,6 @@
 // roofline import / profile from the command line.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <sys/stat.h>
 
@@ -13,9 +14,8 @@ using nlohmann::json;
 using roofline::test::run_cli;
 using roofline::test::TempDir;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/import/";
-}
 
 TEST(CliImport, NcuJsonIsAPointsDocument) {
   TempDir dir;
@@ -248,3 +248,4 @@ TEST(CliProfile, ReplayOfRecordedCountersPlacesTheHierarchicalPoint) {
   EXPECT_NE(t.out.find("counted W = 2 GFLOP"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("0.3906 FLOP/byte"), std::string::npos) << t.out;
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -1,5 +1,6 @@
 // DCGM dmon import: the case of docs/model.md §13 (docs/model.md §13) and bad files.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 
@@ -10,7 +11,7 @@
 using namespace roofline;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const fs::path kData = fs::path(ROOFLINE_TEST_DATA) / "import";
 RoofSet h100() {
   return load_machine_file(kData / "machine-h100-sxm.json").roofs;
@@ -20,7 +21,6 @@ std::string joined(const std::vector<std::string>& v) {
   for (const auto& x : v) s += x + "\n";
   return s;
 }
-}  // namespace
 
 TEST(ImportDcgm, PeaksComeFromTheMachine) {
   const DcgmPeaks p = dcgm_peaks(h100());
@@ -137,3 +137,4 @@ TEST(ImportDcgm, MissingValuesAreNotSamples) {
   }
   EXPECT_THROW(import_dcgm(std::string("\xFF\xFE#\0E\0", 6), "u.txt", h100()), InputError);
 }
+}  // namespace ROOFLINE_UNITY_ID

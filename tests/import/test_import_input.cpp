@@ -2,6 +2,7 @@
 // NUL, CR LF, limits), CSV records with positions, profiler numbers and units.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -14,7 +15,7 @@
 using namespace roofline;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 std::vector<std::string> lines_of(const std::string& text, std::uint64_t max = kMaxImportBytes) {
   std::istringstream in(text);
   TextLines lines(in, "t.txt", max);
@@ -31,7 +32,6 @@ std::string error_of(const std::function<void()>& f) {
   }
   return "";
 }
-}  // namespace
 
 TEST(ImportInput, LinesEndsAndByteOrderMarks) {
   EXPECT_EQ(lines_of("a\r\nb\nc"), (std::vector<std::string>{"a", "b", "c"}));
@@ -174,3 +174,4 @@ TEST(ImportInput, NcuUnits) {
   EXPECT_THROW(ncu_unit_scale("Xhz", "w"), InputError);
   EXPECT_THROW(ncu_unit_scale("K%", "w"), InputError);
 }
+}  // namespace ROOFLINE_UNITY_ID

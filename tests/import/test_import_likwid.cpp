@@ -1,5 +1,6 @@
 // likwid-perfctr CSV import: FLOPS_DP/SP, MEM, MEM_DP groups, regions, raw fallback, bad files.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 
@@ -9,13 +10,12 @@
 using namespace roofline;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const fs::path kData = fs::path(ROOFLINE_TEST_DATA) / "import";
 ImportResult load(const std::string& name) {
   const auto p = kData / name;
   return import_likwid(read_text_file(p), p.string());
 }
-}  // namespace
 
 TEST(ImportLikwid, FlopsDpAloneHasNoTrafficSoNoPoint) {
   try {
@@ -206,3 +206,4 @@ TEST(ImportLikwid, ByteOrderMarkAndEncodings) {
   EXPECT_DOUBLE_EQ(r.doc.points[0].traffic[0].bytes.value, 20e6 * 2);
   EXPECT_THROW(import_likwid(std::string("\xFF\xFET\0A\0", 6), "u.csv"), InputError);
 }
+}  // namespace ROOFLINE_UNITY_ID

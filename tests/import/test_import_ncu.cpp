@@ -1,5 +1,6 @@
 // Nsight Compute CSV import: W, Q, T per kernel, units and separators, hierarchy, bad files.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 
@@ -9,7 +10,7 @@
 using namespace roofline;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const fs::path kData = fs::path(ROOFLINE_TEST_DATA) / "import";
 ImportResult load(const std::string& name) {
   const auto p = kData / name;
@@ -23,7 +24,6 @@ std::string error_of(const std::string& text, const std::string& origin = "r.csv
   }
   return "";
 }
-}  // namespace
 
 TEST(ImportNcu, RawPageOnePointPerKernel) {
   const auto r = load("ncu-raw-saxpy.csv");
@@ -381,3 +381,4 @@ TEST(ImportNcu, CyclesGiveTheDuration) {
                                       "sm__cycles_elapsed.avg.per_second"),
             std::string::npos);
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -2,6 +2,7 @@
 // tests/data/import/real/README.md). Every W, Q and T is computed by hand from the numbers in
 // the file, the computation written beside the expectation.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -12,7 +13,7 @@
 using namespace roofline;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const fs::path kReal = fs::path(ROOFLINE_TEST_DATA) / "import" / "real";
 
 std::string path(const std::string& name) {
@@ -48,7 +49,6 @@ bool has_note(const ImportResult& r, const std::string& part) {
     if (n.find(part) != std::string::npos) return true;
   return false;
 }
-}  // namespace
 
 // ---- Nsight Compute -------------------------------------------------------------------------
 
@@ -386,3 +386,4 @@ TEST(RealDcgm, T4TritonRunsGiveOnePointEach) {
     EXPECT_EQ(p.precision, "fp16 tensor") << c.file;
   }
 }
+}  // namespace ROOFLINE_UNITY_ID

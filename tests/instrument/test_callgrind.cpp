@@ -1,6 +1,7 @@
 // Q by cache simulation: callgrind's files read as Valgrind's own reader reads them, and the
 // machine's cache geometry given to Valgrind in a form it accepts.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <unistd.h>
 
@@ -17,7 +18,7 @@
 #include "roofline/suite.hpp"
 
 namespace roofline::instrument {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 namespace fs = std::filesystem;
 using roofline::test::slurp;
 using roofline::test::TempDir;
@@ -253,5 +254,5 @@ TEST(SimulatorCaches, Spec) {
     EXPECT_THROW(parse_cache_spec(bad), InputError) << bad;
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::instrument

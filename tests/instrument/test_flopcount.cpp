@@ -1,6 +1,7 @@
 // W by instrumentation: programs built by the tests with the flopcount plugin
 // (tests/instrument/programs.cmake) count exactly the FLOP the kernel catalogue states by hand.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -17,7 +18,7 @@
 #include "roofline/suite.hpp"
 
 namespace roofline::instrument {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 namespace fs = std::filesystem;
 using roofline::test::TempDir;
 
@@ -344,5 +345,5 @@ TEST(FlopCount, ResultsDocumentErrorsNameTheFile) {
   EXPECT_EQ(dominant_precision(r.functions[0].ops), "");  // fp64 42 of 52: below 90 %
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::instrument

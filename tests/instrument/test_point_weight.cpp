@@ -1,6 +1,7 @@
 // The points document's per-point `weight` (the dot size charts may use; profile --instrument
 // gives each function its share of the run's time).
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 #include <limits>
@@ -11,7 +12,7 @@
 #include "roofline/io.hpp"
 
 namespace roofline {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 using nlohmann::json;
 
 json document(const json& weight) {
@@ -40,5 +41,5 @@ TEST(PointWeight, ReadWrittenAndCheckedLikeTheOtherFields) {
   EXPECT_THROW(p.validate(), InputError);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline

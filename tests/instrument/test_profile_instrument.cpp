@@ -2,6 +2,7 @@
 // per function — W counted, Q simulated (small simulated caches, so that "DRAM size" stays small
 // under the simulator), T sampled natively.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <string>
 
@@ -13,7 +14,7 @@
 #include "roofline/kernels.hpp"
 
 namespace roofline::instrument {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 using nlohmann::json;
 using roofline::test::run_cli;
 
@@ -229,5 +230,5 @@ TEST(ProfileInstrumentCli, BadOptionsNameTheProblem) {
   EXPECT_NE(r.err.find("no program given"), std::string::npos) << r.err;
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::instrument

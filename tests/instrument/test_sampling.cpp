@@ -3,6 +3,7 @@
 // runs light() then heavy(), which does 3× light's dependent square roots: the samples must
 // split about 1 : 3 whichever sampler the runtime used.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -16,7 +17,7 @@
 #include "roofline/suite.hpp"
 
 namespace roofline::instrument {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 namespace fs = std::filesystem;
 using roofline::test::TempDir;
 
@@ -126,5 +127,5 @@ TEST(Sampling, ElfSymbolsOfTheProgramAndErrors) {
   }
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::instrument

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -9,7 +10,7 @@
 using namespace roofline;
 using nlohmann::json;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 json minimal_machine() {
   return json::parse(R"({
     "schema": "roofline.machine", "version": 1, "name": "test",
@@ -27,7 +28,6 @@ std::string message_of(const std::function<void()>& f) {
   }
   return "";
 }
-}  // namespace
 
 TEST(Documents, MachineRoundTrip) {
   MachineDocument m = machine_from_json(minimal_machine(), "m.json");
@@ -140,3 +140,4 @@ TEST(Files, AtomicWriteReplacesWholeFileAndLeavesNoTemporary) {
   EXPECT_EQ(read_text_file(f), "second, longer");
   fs::remove_all(dir);
 }
+}  // namespace ROOFLINE_UNITY_ID

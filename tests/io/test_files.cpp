@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -18,7 +19,7 @@
 using namespace roofline;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 struct Dir {
   fs::path path;
@@ -60,8 +61,6 @@ std::string message_of(const std::function<void()>& f) {
   }
   return "(no error)";
 }
-
-}  // namespace
 
 TEST(Files, ReplacingAFileKeepsItsMode) {
   Dir d;
@@ -212,3 +211,4 @@ TEST(Files, TmpdirThatIsNotAFolderIsNamed) {
   if (old) ::setenv("TMPDIR", saved.c_str(), 1);
   EXPECT_NE(m.find("TMPDIR=/nonexistent-roofline: not an existing folder"), std::string::npos) << m;
 }
+}  // namespace ROOFLINE_UNITY_ID

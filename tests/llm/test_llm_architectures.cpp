@@ -3,6 +3,7 @@
 // dense first layers, MTP), Gemma 2/3 (local and global layers), Llama 4 (chunked attention,
 // MoE with a shared expert). Sources of files and figures: tests/data/llm/README.md.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -13,7 +14,7 @@
 #include "roofline/llm.hpp"
 
 namespace roofline::llm {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
 
@@ -387,5 +388,5 @@ TEST(LlmLayerTypes, ExplicitListWinsAndUnknownTypesAreRefused) {
   EXPECT_THROW(model_from_hf_json(j, "types.json"), InputError);  // 1 entry for 32 layers
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::llm

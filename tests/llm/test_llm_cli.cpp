@@ -1,5 +1,6 @@
 // `roofline llm` as a user runs it: outputs, formats, and bad input → exit 2 with a clear message.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -9,7 +10,7 @@
 #include "cli/cli_runner.hpp"
 
 namespace roofline::test {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
 const std::string kA100 = kData + "a100-80gb.json";
@@ -351,5 +352,5 @@ TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
   }
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test

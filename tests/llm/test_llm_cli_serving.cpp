@@ -2,6 +2,7 @@
 // decoding, parallelism warnings, cost, training, calibration, machines side by side; bad input
 // → exit 2 naming the flag.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,7 +11,7 @@
 #include "cli/cli_runner.hpp"
 
 namespace roofline::test {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
 const std::string kA100 = kData + "a100-80gb.json";
@@ -205,5 +206,5 @@ TEST(LlmCliServing, CalibratedRoofs) {
   EXPECT_NE(bad.err.find("--attainment"), std::string::npos) << bad.err;
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test

@@ -1,5 +1,6 @@
 // Model shapes: presets against published sizes, the Hugging Face config.json reader, bad configs.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <string>
 
@@ -8,7 +9,7 @@
 #include "roofline/llm.hpp"
 
 namespace roofline::llm {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
 
@@ -299,5 +300,5 @@ TEST(LlmConfig, IntLists) {
   EXPECT_THROW(parse_int_list("", "--batch"), InputError);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::llm

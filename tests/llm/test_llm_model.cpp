@@ -2,6 +2,7 @@
 // the seed's intensities, the batch-1 time floor, the critical batch, MoE, GQA, fused attention,
 // TP.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -12,7 +13,7 @@
 #include "roofline/llm.hpp"
 
 namespace roofline::llm {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
 
@@ -477,5 +478,5 @@ TEST(LlmModel, PointsForCharts) {
   EXPECT_EQ(pts.back().name, "decode attention");
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::llm

@@ -2,6 +2,7 @@
 // what a machine document says of its links (and the warnings when it says nothing), expert
 // parallelism's all-to-all, context parallelism's ring exchange, pipeline stages and bubbles.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -12,7 +13,7 @@
 #include "roofline/llm.hpp"
 
 namespace roofline::llm {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
 
@@ -263,5 +264,5 @@ TEST(LlmParallel, PipelineStagesAndBubbles) {
   EXPECT_EQ(replica_devices(s), 4);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::llm

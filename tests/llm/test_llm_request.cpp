@@ -3,6 +3,7 @@
 // serving benchmarks as a bound: a roofline prediction may be faster than a real engine,
 // never slower.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,7 @@
 #include "roofline/llm.hpp"
 
 namespace roofline::llm {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
 
@@ -290,5 +291,5 @@ TEST(LlmServing, PublicBenchmarkLlama8BOnA100IsThreeQuartersOfTheRoofline) {
   EXPECT_NEAR(75 / predicted, 0.73, 0.01);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::llm

@@ -2,6 +2,7 @@
 // improvement), hand derivations of the verification step, and DeepSeek-V3's reported MTP
 // speed-up.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 #include <string>
@@ -11,7 +12,7 @@
 #include "roofline/llm.hpp"
 
 namespace roofline::llm {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
 
@@ -172,5 +173,5 @@ TEST(LlmSpeculative, DeepSeekMtpAsReported) {
   EXPECT_THROW(speculative_decoding(m, s, o, r), InputError);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::llm

@@ -3,6 +3,7 @@
 // cost per token; cost per token from a price and the catalogue's power; calibrated roofs; the
 // device's native 16-bit type.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 #include <string>
@@ -12,7 +13,7 @@
 #include "roofline/llm.hpp"
 
 namespace roofline::llm {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
 
@@ -204,5 +205,5 @@ TEST(LlmDtypes, NativeSixteenBitType) {
   EXPECT_NO_THROW(select_roofs(resolve_machine("tpu-v5e").roofs, d.compute));
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::llm

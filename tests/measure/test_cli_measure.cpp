@@ -1,6 +1,7 @@
 // `roofline measure` as a user runs it: bad options, unwritable output, a short real run, and
 // an interrupt that leaves the previous file untouched.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 
@@ -8,7 +9,7 @@
 #include "roofline/io.hpp"
 
 namespace roofline::test {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 TEST(CliMeasure, BadOptionsExitTwoWithAMessage) {
   auto r = run_cli({"measure", "--precisions", "fp9", "-o", "-"});
@@ -90,5 +91,5 @@ TEST(CliMeasure, TermSignalAlsoStopsCleanly) {
   EXPECT_NE(slurp(d.file("err")).find("no file created"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test

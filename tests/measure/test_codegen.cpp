@@ -3,6 +3,7 @@
 // compute kernels; vector loads and stores for memory kernels). Kernels of every instruction set
 // are checked, including those this CPU cannot run.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -14,7 +15,7 @@
 #include "roofline/cpu_backend.hpp"
 
 namespace roofline::cpu {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 struct Insn {
   unsigned long address = 0;
@@ -175,5 +176,5 @@ TEST(MeasureCodegen, CurveInnerLoopHasEightFmas) {
     }
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::cpu

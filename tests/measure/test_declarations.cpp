@@ -1,6 +1,7 @@
 // Every kernel's declaration is self-consistent: work = instructions × lanes × work per lane,
 // bytes per iteration follow from loads, stores and write-allocate, names are unique.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <map>
 #include <set>
@@ -10,7 +11,7 @@
 #include "roofline/cpu_backend.hpp"
 
 namespace roofline::cpu {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 TEST(MeasureDeclarations, ComputeWorkFollowsFromInstructionsAndLanes) {
   std::set<std::string> symbols;
@@ -148,5 +149,5 @@ TEST(MeasureDeclarations, AddMulKernelsHaveChainsToSpare) {
     }
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::cpu

@@ -2,6 +2,7 @@
 // from the declarations, roofs from the statistics policy, a level's roof from its best mix,
 // theory beside measurement with its judgement, noise said plainly.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -13,7 +14,7 @@
 #include "roofline/statistics.hpp"
 
 namespace roofline::engine {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 Declaration fma512() {
   Declaration d;
@@ -321,5 +322,5 @@ TEST(Engine, RetriesTakeAtMostHalfThePhasesTime) {
   EXPECT_LE(retry_rounds, 21);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::engine

@@ -1,6 +1,7 @@
 // A short real measurement on this machine: sanity only (no timing thresholds), robust on a
 // noisy shared machine. Every supported kernel runs and its accumulators match the declaration.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 
@@ -9,7 +10,7 @@
 #include "roofline/measure.hpp"
 
 namespace roofline {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 TEST(MeasureReal, EverySupportedKernelComputesWhatItDeclares) {
   const auto f = cpu::detect_features();
@@ -136,5 +137,5 @@ TEST(MeasureReal, CancelStopsWithInterrupted) {
   EXPECT_THROW(measure_machine(o), Interrupted);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline

@@ -1,6 +1,7 @@
 // The CPU measurement's plan, resolved before anything runs: options checked, threads placed one
 // per core, the probe's kernel, the DRAM working set by STREAM's rule, the sweep.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <algorithm>
 #include <set>
@@ -8,7 +9,7 @@
 #include "measure/cpu/steps.hpp"
 
 namespace roofline::cpu {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
@@ -205,5 +206,5 @@ TEST(MeasurePlan, NoBackendIsUnavailable) {
   EXPECT_THROW(resolve_plan(o, four_cores(), CpuFeatures{}, 64e9), Unavailable);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::cpu

@@ -1,6 +1,7 @@
 // Statistics, plateau detection on synthetic sweeps, level naming against cache sizes, and the
 // theoretical-peak arithmetic.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <cmath>
 
@@ -9,7 +10,7 @@
 #include "roofline/statistics.hpp"
 
 namespace roofline::cpu {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 constexpr size_t kNone = static_cast<size_t>(-1);  // no plateau assigned
 
@@ -288,7 +289,6 @@ TEST(MeasureTheory, Zen3AndIntelServerTables) {
   EXPECT_FALSE(work_per_cycle(identify_microarchitecture(other), fma256).has_value());
 }
 
-}  // namespace
 ComputeKernel kernel_of(KernelClass kind, int width, double work, int instructions,
                         const char* precision = "fp64") {
   ComputeKernel k{};
@@ -387,4 +387,5 @@ TEST(MeasureLevels, AFartherLevelAboveANearerOneIsReported) {
   EXPECT_TRUE(inverted_levels({}).empty());
 }
 
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::cpu

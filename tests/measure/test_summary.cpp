@@ -1,10 +1,11 @@
 // The terminal summary prints what the document holds: values, ratios, flags, mixes.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include "roofline/measure.hpp"
 
 namespace roofline {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 MachineDocument sample() {
   MachineDocument m;
@@ -61,5 +62,5 @@ TEST(MeasureSummary, ShowsValuesRatiosAndFlags) {
   EXPECT_EQ(t.find("FLOPS"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline

@@ -1,5 +1,6 @@
 // Event tables and counter arithmetic on recorded readings (Intel and AMD), no PMU needed.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 
@@ -10,7 +11,7 @@
 using namespace roofline::counters;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const fs::path kData = fs::path(ROOFLINE_TEST_DATA) / "import";
 
 const EventSpec* find(const std::vector<EventSpec>& es, const std::string& name) {
@@ -31,7 +32,6 @@ std::vector<Reading> readings_for(const std::vector<EventSpec>& events, const Ru
   }
   return out;
 }
-}  // namespace
 
 TEST(CounterPlan, ParsesCpuinfo) {
   const auto c = parse_cpuinfo(
@@ -357,3 +357,4 @@ TEST(MissingPmu, MessageSaysWhatIsMissingAndHowToEnableIt) {
   ok.uncore_pmus.clear();
   EXPECT_NE(explain_uncore_missing(ok).find("no memory-controller PMU"), std::string::npos);
 }
+}  // namespace ROOFLINE_UNITY_ID

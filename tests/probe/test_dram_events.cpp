@@ -1,6 +1,7 @@
 // Memory-controller events for Q from sysfs trees (tests/data/probe/sysfs/, README there):
 // Granite Rapids' two schedulers per channel on both kernel namings, AMD Zen 4/5 amd_umc.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <set>
@@ -10,7 +11,7 @@
 using namespace roofline::counters;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const fs::path kSysfs = fs::path(ROOFLINE_TEST_DATA) / "probe" / "sysfs";
 
 std::string all(const std::vector<std::string>& v) {
@@ -18,7 +19,6 @@ std::string all(const std::vector<std::string>& v) {
   for (const auto& x : v) s += x + "\n";
   return s;
 }
-}  // namespace
 
 TEST(DramEvents, GraniteRapidsCountsBothSchedulersOnEitherKernelNaming) {
   for (const char* tree : {"intel-gnr-sch", "intel-gnr-old"}) {
@@ -84,3 +84,4 @@ TEST(DramEvents, AmdZen4And5CountUmcCasCommands) {
   const PmuStatus s = probe_pmu(kSysfs / "amd-zen4-umc");
   EXPECT_EQ(s.uncore_pmus.size(), 4u);
 }
+}  // namespace ROOFLINE_UNITY_ID

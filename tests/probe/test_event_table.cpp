@@ -2,6 +2,7 @@
 // (tests/data/probe/events/, README there): every row's event code, umask and weight, and every
 // CPU model's event list against Linux's mapfile.csv.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <map>
@@ -18,7 +19,7 @@ using namespace roofline::counters;
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const fs::path kEvents = fs::path(ROOFLINE_TEST_DATA) / "probe" / "events";
 
@@ -137,8 +138,6 @@ std::string hexs(unsigned v) {
   o << "0x" << std::hex << v;
   return o.str();
 }
-
-}  // namespace
 
 TEST(EventTable, EverySourceHasItsExtractAndEveryExtractIsUsed) {
   std::set<std::string> used;
@@ -303,3 +302,4 @@ TEST(EventTable, ClientFreeRunningFixtureMatchesTheKernelTable) {
     EXPECT_EQ(encode_config(formats, def), r.event | (r.umask << 8)) << r.name;
   }
 }
+}  // namespace ROOFLINE_UNITY_ID

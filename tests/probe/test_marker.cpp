@@ -1,6 +1,7 @@
 // The marker runtime: regions, declared work and traffic, threads, disabled cost path, and the
 // round trip through `roofline profile`.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,7 +25,7 @@
 using nlohmann::json;
 namespace md = roofline::marker_detail;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 json region(const json& doc, const std::string& name) {
   for (const auto& r : doc["regions"])
     if (r["name"] == name) return r;
@@ -40,7 +41,6 @@ struct MarkersOn {
     md::configure_for_testing(false, "");
   }
 };
-}  // namespace
 
 TEST(Marker, RegionsAccumulateDeclaredWorkAndTraffic) {
   MarkersOn on;
@@ -219,3 +219,4 @@ TEST(MarkerProfile, ProfilePlacesOnePointPerRegion) {
   // The region without declared W/Q is reported, not turned into a point.
   EXPECT_NE(j["run"]["notes"].dump().find("region 'setup'"), std::string::npos) << j["run"].dump(2);
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -1,5 +1,6 @@
 // perf_event plumbing with software events (they work in VMs) and running programs.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <time.h>
 
@@ -12,7 +13,7 @@
 using namespace roofline::counters;
 namespace fs = std::filesystem;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 const fs::path kSysfs = fs::path(ROOFLINE_TEST_DATA) / "import" / "sysfs";
 
 double thread_cpu_seconds() {
@@ -26,7 +27,6 @@ void spin_for(double seconds) {
   volatile double x = 1;
   while (std::chrono::steady_clock::now() < end) x = x * 1.0000001 + 1e-9;
 }
-}  // namespace
 
 TEST(PerfEvent, TaskClockCountsThisProcess) {
   const auto wall0 = std::chrono::steady_clock::now();
@@ -153,3 +153,4 @@ TEST(RunCounted, CountsTheChildsCpuTimeWithTaskClock) {
   // The child cannot use more CPU than wall time × cores.
   EXPECT_LE(r.totals.cpu_seconds, r.wall_seconds * 256);
 }
+}  // namespace ROOFLINE_UNITY_ID

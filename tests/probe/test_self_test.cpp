@@ -2,6 +2,7 @@
 // kernels with known W (tests/data/probe/selftest/, README there), its verdicts on constructed
 // readings, and the command on this machine (no PMU in the development VM: exit 3).
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 
@@ -16,7 +17,7 @@ using namespace roofline::counters;
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const fs::path kFixtures = fs::path(ROOFLINE_TEST_DATA) / "probe" / "selftest";
 
@@ -61,8 +62,6 @@ EventSpec spec(const std::string& name, Role role, const std::string& what, doub
   e.weight = weight;
   return e;
 }
-
-}  // namespace
 
 TEST(SelfTestArithmetic, PublishedIntelDaxpyCountsTwoFlopPerElement) {
   const json j = json::parse(roofline::read_text_file(kFixtures / "likwidjl-daxpy-flops-dp.json"));
@@ -195,3 +194,4 @@ TEST(SelfTestCommand, TakesNoProgram) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--self-test runs its own kernels"), std::string::npos) << r.err;
 }
+}  // namespace ROOFLINE_UNITY_ID

@@ -3,6 +3,7 @@
 // overlap each other or a point, the tables' spread column, the terminal plot at 100 columns,
 // and the units (OP/s for integer roofs, FLOP/byte on the intensity axis) in every output.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <algorithm>
 #include <array>
@@ -27,7 +28,7 @@
 #include "roofline/text.hpp"
 
 namespace roofline {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 using test::XmlNode;
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/report/";
@@ -555,5 +556,5 @@ TEST(ChartUnits, OneNumberFormatForRatiosAndPercentages) {
   EXPECT_EQ(report::percent_text(0.72006), "72%");
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline

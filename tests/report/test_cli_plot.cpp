@@ -1,6 +1,7 @@
 // `roofline plot` as a user runs it: formats by extension, terminal output, and bad inputs that
 // exit 2 with a clear message and write nothing.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 
@@ -8,7 +9,7 @@
 #include "report/xml_lite.hpp"
 
 namespace roofline {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 using test::run_cli;
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/report/";
@@ -104,5 +105,5 @@ TEST(CliPlot, PointAndKernelWriteTheSameReport) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("none.svg")));
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline

@@ -1,5 +1,6 @@
 // HTML, terminal, CSV and JSON reports, and write_report's choice of format and atomicity.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <filesystem>
 #include <regex>
@@ -12,7 +13,7 @@
 #include "roofline/report.hpp"
 
 namespace roofline {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/report/";
 
@@ -199,5 +200,5 @@ TEST(ReportWrite, PngWithoutRsvgConvertIsUnavailable) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("c.png")));
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline

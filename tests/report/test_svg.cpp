@@ -1,6 +1,7 @@
 // The SVG chart: well-formed XML, and coordinates of roofs, ridges, points and ticks that follow
 // from the model (log-scaled I and P), axis titles in the roof set's units.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +23,7 @@
 #include "roofline/report.hpp"
 
 namespace roofline {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 using test::XmlNode;
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/report/";
@@ -431,5 +432,5 @@ TEST(ReportSvg, BadInputsAreInputErrors) {
   EXPECT_THROW(render_svg(in), InputError);  // no fp16 roof on the machine
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline

@@ -1,6 +1,7 @@
 // `roofline run`: errors for bad kernels, levels, sizes and core names (exit 2), and the points
 // document it writes (tiny working sets, so the runs take milliseconds; nothing here is timed).
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <fstream>
 
@@ -11,7 +12,7 @@
 #include "roofline/suite.hpp"
 
 namespace roofline::test {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kMachine = std::string(ROOFLINE_TEST_DATA) + "/run/machine-2core.json";
 
@@ -138,5 +139,5 @@ TEST(CliRun, InterruptLeavesThePreviousPointsFileAndSaysSo) {
   EXPECT_EQ(files, 3);  // points.json, err, rc: no temporary left
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test

@@ -1,6 +1,7 @@
 // The kernel suite: sizes from caches, W/Q declarations against the catalogue, result checks
 // that catch a wrong answer, BLAS core classification, results as JSON, the child process.
 #include <gtest/gtest.h>
+#include "unity_id.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,7 +22,7 @@
 #include "roofline/suite.hpp"
 
 namespace roofline::suite {
-namespace {
+namespace ROOFLINE_UNITY_ID {
 
 const std::string kData = ROOFLINE_TEST_DATA;
 
@@ -466,5 +467,5 @@ TEST(SuiteArrays, AWorkloadsArraysLieAtTheSameRelativePlacesInEveryRun) {
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(next.data()), first_x + 16384);
 }
 
-}  // namespace
+}  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::suite
