@@ -14,7 +14,11 @@
 
 namespace roofline {
 
-enum class Provenance { measured, theoretical, datasheet };
+/// Where a roof's value comes from: measured on the machine, computed from a stated formula,
+/// printed in the vendor's own document (datasheet, whitepaper, product page), or reported: a
+/// vendor figure seen only in a third party's publication (a review's or a cloud provider's
+/// table), whose source the roof names.
+enum class Provenance { measured, theoretical, datasheet, reported };
 std::string to_string(Provenance p);
 Provenance parse_provenance(std::string_view s);  ///< throws InputError
 

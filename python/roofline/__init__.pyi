@@ -27,7 +27,7 @@ class ComputeRoof:
     precision: str
     unit: str
     peak_flop_per_s: float
-    provenance: str  # "measured", "theoretical" or "datasheet"
+    provenance: str  # "measured", "theoretical", "datasheet" or "reported"
     source: str
     theoretical_flop_per_s: Optional[float]
     formula: str

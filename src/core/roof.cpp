@@ -37,6 +37,8 @@ std::string to_string(Provenance p) {
       return "theoretical";
     case Provenance::datasheet:
       return "datasheet";
+    case Provenance::reported:
+      return "reported";
   }
   return "datasheet";
 }
@@ -45,8 +47,9 @@ Provenance parse_provenance(std::string_view s) {
   if (iequals(s, "measured")) return Provenance::measured;
   if (iequals(s, "theoretical")) return Provenance::theoretical;
   if (iequals(s, "datasheet")) return Provenance::datasheet;
-  throw InputError("provenance must be measured, theoretical or datasheet (got '" + std::string(s) +
-                   "')");
+  if (iequals(s, "reported")) return Provenance::reported;
+  throw InputError("provenance must be measured, theoretical, datasheet or reported (got '" +
+                   std::string(s) + "')");
 }
 
 const ComputeRoof* RoofSet::find_compute(std::string_view n) const {

@@ -192,12 +192,14 @@ std::vector<ValueSource> value_sources(const MachineDocument& m) {
   for (const auto& c : r.compute) {
     std::string figure = format_work_rate(c.peak, r.units_of(c));
     if (c.provenance == Provenance::theoretical) figure += " = " + c.formula;
+    if (c.provenance == Provenance::reported) figure += " (reported by a third party)";
     out.push_back({c.name, figure, c.source});
   }
   for (const auto& mem : r.memory) {
     std::string figure = format_byte_rate(mem.bandwidth, r.units);
     if (mem.size_bytes) figure += ", " + format_si(*mem.size_bytes, r.units.traffic_symbol());
     if (mem.provenance == Provenance::theoretical) figure += " = " + mem.formula;
+    if (mem.provenance == Provenance::reported) figure += " (reported by a third party)";
     out.push_back({mem.level, figure, mem.source});
   }
   return out;
@@ -296,6 +298,20 @@ bool is_canonical_hardware_name(const std::string& name) {
   return true;
 }
 
+namespace {
+// Publications whose tables reproduce vendor figures (reviews, cloud providers, wikis): a source
+// that begins with one of them is not the vendor's own document.
+bool secondary_publication(const std::string& source) {
+  static const char* const names[] = {"Tom's Hardware", "Verda",        "DataCrunch",
+                                      "TechPowerUp",    "AnandTech",    "Wikipedia",
+                                      "aiwiki",         "ServeTheHome", "Chips and Cheese",
+                                      "Phoronix",       "HPCwire",      "The Next Platform"};
+  for (const char* n : names)
+    if (lower(source).rfind(lower(n), 0) == 0) return true;
+  return false;
+}
+}  // namespace
+
 std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
   std::vector<std::string> problems;
   const std::string where = file.string();
@@ -324,6 +340,9 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
     if (c.unit.empty()) problem("compute roof '" + c.name + "' has no unit");
     if (c.provenance == Provenance::theoretical && c.formula.empty())
       problem("compute roof '" + c.name + "' is theoretical but has no formula");
+    if (c.provenance == Provenance::datasheet && secondary_publication(c.source))
+      problem("compute roof '" + c.name + "' is marked datasheet but its source is a third " +
+              "party's publication: mark it \"reported\"");
     // OP-counted precisions: int8, int4, ... and "ops", a vendor's TOPS figure that names no
     // precision (an NPU's "45 TOPS").
     const bool int_precision =
@@ -355,6 +374,9 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
   bool has_main_memory = false;
   for (const auto& mem : r.memory) {
     if (mem.source.empty()) problem("memory roof '" + mem.level + "' has no source");
+    if (mem.provenance == Provenance::datasheet && secondary_publication(mem.source))
+      problem("memory roof '" + mem.level + "' is marked datasheet but its source is a third " +
+              "party's publication: mark it \"reported\"");
     if (mem.provenance == Provenance::theoretical && mem.formula.empty())
       problem("memory roof '" + mem.level + "' is theoretical but has no formula");
     has_main_memory = has_main_memory || mem.kind == "memory";

@@ -822,7 +822,8 @@ std::string legend(const Canvas& c, bool any_theory) {
   for (const auto& r : ch.roofs)
     if (r.machine == 0 && r.shown) (r.dashed ? any_dashed : any_measured) = true;
   if (any_measured) items.push_back({line_swatch("roof"), "measured roof"});
-  if (any_dashed) items.push_back({line_swatch("roof dashed"), "datasheet / theoretical roof"});
+  if (any_dashed)
+    items.push_back({line_swatch("roof dashed"), "datasheet / reported / theoretical roof"});
   if (any_theory) items.push_back({line_swatch("theory"), "theoretical value of a measured roof"});
   items.push_back({"<circle class=\"ridge\" cx=\"13\" cy=\"0\" r=\"4\"/>", "ridge point I* = π/β"});
   if (c.in.machines.size() > 1) {

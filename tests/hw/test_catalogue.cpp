@@ -463,6 +463,20 @@ TEST(Catalogue, CheckerEnforcesTheDocumentedRules) {
   EXPECT_TRUE(has(p, "info.caches: 'L2' needs a positive size in bytes"));
   EXPECT_EQ(p.size(), 2u);
 
+  // A vendor figure taken from a third party's table is "reported", not "datasheet".
+  j = h100;
+  roof("fp32 vector")["source"] = "Tom's Hardware, a table of the vendor's figures";
+  j["memory"][0]["source"] = "Verda (formerly DataCrunch), per-GPU table";
+  p = problems_of(j, "h100-sxm");
+  EXPECT_TRUE(has(p,
+                  "compute roof 'fp32 vector' is marked datasheet but its source is a third "
+                  "party's publication: mark it \"reported\""));
+  EXPECT_TRUE(has(p, "memory roof 'HBM3' is marked datasheet but its source is a third party's"));
+  EXPECT_EQ(p.size(), 2u);
+  roof("fp32 vector")["provenance"] = "reported";
+  j["memory"][0]["provenance"] = "reported";
+  EXPECT_TRUE(problems_of(j, "h100-sxm").empty());
+
   // A CPU records its base clock and the turbo beside it.
   const nlohmann::json xeon = nlohmann::json::parse(
       roofline::test::slurp((kCatalogue / "xeon-platinum-8380.json").string()));
@@ -620,6 +634,27 @@ TEST(Catalogue, DerivedDenseRoofsCarryTheirRule) {
   }
   // Where the source prints both (H100 SXM whitepaper), both roofs stay datasheet figures.
   EXPECT_EQ(load("h100-sxm").roofs.find_compute("bf16 tensor")->provenance, Provenance::datasheet);
+}
+
+// GB300: NVIDIA's Blackwell Ultra blog gives NVFP4, memory and NVLink; the other peaks are seen
+// only in third-party tables of NVIDIA's Hot Chips 2025 figures, and say so.
+TEST(Catalogue, ThirdPartyFiguresAreReportedNotDatasheet) {
+  const MachineDocument m = load("gb300");
+  for (const char* name : {"fp64 vector", "fp32 vector", "tf32 tensor", "bf16 tensor",
+                           "fp16 tensor", "fp8 tensor", "int8 tensor"}) {
+    const ComputeRoof* c = m.roofs.find_compute(name);
+    ASSERT_NE(c, nullptr) << name;
+    EXPECT_EQ(c->provenance, Provenance::reported) << name;
+  }
+  EXPECT_EQ(m.roofs.find_compute("fp4 tensor")->provenance, Provenance::datasheet);
+  EXPECT_EQ(parse_provenance("Reported"), Provenance::reported);
+  EXPECT_EQ(to_string(Provenance::reported), "reported");
+  // hw show marks the figure beside its source.
+  bool marked = false;
+  for (const auto& v : value_sources(m))
+    if (v.value == "fp32 vector")
+      marked = v.figure.find("(reported by a third party)") != std::string::npos;
+  EXPECT_TRUE(marked);
 }
 
 // Where a vendor disagrees with itself, both figures are recorded with their sources and the
