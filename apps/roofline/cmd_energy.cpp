@@ -59,6 +59,8 @@ void run(const EnergyArgs& a) {
   j["power_interface"] = {{"root", a.powercap}, {"zones", zones}, {"why_none", pi.why_none}};
 
   const bool given = a.eps_flop || a.eps_mem;
+  std::optional<EnergyCosts> costs;
+  std::string measured_why;
   if (given) {
     if (!a.eps_flop || !a.eps_mem)
       throw InputError("give both --eps-flop (J per unit of work) and --eps-mem (J per byte)");
@@ -74,6 +76,27 @@ void run(const EnergyArgs& a) {
       throw InputError(std::string("energy costs: ") + e.what() +
                        " (--eps-flop, --eps-mem, --pi0)");
     }
+    costs = k;
+    j["costs_origin"] = "given";
+  } else if (const auto me = measured_energy(m, &measured_why)) {
+    // Measured by `roofline measure` on this machine (docs/energy.md "Measured power").
+    costs = me->costs;
+    j["costs_origin"] = "measured";
+    t += "measured power (" + me->source + "): at rest " + format_si(me->idle_power_w, "W") +
+         " (π0), " + format_si(me->compute_power_w, "W") + " running " + me->compute_roof + ", " +
+         format_si(me->memory_power_w, "W") + " running " + me->memory_level +
+         "'s best mix; ε_flop = (P − π0)/π, ε_mem = (P − π0)/β\n";
+    j["measured"] = {{"source", me->source},
+                     {"idle_power_w", me->idle_power_w},
+                     {"compute_roof", me->compute_roof},
+                     {"compute_power_w", me->compute_power_w},
+                     {"memory_level", me->memory_level},
+                     {"memory_power_w", me->memory_power_w}};
+  } else {
+    j["measured_why_not"] = measured_why;
+  }
+  if (costs) {
+    const EnergyCosts& k = *costs;
     const double eh = effective_energy_per_flop(k);
     const double bp = energy_balance_point(k);
     t += "energy roofline (Choi, Bedard, Fowler & Vuduc 2013), ε_flop " + joules(k.eps_flop) + "/" +
@@ -128,11 +151,12 @@ void run(const EnergyArgs& a) {
     j["tdp_bound"] = nullptr;
     j["tdp_bound_why_not"] = why;
   }
-  if (!given && !b)
+  if (!costs && !b)
     throw Unavailable(
-        "no energy figures: give --eps-flop and --eps-mem, or a machine whose catalogue entry "
-        "has a power figure (" +
-        why + "); " + (pi.zones.empty() ? pi.why_none : std::string("RAPL zones are present")));
+        "no energy figures: give --eps-flop and --eps-mem, a machine measured where RAPL could "
+        "be read (" +
+        measured_why + "), or a machine whose catalogue entry has a power figure (" + why + "); " +
+        (pi.zones.empty() ? pi.why_none : std::string("RAPL zones are present")));
   emit(a.json ? j.dump(2) + "\n" : t, a.output);
 }
 

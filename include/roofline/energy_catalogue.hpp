@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "roofline/energy.hpp"
 #include "roofline/io.hpp"
 
 namespace roofline {
@@ -25,5 +26,21 @@ struct TdpEnergyBound {
 /// figure (a measured machine, or a catalogue entry whose vendor publishes none: power_w null).
 std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m,
                                                std::string* why = nullptr);
+
+/// Energy costs measured by `roofline measure` where the machine has RAPL (measurement.energy):
+/// π0 = the power at rest, ε_flop = (P − π0)/π with P the power while the default compute roof's
+/// kernel ran on every core (it moves no memory), ε_mem = (P − π0)/β with P the power while the
+/// default memory level's best mix ran (its few FLOP are neglected: it over-states ε_mem by at
+/// most ε_flop × its FLOP per byte). Choi, Bedard, Fowler & Vuduc (IPDPS 2013) fit the same
+/// three constants from microbenchmarks.
+struct MeasuredEnergy {
+  EnergyCosts costs;
+  std::string compute_roof, memory_level;
+  double idle_power_w = 0, compute_power_w = 0, memory_power_w = 0;
+  std::string source;  ///< "RAPL: package-0 (intel-rapl:0)"
+};
+/// Empty with `why` set when the document has no measured energy (a catalogue entry, a machine
+/// without a power interface: the reason it recorded) or a power not above the power at rest.
+std::optional<MeasuredEnergy> measured_energy(const MachineDocument& m, std::string* why = nullptr);
 
 }  // namespace roofline

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "roofline/quantity.hpp"
+
 namespace roofline {
 
 std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m, std::string* why) {
@@ -37,6 +39,68 @@ std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m, std::st
   b.max_joules_per_byte = w / mem.bandwidth.value;
   b.min_work_per_joule = c.peak.value / w;
   return b;
+}
+
+std::optional<MeasuredEnergy> measured_energy(const MachineDocument& m, std::string* why) {
+  auto fail = [&](const std::string& w) -> std::optional<MeasuredEnergy> {
+    if (why) *why = m.roofs.name + ": " + w;
+    return std::nullopt;
+  };
+  const auto ms = m.sections.find("measurement");
+  if (ms == m.sections.end() || !ms->is_object() || !ms->contains("energy"))
+    return fail("no measured energy (measurement.energy absent: not measured by this tool)");
+  const nlohmann::json& e = (*ms)["energy"];
+  if (!e.is_object() || !e.value("available", false))
+    return fail("no power interface when it was measured (" +
+                (e.is_object() && e.contains("why") && e["why"].is_string()
+                     ? e["why"].get<std::string>()
+                     : std::string("measurement.energy.available is false")) +
+                ")");
+  if (!e.contains("idle_power_w") || !e["idle_power_w"].is_number())
+    return fail("measurement.energy.idle_power_w is missing");
+  if (m.roofs.compute.empty() || m.roofs.memory.empty())
+    return fail("needs a compute and a memory roof");
+  MeasuredEnergy r;
+  r.idle_power_w = e["idle_power_w"].get<double>();
+  const ComputeRoof& c = m.roofs.select_compute("");
+  const MemoryRoof& mem = m.roofs.select_memory("");
+  r.compute_roof = c.name;
+  r.memory_level = mem.level;
+  std::string zones;
+  if (e.contains("zones") && e["zones"].is_array())
+    for (const auto& z : e["zones"])
+      if (z.is_string()) zones += (zones.empty() ? "" : ", ") + z.get<std::string>();
+  r.source = "RAPL: " + (zones.empty() ? std::string("zones not named") : zones);
+  auto power_of = [](const nlohmann::json* d) -> std::optional<double> {
+    if (!d || !d->is_object() || !d->contains("energy")) return std::nullopt;
+    const nlohmann::json& en = (*d)["energy"];
+    if (!en.is_object() || !en.contains("power_w") || !en["power_w"].is_number())
+      return std::nullopt;
+    return en["power_w"].get<double>();
+  };
+  const nlohmann::json* cd = nullptr;
+  if (ms->contains("compute") && (*ms)["compute"].is_array())
+    for (const auto& d : (*ms)["compute"])
+      if (d.is_object() && d.value("roof", std::string()) == c.name) cd = &d;
+  const nlohmann::json* md = nullptr;
+  if (ms->contains("memory") && (*ms)["memory"].is_object() && (*ms)["memory"].contains(mem.level))
+    md = &(*ms)["memory"][mem.level];
+  const auto pc = power_of(cd);
+  if (!pc) return fail("no power recorded for the compute roof '" + c.name + "'");
+  const auto pm = power_of(md);
+  if (!pm) return fail("no power recorded for the memory level '" + mem.level + "'");
+  r.compute_power_w = *pc;
+  r.memory_power_w = *pm;
+  if (!(*pc > r.idle_power_w) || !(*pm > r.idle_power_w))
+    return fail("the power under load (" + format_number(*pc) + " W compute, " +
+                format_number(*pm) + " W memory) is not above the power at rest (" +
+                format_number(r.idle_power_w) + " W): nothing to attribute to work or bytes");
+  r.costs.tau_flop = 1.0 / c.peak.value;
+  r.costs.tau_mem = 1.0 / mem.bandwidth.value;
+  r.costs.pi0 = r.idle_power_w;
+  r.costs.eps_flop = (*pc - r.idle_power_w) / c.peak.value;
+  r.costs.eps_mem = (*pm - r.idle_power_w) / mem.bandwidth.value;
+  return r;
 }
 
 }  // namespace roofline

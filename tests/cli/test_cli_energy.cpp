@@ -63,4 +63,34 @@ TEST(CliEnergy, CatalogueBoundAndNothingToSay) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("eps_flop"), std::string::npos) << r.err;
 }
+TEST(CliEnergy, AMachineMeasuredWithRaplGivesItsOwnCosts) {
+  // tests/data/energy/README.md: π0 = 30 W, ε_flop = 1 nJ/FLOP, ε_mem = 1 nJ/byte on π = 96
+  // GFLOP/s and β = 20 GB/s. ε̂_flop = 1e-9 + 30/96e9 J; at I = 1 the roofline is memory-bound
+  // (I < B_τ = 4.8): T = Q/β, E = W·ε_flop + Q·ε_mem + π0·T, so W/E = 1 / (1e-9 + 1e-9 + 30/20e9)
+  // FLOP/J.
+  const std::string machine = std::string(ROOFLINE_TEST_DATA) + "/energy/machine-rapl.json";
+  auto r = run_cli({"energy", "--machine", machine, "--intensity", "1", "--powercap",
+                    "/nonexistent-powercap", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["costs_origin"], "measured");
+  EXPECT_DOUBLE_EQ(j["model"]["eps_flop"].get<double>(), 1e-9);
+  EXPECT_DOUBLE_EQ(j["model"]["eps_mem"].get<double>(), 1e-9);
+  EXPECT_DOUBLE_EQ(j["model"]["pi0"].get<double>(), 30.0);
+  EXPECT_DOUBLE_EQ(j["model"]["effective_eps_flop"].get<double>(), 1e-9 + 30 / 96e9);
+  EXPECT_NEAR(j["model"]["at"][0]["work_per_joule"].get<double>(), 1 / (2e-9 + 30 / 20e9), 1e-3);
+  EXPECT_DOUBLE_EQ(j["measured"]["compute_power_w"].get<double>(), 126.0);
+  r = run_cli({"energy", "--machine", machine, "--powercap", "/nonexistent-powercap"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("measured power (RAPL: package-0 (intel-rapl:0)): at rest 30 W (π0), 126 W "
+                       "running fp64 avx2 fma, 50 W running DRAM's best mix"),
+            std::string::npos)
+      << r.out;
+  // Costs given on the command line win over the measured ones.
+  r = run_cli({"energy", "--machine", machine, "--eps-flop", "2e-10", "--eps-mem", "1e-9",
+               "--powercap", "/nonexistent-powercap", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["costs_origin"], "given");
+}
+
 }  // namespace ROOFLINE_UNITY_ID

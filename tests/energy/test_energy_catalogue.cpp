@@ -38,3 +38,35 @@ TEST(EnergyCatalogue, NoPowerFigureIsSaidWithTheReason) {
   EXPECT_FALSE(tdp_energy_bound(measured, &why));
   EXPECT_NE(why.find("absent"), std::string::npos) << why;
 }
+
+TEST(EnergyCatalogue, MeasuredPowerGivesTheThreeCostsOfTheEnergyRoofline) {
+  // tests/data/energy/README.md: π0 = 30 W; ε_flop = (126 − 30) W / 96 GFLOP/s = 1 nJ/FLOP;
+  // ε_mem = (50 − 30) W / 20 GB/s = 1 nJ/byte.
+  MachineDocument m =
+      load_machine_file(std::string(ROOFLINE_TEST_DATA) + "/energy/machine-rapl.json");
+  std::string why;
+  auto e = measured_energy(m, &why);
+  ASSERT_TRUE(e) << why;
+  EXPECT_EQ(e->compute_roof, "fp64 avx2 fma");
+  EXPECT_EQ(e->memory_level, "DRAM");
+  EXPECT_DOUBLE_EQ(e->costs.pi0, 30.0);
+  EXPECT_DOUBLE_EQ(e->costs.eps_flop, 1e-9);
+  EXPECT_DOUBLE_EQ(e->costs.eps_mem, 1e-9);
+  EXPECT_DOUBLE_EQ(e->costs.tau_flop, 1.0 / 96e9);
+  EXPECT_DOUBLE_EQ(e->costs.tau_mem, 1.0 / 20e9);
+  EXPECT_EQ(e->source, "RAPL: package-0 (intel-rapl:0)");
+  EXPECT_NO_THROW(e->costs.validate());
+
+  // Load no higher than rest: nothing to attribute, said so.
+  m.sections["measurement"]["energy"]["idle_power_w"] = 60.0;
+  e = measured_energy(m, &why);
+  EXPECT_FALSE(e);
+  EXPECT_NE(why.find("is not above the power at rest (60 W)"), std::string::npos) << why;
+  // A machine measured without a power interface keeps the reason it recorded.
+  m.sections["measurement"]["energy"] = {{"available", false}, {"why", "no powercap interface"}};
+  EXPECT_FALSE(measured_energy(m, &why));
+  EXPECT_NE(why.find("no powercap interface"), std::string::npos) << why;
+  // A catalogue entry was never measured.
+  EXPECT_FALSE(measured_energy(resolve_machine("a100-80gb"), &why));
+  EXPECT_NE(why.find("not measured by this tool"), std::string::npos) << why;
+}

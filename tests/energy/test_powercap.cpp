@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <fstream>
+
+#include "measure/engine/energy.hpp"
 #include "roofline/error.hpp"
 #include "roofline/powercap.hpp"
 
@@ -45,4 +48,38 @@ TEST(Powercap, EnergyBetweenReadingsAllowsOneWrap) {
   EXPECT_THROW(energy_joules_between(10, 5, 0), InputError);
   EXPECT_THROW(energy_joules_between(10, 5, 8), InputError);
 }
+TEST(Powercap, TheMeasurementsMeterSumsPackagesAndCountsAcrossAWrap) {
+  // The fixture's package-0 zone (its core and dram subzones are not summed: the package holds
+  // them), in a copy whose counter the test moves: +3 J, then a wrap past max_energy_range_uj.
+  const auto tmp = std::filesystem::temp_directory_path() / "roofline-meter-test";
+  std::filesystem::remove_all(tmp);
+  std::filesystem::copy(kData / "powercap" / "intel-1pkg", tmp,
+                        std::filesystem::copy_options::recursive);
+  auto write = [&](const std::string& value) {
+    std::ofstream(tmp / "intel-rapl:0" / "energy_uj") << value << "\n";
+  };
+  const engine::EnergyMeter meter = engine::rapl_meter(tmp);
+  ASSERT_TRUE(meter.reader) << meter.why_none;
+  EXPECT_EQ(meter.zones, std::vector<std::string>{"package-0 (intel-rapl:0)"});
+  EXPECT_EQ(meter.reader(), 0.0);  // the first reading is the origin
+  write("26217332885");            // 26214332885 + 3 000 000 µJ
+  EXPECT_DOUBLE_EQ(*meter.reader(), 3.0);
+  write("1000000");  // wrapped: (262143328850 − 26217332885) + 1 000 000 µJ more
+  EXPECT_DOUBLE_EQ(*meter.reader(), 3.0 + (262143328850.0 - 26217332885.0 + 1000000.0) / 1e6);
+  write("not a number");
+  EXPECT_FALSE(meter.reader());  // a failed reading is no reading, not zero
+
+  // An unreadable package is said, with the reason; no interface at all too.
+  write("x");
+  const engine::EnergyMeter unreadable = engine::rapl_meter(tmp);
+  EXPECT_FALSE(unreadable.reader);
+  EXPECT_NE(unreadable.why_none.find("package-0 (intel-rapl:0): energy_uj is not a number"),
+            std::string::npos)
+      << unreadable.why_none;
+  const engine::EnergyMeter none = engine::rapl_meter(kData / "powercap" / "no-rapl");
+  EXPECT_FALSE(none.reader);
+  EXPECT_NE(none.why_none.find("no RAPL zone"), std::string::npos) << none.why_none;
+  std::filesystem::remove_all(tmp);
+}
+
 }  // namespace ROOFLINE_UNITY_ID

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "measure/engine/sampler.hpp"
@@ -320,6 +321,60 @@ TEST(Engine, RetriesTakeAtMostHalfThePhasesTime) {
   const auto retry_rounds = static_cast<int>(r.samples[0].size()) - r.rounds;
   EXPECT_GE(retry_rounds, 3);  // at least min_rounds
   EXPECT_LE(retry_rounds, 21);
+}
+
+TEST(Engine, EnergyIsReadAroundEveryVisitAndGivesEachMeasurementItsPower) {
+  // A counter that gains 10 J per second of wall time (a 10 W machine) and one that gains 25 W
+  // while the second measurement runs: each measurement gets the joules of its own visits, so
+  // its average power is 10 and 35 W. Reads happen just outside the visit's timing, so the
+  // power can only come out a hair above; a failed read leaves that visit out.
+  Declaration d = fma512();
+  double extra = 0;
+  bool fail_reads = false;
+  EnergyReader reader = [&]() -> std::optional<double> {
+    if (fail_reads) return std::nullopt;
+    return 10.0 * now_seconds() + extra;
+  };
+  auto sleeper = [](std::vector<Sample>& out) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(4));
+    out.push_back({1000, 1.0});
+  };
+  std::vector<Visit> visits{{d,
+                             [&](int n, std::vector<Sample>& out) {
+                               for (int i = 0; i < n; ++i) sleeper(out);
+                             }},
+                            {d, [&](int n, std::vector<Sample>& out) {
+                               for (int i = 0; i < n; ++i) {
+                                 const double t0 = now_seconds();
+                                 sleeper(out);
+                                 extra += 25.0 * (now_seconds() - t0);  // 25 W more while it runs
+                               }
+                             }}};
+  Phase phase;
+  phase.seconds = 0;
+  phase.min_rounds = 4;
+  phase.max_rounds = 4;
+  phase.energy = reader;
+  MeasureOptions o;
+  Progress progress(o);
+  PhaseResult r = interleave(visits, phase, progress);
+  ASSERT_EQ(r.energy.size(), 2u);
+  EXPECT_EQ(r.energy[0].visits, 4);
+  EXPECT_GE(r.energy[0].seconds, 4 * 0.004);
+  EXPECT_NEAR(r.energy[0].watts(), 10.0, 0.5);
+  EXPECT_NEAR(r.energy[1].watts(), 35.0, 1.5);
+  const nlohmann::json j = energy_to_json(r.energy[1]);
+  EXPECT_DOUBLE_EQ(j.at("power_w").get<double>(), r.energy[1].joules / r.energy[1].seconds);
+  EXPECT_EQ(j.at("visits").get<int>(), 4);
+
+  fail_reads = true;
+  r = interleave(visits, phase, progress);
+  ASSERT_EQ(r.energy.size(), 2u);
+  EXPECT_EQ(r.energy[0].visits, 0);
+  EXPECT_EQ(r.energy[0].watts(), 0);
+  phase.energy = {};
+  r = interleave(visits, phase, progress);
+  EXPECT_TRUE(r.energy.empty());  // no counter: nothing recorded, nothing invented
 }
 
 }  // namespace ROOFLINE_UNITY_ID

@@ -88,6 +88,17 @@ TEST(MeasureReal, QuickFp64MeasurementIsSane) {
   EXPECT_GT(clock.get<double>(), 1e8);
   EXPECT_LT(clock.get<double>(), 1e10);
   // The clock is sampled in the compute rounds: its statistics are those of many samples.
+  // Energy: read where this machine has RAPL, else the reason recorded (docs/energy.md).
+  const auto& energy = m.sections.at("measurement").at("energy");
+  if (energy.at("available").get<bool>()) {
+    EXPECT_FALSE(energy.at("zones").empty());
+    for (const auto& d : m.sections.at("measurement").at("compute"))
+      if (d.contains("energy")) {
+        EXPECT_GE(d.at("energy").at("joules").get<double>(), 0.0);
+      }
+  } else {
+    EXPECT_FALSE(energy.at("why").get<std::string>().empty());
+  }
   const auto& clock_detail = m.sections.at("measurement").at("clock");
   EXPECT_DOUBLE_EQ(clock_detail.at("all_cores_hz").get<double>(), clock.get<double>());
   EXPECT_GE(clock_detail.at("stats").at("repetitions").get<int>(), 3);

@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "measure/cpu/steps.hpp"
 #include "measure/engine/backends.hpp"
+#include "measure/engine/energy.hpp"
 
 #ifndef ROOFLINE_VERSION
 #define ROOFLINE_VERSION "unknown"
@@ -18,6 +21,32 @@ std::string hostname() {
   char h[256] = {};
   if (gethostname(h, sizeof(h) - 1) != 0) return "this machine";
   return h;
+}
+
+/// measurement.energy: the zones read and the power at rest over a quarter of a second, the team's
+/// threads asleep — the constant power π0 of the energy roofline (docs/energy.md).
+nlohmann::json idle_power(const engine::EnergyMeter& meter) {
+  constexpr double kIdleSeconds = 0.25;
+  const auto e0 = meter.reader();
+  const double t0 = engine::now_seconds();
+  std::this_thread::sleep_for(std::chrono::duration<double>(kIdleSeconds));
+  const auto e1 = meter.reader();
+  const double t1 = engine::now_seconds();
+  nlohmann::json j = {
+      {"available", true},
+      {"source", "RAPL through the Linux powercap interface"},
+      {"zones", meter.zones},
+      {"method",
+       "the zones' energy counters read before and after every visit of the "
+       "compute and memory phases (measurement.compute[].energy, "
+       "measurement.memory.LEVEL.energy: joules, seconds, average power over "
+       "those visits, all cores busy); idle: a quarter of a second asleep before the "
+       "first kernel"}};
+  if (e0 && e1 && *e1 >= *e0 && t1 > t0)
+    j["idle_power_w"] = (*e1 - *e0) / (t1 - t0);
+  else
+    j["idle_power_w"] = nullptr;
+  return j;
 }
 
 /// The widest fp64 FMA roof (deterministic, not the noisiest winner); else the first roof.
@@ -49,7 +78,9 @@ class CpuMeasurement final : public engine::Backend {
     const Topology topo = detect_topology();
     const CpuFeatures feat = detect_features();
     const double available = available_memory_bytes();
-    const Plan plan = resolve_plan(o, topo, feat, available);
+    Plan plan = resolve_plan(o, topo, feat, available);
+    const engine::EnergyMeter meter = engine::rapl_meter();
+    plan.energy = meter.reader;
     const Microarchitecture uarch = identify_microarchitecture(feat);
     const double start = engine::now_seconds();
 
@@ -71,6 +102,10 @@ class CpuMeasurement final : public engine::Backend {
     std::unique_ptr<engine::ThreadTeam> solo;
     if (plan.single_core)
       solo = std::make_unique<engine::ThreadTeam>(std::vector<int>{plan.cpus[0]});
+
+    // ---- power at rest: the team's threads asleep, before any kernel runs ----
+    nlohmann::json energy = {{"available", false}, {"why", meter.why_none}};
+    if (meter.reader) energy = idle_power(meter);
 
     // ---- compute roofs and the clock ----
     ComputeStep compute = measure_compute(plan, team, solo.get(), uarch, progress);
@@ -124,6 +159,7 @@ class CpuMeasurement final : public engine::Backend {
       m.warnings.push_back(
           "no memory kernels for this CPU (AVX2 or AVX-512 needed): no memory roofs");
     }
+    m.measurement["energy"] = energy;
     m.info = describe_machine(plan, topo, feat, uarch, compute.clock, team.pinned(), available);
     m.seconds = engine::now_seconds() - start;
     progress.finish();

@@ -93,6 +93,7 @@ struct TeamResult {
   std::vector<std::vector<Sample>> samples;  // per kernel
   std::vector<Sample> clock;
   int rounds = 0, retries = 0;
+  std::vector<engine::VisitEnergy> energy;  // per kernel, where the machine has a counter
 };
 
 TeamResult sample_team(engine::ThreadTeam& team, const Plan& plan, double seconds,
@@ -106,6 +107,7 @@ TeamResult sample_team(engine::ThreadTeam& team, const Plan& plan, double second
   ClockJob clock(team, plan.sample_seconds);
   visits.push_back(clock.visit());
   engine::Phase phase;
+  phase.energy = plan.energy;
   phase.label = label;
   phase.weight = double(visits.size());
   phase.seconds = seconds;
@@ -114,6 +116,8 @@ TeamResult sample_team(engine::ThreadTeam& team, const Plan& plan, double second
   TeamResult out;
   out.clock = std::move(r.samples.back());
   r.samples.pop_back();
+  if (!r.energy.empty()) r.energy.pop_back();  // the clock's
+  out.energy = std::move(r.energy);
   out.samples = std::move(r.samples);
   out.rounds = r.rounds;
   out.retries = r.retried;
@@ -174,6 +178,9 @@ ComputeStep measure_compute(const Plan& plan, engine::ThreadTeam& team, engine::
                     std::to_string(k.width_bits) + " bits on microarchitecture " + uarch.name;
     }
     if (solo) c.one_core = one.samples[i];
+    // Power while this kernel ran on every core (docs/energy.md "Measured power").
+    if (i < all.energy.size() && all.energy[i].visits > 0)
+      c.detail["energy"] = engine::energy_to_json(all.energy[i]);
     step.roofs.push_back(std::move(c));
   }
   return step;

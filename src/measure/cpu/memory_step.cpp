@@ -95,10 +95,11 @@ struct MixJob {
 
 engine::PhaseResult run_jobs(const std::vector<std::unique_ptr<MixJob>>& jobs,
                              const std::string& label, double weight, double seconds, int per_round,
-                             engine::Progress& progress) {
+                             engine::Progress& progress, const engine::EnergyReader& energy = {}) {
   std::vector<engine::Visit> visits;
   for (const auto& j : jobs) visits.push_back(j->visit());
   engine::Phase phase;
+  phase.energy = energy;
   phase.label = label;
   phase.weight = weight;
   phase.seconds = seconds;
@@ -186,8 +187,8 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
     for (const auto& k : mkernels)
       jobs.push_back(std::make_unique<MixJob>(team, buf, chunk, k, a.representative_bytes,
                                               plan.sample_seconds, a.level != "DRAM"));
-  const engine::PhaseResult mr =
-      run_jobs(jobs, "access mixes", 4.0 * double(chosen.size()), plan.times.mixes, 2, progress);
+  const engine::PhaseResult mr = run_jobs(jobs, "access mixes", 4.0 * double(chosen.size()),
+                                          plan.times.mixes, 2, progress, plan.energy);
   step.retries += mr.retried;
 
   const std::string method = std::string(plan.memory_backend->name()) + " kernels, " +
@@ -212,6 +213,16 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
       l.mixes.push_back(std::move(mix));
     }
     best_kernels.push_back(best_kernel);
+    // Power while each mix ran at this level's working set on every core; the roof's own mix
+    // (the best) first (docs/energy.md "Measured power").
+    nlohmann::json mix_energy = nlohmann::json::object();
+    nlohmann::json roof_energy;
+    for (size_t mi = 0; mi < mkernels.size(); ++mi) {
+      const size_t index = li * mkernels.size() + mi;
+      if (index >= mr.energy.size() || mr.energy[index].visits == 0) continue;
+      mix_energy[mkernels[mi].mix] = engine::energy_to_json(mr.energy[index]);
+      if (&mkernels[mi] == best_kernel) roof_energy = engine::energy_to_json(mr.energy[index]);
+    }
     if (a.level != "DRAM") {
       const size_t ci = static_cast<size_t>(std::stoi(a.level.substr(1))) - 1;
       nlohmann::json sizes = {{"reported_size", a.reported_bytes},
@@ -247,6 +258,10 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
         l.detail["note"] = a.note;
         step.warnings.push_back("DRAM: " + a.note);
       }
+    }
+    if (!mix_energy.empty()) {
+      if (roof_energy.is_object()) l.detail["energy"] = roof_energy;
+      l.detail["energy_mixes"] = mix_energy;
     }
     step.levels.push_back(std::move(l));
   }

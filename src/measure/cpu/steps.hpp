@@ -45,6 +45,9 @@ struct Plan {
   bool curve = false;
   PhaseTimes times;
   double sample_seconds = 0;
+  /// The machine's energy counter (RAPL), read around every visit of the compute and memory
+  /// phases; empty where there is none. Set by the backend, not by resolve_plan.
+  engine::EnergyReader energy;
   std::vector<std::string> warnings;
 };
 /// Throws InputError naming the option for bad precisions, levels or thread counts.

@@ -40,9 +40,36 @@ double sample_seconds(bool quick) {
   return std::max(base, 1e4 * clock_resolution_seconds());
 }
 
+namespace {
+// One visit of measurement i, bracketed by two readings of the energy counter when there is one.
+void take_visit(const std::vector<Visit>& visits, size_t i, const Phase& phase, PhaseResult& r) {
+  if (!phase.energy) {
+    visits[i].take(phase.per_round, r.samples[i]);
+    return;
+  }
+  const std::optional<double> e0 = phase.energy();
+  const double t0 = now_seconds();
+  visits[i].take(phase.per_round, r.samples[i]);
+  const double t1 = now_seconds();
+  const std::optional<double> e1 = phase.energy();
+  if (e0 && e1 && *e1 >= *e0) {
+    VisitEnergy& e = r.energy[i];
+    e.joules += *e1 - *e0;
+    e.seconds += t1 - t0;
+    ++e.visits;
+  }
+}
+}  // namespace
+
+nlohmann::json energy_to_json(const VisitEnergy& e) {
+  return {
+      {"joules", e.joules}, {"seconds", e.seconds}, {"power_w", e.watts()}, {"visits", e.visits}};
+}
+
 PhaseResult interleave(const std::vector<Visit>& visits, const Phase& phase, Progress& progress) {
   PhaseResult r;
   r.samples.resize(visits.size());
+  if (phase.energy) r.energy.resize(visits.size());
   if (visits.empty()) return r;
   const double per_visit_weight =
       phase.weight / static_cast<double>(visits.size()) / std::max(1, phase.min_rounds);
@@ -52,7 +79,7 @@ PhaseResult interleave(const std::vector<Visit>& visits, const Phase& phase, Pro
          (r.rounds < phase.min_rounds || now_seconds() - start < phase.seconds)) {
     for (size_t i = 0; i < visits.size(); ++i) {
       progress.check_cancel();
-      visits[i].take(phase.per_round, r.samples[i]);
+      take_visit(visits, i, phase, r);
       // The bar advances over the first min_rounds rounds; later rounds fill the phase's time.
       if (r.rounds < phase.min_rounds) {
         progress.step(phase.label, per_visit_weight);
@@ -78,7 +105,7 @@ PhaseResult interleave(const std::vector<Visit>& visits, const Phase& phase, Pro
     for (size_t i = 0; i < visits.size(); ++i) {
       if (!visits[i].reference && std::find(retry.begin(), retry.end(), i) == retry.end()) continue;
       progress.check_cancel();
-      visits[i].take(phase.per_round, r.samples[i]);
+      take_visit(visits, i, phase, r);
     }
     std::erase_if(retry, [&](size_t i) {
       return !needs_retry(summarize_rates(rates(visits[i].declaration, r.samples[i])));

@@ -3,6 +3,7 @@
 // duration, interleaved in rounds over a phase, repeated by time rather than by count, with the
 // retry rule of the statistics policy. Progress and cancellation of a measurement live here too.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,23 @@ double sample_seconds(bool quick);
 /// The monotonic clock's resolution in seconds (clock_getres).
 double clock_resolution_seconds();
 
+/// A power interface's cumulative energy counter in joules (RAPL's package zones summed), or
+/// nullopt when a reading fails. Only differences between two readings mean anything.
+using EnergyReader = std::function<std::optional<double>()>;
+
+/// Energy drawn while one measurement of a phase ran: summed over its visits, each bracketed by
+/// two readings of the counter (the visit's warm-up included, as its time is).
+struct VisitEnergy {
+  double joules = 0;
+  double seconds = 0;  ///< wall time of the visits that were read on both sides
+  int visits = 0;
+  /// Average power over those visits (W); 0 when nothing was read.
+  double watts() const { return seconds > 0 ? joules / seconds : 0; }
+};
+
+/// A measurement's energy for its roof's detail: {"joules", "seconds", "power_w", "visits"}.
+nlohmann::json energy_to_json(const VisitEnergy& e);
+
 /// How long one phase samples its measurements.
 struct Phase {
   std::string label;     ///< progress text
@@ -47,6 +65,8 @@ struct Phase {
   /// Retries run for up to this share of the base rounds' time (at least min_rounds rounds):
   /// half, so that a run on a busy machine takes at most 1.5 × its phases' time.
   double retry_share = 0.5;
+  /// The machine's energy counter; empty where it has none (then PhaseResult::energy is empty).
+  EnergyReader energy;
 };
 
 /// One measurement taking part in a phase: `take(n, out)` appends n timed samples after whatever
@@ -64,7 +84,8 @@ struct Visit {
 struct PhaseResult {
   std::vector<std::vector<Sample>> samples;  ///< per visit
   int rounds = 0;                            ///< base rounds taken
-  int retried = 0;  ///< measurements that needed more samples (the retry rule)
+  int retried = 0;                  ///< measurements that needed more samples (the retry rule)
+  std::vector<VisitEnergy> energy;  ///< per visit, when the phase had an energy reader
 };
 
 /// Samples `visits` in rounds: each round visits every measurement for `per_round` samples, so
