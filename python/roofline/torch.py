@@ -21,9 +21,12 @@ Where each number comes from:
   the output's shape does not follow from the input shapes (a convolution's depends on stride
   and padding, which the profiler does not record) only the inputs are counted:
   ``Operator.output_counted`` says so, and the bound is lower still.
-* T is the profiler's wall time of the operator on the CPU (children included). On a GPU the
-  operators are launched asynchronously, so the CPU time is not the kernel's time: this module
-  profiles the CPU only.
+* T is the profiler's wall time of the operator on the CPU (children included) for operators
+  that run on the CPU. Where torch sees a GPU, ``profile()`` also records CUDA activity (CUPTI),
+  and an operator that launched GPU work gets as T the time of that work: the union of the
+  intervals of the kernels and copies its launches started (roofline._kineto; on a GPU the CPU
+  time is only the launch). ``Operator.time_source`` says which (``"cpu"`` or ``"gpu"``). The
+  GPU path is tested on stand-in events only: it has not met a real CUDA trace.
 """
 
 try:
@@ -36,6 +39,8 @@ except ImportError as _e:  # the package imports without torch; this module says
         "which this Python (%s) cannot import: %s" % (__import__("sys").executable, _e)) from _e
 
 from . import Chart, InputError, Point, diagnose
+from ._kineto import gpu_seconds as _gpu_seconds
+from ._kineto import is_device_event as _is_device_event
 
 __all__ = ["Operator", "Profile", "profile", "main"]
 
@@ -94,7 +99,7 @@ class Operator:
     """
 
     def __init__(self, name, work_flop, traffic_byte, time_s, precision, shapes=None,
-                 output_counted=True, calls=1):
+                 output_counted=True, calls=1, time_source="cpu"):
         self.name = name
         self.work_flop = float(work_flop)
         self.traffic_byte = float(traffic_byte)
@@ -103,6 +108,7 @@ class Operator:
         self.shapes = shapes
         self.output_counted = output_counted
         self.calls = calls
+        self.time_source = time_source
 
     @property
     def intensity_flop_per_byte(self):
@@ -117,6 +123,8 @@ class Operator:
         note = "Q: compulsory traffic of inputs, weights and output (a lower bound)"
         if not self.output_counted:
             note = "Q: compulsory traffic of inputs and weights only (a lower bound)"
+        if self.time_source == "gpu":
+            note += "; T: the GPU time of the kernels it launched"
         return Point(name or self.name, self.work_flop, self.traffic_byte, self.time_s,
                      precision=self.precision or "", source="torch.profiler", note=note)
 
@@ -125,8 +133,9 @@ class Operator:
             self.name, self.calls, self.work_flop, self.traffic_byte, self.time_s)
 
 
-def _operator(event):
-    """An Operator from a kineto event with a FLOP count, or None."""
+def _operator(event, gpu_time_s=None):
+    """An Operator from a kineto event with a FLOP count, or None. gpu_time_s: the GPU time of
+    the work it launched, which replaces its CPU time as T."""
     flops = event.flops()
     if flops <= 0:
         return None
@@ -146,11 +155,15 @@ def _operator(event):
         # The out= overload (mm.out, bmm.out): the third tensor is the output, counted once.
         output_counted = _output_shape(name, tensors[:2]) == tensors[2][0]
     time_s = event.duration_us() * 1e-6
+    time_source = "cpu"
+    if gpu_time_s:
+        time_s, time_source = gpu_time_s, "gpu"
     if time_s <= 0 or traffic <= 0:
         return None  # below the profiler's microsecond resolution: no point to place
     dtype = tensors[-1][1]
     return Operator(name, flops, traffic, time_s, _DTYPE_PRECISION.get(dtype, ""),
-                    shapes=[s for s, _ in tensors], output_counted=output_counted)
+                    shapes=[s for s, _ in tensors], output_counted=output_counted,
+                    time_source=time_source)
 
 
 class Profile:
@@ -162,9 +175,14 @@ class Profile:
 
     def operators(self):
         """Every operator call with a FLOP count, as Operators."""
+        host = [e for e in self._events
+                if not _is_device_event(e) and e.flops() > 0]
+        gpu = {}
+        if any(_is_device_event(e) for e in self._events):
+            gpu = _gpu_seconds(self._events, host)
         ops = []
-        for e in self._events:
-            op = _operator(e)
+        for i, e in enumerate(host):
+            op = _operator(e, gpu.get(i))
             if op is not None:
                 ops.append(op)
         return ops
@@ -176,13 +194,16 @@ class Profile:
             g = groups.get(op.name)
             if g is None:
                 groups[op.name] = Operator(op.name, op.work_flop, op.traffic_byte, op.time_s,
-                                           op.precision, None, op.output_counted, 1)
+                                           op.precision, None, op.output_counted, 1,
+                                           op.time_source)
             else:
                 g.work_flop += op.work_flop
                 g.traffic_byte += op.traffic_byte
                 g.time_s += op.time_s
                 g.calls += 1
                 g.output_counted = g.output_counted and op.output_counted
+                if g.time_source != op.time_source:
+                    g.time_source = "mixed"
                 if g.precision != op.precision:
                     g.precision = ""  # mixed precisions: the machine's default roof
         return list(groups.values())
@@ -241,8 +262,10 @@ class profile:
         self._prof = None
 
     def __enter__(self):
-        self._prof = _torch_profile(activities=[_ProfilerActivity.CPU], record_shapes=True,
-                                    with_flops=True)
+        activities = [_ProfilerActivity.CPU]
+        if _torch.cuda.is_available():  # the GPU's own time of what the operators launch
+            activities.append(_ProfilerActivity.CUDA)
+        self._prof = _torch_profile(activities=activities, record_shapes=True, with_flops=True)
         self._prof.__enter__()
         return self._profile
 

@@ -12,9 +12,11 @@ class Operator:
     shapes: Optional[List[List[int]]]
     output_counted: bool
     calls: int
+    time_source: str  # "cpu", "gpu" (the GPU time of what it launched) or "mixed"
     def __init__(self, name: str, work_flop: float, traffic_byte: float, time_s: float,
                  precision: str, shapes: Optional[List[List[int]]] = None,
-                 output_counted: bool = True, calls: int = 1) -> None: ...
+                 output_counted: bool = True, calls: int = 1,
+                 time_source: str = "cpu") -> None: ...
     @property
     def intensity_flop_per_byte(self) -> float: ...
     @property

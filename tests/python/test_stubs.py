@@ -31,7 +31,7 @@ def _stubbed(path):
     return names
 
 
-@pytest.mark.parametrize("module", ["__init__", "llm", "torch"])
+@pytest.mark.parametrize("module", ["__init__", "llm", "torch", "_kineto"])
 def test_every_exported_name_has_a_stub(module):
     exported = _exported(os.path.join(PKG, module + ".py"))
     assert exported, "%s.py has no __all__" % module

@@ -42,6 +42,7 @@ def test_mlp_matmul_work_is_2mnk_and_traffic_the_compulsory_count():
         assert op.output_counted
         assert op.precision == "fp32"
         assert op.time_s > 0
+        assert op.time_source == "cpu"  # no GPU here: the profiler's CPU time
         p = op.point()
         assert p.intensity_flop_per_byte == pytest.approx(
             2 * m * n * k / (4 * (m * k + k * n + m * n + n)), rel=1e-15)
