@@ -58,6 +58,10 @@ if(ROOFLINE_HAVE_CUDA)
     ROOFLINE_CUDA_LIBRARY_DIR="${CUDAToolkit_LIBRARY_DIR}"
     ROOFLINE_CUBLASLT_SONAME="libcublasLt.so.${CUDAToolkit_VERSION_MAJOR}"
     ROOFLINE_CUBLAS_SONAME="libcublas.so.${CUDAToolkit_VERSION_MAJOR}")
+  # The host code that drives the kernels is compiled file by file, not in the library's unity
+  # sources: tests/ci.d/cuda_compile.sh builds exactly these objects without the whole library.
+  file(GLOB _cuda_host CONFIGURE_DEPENDS ${_cuda_dir}/device/*.cpp)
+  set_source_files_properties(${_cuda_host} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
   message(STATUS "roofline: CUDA backend on (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${_cuda_archs})")
 else()
   list(FILTER _roofline_sources EXCLUDE REGEX "/measure/cuda/device/")
