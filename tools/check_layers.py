@@ -14,7 +14,7 @@ import sys
 
 OWNER = {
     "core": "check compare diagnosis diff dtype energy error kernels metrics model point "
-            "quantity roof sanitize statistics strings units",
+            "quantity roof sanitize statistics strings table units",
     "io": "check_io energy_catalogue hardware import io",
     "report": "json_out report text trajectory",
     "measure": "cpu_analysis cpu_backend cuda engine measure suite",
@@ -33,14 +33,7 @@ ALLOWED = {
     "cluster": {"core", "io", "probe", "measure"},
 }
 # (file, included layer): wrong-way includes that remain, with why.
-KNOWN = {
-    # The summaries print their tables with report's text table (roofline/text.hpp); a neutral
-    # home for text tables (core) is the fix (issue: layers the build enforces).
-    ("src/measure/cpu/summary.cpp", "report"),
-    ("src/llm/render.cpp", "report"),
-    ("src/llm/render_sections.cpp", "report"),
-    ("src/cluster/summary.cpp", "report"),
-}
+KNOWN: set = set()  # none left: text tables live in core (roofline/table.hpp)
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

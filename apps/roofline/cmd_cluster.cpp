@@ -12,6 +12,7 @@
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/text.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -90,7 +91,7 @@ void run(const ClusterArgs& a) {
     if (json)
       emit(text);
     else
-      emit(cluster::render_cluster(doc));
+      emit(cluster::render_cluster(doc, render_roofs(doc.roofs)));
   });
 }
 

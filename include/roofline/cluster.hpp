@@ -148,9 +148,10 @@ MachineDocument assemble_cluster_document(const std::vector<NodeReport>& nodes,
                                           const ClusterOptions& options);
 
 /// Text summary of a cluster document (its "cluster" section): aggregates per roof, network
-/// latency and sweep, the document's roofs, stragglers and notes. Throws InputError when the
+/// latency and sweep, the document's roofs (`roofs_table`, as the caller renders them: report's
+/// render_roofs; left out when empty), stragglers and notes. Throws InputError when the
 /// document has no cluster section.
-std::string render_cluster(const MachineDocument& doc);
+std::string render_cluster(const MachineDocument& doc, const std::string& roofs_table = "");
 
 // ---- The measurement (MPI) ----------------------------------------------------------------
 

@@ -6,11 +6,11 @@
 #include "roofline/cluster.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
-#include "roofline/text.hpp"
+#include "roofline/table.hpp"
 
 namespace roofline::cluster {
 
-std::string render_cluster(const MachineDocument& doc) {
+std::string render_cluster(const MachineDocument& doc, const std::string& roofs_table) {
   const auto it = doc.sections.find("cluster");
   if (it == doc.sections.end() || !it->is_object())
     throw InputError(doc.origin + ": not a cluster document (no \"cluster\" section)");
@@ -60,9 +60,11 @@ std::string render_cluster(const MachineDocument& doc) {
     }
     out += nt.render();
   }
-  out +=
-      "\nroofs of the document (one node's share: per roof the slowest node, plus the network):\n";
-  out += render_roofs(doc.roofs);
+  if (!roofs_table.empty())
+    out +=
+        "\nroofs of the document (one node's share: per roof the slowest node, plus the "
+        "network):\n" +
+        roofs_table;
   const auto stragglers = c.value("stragglers", nlohmann::json::array());
   out += "\nstragglers (more than " + format_number(100 * c.value("straggler_threshold", 0.0), 3) +
          "% below the median on a roof): " + (stragglers.empty() ? "none" : stragglers.dump()) +

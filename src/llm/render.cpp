@@ -7,7 +7,7 @@
 #include "roofline/llm.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
-#include "roofline/text.hpp"
+#include "roofline/table.hpp"
 
 namespace roofline::llm {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "roofline/llm.hpp"
 #include "roofline/quantity.hpp"
-#include "roofline/text.hpp"
+#include "roofline/table.hpp"
 
 namespace roofline::llm {
 namespace {

@@ -277,6 +277,13 @@ TEST(ClusterDocument, SummaryNamesAggregatesNetworkAndStragglers) {
             std::string::npos)
       << text;
   EXPECT_THROW(render_cluster(fake_node(1, 1)), InputError);
+  // The roofs table comes from the caller (report's render_roofs in the CLI), placed before the
+  // stragglers; without one the section is left out.
+  EXPECT_EQ(text.find("roofs of the document"), std::string::npos) << text;
+  const std::string with =
+      render_cluster(assemble_cluster_document(nodes, fake_network(2), {}), "ROOFS TABLE\n");
+  EXPECT_LT(with.find("roofs of the document"), with.find("ROOFS TABLE"));
+  EXPECT_LT(with.find("ROOFS TABLE"), with.find("stragglers (more than"));
 }
 
 TEST(ClusterDocument, SummaryPrintsIntegerRoofsInOpPerSecond) {

@@ -2,7 +2,7 @@
 #include "roofline/engine.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/quantity.hpp"
-#include "roofline/text.hpp"
+#include "roofline/table.hpp"
 
 #include <cmath>
 

@@ -1,0 +1,94 @@
+// Aligned text tables and terminal colour (roofline/table.hpp).
+#include "roofline/table.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "roofline/sanitize.hpp"
+
+namespace roofline {
+namespace {
+// Display width of UTF-8 text: count code points, not bytes (·, ², ≈ are one column each);
+// colour sequences (ESC [ ... m) take no column.
+size_t display_width(const std::string& s) {
+  size_t w = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\033' && i + 1 < s.size() && s[i + 1] == '[') {
+      const size_t end = s.find('m', i);
+      if (end != std::string::npos) {
+        i = end;
+        continue;
+      }
+    }
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++w;
+  }
+  return w;
+}
+std::vector<std::string> safe_cells(const std::vector<std::string>& cells) {
+  std::vector<std::string> out;
+  out.reserve(cells.size());
+  // A cell may be coloured by a renderer (colorize): its colour sequences pass; the final
+  // pass on stdout removes them too unless stdout takes colour.
+  for (const auto& c : cells) out.push_back(terminal_safe(c, true));
+  return out;
+}
+bool looks_numeric(const std::string& s) {
+  if (s.empty()) return false;
+  const char c = s[0];
+  return (c >= '0' && c <= '9') ||
+         ((c == '-' || c == '+' || c == '.') && s.size() > 1 && s[1] >= '0' && s[1] <= '9');
+}
+}  // namespace
+
+bool terminal_supports_color(std::FILE* stream) {
+  // no-color.org: only a NO_COLOR that is present and not empty turns colour off.
+  if (const char* no_color = std::getenv("NO_COLOR"); no_color && *no_color) return false;
+  const char* term = std::getenv("TERM");
+  if (term && std::strcmp(term, "dumb") == 0) return false;
+  return ::isatty(::fileno(stream)) != 0;
+}
+
+std::string Table::render() const {
+  // Cells hold names from files and arguments: shown escaped (sanitize.hpp), and measured so.
+  const std::vector<std::string> header = safe_cells(header_);
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : rows_) rows.push_back(safe_cells(r));
+  std::vector<size_t> width(header.size(), 0);
+  for (size_t c = 0; c < header.size(); ++c) width[c] = display_width(header[c]);
+  for (const auto& r : rows)
+    for (size_t c = 0; c < r.size() && c < width.size(); ++c)
+      width[c] = std::max(width[c], display_width(r[c]));
+  auto line = [&](const std::vector<std::string>& r, bool is_header) {
+    std::string out;
+    for (size_t c = 0; c < width.size(); ++c) {
+      const std::string cell = c < r.size() ? r[c] : "";
+      const size_t pad = width[c] - display_width(cell);
+      const bool right = !is_header && looks_numeric(cell);
+      if (c) out += "  ";
+      if (right)
+        out += std::string(pad, ' ') + cell;
+      else
+        out += cell + (c + 1 < width.size() ? std::string(pad, ' ') : "");
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + "\n";
+  };
+  std::string out = line(header, true);
+  size_t total = 0;
+  for (size_t c = 0; c < width.size(); ++c) total += width[c] + (c ? 2 : 0);
+  std::string rule;
+  for (size_t i = 0; i < total; ++i) rule += "─";
+  out += rule + "\n";
+  for (const auto& r : rows) out += line(r, false);
+  return out;
+}
+
+std::string colorize(const std::string& text, const char* code, bool enabled) {
+  if (!enabled || !code || !*code) return text;
+  return std::string("\033[") + code + "m" + terminal_safe(text) + "\033[0m";
+}
+
+}  // namespace roofline
