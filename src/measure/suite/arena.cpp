@@ -12,8 +12,9 @@ namespace roofline::suite {
 
 namespace {
 constexpr std::size_t kPage = 4096;
-// 8 MiB holds the L1- and L2-size working sets of a many-core machine (64 cores × 2 × 48 KiB at
-// L1); within one naturally aligned block the arrays' page numbers differ only in their low bits.
+// 8 MiB holds the L1-size working sets of a many-core machine (64 cores × 2 arrays × 48 KiB)
+// and the L2-size ones of a few cores; what does not fit comes from the heap on huge pages.
+// Within one naturally aligned block the arrays' page numbers differ only in their low bits.
 constexpr std::size_t kRegion = std::size_t{8} << 20;
 
 struct Region {
