@@ -221,9 +221,12 @@ std::string render_html(const ReportInput& in) {
   // Points table (sortable).
   if (!in.points.empty()) {
     const std::string ih = "I (" + u.intensity() + ")";
+    // The weight column (what sizes a dot, e.g. a function's share of the time) when any has one.
+    const bool weighted = std::any_of(in.points.begin(), in.points.end(),
+                                      [](const Point& p) { return p.weight > 0; });
     h += "<h2>Points</h2>\n<table id=\"points-table\" class=\"data sortable\"><thead><tr>"
-         "<th>point</th><th>W</th><th>T</th><th>" +
-         xml_escape(ih) +
+         "<th>point</th><th>W</th><th>T</th>" +
+         std::string(weighted ? "<th>weight</th>" : "") + "<th>" + xml_escape(ih) +
          "</th><th>P</th><th>attainable</th><th>attainment</th><th>headroom</th>"
          "<th>bound</th><th>verdict</th></tr></thead><tbody>\n";
     for (size_t k = 0; k < in.points.size(); ++k) {
@@ -238,6 +241,7 @@ std::string render_html(const ReportInput& in) {
            report::verdict_colour(d.verdict) + "\"></span>" + xml_escape(p.name) + "</td>" +
            td_num("W", format_work(p.work, u), p.work.value) +
            td_num("T", format_seconds(p.time), p.time.value) +
+           (weighted ? td_num("weight", format_number(p.weight, 3), p.weight) : std::string()) +
            td_wrap(ih, is, d.levels.front().intensity.value) +
            td_num("P", format_work_rate(d.performance, u), d.performance.value) +
            td_num("attainable", format_work_rate(d.attainable, u), d.attainable.value) +

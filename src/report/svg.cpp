@@ -53,6 +53,20 @@ constexpr double kLevelFont = 9.5;    // level names under hierarchical markers
 constexpr double kWorkloadFont = 11;  // workload line labels
 /// Up to this many points, each headroom line carries its factor.
 constexpr size_t kMaxHeadroomLabels = 12;
+constexpr double kMarkerRadius = 6.5;    // a point's marker without a weight
+constexpr double kMaxWeightRadius = 16;  // the marker of the heaviest weighted point
+constexpr double kMinWeightRadius = 3;   // the smallest weighted marker that stays visible
+
+/// A weighted point's marker has an area proportional to its weight, the heaviest point's
+/// radius kMaxWeightRadius (the way profilers draw functions as dots sized by their share of the
+/// time); weights below (3/16)² ≈ 3.5 % of the heaviest are drawn at kMinWeightRadius. Points
+/// without a weight keep kMarkerRadius.
+double marker_radius(const std::vector<Point>& points, size_t k) {
+  if (!(points[k].weight > 0)) return kMarkerRadius;
+  double heaviest = 0;
+  for (const Point& p : points) heaviest = std::max(heaviest, p.weight);
+  return std::max(kMinWeightRadius, kMaxWeightRadius * std::sqrt(points[k].weight / heaviest));
+}
 
 std::string text(double x, double y, const std::string& s, const std::string& cls,
                  const std::string& anchor = "start", const std::string& extra = "") {
@@ -221,6 +235,7 @@ struct Canvas {
 /// Where each point's binding-level marker sits and the attainable height above it.
 struct PointGeom {
   double xb = 0, y = 0, ya = 0;
+  double r = kMarkerRadius;  // the main marker's radius: kMarkerRadius, or by the point's weight
   size_t bind = 0;
   std::vector<double> level_x;  // x of every level's marker
 };
@@ -362,6 +377,7 @@ std::vector<PointGeom> register_points(Canvas& c) {
   for (size_t k = 0; k < c.in.points.size(); ++k) {
     const Diagnosis& d = ch.diagnoses[k];
     PointGeom& g = geom[k];
+    g.r = marker_radius(c.in.points, k);
     for (size_t l = 0; l < d.levels.size(); ++l)
       if (d.levels[l].level == d.binding_level) g.bind = l;
     g.xb = c.X(d.levels[g.bind].intensity.value);
@@ -369,6 +385,8 @@ std::vector<PointGeom> register_points(Canvas& c) {
     g.ya = c.Y(d.attainable.value);
     for (const auto& l : d.levels) g.level_x.push_back(c.X(l.intensity.value));
     for (double xl : g.level_x) c.placer.take(Quad::box(xl - 7.5, g.y - 7.5, xl + 7.5, g.y + 7.5));
+    if (g.r > kMarkerRadius)
+      c.placer.take(Quad::box(g.xb - g.r - 1, g.y - g.r - 1, g.xb + g.r + 1, g.y + g.r + 1));
     if (std::fabs(g.ya - g.y) > 3) c.placer.line({g.xb, g.y, g.xb, g.ya});
   }
   if (ch.workload) {
@@ -744,7 +762,12 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
     std::string name, colour;
   };
   std::vector<Pending> pending;
-  for (size_t k = 0; k < c.in.points.size(); ++k) {
+  // Larger dots first, so a weighted point's dot never hides a smaller one under it.
+  std::vector<size_t> order(c.in.points.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return geom[a].r > geom[b].r; });
+  for (size_t k : order) {
     const Point& p = c.in.points[k];
     const Diagnosis& d = ch.diagnoses[k];
     const std::string colour = verdict_colour(d.verdict);
@@ -766,6 +789,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
                       format_work_rate(d.attainable, u) + " (" + percent_text(d.attainment) + ")";
     for (const auto& l : d.levels)
       tip += "\nI(" + l.level + ") = " + format_intensity(l.intensity, u);
+    if (p.weight > 0) tip += "\nweight (dot area) " + format_number(p.weight, 3);
     std::string& m = out.markers;
     m += "<g" + attr("class", "point verdict-" + to_string(d.verdict)) +
          attr("data-index", std::to_string(k)) + attr("data-name", p.name) +
@@ -792,9 +816,10 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
         }
       }
     }
-    m += marker_shape(
-        shape, xb, y, 6.5,
-        " class=\"marker\"" + attr("fill", colour) + attr("data-level", d.binding_level));
+    m += marker_shape(shape, xb, y, g.r,
+                      " class=\"marker\"" + attr("fill", colour) +
+                          attr("data-level", d.binding_level) +
+                          (p.weight > 0 ? attr("data-weight", exact(p.weight)) : std::string()));
     if (d.levels.size() > 1) {
       const Quad q =
           text_quad(xb, y + 18, text_width(d.binding_level, kLevelFont), kLevelFont, "middle");
@@ -840,6 +865,12 @@ std::string legend(const Canvas& c, bool any_theory) {
   for (const auto& d : ch.diagnoses)
     if (std::find(seen.begin(), seen.end(), d.verdict) == seen.end()) seen.push_back(d.verdict);
   std::sort(seen.begin(), seen.end());
+  if (std::any_of(c.in.points.begin(), c.in.points.end(),
+                  [](const Point& p) { return p.weight > 0; }))
+    items.push_back(
+        {"<circle class=\"marker\" cx=\"7\" cy=\"0\" r=\"3\" fill=\"#8c959f\"/>"
+         "<circle class=\"marker\" cx=\"19\" cy=\"0\" r=\"6\" fill=\"#8c959f\"/>",
+         "dot area ∝ weight (share of the time)"});
   for (Verdict v : seen)
     items.push_back({marker_shape(verdict_marker(v), 13, 0, 5.5,
                                   " class=\"marker\"" + attr("fill", verdict_colour(v))),

@@ -68,6 +68,17 @@ TEST(ReportHtml, CarriesChartTooltipsTogglesAndTables) {
   EXPECT_NE(html.find("roofline measure (fixture)"), std::string::npos);  // how it was measured
 }
 
+TEST(ReportHtml, WeightedPointsGetAWeightColumn) {
+  ReportInput in = fixture();
+  EXPECT_EQ(render_html(in).find("<th>weight</th>"), std::string::npos);
+  in.points[0].weight = 0.625;
+  const std::string html = render_html(in);
+  EXPECT_NE(html.find("<th>weight</th>"), std::string::npos);
+  // The weighted point's cell with its weight.
+  EXPECT_TRUE(
+      std::regex_search(html, std::regex(R"(data-label="weight" data-sort="[^"]+">0\.625<)")));
+}
+
 TEST(ReportHtml, ShowsTheMeasurementsWarnings) {
   ReportInput in = fixture();
   in.machines[0].sections["measurement"]["warnings"] = {"18 of 18 roofs are noisy",

@@ -432,5 +432,55 @@ TEST(ReportSvg, BadInputsAreInputErrors) {
   EXPECT_THROW(render_svg(in), InputError);  // no fp16 roof on the machine
 }
 
+TEST(ReportSvg, AWeightedPointsDotHasAnAreaProportionalToItsWeight) {
+  ReportInput in = fixture();
+  // Four copies of the fixture's memory-bound point (drawn as circles): three weighted, one not.
+  Point base;
+  bool found = false;
+  for (const Point& p : in.points)
+    if (!found && diagnose(p, in.machines[0].roofs).verdict == Verdict::memory_bound)
+      base = p, found = true;
+  ASSERT_TRUE(found);
+  in.points.clear();
+  const double weights[] = {0.6, 0.15, 0.0006, 0};
+  for (double w : weights) {
+    Point p = base;
+    p.name = "w" + std::to_string(in.points.size());
+    p.weight = w;
+    in.points.push_back(p);
+  }
+  const std::string svg = render_svg(in);
+  auto root = test::parse_xml(svg);
+  auto points = by_class(*root, "point");
+  ASSERT_EQ(points.size(), 4u);
+  std::vector<double> radius(4, 0);
+  for (const XmlNode* g : points) {
+    auto markers = g->find_all(
+        [](const XmlNode& n) { return n.has_class("marker") && !n.has_class("level"); });
+    ASSERT_EQ(markers.size(), 1u);
+    ASSERT_EQ(markers[0]->name, "circle");
+    radius.at(std::stoul(g->attr("data-index"))) = num(markers[0], "r");
+  }
+  // The heaviest at 16 px; area ∝ weight: 0.15 / 0.6 = (r / 16)² → r = 8; a weight below 3.5 %
+  // of the heaviest at the 3 px floor; no weight: the default 6.5 px.
+  EXPECT_NEAR(radius[0], 16, 0.01);
+  EXPECT_NEAR(radius[1], 8, 0.01);
+  EXPECT_NEAR(radius[2], 3, 0.01);
+  EXPECT_NEAR(radius[3], 6.5, 0.01);
+  EXPECT_NE(svg.find("dot area"), std::string::npos);
+  // Larger dots are drawn first, so none hides a smaller one: 16, 8, 6.5, 3 px in document order.
+  EXPECT_LT(svg.find("data-name=\"w0\""), svg.find("data-name=\"w1\""));
+  EXPECT_LT(svg.find("data-name=\"w1\""), svg.find("data-name=\"w3\""));
+  EXPECT_LT(svg.find("data-name=\"w3\""), svg.find("data-name=\"w2\""));
+  // Without weights: every dot at the default size and no size legend.
+  for (Point& p : in.points) p.weight = 0;
+  const std::string plain = render_svg(in);
+  EXPECT_EQ(plain.find("dot area"), std::string::npos);
+  auto plain_root = test::parse_xml(plain);
+  for (const XmlNode* g : by_class(*plain_root, "point"))
+    for (const XmlNode* m : g->find_all([](const XmlNode& n) { return n.has_class("marker"); }))
+      EXPECT_NEAR(num(m, "r"), 6.5, 0.01);
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
