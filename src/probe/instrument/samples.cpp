@@ -76,7 +76,14 @@ std::vector<Symbol> read_elf_functions(const fs::path& path) {
 
 std::vector<FunctionTime> attribute_samples(
     const SampleResult& r, const std::map<std::string, std::vector<Symbol>>& symbols) {
-  const double per_sample = r.total > 0 ? r.cpu_seconds / static_cast<double>(r.total) : 0;
+  // task-clock (user mode only, exclude_kernel): the kernel's timer fires every interval of
+  // the thread's CPU time and drops the samples that land in the kernel (page faults, system
+  // calls), so each sample stands for one interval of user time — the process CPU time, which
+  // includes the kernel's, would be spread over the user samples. SIGPROF's timer is delivered
+  // on the way back to user mode, so its samples share all the CPU time.
+  const double per_sample = r.sampler == "task-clock" && r.interval_us > 0 ? r.interval_us * 1e-6
+                            : r.total > 0 ? r.cpu_seconds / static_cast<double>(r.total)
+                                          : 0;
   struct Acc {
     std::string object;
     std::uint64_t samples = 0;
