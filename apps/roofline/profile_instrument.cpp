@@ -136,9 +136,11 @@ void run_profile_instrument(InstrumentArgs a) {
     if (!a.machine.precision.empty()) p.precision = a.machine.precision;
     if (m) p.traffic = fit_levels(p.traffic, &m->roofs, notes, p.name);
   }
-  ip.points.erase(std::remove_if(ip.points.begin(), ip.points.end(),
-                                 [](const Point& p) { return p.traffic.empty(); }),
-                  ip.points.end());
+  for (size_t i = ip.points.size(); i-- > 0;)  // points whose levels the machine lacks
+    if (ip.points[i].traffic.empty()) {
+      ip.points.erase(ip.points.begin() + static_cast<std::ptrdiff_t>(i));
+      ip.origins.erase(ip.origins.begin() + static_cast<std::ptrdiff_t>(i));
+    }
   const double native = std::max(r.native.wall_seconds, 1e-9);
   std::uint64_t samples = 0;
   double cpu_sampled = 0;
@@ -156,12 +158,8 @@ void run_profile_instrument(InstrumentArgs a) {
     if (m) doc.machine = m->roofs.name;
     nlohmann::json j = points_to_json(doc);
     for (size_t i = 0; i < ip.points.size(); ++i) {
-      const Point& p = ip.points[i];
-      const bool marker = p.note.find("region's timer") != std::string::npos;
-      j["points"][i]["provenance"] = {
-          {"work", p.source == "instrumented" ? "instrumented" : "declared"},
-          {"traffic", marker ? "declared" : "simulated"},
-          {"time", marker ? "marker" : (p.weight > 0 ? "sampled" : "measured")}};
+      const PointOrigin& o = ip.origins.at(i);
+      j["points"][i]["provenance"] = {{"work", o.work}, {"traffic", o.traffic}, {"time", o.time}};
     }
     nlohmann::json run = {
         {"command", a.command},

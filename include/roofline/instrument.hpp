@@ -141,19 +141,32 @@ SimulatorCaches parse_cache_spec(const std::string& spec);
 /// down; `note` says what changed.
 CacheGeometry valgrind_geometry(CacheGeometry g);
 
+/// A marker region's simulated costs: the sum of the profile parts during which it was open
+/// (on any thread of the process), and how many of its passes ended inside the dumps.
+struct RegionCosts {
+  std::vector<double> costs;
+  std::uint64_t passes = 0;
+  bool complete = true;  ///< false: open when the dumps stopped or the process ended
+};
+
 /// callgrind's cost table: self (exclusive) costs per function, events as named in the file.
 struct CallgrindProfile {
   std::vector<std::string> events;
   std::map<std::string, std::vector<double>> functions;  ///< name (recursion suffix removed)
   std::vector<double> totals;                            ///< sum over functions
   std::string command;
-  std::vector<std::string> caches;  ///< the "desc: ... cache:" lines
+  std::vector<std::string> caches;             ///< the "desc: ... cache:" lines
+  long pid = 0;                                ///< "pid:" (0 when absent)
+  long part = 0;                               ///< "part:" of a dump (0 when absent)
+  std::string trigger;                         ///< what made callgrind dump ("desc: Trigger: ...")
+  std::map<std::string, RegionCosts> regions;  ///< by marker region (read_callgrind_dir)
   double event(const std::vector<double>& costs, const std::string& name) const;
 };
 /// One callgrind.out file (format version 1, compressed or not). InputError names `origin`.
 CallgrindProfile parse_callgrind(const std::string& text, const std::string& origin);
 /// Every callgrind output file in `dir` whose name starts with `prefix`, merged (one per
-/// process of the program).
+/// process of the program, one per dump of a process). Parts dumped at marker regions'
+/// boundaries (kRegionDumpBegin/End) give each region's costs.
 CallgrindProfile read_callgrind_dir(const std::filesystem::path& dir, const std::string& prefix);
 
 /// Bytes one simulated run says moved, from its misses × line size. `ll_level` is the level the
@@ -211,8 +224,15 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
 
 /// The points: the whole program, each function with counted W, each marker region with counted
 /// or declared W. Notes say what kept a function or region from being a point.
+/// Where each of a point's W, Q and T came from.
+struct PointOrigin {
+  std::string work;     ///< "instrumented" (counted) or "declared" (by the program's markers)
+  std::string traffic;  ///< "simulated" or "declared"
+  std::string time;     ///< "measured" (wall clock), "sampled" or "marker" (the region's timer)
+};
 struct InstrumentedPoints {
   std::vector<Point> points;
+  std::vector<PointOrigin> origins;  ///< one per point
   std::vector<std::string> notes;
 };
 InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::string& program_name);

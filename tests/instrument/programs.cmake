@@ -42,6 +42,11 @@ fc_program(fc_saxpy_regions ${ROOFLINE_FLOPCOUNT_CLANG}
   SOURCES ${PROJECT_SOURCE_DIR}/examples/marker/saxpy.c
   FLAGS -O2 -march=x86-64-v3 -I${PROJECT_SOURCE_DIR}/include
   LIBS $<TARGET_FILE:roofline_marker> -lstdc++ DEPS roofline_marker)
+# Nested regions for per-region simulated Q.
+fc_program(fc_regions ${ROOFLINE_FLOPCOUNT_CLANG}
+  SOURCES ${_fc_src}/fc_regions.c
+  FLAGS -O2 -march=x86-64-v3 -I${PROJECT_SOURCE_DIR}/include
+  LIBS $<TARGET_FILE:roofline_marker> -lstdc++ DEPS roofline_marker)
 # The suite's own inner loops, compiled as the suite compiles them (-O3, OpenMP simd).
 fc_program(fc_suite ${ROOFLINE_FLOPCOUNT_CLANGXX}
   SOURCES ${_fc_src}/suite_driver.cpp ${PROJECT_SOURCE_DIR}/src/measure/suite/loops.cpp

@@ -193,6 +193,57 @@ TEST(ProfileInstrumentCli, ProgramWithoutThePluginStillGetsQAndT) {
   EXPECT_TRUE(doc["points"].empty());
 }
 
+// Marker regions: Q from the parts of the simulated run during which each was open (the marker
+// runtime dumps the simulator's counts at every boundary). x and y are set before any region:
+// that traffic must not be the regions'.
+TEST(ProfileInstrumentCli, ARegionGetsTheSimulatedTrafficOfTheTimeItWasOpen) {
+  REQUIRE_TOOLS();
+  constexpr double n = 262144, passes = 3;  // 2 MiB per array: DRAM size for a 1 MiB L3
+  const auto r = run_cli({"profile", "--instrument", "--json", "--sim-caches", kCaches, "--",
+                          kPrograms + "/fc_regions", "262144", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  const json* inner = find_point(doc, "inner");
+  const json* outer = find_point(doc, "outer");
+  ASSERT_NE(inner, nullptr) << doc["run"]["notes"].dump();
+  ASSERT_NE(outer, nullptr) << doc["run"]["notes"].dump();
+  const double compulsory = passes * roofline::axpy(n, kFp64).traffic.value;  // 3·n·8 B a pass
+  for (const json* p : {inner, outer}) {
+    SCOPED_TRACE((*p)["name"].get<std::string>());
+    EXPECT_EQ((*p)["provenance"]["traffic"], "simulated");
+    EXPECT_EQ((*p)["provenance"]["work"], "instrumented");
+    EXPECT_EQ((*p)["provenance"]["time"], "marker");
+    EXPECT_EQ((*p)["work"].get<double>(), passes * 2 * n);
+    ASSERT_EQ((*p)["traffic"][0]["level"], "DRAM") << (*p).dump();
+    EXPECT_NEAR((*p)["traffic"][0]["bytes"].get<double>() / compulsory, 1.0, 0.10) << (*p).dump();
+  }
+  // "outer" holds the passes of "inner" and nothing else that moves data.
+  EXPECT_NEAR(
+      (*outer)["traffic"][0]["bytes"].get<double>() / (*inner)["traffic"][0]["bytes"].get<double>(),
+      1.0, 0.02);
+  // The whole program adds the setting of x and y (write-allocate reads and write-backs).
+  const json* whole = find_point(doc, "fc_regions");
+  ASSERT_NE(whole, nullptr);
+  EXPECT_GT((*whole)["traffic"][0]["bytes"].get<double>(),
+            (*inner)["traffic"][0]["bytes"].get<double>() + 2 * n * 8);
+}
+
+// Past the runtime's cap on dumped boundaries a region's passes are not all seen: no simulated
+// Q, and the note says how many were.
+TEST(ProfileInstrumentCli, ARegionWithMorePassesThanTheDumpsSeeGetsNoSimulatedQ) {
+  REQUIRE_TOOLS();
+  const auto r = run_cli({"profile", "--instrument", "--json", "--simulate", "last", "--sim-caches",
+                          "L1=32K/8,L3=1M/16", "--", kPrograms + "/fc_regions", "64", "2100"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(find_point(doc, "inner"), nullptr);
+  EXPECT_EQ(find_point(doc, "outer"), nullptr);
+  const std::string notes = doc["run"]["notes"].dump();
+  EXPECT_NE(notes.find("region 'inner'"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("of its 2100 passes"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("the first 4000 region boundaries"), std::string::npos) << notes;
+}
+
 TEST(ProfileInstrumentCli, MissingSimulatorIsSaidPlainly) {
   if (kPrograms.empty()) GTEST_SKIP() << kNoPlugin;
   const auto r = run_cli({"profile", "--instrument", "--json", "--valgrind",

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "probe/marker/marker_internal.hpp"
 #include "roofline/error.hpp"
 #include "roofline/instrument.hpp"
 #include "roofline/io.hpp"
@@ -299,6 +300,15 @@ CallgrindProfile parse_callgrind(const std::string& text, const std::string& ori
         while (ps >> x) ++positions;
       } else if (key == "cmd") {
         p.command = value;
+      } else if (key == "pid" || key == "part") {
+        try {
+          (key == "pid" ? p.pid : p.part) = std::stol(value);
+        } catch (const std::exception&) {
+          throw InputError(origin + ":" + std::to_string(number) + ": " + key + " '" +
+                           value.substr(0, 40) + "' is not a number");
+        }
+      } else if (key == "desc" && value.rfind("Trigger:", 0) == 0) {
+        p.trigger = trim(value.substr(8));
       } else if (key == "desc" && value.find("cache:") != std::string::npos) {
         p.caches.push_back(value);
       }
@@ -317,6 +327,50 @@ CallgrindProfile parse_callgrind(const std::string& text, const std::string& ori
   return p;
 }
 
+namespace {
+
+void add_costs(std::vector<double>& into, const std::vector<double>& v) {
+  if (into.size() < v.size()) into.resize(v.size());
+  for (size_t i = 0; i < v.size(); ++i) into[i] += v[i];
+}
+
+/// One process's parts in the order they were dumped: callgrind zeroes its counts at each dump,
+/// so a part holds the costs since the previous one, and it ends where its trigger says. A part
+/// belongs to every region open (on any thread) while it ran.
+using marker_detail::kRegionDumpBegin;
+using marker_detail::kRegionDumpEnd;
+using marker_detail::kRegionDumpStop;
+
+void attribute_region_parts(const std::vector<const CallgrindProfile*>& parts,
+                            std::map<std::string, RegionCosts>& regions) {
+  std::map<std::string, int> open;
+  bool stopped = false;
+  for (const CallgrindProfile* p : parts) {
+    for (const auto& [name, n] : open)
+      if (n > 0) add_costs(regions[name].costs, p->totals);
+    const std::string prefix = "Client Request: ";
+    if (stopped || p->trigger.rfind(prefix, 0) != 0) continue;
+    const std::string label = p->trigger.substr(prefix.size());
+    if (label.rfind(kRegionDumpBegin, 0) == 0) {
+      const std::string name = label.substr(std::string(kRegionDumpBegin).size());
+      ++open[name];
+      regions[name];  // known, even when it never ends
+    } else if (label.rfind(kRegionDumpEnd, 0) == 0) {
+      const std::string name = label.substr(std::string(kRegionDumpEnd).size());
+      if (open[name] > 0) --open[name], ++regions[name].passes;
+    } else if (label == kRegionDumpStop) {
+      stopped = true;  // the rest of the process belongs to no region: nothing marks them
+      for (auto& [name, n] : open)
+        if (n > 0) regions[name].complete = false;
+      open.clear();
+    }
+  }
+  for (const auto& [name, n] : open)
+    if (n > 0) regions[name].complete = false;
+}
+
+}  // namespace
+
 CallgrindProfile read_callgrind_dir(const fs::path& dir, const std::string& prefix) {
   CallgrindProfile all;
   std::error_code ec;
@@ -324,21 +378,35 @@ CallgrindProfile read_callgrind_dir(const fs::path& dir, const std::string& pref
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().filename().string().rfind(prefix, 0) == 0) files.push_back(e.path());
   std::sort(files.begin(), files.end());
+  std::vector<CallgrindProfile> each;
   for (const auto& f : files) {
-    CallgrindProfile one = parse_callgrind(read_text_file(f, kMaxImportBytes), f.string());
-    if (all.events.empty()) {
-      all = std::move(one);
-      continue;
-    }
-    if (one.events != all.events)
+    each.push_back(parse_callgrind(read_text_file(f, kMaxImportBytes), f.string()));
+    if (each.back().events != each.front().events)
       throw InputError(f.string() + ": events differ from the other processes' files");
+  }
+  for (CallgrindProfile& one : each) {
+    if (all.events.empty()) {
+      all.events = one.events, all.command = one.command, all.caches = one.caches;
+      all.totals.assign(all.events.size(), 0);
+    }
     for (auto& [name, v] : one.functions) {
       auto& into = all.functions[name];
       into.resize(all.events.size());
-      for (size_t i = 0; i < v.size(); ++i) into[i] += v[i];
+      add_costs(into, v);
     }
-    for (size_t i = 0; i < all.totals.size(); ++i) all.totals[i] += one.totals[i];
+    add_costs(all.totals, one.totals);
   }
+  // Region costs, process by process, parts in dump order (the part without a number, written
+  // at exit, is the last).
+  std::map<long, std::vector<const CallgrindProfile*>> by_pid;
+  for (const CallgrindProfile& one : each) by_pid[one.pid].push_back(&one);
+  for (auto& [pid, parts] : by_pid) {
+    std::stable_sort(
+        parts.begin(), parts.end(),
+        [](const CallgrindProfile* a, const CallgrindProfile* b) { return a->part < b->part; });
+    attribute_region_parts(parts, all.regions);
+  }
+  for (auto& [name, r] : all.regions) r.costs.resize(all.events.size());
   return all;
 }
 

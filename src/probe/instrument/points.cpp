@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "probe/marker/marker_internal.hpp"
 #include "roofline/import.hpp"
 #include "roofline/instrument.hpp"
 #include "roofline/quantity.hpp"
@@ -21,20 +22,28 @@ std::string demangle(const std::string& name) {
   return status == 0 && d ? std::string(d.get()) : name;
 }
 
-/// Q per level for one function's (or the whole program's) costs, DRAM first: the level the
-/// point is placed at by default. A level whose simulated traffic is zero is left out.
-std::vector<LevelTraffic> traffic_for(const InstrumentedRun& r, const std::string& function,
-                                      bool whole) {
+enum class Scope { whole, function, region };
+
+/// Q per level for the whole program's, one function's or one marker region's costs, DRAM
+/// first: the level the point is placed at by default. A level whose simulated traffic is zero
+/// is left out. A region's traffic counts only from simulations that saw all `passes` of it.
+std::vector<LevelTraffic> traffic_for(const InstrumentedRun& r, Scope scope,
+                                      const std::string& name = "", std::uint64_t passes = 0) {
   std::map<std::string, double> level;
   for (const auto& sim : r.simulations) {
     if (sim.profile.events.empty()) continue;
     const std::vector<double>* costs = nullptr;
-    if (whole) {
+    if (scope == Scope::whole) {
       costs = &sim.profile.totals;
-    } else {
-      const auto it = sim.profile.functions.find(function);
+    } else if (scope == Scope::function) {
+      const auto it = sim.profile.functions.find(name);
       if (it == sim.profile.functions.end()) continue;
       costs = &it->second;
+    } else {
+      const auto it = sim.profile.regions.find(name);
+      if (it == sim.profile.regions.end() || !it->second.complete || it->second.passes != passes)
+        return {};  // one level without the others would misplace the point
+      costs = &it->second.costs;
     }
     const SimulatedTraffic t = simulated_traffic(
         sim.profile, *costs, static_cast<double>(sim.d1.line), static_cast<double>(sim.ll.line));
@@ -60,6 +69,22 @@ std::string sim_description(const InstrumentedRun& r) {
              format_bytes(Bytes(static_cast<double>(sim.ll.size))) + " " +
              std::to_string(sim.ll.ways) + "-way";
   return "";
+}
+
+/// Why a marker region got no simulated Q.
+std::string region_q_problem(const InstrumentedRun& r, const counters::RegionResult& reg) {
+  for (const auto& sim : r.simulations) {
+    if (sim.profile.events.empty()) continue;
+    const auto it = sim.profile.regions.find(reg.name);
+    if (it == sim.profile.regions.end())
+      return "the simulated run dumped no boundary of it: the program's marker runtime was "
+             "built without Valgrind's callgrind.h, or the name has control characters";
+    if (!it->second.complete || it->second.passes != reg.calls)
+      return "the simulator saw " + std::to_string(it->second.passes) + " of its " +
+             std::to_string(reg.calls) + " passes (the runtime dumps the first " +
+             std::to_string(marker_detail::kMaxRegionDumps) + " region boundaries)";
+  }
+  return r.simulations.empty() ? "no simulation" : "the simulation gave no profile";
 }
 
 }  // namespace
@@ -88,13 +113,13 @@ InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::stri
     p.name = program_name;
     p.work = Work(total(all_ops));
     p.time = Seconds(r.native.wall_seconds);
-    p.traffic = traffic_for(r, "", true);
+    p.traffic = traffic_for(r, Scope::whole);
     p.precision = dominant_precision(all_ops);
     p.source = "instrumented";
     p.note = "W counted by instrumentation; Q simulated" + (sim.empty() ? "" : " (" + sim + ")") +
              "; T the native run's wall clock";
     if (p.work.value > 0 && !p.traffic.empty() && p.time.value > 0)
-      out.points.push_back(p);
+      out.points.push_back(p), out.origins.push_back({"instrumented", "simulated", "measured"});
     else
       out.notes.push_back("no point for the whole program: " +
                           std::string(!(p.work.value > 0) ? "no counted W"
@@ -131,7 +156,7 @@ InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::stri
     p.name = shown;
     p.work = Work(w);
     p.precision = dominant_precision(f.ops);
-    p.traffic = traffic_for(r, f.name, false);
+    p.traffic = traffic_for(r, Scope::function, f.name);
     const auto t = std::find_if(r.times.begin(), r.times.end(),
                                 [&](const FunctionTime& x) { return x.name == f.name; });
     const std::uint64_t samples = t == r.times.end() ? 0 : t->samples;
@@ -152,39 +177,55 @@ InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::stri
       continue;
     }
     out.points.push_back(p);
+    out.origins.push_back({"instrumented", "simulated", "sampled"});
   }
 
-  // Marker regions: counted W (declared W where nothing was counted), declared Q, the marker
-  // timer's T. The simulator gives Q per function, not per region.
+  // Marker regions: counted W (declared W where nothing was counted), the marker timer's T, and
+  // Q simulated over the parts of the run the region was open for (the marker runtime dumps the
+  // simulator's counts at each boundary) where the simulator saw every pass, else declared Q.
   for (const auto& reg : r.regions) {
     const auto c = std::find_if(r.counts.regions.begin(), r.counts.regions.end(),
                                 [&](const RegionCount& x) { return x.name == reg.name; });
     const double counted = c == r.counts.regions.end() ? 0 : total(c->ops);
+    const std::vector<LevelTraffic> simulated = traffic_for(r, Scope::region, reg.name, reg.calls);
     Point p;
     p.name = reg.name;
     p.work = Work(counted > 0 ? counted : reg.flops);
     p.time = Seconds(reg.time);
-    if (reg.bytes > 0) p.traffic = {{"DRAM", Bytes(reg.bytes)}};
+    if (!simulated.empty())
+      p.traffic = simulated;
+    else if (reg.bytes > 0)
+      p.traffic = {{"DRAM", Bytes(reg.bytes)}};
     p.precision = c == r.counts.regions.end() ? "" : dominant_precision(c->ops);
-    p.source = counted > 0 ? "instrumented" : "marker";
+    p.source = counted > 0 || !simulated.empty() ? "instrumented" : "marker";
+    std::string q = "Q declared";
+    if (!simulated.empty()) {
+      q = "Q simulated while the region was open" + (sim.empty() ? "" : " (" + sim + ")");
+      const auto dram = std::find_if(simulated.begin(), simulated.end(),
+                                     [](const LevelTraffic& t) { return t.level == "DRAM"; });
+      if (reg.bytes > 0 && dram != simulated.end())
+        q += ", declared " + format_bytes(Bytes(reg.bytes)) + " (simulated/declared at DRAM " +
+             format_number(dram->bytes.value / reg.bytes, 4) + ")";
+    }
     p.note = std::to_string(reg.calls) + " calls; W " +
              (counted > 0 ? "counted" : "declared by the program") +
              (counted > 0 && reg.flops > 0
                   ? " (declared " + format_work(Work(reg.flops)) + ", counted/declared " +
                         format_number(counted / reg.flops, 4) + ")"
                   : "") +
-             "; Q declared; T the region's timer";
+             "; " + q + "; T the region's timer";
     if (!(p.work.value > 0) || p.traffic.empty() || !(p.time.value > 0)) {
       out.notes.push_back("region '" + reg.name +
                           "': " + (p.work.value > 0 ? "W = " + format_work(p.work) : "no W") +
                           ", T = " + format_seconds(p.time) +
-                          (p.traffic.empty()
-                               ? "; no point: Q is simulated per function, not per region "
-                                 "(declare it with roofline_region_add_bytes)"
-                               : "; no point"));
+                          (p.traffic.empty() ? "; no point: no Q (" + region_q_problem(r, reg) +
+                                                   "; or declare it with roofline_region_add_bytes)"
+                                             : "; no point"));
       continue;
     }
     out.points.push_back(p);
+    out.origins.push_back({counted > 0 ? "instrumented" : "declared",
+                           simulated.empty() ? "declared" : "simulated", "marker"});
   }
   return out;
 }

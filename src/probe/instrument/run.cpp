@@ -180,7 +180,7 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
     sim.ll_level = opt.caches.outer[li].level;
     sim.fills_from = li + 1 < opt.caches.outer.size() ? opt.caches.outer[li + 1].level : "DRAM";
     const fs::path dir = work / "sim" / sim.ll_level;
-    fs::create_directories(dir);
+    fs::create_directories(dir / "markers");
     std::vector<std::string> args = {opt.valgrind,
                                      "--tool=callgrind",
                                      "--cache-sim=yes",
@@ -198,11 +198,16 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
                                      "--"};
     args.insert(args.end(), argv.begin(), argv.end());
     try {
-      ScopedEnv env{{"ROOFLINE_FLOPCOUNT", std::nullopt}, {"ROOFLINE_FLOPCOUNT_DIR", std::nullopt}};
+      // Markers on, and dumping the simulator's counts at every region boundary, so each
+      // region gets the traffic of the time it was open (read_callgrind_dir).
+      ScopedEnv env{{"ROOFLINE_FLOPCOUNT", std::nullopt},
+                    {"ROOFLINE_FLOPCOUNT_DIR", std::nullopt},
+                    {"ROOFLINE_MARKER_SIM", std::string("1")}};
       ScopedRedirect out(dir / "output.txt");
       counters::RunOptions o;
       o.hardware = false;
       o.sysfs_root = opt.sysfs_root;
+      o.marker_dir = dir / "markers";
       const counters::RunResult run = counters::run_counted(args, o);
       sim.exit_status = run.exit_status;
       sim.wall_seconds = run.wall_seconds;

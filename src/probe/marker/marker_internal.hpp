@@ -4,6 +4,16 @@
 
 namespace roofline::marker_detail {
 
+/// The client-request labels the marker runtime dumps callgrind's counts with when it runs
+/// under the cache simulator with ROOFLINE_MARKER_SIM set (`roofline profile --instrument`): at
+/// every region's begin and end, so each part of the profile lies wholly inside or outside each
+/// region; kRegionDumpStop when it stops dumping after kMaxRegionDumps boundaries (each dump
+/// writes a file).
+inline constexpr const char* kRegionDumpBegin = "roofline-region-begin ";
+inline constexpr const char* kRegionDumpEnd = "roofline-region-end ";
+inline constexpr const char* kRegionDumpStop = "roofline-region-stop";
+inline constexpr int kMaxRegionDumps = 4000;
+
 /// Forces markers on or off for this process and sets the output directory (tests only).
 void configure_for_testing(bool enabled, const std::string& dir);
 /// Clears every recorded region of every thread (tests only; other threads must be idle).
