@@ -55,6 +55,28 @@ std::string ops_text(const std::vector<OpCount>& ops) {
   return s;
 }
 
+/// The simulated traffic of one function's or region's costs (`costs_of` gives them from one
+/// simulation's profile, or nullptr): L2 and DRAM (with its write-back share) from the
+/// simulation whose last level is the outermost, the middle levels' fills from the others.
+template <class CostsOf>
+nlohmann::json simulated_traffic_json(const InstrumentedRun& r, CostsOf costs_of) {
+  nlohmann::json q = nlohmann::json::object();
+  for (const auto& sim : r.simulations) {
+    const std::vector<double>* costs = costs_of(sim.profile);
+    if (!costs) continue;
+    const SimulatedTraffic t = simulated_traffic(
+        sim.profile, *costs, static_cast<double>(sim.d1.line), static_cast<double>(sim.ll.line));
+    if (sim.fills_from == "DRAM") {
+      q["DRAM"] = t.ll_fills + t.ll_writebacks;
+      q["DRAM_writebacks"] = t.ll_writebacks;
+      q["L2"] = t.l1_fills;
+    } else {
+      q[sim.fills_from] = t.ll_fills;
+    }
+  }
+  return q;
+}
+
 nlohmann::json ops_json(const std::vector<OpCount>& ops) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& o : ops)
@@ -199,22 +221,10 @@ void run_profile_instrument(InstrumentArgs a) {
         x["skipped"] = f.skipped;
         x["static_flops"] = f.static_flops;
       }
-      nlohmann::json q = nlohmann::json::object();
-      for (const auto& sim : r.simulations) {
-        const auto it = sim.profile.functions.find(f.name);
-        if (it == sim.profile.functions.end()) continue;
-        const SimulatedTraffic t =
-            simulated_traffic(sim.profile, it->second, static_cast<double>(sim.d1.line),
-                              static_cast<double>(sim.ll.line));
-        if (sim.fills_from == "DRAM") {
-          q["DRAM"] = t.ll_fills + t.ll_writebacks;
-          q["DRAM_writebacks"] = t.ll_writebacks;
-          q["L2"] = t.l1_fills;
-        } else {
-          q[sim.fills_from] = t.ll_fills;
-        }
-      }
-      x["traffic"] = q;
+      x["traffic"] = simulated_traffic_json(r, [&](const CallgrindProfile& p) {
+        const auto it = p.functions.find(f.name);
+        return it == p.functions.end() ? nullptr : &it->second;
+      });
       for (const auto& t : r.times)
         if (t.name == f.name) {
           x["samples"] = t.samples;
@@ -235,12 +245,31 @@ void run_profile_instrument(InstrumentArgs a) {
                       {"cpu_seconds", cpu_sampled},
                       {"sampler", sampler},
                       {"by_function", times}};
-    nlohmann::json regs = nlohmann::json::array();
+    // Marker regions: the timers' calls and T, counted W, and the simulated traffic of the time
+    // each was open (with the passes the simulation saw), whether or not they became points.
+    std::vector<std::string> names;
+    for (const auto& g : r.regions) names.push_back(g.name);
     for (const auto& g : r.counts.regions)
-      regs.push_back({{"name", g.name},
-                      {"calls", g.calls},
-                      {"ops", ops_json(g.ops)},
-                      {"flops", total(g.ops)}});
+      if (std::find(names.begin(), names.end(), g.name) == names.end()) names.push_back(g.name);
+    nlohmann::json regs = nlohmann::json::array();
+    for (const auto& name : names) {
+      nlohmann::json x = {{"name", name}};
+      for (const auto& g : r.regions)
+        if (g.name == name) x["calls"] = g.calls, x["seconds"] = g.time;
+      for (const auto& g : r.counts.regions)
+        if (g.name == name) {
+          x["counted_calls"] = g.calls, x["ops"] = ops_json(g.ops), x["flops"] = total(g.ops);
+        }
+      nlohmann::json passes = nlohmann::json::array();
+      x["traffic"] = simulated_traffic_json(r, [&](const CallgrindProfile& p) {
+        const auto it = p.regions.find(name);
+        if (it == p.regions.end()) return static_cast<const std::vector<double>*>(nullptr);
+        passes.push_back({{"passes", it->second.passes}, {"complete", it->second.complete}});
+        return &it->second.costs;
+      });
+      x["simulated_passes"] = passes;
+      regs.push_back(x);
+    }
     run["regions"] = regs;
     if (r.native.totals.flops_counted) run["pmu_flops"] = r.native.totals.flops;
     if (!r.native.totals.bytes_by_level.empty())

@@ -47,6 +47,11 @@ fc_program(fc_regions ${ROOFLINE_FLOPCOUNT_CLANG}
   SOURCES ${_fc_src}/fc_regions.c
   FLAGS -O2 -march=x86-64-v3 -I${PROJECT_SOURCE_DIR}/include
   LIBS $<TARGET_FILE:roofline_marker> -lstdc++ DEPS roofline_marker)
+# The loops of a recorded likwid-perfctr run, for simulated against PMU traffic per region.
+fc_program(fc_matvec_regions ${ROOFLINE_FLOPCOUNT_CLANG}
+  SOURCES ${_fc_src}/fc_matvec_regions.c
+  FLAGS -O2 -march=x86-64-v3 -I${PROJECT_SOURCE_DIR}/include
+  LIBS $<TARGET_FILE:roofline_marker> -lstdc++ DEPS roofline_marker)
 # The suite's own inner loops, compiled as the suite compiles them (-O3, OpenMP simd).
 fc_program(fc_suite ${ROOFLINE_FLOPCOUNT_CLANGXX}
   SOURCES ${_fc_src}/suite_driver.cpp ${PROJECT_SOURCE_DIR}/src/measure/suite/loops.cpp
