@@ -35,6 +35,7 @@ struct ProfileArgs {
   bool instrument = false;  ///< --instrument (profile_instrument.cpp)
   std::string sim_caches, simulate = "all", valgrind = "valgrind";
   std::string output;
+  std::string report;  ///< --report FILE: the points on the roofs (needs --machine or --hw)
   std::vector<std::string> command;
 };
 
@@ -401,7 +402,8 @@ void run(ProfileArgs& a) {
           "--work, --traffic or --save-counters");
     if (a.events != "auto" && a.events != "none")
       throw InputError("--events: expected auto or none (got '" + a.events + "')");
-    check_outputs({{"-o", a.output}});
+    check_report_option(a.report, a.machine);
+    check_outputs({{"-o", a.output}, {"--report", a.report}});
     InstrumentArgs ia;
     ia.machine = a.machine;
     ia.name = a.name;
@@ -412,13 +414,15 @@ void run(ProfileArgs& a) {
     ia.sysfs = a.sysfs;
     ia.json = a.json;
     ia.output = a.output;
+    ia.report = a.report;
     ia.command = a.command;
     run_profile_instrument(ia);
     return;
   }
   if (a.events != "auto" && a.events != "none")
     throw InputError("--events: expected auto or none (got '" + a.events + "')");
-  check_outputs({{"-o", a.output}, {"--save-counters", a.save_counters}});
+  check_report_option(a.report, a.machine);
+  check_outputs({{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}});
   RunResult r;
   std::vector<RegionResult> regions;
   const bool hardware = a.events == "auto";
@@ -470,6 +474,7 @@ void run(ProfileArgs& a) {
     messages.push_back(std::to_string(r.totals.not_counted.size()) +
                        " counters never ran (more events than counters)");
 
+  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, o.points);
   if (a.json) {
     PointsDocument doc;
     doc.points = o.points;
@@ -576,6 +581,10 @@ const Registrar register_profile(60, [](CLI::App& root) {
   c->add_option("--valgrind", args->valgrind, "--instrument: the valgrind executable")
       ->capture_default_str();
   c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  c->add_option("--report", args->report,
+                "Also write the points on the roofs (needs --machine or --hw): .svg .html .png "
+                ".json .csv (by extension); --instrument's functions are dots sized by their "
+                "share of the time");
   c->add_option("command", args->command, "-- PROGRAM ARGS...: the program to run")->expected(-1);
   c->callback([args] { run(*args); });
 });

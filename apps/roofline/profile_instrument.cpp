@@ -17,6 +17,7 @@
 #include "roofline/instrument.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
+#include "roofline/report.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -97,6 +98,24 @@ std::map<std::string, double> levels_of(const std::vector<LevelTraffic>& t) {
 
 }  // namespace
 
+void check_report_option(const std::string& report, const MachineOptions& machine) {
+  if (report.empty()) return;
+  if (!has_machine(machine))
+    throw InputError("--report " + report +
+                     ": the chart needs roofs to place the points on: give --machine FILE or "
+                     "--hw NAME");
+  check_report_path(report);
+}
+
+void write_profile_report(const std::string& path, const std::string& name,
+                          const MachineDocument& m, const std::vector<Point>& points) {
+  ReportInput in;
+  in.title = (name.empty() ? std::string("profile") : name) + " on " + m.roofs.name;
+  in.machines.push_back(m);
+  in.points = points;
+  write_report(path, in);
+}
+
 void run_profile_instrument(InstrumentArgs a) {
   if (a.command.empty())
     throw InputError(
@@ -174,6 +193,7 @@ void run_profile_instrument(InstrumentArgs a) {
       sampler += (sampler.empty() ? "" : ", ") + s.sampler;
   }
 
+  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, ip.points);
   if (a.json) {
     PointsDocument doc;
     doc.points = ip.points;

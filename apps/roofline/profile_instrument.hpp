@@ -18,8 +18,16 @@ struct InstrumentArgs {
   std::string sysfs = "/sys/bus/event_source/devices";
   bool json = false;
   std::string output;
+  std::string report;  ///< --report FILE (checked by the caller: check_report_option)
   std::vector<std::string> command;
 };
+
+/// --report needs roofs: throws InputError when `report` is given without --machine/--hw, and
+/// checks the path (check_report_path).
+void check_report_option(const std::string& report, const MachineOptions& machine);
+/// Writes the profile's points on the machine's roofs to `path` (format by extension).
+void write_profile_report(const std::string& path, const std::string& name,
+                          const MachineDocument& m, const std::vector<Point>& points);
 
 /// Runs the program (three or four times), prints or writes the points; exits with the
 /// program's status when it is not 0.

@@ -216,6 +216,27 @@ TEST(CliProfile, FlagsGiveWAndQWhenCountersCannot) {
   EXPECT_GE(j["run"]["wall_seconds"].get<double>(), 0.02);
 }
 
+TEST(CliProfile, ReportPlacesThePointsOnTheGivenRoofs) {
+  const std::string machine = std::string(ROOFLINE_TEST_DATA) + "/report/machine.json";
+  roofline::test::TempDir dir;
+  const std::string svg = dir.file("profile.svg");
+  auto r = run_cli({"profile", "--events", "none", "--work", "2e9", "--traffic", "1.2e10",
+                    "--machine", machine, "--report", svg, "--", "sleep", "0.02"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string chart = roofline::read_text_file(svg);
+  EXPECT_NE(chart.find("data-name=\"sleep\""), std::string::npos);
+  EXPECT_NE(chart.find("sleep on zen3-2core-vm"), std::string::npos);
+  // Without roofs there is nothing to place the points on: refused before the program runs.
+  const std::string never = dir.file("never.html");
+  r = run_cli({"profile", "--events", "none", "--work", "2e9", "--traffic", "1.2e10", "--report",
+               never, "--", "sh", "-c", "echo ran > " + dir.file("ran")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--report " + never + ": the chart needs roofs"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(never));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("ran")));
+}
+
 TEST(CliProfile, MissingPmuPathSaysWhatIsMissing) {
   const auto r = run_cli({"profile", "--sysfs", kData + "sysfs/kvm-no-pmu", "--", "true"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -286,6 +286,24 @@ TEST(ProfileInstrumentCli, RegionsTrafficAgainstARecordedPmu) {
   EXPECT_EQ((*fa)["provenance"]["traffic"], "simulated");
 }
 
+// --report: the functions on the given roofs, each dot sized by its share of the samples.
+TEST(ProfileInstrumentCli, ReportDrawsFunctionsAsDotsSizedByTheirTime) {
+  REQUIRE_TOOLS();
+  roofline::test::TempDir dir;
+  const std::string html = dir.file("profile.html");
+  const auto r = run_cli(
+      {"profile", "--instrument", "--simulate", "last", "--sim-caches", "L1=32K/8,L3=1M/16",
+       "--machine", std::string(ROOFLINE_TEST_DATA) + "/report/machine.json", "--report", html,
+       "--", kPrograms + "/fc_kernels_v3", "mix", "262144", "6", "128", "32", "256", "256"},
+      "ROOFLINE_FLOPCOUNT_INTERVAL_US=100 NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = read_text_file(html);
+  EXPECT_NE(page.find("<th>weight</th>"), std::string::npos);
+  EXPECT_NE(page.find("dot area"), std::string::npos);
+  EXPECT_NE(page.find("data-name=\"axpy\""), std::string::npos);
+  EXPECT_NE(page.find("data-weight=\""), std::string::npos);
+}
+
 TEST(ProfileInstrumentCli, MissingSimulatorIsSaidPlainly) {
   if (kPrograms.empty()) GTEST_SKIP() << kNoPlugin;
   const auto r = run_cli({"profile", "--instrument", "--json", "--valgrind",
