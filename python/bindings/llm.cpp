@@ -2,6 +2,8 @@
 // TTFT, time per token — the analysis `roofline llm` prints.
 #include <pybind11/stl.h>
 
+#include <utility>
+
 #include <cmath>
 #include <cstdio>
 
@@ -30,32 +32,144 @@ struct LlmReport {
   MachineDocument machine;
 };
 
+/// A number that must be finite and > 0 (or ≥ 0 with `zero_ok`), named as the keyword.
+double positive(double v, const char* what, bool zero_ok = false) {
+  if (!std::isfinite(v) || !(zero_ok ? v >= 0 : v > 0))
+    throw InputError(std::string(what) + ": must be " + (zero_ok ? "≥ 0" : "> 0") +
+                     " and finite (got " + std::to_string(v) + ")");
+  return v;
+}
+
+/// The scenario and roofs of one (batch, context) on a machine, as `roofline llm` sets them up
+/// from the same flags: an empty dtype takes the machine's native 16-bit type (bf16 on TPUs).
+struct Setup {
+  llm::Scenario s;
+  llm::Roofs roofs;
+};
+Setup setup(const Machine& machine, double batch, double context, std::optional<double> prompt,
+            int tp, bool flash, const std::string& weights, const std::string& activations,
+            const std::string& kv_cache, const std::string& compute,
+            std::optional<double> interconnect) {
+  Setup st;
+  st.s.batch = whole(batch, "batch");
+  st.s.context = whole(context, "context");
+  st.s.prompt = prompt ? whole(*prompt, "prompt") : st.s.context;
+  st.s.tp = tp;
+  st.s.flash = flash;
+  st.s.dtypes = llm::make_dtypes(weights, activations, kv_cache, compute,
+                                 llm::native_16bit(machine.doc.roofs));
+  std::optional<ByteRate> ic;
+  if (interconnect) ic = ByteRate(positive(*interconnect, "interconnect_byte_per_s"));
+  st.roofs = llm::select_roofs(machine.doc.roofs, st.s.dtypes.compute, ic);
+  return st;
+}
+
 LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, double batch,
                   double context, std::optional<double> prompt, const std::string& phase, int tp,
                   bool flash, const std::string& weights, const std::string& activations,
                   const std::string& kv_cache, const std::string& compute,
                   std::optional<double> interconnect, std::optional<double> measured) {
-  llm::Scenario s;
-  s.batch = whole(batch, "batch");
-  s.context = whole(context, "context");
-  s.prompt = prompt ? whole(*prompt, "prompt") : s.context;
-  if (measured && (!std::isfinite(*measured) || !(*measured > 0)))
-    throw InputError("measured_tokens_per_s: must be > 0 and finite (got " +
-                     std::to_string(*measured) + ")");
-  s.tp = tp;
-  s.flash = flash;
-  // As the CLI does: an empty dtype takes the machine's native 16-bit type (bf16 on TPUs).
-  s.dtypes = llm::make_dtypes(weights, activations, kv_cache, compute,
-                              llm::native_16bit(machine.doc.roofs));
-  std::optional<ByteRate> ic;
-  if (interconnect) {
-    if (!(*interconnect > 0) || !std::isfinite(*interconnect))
-      throw InputError("interconnect_byte_per_s: must be > 0 and finite (got " +
-                       std::to_string(*interconnect) + ")");
-    ic = ByteRate(*interconnect);
-  }
-  const llm::Roofs roofs = llm::select_roofs(machine.doc.roofs, s.dtypes.compute, ic);
-  return LlmReport{llm::analyse(model, s, llm::parse_phase(phase), roofs, measured), machine.doc};
+  if (measured) positive(*measured, "measured_tokens_per_s");
+  const Setup st = setup(machine, batch, context, prompt, tp, flash, weights, activations, kv_cache,
+                         compute, interconnect);
+  return LlmReport{llm::analyse(model, st.s, llm::parse_phase(phase), st.roofs, measured),
+                   machine.doc};
+}
+
+/// The keyword arguments every scenario function shares, after its own.
+#define ROOFLINE_LLM_SCENARIO_ARGS                                                \
+  py::arg("tp") = 1, py::arg("flash") = false, py::arg("weights") = "",           \
+  py::arg("activations") = "", py::arg("kv_cache") = "", py::arg("compute") = "", \
+  py::arg("interconnect_byte_per_s") = std::nullopt
+
+llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine,
+                           double output_tokens, double batch, double prompt, double chunk, int tp,
+                           bool flash, const std::string& weights, const std::string& activations,
+                           const std::string& kv_cache, const std::string& compute,
+                           std::optional<double> interconnect) {
+  const Setup st = setup(machine, batch, prompt, prompt, tp, flash, weights, activations, kv_cache,
+                         compute, interconnect);
+  return llm::request_timing(model, st.s, whole(output_tokens, "output_tokens"), st.roofs,
+                             positive(chunk, "chunk", true));
+}
+
+llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, double concurrency,
+                         const std::vector<std::pair<double, double>>& requests,
+                         double max_batched_tokens, double total_requests, int tp, bool flash,
+                         const std::string& weights, const std::string& activations,
+                         const std::string& kv_cache, const std::string& compute,
+                         std::optional<double> interconnect) {
+  if (requests.empty()) throw InputError("requests: give at least one (prompt, output) pair");
+  llm::ServingOptions o;
+  o.concurrency = whole(concurrency, "concurrency");
+  o.max_batched_tokens = positive(max_batched_tokens, "max_batched_tokens", true);
+  o.total_requests = positive(total_requests, "total_requests", true);
+  for (const auto& [prompt, output] : requests)
+    o.requests.push_back({whole(prompt, "requests: prompt"), whole(output, "requests: output")});
+  // Each request sets its own batch, prompt and context (simulate_serving); the rest of the
+  // scenario is the CLI's defaults.
+  const Setup st = setup(machine, 1, 2048, std::nullopt, tp, flash, weights, activations, kv_cache,
+                         compute, interconnect);
+  return llm::simulate_serving(model, st.s, o, st.roofs);
+}
+
+llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine& machine,
+                                   py::object draft, double k, double alpha, double batch,
+                                   double context, int tp, bool flash, const std::string& weights,
+                                   const std::string& activations, const std::string& kv_cache,
+                                   const std::string& compute, std::optional<double> interconnect) {
+  llm::SpeculativeOptions o;
+  o.k = whole(k, "k");
+  o.alpha = alpha;
+  if (py::isinstance<py::str>(draft) && draft.cast<std::string>() == "mtp")
+    o.mtp = true;
+  else if (py::isinstance<llm::ModelConfig>(draft))
+    o.draft_model = draft.cast<llm::ModelConfig>();
+  else
+    throw InputError("draft: a roofline.llm.Model, or 'mtp' (the target's own MTP modules)");
+  const Setup st = setup(machine, batch, context, std::nullopt, tp, flash, weights, activations,
+                         kv_cache, compute, interconnect);
+  return llm::speculative_decoding(model, st.s, o, st.roofs);
+}
+
+llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine, double sequence,
+                          double micro_batch, double global_batch, double dp,
+                          const std::string& recompute, int zero, bool sequence_parallel,
+                          std::optional<double> measured_step_s, int tp, bool flash,
+                          const std::string& weights, const std::string& activations,
+                          const std::string& kv_cache, const std::string& compute,
+                          std::optional<double> interconnect) {
+  llm::TrainingOptions o;
+  o.sequence = sequence;
+  o.micro_batch = micro_batch;
+  o.global_batch = global_batch;
+  o.dp = dp;
+  o.recompute = llm::parse_recompute(recompute);
+  o.zero = zero;
+  o.sequence_parallel = sequence_parallel;
+  if (measured_step_s) o.measured_step_s = positive(*measured_step_s, "measured_step_s");
+  // As `roofline llm --train`: the scenario's batch and context are the CLI's defaults; the
+  // training options carry the sequence and batches.
+  const Setup st = setup(machine, 1, 2048, std::nullopt, tp, flash, weights, activations, kv_cache,
+                         compute, interconnect);
+  return llm::training_step(model, st.s, o, st.roofs);
+}
+
+llm::TokenCost cost(double tokens_per_s, const Machine& machine, double devices,
+                    std::optional<double> price_per_hour, std::optional<double> power_w) {
+  llm::DevicePower power = llm::device_power(machine.doc.info);
+  if (power_w) power = {positive(*power_w, "power_w"), "--power-w"};
+  if (price_per_hour) positive(*price_per_hour, "price_per_hour", true);
+  return llm::token_cost(positive(tokens_per_s, "tokens_per_s"), positive(devices, "devices"),
+                         price_per_hour, power, machine.doc.roofs.name);
+}
+
+/// `to_dict()` (the CLI's JSON object) and `__str__` (its text) of a result type.
+template <class T, class Json>
+void add_dict(py::class_<T>& c, Json to_json) {
+  c.def(
+      "to_dict", [to_json](const T& x) { return json_to_python(to_json(x)); },
+      "The same object as the section of `roofline llm --json`.");
 }
 
 }  // namespace
@@ -158,6 +272,119 @@ void register_llm(py::module_& root) {
           "The same object as `roofline llm --json`.")
       .def("__str__",
            [](const LlmReport& x) { return terminal_safe_lines(llm::render_text(x.r)); });
+
+  py::class_<llm::RequestTiming> req(
+      m, "Request",
+      "A batch of identical requests from prompt to last token (static batching): TTFT, the "
+      "decode steps, end to end (`roofline llm --output-tokens`).");
+  req.def_readonly("batch", &llm::RequestTiming::batch)
+      .def_readonly("prompt", &llm::RequestTiming::prompt)
+      .def_readonly("output", &llm::RequestTiming::output)
+      .def_property_readonly("ttft_s", [](const llm::RequestTiming& t) { return t.ttft.value; })
+      .def_property_readonly("decode_s", [](const llm::RequestTiming& t) { return t.decode.value; })
+      .def_property_readonly("e2e_s", [](const llm::RequestTiming& t) { return t.e2e.value; })
+      .def_property_readonly("mean_tpot_s",
+                             [](const llm::RequestTiming& t) { return t.mean_tpot.value; })
+      .def_readonly("output_tokens_per_s", &llm::RequestTiming::output_tokens_per_s)
+      .def_readonly("requests_per_s", &llm::RequestTiming::requests_per_s)
+      .def_readonly("warnings", &llm::RequestTiming::warnings);
+  add_dict(req, llm::request_to_json);
+
+  py::class_<llm::ServingResult> serving(
+      m, "Serving",
+      "A continuous-batching engine under a closed loop of `concurrency` requests "
+      "(`roofline llm --concurrency --requests`): throughput and TTFT/TPOT/E2E latencies.");
+  serving.def_readonly("requests", &llm::ServingResult::requests)
+      .def_readonly("steps", &llm::ServingResult::steps)
+      .def_property_readonly("makespan_s",
+                             [](const llm::ServingResult& x) { return x.makespan.value; })
+      .def_readonly("output_tokens_per_s", &llm::ServingResult::output_tokens_per_s)
+      .def_readonly("input_tokens_per_s", &llm::ServingResult::input_tokens_per_s)
+      .def_readonly("requests_per_s", &llm::ServingResult::requests_per_s)
+      .def_property_readonly("ttft_median_s",
+                             [](const llm::ServingResult& x) { return x.ttft.median.value; })
+      .def_property_readonly("ttft_p99_s",
+                             [](const llm::ServingResult& x) { return x.ttft.p99.value; })
+      .def_property_readonly("tpot_median_s",
+                             [](const llm::ServingResult& x) { return x.tpot.median.value; })
+      .def_property_readonly("e2e_median_s",
+                             [](const llm::ServingResult& x) { return x.e2e.median.value; })
+      .def_readonly("mean_decode_batch", &llm::ServingResult::mean_decode_batch);
+  add_dict(serving, llm::serving_to_json);
+
+  py::class_<llm::SpeculativeResult> spec(
+      m, "Speculative",
+      "Speculative decoding (Leviathan et al. 2023): k drafted tokens accepted with rate α, the "
+      "verification step on the roofline (`roofline llm --spec-k --draft`).");
+  spec.def_readonly("k", &llm::SpeculativeResult::k)
+      .def_readonly("alpha", &llm::SpeculativeResult::alpha)
+      .def_readonly("expected_tokens", &llm::SpeculativeResult::expected_tokens)
+      .def_readonly("drafter", &llm::SpeculativeResult::drafter)
+      .def_property_readonly("time_per_token_s",
+                             [](const llm::SpeculativeResult& x) { return x.time_per_token.value; })
+      .def_property_readonly("plain_step_s",
+                             [](const llm::SpeculativeResult& x) { return x.plain.value; })
+      .def_readonly("speedup", &llm::SpeculativeResult::speedup)
+      .def_readonly("paper_speedup", &llm::SpeculativeResult::paper_speedup)
+      .def_readonly("tokens_per_s", &llm::SpeculativeResult::tokens_per_s)
+      .def_property_readonly(
+          "verify_intensity_flop_per_byte",
+          [](const llm::SpeculativeResult& x) { return x.verify_intensity.value; })
+      .def_readonly("verify_compute_bound", &llm::SpeculativeResult::verify_compute_bound);
+  add_dict(spec, llm::speculative_to_json);
+
+  py::class_<llm::TrainingResult> training(
+      m, "Training",
+      "One optimizer step of data-parallel mixed-precision Adam training (`roofline llm "
+      "--train`): 6ND, the step time, MFU/HFU, memory per device.");
+  training.def_readonly("tokens", &llm::TrainingResult::tokens)
+      .def_readonly("parameters", &llm::TrainingResult::parameters)
+      .def_property_readonly("six_nd_flop",
+                             [](const llm::TrainingResult& x) { return x.six_nd.value; })
+      .def_property_readonly("step_s", [](const llm::TrainingResult& x) { return x.step.value; })
+      .def_readonly("mfu", &llm::TrainingResult::mfu)
+      .def_readonly("hfu", &llm::TrainingResult::hfu)
+      .def_readonly("measured_mfu", &llm::TrainingResult::measured_mfu)
+      .def_property_readonly("memory_byte",
+                             [](const llm::TrainingResult& x) { return x.memory().value; })
+      .def_readonly("fits", &llm::TrainingResult::fits)
+      .def_readonly("notes", &llm::TrainingResult::notes);
+  add_dict(training, llm::training_to_json);
+
+  py::class_<llm::TokenCost> tc(
+      m, "Cost", "Cost per token: $/M tokens from a price, J/token at the board power.");
+  tc.def_readonly("devices", &llm::TokenCost::devices)
+      .def_readonly("tokens_per_s", &llm::TokenCost::tokens_per_s)
+      .def_readonly("usd_per_million_tokens", &llm::TokenCost::usd_per_million_tokens)
+      .def_readonly("joules_per_token", &llm::TokenCost::joules_per_token)
+      .def_readonly("power_w", &llm::TokenCost::power_w)
+      .def_readonly("power_source", &llm::TokenCost::power_source)
+      .def_readonly("notes", &llm::TokenCost::notes);
+  add_dict(tc, llm::cost_to_json);
+
+  m.def("request", &request, py::arg("model"), py::arg("machine"), py::arg("output_tokens"),
+        py::arg("batch") = 1.0, py::arg("prompt") = 2048.0, py::arg("chunk") = 0.0,
+        ROOFLINE_LLM_SCENARIO_ARGS,
+        "`roofline llm --batch B --context S --output-tokens N [--chunk C]`: the whole request.");
+  m.def("serve", &serve, py::arg("model"), py::arg("machine"), py::arg("concurrency"),
+        py::arg("requests"), py::arg("max_batched_tokens") = 0.0, py::arg("total_requests") = 0.0,
+        ROOFLINE_LLM_SCENARIO_ARGS,
+        "`roofline llm --concurrency C --requests P:N,...`: requests are (prompt, output) "
+        "pairs, cycled; max_batched_tokens > 0 chunks prefills; total_requests 0 = max(8 × C, "
+        "len(requests)).");
+  m.def("speculative", &speculative, py::arg("model"), py::arg("machine"), py::arg("draft"),
+        py::arg("k") = 4.0, py::arg("alpha") = 0.8, py::arg("batch") = 1.0,
+        py::arg("context") = 2048.0, ROOFLINE_LLM_SCENARIO_ARGS,
+        "`roofline llm --spec-k K --spec-alpha A --draft MODEL|mtp`: draft is a Model or 'mtp'.");
+  m.def("train", &train, py::arg("model"), py::arg("machine"), py::arg("sequence") = 4096.0,
+        py::arg("micro_batch") = 1.0, py::arg("global_batch") = 0.0, py::arg("dp") = 1.0,
+        py::arg("recompute") = "none", py::arg("zero") = 0, py::arg("sequence_parallel") = false,
+        py::arg("measured_step_s") = std::nullopt, ROOFLINE_LLM_SCENARIO_ARGS,
+        "`roofline llm --train`: one optimizer step.");
+  m.def("cost", &cost, py::arg("tokens_per_s"), py::arg("machine"), py::arg("devices") = 1.0,
+        py::arg("price_per_hour") = std::nullopt, py::arg("power_w") = std::nullopt,
+        "`roofline llm --cost [--price-per-hour P] [--power-w W]`: $/M tokens and J/token of a "
+        "throughput on `devices` of the machine (power from its catalogue entry unless given).");
 
   m.def("analyse", &analyse, py::arg("model"), py::arg("machine"), py::arg("batch") = 1.0,
         py::arg("context") = 2048.0, py::arg("prompt") = std::nullopt, py::arg("phase") = "decode",

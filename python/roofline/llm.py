@@ -7,12 +7,20 @@ I ≈ batch for fp16 weights).
     ...                          roofline.Machine("a100-80gb"), batch=1, context=2048)
     >>> r.time_per_token_s, r.tokens_per_s
 
+The whole request, a serving engine, speculative decoding, a training step and the cost per
+token are there too (``request``, ``serve``, ``speculative``, ``train``, ``cost``), each with the
+numbers ``roofline llm --json`` gives for the same flags (``to_dict()`` is that JSON section).
+
 The numbers are those ``roofline llm`` prints for the same inputs.
 """
 
-from ._roofline.llm import Model, Aggregate, Report, model, models, analyse
+from ._roofline.llm import (Model, Aggregate, Report, Request, Serving, Speculative, Training,
+                            Cost, model, models, analyse, request, serve, speculative, train,
+                            cost)
 
-__all__ = ["Model", "Aggregate", "Report", "model", "models", "analyse", "chart"]
+__all__ = ["Model", "Aggregate", "Report", "Request", "Serving", "Speculative", "Training",
+           "Cost", "model", "models", "analyse", "request", "serve", "speculative", "train",
+           "cost", "chart"]
 
 
 def chart(report, title=None):

@@ -1,4 +1,4 @@
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple, Union
 
 from . import Chart, Machine, Point
 
@@ -48,6 +48,92 @@ class Report:
     warnings: List[str]
     def points(self) -> List[Point]: ...
     def to_dict(self) -> dict: ...
+
+class Request:
+    batch: float
+    prompt: float
+    output: float
+    ttft_s: float
+    decode_s: float
+    e2e_s: float
+    mean_tpot_s: float
+    output_tokens_per_s: float
+    requests_per_s: float
+    warnings: List[str]
+    def to_dict(self) -> dict: ...
+
+class Serving:
+    requests: float
+    steps: float
+    makespan_s: float
+    output_tokens_per_s: float
+    input_tokens_per_s: float
+    requests_per_s: float
+    ttft_median_s: float
+    ttft_p99_s: float
+    tpot_median_s: float
+    e2e_median_s: float
+    mean_decode_batch: float
+    def to_dict(self) -> dict: ...
+
+class Speculative:
+    k: float
+    alpha: float
+    expected_tokens: float
+    drafter: str
+    time_per_token_s: float
+    plain_step_s: float
+    speedup: float
+    paper_speedup: float
+    tokens_per_s: float
+    verify_intensity_flop_per_byte: float
+    verify_compute_bound: bool
+    def to_dict(self) -> dict: ...
+
+class Training:
+    tokens: float
+    parameters: float
+    six_nd_flop: float
+    step_s: float
+    mfu: float
+    hfu: float
+    measured_mfu: Optional[float]
+    memory_byte: float
+    fits: Optional[bool]
+    notes: List[str]
+    def to_dict(self) -> dict: ...
+
+class Cost:
+    devices: float
+    tokens_per_s: float
+    usd_per_million_tokens: Optional[float]
+    joules_per_token: Optional[float]
+    power_w: Optional[float]
+    power_source: str
+    notes: List[str]
+    def to_dict(self) -> dict: ...
+
+def request(model: Model, machine: Machine, output_tokens: float, batch: float = 1,
+            prompt: float = 2048, chunk: float = 0, tp: int = 1, flash: bool = False,
+            weights: str = "", activations: str = "", kv_cache: str = "", compute: str = "",
+            interconnect_byte_per_s: Optional[float] = None) -> Request: ...
+def serve(model: Model, machine: Machine, concurrency: float,
+          requests: List[Tuple[float, float]], max_batched_tokens: float = 0,
+          total_requests: float = 0, tp: int = 1, flash: bool = False, weights: str = "",
+          activations: str = "", kv_cache: str = "", compute: str = "",
+          interconnect_byte_per_s: Optional[float] = None) -> Serving: ...
+def speculative(model: Model, machine: Machine, draft: Union[Model, str], k: float = 4,
+                alpha: float = 0.8, batch: float = 1, context: float = 2048, tp: int = 1,
+                flash: bool = False, weights: str = "", activations: str = "",
+                kv_cache: str = "", compute: str = "",
+                interconnect_byte_per_s: Optional[float] = None) -> Speculative: ...
+def train(model: Model, machine: Machine, sequence: float = 4096, micro_batch: float = 1,
+          global_batch: float = 0, dp: float = 1, recompute: str = "none", zero: int = 0,
+          sequence_parallel: bool = False, measured_step_s: Optional[float] = None, tp: int = 1,
+          flash: bool = False, weights: str = "", activations: str = "", kv_cache: str = "",
+          compute: str = "", interconnect_byte_per_s: Optional[float] = None) -> Training: ...
+def cost(tokens_per_s: float, machine: Machine, devices: float = 1,
+         price_per_hour: Optional[float] = None, power_w: Optional[float] = None) -> Cost: ...
 
 def model(name_or_path: str) -> Model: ...
 def models() -> List[Model]: ...

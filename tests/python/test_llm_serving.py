@@ -1,0 +1,96 @@
+"""roofline.llm beyond one step — the whole request, a serving engine, speculative decoding, a
+training step, the cost per token — against `roofline llm --json` for the same flags: the
+bindings call the same library, so the sections must be equal, number for number."""
+import pytest
+
+import roofline
+
+
+def llm(cli_json, *args):
+    return cli_json("llm", "--model", "llama-2-7b", "--hw", "h100-sxm", *args)
+
+
+@pytest.fixture(scope="module")
+def model():
+    return roofline.llm.model("llama-2-7b")
+
+
+@pytest.fixture(scope="module")
+def h100():
+    return roofline.Machine("h100-sxm")
+
+
+def test_request_equals_the_cli(cli_json, model, h100):
+    c = llm(cli_json, "--batch", "4", "--context", "1024", "--output-tokens", "128",
+            "--chunk", "512")
+    r = roofline.llm.request(model, h100, output_tokens=128, batch=4, prompt=1024, chunk=512)
+    assert r.to_dict() == c["request"]
+    assert r.ttft_s == c["request"]["ttft"]
+    # End to end is the prefill and N − 1 decode steps; B·N tokens over it.
+    assert r.e2e_s == pytest.approx(r.ttft_s + r.decode_s, rel=1e-12)
+    assert r.output_tokens_per_s == pytest.approx(4 * 128 / r.e2e_s, rel=1e-12)
+
+
+def test_serving_equals_the_cli(cli_json, model, h100):
+    c = llm(cli_json, "--concurrency", "8", "--requests", "1024:128,512:64",
+            "--max-batched-tokens", "2048")
+    s = roofline.llm.serve(model, h100, concurrency=8, requests=[(1024, 128), (512, 64)],
+                           max_batched_tokens=2048)
+    assert s.to_dict() == c["serving"]
+    assert s.requests == 64  # max(8 × concurrency, len(requests))
+    assert s.output_tokens_per_s > 0 and s.ttft_median_s > 0
+
+
+def test_speculative_with_a_draft_model_equals_the_cli(cli_json, h100):
+    target = roofline.llm.model("llama-2-70b")
+    c = cli_json("llm", "--model", "llama-2-70b", "--hw", "h100-sxm", "--tp", "2",
+                 "--batch", "2", "--context", "2048", "--spec-k", "4", "--spec-alpha", "0.7",
+                 "--draft", "llama-2-7b")
+    s = roofline.llm.speculative(target, h100, draft=roofline.llm.model("llama-2-7b"), k=4,
+                                 alpha=0.7, batch=2, context=2048, tp=2)
+    assert s.to_dict() == c["speculative"]
+    # Leviathan et al. 2023, eq. 1: E = (1 − α^(k+1)) / (1 − α).
+    assert s.expected_tokens == pytest.approx((1 - 0.7 ** 5) / 0.3, rel=1e-12)
+
+
+def test_speculative_with_mtp_equals_the_cli(cli_json):
+    ds = roofline.llm.model("deepseek-v3")
+    c = cli_json("llm", "--model", "deepseek-v3", "--hw", "h200", "--tp", "8", "--spec-k", "1",
+                 "--draft", "mtp")
+    s = roofline.llm.speculative(ds, roofline.Machine("h200"), draft="mtp", k=1, tp=8)
+    assert s.to_dict() == c["speculative"]
+    assert s.drafter == "MTP"
+    with pytest.raises(roofline.InputError, match="draft: a roofline.llm.Model, or 'mtp'"):
+        roofline.llm.speculative(ds, roofline.Machine("h200"), draft="llama")
+
+
+def test_training_step_equals_the_cli(cli_json, model, h100):
+    c = llm(cli_json, "--train", "--seq", "4096", "--micro-batch", "2", "--dp", "8",
+            "--recompute", "selective", "--zero", "1", "--measured-step-s", "3.5")
+    t = roofline.llm.train(model, h100, sequence=4096, micro_batch=2, dp=8,
+                           recompute="selective", zero=1, measured_step_s=3.5)
+    assert t.to_dict() == c["training"]
+    # Kaplan et al. 2020: 6·N·D.
+    assert t.six_nd_flop == pytest.approx(6 * t.parameters * t.tokens, rel=1e-12)
+    assert t.measured_mfu is not None
+
+
+def test_cost_equals_the_cli(cli_json, model, h100):
+    c = llm(cli_json, "--batch", "16", "--cost", "--price-per-hour", "2.5")
+    r = roofline.llm.analyse(model, h100, batch=16)
+    k = roofline.llm.cost(r.tokens_per_s, h100, devices=1, price_per_hour=2.5)
+    assert k.to_dict() == c["cost"]
+    # $/M tokens = price × devices / (tokens/s × 3600) × 10⁶
+    assert k.usd_per_million_tokens == pytest.approx(2.5 / (r.tokens_per_s * 3600) * 1e6,
+                                                     rel=1e-12)
+
+
+def test_bad_arguments_name_the_field(model, h100):
+    with pytest.raises(roofline.InputError, match="requests: give at least one"):
+        roofline.llm.serve(model, h100, concurrency=4, requests=[])
+    with pytest.raises(roofline.InputError, match="concurrency"):
+        roofline.llm.serve(model, h100, concurrency=0.5, requests=[(128, 16)])
+    with pytest.raises(roofline.InputError, match="tokens_per_s"):
+        roofline.llm.cost(0, h100)
+    with pytest.raises(roofline.InputError, match="recompute|none, selective or full"):
+        roofline.llm.train(model, h100, recompute="sometimes")
