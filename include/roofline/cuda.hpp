@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/engine.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/roof.hpp"
@@ -87,6 +88,12 @@ std::vector<UnitRate> unit_rates(int cc_major, int cc_minor);
 
 /// Roof name for a unit rate: "<precision> <unit>", e.g. "bf16 tensor", "fp32 cuda cores".
 std::string roof_name(const std::string& precision, const std::string& unit);
+
+/// The theoretical peak of one unit rate on a device as the engine states every theory (SMs ×
+/// clock × work per cycle per SM, engine::Theory): at the SM clock sustained while the roof was
+/// measured when `clock` is given, else at the maximum (cudaDevAttrClockRate).
+engine::Theory unit_theory(const DeviceProps& props, const UnitRate& rate,
+                           const ClockUnderLoad* clock = nullptr);
 
 /// Peak DRAM/HBM bandwidth in byte/s: bus width (bits) / 8 × memory clock × 2 (double data
 /// rate; the clock CUDA reports gives each memory type's datasheet figure this way).
@@ -165,10 +172,18 @@ struct Measurements {
   std::vector<std::string> unavailable;  ///< roofs that could not be measured, with the reason
 };
 
-/// Builds the machine document: measured roofs with statistics and, where the theory has a roof
-/// of the same name, its theoretical value and formula beside them; theoretical roofs that were
-/// not measured are kept with provenance theoretical. `device` and `measurement` become the
-/// "device" and "measurement" sections.
+/// The engine's measurements of a GPU run (engine.hpp): each rate as a sample of one second,
+/// each measured compute roof with its unit_theory() (at the clock it ran), each memory level
+/// with the theory's bandwidth and formula; theoretical roofs not measured kept as they are.
+/// `device` becomes the "device" section, `measurement` the start of "measurement".
+engine::Measurements engine_measurements(const DeviceProps& props, const RoofSet& theory,
+                                         const Measurements& measured, const nlohmann::json& device,
+                                         const nlohmann::json& measurement);
+
+/// Builds the machine document through the engine's one assemble step:
+/// engine::assemble(engine_measurements(...)). Measured roofs with statistics and, where the
+/// table has a rate, their theoretical value and formula beside them, judged like every
+/// backend's; theoretical roofs that were not measured are kept with provenance theoretical.
 MachineDocument assemble_document(const DeviceProps& props, const RoofSet& theory,
                                   const Measurements& measured, const nlohmann::json& device,
                                   const nlohmann::json& measurement);

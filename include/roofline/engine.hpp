@@ -173,8 +173,8 @@ class Backend {
   /// Runs the measurement. Throws Unavailable when the device is missing, InputError for options
   /// that do not apply, Interrupted when options.cancel is raised.
   virtual Measurements measure(const MeasureOptions& o) const = 0;
-  /// The document of a measurement: assemble(measure(o)). A backend that still assembles its own
-  /// document (the CUDA backend, until it reports Measurements) overrides this.
+  /// The document of a measurement: assemble(measure(o)). The CUDA backend overrides it: its
+  /// measure keeps the device open until its Measurements are assembled (cuda::measure).
   virtual MachineDocument document(const MeasureOptions& o) const { return assemble(measure(o)); }
 };
 

@@ -1,11 +1,14 @@
-// Turning GPU measurements into a machine document (docs/schema.md): measured roofs with their
-// statistics, the theoretical roof of the same name beside each, and the device description.
-// Host-only and pure, so it is tested on machines without a GPU.
+// Turning GPU measurements into a machine document (docs/schema.md) through the engine's one
+// assemble step (engine.hpp): the GPU path's timed rates become the engine's samples, each roof's
+// theory the engine's Theory (SMs × clock × work per cycle per SM), so GPU roofs get the same
+// statistics, theory judgements and warnings as every other backend. Host-only and pure, so it
+// is tested on machines without a GPU.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 #include "roofline/cuda.hpp"
+#include "roofline/engine.hpp"
 #include "roofline/statistics.hpp"
 
 namespace roofline::cuda {
@@ -25,80 +28,99 @@ double roof_rate(const Statistics& stats) {
   return stats.sustained;
 }
 
-MachineDocument assemble_document(const DeviceProps& props, const RoofSet& theory,
-                                  const Measurements& measured, const nlohmann::json& device,
-                                  const nlohmann::json& measurement) {
-  MachineDocument doc;
-  RoofSet& roofs = doc.roofs;
-  roofs.name = props.name.empty() ? "cuda device" : props.name;
+namespace {
+
+/// The GPU path times each repetition itself and reports its rate; as the engine's samples,
+/// a rate r is r units of work (or bytes) in one second, so rate() gives r back unchanged.
+std::vector<engine::Sample> as_samples(const std::vector<double>& rates, const std::string& what) {
+  if (rates.empty()) throw InputError(what + ": no repetitions");
+  std::vector<engine::Sample> out;
+  for (double r : rates) out.push_back({r, 1.0});
+  return out;
+}
+
+const char* kCounting =
+    "the GPU path's own timing: each repetition's work (or bytes) over its CUDA-event time, "
+    "as a rate";
+
+}  // namespace
+
+engine::Measurements engine_measurements(const DeviceProps& props, const RoofSet& theory,
+                                         const Measurements& measured, const nlohmann::json& device,
+                                         const nlohmann::json& measurement) {
+  engine::Measurements em;
+  em.name = props.name.empty() ? "cuda device" : props.name;
+  em.origin = "roofline measure --device cuda";
+  const std::vector<UnitRate> table = unit_rates(props.cc_major, props.cc_minor);
   nlohmann::json sweeps = nlohmann::json::object();
 
   for (const ComputeResult& c : measured.compute) {
-    ComputeRoof r;
-    r.precision = c.precision;
-    r.unit = c.unit;
-    r.name = roof_name(c.precision, c.unit);
-    r.integer = c.integer;
-    r.provenance = Provenance::measured;
-    r.source = c.method;
-    r.stats = rate_statistics(c.best_rates);
-    r.peak = WorkRate(roof_rate(*r.stats));
-    if (const ComputeRoof* t = theory.find_compute(r.name)) {
-      r.theoretical = t->theoretical ? *t->theoretical : t->peak;
-      r.formula = t->formula;
-    }
+    engine::ComputeMeasurement cm;
+    cm.name = roof_name(c.precision, c.unit);
+    cm.unit = c.unit;
+    cm.method = c.method;
+    cm.declaration.kernel = c.method;
+    cm.declaration.precision = c.precision;
+    cm.declaration.instruction_class = c.unit;
+    cm.declaration.work_per_iteration = 1;
+    cm.declaration.integer = c.integer;
+    cm.declaration.counting = kCounting;
+    cm.samples = as_samples(c.best_rates, cm.name);
+    const auto rate = std::find_if(table.begin(), table.end(), [&](const UnitRate& r) {
+      return r.precision == c.precision && r.unit == c.unit;
+    });
+    if (rate != table.end())
+      cm.theory = unit_theory(props, *rate, c.clock ? &*c.clock : nullptr);
+    else
+      cm.no_theory = "no per-SM rate of " + cm.name + " for sm_" + std::to_string(props.cc_major) +
+                     std::to_string(props.cc_minor) + " in the table (docs/cuda.md)";
     if (!c.sweep.empty()) {
       nlohmann::json s = nlohmann::json::array();
-      for (const auto& [size, rate] : c.sweep) s.push_back({{"size", size}, {"rate", rate}});
-      sweeps[r.name] = std::move(s);
+      for (const auto& [size, r] : c.sweep) s.push_back({{"size", size}, {"rate", r}});
+      sweeps[cm.name] = std::move(s);
     }
-    roofs.compute.push_back(std::move(r));
+    em.compute.push_back(std::move(cm));
   }
-  for (const ComputeRoof& t : theory.compute)
-    if (!roofs.find_compute(t.name)) roofs.compute.push_back(t);
 
   for (const MemoryResult& m : measured.memory) {
-    MemoryRoof r;
-    r.level = m.level;
-    r.kind = m.kind;
-    r.provenance = Provenance::measured;
-    r.source = m.method;
-    r.size_bytes = m.size_bytes;
-    r.convention = "named";  // bytes the kernels name: loads + stores, as STREAM counts them
-    const std::vector<double>* roof_rates = nullptr;
+    engine::MemoryMeasurement mm;
+    mm.level = m.level;
+    mm.kind = m.kind;
+    mm.method = m.method;
+    mm.size_bytes = m.size_bytes;
+    const MemoryRoof* t = theory.find_memory(m.level);
+    if (!mm.size_bytes && t) mm.size_bytes = t->size_bytes;
+    if (mm.size_bytes) mm.working_set_bytes = *mm.size_bytes;
     for (const auto& [mix, rates] : m.mixes) {
-      r.mixes[mix] = roof_rate(rate_statistics(rates));
-      if (mix == m.roof_mix) roof_rates = &rates;
+      engine::MixMeasurement x;
+      x.declaration.kernel = m.method;
+      x.declaration.instruction_class = mix;
+      x.declaration.bytes_per_iteration = 1;
+      x.declaration.counting = kCounting;
+      x.samples = as_samples(rates, m.level + " " + mix);
+      mm.mixes.push_back(std::move(x));
     }
-    if (!roof_rates) {
-      if (m.mixes.empty()) throw InputError("memory level " + m.level + ": no rates measured");
-      roof_rates = &m.mixes.front().second;
+    if (mm.mixes.empty()) throw InputError("memory level " + m.level + ": no rates measured");
+    if (!m.roof_mix.empty()) mm.detail["planned_mix"] = m.roof_mix;
+    if (t) {
+      mm.theoretical_bandwidth = t->theoretical ? t->theoretical->value : t->bandwidth.value;
+      mm.theory_formula = t->formula;
     }
-    r.stats = rate_statistics(*roof_rates);
-    r.bandwidth = ByteRate(roof_rate(*r.stats));
-    if (const MemoryRoof* t = theory.find_memory(r.level)) {
-      r.theoretical = t->theoretical ? *t->theoretical : t->bandwidth;
-      r.formula = t->formula;
-      if (!r.size_bytes) r.size_bytes = t->size_bytes;
-    }
-    roofs.memory.push_back(std::move(r));
+    em.memory.push_back(std::move(mm));
   }
-  for (const MemoryRoof& t : theory.memory)
-    if (!roofs.find_memory(t.level)) roofs.memory.push_back(t);
 
-  roofs.default_memory = theory.default_memory;
-  if (!roofs.find_memory(roofs.default_memory)) roofs.default_memory.clear();
-  roofs.default_compute = theory.default_compute;
-  if (!roofs.find_compute(roofs.default_compute)) roofs.default_compute.clear();
-  roofs.validate();
-
-  doc.info = {{"vendor", "NVIDIA"},
-              {"kind", "gpu"},
-              {"model", props.name},
-              {"compute_capability",
-               std::to_string(props.cc_major) + "." + std::to_string(props.cc_minor)}};
-  doc.sections["device"] = device;
-  nlohmann::json m = measurement;
+  // Roofs of the table that were not measured stay, marked theoretical.
+  em.unmeasured_compute = theory.compute;
+  em.unmeasured_memory = theory.memory;
+  em.default_compute = theory.default_compute;
+  em.default_memory = theory.default_memory;
+  em.info = {{"vendor", "NVIDIA"},
+             {"kind", "gpu"},
+             {"model", props.name},
+             {"compute_capability",
+              std::to_string(props.cc_major) + "." + std::to_string(props.cc_minor)}};
+  em.sections["device"] = device;
+  nlohmann::json m = measurement.is_object() ? measurement : nlohmann::json::object();
   if (!measured.working_set_sweep.empty()) {
     nlohmann::json ws = nlohmann::json::array();
     for (const SweepSample& s : measured.working_set_sweep)
@@ -107,9 +129,15 @@ MachineDocument assemble_document(const DeviceProps& props, const RoofSet& theor
   }
   if (!sweeps.empty()) m["compute_sweeps"] = std::move(sweeps);
   if (!measured.unavailable.empty()) m["unavailable"] = measured.unavailable;
-  doc.sections["measurement"] = std::move(m);
-  doc.origin = "roofline measure --device cuda";
-  return doc;
+  if (m.contains("seconds") && m["seconds"].is_number()) em.seconds = m["seconds"].get<double>();
+  em.measurement = std::move(m);
+  return em;
+}
+
+MachineDocument assemble_document(const DeviceProps& props, const RoofSet& theory,
+                                  const Measurements& measured, const nlohmann::json& device,
+                                  const nlohmann::json& measurement) {
+  return engine::assemble(engine_measurements(props, theory, measured, device, measurement));
 }
 
 }  // namespace roofline::cuda

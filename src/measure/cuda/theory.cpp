@@ -36,6 +36,33 @@ std::string roof_name(const std::string& precision, const std::string& unit) {
   return precision + " " + unit;
 }
 
+namespace {
+
+/// How a theory's SM clock was read, as its formula says it.
+std::string clock_text(const DeviceProps& p, const ClockUnderLoad* c) {
+  if (!c) return "maximum, cudaDevAttrClockRate";
+  return "SM clock under " + c->load + ": NVML, median of " + std::to_string(c->samples) +
+         " samples; maximum " + format_si(p.sm_clock_hz, "Hz");
+}
+
+}  // namespace
+
+engine::Theory unit_theory(const DeviceProps& p, const UnitRate& r, const ClockUnderLoad* clock) {
+  engine::Theory t;
+  t.units = p.sm_count;
+  t.unit_name = "SM";
+  t.clock_hz = clock ? clock->sm_clock_hz : p.sm_clock_hz;
+  t.clock_source = clock_text(p, clock);
+  t.work_per_cycle_per_unit = r.work_per_clock_per_sm;
+  t.table = "sm_" + std::to_string(p.cc_major) + std::to_string(p.cc_minor);
+  t.source = r.source;
+  if (r.unit == "tensor")
+    t.limit =
+        "measured through library GEMMs (cuBLASLt), whose share of the dense tensor peak the "
+        "per-SM table does not model";
+  return t;
+}
+
 std::vector<UnitRate> unit_rates(int cc_major, int cc_minor) {
   const int cc = cc_major * 10 + cc_minor;
   // CUDA cores (Programming Guide table): fp32 FMA 64/clk/SM on 7.x and 8.0, 128 from 8.6 on;
@@ -128,10 +155,8 @@ RoofSet theoretical_roofs(const DeviceProps& p,
   auto clock_of = [&](const std::string& roof) -> std::pair<double, std::string> {
     const auto it = clocks.find(roof);
     if (it == clocks.end()) return {p.sm_clock_hz, max_clock};
-    const ClockUnderLoad& c = it->second;
-    return {c.sm_clock_hz, format_si(c.sm_clock_hz, "Hz") + " (SM clock under " + c.load +
-                               ": NVML, median of " + std::to_string(c.samples) +
-                               " samples; maximum " + max_clock + ")"};
+    return {it->second.sm_clock_hz,
+            format_si(it->second.sm_clock_hz, "Hz") + " (" + clock_text(p, &it->second) + ")"};
   };
 
   RoofSet set;
@@ -139,17 +164,16 @@ RoofSet theoretical_roofs(const DeviceProps& p,
   for (const UnitRate& r : unit_rates(p.cc_major, p.cc_minor)) {
     ComputeRoof roof;
     roof.name = roof_name(r.precision, r.unit);
-    const auto [hz, clock] = clock_of(roof.name);
+    const auto it = clocks.find(roof.name);
+    const engine::Theory t = unit_theory(p, r, it == clocks.end() ? nullptr : &it->second);
     roof.precision = r.precision;
     roof.unit = r.unit;
     roof.integer = r.integer;
-    roof.peak = WorkRate(p.sm_count * hz * r.work_per_clock_per_sm);
+    roof.peak = WorkRate(t.value());
     roof.theoretical = roof.peak;
     roof.provenance = Provenance::theoretical;
     roof.source = r.source;
-    roof.formula = std::to_string(p.sm_count) + " SMs × " + clock + " × " +
-                   format_number(r.work_per_clock_per_sm) + (r.integer ? " OP" : " FLOP") +
-                   "/cycle/SM";
+    roof.formula = t.formula(r.integer ? "OP" : "FLOP");
     set.compute.push_back(std::move(roof));
   }
 

@@ -1,6 +1,7 @@
-// The CUDA backend behind the engine's interface. The CUDA measurement still assembles its own
-// document (roofline::cuda::measure, docs/cuda.md); its statistics are the engine's policy
-// (statistics.hpp). Until it reports engine::Measurements, document() calls it directly.
+// The CUDA backend behind the engine's interface. roofline::cuda::measure (docs/cuda.md) runs
+// the device, turns its timed rates into engine::Measurements (cuda::engine_measurements) and
+// assembles them with engine::assemble; document() calls it, because the device section and the
+// clocks it records need the live device until the end.
 #include "measure/engine/backends.hpp"
 #include "roofline/cuda.hpp"
 
@@ -22,8 +23,7 @@ class CudaBackend final : public Backend {
     return cuda::status(o.device_index);
   }
   Measurements measure(const MeasureOptions&) const override {
-    throw Unavailable(
-        "the CUDA backend assembles its own document: call document() (engine::measure)");
+    throw Unavailable("the CUDA backend is measured through document() (engine::measure)");
   }
   MachineDocument document(const MeasureOptions& o) const override {
     if (o.threads != 0 || !o.precisions.empty() || !o.levels.empty())
