@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "roofline/io.hpp"
 
 using nlohmann::json;
 using roofline::test::run_cli;
