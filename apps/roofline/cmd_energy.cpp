@@ -1,9 +1,12 @@
 // roofline energy: the energy roofline of a machine (docs/energy.md) — from given energy costs
 // (ε_flop, ε_mem, π0) on the machine's roofs, or bounded by the catalogue's power figure — and
 // what power interface this machine has.
+#include <algorithm>
+
 #include "commands.hpp"
 #include "roofline/energy.hpp"
 #include "roofline/energy_catalogue.hpp"
+#include "roofline/energy_chart.hpp"
 #include "roofline/error.hpp"
 #include "roofline/powercap.hpp"
 #include "roofline/quantity.hpp"
@@ -19,14 +22,40 @@ struct EnergyArgs {
   std::string powercap = "/sys/class/powercap";
   bool json = false;
   std::string output;
+  std::string points;  ///< --points FILE: points with measured energy, placed on the energy roof
+  std::string report;  ///< --report FILE: the energy roofline chart (.svg, .png)
 };
 
 std::string joules(double j) {
   return format_si(j, "J");
 }
 
+/// The points of `file` that carry an energy, at the model's memory level (else their first):
+/// I = W/Q and W/E. Points without an energy are named in `skipped`.
+std::vector<EnergyChartPoint> energy_points(const std::string& file, const std::string& level,
+                                            const UnitSystem& units,
+                                            std::vector<std::string>& skipped) {
+  const PointsDocument doc = load_points_file(file);
+  if (!(doc.units == units))
+    throw InputError(file + ": points are in " + doc.units.work + "/" + doc.units.traffic +
+                     " but the machine's roofs are in " + units.work + "/" + units.traffic);
+  std::vector<EnergyChartPoint> out;
+  for (const Point& p : doc.points) {
+    if (!(p.energy > 0)) {
+      skipped.push_back(p.name);
+      continue;
+    }
+    const auto at = std::find_if(p.traffic.begin(), p.traffic.end(),
+                                 [&](const LevelTraffic& t) { return t.level == level; });
+    const Bytes q = at != p.traffic.end() ? at->bytes : p.traffic.front().bytes;
+    out.push_back({p.name, p.work.value / q.value, p.work.value / p.energy});
+  }
+  return out;
+}
+
 void run(const EnergyArgs& a) {
-  check_outputs({{"-o", a.output}});
+  if (!a.report.empty()) check_energy_chart_format(a.report);
+  check_outputs({{"-o", a.output}, {"--report", a.report}});
   const MachineDocument m = load_machine(a.machine);
   const ComputeRoof& c = m.roofs.select_compute(a.machine.precision);
   const MemoryRoof& mem = m.roofs.select_memory(a.machine.level);
@@ -119,6 +148,39 @@ void run(const EnergyArgs& a) {
                     {"work_per_joule", work_per_joule(k, i)},
                     {"power", model_power(k, i)}});
     }
+    std::vector<EnergyChartPoint> pts;
+    if (!a.points.empty()) {
+      std::vector<std::string> skipped;
+      pts = energy_points(a.points, mem.level, u, skipped);
+      nlohmann::json pj = nlohmann::json::array();
+      if (!pts.empty()) t += "  points (" + a.points + "):\n";
+      for (const auto& p : pts) {
+        const double roof = work_per_joule(k, p.intensity);
+        t += "    " + p.name + ": I = " + format_intensity(Intensity(p.intensity), u) + ", " +
+             format_number(p.work_per_joule) + " " + u.work + "/J measured, roof " +
+             format_number(roof) + " " + u.work + "/J (" +
+             format_number(100 * p.work_per_joule / roof, 3) + "%)\n";
+        pj.push_back({{"name", p.name},
+                      {"intensity", p.intensity},
+                      {"work_per_joule", p.work_per_joule},
+                      {"roof_work_per_joule", roof},
+                      {"share_of_roof", p.work_per_joule / roof}});
+      }
+      for (const auto& n : skipped)
+        t += "    " + n + ": no energy in the points file, not placed\n";
+      j["points"] = pj;
+      j["points_without_energy"] = skipped;
+    }
+    if (!a.report.empty()) {
+      EnergyChartInput in;
+      in.title = "Energy roofline of " + m.roofs.name;
+      in.subtitle = c.name + " × " + mem.level + ", costs " + j["costs_origin"].get<std::string>();
+      in.costs = k;
+      in.work_unit = u.work;
+      in.traffic_unit = u.traffic;
+      in.points = pts;
+      write_energy_chart(a.report, in);
+    }
     j["model"] = {{"eps_flop", k.eps_flop},
                   {"eps_mem", k.eps_mem},
                   {"pi0", k.pi0},
@@ -151,6 +213,11 @@ void run(const EnergyArgs& a) {
     j["tdp_bound"] = nullptr;
     j["tdp_bound_why_not"] = why;
   }
+  if (!costs && (!a.report.empty() || !a.points.empty()))
+    throw InputError(std::string(!a.report.empty() ? "--report" : "--points") +
+                     ": the energy roofline needs energy costs: give --eps-flop and --eps-mem, "
+                     "or a machine measured where RAPL could be read (" +
+                     measured_why + ")");
   if (!costs && !b)
     throw Unavailable(
         "no energy figures: give --eps-flop and --eps-mem, a machine measured where RAPL could "
@@ -175,6 +242,11 @@ const Registrar register_energy(50, [](CLI::App& root) {
   c->add_option("--powercap", args->powercap, "The powercap folder (default /sys/class/powercap)");
   c->add_flag("--json", args->json, "Machine-readable output");
   c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  c->add_option("--points", args->points,
+                "A points document whose points carry `energy` (J): each placed at W/E against "
+                "I, beside the energy roof");
+  c->add_option("--report", args->report,
+                "The energy roofline chart (work per joule against I): .svg or .png");
   c->callback([args] { run(*args); });
 });
 

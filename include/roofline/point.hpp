@@ -26,6 +26,9 @@ struct Point {
   /// Relative size of the point's dot in charts, e.g. a function's share of the run time
   /// (profile --instrument); 0 = not given (drawn at the default size). Finite, >= 0.
   double weight = 0;
+  /// Energy E the workload used, in J (measured: RAPL, NVML, a power meter), for the energy
+  /// roofline (W/E against I, docs/energy.md); 0 = not given. Finite, >= 0.
+  double energy = 0;
 
   /// P = W/T.
   WorkRate performance() const { return work / time; }
@@ -36,8 +39,8 @@ struct Point {
     return work / traffic_at(level).bytes;
   }
 
-  /// W > 0, Q > 0 at every level, T > 0, all finite; weight finite and >= 0. Throws InputError
-  /// naming the field.
+  /// W > 0, Q > 0 at every level, T > 0, all finite; weight and energy finite and >= 0. Throws
+  /// InputError naming the field.
   void validate() const;
 };
 

@@ -31,6 +31,7 @@ void Point::validate() const {
     if (t.bytes.value <= 0) bad(field, t.bytes.value, "must be > 0");
   }
   if (!std::isfinite(weight) || weight < 0) bad("weight", weight, "must be finite and >= 0");
+  if (!std::isfinite(energy) || energy < 0) bad("energy", energy, "must be finite and >= 0");
   // The derived quantities must be numbers too: W/T and W/Q of finite inputs can still
   // overflow (1e308 FLOP in 0.01 s) or underflow to 0, and an inf or a 0 would reach every
   // table and chart as "inf", "nan" or a point off the axes.

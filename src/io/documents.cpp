@@ -254,6 +254,10 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
     p.precision = io::get_string(pj, "precision", w, std::string());
     p.source = io::get_string(pj, "source", w, std::string());
     p.note = io::get_string(pj, "note", w, std::string());
+    if (pj.contains("energy")) {
+      if (!pj["energy"].is_number()) io::fail(w / "energy", "expected joules, a number >= 0");
+      p.energy = pj["energy"].get<double>();
+    }
     if (pj.contains("weight")) {
       if (!pj["weight"].is_number()) io::fail(w / "weight", "expected a number >= 0");
       p.weight = pj["weight"].get<double>();
@@ -294,6 +298,7 @@ json point_to_json(const Point& p) {
   if (!p.source.empty()) j["source"] = p.source;
   if (!p.note.empty()) j["note"] = p.note;
   if (p.weight > 0) j["weight"] = p.weight;
+  if (p.energy > 0) j["energy"] = p.energy;
   return j;
 }
 

@@ -1,0 +1,42 @@
+#pragma once
+// The energy roofline as a chart (Choi, Bedard, Fowler & Vuduc, IPDPS 2013; docs/energy.md):
+// work per joule against operational intensity, both on log scales — the energy-efficiency roof
+// W/E(I), its peak 1/ε̂_flop, the balance point (half the peak) and the time balance B_τ = π/β —
+// with points of measured work, traffic and energy placed on it.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "roofline/energy.hpp"
+
+namespace roofline {
+
+struct EnergyChartPoint {
+  std::string name;
+  double intensity = 0;       ///< W/Q, work unit per traffic unit
+  double work_per_joule = 0;  ///< W/E
+};
+
+struct EnergyChartInput {
+  std::string title;
+  std::string subtitle;
+  EnergyCosts costs;
+  std::string work_unit = "FLOP";
+  std::string traffic_unit = "byte";
+  std::vector<EnergyChartPoint> points;
+};
+
+/// SVG: the roof as a path through 241 log-spaced intensities, the peak as a dashed line, the
+/// balance point as a ring, B_τ as a dotted vertical line, each point as a marker with its name.
+/// The plot group carries its mapping (data-x-log-min ... data-bottom) so a reader or a test can
+/// recover values from pixels. `dark_mode` adds the prefers-color-scheme rules (off for PNG).
+/// InputError when the costs do not validate or a point's intensity or W/J is not > 0.
+std::string render_energy_svg(const EnergyChartInput& in, bool dark_mode = true);
+
+/// Throws InputError unless the extension is .svg or .png (any case).
+void check_energy_chart_format(const std::filesystem::path& path);
+/// Writes the chart atomically as SVG, or PNG through svg_to_png (Unavailable when rsvg-convert
+/// is missing; nothing written).
+void write_energy_chart(const std::filesystem::path& path, const EnergyChartInput& in);
+
+}  // namespace roofline
