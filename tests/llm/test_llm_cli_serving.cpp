@@ -122,14 +122,24 @@ TEST(LlmCliServing, ParallelLayoutsAndTheirWarnings) {
   for (const auto& w : swj["warnings"])
     listed |= w.get<std::string>().find("exceeds the 8-device") != std::string::npos;
   EXPECT_TRUE(listed) << sw.out;
-  // With no domain size anywhere, the warning says the catalogue lacks it (unless it has it).
+  // The catalogue's H100 SXM entry carries its HGX board's 8-GPU NVLink domain: --tp 16 warns
+  // without --domain-size, and --tp 8 fits.
+  const auto cat = run_cli({"llm", "-m", "llama-3-70b", "--hw", "h100-sxm", "--tp", "16"});
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_NE(cat.out.find("--tp 16 exceeds the 8-device NVLink domain of h100-sxm (NVIDIA "
+                         "Technical Blog"),
+            std::string::npos)
+      << cat.out;
   const auto quiet =
       run_cli({"llm", "-m", "llama-3-70b", "--hw", "h100-sxm", "--tp", "8", "--json"});
   ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
   const auto q = nlohmann::json::parse(quiet.out);
-  if (q["machine"]["domain_size"].is_null()) {
-    EXPECT_NE(quiet.err.find("not in the catalogue"), std::string::npos) << quiet.err;
-  }
+  EXPECT_EQ(q["machine"]["domain_size"], 8);
+  EXPECT_EQ(quiet.err.find("exceeds"), std::string::npos) << quiet.err;
+  // An entry without one says the catalogue lacks it.
+  const auto a100 = run_cli({"llm", "-m", "llama-3-70b", "--hw", kA100, "--tp", "8", "--json"});
+  ASSERT_EQ(a100.exit_code, 0) << a100.err;
+  EXPECT_NE(a100.err.find("not in the catalogue"), std::string::npos) << a100.err;
   // Pipeline, expert and context parallelism run and report.
   const auto pp =
       run_cli({"llm", "-m", "llama-2-70b", "--hw", kA100, "--pp", "4", "-b", "16", "--json"});
