@@ -87,6 +87,20 @@ TEST(MeasureReal, QuickFp64MeasurementIsSane) {
   const auto& clock = m.info.at("clock_hz");
   EXPECT_GT(clock.get<double>(), 1e8);
   EXPECT_LT(clock.get<double>(), 1e10);
+  // Where the time went: every phase that ran, none negative, together within the whole.
+  {
+    const auto& meas = m.sections.at("measurement");
+    const auto& phases = meas.at("phase_seconds");
+    for (const char* p : {"power_at_rest", "compute", "first_touch", "memory", "curve"})
+      EXPECT_TRUE(phases.contains(p)) << p << " in " << phases.dump();
+    double sum = 0;
+    for (const auto& [name, v] : phases.items()) {
+      EXPECT_GE(v.get<double>(), 0.0) << name;
+      sum += v.get<double>();
+    }
+    EXPECT_LE(sum, meas.at("seconds").get<double>() + 1e-6);
+    EXPECT_GT(sum, 0.5 * meas.at("seconds").get<double>());
+  }
   // The clock is sampled in the compute rounds: its statistics are those of many samples.
   // Energy: read where this machine has RAPL, else the reason recorded (docs/energy.md).
   const auto& energy = m.sections.at("measurement").at("energy");

@@ -103,12 +103,23 @@ class CpuMeasurement final : public engine::Backend {
     if (plan.single_core)
       solo = std::make_unique<engine::ThreadTeam>(std::vector<int>{plan.cpus[0]});
 
+    // Wall time of each phase (measurement.phase_seconds), so a slow run shows where it went.
+    nlohmann::json phases = nlohmann::json::object();
+    double mark = start;
+    auto phase_done = [&](const char* name) {
+      const double now = engine::now_seconds();
+      phases[name] = now - mark;
+      mark = now;
+    };
+
     // ---- power at rest: the team's threads asleep, before any kernel runs ----
     nlohmann::json energy = {{"available", false}, {"why", meter.why_none}};
     if (meter.reader) energy = idle_power(meter);
+    phase_done("power_at_rest");
 
     // ---- compute roofs and the clock ----
     ComputeStep compute = measure_compute(plan, team, solo.get(), uarch, progress);
+    phase_done("compute");
     m.compute = std::move(compute.roofs);
     m.default_compute = default_compute(plan.kernels);
     m.retries_for_noise += compute.retries;
@@ -143,7 +154,9 @@ class CpuMeasurement final : public engine::Backend {
         const size_t n = chunk / sizeof(double);
         for (size_t i = 0; i < n; ++i) d[i] = 1.0 + static_cast<double>(i % 4093) * 1e-3;
       });
+      phase_done("first_touch");
       MemoryStep mem = measure_memory(plan, team, solo.get(), buf, chunk, topo, progress);
+      phase_done("memory");
       m.memory = std::move(mem.levels);
       m.warnings.insert(m.warnings.end(), mem.warnings.begin(), mem.warnings.end());
       m.retries_for_noise += mem.retries;
@@ -154,6 +167,7 @@ class CpuMeasurement final : public engine::Backend {
         m.curve = std::move(curve.points);
         m.curve_detail = curve.detail;
         m.retries_for_noise += curve.retries;
+        phase_done("curve");
       }
     } else {
       m.warnings.push_back(
@@ -161,6 +175,8 @@ class CpuMeasurement final : public engine::Backend {
     }
     m.measurement["energy"] = energy;
     m.info = describe_machine(plan, topo, feat, uarch, compute.clock, team.pinned(), available);
+    phase_done("describe");
+    m.measurement["phase_seconds"] = phases;
     m.seconds = engine::now_seconds() - start;
     progress.finish();
     return m;
