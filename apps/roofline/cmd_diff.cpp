@@ -73,31 +73,7 @@ void diff_machines(const DiffArgs& a, const MachineDocument& ma, const MachineDo
     write_report(a.report, in);
   }
   if (a.json) {
-    nlohmann::json roofs = nlohmann::json::array();
-    for (const auto& c : d.changes)
-      roofs.push_back({{"name", c.name},
-                       {"kind", c.compute ? "compute" : "memory"},
-                       {"a", c.a},
-                       {"b", c.b},
-                       {"ratio", c.ratio},
-                       {"spread_a", optional_json(c.spread_a)},
-                       {"spread_b", optional_json(c.spread_b)},
-                       {"exceeds_spread", c.exceeds_spread ? nlohmann::json(*c.exceeds_spread)
-                                                           : nlohmann::json(nullptr)}});
-    nlohmann::json j = {{"schema", "roofline.diff"},
-                        {"version", 1},
-                        {"kind", "machines"},
-                        {"a", {{"name", ma.roofs.name}, {"origin", ma.origin}}},
-                        {"b", {{"name", mb.roofs.name}, {"origin", mb.origin}}},
-                        {"roofs", roofs},
-                        {"only_a", d.only_a},
-                        {"only_b", d.only_b}};
-    if (d.ridge_a > 0)
-      j["ridge"] = {{"a", d.ridge_a},
-                    {"b", d.ridge_b},
-                    {"ratio", d.ridge_ratio},
-                    {"roofs_a", d.ridge_roofs_a},
-                    {"roofs_b", d.ridge_roofs_b}};
+    const nlohmann::json j = machines_diff_to_json(d, ma, mb);
     emit(j.dump(2) + "\n", a.output);
     return;
   }

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/check.hpp"
+#include "roofline/diff.hpp"
+#include "roofline/io.hpp"
 
 namespace roofline {
 
@@ -27,5 +29,11 @@ CheckConfig load_check_config(const std::filesystem::path& path);
 /// malformed is an InputError naming the file and field.
 std::vector<std::optional<Spread>> point_spreads(const nlohmann::json& points_doc,
                                                  const std::string& origin);
+
+/// `roofline diff A B --json` for two machines (schema roofline.diff, version 1, kind
+/// "machines"): each roof's values, ratio B/A, spreads and whether the change exceeds them, the
+/// roofs one side lacks, the ridge moving. The CLI and the Python bindings print this object.
+nlohmann::json machines_diff_to_json(const RoofSetDiff& d, const MachineDocument& a,
+                                     const MachineDocument& b);
 
 }  // namespace roofline

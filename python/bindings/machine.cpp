@@ -6,7 +6,9 @@
 #include <atomic>
 
 #include "common.hpp"
+#include "roofline/check_io.hpp"
 #include "roofline/compare.hpp"
+#include "roofline/diff.hpp"
 #include "roofline/error.hpp"
 #include "roofline/hardware.hpp"
 #include "roofline/json_out.hpp"
@@ -345,6 +347,40 @@ void register_machine(py::module_& m) {
       py::arg("level") = "",
       "The roofs of several machines at one intensity (`roofline hw compare --at I`): the "
       "attainable rate of each and its ratio to the first.");
+
+  py::class_<RoofChange>(m, "RoofChange", "One roof in two machine documents: B/A and the noise.")
+      .def_readonly("name", &RoofChange::name)
+      .def_property_readonly("kind",
+                             [](const RoofChange& c) { return c.compute ? "compute" : "memory"; })
+      .def_readonly("a", &RoofChange::a, "A's value (FLOP/s or byte/s)")
+      .def_readonly("b", &RoofChange::b, "B's value")
+      .def_readonly("ratio", &RoofChange::ratio, "b / a")
+      .def_readonly("spread_a", &RoofChange::spread_a, "A's robust relative spread, if carried")
+      .def_readonly("spread_b", &RoofChange::spread_b)
+      .def_readonly("exceeds_spread", &RoofChange::exceeds_spread,
+                    "whether the change exceeds both runs' spread; None when one carries none");
+
+  struct MachineDiff {
+    RoofSetDiff d;
+    MachineDocument a, b;
+  };
+  py::class_<MachineDiff>(m, "Diff",
+                          "Two machines side by side (`roofline diff A B`): each roof's ratio "
+                          "and whether it exceeds the noise, what one side lacks, the ridge.")
+      .def_property_readonly("changes", [](const MachineDiff& x) { return x.d.changes; })
+      .def_property_readonly("only_a", [](const MachineDiff& x) { return x.d.only_a; })
+      .def_property_readonly("only_b", [](const MachineDiff& x) { return x.d.only_b; })
+      .def_property_readonly("ridge_ratio", [](const MachineDiff& x) { return x.d.ridge_ratio; })
+      .def(
+          "to_dict",
+          [](const MachineDiff& x) { return json_to_python(machines_diff_to_json(x.d, x.a, x.b)); },
+          "The same object as `roofline diff A B --json`.");
+  m.def(
+      "diff",
+      [](const Machine& a, const Machine& b) {
+        return MachineDiff{diff_roofs(a.doc.roofs, b.doc.roofs), a.doc, b.doc};
+      },
+      py::arg("a"), py::arg("b"), "`roofline diff A B` for two machines: B's roofs against A's.");
 }
 
 }  // namespace roofline::python

@@ -140,6 +140,25 @@ class Comparison:
 def compare(machines: Sequence[Machine], intensity_flop_per_byte: float, precision: str = "",
             level: str = "") -> Comparison: ...
 
+class RoofChange:
+    name: str
+    kind: str
+    a: float
+    b: float
+    ratio: float
+    spread_a: Optional[float]
+    spread_b: Optional[float]
+    exceeds_spread: Optional[bool]
+
+class Diff:
+    changes: List[RoofChange]
+    only_a: List[str]
+    only_b: List[str]
+    ridge_ratio: float
+    def to_dict(self) -> dict: ...
+
+def diff(a: Machine, b: Machine) -> Diff: ...
+
 class LevelJudgement:
     level: str
     intensity_flop_per_byte: float

@@ -100,4 +100,40 @@ std::vector<std::optional<Spread>> point_spreads(const json& doc, const std::str
   return out;
 }
 
+namespace {
+json optional_number(const std::optional<double>& x) {
+  return x ? json(*x) : json(nullptr);
+}
+}  // namespace
+
+json machines_diff_to_json(const RoofSetDiff& d, const MachineDocument& a,
+                           const MachineDocument& b) {
+  json roofs = json::array();
+  for (const auto& c : d.changes)
+    roofs.push_back(
+        {{"name", c.name},
+         {"kind", c.compute ? "compute" : "memory"},
+         {"a", c.a},
+         {"b", c.b},
+         {"ratio", c.ratio},
+         {"spread_a", optional_number(c.spread_a)},
+         {"spread_b", optional_number(c.spread_b)},
+         {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)}});
+  json j = {{"schema", "roofline.diff"},
+            {"version", 1},
+            {"kind", "machines"},
+            {"a", {{"name", a.roofs.name}, {"origin", a.origin}}},
+            {"b", {{"name", b.roofs.name}, {"origin", b.origin}}},
+            {"roofs", roofs},
+            {"only_a", d.only_a},
+            {"only_b", d.only_b}};
+  if (d.ridge_a > 0)
+    j["ridge"] = {{"a", d.ridge_a},
+                  {"b", d.ridge_b},
+                  {"ratio", d.ridge_ratio},
+                  {"roofs_a", d.ridge_roofs_a},
+                  {"roofs_b", d.ridge_roofs_b}};
+  return j;
+}
+
 }  // namespace roofline

@@ -247,3 +247,15 @@ def test_a_broken_catalogue_file_is_named_and_the_others_still_load(tmp_path):
     with pytest.warns(UserWarning, match="broken-gpu.json"):
         entries = roofline.catalogue(hw_dir=str(tmp_path))
     assert "a100-80gb" in [e.name for e in entries]
+
+
+def test_diff_of_two_machines_equals_the_cli(cli_json):
+    a100, h100 = roofline.Machine("a100-80gb"), roofline.Machine("h100-sxm")
+    d = roofline.diff(a100, h100)
+    c = cli_json("diff", "a100-80gb", "h100-sxm")
+    assert d.to_dict() == c
+    fp64 = [x for x in d.changes if x.name == c["roofs"][0]["name"]][0]
+    assert fp64.ratio == pytest.approx(fp64.b / fp64.a, rel=1e-15)
+    # Catalogue figures carry no spread: whether a change exceeds the noise cannot be said.
+    assert all(x.exceeds_spread is None for x in d.changes)
+    assert d.ridge_ratio == c["ridge"]["ratio"]
