@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include "cuda/devices.hpp"
 #include "measure/cuda/internal.hpp"
 #include "roofline/cuda.hpp"
 
@@ -78,16 +79,7 @@ TEST(CudaBackend, RateStatistics) {
 }
 
 TEST(CudaBackend, DocumentPutsMeasuredNextToTheoretical) {
-  DeviceProps p;
-  p.name = "NVIDIA H200";
-  p.cc_major = 9;
-  p.cc_minor = 0;
-  p.sm_count = 132;
-  p.sm_clock_hz = 1.98e9;
-  p.mem_clock_hz = 3.201e9;
-  p.bus_width_bits = 6144;
-  p.l2_bytes = 50.0 * 1024 * 1024;
-  p.memory_bytes = 141e9;
+  const DeviceProps p = roofline::test::h200();
   const RoofSet theory = theoretical_roofs(p);
 
   Measurements m;

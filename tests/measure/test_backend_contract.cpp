@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <string>
 
+#include "cuda/devices.hpp"
 #include "roofline/cpu_backend.hpp"
 #include "roofline/cuda.hpp"
 #include "roofline/engine.hpp"
@@ -24,16 +25,7 @@ namespace ROOFLINE_UNITY_ID {
 /// shape the device path records (rates per repetition), through the same assemble_document
 /// that cuda::measure calls.
 MachineDocument cuda_host_side_document() {
-  cuda::DeviceProps p;
-  p.name = "NVIDIA H200";
-  p.cc_major = 9;
-  p.cc_minor = 0;
-  p.sm_count = 132;
-  p.sm_clock_hz = 1.98e9;
-  p.mem_clock_hz = 3.201e9;
-  p.bus_width_bits = 6144;
-  p.l2_bytes = 50.0 * 1024 * 1024;
-  p.memory_bytes = 141e9;
+  const cuda::DeviceProps p = test::h200();
   const std::map<std::string, cuda::ClockUnderLoad> clocks = {
       {"bf16 tensor", {1.83e9, 25, "bf16 GEMM 8192³"}}};
   cuda::Measurements m;
