@@ -180,6 +180,25 @@ TEST(Engine, TheoryOutsideItsBandIsJudged) {
                    0.99);
 }
 
+TEST(Engine, ANoisyRoofBelowTheoryIsNotBlamedOnTheKernelOrTheTable) {
+  // 0.80 of a 40 FLOP/cycle theory, no limit in the table, but a third of the samples 40% slower
+  // (interquartile range above 10%: noisy): the cause may be the machine, so the roof says so
+  // instead of the "kernel or table is wrong" warning.
+  Measurements m = two_roofs();
+  m.compute[0].theory->work_per_cycle_per_unit = 40;
+  for (size_t k = 0; k < 8; ++k) m.compute[0].samples[k + 12].seconds *= 1.4;
+  const MachineDocument d = assemble(m);
+  std::string all;
+  for (const auto& w : d.sections.at("measurement").at("warnings")) all += w.get<std::string>();
+  EXPECT_EQ(all.find("is wrong"), std::string::npos) << all;
+  const std::string& f = d.roofs.compute[0].formula;
+  EXPECT_NE(f.find("; limit: none known — measured while disturbed (spread "), std::string::npos)
+      << f;
+  EXPECT_NE(f.find("repeat on a quiet machine"), std::string::npos) << f;
+  EXPECT_EQ(d.sections.at("measurement").at("compute")[0].at("below_theory_cause"), "noisy");
+  ASSERT_TRUE(d.roofs.compute[0].stats && d.roofs.compute[0].stats->noisy);
+}
+
 TEST(Engine, NoiseAndInversionsAreSaidPlainly) {
   Measurements m = two_roofs();
   // Half of the FMA samples at 60% (a busy neighbour): noisy, listed by name.
@@ -294,15 +313,15 @@ TEST(Engine, TheClockIsSampledInEveryRetryRound) {
   const PhaseResult r = interleave(visits, phase, progress);
   EXPECT_EQ(r.rounds, 5);
   EXPECT_EQ(r.retried, 1);
-  ASSERT_GT(r.samples[0].size(), 5u);  // retried: at least min_rounds more
+  ASSERT_GT(r.samples[0].size(), 5u);  // retried: at least min_retry_rounds more
   EXPECT_EQ(r.samples[1].size(), 5u);
   EXPECT_EQ(r.samples[2].size(), r.samples[0].size());
 }
 
-TEST(Engine, RetriesTakeAtMostHalfThePhasesTime) {
-  // A measurement that never settles is retried until the retry time runs out: half of the
-  // 0.4 s the base rounds took. Each round takes at least 10 ms (a sleep), so at most
-  // 0.2 s / 10 ms + 1 = 21 retry rounds fit; retrying for as long again would allow 41.
+TEST(Engine, RetriesTakeAtMostAQuarterOfThePhasesTime) {
+  // A measurement that never settles is retried until the retry time runs out: a quarter of
+  // the 0.4 s the base rounds took. Each round takes at least 10 ms (a sleep), so at most
+  // 0.1 s / 10 ms + 1 = 11 retry rounds fit; retrying for half as long would allow 21.
   Declaration d = fma512();
   double next = 1;
   std::vector<Visit> visits{{d, [&](int n, std::vector<Sample>& out) {
@@ -319,8 +338,8 @@ TEST(Engine, RetriesTakeAtMostHalfThePhasesTime) {
   const PhaseResult r = interleave(visits, phase, progress);
   EXPECT_EQ(r.retried, 1);
   const auto retry_rounds = static_cast<int>(r.samples[0].size()) - r.rounds;
-  EXPECT_GE(retry_rounds, 3);  // at least min_rounds
-  EXPECT_LE(retry_rounds, 21);
+  EXPECT_GE(retry_rounds, 1);  // at least min_retry_rounds
+  EXPECT_LE(retry_rounds, 11);
 }
 
 TEST(Engine, EnergyIsReadAroundEveryVisitAndGivesEachMeasurementItsPower) {

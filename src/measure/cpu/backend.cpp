@@ -142,6 +142,7 @@ class CpuMeasurement final : public engine::Backend {
         {"stats", statistics_to_json(compute.clock.all_cores)}};
 
     // ---- memory roofs and the curve ----
+    nlohmann::json memory_parts;
     if (memory) {
       const size_t chunk = (static_cast<size_t>(plan.max_working_set / plan.threads) + (4u << 20)) /
                            (2u << 20) * (2u << 20);
@@ -157,6 +158,9 @@ class CpuMeasurement final : public engine::Backend {
       phase_done("first_touch");
       MemoryStep mem = measure_memory(plan, team, solo.get(), buf, chunk, topo, progress);
       phase_done("memory");
+      nlohmann::json parts = nlohmann::json::object();
+      for (const auto& [part, seconds] : mem.part_seconds) parts[part] = seconds;
+      memory_parts = parts;
       m.memory = std::move(mem.levels);
       m.warnings.insert(m.warnings.end(), mem.warnings.begin(), mem.warnings.end());
       m.retries_for_noise += mem.retries;
@@ -177,6 +181,8 @@ class CpuMeasurement final : public engine::Backend {
     m.info = describe_machine(plan, topo, feat, uarch, compute.clock, team.pinned(), available);
     phase_done("describe");
     m.measurement["phase_seconds"] = phases;
+    // The memory phase's parts (sweep, mixes, one_core), inside phase_seconds' "memory".
+    if (!memory_parts.is_null()) m.measurement["memory_part_seconds"] = memory_parts;
     m.seconds = engine::now_seconds() - start;
     progress.finish();
     return m;

@@ -55,16 +55,30 @@ Arrays layout(const Buffer& buf, size_t chunk, int threads, int arrays, double t
 
 /// A memory kernel (access mix) at one working set on a team: per-thread arrays in the shared
 /// buffer, calibrated so that one sample lasts about `sample_s` (at least one pass).
+///
+/// A working set of at least 4 × the last-level cache (`llc`; DRAM and the sweep's largest
+/// sizes) is not timed a whole pass per sample: a pass of a 400 MB working set lasts 10–30 ms,
+/// so a phase would get few samples of it and the cache levels little of each round. Its arrays
+/// are cut into `parts` consecutive slices, each lasting about `sample_s` and at least 2 × the
+/// last-level cache over all threads, and the samples take the slices in turn. Each visit first
+/// runs the slice before its first timed one, untimed: that evicts whatever the measurement
+/// before it left in the cache (the tail of another mix's pass over the same buffer, which would
+/// otherwise be hits inside a timed slice: seen as DRAM roofs 30% high), and every timed slice
+/// was last touched at least half the working set ago (≥ 2 × the last-level cache), so it
+/// streams from memory as a whole pass does.
 struct MixJob {
   engine::ThreadTeam& team;
   const MemoryKernel& kernel;
   Arrays arrays;
   bool warm;  // visits begin with one untimed pass (cache-sized working sets)
   int passes = 1;
+  int parts = 1;          // slices per pass; > 1: a sample is one slice, in turn
+  size_t part_bytes = 0;  // bytes of each array in one slice
+  int next_part = 0;
   double working_set = 0;
 
   MixJob(engine::ThreadTeam& t, const Buffer& buf, size_t chunk, const MemoryKernel& k,
-         double total, double sample_s, bool warm_up)
+         double total, double sample_s, bool warm_up, double llc = 0)
       : team(t),
         kernel(k),
         arrays(layout(buf, chunk, t.size(), k.arrays, total,
@@ -74,6 +88,14 @@ struct MixJob {
     const double t1 = std::min(pass(1), pass(1));  // one preempted pass would shorten samples
     passes = std::clamp(static_cast<int>(std::lround(sample_s / std::max(t1, 1e-7))), 1, 1 << 20);
     working_set = double(arrays.bytes_per_array) * k.arrays * team.size();
+    part_bytes = arrays.bytes_per_array;
+    const auto step = static_cast<size_t>(k.bytes_per_array_per_iteration);
+    const int most_parts = llc > 0 ? static_cast<int>(working_set / (2 * llc)) : 1;
+    if (!warm && llc > 0 && working_set >= 4 * llc && t1 > 2 * sample_s) {
+      parts = std::clamp(static_cast<int>(t1 / sample_s), 2, std::max(2, most_parts));
+      part_bytes = arrays.bytes_per_array / static_cast<size_t>(parts) / step * step;
+      passes = 1;
+    }
   }
   double pass(int n) {
     return team.run([&](int id) {
@@ -81,14 +103,31 @@ struct MixJob {
       for (int p = 0; p < n; ++p) kernel.run(arrs, arrays.bytes_per_array);
     });
   }
+  /// Slice k of every thread's arrays.
+  double slice(int k) {
+    const size_t offset = static_cast<size_t>(k) * part_bytes;
+    return team.run([&](int id) {
+      std::array<double*, 3> at = arrays.per_thread[static_cast<size_t>(id)];
+      for (auto& a : at)
+        a = reinterpret_cast<double*>(reinterpret_cast<unsigned char*>(a) + offset);
+      kernel.run(at.data(), part_bytes);
+    });
+  }
   double iterations_per_sample() const {
-    return double(arrays.bytes_per_array) / kernel.bytes_per_array_per_iteration * passes *
-           team.size();
+    return double(part_bytes) / kernel.bytes_per_array_per_iteration * passes * team.size();
   }
   engine::Visit visit() {
     return {declaration_of(kernel), [this](int n, std::vector<Sample>& out) {
               if (warm) pass(1);  // another measurement ran in between: refill this level
-              for (int i = 0; i < n; ++i) out.push_back({iterations_per_sample(), pass(passes)});
+              if (parts > 1) slice((next_part + parts - 1) % parts);  // evicts the one before
+              for (int i = 0; i < n; ++i) {
+                if (parts == 1) {
+                  out.push_back({iterations_per_sample(), pass(passes)});
+                  continue;
+                }
+                out.push_back({iterations_per_sample(), slice(next_part)});
+                next_part = (next_part + 1) % parts;
+              }
             }};
   }
 };
@@ -129,6 +168,12 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
                           Buffer& buf, size_t chunk, const Topology& topo,
                           engine::Progress& progress) {
   MemoryStep step;
+  double part_start = engine::now_seconds();
+  auto part_done = [&](const char* name) {
+    const double now = engine::now_seconds();
+    step.part_seconds.emplace_back(name, now - part_start);
+    part_start = now;
+  };
   const auto mkernels = plan.memory_backend->memory_kernels();
   const MemoryKernel* load = nullptr;
   for (const auto& k : mkernels)
@@ -145,8 +190,9 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
   } else {
     std::vector<std::unique_ptr<MixJob>> sweep_jobs;
     for (double ws : plan.sweep_sizes)
-      sweep_jobs.push_back(std::make_unique<MixJob>(
-          team, buf, chunk, *load, ws, plan.sample_seconds / 2, ws <= plan.last_level_bytes));
+      sweep_jobs.push_back(
+          std::make_unique<MixJob>(team, buf, chunk, *load, ws, plan.sample_seconds / 2,
+                                   ws <= plan.last_level_bytes, plan.last_level_bytes));
     const engine::PhaseResult sr =
         run_jobs(sweep_jobs, "working-set sweep", double(plan.sweep_sizes.size()), plan.times.sweep,
                  2, progress);
@@ -179,6 +225,7 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
     for (const auto& l : plan.levels)
       if (!seen.count(l))
         step.warnings.push_back("level " + l + " requested but not found on this machine");
+    part_done("sweep");
   }
 
   // ---- every mix at every level, interleaved ----
@@ -186,10 +233,12 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
   for (const auto& a : chosen)
     for (const auto& k : mkernels)
       jobs.push_back(std::make_unique<MixJob>(team, buf, chunk, k, a.representative_bytes,
-                                              plan.sample_seconds, a.level != "DRAM"));
+                                              plan.sample_seconds, a.level != "DRAM",
+                                              plan.last_level_bytes));
   const engine::PhaseResult mr = run_jobs(jobs, "access mixes", 4.0 * double(chosen.size()),
                                           plan.times.mixes, 2, progress, plan.energy);
   step.retries += mr.retried;
+  part_done("mixes");
 
   const std::string method = std::string(plan.memory_backend->name()) + " kernels, " +
                              std::to_string(threads) + " pinned thread" + (threads == 1 ? "" : "s");
@@ -279,7 +328,7 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
           dram ? chosen[li].representative_bytes : chosen[li].representative_bytes / threads;
       solo_jobs.push_back(std::make_unique<MixJob>(*solo, buf, chunk * static_cast<size_t>(threads),
                                                    *best_kernels[li], ws1, plan.sample_seconds,
-                                                   !dram));
+                                                   !dram, plan.last_level_bytes));
       solo_levels.push_back(li);
     }
     const engine::PhaseResult r1 =
@@ -292,6 +341,7 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
           engine::MixMeasurement{declaration_of(*best_kernels[solo_levels[i]]), r1.samples[i]};
       l.one_core_working_set_bytes = solo_jobs[i]->working_set;
     }
+    part_done("one_core");
   }
   return step;
 }

@@ -19,9 +19,9 @@ const std::set<std::string>& kernel_precisions() {
 
 PhaseTimes phase_times(bool quick) {
   // Seconds of base rounds per phase. The compute phase has the most measurements (up to 25
-  // kernels and the clock); each gets about 1/26 of it, i.e. ~40 samples of 2 ms.
+  // kernels and the clock); each gets about 1/26 of it, i.e. ~35 samples of 2 ms.
   if (quick) return {0.45, 0.25, 0.15, 0.35, 0.1, 0.2};
-  return {2.2, 1.1, 0.6, 1.6, 0.4, 0.6};
+  return {1.9, 0.9, 0.6, 1.4, 0.4, 0.5};
 }
 
 Plan resolve_plan(const MeasureOptions& o, const Topology& topo, const CpuFeatures& f,

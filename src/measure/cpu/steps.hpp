@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -84,6 +85,8 @@ struct MemoryStep {
   nlohmann::json sweep = nlohmann::json::object();
   std::vector<std::string> warnings;
   int retries = 0;
+  /// Wall time of the step's parts (sweep, mixes, one_core), for measurement.phase_seconds.
+  std::vector<std::pair<std::string, double>> part_seconds;
 };
 /// The working-set sweep, plateaus named after the caches, every mix at each level (and each
 /// level's best mix on one core when `solo`); the probe plan measures DRAM only, without sweep.

@@ -141,6 +141,18 @@ MachineDocument assemble(const Measurements& m) {
               "table does not model — a power or clock budget (the theory's clock is measured "
               "under integer load), or, on a virtual machine, other guests on the same physical "
               "cores");
+        } else if (st.repetitions >= 3 && (st.noisy || !st.confirmed())) {
+          // Disturbed samples cannot tell a slow kernel from a busy machine: say which it may be
+          // (with fewer than 3 samples there is no spread to judge: the warning below stands).
+          detail["below_theory_cause"] = "noisy";
+          roof.formula += "; limit: none known — measured while disturbed (spread " +
+                          format_number(100 * st.iqr(), 2) + "%" +
+                          (st.confirmed() ? "" : ", fastest samples apart") +
+                          "); repeat on a quiet machine before blaming the kernel or the table";
+          if (one_ratio > 0) {
+            detail["one_core_ratio"] = one_ratio;
+            roof.formula += " (one core: " + format_number(one_ratio, 3) + " of its theory)";
+          }
         } else {
           warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
                              " of the theoretical peak, and the table names no limit for it — "

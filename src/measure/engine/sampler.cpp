@@ -100,7 +100,7 @@ PhaseResult interleave(const std::vector<Visit>& visits, const Phase& phase, Pro
   const double retry_start = now_seconds();
   for (int round = 0;
        !retry.empty() && round < phase.max_rounds &&
-       (round < phase.min_rounds || now_seconds() - retry_start < phase.retry_share * spent);
+       (round < phase.min_retry_rounds || now_seconds() - retry_start < phase.retry_share * spent);
        ++round) {
     for (size_t i = 0; i < visits.size(); ++i) {
       if (!visits[i].reference && std::find(retry.begin(), retry.end(), i) == retry.end()) continue;

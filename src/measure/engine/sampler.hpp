@@ -62,9 +62,10 @@ struct Phase {
   int min_rounds = 3;    ///< at least this many rounds, whatever the time
   int max_rounds = 400;  ///< at most this many base rounds
   int per_round = 1;     ///< samples each measurement takes per visit
-  /// Retries run for up to this share of the base rounds' time (at least min_rounds rounds):
-  /// half, so that a run on a busy machine takes at most 1.5 × its phases' time.
-  double retry_share = 0.5;
+  /// Retries run for up to this share of the base rounds' time (at least min_retry_rounds
+  /// rounds): a quarter, so that a run on a busy machine takes at most 1.25 × its phases' time.
+  double retry_share = 0.25;
+  int min_retry_rounds = 1;  ///< retry rounds taken whatever the time
   /// The machine's energy counter; empty where it has none (then PhaseResult::energy is empty).
   EnergyReader energy;
 };
