@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fails on an include that crosses a layer line docs/architecture.md forbids.
 
-Every public header (include/roofline/) belongs to the layer that implements it; every source and
+Which layer may use which is read from src/CMakeLists.txt (ROOFLINE_LAYER_USES_<layer>), the
+list each layer's library links, so the build and this check hold one rule. Every public header (include/roofline/) belongs to the layer that implements it; every source and
 private header under src/<layer>/ may include only its own layer's headers and those of the
 layers ALLOWED names for it, directly. Public headers are held to their owner's rule too. Known
 wrong-way includes are listed in KNOWN with the reason they remain; one that is gone must be
@@ -15,23 +16,38 @@ import sys
 OWNER = {
     "core": "check compare diagnosis diff dtype energy error kernels metrics model point "
             "quantity roof sanitize statistics strings table units",
-    "io": "check_io energy_catalogue hardware import io",
-    "report": "energy_chart json_out report text trajectory",
+    "io": "check_io energy_catalogue hardware import io json_out",
+    "report": "energy_chart report text trajectory",
     "measure": "cpu_analysis cpu_backend cuda engine measure suite",
     "probe": "counters cpu_topology instrument marker powercap",
     "llm": "llm",
     "cluster": "cluster",
 }
-# Which layers each layer may use (besides itself): arrows point inward, to core.
-ALLOWED = {
-    "core": set(),
-    "io": {"core"},
-    "report": {"core", "io"},
-    "probe": {"core", "io"},
-    "measure": {"core", "io", "probe"},
-    "llm": {"core", "io"},
-    "cluster": {"core", "io", "probe", "measure"},
-}
+LAYERS_CMAKE = "src/CMakeLists.txt"
+USES = re.compile(r'^\s*set\(ROOFLINE_LAYER_USES_(\w+)((?:\s+[^)\s]+)*)\s*\)', re.M)
+LIST = re.compile(r'^\s*set\(ROOFLINE_LAYERS((?:\s+[^)\s]+)*)\s*\)', re.M)
+
+
+def allowed_layers(root):
+    """Which layers each layer may use (besides itself), from the build: arrows point inward."""
+    text = (root / LAYERS_CMAKE).read_text()
+    listed = LIST.search(text)
+    if not listed:
+        raise SystemExit(f"check_layers: no set(ROOFLINE_LAYERS ...) in {LAYERS_CMAKE}")
+    allowed = {"core": set()}
+    for layer in listed.group(1).split():
+        allowed[layer] = {"core"}
+    for layer, uses in USES.findall(text):
+        if layer not in allowed:
+            raise SystemExit(f"check_layers: {LAYERS_CMAKE}: ROOFLINE_LAYER_USES_{layer} names no layer")
+        allowed[layer] |= {u.strip('"') for u in uses.split() if u.strip('"')}
+    if set(allowed) != set(OWNER):
+        raise SystemExit(f"check_layers: the layers of {LAYERS_CMAKE} ({', '.join(sorted(allowed))}) "
+                         f"are not those that own headers ({', '.join(sorted(OWNER))})")
+    return allowed
+
+
+ALLOWED = {}
 # (file, included layer): wrong-way includes that remain, with why.
 KNOWN: set = set()  # none left: text tables live in core (roofline/table.hpp)
 
@@ -61,6 +77,7 @@ def layer_of_include(path, owner):
 
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    ALLOWED.update(allowed_layers(root))
     owner = header_owner()
     problems, seen = [], set()
     files = [(p, p.relative_to(root).parts[1]) for p in (root / "src").rglob("*")

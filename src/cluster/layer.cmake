@@ -17,8 +17,8 @@ if(ROOFLINE_MPI AND MPI_C_FOUND)
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/${_roofline_mpi_reldir})
   target_compile_options(roofline_mpi PRIVATE -Wall -Wextra $<$<BOOL:${ROOFLINE_WERROR}>:-Werror>)
   install(TARGETS roofline_mpi LIBRARY DESTINATION ${_roofline_mpi_reldir})
-  add_dependencies(roofline roofline_mpi)
-  target_link_libraries(roofline PRIVATE ${CMAKE_DL_LIBS})
+  add_dependencies(roofline_cluster roofline_mpi)
+  target_link_libraries(roofline_cluster PRIVATE ${CMAKE_DL_LIBS})
   set_property(SOURCE ${CMAKE_CURRENT_LIST_DIR}/mpi_cluster.cpp APPEND PROPERTY COMPILE_DEFINITIONS
     ROOFLINE_HAVE_MPI=1
     ROOFLINE_MPI_MODULE_RELATIVE="${_roofline_mpi_reldir}/roofline_mpi.so"

@@ -20,7 +20,7 @@ using report::svg_exact;
 using report::svg_num;
 using report::svg_text;
 
-const char* kStyleLight = R"(
+const char* kEnergyStyleLight = R"(
 .energy-roof{fill:none;stroke:#24292f;stroke-width:2.4}
 .energy-peak{stroke:#6e7781;stroke-width:1.2;stroke-dasharray:8 5}
 .time-balance{stroke:#8c959f;stroke-width:1;stroke-dasharray:2 4}
@@ -29,7 +29,7 @@ const char* kStyleLight = R"(
 .point-marker{fill:#0072B2;stroke:#ffffff;stroke-width:1.2}
 .point-label{font-size:12px;font-weight:600;fill:#0072B2}
 )";
-const char* kStyleDark = R"(
+const char* kEnergyStyleDark = R"(
 @media (prefers-color-scheme: dark){
 .energy-roof{stroke:#e6edf3}
 .balance-point{fill:#0d1117;stroke:#e6edf3}
@@ -87,8 +87,8 @@ std::string render_energy_svg(const EnergyChartInput& in, bool dark_mode) {
        "/J (log) against operational "
        "intensity in " +
        report::xml_escape(wu + "/" + tu) + " (log).</desc>\n";
-  s += "<style>" + std::string(report::kAxesStyleLight) + kStyleLight +
-       (dark_mode ? std::string(report::kAxesStyleDark) + kStyleDark : std::string()) +
+  s += "<style>" + std::string(report::kAxesStyleLight) + kEnergyStyleLight +
+       (dark_mode ? std::string(report::kAxesStyleDark) + kEnergyStyleDark : std::string()) +
        "</style>\n";
   s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + svg_attr("width", width) +
        svg_attr("height", height) + "/>\n";

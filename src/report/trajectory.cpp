@@ -65,14 +65,14 @@ std::string shape_at_origin(const std::string& shape, double r, const std::strin
 }
 
 // The trajectory chart's own rules, after kAxesStyleLight / kAxesStyleDark.
-const char* kStyleLight = R"(
+const char* kTrajectoryStyleLight = R"(
 .note{font-size:12px;fill:#57606a}
 .year-sep{stroke:#d0d7de;stroke-width:.8}
 .device-guide{stroke:#8c959f;stroke-width:.6;stroke-dasharray:1 3}
 .device-label{font-size:10.5px;fill:#3d444d}
 .marker{stroke:#ffffff;stroke-width:1.1}
 )";
-const char* kStyleDark = R"(
+const char* kTrajectoryStyleDark = R"(
 @media (prefers-color-scheme: dark){
 .note{fill:#9ea7b3}
 .device-label{fill:#c9d1d9}
@@ -169,8 +169,9 @@ std::string render_trajectory_svg(const TrajectoryInput& in, bool dark_mode) {
   s += "<title>" + xml_escape(in.title) + "</title>\n";
   s += "<desc>Memory-wall trajectory: " + xml_escape(y_title) + " (log) against " +
        xml_escape(x_title) + ", one series per precision group.</desc>\n";
-  s += "<style>" + std::string(kAxesStyleLight) + kStyleLight +
-       (dark_mode ? std::string(kAxesStyleDark) + kStyleDark : std::string()) + "</style>\n";
+  s += "<style>" + std::string(kAxesStyleLight) + kTrajectoryStyleLight +
+       (dark_mode ? std::string(kAxesStyleDark) + kTrajectoryStyleDark : std::string()) +
+       "</style>\n";
   s +=
       "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", width) + attr("height", height) + "/>\n";
   s += text(left, 28, in.title, "title");

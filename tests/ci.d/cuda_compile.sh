@@ -35,10 +35,10 @@ if [ "$build" != build/release ] && ! grep -q "roofline: CUDA backend on" "$buil
 fi
 [ "$build" = build/release ] || grep "roofline: CUDA backend on" "$build.log"
 # The kernels library, and the host code that drives them (device/*.cpp, built into
-# `roofline`): only those objects, not the whole library.
+# `roofline_measure`): only those objects, not the whole layer.
 objects=()
 for f in src/measure/cuda/device/*.cpp; do
-  objects+=("src/CMakeFiles/roofline.dir/${f#src/}.o")
+  objects+=("src/CMakeFiles/roofline_measure.dir/${f#src/}.o")
 done
 ninja -C "$build" roofline_cuda "${objects[@]}"
 

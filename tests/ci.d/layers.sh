@@ -22,3 +22,20 @@ grep -q 'src/core/quantity.cpp: includes "roofline/io.hpp" (io)' "$work/err" || 
   exit 1
 }
 echo "layers: ok (a planted wrong-way include is caught)"
+
+# The rule is the build's: with probe struck from what measure may use in the copy's
+# src/CMakeLists.txt (and the planted include gone), measure's includes of probe headers fail.
+cp src/core/quantity.cpp "$work/src/core/quantity.cpp"
+sed -i 's/^set(ROOFLINE_LAYER_USES_measure io probe)$/set(ROOFLINE_LAYER_USES_measure io)/' "$work/src/CMakeLists.txt"
+grep -q '^set(ROOFLINE_LAYER_USES_measure io)$' "$work/src/CMakeLists.txt" || {
+  echo "layers: could not strike probe from measure's uses" >&2; exit 1; }
+if python3 tools/check_layers.py "$work" 2>"$work/err"; then
+  echo "layers: measure including probe was not caught once the build no longer allows it" >&2
+  exit 1
+fi
+grep -q '^layers: src/measure/.*(probe); layer measure may use core, io$' "$work/err" || {
+  echo "layers: the failure did not name a measure file including probe:" >&2
+  cat "$work/err" >&2
+  exit 1
+}
+echo "layers: ok (the rule is read from src/CMakeLists.txt)"

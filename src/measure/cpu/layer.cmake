@@ -15,7 +15,3 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
     COMPILE_OPTIONS "-mavx512f;-mavx512fp16")
   # The kernels are inline assembly: sanitizer instrumentation around them adds nothing.
 endif()
-if(TARGET PkgConfig::HWLOC)
-  target_link_libraries(roofline PRIVATE PkgConfig::HWLOC)
-  target_compile_definitions(roofline PRIVATE ROOFLINE_HAVE_HWLOC=1)
-endif()

@@ -1,11 +1,11 @@
 # The CUDA backend (docs/cuda.md). Host-side arithmetic (theory.cpp, assemble.cpp) is always in
-# `roofline`. When CMake finds a CUDA compiler and ROOFLINE_CUDA is ON, the kernels (device/*.cu)
+# `roofline_measure`. When CMake finds a CUDA compiler and ROOFLINE_CUDA is ON, the kernels (device/*.cu)
 # go into the static library roofline_cuda, the host code that drives them (device/*.cpp) into
-# `roofline`, and no_cuda.cpp is dropped; otherwise device/ is dropped and no_cuda.cpp reports
-# "CUDA not compiled in". This file is included from src/CMakeLists.txt after `roofline` exists,
+# `roofline_measure`, and no_cuda.cpp is dropped; otherwise device/ is dropped and no_cuda.cpp reports
+# "CUDA not compiled in". This file is included from src/CMakeLists.txt after `roofline_measure` exists,
 # so sources are removed from the target's SOURCES property.
 set(_cuda_dir ${CMAKE_CURRENT_LIST_DIR})
-get_target_property(_roofline_sources roofline SOURCES)
+get_target_property(_roofline_sources roofline_measure SOURCES)
 
 set(ROOFLINE_HAVE_CUDA OFF)
 if(ROOFLINE_CUDA)
@@ -51,10 +51,10 @@ if(ROOFLINE_HAVE_CUDA)
   # The static runtime keeps every roofline binary free of a libcudart dependency. cuBLASLt
   # (540 MB) is opened with dlopen only when GEMM roofs are measured, and NVML comes with the
   # driver: neither is linked, so programs start as fast as without CUDA.
-  target_link_libraries(roofline PRIVATE roofline_cuda CUDA::cudart_static ${CMAKE_DL_LIBS})
-  target_include_directories(roofline PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
-  target_compile_definitions(roofline PUBLIC ROOFLINE_HAVE_CUDA=1)
-  target_compile_definitions(roofline PRIVATE
+  target_link_libraries(roofline_measure PRIVATE roofline_cuda CUDA::cudart_static ${CMAKE_DL_LIBS})
+  target_include_directories(roofline_measure PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
+  target_compile_definitions(roofline_measure PUBLIC ROOFLINE_HAVE_CUDA=1)
+  target_compile_definitions(roofline_measure PRIVATE
     ROOFLINE_CUDA_LIBRARY_DIR="${CUDAToolkit_LIBRARY_DIR}"
     ROOFLINE_CUBLASLT_SONAME="libcublasLt.so.${CUDAToolkit_VERSION_MAJOR}"
     ROOFLINE_CUBLAS_SONAME="libcublas.so.${CUDAToolkit_VERSION_MAJOR}")
@@ -66,4 +66,4 @@ if(ROOFLINE_HAVE_CUDA)
 else()
   list(FILTER _roofline_sources EXCLUDE REGEX "/measure/cuda/device/")
 endif()
-set_property(TARGET roofline PROPERTY SOURCES ${_roofline_sources})
+set_property(TARGET roofline_measure PROPERTY SOURCES ${_roofline_sources})

@@ -1,17 +1,17 @@
 # The marker runtime is its own small library (standard library only) so that other programs
-# can link it alone: installed as roofline::marker (find_package / pkg-config). The roofline
-# library links it, so the CLI and tests see it too.
+# can link it alone: installed as roofline::marker (find_package / pkg-config). The probe layer
+# links it, so the CLI and tests see it too.
 file(GLOB ROOFLINE_MARKER_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
-get_target_property(_roofline_sources roofline SOURCES)
+get_target_property(_roofline_sources roofline_probe SOURCES)
 list(FILTER _roofline_sources EXCLUDE REGEX "/probe/marker/")
-set_property(TARGET roofline PROPERTY SOURCES ${_roofline_sources})
+set_property(TARGET roofline_probe PROPERTY SOURCES ${_roofline_sources})
 add_library(roofline_marker STATIC ${ROOFLINE_MARKER_SOURCES})
 add_library(roofline::marker ALIAS roofline_marker)
 set_target_properties(roofline_marker PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME marker)
 target_include_directories(roofline_marker PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_libraries(roofline_marker PUBLIC Threads::Threads PRIVATE $<BUILD_INTERFACE:roofline_warnings>)
-target_link_libraries(roofline PUBLIC roofline_marker)
+target_link_libraries(roofline_probe PUBLIC roofline_marker)
 
 # Install: headers, the static library with an exported target, a relocatable CMake package
 # (roofline-config.cmake) and pkg-config file (roofline.pc).
