@@ -39,81 +39,6 @@ struct ProfileArgs {
   std::vector<std::string> command;
 };
 
-std::string dominant_precision(const CounterTotals& t) {
-  for (const auto& [prec, flops] : t.flops_by_precision)
-    if (prec != "fp" && flops >= 0.9 * t.flops) return prec;
-  return "";
-}
-
-struct Outcome {
-  std::vector<Point> points;
-  std::vector<std::string> notes;
-};
-
-Outcome build_points(const ProfileArgs& a, const RunResult& r,
-                     const std::vector<RegionResult>& regions, const RoofSet* roofs) {
-  Outcome o;
-  Point p;
-  p.name = a.name;
-  p.time = Seconds(r.wall_seconds);
-  p.source = "perf_event";
-  std::vector<std::string> from;
-  if (!a.work.empty()) {
-    p.work = Work(quantity(a.work, Dimension::work, "--work"));
-    from.push_back("W from --work");
-  } else if (r.totals.flops_counted && r.totals.flops > 0) {
-    p.work = Work(r.totals.flops);
-    p.precision = dominant_precision(r.totals);
-    from.push_back("W from FLOP counters");
-  }
-  std::vector<LevelTraffic> traffic;
-  if (!a.traffic.empty()) {
-    traffic.push_back({a.machine.level.empty() ? "DRAM" : a.machine.level,
-                       Bytes(quantity(a.traffic, Dimension::bytes, "--traffic"))});
-    from.push_back("Q from --traffic");
-  } else if (r.totals.bytes_by_level.count("DRAM") && r.totals.bytes_by_level.at("DRAM") > 0) {
-    traffic.push_back({"DRAM", Bytes(r.totals.bytes_by_level.at("DRAM"))});
-    from.push_back("Q from memory-controller counters");
-  }
-  if (!traffic.empty())
-    for (const char* lvl : {"L3", "L2"})
-      if (r.totals.bytes_by_level.count(lvl) && r.totals.bytes_by_level.at(lvl) > 0)
-        traffic.push_back({lvl, Bytes(r.totals.bytes_by_level.at(lvl))});
-  if (!a.machine.precision.empty()) p.precision = a.machine.precision;
-  p.traffic = fit_levels(traffic, roofs, o.notes, p.name);
-  p.note = from.empty() ? "" : from.front();
-  for (std::size_t i = 1; i < from.size(); ++i) p.note += "; " + from[i];
-  if (p.work.value > 0 && !p.traffic.empty() && p.time.value > 0) {
-    o.points.push_back(p);
-  } else {
-    std::string what;
-    if (!(p.work.value > 0)) what += "W";
-    if (p.traffic.empty()) what += what.empty() ? "Q" : " and Q";
-    o.notes.push_back("no point for the whole program: " + what +
-                      " unknown (counters missing or zero); give --work/--traffic, or mark "
-                      "regions with roofline_region_add_flops/bytes");
-  }
-  for (const auto& reg : regions) {
-    if (!(reg.flops > 0) || !(reg.bytes > 0) || !(reg.time > 0)) {
-      o.notes.push_back("region '" + reg.name + "': " + std::to_string(reg.calls) +
-                        " calls, T = " + format_seconds(Seconds(reg.time)) +
-                        "; no point (declare W and Q with add_flops/add_bytes)");
-      continue;
-    }
-    Point rp;
-    rp.name = reg.name;
-    rp.work = Work(reg.flops);
-    rp.time = Seconds(reg.time);
-    rp.traffic = fit_levels({{"DRAM", Bytes(reg.bytes)}}, roofs, o.notes, reg.name);
-    rp.precision = a.machine.precision;
-    rp.source = "marker";
-    rp.note = std::to_string(reg.calls) + " calls on " + std::to_string(reg.threads) +
-              " thread(s); W and Q declared by the program";
-    o.points.push_back(rp);
-  }
-  return o;
-}
-
 // --- roofline profile --self-test ------------------------------------------------------------
 // Built-in kernels whose W and Q are known by hand, run under the counters in this process; the
 // counts are judged by counters::self_test_rows. The kernels come from the suite's public
@@ -423,6 +348,11 @@ void run(ProfileArgs& a) {
     throw InputError("--events: expected auto or none (got '" + a.events + "')");
   check_report_option(a.report, a.machine);
   check_outputs({{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}});
+  PointInputs in;  // what the user declared, checked before the program runs
+  if (!a.work.empty()) in.work = quantity(a.work, Dimension::work, "--work");
+  if (!a.traffic.empty()) in.traffic = quantity(a.traffic, Dimension::bytes, "--traffic");
+  in.level = a.machine.level;
+  in.precision = a.machine.precision;
   RunResult r;
   std::vector<RegionResult> regions;
   const bool hardware = a.events == "auto";
@@ -455,7 +385,8 @@ void run(ProfileArgs& a) {
 
   std::optional<MachineDocument> m;
   if (has_machine(a.machine)) m = load_machine(a.machine);
-  Outcome o = build_points(a, r, regions, m ? &m->roofs : nullptr);
+  in.name = a.name;
+  const CountedPoints o = counted_points(r, regions, in, m ? &m->roofs : nullptr);
 
   std::vector<std::string> messages;
   if (hardware && a.replay.empty()) {

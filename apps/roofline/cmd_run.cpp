@@ -11,7 +11,6 @@
 #include "commands.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
-#include "roofline/json_out.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
@@ -59,14 +58,6 @@ std::string blas_summary(const suite::BlasInfo& b) {
   return s;
 }
 
-std::vector<std::string> blas_kernels(const std::vector<std::string>& names) {
-  std::vector<std::string> out;
-  for (const auto& n : names)
-    for (const auto& k : suite::suite_kernels())
-      if (k.name == n && k.blas) out.push_back(n);
-  return out;
-}
-
 // Runs the BLAS kernels again in a child process of ourselves with OPENBLAS_CORETYPE=core: the
 // variable is read once, when the library initialises, so it cannot change in this process.
 std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
@@ -100,58 +91,12 @@ std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
   return results;
 }
 
-struct Placed {
-  suite::RunResult result;
-  Point point;
-  std::optional<Diagnosis> diagnosis;
-  std::string corename;
-  std::string why_not;      // when no diagnosis: which roofs were missing
-  std::string above_cause;  // attainment above 1: why the point can sit above its roof
-};
-
-Point keep_levels_with_roofs(Point p, const RoofSet& roofs) {
-  std::vector<LevelTraffic> kept;
-  for (const auto& t : p.traffic)
-    if (roofs.find_memory(t.level)) kept.push_back(t);
-  p.traffic = kept;
-  return p;
-}
-
 /// "T (median, spread)": the sustained time per call that places the point, then the median
 /// and the robust spread (interquartile range / median) of the repetitions, "noisy" when the
 /// statistics policy says so.
 std::string timing_text(const suite::RunResult& r) {
   return format_seconds(Seconds(r.sustained)) + " (" + format_seconds(Seconds(r.median)) + ", " +
          format_number(100 * r.spread(), 2) + "%" + (r.noisy ? " noisy" : "") + ")";
-}
-
-/// Why a point sits above the roof it is judged on (attainment > 1): each cause that the
-/// document and the run show, most specific first. Never empty.
-std::string above_roof_cause(const Placed& p, const RoofSet& roofs, const suite::Machine& machine) {
-  std::vector<std::string> causes;
-  const Diagnosis& d = *p.diagnosis;
-  const MemoryRoof* level = roofs.find_memory(d.binding_level);
-  if (d.binding_level == "DRAM" && p.result.level == "DRAM") {
-    double llc = 0;
-    for (const auto& c : machine.topology.caches) llc = std::max(llc, c.size_bytes);
-    if (llc > 0 && p.result.working_set_bytes < 8 * llc)
-      causes.push_back("part of the " + format_bytes(Bytes(p.result.working_set_bytes)) +
-                       " working set stays in the " + format_bytes(Bytes(llc)) +
-                       " last-level cache between calls");
-  }
-  if (level && level->stats && (level->stats->noisy || !level->stats->confirmed()))
-    causes.push_back("the " + level->level + " roof was measured noisy (its samples spread " +
-                     format_number(100 * level->stats->iqr(), 2) + "%): it is likely low");
-  if (p.result.noisy)
-    causes.push_back("the point's own repetitions are noisy (" +
-                     format_number(100 * p.result.spread(), 2) + "%)");
-  if (causes.empty())
-    causes.push_back(
-        "the point and the roof were measured minutes apart on a shared machine; "
-        "a difference of this size is within their run-to-run spread");
-  std::string s;
-  for (const auto& c : causes) s += (s.empty() ? "" : "; ") + c;
-  return s;
 }
 
 std::string size_text(const suite::RunResult& r) {
@@ -169,15 +114,65 @@ std::string size_text(const suite::RunResult& r) {
   return r.level + " " + format_bytes(Bytes(r.working_set_bytes)) + " " + s;
 }
 
-void run(const RunArgs& a) {
-  // Everything the user typed is checked before anything runs.
+/// The run as a table, then the causes of any point above its roof and, for the BLAS kernels
+/// (`blas` given), which OpenBLAS core ran and what the roof above it says.
+std::string run_text(const suite::Placement& placement, const RoofSet& roofs, int threads,
+                     const suite::BlasInfo* blas) {
+  const UnitSystem& u = roofs.units;
+  std::string text = "machine: " + roofs.name + "   threads: " + std::to_string(threads) + "\n";
+  if (blas) text += blas_summary(*blas) + "\n";
+  Table t(
+      {"kernel", "working set", "W", "Q", "I", "T (median, spread)", "P", "attain.", "verdict"});
+  for (const auto& p : placement.placed) {
+    const LevelTraffic& q = p.point.traffic.front();
+    const std::string i = format_intensity(p.point.work / q.bytes, u) + " @" + q.level;
+    const std::string tm = timing_text(p.result);
+    std::string att = "—", verdict = p.why_not.empty() ? "—" : "(no roof)";
+    if (p.diagnosis) {
+      att = format_number(p.diagnosis->attainment, 3) + " " + p.diagnosis->binding_level;
+      verdict = to_string(p.diagnosis->verdict);
+    }
+    if (!p.result.passed) verdict = "CHECK FAILED";
+    std::string name = p.point.name.substr(0, p.point.name.rfind(" @"));
+    t.add_row({name, size_text(p.result), format_work(p.point.work, u), format_bytes(q.bytes, u), i,
+               tm, format_work_rate(p.point.performance(), u), att, verdict});
+  }
+  for (const auto& r : placement.bandwidth_only) {
+    const std::string tm = timing_text(r);
+    t.add_row({r.kernel + (r.variant.empty() ? "" : " [" + r.variant + "]"), size_text(r), "0",
+               format_bytes(r.count.traffic, u), "0 (no arithmetic)", tm,
+               "Q/T = " + format_byte_rate(ByteRate(r.count.traffic.value / r.sustained), u), "—",
+               r.passed ? "bandwidth only" : "CHECK FAILED"});
+  }
+  text += t.render();
+  for (const auto& p : placement.placed)
+    if (!p.above_cause.empty())
+      text += p.point.name + " is " + format_number(p.diagnosis->attainment, 3) + "× its " +
+              p.diagnosis->binding_level + " roof: " + p.above_cause + "\n";
+  // The BLAS story: which core ran and what the flat roof above it says.
+  for (const auto& p : placement.placed) {
+    if (p.corename.empty() || !p.diagnosis) continue;
+    text += "\n" + p.point.name + " (OpenBLAS core " + p.corename + ", judged against '" +
+            p.diagnosis->compute_roof + "'): " + p.diagnosis->title + "\n  " +
+            p.diagnosis->prescription + "\n";
+  }
+  return text;
+}
+
+/// What the user typed, checked before anything runs: the kernels, the levels, the size.
+struct CheckedRun {
+  std::vector<std::string> kernels, levels;
+  double size = 0;  ///< bytes; 0 = the level sizes
+};
+
+CheckedRun check_run_args(const RunArgs& a, const suite::Machine& machine) {
   if (!a.report.empty()) check_report_path(a.report);
   check_outputs({{"-o", a.output}, {"--report", a.report}});
-  const auto kernels = suite::resolve_kernels(a.kernels);
-  std::vector<std::string> levels;
+  CheckedRun c;
+  c.kernels = suite::resolve_kernels(a.kernels);
   if (!a.levels.empty()) {
-    levels = parse_memory_levels({a.levels}, "--levels");
-    for (const auto& l : levels)
+    c.levels = parse_memory_levels({a.levels}, "--levels");
+    for (const auto& l : c.levels)
       if (std::find(suite::all_levels().begin(), suite::all_levels().end(), l) ==
           suite::all_levels().end())
         throw InputError(
@@ -185,12 +180,10 @@ void run(const RunArgs& a) {
             "not " +
             l);
   }
-  const suite::Machine machine = suite::detect_machine();
-  double size = 0;
   if (!a.size.empty()) {
-    size = quantity(a.size, Dimension::bytes, "--size");
-    if (!(size > 0)) throw InputError("--size must be > 0 (got " + a.size + ")");
-    if (machine.mem_available_bytes > 0 && size > machine.mem_available_bytes / 2)
+    c.size = quantity(a.size, Dimension::bytes, "--size");
+    if (!(c.size > 0)) throw InputError("--size must be > 0 (got " + a.size + ")");
+    if (machine.mem_available_bytes > 0 && c.size > machine.mem_available_bytes / 2)
       throw InputError("--size " + a.size + " is more than half of MemAvailable (" +
                        format_bytes(Bytes(machine.mem_available_bytes)) + ")");
   }
@@ -199,6 +192,13 @@ void run(const RunArgs& a) {
       throw InputError("--blas-core: '" + a.blas_core +
                        "' is not an OpenBLAS core name (e.g. "
                        "Prescott, Sandybridge, Haswell, Zen, SkylakeX)");
+  return c;
+}
+
+void run(const RunArgs& a) {
+  const suite::Machine machine = suite::detect_machine();
+  const CheckedRun checked = check_run_args(a, machine);
+  const auto& kernels = checked.kernels;
   const int threads = a.threads > 0 ? a.threads : machine.cores();
   const suite::BlasInfo blas = suite::blas_info();
 
@@ -207,10 +207,10 @@ void run(const RunArgs& a) {
   suite::RunOptions opt;
   opt.cancel = guard.flag();
   opt.kernels = kernels;
-  opt.levels = levels;
+  opt.levels = checked.levels;
   opt.threads = threads;
   opt.quick = a.quick;
-  opt.working_set_override = size;
+  opt.working_set_override = checked.size;
   opt.progress = [](const std::string& what) { say("  " + what + "\n"); };
 
   if (a.results_only) {
@@ -243,7 +243,7 @@ void run(const RunArgs& a) {
   } catch (const Interrupted&) {
     guard.exit_interrupted(a.output);
   }
-  const auto blas_names = blas_kernels(kernels);
+  const auto blas_names = suite::blas_kernels(kernels);
   // Which BLAS core runs matters: an unrecognised CPU gets narrow kernels, a lower flat roof.
   std::string extra_core = a.blas_core;
   if (extra_core.empty() && blas.generic && !a.no_blas_child &&
@@ -262,97 +262,9 @@ void run(const RunArgs& a) {
   }
   if (guard.interrupted()) guard.exit_interrupted(a.output);
 
-  std::vector<Placed> placed;
-  std::vector<const suite::RunResult*> bandwidth_only;  // W = 0 (copy): no point, a bandwidth
-  for (const auto& r : results) {
-    if (!(r.count.work.value > 0)) {
-      bandwidth_only.push_back(&r);
-      continue;
-    }
-    Placed p{r, r.to_point(), std::nullopt, "", "", ""};
-    if (!blas_names.empty() &&
-        std::find(blas_names.begin(), blas_names.end(), r.kernel) != blas_names.end()) {
-      p.corename = r.variant.empty() ? blas.corename : r.variant.substr(r.variant.find('=') + 1);
-      p.point.precision = suite::roof_for_blas_core(m.roofs, r.dtype, p.corename);
-    }
-    auto place = [&](Placed& pl) {
-      const Point judged = keep_levels_with_roofs(pl.point, m.roofs);
-      if (judged.traffic.empty()) {
-        pl.why_not = "the machine has no roof for " + pl.result.level;
-        return;
-      }
-      try {
-        DiagnosisOptions dopt;
-        dopt.touching = a.touching;
-        pl.diagnosis = diagnose(judged, m.roofs, dopt);
-      } catch (const InputError& e) {
-        pl.why_not = e.what();
-      }
-    };
-    place(p);
-    placed.push_back(p);
-    // Triad: the stored array is read before it is written on a write-allocate cache, so the
-    // bytes moved are 4·n·s, not the 3·n·s named (catalogue traffic_write_allocate).
-    if (r.kernel == "triad" && r.count.traffic_write_allocate.value > r.count.traffic.value) {
-      Placed wa = p;
-      const double f = r.count.traffic_write_allocate.value / r.count.traffic.value;
-      wa.point.name = "triad +write-allocate @" + r.level;
-      for (auto& t : wa.point.traffic) t.bytes = Bytes(t.bytes.value * f);
-      wa.point.note = "Q includes the read-for-ownership of the stored array: 4·n·s";
-      wa.diagnosis.reset();
-      place(wa);
-      placed.push_back(wa);
-    }
-  }
-
-  // No point above its roof without a stated cause.
-  for (auto& p : placed)
-    if (p.diagnosis && p.diagnosis->attainment > 1.0)
-      p.above_cause = above_roof_cause(p, m.roofs, machine);
-
-  // Output: a points document (docs/schema.md) with the run's details beside each point.
-  PointsDocument doc;
-  doc.machine = m.roofs.name;
-  for (const auto& p : placed) doc.points.push_back(p.point);
-  nlohmann::json j = points_to_json(doc);
-  for (size_t i = 0; i < placed.size(); ++i) {
-    const auto& p = placed[i];
-    auto& pj = j["points"][i];
-    pj["run"] = suite::result_to_json(p.result);
-    if (p.diagnosis)
-      pj["diagnosis"] = diagnosis_to_json(*p.diagnosis);
-    else
-      pj["diagnosis_unavailable"] = p.why_not;
-    if (!p.above_cause.empty()) pj["above_roof_cause"] = p.above_cause;
-  }
-  j["run"] = {{"threads", threads},
-              {"quick", a.quick},
-              {"blas",
-               {{"corename", blas.corename},
-                {"config", blas.config},
-                {"best_core", blas.best_core},
-                {"generic", blas.generic},
-                {"environment", blas.environment}}}};
-  nlohmann::json cj = nlohmann::json::array();
-  for (const auto& c : machine.topology.caches)
-    cj.push_back({{"level", "L" + std::to_string(c.level)},
-                  {"size", c.size_bytes},
-                  {"cores_sharing", c.cores_sharing},
-                  {"size_per_core", c.per_core_bytes()}});
-  for (size_t i = 0; i < cj.size(); ++i)
-    if (!machine.topology.caches[i].note.empty()) {
-      cj[i]["reported_size"] = machine.topology.caches[i].reported_bytes;
-      cj[i]["note"] = machine.topology.caches[i].note;
-    }
-  j["run"]["caches"] = cj;
-  nlohmann::json bw = nlohmann::json::array();
-  for (const auto* r : bandwidth_only) {
-    auto rj = suite::result_to_json(*r);
-    rj["bandwidth"] = r->count.traffic.value / r->sustained;
-    bw.push_back(rj);
-  }
-  j["run"]["bandwidth_only"] = bw;
-  j["run"]["mem_available"] = machine.mem_available_bytes;
+  const suite::Placement placement = suite::place_runs(results, m.roofs, machine, blas, a.touching);
+  const nlohmann::json j =
+      suite::run_document(placement, m.roofs.name, machine, blas, threads, a.quick);
   const std::string json_text = j.dump(2) + "\n";
   if (!a.output.empty()) emit(json_text, a.output);
   if (!a.report.empty()) {
@@ -360,7 +272,7 @@ void run(const RunArgs& a) {
     ReportInput in;
     in.title = "roofline run on " + m.roofs.name;
     in.machines.push_back(m);
-    for (const auto& p : placed)
+    for (const auto& p : placement.placed)
       if (p.diagnosis) in.points.push_back(p.point);
     in.no_overlap_curve = true;
     write_report(a.report, in);
@@ -373,45 +285,7 @@ void run(const RunArgs& a) {
   if (a.json) {
     emit(json_text);
   } else {
-    const UnitSystem& u = m.roofs.units;
-    std::string text = "machine: " + m.roofs.name + "   threads: " + std::to_string(threads) + "\n";
-    if (!blas_names.empty()) text += blas_summary(blas) + "\n";
-    Table t(
-        {"kernel", "working set", "W", "Q", "I", "T (median, spread)", "P", "attain.", "verdict"});
-    for (const auto& p : placed) {
-      const LevelTraffic& q = p.point.traffic.front();
-      const std::string i = format_intensity(p.point.work / q.bytes, u) + " @" + q.level;
-      const std::string tm = timing_text(p.result);
-      std::string att = "—", verdict = p.why_not.empty() ? "—" : "(no roof)";
-      if (p.diagnosis) {
-        att = format_number(p.diagnosis->attainment, 3) + " " + p.diagnosis->binding_level;
-        verdict = to_string(p.diagnosis->verdict);
-      }
-      if (!p.result.passed) verdict = "CHECK FAILED";
-      std::string name = p.point.name.substr(0, p.point.name.rfind(" @"));
-      t.add_row({name, size_text(p.result), format_work(p.point.work, u), format_bytes(q.bytes, u),
-                 i, tm, format_work_rate(p.point.performance(), u), att, verdict});
-    }
-    for (const auto* r : bandwidth_only) {
-      const std::string tm = timing_text(*r);
-      t.add_row({r->kernel + (r->variant.empty() ? "" : " [" + r->variant + "]"), size_text(*r),
-                 "0", format_bytes(r->count.traffic, u), "0 (no arithmetic)", tm,
-                 "Q/T = " + format_byte_rate(ByteRate(r->count.traffic.value / r->sustained), u),
-                 "—", r->passed ? "bandwidth only" : "CHECK FAILED"});
-    }
-    text += t.render();
-    for (const auto& p : placed)
-      if (!p.above_cause.empty())
-        text += p.point.name + " is " + format_number(p.diagnosis->attainment, 3) + "× its " +
-                p.diagnosis->binding_level + " roof: " + p.above_cause + "\n";
-    // The BLAS story: which core ran and what the flat roof above it says.
-    for (const auto& p : placed) {
-      if (p.corename.empty() || !p.diagnosis) continue;
-      text += "\n" + p.point.name + " (OpenBLAS core " + p.corename + ", judged against '" +
-              p.diagnosis->compute_roof + "'): " + p.diagnosis->title + "\n  " +
-              p.diagnosis->prescription + "\n";
-    }
-    emit(text);
+    emit(run_text(placement, m.roofs, threads, blas_names.empty() ? nullptr : &blas));
   }
 
   std::string failed;

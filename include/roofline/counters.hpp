@@ -17,6 +17,9 @@
 #include <utility>
 #include <vector>
 
+#include "roofline/point.hpp"
+#include "roofline/roof.hpp"
+
 namespace roofline::counters {
 
 /// What the CPU is: vendor string from /proc/cpuinfo ("GenuineIntel", "AuthenticAMD"), family
@@ -333,5 +336,27 @@ RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& op
 /// time_enabled, time_running}]}.
 std::string recording_to_json(const RunResult& r, const CpuIdentity& cpu);
 RunResult recording_from_json(const std::string& text, const std::string& origin);
+
+/// What the user gave for the whole-program point (`roofline profile --name --work --traffic
+/// --level --precision`); a given W or Q replaces the counted one.
+struct PointInputs {
+  std::string name;
+  std::optional<double> work;     ///< FLOP
+  std::optional<double> traffic;  ///< bytes, at `level` (DRAM when empty)
+  std::string level;
+  std::string precision;  ///< the compute roof to judge against; empty = the counted precision
+};
+
+struct CountedPoints {
+  std::vector<Point> points;  ///< the whole program first (when W and Q are known), then regions
+  std::vector<std::string> notes;  ///< why a point is missing or a level was dropped
+};
+
+/// The points of a counted run: the whole program (W from the FLOP counters or `work`, Q per
+/// level from the memory-controller and cache-fill counters or `traffic`, T the wall time) and
+/// one per marked region that declared W and Q. Levels the roofs lack are dropped with a note
+/// (fit_levels); a point without W or Q is left out with a note saying what to give.
+CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>& regions,
+                             const PointInputs& in, const RoofSet* roofs);
 
 }  // namespace roofline::counters

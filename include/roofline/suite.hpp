@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/cpu_topology.hpp"
+#include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/point.hpp"
@@ -225,5 +226,38 @@ ChildOutput run_child(const std::string& exe, const std::vector<std::string>& ar
 /// of `precision` whose name or unit names that core's instruction set, else `precision`.
 std::string roof_for_blas_core(const RoofSet& roofs, const std::string& precision,
                                const std::string& corename);
+
+// ---------------------------------------------------------------------------------------------
+// Placing runs on roofs (`roofline run`)
+
+/// The suite kernels among `names` that call OpenBLAS.
+std::vector<std::string> blas_kernels(const std::vector<std::string>& names);
+
+/// One run placed on a machine's roofs.
+struct PlacedRun {
+  RunResult result;
+  Point point;
+  std::optional<Diagnosis> diagnosis;
+  std::string corename;     ///< BLAS kernels: the OpenBLAS core that ran
+  std::string why_not;      ///< no diagnosis: why (no roof for the level, a refused point)
+  std::string above_cause;  ///< attainment above 1: why the point can sit above its roof
+};
+
+struct Placement {
+  std::vector<PlacedRun> placed;
+  std::vector<RunResult> bandwidth_only;  ///< W = 0 (copy): a bandwidth, no point
+};
+
+/// Places every run with W > 0 as a point on `roofs` and diagnoses it (docs/model.md §3): a BLAS
+/// run is judged against the roof of its OpenBLAS core's instruction set (roof_for_blas_core);
+/// triad gets a second point whose Q includes the write-allocate read of the stored array; a
+/// point above its roof gets the causes the document and the run show (never none).
+Placement place_runs(const std::vector<RunResult>& results, const RoofSet& roofs,
+                     const Machine& machine, const BlasInfo& blas, double touching);
+
+/// The run's points document (docs/schema.md): the placed points, each with its run and its
+/// diagnosis (or why none), and `run` with threads, BLAS, caches and the bandwidth-only runs.
+nlohmann::json run_document(const Placement& p, const std::string& machine_name,
+                            const Machine& machine, const BlasInfo& blas, int threads, bool quick);
 
 }  // namespace roofline::suite

@@ -1,0 +1,81 @@
+// The points of a counted run (counters.hpp counted_points): the whole program and its marked
+// regions, from the counts, the clock and what the user declared.
+#include "roofline/counters.hpp"
+#include "roofline/import.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline::counters {
+namespace {
+
+std::string dominant_precision(const CounterTotals& t) {
+  for (const auto& [prec, flops] : t.flops_by_precision)
+    if (prec != "fp" && flops >= 0.9 * t.flops) return prec;
+  return "";
+}
+
+}  // namespace
+
+CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>& regions,
+                             const PointInputs& in, const RoofSet* roofs) {
+  CountedPoints o;
+  Point p;
+  p.name = in.name;
+  p.time = Seconds(r.wall_seconds);
+  p.source = "perf_event";
+  std::vector<std::string> from;
+  if (in.work) {
+    p.work = Work(*in.work);
+    from.push_back("W from --work");
+  } else if (r.totals.flops_counted && r.totals.flops > 0) {
+    p.work = Work(r.totals.flops);
+    p.precision = dominant_precision(r.totals);
+    from.push_back("W from FLOP counters");
+  }
+  std::vector<LevelTraffic> traffic;
+  if (in.traffic) {
+    traffic.push_back({in.level.empty() ? "DRAM" : in.level, Bytes(*in.traffic)});
+    from.push_back("Q from --traffic");
+  } else if (r.totals.bytes_by_level.count("DRAM") && r.totals.bytes_by_level.at("DRAM") > 0) {
+    traffic.push_back({"DRAM", Bytes(r.totals.bytes_by_level.at("DRAM"))});
+    from.push_back("Q from memory-controller counters");
+  }
+  if (!traffic.empty())
+    for (const char* lvl : {"L3", "L2"})
+      if (r.totals.bytes_by_level.count(lvl) && r.totals.bytes_by_level.at(lvl) > 0)
+        traffic.push_back({lvl, Bytes(r.totals.bytes_by_level.at(lvl))});
+  if (!in.precision.empty()) p.precision = in.precision;
+  p.traffic = fit_levels(traffic, roofs, o.notes, p.name);
+  p.note = from.empty() ? "" : from.front();
+  for (std::size_t i = 1; i < from.size(); ++i) p.note += "; " + from[i];
+  if (p.work.value > 0 && !p.traffic.empty() && p.time.value > 0) {
+    o.points.push_back(p);
+  } else {
+    std::string what;
+    if (!(p.work.value > 0)) what += "W";
+    if (p.traffic.empty()) what += what.empty() ? "Q" : " and Q";
+    o.notes.push_back("no point for the whole program: " + what +
+                      " unknown (counters missing or zero); give --work/--traffic, or mark "
+                      "regions with roofline_region_add_flops/bytes");
+  }
+  for (const auto& reg : regions) {
+    if (!(reg.flops > 0) || !(reg.bytes > 0) || !(reg.time > 0)) {
+      o.notes.push_back("region '" + reg.name + "': " + std::to_string(reg.calls) +
+                        " calls, T = " + format_seconds(Seconds(reg.time)) +
+                        "; no point (declare W and Q with add_flops/add_bytes)");
+      continue;
+    }
+    Point rp;
+    rp.name = reg.name;
+    rp.work = Work(reg.flops);
+    rp.time = Seconds(reg.time);
+    rp.traffic = fit_levels({{"DRAM", Bytes(reg.bytes)}}, roofs, o.notes, reg.name);
+    rp.precision = in.precision;
+    rp.source = "marker";
+    rp.note = std::to_string(reg.calls) + " calls on " + std::to_string(reg.threads) +
+              " thread(s); W and Q declared by the program";
+    o.points.push_back(rp);
+  }
+  return o;
+}
+
+}  // namespace roofline::counters
