@@ -17,7 +17,7 @@ OWNER = {
     "core": "check compare diagnosis diff dtype energy error kernels metrics model point "
             "quantity roof sanitize statistics strings table units",
     "io": "check_io energy_catalogue hardware import io json_out",
-    "report": "energy_chart report text trajectory",
+    "report": "energy_chart hw_output report text trajectory",
     "measure": "cpu_analysis cpu_backend cuda engine measure suite",
     "probe": "counters cpu_topology instrument marker powercap",
     "llm": "llm",

@@ -13,6 +13,7 @@
 #include "roofline/compare.hpp"
 #include "roofline/error.hpp"
 #include "roofline/hardware.hpp"
+#include "roofline/hw_output.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/model.hpp"
 #include "roofline/report.hpp"
@@ -26,15 +27,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-UnitSystem units_of(const ComputeRoof& c, const RoofSet& roofs) {
-  return roofs.units_of(c);
-}
-std::string intensity_text(Intensity i, const UnitSystem& u) {
-  return format_number(i.value) + " " + u.intensity();
-}
-std::string year_text(const HardwareSummary& s) {
-  return s.release_year ? std::to_string(*s.release_year) : "";
-}
 std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
@@ -95,54 +87,10 @@ void run_list(const ListArgs& a) {
   std::vector<HardwareSummary> shown;
   for (auto& e : entries)
     if (matches_filter(e, filter)) shown.push_back(std::move(e));
-  if (a.json) {
-    Json out = Json::array();
-    for (const auto& e : shown) {
-      const RoofSet& r = e.machine.roofs;
-      Json row = {{"name", e.name}, {"display_name", e.display_name}, {"vendor", e.vendor},
-                  {"kind", e.kind}, {"aliases", e.aliases},           {"path", e.path.string()}};
-      row["release_year"] = e.release_year ? Json(*e.release_year) : Json(nullptr);
-      row["memory_size"] = e.memory_bytes ? Json(*e.memory_bytes) : Json(nullptr);
-      if (auto p = e.machine.info.find("power_w"); p != e.machine.info.end() && p->is_number())
-        row["power_w"] = *p;
-      else
-        row["power_w"] = nullptr;
-      if (!r.compute.empty()) {
-        const ComputeRoof& c = r.select_compute("");
-        row["default_compute"] = {{"name", c.name}, {"peak", c.peak.value}};
-      }
-      if (!r.memory.empty()) {
-        const MemoryRoof& m = r.select_memory("");
-        row["default_memory"] = {{"level", m.level}, {"bandwidth", m.bandwidth.value}};
-      }
-      out.push_back(std::move(row));
-    }
-    emit(out.dump(2) + "\n", a.output);
-    return;
-  }
-  Table t({"name", "vendor", "kind", "year", "default compute roof", "peak", "memory", "bandwidth",
-           "capacity"});
-  for (const auto& e : shown) {
-    const RoofSet& r = e.machine.roofs;
-    std::string roof, peak, level, bw;
-    const std::string capacity = e.memory_bytes ? format_si(*e.memory_bytes, "B") : "";
-    if (!r.compute.empty()) {
-      const ComputeRoof& c = r.select_compute("");
-      roof = c.name;
-      peak = format_work_rate(c.peak, units_of(c, r));
-    }
-    if (!r.memory.empty()) {
-      const MemoryRoof& m = r.select_memory("");
-      level = m.level;
-      bw = format_byte_rate(m.bandwidth, r.units);
-    }
-    t.add_row({terminal_safe(e.name), terminal_safe(e.vendor), terminal_safe(e.kind), year_text(e),
-               terminal_safe(roof), peak, terminal_safe(level), bw, capacity});
-  }
-  std::string text = t.render();
-  text += std::to_string(shown.size()) + " of " + std::to_string(entries.size()) +
-          " devices (datasheet roofs; `roofline hw show NAME` for sources and ridges)\n";
-  emit(text, a.output);
+  if (a.json)
+    emit(hardware_list_to_json(shown).dump(2) + "\n", a.output);
+  else
+    emit(render_hardware_list(shown, entries.size()), a.output);
 }
 
 // ------------------------------------------------------------------------------------ show
@@ -151,15 +99,6 @@ struct ShowArgs {
   std::string report;  // --report FILE: the device's roofs as a chart (format by extension)
   bool json = false;
 };
-
-Json ridge_to_json(const RidgePoint& p) {
-  return {{"label", p.label},
-          {"compute_roof", p.compute_roof},
-          {"peak", p.peak.value},
-          {"memory_level", p.memory_level},
-          {"bandwidth", p.bandwidth.value},
-          {"ridge", p.ridge.value}};
-}
 
 void run_show(const ShowArgs& a) {
   if (!a.report.empty()) check_report(a.report, false);
@@ -175,94 +114,10 @@ void run_show(const ShowArgs& a) {
     if (!a.level.empty()) in.machines.front().roofs.default_memory = r.select_memory(a.level).level;
     write_report(a.report, in);
   }
-  if (a.json) {
-    Json out = {{"name", s.name}, {"machine", machine_to_json(s.machine)}};
-    Json rj = Json::array();
-    for (const auto& p : ridges) rj.push_back(ridge_to_json(p));
-    out["ridges"] = std::move(rj);
-    emit(out.dump(2) + "\n", a.output);
-    return;
-  }
-  std::string text = terminal_safe(s.display_name) + " (" + terminal_safe(s.name) + ")\n";
-  std::vector<std::string> facts;
-  if (!s.vendor.empty()) facts.push_back("vendor " + terminal_safe(s.vendor));
-  if (!s.kind.empty()) facts.push_back("kind " + terminal_safe(s.kind));
-  if (s.release_year) facts.push_back("released " + std::to_string(*s.release_year));
-  const Json& info = s.machine.info;
-  if (auto it = info.find("clock"); it != info.end() && it->is_object()) {
-    const Json& clock = *it;
-    std::string basis = clock.value("basis", std::string());
-    if (clock.contains("mhz") && clock["mhz"].is_number())
-      facts.push_back(basis + " clock " + format_number(clock["mhz"].get<double>()) + " MHz");
-    else if (!basis.empty())
-      facts.push_back(basis + " clock (not published)");
-  }
-  if (auto it = info.find("power_w"); it != info.end() && it->is_number())
-    facts.push_back("power " + format_number(it->get<double>()) + " W");
-  if (!facts.empty()) text += join(facts) + "\n";
-  if (!s.aliases.empty()) text += "aliases: " + terminal_safe(join(s.aliases)) + "\n";
-  text += "\n";
-
-  Table ct({"compute roof", "peak", "kind", "provenance", "source"});
-  for (const auto& c : r.compute)
-    ct.add_row(
-        {terminal_safe(c.name), format_work_rate(c.peak, units_of(c, r)),
-         c.sparse ? "sparse" : "dense",
-         to_string(c.provenance) + (c.formula.empty() ? "" : ": " + terminal_safe(c.formula)),
-         terminal_safe(c.source)});
-  text += ct.render() + "\n";
-  Table mt({"memory roof", "kind", "bandwidth", "size", "provenance", "source"});
-  const MemoryRoof* default_memory = r.memory.empty() ? nullptr : &r.select_memory("");
-  for (const auto& m : r.memory)
-    mt.add_row(
-        {terminal_safe(m.level) + (&m == default_memory ? " (default)" : ""), terminal_safe(m.kind),
-         format_byte_rate(m.bandwidth, r.units),
-         m.size_bytes ? format_si(*m.size_bytes, r.units.traffic_symbol()) : "",
-         to_string(m.provenance) + (m.formula.empty() ? "" : ": " + terminal_safe(m.formula)),
-         terminal_safe(m.source)});
-  text += mt.render();
-  if (!ridges.empty()) {
-    text += "\nRidge points I* = peak / bandwidth against " + ridges.front().memory_level + " (" +
-            format_byte_rate(ridges.front().bandwidth, r.units) +
-            "): left of I* memory-bound, right of it compute-bound\n";
-    Table rt({"compute roof", "peak", "ridge I*"});
-    for (const auto& p : ridges) {
-      const ComputeRoof* c = r.find_compute(p.compute_roof);
-      const UnitSystem u = c ? units_of(*c, r) : r.units;
-      rt.add_row({p.compute_roof + (c && r.default_compute == c->name ? " (default)" : ""),
-                  format_work_rate(p.peak, u), intensity_text(p.ridge, u)});
-    }
-    text += rt.render();
-  }
-  if (auto it = info.find("caches"); it != info.end() && it->is_array() && !it->empty()) {
-    text += "\nCaches (size only: no published bandwidth, so no roof):";
-    for (const auto& c : *it)
-      if (c.is_object() && c.contains("size") && c["size"].is_number())
-        text += " " + terminal_safe(c.value("level", std::string("?"))) + " " +
-                format_number(c["size"].get<double>() / 1048576.0) + " MiB";
-    text += "\n";
-  }
-  // The source of every other value (the roofs carry theirs in the tables above): release
-  // year, clock, power, interconnect bandwidth and latency, caches, recorded disagreements.
-  const auto sources = value_sources(s.machine);
-  const size_t info_rows = sources.size() - r.compute.size() - r.memory.size();
-  if (info_rows > 0) {
-    Table st({"value", "figure", "source"});
-    for (size_t i = 0; i < info_rows; ++i)
-      st.add_row({terminal_safe(sources[i].value), terminal_safe(sources[i].figure),
-                  sources[i].source.empty() ? "(no source)" : terminal_safe(sources[i].source)});
-    text += "\nSources\n" + st.render();
-  }
-  if (auto it = info.find("unverified"); it != info.end() && it->is_array() && !it->empty()) {
-    std::vector<std::string> names;
-    for (const auto& v : *it)
-      if (v.is_string()) names.push_back(terminal_safe(v.get<std::string>()));
-    text += "not re-read against their source in this revision: " + join(names) + "\n";
-  }
-  if (auto it = info.find("notes"); it != info.end() && it->is_array())
-    for (const auto& n : *it)
-      if (n.is_string()) text += "note: " + terminal_safe(n.get<std::string>()) + "\n";
-  emit(text, a.output);
+  if (a.json)
+    emit(hardware_show_to_json(s, ridges).dump(2) + "\n", a.output);
+  else
+    emit(render_hardware_show(s, ridges), a.output);
 }
 
 // --------------------------------------------------------------------------------- compare
@@ -309,45 +164,6 @@ void warn_if_mixed(const std::vector<const RoofSet*>& sets, const std::vector<st
                           "comparing different precisions (" + named + "); give " + hint +
                           " to compare like with like\n";
   if (said.insert(msg).second) say(msg);
-}
-
-std::string render_comparison(const Comparison& c, const std::vector<const RoofSet*>& sets,
-                              const std::string& label) {
-  const UnitSystem& u = sets.front()->units;
-  std::string text = "At I = " + intensity_text(c.intensity, u) +
-                     (label.empty() ? "" : " (" + label + ")") +
-                     ": the vertical line through each machine's roofs (docs/model.md §7)\n";
-  Table t({"machine", "compute roof", "peak", "memory", "bandwidth", "ridge I*", "side",
-           "attainable", "vs first", "regime"});
-  for (size_t i = 0; i < c.machines.size(); ++i) {
-    const auto& m = c.machines[i];
-    const ComputeRoof* roof = sets[i]->find_compute(m.compute_roof);
-    const UnitSystem mu = roof ? units_of(*roof, *sets[i]) : u;
-    t.add_row({m.machine, m.compute_roof, format_work_rate(m.peak, mu), m.memory_level,
-               format_byte_rate(m.bandwidth, sets[i]->units), intensity_text(m.ridge, mu),
-               m.memory_side ? "memory-bound" : "compute-bound", format_work_rate(m.attainable, mu),
-               format_number(c.ratios[i], 4) + "x", i == 0 ? "" : to_string(c.regimes[i])});
-  }
-  text += t.render();
-  const auto& base = c.machines.front();
-  for (size_t i = 1; i < c.machines.size(); ++i) {
-    const auto& m = c.machines[i];
-    std::string why;
-    switch (c.regimes[i]) {
-      case Regime::bandwidth:
-        why = "both left of their ridges: the ratio of bandwidths";
-        break;
-      case Regime::peak:
-        why = "both right of their ridges: the ratio of peaks";
-        break;
-      case Regime::mixed:
-        why = "one memory-bound, one compute-bound: neither ratio alone";
-        break;
-    }
-    text += m.machine + " vs " + base.machine + ": " + format_number(c.ratios[i], 4) +
-            "x best-case speedup (" + to_string(c.regimes[i]) + ", " + why + ")\n";
-  }
-  return text;
 }
 
 void run_compare(const CompareArgs& a) {
@@ -452,33 +268,6 @@ struct RidgesArgs {
   bool json = false, csv = false;
 };
 
-/// The trajectory chart of the table's rows: one series per group, dated devices only.
-TrajectoryInput trajectory_of(const std::vector<const HardwareSummary*>& entries,
-                              const std::vector<std::vector<std::optional<RidgePoint>>>& ridges,
-                              const std::vector<PrecisionGroup>& groups, const RidgesArgs& a) {
-  TrajectoryInput t;
-  t.title = "Memory-wall trajectory: ridge points by release year";
-  t.subtitle = "I* = π/β of the highest dense roof of each precision group against " +
-               (a.level.empty() ? std::string("main memory") : a.level) +
-               (a.kind.empty() ? std::string() : ", kind " + lower(a.kind)) + " (docs/model.md §8)";
-  for (size_t g = 0; g < groups.size(); ++g) {
-    TrajectorySeries series{groups[g].label, {}};
-    for (size_t i = 0; i < entries.size(); ++i) {
-      const HardwareSummary& e = *entries[i];
-      if (!ridges[i][g] || !e.release_year) continue;
-      const RidgePoint& p = *ridges[i][g];
-      const ComputeRoof* c = e.machine.roofs.find_compute(p.compute_roof);
-      const UnitSystem u = c ? units_of(*c, e.machine.roofs) : e.machine.roofs.units;
-      series.points.push_back(
-          {e.name, *e.release_year, p.ridge.value, u.intensity(), p.compute_roof, p.memory_level});
-    }
-    if (!series.points.empty()) t.series.push_back(std::move(series));
-  }
-  for (const auto* e : entries)
-    if (!e->release_year) t.undated.push_back(e->name);
-  return t;
-}
-
 void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   check_kind(a.kind);
@@ -502,81 +291,21 @@ void run_ridges(const RidgesArgs& a) {
       a.precision.empty() ? default_precision_groups()
                           : std::vector<PrecisionGroup>{precision_group(a.precision)};
 
-  struct Row {
-    const HardwareSummary* e;
-    std::vector<std::optional<RidgePoint>> ridges;
-  };
-  std::vector<Row> rows;
-  for (const auto& e : entries) {
-    Row row{&e, {}};
-    bool any = false;
-    for (const auto& g : groups) {
-      row.ridges.push_back(ridge_for(e.machine.roofs, g, a.level));
-      any = any || row.ridges.back().has_value();
-    }
-    if (any) rows.push_back(std::move(row));
-  }
+  const std::vector<RidgeRow> rows = ridge_rows(entries, groups, a.level);
   if (rows.empty())
     throw InputError("no machine has a dense compute roof for '" + a.precision + "'");
   if (!a.report.empty()) {
-    std::vector<const HardwareSummary*> shown;
-    std::vector<std::vector<std::optional<RidgePoint>>> ridges;
-    for (const auto& row : rows) shown.push_back(row.e), ridges.push_back(row.ridges);
-    const TrajectoryInput t = trajectory_of(shown, ridges, groups, a);
+    const TrajectoryInput t = ridge_trajectory(rows, groups, a.level, a.kind);
     if (!t.undated.empty())
       say("roofline: warning: --report: not drawn (no release year): " + join(t.undated) + "\n");
     write_trajectory(a.report, t);
   }
-
-  if (a.json) {
-    Json out = Json::array();
-    for (const auto& row : rows) {
-      Json rj = {{"name", row.e->name}, {"vendor", row.e->vendor}, {"kind", row.e->kind}};
-      rj["release_year"] = row.e->release_year ? Json(*row.e->release_year) : Json(nullptr);
-      Json rs = Json::object();
-      for (size_t g = 0; g < groups.size(); ++g)
-        rs[groups[g].label] = row.ridges[g] ? ridge_to_json(*row.ridges[g]) : Json(nullptr);
-      rj["ridges"] = std::move(rs);
-      out.push_back(std::move(rj));
-    }
-    emit(out.dump(2) + "\n", a.output);
-    return;
-  }
-  if (a.csv) {
-    std::string text =
-        "name,vendor,kind,release_year,group,compute_roof,peak,memory_level,bandwidth,ridge\n";
-    for (const auto& row : rows)
-      for (size_t g = 0; g < groups.size(); ++g) {
-        if (!row.ridges[g]) continue;
-        const RidgePoint& p = *row.ridges[g];
-        // Names come from catalogue files: one rule for every cell (sanitize.hpp).
-        text += csv_cell(row.e->name) + "," + csv_cell(row.e->vendor) + "," +
-                csv_cell(row.e->kind) + "," + year_text(*row.e) + "," + csv_cell(groups[g].label) +
-                "," + csv_cell(p.compute_roof) + "," + csv_number(p.peak.value, 6) + "," +
-                csv_cell(p.memory_level) + "," + csv_number(p.bandwidth.value, 6) + "," +
-                csv_number(p.ridge.value, 6) + "\n";
-      }
-    emit(text, a.output);
-    return;
-  }
-  std::vector<std::string> header = {"year", "name", "memory", "bandwidth"};
-  for (const auto& g : groups) header.push_back("I* " + g.label);
-  Table t(header);
-  for (const auto& row : rows) {
-    const RidgePoint* any = nullptr;
-    for (const auto& r : row.ridges)
-      if (r) any = &*r;
-    std::vector<std::string> cells = {year_text(*row.e), row.e->name, any->memory_level,
-                                      format_byte_rate(any->bandwidth)};
-    // An empty cell: the device publishes no dense roof of that precision.
-    for (const auto& r : row.ridges) cells.push_back(r ? format_number(r->ridge.value, 4) : "");
-    t.add_row(cells);
-  }
-  std::string text =
-      "Ridge points I* = peak / bandwidth (FLOP/byte; OP/byte for integer roofs), highest dense "
-      "roof of each precision against main memory, by release year (docs/model.md §8)\n";
-  text += t.render();
-  emit(text, a.output);
+  if (a.json)
+    emit(ridge_rows_to_json(rows, groups).dump(2) + "\n", a.output);
+  else if (a.csv)
+    emit(ridge_rows_to_csv(rows, groups), a.output);
+  else
+    emit(render_ridge_rows(rows, groups), a.output);
 }
 
 // ----------------------------------------------------------------------------------- check

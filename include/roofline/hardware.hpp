@@ -118,6 +118,18 @@ std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& 
 /// The ridge of every dense compute roof against `level` ("" = the default memory roof).
 std::vector<RidgePoint> ridges_per_roof(const RoofSet& roofs, const std::string& level = "");
 
+/// One device of the ridge table (`roofline hw ridges`): its ridge per precision group (nullopt:
+/// no dense roof of that group).
+struct RidgeRow {
+  const HardwareSummary* device = nullptr;
+  std::vector<std::optional<RidgePoint>> ridges;  ///< one per group
+};
+/// The rows of the ridge table: every entry with a ridge in at least one group, in the order
+/// given.
+std::vector<RidgeRow> ridge_rows(const std::vector<HardwareSummary>& entries,
+                                 const std::vector<PrecisionGroup>& groups,
+                                 const std::string& level = "");
+
 /// Problems of a catalogue file (empty = valid): the machine-document rules plus the
 /// catalogue's own (docs/hardware.md): a source on every roof and a formula on every theoretical
 /// one, "integer" exactly on int precisions (and "ops", a vendor's TOPS of unnamed precision),

@@ -4,6 +4,7 @@
 
 #include "roofline/compare.hpp"
 #include "roofline/diagnosis.hpp"
+#include "roofline/hardware.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
@@ -15,5 +16,16 @@ nlohmann::json diagnosis_to_json(const Diagnosis& d);
 nlohmann::json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs);
 nlohmann::json kernel_count_to_json(const KernelCount& k);
 nlohmann::json comparison_to_json(const Comparison& c);
+
+/// `roofline hw list --json`: one row per device (name, vendor, kind, year, memory, power,
+/// default roofs).
+nlohmann::json hardware_list_to_json(const std::vector<HardwareSummary>& shown);
+nlohmann::json ridge_to_json(const RidgePoint& p);
+/// `roofline hw show --json`: the machine document and the ridge of every dense roof.
+nlohmann::json hardware_show_to_json(const HardwareSummary& s,
+                                     const std::vector<RidgePoint>& ridges);
+/// `roofline hw ridges --json`: per device, its ridge per group (null where it has none).
+nlohmann::json ridge_rows_to_json(const std::vector<RidgeRow>& rows,
+                                  const std::vector<PrecisionGroup>& groups);
 
 }  // namespace roofline

@@ -287,6 +287,22 @@ std::vector<RidgePoint> ridges_per_roof(const RoofSet& roofs, const std::string&
   return out;
 }
 
+std::vector<RidgeRow> ridge_rows(const std::vector<HardwareSummary>& entries,
+                                 const std::vector<PrecisionGroup>& groups,
+                                 const std::string& level) {
+  std::vector<RidgeRow> rows;
+  for (const auto& e : entries) {
+    RidgeRow row{&e, {}};
+    bool any = false;
+    for (const auto& g : groups) {
+      row.ridges.push_back(ridge_for(e.machine.roofs, g, level));
+      any = any || row.ridges.back().has_value();
+    }
+    if (any) rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 bool is_canonical_hardware_name(const std::string& name) {
   if (name.empty() || name.front() == '-' || name.back() == '-') return false;
   char prev = 0;

@@ -79,4 +79,62 @@ json comparison_to_json(const Comparison& c) {
   return {{"intensity", c.intensity.value}, {"machines", machines}};
 }
 
+json hardware_list_to_json(const std::vector<HardwareSummary>& shown) {
+  json out = json::array();
+  for (const auto& e : shown) {
+    const RoofSet& r = e.machine.roofs;
+    json row = {{"name", e.name}, {"display_name", e.display_name}, {"vendor", e.vendor},
+                {"kind", e.kind}, {"aliases", e.aliases},           {"path", e.path.string()}};
+    row["release_year"] = e.release_year ? json(*e.release_year) : json(nullptr);
+    row["memory_size"] = e.memory_bytes ? json(*e.memory_bytes) : json(nullptr);
+    if (auto p = e.machine.info.find("power_w"); p != e.machine.info.end() && p->is_number())
+      row["power_w"] = *p;
+    else
+      row["power_w"] = nullptr;
+    if (!r.compute.empty()) {
+      const ComputeRoof& c = r.select_compute("");
+      row["default_compute"] = {{"name", c.name}, {"peak", c.peak.value}};
+    }
+    if (!r.memory.empty()) {
+      const MemoryRoof& m = r.select_memory("");
+      row["default_memory"] = {{"level", m.level}, {"bandwidth", m.bandwidth.value}};
+    }
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+json ridge_to_json(const RidgePoint& p) {
+  return {{"label", p.label},
+          {"compute_roof", p.compute_roof},
+          {"peak", p.peak.value},
+          {"memory_level", p.memory_level},
+          {"bandwidth", p.bandwidth.value},
+          {"ridge", p.ridge.value}};
+}
+
+json hardware_show_to_json(const HardwareSummary& s, const std::vector<RidgePoint>& ridges) {
+  json out = {{"name", s.name}, {"machine", machine_to_json(s.machine)}};
+  json rj = json::array();
+  for (const auto& p : ridges) rj.push_back(ridge_to_json(p));
+  out["ridges"] = std::move(rj);
+  return out;
+}
+
+json ridge_rows_to_json(const std::vector<RidgeRow>& rows,
+                        const std::vector<PrecisionGroup>& groups) {
+  json out = json::array();
+  for (const auto& row : rows) {
+    json rj = {
+        {"name", row.device->name}, {"vendor", row.device->vendor}, {"kind", row.device->kind}};
+    rj["release_year"] = row.device->release_year ? json(*row.device->release_year) : json(nullptr);
+    json rs = json::object();
+    for (size_t g = 0; g < groups.size(); ++g)
+      rs[groups[g].label] = row.ridges[g] ? ridge_to_json(*row.ridges[g]) : json(nullptr);
+    rj["ridges"] = std::move(rs);
+    out.push_back(std::move(rj));
+  }
+  return out;
+}
+
 }  // namespace roofline

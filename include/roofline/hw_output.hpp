@@ -1,0 +1,38 @@
+#pragma once
+// What `roofline hw` prints (docs/hardware.md): the catalogue list, one device's roofs, sources
+// and ridges, a comparison at one intensity (docs/model.md §7), the ridge table by release year
+// as text and CSV, and the trajectory chart's input (docs/model.md §8). Names and text from
+// catalogue files pass through terminal_safe / csv_cell (sanitize.hpp). The JSON forms are in
+// json_out.hpp.
+#include <string>
+#include <vector>
+
+#include "roofline/compare.hpp"
+#include "roofline/hardware.hpp"
+#include "roofline/trajectory.hpp"
+
+namespace roofline {
+
+/// The list: one row per device shown, then "N of TOTAL devices".
+std::string render_hardware_list(const std::vector<HardwareSummary>& shown, size_t total);
+/// One device: facts, compute and memory roofs with provenance and source, the ridges, caches,
+/// the source of every other value, unverified values and notes.
+std::string render_hardware_show(const HardwareSummary& s, const std::vector<RidgePoint>& ridges);
+/// A comparison at one intensity: the table and, per machine after the first, the best-case
+/// speedup and why (which ratio applies). `sets` are the machines' roofs, in the comparison's
+/// order; `label` names the query (a point, a precision) or is empty.
+std::string render_comparison(const Comparison& c, const std::vector<const RoofSet*>& sets,
+                              const std::string& label);
+/// The ridge table: a row per device, a column per group (empty: no dense roof of it).
+std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
+                              const std::vector<PrecisionGroup>& groups);
+/// The ridge table as CSV: one line per device and group that has a ridge.
+std::string ridge_rows_to_csv(const std::vector<RidgeRow>& rows,
+                              const std::vector<PrecisionGroup>& groups);
+/// The trajectory chart of the ridge rows: one series per group, dated devices only (the
+/// others listed as undated). `level` and `kind` are the table's filters, for the subtitle.
+TrajectoryInput ridge_trajectory(const std::vector<RidgeRow>& rows,
+                                 const std::vector<PrecisionGroup>& groups,
+                                 const std::string& level, const std::string& kind);
+
+}  // namespace roofline

@@ -1,0 +1,243 @@
+// What `roofline hw` prints (hw_output.hpp).
+#include "roofline/hw_output.hpp"
+
+#include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
+#include "roofline/table.hpp"
+
+namespace roofline {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string intensity_text(Intensity i, const UnitSystem& u) {
+  return format_number(i.value) + " " + u.intensity();
+}
+std::string year_text(const HardwareSummary& s) {
+  return s.release_year ? std::to_string(*s.release_year) : "";
+}
+std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+}  // namespace
+
+std::string render_hardware_list(const std::vector<HardwareSummary>& shown, size_t total) {
+  Table t({"name", "vendor", "kind", "year", "default compute roof", "peak", "memory", "bandwidth",
+           "capacity"});
+  for (const auto& e : shown) {
+    const RoofSet& r = e.machine.roofs;
+    std::string roof, peak, level, bw;
+    const std::string capacity = e.memory_bytes ? format_si(*e.memory_bytes, "B") : "";
+    if (!r.compute.empty()) {
+      const ComputeRoof& c = r.select_compute("");
+      roof = c.name;
+      peak = format_work_rate(c.peak, r.units_of(c));
+    }
+    if (!r.memory.empty()) {
+      const MemoryRoof& m = r.select_memory("");
+      level = m.level;
+      bw = format_byte_rate(m.bandwidth, r.units);
+    }
+    t.add_row({terminal_safe(e.name), terminal_safe(e.vendor), terminal_safe(e.kind), year_text(e),
+               terminal_safe(roof), peak, terminal_safe(level), bw, capacity});
+  }
+  std::string text = t.render();
+  text += std::to_string(shown.size()) + " of " + std::to_string(total) +
+          " devices (datasheet roofs; `roofline hw show NAME` for sources and ridges)\n";
+  return text;
+}
+
+std::string render_hardware_show(const HardwareSummary& s, const std::vector<RidgePoint>& ridges) {
+  const RoofSet& r = s.machine.roofs;
+  std::string text = terminal_safe(s.display_name) + " (" + terminal_safe(s.name) + ")\n";
+  std::vector<std::string> facts;
+  if (!s.vendor.empty()) facts.push_back("vendor " + terminal_safe(s.vendor));
+  if (!s.kind.empty()) facts.push_back("kind " + terminal_safe(s.kind));
+  if (s.release_year) facts.push_back("released " + std::to_string(*s.release_year));
+  const Json& info = s.machine.info;
+  if (auto it = info.find("clock"); it != info.end() && it->is_object()) {
+    const Json& clock = *it;
+    std::string basis = clock.value("basis", std::string());
+    if (clock.contains("mhz") && clock["mhz"].is_number())
+      facts.push_back(basis + " clock " + format_number(clock["mhz"].get<double>()) + " MHz");
+    else if (!basis.empty())
+      facts.push_back(basis + " clock (not published)");
+  }
+  if (auto it = info.find("power_w"); it != info.end() && it->is_number())
+    facts.push_back("power " + format_number(it->get<double>()) + " W");
+  if (!facts.empty()) text += join(facts) + "\n";
+  if (!s.aliases.empty()) text += "aliases: " + terminal_safe(join(s.aliases)) + "\n";
+  text += "\n";
+
+  Table ct({"compute roof", "peak", "kind", "provenance", "source"});
+  for (const auto& c : r.compute)
+    ct.add_row(
+        {terminal_safe(c.name), format_work_rate(c.peak, r.units_of(c)),
+         c.sparse ? "sparse" : "dense",
+         to_string(c.provenance) + (c.formula.empty() ? "" : ": " + terminal_safe(c.formula)),
+         terminal_safe(c.source)});
+  text += ct.render() + "\n";
+  Table mt({"memory roof", "kind", "bandwidth", "size", "provenance", "source"});
+  const MemoryRoof* default_memory = r.memory.empty() ? nullptr : &r.select_memory("");
+  for (const auto& m : r.memory)
+    mt.add_row(
+        {terminal_safe(m.level) + (&m == default_memory ? " (default)" : ""), terminal_safe(m.kind),
+         format_byte_rate(m.bandwidth, r.units),
+         m.size_bytes ? format_si(*m.size_bytes, r.units.traffic_symbol()) : "",
+         to_string(m.provenance) + (m.formula.empty() ? "" : ": " + terminal_safe(m.formula)),
+         terminal_safe(m.source)});
+  text += mt.render();
+  if (!ridges.empty()) {
+    text += "\nRidge points I* = peak / bandwidth against " + ridges.front().memory_level + " (" +
+            format_byte_rate(ridges.front().bandwidth, r.units) +
+            "): left of I* memory-bound, right of it compute-bound\n";
+    Table rt({"compute roof", "peak", "ridge I*"});
+    for (const auto& p : ridges) {
+      const ComputeRoof* c = r.find_compute(p.compute_roof);
+      const UnitSystem u = c ? r.units_of(*c) : r.units;
+      rt.add_row({p.compute_roof + (c && r.default_compute == c->name ? " (default)" : ""),
+                  format_work_rate(p.peak, u), intensity_text(p.ridge, u)});
+    }
+    text += rt.render();
+  }
+  if (auto it = info.find("caches"); it != info.end() && it->is_array() && !it->empty()) {
+    text += "\nCaches (size only: no published bandwidth, so no roof):";
+    for (const auto& c : *it)
+      if (c.is_object() && c.contains("size") && c["size"].is_number())
+        text += " " + terminal_safe(c.value("level", std::string("?"))) + " " +
+                format_number(c["size"].get<double>() / 1048576.0) + " MiB";
+    text += "\n";
+  }
+  // The source of every other value (the roofs carry theirs in the tables above): release
+  // year, clock, power, interconnect bandwidth and latency, caches, recorded disagreements.
+  const auto sources = value_sources(s.machine);
+  const size_t info_rows = sources.size() - r.compute.size() - r.memory.size();
+  if (info_rows > 0) {
+    Table st({"value", "figure", "source"});
+    for (size_t i = 0; i < info_rows; ++i)
+      st.add_row({terminal_safe(sources[i].value), terminal_safe(sources[i].figure),
+                  sources[i].source.empty() ? "(no source)" : terminal_safe(sources[i].source)});
+    text += "\nSources\n" + st.render();
+  }
+  if (auto it = info.find("unverified"); it != info.end() && it->is_array() && !it->empty()) {
+    std::vector<std::string> names;
+    for (const auto& v : *it)
+      if (v.is_string()) names.push_back(terminal_safe(v.get<std::string>()));
+    text += "not re-read against their source in this revision: " + join(names) + "\n";
+  }
+  if (auto it = info.find("notes"); it != info.end() && it->is_array())
+    for (const auto& n : *it)
+      if (n.is_string()) text += "note: " + terminal_safe(n.get<std::string>()) + "\n";
+  return text;
+}
+
+std::string render_comparison(const Comparison& c, const std::vector<const RoofSet*>& sets,
+                              const std::string& label) {
+  const UnitSystem& u = sets.front()->units;
+  std::string text = "At I = " + intensity_text(c.intensity, u) +
+                     (label.empty() ? "" : " (" + label + ")") +
+                     ": the vertical line through each machine's roofs (docs/model.md §7)\n";
+  Table t({"machine", "compute roof", "peak", "memory", "bandwidth", "ridge I*", "side",
+           "attainable", "vs first", "regime"});
+  for (size_t i = 0; i < c.machines.size(); ++i) {
+    const auto& m = c.machines[i];
+    const ComputeRoof* roof = sets[i]->find_compute(m.compute_roof);
+    const UnitSystem mu = roof ? sets[i]->units_of(*roof) : u;
+    t.add_row({m.machine, m.compute_roof, format_work_rate(m.peak, mu), m.memory_level,
+               format_byte_rate(m.bandwidth, sets[i]->units), intensity_text(m.ridge, mu),
+               m.memory_side ? "memory-bound" : "compute-bound", format_work_rate(m.attainable, mu),
+               format_number(c.ratios[i], 4) + "x", i == 0 ? "" : to_string(c.regimes[i])});
+  }
+  text += t.render();
+  const auto& base = c.machines.front();
+  for (size_t i = 1; i < c.machines.size(); ++i) {
+    const auto& m = c.machines[i];
+    std::string why;
+    switch (c.regimes[i]) {
+      case Regime::bandwidth:
+        why = "both left of their ridges: the ratio of bandwidths";
+        break;
+      case Regime::peak:
+        why = "both right of their ridges: the ratio of peaks";
+        break;
+      case Regime::mixed:
+        why = "one memory-bound, one compute-bound: neither ratio alone";
+        break;
+    }
+    text += m.machine + " vs " + base.machine + ": " + format_number(c.ratios[i], 4) +
+            "x best-case speedup (" + to_string(c.regimes[i]) + ", " + why + ")\n";
+  }
+  return text;
+}
+
+std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
+                              const std::vector<PrecisionGroup>& groups) {
+  std::vector<std::string> header = {"year", "name", "memory", "bandwidth"};
+  for (const auto& g : groups) header.push_back("I* " + g.label);
+  Table t(header);
+  for (const auto& row : rows) {
+    const RidgePoint* any = nullptr;
+    for (const auto& r : row.ridges)
+      if (r) any = &*r;
+    std::vector<std::string> cells = {year_text(*row.device), row.device->name, any->memory_level,
+                                      format_byte_rate(any->bandwidth)};
+    // An empty cell: the device publishes no dense roof of that precision.
+    for (const auto& r : row.ridges) cells.push_back(r ? format_number(r->ridge.value, 4) : "");
+    t.add_row(cells);
+  }
+  std::string text =
+      "Ridge points I* = peak / bandwidth (FLOP/byte; OP/byte for integer roofs), highest dense "
+      "roof of each precision against main memory, by release year (docs/model.md §8)\n";
+  text += t.render();
+  return text;
+}
+
+std::string ridge_rows_to_csv(const std::vector<RidgeRow>& rows,
+                              const std::vector<PrecisionGroup>& groups) {
+  std::string text =
+      "name,vendor,kind,release_year,group,compute_roof,peak,memory_level,bandwidth,ridge\n";
+  for (const auto& row : rows)
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (!row.ridges[g]) continue;
+      const RidgePoint& p = *row.ridges[g];
+      // Names come from catalogue files: one rule for every cell (sanitize.hpp).
+      text += csv_cell(row.device->name) + "," + csv_cell(row.device->vendor) + "," +
+              csv_cell(row.device->kind) + "," + year_text(*row.device) + "," +
+              csv_cell(groups[g].label) + "," + csv_cell(p.compute_roof) + "," +
+              csv_number(p.peak.value, 6) + "," + csv_cell(p.memory_level) + "," +
+              csv_number(p.bandwidth.value, 6) + "," + csv_number(p.ridge.value, 6) + "\n";
+    }
+  return text;
+}
+
+TrajectoryInput ridge_trajectory(const std::vector<RidgeRow>& rows,
+                                 const std::vector<PrecisionGroup>& groups,
+                                 const std::string& level, const std::string& kind) {
+  TrajectoryInput t;
+  t.title = "Memory-wall trajectory: ridge points by release year";
+  t.subtitle = "I* = π/β of the highest dense roof of each precision group against " +
+               (level.empty() ? std::string("main memory") : level) +
+               (kind.empty() ? std::string() : ", kind " + lower(kind)) + " (docs/model.md §8)";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    TrajectorySeries series{groups[g].label, {}};
+    for (const auto& row : rows) {
+      const HardwareSummary& e = *row.device;
+      if (!row.ridges[g] || !e.release_year) continue;
+      const RidgePoint& p = *row.ridges[g];
+      const ComputeRoof* c = e.machine.roofs.find_compute(p.compute_roof);
+      const UnitSystem u = c ? e.machine.roofs.units_of(*c) : e.machine.roofs.units;
+      series.points.push_back(
+          {e.name, *e.release_year, p.ridge.value, u.intensity(), p.compute_roof, p.memory_level});
+    }
+    if (!series.points.empty()) t.series.push_back(std::move(series));
+  }
+  for (const auto& row : rows)
+    if (!row.device->release_year) t.undated.push_back(row.device->name);
+  return t;
+}
+
+}  // namespace roofline
