@@ -4,6 +4,7 @@
 // (`roofline run` writes each point's repeated times under "run").
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,45 @@ CheckConfig load_check_config(const std::filesystem::path& path);
 /// malformed is an InputError naming the file and field.
 std::vector<std::optional<Spread>> point_spreads(const nlohmann::json& points_doc,
                                                  const std::string& origin);
+
+/// A points document with the spread of each point (point_spreads), as the gate reads it.
+struct CheckedPoints {
+  PointsDocument doc;
+  std::vector<std::optional<Spread>> spreads;  ///< one per point
+  std::string path;                            ///< where it was read from ("" = given in memory)
+};
+/// Reads a points document and its spreads.
+CheckedPoints load_checked_points(const std::string& path);
+
+/// What the gate is asked (`roofline check`, docs/check.md).
+struct CheckRequest {
+  CheckedPoints points;
+  std::optional<MachineDocument> machine;  ///< needed for an attainment threshold
+  std::optional<CheckedPoints> baseline;   ///< points paired by name
+  CheckConfig config;                      ///< thresholds and the assumed noise
+  std::string precision;                   ///< compute roof for points that name none (--precision)
+};
+
+/// The gate's answer: one PointCheck per point (then the baseline's points missing from the
+/// run, skipped), the counts, and the JSON `roofline check --json` prints (schema
+/// roofline.check.result, version 1).
+struct CheckReport {
+  std::vector<PointCheck> checks;
+  int passed = 0, failed = 0, skipped = 0;
+  nlohmann::json json;
+  std::string summary;  ///< "N points: P passed, F failed, S skipped"
+};
+
+/// InputError when a gate with this config (and a baseline or not) would check nothing, or
+/// holds points to an attainment without roofs: the checks run_check makes first, for a caller
+/// to make before reading any document.
+void check_gate_request(const CheckConfig& config, bool machine, bool baseline);
+
+/// Holds each point to its minimum attainment of its roof (when the config has one) and, given
+/// a baseline, to its earlier performance beyond the larger spread of the two runs. InputError
+/// when there is nothing to check, a threshold without roofs, units that differ, or names that
+/// repeat where a baseline pairs them.
+CheckReport run_check(const CheckRequest& r);
 
 /// `roofline diff A B --json` for two machines (schema roofline.diff, version 1, kind
 /// "machines"): each roof's values, ratio B/A, spreads and whether the change exceeds them, the

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "common.hpp"
+#include "roofline/check_io.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/json_out.hpp"
@@ -162,6 +163,55 @@ void register_point(py::module_& m) {
       "Diagnoses a point on a machine's roofs as `roofline point` does. touching: attainment at "
       "which the point is on its roof (0.8); above: attainment beyond which it is impossible "
       "(1.05); higher_roof_factor: how much higher an unused flat roof must be to be named.");
+
+  // The gate (`roofline check`, docs/check.md): points from a file (with the spreads a run
+  // writes) or a list of Points (no spreads: the assumed noise applies).
+  auto checked = [](const py::object& o, const char* what) {
+    if (py::isinstance<py::str>(o)) return load_checked_points(o.cast<std::string>());
+    CheckedPoints c;
+    try {
+      c.doc.points = o.cast<std::vector<Point>>();
+    } catch (const py::cast_error&) {
+      throw InputError(std::string(what) + ": expected a points file path or a list of Point");
+    }
+    c.spreads.resize(c.doc.points.size());
+    return c;
+  };
+  m.def(
+      "check",
+      [checked](const py::object& points, const std::optional<Machine>& machine,
+                const py::object& baseline, std::optional<double> min_attainment,
+                std::optional<double> noise, const std::optional<std::string>& config,
+                const std::string& precision) {
+        CheckRequest req;
+        if (config) req.config = load_check_config(*config);
+        if (min_attainment) {
+          if (!(*min_attainment > 0 && *min_attainment <= 1))
+            throw InputError("min_attainment: expected a number in (0, 1] (got " +
+                             format_number(*min_attainment) + ")");
+          req.config.min_attainment = min_attainment;
+        }
+        if (noise) {
+          if (!(*noise > 0 && *noise <= 1))
+            throw InputError("noise: expected a number in (0, 1] (got " + format_number(*noise) +
+                             ")");
+          req.config.noise = noise;
+        }
+        check_gate_request(req.config, machine.has_value(), !baseline.is_none());
+        req.points = checked(points, "points");
+        if (machine) req.machine = machine->doc;
+        if (!baseline.is_none()) req.baseline = checked(baseline, "baseline");
+        req.precision = precision;
+        return json_to_python(run_check(req).json);
+      },
+      py::arg("points"), py::arg("machine") = py::none(), py::arg("baseline") = py::none(),
+      py::arg("min_attainment") = py::none(), py::arg("noise") = py::none(),
+      py::arg("config") = py::none(), py::arg("precision") = "",
+      "The CI gate of `roofline check`: each point held to a minimum attainment of its roof "
+      "(needs machine) and, given a baseline (a points file or list of Point), to its earlier "
+      "performance beyond the noise. Returns the object `roofline check --json` prints "
+      "(schema roofline.check.result: passed, counts, points with status and why); raises "
+      "roofline.InputError where the CLI exits 2.");
 }
 
 }  // namespace roofline::python

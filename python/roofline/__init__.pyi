@@ -195,6 +195,13 @@ class Diagnosis:
 def diagnose(point: Point, machine: Machine, touching: float = 0.8, above: float = 1.05,
              higher_roof_factor: float = 1.5) -> Diagnosis: ...
 
+def check(points: Union[str, Sequence[Point]], machine: Optional[Machine] = None,
+          baseline: Union[None, str, Sequence[Point]] = None,
+          min_attainment: Optional[float] = None, noise: Optional[float] = None,
+          config: Optional[str] = None, precision: str = "") -> dict:
+    """The CI gate of `roofline check`; returns what `roofline check --json` prints."""
+    ...
+
 class KernelCount:
     kernel: str
     dtype: str

@@ -1,10 +1,13 @@
 #include "roofline/check_io.hpp"
 
 #include <cmath>
+#include <map>
 
 #include "io/json_fields.hpp"
+#include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/quantity.hpp"
 
 namespace roofline {
 
@@ -134,6 +137,168 @@ json machines_diff_to_json(const RoofSetDiff& d, const MachineDocument& a,
                   {"roofs_a", d.ridge_roofs_a},
                   {"roofs_b", d.ridge_roofs_b}};
   return j;
+}
+
+namespace {
+
+std::map<std::string, size_t> index_by_name(const PointsDocument& d, const std::string& flag) {
+  std::map<std::string, size_t> m;
+  for (size_t i = 0; i < d.points.size(); ++i)
+    if (!m.emplace(d.points[i].name, i).second)
+      throw InputError(flag + d.origin + ": two points are named '" + d.points[i].name +
+                       "'; a baseline pairs points by name, so names must be unique");
+  return m;
+}
+
+std::string percent(double x) {
+  return format_number(100 * x, 3) + "%";
+}
+
+}  // namespace
+
+CheckedPoints load_checked_points(const std::string& path) {
+  CheckedPoints l;
+  const nlohmann::json raw = parse_json(read_text_file(path), path);
+  l.doc = points_from_json(raw, path);
+  l.spreads = point_spreads(raw, path);
+  l.spreads.resize(l.doc.points.size());
+  l.path = path;
+  return l;
+}
+
+void check_gate_request(const CheckConfig& cfg, bool machine, bool baseline) {
+  const bool thresholds = cfg.min_attainment.has_value() || !cfg.rules.empty();
+  if (!thresholds && !baseline)
+    throw InputError(
+        "nothing to check: give --min-attainment X, --config FILE with thresholds, or "
+        "--baseline FILE");
+  if (thresholds && !machine)
+    throw InputError(
+        "a minimum attainment needs roofs: give --machine FILE|NAME (or --peak and "
+        "--bandwidth)");
+}
+
+CheckReport run_check(const CheckRequest& r) {
+  const CheckConfig& cfg = r.config;
+  const double assumed = cfg.noise.value_or(default_assumed_noise());
+  check_gate_request(cfg, r.machine.has_value(), r.baseline.has_value());
+  const CheckedPoints& now = r.points;
+  const std::string now_name = now.path.empty() ? std::string("the points") : now.path;
+  const MachineDocument* m = r.machine ? &*r.machine : nullptr;
+  if (m && !(now.doc.units == m->roofs.units))
+    throw InputError(now_name + ": points are in " + now.doc.units.work + "/" +
+                     now.doc.units.traffic + " but the machine's roofs are in " +
+                     m->roofs.units.work + "/" + m->roofs.units.traffic);
+  const CheckedPoints* base = r.baseline ? &*r.baseline : nullptr;
+  std::map<std::string, size_t> base_index;
+  if (base) {
+    const std::string base_name = base->path.empty() ? std::string("the baseline") : base->path;
+    if (!(base->doc.units == now.doc.units))
+      throw InputError("--baseline " + base_name + ": points are in " + base->doc.units.work + "/" +
+                       base->doc.units.traffic + " but " + now_name + " holds " +
+                       now.doc.units.work + "/" + now.doc.units.traffic);
+    base_index = index_by_name(base->doc, "--baseline ");
+    index_by_name(now.doc, "");
+  }
+
+  CheckReport out;
+  nlohmann::json out_points = nlohmann::json::array();
+  std::map<std::string, bool> seen;
+  for (size_t i = 0; i < now.doc.points.size(); ++i) {
+    Point p = now.doc.points[i];
+    if (p.precision.empty() && !r.precision.empty()) p.precision = r.precision;
+    PointCheck c;
+    c.name = p.name;
+    nlohmann::json pj = {{"name", p.name}, {"performance", p.performance().value}};
+    bool judged = false;
+    std::vector<std::string> fails, passes;
+    if (m) {
+      const Diagnosis d = diagnose(p, m->roofs);
+      const auto t = threshold_for(cfg, p.name);
+      const AttainmentJudgement aj =
+          judge_attainment(d.attainment, t, d.verdict == Verdict::above_roof);
+      pj["attainment"] = d.attainment;
+      pj["compute_roof"] = d.compute_roof;
+      pj["binding_level"] = d.binding_level;
+      if (t) {
+        pj["min_attainment"] = t->min_attainment;
+        pj["threshold_from"] = t->from;
+      }
+      (aj.failed ? fails : passes).push_back(aj.why);
+      judged = judged || t.has_value() || aj.failed;
+    }
+    if (base) {
+      const auto it = base_index.find(p.name);
+      if (it == base_index.end()) {
+        passes.push_back("not in the baseline: no regression check");
+      } else {
+        seen[p.name] = true;
+        const Point& b = base->doc.points[it->second];
+        const RegressionJudgement rj = judge_regression(
+            p.performance().value, b.performance().value,
+            i < now.spreads.size() ? now.spreads[i] : std::nullopt,
+            it->second < base->spreads.size() ? base->spreads[it->second] : std::nullopt, assumed);
+        if (!std::isfinite(rj.ratio) || !(rj.ratio > 0))
+          throw InputError("point '" + p.name + "': P = W/T against the baseline's gives ratio " +
+                           format_number(rj.ratio) + ", not a finite positive number");
+        const std::string why = "P " + format_work_rate(p.performance(), now.doc.units) + " = " +
+                                format_number(rj.ratio, 4) + "× baseline " +
+                                format_work_rate(b.performance(), now.doc.units) +
+                                (rj.regressed  ? " — regressed beyond"
+                                 : rj.improved ? " — improved beyond"
+                                               : " — within") +
+                                " the noise ±" + percent(rj.noise) + " (" + rj.noise_from + ")";
+        (rj.regressed ? fails : passes).push_back(why);
+        judged = true;
+        pj["baseline_performance"] = b.performance().value;
+        pj["ratio"] = rj.ratio;
+        pj["noise"] = rj.noise;
+        pj["noise_from"] = rj.noise_from;
+        pj["regressed"] = rj.regressed;
+        pj["improved"] = rj.improved;
+      }
+    }
+    c.status = !fails.empty() ? CheckStatus::failed
+               : judged       ? CheckStatus::passed
+                              : CheckStatus::skipped;
+    c.why = fails;
+    c.why.insert(c.why.end(), passes.begin(), passes.end());
+    pj["status"] = to_string(c.status);
+    pj["why"] = c.why;
+    out_points.push_back(pj);
+    out.checks.push_back(std::move(c));
+  }
+  if (base)
+    for (const auto& b : base->doc.points)
+      if (!seen.count(b.name)) {
+        PointCheck c;
+        c.name = b.name;
+        c.status = CheckStatus::skipped;
+        c.why.push_back("in the baseline only: missing from " + now_name);
+        out_points.push_back(
+            {{"name", b.name}, {"status", "skipped"}, {"why", c.why}, {"baseline_only", true}});
+        out.checks.push_back(std::move(c));
+      }
+
+  for (const auto& c : out.checks) {
+    out.failed += c.status == CheckStatus::failed;
+    out.passed += c.status == CheckStatus::passed;
+    out.skipped += c.status == CheckStatus::skipped;
+  }
+  out.summary = std::to_string(out.checks.size()) + " points: " + std::to_string(out.passed) +
+                " passed, " + std::to_string(out.failed) + " failed, " +
+                std::to_string(out.skipped) + " skipped";
+  out.json = {
+      {"schema", "roofline.check.result"},
+      {"version", 1},
+      {"points_file", now.path},
+      {"passed", out.failed == 0},
+      {"counts", {{"passed", out.passed}, {"failed", out.failed}, {"skipped", out.skipped}}},
+      {"assumed_noise", assumed},
+      {"points", out_points}};
+  if (m) out.json["machine"] = m->roofs.name;
+  if (base) out.json["baseline"] = base->path;
+  return out;
 }
 
 }  // namespace roofline
