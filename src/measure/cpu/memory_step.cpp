@@ -63,7 +63,7 @@ Arrays layout(const Buffer& buf, size_t chunk, int threads, int arrays, double t
 /// last-level cache over all threads, and the samples take the slices in turn. Each visit first
 /// runs the slice before its first timed one, untimed: that evicts whatever the measurement
 /// before it left in the cache (the tail of another mix's pass over the same buffer, which would
-/// otherwise be hits inside a timed slice: seen as DRAM roofs 30% high), and every timed slice
+/// otherwise be hits inside a timed slice), and every timed slice
 /// was last touched at least half the working set ago (≥ 2 × the last-level cache), so it
 /// streams from memory as a whole pass does.
 struct MixJob {
