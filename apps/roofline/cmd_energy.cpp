@@ -57,16 +57,20 @@ void run(const EnergyArgs& a) {
   if (!a.report.empty()) check_energy_chart_format(a.report);
   check_outputs({{"-o", a.output}, {"--report", a.report}});
   const MachineDocument m = load_machine(a.machine);
-  const ComputeRoof& c = m.roofs.select_compute(a.machine.precision);
-  const MemoryRoof& mem = m.roofs.select_memory(a.machine.level);
+  EnergyQuery q;
+  q.precision = a.machine.precision;
+  q.level = a.machine.level;
+  q.eps_flop = a.eps_flop;
+  q.eps_mem = a.eps_mem;
+  q.pi0 = a.pi0;
+  q.intensities = a.intensities;
+  EnergyAnalysis an = analyse_energy(m, q);
+  nlohmann::json& j = an.json;
+  const ComputeRoof& c = *m.roofs.find_compute(an.compute_roof);
+  const MemoryRoof& mem = *m.roofs.find_memory(an.memory_level);
   const UnitSystem& u = m.roofs.units;
   const PowerInterface pi = find_powercap_zones(a.powercap);
 
-  nlohmann::json j = {{"schema", "roofline.energy"},
-                      {"version", 1},
-                      {"machine", m.roofs.name},
-                      {"compute_roof", c.name},
-                      {"memory_level", mem.level}};
   std::string t = "machine " + m.roofs.name + ": π = " + format_work_rate(c.peak, u) + " (" +
                   c.name + "), β = " + format_byte_rate(mem.bandwidth, u) + " (" + mem.level +
                   ")\n";
@@ -87,45 +91,15 @@ void run(const EnergyArgs& a) {
   }
   j["power_interface"] = {{"root", a.powercap}, {"zones", zones}, {"why_none", pi.why_none}};
 
-  const bool given = a.eps_flop || a.eps_mem;
-  std::optional<EnergyCosts> costs;
-  std::string measured_why;
-  if (given) {
-    if (!a.eps_flop || !a.eps_mem)
-      throw InputError("give both --eps-flop (J per unit of work) and --eps-mem (J per byte)");
-    EnergyCosts k;
-    k.tau_flop = 1.0 / c.peak.value;
-    k.tau_mem = 1.0 / mem.bandwidth.value;
-    k.eps_flop = *a.eps_flop;
-    k.eps_mem = *a.eps_mem;
-    k.pi0 = a.pi0;
-    try {
-      k.validate();
-    } catch (const InputError& e) {
-      throw InputError(std::string("energy costs: ") + e.what() +
-                       " (--eps-flop, --eps-mem, --pi0)");
-    }
-    costs = k;
-    j["costs_origin"] = "given";
-  } else if (const auto me = measured_energy(m, &measured_why)) {
-    // Measured by `roofline measure` on this machine (docs/energy.md "Measured power").
-    costs = me->costs;
-    j["costs_origin"] = "measured";
-    t += "measured power (" + me->source + "): at rest " + format_si(me->idle_power_w, "W") +
-         " (π0), " + format_si(me->compute_power_w, "W") + " running " + me->compute_roof + ", " +
-         format_si(me->memory_power_w, "W") + " running " + me->memory_level +
+  if (an.measured) {
+    const MeasuredEnergy& me = *an.measured;
+    t += "measured power (" + me.source + "): at rest " + format_si(me.idle_power_w, "W") +
+         " (π0), " + format_si(me.compute_power_w, "W") + " running " + me.compute_roof + ", " +
+         format_si(me.memory_power_w, "W") + " running " + me.memory_level +
          "'s best mix; ε_flop = (P − π0)/π, ε_mem = (P − π0)/β\n";
-    j["measured"] = {{"source", me->source},
-                     {"idle_power_w", me->idle_power_w},
-                     {"compute_roof", me->compute_roof},
-                     {"compute_power_w", me->compute_power_w},
-                     {"memory_level", me->memory_level},
-                     {"memory_power_w", me->memory_power_w}};
-  } else {
-    j["measured_why_not"] = measured_why;
   }
-  if (costs) {
-    const EnergyCosts& k = *costs;
+  if (an.costs) {
+    const EnergyCosts& k = *an.costs;
     const double eh = effective_energy_per_flop(k);
     const double bp = energy_balance_point(k);
     t += "energy roofline (Choi, Bedard, Fowler & Vuduc 2013), ε_flop " + joules(k.eps_flop) + "/" +
@@ -138,16 +112,10 @@ void run(const EnergyArgs& a) {
          format_number(1.0 / eh) + " " + u.work + "/J\n";
     t += "  balance point (half the peak " + u.work +
          "/J): I = " + format_intensity(Intensity(bp), u) + "\n";
-    nlohmann::json at = nlohmann::json::array();
-    for (double i : a.intensities) {
-      if (!(i > 0)) throw InputError("--intensity: must be > 0 (got " + format_number(i) + ")");
+    for (double i : a.intensities)
       t += "  at I = " + format_intensity(Intensity(i), u) + ": " +
            format_number(work_per_joule(k, i)) + " " + u.work + "/J, " +
            format_si(model_power(k, i), "W") + "\n";
-      at.push_back({{"intensity", i},
-                    {"work_per_joule", work_per_joule(k, i)},
-                    {"power", model_power(k, i)}});
-    }
     std::vector<EnergyChartPoint> pts;
     if (!a.points.empty()) {
       std::vector<std::string> skipped;
@@ -174,55 +142,34 @@ void run(const EnergyArgs& a) {
     if (!a.report.empty()) {
       EnergyChartInput in;
       in.title = "Energy roofline of " + m.roofs.name;
-      in.subtitle = c.name + " × " + mem.level + ", costs " + j["costs_origin"].get<std::string>();
+      in.subtitle = c.name + " × " + mem.level + ", costs " + an.costs_origin;
       in.costs = k;
       in.work_unit = u.work;
       in.traffic_unit = u.traffic;
       in.points = pts;
       write_energy_chart(a.report, in);
     }
-    j["model"] = {{"eps_flop", k.eps_flop},
-                  {"eps_mem", k.eps_mem},
-                  {"pi0", k.pi0},
-                  {"time_balance", time_balance(k)},
-                  {"energy_balance", energy_balance(k)},
-                  {"effective_eps_flop", eh},
-                  {"peak_work_per_joule", 1.0 / eh},
-                  {"balance_point", bp},
-                  {"at", at}};
-  } else {
-    j["model"] = nullptr;
   }
-  std::string why;
-  const auto b = tdp_energy_bound(m, &why);
-  if (b) {
-    t += "catalogue power " + format_si(b->power_w, "W") + " (" + b->power_source + "):\n";
-    t += "  at most " + joules(b->max_joules_per_work) + "/" + u.work + " at π (" +
-         b->compute_roof + "), so at least " + format_number(b->min_work_per_joule) + " " + u.work +
-         "/J; at most " + joules(b->max_joules_per_byte) + "/" + u.traffic + " at β (" +
-         b->memory_level + ")\n";
-    j["tdp_bound"] = {{"power_w", b->power_w},
-                      {"power_source", b->power_source},
-                      {"compute_roof", b->compute_roof},
-                      {"memory_level", b->memory_level},
-                      {"max_joules_per_work", b->max_joules_per_work},
-                      {"max_joules_per_byte", b->max_joules_per_byte},
-                      {"min_work_per_joule", b->min_work_per_joule}};
+  if (an.bound) {
+    const TdpEnergyBound& b = *an.bound;
+    t += "catalogue power " + format_si(b.power_w, "W") + " (" + b.power_source + "):\n";
+    t += "  at most " + joules(b.max_joules_per_work) + "/" + u.work + " at π (" + b.compute_roof +
+         "), so at least " + format_number(b.min_work_per_joule) + " " + u.work + "/J; at most " +
+         joules(b.max_joules_per_byte) + "/" + u.traffic + " at β (" + b.memory_level + ")\n";
   } else {
-    t += "catalogue power: " + why + "\n";
-    j["tdp_bound"] = nullptr;
-    j["tdp_bound_why_not"] = why;
+    t += "catalogue power: " + an.bound_why + "\n";
   }
-  if (!costs && (!a.report.empty() || !a.points.empty()))
+  if (!an.costs && (!a.report.empty() || !a.points.empty()))
     throw InputError(std::string(!a.report.empty() ? "--report" : "--points") +
                      ": the energy roofline needs energy costs: give --eps-flop and --eps-mem, "
                      "or a machine measured where RAPL could be read (" +
-                     measured_why + ")");
-  if (!costs && !b)
+                     an.measured_why + ")");
+  if (!an.costs && !an.bound)
     throw Unavailable(
         "no energy figures: give --eps-flop and --eps-mem, a machine measured where RAPL could "
         "be read (" +
-        measured_why + "), or a machine whose catalogue entry has a power figure (" + why + "); " +
+        an.measured_why + "), or a machine whose catalogue entry has a power figure (" +
+        an.bound_why + "); " +
         (pi.zones.empty() ? pi.why_none : std::string("RAPL zones are present")));
   emit(a.json ? j.dump(2) + "\n" : t, a.output);
 }

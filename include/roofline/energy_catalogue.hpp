@@ -6,6 +6,9 @@
 // bound on its peak work per joule; likewise TDP/β per byte at the bandwidth roof β.
 #include <optional>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "roofline/energy.hpp"
 #include "roofline/io.hpp"
@@ -42,5 +45,33 @@ struct MeasuredEnergy {
 /// Empty with `why` set when the document has no measured energy (a catalogue entry, a machine
 /// without a power interface: the reason it recorded) or a power not above the power at rest.
 std::optional<MeasuredEnergy> measured_energy(const MachineDocument& m, std::string* why = nullptr);
+
+/// What `roofline energy` is asked of a machine: the roofs (a precision or roof name, a memory
+/// level; "" = the defaults), energy costs when given (both or neither), the intensities to
+/// evaluate the energy roof at.
+struct EnergyQuery {
+  std::string precision, level;
+  std::optional<double> eps_flop, eps_mem;  ///< J per unit of work, J per byte
+  double pi0 = 0;                           ///< W
+  std::vector<double> intensities;
+};
+
+/// The energy roofline of a machine (docs/energy.md): the costs (given, else measured by
+/// `roofline measure` where RAPL could be read, else none), the model they give (balances,
+/// peak work per joule, balance point, the roof at each intensity) and the catalogue's power
+/// bound. `json` is the object `roofline energy --json` prints, less what only the CLI knows
+/// (this machine's power interface, a points file).
+struct EnergyAnalysis {
+  std::string compute_roof, memory_level;
+  std::optional<EnergyCosts> costs;
+  std::string costs_origin;  ///< "given", "measured" or "" (no costs)
+  std::optional<MeasuredEnergy> measured;
+  std::string measured_why;  ///< why no measured costs
+  std::optional<TdpEnergyBound> bound;
+  std::string bound_why;  ///< why no catalogue bound
+  nlohmann::json json;
+};
+/// InputError naming the option on costs given by half, invalid, or a non-positive intensity.
+EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q);
 
 }  // namespace roofline

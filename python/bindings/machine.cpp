@@ -9,6 +9,7 @@
 #include "roofline/check_io.hpp"
 #include "roofline/compare.hpp"
 #include "roofline/diff.hpp"
+#include "roofline/energy_catalogue.hpp"
 #include "roofline/error.hpp"
 #include "roofline/hardware.hpp"
 #include "roofline/json_out.hpp"
@@ -381,6 +382,28 @@ void register_machine(py::module_& m) {
         return MachineDiff{diff_roofs(a.doc.roofs, b.doc.roofs), a.doc, b.doc};
       },
       py::arg("a"), py::arg("b"), "`roofline diff A B` for two machines: B's roofs against A's.");
+  m.def(
+      "energy",
+      [](const Machine& machine, std::optional<double> eps_flop, std::optional<double> eps_mem,
+         double pi0, const std::vector<double>& intensities, const std::string& precision,
+         const std::string& level) {
+        EnergyQuery q;
+        q.eps_flop = eps_flop;
+        q.eps_mem = eps_mem;
+        q.pi0 = pi0;
+        q.intensities = intensities;
+        q.precision = precision;
+        q.level = level;
+        return json_to_python(analyse_energy(machine.doc, q).json);
+      },
+      py::arg("machine"), py::arg("eps_flop") = py::none(), py::arg("eps_mem") = py::none(),
+      py::arg("pi0") = 0.0, py::arg("intensities") = std::vector<double>{},
+      py::arg("precision") = "", py::arg("level") = "",
+      "The energy roofline of `roofline energy --json` (docs/energy.md): costs given (eps_flop J "
+      "per unit of work, eps_mem J per byte, pi0 W) or measured by `roofline measure` where RAPL "
+      "could be read; the model (balances, peak work per joule, balance point, the roof at each "
+      "intensity) and the catalogue's power bound. The CLI's object less `power_interface` "
+      "(this machine's RAPL zones) and the points of --points.");
 }
 
 }  // namespace roofline::python

@@ -159,6 +159,12 @@ class Diff:
 
 def diff(a: Machine, b: Machine) -> Diff: ...
 
+def energy(machine: Machine, eps_flop: Optional[float] = None, eps_mem: Optional[float] = None,
+           pi0: float = 0.0, intensities: Sequence[float] = (), precision: str = "",
+           level: str = "") -> dict:
+    """The energy roofline of `roofline energy --json`, less power_interface and points."""
+    ...
+
 class LevelJudgement:
     level: str
     intensity_flop_per_byte: float

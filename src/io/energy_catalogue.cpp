@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
 
 namespace roofline {
@@ -101,6 +102,89 @@ std::optional<MeasuredEnergy> measured_energy(const MachineDocument& m, std::str
   r.costs.eps_flop = (*pc - r.idle_power_w) / c.peak.value;
   r.costs.eps_mem = (*pm - r.idle_power_w) / mem.bandwidth.value;
   return r;
+}
+
+EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
+  EnergyAnalysis a;
+  const ComputeRoof& c = m.roofs.select_compute(q.precision);
+  const MemoryRoof& mem = m.roofs.select_memory(q.level);
+  a.compute_roof = c.name;
+  a.memory_level = mem.level;
+  nlohmann::json& j = a.json;
+  j = {{"schema", "roofline.energy"},
+       {"version", 1},
+       {"machine", m.roofs.name},
+       {"compute_roof", c.name},
+       {"memory_level", mem.level}};
+  for (double i : q.intensities)
+    if (!(i > 0)) throw InputError("--intensity: must be > 0 (got " + format_number(i) + ")");
+  if (q.eps_flop || q.eps_mem) {
+    if (!q.eps_flop || !q.eps_mem)
+      throw InputError("give both --eps-flop (J per unit of work) and --eps-mem (J per byte)");
+    EnergyCosts k;
+    k.tau_flop = 1.0 / c.peak.value;
+    k.tau_mem = 1.0 / mem.bandwidth.value;
+    k.eps_flop = *q.eps_flop;
+    k.eps_mem = *q.eps_mem;
+    k.pi0 = q.pi0;
+    try {
+      k.validate();
+    } catch (const InputError& e) {
+      throw InputError(std::string("energy costs: ") + e.what() +
+                       " (--eps-flop, --eps-mem, --pi0)");
+    }
+    a.costs = k;
+    a.costs_origin = "given";
+  } else if ((a.measured = measured_energy(m, &a.measured_why))) {
+    // Measured by `roofline measure` on this machine (docs/energy.md "Measured power").
+    const MeasuredEnergy& me = *a.measured;
+    a.costs = me.costs;
+    a.costs_origin = "measured";
+    j["measured"] = {{"source", me.source},
+                     {"idle_power_w", me.idle_power_w},
+                     {"compute_roof", me.compute_roof},
+                     {"compute_power_w", me.compute_power_w},
+                     {"memory_level", me.memory_level},
+                     {"memory_power_w", me.memory_power_w}};
+  } else {
+    j["measured_why_not"] = a.measured_why;
+  }
+  if (a.costs) {
+    const EnergyCosts& k = *a.costs;
+    j["costs_origin"] = a.costs_origin;
+    nlohmann::json at = nlohmann::json::array();
+    for (double i : q.intensities)
+      at.push_back({{"intensity", i},
+                    {"work_per_joule", work_per_joule(k, i)},
+                    {"power", model_power(k, i)}});
+    const double eh = effective_energy_per_flop(k);
+    j["model"] = {{"eps_flop", k.eps_flop},
+                  {"eps_mem", k.eps_mem},
+                  {"pi0", k.pi0},
+                  {"time_balance", time_balance(k)},
+                  {"energy_balance", energy_balance(k)},
+                  {"effective_eps_flop", eh},
+                  {"peak_work_per_joule", 1.0 / eh},
+                  {"balance_point", energy_balance_point(k)},
+                  {"at", at}};
+  } else {
+    j["model"] = nullptr;
+  }
+  a.bound = tdp_energy_bound(m, &a.bound_why);
+  if (a.bound) {
+    const TdpEnergyBound& b = *a.bound;
+    j["tdp_bound"] = {{"power_w", b.power_w},
+                      {"power_source", b.power_source},
+                      {"compute_roof", b.compute_roof},
+                      {"memory_level", b.memory_level},
+                      {"max_joules_per_work", b.max_joules_per_work},
+                      {"max_joules_per_byte", b.max_joules_per_byte},
+                      {"min_work_per_joule", b.min_work_per_joule}};
+  } else {
+    j["tdp_bound"] = nullptr;
+    j["tdp_bound_why_not"] = a.bound_why;
+  }
+  return a;
 }
 
 }  // namespace roofline

@@ -1,0 +1,43 @@
+"""roofline.energy against `roofline energy --json` for the same machine and costs: the same
+model (Choi, Bedard, Fowler & Vuduc 2013: balances, peak work per joule, balance point, the roof
+at an intensity) and the same catalogue power bound; the CLI adds only this machine's power
+interface."""
+import pytest
+
+import roofline
+
+
+def without_power_interface(j):
+    return {k: v for k, v in j.items() if k != "power_interface"}
+
+
+def test_given_costs_give_the_clis_model(cli_json):
+    c = cli_json("energy", "--peak", "100G", "--bandwidth", "25G", "--eps-flop", "1e-10",
+                 "--eps-mem", "5e-10", "--pi0", "10", "--intensity", "4")
+    p = roofline.energy(roofline.Machine.from_roofs(100e9, 25e9), eps_flop=1e-10, eps_mem=5e-10,
+                        pi0=10, intensities=[4])
+    assert p == without_power_interface(c)
+    m = p["model"]
+    # B_tau = pi/beta = 4 FLOP/B; B_eps = eps_mem/eps_flop = 5; eps_hat = 1e-10 + 10/100e9 = 2e-10.
+    assert m["time_balance"] == pytest.approx(4, rel=1e-12)
+    assert m["energy_balance"] == pytest.approx(5, rel=1e-12)
+    assert m["effective_eps_flop"] == pytest.approx(2e-10, rel=1e-12)
+    assert m["peak_work_per_joule"] == pytest.approx(5e9, rel=1e-12)
+    assert p["costs_origin"] == "given"
+
+
+def test_a_catalogue_power_gives_the_clis_bound(cli_json):
+    c = cli_json("energy", "--hw", "a100-80gb")
+    p = roofline.energy(roofline.Machine.from_catalogue("a100-80gb"))
+    assert p == without_power_interface(c)
+    b = p["tdp_bound"]
+    assert b["min_work_per_joule"] == pytest.approx(1 / b["max_joules_per_work"], rel=1e-12)
+    assert p["model"] is None
+
+
+def test_half_the_costs_is_refused_as_the_cli_refuses_it(cli):
+    r = cli("energy", "--hw", "a100-80gb", "--eps-flop", "1e-10")
+    assert r.returncode == 2
+    with pytest.raises(roofline.InputError) as e:
+        roofline.energy(roofline.Machine.from_catalogue("a100-80gb"), eps_flop=1e-10)
+    assert str(e.value) in r.stderr
