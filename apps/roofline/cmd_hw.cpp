@@ -27,12 +27,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
 /// A catalogue name or a machine document path, summarised.
 HardwareSummary resolve(const std::string& spec, const std::string& hw_dir) {
   MachineDocument m = resolve_machine(spec, hw_dir);

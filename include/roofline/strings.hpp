@@ -3,6 +3,7 @@
 // pass unchanged, so names from files keep their characters.
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace roofline {
 
@@ -11,5 +12,8 @@ std::string lower(std::string_view s);
 
 /// `s` without leading and trailing ASCII white space (space, \t, \n, \v, \f, \r).
 std::string trim(std::string_view s);
+
+/// The parts with `separator` between each two ("a, b, c"); empty for no parts.
+std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 
 }  // namespace roofline

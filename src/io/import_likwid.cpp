@@ -19,6 +19,7 @@
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 namespace {
@@ -226,12 +227,6 @@ RunResult combine(const std::vector<Block>& blocks) {
   }
   for (const auto& [lv, rate] : byte_rate) r.traffic[lv] = rate * r.time;
   return r;
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
 }
 
 std::string run_label(const RunResult& r) {

@@ -17,11 +17,6 @@ std::string intensity_text(Intensity i, const UnitSystem& u) {
 std::string year_text(const HardwareSummary& s) {
   return s.release_year ? std::to_string(*s.release_year) : "";
 }
-std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 }  // namespace
 

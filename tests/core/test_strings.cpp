@@ -1,0 +1,22 @@
+// The small text helpers every layer shares (roofline/strings.hpp).
+#include <gtest/gtest.h>
+
+#include "roofline/strings.hpp"
+
+using namespace roofline;
+
+TEST(Strings, JoinPutsTheSeparatorBetweenEachTwoPartsOnly) {
+  EXPECT_EQ(join({}), "");
+  EXPECT_EQ(join({"a"}), "a");
+  EXPECT_EQ(join({"a", "b", "c"}), "a, b, c");
+  EXPECT_EQ(join({"x", "y"}, " | "), "x | y");
+  // An empty part keeps its place: the separators still count the parts.
+  EXPECT_EQ(join({"", "b"}), ", b");
+  EXPECT_EQ(join({"a", "", "c"}, "/"), "a//c");
+}
+
+TEST(Strings, LowerAndTrimTouchOnlyAscii) {
+  EXPECT_EQ(lower("H100-SXM Ä"), "h100-sxm Ä");
+  EXPECT_EQ(trim(" \t\r\n x y \v\f"), "x y");
+  EXPECT_EQ(trim("   "), "");
+}
