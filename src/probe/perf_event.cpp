@@ -15,6 +15,7 @@
 
 #include "roofline/counters.hpp"
 #include "roofline/error.hpp"
+#include "roofline/powercap.hpp"
 
 namespace roofline::counters {
 namespace fs = std::filesystem;
@@ -403,3 +404,85 @@ std::size_t CounterSet::opened() const {
 }
 
 }  // namespace roofline::counters
+
+// ---- RAPL through the power PMU (powercap.hpp) ----
+namespace roofline {
+
+namespace fs = std::filesystem;
+
+PerfPower find_perf_power(const std::filesystem::path& devices) {
+  PerfPower out;
+  const fs::path pmu = devices / "power";
+  std::error_code ec;
+  if (!fs::exists(pmu / "type", ec)) {
+    out.why_none = "no power PMU in " + devices.string() + " (no RAPL, or a virtual machine)";
+    return out;
+  }
+  const fs::path event = pmu / "events" / "energy-pkg";
+  if (!fs::exists(event, ec)) {
+    out.why_none = "the power PMU has no energy-pkg event";
+    return out;
+  }
+  PerfPowerEvent e;
+  e.name = "energy-pkg";
+  const std::string type = counters::read_small(pmu / "type");
+  try {
+    e.type = static_cast<std::uint32_t>(std::stoul(type));
+  } catch (const std::exception&) {
+    throw InputError((pmu / "type").string() + ": not a PMU type number: '" + type + "'");
+  }
+  e.config = counters::encode_config(counters::read_formats(pmu), counters::read_small(event));
+  const std::string scale = counters::read_small(event.string() + ".scale");
+  const std::string unit = counters::read_small(event.string() + ".unit");
+  try {
+    e.joules_per_count = std::stod(scale);
+  } catch (const std::exception&) {
+    throw InputError(event.string() + ".scale: not a number: '" + scale + "'");
+  }
+  if (unit != "Joules" || !(e.joules_per_count > 0))
+    throw InputError(event.string() + ": expected a positive scale in Joules (got '" + scale +
+                     "' '" + unit + "')");
+  e.cpus = counters::cpumask_cpus(counters::read_small(pmu / "cpumask"));
+  out.package = e;
+  return out;
+}
+
+PerfEnergyCounter::~PerfEnergyCounter() {
+  for (int fd : fds_) ::close(fd);
+}
+
+std::string PerfEnergyCounter::open(const PerfPowerEvent& e) {
+  for (int fd : fds_) ::close(fd);
+  fds_.clear();
+  scale_ = e.joules_per_count;
+  for (int cpu : e.cpus) {
+    perf_event_attr attr{};
+    attr.size = sizeof attr;
+    attr.type = e.type;
+    attr.config = e.config;
+    // System-wide on the package's CPU: the power PMU counts no task (pid −1).
+    const long fd = counters::perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0) {
+      const int err = errno;
+      for (int f : fds_) ::close(f);
+      fds_.clear();
+      return "perf power/" + e.name + "/ on CPU " + std::to_string(cpu) + ": " +
+             counters::errno_text(err);
+    }
+    fds_.push_back(static_cast<int>(fd));
+  }
+  return fds_.empty() ? "perf power/" + e.name + "/: no CPU in the PMU's cpumask" : "";
+}
+
+std::optional<double> PerfEnergyCounter::joules() const {
+  if (fds_.empty()) return std::nullopt;
+  double total = 0;
+  for (int fd : fds_) {
+    std::uint64_t count = 0;
+    if (::read(fd, &count, sizeof count) != static_cast<ssize_t>(sizeof count)) return std::nullopt;
+    total += static_cast<double>(count) * scale_;
+  }
+  return total;
+}
+
+}  // namespace roofline

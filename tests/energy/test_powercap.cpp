@@ -58,7 +58,8 @@ TEST(Powercap, TheMeasurementsMeterSumsPackagesAndCountsAcrossAWrap) {
   auto write = [&](const std::string& value) {
     std::ofstream(tmp / "intel-rapl:0" / "energy_uj") << value << "\n";
   };
-  const engine::EnergyMeter meter = engine::rapl_meter(tmp);
+  const auto no_pmu = kData / "perf-power" / "none";  // so no perf fallback can read this host
+  const engine::EnergyMeter meter = engine::rapl_meter(tmp, no_pmu);
   ASSERT_TRUE(meter.reader) << meter.why_none;
   EXPECT_EQ(meter.zones, std::vector<std::string>{"package-0 (intel-rapl:0)"});
   EXPECT_EQ(meter.reader(), 0.0);  // the first reading is the origin
@@ -71,14 +72,66 @@ TEST(Powercap, TheMeasurementsMeterSumsPackagesAndCountsAcrossAWrap) {
 
   // An unreadable package is said, with the reason; no interface at all too.
   write("x");
-  const engine::EnergyMeter unreadable = engine::rapl_meter(tmp);
+  const engine::EnergyMeter unreadable = engine::rapl_meter(tmp, no_pmu);
   EXPECT_FALSE(unreadable.reader);
   EXPECT_NE(unreadable.why_none.find("package-0 (intel-rapl:0): energy_uj is not a number"),
             std::string::npos)
       << unreadable.why_none;
-  const engine::EnergyMeter none = engine::rapl_meter(kData / "powercap" / "no-rapl");
+  const engine::EnergyMeter none = engine::rapl_meter(kData / "powercap" / "no-rapl", no_pmu);
   EXPECT_FALSE(none.reader);
   EXPECT_NE(none.why_none.find("no RAPL zone"), std::string::npos) << none.why_none;
+  EXPECT_NE(none.why_none.find("; perf: no power PMU in "), std::string::npos) << none.why_none;
+  std::filesystem::remove_all(tmp);
+}
+
+TEST(PerfPower, ReadsThePackageEventAsTheKernelDescribesIt) {
+  const PerfPower pp = find_perf_power(kData / "perf-power" / "rapl");
+  ASSERT_TRUE(pp.package) << pp.why_none;
+  EXPECT_EQ(pp.package->name, "energy-pkg");
+  EXPECT_EQ(pp.package->type, 22u);
+  EXPECT_EQ(pp.package->config, 0x02u);              // event=0x02 into config bits 0-7
+  EXPECT_EQ(pp.package->joules_per_count, 0x1p-32);  // 2.3283064365386962890625e-10 exactly
+  EXPECT_EQ(pp.package->cpus, std::vector<int>{0});
+  const PerfPower none = find_perf_power(kData / "perf-power" / "none");
+  EXPECT_FALSE(none.package);
+  EXPECT_NE(none.why_none.find("no power PMU"), std::string::npos) << none.why_none;
+}
+
+TEST(PerfPower, AMalformedDescriptionIsRefusedNamingTheFile) {
+  const auto tmp = std::filesystem::temp_directory_path() / "roofline-perf-power-test";
+  std::filesystem::remove_all(tmp);
+  std::filesystem::copy(kData / "perf-power" / "rapl", tmp,
+                        std::filesystem::copy_options::recursive);
+  std::ofstream(tmp / "power" / "events" / "energy-pkg.scale") << "lots\n";
+  try {
+    find_perf_power(tmp);
+    ADD_FAILURE() << "a scale that is no number was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("energy-pkg.scale: not a number: 'lots'"),
+              std::string::npos)
+        << e.what();
+  }
+  std::ofstream(tmp / "power" / "events" / "energy-pkg.scale") << "2.3283064365386962890625e-10\n";
+  std::ofstream(tmp / "power" / "events" / "energy-pkg.unit") << "mJ\n";
+  EXPECT_THROW(find_perf_power(tmp), InputError);  // only Joules are understood
+  std::filesystem::remove_all(tmp);
+}
+
+TEST(PerfPower, TheMeterFallsBackToPerfAndSaysWhyNeitherWorked) {
+  // Powercap without a RAPL zone, and a power PMU whose type no kernel has (the number is the
+  // kernel's choice at boot; one this large is never assigned): perf_event_open fails, and the
+  // reason names both interfaces. Where it succeeds (a host with RAPL and the rights), the meter
+  // reads the PMU.
+  const auto tmp = std::filesystem::temp_directory_path() / "roofline-perf-meter-test";
+  std::filesystem::remove_all(tmp);
+  std::filesystem::copy(kData / "perf-power" / "rapl", tmp,
+                        std::filesystem::copy_options::recursive);
+  std::ofstream(tmp / "power" / "type") << "4000000000\n";
+  const engine::EnergyMeter m = engine::rapl_meter(kData / "powercap" / "no-rapl", tmp);
+  EXPECT_FALSE(m.reader);
+  EXPECT_EQ(m.why_none.find("no RAPL zone"), 0u) << m.why_none;
+  EXPECT_NE(m.why_none.find("; perf: perf power/energy-pkg/ on CPU 0: "), std::string::npos)
+      << m.why_none;
   std::filesystem::remove_all(tmp);
 }
 

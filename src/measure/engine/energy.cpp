@@ -4,17 +4,47 @@
 #include <memory>
 #include <optional>
 
+#include "roofline/error.hpp"
 #include "roofline/powercap.hpp"
 
 namespace roofline::engine {
 
-EnergyMeter rapl_meter(const std::filesystem::path& root) {
+namespace {
+
+/// RAPL's package energy through the perf power PMU, for when powercap cannot be read:
+/// `powercap_why` says why, and is kept in why_none if perf cannot be used either.
+EnergyMeter perf_meter(const std::filesystem::path& devices, const std::string& powercap_why) {
+  EnergyMeter m;
+  std::string why;
+  try {
+    const PerfPower pp = find_perf_power(devices);
+    if (pp.package) {
+      auto counter = std::make_shared<PerfEnergyCounter>();
+      why = counter->open(*pp.package);
+      if (why.empty()) {
+        m.zones.push_back(pp.package->name + " (perf power PMU, " +
+                          std::to_string(pp.package->cpus.size()) + " package" +
+                          (pp.package->cpus.size() == 1 ? "" : "s") + ")");
+        m.reader = [counter]() { return counter->joules(); };
+        return m;
+      }
+    } else {
+      why = pp.why_none;
+    }
+  } catch (const InputError& e) {
+    why = e.what();
+  }
+  m.why_none = powercap_why + "; perf: " + why;
+  return m;
+}
+
+}  // namespace
+
+EnergyMeter rapl_meter(const std::filesystem::path& root, const std::filesystem::path& devices) {
   EnergyMeter m;
   const PowerInterface pi = find_powercap_zones(root);
-  if (pi.zones.empty()) {
-    m.why_none = pi.why_none.empty() ? "no RAPL zone" : pi.why_none;
-    return m;
-  }
+  if (pi.zones.empty())
+    return perf_meter(devices, pi.why_none.empty() ? "no RAPL zone" : pi.why_none);
   auto top_level = [](const PowerZone& z) { return z.id.find(':') == z.id.rfind(':'); };
   bool named_package = false;
   for (const PowerZone& z : pi.zones)
@@ -31,10 +61,8 @@ EnergyMeter rapl_meter(const std::filesystem::path& root) {
     chosen.push_back(z);
     m.zones.push_back(z.name + " (" + z.id + ")");
   }
-  if (chosen.empty()) {
-    m.why_none = unreadable.empty() ? "no package zone" : unreadable;
-    return m;
-  }
+  if (chosen.empty())
+    return perf_meter(devices, unreadable.empty() ? "no package zone" : unreadable);
   // Per zone: the last raw reading and the joules added up since the first.
   struct State {
     std::vector<PowerZone> zones;

@@ -18,6 +18,9 @@ struct EnergyMeter {
 /// The package zones under `root` that can be read (all top-level zones when none is named
 /// "package-…"). A reader keeps each zone's last value and adds the difference, allowing for a
 /// wrap at max_energy_range_uj, so it can be read for as long as a measurement runs.
-EnergyMeter rapl_meter(const std::filesystem::path& root = "/sys/class/powercap");
+/// Where powercap gives no readable package zone, the same counters through the perf power
+/// PMU under `devices` (find_perf_power); why_none then says why neither could be used.
+EnergyMeter rapl_meter(const std::filesystem::path& root = "/sys/class/powercap",
+                       const std::filesystem::path& devices = "/sys/bus/event_source/devices");
 
 }  // namespace roofline::engine
