@@ -93,7 +93,7 @@ std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
 /// Source: NCCL-tests, doc/PERFORMANCE.md ("bus bandwidth" of AllReduce): a ring allreduce
 /// moves 2(n − 1)/n of the buffer through each rank's link, so busbw is comparable with the
 /// link's bandwidth whatever n is. Throws InputError for n < 1.
-double allreduce_bus_bandwidth(double algbw, int ranks);
+ByteRate allreduce_bus_bandwidth(ByteRate algbw, int ranks);
 
 /// One message size of a point-to-point sweep, over the rank pairs measured concurrently.
 struct PingPongSample {
@@ -108,8 +108,8 @@ struct PingPongSample {
 struct AllreduceSample {
   double bytes = 0;
   double seconds = 0;
-  double algbw() const { return bytes / seconds; }  ///< NCCL-tests' algbw = S / t
-  double busbw(int ranks) const { return allreduce_bus_bandwidth(algbw(), ranks); }
+  ByteRate algbw() const { return Bytes(bytes) / Seconds(seconds); }  ///< NCCL-tests' algbw = S / t
+  ByteRate busbw(int ranks) const { return allreduce_bus_bandwidth(algbw(), ranks); }
 };
 
 struct NetworkMeasurement {

@@ -80,6 +80,6 @@ std::string limit_for(const Microarchitecture& u, const ComputeKernel& k);
 std::string table_column(const ComputeKernel& k);
 /// Theoretical peak = cores × clock × work per cycle per core (docs/model.md §9: "compute = cores ×
 /// clock × FLOP per core per cycle").
-double theoretical_peak(int cores, double clock_hz, double work_per_cycle_per_core);
+WorkRate theoretical_peak(int cores, Hertz clock, double work_per_cycle_per_core);
 
 }  // namespace roofline::cpu

@@ -97,11 +97,11 @@ engine::Theory unit_theory(const DeviceProps& props, const UnitRate& rate,
 
 /// Peak DRAM/HBM bandwidth in byte/s: bus width (bits) / 8 × memory clock × 2 (double data
 /// rate; the clock CUDA reports gives each memory type's datasheet figure this way).
-double dram_bandwidth_bytes_per_s(int bus_width_bits, double mem_clock_hz);
+ByteRate dram_bandwidth(int bus_width_bits, Hertz mem_clock);
 
 /// Peak L1/shared-memory bandwidth in byte/s: SMs × 128 byte/cycle (32 banks × 4 bytes, CUDA C
 /// Programming Guide, "Shared Memory") × SM clock.
-double shared_bandwidth_bytes_per_s(int sm_count, double sm_clock_hz);
+ByteRate shared_bandwidth(int sm_count, Hertz sm_clock);
 
 /// The memory level name of the device's DRAM: "HBM" for buses of 1024 bits or more (one HBM
 /// stack is 1024 bits wide; GDDR buses are at most 512), else "DRAM".

@@ -39,6 +39,7 @@ struct SecondsTag {};
 struct WorkRateTag {};
 struct ByteRateTag {};
 struct IntensityTag {};
+struct HertzTag {};
 
 using Work = Quantity<WorkTag>;            ///< FLOP (or OP for integer work, or a custom unit)
 using Bytes = Quantity<BytesTag>;          ///< byte (or a custom traffic unit)
@@ -46,6 +47,7 @@ using Seconds = Quantity<SecondsTag>;      ///< s
 using WorkRate = Quantity<WorkRateTag>;    ///< FLOP/s
 using ByteRate = Quantity<ByteRateTag>;    ///< byte/s
 using Intensity = Quantity<IntensityTag>;  ///< FLOP/byte
+using Hertz = Quantity<HertzTag>;          ///< cycles per second: a clock
 
 // The only cross-unit operations (docs/model.md §1, §2): I = W/Q, P = W/T, bandwidth = Q/T,
 // the slanted roof β·I, the ridge π/β, and times W/π, Q/β.

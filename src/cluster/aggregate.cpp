@@ -74,7 +74,7 @@ std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
   return out;
 }
 
-double allreduce_bus_bandwidth(double algbw, int ranks) {
+ByteRate allreduce_bus_bandwidth(ByteRate algbw, int ranks) {
   if (ranks < 1) throw InputError("allreduce bus bandwidth: ranks must be ≥ 1");
   // NCCL-tests doc/PERFORMANCE.md: busbw = algbw × 2(n−1)/n for AllReduce.
   const double n = static_cast<double>(ranks);
@@ -141,14 +141,14 @@ std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net) {
     MemoryRoof r;
     r.level = "allreduce";
     r.kind = "network";
-    r.bandwidth = ByteRate(best->busbw(n));
+    r.bandwidth = best->busbw(n);
     r.provenance = Provenance::measured;
     r.source = "MPI_Allreduce (fp64 sum) over " + std::to_string(n) +
                " ranks: bus bandwidth busbw = algbw x 2(n-1)/n (NCCL-tests' definition), slowest "
                "rank, best repetition, at " +
                format_bytes(Bytes(best->bytes)) + transport;
-    r.formula = "algbw " + format_byte_rate(ByteRate(best->algbw())) + " x 2(" + std::to_string(n) +
-                "-1)/" + std::to_string(n);
+    r.formula = "algbw " + format_byte_rate(best->algbw()) + " x 2(" + std::to_string(n) + "-1)/" +
+                std::to_string(n);
     r.convention = "named";
     roofs.push_back(std::move(r));
   }

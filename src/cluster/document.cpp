@@ -50,8 +50,8 @@ json network_to_json(const NetworkMeasurement& net) {
   for (const auto& s : net.allreduce)
     ar.push_back({{"bytes", s.bytes},
                   {"seconds", s.seconds},
-                  {"algbw", s.algbw()},
-                  {"busbw", s.busbw(net.ranks)}});
+                  {"algbw", s.algbw().value},
+                  {"busbw", s.busbw(net.ranks).value}});
   json pairs = json::array();
   for (const auto& [a, b] : net.pairs) pairs.push_back({a, b});
   json j = {

@@ -136,14 +136,14 @@ TEST(ClusterAggregate, RoofsMatchedByNameAcrossNodes) {
 
 TEST(ClusterNetwork, BusBandwidthIsAlgbwTimesTwoNMinusOneOverN) {
   // NCCL-tests doc/PERFORMANCE.md: busbw = algbw × 2(n−1)/n.
-  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(10e9, 2), 10e9);
-  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(10e9, 4), 15e9);
-  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(10e9, 8), 17.5e9);
-  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(10e9, 1), 0);
-  EXPECT_THROW(allreduce_bus_bandwidth(1, 0), InputError);
+  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(ByteRate(10e9), 2).value, 10e9);
+  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(ByteRate(10e9), 4).value, 15e9);
+  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(ByteRate(10e9), 8).value, 17.5e9);
+  EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(ByteRate(10e9), 1).value, 0);
+  EXPECT_THROW(allreduce_bus_bandwidth(ByteRate(1), 0), InputError);
   const AllreduceSample s{8e6, 4e-3};
-  EXPECT_DOUBLE_EQ(s.algbw(), 2e9);
-  EXPECT_DOUBLE_EQ(s.busbw(4), 3e9);
+  EXPECT_DOUBLE_EQ(s.algbw().value, 2e9);
+  EXPECT_DOUBLE_EQ(s.busbw(4).value, 3e9);
 }
 
 TEST(ClusterNetwork, RoofsAndLatencyFromTheSweep) {

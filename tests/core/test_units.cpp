@@ -21,6 +21,9 @@ TEST(Units, CrossUnitOperationsGiveTheRightTypes) {
   // Mixing unrelated units does not compile (no operator exists): W + Q, W/T compared to I.
   static_assert(!std::is_invocable_v<std::plus<>, Work, Bytes>);
   static_assert(!std::is_invocable_v<std::less<>, WorkRate, Intensity>);
+  // A clock is its own unit: not a rate of work, nor a plain number a rate can take.
+  static_assert(!std::is_invocable_v<std::plus<>, Hertz, WorkRate>);
+  static_assert(!std::is_convertible_v<Hertz, double> && !std::is_convertible_v<double, Hertz>);
   EXPECT_DOUBLE_EQ((w / q).value, 1.0 / 6.0);
   EXPECT_DOUBLE_EQ((w / t).value, 4e9);
   // docs/model.md §2: achieved performance = intensity × achieved bandwidth.

@@ -97,13 +97,13 @@ TEST(CudaTheory, H200HbmIsBusWidthTimesClockTimesTwo) {
 }
 
 TEST(CudaTheory, BandwidthFormulas) {
-  EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(5120, 1.593e9), 5120.0 / 8 * 1.593e9 * 2);
+  EXPECT_DOUBLE_EQ(dram_bandwidth(5120, Hertz(1.593e9)).value, 5120.0 / 8 * 1.593e9 * 2);
   // GDDR: RTX 3090 reports 9.751 GHz on a 384-bit bus: 936 GB/s, its datasheet figure.
-  EXPECT_TRUE(within(dram_bandwidth_bytes_per_s(384, 9.751e9), 936e9, 0.001));
+  EXPECT_TRUE(within(dram_bandwidth(384, Hertz(9.751e9)).value, 936e9, 0.001));
   EXPECT_EQ(dram_level_name(384), "DRAM");
   EXPECT_EQ(dram_level_name(5120), "HBM");
   // Shared memory: 32 banks × 4 bytes per cycle per SM; A100 108 SMs × 1.41 GHz = 19.5 TB/s.
-  EXPECT_DOUBLE_EQ(shared_bandwidth_bytes_per_s(108, 1.41e9), 108 * 128 * 1.41e9);
+  EXPECT_DOUBLE_EQ(shared_bandwidth(108, Hertz(1.41e9)).value, 108 * 128 * 1.41e9);
   const RoofSet s = theoretical_roofs(a100_80gb());
   ASSERT_NE(s.find_memory("L1"), nullptr);
   ASSERT_NE(s.find_memory("shared"), nullptr);

@@ -257,7 +257,7 @@ TEST(MeasureTheory, Zen3AndIntelServerTables) {
   // 2 FMA pipes × 4 lanes × 2 FLOP = 16 FLOP/cycle/core.
   EXPECT_DOUBLE_EQ(*work_per_cycle(u, fma256), 16);
   // 2 cores × 3 GHz × 16 = 96 GFLOP/s.
-  EXPECT_DOUBLE_EQ(theoretical_peak(2, 3e9, 16), 96e9);
+  EXPECT_DOUBLE_EQ(theoretical_peak(2, Hertz(3e9), 16).value, 96e9);
   ComputeKernel fma512 = fma256;
   fma512.width_bits = 512;
   fma512.work_per_iteration = 192;

@@ -162,8 +162,8 @@ std::vector<LevelAssignment> name_levels(const std::vector<SweepPoint>& sweep,
   return out;
 }
 
-double theoretical_peak(int cores, double clock_hz, double work_per_cycle_per_core) {
-  return cores * clock_hz * work_per_cycle_per_core;
+WorkRate theoretical_peak(int cores, Hertz clock, double work_per_cycle_per_core) {
+  return WorkRate(cores * clock.value * work_per_cycle_per_core);
 }
 
 std::string table_column(const ComputeKernel& k) {

@@ -116,14 +116,14 @@ std::vector<UnitRate> unit_rates(int cc_major, int cc_minor) {
   }
 }
 
-double dram_bandwidth_bytes_per_s(int bus_width_bits, double mem_clock_hz) {
+ByteRate dram_bandwidth(int bus_width_bits, Hertz mem_clock) {
   // β = bus width × clock × 2 transfers per clock (double data rate). A100 80GB:
   // 5120 bit / 8 × 1.593 GHz × 2 = 2.039 TB/s, its datasheet figure.
-  return static_cast<double>(bus_width_bits) / 8.0 * mem_clock_hz * 2.0;
+  return ByteRate(static_cast<double>(bus_width_bits) / 8.0 * mem_clock.value * 2.0);
 }
 
-double shared_bandwidth_bytes_per_s(int sm_count, double sm_clock_hz) {
-  return static_cast<double>(sm_count) * 128.0 * sm_clock_hz;
+ByteRate shared_bandwidth(int sm_count, Hertz sm_clock) {
+  return ByteRate(static_cast<double>(sm_count) * 128.0 * sm_clock.value);
 }
 
 std::string dram_level_name(int bus_width_bits) {
@@ -180,7 +180,7 @@ RoofSet theoretical_roofs(const DeviceProps& p,
   MemoryRoof dram;
   dram.level = dram_level_name(p.bus_width_bits);
   dram.kind = "memory";
-  dram.bandwidth = ByteRate(dram_bandwidth_bytes_per_s(p.bus_width_bits, p.mem_clock_hz));
+  dram.bandwidth = dram_bandwidth(p.bus_width_bits, Hertz(p.mem_clock_hz));
   dram.theoretical = dram.bandwidth;
   dram.provenance = Provenance::theoretical;
   dram.source = "cudaDevAttrGlobalMemoryBusWidth × cudaDevAttrMemoryClockRate × 2 (DDR)";
@@ -195,7 +195,7 @@ RoofSet theoretical_roofs(const DeviceProps& p,
     MemoryRoof l1;
     l1.level = level;
     l1.kind = "cache";
-    l1.bandwidth = ByteRate(shared_bandwidth_bytes_per_s(p.sm_count, hz));
+    l1.bandwidth = shared_bandwidth(p.sm_count, Hertz(hz));
     l1.theoretical = l1.bandwidth;
     l1.provenance = Provenance::theoretical;
     l1.source = "CUDA C Programming Guide, Shared Memory: 32 banks × 4 bytes per cycle per SM";
