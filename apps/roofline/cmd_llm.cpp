@@ -210,65 +210,54 @@ struct LlmSetup {
   llm::Roofs roofs;
 };
 
-llm::Scenario base_scenario(const LlmArgs& a) {
-  llm::Scenario s;
-  s.tp = a.tp;
-  s.ep = a.ep;
-  s.cp = a.cp;
-  s.pp = a.pp;
-  s.micro_batches = a.micro_batches;
-  s.flash = a.flash;
-  s.mla_form = llm::parse_mla_form(a.mla);
-  if (a.cp < 1) throw InputError("--cp: must be ≥ 1 (got " + std::to_string(a.cp) + ")");
-  if (a.pp < 1) throw InputError("--pp: must be ≥ 1 (got " + std::to_string(a.pp) + ")");
+// The flags of the scenario, parsed; llm::setup checks their values.
+llm::SetupOptions setup_options(const LlmArgs& a) {
   if (!(a.dp >= 1) || a.dp != std::floor(a.dp))
     throw InputError("--dp: must be a whole number ≥ 1 (got " + format_number(a.dp) + ")");
-  return s;
-}
-
-// Machine, dtypes (the machine's native 16-bit type when none is given), roofs, link facts and
-// calibration for one machine name.
-LlmSetup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::string& name) {
-  LlmSetup st;
-  st.model = model;
-  st.scenario = base_scenario(a);
-  MachineOptions mo = a.machine;
-  mo.machine = name;
-  st.machine = load_machine(mo);
-  st.scenario.dtypes = llm::make_dtypes(a.wdtype, a.adtype, a.kvdtype, a.cdtype,
-                                        llm::native_16bit(st.machine.roofs));
-  std::optional<ByteRate> interconnect;
-  if (!a.interconnect.empty()) {
-    interconnect =
+  llm::SetupOptions o;
+  o.tp = a.tp;
+  o.ep = a.ep;
+  o.cp = a.cp;
+  o.pp = a.pp;
+  o.micro_batches = a.micro_batches;
+  o.flash = a.flash;
+  o.mla = a.mla;
+  o.weights = a.wdtype;
+  o.activations = a.adtype;
+  o.kv_cache = a.kvdtype;
+  o.compute = a.cdtype;
+  if (!a.interconnect.empty())
+    o.interconnect =
         ByteRate(quantity(a.interconnect, Dimension::byte_rate, "--interconnect-bandwidth"));
-    if (interconnect->value <= 0)
-      throw InputError("--interconnect-bandwidth: must be > 0 (got '" + a.interconnect + "')");
-  }
-  st.roofs = llm::select_roofs(st.machine.roofs, st.scenario.dtypes.compute, interconnect);
-  std::optional<Seconds> latency;
-  if (!a.link_latency.empty()) {
-    latency = Seconds(quantity(a.link_latency, Dimension::seconds, "--link-latency"));
-    if (!(latency->value >= 0))
-      throw InputError("--link-latency: must be ≥ 0 (got '" + a.link_latency + "')");
-  }
-  std::optional<double> domain;
+  if (!a.link_latency.empty())
+    o.link_latency = Seconds(quantity(a.link_latency, Dimension::seconds, "--link-latency"));
   if (!a.domain_size.empty()) {
     const auto d = llm::parse_int_list(a.domain_size, "--domain-size");
     if (d.size() != 1) throw InputError("--domain-size: one number of devices");
-    domain = d.front();
+    o.domain_size = d.front();
   }
-  llm::apply_link_facts(st.roofs,
-                        llm::link_facts(st.machine.info, st.roofs.interconnect_name,
-                                        st.machine.origin.empty() ? name : st.machine.origin),
-                        latency, domain);
   if (!a.attainment.empty() && !a.calibrate.empty())
     throw InputError("give --attainment or --calibrate, not both");
-  if (!a.attainment.empty()) llm::apply_calibration(st.roofs, llm::parse_attainment(a.attainment));
+  if (!a.attainment.empty()) o.attainment = llm::parse_attainment(a.attainment);
   if (!a.calibrate.empty()) {
-    const MachineDocument measured = load_machine_file(a.calibrate);
-    llm::apply_calibration(st.roofs, llm::calibration_from(measured.roofs, a.calibrate, st.roofs,
-                                                           st.scenario.dtypes.compute));
+    o.calibrate = load_machine_file(a.calibrate).roofs;
+    o.calibrate_origin = a.calibrate;
   }
+  return o;
+}
+
+// The machine one name gives and the scenario on it.
+LlmSetup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::string& name) {
+  const llm::SetupOptions options = setup_options(a);
+  LlmSetup st;
+  st.model = model;
+  MachineOptions mo = a.machine;
+  mo.machine = name;
+  st.machine = load_machine(mo);
+  llm::Setup s = llm::setup(st.machine.roofs, st.machine.info,
+                            st.machine.origin.empty() ? name : st.machine.origin, options);
+  st.scenario = s.scenario;
+  st.roofs = std::move(s.roofs);
   return st;
 }
 

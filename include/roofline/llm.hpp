@@ -186,7 +186,7 @@ struct Scenario {
   /// each holds 1/cp of the KV cache.
   int cp = 1;
   /// Pipeline parallelism: the layers are split over pp stages (devices), the batch into
-  /// micro_batches (0: as many as stages) that flow through them (pipeline_step).
+  /// micro_batches (0: as many as stages, at most one per sequence) that flow through them (pipeline_step).
   int pp = 1;
   double micro_batches = 0;
   bool flash = false;  ///< fused attention: scores never reach memory
@@ -424,11 +424,53 @@ struct PipelineStep {
 /// both times equal the step's).
 PipelineStep pipeline_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r);
 
+/// The time an iteration of `step` (the whole replica's operators) spends in each of s.pp
+/// stages: the slowest stage (layers/pp of the per-layer operators and the heavier end) plus
+/// the send of its prompt_rows + decode_rows hidden states to the next stage (α–β).
+Seconds pipeline_stage_time(const ModelConfig& m, const Scenario& s, const StepResult& step,
+                            double prompt_rows, double decode_rows, const Roofs& r);
+
 /// Devices one model replica spans: tp · cp · pp.
 int replica_devices(const Scenario& s);
 /// What the parallel layout risks: tensor parallelism wider than the NVLink domain, a replica
 /// that spans domains, collectives without a known link latency.
 std::vector<std::string> parallel_warnings(const Scenario& s, const Roofs& r);
+
+// --- A scenario on a machine (setup.cpp) --------------------------------------------------
+
+/// The choices `roofline llm` and roofline.llm share besides the model, the lengths and what
+/// to compute: the parallel layout, the dtypes, the links and a calibration. Names in messages
+/// are the CLI's flags.
+struct SetupOptions {
+  int tp = 1;
+  bool ep = false;
+  int cp = 1;
+  int pp = 1;
+  double micro_batches = 0;  ///< 0: as many as pipeline stages, at most one per sequence
+  bool flash = false;
+  std::string mla = "auto";  ///< parse_mla_form
+  /// Dtype names; "" derives them as make_dtypes does, the weights in the machine's native
+  /// 16-bit type (native_16bit).
+  std::string weights, activations, kv_cache, compute;
+  std::optional<ByteRate> interconnect;  ///< replaces the machine's interconnect roof; > 0
+  std::optional<Seconds> link_latency;   ///< replaces the catalogue's α; ≥ 0
+  std::optional<double> domain_size;     ///< replaces the catalogue's NVLink domain; ≥ 1
+  /// Attainment factors (parse_attainment) or a measured machine's roofs to calibrate with
+  /// (calibration_from); at most one of the two.
+  std::optional<Calibration> attainment;
+  std::optional<RoofSet> calibrate;
+  std::string calibrate_origin;  ///< the measured document's path, for messages and the source
+};
+/// The scenario (batch and lengths left at their defaults) and the roofs it runs on.
+struct Setup {
+  Scenario scenario;
+  Roofs roofs;
+};
+/// Checks the options and sets up the scenario on a machine (its roofs, the `info` of its
+/// catalogue entry for link facts, `origin` naming where those came from). InputError naming
+/// the flag for a value out of range.
+Setup setup(const RoofSet& roofs, const nlohmann::json& info, const std::string& origin,
+            const SetupOptions& o);
 
 // --- The whole request (request.cpp) ---------------------------------------------------
 
@@ -481,7 +523,9 @@ struct ServingResult {
   double output_tokens_per_s = 0, input_tokens_per_s = 0, requests_per_s = 0;
   LatencyStats ttft, tpot, e2e;  ///< TTFT and E2E from admission; TPOT over tokens 2…N
   double mean_decode_batch = 0;  ///< requests in decode per step, on average
-  Seconds mean_step{0};
+  Seconds mean_step{0};          ///< makespan ÷ iterations (of all engines)
+  int stages = 1;                ///< pipeline stages
+  double engines = 1;            ///< iterations in flight: min(stages, concurrency)
 };
 ServingResult simulate_serving(const ModelConfig& m, const Scenario& s, const ServingOptions& o,
                                const Roofs& r);

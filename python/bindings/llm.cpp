@@ -40,65 +40,111 @@ double positive(double v, const char* what, bool zero_ok = false) {
   return v;
 }
 
-/// The scenario and roofs of one (batch, context) on a machine, as `roofline llm` sets them up
-/// from the same flags: an empty dtype takes the machine's native 16-bit type (bf16 on TPUs).
-struct Setup {
-  llm::Scenario s;
-  llm::Roofs roofs;
-};
-Setup setup(const Machine& machine, double batch, double context, std::optional<double> prompt,
-            int tp, bool flash, const std::string& weights, const std::string& activations,
-            const std::string& kv_cache, const std::string& compute,
-            std::optional<double> interconnect) {
-  Setup st;
-  st.s.batch = whole(batch, "batch");
-  st.s.context = whole(context, "context");
-  st.s.prompt = prompt ? whole(*prompt, "prompt") : st.s.context;
-  st.s.tp = tp;
-  st.s.flash = flash;
-  st.s.dtypes = llm::make_dtypes(weights, activations, kv_cache, compute,
-                                 llm::native_16bit(machine.doc.roofs));
-  std::optional<ByteRate> ic;
-  if (interconnect) ic = ByteRate(positive(*interconnect, "interconnect_byte_per_s"));
-  st.roofs = llm::select_roofs(machine.doc.roofs, st.s.dtypes.compute, ic);
-  return st;
+/// A keyword's value as T, or a TypeError naming the keyword and what it takes.
+template <class T>
+T keyword(const py::handle& v, const char* key, const char* takes) {
+  try {
+    return v.cast<T>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(key) + ": expected " + takes + " (got " +
+                         std::string(py::str(py::type::of(v).attr("__name__"))) + ")");
+  }
+}
+
+/// The scenario keywords every function shares — tp, ep, cp, pp, micro_batches, flash, mla,
+/// the dtypes, interconnect_byte_per_s, link_latency_s, domain_size, attainment, calibrate —
+/// as llm::SetupOptions (the flags of `roofline llm`); llm::setup checks the values. An
+/// unknown keyword is a TypeError, as Python's own functions give.
+llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
+  llm::SetupOptions o;
+  for (const auto& [k, v] : kw) {
+    const std::string key = py::str(k);
+    if (v.is_none() && key != "interconnect_byte_per_s" && key != "link_latency_s" &&
+        key != "domain_size" && key != "attainment" && key != "calibrate")
+      throw py::type_error(key + ": None is not a value here");
+    if (key == "tp")
+      o.tp = keyword<int>(v, "tp", "an int");
+    else if (key == "ep")
+      o.ep = keyword<bool>(v, "ep", "a bool");
+    else if (key == "cp")
+      o.cp = keyword<int>(v, "cp", "an int");
+    else if (key == "pp")
+      o.pp = keyword<int>(v, "pp", "an int");
+    else if (key == "micro_batches")
+      o.micro_batches = keyword<double>(v, "micro_batches", "a number");
+    else if (key == "flash")
+      o.flash = keyword<bool>(v, "flash", "a bool");
+    else if (key == "mla")
+      o.mla = keyword<std::string>(v, "mla", "'auto', 'absorbed' or 'naive'");
+    else if (key == "weights")
+      o.weights = keyword<std::string>(v, "weights", "a dtype name");
+    else if (key == "activations")
+      o.activations = keyword<std::string>(v, "activations", "a dtype name");
+    else if (key == "kv_cache")
+      o.kv_cache = keyword<std::string>(v, "kv_cache", "a dtype name");
+    else if (key == "compute")
+      o.compute = keyword<std::string>(v, "compute", "a dtype name");
+    else if (key == "interconnect_byte_per_s") {
+      if (!v.is_none()) o.interconnect = ByteRate(keyword<double>(v, key.c_str(), "a number"));
+    } else if (key == "link_latency_s") {
+      if (!v.is_none()) o.link_latency = Seconds(keyword<double>(v, key.c_str(), "a number"));
+    } else if (key == "domain_size") {
+      if (!v.is_none()) o.domain_size = keyword<double>(v, key.c_str(), "a number");
+    } else if (key == "attainment") {
+      if (!v.is_none())
+        o.attainment = llm::parse_attainment(
+            keyword<std::string>(v, key.c_str(), "a str such as 'compute=0.7,memory=0.85'"));
+    } else if (key == "calibrate") {
+      if (py::isinstance<Machine>(v)) {
+        const MachineDocument& d = v.cast<const Machine&>().doc;
+        o.calibrate = d.roofs;
+        o.calibrate_origin = d.origin.empty() ? d.roofs.name : d.origin;
+      } else if (!v.is_none()) {
+        const std::string path =
+            keyword<std::string>(v, key.c_str(), "a roofline.Machine or a machine file's path");
+        o.calibrate = load_machine_file(path).roofs;
+        o.calibrate_origin = path;
+      }
+    } else {
+      throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" + key +
+                           "'");
+    }
+  }
+  return o;
+}
+
+/// The scenario on a machine, as `roofline llm` sets it up from the same flags.
+llm::Setup setup(const Machine& machine, const py::kwargs& kw, const char* function) {
+  const MachineDocument& d = machine.doc;
+  return llm::setup(d.roofs, d.info, d.origin.empty() ? d.roofs.name : d.origin,
+                    setup_options(kw, function));
 }
 
 LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, double batch,
-                  double context, std::optional<double> prompt, const std::string& phase, int tp,
-                  bool flash, const std::string& weights, const std::string& activations,
-                  const std::string& kv_cache, const std::string& compute,
-                  std::optional<double> interconnect, std::optional<double> measured) {
+                  double context, std::optional<double> prompt, const std::string& phase,
+                  std::optional<double> measured, const py::kwargs& kw) {
   if (measured) positive(*measured, "measured_tokens_per_s");
-  const Setup st = setup(machine, batch, context, prompt, tp, flash, weights, activations, kv_cache,
-                         compute, interconnect);
-  return LlmReport{llm::analyse(model, st.s, llm::parse_phase(phase), st.roofs, measured),
+  llm::Setup st = setup(machine, kw, "analyse");
+  st.scenario.batch = whole(batch, "batch");
+  st.scenario.context = whole(context, "context");
+  st.scenario.prompt = prompt ? whole(*prompt, "prompt") : st.scenario.context;
+  return LlmReport{llm::analyse(model, st.scenario, llm::parse_phase(phase), st.roofs, measured),
                    machine.doc};
 }
 
-/// The keyword arguments every scenario function shares, after its own.
-#define ROOFLINE_LLM_SCENARIO_ARGS                                                \
-  py::arg("tp") = 1, py::arg("flash") = false, py::arg("weights") = "",           \
-  py::arg("activations") = "", py::arg("kv_cache") = "", py::arg("compute") = "", \
-  py::arg("interconnect_byte_per_s") = std::nullopt
-
 llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine,
-                           double output_tokens, double batch, double prompt, double chunk, int tp,
-                           bool flash, const std::string& weights, const std::string& activations,
-                           const std::string& kv_cache, const std::string& compute,
-                           std::optional<double> interconnect) {
-  const Setup st = setup(machine, batch, prompt, prompt, tp, flash, weights, activations, kv_cache,
-                         compute, interconnect);
-  return llm::request_timing(model, st.s, whole(output_tokens, "output_tokens"), st.roofs,
+                           double output_tokens, double batch, double prompt, double chunk,
+                           const py::kwargs& kw) {
+  llm::Setup st = setup(machine, kw, "request");
+  st.scenario.batch = whole(batch, "batch");
+  st.scenario.context = st.scenario.prompt = whole(prompt, "prompt");
+  return llm::request_timing(model, st.scenario, whole(output_tokens, "output_tokens"), st.roofs,
                              positive(chunk, "chunk", true));
 }
 
 llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, double concurrency,
                          const std::vector<std::pair<double, double>>& requests,
-                         double max_batched_tokens, double total_requests, int tp, bool flash,
-                         const std::string& weights, const std::string& activations,
-                         const std::string& kv_cache, const std::string& compute,
-                         std::optional<double> interconnect) {
+                         double max_batched_tokens, double total_requests, const py::kwargs& kw) {
   if (requests.empty()) throw InputError("requests: give at least one (prompt, output) pair");
   llm::ServingOptions o;
   o.concurrency = whole(concurrency, "concurrency");
@@ -108,16 +154,13 @@ llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, 
     o.requests.push_back({whole(prompt, "requests: prompt"), whole(output, "requests: output")});
   // Each request sets its own batch, prompt and context (simulate_serving); the rest of the
   // scenario is the CLI's defaults.
-  const Setup st = setup(machine, 1, 2048, std::nullopt, tp, flash, weights, activations, kv_cache,
-                         compute, interconnect);
-  return llm::simulate_serving(model, st.s, o, st.roofs);
+  const llm::Setup st = setup(machine, kw, "serve");
+  return llm::simulate_serving(model, st.scenario, o, st.roofs);
 }
 
 llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine& machine,
                                    py::object draft, double k, double alpha, double batch,
-                                   double context, int tp, bool flash, const std::string& weights,
-                                   const std::string& activations, const std::string& kv_cache,
-                                   const std::string& compute, std::optional<double> interconnect) {
+                                   double context, const py::kwargs& kw) {
   llm::SpeculativeOptions o;
   o.k = whole(k, "k");
   o.alpha = alpha;
@@ -127,18 +170,16 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
     o.draft_model = draft.cast<llm::ModelConfig>();
   else
     throw InputError("draft: a roofline.llm.Model, or 'mtp' (the target's own MTP modules)");
-  const Setup st = setup(machine, batch, context, std::nullopt, tp, flash, weights, activations,
-                         kv_cache, compute, interconnect);
-  return llm::speculative_decoding(model, st.s, o, st.roofs);
+  llm::Setup st = setup(machine, kw, "speculative");
+  st.scenario.batch = whole(batch, "batch");
+  st.scenario.context = st.scenario.prompt = whole(context, "context");
+  return llm::speculative_decoding(model, st.scenario, o, st.roofs);
 }
 
 llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine, double sequence,
                           double micro_batch, double global_batch, double dp,
                           const std::string& recompute, int zero, bool sequence_parallel,
-                          std::optional<double> measured_step_s, int tp, bool flash,
-                          const std::string& weights, const std::string& activations,
-                          const std::string& kv_cache, const std::string& compute,
-                          std::optional<double> interconnect) {
+                          std::optional<double> measured_step_s, const py::kwargs& kw) {
   llm::TrainingOptions o;
   o.sequence = sequence;
   o.micro_batch = micro_batch;
@@ -150,9 +191,8 @@ llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
   if (measured_step_s) o.measured_step_s = positive(*measured_step_s, "measured_step_s");
   // As `roofline llm --train`: the scenario's batch and context are the CLI's defaults; the
   // training options carry the sequence and batches.
-  const Setup st = setup(machine, 1, 2048, std::nullopt, tp, flash, weights, activations, kv_cache,
-                         compute, interconnect);
-  return llm::training_step(model, st.s, o, st.roofs);
+  const llm::Setup st = setup(machine, kw, "train");
+  return llm::training_step(model, st.scenario, o, st.roofs);
 }
 
 llm::TokenCost cost(double tokens_per_s, const Machine& machine, double devices,
@@ -173,6 +213,14 @@ void add_dict(py::class_<T>& c, Json to_json) {
 }
 
 }  // namespace
+
+/// The keywords every scenario function takes (setup_options), for the docstrings.
+#define ROOFLINE_LLM_SCENARIO_DOC                                                             \
+  "\n\nScenario keywords (the flags of `roofline llm`): tp=1, ep=False, cp=1, pp=1, "         \
+  "micro_batches=0, flash=False, mla='auto', weights/activations/kv_cache/compute='' (dtype " \
+  "names; '' = derived as the CLI does: weights in the machine's native 16-bit type), "       \
+  "interconnect_byte_per_s=None, link_latency_s=None, domain_size=None, attainment=None "     \
+  "('compute=0.7,memory=0.85'), calibrate=None (a measured roofline.Machine or its file)."
 
 void register_llm(py::module_& root) {
   py::module_ m = root.def_submodule("llm", "LLM inference on the roofline (docs/llm.md).");
@@ -364,23 +412,23 @@ void register_llm(py::module_& root) {
 
   m.def("request", &request, py::arg("model"), py::arg("machine"), py::arg("output_tokens"),
         py::arg("batch") = 1.0, py::arg("prompt") = 2048.0, py::arg("chunk") = 0.0,
-        ROOFLINE_LLM_SCENARIO_ARGS,
-        "`roofline llm --batch B --context S --output-tokens N [--chunk C]`: the whole request.");
+        "`roofline llm --batch B --context S --output-tokens N [--chunk C]`: the whole "
+        "request." ROOFLINE_LLM_SCENARIO_DOC);
   m.def("serve", &serve, py::arg("model"), py::arg("machine"), py::arg("concurrency"),
         py::arg("requests"), py::arg("max_batched_tokens") = 0.0, py::arg("total_requests") = 0.0,
-        ROOFLINE_LLM_SCENARIO_ARGS,
         "`roofline llm --concurrency C --requests P:N,...`: requests are (prompt, output) "
         "pairs, cycled; max_batched_tokens > 0 chunks prefills; total_requests 0 = max(8 × C, "
-        "len(requests)).");
+        "len(requests))." ROOFLINE_LLM_SCENARIO_DOC);
   m.def("speculative", &speculative, py::arg("model"), py::arg("machine"), py::arg("draft"),
         py::arg("k") = 4.0, py::arg("alpha") = 0.8, py::arg("batch") = 1.0,
-        py::arg("context") = 2048.0, ROOFLINE_LLM_SCENARIO_ARGS,
-        "`roofline llm --spec-k K --spec-alpha A --draft MODEL|mtp`: draft is a Model or 'mtp'.");
+        py::arg("context") = 2048.0,
+        "`roofline llm --spec-k K --spec-alpha A --draft MODEL|mtp`: draft is a Model or "
+        "'mtp'." ROOFLINE_LLM_SCENARIO_DOC);
   m.def("train", &train, py::arg("model"), py::arg("machine"), py::arg("sequence") = 4096.0,
         py::arg("micro_batch") = 1.0, py::arg("global_batch") = 0.0, py::arg("dp") = 1.0,
         py::arg("recompute") = "none", py::arg("zero") = 0, py::arg("sequence_parallel") = false,
-        py::arg("measured_step_s") = std::nullopt, ROOFLINE_LLM_SCENARIO_ARGS,
-        "`roofline llm --train`: one optimizer step.");
+        py::arg("measured_step_s") = std::nullopt,
+        "`roofline llm --train`: one optimizer step." ROOFLINE_LLM_SCENARIO_DOC);
   m.def("cost", &cost, py::arg("tokens_per_s"), py::arg("machine"), py::arg("devices") = 1.0,
         py::arg("price_per_hour") = std::nullopt, py::arg("power_w") = std::nullopt,
         "`roofline llm --cost [--price-per-hour P] [--power-w W]`: $/M tokens and J/token of a "
@@ -388,13 +436,9 @@ void register_llm(py::module_& root) {
 
   m.def("analyse", &analyse, py::arg("model"), py::arg("machine"), py::arg("batch") = 1.0,
         py::arg("context") = 2048.0, py::arg("prompt") = std::nullopt, py::arg("phase") = "decode",
-        py::arg("tp") = 1, py::arg("flash") = false, py::arg("weights") = "",
-        py::arg("activations") = "", py::arg("kv_cache") = "", py::arg("compute") = "",
-        py::arg("interconnect_byte_per_s") = std::nullopt,
         py::arg("measured_tokens_per_s") = std::nullopt,
-        "`roofline llm` for one batch and context: prompt None = the context; weights, "
-        "activations, kv_cache, compute are dtype names ('' = derived as the CLI does: weights in "
-        "the machine's native 16-bit type, bf16 where it has no fp16 roof).");
+        "`roofline llm` for one batch and context: prompt None = the "
+        "context." ROOFLINE_LLM_SCENARIO_DOC);
 }
 
 }  // namespace roofline::python

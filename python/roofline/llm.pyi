@@ -113,34 +113,50 @@ class Cost:
     notes: List[str]
     def to_dict(self) -> dict: ...
 
+# The scenario keywords (keyword-only) are the flags of `roofline llm`: --tp, --ep, --cp, --pp,
+# --micro-batches, --flash, --mla, the dtypes, --interconnect-bandwidth, --link-latency,
+# --domain-size, --attainment, --calibrate.
 def request(model: Model, machine: Machine, output_tokens: float, batch: float = 1,
-            prompt: float = 2048, chunk: float = 0, tp: int = 1, flash: bool = False,
-            weights: str = "", activations: str = "", kv_cache: str = "", compute: str = "",
-            interconnect_byte_per_s: Optional[float] = None) -> Request: ...
+    prompt: float = 2048, chunk: float = 0,
+    *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
+    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
+    link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Request: ...
 def serve(model: Model, machine: Machine, concurrency: float,
-          requests: List[Tuple[float, float]], max_batched_tokens: float = 0,
-          total_requests: float = 0, tp: int = 1, flash: bool = False, weights: str = "",
-          activations: str = "", kv_cache: str = "", compute: str = "",
-          interconnect_byte_per_s: Optional[float] = None) -> Serving: ...
+    requests: List[Tuple[float, float]], max_batched_tokens: float = 0,
+    total_requests: float = 0,
+    *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
+    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
+    link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Serving: ...
 def speculative(model: Model, machine: Machine, draft: Union[Model, str], k: float = 4,
-                alpha: float = 0.8, batch: float = 1, context: float = 2048, tp: int = 1,
-                flash: bool = False, weights: str = "", activations: str = "",
-                kv_cache: str = "", compute: str = "",
-                interconnect_byte_per_s: Optional[float] = None) -> Speculative: ...
+    alpha: float = 0.8, batch: float = 1, context: float = 2048,
+    *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
+    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
+    link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Speculative: ...
 def train(model: Model, machine: Machine, sequence: float = 4096, micro_batch: float = 1,
-          global_batch: float = 0, dp: float = 1, recompute: str = "none", zero: int = 0,
-          sequence_parallel: bool = False, measured_step_s: Optional[float] = None, tp: int = 1,
-          flash: bool = False, weights: str = "", activations: str = "", kv_cache: str = "",
-          compute: str = "", interconnect_byte_per_s: Optional[float] = None) -> Training: ...
+    global_batch: float = 0, dp: float = 1, recompute: str = "none", zero: int = 0,
+    sequence_parallel: bool = False, measured_step_s: Optional[float] = None,
+    *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
+    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
+    link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Training: ...
 def cost(tokens_per_s: float, machine: Machine, devices: float = 1,
          price_per_hour: Optional[float] = None, power_w: Optional[float] = None) -> Cost: ...
 
 def model(name_or_path: str) -> Model: ...
 def models() -> List[Model]: ...
 def analyse(model: Model, machine: Machine, batch: float = 1, context: float = 2048,
-            prompt: Optional[float] = None, phase: str = "decode", tp: int = 1,
-            flash: bool = False, weights: str = "", activations: str = "",
-            kv_cache: str = "", compute: str = "",
-            interconnect_byte_per_s: Optional[float] = None,
-            measured_tokens_per_s: Optional[float] = None) -> Report: ...
+    prompt: Optional[float] = None, phase: str = "decode",
+    measured_tokens_per_s: Optional[float] = None,
+    *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
+    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
+    link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Report: ...
 def chart(report: Report, title: Optional[str] = None) -> Chart: ...

@@ -145,26 +145,11 @@ std::vector<std::string> parallel_warnings(const Scenario& s, const Roofs& r) {
   return w;
 }
 
-// The slowest stage holds layers/pp of the per-layer operators and the heavier end: the
-// embedding (first stage) or the final norm, LM head and logits (last stage). Each boundary
-// passes one micro-batch's hidden states, rows·d activations, sent by one stage and received
-// by the next: counted twice against the bidirectional roof, one message (α).
-PipelineStep pipeline_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r) {
-  PipelineStep p;
-  p.stages = std::max(1, s.pp);
-  const double stages = p.stages;
-  p.micro_batches = s.micro_batches > 0 ? s.micro_batches : stages;
-  if (p.stages == 1) p.micro_batches = 1;
-  if (p.micro_batches > s.batch)
-    throw InputError("--micro-batches " + format_number(p.micro_batches) + " exceeds --batch " +
-                     format_number(s.batch) + ": a micro-batch holds at least one sequence");
-  if (stages > m.layers)
-    throw InputError("--pp " + std::to_string(s.pp) + ": more stages than the " +
-                     format_number(m.layers) + " layers of " + m.name);
-  p.micro_batch = s.batch / p.micro_batches;
-  Scenario one = s;
-  one.batch = p.micro_batch;
-  const StepResult st = evaluate_step(m, one, phase, r);
+namespace {
+
+// The slowest of `stages` stages of a step: layers/pp of the per-layer operators and the heavier
+// end, the embedding (first stage) or the final norm, LM head and logits (last stage).
+Seconds slowest_stage(const StepResult& st, double stages) {
   double layers_time = 0, first = 0, last = 0;
   for (std::size_t i = 0; i < st.cost.size; ++i) {
     const OpCost& op = st.cost.ops[i];
@@ -176,22 +161,63 @@ PipelineStep pipeline_step(const ModelConfig& m, const Scenario& s, Phase phase,
     else
       last += t;
   }
+  return Seconds(layers_time / stages + std::max(first, last));
+}
+
+// Hidden states crossing one stage boundary, one way: each tensor-parallel device sends its
+// replica of rows·d activations; prompt rows are split over the cp devices of a prompt.
+double boundary_bytes(const ModelConfig& m, const Scenario& s, double prompt_rows,
+                      double decode_rows) {
+  return (prompt_rows / std::max(1, s.cp) + decode_rows) * m.hidden * s.dtypes.activations.bytes;
+}
+
+// Hidden states sent by one stage and received by the next: twice the bytes against the
+// bidirectional interconnect roof, one message (α).
+Seconds boundary_time(const ModelConfig& m, const Scenario& s, double prompt_rows,
+                      double decode_rows, const Roofs& r) {
+  if (!r.interconnect)
+    throw InputError("--pp " + std::to_string(s.pp) + ": machine '" + r.machine +
+                     "' has no roof of kind \"interconnect\"; give --interconnect-bandwidth");
+  const double bytes = 2 * boundary_bytes(m, s, prompt_rows, decode_rows);
+  return Seconds(bytes / r.interconnect->value + (r.link_latency ? r.link_latency->value : 0));
+}
+
+}  // namespace
+
+Seconds pipeline_stage_time(const ModelConfig& m, const Scenario& s, const StepResult& step,
+                            double prompt_rows, double decode_rows, const Roofs& r) {
+  return slowest_stage(step, std::max(1, s.pp)) + boundary_time(m, s, prompt_rows, decode_rows, r);
+}
+
+// The slowest stage holds layers/pp of the per-layer operators and the heavier end: the
+// embedding (first stage) or the final norm, LM head and logits (last stage). Each boundary
+// passes one micro-batch's hidden states, rows·d activations, sent by one stage and received
+// by the next: counted twice against the bidirectional roof, one message (α).
+PipelineStep pipeline_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r) {
+  PipelineStep p;
+  p.stages = std::max(1, s.pp);
+  const double stages = p.stages;
+  p.micro_batches =
+      s.micro_batches > 0 ? s.micro_batches : std::max(1.0, std::min(stages, std::floor(s.batch)));
+  if (p.stages == 1) p.micro_batches = 1;
+  if (p.micro_batches > s.batch)
+    throw InputError("--micro-batches " + format_number(p.micro_batches) + " exceeds --batch " +
+                     format_number(s.batch) + ": a micro-batch holds at least one sequence");
+  if (stages > m.layers)
+    throw InputError("--pp " + std::to_string(s.pp) + ": more stages than the " +
+                     format_number(m.layers) + " layers of " + m.name);
+  p.micro_batch = s.batch / p.micro_batches;
+  Scenario one = s;
+  one.batch = p.micro_batch;
+  const StepResult st = evaluate_step(m, one, phase, r);
   if (stages == 1) {
     p.stage = st.time;
   } else {
-    p.stage = Seconds(layers_time / stages + std::max(first, last));
     const double rows = phase == Phase::prefill ? p.micro_batch * s.prompt : p.micro_batch;
-    const double cp = std::max(1, s.cp);
-    // Each tensor-parallel device sends its replica of the hidden states (rows·d, split over
-    // the cp devices of a prompt).
-    const double bytes =
-        rows / (phase == Phase::prefill ? cp : 1) * m.hidden * s.dtypes.activations.bytes;
-    p.transfer_bytes = Bytes(2 * bytes);
-    if (!r.interconnect)
-      throw InputError("--pp " + std::to_string(s.pp) + ": machine '" + r.machine +
-                       "' has no roof of kind \"interconnect\"; give --interconnect-bandwidth");
-    p.transfer =
-        Seconds(2 * bytes / r.interconnect->value + (r.link_latency ? r.link_latency->value : 0));
+    const bool prompt = phase == Phase::prefill;
+    p.stage = slowest_stage(st, stages);
+    p.transfer_bytes = Bytes(2 * boundary_bytes(m, s, prompt ? rows : 0, prompt ? 0 : rows));
+    p.transfer = boundary_time(m, s, prompt ? rows : 0, prompt ? 0 : rows, r);
   }
   const double per = p.stage.value + p.transfer.value;
   p.fill_drain = Seconds((p.micro_batches + stages - 1) * per);

@@ -82,6 +82,9 @@ std::string render_serving_text(const ServingResult& s) {
       (o.max_batched_tokens > 0
            ? ", chunked prefill within " + format_number(o.max_batched_tokens) + " tokens per step"
            : ", whole prompts per step") +
+      (s.stages > 1 ? ", " + std::to_string(s.stages) + " pipeline stages with " +
+                          format_number(s.engines) + " batches in flight"
+                    : std::string()) +
       ")\n";
   out += "  " + format_number(s.output_tokens_per_s, 4) + " output tokens/s, " +
          format_number(s.input_tokens_per_s, 4) + " prompt tokens/s, " +
@@ -114,7 +117,9 @@ nlohmann::json serving_to_json(const ServingResult& s) {
           {"tpot", latency_json(s.tpot)},
           {"e2e", latency_json(s.e2e)},
           {"mean_decode_batch", s.mean_decode_batch},
-          {"mean_step", s.mean_step.value}};
+          {"mean_step", s.mean_step.value},
+          {"pipeline_stages", s.stages},
+          {"engines", s.engines}};
 }
 
 std::string render_speculative_text(const SpeculativeResult& s, const Roofs& r) {

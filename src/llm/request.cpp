@@ -122,19 +122,29 @@ RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double out
   return t;
 }
 
+// A continuous-batching engine (Yu et al., Orca, OSDI 2022): every iteration takes the decode
+// token of each running request and, within the token budget, prompt tokens in admission order.
+// With pipeline stages, pp engines (one per micro-batch in flight, as pipelined serving engines
+// run "virtual engines") share the stages: the concurrency is split evenly, each engine's
+// iteration passes every stage in turn, and an engine starts its next iteration once its last
+// one has left the final stage (its tokens are needed). Every stage of an iteration takes the
+// slowest stage's time plus the send to the next (pipeline_stage_time), as pipeline_step does.
 ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const ServingOptions& o,
                                const Roofs& r) {
   if (o.requests.empty()) throw InputError("--requests: no requests to serve");
   if (!(o.concurrency >= 1) || o.concurrency != std::floor(o.concurrency) || o.concurrency > 1e6)
     throw InputError("--concurrency: must be a whole number ≥ 1 (got " +
                      format_number(o.concurrency) + ")");
-  if (o.max_batched_tokens < 0 ||
-      (o.max_batched_tokens > 0 && o.max_batched_tokens < o.concurrency))
+  const int stages = std::max(1, base.pp);
+  if (static_cast<double>(stages) > m.layers)
+    throw InputError("--pp " + std::to_string(base.pp) + ": more stages than the " +
+                     format_number(m.layers) + " layers of " + m.name);
+  const double engines = std::min<double>(stages, o.concurrency);
+  const double per_engine = std::ceil(o.concurrency / engines);
+  if (o.max_batched_tokens < 0 || (o.max_batched_tokens > 0 && o.max_batched_tokens < per_engine))
     throw InputError("--max-batched-tokens " + format_number(o.max_batched_tokens) +
-                     ": must hold a decode token for each of the " + format_number(o.concurrency) +
-                     " concurrent requests (or be 0: no chunking)");
-  if (base.pp > 1)
-    throw InputError("--concurrency with --pp: pipelined continuous batching is not modelled");
+                     ": must hold a decode token for each of the " + format_number(per_engine) +
+                     " concurrent requests of an engine (or be 0: no chunking)");
   for (const Request& q : o.requests) {
     Scenario s = base;
     s.batch = 1;
@@ -144,6 +154,8 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
   }
   ServingResult res;
   res.options = o;
+  res.stages = stages;
+  res.engines = engines;
   const double total = o.total_requests > 0
                            ? o.total_requests
                            : std::max(8 * o.concurrency, static_cast<double>(o.requests.size()));
@@ -155,23 +167,52 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
     Request q;
     double prefilled = 0, generated = 0, admitted = 0, first = 0;
   };
-  std::vector<Live> live;
+  struct Engine {
+    std::vector<Live> live;
+    double ready = 0;  // when its next iteration may enter the first stage
+  };
+  std::vector<Engine> engine(static_cast<std::size_t>(engines));
+  std::vector<double> stage_free(static_cast<std::size_t>(stages), 0);
+  std::vector<double> arrivals(static_cast<std::size_t>(std::min(o.concurrency, total)), 0);
   std::vector<SequenceGroup> groups;
   std::vector<double> ttft, tpot, e2e;
-  double next = 0, done = 0, t = 0, input_tokens = 0, output_tokens = 0, decode_rows = 0;
+  double next = static_cast<double>(arrivals.size()), done = 0, end = 0;
+  double input_tokens = 0, output_tokens = 0, decode_rows = 0;
   const auto n = static_cast<double>(o.requests.size());
+  double admitted_count = 0;
   while (done < total) {
-    while (static_cast<double>(live.size()) < o.concurrency && next < total) {
-      Live l;
-      l.q = o.requests[static_cast<std::size_t>(std::fmod(next, n))];
-      l.admitted = t;
-      live.push_back(l);
-      ++next;
+    // The engine whose next iteration can start first (the lowest index among equals); an
+    // engine with nothing to do waits for the next arrival.
+    const double first_arrival =
+        arrivals.empty() ? std::numeric_limits<double>::infinity() : arrivals.front();
+    std::size_t e = engine.size();
+    double start = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < engine.size(); ++i) {
+      const double ready =
+          std::max(engine[i].ready, engine[i].live.empty() ? first_arrival : engine[i].ready);
+      const double t = std::max(ready, stage_free[0]);
+      if (t < start) {
+        start = t;
+        e = i;
+      }
     }
-    // One step: decode tokens first, then prompt tokens in admission order within the budget.
+    if (e == engine.size()) throw Error("llm: serving simulation has no work left");
+    Engine& en = engine[e];
+    // Requests that have arrived by the start join, up to the engine's share.
+    while (!arrivals.empty() && arrivals.front() <= start &&
+           static_cast<double>(en.live.size()) < per_engine) {
+      Live l;
+      l.q = o.requests[static_cast<std::size_t>(std::fmod(admitted_count, n))];
+      l.admitted = arrivals.front();
+      arrivals.erase(arrivals.begin());
+      en.live.push_back(l);
+      ++admitted_count;
+    }
+    // One iteration: decode tokens first, then prompt tokens in admission order within the
+    // budget.
     groups.clear();
-    double left = budget, decoding = 0;
-    for (const Live& l : live)
+    double left = budget, decoding = 0, prompt_rows = 0;
+    for (const Live& l : en.live)
       if (l.prefilled >= l.q.prompt) {
         SequenceGroup g;
         g.fresh = 1;
@@ -180,9 +221,9 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
         left -= 1;
         ++decoding;
       }
-    std::vector<double> chunk(live.size(), 0);
-    for (std::size_t i = 0; i < live.size() && left > 0; ++i) {
-      const Live& l = live[i];
+    std::vector<double> chunk(en.live.size(), 0);
+    for (std::size_t i = 0; i < en.live.size() && left > 0; ++i) {
+      const Live& l = en.live[i];
       if (l.prefilled >= l.q.prompt) continue;
       const double c = std::min(l.q.prompt - l.prefilled, left);
       SequenceGroup g;
@@ -193,18 +234,32 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
       groups.push_back(g);
       chunk[i] = c;
       left -= c;
+      prompt_rows += c;
     }
     const bool prompts = static_cast<double>(groups.size()) > decoding;
     const Phase phase = !prompts ? Phase::decode : decoding > 0 ? Phase::mixed : Phase::prefill;
     const StepResult step =
         evaluate_cost(step_cost(m, base, phase, groups.data(), groups.size()), base, r);
-    t += step.time.value;
+    // Through the stages: each takes the iteration's stage time once it and the stage are free.
+    double t = start;
+    if (stages == 1) {
+      t += step.time.value;
+      stage_free[0] = t;
+    } else {
+      const double tau = pipeline_stage_time(m, base, step, prompt_rows, decoding, r).value;
+      for (double& free : stage_free) {
+        t = std::max(t, free) + tau;
+        free = t;
+      }
+    }
+    en.ready = t;
+    end = std::max(end, t);
     res.steps += 1;
     res.mixed_steps += phase == Phase::mixed;
     decode_rows += decoding;
-    // Advance every request by what the step did for it.
-    for (std::size_t i = 0; i < live.size(); ++i) {
-      Live& l = live[i];
+    // Advance every request of the engine by what the iteration did for it.
+    for (std::size_t i = 0; i < en.live.size(); ++i) {
+      Live& l = en.live[i];
       if (chunk[i] > 0) {
         l.prefilled += chunk[i];
         input_tokens += chunk[i];
@@ -219,28 +274,33 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
         output_tokens += 1;
       }
     }
-    for (std::size_t i = 0; i < live.size();) {
-      const Live& l = live[i];
+    // Finished requests leave; their clients send the next ones at once (a closed loop).
+    for (std::size_t i = 0; i < en.live.size();) {
+      const Live& l = en.live[i];
       if (l.prefilled >= l.q.prompt && l.generated >= l.q.output) {
         e2e.push_back(t - l.admitted);
         if (l.q.output > 1) tpot.push_back((t - l.first) / (l.q.output - 1));
-        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+        en.live.erase(en.live.begin() + static_cast<std::ptrdiff_t>(i));
         ++done;
+        if (next < total) {
+          arrivals.insert(std::upper_bound(arrivals.begin(), arrivals.end(), t), t);
+          ++next;
+        }
       } else {
         ++i;
       }
     }
     if (res.steps > 5e7) throw Error("llm: serving simulation did not finish");
   }
-  res.makespan = Seconds(t);
-  res.output_tokens_per_s = output_tokens / t;
-  res.input_tokens_per_s = input_tokens / t;
-  res.requests_per_s = total / t;
+  res.makespan = Seconds(end);
+  res.output_tokens_per_s = output_tokens / end;
+  res.input_tokens_per_s = input_tokens / end;
+  res.requests_per_s = total / end;
   res.ttft = stats_of(ttft);
   res.tpot = stats_of(tpot);
   res.e2e = stats_of(e2e);
   res.mean_decode_batch = decode_rows / res.steps;
-  res.mean_step = Seconds(t / res.steps);
+  res.mean_step = Seconds(end / res.steps);
   return res;
 }
 

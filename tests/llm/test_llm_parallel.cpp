@@ -107,6 +107,76 @@ TEST(LlmParallel, LinkFactsFromAMachineDocument) {
   }
 }
 
+TEST(LlmSetup, OneSetupForTheCliAndPython) {
+  // llm::setup is what `roofline llm` and roofline.llm both call: the layout goes into the
+  // scenario, flags win over the document's link facts, and a calibration scales the roofs.
+  const MachineDocument doc = load_machine_file(kData + "a100-80gb.json");
+  SetupOptions o;
+  o.tp = 4;
+  o.ep = true;
+  o.cp = 2;
+  o.pp = 3;
+  o.micro_batches = 6;
+  o.flash = true;
+  o.mla = "naive";
+  o.link_latency = Seconds(2e-6);
+  o.domain_size = 4;
+  o.attainment = parse_attainment("compute=0.5,memory=0.8");
+  const llm::Setup st = setup(doc.roofs, doc.info, "a100-80gb.json", o);
+  EXPECT_EQ(st.scenario.tp, 4);
+  EXPECT_TRUE(st.scenario.ep);
+  EXPECT_EQ(st.scenario.cp, 2);
+  EXPECT_EQ(st.scenario.pp, 3);
+  EXPECT_EQ(st.scenario.micro_batches, 6);
+  EXPECT_TRUE(st.scenario.flash);
+  EXPECT_EQ(st.scenario.mla_form, MlaForm::naive);
+  EXPECT_EQ(st.scenario.dtypes.weights.name, "fp16");  // the A100's native 16-bit type
+  EXPECT_DOUBLE_EQ(st.roofs.link_latency->value, 2e-6);
+  EXPECT_EQ(st.roofs.link_latency_source, "--link-latency");
+  EXPECT_EQ(*st.roofs.domain_size, 4);
+  const Roofs plain = a100();
+  EXPECT_DOUBLE_EQ(st.roofs.peak.value, 0.5 * plain.peak.value);
+  EXPECT_DOUBLE_EQ(st.roofs.bandwidth.value, 0.8 * plain.bandwidth.value);
+
+  // Each value out of range is refused, naming the flag.
+  auto refused = [&](SetupOptions bad, const std::string& flag) {
+    try {
+      setup(doc.roofs, doc.info, "a100-80gb.json", bad);
+      ADD_FAILURE() << flag << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
+    }
+  };
+  SetupOptions b;
+  b.tp = 0;
+  refused(b, "--tp");
+  b = {};
+  b.cp = 0;
+  refused(b, "--cp");
+  b = {};
+  b.pp = -1;
+  refused(b, "--pp");
+  b = {};
+  b.micro_batches = 1.5;
+  refused(b, "--micro-batches");
+  b = {};
+  b.interconnect = ByteRate(0);
+  refused(b, "--interconnect-bandwidth");
+  b = {};
+  b.link_latency = Seconds(-1e-6);
+  refused(b, "--link-latency");
+  b = {};
+  b.domain_size = 0.5;
+  refused(b, "--domain-size");
+  b = {};
+  b.mla = "sideways";
+  refused(b, "--mla");
+  b = {};
+  b.attainment = Calibration{};
+  b.calibrate = doc.roofs;
+  refused(b, "--attainment or --calibrate");
+}
+
 TEST(LlmParallel, TensorParallelBeyondTheDomainWarns) {
   const ModelConfig& m = preset("llama-3-70b");
   Scenario s = scenario(1, 1024, 1024);

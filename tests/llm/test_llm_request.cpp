@@ -166,6 +166,50 @@ TEST(LlmServing, OneAtATimeIsTheSingleRequest) {
   EXPECT_EQ(sv.mixed_steps, 0);
 }
 
+TEST(LlmServing, PipelineStagesServeOneBatchPerStage) {
+  // --pp 2 on two A100s over NVLink (llama-2-13b, 2 μs per message).
+  const ModelConfig& m = preset("llama-2-13b");
+  Roofs r = a100();
+  apply_link_facts(r, LinkFacts{}, Seconds(2e-6), std::nullopt);
+  Scenario s = scenario(1, 512);
+  s.pp = 2;
+  // Concurrency 1: one engine, each iteration through both stages before the next starts —
+  // the prefill is (1 + 2 − 1) stage times and each decode step max(1, 2) of them (GPipe with
+  // one micro-batch): exactly the request of one sequence through the pipeline.
+  ServingOptions o;
+  o.concurrency = 1;
+  o.requests = {{512, 32}};
+  o.total_requests = 1;
+  const ServingResult one = simulate_serving(m, s, o, r);
+  const RequestTiming alone = request_timing(m, s, 32, r);
+  EXPECT_NEAR(one.e2e.mean.value, alone.e2e.value, 1e-12 * alone.e2e.value);
+  EXPECT_NEAR(one.ttft.mean.value, alone.ttft.value, 1e-12 * alone.ttft.value);
+  EXPECT_EQ(one.stages, 2);
+  EXPECT_EQ(one.engines, 1);
+  // The pipeline's stage time: half the layers of the step, the heavier end, and the boundary
+  // (2 · rows · d · 2 bytes over NVLink's 600 GB/s, plus α).
+  const StepResult prefill = evaluate_step(m, s, Phase::prefill, r);
+  const Seconds tau = pipeline_stage_time(m, s, prefill, 512, 0, r);
+  const double boundary = 2 * 512 * m.hidden * 2 / 600e9 + 2e-6;
+  EXPECT_GT(tau.value, 0.5 * prefill.time.value);
+  EXPECT_LT(tau.value, 0.5 * prefill.time.value + boundary + 0.1 * prefill.time.value);
+  EXPECT_NEAR(alone.ttft.value, 2 * tau.value, 1e-12 * tau.value);
+  // Concurrency 2: two engines, one request each, interleaved in the stages. Two requests take
+  // hardly longer than one (the second enters a stage behind the first), so the tokens/s
+  // nearly double — where without the pipeline's second batch they would not move.
+  o.concurrency = 2;
+  o.total_requests = 2;
+  const ServingResult two = simulate_serving(m, s, o, r);
+  EXPECT_EQ(two.engines, 2);
+  EXPECT_GE(two.makespan.value, alone.e2e.value);
+  EXPECT_LE(two.makespan.value, alone.e2e.value + 2 * tau.value);
+  EXPECT_GT(two.output_tokens_per_s, 1.8 * one.output_tokens_per_s);
+  EXPECT_LE(two.output_tokens_per_s, 2 * one.output_tokens_per_s);
+  // More stages than layers is refused, as for one request.
+  s.pp = 41;
+  EXPECT_THROW(simulate_serving(m, s, o, r), InputError);
+}
+
 TEST(LlmServing, AWaveOfIdenticalRequestsIsTheStaticBatch) {
   // Concurrency 8, 8 identical requests: all admitted at once, one prefill of 8 prompts, then
   // the decode steps of batch 8 — request_timing at batch 8.

@@ -1,0 +1,129 @@
+"""roofline.llm's scenario keywords — pipeline, expert and context parallelism, the link facts,
+a calibration — against `roofline llm --json` with the same flags: both set the scenario up
+through the library's one llm::setup, so the objects must be equal, number for number."""
+import json
+
+import pytest
+
+import roofline
+
+
+@pytest.fixture(scope="module")
+def h100():
+    return roofline.Machine("h100-sxm")
+
+
+def test_pipeline_stages_equal_the_cli(cli_json, h100):
+    c = cli_json("llm", "--model", "llama-2-70b", "--hw", "h100-sxm", "--tp", "2", "--pp", "4",
+                 "--micro-batches", "8", "--batch", "16", "--context", "2048")
+    r = roofline.llm.analyse(roofline.llm.model("llama-2-70b"), h100, batch=16, context=2048,
+                             tp=2, pp=4, micro_batches=8)
+    assert r.to_dict() == c
+    # The pipeline is in the report: GPipe's bubble (p − 1)/(m + p − 1) = 3/11 (Huang et al.
+    # 2019), the same as without the keywords it is not.
+    d = json.dumps(c)
+    assert "pipeline" in d
+    plain = roofline.llm.analyse(roofline.llm.model("llama-2-70b"), h100, batch=16,
+                                 context=2048, tp=2)
+    assert plain.to_dict() != r.to_dict()
+
+
+def test_expert_and_context_parallel_equal_the_cli(cli_json, h100):
+    c = cli_json("llm", "--model", "mixtral-8x7b", "--hw", "h100-sxm", "--tp", "4", "--ep",
+                 "--cp", "2", "--batch", "4", "--context", "8192")
+    r = roofline.llm.analyse(roofline.llm.model("mixtral-8x7b"), h100, batch=4, context=8192,
+                             tp=4, ep=True, cp=2)
+    assert r.to_dict() == c
+    tp_only = roofline.llm.analyse(roofline.llm.model("mixtral-8x7b"), h100, batch=4,
+                                   context=8192, tp=4)
+    assert tp_only.to_dict() != r.to_dict()
+
+
+def test_link_latency_and_domain_equal_the_cli(cli_json, h100):
+    c = cli_json("llm", "--model", "llama-3-70b", "--hw", "h100-sxm", "--tp", "16",
+                 "--domain-size", "8", "--link-latency", "3 us")
+    r = roofline.llm.analyse(roofline.llm.model("llama-3-70b"), h100, tp=16, domain_size=8,
+                             link_latency_s=3e-6)
+    assert r.to_dict() == c
+    # --tp 16 over an 8-device domain is warned about, in both.
+    assert any("exceeds the 8-device" in w for w in r.warnings), r.warnings
+    # The latency is paid: one more microsecond per ring step makes the step slower.
+    slower = roofline.llm.analyse(roofline.llm.model("llama-3-70b"), h100, tp=16,
+                                  domain_size=8, link_latency_s=4e-6)
+    assert slower.time_per_token_s > r.time_per_token_s
+
+
+def test_attainment_scales_the_roofs_as_the_cli(cli_json, h100):
+    c = cli_json("llm", "--model", "llama-2-7b", "--hw", "h100-sxm",
+                 "--attainment", "compute=0.7,memory=0.85")
+    r = roofline.llm.analyse(roofline.llm.model("llama-2-7b"), h100,
+                             attainment="compute=0.7,memory=0.85")
+    assert r.to_dict() == c
+    plain = roofline.llm.analyse(roofline.llm.model("llama-2-7b"), h100)
+    assert r.peak_flop_per_s == pytest.approx(0.7 * plain.peak_flop_per_s, rel=1e-12)
+    assert r.bandwidth_byte_per_s == pytest.approx(0.85 * plain.bandwidth_byte_per_s, rel=1e-12)
+
+
+def test_calibrate_with_a_measured_machine_as_the_cli(cli_json, tmp_path):
+    measured = {
+        "schema": "roofline.machine", "version": 1, "name": "measured-a100",
+        "default_memory": "HBM",
+        "compute": [{"name": "fp16 tensor (measured)", "precision": "fp16", "peak": 250e12,
+                     "provenance": "measured", "source": "test"}],
+        "memory": [{"level": "HBM", "bandwidth": 1.7e12, "provenance": "measured",
+                    "source": "test"}]}
+    path = tmp_path / "measured.json"
+    path.write_text(json.dumps(measured))
+    c = cli_json("llm", "--model", "llama-2-7b", "--hw", "a100-80gb", "--calibrate", str(path))
+    a100 = roofline.Machine("a100-80gb")
+    by_path = roofline.llm.analyse(roofline.llm.model("llama-2-7b"), a100, calibrate=str(path))
+    assert by_path.to_dict() == c
+    # The attainment is the measured roof over the datasheet's: 1.7 / 2.039 of the HBM roof
+    # (the A100 80GB datasheet's 2,039 GB/s).
+    plain = roofline.llm.analyse(roofline.llm.model("llama-2-7b"), a100)
+    assert by_path.bandwidth_byte_per_s == pytest.approx(1.7e12, rel=1e-12)
+    assert plain.bandwidth_byte_per_s == pytest.approx(2.039e12, rel=1e-12)
+    # A Machine object calibrates as its file does.
+    by_machine = roofline.llm.analyse(roofline.llm.model("llama-2-7b"), a100,
+                                      calibrate=roofline.Machine(str(path)))
+    assert by_machine.bandwidth_byte_per_s == by_path.bandwidth_byte_per_s
+    assert by_machine.peak_flop_per_s == by_path.peak_flop_per_s
+
+
+def test_keywords_reach_request_serving_speculative_and_training(cli_json, h100):
+    m = roofline.llm.model("llama-2-70b")
+    c = cli_json("llm", "--model", "llama-2-70b", "--hw", "h100-sxm", "--tp", "2", "--pp", "2",
+                 "--batch", "4", "--context", "1024", "--output-tokens", "64",
+                 "--concurrency", "4", "--requests", "1024:64", "--link-latency", "2 us")
+    req = roofline.llm.request(m, h100, output_tokens=64, batch=4, prompt=1024, tp=2, pp=2,
+                               link_latency_s=2e-6)
+    assert req.to_dict() == c["request"]
+    sv = roofline.llm.serve(m, h100, concurrency=4, requests=[(1024, 64)], tp=2, pp=2,
+                            link_latency_s=2e-6)
+    assert sv.to_dict() == c["serving"]
+    t = cli_json("llm", "--model", "llama-2-70b", "--hw", "h100-sxm", "--train", "--tp", "8",
+                 "--dp", "4", "--global-batch", "64", "--link-latency", "2 us")
+    tr = roofline.llm.train(m, h100, dp=4, global_batch=64, tp=8, link_latency_s=2e-6)
+    assert tr.to_dict() == t["training"]
+    # What the CLI refuses, the bindings refuse with its message.
+    with pytest.raises(roofline.InputError, match="--train with --pp"):
+        roofline.llm.train(m, h100, tp=8, pp=2)
+
+
+def test_scenario_keywords_are_checked():
+    m = roofline.llm.model("llama-2-7b")
+    h = roofline.Machine("h100-sxm")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'pipeline'"):
+        roofline.llm.analyse(m, h, pipeline=2)
+    with pytest.raises(TypeError, match="pp: expected an int"):
+        roofline.llm.analyse(m, h, pp="two")
+    with pytest.raises(roofline.InputError, match="--pp: must be ≥ 1"):
+        roofline.llm.analyse(m, h, pp=0)
+    with pytest.raises(roofline.InputError, match="--link-latency: must be ≥ 0"):
+        roofline.llm.analyse(m, h, link_latency_s=-1e-6)
+    with pytest.raises(roofline.InputError, match="--attainment or --calibrate"):
+        roofline.llm.analyse(m, h, attainment="compute=0.5,memory=0.5", calibrate=h)
+    with pytest.raises(roofline.InputError, match="--attainment"):
+        roofline.llm.analyse(m, h, attainment="speed=0.5")
+    with pytest.raises(roofline.InputError, match="--mla"):
+        roofline.llm.analyse(m, h, mla="sideways")
