@@ -12,7 +12,7 @@ interest whose CPU interval contains its start on the same thread; an operator's
 length of the union of its activities' intervals (overlapping streams are not counted twice).
 """
 
-__all__ = ["is_device_event", "gpu_seconds"]
+__all__ = ["is_device_event", "gpu_seconds", "redispatched"]
 
 
 def is_device_event(event):
@@ -59,3 +59,29 @@ def gpu_seconds(events, operators):
         for k in device[launch.correlation_id()]:
             per_op.setdefault(best[1], []).append((k.start_us(), k.start_us() + k.duration_us()))
     return {i: _union_us(iv) * 1e-6 for i, iv in per_op.items()}
+
+
+def redispatched(events):
+    """Indices of the CPU events that enclose another of the same name, input shapes and thread.
+
+    Under a Python dispatch mode (torch's FlopCounterMode is one) every operator is recorded
+    twice: once as the mode receives it and once as the mode runs it, the second inside the
+    first. The inner record is the operator's own work; the outer adds the mode's Python. The
+    outer ones are these indices.
+    """
+    drop = set()
+    open_by_key = {}
+    order = sorted((i for i, e in enumerate(events) if not is_device_event(e)),
+                   key=lambda i: (events[i].start_us(), -events[i].duration_us()))
+    for i in order:
+        e = events[i]
+        key = (e.name(), e.start_thread_id(), tuple(tuple(s) for s in e.shapes()))
+        stack = open_by_key.setdefault(key, [])
+        start, end = e.start_us(), e.start_us() + e.duration_us()
+        while stack and stack[-1][0] < start:
+            stack.pop()  # ended before this one began
+        if stack and end <= stack[-1][0]:
+            drop.add(stack[-1][1])
+        stack.append((end, i))
+    return drop
+

@@ -13,7 +13,13 @@ Where each number comes from:
 
 * W is torch's own FLOP count: the profiler's ``with_flops`` (torch 1.13: matrix products
   ``aten::mm``, ``aten::addmm``, ``aten::bmm``, ``aten::conv2d`` and the elementwise
-  ``aten::mul``/``aten::add``). Operators torch gives no FLOP count for are left out.
+  ``aten::mul``/``aten::add``) per call. Where torch has ``torch.utils.flop_counter.
+  FlopCounterMode`` (torch 2.1 and later), ``profile()`` runs it too, and the per-type
+  aggregates (``by_type``) take its totals as W — it counts at the dispatcher, covering
+  operators the profiler has no count for (attention, convolutions and their backward);
+  ``Operator.work_source`` says which counted. The mode makes the profiler record each operator
+  twice, the second inside the first: the outer record (the mode's Python around the operator)
+  is dropped. Operators neither gives a FLOP count for are left out.
 * Q is the compulsory traffic of the operator: the bytes of every tensor it reads (inputs and
   weights) once, plus the bytes of the output it writes, from the shapes and dtypes the
   profiler records (``record_shapes``). It is a lower bound on the real traffic, like the
@@ -41,6 +47,7 @@ except ImportError as _e:  # the package imports without torch; this module says
 from . import Chart, InputError, Point, diagnose
 from ._kineto import gpu_seconds as _gpu_seconds
 from ._kineto import is_device_event as _is_device_event
+from ._kineto import redispatched as _redispatched
 
 __all__ = ["Operator", "Profile", "profile", "main"]
 
@@ -88,7 +95,16 @@ def _output_shape(name, tensors):
         return [shapes[1][0], shapes[1][1], shapes[2][2]]
     if name in ("aten::mul", "aten::add", "aten::mul_", "aten::add_", "aten::sub", "aten::div"):
         return _broadcast(shapes)
+    if name in _POINTWISE_UNARY and shapes:
+        return shapes[0]
     return None
+
+
+# Operators whose output has their first input's shape (element-wise on one tensor; softmax along
+# a dimension).
+_POINTWISE_UNARY = {
+    "aten::" + op for op in ("relu", "relu_", "gelu", "silu", "silu_", "sigmoid", "tanh", "exp",
+                             "neg", "clamp_min", "softmax", "_softmax", "log_softmax", "dropout")}
 
 
 class Operator:
@@ -99,7 +115,7 @@ class Operator:
     """
 
     def __init__(self, name, work_flop, traffic_byte, time_s, precision, shapes=None,
-                 output_counted=True, calls=1, time_source="cpu"):
+                 output_counted=True, calls=1, time_source="cpu", work_source="profiler"):
         self.name = name
         self.work_flop = float(work_flop)
         self.traffic_byte = float(traffic_byte)
@@ -109,6 +125,7 @@ class Operator:
         self.output_counted = output_counted
         self.calls = calls
         self.time_source = time_source
+        self.work_source = work_source
 
     @property
     def intensity_flop_per_byte(self):
@@ -125,6 +142,8 @@ class Operator:
             note = "Q: compulsory traffic of inputs and weights only (a lower bound)"
         if self.time_source == "gpu":
             note += "; T: the GPU time of the kernels it launched"
+        if self.work_source != "profiler":
+            note += "; W: torch's " + self.work_source
         return Point(name or self.name, self.work_flop, self.traffic_byte, self.time_s,
                      precision=self.precision or "", source="torch.profiler", note=note)
 
@@ -133,10 +152,11 @@ class Operator:
             self.name, self.calls, self.work_flop, self.traffic_byte, self.time_s)
 
 
-def _operator(event, gpu_time_s=None):
-    """An Operator from a kineto event with a FLOP count, or None. gpu_time_s: the GPU time of
-    the work it launched, which replaces its CPU time as T."""
-    flops = event.flops()
+def _operator(event, gpu_time_s=None, flops=None):
+    """An Operator from a kineto event with a FLOP count (the profiler's, or `flops`), or None.
+    gpu_time_s: the GPU time of the work it launched, which replaces its CPU time as T."""
+    if flops is None:
+        flops = event.flops()
     if flops <= 0:
         return None
     name = event.name()
@@ -166,31 +186,70 @@ def _operator(event, gpu_time_s=None):
                     time_source=time_source)
 
 
+def _flop_counter_mode():
+    """torch's FlopCounterMode class where this torch has one (2.1 and later), else None."""
+    try:
+        from torch.utils.flop_counter import FlopCounterMode
+    except ImportError:
+        return None
+    return FlopCounterMode
+
+
+def _aten_name(packet):
+    """'aten::mm' for FlopCounterMode's key of aten.mm (an OpOverloadPacket, printed 'aten.mm')."""
+    text = str(packet)
+    return text.replace(".", "::", 1) if "::" not in text else text
+
+
 class Profile:
     """What ``profile()`` recorded: the operators with a FLOP count, in call order."""
 
     def __init__(self):
         self._events = []
         self._prof = None
+        self._counted = {}  # FlopCounterMode's totals per operator name, where it ran
 
-    def operators(self):
-        """Every operator call with a FLOP count, as Operators."""
-        host = [e for e in self._events
-                if not _is_device_event(e) and e.flops() > 0]
+    @property
+    def flop_counter(self):
+        """'FlopCounterMode' where torch's dispatcher-level counter ran, else None."""
+        return "FlopCounterMode" if self._counted else None
+
+    def _calls(self, counted_only=False):
+        """(event, gpu seconds or None) per CPU operator call, the mode's outer records
+        dropped; all calls with a profiler FLOP count, or (counted_only) those of the types
+        only the FLOP counter counts."""
+        drop = _redispatched(self._events)
+        host = [e for i, e in enumerate(self._events)
+                if i not in drop and not _is_device_event(e)]
         gpu = {}
         if any(_is_device_event(e) for e in self._events):
             gpu = _gpu_seconds(self._events, host)
-        ops = []
+        with_flops = {e.name() for e in host if e.flops() > 0}
+        out = []
         for i, e in enumerate(host):
-            op = _operator(e, gpu.get(i))
+            if counted_only:
+                if e.name() in self._counted and e.name() not in with_flops:
+                    out.append((e, gpu.get(i)))
+            elif e.flops() > 0:
+                out.append((e, gpu.get(i)))
+        return out
+
+    def operators(self):
+        """Every operator call with a FLOP count from the profiler, as Operators."""
+        ops = []
+        for e, gpu in self._calls():
+            op = _operator(e, gpu)
             if op is not None:
                 ops.append(op)
         return ops
 
     def by_type(self):
-        """The calls aggregated per operator name: W, Q and T summed (I = ΣW/ΣQ)."""
+        """The calls aggregated per operator name: W, Q and T summed (I = ΣW/ΣQ). Where
+        FlopCounterMode ran, W of each type it counted is its total, and the types only it
+        counted are added (Q and T from their calls)."""
         groups = {}
-        for op in self.operators():
+
+        def add(op):
             g = groups.get(op.name)
             if g is None:
                 groups[op.name] = Operator(op.name, op.work_flop, op.traffic_byte, op.time_s,
@@ -206,7 +265,18 @@ class Profile:
                     g.time_source = "mixed"
                 if g.precision != op.precision:
                     g.precision = ""  # mixed precisions: the machine's default roof
-        return list(groups.values())
+
+        for op in self.operators():
+            add(op)
+        for e, gpu in self._calls(counted_only=True):
+            op = _operator(e, gpu, flops=1)  # W set from the counter's total below
+            if op is not None:
+                add(op)
+        for name, g in groups.items():
+            if name in self._counted:
+                g.work_flop = float(self._counted[name])
+                g.work_source = "FlopCounterMode"
+        return [g for g in groups.values() if g.work_flop > 0]
 
     def points(self, by_type=False):
         """The operators (or the per-type aggregates) as roofline.Points."""
@@ -250,6 +320,8 @@ class Profile:
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
         lines.append("Q≥: compulsory traffic (inputs, weights, output once): a lower bound, so I "
                      "is an upper bound")
+        if by_type and self._counted:
+            lines.append("W: torch's FlopCounterMode total per operator type")
         return "\n".join(lines) + "\n"
 
 
@@ -260,6 +332,7 @@ class profile:
     def __init__(self):
         self._profile = Profile()
         self._prof = None
+        self._counter = None
 
     def __enter__(self):
         activities = [_ProfilerActivity.CPU]
@@ -267,9 +340,17 @@ class profile:
             activities.append(_ProfilerActivity.CUDA)
         self._prof = _torch_profile(activities=activities, record_shapes=True, with_flops=True)
         self._prof.__enter__()
+        counter = _flop_counter_mode()
+        self._counter = counter(display=False) if counter is not None else None
+        if self._counter is not None:
+            self._counter.__enter__()
         return self._profile
 
     def __exit__(self, *exc):
+        if self._counter is not None:
+            self._counter.__exit__(*exc)
+            totals = self._counter.get_flop_counts().get("Global", {})
+            self._profile._counted = {_aten_name(k): v for k, v in totals.items() if v > 0}
         result = self._prof.__exit__(*exc)
         self._profile._events = list(self._prof.profiler.kineto_results.events())
         self._profile._prof = self._prof

@@ -46,3 +46,26 @@ def test_kernels_go_to_the_innermost_operator_that_launched_them():
 def test_a_cpu_only_trace_has_no_gpu_time():
     op = Ev("aten::mm", "CPU", 0, 10)
     assert gpu_seconds([op], [op]) == {}
+
+
+class Shaped(Ev):
+    def __init__(self, name, start, dur, shapes, thread=1):
+        super().__init__(name, "CPU", start, dur, thread=thread)
+        self._shapes = shapes
+
+    def shapes(self): return self._shapes
+
+
+def test_a_dispatch_modes_outer_records_are_dropped():
+    from roofline._kineto import redispatched
+    events = [
+        Shaped("aten::linear", 0, 100, [[2, 8], [4, 8], [4]]),
+        Shaped("aten::addmm", 10, 80, [[4], [2, 8], [8, 4]]),   # as the mode receives it
+        Shaped("aten::addmm", 15, 70, [[4], [2, 8], [8, 4]]),   # as it runs: kept
+        Shaped("aten::addmm", 200, 50, [[4], [2, 8], [8, 4]]),  # a later call: kept
+        Shaped("aten::addmm", 20, 10, [[4], [2, 8], [8, 4]], thread=2),  # another thread
+        Shaped("aten::relu", 300, 20, [[2, 4]]),
+        Shaped("aten::relu", 305, 10, [[2, 8]]),                # other shapes: not a copy
+        Ev("kernel", "CUDA", 15, 70),
+    ]
+    assert redispatched(events) == {1}

@@ -128,3 +128,78 @@ def test_command_line_entry_runs_a_script(tmp_path):
                        env=os.environ)
     assert r.returncode == 2
     assert r.stderr.startswith("roofline: error: ")
+
+
+class _StandInCounter:
+    """torch.utils.flop_counter as torch 2.1+ has it, for this torch 1.13: a FlopCounterMode on
+    1.13's own Python dispatch mode (the mechanism the real one uses), with the same interface
+    (FlopCounterMode(display=False), get_flop_counts()["Global"][aten.op] = FLOP). Its counts
+    differ from the profiler's on purpose (addmm's bias add counted, relu one per element), so
+    the test sees which one W comes from."""
+
+    def __init__(self):
+        from torch.utils._python_dispatch import TorchDispatchMode
+
+        class FlopCounterMode(TorchDispatchMode):
+            def __init__(self, display=True):
+                super().__init__()
+                self.counts = {}
+
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                out = func(*args, **(kwargs or {}))
+                packet = func.overloadpacket
+                if packet is torch.ops.aten.addmm:
+                    m, k = args[1].shape
+                    n = args[2].shape[1]
+                    flop = 2 * m * n * k + m * n
+                elif packet is torch.ops.aten.relu:
+                    flop = out.numel()
+                else:
+                    return out
+                self.counts[packet] = self.counts.get(packet, 0) + flop
+                return out
+
+            def get_flop_counts(self):
+                return {"Global": dict(self.counts)}
+
+        self.FlopCounterMode = FlopCounterMode
+
+
+def test_flop_counter_mode_gives_the_per_type_work_where_torch_has_it(monkeypatch):
+    import types
+    module = types.ModuleType("torch.utils.flop_counter")
+    module.FlopCounterMode = _StandInCounter().FlopCounterMode
+    monkeypatch.setitem(sys.modules, "torch.utils.flop_counter", module)
+    batch, sizes = 8, [32, 64, 16]
+    prof = mlp_ops(batch, sizes)
+    assert prof.flop_counter == "FlopCounterMode"
+    # Under a dispatch mode the profiler records each operator twice, one inside the other: the
+    # calls are still one per layer, with the profiler's own W per call.
+    calls = [op for op in prof.operators() if op.name == "aten::addmm"]
+    assert len(calls) == len(sizes) - 1
+    assert [op.work_flop for op in calls] == [2 * batch * a * b for a, b in zip(sizes, sizes[1:])]
+    agg = {op.name: op for op in prof.by_type()}
+    # Per type, W is the counter's total...
+    addmm = agg["aten::addmm"]
+    assert addmm.work_source == "FlopCounterMode"
+    assert addmm.work_flop == sum(2 * batch * a * b + batch * b for a, b in zip(sizes, sizes[1:]))
+    assert addmm.calls == 2
+    assert addmm.traffic_byte == sum(op.traffic_byte for op in calls)
+    # ...and relu, which the profiler gives no FLOP count, joins with W from the counter and Q,
+    # T from its calls: it reads and writes batch × 64 fp32 elements.
+    relu = agg["aten::relu"]
+    assert relu.calls == 1
+    assert relu.work_flop == batch * sizes[1]
+    assert relu.traffic_byte == 2 * 4 * batch * sizes[1]
+    assert relu.time_s > 0
+    assert "FlopCounterMode" in relu.point().note
+    assert "FlopCounterMode" in prof.table()
+
+
+def test_without_flop_counter_mode_the_profiler_counts():
+    if rt._flop_counter_mode() is not None:
+        pytest.skip("this torch has FlopCounterMode")
+    prof = mlp_ops(4, [8, 8])
+    assert prof.flop_counter is None
+    assert all(op.work_source == "profiler" for op in prof.by_type())
+    assert "aten::relu" not in {op.name for op in prof.by_type()}
