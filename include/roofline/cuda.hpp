@@ -135,6 +135,13 @@ double roof_rate(const Statistics& stats);
 
 /// One measured compute roof: the rates (FLOP/s or OP/s) of the best size in the sweep, plus
 /// the whole sweep for the document.
+/// Energy the device drew while a measurement's repetitions ran (NVML's total-energy counter
+/// read before and after them): joules over the wall time of the repetitions.
+struct EnergyUnderLoad {
+  double joules = 0;
+  double seconds = 0;
+};
+
 struct ComputeResult {
   std::string precision;
   std::string unit;
@@ -145,6 +152,8 @@ struct ComputeResult {
   std::vector<std::pair<std::string, double>> sweep;
   /// The SM clock while the best point's repetitions ran (NVML), when it could be read.
   std::optional<ClockUnderLoad> clock;
+  /// The energy drawn meanwhile (NVML), when it could be read.
+  std::optional<EnergyUnderLoad> energy{};
 };
 
 /// One measured memory level: rates per access mix at the level's working set.
@@ -157,6 +166,8 @@ struct MemoryResult {
   std::vector<std::pair<std::string, std::vector<double>>> mixes;  ///< mix → repeated rates
   /// The SM clock while the roof mix's repetitions ran (NVML), when it could be read.
   std::optional<ClockUnderLoad> clock;
+  /// The energy drawn meanwhile (NVML), when it could be read.
+  std::optional<EnergyUnderLoad> energy{};
 };
 
 /// A working-set sample: bytes in the working set and the median read rate (byte/s).

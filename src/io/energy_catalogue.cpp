@@ -71,7 +71,12 @@ std::optional<MeasuredEnergy> measured_energy(const MachineDocument& m, std::str
   if (e.contains("zones") && e["zones"].is_array())
     for (const auto& z : e["zones"])
       if (z.is_string()) zones += (zones.empty() ? "" : ", ") + z.get<std::string>();
-  r.source = "RAPL: " + (zones.empty() ? std::string("zones not named") : zones);
+  if (!zones.empty())
+    r.source = "RAPL: " + zones;
+  else if (e.contains("device") && e["device"].is_string())
+    r.source = "NVML: " + e["device"].get<std::string>();
+  else
+    r.source = "RAPL: zones not named";
   auto power_of = [](const nlohmann::json* d) -> std::optional<double> {
     if (!d || !d->is_object() || !d->contains("energy")) return std::nullopt;
     const nlohmann::json& en = (*d)["energy"];

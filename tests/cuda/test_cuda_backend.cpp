@@ -6,6 +6,7 @@
 #include "cuda/devices.hpp"
 #include "measure/cuda/internal.hpp"
 #include "roofline/cuda.hpp"
+#include "roofline/energy_catalogue.hpp"
 
 using namespace roofline;
 using namespace roofline::cuda;
@@ -184,5 +185,56 @@ TEST(CudaBackend, MeasurementPlanHelpers) {
             (std::vector<std::string>{"software power cap", "hardware thermal slowdown"}));
   EXPECT_EQ(detail::clock_event_names(uint64_t{1} << 12), (std::vector<std::string>{"0x1000"}));
   EXPECT_TRUE(detail::clock_event_names(0).empty());
+}
+
+TEST(CudaBackend, NvmlEnergyGivesTheEnergyRoofline) {
+  // The GPU path reads NVML's energy counter around each roof's timed repetitions and for a
+  // quarter of a second at rest; the document carries them where the energy analysis reads
+  // every backend's (docs/energy.md). Figures by hand: π0 = 100 W at rest; the fp32 FMA kernel
+  // 350 J over 0.5 s = 700 W at 6.0e13 FLOP/s, so ε_flop = (700 − 100) / 6e13 = 10 pJ/FLOP;
+  // the HBM read 200 J over 0.5 s = 400 W at 4.3e12 B/s, ε_mem = 300 / 4.3e12 J/B.
+  const DeviceProps p = roofline::test::h200();
+  Measurements m;
+  m.compute.push_back({"fp32",
+                       "cuda cores",
+                       false,
+                       "FMA kernel",
+                       {6.0e13},
+                       {},
+                       std::nullopt,
+                       EnergyUnderLoad{350, 0.5}});
+  m.memory.push_back({"HBM",
+                      "memory",
+                      "read kernel",
+                      std::nullopt,
+                      "load",
+                      {{"load", {4.3e12, 4.4e12, 4.35e12}}},
+                      std::nullopt,
+                      EnergyUnderLoad{200, 0.5}});
+  const nlohmann::json energy = {{"available", true},
+                                 {"source", "NVML (nvmlDeviceGetTotalEnergyConsumption)"},
+                                 {"device", "NVIDIA H200 (00000000:19:00.0)"},
+                                 {"idle_power_w", 100.0}};
+  const MachineDocument doc = assemble_document(p, theoretical_roofs(p), m, {{"name", p.name}},
+                                                {{"backend", "cuda"}, {"energy", energy}});
+  const auto& detail = doc.sections.at("measurement");
+  std::string why;
+  const auto e = measured_energy(doc, &why);
+  ASSERT_TRUE(e) << why << "\n" << detail.dump(1);
+  EXPECT_EQ(e->compute_roof, "fp32 cuda cores");
+  EXPECT_EQ(e->memory_level, "HBM");
+  EXPECT_DOUBLE_EQ(e->compute_power_w, 700);
+  EXPECT_DOUBLE_EQ(e->memory_power_w, 400);
+  EXPECT_DOUBLE_EQ(e->costs.pi0, 100);
+  EXPECT_NEAR(e->costs.eps_flop, 1e-11, 1e-24);
+  EXPECT_NEAR(e->costs.eps_mem, 300 / 4.3e12, 1e-24);
+  EXPECT_EQ(e->source, "NVML: NVIDIA H200 (00000000:19:00.0)");
+  // Without the counter, the reason NVML gave is what the analysis says.
+  const MachineDocument none = assemble_document(
+      p, theoretical_roofs(p), m, {{"name", p.name}},
+      {{"backend", "cuda"},
+       {"energy", {{"available", false}, {"why", "NVML not loadable: libnvidia-ml.so.1"}}}});
+  EXPECT_FALSE(measured_energy(none, &why));
+  EXPECT_NE(why.find("NVML not loadable"), std::string::npos) << why;
 }
 }  // namespace ROOFLINE_UNITY_ID

@@ -322,6 +322,27 @@ TEST(CudaCheck, AnH200RunThatMeetsEveryTargetPasses) {
   EXPECT_NE(text.find("48.5 s"), std::string::npos) << text;
 }
 
+TEST(CudaCheck, PowerFiguresAreShownNotJudged) {
+  // NVML's energy counter around the repetitions (record "energy": the power at rest; a roof's
+  // "energy": its joules over its seconds): notes for the energy roofline, never a failure.
+  auto records = h200_run();
+  records.insert(records.begin() + 2,
+                 nlohmann::json{{"record", "energy"},
+                                {"energy", {{"available", true}, {"idle_power_w", 112.5}}}});
+  (*find_roof(records, "HBM"))["energy"] = {
+      {"joules", 97.5}, {"seconds", 0.25}, {"power_w", 390.0}};
+  (*find_roof(records, "fp64 cuda cores"))["energy"] = {{"power_w", 455.25}};
+  const check::Verdict v = check::judge(records, check::h200_targets());
+  EXPECT_TRUE(v.pass()) << check::render(v);
+  EXPECT_TRUE(mentions(v.notes, "power at rest (NVML): 112.5 W")) << check::render(v);
+  EXPECT_TRUE(mentions(v.notes, "power while measured (NVML): HBM 390 W, fp64 cuda cores 455.2 W"))
+      << check::render(v);
+  // Without the counter, the reason is shown.
+  records[2]["energy"] = {{"available", false}, {"why", "NVML lacks the energy counter"}};
+  EXPECT_TRUE(mentions(check::judge(records, check::h200_targets()).notes,
+                       "energy not read: NVML lacks the energy counter"));
+}
+
 TEST(CudaCheck, ARoofAboveItsTheoryFails) {
   auto records = h200_run();
   (*find_roof(records, "bf16 tensor"))["rate"] = 1.03 * 989.4e12;  // e.g. FLOP counted twice

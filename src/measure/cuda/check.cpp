@@ -159,6 +159,15 @@ Verdict judge(const std::vector<nlohmann::json>& records, const Targets& targets
       const std::string name = text(r, "name");
       if (!roofs.count(name)) order.push_back(name);
       roofs[name] = r;
+    } else if (kind == "energy" && r.contains("energy") && r["energy"].is_object()) {
+      // The power figures of the energy roofline (docs/energy.md): shown, not judged.
+      const nlohmann::json& e = r["energy"];
+      if (e.value("available", false) && e.contains("idle_power_w") &&
+          e["idle_power_w"].is_number())
+        v.notes.push_back(
+            "power at rest (NVML): " + format_number(e["idle_power_w"].get<double>(), 4) + " W");
+      else
+        v.notes.push_back("energy not read: " + text(e, "why"));
     } else if (kind == "peer") {
       peers[text(r, "roof")] = r;
     } else if (kind == "unavailable") {
@@ -173,6 +182,15 @@ Verdict judge(const std::vector<nlohmann::json>& records, const Targets& targets
       v.seconds = number(r, "seconds");
     }
   }
+  std::string powers;
+  for (const std::string& name : order) {
+    const nlohmann::json& r = roofs[name];
+    if (r.contains("energy") && r["energy"].is_object() && r["energy"].contains("power_w") &&
+        r["energy"]["power_w"].is_number())
+      powers += (powers.empty() ? "" : ", ") + name + " " +
+                format_number(r["energy"]["power_w"].get<double>(), 4) + " W";
+  }
+  if (!powers.empty()) v.notes.push_back("power while measured (NVML): " + powers);
   if (records.empty())
     v.failures.push_back("no records: the measurement wrote nothing");
   else if (!device)

@@ -212,7 +212,8 @@ class Run {
   /// Records one measured roof with its theory at the clock it ran.
   void record_roof(const std::string& name, bool memory, const std::string& unit,
                    const std::vector<double>& rates, const std::optional<ClockUnderLoad>& clock,
-                   const std::string& method, nlohmann::json extra = nlohmann::json::object()) {
+                   const std::optional<EnergyUnderLoad>& energy, const std::string& method,
+                   nlohmann::json extra = nlohmann::json::object()) {
     const Statistics s = rate_statistics(rates);
     // The SM clock sets the theory of the compute roofs and of L1 and shared memory; for L2 and
     // DRAM it is only recorded.
@@ -236,6 +237,10 @@ class Run {
       j["theory"] = mem->bandwidth.value;
       j["formula"] = mem->formula;
     }
+    if (energy)
+      j["energy"] = {{"joules", energy->joules},
+                     {"seconds", energy->seconds},
+                     {"power_w", energy->joules / energy->seconds}};
     for (auto& [k, v] : extra.items()) j[k] = v;
     record(j);
   }
@@ -255,6 +260,7 @@ class Run {
       const int read_grid = grid(kern::Kernel::read_l2);
       std::vector<double> l2_best, hbm_rates;
       std::optional<ClockUnderLoad> l2_clock, hbm_clock;
+      std::optional<EnergyUnderLoad> l2_energy, hbm_energy;
       double l2_best_median = 0, l2_ws = 0;
       for (double ws : sizes) {
         const size_t n = static_cast<size_t>(ws) / 16;
@@ -280,10 +286,12 @@ class Run {
           l2_best = r.rates;
           l2_ws = ws;
           l2_clock = clock("L2 read, " + format_bytes(Bytes(ws)));
+          l2_energy = sampler_.energy();
         }
         if (ws == sizes.back()) {
           hbm_rates = r.rates;
           hbm_clock = clock(dram + " read, " + format_bytes(Bytes(ws)));
+          hbm_energy = sampler_.energy();
         }
         progress(done_ + kParts[1].weight * static_cast<double>(m.working_set_sweep.size()) /
                              static_cast<double>(sizes.size()),
@@ -292,14 +300,21 @@ class Run {
       if (!l2_best.empty()) {
         const std::string method = "read kernel, ld.global.cg (L2 only), " +
                                    format_bytes(Bytes(l2_ws)) + " working set (≤ L2/2)";
-        m.memory.push_back(
-            {"L2", "cache", method, props_.l2_bytes, "load", {{"load", l2_best}}, l2_clock});
-        record_roof("L2", true, "B/s", l2_best, l2_clock, method);
+        m.memory.push_back({"L2",
+                            "cache",
+                            method,
+                            props_.l2_bytes,
+                            "load",
+                            {{"load", l2_best}},
+                            l2_clock,
+                            l2_energy});
+        record_roof("L2", true, "B/s", l2_best, l2_clock, l2_energy, method);
       } else {
         m.unavailable.push_back("L2: no working set of the sweep fits in half the L2");
       }
       hbm_load_ = hbm_rates;
       hbm_clock_ = hbm_clock;
+      hbm_energy_ = hbm_energy;
       hbm_ws_ = sizes.back();
     }
 
@@ -345,7 +360,8 @@ class Run {
                      props_.memory_bytes,
                      "load",
                      {{"load", hbm_load_}},
-                     hbm_clock_};
+                     hbm_clock_,
+                     hbm_energy_};
     nlohmann::json mixes = {{"load", roof_rate(rate_statistics(hbm_load_))}};
     if (!copy_rates.empty()) {
       hbm.mixes.push_back({"copy", copy_rates});
@@ -354,7 +370,8 @@ class Run {
       mixes["triad"] = roof_rate(rate_statistics(triad_rates));
     }
     m.memory.push_back(hbm);
-    record_roof(dram, true, "B/s", hbm_load_, hbm_clock_, hbm.method, {{"mixes", mixes}});
+    record_roof(dram, true, "B/s", hbm_load_, hbm_clock_, hbm_energy_, hbm.method,
+                {{"mixes", mixes}});
   }
 
   void near_memory(Measurements& m) {
@@ -376,9 +393,15 @@ class Run {
         "L1 read", &sampler_);
     const auto l1_clock = clock("L1 read");
     const std::string l1_method = "read kernel, ld.global.ca, 16 KiB tile per block re-read";
-    m.memory.push_back(
-        {"L1", "cache", l1_method, std::nullopt, "load", {{"load", l1.rates}}, l1_clock});
-    record_roof("L1", true, "B/s", l1.rates, l1_clock, l1_method);
+    m.memory.push_back({"L1",
+                        "cache",
+                        l1_method,
+                        std::nullopt,
+                        "load",
+                        {{"load", l1.rates}},
+                        l1_clock,
+                        sampler_.energy()});
+    record_roof("L1", true, "B/s", l1.rates, l1_clock, m.memory.back().energy, l1_method);
 
     const int shared_grid = grid(kern::Kernel::read_shared);
     const rt::Rates shared = rt::timed_rates(
@@ -399,8 +422,10 @@ class Run {
                         std::nullopt,
                         "load",
                         {{"load", shared.rates}},
-                        shared_clock});
-    record_roof("shared", true, "B/s", shared.rates, shared_clock, shared_method);
+                        shared_clock,
+                        sampler_.energy()});
+    record_roof("shared", true, "B/s", shared.rates, shared_clock, m.memory.back().energy,
+                shared_method);
   }
 
   void cuda_cores(Measurements& m) {
@@ -427,8 +452,10 @@ class Run {
       if (std::string(precision) == "fp16") c.method += ", half2 (__hfma2)";
       c.best_rates = r.rates;
       c.clock = clock(load);
+      c.energy = sampler_.energy();
       m.compute.push_back(c);
-      record_roof(roof_name(c.precision, c.unit), false, "FLOP/s", c.best_rates, c.clock, c.method);
+      record_roof(roof_name(c.precision, c.unit), false, "FLOP/s", c.best_rates, c.clock, c.energy,
+                  c.method);
     };
     run("fp64", 2, kern::Kernel::fma_f64,
         [&](int it, kern::Launch l) { kern::fma_f64(it, sink_d(), -1e300, l); });
@@ -466,8 +493,8 @@ class Run {
       nlohmann::json sweep = nlohmann::json::array();
       for (const auto& [size, rate] : c.sweep) sweep.push_back({{"size", size}, {"rate", rate}});
       flush_unavailable(m);
-      record_roof(name, false, c.integer ? "OP/s" : "FLOP/s", c.best_rates, c.clock, c.method,
-                  {{"sweep", sweep}});
+      record_roof(name, false, c.integer ? "OP/s" : "FLOP/s", c.best_rates, c.clock, c.energy,
+                  c.method, {{"sweep", sweep}});
       if (peer) {
         const Statistics s = rate_statistics(peer->rates);
         peers_.push_back({{"roof", name},
@@ -512,6 +539,7 @@ class Run {
   size_t unavailable_sent_ = 0;
   std::vector<double> hbm_load_;
   std::optional<ClockUnderLoad> hbm_clock_;
+  std::optional<EnergyUnderLoad> hbm_energy_;
   double hbm_ws_ = 0;
   nlohmann::json parts_ = nlohmann::json::array();
   nlohmann::json occupancy_ = nlohmann::json::object();
@@ -582,6 +610,30 @@ MachineDocument measure(const Options& options) {
     options.record({{"record", "device"}, {"device", d}, {"theory", theory}, {"t", 0.0}});
   }
 
+  // The power at rest (the energy roofline's constant power π0, docs/energy.md): the device
+  // idle for a quarter of a second before any kernel runs.
+  nlohmann::json energy = {{"available", false}, {"why", session.energy_reason()}};
+  if (session.energy_reason().empty()) {
+    const auto e0 = session.energy_joules();
+    const auto t0 = Clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    const auto e1 = session.energy_joules();
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    energy = {{"available", true},
+              {"source", "NVML (nvmlDeviceGetTotalEnergyConsumption)"},
+              {"device", props.name + " (" + props.pci_bus_id + ")"},
+              {"method",
+               "the device's energy counter read before and after the timed repetitions of "
+               "each roof's best point (measurement.compute[].energy, "
+               "measurement.memory.LEVEL.energy: joules, seconds, average power); idle: a "
+               "quarter of a second with no kernel running, before the first"},
+              {"idle_power_w", e0 && e1 && *e1 >= *e0 && seconds > 0
+                                   ? nlohmann::json((*e1 - *e0) / seconds)
+                                   : nlohmann::json(nullptr)}};
+  }
+
+  if (options.record) options.record({{"record", "energy"}, {"energy", energy}, {"t", 0.0}});
+
   Measurements m;
   nlohmann::json parts, occupancy, under_load, peers;
   {
@@ -621,7 +673,7 @@ MachineDocument measure(const Options& options) {
   nlohmann::json measurement = {{"backend", "cuda"},  {"quick", options.quick},
                                 {"seconds", total_s}, {"budget_s", 60},
                                 {"parts", parts},     {"clocks_under_load", clocks_json},
-                                {"peers", peers}};
+                                {"peers", peers},     {"energy", energy}};
   if (total_s > 60) measurement["note"] = "the measurement took longer than its 60 s budget";
   MachineDocument doc = assemble_document(props, theory, m, device, measurement);
   doc.roofs.name = props.name + " (cuda:" + std::to_string(options.device) + ")";

@@ -295,6 +295,7 @@ Swept sweep_one(Lt& lt, Blas* blas, const std::string& blas_missing, const Preci
       best_n = n;
       result.best_rates = r.rates;
       best_clock = config.sampler ? config.sampler->samples() : std::vector<double>{};
+      result.energy = config.sampler ? config.sampler->energy() : std::nullopt;
     }
   }
   if (result.best_rates.empty())

@@ -39,6 +39,7 @@ struct Session::Api {
   Return (*power_limit)(Device, unsigned*) = nullptr;
   Return (*temperature)(Device, int, unsigned*) = nullptr;
   Return (*driver)(char*, unsigned) = nullptr;
+  Return (*energy)(Device, unsigned long long*) = nullptr;
   bool initialised = false;
 };
 
@@ -64,6 +65,7 @@ Session::Session(const std::string& pci_bus_id) : api_(std::make_unique<Api>()) 
   bind(a.power_limit, "nvmlDeviceGetPowerManagementLimit");
   bind(a.temperature, "nvmlDeviceGetTemperature");
   bind(a.driver, "nvmlSystemGetDriverVersion");
+  bind(a.energy, "nvmlDeviceGetTotalEnergyConsumption");
   if (!a.init || !a.by_bus_id || !a.clock) {
     reason_ = "NVML (" + lib.path + ") lacks nvmlInit_v2 or the clock queries";
     return;
@@ -89,6 +91,22 @@ double Session::sm_clock_mhz() const {
   if (!available()) return 0;
   unsigned v = 0;
   return api_->clock(static_cast<Device>(device_), kClockSm, &v) == 0 ? v : 0.0;
+}
+
+std::optional<double> Session::energy_joules() const {
+  if (!available() || !api_->energy) return std::nullopt;
+  unsigned long long mj = 0;
+  if (api_->energy(static_cast<Device>(device_), &mj) != 0) return std::nullopt;
+  return static_cast<double>(mj) * 1e-3;
+}
+
+std::string Session::energy_reason() const {
+  if (!available()) return reason_;
+  if (!api_->energy) return "NVML lacks nvmlDeviceGetTotalEnergyConsumption";
+  if (!energy_joules())
+    return "nvmlDeviceGetTotalEnergyConsumption failed (the device has no energy counter: it "
+           "needs Volta or later)";
+  return "";
 }
 
 nlohmann::json Session::snapshot() const {
@@ -127,6 +145,9 @@ ClockSampler::~ClockSampler() {
 void ClockSampler::begin() {
   std::lock_guard<std::mutex> lock(mutex_);
   samples_.clear();
+  energy_.reset();
+  energy_start_ = session_.energy_joules();
+  energy_start_time_ = std::chrono::steady_clock::now();
   active_ = true;
 }
 
@@ -139,6 +160,16 @@ void ClockSampler::want_snapshot() {
 void ClockSampler::end() {
   active_ = false;
   std::lock_guard<std::mutex> lock(mutex_);  // waits for a sample being taken
+  const auto e1 = session_.energy_joules();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - energy_start_time_).count();
+  if (energy_start_ && e1 && *e1 >= *energy_start_ && seconds > 0)
+    energy_ = EnergyUnderLoad{*e1 - *energy_start_, seconds};
+}
+
+std::optional<EnergyUnderLoad> ClockSampler::energy() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return energy_;
 }
 
 std::vector<double> ClockSampler::samples() const {
