@@ -47,7 +47,7 @@ void run(const ClusterArgs& a) {
   o.repetitions = a.repetitions;
   o.name = a.name;
   for (const auto& s : a.message_sizes)
-    o.message_sizes.push_back(quantity(s, Dimension::bytes, "--message-sizes"));
+    o.message_sizes.push_back(parse<Bytes>(s, "--message-sizes").value);
   o.log = [](const std::string& line) { say(line + "\n"); };
 
   cluster::NodeMeasure measure;

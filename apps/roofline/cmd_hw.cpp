@@ -184,9 +184,9 @@ void run_compare(const CompareArgs& a) {
   std::vector<Query> queries;
   PointsDocument doc;
   if (!a.at.empty()) {
-    const double i = quantity(a.at, Dimension::intensity, "--at");
-    if (!(i > 0)) throw InputError("--at: intensity must be > 0 (got '" + a.at + "')");
-    queries.push_back({"", Intensity(i), a.precision, a.level});
+    const Intensity i = parse<Intensity>(a.at, "--at");
+    if (!(i.value > 0)) throw InputError("--at: intensity must be > 0 (got '" + a.at + "')");
+    queries.push_back({"", i, a.precision, a.level});
   } else {
     doc = load_points_file(a.points);
     for (const auto& p : doc.points) {

@@ -72,14 +72,15 @@ void run(const KernelArgs& a) {
     auto it = a.sizes.find(p);
     if (it == a.sizes.end() || it->second.empty())
       throw InputError("kernel " + spec.name + ": --" + p + " is required");
-    params[p] = quantity(it->second, p == "cache" ? Dimension::bytes : Dimension::count, "--" + p);
+    params[p] =
+        parse_quantity(it->second, p == "cache" ? Dimension::bytes : Dimension::count, "--" + p);
   }
   for (const auto& [p, def] : spec.defaults) {
     auto it = a.sizes.find(p);
-    params[p] =
-        (it == a.sizes.end() || it->second.empty())
-            ? def
-            : quantity(it->second, p == "cache" ? Dimension::bytes : Dimension::count, "--" + p);
+    params[p] = (it == a.sizes.end() || it->second.empty())
+                    ? def
+                    : parse_quantity(it->second, p == "cache" ? Dimension::bytes : Dimension::count,
+                                     "--" + p);
   }
   for (const auto& [p, v] : a.sizes) {
     if (!v.empty() && !params.count(p))

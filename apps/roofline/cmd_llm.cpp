@@ -228,9 +228,9 @@ llm::SetupOptions setup_options(const LlmArgs& a) {
   o.compute = a.cdtype;
   if (!a.interconnect.empty())
     o.interconnect =
-        ByteRate(quantity(a.interconnect, Dimension::byte_rate, "--interconnect-bandwidth"));
+        parse<ByteRate>(a.interconnect, "--interconnect-bandwidth");
   if (!a.link_latency.empty())
-    o.link_latency = Seconds(quantity(a.link_latency, Dimension::seconds, "--link-latency"));
+    o.link_latency = parse<Seconds>(a.link_latency, "--link-latency");
   if (!a.domain_size.empty()) {
     const auto d = llm::parse_int_list(a.domain_size, "--domain-size");
     if (d.size() != 1) throw InputError("--domain-size: one number of devices");

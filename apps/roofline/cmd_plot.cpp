@@ -70,7 +70,7 @@ void run(const PlotArgs& a) {
     check_points(in.points, roofs, f, first);
   }
   for (const auto& other : a.compare) in.machines.push_back(resolve_machine(other, a.hw_dir));
-  if (!a.at.empty()) in.workload_line = Intensity(quantity(a.at, Dimension::intensity, "--at"));
+  if (!a.at.empty()) in.workload_line = parse<Intensity>(a.at, "--at");
   in.no_overlap_curve = a.no_overlap;
   in.diagnosis.touching = a.touching;
   in.roofs = report_roof_terms(a.roofs);

@@ -30,18 +30,16 @@ Point point_from_flags(const PointArgs& a) {
   if (a.time.empty()) throw InputError("--time is required (T, e.g. 0.01 or \"10 ms\")");
   if (a.traffic.empty() && a.traffic_at.empty())
     throw InputError("--traffic is required (Q, e.g. 1.2e9 or \"1.2 GB\")");
-  p.work = Work(quantity(a.work, Dimension::work, "--work"));
-  p.time = Seconds(quantity(a.time, Dimension::seconds, "--time"));
+  p.work = parse<Work>(a.work, "--work");
+  p.time = parse<Seconds>(a.time, "--time");
   if (!a.traffic.empty())
-    p.traffic.push_back(
-        {a.machine.level, Bytes(quantity(a.traffic, Dimension::bytes, "--traffic"))});
+    p.traffic.push_back({a.machine.level, parse<Bytes>(a.traffic, "--traffic")});
   for (const auto& spec : a.traffic_at) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
       throw InputError("--traffic-at: expected LEVEL=BYTES (got '" + spec + "')");
-    p.traffic.push_back(
-        {spec.substr(0, eq), Bytes(quantity(spec.substr(eq + 1), Dimension::bytes,
-                                            "--traffic-at " + spec.substr(0, eq)))});
+    p.traffic.push_back({spec.substr(0, eq),
+                         parse<Bytes>(spec.substr(eq + 1), "--traffic-at " + spec.substr(0, eq))});
   }
   p.validate();
   return p;

@@ -349,8 +349,8 @@ void run(ProfileArgs& a) {
   check_report_option(a.report, a.machine);
   check_outputs({{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}});
   PointInputs in;  // what the user declared, checked before the program runs
-  if (!a.work.empty()) in.work = quantity(a.work, Dimension::work, "--work");
-  if (!a.traffic.empty()) in.traffic = quantity(a.traffic, Dimension::bytes, "--traffic");
+  if (!a.work.empty()) in.work = parse<Work>(a.work, "--work");
+  if (!a.traffic.empty()) in.traffic = parse<Bytes>(a.traffic, "--traffic");
   in.level = a.machine.level;
   in.precision = a.machine.precision;
   RunResult r;

@@ -181,7 +181,7 @@ CheckedRun check_run_args(const RunArgs& a, const suite::Machine& machine) {
             l);
   }
   if (!a.size.empty()) {
-    c.size = quantity(a.size, Dimension::bytes, "--size");
+    c.size = parse<Bytes>(a.size, "--size").value;
     if (!(c.size > 0)) throw InputError("--size must be > 0 (got " + a.size + ")");
     if (machine.mem_available_bytes > 0 && c.size > machine.mem_available_bytes / 2)
       throw InputError("--size " + a.size + " is more than half of MemAvailable (" +

@@ -63,11 +63,11 @@ MachineDocument load_machine(const MachineOptions& o) {
   ComputeRoof c;
   c.name = o.precision.empty() ? "peak" : o.precision;
   c.precision = o.precision;
-  c.peak = WorkRate(quantity(o.peak, Dimension::work_rate, "--peak"));
+  c.peak = parse<WorkRate>(o.peak, "--peak");
   c.source = "--peak";
   MemoryRoof mem;
   mem.level = o.level.empty() ? "DRAM" : o.level;
-  mem.bandwidth = ByteRate(quantity(o.bandwidth, Dimension::byte_rate, "--bandwidth"));
+  mem.bandwidth = parse<ByteRate>(o.bandwidth, "--bandwidth");
   mem.source = "--bandwidth";
   if (c.peak.value <= 0) throw InputError("--peak: must be > 0 (got '" + o.peak + "')");
   if (mem.bandwidth.value <= 0)
@@ -76,10 +76,6 @@ MachineDocument load_machine(const MachineOptions& o) {
   m.roofs.memory.push_back(mem);
   m.origin = "command line";
   return m;
-}
-
-double quantity(const std::string& text, Dimension dim, const std::string& flag) {
-  return parse_quantity(text, dim, flag);
 }
 
 void emit(const std::string& text, const std::string& path) {

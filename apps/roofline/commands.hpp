@@ -51,9 +51,6 @@ bool has_machine(const MachineOptions& o);
 /// Builds the machine: from --machine/--hw, else from --peak and --bandwidth (both required).
 MachineDocument load_machine(const MachineOptions& o);
 
-/// Parses a quantity flag, naming the flag in errors.
-double quantity(const std::string& text, Dimension dim, const std::string& flag);
-
 /// Writes text to `path` atomically, or to stdout when `path` is empty or "-". Either way the
 /// text goes through terminal_safe_lines() first (roofline/sanitize.hpp): control and
 /// bidirectional characters from names in files and arguments are shown escaped, and JSON

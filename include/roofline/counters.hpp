@@ -341,8 +341,8 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
 /// --level --precision`); a given W or Q replaces the counted one.
 struct PointInputs {
   std::string name;
-  std::optional<double> work;     ///< FLOP
-  std::optional<double> traffic;  ///< bytes, at `level` (DRAM when empty)
+  std::optional<Work> work;
+  std::optional<Bytes> traffic;  ///< at `level` (DRAM when empty)
   std::string level;
   std::string precision;  ///< the compute roof to judge against; empty = the counted precision
 };

@@ -20,6 +20,40 @@ std::string dimension_name(Dimension d);
 /// dimension, or a value that is not finite.
 double parse_quantity(std::string_view text, Dimension dim, std::string_view what = "value");
 
+/// The dimension each quantity type is parsed in (no entry: parse<Q> does not compile).
+template <class Q>
+struct QuantityDimension;
+template <>
+struct QuantityDimension<Work> {
+  static constexpr Dimension value = Dimension::work;
+};
+template <>
+struct QuantityDimension<Bytes> {
+  static constexpr Dimension value = Dimension::bytes;
+};
+template <>
+struct QuantityDimension<Seconds> {
+  static constexpr Dimension value = Dimension::seconds;
+};
+template <>
+struct QuantityDimension<WorkRate> {
+  static constexpr Dimension value = Dimension::work_rate;
+};
+template <>
+struct QuantityDimension<ByteRate> {
+  static constexpr Dimension value = Dimension::byte_rate;
+};
+template <>
+struct QuantityDimension<Intensity> {
+  static constexpr Dimension value = Dimension::intensity;
+};
+
+/// parse_quantity into the quantity's own type: parse<ByteRate>("2 TB/s", "--bandwidth").
+template <class Q>
+Q parse(std::string_view text, std::string_view what = "value") {
+  return Q(parse_quantity(text, QuantityDimension<Q>::value, what));
+}
+
 /// "19.5 T" style: value scaled to an SI prefix with `digits` significant digits, then unit.
 std::string format_si(double value, std::string_view unit, int digits = 4);
 std::string format_work(Work w, const UnitSystem& u = {});

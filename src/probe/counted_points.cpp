@@ -24,7 +24,7 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
   p.source = "perf_event";
   std::vector<std::string> from;
   if (in.work) {
-    p.work = Work(*in.work);
+    p.work = *in.work;
     from.push_back("W from --work");
   } else if (r.totals.flops_counted && r.totals.flops > 0) {
     p.work = Work(r.totals.flops);
@@ -33,7 +33,7 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
   }
   std::vector<LevelTraffic> traffic;
   if (in.traffic) {
-    traffic.push_back({in.level.empty() ? "DRAM" : in.level, Bytes(*in.traffic)});
+    traffic.push_back({in.level.empty() ? "DRAM" : in.level, *in.traffic});
     from.push_back("Q from --traffic");
   } else if (r.totals.bytes_by_level.count("DRAM") && r.totals.bytes_by_level.at("DRAM") > 0) {
     traffic.push_back({"DRAM", Bytes(r.totals.bytes_by_level.at("DRAM"))});

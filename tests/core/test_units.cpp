@@ -65,6 +65,25 @@ TEST(Quantity, ParsesPrefixesAndUnits) {
   EXPECT_DOUBLE_EQ(parse_quantity("9.75 FLOP/byte", Dimension::intensity), 9.75);
 }
 
+TEST(Quantity, ParsesIntoTheQuantitysOwnType) {
+  static_assert(std::is_same_v<decltype(parse<ByteRate>("")), ByteRate>);
+  static_assert(std::is_same_v<decltype(parse<Intensity>("")), Intensity>);
+  EXPECT_DOUBLE_EQ(parse<ByteRate>("2 TB/s", "--bandwidth").value, 2e12);
+  EXPECT_DOUBLE_EQ(parse<WorkRate>("19.5 TFLOP/s").value, 19.5e12);
+  EXPECT_DOUBLE_EQ(parse<Bytes>("32 KiB").value, 32768);
+  EXPECT_DOUBLE_EQ(parse<Seconds>("10 ms").value, 0.01);
+  EXPECT_DOUBLE_EQ(parse<Work>("2 GFLOP").value, 2e9);
+  EXPECT_DOUBLE_EQ(parse<Intensity>("9.75 FLOP/byte").value, 9.75);
+  // The type picks the dimension: a work rate where a bandwidth is parsed is refused, naming
+  // the flag.
+  try {
+    parse<ByteRate>("19.5 TFLOP/s", "--bandwidth");
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--bandwidth"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Quantity, RejectsWrongDimensionsAndGarbage) {
   EXPECT_THROW(parse_quantity("19.5 TFLOP/s", Dimension::byte_rate, "--bandwidth"), InputError);
   try {
