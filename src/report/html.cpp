@@ -135,18 +135,12 @@ std::string roof_controls(const report::Chart& ch, const ReportInput& in) {
 
 }  // namespace
 
-std::string render_html(const ReportInput& in) {
-  report::SvgOptions o;
-  o.include_optional = true;
-  const report::Chart ch = report::chart_for_svg(in, o);
-  std::string svg = report::render_svg_chart(ch, o);
-  // Inline SVG in HTML needs no namespace declaration (the parser supplies it).
-  const std::string ns = " xmlns=\"http://www.w3.org/2000/svg\"";
-  if (const auto pos = svg.find(ns); pos != std::string::npos) svg.erase(pos, ns.size());
-  const RoofSet& rs = in.machines.front().roofs;
-  const UnitSystem& u = ch.units;
+namespace {
 
-  // Point data for the tooltips, formatted here so the page shows the tool's own numbers.
+/// The point data the page's script shows in tooltips, as JSON safe inside <script>: formatted
+/// here so the page shows the tool's own numbers.
+std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
+  const UnitSystem& u = ch.units;
   nlohmann::json points = nlohmann::json::array();
   for (size_t k = 0; k < in.points.size(); ++k) {
     const Point& p = in.points[k];
@@ -181,6 +175,13 @@ std::string render_html(const ReportInput& in) {
   for (char c : terminal_safe_lines(data))
     safe += c == '<' ? std::string("\\u003c") : std::string(1, c);
 
+  return safe;
+}
+
+/// The document's head, the title and the line under it.
+std::string page_head(const ReportInput& in, const report::Chart& ch) {
+  const RoofSet& rs = in.machines.front().roofs;
+  const UnitSystem& u = ch.units;
   std::string h;
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
@@ -195,7 +196,13 @@ std::string render_html(const ReportInput& in) {
        xml_escape(format_intensity(ridge(*ch.default_compute, *ch.default_memory), u)) + " · " +
        std::to_string(in.points.size()) + " point" + (in.points.size() == 1 ? "" : "s") + "</p>\n";
 
-  // Toolbar: one toggle per layer present in the chart.
+  return h;
+}
+
+/// One toggle per layer present in the chart, the zoom buttons, the roof controls and the chart.
+std::string toolbar_and_chart(const ReportInput& in, const report::Chart& ch,
+                              const std::string& svg) {
+  std::string h;
   h += "<div class=\"toolbar\" role=\"toolbar\" aria-label=\"chart layers\">\n";
   const std::pair<const char*, const char*> layers[] = {{"layer-roofs", "roofs"},
                                                         {"layer-theory", "theoretical values"},
@@ -218,7 +225,13 @@ std::string render_html(const ReportInput& in) {
   h += "<div id=\"chart\" class=\"chart\">\n" + svg +
        "<div id=\"tooltip\" class=\"tooltip\" role=\"tooltip\" hidden></div>\n</div>\n";
 
-  // Points table (sortable).
+  return h;
+}
+
+/// The points, sortable: W, T, I per level, P, attainable, attainment, headroom, bound, verdict.
+std::string points_table(const ReportInput& in, const report::Chart& ch) {
+  const UnitSystem& u = ch.units;
+  std::string h;
   if (!in.points.empty()) {
     const std::string ih = "I (" + u.intensity() + ")";
     // The weight column (what sizes a dot, e.g. a function's share of the time) when any has one.
@@ -253,8 +266,13 @@ std::string render_html(const ReportInput& in) {
     h += "</tbody></table>\n";
   }
 
-  // Roofs table: measured next to theoretical, with the spread of the samples (docs/architecture.md
-  // provenance). Rows of the roofs the chart shows by default say why they are shown.
+  return h;
+}
+
+// Roofs table: measured next to theoretical, with the spread of the samples (docs/architecture.md
+// provenance). Rows of the roofs the chart shows by default say why they are shown.
+std::string roofs_table(const ReportInput& in, const report::Chart& ch) {
+  std::string h;
   const bool several = in.machines.size() > 1;
   h += "<h2>Roofs</h2>\n<table id=\"roofs-table\" class=\"data sortable\"><thead><tr>" +
        std::string(several ? "<th>machine</th>" : "") +
@@ -304,6 +322,13 @@ std::string render_html(const ReportInput& in) {
     }
   }
   h += "</tbody></table>\n";
+  return h;
+}
+
+/// Each flat roof's ridge with each memory roof, and the workload line's table where it has one.
+std::string ridges_and_workload(const ReportInput& in, const report::Chart& ch) {
+  const UnitSystem& u = ch.units;
+  std::string h;
   h += "<h3>Ridge points</h3>\n<table class=\"data\"><thead><tr><th>flat roof</th><th>memory roof"
        "</th><th>I* = π/β</th></tr></thead><tbody>\n";
   for (const auto& r : ch.ridges)
@@ -329,7 +354,12 @@ std::string render_html(const ReportInput& in) {
     h += "</tbody></table>\n";
   }
 
-  // The machines: description and how the roofs were obtained.
+  return h;
+}
+
+// The machines: description and how the roofs were obtained.
+std::string machine_sections(const ReportInput& in) {
+  std::string h;
   for (const auto& m : in.machines) {
     h += "<h2>Machine: " + xml_escape(m.roofs.name) + "</h2>\n";
     if (!m.info.empty()) h += info_list(m.info);
@@ -354,6 +384,22 @@ std::string render_html(const ReportInput& in) {
     }
     if (!m.sections.empty()) h += info_list(m.sections);
   }
+  return h;
+}
+
+}  // namespace
+
+std::string render_html(const ReportInput& in) {
+  report::SvgOptions o;
+  o.include_optional = true;
+  const report::Chart ch = report::chart_for_svg(in, o);
+  std::string svg = report::render_svg_chart(ch, o);
+  // Inline SVG in HTML needs no namespace declaration (the parser supplies it).
+  const std::string ns = " xmlns=\"http://www.w3.org/2000/svg\"";
+  if (const auto pos = svg.find(ns); pos != std::string::npos) svg.erase(pos, ns.size());
+  const std::string safe = tooltip_data(in, ch);
+  std::string h = page_head(in, ch) + toolbar_and_chart(in, ch, svg) + points_table(in, ch) +
+                  roofs_table(in, ch) + ridges_and_workload(in, ch) + machine_sections(in);
   h += "<footer>Made by roofline. Attainable P = min(π, β·I); ridge I* = π/β; distances between "
        "a point and a roof are read vertically on the log chart.</footer>\n";
   h += "</main>\n<script type=\"application/json\" id=\"roofline-data\">" + safe +
