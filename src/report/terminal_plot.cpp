@@ -186,8 +186,132 @@ std::vector<std::string> margin_labels(const report::Chart& ch, const report::Lo
 
 }  // namespace
 
+namespace {
+
+constexpr size_t kLabel = 8;  // y tick labels ("100 G")
+
+/// The x axis with its decade marks and their labels.
+std::string terminal_x_axis(const report::Chart& ch, const report::LogScale& X, int cols) {
+  auto dot = [](double v) { return static_cast<int>(std::lround(v)); };
+  std::string out;
+  std::string axis = std::string(kLabel + 1, ' ') + "└";
+  std::string labels(kLabel + 2 + static_cast<size_t>(cols) + 8, ' ');
+  std::vector<bool> mark(static_cast<size_t>(cols), false);
+  size_t next_free = 0;
+  for (double v : report::decade_ticks(ch.x_lo, ch.x_hi)) {
+    const int c = dot(X(v)) / 2;
+    if (c < 0 || c >= cols) continue;
+    mark[static_cast<size_t>(c)] = true;
+    const std::string t = report::intensity_tick(v);
+    size_t start = kLabel + 2 + static_cast<size_t>(c);
+    start = start >= t.size() / 2 ? start - t.size() / 2 : 0;
+    if (start < next_free || start + t.size() > labels.size()) continue;
+    labels.replace(start, t.size(), t);
+    next_free = start + t.size() + 1;
+  }
+  for (int c = 0; c < cols; ++c) axis += mark[static_cast<size_t>(c)] ? "┴" : "─";
+  while (!labels.empty() && labels.back() == ' ') labels.pop_back();
+  out += axis + "\n" + labels + "\n";
+  return out;
+}
+
+/// The legend under the plot: the ridge, the workload line, the slanted roofs with their
+/// bandwidths, the points' letters by verdict, and how many compute roofs are not drawn.
+std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int columns,
+                            bool color) {
+  const UnitSystem& u = ch.units;
+  const std::string indent(kLabel + 2, ' ');
+  std::string out;
+  std::vector<std::string> items;
+  items.push_back(
+      "* ridge I* = " + format_intensity(ridge(*ch.default_compute, *ch.default_memory), u) + " (" +
+      ch.default_compute->name + " × " + ch.default_memory->level + ")");
+  if (ch.workload) items.push_back("⋮ workload I = " + format_intensity(ch.workload->intensity, u));
+  {
+    std::string slanted;
+    for (const auto& r : ch.roofs)
+      if (r.shown && !r.compute && r.machine == 0)
+        slanted +=
+            (slanted.empty() ? "slanted roofs: " : ", ") + terminal_safe(r.name) + " " + r.rate;
+    if (!slanted.empty()) items.push_back(slanted);
+  }
+  std::vector<Verdict> verdicts;
+  for (const auto& d : ch.diagnoses)
+    if (std::find(verdicts.begin(), verdicts.end(), d.verdict) == verdicts.end())
+      verdicts.push_back(d.verdict);
+  std::sort(verdicts.begin(), verdicts.end());
+  for (Verdict v : verdicts) {
+    bool first = true;
+    for (size_t k = 0; k < in.points.size(); ++k) {
+      if (ch.diagnoses[k].verdict != v) continue;
+      items.push_back((first ? to_string(v) + ": " : std::string()) +
+                      colorize(point_letter(k), verdict_color(v), color) + " " +
+                      terminal_safe(in.points[k].name));
+      first = false;
+    }
+  }
+  size_t shown = 0, total = 0;
+  for (const auto& r : ch.roofs)
+    if (r.machine == 0 && r.compute) shown += r.shown, ++total;
+  if (shown < total)
+    items.push_back(std::to_string(shown) + " of " + std::to_string(total) +
+                    " compute roofs drawn (--roofs all draws every one)");
+  std::string line = indent;
+  for (const auto& it : items) {
+    const size_t w = visible_columns(line) + 3 + visible_columns(it);
+    if (line.size() > indent.size() && w > static_cast<size_t>(columns)) {
+      out += line + "\n";
+      line = indent;
+    }
+    line += (line.size() > indent.size() ? " · " : "") + it;
+  }
+  out += line + "\n\n";
+
+  return out;
+}
+
+/// The roofs of every machine, the points with their diagnosis, the workload line's table.
+std::string terminal_tables(const ReportInput& in, const report::Chart& ch, bool color) {
+  const UnitSystem& u = ch.units;
+  std::string out;
+  out += "Roofs of " + terminal_safe(in.machines.front().roofs.name) + "\n" +
+         render_roofs(in.machines.front().roofs);
+  for (size_t m = 1; m < in.machines.size(); ++m)
+    out += "\nRoofs of " + terminal_safe(in.machines[m].roofs.name) + " (dotted)\n" +
+           render_roofs(in.machines[m].roofs);
+  if (!in.points.empty()) {
+    Table t({"", "point", "I = W/Q", "P = W/T", "attainable", "attainment", "headroom", "verdict"});
+    for (size_t k = 0; k < in.points.size(); ++k) {
+      const Diagnosis& d = ch.diagnoses[k];
+      std::string is;
+      for (const auto& l : d.levels)
+        is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
+              format_number(l.intensity.value);
+      t.add_row({point_letter(k), in.points[k].name, is, format_work_rate(d.performance, u),
+                 format_work_rate(d.attainable, u), report::percent_text(d.attainment),
+                 report::ratio_text(d.headroom.factor) + "x", to_string(d.verdict)});
+    }
+    out += "\nPoints (I in " + u.intensity() + ")\n" + t.render();
+    for (size_t k = 0; k < in.points.size(); ++k)
+      out += "  " + colorize(point_letter(k), verdict_color(ch.diagnoses[k].verdict), color) + " " +
+             terminal_safe(in.points[k].name + ": " + ch.diagnoses[k].title) + "\n";
+  }
+  if (ch.workload) {
+    Table t({"machine", "roofs", "attainable at I", "ratio", "regime"});
+    for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
+      const auto& m = ch.workload->machines[k];
+      t.add_row(
+          {m.machine, m.compute_roof + " × " + m.memory_level, format_work_rate(m.attainable, u),
+           report::ratio_text(ch.workload->ratios[k]) + "x", to_string(ch.workload->regimes[k])});
+    }
+    out += "\nWorkload at I = " + format_intensity(ch.workload->intensity, u) + "\n" + t.render();
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string render_terminal(const ReportInput& in, int columns, bool color) {
-  constexpr size_t kLabel = 8;  // y tick labels ("100 G")
   if (columns > kMaxTerminalColumns)
     throw InputError("terminal plot: " + std::to_string(columns) + " columns is wider than the " +
                      std::to_string(kMaxTerminalColumns) + " a plot may be");
@@ -207,7 +331,6 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
   const report::LogScale X{ch.x_lo, ch.x_hi, 0, cv.dot_width() - 1.0};
   const report::LogScale Y{ch.y_lo, ch.y_hi, cv.dot_height() - 1.0, 0};
   auto dot = [](double v) { return static_cast<int>(std::lround(v)); };
-  const UnitSystem& u = ch.units;
   auto plot = [&](int x, int y) {
     if (x < 0 || y < 0 || x >= cv.dot_width() || y >= cv.dot_height()) return;
     cv.set(x, y);
@@ -293,105 +416,9 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
-  // x axis with decade marks and labels.
-  std::string axis = std::string(kLabel + 1, ' ') + "└";
-  std::string labels(kLabel + 2 + static_cast<size_t>(cols) + 8, ' ');
-  std::vector<bool> mark(static_cast<size_t>(cols), false);
-  size_t next_free = 0;
-  for (double v : report::decade_ticks(ch.x_lo, ch.x_hi)) {
-    const int c = dot(X(v)) / 2;
-    if (c < 0 || c >= cols) continue;
-    mark[static_cast<size_t>(c)] = true;
-    const std::string t = report::intensity_tick(v);
-    size_t start = kLabel + 2 + static_cast<size_t>(c);
-    start = start >= t.size() / 2 ? start - t.size() / 2 : 0;
-    if (start < next_free || start + t.size() > labels.size()) continue;
-    labels.replace(start, t.size(), t);
-    next_free = start + t.size() + 1;
-  }
-  for (int c = 0; c < cols; ++c) axis += mark[static_cast<size_t>(c)] ? "┴" : "─";
-  while (!labels.empty() && labels.back() == ' ') labels.pop_back();
-  out += axis + "\n" + labels + "\n";
-  const std::string indent(kLabel + 2, ' ');
-  out += indent + ch.x_title + "\n";
-  // The legend: the ridge, the slanted roofs, the points' letters by verdict, roofs not drawn.
-  std::vector<std::string> items;
-  items.push_back(
-      "* ridge I* = " + format_intensity(ridge(*ch.default_compute, *ch.default_memory), u) + " (" +
-      ch.default_compute->name + " × " + ch.default_memory->level + ")");
-  if (ch.workload) items.push_back("⋮ workload I = " + format_intensity(ch.workload->intensity, u));
-  {
-    std::string slanted;
-    for (const auto& r : ch.roofs)
-      if (r.shown && !r.compute && r.machine == 0)
-        slanted +=
-            (slanted.empty() ? "slanted roofs: " : ", ") + terminal_safe(r.name) + " " + r.rate;
-    if (!slanted.empty()) items.push_back(slanted);
-  }
-  std::vector<Verdict> verdicts;
-  for (const auto& d : ch.diagnoses)
-    if (std::find(verdicts.begin(), verdicts.end(), d.verdict) == verdicts.end())
-      verdicts.push_back(d.verdict);
-  std::sort(verdicts.begin(), verdicts.end());
-  for (Verdict v : verdicts) {
-    bool first = true;
-    for (size_t k = 0; k < in.points.size(); ++k) {
-      if (ch.diagnoses[k].verdict != v) continue;
-      items.push_back((first ? to_string(v) + ": " : std::string()) +
-                      colorize(point_letter(k), verdict_color(v), color) + " " +
-                      terminal_safe(in.points[k].name));
-      first = false;
-    }
-  }
-  size_t shown = 0, total = 0;
-  for (const auto& r : ch.roofs)
-    if (r.machine == 0 && r.compute) shown += r.shown, ++total;
-  if (shown < total)
-    items.push_back(std::to_string(shown) + " of " + std::to_string(total) +
-                    " compute roofs drawn (--roofs all draws every one)");
-  std::string line = indent;
-  for (const auto& it : items) {
-    const size_t w = visible_columns(line) + 3 + visible_columns(it);
-    if (line.size() > indent.size() && w > static_cast<size_t>(columns)) {
-      out += line + "\n";
-      line = indent;
-    }
-    line += (line.size() > indent.size() ? " · " : "") + it;
-  }
-  out += line + "\n\n";
-
-  out += "Roofs of " + terminal_safe(in.machines.front().roofs.name) + "\n" +
-         render_roofs(in.machines.front().roofs);
-  for (size_t m = 1; m < in.machines.size(); ++m)
-    out += "\nRoofs of " + terminal_safe(in.machines[m].roofs.name) + " (dotted)\n" +
-           render_roofs(in.machines[m].roofs);
-  if (!in.points.empty()) {
-    Table t({"", "point", "I = W/Q", "P = W/T", "attainable", "attainment", "headroom", "verdict"});
-    for (size_t k = 0; k < in.points.size(); ++k) {
-      const Diagnosis& d = ch.diagnoses[k];
-      std::string is;
-      for (const auto& l : d.levels)
-        is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
-              format_number(l.intensity.value);
-      t.add_row({point_letter(k), in.points[k].name, is, format_work_rate(d.performance, u),
-                 format_work_rate(d.attainable, u), report::percent_text(d.attainment),
-                 report::ratio_text(d.headroom.factor) + "x", to_string(d.verdict)});
-    }
-    out += "\nPoints (I in " + u.intensity() + ")\n" + t.render();
-    for (size_t k = 0; k < in.points.size(); ++k)
-      out += "  " + colorize(point_letter(k), verdict_color(ch.diagnoses[k].verdict), color) + " " +
-             terminal_safe(in.points[k].name + ": " + ch.diagnoses[k].title) + "\n";
-  }
-  if (ch.workload) {
-    Table t({"machine", "roofs", "attainable at I", "ratio", "regime"});
-    for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
-      const auto& m = ch.workload->machines[k];
-      t.add_row(
-          {m.machine, m.compute_roof + " × " + m.memory_level, format_work_rate(m.attainable, u),
-           report::ratio_text(ch.workload->ratios[k]) + "x", to_string(ch.workload->regimes[k])});
-    }
-    out += "\nWorkload at I = " + format_intensity(ch.workload->intensity, u) + "\n" + t.render();
-  }
+  out += terminal_x_axis(ch, X, cols);
+  out += std::string(kLabel + 2, ' ') + ch.x_title + "\n";
+  out += terminal_legend(in, ch, columns, color) + terminal_tables(in, ch, color);
   return out;
 }
 
