@@ -116,18 +116,11 @@ void write_profile_report(const std::string& path, const std::string& name,
   write_report(path, in);
 }
 
-void run_profile_instrument(InstrumentArgs a) {
-  if (a.command.empty())
-    throw InputError(
-        "no program given: roofline profile --instrument [options] -- PROGRAM ARGS...");
-  if (a.simulate != "all" && a.simulate != "last" && a.simulate != "none")
-    throw InputError("--simulate: expected all, last or none (got '" + a.simulate + "')");
-  if (a.name.empty()) a.name = fs::path(a.command.front()).filename().string();
-  std::optional<MachineDocument> m;
-  if (has_machine(a.machine)) m = load_machine(a.machine);
+namespace {
 
+/// The run's options from the flags; why the simulation cannot run goes to `messages`.
+InstrumentOptions instrument_options(const InstrumentArgs& a, std::vector<std::string>& messages) {
   InstrumentOptions opt;
-  std::vector<std::string> messages;
   if (a.simulate != "none") {
     try {
       opt.caches =
@@ -143,16 +136,14 @@ void run_profile_instrument(InstrumentArgs a) {
   opt.simulate_all_levels = a.simulate == "all";
   opt.hardware = a.hardware;
   opt.sysfs_root = a.sysfs;
-  ScopedTempDir work("roofline-instrument-");
-  opt.work_dir = work.path;
-  InstrumentedRun r;
-  try {
-    r = run_instrumented(a.command, opt);
-  } catch (const counters::ExecError& e) {
-    say(std::string("roofline: error: ") + e.what() + "\n");
-    std::fflush(stdout);
-    std::exit(e.code());
-  }
+  opt.simulate_all_levels = a.simulate == "all";
+  opt.hardware = a.hardware;
+  opt.sysfs_root = a.sysfs;
+  return opt;
+}
+
+/// What the three runs said, and what is missing from them, as messages for the user.
+void run_messages(const InstrumentedRun& r, std::vector<std::string>& messages) {
   for (const auto& s : r.messages) messages.push_back(s);
   if (r.native.exit_status == 0 && r.counts.processes == 0)
     messages.push_back(
@@ -169,11 +160,15 @@ void run_profile_instrument(InstrumentArgs a) {
     messages.push_back("T per function: the native run wrote no samples");
   for (const auto& sim : r.simulations)
     if (!sim.problem.empty()) messages.push_back("Q (" + sim.ll_level + "): " + sim.problem);
+}
 
+/// The points of the run, fitted to the machine's levels (those whose levels it lacks go).
+InstrumentedPoints fitted_points(const InstrumentedRun& r, const InstrumentArgs& a,
+                                 const std::optional<MachineDocument>& m,
+                                 std::vector<std::string>& notes) {
   InstrumentedPoints ip = instrumented_points(r, a.name);
-  std::vector<std::string> notes = ip.notes;
+  notes = ip.notes;
   for (auto& p : ip.points) {
-    p.name = p.name;
     if (!a.machine.precision.empty()) p.precision = a.machine.precision;
     if (m) p.traffic = fit_levels(p.traffic, &m->roofs, notes, p.name);
   }
@@ -182,194 +177,256 @@ void run_profile_instrument(InstrumentArgs a) {
       ip.points.erase(ip.points.begin() + static_cast<std::ptrdiff_t>(i));
       ip.origins.erase(ip.origins.begin() + static_cast<std::ptrdiff_t>(i));
     }
-  const double native = std::max(r.native.wall_seconds, 1e-9);
+  return ip;
+}
+
+/// The native run's samples over all its processes.
+struct SampleTotals {
   std::uint64_t samples = 0;
   double cpu_sampled = 0;
   std::string sampler;  // the processes' samplers, e.g. "task-clock"
+};
+SampleTotals sample_totals(const InstrumentedRun& r) {
+  SampleTotals st;
   for (const auto& s : r.samples) {
-    samples += s.total;
-    cpu_sampled += s.cpu_seconds;
-    if (!s.sampler.empty() && sampler.find(s.sampler) == std::string::npos)
-      sampler += (sampler.empty() ? "" : ", ") + s.sampler;
+    st.samples += s.total;
+    st.cpu_sampled += s.cpu_seconds;
+    if (!s.sampler.empty() && st.sampler.find(s.sampler) == std::string::npos)
+      st.sampler += (st.sampler.empty() ? "" : ", ") + s.sampler;
   }
+  return st;
+}
 
-  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, ip.points);
-  if (a.json) {
-    PointsDocument doc;
-    doc.points = ip.points;
-    if (m) doc.machine = m->roofs.name;
-    nlohmann::json j = points_to_json(doc);
-    for (size_t i = 0; i < ip.points.size(); ++i) {
-      const PointOrigin& o = ip.origins.at(i);
-      j["points"][i]["provenance"] = {{"work", o.work}, {"traffic", o.traffic}, {"time", o.time}};
-    }
-    nlohmann::json run = {
-        {"command", a.command},
-        {"exit_status", r.native.exit_status},
-        {"wall_seconds", r.native.wall_seconds},
-        {"provenance", {{"work", "instrumented"}, {"traffic", "simulated"}, {"time", "measured"}}}};
-    if (r.native.totals.cpu_seconds > 0) run["cpu_seconds"] = r.native.totals.cpu_seconds;
-    run["counting"] = {{"wall_seconds", r.counting.wall_seconds},
-                       {"exit_status", r.counting.exit_status},
-                       {"slowdown", r.counting.wall_seconds / native},
-                       {"processes", r.counts.processes}};
-    nlohmann::json sims = nlohmann::json::array();
-    for (const auto& sim : r.simulations) {
-      nlohmann::json s = {
-          {"last_level", sim.ll_level},
-          {"fills_from", sim.fills_from},
-          {"caches", {geometry_json(sim.i1), geometry_json(sim.d1), geometry_json(sim.ll)}},
-          {"wall_seconds", sim.wall_seconds},
-          {"slowdown", sim.wall_seconds / native},
-          {"exit_status", sim.exit_status}};
-      if (!sim.problem.empty()) s["problem"] = sim.problem;
-      if (!sim.profile.events.empty()) {
-        s["events"] = sim.profile.events;
-        s["totals"] = sim.profile.totals;
-      }
-      sims.push_back(s);
-    }
-    run["simulations"] = sims;
-    run["simulator_limits"] = simulator_limits();
-    nlohmann::json fns = nlohmann::json::array();
-    for (const auto& f : r.counts.functions) {
-      nlohmann::json x = {
-          {"name", f.name}, {"calls", f.calls}, {"ops", ops_json(f.ops)}, {"flops", total(f.ops)}};
-      if (!f.file.empty()) x["file"] = f.file;
-      if (f.line > 0) x["line"] = f.line;
-      if (!f.skipped.empty()) {
-        x["skipped"] = f.skipped;
-        x["static_flops"] = f.static_flops;
-      }
-      x["traffic"] = simulated_traffic_json(r, [&](const CallgrindProfile& p) {
-        const auto it = p.functions.find(f.name);
-        return it == p.functions.end() ? nullptr : &it->second;
-      });
-      for (const auto& t : r.times)
-        if (t.name == f.name) {
-          x["samples"] = t.samples;
-          x["cpu_seconds"] = t.cpu_seconds;
-          x["seconds"] = t.seconds;
-        }
-      fns.push_back(x);
-    }
-    run["functions"] = fns;
-    nlohmann::json times = nlohmann::json::array();
-    for (const auto& t : r.times)
-      times.push_back({{"name", t.name},
-                       {"object", t.object},
-                       {"samples", t.samples},
-                       {"cpu_seconds", t.cpu_seconds},
-                       {"seconds", t.seconds}});
-    run["samples"] = {{"total", samples},
-                      {"cpu_seconds", cpu_sampled},
-                      {"sampler", sampler},
-                      {"by_function", times}};
-    // Marker regions: the timers' calls and T, counted W, and the simulated traffic of the time
-    // each was open (with the passes the simulation saw), whether or not they became points.
-    std::vector<std::string> names;
-    for (const auto& g : r.regions) names.push_back(g.name);
-    for (const auto& g : r.counts.regions)
-      if (std::find(names.begin(), names.end(), g.name) == names.end()) names.push_back(g.name);
-    nlohmann::json regs = nlohmann::json::array();
-    for (const auto& name : names) {
-      nlohmann::json x = {{"name", name}};
-      for (const auto& g : r.regions)
-        if (g.name == name) x["calls"] = g.calls, x["seconds"] = g.time;
-      for (const auto& g : r.counts.regions)
-        if (g.name == name) {
-          x["counted_calls"] = g.calls, x["ops"] = ops_json(g.ops), x["flops"] = total(g.ops);
-        }
-      nlohmann::json passes = nlohmann::json::array();
-      x["traffic"] = simulated_traffic_json(r, [&](const CallgrindProfile& p) {
-        const auto it = p.regions.find(name);
-        if (it == p.regions.end()) return static_cast<const std::vector<double>*>(nullptr);
-        passes.push_back({{"passes", it->second.passes}, {"complete", it->second.complete}});
-        return &it->second.costs;
-      });
-      x["simulated_passes"] = passes;
-      regs.push_back(x);
-    }
-    run["regions"] = regs;
-    if (r.native.totals.flops_counted) run["pmu_flops"] = r.native.totals.flops;
-    if (!r.native.totals.bytes_by_level.empty())
-      run["pmu_bytes_by_level"] = r.native.totals.bytes_by_level;
-    run["messages"] = messages;
-    run["notes"] = notes;
-    j["run"] = run;
-    if (m) {
-      nlohmann::json analyses = nlohmann::json::array();
-      for (const auto& p : ip.points)
-        analyses.push_back(analysis_to_json(p, diagnose(p, m->roofs), m->roofs));
-      j["analysis"] = analyses;
-    }
-    emit(j.dump(2) + "\n", a.output);
-  } else {
-    std::string t = "profile --instrument of " + a.command.front() + "\n";
-    t += "  native run: exit status " + std::to_string(r.native.exit_status) +
-         ", T = " + format_seconds(Seconds(r.native.wall_seconds)) + " (wall clock)";
-    if (r.native.totals.cpu_seconds > 0)
-      t += ", CPU time " + format_seconds(Seconds(r.native.totals.cpu_seconds));
-    if (samples > 0)
-      t += ", " + std::to_string(samples) + " samples (" + sampler + ") of " +
-           format_seconds(Seconds(cpu_sampled)) + " CPU time";
-    t += "\n";
-    if (r.counting.wall_seconds > 0)
-      t += "  counting run: " + format_seconds(Seconds(r.counting.wall_seconds)) + " (" +
-           format_number(r.counting.wall_seconds / native, 3) + "× the native run)\n";
-    for (const auto& sim : r.simulations) {
-      if (sim.wall_seconds <= 0) continue;
-      t += "  simulation (" + geometry_text(sim.d1) + "; " + geometry_text(sim.ll) +
-           " as the last level): " + format_seconds(Seconds(sim.wall_seconds)) + " (" +
-           format_number(sim.wall_seconds / native, 3) + "× the native run)\n";
-      for (const auto* g : {&sim.d1, &sim.ll})
-        if (!g->note.empty()) t += "    " + g->level + ": " + g->note + "\n";
-    }
-    std::vector<OpCount> all;
-    for (const auto& f : r.counts.functions) all.insert(all.end(), f.ops.begin(), f.ops.end());
-    if (r.counts.processes > 0)
-      t += "  counted W = " + format_work(Work(total(all))) +
-           (total(all) > 0 ? " — " + ops_text(all) : "") + "\n";
-    if (total(all, "int_ops") > 0)
-      t += "  counted integer dot-product operations: " + format_number(total(all, "int_ops"), 4) +
-           " (not in W)\n";
-    if (r.native.totals.flops_counted)
-      t += "  PMU (native run): W = " + format_work(Work(r.native.totals.flops)) + "\n";
-    for (const auto& [lvl, b] : r.native.totals.bytes_by_level)
-      t += "  PMU (native run): Q(" + lvl + ") = " + format_bytes(Bytes(b)) + "\n";
-    if (!r.simulations.empty()) {
-      bool any = false;
-      for (const auto& sim : r.simulations) any = any || !sim.profile.events.empty();
-      if (any) {
-        t += "  what the simulator does not see:\n";
-        for (const auto& l : simulator_limits()) t += "    - " + l + "\n";
-      }
-    }
-    for (const auto& msg : messages) t += "  " + msg + "\n";
-    // Functions with W, by time.
-    Table table({"function", "calls", "W", "Q(L2)", "Q(L3)", "Q(DRAM)", "T", "share"});
-    for (const auto& p : ip.points) {
-      if (p.weight <= 0) continue;
-      std::map<std::string, double> q = levels_of(p.traffic);
-      auto qs = [&](const char* l) {
-        return q.count(l) ? format_bytes(Bytes(q.at(l))) : std::string("-");
-      };
-      const std::string calls = p.note.substr(0, p.note.find(" calls"));
-      table.add_row({p.name, calls, format_work(p.work), qs("L2"), qs("L3"), qs("DRAM"),
-                     format_seconds(p.time), format_number(100 * p.weight, 3) + " %"});
-    }
-    if (table.size() > 0) t += "\n" + table.render();
-    for (const auto& n : notes) t += "  note: " + n + "\n";
-    for (const auto& p : ip.points) {
-      t += "\n";
-      if (m)
-        t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs,
-                                   a.output.empty() && color_stdout());
-      else
-        t += render_point_brief(p);
-    }
-    emit(t, a.output);
+/// `profile --instrument --json`: the points with their provenance, the runs, every counted
+/// function and region, and the analysis on the machine where one is given.
+nlohmann::json run_json(const InstrumentArgs& a, const InstrumentedRun& r,
+                        const InstrumentedPoints& ip, const std::optional<MachineDocument>& m,
+                        const std::vector<std::string>& messages,
+                        const std::vector<std::string>& notes) {
+  const double native = std::max(r.native.wall_seconds, 1e-9);
+  const SampleTotals st = sample_totals(r);
+  const std::uint64_t samples = st.samples;
+  const double cpu_sampled = st.cpu_sampled;
+  const std::string& sampler = st.sampler;
+  PointsDocument doc;
+  doc.points = ip.points;
+  if (m) doc.machine = m->roofs.name;
+  nlohmann::json j = points_to_json(doc);
+  for (size_t i = 0; i < ip.points.size(); ++i) {
+    const PointOrigin& o = ip.origins.at(i);
+    j["points"][i]["provenance"] = {{"work", o.work}, {"traffic", o.traffic}, {"time", o.time}};
   }
+  nlohmann::json run = {
+      {"command", a.command},
+      {"exit_status", r.native.exit_status},
+      {"wall_seconds", r.native.wall_seconds},
+      {"provenance", {{"work", "instrumented"}, {"traffic", "simulated"}, {"time", "measured"}}}};
+  if (r.native.totals.cpu_seconds > 0) run["cpu_seconds"] = r.native.totals.cpu_seconds;
+  run["counting"] = {{"wall_seconds", r.counting.wall_seconds},
+                     {"exit_status", r.counting.exit_status},
+                     {"slowdown", r.counting.wall_seconds / native},
+                     {"processes", r.counts.processes}};
+  nlohmann::json sims = nlohmann::json::array();
+  for (const auto& sim : r.simulations) {
+    nlohmann::json s = {
+        {"last_level", sim.ll_level},
+        {"fills_from", sim.fills_from},
+        {"caches", {geometry_json(sim.i1), geometry_json(sim.d1), geometry_json(sim.ll)}},
+        {"wall_seconds", sim.wall_seconds},
+        {"slowdown", sim.wall_seconds / native},
+        {"exit_status", sim.exit_status}};
+    if (!sim.problem.empty()) s["problem"] = sim.problem;
+    if (!sim.profile.events.empty()) {
+      s["events"] = sim.profile.events;
+      s["totals"] = sim.profile.totals;
+    }
+    sims.push_back(s);
+  }
+  run["simulations"] = sims;
+  run["simulator_limits"] = simulator_limits();
+  nlohmann::json fns = nlohmann::json::array();
+  for (const auto& f : r.counts.functions) {
+    nlohmann::json x = {
+        {"name", f.name}, {"calls", f.calls}, {"ops", ops_json(f.ops)}, {"flops", total(f.ops)}};
+    if (!f.file.empty()) x["file"] = f.file;
+    if (f.line > 0) x["line"] = f.line;
+    if (!f.skipped.empty()) {
+      x["skipped"] = f.skipped;
+      x["static_flops"] = f.static_flops;
+    }
+    x["traffic"] = simulated_traffic_json(r, [&](const CallgrindProfile& p) {
+      const auto it = p.functions.find(f.name);
+      return it == p.functions.end() ? nullptr : &it->second;
+    });
+    for (const auto& t : r.times)
+      if (t.name == f.name) {
+        x["samples"] = t.samples;
+        x["cpu_seconds"] = t.cpu_seconds;
+        x["seconds"] = t.seconds;
+      }
+    fns.push_back(x);
+  }
+  run["functions"] = fns;
+  nlohmann::json times = nlohmann::json::array();
+  for (const auto& t : r.times)
+    times.push_back({{"name", t.name},
+                     {"object", t.object},
+                     {"samples", t.samples},
+                     {"cpu_seconds", t.cpu_seconds},
+                     {"seconds", t.seconds}});
+  run["samples"] = {{"total", samples},
+                    {"cpu_seconds", cpu_sampled},
+                    {"sampler", sampler},
+                    {"by_function", times}};
+  // Marker regions: the timers' calls and T, counted W, and the simulated traffic of the time
+  // each was open (with the passes the simulation saw), whether or not they became points.
+  std::vector<std::string> names;
+  for (const auto& g : r.regions) names.push_back(g.name);
+  for (const auto& g : r.counts.regions)
+    if (std::find(names.begin(), names.end(), g.name) == names.end()) names.push_back(g.name);
+  nlohmann::json regs = nlohmann::json::array();
+  for (const auto& name : names) {
+    nlohmann::json x = {{"name", name}};
+    for (const auto& g : r.regions)
+      if (g.name == name) x["calls"] = g.calls, x["seconds"] = g.time;
+    for (const auto& g : r.counts.regions)
+      if (g.name == name) {
+        x["counted_calls"] = g.calls, x["ops"] = ops_json(g.ops), x["flops"] = total(g.ops);
+      }
+    nlohmann::json passes = nlohmann::json::array();
+    x["traffic"] = simulated_traffic_json(r, [&](const CallgrindProfile& p) {
+      const auto it = p.regions.find(name);
+      if (it == p.regions.end()) return static_cast<const std::vector<double>*>(nullptr);
+      passes.push_back({{"passes", it->second.passes}, {"complete", it->second.complete}});
+      return &it->second.costs;
+    });
+    x["simulated_passes"] = passes;
+    regs.push_back(x);
+  }
+  run["regions"] = regs;
+  if (r.native.totals.flops_counted) run["pmu_flops"] = r.native.totals.flops;
+  if (!r.native.totals.bytes_by_level.empty())
+    run["pmu_bytes_by_level"] = r.native.totals.bytes_by_level;
+  run["messages"] = messages;
+  run["notes"] = notes;
+  j["run"] = run;
+  if (m) {
+    nlohmann::json analyses = nlohmann::json::array();
+    for (const auto& p : ip.points)
+      analyses.push_back(analysis_to_json(p, diagnose(p, m->roofs), m->roofs));
+    j["analysis"] = analyses;
+  }
+  return j;
+}
+
+/// The text report: the runs, the counted W, messages, the functions by time, each point.
+std::string run_text(const InstrumentArgs& a, const InstrumentedRun& r,
+                     const InstrumentedPoints& ip, const std::optional<MachineDocument>& m,
+                     const std::vector<std::string>& messages,
+                     const std::vector<std::string>& notes) {
+  const double native = std::max(r.native.wall_seconds, 1e-9);
+  const SampleTotals st = sample_totals(r);
+  const std::uint64_t samples = st.samples;
+  const double cpu_sampled = st.cpu_sampled;
+  const std::string& sampler = st.sampler;
+  std::string t = "profile --instrument of " + a.command.front() + "\n";
+  t += "  native run: exit status " + std::to_string(r.native.exit_status) +
+       ", T = " + format_seconds(Seconds(r.native.wall_seconds)) + " (wall clock)";
+  if (r.native.totals.cpu_seconds > 0)
+    t += ", CPU time " + format_seconds(Seconds(r.native.totals.cpu_seconds));
+  if (samples > 0)
+    t += ", " + std::to_string(samples) + " samples (" + sampler + ") of " +
+         format_seconds(Seconds(cpu_sampled)) + " CPU time";
+  t += "\n";
+  if (r.counting.wall_seconds > 0)
+    t += "  counting run: " + format_seconds(Seconds(r.counting.wall_seconds)) + " (" +
+         format_number(r.counting.wall_seconds / native, 3) + "× the native run)\n";
+  for (const auto& sim : r.simulations) {
+    if (sim.wall_seconds <= 0) continue;
+    t += "  simulation (" + geometry_text(sim.d1) + "; " + geometry_text(sim.ll) +
+         " as the last level): " + format_seconds(Seconds(sim.wall_seconds)) + " (" +
+         format_number(sim.wall_seconds / native, 3) + "× the native run)\n";
+    for (const auto* g : {&sim.d1, &sim.ll})
+      if (!g->note.empty()) t += "    " + g->level + ": " + g->note + "\n";
+  }
+  std::vector<OpCount> all;
+  for (const auto& f : r.counts.functions) all.insert(all.end(), f.ops.begin(), f.ops.end());
+  if (r.counts.processes > 0)
+    t += "  counted W = " + format_work(Work(total(all))) +
+         (total(all) > 0 ? " — " + ops_text(all) : "") + "\n";
+  if (total(all, "int_ops") > 0)
+    t += "  counted integer dot-product operations: " + format_number(total(all, "int_ops"), 4) +
+         " (not in W)\n";
+  if (r.native.totals.flops_counted)
+    t += "  PMU (native run): W = " + format_work(Work(r.native.totals.flops)) + "\n";
+  for (const auto& [lvl, b] : r.native.totals.bytes_by_level)
+    t += "  PMU (native run): Q(" + lvl + ") = " + format_bytes(Bytes(b)) + "\n";
+  if (!r.simulations.empty()) {
+    bool any = false;
+    for (const auto& sim : r.simulations) any = any || !sim.profile.events.empty();
+    if (any) {
+      t += "  what the simulator does not see:\n";
+      for (const auto& l : simulator_limits()) t += "    - " + l + "\n";
+    }
+  }
+  for (const auto& msg : messages) t += "  " + msg + "\n";
+  // Functions with W, by time.
+  Table table({"function", "calls", "W", "Q(L2)", "Q(L3)", "Q(DRAM)", "T", "share"});
+  for (const auto& p : ip.points) {
+    if (p.weight <= 0) continue;
+    std::map<std::string, double> q = levels_of(p.traffic);
+    auto qs = [&](const char* l) {
+      return q.count(l) ? format_bytes(Bytes(q.at(l))) : std::string("-");
+    };
+    const std::string calls = p.note.substr(0, p.note.find(" calls"));
+    table.add_row({p.name, calls, format_work(p.work), qs("L2"), qs("L3"), qs("DRAM"),
+                   format_seconds(p.time), format_number(100 * p.weight, 3) + " %"});
+  }
+  if (table.size() > 0) t += "\n" + table.render();
+  for (const auto& n : notes) t += "  note: " + n + "\n";
+  for (const auto& p : ip.points) {
+    t += "\n";
+    if (m)
+      t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs,
+                                 a.output.empty() && color_stdout());
+    else
+      t += render_point_brief(p);
+  }
+  return t;
+}
+
+}  // namespace
+
+void run_profile_instrument(InstrumentArgs a) {
+  if (a.command.empty())
+    throw InputError(
+        "no program given: roofline profile --instrument [options] -- PROGRAM ARGS...");
+  if (a.simulate != "all" && a.simulate != "last" && a.simulate != "none")
+    throw InputError("--simulate: expected all, last or none (got '" + a.simulate + "')");
+  if (a.name.empty()) a.name = fs::path(a.command.front()).filename().string();
+  std::optional<MachineDocument> m;
+  if (has_machine(a.machine)) m = load_machine(a.machine);
+
+  std::vector<std::string> messages;
+  InstrumentOptions opt = instrument_options(a, messages);
+  ScopedTempDir work("roofline-instrument-");
+  opt.work_dir = work.path;
+  InstrumentedRun r;
+  try {
+    r = run_instrumented(a.command, opt);
+  } catch (const counters::ExecError& e) {
+    say(std::string("roofline: error: ") + e.what() + "\n");
+    std::fflush(stdout);
+    std::exit(e.code());
+  }
+  run_messages(r, messages);
+  std::vector<std::string> notes;
+  const InstrumentedPoints ip = fitted_points(r, a, m, notes);
+  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, ip.points);
+  if (a.json)
+    emit(run_json(a, r, ip, m, messages, notes).dump(2) + "\n", a.output);
+  else
+    emit(run_text(a, r, ip, m, messages, notes), a.output);
   if (r.native.exit_status != 0) {
     std::fflush(stdout);
     std::exit(r.native.exit_status);
