@@ -460,15 +460,7 @@ void run(ProfileArgs& a) {
     for (const auto& l : r.plan.limits) t += "  limit: " + l + "\n";
     for (const auto& msg : messages) t += "  " + msg + "\n";
     for (const auto& n : o.notes) t += "  note: " + n + "\n";
-    for (const auto& p : o.points) {
-      t += "\n";
-      if (m)
-        t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs,
-                                   a.output.empty() && color_stdout());
-      else
-        t += render_point_brief(p);
-    }
-    emit(t, a.output);
+    emit(t + points_text(o.points, m, a.output), a.output);
   }
   if (r.exit_status != 0) {
     std::fflush(stdout);

@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/import.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/text.hpp"
 
@@ -105,6 +107,20 @@ void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_
                          "; one file cannot hold both outputs: give each its own path");
     seen.emplace_back(flag, path);
   }
+}
+
+std::string points_text(const std::vector<Point>& points, const std::optional<MachineDocument>& m,
+                        const std::string& output) {
+  std::string t;
+  for (const auto& p : points) {
+    t += "\n";
+    if (m)
+      t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs,
+                                 output.empty() && color_stdout());
+    else
+      t += render_point_brief(p);
+  }
+  return t;
 }
 
 bool color_stdout() {

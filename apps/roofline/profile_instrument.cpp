@@ -180,14 +180,16 @@ InstrumentedPoints fitted_points(const InstrumentedRun& r, const InstrumentArgs&
   return ip;
 }
 
-/// The native run's samples over all its processes.
+/// The native run's time (for the slowdowns) and its samples over all its processes.
 struct SampleTotals {
+  double native = 1e-9;  // wall seconds of the native run (> 0)
   std::uint64_t samples = 0;
   double cpu_sampled = 0;
   std::string sampler;  // the processes' samplers, e.g. "task-clock"
 };
 SampleTotals sample_totals(const InstrumentedRun& r) {
   SampleTotals st;
+  st.native = std::max(r.native.wall_seconds, 1e-9);
   for (const auto& s : r.samples) {
     st.samples += s.total;
     st.cpu_sampled += s.cpu_seconds;
@@ -203,11 +205,7 @@ nlohmann::json run_json(const InstrumentArgs& a, const InstrumentedRun& r,
                         const InstrumentedPoints& ip, const std::optional<MachineDocument>& m,
                         const std::vector<std::string>& messages,
                         const std::vector<std::string>& notes) {
-  const double native = std::max(r.native.wall_seconds, 1e-9);
   const SampleTotals st = sample_totals(r);
-  const std::uint64_t samples = st.samples;
-  const double cpu_sampled = st.cpu_sampled;
-  const std::string& sampler = st.sampler;
   PointsDocument doc;
   doc.points = ip.points;
   if (m) doc.machine = m->roofs.name;
@@ -224,7 +222,7 @@ nlohmann::json run_json(const InstrumentArgs& a, const InstrumentedRun& r,
   if (r.native.totals.cpu_seconds > 0) run["cpu_seconds"] = r.native.totals.cpu_seconds;
   run["counting"] = {{"wall_seconds", r.counting.wall_seconds},
                      {"exit_status", r.counting.exit_status},
-                     {"slowdown", r.counting.wall_seconds / native},
+                     {"slowdown", r.counting.wall_seconds / st.native},
                      {"processes", r.counts.processes}};
   nlohmann::json sims = nlohmann::json::array();
   for (const auto& sim : r.simulations) {
@@ -233,7 +231,7 @@ nlohmann::json run_json(const InstrumentArgs& a, const InstrumentedRun& r,
         {"fills_from", sim.fills_from},
         {"caches", {geometry_json(sim.i1), geometry_json(sim.d1), geometry_json(sim.ll)}},
         {"wall_seconds", sim.wall_seconds},
-        {"slowdown", sim.wall_seconds / native},
+        {"slowdown", sim.wall_seconds / st.native},
         {"exit_status", sim.exit_status}};
     if (!sim.problem.empty()) s["problem"] = sim.problem;
     if (!sim.profile.events.empty()) {
@@ -274,9 +272,9 @@ nlohmann::json run_json(const InstrumentArgs& a, const InstrumentedRun& r,
                      {"samples", t.samples},
                      {"cpu_seconds", t.cpu_seconds},
                      {"seconds", t.seconds}});
-  run["samples"] = {{"total", samples},
-                    {"cpu_seconds", cpu_sampled},
-                    {"sampler", sampler},
+  run["samples"] = {{"total", st.samples},
+                    {"cpu_seconds", st.cpu_sampled},
+                    {"sampler", st.sampler},
                     {"by_function", times}};
   // Marker regions: the timers' calls and T, counted W, and the simulated traffic of the time
   // each was open (with the passes the simulation saw), whether or not they became points.
@@ -324,28 +322,24 @@ std::string run_text(const InstrumentArgs& a, const InstrumentedRun& r,
                      const InstrumentedPoints& ip, const std::optional<MachineDocument>& m,
                      const std::vector<std::string>& messages,
                      const std::vector<std::string>& notes) {
-  const double native = std::max(r.native.wall_seconds, 1e-9);
   const SampleTotals st = sample_totals(r);
-  const std::uint64_t samples = st.samples;
-  const double cpu_sampled = st.cpu_sampled;
-  const std::string& sampler = st.sampler;
   std::string t = "profile --instrument of " + a.command.front() + "\n";
   t += "  native run: exit status " + std::to_string(r.native.exit_status) +
        ", T = " + format_seconds(Seconds(r.native.wall_seconds)) + " (wall clock)";
   if (r.native.totals.cpu_seconds > 0)
     t += ", CPU time " + format_seconds(Seconds(r.native.totals.cpu_seconds));
-  if (samples > 0)
-    t += ", " + std::to_string(samples) + " samples (" + sampler + ") of " +
-         format_seconds(Seconds(cpu_sampled)) + " CPU time";
+  if (st.samples > 0)
+    t += ", " + std::to_string(st.samples) + " samples (" + st.sampler + ") of " +
+         format_seconds(Seconds(st.cpu_sampled)) + " CPU time";
   t += "\n";
   if (r.counting.wall_seconds > 0)
     t += "  counting run: " + format_seconds(Seconds(r.counting.wall_seconds)) + " (" +
-         format_number(r.counting.wall_seconds / native, 3) + "× the native run)\n";
+         format_number(r.counting.wall_seconds / st.native, 3) + "× the native run)\n";
   for (const auto& sim : r.simulations) {
     if (sim.wall_seconds <= 0) continue;
     t += "  simulation (" + geometry_text(sim.d1) + "; " + geometry_text(sim.ll) +
          " as the last level): " + format_seconds(Seconds(sim.wall_seconds)) + " (" +
-         format_number(sim.wall_seconds / native, 3) + "× the native run)\n";
+         format_number(sim.wall_seconds / st.native, 3) + "× the native run)\n";
     for (const auto* g : {&sim.d1, &sim.ll})
       if (!g->note.empty()) t += "    " + g->level + ": " + g->note + "\n";
   }
@@ -384,15 +378,7 @@ std::string run_text(const InstrumentArgs& a, const InstrumentedRun& r,
   }
   if (table.size() > 0) t += "\n" + table.render();
   for (const auto& n : notes) t += "  note: " + n + "\n";
-  for (const auto& p : ip.points) {
-    t += "\n";
-    if (m)
-      t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs,
-                                 a.output.empty() && color_stdout());
-    else
-      t += render_point_brief(p);
-  }
-  return t;
+  return t + points_text(ip.points, m, a.output);
 }
 
 }  // namespace
