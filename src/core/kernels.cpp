@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "roofline/error.hpp"
+#include "roofline/flop_counting.hpp"
 #include "roofline/quantity.hpp"
 
 namespace roofline {
@@ -177,25 +178,24 @@ KernelCount spmv_csr(double rows, double cols, double nnz, const DataType& t, do
               "nnz·(s + idx) + (rows+1)·idx + cols·s + rows·s", t,
               "x read once is the compulsory best case; scattered columns re-read it");
 }
-// Row-wise softmax: max (1), subtract (1), exp (1), sum (1), divide (1) = 5 operations per
-// element, counting exp as one; read once, write once.
+// Row-wise softmax: flop_counting's 5 operations per element (exp counted as one); read once,
+// write once.
 KernelCount softmax(double rows, double cols, const DataType& t) {
   require_positive("softmax", "rows", rows);
   require_positive("softmax", "cols", cols);
   const double s = t.bytes;
   const double e = rows * cols;
-  return make("softmax", 5 * e, 2 * e * s, 3 * e * s, 0, "5·rows·cols",
-              "2·rows·cols·s (read, write)", t, "exp counted as one operation");
+  return make("softmax", flop_counting::kSoftmaxPerElement * e, 2 * e * s, 3 * e * s, 0,
+              "5·rows·cols", "2·rows·cols·s (read, write)", t, "exp counted as one operation");
 }
-// Layer norm: mean (1 add), variance (sub, mul, add = 3), normalise (sub, mul = 2), affine
-// (mul, add = 2) = 8 per element; read x, write y, read γ and β once.
+// Layer norm: flop_counting's 8 per element; read x, write y, read γ and β once.
 KernelCount layernorm(double rows, double cols, const DataType& t) {
   require_positive("layernorm", "rows", rows);
   require_positive("layernorm", "cols", cols);
   const double s = t.bytes;
   const double e = rows * cols;
-  return make("layernorm", 8 * e, (2 * e + 2 * cols) * s, (3 * e + 2 * cols) * s, 0, "8·rows·cols",
-              "(2·rows·cols + 2·cols)·s (x, y, γ, β)", t);
+  return make("layernorm", flop_counting::kLayerNormPerElement * e, (2 * e + 2 * cols) * s,
+              (3 * e + 2 * cols) * s, 0, "8·rows·cols", "(2·rows·cols + 2·cols)·s (x, y, γ, β)", t);
 }
 // docs/model.md §5: 7B fp16 decode, batch 1: Q = 7e9 × 2 = 14 GB, W = 1.4e10 ⇒ I ≈ 1; batch B
 // reuses each weight B times: W × B, Q unchanged ⇒ I ≈ B. Weight traffic only (KV cache refines

@@ -1,9 +1,8 @@
 #pragma once
 // The counting conventions of the LLM model, in one place (docs/llm.md states each):
 //
-// - FLOP (docs/model.md, counting rules): a multiply-accumulate is 2 FLOP, so a matrix product
-// (m×k)·(k×n) is
-//   2·m·k·n; element-wise operators count the FLOP per element below.
+// - FLOP: the toolkit's convention (roofline/flop_counting.hpp, docs/model.md): a
+//   multiply-accumulate is 2 FLOP, element-wise operators a stated count per element.
 // - Bytes (compulsory traffic, docs/model.md): every distinct element moves once per step — weights
 //   once, inputs read once, outputs written once; a read and a write are separate traffic.
 // - Query-key pairs: which keys a query sees (causal, sliding window, chunked) and which ones an
@@ -13,30 +12,25 @@
 #include <cmath>
 #include <string>
 
+#include "roofline/flop_counting.hpp"
+
 namespace roofline::llm::counting {
 
-// FLOP per element of the element-wise operators (a convention; these operators are
-// memory-bound at any size, so the convention moves no bound):
-//   RMSNorm x·γ/√(mean x²): square, accumulate, scale, γ = 4
-//   LayerNorm: 8 (as kernels.hpp's layernorm: mean, subtract, square, accumulate, scale, γ, β)
-//   softmax: max, subtract, exp, accumulate, divide = 5 (as kernels.hpp)
-//   SiLU x/(1 + e^−x): negate, exp, add, divide = 4; GELU (tanh form) 9; ReLU 1;
-//   the GLU product act(gate)·up adds 1; a residual add 1.
-inline constexpr double kRmsNormFlop = 4;
-inline constexpr double kLayerNormFlop = 8;
-inline constexpr double kSoftmaxFlop = 5;
-inline constexpr double kGluProductFlop = 1;
-inline constexpr double kAddFlop = 1;
+// FLOP per element of the element-wise operators and of a matrix product: the toolkit's one
+// convention (roofline/flop_counting.hpp), under the names the operator model uses.
+inline constexpr double kRmsNormFlop = flop_counting::kRmsNormPerElement;
+inline constexpr double kLayerNormFlop = flop_counting::kLayerNormPerElement;
+inline constexpr double kSoftmaxFlop = flop_counting::kSoftmaxPerElement;
+inline constexpr double kGluProductFlop = flop_counting::kGluProductPerElement;
+inline constexpr double kAddFlop = flop_counting::kAddPerElement;
 
 inline double activation_flop(const std::string& act) {
-  if (act.rfind("gelu", 0) == 0) return 9;
-  if (act == "relu") return 1;
-  return 4;  // silu / swish
+  return flop_counting::activation_per_element(act);
 }
 
 /// A matrix product over `rows` rows, in → out: 2·rows·in·out FLOP (+ rows·out for a bias).
 inline double matmul_flop(double rows, double in, double out, bool bias = false) {
-  return 2 * rows * in * out + (bias ? rows * out : 0);
+  return flop_counting::matmul(rows, in, out, bias);
 }
 
 // Mixed-precision Adam per parameter it updates (Rajbhandari et al. 2020, ZeRO §3.1): it reads
