@@ -227,10 +227,8 @@ llm::SetupOptions setup_options(const LlmArgs& a) {
   o.kv_cache = a.kvdtype;
   o.compute = a.cdtype;
   if (!a.interconnect.empty())
-    o.interconnect =
-        parse<ByteRate>(a.interconnect, "--interconnect-bandwidth");
-  if (!a.link_latency.empty())
-    o.link_latency = parse<Seconds>(a.link_latency, "--link-latency");
+    o.interconnect = parse<ByteRate>(a.interconnect, "--interconnect-bandwidth");
+  if (!a.link_latency.empty()) o.link_latency = parse<Seconds>(a.link_latency, "--link-latency");
   if (!a.domain_size.empty()) {
     const auto d = llm::parse_int_list(a.domain_size, "--domain-size");
     if (d.size() != 1) throw InputError("--domain-size: one number of devices");
@@ -403,42 +401,25 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
     st.scenario.context = context.front();
     st.scenario.prompt =
         a.prompt.empty() ? st.scenario.context : single_length(a.prompt, "--prompt");
-    const llm::Report rep = llm::analyse(model, st.scenario, llm::Phase::decode, st.roofs);
-    for (const auto& w : rep.warnings) warnings.push_back(st.roofs.machine + ": " + w);
-    double throughput = rep.tokens_per_s;
-    std::optional<llm::RequestTiming> req;
-    if (a.output_tokens > 0) {
-      req = llm::request_timing(model, st.scenario, a.output_tokens, st.roofs, a.chunk);
-      throughput = req->output_tokens_per_s;
-    }
-    llm::DevicePower power = llm::device_power(st.machine.info);
-    if (a.power_w > 0) power = {a.power_w, "--power-w"};
-    const double devices = llm::replica_devices(st.scenario) * a.dp;
-    const llm::TokenCost c = llm::token_cost(
-        throughput * a.dp, devices, price_for(a.price, st.roofs.machine), power, st.roofs.machine);
-    for (const auto& n : c.notes) warnings.push_back(st.roofs.machine + ": " + n);
-    t.add_row({st.roofs.machine,
-               format_work_rate(st.roofs.peak) + ", " + format_byte_rate(st.roofs.bandwidth),
-               format_seconds(req ? req->ttft : rep.ttft), format_seconds(rep.time_per_token),
-               format_number(throughput * a.dp, 4), format_bytes(rep.memory.total()),
-               rep.memory.fits ? (*rep.memory.fits ? "yes" : "no") : "?",
-               c.usd_per_million_tokens ? "$" + format_number(*c.usd_per_million_tokens, 4) : "-",
-               c.joules_per_token ? format_number(*c.joules_per_token, 4) : "-"});
-    nlohmann::json row = {
-        {"machine", st.roofs.machine},
-        {"compute_roof", st.roofs.compute_name},
-        {"peak", st.roofs.peak.value},
-        {"bandwidth", st.roofs.bandwidth.value},
-        {"dtypes", st.scenario.dtypes.compute.name},
-        {"ttft", (req ? req->ttft : rep.ttft).value},
-        {"time_per_output_token", rep.time_per_token.value},
-        {"tokens_per_s", throughput * a.dp},
-        {"memory", rep.memory.total().value},
-        {"fits", rep.memory.fits ? nlohmann::json(*rep.memory.fits) : nlohmann::json(nullptr)},
-        {"cost", llm::cost_to_json(c)},
-        {"warnings", rep.warnings}};
-    if (req) row["request"] = llm::request_to_json(*req);
-    rows.push_back(row);
+    llm::CompareOptions o;
+    o.output_tokens = a.output_tokens;
+    o.chunk = a.chunk;
+    o.dp = a.dp;
+    o.price_per_hour = price_for(a.price, st.roofs.machine);
+    if (a.power_w > 0) o.power_w = a.power_w;
+    const llm::MachineComparison c =
+        llm::compare_on(model, llm::Setup{st.scenario, st.roofs}, st.machine.info, o);
+    for (const auto& w : c.warnings) warnings.push_back(c.machine + ": " + w);
+    for (const auto& n : c.cost.notes) warnings.push_back(c.machine + ": " + n);
+    t.add_row({c.machine, format_work_rate(c.peak) + ", " + format_byte_rate(c.bandwidth),
+               format_seconds(c.ttft), format_seconds(c.time_per_output_token),
+               format_number(c.tokens_per_s, 4), format_bytes(c.memory),
+               c.fits ? (*c.fits ? "yes" : "no") : "?",
+               c.cost.usd_per_million_tokens
+                   ? "$" + format_number(*c.cost.usd_per_million_tokens, 4)
+                   : "-",
+               c.cost.joules_per_token ? format_number(*c.cost.joules_per_token, 4) : "-"});
+    rows.push_back(llm::comparison_to_json(c));
   }
   if (a.json) {
     warn_llm(warnings);

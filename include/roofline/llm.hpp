@@ -186,7 +186,8 @@ struct Scenario {
   /// each holds 1/cp of the KV cache.
   int cp = 1;
   /// Pipeline parallelism: the layers are split over pp stages (devices), the batch into
-  /// micro_batches (0: as many as stages, at most one per sequence) that flow through them (pipeline_step).
+  /// micro_batches (0: as many as stages, at most one per sequence) that flow through them
+  /// (pipeline_step).
   int pp = 1;
   double micro_batches = 0;
   bool flash = false;  ///< fused attention: scores never reach memory
@@ -596,6 +597,40 @@ struct TokenCost {
 };
 TokenCost token_cost(double tokens_per_s, double devices, std::optional<double> price_per_hour,
                      const DevicePower& power, const std::string& machine);
+
+// --- One model on several machines (compare.cpp) ----------------------------------------
+
+/// What `roofline llm --hw a,b,c` adds to each machine's decode step: the whole request when
+/// output_tokens > 0, data-parallel replicas, the price and power of the cost.
+struct CompareOptions {
+  double output_tokens = 0;  ///< 0: decode throughput; else the request's output (TTFT too)
+  double chunk = 0;          ///< chunked prefill of the request (request_timing)
+  double dp = 1;             ///< data-parallel replicas
+  std::optional<double> price_per_hour;  ///< per device
+  std::optional<double> power_w;         ///< replaces the catalogue's board power
+};
+/// One machine's row: latency, throughput (× dp), memory per device and cost at one (batch,
+/// context).
+struct MachineComparison {
+  std::string machine;
+  std::string compute_roof;
+  WorkRate peak{0};
+  ByteRate bandwidth{0};
+  std::string dtype;  ///< the compute dtype
+  Seconds ttft{0};    ///< the request's when output_tokens > 0, else the prefill's
+  Seconds time_per_output_token{0};
+  double tokens_per_s = 0;  ///< decode (or the request's output) × dp
+  Bytes memory{0};
+  std::optional<bool> fits;
+  TokenCost cost;
+  std::vector<std::string> warnings;  ///< the step's
+  std::optional<RequestTiming> request;
+};
+/// The row of one machine: `st` is its setup (llm::setup) with batch, context and prompt set;
+/// `info` the machine's catalogue facts (its board power).
+MachineComparison compare_on(const ModelConfig& m, const Setup& st, const nlohmann::json& info,
+                             const CompareOptions& o);
+nlohmann::json comparison_to_json(const MachineComparison& c);
 
 // --- Training (training.cpp) --------------------------------------------------------------
 

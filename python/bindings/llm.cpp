@@ -195,6 +195,44 @@ llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
   return llm::training_step(model, st.scenario, o, st.roofs);
 }
 
+/// `roofline llm --hw a,b,c --json`'s "machines": one row per machine at one (batch, context).
+py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& machines,
+                 double batch, double context, std::optional<double> prompt,
+                 double output_tokens, double chunk, double dp, py::object price_per_hour,
+                 std::optional<double> power_w, const py::kwargs& kw) {
+  if (machines.empty()) throw InputError("machines: give at least one");
+  if (!(dp >= 1) || dp != std::floor(dp))
+    throw InputError("dp: must be a whole number ≥ 1 (got " + std::to_string(dp) + ")");
+  llm::CompareOptions o;
+  o.output_tokens = output_tokens > 0 ? whole(output_tokens, "output_tokens") : 0;
+  o.chunk = positive(chunk, "chunk", true);
+  o.dp = dp;
+  if (power_w) o.power_w = positive(*power_w, "power_w");
+  py::list rows;
+  for (const Machine& machine : machines) {
+    llm::Setup st = setup(machine, kw, "compare");
+    st.scenario.batch = whole(batch, "batch");
+    st.scenario.context = whole(context, "context");
+    st.scenario.prompt = prompt ? whole(*prompt, "prompt") : st.scenario.context;
+    // One price for every device, or a dict of prices by machine name (as --price-per-hour
+    // NAME=PRICE,...).
+    o.price_per_hour.reset();
+    if (py::isinstance<py::dict>(price_per_hour)) {
+      const py::dict prices = price_per_hour.cast<py::dict>();
+      if (prices.contains(st.roofs.machine))
+        o.price_per_hour =
+            positive(prices[py::str(st.roofs.machine)].cast<double>(), "price_per_hour", true);
+    } else if (!price_per_hour.is_none()) {
+      o.price_per_hour = positive(
+          keyword<double>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
+          "price_per_hour", true);
+    }
+    rows.append(json_to_python(llm::comparison_to_json(
+        llm::compare_on(model, st, machine.doc.info, o))));
+  }
+  return rows;
+}
+
 llm::TokenCost cost(double tokens_per_s, const Machine& machine, double devices,
                     std::optional<double> price_per_hour, std::optional<double> power_w) {
   llm::DevicePower power = llm::device_power(machine.doc.info);
@@ -429,6 +467,13 @@ void register_llm(py::module_& root) {
         py::arg("recompute") = "none", py::arg("zero") = 0, py::arg("sequence_parallel") = false,
         py::arg("measured_step_s") = std::nullopt,
         "`roofline llm --train`: one optimizer step." ROOFLINE_LLM_SCENARIO_DOC);
+  m.def("compare", &compare, py::arg("model"), py::arg("machines"), py::arg("batch") = 1.0,
+        py::arg("context") = 2048.0, py::arg("prompt") = std::nullopt,
+        py::arg("output_tokens") = 0.0, py::arg("chunk") = 0.0, py::arg("dp") = 1.0,
+        py::arg("price_per_hour") = py::none(), py::arg("power_w") = std::nullopt,
+        "`roofline llm --hw a,b,c --json`'s machines: per machine the TTFT, time per output token, "
+        "tokens/s (× dp), memory per device, whether it fits and the cost (price_per_hour: one "
+        "price or a dict by machine name), as dicts." ROOFLINE_LLM_SCENARIO_DOC);
   m.def("cost", &cost, py::arg("tokens_per_s"), py::arg("machine"), py::arg("devices") = 1.0,
         py::arg("price_per_hour") = std::nullopt, py::arg("power_w") = std::nullopt,
         "`roofline llm --cost [--price-per-hour P] [--power-w W]`: $/M tokens and J/token of a "

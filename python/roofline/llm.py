@@ -8,7 +8,8 @@ I ≈ batch for fp16 weights).
     >>> r.time_per_token_s, r.tokens_per_s
 
 The whole request, a serving engine, speculative decoding, a training step and the cost per
-token are there too (``request``, ``serve``, ``speculative``, ``train``, ``cost``), each with the
+token are there too (``request``, ``serve``, ``speculative``, ``train``, ``cost``), and one model
+on several machines side by side (``compare``), each with the
 numbers ``roofline llm --json`` gives for the same flags (``to_dict()`` is that JSON section).
 
 The numbers are those ``roofline llm`` prints for the same inputs.
@@ -16,11 +17,11 @@ The numbers are those ``roofline llm`` prints for the same inputs.
 
 from ._roofline.llm import (Model, Aggregate, Report, Request, Serving, Speculative, Training,
                             Cost, model, models, analyse, request, serve, speculative, train,
-                            cost)
+                            cost, compare)
 
 __all__ = ["Model", "Aggregate", "Report", "Request", "Serving", "Speculative", "Training",
            "Cost", "model", "models", "analyse", "request", "serve", "speculative", "train",
-           "cost", "chart"]
+           "cost", "compare", "chart"]
 
 
 def chart(report, title=None):

@@ -146,6 +146,14 @@ def train(model: Model, machine: Machine, sequence: float = 4096, micro_batch: f
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Training: ...
+def compare(model: Model, machines: List[Machine], batch: float = 1, context: float = 2048,
+    prompt: Optional[float] = None, output_tokens: float = 0, chunk: float = 0, dp: float = 1,
+    price_per_hour: Union[float, Dict[str, float], None] = None, power_w: Optional[float] = None,
+    *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
+    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
+    link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> List[dict]: ...
 def cost(tokens_per_s: float, machine: Machine, devices: float = 1,
          price_per_hour: Optional[float] = None, power_w: Optional[float] = None) -> Cost: ...
 

@@ -177,6 +177,40 @@ TEST(LlmSetup, OneSetupForTheCliAndPython) {
   refused(b, "--attainment or --calibrate");
 }
 
+TEST(LlmCompare, OneMachinesRowIsItsStepTimesTheReplicas) {
+  // compare_on (roofline llm --hw a,b,c): the decode step's tokens/s × dp replicas; the cost on
+  // tp × dp devices; with output tokens, the request's TTFT and output rate instead.
+  const MachineDocument doc = load_machine_file(kData + "a100-80gb.json");
+  SetupOptions so;
+  so.tp = 2;
+  llm::Setup st = setup(doc.roofs, doc.info, "a100-80gb.json", so);
+  st.scenario.batch = 4;
+  st.scenario.context = st.scenario.prompt = 1024;
+  const ModelConfig& m = preset("llama-2-13b");
+  CompareOptions o;
+  o.dp = 3;
+  o.price_per_hour = 2.0;
+  const MachineComparison c = compare_on(m, st, doc.info, o);
+  const Report rep = analyse(m, st.scenario, Phase::decode, st.roofs);
+  EXPECT_DOUBLE_EQ(c.tokens_per_s, 3 * rep.tokens_per_s);
+  EXPECT_DOUBLE_EQ(c.time_per_output_token.value, rep.time_per_token.value);
+  EXPECT_DOUBLE_EQ(c.ttft.value, rep.ttft.value);
+  EXPECT_DOUBLE_EQ(c.memory.value, rep.memory.total().value);
+  EXPECT_EQ(c.cost.devices, 6);
+  ASSERT_TRUE(c.cost.usd_per_million_tokens.has_value());
+  EXPECT_NEAR(*c.cost.usd_per_million_tokens, 2.0 * 6 / (c.tokens_per_s * 3600) * 1e6, 1e-9);
+  EXPECT_FALSE(c.request.has_value());
+  o.output_tokens = 64;
+  const MachineComparison r = compare_on(m, st, doc.info, o);
+  ASSERT_TRUE(r.request.has_value());
+  const RequestTiming t = request_timing(m, st.scenario, 64, st.roofs);
+  EXPECT_DOUBLE_EQ(r.ttft.value, t.ttft.value);
+  EXPECT_DOUBLE_EQ(r.tokens_per_s, 3 * t.output_tokens_per_s);
+  const nlohmann::json j = comparison_to_json(r);
+  EXPECT_DOUBLE_EQ(j.at("tokens_per_s").get<double>(), r.tokens_per_s);
+  EXPECT_TRUE(j.contains("request"));
+}
+
 TEST(LlmParallel, TensorParallelBeyondTheDomainWarns) {
   const ModelConfig& m = preset("llama-3-70b");
   Scenario s = scenario(1, 1024, 1024);

@@ -127,3 +127,22 @@ def test_scenario_keywords_are_checked():
         roofline.llm.analyse(m, h, attainment="speed=0.5")
     with pytest.raises(roofline.InputError, match="--mla"):
         roofline.llm.analyse(m, h, mla="sideways")
+
+
+def test_compare_equals_the_cli_row_for_row(cli_json):
+    c = cli_json("llm", "--model", "llama-2-70b", "--hw", "h100-sxm,a100-80gb,mi300x", "--tp",
+                 "2", "-b", "8", "-L", "4096", "--output-tokens", "128", "--dp", "2",
+                 "--price-per-hour", "h100-sxm=3,a100-80gb=2", "--link-latency", "2 us")
+    rows = roofline.llm.compare(
+        roofline.llm.model("llama-2-70b"),
+        [roofline.Machine(n) for n in ("h100-sxm", "a100-80gb", "mi300x")], batch=8,
+        context=4096, output_tokens=128, dp=2, price_per_hour={"h100-sxm": 3, "a100-80gb": 2},
+        tp=2, link_latency_s=2e-6)
+    assert rows == c["machines"]
+    # $/M tokens = price × devices / (tokens/s × 3600) × 10⁶, devices = tp × dp = 4.
+    h100 = rows[0]
+    assert h100["cost"]["usd_per_million_tokens"] == pytest.approx(
+        3 * 4 / (h100["tokens_per_s"] * 3600) * 1e6, rel=1e-12)
+    assert rows[2]["cost"]["usd_per_million_tokens"] is None  # no price given for mi300x
+    with pytest.raises(roofline.InputError, match="dp: must be a whole number"):
+        roofline.llm.compare(roofline.llm.model("llama-2-7b"), [roofline.Machine("l4")], dp=0.5)
