@@ -136,9 +136,6 @@ InstrumentOptions instrument_options(const InstrumentArgs& a, std::vector<std::s
   opt.simulate_all_levels = a.simulate == "all";
   opt.hardware = a.hardware;
   opt.sysfs_root = a.sysfs;
-  opt.simulate_all_levels = a.simulate == "all";
-  opt.hardware = a.hardware;
-  opt.sysfs_root = a.sysfs;
   return opt;
 }
 

@@ -133,14 +133,15 @@ Statistics rate_statistics(const std::vector<double>& rates);
 /// partial results (Options::record) take it from.
 double roof_rate(const Statistics& stats);
 
-/// One measured compute roof: the rates (FLOP/s or OP/s) of the best size in the sweep, plus
-/// the whole sweep for the document.
 /// Energy the device drew while a measurement's repetitions ran (NVML's total-energy counter
 /// read before and after them): joules over the wall time of the repetitions.
 struct EnergyUnderLoad {
   double joules = 0;
   double seconds = 0;
 };
+
+/// One measured compute roof: the rates (FLOP/s or OP/s) of the best size in the sweep, plus
+/// the whole sweep for the document.
 
 struct ComputeResult {
   std::string precision;

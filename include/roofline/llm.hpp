@@ -522,7 +522,7 @@ struct ServingResult {
   double mixed_steps = 0;  ///< steps that carried prompt and decode tokens together
   Seconds makespan{0};
   double output_tokens_per_s = 0, input_tokens_per_s = 0, requests_per_s = 0;
-  LatencyStats ttft, tpot, e2e;  ///< TTFT and E2E from admission; TPOT over tokens 2…N
+  LatencyStats ttft, tpot, e2e;  ///< TTFT and E2E from arrival; TPOT over tokens 2…N
   double mean_decode_batch = 0;  ///< requests in decode per step, on average
   Seconds mean_step{0};          ///< makespan ÷ iterations (of all engines)
   int stages = 1;                ///< pipeline stages

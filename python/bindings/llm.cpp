@@ -2,6 +2,7 @@
 // TTFT, time per token — the analysis `roofline llm` prints.
 #include <pybind11/stl.h>
 
+#include <set>
 #include <utility>
 
 #include <cmath>
@@ -56,11 +57,31 @@ T keyword(const py::handle& v, const char* key, const char* takes) {
 /// as llm::SetupOptions (the flags of `roofline llm`); llm::setup checks the values. An
 /// unknown keyword is a TypeError, as Python's own functions give.
 llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
+  static const std::set<std::string> kNoneAllowed = {"interconnect_byte_per_s", "link_latency_s",
+                                                     "domain_size", "attainment", "calibrate"};
+  static const std::set<std::string> kKnown = {"tp",
+                                               "ep",
+                                               "cp",
+                                               "pp",
+                                               "micro_batches",
+                                               "flash",
+                                               "mla",
+                                               "weights",
+                                               "activations",
+                                               "kv_cache",
+                                               "compute",
+                                               "interconnect_byte_per_s",
+                                               "link_latency_s",
+                                               "domain_size",
+                                               "attainment",
+                                               "calibrate"};
   llm::SetupOptions o;
   for (const auto& [k, v] : kw) {
     const std::string key = py::str(k);
-    if (v.is_none() && key != "interconnect_byte_per_s" && key != "link_latency_s" &&
-        key != "domain_size" && key != "attainment" && key != "calibrate")
+    if (!kKnown.count(key))
+      throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" + key +
+                           "'");
+    if (v.is_none() && !kNoneAllowed.count(key))
       throw py::type_error(key + ": None is not a value here");
     if (key == "tp")
       o.tp = keyword<int>(v, "tp", "an int");
@@ -196,10 +217,10 @@ llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
 }
 
 /// `roofline llm --hw a,b,c --json`'s "machines": one row per machine at one (batch, context).
-py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& machines,
-                 double batch, double context, std::optional<double> prompt,
-                 double output_tokens, double chunk, double dp, py::object price_per_hour,
-                 std::optional<double> power_w, const py::kwargs& kw) {
+py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& machines, double batch,
+                 double context, std::optional<double> prompt, double output_tokens, double chunk,
+                 double dp, py::object price_per_hour, std::optional<double> power_w,
+                 const py::kwargs& kw) {
   if (machines.empty()) throw InputError("machines: give at least one");
   if (!(dp >= 1) || dp != std::floor(dp))
     throw InputError("dp: must be a whole number ≥ 1 (got " + std::to_string(dp) + ")");
@@ -220,15 +241,16 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
     if (py::isinstance<py::dict>(price_per_hour)) {
       const py::dict prices = price_per_hour.cast<py::dict>();
       if (prices.contains(st.roofs.machine))
-        o.price_per_hour =
-            positive(prices[py::str(st.roofs.machine)].cast<double>(), "price_per_hour", true);
+        o.price_per_hour = positive(
+            keyword<double>(prices[py::str(st.roofs.machine)], "price_per_hour", "a number"),
+            "price_per_hour", true);
     } else if (!price_per_hour.is_none()) {
       o.price_per_hour = positive(
           keyword<double>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
           "price_per_hour", true);
     }
-    rows.append(json_to_python(llm::comparison_to_json(
-        llm::compare_on(model, st, machine.doc.info, o))));
+    rows.append(
+        json_to_python(llm::comparison_to_json(llm::compare_on(model, st, machine.doc.info, o))));
   }
   return rows;
 }
@@ -481,7 +503,7 @@ void register_llm(py::module_& root) {
 
   m.def("analyse", &analyse, py::arg("model"), py::arg("machine"), py::arg("batch") = 1.0,
         py::arg("context") = 2048.0, py::arg("prompt") = std::nullopt, py::arg("phase") = "decode",
-        py::arg("measured_tokens_per_s") = std::nullopt,
+        py::kw_only(), py::arg("measured_tokens_per_s") = std::nullopt,
         "`roofline llm` for one batch and context: prompt None = the "
         "context." ROOFLINE_LLM_SCENARIO_DOC);
 }

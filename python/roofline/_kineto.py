@@ -78,8 +78,10 @@ def redispatched(events):
         key = (e.name(), e.start_thread_id(), tuple(tuple(s) for s in e.shapes()))
         stack = open_by_key.setdefault(key, [])
         start, end = e.start_us(), e.start_us() + e.duration_us()
-        while stack and stack[-1][0] < start:
-            stack.pop()  # ended before this one began
+        # Ended before this one began (a zero-length record at another's last microsecond is
+        # the next call, not one inside it).
+        while stack and (stack[-1][0] < start or (stack[-1][0] == start and end == start)):
+            stack.pop()
         if stack and end <= stack[-1][0]:
             drop.add(stack[-1][1])
         stack.append((end, i))

@@ -161,8 +161,7 @@ def model(name_or_path: str) -> Model: ...
 def models() -> List[Model]: ...
 def analyse(model: Model, machine: Machine, batch: float = 1, context: float = 2048,
     prompt: Optional[float] = None, phase: str = "decode",
-    measured_tokens_per_s: Optional[float] = None,
-    *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
+    *, measured_tokens_per_s: Optional[float] = None, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
     flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,

@@ -218,7 +218,7 @@ class Profile:
         """(event, gpu seconds or None) per CPU operator call, the mode's outer records
         dropped; all calls with a profiler FLOP count, or (counted_only) those of the types
         only the FLOP counter counts."""
-        drop = _redispatched(self._events)
+        drop = _redispatched(self._events) if self._counted else set()
         host = [e for i, e in enumerate(self._events)
                 if i not in drop and not _is_device_event(e)]
         gpu = {}
@@ -233,6 +233,25 @@ class Profile:
             elif e.flops() > 0:
                 out.append((e, gpu.get(i)))
         return out
+
+    def _enclosing_counted(self):
+        """Names of the types the profiler counts and the counter does not, whose calls hold a
+        call of a type the counter counted (same thread, within its interval)."""
+        drop = _redispatched(self._events)
+        host = [e for i, e in enumerate(self._events)
+                if i not in drop and not _is_device_event(e)]
+        inner = [e for e in host if e.name() in self._counted]
+        names = set()
+        for e in host:
+            if e.flops() <= 0 or e.name() in self._counted or e.name() in names:
+                continue
+            s, t = e.start_us(), e.start_us() + e.duration_us()
+            for c in inner:
+                if (c is not e and c.start_thread_id() == e.start_thread_id()
+                        and s <= c.start_us() and c.start_us() + c.duration_us() <= t):
+                    names.add(e.name())
+                    break
+        return names
 
     def operators(self):
         """Every operator call with a FLOP count from the profiler, as Operators."""
@@ -266,8 +285,13 @@ class Profile:
                 if g.precision != op.precision:
                     g.precision = ""  # mixed precisions: the machine's default roof
 
+        # Where the counter ran, a type only the profiler counts whose calls hold a call the
+        # counter counted is the same work under another name (aten::conv2d holds
+        # aten::convolution, which the counter sees): left out, not counted twice.
+        outer = self._enclosing_counted() if self._counted else set()
         for op in self.operators():
-            add(op)
+            if op.name not in outer:
+                add(op)
         for e, gpu in self._calls(counted_only=True):
             op = _operator(e, gpu, flops=1)  # W set from the counter's total below
             if op is not None:

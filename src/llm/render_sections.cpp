@@ -94,7 +94,8 @@ std::string render_serving_text(const ServingResult& s) {
   out += latency_line("TTFT", s.ttft);
   out += latency_line("TPOT", s.tpot);
   out += latency_line("E2E ", s.e2e);
-  out += "  mean decode batch " + format_number(s.mean_decode_batch, 4) + ", mean step " +
+  out += "  mean decode batch " + format_number(s.mean_decode_batch, 4) +
+         (s.stages > 1 ? ", mean interval between iterations " : ", mean step ") +
          format_seconds(s.mean_step) + "\n";
   return out;
 }

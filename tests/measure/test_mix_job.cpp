@@ -22,8 +22,8 @@ void counting_run(double* const*, std::size_t bytes_per_array) {
 }
 
 // An update-like mix: two arrays, 64 bytes of each per iteration.
-const MemoryKernel kCounting{"counting", "copy", "test", 512, 2, 1, 1, false, 128, 128, 64,
-                             &counting_run};
+const MemoryKernel kCounting{"counting", "copy", "test", 512, 2,  1,
+                             1,          false,  128,    128, 64, &counting_run};
 
 double counted_bytes(const std::vector<engine::Sample>& samples) {
   double b = 0;
@@ -54,6 +54,10 @@ TEST(MixJob, ASampleCountsTheBytesOfTheSliceItRan) {
   EXPECT_DOUBLE_EQ(counted_bytes(out), 5.0 * 2 * double(job.part_bytes));
   // The slices go round: the next visit starts where this one stopped.
   EXPECT_EQ(job.next_part, 5 % job.parts);
+  // A working set just at 4 × the LLC cannot be cut into two slices of 2 × the LLC each once
+  // rounded to whole iterations: it is taken a whole pass at a time.
+  const MixJob edge(team, buf, kChunk, kCounting, 12e6, 1e-9, false, 3e6 - 10);
+  EXPECT_EQ(edge.parts, 1);
 }
 
 TEST(MixJob, ASampleOfACacheLevelCountsItsWholePasses) {

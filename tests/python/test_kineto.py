@@ -69,3 +69,6 @@ def test_a_dispatch_modes_outer_records_are_dropped():
         Ev("kernel", "CUDA", 15, 70),
     ]
     assert redispatched(events) == {1}
+    # A zero-length call at the last microsecond of another is the next call, not inside it.
+    back_to_back = [Shaped("aten::t", 0, 5, [[4, 8]]), Shaped("aten::t", 5, 0, [[4, 8]])]
+    assert redispatched(back_to_back) == set()

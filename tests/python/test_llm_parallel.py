@@ -115,6 +115,12 @@ def test_scenario_keywords_are_checked():
     h = roofline.Machine("h100-sxm")
     with pytest.raises(TypeError, match="unexpected keyword argument 'pipeline'"):
         roofline.llm.analyse(m, h, pipeline=2)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'pipeline'"):
+        roofline.llm.analyse(m, h, pipeline=None)
+    # Past the phase everything is a keyword: a 7th positional argument is refused, not taken
+    # for a measured throughput.
+    with pytest.raises(TypeError):
+        roofline.llm.analyse(m, h, 1, 2048, None, "decode", 2)
     with pytest.raises(TypeError, match="pp: expected an int"):
         roofline.llm.analyse(m, h, pp="two")
     with pytest.raises(roofline.InputError, match="--pp: must be ≥ 1"):
@@ -144,5 +150,8 @@ def test_compare_equals_the_cli_row_for_row(cli_json):
     assert h100["cost"]["usd_per_million_tokens"] == pytest.approx(
         3 * 4 / (h100["tokens_per_s"] * 3600) * 1e6, rel=1e-12)
     assert rows[2]["cost"]["usd_per_million_tokens"] is None  # no price given for mi300x
+    with pytest.raises(TypeError, match="price_per_hour: expected a number"):
+        roofline.llm.compare(roofline.llm.model("llama-2-7b"), [roofline.Machine("l4")],
+                             price_per_hour={"l4": "cheap"})
     with pytest.raises(roofline.InputError, match="dp: must be a whole number"):
         roofline.llm.compare(roofline.llm.model("llama-2-7b"), [roofline.Machine("l4")], dp=0.5)

@@ -154,6 +154,9 @@ class _StandInCounter:
                     flop = 2 * m * n * k + m * n
                 elif packet is torch.ops.aten.relu:
                     flop = out.numel()
+                elif packet is torch.ops.aten.convolution:
+                    w = args[1].shape  # C_out × C_in × kh × kw
+                    flop = 2 * out.numel() * w[1] * w[2] * w[3]
                 else:
                     return out
                 self.counts[packet] = self.counts.get(packet, 0) + flop
@@ -203,3 +206,33 @@ def test_without_flop_counter_mode_the_profiler_counts():
     assert prof.flop_counter is None
     assert all(op.work_source == "profiler" for op in prof.by_type())
     assert "aten::relu" not in {op.name for op in prof.by_type()}
+
+
+def test_a_type_that_holds_a_counted_one_is_not_counted_twice(monkeypatch):
+    # The profiler counts aten::conv2d; a dispatch-level counter sees aten::convolution inside
+    # it (conv2d decomposes before the mode). With the counter, the convolution's work is there
+    # once, under the name the counter gives it.
+    import types
+    module = types.ModuleType("torch.utils.flop_counter")
+    module.FlopCounterMode = _StandInCounter().FlopCounterMode
+    monkeypatch.setitem(sys.modules, "torch.utils.flop_counter", module)
+    torch.manual_seed(0)
+    conv = torch.nn.Conv2d(3, 8, 3)
+    x = torch.randn(2, 3, 16, 16)
+    with torch.no_grad():
+        conv(x)
+        with rt.profile() as prof:
+            conv(x)
+    names = {op.name for op in prof.by_type()}
+    assert "aten::convolution" in names
+    assert "aten::conv2d" not in names
+    agg = {op.name: op for op in prof.by_type()}
+    # 2 × output elements (2·8·14·14) × C_in·kh·kw (3·3·3): the stand-in's count.
+    assert agg["aten::convolution"].work_flop == 2 * (2 * 8 * 14 * 14) * 27
+    # Without the counter the profiler's aten::conv2d is the row.
+    monkeypatch.delitem(sys.modules, "torch.utils.flop_counter")
+    monkeypatch.setattr(rt, "_flop_counter_mode", lambda: None)
+    with torch.no_grad():
+        with rt.profile() as plain:
+            conv(x)
+    assert "aten::conv2d" in {op.name for op in plain.by_type()}

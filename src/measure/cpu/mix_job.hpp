@@ -22,7 +22,8 @@ struct Arrays {
 };
 // Per-thread arrays for working set `total` (all threads, all arrays): array k of thread i at
 // the chunk start plus k × (array + 320 bytes) so that arrays do not alias at 4 KiB strides.
-inline Arrays layout(const Buffer& buf, size_t chunk, int threads, int arrays, double total, size_t step) {
+inline Arrays layout(const Buffer& buf, size_t chunk, int threads, int arrays, double total,
+                     size_t step) {
   Arrays a;
   const double per_thread = total / threads;
   size_t per_array = static_cast<size_t>(per_thread / arrays);
@@ -82,8 +83,8 @@ struct MixJob {
     // down to whole iterations (which loses less than one step per array and thread).
     const double rounding = double(step) * k.arrays * team.size();
     const int most_parts = llc > 0 ? static_cast<int>(working_set / (2 * llc + rounding)) : 1;
-    if (!warm && llc > 0 && working_set >= 4 * llc && t1 > 2 * sample_s) {
-      parts = std::clamp(static_cast<int>(t1 / sample_s), 2, std::max(2, most_parts));
+    if (!warm && llc > 0 && working_set >= 4 * llc && most_parts >= 2 && t1 > 2 * sample_s) {
+      parts = std::clamp(static_cast<int>(t1 / sample_s), 2, most_parts);
       part_bytes = arrays.bytes_per_array / static_cast<size_t>(parts) / step * step;
       passes = 1;
     }

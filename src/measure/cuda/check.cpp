@@ -166,6 +166,10 @@ Verdict judge(const std::vector<nlohmann::json>& records, const Targets& targets
           e["idle_power_w"].is_number())
         v.notes.push_back(
             "power at rest (NVML): " + format_number(e["idle_power_w"].get<double>(), 4) + " W");
+      else if (e.value("available", false))
+        v.notes.push_back(
+            "power at rest not read: the counter gave no increase over the idle "
+            "quarter second");
       else
         v.notes.push_back("energy not read: " + text(e, "why"));
     } else if (kind == "peer") {
