@@ -337,6 +337,10 @@ TEST(CudaCheck, PowerFiguresAreShownNotJudged) {
   EXPECT_TRUE(mentions(v.notes, "power at rest (NVML): 112.5 W")) << check::render(v);
   EXPECT_TRUE(mentions(v.notes, "power while measured (NVML): HBM 390 W, fp64 cuda cores 455.2 W"))
       << check::render(v);
+  // A counter that gave nothing at rest is said so, not shown as an empty reason.
+  records[2]["energy"] = {{"available", true}, {"idle_power_w", nullptr}};
+  EXPECT_TRUE(mentions(check::judge(records, check::h200_targets()).notes,
+                       "power at rest not read: the counter gave no increase"));
   // Without the counter, the reason is shown.
   records[2]["energy"] = {{"available", false}, {"why", "NVML lacks the energy counter"}};
   EXPECT_TRUE(mentions(check::judge(records, check::h200_targets()).notes,
