@@ -61,10 +61,6 @@ void take_visit(const std::vector<Visit>& visits, size_t i, const Phase& phase, 
 }
 }  // namespace
 
-nlohmann::json energy_to_json(const VisitEnergy& e) {
-  return {
-      {"joules", e.joules}, {"seconds", e.seconds}, {"power_w", e.watts()}, {"visits", e.visits}};
-}
 
 PhaseResult interleave(const std::vector<Visit>& visits, const Phase& phase, Progress& progress) {
   PhaseResult r;

@@ -52,7 +52,12 @@ struct VisitEnergy {
 };
 
 /// A measurement's energy for its roof's detail: {"joules", "seconds", "power_w", "visits"}.
-nlohmann::json energy_to_json(const VisitEnergy& e);
+/// Inline: the GPU check's standalone program (bench/gpu_prepare.sh) takes it without the
+/// sampler.
+inline nlohmann::json energy_to_json(const VisitEnergy& e) {
+  return {
+      {"joules", e.joules}, {"seconds", e.seconds}, {"power_w", e.watts()}, {"visits", e.visits}};
+}
 
 /// How long one phase samples its measurements.
 struct Phase {
