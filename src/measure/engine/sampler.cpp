@@ -61,7 +61,6 @@ void take_visit(const std::vector<Visit>& visits, size_t i, const Phase& phase, 
 }
 }  // namespace
 
-
 PhaseResult interleave(const std::vector<Visit>& visits, const Phase& phase, Progress& progress) {
   PhaseResult r;
   r.samples.resize(visits.size());
