@@ -248,6 +248,17 @@ Point make_point(const std::string& name, double w, const std::map<std::string, 
   return p;
 }
 
+// Why a point the counters gave cannot be placed (no traffic left, a zero runtime, ...), or ""
+// when it can: such a region is named in a note, never handed out.
+std::string invalid(const Point& p) {
+  try {
+    p.validate();
+    return "";
+  } catch (const InputError& e) {
+    return std::string(e.what()) + ": not a point";
+  }
+}
+
 }  // namespace
 
 ImportResult likwid_points(const ToolTable& tab) {
@@ -281,8 +292,12 @@ ImportResult likwid_points(const ToolTable& tab) {
           res.notes.push_back(name + ": no floating-point work counted (W = 0): not a point");
           continue;
         }
-        res.doc.points.push_back(
-            make_point(name, w, r->traffic, r->time, r->precision, run_label(*r)));
+        Point pt = make_point(name, w, r->traffic, r->time, r->precision, run_label(*r));
+        if (const std::string why = invalid(pt); !why.empty()) {
+          res.notes.push_back(why);
+          continue;
+        }
+        res.doc.points.push_back(std::move(pt));
       }
       for (const auto& r : runs)
         if (std::find(complete.begin(), complete.end(), &r) == complete.end())
@@ -339,8 +354,13 @@ ImportResult likwid_points(const ToolTable& tab) {
       res.notes.push_back(label + ": no floating-point work counted (W = 0): not a point");
       continue;
     }
+    Point pt = make_point(label, *w_run->work, traffic, t, w_run->precision, note);
+    if (const std::string why = invalid(pt); !why.empty()) {
+      res.notes.push_back(why);
+      continue;
+    }
     res.notes.push_back(label + ": " + note);
-    res.doc.points.push_back(make_point(label, *w_run->work, traffic, t, w_run->precision, note));
+    res.doc.points.push_back(std::move(pt));
   }
   if (res.doc.points.empty() && !first_refusal.empty()) throw InputError(first_refusal);
   return res;

@@ -84,6 +84,21 @@ TEST(ImportLikwid, RawCountersWhenTheMetricIsMissing) {
   EXPECT_DOUBLE_EQ(r.doc.points[0].time.value, 0.001);
 }
 
+TEST(ImportLikwid, ARegionWhoseTrafficIsAllZeroIsNotAPoint) {
+  // Found by fuzz_import (a mutation of real/likwid-zen2-text-memdp-flopsdp.txt): W from the
+  // FLOPS_DP run, and the MEM_DP run's traffic damaged to nothing. A point with no traffic
+  // fails validation; the region is named in a note instead (a zero runtime likewise).
+  // No region is left with a point, so the file is refused, naming a region and why.
+  try {
+    const auto r = load("likwid-fuzz-zero-traffic.txt");
+    for (const auto& p : r.doc.points) EXPECT_NO_THROW(p.validate()) << p.name;
+    ADD_FAILURE() << "accepted with " << r.doc.points.size() << " points";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("likwid-fuzz-zero-traffic.txt"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ImportLikwid, BadFilesNameFileLineAndColumn) {
   const std::string trunc = (kData / "likwid-truncated.csv").string();
   try {
