@@ -252,8 +252,7 @@ LlmSetup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::s
   MachineOptions mo = a.machine;
   mo.machine = name;
   st.machine = load_machine(mo);
-  llm::Setup s = llm::setup(st.machine.roofs, st.machine.info,
-                            st.machine.origin.empty() ? name : st.machine.origin, options);
+  llm::Setup s = llm::setup(st.machine.roofs, machine_facts(st.machine), options);
   st.scenario = s.scenario;
   st.roofs = std::move(s.roofs);
   return st;
@@ -345,7 +344,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
                                  {"tokens_per_s", throughput * a.dp}};
   }
   if (wants_cost(a)) {
-    llm::DevicePower power = llm::device_power(st.machine.info);
+    llm::DevicePower power = llm::device_power(machine_facts(st.machine));
     if (a.power_w > 0) power = {a.power_w, "--power-w"};
     const double devices = llm::replica_devices(s) * a.dp;
     const llm::TokenCost c = llm::token_cost(
@@ -408,7 +407,7 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
     o.price_per_hour = price_for(a.price, st.roofs.machine);
     if (a.power_w > 0) o.power_w = a.power_w;
     const llm::MachineComparison c =
-        llm::compare_on(model, llm::Setup{st.scenario, st.roofs}, st.machine.info, o);
+        llm::compare_on(model, llm::Setup{st.scenario, st.roofs}, machine_facts(st.machine), o);
     for (const auto& w : c.warnings) warnings.push_back(c.machine + ": " + w);
     for (const auto& n : c.cost.notes) warnings.push_back(c.machine + ": " + n);
     t.add_row({c.machine, format_work_rate(c.peak) + ", " + format_byte_rate(c.bandwidth),

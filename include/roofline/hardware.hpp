@@ -26,6 +26,7 @@ struct HardwareSummary {
   std::vector<std::string> aliases;
   std::filesystem::path path;
   MachineDocument machine;
+  MachineFacts facts;  ///< machine_facts(machine)
 };
 
 /// Summary of a loaded machine document (catalogue entry or measured machine).

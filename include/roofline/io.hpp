@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/machine_facts.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
 
@@ -27,6 +28,12 @@ struct MachineDocument {
   nlohmann::json sections = nlohmann::json::object();
   std::string origin;  ///< file it was read from, or catalogue name
 };
+
+/// The document's facts besides its roofs, typed (roofline/machine_facts.hpp): the one place
+/// `info` and `measurement` are read by key. A free-form field of the wrong type is left out; a
+/// link latency or domain size that is there but not a positive number is an InputError naming
+/// the document, the link and the field.
+MachineFacts machine_facts(const MachineDocument& m);
 
 struct PointsDocument {
   std::vector<Point> points;

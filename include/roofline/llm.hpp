@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/dtype.hpp"
+#include "roofline/machine_facts.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
 #include "roofline/units.hpp"
@@ -394,14 +395,11 @@ struct LinkFacts {
   std::optional<double> domain_size;
   std::string domain_source;
 };
-/// Reads `info.interconnects[]` (the entry named `link`, else the first) of a catalogue entry:
-/// latency from "latency" (seconds, or a string with a unit such as "1.5 us"), "latency_s",
-/// "latency_us" or "latency_ns"; the domain from "domain_size", "domain_devices" or
-/// "max_devices" there, or "nvlink_domain"/"scale_up_domain" in info; sources from
-/// "latency_source"/"domain_source", else the entry's "source". InputError for a field that is
-/// there but not a positive number.
-LinkFacts link_facts(const nlohmann::json& info, const std::string& link,
-                     const std::string& origin);
+/// The facts of the interconnect named `link` (else the first the machine lists; io's
+/// machine_facts() reads and checks them from info.interconnects[]): its latency and domain,
+/// each with the source the entry names for it, else the entry's source; a domain the machine
+/// gives as a whole (info.nvlink_domain / scale_up_domain) where the link gives none.
+LinkFacts link_facts(const MachineFacts& facts, const std::string& link);
 /// Sets Roofs::link_latency and domain_size from the facts (flags given by the user win: pass
 /// them as `latency_override` / `domain_override`).
 void apply_link_facts(Roofs& r, const LinkFacts& facts,
@@ -467,11 +465,9 @@ struct Setup {
   Scenario scenario;
   Roofs roofs;
 };
-/// Checks the options and sets up the scenario on a machine (its roofs, the `info` of its
-/// catalogue entry for link facts, `origin` naming where those came from). InputError naming
-/// the flag for a value out of range.
-Setup setup(const RoofSet& roofs, const nlohmann::json& info, const std::string& origin,
-            const SetupOptions& o);
+/// Checks the options and sets up the scenario on a machine (its roofs, and its facts for the
+/// link latency and domain). InputError naming the flag for a value out of range.
+Setup setup(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions& o);
 
 // --- The whole request (request.cpp) ---------------------------------------------------
 
@@ -580,7 +576,7 @@ struct DevicePower {
   std::optional<double> watts;
   std::string source;
 };
-DevicePower device_power(const nlohmann::json& info);
+DevicePower device_power(const MachineFacts& facts);
 
 /// $/M tokens = price per device-hour × devices / (tokens/s × 3600) × 10⁶; J/token = power ×
 /// devices / tokens/s (at the catalogue's board power: TDP is the ceiling of the draw, so this
@@ -627,8 +623,8 @@ struct MachineComparison {
   std::optional<RequestTiming> request;
 };
 /// The row of one machine: `st` is its setup (llm::setup) with batch, context and prompt set;
-/// `info` the machine's catalogue facts (its board power).
-MachineComparison compare_on(const ModelConfig& m, const Setup& st, const nlohmann::json& info,
+/// `facts` the machine's (its board power).
+MachineComparison compare_on(const ModelConfig& m, const Setup& st, const MachineFacts& facts,
                              const CompareOptions& o);
 nlohmann::json comparison_to_json(const MachineComparison& c);
 

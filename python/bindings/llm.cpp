@@ -136,9 +136,7 @@ llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
 
 /// The scenario on a machine, as `roofline llm` sets it up from the same flags.
 llm::Setup setup(const Machine& machine, const py::kwargs& kw, const char* function) {
-  const MachineDocument& d = machine.doc;
-  return llm::setup(d.roofs, d.info, d.origin.empty() ? d.roofs.name : d.origin,
-                    setup_options(kw, function));
+  return llm::setup(machine.doc.roofs, machine_facts(machine.doc), setup_options(kw, function));
 }
 
 LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, double batch,
@@ -249,15 +247,15 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
           keyword<double>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
           "price_per_hour", true);
     }
-    rows.append(
-        json_to_python(llm::comparison_to_json(llm::compare_on(model, st, machine.doc.info, o))));
+    rows.append(json_to_python(
+        llm::comparison_to_json(llm::compare_on(model, st, machine_facts(machine.doc), o))));
   }
   return rows;
 }
 
 llm::TokenCost cost(double tokens_per_s, const Machine& machine, double devices,
                     std::optional<double> price_per_hour, std::optional<double> power_w) {
-  llm::DevicePower power = llm::device_power(machine.doc.info);
+  llm::DevicePower power = llm::device_power(machine_facts(machine.doc));
   if (power_w) power = {positive(*power_w, "power_w"), "--power-w"};
   if (price_per_hour) positive(*price_per_hour, "price_per_hour", true);
   return llm::token_cost(positive(tokens_per_s, "tokens_per_s"), positive(devices, "devices"),

@@ -8,20 +8,17 @@
 namespace roofline {
 
 std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m, std::string* why) {
-  const auto& info = m.info;
-  const auto it = info.find("power_w");
-  if (it == info.end() || !it->is_number()) {
+  const PowerFacts power = machine_facts(m).power;
+  if (!power.watts) {
     if (why)
       *why = m.roofs.name + ": no power figure (info.power_w " +
-             (it == info.end() ? std::string("absent") : it->dump()) + ")" +
-             (info.contains("power_source") && info["power_source"].is_string()
-                  ? ": " + info["power_source"].get<std::string>()
-                  : std::string());
+             (power.listed ? power.written : std::string("absent")) + ")" +
+             (power.source ? ": " + *power.source : std::string());
     return std::nullopt;
   }
-  const double w = it->get<double>();
+  const double w = *power.watts;
   if (!std::isfinite(w) || w <= 0) {
-    if (why) *why = m.roofs.name + ": info.power_w is not a power > 0 (" + it->dump() + ")";
+    if (why) *why = m.roofs.name + ": info.power_w is not a power > 0 (" + power.written + ")";
     return std::nullopt;
   }
   if (m.roofs.compute.empty() || m.roofs.memory.empty()) {
@@ -30,7 +27,7 @@ std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m, std::st
   }
   TdpEnergyBound b;
   b.power_w = w;
-  b.power_source = info.value("power_source", std::string("(no power_source given)"));
+  b.power_source = power.source.value_or("(no power_source given)");
   const ComputeRoof& c = m.roofs.select_compute("");
   const MemoryRoof& mem = m.roofs.select_memory("");
   b.compute_roof = c.name;

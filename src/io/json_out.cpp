@@ -87,10 +87,7 @@ json hardware_list_to_json(const std::vector<HardwareSummary>& shown) {
                 {"kind", e.kind}, {"aliases", e.aliases},           {"path", e.path.string()}};
     row["release_year"] = e.release_year ? json(*e.release_year) : json(nullptr);
     row["memory_size"] = e.memory_bytes ? json(*e.memory_bytes) : json(nullptr);
-    if (auto p = e.machine.info.find("power_w"); p != e.machine.info.end() && p->is_number())
-      row["power_w"] = *p;
-    else
-      row["power_w"] = nullptr;
+    row["power_w"] = e.facts.power.watts ? json(*e.facts.power.watts) : json(nullptr);
     if (!r.compute.empty()) {
       const ComputeRoof& c = r.select_compute("");
       row["default_compute"] = {{"name", c.name}, {"peak", c.peak.value}};

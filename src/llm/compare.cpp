@@ -5,7 +5,7 @@
 
 namespace roofline::llm {
 
-MachineComparison compare_on(const ModelConfig& m, const Setup& st, const nlohmann::json& info,
+MachineComparison compare_on(const ModelConfig& m, const Setup& st, const MachineFacts& facts,
                              const CompareOptions& o) {
   const Report rep = analyse(m, st.scenario, Phase::decode, st.roofs);
   MachineComparison c;
@@ -25,7 +25,7 @@ MachineComparison compare_on(const ModelConfig& m, const Setup& st, const nlohma
   c.tokens_per_s = throughput * o.dp;
   c.memory = rep.memory.total();
   c.fits = rep.memory.fits;
-  DevicePower power = device_power(info);
+  DevicePower power = device_power(facts);
   if (o.power_w) power = {*o.power_w, "--power-w"};
   c.cost = token_cost(c.tokens_per_s, replica_devices(st.scenario) * o.dp, o.price_per_hour, power,
                       st.roofs.machine);

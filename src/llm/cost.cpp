@@ -9,14 +9,10 @@
 
 namespace roofline::llm {
 
-DevicePower device_power(const nlohmann::json& info) {
+DevicePower device_power(const MachineFacts& facts) {
   DevicePower p;
-  if (!info.is_object()) return p;
-  auto it = info.find("power_w");
-  if (it != info.end() && it->is_number() && !it->is_boolean() && it->get<double>() > 0)
-    p.watts = it->get<double>();
-  auto src = info.find("power_source");
-  if (src != info.end() && src->is_string()) p.source = src->get<std::string>();
+  if (facts.power.watts && *facts.power.watts > 0) p.watts = facts.power.watts;
+  if (facts.power.source) p.source = *facts.power.source;
   return p;
 }
 

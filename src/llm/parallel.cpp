@@ -11,81 +11,25 @@
 #include "roofline/quantity.hpp"
 
 namespace roofline::llm {
-namespace {
 
-std::optional<double> positive(const nlohmann::json& v, const std::string& origin,
-                               const std::string& field, Dimension dim, double scale) {
-  double x = 0;
-  if (v.is_number() && !v.is_boolean()) {
-    x = v.get<double>() * scale;
-  } else if (v.is_string()) {
-    x = parse_quantity(v.get<std::string>(), dim, origin + ": " + field);
-  } else {
-    throw InputError(origin + ": " + field + ": must be a number (got " + v.dump() + ")");
-  }
-  if (!(x > 0) || !std::isfinite(x))
-    throw InputError(origin + ": " + field + ": must be > 0 (got " + v.dump() + ")");
-  return x;
-}
-
-std::string text_of(const nlohmann::json& o, const char* key) {
-  auto it = o.find(key);
-  return it != o.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-}  // namespace
-
-LinkFacts link_facts(const nlohmann::json& info, const std::string& link,
-                     const std::string& origin) {
+LinkFacts link_facts(const MachineFacts& facts, const std::string& link) {
   LinkFacts f;
-  if (!info.is_object()) return f;
-  const nlohmann::json* entry = nullptr;
-  auto links = info.find("interconnects");
-  if (links != info.end() && links->is_array()) {
-    for (const auto& e : *links)
-      if (e.is_object() && text_of(e, "name") == link) entry = &e;
-    if (!entry && !links->empty() && links->front().is_object()) entry = &links->front();
-  }
-  const std::string where = origin + ": info.interconnects[" + link + "]";
+  const InterconnectFacts* entry = facts.interconnect(link);
+  if (!entry && !facts.interconnects.empty()) entry = &facts.interconnects.front();
   if (entry) {
-    const struct {
-      const char* key;
-      double scale;
-    } latency_keys[] = {
-        {"latency", 1}, {"latency_s", 1}, {"latency_us", 1e-6}, {"latency_ns", 1e-9}};
-    for (const auto& k : latency_keys) {
-      auto it = entry->find(k.key);
-      if (it == entry->end() || it->is_null()) continue;
-      f.latency = Seconds(*positive(*it, where, k.key, Dimension::seconds, k.scale));
-      f.latency_source = text_of(*entry, "latency_source");
-      if (f.latency_source.empty()) f.latency_source = text_of(*entry, "source");
-      break;
+    if (entry->latency) {
+      f.latency = entry->latency;
+      f.latency_source = entry->latency_source.empty() ? entry->source : entry->latency_source;
     }
-    for (const char* k : {"domain_size", "domain_devices", "max_devices"}) {
-      auto it = entry->find(k);
-      if (it == entry->end() || it->is_null()) continue;
-      f.domain_size = positive(*it, where, k, Dimension::count, 1);
-      f.domain_source = text_of(*entry, "domain_source");
-      if (f.domain_source.empty()) f.domain_source = text_of(*entry, "source");
-      break;
+    if (entry->domain_size) {
+      f.domain_size = entry->domain_size;
+      f.domain_source = entry->domain_source.empty() ? entry->source : entry->domain_source;
     }
   }
-  if (!f.domain_size)
-    for (const char* k : {"nvlink_domain", "scale_up_domain"}) {
-      auto it = info.find(k);
-      if (it == info.end() || it->is_null()) continue;
-      if (it->is_object()) {
-        auto size = it->find("size");
-        if (size == it->end())
-          throw InputError(origin + ": info." + k + ": an object needs \"size\"");
-        f.domain_size = positive(*size, origin + ": info." + k, "size", Dimension::count, 1);
-        f.domain_source = text_of(*it, "source");
-      } else {
-        f.domain_size = positive(*it, origin + ": info", k, Dimension::count, 1);
-        f.domain_source = text_of(info, "domain_source");
-      }
-      break;
-    }
+  if (!f.domain_size && facts.scale_up_domain) {
+    f.domain_size = facts.scale_up_domain;
+    f.domain_source = facts.scale_up_domain_source;
+  }
   return f;
 }
 

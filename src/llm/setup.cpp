@@ -9,8 +9,7 @@
 
 namespace roofline::llm {
 
-Setup setup(const RoofSet& roofs, const nlohmann::json& info, const std::string& origin,
-            const SetupOptions& o) {
+Setup setup(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions& o) {
   if (o.tp < 1) throw InputError("--tp: must be ≥ 1 (got " + std::to_string(o.tp) + ")");
   if (o.cp < 1) throw InputError("--cp: must be ≥ 1 (got " + std::to_string(o.cp) + ")");
   if (o.pp < 1) throw InputError("--pp: must be ≥ 1 (got " + std::to_string(o.pp) + ")");
@@ -41,7 +40,7 @@ Setup setup(const RoofSet& roofs, const nlohmann::json& info, const std::string&
   s.mla_form = parse_mla_form(o.mla);
   s.dtypes = make_dtypes(o.weights, o.activations, o.kv_cache, o.compute, native_16bit(roofs));
   st.roofs = select_roofs(roofs, s.dtypes.compute, o.interconnect);
-  apply_link_facts(st.roofs, link_facts(info, st.roofs.interconnect_name, origin), o.link_latency,
+  apply_link_facts(st.roofs, link_facts(facts, st.roofs.interconnect_name), o.link_latency,
                    o.domain_size);
   if (o.attainment) apply_calibration(st.roofs, *o.attainment);
   if (o.calibrate)

@@ -9,8 +9,6 @@
 namespace roofline {
 namespace {
 
-using Json = nlohmann::json;
-
 std::string intensity_text(Intensity i, const UnitSystem& u) {
   return format_number(i.value) + " " + u.intensity();
 }
@@ -53,17 +51,14 @@ std::string render_hardware_show(const HardwareSummary& s, const std::vector<Rid
   if (!s.vendor.empty()) facts.push_back("vendor " + terminal_safe(s.vendor));
   if (!s.kind.empty()) facts.push_back("kind " + terminal_safe(s.kind));
   if (s.release_year) facts.push_back("released " + std::to_string(*s.release_year));
-  const Json& info = s.machine.info;
-  if (auto it = info.find("clock"); it != info.end() && it->is_object()) {
-    const Json& clock = *it;
-    std::string basis = clock.value("basis", std::string());
-    if (clock.contains("mhz") && clock["mhz"].is_number())
-      facts.push_back(basis + " clock " + format_number(clock["mhz"].get<double>()) + " MHz");
-    else if (!basis.empty())
-      facts.push_back(basis + " clock (not published)");
+  const MachineFacts& f = s.facts;
+  if (f.clock) {
+    if (f.clock->mhz)
+      facts.push_back(f.clock->basis + " clock " + format_number(*f.clock->mhz) + " MHz");
+    else if (!f.clock->basis.empty())
+      facts.push_back(f.clock->basis + " clock (not published)");
   }
-  if (auto it = info.find("power_w"); it != info.end() && it->is_number())
-    facts.push_back("power " + format_number(it->get<double>()) + " W");
+  if (f.power.watts) facts.push_back("power " + format_number(*f.power.watts) + " W");
   if (!facts.empty()) text += join(facts) + "\n";
   if (!s.aliases.empty()) text += "aliases: " + terminal_safe(join(s.aliases)) + "\n";
   text += "\n";
@@ -99,12 +94,11 @@ std::string render_hardware_show(const HardwareSummary& s, const std::vector<Rid
     }
     text += rt.render();
   }
-  if (auto it = info.find("caches"); it != info.end() && it->is_array() && !it->empty()) {
+  if (!f.caches.empty()) {
     text += "\nCaches (size only: no published bandwidth, so no roof):";
-    for (const auto& c : *it)
-      if (c.is_object() && c.contains("size") && c["size"].is_number())
-        text += " " + terminal_safe(c.value("level", std::string("?"))) + " " +
-                format_number(c["size"].get<double>() / 1048576.0) + " MiB";
+    for (const auto& c : f.caches)
+      text += " " + terminal_safe(c.level.empty() ? "?" : c.level) + " " +
+              format_number(c.size_bytes / 1048576.0) + " MiB";
     text += "\n";
   }
   // The source of every other value (the roofs carry theirs in the tables above): release
@@ -118,15 +112,12 @@ std::string render_hardware_show(const HardwareSummary& s, const std::vector<Rid
                   sources[i].source.empty() ? "(no source)" : terminal_safe(sources[i].source)});
     text += "\nSources\n" + st.render();
   }
-  if (auto it = info.find("unverified"); it != info.end() && it->is_array() && !it->empty()) {
+  if (!f.unverified.empty()) {
     std::vector<std::string> names;
-    for (const auto& v : *it)
-      if (v.is_string()) names.push_back(terminal_safe(v.get<std::string>()));
+    for (const auto& v : f.unverified) names.push_back(terminal_safe(v));
     text += "not re-read against their source in this revision: " + join(names) + "\n";
   }
-  if (auto it = info.find("notes"); it != info.end() && it->is_array())
-    for (const auto& n : *it)
-      if (n.is_string()) text += "note: " + terminal_safe(n.get<std::string>()) + "\n";
+  for (const auto& n : f.notes) text += "note: " + terminal_safe(n) + "\n";
   return text;
 }
 

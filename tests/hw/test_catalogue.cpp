@@ -692,6 +692,23 @@ TEST(Catalogue, DisagreementsAreRecordedWithBothSources) {
 
 // The checker refuses a value without its source: a link's latency, a disagreement's figure, a
 // list of unverified values that is not a list of names.
+TEST(Catalogue, CheckerRefusesALinkFactTheCommandsCouldNotRead) {
+  // A domain size is read by `roofline llm` (machine_facts); the checker runs the same reader,
+  // so a file it accepts is one every command loads.
+  roofline::test::TempDir dir;
+  nlohmann::json j =
+      nlohmann::json::parse(roofline::test::slurp((kCatalogue / "h100-sxm.json").string()));
+  j["info"]["interconnects"][0]["domain_size"] = -3;
+  roofline::test::write_text(dir.file("h100-sxm.json"), j.dump());
+  const auto p = catalogue_entry_problems(dir.file("h100-sxm.json"));
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_NE(p[0].find("info.interconnects[NVLink]: domain_size: must be > 0"), std::string::npos)
+      << p[0];
+  j["info"]["interconnects"][0]["domain_size"] = 8;
+  roofline::test::write_text(dir.file("h100-sxm.json"), j.dump());
+  EXPECT_TRUE(catalogue_entry_problems(dir.file("h100-sxm.json")).empty());
+}
+
 TEST(Catalogue, CheckerRefusesValuesWithoutSources) {
   roofline::test::TempDir dir;
   const nlohmann::json h100 =

@@ -80,13 +80,16 @@ TEST(LlmParallel, LinkFactsFromAMachineDocument) {
                                   {"domain_size", 8},
                                   {"source", "datasheet X"}},
                                  {{"name", "PCIe"}, {"bandwidth", 128e9}, {"latency_ns", 900}}}}};
-  const LinkFacts nv = link_facts(info, "NVLink", "m.json");
+  MachineDocument doc;
+  doc.origin = "m.json";
+  doc.info = info;
+  const LinkFacts nv = link_facts(machine_facts(doc), "NVLink");
   ASSERT_TRUE(nv.latency.has_value());
   EXPECT_DOUBLE_EQ(nv.latency->value, 2.5e-6);
   EXPECT_EQ(nv.latency_source, "datasheet X");
   ASSERT_TRUE(nv.domain_size.has_value());
   EXPECT_EQ(*nv.domain_size, 8);
-  const LinkFacts pcie = link_facts(info, "PCIe", "m.json");
+  const LinkFacts pcie = link_facts(machine_facts(doc), "PCIe");
   ASSERT_TRUE(pcie.latency.has_value());
   EXPECT_NEAR(pcie.latency->value, 900e-9, 1e-18);
   EXPECT_FALSE(pcie.domain_size.has_value());
@@ -97,10 +100,9 @@ TEST(LlmParallel, LinkFactsFromAMachineDocument) {
   EXPECT_EQ(r.link_latency_source, "--link-latency");
   EXPECT_EQ(*r.domain_size, 8);
   // A field that is there but wrong is an error naming it.
-  nlohmann::json bad = info;
-  bad["interconnects"][0]["latency"] = -3;
+  doc.info["interconnects"][0]["latency"] = -3;
   try {
-    link_facts(bad, "NVLink", "m.json");
+    (void)machine_facts(doc);
     ADD_FAILURE() << "negative latency accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("latency"), std::string::npos) << e.what();
@@ -122,7 +124,7 @@ TEST(LlmSetup, OneSetupForTheCliAndPython) {
   o.link_latency = Seconds(2e-6);
   o.domain_size = 4;
   o.attainment = parse_attainment("compute=0.5,memory=0.8");
-  const llm::Setup st = setup(doc.roofs, doc.info, "a100-80gb.json", o);
+  const llm::Setup st = setup(doc.roofs, machine_facts(doc), o);
   EXPECT_EQ(st.scenario.tp, 4);
   EXPECT_TRUE(st.scenario.ep);
   EXPECT_EQ(st.scenario.cp, 2);
@@ -141,7 +143,7 @@ TEST(LlmSetup, OneSetupForTheCliAndPython) {
   // Each value out of range is refused, naming the flag.
   auto refused = [&](SetupOptions bad, const std::string& flag) {
     try {
-      setup(doc.roofs, doc.info, "a100-80gb.json", bad);
+      setup(doc.roofs, machine_facts(doc), bad);
       ADD_FAILURE() << flag << " accepted";
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
@@ -183,14 +185,14 @@ TEST(LlmCompare, OneMachinesRowIsItsStepTimesTheReplicas) {
   const MachineDocument doc = load_machine_file(kData + "a100-80gb.json");
   SetupOptions so;
   so.tp = 2;
-  llm::Setup st = setup(doc.roofs, doc.info, "a100-80gb.json", so);
+  llm::Setup st = setup(doc.roofs, machine_facts(doc), so);
   st.scenario.batch = 4;
   st.scenario.context = st.scenario.prompt = 1024;
   const ModelConfig& m = preset("llama-2-13b");
   CompareOptions o;
   o.dp = 3;
   o.price_per_hour = 2.0;
-  const MachineComparison c = compare_on(m, st, doc.info, o);
+  const MachineComparison c = compare_on(m, st, machine_facts(doc), o);
   const Report rep = analyse(m, st.scenario, Phase::decode, st.roofs);
   EXPECT_DOUBLE_EQ(c.tokens_per_s, 3 * rep.tokens_per_s);
   EXPECT_DOUBLE_EQ(c.time_per_output_token.value, rep.time_per_token.value);
@@ -201,7 +203,7 @@ TEST(LlmCompare, OneMachinesRowIsItsStepTimesTheReplicas) {
   EXPECT_NEAR(*c.cost.usd_per_million_tokens, 2.0 * 6 / (c.tokens_per_s * 3600) * 1e6, 1e-9);
   EXPECT_FALSE(c.request.has_value());
   o.output_tokens = 64;
-  const MachineComparison r = compare_on(m, st, doc.info, o);
+  const MachineComparison r = compare_on(m, st, machine_facts(doc), o);
   ASSERT_TRUE(r.request.has_value());
   const RequestTiming t = request_timing(m, st.scenario, 64, st.roofs);
   EXPECT_DOUBLE_EQ(r.ttft.value, t.ttft.value);
@@ -241,7 +243,7 @@ TEST(LlmParallel, CatalogueLinksAreReadWhereTheyExist) {
   // says so (the two cases cannot both fail).
   const MachineDocument h100 = resolve_machine("h100-sxm");
   Roofs r = select_roofs(h100.roofs, parse_dtype("bf16"));
-  const LinkFacts f = link_facts(h100.info, r.interconnect_name, "h100-sxm");
+  const LinkFacts f = link_facts(machine_facts(h100), r.interconnect_name);
   apply_link_facts(r, f);
   Scenario s = scenario(1, 1024, 1024);
   s.tp = 8;

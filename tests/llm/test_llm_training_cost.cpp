@@ -139,7 +139,7 @@ TEST(LlmTraining, OptimizerStateAndGradientAllReduce) {
 TEST(LlmCost, DollarsAndJoulesPerToken) {
   // $/M tokens = price/h × devices / (tokens/s × 3600) × 10⁶; J/token = W × devices / tokens/s.
   const MachineDocument h100 = resolve_machine("h100-sxm");
-  const DevicePower p = device_power(h100.info);
+  const DevicePower p = device_power(machine_facts(h100));
   ASSERT_TRUE(p.watts.has_value());
   EXPECT_EQ(*p.watts, 700);  // the catalogue's H100 SXM figure, with its source
   EXPECT_NE(p.source.find("700"), std::string::npos);
@@ -148,7 +148,7 @@ TEST(LlmCost, DollarsAndJoulesPerToken) {
   EXPECT_NEAR(*c.joules_per_token, 700 * 8 / 2000.0, 1e-12);
   EXPECT_TRUE(c.notes.empty());
   // TPU v5e: Google publishes no power figure; the cost says so instead of inventing one.
-  const DevicePower tpu = device_power(resolve_machine("tpu-v5e").info);
+  const DevicePower tpu = device_power(machine_facts(resolve_machine("tpu-v5e")));
   EXPECT_FALSE(tpu.watts.has_value());
   const TokenCost t = token_cost(1000, 4, std::nullopt, tpu, "tpu-v5e");
   EXPECT_FALSE(t.joules_per_token.has_value());

@@ -2,7 +2,11 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <fstream>
+
+#include "roofline/io.hpp"
 #include "roofline/measure.hpp"
+#include "roofline/quantity.hpp"
 
 namespace roofline {
 namespace ROOFLINE_UNITY_ID {
@@ -60,6 +64,34 @@ TEST(MeasureSummary, ShowsValuesRatiosAndFlags) {
   EXPECT_NE(t.find("named"), std::string::npos) << t;
   EXPECT_NE(t.find("warning: something odd"), std::string::npos) << t;
   EXPECT_EQ(t.find("FLOPS"), std::string::npos);
+}
+
+TEST(MeasureSummary, SizeColumnIsWhatTheMemoryStepRecorded) {
+  // A document `roofline measure --quick` wrote (tests/data/io/README.md): each cache level's
+  // size column is its capacity per core and, where the threads reach more, that too.
+  const std::string path = std::string(ROOFLINE_TEST_DATA) + "/io/zen4-quick.machine.json";
+  const MachineDocument m = load_machine_file(path);
+  std::ifstream in(path);
+  const nlohmann::json memory = nlohmann::json::parse(in).at("measurement").at("memory");
+  const std::string t = render_measure_summary(m, false);
+  int reached = 0;
+  for (const auto& [level, d] : memory.items()) {
+    if (!d.contains("size_per_core")) continue;
+    const double per_core = d.at("size_per_core").get<double>();
+    const double reach = d.at("reported_size").get<double>();
+    std::string cell = format_bytes(Bytes(per_core)) + "/core";
+    if (reach != per_core) cell += ", " + format_bytes(Bytes(reach)) + " reached", ++reached;
+    EXPECT_NE(t.find(level + " "), std::string::npos) << level;
+    EXPECT_NE(t.find(cell), std::string::npos) << cell << "\n" << t;
+  }
+  EXPECT_GT(reached, 0);  // the shared L3: 2 cores' share is more than one core's
+  EXPECT_NE(
+      t.find("measured in " + format_seconds(Seconds(nlohmann::json::parse(std::ifstream(path))
+                                                         .at("measurement")
+                                                         .at("seconds")
+                                                         .get<double>()))),
+      std::string::npos)
+      << t;
 }
 
 }  // namespace ROOFLINE_UNITY_ID

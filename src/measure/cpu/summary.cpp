@@ -19,19 +19,13 @@ std::string fastest_column(const std::optional<Statistics>& s) {
 
 /// "size" column: the capacity per core and what the measuring threads reach, as the
 /// measurement recorded them (measurement.memory.LEVEL), else the roof's size.
-std::string size_column(const MachineDocument& m, const MemoryRoof& l) {
-  const auto& meas =
-      m.sections.contains("measurement") ? m.sections.at("measurement") : nlohmann::json();
-  if (meas.is_object() && meas.contains("memory") && meas.at("memory").contains(l.level)) {
-    const auto& d = meas.at("memory").at(l.level);
-    if (d.contains("size_per_core") && d.at("size_per_core").is_number() &&
-        d.contains("reported_size") && d.at("reported_size").is_number()) {
-      const double per_core = d.at("size_per_core").get<double>();
-      const double reach = d.at("reported_size").get<double>();
-      std::string s = format_bytes(Bytes(per_core)) + "/core";
-      if (std::abs(reach - per_core) > 1) s += ", " + format_bytes(Bytes(reach)) + " reached";
-      return s;
-    }
+std::string size_column(const MachineFacts& f, const MemoryRoof& l) {
+  if (const auto it = f.memory_reach.find(l.level); it != f.memory_reach.end()) {
+    const LevelReach& d = it->second;
+    std::string s = format_bytes(Bytes(d.size_per_core)) + "/core";
+    if (std::abs(d.reported_size - d.size_per_core) > 1)
+      s += ", " + format_bytes(Bytes(d.reported_size)) + " reached";
+    return s;
   }
   return l.size_bytes ? format_bytes(Bytes(*l.size_bytes)) : "-";
 }
@@ -48,22 +42,15 @@ std::string spread_column(const std::optional<Statistics>& s) {
 
 std::string render_measure_summary(const MachineDocument& m, bool color) {
   std::string out;
-  const auto& info = m.info;
-  auto get = [&](const nlohmann::json& j, const char* key) -> nlohmann::json {
-    return j.is_object() && j.contains(key) ? j.at(key) : nlohmann::json();
-  };
-  const auto cpu_name = get(info, "cpu");
+  const MachineFacts f = machine_facts(m);
   out += "machine: " + m.roofs.name;
-  if (cpu_name.is_string()) out += " — " + cpu_name.get<std::string>();
+  if (!f.cpu.empty()) out += " — " + f.cpu;
   out += "\n";
-  const auto clock = get(info, "clock_hz");
-  const auto threads = get(info, "threads");
-  if (clock.is_number() && threads.is_number())
-    out += "clock: " + format_si(clock.get<double>(), "Hz") + " measured on " +
-           std::to_string(threads.get<int>()) + " pinned thread(s)" +
-           (get(info, "microarchitecture").is_string()
-                ? ", microarchitecture " + get(info, "microarchitecture").get<std::string>()
-                : std::string()) +
+  if (f.clock_hz && f.threads)
+    out += "clock: " + format_si(*f.clock_hz, "Hz") + " measured on " + std::to_string(*f.threads) +
+           " pinned thread(s)" +
+           (f.microarchitecture.empty() ? std::string()
+                                        : ", microarchitecture " + f.microarchitecture) +
            "\n";
   out += "\n";
 
@@ -111,7 +98,7 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
       for (const auto& [mix, v] : l.mixes)
         if (v > bv) bv = v, best = mix;
       t.add_row({l.level, format_byte_rate(l.bandwidth), best.empty() ? "-" : best,
-                 size_column(m, l), spread_column(l.stats), fastest_column(l.stats),
+                 size_column(f, l), spread_column(l.stats), fastest_column(l.stats),
                  l.stats ? std::to_string(l.stats->repetitions) : "-"});
     }
     out += t.render();
@@ -150,13 +137,9 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
            ") to " + format_intensity(c.back().intensity) + " (" +
            format_work_rate(c.back().performance) + ")\n";
   }
-  const auto meas = get(m.sections, "measurement");
-  const auto warnings = get(meas, "warnings");
-  if (warnings.is_array())
-    for (const auto& w : warnings)
-      if (w.is_string()) out += colorize("warning: " + w.get<std::string>(), "33", color) + "\n";
-  const auto secs = get(meas, "seconds");
-  if (secs.is_number()) out += "measured in " + format_seconds(Seconds(secs.get<double>())) + "\n";
+  for (const auto& w : f.warnings) out += colorize("warning: " + w, "33", color) + "\n";
+  if (f.measured_seconds)
+    out += "measured in " + format_seconds(Seconds(*f.measured_seconds)) + "\n";
   return out;
 }
 

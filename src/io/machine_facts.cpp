@@ -1,0 +1,183 @@
+// machine_facts(): the one reader of a machine document's `info` and `measurement` sections
+// (include/roofline/machine_facts.hpp). Free-form fields are read leniently (a field of the
+// wrong type is absent, as a reader of a document written by another version expects); the
+// fields a calculation uses (link latency, domain size) are checked and named when wrong.
+#include <cmath>
+#include <string>
+
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline {
+namespace {
+
+using nlohmann::json;
+
+std::string text_field(const json& o, const char* key) {
+  if (!o.is_object()) return "";
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::optional<double> number_field(const json& o, const char* key) {
+  if (!o.is_object()) return std::nullopt;
+  auto it = o.find(key);
+  if (it == o.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+std::vector<std::string> names_field(const json& o, const char* key) {
+  std::vector<std::string> out;
+  auto it = o.find(key);
+  if (it == o.end() || !it->is_array()) return out;
+  for (const auto& v : *it)
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+/// A cache's level as the catalogue writes it ("L2") or a measured machine does (2 → "L2").
+std::string cache_level(const json& c) {
+  auto it = c.find("level");
+  if (it != c.end() && it->is_number_integer()) return "L" + std::to_string(it->get<int>());
+  return text_field(c, "level");
+}
+
+/// A positive figure: a number (times `scale`) or a string with a unit ("1.5 us").
+double positive(const json& v, const std::string& where, const std::string& field, Dimension dim,
+                double scale) {
+  double x = 0;
+  if (v.is_number() && !v.is_boolean()) {
+    x = v.get<double>() * scale;
+  } else if (v.is_string()) {
+    x = parse_quantity(v.get<std::string>(), dim, where + ": " + field);
+  } else {
+    throw InputError(where + ": " + field + ": must be a number (got " + v.dump() + ")");
+  }
+  if (!(x > 0) || !std::isfinite(x))
+    throw InputError(where + ": " + field + ": must be > 0 (got " + v.dump() + ")");
+  return x;
+}
+
+InterconnectFacts interconnect_facts(const json& e, const std::string& origin) {
+  InterconnectFacts f;
+  f.name = text_field(e, "name");
+  f.bandwidth = number_field(e, "bandwidth");
+  f.source = text_field(e, "source");
+  f.lists_latency = e.contains("latency");
+  f.latency_source = text_field(e, "latency_source");
+  const std::string where = origin + ": info.interconnects[" + f.name + "]";
+  const struct {
+    const char* key;
+    double scale;
+  } latency_keys[] = {{"latency", 1}, {"latency_s", 1}, {"latency_us", 1e-6}, {"latency_ns", 1e-9}};
+  for (const auto& k : latency_keys) {
+    auto it = e.find(k.key);
+    if (it == e.end() || it->is_null()) continue;
+    f.latency = Seconds(positive(*it, where, k.key, Dimension::seconds, k.scale));
+    break;
+  }
+  for (const char* k : {"domain_size", "domain_devices", "max_devices"}) {
+    auto it = e.find(k);
+    if (it == e.end() || it->is_null()) continue;
+    f.domain_size = positive(*it, where, k, Dimension::count, 1);
+    f.domain_source = text_field(e, "domain_source");
+    break;
+  }
+  return f;
+}
+
+void read_catalogue_facts(const json& info, const std::string& origin, MachineFacts& f) {
+  f.display_name = text_field(info, "display_name");
+  f.vendor = text_field(info, "vendor");
+  f.kind = text_field(info, "kind");
+  f.aliases = names_field(info, "aliases");
+  f.lists_release_year = info.contains("release_year");
+  if (auto it = info.find("release_year"); it != info.end() && it->is_number_integer())
+    f.release_year = it->get<int>();
+  f.release_source = text_field(info, "release_source");
+  if (auto it = info.find("clock"); it != info.end() && it->is_object()) {
+    ClockFacts c;
+    c.basis = text_field(*it, "basis");
+    c.mhz = number_field(*it, "mhz");
+    c.lists_max_turbo = it->contains("max_turbo_mhz");
+    c.max_turbo_mhz = number_field(*it, "max_turbo_mhz");
+    c.source = text_field(*it, "source");
+    f.clock = c;
+  }
+  if (auto it = info.find("power_w"); it != info.end()) {
+    f.power.listed = true;
+    f.power.written = it->dump();
+    if (it->is_number()) f.power.watts = it->get<double>();
+  }
+  if (auto it = info.find("power_source"); it != info.end() && it->is_string())
+    f.power.source = it->get<std::string>();
+  if (auto it = info.find("interconnects"); it != info.end() && it->is_array())
+    for (const auto& e : *it)
+      if (e.is_object()) f.interconnects.push_back(interconnect_facts(e, origin));
+  for (const char* k : {"nvlink_domain", "scale_up_domain"}) {
+    auto it = info.find(k);
+    if (it == info.end() || it->is_null()) continue;
+    if (it->is_object()) {
+      auto size = it->find("size");
+      if (size == it->end())
+        throw InputError(origin + ": info." + k + ": an object needs \"size\"");
+      f.scale_up_domain = positive(*size, origin + ": info." + k, "size", Dimension::count, 1);
+      f.scale_up_domain_source = text_field(*it, "source");
+    } else {
+      f.scale_up_domain = positive(*it, origin + ": info", k, Dimension::count, 1);
+      f.scale_up_domain_source = text_field(info, "domain_source");
+    }
+    break;
+  }
+  if (auto it = info.find("caches"); it != info.end() && it->is_array())
+    for (const auto& c : *it)
+      if (auto size = number_field(c, "size"))
+        f.caches.push_back({cache_level(c), *size, text_field(c, "source")});
+  f.sources = names_field(info, "sources");
+  f.unverified = names_field(info, "unverified");
+  f.notes = names_field(info, "notes");
+  if (auto it = info.find("discrepancies"); it != info.end() && it->is_array())
+    for (const auto& d : *it) {
+      if (!d.is_object()) continue;
+      DiscrepancyFacts x;
+      x.value = text_field(d, "value");
+      if (auto figs = d.find("figures"); figs != d.end() && figs->is_array())
+        for (const auto& fig : *figs)
+          if (fig.is_object())
+            x.figures.push_back({text_field(fig, "figure"), text_field(fig, "source")});
+      x.used = text_field(d, "used");
+      x.reason = text_field(d, "reason");
+      f.discrepancies.push_back(std::move(x));
+    }
+}
+
+void read_measured_facts(const json& info, const json& sections, MachineFacts& f) {
+  f.cpu = text_field(info, "cpu");
+  f.microarchitecture = text_field(info, "microarchitecture");
+  f.clock_hz = number_field(info, "clock_hz");
+  if (auto it = info.find("threads"); it != info.end() && it->is_number_integer())
+    f.threads = it->get<int>();
+  auto ms = sections.find("measurement");
+  if (ms == sections.end() || !ms->is_object()) return;
+  if (auto mem = ms->find("memory"); mem != ms->end() && mem->is_object())
+    for (const auto& [level, d] : mem->items()) {
+      const auto per_core = number_field(d, "size_per_core");
+      const auto reach = number_field(d, "reported_size");
+      if (per_core && reach) f.memory_reach[level] = {*per_core, *reach};
+    }
+  f.warnings = names_field(*ms, "warnings");
+  f.measured_seconds = number_field(*ms, "seconds");
+}
+
+}  // namespace
+
+MachineFacts machine_facts(const MachineDocument& m) {
+  MachineFacts f;
+  const std::string origin = m.origin.empty() ? m.roofs.name : m.origin;
+  if (m.info.is_object()) read_catalogue_facts(m.info, origin, f);
+  if (m.info.is_object() && m.sections.is_object()) read_measured_facts(m.info, m.sections, f);
+  return f;
+}
+
+}  // namespace roofline
