@@ -313,6 +313,131 @@ void run_self_test(const ProfileArgs& a) {
   }
 }
 
+void run_instrumented(const ProfileArgs& a) {
+  if (!a.replay.empty() || !a.work.empty() || !a.traffic.empty() || !a.save_counters.empty())
+    throw InputError(
+        "--instrument counts W and simulates Q itself: give no --replay, "
+        "--work, --traffic or --save-counters");
+  if (a.events != "auto" && a.events != "none")
+    throw InputError("--events: expected auto or none (got '" + a.events + "')");
+  check_report_option(a.report, a.machine);
+  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  InstrumentArgs ia;
+  ia.machine = a.machine;
+  ia.name = a.name;
+  ia.sim_caches = a.sim_caches;
+  ia.simulate = a.simulate;
+  ia.valgrind = a.valgrind;
+  ia.hardware = a.events == "auto";
+  ia.sysfs = a.sysfs;
+  ia.json = a.json;
+  ia.output = a.output;
+  ia.report = a.report;
+  ia.command = a.command;
+  run_profile_instrument(ia);
+}
+
+/// The counts: replayed from --replay, or from running the program under the counters (its
+/// marker regions into `regions`; --save-counters written). Names the point after the
+/// recording or the program when --name is not given. A program that cannot be started exits
+/// with its code (127 not found, 126 otherwise).
+RunResult counted_run(ProfileArgs& a, std::vector<RegionResult>& regions) {
+  RunResult r;
+  if (!a.replay.empty()) {
+    if (!a.command.empty()) throw InputError("give either --replay FILE or a program, not both");
+    r = recording_from_json(read_text_file(a.replay), a.replay);
+    r.pmu.core_pmu = "cpu";
+    r.pmu.core_pmu_usable = true;
+    r.pmu.software_events = true;
+    if (a.name.empty()) a.name = fs::path(a.replay).stem().string();
+    return r;
+  }
+  if (a.command.empty())
+    throw InputError("no program given: roofline profile [options] -- PROGRAM ARGS...");
+  if (a.name.empty()) a.name = fs::path(a.command.front()).filename().string();
+  ScopedTempDir dir("roofline-markers-");
+  RunOptions opt;
+  opt.hardware = a.events == "auto";
+  opt.marker_dir = dir.path;
+  opt.sysfs_root = a.sysfs;
+  try {
+    r = run_counted(a.command, opt);
+  } catch (const ExecError& e) {
+    say(std::string("roofline: error: ") + e.what() + "\n");
+    std::fflush(stdout);
+    std::exit(e.code());
+  }
+  regions = read_marker_results(dir.path);
+  if (!a.save_counters.empty()) emit(recording_to_json(r, this_cpu()), a.save_counters);
+  return r;
+}
+
+/// `--json`: the points document with the run (command, status, times, counts, messages) and,
+/// with a machine, each point's analysis.
+std::string profile_json(const ProfileArgs& a, const RunResult& r, const CountedPoints& o,
+                         const std::vector<std::string>& messages,
+                         const std::optional<MachineDocument>& m) {
+  PointsDocument doc;
+  doc.points = o.points;
+  if (m) doc.machine = m->roofs.name;
+  nlohmann::json j = points_to_json(doc);
+  nlohmann::json run = {
+      {"command", a.command}, {"exit_status", r.exit_status}, {"wall_seconds", r.wall_seconds}};
+  if (r.totals.cpu_seconds > 0) run["cpu_seconds"] = r.totals.cpu_seconds;
+  if (r.totals.flops_counted) {
+    run["flops"] = r.totals.flops;
+    run["flops_by_precision"] = r.totals.flops_by_precision;
+  }
+  if (!r.totals.bytes_by_level.empty()) run["bytes_by_level"] = r.totals.bytes_by_level;
+  run["cpu"] = r.plan.cpu_description;
+  run["limits"] = r.plan.limits;
+  run["messages"] = messages;
+  run["notes"] = o.notes;
+  run["min_running_fraction"] = r.totals.min_running_fraction;
+  j["run"] = run;
+  if (m) {
+    nlohmann::json analyses = nlohmann::json::array();
+    for (const auto& p : o.points)
+      analyses.push_back(analysis_to_json(p, diagnose(p, m->roofs), m->roofs));
+    j["analysis"] = analyses;
+  }
+  return j.dump(2) + "\n";
+}
+
+/// The text report: status and times, the counted W and Q, multiplexing, limits, messages and
+/// notes, then the points (with their analysis against the machine, when given).
+std::string profile_text(const ProfileArgs& a, const RunResult& r, const CountedPoints& o,
+                         const std::vector<std::string>& messages,
+                         const std::optional<MachineDocument>& m) {
+  std::string t;
+  t += "profile of " + (a.replay.empty() ? a.command.front() : a.replay) + "\n";
+  t += "  exit status " + std::to_string(r.exit_status) +
+       (r.term_signal ? " (signal " + std::to_string(r.term_signal) + ")" : "") +
+       ", T = " + format_seconds(Seconds(r.wall_seconds)) + " (wall clock)";
+  if (r.totals.cpu_seconds > 0)
+    t += ", CPU time " + format_seconds(Seconds(r.totals.cpu_seconds)) + " (" +
+         format_number(r.totals.cpu_seconds / std::max(r.wall_seconds, 1e-12), 3) + " cores busy)";
+  t += "\n";
+  if (!r.plan.cpu_description.empty()) t += "  CPU: " + r.plan.cpu_description + "\n";
+  if (r.totals.flops_counted) {
+    t += "  counted W = " + format_work(Work(r.totals.flops));
+    std::string parts;
+    for (const auto& [prec, f] : r.totals.flops_by_precision)
+      parts += (parts.empty() ? "" : ", ") + prec + " " + format_work(Work(f));
+    t += " (" + parts + ")\n";
+  }
+  for (const auto& [lvl, b] : r.totals.bytes_by_level)
+    t += "  counted Q(" + lvl + ") = " + format_bytes(Bytes(b)) + "\n";
+  if (r.totals.min_running_fraction < 1)
+    t += "  counters were multiplexed (lowest running share " +
+         format_number(r.totals.min_running_fraction * 100, 3) +
+         "%): counts scaled by time enabled / time running\n";
+  for (const auto& l : r.plan.limits) t += "  limit: " + l + "\n";
+  for (const auto& msg : messages) t += "  " + msg + "\n";
+  for (const auto& n : o.notes) t += "  note: " + n + "\n";
+  return t + points_text(o.points, m, a.output);
+}
+
 void run(ProfileArgs& a) {
   if (a.self_test) {
     if (!a.command.empty() || !a.replay.empty())
@@ -321,27 +446,7 @@ void run(ProfileArgs& a) {
     return;
   }
   if (a.instrument) {
-    if (!a.replay.empty() || !a.work.empty() || !a.traffic.empty() || !a.save_counters.empty())
-      throw InputError(
-          "--instrument counts W and simulates Q itself: give no --replay, "
-          "--work, --traffic or --save-counters");
-    if (a.events != "auto" && a.events != "none")
-      throw InputError("--events: expected auto or none (got '" + a.events + "')");
-    check_report_option(a.report, a.machine);
-    check_outputs({{"-o", a.output}, {"--report", a.report}});
-    InstrumentArgs ia;
-    ia.machine = a.machine;
-    ia.name = a.name;
-    ia.sim_caches = a.sim_caches;
-    ia.simulate = a.simulate;
-    ia.valgrind = a.valgrind;
-    ia.hardware = a.events == "auto";
-    ia.sysfs = a.sysfs;
-    ia.json = a.json;
-    ia.output = a.output;
-    ia.report = a.report;
-    ia.command = a.command;
-    run_profile_instrument(ia);
+    run_instrumented(a);
     return;
   }
   if (a.events != "auto" && a.events != "none")
@@ -353,115 +458,17 @@ void run(ProfileArgs& a) {
   if (!a.traffic.empty()) in.traffic = parse<Bytes>(a.traffic, "--traffic");
   in.level = a.machine.level;
   in.precision = a.machine.precision;
-  RunResult r;
   std::vector<RegionResult> regions;
-  const bool hardware = a.events == "auto";
-  if (!a.replay.empty()) {
-    if (!a.command.empty()) throw InputError("give either --replay FILE or a program, not both");
-    r = recording_from_json(read_text_file(a.replay), a.replay);
-    r.pmu.core_pmu = "cpu";
-    r.pmu.core_pmu_usable = true;
-    r.pmu.software_events = true;
-    if (a.name.empty()) a.name = fs::path(a.replay).stem().string();
-  } else {
-    if (a.command.empty())
-      throw InputError("no program given: roofline profile [options] -- PROGRAM ARGS...");
-    if (a.name.empty()) a.name = fs::path(a.command.front()).filename().string();
-    ScopedTempDir dir("roofline-markers-");
-    RunOptions opt;
-    opt.hardware = hardware;
-    opt.marker_dir = dir.path;
-    opt.sysfs_root = a.sysfs;
-    try {
-      r = run_counted(a.command, opt);
-    } catch (const ExecError& e) {
-      say(std::string("roofline: error: ") + e.what() + "\n");
-      std::fflush(stdout);
-      std::exit(e.code());
-    }
-    regions = read_marker_results(dir.path);
-    if (!a.save_counters.empty()) emit(recording_to_json(r, this_cpu()), a.save_counters);
-  }
+  const RunResult r = counted_run(a, regions);
 
   std::optional<MachineDocument> m;
   if (has_machine(a.machine)) m = load_machine(a.machine);
   in.name = a.name;
   const CountedPoints o = counted_points(r, regions, in, m ? &m->roofs : nullptr);
-
-  std::vector<std::string> messages;
-  if (hardware && a.replay.empty()) {
-    const std::string core = explain_missing(r.pmu);
-    if (!core.empty())
-      messages.push_back(core);
-    else if (!r.totals.flops_counted && r.plan.missing.empty())
-      messages.push_back("W: no FLOP counter ran (all counters busy?)");
-    const std::string unc = explain_uncore_missing(r.pmu);
-    if (!unc.empty()) messages.push_back(unc);
-  }
-  if (!a.replay.empty() || r.pmu.core_pmu_usable)
-    for (const auto& s : r.plan.missing) messages.push_back(s);
-  for (const auto& f : r.open_failures) messages.push_back("could not open " + f);
-  if (!r.totals.not_counted.empty())
-    messages.push_back(std::to_string(r.totals.not_counted.size()) +
-                       " counters never ran (more events than counters)");
+  const std::vector<std::string> messages = run_messages(r, a.events == "auto", !a.replay.empty());
 
   if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, o.points);
-  if (a.json) {
-    PointsDocument doc;
-    doc.points = o.points;
-    if (m) doc.machine = m->roofs.name;
-    nlohmann::json j = points_to_json(doc);
-    nlohmann::json run = {
-        {"command", a.command}, {"exit_status", r.exit_status}, {"wall_seconds", r.wall_seconds}};
-    if (r.totals.cpu_seconds > 0) run["cpu_seconds"] = r.totals.cpu_seconds;
-    if (r.totals.flops_counted) {
-      run["flops"] = r.totals.flops;
-      run["flops_by_precision"] = r.totals.flops_by_precision;
-    }
-    if (!r.totals.bytes_by_level.empty()) run["bytes_by_level"] = r.totals.bytes_by_level;
-    run["cpu"] = r.plan.cpu_description;
-    run["limits"] = r.plan.limits;
-    run["messages"] = messages;
-    run["notes"] = o.notes;
-    run["min_running_fraction"] = r.totals.min_running_fraction;
-    j["run"] = run;
-    if (m) {
-      nlohmann::json analyses = nlohmann::json::array();
-      for (const auto& p : o.points)
-        analyses.push_back(analysis_to_json(p, diagnose(p, m->roofs), m->roofs));
-      j["analysis"] = analyses;
-    }
-    emit(j.dump(2) + "\n", a.output);
-  } else {
-    std::string t;
-    t += "profile of " + (a.replay.empty() ? a.command.front() : a.replay) + "\n";
-    t += "  exit status " + std::to_string(r.exit_status) +
-         (r.term_signal ? " (signal " + std::to_string(r.term_signal) + ")" : "") +
-         ", T = " + format_seconds(Seconds(r.wall_seconds)) + " (wall clock)";
-    if (r.totals.cpu_seconds > 0)
-      t += ", CPU time " + format_seconds(Seconds(r.totals.cpu_seconds)) + " (" +
-           format_number(r.totals.cpu_seconds / std::max(r.wall_seconds, 1e-12), 3) +
-           " cores busy)";
-    t += "\n";
-    if (!r.plan.cpu_description.empty()) t += "  CPU: " + r.plan.cpu_description + "\n";
-    if (r.totals.flops_counted) {
-      t += "  counted W = " + format_work(Work(r.totals.flops));
-      std::string parts;
-      for (const auto& [prec, f] : r.totals.flops_by_precision)
-        parts += (parts.empty() ? "" : ", ") + prec + " " + format_work(Work(f));
-      t += " (" + parts + ")\n";
-    }
-    for (const auto& [lvl, b] : r.totals.bytes_by_level)
-      t += "  counted Q(" + lvl + ") = " + format_bytes(Bytes(b)) + "\n";
-    if (r.totals.min_running_fraction < 1)
-      t += "  counters were multiplexed (lowest running share " +
-           format_number(r.totals.min_running_fraction * 100, 3) +
-           "%): counts scaled by time enabled / time running\n";
-    for (const auto& l : r.plan.limits) t += "  limit: " + l + "\n";
-    for (const auto& msg : messages) t += "  " + msg + "\n";
-    for (const auto& n : o.notes) t += "  note: " + n + "\n";
-    emit(t + points_text(o.points, m, a.output), a.output);
-  }
+  emit(a.json ? profile_json(a, r, o, messages, m) : profile_text(a, r, o, messages, m), a.output);
   if (r.exit_status != 0) {
     std::fflush(stdout);
     std::exit(r.exit_status);

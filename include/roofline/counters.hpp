@@ -316,6 +316,13 @@ struct RunResult {
   std::vector<std::string> open_failures;
 };
 
+/// What the report of a counted run says about its counters, in order: for a live run with
+/// hardware counters asked for (`hardware` and not `replayed`), why the core PMU is missing, or
+/// that no FLOP counter ran, and why memory-controller counters are missing; for a replay or a
+/// usable core PMU, the events the plan could not count; counters that could not be opened;
+/// how many never ran (more events than counters). Pure: tested on constructed runs.
+std::vector<std::string> run_messages(const RunResult& r, bool hardware, bool replayed);
+
 /// The program could not be started (exec failed): `code()` is 127 when not found, 126 otherwise.
 class ExecError : public std::runtime_error {
  public:

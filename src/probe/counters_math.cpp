@@ -177,4 +177,24 @@ std::string explain_uncore_missing(const PmuStatus& s) {
   return "";
 }
 
+std::vector<std::string> run_messages(const RunResult& r, bool hardware, bool replayed) {
+  std::vector<std::string> messages;
+  if (hardware && !replayed) {
+    const std::string core = explain_missing(r.pmu);
+    if (!core.empty())
+      messages.push_back(core);
+    else if (!r.totals.flops_counted && r.plan.missing.empty())
+      messages.push_back("W: no FLOP counter ran (all counters busy?)");
+    const std::string unc = explain_uncore_missing(r.pmu);
+    if (!unc.empty()) messages.push_back(unc);
+  }
+  if (replayed || r.pmu.core_pmu_usable)
+    for (const auto& s : r.plan.missing) messages.push_back(s);
+  for (const auto& f : r.open_failures) messages.push_back("could not open " + f);
+  if (!r.totals.not_counted.empty())
+    messages.push_back(std::to_string(r.totals.not_counted.size()) +
+                       " counters never ran (more events than counters)");
+  return messages;
+}
+
 }  // namespace roofline::counters

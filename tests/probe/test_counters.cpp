@@ -357,4 +357,39 @@ TEST(MissingPmu, MessageSaysWhatIsMissingAndHowToEnableIt) {
   ok.uncore_pmus.clear();
   EXPECT_NE(explain_uncore_missing(ok).find("no memory-controller PMU"), std::string::npos);
 }
+
+TEST(ExplainMissing, RunMessagesSayWhatWasNotCountedInOrder) {
+  // A live run in a VM without a PMU: why the core and the memory-controller counters are
+  // missing; the plan's own gaps are not repeated (nothing was planned to run).
+  RunResult vm;
+  vm.pmu.software_events = true;
+  vm.plan.missing = {"Q(L2): no event on this CPU"};
+  auto m = run_messages(vm, true, false);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0], explain_missing(vm.pmu));
+  EXPECT_EQ(m[1], explain_uncore_missing(vm.pmu));
+  // --events none: no counter was asked for, so none is missing.
+  EXPECT_TRUE(run_messages(vm, false, false).empty());
+
+  // A usable core PMU where no FLOP counter ran and nothing is known missing.
+  RunResult busy;
+  busy.pmu.core_pmu = "cpu";
+  busy.pmu.core_pmu_usable = true;
+  busy.pmu.uncore_pmus = {"amd_df"};
+  busy.pmu.cap_perfmon = true;
+  m = run_messages(busy, true, false);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0], "W: no FLOP counter ran (all counters busy?)");
+
+  // A replay: no probing messages; the plan's gaps, the counters that failed to open and those
+  // that never ran, in that order.
+  RunResult replay = vm;
+  replay.open_failures = {"FP_ARITH_INST_RETIRED.SCALAR_DOUBLE (EBUSY)"};
+  replay.totals.not_counted = {"a", "b", "c"};
+  m = run_messages(replay, true, true);
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(m[0], "Q(L2): no event on this CPU");
+  EXPECT_EQ(m[1], "could not open FP_ARITH_INST_RETIRED.SCALAR_DOUBLE (EBUSY)");
+  EXPECT_EQ(m[2], "3 counters never ran (more events than counters)");
+}
 }  // namespace ROOFLINE_UNITY_ID
