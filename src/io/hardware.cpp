@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <set>
 
 #include "roofline/error.hpp"
@@ -298,27 +299,11 @@ bool secondary_publication(const std::string& source) {
     if (lower(source).rfind(lower(n), 0) == 0) return true;
   return false;
 }
-}  // namespace
 
-std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
-  std::vector<std::string> problems;
-  const std::string where = file.string();
-  auto problem = [&](const std::string& what) { problems.push_back(where + ": " + what); };
-  MachineDocument m;
-  json j;
-  try {
-    j = parse_json(read_text_file(file), where);
-    m = machine_from_json(j, where);
-  } catch (const InputError& e) {
-    problems.push_back(e.what());
-    return problems;
-  }
-  const RoofSet& r = m.roofs;
-  const std::string stem = file.stem().string();
-  if (!is_canonical_hardware_name(stem))
-    problem("file name '" + stem + "' is not lower-case and hyphenated (e.g. a100-80gb.json)");
-  if (r.name != stem) problem("name '" + r.name + "' differs from the file name '" + stem + "'");
+// The steps of catalogue_entry_problems, each adding what it finds through `problem`.
+using Problem = std::function<void(const std::string&)>;
 
+void check_compute_roofs(const RoofSet& r, const Problem& problem) {
   // Roofs: a source on every one, a formula on every theoretical one; integer precisions
   // counted in OP; sparse figures named "... sparse" and only beside a dense twin.
   bool has_dense = false;
@@ -359,6 +344,9 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
     }
   }
   if (!has_dense) problem("no dense compute roof");
+}
+
+void check_memory_roofs(const RoofSet& r, const Problem& problem) {
   bool has_main_memory = false;
   for (const auto& mem : r.memory) {
     if (mem.source.empty()) problem("memory roof '" + mem.level + "' has no source");
@@ -370,7 +358,9 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
     has_main_memory = has_main_memory || mem.kind == "memory";
   }
   if (!has_main_memory) problem("no memory roof of kind \"memory\" (HBM/DRAM)");
+}
 
+void check_defaults(const RoofSet& r, const Problem& problem) {
   // Defaults: the dense roof and the main-memory level a point is judged against.
   if (r.default_compute.empty()) {
     problem("default_compute is not set");
@@ -387,9 +377,10 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
     problem("default_memory '" + r.default_memory + "' is of kind '" + mem->kind +
             "', not \"memory\"");
   }
+}
 
-  // info: the catalogue fields (docs/hardware.md).
-  const json& info = m.info;
+/// Name, vendor, kind, aliases and release year.
+void check_identity(const json& info, const Problem& problem) {
   const std::set<std::string> kinds(hardware_kinds().begin(), hardware_kinds().end());
   auto needs_source = [&](const char* key, const std::string& what) {
     if (string_field(info, key).empty())
@@ -410,6 +401,15 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
       info["release_year"].get<int>() < 1990 || info["release_year"].get<int>() > 2100)
     problem("info.release_year must be a year");
   needs_source("release_source", "(where the release year comes from)");
+}
+
+/// The clock the peaks assume and the power figure, each with its source.
+void check_clock_and_power(const json& info, const Problem& problem) {
+  const std::string kind = string_field(info, "kind");
+  auto needs_source = [&](const char* key, const std::string& what) {
+    if (string_field(info, key).empty())
+      problem("info." + std::string(key) + " is missing " + what);
+  };
   if (!info.contains("clock") || !info["clock"].is_object()) {
     problem("info.clock must be an object {basis, mhz, source}");
   } else {
@@ -433,6 +433,9 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
         (info["power_w"].is_number() && info["power_w"].get<double>() > 0)))
     problem("info.power_w must be a positive number or null (not published)");
   needs_source("power_source", "(where power_w comes from, or where it is not published)");
+}
+
+void check_caches(const json& info, const Problem& problem) {
   if (auto it = info.find("caches"); it != info.end()) {
     if (!it->is_array()) {
       problem("info.caches must be an array of {level, size, source}");
@@ -448,6 +451,10 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
       }
     }
   }
+}
+
+/// The sources list and each interconnect (a roof of its own, with bandwidth and latency sourced).
+void check_sources_and_links(const json& info, const RoofSet& r, const Problem& problem) {
   if (!info.contains("sources") || !info["sources"].is_array() || info["sources"].empty())
     problem("info.sources must be a non-empty array");
   if (!info.contains("interconnects") || !info["interconnects"].is_array()) {
@@ -481,6 +488,10 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
         problem("info.interconnects: '" + name + "' bandwidth differs from its roof");
     }
   }
+}
+
+/// The values not re-read (unverified) and the recorded disagreements.
+void check_records(const json& info, const Problem& problem) {
   if (auto it = info.find("unverified"); it != info.end()) {
     const bool names = it->is_array() && std::all_of(it->begin(), it->end(), [](const json& v) {
                          return v.is_string() && !v.get<std::string>().empty();
@@ -511,6 +522,35 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
       }
     }
   }
+}
+
+}  // namespace
+
+std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
+  std::vector<std::string> problems;
+  const std::string where = file.string();
+  const Problem problem = [&](const std::string& what) { problems.push_back(where + ": " + what); };
+  MachineDocument m;
+  try {
+    m = machine_from_json(parse_json(read_text_file(file), where), where);
+  } catch (const InputError& e) {
+    problems.push_back(e.what());
+    return problems;
+  }
+  const RoofSet& r = m.roofs;
+  const std::string stem = file.stem().string();
+  if (!is_canonical_hardware_name(stem))
+    problem("file name '" + stem + "' is not lower-case and hyphenated (e.g. a100-80gb.json)");
+  if (r.name != stem) problem("name '" + r.name + "' differs from the file name '" + stem + "'");
+  check_compute_roofs(r, problem);
+  check_memory_roofs(r, problem);
+  check_defaults(r, problem);
+  // info: the catalogue fields (docs/hardware.md).
+  check_identity(m.info, problem);
+  check_clock_and_power(m.info, problem);
+  check_caches(m.info, problem);
+  check_sources_and_links(m.info, r, problem);
+  check_records(m.info, problem);
   // The facts the commands read (link latencies and domain sizes in any of their spellings)
   // must read where nothing else is wrong: a file the checker accepts loads everywhere.
   if (problems.empty()) {
