@@ -89,13 +89,11 @@ std::string dtype_line(const Dtypes& d) {
          d.kv_cache.name + ", compute " + d.compute.name;
 }
 
-}  // namespace
-
-std::string render_text(const Report& r) {
-  const Roofs& roofs = r.roofs;
+/// The scenario in one line, then the model: parameters and KV cache per token.
+std::string scenario_line(const Report& r) {
   const Scenario& s = r.scenario;
   std::string out;
-  out += r.model.name + " on " + roofs.machine + " — " + to_string(r.phase) + ", batch " +
+  out += r.model.name + " on " + r.roofs.machine + " — " + to_string(r.phase) + ", batch " +
          format_number(s.batch) + ", context " + format_number(s.context) + ", prompt " +
          format_number(s.prompt) + (s.tp > 1 ? ", tensor parallel " + std::to_string(s.tp) : "") +
          (s.ep ? " (experts: expert parallel)" : "") +
@@ -108,6 +106,14 @@ std::string render_text(const Report& r) {
       (r.model.published_params > 0 ? " (published " + format_si(r.model.published_params, "") + ")"
                                     : "") +
       "; KV cache " + format_bytes(kv_bytes_per_token(r.model, s.dtypes.kv_cache)) + " per token\n";
+  return out;
+}
+
+/// What is particular to the model: local or chunked attention, MLA, dense and MoE layers,
+/// multi-token prediction, fields taken from defaults.
+std::string model_lines(const Report& r) {
+  const Scenario& s = r.scenario;
+  std::string out;
   const ModelConfig& m = r.model;
   if (m.sliding_layers > 0 && m.sliding_layers == m.layers)
     out += "  attention: sliding window of " + format_number(m.sliding_window, 10) +
@@ -147,7 +153,14 @@ std::string render_text(const Report& r) {
     for (const auto& f : m.defaulted) d += (d.empty() ? "" : ", ") + f;
     out += "  config: not in the file, taken from the config class's defaults: " + d + "\n";
   }
-  for (const auto& w : r.warnings) out += "  warning: " + w + "\n";
+  return out;
+}
+
+/// The dtypes and the roofs the step is timed on: π, β, calibration, interconnect.
+std::string roof_lines(const Report& r) {
+  const Roofs& roofs = r.roofs;
+  const Scenario& s = r.scenario;
+  std::string out;
   out += "  dtypes: " + dtype_line(s.dtypes) + "\n";
   out += "  roofs: π = " + format_work_rate(roofs.peak) + " (" + roofs.compute_name +
          "), β = " + format_byte_rate(roofs.bandwidth) + " (" + roofs.memory_level +
@@ -167,6 +180,13 @@ std::string render_text(const Report& r) {
                               : std::string()) +
            "\n";
 
+  return out;
+}
+
+/// The operator table of the phase shown, with its total and the overlap bound.
+std::string step_table(const Report& r) {
+  const Roofs& roofs = r.roofs;
+  std::string out;
   const StepResult& st = r.phase == Phase::prefill ? r.prefill : r.decode;
   out +=
       "\n" + std::string(r.phase == Phase::prefill ? "Prefill" : "Decode") +
@@ -191,6 +211,14 @@ std::string render_text(const Report& r) {
     out += "  interconnect traffic " + format_bytes(st.interconnect) +
            " per step and device (sent + received, against the both-directions roof)\n";
 
+  return out;
+}
+
+/// The three summary points (prefill, decode linear, decode attention).
+std::string summary_points(const Report& r) {
+  const Roofs& roofs = r.roofs;
+  const Scenario& s = r.scenario;
+  std::string out;
   out += "\nSummary points\n";
   if (s.tp > 1) {
     // The points sum the memory-roof operators; the collectives are on the interconnect roof.
@@ -210,6 +238,12 @@ std::string render_text(const Report& r) {
                 format_seconds(a->time)});
   out += sp.render();
 
+  return out;
+}
+
+/// With stages: the GPipe fill and drain of prefill, the steady decode.
+std::string pipeline_lines(const Report& r) {
+  std::string out;
   for (const auto* p : {&r.pipeline_prefill, &r.pipeline_decode}) {
     if (!*p) continue;
     const PipelineStep& ps = **p;
@@ -227,6 +261,12 @@ std::string render_text(const Report& r) {
            "\n";
   }
 
+  return out;
+}
+
+std::string latency_lines(const Report& r) {
+  const Scenario& s = r.scenario;
+  std::string out;
   out += "\nLatency and throughput\n";
   out += "  TTFT (prefill of " + format_number(s.batch) + " × " + format_number(s.prompt) +
          " tokens) = " + format_seconds(r.ttft) + "\n";
@@ -234,6 +274,13 @@ std::string render_text(const Report& r) {
          ") = " + format_seconds(r.time_per_token) + "\n";
   out += "  tokens/s = B / step time = " + format_number(r.tokens_per_s, 4) + "\n";
 
+  return out;
+}
+
+/// Weights + KV cache + activations per device against the memory's capacity.
+std::string memory_lines(const Report& r) {
+  const Roofs& roofs = r.roofs;
+  std::string out;
   const Footprint& f = r.memory;
   out += "\nMemory per device\n";
   out += "  weights " + format_bytes(f.weights) + " + KV cache " + format_bytes(f.kv_cache) +
@@ -245,6 +292,14 @@ std::string render_text(const Report& r) {
     out += " (capacity of " + roofs.memory_level + " unknown)";
   out += "\n";
 
+  return out;
+}
+
+/// The smallest batch at which each operator reaches the ridge.
+std::string critical_batch(const Report& r) {
+  const Roofs& roofs = r.roofs;
+  const Scenario& s = r.scenario;
+  std::string out;
   out += "\nCritical batch (decode at context " + format_number(s.context) +
          "): smallest B with I(B) ≥ I* = " + format_number(roofs.ridge().value, 4) + "\n";
   Table cb({"operator", "I at B=1", "B*", "how"});
@@ -255,6 +310,12 @@ std::string render_text(const Report& r) {
                               : "bisection (MoE)"});
   out += cb.render();
 
+  return out;
+}
+
+/// With a measured throughput: MFU, bandwidth utilisation, share of the prediction.
+std::string measured_lines(const Report& r) {
+  std::string out;
   if (r.measured) {
     const Utilisation& u = *r.measured;
     out += "\nMeasured " + format_number(u.tokens_per_s, 6) + " tokens/s (" + to_string(r.phase) +
@@ -266,6 +327,15 @@ std::string render_text(const Report& r) {
     out += "  of the roofline prediction: " + format_number(100 * u.of_roofline, 3) + "%\n";
   }
   return out;
+}
+
+}  // namespace
+
+std::string render_text(const Report& r) {
+  std::string out = scenario_line(r) + model_lines(r);
+  for (const auto& w : r.warnings) out += "  warning: " + w + "\n";
+  return out + roof_lines(r) + step_table(r) + summary_points(r) + pipeline_lines(r) +
+         latency_lines(r) + memory_lines(r) + critical_batch(r) + measured_lines(r);
 }
 
 nlohmann::json to_json(const Report& r) {
