@@ -82,7 +82,8 @@ void run(const ClusterArgs& a) {
 
   const std::string output = a.output;
   const bool json = a.json;
-  cluster::measure_cluster(o, measure, [&](const MachineDocument& doc) {
+  cluster::measure_cluster(o, measure, [&](const cluster::ClusterDocument& c) {
+    const MachineDocument& doc = c.document;
     const std::string text = machine_to_json(doc).dump(2) + "\n";
     if (!output.empty() && output != "-") {
       write_file_atomic(output, terminal_safe_lines(text), "-o");
@@ -91,7 +92,7 @@ void run(const ClusterArgs& a) {
     if (json)
       emit(text);
     else
-      emit(cluster::render_cluster(doc, render_roofs(doc.roofs)));
+      emit(cluster::render_cluster(c, render_roofs(doc.roofs)));
   });
 }
 

@@ -147,11 +147,32 @@ MachineDocument assemble_cluster_document(const std::vector<NodeReport>& nodes,
                                           const std::optional<NetworkMeasurement>& network,
                                           const ClusterOptions& options);
 
-/// Text summary of a cluster document (its "cluster" section): aggregates per roof, network
-/// latency and sweep, the document's roofs (`roofs_table`, as the caller renders them: report's
-/// render_roofs; left out when empty), stragglers and notes. Throws InputError when the
-/// document has no cluster section.
-std::string render_cluster(const MachineDocument& doc, const std::string& roofs_table = "");
+/// What the "cluster" section says, typed: the text summary is drawn from it.
+struct ClusterSummary {
+  int ranks = 0;
+  int hosts = 0;
+  std::string node_probe;
+  double straggler_threshold = 0;
+  std::vector<RoofAggregate> roofs;  ///< every roof over the nodes, in order of appearance
+  std::vector<int> stragglers;       ///< ranks below the threshold on any roof, ascending
+  std::optional<NetworkMeasurement> network;
+  std::vector<std::string> notes;
+};
+
+/// The document and its summary, assembled together (assemble_cluster_document is the
+/// document alone).
+struct ClusterDocument {
+  MachineDocument document;
+  ClusterSummary summary;
+};
+ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
+                                 const std::optional<NetworkMeasurement>& network,
+                                 const ClusterOptions& options);
+
+/// Text summary of a cluster: aggregates per roof, network latency and sweep, the document's
+/// roofs (`roofs_table`, as the caller renders them: report's render_roofs; left out when
+/// empty), stragglers and notes.
+std::string render_cluster(const ClusterDocument& c, const std::string& roofs_table = "");
 
 // ---- The measurement (MPI) ----------------------------------------------------------------
 
@@ -167,13 +188,13 @@ struct ClusterResult {
 /// Runs the cluster measurement in MPI_COMM_WORLD (initialising and finalising MPI unless the
 /// caller already did): checks the rank count, measures every node at once (barrier first),
 /// measures the network, gathers and assembles on rank 0, then calls `deliver` with the
-/// document on rank 0 (e.g. to write it atomically). Every step that can fail is followed by an
-/// agreement among all ranks: when any rank failed, every rank throws an error naming the
-/// failed ranks and their messages (InputError when any failure was bad input, Unavailable
-/// when one was a missing capability, else Error), and `deliver` is not called.
-/// Throws Unavailable when built without MPI.
+/// document (with its summary) on rank 0 (e.g. to write it atomically). Every step that can fail is
+/// followed by an agreement among all ranks: when any rank failed, every rank throws an error
+/// naming the failed ranks and their messages (InputError when any failure was bad input,
+/// Unavailable when one was a missing capability, else Error), and `deliver` is not called. Throws
+/// Unavailable when built without MPI.
 ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& measure_node,
-                              const std::function<void(const MachineDocument&)>& deliver = {});
+                              const std::function<void(const ClusterDocument&)>& deliver = {});
 
 // ---- A small built-in node probe ----------------------------------------------------------
 

@@ -71,6 +71,12 @@ json network_to_json(const NetworkMeasurement& net) {
 MachineDocument assemble_cluster_document(const std::vector<NodeReport>& nodes,
                                           const std::optional<NetworkMeasurement>& network,
                                           const ClusterOptions& options) {
+  return assemble_cluster(nodes, network, options).document;
+}
+
+ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
+                                 const std::optional<NetworkMeasurement>& network,
+                                 const ClusterOptions& options) {
   if (nodes.empty()) throw InputError("cluster document: no nodes");
   const UnitSystem units = nodes.front().machine.roofs.units;
   for (const auto& n : nodes)
@@ -86,13 +92,14 @@ MachineDocument assemble_cluster_document(const std::vector<NodeReport>& nodes,
     throw InputError("cluster document: no node with rank " + std::to_string(rank));
   };
 
-  MachineDocument doc;
+  ClusterDocument out;
+  MachineDocument& doc = out.document;
   RoofSet& roofs = doc.roofs;
   roofs.units = units;
   const std::string count = std::to_string(nodes.size());
   roofs.name = options.name.empty() ? "cluster-" + count + "x" + nodes.front().machine.roofs.name
                                     : options.name;
-  json notes = json::array();
+  std::vector<std::string> notes;
   json incomplete = json::array();
   // Top-level roofs: per roof the slowest node's, when every node has the roof.
   for (const auto& a : aggregates) {
@@ -173,7 +180,17 @@ MachineDocument assemble_cluster_document(const std::vector<NodeReport>& nodes,
   doc.sections["cluster"] = std::move(cluster);
   doc.info = {{"kind", "cluster"}, {"nodes", nodes.size()}, {"hosts", per_host.size()}};
   if (!nodes.front().machine.info.empty()) doc.info["node"] = nodes.front().machine.info;
-  return doc;
+
+  ClusterSummary& s = out.summary;
+  s.ranks = static_cast<int>(nodes.size());
+  s.hosts = static_cast<int>(per_host.size());
+  s.node_probe = options.node_probe;
+  s.straggler_threshold = options.straggler_threshold;
+  s.roofs = aggregates;
+  s.stragglers.assign(straggler_ranks.begin(), straggler_ranks.end());
+  s.network = network;
+  s.notes = notes;
+  return out;
 }
 
 }  // namespace roofline::cluster

@@ -39,7 +39,7 @@ bool mpi_available() {
 }
 
 ClusterResult measure_cluster(const ClusterOptions&, const NodeMeasure&,
-                              const std::function<void(const MachineDocument&)>&) {
+                              const std::function<void(const ClusterDocument&)>&) {
   throw Unavailable(
       "cluster measurement needs MPI, and this roofline was built without it: install an MPI "
       "(Debian: libmpich-dev mpich) and rebuild (CMake option ROOFLINE_MPI=ON, the default)");
@@ -334,7 +334,7 @@ NetworkMeasurement measure_network(const std::vector<double>& sizes, int repetit
 }  // namespace
 
 ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& measure_node,
-                              const std::function<void(const MachineDocument&)>& deliver) {
+                              const std::function<void(const ClusterDocument&)>& deliver) {
   MpiSession session;
   ClusterResult result;
   result.rank = world_rank();
@@ -411,7 +411,7 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
   const auto jsons = gather_strings(node_json);
   std::vector<double> seconds(root ? static_cast<size_t>(result.ranks) : 0);
   mpi().gather_double(&node_seconds, seconds.data());
-  MachineDocument doc;
+  ClusterDocument doc;
   agree(capture([&] {
           if (!root) return;
           std::vector<NodeReport> nodes;
@@ -424,7 +424,7 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
             n.seconds = seconds[r];
             nodes.push_back(std::move(n));
           }
-          doc = assemble_cluster_document(nodes, network, options);
+          doc = assemble_cluster(nodes, network, options);
         }),
         "assembling the cluster document", hosts);
 
@@ -433,7 +433,7 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
           if (root && deliver) deliver(doc);
         }),
         "writing the cluster document", hosts);
-  if (root) result.document = std::move(doc);
+  if (root) result.document = std::move(doc.document);
   return result;
 }
 

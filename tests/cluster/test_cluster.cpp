@@ -10,6 +10,7 @@
 #include "roofline/cluster.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
 
 using namespace roofline;
@@ -267,7 +268,7 @@ TEST(ClusterDocument, SingleNodeAndBadInputs) {
 TEST(ClusterDocument, SummaryNamesAggregatesNetworkAndStragglers) {
   std::vector<NodeReport> nodes{report(0, "n0", fake_node(100e9, 20e9)),
                                 report(1, "n1", fake_node(80e9, 22e9))};
-  const std::string text = render_cluster(assemble_cluster_document(nodes, fake_network(2), {}));
+  const std::string text = render_cluster(assemble_cluster(nodes, fake_network(2), {}));
   EXPECT_NE(text.find("2 ranks on 2 hosts"), std::string::npos) << text;
   EXPECT_NE(text.find("180 GFLOP/s"), std::string::npos) << text;  // the fp64 sum
   EXPECT_NE(text.find("1 (11.1% below)"), std::string::npos) << text;
@@ -276,14 +277,55 @@ TEST(ClusterDocument, SummaryNamesAggregatesNetworkAndStragglers) {
   EXPECT_NE(text.find("stragglers (more than 10% below the median on a roof): [1]"),
             std::string::npos)
       << text;
-  EXPECT_THROW(render_cluster(fake_node(1, 1)), InputError);
   // The roofs table comes from the caller (report's render_roofs in the CLI), placed before the
   // stragglers; without one the section is left out.
   EXPECT_EQ(text.find("roofs of the document"), std::string::npos) << text;
   const std::string with =
-      render_cluster(assemble_cluster_document(nodes, fake_network(2), {}), "ROOFS TABLE\n");
+      render_cluster(assemble_cluster(nodes, fake_network(2), {}), "ROOFS TABLE\n");
   EXPECT_LT(with.find("roofs of the document"), with.find("ROOFS TABLE"));
   EXPECT_LT(with.find("ROOFS TABLE"), with.find("stragglers (more than"));
+}
+
+TEST(ClusterDocument, SummaryTextAndDocumentSayTheSame) {
+  // The text is drawn from the typed summary, the file from the JSON section: every figure the
+  // section holds appears in the text, formatted.
+  std::vector<NodeReport> nodes{report(0, "n0", fake_node(100e9, 20e9)),
+                                report(1, "n1", fake_node(80e9, 22e9)),
+                                report(2, "n1", fake_node(95e9, 21e9))};
+  const ClusterDocument c = assemble_cluster(nodes, fake_network(3), {});
+  const std::string text = render_cluster(c);
+  const nlohmann::json& j = c.document.sections.at("cluster");
+  EXPECT_NE(text.find(std::to_string(j.at("ranks").get<int>()) + " ranks on " +
+                      std::to_string(j.at("hosts").get<int>()) + " hosts"),
+            std::string::npos)
+      << text;
+  for (const auto& a : j.at("roofs")) {
+    const bool compute = a.at("kind") == "compute";
+    for (const char* k : {"sum", "min", "median", "max"}) {
+      const double v = a.at(k).get<double>();
+      const std::string f = compute ? format_work_rate(WorkRate(v)) : format_byte_rate(ByteRate(v));
+      EXPECT_NE(text.find(f), std::string::npos) << a.at("roof") << " " << k << " " << f;
+    }
+  }
+  for (const auto& ar : j.at("network").at("allreduce")) {
+    EXPECT_NE(text.find(format_byte_rate(ByteRate(ar.at("algbw").get<double>()))),
+              std::string::npos);
+    EXPECT_NE(text.find(format_byte_rate(ByteRate(ar.at("busbw").get<double>()))),
+              std::string::npos);
+  }
+  EXPECT_NE(text.find("latency (one-way, smallest message) = " +
+                      format_seconds(Seconds(j.at("network").at("latency_seconds").get<double>()))),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find(
+          "): " + (j.at("stragglers").empty() ? std::string("none") : j.at("stragglers").dump()) +
+          "\n"),
+      std::string::npos)
+      << text;
+  for (const auto& n : j.at("notes"))
+    EXPECT_NE(text.find("note: " + n.get<std::string>()), std::string::npos);
+  EXPECT_FALSE(j.at("notes").empty());  // three ranks on two hosts: the shared-host note
 }
 
 TEST(ClusterDocument, SummaryPrintsIntegerRoofsInOpPerSecond) {
@@ -300,7 +342,7 @@ TEST(ClusterDocument, SummaryPrintsIntegerRoofsInOpPerSecond) {
     return m;
   };
   std::vector<NodeReport> nodes{report(0, "n0", node(400e9)), report(1, "n1", node(380e9))};
-  const std::string text = render_cluster(assemble_cluster_document(nodes, fake_network(2), {}));
+  const std::string text = render_cluster(assemble_cluster(nodes, fake_network(2), {}));
   EXPECT_NE(text.find("780 GOP/s"), std::string::npos) << text;  // the int8 sum
   EXPECT_EQ(text.find("780 GFLOP/s"), std::string::npos) << text;
   EXPECT_NE(text.find("200 GFLOP/s"), std::string::npos) << text;  // the fp64 sum stays FLOP
