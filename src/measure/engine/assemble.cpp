@@ -65,200 +65,182 @@ std::string samples_text(const Statistics& s, int rounds) {
          (rounds > 0 ? " in " + std::to_string(rounds) + " rounds" : std::string());
 }
 
-}  // namespace
-
-std::vector<std::pair<std::string, std::string>> inverted_levels(
-    const std::vector<MemoryRoof>& nearest_first, double tolerance) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (size_t i = 1; i < nearest_first.size(); ++i) {
-    const MemoryRoof& near = nearest_first[i - 1];
-    const MemoryRoof& far = nearest_first[i];
-    if (far.bandwidth.value > near.bandwidth.value * (1 + tolerance))
-      out.emplace_back(far.level, near.level);
+/// Theory beside measurement: the theoretical roof and its formula, and the judgement of a
+/// ratio outside [kBelowTheoryLimit, kAboveTheoryLimit] (a warning, or the limit that explains
+/// it written into the formula).
+void judge_against_theory(const ComputeMeasurement& c, const Statistics& st,
+                          const std::string& work_unit, ComputeRoof& roof, json& detail,
+                          std::vector<std::string>& warnings) {
+  const Declaration& d = c.declaration;
+  if (c.theory && c.theory->value() > 0) {
+    const double theory = c.theory->value();
+    roof.theoretical = WorkRate(theory);
+    roof.formula = c.theory->formula(work_unit);
+    const double ratio = st.sustained / theory;
+    detail["ratio"] = ratio;
+    detail["theory_source"] = c.theory->source;
+    if (!c.theory->limit.empty()) detail["limit"] = c.theory->limit;
+    if (ratio > kAboveTheoryLimit) {
+      warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
+                         "× the theoretical peak — a measurement problem (clock or table)");
+    } else if (ratio < kBelowTheoryLimit) {
+      // The same kernel on one core, against one core's theory: when it reaches the table
+      // there, neither the kernel nor the table is what falls short.
+      double one_ratio = 0;
+      if (!c.one_core.empty() && c.one_core_theory && c.one_core_theory->value() > 0)
+        one_ratio =
+            judged(d, c.one_core, c.name + " (one core)").sustained / c.one_core_theory->value();
+      if (!c.theory->limit.empty()) {
+        roof.formula += "; limit: " + c.theory->limit;
+      } else if (one_ratio >= kBelowTheoryLimit) {
+        detail["one_core_ratio"] = one_ratio;
+        roof.formula += "; limit: shared by the cores (" + format_number(one_ratio, 3) +
+                        " of the theory on one core)";
+        warnings.push_back(
+            roof.name + ": measured " + format_number(ratio, 3) + " of the theoretical peak on " +
+            std::to_string(c.theory->units) + " cores but " + format_number(one_ratio, 3) +
+            " on one core: the kernel and the table hold, and the cores share a limit the "
+            "table does not model — a power or clock budget (the theory's clock is measured "
+            "under integer load), or, on a virtual machine, other guests on the same physical "
+            "cores");
+      } else if (st.repetitions >= 3 && (st.noisy || !st.confirmed())) {
+        // Disturbed samples cannot tell a slow kernel from a busy machine: say which it may be
+        // (with fewer than 3 samples there is no spread to judge: the warning below stands).
+        detail["below_theory_cause"] = "noisy";
+        roof.formula += "; limit: none known — measured while disturbed (spread " +
+                        format_number(100 * st.iqr(), 2) + "%" +
+                        (st.confirmed() ? "" : ", fastest samples apart") +
+                        "); repeat on a quiet machine before blaming the kernel or the table";
+        if (one_ratio > 0) {
+          detail["one_core_ratio"] = one_ratio;
+          roof.formula += " (one core: " + format_number(one_ratio, 3) + " of its theory)";
+        }
+      } else {
+        warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
+                           " of the theoretical peak, and the table names no limit for it — "
+                           "the kernel or the table (" +
+                           c.theory->table + ") is wrong");
+      }
+    }
+  } else {
+    roof.formula = c.no_theory.empty() ? "no theoretical entry" : c.no_theory;
   }
-  return out;
 }
 
-MachineDocument assemble(const Measurements& m) {
-  MachineDocument doc;
-  doc.roofs.name = m.name.empty() ? "this machine" : m.name;
-  doc.origin = m.origin;
-  json measurement = m.measurement.is_object() ? m.measurement : json::object();
-  std::vector<std::string> warnings = m.warnings;
+/// A compute roof from its samples under the statistics policy, judged against its theory;
+/// `detail` is its entry of measurement.compute.
+ComputeRoof compute_roof(const ComputeMeasurement& c, const std::string& origin, json& detail,
+                         std::vector<std::string>& warnings) {
+  const Declaration& d = c.declaration;
+  const Statistics st = judged(d, c.samples, c.name);
+  ComputeRoof roof;
+  roof.name = c.name;
+  roof.precision = d.precision;
+  roof.unit = c.unit;
+  roof.integer = d.integer;
+  roof.peak = WorkRate(st.sustained);
+  roof.provenance = Provenance::measured;
+  roof.source = origin + ": " + c.method + ", " + samples_text(st, c.rounds);
+  roof.stats = st;
+  const std::string work_unit = d.integer ? "OP" : "FLOP";
+  detail = {{"roof", roof.name},
+            {"kernel", d.kernel},
+            {"work_per_iteration", d.work_per_iteration},
+            {"counting", d.counting},
+            {"work_unit", work_unit},
+            {"width_bits", d.width_bits},
+            {"class", d.instruction_class}};
+  for (const auto& [k, v] : c.detail.items()) detail[k] = v;
+  judge_against_theory(c, st, work_unit, roof, detail, warnings);
+  return roof;
+}
 
-  // ---- compute ----
-  json compute_detail = json::array();
-  json one_core_compute = json::object();
-  for (const ComputeMeasurement& c : m.compute) {
-    const Declaration& d = c.declaration;
-    const Statistics st = judged(d, c.samples, c.name);
-    ComputeRoof roof;
-    roof.name = c.name;
-    roof.precision = d.precision;
-    roof.unit = c.unit;
-    roof.integer = d.integer;
-    roof.peak = WorkRate(st.sustained);
-    roof.provenance = Provenance::measured;
-    roof.source = m.origin + ": " + c.method + ", " + samples_text(st, c.rounds);
-    roof.stats = st;
-    const std::string work_unit = d.integer ? "OP" : "FLOP";
-    json detail = {{"roof", roof.name},
-                   {"kernel", d.kernel},
-                   {"work_per_iteration", d.work_per_iteration},
-                   {"counting", d.counting},
-                   {"work_unit", work_unit},
-                   {"width_bits", d.width_bits},
-                   {"class", d.instruction_class}};
-    for (const auto& [k, v] : c.detail.items()) detail[k] = v;
-    if (c.theory && c.theory->value() > 0) {
-      const double theory = c.theory->value();
-      roof.theoretical = WorkRate(theory);
-      roof.formula = c.theory->formula(work_unit);
-      const double ratio = st.sustained / theory;
-      detail["ratio"] = ratio;
-      detail["theory_source"] = c.theory->source;
-      if (!c.theory->limit.empty()) detail["limit"] = c.theory->limit;
-      if (ratio > kAboveTheoryLimit) {
-        warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
-                           "× the theoretical peak — a measurement problem (clock or table)");
-      } else if (ratio < kBelowTheoryLimit) {
-        // The same kernel on one core, against one core's theory: when it reaches the table
-        // there, neither the kernel nor the table is what falls short.
-        double one_ratio = 0;
-        if (!c.one_core.empty() && c.one_core_theory && c.one_core_theory->value() > 0)
-          one_ratio =
-              judged(d, c.one_core, c.name + " (one core)").sustained / c.one_core_theory->value();
-        if (!c.theory->limit.empty()) {
-          roof.formula += "; limit: " + c.theory->limit;
-        } else if (one_ratio >= kBelowTheoryLimit) {
-          detail["one_core_ratio"] = one_ratio;
-          roof.formula += "; limit: shared by the cores (" + format_number(one_ratio, 3) +
-                          " of the theory on one core)";
-          warnings.push_back(
-              roof.name + ": measured " + format_number(ratio, 3) + " of the theoretical peak on " +
-              std::to_string(c.theory->units) + " cores but " + format_number(one_ratio, 3) +
-              " on one core: the kernel and the table hold, and the cores share a limit the "
-              "table does not model — a power or clock budget (the theory's clock is measured "
-              "under integer load), or, on a virtual machine, other guests on the same physical "
-              "cores");
-        } else if (st.repetitions >= 3 && (st.noisy || !st.confirmed())) {
-          // Disturbed samples cannot tell a slow kernel from a busy machine: say which it may be
-          // (with fewer than 3 samples there is no spread to judge: the warning below stands).
-          detail["below_theory_cause"] = "noisy";
-          roof.formula += "; limit: none known — measured while disturbed (spread " +
-                          format_number(100 * st.iqr(), 2) + "%" +
-                          (st.confirmed() ? "" : ", fastest samples apart") +
-                          "); repeat on a quiet machine before blaming the kernel or the table";
-          if (one_ratio > 0) {
-            detail["one_core_ratio"] = one_ratio;
-            roof.formula += " (one core: " + format_number(one_ratio, 3) + " of its theory)";
-          }
-        } else {
-          warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
-                             " of the theoretical peak, and the table names no limit for it — "
-                             "the kernel or the table (" +
-                             c.theory->table + ") is wrong");
-        }
-      }
-    } else {
-      roof.formula = c.no_theory.empty() ? "no theoretical entry" : c.no_theory;
+/// The same kernel on one core (measurement.one_core.compute.ROOF).
+json one_core_compute(const ComputeMeasurement& c) {
+  const Declaration& d = c.declaration;
+  const Statistics one = judged(d, c.one_core, c.name + " (one core)");
+  json o = {{"peak", one.sustained}, {"stats", statistics_to_json(one)}};
+  if (c.one_core_theory && c.one_core_theory->value() > 0)
+    o["theoretical"] = c.one_core_theory->value();
+  return o;
+}
+
+/// A memory roof: the best of its access mixes under the statistics policy; `level_detail` is
+/// measurement.memory.LEVEL, `one_core` its one-core entry (left null when not measured).
+MemoryRoof memory_roof(const MemoryMeasurement& l, const std::string& origin, json& level_detail,
+                       json& one_core) {
+  if (l.mixes.empty()) throw InputError("memory level " + l.level + ": no access mix measured");
+  MemoryRoof roof;
+  roof.level = l.level;
+  roof.kind = l.kind;
+  roof.provenance = Provenance::measured;
+  roof.convention = "named";
+  roof.size_bytes = l.size_bytes;
+  json mixes_moved = json::object(), mix_stats = json::object();
+  const MixMeasurement* best = nullptr;
+  Statistics best_stats;
+  for (const MixMeasurement& mix : l.mixes) {
+    const std::string& name = mix.declaration.instruction_class;
+    const Statistics st = judged(mix.declaration, mix.samples, l.level + " " + name);
+    roof.mixes[name] = st.sustained;
+    std::vector<double> moved;
+    for (const Sample& s : mix.samples) moved.push_back(byte_rate(mix.declaration, s, true));
+    mixes_moved[name] = summarize_rates(moved).sustained;
+    mix_stats[name] = statistics_to_json(st);
+    if (!best || st.sustained > best_stats.sustained) {
+      best = &mix;
+      best_stats = st;
     }
-    if (!c.one_core.empty()) {
-      const Statistics one = judged(d, c.one_core, c.name + " (one core)");
-      json o = {{"peak", one.sustained}, {"stats", statistics_to_json(one)}};
-      if (c.one_core_theory && c.one_core_theory->value() > 0)
-        o["theoretical"] = c.one_core_theory->value();
-      one_core_compute[roof.name] = o;
-    }
-    compute_detail.push_back(detail);
-    doc.roofs.compute.push_back(roof);
   }
-  measurement["compute"] = compute_detail;
-
-  // ---- memory ----
-  json memory_detail = json::object();
-  json one_core_memory = json::object();
-  for (const MemoryMeasurement& l : m.memory) {
-    if (l.mixes.empty()) throw InputError("memory level " + l.level + ": no access mix measured");
-    MemoryRoof roof;
-    roof.level = l.level;
-    roof.kind = l.kind;
-    roof.provenance = Provenance::measured;
-    roof.convention = "named";
-    roof.size_bytes = l.size_bytes;
-    json mixes_moved = json::object(), mix_stats = json::object();
-    const MixMeasurement* best = nullptr;
-    Statistics best_stats;
-    for (const MixMeasurement& mix : l.mixes) {
-      const std::string& name = mix.declaration.instruction_class;
-      const Statistics st = judged(mix.declaration, mix.samples, l.level + " " + name);
-      roof.mixes[name] = st.sustained;
-      std::vector<double> moved;
-      for (const Sample& s : mix.samples) moved.push_back(byte_rate(mix.declaration, s, true));
-      mixes_moved[name] = summarize_rates(moved).sustained;
-      mix_stats[name] = statistics_to_json(st);
-      if (!best || st.sustained > best_stats.sustained) {
-        best = &mix;
-        best_stats = st;
-      }
-    }
-    const std::string best_mix = best->declaration.instruction_class;
-    roof.bandwidth = ByteRate(best_stats.sustained);
-    roof.stats = best_stats;
-    roof.source = m.origin + ": highest of " + std::to_string(l.mixes.size()) + " access mix" +
-                  (l.mixes.size() == 1 ? "" : "es") + " (" + best_mix + "), " + l.method +
-                  ", working set " + format_bytes(Bytes(l.working_set_bytes)) + ", named bytes";
-    json lj = {{"working_set", l.working_set_bytes},
-               {"best_mix", best_mix},
-               {"mixes_named", roof.mixes},
-               {"mixes_moved", mixes_moved},
-               {"mix_stats", mix_stats}};
-    for (const auto& [k, v] : l.detail.items()) lj[k] = v;
-    memory_detail[l.level] = lj;
-    if (l.one_core) {
-      const Statistics one =
-          judged(l.one_core->declaration, l.one_core->samples, l.level + " (one core)");
-      one_core_memory[l.level] = {{"mix", l.one_core->declaration.instruction_class},
-                                  {"bandwidth", one.sustained},
-                                  {"working_set", l.one_core_working_set_bytes},
-                                  {"stats", statistics_to_json(one)}};
-    }
-    if (l.theoretical_bandwidth > 0) {
-      roof.theoretical = ByteRate(l.theoretical_bandwidth);
-      roof.formula = l.theory_formula;
-    }
-    doc.roofs.memory.push_back(roof);
+  const std::string best_mix = best->declaration.instruction_class;
+  roof.bandwidth = ByteRate(best_stats.sustained);
+  roof.stats = best_stats;
+  roof.source = origin + ": highest of " + std::to_string(l.mixes.size()) + " access mix" +
+                (l.mixes.size() == 1 ? "" : "es") + " (" + best_mix + "), " + l.method +
+                ", working set " + format_bytes(Bytes(l.working_set_bytes)) + ", named bytes";
+  json lj = {{"working_set", l.working_set_bytes},
+             {"best_mix", best_mix},
+             {"mixes_named", roof.mixes},
+             {"mixes_moved", mixes_moved},
+             {"mix_stats", mix_stats}};
+  for (const auto& [k, v] : l.detail.items()) lj[k] = v;
+  level_detail = lj;
+  if (l.one_core) {
+    const Statistics one =
+        judged(l.one_core->declaration, l.one_core->samples, l.level + " (one core)");
+    one_core = {{"mix", l.one_core->declaration.instruction_class},
+                {"bandwidth", one.sustained},
+                {"working_set", l.one_core_working_set_bytes},
+                {"stats", statistics_to_json(one)}};
   }
-  for (const ComputeRoof& c : m.unmeasured_compute)
-    if (!doc.roofs.find_compute(c.name)) doc.roofs.compute.push_back(c);
-  for (const MemoryRoof& l : m.unmeasured_memory)
-    if (!doc.roofs.find_memory(l.level)) doc.roofs.memory.push_back(l);
-  doc.roofs.default_compute = doc.roofs.find_compute(m.default_compute) ? m.default_compute : "";
-  doc.roofs.default_memory = doc.roofs.find_memory(m.default_memory) ? m.default_memory : "";
-  measurement["memory"] = memory_detail;
-  if (!one_core_compute.empty() || !one_core_memory.empty())
-    measurement["one_core"] = {{"compute", one_core_compute}, {"memory", one_core_memory}};
-
-  // ---- curve ----
-  if (!m.curve.empty()) {
-    json points = json::array();
-    for (const CurveMeasurement& c : m.curve) {
-      const Statistics st = judged(c.declaration, c.samples, "curve point " + c.declaration.kernel);
-      CurveSample cs;
-      cs.intensity =
-          Intensity(c.declaration.work_per_iteration / c.declaration.bytes_per_iteration);
-      cs.performance = WorkRate(st.sustained);
-      doc.roofs.empirical_curve.push_back(cs);
-      json p = {{"intensity", cs.intensity.value}, {"stats", statistics_to_json(st)}};
-      for (const auto& [k, v] : c.detail.items()) p[k] = v;
-      points.push_back(p);
-    }
-    json curve = m.curve_detail.is_object() ? m.curve_detail : json::object();
-    curve["points"] = points;
-    measurement["curve"] = curve;
+  if (l.theoretical_bandwidth > 0) {
+    roof.theoretical = ByteRate(l.theoretical_bandwidth);
+    roof.formula = l.theory_formula;
   }
+  return roof;
+}
 
-  // ---- judgements, said plainly ----
+/// The empirical curve: its samples into the roof set, its detail (with points) returned.
+json curve_of(const Measurements& m, RoofSet& roofs) {
+  json points = json::array();
+  for (const CurveMeasurement& c : m.curve) {
+    const Statistics st = judged(c.declaration, c.samples, "curve point " + c.declaration.kernel);
+    CurveSample cs;
+    cs.intensity = Intensity(c.declaration.work_per_iteration / c.declaration.bytes_per_iteration);
+    cs.performance = WorkRate(st.sustained);
+    roofs.empirical_curve.push_back(cs);
+    json p = {{"intensity", cs.intensity.value}, {"stats", statistics_to_json(st)}};
+    for (const auto& [k, v] : c.detail.items()) p[k] = v;
+    points.push_back(p);
+  }
+  json curve = m.curve_detail.is_object() ? m.curve_detail : json::object();
+  curve["points"] = points;
+  return curve;
+}
+
+/// The judgements, said plainly: noisy and unconfirmed roofs, and memory levels whose order
+/// is inverted, as warnings and in `measurement`.
+void judge_roofs(const RoofSet& roofs, json& measurement, std::vector<std::string>& warnings) {
   int noisy = 0, total = 0;
   std::vector<std::string> noisy_names, unconfirmed;
   auto judge = [&](const std::string& name, const std::optional<Statistics>& st) {
@@ -267,8 +249,8 @@ MachineDocument assemble(const Measurements& m) {
     if (st->noisy) ++noisy, noisy_names.push_back(name);
     if (!st->confirmed()) unconfirmed.push_back(name);
   };
-  for (const auto& c : doc.roofs.compute) judge(c.name, c.stats);
-  for (const auto& l : doc.roofs.memory) judge(l.level, l.stats);
+  for (const auto& c : roofs.compute) judge(c.name, c.stats);
+  for (const auto& l : roofs.memory) judge(l.level, l.stats);
   auto list = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
@@ -290,11 +272,11 @@ MachineDocument assemble(const Measurements& m) {
         " — treat these roofs as uncertain");
   json inverted = json::array();
   std::vector<MemoryRoof> measured_memory;
-  for (const auto& l : doc.roofs.memory)
+  for (const auto& l : roofs.memory)
     if (l.provenance == Provenance::measured) measured_memory.push_back(l);
   for (const auto& [far, near] : inverted_levels(measured_memory)) {
     const auto bw = [&](const std::string& level) {
-      return format_byte_rate(doc.roofs.find_memory(level)->bandwidth);
+      return format_byte_rate(roofs.find_memory(level)->bandwidth);
     };
     warnings.push_back(far + " roof (" + bw(far) + ") above " + near + " roof (" + bw(near) +
                        "): a farther level cannot sustain more than a nearer one, so one of "
@@ -305,6 +287,57 @@ MachineDocument assemble(const Measurements& m) {
   measurement["noisy_roof_names"] = noisy_names;
   measurement["unconfirmed_roofs"] = unconfirmed;
   measurement["inverted_levels"] = inverted;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> inverted_levels(
+    const std::vector<MemoryRoof>& nearest_first, double tolerance) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 1; i < nearest_first.size(); ++i) {
+    const MemoryRoof& near = nearest_first[i - 1];
+    const MemoryRoof& far = nearest_first[i];
+    if (far.bandwidth.value > near.bandwidth.value * (1 + tolerance))
+      out.emplace_back(far.level, near.level);
+  }
+  return out;
+}
+
+MachineDocument assemble(const Measurements& m) {
+  MachineDocument doc;
+  doc.roofs.name = m.name.empty() ? "this machine" : m.name;
+  doc.origin = m.origin;
+  json measurement = m.measurement.is_object() ? m.measurement : json::object();
+  std::vector<std::string> warnings = m.warnings;
+
+  json compute_detail = json::array();
+  json one_core_compute_detail = json::object();
+  for (const ComputeMeasurement& c : m.compute) {
+    json detail;
+    doc.roofs.compute.push_back(compute_roof(c, m.origin, detail, warnings));
+    if (!c.one_core.empty()) one_core_compute_detail[c.name] = one_core_compute(c);
+    compute_detail.push_back(detail);
+  }
+  measurement["compute"] = compute_detail;
+
+  json memory_detail = json::object();
+  json one_core_memory = json::object();
+  for (const MemoryMeasurement& l : m.memory) {
+    json one;
+    doc.roofs.memory.push_back(memory_roof(l, m.origin, memory_detail[l.level], one));
+    if (!one.is_null()) one_core_memory[l.level] = one;
+  }
+  for (const ComputeRoof& c : m.unmeasured_compute)
+    if (!doc.roofs.find_compute(c.name)) doc.roofs.compute.push_back(c);
+  for (const MemoryRoof& l : m.unmeasured_memory)
+    if (!doc.roofs.find_memory(l.level)) doc.roofs.memory.push_back(l);
+  doc.roofs.default_compute = doc.roofs.find_compute(m.default_compute) ? m.default_compute : "";
+  doc.roofs.default_memory = doc.roofs.find_memory(m.default_memory) ? m.default_memory : "";
+  measurement["memory"] = memory_detail;
+  if (!one_core_compute_detail.empty() || !one_core_memory.empty())
+    measurement["one_core"] = {{"compute", one_core_compute_detail}, {"memory", one_core_memory}};
+  if (!m.curve.empty()) measurement["curve"] = curve_of(m, doc.roofs);
+
+  judge_roofs(doc.roofs, measurement, warnings);
   measurement["retries_for_noise"] = m.retries_for_noise;
   measurement["seconds"] = m.seconds;
   measurement["warnings"] = warnings;
