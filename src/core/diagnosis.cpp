@@ -25,20 +25,11 @@ std::string to_string(Verdict v) {
   return "far-below";
 }
 
-// The diagnosis table (docs/model.md §6), row by row, with the unit names of the roof set so that a
-// custom roofline (docs/model.md §12) reads in its own units.
-Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt) {
-  p.validate();
-  if (!(opt.touching > 0 && opt.touching <= 1))
-    throw InputError("diagnosis: touching threshold must be in (0, 1]");
-  const UnitSystem& u = roofs.units;
-  const ComputeRoof& c = roofs.select_compute(p.precision);
-  Diagnosis d;
-  d.compute_roof = c.name;
-  d.performance = p.performance();
+namespace {
 
-  // Each level judged against its own roof; the binding level is the lowest bound (docs/model.md
-  // §7).
+/// Each level judged against its own roof; the binding level is the lowest bound (docs/model.md
+/// §7). Returns the binding level's index.
+size_t judge_levels(const Point& p, const RoofSet& roofs, const ComputeRoof& c, Diagnosis& d) {
   size_t binding = 0;
   for (size_t idx = 0; idx < p.traffic.size(); ++idx) {
     const auto& t = p.traffic[idx];
@@ -53,14 +44,12 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
     d.levels.push_back(j);
     if (j.attainable < d.levels[binding].attainable) binding = idx;
   }
-  const LevelJudgement& b = d.levels[binding];
-  d.binding_level = b.level;
-  d.binding_is_memory = b.memory_side;
-  d.attainable = b.attainable;
-  d.attainment = b.attainment;
-  d.headroom = distance(d.performance, d.attainable);
-  d.touching = d.attainment >= opt.touching;
+  return binding;
+}
 
+/// The dense compute roofs at least `higher_roof_factor` above the judged one, highest first.
+void find_empty_roofs_above(const RoofSet& roofs, const ComputeRoof& c, const DiagnosisOptions& opt,
+                            Diagnosis& d) {
   for (const auto& other : roofs.compute) {
     if (other.sparse || &other == &c) continue;
     if (other.peak.value >= opt.higher_roof_factor * c.peak.value)
@@ -68,10 +57,12 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   }
   std::sort(d.empty_roofs_above.begin(), d.empty_roofs_above.end(),
             [](const EmptyRoof& x, const EmptyRoof& y) { return x.peak > y.peak; });
+}
 
-  // Every number of the diagnosis is finite, or the point is refused: validated inputs can
-  // still be far enough apart (P = 1e-300 FLOP/s under a 1e15 roof) that a ratio overflows,
-  // and an "inf%" or "nanx" must never be printed or drawn.
+/// Every number of the diagnosis is finite, or the point is refused: validated inputs can
+/// still be far enough apart (P = 1e-300 FLOP/s under a 1e15 roof) that a ratio overflows,
+/// and an "inf%" or "nanx" must never be printed or drawn.
+void check_finite(const Point& p, const RoofSet& roofs, const Diagnosis& d) {
   auto finite = [&](const char* what, double v) {
     if (!std::isfinite(v) || v < 0)
       throw InputError("point '" + p.name + "' on '" + roofs.name + "': " + what + " is " +
@@ -89,44 +80,49 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   finite("the headroom attainable/P", d.headroom.factor);
   if (!std::isfinite(d.headroom.decades)) finite("the headroom in decades", d.headroom.decades);
   for (const auto& e : d.empty_roofs_above) finite("the gain of a higher roof", e.gain);
+}
 
+/// Row 6: above a roof is impossible — the flat roof (counting or unit) or the slanted one
+/// (traffic counted at the wrong level or basis), and the timing in both cases.
+void above_roof(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem& u,
+                const DiagnosisOptions& opt, Diagnosis& d) {
+  d.verdict = Verdict::above_roof;
+  const bool above_flat = d.performance.value > opt.above * c.peak.value;
+  d.title = "above the " +
+            (above_flat ? "flat '" + c.name + "' roof" : "slanted " + b.level + " roof") + " by " +
+            format_number(d.attainment, 3) + "x: impossible, the measurement or the roof is wrong";
+  d.prescription =
+      "Check how W, Q and T were obtained and which roof the point is drawn "
+      "against before reading anything else from the chart.";
+  if (above_flat) {
+    d.causes.push_back("FLOP counting basis: W counts an FMA as 2 " + u.work +
+                       " while the roof counts it as 1 (or the reverse)");
+    d.causes.push_back("model vs hardware " + u.work +
+                       ": W counted from the algorithm differs from what executed");
+    d.causes.push_back(
+        "precision or unit mismatch: the run used a faster unit (e.g. an fp16 "
+        "or tensor unit) than the '" +
+        c.name + "' roof it is drawn against");
+  } else {
+    d.causes.push_back("data reused from a cache drawn against the " + b.level +
+                       " roof: the real " + b.level +
+                       " traffic was smaller than Q, so I is "
+                       "underestimated (count Q at the level it came from)");
+    d.causes.push_back(
+        "traffic counting basis: Q counts bytes the code names while the roof "
+        "was measured in bytes moved (or the reverse)");
+  }
+  d.causes.push_back(
+      "time T too short: asynchronous work not waited for, or a timer "
+      "resolution problem");
+}
+
+/// Rows 1 to 5: far below, on the slanted roof, under an empty faster roof, on the flat roof;
+/// and, when touching, which spec to upgrade.
+void verdict_rows(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem& u,
+                  Diagnosis& d) {
   const std::string where =
       "I = " + format_intensity(b.intensity, u) + ", ridge I* = " + format_intensity(b.ridge, u);
-  // Row 6: above a roof is impossible.
-  if (d.attainment > opt.above) {
-    d.verdict = Verdict::above_roof;
-    const bool above_flat = d.performance.value > opt.above * c.peak.value;
-    d.title = "above the " +
-              (above_flat ? "flat '" + c.name + "' roof" : "slanted " + b.level + " roof") +
-              " by " + format_number(d.attainment, 3) +
-              "x: impossible, the measurement or the roof is wrong";
-    d.prescription =
-        "Check how W, Q and T were obtained and which roof the point is drawn "
-        "against before reading anything else from the chart.";
-    if (above_flat) {
-      d.causes.push_back("FLOP counting basis: W counts an FMA as 2 " + u.work +
-                         " while the roof counts it as 1 (or the reverse)");
-      d.causes.push_back("model vs hardware " + u.work +
-                         ": W counted from the algorithm differs from what executed");
-      d.causes.push_back(
-          "precision or unit mismatch: the run used a faster unit (e.g. an fp16 "
-          "or tensor unit) than the '" +
-          c.name + "' roof it is drawn against");
-    } else {
-      d.causes.push_back("data reused from a cache drawn against the " + b.level +
-                         " roof: the real " + b.level +
-                         " traffic was smaller than Q, so I is "
-                         "underestimated (count Q at the level it came from)");
-      d.causes.push_back(
-          "traffic counting basis: Q counts bytes the code names while the roof "
-          "was measured in bytes moved (or the reverse)");
-    }
-    d.causes.push_back(
-        "time T too short: asynchronous work not waited for, or a timer "
-        "resolution problem");
-    return d;
-  }
-
   if (!d.touching) {
     // Row 1: far below both roofs.
     d.verdict = Verdict::far_below;
@@ -169,7 +165,11 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
                       (d.binding_is_memory ? b.level + " bandwidth" : "'" + c.name + "' peak") +
                       ").");
   }
-  // Hierarchical points (docs/model.md §7): which level binds, and where there is cache headroom.
+}
+
+/// Hierarchical points (docs/model.md §7): which level binds, and where there is cache headroom.
+void hierarchy_notes(const RoofSet& roofs, const LevelJudgement& b, const DiagnosisOptions& opt,
+                     Diagnosis& d) {
   if (d.levels.size() > 1) {
     const MemoryRoof& bm = roofs.select_memory(b.level);
     if (bm.kind == "cache" && d.touching && d.binding_is_memory) {
@@ -186,6 +186,36 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
                           "x): more cache reuse (tiling) can cut " + b.level + " traffic.");
     }
   }
+}
+
+}  // namespace
+
+// The diagnosis table (docs/model.md §6), row by row, with the unit names of the roof set so that a
+// custom roofline (docs/model.md §12) reads in its own units.
+Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt) {
+  p.validate();
+  if (!(opt.touching > 0 && opt.touching <= 1))
+    throw InputError("diagnosis: touching threshold must be in (0, 1]");
+  const ComputeRoof& c = roofs.select_compute(p.precision);
+  Diagnosis d;
+  d.compute_roof = c.name;
+  d.performance = p.performance();
+  const size_t binding = judge_levels(p, roofs, c, d);
+  const LevelJudgement& b = d.levels[binding];
+  d.binding_level = b.level;
+  d.binding_is_memory = b.memory_side;
+  d.attainable = b.attainable;
+  d.attainment = b.attainment;
+  d.headroom = distance(d.performance, d.attainable);
+  d.touching = d.attainment >= opt.touching;
+  find_empty_roofs_above(roofs, c, opt, d);
+  check_finite(p, roofs, d);
+  if (d.attainment > opt.above) {
+    above_roof(c, b, roofs.units, opt, d);
+    return d;
+  }
+  verdict_rows(c, b, roofs.units, d);
+  hierarchy_notes(roofs, b, opt, d);
   return d;
 }
 
