@@ -124,29 +124,9 @@ void check_machine(const MachineDocument& m) {
     throw InputError(who + ": machine '" + m.roofs.name + "' has no memory roof to draw");
 }
 
-}  // namespace
-
-Chart build_chart(const ReportInput& in, double width, double height) {
-  if (in.machines.empty()) throw InputError("report: no machine given");
-  for (const auto& m : in.machines) check_machine(m);
-  Chart ch;
-  ch.in = &in;
-  const RoofSet& rs = in.machines.front().roofs;
-  ch.units = axis_units(rs);
-  ch.x_title = "Operational intensity [" + ch.units.intensity() + "]";
-  // A FLOP roof set with some integer roofs: the y axis carries both rate units.
-  const auto integer = [](const ComputeRoof& c) { return c.integer; };
-  const bool mixed = rs.units == UnitSystem::flop() &&
-                     std::any_of(rs.compute.begin(), rs.compute.end(), integer) &&
-                     !std::all_of(rs.compute.begin(), rs.compute.end(), integer);
-  ch.y_title = "Performance [" + ch.units.work_rate() + (mixed ? ", OP/s" : "") + "]";
-  ch.default_compute = &rs.select_compute("");
-  ch.default_memory = &rs.select_memory("");
-
-  for (const auto& p : in.points) ch.diagnoses.push_back(diagnose(p, rs, in.diagnosis));
-
-  // Which roofs this view draws (roof_choice.hpp). Overlays follow the default rule on their own
-  // roofs, or "all" when every roof is asked for.
+/// Which roofs this view draws (roof_choice.hpp), per machine. Overlays follow the default rule
+/// on their own roofs, or "all" when every roof is asked for.
+std::vector<RoofChoice> roof_choices(const ReportInput& in, const Chart& ch) {
   std::vector<RoofChoice> choices;
   for (size_t mi = 0; mi < in.machines.size(); ++mi) {
     const RoofSet& s = in.machines[mi].roofs;
@@ -162,8 +142,13 @@ Chart build_chart(const ReportInput& in, double width, double height) {
         choose_roofs(s, {}, all ? std::vector<std::string>{"all"} : std::vector<std::string>{}));
   }
 
-  // Roof extents: memory roofs from the left edge to the highest dense flat roof; flat roofs
-  // from the fastest memory roof to the right edge (the usual drawing of a hierarchy).
+  return choices;
+}
+
+/// Every roof of every machine as drawn: memory roofs from the left edge to the highest dense
+/// flat roof; flat roofs from the fastest memory roof to the right edge (the usual drawing of a
+/// hierarchy). The left and right edges are set with the axes.
+void add_drawn_roofs(Chart& ch, const ReportInput& in, const std::vector<RoofChoice>& choices) {
   for (size_t mi = 0; mi < in.machines.size(); ++mi) {
     const RoofSet& s = in.machines[mi].roofs;
     const ComputeRoof* top = highest_dense(s);
@@ -209,8 +194,11 @@ Chart build_chart(const ReportInput& in, double width, double height) {
       ch.roofs.push_back(r);
     }
   }
-  // Ridge points (docs/model.md §2, §8): each dense flat roof against the default memory roof, and
-  // the default flat roof against every memory level.
+}
+
+/// Ridge points (docs/model.md §2, §8): each dense flat roof against the default memory roof,
+/// and the default flat roof against every memory level; one mark per distinct point.
+void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& choices) {
   auto add_ridge = [&](const ComputeRoof& c, const MemoryRoof& m) {
     const size_t ci = static_cast<size_t>(&c - rs.compute.data());
     const size_t mi = static_cast<size_t>(&m - rs.memory.data());
@@ -241,21 +229,11 @@ Chart build_chart(const ReportInput& in, double width, double height) {
   for (const auto& c : rs.compute)
     if (!c.sparse) add_ridge(c, *ch.default_memory);
   for (const auto& m : rs.memory) add_ridge(*ch.default_compute, m);
+}
 
-  if (in.workload_line) {
-    if (!(in.workload_line->value > 0) || !std::isfinite(in.workload_line->value))
-      throw InputError("workload intensity must be > 0 (got " +
-                       format_number(in.workload_line->value) + ")");
-    std::vector<const RoofSet*> sets;
-    for (const auto& m : in.machines) sets.push_back(&m.roofs);
-    ch.workload = compare_at(sets, *in.workload_line);
-  }
-  for (const auto& s : rs.empirical_curve)
-    if (s.intensity.value > 0 && s.performance.value > 0)
-      ch.empirical.emplace_back(s.intensity.value, s.performance.value);
-  std::sort(ch.empirical.begin(), ch.empirical.end());
-
-  // --- axis ranges (log10) ---------------------------------------------------------------
+/// The axis ranges (log10) over roofs, ridges, points, the workload line and the curve, with
+/// the same length per decade on both axes; the roofs' open ends are cut at the edges.
+void set_axes(Chart& ch, const ReportInput& in, double width, double height) {
   double xmin = std::numeric_limits<double>::infinity(), xmax = 0;
   double ymin = std::numeric_limits<double>::infinity(), ymax = 0;
   auto take_x = [&](double v) {
@@ -310,14 +288,57 @@ Chart build_chart(const ReportInput& in, double width, double height) {
     if (!r.compute) r.from = std::pow(10.0, xlo);
     r.to = std::min(r.to, std::pow(10.0, xhi));
   }
-  if (in.no_overlap_curve) {
-    const WorkRate pi = ch.default_compute->peak;
-    const ByteRate beta = ch.default_memory->bandwidth;
-    for (int k = 0; k <= 240; ++k) {
-      const double i = std::pow(10.0, xlo + (xhi - xlo) * k / 240.0);
-      ch.no_overlap.emplace_back(i, no_overlap(pi, beta, Intensity(i)).value);
-    }
+}
+
+/// The no-overlap curve 1/(1/π + 1/(β·I)) of the default roofs across the x range.
+void add_no_overlap(Chart& ch) {
+  const WorkRate pi = ch.default_compute->peak;
+  const ByteRate beta = ch.default_memory->bandwidth;
+  for (int k = 0; k <= 240; ++k) {
+    const double i = std::pow(10.0, ch.x_lo + (ch.x_hi - ch.x_lo) * k / 240.0);
+    ch.no_overlap.emplace_back(i, no_overlap(pi, beta, Intensity(i)).value);
   }
+}
+
+}  // namespace
+
+Chart build_chart(const ReportInput& in, double width, double height) {
+  if (in.machines.empty()) throw InputError("report: no machine given");
+  for (const auto& m : in.machines) check_machine(m);
+  Chart ch;
+  ch.in = &in;
+  const RoofSet& rs = in.machines.front().roofs;
+  ch.units = axis_units(rs);
+  ch.x_title = "Operational intensity [" + ch.units.intensity() + "]";
+  // A FLOP roof set with some integer roofs: the y axis carries both rate units.
+  const auto integer = [](const ComputeRoof& c) { return c.integer; };
+  const bool mixed = rs.units == UnitSystem::flop() &&
+                     std::any_of(rs.compute.begin(), rs.compute.end(), integer) &&
+                     !std::all_of(rs.compute.begin(), rs.compute.end(), integer);
+  ch.y_title = "Performance [" + ch.units.work_rate() + (mixed ? ", OP/s" : "") + "]";
+  ch.default_compute = &rs.select_compute("");
+  ch.default_memory = &rs.select_memory("");
+
+  for (const auto& p : in.points) ch.diagnoses.push_back(diagnose(p, rs, in.diagnosis));
+
+  const std::vector<RoofChoice> choices = roof_choices(in, ch);
+  add_drawn_roofs(ch, in, choices);
+  add_ridges(ch, rs, choices);
+  if (in.workload_line) {
+    if (!(in.workload_line->value > 0) || !std::isfinite(in.workload_line->value))
+      throw InputError("workload intensity must be > 0 (got " +
+                       format_number(in.workload_line->value) + ")");
+    std::vector<const RoofSet*> sets;
+    for (const auto& m : in.machines) sets.push_back(&m.roofs);
+    ch.workload = compare_at(sets, *in.workload_line);
+  }
+  for (const auto& s : rs.empirical_curve)
+    if (s.intensity.value > 0 && s.performance.value > 0)
+      ch.empirical.emplace_back(s.intensity.value, s.performance.value);
+  std::sort(ch.empirical.begin(), ch.empirical.end());
+
+  set_axes(ch, in, width, height);
+  if (in.no_overlap_curve) add_no_overlap(ch);
   return ch;
 }
 
