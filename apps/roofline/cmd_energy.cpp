@@ -26,33 +26,6 @@ struct EnergyArgs {
   std::string report;  ///< --report FILE: the energy roofline chart (.svg, .png)
 };
 
-std::string joules(double j) {
-  return format_si(j, "J");
-}
-
-/// The points of `file` that carry an energy, at the model's memory level (else their first):
-/// I = W/Q and W/E. Points without an energy are named in `skipped`.
-std::vector<EnergyChartPoint> energy_points(const std::string& file, const std::string& level,
-                                            const UnitSystem& units,
-                                            std::vector<std::string>& skipped) {
-  const PointsDocument doc = load_points_file(file);
-  if (!(doc.units == units))
-    throw InputError(file + ": points are in " + doc.units.work + "/" + doc.units.traffic +
-                     " but the machine's roofs are in " + units.work + "/" + units.traffic);
-  std::vector<EnergyChartPoint> out;
-  for (const Point& p : doc.points) {
-    if (!(p.energy > 0)) {
-      skipped.push_back(p.name);
-      continue;
-    }
-    const auto at = std::find_if(p.traffic.begin(), p.traffic.end(),
-                                 [&](const LevelTraffic& t) { return t.level == level; });
-    const Bytes q = at != p.traffic.end() ? at->bytes : p.traffic.front().bytes;
-    out.push_back({p.name, p.work.value / q.value, p.work.value / p.energy});
-  }
-  return out;
-}
-
 void run(const EnergyArgs& a) {
   if (!a.report.empty()) check_energy_chart_format(a.report);
   check_outputs({{"-o", a.output}, {"--report", a.report}});
@@ -91,73 +64,22 @@ void run(const EnergyArgs& a) {
   }
   j["power_interface"] = {{"root", a.powercap}, {"zones", zones}, {"why_none", pi.why_none}};
 
-  if (an.measured) {
-    const MeasuredEnergy& me = *an.measured;
-    t += "measured power (" + me.source + "): at rest " + format_si(me.idle_power_w, "W") +
-         " (π0), " + format_si(me.compute_power_w, "W") + " running " + me.compute_roof + ", " +
-         format_si(me.memory_power_w, "W") + " running " + me.memory_level +
-         "'s best mix; ε_flop = (P − π0)/π, ε_mem = (P − π0)/β\n";
+  std::optional<EnergyPoints> points;
+  if (an.costs && !a.points.empty()) {
+    points = energy_points(load_points_file(a.points), a.points, mem.level, u);
+    j["points"] = energy_points_to_json(points->placed, *an.costs);
+    j["points_without_energy"] = points->skipped;
   }
-  if (an.costs) {
-    const EnergyCosts& k = *an.costs;
-    const double eh = effective_energy_per_flop(k);
-    const double bp = energy_balance_point(k);
-    t += "energy roofline (Choi, Bedard, Fowler & Vuduc 2013), ε_flop " + joules(k.eps_flop) + "/" +
-         u.work + ", ε_mem " + joules(k.eps_mem) + "/" + u.traffic + ", π0 " +
-         format_si(k.pi0, "W") + ":\n";
-    t += "  time balance B_τ = π/β = " + format_intensity(Intensity(time_balance(k)), u) +
-         "; energy balance B_ε = ε_mem/ε_flop = " +
-         format_intensity(Intensity(energy_balance(k)), u) + "\n";
-    t += "  ε̂_flop = ε_flop + π0/π = " + joules(eh) + "/" + u.work + ": peak " +
-         format_number(1.0 / eh) + " " + u.work + "/J\n";
-    t += "  balance point (half the peak " + u.work +
-         "/J): I = " + format_intensity(Intensity(bp), u) + "\n";
-    for (double i : a.intensities)
-      t += "  at I = " + format_intensity(Intensity(i), u) + ": " +
-           format_number(work_per_joule(k, i)) + " " + u.work + "/J, " +
-           format_si(model_power(k, i), "W") + "\n";
-    std::vector<EnergyChartPoint> pts;
-    if (!a.points.empty()) {
-      std::vector<std::string> skipped;
-      pts = energy_points(a.points, mem.level, u, skipped);
-      nlohmann::json pj = nlohmann::json::array();
-      if (!pts.empty()) t += "  points (" + a.points + "):\n";
-      for (const auto& p : pts) {
-        const double roof = work_per_joule(k, p.intensity);
-        t += "    " + p.name + ": I = " + format_intensity(Intensity(p.intensity), u) + ", " +
-             format_number(p.work_per_joule) + " " + u.work + "/J measured, roof " +
-             format_number(roof) + " " + u.work + "/J (" +
-             format_number(100 * p.work_per_joule / roof, 3) + "%)\n";
-        pj.push_back({{"name", p.name},
-                      {"intensity", p.intensity},
-                      {"work_per_joule", p.work_per_joule},
-                      {"roof_work_per_joule", roof},
-                      {"share_of_roof", p.work_per_joule / roof}});
-      }
-      for (const auto& n : skipped)
-        t += "    " + n + ": no energy in the points file, not placed\n";
-      j["points"] = pj;
-      j["points_without_energy"] = skipped;
-    }
-    if (!a.report.empty()) {
-      EnergyChartInput in;
-      in.title = "Energy roofline of " + m.roofs.name;
-      in.subtitle = c.name + " × " + mem.level + ", costs " + an.costs_origin;
-      in.costs = k;
-      in.work_unit = u.work;
-      in.traffic_unit = u.traffic;
-      in.points = pts;
-      write_energy_chart(a.report, in);
-    }
-  }
-  if (an.bound) {
-    const TdpEnergyBound& b = *an.bound;
-    t += "catalogue power " + format_si(b.power_w, "W") + " (" + b.power_source + "):\n";
-    t += "  at most " + joules(b.max_joules_per_work) + "/" + u.work + " at π (" + b.compute_roof +
-         "), so at least " + format_number(b.min_work_per_joule) + " " + u.work + "/J; at most " +
-         joules(b.max_joules_per_byte) + "/" + u.traffic + " at β (" + b.memory_level + ")\n";
-  } else {
-    t += "catalogue power: " + an.bound_why + "\n";
+  t += render_energy_text(an, u, a.intensities, points ? &*points : nullptr, a.points);
+  if (an.costs && !a.report.empty()) {
+    EnergyChartInput in;
+    in.title = "Energy roofline of " + m.roofs.name;
+    in.subtitle = c.name + " × " + mem.level + ", costs " + an.costs_origin;
+    in.costs = *an.costs;
+    in.work_unit = u.work;
+    in.traffic_unit = u.traffic;
+    if (points) in.points = points->placed;
+    write_energy_chart(a.report, in);
   }
   if (!an.costs && (!a.report.empty() || !a.points.empty()))
     throw InputError(std::string(!a.report.empty() ? "--report" : "--points") +

@@ -29,6 +29,13 @@ struct EnergyCosts {
   void validate() const;
 };
 
+/// A workload placed on the energy roofline: I = W/Q and W/E (its measured work per joule).
+struct EnergyPoint {
+  std::string name;
+  double intensity = 0;       ///< W/Q, work unit per traffic unit
+  double work_per_joule = 0;  ///< W/E
+};
+
 /// B_τ = τ_mem / τ_flop (= π/β, the ridge).
 double time_balance(const EnergyCosts& c);
 /// B_ε = ε_mem / ε_flop.

@@ -74,4 +74,17 @@ struct EnergyAnalysis {
 /// InputError naming the option on costs given by half, invalid, or a non-positive intensity.
 EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q);
 
+/// The points of `doc` that carry an energy, placed at `level` (a point without it at its
+/// first level): I = W/Q and W/E; the others named in `skipped`. InputError naming `origin`
+/// when the document's units are not the machine's.
+struct EnergyPoints {
+  std::vector<EnergyPoint> placed;
+  std::vector<std::string> skipped;
+};
+EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
+                           const std::string& level, const UnitSystem& units);
+/// `roofline energy --json`'s "points": each placed point with the roof's work per joule at its
+/// intensity and its share of it.
+nlohmann::json energy_points_to_json(const std::vector<EnergyPoint>& points, const EnergyCosts& k);
+
 }  // namespace roofline

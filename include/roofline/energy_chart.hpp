@@ -8,14 +8,11 @@
 #include <vector>
 
 #include "roofline/energy.hpp"
+#include "roofline/energy_catalogue.hpp"
 
 namespace roofline {
 
-struct EnergyChartPoint {
-  std::string name;
-  double intensity = 0;       ///< W/Q, work unit per traffic unit
-  double work_per_joule = 0;  ///< W/E
-};
+using EnergyChartPoint = EnergyPoint;
 
 struct EnergyChartInput {
   std::string title;
@@ -38,5 +35,12 @@ void check_energy_chart_format(const std::filesystem::path& path);
 /// Writes the chart atomically as SVG, or PNG through svg_to_png (Unavailable when rsvg-convert
 /// is missing; nothing written).
 void write_energy_chart(const std::filesystem::path& path, const EnergyChartInput& in);
+
+/// What `roofline energy` prints of the energy model (docs/energy.md): the measured power, the
+/// roofline of the costs (balances, peak work per joule, balance point, the roof at each of
+/// `intensities`, and `points`, when given, against it), and the catalogue's power bound.
+std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,
+                               const std::vector<double>& intensities, const EnergyPoints* points,
+                               const std::string& points_file);
 
 }  // namespace roofline

@@ -1,5 +1,6 @@
 #include "roofline/energy_catalogue.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "roofline/error.hpp"
@@ -187,6 +188,38 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
     j["tdp_bound_why_not"] = a.bound_why;
   }
   return a;
+}
+
+EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
+                           const std::string& level, const UnitSystem& units) {
+  if (!(doc.units == units))
+    throw InputError(origin + ": points are in " + doc.units.work + "/" + doc.units.traffic +
+                     " but the machine's roofs are in " + units.work + "/" + units.traffic);
+  EnergyPoints out;
+  for (const Point& p : doc.points) {
+    if (!(p.energy > 0)) {
+      out.skipped.push_back(p.name);
+      continue;
+    }
+    const auto at = std::find_if(p.traffic.begin(), p.traffic.end(),
+                                 [&](const LevelTraffic& t) { return t.level == level; });
+    const Bytes q = at != p.traffic.end() ? at->bytes : p.traffic.front().bytes;
+    out.placed.push_back({p.name, p.work.value / q.value, p.work.value / p.energy});
+  }
+  return out;
+}
+
+nlohmann::json energy_points_to_json(const std::vector<EnergyPoint>& points, const EnergyCosts& k) {
+  nlohmann::json pj = nlohmann::json::array();
+  for (const auto& p : points) {
+    const double roof = work_per_joule(k, p.intensity);
+    pj.push_back({{"name", p.name},
+                  {"intensity", p.intensity},
+                  {"work_per_joule", p.work_per_joule},
+                  {"roof_work_per_joule", roof},
+                  {"share_of_roof", p.work_per_joule / roof}});
+  }
+  return pj;
 }
 
 }  // namespace roofline

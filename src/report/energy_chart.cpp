@@ -196,4 +196,59 @@ void write_energy_chart(const std::filesystem::path& path, const EnergyChartInpu
   write_file_atomic(path, png ? svg_to_png(svg) : svg);
 }
 
+std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,
+                               const std::vector<double>& intensities, const EnergyPoints* points,
+                               const std::string& points_file) {
+  const auto joules = [](double j) { return format_si(j, "J"); };
+  std::string t;
+  if (an.measured) {
+    const MeasuredEnergy& me = *an.measured;
+    t += "measured power (" + me.source + "): at rest " + format_si(me.idle_power_w, "W") +
+         " (π0), " + format_si(me.compute_power_w, "W") + " running " + me.compute_roof + ", " +
+         format_si(me.memory_power_w, "W") + " running " + me.memory_level +
+         "'s best mix; ε_flop = (P − π0)/π, ε_mem = (P − π0)/β\n";
+  }
+  if (an.costs) {
+    const EnergyCosts& k = *an.costs;
+    const double eh = effective_energy_per_flop(k);
+    const double bp = energy_balance_point(k);
+    t += "energy roofline (Choi, Bedard, Fowler & Vuduc 2013), ε_flop " + joules(k.eps_flop) + "/" +
+         u.work + ", ε_mem " + joules(k.eps_mem) + "/" + u.traffic + ", π0 " +
+         format_si(k.pi0, "W") + ":\n";
+    t += "  time balance B_τ = π/β = " + format_intensity(Intensity(time_balance(k)), u) +
+         "; energy balance B_ε = ε_mem/ε_flop = " +
+         format_intensity(Intensity(energy_balance(k)), u) + "\n";
+    t += "  ε̂_flop = ε_flop + π0/π = " + joules(eh) + "/" + u.work + ": peak " +
+         format_number(1.0 / eh) + " " + u.work + "/J\n";
+    t += "  balance point (half the peak " + u.work +
+         "/J): I = " + format_intensity(Intensity(bp), u) + "\n";
+    for (double i : intensities)
+      t += "  at I = " + format_intensity(Intensity(i), u) + ": " +
+           format_number(work_per_joule(k, i)) + " " + u.work + "/J, " +
+           format_si(model_power(k, i), "W") + "\n";
+    if (points) {
+      if (!points->placed.empty()) t += "  points (" + points_file + "):\n";
+      for (const auto& p : points->placed) {
+        const double roof = work_per_joule(k, p.intensity);
+        t += "    " + p.name + ": I = " + format_intensity(Intensity(p.intensity), u) + ", " +
+             format_number(p.work_per_joule) + " " + u.work + "/J measured, roof " +
+             format_number(roof) + " " + u.work + "/J (" +
+             format_number(100 * p.work_per_joule / roof, 3) + "%)\n";
+      }
+      for (const auto& n : points->skipped)
+        t += "    " + n + ": no energy in the points file, not placed\n";
+    }
+  }
+  if (an.bound) {
+    const TdpEnergyBound& b = *an.bound;
+    t += "catalogue power " + format_si(b.power_w, "W") + " (" + b.power_source + "):\n";
+    t += "  at most " + joules(b.max_joules_per_work) + "/" + u.work + " at π (" + b.compute_roof +
+         "), so at least " + format_number(b.min_work_per_joule) + " " + u.work + "/J; at most " +
+         joules(b.max_joules_per_byte) + "/" + u.traffic + " at β (" + b.memory_level + ")\n";
+  } else {
+    t += "catalogue power: " + an.bound_why + "\n";
+  }
+  return t;
+}
+
 }  // namespace roofline

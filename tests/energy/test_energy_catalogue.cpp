@@ -70,3 +70,43 @@ TEST(EnergyCatalogue, MeasuredPowerGivesTheThreeCostsOfTheEnergyRoofline) {
   EXPECT_FALSE(measured_energy(resolve_machine("a100-80gb"), &why));
   EXPECT_NE(why.find("not measured by this tool"), std::string::npos) << why;
 }
+
+TEST(EnergyCatalogue, PointsWithEnergyArePlacedAtTheModelsLevel) {
+  PointsDocument doc;
+  doc.units = UnitSystem::flop();
+  Point a;
+  a.name = "gemm";
+  a.work = Work(2e12);
+  a.traffic = {{"L2", Bytes(1e11)}, {"DRAM", Bytes(2e10)}};
+  a.time = Seconds(0.05);
+  a.energy = 12.5;
+  Point b = a;
+  b.name = "l2 only";
+  b.traffic = {{"L2", Bytes(4e11)}};
+  Point c = a;
+  c.name = "no energy";
+  c.energy = 0;
+  doc.points = {a, b, c};
+  const EnergyPoints e = energy_points(doc, "p.json", "DRAM", UnitSystem::flop());
+  ASSERT_EQ(e.placed.size(), 2u);
+  EXPECT_DOUBLE_EQ(e.placed[0].intensity, 100);          // 2e12 / 2e10 at DRAM
+  EXPECT_DOUBLE_EQ(e.placed[0].work_per_joule, 1.6e11);  // 2e12 / 12.5
+  EXPECT_DOUBLE_EQ(e.placed[1].intensity, 5);            // no DRAM traffic: its first level
+  EXPECT_EQ(e.skipped, std::vector<std::string>{"no energy"});
+  EnergyCosts k;
+  k.tau_flop = 1 / 100e9;
+  k.tau_mem = 1 / 25e9;
+  k.eps_flop = 1e-10;
+  k.eps_mem = 1e-9;
+  const nlohmann::json j = energy_points_to_json(e.placed, k);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_DOUBLE_EQ(j[0]["roof_work_per_joule"].get<double>(), work_per_joule(k, 100));
+  EXPECT_DOUBLE_EQ(j[0]["share_of_roof"].get<double>(), 1.6e11 / work_per_joule(k, 100));
+  try {
+    (void)energy_points(doc, "p.json", "DRAM", UnitSystem{"OP", "byte"});
+    ADD_FAILURE() << "points in FLOP accepted for roofs in OP";
+  } catch (const InputError& ex) {
+    EXPECT_NE(std::string(ex.what()).find("p.json: points are in FLOP/byte"), std::string::npos)
+        << ex.what();
+  }
+}
