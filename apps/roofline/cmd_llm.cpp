@@ -366,20 +366,10 @@ void run_training(const LlmArgs& a, const LlmSetup& st) {
   o.sequence_parallel = a.sequence_parallel;
   if (a.measured_step_s > 0) o.measured_step_s = a.measured_step_s;
   const llm::TrainingResult t = llm::training_step(st.model, st.scenario, o, st.roofs);
-  if (a.json) {
-    nlohmann::json j = {{"schema", "roofline.llm-training"},
-                        {"version", 1},
-                        {"model", llm::model_to_json(st.model)},
-                        {"machine",
-                         {{"name", st.roofs.machine},
-                          {"peak", st.roofs.peak.value},
-                          {"bandwidth", st.roofs.bandwidth.value},
-                          {"calibration", st.roofs.calibration}}},
-                        {"training", llm::training_to_json(t)}};
-    emit(j.dump(2) + "\n", a.output);
-  } else {
+  if (a.json)
+    emit(llm::training_document(t, st.model, st.roofs).dump(2) + "\n", a.output);
+  else
     emit(llm::render_training_text(t, st.model, st.roofs), a.output);
-  }
 }
 
 // --hw a,b,c: one row per machine at the same (batch, context): latency, throughput, memory,
@@ -390,10 +380,7 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
   const auto context = llm::parse_int_list(a.context, "--context");
   if (batch.size() != 1 || context.size() != 1)
     throw InputError("--hw with several machines compares one --batch and one --context");
-  Table t({"machine", "roofs", "TTFT", "time/token", "tokens/s", "memory", "fits", "$/M tokens",
-           "J/token"});
-  nlohmann::json rows = nlohmann::json::array();
-  std::vector<std::string> warnings;
+  std::vector<llm::MachineComparison> rows;
   for (const auto& name : names) {
     LlmSetup st = setup_for(a, model, name);
     st.scenario.batch = batch.front();
@@ -406,42 +393,17 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
     o.dp = a.dp;
     o.price_per_hour = price_for(a.price, st.roofs.machine);
     if (a.power_w > 0) o.power_w = a.power_w;
-    const llm::MachineComparison c =
-        llm::compare_on(model, llm::Setup{st.scenario, st.roofs}, machine_facts(st.machine), o);
-    for (const auto& w : c.warnings) warnings.push_back(c.machine + ": " + w);
-    for (const auto& n : c.cost.notes) warnings.push_back(c.machine + ": " + n);
-    t.add_row({c.machine, format_work_rate(c.peak) + ", " + format_byte_rate(c.bandwidth),
-               format_seconds(c.ttft), format_seconds(c.time_per_output_token),
-               format_number(c.tokens_per_s, 4), format_bytes(c.memory),
-               c.fits ? (*c.fits ? "yes" : "no") : "?",
-               c.cost.usd_per_million_tokens
-                   ? "$" + format_number(*c.cost.usd_per_million_tokens, 4)
-                   : "-",
-               c.cost.joules_per_token ? format_number(*c.cost.joules_per_token, 4) : "-"});
-    rows.push_back(llm::comparison_to_json(c));
+    rows.push_back(
+        llm::compare_on(model, llm::Setup{st.scenario, st.roofs}, machine_facts(st.machine), o));
   }
   if (a.json) {
-    warn_llm(warnings);
-    emit(nlohmann::json({{"schema", "roofline.llm-compare"},
-                         {"version", 1},
-                         {"model", llm::model_to_json(model)},
-                         {"batch", batch.front()},
-                         {"context", context.front()},
-                         {"machines", rows}})
-                 .dump(2) +
-             "\n",
+    warn_llm(llm::comparison_notes(rows));
+    emit(llm::comparison_document(model, batch.front(), context.front(), rows).dump(2) + "\n",
          a.output);
-    return;
+  } else {
+    emit(llm::render_comparison_text(model, batch.front(), context.front(), a.output_tokens, rows),
+         a.output);
   }
-  std::string out =
-      model.name + ": batch " + format_number(batch.front()) + ", context " +
-      format_number(context.front()) +
-      (a.output_tokens > 0 ? ", " + format_number(a.output_tokens) + " output tokens"
-                           : std::string()) +
-      " on each machine (tokens/s: " + (a.output_tokens > 0 ? "the request's output" : "decode") +
-      ")\n" + t.render();
-  for (const auto& w : warnings) out += "  note: " + w + "\n";
-  emit(out, a.output);
 }
 
 void run(const LlmArgs& a) {

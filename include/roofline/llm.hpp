@@ -627,6 +627,16 @@ struct MachineComparison {
 MachineComparison compare_on(const ModelConfig& m, const Setup& st, const MachineFacts& facts,
                              const CompareOptions& o);
 nlohmann::json comparison_to_json(const MachineComparison& c);
+/// Each row's warnings and cost notes, named by machine.
+std::vector<std::string> comparison_notes(const std::vector<MachineComparison>& rows);
+/// `roofline llm --hw a,b,c`: one line saying what is compared, the table (roofs, TTFT,
+/// time/token, tokens/s, memory, fits, $/M tokens, J/token) and the notes.
+std::string render_comparison_text(const ModelConfig& m, double batch, double context,
+                                   double output_tokens,
+                                   const std::vector<MachineComparison>& rows);
+/// The same as a document (schema roofline.llm-compare).
+nlohmann::json comparison_document(const ModelConfig& m, double batch, double context,
+                                   const std::vector<MachineComparison>& rows);
 
 // --- Training (training.cpp) --------------------------------------------------------------
 
@@ -765,5 +775,8 @@ std::string render_cost_text(const TokenCost& c, const std::string& what);
 nlohmann::json cost_to_json(const TokenCost& c);
 std::string render_training_text(const TrainingResult& t, const ModelConfig& m, const Roofs& r);
 nlohmann::json training_to_json(const TrainingResult& t);
+/// `roofline llm --train --json`: the model, the machine's roofs and the step (schema
+/// roofline.llm-training).
+nlohmann::json training_document(const TrainingResult& t, const ModelConfig& m, const Roofs& r);
 
 }  // namespace roofline::llm

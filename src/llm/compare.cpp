@@ -2,6 +2,8 @@
 // machine's decode step, the whole request where asked, throughput over the replicas, memory
 // per device and the cost per token, side by side (docs/llm.md).
 #include "roofline/llm.hpp"
+#include "roofline/quantity.hpp"
+#include "roofline/table.hpp"
 
 namespace roofline::llm {
 
@@ -48,6 +50,62 @@ nlohmann::json comparison_to_json(const MachineComparison& c) {
                         {"warnings", c.warnings}};
   if (c.request) row["request"] = request_to_json(*c.request);
   return row;
+}
+
+std::vector<std::string> comparison_notes(const std::vector<MachineComparison>& rows) {
+  std::vector<std::string> notes;
+  for (const auto& c : rows) {
+    for (const auto& w : c.warnings) notes.push_back(c.machine + ": " + w);
+    for (const auto& n : c.cost.notes) notes.push_back(c.machine + ": " + n);
+  }
+  return notes;
+}
+
+std::string render_comparison_text(const ModelConfig& m, double batch, double context,
+                                   double output_tokens,
+                                   const std::vector<MachineComparison>& rows) {
+  Table t({"machine", "roofs", "TTFT", "time/token", "tokens/s", "memory", "fits", "$/M tokens",
+           "J/token"});
+  for (const auto& c : rows)
+    t.add_row({c.machine, format_work_rate(c.peak) + ", " + format_byte_rate(c.bandwidth),
+               format_seconds(c.ttft), format_seconds(c.time_per_output_token),
+               format_number(c.tokens_per_s, 4), format_bytes(c.memory),
+               c.fits ? (*c.fits ? "yes" : "no") : "?",
+               c.cost.usd_per_million_tokens
+                   ? "$" + format_number(*c.cost.usd_per_million_tokens, 4)
+                   : "-",
+               c.cost.joules_per_token ? format_number(*c.cost.joules_per_token, 4) : "-"});
+  std::string out =
+      m.name + ": batch " + format_number(batch) + ", context " + format_number(context) +
+      (output_tokens > 0 ? ", " + format_number(output_tokens) + " output tokens" : std::string()) +
+      " on each machine (tokens/s: " + (output_tokens > 0 ? "the request's output" : "decode") +
+      ")\n" + t.render();
+  for (const auto& w : comparison_notes(rows)) out += "  note: " + w + "\n";
+  return out;
+}
+
+nlohmann::json comparison_document(const ModelConfig& m, double batch, double context,
+                                   const std::vector<MachineComparison>& rows) {
+  nlohmann::json machines = nlohmann::json::array();
+  for (const auto& c : rows) machines.push_back(comparison_to_json(c));
+  return {{"schema", "roofline.llm-compare"},
+          {"version", 1},
+          {"model", model_to_json(m)},
+          {"batch", batch},
+          {"context", context},
+          {"machines", machines}};
+}
+
+nlohmann::json training_document(const TrainingResult& t, const ModelConfig& m, const Roofs& r) {
+  return {{"schema", "roofline.llm-training"},
+          {"version", 1},
+          {"model", model_to_json(m)},
+          {"machine",
+           {{"name", r.machine},
+            {"peak", r.peak.value},
+            {"bandwidth", r.bandwidth.value},
+            {"calibration", r.calibration}}},
+          {"training", training_to_json(t)}};
 }
 
 }  // namespace roofline::llm
