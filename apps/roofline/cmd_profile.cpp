@@ -313,7 +313,7 @@ void run_self_test(const ProfileArgs& a) {
   }
 }
 
-void run_instrumented(const ProfileArgs& a) {
+void run_instrument_mode(const ProfileArgs& a) {
   if (!a.replay.empty() || !a.work.empty() || !a.traffic.empty() || !a.save_counters.empty())
     throw InputError(
         "--instrument counts W and simulates Q itself: give no --replay, "
@@ -446,7 +446,7 @@ void run(ProfileArgs& a) {
     return;
   }
   if (a.instrument) {
-    run_instrumented(a);
+    run_instrument_mode(a);
     return;
   }
   if (a.events != "auto" && a.events != "none")

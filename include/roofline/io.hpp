@@ -30,9 +30,9 @@ struct MachineDocument {
 };
 
 /// The document's facts besides its roofs, typed (roofline/machine_facts.hpp): the one place
-/// `info` and `measurement` are read by key. A free-form field of the wrong type is left out; a
-/// link latency or domain size that is there but not a positive number is an InputError naming
-/// the document, the link and the field.
+/// `info` and `measurement` are read by key. Never throws: a free-form field of the wrong type is
+/// left out; a link latency or domain size that is there but not a positive number is recorded
+/// as that link's `problem` (the message names the document, the link and the field).
 MachineFacts machine_facts(const MachineDocument& m);
 
 struct PointsDocument {

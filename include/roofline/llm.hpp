@@ -399,6 +399,8 @@ struct LinkFacts {
 /// machine_facts() reads and checks them from info.interconnects[]): its latency and domain,
 /// each with the source the entry names for it, else the entry's source; a domain the machine
 /// gives as a whole (info.nvlink_domain / scale_up_domain) where the link gives none.
+/// InputError with the link's problem when a figure of the link used (or the machine's domain,
+/// when it is used) could not be read.
 LinkFacts link_facts(const MachineFacts& facts, const std::string& link);
 /// Sets Roofs::link_latency and domain_size from the facts (flags given by the user win: pass
 /// them as `latency_override` / `domain_override`).

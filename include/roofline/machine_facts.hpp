@@ -3,7 +3,7 @@
 // release year, clock, power, interconnects, caches, sources, disagreements; docs/hardware.md)
 // and a measured machine's (CPU, clock, threads, what the memory step reached, warnings;
 // docs/schema.md). io reads them from a document's JSON in one place (machine_facts() in
-// io.hpp); the other layers read these structs, never `info` or `measurement` by key.
+// io.hpp); the commands that show or use these facts read the structs, not the JSON.
 #include <map>
 #include <optional>
 #include <string>
@@ -42,6 +42,9 @@ struct InterconnectFacts {
   std::string latency_source;         ///< as written (empty when the file names none)
   std::optional<double> domain_size;  ///< from domain_size, domain_devices or max_devices
   std::string domain_source;
+  /// Why a latency or domain field that is there could not be read (empty when all read):
+  /// reported when the link is used (llm::link_facts) and by the catalogue checker.
+  std::string problem;
 };
 
 struct CacheFacts {
@@ -85,6 +88,7 @@ struct MachineFacts {
   /// documents that give it for the machine rather than per link.
   std::optional<double> scale_up_domain;
   std::string scale_up_domain_source;
+  std::string scale_up_domain_problem;  ///< as InterconnectFacts::problem
   std::vector<CacheFacts> caches;
   std::vector<std::string> sources;
   std::vector<std::string> unverified;

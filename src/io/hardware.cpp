@@ -554,11 +554,10 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
   // The facts the commands read (link latencies and domain sizes in any of their spellings)
   // must read where nothing else is wrong: a file the checker accepts loads everywhere.
   if (problems.empty()) {
-    try {
-      (void)machine_facts(m);
-    } catch (const InputError& e) {
-      problems.push_back(e.what());  // names the file, the link and the field
-    }
+    const MachineFacts f = machine_facts(m);
+    for (const auto& link : f.interconnects)
+      if (!link.problem.empty()) problems.push_back(link.problem);  // file, link and field
+    if (!f.scale_up_domain_problem.empty()) problems.push_back(f.scale_up_domain_problem);
   }
   return problems;
 }

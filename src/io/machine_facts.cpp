@@ -1,7 +1,8 @@
 // machine_facts(): the one reader of a machine document's `info` and `measurement` sections
 // (include/roofline/machine_facts.hpp). Free-form fields are read leniently (a field of the
-// wrong type is absent, as a reader of a document written by another version expects); the
-// fields a calculation uses (link latency, domain size) are checked and named when wrong.
+// wrong type is absent, as a reader of a document written by another version expects); a link
+// latency or domain size that is there but not a positive number is kept as the link's problem,
+// an error only where that link is used (llm::link_facts) and in the catalogue checker.
 #include <cmath>
 #include <string>
 
@@ -59,6 +60,8 @@ double positive(const json& v, const std::string& where, const std::string& fiel
   return x;
 }
 
+void read_link_figures(const json& e, const std::string& where, InterconnectFacts& f);
+
 InterconnectFacts interconnect_facts(const json& e, const std::string& origin) {
   InterconnectFacts f;
   f.name = text_field(e, "name");
@@ -67,6 +70,15 @@ InterconnectFacts interconnect_facts(const json& e, const std::string& origin) {
   f.lists_latency = e.contains("latency");
   f.latency_source = text_field(e, "latency_source");
   const std::string where = origin + ": info.interconnects[" + f.name + "]";
+  try {
+    read_link_figures(e, where, f);
+  } catch (const InputError& err) {
+    f.problem = err.what();
+  }
+  return f;
+}
+
+void read_link_figures(const json& e, const std::string& where, InterconnectFacts& f) {
   const struct {
     const char* key;
     double scale;
@@ -84,7 +96,24 @@ InterconnectFacts interconnect_facts(const json& e, const std::string& origin) {
     f.domain_source = text_field(e, "domain_source");
     break;
   }
-  return f;
+}
+
+void read_scale_up_domain(const json& info, const std::string& origin, MachineFacts& f) {
+  for (const char* k : {"nvlink_domain", "scale_up_domain"}) {
+    auto it = info.find(k);
+    if (it == info.end() || it->is_null()) continue;
+    if (it->is_object()) {
+      auto size = it->find("size");
+      if (size == it->end())
+        throw InputError(origin + ": info." + k + ": an object needs \"size\"");
+      f.scale_up_domain = positive(*size, origin + ": info." + k, "size", Dimension::count, 1);
+      f.scale_up_domain_source = text_field(*it, "source");
+    } else {
+      f.scale_up_domain = positive(*it, origin + ": info", k, Dimension::count, 1);
+      f.scale_up_domain_source = text_field(info, "domain_source");
+    }
+    break;
+  }
 }
 
 void read_catalogue_facts(const json& info, const std::string& origin, MachineFacts& f) {
@@ -115,20 +144,10 @@ void read_catalogue_facts(const json& info, const std::string& origin, MachineFa
   if (auto it = info.find("interconnects"); it != info.end() && it->is_array())
     for (const auto& e : *it)
       if (e.is_object()) f.interconnects.push_back(interconnect_facts(e, origin));
-  for (const char* k : {"nvlink_domain", "scale_up_domain"}) {
-    auto it = info.find(k);
-    if (it == info.end() || it->is_null()) continue;
-    if (it->is_object()) {
-      auto size = it->find("size");
-      if (size == it->end())
-        throw InputError(origin + ": info." + k + ": an object needs \"size\"");
-      f.scale_up_domain = positive(*size, origin + ": info." + k, "size", Dimension::count, 1);
-      f.scale_up_domain_source = text_field(*it, "source");
-    } else {
-      f.scale_up_domain = positive(*it, origin + ": info", k, Dimension::count, 1);
-      f.scale_up_domain_source = text_field(info, "domain_source");
-    }
-    break;
+  try {
+    read_scale_up_domain(info, origin, f);
+  } catch (const InputError& err) {
+    f.scale_up_domain_problem = err.what();
   }
   if (auto it = info.find("caches"); it != info.end() && it->is_array())
     for (const auto& c : *it)

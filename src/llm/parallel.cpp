@@ -17,6 +17,7 @@ LinkFacts link_facts(const MachineFacts& facts, const std::string& link) {
   const InterconnectFacts* entry = facts.interconnect(link);
   if (!entry && !facts.interconnects.empty()) entry = &facts.interconnects.front();
   if (entry) {
+    if (!entry->problem.empty()) throw InputError(entry->problem);
     if (entry->latency) {
       f.latency = entry->latency;
       f.latency_source = entry->latency_source.empty() ? entry->source : entry->latency_source;
@@ -26,6 +27,8 @@ LinkFacts link_facts(const MachineFacts& facts, const std::string& link) {
       f.domain_source = entry->domain_source.empty() ? entry->source : entry->domain_source;
     }
   }
+  if (!f.domain_size && !facts.scale_up_domain_problem.empty())
+    throw InputError(facts.scale_up_domain_problem);
   if (!f.domain_size && facts.scale_up_domain) {
     f.domain_size = facts.scale_up_domain;
     f.domain_source = facts.scale_up_domain_source;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/energy_catalogue.hpp"
+#include "roofline/error.hpp"
 
 using namespace roofline;
 

@@ -690,11 +690,9 @@ TEST(Catalogue, DisagreementsAreRecordedWithBothSources) {
   }
 }
 
-// The checker refuses a value without its source: a link's latency, a disagreement's figure, a
-// list of unverified values that is not a list of names.
 TEST(Catalogue, CheckerRefusesALinkFactTheCommandsCouldNotRead) {
-  // A domain size is read by `roofline llm` (machine_facts); the checker runs the same reader,
-  // so a file it accepts is one every command loads.
+  // A domain size is read by `roofline llm` (machine_facts, link_facts); the checker reports
+  // what the same reader could not read, so a file it accepts is one every command uses.
   roofline::test::TempDir dir;
   nlohmann::json j =
       nlohmann::json::parse(roofline::test::slurp((kCatalogue / "h100-sxm.json").string()));
@@ -709,6 +707,8 @@ TEST(Catalogue, CheckerRefusesALinkFactTheCommandsCouldNotRead) {
   EXPECT_TRUE(catalogue_entry_problems(dir.file("h100-sxm.json")).empty());
 }
 
+// The checker refuses a value without its source: a link's latency, a disagreement's figure, a
+// list of unverified values that is not a list of names.
 TEST(Catalogue, CheckerRefusesValuesWithoutSources) {
   roofline::test::TempDir dir;
   const nlohmann::json h100 =

@@ -101,8 +101,10 @@ TEST(LlmParallel, LinkFactsFromAMachineDocument) {
   EXPECT_EQ(*r.domain_size, 8);
   // A field that is there but wrong is an error naming it.
   doc.info["interconnects"][0]["latency"] = -3;
+  // ... when that link is used; another link still reads.
+  EXPECT_TRUE(link_facts(machine_facts(doc), "PCIe").latency.has_value());
   try {
-    (void)machine_facts(doc);
+    (void)link_facts(machine_facts(doc), "NVLink");
     ADD_FAILURE() << "negative latency accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("latency"), std::string::npos) << e.what();
