@@ -83,7 +83,7 @@ std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
   std::vector<suite::RunResult> results;
   const std::string corename = j.at("blas").value("corename", core);
   for (const auto& rj : j.at("results")) {
-    suite::RunResult r = suite::result_from_json(rj);
+    suite::RunResult r = run_record_from_json(rj);
     r.variant = "OPENBLAS_CORETYPE=" + core;
     r.note = "OpenBLAS core " + corename + " forced with OPENBLAS_CORETYPE=" + core;
     results.push_back(std::move(r));
@@ -219,7 +219,7 @@ void run(const RunArgs& a) {
                           {"results", nlohmann::json::array()}};
     bool ok = true;
     for (const auto& r : results) {
-      out["results"].push_back(suite::result_to_json(r));
+      out["results"].push_back(run_record_to_json(r));
       ok = ok && r.passed;
     }
     emit(out.dump() + "\n");
@@ -263,8 +263,8 @@ void run(const RunArgs& a) {
   if (guard.interrupted()) guard.exit_interrupted(a.output);
 
   const suite::Placement placement = suite::place_runs(results, m.roofs, machine, blas, a.touching);
-  const nlohmann::json j =
-      suite::run_document(placement, m.roofs.name, machine, blas, threads, a.quick);
+  const nlohmann::json j = run_document_to_json(
+      suite::run_document(placement, m.roofs.name, machine, blas, threads, a.quick));
   const std::string json_text = j.dump(2) + "\n";
   if (!a.output.empty()) emit(json_text, a.output);
   if (!a.report.empty()) {

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/documents.hpp"
 #include "roofline/machine_facts.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
@@ -34,13 +35,6 @@ struct MachineDocument {
 /// left out; a link latency or domain size that is there but not a positive number is recorded
 /// as that link's `problem` (the message names the document, the link and the field).
 MachineFacts machine_facts(const MachineDocument& m);
-
-struct PointsDocument {
-  std::vector<Point> points;
-  std::string machine;  ///< optional: name of the machine the points were taken on
-  UnitSystem units;
-  std::string origin;
-};
 
 // ---- Files in and out (src/io/files.cpp; docs/architecture.md "Guarantees") -----------------
 //
@@ -120,6 +114,17 @@ PointsDocument points_from_json(const nlohmann::json& j, const std::string& orig
 nlohmann::json points_to_json(const PointsDocument& p);
 nlohmann::json point_to_json(const Point& p);
 PointsDocument load_points_file(const std::filesystem::path& path);
+
+/// `roofline run`'s document (roofline/documents.hpp) in JSON (docs/schema.md): the points
+/// document of its points, each point with `run` (the run record) and `diagnosis` (or
+/// `diagnosis_unavailable`, and `above_roof_cause` where it sits above its roof), and `run` with
+/// threads, BLAS, caches, the bandwidth-only runs (each with its bandwidth) and the memory
+/// available.
+nlohmann::json run_document_to_json(const RunDocument& d);
+/// A run record in JSON (the entries of `run_document_to_json`, and of `roofline run
+/// --results-only`, the form a child run sends back); from_json reads that form back.
+nlohmann::json run_record_to_json(const RunRecord& r);
+RunRecord run_record_from_json(const nlohmann::json& j);
 
 /// Hardware catalogue (data/hardware): directories searched in order — `extra_dir` when given,
 /// each entry of $ROOFLINE_HW_PATH (colon-separated), the source tree's data/hardware, the

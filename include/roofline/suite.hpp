@@ -13,10 +13,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "roofline/cpu_topology.hpp"
 #include "roofline/diagnosis.hpp"
+#include "roofline/documents.hpp"
 #include "roofline/error.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/point.hpp"
@@ -148,42 +147,8 @@ int blas_thread_count(int wanted, const char* openblas_num_threads, bool tsan_bu
 // ---------------------------------------------------------------------------------------------
 // Running
 
-struct RunResult {
-  std::string kernel;
-  std::string level;  ///< where the working set sits
-  std::string dtype;
-  std::string variant;  ///< e.g. "OPENBLAS_CORETYPE=Prescott"; empty for the default run
-  std::map<std::string, double> params;
-  double working_set_bytes = 0;
-  KernelCount count;
-  std::vector<LevelTraffic> traffic;
-  std::vector<double> times;  ///< seconds per call, one per repetition
-  /// Seconds per call of the third-fastest repetition (the sustained rate, as roofs are
-  /// measured: statistics.hpp); the point's T.
-  double sustained = 0;
-  double median = 0, min = 0, max = 0;
-  double q1 = 0, q3 = 0;              ///< quartiles of the times per call (0 when unknown)
-  bool noisy = false;                 ///< the statistics policy's judgement of the repetitions
-  double seconds_per_repetition = 0;  ///< one timed repetition (≥ engine sample_seconds)
-  int calls_per_repetition = 1;
-  int threads = 1;
-  std::string check = "passed";  ///< "passed" or what was wrong
-  bool passed = true;
-  std::string precision;
-  std::string note;
-
-  /// Robust relative spread of the repetitions: interquartile range / median (statistics.hpp);
-  /// (max − min) / median for results without quartiles.
-  double spread() const {
-    if (!(median > 0)) return 0;
-    return q3 > 0 ? (q3 - q1) / median : (max - min) / median;
-  }
-  /// The point: W per call, Q per level, T = sustained seconds per call.
-  Point to_point() const;
-};
-
-nlohmann::json result_to_json(const RunResult& r);
-RunResult result_from_json(const nlohmann::json& j);
+/// One timed run (roofline/documents.hpp).
+using RunResult = RunRecord;
 
 struct RunOptions {
   std::vector<std::string> kernels;  ///< suite names (resolve_kernels); empty = all
@@ -255,9 +220,10 @@ struct Placement {
 Placement place_runs(const std::vector<RunResult>& results, const RoofSet& roofs,
                      const Machine& machine, const BlasInfo& blas, double touching);
 
-/// The run's points document (docs/schema.md): the placed points, each with its run and its
-/// diagnosis (or why none), and `run` with threads, BLAS, caches and the bandwidth-only runs.
-nlohmann::json run_document(const Placement& p, const std::string& machine_name,
-                            const Machine& machine, const BlasInfo& blas, int threads, bool quick);
+/// The run's document (docs/schema.md; its JSON: io's run_document_to_json): the placed points,
+/// each with its run and its diagnosis (or why none), and how the runs were made — threads,
+/// BLAS, caches, the bandwidth-only runs.
+RunDocument run_document(const Placement& p, const std::string& machine_name,
+                         const Machine& machine, const BlasInfo& blas, int threads, bool quick);
 
 }  // namespace roofline::suite

@@ -141,3 +141,78 @@ TEST(Files, AtomicWriteReplacesWholeFileAndLeavesNoTemporary) {
   fs::remove_all(dir);
 }
 }  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+
+RunRecord triad_record() {
+  RunRecord r;
+  r.kernel = "triad-fp64";
+  r.level = "DRAM";
+  r.dtype = "fp64";
+  r.count.work = Work(2e6);
+  r.count.traffic = Bytes(24e6);
+  r.traffic = {{"DRAM", Bytes(24e6)}};
+  r.times = {2e-3, 1e-3, 3e-3};
+  r.sustained = 2e-3;
+  r.median = 2e-3;
+  r.min = 1e-3;
+  r.max = 3e-3;
+  r.precision = "fp64";
+  return r;
+}
+
+// The run document is a points document (its points read back as points) whose points carry
+// their run and diagnosis or why none, and whose `run` says how the runs were made.
+TEST(Documents, RunDocumentIsAPointsDocumentWithItsRuns) {
+  RunDocument d;
+  d.machine = "m";
+  const RunRecord r = triad_record();
+  RunDocumentPoint judged{r.to_point(), r, Diagnosis{}, "", "clock above base"};
+  judged.diagnosis->attainment = 0.5;
+  d.points.push_back(judged);
+  d.points.push_back({r.to_point(), r, std::nullopt, "no roof for L1", ""});
+  d.threads = 2;
+  d.quick = true;
+  d.blas = {"Zen", "OpenBLAS 0.3.21", "SkylakeX", true, {{"OPENBLAS_CORETYPE", "Zen"}}};
+  d.caches = {{1, 32768, 1, 32768, 0, ""}, {3, 32e6, 8, 4e6, 64e6, "bounded by cpuid"}};
+  RunRecord copy = r;
+  copy.kernel = "copy-fp64";
+  copy.count.work = Work(0);
+  d.bandwidth_only = {copy};
+  d.mem_available_bytes = 8e9;
+
+  const json j = run_document_to_json(d);
+  const PointsDocument back = points_from_json(j, "run.json");
+  ASSERT_EQ(back.points.size(), 2u);
+  EXPECT_EQ(back.machine, "m");
+  EXPECT_EQ(back.points[0].name, "triad-fp64 @DRAM");
+  EXPECT_DOUBLE_EQ(back.points[0].time.value, 2e-3);
+  EXPECT_DOUBLE_EQ(j["points"][0]["diagnosis"]["attainment"].get<double>(), 0.5);
+  EXPECT_EQ(j["points"][0]["above_roof_cause"], "clock above base");
+  EXPECT_FALSE(j["points"][0].contains("diagnosis_unavailable"));
+  EXPECT_EQ(j["points"][1]["diagnosis_unavailable"], "no roof for L1");
+  EXPECT_FALSE(j["points"][1].contains("diagnosis"));
+  EXPECT_FALSE(j["points"][1].contains("above_roof_cause"));
+  EXPECT_EQ(j["points"][1]["run"]["kernel"], "triad-fp64");
+  // Robust spread: no quartiles, so (max − min) / median = (3 − 1) / 2.
+  EXPECT_DOUBLE_EQ(j["points"][1]["run"]["spread"].get<double>(), 1.0);
+
+  const json& run = j.at("run");
+  EXPECT_EQ(run["threads"], 2);
+  EXPECT_EQ(run["quick"], true);
+  EXPECT_EQ(run["blas"]["corename"], "Zen");
+  EXPECT_EQ(run["blas"]["generic"], true);
+  EXPECT_EQ(run["blas"]["environment"]["OPENBLAS_CORETYPE"], "Zen");
+  ASSERT_EQ(run["caches"].size(), 2u);
+  EXPECT_EQ(run["caches"][0]["level"], "L1");
+  EXPECT_FALSE(run["caches"][0].contains("note"));  // believed: no reported size, no note
+  EXPECT_EQ(run["caches"][1]["level"], "L3");
+  EXPECT_DOUBLE_EQ(run["caches"][1]["size_per_core"].get<double>(), 4e6);
+  EXPECT_DOUBLE_EQ(run["caches"][1]["reported_size"].get<double>(), 64e6);
+  ASSERT_EQ(run["bandwidth_only"].size(), 1u);
+  // A bandwidth-only run's bandwidth: compulsory traffic / sustained time = 24 MB / 2 ms.
+  EXPECT_DOUBLE_EQ(run["bandwidth_only"][0]["bandwidth"].get<double>(), 12e9);
+  EXPECT_DOUBLE_EQ(run["mem_available"].get<double>(), 8e9);
+}
+
+}  // namespace ROOFLINE_UNITY_ID

@@ -293,7 +293,7 @@ TEST(SuiteRunner, ResultsRoundTripThroughJson) {
   r.max = 0.12;
   r.threads = 2;
   r.precision = "fp64";
-  const RunResult back = result_from_json(result_to_json(r));
+  const RunResult back = run_record_from_json(run_record_to_json(r));
   EXPECT_EQ(back.kernel, r.kernel);
   EXPECT_DOUBLE_EQ(back.count.work.value, r.count.work.value);
   ASSERT_EQ(back.traffic.size(), 2u);

@@ -2,8 +2,6 @@
 // write-allocate triad point, the causes of a point above its roof, and the run's document.
 #include <algorithm>
 
-#include "roofline/io.hpp"
-#include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/suite.hpp"
 
@@ -107,52 +105,21 @@ Placement place_runs(const std::vector<RunResult>& results, const RoofSet& roofs
   return out;
 }
 
-nlohmann::json run_document(const Placement& p, const std::string& machine_name,
-                            const Machine& machine, const BlasInfo& blas, int threads, bool quick) {
-  PointsDocument doc;
-  doc.machine = machine_name;
-  for (const auto& pl : p.placed) doc.points.push_back(pl.point);
-  nlohmann::json j = points_to_json(doc);
-  for (size_t i = 0; i < p.placed.size(); ++i) {
-    const auto& pl = p.placed[i];
-    auto& pj = j["points"][i];
-    pj["run"] = result_to_json(pl.result);
-    if (pl.diagnosis)
-      pj["diagnosis"] = diagnosis_to_json(*pl.diagnosis);
-    else
-      pj["diagnosis_unavailable"] = pl.why_not;
-    if (!pl.above_cause.empty()) pj["above_roof_cause"] = pl.above_cause;
-  }
-  j["run"] = {{"threads", threads},
-              {"quick", quick},
-              {"blas",
-               {{"corename", blas.corename},
-                {"config", blas.config},
-                {"best_core", blas.best_core},
-                {"generic", blas.generic},
-                {"environment", blas.environment}}}};
-  nlohmann::json cj = nlohmann::json::array();
-  for (const auto& c : machine.topology.caches) {
-    nlohmann::json e = {{"level", "L" + std::to_string(c.level)},
-                        {"size", c.size_bytes},
-                        {"cores_sharing", c.cores_sharing},
-                        {"size_per_core", c.per_core_bytes()}};
-    if (!c.note.empty()) {
-      e["reported_size"] = c.reported_bytes;
-      e["note"] = c.note;
-    }
-    cj.push_back(e);
-  }
-  j["run"]["caches"] = cj;
-  nlohmann::json bw = nlohmann::json::array();
-  for (const auto& r : p.bandwidth_only) {
-    auto rj = result_to_json(r);
-    rj["bandwidth"] = r.count.traffic.value / r.sustained;
-    bw.push_back(rj);
-  }
-  j["run"]["bandwidth_only"] = bw;
-  j["run"]["mem_available"] = machine.mem_available_bytes;
-  return j;
+RunDocument run_document(const Placement& p, const std::string& machine_name,
+                         const Machine& machine, const BlasInfo& blas, int threads, bool quick) {
+  RunDocument d;
+  d.machine = machine_name;
+  for (const auto& pl : p.placed)
+    d.points.push_back({pl.point, pl.result, pl.diagnosis, pl.why_not, pl.above_cause});
+  d.threads = threads;
+  d.quick = quick;
+  d.blas = {blas.corename, blas.config, blas.best_core, blas.generic, blas.environment};
+  for (const auto& c : machine.topology.caches)
+    d.caches.push_back(
+        {c.level, c.size_bytes, c.cores_sharing, c.per_core_bytes(), c.reported_bytes, c.note});
+  d.bandwidth_only = p.bandwidth_only;
+  d.mem_available_bytes = machine.mem_available_bytes;
+  return d;
 }
 
 }  // namespace roofline::suite

@@ -1,0 +1,101 @@
+#pragma once
+// The documents the tool reads and writes, as types (docs/schema.md): a points document and the
+// document of `roofline run` (its points, each with the run that timed it, and how the runs were
+// made). Pure data: io holds their JSON forms (io.hpp), the commands fill and read these structs.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/diagnosis.hpp"
+#include "roofline/kernels.hpp"
+#include "roofline/point.hpp"
+#include "roofline/units.hpp"
+
+namespace roofline {
+
+/// A points document (schema "roofline.points").
+struct PointsDocument {
+  std::vector<Point> points;
+  std::string machine;  ///< optional: name of the machine the points were taken on
+  UnitSystem units;
+  std::string origin;
+};
+
+/// One timed run of a suite kernel (`roofline run`, docs/run.md): W and compulsory Q from the
+/// kernel catalogue, T measured over repetitions, the result checked.
+struct RunRecord {
+  std::string kernel;
+  std::string level;  ///< where the working set sits
+  std::string dtype;
+  std::string variant;  ///< e.g. "OPENBLAS_CORETYPE=Prescott"; empty for the default run
+  std::map<std::string, double> params;
+  double working_set_bytes = 0;
+  KernelCount count;
+  std::vector<LevelTraffic> traffic;
+  std::vector<double> times;  ///< seconds per call, one per repetition
+  /// Seconds per call of the third-fastest repetition (the sustained rate, as roofs are
+  /// measured: statistics.hpp); the point's T.
+  double sustained = 0;
+  double median = 0, min = 0, max = 0;
+  double q1 = 0, q3 = 0;              ///< quartiles of the times per call (0 when unknown)
+  bool noisy = false;                 ///< the statistics policy's judgement of the repetitions
+  double seconds_per_repetition = 0;  ///< one timed repetition (≥ engine sample_seconds)
+  int calls_per_repetition = 1;
+  int threads = 1;
+  std::string check = "passed";  ///< "passed" or what was wrong
+  bool passed = true;
+  std::string precision;
+  std::string note;
+
+  /// Robust relative spread of the repetitions: interquartile range / median (statistics.hpp);
+  /// (max − min) / median for results without quartiles.
+  double spread() const {
+    if (!(median > 0)) return 0;
+    return q3 > 0 ? (q3 - q1) / median : (max - min) / median;
+  }
+  /// The point: W per call, Q per level, T = sustained seconds per call.
+  Point to_point() const;
+};
+
+/// A placed run: its point on the machine's roofs, the run, and the diagnosis or why none.
+struct RunDocumentPoint {
+  Point point;
+  RunRecord run;
+  std::optional<Diagnosis> diagnosis;
+  std::string diagnosis_unavailable;  ///< no diagnosis: why
+  std::string above_roof_cause;       ///< attainment above 1: why the point can sit above
+};
+
+/// A data cache as the run sized its working sets for it.
+struct RunCache {
+  int level = 1;
+  double size_bytes = 0;
+  int cores_sharing = 1;
+  double size_per_core_bytes = 0;
+  double reported_bytes = 0;  ///< the size the system reported, when `note` says why it differs
+  std::string note;
+};
+
+/// The OpenBLAS library the BLAS kernels ran on.
+struct RunBlas {
+  std::string corename;
+  std::string config;
+  std::string best_core;
+  bool generic = false;
+  std::map<std::string, std::string> environment;
+};
+
+/// The document of `roofline run` (schema "roofline.points" with `run`, docs/schema.md).
+struct RunDocument {
+  std::string machine;
+  std::vector<RunDocumentPoint> points;
+  int threads = 1;
+  bool quick = false;
+  RunBlas blas;
+  std::vector<RunCache> caches;
+  std::vector<RunRecord> bandwidth_only;  ///< runs with W = 0 (copy): a bandwidth, no point
+  double mem_available_bytes = 0;
+};
+
+}  // namespace roofline
