@@ -5,7 +5,10 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "probe/marker/marker_internal.hpp"
 #include "roofline/error.hpp"
@@ -195,19 +198,48 @@ double CallgrindProfile::event(const std::vector<double>& costs, const std::stri
   return 0;
 }
 
-CallgrindProfile parse_callgrind(const std::string& text, const std::string& origin) {
-  CallgrindProfile p;
-  std::istringstream in(text);
-  std::string line;
-  size_t positions = 1;  // "positions: line" is the default
-  std::map<std::string, std::string> fn_names;
-  std::string current;
-  bool in_function = false, skip_next_cost = false, header_seen = false;
-  std::vector<double>* costs = nullptr;
-  size_t number = 0;
-  // Name compression: "fn=(12) name" defines id 12, "fn=(12)" refers to it; fn and cfn share
-  // one table.
-  auto name_of = [&](const std::string& value) -> std::string {
+namespace {
+
+/// Reads a callgrind profile line by line (format 1: the header's `events:` and `positions:`,
+/// `fn=` blocks of cost lines, `calls=` lines whose next cost is inclusive, not self).
+class CallgrindReader {
+ public:
+  explicit CallgrindReader(const std::string& origin) : origin_(origin) {}
+
+  void line(std::string line) {
+    ++number_;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') return;
+    const char c0 = line[0];
+    if (std::isdigit(static_cast<unsigned char>(c0)) || c0 == '+' || c0 == '-' || c0 == '*')
+      return cost_line(line);
+    const auto colon = line.find(':');
+    const auto eq = line.find('=');
+    if (eq != std::string::npos && (colon == std::string::npos || eq < colon))
+      return assignment(line.substr(0, eq), line.substr(eq + 1));
+    if (colon != std::string::npos)
+      return header(line.substr(0, colon), trim(line.substr(colon + 1)));
+    throw InputError(at() + ": not a callgrind line: '" + line.substr(0, 60) + "'");
+  }
+
+  /// The profile: every function's self costs, one per event, and their totals.
+  CallgrindProfile finish() {
+    if (!header_seen_ || p_.events.empty())
+      throw InputError(origin_ + ": not a callgrind profile (no events: line)");
+    p_.totals.assign(p_.events.size(), 0);
+    for (auto& [name, v] : p_.functions) {
+      v.resize(p_.events.size());
+      for (size_t i = 0; i < v.size(); ++i) p_.totals[i] += v[i];
+    }
+    return std::move(p_);
+  }
+
+ private:
+  std::string at() const { return origin_ + ":" + std::to_string(number_); }
+
+  /// Name compression: "fn=(12) name" defines id 12, "fn=(12)" refers to it; fn and cfn share
+  /// one table.
+  std::string name_of(const std::string& value) {
     std::string v = trim(value);
     const auto close = v.find(')');
     // "(12)" is a compression id; "(below main)" is a name.
@@ -217,114 +249,113 @@ CallgrindProfile parse_callgrind(const std::string& text, const std::string& ori
       const std::string id = v.substr(0, close + 1);
       std::string rest = trim(v.substr(close + 1));
       if (rest.empty()) {
-        const auto it = fn_names.find(id);
-        if (it == fn_names.end())
-          throw InputError(origin + ":" + std::to_string(number) + ": name " + id +
-                           " used before it is defined");
+        const auto it = fn_names_.find(id);
+        if (it == fn_names_.end())
+          throw InputError(at() + ": name " + id + " used before it is defined");
         return it->second;
       }
-      fn_names[id] = rest;
+      fn_names_[id] = rest;
       return rest;
     }
     return v;
-  };
-  while (std::getline(in, line)) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    const char c0 = line[0];
-    if (std::isdigit(static_cast<unsigned char>(c0)) || c0 == '+' || c0 == '-' || c0 == '*') {
-      if (skip_next_cost) {  // the inclusive cost of the call just named: not self cost
-        skip_next_cost = false;
-        continue;
-      }
-      if (!in_function) continue;  // costs before any fn= (none are written so)
-      std::istringstream ls(line);
-      std::string tok;
-      size_t k = 0, e = 0;
-      while (ls >> tok) {
-        if (k++ < positions) continue;
-        if (e >= p.events.size())
-          throw InputError(origin + ":" + std::to_string(number) + ": more costs than events");
-        double v = 0;
-        try {
-          size_t pos = 0;
-          v = static_cast<double>(std::stoull(tok, &pos, 10));
-          if (pos != tok.size()) throw std::invalid_argument(tok);
-        } catch (const std::exception&) {
-          throw InputError(origin + ":" + std::to_string(number) + ": cost '" + tok +
-                           "' is not a count");
-        }
-        if (costs->size() < p.events.size()) costs->resize(p.events.size());
-        (*costs)[e++] += v;
-      }
-      continue;
-    }
-    const auto colon = line.find(':');
-    const auto eq = line.find('=');
-    if (eq != std::string::npos && (colon == std::string::npos || eq < colon)) {
-      const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
-      if (key == "fn") {
-        current = name_of(value);
-        // Recursion levels (--separate-recs) appear as name'2, name'3: one function.
-        const auto tick = current.rfind('\'');
-        if (tick != std::string::npos && tick + 1 < current.size() &&
-            std::all_of(current.begin() + static_cast<long>(tick) + 1, current.end(),
-                        [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
-          current.resize(tick);
-        costs = &p.functions[current];
-        in_function = true;
-      } else if (key == "cfn") {
-        name_of(value);  // defines a compressed name
-      } else if (key == "calls") {
-        skip_next_cost = true;
-      }
-      continue;  // ob, fl, fi, fe, cob, cfi, cfl, jump, jcnd: not needed for self costs
-    }
-    if (colon != std::string::npos) {
-      const std::string key = line.substr(0, colon), value = trim(line.substr(colon + 1));
-      if (key == "version") {
-        header_seen = true;
-        if (value != "1" && value != "0x1")
-          throw InputError(origin + ": version " + value + ": only callgrind format 1 is read");
-      } else if (key == "events") {
-        header_seen = true;
-        std::istringstream es(value);
-        std::string ev;
-        p.events.clear();
-        while (es >> ev) p.events.push_back(ev);
-      } else if (key == "positions") {
-        std::istringstream ps(value);
-        std::string x;
-        positions = 0;
-        while (ps >> x) ++positions;
-      } else if (key == "cmd") {
-        p.command = value;
-      } else if (key == "pid" || key == "part") {
-        try {
-          (key == "pid" ? p.pid : p.part) = std::stol(value);
-        } catch (const std::exception&) {
-          throw InputError(origin + ":" + std::to_string(number) + ": " + key + " '" +
-                           value.substr(0, 40) + "' is not a number");
-        }
-      } else if (key == "desc" && value.rfind("Trigger:", 0) == 0) {
-        p.trigger = trim(value.substr(8));
-      } else if (key == "desc" && value.find("cache:") != std::string::npos) {
-        p.caches.push_back(value);
-      }
-      continue;
-    }
-    throw InputError(origin + ":" + std::to_string(number) + ": not a callgrind line: '" +
-                     line.substr(0, 60) + "'");
   }
-  if (!header_seen || p.events.empty())
-    throw InputError(origin + ": not a callgrind profile (no events: line)");
-  p.totals.assign(p.events.size(), 0);
-  for (auto& [name, v] : p.functions) {
-    v.resize(p.events.size());
-    for (size_t i = 0; i < v.size(); ++i) p.totals[i] += v[i];
+
+  /// A cost line: `positions` position columns, then one count per event, added to the
+  /// current function's self costs.
+  void cost_line(const std::string& line) {
+    if (skip_next_cost_) {  // the inclusive cost of the call just named: not self cost
+      skip_next_cost_ = false;
+      return;
+    }
+    if (!costs_) return;  // costs before any fn= (none are written so)
+    std::istringstream ls(line);
+    std::string tok;
+    size_t k = 0, e = 0;
+    while (ls >> tok) {
+      if (k++ < positions_) continue;
+      if (e >= p_.events.size()) throw InputError(at() + ": more costs than events");
+      double v = 0;
+      try {
+        size_t pos = 0;
+        v = static_cast<double>(std::stoull(tok, &pos, 10));
+        if (pos != tok.size()) throw std::invalid_argument(tok);
+      } catch (const std::exception&) {
+        throw InputError(at() + ": cost '" + tok + "' is not a count");
+      }
+      if (costs_->size() < p_.events.size()) costs_->resize(p_.events.size());
+      (*costs_)[e++] += v;
+    }
   }
-  return p;
+
+  /// `key=value`: fn= starts a function's costs, cfn= may define a compressed name, calls= makes
+  /// the next cost line inclusive. ob, fl, fi, fe, cob, cfi, cfl, jump, jcnd: not needed for self
+  /// costs.
+  void assignment(const std::string& key, const std::string& value) {
+    if (key == "fn") {
+      std::string current = name_of(value);
+      // Recursion levels (--separate-recs) appear as name'2, name'3: one function.
+      const auto tick = current.rfind('\'');
+      if (tick != std::string::npos && tick + 1 < current.size() &&
+          std::all_of(current.begin() + static_cast<long>(tick) + 1, current.end(),
+                      [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+        current.resize(tick);
+      costs_ = &p_.functions[current];
+    } else if (key == "cfn") {
+      name_of(value);  // defines a compressed name
+    } else if (key == "calls") {
+      skip_next_cost_ = true;
+    }
+  }
+
+  /// `key: value`: the header (version, events, positions, cmd, pid, part, desc).
+  void header(const std::string& key, const std::string& value) {
+    if (key == "version") {
+      header_seen_ = true;
+      if (value != "1" && value != "0x1")
+        throw InputError(origin_ + ": version " + value + ": only callgrind format 1 is read");
+    } else if (key == "events") {
+      header_seen_ = true;
+      std::istringstream es(value);
+      std::string ev;
+      p_.events.clear();
+      while (es >> ev) p_.events.push_back(ev);
+    } else if (key == "positions") {
+      std::istringstream ps(value);
+      std::string x;
+      positions_ = 0;
+      while (ps >> x) ++positions_;
+    } else if (key == "cmd") {
+      p_.command = value;
+    } else if (key == "pid" || key == "part") {
+      try {
+        (key == "pid" ? p_.pid : p_.part) = std::stol(value);
+      } catch (const std::exception&) {
+        throw InputError(at() + ": " + key + " '" + value.substr(0, 40) + "' is not a number");
+      }
+    } else if (key == "desc" && value.rfind("Trigger:", 0) == 0) {
+      p_.trigger = trim(value.substr(8));
+    } else if (key == "desc" && value.find("cache:") != std::string::npos) {
+      p_.caches.push_back(value);
+    }
+  }
+
+  std::string origin_;
+  CallgrindProfile p_;
+  size_t number_ = 0;
+  size_t positions_ = 1;  // "positions: line" is the default
+  std::map<std::string, std::string> fn_names_;
+  std::vector<double>* costs_ = nullptr;  ///< the current function's self costs
+  bool skip_next_cost_ = false, header_seen_ = false;
+};
+
+}  // namespace
+
+CallgrindProfile parse_callgrind(const std::string& text, const std::string& origin) {
+  CallgrindReader reader(origin);
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) reader.line(std::move(line));
+  return reader.finish();
 }
 
 namespace {

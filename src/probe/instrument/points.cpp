@@ -87,15 +87,9 @@ std::string region_q_problem(const InstrumentedRun& r, const counters::RegionRes
   return r.simulations.empty() ? "no simulation" : "the simulation gave no profile";
 }
 
-}  // namespace
-
-InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::string& program_name) {
-  InstrumentedPoints out;
-  const std::string sim = sim_description(r);
-  std::uint64_t all_samples = 0;
-  for (const auto& s : r.samples) all_samples += s.total;
-
-  // The whole program.
+/// Every function's operation counts merged by kind, precision, width and masking: the whole
+/// program's.
+std::vector<OpCount> program_ops(const InstrumentedRun& r) {
   std::vector<OpCount> all_ops;
   for (const auto& f : r.counts.functions)
     for (const auto& o : f.ops) {
@@ -108,30 +102,41 @@ InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::stri
       else
         it->count += o.count;
     }
-  {
-    Point p;
-    p.name = program_name;
-    p.work = Work(total(all_ops));
-    p.time = Seconds(r.native.wall_seconds);
-    p.traffic = traffic_for(r, Scope::whole);
-    p.precision = dominant_precision(all_ops);
-    p.source = "instrumented";
-    p.note = "W counted by instrumentation; Q simulated" + (sim.empty() ? "" : " (" + sim + ")") +
-             "; T the native run's wall clock";
-    if (p.work.value > 0 && !p.traffic.empty() && p.time.value > 0)
-      out.points.push_back(p), out.origins.push_back({"instrumented", "simulated", "measured"});
-    else
-      out.notes.push_back("no point for the whole program: " +
-                          std::string(!(p.work.value > 0) ? "no counted W"
-                                      : p.traffic.empty() ? "no simulated Q"
-                                                          : "no time") +
-                          (r.counts.processes == 0
-                               ? " (the program wrote no counts: was it built with the "
-                                 "flopcount plugin and run to a normal exit?)"
-                               : ""));
-  }
+  return all_ops;
+}
 
-  // Functions: names shortened unless two functions would share one.
+/// The whole program's point: W counted, Q simulated, T the native run's wall clock; else a note
+/// saying what is missing.
+void add_program_point(const InstrumentedRun& r, const std::string& program_name,
+                       const std::string& sim, InstrumentedPoints& out) {
+  const std::vector<OpCount> all_ops = program_ops(r);
+  Point p;
+  p.name = program_name;
+  p.work = Work(total(all_ops));
+  p.time = Seconds(r.native.wall_seconds);
+  p.traffic = traffic_for(r, Scope::whole);
+  p.precision = dominant_precision(all_ops);
+  p.source = "instrumented";
+  p.note = "W counted by instrumentation; Q simulated" + (sim.empty() ? "" : " (" + sim + ")") +
+           "; T the native run's wall clock";
+  if (p.work.value > 0 && !p.traffic.empty() && p.time.value > 0)
+    out.points.push_back(p), out.origins.push_back({"instrumented", "simulated", "measured"});
+  else
+    out.notes.push_back("no point for the whole program: " +
+                        std::string(!(p.work.value > 0) ? "no counted W"
+                                    : p.traffic.empty() ? "no simulated Q"
+                                                        : "no time") +
+                        (r.counts.processes == 0
+                             ? " (the program wrote no counts: was it built with the "
+                               "flopcount plugin and run to a normal exit?)"
+                             : ""));
+}
+
+/// A point per counted function (W counted, Q simulated, T sampled), names shortened unless two
+/// functions would share one; notes for skipped functions, uncounted operations, missing Q or T.
+void add_function_points(const InstrumentedRun& r, InstrumentedPoints& out) {
+  std::uint64_t all_samples = 0;
+  for (const auto& s : r.samples) all_samples += s.total;
   std::map<std::string, int> short_uses;
   for (const auto& f : r.counts.functions) ++short_uses[short_kernel_name(demangle(f.name))];
   for (const auto& f : r.counts.functions) {
@@ -179,10 +184,12 @@ InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::stri
     out.points.push_back(p);
     out.origins.push_back({"instrumented", "simulated", "sampled"});
   }
+}
 
-  // Marker regions: counted W (declared W where nothing was counted), the marker timer's T, and
-  // Q simulated over the parts of the run the region was open for (the marker runtime dumps the
-  // simulator's counts at each boundary) where the simulator saw every pass, else declared Q.
+/// Marker regions: counted W (declared W where nothing was counted), the marker timer's T, and
+/// Q simulated over the parts of the run the region was open for (the marker runtime dumps the
+/// simulator's counts at each boundary) where the simulator saw every pass, else declared Q.
+void add_region_points(const InstrumentedRun& r, const std::string& sim, InstrumentedPoints& out) {
   for (const auto& reg : r.regions) {
     const auto c = std::find_if(r.counts.regions.begin(), r.counts.regions.end(),
                                 [&](const RegionCount& x) { return x.name == reg.name; });
@@ -227,6 +234,16 @@ InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::stri
     out.origins.push_back({counted > 0 ? "instrumented" : "declared",
                            simulated.empty() ? "declared" : "simulated", "marker"});
   }
+}
+
+}  // namespace
+
+InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::string& program_name) {
+  InstrumentedPoints out;
+  const std::string sim = sim_description(r);
+  add_program_point(r, program_name, sim, out);
+  add_function_points(r, out);
+  add_region_points(r, sim, out);
   return out;
 }
 

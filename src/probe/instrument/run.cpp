@@ -8,7 +8,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "roofline/error.hpp"
 #include "roofline/instrument.hpp"
@@ -98,16 +101,10 @@ std::string valgrind_problem(const fs::path& dir) {
   return "";
 }
 
-}  // namespace
-
-InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
-                                 const InstrumentOptions& opt) {
-  InstrumentedRun r;
-  const fs::path work = opt.work_dir;
-  for (const char* d : {"time", "count", "markers", "sim"}) fs::create_directories(work / d);
-
-  // 1. Native: T of the program, per-function samples, marker regions' timers; hardware
-  //    counters too where the machine has them (compared in the output, not used).
+/// 1. Native: T of the program, per-function samples, marker regions' timers; hardware counters
+///    too where the machine has them (compared in the output, not used).
+void run_native(const std::vector<std::string>& argv, const InstrumentOptions& opt,
+                const fs::path& work, InstrumentedRun& r) {
   {
     ScopedEnv env{{"ROOFLINE_FLOPCOUNT", std::string("time")},
                   {"ROOFLINE_FLOPCOUNT_DIR", (work / "time").string()}};
@@ -119,13 +116,13 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
   }
   r.regions = counters::read_marker_results(work / "markers");
   r.samples = read_sample_results(work / "time");
-  if (r.native.exit_status != 0) {
-    r.messages.push_back("the program exited with status " + std::to_string(r.native.exit_status) +
-                         ": it was not run again to count and simulate");
-    return r;
-  }
+}
+
+/// The native run's samples attributed to the functions of the objects they fell in (their ELF
+/// symbols), summed over processes, the most sampled first.
+std::vector<FunctionTime> sampled_function_times(const std::vector<SampleResult>& samples) {
   std::map<std::string, std::vector<Symbol>> symbols;
-  for (const auto& s : r.samples)
+  for (const auto& s : samples)
     for (const auto& o : s.objects) {
       if (symbols.count(o.path) || o.path.empty()) continue;
       try {
@@ -134,12 +131,13 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
         symbols[o.path] = {};
       }
     }
-  for (const auto& s : r.samples) {
+  std::vector<FunctionTime> times;
+  for (const auto& s : samples) {
     for (const auto& t : attribute_samples(s, symbols)) {
-      auto it = std::find_if(r.times.begin(), r.times.end(),
+      auto it = std::find_if(times.begin(), times.end(),
                              [&](const FunctionTime& x) { return x.name == t.name; });
-      if (it == r.times.end()) {
-        r.times.push_back(t);
+      if (it == times.end()) {
+        times.push_back(t);
       } else {  // processes one after another: their times add
         it->samples += t.samples;
         it->cpu_seconds += t.cpu_seconds;
@@ -147,10 +145,14 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
       }
     }
   }
-  std::sort(r.times.begin(), r.times.end(),
+  std::sort(times.begin(), times.end(),
             [](const FunctionTime& a, const FunctionTime& b) { return a.samples > b.samples; });
+  return times;
+}
 
-  // 2. Counting: the counted clones run; the program's output is kept in a file.
+/// 2. Counting: the counted clones run; the program's output is kept in a file.
+void run_counting(const std::vector<std::string>& argv, const InstrumentOptions& opt,
+                  const fs::path& work, InstrumentedRun& r) {
   {
     ScopedEnv env{{"ROOFLINE_FLOPCOUNT", std::string("count")},
                   {"ROOFLINE_FLOPCOUNT_DIR", (work / "count").string()}};
@@ -165,6 +167,95 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
     r.messages.push_back("the counting run exited with status " +
                          std::to_string(r.counting.exit_status) +
                          " (its output: " + (work / "count" / "output.txt").string() + ")");
+}
+
+/// Valgrind's command line: callgrind simulating `sim`'s caches, writing its profiles and logs
+/// into `dir`, following child processes.
+std::vector<std::string> callgrind_command(const std::vector<std::string>& argv,
+                                           const std::string& valgrind, const SimulationRun& sim,
+                                           const fs::path& dir) {
+  std::vector<std::string> args = {valgrind,
+                                   "--tool=callgrind",
+                                   "--cache-sim=yes",
+                                   "--simulate-wb=yes",
+                                   "--I1=" + geometry_arg(sim.i1),
+                                   "--D1=" + geometry_arg(sim.d1),
+                                   "--LL=" + geometry_arg(sim.ll),
+                                   "--demangle=no",
+                                   "--compress-strings=no",
+                                   "--compress-pos=no",
+                                   "--dump-instr=no",
+                                   "--trace-children=yes",
+                                   "--callgrind-out-file=" + (dir / "callgrind.out.%p").string(),
+                                   "--log-file=" + (dir / "valgrind.%p.log").string(),
+                                   "--"};
+  args.insert(args.end(), argv.begin(), argv.end());
+  return args;
+}
+
+/// One simulation with outer level `li` as the simulated last level. False when the simulator
+/// could not be started (the run's `problem` says so, and no further level is tried).
+bool simulate_cache_level(const std::vector<std::string>& argv, const InstrumentOptions& opt,
+                          const fs::path& work, size_t li, SimulationRun& sim) {
+  sim.i1 = valgrind_geometry(opt.caches.i1);
+  sim.d1 = valgrind_geometry(opt.caches.d1);
+  sim.ll = valgrind_geometry(opt.caches.outer[li]);
+  sim.ll_level = opt.caches.outer[li].level;
+  sim.fills_from = li + 1 < opt.caches.outer.size() ? opt.caches.outer[li + 1].level : "DRAM";
+  const fs::path dir = work / "sim" / sim.ll_level;
+  fs::create_directories(dir / "markers");
+  const std::vector<std::string> args = callgrind_command(argv, opt.valgrind, sim, dir);
+  try {
+    // Markers on, and dumping the simulator's counts at every region boundary, so each
+    // region gets the traffic of the time it was open (read_callgrind_dir).
+    ScopedEnv env{{"ROOFLINE_FLOPCOUNT", std::nullopt},
+                  {"ROOFLINE_FLOPCOUNT_DIR", std::nullopt},
+                  {"ROOFLINE_MARKER_SIM", std::string("1")}};
+    ScopedRedirect out(dir / "output.txt");
+    counters::RunOptions o;
+    o.hardware = false;
+    o.sysfs_root = opt.sysfs_root;
+    o.marker_dir = dir / "markers";
+    const counters::RunResult run = counters::run_counted(args, o);
+    sim.exit_status = run.exit_status;
+    sim.wall_seconds = run.wall_seconds;
+  } catch (const counters::ExecError& e) {
+    sim.problem = "the cache simulator could not be started (" + std::string(e.what()) +
+                  "): install Debian's valgrind";
+    return false;
+  }
+  try {
+    sim.profile = read_callgrind_dir(dir, "callgrind.out.");
+  } catch (const InputError& e) {
+    sim.problem = e.what();
+  }
+  if (sim.profile.events.empty()) {
+    const std::string why = valgrind_problem(dir);
+    sim.problem = !why.empty() ? why
+                  : sim.problem.empty()
+                      ? "callgrind wrote no profile (exit status " +
+                            std::to_string(sim.exit_status) + "; see " + dir.string() + ")"
+                      : sim.problem;
+  }
+  return true;
+}
+
+}  // namespace
+
+InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
+                                 const InstrumentOptions& opt) {
+  InstrumentedRun r;
+  const fs::path work = opt.work_dir;
+  for (const char* d : {"time", "count", "markers", "sim"}) fs::create_directories(work / d);
+
+  run_native(argv, opt, work, r);
+  if (r.native.exit_status != 0) {
+    r.messages.push_back("the program exited with status " + std::to_string(r.native.exit_status) +
+                         ": it was not run again to count and simulate");
+    return r;
+  }
+  r.times = sampled_function_times(r.samples);
+  run_counting(argv, opt, work, r);
 
   // 3. Simulation: callgrind with this machine's L1 and last level (Q(L2), Q(DRAM)); with more
   //    levels, once more with each middle level as the simulated last level (Q(L3) ...).
@@ -174,63 +265,9 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
     for (size_t i = 0; i + 1 < opt.caches.outer.size(); ++i) last_levels.push_back(i);
   for (size_t li : last_levels) {
     SimulationRun sim;
-    sim.i1 = valgrind_geometry(opt.caches.i1);
-    sim.d1 = valgrind_geometry(opt.caches.d1);
-    sim.ll = valgrind_geometry(opt.caches.outer[li]);
-    sim.ll_level = opt.caches.outer[li].level;
-    sim.fills_from = li + 1 < opt.caches.outer.size() ? opt.caches.outer[li + 1].level : "DRAM";
-    const fs::path dir = work / "sim" / sim.ll_level;
-    fs::create_directories(dir / "markers");
-    std::vector<std::string> args = {opt.valgrind,
-                                     "--tool=callgrind",
-                                     "--cache-sim=yes",
-                                     "--simulate-wb=yes",
-                                     "--I1=" + geometry_arg(sim.i1),
-                                     "--D1=" + geometry_arg(sim.d1),
-                                     "--LL=" + geometry_arg(sim.ll),
-                                     "--demangle=no",
-                                     "--compress-strings=no",
-                                     "--compress-pos=no",
-                                     "--dump-instr=no",
-                                     "--trace-children=yes",
-                                     "--callgrind-out-file=" + (dir / "callgrind.out.%p").string(),
-                                     "--log-file=" + (dir / "valgrind.%p.log").string(),
-                                     "--"};
-    args.insert(args.end(), argv.begin(), argv.end());
-    try {
-      // Markers on, and dumping the simulator's counts at every region boundary, so each
-      // region gets the traffic of the time it was open (read_callgrind_dir).
-      ScopedEnv env{{"ROOFLINE_FLOPCOUNT", std::nullopt},
-                    {"ROOFLINE_FLOPCOUNT_DIR", std::nullopt},
-                    {"ROOFLINE_MARKER_SIM", std::string("1")}};
-      ScopedRedirect out(dir / "output.txt");
-      counters::RunOptions o;
-      o.hardware = false;
-      o.sysfs_root = opt.sysfs_root;
-      o.marker_dir = dir / "markers";
-      const counters::RunResult run = counters::run_counted(args, o);
-      sim.exit_status = run.exit_status;
-      sim.wall_seconds = run.wall_seconds;
-    } catch (const counters::ExecError& e) {
-      sim.problem = "the cache simulator could not be started (" + std::string(e.what()) +
-                    "): install Debian's valgrind";
-      r.simulations.push_back(sim);
-      break;
-    }
-    try {
-      sim.profile = read_callgrind_dir(dir, "callgrind.out.");
-    } catch (const InputError& e) {
-      sim.problem = e.what();
-    }
-    if (sim.profile.events.empty()) {
-      const std::string why = valgrind_problem(dir);
-      sim.problem = !why.empty() ? why
-                    : sim.problem.empty()
-                        ? "callgrind wrote no profile (exit status " +
-                              std::to_string(sim.exit_status) + "; see " + dir.string() + ")"
-                        : sim.problem;
-    }
+    const bool started = simulate_cache_level(argv, opt, work, li, sim);
     r.simulations.push_back(sim);
+    if (!started) break;
   }
   return r;
 }
