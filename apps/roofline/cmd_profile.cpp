@@ -188,6 +188,92 @@ std::string ratio_text(const SelfTestRow& row) {
   return row.ratio ? format_number(*row.ratio, 3) : std::string("-");
 }
 
+/// `profile --self-test --json` (schema roofline.selftest): each case's events, readings and
+/// compared rows.
+nlohmann::json self_test_json(const std::vector<SelfTestRun>& runs, const EventPlan& plan,
+                              bool all_pass, bool any_compared) {
+  nlohmann::json j = {
+      {"schema", "roofline.selftest"},   {"version", 1},          {"pmu", true},
+      {"cpu", plan.cpu_description},     {"limits", plan.limits}, {"missing", plan.missing},
+      {"pass", all_pass && any_compared}};
+  nlohmann::json js = nlohmann::json::array();
+  for (const auto& r : runs) {
+    nlohmann::json rj = {{"kernel", r.kernel}, {"level", r.level}, {"threads", r.threads}};
+    if (!r.skipped.empty()) {
+      rj["skipped"] = r.skipped;
+      js.push_back(rj);
+      continue;
+    }
+    rj["calls"] = r.calls;
+    rj["check"] = r.check;
+    rj["counted_threads"] = r.counted_threads;
+    rj["open_failures"] = r.failures;
+    nlohmann::json ev = nlohmann::json::array();
+    for (std::size_t i = 0; i < r.events.size(); ++i)
+      ev.push_back({{"name", r.events[i].name},
+                    {"config", r.events[i].config},
+                    {"weight", r.events[i].weight},
+                    {"value", r.readings[i].value},
+                    {"time_enabled", r.readings[i].time_enabled},
+                    {"time_running", r.readings[i].time_running}});
+    rj["events"] = ev;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : r.rows) {
+      nlohmann::json x = {{"quantity", row.quantity}, {"events", row.events},
+                          {"counted", row.counted},   {"expected", row.expected},
+                          {"compared", row.compared}, {"pass", row.pass},
+                          {"verdict", row.verdict},   {"why", row.why}};
+      if (row.ratio) x["ratio"] = *row.ratio;
+      rows.push_back(x);
+    }
+    rj["rows"] = rows;
+    js.push_back(rj);
+  }
+  j["cases"] = js;
+  return j;
+}
+
+/// `profile --self-test`'s text: per case, each quantity counted against its expected value.
+std::string self_test_text(const std::vector<SelfTestRun>& runs, const EventPlan& plan,
+                           bool all_pass, bool any_compared) {
+  std::string t = "profile --self-test on " + plan.cpu_description + "\n";
+  for (const auto& r : runs) {
+    t += "\n" + r.kernel + ", working set in " + r.level + ", " + std::to_string(r.threads) +
+         " thread(s)";
+    if (!r.skipped.empty()) {
+      t += ": skipped (" + r.skipped + ")\n";
+      continue;
+    }
+    t += ", " + format_number(r.calls, 6) + " calls, " + std::to_string(r.counted_threads) +
+         " threads of this process counted; result check " + r.check + "\n";
+    for (const auto& f : r.failures) t += "  could not open " + f + "\n";
+    for (const auto& row : r.rows) {
+      const bool bytes = row.quantity.rfind("Q", 0) == 0;
+      auto fmt = [&](double v) { return bytes ? format_bytes(Bytes(v)) : format_work(Work(v)); };
+      t += "  " + row.quantity + ": ";
+      if (row.compared)
+        t += "counted " + fmt(row.counted) + ", expected " + fmt(row.expected) +
+             ", counted/expected " + ratio_text(row) + " — " + row.verdict + "\n";
+      else
+        t += row.verdict + "\n";
+      t += "    " + row.why + "\n";
+      if (!row.events.empty()) {
+        std::string ev;
+        for (const auto& e : row.events) ev += (ev.empty() ? "" : ", ") + e;
+        t += "    events: " + ev + "\n";
+      }
+    }
+  }
+  for (const auto& l : plan.limits) t += "limit: " + l + "\n";
+  for (const auto& m : plan.missing) t += "not counted: " + m + "\n";
+  t += std::string("\nself-test: ") +
+       (!any_compared ? "nothing could be compared"
+        : all_pass    ? "every count within its tolerance"
+                      : "a count is off (see above)") +
+       "\n";
+  return t;
+}
+
 void run_self_test(const ProfileArgs& a) {
   const PmuStatus pmu = probe_pmu(a.sysfs);
   const std::string no_core = explain_missing(pmu);
@@ -229,84 +315,10 @@ void run_self_test(const ProfileArgs& a) {
       all_pass = all_pass && row.pass;
       any_compared = any_compared || row.compared;
     }
-  if (a.json) {
-    nlohmann::json j = {
-        {"schema", "roofline.selftest"},   {"version", 1},          {"pmu", true},
-        {"cpu", plan.cpu_description},     {"limits", plan.limits}, {"missing", plan.missing},
-        {"pass", all_pass && any_compared}};
-    nlohmann::json js = nlohmann::json::array();
-    for (const auto& r : runs) {
-      nlohmann::json rj = {{"kernel", r.kernel}, {"level", r.level}, {"threads", r.threads}};
-      if (!r.skipped.empty()) {
-        rj["skipped"] = r.skipped;
-        js.push_back(rj);
-        continue;
-      }
-      rj["calls"] = r.calls;
-      rj["check"] = r.check;
-      rj["counted_threads"] = r.counted_threads;
-      rj["open_failures"] = r.failures;
-      nlohmann::json ev = nlohmann::json::array();
-      for (std::size_t i = 0; i < r.events.size(); ++i)
-        ev.push_back({{"name", r.events[i].name},
-                      {"config", r.events[i].config},
-                      {"weight", r.events[i].weight},
-                      {"value", r.readings[i].value},
-                      {"time_enabled", r.readings[i].time_enabled},
-                      {"time_running", r.readings[i].time_running}});
-      rj["events"] = ev;
-      nlohmann::json rows = nlohmann::json::array();
-      for (const auto& row : r.rows) {
-        nlohmann::json x = {{"quantity", row.quantity}, {"events", row.events},
-                            {"counted", row.counted},   {"expected", row.expected},
-                            {"compared", row.compared}, {"pass", row.pass},
-                            {"verdict", row.verdict},   {"why", row.why}};
-        if (row.ratio) x["ratio"] = *row.ratio;
-        rows.push_back(x);
-      }
-      rj["rows"] = rows;
-      js.push_back(rj);
-    }
-    j["cases"] = js;
-    emit(j.dump(2) + "\n", a.output);
-  } else {
-    std::string t = "profile --self-test on " + plan.cpu_description + "\n";
-    for (const auto& r : runs) {
-      t += "\n" + r.kernel + ", working set in " + r.level + ", " + std::to_string(r.threads) +
-           " thread(s)";
-      if (!r.skipped.empty()) {
-        t += ": skipped (" + r.skipped + ")\n";
-        continue;
-      }
-      t += ", " + format_number(r.calls, 6) + " calls, " + std::to_string(r.counted_threads) +
-           " threads of this process counted; result check " + r.check + "\n";
-      for (const auto& f : r.failures) t += "  could not open " + f + "\n";
-      for (const auto& row : r.rows) {
-        const bool bytes = row.quantity.rfind("Q", 0) == 0;
-        auto fmt = [&](double v) { return bytes ? format_bytes(Bytes(v)) : format_work(Work(v)); };
-        t += "  " + row.quantity + ": ";
-        if (row.compared)
-          t += "counted " + fmt(row.counted) + ", expected " + fmt(row.expected) +
-               ", counted/expected " + ratio_text(row) + " — " + row.verdict + "\n";
-        else
-          t += row.verdict + "\n";
-        t += "    " + row.why + "\n";
-        if (!row.events.empty()) {
-          std::string ev;
-          for (const auto& e : row.events) ev += (ev.empty() ? "" : ", ") + e;
-          t += "    events: " + ev + "\n";
-        }
-      }
-    }
-    for (const auto& l : plan.limits) t += "limit: " + l + "\n";
-    for (const auto& m : plan.missing) t += "not counted: " + m + "\n";
-    t += std::string("\nself-test: ") +
-         (!any_compared ? "nothing could be compared"
-          : all_pass    ? "every count within its tolerance"
-                        : "a count is off (see above)") +
-         "\n";
-    emit(t, a.output);
-  }
+  if (a.json)
+    emit(self_test_json(runs, plan, all_pass, any_compared).dump(2) + "\n", a.output);
+  else
+    emit(self_test_text(runs, plan, all_pass, any_compared), a.output);
   if (!all_pass || !any_compared) {
     std::fflush(stdout);
     std::exit(1);

@@ -11,6 +11,9 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
@@ -142,23 +145,32 @@ Targets bounds_only() {
 
 // ---- the verdict ----
 
-Verdict judge(const std::vector<nlohmann::json>& records, const Targets& targets) {
-  Verdict v;
+namespace {
+
+/// The records of one measurement sorted by kind: the last record of each roof (in the order
+/// they were first measured), the cuBLAS peers, the roofs said to be unavailable and why, and
+/// the device record's theories (at the maximum clock).
+struct GpuRecords {
   std::map<std::string, nlohmann::json> roofs, peers;
   std::vector<std::string> order;                  // roofs in the order they were measured
   std::map<std::string, std::string> unavailable;  // roof → reason
   std::map<std::string, nlohmann::json> theory;    // from the device record (maximum clock)
   bool device = false;
+};
+
+/// Sorts the records; the energy, unavailable, error and done records go straight into `v`.
+GpuRecords sort_gpu_records(const std::vector<nlohmann::json>& records, Verdict& v) {
+  GpuRecords g;
   for (const nlohmann::json& r : records) {
     const std::string kind = text(r, "record");
     if (kind == "device") {
-      device = true;
+      g.device = true;
       if (r.contains("theory") && r["theory"].is_array())
-        for (const nlohmann::json& t : r["theory"]) theory[text(t, "name")] = t;
+        for (const nlohmann::json& t : r["theory"]) g.theory[text(t, "name")] = t;
     } else if (kind == "roof") {
       const std::string name = text(r, "name");
-      if (!roofs.count(name)) order.push_back(name);
-      roofs[name] = r;
+      if (!g.roofs.count(name)) g.order.push_back(name);
+      g.roofs[name] = r;
     } else if (kind == "energy" && r.contains("energy") && r["energy"].is_object()) {
       // The power figures of the energy roofline (docs/energy.md): shown, not judged.
       const nlohmann::json& e = r["energy"];
@@ -173,11 +185,11 @@ Verdict judge(const std::vector<nlohmann::json>& records, const Targets& targets
       else
         v.notes.push_back("energy not read: " + text(e, "why"));
     } else if (kind == "peer") {
-      peers[text(r, "roof")] = r;
+      g.peers[text(r, "roof")] = r;
     } else if (kind == "unavailable") {
       const std::string what = text(r, "what");
       const size_t colon = what.find(':');
-      unavailable[colon == std::string::npos ? what : what.substr(0, colon)] = what;
+      g.unavailable[colon == std::string::npos ? what : what.substr(0, colon)] = what;
       v.notes.push_back("not measured: " + what);
     } else if (kind == "error") {
       v.failures.push_back("the measurement failed: " + text(r, "what"));
@@ -186,102 +198,132 @@ Verdict judge(const std::vector<nlohmann::json>& records, const Targets& targets
       v.seconds = number(r, "seconds");
     }
   }
+  return g;
+}
+
+/// "power while measured (NVML): ROOF W, ..." over the roofs whose records carry a power.
+std::string gpu_power_note(const GpuRecords& g) {
   std::string powers;
-  for (const std::string& name : order) {
-    const nlohmann::json& r = roofs[name];
+  for (const std::string& name : g.order) {
+    const nlohmann::json& r = g.roofs.at(name);
     if (r.contains("energy") && r["energy"].is_object() && r["energy"].contains("power_w") &&
         r["energy"]["power_w"].is_number())
       powers += (powers.empty() ? "" : ", ") + name + " " +
                 format_number(r["energy"]["power_w"].get<double>(), 4) + " W";
   }
-  if (!powers.empty()) v.notes.push_back("power while measured (NVML): " + powers);
+  return powers.empty() ? "" : "power while measured (NVML): " + powers;
+}
+
+/// The clock a theory without a reading under load is at: DRAM's from the memory clock, the
+/// others from the SM clock's maximum.
+std::string max_clock_of(const std::string& name) {
+  return name == "HBM" || name == "DRAM" ? "memory clock" : "maximum SM clock";
+}
+
+/// Whether a target names the roof: it is judged even when nothing in the records names it.
+bool has_target(const Targets& targets, const std::string& name) {
+  for (const LowerTarget& t : targets.lower)
+    if (t.roof == name) return true;
+  return std::find(targets.at_least_peer.begin(), targets.at_least_peer.end(), name) !=
+         targets.at_least_peer.end();
+}
+
+/// The row of roof `name`: measured (rate, theory, the clock it ran at), else the device's
+/// theory, and its cuBLAS peer; nullopt for a roof neither measured, nor in theory, nor said
+/// unavailable, nor targeted (a roof this GPU does not have).
+std::optional<Row> gpu_row(const GpuRecords& g, const Targets& targets, const std::string& name) {
+  Row row;
+  row.roof = name;
+  const auto measured = g.roofs.find(name);
+  if (measured != g.roofs.end()) {
+    const nlohmann::json& r = measured->second;
+    row.unit = text(r, "unit");
+    row.rate = number(r, "rate");
+    row.theory = number(r, "theory");
+    if (r.contains("clock") && r["clock"].is_object()) {
+      if (const auto hz = number(r["clock"], "sm_clock_hz"))
+        row.clock = format_si(*hz, "Hz") + " under load";
+    } else if (row.theory) {
+      row.clock = max_clock_of(name);
+    }
+  } else if (const auto t = g.theory.find(name); t != g.theory.end()) {
+    row.unit = text(t->second, "unit");
+    row.theory = number(t->second, "rate");
+    row.clock = max_clock_of(name);
+  } else if (!g.unavailable.count(name) && !has_target(targets, name)) {
+    return std::nullopt;
+  }
+  if (const auto p = g.peers.find(name); p != g.peers.end()) {
+    row.peer = number(p->second, "rate");
+    row.peer_name = text(p->second, "peer");
+    row.peer_missing = text(p->second, "missing");
+  }
+  return row;
+}
+
+/// The row's failures: above its theory's upper bound, below a lower target (or not measured),
+/// below its cuBLAS peer (or no peer measured).
+void judge_gpu_row(Row& row, const Targets& targets, const GpuRecords& g) {
+  const std::string& name = row.roof;
+  // Upper bound: no roof above upper_ratio × its theory at the clock it ran.
+  if (row.rate && row.theory && *row.theory > 0 && *row.rate > targets.upper_ratio * *row.theory)
+    row.failures.push_back(name + ": " + rate_text(row.rate, row.unit) + " is " +
+                           ratio_text(*row.rate / *row.theory) + " × its theory " +
+                           rate_text(row.theory, row.unit) + " (at most " +
+                           ratio_text(targets.upper_ratio) +
+                           " ×): work or bytes miscounted, the clock read low, or the timer");
+  for (const LowerTarget& t : targets.lower) {
+    if (t.roof != name) continue;
+    const double need = t.fraction * t.reference;
+    if (row.unit.empty()) row.unit = t.unit;
+    row.target = "≥ " + format_si(need, row.unit) + " (" + format_number(t.fraction) + " × " +
+                 format_si(t.reference, row.unit) + ")";
+    if (!row.rate) {
+      const auto why = g.unavailable.find(name);
+      row.failures.push_back(name + ": not measured" +
+                             (why != g.unavailable.end() ? " (" + why->second + ")" : ""));
+    } else if (*row.rate < need) {
+      row.failures.push_back(name + ": " + rate_text(row.rate, row.unit) + " < " +
+                             format_si(need, row.unit) + " (" + format_number(t.fraction) + " × " +
+                             t.source + ")");
+    }
+  }
+  if (std::find(targets.at_least_peer.begin(), targets.at_least_peer.end(), name) !=
+      targets.at_least_peer.end()) {
+    if (!row.peer) {
+      const std::string& why = row.peer_missing;
+      row.failures.push_back(name + ": no cuBLAS rate measured in the same run to compare with" +
+                             (why.empty() ? "" : " (" + why + ")"));
+    } else if (row.rate && *row.rate < (1 - targets.peer_tolerance) * *row.peer) {
+      row.failures.push_back(name + ": " + rate_text(row.rate, row.unit) + " is " +
+                             ratio_text(*row.rate / *row.peer) + " × cuBLAS's " +
+                             rate_text(row.peer, row.unit) + " in the same run (at least " +
+                             ratio_text(1 - targets.peer_tolerance) + " ×)");
+    }
+  }
+}
+
+}  // namespace
+
+Verdict judge(const std::vector<nlohmann::json>& records, const Targets& targets) {
+  Verdict v;
+  const GpuRecords g = sort_gpu_records(records, v);
+  if (const std::string powers = gpu_power_note(g); !powers.empty()) v.notes.push_back(powers);
   if (records.empty())
     v.failures.push_back("no records: the measurement wrote nothing");
-  else if (!device)
+  else if (!g.device)
     v.failures.push_back("no device record: the measurement stopped before it found the GPU");
 
-  // The clock a theory without a reading under load is at: DRAM's from the memory clock, the
-  // others from the SM clock's maximum.
-  auto max_clock = [](const std::string& name) -> std::string {
-    return name == "HBM" || name == "DRAM" ? "memory clock" : "maximum SM clock";
-  };
-  // A roof with a target is judged even when nothing in the records names it.
-  auto targeted = [&](const std::string& name) {
-    for (const LowerTarget& t : targets.lower)
-      if (t.roof == name) return true;
-    return std::find(targets.at_least_peer.begin(), targets.at_least_peer.end(), name) !=
-           targets.at_least_peer.end();
-  };
+  // The roofs shown first, then any other measured, in the order measured.
   std::vector<std::string> names = targets.shown;
-  for (const std::string& n : order)
+  for (const std::string& n : g.order)
     if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-
   for (const std::string& name : names) {
-    Row row;
-    row.roof = name;
-    const auto measured = roofs.find(name);
-    if (measured != roofs.end()) {
-      const nlohmann::json& r = measured->second;
-      row.unit = text(r, "unit");
-      row.rate = number(r, "rate");
-      row.theory = number(r, "theory");
-      if (r.contains("clock") && r["clock"].is_object()) {
-        if (const auto hz = number(r["clock"], "sm_clock_hz"))
-          row.clock = format_si(*hz, "Hz") + " under load";
-      } else if (row.theory) {
-        row.clock = max_clock(name);
-      }
-    } else if (const auto t = theory.find(name); t != theory.end()) {
-      row.unit = text(t->second, "unit");
-      row.theory = number(t->second, "rate");
-      row.clock = max_clock(name);
-    } else if (!unavailable.count(name) && !targeted(name)) {
-      continue;  // neither measured, nor theory, nor said why: a roof this GPU does not have
-    }
-    if (const auto p = peers.find(name); p != peers.end()) {
-      row.peer = number(p->second, "rate");
-      row.peer_name = text(p->second, "peer");
-      row.peer_missing = text(p->second, "missing");
-    }
-
-    // Upper bound: no roof above upper_ratio × its theory at the clock it ran.
-    if (row.rate && row.theory && *row.theory > 0 && *row.rate > targets.upper_ratio * *row.theory)
-      row.failures.push_back(name + ": " + rate_text(row.rate, row.unit) + " is " +
-                             ratio_text(*row.rate / *row.theory) + " × its theory " +
-                             rate_text(row.theory, row.unit) + " (at most " +
-                             ratio_text(targets.upper_ratio) +
-                             " ×): work or bytes miscounted, the clock read low, or the timer");
-    for (const LowerTarget& t : targets.lower) {
-      if (t.roof != name) continue;
-      const double need = t.fraction * t.reference;
-      if (row.unit.empty()) row.unit = t.unit;
-      row.target = "≥ " + format_si(need, row.unit) + " (" + format_number(t.fraction) + " × " +
-                   format_si(t.reference, row.unit) + ")";
-      if (!row.rate) {
-        const auto why = unavailable.find(name);
-        row.failures.push_back(name + ": not measured" +
-                               (why != unavailable.end() ? " (" + why->second + ")" : ""));
-      } else if (*row.rate < need) {
-        row.failures.push_back(name + ": " + rate_text(row.rate, row.unit) + " < " +
-                               format_si(need, row.unit) + " (" + format_number(t.fraction) +
-                               " × " + t.source + ")");
-      }
-    }
-    if (std::find(targets.at_least_peer.begin(), targets.at_least_peer.end(), name) !=
-        targets.at_least_peer.end()) {
-      if (!row.peer) {
-        const std::string& why = row.peer_missing;
-        row.failures.push_back(name + ": no cuBLAS rate measured in the same run to compare with" +
-                               (why.empty() ? "" : " (" + why + ")"));
-      } else if (row.rate && *row.rate < (1 - targets.peer_tolerance) * *row.peer) {
-        row.failures.push_back(name + ": " + rate_text(row.rate, row.unit) + " is " +
-                               ratio_text(*row.rate / *row.peer) + " × cuBLAS's " +
-                               rate_text(row.peer, row.unit) + " in the same run (at least " +
-                               ratio_text(1 - targets.peer_tolerance) + " ×)");
-      }
-    }
-    for (const std::string& f : row.failures) v.failures.push_back(f);
-    v.rows.push_back(std::move(row));
+    std::optional<Row> row = gpu_row(g, targets, name);
+    if (!row) continue;
+    judge_gpu_row(*row, targets, g);
+    for (const std::string& f : row->failures) v.failures.push_back(f);
+    v.rows.push_back(std::move(*row));
   }
 
   if (!records.empty() && !v.finished)
