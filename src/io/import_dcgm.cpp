@@ -13,6 +13,10 @@
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
@@ -125,9 +129,10 @@ DcgmResult import_dcgm(const std::string& text, const std::string& origin, const
   return import_dcgm(in, origin, roofs, opt);
 }
 
-DcgmResult import_dcgm(std::istream& input, const std::string& origin, const RoofSet& roofs,
-                       const DcgmOptions& opt) {
-  if (!(opt.interval_seconds > 0)) throw InputError("--interval: must be > 0");
+namespace {
+
+/// What the rows of a dmon log add up to: the header's fields and each entity's sums.
+struct DcgmTally {
   std::vector<std::string> fields;  // canonical names per value column ("" = unknown column)
   std::vector<std::string> header_names;
   int header_line = 0;
@@ -137,7 +142,102 @@ DcgmResult import_dcgm(std::istream& input, const std::string& origin, const Roo
   std::map<std::string, int> samples;
   std::vector<std::string> entity_order;
   int empty_rows = 0;
-  std::string empty_note;
+};
+
+/// The start of an error message about a place in the log: "origin: line L, column C".
+std::string dcgm_at(const std::string& origin, int line_no, int column) {
+  return origin + ": line " + std::to_string(line_no) + ", column " + std::to_string(column);
+}
+
+/// A header line: the value columns' fields from here on (a later header replaces them).
+void dcgm_read_header(const std::vector<Token>& tok, int line_no, DcgmTally& t) {
+  // "#Entity  SMACT ...", "# Entity SMACT ..." or "# EntityId ...": the header (repeated
+  // every screenful).
+  std::size_t first = tok[0].text == "#" ? 2 : 1;
+  std::vector<std::string> f, names;
+  for (std::size_t i = first; i < tok.size(); ++i) {
+    const auto a = field_aliases().find(tok[i].text);
+    f.push_back(a == field_aliases().end() ? "" : a->second);
+    names.push_back(tok[i].text);
+    if (a != field_aliases().end() &&
+        (a->second == "tensor" || a->second == "dram" || a->second == "fp64" ||
+         a->second == "fp32" || a->second == "fp16"))
+      t.any_activity_field = true;
+  }
+  t.fields = f;
+  t.header_names = names;
+  if (t.header_line == 0) t.header_line = line_no;
+}
+
+/// A data row's shape: after a header, an entity, then one value per header field; returns the
+/// entity ("GPU 0").
+std::string dcgm_row_entity(const std::vector<Token>& tok, int line_no, const std::string& origin,
+                            const DcgmTally& t) {
+  if (t.fields.empty())
+    throw InputError(dcgm_at(origin, line_no, tok[0].column) +
+                     ": data before the '#Entity' header line (not dcgmi dmon output?)");
+  if (tok.size() < 2)
+    throw InputError(dcgm_at(origin, line_no, tok[0].column) +
+                     ": expected an entity such as 'GPU 0'");
+  const std::string entity = tok[0].text + " " + tok[1].text;
+  if (tok.size() - 2 != t.fields.size()) {
+    const Token& last = tok.back();
+    throw InputError(dcgm_at(origin, line_no, last.column + static_cast<int>(last.text.size())) +
+                     ": expected " + std::to_string(t.fields.size()) + " values after '" + entity +
+                     "', found " + std::to_string(tok.size() - 2) + " (file truncated?)");
+  }
+  return entity;
+}
+
+/// One value of a field: a finite number, an activity ratio in 0..1, anything else ≥ 0; GPUTL
+/// comes back as a ratio.
+double dcgm_value(const Token& t, const std::string& field, int line_no,
+                  const std::string& origin) {
+  double v;
+  try {
+    std::size_t used = 0;
+    v = std::stod(t.text, &used);
+    if (used != t.text.size() || !std::isfinite(v)) throw std::invalid_argument(t.text);
+  } catch (const std::exception&) {
+    throw InputError(dcgm_at(origin, line_no, t.column) + ": not a number: '" + t.text + "'");
+  }
+  const bool ratio = field != "gpu_util" && field != "power" && field != "power_limit";
+  if (ratio && (v < 0 || v > 1.0 + 1e-9))
+    throw InputError(dcgm_at(origin, line_no, t.column) + ": activity ratio must be in 0..1 (got " +
+                     t.text + ")");
+  if (!ratio && v < 0)
+    throw InputError(dcgm_at(origin, line_no, t.column) + ": must be >= 0 (got " + t.text + ")");
+  if (field == "gpu_util") v /= 100.0;  // GPUTL is printed in percent
+  return v;
+}
+
+/// A data row: a sample of its entity, its values added to the entity's sums.
+void dcgm_read_row(const std::vector<Token>& tok, int line_no, const std::string& origin,
+                   DcgmTally& t) {
+  const std::string entity = dcgm_row_entity(tok, line_no, origin, t);
+  // A row of only missing values (the first samples after dcgmi starts) is not a sample:
+  // counted, it would stretch T.
+  bool any_value = false;
+  for (std::size_t i = 0; i < t.fields.size(); ++i)
+    if (!missing_value(tok[i + 2].text)) any_value = true;
+  if (!any_value) {
+    ++t.empty_rows;
+    return;
+  }
+  if (!t.samples.count(entity)) t.entity_order.push_back(entity);
+  t.samples[entity] += 1;
+  for (std::size_t i = 0; i < t.fields.size(); ++i) {
+    const Token& v = tok[i + 2];
+    if (t.fields[i].empty() || missing_value(v.text)) continue;
+    auto& s = t.sums[entity][t.fields[i]];
+    s.first += dcgm_value(v, t.fields[i], line_no, origin);
+    s.second += 1;
+  }
+}
+
+/// The whole log, line by line: headers, the units line under them, data rows.
+DcgmTally dcgm_read_log(std::istream& input, const std::string& origin) {
+  DcgmTally t;
   TextLines lines(input, origin);
   std::string line;
   while (lines.next(line)) {
@@ -145,196 +245,183 @@ DcgmResult import_dcgm(std::istream& input, const std::string& origin, const Roo
     auto tok = split_ws(line);
     if (tok.empty()) continue;
     if (tok[0].text[0] == '#') {
-      // "#Entity  SMACT ...", "# Entity SMACT ..." or "# EntityId ...": the header (repeated
-      // every screenful).
-      std::size_t first = tok[0].text == "#" ? 2 : 1;
-      std::vector<std::string> f, names;
-      for (std::size_t i = first; i < tok.size(); ++i) {
-        const auto a = field_aliases().find(tok[i].text);
-        f.push_back(a == field_aliases().end() ? "" : a->second);
-        names.push_back(tok[i].text);
-        if (a != field_aliases().end() &&
-            (a->second == "tensor" || a->second == "dram" || a->second == "fp64" ||
-             a->second == "fp32" || a->second == "fp16"))
-          any_activity_field = true;
-      }
-      fields = f;
-      header_names = names;
-      if (header_line == 0) header_line = line_no;
+      dcgm_read_header(tok, line_no, t);
       continue;
     }
     if (lower(tok[0].text) == "id") continue;  // units line under the header
-    if (fields.empty())
-      throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
-                       std::to_string(tok[0].column) +
-                       ": data before the '#Entity' header line (not dcgmi dmon output?)");
-    if (tok.size() < 2)
-      throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
-                       std::to_string(tok[0].column) + ": expected an entity such as 'GPU 0'");
-    const std::string entity = tok[0].text + " " + tok[1].text;
-    if (tok.size() - 2 != fields.size()) {
-      const Token& last = tok.back();
-      throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
-                       std::to_string(last.column + static_cast<int>(last.text.size())) +
-                       ": expected " + std::to_string(fields.size()) + " values after '" + entity +
-                       "', found " + std::to_string(tok.size() - 2) + " (file truncated?)");
-    }
-    // A row of only missing values (the first samples after dcgmi starts) is not a sample:
-    // counted, it would stretch T.
-    bool any_value = false;
-    for (std::size_t i = 0; i < fields.size(); ++i)
-      if (!missing_value(tok[i + 2].text)) any_value = true;
-    if (!any_value) {
-      ++empty_rows;
-      continue;
-    }
-    if (!samples.count(entity)) entity_order.push_back(entity);
-    samples[entity] += 1;
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-      const Token& t = tok[i + 2];
-      if (fields[i].empty() || missing_value(t.text)) continue;
-      double v;
-      try {
-        std::size_t used = 0;
-        v = std::stod(t.text, &used);
-        if (used != t.text.size() || !std::isfinite(v)) throw std::invalid_argument(t.text);
-      } catch (const std::exception&) {
-        throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
-                         std::to_string(t.column) + ": not a number: '" + t.text + "'");
-      }
-      const bool ratio =
-          fields[i] != "gpu_util" && fields[i] != "power" && fields[i] != "power_limit";
-      if (ratio && (v < 0 || v > 1.0 + 1e-9))
-        throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
-                         std::to_string(t.column) + ": activity ratio must be in 0..1 (got " +
-                         t.text + ")");
-      if (!ratio && v < 0)
-        throw InputError(origin + ": line " + std::to_string(line_no) + ", column " +
-                         std::to_string(t.column) + ": must be >= 0 (got " + t.text + ")");
-      if (fields[i] == "gpu_util") v /= 100.0;  // GPUTL is printed in percent
-      auto& s = sums[entity][fields[i]];
-      s.first += v;
-      s.second += 1;
-    }
+    dcgm_read_row(tok, line_no, origin, t);
   }
-  if (header_line > 0 && !any_activity_field) {
+  return t;
+}
+
+/// Refuses a log that gives no point: no activity field in its header, or no sample at all.
+void dcgm_check_tally(const DcgmTally& t, const std::string& origin) {
+  if (t.header_line > 0 && !t.any_activity_field) {
     std::string names;
-    for (const auto& n : header_names) names += (names.empty() ? "" : " ") + n;
-    throw InputError(origin + ": line " + std::to_string(header_line) +
+    for (const auto& n : t.header_names) names += (names.empty() ? "" : " ") + n;
+    throw InputError(origin + ": line " + std::to_string(t.header_line) +
                      ": no activity fields in the header (" + names +
                      "): a point needs DRAMA (DRAM activity, field 1005) and the pipes' activity "
                      "TENSO, FP64A, FP32A, FP16A (1004, 1006, 1007, 1008); collect them with "
                      "dcgmi dmon -e 203,1002,1003,1004,1005,1006,1007,1008 -d 1000");
   }
-  if (samples.empty())
+  if (t.samples.empty())
     throw InputError(origin +
-                     (empty_rows > 0
+                     (t.empty_rows > 0
                           ? ": no samples: every row is N/A (dcgmi had no values yet; sample "
                             "longer, e.g. -c 10 -d 1000)"
                           : ": no samples (expected dcgmi dmon output: a '#Entity' header and "
                             "lines such as 'GPU 0  0.912 ...')"));
-  if (empty_rows > 0)
-    empty_note = std::to_string(empty_rows) +
-                 " rows with only N/A/N/W values are not samples (left out of T)";
+}
 
-  const DcgmPeaks peaks = dcgm_peaks(roofs);
-  DcgmResult out;
-  if (!empty_note.empty()) out.result.notes.push_back(empty_note);
-  out.result.doc.origin = origin;
-  out.result.doc.machine = roofs.name;
-  for (const auto& entity : entity_order) {
-    DcgmSummary s;
-    s.entity = entity;
-    s.samples = samples[entity];
-    auto avg = [&](const char* f) {
-      const auto it = sums[entity].find(f);
-      return it == sums[entity].end() || it->second.second == 0
-                 ? -1.0
-                 : it->second.first / it->second.second;
-    };
-    s.gpu_util = avg("gpu_util");
-    s.sm_active = avg("sm_active");
-    s.sm_occupancy = avg("sm_occupancy");
-    s.tensor_active = avg("tensor");
-    s.dram_active = avg("dram");
-    s.fp64_active = avg("fp64");
-    s.fp32_active = avg("fp32");
-    s.fp16_active = avg("fp16");
-    s.power_w = avg("power");
-    s.power_limit_w = avg("power_limit");
-    out.gpus.push_back(s);
+/// One entity's averages over its samples (-1 for a field it never had a value of).
+DcgmSummary dcgm_summarise(const DcgmTally& t, const std::string& entity) {
+  DcgmSummary s;
+  s.entity = entity;
+  s.samples = t.samples.at(entity);
+  const auto sums = t.sums.find(entity);
+  auto avg = [&](const char* f) {
+    if (sums == t.sums.end()) return -1.0;
+    const auto it = sums->second.find(f);
+    return it == sums->second.end() || it->second.second == 0
+               ? -1.0
+               : it->second.first / it->second.second;
+  };
+  s.gpu_util = avg("gpu_util");
+  s.sm_active = avg("sm_active");
+  s.sm_occupancy = avg("sm_occupancy");
+  s.tensor_active = avg("tensor");
+  s.dram_active = avg("dram");
+  s.fp64_active = avg("fp64");
+  s.fp32_active = avg("fp32");
+  s.fp16_active = avg("fp16");
+  s.power_w = avg("power");
+  s.power_limit_w = avg("power_limit");
+  return s;
+}
 
-    auto& notes = out.result.notes;
-    double rate = 0, best = 0;
-    std::string best_roof, parts;
-    struct Pipe {
-      const char* label;
-      double activity, peak;
-      const std::string& roof;
-    };
-    const Pipe pipes[] = {{"PIPE_TENSOR_ACTIVE", s.tensor_active, peaks.tensor, peaks.tensor_roof},
-                          {"PIPE_FP64_ACTIVE", s.fp64_active, peaks.fp64, peaks.fp64_roof},
-                          {"PIPE_FP32_ACTIVE", s.fp32_active, peaks.fp32, peaks.fp32_roof},
-                          {"PIPE_FP16_ACTIVE", s.fp16_active, peaks.fp16, peaks.fp16_roof}};
-    for (const auto& pp : pipes) {
-      if (pp.activity <= 0) continue;
-      if (pp.peak <= 0) {
-        notes.push_back(entity + ": " + pp.label + " = " + format_number(pp.activity, 3) +
-                        " left out of W: the machine '" + roofs.name + "' has no matching roof");
-        continue;
-      }
-      const double r = pp.activity * pp.peak;
-      rate += r;
-      parts += std::string(parts.empty() ? "" : " + ") + format_number(pp.activity, 3) + " × " +
-               format_work_rate(WorkRate(pp.peak)) + " (" + pp.label + ", roof '" + pp.roof + "')";
-      if (r > best) {
-        best = r;
-        best_roof = pp.roof;
-      }
-    }
-    if (s.dram_active < 0 || peaks.bandwidth <= 0 || rate <= 0 || s.dram_active == 0) {
-      notes.push_back(
-          entity + ": no point — " +
-          std::string(rate <= 0
-                          ? "no pipe activity (PIPE_*_ACTIVE) with a roof to scale"
-                          : "DRAM_ACTIVE missing or zero, or the machine has no memory roof"));
+/// W/s of one entity: Σ pipe activity × the pipe's peak, with the terms as text and the roof of
+/// the largest term.
+struct DcgmWorkRate {
+  double rate = 0, best = 0;
+  std::string best_roof, parts;
+};
+
+/// The entity's work rate from its pipes; a pipe active without a matching roof is left out,
+/// with a note.
+DcgmWorkRate dcgm_work_rate(const DcgmSummary& s, const DcgmPeaks& peaks,
+                            const std::string& machine, std::vector<std::string>& notes) {
+  DcgmWorkRate w;
+  struct Pipe {
+    const char* label;
+    double activity, peak;
+    const std::string& roof;
+  };
+  const Pipe pipes[] = {{"PIPE_TENSOR_ACTIVE", s.tensor_active, peaks.tensor, peaks.tensor_roof},
+                        {"PIPE_FP64_ACTIVE", s.fp64_active, peaks.fp64, peaks.fp64_roof},
+                        {"PIPE_FP32_ACTIVE", s.fp32_active, peaks.fp32, peaks.fp32_roof},
+                        {"PIPE_FP16_ACTIVE", s.fp16_active, peaks.fp16, peaks.fp16_roof}};
+  for (const auto& pp : pipes) {
+    if (pp.activity <= 0) continue;
+    if (pp.peak <= 0) {
+      notes.push_back(s.entity + ": " + pp.label + " = " + format_number(pp.activity, 3) +
+                      " left out of W: the machine '" + machine + "' has no matching roof");
       continue;
     }
-    const double t = s.samples * opt.interval_seconds;
-    Point p;
-    p.name = entity;
-    p.time = Seconds(t);
-    p.work = Work(rate * t);
-    p.traffic.push_back({"", Bytes(s.dram_active * peaks.bandwidth * t)});
-    p.precision = best_roof;
-    p.source = "dcgm";
-    p.note = "W/s ≈ " + parts + "; Q/s ≈ " + format_number(s.dram_active, 3) + " × " +
-             format_byte_rate(ByteRate(peaks.bandwidth)) + " (DRAM_ACTIVE, " + peaks.memory_level +
-             ")";
-    const Diagnosis d = diagnose(p, roofs);
-    std::string line2 = entity + ": " + std::to_string(s.samples) + " samples";
-    if (s.gpu_util >= 0) line2 += ", GPU utilisation " + format_number(s.gpu_util * 100, 3) + "%";
-    if (s.sm_active >= 0) line2 += ", SM active " + format_number(s.sm_active * 100, 3) + "%";
-    if (s.tensor_active >= 0)
-      line2 += ", tensor pipe " + format_number(s.tensor_active * 100, 3) + "%";
-    if (s.dram_active >= 0) line2 += ", DRAM " + format_number(s.dram_active * 100, 3) + "%";
-    if (s.power_w >= 0) {
-      line2 += ", power " + format_number(s.power_w, 3) + " W";
-      if (s.power_limit_w > 0)
-        line2 += " of " + format_number(s.power_limit_w, 3) + " W (" +
-                 format_number(100 * s.power_w / s.power_limit_w, 3) + "%)";
+    const double r = pp.activity * pp.peak;
+    w.rate += r;
+    w.parts += std::string(w.parts.empty() ? "" : " + ") + format_number(pp.activity, 3) + " × " +
+               format_work_rate(WorkRate(pp.peak)) + " (" + pp.label + ", roof '" + pp.roof + "')";
+    if (r > w.best) {
+      w.best = r;
+      w.best_roof = pp.roof;
     }
-    notes.push_back(line2);
-    const bool busy = s.gpu_util >= 0.9 || s.sm_active >= 0.9;
-    if (d.verdict == Verdict::far_below && busy)
-      notes.push_back(entity + ": busy by utilisation yet far below both roofs (" +
-                      format_number(d.attainment * 100, 3) + "% of the attainable " +
-                      format_work_rate(d.attainable) +
-                      "): utilisation is a time metric (was any kernel running), FLOP/s a "
-                      "throughput metric: a problem of how it runs, not of the hardware — look "
-                      "at launch/sync overhead, data-feeding stalls, small kernels, low "
-                      "parallelism (docs/model.md §13)");
-    out.result.doc.points.push_back(std::move(p));
+  }
+  return w;
+}
+
+/// The entity's point: W = rate·T, Q = DRAM_ACTIVE·β·T over T = samples × interval.
+Point dcgm_point(const DcgmSummary& s, const DcgmWorkRate& w, const DcgmPeaks& peaks,
+                 double interval_seconds) {
+  const double t = s.samples * interval_seconds;
+  Point p;
+  p.name = s.entity;
+  p.time = Seconds(t);
+  p.work = Work(w.rate * t);
+  p.traffic.push_back({"", Bytes(s.dram_active * peaks.bandwidth * t)});
+  p.precision = w.best_roof;
+  p.source = "dcgm";
+  p.note = "W/s ≈ " + w.parts + "; Q/s ≈ " + format_number(s.dram_active, 3) + " × " +
+           format_byte_rate(ByteRate(peaks.bandwidth)) + " (DRAM_ACTIVE, " + peaks.memory_level +
+           ")";
+  return p;
+}
+
+/// The entity's line of averages: samples, utilisation, SM and tensor activity, DRAM, power.
+std::string dcgm_summary_line(const DcgmSummary& s) {
+  std::string line2 = s.entity + ": " + std::to_string(s.samples) + " samples";
+  if (s.gpu_util >= 0) line2 += ", GPU utilisation " + format_number(s.gpu_util * 100, 3) + "%";
+  if (s.sm_active >= 0) line2 += ", SM active " + format_number(s.sm_active * 100, 3) + "%";
+  if (s.tensor_active >= 0)
+    line2 += ", tensor pipe " + format_number(s.tensor_active * 100, 3) + "%";
+  if (s.dram_active >= 0) line2 += ", DRAM " + format_number(s.dram_active * 100, 3) + "%";
+  if (s.power_w >= 0) {
+    line2 += ", power " + format_number(s.power_w, 3) + " W";
+    if (s.power_limit_w > 0)
+      line2 += " of " + format_number(s.power_limit_w, 3) + " W (" +
+               format_number(100 * s.power_w / s.power_limit_w, 3) + "%)";
+  }
+  return line2;
+}
+
+/// One entity's point and notes added to the result; an entity without pipe or DRAM activity
+/// to scale gets a note instead of a point.
+void dcgm_add_entity(const DcgmSummary& s, const DcgmPeaks& peaks, const RoofSet& roofs,
+                     double interval_seconds, ImportResult& result) {
+  auto& notes = result.notes;
+  const DcgmWorkRate w = dcgm_work_rate(s, peaks, roofs.name, notes);
+  if (s.dram_active < 0 || peaks.bandwidth <= 0 || w.rate <= 0 || s.dram_active == 0) {
+    notes.push_back(
+        s.entity + ": no point — " +
+        std::string(w.rate <= 0
+                        ? "no pipe activity (PIPE_*_ACTIVE) with a roof to scale"
+                        : "DRAM_ACTIVE missing or zero, or the machine has no memory roof"));
+    return;
+  }
+  Point p = dcgm_point(s, w, peaks, interval_seconds);
+  const Diagnosis d = diagnose(p, roofs);
+  notes.push_back(dcgm_summary_line(s));
+  const bool busy = s.gpu_util >= 0.9 || s.sm_active >= 0.9;
+  if (d.verdict == Verdict::far_below && busy)
+    notes.push_back(s.entity + ": busy by utilisation yet far below both roofs (" +
+                    format_number(d.attainment * 100, 3) + "% of the attainable " +
+                    format_work_rate(d.attainable) +
+                    "): utilisation is a time metric (was any kernel running), FLOP/s a "
+                    "throughput metric: a problem of how it runs, not of the hardware — look "
+                    "at launch/sync overhead, data-feeding stalls, small kernels, low "
+                    "parallelism (docs/model.md §13)");
+  result.doc.points.push_back(std::move(p));
+}
+
+}  // namespace
+
+DcgmResult import_dcgm(std::istream& input, const std::string& origin, const RoofSet& roofs,
+                       const DcgmOptions& opt) {
+  if (!(opt.interval_seconds > 0)) throw InputError("--interval: must be > 0");
+  // Read the log into per-entity sums, refusing a log that gives no point.
+  const DcgmTally tally = dcgm_read_log(input, origin);
+  dcgm_check_tally(tally, origin);
+  const DcgmPeaks peaks = dcgm_peaks(roofs);
+  DcgmResult out;
+  if (tally.empty_rows > 0)
+    out.result.notes.push_back(std::to_string(tally.empty_rows) +
+                               " rows with only N/A/N/W values are not samples (left out of T)");
+  out.result.doc.origin = origin;
+  out.result.doc.machine = roofs.name;
+  // Each entity in the order it first appeared: its averages, then its point and notes.
+  for (const auto& entity : tally.entity_order) {
+    out.gpus.push_back(dcgm_summarise(tally, entity));
+    dcgm_add_entity(out.gpus.back(), peaks, roofs, opt.interval_seconds, out.result);
   }
   return out;
 }
