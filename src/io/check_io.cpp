@@ -2,6 +2,10 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "io/json_fields.hpp"
 #include "roofline/diagnosis.hpp"
@@ -178,10 +182,30 @@ void check_gate_request(const CheckConfig& cfg, bool machine, bool baseline) {
         "--bandwidth)");
 }
 
-CheckReport run_check(const CheckRequest& r) {
-  const CheckConfig& cfg = r.config;
-  const double assumed = cfg.noise.value_or(default_assumed_noise());
-  check_gate_request(cfg, r.machine.has_value(), r.baseline.has_value());
+namespace {
+
+/// The gate's inputs, resolved once: the points, the machine and the baseline (either may be
+/// absent), the baseline's points by name, and the noise assumed when no run carries a spread.
+struct CheckRun {
+  const CheckRequest& r;
+  const CheckedPoints& now;
+  std::string now_name;
+  const MachineDocument* m;
+  const CheckedPoints* base;
+  std::map<std::string, size_t> base_index;
+  double assumed;
+};
+
+/// What one point's judgements say: failures and passes (one phrase each), and whether anything
+/// judged it at all.
+struct CheckVerdicts {
+  std::vector<std::string> fails, passes;
+  bool judged = false;
+};
+
+/// Resolves the request: the points' units must be the machine's and the baseline's, and with a
+/// baseline the names must be unique in both documents.
+CheckRun check_run_context(const CheckRequest& r, double assumed) {
   const CheckedPoints& now = r.points;
   const std::string now_name = now.path.empty() ? std::string("the points") : now.path;
   const MachineDocument* m = r.machine ? &*r.machine : nullptr;
@@ -200,86 +224,103 @@ CheckReport run_check(const CheckRequest& r) {
     base_index = index_by_name(base->doc, "--baseline ");
     index_by_name(now.doc, "");
   }
+  return CheckRun{r, now, now_name, m, base, std::move(base_index), assumed};
+}
 
-  CheckReport out;
-  nlohmann::json out_points = nlohmann::json::array();
-  std::map<std::string, bool> seen;
-  for (size_t i = 0; i < now.doc.points.size(); ++i) {
-    Point p = now.doc.points[i];
-    if (p.precision.empty() && !r.precision.empty()) p.precision = r.precision;
-    PointCheck c;
-    c.name = p.name;
-    nlohmann::json pj = {{"name", p.name}, {"performance", p.performance().value}};
-    bool judged = false;
-    std::vector<std::string> fails, passes;
-    if (m) {
-      const Diagnosis d = diagnose(p, m->roofs);
-      const auto t = threshold_for(cfg, p.name);
-      const AttainmentJudgement aj =
-          judge_attainment(d.attainment, t, d.verdict == Verdict::above_roof);
-      pj["attainment"] = d.attainment;
-      pj["compute_roof"] = d.compute_roof;
-      pj["binding_level"] = d.binding_level;
-      if (t) {
-        pj["min_attainment"] = t->min_attainment;
-        pj["threshold_from"] = t->from;
-      }
-      (aj.failed ? fails : passes).push_back(aj.why);
-      judged = judged || t.has_value() || aj.failed;
-    }
-    if (base) {
-      const auto it = base_index.find(p.name);
-      if (it == base_index.end()) {
-        passes.push_back("not in the baseline: no regression check");
-      } else {
-        seen[p.name] = true;
-        const Point& b = base->doc.points[it->second];
-        const RegressionJudgement rj = judge_regression(
-            p.performance().value, b.performance().value,
-            i < now.spreads.size() ? now.spreads[i] : std::nullopt,
-            it->second < base->spreads.size() ? base->spreads[it->second] : std::nullopt, assumed);
-        if (!std::isfinite(rj.ratio) || !(rj.ratio > 0))
-          throw InputError("point '" + p.name + "': P = W/T against the baseline's gives ratio " +
-                           format_number(rj.ratio) + ", not a finite positive number");
-        const std::string why = "P " + format_work_rate(p.performance(), now.doc.units) + " = " +
-                                format_number(rj.ratio, 4) + "× baseline " +
-                                format_work_rate(b.performance(), now.doc.units) +
-                                (rj.regressed  ? " — regressed beyond"
-                                 : rj.improved ? " — improved beyond"
-                                               : " — within") +
-                                " the noise ±" + percent(rj.noise) + " (" + rj.noise_from + ")";
-        (rj.regressed ? fails : passes).push_back(why);
-        judged = true;
-        pj["baseline_performance"] = b.performance().value;
-        pj["ratio"] = rj.ratio;
-        pj["noise"] = rj.noise;
-        pj["noise_from"] = rj.noise_from;
-        pj["regressed"] = rj.regressed;
-        pj["improved"] = rj.improved;
-      }
-    }
-    c.status = !fails.empty() ? CheckStatus::failed
-               : judged       ? CheckStatus::passed
-                              : CheckStatus::skipped;
-    c.why = fails;
-    c.why.insert(c.why.end(), passes.begin(), passes.end());
-    pj["status"] = to_string(c.status);
-    pj["why"] = c.why;
-    out_points.push_back(pj);
-    out.checks.push_back(std::move(c));
+/// The point's attainment of its roof against its minimum (if any); above the roof fails.
+void check_point_attainment(const Point& p, const RoofSet& roofs, const CheckConfig& cfg, json& pj,
+                            CheckVerdicts& v) {
+  const Diagnosis d = diagnose(p, roofs);
+  const auto t = threshold_for(cfg, p.name);
+  const AttainmentJudgement aj =
+      judge_attainment(d.attainment, t, d.verdict == Verdict::above_roof);
+  pj["attainment"] = d.attainment;
+  pj["compute_roof"] = d.compute_roof;
+  pj["binding_level"] = d.binding_level;
+  if (t) {
+    pj["min_attainment"] = t->min_attainment;
+    pj["threshold_from"] = t->from;
   }
-  if (base)
-    for (const auto& b : base->doc.points)
-      if (!seen.count(b.name)) {
-        PointCheck c;
-        c.name = b.name;
-        c.status = CheckStatus::skipped;
-        c.why.push_back("in the baseline only: missing from " + now_name);
-        out_points.push_back(
-            {{"name", b.name}, {"status", "skipped"}, {"why", c.why}, {"baseline_only", true}});
-        out.checks.push_back(std::move(c));
-      }
+  (aj.failed ? v.fails : v.passes).push_back(aj.why);
+  v.judged = v.judged || t.has_value() || aj.failed;
+}
 
+/// The point's P = W/T against its baseline partner's, beyond the larger spread of the two runs
+/// (or the assumed noise); a point without a partner passes unjudged.
+void check_point_regression(const CheckRun& run, const Point& p, size_t i, json& pj,
+                            CheckVerdicts& v, std::map<std::string, bool>& seen) {
+  const auto it = run.base_index.find(p.name);
+  if (it == run.base_index.end()) {
+    v.passes.push_back("not in the baseline: no regression check");
+    return;
+  }
+  seen[p.name] = true;
+  const CheckedPoints& now = run.now;
+  const CheckedPoints* base = run.base;
+  const Point& b = base->doc.points[it->second];
+  const RegressionJudgement rj = judge_regression(
+      p.performance().value, b.performance().value,
+      i < now.spreads.size() ? now.spreads[i] : std::nullopt,
+      it->second < base->spreads.size() ? base->spreads[it->second] : std::nullopt, run.assumed);
+  if (!std::isfinite(rj.ratio) || !(rj.ratio > 0))
+    throw InputError("point '" + p.name + "': P = W/T against the baseline's gives ratio " +
+                     format_number(rj.ratio) + ", not a finite positive number");
+  const std::string why = "P " + format_work_rate(p.performance(), now.doc.units) + " = " +
+                          format_number(rj.ratio, 4) + "× baseline " +
+                          format_work_rate(b.performance(), now.doc.units) +
+                          (rj.regressed  ? " — regressed beyond"
+                           : rj.improved ? " — improved beyond"
+                                         : " — within") +
+                          " the noise ±" + percent(rj.noise) + " (" + rj.noise_from + ")";
+  (rj.regressed ? v.fails : v.passes).push_back(why);
+  v.judged = true;
+  pj["baseline_performance"] = b.performance().value;
+  pj["ratio"] = rj.ratio;
+  pj["noise"] = rj.noise;
+  pj["noise_from"] = rj.noise_from;
+  pj["regressed"] = rj.regressed;
+  pj["improved"] = rj.improved;
+}
+
+/// Point i of the run judged: its status, its reasons (failures first) and its JSON entry.
+void check_judge_point(const CheckRun& run, size_t i, CheckReport& out, json& out_points,
+                       std::map<std::string, bool>& seen) {
+  Point p = run.now.doc.points[i];
+  if (p.precision.empty() && !run.r.precision.empty()) p.precision = run.r.precision;
+  PointCheck c;
+  c.name = p.name;
+  json pj = {{"name", p.name}, {"performance", p.performance().value}};
+  CheckVerdicts v;
+  if (run.m) check_point_attainment(p, run.m->roofs, run.r.config, pj, v);
+  if (run.base) check_point_regression(run, p, i, pj, v, seen);
+  c.status = !v.fails.empty() ? CheckStatus::failed
+             : v.judged       ? CheckStatus::passed
+                              : CheckStatus::skipped;
+  c.why = v.fails;
+  c.why.insert(c.why.end(), v.passes.begin(), v.passes.end());
+  pj["status"] = to_string(c.status);
+  pj["why"] = c.why;
+  out_points.push_back(pj);
+  out.checks.push_back(std::move(c));
+}
+
+/// The baseline's points the run does not have: listed as skipped.
+void check_baseline_only_points(const CheckRun& run, const std::map<std::string, bool>& seen,
+                                CheckReport& out, json& out_points) {
+  for (const auto& b : run.base->doc.points)
+    if (!seen.count(b.name)) {
+      PointCheck c;
+      c.name = b.name;
+      c.status = CheckStatus::skipped;
+      c.why.push_back("in the baseline only: missing from " + run.now_name);
+      out_points.push_back(
+          {{"name", b.name}, {"status", "skipped"}, {"why", c.why}, {"baseline_only", true}});
+      out.checks.push_back(std::move(c));
+    }
+}
+
+/// The counts of passed, failed and skipped points, and the summary line's text.
+void check_count_and_summarise(CheckReport& out) {
   for (const auto& c : out.checks) {
     out.failed += c.status == CheckStatus::failed;
     out.passed += c.status == CheckStatus::passed;
@@ -288,16 +329,39 @@ CheckReport run_check(const CheckRequest& r) {
   out.summary = std::to_string(out.checks.size()) + " points: " + std::to_string(out.passed) +
                 " passed, " + std::to_string(out.failed) + " failed, " +
                 std::to_string(out.skipped) + " skipped";
-  out.json = {
-      {"schema", "roofline.check.result"},
-      {"version", 1},
-      {"points_file", now.path},
-      {"passed", out.failed == 0},
-      {"counts", {{"passed", out.passed}, {"failed", out.failed}, {"skipped", out.skipped}}},
-      {"assumed_noise", assumed},
-      {"points", out_points}};
-  if (m) out.json["machine"] = m->roofs.name;
-  if (base) out.json["baseline"] = base->path;
+}
+
+/// The roofline.check.result document (version 1) of the judged points.
+json check_result_json(const CheckRun& run, const CheckReport& out, const json& out_points) {
+  json j = {{"schema", "roofline.check.result"},
+            {"version", 1},
+            {"points_file", run.now.path},
+            {"passed", out.failed == 0},
+            {"counts", {{"passed", out.passed}, {"failed", out.failed}, {"skipped", out.skipped}}},
+            {"assumed_noise", run.assumed},
+            {"points", out_points}};
+  if (run.m) j["machine"] = run.m->roofs.name;
+  if (run.base) j["baseline"] = run.base->path;
+  return j;
+}
+
+}  // namespace
+
+CheckReport run_check(const CheckRequest& r) {
+  const CheckConfig& cfg = r.config;
+  const double assumed = cfg.noise.value_or(default_assumed_noise());
+  check_gate_request(cfg, r.machine.has_value(), r.baseline.has_value());
+  // The inputs resolved: units agree, names unique where a baseline pairs them.
+  const CheckRun run = check_run_context(r, assumed);
+  CheckReport out;
+  json out_points = json::array();
+  std::map<std::string, bool> seen;
+  // Each point of the run, then the baseline's points the run lacks.
+  for (size_t i = 0; i < run.now.doc.points.size(); ++i)
+    check_judge_point(run, i, out, out_points, seen);
+  if (run.base) check_baseline_only_points(run, seen, out, out_points);
+  check_count_and_summarise(out);
+  out.json = check_result_json(run, out, out_points);
   return out;
 }
 
