@@ -10,6 +10,8 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "report/chart.hpp"
 #include "report/svg_text.hpp"
@@ -125,13 +127,26 @@ std::vector<Column> columns_of(const TrajectoryInput& in) {
   return cols;
 }
 
-}  // namespace
+/// The chart's geometry: the axes' ranges, the plot's box in pixels, where the device names and
+/// the legend go, the axis titles, and each device's column.
+struct TrajectoryFrame {
+  int y0 = 0, y1 = 0;           ///< first and last release year
+  double x_min = 0, x_max = 0;  ///< year axis
+  double ylo = 0, yhi = 0;      ///< log10 of the I* axis
+  double width = 0, height = 0, left = 0, right = 0, top = 0, bottom = 0;
+  double names_top = 0, legend_y = 0;
+  report::LogScale Y;
+  std::string y_title, x_title;
+  std::map<std::string, double> column_x;  ///< device → year axis value of its column
+  /// Pixel x of a year axis value.
+  double X(double year) const { return left + (year - x_min) / (x_max - x_min) * (right - left); }
+};
 
-std::string render_trajectory_svg(const TrajectoryInput& in, bool dark_mode) {
-  check_input(in);
-  const std::vector<Column> cols = columns_of(in);
-  std::map<std::string, double> column_x;
-  for (const auto& c : cols) column_x[c.device] = c.x;
+/// The geometry from the points: ranges, size (wider with many devices, taller with long
+/// names), titles.
+TrajectoryFrame trajectory_frame(const TrajectoryInput& in, const std::vector<Column>& cols) {
+  TrajectoryFrame f;
+  for (const auto& c : cols) f.column_x[c.device] = c.x;
 
   // Axis ranges: whole years with half a year either side; whole decades of I*.
   int y0 = cols.front().year, y1 = cols.front().year;
@@ -143,82 +158,107 @@ std::string render_trajectory_svg(const TrajectoryInput& in, bool dark_mode) {
       lo = std::min(lo, p.ridge), hi = std::max(hi, p.ridge);
       units.insert(p.unit.empty() ? "FLOP/byte" : p.unit);
     }
-  const double x_min = y0 - 0.6, x_max = y1 + 0.6;
+  f.y0 = y0, f.y1 = y1;
+  f.x_min = y0 - 0.6, f.x_max = y1 + 0.6;
   double ylo = std::floor(std::log10(lo) - 0.02), yhi = std::ceil(std::log10(hi) + 0.02);
   if (yhi - ylo < 1) yhi = ylo + 1;
+  f.ylo = ylo, f.yhi = yhi;
 
-  const double width = std::max(960.0, 140 + 16.0 * static_cast<double>(cols.size()));
-  const double left = 96, right = width - 28, top = 70, bottom = top + 420;
+  f.width = std::max(960.0, 140 + 16.0 * static_cast<double>(cols.size()));
+  f.left = 96, f.right = f.width - 28, f.top = 70, f.bottom = f.top + 420;
   double name_len = 0;
   for (const auto& c : cols) name_len = std::max(name_len, text_width(c.device, 10.5));
-  const double names_top = bottom + 52;
-  const double legend_y = names_top + name_len + 28;
-  const double height = legend_y + 26 + (in.undated.empty() ? 0 : 20);
-  auto X = [&](double year) { return left + (year - x_min) / (x_max - x_min) * (right - left); };
-  const report::LogScale Y{ylo, yhi, bottom, top};
+  f.names_top = f.bottom + 52;
+  f.legend_y = f.names_top + name_len + 28;
+  f.height = f.legend_y + 26 + (in.undated.empty() ? 0 : 20);
+  f.Y = report::LogScale{ylo, yhi, f.bottom, f.top};
 
   std::string unit_text;
   for (const auto& u : units) unit_text += (unit_text.empty() ? "" : ", ") + u;
-  const std::string y_title = "Ridge point I* [" + unit_text + "]";
-  const std::string x_title = "Release year";
+  f.y_title = "Ridge point I* [" + unit_text + "]";
+  f.x_title = "Release year";
+  return f;
+}
 
+/// The <svg> element's opening: title, description, style, background, the chart's titles.
+std::string trajectory_svg_head(const TrajectoryInput& in, const TrajectoryFrame& f,
+                                bool dark_mode) {
   std::string s;
-  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" + attr("width", width) +
-       attr("height", height) + " viewBox=\"0 0 " + num(width) + " " + num(height) +
+  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" + attr("width", f.width) +
+       attr("height", f.height) + " viewBox=\"0 0 " + num(f.width) + " " + num(f.height) +
        "\" class=\"roofline-trajectory\" role=\"img\"" + attr("aria-label", in.title) + ">\n";
   s += "<title>" + xml_escape(in.title) + "</title>\n";
-  s += "<desc>Memory-wall trajectory: " + xml_escape(y_title) + " (log) against " +
-       xml_escape(x_title) + ", one series per precision group.</desc>\n";
+  s += "<desc>Memory-wall trajectory: " + xml_escape(f.y_title) + " (log) against " +
+       xml_escape(f.x_title) + ", one series per precision group.</desc>\n";
   s += "<style>" + std::string(kAxesStyleLight) + kTrajectoryStyleLight +
        (dark_mode ? std::string(kAxesStyleDark) + kTrajectoryStyleDark : std::string()) +
        "</style>\n";
-  s +=
-      "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", width) + attr("height", height) + "/>\n";
-  s += text(left, 28, in.title, "title");
-  if (!in.subtitle.empty()) s += text(left, 48, in.subtitle, "subtitle");
+  s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", f.width) + attr("height", f.height) +
+       "/>\n";
+  s += text(f.left, 28, in.title, "title");
+  if (!in.subtitle.empty()) s += text(f.left, 48, in.subtitle, "subtitle");
+  return s;
+}
 
+/// The plot group's opening and the grid: decades of I*, the boundaries between years, a guide
+/// up each device's column.
+std::string trajectory_grid(const TrajectoryFrame& f, const std::vector<Column>& cols) {
+  const double left = f.left, right = f.right, top = f.top, bottom = f.bottom;
+  std::string s;
   // The plot group carries the mapping so a reader (or a test) can recover values from pixels.
-  s += "<g id=\"plot\"" + attr("data-x-min", exact(x_min)) + attr("data-x-max", exact(x_max)) +
-       attr("data-y-log-min", exact(ylo)) + attr("data-y-log-max", exact(yhi)) +
+  s += "<g id=\"plot\"" + attr("data-x-min", exact(f.x_min)) + attr("data-x-max", exact(f.x_max)) +
+       attr("data-y-log-min", exact(f.ylo)) + attr("data-y-log-max", exact(f.yhi)) +
        attr("data-left", exact(left)) + attr("data-right", exact(right)) +
        attr("data-top", exact(top)) + attr("data-bottom", exact(bottom)) + ">\n";
   s += "<g class=\"grid\">\n";
-  for (double v : report::minor_ticks(ylo, yhi))
-    s += "<line class=\"grid-minor\"" + attr("x1", left) + attr("x2", right) + attr("y1", Y(v)) +
-         attr("y2", Y(v)) + "/>\n";
-  for (double v : report::decade_ticks(ylo, yhi))
-    s += "<line class=\"grid-major\"" + attr("x1", left) + attr("x2", right) + attr("y1", Y(v)) +
-         attr("y2", Y(v)) + "/>\n";
-  for (int y = y0; y < y1; ++y)  // boundaries between years
-    s += "<line class=\"year-sep\"" + attr("x1", X(y + 0.5)) + attr("x2", X(y + 0.5)) +
+  for (double v : report::minor_ticks(f.ylo, f.yhi))
+    s += "<line class=\"grid-minor\"" + attr("x1", left) + attr("x2", right) + attr("y1", f.Y(v)) +
+         attr("y2", f.Y(v)) + "/>\n";
+  for (double v : report::decade_ticks(f.ylo, f.yhi))
+    s += "<line class=\"grid-major\"" + attr("x1", left) + attr("x2", right) + attr("y1", f.Y(v)) +
+         attr("y2", f.Y(v)) + "/>\n";
+  for (int y = f.y0; y < f.y1; ++y)  // boundaries between years
+    s += "<line class=\"year-sep\"" + attr("x1", f.X(y + 0.5)) + attr("x2", f.X(y + 0.5)) +
          attr("y1", top) + attr("y2", bottom) + "/>\n";
   for (const auto& c : cols)
-    s += "<line class=\"device-guide\"" + attr("data-device", c.device) + attr("x1", X(c.x)) +
-         attr("x2", X(c.x)) + attr("y1", top) + attr("y2", bottom) + "/>\n";
-  s += "</g>\n<g class=\"axes\">\n";
+    s += "<line class=\"device-guide\"" + attr("data-device", c.device) + attr("x1", f.X(c.x)) +
+         attr("x2", f.X(c.x)) + attr("y1", top) + attr("y2", bottom) + "/>\n";
+  s += "</g>\n";
+  return s;
+}
+
+/// The axes: frame, a tick per year and per decade of I* (minor ticks between), axis titles.
+std::string trajectory_axes(const TrajectoryFrame& f) {
+  const double left = f.left, right = f.right, top = f.top, bottom = f.bottom;
+  std::string s = "<g class=\"axes\">\n";
   s += "<rect class=\"frame\"" + attr("x", left) + attr("y", top) + attr("width", right - left) +
        attr("height", bottom - top) + "/>\n";
-  for (int y = y0; y <= y1; ++y) {
-    s += "<line class=\"tick-mark\"" + attr("x1", X(y)) + attr("x2", X(y)) + attr("y1", bottom) +
-         attr("y2", bottom + 6) + "/>\n";
-    s += text(X(y), bottom + 20, std::to_string(y), "tick x-tick", "middle",
+  for (int y = f.y0; y <= f.y1; ++y) {
+    s += "<line class=\"tick-mark\"" + attr("x1", f.X(y)) + attr("x2", f.X(y)) +
+         attr("y1", bottom) + attr("y2", bottom + 6) + "/>\n";
+    s += text(f.X(y), bottom + 20, std::to_string(y), "tick x-tick", "middle",
               attr("data-value", std::to_string(y)));
   }
-  for (double v : report::decade_ticks(ylo, yhi)) {
-    s += "<line class=\"tick-mark\"" + attr("x1", left - 6) + attr("x2", left) + attr("y1", Y(v)) +
-         attr("y2", Y(v)) + "/>\n";
-    s += text(left - 9, Y(v) + 4, report::intensity_tick(v), "tick y-tick", "end",
+  for (double v : report::decade_ticks(f.ylo, f.yhi)) {
+    s += "<line class=\"tick-mark\"" + attr("x1", left - 6) + attr("x2", left) +
+         attr("y1", f.Y(v)) + attr("y2", f.Y(v)) + "/>\n";
+    s += text(left - 9, f.Y(v) + 4, report::intensity_tick(v), "tick y-tick", "end",
               attr("data-value", exact(v)));
   }
-  for (double v : report::minor_ticks(ylo, yhi))
-    s += "<line class=\"tick-mark\"" + attr("x1", left - 3) + attr("x2", left) + attr("y1", Y(v)) +
-         attr("y2", Y(v)) + "/>\n";
-  s += text((left + right) / 2, bottom + 40, x_title, "axis-title x-title", "middle");
-  s += text(0, 0, y_title, "axis-title y-title", "middle",
+  for (double v : report::minor_ticks(f.ylo, f.yhi))
+    s += "<line class=\"tick-mark\"" + attr("x1", left - 3) + attr("x2", left) +
+         attr("y1", f.Y(v)) + attr("y2", f.Y(v)) + "/>\n";
+  s += text((left + right) / 2, bottom + 40, f.x_title, "axis-title x-title", "middle");
+  s += text(0, 0, f.y_title, "axis-title y-title", "middle",
             " transform=\"translate(24," + num((top + bottom) / 2) + ") rotate(-90)\"");
   s += "</g>\n";
+  return s;
+}
 
-  // Markers: one per device and series, at (its column, I*).
+/// The markers: one per device and series, at (its column, I*), each with its values as a
+/// tooltip and data attributes.
+std::string trajectory_markers(const TrajectoryInput& in, const TrajectoryFrame& f) {
+  std::string s;
   for (size_t k = 0; k < in.series.size(); ++k) {
     const TrajectorySeries& ser = in.series[k];
     const std::string colour = kColours[k % kColourCount];
@@ -226,14 +266,15 @@ std::string render_trajectory_svg(const TrajectoryInput& in, bool dark_mode) {
     s += "<g" + attr("class", "series series-" + std::to_string(k)) +
          attr("data-series", ser.label) + ">\n";
     for (const auto& p : ser.points) {
-      const double x = X(column_x[p.device]), y = Y(p.ridge);
+      const double column = f.column_x.at(p.device);
+      const double x = f.X(column), y = f.Y(p.ridge);
       const std::string unit = p.unit.empty() ? "FLOP/byte" : p.unit;
       const std::string tip = p.device + " (" + std::to_string(p.year) + "), " + ser.label +
                               ": I* = " + format_number(p.ridge, 4) + " " + unit + " (" +
                               p.compute_roof + " / " + p.memory_level + ")";
       s += "<g class=\"trajectory-point\"" + attr("data-device", p.device) +
            attr("data-series", ser.label) + attr("data-year", std::to_string(p.year)) +
-           attr("data-x", exact(column_x[p.device])) + attr("data-ridge", exact(p.ridge)) +
+           attr("data-x", exact(column)) + attr("data-ridge", exact(p.ridge)) +
            attr("data-unit", unit) + attr("data-compute-roof", p.compute_roof) +
            attr("data-memory-level", p.memory_level) + " transform=\"translate(" + num(x) + "," +
            num(y) + ")\"><title>" + xml_escape(tip) + "</title>" +
@@ -241,24 +282,30 @@ std::string render_trajectory_svg(const TrajectoryInput& in, bool dark_mode) {
     }
     s += "</g>\n";
   }
-  s += "</g>\n";  // #plot
+  return s;
+}
 
-  // Device names under their columns, read bottom to top.
-  s += "<g class=\"device-labels\">\n";
+/// Device names under their columns, read bottom to top.
+std::string trajectory_device_labels(const TrajectoryFrame& f, const std::vector<Column>& cols) {
+  std::string s = "<g class=\"device-labels\">\n";
   for (const auto& c : cols)
     s += "<text class=\"device-label\"" + attr("data-device", c.device) + " text-anchor=\"end\"" +
-         " transform=\"translate(" + num(X(c.x) + 3.5) + "," + num(names_top) + ") rotate(-90)\">" +
-         xml_escape(c.device) + "</text>\n";
+         " transform=\"translate(" + num(f.X(c.x) + 3.5) + "," + num(f.names_top) +
+         ") rotate(-90)\">" + xml_escape(c.device) + "</text>\n";
   s += "</g>\n";
+  return s;
+}
 
-  // Legend: one entry per series.
-  s += "<g class=\"legend\">\n";
-  double lx = left;
+/// The legend: one entry per series (its marker, label and device count), then the devices
+/// left out for want of a release year.
+std::string trajectory_legend(const TrajectoryInput& in, const TrajectoryFrame& f) {
+  std::string s = "<g class=\"legend\">\n";
+  double lx = f.left;
   for (size_t k = 0; k < in.series.size(); ++k) {
     const std::string label =
         in.series[k].label + " (" + std::to_string(in.series[k].points.size()) + " devices)";
     s += "<g" + attr("data-series", in.series[k].label) + " transform=\"translate(" + num(lx) +
-         "," + num(legend_y) + ")\">" + "<g transform=\"translate(8,0)\">" +
+         "," + num(f.legend_y) + ")\">" + "<g transform=\"translate(8,0)\">" +
          shape_at_origin(kShapes[k % 4], 5.5,
                          " class=\"marker\"" + attr("fill", kColours[k % kColourCount])) +
          "</g>" + text(22, 4, label, "legend-text") + "</g>\n";
@@ -268,8 +315,26 @@ std::string render_trajectory_svg(const TrajectoryInput& in, bool dark_mode) {
   if (!in.undated.empty()) {
     std::string names;
     for (const auto& n : in.undated) names += (names.empty() ? "" : ", ") + n;
-    s += text(left, legend_y + 24, "Not drawn (no release year): " + names, "note");
+    s += text(f.left, f.legend_y + 24, "Not drawn (no release year): " + names, "note");
   }
+  return s;
+}
+
+}  // namespace
+
+std::string render_trajectory_svg(const TrajectoryInput& in, bool dark_mode) {
+  check_input(in);
+  // The devices' columns and the chart's geometry.
+  const std::vector<Column> cols = columns_of(in);
+  const TrajectoryFrame f = trajectory_frame(in, cols);
+  // Head, then the plot group (grid, axes, markers), the device names and the legend.
+  std::string s = trajectory_svg_head(in, f, dark_mode);
+  s += trajectory_grid(f, cols);
+  s += trajectory_axes(f);
+  s += trajectory_markers(in, f);
+  s += "</g>\n";  // #plot
+  s += trajectory_device_labels(f, cols);
+  s += trajectory_legend(in, f);
   s += "</svg>\n";
   return s;
 }
