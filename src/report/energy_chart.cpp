@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "report/chart.hpp"
 #include "report/svg_text.hpp"
@@ -46,42 +47,60 @@ double ceil_decade(double v) {
   return std::ceil(std::log10(v));
 }
 
-}  // namespace
-
-std::string render_energy_svg(const EnergyChartInput& in, bool dark_mode) {
-  const EnergyCosts& k = in.costs;
-  k.validate();
+/// InputError for a point the log scales cannot place: its intensity and work per joule must be
+/// finite and > 0.
+void energy_check_points(const EnergyChartInput& in) {
   for (const auto& p : in.points)
     if (!(p.intensity > 0) || !(p.work_per_joule > 0) || !std::isfinite(p.intensity) ||
         !std::isfinite(p.work_per_joule))
       throw InputError("energy chart: point '" + p.name +
                        "' needs an intensity and a work per joule > 0");
-  const double peak = 1.0 / effective_energy_per_flop(k);
-  const double balance = energy_balance_point(k);
-  const double tb = time_balance(k);
-  const std::string wu = in.work_unit, tu = in.traffic_unit;
+}
+
+/// The chart's geometry and the model's landmarks: peak 1/ε̂, the energy balance point, the
+/// time balance, the axes' decades and the plot's box in pixels.
+struct EnergyFrame {
+  double peak = 0, balance = 0, tb = 0;
+  double xlo = 0, xhi = 0, ylo = 0, yhi = 0;  ///< log10 of the axes' ends
+  double width = 0, height = 0, left = 0, right = 0, top = 0, bottom = 0;
+  report::LogScale X, Y;
+};
+
+/// The landmarks and the axes' ranges from the costs and the points.
+EnergyFrame energy_frame(const EnergyChartInput& in) {
+  const EnergyCosts& k = in.costs;
+  EnergyFrame f;
+  f.peak = 1.0 / effective_energy_per_flop(k);
+  f.balance = energy_balance_point(k);
+  f.tb = time_balance(k);
 
   // A decade beyond the balances and the points either side; the roof's lowest value and the
   // points set the bottom, the peak the top.
-  double ilo = std::min(balance, tb), ihi = std::max(balance, tb);
+  double ilo = std::min(f.balance, f.tb), ihi = std::max(f.balance, f.tb);
   for (const auto& p : in.points)
     ilo = std::min(ilo, p.intensity), ihi = std::max(ihi, p.intensity);
-  const double xlo = floor_decade(ilo) - 1, xhi = ceil_decade(ihi) + 1;
-  double ylo_v = work_per_joule(k, std::pow(10.0, xlo));
+  f.xlo = floor_decade(ilo) - 1, f.xhi = ceil_decade(ihi) + 1;
+  double ylo_v = work_per_joule(k, std::pow(10.0, f.xlo));
   for (const auto& p : in.points) ylo_v = std::min(ylo_v, p.work_per_joule);
-  double yhi_v = peak * 1.5;
+  double yhi_v = f.peak * 1.5;
   for (const auto& p : in.points) yhi_v = std::max(yhi_v, p.work_per_joule * 1.5);
-  const double ylo = floor_decade(ylo_v), yhi = ceil_decade(yhi_v);
+  f.ylo = floor_decade(ylo_v), f.yhi = ceil_decade(yhi_v);
 
-  const double width = 960, height = 640, left = 96, right = width - 40, top = 70,
-               bottom = height - 96;
-  const report::LogScale X{xlo, xhi, left, right};
-  const report::LogScale Y{ylo, yhi, bottom, top};
+  f.width = 960, f.height = 640, f.left = 96, f.right = f.width - 40, f.top = 70,
+  f.bottom = f.height - 96;
+  f.X = report::LogScale{f.xlo, f.xhi, f.left, f.right};
+  f.Y = report::LogScale{f.ylo, f.yhi, f.bottom, f.top};
+  return f;
+}
 
+/// The <svg> element's opening: title, description, style, background, the chart's titles.
+std::string energy_svg_head(const EnergyChartInput& in, const EnergyFrame& f, bool dark_mode) {
+  const std::string wu = in.work_unit, tu = in.traffic_unit;
   std::string s;
-  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" + svg_attr("width", width) +
-       svg_attr("height", height) + " viewBox=\"0 0 " + svg_num(width) + " " + svg_num(height) +
-       "\" class=\"roofline-energy\" role=\"img\"" + svg_attr("aria-label", in.title) + ">\n";
+  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" + svg_attr("width", f.width) +
+       svg_attr("height", f.height) + " viewBox=\"0 0 " + svg_num(f.width) + " " +
+       svg_num(f.height) + "\" class=\"roofline-energy\" role=\"img\"" +
+       svg_attr("aria-label", in.title) + ">\n";
   s += "<title>" + report::xml_escape(in.title) + "</title>\n";
   s += "<desc>Energy roofline: " + report::xml_escape(wu) +
        "/J (log) against operational "
@@ -90,36 +109,53 @@ std::string render_energy_svg(const EnergyChartInput& in, bool dark_mode) {
   s += "<style>" + std::string(report::kAxesStyleLight) + kEnergyStyleLight +
        (dark_mode ? std::string(report::kAxesStyleDark) + kEnergyStyleDark : std::string()) +
        "</style>\n";
-  s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + svg_attr("width", width) +
-       svg_attr("height", height) + "/>\n";
-  s += svg_text(left, 28, in.title, "title", "start", "");
-  if (!in.subtitle.empty()) s += svg_text(left, 48, in.subtitle, "subtitle", "start", "");
-  s += "<g id=\"plot\"" + svg_attr("data-x-log-min", svg_exact(xlo)) +
-       svg_attr("data-x-log-max", svg_exact(xhi)) + svg_attr("data-y-log-min", svg_exact(ylo)) +
-       svg_attr("data-y-log-max", svg_exact(yhi)) + svg_attr("data-left", svg_exact(left)) +
+  s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + svg_attr("width", f.width) +
+       svg_attr("height", f.height) + "/>\n";
+  s += svg_text(f.left, 28, in.title, "title", "start", "");
+  if (!in.subtitle.empty()) s += svg_text(f.left, 48, in.subtitle, "subtitle", "start", "");
+  return s;
+}
+
+/// The plot group's opening (with the pixel mapping) and the grid: minor and major lines of
+/// both log axes.
+std::string energy_grid(const EnergyFrame& f) {
+  const double left = f.left, right = f.right, top = f.top, bottom = f.bottom;
+  const report::LogScale &X = f.X, &Y = f.Y;
+  std::string s;
+  s += "<g id=\"plot\"" + svg_attr("data-x-log-min", svg_exact(f.xlo)) +
+       svg_attr("data-x-log-max", svg_exact(f.xhi)) + svg_attr("data-y-log-min", svg_exact(f.ylo)) +
+       svg_attr("data-y-log-max", svg_exact(f.yhi)) + svg_attr("data-left", svg_exact(left)) +
        svg_attr("data-right", svg_exact(right)) + svg_attr("data-top", svg_exact(top)) +
        svg_attr("data-bottom", svg_exact(bottom)) + ">\n<g class=\"grid\">\n";
-  for (double v : report::minor_ticks(ylo, yhi))
+  for (double v : report::minor_ticks(f.ylo, f.yhi))
     s += "<line class=\"grid-minor\"" + svg_attr("x1", left) + svg_attr("x2", right) +
          svg_attr("y1", Y(v)) + svg_attr("y2", Y(v)) + "/>\n";
-  for (double v : report::minor_ticks(xlo, xhi))
+  for (double v : report::minor_ticks(f.xlo, f.xhi))
     s += "<line class=\"grid-minor\"" + svg_attr("x1", X(v)) + svg_attr("x2", X(v)) +
          svg_attr("y1", top) + svg_attr("y2", bottom) + "/>\n";
-  for (double v : report::decade_ticks(ylo, yhi))
+  for (double v : report::decade_ticks(f.ylo, f.yhi))
     s += "<line class=\"grid-major\"" + svg_attr("x1", left) + svg_attr("x2", right) +
          svg_attr("y1", Y(v)) + svg_attr("y2", Y(v)) + "/>\n";
-  for (double v : report::decade_ticks(xlo, xhi))
+  for (double v : report::decade_ticks(f.xlo, f.xhi))
     s += "<line class=\"grid-major\"" + svg_attr("x1", X(v)) + svg_attr("x2", X(v)) +
          svg_attr("y1", top) + svg_attr("y2", bottom) + "/>\n";
-  s += "</g>\n<g class=\"axes\">\n<rect class=\"frame\"" + svg_attr("x", left) +
-       svg_attr("y", top) + svg_attr("width", right - left) + svg_attr("height", bottom - top) +
-       "/>\n";
-  for (double v : report::decade_ticks(xlo, xhi))
+  s += "</g>\n";
+  return s;
+}
+
+/// The axes: frame, a tick per decade on both, axis titles in the chart's units.
+std::string energy_axes(const EnergyFrame& f, const std::string& wu, const std::string& tu) {
+  const double left = f.left, right = f.right, top = f.top, bottom = f.bottom;
+  const report::LogScale &X = f.X, &Y = f.Y;
+  std::string s = "<g class=\"axes\">\n<rect class=\"frame\"" + svg_attr("x", left) +
+                  svg_attr("y", top) + svg_attr("width", right - left) +
+                  svg_attr("height", bottom - top) + "/>\n";
+  for (double v : report::decade_ticks(f.xlo, f.xhi))
     s += "<line class=\"tick-mark\"" + svg_attr("x1", X(v)) + svg_attr("x2", X(v)) +
          svg_attr("y1", bottom) + svg_attr("y2", bottom + 6) + "/>\n" +
          svg_text(X(v), bottom + 20, report::intensity_tick(v), "tick x-tick", "middle",
                   svg_attr("data-value", svg_exact(v)));
-  for (double v : report::decade_ticks(ylo, yhi))
+  for (double v : report::decade_ticks(f.ylo, f.yhi))
     s += "<line class=\"tick-mark\"" + svg_attr("x1", left - 6) + svg_attr("x2", left) +
          svg_attr("y1", Y(v)) + svg_attr("y2", Y(v)) + "/>\n" +
          svg_text(left - 9, Y(v) + 4, format_si(v, ""), "tick y-tick", "end",
@@ -129,14 +165,23 @@ std::string render_energy_svg(const EnergyChartInput& in, bool dark_mode) {
   s += svg_text(0, 0, "Energy efficiency [" + wu + "/J]", "axis-title y-title", "middle",
                 " transform=\"translate(24," + svg_num((top + bottom) / 2) + ") rotate(-90)\"");
   s += "</g>\n";
+  return s;
+}
 
+/// The model drawn: the roof W/E(I) clipped to the plot, the peak and the time balance as lines,
+/// the balance point, and their labels.
+std::string energy_roof(const EnergyCosts& k, const EnergyFrame& f, const std::string& wu) {
+  const double left = f.left, right = f.right, top = f.top, bottom = f.bottom;
+  const double peak = f.peak, balance = f.balance, tb = f.tb;
+  const report::LogScale &X = f.X, &Y = f.Y;
   // The roof: W/E(I) at 241 log-spaced intensities (40 per decade at most).
   const int n = 240;
   std::string d;
   for (int i = 0; i <= n; ++i) {
-    const double l = xlo + (xhi - xlo) * i / n, I = std::pow(10.0, l);
+    const double l = f.xlo + (f.xhi - f.xlo) * i / n, I = std::pow(10.0, l);
     d += (i == 0 ? "M" : "L") + svg_num(X(I)) + " " + svg_num(Y(work_per_joule(k, I)));
   }
+  std::string s;
   s += "<defs><clipPath id=\"energy-clip\"><rect" + svg_attr("x", left) + svg_attr("y", top) +
        svg_attr("width", right - left) + svg_attr("height", bottom - top) +
        "/></clipPath></defs>\n<g clip-path=\"url(#energy-clip)\">\n";
@@ -158,8 +203,17 @@ std::string render_energy_svg(const EnergyChartInput& in, bool dark_mode) {
                 "balance point I = " + format_number(balance, 4) + " (half the peak)", "label",
                 "end", "");
   s += svg_text(X(tb) + 5, bottom - 8, "B_τ = π/β = " + format_number(tb, 4), "label", "start", "");
+  return s;
+}
+
+/// The measured points: a marker with its values as a tooltip (and its share of the roof), and
+/// its name beside it.
+std::string energy_points_svg(const EnergyChartInput& in, const EnergyFrame& f) {
+  const EnergyCosts& k = in.costs;
+  const std::string wu = in.work_unit, tu = in.traffic_unit;
+  std::string s;
   for (const auto& p : in.points) {
-    const double x = X(p.intensity), y = Y(p.work_per_joule);
+    const double x = f.X(p.intensity), y = f.Y(p.work_per_joule);
     const double roof = work_per_joule(k, p.intensity);
     const std::string tip = p.name + ": I = " + format_number(p.intensity, 4) + " " + wu + "/" +
                             tu + ", " + format_si(p.work_per_joule, wu + "/J") + " (" +
@@ -172,12 +226,35 @@ std::string render_energy_svg(const EnergyChartInput& in, bool dark_mode) {
          svg_attr("cy", y) + " r=\"6\"/></g>\n";
     s += svg_text(x + 10, y + 4, p.name, "point-label", "start", "");
   }
+  return s;
+}
+
+/// The line under the plot: the costs the roof is drawn from, and the model's source.
+std::string energy_costs_line(const EnergyCosts& k, const EnergyFrame& f, const std::string& wu,
+                              const std::string& tu) {
+  return svg_text(f.left, f.height - 22,
+                  "ε_flop " + format_si(k.eps_flop, "J") + "/" + wu + ", ε_mem " +
+                      format_si(k.eps_mem, "J") + "/" + tu + ", π0 " + format_si(k.pi0, "W") +
+                      " — Choi, Bedard, Fowler & Vuduc, \"A roofline model of energy\", IPDPS 2013",
+                  "legend-text", "start", "");
+}
+
+}  // namespace
+
+std::string render_energy_svg(const EnergyChartInput& in, bool dark_mode) {
+  const EnergyCosts& k = in.costs;
+  k.validate();
+  energy_check_points(in);
+  const EnergyFrame f = energy_frame(in);
+  const std::string wu = in.work_unit, tu = in.traffic_unit;
+  // Head, then the plot group (grid, axes, roof, points), then the costs under it.
+  std::string s = energy_svg_head(in, f, dark_mode);
+  s += energy_grid(f);
+  s += energy_axes(f, wu, tu);
+  s += energy_roof(k, f, wu);
+  s += energy_points_svg(in, f);
   s += "</g>\n";
-  s += svg_text(left, height - 22,
-                "ε_flop " + format_si(k.eps_flop, "J") + "/" + wu + ", ε_mem " +
-                    format_si(k.eps_mem, "J") + "/" + tu + ", π0 " + format_si(k.pi0, "W") +
-                    " — Choi, Bedard, Fowler & Vuduc, \"A roofline model of energy\", IPDPS 2013",
-                "legend-text", "start", "");
+  s += energy_costs_line(k, f, wu, tu);
   s += "</svg>\n";
   return s;
 }
