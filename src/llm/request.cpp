@@ -3,8 +3,11 @@
 // concurrency, with chunked prefill and mixed prefill + decode steps.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "roofline/error.hpp"
 #include "roofline/llm.hpp"
@@ -122,6 +125,238 @@ RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double out
   return t;
 }
 
+namespace {
+
+/// How the serving is laid out: pipeline stages, engines (one per micro-batch in flight) and
+/// the concurrent requests of one engine.
+struct ServingShape {
+  int stages = 1;
+  double engines = 1, per_engine = 1;
+};
+
+/// The options checked against the model (requests to serve, a whole concurrency, no more
+/// stages than layers, a token budget that holds an engine's decode tokens, every request
+/// within the model's limits), and the layout they give.
+ServingShape serving_shape(const ModelConfig& m, const Scenario& base, const ServingOptions& o) {
+  if (o.requests.empty()) throw InputError("--requests: no requests to serve");
+  if (!(o.concurrency >= 1) || o.concurrency != std::floor(o.concurrency) || o.concurrency > 1e6)
+    throw InputError("--concurrency: must be a whole number ≥ 1 (got " +
+                     format_number(o.concurrency) + ")");
+  ServingShape sh;
+  sh.stages = std::max(1, base.pp);
+  if (static_cast<double>(sh.stages) > m.layers)
+    throw InputError("--pp " + std::to_string(base.pp) + ": more stages than the " +
+                     format_number(m.layers) + " layers of " + m.name);
+  sh.engines = std::min<double>(sh.stages, o.concurrency);
+  sh.per_engine = std::ceil(o.concurrency / sh.engines);
+  if (o.max_batched_tokens < 0 ||
+      (o.max_batched_tokens > 0 && o.max_batched_tokens < sh.per_engine))
+    throw InputError("--max-batched-tokens " + format_number(o.max_batched_tokens) +
+                     ": must hold a decode token for each of the " + format_number(sh.per_engine) +
+                     " concurrent requests of an engine (or be 0: no chunking)");
+  for (const Request& q : o.requests) {
+    Scenario s = base;
+    s.batch = 1;
+    s.prompt = q.prompt;
+    s.context = q.prompt + q.output - 1;
+    validate_scenario(m, s);
+  }
+  return sh;
+}
+
+/// A request being served: its prompt tokens done, tokens generated, when it was admitted and
+/// when its first token came.
+struct ServingLive {
+  Request q;
+  double prefilled = 0, generated = 0, admitted = 0, first = 0;
+};
+/// An engine: its running requests and when it may start again.
+struct ServingEngine {
+  std::vector<ServingLive> live;
+  double ready = 0;  // when its next iteration may enter the first stage
+};
+
+/// The simulation's state: engines, when each stage is free, pending arrivals (in time order),
+/// the latencies so far and the token counts.
+struct ServingState {
+  std::vector<ServingEngine> engine;
+  std::vector<double> stage_free;
+  std::vector<double> arrivals;
+  std::vector<SequenceGroup> groups;
+  std::vector<double> ttft, tpot, e2e;
+  double next = 0, done = 0, end = 0;
+  double input_tokens = 0, output_tokens = 0, decode_rows = 0;
+  double admitted_count = 0;
+};
+
+/// The state at time 0: idle engines and stages, the first requests (up to the concurrency)
+/// arrived at once.
+ServingState serving_start(const ServingShape& sh, const ServingOptions& o, double total) {
+  ServingState st;
+  st.engine.resize(static_cast<std::size_t>(sh.engines));
+  st.stage_free.assign(static_cast<std::size_t>(sh.stages), 0);
+  st.arrivals.assign(static_cast<std::size_t>(std::min(o.concurrency, total)), 0);
+  st.next = static_cast<double>(st.arrivals.size());
+  return st;
+}
+
+/// The engine whose next iteration can start first and that start time.
+std::pair<std::size_t, double> serving_pick_engine(const ServingState& st) {
+  // The engine whose next iteration can start first (the lowest index among equals); an
+  // engine with nothing to do waits for the next arrival.
+  const double first_arrival =
+      st.arrivals.empty() ? std::numeric_limits<double>::infinity() : st.arrivals.front();
+  std::size_t e = st.engine.size();
+  double start = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < st.engine.size(); ++i) {
+    const double ready = std::max(st.engine[i].ready,
+                                  st.engine[i].live.empty() ? first_arrival : st.engine[i].ready);
+    const double t = std::max(ready, st.stage_free[0]);
+    if (t < start) {
+      start = t;
+      e = i;
+    }
+  }
+  if (e == st.engine.size()) throw Error("llm: serving simulation has no work left");
+  return {e, start};
+}
+
+/// Requests that have arrived by the start join the engine, up to its share; the workload's
+/// requests are taken in turn.
+void serving_admit(ServingState& st, ServingEngine& en, double start, const ServingOptions& o,
+                   double per_engine) {
+  const auto n = static_cast<double>(o.requests.size());
+  while (!st.arrivals.empty() && st.arrivals.front() <= start &&
+         static_cast<double>(en.live.size()) < per_engine) {
+    ServingLive l;
+    l.q = o.requests[static_cast<std::size_t>(std::fmod(st.admitted_count, n))];
+    l.admitted = st.arrivals.front();
+    st.arrivals.erase(st.arrivals.begin());
+    en.live.push_back(l);
+    ++st.admitted_count;
+  }
+}
+
+/// One iteration's work: the prompt tokens each request takes, the decode and prompt rows, the
+/// phase.
+struct ServingIteration {
+  std::vector<double> chunk;
+  double decoding = 0, prompt_rows = 0;
+  Phase phase = Phase::decode;
+};
+
+/// The engine's next iteration as sequence groups: decode tokens first, then prompt tokens in
+/// admission order within the budget.
+ServingIteration serving_iteration(const ServingEngine& en, double budget,
+                                   std::vector<SequenceGroup>& groups) {
+  ServingIteration it;
+  groups.clear();
+  double left = budget;
+  for (const ServingLive& l : en.live)
+    if (l.prefilled >= l.q.prompt) {
+      SequenceGroup g;
+      g.fresh = 1;
+      g.past = l.q.prompt + l.generated - 1;
+      groups.push_back(g);
+      left -= 1;
+      ++it.decoding;
+    }
+  it.chunk.assign(en.live.size(), 0);
+  for (std::size_t i = 0; i < en.live.size() && left > 0; ++i) {
+    const ServingLive& l = en.live[i];
+    if (l.prefilled >= l.q.prompt) continue;
+    const double c = std::min(l.q.prompt - l.prefilled, left);
+    SequenceGroup g;
+    g.fresh = c;
+    g.past = l.prefilled;
+    g.logits = l.prefilled + c >= l.q.prompt ? 1 : 0;
+    g.prompt = true;
+    groups.push_back(g);
+    it.chunk[i] = c;
+    left -= c;
+    it.prompt_rows += c;
+  }
+  const bool prompts = static_cast<double>(groups.size()) > it.decoding;
+  it.phase = !prompts ? Phase::decode : it.decoding > 0 ? Phase::mixed : Phase::prefill;
+  return it;
+}
+
+/// When the iteration leaves the last stage, each stage taken once it and the stage are free.
+double serving_through_stages(const ModelConfig& m, const Scenario& base, const Roofs& r,
+                              const StepResult& step, const ServingIteration& it, double start,
+                              std::vector<double>& stage_free) {
+  // Through the stages: each takes the iteration's stage time once it and the stage are free.
+  double t = start;
+  if (stage_free.size() == 1) {
+    t += step.time.value;
+    stage_free[0] = t;
+  } else {
+    const double tau = pipeline_stage_time(m, base, step, it.prompt_rows, it.decoding, r).value;
+    for (double& free : stage_free) {
+      t = std::max(t, free) + tau;
+      free = t;
+    }
+  }
+  return t;
+}
+
+/// Every request of the engine advanced by what the iteration (ending at t) did for it: prompt
+/// tokens, its first token with its TTFT, or one more decode token.
+void serving_advance(ServingEngine& en, const ServingIteration& it, double t, ServingState& st) {
+  for (std::size_t i = 0; i < en.live.size(); ++i) {
+    ServingLive& l = en.live[i];
+    if (it.chunk[i] > 0) {
+      l.prefilled += it.chunk[i];
+      st.input_tokens += it.chunk[i];
+      if (l.prefilled >= l.q.prompt) {
+        l.generated = 1;  // the prefill samples the first token
+        l.first = t;
+        st.ttft.push_back(t - l.admitted);
+        st.output_tokens += 1;
+      }
+    } else if (l.prefilled >= l.q.prompt && l.first < t) {
+      l.generated += 1;
+      st.output_tokens += 1;
+    }
+  }
+}
+
+/// Finished requests leave with their E2E and TPOT; their clients send the next ones at once.
+void serving_retire(ServingEngine& en, double t, double total, ServingState& st) {
+  // Finished requests leave; their clients send the next ones at once (a closed loop).
+  for (std::size_t i = 0; i < en.live.size();) {
+    const ServingLive& l = en.live[i];
+    if (l.prefilled >= l.q.prompt && l.generated >= l.q.output) {
+      st.e2e.push_back(t - l.admitted);
+      if (l.q.output > 1) st.tpot.push_back((t - l.first) / (l.q.output - 1));
+      en.live.erase(en.live.begin() + static_cast<std::ptrdiff_t>(i));
+      ++st.done;
+      if (st.next < total) {
+        st.arrivals.insert(std::upper_bound(st.arrivals.begin(), st.arrivals.end(), t), t);
+        ++st.next;
+      }
+    } else {
+      ++i;
+    }
+  }
+}
+
+/// The result's rates and latency statistics over the whole run.
+void serving_summarise(const ServingState& st, double total, ServingResult& res) {
+  const double end = st.end;
+  res.makespan = Seconds(end);
+  res.output_tokens_per_s = st.output_tokens / end;
+  res.input_tokens_per_s = st.input_tokens / end;
+  res.requests_per_s = total / end;
+  res.ttft = stats_of(st.ttft);
+  res.tpot = stats_of(st.tpot);
+  res.e2e = stats_of(st.e2e);
+  res.mean_decode_batch = st.decode_rows / res.steps;
+  res.mean_step = Seconds(end / res.steps);
+}
+
+}  // namespace
+
 // A continuous-batching engine (Yu et al., Orca, OSDI 2022): every iteration takes the decode
 // token of each running request and, within the token budget, prompt tokens in admission order.
 // With pipeline stages, pp engines (one per micro-batch in flight, as pipelined serving engines
@@ -131,176 +366,39 @@ RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double out
 // slowest stage's time plus the send to the next (pipeline_stage_time), as pipeline_step does.
 ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const ServingOptions& o,
                                const Roofs& r) {
-  if (o.requests.empty()) throw InputError("--requests: no requests to serve");
-  if (!(o.concurrency >= 1) || o.concurrency != std::floor(o.concurrency) || o.concurrency > 1e6)
-    throw InputError("--concurrency: must be a whole number ≥ 1 (got " +
-                     format_number(o.concurrency) + ")");
-  const int stages = std::max(1, base.pp);
-  if (static_cast<double>(stages) > m.layers)
-    throw InputError("--pp " + std::to_string(base.pp) + ": more stages than the " +
-                     format_number(m.layers) + " layers of " + m.name);
-  const double engines = std::min<double>(stages, o.concurrency);
-  const double per_engine = std::ceil(o.concurrency / engines);
-  if (o.max_batched_tokens < 0 || (o.max_batched_tokens > 0 && o.max_batched_tokens < per_engine))
-    throw InputError("--max-batched-tokens " + format_number(o.max_batched_tokens) +
-                     ": must hold a decode token for each of the " + format_number(per_engine) +
-                     " concurrent requests of an engine (or be 0: no chunking)");
-  for (const Request& q : o.requests) {
-    Scenario s = base;
-    s.batch = 1;
-    s.prompt = q.prompt;
-    s.context = q.prompt + q.output - 1;
-    validate_scenario(m, s);
-  }
+  const ServingShape sh = serving_shape(m, base, o);
   ServingResult res;
   res.options = o;
-  res.stages = stages;
-  res.engines = engines;
+  res.stages = sh.stages;
+  res.engines = sh.engines;
   const double total = o.total_requests > 0
                            ? o.total_requests
                            : std::max(8 * o.concurrency, static_cast<double>(o.requests.size()));
   res.requests = total;
   const double budget =
       o.max_batched_tokens > 0 ? o.max_batched_tokens : std::numeric_limits<double>::infinity();
-
-  struct Live {
-    Request q;
-    double prefilled = 0, generated = 0, admitted = 0, first = 0;
-  };
-  struct Engine {
-    std::vector<Live> live;
-    double ready = 0;  // when its next iteration may enter the first stage
-  };
-  std::vector<Engine> engine(static_cast<std::size_t>(engines));
-  std::vector<double> stage_free(static_cast<std::size_t>(stages), 0);
-  std::vector<double> arrivals(static_cast<std::size_t>(std::min(o.concurrency, total)), 0);
-  std::vector<SequenceGroup> groups;
-  std::vector<double> ttft, tpot, e2e;
-  double next = static_cast<double>(arrivals.size()), done = 0, end = 0;
-  double input_tokens = 0, output_tokens = 0, decode_rows = 0;
-  const auto n = static_cast<double>(o.requests.size());
-  double admitted_count = 0;
-  while (done < total) {
-    // The engine whose next iteration can start first (the lowest index among equals); an
-    // engine with nothing to do waits for the next arrival.
-    const double first_arrival =
-        arrivals.empty() ? std::numeric_limits<double>::infinity() : arrivals.front();
-    std::size_t e = engine.size();
-    double start = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < engine.size(); ++i) {
-      const double ready =
-          std::max(engine[i].ready, engine[i].live.empty() ? first_arrival : engine[i].ready);
-      const double t = std::max(ready, stage_free[0]);
-      if (t < start) {
-        start = t;
-        e = i;
-      }
-    }
-    if (e == engine.size()) throw Error("llm: serving simulation has no work left");
-    Engine& en = engine[e];
-    // Requests that have arrived by the start join, up to the engine's share.
-    while (!arrivals.empty() && arrivals.front() <= start &&
-           static_cast<double>(en.live.size()) < per_engine) {
-      Live l;
-      l.q = o.requests[static_cast<std::size_t>(std::fmod(admitted_count, n))];
-      l.admitted = arrivals.front();
-      arrivals.erase(arrivals.begin());
-      en.live.push_back(l);
-      ++admitted_count;
-    }
-    // One iteration: decode tokens first, then prompt tokens in admission order within the
-    // budget.
-    groups.clear();
-    double left = budget, decoding = 0, prompt_rows = 0;
-    for (const Live& l : en.live)
-      if (l.prefilled >= l.q.prompt) {
-        SequenceGroup g;
-        g.fresh = 1;
-        g.past = l.q.prompt + l.generated - 1;
-        groups.push_back(g);
-        left -= 1;
-        ++decoding;
-      }
-    std::vector<double> chunk(en.live.size(), 0);
-    for (std::size_t i = 0; i < en.live.size() && left > 0; ++i) {
-      const Live& l = en.live[i];
-      if (l.prefilled >= l.q.prompt) continue;
-      const double c = std::min(l.q.prompt - l.prefilled, left);
-      SequenceGroup g;
-      g.fresh = c;
-      g.past = l.prefilled;
-      g.logits = l.prefilled + c >= l.q.prompt ? 1 : 0;
-      g.prompt = true;
-      groups.push_back(g);
-      chunk[i] = c;
-      left -= c;
-      prompt_rows += c;
-    }
-    const bool prompts = static_cast<double>(groups.size()) > decoding;
-    const Phase phase = !prompts ? Phase::decode : decoding > 0 ? Phase::mixed : Phase::prefill;
+  ServingState st = serving_start(sh, o, total);
+  while (st.done < total) {
+    // The engine that starts first, with the requests that have arrived for it.
+    const auto [e, start] = serving_pick_engine(st);
+    ServingEngine& en = st.engine[e];
+    serving_admit(st, en, start, o, sh.per_engine);
+    // One iteration: its cost, then its time through the stages.
+    const ServingIteration it = serving_iteration(en, budget, st.groups);
     const StepResult step =
-        evaluate_cost(step_cost(m, base, phase, groups.data(), groups.size()), base, r);
-    // Through the stages: each takes the iteration's stage time once it and the stage are free.
-    double t = start;
-    if (stages == 1) {
-      t += step.time.value;
-      stage_free[0] = t;
-    } else {
-      const double tau = pipeline_stage_time(m, base, step, prompt_rows, decoding, r).value;
-      for (double& free : stage_free) {
-        t = std::max(t, free) + tau;
-        free = t;
-      }
-    }
+        evaluate_cost(step_cost(m, base, it.phase, st.groups.data(), st.groups.size()), base, r);
+    const double t = serving_through_stages(m, base, r, step, it, start, st.stage_free);
     en.ready = t;
-    end = std::max(end, t);
+    st.end = std::max(st.end, t);
     res.steps += 1;
-    res.mixed_steps += phase == Phase::mixed;
-    decode_rows += decoding;
-    // Advance every request of the engine by what the iteration did for it.
-    for (std::size_t i = 0; i < en.live.size(); ++i) {
-      Live& l = en.live[i];
-      if (chunk[i] > 0) {
-        l.prefilled += chunk[i];
-        input_tokens += chunk[i];
-        if (l.prefilled >= l.q.prompt) {
-          l.generated = 1;  // the prefill samples the first token
-          l.first = t;
-          ttft.push_back(t - l.admitted);
-          output_tokens += 1;
-        }
-      } else if (l.prefilled >= l.q.prompt && l.first < t) {
-        l.generated += 1;
-        output_tokens += 1;
-      }
-    }
-    // Finished requests leave; their clients send the next ones at once (a closed loop).
-    for (std::size_t i = 0; i < en.live.size();) {
-      const Live& l = en.live[i];
-      if (l.prefilled >= l.q.prompt && l.generated >= l.q.output) {
-        e2e.push_back(t - l.admitted);
-        if (l.q.output > 1) tpot.push_back((t - l.first) / (l.q.output - 1));
-        en.live.erase(en.live.begin() + static_cast<std::ptrdiff_t>(i));
-        ++done;
-        if (next < total) {
-          arrivals.insert(std::upper_bound(arrivals.begin(), arrivals.end(), t), t);
-          ++next;
-        }
-      } else {
-        ++i;
-      }
-    }
+    res.mixed_steps += it.phase == Phase::mixed;
+    st.decode_rows += it.decoding;
+    // The requests advanced; the finished ones leave and are replaced.
+    serving_advance(en, it, t, st);
+    serving_retire(en, t, total, st);
     if (res.steps > 5e7) throw Error("llm: serving simulation did not finish");
   }
-  res.makespan = Seconds(end);
-  res.output_tokens_per_s = output_tokens / end;
-  res.input_tokens_per_s = input_tokens / end;
-  res.requests_per_s = total / end;
-  res.ttft = stats_of(ttft);
-  res.tpot = stats_of(tpot);
-  res.e2e = stats_of(e2e);
-  res.mean_decode_batch = decode_rows / res.steps;
-  res.mean_step = Seconds(end / res.steps);
+  serving_summarise(st, total, res);
   return res;
 }
 
