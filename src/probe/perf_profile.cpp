@@ -8,8 +8,13 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
+#include <optional>
+#include <string>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -220,32 +225,78 @@ std::string recording_to_json(const RunResult& r, const CpuIdentity& cpu) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+
+/// A whole number of a recording that must fit `T`: absent gives `fallback`; a float, a string,
+/// a negative count or one out of range is an InputError naming the field (never a cast of an
+/// out-of-range double).
+template <typename T>
+T recorded_whole(const json& j, const char* key, const std::string& where,
+                 std::optional<T> fallback = std::nullopt) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    if (fallback) return *fallback;
+    throw InputError(where + ": " + key + ": missing");
+  }
+  const bool fits =
+      it->is_number_unsigned()
+          ? it->get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<T>::max())
+      : it->is_number_integer()
+          ? it->get<std::int64_t>() >= std::int64_t(std::numeric_limits<T>::min()) &&
+                (it->get<std::int64_t>() < 0 || std::uint64_t(it->get<std::int64_t>()) <=
+                                                    std::uint64_t(std::numeric_limits<T>::max()))
+          : false;
+  if (!fits)
+    throw InputError(where + ": " + key + ": expected a whole number" +
+                     (std::is_unsigned_v<T> ? " >= 0" : "") + " (got " + it->dump().substr(0, 40) +
+                     ")");
+  return it->is_number_unsigned() ? T(it->get<std::uint64_t>()) : T(it->get<std::int64_t>());
+}
+
+/// A text field of a recording: absent gives "", anything but a string is an InputError.
+std::string recorded_text(const json& j, const char* key, const std::string& where) {
+  const auto it = j.find(key);
+  if (it == j.end()) return "";
+  if (!it->is_string()) throw InputError(where + ": " + key + ": expected a string");
+  return it->get<std::string>();
+}
+
+}  // namespace
+
 RunResult recording_from_json(const std::string& text, const std::string& origin) {
   const json j = parse_json(text, origin);
-  if (!j.is_object() || j.value("schema", "") != "roofline.counters")
+  if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string() ||
+      j["schema"].get<std::string>() != "roofline.counters")
     throw InputError(origin + ": schema: expected \"roofline.counters\"");
-  if (j.value("version", 0) != 1) throw InputError(origin + ": version: expected 1");
+  if (!j.contains("version") || !j["version"].is_number_integer() ||
+      j["version"].get<std::int64_t>() != 1)
+    throw InputError(origin + ": version: expected 1");
   RunResult r;
   try {
-    const CpuIdentity cpu{j.at("cpu").value("vendor", ""), j.at("cpu").value("family", 0),
-                          j.at("cpu").value("model", 0), j.at("cpu").value("model_name", "")};
+    const json& cj = j.at("cpu");
+    if (!cj.is_object()) throw InputError(origin + ": cpu: expected an object");
+    const std::string cw = origin + ": cpu";
+    const CpuIdentity cpu{recorded_text(cj, "vendor", cw), recorded_whole<int>(cj, "family", cw, 0),
+                          recorded_whole<int>(cj, "model", cw, 0),
+                          recorded_text(cj, "model_name", cw)};
     r.plan.cpu_description = cpu.vendor + " family " + std::to_string(cpu.family) + " model " +
                              std::to_string(cpu.model);
     r.wall_seconds = j.at("wall_seconds").get<double>();
-    r.exit_status = j.value("exit_status", 0);
+    r.exit_status = recorded_whole<int>(j, "exit_status", origin, 0);
     const json& evs = j.at("events");
     std::vector<std::string> relabelled;
     if (!evs.is_array()) throw InputError(origin + ": events: expected an array");
     for (std::size_t i = 0; i < evs.size(); ++i) {
       const json& ej = evs[i];
       const std::string where = origin + ": events[" + std::to_string(i) + "]";
+      if (!ej.is_object()) throw InputError(where + ": expected an object");
       EventSpec e;
       e.name = ej.at("name").get<std::string>();
-      e.pmu = ej.value("pmu", "");
-      e.config = ej.value("config", std::uint64_t{0});
+      e.pmu = recorded_text(ej, "pmu", where);
+      e.config = recorded_whole<std::uint64_t>(ej, "config", where, 0);
       e.role = parse_role(ej.at("role").get<std::string>(), where);
-      e.precision = ej.value("precision", "");
-      e.level = ej.value("level", "");
+      e.precision = recorded_text(ej, "precision", where);
+      e.level = recorded_text(ej, "level", where);
       // Recordings made before the line-fill events were given the level that serves the lines
       // carry L1D.REPLACEMENT as "L1" and L2_LINES_IN.ALL as "L2": read them as the table says.
       if (e.role == Role::level)
@@ -259,9 +310,9 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
       if (!(e.weight > 0)) throw InputError(where + ": weight: must be > 0");
       Reading rd;
       rd.name = e.name;
-      rd.value = ej.at("value").get<std::uint64_t>();
-      rd.time_enabled = ej.at("time_enabled").get<std::uint64_t>();
-      rd.time_running = ej.at("time_running").get<std::uint64_t>();
+      rd.value = recorded_whole<std::uint64_t>(ej, "value", where);
+      rd.time_enabled = recorded_whole<std::uint64_t>(ej, "time_enabled", where);
+      rd.time_running = recorded_whole<std::uint64_t>(ej, "time_running", where);
       if (rd.time_running > rd.time_enabled)
         throw InputError(where + ": time_running exceeds time_enabled");
       r.plan.events.push_back(e);

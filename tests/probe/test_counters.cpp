@@ -325,6 +325,40 @@ TEST(CounterFixtures, MalformedRecordingNamesTheFile) {
   }
 }
 
+// A recording's fields of the wrong type or range are errors naming the field, not exceptions of
+// the JSON library or an out-of-range conversion (both found by fuzz/fuzz_profile.cpp).
+TEST(CounterFixtures, RecordingFieldsOfTheWrongTypeOrRangeAreNamed) {
+  const auto message = [](const std::string& text) {
+    try {
+      recording_from_json(text, "rec.json");
+    } catch (const roofline::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string head = R"({"schema": "roofline.counters", "version": 1, "wall_seconds": 1, )";
+  const std::string event = R"("name": "x", "role": "flops", "time_enabled": 2, "time_running": 1)";
+  EXPECT_EQ(message(R"({"schema": 1, "version": 1})"),
+            "rec.json: schema: expected \"roofline.counters\"");
+  EXPECT_EQ(message(R"({"schema": "roofline.counters", "version": "1"})"),
+            "rec.json: version: expected 1");
+  EXPECT_EQ(message(head + R"("cpu": {"family": 1e300}, "events": []})"),
+            "rec.json: cpu: family: expected a whole number (got 1e+300)");
+  EXPECT_EQ(message(head + R"("cpu": {"vendor": 7}, "events": []})"),
+            "rec.json: cpu: vendor: expected a string");
+  EXPECT_EQ(message(head + R"("cpu": {}, "exit_status": 3e9, "events": []})"),
+            "rec.json: exit_status: expected a whole number (got 3000000000.0)");
+  EXPECT_EQ(message(head + R"("cpu": {}, "events": [{)" + event + R"(, "value": 1e300}]})"),
+            "rec.json: events[0]: value: expected a whole number >= 0 (got 1e+300)");
+  EXPECT_EQ(message(head + R"("cpu": {}, "events": [{)" + event + R"(, "value": -1}]})"),
+            "rec.json: events[0]: value: expected a whole number >= 0 (got -1)");
+  EXPECT_EQ(message(head + R"("cpu": {}, "events": [7]})"),
+            "rec.json: events[0]: expected an object");
+  // The same recording with a whole value is read.
+  EXPECT_EQ(message(head + R"("cpu": {}, "events": [{)" + event + R"(, "value": 5}]})"),
+            "accepted");
+}
+
 TEST(MissingPmu, MessageSaysWhatIsMissingAndHowToEnableIt) {
   PmuStatus vm;
   vm.hypervisor = true;
