@@ -205,6 +205,7 @@ std::string format_si(double value, std::string_view unit, int digits) {
   for (const auto& [f, p] : scale) {
     // Round first so 999.96 G prints as 1 T rather than 1000 G.
     const double scaled = value / f;
+    if (scaled == 0) continue;  // a subnormal value divided by a large prefix underflows to 0
     const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(scaled))));
     const double rounding = std::pow(10.0, magnitude - digits + 1);
     const double rounded = std::round(scaled / rounding) * rounding;

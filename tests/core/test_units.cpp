@@ -49,6 +49,15 @@ TEST(Units, PrintsRatesWithASlashNeverFlops) {
   EXPECT_EQ(custom.work_rate(), "tuple/s");
 }
 
+// A subnormal value (8e-322) underflows to 0 when divided by the largest prefixes: it is printed
+// with the smallest prefix and parses back (found by fuzz/fuzz_quantity.cpp: the logarithm of
+// the 0 was cast to int).
+TEST(Units, PrintsSubnormalValues) {
+  const std::string printed = format_byte_rate(ByteRate(8e-322));
+  EXPECT_EQ(printed.substr(printed.size() - 5), " nB/s") << printed;
+  EXPECT_NEAR(parse_quantity(printed, Dimension::byte_rate) / 8e-322, 1.0, 1e-3) << printed;
+}
+
 TEST(Quantity, ParsesPrefixesAndUnits) {
   EXPECT_DOUBLE_EQ(parse_quantity("19.5T", Dimension::work_rate), 19.5e12);
   EXPECT_DOUBLE_EQ(parse_quantity("19.5 TFLOP/s", Dimension::work_rate), 19.5e12);
