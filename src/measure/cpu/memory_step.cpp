@@ -59,9 +59,9 @@ std::string size_words(const CacheInfo& c, int threads, double for_threads) {
 
 /// The levels to measure: from the sweep of the load mix over working-set sizes, its plateaus
 /// named after the caches (step.sweep records both), limited to the plan's levels; DRAM alone
-/// for the probe plan.
+/// for the probe plan. `load` (the load mix, needed by the sweep only) may be null for the probe.
 std::vector<LevelAssignment> find_memory_levels(const Plan& plan, engine::ThreadTeam& team,
-                                                Buffer& buf, size_t chunk, const MemoryKernel& load,
+                                                Buffer& buf, size_t chunk, const MemoryKernel* load,
                                                 engine::Progress& progress, MemoryStep& step) {
   std::vector<LevelAssignment> chosen;
   if (plan.probe) {
@@ -74,14 +74,14 @@ std::vector<LevelAssignment> find_memory_levels(const Plan& plan, engine::Thread
   std::vector<std::unique_ptr<MixJob>> sweep_jobs;
   for (double ws : plan.sweep_sizes)
     sweep_jobs.push_back(
-        std::make_unique<MixJob>(team, buf, chunk, load, ws, plan.sample_seconds / 2,
+        std::make_unique<MixJob>(team, buf, chunk, *load, ws, plan.sample_seconds / 2,
                                  ws <= plan.last_level_bytes, plan.last_level_bytes));
   const engine::PhaseResult sr =
       run_jobs(sweep_jobs, "working-set sweep", double(plan.sweep_sizes.size()), plan.times.sweep,
                2, progress);
   step.retries += sr.retried;
   std::vector<SweepPoint> sweep;
-  const engine::Declaration load_decl = declaration_of(load);
+  const engine::Declaration load_decl = declaration_of(*load);
   for (size_t i = 0; i < sweep_jobs.size(); ++i)
     sweep.push_back({sweep_jobs[i]->working_set,
                      summarize_rates(engine::rates(load_decl, sr.samples[i])).sustained});
@@ -93,7 +93,7 @@ std::vector<LevelAssignment> find_memory_levels(const Plan& plan, engine::Thread
   for (const auto& p : plateaus)
     plateau_json.push_back(
         {{"min_bytes", p.min_bytes}, {"max_bytes", p.max_bytes}, {"rate", p.rate}});
-  step.sweep = {{"kernel", load.symbol},
+  step.sweep = {{"kernel", load->symbol},
                 {"convention", "named"},
                 {"points", points},
                 {"plateaus", plateau_json}};
@@ -243,7 +243,7 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
   const int threads = plan.threads;
 
   const std::vector<LevelAssignment> chosen =
-      find_memory_levels(plan, team, buf, chunk, *load, progress, step);
+      find_memory_levels(plan, team, buf, chunk, load, progress, step);
   if (!plan.probe) part_done("sweep");
 
   // Every mix at every level, interleaved.
