@@ -12,9 +12,14 @@
 
 // One clone per x86-64 microarchitecture level, picked by the loader from CPUID (ifunc). Not in
 // sanitizer builds: the ifunc resolvers run during relocation, before the sanitizer runtime is
-// up, and crash instrumented.
+// up, and crash instrumented. Not with Clang before 18, which compiles these loops once for the
+// target the build names (the flopcount test programs, -march=x86-64-v3): it names the resolver
+// `name.ifunc`, which callers in other files cannot link against (fixed in Clang 18,
+// llvm-project PR 71706), and Clang 14, given loops.hpp's declarations without the attribute,
+// compiled each loop once, for the first target: AVX-512 code, SIGILL on an AVX2 CPU (Zen 1).
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) &&  \
+    !(defined(__clang__) && __clang_major__ < 18)
 #define ROOFLINE_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
