@@ -268,6 +268,30 @@ TEST(MeasureTheory, Zen3AndIntelServerTables) {
   // 2 adds + 2 multiplies per cycle × 4 lanes.
   EXPECT_DOUBLE_EQ(*work_per_cycle(u, addmul), 16);
 
+  // Zen 1 / Zen+ (family 17h below model 30h): the same pipes at 128 bits, a 256-bit
+  // instruction in two halves (AMD SOG pub. 55723).
+  CpuFeatures zen1 = zen3;
+  zen1.family = 0x17;
+  zen1.model = 0x01;
+  const auto z1 = identify_microarchitecture(zen1);
+  EXPECT_EQ(z1.name, "zen1");
+  EXPECT_DOUBLE_EQ(*work_per_cycle(z1, fma256), 8);  // 1 × 4 lanes × 2
+  ComputeKernel fma128 = fma256;
+  fma128.width_bits = 128;
+  fma128.work_per_iteration = 48;
+  EXPECT_DOUBLE_EQ(*work_per_cycle(z1, fma128), 8);  // 2 × 2 lanes × 2
+  ComputeKernel scalar = fma256;
+  scalar.width_bits = 64;
+  scalar.work_per_iteration = 24;
+  EXPECT_DOUBLE_EQ(*work_per_cycle(z1, scalar), 4);  // 2 × 1 lane × 2
+  EXPECT_DOUBLE_EQ(*work_per_cycle(z1, addmul), 8);  // (2 + 2) × 128 bits = 2 × 4 lanes
+  EXPECT_FALSE(work_per_cycle(z1, fma512).has_value());
+  ComputeKernel imadd = fma256;
+  imadd.kind = KernelClass::int16_madd;
+  EXPECT_FALSE(work_per_cycle(z1, imadd).has_value());
+  zen1.model = 0x31;  // Rome: Zen 2
+  EXPECT_EQ(identify_microarchitecture(zen1).name, "zen2");
+
   CpuFeatures spr;
   spr.vendor = "GenuineIntel";
   spr.family = 6;

@@ -214,6 +214,7 @@ std::optional<double> work_per_cycle(const Microarchitecture& u, const ComputeKe
       break;
   }
   if (ipc <= 0) return std::nullopt;
+  if (u.halves_256 && k.width_bits == 256) ipc /= 2;
   // Work per instruction of the kind the table counts.
   return ipc * k.work_per_iteration / k.work_instructions;
 }

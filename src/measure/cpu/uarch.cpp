@@ -1,5 +1,9 @@
 // The microarchitecture table behind theoretical peaks: instructions per cycle per core of each
 // kernel class, for the instruction mix of this project's kernels (asm_macros.hpp). Sources:
+//  [AMD-17-0] AMD Software Optimization Guide for Family 17h Processors (pub. 55723, Zen 1 and
+//      Zen+, models 00h–2Fh): the same four FP pipes, 128 bits wide — two FMUL/FMA (FP0, FP1),
+//      two FADD (FP2, FP3); a 256-bit AVX instruction is split into two 128-bit macro-ops, so
+//      it issues at half the rate of a 128-bit one (2 × 128-bit FMA per cycle: 8 fp64 FLOP).
 //  [AMD-17] AMD Software Optimization Guide for Family 17h Models 30h+ (pub. 56305) and
 //      [AMD-19] for Family 19h (pub. 56665): Zen 2 and Zen 3 have four 256-bit FP pipes, two
 //      FMUL/FMA (FP0, FP1) and two FADD (FP2, FP3); vector integer multiplies (vpmaddwd,
@@ -67,6 +71,19 @@ Microarchitecture amd(const char* name, bool avx512, bool wide512, const char* s
   return u;
 }
 
+// Zen 1 and Zen+ [AMD-17-0]: the Zen 2 pipes at 128 bits. Entries count 128-bit instructions
+// (halves_256 halves them at 256 bits). The vector integer multiply pipes are not listed:
+// no theoretical integer roof is claimed.
+Microarchitecture zen1() {
+  Microarchitecture u;
+  u.name = "zen1";
+  u.halves_256 = true;
+  u.fma_256 = 2;      // FP0, FP1, 128-bit
+  u.add_mul_256 = 4;  // 2 multiplies on FP0/FP1 + 2 adds on FP2/FP3, 128-bit
+  u.source = "AMD SOG pub. 55723";
+  return u;
+}
+
 Microarchitecture intel_server(const char* name, double fma512_units, bool fp16, bool bf16) {
   Microarchitecture u;
   u.name = name;
@@ -95,6 +112,7 @@ Microarchitecture identify_microarchitecture(const CpuFeatures& f) {
   const unsigned fam = f.family, mod = f.model;
   if (f.vendor == "AuthenticAMD" || f.vendor == "HygonGenuine") {
     if (fam == 0x17 && mod >= 0x30) return amd("zen2", false, false, "AMD SOG pub. 56305");
+    if (fam == 0x17) return zen1();
     if (fam == 0x19) {
       const bool zen4 = in(mod, 0x10, 0x1f) || in(mod, 0x60, 0x7f) || in(mod, 0xa0, 0xaf);
       if (zen4) return amd("zen4", true, false, "AMD SOG pub. 57647; A. Yee, Zen4 AVX512 teardown");
