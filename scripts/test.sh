@@ -34,7 +34,8 @@ for preset in release asan tsan; do
     # Every test in a process of its own (ctest), so no test leans on another's state.
     if ! ctest --preset "$preset"; then result=FAILED; fi
   else
-    # The sanitizer legs run the same tests in one process: a sanitized process takes ~0.75 s
+    # The sanitizer legs run their tests in one process (the ASan leg every test, the TSan leg
+    # those of the threaded code: tests/CMakeLists.txt): a sanitized process takes ~0.75 s
     # (ASan) or ~0.17 s (TSan) to start against 0.03 s in release, so a process per test spent
     # most of these legs starting processes (613 s and 404 s for 589 tests on a 2-vCPU Zen 5).
     # The release leg above keeps them isolated, so this also shows they need no isolation.

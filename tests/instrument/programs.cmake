@@ -57,4 +57,4 @@ fc_program(fc_suite ${ROOFLINE_FLOPCOUNT_CLANGXX}
   SOURCES ${_fc_src}/suite_driver.cpp ${PROJECT_SOURCE_DIR}/src/measure/suite/loops.cpp
   FLAGS -std=c++20 -O3 -fopenmp-simd -march=x86-64-v3 -I${PROJECT_SOURCE_DIR}/src)
 add_custom_target(flopcount_test_programs ALL DEPENDS ${_fc_outputs})
-target_compile_definitions(roofline_tests PRIVATE ROOFLINE_FLOPCOUNT_PROGRAMS="${_fc_dir}")
+target_compile_definitions(roofline_test_objects PRIVATE ROOFLINE_FLOPCOUNT_PROGRAMS="${_fc_dir}")
