@@ -56,68 +56,86 @@ RoofTraits roof_traits(const ComputeRoof& c) {
   return t;
 }
 
-RoofChoice choose_roofs(const RoofSet& rs, const std::vector<Diagnosis>& diagnoses,
-                        const std::vector<std::string>& terms) {
-  const size_t nc = rs.compute.size(), nm = rs.memory.size();
-  RoofChoice ch;
-  ch.compute_shown.assign(nc, false);
-  ch.memory_shown.assign(nm, false);
-  ch.compute_reason.assign(nc, "");
-  std::vector<RoofTraits> traits;
-  for (const auto& c : rs.compute) traits.push_back(roof_traits(c));
+namespace {
+
+/// The highest dense roof of a precision ("": any) among those `pred` accepts (nullptr: none).
+template <class Pred>
+const ComputeRoof* highest_roof(const RoofSet& rs, const std::vector<RoofTraits>& traits,
+                                const std::string& precision, Pred pred) {
+  const ComputeRoof* best = nullptr;
+  for (size_t i = 0; i < rs.compute.size(); ++i) {
+    const ComputeRoof& c = rs.compute[i];
+    if (c.sparse || (!precision.empty() && traits[i].precision != precision) || !pred(i)) continue;
+    if (!best || c.peak > best->peak) best = &c;
+  }
+  return best;
+}
+
+/// The default rule: the default roof, every roof a point is judged against, per precision its
+/// highest roof, the scalar baseline, and the no-FMA roof of the precisions a reader looks at.
+/// Marks each chosen compute roof's reason in `ch`; returns the roofs points are judged against.
+std::vector<size_t> default_roof_choice(const RoofSet& rs, const std::vector<RoofTraits>& traits,
+                                        const std::vector<Diagnosis>& diagnoses, RoofChoice& ch) {
+  std::vector<size_t> judged;
+  if (rs.compute.empty()) return judged;
   auto index_of = [&](const ComputeRoof* c) { return static_cast<size_t>(c - rs.compute.data()); };
-  auto mark = [&](size_t i, const std::string& why) {
-    if (ch.compute_reason[i].empty()) ch.compute_reason[i] = why;
+  auto mark = [&](const ComputeRoof* c, const std::string& why) {
+    if (c && ch.compute_reason[index_of(c)].empty()) ch.compute_reason[index_of(c)] = why;
   };
-  // The highest dense roof of a precision among those `pred` accepts (nullptr: none).
-  auto highest = [&](const std::string& precision, auto pred) -> const ComputeRoof* {
-    const ComputeRoof* best = nullptr;
-    for (size_t i = 0; i < nc; ++i) {
-      const ComputeRoof& c = rs.compute[i];
-      if (c.sparse || (!precision.empty() && traits[i].precision != precision) || !pred(i))
-        continue;
-      if (!best || c.peak > best->peak) best = &c;
-    }
-    return best;
+  auto highest = [&](const std::string& precision, auto pred) {
+    return highest_roof(rs, traits, precision, pred);
   };
   const auto any = [](size_t) { return true; };
-
-  // --- the default rule ----------------------------------------------------------------------
-  std::vector<size_t> judged;  // roofs points are judged against
-  if (nc > 0) {
-    const ComputeRoof& dc = rs.select_compute("");
-    mark(index_of(&dc), "default roof");
-    for (const auto& d : diagnoses)
-      if (const ComputeRoof* c = rs.find_compute(d.compute_roof)) judged.push_back(index_of(c));
-    for (size_t i : judged) mark(i, "judges a point");
-    std::vector<std::string> precisions;
-    for (const auto& t : traits)
-      if (std::find(precisions.begin(), precisions.end(), t.precision) == precisions.end())
-        precisions.push_back(t.precision);
-    for (const auto& p : precisions)
-      if (const ComputeRoof* c = highest(p, any)) mark(index_of(c), "highest " + p);
-    const std::string dp = traits[index_of(&dc)].precision;
-    const auto scalar = [&](size_t i) { return traits[i].width == "scalar"; };
-    const ComputeRoof* base = highest(dp, scalar);
-    if (!base) base = highest("", scalar);
-    if (base) mark(index_of(base), "scalar baseline");
-    // The no-FMA roof of the precisions a reader is looking at: the default roof's and those of
-    // the roofs points are judged against.
-    std::set<std::string> focus{dp};
-    for (size_t i : judged) focus.insert(traits[i].precision);
-    for (const auto& p : focus) {
-      const ComputeRoof* fma = highest(p, [&](size_t i) { return is_fma(traits[i]); });
-      const ComputeRoof* add = highest(p, [&](size_t i) { return is_no_fma(traits[i]); });
-      // 3%: closer than that the two lines are drawn on top of each other (~2 px).
-      if (fma && add && std::fabs(std::log10(fma->peak / add->peak)) > 0.013)
-        mark(index_of(add), "no-FMA " + p);
-    }
+  const ComputeRoof& dc = rs.select_compute("");
+  mark(&dc, "default roof");
+  for (const auto& d : diagnoses)
+    if (const ComputeRoof* c = rs.find_compute(d.compute_roof)) judged.push_back(index_of(c));
+  for (size_t i : judged) mark(&rs.compute[i], "judges a point");
+  std::vector<std::string> precisions;
+  for (const auto& t : traits)
+    if (std::find(precisions.begin(), precisions.end(), t.precision) == precisions.end())
+      precisions.push_back(t.precision);
+  for (const auto& p : precisions) mark(highest(p, any), "highest " + p);
+  const std::string dp = traits[index_of(&dc)].precision;
+  const auto scalar = [&](size_t i) { return traits[i].width == "scalar"; };
+  const ComputeRoof* base = highest(dp, scalar);
+  if (!base) base = highest("", scalar);
+  mark(base, "scalar baseline");
+  // The no-FMA roof of the precisions a reader is looking at: the default roof's and those of
+  // the roofs points are judged against.
+  std::set<std::string> focus{dp};
+  for (size_t i : judged) focus.insert(traits[i].precision);
+  for (const auto& p : focus) {
+    const ComputeRoof* fma = highest(p, [&](size_t i) { return is_fma(traits[i]); });
+    const ComputeRoof* add = highest(p, [&](size_t i) { return is_no_fma(traits[i]); });
+    // 3%: closer than that the two lines are drawn on top of each other (~2 px).
+    if (fma && add && std::fabs(std::log10(fma->peak / add->peak)) > 0.013)
+      mark(add, "no-FMA " + p);
   }
-  for (size_t i = 0; i < nc; ++i) ch.compute_shown[i] = !ch.compute_reason[i].empty();
-  ch.memory_shown.assign(nm, true);
+  return judged;
+}
 
-  // --- the selection -------------------------------------------------------------------------
-  if (terms.empty()) return ch;
+/// A --roofs term that names nothing: the error lists every term the machine offers.
+[[noreturn]] void unknown_roof_term(const RoofSet& rs, const std::vector<RoofTraits>& traits,
+                                    const std::string& raw) {
+  std::set<std::string> known{"default", "all"};
+  for (const auto& tr : traits) {
+    known.insert(tr.precision);
+    if (!tr.width.empty()) known.insert(tr.width);
+    known.insert(tr.klass);
+  }
+  for (const auto& m : rs.memory) known.insert(m.level);
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  throw InputError("--roofs: '" + raw + "' names no roof of '" + rs.name +
+                   "' (use a roof name, a memory level, or one of: " + list + ")");
+}
+
+/// The --roofs terms: what they name replaces the default choice of its kind (compute or
+/// memory); "default" keeps the default choice, "all" takes every roof.
+void select_roof_terms(const RoofSet& rs, const std::vector<RoofTraits>& traits,
+                       const std::vector<std::string>& terms, RoofChoice& ch) {
+  const size_t nc = rs.compute.size(), nm = rs.memory.size();
   std::vector<bool> cs(nc, false), ms(nm, false);
   bool any_compute = false, any_memory = false;
   for (const auto& raw : terms) {
@@ -139,25 +157,33 @@ RoofChoice choose_roofs(const RoofSet& rs, const std::vector<Diagnosis>& diagnos
       for (size_t i = 0; i < nm; ++i)
         if (lower(rs.memory[i].level) == t) ms[i] = hit = any_memory = true;
     }
-    if (!hit) {
-      std::set<std::string> known{"default", "all"};
-      for (const auto& tr : traits) {
-        known.insert(tr.precision);
-        if (!tr.width.empty()) known.insert(tr.width);
-        known.insert(tr.klass);
-      }
-      for (const auto& m : rs.memory) known.insert(m.level);
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw InputError("--roofs: '" + raw + "' names no roof of '" + rs.name +
-                       "' (use a roof name, a memory level, or one of: " + list + ")");
-    }
+    if (!hit) unknown_roof_term(rs, traits, raw);
   }
   if (any_compute) ch.compute_shown = cs;
   if (any_memory) ch.memory_shown = ms;
+}
+
+}  // namespace
+
+RoofChoice choose_roofs(const RoofSet& rs, const std::vector<Diagnosis>& diagnoses,
+                        const std::vector<std::string>& terms) {
+  const size_t nc = rs.compute.size(), nm = rs.memory.size();
+  RoofChoice ch;
+  ch.compute_shown.assign(nc, false);
+  ch.memory_shown.assign(nm, false);
+  ch.compute_reason.assign(nc, "");
+  std::vector<RoofTraits> traits;
+  for (const auto& c : rs.compute) traits.push_back(roof_traits(c));
+  const std::vector<size_t> judged = default_roof_choice(rs, traits, diagnoses, ch);
+  for (size_t i = 0; i < nc; ++i) ch.compute_shown[i] = !ch.compute_reason[i].empty();
+  ch.memory_shown.assign(nm, true);
+  if (terms.empty()) return ch;
+
+  select_roof_terms(rs, traits, terms, ch);
   // Always drawn: the default pair and every roof a point is judged against (its headroom line
   // ends on it), and the levels points carry traffic at.
-  if (nc > 0) ch.compute_shown[index_of(&rs.select_compute(""))] = true;
+  if (nc > 0)
+    ch.compute_shown[static_cast<size_t>(&rs.select_compute("") - rs.compute.data())] = true;
   for (size_t i : judged) ch.compute_shown[i] = true;
   if (nm > 0) {
     const MemoryRoof& dm = rs.select_memory("");

@@ -309,77 +309,94 @@ std::string terminal_tables(const ReportInput& in, const report::Chart& ch, bool
   return out;
 }
 
-}  // namespace
+/// The braille canvas with the cells its marks take, in the chart's dot coordinates.
+struct TerminalPlot {
+  BrailleCanvas cv;
+  Occupancy used;
+  report::LogScale X, Y;
+  TerminalPlot(const report::Chart& ch, int cols, int rows)
+      : cv(cols, rows),
+        used(cols, rows),
+        X{ch.x_lo, ch.x_hi, 0, cv.dot_width() - 1.0},
+        Y{ch.y_lo, ch.y_hi, cv.dot_height() - 1.0, 0} {}
+  static int dot(double v) { return static_cast<int>(std::lround(v)); }
+  bool inside(int x, int y) const {
+    return x >= 0 && y >= 0 && x < cv.dot_width() && y < cv.dot_height();
+  }
+  void plot(int x, int y) {
+    if (!inside(x, y)) return;
+    cv.set(x, y);
+    used.take(y / 4, x / 2, 1);
+  }
+  void glyph(int x, int y, const std::string& g) {
+    if (!inside(x, y)) return;
+    cv.put(x, y, g);
+    used.take(y / 4, x / 2, 1);
+  }
+};
 
-std::string render_terminal(const ReportInput& in, int columns, bool color) {
-  if (columns > kMaxTerminalColumns)
-    throw InputError("terminal plot: " + std::to_string(columns) + " columns is wider than the " +
-                     std::to_string(kMaxTerminalColumns) + " a plot may be");
+/// The right margin holds the flat roofs' labels: as wide as the longest, within limits.
+size_t terminal_margin_width(const ReportInput& in, int columns) {
   const report::Chart probe = report::build_chart(in, 200, 100);
-  // The right margin holds the flat roofs' labels: as wide as the longest, within limits.
   size_t margin_w = 0;
   for (const auto& r : probe.roofs)
     if (r.shown && r.compute && r.machine == 0)
       margin_w = std::max(margin_w, report::text_columns(terminal_safe(r.name + " " + r.rate)));
-  margin_w = std::min<size_t>(margin_w + 3, static_cast<size_t>(std::max(14, columns * 2 / 5)));
-  const int cols =
-      std::max(24, columns - static_cast<int>(kLabel) - 2 - 1 - static_cast<int>(margin_w));
-  const int rows = std::clamp(cols / 3, 10, 24);
-  const report::Chart ch = report::build_chart(in, cols * 2, rows * 4);
-  BrailleCanvas cv(cols, rows);
-  Occupancy used(cols, rows);
-  const report::LogScale X{ch.x_lo, ch.x_hi, 0, cv.dot_width() - 1.0};
-  const report::LogScale Y{ch.y_lo, ch.y_hi, cv.dot_height() - 1.0, 0};
-  auto dot = [](double v) { return static_cast<int>(std::lround(v)); };
-  auto plot = [&](int x, int y) {
-    if (x < 0 || y < 0 || x >= cv.dot_width() || y >= cv.dot_height()) return;
-    cv.set(x, y);
-    used.take(y / 4, x / 2, 1);
-  };
-  auto glyph = [&](int x, int y, const std::string& g) {
-    if (x < 0 || y < 0 || x >= cv.dot_width() || y >= cv.dot_height()) return;
-    cv.put(x, y, g);
-    used.take(y / 4, x / 2, 1);
-  };
+  return std::min<size_t>(margin_w + 3, static_cast<size_t>(std::max(14, columns * 2 / 5)));
+}
 
-  // Per roof, the columns its dots take in each row (for the slanted roofs' labels).
-  std::vector<std::vector<std::pair<int, int>>> spans(
-      ch.roofs.size(), std::vector<std::pair<int, int>>(static_cast<size_t>(rows), {-1, -1}));
+/// Per roof and row, the columns its dots take (for the slanted roofs' labels).
+using RoofSpans = std::vector<std::vector<std::pair<int, int>>>;
+
+/// Draws every shown roof and returns the columns each takes in each row.
+RoofSpans terminal_roof_spans(TerminalPlot& tp, const report::Chart& ch, int rows) {
+  RoofSpans spans(ch.roofs.size(),
+                  std::vector<std::pair<int, int>>(static_cast<size_t>(rows), {-1, -1}));
+  const int width = tp.cv.dot_width();
   for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
     const auto& r = ch.roofs[ri];
     if (!r.shown) continue;
-    const int x0 = std::max(0, dot(X(r.from))), x1 = std::min(cv.dot_width() - 1, dot(X(r.to)));
+    const int x0 = std::max(0, tp.dot(tp.X(r.from))), x1 = std::min(width - 1, tp.dot(tp.X(r.to)));
     for (int x = x0; x <= x1; ++x) {
       if (r.dashed && (x / 3) % 2 == 1) continue;  // datasheet/theoretical roofs dashed
       if (r.machine != 0 && x % 2 == 1) continue;  // comparison machine dotted
-      const double i = std::pow(10.0, ch.x_lo + (ch.x_hi - ch.x_lo) * x / (cv.dot_width() - 1.0));
-      const int y = dot(Y(r.height(i)));
-      plot(x, y);
-      if (y < 0 || y >= cv.dot_height()) continue;
+      const double i = std::pow(10.0, ch.x_lo + (ch.x_hi - ch.x_lo) * x / (width - 1.0));
+      const int y = tp.dot(tp.Y(r.height(i)));
+      tp.plot(x, y);
+      if (y < 0 || y >= tp.cv.dot_height()) continue;
       auto& sp = spans[ri][static_cast<size_t>(y / 4)];
       sp.first = sp.first < 0 ? x / 2 : std::min(sp.first, x / 2);
       sp.second = std::max(sp.second, x / 2);
     }
   }
+  return spans;
+}
+
+/// The no-overlap curve, the empirical curve, the workload's line, the ridge and the points.
+void terminal_marks(TerminalPlot& tp, const ReportInput& in, const report::Chart& ch, bool color) {
   for (const auto& [i, p] : ch.no_overlap)
-    if (dot(X(i)) % 3 == 0) plot(dot(X(i)), dot(Y(p)));
-  for (const auto& [i, p] : ch.empirical) plot(dot(X(i)), dot(Y(p)));
+    if (tp.dot(tp.X(i)) % 3 == 0) tp.plot(tp.dot(tp.X(i)), tp.dot(tp.Y(p)));
+  for (const auto& [i, p] : ch.empirical) tp.plot(tp.dot(tp.X(i)), tp.dot(tp.Y(p)));
   if (ch.workload) {
-    const int x = dot(X(ch.workload->intensity.value));
-    for (int y = 0; y < cv.dot_height(); y += 2) plot(x, y);
+    const int x = tp.dot(tp.X(ch.workload->intensity.value));
+    for (int y = 0; y < tp.cv.dot_height(); y += 2) tp.plot(x, y);
   }
   for (const auto& r : ch.ridges)
-    if (r.primary) glyph(dot(X(r.intensity)), dot(Y(r.peak)), "*");
+    if (r.primary) tp.glyph(tp.dot(tp.X(r.intensity)), tp.dot(tp.Y(r.peak)), "*");
   for (size_t k = 0; k < in.points.size(); ++k) {
     const Diagnosis& d = ch.diagnoses[k];
     for (const auto& l : d.levels)
-      glyph(dot(X(l.intensity.value)), dot(Y(d.performance.value)),
-            colorize(l.level == d.binding_level ? point_letter(k) : "·", verdict_color(d.verdict),
-                     color));
+      tp.glyph(tp.dot(tp.X(l.intensity.value)), tp.dot(tp.Y(d.performance.value)),
+               colorize(l.level == d.binding_level ? point_letter(k) : "·",
+                        verdict_color(d.verdict), color));
   }
-  // Slanted roofs: the level's name beside its line, as high up as there is room: left of it
-  // (the empty region above the roofs), else right of it; with a free cell on each side where
-  // possible. The legend lists every slanted roof with its bandwidth.
+}
+
+/// Slanted roofs: the level's name beside its line, as high up as there is room: left of it
+/// (the empty region above the roofs), else right of it; with a free cell on each side where
+/// possible. The legend lists every slanted roof with its bandwidth.
+void terminal_slanted_labels(TerminalPlot& tp, const report::Chart& ch, const RoofSpans& spans,
+                             int rows) {
   for (size_t ri = 0; ri < ch.roofs.size(); ++ri) {
     const auto& r = ch.roofs[ri];
     if (!r.shown || r.compute || r.machine != 0) continue;
@@ -392,31 +409,55 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
           const auto [lo, hi] = spans[ri][static_cast<size_t>(row)];
           if (lo < 0) continue;
           const int start = left ? lo - air - len : hi + 1 + air;
-          if (!used.free(row, start - air, len + 2 * air)) continue;
-          cv.put_text(row, start, label);
-          used.take(row, start, len);
+          if (!tp.used.free(row, start - air, len + 2 * air)) continue;
+          tp.cv.put_text(row, start, label);
+          tp.used.take(row, start, len);
           placed = true;
         }
   }
+}
 
-  const std::vector<std::string> margin = margin_labels(ch, Y, rows, margin_w - 1);
-  std::string out;
-  out += colorize(terminal_safe(in.title), "1", color) + "\n";
-  out += ch.y_title + "\n";
-  // Rows: a y label on the row that holds each decade.
+/// The plot's rows: a y label on the row that holds each decade, the canvas, the margin labels.
+std::string terminal_rows(const TerminalPlot& tp, const report::Chart& ch, int rows,
+                          size_t margin_w) {
+  const std::vector<std::string> margin = margin_labels(ch, tp.Y, rows, margin_w - 1);
   std::vector<std::string> ylabels(static_cast<size_t>(rows));
   for (double v : report::decade_ticks(ch.y_lo, ch.y_hi)) {
-    const int r = dot(Y(v)) / 4;
+    const int r = tp.dot(tp.Y(v)) / 4;
     if (r >= 0 && r < rows) ylabels[static_cast<size_t>(r)] = format_si(v, "", 3);
   }
+  std::string out;
   for (int r = 0; r < rows; ++r) {
-    std::string line = pad_left(ylabels[static_cast<size_t>(r)], kLabel) + " │" + cv.row(r);
+    std::string line = pad_left(ylabels[static_cast<size_t>(r)], kLabel) + " │" + tp.cv.row(r);
     const std::string& m = margin[static_cast<size_t>(r)];
     if (!m.empty()) line += " " + m;
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
-  out += terminal_x_axis(ch, X, cols);
+  return out;
+}
+
+}  // namespace
+
+std::string render_terminal(const ReportInput& in, int columns, bool color) {
+  if (columns > kMaxTerminalColumns)
+    throw InputError("terminal plot: " + std::to_string(columns) + " columns is wider than the " +
+                     std::to_string(kMaxTerminalColumns) + " a plot may be");
+  const size_t margin_w = terminal_margin_width(in, columns);
+  const int cols =
+      std::max(24, columns - static_cast<int>(kLabel) - 2 - 1 - static_cast<int>(margin_w));
+  const int rows = std::clamp(cols / 3, 10, 24);
+  const report::Chart ch = report::build_chart(in, cols * 2, rows * 4);
+  TerminalPlot tp(ch, cols, rows);
+  const RoofSpans spans = terminal_roof_spans(tp, ch, rows);
+  terminal_marks(tp, in, ch, color);
+  terminal_slanted_labels(tp, ch, spans, rows);
+
+  std::string out;
+  out += colorize(terminal_safe(in.title), "1", color) + "\n";
+  out += ch.y_title + "\n";
+  out += terminal_rows(tp, ch, rows, margin_w);
+  out += terminal_x_axis(ch, tp.X, cols);
   out += std::string(kLabel + 2, ' ') + ch.x_title + "\n";
   out += terminal_legend(in, ch, columns, color) + terminal_tables(in, ch, color);
   return out;
