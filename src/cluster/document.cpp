@@ -66,18 +66,8 @@ json network_to_json(const NetworkMeasurement& net) {
   return j;
 }
 
-}  // namespace
-
-MachineDocument assemble_cluster_document(const std::vector<NodeReport>& nodes,
-                                          const std::optional<NetworkMeasurement>& network,
-                                          const ClusterOptions& options) {
-  return assemble_cluster(nodes, network, options).document;
-}
-
-ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
-                                 const std::optional<NetworkMeasurement>& network,
-                                 const ClusterOptions& options) {
-  if (nodes.empty()) throw InputError("cluster document: no nodes");
+/// The unit system every node measured in (they must agree).
+UnitSystem common_units(const std::vector<NodeReport>& nodes) {
   const UnitSystem units = nodes.front().machine.roofs.units;
   for (const auto& n : nodes)
     if (!(n.machine.roofs.units == units))
@@ -85,29 +75,29 @@ ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
                        n.machine.roofs.units.work + "/" + n.machine.roofs.units.traffic +
                        " but rank " + std::to_string(nodes.front().rank) + " in " + units.work +
                        "/" + units.traffic);
-  const auto aggregates = aggregate_roofs(nodes, options.straggler_threshold);
-  auto node_of = [&](int rank) -> const NodeReport& {
-    for (const auto& n : nodes)
-      if (n.rank == rank) return n;
-    throw InputError("cluster document: no node with rank " + std::to_string(rank));
-  };
+  return units;
+}
 
-  ClusterDocument out;
-  MachineDocument& doc = out.document;
-  RoofSet& roofs = doc.roofs;
-  roofs.units = units;
+const NodeReport& node_with_rank(const std::vector<NodeReport>& nodes, int rank) {
+  for (const auto& n : nodes)
+    if (n.rank == rank) return n;
+  throw InputError("cluster document: no node with rank " + std::to_string(rank));
+}
+
+/// Top-level roofs: per roof the slowest node's, when every node has the roof; then the
+/// network's. The defaults are the first node's where the cluster has them.
+void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& nodes,
+                             const std::vector<RoofAggregate>& aggregates,
+                             const std::optional<NetworkMeasurement>& network,
+                             std::vector<std::string>& notes) {
   const std::string count = std::to_string(nodes.size());
-  roofs.name = options.name.empty() ? "cluster-" + count + "x" + nodes.front().machine.roofs.name
-                                    : options.name;
-  std::vector<std::string> notes;
   json incomplete = json::array();
-  // Top-level roofs: per roof the slowest node's, when every node has the roof.
   for (const auto& a : aggregates) {
     if (a.values.size() != nodes.size()) {
       incomplete.push_back(a.roof);
       continue;
     }
-    const NodeReport& slowest = node_of(a.min_rank);
+    const NodeReport& slowest = node_with_rank(nodes, a.min_rank);
     const std::string from = "slowest of " + count + " node" + (nodes.size() == 1 ? "" : "s") +
                              " (rank " + std::to_string(slowest.rank) + ", " + slowest.host + ")";
     if (a.compute) {
@@ -139,6 +129,68 @@ ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
   if (roofs.compute.empty() && roofs.memory.empty())
     throw InputError("cluster document: the nodes share no roof and no network was measured");
   roofs.validate();
+}
+
+/// The document's "cluster" section: ranks and hosts, every roof's aggregate, the stragglers,
+/// each node's own document, the network and the notes.
+json cluster_section(const std::vector<NodeReport>& nodes,
+                     const std::vector<RoofAggregate>& aggregates,
+                     const std::map<std::string, int>& per_host, const std::set<int>& stragglers,
+                     const std::optional<NetworkMeasurement>& network,
+                     const ClusterOptions& options, const std::vector<std::string>& notes) {
+  const UnitSystem& units = nodes.front().machine.roofs.units;
+  json aggregates_json = json::array();
+  for (const auto& a : aggregates)
+    aggregates_json.push_back(aggregate_to_json(a, node_with_rank(nodes, a.min_rank), units));
+  json nodes_json = json::array();
+  for (const auto& n : nodes) {
+    json m = machine_to_json(n.machine);
+    nodes_json.push_back({{"rank", n.rank},
+                          {"host", n.host},
+                          {"seconds", n.seconds},
+                          {"straggler", stragglers.count(n.rank) > 0},
+                          {"machine", m}});
+  }
+  json cluster = {{"ranks", nodes.size()},
+                  {"hosts", per_host.size()},
+                  {"ranks_per_host", per_host},
+                  {"node_probe", options.node_probe},
+                  {"straggler_threshold", options.straggler_threshold},
+                  {"top_level_roofs",
+                   "per roof, the slowest node's (a bulk-synchronous step "
+                   "waits for it); sums are in cluster.roofs"},
+                  {"roofs", aggregates_json},
+                  {"stragglers", json(std::vector<int>(stragglers.begin(), stragglers.end()))},
+                  {"nodes", nodes_json},
+                  {"notes", notes}};
+  if (network) cluster["network"] = network_to_json(*network);
+  return cluster;
+}
+
+}  // namespace
+
+MachineDocument assemble_cluster_document(const std::vector<NodeReport>& nodes,
+                                          const std::optional<NetworkMeasurement>& network,
+                                          const ClusterOptions& options) {
+  return assemble_cluster(nodes, network, options).document;
+}
+
+ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
+                                 const std::optional<NetworkMeasurement>& network,
+                                 const ClusterOptions& options) {
+  if (nodes.empty()) throw InputError("cluster document: no nodes");
+  const UnitSystem units = common_units(nodes);
+  const auto aggregates = aggregate_roofs(nodes, options.straggler_threshold);
+
+  ClusterDocument out;
+  MachineDocument& doc = out.document;
+  RoofSet& roofs = doc.roofs;
+  roofs.units = units;
+  roofs.name = options.name.empty() ? "cluster-" + std::to_string(nodes.size()) + "x" +
+                                          nodes.front().machine.roofs.name
+                                    : options.name;
+  std::vector<std::string> notes;
+  cluster_top_level_roofs(roofs, nodes, aggregates, network, notes);
 
   std::map<std::string, int> per_host;
   for (const auto& n : nodes) ++per_host[n.host];
@@ -147,37 +199,12 @@ ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
     notes.push_back(
         "several ranks share a host: each rank measured its share of the host "
         "(threads divided among them), so sums are per host, not per rank");
-
   std::set<int> straggler_ranks;
-  json aggregates_json = json::array();
-  for (const auto& a : aggregates) {
-    aggregates_json.push_back(aggregate_to_json(a, node_of(a.min_rank), units));
+  for (const auto& a : aggregates)
     for (const auto& s : a.stragglers) straggler_ranks.insert(s.rank);
-  }
-  json nodes_json = json::array();
-  for (const auto& n : nodes) {
-    json m = machine_to_json(n.machine);
-    nodes_json.push_back({{"rank", n.rank},
-                          {"host", n.host},
-                          {"seconds", n.seconds},
-                          {"straggler", straggler_ranks.count(n.rank) > 0},
-                          {"machine", m}});
-  }
-  json cluster = {
-      {"ranks", nodes.size()},
-      {"hosts", per_host.size()},
-      {"ranks_per_host", per_host},
-      {"node_probe", options.node_probe},
-      {"straggler_threshold", options.straggler_threshold},
-      {"top_level_roofs",
-       "per roof, the slowest node's (a bulk-synchronous step "
-       "waits for it); sums are in cluster.roofs"},
-      {"roofs", aggregates_json},
-      {"stragglers", json(std::vector<int>(straggler_ranks.begin(), straggler_ranks.end()))},
-      {"nodes", nodes_json},
-      {"notes", notes}};
-  if (network) cluster["network"] = network_to_json(*network);
-  doc.sections["cluster"] = std::move(cluster);
+
+  doc.sections["cluster"] =
+      cluster_section(nodes, aggregates, per_host, straggler_ranks, network, options, notes);
   doc.info = {{"kind", "cluster"}, {"nodes", nodes.size()}, {"hosts", per_host.size()}};
   if (!nodes.front().machine.info.empty()) doc.info["node"] = nodes.front().machine.info;
 

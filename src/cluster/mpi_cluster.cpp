@@ -331,6 +331,39 @@ NetworkMeasurement measure_network(const std::vector<double>& sizes, int repetit
   return net;
 }
 
+/// The run's rank count and options, the same on every rank when the command lines are.
+void check_cluster_run(const ClusterOptions& options, int ranks) {
+  if (options.expect_ranks > 0 && ranks != options.expect_ranks)
+    throw InputError("expected " + std::to_string(options.expect_ranks) +
+                     " ranks (--expect-ranks) but this run has " + std::to_string(ranks) +
+                     (ranks == 1 ? " (was it started with mpirun -np N?)" : ""));
+  if (!(options.straggler_threshold >= 0 && options.straggler_threshold < 1))
+    throw InputError("--straggler-threshold must be in [0, 1) (got " +
+                     std::to_string(options.straggler_threshold) + ")");
+  if (options.repetitions < 0) throw InputError("--repetitions must be ≥ 0");
+  for (double s : options.message_sizes)
+    if (!(s >= 1 && s <= 1024.0 * 1024 * 1024))
+      throw InputError("message size must be between 1 byte and 1 GiB (got " + std::to_string(s) +
+                       ")");
+}
+
+/// Rank 0's view of every node: the machine document each rank sent, its host and its time.
+std::vector<NodeReport> node_reports_from(const std::vector<std::string>& jsons,
+                                          const std::vector<std::string>& hosts,
+                                          const std::vector<double>& seconds) {
+  std::vector<NodeReport> nodes;
+  for (size_t r = 0; r < jsons.size(); ++r) {
+    const std::string origin = "rank " + std::to_string(r) + " (" + hosts[r] + ")";
+    NodeReport n;
+    n.rank = static_cast<int>(r);
+    n.host = hosts[r];
+    n.machine = machine_from_json(parse_json(jsons[r], origin), origin);
+    n.seconds = seconds[r];
+    nodes.push_back(std::move(n));
+  }
+  return nodes;
+}
+
 }  // namespace
 
 ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& measure_node,
@@ -357,22 +390,7 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
   const std::vector<std::string> hosts = allgather_strings(ctx.host);
 
   // 1. The run itself: rank count and options (the same on every rank when the command lines are).
-  agree(capture([&] {
-          if (options.expect_ranks > 0 && result.ranks != options.expect_ranks)
-            throw InputError("expected " + std::to_string(options.expect_ranks) +
-                             " ranks (--expect-ranks) but this run has " +
-                             std::to_string(result.ranks) +
-                             (result.ranks == 1 ? " (was it started with mpirun -np N?)" : ""));
-          if (!(options.straggler_threshold >= 0 && options.straggler_threshold < 1))
-            throw InputError("--straggler-threshold must be in [0, 1) (got " +
-                             std::to_string(options.straggler_threshold) + ")");
-          if (options.repetitions < 0) throw InputError("--repetitions must be ≥ 0");
-          for (double s : options.message_sizes)
-            if (!(s >= 1 && s <= 1024.0 * 1024 * 1024))
-              throw InputError("message size must be between 1 byte and 1 GiB (got " +
-                               std::to_string(s) + ")");
-        }),
-        "checking the run", hosts);
+  agree(capture([&] { check_cluster_run(options, result.ranks); }), "checking the run", hosts);
   {
     std::map<std::string, int> per_host;
     for (const auto& h : hosts) ++per_host[h];
@@ -413,18 +431,8 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
   mpi().gather_double(&node_seconds, seconds.data());
   ClusterDocument doc;
   agree(capture([&] {
-          if (!root) return;
-          std::vector<NodeReport> nodes;
-          for (size_t r = 0; r < jsons.size(); ++r) {
-            const std::string origin = "rank " + std::to_string(r) + " (" + hosts[r] + ")";
-            NodeReport n;
-            n.rank = static_cast<int>(r);
-            n.host = hosts[r];
-            n.machine = machine_from_json(parse_json(jsons[r], origin), origin);
-            n.seconds = seconds[r];
-            nodes.push_back(std::move(n));
-          }
-          doc = assemble_cluster(nodes, network, options);
+          if (root)
+            doc = assemble_cluster(node_reports_from(jsons, hosts, seconds), network, options);
         }),
         "assembling the cluster document", hosts);
 

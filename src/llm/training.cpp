@@ -45,8 +45,10 @@ double activation_bytes_per_layer(const ModelConfig& m, const Scenario& s,
   return sbh * (10 + 24 / t + scores);
 }
 
-TrainingResult training_step(const ModelConfig& m, const Scenario& s, const TrainingOptions& o,
-                             const Roofs& r) {
+namespace {
+
+/// Checks the options against the scenario and machine; returns the global batch in sequences.
+double training_global_batch(const Scenario& s, const TrainingOptions& o, const Roofs& r) {
   auto whole = [](double v) { return std::isfinite(v) && v >= 1 && v == std::floor(v); };
   if (!whole(o.sequence))
     throw InputError("--seq: must be a whole number ≥ 1 (got " + format_number(o.sequence) + ")");
@@ -66,6 +68,63 @@ TrainingResult training_step(const ModelConfig& m, const Scenario& s, const Trai
   if (o.dp > 1 && !r.interconnect)
     throw InputError("--dp " + format_number(o.dp) + ": machine '" + r.machine +
                      "' has no roof of kind \"interconnect\"; give --interconnect-bandwidth");
+  return global;
+}
+
+/// The forward of one micro-batch on one device, and what recompute adds to it.
+struct TrainingForward {
+  StepResult forward;
+  double recomputed_time = 0;  ///< s
+  double recomputed_work = 0;  ///< FLOP
+};
+
+TrainingForward training_forward(const ModelConfig& m, const Scenario& sc, const TrainingOptions& o,
+                                 const Roofs& r) {
+  // Every position's logits (training's loss).
+  SequenceGroup g;
+  g.sequences = o.micro_batch;
+  g.fresh = o.sequence;
+  g.past = 0;
+  g.logits = o.sequence;
+  g.prompt = true;
+  TrainingForward f{evaluate_cost(step_cost(m, sc, Phase::prefill, &g, 1), sc, r)};
+  const StepResult& fwd = f.forward;
+  double attention_time = 0, attention_work = 0;
+  for (std::size_t i = 0; i < fwd.cost.size; ++i) {
+    const OpKind k = fwd.cost.ops[i].kind;
+    if (k == OpKind::attention_scores || k == OpKind::softmax || k == OpKind::attention_values ||
+        k == OpKind::attention_fused) {
+      attention_time += fwd.timing[i].time.value * fwd.cost.ops[i].count;
+      attention_work += fwd.cost.ops[i].work.value * fwd.cost.ops[i].count;
+    }
+  }
+  // Recomputed forward work: all of it (full), the attention core (selective).
+  f.recomputed_time = o.recompute == Recompute::full        ? fwd.time.value
+                      : o.recompute == Recompute::selective ? attention_time
+                                                            : 0;
+  f.recomputed_work = o.recompute == Recompute::full        ? fwd.work.value
+                      : o.recompute == Recompute::selective ? attention_work
+                                                            : 0;
+  return f;
+}
+
+/// Memory per device (ZeRO §3.1, K = 12): 16-bit weights and gradients, fp32 master weights,
+/// momentum and variance; stage 1 shards the optimizer state, 2 the gradients, 3 the weights.
+void training_memory(TrainingResult& t, const ModelConfig& m, const Scenario& s,
+                     const TrainingOptions& o, const Roofs& r, double psi, double grad_bytes) {
+  t.weights = Bytes(psi * s.dtypes.weights.bytes / (o.zero >= 3 ? o.dp : 1));
+  t.gradients = Bytes(grad_bytes / (o.zero >= 2 ? o.dp : 1));
+  t.optimizer_state = Bytes(12 * psi / (o.zero >= 1 ? o.dp : 1));
+  t.activations = Bytes(m.layers * activation_bytes_per_layer(m, s, o));
+  if (r.memory_capacity) t.fits = t.memory().value <= *r.memory_capacity;
+}
+
+}  // namespace
+
+TrainingResult training_step(const ModelConfig& m, const Scenario& s, const TrainingOptions& o,
+                             const Roofs& r) {
+  const double global = training_global_batch(s, o, r);
+  const double per_pass = o.micro_batch * o.dp;
   Scenario sc = s;
   sc.batch = o.micro_batch;
   sc.prompt = o.sequence;
@@ -80,36 +139,14 @@ TrainingResult training_step(const ModelConfig& m, const Scenario& s, const Trai
   t.parameters = all.active - all.embedding;
   t.six_nd = Work(6 * t.parameters * t.tokens);
 
-  // The forward of one micro-batch per device: every position's logits (training's loss).
-  SequenceGroup g;
-  g.sequences = o.micro_batch;
-  g.fresh = o.sequence;
-  g.past = 0;
-  g.logits = o.sequence;
-  g.prompt = true;
-  const StepResult fwd = evaluate_cost(step_cost(m, sc, Phase::prefill, &g, 1), sc, r);
-  double attention_time = 0, attention_work = 0;
-  for (std::size_t i = 0; i < fwd.cost.size; ++i) {
-    const OpKind k = fwd.cost.ops[i].kind;
-    if (k == OpKind::attention_scores || k == OpKind::softmax || k == OpKind::attention_values ||
-        k == OpKind::attention_fused) {
-      attention_time += fwd.timing[i].time.value * fwd.cost.ops[i].count;
-      attention_work += fwd.cost.ops[i].work.value * fwd.cost.ops[i].count;
-    }
-  }
-  // Recomputed forward work: all of it (full), the attention core (selective).
-  const double recomputed_time = o.recompute == Recompute::full        ? fwd.time.value
-                                 : o.recompute == Recompute::selective ? attention_time
-                                                                       : 0;
-  const double recomputed_work = o.recompute == Recompute::full        ? fwd.work.value
-                                 : o.recompute == Recompute::selective ? attention_work
-                                                                       : 0;
+  const TrainingForward f = training_forward(m, sc, o, r);
+  const StepResult& fwd = f.forward;
   const double devices = std::max(1, s.tp) * std::max(1, s.cp) * o.dp;
   // Per device: micro_steps forwards and backwards (backward ≈ 2 × forward in W and in time).
   t.forward = Work(fwd.work.value * t.micro_steps * devices);
   t.model_work = Work(3 * t.forward.value);
-  t.hardware_work = Work(t.model_work.value + recomputed_work * t.micro_steps * devices);
-  t.compute = Seconds(t.micro_steps * (3 * fwd.time.value + recomputed_time));
+  t.hardware_work = Work(t.model_work.value + f.recomputed_work * t.micro_steps * devices);
+  t.compute = Seconds(t.micro_steps * (3 * fwd.time.value + f.recomputed_time));
 
   // Gradients all-reduced over the dp replicas in the activation dtype (ring; ZeRO-3 adds the
   // parameter all-gathers: 1.5× the volume, Rajbhandari et al. 2020 §7.2.2).
@@ -140,14 +177,7 @@ TrainingResult training_step(const ModelConfig& m, const Scenario& s, const Trai
     t.measured_mfu = per_device_model / (*o.measured_step_s * r.peak.value);
     t.measured_hfu = per_device_hw / (*o.measured_step_s * r.peak.value);
   }
-
-  // Memory per device (ZeRO §3.1, K = 12): 16-bit weights and gradients, fp32 master weights,
-  // momentum and variance; stage 1 shards the optimizer state, 2 the gradients, 3 the weights.
-  t.weights = Bytes(psi * s.dtypes.weights.bytes / (o.zero >= 3 ? o.dp : 1));
-  t.gradients = Bytes(grad_bytes / (o.zero >= 2 ? o.dp : 1));
-  t.optimizer_state = Bytes(12 * psi / (o.zero >= 1 ? o.dp : 1));
-  t.activations = Bytes(m.layers * activation_bytes_per_layer(m, s, o));
-  if (r.memory_capacity) t.fits = t.memory().value <= *r.memory_capacity;
+  training_memory(t, m, s, o, r, psi, grad_bytes);
   t.notes.push_back(
       "activations: Korthikanti et al. 2022's per-layer count for a GPT layer "
       "(multi-head attention, 4d MLP); for other layers an approximation");
