@@ -195,6 +195,78 @@ CheckedRun check_run_args(const RunArgs& a, const suite::Machine& machine) {
   return c;
 }
 
+/// --results-only: every run's record as JSON, no placement; exits 1 when a result check failed.
+void emit_results_only(const suite::RunOptions& opt, const suite::Machine& machine,
+                       const suite::BlasInfo& blas) {
+  const auto results = suite::run_suite(opt, machine);
+  nlohmann::json out = {{"blas", {{"corename", blas.corename}, {"config", blas.config}}},
+                        {"results", nlohmann::json::array()}};
+  bool ok = true;
+  for (const auto& r : results) {
+    out["results"].push_back(run_record_to_json(r));
+    ok = ok && r.passed;
+  }
+  emit(out.dump() + "\n");
+  if (!ok) std::exit(1);
+}
+
+/// The threads and caches the suite will run with, on stderr.
+void say_run_machine(const suite::Machine& machine, int threads) {
+  std::string said = "roofline run: " + std::to_string(threads) + " pinned thread" +
+                     (threads > 1 ? "s" : "") + ", caches:";
+  for (const auto& c : machine.topology.caches)
+    said += " L" + std::to_string(c.level) + " " + format_bytes(Bytes(c.size_bytes)) +
+            (c.cores_sharing > 1 ? " per " + std::to_string(c.cores_sharing) + " cores" : "/core");
+  say(said + ", MemAvailable " + format_bytes(Bytes(machine.mem_available_bytes)) + "\n");
+  for (const auto& c : machine.topology.caches)
+    if (!c.note.empty()) say("roofline run: note: " + c.note + "\n");
+}
+
+/// The suite's runs, then the BLAS kernels again in a child on another OpenBLAS core where one
+/// is asked for or the detected core is generic (an unrecognised CPU gets narrow kernels, a
+/// lower flat roof). An interrupt exits here, between runs.
+std::vector<suite::RunResult> run_all_kernels(const RunArgs& a, const suite::RunOptions& opt,
+                                              const suite::Machine& machine,
+                                              const suite::BlasInfo& blas,
+                                              const std::vector<std::string>& blas_names,
+                                              InterruptGuard& guard) {
+  std::vector<suite::RunResult> results;
+  try {
+    results = suite::run_suite(opt, machine);
+  } catch (const Interrupted&) {
+    guard.exit_interrupted(a.output);
+  }
+  std::string extra_core = a.blas_core;
+  if (extra_core.empty() && blas.generic && !a.no_blas_child &&
+      !blas.environment.count("OPENBLAS_CORETYPE"))
+    extra_core = blas.best_core;
+  if (!blas_names.empty() && !extra_core.empty()) {
+    if (!blas.available) throw Unavailable("OpenBLAS is not available: --blas-core cannot apply");
+    std::vector<suite::RunResult> more;
+    try {
+      more = run_blas_child(a, blas_names, opt.threads, extra_core);
+    } catch (const Error&) {
+      if (guard.interrupted()) guard.exit_interrupted(a.output);  // the child was stopped too
+      throw;
+    }
+    results.insert(results.end(), more.begin(), more.end());
+  }
+  if (guard.interrupted()) guard.exit_interrupted(a.output);
+  return results;
+}
+
+/// Runs whose result check failed make their timings invalid: named on stderr, exit status 1.
+void exit_on_failed_checks(const std::vector<suite::RunResult>& results) {
+  std::string failed;
+  for (const auto& r : results)
+    if (!r.passed) failed += "\n  " + r.kernel + " @" + r.level + ": " + r.check;
+  if (!failed.empty()) {
+    std::fflush(stdout);
+    say("roofline: result check failed — these timings are not valid:" + failed + "\n");
+    std::exit(1);
+  }
+}
+
 void run(const RunArgs& a) {
   const suite::Machine machine = suite::detect_machine();
   const CheckedRun checked = check_run_args(a, machine);
@@ -212,55 +284,13 @@ void run(const RunArgs& a) {
   opt.quick = a.quick;
   opt.working_set_override = checked.size;
   opt.progress = [](const std::string& what) { say("  " + what + "\n"); };
-
-  if (a.results_only) {
-    const auto results = suite::run_suite(opt, machine);
-    nlohmann::json out = {{"blas", {{"corename", blas.corename}, {"config", blas.config}}},
-                          {"results", nlohmann::json::array()}};
-    bool ok = true;
-    for (const auto& r : results) {
-      out["results"].push_back(run_record_to_json(r));
-      ok = ok && r.passed;
-    }
-    emit(out.dump() + "\n");
-    if (!ok) std::exit(1);
-    return;
-  }
+  if (a.results_only) return emit_results_only(opt, machine, blas);
 
   MachineDocument m = a.machine.empty() ? machine_for_run(threads) : resolve_machine(a.machine);
-  std::string said = "roofline run: " + std::to_string(threads) + " pinned thread" +
-                     (threads > 1 ? "s" : "") + ", caches:";
-  for (const auto& c : machine.topology.caches)
-    said += " L" + std::to_string(c.level) + " " + format_bytes(Bytes(c.size_bytes)) +
-            (c.cores_sharing > 1 ? " per " + std::to_string(c.cores_sharing) + " cores" : "/core");
-  say(said + ", MemAvailable " + format_bytes(Bytes(machine.mem_available_bytes)) + "\n");
-  for (const auto& c : machine.topology.caches)
-    if (!c.note.empty()) say("roofline run: note: " + c.note + "\n");
-
-  std::vector<suite::RunResult> results;
-  try {
-    results = suite::run_suite(opt, machine);
-  } catch (const Interrupted&) {
-    guard.exit_interrupted(a.output);
-  }
+  say_run_machine(machine, threads);
   const auto blas_names = suite::blas_kernels(kernels);
-  // Which BLAS core runs matters: an unrecognised CPU gets narrow kernels, a lower flat roof.
-  std::string extra_core = a.blas_core;
-  if (extra_core.empty() && blas.generic && !a.no_blas_child &&
-      !blas.environment.count("OPENBLAS_CORETYPE"))
-    extra_core = blas.best_core;
-  if (!blas_names.empty() && !extra_core.empty()) {
-    if (!blas.available) throw Unavailable("OpenBLAS is not available: --blas-core cannot apply");
-    std::vector<suite::RunResult> more;
-    try {
-      more = run_blas_child(a, blas_names, threads, extra_core);
-    } catch (const Error&) {
-      if (guard.interrupted()) guard.exit_interrupted(a.output);  // the child was stopped too
-      throw;
-    }
-    results.insert(results.end(), more.begin(), more.end());
-  }
-  if (guard.interrupted()) guard.exit_interrupted(a.output);
+  const std::vector<suite::RunResult> results =
+      run_all_kernels(a, opt, machine, blas, blas_names, guard);
 
   const suite::Placement placement = suite::place_runs(results, m.roofs, machine, blas, a.touching);
   const nlohmann::json j = run_document_to_json(
@@ -287,15 +317,7 @@ void run(const RunArgs& a) {
   } else {
     emit(run_text(placement, m.roofs, threads, blas_names.empty() ? nullptr : &blas));
   }
-
-  std::string failed;
-  for (const auto& r : results)
-    if (!r.passed) failed += "\n  " + r.kernel + " @" + r.level + ": " + r.check;
-  if (!failed.empty()) {
-    std::fflush(stdout);
-    say("roofline: result check failed — these timings are not valid:" + failed + "\n");
-    std::exit(1);
-  }
+  exit_on_failed_checks(results);
 }
 
 const Registrar register_run(40, [](CLI::App& root) {

@@ -196,6 +196,98 @@ SampleTotals sample_totals(const InstrumentedRun& r) {
   return st;
 }
 
+/// The cache simulations: each one's geometry, cost and, where it ran, its event totals.
+nlohmann::json simulations_json(const InstrumentedRun& r, const SampleTotals& st) {
+  nlohmann::json sims = nlohmann::json::array();
+  for (const auto& sim : r.simulations) {
+    nlohmann::json s = {
+        {"last_level", sim.ll_level},
+        {"fills_from", sim.fills_from},
+        {"caches", {geometry_json(sim.i1), geometry_json(sim.d1), geometry_json(sim.ll)}},
+        {"wall_seconds", sim.wall_seconds},
+        {"slowdown", sim.wall_seconds / st.native},
+        {"exit_status", sim.exit_status}};
+    if (!sim.problem.empty()) s["problem"] = sim.problem;
+    if (!sim.profile.events.empty()) {
+      s["events"] = sim.profile.events;
+      s["totals"] = sim.profile.totals;
+    }
+    sims.push_back(s);
+  }
+  return sims;
+}
+
+/// Every counted function: its calls and operations, the simulated traffic, the sampled time.
+nlohmann::json functions_json(const InstrumentedRun& r) {
+  nlohmann::json fns = nlohmann::json::array();
+  for (const auto& f : r.counts.functions) {
+    nlohmann::json x = {
+        {"name", f.name}, {"calls", f.calls}, {"ops", ops_json(f.ops)}, {"flops", total(f.ops)}};
+    if (!f.file.empty()) x["file"] = f.file;
+    if (f.line > 0) x["line"] = f.line;
+    if (!f.skipped.empty()) {
+      x["skipped"] = f.skipped;
+      x["static_flops"] = f.static_flops;
+    }
+    x["traffic"] = simulated_traffic_json(r, [&](const CallgrindProfile& p) {
+      const auto it = p.functions.find(f.name);
+      return it == p.functions.end() ? nullptr : &it->second;
+    });
+    for (const auto& t : r.times)
+      if (t.name == f.name) {
+        x["samples"] = t.samples;
+        x["cpu_seconds"] = t.cpu_seconds;
+        x["seconds"] = t.seconds;
+      }
+    fns.push_back(x);
+  }
+  return fns;
+}
+
+/// The samples: their totals, the sampler, and the time of each sampled function.
+nlohmann::json samples_json(const InstrumentedRun& r, const SampleTotals& st) {
+  nlohmann::json times = nlohmann::json::array();
+  for (const auto& t : r.times)
+    times.push_back({{"name", t.name},
+                     {"object", t.object},
+                     {"samples", t.samples},
+                     {"cpu_seconds", t.cpu_seconds},
+                     {"seconds", t.seconds}});
+  return {{"total", st.samples},
+          {"cpu_seconds", st.cpu_sampled},
+          {"sampler", st.sampler},
+          {"by_function", times}};
+}
+
+/// Marker regions: the timers' calls and T, counted W, and the simulated traffic of the time
+/// each was open (with the passes the simulation saw), whether or not they became points.
+nlohmann::json regions_json(const InstrumentedRun& r) {
+  std::vector<std::string> names;
+  for (const auto& g : r.regions) names.push_back(g.name);
+  for (const auto& g : r.counts.regions)
+    if (std::find(names.begin(), names.end(), g.name) == names.end()) names.push_back(g.name);
+  nlohmann::json regs = nlohmann::json::array();
+  for (const auto& name : names) {
+    nlohmann::json x = {{"name", name}};
+    for (const auto& g : r.regions)
+      if (g.name == name) x["calls"] = g.calls, x["seconds"] = g.time;
+    for (const auto& g : r.counts.regions)
+      if (g.name == name) {
+        x["counted_calls"] = g.calls, x["ops"] = ops_json(g.ops), x["flops"] = total(g.ops);
+      }
+    nlohmann::json passes = nlohmann::json::array();
+    x["traffic"] = simulated_traffic_json(r, [&](const CallgrindProfile& p) {
+      const auto it = p.regions.find(name);
+      if (it == p.regions.end()) return static_cast<const std::vector<double>*>(nullptr);
+      passes.push_back({{"passes", it->second.passes}, {"complete", it->second.complete}});
+      return &it->second.costs;
+    });
+    x["simulated_passes"] = passes;
+    regs.push_back(x);
+  }
+  return regs;
+}
+
 /// `profile --instrument --json`: the points with their provenance, the runs, every counted
 /// function and region, and the analysis on the machine where one is given.
 nlohmann::json run_json(const InstrumentArgs& a, const InstrumentedRun& r,
@@ -221,84 +313,11 @@ nlohmann::json run_json(const InstrumentArgs& a, const InstrumentedRun& r,
                      {"exit_status", r.counting.exit_status},
                      {"slowdown", r.counting.wall_seconds / st.native},
                      {"processes", r.counts.processes}};
-  nlohmann::json sims = nlohmann::json::array();
-  for (const auto& sim : r.simulations) {
-    nlohmann::json s = {
-        {"last_level", sim.ll_level},
-        {"fills_from", sim.fills_from},
-        {"caches", {geometry_json(sim.i1), geometry_json(sim.d1), geometry_json(sim.ll)}},
-        {"wall_seconds", sim.wall_seconds},
-        {"slowdown", sim.wall_seconds / st.native},
-        {"exit_status", sim.exit_status}};
-    if (!sim.problem.empty()) s["problem"] = sim.problem;
-    if (!sim.profile.events.empty()) {
-      s["events"] = sim.profile.events;
-      s["totals"] = sim.profile.totals;
-    }
-    sims.push_back(s);
-  }
-  run["simulations"] = sims;
+  run["simulations"] = simulations_json(r, st);
   run["simulator_limits"] = simulator_limits();
-  nlohmann::json fns = nlohmann::json::array();
-  for (const auto& f : r.counts.functions) {
-    nlohmann::json x = {
-        {"name", f.name}, {"calls", f.calls}, {"ops", ops_json(f.ops)}, {"flops", total(f.ops)}};
-    if (!f.file.empty()) x["file"] = f.file;
-    if (f.line > 0) x["line"] = f.line;
-    if (!f.skipped.empty()) {
-      x["skipped"] = f.skipped;
-      x["static_flops"] = f.static_flops;
-    }
-    x["traffic"] = simulated_traffic_json(r, [&](const CallgrindProfile& p) {
-      const auto it = p.functions.find(f.name);
-      return it == p.functions.end() ? nullptr : &it->second;
-    });
-    for (const auto& t : r.times)
-      if (t.name == f.name) {
-        x["samples"] = t.samples;
-        x["cpu_seconds"] = t.cpu_seconds;
-        x["seconds"] = t.seconds;
-      }
-    fns.push_back(x);
-  }
-  run["functions"] = fns;
-  nlohmann::json times = nlohmann::json::array();
-  for (const auto& t : r.times)
-    times.push_back({{"name", t.name},
-                     {"object", t.object},
-                     {"samples", t.samples},
-                     {"cpu_seconds", t.cpu_seconds},
-                     {"seconds", t.seconds}});
-  run["samples"] = {{"total", st.samples},
-                    {"cpu_seconds", st.cpu_sampled},
-                    {"sampler", st.sampler},
-                    {"by_function", times}};
-  // Marker regions: the timers' calls and T, counted W, and the simulated traffic of the time
-  // each was open (with the passes the simulation saw), whether or not they became points.
-  std::vector<std::string> names;
-  for (const auto& g : r.regions) names.push_back(g.name);
-  for (const auto& g : r.counts.regions)
-    if (std::find(names.begin(), names.end(), g.name) == names.end()) names.push_back(g.name);
-  nlohmann::json regs = nlohmann::json::array();
-  for (const auto& name : names) {
-    nlohmann::json x = {{"name", name}};
-    for (const auto& g : r.regions)
-      if (g.name == name) x["calls"] = g.calls, x["seconds"] = g.time;
-    for (const auto& g : r.counts.regions)
-      if (g.name == name) {
-        x["counted_calls"] = g.calls, x["ops"] = ops_json(g.ops), x["flops"] = total(g.ops);
-      }
-    nlohmann::json passes = nlohmann::json::array();
-    x["traffic"] = simulated_traffic_json(r, [&](const CallgrindProfile& p) {
-      const auto it = p.regions.find(name);
-      if (it == p.regions.end()) return static_cast<const std::vector<double>*>(nullptr);
-      passes.push_back({{"passes", it->second.passes}, {"complete", it->second.complete}});
-      return &it->second.costs;
-    });
-    x["simulated_passes"] = passes;
-    regs.push_back(x);
-  }
-  run["regions"] = regs;
+  run["functions"] = functions_json(r);
+  run["samples"] = samples_json(r, st);
+  run["regions"] = regions_json(r);
   if (r.native.totals.flops_counted) run["pmu_flops"] = r.native.totals.flops;
   if (!r.native.totals.bytes_by_level.empty())
     run["pmu_bytes_by_level"] = r.native.totals.bytes_by_level;

@@ -259,6 +259,91 @@ std::string invalid(const Point& p) {
   }
 }
 
+/// A region with runs that each have W, Q and T: one point per such run; the other runs are
+/// named in a note.
+void complete_run_points(const std::string& label, const std::vector<RunResult>& runs,
+                         const std::vector<const RunResult*>& complete, ImportResult& res) {
+  for (const RunResult* r : complete) {
+    const std::string name =
+        complete.size() > 1 ? label + " (run " + std::to_string(r->run) + ")" : label;
+    const double w = *r->work;
+    if (!(w > 0)) {
+      res.notes.push_back(name + ": no floating-point work counted (W = 0): not a point");
+      continue;
+    }
+    Point pt = make_point(name, w, r->traffic, r->time, r->precision, run_label(*r));
+    if (const std::string why = invalid(pt); !why.empty()) {
+      res.notes.push_back(why);
+      continue;
+    }
+    res.doc.points.push_back(std::move(pt));
+  }
+  for (const auto& r : runs)
+    if (std::find(complete.begin(), complete.end(), &r) == complete.end())
+      res.notes.push_back(label + ": " + run_label(r) +
+                          " not used: " + (r.work ? "it has W" : "it has no W") + ", " +
+                          (r.traffic.empty() ? "no traffic" : "traffic") +
+                          ", and other runs of the region have both");
+}
+
+/// A region where no run has both W and Q: W from the first run that measured it, each traffic
+/// level from the first run that measured it; T is the mean of those runs' runtimes (separate
+/// runs of the same region, each timed on its own). Returns why no point could be made ("" when
+/// the region was placed or noted).
+std::string separate_runs_point(const std::string& label, const std::string& where,
+                                const std::vector<RunResult>& runs, ImportResult& res) {
+  const RunResult* w_run = nullptr;
+  std::map<std::string, const RunResult*> q_runs;
+  for (const auto& r : runs) {
+    if (r.work && !w_run) w_run = &r;
+    for (const auto& [lv, bytes] : r.traffic)
+      if (!q_runs.count(lv)) q_runs[lv] = &r;
+  }
+  if (!w_run || q_runs.empty()) {
+    std::vector<std::string> groups;
+    for (const auto& r : runs) groups.insert(groups.end(), r.groups.begin(), r.groups.end());
+    const std::string why =
+        !w_run ? "W cannot be counted: no FP events nor DP/SP [MFLOP/s] in groups " + join(groups) +
+                     "; measure FLOP too: likwid-perfctr -g FLOPS_DP (or MEM_DP, which has "
+                     "both W and Q)"
+               : "Q cannot be counted: no memory or cache traffic in groups " + join(groups) +
+                     "; measure it too: likwid-perfctr -g MEM (or MEM_DP; L3 or L2 for cache "
+                     "traffic), in the same run (-g FLOPS_DP -g MEM) or another file given "
+                     "with this one";
+    res.notes.push_back(where + ": " + why);
+    return where + ": " + why;
+  }
+  std::vector<const RunResult*> used = {w_run};
+  for (const auto& [lv, r] : q_runs)
+    if (std::find(used.begin(), used.end(), r) == used.end()) used.push_back(r);
+  double t = 0;
+  std::string times;
+  for (const RunResult* r : used) {
+    t += r->time / static_cast<double>(used.size());
+    times += (times.empty() ? "" : ", ") + format_seconds(Seconds(r->time));
+  }
+  std::map<std::string, double> traffic;
+  std::string q_from;
+  for (const auto& [lv, r] : q_runs) {
+    traffic[lv] = r->traffic.at(lv);
+    q_from += (q_from.empty() ? "" : ", ") + std::string("Q(") + lv + ") from " + run_label(*r);
+  }
+  const std::string note = "W from " + run_label(*w_run) + ", " + q_from +
+                           "; separate runs: T = the mean of their runtimes (" + times + ")";
+  if (!(*w_run->work > 0)) {
+    res.notes.push_back(label + ": no floating-point work counted (W = 0): not a point");
+    return "";
+  }
+  Point pt = make_point(label, *w_run->work, traffic, t, w_run->precision, note);
+  if (const std::string why = invalid(pt); !why.empty()) {
+    res.notes.push_back(why);
+    return "";
+  }
+  res.notes.push_back(label + ": " + note);
+  res.doc.points.push_back(std::move(pt));
+  return "";
+}
+
 }  // namespace
 
 ImportResult likwid_points(const ToolTable& tab) {
@@ -280,87 +365,15 @@ ImportResult likwid_points(const ToolTable& tab) {
     std::vector<const RunResult*> complete;
     for (const auto& r : runs)
       if (r.work && !r.traffic.empty() && r.time > 0) complete.push_back(&r);
+    if (!complete.empty()) {
+      complete_run_points(label, runs, complete, res);
+      continue;
+    }
     const RunResult& first = runs.front();
     const std::string where =
         first.origin + ": line " + std::to_string(first.line) + ": region '" + label + "'";
-    if (!complete.empty()) {
-      for (const RunResult* r : complete) {
-        const std::string name =
-            complete.size() > 1 ? label + " (run " + std::to_string(r->run) + ")" : label;
-        const double w = *r->work;
-        if (!(w > 0)) {
-          res.notes.push_back(name + ": no floating-point work counted (W = 0): not a point");
-          continue;
-        }
-        Point pt = make_point(name, w, r->traffic, r->time, r->precision, run_label(*r));
-        if (const std::string why = invalid(pt); !why.empty()) {
-          res.notes.push_back(why);
-          continue;
-        }
-        res.doc.points.push_back(std::move(pt));
-      }
-      for (const auto& r : runs)
-        if (std::find(complete.begin(), complete.end(), &r) == complete.end())
-          res.notes.push_back(label + ": " + run_label(r) +
-                              " not used: " + (r.work ? "it has W" : "it has no W") + ", " +
-                              (r.traffic.empty() ? "no traffic" : "traffic") +
-                              ", and other runs of the region have both");
-      continue;
-    }
-    // No run has both: W from the first run that measured it, each traffic level from the
-    // first run that measured it; T is the mean of those runs' runtimes (separate runs of the
-    // same region, each timed on its own).
-    const RunResult* w_run = nullptr;
-    std::map<std::string, const RunResult*> q_runs;
-    for (const auto& r : runs) {
-      if (r.work && !w_run) w_run = &r;
-      for (const auto& [lv, bytes] : r.traffic)
-        if (!q_runs.count(lv)) q_runs[lv] = &r;
-    }
-    if (!w_run || q_runs.empty()) {
-      std::vector<std::string> groups;
-      for (const auto& r : runs) groups.insert(groups.end(), r.groups.begin(), r.groups.end());
-      const std::string why =
-          !w_run
-              ? "W cannot be counted: no FP events nor DP/SP [MFLOP/s] in groups " + join(groups) +
-                    "; measure FLOP too: likwid-perfctr -g FLOPS_DP (or MEM_DP, which has "
-                    "both W and Q)"
-              : "Q cannot be counted: no memory or cache traffic in groups " + join(groups) +
-                    "; measure it too: likwid-perfctr -g MEM (or MEM_DP; L3 or L2 for cache "
-                    "traffic), in the same run (-g FLOPS_DP -g MEM) or another file given "
-                    "with this one";
-      res.notes.push_back(where + ": " + why);
-      if (first_refusal.empty()) first_refusal = where + ": " + why;
-      continue;
-    }
-    std::vector<const RunResult*> used = {w_run};
-    for (const auto& [lv, r] : q_runs)
-      if (std::find(used.begin(), used.end(), r) == used.end()) used.push_back(r);
-    double t = 0;
-    std::string times;
-    for (const RunResult* r : used) {
-      t += r->time / static_cast<double>(used.size());
-      times += (times.empty() ? "" : ", ") + format_seconds(Seconds(r->time));
-    }
-    std::map<std::string, double> traffic;
-    std::string q_from;
-    for (const auto& [lv, r] : q_runs) {
-      traffic[lv] = r->traffic.at(lv);
-      q_from += (q_from.empty() ? "" : ", ") + std::string("Q(") + lv + ") from " + run_label(*r);
-    }
-    const std::string note = "W from " + run_label(*w_run) + ", " + q_from +
-                             "; separate runs: T = the mean of their runtimes (" + times + ")";
-    if (!(*w_run->work > 0)) {
-      res.notes.push_back(label + ": no floating-point work counted (W = 0): not a point");
-      continue;
-    }
-    Point pt = make_point(label, *w_run->work, traffic, t, w_run->precision, note);
-    if (const std::string why = invalid(pt); !why.empty()) {
-      res.notes.push_back(why);
-      continue;
-    }
-    res.notes.push_back(label + ": " + note);
-    res.doc.points.push_back(std::move(pt));
+    const std::string refusal = separate_runs_point(label, where, runs, res);
+    if (first_refusal.empty()) first_refusal = refusal;
   }
   if (res.doc.points.empty() && !first_refusal.empty()) throw InputError(first_refusal);
   return res;

@@ -58,21 +58,21 @@ SelfTestRow compare_work(const std::string& quantity, const Sum& s, double expec
   return r;
 }
 
-}  // namespace
-
-std::vector<SelfTestRow> self_test_rows(const SelfTestCase& c, const std::vector<EventSpec>& events,
-                                        const std::vector<Reading>& readings) {
-  if (events.size() != readings.size())
-    throw InputError("self-test readings: " + std::to_string(readings.size()) + " readings for " +
-                     std::to_string(events.size()) + " events");
+/// The readings summed per precision (W) and per level (Q), each scaled by its event's weight.
+struct SumsByRole {
   std::map<std::string, Sum> work, traffic;
+};
+
+SumsByRole sum_readings(const std::vector<EventSpec>& events,
+                        const std::vector<Reading>& readings) {
+  SumsByRole sums;
   for (std::size_t i = 0; i < events.size(); ++i) {
     const EventSpec& e = events[i];
     Sum* s = nullptr;
     if (e.role == Role::flops)
-      s = &work[e.precision];
+      s = &sums.work[e.precision];
     else if (e.role == Role::dram || e.role == Role::level)
-      s = &traffic[e.level];
+      s = &sums.traffic[e.level];
     if (!s) continue;
     s->events.push_back(e.name);
     const auto v = scaled_value(readings[i]);
@@ -83,8 +83,32 @@ std::vector<SelfTestRow> self_test_rows(const SelfTestCase& c, const std::vector
     s->ran = true;
     s->value += *v * e.weight;  // lanes or bytes per count
   }
+  return sums;
+}
 
-  std::vector<SelfTestRow> rows;
+/// A precision the kernel does no arithmetic in: what is counted there must stay below 1 % of
+/// W (FLOPs counted there are counted under the wrong precision and judged against the wrong
+/// roof).
+SelfTestRow stray_precision_row(const SelfTestCase& c, const std::string& p, const Sum& s) {
+  const std::string q = "W " + p;
+  const std::string why = "the kernel does no " + p + " arithmetic: must stay below 1 % of W";
+  if (!s.ran) return not_counted(q, &s, why);
+  SelfTestRow r;
+  r.quantity = q;
+  r.events = s.events;
+  r.counted = s.value;
+  r.expected = 0;
+  r.why = why;
+  r.compared = true;
+  r.pass = s.value <= kStrayShare * c.flops;
+  r.verdict = r.pass ? "ok (≈ 0)" : "off: the kernel's FLOPs are counted as " + p;
+  return r;
+}
+
+/// The W rows: the kernel's own precision against the hand count (all precisions together
+/// where the counters do not separate them), and every other precision near zero.
+void work_rows(const SelfTestCase& c, const std::map<std::string, Sum>& work,
+               std::vector<SelfTestRow>& rows) {
   const std::string w_why = "W by hand: " + format_number(c.flops, 6) + " FLOP (" + c.kernel +
                             ", " + format_number(c.calls, 6) + " calls)";
   if (work.empty()) {
@@ -105,67 +129,56 @@ std::vector<SelfTestRow> self_test_rows(const SelfTestCase& c, const std::vector
       rows.push_back(not_counted("W " + c.precision, nullptr, w_why));
     else
       rows.push_back(compare_work("W " + c.precision, own->second, c.flops, w_why));
-    // Every other precision should stay empty: FLOPs counted there are counted under the wrong
-    // precision (the kernel is judged against the wrong roof).
-    for (const auto& [p, s] : work) {
-      if (p == c.precision) continue;
-      const std::string q = "W " + p;
-      const std::string why = "the kernel does no " + p + " arithmetic: must stay below 1 % of W";
-      if (!s.ran) {
-        rows.push_back(not_counted(q, &s, why));
-        continue;
-      }
-      SelfTestRow r;
-      r.quantity = q;
-      r.events = s.events;
-      r.counted = s.value;
-      r.expected = 0;
-      r.why = why;
-      r.compared = true;
-      r.pass = s.value <= kStrayShare * c.flops;
-      r.verdict = r.pass ? "ok (≈ 0)" : "off: the kernel's FLOPs are counted as " + p;
-      rows.push_back(r);
-    }
+    for (const auto& [p, s] : work)
+      if (p != c.precision) rows.push_back(stray_precision_row(c, p, s));
   }
+}
 
-  for (const auto& t : c.traffic) {
-    const std::string q = "Q(" + t.level + ")";
-    const auto it = traffic.find(t.level);
-    if (it == traffic.end()) {
-      rows.push_back(not_counted(q, nullptr, t.why));
-      continue;
-    }
-    const Sum& s = it->second;
-    if (!s.ran) {
-      rows.push_back(not_counted(q, &s, t.why));
-      continue;
-    }
-    SelfTestRow r;
-    r.quantity = q;
-    r.events = s.events;
-    r.counted = s.value;
-    r.expected = t.bytes;
-    r.why = t.why;
-    r.compared = true;
-    if (t.bytes > 0) r.ratio = s.value / t.bytes;
-    switch (t.kind) {
-      case SelfTestCase::Kind::equal:
-        r.pass = r.ratio && *r.ratio >= kTrafficLow && *r.ratio <= kTrafficHigh;
-        r.verdict = r.pass ? "ok" : "off (outside 0.8-1.25)";
-        break;
-      case SelfTestCase::Kind::at_least:
-        r.pass = s.value >= kBoundSlack * t.bytes;
-        r.verdict = r.pass ? "ok (at or above the compulsory bound)"
-                           : "off: below the compulsory bound (cannot be)";
-        break;
-      case SelfTestCase::Kind::near_zero:
-        r.pass = s.value < t.bytes;
-        r.verdict = r.pass ? "ok (below the limit)" : "off: above the limit";
-        break;
-    }
-    if (s.missed) r.verdict += "; some of its counters never ran";
-    rows.push_back(r);
+/// One Q row: the counted traffic of a level against the kernel's bound for it.
+SelfTestRow traffic_row(const SelfTestCase::Traffic& t, const std::map<std::string, Sum>& traffic) {
+  const std::string q = "Q(" + t.level + ")";
+  const auto it = traffic.find(t.level);
+  if (it == traffic.end()) return not_counted(q, nullptr, t.why);
+  const Sum& s = it->second;
+  if (!s.ran) return not_counted(q, &s, t.why);
+  SelfTestRow r;
+  r.quantity = q;
+  r.events = s.events;
+  r.counted = s.value;
+  r.expected = t.bytes;
+  r.why = t.why;
+  r.compared = true;
+  if (t.bytes > 0) r.ratio = s.value / t.bytes;
+  switch (t.kind) {
+    case SelfTestCase::Kind::equal:
+      r.pass = r.ratio && *r.ratio >= kTrafficLow && *r.ratio <= kTrafficHigh;
+      r.verdict = r.pass ? "ok" : "off (outside 0.8-1.25)";
+      break;
+    case SelfTestCase::Kind::at_least:
+      r.pass = s.value >= kBoundSlack * t.bytes;
+      r.verdict = r.pass ? "ok (at or above the compulsory bound)"
+                         : "off: below the compulsory bound (cannot be)";
+      break;
+    case SelfTestCase::Kind::near_zero:
+      r.pass = s.value < t.bytes;
+      r.verdict = r.pass ? "ok (below the limit)" : "off: above the limit";
+      break;
   }
+  if (s.missed) r.verdict += "; some of its counters never ran";
+  return r;
+}
+
+}  // namespace
+
+std::vector<SelfTestRow> self_test_rows(const SelfTestCase& c, const std::vector<EventSpec>& events,
+                                        const std::vector<Reading>& readings) {
+  if (events.size() != readings.size())
+    throw InputError("self-test readings: " + std::to_string(readings.size()) + " readings for " +
+                     std::to_string(events.size()) + " events");
+  const SumsByRole sums = sum_readings(events, readings);
+  std::vector<SelfTestRow> rows;
+  work_rows(c, sums.work, rows);
+  for (const auto& t : c.traffic) rows.push_back(traffic_row(t, sums.traffic));
   return rows;
 }
 

@@ -15,23 +15,8 @@ const std::set<std::string>& kernel_precisions() {
   return p;
 }
 
-}  // namespace
-
-PhaseTimes phase_times(bool quick) {
-  // Seconds of base rounds per phase. The compute phase has the most measurements (up to 25
-  // kernels and the clock); each gets about 1/26 of it, i.e. ~35 samples of 2 ms.
-  if (quick) return {0.45, 0.25, 0.15, 0.35, 0.1, 0.2};
-  return {1.9, 0.9, 0.6, 1.4, 0.4, 0.5};
-}
-
-Plan resolve_plan(const MeasureOptions& o, const Topology& topo, const CpuFeatures& f,
-                  double available) {
-  Plan p;
-  p.probe = o.probe;
-  p.times = phase_times(o.quick || o.probe);
-  p.sample_seconds = engine::sample_seconds(o.quick || o.probe);
-
-  // ---- precisions ----
+/// The precisions asked for, by their canonical names (empty: every precision).
+std::set<std::string> plan_precisions(const MeasureOptions& o) {
   std::set<std::string> precisions;
   for (const auto& name : o.precisions) {
     std::string canonical;
@@ -45,9 +30,11 @@ Plan resolve_plan(const MeasureOptions& o, const Topology& topo, const CpuFeatur
                        "' (CPU kernels: fp64, fp32, fp16, bf16, int16, int8)");
     precisions.insert(canonical);
   }
-  if (!o.levels.empty()) p.levels = parse_memory_levels(o.levels, "--levels");
+  return precisions;
+}
 
-  // ---- threads: one per core first, then further logical CPUs ----
+/// The CPUs to run on: one per core first, then further logical CPUs.
+void plan_cpus(const MeasureOptions& o, const Topology& topo, Plan& p) {
   const int allowed = static_cast<int>(topo.allowed_cpus.size());
   if (o.threads < 0 || o.threads > std::max(1, allowed))
     throw InputError("--threads: must be between 1 and " + std::to_string(allowed) +
@@ -71,8 +58,12 @@ Plan resolve_plan(const MeasureOptions& o, const Topology& topo, const CpuFeatur
   }
   p.threads = static_cast<int>(p.cpus.size());
   p.single_core = o.single_core && !o.probe && p.threads > 1;
+}
 
-  // ---- kernels ----
+/// The compute kernels of the precisions asked for, and the backends of the memory and curve
+/// phases (the widest that has them).
+void plan_kernels(const MeasureOptions& o, const CpuFeatures& f,
+                  const std::set<std::string>& precisions, Plan& p) {
   const auto backends = supported_backends(f);
   if (backends.empty())
     throw Unavailable("no CPU measurement backend for this processor (x86-64 SSE2 or later)");
@@ -107,8 +98,10 @@ Plan resolve_plan(const MeasureOptions& o, const Topology& topo, const CpuFeatur
       p.curve_backend = b;
   }
   p.curve = o.curve && !o.probe && p.curve_backend != nullptr && p.memory_backend != nullptr;
+}
 
-  // ---- sizes ----
+/// The caches' capacities over the threads, the DRAM working set and the sweep's sizes.
+void plan_sizes(const MeasureOptions& o, const Topology& topo, double available, Plan& p) {
   for (const auto& c : topo.caches) {
     p.capacities.push_back(aggregate_capacity(c, p.threads));
     if (!c.note.empty()) p.warnings.push_back("L" + std::to_string(c.level) + ": " + c.note);
@@ -138,6 +131,28 @@ Plan resolve_plan(const MeasureOptions& o, const Topology& topo, const CpuFeatur
     if (!p.sweep_sizes.empty() && p.sweep_sizes.back() < p.max_working_set * 0.95)
       p.sweep_sizes.push_back(p.max_working_set);
   }
+}
+
+}  // namespace
+
+PhaseTimes phase_times(bool quick) {
+  // Seconds of base rounds per phase. The compute phase has the most measurements (up to 25
+  // kernels and the clock); each gets about 1/26 of it, i.e. ~35 samples of 2 ms.
+  if (quick) return {0.45, 0.25, 0.15, 0.35, 0.1, 0.2};
+  return {1.9, 0.9, 0.6, 1.4, 0.4, 0.5};
+}
+
+Plan resolve_plan(const MeasureOptions& o, const Topology& topo, const CpuFeatures& f,
+                  double available) {
+  Plan p;
+  p.probe = o.probe;
+  p.times = phase_times(o.quick || o.probe);
+  p.sample_seconds = engine::sample_seconds(o.quick || o.probe);
+  const std::set<std::string> precisions = plan_precisions(o);
+  if (!o.levels.empty()) p.levels = parse_memory_levels(o.levels, "--levels");
+  plan_cpus(o, topo, p);
+  plan_kernels(o, f, precisions, p);
+  plan_sizes(o, topo, available, p);
   // Curve intensities: light (1/16), then (2r+1)/8 for r = 0, 1, 2, 4, ..., 1024 (fp64).
   p.curve_rounds = o.quick
                        ? std::vector<std::uint64_t>{0, 2, 8, 32, 128, 512}

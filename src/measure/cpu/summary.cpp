@@ -38,12 +38,9 @@ std::string spread_column(const std::optional<Statistics>& s) {
   return format_number(spread * 100, 2) + "%" + (s->noisy ? " noisy" : "");
 }
 
-}  // namespace
-
-std::string render_measure_summary(const MachineDocument& m, bool color) {
-  std::string out;
-  const MachineFacts f = machine_facts(m);
-  out += "machine: " + m.roofs.name;
+/// The machine's name, CPU and measured clock.
+std::string summary_header(const MachineDocument& m, const MachineFacts& f) {
+  std::string out = "machine: " + m.roofs.name;
   if (!f.cpu.empty()) out += " — " + f.cpu;
   out += "\n";
   if (f.clock_hz && f.threads)
@@ -52,79 +49,93 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
            (f.microarchitecture.empty() ? std::string()
                                         : ", microarchitecture " + f.microarchitecture) +
            "\n";
-  out += "\n";
+  return out + "\n";
+}
 
-  if (!m.roofs.compute.empty()) {
-    Table t({"compute roof", "measured", "theoretical", "measured/theory", "spread", "fastest",
-             "samples"});
-    std::vector<std::string> limits;
-    for (const auto& c : m.roofs.compute) {
-      const UnitSystem u = m.roofs.units_of(c);
-      std::string ratio;
-      if (c.theoretical) {
-        const double r = c.peak / *c.theoretical;
-        ratio = format_number(r, 3);
-        if (r > engine::kAboveTheoryLimit) {
-          ratio = colorize(ratio + " ABOVE THEORY", "31", color);
-        } else if (r < engine::kBelowTheoryLimit) {
-          const auto at = c.formula.find("; limit: ");
-          if (at != std::string::npos) {
-            limits.push_back(c.name + ": " + c.formula.substr(at + 9));
-            ratio += " limit [" + std::to_string(limits.size()) + "]";
-          } else {
-            ratio = colorize(ratio + " BELOW THEORY", "31", color);
-          }
+/// The compute roofs against their theory; a roof below it with a known limit gets a numbered
+/// note, one above it (or below without a limit) is flagged.
+std::string compute_roof_table(const MachineDocument& m, bool color) {
+  Table t({"compute roof", "measured", "theoretical", "measured/theory", "spread", "fastest",
+           "samples"});
+  std::vector<std::string> limits;
+  for (const auto& c : m.roofs.compute) {
+    const UnitSystem u = m.roofs.units_of(c);
+    std::string ratio;
+    if (c.theoretical) {
+      const double r = c.peak / *c.theoretical;
+      ratio = format_number(r, 3);
+      if (r > engine::kAboveTheoryLimit) {
+        ratio = colorize(ratio + " ABOVE THEORY", "31", color);
+      } else if (r < engine::kBelowTheoryLimit) {
+        const auto at = c.formula.find("; limit: ");
+        if (at != std::string::npos) {
+          limits.push_back(c.name + ": " + c.formula.substr(at + 9));
+          ratio += " limit [" + std::to_string(limits.size()) + "]";
+        } else {
+          ratio = colorize(ratio + " BELOW THEORY", "31", color);
         }
       }
-      t.add_row({c.name, format_work_rate(c.peak, u),
-                 c.theoretical ? format_work_rate(*c.theoretical, u) : "-",
-                 ratio.empty() ? "-" : ratio, spread_column(c.stats), fastest_column(c.stats),
-                 c.stats ? std::to_string(c.stats->repetitions) : "-"});
     }
-    out += t.render();
-    for (size_t i = 0; i < limits.size(); ++i)
-      out += "[" + std::to_string(i + 1) + "] " + limits[i] + "\n";
+    t.add_row({c.name, format_work_rate(c.peak, u),
+               c.theoretical ? format_work_rate(*c.theoretical, u) : "-",
+               ratio.empty() ? "-" : ratio, spread_column(c.stats), fastest_column(c.stats),
+               c.stats ? std::to_string(c.stats->repetitions) : "-"});
   }
-  if (!m.roofs.memory.empty()) {
+  std::string out = t.render();
+  for (size_t i = 0; i < limits.size(); ++i)
+    out += "[" + std::to_string(i + 1) + "] " + limits[i] + "\n";
+  return out;
+}
+
+/// The memory roofs, the bandwidth of every load/store mix per level, and the byte convention.
+std::string memory_roof_tables(const MachineDocument& m, const MachineFacts& f) {
+  Table t({"memory roof", "bandwidth", "best mix", "size", "spread", "fastest", "samples"});
+  std::vector<std::string> mixes;
+  for (const auto& l : m.roofs.memory)
+    for (const auto& [mix, v] : l.mixes)
+      if (std::find(mixes.begin(), mixes.end(), mix) == mixes.end()) mixes.push_back(mix);
+  for (const auto& l : m.roofs.memory) {
+    std::string best;
+    double bv = 0;
+    for (const auto& [mix, v] : l.mixes)
+      if (v > bv) bv = v, best = mix;
+    t.add_row({l.level, format_byte_rate(l.bandwidth), best.empty() ? "-" : best, size_column(f, l),
+               spread_column(l.stats), fastest_column(l.stats),
+               l.stats ? std::to_string(l.stats->repetitions) : "-"});
+  }
+  std::string out = "\n" + t.render();
+  if (!mixes.empty()) {
     out += "\n";
-    Table t({"memory roof", "bandwidth", "best mix", "size", "spread", "fastest", "samples"});
-    std::vector<std::string> mixes;
-    for (const auto& l : m.roofs.memory)
-      for (const auto& [mix, v] : l.mixes)
-        if (std::find(mixes.begin(), mixes.end(), mix) == mixes.end()) mixes.push_back(mix);
+    std::vector<std::string> header = {"level (GB/s)"};
+    header.insert(header.end(), mixes.begin(), mixes.end());
+    Table mt(header);
     for (const auto& l : m.roofs.memory) {
-      std::string best;
-      double bv = 0;
-      for (const auto& [mix, v] : l.mixes)
-        if (v > bv) bv = v, best = mix;
-      t.add_row({l.level, format_byte_rate(l.bandwidth), best.empty() ? "-" : best,
-                 size_column(f, l), spread_column(l.stats), fastest_column(l.stats),
-                 l.stats ? std::to_string(l.stats->repetitions) : "-"});
-    }
-    out += t.render();
-    if (!mixes.empty()) {
-      out += "\n";
-      std::vector<std::string> header = {"level (GB/s)"};
-      header.insert(header.end(), mixes.begin(), mixes.end());
-      Table mt(header);
-      for (const auto& l : m.roofs.memory) {
-        std::vector<std::string> row = {l.level};
-        for (const auto& mix : mixes) {
-          const auto it = l.mixes.find(mix);
-          row.push_back(it == l.mixes.end() ? "-" : format_number(it->second / 1e9, 4));
-        }
-        mt.add_row(row);
+      std::vector<std::string> row = {l.level};
+      for (const auto& mix : mixes) {
+        const auto it = l.mixes.find(mix);
+        row.push_back(it == l.mixes.end() ? "-" : format_number(it->second / 1e9, 4));
       }
-      out += mt.render();
+      mt.add_row(row);
     }
-    const std::string conv = m.roofs.memory.front().convention;
-    if (conv == "named")
-      out +=
-          "byte convention: named — the bytes the code names (STREAM's); bytes moved "
-          "including write-allocate are in the JSON (measurement.memory.LEVEL.mixes_moved)\n";
-    else if (conv == "moved")
-      out += "byte convention: moved — the bytes moved, including write-allocate\n";
+    out += mt.render();
   }
+  const std::string conv = m.roofs.memory.front().convention;
+  if (conv == "named")
+    out +=
+        "byte convention: named — the bytes the code names (STREAM's); bytes moved "
+        "including write-allocate are in the JSON (measurement.memory.LEVEL.mixes_moved)\n";
+  else if (conv == "moved")
+    out += "byte convention: moved — the bytes moved, including write-allocate\n";
+  return out;
+}
+
+}  // namespace
+
+std::string render_measure_summary(const MachineDocument& m, bool color) {
+  const MachineFacts f = machine_facts(m);
+  std::string out = summary_header(m, f);
+  if (!m.roofs.compute.empty()) out += compute_roof_table(m, color);
+  if (!m.roofs.memory.empty()) out += memory_roof_tables(m, f);
   if (!m.roofs.compute.empty() || !m.roofs.memory.empty())
     out +=
         "roofs: the sustained rate (third-fastest sample); spread = interquartile range / "
