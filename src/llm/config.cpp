@@ -37,12 +37,10 @@ ModelConfig dense(const char* name, const char* source, double d, double h, doub
 
 void ModelConfig::validate() const {
   const std::string where = origin.empty() ? name : origin;
-  // Up to 1e9 (real models stay below 1e7): products of five such sizes still fit a double, so
-  // no count, time or share comes out inf or nan.
   auto positive_whole = [&](const char* field, double v) {
     if (!whole(v) || v < 1)
       bad(where, field, "must be a positive whole number", format_number(v, 10));
-    if (v > 1e9) bad(where, field, "must be at most 1e9", format_number(v, 10));
+    if (v > kLargestModelCount) bad(where, field, "must be at most 1e9", format_number(v, 10));
   };
   positive_whole("hidden_size", hidden);
   positive_whole("num_attention_heads", heads);
@@ -489,7 +487,7 @@ std::vector<double> parse_int_list(const std::string& spec, const std::string& f
     const char* b = t.c_str();
     char* e = nullptr;
     const double v = std::strtod(b, &e);
-    if (e == b || *e != '\0' || !whole(v) || v < 1 || v > 1e9)
+    if (e == b || *e != '\0' || !whole(v) || v < 1 || v > kLargestModelCount)
       throw InputError(flag + ": '" + t + "' is not a whole number from 1 to 1e9, the largest " +
                        "batch or length the model takes (in '" + spec + "')");
     return v;

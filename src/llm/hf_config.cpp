@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <set>
 #include <string>
 
 #include "llm/config_checks.hpp"
@@ -125,7 +127,7 @@ class Fields {
     if (!v.is_number() || v.is_boolean()) bad(origin_, key, "must be a number", v.dump());
     const double x = v.get<double>();
     if (!whole(x) || x < 1) bad(origin_, key, "must be a positive whole number", v.dump());
-    return x;
+    return exact(key, x, v);
   }
   double required(std::initializer_list<const char*> keys) {
     auto [k, v] = find(keys);
@@ -143,7 +145,7 @@ class Fields {
     if (!v->is_number() || v->is_boolean()) bad(origin_, k, "must be a number", v->dump());
     const double x = v->get<double>();
     if (!whole(x) || x < 0) bad(origin_, k, "must be a whole number ≥ 0", v->dump());
-    return x;
+    return exact(k, x, *v);
   }
   bool flag(const char* key, bool fallback) {
     auto [k, v] = find({key});
@@ -167,7 +169,7 @@ class Fields {
     for (const auto& e : *v) {
       if (!e.is_number() || e.is_boolean() || !whole(e.get<double>()) || e.get<double>() < 0)
         bad(origin_, k, "must hold whole numbers ≥ 0", e.dump());
-      out.push_back(e.get<double>());
+      out.push_back(exact(k, e.get<double>(), e));
     }
     return out;
   }
@@ -185,6 +187,11 @@ class Fields {
   }
 
  private:
+  double exact(const char* key, double x, const nlohmann::json& v) const {
+    if (x > kLargestModelCount) bad(origin_, key, "must be at most 1e9", v.dump());
+    return x;
+  }
+
   const nlohmann::json& j_;
   std::string origin_;
   const nlohmann::json* defaults_;
@@ -243,13 +250,16 @@ void read_mla(ModelConfig& m, Fields& f) {
 // (HF DeepseekV3DecoderLayer); Llama 4 the moe_layers list or every interleave_moe_layer_step-th
 // (HF Llama4TextConfig); Qwen-MoE every decoder_sparse_step-th outside mlp_only_layers.
 double moe_layer_count(const ModelConfig& m, Fields& f) {
-  const auto L = static_cast<long>(m.layers);
+  // Counted in closed form over 64-bit integers (every count is ≤ 1e9, Fields::exact), so a
+  // config naming a huge layer count costs no loop over its layers.
+  const auto L = static_cast<std::int64_t>(m.layers);
   if (deepseek_family(m.model_type)) {
-    const long first = static_cast<long>(f.count({"first_k_dense_replace"}, 0));
-    const long freq = static_cast<long>(f.optional({"moe_layer_freq"}, 1));
-    long n = 0;
-    for (long i = first; i < L; ++i) n += i % freq == 0;
-    return static_cast<double>(n);
+    // Layers i in [first, L) with i % freq == 0: the multiples of freq below L less those
+    // below first; ceil(a / freq) multiples lie in [0, a).
+    const auto first = static_cast<std::int64_t>(f.count({"first_k_dense_replace"}, 0));
+    const auto freq = static_cast<std::int64_t>(f.optional({"moe_layer_freq"}, 1));
+    const auto below = [freq](std::int64_t a) { return a / freq + (a % freq != 0); };
+    return first >= L ? 0.0 : static_cast<double>(below(L) - below(first));
   }
   if (llama4_family(m.model_type)) {
     const auto listed = f.list("moe_layers");
@@ -263,14 +273,12 @@ double moe_layer_count(const ModelConfig& m, Fields& f) {
     return std::floor(m.layers / step);
   }
   if (one_of(m.model_type, {"qwen2_moe", "qwen3_moe"})) {
-    const double step = f.optional({"decoder_sparse_step"}, 1);
-    const auto only = f.list("mlp_only_layers");
-    long n = 0;
-    for (long i = 0; i < L; ++i) {
-      const bool dense_only =
-          std::find(only.begin(), only.end(), static_cast<double>(i)) != only.end();
-      n += !dense_only && (i + 1) % static_cast<long>(step) == 0;
-    }
+    // Layers i in [0, L) with (i + 1) % step == 0, less those mlp_only_layers keeps dense.
+    const auto step = static_cast<std::int64_t>(f.optional({"decoder_sparse_step"}, 1));
+    const auto listed = f.list("mlp_only_layers");
+    const std::set<double> only(listed.begin(), listed.end());
+    std::int64_t n = L / step;
+    for (double i : only) n -= i < m.layers && (static_cast<std::int64_t>(i) + 1) % step == 0;
     return static_cast<double>(n);
   }
   return m.layers;

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
@@ -298,6 +300,59 @@ TEST(LlmConfig, IntLists) {
   EXPECT_THROW(parse_int_list("8..2", "--batch"), InputError);
   EXPECT_THROW(parse_int_list("1,,2", "--batch"), InputError);
   EXPECT_THROW(parse_int_list("", "--batch"), InputError);
+}
+
+// Which layers are MoE, from the layout fields of DeepSeek (first_k_dense_replace,
+// moe_layer_freq) and Qwen-MoE (decoder_sparse_step, mlp_only_layers): the reader's count
+// equals one taken layer by layer, as HF DeepseekV3DecoderLayer and Qwen2MoeDecoderLayer decide
+// it, over a grid of layouts on the real DeepSeek-V3 config.
+TEST(LlmConfig, MoeLayerLayoutsCountLayerByLayer) {
+  nlohmann::json ds = nlohmann::json::parse(read_text_file(kData + "deepseek-v3.config.json"));
+  for (int first : {0, 1, 3, 7, 61, 70})
+    for (int freq : {1, 2, 3, 5, 61, 100}) {
+      ds["first_k_dense_replace"] = first;
+      ds["moe_layer_freq"] = freq;
+      int moe = 0;
+      for (int i = 0; i < 61; ++i) moe += i >= first && i % freq == 0;
+      EXPECT_EQ(model_from_hf_json(ds, "ds.json").moe_layers(), moe) << first << " " << freq;
+    }
+  nlohmann::json q =
+      nlohmann::json::parse(read_text_file(kData + "qwen2.5-7b.config.json"));  // 28 layers
+  q["model_type"] = "qwen2_moe";
+  q["num_experts"] = 60;
+  q["num_experts_per_tok"] = 4;
+  q["moe_intermediate_size"] = 1408;
+  for (int step : {1, 2, 3, 28, 40})
+    for (const auto& only : {std::vector<int>{}, {0, 1, 5, 27}, {3, 3, 27, 40}}) {
+      q["decoder_sparse_step"] = step;
+      q["mlp_only_layers"] = only;
+      int moe = 0;
+      for (int i = 0; i < 28; ++i)
+        moe += (i + 1) % step == 0 && std::find(only.begin(), only.end(), i) == only.end();
+      EXPECT_EQ(model_from_hf_json(q, "q.json").moe_layers(), moe) << step;
+    }
+}
+
+// Counts past 1e9 are refused as they are read, by name: a layer count of 4.8e30 (a fuzzed
+// Llama 4 config) once reached a conversion to a 64-bit integer before the model was checked.
+TEST(LlmConfig, CountsPastOneBillionAreRefusedAsRead) {
+  nlohmann::json j =
+      nlohmann::json::parse(read_text_file(kData + "llama-4-scout-17b-16e.config.json"));
+  j["text_config"]["num_hidden_layers"] = 4.77778e30;
+  try {
+    model_from_hf_json(j, "l4.json");
+    ADD_FAILURE() << "a layer count of 4.8e30 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("num_hidden_layers: must be at most 1e9"),
+              std::string::npos)
+        << e.what();
+  }
+  nlohmann::json d = nlohmann::json::parse(read_text_file(kData + "deepseek-v3.config.json"));
+  d["moe_layer_freq"] = 1e300;
+  EXPECT_THROW(model_from_hf_json(d, "ds.json"), InputError);
+  d["moe_layer_freq"] = 1e9;  // the largest step: layer 0 alone is MoE
+  d["first_k_dense_replace"] = 0;
+  EXPECT_EQ(model_from_hf_json(d, "ds.json").moe_layers(), 1);
 }
 
 }  // namespace ROOFLINE_UNITY_ID
