@@ -31,8 +31,9 @@ for preset in release asan tsan; do
   step_done "build $preset" ok
   result=ok
   if [ "$preset" = release ]; then
-    # Every test in a process of its own (ctest), so no test leans on another's state.
-    if ! ctest --preset "$preset"; then result=FAILED; fi
+    # Every test in a process of its own (ctest), so no test leans on another's state; as many
+    # at once as there are CPUs, but those that judge timing alone (tests/CMakeLists.txt).
+    if ! ctest --preset "$preset" -j "$(nproc)"; then result=FAILED; fi
   else
     # The sanitizer legs run their tests in one process (the ASan leg every test, the TSan leg
     # those of the threaded code: tests/CMakeLists.txt): a sanitized process takes ~0.75 s

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan + libFuzzer) and runs each for a bounded
-# time on a seed corpus from tests/data. Any crash, leak or sanitizer report fails the check.
-# FUZZ_SECONDS (default 15) sets the time per target.
+# time on a seed corpus from tests/data plus every input that once failed (fuzz/found/<target>/,
+# replayed first). Any crash, leak or sanitizer report fails the check.
+# FUZZ_SECONDS (default 15) sets the time per target. FUZZ_SEED (default 1) fixes libFuzzer's
+# random seed, so CI replays one sequence of inputs: a slower machine tries a shorter prefix of
+# it, never other inputs, and a failure reproduces. FUZZ_SEED=0 draws a new seed per run, for
+# exploring (e.g. FUZZ_SEED=0 FUZZ_SECONDS=600); what it finds goes to fuzz/found/ once fixed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds="${FUZZ_SECONDS:-15}"
+seed="${FUZZ_SEED:-1}"
 if ! command -v clang++ >/dev/null; then
   echo "fuzz: clang++ missing (scripts/deps.d/fuzz.txt lists it)" >&2
   exit 1
@@ -36,13 +41,14 @@ for target in build/fuzz/fuzz/fuzz_*; do
   if [ -z "$(ls -A "$corpus")" ]; then
     find tests/data -name '*.json' -size -64k -exec cp {} "$corpus/" \; 2>/dev/null || true
   fi
+  for f in "fuzz/found/$name"/*; do [ -f "$f" ] && cp "$f" "$corpus/found-$(basename "$f")"; done
   log="$work/$name.log"
   artifacts=build/fuzz/artifacts/$name
   mkdir -p "$artifacts"
-  if "$target" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 \
+  if "$target" -seed="$seed" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "$corpus" >"$log" 2>&1; then
     runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || echo "?")
-    echo "fuzz: $name ok ($runs runs in ${seconds}s)"
+    echo "fuzz: $name ok ($runs runs in ${seconds}s, seed $seed)"
   else
     echo "fuzz: $name FAILED" >&2
     grep -v '^    #' "$log" | tail -25 >&2
