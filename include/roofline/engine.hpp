@@ -10,7 +10,9 @@
 // the statistics policy (statistics.hpp), picks each memory level's best mix, sets theoretical
 // roofs beside measured ones and writes the judgements (noise, confirmation, theory) into the
 // document. The registry picks the backend from MeasureOptions::device; callers never name one.
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,6 +82,17 @@ struct Theory {
 inline constexpr double kBelowTheoryLimit = 0.92;
 inline constexpr double kAboveTheoryLimit = 1.05;
 
+/// Energy drawn while one measurement ran: summed over its visits, each bracketed by two
+/// readings of the machine's energy counter (the visit's warm-up included, as its time is).
+/// Written as {"joules", "seconds", "power_w", "visits"} in the roof's detail.
+struct VisitEnergy {
+  double joules = 0;
+  double seconds = 0;  ///< wall time of the visits that were read on both sides
+  int visits = 0;
+  /// Average power over those visits (W); 0 when nothing was read.
+  double watts() const { return seconds > 0 ? joules / seconds : 0; }
+};
+
 struct ComputeMeasurement {
   std::string name;  ///< roof name, e.g. "fp64 512-bit fma"
   std::string unit;  ///< e.g. "512-bit fma"
@@ -91,12 +104,33 @@ struct ComputeMeasurement {
   std::string no_theory;         ///< why there is no theoretical roof (when theory is empty)
   std::vector<Sample> one_core;  ///< the same kernel on one core (empty: not measured)
   std::optional<Theory> one_core_theory;
-  nlohmann::json detail = nlohmann::json::object();  ///< extra keys for measurement.compute[]
+  std::string isa;  ///< the kernel's instruction set, e.g. "avx2" ("": the backend names none)
+  int chains = 0;   ///< the kernel's independent accumulator chains (0: not said)
+  std::optional<VisitEnergy> energy;  ///< power while it ran (empty: no energy counter)
 };
 
 struct MixMeasurement {
   Declaration declaration;  ///< instruction_class = the mix ("load", "copy_nt", …)
   std::vector<Sample> samples;
+};
+
+/// A cache as the topology gives it, against the threads that measured it.
+struct CacheShare {
+  double size_per_instance = 0;  ///< bytes of one instance
+  int cores_sharing = 1;         ///< cores sharing one instance
+  double size_per_core = 0;      ///< size_per_instance / cores_sharing
+  std::string size_words;  ///< the sizes in words ("32.77 kB per core, 65.54 kB for 2 threads")
+};
+
+/// What the sweep found of a memory level's size (measurement.memory.LEVEL; docs/measure.md
+/// "Memory levels"): where its plateau ends against the size the system reports.
+struct LevelSizes {
+  double reported_size = 0;  ///< bytes the system reports for the threads (0: DRAM)
+  double plateau_edge = 0;   ///< the largest working set still on the level's plateau
+  std::optional<double> plateau_edge_per_thread;  ///< caches: the edge over the threads
+  bool size_agrees = true;          ///< the reported size is consistent with the plateau's edge
+  std::optional<CacheShare> cache;  ///< the cache the topology names (empty: none, or DRAM)
+  std::string note;                 ///< why the size and the plateau disagree ("": they agree)
 };
 
 struct MemoryMeasurement {
@@ -106,9 +140,11 @@ struct MemoryMeasurement {
   std::optional<double> size_bytes;  ///< capacity the roof stands for (the document's `size`)
   std::string method;                ///< "avx512 kernels, 2 pinned threads"
   std::vector<MixMeasurement> mixes;
-  /// Extra keys for measurement.memory.LEVEL (sizes, plateau, notes).
-  nlohmann::json detail = nlohmann::json::object();
-  std::optional<MixMeasurement> one_core;  ///< the best mix again on one core
+  std::optional<LevelSizes> sizes;    ///< what the sweep found of the level's size (CPU)
+  std::string planned_mix;            ///< the mix the backend planned as the roof's ("": none)
+  std::optional<VisitEnergy> energy;  ///< power while the roof's (best) mix ran
+  std::map<std::string, VisitEnergy> mix_energy;  ///< power while each mix ran, by mix
+  std::optional<MixMeasurement> one_core;         ///< the best mix again on one core
   double one_core_working_set_bytes = 0;
   /// A theoretical bandwidth beside the measured one (e.g. bus width × memory clock × 2 for
   /// HBM), its formula and source; 0 when there is none.
@@ -120,7 +156,15 @@ struct MemoryMeasurement {
 struct CurveMeasurement {
   Declaration declaration;
   std::vector<Sample> samples;
-  nlohmann::json detail = nlohmann::json::object();  ///< e.g. {"rounds": 8, "light": false}
+  std::uint64_t rounds = 0;  ///< the kernel's FMA rounds per element
+  bool light = false;        ///< the light variant (fewer operations than one FMA round)
+};
+
+/// How the curve's kernels ran (measurement.curve besides its points).
+struct CurveSetup {
+  std::string kernel;            ///< the kernel's symbol
+  double working_set_bytes = 0;  ///< over all threads
+  std::string precision;         ///< e.g. "fp64"
 };
 
 /// Everything a backend measured, before any roof is computed.
@@ -130,8 +174,8 @@ struct Measurements {
   std::vector<ComputeMeasurement> compute;
   std::vector<MemoryMeasurement> memory;  ///< nearest level first
   std::vector<CurveMeasurement> curve;
-  nlohmann::json curve_detail = nlohmann::json::object();  ///< measurement.curve without points
-  std::string default_compute;  ///< roof judged when a point names none ("" = none)
+  std::optional<CurveSetup> curve_setup;  ///< measurement.curve without points (empty: none)
+  std::string default_compute;            ///< roof judged when a point names none ("" = none)
   std::string default_memory;
   nlohmann::json info = nlohmann::json::object();         ///< the document's info
   nlohmann::json measurement = nlohmann::json::object();  ///< backend detail (clock, sweep, …)

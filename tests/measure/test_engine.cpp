@@ -258,6 +258,74 @@ TEST(Engine, TheoryOfMemoryAndUnmeasuredRoofsAndSectionsAreKept) {
   EXPECT_EQ(d.sections.at("device").at("name"), "test gpu");
 }
 
+// What a backend says besides its samples, typed, lands in the measurement section under the
+// names docs/schema.md gives: the kernel's ISA and chains and its power on a compute roof; a
+// level's sizes against its plateau, the cache as the topology gives it, the planned mix and
+// the power of each mix; each curve point's rounds and variant, and how the curve ran.
+TEST(Engine, TypedExtrasLandInTheMeasurementSection) {
+  Measurements m = two_roofs();
+  m.compute[0].isa = "avx512";
+  m.compute[0].chains = 12;
+  m.compute[0].energy = VisitEnergy{30, 2, 4};
+  LevelSizes z;
+  z.reported_size = 65536;
+  z.plateau_edge = 262144;
+  z.plateau_edge_per_thread = 131072;
+  z.size_agrees = false;
+  z.cache = CacheShare{32768, 1, 32768, "32.77 kB per core, 65.54 kB for 2 threads"};
+  z.note = "the plateau ends at 256 KiB";
+  MemoryMeasurement& l = m.memory[0];
+  l.sizes = z;
+  l.planned_mix = "copy_nt";
+  l.energy = VisitEnergy{12, 3, 6};
+  l.mix_energy = {{"load", VisitEnergy{10, 2, 6}}, {"copy_nt", VisitEnergy{12, 3, 6}}};
+  CurveMeasurement p;
+  p.declaration = fma512();
+  p.declaration.bytes_per_iteration = 64;
+  p.samples = samples(6, 1e6, 1e-3);
+  p.rounds = 8;
+  p.light = true;
+  m.curve = {p};
+  m.curve_setup = CurveSetup{"roofline_cpu_curve", 1.5e8, "fp64"};
+  const nlohmann::json j = assemble(m).sections.at("measurement");
+
+  const nlohmann::json& c = j.at("compute").at(0);
+  EXPECT_EQ(c.at("isa"), "avx512");
+  EXPECT_EQ(c.at("chains").get<int>(), 12);
+  EXPECT_EQ(c.at("energy"),
+            (nlohmann::json{{"joules", 30.0}, {"seconds", 2.0}, {"power_w", 15.0}, {"visits", 4}}));
+  const nlohmann::json& d = j.at("memory").at("DRAM");
+  EXPECT_EQ(d.at("reported_size").get<double>(), 65536);
+  EXPECT_EQ(d.at("plateau_edge").get<double>(), 262144);
+  EXPECT_EQ(d.at("plateau_edge_per_thread").get<double>(), 131072);
+  EXPECT_FALSE(d.at("size_agrees").get<bool>());
+  EXPECT_EQ(d.at("size_per_instance").get<double>(), 32768);
+  EXPECT_EQ(d.at("cores_sharing").get<int>(), 1);
+  EXPECT_EQ(d.at("size_per_core").get<double>(), 32768);
+  EXPECT_EQ(d.at("size_words"), "32.77 kB per core, 65.54 kB for 2 threads");
+  EXPECT_EQ(d.at("note"), "the plateau ends at 256 KiB");
+  EXPECT_EQ(d.at("planned_mix"), "copy_nt");
+  EXPECT_EQ(d.at("energy").at("power_w").get<double>(), 4.0);
+  EXPECT_EQ(d.at("energy_mixes").at("load").at("power_w").get<double>(), 5.0);
+  EXPECT_EQ(d.at("energy_mixes").at("copy_nt").at("visits").get<int>(), 6);
+  EXPECT_EQ(d.at("best_mix"), "copy_nt");  // the typed extras sit beside the engine's own keys
+  const nlohmann::json& curve = j.at("curve");
+  EXPECT_EQ(curve.at("kernel"), "roofline_cpu_curve");
+  EXPECT_EQ(curve.at("working_set").get<double>(), 1.5e8);
+  EXPECT_EQ(curve.at("precision"), "fp64");
+  EXPECT_EQ(curve.at("points").at(0).at("rounds").get<int>(), 8);
+  EXPECT_TRUE(curve.at("points").at(0).at("light").get<bool>());
+  EXPECT_DOUBLE_EQ(curve.at("points").at(0).at("intensity").get<double>(), 3.0);  // 192 / 64
+
+  // Nothing said, nothing written: a DRAM level without sizes, a roof without ISA or power.
+  const nlohmann::json bare = assemble(two_roofs()).sections.at("measurement");
+  for (const char* key : {"isa", "chains", "energy"})
+    EXPECT_FALSE(bare.at("compute").at(0).contains(key)) << key;
+  for (const char* key : {"reported_size", "size_agrees", "planned_mix", "energy", "energy_mixes"})
+    EXPECT_FALSE(bare.at("memory").at("DRAM").contains(key)) << key;
+  EXPECT_FALSE(bare.contains("curve"));
+}
+
 TEST(Engine, BadMeasurementsAreRefused) {
   Measurements m = two_roofs();
   m.compute[0].samples.clear();

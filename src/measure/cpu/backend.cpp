@@ -169,7 +169,7 @@ class CpuMeasurement final : public engine::Backend {
       if (plan.curve) {
         CurveStep curve = measure_curve(plan, team, buf, chunk, progress);
         m.curve = std::move(curve.points);
-        m.curve_detail = curve.detail;
+        m.curve_setup = curve.setup;
         m.retries_for_noise += curve.retries;
         phase_done("curve");
       }

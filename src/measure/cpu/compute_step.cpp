@@ -169,7 +169,8 @@ ComputeStep measure_compute(const Plan& plan, engine::ThreadTeam& team, engine::
                " pinned thread" + (plan.threads == 1 ? "" : "s");
     c.samples = all.samples[i];
     c.rounds = all.rounds;
-    c.detail = {{"isa", k.isa}, {"chains", k.chains}};
+    c.isa = k.isa;
+    c.chains = k.chains;
     if (const auto wpc = work_per_cycle(uarch, k)) {
       c.theory = theory_for(uarch, k, plan.threads, step.clock.all_cores_hz, *wpc);
       if (solo) c.one_core_theory = theory_for(uarch, k, 1, step.clock.one_core_hz, *wpc);
@@ -179,8 +180,7 @@ ComputeStep measure_compute(const Plan& plan, engine::ThreadTeam& team, engine::
     }
     if (solo) c.one_core = one.samples[i];
     // Power while this kernel ran on every core (docs/energy.md "Measured power").
-    if (i < all.energy.size() && all.energy[i].visits > 0)
-      c.detail["energy"] = engine::energy_to_json(all.energy[i]);
+    if (i < all.energy.size() && all.energy[i].visits > 0) c.energy = all.energy[i];
     step.roofs.push_back(std::move(c));
   }
   return step;

@@ -65,15 +65,14 @@ CurveStep measure_curve(const Plan& plan, engine::ThreadTeam& team, Buffer& buf,
     engine::CurveMeasurement c;
     c.declaration = visits[p].declaration;
     c.samples = r.samples[p];
-    c.detail = {{"rounds", points[p].first}, {"light", points[p].second}};
+    c.rounds = points[p].first;
+    c.light = points[p].second;
     step.points.push_back(std::move(c));
   }
   for (const auto& o : outs)
     for (double v : o)
       if (!std::isfinite(v)) throw Error("curve kernel produced a non-finite result");
-  step.detail = {{"kernel", ck.symbol},
-                 {"working_set", double(chunk_groups) * ck.bytes_per_group * threads},
-                 {"precision", "fp64"}};
+  step.setup = {ck.symbol, double(chunk_groups) * ck.bytes_per_group * threads, "fp64"};
   return step;
 }
 

@@ -114,19 +114,19 @@ std::vector<LevelAssignment> find_memory_levels(const Plan& plan, engine::Thread
 /// measurement.memory.LEVEL's sizes of a cache level: the reported capacity, where the sweep's
 /// plateau ends and whether they agree, the cache as the topology gives it; its note (both sides
 /// of the check) is also a warning of the step.
-nlohmann::json cache_level_detail(const LevelAssignment& a, const Topology& topo, int threads,
-                                  std::vector<std::string>& warnings) {
+engine::LevelSizes cache_level_sizes(const LevelAssignment& a, const Topology& topo, int threads,
+                                     std::vector<std::string>& warnings) {
   const size_t ci = static_cast<size_t>(std::stoi(a.level.substr(1))) - 1;
-  nlohmann::json sizes = {{"reported_size", a.reported_bytes},
-                          {"plateau_edge", a.measured_edge_bytes},
-                          {"plateau_edge_per_thread", a.measured_edge_bytes / threads},
-                          {"size_agrees", a.size_agrees}};
+  engine::LevelSizes sizes;
+  sizes.reported_size = a.reported_bytes;
+  sizes.plateau_edge = a.measured_edge_bytes;
+  sizes.plateau_edge_per_thread = a.measured_edge_bytes / threads;
+  sizes.size_agrees = a.size_agrees;
   if (ci < topo.caches.size()) {
     const CacheInfo& c = topo.caches[ci];
-    sizes["size_per_instance"] = c.size_bytes;
-    sizes["cores_sharing"] = c.cores_sharing;
-    sizes["size_per_core"] = c.size_bytes / std::max(1, c.cores_sharing);
-    sizes["size_words"] = size_words(c, threads, a.reported_bytes);
+    sizes.cache = engine::CacheShare{c.size_bytes, c.cores_sharing,
+                                     c.size_bytes / std::max(1, c.cores_sharing),
+                                     size_words(c, threads, a.reported_bytes)};
   }
   if (!a.note.empty()) {
     // Both sides of the check over all threads, and per thread against the per-core size.
@@ -139,7 +139,7 @@ nlohmann::json cache_level_detail(const LevelAssignment& a, const Topology& topo
              "% of the capacity the threads reach — expected 40% to 200%";
     if (ci < topo.caches.size())
       note = size_words(topo.caches[ci], threads, a.reported_bytes) + "; " + note;
-    sizes["note"] = note;
+    sizes.note = note;
     warnings.push_back(a.level + ": " + note);
   }
   return sizes;
@@ -168,27 +168,21 @@ engine::MemoryMeasurement level_measurement(const LevelAssignment& a,
     if (sustained > best) best = sustained, best_kernel = &mkernels[mi];
     l.mixes.push_back(std::move(mix));
   }
-  nlohmann::json mix_energy = nlohmann::json::object();
-  nlohmann::json roof_energy;
   for (size_t mi = 0; mi < mkernels.size(); ++mi) {
     const size_t index = first + mi;
     if (index >= mr.energy.size() || mr.energy[index].visits == 0) continue;
-    mix_energy[mkernels[mi].mix] = engine::energy_to_json(mr.energy[index]);
-    if (&mkernels[mi] == best_kernel) roof_energy = engine::energy_to_json(mr.energy[index]);
+    l.mix_energy[mkernels[mi].mix] = mr.energy[index];
+    if (&mkernels[mi] == best_kernel) l.energy = mr.energy[index];
   }
   if (a.level != "DRAM") {
-    l.detail = cache_level_detail(a, topo, threads, warnings);
+    l.sizes = cache_level_sizes(a, topo, threads, warnings);
   } else {
-    l.detail = {
-        {"reported_size", 0.0}, {"plateau_edge", a.measured_edge_bytes}, {"size_agrees", true}};
+    l.sizes = engine::LevelSizes{};  // reported_size 0, size_agrees: DRAM has no size to check
+    l.sizes->plateau_edge = a.measured_edge_bytes;
     if (!a.note.empty()) {
-      l.detail["note"] = a.note;
+      l.sizes->note = a.note;
       warnings.push_back("DRAM: " + a.note);
     }
-  }
-  if (!mix_energy.empty()) {
-    if (roof_energy.is_object()) l.detail["energy"] = roof_energy;
-    l.detail["energy_mixes"] = mix_energy;
   }
   return l;
 }

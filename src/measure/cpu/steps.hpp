@@ -96,7 +96,7 @@ MemoryStep measure_memory(const Plan& plan, engine::ThreadTeam& team, engine::Th
 
 struct CurveStep {
   std::vector<engine::CurveMeasurement> points;
-  nlohmann::json detail = nlohmann::json::object();
+  engine::CurveSetup setup;
   int retries = 0;
 };
 /// The empirical curve at the DRAM working set.

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <numeric>
 
-#include "measure/engine/sampler.hpp"
 #include "roofline/cuda.hpp"
 #include "roofline/engine.hpp"
 #include "roofline/statistics.hpp"
@@ -40,13 +39,13 @@ std::vector<engine::Sample> as_samples(const std::vector<double>& rates, const s
   return out;
 }
 
-/// A roof's energy for its detail, in the form every backend gives it (energy_to_json).
-nlohmann::json energy_json(const EnergyUnderLoad& e) {
+/// A roof's energy in the form every backend gives it: one visit of the measured time.
+engine::VisitEnergy visit_energy(const EnergyUnderLoad& e) {
   engine::VisitEnergy v;
   v.joules = e.joules;
   v.seconds = e.seconds;
   v.visits = 1;
-  return engine::energy_to_json(v);
+  return v;
 }
 
 const char* kCounting =
@@ -89,7 +88,7 @@ engine::Measurements engine_measurements(const DeviceProps& props, const RoofSet
       for (const auto& [size, r] : c.sweep) s.push_back({{"size", size}, {"rate", r}});
       sweeps[cm.name] = std::move(s);
     }
-    if (c.energy) cm.detail["energy"] = energy_json(*c.energy);
+    if (c.energy) cm.energy = visit_energy(*c.energy);
     em.compute.push_back(std::move(cm));
   }
 
@@ -112,8 +111,8 @@ engine::Measurements engine_measurements(const DeviceProps& props, const RoofSet
       mm.mixes.push_back(std::move(x));
     }
     if (mm.mixes.empty()) throw InputError("memory level " + m.level + ": no rates measured");
-    if (!m.roof_mix.empty()) mm.detail["planned_mix"] = m.roof_mix;
-    if (m.energy) mm.detail["energy"] = energy_json(*m.energy);
+    mm.planned_mix = m.roof_mix;
+    if (m.energy) mm.energy = visit_energy(*m.energy);
     if (t) {
       mm.theoretical_bandwidth = t->theoretical ? t->theoretical->value : t->bandwidth.value;
       mm.theory_formula = t->formula;

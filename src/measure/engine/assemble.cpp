@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "measure/engine/sampler.hpp"
 #include "roofline/engine.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
@@ -150,7 +151,9 @@ ComputeRoof compute_roof(const ComputeMeasurement& c, const std::string& origin,
             {"work_unit", work_unit},
             {"width_bits", d.width_bits},
             {"class", d.instruction_class}};
-  for (const auto& [k, v] : c.detail.items()) detail[k] = v;
+  if (!c.isa.empty()) detail["isa"] = c.isa;
+  if (c.chains > 0) detail["chains"] = c.chains;
+  if (c.energy) detail["energy"] = energy_to_json(*c.energy);
   judge_against_theory(c, st, work_unit, roof, detail, warnings);
   return roof;
 }
@@ -163,6 +166,32 @@ json one_core_compute(const ComputeMeasurement& c) {
   if (c.one_core_theory && c.one_core_theory->value() > 0)
     o["theoretical"] = c.one_core_theory->value();
   return o;
+}
+
+/// A level's typed extras into measurement.memory.LEVEL: its sizes as the sweep found them,
+/// the mix the backend planned, and the power while its best mix and each mix ran.
+void add_level_detail(const MemoryMeasurement& l, json& lj) {
+  if (l.sizes) {
+    const LevelSizes& z = *l.sizes;
+    lj["reported_size"] = z.reported_size;
+    lj["plateau_edge"] = z.plateau_edge;
+    if (z.plateau_edge_per_thread) lj["plateau_edge_per_thread"] = *z.plateau_edge_per_thread;
+    lj["size_agrees"] = z.size_agrees;
+    if (z.cache) {
+      lj["size_per_instance"] = z.cache->size_per_instance;
+      lj["cores_sharing"] = z.cache->cores_sharing;
+      lj["size_per_core"] = z.cache->size_per_core;
+      lj["size_words"] = z.cache->size_words;
+    }
+    if (!z.note.empty()) lj["note"] = z.note;
+  }
+  if (!l.planned_mix.empty()) lj["planned_mix"] = l.planned_mix;
+  if (l.energy) lj["energy"] = energy_to_json(*l.energy);
+  if (!l.mix_energy.empty()) {
+    json mixes = json::object();
+    for (const auto& [mix, e] : l.mix_energy) mixes[mix] = energy_to_json(e);
+    lj["energy_mixes"] = mixes;
+  }
 }
 
 /// A memory roof: the best of its access mixes under the statistics policy; `level_detail` is
@@ -203,7 +232,7 @@ MemoryRoof memory_roof(const MemoryMeasurement& l, const std::string& origin, js
              {"mixes_named", roof.mixes},
              {"mixes_moved", mixes_moved},
              {"mix_stats", mix_stats}};
-  for (const auto& [k, v] : l.detail.items()) lj[k] = v;
+  add_level_detail(l, lj);
   level_detail = lj;
   if (l.one_core) {
     const Statistics one =
@@ -229,11 +258,16 @@ json curve_of(const Measurements& m, RoofSet& roofs) {
     cs.intensity = Intensity(c.declaration.work_per_iteration / c.declaration.bytes_per_iteration);
     cs.performance = WorkRate(st.sustained);
     roofs.empirical_curve.push_back(cs);
-    json p = {{"intensity", cs.intensity.value}, {"stats", statistics_to_json(st)}};
-    for (const auto& [k, v] : c.detail.items()) p[k] = v;
-    points.push_back(p);
+    points.push_back({{"intensity", cs.intensity.value},
+                      {"stats", statistics_to_json(st)},
+                      {"rounds", c.rounds},
+                      {"light", c.light}});
   }
-  json curve = m.curve_detail.is_object() ? m.curve_detail : json::object();
+  json curve = json::object();
+  if (m.curve_setup)
+    curve = {{"kernel", m.curve_setup->kernel},
+             {"working_set", m.curve_setup->working_set_bytes},
+             {"precision", m.curve_setup->precision}};
   curve["points"] = points;
   return curve;
 }

@@ -41,16 +41,6 @@ double clock_resolution_seconds();
 /// nullopt when a reading fails. Only differences between two readings mean anything.
 using EnergyReader = std::function<std::optional<double>()>;
 
-/// Energy drawn while one measurement of a phase ran: summed over its visits, each bracketed by
-/// two readings of the counter (the visit's warm-up included, as its time is).
-struct VisitEnergy {
-  double joules = 0;
-  double seconds = 0;  ///< wall time of the visits that were read on both sides
-  int visits = 0;
-  /// Average power over those visits (W); 0 when nothing was read.
-  double watts() const { return seconds > 0 ? joules / seconds : 0; }
-};
-
 /// A measurement's energy for its roof's detail: {"joules", "seconds", "power_w", "visits"}.
 /// Inline: the GPU check's standalone program (bench/gpu_prepare.sh) takes it without the
 /// sampler.
