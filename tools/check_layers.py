@@ -20,7 +20,7 @@ OWNER = {
     "report": "energy_chart hw_output report text trajectory",
     "measure": "cpu_analysis cpu_backend cuda engine measure suite",
     "probe": "counters cpu_topology instrument marker powercap",
-    "llm": "llm",
+    "llm": "llm llm_json",
     "cluster": "cluster",
 }
 LAYERS_CMAKE = "src/CMakeLists.txt"

@@ -12,8 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "roofline/dtype.hpp"
 #include "roofline/machine_facts.hpp"
 #include "roofline/point.hpp"
@@ -137,8 +135,6 @@ Bytes kv_bytes_per_token(const ModelConfig& m, const DataType& kv);
 
 /// Built-in presets with published config values (Hugging Face config.json of each model).
 const std::vector<ModelConfig>& presets();
-/// A Hugging Face config.json already parsed; `origin` names the file in errors.
-ModelConfig model_from_hf_json(const nlohmann::json& j, const std::string& origin);
 ModelConfig load_hf_config(const std::string& path);
 /// A preset name (case-insensitive, "llama-2-7b", "Llama-2-7B") or a path to a config.json.
 ModelConfig resolve_model(const std::string& name_or_path);
@@ -628,16 +624,12 @@ struct MachineComparison {
 /// `facts` the machine's (its board power).
 MachineComparison compare_on(const ModelConfig& m, const Setup& st, const MachineFacts& facts,
                              const CompareOptions& o);
-nlohmann::json comparison_to_json(const MachineComparison& c);
 /// Each row's warnings and cost notes, named by machine.
 std::vector<std::string> comparison_notes(const std::vector<MachineComparison>& rows);
 /// `roofline llm --hw a,b,c`: one line saying what is compared, the table (roofs, TTFT,
 /// time/token, tokens/s, memory, fits, $/M tokens, J/token) and the notes.
 std::string render_comparison_text(const ModelConfig& m, double batch, double context,
                                    double output_tokens,
-                                   const std::vector<MachineComparison>& rows);
-/// The same as a document (schema roofline.llm-compare).
-nlohmann::json comparison_document(const ModelConfig& m, double batch, double context,
                                    const std::vector<MachineComparison>& rows);
 
 // --- Training (training.cpp) --------------------------------------------------------------
@@ -755,30 +747,19 @@ std::vector<Point> to_points(const Report& r);
 /// on a chart the points move right as B grows (docs/llm.md).
 std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& r);
 
-// Rendering (text, JSON, CSV).
+// Rendering (text and CSV; JSON in roofline/llm_json.hpp).
 std::string render_text(const Report& r);
-nlohmann::json to_json(const Report& r);
 std::string operators_csv(const Report& r);
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
                               const Roofs& r);
-nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfig& m,
-                             const Scenario& s, const Roofs& r);
 std::string sweep_csv(const std::vector<SweepRow>& rows);
-nlohmann::json model_to_json(const ModelConfig& m);
 
-// Rendering of the request, serving, speculative, cost and training sections (text and JSON).
+// Rendering of the request, serving, speculative, cost and training sections (text; JSON in
+// roofline/llm_json.hpp).
 std::string render_request_text(const RequestTiming& t);
-nlohmann::json request_to_json(const RequestTiming& t);
 std::string render_serving_text(const ServingResult& s);
-nlohmann::json serving_to_json(const ServingResult& s);
 std::string render_speculative_text(const SpeculativeResult& s, const Roofs& r);
-nlohmann::json speculative_to_json(const SpeculativeResult& s);
 std::string render_cost_text(const TokenCost& c, const std::string& what);
-nlohmann::json cost_to_json(const TokenCost& c);
 std::string render_training_text(const TrainingResult& t, const ModelConfig& m, const Roofs& r);
-nlohmann::json training_to_json(const TrainingResult& t);
-/// `roofline llm --train --json`: the model, the machine's roofs and the step (schema
-/// roofline.llm-training).
-nlohmann::json training_document(const TrainingResult& t, const ModelConfig& m, const Roofs& r);
 
 }  // namespace roofline::llm

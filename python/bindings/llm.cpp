@@ -11,6 +11,7 @@
 #include "common.hpp"
 #include "roofline/error.hpp"
 #include "roofline/llm.hpp"
+#include "roofline/llm_json.hpp"
 #include "roofline/sanitize.hpp"
 
 namespace roofline::python {

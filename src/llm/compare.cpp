@@ -2,6 +2,7 @@
 // machine's decode step, the whole request where asked, throughput over the replicas, memory
 // per device and the cost per token, side by side (docs/llm.md).
 #include "roofline/llm.hpp"
+#include "roofline/llm_json.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/table.hpp"
 

@@ -14,6 +14,7 @@
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/llm.hpp"
+#include "roofline/llm_json.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/strings.hpp"
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "roofline/llm.hpp"
+#include "roofline/llm_json.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/table.hpp"

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "roofline/llm.hpp"
+#include "roofline/llm_json.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/table.hpp"
 

@@ -12,6 +12,7 @@
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/llm.hpp"
+#include "roofline/llm_json.hpp"
 
 namespace roofline::llm {
 namespace ROOFLINE_UNITY_ID {

@@ -1,0 +1,37 @@
+#pragma once
+// LLM inference on the roofline in JSON (docs/llm.md, docs/schema.md): Hugging Face config.json
+// in, the reports, sweeps, comparisons and training steps of `roofline llm --json` out. Apart
+// from roofline/llm.hpp so that the model and its costs are used without a JSON library.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/llm.hpp"
+
+namespace roofline::llm {
+
+/// A Hugging Face config.json already parsed; `origin` names the file in errors.
+ModelConfig model_from_hf_json(const nlohmann::json& j, const std::string& origin);
+nlohmann::json model_to_json(const ModelConfig& m);
+
+nlohmann::json to_json(const Report& r);
+nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfig& m,
+                             const Scenario& s, const Roofs& r);
+
+nlohmann::json comparison_to_json(const MachineComparison& c);
+/// `roofline llm --hw a,b,c --json`: what render_comparison_text shows, as a document (schema
+/// roofline.llm-compare).
+nlohmann::json comparison_document(const ModelConfig& m, double batch, double context,
+                                   const std::vector<MachineComparison>& rows);
+
+nlohmann::json request_to_json(const RequestTiming& t);
+nlohmann::json serving_to_json(const ServingResult& s);
+nlohmann::json speculative_to_json(const SpeculativeResult& s);
+nlohmann::json cost_to_json(const TokenCost& c);
+nlohmann::json training_to_json(const TrainingResult& t);
+/// `roofline llm --train --json`: the model, the machine's roofs and the step (schema
+/// roofline.llm-training).
+nlohmann::json training_document(const TrainingResult& t, const ModelConfig& m, const Roofs& r);
+
+}  // namespace roofline::llm
