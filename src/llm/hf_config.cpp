@@ -128,7 +128,7 @@ class Fields {
     if (!v.is_number() || v.is_boolean()) bad(origin_, key, "must be a number", v.dump());
     const double x = v.get<double>();
     if (!whole(x) || x < 1) bad(origin_, key, "must be a positive whole number", v.dump());
-    return exact(key, x, v);
+    return at_most_the_largest(key, x, v);
   }
   double required(std::initializer_list<const char*> keys) {
     auto [k, v] = find(keys);
@@ -146,7 +146,7 @@ class Fields {
     if (!v->is_number() || v->is_boolean()) bad(origin_, k, "must be a number", v->dump());
     const double x = v->get<double>();
     if (!whole(x) || x < 0) bad(origin_, k, "must be a whole number ≥ 0", v->dump());
-    return exact(k, x, *v);
+    return at_most_the_largest(k, x, *v);
   }
   bool flag(const char* key, bool fallback) {
     auto [k, v] = find({key});
@@ -170,7 +170,7 @@ class Fields {
     for (const auto& e : *v) {
       if (!e.is_number() || e.is_boolean() || !whole(e.get<double>()) || e.get<double>() < 0)
         bad(origin_, k, "must hold whole numbers ≥ 0", e.dump());
-      out.push_back(exact(k, e.get<double>(), e));
+      out.push_back(at_most_the_largest(k, e.get<double>(), e));
     }
     return out;
   }
@@ -188,7 +188,7 @@ class Fields {
   }
 
  private:
-  double exact(const char* key, double x, const nlohmann::json& v) const {
+  double at_most_the_largest(const char* key, double x, const nlohmann::json& v) const {
     if (x > kLargestModelCount) bad(origin_, key, "must be at most 1e9", v.dump());
     return x;
   }
@@ -251,8 +251,8 @@ void read_mla(ModelConfig& m, Fields& f) {
 // (HF DeepseekV3DecoderLayer); Llama 4 the moe_layers list or every interleave_moe_layer_step-th
 // (HF Llama4TextConfig); Qwen-MoE every decoder_sparse_step-th outside mlp_only_layers.
 double moe_layer_count(const ModelConfig& m, Fields& f) {
-  // Counted in closed form over 64-bit integers (every count is ≤ 1e9, Fields::exact), so a
-  // config naming a huge layer count costs no loop over its layers.
+  // Counted in closed form over 64-bit integers (Fields refuses counts above 1e9), so a config
+  // naming a huge layer count costs no loop over its layers.
   const auto L = static_cast<std::int64_t>(m.layers);
   if (deepseek_family(m.model_type)) {
     // Layers i in [first, L) with i % freq == 0: the multiples of freq below L less those
