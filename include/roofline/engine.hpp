@@ -123,7 +123,7 @@ struct CacheShare {
 };
 
 /// What the sweep found of a memory level's size (measurement.memory.LEVEL; docs/measure.md
-/// "Memory levels"): where its plateau ends against the size the system reports.
+/// "Memory roofs"): where its plateau ends against the size the system reports.
 struct LevelSizes {
   double reported_size = 0;  ///< bytes the system reports for the threads (0: DRAM)
   double plateau_edge = 0;   ///< the largest working set still on the level's plateau
