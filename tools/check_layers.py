@@ -14,7 +14,7 @@ import re
 import sys
 
 OWNER = {
-    "core": "check compare diagnosis diff documents dtype energy error flop_counting kernels machine_facts "
+    "core": "check compare cpu_record diagnosis diff documents dtype energy error flop_counting kernels machine_facts "
             "metrics model point quantity roof sanitize statistics strings table units",
     "io": "check_io energy_catalogue hardware import io json_out",
     "report": "energy_chart hw_output report text trajectory",

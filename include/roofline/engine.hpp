@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/cpu_record.hpp"
 #include "roofline/io.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/roof.hpp"
@@ -177,8 +178,14 @@ struct Measurements {
   std::optional<CurveSetup> curve_setup;  ///< measurement.curve without points (empty: none)
   std::string default_compute;            ///< roof judged when a point names none ("" = none)
   std::string default_memory;
-  nlohmann::json info = nlohmann::json::object();         ///< the document's info
-  nlohmann::json measurement = nlohmann::json::object();  ///< backend detail (clock, sweep, …)
+  /// The CPU backend's description (the document's info) and run record (the start of its
+  /// measurement section: clock, sweep, power at rest, phase times), typed; io writes them.
+  std::optional<CpuDescription> cpu;
+  std::optional<CpuRunRecord> cpu_run;
+  /// Another backend's info and measurement detail (the GPU path's, as its device code records
+  /// them: docs/cuda.md), used where `cpu` / `cpu_run` are empty.
+  nlohmann::json info = nlohmann::json::object();
+  nlohmann::json measurement = nlohmann::json::object();
   /// Other top-level sections of the document (e.g. "device"), kept as they are.
   nlohmann::json sections = nlohmann::json::object();
   /// Roofs the backend knows but did not measure (theoretical or datasheet), appended as they

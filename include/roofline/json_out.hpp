@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/compare.hpp"
+#include "roofline/cpu_record.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/hardware.hpp"
 #include "roofline/kernels.hpp"
@@ -27,5 +28,11 @@ nlohmann::json hardware_show_to_json(const HardwareSummary& s,
 /// `roofline hw ridges --json`: per device, its ridge per group (null where it has none).
 nlohmann::json ridge_rows_to_json(const std::vector<RidgeRow>& rows,
                                   const std::vector<PrecisionGroup>& groups);
+
+/// A CPU measurement's `info` (docs/schema.md "info of a measured CPU").
+nlohmann::json cpu_description_to_json(const CpuDescription& d);
+/// The CPU's part of a measured document's `measurement` section (options, clock, sweep, power
+/// at rest, phase times); the engine adds the roofs' part (docs/schema.md).
+nlohmann::json cpu_run_to_json(const CpuRunRecord& r);
 
 }  // namespace roofline

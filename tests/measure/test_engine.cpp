@@ -326,6 +326,105 @@ TEST(Engine, TypedExtrasLandInTheMeasurementSection) {
   EXPECT_FALSE(bare.contains("curve"));
 }
 
+// The CPU backend's typed description and run record become the document's info and the start
+// of its measurement section under docs/schema.md's names, and io's one reader (machine_facts)
+// reads back what the summary shows.
+TEST(Engine, CpuRecordsBecomeTheDocumentsInfoAndMeasurement) {
+  Measurements m = two_roofs();
+  m.info = {{"vendor", "not this one"}};  // the typed record wins over a backend's JSON
+  CpuDescription d;
+  d.vendor = "AuthenticAMD";
+  d.cpu = "AMD EPYC 7B13";
+  d.family = 25;
+  d.model = 1;
+  d.microarchitecture = "zen3";
+  d.cores = 4;
+  d.logical_cpus = 8;
+  d.threads = 4;
+  d.pinned = true;
+  d.clock_hz = 3.1e9;
+  d.clock_one_core_hz = 3.4e9;
+  CpuCacheRecord l2{2, 524288, 1, 64, 524288, 4, 2097152, 2097152, 0, ""};
+  CpuCacheRecord l3{
+      3, 33554432, 8,        64,        4194304,
+      1, 33554432, 33554432, 268435456, "reported 256 MiB, more than the package has"};
+  d.caches = {l2, l3};
+  d.features = {"sse2", "avx2"};
+  d.backends = {"sse2", "avx2"};
+  d.memory_available = 8e9;
+  m.cpu = d;
+  CpuRunRecord r;
+  r.tool_version = "9.9";
+  r.quick = true;
+  r.threads = 4;
+  r.cpus = {0, 2, 4, 6};
+  r.topology_source = "sysfs";
+  r.sample_seconds = 0.5;
+  r.clock = {3.1e9, 3.4e9, "dependent adds", summarize_rates({3.0e9, 3.05e9, 3.1e9, 3.1e9})};
+  r.sweep = WorkingSetSweepRecord{
+      "roofline_cpu_mem256_load", "named", {{65536, 4e11}, {1.6e8, 4e10}}, {{32768, 131072, 4e11}}};
+  r.energy.available = true;
+  r.energy.zones = {"package-0 (intel-rapl:0)"};  // idle_power_w: a reading failed
+  r.phase_seconds = {{"power_at_rest", 0.25}, {"compute", 3.0}};
+  r.memory_part_seconds = std::vector<std::pair<std::string, double>>{{"sweep", 1.5}};
+  m.cpu_run = r;
+  const MachineDocument doc = assemble(m);
+
+  const nlohmann::json& info = doc.info;
+  EXPECT_EQ(info.at("kind"), "cpu");
+  EXPECT_EQ(info.at("vendor"), "AuthenticAMD");
+  EXPECT_EQ(info.at("family").get<int>(), 25);
+  EXPECT_EQ(info.at("logical_cpus").get<int>(), 8);
+  EXPECT_EQ(info.at("clock_one_core_hz").get<double>(), 3.4e9);
+  EXPECT_EQ(info.at("caches").size(), 2u);
+  EXPECT_EQ(info.at("caches").at(0).at("size_machine").get<double>(), 2097152);
+  EXPECT_FALSE(info.at("caches").at(0).contains("reported_size"));  // believed: no note
+  EXPECT_EQ(info.at("caches").at(1).at("reported_size").get<double>(), 268435456);
+  EXPECT_EQ(info.at("caches").at(1).at("cores_sharing").get<int>(), 8);
+  EXPECT_EQ(info.at("features"), (nlohmann::json{"sse2", "avx2"}));
+  EXPECT_EQ(info.at("memory_available").get<double>(), 8e9);
+
+  const nlohmann::json& j = doc.sections.at("measurement");
+  EXPECT_EQ(j.at("tool"), "roofline");
+  EXPECT_EQ(j.at("tool_version"), "9.9");
+  EXPECT_TRUE(j.at("quick").get<bool>());
+  EXPECT_EQ(j.at("cpus"), (nlohmann::json{0, 2, 4, 6}));
+  EXPECT_EQ(j.at("clock").at("stats").at("repetitions").get<int>(), 4);
+  EXPECT_EQ(j.at("clock").at("one_core_hz").get<double>(), 3.4e9);
+  EXPECT_EQ(j.at("sweep").at("points").at(1).at("bytes").get<double>(), 1.6e8);
+  EXPECT_EQ(j.at("sweep").at("plateaus").at(0).at("max_bytes").get<double>(), 131072);
+  EXPECT_TRUE(j.at("energy").at("available").get<bool>());
+  EXPECT_TRUE(j.at("energy").at("idle_power_w").is_null());
+  EXPECT_EQ(j.at("phase_seconds").at("compute").get<double>(), 3.0);
+  EXPECT_EQ(j.at("memory_part_seconds").at("sweep").get<double>(), 1.5);
+  EXPECT_EQ(j.at("memory").at("DRAM").at("best_mix"), "copy_nt");  // the engine's part beside it
+
+  const MachineFacts f = machine_facts(doc);
+  EXPECT_EQ(f.cpu, "AMD EPYC 7B13");
+  EXPECT_EQ(f.microarchitecture, "zen3");
+  ASSERT_TRUE(f.clock_hz && f.threads);
+  EXPECT_EQ(*f.clock_hz, 3.1e9);
+  EXPECT_EQ(*f.threads, 4);
+
+  r.energy.idle_power_w = 31.5;
+  m.cpu_run = r;
+  EXPECT_EQ(assemble(m).sections.at("measurement").at("energy").at("idle_power_w").get<double>(),
+            31.5);
+
+  // Without a power interface the reason is written, not the zones; without a sweep (the probe
+  // plan) no sweep key.
+  r.energy = PowerAtRestRecord{};
+  r.energy.why = "no /sys/class/powercap";
+  r.sweep.reset();
+  r.memory_part_seconds.reset();
+  m.cpu_run = r;
+  const nlohmann::json bare = assemble(m).sections.at("measurement");
+  EXPECT_EQ(bare.at("energy"),
+            (nlohmann::json{{"available", false}, {"why", "no /sys/class/powercap"}}));
+  EXPECT_FALSE(bare.contains("sweep"));
+  EXPECT_FALSE(bare.contains("memory_part_seconds"));
+}
+
 TEST(Engine, BadMeasurementsAreRefused) {
   Measurements m = two_roofs();
   m.compute[0].samples.clear();

@@ -25,28 +25,28 @@ std::string hostname() {
 
 /// measurement.energy: the zones read and the power at rest over a quarter of a second, the team's
 /// threads asleep — the constant power π0 of the energy roofline (docs/energy.md).
-nlohmann::json idle_power(const engine::EnergyMeter& meter) {
+PowerAtRestRecord idle_power(const engine::EnergyMeter& meter) {
+  PowerAtRestRecord r;
+  if (!meter.reader) {
+    r.why = meter.why_none;
+    return r;
+  }
   constexpr double kIdleSeconds = 0.25;
   const auto e0 = meter.reader();
   const double t0 = engine::now_seconds();
   std::this_thread::sleep_for(std::chrono::duration<double>(kIdleSeconds));
   const auto e1 = meter.reader();
   const double t1 = engine::now_seconds();
-  nlohmann::json j = {
-      {"available", true},
-      {"source", "RAPL through the Linux powercap interface"},
-      {"zones", meter.zones},
-      {"method",
-       "the zones' energy counters read before and after every visit of the "
-       "compute and memory phases (measurement.compute[].energy, "
-       "measurement.memory.LEVEL.energy: joules, seconds, average power over "
-       "those visits, all cores busy); idle: a quarter of a second asleep before the "
-       "first kernel"}};
-  if (e0 && e1 && *e1 >= *e0 && t1 > t0)
-    j["idle_power_w"] = (*e1 - *e0) / (t1 - t0);
-  else
-    j["idle_power_w"] = nullptr;
-  return j;
+  r.available = true;
+  r.source = "RAPL through the Linux powercap interface";
+  r.zones = meter.zones;
+  r.method =
+      "the zones' energy counters read before and after every visit of the compute and memory "
+      "phases (measurement.compute[].energy, measurement.memory.LEVEL.energy: joules, seconds, "
+      "average power over those visits, all cores busy); idle: a quarter of a second asleep "
+      "before the first kernel";
+  if (e0 && e1 && *e1 >= *e0 && t1 > t0) r.idle_power_w = (*e1 - *e0) / (t1 - t0);
+  return r;
 }
 
 /// The widest fp64 FMA roof (deterministic, not the noisiest winner); else the first roof.
@@ -104,17 +104,16 @@ class CpuMeasurement final : public engine::Backend {
       solo = std::make_unique<engine::ThreadTeam>(std::vector<int>{plan.cpus[0]});
 
     // Wall time of each phase (measurement.phase_seconds), so a slow run shows where it went.
-    nlohmann::json phases = nlohmann::json::object();
+    CpuRunRecord run;
     double mark = start;
     auto phase_done = [&](const char* name) {
       const double now = engine::now_seconds();
-      phases[name] = now - mark;
+      run.phase_seconds.emplace_back(name, now - mark);
       mark = now;
     };
 
     // ---- power at rest: the team's threads asleep, before any kernel runs ----
-    nlohmann::json energy = {{"available", false}, {"why", meter.why_none}};
-    if (meter.reader) energy = idle_power(meter);
+    run.energy = idle_power(meter);
     phase_done("power_at_rest");
 
     // ---- compute roofs and the clock ----
@@ -123,26 +122,23 @@ class CpuMeasurement final : public engine::Backend {
     m.compute = std::move(compute.roofs);
     m.default_compute = default_compute(plan.kernels);
     m.retries_for_noise += compute.retries;
-    m.measurement = {{"tool", "roofline"},
-                     {"tool_version", ROOFLINE_VERSION},
-                     {"quick", o.quick},
-                     {"probe", o.probe},
-                     {"threads", plan.threads},
-                     {"cpus", plan.cpus},
-                     {"topology_source", topo.source},
-                     {"pinned", team.pinned()},
-                     {"sample_seconds", plan.sample_seconds}};
-    m.measurement["clock"] = {
-        {"all_cores_hz", compute.clock.all_cores_hz},
-        {"one_core_hz", compute.clock.one_core_hz},
-        {"method",
-         "dependent chain of 64 register-register adds per iteration (1 cycle each), timed with "
-         "the monotonic clock, sampled in the rounds of the compute kernels; the clock is the "
-         "fastest sample (a dependent chain cannot beat one add per cycle)"},
-        {"stats", statistics_to_json(compute.clock.all_cores)}};
+    run.tool_version = ROOFLINE_VERSION;
+    run.quick = o.quick;
+    run.probe = o.probe;
+    run.threads = plan.threads;
+    run.cpus = plan.cpus;
+    run.topology_source = topo.source;
+    run.pinned = team.pinned();
+    run.sample_seconds = plan.sample_seconds;
+    run.clock.all_cores_hz = compute.clock.all_cores_hz;
+    run.clock.one_core_hz = compute.clock.one_core_hz;
+    run.clock.method =
+        "dependent chain of 64 register-register adds per iteration (1 cycle each), timed with "
+        "the monotonic clock, sampled in the rounds of the compute kernels; the clock is the "
+        "fastest sample (a dependent chain cannot beat one add per cycle)";
+    run.clock.stats = compute.clock.all_cores;
 
     // ---- memory roofs and the curve ----
-    nlohmann::json memory_parts;
     if (memory) {
       const size_t chunk = (static_cast<size_t>(plan.max_working_set / plan.threads) + (4u << 20)) /
                            (2u << 20) * (2u << 20);
@@ -158,13 +154,12 @@ class CpuMeasurement final : public engine::Backend {
       phase_done("first_touch");
       MemoryStep mem = measure_memory(plan, team, solo.get(), buf, chunk, topo, progress);
       phase_done("memory");
-      nlohmann::json parts = nlohmann::json::object();
-      for (const auto& [part, seconds] : mem.part_seconds) parts[part] = seconds;
-      memory_parts = parts;
+      // The memory phase's parts (sweep, mixes, one_core), inside phase_seconds' "memory".
+      run.memory_part_seconds = mem.part_seconds;
       m.memory = std::move(mem.levels);
       m.warnings.insert(m.warnings.end(), mem.warnings.begin(), mem.warnings.end());
       m.retries_for_noise += mem.retries;
-      if (!plan.probe) m.measurement["sweep"] = mem.sweep;
+      run.sweep = std::move(mem.sweep);
       m.default_memory = "DRAM";
       if (plan.curve) {
         CurveStep curve = measure_curve(plan, team, buf, chunk, progress);
@@ -177,12 +172,9 @@ class CpuMeasurement final : public engine::Backend {
       m.warnings.push_back(
           "no memory kernels for this CPU (AVX2 or AVX-512 needed): no memory roofs");
     }
-    m.measurement["energy"] = energy;
-    m.info = describe_machine(plan, topo, feat, uarch, compute.clock, team.pinned(), available);
+    m.cpu = describe_machine(plan, topo, feat, uarch, compute.clock, team.pinned(), available);
     phase_done("describe");
-    m.measurement["phase_seconds"] = phases;
-    // The memory phase's parts (sweep, mixes, one_core), inside phase_seconds' "memory".
-    if (!memory_parts.is_null()) m.measurement["memory_part_seconds"] = memory_parts;
+    m.cpu_run = std::move(run);
     m.seconds = engine::now_seconds() - start;
     progress.finish();
     return m;

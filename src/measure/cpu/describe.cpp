@@ -21,49 +21,45 @@ std::string kernel_version() {
 
 }  // namespace
 
-nlohmann::json describe_machine(const Plan& plan, const Topology& topo, const CpuFeatures& f,
+CpuDescription describe_machine(const Plan& plan, const Topology& topo, const CpuFeatures& f,
                                 const Microarchitecture& uarch, const ClockResult& clock,
                                 bool pinned, double available) {
+  CpuDescription d;
   // Caches: the size of one instance as the system reports it, then per core, per machine (all
   // instances over the cores this process may use) and what the team of threads reaches.
-  nlohmann::json caches = nlohmann::json::array();
   for (const auto& c : topo.caches) {
+    CpuCacheRecord r;
     const int sharing = std::max(1, c.cores_sharing);
-    const int instances = (std::max(1, topo.cores()) + sharing - 1) / sharing;
-    caches.push_back({{"level", c.level},
-                      {"size", c.size_bytes},
-                      {"cores_sharing", c.cores_sharing},
-                      {"line", c.line_bytes},
-                      {"size_per_core", c.size_bytes / sharing},
-                      {"instances", instances},
-                      {"size_machine", c.size_bytes * instances},
-                      {"size_for_threads", aggregate_capacity(c, plan.threads)}});
-    if (!c.note.empty()) {
-      caches.back()["reported_size"] = c.reported_bytes;
-      caches.back()["note"] = c.note;
-    }
+    r.level = c.level;
+    r.size_bytes = c.size_bytes;
+    r.cores_sharing = c.cores_sharing;
+    r.line_bytes = c.line_bytes;
+    r.size_per_core = c.size_bytes / sharing;
+    r.instances = (std::max(1, topo.cores()) + sharing - 1) / sharing;
+    r.size_machine = c.size_bytes * r.instances;
+    r.size_for_threads = aggregate_capacity(c, plan.threads);
+    r.reported_size = c.reported_bytes;
+    r.note = c.note;
+    d.caches.push_back(std::move(r));
   }
-  std::vector<std::string> backend_names;
-  for (const auto* b : supported_backends(f)) backend_names.push_back(b->name());
-  return {{"kind", "cpu"},
-          {"vendor", f.vendor},
-          {"cpu", f.brand},
-          {"family", f.family},
-          {"model", f.model},
-          {"microarchitecture", uarch.name},
-          {"microarchitecture_source", uarch.source},
-          {"cores", topo.cores()},
-          {"logical_cpus", static_cast<int>(topo.allowed_cpus.size())},
-          {"threads", plan.threads},
-          {"pinned", pinned},
-          {"clock_hz", clock.all_cores_hz},
-          {"clock_one_core_hz", clock.one_core_hz},
-          {"caches", caches},
-          {"features", f.names()},
-          {"backends", backend_names},
-          {"os_kernel", kernel_version()},
-          {"tool_version", ROOFLINE_VERSION},
-          {"memory_available", available}};
+  for (const auto* b : supported_backends(f)) d.backends.push_back(b->name());
+  d.vendor = f.vendor;
+  d.cpu = f.brand;
+  d.family = f.family;
+  d.model = f.model;
+  d.microarchitecture = uarch.name;
+  d.microarchitecture_source = uarch.source;
+  d.cores = topo.cores();
+  d.logical_cpus = static_cast<int>(topo.allowed_cpus.size());
+  d.threads = plan.threads;
+  d.pinned = pinned;
+  d.clock_hz = clock.all_cores_hz;
+  d.clock_one_core_hz = clock.one_core_hz;
+  d.features = f.names();
+  d.os_kernel = kernel_version();
+  d.tool_version = ROOFLINE_VERSION;
+  d.memory_available = available;
+  return d;
 }
 
 }  // namespace roofline::cpu

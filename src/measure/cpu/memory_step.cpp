@@ -88,15 +88,12 @@ std::vector<LevelAssignment> find_memory_levels(const Plan& plan, engine::Thread
   sweep_jobs.clear();
   const auto plateaus = find_plateaus(sweep);
   const auto assigned = name_levels(sweep, plateaus, plan.capacities);
-  nlohmann::json points = nlohmann::json::array(), plateau_json = nlohmann::json::array();
-  for (const auto& p : sweep) points.push_back({{"bytes", p.bytes}, {"rate", p.rate}});
-  for (const auto& p : plateaus)
-    plateau_json.push_back(
-        {{"min_bytes", p.min_bytes}, {"max_bytes", p.max_bytes}, {"rate", p.rate}});
-  step.sweep = {{"kernel", load->symbol},
-                {"convention", "named"},
-                {"points", points},
-                {"plateaus", plateau_json}};
+  WorkingSetSweepRecord record;
+  record.kernel = load->symbol;
+  record.convention = "named";
+  for (const auto& p : sweep) record.points.push_back({p.bytes, p.rate});
+  for (const auto& p : plateaus) record.plateaus.push_back({p.min_bytes, p.max_bytes, p.rate});
+  step.sweep = std::move(record);
   std::set<std::string> seen;
   for (const auto& a : assigned) {
     if (!plan.levels.empty() &&

@@ -5,16 +5,16 @@
 // returns engine measurements; engine::assemble makes the document.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "measure/engine/sampler.hpp"
 #include "measure/engine/team.hpp"
 #include "roofline/cpu_analysis.hpp"
 #include "roofline/cpu_backend.hpp"
+#include "roofline/cpu_record.hpp"
 #include "roofline/cpu_topology.hpp"
 #include "roofline/engine.hpp"
 
@@ -82,7 +82,7 @@ ComputeStep measure_compute(const Plan& plan, engine::ThreadTeam& team, engine::
 
 struct MemoryStep {
   std::vector<engine::MemoryMeasurement> levels;  ///< nearest first
-  nlohmann::json sweep = nlohmann::json::object();
+  std::optional<WorkingSetSweepRecord> sweep;     ///< none in the probe plan
   std::vector<std::string> warnings;
   int retries = 0;
   /// Wall time of the step's parts (sweep, mixes, one_core), for measurement.phase_seconds.
@@ -105,7 +105,7 @@ CurveStep measure_curve(const Plan& plan, engine::ThreadTeam& team, Buffer& buff
 
 /// The document's info: CPU, microarchitecture, cores, threads, clocks, caches (per core, per
 /// machine and for the team), features, backends, OS and tool versions.
-nlohmann::json describe_machine(const Plan& plan, const Topology& topo, const CpuFeatures& f,
+CpuDescription describe_machine(const Plan& plan, const Topology& topo, const CpuFeatures& f,
                                 const Microarchitecture& uarch, const ClockResult& clock,
                                 bool pinned, double available_bytes);
 

@@ -6,6 +6,7 @@
 
 #include "measure/engine/sampler.hpp"
 #include "roofline/engine.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
 
@@ -340,7 +341,9 @@ MachineDocument assemble(const Measurements& m) {
   MachineDocument doc;
   doc.roofs.name = m.name.empty() ? "this machine" : m.name;
   doc.origin = m.origin;
-  json measurement = m.measurement.is_object() ? m.measurement : json::object();
+  json measurement = m.cpu_run                   ? cpu_run_to_json(*m.cpu_run)
+                     : m.measurement.is_object() ? m.measurement
+                                                 : json::object();
   std::vector<std::string> warnings = m.warnings;
 
   json compute_detail = json::array();
@@ -380,7 +383,7 @@ MachineDocument assemble(const Measurements& m) {
       "three samples keep a lone lucky one from setting the roof); noisy = interquartile range "
       "above 10% of the median or the second- and third-fastest samples more than 2% apart; "
       "samples spread over each phase in rounds, timed by duration";
-  doc.info = m.info;
+  doc.info = m.cpu ? cpu_description_to_json(*m.cpu) : m.info;
   if (m.sections.is_object())
     for (const auto& [k, v] : m.sections.items()) doc.sections[k] = v;
   doc.sections["measurement"] = measurement;
