@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "llm/llm_test_data.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/llm.hpp"
@@ -17,13 +18,7 @@
 namespace roofline::llm {
 namespace ROOFLINE_UNITY_ID {
 
-const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
-
-const ModelConfig& preset(const std::string& name) {
-  for (const auto& m : presets())
-    if (m.name == name) return m;
-  throw std::runtime_error("no preset " + name);
-}
+using namespace test_data;
 
 const OpCost& op(const StepCost& c, const char* name) {
   for (std::size_t i = 0; i < c.size; ++i)

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "llm/llm_test_data.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/llm.hpp"
@@ -14,13 +15,7 @@
 namespace roofline::llm {
 namespace ROOFLINE_UNITY_ID {
 
-const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
-
-const ModelConfig& preset(const std::string& name) {
-  for (const auto& m : presets())
-    if (m.name == name) return m;
-  throw std::runtime_error("no preset " + name);
-}
+using namespace test_data;
 
 // Parameter counts from the weight shapes equal the sizes the authors publish (model cards /
 // safetensors metadata): Llama-2-7B 6,738,415,616; Llama-2-13B 13,015,864,320; Llama-2-70B

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "llm/llm_test_data.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/llm.hpp"
@@ -16,13 +17,7 @@
 namespace roofline::llm {
 namespace ROOFLINE_UNITY_ID {
 
-const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/llm/";
-
-const ModelConfig& preset(const std::string& name) {
-  for (const auto& m : presets())
-    if (m.name == name) return m;
-  throw std::runtime_error("no preset " + name);
-}
+using namespace test_data;
 
 std::size_t index_of(const StepCost& c, const char* name) {
   for (std::size_t i = 0; i < c.size; ++i)
@@ -31,10 +26,6 @@ std::size_t index_of(const StepCost& c, const char* name) {
 }
 const OpCost& op(const StepCost& c, const char* name) {
   return c.ops[index_of(c, name)];
-}
-
-Roofs a100() {
-  return select_roofs(load_machine_file(kData + "a100-80gb.json").roofs, parse_dtype("fp16"));
 }
 
 Scenario scenario(double batch, double context, double prompt) {
