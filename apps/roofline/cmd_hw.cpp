@@ -160,43 +160,80 @@ void warn_if_mixed(const std::vector<const RoofSet*>& sets, const std::vector<st
   if (said.insert(msg).second) say(msg);
 }
 
+/// One comparison to make: at an intensity, or at a point's own intensity and precision.
+struct CompareQuery {
+  std::string label;  ///< the point's name ("" for --at)
+  Intensity intensity;
+  std::string precision;
+  std::string level;
+};
+
+/// The comparisons --at or --point asks for (`doc` keeps the points for the chart).
+std::vector<CompareQuery> compare_queries(const CompareArgs& a, PointsDocument& doc) {
+  std::vector<CompareQuery> queries;
+  if (!a.at.empty()) {
+    const Intensity i = parse<Intensity>(a.at, "--at");
+    if (!(i.value > 0)) throw InputError("--at: intensity must be > 0 (got '" + a.at + "')");
+    queries.push_back({"", i, a.precision, a.level});
+    return queries;
+  }
+  doc = load_points_file(a.points);
+  if (doc.points.empty()) throw InputError("hw compare: " + a.points + " has no points to compare");
+  for (const auto& p : doc.points) {
+    // The point's own intensity at the chosen level (docs/model.md §4: I depends on the level).
+    const std::string level = a.level.empty() ? p.traffic.front().level : a.level;
+    const Intensity i = p.intensity(a.level.empty() ? "" : a.level);
+    const std::string precision = a.precision.empty() ? p.precision : a.precision;
+    queries.push_back({p.name, i, precision, level});
+  }
+  return queries;
+}
+
+/// The chart (docs/model.md §7): the first machine's roofs, the others as overlays; each
+/// machine's highlighted roofs are the ones compared (`first_roofs`), so the --at line's ratios
+/// match the table; a points document's points drawn on the first machine's roofs.
+ReportInput comparison_chart(const CompareArgs& a, const std::vector<MachineDocument>& machines,
+                             const std::vector<std::string>& first_roofs,
+                             const CompareQuery& first_query, const PointsDocument& doc) {
+  ReportInput in;
+  in.machines = machines;
+  for (size_t i = 0; i < in.machines.size(); ++i) {
+    RoofSet& r = in.machines[i].roofs;
+    r.default_compute = first_roofs[i];
+    if (!a.level.empty()) r.default_memory = r.select_memory(a.level).level;
+  }
+  std::string others;
+  for (size_t i = 1; i < machines.size(); ++i)
+    others += (others.empty() ? "" : ", ") + machines[i].roofs.name;
+  in.title = machines.front().roofs.name + " compared with " + others;
+  if (!a.at.empty()) {
+    in.workload_line = first_query.intensity;
+    return in;
+  }
+  for (auto p : doc.points) {
+    if (!a.precision.empty() || p.precision.empty())
+      p.precision = select_compute_roof(machines.front().roofs,
+                                        a.precision.empty() ? p.precision : a.precision)
+                        .name;
+    in.points.push_back(p);
+  }
+  return in;
+}
+
 void run_compare(const CompareArgs& a) {
   if (a.names.size() < 2) throw InputError("hw compare: give at least two machines (A B [C...])");
   if (a.at.empty() == a.points.empty())
     throw InputError("hw compare: give either --at INTENSITY or --point POINTS.json");
   if (!a.report.empty()) check_report(a.report, false);
   check_outputs({{"-o", a.output}, {"--report", a.report}});
+  // A catalogue entry is named by its canonical name; a file keeps its document name.
   std::vector<MachineDocument> machines;
-  for (const auto& n : a.names) {
-    MachineDocument m = resolve_machine(n, a.hw_dir);
-    // A catalogue entry is named by its canonical name; a file keeps its document name.
-    machines.push_back(std::move(m));
-  }
+  for (const auto& n : a.names) machines.push_back(resolve_machine(n, a.hw_dir));
   std::vector<const RoofSet*> sets;
   for (const auto& m : machines) sets.push_back(&m.roofs);
 
-  struct Query {
-    std::string label;
-    Intensity intensity;
-    std::string precision;
-    std::string level;
-  };
-  std::vector<Query> queries;
   PointsDocument doc;
-  if (!a.at.empty()) {
-    const Intensity i = parse<Intensity>(a.at, "--at");
-    if (!(i.value > 0)) throw InputError("--at: intensity must be > 0 (got '" + a.at + "')");
-    queries.push_back({"", i, a.precision, a.level});
-  } else {
-    doc = load_points_file(a.points);
-    for (const auto& p : doc.points) {
-      // The point's own intensity at the chosen level (docs/model.md §4: I depends on the level).
-      const std::string level = a.level.empty() ? p.traffic.front().level : a.level;
-      const Intensity i = p.intensity(a.level.empty() ? "" : a.level);
-      const std::string precision = a.precision.empty() ? p.precision : a.precision;
-      queries.push_back({p.name, i, precision, level});
-    }
-  }
+  const std::vector<CompareQuery> queries = compare_queries(a, doc);
   Json out = Json::array();
   std::string text;
   std::set<std::string> said;
@@ -220,34 +257,8 @@ void run_compare(const CompareArgs& a) {
       text += render_comparison(c, sets, label);
     }
   }
-  if (!a.report.empty()) {
-    // The chart (docs/model.md §7): the first machine's roofs, the others as overlays; each
-    // machine's highlighted roofs are the ones compared, so the --at line's ratios match the table.
-    ReportInput in;
-    in.machines = machines;
-    for (size_t i = 0; i < in.machines.size(); ++i) {
-      RoofSet& r = in.machines[i].roofs;
-      r.default_compute = first_roofs[i];
-      if (!a.level.empty()) r.default_memory = r.select_memory(a.level).level;
-    }
-    std::string others;
-    for (size_t i = 1; i < machines.size(); ++i)
-      others += (others.empty() ? "" : ", ") + machines[i].roofs.name;
-    in.title = machines.front().roofs.name + " compared with " + others;
-    if (!a.at.empty()) {
-      in.workload_line = queries.front().intensity;
-    } else {
-      // A points document: its points drawn on the first machine's roofs.
-      for (auto p : doc.points) {
-        if (!a.precision.empty() || p.precision.empty())
-          p.precision = select_compute_roof(machines.front().roofs,
-                                            a.precision.empty() ? p.precision : a.precision)
-                            .name;
-        in.points.push_back(p);
-      }
-    }
-    write_report(a.report, in);
-  }
+  if (!a.report.empty())
+    write_report(a.report, comparison_chart(a, machines, first_roofs, queries.front(), doc));
   if (a.json)
     emit((out.size() == 1 && !a.at.empty() ? out[0] : out).dump(2) + "\n", a.output);
   else

@@ -55,6 +55,7 @@ void run(const PointArgs& a) {
     if (!a.work.empty() || !a.traffic.empty() || !a.time.empty())
       throw InputError("give either --points FILE or --work/--traffic/--time, not both");
     PointsDocument doc = load_points_file(a.points_file);
+    if (doc.points.empty()) throw InputError(a.points_file + ": no points to place");
     if (!(doc.units == m.roofs.units))
       throw InputError(a.points_file + ": points are in " + doc.units.work + "/" +
                        doc.units.traffic + " but the machine's roofs are in " + m.roofs.units.work +

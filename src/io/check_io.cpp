@@ -351,6 +351,11 @@ CheckReport run_check(const CheckRequest& r) {
   const CheckConfig& cfg = r.config;
   const double assumed = cfg.noise.value_or(default_assumed_noise());
   check_gate_request(cfg, r.machine.has_value(), r.baseline.has_value());
+  // A run that measured nothing does not pass the gate (its baseline's points would only be
+  // skipped).
+  if (r.points.doc.points.empty())
+    throw InputError((r.points.path.empty() ? std::string("the points document") : r.points.path) +
+                     ": no points: nothing to check");
   // The inputs resolved: units agree, names unique where a baseline pairs them.
   const CheckRun run = check_run_context(r, assumed);
   CheckReport out;

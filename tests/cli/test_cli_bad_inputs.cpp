@@ -55,6 +55,7 @@ void write_fixtures(const std::filesystem::path& dir) {
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": "soon"}]})");
   put("points-fp8.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp8"}]})");
+  put("points-none.json", R"({"schema": "roofline.points", "version": 1, "points": []})");
   put("config-no-layers.json", R"({"hidden_size": 4096, "num_attention_heads": 32,
     "num_hidden_layers": 0, "intermediate_size": 11008, "vocab_size": 32000})");
   put("ncu.csv", "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"0\",\"k\"\n");
@@ -155,6 +156,15 @@ std::vector<Case> cases() {
        {"point", "--points", "{dir}/points-fp8.json", "--machine", kA100},
        2,
        "fp8"},
+      {"no points to place",
+       {"point", "--points", "{dir}/points-none.json", "--machine", kA100},
+       2,
+       "points-none.json: no points to place"},
+      {"no points to check",
+       {"check", "{dir}/points-none.json", "--machine", kA100, "--min-attainment", "0.5", "-o",
+        "{out}"},
+       2,
+       "points-none.json: no points: nothing to check"},
       // ---- kernel ----
       {"unknown kernel", {"kernel", "nosuch", "--n=10"}, 2, "unknown kernel 'nosuch'"},
       {"negative size", {"kernel", "saxpy", "--n=-5"}, 2, "n must be"},
@@ -181,6 +191,11 @@ std::vector<Case> cases() {
        "--at"},
       {"compare at NaN", {"hw", "compare", "a100-80gb", "h100-sxm", "--at=nan"}, 2, "--at"},
       {"compare with one device", {"hw", "compare", "a100-80gb"}, 2, "two"},
+      {"compare at no points (with a chart: its roofs are the first point's)",
+       {"hw", "compare", "a100-80gb", "h100-sxm", "--point", "{dir}/points-none.json", "--report",
+        "{dir}/chart.svg"},
+       2,
+       "points-none.json has no points to compare"},
       // ---- llm ----
       {"unknown model", {"llm", "--model=nosuch", "--hw=a100-80gb"}, 2, "nosuch"},
       {"zero batch", {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--batch=0"}, 2, "--batch"},
