@@ -91,8 +91,7 @@ const Registrar register_check(22, [](CLI::App& root) {
                 "Relative spread assumed when neither document carries one (default 0.10)")
       ->check(CLI::Range(1e-9, 1.0));
   c->add_option("--junit", args->junit, "Also write JUnit XML to this file (atomically)");
-  c->add_flag("--json", args->json, "Machine-readable output");
-  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  add_output_options(*c, args->json, args->output);
   c->callback([args] { run(*args); });
 });
 

@@ -183,8 +183,7 @@ const Registrar register_diff(45, [](CLI::App& root) {
       ->required();
   c->add_option("B", args->b, "Second, of the same kind")->required();
   c->add_option("--hw-dir", args->hw_dir, "Extra hardware catalogue directory");
-  c->add_flag("--json", args->json, "Machine-readable output");
-  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  add_output_options(*c, args->json, args->output);
   c->add_option("--report", args->report,
                 "Also write both rooflines on one chart: .svg .html .png .json .csv");
   c->callback([args] { run(*args); });

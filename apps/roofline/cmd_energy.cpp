@@ -109,8 +109,7 @@ const Registrar register_energy(50, [](CLI::App& root) {
   c->add_option("--intensity", args->intensities,
                 "Intensities to evaluate the roof at (repeatable)");
   c->add_option("--powercap", args->powercap, "The powercap folder (default /sys/class/powercap)");
-  c->add_flag("--json", args->json, "Machine-readable output");
-  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  add_output_options(*c, args->json, args->output);
   c->add_option("--points", args->points,
                 "A points document whose points carry `energy` (J): each placed at W/E against "
                 "I, beside the energy roof");

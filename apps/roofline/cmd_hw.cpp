@@ -354,8 +354,7 @@ const Registrar register_hw(60, [](CLI::App& root) {
   list->add_option("--search", la->search,
                    "A fragment of the name, display name or an alias (case, '-', ' ' ignored)");
   list->add_option("--hw-dir", la->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
-  list->add_flag("--json", la->json, "Machine-readable output");
-  list->add_option("-o,--output", la->output, "Write the output to a file (atomically)");
+  add_output_options(*list, la->json, la->output);
   list->callback([la] { run_list(*la); });
 
   auto sa = std::make_shared<ShowArgs>();
@@ -365,8 +364,7 @@ const Registrar register_hw(60, [](CLI::App& root) {
   show->add_option("--level", sa->level,
                    "Memory roof the ridges are taken against (default: main memory)");
   show->add_option("--hw-dir", sa->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
-  show->add_flag("--json", sa->json, "Machine-readable output");
-  show->add_option("-o,--output", sa->output, "Write the output to a file (atomically)");
+  add_output_options(*show, sa->json, sa->output);
   show->add_option("--report", sa->report,
                    "Also write the chart of the roofs: .svg .html .png .json .csv (by extension)");
   show->callback([sa] { run_show(*sa); });
@@ -384,8 +382,7 @@ const Registrar register_hw(60, [](CLI::App& root) {
                   "higher dense roof of the two) or a roof name");
   cmp->add_option("--level", ca->level, "Memory roof on each machine (default: main memory)");
   cmp->add_option("--hw-dir", ca->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
-  cmp->add_flag("--json", ca->json, "Machine-readable output");
-  cmp->add_option("-o,--output", ca->output, "Write the output to a file (atomically)");
+  add_output_options(*cmp, ca->json, ca->output);
   cmp->add_option("--report", ca->report,
                   "Also write the chart: the first machine's roofs, the others over them, the --at "
                   "line with the ratios (.svg .html .png .json .csv)");

@@ -149,8 +149,7 @@ const Registrar register_kernel(30, [](CLI::App& root) {
     c->add_option("--" + p, args->sizes[p], "Size parameter " + p + " (e.g. 1e6, 4M)");
   c->add_option("--dtype", args->dtype, "Data type: fp64 fp32 tf32 fp16 bf16 fp8 int8 int4 ...");
   add_machine_options(*c, args->machine);
-  c->add_flag("--json", args->json, "Machine-readable output");
-  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  add_output_options(*c, args->json, args->output);
   c->add_option("--report", args->report,
                 "Write a chart of the roofs with a line at the kernel's I (.svg .html .png ...)");
   c->callback([args] { run(*args); });

@@ -109,8 +109,7 @@ const Registrar register_point(20, [](CLI::App& root) {
                 "Attainment at which a point counts as touching its roof (default 0.8)")
       ->check(CLI::Range(0.01, 1.0));
   add_machine_options(*c, args->machine);
-  c->add_flag("--json", args->json, "Machine-readable output");
-  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  add_output_options(*c, args->json, args->output);
   c->add_option("--report", args->report,
                 "Also write the chart: .svg .html .png .json .csv (by extension)");
   c->callback([args] { run(*args); });

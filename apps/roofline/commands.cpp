@@ -35,6 +35,11 @@ Registrar::Registrar(int order, Setup setup) {
   registry().emplace_back(order, std::move(setup));
 }
 
+void add_output_options(CLI::App& app, bool& json, std::string& output) {
+  app.add_flag("--json", json, "Machine-readable output");
+  app.add_option("-o,--output", output, "Write the output to a file (atomically)");
+}
+
 void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level) {
   app.add_option("--machine,--hw", o.machine,
                  "Machine document (from `roofline measure`) or hardware catalogue name");

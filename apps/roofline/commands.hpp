@@ -46,6 +46,8 @@ struct MachineOptions {
 };
 /// Adds --machine/--hw, --hw-dir, --peak, --bandwidth, --precision, --level to `app`.
 void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level = true);
+/// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`.
+void add_output_options(CLI::App& app, bool& json, std::string& output);
 /// True when any roof source was given.
 bool has_machine(const MachineOptions& o);
 /// Builds the machine: from --machine/--hw, else from --peak and --bandwidth (both required).
