@@ -81,7 +81,7 @@ const Registrar register_check(22, [](CLI::App& root) {
   c->add_option("--min-attainment", args->min_attainment,
                 "Fail a point whose attainment P/attainable is below this (0 < X ≤ 1); "
                 "overrides the config's global minimum")
-      ->check(CLI::Range(1e-9, 1.0));
+      ->check(number_in(1e-9, 1.0));
   c->add_option("--config", args->config,
                 "Check config (JSON, docs/check.md): global and per-name-pattern minimums, noise");
   c->add_option("--baseline", args->baseline,
@@ -89,7 +89,7 @@ const Registrar register_check(22, [](CLI::App& root) {
                 "of the two runs");
   c->add_option("--noise", args->noise,
                 "Relative spread assumed when neither document carries one (default 0.10)")
-      ->check(CLI::Range(1e-9, 1.0));
+      ->check(number_in(1e-9, 1.0));
   c->add_option("--junit", args->junit, "Also write JUnit XML to this file (atomically)");
   add_output_options(*c, args->json, args->output);
   c->callback([args] { run(*args); });

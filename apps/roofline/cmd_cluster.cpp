@@ -123,7 +123,7 @@ const Registrar register_cluster(70, [](CLI::App& root) {
       ->check(CLI::NonNegativeNumber);
   c->add_option("--straggler-threshold", args->straggler_threshold,
                 "Flag nodes this fraction below the median of a roof (default 0.1)")
-      ->check(CLI::Range(0.0, 0.99));
+      ->check(number_in(0.0, 0.99));
   c->add_flag("--no-network", args->no_network, "Skip the network roofs");
   c->add_option("--message-sizes", args->message_sizes,
                 "Message sizes of the network sweep, e.g. 8 64K 4MiB (default 8 B to 64 MiB)");

@@ -3,6 +3,7 @@
 // one side lacks, the ridge moving; text, JSON and an overlay chart (--report).
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "commands.hpp"
 #include "roofline/check.hpp"
@@ -103,6 +104,14 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
   if (!(pa.units == pb.units))
     throw InputError(sb.arg + ": points are in " + pb.units.work + "/" + pb.units.traffic +
                      " but " + sa.arg + " holds " + pa.units.work + "/" + pa.units.traffic);
+  // Points are paired by name, so a name given twice in either document would pair wrongly.
+  for (const Side* side : {&sa, &sb}) {
+    std::set<std::string> names;
+    for (const Point& p : side->points->points)
+      if (!names.insert(p.name).second)
+        throw InputError(side->arg + ": two points are named '" + terminal_safe(p.name) +
+                         "'; diff pairs points by name, so names must be unique");
+  }
   std::map<std::string, size_t> in_b;
   for (size_t i = 0; i < pb.points.size(); ++i) in_b.emplace(pb.points[i].name, i);
   std::map<std::string, bool> in_a;

@@ -538,38 +538,47 @@ const Registrar register_llm(60, [](CLI::App& root) {
                 "Devices per NVLink domain (default: the catalogue's)");
   // The whole request and serving.
   c->add_option("--output-tokens,-N", args->output_tokens,
-                "Tokens to generate: end-to-end latency of the request (TTFT + Σ decode steps)");
-  c->add_option("--chunk", args->chunk, "Chunked prefill of the request: tokens per chunk");
+                "Tokens to generate: end-to-end latency of the request (TTFT + Σ decode steps)")
+      ->check(positive_number());
+  c->add_option("--chunk", args->chunk, "Chunked prefill of the request: tokens per chunk")
+      ->check(positive_number());
   c->add_option("--concurrency", args->concurrency,
-                "Serve at this concurrency (continuous batching, closed loop)");
+                "Serve at this concurrency (continuous batching, closed loop)")
+      ->check(positive_number());
   c->add_option("--requests", args->requests,
                 "Serving workload PROMPT:OUTPUT[,PROMPT:OUTPUT...] (default: --prompt and "
                 "--output-tokens)");
   c->add_option("--max-batched-tokens", args->max_batched_tokens,
-                "Token budget per step: chunked prefill mixed with decode (default: no chunking)");
+                "Token budget per step: chunked prefill mixed with decode (default: no chunking)")
+      ->check(positive_number());
   c->add_option("--num-requests", args->num_requests,
-                "Requests to simulate (default: 8 × concurrency)");
+                "Requests to simulate (default: 8 × concurrency)")
+      ->check(positive_number());
   // Speculative decoding.
-  c->add_option("--spec-k", args->spec_k, "Speculative decoding: tokens drafted per step");
+  c->add_option("--spec-k", args->spec_k, "Speculative decoding: tokens drafted per step")
+      ->check(positive_number());
   c->add_option("--spec-alpha", args->spec_alpha, "Speculative decoding: acceptance rate α");
   c->add_option("--draft", args->draft, "Draft model (preset or config.json), or mtp");
   // Cost.
   c->add_option("--price-per-hour", args->price,
                 "Dollars per device-hour (or NAME=PRICE,... per machine): $/M tokens");
   c->add_option("--power-w", args->power_w,
-                "Watts per device (default: the catalogue's power figure)");
+                "Watts per device (default: the catalogue's power figure)")
+      ->check(positive_number());
   c->add_flag("--cost", args->cost, "Cost section: J/token (and $/M tokens with a price)");
   // Training.
   c->add_flag("--train", args->train, "A training step instead of inference");
   c->add_option("--seq", args->seq, "Training: tokens per sequence (default 4096)");
   c->add_option("--micro-batch", args->micro_batch, "Training: sequences per device per step");
   c->add_option("--global-batch", args->global_batch,
-                "Training: sequences per optimizer step (default micro-batch × dp)");
+                "Training: sequences per optimizer step (default micro-batch × dp)")
+      ->check(positive_number());
   c->add_option("--recompute", args->recompute, "Training: none, selective or full");
   c->add_option("--zero", args->zero, "Training: ZeRO stage 0-3");
   c->add_flag("--sequence-parallel", args->sequence_parallel, "Training: sequence parallelism");
   c->add_option("--measured-step-s", args->measured_step_s,
-                "Training: a measured step time, for measured MFU and HFU");
+                "Training: a measured step time, for measured MFU and HFU")
+      ->check(positive_number());
   // Calibration.
   c->add_option("--attainment", args->attainment,
                 "Scale the roofs: compute=F,memory=F[,interconnect=F] (measured ÷ datasheet)");

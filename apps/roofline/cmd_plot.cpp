@@ -106,7 +106,7 @@ const Registrar register_plot(40, [](CLI::App& root) {
                 "Compute roof for points that name no precision (a precision or roof name)");
   c->add_option("--touching", args->touching,
                 "Attainment at which a point counts as touching its roof (default 0.8)")
-      ->check(CLI::Range(0.01, 1.0));
+      ->check(number_in(0.01, 1.0));
   c->add_option("--roofs", args->roofs,
                 "Roofs to draw, comma-separated: all, default, roof names, memory levels, "
                 "precisions (fp32), vector widths (256-bit, scalar), instruction classes (fma, "

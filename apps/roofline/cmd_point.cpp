@@ -107,7 +107,7 @@ const Registrar register_point(20, [](CLI::App& root) {
   c->add_option("--points", args->points_file, "A points document instead of the flags");
   c->add_option("--touching", args->touching,
                 "Attainment at which a point counts as touching its roof (default 0.8)")
-      ->check(CLI::Range(0.01, 1.0));
+      ->check(number_in(0.01, 1.0));
   add_machine_options(*c, args->machine);
   add_output_options(*c, args->json, args->output);
   c->add_option("--report", args->report,

@@ -345,7 +345,7 @@ const Registrar register_run(40, [](CLI::App& root) {
               "Do not rerun the BLAS kernels with the best core when OpenBLAS picked a narrow one");
   c->add_option("--touching", args->touching,
                 "Attainment at which a point counts as touching its roof (default 0.8)")
-      ->check(CLI::Range(0.01, 1.0));
+      ->check(number_in(0.01, 1.0));
   c->add_flag("--results-only", args->results_only, "Internal: raw results as JSON, no roofs")
       ->group("");
   c->callback([args] { run(*args); });

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
+#include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/text.hpp"
 
@@ -33,6 +35,31 @@ std::vector<std::pair<int, Setup>>& registry() {
 
 Registrar::Registrar(int order, Setup setup) {
   registry().emplace_back(order, std::move(setup));
+}
+
+CLI::Validator number_in(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v)) return "not a number: " + terminal_safe(text);
+        if (!std::isfinite(v) || v < lo || v > hi)
+          return "must be a number from " + format_number(lo) + " to " + format_number(hi) +
+                 " (got " + terminal_safe(text) + ")";
+        return std::string();
+      },
+      "NUMBER in [" + format_number(lo) + ", " + format_number(hi) + "]");
+}
+
+CLI::Validator positive_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v)) return "not a number: " + terminal_safe(text);
+        if (!std::isfinite(v) || !(v > 0))
+          return "must be a finite number > 0 (got " + terminal_safe(text) + ")";
+        return std::string();
+      },
+      "NUMBER > 0");
 }
 
 void add_output_options(CLI::App& app, bool& json, std::string& output) {

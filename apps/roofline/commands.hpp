@@ -46,6 +46,13 @@ struct MachineOptions {
 };
 /// Adds --machine/--hw, --hw-dir, --peak, --bandwidth, --precision, --level to `app`.
 void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level = true);
+/// A number option's check: finite and in [lo, hi]. CLI11's own Range and PositiveNumber let
+/// "nan" through (every comparison with NaN is false), so a NaN given on the command line
+/// would be silently taken as "not given".
+CLI::Validator number_in(double lo, double hi);
+/// A number option where 0 stands for "not given": when given, finite and > 0.
+CLI::Validator positive_number();
+
 /// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`.
 void add_output_options(CLI::App& app, bool& json, std::string& output);
 /// True when any roof source was given.

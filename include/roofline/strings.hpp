@@ -16,4 +16,10 @@ std::string trim(std::string_view s);
 /// The parts with `separator` between each two ("a, b, c"); empty for no parts.
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 
+/// Throws InputError when `name` spans more than one line (a line feed, carriage return, or the
+/// Unicode separators U+2028, U+2029): a name is printed inside sentences, so one with
+/// a line break could forge a line of output ("roofline check: passed"). `what` says what the
+/// name is ("point name", "machine 'm': compute roof"); the message shows the name escaped.
+void require_one_line(std::string_view name, const std::string& what);
+
 }  // namespace roofline

@@ -48,7 +48,7 @@ std::optional<double> rate_spread_from_times(const std::vector<double>& times) {
     rates.push_back(1.0 / t);  // W/t; W cancels in a relative spread
   }
   const Statistics s = summarize_rates(rates);
-  if (!(s.median > 0)) return std::nullopt;
+  if (!(s.median > 0) || !std::isfinite(s.spread())) return std::nullopt;
   return s.spread();
 }
 
@@ -56,7 +56,9 @@ std::optional<double> rate_spread_from_summary(double min, double median, double
   if (!std::isfinite(min) || !std::isfinite(median) || !std::isfinite(max)) return std::nullopt;
   if (!(min > 0) || median < min || max < median) return std::nullopt;
   // Rates W/max ≤ W/median ≤ W/min: (W/min − W/max) / (W/median) = median·(max − min)/(min·max).
-  return median * (max - min) / (min * max);
+  const double spread = median * (max - min) / (min * max);
+  if (!std::isfinite(spread)) return std::nullopt;  // times at the ends of a double's range
+  return spread;
 }
 
 double default_assumed_noise() {

@@ -21,6 +21,17 @@ void EnergyCosts::validate() const {
   check(eps_flop, "eps_flop", true);
   check(eps_mem, "eps_mem", false);
   check(pi0, "pi0", false);
+  // Each cost finite is not enough: the model's derived figures must be too, or a peak of inf
+  // FLOP/J (ε_flop = 1e-320) or an energy balance of inf (ε_mem = 1e300) reaches the output.
+  auto derived = [](double v, const std::string& what) {
+    if (!std::isfinite(v) || !(v > 0))
+      throw InputError(what + " is " + format_number(v) +
+                       ": the costs are too far apart or too small to compute with");
+  };
+  derived(1 / effective_energy_per_flop(*this),
+          "the peak work per joule 1/(eps_flop + pi0 · tau_flop)");
+  derived(time_balance(*this), "the time balance tau_mem/tau_flop");
+  if (eps_mem > 0) derived(energy_balance(*this), "the energy balance eps_mem/eps_flop");
 }
 
 double time_balance(const EnergyCosts& c) {

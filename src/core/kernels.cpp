@@ -12,10 +12,16 @@
 namespace roofline {
 namespace {
 
-void require_positive(const char* kernel, const char* param, double v) {
-  if (!std::isfinite(v) || v <= 0)
-    throw InputError(std::string(kernel) + ": " + param +
-                     " must be a positive finite number (got " + format_number(v) + ")");
+/// Sizes and counts are whole numbers ≥ `least` (n = 1.5 elements or 1e-5 rows counts nothing).
+void require_positive(const char* kernel, const char* param, double v, double least = 1) {
+  if (!std::isfinite(v) || v < least || v != std::floor(v))
+    throw InputError(std::string(kernel) + ": " + param + " must be a whole number ≥ " +
+                     format_number(least) + " (got " + format_number(v) + ")");
+}
+
+/// A stencil's grid needs an interior point (each side ≥ 3), or its work is 0.
+void require_stencil_side(const char* kernel, const char* param, double v) {
+  require_positive(kernel, param, v, 3);
 }
 
 /// The counts of finite sizes can still overflow a double (gemm with m = 1e200: W = 2·m·n·k);
@@ -148,17 +154,17 @@ KernelCount gemm_cache_bounded(double m, double n, double k, const DataType& t,
 // 5-point weighted stencil out = Σ c_p·in_p over interior points: 5 mul + 4 add = 9 FLOP per
 // point; neighbours reused from cache, so compulsory traffic is one read and one write per point.
 KernelCount stencil2d(double nx, double ny, const DataType& t) {
-  require_positive("stencil2d", "nx", nx);
-  require_positive("stencil2d", "ny", ny);
+  require_stencil_side("stencil2d", "nx", nx);
+  require_stencil_side("stencil2d", "ny", ny);
   const double s = t.bytes;
   const double pts = std::max(0.0, nx - 2) * std::max(0.0, ny - 2);
   return make("stencil2d", 9 * pts, 2 * nx * ny * s, 3 * nx * ny * s, 0, "9·(nx−2)(ny−2)",
               "2·nx·ny·s (read in, write out)", t, "5-point weighted: 5 mul + 4 add per point");
 }
 KernelCount stencil3d(double nx, double ny, double nz, const DataType& t) {
-  require_positive("stencil3d", "nx", nx);
-  require_positive("stencil3d", "ny", ny);
-  require_positive("stencil3d", "nz", nz);
+  require_stencil_side("stencil3d", "nx", nx);
+  require_stencil_side("stencil3d", "ny", ny);
+  require_stencil_side("stencil3d", "nz", nz);
   const double s = t.bytes;
   const double pts = std::max(0.0, nx - 2) * std::max(0.0, ny - 2) * std::max(0.0, nz - 2);
   const double cells = nx * ny * nz;

@@ -1,9 +1,11 @@
 #include "roofline/point.hpp"
 
 #include <cmath>
+#include <set>
 
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 
@@ -16,6 +18,15 @@ const LevelTraffic& Point::traffic_at(const std::string& level) const {
 }
 
 void Point::validate() const {
+  // Names first: every later message prints them.
+  require_one_line(name, "point name");
+  std::set<std::string> levels;
+  for (const auto& t : traffic) {
+    require_one_line(t.level, "point '" + name + "': traffic level");
+    // Two byte counts at one level would give two intensities at once.
+    if (!levels.insert(t.level).second)
+      throw InputError("point '" + name + "': traffic at level '" + t.level + "' is given twice");
+  }
   auto bad = [&](const std::string& field, double v, const std::string& why) {
     throw InputError("point '" + name + "': " + field + " " + why + " (got " + format_number(v) +
                      ")");

@@ -8,6 +8,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 namespace {
@@ -123,6 +124,10 @@ const MemoryRoof& RoofSet::select_memory(std::string_view level) const {
 }
 
 void RoofSet::validate() const {
+  // Names first: every later message prints them.
+  require_one_line(name, "machine name");
+  for (const auto& c : compute) require_one_line(c.name, "machine '" + name + "': compute roof");
+  for (const auto& m : memory) require_one_line(m.level, "machine '" + name + "': memory level");
   std::set<std::string> seen;
   auto lowered = [](std::string s) {
     for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -144,6 +149,13 @@ void RoofSet::validate() const {
       throw InputError("machine '" + name + "': memory roof '" + m.level +
                        "': bandwidth must be a positive finite rate");
   }
+  // A default that names no roof would silently judge every point against another roof.
+  if (!default_compute.empty() && !find_compute(default_compute))
+    throw InputError("machine '" + name + "': default_compute '" + terminal_safe(default_compute) +
+                     "' names no compute roof");
+  if (!default_memory.empty() && !find_memory(default_memory))
+    throw InputError("machine '" + name + "': default_memory '" + terminal_safe(default_memory) +
+                     "' names no memory roof");
   // Each ridge I* = π/β must be a number too (a peak of 1e300 over a bandwidth of 1e-10
   // overflows), or every chart and table of the machine would show inf.
   for (const auto& c : compute)

@@ -1,5 +1,8 @@
 #include "roofline/strings.hpp"
 
+#include "roofline/error.hpp"
+#include "roofline/sanitize.hpp"
+
 namespace roofline {
 
 namespace {
@@ -29,6 +32,14 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
     out += parts[i];
   }
   return out;
+}
+
+void require_one_line(std::string_view name, const std::string& what) {
+  static const std::string_view breaks[] = {"\n", "\r", "\xe2\x80\xa8", "\xe2\x80\xa9"};
+  for (std::string_view b : breaks)
+    if (name.find(b) != std::string_view::npos)
+      throw InputError(what + " '" + terminal_safe(name) +
+                       "' must be one line (it contains a line break)");
 }
 
 }  // namespace roofline

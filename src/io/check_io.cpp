@@ -1,5 +1,6 @@
 #include "roofline/check_io.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -87,6 +88,13 @@ std::vector<std::optional<Spread>> point_spreads(const json& doc, const std::str
       }
       // One repetition (or none) carries no spread, whatever min/median/max say.
       const auto s = rate_spread_from_times(times);
+      // Two or more valid times whose spread is no number (1e-320 s beside 1e308 s) would
+      // make any change look like noise: refused, not taken as "no spread".
+      if (!s && times.size() >= 2)
+        io::fail(w / "times",
+                 "the spread of the rates 1/t is not a finite number (times from " +
+                     format_number(*std::min_element(times.begin(), times.end())) + " to " +
+                     format_number(*std::max_element(times.begin(), times.end())) + " s)");
       if (s)
         out.push_back(Spread{*s, std::to_string(times.size()) + " repetitions"});
       else
@@ -98,7 +106,10 @@ std::vector<std::optional<Spread>> point_spreads(const json& doc, const std::str
       const double md = io::get_quantity(run, "median", Dimension::seconds, w);
       const double mx = io::get_quantity(run, "max", Dimension::seconds, w);
       const auto s = rate_spread_from_summary(mn, md, mx);
-      if (!s) io::fail(w, "expected min ≤ median ≤ max");
+      if (!s)
+        io::fail(w, "expected min ≤ median ≤ max, all > 0, with a finite spread (got " +
+                        format_number(mn) + ", " + format_number(md) + ", " + format_number(mx) +
+                        " s)");
       out.push_back(Spread{*s, "min/median/max of the run"});
       continue;
     }

@@ -5,6 +5,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 
@@ -120,7 +121,8 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
        {"compute_roof", c.name},
        {"memory_level", mem.level}};
   for (double i : q.intensities)
-    if (!(i > 0)) throw InputError("--intensity: must be > 0 (got " + format_number(i) + ")");
+    if (!(i > 0) || !std::isfinite(i))
+      throw InputError("--intensity: must be finite and > 0 (got " + format_number(i) + ")");
   if (q.eps_flop || q.eps_mem) {
     if (!q.eps_flop || !q.eps_mem)
       throw InputError("give both --eps-flop (J per unit of work) and --eps-mem (J per byte)");
@@ -156,10 +158,16 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
     const EnergyCosts& k = *a.costs;
     j["costs_origin"] = a.costs_origin;
     nlohmann::json at = nlohmann::json::array();
-    for (double i : q.intensities)
-      at.push_back({{"intensity", i},
-                    {"work_per_joule", work_per_joule(k, i)},
-                    {"power", model_power(k, i)}});
+    for (double i : q.intensities) {
+      const double wpj = work_per_joule(k, i), power = model_power(k, i);
+      if (!std::isfinite(wpj) || !(wpj > 0) || !std::isfinite(power))
+        throw InputError("--intensity " + format_number(i) +
+                         ": the energy roof there is not a finite positive number (work per "
+                         "joule " +
+                         format_number(wpj) + ", power " + format_number(power) +
+                         " W); give an intensity nearer the machine's balance");
+      at.push_back({{"intensity", i}, {"work_per_joule", wpj}, {"power", power}});
+    }
     const double eh = effective_energy_per_flop(k);
     j["model"] = {{"eps_flop", k.eps_flop},
                   {"eps_mem", k.eps_mem},
@@ -204,7 +212,12 @@ EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
     const auto at = std::find_if(p.traffic.begin(), p.traffic.end(),
                                  [&](const LevelTraffic& t) { return t.level == level; });
     const Bytes q = at != p.traffic.end() ? at->bytes : p.traffic.front().bytes;
-    out.placed.push_back({p.name, p.work.value / q.value, p.work.value / p.energy});
+    const double wpj = p.work.value / p.energy;
+    if (!std::isfinite(wpj))
+      throw InputError(origin + ": point '" + terminal_safe(p.name) + "': work per joule " +
+                       format_number(p.work.value) + " / " + format_number(p.energy) +
+                       " J is not a finite number (energy too small)");
+    out.placed.push_back({p.name, p.work.value / q.value, wpj});
   }
   return out;
 }

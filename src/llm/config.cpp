@@ -37,6 +37,7 @@ ModelConfig dense(const char* name, const char* source, double d, double h, doub
 }  // namespace
 
 void ModelConfig::validate() const {
+  require_one_line(name, origin.empty() ? std::string("model name") : origin + ": model name");
   const std::string where = origin.empty() ? name : origin;
   auto positive_whole = [&](const char* field, double v) {
     if (!whole(v) || v < 1)

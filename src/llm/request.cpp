@@ -16,6 +16,9 @@
 namespace roofline::llm {
 namespace {
 
+/// One decode step per token is costed: 1e6 tokens take about a second.
+constexpr double kMostOutputTokens = 1e6;
+
 double whole_number(const std::string& t, const std::string& flag, const std::string& spec) {
   const char* b = t.c_str();
   char* e = nullptr;
@@ -87,9 +90,9 @@ std::vector<Request> parse_requests(const std::string& spec, const std::string& 
 
 RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double output, const Roofs& r,
                              double chunk) {
-  if (!(output >= 1) || output != std::floor(output) || output > 1e7)
-    throw InputError("--output-tokens: must be a whole number ≥ 1 (got " + format_number(output) +
-                     ")");
+  if (!(output >= 1) || output != std::floor(output) || output > kMostOutputTokens)
+    throw InputError("--output-tokens: must be a whole number from 1 to " +
+                     format_number(kMostOutputTokens) + " (got " + format_number(output) + ")");
   if (chunk < 0 || chunk != std::floor(chunk))
     throw InputError("--chunk: must be a whole number ≥ 1 (got " + format_number(chunk) + ")");
   Scenario last = s;
@@ -127,6 +130,10 @@ RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double out
 
 namespace {
 
+/// Bounds on what is simulated, so that a request or a serving run is costed in seconds.
+constexpr double kMostConcurrency = 1e4;
+constexpr double kMostServedTokens = 1e7;
+
 /// How the serving is laid out: pipeline stages, engines (one per micro-batch in flight) and
 /// the concurrent requests of one engine.
 struct ServingShape {
@@ -139,9 +146,25 @@ struct ServingShape {
 /// within the model's limits), and the layout they give.
 ServingShape serving_shape(const ModelConfig& m, const Scenario& base, const ServingOptions& o) {
   if (o.requests.empty()) throw InputError("--requests: no requests to serve");
-  if (!(o.concurrency >= 1) || o.concurrency != std::floor(o.concurrency) || o.concurrency > 1e6)
-    throw InputError("--concurrency: must be a whole number ≥ 1 (got " +
-                     format_number(o.concurrency) + ")");
+  // The simulation costs each step over its running requests, and steps over every token
+  // generated: bounded so that a run ends in seconds (1e4 concurrent requests take about one).
+  if (!(o.concurrency >= 1) || o.concurrency != std::floor(o.concurrency) ||
+      o.concurrency > kMostConcurrency)
+    throw InputError("--concurrency: must be a whole number from 1 to " +
+                     format_number(kMostConcurrency) + " (got " + format_number(o.concurrency) +
+                     ")");
+  if (!(o.total_requests >= 0) || o.total_requests != std::floor(o.total_requests))
+    throw InputError("--num-requests: must be a whole number ≥ 1 (got " +
+                     format_number(o.total_requests) + ")");
+  const double total = o.total_requests > 0
+                           ? o.total_requests
+                           : std::max(8 * o.concurrency, static_cast<double>(o.requests.size()));
+  double most_output = 0;
+  for (const Request& q : o.requests) most_output = std::max(most_output, q.output);
+  if (total * most_output > kMostServedTokens)
+    throw InputError("--num-requests " + format_number(total) + " × " + format_number(most_output) +
+                     " output tokens: at most " + format_number(kMostServedTokens) +
+                     " tokens are simulated");
   ServingShape sh;
   sh.stages = std::max(1, base.pp);
   if (static_cast<double>(sh.stages) > m.layers)

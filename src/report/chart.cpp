@@ -54,13 +54,30 @@ std::string memory_label(const RoofSet& roofs, const MemoryRoof& m) {
   return m.level + " " + format_byte_rate(m.bandwidth, roofs.units);
 }
 
+namespace {
+/// An axis from 10^lo to 10^hi must lie within a double's normal range: a roof, point or
+/// intensity at its edge (1e308, 1e-320) puts the chart's margins and ticks at inf or 0, and an
+/// axis without end would draw ticks forever.
+void check_axis(double lo, double hi) {
+  static const double kTop = std::log10(std::numeric_limits<double>::max());
+  static const double kBottom = std::log10(std::numeric_limits<double>::min());
+  if (!std::isfinite(lo) || !std::isfinite(hi) || hi > kTop || lo < kBottom)
+    throw InputError("chart: an axis would run from 1e" + format_number(lo, 4) + " to 1e" +
+                     format_number(hi, 4) +
+                     ": a roof, point or intensity lies beyond what a chart can draw (the "
+                     "limits of a double, 1e-307 to 1e308, with the chart's margins)");
+}
+}  // namespace
+
 std::vector<double> decade_ticks(double lo, double hi) {
+  check_axis(lo, hi);
   std::vector<double> out;
   for (double k = std::ceil(lo - 1e-9); k <= hi + 1e-9; k += 1) out.push_back(std::pow(10.0, k));
   return out;
 }
 
 std::vector<double> minor_ticks(double lo, double hi) {
+  check_axis(lo, hi);
   std::vector<double> out;
   for (double k = std::floor(lo); k <= std::ceil(hi); k += 1)
     for (int m = 2; m <= 9; ++m) {

@@ -158,15 +158,24 @@ TEST(CliDiff, MixedKindsAndUnknownNamesAreRefused) {
 TEST(CliDiff, NamesFromFilesStayOnTheirLineAndEscaped) {
   TempDir d;
   write_text(d.file("a.json"), R"({"schema": "roofline.points", "version": 1, "points": [
-    {"name": "k\nFAKE LINE \u001b[2J", "work": 100, "traffic": 10, "time": 2}]})");
+    {"name": "k FAKE \u001b[2J", "work": 100, "traffic": 10, "time": 2}]})");
   write_text(d.file("b.json"), R"({"schema": "roofline.points", "version": 1, "points": [
-    {"name": "k\nFAKE LINE \u001b[2J", "work": 100, "traffic": 10, "time": 1}]})");
+    {"name": "k FAKE \u001b[2J", "work": 100, "traffic": 10, "time": 1}]})");
   auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
-  EXPECT_EQ(r.out.find("\nFAKE LINE"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("k\\u000aFAKE LINE \\u001b[2J: P 50 FLOP/s → 100 FLOP/s, B/A = 2"),
-            std::string::npos)
+  EXPECT_NE(r.out.find("k FAKE \\u001b[2J: P 50 FLOP/s → 100 FLOP/s, B/A = 2"), std::string::npos)
       << r.out;
+  // A name with a line break would forge a line of output in every sentence that names it: it
+  // is refused, the file named and the name shown escaped.
+  write_text(d.file("c.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k\nroofline check: passed", "work": 100, "traffic": 10, "time": 1}]})");
+  r = run_cli({"diff", d.file("c.json"), d.file("b.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("c.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'k\\u000aroofline check: passed' must be one line"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("\nroofline check: passed"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
 }
 }  // namespace ROOFLINE_UNITY_ID
