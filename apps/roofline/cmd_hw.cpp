@@ -281,7 +281,15 @@ void run_ridges(const RidgesArgs& a) {
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn_skipped(problems);
-  for (const auto& spec : a.extra) entries.push_back(resolve(spec, a.hw_dir));
+  for (const auto& spec : a.extra) {
+    HardwareSummary e = resolve(spec, a.hw_dir);
+    // A ridge needs a compute roof over a memory roof; a machine given by name must show.
+    if (e.machine.roofs.compute.empty() || e.machine.roofs.memory.empty())
+      throw InputError("--add " + terminal_safe(spec) + ": the machine has no " +
+                       (e.machine.roofs.compute.empty() ? "compute" : "memory") +
+                       " roof, so it has no ridge");
+    entries.push_back(std::move(e));
+  }
   if (!a.kind.empty())
     entries.erase(
         std::remove_if(entries.begin(), entries.end(),

@@ -21,6 +21,11 @@
 namespace roofline::cli {
 namespace {
 
+/// What refuse_non_finite says of an LLM result that is no number, and where it may come from.
+const std::string kNonFinite =
+    "roofline llm (check the roofs and --interconnect-bandwidth, --link-latency, --dp, "
+    "--measured-tokens-per-s)";
+
 struct LlmArgs {
   std::string model;
   MachineOptions machine;
@@ -367,8 +372,10 @@ void run_training(const LlmArgs& a, const LlmSetup& st) {
   o.sequence_parallel = a.sequence_parallel;
   if (a.measured_step_s > 0) o.measured_step_s = a.measured_step_s;
   const llm::TrainingResult t = llm::training_step(st.model, st.scenario, o, st.roofs);
+  const nlohmann::json doc = llm::training_document(t, st.model, st.roofs);
+  refuse_non_finite(doc, kNonFinite);
   if (a.json)
-    emit(llm::training_document(t, st.model, st.roofs).dump(2) + "\n", a.output);
+    emit(doc.dump(2) + "\n", a.output);
   else
     emit(llm::render_training_text(t, st.model, st.roofs), a.output);
 }
@@ -397,10 +404,11 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
     rows.push_back(
         llm::compare_on(model, llm::Setup{st.scenario, st.roofs}, machine_facts(st.machine), o));
   }
+  const nlohmann::json doc = llm::comparison_document(model, batch.front(), context.front(), rows);
+  refuse_non_finite(doc, kNonFinite);
   if (a.json) {
     warn_llm(llm::comparison_notes(rows));
-    emit(llm::comparison_document(model, batch.front(), context.front(), rows).dump(2) + "\n",
-         a.output);
+    emit(doc.dump(2) + "\n", a.output);
   } else {
     emit(llm::render_comparison_text(model, batch.front(), context.front(), a.output_tokens, rows),
          a.output);
@@ -444,6 +452,10 @@ void run(const LlmArgs& a) {
     s.prompt = prompt > 0 ? prompt : s.context;
     const llm::Report r = llm::analyse(model, s, phase, roofs, measured);
     const Sections extra = a.csv ? Sections{} : extra_sections(a, st, r);
+    nlohmann::json j = llm::to_json(r);
+    for (auto it = extra.json.begin(); it != extra.json.end(); ++it) j[it.key()] = it.value();
+    // Checked before anything is written: the text, CSV and chart show the same numbers.
+    refuse_non_finite(j, kNonFinite);
     // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
     if (a.json || a.csv || !(a.output.empty() || a.output == "-")) warn_llm(r.warnings);
     write_llm_report(a, machine, roofs,
@@ -452,8 +464,6 @@ void run(const LlmArgs& a) {
                          format_number(s.context) + ", prompt " + format_number(s.prompt),
                      llm::to_points(r));
     if (a.json) {
-      nlohmann::json j = llm::to_json(r);
-      for (auto it = extra.json.begin(); it != extra.json.end(); ++it) j[it.key()] = it.value();
       emit(j.dump(2) + "\n", a.output);
     } else if (a.csv) {
       emit(llm::operators_csv(r), a.output);
@@ -469,6 +479,8 @@ void run(const LlmArgs& a) {
         "--context");
   s.prompt = prompt;  // ≤ 0: each row's prompt is its context
   const auto rows = llm::sweep(model, s, batches, contexts, roofs);
+  const nlohmann::json sweep_json = llm::sweep_to_json(rows, model, s, roofs);
+  refuse_non_finite(sweep_json, kNonFinite);
   llm::Scenario longest = s;
   longest.context = *std::max_element(contexts.begin(), contexts.end());
   auto warnings = llm::scenario_warnings(model, longest);
@@ -478,7 +490,7 @@ void run(const LlmArgs& a) {
                    model.name + " on " + roofs.machine + ": decode step per (batch, context)",
                    llm::sweep_points(rows, roofs));
   if (a.json)
-    emit(llm::sweep_to_json(rows, model, s, roofs).dump(2) + "\n", a.output);
+    emit(sweep_json.dump(2) + "\n", a.output);
   else if (a.csv)
     emit(llm::sweep_csv(rows), a.output);
   else

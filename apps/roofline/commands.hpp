@@ -53,6 +53,12 @@ CLI::Validator number_in(double lo, double hi);
 /// A number option where 0 stands for "not given": when given, finite and > 0.
 CLI::Validator positive_number();
 
+/// Throws InputError when a result document holds a number that is not finite (nlohmann keeps
+/// inf and nan, and writes them as null): the roofs or options were beyond what the model can
+/// compute, so nothing is printed instead of "inf s" or "nan%". `what` names the command and
+/// the options that could cause it; the message gives the number's place in the document.
+void refuse_non_finite(const nlohmann::json& document, const std::string& what);
+
 /// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`.
 void add_output_options(CLI::App& app, bool& json, std::string& output);
 /// True when any roof source was given.

@@ -6,6 +6,7 @@
 #include "roofline/error.hpp"
 #include "roofline/hardware.hpp"
 #include "roofline/io.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline {
@@ -28,7 +29,15 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::vector<fs::path> catalogue_dirs(const std::string& extra_dir) {
   std::vector<fs::path> dirs;
-  if (!extra_dir.empty()) dirs.emplace_back(extra_dir);
+  if (!extra_dir.empty()) {
+    // A folder the user names must be one (the folders of ROOFLINE_HW_PATH, like PATH's, may
+    // be absent).
+    std::error_code ec;
+    if (!fs::is_directory(extra_dir, ec))
+      throw InputError("--hw-dir " + terminal_safe(extra_dir) + ": " +
+                       (fs::exists(extra_dir, ec) ? "not a folder" : "no such folder"));
+    dirs.emplace_back(extra_dir);
+  }
   if (const char* env = std::getenv("ROOFLINE_HW_PATH")) {
     std::string s(env);
     size_t start = 0;

@@ -19,7 +19,9 @@ DevicePower device_power(const MachineFacts& facts) {
 TokenCost token_cost(double tokens_per_s, double devices, std::optional<double> price_per_hour,
                      const DevicePower& power, const std::string& machine) {
   if (!(tokens_per_s > 0) || !std::isfinite(tokens_per_s))
-    throw Error("llm: token cost needs a positive throughput");
+    throw InputError(machine + ": the throughput is " + format_number(tokens_per_s) +
+                     " tokens/s, so a token has no cost: the roofs or options (--dp, "
+                     "--interconnect-bandwidth, --link-latency) are beyond what can be computed");
   if (price_per_hour && (!(*price_per_hour >= 0) || !std::isfinite(*price_per_hour)))
     throw InputError("--price-per-hour: must be a number ≥ 0 (got " +
                      format_number(*price_per_hour) + ")");

@@ -68,6 +68,8 @@ void write_fixtures(const std::filesystem::path& dir) {
      "traffic": [{"level": "HBM", "bytes": 1e9}, {"level": "HBM", "bytes": 2e9}]}]})");
   put("points-spread-overflow.json", R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "x", "work": 2e9, "traffic": 1e9, "time": 0.1, "run": {"times": [1e-320, 1e308]}}]})");
+  put("only-compute.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp32", "peak": 1e12}]})");
   put("points-none.json", R"({"schema": "roofline.points", "version": 1, "points": []})");
   put("config-no-layers.json", R"({"hidden_size": 4096, "num_attention_heads": 32,
     "num_hidden_layers": 0, "intermediate_size": 11008, "vocab_size": 32000})");
@@ -260,6 +262,14 @@ std::vector<Case> cases() {
         "{dir}/chart.svg"},
        2,
        "points-none.json has no points to compare"},
+      {"an extra catalogue folder that does not exist",
+       {"hw", "list", "--hw-dir", "{dir}/no-such-folder", "-o", "{out}"},
+       2,
+       "no-such-folder: no such folder"},
+      {"a ridge of a machine without memory roofs",
+       {"hw", "ridges", "--add", "{dir}/only-compute.json", "-o", "{out}"},
+       2,
+       "the machine has no memory roof, so it has no ridge"},
       // ---- llm ----
       {"unknown model", {"llm", "--model=nosuch", "--hw=a100-80gb"}, 2, "nosuch"},
       {"zero batch", {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--batch=0"}, 2, "--batch"},
@@ -299,6 +309,20 @@ std::vector<Case> cases() {
        {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--concurrency=nan"},
        2,
        "--concurrency: must be a finite number > 0 (got nan)"},
+      {"an interconnect so slow that a step's time is no number",
+       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--tp=8", "--interconnect-bandwidth=1e-320",
+        "-o", "{out}"},
+       2,
+       "the roofs or options are beyond what can be computed"},
+      {"data-parallel replicas past a double",
+       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--dp=1e308", "--json"},
+       2,
+       "/data_parallel/tokens_per_s would be inf"},
+      {"machines compared where a token has no cost",
+       {"llm", "--model=llama-2-7b", "--hw=a100-80gb,h100-sxm", "--tp=8",
+        "--interconnect-bandwidth=1e-320"},
+       2,
+       "so a token has no cost"},
       // ---- import ----
       {"empty ncu export", {"import", "ncu", "{dir}/empty.json"}, 2, "empty.json"},
       {"truncated ncu export", {"import", "ncu", "{dir}/ncu.csv"}, 2, "ncu.csv: line"},
