@@ -11,6 +11,7 @@
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/text.hpp"
@@ -37,30 +38,11 @@ Registrar::Registrar(int order, Setup setup) {
   registry().emplace_back(order, std::move(setup));
 }
 
-namespace {
-/// The JSON pointer of the first number in `j` that is not finite, or "" when all are.
-std::string non_finite_at(const nlohmann::json& j, const std::string& at) {
-  if (j.is_number_float() && !std::isfinite(j.get<double>())) return at.empty() ? "/" : at;
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      std::string found = non_finite_at(it.value(), at + "/" + it.key());
-      if (!found.empty()) return found;
-    }
-  } else if (j.is_array()) {
-    for (size_t i = 0; i < j.size(); ++i) {
-      std::string found = non_finite_at(j[i], at + "/" + std::to_string(i));
-      if (!found.empty()) return found;
-    }
-  }
-  return std::string();
-}
-}  // namespace
-
 void refuse_non_finite(const nlohmann::json& document, const std::string& what) {
-  const std::string at = non_finite_at(document, "");
-  if (at.empty()) return;
-  const double v = document.at(nlohmann::json::json_pointer(at == "/" ? "" : at)).get<double>();
-  throw InputError(what + ": " + terminal_safe(at) + " would be " + format_number(v) +
+  const auto found = first_non_finite(document);
+  if (!found) return;
+  const std::string where = found->pointer.empty() ? "the result" : terminal_safe(found->pointer);
+  throw InputError(what + ": " + where + " would be " + format_number(found->value) +
                    ": the roofs or options are beyond what can be computed");
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // Machine-readable forms of results (--json on every command).
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "roofline/compare.hpp"
 #include "roofline/cpu_record.hpp"
@@ -11,6 +13,15 @@
 #include "roofline/roof.hpp"
 
 namespace roofline {
+
+/// A number in a document that is not finite (inf or nan), and where: a JSON pointer (RFC 6901,
+/// "" for the document itself), so a command can refuse to write it and name the place.
+struct NonFiniteNumber {
+  std::string pointer;
+  double value = 0;
+};
+/// The first such number in document order, if any.
+std::optional<NonFiniteNumber> first_non_finite(const nlohmann::json& document);
 
 nlohmann::json diagnosis_to_json(const Diagnosis& d);
 /// The point, its intensity per level, performance and diagnosis.

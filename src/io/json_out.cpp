@@ -1,8 +1,44 @@
 #include "roofline/json_out.hpp"
 
+#include <cmath>
+
 #include "roofline/io.hpp"
 
 namespace roofline {
+
+namespace {
+/// A key as one reference token of a JSON pointer: '~' is written "~0" and '/' "~1" (RFC 6901 §3).
+std::string pointer_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::optional<NonFiniteNumber> non_finite_under(const nlohmann::json& j, const std::string& at) {
+  if (j.is_number_float() && !std::isfinite(j.get<double>()))
+    return NonFiniteNumber{at, j.get<double>()};
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (auto found = non_finite_under(it.value(), at + "/" + pointer_token(it.key())))
+        return found;
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i)
+      if (auto found = non_finite_under(j[i], at + "/" + std::to_string(i))) return found;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<NonFiniteNumber> first_non_finite(const nlohmann::json& document) {
+  return non_finite_under(document, "");
+}
 using nlohmann::json;
 
 json diagnosis_to_json(const Diagnosis& d) {
