@@ -90,6 +90,17 @@ std::vector<std::string> grouped(
 
 void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDocument>& m,
             const std::string& tool) {
+  std::string files;
+  for (const auto& f : a.files) files += (files.empty() ? "" : ", ") + f;
+  // An import is asked for points: none is an error (exit 2, nothing written), with the
+  // reasons the reader gave for what it left out.
+  if (res.doc.points.empty()) {
+    std::string why;
+    for (std::size_t i = 0; i < res.notes.size() && i < 5; ++i) why += "\n  " + res.notes[i];
+    if (res.notes.size() > 5) why += "\n  ... (" + std::to_string(res.notes.size() - 5) + " more)";
+    throw InputError(files + ": no point could be made from it" +
+                     (why.empty() ? std::string() : ":" + why));
+  }
   // Per point: judged against the machine's roofs, or (no roof for the unit it ran on) only
   // listed — a tensor kernel held against the fp32 roof would read as impossible.
   std::vector<bool> judged(res.doc.points.size(), m.has_value());
@@ -116,8 +127,6 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
     res.notes.insert(res.notes.end(), g.begin(), g.end());
     res.doc.machine = m->roofs.name;
   }
-  std::string files;
-  for (const auto& f : a.files) files += (files.empty() ? "" : ", ") + f;
   if (a.json) {
     PointsDocument head_doc = res.doc;
     head_doc.points.clear();
@@ -177,8 +186,7 @@ void add_common(CLI::App* c, ImportArgs& a, const char* what, bool many = false)
   else
     c->add_option("file", a.files, what)->required()->expected(1);
   add_machine_options(*c, a.machine, false);
-  c->add_flag("--json", a.json, "Points document (docs/schema.md) as JSON, with notes");
-  c->add_option("-o,--output", a.output, "Write the output to a file (atomically)");
+  add_output_options(*c, a.json, a.output);
 }
 
 const Registrar register_import(70, [](CLI::App& root) {

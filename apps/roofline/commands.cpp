@@ -71,6 +71,19 @@ CLI::Validator positive_number() {
       "NUMBER > 0");
 }
 
+void refuse_empty_output_names(CLI::App& app) {
+  static const CLI::Validator not_empty(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "an empty file name" : std::string();
+      },
+      "FILE");
+  for (CLI::Option* o : app.get_options())
+    for (const char* name : {"--output", "--report", "--junit", "--save-counters"})
+      if (o->check_lname(std::string(name).substr(2))) o->check(not_empty);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    refuse_empty_output_names(*sub);
+}
+
 void add_output_options(CLI::App& app, bool& json, std::string& output) {
   app.add_flag("--json", json, "Machine-readable output");
   app.add_option("-o,--output", output, "Write the output to a file (atomically)");

@@ -59,6 +59,11 @@ CLI::Validator positive_number();
 /// the options that could cause it; the message gives the number's place in the document.
 void refuse_non_finite(const nlohmann::json& document, const std::string& what);
 
+/// Gives every option of `app` and its subcommands that names a file to write (-o/--output,
+/// --report, --junit, --save-counters) a check that refuses an empty name: "" is no file, and
+/// writing the terminal output instead would pass unnoticed.
+void refuse_empty_output_names(CLI::App& app);
+
 /// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`.
 void add_output_options(CLI::App& app, bool& json, std::string& output);
 /// True when any roof source was given.

@@ -101,13 +101,26 @@ std::vector<CsvRecord> parse_csv(const std::string& text, const std::string& ori
 double parse_profiler_number(std::string_view text, const std::string& origin, int line, int column,
                              std::string_view what);
 
-/// Scale of an Nsight Compute unit to base units (byte, second, hertz, inst, cycle, ...):
-/// SI prefixes are decimal ("Kbyte" 1e3, "Mbyte", "Gbyte", "KB", "MB", "GB"; "nsecond"/"ns"
-/// 1e-9, "usecond"/"us", "msecond"/"ms", "second"/"s"), binary ones binary ("KiB" 1024);
-/// clocks in any case ("hz", "Khz", "Mhz", "Ghz", "GHz": an "m" there is mega); ratios of
-/// these ("cycle/nsecond" 1e9, "Tbyte/second", "byte/s", "inst/cycle"). Throws InputError
-/// "WHERE: unknown unit 'x'".
-double ncu_unit_scale(const std::string& unit, const std::string& where);
+/// An Nsight Compute unit: its scale to base units and its dimension, byte^bytes ×
+/// second^seconds (inst, cycle, warp, ... are counts; hertz is 1/second), or a percentage.
+struct NcuUnit {
+  double scale = 1;
+  int bytes = 0;
+  int seconds = 0;
+  bool percent = false;
+  bool same_dimension(const NcuUnit& o) const {
+    return bytes == o.bytes && seconds == o.seconds && percent == o.percent;
+  }
+  /// In words, for messages: "a time (second)", "an amount of data (byte)", ...
+  std::string dimension() const;
+};
+
+/// An Nsight Compute unit as printed: SI prefixes are decimal ("Kbyte" 1e3, "Mbyte", "Gbyte",
+/// "KB", "MB", "GB"; "nsecond"/"ns" 1e-9, "usecond"/"us", "msecond"/"ms", "second"/"s"),
+/// binary ones binary ("KiB" 1024); clocks in any case ("hz", "Khz", "Mhz", "Ghz", "GHz": an
+/// "m" there is mega); ratios of these ("cycle/nsecond" 1e9 per second, "Tbyte/second",
+/// "byte/s", "inst/cycle" a count). Throws InputError "WHERE: unknown unit 'x'".
+NcuUnit ncu_unit(const std::string& unit, const std::string& where);
 
 // ---- The table every reader fills -----------------------------------------------------------
 

@@ -281,15 +281,18 @@ double parse_profiler_number(std::string_view text, const std::string& origin, i
   return v;
 }
 
-double ncu_unit_scale(const std::string& unit, const std::string& where) {
+NcuUnit ncu_unit(const std::string& unit, const std::string& where) {
   // Nsight Compute prints SI prefixes in front of its base units (decimal: Kbyte = 1000 byte);
-  // newer versions abbreviate (ns, us, KB).
-  static const std::map<std::string, double> base = {
-      {"", 1},         {"%", 1},      {"byte", 1},  {"B", 1},       {"second", 1},
-      {"s", 1},        {"inst", 1},   {"cycle", 1}, {"warp", 1},    {"thread", 1},
-      {"request", 1},  {"sector", 1}, {"op", 1},    {"flop", 1},    {"block", 1},
-      {"register", 1}, {"SM", 1},     {"pass", 1},  {"cluster", 1}, {"wavefront", 1},
-      {"bit", 0.125}};
+  // newer versions abbreviate (ns, us, KB). Each base unit's dimension: byte^b second^s; the
+  // counted things (inst, cycle, warp, ...) are numbers, a percentage is a kind of its own.
+  static const NcuUnit kByte{1, 1, 0}, kSecond{1, 0, 1}, kNumber{1, 0, 0};
+  static const std::map<std::string, NcuUnit> base = {
+      {"", kNumber},         {"%", {1, 0, 0, true}}, {"byte", kByte},      {"B", kByte},
+      {"second", kSecond},   {"s", kSecond},         {"inst", kNumber},    {"cycle", kNumber},
+      {"warp", kNumber},     {"thread", kNumber},    {"request", kNumber}, {"sector", kNumber},
+      {"op", kNumber},       {"flop", kNumber},      {"block", kNumber},   {"register", kNumber},
+      {"SM", kNumber},       {"pass", kNumber},      {"cluster", kNumber}, {"wavefront", kNumber},
+      {"bit", {0.125, 1, 0}}};
   static const std::map<std::string, double> prefix = {
       {"n", 1e-9},          {"u", 1e-6},
       {"\xC2\xB5", 1e-6},   {"m", 1e-3},
@@ -304,20 +307,33 @@ double ncu_unit_scale(const std::string& unit, const std::string& where) {
       {"hz", 1}, {"khz", 1e3}, {"mhz", 1e6}, {"ghz", 1e9}, {"thz", 1e12}};
   std::string lower = unit;
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (const auto hz = hertz.find(lower); hz != hertz.end()) return hz->second;
+  if (const auto hz = hertz.find(lower); hz != hertz.end()) return {hz->second, 0, -1};
   if (const auto b = base.find(unit); b != base.end()) return b->second;
   if (const auto slash = unit.find('/');
-      slash != std::string::npos)  // "byte/second", "cycle/nsecond", "register/thread"
-    return ncu_unit_scale(unit.substr(0, slash), where) /
-           ncu_unit_scale(unit.substr(slash + 1), where);
+      slash != std::string::npos) {  // "byte/second", "cycle/nsecond", "register/thread"
+    const NcuUnit num = ncu_unit(unit.substr(0, slash), where);
+    const NcuUnit den = ncu_unit(unit.substr(slash + 1), where);
+    if (num.percent || den.percent) throw InputError(where + ": unknown unit '" + unit + "'");
+    return {num.scale / den.scale, num.bytes - den.bytes, num.seconds - den.seconds};
+  }
   for (std::size_t n : {std::size_t{2}, std::size_t{1}}) {
     if (unit.size() <= n) continue;
     const auto p = prefix.find(unit.substr(0, n));
     const auto b = base.find(unit.substr(n));
-    if (p != prefix.end() && b != base.end() && !b->first.empty() && b->first != "%")
-      return p->second * b->second;
+    if (p != prefix.end() && b != base.end() && !b->first.empty() && !b->second.percent)
+      return {p->second * b->second.scale, b->second.bytes, b->second.seconds};
   }
   throw InputError(where + ": unknown unit '" + unit + "'");
+}
+
+std::string NcuUnit::dimension() const {
+  if (percent) return "a percentage";
+  if (bytes == 0 && seconds == 0) return "a count (inst, cycle, ...)";
+  if (bytes == 1 && seconds == 0) return "an amount of data (byte)";
+  if (bytes == 0 && seconds == 1) return "a time (second)";
+  if (bytes == 0 && seconds == -1) return "a rate per second (1/second, hz)";
+  if (bytes == 1 && seconds == -1) return "a bandwidth (byte/second)";
+  return "byte^" + std::to_string(bytes) + " second^" + std::to_string(seconds);
 }
 
 std::string_view ToolTable::intern(std::string_view s) {

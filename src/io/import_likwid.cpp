@@ -86,6 +86,19 @@ double checked(double v, const ToolTable& tab, const ToolRecord& r, const char* 
   return v;
 }
 
+/// The place of a value in its file, for messages: "FILE: line L, column C: METRIC (THREAD)".
+std::string where(const ToolTable& tab, const ToolValue& v) {
+  return tab.origin + ": line " + std::to_string(v.line) + ", column " + std::to_string(v.column) +
+         ": " + std::string(v.metric) +
+         (v.instance.empty() ? "" : " (" + std::string(v.instance) + ")");
+}
+
+/// A value W, Q or T is computed from: a count, a rate or a runtime, never negative.
+double used(const ToolTable& tab, const ToolValue& v) {
+  if (v.value < 0) throw InputError(where(tab, v) + ": negative value " + format_number(v.value));
+  return v.value;
+}
+
 Block measure(const ToolTable& tab, const ToolRecord& r) {
   Block b;
   b.rec = &r;
@@ -97,10 +110,19 @@ Block measure(const ToolTable& tab, const ToolRecord& r) {
     auto& best = runtime[v.instance];
     if (!best || v.significant > best->significant) best = &v;
   }
-  for (const auto& [inst, v] : runtime) b.time = std::max(b.time, v->value);
+  for (const auto& [inst, v] : runtime) b.time = std::max(b.time, used(tab, *v));
   auto thread_time = [&](std::string_view inst) {
     const auto it = runtime.find(inst);
     return it == runtime.end() ? 0.0 : it->second->value;
+  };
+  // A FLOP rate is turned into a count with its thread's runtime; a thread that ran and has no
+  // rate ("nan", "-": core counters are per thread) would leave its share out of W unseen.
+  auto flop_rate = [&](const ToolValue& v) -> double {
+    if (!v.missing) return used(tab, v);
+    if (thread_time(v.instance) > 0)
+      throw InputError(where(tab, v) + ": no value for a thread that ran " +
+                       format_seconds(Seconds(thread_time(v.instance))));
+    return 0;
   };
 
   // W: raw FP events (exact counts) when there, else the FLOP rate × runtime.
@@ -113,7 +135,7 @@ Block measure(const ToolTable& tab, const ToolRecord& r) {
     if (ev == flop_events().end()) continue;
     any_raw = true;
     if (v.missing) continue;
-    raw += v.value * ev->second.flop;
+    raw += used(tab, v) * ev->second.flop;
     const std::string p = *ev->second.precision ? ev->second.precision : group_precision(r.group);
     if (v.value > 0) {
       if (raw_precision.empty()) raw_precision = p;
@@ -132,8 +154,7 @@ Block measure(const ToolTable& tab, const ToolRecord& r) {
       const bool is_dp = n == "DP MFLOP/s", is_sp = n == "SP MFLOP/s";
       if (!is_dp && !is_sp) continue;
       any = true;
-      if (v.missing) continue;
-      w += v.value * 1e6 * thread_time(v.instance);
+      w += flop_rate(v) * 1e6 * thread_time(v.instance);
       dp = dp || (is_dp && v.value > 0);
       sp = sp || (is_sp && v.value > 0);
     }
@@ -148,16 +169,16 @@ Block measure(const ToolTable& tab, const ToolRecord& r) {
     double bytes = 0;
     bool from_bw = false, from_volume = false;
     for (const auto& v : r.values) {
-      if (v.missing) continue;
-      if (normalized(v.metric) == lv.bandwidth) {
-        bytes += v.value * 1e6 * thread_time(v.instance);
+      // Memory traffic is counted per socket (uncore): the socket's other threads print "-".
+      if (!v.missing && normalized(v.metric) == lv.bandwidth) {
+        bytes += used(tab, v) * 1e6 * thread_time(v.instance);
         from_bw = true;
       }
     }
     if (!from_bw)
       for (const auto& v : r.values)
         if (!v.missing && normalized(v.metric) == lv.volume) {
-          bytes += v.value * 1e9;
+          bytes += used(tab, v) * 1e9;
           from_volume = true;
         }
     if (!from_bw && !from_volume && std::string(lv.level) == "DRAM") {
@@ -165,7 +186,7 @@ Block measure(const ToolTable& tab, const ToolRecord& r) {
       for (const auto& v : r.values)
         if (!v.missing && (v.metric.substr(0, 12) == "CAS_COUNT_RD" ||
                            v.metric.substr(0, 12) == "CAS_COUNT_WR")) {
-          bytes += v.value * 64;  // one CAS = one 64-byte line
+          bytes += used(tab, v) * 64;  // one CAS = one 64-byte line
           cas = true;
         }
       if (cas) b.traffic_how["DRAM"] = "CAS_COUNT × 64 B";

@@ -129,6 +129,22 @@ std::optional<std::pair<std::string, std::string>> tensor_metric(std::string_vie
 
 constexpr int kNone = -1;
 
+/// ncu's base unit of a metric the import reads (its metric naming): the duration is a time in
+/// nsecond; `.per_second` divides by a second; a name with "bytes" counts data in byte (also
+/// per cycle: `.per_cycle_elapsed`, `.peak_sustained`); the rest (instructions, cycles,
+/// operations) are counts. A value's unit must have its dimension; a value without a unit is
+/// in it.
+NcuUnit metric_unit(std::string_view metric) {
+  NcuUnit u;
+  if (starts_with(metric, "gpu__time_duration")) {
+    u.seconds = 1;
+    u.scale = 1e-9;
+  }
+  if (ends_with(metric, ".per_second")) u.seconds = -1;
+  if (metric.find("bytes") != std::string_view::npos) u.bytes = 1;
+  return u;
+}
+
 /// Where a count comes from, by index into a kernel's values: a `.sum` metric, or a rate and
 /// what turns it into a count.
 struct Source {
@@ -469,10 +485,23 @@ class PointMaker {
       return tab.origin + ": line " + std::to_string(v.line) + ", column " +
              std::to_string(v.column) + ": " + std::string(v.metric);
     };
-    auto sc = scales_.find(v.unit.data());
-    if (sc == scales_.end())
-      sc = scales_.emplace(v.unit.data(), ncu_unit_scale(std::string(v.unit), where())).first;
-    const double scaled = v.value * sc->second;
+    auto base = base_units_.find(v.metric.data());
+    if (base == base_units_.end())
+      base = base_units_.emplace(v.metric.data(), metric_unit(v.metric)).first;
+    // No unit (no units row, or an empty cell): the metric's base unit, as ncu prints it.
+    NcuUnit unit = base->second;
+    if (!v.unit.empty()) {
+      auto sc = units_.find(v.unit.data());
+      if (sc == units_.end())
+        sc = units_.emplace(v.unit.data(), ncu_unit(std::string(v.unit), where())).first;
+      unit = sc->second;
+      // A unit of another kind than the metric's (a duration in Gbyte, bytes in %) is refused,
+      // not scaled: it would be read as a number 1e9 times off.
+      if (!unit.same_dimension(base->second))
+        throw InputError(where() + ": unit '" + std::string(v.unit) + "' is " + unit.dimension() +
+                         ", this metric is " + base->second.dimension());
+    }
+    const double scaled = v.value * unit.scale;
     if (!std::isfinite(scaled))
       throw InputError(where() + ": " + format_number(v.value) + " " + std::string(v.unit) +
                        " is out of range (more than 1e308 base units)");
@@ -528,7 +557,8 @@ class PointMaker {
   NcuOptions opt_;
   std::map<std::vector<const char*>, Plan> plans_;
   std::vector<const char*> key_;
-  std::map<const char*, double> scales_;
+  std::map<const char*, NcuUnit> units_;       // by unit text (interned)
+  std::map<const char*, NcuUnit> base_units_;  // by metric name (interned)
   std::vector<Point> points_;
   std::vector<std::string> notes_;
   std::set<std::string> tensor_left_out_;

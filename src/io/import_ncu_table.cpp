@@ -209,8 +209,6 @@ struct NcuTableReader {
         tab.notes.push_back(
             "no units row: values taken in ncu's base units (byte, nsecond, "
             "inst)");
-        for (std::size_t i : wanted)
-          if (header[i] == "gpu__time_duration.sum") units[i] = tab.intern("nsecond");
       }
       first = false;
       ToolRecord r;

@@ -131,6 +131,34 @@ TEST(CliImport, RealExportsImportAndRefusals) {
   EXPECT_EQ(l["points"][0]["traffic"][0]["level"], "L3");
 }
 
+TEST(CliImport, AnImportWithoutAPointIsRefusedAndWritesNothing) {
+  // The real raw export with every FP count zeroed: each kernel is skipped (W = 0). An import
+  // is asked for points, so none is exit 2 with the reasons, and -o keeps what it held.
+  std::string text = roofline::test::slurp(kData + "ncu-raw-saxpy.csv");
+  for (const char* count : {"\"16,777,216\"", "\"1,073,741,824\""}) {
+    const auto at = text.find(count);
+    ASSERT_NE(at, std::string::npos) << count;
+    text.replace(at, std::string(count).size(), "\"0\"");
+  }
+  TempDir dir;
+  const auto csv = dir.file("no-flop.csv");
+  std::ofstream(csv) << text;
+  const auto out = dir.file("keep.json");
+  std::ofstream(out) << "kept";
+  const auto r = run_cli({"import", "ncu", csv, "--json", "-o", out});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no-flop.csv: no point could be made from it:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kernel saxpy #0: skipped, no floating-point work counted (W = 0)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(roofline::test::slurp(out), "kept");
+  // An empty output name is no file: refused, not taken as the terminal.
+  const auto empty = run_cli({"import", "ncu", kData + "ncu-raw-saxpy.csv", "-o", ""});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("an empty file name"), std::string::npos) << empty.err;
+  EXPECT_TRUE(empty.out.empty());
+}
+
 TEST(CliImport, OnlyRegularFilesAreRead) {
   // /dev/zero would be read without end, a FIFO would block: both refused before reading.
   const auto zero = run_cli({"import", "ncu", "/dev/zero"});

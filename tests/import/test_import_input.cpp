@@ -2,6 +2,7 @@
 // NUL, CR LF, limits), CSV records with positions, profiler numbers and units.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <tuple>
 #include "unity_id.hpp"
 
 #include <filesystem>
@@ -144,34 +145,58 @@ TEST(ImportInput, ProfilerNumbers) {
 }
 
 TEST(ImportInput, NcuUnits) {
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("Kbyte", "w"), 1e3);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("KB", "w"), 1e3);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("Mbyte", "w"), 1e6);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("GB", "w"), 1e9);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("KiB", "w"), 1024);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("usecond", "w"), 1e-6);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("us", "w"), 1e-6);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("msecond", "w"), 1e-3);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("ms", "w"), 1e-3);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("nsecond", "w"), 1e-9);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("ns", "w"), 1e-9);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("s", "w"), 1);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("cycle/nsecond", "w"), 1e9);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("cycle/second", "w"), 1);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("byte/s", "w"), 1);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("Gbyte/second", "w"), 1e9);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("Tbyte/second", "w"), 1e12);
+  EXPECT_DOUBLE_EQ(ncu_unit("Kbyte", "w").scale, 1e3);
+  EXPECT_DOUBLE_EQ(ncu_unit("KB", "w").scale, 1e3);
+  EXPECT_DOUBLE_EQ(ncu_unit("Mbyte", "w").scale, 1e6);
+  EXPECT_DOUBLE_EQ(ncu_unit("GB", "w").scale, 1e9);
+  EXPECT_DOUBLE_EQ(ncu_unit("KiB", "w").scale, 1024);
+  EXPECT_DOUBLE_EQ(ncu_unit("usecond", "w").scale, 1e-6);
+  EXPECT_DOUBLE_EQ(ncu_unit("us", "w").scale, 1e-6);
+  EXPECT_DOUBLE_EQ(ncu_unit("msecond", "w").scale, 1e-3);
+  EXPECT_DOUBLE_EQ(ncu_unit("ms", "w").scale, 1e-3);
+  EXPECT_DOUBLE_EQ(ncu_unit("nsecond", "w").scale, 1e-9);
+  EXPECT_DOUBLE_EQ(ncu_unit("ns", "w").scale, 1e-9);
+  EXPECT_DOUBLE_EQ(ncu_unit("s", "w").scale, 1);
+  EXPECT_DOUBLE_EQ(ncu_unit("cycle/nsecond", "w").scale, 1e9);
+  EXPECT_DOUBLE_EQ(ncu_unit("cycle/second", "w").scale, 1);
+  EXPECT_DOUBLE_EQ(ncu_unit("byte/s", "w").scale, 1);
+  EXPECT_DOUBLE_EQ(ncu_unit("Gbyte/second", "w").scale, 1e9);
+  EXPECT_DOUBLE_EQ(ncu_unit("Tbyte/second", "w").scale, 1e12);
   // Clock rates as ncu prints them: "m" in a hertz unit is mega.
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("Ghz", "w"), 1e9);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("GHz", "w"), 1e9);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("Mhz", "w"), 1e6);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("mhz", "w"), 1e6);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("hz", "w"), 1);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("inst/cycle", "w"), 1);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("register/thread", "w"), 1);
-  EXPECT_DOUBLE_EQ(ncu_unit_scale("%", "w"), 1);
-  EXPECT_EQ(error_of([] { ncu_unit_scale("furlong", "w"); }), "w: unknown unit 'furlong'");
-  EXPECT_THROW(ncu_unit_scale("Xhz", "w"), InputError);
-  EXPECT_THROW(ncu_unit_scale("K%", "w"), InputError);
+  EXPECT_DOUBLE_EQ(ncu_unit("Ghz", "w").scale, 1e9);
+  EXPECT_DOUBLE_EQ(ncu_unit("GHz", "w").scale, 1e9);
+  EXPECT_DOUBLE_EQ(ncu_unit("Mhz", "w").scale, 1e6);
+  EXPECT_DOUBLE_EQ(ncu_unit("mhz", "w").scale, 1e6);
+  EXPECT_DOUBLE_EQ(ncu_unit("hz", "w").scale, 1);
+  EXPECT_DOUBLE_EQ(ncu_unit("inst/cycle", "w").scale, 1);
+  EXPECT_DOUBLE_EQ(ncu_unit("register/thread", "w").scale, 1);
+  EXPECT_DOUBLE_EQ(ncu_unit("%", "w").scale, 1);
+  EXPECT_EQ(error_of([] { ncu_unit("furlong", "w"); }), "w: unknown unit 'furlong'");
+  EXPECT_THROW(ncu_unit("Xhz", "w"), InputError);
+  EXPECT_THROW(ncu_unit("K%", "w"), InputError);
+}
+
+TEST(ImportInput, NcuUnitDimensions) {
+  // byte^b second^s: what a metric's value may be checked against.
+  auto dim = [](const char* u) {
+    const NcuUnit n = ncu_unit(u, "w");
+    return std::tuple{n.bytes, n.seconds, n.percent};
+  };
+  EXPECT_EQ(dim("Gbyte"), std::tuple(1, 0, false));
+  EXPECT_EQ(dim("bit"), std::tuple(1, 0, false));
+  EXPECT_EQ(dim("usecond"), std::tuple(0, 1, false));
+  EXPECT_EQ(dim("Ghz"), std::tuple(0, -1, false));
+  EXPECT_EQ(dim("cycle/nsecond"), std::tuple(0, -1, false));
+  EXPECT_EQ(dim("Tbyte/second"), std::tuple(1, -1, false));
+  EXPECT_EQ(dim("byte/cycle"), std::tuple(1, 0, false));
+  EXPECT_EQ(dim("inst/cycle"), std::tuple(0, 0, false));
+  EXPECT_EQ(dim("inst"), std::tuple(0, 0, false));
+  EXPECT_EQ(dim(""), std::tuple(0, 0, false));
+  EXPECT_EQ(dim("%"), std::tuple(0, 0, true));
+  EXPECT_FALSE(ncu_unit("%", "w").same_dimension(ncu_unit("inst", "w")));
+  EXPECT_TRUE(ncu_unit("KB", "w").same_dimension(ncu_unit("Gbyte", "w")));
+  EXPECT_EQ(ncu_unit("msecond", "w").dimension(), "a time (second)");
+  EXPECT_EQ(ncu_unit("Gbyte/second", "w").dimension(), "a bandwidth (byte/second)");
+  EXPECT_THROW(ncu_unit("%/second", "w"), InputError);
 }
 }  // namespace ROOFLINE_UNITY_ID

@@ -128,6 +128,45 @@ TEST(ImportLikwid, BadFilesNameFileLineAndColumn) {
   EXPECT_THROW(import_likwid("TABLE,Foo\n", "x.csv"), InputError);
 }
 
+TEST(ImportLikwid, NegativeValuesAndAMissingFlopRateOfAThreadThatRanAreRefused) {
+  // Each would change W, Q or T silently: a negative rate subtracts, a thread without its rate
+  // drops out of W. Refused at the value's line and column, naming the metric and the thread.
+  const std::string good = read_text_file(kData / "likwid-mem-dp-regions.csv");
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string t = good;
+    const auto at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? t : t.replace(at, from.size(), to);
+  };
+  auto error_of = [](const std::string& text) {
+    try {
+      import_likwid(text, "l.csv");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error_of(replaced("DP [MFLOP/s],1250,1250", "DP [MFLOP/s],-5,1250")),
+            "l.csv: line 16, column 14: DP [MFLOP/s] (HWThread 0): negative value -5");
+  EXPECT_EQ(error_of(replaced("DP [MFLOP/s],1250,1250", "DP [MFLOP/s],1250,nan")),
+            "l.csv: line 16, column 19: DP [MFLOP/s] (HWThread 1): no value for a thread that "
+            "ran 800 ms");
+  EXPECT_EQ(error_of(replaced("Runtime (RDTSC) [s],0.8,0.8", "Runtime (RDTSC) [s],-1,0.8")),
+            "l.csv: line 12, column 21: Runtime (RDTSC) [s] (HWThread 0): negative value -1");
+  EXPECT_EQ(error_of(replaced("Memory bandwidth [MBytes/s],30000,0",
+                              "Memory bandwidth [MBytes/s],-30000,0")),
+            "l.csv: line 17, column 29: Memory bandwidth [MBytes/s] (HWThread 0): negative value "
+            "-30000");
+  // A thread that did not run the region has no rate, and that is no error.
+  const std::string idle = replaced("Runtime (RDTSC) [s],0.8,0.8", "Runtime (RDTSC) [s],0.8,-");
+  const std::string idle_nan = idle.substr(0, idle.find("DP [MFLOP/s],1250,1250")) +
+                               "DP [MFLOP/s],1250,nan" +
+                               idle.substr(idle.find("DP [MFLOP/s],1250,1250") + 22);
+  const auto r = import_likwid(idle_nan, "l.csv");
+  ASSERT_EQ(r.doc.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].work.value, 1250e6 * 0.8);
+}
+
 TEST(ImportLikwid, ShortAndCutRowsAreTruncation) {
   auto error_of = [](const std::string& text) -> std::string {
     try {

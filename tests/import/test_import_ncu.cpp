@@ -266,6 +266,45 @@ TEST(ImportNcu, BadFilesNameFileLineAndColumn) {
       << error_of(bad_unit);
 }
 
+TEST(ImportNcu, AUnitOfAnotherKindIsRefusedNotScaled) {
+  // The real raw export with one unit changed: a duration in Gbyte would be read 1e9 too long,
+  // a byte count in % or an instruction count in bytes as a number of the wrong kind.
+  const std::string real = read_text_file(kData / "ncu-raw-saxpy.csv");
+  const std::string units = "\"Mbyte\",\"Kbyte\",\"usecond\",\"inst\",\"inst\",\"inst\"";
+  ASSERT_NE(real.find(units), std::string::npos);
+  auto with_units = [&](const std::string& u) {
+    std::string t = real;
+    return t.replace(t.find(units), units.size(), u);
+  };
+  const std::string time_in_bytes =
+      error_of(with_units("\"Mbyte\",\"Kbyte\",\"Gbyte\",\"inst\",\"inst\",\"inst\""));
+  EXPECT_NE(time_in_bytes.find("gpu__time_duration.sum: unit 'Gbyte' is an amount of data (byte), "
+                               "this metric is a time (second)"),
+            std::string::npos)
+      << time_in_bytes;
+  EXPECT_EQ(time_in_bytes.rfind("r.csv: line 5, column ", 0), 0u) << time_in_bytes;
+  for (const char* u : {"cycle", "%", "cycle/nsecond"})
+    EXPECT_NE(error_of(with_units("\"Mbyte\",\"Kbyte\",\"" + std::string(u) +
+                                  "\",\"inst\",\"inst\",\"inst\""))
+                  .find("this metric is a time"),
+              std::string::npos)
+        << u;
+  EXPECT_NE(error_of(with_units("\"%\",\"Kbyte\",\"usecond\",\"inst\",\"inst\",\"inst\""))
+                .find("dram__bytes_read.sum: unit '%' is a percentage, this metric is an amount of "
+                      "data (byte)"),
+            std::string::npos);
+  EXPECT_NE(error_of(with_units("\"Mbyte\",\"Kbyte\",\"usecond\",\"inst\",\"byte\",\"inst\""))
+                .find("unit 'byte' is an amount of data (byte), this metric is a count"),
+            std::string::npos);
+  // An empty unit cell is ncu's base unit of the metric, as without a units row: nanoseconds.
+  const ImportResult empty_time =
+      import_ncu(with_units("\"Mbyte\",\"Kbyte\",\"\",\"inst\",\"inst\",\"inst\""), "r.csv");
+  ASSERT_FALSE(empty_time.doc.points.empty());
+  EXPECT_DOUBLE_EQ(empty_time.doc.points[0].time.value, 96.58e-9);
+  const ImportResult same = import_ncu(real, "r.csv");
+  EXPECT_DOUBLE_EQ(same.doc.points[0].time.value, 96.58e-6);
+}
+
 TEST(ImportNcu, HugeValuesAreRefusedNotWrittenAsNull) {
   // 1e300 Gbyte = 1e309 byte does not fit a double: refused where it stands, never an
   // infinite Q that the points document would write as null.
