@@ -17,7 +17,7 @@ namespace {
 struct EnergyArgs {
   MachineOptions machine;
   std::optional<double> eps_flop, eps_mem;
-  double pi0 = 0;
+  std::optional<double> pi0;
   std::vector<double> intensities;
   std::string powercap = "/sys/class/powercap";
   bool json = false;

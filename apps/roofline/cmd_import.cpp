@@ -101,6 +101,15 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
     throw InputError(files + ": no point could be made from it" +
                      (why.empty() ? std::string() : ":" + why));
   }
+  // Every point as `point` and `plot` will read it back: a name on one line, W, Q, T and their
+  // ratios numbers (a 1e-300 s duration would print P = inf), with or without a machine.
+  for (const auto& p : res.doc.points) {
+    try {
+      p.validate();
+    } catch (const InputError& e) {
+      throw InputError(files + ": " + e.what());
+    }
+  }
   // Per point: judged against the machine's roofs, or (no roof for the unit it ran on) only
   // listed — a tensor kernel held against the fp32 roof would read as impossible.
   std::vector<bool> judged(res.doc.points.size(), m.has_value());

@@ -183,33 +183,72 @@ std::vector<std::string> machine_names(const MachineOptions& o) {
   return out;
 }
 
-// --price-per-hour: one price for every device, or NAME=PRICE per machine.
-std::optional<double> price_for(const std::string& spec, const std::string& machine) {
-  if (spec.empty()) return std::nullopt;
-  auto number = [&](const std::string& t) {
+// --price-per-hour: one price for every device, or NAME=PRICE per machine, a machine known by
+// the name given to --hw or its own. A NAME that is no machine's, given twice or empty is
+// refused: a price silently not applied would read as "no price given".
+class Prices {
+ public:
+  explicit Prices(const std::string& spec) {
+    if (spec.empty()) return;
+    if (spec.find('=') == std::string::npos) {
+      all_ = number(spec);
+      return;
+    }
+    std::size_t start = 0;
+    while (start <= spec.size()) {
+      const auto comma = spec.find(',', start);
+      const std::string item =
+          spec.substr(start, comma == std::string::npos ? comma : comma - start);
+      const auto eq = item.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw InputError("--price-per-hour: '" + item + "' must be NAME=PRICE");
+      const std::string name = item.substr(0, eq);
+      for (const auto& [n, price] : by_name_)
+        if (n == name) throw InputError("--price-per-hour: '" + name + "' is priced twice");
+      by_name_.emplace_back(name, number(item.substr(eq + 1)));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    used_.assign(by_name_.size(), false);
+  }
+
+  /// The price of a machine given to --hw as `given`, named `machine` in its document.
+  std::optional<double> of(const std::string& given, const std::string& machine) {
+    if (all_) return all_;
+    for (std::size_t i = 0; i < by_name_.size(); ++i)
+      if (by_name_[i].first == given || by_name_[i].first == machine) {
+        used_[i] = true;
+        return by_name_[i].second;
+      }
+    return std::nullopt;
+  }
+
+  /// Once every machine is priced: refuses a NAME that was none of them.
+  void check_all_used(const std::vector<std::string>& machines) const {
+    std::string list;
+    for (const auto& m : machines) list += (list.empty() ? "" : ", ") + m;
+    for (std::size_t i = 0; i < by_name_.size(); ++i)
+      if (!used_[i])
+        throw InputError("--price-per-hour: '" + by_name_[i].first + "' is none of the machines (" +
+                         list + ")");
+  }
+
+ private:
+  static double number(const std::string& t) {
     char* e = nullptr;
     const double v = std::strtod(t.c_str(), &e);
     if (t.empty() || *e != '\0' || !std::isfinite(v) || v < 0)
       throw InputError("--price-per-hour: '" + t +
                        "' is not a price ≥ 0 (dollars per device-hour)");
     return v;
-  };
-  if (spec.find('=') == std::string::npos) return number(spec);
-  std::size_t start = 0;
-  while (start <= spec.size()) {
-    const auto comma = spec.find(',', start);
-    const std::string item = spec.substr(start, comma == std::string::npos ? comma : comma - start);
-    const auto eq = item.find('=');
-    if (eq == std::string::npos)
-      throw InputError("--price-per-hour: '" + item + "' must be NAME=PRICE");
-    if (item.substr(0, eq) == machine) return number(item.substr(eq + 1));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
-  return std::nullopt;
-}
+  std::optional<double> all_;
+  std::vector<std::pair<std::string, double>> by_name_;
+  std::vector<bool> used_;
+};
 
 struct LlmSetup {
+  std::string given;  ///< the machine as given to --hw (a catalogue name or alias, a file)
   llm::ModelConfig model;
   llm::Scenario scenario;
   MachineDocument machine;
@@ -254,6 +293,7 @@ llm::SetupOptions setup_options(const LlmArgs& a) {
 LlmSetup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::string& name) {
   const llm::SetupOptions options = setup_options(a);
   LlmSetup st;
+  st.given = name;
   st.model = model;
   MachineOptions mo = a.machine;
   mo.machine = name;
@@ -353,8 +393,11 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     llm::DevicePower power = llm::device_power(machine_facts(st.machine));
     if (a.power_w > 0) power = {a.power_w, "--power-w"};
     const double devices = llm::replica_devices(s) * a.dp;
-    const llm::TokenCost c = llm::token_cost(
-        throughput * a.dp, devices, price_for(a.price, st.roofs.machine), power, st.roofs.machine);
+    Prices prices(a.price);
+    const auto price = prices.of(st.given, st.roofs.machine);
+    prices.check_all_used({st.given.empty() ? st.roofs.machine : st.given});
+    const llm::TokenCost c =
+        llm::token_cost(throughput * a.dp, devices, price, power, st.roofs.machine);
     out.text += llm::render_cost_text(c, what);
     out.json["cost"] = llm::cost_to_json(c);
   }
@@ -389,6 +432,7 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
   if (batch.size() != 1 || context.size() != 1)
     throw InputError("--hw with several machines compares one --batch and one --context");
   std::vector<llm::MachineComparison> rows;
+  Prices prices(a.price);
   for (const auto& name : names) {
     LlmSetup st = setup_for(a, model, name);
     st.scenario.batch = batch.front();
@@ -399,11 +443,12 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
     o.output_tokens = a.output_tokens;
     o.chunk = a.chunk;
     o.dp = a.dp;
-    o.price_per_hour = price_for(a.price, st.roofs.machine);
+    o.price_per_hour = prices.of(st.given, st.roofs.machine);
     if (a.power_w > 0) o.power_w = a.power_w;
     rows.push_back(
         llm::compare_on(model, llm::Setup{st.scenario, st.roofs}, machine_facts(st.machine), o));
   }
+  prices.check_all_used(names);
   const nlohmann::json doc = llm::comparison_document(model, batch.front(), context.front(), rows);
   refuse_non_finite(doc, kNonFinite);
   if (a.json) {

@@ -52,7 +52,7 @@ std::optional<MeasuredEnergy> measured_energy(const MachineDocument& m, std::str
 struct EnergyQuery {
   std::string precision, level;
   std::optional<double> eps_flop, eps_mem;  ///< J per unit of work, J per byte
-  double pi0 = 0;                           ///< W
+  std::optional<double> pi0;                ///< W, with the costs only (0 when not given)
   std::vector<double> intensities;
 };
 

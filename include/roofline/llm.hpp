@@ -127,6 +127,9 @@ struct ParameterCount {
 /// fewer than tp; router, norms, position table, row-parallel biases replicated; MLA's
 /// down-projections q_a_proj and kv_a_proj replicated).
 ParameterCount count_parameters(const ModelConfig& m, int tp = 1);
+/// Refuses a tensor-parallel degree the model cannot be split by: tp ≥ 1 dividing the
+/// attention heads, and dividing or a multiple of the key-value heads (InputError "--tp ...").
+void check_tensor_parallel(const ModelConfig& m, int tp);
 
 /// Bytes of K and V cached per token: 2 · layers · kv_heads · head_dim · bytes; with MLA the
 /// latent and the RoPE key: layers · (kv_lora_rank + qk_rope_head_dim) · bytes (DeepSeek-V2
@@ -688,8 +691,15 @@ struct Utilisation {
   double mfu = 0;
   double bandwidth = 0;
   double of_roofline = 0;  ///< measured tokens/s ÷ the model's predicted tokens/s
+  /// Why the measurement is above what the roofs allow (MFU, bandwidth utilisation or the
+  /// share of the prediction beyond DiagnosisOptions::above, as `point` judges a point above
+  /// its roof), or "" when it is not.
+  std::string above_roof;
 };
 Utilisation utilisation(const StepResult& step, double measured_tokens_per_s, const Roofs& r);
+/// A measurement's shares of what the roofs allow, by name: "" when none is beyond
+/// DiagnosisOptions::above (5% slack), else the sentence that says which and what it means.
+std::string above_the_roofs(const std::vector<std::pair<std::string, double>>& shares);
 
 /// Everything the command prints for one (batch, context).
 struct Report {

@@ -229,6 +229,7 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
   o.dp = dp;
   if (power_w) o.power_w = positive(*power_w, "power_w");
   py::list rows;
+  std::set<std::string> priced;  // the dict's keys that named a machine
   for (const Machine& machine : machines) {
     llm::Setup st = setup(machine, kw, "compare");
     st.scenario.batch = whole(batch, "batch");
@@ -239,10 +240,12 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
     o.price_per_hour.reset();
     if (py::isinstance<py::dict>(price_per_hour)) {
       const py::dict prices = price_per_hour.cast<py::dict>();
-      if (prices.contains(st.roofs.machine))
+      if (prices.contains(st.roofs.machine)) {
+        priced.insert(st.roofs.machine);
         o.price_per_hour = positive(
             keyword<double>(prices[py::str(st.roofs.machine)], "price_per_hour", "a number"),
             "price_per_hour", true);
+      }
     } else if (!price_per_hour.is_none()) {
       o.price_per_hour = positive(
           keyword<double>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
@@ -251,6 +254,13 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
     rows.append(json_to_python(
         llm::comparison_to_json(llm::compare_on(model, st, machine_facts(machine.doc), o))));
   }
+  // A price under a name that is no machine's would be silently left out ("no price given").
+  if (py::isinstance<py::dict>(price_per_hour))
+    for (const auto& item : price_per_hour.cast<py::dict>()) {
+      const std::string key = py::str(item.first);
+      if (!priced.count(key))
+        throw InputError("price_per_hour: '" + key + "' is none of the machines' names");
+    }
   return rows;
 }
 

@@ -385,8 +385,8 @@ void register_machine(py::module_& m) {
   m.def(
       "energy",
       [](const Machine& machine, std::optional<double> eps_flop, std::optional<double> eps_mem,
-         double pi0, const std::vector<double>& intensities, const std::string& precision,
-         const std::string& level) {
+         std::optional<double> pi0, const std::vector<double>& intensities,
+         const std::string& precision, const std::string& level) {
         EnergyQuery q;
         q.eps_flop = eps_flop;
         q.eps_mem = eps_mem;
@@ -397,7 +397,7 @@ void register_machine(py::module_& m) {
         return json_to_python(analyse_energy(machine.doc, q).json);
       },
       py::arg("machine"), py::arg("eps_flop") = py::none(), py::arg("eps_mem") = py::none(),
-      py::arg("pi0") = 0.0, py::arg("intensities") = std::vector<double>{},
+      py::arg("pi0") = py::none(), py::arg("intensities") = std::vector<double>{},
       py::arg("precision") = "", py::arg("level") = "",
       "The energy roofline of `roofline energy --json` (docs/energy.md): costs given (eps_flop J "
       "per unit of work, eps_mem J per byte, pi0 W) or measured by `roofline measure` where RAPL "

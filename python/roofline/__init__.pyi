@@ -160,7 +160,7 @@ class Diff:
 def diff(a: Machine, b: Machine) -> Diff: ...
 
 def energy(machine: Machine, eps_flop: Optional[float] = None, eps_mem: Optional[float] = None,
-           pi0: float = 0.0, intensities: Sequence[float] = (), precision: str = "",
+           pi0: Optional[float] = None, intensities: Sequence[float] = (), precision: str = "",
            level: str = "") -> dict:
     """The energy roofline of `roofline energy --json`, less power_interface and points."""
     ...

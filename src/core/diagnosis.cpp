@@ -196,6 +196,14 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   p.validate();
   if (!(opt.touching > 0 && opt.touching <= 1))
     throw InputError("diagnosis: touching threshold must be in (0, 1]");
+  // Below 1 a point under its roof would be called impossible; a factor ≤ 1 would name the
+  // judged roof (or a lower one) as the empty roof above.
+  if (!(opt.above >= 1) || !std::isfinite(opt.above))
+    throw InputError("diagnosis: the above-roof threshold must be a finite number >= 1 (got " +
+                     format_number(opt.above) + ")");
+  if (!(opt.higher_roof_factor > 1) || !std::isfinite(opt.higher_roof_factor))
+    throw InputError("diagnosis: the higher-roof factor must be a finite number > 1 (got " +
+                     format_number(opt.higher_roof_factor) + ")");
   const ComputeRoof& c = roofs.select_compute(p.precision);
   Diagnosis d;
   d.compute_roof = c.name;

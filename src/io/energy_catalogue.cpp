@@ -123,6 +123,11 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
   for (double i : q.intensities)
     if (!(i > 0) || !std::isfinite(i))
       throw InputError("--intensity: must be finite and > 0 (got " + format_number(i) + ")");
+  // π0 is part of the given costs: alone it would change nothing, silently.
+  if (q.pi0 && !q.eps_flop && !q.eps_mem)
+    throw InputError(
+        "--pi0 goes with --eps-flop and --eps-mem (the given costs); without them "
+        "the costs are measured or absent");
   if (q.eps_flop || q.eps_mem) {
     if (!q.eps_flop || !q.eps_mem)
       throw InputError("give both --eps-flop (J per unit of work) and --eps-mem (J per byte)");
@@ -131,7 +136,7 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
     k.tau_mem = 1.0 / mem.bandwidth.value;
     k.eps_flop = *q.eps_flop;
     k.eps_mem = *q.eps_mem;
-    k.pi0 = q.pi0;
+    k.pi0 = q.pi0.value_or(0);
     try {
       k.validate();
     } catch (const InputError& e) {

@@ -186,9 +186,23 @@ LayerParams moe_params(const ModelConfig& m, double used, double P) {
 
 }  // namespace
 
+void check_tensor_parallel(const ModelConfig& m, int tp) {
+  if (tp < 1) throw InputError("--tp: must be ≥ 1 (got " + std::to_string(tp) + ")");
+  const double t = tp;
+  if (std::fmod(m.heads, t) != 0)
+    throw InputError("--tp " + std::to_string(tp) + ": must divide num_attention_heads (" +
+                     format_number(m.heads) + ") of " + m.name);
+  if (m.kv_heads >= t ? std::fmod(m.kv_heads, t) != 0 : std::fmod(t, m.kv_heads) != 0)
+    throw InputError("--tp " + std::to_string(tp) +
+                     ": must divide, or be a multiple of, "
+                     "num_key_value_heads (" +
+                     format_number(m.kv_heads) + ") of " + m.name);
+}
+
 ParameterCount count_parameters(const ModelConfig& m, int tp) {
+  check_tensor_parallel(m, tp);
   ParameterCount p;
-  const double P = tp < 1 ? 1 : tp;
+  const double P = tp;
   const double d = m.hidden;
   const LayerParams attn = attention_params(m, P);
   const LayerParams dense = mlp_params(m, m.intermediate, P);

@@ -41,6 +41,14 @@ TokenCost token_cost(double tokens_per_s, double devices, std::optional<double> 
     c.notes.push_back("the power of " + machine + " is not in the catalogue" +
                       (power.source.empty() ? "" : " (" + power.source + ")") +
                       ": J/token not computed (give --power-w)");
+  // Finite inputs can still give a cost beyond a double (1e300 $/h, 1e-320 tokens/s).
+  for (const auto& [value, what] :
+       {std::pair{c.usd_per_million_tokens, "$/M tokens = price × devices / throughput"},
+        std::pair{c.joules_per_token, "J/token = power × devices / throughput"}})
+    if (value && !std::isfinite(*value))
+      throw InputError(machine + ": " + what + " is beyond a double (" +
+                       format_number(tokens_per_s) + " tokens/s on " + format_number(devices) +
+                       " devices): the price, power or throughput is out of range");
   return c;
 }
 

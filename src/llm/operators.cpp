@@ -7,6 +7,7 @@
 #include <string>
 
 #include "counting.hpp"
+#include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/model.hpp"
@@ -64,16 +65,8 @@ void validate_scenario(const ModelConfig& m, const Scenario& s) {
     throw InputError("--prompt " + format_number(s.prompt, 10) + " exceeds --context " +
                      format_number(s.context, 10) +
                      ": a decode step's context holds the prompt; give a context ≥ the prompt");
-  if (s.tp < 1) throw InputError("--tp: must be ≥ 1 (got " + std::to_string(s.tp) + ")");
+  check_tensor_parallel(m, s.tp);
   const double tp = s.tp;
-  if (std::fmod(m.heads, tp) != 0)
-    throw InputError("--tp " + std::to_string(s.tp) + ": must divide num_attention_heads (" +
-                     format_number(m.heads) + ") of " + m.name);
-  if (m.kv_heads >= tp ? std::fmod(m.kv_heads, tp) != 0 : std::fmod(tp, m.kv_heads) != 0)
-    throw InputError("--tp " + std::to_string(s.tp) +
-                     ": must divide, or be a multiple of, "
-                     "num_key_value_heads (" +
-                     format_number(m.kv_heads) + ") of " + m.name);
   if (s.ep) {
     if (!m.moe()) throw InputError("--ep: " + m.name + " has no experts");
     if (s.tp < 2)
@@ -416,6 +409,19 @@ std::vector<CriticalBatch> critical_batches(const ModelConfig& m, const Scenario
   return out;
 }
 
+std::string above_the_roofs(const std::vector<std::pair<std::string, double>>& shares) {
+  const double above = DiagnosisOptions{}.above;
+  std::string over;
+  for (const auto& [name, share] : shares)
+    if (share > above)
+      over += (over.empty() ? "" : ", ") + name + " " + format_number(100 * share, 3) + "%";
+  if (over.empty()) return over;
+  return "above the roofs (" + over +
+         "): impossible if the measurement counts what the model counts; check the tokens or "
+         "steps measured (speculative or cached tokens, another phase, batch or sequence) and "
+         "the roofs";
+}
+
 Utilisation utilisation(const StepResult& step, double measured, const Roofs& r) {
   if (!(measured > 0) || !std::isfinite(measured))
     throw InputError("--measured-tokens-per-s: must be > 0 (got " + format_number(measured) + ")");
@@ -429,6 +435,9 @@ Utilisation utilisation(const StepResult& step, double measured, const Roofs& r)
   u.mfu = u.work_per_token.value * measured / r.peak.value;
   u.bandwidth = u.bytes_per_token.value * measured / r.bandwidth.value;
   u.of_roofline = measured / (step.cost.tokens / step.time.value);
+  u.above_roof = above_the_roofs({{"MFU", u.mfu},
+                                  {"bandwidth utilisation", u.bandwidth},
+                                  {"the roofline prediction", u.of_roofline}});
   return u;
 }
 

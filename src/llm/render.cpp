@@ -326,6 +326,7 @@ std::string measured_lines(const Report& r) {
     out += "  bandwidth utilisation = " + format_bytes(u.bytes_per_token) +
            "/token × tokens/s ÷ β = " + format_number(100 * u.bandwidth, 3) + "%\n";
     out += "  of the roofline prediction: " + format_number(100 * u.of_roofline, 3) + "%\n";
+    if (!u.above_roof.empty()) out += "  warning: " + u.above_roof + "\n";
   }
   return out;
 }
@@ -427,12 +428,15 @@ nlohmann::json to_json(const Report& r) {
         {"bubble", st.bubble}};
   }
   if (r.measured)
-    j["measured"] = {{"tokens_per_s", r.measured->tokens_per_s},
-                     {"work_per_token", r.measured->work_per_token.value},
-                     {"bytes_per_token", r.measured->bytes_per_token.value},
-                     {"mfu", r.measured->mfu},
-                     {"bandwidth_utilisation", r.measured->bandwidth},
-                     {"of_roofline", r.measured->of_roofline}};
+    j["measured"] = {
+        {"tokens_per_s", r.measured->tokens_per_s},
+        {"work_per_token", r.measured->work_per_token.value},
+        {"bytes_per_token", r.measured->bytes_per_token.value},
+        {"mfu", r.measured->mfu},
+        {"bandwidth_utilisation", r.measured->bandwidth},
+        {"of_roofline", r.measured->of_roofline},
+        {"above_roof", r.measured->above_roof.empty() ? nlohmann::json(nullptr)
+                                                      : nlohmann::json(r.measured->above_roof)}};
   return j;
 }
 

@@ -176,6 +176,12 @@ TrainingResult training_step(const ModelConfig& m, const Scenario& s, const Trai
                        ")");
     t.measured_mfu = per_device_model / (*o.measured_step_s * r.peak.value);
     t.measured_hfu = per_device_hw / (*o.measured_step_s * r.peak.value);
+    if (const std::string why =
+            above_the_roofs({{"measured MFU", *t.measured_mfu},
+                             {"measured HFU", *t.measured_hfu},
+                             {"the modelled step", t.step.value / *o.measured_step_s}});
+        !why.empty())
+      t.notes.push_back(why);
   }
   training_memory(t, m, s, o, r, psi, grad_bytes);
   t.notes.push_back(

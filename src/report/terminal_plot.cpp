@@ -443,6 +443,8 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
   if (columns > kMaxTerminalColumns)
     throw InputError("terminal plot: " + std::to_string(columns) + " columns is wider than the " +
                      std::to_string(kMaxTerminalColumns) + " a plot may be");
+  if (columns < 1)
+    throw InputError("terminal plot: " + std::to_string(columns) + " columns (give at least 1)");
   const size_t margin_w = terminal_margin_width(in, columns);
   const int cols =
       std::max(24, columns - static_cast<int>(kLabel) - 2 - 1 - static_cast<int>(margin_w));

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -157,6 +158,41 @@ TEST(CliImport, AnImportWithoutAPointIsRefusedAndWritesNothing) {
   EXPECT_EQ(empty.exit_code, 2);
   EXPECT_NE(empty.err.find("an empty file name"), std::string::npos) << empty.err;
   EXPECT_TRUE(empty.out.empty());
+}
+
+TEST(CliImport, PointsAreCheckedWithOrWithoutAMachine) {
+  // A duration of 1e-300 s gives P = W/T beyond a double, a name with a line break would forge
+  // an output line: refused naming the file and the point, as `point` refuses them when read
+  // back, not printed as "inf FLOP/s" and written.
+  const std::string real = roofline::test::slurp(kData + "ncu-raw-saxpy.csv");
+  TempDir dir;
+  auto file_with = [&](const std::string& from, const std::string& to, const std::string& name) {
+    std::string t = real;
+    const auto at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) t.replace(at, from.size(), to);
+    const auto f = dir.file(name);
+    std::ofstream(f) << t;
+    return f;
+  };
+  const auto tiny = file_with("\"96.58\"", "\"1e-300\"", "tiny.csv");
+  for (const bool with_machine : {false, true}) {
+    std::vector<std::string> args = {"import", "ncu", tiny};
+    if (with_machine) args.insert(args.end(), {"--hw", "h100-sxm"});
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << with_machine;
+    EXPECT_NE(r.err.find("tiny.csv: point 'saxpy #0': P = W/T"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("too large for a double (overflow)"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
+  }
+  const auto broken = file_with("saxpy(int, float", "sax\npy(int, float", "name.csv");
+  const auto out = dir.file("p.json");
+  const auto r = run_cli({"import", "ncu", broken, "--json", "-o", out});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("name.csv: point name 'sax\\u000apy #0' must be one line"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 TEST(CliImport, OnlyRegularFilesAreRead) {

@@ -385,7 +385,20 @@ TEST(LlmModel, MeasuredThroughputGivesMfu) {
   EXPECT_NEAR(rep.measured->mfu, w_token * 400 / 312e12, 1e-12);
   EXPECT_NEAR(rep.measured->bandwidth, rep.decode.traffic.value / 8 * 400 / 2.039e12, 1e-12);
   EXPECT_NEAR(rep.measured->of_roofline, 400 / rep.tokens_per_s, 1e-12);
+  EXPECT_EQ(rep.measured->above_roof, "");
   EXPECT_THROW(analyse(m, scenario(8, 1024, 1024), Phase::decode, r, -1.0), InputError);
+  // Three times the predicted tokens/s: beyond what the roofs allow, said, not only printed as
+  // a share over 100%. Decode here is memory-bound, so bandwidth and the prediction are over.
+  const Report fast = analyse(m, scenario(8, 1024, 1024), Phase::decode, r, 3 * rep.tokens_per_s);
+  const std::string& why = fast.measured->above_roof;
+  EXPECT_EQ(why.rfind("above the roofs (", 0), 0u) << why;
+  EXPECT_NE(why.find("the roofline prediction 300%"), std::string::npos) << why;
+  EXPECT_NE(why.find("bandwidth utilisation "), std::string::npos) << why;
+  EXPECT_EQ(why.find("MFU"), std::string::npos) << why;  // MFU stays far below 100% in decode
+  // At the prediction itself (within the 5% slack `point` allows) nothing is said.
+  EXPECT_EQ(analyse(m, scenario(8, 1024, 1024), Phase::decode, r, 1.04 * rep.tokens_per_s)
+                .measured->above_roof,
+            "");
 }
 
 TEST(LlmModel, PromptLongerThanContextIsRefused) {

@@ -123,6 +123,16 @@ TEST(LlmTraining, OptimizerStateAndGradientAllReduce) {
   EXPECT_NEAR(t.mfu, t.model_work.value / 8 / (t.step.value * 312e12), 1e-12);
   o.measured_step_s = 2 * t.step.value;
   EXPECT_NEAR(*training_step(m, s, o, r).measured_mfu, t.mfu / 2, 1e-9);
+  auto above = [](const TrainingResult& x) {
+    for (const auto& n : x.notes)
+      if (n.rfind("above the roofs (", 0) == 0) return n;
+    return std::string();
+  };
+  EXPECT_EQ(above(training_step(m, s, o, r)), "");
+  // A measured step a tenth of the modelled one is faster than the roofs allow: said.
+  o.measured_step_s = training_step(m, s, o, r).step.value / 10;
+  const std::string why = above(training_step(m, s, o, r));
+  EXPECT_NE(why.find("the modelled step 1000%"), std::string::npos) << why;
   o.global_batch = 12;  // not a multiple of micro_batch × dp = 8
   EXPECT_THROW(training_step(m, s, o, r), InputError);
 }
@@ -146,6 +156,13 @@ TEST(LlmCost, DollarsAndJoulesPerToken) {
   EXPECT_FALSE(t.usd_per_million_tokens.has_value());
   ASSERT_EQ(t.notes.size(), 2u);
   EXPECT_NE(t.notes[1].find("power of tpu-v5e is not in the catalogue"), std::string::npos);
+  // Finite inputs whose cost is beyond a double: refused, never "inf $/M tokens".
+  for (const auto& [tokens, price] : {std::pair{1e-320, 1.0}, std::pair{1e-300, 1e300}}) try {
+      token_cost(tokens, 1, price, p, "h100-sxm");
+      ADD_FAILURE() << tokens;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("is beyond a double"), std::string::npos) << e.what();
+    }
 }
 
 TEST(LlmCalibration, MeasuredAttainmentScalesTheRoofs) {

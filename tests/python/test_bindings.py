@@ -68,6 +68,20 @@ def test_point_diagnosis_equals_the_cli(cli_json):
     assert "DRAM" in str(d)
 
 
+def test_diagnosis_thresholds_are_checked():
+    # above=0 called a point at 0.03% of its roof impossible; nan and factors <= 1 were taken.
+    machine = roofline.Machine.from_roofs(19.5e12, 2e12)
+    p = roofline.Point("a", 1e9, 1e9, 1.0)
+    for kw, message in (({"above": 0}, "above-roof threshold must be a finite number >= 1"),
+                        ({"above": math.nan}, "above-roof threshold"),
+                        ({"higher_roof_factor": -1}, "higher-roof factor must be a finite number > 1"),
+                        ({"higher_roof_factor": math.nan}, "higher-roof factor"),
+                        ({"touching": 0}, "touching threshold")):
+        with pytest.raises(roofline.InputError, match=message):
+            roofline.diagnose(p, machine, **kw)
+    assert roofline.diagnose(p, machine).verdict == "far-below"
+
+
 def test_hierarchical_point_is_judged_per_level(cli_json):
     m = roofline.Machine("a100-80gb")
     levels = [r.level for r in m.memory_roofs]
@@ -207,6 +221,9 @@ def test_chart_svg_and_html_as_plot_writes_them(cli, tmp_path):
     assert m._repr_svg_().startswith("<?xml") or m._repr_svg_().startswith("<svg")
     html = chart.to_html()
     assert html.lstrip().lower().startswith("<!doctype html")
+    for columns in (0, -1):
+        with pytest.raises(roofline.InputError, match="columns"):
+            chart.to_terminal(columns)
     # The same SVG and HTML as `roofline plot` of the same machine document.
     doc = tmp_path / "m.json"
     m.save(str(doc))

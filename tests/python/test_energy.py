@@ -41,3 +41,14 @@ def test_half_the_costs_is_refused_as_the_cli_refuses_it(cli):
     with pytest.raises(roofline.InputError) as e:
         roofline.energy(roofline.Machine.from_catalogue("a100-80gb"), eps_flop=1e-10)
     assert str(e.value) in r.stderr
+
+
+@pytest.mark.parametrize("pi0", ["-5", "nan", "10"])
+def test_a_constant_power_without_costs_is_refused_not_ignored(cli, pi0):
+    # pi0 belongs to the given costs: alone it changed nothing and was silently dropped.
+    r = cli("energy", "--hw", "a100-80gb", "--pi0", pi0)
+    assert r.returncode == 2
+    assert "--pi0 goes with --eps-flop and --eps-mem" in r.stderr
+    with pytest.raises(roofline.InputError) as e:
+        roofline.energy(roofline.Machine.from_catalogue("a100-80gb"), pi0=float(pi0))
+    assert str(e.value) in r.stderr

@@ -155,3 +155,33 @@ def test_compare_equals_the_cli_row_for_row(cli_json):
                              price_per_hour={"l4": "cheap"})
     with pytest.raises(roofline.InputError, match="dp: must be a whole number"):
         roofline.llm.compare(roofline.llm.model("llama-2-7b"), [roofline.Machine("l4")], dp=0.5)
+
+
+def test_a_price_under_no_machines_name_is_refused(cli):
+    # Left out silently, it read as "no price given" for the machine it was meant for.
+    model = roofline.llm.model("llama-2-7b")
+    with pytest.raises(roofline.InputError, match="price_per_hour: 'nope' is none of the machines"):
+        roofline.llm.compare(model, [roofline.Machine("l4")], price_per_hour={"nope": 1.0})
+    for spec, message in (("zzz=2", "'zzz' is none of the machines (a100, l4)"),
+                          ("a100=2,a100=3", "'a100' is priced twice"),
+                          ("=2", "'=2' must be NAME=PRICE")):
+        r = cli("llm", "--model", "llama-2-7b", "--hw", "a100,l4", "--price-per-hour", spec)
+        assert r.returncode == 2, spec
+        assert message in r.stderr, r.stderr
+    # A machine is priced by the name given to --hw (an alias) or by its own.
+    for spec in ("a100=2", "a100-80gb=2"):
+        r = cli("llm", "--model", "llama-2-7b", "--hw", "a100,l4", "--price-per-hour", spec,
+                "--json")
+        assert r.returncode == 0, r.stderr
+        rows = json.loads(r.stdout)["machines"]
+        assert rows[0]["cost"]["price_per_device_hour"] == 2
+        assert rows[1]["cost"]["price_per_device_hour"] is None
+
+
+def test_tensor_parallel_degrees_the_model_cannot_be_split_by_are_refused():
+    # parameters(tp=0) was counted as tp=1, tp=3 gave fractional counts: refused as analyse does.
+    model = roofline.llm.model("llama-2-7b")
+    for tp, message in ((0, "--tp: must be ≥ 1"), (3, "--tp 3: must divide num_attention_heads")):
+        with pytest.raises(roofline.InputError, match=message):
+            model.parameters(tp=tp)
+    assert model.parameters(tp=2)["total"] < model.parameters()["total"]
