@@ -180,6 +180,16 @@ std::string dcgm_row_entity(const std::vector<Token>& tok, int line_no, const st
     throw InputError(dcgm_at(origin, line_no, tok[0].column) +
                      ": expected an entity such as 'GPU 0'");
   const std::string entity = tok[0].text + " " + tok[1].text;
+  // The activity ratios are judged against a GPU's roofs: a GPU, or a MIG GPU or compute
+  // instance (dcgmi dmon -i i:N, ci:N), numbered from 0.
+  const bool gpu = tok[0].text == "GPU" || tok[0].text == "GPU-I" || tok[0].text == "GPU-CI";
+  const bool numbered = !tok[1].text.empty() && tok[1].text.size() <= 9 &&
+                        std::all_of(tok[1].text.begin(), tok[1].text.end(),
+                                    [](char c) { return c >= '0' && c <= '9'; });
+  if (!gpu || !numbered)
+    throw InputError(dcgm_at(origin, line_no, tok[0].column) + ": entity '" + entity +
+                     "' is not a GPU: expected GPU, GPU-I or GPU-CI and its number (such as "
+                     "'GPU 0')");
   if (tok.size() - 2 != t.fields.size()) {
     const Token& last = tok.back();
     throw InputError(dcgm_at(origin, line_no, last.column + static_cast<int>(last.text.size())) +
@@ -189,8 +199,12 @@ std::string dcgm_row_entity(const std::vector<Token>& tok, int line_no, const st
   return entity;
 }
 
-/// One value of a field: a finite number, an activity ratio in 0..1, anything else ≥ 0; GPUTL
-/// comes back as a ratio.
+/// The most power a sample may show, per device: far above any accelerator's board power
+/// (about 1 kW in 2024), so only a value that is no power is refused.
+constexpr double kMostWatts = 1e5;
+
+/// One value of a field: a finite number, an activity ratio in 0..1, GPUTL a percentage,
+/// power in 0..kMostWatts W (a limit > 0); GPUTL comes back as a ratio.
 double dcgm_value(const Token& t, const std::string& field, int line_no,
                   const std::string& origin) {
   double v;
@@ -207,6 +221,18 @@ double dcgm_value(const Token& t, const std::string& field, int line_no,
                      t.text + ")");
   if (!ratio && v < 0)
     throw InputError(dcgm_at(origin, line_no, t.column) + ": must be >= 0 (got " + t.text + ")");
+  // GPUTL is a percentage of time; power in watts, within what a device can draw (a sum of
+  // 1e308 W samples would overflow the average); a power limit of 0 is no limit.
+  if (field == "gpu_util" && v > 100 + 1e-9)
+    throw InputError(dcgm_at(origin, line_no, t.column) +
+                     ": GPU utilisation is a percentage of time, at most 100 (got " + t.text + ")");
+  if ((field == "power" || field == "power_limit") && v > kMostWatts)
+    throw InputError(dcgm_at(origin, line_no, t.column) + ": " + t.text +
+                     " W is more than a device draws (at most " + format_number(kMostWatts) +
+                     " W)");
+  if (field == "power_limit" && !(v > 0))
+    throw InputError(dcgm_at(origin, line_no, t.column) + ": a power limit must be > 0 W (got " +
+                     t.text + ")");
   if (field == "gpu_util") v /= 100.0;  // GPUTL is printed in percent
   return v;
 }

@@ -6,6 +6,7 @@
 // Lines of ncu ("==PROF==", "==WARNING==", "==ERROR==") and of the profiled application may
 // come anywhere: a table row always starts with a quote.
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 #include "roofline/error.hpp"
@@ -174,10 +175,19 @@ struct NcuTableReader {
     const auto name_col = static_cast<std::size_t>(find_field(rec, "Kernel Name"));
     const int device_col = find_field(rec, "Device");
     std::vector<std::size_t> wanted;
+    std::map<std::string_view, std::size_t> wanted_at;  // a metric the import uses, its field
     for (std::size_t i = 0; i < header.size(); ++i) {
       if (static_cast<int>(i) == id_field || i == name_col) continue;
       tab.metric_names.emplace(header[i]);
-      if (wanted_metric(header[i])) wanted.push_back(i);
+      if (!wanted_metric(header[i])) continue;
+      // ncu writes a metric once; two columns of one name would leave which one counts to
+      // chance.
+      if (const auto [at, fresh] = wanted_at.emplace(header[i], i); !fresh)
+        throw InputError(tab.origin + ": line " + std::to_string(header_line) + ", column " +
+                         std::to_string(rec.columns[i]) + ": " + header[i] +
+                         " is a column twice (also column " +
+                         std::to_string(rec.columns[at->second]) + ")");
+      wanted.push_back(i);
     }
     std::vector<std::string_view> metric(header.size()), units(header.size());
     for (std::size_t i : wanted) metric[i] = tab.intern(header[i]);
@@ -286,7 +296,21 @@ struct NcuTableReader {
         last_id = id;
       }
       if (!wanted_metric(metric)) continue;
-      tab.records[last].values.push_back(value_of(tab.intern(metric), tab.intern(unit), value_col));
+      ToolValue v = value_of(tab.intern(metric), tab.intern(unit), value_col);
+      // One metric given twice for a kernel (the same figure in two sections): once when the
+      // two agree; which counts is left to chance when they do not, so that is refused.
+      auto& values = tab.records[last].values;
+      const auto same = std::find_if(values.begin(), values.end(),
+                                     [&](const ToolValue& o) { return o.metric == v.metric; });
+      if (same == values.end()) {
+        values.push_back(v);
+      } else if (same->missing != v.missing || same->unit != v.unit ||
+                 (!v.missing && same->value != v.value)) {
+        throw InputError(tab.origin + ": line " + std::to_string(v.line) + ", column " +
+                         std::to_string(v.column) + ": " + std::string(v.metric) +
+                         " of kernel ID " + tab.records[last].id + " is given again (line " +
+                         std::to_string(same->line) + ") with another value");
+      }
     }
     if (rules > 0)
       tab.notes.push_back(std::to_string(rules) + " rule results (text, not metrics) left out");

@@ -104,6 +104,42 @@ TEST(ImportDcgm, BadFilesNameFileLineAndColumn) {
   EXPECT_THROW(import_dcgm("", "r.txt", h100()), InputError);
 }
 
+TEST(ImportDcgm, ValuesOutsideTheirRangeAndEntitiesThatAreNoGpuAreRefused) {
+  // The real T4 log (Triton, BERT) with one value changed at a time.
+  const std::string real = read_text_file(kData / "real" / "dcgm-t4-triton-bert.txt");
+  auto changed = [&](const std::string& from, const std::string& to) {
+    std::string t = real;
+    const auto at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? t : t.replace(at, from.size(), to);
+  };
+  auto error_of = [&](const std::string& text) {
+    try {
+      import_dcgm(text, "t4.txt", h100());
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error_of(real), "");
+  EXPECT_NE(error_of(changed("GPU 2          99 ", "GPU 2         250 "))
+                .find(": GPU utilisation is a percentage of time, at most 100 (got 250)"),
+            std::string::npos);
+  EXPECT_NE(error_of(changed("    GPU 2          99 ", "    CPU 2          99 "))
+                .find(": entity 'CPU 2' is not a GPU: expected GPU, GPU-I or GPU-CI"),
+            std::string::npos);
+  EXPECT_NE(error_of(changed("    GPU 2          99 ", "    GPU x          99 "))
+                .find("entity 'GPU x' is not a GPU"),
+            std::string::npos);
+  // Power: at most 1e5 W a sample, a limit > 0.
+  const std::string power = "#Entity TENSO DRAMA POWER PMLMT\nGPU 0 0.5 0.5 ";
+  EXPECT_NE(error_of(power + "1e308 700\n").find("1e308 W is more than a device draws"),
+            std::string::npos);
+  EXPECT_NE(error_of(power + "300 0\n").find("a power limit must be > 0 W (got 0)"),
+            std::string::npos);
+  EXPECT_EQ(error_of(power + "300 700\n"), "");
+}
+
 TEST(ImportDcgm, MissingValuesAreNotSamples) {
   // N/A (no value yet) and N/W (not watched, older dcgmi) are missing; a row of only missing
   // values is not a sample (it would stretch T); a row with some values is.

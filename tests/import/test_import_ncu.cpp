@@ -305,6 +305,43 @@ TEST(ImportNcu, AUnitOfAnotherKindIsRefusedNotScaled) {
   EXPECT_DOUBLE_EQ(same.doc.points[0].time.value, 96.58e-6);
 }
 
+TEST(ImportNcu, AMetricTwiceIsRefusedWhereWhichCountsWouldBeChance) {
+  // Raw page: the fadd column renamed to the ffma one — two columns of one metric.
+  std::string raw = read_text_file(kData / "ncu-raw-saxpy.csv");
+  const std::string fadd = "sm__sass_thread_inst_executed_op_fadd_pred_on.sum";
+  raw.replace(raw.find(fadd), fadd.size(), "sm__sass_thread_inst_executed_op_ffma_pred_on.sum");
+  const std::string e = error_of(raw);
+  EXPECT_NE(e.find("r.csv: line 3, column "), std::string::npos) << e;
+  EXPECT_NE(e.find(": sm__sass_thread_inst_executed_op_ffma_pred_on.sum is a column twice (also "
+                   "column "),
+            std::string::npos)
+      << e;
+  // Details page (the real A100 export): a kernel's dram__bytes.sum given again, once with the
+  // same figure (accepted: one value) and once with another (refused).
+  const std::string real = read_text_file(kData / "real" / "ncu-a100-details-printfp-gemm.csv");
+  const auto row_start = real.find("\"dram__bytes.sum\"");
+  ASSERT_NE(row_start, std::string::npos);
+  const auto line_begin = real.rfind('\n', row_start) + 1;
+  const auto line_end = real.find('\n', row_start) + 1;
+  const std::string row = real.substr(line_begin, line_end - line_begin);
+  std::string again = real;
+  again.insert(line_end, row);
+  const ImportResult same = import_ncu(again, "d.csv");
+  const ImportResult original = import_ncu(real, "d.csv");
+  ASSERT_EQ(same.doc.points.size(), original.doc.points.size());
+  EXPECT_EQ(same.doc.points[0].traffic[0].bytes.value,
+            original.doc.points[0].traffic[0].bytes.value);
+  std::string other_row = row;
+  const auto value_at = other_row.rfind(",\"");
+  other_row.replace(value_at, other_row.size() - value_at, ",\"1\"\n");
+  std::string conflicting = real;
+  conflicting.insert(line_end, other_row);
+  const std::string c = error_of(conflicting, "d.csv");
+  EXPECT_NE(c.find(": dram__bytes.sum of kernel ID 0 is given again (line "), std::string::npos)
+      << c;
+  EXPECT_NE(c.find(") with another value"), std::string::npos) << c;
+}
+
 TEST(ImportNcu, HugeValuesAreRefusedNotWrittenAsNull) {
   // 1e300 Gbyte = 1e309 byte does not fit a double: refused where it stands, never an
   // infinite Q that the points document would write as null.
