@@ -255,8 +255,10 @@ const Registrar register_import(70, [](CLI::App& root) {
       "dcgmi dmon output: an application-level point per GPU from activity ratios × the "
       "machine's peaks (needs --hw/--machine)");
   add_common(c, *dc, "text output of dcgmi dmon -e ...");
+  // dmon -d takes whole milliseconds; a day per sample is already more than a log holds.
   c->add_option("--interval", dc->interval, "Seconds per sample (dmon -d in ms / 1000)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(1e-3, 86400));
   c->callback([dc] {
     const auto m = maybe_machine(*dc);
     if (!m)

@@ -36,21 +36,6 @@ int terminal_columns() {
   return 100;
 }
 
-/// Checks every point against the machine before anything is drawn, naming the file and point.
-void check_points(const std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
-                  size_t first) {
-  for (size_t i = first; i < points.size(); ++i) {
-    const Point& p = points[i];
-    const std::string where = file + ": point '" + p.name + "'";
-    try {
-      roofs.select_compute(p.precision);
-      for (const auto& t : p.traffic) roofs.select_memory(t.level);
-    } catch (const InputError& e) {
-      throw InputError(where + ": " + e.what());
-    }
-  }
-}
-
 void run(const PlotArgs& a) {
   ReportInput in;
   in.machines.push_back(resolve_machine(a.machine, a.hw_dir));
@@ -67,7 +52,7 @@ void run(const PlotArgs& a) {
       if (p.precision.empty()) p.precision = a.precision;
       in.points.push_back(p);
     }
-    check_points(in.points, roofs, f, first);
+    check_points_fit(in.points, roofs, f, first);
   }
   for (const auto& other : a.compare) in.machines.push_back(resolve_machine(other, a.hw_dir));
   if (!a.at.empty()) in.workload_line = parse<Intensity>(a.at, "--at");

@@ -64,6 +64,7 @@ void run(const PointArgs& a) {
     if (!a.machine.precision.empty())
       for (auto& p : points)
         if (p.precision.empty()) p.precision = a.machine.precision;
+    check_points_fit(points, m.roofs, a.points_file);
   } else {
     points.push_back(point_from_flags(a));
   }

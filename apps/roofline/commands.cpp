@@ -84,6 +84,19 @@ void refuse_empty_output_names(CLI::App& app) {
     refuse_empty_output_names(*sub);
 }
 
+void check_points_fit(const std::vector<Point>& points, const RoofSet& roofs,
+                      const std::string& file, size_t first) {
+  for (size_t i = first; i < points.size(); ++i) {
+    const Point& p = points[i];
+    try {
+      roofs.select_compute(p.precision);
+      for (const auto& t : p.traffic) roofs.select_memory(t.level);
+    } catch (const InputError& e) {
+      throw InputError(file + ": point '" + p.name + "': " + e.what());
+    }
+  }
+}
+
 void add_output_options(CLI::App& app, bool& json, std::string& output) {
   app.add_flag("--json", json, "Machine-readable output");
   app.add_option("-o,--output", output, "Write the output to a file (atomically)");

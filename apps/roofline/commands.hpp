@@ -64,6 +64,11 @@ void refuse_non_finite(const nlohmann::json& document, const std::string& what);
 /// writing the terminal output instead would pass unnoticed.
 void refuse_empty_output_names(CLI::App& app);
 
+/// Checks that every point from `first` on has a roof on `roofs` for its precision and each of
+/// its traffic levels, naming the file and the point where one has none.
+void check_points_fit(const std::vector<Point>& points, const RoofSet& roofs,
+                      const std::string& file, size_t first = 0);
+
 /// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`.
 void add_output_options(CLI::App& app, bool& json, std::string& output);
 /// True when any roof source was given.

@@ -302,7 +302,14 @@ void check_judge_point(const CheckRun& run, size_t i, CheckReport& out, json& ou
   c.name = p.name;
   json pj = {{"name", p.name}, {"performance", p.performance().value}};
   CheckVerdicts v;
-  if (run.m) check_point_attainment(p, run.m->roofs, run.r.config, pj, v);
+  if (run.m) {
+    try {
+      check_point_attainment(p, run.m->roofs, run.r.config, pj, v);
+    } catch (const InputError& e) {
+      // No roof for its precision or a level: the file and the point say where to look.
+      throw InputError(run.now_name + ": point '" + p.name + "': " + e.what());
+    }
+  }
   if (run.base) check_point_regression(run, p, i, pj, v, seen);
   c.status = !v.fails.empty() ? CheckStatus::failed
              : v.judged       ? CheckStatus::passed

@@ -71,6 +71,8 @@ void write_fixtures(const std::filesystem::path& dir) {
   put("only-compute.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
     "compute": [{"name": "fp32", "peak": 1e12}]})");
   put("points-none.json", R"({"schema": "roofline.points", "version": 1, "points": []})");
+  put("points-level-l9.json", R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "time": 1, "traffic": [{"level": "L9", "bytes": 1e9}]}]})");
   put("config-no-layers.json", R"({"hidden_size": 4096, "num_attention_heads": 32,
     "num_hidden_layers": 0, "intermediate_size": 11008, "vocab_size": 32000})");
   put("ncu.csv", "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"0\",\"k\"\n");
@@ -239,6 +241,10 @@ std::vector<Case> cases() {
       {"unknown dtype", {"kernel", "saxpy", "--n=10", "--dtype=fp7"}, 2, "fp7"},
       // ---- plot ----
       {"empty file to plot", {"plot", "{dir}/empty.json", "-o", "{out}"}, 2, "empty file"},
+      {"a workload line where the roofs underflow",
+       {"plot", "h100-sxm", "--at=1e-320", "--terminal"},
+       2,
+       "a roof, point or intensity lies beyond what a chart can draw"},
       {"a folder to plot", {"plot", "{dir}/a-folder", "-o", "{out}"}, 2, "is a directory"},
       {"points to plot that do not parse",
        {"plot", kA100, "{dir}/truncated.json", "-o", "{out}"},
@@ -340,6 +346,23 @@ std::vector<Case> cases() {
        "likwid-truncated.csv: line"},
       {"dcgm log without a machine", {"import", "dcgm", "{dir}/dcgm.txt"}, 2, "--hw"},
       {"a folder to import", {"import", "likwid", "{dir}/a-folder"}, 2, "is a directory"},
+      {"a point at a level the machine has not (point names the file)",
+       {"point", "--points={dir}/points-level-l9.json", "--hw=h100-sxm"},
+       2,
+       "points-level-l9.json: point 'k': machine 'h100-sxm' has no memory roof for level 'L9'"},
+      {"a point at a level the machine has not (check names the file)",
+       {"check", "{dir}/points-level-l9.json", "--hw=h100-sxm", "--min-attainment=0.1"},
+       2,
+       "points-level-l9.json: point 'k': machine 'h100-sxm' has no memory roof for level 'L9'"},
+      {"a precision the machine has no roof for (point names the file)",
+       {"point", "--points={dir}/points-fp8.json", "--peak=1T", "--bandwidth=1T"},
+       2,
+       "points-fp8.json: point 'k': "},
+      {"a dcgm sample interval past a day",
+       {"import", "dcgm", "{data}/import/real/dcgm-t4-triton-bert.txt", "--hw=l4",
+        "--interval=1e308"},
+       2,
+       "--interval: must be a number from 0.001 to 86400 (got 1e308)"},
       // ---- profile ----
       {"a program that does not exist",
        {"profile", "--", "{dir}/no-such-program"},
