@@ -99,106 +99,127 @@ double used(const ToolTable& tab, const ToolValue& v) {
   return v.value;
 }
 
-Block measure(const ToolTable& tab, const ToolRecord& r) {
-  Block b;
-  b.rec = &r;
-  // Per thread: the runtime printed with more digits.
-  std::map<std::string_view, const ToolValue*> runtime;
-  for (const auto& v : r.values) {
-    if (v.missing) continue;
-    if (v.metric != "RDTSC Runtime [s]" && v.metric != "Runtime (RDTSC) [s]") continue;
-    auto& best = runtime[v.instance];
-    if (!best || v.significant > best->significant) best = &v;
-  }
-  for (const auto& [inst, v] : runtime) b.time = std::max(b.time, used(tab, *v));
-  auto thread_time = [&](std::string_view inst) {
-    const auto it = runtime.find(inst);
-    return it == runtime.end() ? 0.0 : it->second->value;
-  };
-  // A FLOP rate is turned into a count with its thread's runtime; a thread that ran and has no
-  // rate ("nan", "-": core counters are per thread) would leave its share out of W unseen.
-  auto flop_rate = [&](const ToolValue& v) -> double {
-    if (!v.missing) return used(tab, v);
-    if (thread_time(v.instance) > 0)
-      throw InputError(where(tab, v) + ": no value for a thread that ran " +
-                       format_seconds(Seconds(thread_time(v.instance))));
-    return 0;
-  };
+/// One block's T, W and Q from its values, step by step.
+class BlockMeasure {
+ public:
+  BlockMeasure(const ToolTable& tab, const ToolRecord& r) : tab_(tab), r_(r) { b_.rec = &r; }
 
-  // W: raw FP events (exact counts) when there, else the FLOP rate × runtime.
-  double raw = 0;
-  bool any_raw = false;
-  std::string raw_precision;
-  bool mixed = false;
-  for (const auto& v : r.values) {
-    const auto ev = flop_events().find(v.metric);
-    if (ev == flop_events().end()) continue;
-    any_raw = true;
-    if (v.missing) continue;
-    raw += used(tab, v) * ev->second.flop;
-    const std::string p = *ev->second.precision ? ev->second.precision : group_precision(r.group);
-    if (v.value > 0) {
-      if (raw_precision.empty()) raw_precision = p;
-      mixed = mixed || p != raw_precision;
-    }
+  Block run() {
+    runtimes();
+    if (!raw_work()) rate_work();
+    for (const auto& lv : kLevels) traffic(lv);
+    return std::move(b_);
   }
-  if (any_raw) {
-    b.work = checked(raw, tab, r, "W");
-    b.work_how = "FP events × lanes";
-    b.precision = mixed ? "" : raw_precision.empty() ? group_precision(r.group) : raw_precision;
-  } else {
+
+ private:
+  /// Per thread: the runtime printed with more digits; T is the longest.
+  void runtimes() {
+    for (const auto& v : r_.values) {
+      if (v.missing) continue;
+      if (v.metric != "RDTSC Runtime [s]" && v.metric != "Runtime (RDTSC) [s]") continue;
+      auto& best = runtime_[v.instance];
+      if (!best || v.significant > best->significant) best = &v;
+    }
+    for (const auto& [inst, v] : runtime_) b_.time = std::max(b_.time, used(tab_, *v));
+  }
+
+  double thread_time(std::string_view inst) const {
+    const auto it = runtime_.find(inst);
+    return it == runtime_.end() ? 0.0 : it->second->value;
+  }
+
+  /// W from raw FP events (exact counts), when the group has them.
+  bool raw_work() {
+    double raw = 0;
+    bool any_raw = false, mixed = false;
+    std::string raw_precision;
+    for (const auto& v : r_.values) {
+      const auto ev = flop_events().find(v.metric);
+      if (ev == flop_events().end()) continue;
+      any_raw = true;
+      if (v.missing) continue;
+      raw += used(tab_, v) * ev->second.flop;
+      const std::string p =
+          *ev->second.precision ? ev->second.precision : group_precision(r_.group);
+      if (v.value > 0) {
+        if (raw_precision.empty()) raw_precision = p;
+        mixed = mixed || p != raw_precision;
+      }
+    }
+    if (!any_raw) return false;
+    b_.work = checked(raw, tab_, r_, "W");
+    b_.work_how = "FP events × lanes";
+    b_.precision = mixed ? "" : raw_precision.empty() ? group_precision(r_.group) : raw_precision;
+    return true;
+  }
+
+  /// W from the FLOP rate × each thread's runtime. A thread that ran and has no rate ("nan",
+  /// "-": core counters are per thread) would leave its share out of W unseen: refused.
+  void rate_work() {
     double w = 0;
     bool any = false, dp = false, sp = false;
-    for (const auto& v : r.values) {
+    for (const auto& v : r_.values) {
       const std::string n = normalized(v.metric);
       const bool is_dp = n == "DP MFLOP/s", is_sp = n == "SP MFLOP/s";
       if (!is_dp && !is_sp) continue;
       any = true;
-      w += flop_rate(v) * 1e6 * thread_time(v.instance);
+      if (v.missing) {
+        if (thread_time(v.instance) > 0)
+          throw InputError(where(tab_, v) + ": no value for a thread that ran " +
+                           format_seconds(Seconds(thread_time(v.instance))));
+        continue;
+      }
+      w += used(tab_, v) * 1e6 * thread_time(v.instance);
       dp = dp || (is_dp && v.value > 0);
       sp = sp || (is_sp && v.value > 0);
     }
-    if (any) {
-      b.work = checked(w, tab, r, "W");
-      b.work_how = "FLOP rate × runtime";
-      b.precision = dp && !sp ? "fp64" : sp && !dp ? "fp32" : group_precision(r.group);
-    }
+    if (!any) return;
+    b_.work = checked(w, tab_, r_, "W");
+    b_.work_how = "FLOP rate × runtime";
+    b_.precision = dp && !sp ? "fp64" : sp && !dp ? "fp32" : group_precision(r_.group);
   }
 
-  for (const auto& lv : kLevels) {
+  /// Q at one level: bandwidth × runtime, else the data volume, else (DRAM) CAS counts × 64 B.
+  /// Memory traffic is counted per socket (uncore): the socket's other threads print "-".
+  void traffic(const Level& lv) {
     double bytes = 0;
     bool from_bw = false, from_volume = false;
-    for (const auto& v : r.values) {
-      // Memory traffic is counted per socket (uncore): the socket's other threads print "-".
+    for (const auto& v : r_.values)
       if (!v.missing && normalized(v.metric) == lv.bandwidth) {
-        bytes += used(tab, v) * 1e6 * thread_time(v.instance);
+        bytes += used(tab_, v) * 1e6 * thread_time(v.instance);
         from_bw = true;
       }
-    }
     if (!from_bw)
-      for (const auto& v : r.values)
+      for (const auto& v : r_.values)
         if (!v.missing && normalized(v.metric) == lv.volume) {
-          bytes += used(tab, v) * 1e9;
+          bytes += used(tab_, v) * 1e9;
           from_volume = true;
         }
     if (!from_bw && !from_volume && std::string(lv.level) == "DRAM") {
       bool cas = false;
-      for (const auto& v : r.values)
+      for (const auto& v : r_.values)
         if (!v.missing && (v.metric.substr(0, 12) == "CAS_COUNT_RD" ||
                            v.metric.substr(0, 12) == "CAS_COUNT_WR")) {
-          bytes += used(tab, v) * 64;  // one CAS = one 64-byte line
+          bytes += used(tab_, v) * 64;  // one CAS = one 64-byte line
           cas = true;
         }
-      if (cas) b.traffic_how["DRAM"] = "CAS_COUNT × 64 B";
+      if (cas) b_.traffic_how["DRAM"] = "CAS_COUNT × 64 B";
       from_volume = cas;
     }
-    if (from_bw || from_volume) {
-      b.traffic[lv.level] = checked(bytes, tab, r, "Q");
-      if (!b.traffic_how.count(lv.level))
-        b.traffic_how[lv.level] = from_bw ? "bandwidth × runtime" : "data volume";
-    }
+    if (!from_bw && !from_volume) return;
+    b_.traffic[lv.level] = checked(bytes, tab_, r_, "Q");
+    if (!b_.traffic_how.count(lv.level))
+      b_.traffic_how[lv.level] = from_bw ? "bandwidth × runtime" : "data volume";
   }
-  return b;
+
+  const ToolTable& tab_;
+  const ToolRecord& r_;
+  Block b_;
+  std::map<std::string_view, const ToolValue*> runtime_;
+};
+
+Block measure(const ToolTable& tab, const ToolRecord& r) {
+  return BlockMeasure(tab, r).run();
 }
 
 /// The groups of one region measured in one run: measured in turn, each covers part of the

@@ -314,37 +314,11 @@ class PointMaker {
     tensor_left_out_.insert(plan.tensor_left_out.begin(), plan.tensor_left_out.end());
     if (plan.tensor_instructions && plan.tensor.empty()) tensor_instructions_ = true;
 
-    auto get = [&](int i) -> std::optional<double> { return value(tab, rec, i); };
-    auto count = [&](const Source& s, double seconds) -> double {
-      if (!s) return 0;
-      const double v = get(s.metric).value_or(0);
-      switch (s.kind) {
-        case Source::sum:
-          return v;
-        case Source::per_second:
-          return v * seconds;
-        case Source::per_cycle_elapsed:
-          return v * get(s.clock).value_or(0) * seconds;
-      }
-      return 0;
-    };
-
-    // T: the duration, else cycles over their rate (the NERSC method).
-    std::optional<double> t = get(plan.duration);
-    std::string t_how = "gpu__time_duration.sum";
-    if (!t)
-      for (int u = 0; u < 2 && !t; ++u) {
-        const auto cycles = get(plan.cycles[u]), rate = get(plan.cycles_rate[u]);
-        if (cycles && rate && *rate > 0) {
-          t = *cycles / *rate;
-          const std::string p = u == 0 ? "sm__" : "smsp__";
-          t_how = p + "cycles_elapsed.avg / " + p + "cycles_elapsed.avg.per_second";
-        }
-      }
+    const Duration t = duration(tab, rec, plan);
     // A kernel the file's other kernels have metrics for but this one not (a details page cut
     // short): listed, not placed.
     std::vector<std::string> lacks;
-    if (!t) lacks.push_back("T (gpu__time_duration.sum)");
+    if (!t.seconds) lacks.push_back("T (gpu__time_duration.sum)");
     if (!plan.any_fp && plan.tensor.empty()) lacks.push_back("W (FP instruction metrics)");
     if (plan.dram.empty()) lacks.push_back("Q (dram__bytes_*)");
     if (!lacks.empty()) {
@@ -353,60 +327,10 @@ class PointMaker {
       notes_.push_back(kernel_label(rec) + ": left out, no " + l + " for this kernel");
       return;
     }
-    const double seconds = *t;
-
-    std::map<std::string, double> by_prec;
-    for (const auto& pr : plan.flops) {
-      const double w = 2 * count(pr.fma, seconds) + count(pr.add, seconds) + count(pr.mul, seconds);
-      if (w > 0) by_prec[pr.precision] += w;
-    }
-    for (const auto& [type, src] : plan.tensor) {
-      const double w = count(src, seconds);
-      if (w > 0) by_prec[(type.empty() ? std::string("unknown") : type) + " tensor"] += w;
-    }
-    double w = 0;
-    for (const auto& [prec, v] : by_prec) w += v;
-    double q = 0;
-    for (const auto& s : plan.dram) q += count(s, seconds);
-    if (!std::isfinite(w) || !std::isfinite(q))
-      throw InputError(tab.origin + ": " + kernel_label(rec) + ": " +
-                       (!std::isfinite(w) ? "W" : "Q") + " overflows (more than 1e308)");
-
-    Point p;
-    p.name = short_kernel_name(rec.name) + " #" + rec.id;
-    p.source = "ncu";
-    p.work = Work(w);
-    // The roof a point is judged against: its dominant precision (≥ 90% of W); without one,
-    // the largest tensor share when there is tensor work (the tensor roof is the highest the
-    // kernel used, so the point is not judged impossible against a lower one).
-    std::string breakdown, largest_tensor;
-    for (const auto& [prec, v] : by_prec) {
-      breakdown += (breakdown.empty() ? "" : ", ") + prec + " " + format_work(Work(v));
-      if (v >= 0.9 * w) p.precision = prec;
-      if (ends_with(prec, " tensor") && (largest_tensor.empty() || v > by_prec[largest_tensor]))
-        largest_tensor = prec;
-    }
-    if (p.precision.empty()) p.precision = largest_tensor;
-    if (p.precision == "unknown tensor") p.precision = "tensor";
-    p.traffic.push_back({"DRAM", Bytes(q)});
-    if (opt_.hierarchy) {
-      const double l2 = count(plan.l2, seconds), l1 = count(plan.l1, seconds);
-      if (std::isfinite(l2) && l2 > 0) p.traffic.push_back({"L2", Bytes(l2)});
-      if (std::isfinite(l1) && l1 > 0) p.traffic.push_back({"L1", Bytes(l1)});
-    }
-    p.time = Seconds(seconds);
-    p.note = rec.name + (breakdown.empty() ? "" : " — W: " + breakdown) +
-             (t_how == "gpu__time_duration.sum" ? "" : "; T = " + t_how);
-    if (!(w > 0) || !(q > 0) || !(seconds > 0)) {
-      notes_.push_back("kernel " + p.name + ": skipped, " +
-                       std::string(!(w > 0)   ? "no floating-point work counted (W = 0)"
-                                   : !(q > 0) ? "no DRAM traffic (Q = 0)"
-                                              : "no duration (T = 0)") +
-                       " — not a point");
-      return;
-    }
+    std::optional<Point> p = point(tab, rec, plan, *t.seconds, t.how);
+    if (!p) return;  // skipped, noted
     if (!roofs_) roofs_from_peaks(tab, rec, plan);
-    points_.push_back(std::move(p));
+    points_.push_back(std::move(*p));
   }
 
   ImportResult finish(const ToolTable& tab) {
@@ -465,6 +389,100 @@ class PointMaker {
   }
 
  private:
+  struct Duration {
+    std::optional<double> seconds;
+    std::string how = "gpu__time_duration.sum";
+  };
+
+  /// T: the duration, else cycles over their rate (the NERSC method).
+  Duration duration(const ToolTable& tab, const ToolRecord& rec, const Plan& plan) {
+    Duration t;
+    t.seconds = value(tab, rec, plan.duration);
+    for (int u = 0; u < 2 && !t.seconds; ++u) {
+      const auto cycles = value(tab, rec, plan.cycles[u]);
+      const auto rate = value(tab, rec, plan.cycles_rate[u]);
+      if (cycles && rate && *rate > 0) {
+        t.seconds = *cycles / *rate;
+        const std::string p = u == 0 ? "sm__" : "smsp__";
+        t.how = p + "cycles_elapsed.avg / " + p + "cycles_elapsed.avg.per_second";
+      }
+    }
+    return t;
+  }
+
+  /// A count from its source over the kernel's `seconds` (a .sum, or a rate × T).
+  double count(const ToolTable& tab, const ToolRecord& rec, const Source& s, double seconds) {
+    if (!s) return 0;
+    const double v = value(tab, rec, s.metric).value_or(0);
+    switch (s.kind) {
+      case Source::sum:
+        return v;
+      case Source::per_second:
+        return v * seconds;
+      case Source::per_cycle_elapsed:
+        return v * value(tab, rec, s.clock).value_or(0) * seconds;
+    }
+    return 0;
+  }
+
+  /// The kernel's point: W per precision (FMA twice) and tensor type, Q at DRAM (and L2, L1),
+  /// its roof's precision. A kernel without W, Q or T is noted instead.
+  std::optional<Point> point(const ToolTable& tab, const ToolRecord& rec, const Plan& plan,
+                             double seconds, const std::string& t_how) {
+    std::map<std::string, double> by_prec;
+    for (const auto& pr : plan.flops) {
+      const double w = 2 * count(tab, rec, pr.fma, seconds) + count(tab, rec, pr.add, seconds) +
+                       count(tab, rec, pr.mul, seconds);
+      if (w > 0) by_prec[pr.precision] += w;
+    }
+    for (const auto& [type, src] : plan.tensor) {
+      const double w = count(tab, rec, src, seconds);
+      if (w > 0) by_prec[(type.empty() ? std::string("unknown") : type) + " tensor"] += w;
+    }
+    double w = 0;
+    for (const auto& [prec, v] : by_prec) w += v;
+    double q = 0;
+    for (const auto& s : plan.dram) q += count(tab, rec, s, seconds);
+    if (!std::isfinite(w) || !std::isfinite(q))
+      throw InputError(tab.origin + ": " + kernel_label(rec) + ": " +
+                       (!std::isfinite(w) ? "W" : "Q") + " overflows (more than 1e308)");
+
+    Point p;
+    p.name = short_kernel_name(rec.name) + " #" + rec.id;
+    p.source = "ncu";
+    p.work = Work(w);
+    // The roof a point is judged against: its dominant precision (≥ 90% of W); without one,
+    // the largest tensor share when there is tensor work (the tensor roof is the highest the
+    // kernel used, so the point is not judged impossible against a lower one).
+    std::string breakdown, largest_tensor;
+    for (const auto& [prec, v] : by_prec) {
+      breakdown += (breakdown.empty() ? "" : ", ") + prec + " " + format_work(Work(v));
+      if (v >= 0.9 * w) p.precision = prec;
+      if (ends_with(prec, " tensor") && (largest_tensor.empty() || v > by_prec[largest_tensor]))
+        largest_tensor = prec;
+    }
+    if (p.precision.empty()) p.precision = largest_tensor;
+    if (p.precision == "unknown tensor") p.precision = "tensor";
+    p.traffic.push_back({"DRAM", Bytes(q)});
+    if (opt_.hierarchy) {
+      const double l2 = count(tab, rec, plan.l2, seconds), l1 = count(tab, rec, plan.l1, seconds);
+      if (std::isfinite(l2) && l2 > 0) p.traffic.push_back({"L2", Bytes(l2)});
+      if (std::isfinite(l1) && l1 > 0) p.traffic.push_back({"L1", Bytes(l1)});
+    }
+    p.time = Seconds(seconds);
+    p.note = rec.name + (breakdown.empty() ? "" : " — W: " + breakdown) +
+             (t_how == "gpu__time_duration.sum" ? "" : "; T = " + t_how);
+    if (!(w > 0) || !(q > 0) || !(seconds > 0)) {
+      notes_.push_back("kernel " + p.name + ": skipped, " +
+                       std::string(!(w > 0)   ? "no floating-point work counted (W = 0)"
+                                   : !(q > 0) ? "no DRAM traffic (Q = 0)"
+                                              : "no duration (T = 0)") +
+                       " — not a point");
+      return std::nullopt;
+    }
+    return p;
+  }
+
   const Plan& plan_for(const ToolTable& tab, const ToolRecord& rec) {
     // The metric names are views of the table's strings: the same name is the same pointer.
     key_.clear();
