@@ -18,17 +18,20 @@ namespace roofline {
 struct TdpEnergyBound {
   double power_w = 0;              ///< the catalogue's TDP/TBP
   std::string power_source;        ///< where it comes from (info.power_source)
-  std::string compute_roof;        ///< the roof π taken (the default compute roof)
-  std::string memory_level;        ///< the roof β taken (the default memory roof)
+  std::string compute_roof;        ///< the roof π taken (the one asked for, else the default)
+  std::string memory_level;        ///< the roof β taken (the one asked for, else the default)
   double max_joules_per_work = 0;  ///< TDP/π: bound on ε̂_flop
   double max_joules_per_byte = 0;  ///< TDP/β: bound on the energy of a byte at the roof
   double min_work_per_joule = 0;   ///< π/TDP
 };
 
-/// The bound from `m`'s info.power_w; empty with `why` set when the document carries no power
-/// figure (a measured machine, or a catalogue entry whose vendor publishes none: power_w null).
-std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m,
-                                               std::string* why = nullptr);
+/// The bound from `m`'s info.power_w at the compute roof of `precision` and the memory roof of
+/// `level` ("" = the defaults, as RoofSet::select_compute/select_memory take them); empty with
+/// `why` set when the document carries no power figure (a measured machine, or a catalogue
+/// entry whose vendor publishes none: power_w null).
+std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m, std::string* why = nullptr,
+                                               const std::string& precision = "",
+                                               const std::string& level = "");
 
 /// Energy costs measured by `roofline measure` where the machine has RAPL (measurement.energy):
 /// π0 = the power at rest, ε_flop = (P − π0)/π with P the power while the default compute roof's

@@ -64,5 +64,8 @@ std::string format_byte_rate(ByteRate b, const UnitSystem& u = {});
 std::string format_intensity(Intensity i, const UnitSystem& u = {});
 /// Plain number with `digits` significant digits and no exponent where sensible ("0.1667").
 std::string format_number(double v, int digits = 4);
+/// `v` with at least `digits` significant digits, and more (up to 17) until it reads apart from
+/// `threshold` when the two differ: "0.6999999" beside a minimum of 0.7, never "0.7 < 0.7".
+std::string format_number_apart(double v, double threshold, int digits = 3);
 
 }  // namespace roofline

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "roofline/diagnosis.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/statistics.hpp"
@@ -92,7 +93,7 @@ AttainmentJudgement judge_attainment(double attainment, const std::optional<Thre
   AttainmentJudgement j;
   if (above_roof) {
     j.failed = true;
-    j.why = "attainment " + format_number(attainment, 3) +
+    j.why = "attainment " + format_number_apart(attainment, DiagnosisOptions{}.above) +
             " is above its roof: the measurement or the roof is wrong";
     return j;
   }
@@ -101,8 +102,8 @@ AttainmentJudgement judge_attainment(double attainment, const std::optional<Thre
     return j;
   }
   j.failed = attainment < t->min_attainment;
-  j.why = "attainment " + format_number(attainment, 3) + (j.failed ? " < " : " ≥ ") +
-          format_number(t->min_attainment, 3) + " (" + t->from + ")";
+  j.why = "attainment " + format_number_apart(attainment, t->min_attainment) +
+          (j.failed ? " < " : " ≥ ") + format_number(t->min_attainment, 3) + " (" + t->from + ")";
   return j;
 }
 

@@ -120,15 +120,16 @@ void above_roof(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem&
 /// Rows 1 to 5: far below, on the slanted roof, under an empty faster roof, on the flat roof;
 /// and, when touching, which spec to upgrade.
 void verdict_rows(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem& u,
-                  Diagnosis& d) {
+                  const DiagnosisOptions& opt, Diagnosis& d) {
   const std::string where =
       "I = " + format_intensity(b.intensity, u) + ", ridge I* = " + format_intensity(b.ridge, u);
   if (!d.touching) {
     // Row 1: far below both roofs.
     d.verdict = Verdict::far_below;
-    d.title = "far below both roofs (" + format_number(d.attainment * 100, 3) +
-              "% of attainable, " + format_number(d.headroom.factor, 3) +
-              "x headroom): not a hardware limit yet";
+    // Digits enough to read apart from the touching threshold (79.99999%, not 80%).
+    d.title = "far below both roofs (" +
+              format_number_apart(d.attainment * 100, opt.touching * 100) + "% of attainable, " +
+              format_number(d.headroom.factor, 3) + "x headroom): not a hardware limit yet";
     d.prescription =
         "Check the way it runs: memory access pattern, lack of parallelism (threads, vector "
         "lanes), kernel launch or synchronisation overhead, stalls feeding data. Its left/right "
@@ -222,7 +223,7 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
     above_roof(c, b, roofs.units, opt, d);
     return d;
   }
-  verdict_rows(c, b, roofs.units, d);
+  verdict_rows(c, b, roofs.units, opt, d);
   hierarchy_notes(roofs, b, opt, d);
   return d;
 }

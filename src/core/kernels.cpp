@@ -146,8 +146,16 @@ KernelCount gemm_cache_bounded(double m, double n, double k, const DataType& t,
     base.traffic_formula = "2·m·n·k·s/b + m·n·s with tile b = ⌊√(M/(3s))⌋ = " + format_number(b) +
                            " (M = " + format_number(cache_bytes) + " B; Hong–Kung Θ(mnk/√M))";
     base.note = "working set exceeds the cache: traffic set by the tile size, not compulsory";
+  } else if (const double working_set = (m * k + k * n + m * n) * s; working_set <= cache_bytes) {
+    base.note = "working set (" + format_number(working_set) + " B) fits the cache (" +
+                format_number(cache_bytes) + " B): compulsory traffic applies";
   } else {
-    base.note = "working set fits the cache: compulsory traffic applies";
+    // A long k with small m, n: the tile b is wider than the matrices, so C and a panel of A
+    // and B stay in the cache while A and B stream through it once.
+    base.note = "working set (" + format_number(working_set) + " B) exceeds the cache (" +
+                format_number(cache_bytes) + " B), but the tile b = " + format_number(b) +
+                " is as wide as the matrices allow: each is read once, so compulsory traffic "
+                "applies";
   }
   return checked(base);
 }

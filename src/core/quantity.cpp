@@ -21,7 +21,7 @@ struct Prefix {
   double factor;
 };
 // Longest first so "Ki" wins over "K"/"k".
-constexpr std::array<Prefix, 16> kPrefixes{{{"Ei", 1152921504606846976.0},
+constexpr std::array<Prefix, 18> kPrefixes{{{"Ei", 1152921504606846976.0},
                                             {"Pi", 1125899906842624.0},
                                             {"Ti", 1099511627776.0},
                                             {"Gi", 1073741824.0},
@@ -36,6 +36,8 @@ constexpr std::array<Prefix, 16> kPrefixes{{{"Ei", 1152921504606846976.0},
                                             {"K", 1e3},
                                             {"m", 1e-3},
                                             {"u", 1e-6},
+                                            {"\u00b5", 1e-6},  // µ MICRO SIGN, as typed "µs"
+                                            {"\u03bc", 1e-6},  // μ GREEK SMALL LETTER MU
                                             {"n", 1e-9}}};
 
 // Unit names accepted per dimension (compared case-insensitively). "FLOPS" is accepted on input
@@ -165,6 +167,13 @@ double parse_quantity(std::string_view text_in, Dimension dim, std::string_view 
   const double value = number * factor;
   if (!std::isfinite(value)) return fail("value overflows");
   return value;
+}
+
+std::string format_number_apart(double v, double threshold, int digits) {
+  std::string s = format_number(v, digits);
+  for (int d = digits + 1; v != threshold && d <= 17 && s == format_number(threshold, d - 1); ++d)
+    s = format_number(v, d);
+  return s;
 }
 
 std::string format_number(double v, int digits) {

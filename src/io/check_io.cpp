@@ -276,13 +276,14 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
   if (!std::isfinite(rj.ratio) || !(rj.ratio > 0))
     throw InputError("point '" + p.name + "': P = W/T against the baseline's gives ratio " +
                      format_number(rj.ratio) + ", not a finite positive number");
-  const std::string why = "P " + format_work_rate(p.performance(), now.doc.units) + " = " +
-                          format_number(rj.ratio, 4) + "× baseline " +
-                          format_work_rate(b.performance(), now.doc.units) +
-                          (rj.regressed  ? " — regressed beyond"
-                           : rj.improved ? " — improved beyond"
-                                         : " — within") +
-                          " the noise ±" + percent(rj.noise) + " (" + rj.noise_from + ")";
+  const std::string why =
+      "P " + format_work_rate(p.performance(), now.doc.units) + " = " +
+      format_number_apart(rj.ratio, rj.ratio < 1 ? 1 - rj.noise : 1 + rj.noise, 4) + "× baseline " +
+      format_work_rate(b.performance(), now.doc.units) +
+      (rj.regressed  ? " — regressed beyond"
+       : rj.improved ? " — improved beyond"
+                     : " — within") +
+      " the noise ±" + percent(rj.noise) + " (" + rj.noise_from + ")";
   (rj.regressed ? v.fails : v.passes).push_back(why);
   v.judged = true;
   pj["baseline_performance"] = b.performance().value;

@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 
 namespace roofline {
 
-std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m, std::string* why) {
+std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m, std::string* why,
+                                               const std::string& precision,
+                                               const std::string& level) {
   const PowerFacts power = machine_facts(m).power;
   if (!power.watts) {
     if (why)
@@ -30,8 +33,8 @@ std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m, std::st
   TdpEnergyBound b;
   b.power_w = w;
   b.power_source = power.source.value_or("(no power_source given)");
-  const ComputeRoof& c = m.roofs.select_compute("");
-  const MemoryRoof& mem = m.roofs.select_memory("");
+  const ComputeRoof& c = m.roofs.select_compute(precision);
+  const MemoryRoof& mem = m.roofs.select_memory(level);
   b.compute_roof = c.name;
   b.memory_level = mem.level;
   // At most W joules per second while doing π work per second: ≤ W/π joules per unit of work.
@@ -186,7 +189,8 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
   } else {
     j["model"] = nullptr;
   }
-  a.bound = tdp_energy_bound(m, &a.bound_why);
+  // The bound at the roofs the rest of the analysis uses (--precision, --level).
+  a.bound = tdp_energy_bound(m, &a.bound_why, q.precision, q.level);
   if (a.bound) {
     const TdpEnergyBound& b = *a.bound;
     j["tdp_bound"] = {{"power_w", b.power_w},
@@ -235,7 +239,8 @@ nlohmann::json energy_points_to_json(const std::vector<EnergyPoint>& points, con
                   {"intensity", p.intensity},
                   {"work_per_joule", p.work_per_joule},
                   {"roof_work_per_joule", roof},
-                  {"share_of_roof", p.work_per_joule / roof}});
+                  {"share_of_roof", p.work_per_joule / roof},
+                  {"above_roof", p.work_per_joule > DiagnosisOptions{}.above * roof}});
   }
   return pj;
 }

@@ -8,6 +8,7 @@
 
 #include "report/chart.hpp"
 #include "report/svg_text.hpp"
+#include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
@@ -310,7 +311,13 @@ std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,
         t += "    " + p.name + ": I = " + format_intensity(Intensity(p.intensity), u) + ", " +
              format_number(p.work_per_joule) + " " + u.work + "/J measured, roof " +
              format_number(roof) + " " + u.work + "/J (" +
-             format_number(100 * p.work_per_joule / roof, 3) + "%)\n";
+             format_number(100 * p.work_per_joule / roof, 3) + "%)" +
+             // Above the roof (with `point`'s 5% slack) the costs cannot both hold: said.
+             (p.work_per_joule > DiagnosisOptions{}.above * roof
+                  ? " — above the energy roof: impossible if the costs hold; the given ε and π0 "
+                    "are too high for this point, or its energy is under-counted"
+                  : "") +
+             "\n";
       }
       for (const auto& n : points->skipped)
         t += "    " + n + ": no energy in the points file, not placed\n";

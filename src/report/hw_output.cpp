@@ -154,8 +154,14 @@ std::string render_comparison(const Comparison& c, const std::vector<const RoofS
         why = "one memory-bound, one compute-bound: neither ratio alone";
         break;
     }
-    text += m.machine + " vs " + base.machine + ": " + format_number(c.ratios[i], 4) +
-            "x best-case speedup (" + to_string(c.regimes[i]) + ", " + why + ")\n";
+    // Below 1 the ratio is a slowdown: named so, with its inverse.
+    const std::string ratio = c.ratios[i] >= 1
+                                  ? format_number(c.ratios[i], 4) + "x best-case speedup"
+                                  : format_number(c.ratios[i], 4) + "x: a best-case slowdown (" +
+                                        base.machine + " is " + format_number(1 / c.ratios[i], 4) +
+                                        "x faster)";
+    text += m.machine + " vs " + base.machine + ": " + ratio + " (" + to_string(c.regimes[i]) +
+            ", " + why + ")\n";
   }
   return text;
 }

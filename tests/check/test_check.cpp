@@ -7,6 +7,7 @@
 #include "roofline/check.hpp"
 #include "roofline/check_io.hpp"
 #include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
 
 using namespace roofline;
 
@@ -120,6 +121,20 @@ TEST(CheckAttainment, BelowFailsAboveRoofFails) {
   EXPECT_NE(j.why.find("above its roof"), std::string::npos);
   j = judge_attainment(0.1, std::nullopt, false);
   EXPECT_FALSE(j.failed);
+  // Beside its threshold a value gets the digits that tell them apart, never "0.7 < 0.7".
+  j = judge_attainment(0.6999999, t, false);
+  EXPECT_TRUE(j.failed);
+  EXPECT_EQ(j.why, "attainment 0.6999999 < 0.7 (the global minimum)");
+  j = judge_attainment(1.0501, t, true);
+  EXPECT_EQ(j.why.rfind("attainment 1.0501 is above its roof", 0), 0u) << j.why;
+}
+
+TEST(FormatNumberApart, DigitsEnoughToReadApartFromTheThreshold) {
+  EXPECT_EQ(format_number_apart(0.6999999, 0.7), "0.6999999");
+  EXPECT_EQ(format_number_apart(0.42, 0.7), "0.42");
+  EXPECT_EQ(format_number_apart(0.7, 0.7), "0.7");
+  EXPECT_EQ(format_number_apart(0.8999999, 0.9, 4), "0.8999999");
+  EXPECT_EQ(format_number_apart(79.999994, 80), "79.99999");
 }
 
 TEST(CheckJunit, WellFormedWithHostileNamesAndCounts) {

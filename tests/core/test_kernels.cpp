@@ -46,6 +46,18 @@ TEST(Kernels, GemmCacheBoundedFollowsHongKung) {
   // docs/model.md §4: N = 1024 fp32, 12 MB fits A100's 40 MB L2 ⇒ compulsory traffic applies.
   const KernelCount fits = gemm_cache_bounded(1024, 1024, 1024, fp32, 40e6);
   EXPECT_DOUBLE_EQ(fits.traffic.value, 12.0 * 1024 * 1024);
+  EXPECT_EQ(fits.note,
+            "working set (1.258e+07 B) fits the cache (4e+07 B): compulsory traffic "
+            "applies");
+  // k = 1e6 with m = n = 1024: an 8.2 GB working set does not fit 1 GB, yet the tile
+  // (b = 9128) is wider than m and n, so each matrix is read once: compulsory, said why.
+  const KernelCount long_k = gemm_cache_bounded(1024, 1024, 1e6, fp32, 1e9);
+  EXPECT_DOUBLE_EQ(long_k.traffic.value, gemm(1024, 1024, 1e6, fp32).traffic.value);
+  EXPECT_EQ(long_k.note.rfind("working set (8.196e+09 B) exceeds the cache (1e+09 B), but the "
+                              "tile b = 9128 is as wide as the matrices allow",
+                              0),
+            0u)
+      << long_k.note;
   // N = 8192: 768 MB does not fit ⇒ Q = 2·N³·s/b + N²·s with b = ⌊√(M/(3s))⌋.
   const double n = 8192, s = 4, m = 40e6;
   const double b = std::floor(std::sqrt(m / (3 * s)));

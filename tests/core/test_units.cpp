@@ -68,6 +68,9 @@ TEST(Quantity, ParsesPrefixesAndUnits) {
   EXPECT_DOUBLE_EQ(parse_quantity("1.2 GB", Dimension::bytes), 1.2e9);
   EXPECT_DOUBLE_EQ(parse_quantity("10 ms", Dimension::seconds), 0.01);
   EXPECT_DOUBLE_EQ(parse_quantity("250us", Dimension::seconds), 250e-6);
+  // Micro as written: µ (U+00B5, the micro sign) and μ (U+03BC, Greek mu).
+  EXPECT_DOUBLE_EQ(parse_quantity("5 \u00b5s", Dimension::seconds), 5e-6);
+  EXPECT_DOUBLE_EQ(parse_quantity("5 \u03bcs", Dimension::seconds), 5e-6);
   EXPECT_DOUBLE_EQ(parse_quantity("5 ns", Dimension::seconds), 5e-9);
   EXPECT_DOUBLE_EQ(parse_quantity("1e6", Dimension::count), 1e6);
   EXPECT_DOUBLE_EQ(parse_quantity("4M", Dimension::count), 4e6);

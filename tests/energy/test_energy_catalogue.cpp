@@ -25,6 +25,18 @@ TEST(EnergyCatalogue, TdpBoundFromTheCatalogueWithItsSource) {
   EXPECT_DOUBLE_EQ(b->max_joules_per_work, w / c.peak.value);
   EXPECT_DOUBLE_EQ(b->max_joules_per_byte, w / mem.bandwidth.value);
   EXPECT_DOUBLE_EQ(b->min_work_per_joule, c.peak.value / w);
+  // At the roof asked for (`roofline energy --precision bf16`), not the default one: 400 W at
+  // 312 TFLOP/s dense BF16 is at most 1.28 pJ per FLOP.
+  const auto bf16 = tdp_energy_bound(m, &why, "bf16");
+  ASSERT_TRUE(bf16) << why;
+  const ComputeRoof& t = m.roofs.select_compute("bf16");
+  EXPECT_EQ(bf16->compute_roof, t.name);
+  EXPECT_GT(t.peak.value, c.peak.value);
+  EXPECT_DOUBLE_EQ(bf16->max_joules_per_work, w / t.peak.value);
+  const auto analysis = analyse_energy(m, EnergyQuery{"bf16", "", {}, {}, {}, {}});
+  ASSERT_TRUE(analysis.bound);
+  EXPECT_EQ(analysis.bound->compute_roof, t.name);
+  EXPECT_EQ(analysis.compute_roof, t.name);
 }
 
 TEST(EnergyCatalogue, NoPowerFigureIsSaidWithTheReason) {
@@ -103,6 +115,11 @@ TEST(EnergyCatalogue, PointsWithEnergyArePlacedAtTheModelsLevel) {
   ASSERT_EQ(j.size(), 2u);
   EXPECT_DOUBLE_EQ(j[0]["roof_work_per_joule"].get<double>(), work_per_joule(k, 100));
   EXPECT_DOUBLE_EQ(j[0]["share_of_roof"].get<double>(), 1.6e11 / work_per_joule(k, 100));
+  // 1.6e11 FLOP/J against a roof of 1/(1e-10 + 1e-9/100) = 9.1e9: above it, which the given
+  // costs make impossible; said as `point` says it (beyond 105%).
+  EXPECT_TRUE(j[0]["above_roof"].get<bool>());
+  for (const auto& p : j)
+    EXPECT_EQ(p["above_roof"].get<bool>(), p["share_of_roof"].get<double>() > 1.05);
   try {
     (void)energy_points(doc, "p.json", "DRAM", UnitSystem{"OP", "byte"});
     ADD_FAILURE() << "points in FLOP accepted for roofs in OP";

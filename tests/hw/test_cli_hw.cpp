@@ -274,6 +274,14 @@ TEST(CliHw, CompareRegimes) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("mi300x vs a100-80gb: 2.599x"), std::string::npos) << r.out;
+  // The slower machine against the faster: a slowdown, said so with the inverse ratio
+  // (2.039 / 3.35 TB/s at I = 1, both memory-bound).
+  r = run_cli({"hw", "compare", "h100-sxm", "a100-80gb", "--at", "1", "--precision", "bf16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("a100-80gb vs h100-sxm: 0.6087x: a best-case slowdown (h100-sxm is "
+                       "1.643x faster) (bandwidth ratio"),
+            std::string::npos)
+      << r.out;
   // Against an interconnect roof: a distributed point judged on NVLink.
   r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--at", "10", "--precision", "bf16",
                "--level", "NVLink", "--json"});

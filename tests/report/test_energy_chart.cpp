@@ -127,6 +127,17 @@ TEST(EnergyChart, CliPlacesMeasuredPointsAndDrawsTheChart) {
   EXPECT_NEAR(j["points"][0]["share_of_roof"].get<double>(),
               (2e8 / 6.5) / work_per_joule(k, 2e8 / 2.4e9), 1e-9);
   EXPECT_EQ(j["points_without_energy"][0], "no-energy");
+  EXPECT_FALSE(j["points"][0]["above_roof"].get<bool>());
+  // 2e11 FLOP/J where ε_flop = 1e-10 J allows at most 1e10: above the energy roof, said.
+  const std::string above = dir.file("above.json");
+  test::write_text(above, R"({"schema":"roofline.points","version":1,"points":[
+ {"name":"cheap","work":2e8,"traffic":2.4e9,"time":0.05,"energy":1e-3}]})");
+  const auto t = test::run_cli({"energy", "--machine", machine, "--eps-flop", "1e-10", "--eps-mem",
+                                "5e-10", "--points", above, "--powercap", dir.file("none")});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find("cheap: I = "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("— above the energy roof: impossible if the costs hold"), std::string::npos)
+      << t.out;
   EXPECT_NE(read_text_file(svg).find("data-name=\"daxpy\""), std::string::npos);
   // No energy costs: the chart cannot be drawn, said before anything is written.
   const std::string never = dir.file("never.svg");
