@@ -19,7 +19,7 @@ OWNER = {
     "io": "check_io energy_catalogue hardware import io json_out",
     "report": "energy_chart hw_output report text trajectory",
     "measure": "cpu_analysis cpu_backend cuda engine measure suite",
-    "probe": "counters cpu_topology instrument marker powercap",
+    "probe": "counters cpu_topology instrument instrument_report marker powercap",
     "llm": "llm llm_json",
     "cluster": "cluster",
 }

@@ -51,81 +51,28 @@ void run(const KernelArgs& a) {
   if (!a.report.empty()) check_report_path(a.report);
   check_outputs({{"-o", a.output}, {"--report", a.report}});
   if (a.name == "list") return list_kernels(a.json, a.output);
-  const KernelSpec& spec = find_kernel(a.name);
-  // The alias can carry the dtype (saxpy = fp32, daxpy = fp64, haxpy = fp16).
-  std::string dtype_name = a.dtype;
-  if (dtype_name.empty()) {
-    const char first = a.name.empty() ? ' ' : static_cast<char>(std::tolower(a.name[0]));
-    const bool alias = a.name != spec.name;
-    if (alias && first == 'd')
-      dtype_name = "fp64";
-    else if (alias && first == 's')
-      dtype_name = "fp32";
-    else if (alias && first == 'h')
-      dtype_name = "fp16";
-    else
-      dtype_name = spec.default_dtype;
-  }
-  const DataType t = parse_dtype(dtype_name);
-  std::map<std::string, double> params;
-  for (const auto& p : spec.params) {
-    auto it = a.sizes.find(p);
-    if (it == a.sizes.end() || it->second.empty())
-      throw InputError("kernel " + spec.name + ": --" + p + " is required");
-    params[p] =
-        parse_quantity(it->second, p == "cache" ? Dimension::bytes : Dimension::count, "--" + p);
-  }
-  for (const auto& [p, def] : spec.defaults) {
-    auto it = a.sizes.find(p);
-    params[p] = (it == a.sizes.end() || it->second.empty())
-                    ? def
-                    : parse_quantity(it->second, p == "cache" ? Dimension::bytes : Dimension::count,
-                                     "--" + p);
-  }
-  for (const auto& [p, v] : a.sizes) {
-    if (!v.empty() && !params.count(p))
-      throw InputError("kernel " + spec.name + " takes no --" + p);
-  }
-  const KernelCount k = spec.count(params, t);
+  const KernelRequest req = kernel_request(a.name, a.dtype, a.sizes);
+  const DataType& t = req.dtype;
+  const KernelCount k = req.spec->count(req.params, t);
   UnitSystem u;
   u.work = k.integer ? "OP" : "FLOP";
   nlohmann::json j = kernel_count_to_json(k);
   j["dtype"] = t.name;
-  j["params"] = params;
+  j["params"] = req.params;
   std::string text = render_kernel_count(k, u);
   if (has_machine(a.machine)) {
     MachineOptions mo = a.machine;
     if (mo.precision.empty()) mo.precision = t.name;
     MachineDocument m = load_machine(mo);
-    const ComputeRoof& c = m.roofs.select_compute(mo.precision);
-    const MemoryRoof& mem = m.roofs.select_memory(mo.level);
-    const Intensity i = k.intensity();
-    const WorkRate att = attainable(c.peak, mem.bandwidth, i);
-    const Intensity rdg = ridge(c.peak, mem.bandwidth);
-    const Seconds tb = time_bound(k.work, k.traffic, c.peak, mem.bandwidth);
-    const Seconds tn = time_no_overlap(k.work, k.traffic, c.peak, mem.bandwidth);
-    const bool memory = i < rdg;
-    j["machine"] = {{"name", m.roofs.name},
-                    {"compute_roof", c.name},
-                    {"memory_level", mem.level},
-                    {"ridge", rdg.value},
-                    {"bound", memory ? "memory" : "compute"},
-                    {"attainable", att.value},
-                    {"time_bound", tb.value},
-                    {"time_no_overlap", tn.value}};
-    text += "on " + m.roofs.name + " (" + c.name + " " + format_work_rate(c.peak, u) + ", " +
-            mem.level + " " + format_byte_rate(mem.bandwidth, u) + "):\n";
-    text += "  ridge I* = " + format_intensity(rdg, u) + " ⇒ " +
-            (memory ? "memory-bound (left of the ridge)" : "compute-bound (right of the ridge)") +
-            "\n";
-    text += "  attainable P = min(π, β·I) = " + format_work_rate(att, u) + "\n";
-    text += "  predicted time ≥ max(W/π, Q/β) = " + format_seconds(tb) +
-            " (no overlap: W/π + Q/β = " + format_seconds(tn) + ")\n";
+    const KernelOnRoofs on =
+        kernel_on_roofs(k, m.roofs.select_compute(mo.precision), m.roofs.select_memory(mo.level));
+    j["machine"] = kernel_on_roofs_to_json(on, m.roofs.name);
+    text += render_kernel_on_roofs(on, m.roofs.name, u);
     if (!a.report.empty()) {
       ReportInput in;
       in.title = k.kernel + " (" + t.name + ") on " + m.roofs.name;
       in.machines.push_back(m);
-      in.workload_line = i;
+      in.workload_line = k.intensity();
       in.no_overlap_curve = true;
       write_report(a.report, in);
     }

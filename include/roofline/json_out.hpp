@@ -27,6 +27,8 @@ nlohmann::json diagnosis_to_json(const Diagnosis& d);
 /// The point, its intensity per level, performance and diagnosis.
 nlohmann::json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs);
 nlohmann::json kernel_count_to_json(const KernelCount& k);
+/// `roofline kernel --json`'s "machine": the kernel on `machine`'s roofs.
+nlohmann::json kernel_on_roofs_to_json(const KernelOnRoofs& k, const std::string& machine);
 nlohmann::json comparison_to_json(const Comparison& c);
 
 /// `roofline hw list --json`: one row per device (name, vendor, kind, year, memory, power,

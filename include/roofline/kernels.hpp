@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "roofline/dtype.hpp"
+#include "roofline/roof.hpp"
 #include "roofline/units.hpp"
 
 namespace roofline {
@@ -72,5 +73,32 @@ struct KernelSpec {
 const std::vector<KernelSpec>& kernel_catalogue();
 /// Finds a kernel by name or alias (case-insensitive). Throws InputError listing the names.
 const KernelSpec& find_kernel(const std::string& name);
+
+/// A kernel asked for by name, with its sizes as written (`roofline kernel NAME --n 1e6`).
+struct KernelRequest {
+  const KernelSpec* spec = nullptr;
+  DataType dtype;
+  std::map<std::string, double> params;  ///< every parameter, given or defaulted
+};
+/// The spec of `name`; its data type: `dtype` when given, else the one an alias carries (saxpy
+/// fp32, daxpy fp64, haxpy fp16), else the kernel's default; its parameters parsed (a size is a
+/// count, `cache` an amount of bytes), required ones present, defaults filled, unknown ones
+/// refused (InputError naming the flag `--NAME`).
+KernelRequest kernel_request(const std::string& name, const std::string& dtype,
+                             const std::map<std::string, std::string>& sizes);
+
+/// A kernel's counts held against one compute and one memory roof (docs/model.md §2):
+/// the ridge, which side it falls on, the attainable rate min(π, β·I) and the time bounds
+/// max(W/π, Q/β) (overlap) and W/π + Q/β (none).
+struct KernelOnRoofs {
+  std::string compute_roof, memory_level;
+  WorkRate peak{0};
+  ByteRate bandwidth{0};
+  Intensity ridge{0};
+  bool memory_bound = false;  ///< I < I*
+  WorkRate attainable{0};
+  Seconds time_bound{0}, time_no_overlap{0};
+};
+KernelOnRoofs kernel_on_roofs(const KernelCount& k, const ComputeRoof& c, const MemoryRoof& m);
 
 }  // namespace roofline

@@ -20,6 +20,9 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
                                   bool color);
 /// A kernel's hand count: W, Q, I, formulas, BLAS level.
 std::string render_kernel_count(const KernelCount& k, const UnitSystem& u);
+/// The kernel on a machine's roofs: ridge and side, attainable rate, time bounds.
+std::string render_kernel_on_roofs(const KernelOnRoofs& k, const std::string& machine,
+                                   const UnitSystem& u);
 /// The roofs of a set as a table (name, value, provenance, theoretical ratio, ridge).
 std::string render_roofs(const RoofSet& roofs);
 

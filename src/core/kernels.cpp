@@ -7,6 +7,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/flop_counting.hpp"
+#include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 
 namespace roofline {
@@ -363,6 +364,56 @@ const KernelSpec& find_kernel(const std::string& name) {
   std::string names;
   for (const auto& s : kernel_catalogue()) names += (names.empty() ? "" : ", ") + s.name;
   throw InputError("unknown kernel '" + name + "' (known: " + names + ")");
+}
+
+KernelRequest kernel_request(const std::string& name, const std::string& dtype,
+                             const std::map<std::string, std::string>& sizes) {
+  KernelRequest r;
+  r.spec = &find_kernel(name);
+  const KernelSpec& spec = *r.spec;
+  std::string dtype_name = dtype;
+  if (dtype_name.empty()) {
+    // The alias can carry the dtype (saxpy = fp32, daxpy = fp64, haxpy = fp16).
+    const char first = name.empty() ? ' ' : static_cast<char>(std::tolower(name[0]));
+    const bool alias = name != spec.name;
+    dtype_name = alias && first == 'd'   ? "fp64"
+                 : alias && first == 's' ? "fp32"
+                 : alias && first == 'h' ? "fp16"
+                                         : spec.default_dtype;
+  }
+  r.dtype = parse_dtype(dtype_name);
+  auto parsed = [](const std::string& p, const std::string& text) {
+    return parse_quantity(text, p == "cache" ? Dimension::bytes : Dimension::count, "--" + p);
+  };
+  for (const auto& p : spec.params) {
+    const auto it = sizes.find(p);
+    if (it == sizes.end() || it->second.empty())
+      throw InputError("kernel " + spec.name + ": --" + p + " is required");
+    r.params[p] = parsed(p, it->second);
+  }
+  for (const auto& [p, def] : spec.defaults) {
+    const auto it = sizes.find(p);
+    r.params[p] = it == sizes.end() || it->second.empty() ? def : parsed(p, it->second);
+  }
+  for (const auto& [p, v] : sizes)
+    if (!v.empty() && !r.params.count(p))
+      throw InputError("kernel " + spec.name + " takes no --" + p);
+  return r;
+}
+
+KernelOnRoofs kernel_on_roofs(const KernelCount& k, const ComputeRoof& c, const MemoryRoof& m) {
+  KernelOnRoofs r;
+  r.compute_roof = c.name;
+  r.memory_level = m.level;
+  r.peak = c.peak;
+  r.bandwidth = m.bandwidth;
+  const Intensity i = k.intensity();
+  r.ridge = ridge(c.peak, m.bandwidth);
+  r.memory_bound = i < r.ridge;
+  r.attainable = attainable(c.peak, m.bandwidth, i);
+  r.time_bound = time_bound(k.work, k.traffic, c.peak, m.bandwidth);
+  r.time_no_overlap = time_no_overlap(k.work, k.traffic, c.peak, m.bandwidth);
+  return r;
 }
 
 }  // namespace roofline

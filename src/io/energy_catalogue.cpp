@@ -111,6 +111,60 @@ std::optional<MeasuredEnergy> measured_energy(const MachineDocument& m, std::str
   return r;
 }
 
+namespace {
+/// The costs given on the command line (--eps-flop, --eps-mem, --pi0) on the roofs `c`, `mem`;
+/// nothing when none is given. Half of them, or π0 alone, is refused.
+std::optional<EnergyCosts> given_costs(const EnergyQuery& q, const ComputeRoof& c,
+                                       const MemoryRoof& mem) {
+  // π0 is part of the given costs: alone it would change nothing, silently.
+  if (q.pi0 && !q.eps_flop && !q.eps_mem)
+    throw InputError(
+        "--pi0 goes with --eps-flop and --eps-mem (the given costs); without them "
+        "the costs are measured or absent");
+  if (!q.eps_flop && !q.eps_mem) return std::nullopt;
+  if (!q.eps_flop || !q.eps_mem)
+    throw InputError("give both --eps-flop (J per unit of work) and --eps-mem (J per byte)");
+  EnergyCosts k;
+  k.tau_flop = 1.0 / c.peak.value;
+  k.tau_mem = 1.0 / mem.bandwidth.value;
+  k.eps_flop = *q.eps_flop;
+  k.eps_mem = *q.eps_mem;
+  k.pi0 = q.pi0.value_or(0);
+  try {
+    k.validate();
+  } catch (const InputError& e) {
+    throw InputError(std::string("energy costs: ") + e.what() + " (--eps-flop, --eps-mem, --pi0)");
+  }
+  return k;
+}
+
+/// The model the costs give (balances, peak work per joule, balance point) and the roof at
+/// each intensity, which must be a finite positive number.
+nlohmann::json model_to_json(const EnergyCosts& k, const std::vector<double>& intensities) {
+  nlohmann::json at = nlohmann::json::array();
+  for (double i : intensities) {
+    const double wpj = work_per_joule(k, i), power = model_power(k, i);
+    if (!std::isfinite(wpj) || !(wpj > 0) || !std::isfinite(power))
+      throw InputError("--intensity " + format_number(i) +
+                       ": the energy roof there is not a finite positive number (work per "
+                       "joule " +
+                       format_number(wpj) + ", power " + format_number(power) +
+                       " W); give an intensity nearer the machine's balance");
+    at.push_back({{"intensity", i}, {"work_per_joule", wpj}, {"power", power}});
+  }
+  const double eh = effective_energy_per_flop(k);
+  return {{"eps_flop", k.eps_flop},
+          {"eps_mem", k.eps_mem},
+          {"pi0", k.pi0},
+          {"time_balance", time_balance(k)},
+          {"energy_balance", energy_balance(k)},
+          {"effective_eps_flop", eh},
+          {"peak_work_per_joule", 1.0 / eh},
+          {"balance_point", energy_balance_point(k)},
+          {"at", at}};
+}
+}  // namespace
+
 EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
   EnergyAnalysis a;
   const ComputeRoof& c = m.roofs.select_compute(q.precision);
@@ -126,27 +180,7 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
   for (double i : q.intensities)
     if (!(i > 0) || !std::isfinite(i))
       throw InputError("--intensity: must be finite and > 0 (got " + format_number(i) + ")");
-  // π0 is part of the given costs: alone it would change nothing, silently.
-  if (q.pi0 && !q.eps_flop && !q.eps_mem)
-    throw InputError(
-        "--pi0 goes with --eps-flop and --eps-mem (the given costs); without them "
-        "the costs are measured or absent");
-  if (q.eps_flop || q.eps_mem) {
-    if (!q.eps_flop || !q.eps_mem)
-      throw InputError("give both --eps-flop (J per unit of work) and --eps-mem (J per byte)");
-    EnergyCosts k;
-    k.tau_flop = 1.0 / c.peak.value;
-    k.tau_mem = 1.0 / mem.bandwidth.value;
-    k.eps_flop = *q.eps_flop;
-    k.eps_mem = *q.eps_mem;
-    k.pi0 = q.pi0.value_or(0);
-    try {
-      k.validate();
-    } catch (const InputError& e) {
-      throw InputError(std::string("energy costs: ") + e.what() +
-                       " (--eps-flop, --eps-mem, --pi0)");
-    }
-    a.costs = k;
+  if ((a.costs = given_costs(q, c, mem))) {
     a.costs_origin = "given";
   } else if ((a.measured = measured_energy(m, &a.measured_why))) {
     // Measured by `roofline measure` on this machine (docs/energy.md "Measured power").
@@ -162,33 +196,8 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
   } else {
     j["measured_why_not"] = a.measured_why;
   }
-  if (a.costs) {
-    const EnergyCosts& k = *a.costs;
-    j["costs_origin"] = a.costs_origin;
-    nlohmann::json at = nlohmann::json::array();
-    for (double i : q.intensities) {
-      const double wpj = work_per_joule(k, i), power = model_power(k, i);
-      if (!std::isfinite(wpj) || !(wpj > 0) || !std::isfinite(power))
-        throw InputError("--intensity " + format_number(i) +
-                         ": the energy roof there is not a finite positive number (work per "
-                         "joule " +
-                         format_number(wpj) + ", power " + format_number(power) +
-                         " W); give an intensity nearer the machine's balance");
-      at.push_back({{"intensity", i}, {"work_per_joule", wpj}, {"power", power}});
-    }
-    const double eh = effective_energy_per_flop(k);
-    j["model"] = {{"eps_flop", k.eps_flop},
-                  {"eps_mem", k.eps_mem},
-                  {"pi0", k.pi0},
-                  {"time_balance", time_balance(k)},
-                  {"energy_balance", energy_balance(k)},
-                  {"effective_eps_flop", eh},
-                  {"peak_work_per_joule", 1.0 / eh},
-                  {"balance_point", energy_balance_point(k)},
-                  {"at", at}};
-  } else {
-    j["model"] = nullptr;
-  }
+  if (a.costs) j["costs_origin"] = a.costs_origin;
+  j["model"] = a.costs ? model_to_json(*a.costs, q.intensities) : nlohmann::json(nullptr);
   // The bound at the roofs the rest of the analysis uses (--precision, --level).
   a.bound = tdp_energy_bound(m, &a.bound_why, q.precision, q.level);
   if (a.bound) {

@@ -97,6 +97,17 @@ json kernel_count_to_json(const KernelCount& k) {
           {"note", k.note}};
 }
 
+json kernel_on_roofs_to_json(const KernelOnRoofs& k, const std::string& machine) {
+  return {{"name", machine},
+          {"compute_roof", k.compute_roof},
+          {"memory_level", k.memory_level},
+          {"ridge", k.ridge.value},
+          {"bound", k.memory_bound ? "memory" : "compute"},
+          {"attainable", k.attainable.value},
+          {"time_bound", k.time_bound.value},
+          {"time_no_overlap", k.time_no_overlap.value}};
+}
+
 json comparison_to_json(const Comparison& c) {
   json machines = json::array();
   for (size_t i = 0; i < c.machines.size(); ++i) {

@@ -97,6 +97,20 @@ std::string render_kernel_count(const KernelCount& k, const UnitSystem& u) {
   return out;
 }
 
+std::string render_kernel_on_roofs(const KernelOnRoofs& k, const std::string& machine,
+                                   const UnitSystem& u) {
+  std::string out = "on " + machine + " (" + k.compute_roof + " " + format_work_rate(k.peak, u) +
+                    ", " + k.memory_level + " " + format_byte_rate(k.bandwidth, u) + "):\n";
+  out +=
+      "  ridge I* = " + format_intensity(k.ridge, u) + " ⇒ " +
+      (k.memory_bound ? "memory-bound (left of the ridge)" : "compute-bound (right of the ridge)") +
+      "\n";
+  out += "  attainable P = min(π, β·I) = " + format_work_rate(k.attainable, u) + "\n";
+  out += "  predicted time ≥ max(W/π, Q/β) = " + format_seconds(k.time_bound) +
+         " (no overlap: W/π + Q/β = " + format_seconds(k.time_no_overlap) + ")\n";
+  return out;
+}
+
 std::string render_roofs(const RoofSet& roofs) {
   const UnitSystem& u = roofs.units;
   std::string out;

@@ -147,3 +147,50 @@ TEST(Kernels, CatalogueLookupAndErrors) {
   }
 }
 }  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+TEST(KernelRequest, AliasCarriesTheDtypeAndSizesAreParsed) {
+  const KernelRequest d = kernel_request("daxpy", "", {{"n", "1M"}});
+  EXPECT_EQ(d.spec->name, "axpy");
+  EXPECT_EQ(d.dtype.name, "fp64");
+  EXPECT_DOUBLE_EQ(d.params.at("n"), 1e6);
+  EXPECT_EQ(kernel_request("SAXPY", "", {{"n", "10"}}).dtype.name, "fp32");
+  EXPECT_EQ(kernel_request("daxpy", "fp16", {{"n", "10"}}).dtype.name, "fp16");  // given wins
+  EXPECT_EQ(kernel_request("axpy", "", {{"n", "10"}}).dtype.name,
+            parse_dtype(find_kernel("axpy").default_dtype).name);
+  // --cache is an amount of bytes; a size is a count.
+  const KernelRequest g =
+      kernel_request("gemm", "", {{"m", "8"}, {"n", "8"}, {"k", "8"}, {"cache", "32 KiB"}});
+  EXPECT_DOUBLE_EQ(g.params.at("cache"), 32768);
+  auto error_of = [](const std::map<std::string, std::string>& sizes) {
+    try {
+      kernel_request("gemm", "", sizes);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error_of({{"m", "8"}, {"n", "8"}}), "kernel gemm: --k is required");
+  EXPECT_EQ(error_of({{"m", "8"}, {"n", "8"}, {"k", "8"}, {"rows", "3"}}),
+            "kernel gemm takes no --rows");
+}
+
+TEST(KernelOnRoofs, RidgeSideAttainableAndTimeBounds) {
+  // DAXPY (I = 1/12) on 10 TFLOP/s and 1 TB/s: memory-bound, P = β·I, T ≥ max(W/π, Q/β).
+  const KernelCount k = axpy(1e9, parse_dtype("fp64"));
+  ComputeRoof c;
+  c.name = "fp64";
+  c.peak = WorkRate(10e12);
+  MemoryRoof m;
+  m.level = "DRAM";
+  m.bandwidth = ByteRate(1e12);
+  const KernelOnRoofs r = kernel_on_roofs(k, c, m);
+  EXPECT_DOUBLE_EQ(r.ridge.value, 10);
+  EXPECT_TRUE(r.memory_bound);
+  EXPECT_DOUBLE_EQ(r.attainable.value, 1e12 / 12);
+  EXPECT_DOUBLE_EQ(r.time_bound.value, 24e9 / 1e12);
+  EXPECT_DOUBLE_EQ(r.time_no_overlap.value, 2e9 / 10e12 + 24e9 / 1e12);
+  EXPECT_EQ(r.compute_roof, "fp64");
+  EXPECT_EQ(r.memory_level, "DRAM");
+}
+}  // namespace ROOFLINE_UNITY_ID
