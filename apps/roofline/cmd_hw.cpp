@@ -408,7 +408,10 @@ const Registrar register_hw(60, [](CLI::App& root) {
   rid->add_option("--hw-dir", ra->hw_dir, "Extra catalogue directory (also $ROOFLINE_HW_PATH)");
   rid->add_flag("--json", ra->json, "Machine-readable output (the trajectory data)");
   rid->add_flag("--csv", ra->csv, "CSV output, one row per device and precision");
-  rid->add_option("-o,--output", ra->output, "Write the output to a file (atomically)");
+  json_by_extension(rid->add_option("-o,--output", ra->output,
+                                    "Write the output to a file (atomically; a name ending .json "
+                                    "gets the --json form)"),
+                    ra->json);
   rid->add_option("--report", ra->report,
                   "Also write the trajectory chart: I* against release year (.svg .html .png)");
   rid->callback([ra] { run_ridges(*ra); });

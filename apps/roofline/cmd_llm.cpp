@@ -466,7 +466,8 @@ void run(const LlmArgs& a) {
     if (!a.report.empty()) throw InputError("--report draws a model on a machine; not with --list");
     return list_models(a);
   }
-  if (a.json && a.csv) throw InputError("give --json or --csv, not both");
+  if (a.json && a.csv)
+    throw InputError("give --json or --csv, not both (an -o name ending .json asks for JSON)");
   if (a.model.empty()) throw InputError("--model is required (a preset or a config.json; --list)");
   if (!has_machine(a.machine))
     throw InputError("roofs needed: give --hw NAME|machine.json, or --peak and --bandwidth");
@@ -643,8 +644,11 @@ const Registrar register_llm(60, [](CLI::App& root) {
                 "A measured machine document: scale the roofs by its attainment");
   c->add_flag("--json", args->json, "Machine-readable output");
   c->add_flag("--csv", args->csv, "CSV: the operator table, or the sweep");
-  c->add_option("-o,--output", args->output,
-                "Write the text, --json or --csv output to a file (atomically); charts: --report");
+  json_by_extension(
+      c->add_option("-o,--output", args->output,
+                    "Write the text, --json or --csv output to a file (atomically; a name ending "
+                    ".json gets the --json form); charts: --report"),
+      args->json);
   c->add_option("--report", args->report,
                 "Also write the roofline chart of the operators (a sweep: its decode points): "
                 ".html .svg .png .json .csv (by extension)");

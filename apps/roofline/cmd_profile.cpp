@@ -522,7 +522,10 @@ const Registrar register_profile(60, [](CLI::App& root) {
       ->capture_default_str();
   c->add_option("--valgrind", args->valgrind, "--instrument: the valgrind executable")
       ->capture_default_str();
-  c->add_option("-o,--output", args->output, "Write the output to a file (atomically)");
+  json_by_extension(c->add_option("-o,--output", args->output,
+                                  "Write the output to a file (atomically; a name ending .json "
+                                  "gets the --json form)"),
+                    args->json);
   c->add_option("--report", args->report,
                 "Also write the points on the roofs (needs --machine or --hw): .svg .html .png "
                 ".json .csv (by extension); --instrument's functions are dots sized by their "

@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -99,7 +101,20 @@ void check_points_fit(const std::vector<Point>& points, const RoofSet& roofs,
 
 void add_output_options(CLI::App& app, bool& json, std::string& output) {
   app.add_flag("--json", json, "Machine-readable output");
-  app.add_option("-o,--output", output, "Write the output to a file (atomically)");
+  json_by_extension(app.add_option("-o,--output", output,
+                                   "Write the output to a file (atomically; a name ending .json "
+                                   "gets the --json form)"),
+                    json);
+}
+
+CLI::Option* json_by_extension(CLI::Option* output, bool& json) {
+  return output->each([&json](const std::string& path) {
+    const std::string ext = ".json";
+    if (path.size() >= ext.size() &&
+        std::equal(ext.rbegin(), ext.rend(), path.rbegin(),
+                   [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }))
+      json = true;
+  });
 }
 
 void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level) {

@@ -71,6 +71,10 @@ void check_points_fit(const std::vector<Point>& points, const RoofSet& roofs,
 
 /// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`.
 void add_output_options(CLI::App& app, bool& json, std::string& output);
+/// An -o/--output whose name ends in ".json" (any case) gets the JSON form, as if --json was
+/// given: a file named .json holding the text summary would be read by nothing. Returns
+/// `output` for chaining.
+CLI::Option* json_by_extension(CLI::Option* output, bool& json);
 /// True when any roof source was given.
 bool has_machine(const MachineOptions& o);
 /// Builds the machine: from --machine/--hw, else from --peak and --bandwidth (both required).

@@ -4,8 +4,9 @@
 //
 // Escaped, always (whatever NO_COLOR or isatty say), as JSON-style `\uXXXX` (so that escaping a
 // JSON text keeps it valid JSON with the same data):
-//   - C0 control characters U+0000–U+001F (ESC, BEL, CR, ...), except newline and tab where the
-//     caller keeps lines (`keep_lines`), and DEL U+007F;
+//   - C0 control characters U+0000–U+001F (ESC, BEL, CR, tab, ...), except newline where the
+//     caller keeps lines (`keep_lines`), and DEL U+007F. The renderers write no tab: one in a
+//     name would only shift the columns of a table, so it is shown too;
 //   - C1 control characters U+0080–U+009F (8-bit CSI, OSC, ...);
 //   - bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E,
 //     U+2066–U+2069: the "Trojan Source" reordering) and U+2028/U+2029 (line separators);
@@ -18,12 +19,12 @@
 
 namespace roofline {
 
-/// One line of text, safe for a terminal: newline and tab are escaped too. With
+/// One line of text, safe for a terminal: newline is escaped too. With
 /// `allow_color`, the renderers' colour sequences pass (as for terminal_safe_lines).
 std::string terminal_safe(std::string_view text, bool allow_color = false);
 
-/// Text of several lines (messages, tables, documents): newline and tab pass, everything else
-/// as terminal_safe(). With `allow_color`, the SGR colour sequences the renderers write
+/// Text of several lines (messages, tables, documents): newline passes, everything else (tab
+/// included) as terminal_safe(). With `allow_color`, the SGR colour sequences the renderers write
 /// (ESC [ codes m, codes from 0, 1, 31–37 joined by ';') pass too — nothing that moves the
 /// cursor, clears the screen, retitles the window or hides text.
 std::string terminal_safe_lines(std::string_view text, bool allow_color = false);
@@ -44,7 +45,7 @@ std::string csv_cell(std::string_view text, bool always_quote = false);
 std::string csv_number(double value, int digits = 9);
 
 /// Text for an XML text node or attribute value: terminal_safe_lines() (so no character XML
-/// 1.0 forbids is left: C0 other than tab/newline, U+FFFE/U+FFFF, ill-formed UTF-8), then
+/// 1.0 forbids is left: C0 other than newline, U+FFFE/U+FFFF, ill-formed UTF-8), then
 /// & < > " ' as entities.
 std::string xml_text(std::string_view text);
 

@@ -39,6 +39,7 @@ Machine from_roofs(double peak, double bandwidth, const std::string& precision,
   if (!(bandwidth > 0) || !std::isfinite(bandwidth))
     throw InputError("bandwidth_byte_per_s: must be > 0 and finite (got " +
                      std::to_string(bandwidth) + ")");
+  if (name.empty()) throw InputError("name: must not be empty (charts and tables show it)");
   Machine m;
   m.doc.roofs.name = name;
   ComputeRoof c;

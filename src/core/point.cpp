@@ -20,6 +20,8 @@ const LevelTraffic& Point::traffic_at(const std::string& level) const {
 void Point::validate() const {
   // Names first: every later message prints them.
   require_one_line(name, "point name");
+  // A chart label, a table row and diff's matching all go by the name.
+  if (name.empty()) throw InputError("a point has an empty name");
   std::set<std::string> levels;
   for (const auto& t : traffic) {
     require_one_line(t.level, "point '" + name + "': traffic level");

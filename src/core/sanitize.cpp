@@ -47,7 +47,7 @@ bool is_noncharacter(char32_t cp) {
 
 /// Whether a code point is shown escaped.
 bool must_escape(char32_t cp, bool keep_lines) {
-  if (cp < 0x20) return !(keep_lines && (cp == '\n' || cp == '\t'));
+  if (cp < 0x20) return !(keep_lines && cp == '\n');
   if (cp >= 0x7F && cp <= 0x9F) return true;
   return is_bidi_or_separator(cp) || is_noncharacter(cp);
 }

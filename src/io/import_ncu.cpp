@@ -305,6 +305,13 @@ class PointMaker {
 
   void add(const ToolTable& tab, const ToolRecord& rec) {
     if (kernels_++ == 0) first_ = {rec.id, rec.name, rec.line};
+    // ncu numbers every profiled kernel of a report; an ID seen twice is two files joined (or
+    // an edited one), whose points would share a name that diff and plot cannot tell apart.
+    if (const auto [it, fresh] = id_lines_.emplace(rec.id, rec.line); !fresh)
+      throw InputError(tab.origin + ": " + kernel_label(rec) + ": the kernel at line " +
+                       std::to_string(it->second) +
+                       " has this ID too (ncu numbers each profiled kernel once: import each "
+                       "export by itself)");
     const Plan& plan = plan_for(tab, rec);
     file_t_ = file_t_ || plan.duration != kNone ||
               (plan.cycles[0] != kNone && plan.cycles_rate[0] != kNone) ||
@@ -580,6 +587,7 @@ class PointMaker {
   std::vector<Point> points_;
   std::vector<std::string> notes_;
   std::set<std::string> tensor_left_out_;
+  std::map<std::string, int> id_lines_;  // kernel ID → line of its first record
   bool tensor_instructions_ = false;
   std::optional<RoofSet> roofs_;
   std::size_t kernels_ = 0;

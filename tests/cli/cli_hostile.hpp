@@ -146,7 +146,8 @@ inline bool has_raw_controls(const std::string& s, bool on_pty = false) {
       i = k;
       continue;
     }
-    if ((c < 0x20 && c != '\n' && c != '\t' && !(on_pty && c == '\r')) || c == 0x7f) return true;
+    // No renderer writes a tab: one comes from a name.
+    if ((c < 0x20 && c != '\n' && !(on_pty && c == '\r')) || c == 0x7f) return true;
     if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
         static_cast<unsigned char>(s[i + 1]) <= 0x9f)
       return true;  // C1 control

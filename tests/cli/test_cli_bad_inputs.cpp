@@ -77,6 +77,15 @@ void write_fixtures(const std::filesystem::path& dir) {
     "num_hidden_layers": 0, "intermediate_size": 11008, "vocab_size": 32000})");
   put("ncu.csv", "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"0\",\"k\"\n");
   put("dcgm.txt", "#Entity   DRAMA  FP32A\nGPU 0     0.06\n");
+  // Two raw-page rows with one ID (two exports joined).
+  put("ncu-id-twice.csv",
+      "\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\",\"gpu__time_duration.sum\","
+      "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\"\n"
+      "\"\",\"\",\"byte\",\"nsecond\",\"inst\"\n"
+      "\"0\",\"saxpy\",\"1000000\",\"1000\",\"500000\"\n"
+      "\"0\",\"saxpy\",\"2000000\",\"1000\",\"500000\"\n");
+  put("points-empty-name.json", R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "", "work": 1e9, "traffic": 1e9, "time": 0.01}]})");
   std::filesystem::create_directory(dir / "a-folder");
 }
 
@@ -345,6 +354,19 @@ std::vector<Case> cases() {
        2,
        "likwid-truncated.csv: line"},
       {"dcgm log without a machine", {"import", "dcgm", "{dir}/dcgm.txt"}, 2, "--hw"},
+      {"an ncu kernel ID given twice",
+       {"import", "ncu", "{dir}/ncu-id-twice.csv"},
+       2,
+       "ncu-id-twice.csv: kernel 'saxpy' (ID 0, line 4): the kernel at line 3 has this ID too"},
+      {"one likwid run given twice",
+       {"import", "likwid", "{data}/import/likwid-flops-dp.csv",
+        "{data}/import/likwid-flops-dp.csv"},
+       2,
+       "likwid-flops-dp.csv: given twice"},
+      {"a point with an empty name",
+       {"point", "--points={dir}/points-empty-name.json", "--hw=h100-sxm"},
+       2,
+       "a point has an empty name"},
       {"a folder to import", {"import", "likwid", "{dir}/a-folder"}, 2, "is a directory"},
       {"a point at a level the machine has not (point names the file)",
        {"point", "--points={dir}/points-level-l9.json", "--hw=h100-sxm"},

@@ -25,10 +25,11 @@ const std::string kData = ROOFLINE_TEST_DATA;
 const std::string kA100 = kData + "/core/machine-a100.json";
 
 // OSC 0 (window title) ended by BEL, CSI 2J (clear screen), RLO U+202E, NEL U+0085 (a C1
-// control), U+FFFE and U+FFFF (noncharacters XML forbids).
+// control), U+FFFE and U+FFFF (noncharacters XML forbids), a tab (it would shift a table's
+// columns).
 const std::string kEvil =
     "ev\x1b]0;pwned\x07\x1b[2J\xe2\x80\xae"
-    "il\xc2\x85\xef\xbf\xbe\xef\xbf\xbf";
+    "il\xc2\x85\xef\xbf\xbe\xef\xbf\xbf\tx";
 
 bool has(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
@@ -117,7 +118,7 @@ TEST(CliHostileText, MachineCatalogueAndFileNamesAreShownEscaped) {
   }
   const auto r = run_cli(commands.back());
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_TRUE(has(r.err, "\\u202eil\\u0085\\ufffe\\uffff.json: no such file")) << r.err;
+  EXPECT_TRUE(has(r.err, "\\u202eil\\u0085\\ufffe\\uffff\\u0009x.json: no such file")) << r.err;
 }
 
 TEST(CliHostileText, KernelRegionAndModelNamesFromImportsAreShownEscaped) {

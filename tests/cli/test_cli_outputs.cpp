@@ -16,6 +16,8 @@
 #include "cli/cli_hostile.hpp"
 #include "cli/cli_runner.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace roofline::test {
 namespace ROOFLINE_UNITY_ID {
 
@@ -160,6 +162,32 @@ TEST(CliOutputs, WriteErrorsOnStdoutAreReported) {
   r = run_cli_redirected(point_to(d.file("out.json")), ">&-");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(has(slurp(d.file("out.json")), "\"attainable\""));
+}
+
+// A file named .json gets the JSON form: without --json it used to hold the text summary.
+TEST(CliOutputs, ANameEndingJsonGetsTheJsonForm) {
+  TempDir d;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"point", "-W", "1e9", "-Q", "1e9", "-T", "0.01", "--peak", "1T",
+                                 "--bandwidth", "1T", "-o", d.file("p.JSON")},
+        std::vector<std::string>{"kernel", "triad", "--n", "1M", "-o", d.file("k.json")},
+        std::vector<std::string>{"hw", "show", "h100-sxm", "-o", d.file("h.json")},
+        std::vector<std::string>{"llm", "--model=llama-2-7b", "--hw=a100-80gb", "-o",
+                                 d.file("l.json")}}) {
+    auto r = run_cli(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string text = slurp(args.back());
+    EXPECT_TRUE(nlohmann::json::accept(text)) << args[0] << ": " << text.substr(0, 200);
+  }
+  // The text form stays the default for other names.
+  auto r = run_cli({"kernel", "triad", "--n", "1M", "-o", d.file("k.txt")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(nlohmann::json::accept(slurp(d.file("k.txt"))));
+  EXPECT_TRUE(has(slurp(d.file("k.txt")), "I = W/Q"));
+  // llm's --csv with a .json name is two forms at once: refused, saying why.
+  r = run_cli({"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--csv", "-o", d.file("c.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "an -o name ending .json asks for JSON")) << r.err;
 }
 
 TEST(CliInputs, RefusesSpecialFilesWithoutReadingOrWaiting) {

@@ -195,6 +195,11 @@ def test_bad_numbers_are_refused_with_the_field_named():
         roofline.Point("p", math.nan, 1e9, 1)
     with pytest.raises(roofline.InputError, match="peak"):
         roofline.Machine.from_roofs(math.inf, 1e9)
+    # A name is what a chart, a table and diff show: never empty.
+    with pytest.raises(roofline.InputError, match="empty name"):
+        roofline.Point("", 1e9, 1e9, 1)
+    with pytest.raises(roofline.InputError, match="name: must not be empty"):
+        roofline.Machine.from_roofs(1e12, 1e9, name="")
     with pytest.raises(roofline.InputError, match="batch"):
         roofline.llm.analyse(roofline.llm.model("llama-2-7b"), roofline.Machine("a100-80gb"),
                              batch=0)
