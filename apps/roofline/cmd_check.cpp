@@ -8,6 +8,7 @@
 #include "roofline/check.hpp"
 #include "roofline/check_io.hpp"
 #include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 
 namespace roofline::cli {
@@ -33,12 +34,16 @@ void run(const CheckArgs& a) {
   CheckRequest req;
   if (!a.config.empty()) req.config = load_check_config(a.config);
   if (a.min_attainment >= 0) req.config.min_attainment = a.min_attainment;
+  if (a.noise >= kBlindNoise)
+    throw InputError("--noise: must be below 1 (got " + format_number(a.noise) +
+                     "): a noise of 100% or more lets any slowdown pass");
   if (a.noise >= 0) req.config.noise = a.noise;
   check_gate_request(req.config, has_machine(a.machine), !a.baseline.empty());
   req.points = load_checked_points(a.points);
   if (has_machine(a.machine)) req.machine = load_machine(a.machine);
   if (!a.baseline.empty()) req.baseline = load_checked_points(a.baseline);
   req.precision = a.machine.precision;
+  req.level = a.machine.level;
   const CheckReport rep = run_check(req);
 
   if (!a.junit.empty()) {
@@ -58,11 +63,13 @@ void run(const CheckArgs& a) {
       for (size_t k = 0; k < c.why.size(); ++k) text += (k ? "; " : "") + c.why[k];
       text += "\n";
     }
-    text +=
-        (rep.failed ? "roofline check: FAILED, " : "roofline check: passed, ") + rep.summary + "\n";
+    for (const auto& n : rep.notes) text += "note: " + n + "\n";
+    text += (rep.failed || rep.nothing_judged ? "roofline check: FAILED, "
+                                              : "roofline check: passed, ") +
+            rep.summary + "\n";
     emit(text, a.output);
   }
-  if (rep.failed) {
+  if (rep.failed || rep.nothing_judged) {
     if (!a.output.empty() || a.json) say("roofline check: FAILED, " + rep.summary + "\n");
     std::exit(kGateFailed);
   }
@@ -88,7 +95,8 @@ const Registrar register_check(22, [](CLI::App& root) {
                 "Earlier points document: fail a point whose P fell beyond the larger spread "
                 "of the two runs");
   c->add_option("--noise", args->noise,
-                "Relative spread assumed when neither document carries one (default 0.10)")
+                "Relative spread assumed when neither document carries one (default 0.10; below "
+                "1: a noise of 100% lets any slowdown pass)")
       ->check(number_in(1e-9, 1.0));
   c->add_option("--junit", args->junit, "Also write JUnit XML to this file (atomically)");
   add_output_options(*c, args->json, args->output);

@@ -13,6 +13,7 @@
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -128,7 +129,21 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
     }
     const Point& q = pb.points[it->second];
     const double ratio = q.performance().value / p.performance().value;
-    const double iratio = q.intensity().value / p.intensity().value;
+    // I at a level both points have (the first of A's that B has too): an intensity at L2
+    // against one at HBM is no change of the kernel.
+    const LevelTraffic *at_a = nullptr, *at_b = nullptr;
+    for (const auto& ta : p.traffic)
+      for (const auto& tb : q.traffic)
+        if (!at_a && lower(ta.level) == lower(tb.level)) {
+          at_a = &ta;
+          at_b = &tb;
+        }
+    const double iratio = at_a ? (q.work / at_b->bytes).value / (p.work / at_a->bytes).value : 0.0;
+    const std::string i_text =
+        !at_a
+            ? "I: no traffic level in both"
+            : "I" + (at_a->level.empty() ? std::string() : "(" + terminal_safe(at_a->level) + ")") +
+                  " B/A = " + format_number(iratio, 4);
     const auto s1 = sa.spreads[i] ? std::optional<double>(sa.spreads[i]->value) : std::nullopt;
     const auto s2 = sb.spreads[it->second] ? std::optional<double>(sb.spreads[it->second]->value)
                                            : std::nullopt;
@@ -137,14 +152,14 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
                     {"performance_a", p.performance().value},
                     {"performance_b", q.performance().value},
                     {"ratio", ratio},
-                    {"intensity_ratio", iratio},
+                    {"intensity_ratio", at_a ? nlohmann::json(iratio) : nlohmann::json()},
+                    {"intensity_level", at_a ? nlohmann::json(at_a->level) : nlohmann::json()},
                     {"spread_a", optional_json(s1)},
                     {"spread_b", optional_json(s2)},
                     {"exceeds_spread", ex ? nlohmann::json(*ex) : nlohmann::json(nullptr)}});
     t += terminal_safe(p.name) + ": P " + format_work_rate(p.performance(), pa.units) + " → " +
-         format_work_rate(q.performance(), pa.units) + ", B/A = " + format_number(ratio, 4) +
-         "; I B/A = " + format_number(iratio, 4) + " (spread A " + percent(s1) + ", B " +
-         percent(s2) + "): " + verdict(ex) + "\n";
+         format_work_rate(q.performance(), pa.units) + ", B/A = " + format_number(ratio, 4) + "; " +
+         i_text + " (spread A " + percent(s1) + ", B " + percent(s2) + "): " + verdict(ex) + "\n";
   }
   for (const auto& q : pb.points)
     if (!in_a.count(q.name)) only_b.push_back(q.name);

@@ -21,7 +21,8 @@ struct PointArgs {
   std::string report;  // --report FILE: the chart/report (format by extension)
 };
 
-Point point_from_flags(const PointArgs& a) {
+/// The point of --work, --traffic/--traffic-at and --time, in the machine's units.
+Point point_from_flags(const PointArgs& a, const UnitSystem& units) {
   Point p;
   p.name = a.name;
   p.precision = a.machine.precision;
@@ -30,16 +31,17 @@ Point point_from_flags(const PointArgs& a) {
   if (a.time.empty()) throw InputError("--time is required (T, e.g. 0.01 or \"10 ms\")");
   if (a.traffic.empty() && a.traffic_at.empty())
     throw InputError("--traffic is required (Q, e.g. 1.2e9 or \"1.2 GB\")");
-  p.work = parse<Work>(a.work, "--work");
+  p.work = parse_in<Work>(a.work, units, "--work");
   p.time = parse<Seconds>(a.time, "--time");
   if (!a.traffic.empty())
-    p.traffic.push_back({a.machine.level, parse<Bytes>(a.traffic, "--traffic")});
+    p.traffic.push_back({a.machine.level, parse_in<Bytes>(a.traffic, units, "--traffic")});
   for (const auto& spec : a.traffic_at) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
       throw InputError("--traffic-at: expected LEVEL=BYTES (got '" + spec + "')");
-    p.traffic.push_back({spec.substr(0, eq),
-                         parse<Bytes>(spec.substr(eq + 1), "--traffic-at " + spec.substr(0, eq))});
+    p.traffic.push_back(
+        {spec.substr(0, eq),
+         parse_in<Bytes>(spec.substr(eq + 1), units, "--traffic-at " + spec.substr(0, eq))});
   }
   p.validate();
   return p;
@@ -61,12 +63,15 @@ void run(const PointArgs& a) {
                        doc.units.traffic + " but the machine's roofs are in " + m.roofs.units.work +
                        "/" + m.roofs.units.traffic);
     points = doc.points;
-    if (!a.machine.precision.empty())
-      for (auto& p : points)
-        if (p.precision.empty()) p.precision = a.machine.precision;
+    // --precision and --level apply to the points that name none, as for a point of flags.
+    for (auto& p : points) {
+      if (p.precision.empty()) p.precision = a.machine.precision;
+      for (auto& t : p.traffic)
+        if (t.level.empty()) t.level = a.machine.level;
+    }
     check_points_fit(points, m.roofs, a.points_file);
   } else {
-    points.push_back(point_from_flags(a));
+    points.push_back(point_from_flags(a, m.roofs.units));
   }
   DiagnosisOptions opt;
   opt.touching = a.touching;

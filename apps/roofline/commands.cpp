@@ -92,7 +92,7 @@ void check_points_fit(const std::vector<Point>& points, const RoofSet& roofs,
     const Point& p = points[i];
     try {
       roofs.select_compute(p.precision);
-      for (const auto& t : p.traffic) roofs.select_memory(t.level);
+      require_distinct_levels(p, roofs);
     } catch (const InputError& e) {
       throw InputError(file + ": point '" + p.name + "': " + e.what());
     }

@@ -45,23 +45,35 @@ struct Spread {
   std::string from;  ///< e.g. "9 repetitions" or "assumed"
 };
 
-/// The relative spread of a rate W/t over repeated times t (seconds per call): the rates' spread
-/// (max − min) / median as summarize_rates() defines it (statistics.hpp). Empty when fewer than
-/// two times are given or any is not finite and > 0.
+/// The relative spread of a rate W/t over repeated times t (seconds per call), as
+/// summarize_rates() defines them (statistics.hpp): from kRobustSpreadTimes times on the
+/// interquartile range over the median (one preempted repetition of a shared machine, which
+/// made a quick run's full range exceed 100%, does not move it, as it does not move the median
+/// P is taken at); below, with too few times for quartiles, (max − min) / median. Empty when
+/// fewer than two times are given or any is not finite and > 0.
 std::optional<double> rate_spread_from_times(const std::vector<double>& times);
+/// Times from which rate_spread_from_times takes the interquartile range.
+inline constexpr size_t kRobustSpreadTimes = 5;
 /// The same from the times' min, median and max only: rates W/max … W/min around W/median, so
 /// the spread is median · (max − min) / (min · max). Empty unless 0 < min ≤ median ≤ max.
 std::optional<double> rate_spread_from_summary(double min, double median, double max);
 
+/// The noise at which a regression can no longer be seen: from 100% on no ratio P/P_baseline
+/// can fall below 1 − noise, so a gate would pass any slowdown (a run whose times spread 133%
+/// passed a 5× slowdown). A comparison this noisy is too noisy to judge, and fails.
+inline constexpr double kBlindNoise = 1.0;
+
 /// A point against its baseline: ratio = P_now / P_base; the noise allowed is the larger of the
 /// two spreads carried (one alone when only one is; `assumed` when neither is); it regressed
-/// when the ratio falls below 1 − noise. A ratio above 1 + noise is an improvement.
+/// when the ratio falls below 1 − noise. A ratio above 1 + noise is an improvement. A noise of
+/// kBlindNoise or more judges neither way (`too_noisy`).
 struct RegressionJudgement {
   double ratio = 1;
   double noise = 0;
   std::string noise_from;
   bool regressed = false;
   bool improved = false;
+  bool too_noisy = false;
 };
 RegressionJudgement judge_regression(double p_now, double p_base, const std::optional<Spread>& now,
                                      const std::optional<Spread>& base, double assumed);

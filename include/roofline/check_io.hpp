@@ -47,6 +47,7 @@ struct CheckRequest {
   std::optional<CheckedPoints> baseline;   ///< points paired by name
   CheckConfig config;                      ///< thresholds and the assumed noise
   std::string precision;                   ///< compute roof for points that name none (--precision)
+  std::string level;                       ///< memory level for traffic that names none (--level)
 };
 
 /// The gate's answer: one PointCheck per point (then the baseline's points missing from the
@@ -55,6 +56,11 @@ struct CheckRequest {
 struct CheckReport {
   std::vector<PointCheck> checks;
   int passed = 0, failed = 0, skipped = 0;
+  /// No point was judged (every one skipped): the gate checked nothing, and fails — a typo in
+  /// a rule's pattern must not turn the gate off.
+  bool nothing_judged = false;
+  /// What the reader should know: a config rule whose pattern matches no point.
+  std::vector<std::string> notes;
   nlohmann::json json;
   std::string summary;  ///< "N points: P passed, F failed, S skipped"
 };

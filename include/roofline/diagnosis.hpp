@@ -70,4 +70,9 @@ struct Diagnosis {
 
 Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt = {});
 
+/// InputError when two of the point's traffic levels are one memory roof of `roofs` (no level
+/// and the default level, "DRAM" and "HBM" on an HBM machine): one level would get two byte
+/// counts and two intensities. The message begins with `who` (e.g. "point 'k': ").
+void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::string& who = "");
+
 }  // namespace roofline

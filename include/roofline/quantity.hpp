@@ -19,6 +19,12 @@ std::string dimension_name(Dimension d);
 /// Throws InputError naming `what` (e.g. "--bandwidth") on a malformed value, a unit of another
 /// dimension, or a value that is not finite.
 double parse_quantity(std::string_view text, Dimension dim, std::string_view what = "value");
+/// parse_quantity for a machine that counts in `units`: the units the text may name (FLOP, B,
+/// FLOP/s...) are those of FLOP and bytes, so on a machine in other units (tuples, disk reads:
+/// docs/custom-rooflines.md) a work or traffic value that names one is refused; a bare number,
+/// SI prefix or not, is in the machine's units. Times keep their units.
+double parse_quantity_in(std::string_view text, Dimension dim, const UnitSystem& units,
+                         std::string_view what = "value");
 
 /// The dimension each quantity type is parsed in (no entry: parse<Q> does not compile).
 template <class Q>
@@ -52,6 +58,12 @@ struct QuantityDimension<Intensity> {
 template <class Q>
 Q parse(std::string_view text, std::string_view what = "value") {
   return Q(parse_quantity(text, QuantityDimension<Q>::value, what));
+}
+
+/// parse_quantity_in into the quantity's own type.
+template <class Q>
+Q parse_in(std::string_view text, const UnitSystem& units, std::string_view what = "value") {
+  return Q(parse_quantity_in(text, QuantityDimension<Q>::value, units, what));
 }
 
 /// "19.5 T" style: value scaled to an SI prefix with `digits` significant digits, then unit.

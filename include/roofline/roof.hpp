@@ -124,4 +124,8 @@ struct RoofSet {
   void validate() const;
 };
 
+/// InputError unless the two sets are in the same units: a FLOP/s roof over a tuple/s roof is
+/// no speedup, and one chart cannot hold both (diff, hw compare, plot --compare).
+void require_same_units(const RoofSet& a, const RoofSet& b);
+
 }  // namespace roofline

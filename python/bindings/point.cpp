@@ -192,9 +192,9 @@ void register_point(py::module_& m) {
           req.config.min_attainment = min_attainment;
         }
         if (noise) {
-          if (!(*noise > 0 && *noise <= 1))
-            throw InputError("noise: expected a number in (0, 1] (got " + format_number(*noise) +
-                             ")");
+          if (!(*noise > 0 && *noise < kBlindNoise))
+            throw InputError("noise: expected a number in (0, 1) (got " + format_number(*noise) +
+                             "): a noise of 100% or more lets any slowdown pass");
           req.config.noise = noise;
         }
         check_gate_request(req.config, machine.has_value(), !baseline.is_none());

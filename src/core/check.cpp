@@ -50,7 +50,7 @@ std::optional<double> rate_spread_from_times(const std::vector<double>& times) {
   }
   const Statistics s = summarize_rates(rates);
   if (!(s.median > 0) || !std::isfinite(s.spread())) return std::nullopt;
-  return s.spread();
+  return times.size() >= kRobustSpreadTimes ? s.iqr() : s.spread();
 }
 
 std::optional<double> rate_spread_from_summary(double min, double median, double max) {
@@ -83,8 +83,9 @@ RegressionJudgement judge_regression(double p_now, double p_base, const std::opt
     j.noise = assumed;
     j.noise_from = "assumed: neither document carries a spread";
   }
-  j.regressed = j.ratio < 1.0 - j.noise;
-  j.improved = j.ratio > 1.0 + j.noise;
+  j.too_noisy = j.noise >= kBlindNoise;
+  j.regressed = !j.too_noisy && j.ratio < 1.0 - j.noise;
+  j.improved = !j.too_noisy && j.ratio > 1.0 + j.noise;
   return j;
 }
 

@@ -29,6 +29,7 @@ Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
                    const std::string& level) {
   if (machines.empty()) throw InputError("compare: no machine given");
   if (!(i.value > 0)) throw InputError("compare: intensity must be > 0");
+  for (const RoofSet* m : machines) require_same_units(*machines.front(), *m);
   Comparison cmp;
   cmp.intensity = i;
   for (size_t k = 0; k < machines.size(); ++k) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
@@ -193,8 +194,23 @@ void hierarchy_notes(const RoofSet& roofs, const LevelJudgement& b, const Diagno
 
 // The diagnosis table (docs/model.md §6), row by row, with the unit names of the roof set so that a
 // custom roofline (docs/model.md §12) reads in its own units.
+void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::string& who) {
+  std::map<const MemoryRoof*, std::string> given;  // roof → the level that named it first
+  auto shown = [](const std::string& level) {
+    return level.empty() ? std::string("no level (the default)") : "'" + level + "'";
+  };
+  for (const auto& t : p.traffic) {
+    const MemoryRoof& m = roofs.select_memory(t.level);
+    if (const auto [it, fresh] = given.emplace(&m, t.level); !fresh)
+      throw InputError(who + "traffic at " + shown(it->second) + " and at " + shown(t.level) +
+                       " is both at the '" + m.level + "' roof of machine '" + roofs.name +
+                       "': one level cannot have two byte counts");
+  }
+}
+
 Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt) {
   p.validate();
+  require_distinct_levels(p, roofs, "point '" + p.name + "': ");
   if (!(opt.touching > 0 && opt.touching <= 1))
     throw InputError("diagnosis: touching threshold must be in (0, 1]");
   // Below 1 a point under its roof would be called impossible; a factor ≤ 1 would name the

@@ -38,10 +38,7 @@ RoofChange change(std::string name, bool compute, double a, double b,
 }  // namespace
 
 RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
-  if (!(a.units == b.units))
-    throw InputError("the roofs are in different units: " + a.units.work + "/" + a.units.traffic +
-                     " (" + a.name + ") against " + b.units.work + "/" + b.units.traffic + " (" +
-                     b.name + ")");
+  require_same_units(a, b);
   RoofSetDiff d;
   for (const auto& ca : a.compute) {
     const ComputeRoof* cb = b.find_compute(ca.name);

@@ -26,7 +26,7 @@ void Point::validate() const {
   for (const auto& t : traffic) {
     require_one_line(t.level, "point '" + name + "': traffic level");
     // Two byte counts at one level would give two intensities at once.
-    if (!levels.insert(t.level).second)
+    if (!levels.insert(lower(t.level)).second)
       throw InputError("point '" + name + "': traffic at level '" + t.level + "' is given twice");
   }
   auto bad = [&](const std::string& field, double v, const std::string& why) {

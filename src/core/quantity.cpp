@@ -124,7 +124,11 @@ std::string dimension_name(Dimension d) {
   return "a value";
 }
 
-double parse_quantity(std::string_view text_in, Dimension dim, std::string_view what) {
+namespace {
+
+/// parse_quantity; `unit` gets the unit the text names ("" for a bare number or a prefix only).
+double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_view what,
+                           std::string& named) {
   const std::string text = trim(text_in);
   auto fail = [&](const std::string& why) -> double {
     throw InputError(std::string(what) + ": " + why + " (got '" + std::string(text_in) +
@@ -162,10 +166,30 @@ double parse_quantity(std::string_view text_in, Dimension dim, std::string_view 
     if (unit) {
       if (unit->dim != dim) return fail("unit '" + rest + "' is " + dimension_name(unit->dim));
       factor *= unit->factor;
+      named = rest;
     }
   }
   const double value = number * factor;
   if (!std::isfinite(value)) return fail("value overflows");
+  return value;
+}
+
+}  // namespace
+
+double parse_quantity(std::string_view text, Dimension dim, std::string_view what) {
+  std::string named;
+  return parse_quantity_unit(text, dim, what, named);
+}
+
+double parse_quantity_in(std::string_view text, Dimension dim, const UnitSystem& units,
+                         std::string_view what) {
+  std::string named;
+  const double value = parse_quantity_unit(text, dim, what, named);
+  const bool flop_byte = units.traffic == "byte" && (units.work == "FLOP" || units.work == "OP");
+  if (!named.empty() && !flop_byte && dim != Dimension::seconds)
+    throw InputError(std::string(what) + ": '" + trim(text) + "' names the unit '" + named +
+                     "', but the machine counts in " + units.work + " and " + units.traffic +
+                     ": give a bare number (an SI prefix is fine: 2G)");
   return value;
 }
 

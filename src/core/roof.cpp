@@ -98,9 +98,18 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key) const {
                      "' (roofs: " + list_compute(*this) + ")");
   }
   if (!default_compute.empty())
-    if (const auto* c = find_compute(default_compute)) return *c;
+    if (const auto* c = find_compute(default_compute)) {
+      // A structured-sparsity figure holds only for 2:4-sparse operands: never the default
+      // (the catalogue checker reports it too, beside the entry's other problems).
+      if (c->sparse)
+        throw InputError("machine '" + name + "': default_compute '" +
+                         terminal_safe(default_compute) +
+                         "' is a sparse roof, which is never a default (name a dense roof)");
+      return *c;
+    }
   if (const auto* c = highest_of([](const ComputeRoof&) { return true; })) return *c;
-  return compute.front();
+  throw InputError("machine '" + name + "' has only sparse compute roofs (" + list_compute(*this) +
+                   "), which are never a default: name one (--precision) to judge against it");
 }
 
 const MemoryRoof& RoofSet::select_memory(std::string_view level) const {
@@ -121,6 +130,13 @@ const MemoryRoof& RoofSet::select_memory(std::string_view level) const {
     if (m.kind == "memory") return m;
   return *std::min_element(memory.begin(), memory.end(),
                            [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
+}
+
+void require_same_units(const RoofSet& a, const RoofSet& b) {
+  if (!(a.units == b.units))
+    throw InputError("the roofs are in different units: " + a.units.work + "/" + a.units.traffic +
+                     " (" + a.name + ") against " + b.units.work + "/" + b.units.traffic + " (" +
+                     b.name + ")");
 }
 
 void RoofSet::validate() const {

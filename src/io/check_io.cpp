@@ -13,6 +13,7 @@
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 
@@ -42,13 +43,21 @@ CheckConfig check_config_from_json(const json& j, const std::string& origin) {
   CheckConfig c;
   c.origin = origin;
   if (j.contains("min_attainment")) c.min_attainment = fraction(j, "min_attainment", top);
-  if (j.contains("noise")) c.noise = fraction(j, "noise", top);
+  if (j.contains("noise")) {
+    c.noise = fraction(j, "noise", top);
+    if (*c.noise >= kBlindNoise)
+      io::fail(top / "noise", "expected a number in (0, 1) (got " + j["noise"].dump() +
+                                  "): a noise of 100% or more lets any slowdown pass");
+  }
   if (j.contains("points")) {
     const json& pts = j["points"];
     if (!pts.is_array()) io::fail(top / "points", "expected an array of {name, min_attainment}");
     for (size_t i = 0; i < pts.size(); ++i) {
       const Where w = (top / "points")[i];
       if (!pts[i].is_object()) io::fail(w, "expected {name, min_attainment}");
+      for (const auto& [key, _] : pts[i].items())
+        if (key != "name" && key != "min_attainment")
+          io::fail(w / key, "unknown field (expected name, min_attainment)");
       AttainmentRule r;
       r.pattern = io::get_string(pts[i], "name", w);
       if (r.pattern.empty()) io::fail(w / "name", "empty name or pattern");
@@ -96,7 +105,8 @@ std::vector<std::optional<Spread>> point_spreads(const json& doc, const std::str
                      format_number(*std::min_element(times.begin(), times.end())) + " to " +
                      format_number(*std::max_element(times.begin(), times.end())) + " s)");
       if (s)
-        out.push_back(Spread{*s, std::to_string(times.size()) + " repetitions"});
+        out.push_back(Spread{*s, std::to_string(times.size()) + " repetitions" +
+                                     (times.size() >= kRobustSpreadTimes ? ", quartiles" : "")});
       else
         out.emplace_back();
       continue;
@@ -276,15 +286,22 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
   if (!std::isfinite(rj.ratio) || !(rj.ratio > 0))
     throw InputError("point '" + p.name + "': P = W/T against the baseline's gives ratio " +
                      format_number(rj.ratio) + ", not a finite positive number");
-  const std::string why =
-      "P " + format_work_rate(p.performance(), now.doc.units) + " = " +
-      format_number_apart(rj.ratio, rj.ratio < 1 ? 1 - rj.noise : 1 + rj.noise, 4) + "× baseline " +
-      format_work_rate(b.performance(), now.doc.units) +
-      (rj.regressed  ? " — regressed beyond"
-       : rj.improved ? " — improved beyond"
-                     : " — within") +
-      " the noise ±" + percent(rj.noise) + " (" + rj.noise_from + ")";
-  (rj.regressed ? v.fails : v.passes).push_back(why);
+  const std::string p_line = "P " + format_work_rate(p.performance(), now.doc.units) + " = ";
+  const std::string base_line = "× baseline " + format_work_rate(b.performance(), now.doc.units);
+  std::string why;
+  if (rj.too_noisy)
+    why = p_line + format_number(rj.ratio, 4) + base_line + " — too noisy to judge: the noise ±" +
+          percent(rj.noise) + " (" + rj.noise_from + ") is " + percent(kBlindNoise) +
+          " or more, within which any slowdown would pass; rerun with more repetitions or on a "
+          "quieter machine";
+  else
+    why = p_line + format_number_apart(rj.ratio, rj.ratio < 1 ? 1 - rj.noise : 1 + rj.noise, 4) +
+          base_line +
+          (rj.regressed  ? " — regressed beyond"
+           : rj.improved ? " — improved beyond"
+                         : " — within") +
+          " the noise ±" + percent(rj.noise) + " (" + rj.noise_from + ")";
+  (rj.regressed || rj.too_noisy ? v.fails : v.passes).push_back(why);
   v.judged = true;
   pj["baseline_performance"] = b.performance().value;
   pj["ratio"] = rj.ratio;
@@ -292,6 +309,7 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
   pj["noise_from"] = rj.noise_from;
   pj["regressed"] = rj.regressed;
   pj["improved"] = rj.improved;
+  pj["too_noisy"] = rj.too_noisy;
 }
 
 /// Point i of the run judged: its status, its reasons (failures first) and its JSON entry.
@@ -299,6 +317,8 @@ void check_judge_point(const CheckRun& run, size_t i, CheckReport& out, json& ou
                        std::map<std::string, bool>& seen) {
   Point p = run.now.doc.points[i];
   if (p.precision.empty() && !run.r.precision.empty()) p.precision = run.r.precision;
+  for (auto& t : p.traffic)
+    if (t.level.empty()) t.level = run.r.level;
   PointCheck c;
   c.name = p.name;
   json pj = {{"name", p.name}, {"performance", p.performance().value}};
@@ -345,9 +365,24 @@ void check_count_and_summarise(CheckReport& out) {
     out.passed += c.status == CheckStatus::passed;
     out.skipped += c.status == CheckStatus::skipped;
   }
+  out.nothing_judged = out.passed + out.failed == 0;
   out.summary = std::to_string(out.checks.size()) + " points: " + std::to_string(out.passed) +
                 " passed, " + std::to_string(out.failed) + " failed, " +
-                std::to_string(out.skipped) + " skipped";
+                std::to_string(out.skipped) + " skipped" +
+                (out.nothing_judged ? " (no point was judged: the gate checked nothing)" : "");
+}
+
+/// A rule whose pattern matches none of the run's points (a typo, a renamed kernel).
+void check_unmatched_rules(const CheckRun& run, CheckReport& out) {
+  for (const auto& rule : run.r.config.rules) {
+    bool matched = false;
+    for (const auto& p : run.now.doc.points) matched = matched || glob_match(rule.pattern, p.name);
+    if (!matched)
+      out.notes.push_back(
+          "rule '" + terminal_safe(rule.pattern) + "' of " +
+          (run.r.config.origin.empty() ? std::string("the config") : run.r.config.origin) +
+          " matches no point of " + run.now_name);
+  }
 }
 
 /// The roofline.check.result document (version 1) of the judged points.
@@ -355,7 +390,9 @@ json check_result_json(const CheckRun& run, const CheckReport& out, const json& 
   json j = {{"schema", "roofline.check.result"},
             {"version", 1},
             {"points_file", run.now.path},
-            {"passed", out.failed == 0},
+            {"passed", out.failed == 0 && !out.nothing_judged},
+            {"nothing_judged", out.nothing_judged},
+            {"notes", out.notes},
             {"counts", {{"passed", out.passed}, {"failed", out.failed}, {"skipped", out.skipped}}},
             {"assumed_noise", run.assumed},
             {"points", out_points}};
@@ -384,6 +421,7 @@ CheckReport run_check(const CheckRequest& r) {
   for (size_t i = 0; i < run.now.doc.points.size(); ++i)
     check_judge_point(run, i, out, out_points, seen);
   if (run.base) check_baseline_only_points(run, seen, out, out_points);
+  check_unmatched_rules(run, out);
   check_count_and_summarise(out);
   out.json = check_result_json(run, out, out_points);
   return out;

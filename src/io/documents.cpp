@@ -3,6 +3,7 @@
 #include "io/json_fields.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/quantity.hpp"
 
 namespace roofline {
 
@@ -18,10 +19,20 @@ Statistics stats_from_json(const json& j, const Where& w) {
   if (!reps.is_number_integer() || reps.get<long long>() < 1)
     io::fail(w / "repetitions", "expected a positive integer");
   s.repetitions = reps.get<int>();
-  s.median = io::get_quantity(j, "median", Dimension::count, w, false);
+  s.median = io::get_quantity(j, "median", Dimension::count, w);
   s.best = io::get_optional_quantity(j, "best", Dimension::count, w, false).value_or(s.median);
-  s.min = io::get_optional_quantity(j, "min", Dimension::count, w, false).value_or(s.median);
+  s.min = io::get_optional_quantity(j, "min", Dimension::count, w).value_or(s.median);
   s.max = io::get_optional_quantity(j, "max", Dimension::count, w, false).value_or(s.median);
+  // The samples' order: every spread printed ((max − min) / median) is then a number ≥ 0.
+  if (s.min > s.median * (1 + 1e-9))
+    io::fail(w / "min", "the slowest sample (" + format_number(s.min) +
+                            ") cannot exceed the median (" + format_number(s.median) + ")");
+  if (s.max < s.median * (1 - 1e-9))
+    io::fail(w / "max", "the fastest sample (" + format_number(s.max) +
+                            ") cannot be below the median (" + format_number(s.median) + ")");
+  if (!std::isfinite(s.spread()))
+    io::fail(w / "median", "the spread (max − min) / median is not a finite number (median " +
+                               format_number(s.median) + ")");
   s.cv = io::get_optional_quantity(j, "cv", Dimension::count, w, false).value_or(0);
   s.noisy = io::get_bool(j, "noisy", w, false);
   s.sustained = io::get_optional_quantity(j, "sustained", Dimension::count, w, false).value_or(0);

@@ -321,7 +321,10 @@ void add_no_overlap(Chart& ch) {
 
 Chart build_chart(const ReportInput& in, double width, double height) {
   if (in.machines.empty()) throw InputError("report: no machine given");
-  for (const auto& m : in.machines) check_machine(m);
+  for (const auto& m : in.machines) {
+    check_machine(m);
+    require_same_units(in.machines.front().roofs, m.roofs);
+  }
   Chart ch;
   ch.in = &in;
   const RoofSet& rs = in.machines.front().roofs;

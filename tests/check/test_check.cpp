@@ -65,6 +65,39 @@ TEST(CheckSpread, FromTimesIsTheRatesSpread) {
   EXPECT_FALSE(rate_spread_from_times({0.01, -1}));
 }
 
+TEST(CheckSpread, FromFiveTimesOnItIsTheQuartilesSpread) {
+  // Four repetitions of 10 ms and one preempted at 100 ms: rates 100, 100, 100, 100, 10. The
+  // full range (100 − 10) / 100 = 0.9 would hide a 10× slowdown; the quartiles (type 7: ranks
+  // 1 and 3 of 0..4, both 100) say the run was steady.
+  auto s = rate_spread_from_times({0.010, 0.010, 0.100, 0.010, 0.010});
+  ASSERT_TRUE(s);
+  EXPECT_DOUBLE_EQ(*s, 0.0);
+  // Times 1..5 s: rates 1, 1/2, 1/3, 1/4, 1/5; quartiles 1/4 and 1/2, median 1/3: 0.75.
+  s = rate_spread_from_times({1, 2, 3, 4, 5});
+  ASSERT_TRUE(s);
+  EXPECT_NEAR(*s, (0.5 - 0.25) / (1.0 / 3), 1e-12);
+}
+
+TEST(CheckRegression, ANoiseOf100PercentOrMoreIsTooNoisyToJudge) {
+  // Two times 10 and 50 ms: rates 100 and 20, spread (100 − 20) / 60 = 1.33. A 5× slowdown
+  // (ratio 0.2) is not below 1 − 1.33: the comparison cannot see it, and says so.
+  const auto s = rate_spread_from_times({0.010, 0.050});
+  ASSERT_TRUE(s);
+  EXPECT_NEAR(*s, 80.0 / 60.0, 1e-12);
+  auto r = judge_regression(20, 100, Spread{*s, "now"}, std::nullopt, 0.1);
+  EXPECT_TRUE(r.too_noisy);
+  EXPECT_FALSE(r.regressed);
+  EXPECT_FALSE(r.improved);
+  r = judge_regression(20, 100, Spread{1.0, "now"}, std::nullopt, 0.1);
+  EXPECT_TRUE(r.too_noisy);
+  // Just below 100% it is judged: 0.2 is not below 1 − 0.99, within the noise.
+  r = judge_regression(20, 100, Spread{0.99, "now"}, std::nullopt, 0.1);
+  EXPECT_FALSE(r.too_noisy);
+  EXPECT_FALSE(r.regressed);
+  r = judge_regression(0.5, 100, Spread{0.99, "now"}, std::nullopt, 0.1);
+  EXPECT_TRUE(r.regressed);
+}
+
 TEST(CheckSpread, FromSummaryAgreesWithTimes) {
   // min 1, median 2, max 4: 2 · 3 / (1 · 4) = 1.5, as from the times 1, 2, 4.
   auto s = rate_spread_from_summary(1, 2, 4);

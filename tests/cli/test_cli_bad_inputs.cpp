@@ -84,6 +84,26 @@ void write_fixtures(const std::filesystem::path& dir) {
       "\"\",\"\",\"byte\",\"nsecond\",\"inst\"\n"
       "\"0\",\"saxpy\",\"1000000\",\"1000\",\"500000\"\n"
       "\"0\",\"saxpy\",\"2000000\",\"1000\",\"500000\"\n");
+  put("stats-disorder.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp32", "peak": 1e12,
+      "stats": {"repetitions": 5, "median": 1.8e12, "min": 2e12, "max": 1e12}}],
+    "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("stats-tiny-median.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp32", "peak": 1e12,
+      "stats": {"repetitions": 5, "median": 1e-300, "min": 1e-300, "max": 1e12}}],
+    "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("only-sparse.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp16 tensor sparse", "peak": 1e15, "sparse": true}],
+    "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("sparse-default.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "default_compute": "fp16 tensor sparse",
+    "compute": [{"name": "fp16 tensor", "peak": 5e14},
+                {"name": "fp16 tensor sparse", "peak": 1e15, "sparse": true}],
+    "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("points-level-case.json", R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "time": 0.01, "traffic": {"HBM": 1e9, "hbm": 1e8}}]})");
+  put("points-dram-hbm.json", R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "time": 0.01, "traffic": {"DRAM": 1e9, "HBM": 1e8}}]})");
   put("points-empty-name.json", R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "", "work": 1e9, "traffic": 1e9, "time": 0.01}]})");
   std::filesystem::create_directory(dir / "a-folder");
@@ -363,6 +383,51 @@ std::vector<Case> cases() {
         "{data}/import/likwid-flops-dp.csv"},
        2,
        "likwid-flops-dp.csv: given twice"},
+      {"a roof's samples out of order",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/stats-disorder.json"},
+       2,
+       "stats-disorder.json: compute[0].stats.min: the slowest sample (2e+12) cannot exceed the "
+       "median (1.8e+12)"},
+      {"a roof's spread beyond a double",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/stats-tiny-median.json"},
+       2,
+       "compute[0].stats.median: the spread (max − min) / median is not a finite number"},
+      {"a machine with only a sparse compute roof",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/only-sparse.json"},
+       2,
+       "machine 'x' has only sparse compute roofs (fp16 tensor sparse"},
+      {"a sparse roof as the default",
+       {"plot", "{dir}/sparse-default.json", "-o", "{out}"},
+       2,
+       "default_compute 'fp16 tensor sparse' is a sparse roof, which is never a default"},
+      {"one level twice in two cases",
+       {"point", "--points={dir}/points-level-case.json", "--machine", kA100},
+       2,
+       "point 'k': traffic at level 'hbm' is given twice"},
+      {"DRAM and HBM, one roof of an HBM machine",
+       {"point", "--points={dir}/points-dram-hbm.json", "--machine", kA100},
+       2,
+       "points-dram-hbm.json: point 'k': traffic at 'DRAM' and at 'HBM' is both at the 'HBM' "
+       "roof of machine"},
+      {"-Q at the default level and --traffic-at that level",
+       {"point", kWork, kTraffic, kTime, "--machine", kA100, "--traffic-at", "HBM=1e8"},
+       2,
+       "point 'point': traffic at no level (the default) and at 'HBM' is both at the 'HBM' roof"},
+      {"machines in other units compared",
+       {"hw", "compare", "{data}/../../examples/custom/db/machine.json", "h100-sxm", "--at", "1"},
+       2,
+       "the roofs are in different units: tuple/disk read (db-server-example) against "
+       "FLOP/byte (h100-sxm)"},
+      {"machines in other units on one chart",
+       {"plot", "h100-sxm", "--compare", "{data}/../../examples/custom/db/machine.json", "-o",
+        "{out}"},
+       2,
+       "the roofs are in different units"},
+      {"a FLOP unit on a machine counting tuples",
+       {"point", "--work=1 GFLOP", "--traffic=1e6", "--time=1", "--machine",
+        "{data}/../../examples/custom/db/machine.json"},
+       2,
+       "--work: '1 GFLOP' names the unit 'FLOP', but the machine counts in tuple and disk read"},
       {"a point with an empty name",
        {"point", "--points={dir}/points-empty-name.json", "--hw=h100-sxm"},
        2,

@@ -117,6 +117,86 @@ TEST(CliCheck, BaselineRegressionUsesTheCarriedSpread) {
   EXPECT_NE(r.out.find("SKIP  old: in the baseline only"), std::string::npos) << r.out;
 }
 
+// A gate must not be turned off by noise or by a typo.
+TEST(CliCheck, NoiseThatHidesAnySlowdownAndAGateThatJudgedNothingFail) {
+  TempDir d;
+  // Now 5× slower than the baseline, its two times 10 and 50 ms spreading ±133%: no ratio can
+  // fall below 1 − 1.33, so the comparison is too noisy to judge (it used to pass).
+  write_text(d.file("old.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "a", "work": 1e9, "traffic": 1e9, "time": 0.01}]})");
+  write_text(d.file("now.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "a", "work": 1e9, "traffic": 1e9, "time": 0.05, "run": {"times": [0.01, 0.05]}}]})");
+  auto r = run_cli({"check", d.file("now.json"), "--baseline", d.file("old.json")});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  a: P 20 GFLOP/s = 0.2× baseline 100 GFLOP/s — too noisy to judge: "
+                       "the noise ±133% (this run's spread (2 repetitions; the other carries "
+                       "none)) is 100% or more"),
+            std::string::npos)
+      << r.out;
+  // An assumed noise of 100% is refused for the same reason.
+  r = run_cli({"check", d.file("now.json"), "--baseline", d.file("old.json"), "--noise", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--noise: must be below 1 (got 1)"), std::string::npos) << r.err;
+  write_text(d.file("c1.json"), R"({"schema": "roofline.check", "version": 1, "noise": 1})");
+  r = run_cli(args(
+      {"check", d.file("now.json"), "--config", d.file("c1.json"), "--min-attainment", "0.1"}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("c1.json: noise: expected a number in (0, 1) (got 1)"), std::string::npos)
+      << r.err;
+
+  // A rule whose pattern matches nothing is said; when no point is judged at all, the gate
+  // fails (it used to pass with every point skipped).
+  write_text(d.file("p.json"), points_now());
+  write_text(d.file("typo.json"), R"({"schema": "roofline.check", "version": 1,
+    "points": [{"name": "compute-ok", "min_attainment": 0.5}]})");
+  r = run_cli(args({"check", d.file("p.json"), "--config", d.file("typo.json")}));
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("note: rule 'compute-ok' of " + d.file("typo.json") +
+                       " matches no point of " + d.file("p.json")),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("roofline check: FAILED, 2 points: 0 passed, 0 failed, 2 skipped (no "
+                       "point was judged: the gate checked nothing)"),
+            std::string::npos)
+      << r.out;
+  r = run_cli(args({"check", d.file("p.json"), "--config", d.file("typo.json"), "--json"}));
+  EXPECT_EQ(r.exit_code, 5);
+  const json j = json::parse(r.out);
+  EXPECT_FALSE(j["passed"].get<bool>());
+  EXPECT_TRUE(j["nothing_judged"].get<bool>());
+  ASSERT_EQ(j["notes"].size(), 1u);
+
+  // An unknown field inside a rule is refused like one at the top.
+  write_text(d.file("bogus.json"), R"({"schema": "roofline.check", "version": 1,
+    "points": [{"name": "mem*", "min_attainment": 0.1, "bogus": 1}]})");
+  r = run_cli(args({"check", d.file("p.json"), "--config", d.file("bogus.json")}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("bogus.json: points[0].bogus: unknown field (expected name, "
+                       "min_attainment)"),
+            std::string::npos)
+      << r.err;
+}
+
+// --level applies to the points that name no level, as --precision does.
+TEST(CliCheck, LevelAppliesToPointsWithoutOne) {
+  TempDir d;
+  // One point, Q = 1e9 at no level, W = 1e9, T = 0.01: P = 100 GFLOP/s, I = 1. On the a100
+  // fixture, HBM (the default) and L2 give different attainable rates.
+  write_text(d.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": 1e9, "time": 0.01}]})");
+  const std::string m = std::string(ROOFLINE_TEST_DATA) + "/core/machine-a100.json";
+  auto hbm =
+      run_cli({"check", d.file("p.json"), "--machine", m, "--min-attainment", "0.01", "--json"});
+  auto l2 = run_cli({"check", d.file("p.json"), "--machine", m, "--level", "L2", "--min-attainment",
+                     "0.01", "--json"});
+  ASSERT_EQ(hbm.exit_code, 0) << hbm.out << hbm.err;
+  ASSERT_EQ(l2.exit_code, 0) << l2.out << l2.err;
+  const json jh = json::parse(hbm.out)["points"][0], jl = json::parse(l2.out)["points"][0];
+  EXPECT_EQ(jl["binding_level"], "L2") << jl;
+  EXPECT_NE(jh["binding_level"], "L2") << jh;
+  EXPECT_NE(jh["attainment"].get<double>(), jl["attainment"].get<double>());
+}
+
 TEST(CliCheck, JunitIsWellFormedAndNamesAreEscaped) {
   TempDir d;
   write_text(d.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [

@@ -138,6 +138,32 @@ TEST(CliDiff, PointsDocumentsPerPointRatios) {
   EXPECT_EQ(j["only_b"][0], "new");
 }
 
+// I is compared at a level both points have: A's L2 against B's L2, never against B's HBM
+// (which sorts first in B's object). Points sharing no level say so.
+TEST(CliDiff, IntensityIsComparedAtALevelBothHave) {
+  TempDir d;
+  write_text(d.file("a.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": {"L2": 1e8}, "time": 1},
+    {"name": "apart", "work": 1e9, "traffic": {"L1": 1e8}, "time": 1}]})");
+  write_text(d.file("b.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": {"L2": 2e8, "HBM": 1e9}, "time": 1},
+    {"name": "apart", "work": 1e9, "traffic": {"HBM": 1e8}, "time": 1}]})");
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 2u);
+  // I(L2) 10 → 5 FLOP/byte: 0.5 (at B's HBM it would have read 0.1).
+  EXPECT_DOUBLE_EQ(j["points"][0]["intensity_ratio"].get<double>(), 0.5);
+  EXPECT_EQ(j["points"][0]["intensity_level"], "L2");
+  EXPECT_TRUE(j["points"][1]["intensity_ratio"].is_null());
+  r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("; I(L2) B/A = 0.5 ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("apart: P 1 GFLOP/s → 1 GFLOP/s, B/A = 1; I: no traffic level in both ("),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(CliDiff, MixedKindsAndUnknownNamesAreRefused) {
   TempDir d;
   write_text(d.file("a.json"), machine("box-a", 100e9, 20e9, 19.6e9, 20.4e9));
