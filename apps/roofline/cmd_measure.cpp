@@ -158,7 +158,7 @@ const Registrar register_measure(10, [](CLI::App& root) {
   c->add_option("--device", args->device, "What to measure: cpu (default) or cuda")
       ->check(CLI::IsMember(devices));
   c->add_option("--cuda-device", args->cuda_device, "CUDA device index for --device cuda")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 4095));
   c->callback([args] { run(*args); });
 });
 

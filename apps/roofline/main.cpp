@@ -77,6 +77,15 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version are "errors" with exit code 0: CLI11 prints them.
     if (e.get_exit_code() == 0) return app.exit(e);
+    // `roofline nosuch`: CLI11 would only say that a command is required.
+    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') {
+      std::string names;
+      for (const CLI::App* sub : app.get_subcommands({}))
+        names += (names.empty() ? "" : ", ") + sub->get_name();
+      report("error", std::string("unknown command '") + argv[1] + "' (commands: " + names +
+                          ")\nRun with --help for the options.");
+      return 2;
+    }
     report("error", std::string(e.what()) + "\nRun with --help for the options.");
     return 2;
   } catch (const roofline::InputError& e) {

@@ -135,6 +135,10 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
                      "'; expected " + dimension_name(dim) + ")");
   };
   if (text.empty()) return fail("empty value");
+  // strtod also reads hexadecimal ("0x10" = 16, "0x1p40"): a typo more often than a wish.
+  if (const auto digits = text.find_first_not_of("+-");
+      digits != std::string::npos && lower(std::string_view(text).substr(digits, 2)) == "0x")
+    return fail("a hexadecimal number");
   // strtod handles "4.8e12", "inf", "nan"; we reject the last two below.
   const char* begin = text.c_str();
   char* end = nullptr;

@@ -1,9 +1,12 @@
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "io/json_fields.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 
@@ -144,6 +147,13 @@ MachineDocument machine_from_json(const json& j, const std::string& origin) {
     MemoryRoof r;
     r.level = io::get_string(c, "level", w);
     r.kind = io::get_string(c, "kind", w, std::string("memory"));
+    // The kinds docs/schema.md lists: "memory" decides the default level and DRAM/HBM synonyms.
+    static const char* const kKinds[] = {"cache",   "memory",  "interconnect",
+                                         "network", "storage", "custom"};
+    if (std::find(std::begin(kKinds), std::end(kKinds), r.kind) == std::end(kKinds))
+      io::fail(w / "kind",
+               "expected cache, memory, interconnect, network, storage or custom (got '" +
+                   terminal_safe(r.kind) + "')");
     r.bandwidth = ByteRate(io::get_quantity(c, "bandwidth", Dimension::byte_rate, w));
     if (c.contains("provenance")) {
       try {

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <mutex>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "roofline/error.hpp"
@@ -287,8 +288,33 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(origin + ": empty file, expected a JSON document");
   check_json_depth(text, origin);
+  // A key given twice in one object ("time": 1, ..., "time": 2) would silently keep the last:
+  // which was meant is the writer's to say. The callback sees each object's keys in turn.
+  std::vector<std::set<std::string>> keys;
+  std::vector<std::string> last_key{""};
+  const nlohmann::json::parser_callback_t once = [&](int, nlohmann::json::parse_event_t event,
+                                                     nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    if (event == E::object_start) {
+      keys.emplace_back();
+      last_key.push_back("");
+    } else if (event == E::object_end && !keys.empty()) {
+      keys.pop_back();
+      last_key.pop_back();
+    } else if (event == E::key && !keys.empty()) {
+      const std::string& k = parsed.get_ref<const std::string&>();
+      if (!keys.back().insert(k).second) {
+        const std::string& parent = last_key[last_key.size() - 2];
+        throw InputError(origin + ": the key '" + k + "' is given twice in one object" +
+                         (parent.empty() ? std::string() : " (under '" + parent + "')") +
+                         ": which value is meant?");
+      }
+      last_key.back() = k;
+    }
+    return true;
+  };
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text, once);
   } catch (const nlohmann::json::parse_error& e) {
     // Translate the byte offset into line and column for the message.
     const size_t offset = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());

@@ -89,7 +89,7 @@ std::string svg_to_png(const std::string& svg, double zoom) {
         "PNG export needs rsvg-convert (Debian package librsvg2-bin); "
         "write .svg or .html instead");
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw Error("rsvg-convert failed: " + slurp(err));
+    throw Unavailable("rsvg-convert failed (" + slurp(err) + "); write .svg or .html instead");
   std::string png = slurp(out);
   if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0)
     throw Error("rsvg-convert produced no PNG image");

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 
 #include "report/chart.hpp"
+#include "roofline/error.hpp"
 
 namespace roofline::report {
 
@@ -94,6 +96,9 @@ double text_width(const std::string& s, double font, bool bold) {
 }
 
 std::string lower_extension(const std::filesystem::path& path) {
+  std::error_code ec;
+  if ((!path.empty() && path.string().back() == '/') || std::filesystem::is_directory(path, ec))
+    throw InputError(path.string() + ": is a directory (give a file name: chart.svg)");
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

@@ -25,7 +25,8 @@ double text_width(const std::string& s, double font, bool bold = false);
 /// chart appends the rules of its own elements.
 extern const char* const kAxesStyleLight;
 extern const char* const kAxesStyleDark;
-/// ".svg", ".html", ... in lower case ("" when there is none).
+/// ".svg", ".html", ... in lower case ("" when there is none): the format of a chart to write.
+/// InputError for a folder ("out/"), which has no format to tell.
 std::string lower_extension(const std::filesystem::path& path);
 
 }  // namespace roofline::report

@@ -104,6 +104,11 @@ void write_fixtures(const std::filesystem::path& dir) {
     {"name": "k", "work": 1e9, "time": 0.01, "traffic": {"HBM": 1e9, "hbm": 1e8}}]})");
   put("points-dram-hbm.json", R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "k", "work": 1e9, "time": 0.01, "traffic": {"DRAM": 1e9, "HBM": 1e8}}]})");
+  put("points-time-twice.json", R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": 1e9, "time": 0.01, "time": 1}]})");
+  put("kind-weird.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp32", "peak": 1e12}],
+    "memory": [{"level": "DRAM", "kind": "weird", "bandwidth": 1e11}]})");
   put("points-empty-name.json", R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "", "work": 1e9, "traffic": 1e9, "time": 0.01}]})");
   std::filesystem::create_directory(dir / "a-folder");
@@ -428,6 +433,32 @@ std::vector<Case> cases() {
         "{data}/../../examples/custom/db/machine.json"},
        2,
        "--work: '1 GFLOP' names the unit 'FLOP', but the machine counts in tuple and disk read"},
+      {"a key given twice in one object",
+       {"point", "--points={dir}/points-time-twice.json", "--hw=h100-sxm"},
+       2,
+       "points-time-twice.json: the key 'time' is given twice in one object (under 'points')"},
+      {"a hexadecimal number",
+       {"point", "--work=0x10", kTraffic, kTime, kPeak, kBw},
+       2,
+       "--work: a hexadecimal number (got '0x10'"},
+      {"a chart into a folder",
+       {"plot", "h100-sxm", "-o", "{dir}/a-folder/"},
+       2,
+       "a-folder/: is a directory"},
+      {"an unknown command", {"nosuch"}, 2, "unknown command 'nosuch' (commands: measure"},
+      {"a device index beyond any machine",
+       {"measure", "--cuda-device=-1"},
+       2,
+       "--cuda-device: Value -1 not in range 0 to 4095"},
+      {"one catalogue machine twice by an alias",
+       {"hw", "compare", "h100-sxm", "h100", "--at", "1"},
+       2,
+       "hw compare: 'h100' and 'h100-sxm' are one machine ('h100-sxm')"},
+      {"a memory roof of an unknown kind",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/kind-weird.json"},
+       2,
+       "kind-weird.json: memory[0].kind: expected cache, memory, interconnect, network, storage or "
+       "custom (got 'weird')"},
       {"a point with an empty name",
        {"point", "--points={dir}/points-empty-name.json", "--hw=h100-sxm"},
        2,

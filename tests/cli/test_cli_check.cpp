@@ -275,13 +275,20 @@ TEST(CliCheck, ReadsWhatRooflineRunWrites) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_cli({"check", d.file("run.json"), "--machine", machine, "--baseline", d.file("run.json"),
                "--json"});
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const json j = json::parse(r.out);
   ASSERT_FALSE(j["points"].empty());
   const json run = json::parse(slurp(d.file("run.json")));
+  // The run against itself passes, unless the machine was so busy that its repetitions spread
+  // 100% or more (seen with two other busy processes on the 2-core VM): then the gate cannot
+  // judge, and fails saying so. Which one is decided by the noise the check reports.
+  bool too_noisy = false;
+  for (const json& p : j["points"]) too_noisy = too_noisy || p["noise"].get<double>() >= 1.0;
+  EXPECT_EQ(r.exit_code, too_noisy ? 5 : 0) << r.out << r.err;
   for (size_t i = 0; i < j["points"].size(); ++i) {
     const json& p = j["points"][i];
-    EXPECT_EQ(p["status"], "passed");
+    const bool noisy = p["noise"].get<double>() >= 1.0;
+    EXPECT_EQ(p["too_noisy"].get<bool>(), noisy);
+    EXPECT_EQ(p["status"], noisy ? "failed" : "passed");
     EXPECT_DOUBLE_EQ(p["ratio"].get<double>(), 1.0);
     EXPECT_NE(p["noise_from"].get<std::string>().find("repetitions"), std::string::npos)
         << p["noise_from"];
