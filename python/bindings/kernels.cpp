@@ -108,7 +108,14 @@ void register_kernels(py::module_& m) {
       "kernel",
       [](const std::string& name, const std::string& dtype, const py::kwargs& sizes) {
         std::map<std::string, double> s;
-        for (const auto& [k, v] : sizes) s[py::cast<std::string>(k)] = py::cast<double>(v);
+        for (const auto& [k, v] : sizes) {
+          const std::string key = py::cast<std::string>(k);
+          // A number only: "1" or None would otherwise raise pybind's "Unable to cast".
+          if (!py::isinstance<py::int_>(v) && !py::isinstance<py::float_>(v))
+            throw InputError(name + ": size " + key + " must be a number (got " +
+                             std::string(py::str(py::type::of(v).attr("__name__"))) + ")");
+          s[key] = py::cast<double>(v);
+        }
         return count_kernel(name, dtype, s);
       },
       py::arg("name"), py::arg("dtype") = "",

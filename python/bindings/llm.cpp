@@ -6,6 +6,8 @@
 #include <utility>
 
 #include <cmath>
+#include <limits>
+#include <type_traits>
 #include <cstdio>
 
 #include "common.hpp"
@@ -48,6 +50,12 @@ T keyword(const py::handle& v, const char* key, const char* takes) {
   try {
     return v.cast<T>();
   } catch (const py::cast_error&) {
+    // An int too large for the C++ type is a value out of range, not a type error.
+    if constexpr (std::is_integral_v<T>)
+      if (py::isinstance<py::int_>(v))
+        throw InputError(std::string(key) + ": " + std::string(py::str(v)) +
+                         " is out of range (at most " +
+                         std::to_string(std::numeric_limits<T>::max()) + ")");
     throw py::type_error(std::string(key) + ": expected " + takes + " (got " +
                          std::string(py::str(py::type::of(v).attr("__name__"))) + ")");
   }
@@ -313,7 +321,8 @@ void register_llm(py::module_& root) {
       .def_readonly("published_params", &llm::ModelConfig::published_params)
       .def(
           "parameters",
-          [](const llm::ModelConfig& c, int tp) {
+          [](const llm::ModelConfig& c, const py::object& tp_object) {
+            const int tp = keyword<int>(tp_object, "tp", "an int");
             const auto p = llm::count_parameters(c, tp);
             py::dict d;
             d["attention"] = p.attention;

@@ -195,6 +195,15 @@ def test_bad_numbers_are_refused_with_the_field_named():
         roofline.Point("p", math.nan, 1e9, 1)
     with pytest.raises(roofline.InputError, match="peak"):
         roofline.Machine.from_roofs(math.inf, 1e9)
+    # A size that is no number, an int beyond C++'s: InputError naming it (pybind's own
+    # "Unable to cast" and "expected an int (got int)" said neither).
+    with pytest.raises(roofline.InputError, match="size m must be a number \\(got str\\)"):
+        roofline.kernel("gemm", m="1", n=2, k=2)
+    model = roofline.llm.model("llama-2-7b")
+    with pytest.raises(roofline.InputError, match="tp: 1099511627776 is out of range"):
+        model.parameters(tp=2**40)
+    with pytest.raises(roofline.InputError, match="tp: 1099511627776 is out of range"):
+        roofline.llm.analyse(model, roofline.Machine("a100-80gb"), tp=2**40)
     # A name is what a chart, a table and diff show: never empty.
     with pytest.raises(roofline.InputError, match="empty name"):
         roofline.Point("", 1e9, 1e9, 1)
