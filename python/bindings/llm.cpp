@@ -6,9 +6,9 @@
 #include <utility>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <type_traits>
-#include <cstdio>
 
 #include "common.hpp"
 #include "roofline/error.hpp"
