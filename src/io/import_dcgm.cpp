@@ -417,6 +417,15 @@ void dcgm_add_entity(const DcgmSummary& s, const DcgmPeaks& peaks, const RoofSet
   Point p = dcgm_point(s, w, peaks, interval_seconds);
   const Diagnosis d = diagnose(p, roofs);
   notes.push_back(dcgm_summary_line(s));
+  // Pipes busy in the same cycles add up: the sum can pass the one roof the point is held to
+  // (every pipe at 100% gave 110% of the tensor roof), which says how the estimate is made,
+  // not that a counter or a roof is wrong.
+  const WorkRate judged = roofs.select_compute(p.precision).peak;
+  if (w.rate > judged.value)
+    notes.push_back(s.entity + ": the estimate " + format_work_rate(WorkRate(w.rate)) +
+                    " is a sum of pipes active in the same cycles, above the roof '" + p.precision +
+                    "' it is judged against (" + format_work_rate(judged) +
+                    "): an upper bound of W/s, not a measurement above the roof");
   const bool busy = s.gpu_util >= 0.9 || s.sm_active >= 0.9;
   if (d.verdict == Verdict::far_below && busy)
     notes.push_back(s.entity + ": busy by utilisation yet far below both roofs (" +

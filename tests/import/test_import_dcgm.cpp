@@ -77,6 +77,24 @@ TEST(ImportDcgm, BusyAndOnTheRoofGetsNoSuchNote) {
   EXPECT_NE(diagnose(r.result.doc.points[0], h100()).verdict, Verdict::far_below);
 }
 
+// Every pipe busy at once: W/s = 989.5T + 34T + 67T = 1090.5T, 110% of the fp16 tensor roof it
+// is judged against. The note says the sum is an upper bound, not a measurement above the roof.
+TEST(ImportDcgm, PipesBusyAtOnceSumAboveTheRoofAndSaySo) {
+  const std::string text = "#Entity TENSO FP64A FP32A DRAMA\nID\nGPU 0 1.0 1.0 1.0 0.5\n";
+  const DcgmResult r = import_dcgm(text, "t.txt", h100());
+  ASSERT_EQ(r.result.doc.points.size(), 1u);
+  EXPECT_NEAR(r.result.doc.points[0].performance().value, (989.5 + 34 + 67) * 1e12, 1e3);
+  const std::string notes = joined(r.result.notes);
+  EXPECT_NE(notes.find("GPU 0: the estimate 1.091 PFLOP/s is a sum of pipes active in the same "
+                       "cycles, above the roof 'fp16 tensor' it is judged against (989.5 "
+                       "TFLOP/s): an upper bound of W/s"),
+            std::string::npos)
+      << notes;
+  // One pipe below its roof: no such note.
+  const DcgmResult one = import_dcgm("#Entity TENSO DRAMA\nID\nGPU 0 0.5 0.5\n", "t.txt", h100());
+  EXPECT_EQ(joined(one.result.notes).find("upper bound"), std::string::npos);
+}
+
 TEST(ImportDcgm, BadFilesNameFileLineAndColumn) {
   const auto path = (kData / "dcgm-truncated.txt").string();
   try {
