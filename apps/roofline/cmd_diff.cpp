@@ -134,7 +134,7 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
     const LevelTraffic *at_a = nullptr, *at_b = nullptr;
     for (const auto& ta : p.traffic)
       for (const auto& tb : q.traffic)
-        if (!at_a && lower(ta.level) == lower(tb.level)) {
+        if (!at_a && iequals(ta.level, tb.level)) {
           at_a = &ta;
           at_b = &tb;
         }

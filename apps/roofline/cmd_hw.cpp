@@ -289,6 +289,7 @@ void run_ridges(const RidgesArgs& a) {
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn_skipped(problems);
+  std::vector<std::pair<std::string, std::string>> added;  // (spec, name) of each --add
   for (const auto& spec : a.extra) {
     HardwareSummary e = resolve(spec, a.hw_dir);
     // A ridge needs a compute roof over a memory roof; a machine given by name must show.
@@ -296,6 +297,7 @@ void run_ridges(const RidgesArgs& a) {
       throw InputError("--add " + terminal_safe(spec) + ": the machine has no " +
                        (e.machine.roofs.compute.empty() ? "compute" : "memory") +
                        " roof, so it has no ridge");
+    added.emplace_back(spec, e.name);
     entries.push_back(std::move(e));
   }
   if (!a.kind.empty())
@@ -315,6 +317,20 @@ void run_ridges(const RidgesArgs& a) {
   const std::vector<RidgeRow> rows = ridge_rows(entries, groups, a.level);
   if (rows.empty())
     throw InputError("no machine has a dense compute roof for '" + a.precision + "'");
+  // A machine asked for by --add is in the table, or the reason it is not is said (a custom
+  // roofline in tuples has no roof of the precisions the table shows).
+  for (const auto& [spec, name] : added) {
+    const auto is = [&](const auto& x) { return x.name == name; };
+    const bool kept = std::any_of(entries.begin(), entries.end(), is);
+    const bool shown = std::any_of(rows.begin(), rows.end(),
+                                   [&](const RidgeRow& r) { return r.device->name == name; });
+    if (kept && !shown) {
+      std::vector<std::string> labels;
+      for (const auto& g : groups) labels.push_back(g.label);
+      throw InputError("--add " + terminal_safe(spec) + ": no dense compute roof of " +
+                       join(labels) + ", the precisions the table shows (give --precision)");
+    }
+  }
   if (!a.report.empty()) {
     const TrajectoryInput t = ridge_trajectory(rows, groups, a.level, a.kind);
     if (!t.undated.empty())

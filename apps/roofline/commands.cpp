@@ -3,8 +3,6 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +14,7 @@
 #include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -109,11 +108,7 @@ void add_output_options(CLI::App& app, bool& json, std::string& output) {
 
 CLI::Option* json_by_extension(CLI::Option* output, bool& json) {
   return output->each([&json](const std::string& path) {
-    const std::string ext = ".json";
-    if (path.size() >= ext.size() &&
-        std::equal(ext.rbegin(), ext.rend(), path.rbegin(),
-                   [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }))
-      json = true;
+    if (iends_with(path, ".json")) json = true;
   });
 }
 

@@ -10,6 +10,12 @@ namespace roofline {
 /// `s` with the ASCII letters A–Z in lower case.
 std::string lower(std::string_view s);
 
+/// Whether `a` and `b` are the same text but for the case of ASCII letters ("HBM", "hbm").
+bool iequals(std::string_view a, std::string_view b);
+
+/// Whether `s` ends with `suffix`, ASCII letters in either case (".JSON", ".json").
+bool iends_with(std::string_view s, std::string_view suffix);
+
 /// `s` without leading and trailing ASCII white space (space, \t, \n, \v, \f, \r).
 std::string trim(std::string_view s);
 

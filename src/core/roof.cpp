@@ -12,12 +12,6 @@
 
 namespace roofline {
 namespace {
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 std::string list_compute(const RoofSet& s) {
   std::string out;
   for (const auto& c : s.compute) out += (out.empty() ? "" : ", ") + c.name;
@@ -99,8 +93,7 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key) const {
   }
   if (!default_compute.empty())
     if (const auto* c = find_compute(default_compute)) {
-      // A structured-sparsity figure holds only for 2:4-sparse operands: never the default
-      // (the catalogue checker reports it too, beside the entry's other problems).
+      // Refused by validate(); a set built in code may not have been validated.
       if (c->sparse)
         throw InputError("machine '" + name + "': default_compute '" +
                          terminal_safe(default_compute) +
@@ -169,6 +162,16 @@ void RoofSet::validate() const {
   if (!default_compute.empty() && !find_compute(default_compute))
     throw InputError("machine '" + name + "': default_compute '" + terminal_safe(default_compute) +
                      "' names no compute roof");
+  // A structured-sparsity figure holds only for 2:4-sparse operands: never a default, so a
+  // machine that can judge a point needs a dense roof (select_compute).
+  if (const auto* c = default_compute.empty() ? nullptr : find_compute(default_compute);
+      c && c->sparse)
+    throw InputError("machine '" + name + "': default_compute '" + terminal_safe(default_compute) +
+                     "' is a sparse roof, which is never a default (name a dense roof)");
+  if (!compute.empty() &&
+      std::all_of(compute.begin(), compute.end(), [](const ComputeRoof& c) { return c.sparse; }))
+    throw InputError("machine '" + name + "' has only sparse compute roofs (" +
+                     list_compute(*this) + "), which are never a default: add its dense roof");
   if (!default_memory.empty() && !find_memory(default_memory))
     throw InputError("machine '" + name + "': default_memory '" + terminal_safe(default_memory) +
                      "' names no memory roof");

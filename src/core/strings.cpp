@@ -18,6 +18,14 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && lower(a) == lower(b);
+}
+
+bool iends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);
+}
+
 std::string trim(std::string_view s) {
   std::size_t b = 0, e = s.size();
   while (b < e && is_space(s[b])) ++b;

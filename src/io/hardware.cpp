@@ -15,10 +15,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-bool iequals(const std::string& a, const std::string& b) {
-  return lower(a) == lower(b);
-}
-
 std::string string_field(const json& info, const char* key) {
   if (auto it = info.find(key); it != info.end() && it->is_string()) return it->get<std::string>();
   return "";

@@ -20,3 +20,12 @@ TEST(Strings, LowerAndTrimTouchOnlyAscii) {
   EXPECT_EQ(trim(" \t\r\n x y \v\f"), "x y");
   EXPECT_EQ(trim("   "), "");
 }
+
+TEST(Strings, CaseBlindComparisonsOfAsciiLetters) {
+  EXPECT_TRUE(iequals("HBM3", "hbm3"));
+  EXPECT_FALSE(iequals("HBM", "HBM3"));
+  EXPECT_FALSE(iequals("Ä", "ä"));  // only ASCII letters fold
+  EXPECT_TRUE(iends_with("out/Report.JSON", ".json"));
+  EXPECT_FALSE(iends_with("out/report.json.txt", ".json"));
+  EXPECT_FALSE(iends_with("json", ".json"));
+}
