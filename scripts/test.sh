@@ -25,6 +25,37 @@ export UBSAN_OPTIONS="print_stacktrace=1"
 # single-threaded there (OPENBLAS_NUM_THREADS=1, and the suite asks OpenBLAS for one thread in
 # that build: blas_thread_count); the kernel suite runs on the engine's thread team everywhere.
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+# sanitized_tests PRESET: the untimed tests in one shard per CPU, side by side (the release
+# leg's ctest runs them side by side too), then the tests that judge timing alone in one
+# process (tests/CMakeLists.txt writes their filter to timed_tests.txt). The shards are filters
+# of whole test suites dealt in turn, not gtest's GTEST_SHARD_* variables: the tests that start
+# the test program again (a marker child, a profiled helper) would inherit those and run only
+# their shard of it. Each shard's output is shown after it ends, so shards do not interleave.
+sanitized_tests() (
+  cd "build/$1/tests"
+  if [ "$1" = tsan ]; then export OPENBLAS_NUM_THREADS=1; fi
+  timed=$(cat timed_tests.txt)
+  shards=$(nproc)
+  mapfile -t filters < <(./roofline_tests --gtest_list_tests --gtest_filter="-$timed" |
+    awk -v n="$shards" '/^[^ ]/ && $1 ~ /\.$/ { k = i++ % n; f[k] = f[k] ":" $1 "*" }
+      END { for (k = 0; k < n; k++) print substr(f[k], 2) }')
+  pids=()
+  for ((i = 0; i < shards; i++)); do
+    [ -n "${filters[i]:-}" ] || continue
+    timeout 1800 ./roofline_tests --gtest_brief=1 --gtest_filter="${filters[i]}-$timed" \
+      >"shard$i.log" 2>&1 &
+    pids[i]=$!
+  done
+  rc=0
+  for i in "${!pids[@]}"; do
+    wait "${pids[i]}" || rc=1
+    echo "-- shard $((i + 1)) of $shards (untimed tests)"
+    cat "shard$i.log"
+  done
+  echo "-- the tests that judge timing, alone"
+  timeout 1800 ./roofline_tests --gtest_brief=1 --gtest_filter="$timed" || rc=1
+  return $rc
+)
 for preset in release asan tsan; do
   echo "== build and test: $preset"
   bash scripts/build.sh "$preset"
@@ -35,16 +66,12 @@ for preset in release asan tsan; do
     # at once as there are CPUs, but those that judge timing alone (tests/CMakeLists.txt).
     if ! ctest --preset "$preset" -j "$(nproc)"; then result=FAILED; fi
   else
-    # The sanitizer legs run their tests in one process (the ASan leg every test, the TSan leg
-    # those of the threaded code: tests/CMakeLists.txt): a sanitized process takes ~0.75 s
-    # (ASan) or ~0.17 s (TSan) to start against 0.03 s in release, so a process per test spent
-    # most of these legs starting processes (613 s and 404 s for 589 tests on a 2-vCPU Zen 5).
-    # The release leg above keeps them isolated, so this also shows they need no isolation.
-    if ! (
-      cd "build/$preset/tests"
-      if [ "$preset" = tsan ]; then export OPENBLAS_NUM_THREADS=1; fi
-      exec timeout 1800 ./roofline_tests --gtest_brief=1
-    ); then result=FAILED; fi
+    # The sanitizer legs run their tests in a few processes rather than one per test (the ASan
+    # leg every test, the TSan leg those of the threaded code: tests/CMakeLists.txt): a
+    # sanitized process takes ~0.75 s (ASan) or ~0.17 s (TSan) to start against 0.03 s in
+    # release, so a process per test spent most of these legs starting processes (613 s and
+    # 404 s for 589 tests on a 2-vCPU Zen 5). The release leg above keeps them isolated.
+    if ! sanitized_tests "$preset"; then result=FAILED; fi
   fi
   [ "$result" = ok ] || status=1
   step_done "test $preset" "$result"

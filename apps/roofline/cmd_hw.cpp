@@ -319,7 +319,9 @@ void run_ridges(const RidgesArgs& a) {
     throw InputError("no machine has a dense compute roof for '" + a.precision + "'");
   // A machine asked for by --add is in the table, or the reason it is not is said (a custom
   // roofline in tuples has no roof of the precisions the table shows).
-  for (const auto& [spec, name] : added) {
+  for (const auto& added_one : added) {
+    const std::string& spec = added_one.first;
+    const std::string& name = added_one.second;
     const auto is = [&](const auto& x) { return x.name == name; };
     const bool kept = std::any_of(entries.begin(), entries.end(), is);
     const bool shown = std::any_of(rows.begin(), rows.end(),

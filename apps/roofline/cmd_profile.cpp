@@ -407,12 +407,7 @@ std::string profile_json(const ProfileArgs& a, const RunResult& r, const Counted
   run["notes"] = o.notes;
   run["min_running_fraction"] = r.totals.min_running_fraction;
   j["run"] = run;
-  if (m) {
-    nlohmann::json analyses = nlohmann::json::array();
-    for (const auto& p : o.points)
-      analyses.push_back(analysis_to_json(p, diagnose(p, m->roofs), m->roofs));
-    j["analysis"] = analyses;
-  }
+  if (m) j["analysis"] = analyses_to_json(o.points, m->roofs);
   return j.dump(2) + "\n";
 }
 

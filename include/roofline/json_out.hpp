@@ -26,6 +26,9 @@ std::optional<NonFiniteNumber> first_non_finite(const nlohmann::json& document);
 nlohmann::json diagnosis_to_json(const Diagnosis& d);
 /// The point, its intensity per level, performance and diagnosis.
 nlohmann::json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs);
+/// Every point's analysis against `roofs` (diagnosed with the default options), in order: the
+/// "analysis" array of a report that measured points and was given a machine.
+nlohmann::json analyses_to_json(const std::vector<Point>& points, const RoofSet& roofs);
 nlohmann::json kernel_count_to_json(const KernelCount& k);
 /// `roofline kernel --json`'s "machine": the kernel on `machine`'s roofs.
 nlohmann::json kernel_on_roofs_to_json(const KernelOnRoofs& k, const std::string& machine);

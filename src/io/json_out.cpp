@@ -84,6 +84,12 @@ json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs) 
   return j;
 }
 
+json analyses_to_json(const std::vector<Point>& points, const RoofSet& roofs) {
+  json out = json::array();
+  for (const auto& p : points) out.push_back(analysis_to_json(p, diagnose(p, roofs), roofs));
+  return out;
+}
+
 json kernel_count_to_json(const KernelCount& k) {
   return {{"kernel", k.kernel},
           {"work", k.work.value},

@@ -17,6 +17,13 @@ if [[ -z "$NVCC" ]]; then
 fi
 echo "cuda_compile: $("$NVCC" --version | tail -1)"
 
+# The GPU check's measuring program builds in a folder of its own (bench/gpu_prepare.sh): it
+# starts now and builds beside the checks below, which are mostly single-threaded nvcc runs.
+mkdir -p build
+bash bench/gpu_prepare.sh >build/cuda-ci.gpu_prepare.log 2>&1 &
+prepare_pid=$!
+trap 'kill "$prepare_pid" 2>/dev/null || true' EXIT
+
 # Reuse the release build when it already has the CUDA backend (scripts/test.sh builds it first);
 # otherwise configure a build of our own.
 build=build/cuda-ci
@@ -88,10 +95,10 @@ else
 fi
 
 # The GPU check's measuring program: builds with -Werror, needs only libc/libm/libstdc++.
-if bash bench/gpu_prepare.sh >"$build.gpu_prepare.log" 2>&1; then
-  grep "^gpu_prepare: .*bytes" "$build.gpu_prepare.log" | sed 's/^/cuda_compile: /'
+if wait "$prepare_pid"; then
+  grep "^gpu_prepare: .*bytes" build/cuda-ci.gpu_prepare.log | sed 's/^/cuda_compile: /'
 else
-  tail -30 "$build.gpu_prepare.log"; echo "cuda_compile: FAIL: bench/gpu_prepare.sh"; status=1
+  tail -30 build/cuda-ci.gpu_prepare.log; echo "cuda_compile: FAIL: bench/gpu_prepare.sh"; status=1
 fi
 
 [[ $status -eq 0 ]] && echo "cuda_compile: PASS"

@@ -156,7 +156,7 @@ TEST(CliLimits, ACrashIsACrashNotAHang) {
   const int status = cli.wait_for(20.0);
   ASSERT_NE(status, -1) << "the crash became a hang";
   const std::string err = slurp(cli.err_path);
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(ROOFLINE_SANITIZED)
   // Built with ASan or TSan, the executable's SEGV is the sanitizer's to report: it prints
   // "<Sanitizer>: SEGV" and exits non-zero (1 for ASan, 66 for TSan) instead of dying by the
   // signal. It still ended: no hang.

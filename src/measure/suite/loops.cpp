@@ -18,8 +18,7 @@
 // llvm-project PR 71706), and Clang 14, given loops.hpp's declarations without the attribute,
 // compiled each loop once, for the first target: AVX-512 code, SIGILL on an AVX2 CPU (Zen 1).
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) &&  \
-    !(defined(__clang__) && __clang_major__ < 18)
+    !defined(ROOFLINE_SANITIZED) && !(defined(__clang__) && __clang_major__ < 18)
 #define ROOFLINE_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
@@ -193,12 +192,15 @@ ROOFLINE_CLONES void stencil3d_planes(const double* in, double* out, size_t z0, 
   const double w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6];
   for (size_t z = z0; z < z1; ++z)
     for (size_t y = 1; y + 1 < ny; ++y) {
+      // The six neighbours' rows as pointers of their own: c[x - plane] would first form
+      // x - plane, an unsigned wrap, and then a pointer past the array's end.
       const double* c = in + z * plane + y * nx;
+      const double *north = c - nx, *south = c + nx, *below = c - plane, *above = c + plane;
       double* o = out + z * plane + y * nx;
 #pragma omp simd
       for (size_t x = 1; x < nx - 1; ++x)
-        o[x] = w0 * c[x] + w1 * c[x - 1] + w2 * c[x + 1] + w3 * c[x - nx] + w4 * c[x + nx] +
-               w5 * c[x - plane] + w6 * c[x + plane];
+        o[x] = w0 * c[x] + w1 * c[x - 1] + w2 * c[x + 1] + w3 * north[x] + w4 * south[x] +
+               w5 * below[x] + w6 * above[x];
     }
 }
 ROOFLINE_CLONES void spmv_rows(const std::int64_t* row_ptr, const std::int32_t* col,

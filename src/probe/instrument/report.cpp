@@ -267,12 +267,7 @@ nlohmann::json run_to_json(const std::vector<std::string>& command, const Instru
   run["messages"] = messages;
   run["notes"] = notes;
   j["run"] = run;
-  if (m) {
-    nlohmann::json analyses = nlohmann::json::array();
-    for (const auto& p : ip.points)
-      analyses.push_back(analysis_to_json(p, diagnose(p, m->roofs), m->roofs));
-    j["analysis"] = analyses;
-  }
+  if (m) j["analysis"] = analyses_to_json(ip.points, m->roofs);
   return j;
 }
 
