@@ -49,6 +49,8 @@ void run(const ClusterArgs& a) {
   for (const auto& s : a.message_sizes)
     o.message_sizes.push_back(parse<Bytes>(s, "--message-sizes").value);
   o.log = [](const std::string& line) { say(line + "\n"); };
+  // The output path is checked before any node is measured (rank 0 writes the document).
+  o.check = [output = a.output] { check_outputs({{"-o", output}}); };
 
   cluster::NodeMeasure measure;
   if (!a.node_machine.empty()) {

@@ -2,6 +2,7 @@
 // (ε_flop, ε_mem, π0) on the machine's roofs, or bounded by the catalogue's power figure — and
 // what power interface this machine has.
 #include <algorithm>
+#include <filesystem>
 
 #include "commands.hpp"
 #include "roofline/energy.hpp"
@@ -19,7 +20,7 @@ struct EnergyArgs {
   std::optional<double> eps_flop, eps_mem;
   std::optional<double> pi0;
   std::vector<double> intensities;
-  std::string powercap = "/sys/class/powercap";
+  std::string powercap;  ///< --powercap FOLDER; empty = /sys/class/powercap
   bool json = false;
   std::string output;
   std::string points;  ///< --points FILE: points with measured energy, placed on the energy roof
@@ -27,6 +28,11 @@ struct EnergyArgs {
 };
 
 void run(const EnergyArgs& a) {
+  // A folder the user names must be one: only the default may be missing (a VM, an old kernel).
+  const std::string powercap = a.powercap.empty() ? "/sys/class/powercap" : a.powercap;
+  if (!a.powercap.empty() && !std::filesystem::is_directory(a.powercap))
+    throw InputError("--powercap " + terminal_safe(a.powercap) +
+                     ": not a folder (give the powercap class folder, e.g. /sys/class/powercap)");
   if (!a.report.empty()) check_energy_chart_format(a.report);
   check_outputs({{"-o", a.output}, {"--report", a.report}});
   const MachineDocument m = load_machine(a.machine);
@@ -42,7 +48,7 @@ void run(const EnergyArgs& a) {
   const ComputeRoof& c = *m.roofs.find_compute(an.compute_roof);
   const MemoryRoof& mem = *m.roofs.find_memory(an.memory_level);
   const UnitSystem& u = m.roofs.units;
-  const PowerInterface pi = find_powercap_zones(a.powercap);
+  const PowerInterface pi = find_powercap_zones(powercap);
 
   std::string t = "machine " + m.roofs.name + ": π = " + format_work_rate(c.peak, u) + " (" +
                   c.name + "), β = " + format_byte_rate(mem.bandwidth, u) + " (" + mem.level +
@@ -51,7 +57,7 @@ void run(const EnergyArgs& a) {
   if (pi.zones.empty()) {
     t += "power interface: none — " + pi.why_none + "; no power is measured here\n";
   } else {
-    t += "power interface (RAPL, " + a.powercap + "):\n";
+    t += "power interface (RAPL, " + powercap + "):\n";
     for (const auto& z : pi.zones) {
       t += "  " + z.id + " " + z.name +
            (z.readable ? ": readable" : ": not readable (" + z.why_unreadable + ")") + "\n";
@@ -62,7 +68,7 @@ void run(const EnergyArgs& a) {
                        {"max_energy_range_uj", z.max_energy_range_uj}});
     }
   }
-  j["power_interface"] = {{"root", a.powercap}, {"zones", zones}, {"why_none", pi.why_none}};
+  j["power_interface"] = {{"root", powercap}, {"zones", zones}, {"why_none", pi.why_none}};
 
   std::optional<EnergyPoints> points;
   if (an.costs && !a.points.empty()) {

@@ -139,9 +139,11 @@ const Registrar register_measure(10, [](CLI::App& root) {
   c->add_option("--threads", args->threads, "Threads, one pinned per core (default: every core)");
   c->add_option("--precisions", args->precisions,
                 "Precisions to measure, comma-separated (fp64,fp32,fp16,bf16,int16,int8)")
+      ->check(named_list())
       ->delimiter(',');
   c->add_option("--levels", args->levels,
                 "Memory levels to report, comma-separated (L1,L2,L3,DRAM)")
+      ->check(named_list())
       ->delimiter(',');
   c->add_flag("--json", args->json, "Print the machine document instead of the summary");
   c->add_flag("--no-curve", args->no_curve, "Skip the empirical roofline curve");

@@ -96,7 +96,15 @@ const Registrar register_plot(40, [](CLI::App& root) {
                 "Roofs to draw, comma-separated: all, default, roof names, memory levels, "
                 "precisions (fp32), vector widths (256-bit, scalar), instruction classes (fma, "
                 "add+mul); default: per precision its highest roof, the scalar baseline, the "
-                "no-FMA roof, every memory level and the roofs points are judged against");
+                "no-FMA roof, every memory level and the roofs points are judged against")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            // '' or ',' would silently draw the default roofs: a choice must name a roof.
+            return report_roof_terms(text).empty()
+                       ? "names no roof (leave --roofs out for the default roofs)"
+                       : std::string();
+          },
+          "LIST"));
   c->add_option("--width", args->width,
                 "Terminal plot width in columns, 40 to " + std::to_string(kMaxTerminalColumns) +
                     " (default: the terminal's)")

@@ -460,16 +460,28 @@ void run(ProfileArgs& a) {
     throw InputError("--events: expected auto or none (got '" + a.events + "')");
   check_report_option(a.report, a.machine);
   check_outputs({{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}});
-  PointInputs in;  // what the user declared, checked before the program runs
-  if (!a.work.empty()) in.work = parse<Work>(a.work, "--work");
-  if (!a.traffic.empty()) in.traffic = parse<Bytes>(a.traffic, "--traffic");
+  // What the user declared, and the roofs, checked before the program runs: a W or Q that no
+  // point could hold (≤ 0, as `point` refuses) or a machine that does not load would otherwise
+  // be found only after a run of any length.
+  PointInputs in;
+  const auto positive = [](double v, const std::string& text, const char* flag) {
+    if (!(v > 0)) throw InputError(std::string(flag) + ": must be > 0 (got '" + text + "')");
+  };
+  if (!a.work.empty()) {
+    in.work = parse<Work>(a.work, "--work");
+    positive(in.work->value, a.work, "--work");
+  }
+  if (!a.traffic.empty()) {
+    in.traffic = parse<Bytes>(a.traffic, "--traffic");
+    positive(in.traffic->value, a.traffic, "--traffic");
+  }
   in.level = a.machine.level;
   in.precision = a.machine.precision;
+  std::optional<MachineDocument> m;
+  if (has_machine(a.machine)) m = load_machine(a.machine);
   std::vector<RegionResult> regions;
   const RunResult r = counted_run(a, regions);
 
-  std::optional<MachineDocument> m;
-  if (has_machine(a.machine)) m = load_machine(a.machine);
   in.name = a.name;
   const CountedPoints o = counted_points(r, regions, in, m ? &m->roofs : nullptr);
   const std::vector<std::string> messages = run_messages(r, a.events == "auto", !a.replay.empty());

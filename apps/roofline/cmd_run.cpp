@@ -336,7 +336,8 @@ const Registrar register_run(40, [](CLI::App& root) {
   c->add_option("--threads", args->threads, "Threads (default: one per online CPU)")
       ->check(CLI::Range(1, 4096));
   c->add_option("--levels", args->levels,
-                "Where the working sets go: comma-separated L1,L2,L3,DRAM (default: per kernel)");
+                "Where the working sets go: comma-separated L1,L2,L3,DRAM (default: per kernel)")
+      ->check(named_list());
   c->add_option("--size", args->size,
                 "Working-set size for every run instead of the level sizes, e.g. \"64 MiB\"");
   c->add_option("--blas-core", args->blas_core,

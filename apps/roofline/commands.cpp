@@ -72,6 +72,21 @@ CLI::Validator positive_number() {
       "NUMBER > 0");
 }
 
+CLI::Validator named_list() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        for (std::size_t start = 0;;) {
+          const std::size_t comma = text.find(',', start);
+          const std::string item = text.substr(start, comma - start);
+          if (item.find_first_not_of(" \t") == std::string::npos)
+            return "an empty name in the list '" + terminal_safe(text) + "'";
+          if (comma == std::string::npos) return std::string();
+          start = comma + 1;
+        }
+      },
+      "LIST");
+}
+
 void refuse_empty_output_names(CLI::App& app) {
   static const CLI::Validator not_empty(
       [](std::string& text) -> std::string {
@@ -83,6 +98,13 @@ void refuse_empty_output_names(CLI::App& app) {
       if (o->check_lname(std::string(name).substr(2))) o->check(not_empty);
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
     refuse_empty_output_names(*sub);
+}
+
+std::vector<std::string> given_options(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options())
+    if (o->count() > 0 && !o->get_lnames().empty()) names.push_back("--" + o->get_lnames().front());
+  return names;
 }
 
 void check_points_fit(const std::vector<Point>& points, const RoofSet& roofs,
@@ -137,22 +159,19 @@ MachineDocument load_machine(const MachineOptions& o) {
   }
   if (o.peak.empty() || o.bandwidth.empty())
     throw InputError("roofs needed: give --machine FILE|NAME, or both --peak and --bandwidth");
-  MachineDocument m;
-  m.roofs.name = "given roofs";
-  ComputeRoof c;
-  c.name = o.precision.empty() ? "peak" : o.precision;
-  c.precision = o.precision;
-  c.peak = parse<WorkRate>(o.peak, "--peak");
-  c.source = "--peak";
-  MemoryRoof mem;
-  mem.level = o.level.empty() ? "DRAM" : o.level;
-  mem.bandwidth = parse<ByteRate>(o.bandwidth, "--bandwidth");
-  mem.source = "--bandwidth";
-  if (c.peak.value <= 0) throw InputError("--peak: must be > 0 (got '" + o.peak + "')");
-  if (mem.bandwidth.value <= 0)
+  GivenRoofs g;
+  g.name = "given roofs";
+  g.peak = parse<WorkRate>(o.peak, "--peak");
+  g.bandwidth = parse<ByteRate>(o.bandwidth, "--bandwidth");
+  g.precision = o.precision;
+  g.level = o.level;
+  g.peak_source = "--peak";
+  g.bandwidth_source = "--bandwidth";
+  if (g.peak.value <= 0) throw InputError("--peak: must be > 0 (got '" + o.peak + "')");
+  if (g.bandwidth.value <= 0)
     throw InputError("--bandwidth: must be > 0 (got '" + o.bandwidth + "')");
-  m.roofs.compute.push_back(c);
-  m.roofs.memory.push_back(mem);
+  MachineDocument m;
+  m.roofs = given_roofs(g);
   m.origin = "command line";
   return m;
 }

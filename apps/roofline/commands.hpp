@@ -52,6 +52,9 @@ void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level = tru
 CLI::Validator number_in(double lo, double hi);
 /// A number option where 0 stands for "not given": when given, finite and > 0.
 CLI::Validator positive_number();
+/// A comma-separated list whose every item names something: '' or "L1,,L2" would otherwise be
+/// taken as fewer names than were meant (no name at all: the defaults).
+CLI::Validator named_list();
 
 /// Throws InputError when a result document holds a number that is not finite (nlohmann keeps
 /// inf and nan, and writes them as null): the roofs or options were beyond what the model can
@@ -63,6 +66,8 @@ void refuse_non_finite(const nlohmann::json& document, const std::string& what);
 /// --report, --junit, --save-counters) a check that refuses an empty name: "" is no file, and
 /// writing the terminal output instead would pass unnoticed.
 void refuse_empty_output_names(CLI::App& app);
+/// The long names ("--batch") of the options given on `app`'s command line.
+std::vector<std::string> given_options(const CLI::App& app);
 
 /// Checks that every point from `first` on has a roof on `roofs` for its precision and each of
 /// its traffic levels, naming the file and the point where one has none.

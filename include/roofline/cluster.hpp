@@ -45,6 +45,9 @@ struct ClusterOptions {
   std::string node_probe;             ///< how nodes were measured (recorded in the document)
   /// Progress lines, called on rank 0 only; may be empty.
   std::function<void(const std::string&)> log;
+  /// More checks of the run, on rank 0 with the rank count and options (step 1), before any
+  /// node is measured: e.g. that the document's output path can be written. May be empty.
+  std::function<void()> check;
 };
 
 // ---- Aggregation (pure) -------------------------------------------------------------------

@@ -86,6 +86,10 @@ struct KernelRequest {
 /// refused (InputError naming the flag `--NAME`).
 KernelRequest kernel_request(const std::string& name, const std::string& dtype,
                              const std::map<std::string, std::string>& sizes);
+/// The same with the sizes as numbers (Python's kernel(name, m=...)); messages name a size
+/// `prefix` + NAME ("--m" on the command line, "m" in Python).
+KernelRequest kernel_request(const std::string& name, const std::string& dtype,
+                             const std::map<std::string, double>& sizes, const std::string& prefix);
 
 /// A kernel's counts held against one compute and one memory roof (docs/model.md §2):
 /// the ridge, which side it falls on, the attainable rate min(π, β·I) and the time bounds

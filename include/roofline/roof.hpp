@@ -113,8 +113,10 @@ struct RoofSet {
   UnitSystem units_of(const ComputeRoof& c) const;
 
   /// The compute roof a point is judged against: the named roof if `name_or_precision` is a
-  /// roof name; else the highest dense roof of that precision; else (empty) the default roof,
-  /// else the highest dense roof. Throws InputError when nothing matches, listing the roofs.
+  /// roof name; else the highest dense roof of that precision; else a roof that names no
+  /// precision (roofs given as two numbers: it stands for every precision); else (empty) the
+  /// default roof, else the highest dense roof. Throws InputError when nothing matches, listing
+  /// the roofs.
   const ComputeRoof& select_compute(std::string_view name_or_precision) const;
   /// The memory roof for a level ("" = default: the named default, else the first of kind
   /// "memory", else the slowest). Throws InputError when nothing matches.
@@ -127,5 +129,18 @@ struct RoofSet {
 /// InputError unless the two sets are in the same units: a FLOP/s roof over a tuple/s roof is
 /// no speedup, and one chart cannot hold both (diff, hw compare, plot --compare).
 void require_same_units(const RoofSet& a, const RoofSet& b);
+
+/// Roofs given as two numbers (the CLI's --peak and --bandwidth, Python's Machine.from_roofs).
+struct GivenRoofs {
+  std::string name;
+  WorkRate peak{0};
+  ByteRate bandwidth{0};
+  std::string precision;  ///< empty: the roof stands for every precision
+  std::string level;      ///< of the bandwidth; empty = DRAM
+  std::string peak_source = "given", bandwidth_source = "given";
+};
+/// One flat roof, named by its precision else "peak", and one slanted roof at the level;
+/// validated (InputError when a number is not > 0 and finite).
+RoofSet given_roofs(const GivenRoofs& g);
 
 }  // namespace roofline

@@ -2,8 +2,6 @@
 // numbers `roofline kernel` prints.
 #include <pybind11/stl.h>
 
-#include <cctype>
-
 #include "common.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
@@ -18,38 +16,13 @@ namespace {
 struct Count {
   KernelCount k;
   std::string dtype;
+  std::map<std::string, double> params;  ///< every parameter, given or defaulted
 };
-
-/// The data type of a kernel: the one given, else the alias's (saxpy fp32, daxpy fp64, haxpy
-/// fp16: the BLAS prefix letter), else the kernel's default — the rule of `roofline kernel`.
-std::string kernel_dtype(const std::string& name, const KernelSpec& spec,
-                         const std::string& given) {
-  if (!given.empty()) return given;
-  const char first = name.empty() ? ' ' : static_cast<char>(std::tolower(name[0]));
-  const bool alias = name != spec.name;
-  if (alias && first == 'd') return "fp64";
-  if (alias && first == 's') return "fp32";
-  if (alias && first == 'h') return "fp16";
-  return spec.default_dtype;
-}
 
 Count count_kernel(const std::string& name, const std::string& dtype,
                    const std::map<std::string, double>& sizes) {
-  const KernelSpec& spec = find_kernel(name);
-  const DataType t = parse_dtype(kernel_dtype(name, spec, dtype));
-  std::map<std::string, double> params;
-  for (const auto& p : spec.params) {
-    auto it = sizes.find(p);
-    if (it == sizes.end()) throw InputError("kernel " + spec.name + ": " + p + " is required");
-    params[p] = it->second;
-  }
-  for (const auto& [p, def] : spec.defaults) {
-    auto it = sizes.find(p);
-    params[p] = it == sizes.end() ? def : it->second;
-  }
-  for (const auto& [p, v] : sizes)
-    if (!params.count(p)) throw InputError("kernel " + spec.name + " takes no " + p);
-  return Count{spec.count(params, t), t.name};
+  const KernelRequest req = kernel_request(name, dtype, sizes, "");
+  return Count{req.spec->count(req.params, req.dtype), req.dtype.name, req.params};
 }
 
 }  // namespace
@@ -95,8 +68,10 @@ void register_kernels(py::module_& m) {
           "The kernel as a Point that took time_s (W and compulsory Q from the count).")
       .def("to_dict",
            [](const Count& c) {
+             // As `roofline kernel --json`: the counts, the data type and every parameter.
              nlohmann::json j = kernel_count_to_json(c.k);
              j["dtype"] = c.dtype;
+             j["params"] = c.params;
              return json_to_python(j);
            })
       .def("__repr__", [](const Count& c) {

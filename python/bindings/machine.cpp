@@ -41,19 +41,13 @@ Machine from_roofs(double peak, double bandwidth, const std::string& precision,
                      std::to_string(bandwidth) + ")");
   if (name.empty()) throw InputError("name: must not be empty (charts and tables show it)");
   Machine m;
-  m.doc.roofs.name = name;
-  ComputeRoof c;
-  c.name = precision.empty() ? "peak" : precision;
-  c.precision = precision;
-  c.peak = WorkRate(peak);
-  c.source = "given";
-  MemoryRoof mem;
-  mem.level = level.empty() ? "DRAM" : level;
-  mem.bandwidth = ByteRate(bandwidth);
-  mem.source = "given";
-  m.doc.roofs.compute.push_back(c);
-  m.doc.roofs.memory.push_back(mem);
-  m.doc.roofs.validate();
+  GivenRoofs g;
+  g.name = name;
+  g.peak = WorkRate(peak);
+  g.bandwidth = ByteRate(bandwidth);
+  g.precision = precision;
+  g.level = level;
+  m.doc.roofs = given_roofs(g);
   m.doc.origin = "given roofs";
   return m;
 }

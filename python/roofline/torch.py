@@ -64,6 +64,18 @@ _DTYPE_PRECISION = {
 }
 
 
+def _has_roof(machine, precision):
+    """Whether the machine has a compute roof that judges points of this precision ('' = the
+    default roof, which every machine has)."""
+    if not precision:
+        return True
+    try:
+        machine.compute_roof(precision)
+        return True
+    except InputError:
+        return False
+
+
 def _numel(shape):
     n = 1
     for d in shape:
@@ -310,8 +322,10 @@ class Profile:
         return [op.point("%s #%d" % (op.name, i + 1)) for i, op in enumerate(ops)]
 
     def diagnose(self, machine, by_type=True, precision=None):
-        """[(Operator, Diagnosis)] on a machine's roofs. precision None = each operator's dtype;
-        '' = the machine's default compute roof."""
+        """[(Operator, Diagnosis or None)] on a machine's roofs. precision None = each
+        operator's dtype, and an operator whose dtype the machine has no roof for (an int64
+        index computation: no machine has an int64 roof) gets None, not judged; '' = the
+        machine's default compute roof for every operator."""
         ops = self.by_type() if by_type else self.operators()
         out = []
         for op in ops:
@@ -319,12 +333,14 @@ class Profile:
             if precision is not None:
                 p = Point(p.name, p.work_flop, p.traffic_byte, p.time_s, precision=precision,
                           source=p.source, note=p.note)
-            out.append((op, diagnose(p, machine)))
+            out.append((op, diagnose(p, machine) if _has_roof(machine, p.precision) else None))
         return out
 
     def chart(self, machine, by_type=True, title="PyTorch operators"):
-        """The operators on the machine's roofs as a roofline.Chart."""
-        return Chart(machine, self.points(by_type=by_type), title=title)
+        """The operators on the machine's roofs as a roofline.Chart (those whose dtype the
+        machine has no roof for are left out, as diagnose() leaves them unjudged)."""
+        points = [p for p in self.points(by_type=by_type) if _has_roof(machine, p.precision)]
+        return Chart(machine, points, title=title)
 
     def table(self, machine=None, by_type=True, precision=None):
         """A text table: per operator W, Q (compulsory), I, T, P and, given a machine, the
@@ -335,17 +351,26 @@ class Profile:
             pairs = self.diagnose(machine, by_type, precision)
         else:
             pairs = [(o, None) for o in (self.by_type() if by_type else self.operators())]
+        unjudged = set()
         for op, d in pairs:
+            verdict = d.verdict if d else ""
+            if machine is not None and d is None:
+                verdict = "no %s roof" % op.precision
+                unjudged.add(op.precision)
             rows.append((op.name, str(op.calls), "%.4g" % op.work_flop, "%.4g" % op.traffic_byte,
                          "%.4g" % op.intensity_flop_per_byte, "%.4g" % op.time_s,
                          "%.4g" % op.performance_flop_per_s,
-                         d.verdict if d else "", "%.1f%%" % (100 * d.attainment) if d else ""))
+                         verdict, "%.1f%%" % (100 * d.attainment) if d else ""))
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
         lines.append("Q≥: compulsory traffic (inputs, weights, output once): a lower bound, so I "
                      "is an upper bound")
         if by_type and self._counted:
             lines.append("W: torch's FlopCounterMode total per operator type")
+        if unjudged:
+            lines.append("no %s roof: %s has no compute roof of that precision, so those "
+                         "operators are not judged (precision='' judges every operator on the "
+                         "default roof)" % ("/".join(sorted(unjudged)), machine.name))
         return "\n".join(lines) + "\n"
 
 
@@ -385,6 +410,7 @@ def main(argv=None):
     """``python3 -m roofline.torch [--hw NAME | --machine FILE] [--per-call] script.py [args]``:
     runs the script under profile() and prints its operators on the machine's roofs."""
     import argparse
+    import os
     import runpy
     import sys
 
@@ -406,13 +432,16 @@ def main(argv=None):
             raise InputError("give --hw or --machine, not both")
         if a.hw or a.machine:
             machine = Machine(a.hw or a.machine)
+        # Checked before the script runs, which may take long.
+        if a.chart and machine is None:
+            raise InputError("--chart needs roofs: give --hw or --machine")
+        if not os.path.isfile(a.script):
+            raise InputError("%s: no such file (the script to run)" % ascii(a.script))
         sys.argv = [a.script] + a.args
         with profile() as prof:
             runpy.run_path(a.script, run_name="__main__")
         sys.stdout.write(prof.table(machine, by_type=not a.per_call))
         if a.chart:
-            if machine is None:
-                raise InputError("--chart needs roofs: give --hw or --machine")
             prof.chart(machine, by_type=not a.per_call).save(a.chart)
     except Error as e:
         sys.stderr.write("roofline: error: %s\n" % e)

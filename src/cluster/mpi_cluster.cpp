@@ -390,7 +390,11 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
   const std::vector<std::string> hosts = allgather_strings(ctx.host);
 
   // 1. The run itself: rank count and options (the same on every rank when the command lines are).
-  agree(capture([&] { check_cluster_run(options, result.ranks); }), "checking the run", hosts);
+  agree(capture([&] {
+          check_cluster_run(options, result.ranks);
+          if (root && options.check) options.check();
+        }),
+        "checking the run", hosts);
   {
     std::map<std::string, int> per_host;
     for (const auto& h : hosts) ++per_host[h];

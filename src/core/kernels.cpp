@@ -187,6 +187,9 @@ KernelCount spmv_csr(double rows, double cols, double nnz, const DataType& t, do
   require_positive("spmv", "cols", cols);
   require_positive("spmv", "nnz", nnz);
   require_positive("spmv", "index", index_bytes);
+  if (nnz > rows * cols)
+    throw InputError("spmv: nnz " + format_number(nnz) + " exceeds rows × cols = " +
+                     format_number(rows * cols) + ", the most non-zeros a matrix can hold");
   const double s = t.bytes;
   const double q = nnz * (s + index_bytes) + (rows + 1) * index_bytes + cols * s + rows * s;
   return make("spmv", 2 * nnz, q, q + rows * s, 2, "2·nnz",
@@ -297,9 +300,10 @@ const std::vector<KernelSpec>& kernel_catalogue() {
        "fp32",
        "C = A·B, (m,k)·(k,n) (BLAS 3); --cache M gives the Hong–Kung bounded traffic",
        [](const P& p, const DataType& t) {
+         // 0 (the default) = no cache given; any other value is a cache size, checked.
          const double cache = p.count("cache") ? p.at("cache") : 0;
-         return cache > 0 ? gemm_cache_bounded(p.at("m"), p.at("n"), p.at("k"), t, cache)
-                          : gemm(p.at("m"), p.at("n"), p.at("k"), t);
+         return cache != 0 ? gemm_cache_bounded(p.at("m"), p.at("n"), p.at("k"), t, cache)
+                           : gemm(p.at("m"), p.at("n"), p.at("k"), t);
        }},
       {"stencil2d",
        {"stencil-2d"},
@@ -324,7 +328,7 @@ const std::vector<KernelSpec>& kernel_catalogue() {
        "fp64",
        "CSR sparse matrix × vector (cols defaults to rows, index width in bytes)",
        [](const P& p, const DataType& t) {
-         const double cols = p.count("cols") && p.at("cols") > 0 ? p.at("cols") : p.at("rows");
+         const double cols = p.count("cols") && p.at("cols") != 0 ? p.at("cols") : p.at("rows");
          return spmv_csr(p.at("rows"), cols, p.at("nnz"), t, p.count("index") ? p.at("index") : 4);
        }},
       {"softmax",
@@ -367,7 +371,8 @@ const KernelSpec& find_kernel(const std::string& name) {
 }
 
 KernelRequest kernel_request(const std::string& name, const std::string& dtype,
-                             const std::map<std::string, std::string>& sizes) {
+                             const std::map<std::string, double>& sizes,
+                             const std::string& prefix) {
   KernelRequest r;
   r.spec = &find_kernel(name);
   const KernelSpec& spec = *r.spec;
@@ -382,23 +387,30 @@ KernelRequest kernel_request(const std::string& name, const std::string& dtype,
                                          : spec.default_dtype;
   }
   r.dtype = parse_dtype(dtype_name);
-  auto parsed = [](const std::string& p, const std::string& text) {
-    return parse_quantity(text, p == "cache" ? Dimension::bytes : Dimension::count, "--" + p);
-  };
   for (const auto& p : spec.params) {
     const auto it = sizes.find(p);
-    if (it == sizes.end() || it->second.empty())
-      throw InputError("kernel " + spec.name + ": --" + p + " is required");
-    r.params[p] = parsed(p, it->second);
+    if (it == sizes.end())
+      throw InputError("kernel " + spec.name + ": " + prefix + p + " is required");
+    r.params[p] = it->second;
   }
   for (const auto& [p, def] : spec.defaults) {
     const auto it = sizes.find(p);
-    r.params[p] = it == sizes.end() || it->second.empty() ? def : parsed(p, it->second);
+    r.params[p] = it == sizes.end() ? def : it->second;
   }
   for (const auto& [p, v] : sizes)
-    if (!v.empty() && !r.params.count(p))
-      throw InputError("kernel " + spec.name + " takes no --" + p);
+    if (!r.params.count(p)) throw InputError("kernel " + spec.name + " takes no " + prefix + p);
   return r;
+}
+
+KernelRequest kernel_request(const std::string& name, const std::string& dtype,
+                             const std::map<std::string, std::string>& sizes) {
+  // Each size as written: a count, `cache` an amount of bytes; an empty one is not given.
+  std::map<std::string, double> parsed;
+  for (const auto& [p, text] : sizes)
+    if (!text.empty())
+      parsed[p] =
+          parse_quantity(text, p == "cache" ? Dimension::bytes : Dimension::count, "--" + p);
+  return kernel_request(name, dtype, parsed, "--");
 }
 
 KernelOnRoofs kernel_on_roofs(const KernelCount& k, const ComputeRoof& c, const MemoryRoof& m) {

@@ -88,6 +88,9 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key) const {
           }))
         return *c;
     }
+    // A roof that names no precision (roofs given as two numbers) stands for every precision.
+    if (const auto* c = highest_of([](const ComputeRoof& r) { return r.precision.empty(); }))
+      return *c;
     throw InputError("machine '" + name + "' has no compute roof for '" + std::string(key) +
                      "' (roofs: " + list_compute(*this) + ")");
   }
@@ -130,6 +133,24 @@ void require_same_units(const RoofSet& a, const RoofSet& b) {
     throw InputError("the roofs are in different units: " + a.units.work + "/" + a.units.traffic +
                      " (" + a.name + ") against " + b.units.work + "/" + b.units.traffic + " (" +
                      b.name + ")");
+}
+
+RoofSet given_roofs(const GivenRoofs& g) {
+  RoofSet r;
+  r.name = g.name;
+  ComputeRoof c;
+  c.name = g.precision.empty() ? "peak" : g.precision;
+  c.precision = g.precision;
+  c.peak = g.peak;
+  c.source = g.peak_source;
+  MemoryRoof m;
+  m.level = g.level.empty() ? "DRAM" : g.level;
+  m.bandwidth = g.bandwidth;
+  m.source = g.bandwidth_source;
+  r.compute.push_back(std::move(c));
+  r.memory.push_back(std::move(m));
+  r.validate();
+  return r;
 }
 
 void RoofSet::validate() const {

@@ -302,6 +302,17 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
                          : " — within") +
           " the noise ±" + percent(rj.noise) + " (" + rj.noise_from + ")";
   (rj.regressed || rj.too_noisy ? v.fails : v.passes).push_back(why);
+  // P compares rates: a point whose W changed (another problem size, an algorithm doing less
+  // work) is said to have, since its P can fall while it got faster, or the reverse.
+  const double work_ratio = p.work.value / b.work.value;
+  if (std::fabs(work_ratio - 1) > 1e-9) {
+    v.passes.push_back("note: W " + format_work(p.work, now.doc.units) + " is " +
+                       format_number(work_ratio, 4) + " × the baseline's " +
+                       format_work(b.work, now.doc.units) +
+                       ": P compares rates of different work; T " + format_seconds(p.time) +
+                       " against " + format_seconds(b.time));
+    pj["work_ratio"] = work_ratio;
+  }
   v.judged = true;
   pj["baseline_performance"] = b.performance().value;
   pj["ratio"] = rj.ratio;

@@ -99,6 +99,70 @@ const json& array_field(const json& j, const std::string& key, const Where& w) {
 
 }  // namespace
 
+namespace {
+
+/// A roof's "provenance" field when given (else `fallback`), the error naming the field.
+Provenance provenance_from(const json& c, const Where& w, Provenance fallback) {
+  if (!c.contains("provenance")) return fallback;
+  try {
+    return parse_provenance(io::get_string(c, "provenance", w));
+  } catch (const InputError& e) {
+    io::fail(w / "provenance", e.what());
+  }
+}
+
+/// One entry of a machine document's "compute" array (docs/schema.md).
+ComputeRoof compute_roof_from_json(const json& c, const Where& w) {
+  ComputeRoof r;
+  r.precision = io::get_string(c, "precision", w, std::string());
+  r.unit = io::get_string(c, "unit", w, std::string());
+  std::string fallback_name = r.precision + (r.unit.empty() ? "" : " " + r.unit);
+  r.name = io::get_string(c, "name", w,
+                          fallback_name.empty() ? std::nullopt : std::optional(fallback_name));
+  r.peak = WorkRate(io::get_quantity(c, "peak", Dimension::work_rate, w));
+  r.provenance = provenance_from(c, w, Provenance::datasheet);
+  r.source = io::get_string(c, "source", w, std::string());
+  if (auto t = io::get_optional_quantity(c, "theoretical", Dimension::work_rate, w))
+    r.theoretical = WorkRate(*t);
+  r.formula = io::get_string(c, "formula", w, std::string());
+  if (c.contains("stats")) r.stats = stats_from_json(c["stats"], w / "stats");
+  r.integer = io::get_bool(c, "integer", w, false);
+  r.sparse = io::get_bool(c, "sparse", w, false);
+  return r;
+}
+
+/// One entry of a machine document's "memory" array (docs/schema.md).
+MemoryRoof memory_roof_from_json(const json& c, const Where& w) {
+  MemoryRoof r;
+  r.level = io::get_string(c, "level", w);
+  r.kind = io::get_string(c, "kind", w, std::string("memory"));
+  // The kinds docs/schema.md lists: "memory" decides the default level and DRAM/HBM synonyms.
+  static const char* const kKinds[] = {"cache",   "memory",  "interconnect",
+                                       "network", "storage", "custom"};
+  if (std::find(std::begin(kKinds), std::end(kKinds), r.kind) == std::end(kKinds))
+    io::fail(w / "kind", "expected cache, memory, interconnect, network, storage or custom (got '" +
+                             terminal_safe(r.kind) + "')");
+  r.bandwidth = ByteRate(io::get_quantity(c, "bandwidth", Dimension::byte_rate, w));
+  r.provenance = provenance_from(c, w, r.provenance);
+  r.source = io::get_string(c, "source", w, std::string());
+  if (auto t = io::get_optional_quantity(c, "theoretical", Dimension::byte_rate, w))
+    r.theoretical = ByteRate(*t);
+  r.formula = io::get_string(c, "formula", w, std::string());
+  if (c.contains("stats")) r.stats = stats_from_json(c["stats"], w / "stats");
+  r.size_bytes = io::get_optional_quantity(c, "size", Dimension::bytes, w);
+  r.convention = io::get_string(c, "convention", w, std::string());
+  if (!r.convention.empty() && r.convention != "named" && r.convention != "moved")
+    io::fail(w / "convention", "expected \"named\" or \"moved\" (got \"" + r.convention + "\")");
+  if (auto it = c.find("mixes"); it != c.end()) {
+    if (!it->is_object()) io::fail(w / "mixes", "expected an object {mix: byte/s}");
+    for (const auto& [mix, _] : it->items())
+      r.mixes[mix] = io::get_quantity(*it, mix, Dimension::byte_rate, w / "mixes");
+  }
+  return r;
+}
+
+}  // namespace
+
 MachineDocument machine_from_json(const json& j, const std::string& origin) {
   const Where top{origin, ""};
   io::check_schema(j, kMachineSchema, kMachineVersion, top);
@@ -113,71 +177,11 @@ MachineDocument machine_from_json(const json& j, const std::string& origin) {
     m.info = *it;
   }
   const json& compute = array_field(j, "compute", top);
-  for (size_t i = 0; i < compute.size(); ++i) {
-    const json& c = compute[i];
-    const Where w = (top / "compute")[i];
-    ComputeRoof r;
-    r.precision = io::get_string(c, "precision", w, std::string());
-    r.unit = io::get_string(c, "unit", w, std::string());
-    std::string fallback_name = r.precision + (r.unit.empty() ? "" : " " + r.unit);
-    r.name = io::get_string(c, "name", w,
-                            fallback_name.empty() ? std::nullopt : std::optional(fallback_name));
-    r.peak = WorkRate(io::get_quantity(c, "peak", Dimension::work_rate, w));
-    r.provenance = Provenance::datasheet;
-    if (c.contains("provenance")) {
-      try {
-        r.provenance = parse_provenance(io::get_string(c, "provenance", w));
-      } catch (const InputError& e) {
-        io::fail(w / "provenance", e.what());
-      }
-    }
-    r.source = io::get_string(c, "source", w, std::string());
-    if (auto t = io::get_optional_quantity(c, "theoretical", Dimension::work_rate, w))
-      r.theoretical = WorkRate(*t);
-    r.formula = io::get_string(c, "formula", w, std::string());
-    if (c.contains("stats")) r.stats = stats_from_json(c["stats"], w / "stats");
-    r.integer = io::get_bool(c, "integer", w, false);
-    r.sparse = io::get_bool(c, "sparse", w, false);
-    m.roofs.compute.push_back(std::move(r));
-  }
+  for (size_t i = 0; i < compute.size(); ++i)
+    m.roofs.compute.push_back(compute_roof_from_json(compute[i], (top / "compute")[i]));
   const json& memory = array_field(j, "memory", top);
-  for (size_t i = 0; i < memory.size(); ++i) {
-    const json& c = memory[i];
-    const Where w = (top / "memory")[i];
-    MemoryRoof r;
-    r.level = io::get_string(c, "level", w);
-    r.kind = io::get_string(c, "kind", w, std::string("memory"));
-    // The kinds docs/schema.md lists: "memory" decides the default level and DRAM/HBM synonyms.
-    static const char* const kKinds[] = {"cache",   "memory",  "interconnect",
-                                         "network", "storage", "custom"};
-    if (std::find(std::begin(kKinds), std::end(kKinds), r.kind) == std::end(kKinds))
-      io::fail(w / "kind",
-               "expected cache, memory, interconnect, network, storage or custom (got '" +
-                   terminal_safe(r.kind) + "')");
-    r.bandwidth = ByteRate(io::get_quantity(c, "bandwidth", Dimension::byte_rate, w));
-    if (c.contains("provenance")) {
-      try {
-        r.provenance = parse_provenance(io::get_string(c, "provenance", w));
-      } catch (const InputError& e) {
-        io::fail(w / "provenance", e.what());
-      }
-    }
-    r.source = io::get_string(c, "source", w, std::string());
-    if (auto t = io::get_optional_quantity(c, "theoretical", Dimension::byte_rate, w))
-      r.theoretical = ByteRate(*t);
-    r.formula = io::get_string(c, "formula", w, std::string());
-    if (c.contains("stats")) r.stats = stats_from_json(c["stats"], w / "stats");
-    r.size_bytes = io::get_optional_quantity(c, "size", Dimension::bytes, w);
-    r.convention = io::get_string(c, "convention", w, std::string());
-    if (!r.convention.empty() && r.convention != "named" && r.convention != "moved")
-      io::fail(w / "convention", "expected \"named\" or \"moved\" (got \"" + r.convention + "\")");
-    if (auto it = c.find("mixes"); it != c.end()) {
-      if (!it->is_object()) io::fail(w / "mixes", "expected an object {mix: byte/s}");
-      for (const auto& [mix, _] : it->items())
-        r.mixes[mix] = io::get_quantity(*it, mix, Dimension::byte_rate, w / "mixes");
-    }
-    m.roofs.memory.push_back(std::move(r));
-  }
+  for (size_t i = 0; i < memory.size(); ++i)
+    m.roofs.memory.push_back(memory_roof_from_json(memory[i], (top / "memory")[i]));
   const json& curve = array_field(j, "curve", top);
   for (size_t i = 0; i < curve.size(); ++i) {
     const Where w = (top / "curve")[i];

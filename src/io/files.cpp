@@ -195,6 +195,7 @@ bool may_write(const fs::path& path, const struct stat& st) {
 
 /// The rules for a target path. Returns whether it exists (and its lstat in `st`).
 bool check_target(const fs::path& path, const std::string& who, struct stat& st) {
+  if (path.empty()) throw InputError((who.empty() ? "output" : who) + ": an empty file name");
   const fs::path dir = folder_of(path);
   struct stat dst {};
   if (::stat(dir.c_str(), &dst) != 0 || !S_ISDIR(dst.st_mode))

@@ -115,6 +115,19 @@ TEST(CliCheck, BaselineRegressionUsesTheCarriedSpread) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("SKIP  old: in the baseline only"), std::string::npos) << r.out;
+  // A point whose W changed is compared by P all the same, and the note says W changed: half
+  // the work in 0.6 s is P 67 against 100, a "regression" of a point that got faster.
+  write_text(d.file("half.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "compute ok", "work": 40, "traffic": 1, "time": 0.6}]})");
+  r = run_cli({"check", d.file("half.json"), "--baseline", d.file("base.json"), "--json"});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  const json h = json::parse(r.out);
+  EXPECT_DOUBLE_EQ(h["points"][0]["work_ratio"].get<double>(), 0.5);
+  r = run_cli({"check", d.file("half.json"), "--baseline", d.file("base.json")});
+  EXPECT_NE(r.out.find("note: W 40 FLOP is 0.5 × the baseline's 80 FLOP: P compares rates of "
+                       "different work; T 600 ms against 800 ms"),
+            std::string::npos)
+      << r.out;
 }
 
 // A gate must not be turned off by noise or by a typo.

@@ -12,6 +12,8 @@ using roofline::test::run_cli;
 
 namespace ROOFLINE_UNITY_ID {
 const std::string kFixture = std::string(ROOFLINE_TEST_DATA) + "/energy/powercap/intel-1pkg";
+// A powercap folder with no RAPL zone (a VM's): "power interface: none" on any machine.
+const std::string kNoRapl = std::string(ROOFLINE_TEST_DATA) + "/energy/powercap/no-rapl";
 
 TEST(CliEnergy, ModelOnGivenRoofsAndCosts) {
   // π = 100 GFLOP/s, β = 25 GB/s, ε_flop = 100 pJ, ε_mem = 500 pJ/byte, π0 = 10 W:
@@ -35,11 +37,16 @@ TEST(CliEnergy, ModelOnGivenRoofsAndCosts) {
   EXPECT_EQ(j["power_interface"]["zones"][0]["name"], "package-0");
   EXPECT_TRUE(j["tdp_bound"].is_null());
   r = run_cli({"energy", "--peak", "100G", "--bandwidth", "25G", "--eps-flop", "1e-10", "--eps-mem",
-               "5e-10", "--pi0", "10", "--powercap", "/nonexistent-powercap"});
+               "5e-10", "--pi0", "10", "--powercap", kNoRapl});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("balance point (half the peak FLOP/J): I = 3 FLOP/byte"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("power interface: none"), std::string::npos) << r.out;
+  // A folder the user names must exist: only the default may be missing.
+  r = run_cli(
+      {"energy", "--peak", "100G", "--bandwidth", "25G", "--powercap", "/no-such-powercap"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--powercap /no-such-powercap: not a folder"), std::string::npos) << r.err;
 }
 
 TEST(CliEnergy, CatalogueBoundAndNothingToSay) {
@@ -69,8 +76,8 @@ TEST(CliEnergy, AMachineMeasuredWithRaplGivesItsOwnCosts) {
   // (I < B_τ = 4.8): T = Q/β, E = W·ε_flop + Q·ε_mem + π0·T, so W/E = 1 / (1e-9 + 1e-9 + 30/20e9)
   // FLOP/J.
   const std::string machine = std::string(ROOFLINE_TEST_DATA) + "/energy/machine-rapl.json";
-  auto r = run_cli({"energy", "--machine", machine, "--intensity", "1", "--powercap",
-                    "/nonexistent-powercap", "--json"});
+  auto r = run_cli(
+      {"energy", "--machine", machine, "--intensity", "1", "--powercap", kNoRapl, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   EXPECT_EQ(j["costs_origin"], "measured");
@@ -80,7 +87,7 @@ TEST(CliEnergy, AMachineMeasuredWithRaplGivesItsOwnCosts) {
   EXPECT_DOUBLE_EQ(j["model"]["effective_eps_flop"].get<double>(), 1e-9 + 30 / 96e9);
   EXPECT_NEAR(j["model"]["at"][0]["work_per_joule"].get<double>(), 1 / (2e-9 + 30 / 20e9), 1e-3);
   EXPECT_DOUBLE_EQ(j["measured"]["compute_power_w"].get<double>(), 126.0);
-  r = run_cli({"energy", "--machine", machine, "--powercap", "/nonexistent-powercap"});
+  r = run_cli({"energy", "--machine", machine, "--powercap", kNoRapl});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("measured power (RAPL: package-0 (intel-rapl:0)): at rest 30 W (π0), 126 W "
                        "running fp64 avx2 fma, 50 W running DRAM's best mix"),
@@ -88,7 +95,7 @@ TEST(CliEnergy, AMachineMeasuredWithRaplGivesItsOwnCosts) {
       << r.out;
   // Costs given on the command line win over the measured ones.
   r = run_cli({"energy", "--machine", machine, "--eps-flop", "2e-10", "--eps-mem", "1e-9",
-               "--powercap", "/nonexistent-powercap", "--json"});
+               "--powercap", kNoRapl, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["costs_origin"], "given");
 }

@@ -70,7 +70,8 @@ std::vector<GoldenCase> cases() {
         "1024:128,512:64"}},
       {"energy.txt",
        {"energy", "--machine", machine, "--eps-flop", "1e-10", "--eps-mem", "5e-10", "--pi0", "20",
-        "--intensity", "0.25", "--intensity", "8", "--powercap", kData + "/no-powercap"}},
+        "--intensity", "0.25", "--intensity", "8", "--powercap",
+        kData + "/energy/powercap/no-rapl"}},
   };
 }
 

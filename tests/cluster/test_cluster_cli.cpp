@@ -126,5 +126,15 @@ TEST(ClusterCli, WrongRankCountOrFailingNodeWritesNothing) {
   EXPECT_TRUE(has(r.err, "while measuring the nodes")) << r.err;
   EXPECT_TRUE(has(r.err, "missing-0.json")) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
+
+  // An output that cannot be written is found while the run is checked, before any node is
+  // measured (the quick probe would otherwise run first).
+  const std::string folder = dir.file("a-folder");
+  std::filesystem::create_directory(folder);
+  r = run_cli({"cluster", "--quick", "-o", folder}, kMpiEnv);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "while checking the run")) << r.err;
+  EXPECT_TRUE(has(r.err, "is a directory")) << r.err;
+  EXPECT_FALSE(has(r.out, "measuring every node")) << r.out;
 }
 }  // namespace ROOFLINE_UNITY_ID

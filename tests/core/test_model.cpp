@@ -127,3 +127,26 @@ TEST(RoofSet, SelectsComputeRoofsByNamePrecisionOrPrecisionAndUnit) {
   EXPECT_THROW(s.select_compute("bf16 tensor"), InputError);       // no such precision
   EXPECT_THROW(s.select_compute("fp16 systolic"), InputError);     // no such unit
 }
+
+TEST(Roofs, GivenRoofsWithoutAPrecisionJudgeEveryPrecision) {
+  // --peak/--bandwidth (Machine.from_roofs) without --precision: the one roof the user gave is
+  // every precision's, so an fp32 or int64 point is judged against it.
+  GivenRoofs g;
+  g.name = "given";
+  g.peak = WorkRate(19.5e12);
+  g.bandwidth = ByteRate(2e12);
+  const RoofSet any = given_roofs(g);
+  EXPECT_EQ(any.select_compute("fp32").name, "peak");
+  EXPECT_EQ(any.select_compute("int64").name, "peak");
+  EXPECT_EQ(any.select_memory("").level, "DRAM");
+  EXPECT_DOUBLE_EQ(any.select_compute("fp32").peak.value, 19.5e12);
+  // With a precision, the roof is that precision's only.
+  g.precision = "fp64";
+  g.level = "HBM";
+  const RoofSet fp64 = given_roofs(g);
+  EXPECT_EQ(fp64.select_compute("fp64").name, "fp64");
+  EXPECT_THROW(fp64.select_compute("fp32"), InputError);
+  EXPECT_EQ(fp64.select_memory("").level, "HBM");
+  g.peak = WorkRate(-1);
+  EXPECT_THROW(given_roofs(g), InputError);
+}

@@ -32,7 +32,7 @@ def test_saxpy_intensity_is_one_sixth_as_the_cli_says(cli_json):
     assert k.traffic_byte == c["traffic"] == 12e8  # Q = 3·n·4 B
     assert k.intensity_flop_per_byte == pytest.approx(1 / 6, rel=1e-15)
     assert k.intensity_flop_per_byte == c["intensity"]
-    assert k.to_dict() == {key: v for key, v in c.items() if key != "params"}
+    assert k.to_dict() == c  # params included, as the CLI's
 
 
 @pytest.mark.parametrize("n", [64, 1024, 8192])
@@ -216,6 +216,21 @@ def test_bad_numbers_are_refused_with_the_field_named():
         roofline.kernel("gemm", m=1, n=1)
 
 
+def test_kernel_dict_equals_the_cli(cli_json):
+    # The same document as `roofline kernel --json`: counts, data type and every parameter,
+    # the defaulted ones included (gemm's cache 0: none given).
+    for name, sizes, flags in (("dgemm", dict(m=64, n=32, k=16), ("--m", "64", "--n", "32",
+                                                                  "--k", "16")),
+                               ("spmv", dict(rows=100, nnz=500), ("--rows", "100",
+                                                                  "--nnz", "500"))):
+        c = cli_json("kernel", name, *flags)
+        k = roofline.kernel(name, **sizes).to_dict()
+        assert k == c
+        for p, v in sizes.items():
+            assert k["params"][p] == v
+    assert roofline.kernel("dgemm", m=64, n=32, k=16).to_dict()["params"]["cache"] == 0
+
+
 def test_escapes_control_characters_in_messages(tmp_path):
     name = tmp_path / "evil\x1b[31m.json"
     with pytest.raises(roofline.InputError) as e:
@@ -241,6 +256,8 @@ def test_chart_svg_and_html_as_plot_writes_them(cli, tmp_path):
     # The same SVG and HTML as `roofline plot` of the same machine document.
     doc = tmp_path / "m.json"
     m.save(str(doc))
+    with pytest.raises(roofline.InputError, match="an empty file name"):
+        m.save("")
     for ext, ours in (("svg", roofline.Machine.load(str(doc)).to_svg()),
                       ("html", roofline.Machine.load(str(doc)).to_html())):
         out = tmp_path / ("m." + ext)

@@ -108,6 +108,34 @@ def test_transformer_block_attention_products_are_2mnk():
     assert scores.work_flop == 2 * (batch * heads) * seq * seq * (d // heads)
 
 
+def test_an_operator_without_a_roof_of_its_dtype_is_left_unjudged():
+    # An int64 product (index arithmetic) beside an fp32 layer: no machine has an int64 roof,
+    # so that operator is not judged, and the fp32 ones still are. Roofs given as two numbers
+    # name no precision and judge every operator.
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(32, 16)
+    x = torch.randn(8, 32)
+    idx = torch.arange(100000)
+    with torch.no_grad():
+        lin(x)
+        with rt.profile() as prof:
+            lin(x)
+            idx * idx
+    ops = {op.precision: op for op in prof.operators()}
+    assert "int64" in ops and "fp32" in ops
+    a100 = roofline.Machine("a100-80gb")
+    judged = {op.precision: d for op, d in prof.diagnose(a100, by_type=False)}
+    assert judged["int64"] is None
+    assert judged["fp32"].compute_roof == a100.compute_roof("fp32").name
+    table = prof.table(a100, by_type=False)
+    assert "no int64 roof" in table and "are not judged" in table
+    assert "aten::addmm" in prof.chart(a100, by_type=False).to_svg()
+    given = roofline.Machine.from_roofs(19.5e12, 2e12)
+    for op, d in prof.diagnose(given, by_type=False):
+        assert d is not None and d.compute_roof == "peak", op.name
+    assert "no int64 roof" not in prof.table(given, by_type=False)
+
+
 def test_command_line_entry_runs_a_script(tmp_path):
     script = tmp_path / "step.py"
     script.write_text(
@@ -128,6 +156,17 @@ def test_command_line_entry_runs_a_script(tmp_path):
                        env=os.environ)
     assert r.returncode == 2
     assert r.stderr.startswith("roofline: error: ")
+    # A missing script, or --chart without roofs, is refused before anything runs.
+    r = subprocess.run([sys.executable, "-m", "roofline.torch", "--hw", "a100-80gb",
+                        str(tmp_path / "missing.py")], capture_output=True, text=True,
+                       timeout=300, env=os.environ)
+    assert r.returncode == 2, r.stderr
+    assert "missing.py" in r.stderr and "no such file" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "roofline.torch", "--chart", str(chart),
+                        str(tmp_path / "missing.py")], capture_output=True, text=True,
+                       timeout=300, env=os.environ)
+    assert r.returncode == 2 and "--chart needs roofs" in r.stderr, r.stderr
 
 
 class _StandInCounter:

@@ -108,6 +108,9 @@ TEST(EnergyChart, BadInputsAreInputErrors) {
 
 TEST(EnergyChart, CliPlacesMeasuredPointsAndDrawsTheChart) {
   test::TempDir dir;
+  // A powercap folder without RAPL zones (a VM's): no measured power, on any machine.
+  const std::string no_powercap = dir.file("no-powercap");
+  std::filesystem::create_directory(no_powercap);
   const std::string points = dir.file("points.json");
   test::write_text(points,
                    R"({"schema":"roofline.points","version":1,"points":[
@@ -117,7 +120,7 @@ TEST(EnergyChart, CliPlacesMeasuredPointsAndDrawsTheChart) {
   const std::string svg = dir.file("energy.svg");
   auto r = test::run_cli({"energy", "--machine", machine, "--eps-flop", "1e-10", "--eps-mem",
                           "5e-10", "--pi0", "20", "--points", points, "--report", svg, "--json",
-                          "--powercap", dir.file("none")});
+                          "--powercap", no_powercap});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["points"].size(), 1u);
@@ -133,7 +136,7 @@ TEST(EnergyChart, CliPlacesMeasuredPointsAndDrawsTheChart) {
   test::write_text(above, R"({"schema":"roofline.points","version":1,"points":[
  {"name":"cheap","work":2e8,"traffic":2.4e9,"time":0.05,"energy":1e-3}]})");
   const auto t = test::run_cli({"energy", "--machine", machine, "--eps-flop", "1e-10", "--eps-mem",
-                                "5e-10", "--points", above, "--powercap", dir.file("none")});
+                                "5e-10", "--points", above, "--powercap", no_powercap});
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("cheap: I = "), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("— above the energy roof: impossible if the costs hold"), std::string::npos)
@@ -141,8 +144,7 @@ TEST(EnergyChart, CliPlacesMeasuredPointsAndDrawsTheChart) {
   EXPECT_NE(read_text_file(svg).find("data-name=\"daxpy\""), std::string::npos);
   // No energy costs: the chart cannot be drawn, said before anything is written.
   const std::string never = dir.file("never.svg");
-  r = test::run_cli(
-      {"energy", "--machine", machine, "--report", never, "--powercap", dir.file("none")});
+  r = test::run_cli({"energy", "--machine", machine, "--report", never, "--powercap", no_powercap});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--report: the energy roofline needs energy costs"), std::string::npos)
       << r.err;
