@@ -69,7 +69,37 @@ struct LlmArgs {
   double measured_step_s = 0;
   // Calibration
   std::string attainment, calibrate;
+  std::vector<std::string> given;  ///< the options on the command line (given_options)
 };
+
+/// A flag of one mode given in the other would be ignored without a word: refused, named.
+void check_mode_flags(const LlmArgs& a) {
+  static const std::vector<std::string> training = {
+      "--seq",  "--micro-batch",       "--global-batch",   "--recompute",
+      "--zero", "--sequence-parallel", "--measured-step-s"};
+  static const std::vector<std::string> inference = {"--phase",
+                                                     "--batch",
+                                                     "--context",
+                                                     "--prompt",
+                                                     "--output-tokens",
+                                                     "--chunk",
+                                                     "--concurrency",
+                                                     "--requests",
+                                                     "--max-batched-tokens",
+                                                     "--num-requests",
+                                                     "--spec-k",
+                                                     "--spec-alpha",
+                                                     "--draft",
+                                                     "--measured-tokens-per-s",
+                                                     "--micro-batches"};
+  const auto& other = a.train ? inference : training;
+  for (const auto& name : a.given)
+    if (std::find(other.begin(), other.end(), name) != other.end())
+      throw InputError(name + (a.train ? " is for inference; with --train give the step's "
+                                         "--seq, --micro-batch and --global-batch"
+                                       : " is for --train (a training step); inference takes "
+                                         "--batch, --context and --prompt"));
+}
 
 std::string extension_of(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
@@ -460,65 +490,48 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
   }
 }
 
-void run(const LlmArgs& a) {
-  check_paths(a);
-  if (a.list) {
-    if (!a.report.empty()) throw InputError("--report draws a model on a machine; not with --list");
-    return list_models(a);
-  }
-  if (a.json && a.csv)
-    throw InputError("give --json or --csv, not both (an -o name ending .json asks for JSON)");
-  if (a.model.empty()) throw InputError("--model is required (a preset or a config.json; --list)");
-  if (!has_machine(a.machine))
-    throw InputError("roofs needed: give --hw NAME|machine.json, or --peak and --bandwidth");
-  const llm::ModelConfig model = llm::resolve_model(a.model);
-  const llm::Phase phase = llm::parse_phase(a.phase);
-  const auto names = machine_names(a.machine);
-  if (names.size() > 1) {
-    if (!a.report.empty() || a.csv || a.train)
-      throw InputError("--hw with several machines gives a comparison table (text or --json)");
-    return run_compare(a, model, names);
-  }
-  LlmSetup st = setup_for(a, model, names.front());
-  if (a.train) {
-    if (!a.report.empty() || a.csv) throw InputError("--train gives text or --json");
-    return run_training(a, st);
-  }
+/// One batch and one context: the operators, the summary and the sections the flags ask for
+/// (the whole request, serving, speculative decoding, cost), as text, JSON or CSV.
+void run_single(const LlmArgs& a, const llm::ModelConfig& model, llm::Phase phase, LlmSetup& st,
+                double batch, double context, double prompt) {
   llm::Scenario& s = st.scenario;
   const llm::Roofs& roofs = st.roofs;
   const MachineDocument& machine = st.machine;
-  const auto batches = llm::parse_int_list(a.batch, "--batch");
-  const auto contexts = llm::parse_int_list(a.context, "--context");
-  const double prompt = a.prompt.empty() ? 0 : single_length(a.prompt, "--prompt");
   const std::optional<double> measured = parse_measured(a.measured);
-
-  if (batches.size() == 1 && contexts.size() == 1) {
-    s.batch = batches.front();
-    s.context = contexts.front();
-    s.prompt = prompt > 0 ? prompt : s.context;
-    const llm::Report r = llm::analyse(model, s, phase, roofs, measured);
-    const Sections extra = a.csv ? Sections{} : extra_sections(a, st, r);
-    nlohmann::json j = llm::to_json(r);
-    for (auto it = extra.json.begin(); it != extra.json.end(); ++it) j[it.key()] = it.value();
-    // Checked before anything is written: the text, CSV and chart show the same numbers.
-    refuse_non_finite(j, kNonFinite);
-    // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
-    if (a.json || a.csv || !(a.output.empty() || a.output == "-")) warn_llm(r.warnings);
-    write_llm_report(a, machine, roofs,
-                     model.name + " on " + roofs.machine + ": " + llm::to_string(phase) +
-                         " operators, batch " + format_number(s.batch) + ", context " +
-                         format_number(s.context) + ", prompt " + format_number(s.prompt),
-                     llm::to_points(r));
-    if (a.json) {
-      emit(j.dump(2) + "\n", a.output);
-    } else if (a.csv) {
-      emit(llm::operators_csv(r), a.output);
-    } else {
-      emit(llm::render_text(r) + extra.text, a.output);
-    }
-    return;
+  s.batch = batch;
+  s.context = context;
+  s.prompt = prompt > 0 ? prompt : s.context;
+  const llm::Report r = llm::analyse(model, s, phase, roofs, measured);
+  const Sections extra = a.csv ? Sections{} : extra_sections(a, st, r);
+  nlohmann::json j = llm::to_json(r);
+  for (auto it = extra.json.begin(); it != extra.json.end(); ++it) j[it.key()] = it.value();
+  // Checked before anything is written: the text, CSV and chart show the same numbers.
+  refuse_non_finite(j, kNonFinite);
+  // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
+  if (a.json || a.csv || !(a.output.empty() || a.output == "-")) warn_llm(r.warnings);
+  write_llm_report(a, machine, roofs,
+                   model.name + " on " + roofs.machine + ": " + llm::to_string(phase) +
+                       " operators, batch " + format_number(s.batch) + ", context " +
+                       format_number(s.context) + ", prompt " + format_number(s.prompt),
+                   llm::to_points(r));
+  if (a.json) {
+    emit(j.dump(2) + "\n", a.output);
+  } else if (a.csv) {
+    emit(llm::operators_csv(r), a.output);
+  } else {
+    emit(llm::render_text(r) + extra.text, a.output);
   }
-  if (measured) throw InputError("--measured-tokens-per-s needs one --batch and one --context");
+}
+
+/// Several batches or contexts: one decode step per (batch, context).
+void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
+               const std::vector<double>& batches, const std::vector<double>& contexts,
+               double prompt) {
+  llm::Scenario& s = st.scenario;
+  const llm::Roofs& roofs = st.roofs;
+  const MachineDocument& machine = st.machine;
+  if (!a.measured.empty())
+    throw InputError("--measured-tokens-per-s needs one --batch and one --context");
   if (a.output_tokens > 0 || wants_serving(a) || wants_speculative(a) || wants_cost(a))
     throw InputError(
         "--output-tokens, --concurrency, --spec-k and the cost flags need one --batch and one "
@@ -541,6 +554,39 @@ void run(const LlmArgs& a) {
     emit(llm::sweep_csv(rows), a.output);
   else
     emit(llm::render_sweep_text(rows, model, roofs), a.output);
+}
+
+void run(const LlmArgs& a) {
+  check_paths(a);
+  if (a.list) {
+    if (!a.report.empty()) throw InputError("--report draws a model on a machine; not with --list");
+    return list_models(a);
+  }
+  check_mode_flags(a);
+  if (a.json && a.csv)
+    throw InputError("give --json or --csv, not both (an -o name ending .json asks for JSON)");
+  if (a.model.empty()) throw InputError("--model is required (a preset or a config.json; --list)");
+  if (!has_machine(a.machine))
+    throw InputError("roofs needed: give --hw NAME|machine.json, or --peak and --bandwidth");
+  const llm::ModelConfig model = llm::resolve_model(a.model);
+  const llm::Phase phase = llm::parse_phase(a.phase);
+  const auto names = machine_names(a.machine);
+  if (names.size() > 1) {
+    if (!a.report.empty() || a.csv || a.train)
+      throw InputError("--hw with several machines gives a comparison table (text or --json)");
+    return run_compare(a, model, names);
+  }
+  LlmSetup st = setup_for(a, model, names.front());
+  if (a.train) {
+    if (!a.report.empty() || a.csv) throw InputError("--train gives text or --json");
+    return run_training(a, st);
+  }
+  const auto batches = llm::parse_int_list(a.batch, "--batch");
+  const auto contexts = llm::parse_int_list(a.context, "--context");
+  const double prompt = a.prompt.empty() ? 0 : single_length(a.prompt, "--prompt");
+  if (batches.size() == 1 && contexts.size() == 1)
+    return run_single(a, model, phase, st, batches.front(), contexts.front(), prompt);
+  run_sweep(a, model, st, batches, contexts, prompt);
 }
 
 const Registrar register_llm(60, [](CLI::App& root) {
@@ -652,7 +698,10 @@ const Registrar register_llm(60, [](CLI::App& root) {
   c->add_option("--report", args->report,
                 "Also write the roofline chart of the operators (a sweep: its decode points): "
                 ".html .svg .png .json .csv (by extension)");
-  c->callback([args] { run(*args); });
+  c->callback([args, c] {
+    args->given = given_options(*c);
+    run(*args);
+  });
 });
 
 }  // namespace

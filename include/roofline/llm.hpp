@@ -416,8 +416,9 @@ struct PipelineStep {
   Seconds stage{0};         ///< the slowest stage for one micro-batch
   Seconds transfer{0};      ///< one stage boundary for one micro-batch (send/receive)
   Bytes transfer_bytes{0};  ///< activations crossing a boundary, sent + received per device
-  Seconds fill_drain{0};    ///< (m + pp − 1)·(stage + transfer): a batch through an empty pipe
-  Seconds steady{0};        ///< max(m, pp)·(stage + transfer): per step with the pipe full
+  Seconds path{0};          ///< one micro-batch through every stage: the step + pp transfers
+  Seconds fill_drain{0};    ///< path + (m − 1)·(stage + transfer): a batch through an empty pipe
+  Seconds steady{0};        ///< max(path, m·(stage + transfer)): per step with the pipe full
   double bubble = 0;        ///< (pp − 1)/(m + pp − 1): idle share of fill_drain
 };
 /// Times a step of the scenario's phase through the pipeline (pp = 1: one stage, no transfer,
@@ -425,10 +426,12 @@ struct PipelineStep {
 PipelineStep pipeline_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r);
 
 /// The time an iteration of `step` (the whole replica's operators) spends in each of s.pp
-/// stages: the slowest stage (layers/pp of the per-layer operators and the heavier end) plus
-/// the send of its prompt_rows + decode_rows hidden states to the next stage (α–β).
-Seconds pipeline_stage_time(const ModelConfig& m, const Scenario& s, const StepResult& step,
-                            double prompt_rows, double decode_rows, const Roofs& r);
+/// stages, first to last: layers/pp of the per-layer operators, the embedding on the first,
+/// the final norm, LM head and logits on the last, each plus the send of its prompt_rows +
+/// decode_rows hidden states to the next stage (α–β). They sum to pipeline_step's path.
+std::vector<Seconds> pipeline_stage_times(const ModelConfig& m, const Scenario& s,
+                                          const StepResult& step, double prompt_rows,
+                                          double decode_rows, const Roofs& r);
 
 /// Devices one model replica spans: tp · cp · pp.
 int replica_devices(const Scenario& s);

@@ -22,6 +22,8 @@ TokenCost token_cost(double tokens_per_s, double devices, std::optional<double> 
     throw InputError(machine + ": the throughput is " + format_number(tokens_per_s) +
                      " tokens/s, so a token has no cost: the roofs or options (--dp, "
                      "--interconnect-bandwidth, --link-latency) are beyond what can be computed");
+  if (!(devices >= 1) || !std::isfinite(devices) || devices != std::floor(devices))
+    throw InputError("devices: must be a whole number ≥ 1 (got " + format_number(devices) + ")");
   if (price_per_hour && (!(*price_per_hour >= 0) || !std::isfinite(*price_per_hour)))
     throw InputError("--price-per-hour: must be a number ≥ 0 (got " +
                      format_number(*price_per_hour) + ")");

@@ -76,6 +76,13 @@ void validate_scenario(const ModelConfig& m, const Scenario& s) {
                        format_number(m.experts) + " experts of " + m.name);
   }
   if (s.cp < 1) throw InputError("--cp: must be ≥ 1 (got " + std::to_string(s.cp) + ")");
+  // Context parallelism splits the prompt's tokens (and their KV cache) over the devices: each
+  // holds at least one, or its share of W and of the cache would be a fraction of a token.
+  if (s.cp > s.prompt)
+    throw InputError("--cp " + std::to_string(s.cp) + " exceeds the prompt's " +
+                     format_number(s.prompt, 10) +
+                     " tokens: context parallelism gives each device a share of the prompt's "
+                     "tokens, at least one; give --cp ≤ the prompt");
 }
 
 std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s) {
@@ -131,6 +138,13 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
   return r;
 }
 
+namespace {
+/// The most a roof may be scaled by (--attainment, --calibrate): a machine sustains about its
+/// datasheet figure or less; 1.5 leaves room for a conservative datasheet, not for another
+/// machine's measurement.
+constexpr double kMostAttainment = 1.5;
+}  // namespace
+
 Calibration parse_attainment(const std::string& spec) {
   Calibration c;
   c.source = "--attainment " + spec;
@@ -151,7 +165,7 @@ Calibration parse_attainment(const std::string& spec) {
     const std::string value = item.substr(eq + 1);
     char* e = nullptr;
     const double v = std::strtod(value.c_str(), &e);
-    if (value.empty() || *e != '\0' || !(v > 0) || v > 1.5)
+    if (value.empty() || *e != '\0' || !(v > 0) || v > kMostAttainment)
       throw InputError("--attainment: " + key + " must be a fraction in (0, 1.5] (got '" + value +
                        "')");
     *slot = v;
@@ -175,6 +189,19 @@ Calibration calibration_from(const RoofSet& measured, const std::string& origin,
   if (m.interconnect && r.interconnect)
     c.interconnect = m.interconnect->value / r.interconnect->value;
   c.source = "--calibrate " + origin + " (" + m.compute_name + ", " + m.memory_level + ")";
+  // A measurement of this machine sustains about its datasheet roofs or less: a factor beyond
+  // --attainment's bound is another machine's document (an H100's roofs over an A100's).
+  const auto bound = [&](double f, const std::string& what, const std::string& roof) {
+    if (!(f > 0 && f <= kMostAttainment))
+      throw InputError("--calibrate " + origin + ": its " + roof + " is " + format_number(f, 3) +
+                       " × " + r.machine + "'s " + what + " roof; a measurement of " + r.machine +
+                       " gives at most " + format_number(kMostAttainment) +
+                       " × (as --attainment): is the document another machine's?");
+  };
+  bound(c.compute, "compute", m.compute_name + " roof");
+  bound(c.memory, "memory", m.memory_level + " roof");
+  if (m.interconnect && r.interconnect)
+    bound(c.interconnect, "interconnect", m.interconnect_name + " roof");
   return c;
 }
 

@@ -256,9 +256,11 @@ std::string pipeline_lines(const Report& r) {
            "  " + (pre ? "prefill" : "decode") + ": slowest stage " + format_seconds(ps.stage) +
            " + boundary " + format_seconds(ps.transfer) + " (" + format_bytes(ps.transfer_bytes) +
            ") per micro-batch; " +
-           (pre ? "fill and drain (m + pp − 1) × … = " + format_seconds(ps.fill_drain) +
-                      ", bubble " + format_number(100 * ps.bubble, 3) + "%"
-                : "steady max(m, pp) × … = " + format_seconds(ps.steady)) +
+           (pre ? "fill and drain: path " + format_seconds(ps.path) +
+                      " + (m − 1) × … = " + format_seconds(ps.fill_drain) + ", bubble " +
+                      format_number(100 * ps.bubble, 3) + "%"
+                : "steady max(path " + format_seconds(ps.path) +
+                      ", m × …) = " + format_seconds(ps.steady)) +
            "\n";
   }
 
@@ -417,15 +419,11 @@ nlohmann::json to_json(const Report& r) {
     if (!*p) continue;
     const PipelineStep& st = **p;
     j[p == &r.pipeline_prefill ? "pipeline_prefill" : "pipeline_decode"] = {
-        {"stages", st.stages},
-        {"micro_batches", st.micro_batches},
-        {"micro_batch", st.micro_batch},
-        {"stage", st.stage.value},
-        {"transfer", st.transfer.value},
-        {"transfer_bytes", st.transfer_bytes.value},
-        {"fill_drain", st.fill_drain.value},
-        {"steady", st.steady.value},
-        {"bubble", st.bubble}};
+        {"stages", st.stages},           {"micro_batches", st.micro_batches},
+        {"micro_batch", st.micro_batch}, {"stage", st.stage.value},
+        {"transfer", st.transfer.value}, {"transfer_bytes", st.transfer_bytes.value},
+        {"path", st.path.value},         {"fill_drain", st.fill_drain.value},
+        {"steady", st.steady.value},     {"bubble", st.bubble}};
   }
   if (r.measured)
     j["measured"] = {

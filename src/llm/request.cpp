@@ -314,10 +314,10 @@ double serving_through_stages(const ModelConfig& m, const Scenario& base, const 
     t += step.time.value;
     stage_free[0] = t;
   } else {
-    const double tau = pipeline_stage_time(m, base, step, it.prompt_rows, it.decoding, r).value;
-    for (double& free : stage_free) {
-      t = std::max(t, free) + tau;
-      free = t;
+    const auto taus = pipeline_stage_times(m, base, step, it.prompt_rows, it.decoding, r);
+    for (std::size_t k = 0; k < stage_free.size(); ++k) {
+      t = std::max(t, stage_free[k]) + taus[k].value;
+      stage_free[k] = t;
     }
   }
   return t;
@@ -385,8 +385,9 @@ void serving_summarise(const ServingState& st, double total, ServingResult& res)
 // With pipeline stages, pp engines (one per micro-batch in flight, as pipelined serving engines
 // run "virtual engines") share the stages: the concurrency is split evenly, each engine's
 // iteration passes every stage in turn, and an engine starts its next iteration once its last
-// one has left the final stage (its tokens are needed). Every stage of an iteration takes the
-// slowest stage's time plus the send to the next (pipeline_stage_time), as pipeline_step does.
+// one has left the final stage (its tokens are needed). Each stage of an iteration takes its
+// own time plus the send to the next (pipeline_stage_times; the LM head makes the last stage
+// the slowest), as pipeline_step's path and slowest stage do.
 ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const ServingOptions& o,
                                const Roofs& r) {
   const ServingShape sh = serving_shape(m, base, o);

@@ -18,11 +18,11 @@ Setup setup(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions&
     throw InputError("--micro-batches: must be a whole number ≥ 0 (got " +
                      format_number(o.micro_batches) + ")");
   if (o.interconnect && !(std::isfinite(o.interconnect->value) && o.interconnect->value > 0))
-    throw InputError("--interconnect-bandwidth: must be > 0 (got " +
+    throw InputError("--interconnect-bandwidth: must be a finite number > 0 (got " +
                      format_number(o.interconnect->value) + " B/s)");
   if (o.link_latency && !(std::isfinite(o.link_latency->value) && o.link_latency->value >= 0))
-    throw InputError("--link-latency: must be ≥ 0 (got " + format_number(o.link_latency->value) +
-                     " s)");
+    throw InputError("--link-latency: must be a finite number ≥ 0 (got " +
+                     format_number(o.link_latency->value) + " s)");
   if (o.domain_size && !(std::isfinite(*o.domain_size) && *o.domain_size >= 1 &&
                          *o.domain_size == std::floor(*o.domain_size)))
     throw InputError("--domain-size: must be a whole number of devices ≥ 1 (got " +

@@ -201,6 +201,19 @@ TEST(LlmCliServing, TrainingStep) {
       run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--train", "--recompute", "some"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--recompute"), std::string::npos) << bad.err;
+  // A flag of the other mode would be ignored: refused, named.
+  for (const char* flag : {"-b", "--output-tokens", "--spec-k", "--concurrency"}) {
+    const auto inference =
+        run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--train", flag, "8"});
+    EXPECT_EQ(inference.exit_code, 2) << flag;
+    EXPECT_NE(inference.err.find("is for inference"), std::string::npos) << inference.err;
+  }
+  for (const char* flag : {"--seq", "--zero", "--global-batch", "--measured-step-s"}) {
+    const auto training = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, flag, "1"});
+    EXPECT_EQ(training.exit_code, 2) << flag;
+    EXPECT_NE(training.err.find(std::string(flag) + " is for --train"), std::string::npos)
+        << training.err;
+  }
 }
 
 TEST(LlmCliServing, CalibratedRoofs) {

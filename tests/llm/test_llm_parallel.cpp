@@ -227,6 +227,12 @@ TEST(LlmParallel, TensorParallelBeyondTheDomainWarns) {
   EXPECT_TRUE(mentions(none, "link latency of a100-80gb-test is not in the catalogue"));
   const Report rep = analyse(m, s, Phase::decode, bare);
   EXPECT_TRUE(mentions(rep.warnings, "not in the catalogue"));
+  // A rate from --interconnect-bandwidth names no link: the warning says "interconnect".
+  Roofs given = a100();
+  given.interconnect_name = "--interconnect-bandwidth";
+  const auto flagged = parallel_warnings(s, given);
+  EXPECT_TRUE(mentions(flagged, "the interconnect domain size of a100-80gb-test"));
+  EXPECT_FALSE(mentions(flagged, "--interconnect-bandwidth domain"));
   // One device: nothing to warn about.
   s.tp = 1;
   EXPECT_TRUE(parallel_warnings(s, bare).empty());
@@ -311,12 +317,25 @@ TEST(LlmParallel, ContextParallelSplitsThePromptAndRingsKv) {
   // The cache per device halves.
   EXPECT_DOUBLE_EQ(kv_cache_bytes(m, dec, 2, 8192),
                    kv_cache_bytes(m, scenario(2, 8192, 8192), 2, 8192) / 2);
+  // Each device holds at least one of the prompt's tokens: cp = prompt is the limit.
+  Scenario thin = scenario(1, 2048, 2048);
+  thin.cp = 2048;
+  EXPECT_NO_THROW(validate_scenario(m, thin));
+  thin.cp = 4096;
+  try {
+    validate_scenario(m, thin);
+    ADD_FAILURE() << "--cp 4096 over a 2048-token prompt was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--cp 4096 exceeds the prompt's 2048 tokens"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(LlmParallel, PipelineStagesAndBubbles) {
-  // GPipe (Huang et al. 2019): m micro-batches through p stages take (m + p − 1) stage times;
-  // the bubble is (p − 1)/(m + p − 1). The slowest stage runs layers/p of the layers and the
-  // heavier end (the LM head on the last stage).
+  // GPipe (Huang et al. 2019): m micro-batches through p equal stages take (m + p − 1) stage
+  // times; the bubble is (p − 1)/(m + p − 1). The slowest stage runs layers/p of the layers and
+  // the heavier end (the LM head on the last stage); a micro-batch's path is every stage once.
   const ModelConfig& m = preset("llama-2-70b");
   Scenario s = scenario(16, 2048, 2048);
   s.pp = 4;
@@ -328,20 +347,29 @@ TEST(LlmParallel, PipelineStagesAndBubbles) {
   Scenario micro = s;
   micro.batch = 4;
   const StepResult st = evaluate_step(m, micro, Phase::decode, r);
-  double layers = 0, head = 0;
+  double layers = 0, head = 0, embedding = 0;
   for (std::size_t i = 0; i < st.cost.size; ++i) {
     const double t = st.timing[i].time.value * st.cost.ops[i].count;
     if (st.cost.ops[i].per_layer)
       layers += t;
     else if (st.cost.ops[i].kind != OpKind::embedding)
       head += t;
+    else
+      embedding += t;
   }
   EXPECT_NEAR(p.stage.value, layers / 4 + head, 1e-15);
   // One micro-batch's hidden states (4 tokens × 8192, fp16) cross a boundary: sent + received.
   EXPECT_DOUBLE_EQ(p.transfer_bytes.value, 2 * 4 * 8192 * 2.0);
   EXPECT_NEAR(p.transfer.value, 2 * 4 * 8192 * 2.0 / 600e9, 1e-18);
-  EXPECT_NEAR(p.fill_drain.value, 7 * (p.stage.value + p.transfer.value), 1e-15);
-  EXPECT_NEAR(p.steady.value, 4 * (p.stage.value + p.transfer.value), 1e-15);
+  // The path: the whole step (every stage once) and 4 boundaries; then 3 more micro-batches,
+  // each behind the slowest stage. Full, the pipe's period is 4 slowest stages (> the path).
+  const double per = p.stage.value + p.transfer.value;
+  const double path = layers + head + embedding + 4 * p.transfer.value;
+  EXPECT_NEAR(p.path.value, path, 1e-15);
+  EXPECT_NEAR(p.path.value, st.time.value + 4 * p.transfer.value, 1e-12);
+  EXPECT_NEAR(p.fill_drain.value, path + 3 * per, 1e-15);
+  EXPECT_LT(p.fill_drain.value, 7 * per);  // equal stages would take 7 × the slowest
+  EXPECT_NEAR(p.steady.value, 4 * per, 1e-15);
   // The report takes TTFT from the prefill's fill and drain, time per token from the steady
   // decode, and each device holds a quarter of the layers.
   const Report rep = analyse(m, s, Phase::decode, r);
@@ -358,6 +386,19 @@ TEST(LlmParallel, PipelineStagesAndBubbles) {
   const PipelineStep none = pipeline_step(m, flat, Phase::decode, r);
   EXPECT_DOUBLE_EQ(none.steady.value, evaluate_step(m, flat, Phase::decode, r).time.value);
   EXPECT_EQ(none.bubble, 0);
+  // One micro-batch over 32 stages of Llama-2-7B: nothing overlaps, a decode step is the path
+  // (the whole step and 32 boundaries), not 32 × the stage holding the LM head.
+  Scenario deep = scenario(1, 2048, 2048);
+  deep.pp = 32;
+  const PipelineStep d = pipeline_step(preset("llama-2-7b"), deep, Phase::decode, r);
+  Scenario deep_one = deep;
+  deep_one.pp = 1;
+  const double whole_step =
+      evaluate_step(preset("llama-2-7b"), deep_one, Phase::decode, r).time.value;
+  EXPECT_EQ(d.micro_batches, 1);
+  EXPECT_NEAR(d.steady.value, whole_step + 32 * d.transfer.value, 1e-12);
+  EXPECT_NEAR(d.fill_drain.value, d.steady.value, 1e-15);
+  EXPECT_LT(d.steady.value, 0.8 * 32 * (d.stage.value + d.transfer.value));
   // More micro-batches than sequences, or stages than layers, are refused.
   s.micro_batches = 32;
   EXPECT_THROW(pipeline_step(m, s, Phase::decode, r), InputError);

@@ -165,8 +165,8 @@ TEST(LlmServing, PipelineStagesServeOneBatchPerStage) {
   Scenario s = scenario(1, 512);
   s.pp = 2;
   // Concurrency 1: one engine, each iteration through both stages before the next starts —
-  // the prefill is (1 + 2 − 1) stage times and each decode step max(1, 2) of them (GPipe with
-  // one micro-batch): exactly the request of one sequence through the pipeline.
+  // the prefill is the path through both stages and so is each decode step (one micro-batch):
+  // exactly the request of one sequence through the pipeline.
   ServingOptions o;
   o.concurrency = 1;
   o.requests = {{512, 32}};
@@ -177,14 +177,20 @@ TEST(LlmServing, PipelineStagesServeOneBatchPerStage) {
   EXPECT_NEAR(one.ttft.mean.value, alone.ttft.value, 1e-12 * alone.ttft.value);
   EXPECT_EQ(one.stages, 2);
   EXPECT_EQ(one.engines, 1);
-  // The pipeline's stage time: half the layers of the step, the heavier end, and the boundary
-  // (2 · rows · d · 2 bytes over NVLink's 600 GB/s, plus α).
+  // The pipeline's stage times: half the layers of the step each, the embedding on the first,
+  // the LM head on the last, and the boundary (2 · rows · d · 2 bytes over NVLink's 600 GB/s,
+  // plus α). Together they are the step and two boundaries.
   const StepResult prefill = evaluate_step(m, s, Phase::prefill, r);
-  const Seconds tau = pipeline_stage_time(m, s, prefill, 512, 0, r);
+  const auto taus = pipeline_stage_times(m, s, prefill, 512, 0, r);
+  ASSERT_EQ(taus.size(), 2u);
   const double boundary = 2 * 512 * m.hidden * 2 / 600e9 + 2e-6;
+  const Seconds tau = taus[1];  // the slowest: the LM head
+  EXPECT_GT(taus[1].value, taus[0].value);
   EXPECT_GT(tau.value, 0.5 * prefill.time.value);
   EXPECT_LT(tau.value, 0.5 * prefill.time.value + boundary + 0.1 * prefill.time.value);
-  EXPECT_NEAR(alone.ttft.value, 2 * tau.value, 1e-12 * tau.value);
+  EXPECT_NEAR(taus[0].value + taus[1].value, prefill.time.value + 2 * boundary,
+              1e-12 * prefill.time.value);
+  EXPECT_NEAR(alone.ttft.value, taus[0].value + taus[1].value, 1e-12 * tau.value);
   // Concurrency 2: two engines, one request each, interleaved in the stages. Two requests take
   // hardly longer than one (the second enters a stage behind the first), so the tokens/s
   // nearly double — where without the pipeline's second batch they would not move.

@@ -198,6 +198,18 @@ TEST(LlmCalibration, MeasuredAttainmentScalesTheRoofs) {
   EXPECT_NEAR(m.memory, 1.7 / 2.039, 1e-12);
   EXPECT_THROW(calibration_from(measured, "measured.json", a100(), parse_dtype("bf16")),
                InputError);
+  // Another machine's roofs (an H100's 989 TFLOP/s over the A100's 312) are no measurement of
+  // this one: a factor beyond --attainment's 1.5 is refused, naming the roof and the factor.
+  measured.compute.front().peak = WorkRate(989e12);
+  try {
+    calibration_from(measured, "h100.json", a100(), parse_dtype("fp16"));
+    ADD_FAILURE() << "an H100's roofs calibrated an A100";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("its fp16 tensor (measured) roof is 3.17 ×"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("another machine's"), std::string::npos) << e.what();
+  }
 }
 
 TEST(LlmDtypes, NativeSixteenBitType) {

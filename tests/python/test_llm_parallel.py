@@ -125,8 +125,11 @@ def test_scenario_keywords_are_checked():
         roofline.llm.analyse(m, h, pp="two")
     with pytest.raises(roofline.InputError, match="--pp: must be ≥ 1"):
         roofline.llm.analyse(m, h, pp=0)
-    with pytest.raises(roofline.InputError, match="--link-latency: must be ≥ 0"):
+    with pytest.raises(roofline.InputError, match="--link-latency: must be a finite number ≥ 0"):
         roofline.llm.analyse(m, h, link_latency_s=-1e-6)
+    with pytest.raises(roofline.InputError,
+                       match="--interconnect-bandwidth: must be a finite number > 0"):
+        roofline.llm.analyse(m, h, tp=2, interconnect_byte_per_s=float("inf"))
     with pytest.raises(roofline.InputError, match="--attainment or --calibrate"):
         roofline.llm.analyse(m, h, attainment="compute=0.5,memory=0.5", calibrate=h)
     with pytest.raises(roofline.InputError, match="--attainment"):

@@ -83,6 +83,10 @@ def test_cost_equals_the_cli(cli_json, model, h100):
     # $/M tokens = price × devices / (tokens/s × 3600) × 10⁶
     assert k.usd_per_million_tokens == pytest.approx(2.5 / (r.tokens_per_s * 3600) * 1e6,
                                                      rel=1e-12)
+    # Devices are whole, as the CLI's --tp and --dp.
+    for devices in (1.5, 0, float("nan")):
+        with pytest.raises(roofline.InputError, match="devices: must be"):
+            roofline.llm.cost(r.tokens_per_s, h100, devices=devices)
 
 
 def test_bad_arguments_name_the_field(model, h100):
