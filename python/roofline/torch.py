@@ -44,6 +44,8 @@ except ImportError as _e:  # the package imports without torch; this module says
         "roofline.torch needs PyTorch (the Python module 'torch', Debian package python3-torch), "
         "which this Python (%s) cannot import: %s" % (__import__("sys").executable, _e)) from _e
 
+import math
+
 from . import Chart, InputError, Point, diagnose
 from ._kineto import gpu_seconds as _gpu_seconds
 from ._kineto import is_device_event as _is_device_event
@@ -141,11 +143,11 @@ class Operator:
 
     @property
     def intensity_flop_per_byte(self):
-        return self.work_flop / self.traffic_byte
+        return self.work_flop / self.traffic_byte if self.traffic_byte else math.inf
 
     @property
     def performance_flop_per_s(self):
-        return self.work_flop / self.time_s
+        return self.work_flop / self.time_s if self.time_s else math.inf
 
     def point(self, name=None):
         """The operator as a roofline.Point (source 'torch.profiler')."""

@@ -280,7 +280,9 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
     p.source = io::get_string(pj, "source", w, std::string());
     p.note = io::get_string(pj, "note", w, std::string());
     if (pj.contains("energy")) {
-      if (!pj["energy"].is_number()) io::fail(w / "energy", "expected joules, a number >= 0");
+      // A measured energy is > 0 J; 0 would read as "not measured" (the field left out).
+      if (!pj["energy"].is_number() || !(pj["energy"].get<double>() > 0))
+        io::fail(w / "energy", "expected joules, a number > 0 (leave it out when not measured)");
       p.energy = pj["energy"].get<double>();
     }
     if (pj.contains("weight")) {

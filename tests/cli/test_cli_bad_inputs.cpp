@@ -53,6 +53,8 @@ void write_fixtures(const std::filesystem::path& dir) {
     "points": [{"name": "k", "work": 0, "traffic": 1e9, "time": 1}]})");
   put("points-string-time.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": "soon"}]})");
+  put("points-energy0.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "energy": 0}]})");
   put("points-fp8.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp8"}]})");
   put("default-missing.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
@@ -203,6 +205,10 @@ std::vector<Case> cases() {
        {"point", "--points", "{dir}/points-string-time.json", "--machine", kA100},
        2,
        "time"},
+      {"an energy of 0 J (it would read as not measured)",
+       {"point", "--points", "{dir}/points-energy0.json", "--machine", kA100},
+       2,
+       "energy: expected joules, a number > 0 (leave it out when not measured)"},
       {"a precision the machine lacks",
        {"point", "--points", "{dir}/points-fp8.json", "--machine", kA100},
        2,

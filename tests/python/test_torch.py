@@ -134,6 +134,9 @@ def test_an_operator_without_a_roof_of_its_dtype_is_left_unjudged():
     for op, d in prof.diagnose(given, by_type=False):
         assert d is not None and d.compute_roof == "peak", op.name
     assert "no int64 roof" not in prof.table(given, by_type=False)
+    # An operator built by hand with Q = 0 or T = 0 has I or P infinite, not a ZeroDivisionError.
+    assert rt.Operator("x", 1, 0, 1, "fp32").intensity_flop_per_byte == float("inf")
+    assert rt.Operator("x", 1, 1, 0, "fp32").performance_flop_per_s == float("inf")
 
 
 def test_command_line_entry_runs_a_script(tmp_path):
