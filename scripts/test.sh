@@ -39,6 +39,12 @@ sanitized_tests() (
   mapfile -t filters < <(./roofline_tests --gtest_list_tests --gtest_filter="-$timed" |
     awk -v n="$shards" '/^[^ ]/ && $1 ~ /\.$/ { k = i++ % n; f[k] = f[k] ":" $1 "*" }
       END { for (k = 0; k < n; k++) print substr(f[k], 2) }')
+  # A program that lists no untimed suite (it failed to start, or the filter is wrong) would
+  # otherwise pass with none of them run.
+  if [ -z "${filters[0]:-}" ]; then
+    echo "sanitized_tests: $1: the test program listed no untimed test suite" >&2
+    return 1
+  fi
   pids=()
   for ((i = 0; i < shards; i++)); do
     [ -n "${filters[i]:-}" ] || continue
