@@ -589,12 +589,8 @@ void run(const LlmArgs& a) {
   run_sweep(a, model, st, batches, contexts, prompt);
 }
 
-const Registrar register_llm(60, [](CLI::App& root) {
-  auto args = std::make_shared<LlmArgs>();
-  CLI::App* c = root.add_subcommand(
-      "llm",
-      "LLM inference on the roofline: per-operator W, Q, I and time for prefill and decode, "
-      "TTFT, tokens/s, memory, critical batch");
+// The model, the machine, the batch and context, the dtypes, tensor parallelism.
+void add_model_flags(CLI::App* c, LlmArgs* args) {
   c->add_option(
       "--model,-m", args->model,
       "Preset (llama-2-7b, llama-3-70b, mixtral-8x7b, ...; --list) or a Hugging Face config.json");
@@ -629,7 +625,10 @@ const Registrar register_llm(60, [](CLI::App& root) {
   c->add_option("--mla", args->mla,
                 "Multi-head latent attention form: auto (naive prefill, absorbed decode), "
                 "absorbed, naive");
-  // Parallelism beyond tensor parallelism.
+}
+
+// Parallelism beyond tensor parallelism.
+void add_parallelism_flags(CLI::App* c, LlmArgs* args) {
   c->add_flag("--ep", args->ep, "Expert parallelism over the --tp group (all-to-all dispatch)");
   c->add_option("--cp", args->cp, "Context-parallel degree (ring attention, split KV cache)");
   c->add_option("--pp", args->pp, "Pipeline stages (layers split; GPipe bubbles)");
@@ -640,6 +639,10 @@ const Registrar register_llm(60, [](CLI::App& root) {
                 "Per-message interconnect latency α (\"3 us\"); default: the catalogue's");
   c->add_option("--domain-size", args->domain_size,
                 "Devices per NVLink domain (default: the catalogue's)");
+}
+
+// The whole request, serving, speculative decoding and cost.
+void add_request_flags(CLI::App* c, LlmArgs* args) {
   // The whole request and serving.
   c->add_option("--output-tokens,-N", args->output_tokens,
                 "Tokens to generate: end-to-end latency of the request (TTFT + Σ decode steps)")
@@ -670,7 +673,10 @@ const Registrar register_llm(60, [](CLI::App& root) {
                 "Watts per device (default: the catalogue's power figure)")
       ->check(positive_number());
   c->add_flag("--cost", args->cost, "Cost section: J/token (and $/M tokens with a price)");
-  // Training.
+}
+
+// Training.
+void add_training_flags(CLI::App* c, LlmArgs* args) {
   c->add_flag("--train", args->train, "A training step instead of inference");
   c->add_option("--seq", args->seq, "Training: tokens per sequence (default 4096)");
   c->add_option("--micro-batch", args->micro_batch, "Training: sequences per device per step");
@@ -683,6 +689,10 @@ const Registrar register_llm(60, [](CLI::App& root) {
   c->add_option("--measured-step-s", args->measured_step_s,
                 "Training: a measured step time, for measured MFU and HFU")
       ->check(positive_number());
+}
+
+// Calibration and output.
+void add_output_flags(CLI::App* c, LlmArgs* args) {
   // Calibration.
   c->add_option("--attainment", args->attainment,
                 "Scale the roofs: compute=F,memory=F[,interconnect=F] (measured ÷ datasheet)");
@@ -698,6 +708,19 @@ const Registrar register_llm(60, [](CLI::App& root) {
   c->add_option("--report", args->report,
                 "Also write the roofline chart of the operators (a sweep: its decode points): "
                 ".html .svg .png .json .csv (by extension)");
+}
+
+const Registrar register_llm(60, [](CLI::App& root) {
+  auto args = std::make_shared<LlmArgs>();
+  CLI::App* c = root.add_subcommand(
+      "llm",
+      "LLM inference on the roofline: per-operator W, Q, I and time for prefill and decode, "
+      "TTFT, tokens/s, memory, critical batch");
+  add_model_flags(c, args.get());
+  add_parallelism_flags(c, args.get());
+  add_request_flags(c, args.get());
+  add_training_flags(c, args.get());
+  add_output_flags(c, args.get());
   c->callback([args, c] {
     args->given = given_options(*c);
     run(*args);

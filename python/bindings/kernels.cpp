@@ -25,9 +25,7 @@ Count count_kernel(const std::string& name, const std::string& dtype,
   return Count{req.spec->count(req.params, req.dtype), req.dtype.name, req.params};
 }
 
-}  // namespace
-
-void register_kernels(py::module_& m) {
+void register_kernel_count(py::module_& m) {
   py::class_<Count>(m, "KernelCount",
                     "Hand-counted work W and compulsory traffic Q of a kernel: a lower bound "
                     "on real traffic (every distinct element moves once).")
@@ -78,7 +76,9 @@ void register_kernels(py::module_& m) {
         return "<KernelCount " + terminal_safe(c.k.kernel) + " (" + c.dtype +
                "): W=" + c.k.work_formula + " Q=" + c.k.traffic_formula + ">";
       });
+}
 
+void register_kernel_functions(py::module_& m) {
   m.def(
       "kernel",
       [](const std::string& name, const std::string& dtype, const py::kwargs& sizes) {
@@ -131,6 +131,13 @@ void register_kernels(py::module_& m) {
         return out;
       },
       "The built-in data types and their storage bytes per element.");
+}
+
+}  // namespace
+
+void register_kernels(py::module_& m) {
+  register_kernel_count(m);
+  register_kernel_functions(m);
 }
 
 }  // namespace roofline::python

@@ -298,10 +298,9 @@ void add_dict(py::class_<T>& c, Json to_json) {
   "names; '' = derived as the CLI does: weights in the machine's native 16-bit type), "       \
   "interconnect_byte_per_s=None, link_latency_s=None, domain_size=None, attainment=None "     \
   "('compute=0.7,memory=0.85'), calibrate=None (a measured roofline.Machine or its file)."
+namespace {
 
-void register_llm(py::module_& root) {
-  py::module_ m = root.def_submodule("llm", "LLM inference on the roofline (docs/llm.md).");
-
+void register_model(py::module_& m) {
   py::class_<llm::ModelConfig>(m, "Model", "The shape of a decoder-only transformer.")
       .def_readonly("name", &llm::ModelConfig::name)
       .def_readonly("model_type", &llm::ModelConfig::model_type)
@@ -345,7 +344,9 @@ void register_llm(py::module_& root) {
         "A preset ('llama-2-7b', case-insensitive) or the path of a Hugging Face config.json.");
   m.def(
       "models", []() { return llm::presets(); }, "The built-in presets (`roofline llm --list`).");
+}
 
+void register_report(py::module_& m) {
   py::class_<llm::Aggregate>(m, "Aggregate", "A group of operators as one point.")
       .def_readonly("name", &llm::Aggregate::name)
       .def_property_readonly("work_flop", [](const llm::Aggregate& a) { return a.work.value; })
@@ -398,7 +399,9 @@ void register_llm(py::module_& root) {
           "The same object as `roofline llm --json`.")
       .def("__str__",
            [](const LlmReport& x) { return terminal_safe_lines(llm::render_text(x.r)); });
+}
 
+void register_results(py::module_& m) {
   py::class_<llm::RequestTiming> req(
       m, "Request",
       "A batch of identical requests from prompt to last token (static batching): TTFT, the "
@@ -487,7 +490,9 @@ void register_llm(py::module_& root) {
       .def_readonly("power_source", &llm::TokenCost::power_source)
       .def_readonly("notes", &llm::TokenCost::notes);
   add_dict(tc, llm::cost_to_json);
+}
 
+void register_scenarios(py::module_& m) {
   m.def("request", &request, py::arg("model"), py::arg("machine"), py::arg("output_tokens"),
         py::arg("batch") = 1.0, py::arg("prompt") = 2048.0, py::arg("chunk") = 0.0,
         "`roofline llm --batch B --context S --output-tokens N [--chunk C]`: the whole "
@@ -524,6 +529,16 @@ void register_llm(py::module_& root) {
         py::kw_only(), py::arg("measured_tokens_per_s") = std::nullopt,
         "`roofline llm` for one batch and context: prompt None = the "
         "context." ROOFLINE_LLM_SCENARIO_DOC);
+}
+
+}  // namespace
+
+void register_llm(py::module_& root) {
+  py::module_ m = root.def_submodule("llm", "LLM inference on the roofline (docs/llm.md).");
+  register_model(m);
+  register_report(m);
+  register_results(m);
+  register_scenarios(m);
 }
 
 }  // namespace roofline::python

@@ -82,9 +82,12 @@ Machine measure(bool quick, int threads, const std::vector<std::string>& precisi
   return m;
 }
 
-}  // namespace
+struct MachineDiff {
+  RoofSetDiff d;
+  MachineDocument a, b;
+};
 
-void register_machine(py::module_& m) {
+void register_roofs(py::module_& m) {
   py::class_<Statistics>(m, "Statistics",
                          "Repeated-measurement statistics of a measured roof, in the roof's own "
                          "unit (FLOP/s or byte/s).")
@@ -156,39 +159,10 @@ void register_machine(py::module_& m) {
                              [](const RidgePoint& r) { return r.bandwidth.value; })
       .def_property_readonly("ridge_flop_per_byte",
                              [](const RidgePoint& r) { return r.ridge.value; });
+}
 
-  py::class_<Machine>(m, "Machine",
-                      "A machine's roofs: measured here, from a machine document, from the "
-                      "hardware catalogue, or given as two numbers.")
-      .def(py::init([](const std::string& name_or_path, const std::string& hw_dir) {
-             return Machine{resolve_machine(name_or_path, hw_dir)};
-           }),
-           py::arg("name_or_path"), py::arg("hw_dir") = "",
-           "A catalogue name or alias (case-insensitive) or the path of a machine document, as "
-           "the CLI's --hw/--machine.")
-      .def_static(
-          "load", [](const std::string& path) { return Machine{load_machine_file(path)}; },
-          py::arg("path"),
-          "Loads a machine document (docs/schema.md) written by `roofline measure`.")
-      .def_static(
-          "from_catalogue",
-          [](const std::string& name, const std::string& hw_dir) {
-            return Machine{resolve_machine(name, hw_dir)};
-          },
-          py::arg("name"), py::arg("hw_dir") = "",
-          "A hardware catalogue entry by name or alias (`roofline hw list`).")
-      .def_static("from_roofs", &from_roofs, py::arg("peak_flop_per_s"),
-                  py::arg("bandwidth_byte_per_s"), py::arg("precision") = "",
-                  py::arg("level") = "DRAM", py::arg("name") = "given roofs",
-                  "One flat and one slanted roof, as the CLI's --peak and --bandwidth.")
-      .def_static("measure", &measure, py::arg("quick") = false, py::arg("threads") = 0,
-                  py::arg("precisions") = std::vector<std::string>{},
-                  py::arg("levels") = std::vector<std::string>{}, py::arg("curve") = true,
-                  py::arg("progress") = nullptr,
-                  "Measures this machine's CPU roofs as `roofline measure` does (seconds with "
-                  "quick=True, minutes otherwise). progress(fraction, what) is called as it goes; "
-                  "Ctrl-C stops it (KeyboardInterrupt).")
-      .def_property_readonly("name", [](const Machine& x) { return x.doc.roofs.name; })
+void register_machine_properties(py::class_<Machine>& cls) {
+  cls.def_property_readonly("name", [](const Machine& x) { return x.doc.roofs.name; })
       .def_property_readonly(
           "origin", [](const Machine& x) { return x.doc.origin; },
           "the file it was read from, or the catalogue name")
@@ -206,13 +180,16 @@ void register_machine(py::module_& m) {
                              [](const Machine& x) { return x.doc.roofs.default_memory; })
       .def_property_readonly(
           "info", [](const Machine& x) { return json_to_python(x.doc.info); },
-          "what describes the machine (CPU, clock, vendor, sources...) as a dict")
-      .def(
-          "compute_roof",
-          [](const Machine& x, const std::string& s) { return x.doc.roofs.select_compute(s); },
-          py::arg("name_or_precision") = "",
-          "The flat roof a point is judged against: a roof name, else the highest dense roof of "
-          "that precision, '' the default. InputError listing the roofs when none matches.")
+          "what describes the machine (CPU, clock, vendor, sources...) as a dict");
+}
+
+void register_machine_methods(py::class_<Machine>& cls) {
+  cls.def(
+         "compute_roof",
+         [](const Machine& x, const std::string& s) { return x.doc.roofs.select_compute(s); },
+         py::arg("name_or_precision") = "",
+         "The flat roof a point is judged against: a roof name, else the highest dense roof of "
+         "that precision, '' the default. InputError listing the roofs when none matches.")
       .def(
           "memory_roof",
           [](const Machine& x, const std::string& l) { return x.doc.roofs.select_memory(l); },
@@ -259,7 +236,9 @@ void register_machine(py::module_& m) {
                "': " + std::to_string(x.doc.roofs.compute.size()) + " compute, " +
                std::to_string(x.doc.roofs.memory.size()) + " memory roofs>";
       });
+}
 
+void register_catalogue(py::module_& m) {
   py::class_<HardwareSummary>(m, "CatalogueEntry", "One entry of the hardware catalogue.")
       .def_readonly("name", &HardwareSummary::name)
       .def_readonly("display_name", &HardwareSummary::display_name)
@@ -292,7 +271,9 @@ void register_machine(py::module_& m) {
       py::arg("hw_dir") = "",
       "Every hardware catalogue entry (`roofline hw list`); files that fail to load are skipped "
       "with a warning naming them.");
+}
 
+void register_compare(py::module_& m) {
   py::class_<MachineAtIntensity>(m, "MachineAtIntensity")
       .def_readonly("machine", &MachineAtIntensity::machine)
       .def_readonly("compute_roof", &MachineAtIntensity::compute_roof)
@@ -343,7 +324,9 @@ void register_machine(py::module_& m) {
       py::arg("level") = "",
       "The roofs of several machines at one intensity (`roofline hw compare --at I`): the "
       "attainable rate of each and its ratio to the first.");
+}
 
+void register_diff(py::module_& m) {
   py::class_<RoofChange>(m, "RoofChange", "One roof in two machine documents: B/A and the noise.")
       .def_readonly("name", &RoofChange::name)
       .def_property_readonly("kind",
@@ -356,10 +339,6 @@ void register_machine(py::module_& m) {
       .def_readonly("exceeds_spread", &RoofChange::exceeds_spread,
                     "whether the change exceeds both runs' spread; None when one carries none");
 
-  struct MachineDiff {
-    RoofSetDiff d;
-    MachineDocument a, b;
-  };
   py::class_<MachineDiff>(m, "Diff",
                           "Two machines side by side (`roofline diff A B`): each roof's ratio "
                           "and whether it exceeds the noise, what one side lacks, the ridge.")
@@ -377,6 +356,9 @@ void register_machine(py::module_& m) {
         return MachineDiff{diff_roofs(a.doc.roofs, b.doc.roofs), a.doc, b.doc};
       },
       py::arg("a"), py::arg("b"), "`roofline diff A B` for two machines: B's roofs against A's.");
+}
+
+void register_energy(py::module_& m) {
   m.def(
       "energy",
       [](const Machine& machine, std::optional<double> eps_flop, std::optional<double> eps_mem,
@@ -399,6 +381,49 @@ void register_machine(py::module_& m) {
       "could be read; the model (balances, peak work per joule, balance point, the roof at each "
       "intensity) and the catalogue's power bound. The CLI's object less `power_interface` "
       "(this machine's RAPL zones) and the points of --points.");
+}
+
+}  // namespace
+
+void register_machine(py::module_& m) {
+  register_roofs(m);
+  py::class_<Machine> cls(m, "Machine",
+                          "A machine's roofs: measured here, from a machine document, from the "
+                          "hardware catalogue, or given as two numbers.");
+  cls.def(py::init([](const std::string& name_or_path, const std::string& hw_dir) {
+            return Machine{resolve_machine(name_or_path, hw_dir)};
+          }),
+          py::arg("name_or_path"), py::arg("hw_dir") = "",
+          "A catalogue name or alias (case-insensitive) or the path of a machine document, as "
+          "the CLI's --hw/--machine.")
+      .def_static(
+          "load", [](const std::string& path) { return Machine{load_machine_file(path)}; },
+          py::arg("path"),
+          "Loads a machine document (docs/schema.md) written by `roofline measure`.")
+      .def_static(
+          "from_catalogue",
+          [](const std::string& name, const std::string& hw_dir) {
+            return Machine{resolve_machine(name, hw_dir)};
+          },
+          py::arg("name"), py::arg("hw_dir") = "",
+          "A hardware catalogue entry by name or alias (`roofline hw list`).")
+      .def_static("from_roofs", &from_roofs, py::arg("peak_flop_per_s"),
+                  py::arg("bandwidth_byte_per_s"), py::arg("precision") = "",
+                  py::arg("level") = "DRAM", py::arg("name") = "given roofs",
+                  "One flat and one slanted roof, as the CLI's --peak and --bandwidth.")
+      .def_static("measure", &measure, py::arg("quick") = false, py::arg("threads") = 0,
+                  py::arg("precisions") = std::vector<std::string>{},
+                  py::arg("levels") = std::vector<std::string>{}, py::arg("curve") = true,
+                  py::arg("progress") = nullptr,
+                  "Measures this machine's CPU roofs as `roofline measure` does (seconds with "
+                  "quick=True, minutes otherwise). progress(fraction, what) is called as it goes; "
+                  "Ctrl-C stops it (KeyboardInterrupt).");
+  register_machine_properties(cls);
+  register_machine_methods(cls);
+  register_catalogue(m);
+  register_compare(m);
+  register_diff(m);
+  register_energy(m);
 }
 
 }  // namespace roofline::python

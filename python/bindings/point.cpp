@@ -40,9 +40,7 @@ Point make_point(const std::string& name, double work, const Traffic& traffic, d
   return p;
 }
 
-}  // namespace
-
-void register_point(py::module_& m) {
+void register_point_class(py::module_& m) {
   py::class_<Point>(m, "Point",
                     "A workload on the chart: work W (FLOP), traffic Q (bytes, per memory level "
                     "for a hierarchical point) and time T (s). I = W/Q, P = W/T.")
@@ -82,7 +80,9 @@ void register_point(py::module_& m) {
         return "<Point '" + terminal_safe(p.name) + "' I=" + format_intensity(p.intensity()) +
                " P=" + format_work_rate(p.performance()) + ">";
       });
+}
 
+void register_diagnosis(py::module_& m) {
   py::class_<LevelJudgement>(m, "LevelJudgement", "The point judged at one memory level.")
       .def_readonly("level", &LevelJudgement::level)
       .def_property_readonly("intensity_flop_per_byte",
@@ -163,7 +163,9 @@ void register_point(py::module_& m) {
       "Diagnoses a point on a machine's roofs as `roofline point` does. touching: attainment at "
       "which the point is on its roof (0.8); above: attainment beyond which it is impossible "
       "(1.05); higher_roof_factor: how much higher an unused flat roof must be to be named.");
+}
 
+void register_check(py::module_& m) {
   // The gate (`roofline check`, docs/check.md): points from a file (with the spreads a run
   // writes) or a list of Points (no spreads: the assumed noise applies).
   auto checked = [](const py::object& o, const char* what) {
@@ -212,6 +214,14 @@ void register_point(py::module_& m) {
       "performance beyond the noise. Returns the object `roofline check --json` prints "
       "(schema roofline.check.result: passed, counts, points with status and why); raises "
       "roofline.InputError where the CLI exits 2.");
+}
+
+}  // namespace
+
+void register_point(py::module_& m) {
+  register_point_class(m);
+  register_diagnosis(m);
+  register_check(m);
 }
 
 }  // namespace roofline::python
