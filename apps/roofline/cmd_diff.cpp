@@ -82,10 +82,13 @@ void diff_machines(const DiffArgs& a, const MachineDocument& ma, const MachineDo
   std::string t = "A: " + ma.roofs.name + " (" + ma.origin + ")\nB: " + mb.roofs.name + " (" +
                   mb.origin + ")\n";
   for (const auto& c : d.changes) {
+    // An integer roof's rate is in OP/s (units_of), as `hw show` prints it.
+    const ComputeRoof* roof = c.compute ? ma.roofs.find_compute(c.name) : nullptr;
+    const UnitSystem cu = roof ? ma.roofs.units_of(*roof) : u;
     const std::string va =
-        c.compute ? format_work_rate(WorkRate(c.a), u) : format_byte_rate(ByteRate(c.a), u);
+        c.compute ? format_work_rate(WorkRate(c.a), cu) : format_byte_rate(ByteRate(c.a), u);
     const std::string vb =
-        c.compute ? format_work_rate(WorkRate(c.b), u) : format_byte_rate(ByteRate(c.b), u);
+        c.compute ? format_work_rate(WorkRate(c.b), cu) : format_byte_rate(ByteRate(c.b), u);
     t += std::string(c.compute ? "compute " : "memory ") + terminal_safe(c.name) + ": " + va +
          " → " + vb + ", B/A = " + format_number(c.ratio, 4) + " (spread A " + percent(c.spread_a) +
          ", B " + percent(c.spread_b) + "): " + verdict(c.exceeds_spread) + "\n";

@@ -52,7 +52,7 @@ void run(const PlotArgs& a) {
       if (p.precision.empty()) p.precision = a.precision;
       in.points.push_back(p);
     }
-    check_points_fit(in.points, roofs, f, first);
+    fit_points(in.points, roofs, f, first);
   }
   for (const auto& other : a.compare) in.machines.push_back(resolve_machine(other, a.hw_dir));
   if (!a.at.empty()) in.workload_line = parse<Intensity>(a.at, "--at");

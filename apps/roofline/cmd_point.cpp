@@ -69,7 +69,7 @@ void run(const PointArgs& a) {
       for (auto& t : p.traffic)
         if (t.level.empty()) t.level = a.machine.level;
     }
-    check_points_fit(points, m.roofs, a.points_file);
+    fit_points(points, m.roofs, a.points_file);
   } else {
     points.push_back(point_from_flags(a, m.roofs.units));
   }

@@ -107,17 +107,29 @@ std::vector<std::string> given_options(const CLI::App& app) {
   return names;
 }
 
-void check_points_fit(const std::vector<Point>& points, const RoofSet& roofs,
-                      const std::string& file, size_t first) {
+void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
+                size_t first) {
+  std::vector<Point> kept(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(first));
   for (size_t i = first; i < points.size(); ++i) {
-    const Point& p = points[i];
+    Point& p = points[i];
     try {
       roofs.select_compute(p.precision);
+    } catch (const InputError& e) {
+      say("roofline: warning: " + file + ": point '" + p.name + "' not judged: " + e.what() + "\n");
+      continue;
+    }
+    try {
       require_distinct_levels(p, roofs);
     } catch (const InputError& e) {
       throw InputError(file + ": point '" + p.name + "': " + e.what());
     }
+    kept.push_back(std::move(p));
   }
+  if (kept.size() == first && points.size() > first)
+    throw InputError(file + ": none of its " + std::to_string(points.size() - first) +
+                     " points can be judged on machine '" + roofs.name +
+                     "' (no roof for their precision: see the warnings)");
+  points = std::move(kept);
 }
 
 void add_output_options(CLI::App& app, bool& json, std::string& output) {

@@ -69,10 +69,13 @@ void refuse_empty_output_names(CLI::App& app);
 /// The long names ("--batch") of the options given on `app`'s command line.
 std::vector<std::string> given_options(const CLI::App& app);
 
-/// Checks that every point from `first` on has a roof on `roofs` for its precision and each of
-/// its traffic levels, naming the file and the point where one has none.
-void check_points_fit(const std::vector<Point>& points, const RoofSet& roofs,
-                      const std::string& file, size_t first = 0);
+/// Checks that every point from `first` on has a roof on `roofs` for each of its traffic levels,
+/// naming the file and the point where one has none (InputError). A point whose precision the
+/// machine has no roof for (an fp64 kernel on a machine of fp32 roofs, as `import` lists it "not
+/// judged") is left out with a warning naming it; judged against another unit's roof it would
+/// read as impossible or far below. InputError when none of the file's points is left.
+void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
+                size_t first = 0);
 
 /// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`.
 void add_output_options(CLI::App& app, bool& json, std::string& output);

@@ -35,7 +35,8 @@ std::string to_string(Verdict v);
 
 /// The point judged at one memory level against that level's roof.
 struct LevelJudgement {
-  std::string level;
+  std::string level;  ///< the machine's name of the level (a point's "DRAM" → "HBM3")
+  Bytes traffic{0};   ///< the point's Q at this level
   Intensity intensity{0};
   WorkRate attainable{0};    ///< min(π, β_level · I_level)
   double attainment = 0;     ///< P / attainable

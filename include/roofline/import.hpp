@@ -150,6 +150,12 @@ struct ToolRecord {
   std::vector<ToolValue> values;
   /// The first value of `metric` for `instance` (any instance when empty), or null.
   const ToolValue* find(std::string_view metric, std::string_view instance = {}) const;
+  /// Adds `v` unless the record has its metric for its instance already: the same figure
+  /// again (two sections or tables print it) is kept once; another value is an InputError
+  /// naming the file (`origin`), both lines and the record, since which one counts would be
+  /// left to chance. With `by_unit`, values of one metric in different units are different
+  /// values (likwid's events: one event read on several counters, a memory channel each).
+  void add_once(const ToolValue& v, const std::string& origin, bool by_unit = false);
 };
 
 struct ToolTable {

@@ -72,6 +72,11 @@ struct ComputeRoof {
   bool sparse = false;   ///< structured-sparsity figure: never mixed with dense roofs
 };
 
+/// Whether a roof is a matrix engine's (NVIDIA's tensor cores, AMD's matrix cores, Intel's AMX,
+/// Google's MXU, Gaudi's MME, Arm's SME): its unit or name says so. CUDA-core or SIMD
+/// instructions never run on such a unit.
+bool is_matrix_unit(const ComputeRoof& c);
+
 /// A slanted roof β·I: sustained bandwidth of one level of the memory hierarchy (or a network).
 struct MemoryRoof {
   std::string level;  ///< unique in its set, e.g. "L1", "L2", "L3", "DRAM", "HBM", "NVLink"
@@ -107,13 +112,18 @@ struct RoofSet {
   std::vector<CurveSample> empirical_curve;
 
   const ComputeRoof* find_compute(std::string_view name) const;
+  /// The highest dense roof of `precision` on `unit` (a profiler's "fp16 tensor", "fp64
+  /// vector"): one whose unit or name mentions the unit; failing that, for "tensor" or "matrix"
+  /// one on a matrix engine, for "vector" one on no matrix engine (is_matrix_unit). Null if none.
+  const ComputeRoof* find_compute_on(std::string_view precision, std::string_view unit) const;
   const MemoryRoof* find_memory(std::string_view level) const;  ///< case-insensitive
   /// The units a compute roof's rate is printed in: an integer roof of a FLOP/byte set does OP
   /// ("GOP/s", never "GFLOP/s" for int8 work); otherwise the set's own units.
   UnitSystem units_of(const ComputeRoof& c) const;
 
   /// The compute roof a point is judged against: the named roof if `name_or_precision` is a
-  /// roof name; else the highest dense roof of that precision; else a roof that names no
+  /// roof name; else the highest dense roof of that precision; else, for "PRECISION UNIT", the
+  /// roof find_compute_on gives; else a roof that names no
   /// precision (roofs given as two numbers: it stands for every precision); else (empty) the
   /// default roof, else the highest dense roof. Throws InputError when nothing matches, listing
   /// the roofs.

@@ -37,6 +37,7 @@ size_t judge_levels(const Point& p, const RoofSet& roofs, const ComputeRoof& c, 
     const MemoryRoof& m = roofs.select_memory(t.level);
     LevelJudgement j;
     j.level = m.level;
+    j.traffic = t.bytes;
     j.intensity = p.work / t.bytes;
     j.attainable = attainable(c.peak, m.bandwidth, j.intensity);
     j.attainment = d.performance / j.attainable;

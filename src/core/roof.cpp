@@ -64,6 +64,33 @@ const MemoryRoof* RoofSet::find_memory(std::string_view l) const {
   return nullptr;
 }
 
+bool is_matrix_unit(const ComputeRoof& c) {
+  static const char* const kWords[] = {"tensor", "matrix", "amx", "mxu", "mme", "sme"};
+  const std::string text = lower(c.unit) + " " + lower(c.name);
+  return std::any_of(std::begin(kWords), std::end(kWords),
+                     [&](const char* w) { return text.find(w) != std::string::npos; });
+}
+
+const ComputeRoof* RoofSet::find_compute_on(std::string_view precision,
+                                            std::string_view unit) const {
+  const ComputeRoof* best = nullptr;
+  auto take = [&](auto pred) {
+    for (const auto& c : compute)
+      if (!c.sparse && iequals(c.precision, precision) && pred(c) && (!best || c.peak > best->peak))
+        best = &c;
+  };
+  const std::string u = lower(unit);
+  take([&](const ComputeRoof& c) {
+    return lower(c.unit).find(u) != std::string::npos || lower(c.name).find(u) != std::string::npos;
+  });
+  // A CUDA core's instructions never run on the tensor pipe, nor a tensor op on the CUDA cores:
+  // judged against the other unit's roof the point would read as impossible or far below.
+  if (!best && (u == "tensor" || u == "matrix"))
+    take([](const ComputeRoof& c) { return is_matrix_unit(c); });
+  if (!best && u == "vector") take([](const ComputeRoof& c) { return !is_matrix_unit(c); });
+  return best;
+}
+
 const ComputeRoof& RoofSet::select_compute(std::string_view key) const {
   if (compute.empty()) throw InputError("machine '" + name + "' has no compute roof");
   auto highest_of = [&](auto pred) -> const ComputeRoof* {
@@ -76,18 +103,9 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key) const {
     if (const auto* c = find_compute(key)) return *c;
     if (const auto* c = highest_of([&](const ComputeRoof& r) { return iequals(r.precision, key); }))
       return *c;
-    // "PRECISION UNIT" (e.g. "fp16 tensor" from a profiler import): the highest dense roof of
-    // that precision whose unit or name mentions the unit.
-    if (const auto space = key.find(' '); space != std::string_view::npos) {
-      const std::string_view prec = key.substr(0, space), unit = key.substr(space + 1);
-      auto mentions = [&](const std::string& text) {
-        return lower(text).find(lower(std::string(unit))) != std::string::npos;
-      };
-      if (const auto* c = highest_of([&](const ComputeRoof& r) {
-            return iequals(r.precision, prec) && (mentions(r.unit) || mentions(r.name));
-          }))
-        return *c;
-    }
+    // "PRECISION UNIT" (e.g. "fp16 tensor" from a profiler import).
+    if (const auto space = key.find(' '); space != std::string_view::npos)
+      if (const auto* c = find_compute_on(key.substr(0, space), key.substr(space + 1))) return *c;
     // A roof that names no precision (roofs given as two numbers) stands for every precision.
     if (const auto* c = highest_of([](const ComputeRoof& r) { return r.precision.empty(); }))
       return *c;

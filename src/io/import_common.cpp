@@ -348,6 +348,26 @@ const ToolValue* ToolRecord::find(std::string_view metric, std::string_view inst
   return nullptr;
 }
 
+void ToolRecord::add_once(const ToolValue& v, const std::string& origin, bool by_unit) {
+  const auto same = std::find_if(values.begin(), values.end(), [&](const ToolValue& o) {
+    return o.metric == v.metric && o.instance == v.instance && (!by_unit || o.unit == v.unit);
+  });
+  if (same == values.end()) {
+    values.push_back(v);
+    return;
+  }
+  if (same->missing == v.missing && same->unit == v.unit && (v.missing || same->value == v.value))
+    return;
+  const std::string record = !id.empty()     ? "kernel ID " + id
+                             : !name.empty() ? "region '" + name + "'"
+                                             : std::string("the whole run");
+  throw InputError(origin + ": line " + std::to_string(v.line) + ", column " +
+                   std::to_string(v.column) + ": " + std::string(v.metric) +
+                   (v.instance.empty() ? "" : " (" + std::string(v.instance) + ")") + " of " +
+                   record + " is given again (line " + std::to_string(same->line) +
+                   ") with another value");
+}
+
 // ---- Points ----------------------------------------------------------------------------------
 
 std::vector<LevelTraffic> fit_levels(const std::vector<LevelTraffic>& traffic, const RoofSet* roofs,
@@ -370,28 +390,20 @@ std::vector<LevelTraffic> fit_levels(const std::vector<LevelTraffic>& traffic, c
 bool fit_precision(Point& p, const RoofSet& roofs, std::vector<std::string>& notes) {
   if (p.precision.empty()) return true;
   if (roofs.find_compute(p.precision)) return true;
-  const std::string suffix = " tensor";
-  const bool tensor =
-      p.precision == "tensor" ||
-      (p.precision.size() > suffix.size() &&
-       p.precision.compare(p.precision.size() - suffix.size(), suffix.size(), suffix) == 0);
-  if (tensor) {
-    const std::string type =
-        p.precision == "tensor" ? "" : p.precision.substr(0, p.precision.size() - suffix.size());
-    const ComputeRoof* best = nullptr;
-    if (!type.empty())
-      for (const auto& c : roofs.compute)
-        if (!c.sparse && c.precision == type && c.unit.find("tensor") != std::string::npos &&
-            (!best || c.peak > best->peak))
-          best = &c;
-    if (best) {
+  // "TYPE tensor" and "TYPE vector" (a GPU profiler's tensor ops and CUDA-core instructions):
+  // the roof of that unit, named on the point so every later reader judges it the same.
+  const auto space = p.precision.rfind(' ');
+  const std::string unit = space == std::string::npos ? p.precision : p.precision.substr(space + 1);
+  if (unit == "tensor" || unit == "vector") {
+    const std::string type = space == std::string::npos ? "" : p.precision.substr(0, space);
+    if (const ComputeRoof* best = type.empty() ? nullptr : roofs.find_compute_on(type, unit)) {
       p.precision = best->name;
       return true;
     }
     notes.push_back(p.name + ": not judged: " +
                     (type.empty()
                          ? std::string("the tensor operations' precision is unknown")
-                         : "machine '" + roofs.name + "' has no " + type + " tensor roof") +
+                         : "machine '" + roofs.name + "' has no " + type + " " + unit + " roof") +
                     " (judged against another unit's roof the point would read as impossible or "
                     "far below; give --hw/--machine with one)");
     return false;

@@ -79,10 +79,6 @@ std::vector<Token> split_ws(const std::string& line) {
   return out;
 }
 
-bool contains(const std::string& hay, const char* needle) {
-  return lower(hay).find(needle) != std::string::npos;
-}
-
 }  // namespace
 
 DcgmPeaks dcgm_peaks(const RoofSet& roofs) {
@@ -95,8 +91,7 @@ DcgmPeaks dcgm_peaks(const RoofSet& roofs) {
   };
   for (const auto& c : roofs.compute) {
     if (c.integer || c.sparse) continue;
-    const bool tensor = contains(c.unit, "tensor") || contains(c.name, "tensor");
-    if (tensor) {
+    if (is_matrix_unit(c)) {
       // The tensor pipe's dense fp16/bf16 rate is the reference for PIPE_TENSOR_ACTIVE.
       if (c.precision == "fp16" || c.precision == "bf16") take(p.tensor, p.tensor_roof, c);
     } else if (c.precision == "fp64") {
@@ -150,13 +145,21 @@ std::string dcgm_at(const std::string& origin, int line_no, int column) {
 }
 
 /// A header line: the value columns' fields from here on (a later header replaces them).
-void dcgm_read_header(const std::vector<Token>& tok, int line_no, DcgmTally& t) {
+void dcgm_read_header(const std::vector<Token>& tok, int line_no, const std::string& origin,
+                      DcgmTally& t) {
   // "#Entity  SMACT ...", "# Entity SMACT ..." or "# EntityId ...": the header (repeated
   // every screenful).
   std::size_t first = tok[0].text == "#" ? 2 : 1;
   std::vector<std::string> f, names;
   for (std::size_t i = first; i < tok.size(); ++i) {
     const auto a = field_aliases().find(tok[i].text);
+    // A field given twice (two columns of one metric, by one name or two aliases) would be
+    // averaged into one figure: refused, naming both.
+    if (a != field_aliases().end())
+      for (std::size_t k = 0; k < f.size(); ++k)
+        if (f[k] == a->second)
+          throw InputError(dcgm_at(origin, line_no, tok[i].column) + ": field " + tok[i].text +
+                           " measures what field " + names[k] + " does: one metric given twice");
     f.push_back(a == field_aliases().end() ? "" : a->second);
     names.push_back(tok[i].text);
     if (a != field_aliases().end() &&
@@ -205,16 +208,10 @@ constexpr double kMostWatts = 1e5;
 
 /// One value of a field: a finite number, an activity ratio in 0..1, GPUTL a percentage,
 /// power in 0..kMostWatts W (a limit > 0); GPUTL comes back as a ratio.
-double dcgm_value(const Token& t, const std::string& field, int line_no,
+double dcgm_value(const Token& t, const std::string& field, const std::string& name, int line_no,
                   const std::string& origin) {
-  double v;
-  try {
-    std::size_t used = 0;
-    v = std::stod(t.text, &used);
-    if (used != t.text.size() || !std::isfinite(v)) throw std::invalid_argument(t.text);
-  } catch (const std::exception&) {
-    throw InputError(dcgm_at(origin, line_no, t.column) + ": not a number: '" + t.text + "'");
-  }
+  // Read as every profiler's figures are (from_chars: no hexadecimal, no locale).
+  double v = parse_profiler_number(t.text, origin, line_no, t.column, name);
   const bool ratio = field != "gpu_util" && field != "power" && field != "power_limit";
   if (ratio && (v < 0 || v > 1.0 + 1e-9))
     throw InputError(dcgm_at(origin, line_no, t.column) + ": activity ratio must be in 0..1 (got " +
@@ -256,7 +253,7 @@ void dcgm_read_row(const std::vector<Token>& tok, int line_no, const std::string
     const Token& v = tok[i + 2];
     if (t.fields[i].empty() || missing_value(v.text)) continue;
     auto& s = t.sums[entity][t.fields[i]];
-    s.first += dcgm_value(v, t.fields[i], line_no, origin);
+    s.first += dcgm_value(v, t.fields[i], t.header_names[i], line_no, origin);
     s.second += 1;
   }
 }
@@ -271,7 +268,7 @@ DcgmTally dcgm_read_log(std::istream& input, const std::string& origin) {
     auto tok = split_ws(line);
     if (tok.empty()) continue;
     if (tok[0].text[0] == '#') {
-      dcgm_read_header(tok, line_no, t);
+      dcgm_read_header(tok, line_no, origin, t);
       continue;
     }
     if (lower(tok[0].text) == "id") continue;  // units line under the header

@@ -92,6 +92,8 @@ struct LikwidTableReader {
 
   /// The record of (region, group) in this run; `table` names the table about to be read so
   /// that a repeated one starts a new run.
+  std::map<std::size_t, std::set<std::string_view>> block_rows;  // record → its row names
+
   void open_block(const std::string& region, int index, const std::string& group,
                   const std::string& table, int line) {
     auto key = std::make_tuple(region, index, group);
@@ -156,11 +158,16 @@ struct LikwidTableReader {
                std::to_string(cells.size() > skip ? cells.size() - skip : 0) +
                " (file truncated?)");
     ToolRecord& r = tab.records[cur];
+    // A row the block has had already (a metric's name; an event's name and counter): each of
+    // its values is checked against the first (add_once); other rows are appended as they come.
+    const bool event = kind == Kind::event;
+    const bool repeated =
+        !block_rows[cur].insert(tab.intern(event ? name + "\t" + cells[1] : name)).second;
     for (std::size_t c = 0; c < columns.size(); ++c) {
       const std::size_t i = skip + c;
       ToolValue v;
       v.metric = tab.intern(name);
-      v.unit = tab.intern(kind == Kind::event ? cells[1] : "");
+      v.unit = tab.intern(event ? cells[1] : "");
       v.instance = tab.intern(columns[c]);
       v.line = line;
       v.column = cols[i];
@@ -171,7 +178,10 @@ struct LikwidTableReader {
         v.value = parse_profiler_number(t, tab.origin, line, v.column, name);
         v.significant = significant_digits(t);
       }
-      r.values.push_back(std::move(v));
+      if (repeated)
+        r.add_once(v, tab.origin, event);
+      else
+        r.values.push_back(std::move(v));
     }
     tab.metric_names.insert(name);
   }

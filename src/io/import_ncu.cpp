@@ -470,6 +470,11 @@ class PointMaker {
     }
     if (p.precision.empty()) p.precision = largest_tensor;
     if (p.precision == "unknown tensor") p.precision = "tensor";
+    // SASS d/f/h FMA, ADD and MUL instructions run on the CUDA cores: such a point is judged
+    // against that precision's vector roof, not the tensor roof above it (an H100's fp64 tensor
+    // roof is twice its fp64 vector roof).
+    if (!p.precision.empty() && !ends_with(p.precision, "tensor") && p.precision != "tensor")
+      p.precision += " vector";
     p.traffic.push_back({"DRAM", Bytes(q)});
     if (opt_.hierarchy) {
       const double l2 = count(tab, rec, plan.l2, seconds), l1 = count(tab, rec, plan.l1, seconds);

@@ -299,18 +299,7 @@ struct NcuTableReader {
       ToolValue v = value_of(tab.intern(metric), tab.intern(unit), value_col);
       // One metric given twice for a kernel (the same figure in two sections): once when the
       // two agree; which counts is left to chance when they do not, so that is refused.
-      auto& values = tab.records[last].values;
-      const auto same = std::find_if(values.begin(), values.end(),
-                                     [&](const ToolValue& o) { return o.metric == v.metric; });
-      if (same == values.end()) {
-        values.push_back(v);
-      } else if (same->missing != v.missing || same->unit != v.unit ||
-                 (!v.missing && same->value != v.value)) {
-        throw InputError(tab.origin + ": line " + std::to_string(v.line) + ", column " +
-                         std::to_string(v.column) + ": " + std::string(v.metric) +
-                         " of kernel ID " + tab.records[last].id + " is given again (line " +
-                         std::to_string(same->line) + ") with another value");
-      }
+      tab.records[last].add_once(v, tab.origin);
     }
     if (rules > 0)
       tab.notes.push_back(std::to_string(rules) + " rule results (text, not metrics) left out");

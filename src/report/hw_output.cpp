@@ -9,6 +9,13 @@
 namespace roofline {
 namespace {
 
+/// A roof's provenance as `hw show` prints it: a reported figure says who reported it (the
+/// source column names the third party), a theoretical one its formula.
+std::string provenance_cell(Provenance p, const std::string& formula) {
+  if (p == Provenance::reported) return "reported by a third party";
+  return to_string(p) + (formula.empty() ? "" : ": " + terminal_safe(formula));
+}
+
 std::string intensity_text(Intensity i, const UnitSystem& u) {
   return format_number(i.value) + " " + u.intensity();
 }
@@ -65,21 +72,17 @@ std::string render_hardware_show(const HardwareSummary& s, const std::vector<Rid
 
   Table ct({"compute roof", "peak", "kind", "provenance", "source"});
   for (const auto& c : r.compute)
-    ct.add_row(
-        {terminal_safe(c.name), format_work_rate(c.peak, r.units_of(c)),
-         c.sparse ? "sparse" : "dense",
-         to_string(c.provenance) + (c.formula.empty() ? "" : ": " + terminal_safe(c.formula)),
-         terminal_safe(c.source)});
+    ct.add_row({terminal_safe(c.name), format_work_rate(c.peak, r.units_of(c)),
+                c.sparse ? "sparse" : "dense", provenance_cell(c.provenance, c.formula),
+                terminal_safe(c.source)});
   text += ct.render() + "\n";
   Table mt({"memory roof", "kind", "bandwidth", "size", "provenance", "source"});
   const MemoryRoof* default_memory = r.memory.empty() ? nullptr : &r.select_memory("");
   for (const auto& m : r.memory)
-    mt.add_row(
-        {terminal_safe(m.level) + (&m == default_memory ? " (default)" : ""), terminal_safe(m.kind),
-         format_byte_rate(m.bandwidth, r.units),
-         m.size_bytes ? format_si(*m.size_bytes, r.units.traffic_symbol()) : "",
-         to_string(m.provenance) + (m.formula.empty() ? "" : ": " + terminal_safe(m.formula)),
-         terminal_safe(m.source)});
+    mt.add_row({terminal_safe(m.level) + (&m == default_memory ? " (default)" : ""),
+                terminal_safe(m.kind), format_byte_rate(m.bandwidth, r.units),
+                m.size_bytes ? format_si(*m.size_bytes, r.units.traffic_symbol()) : "",
+                provenance_cell(m.provenance, m.formula), terminal_safe(m.source)});
   text += mt.render();
   if (!ridges.empty()) {
     text += "\nRidge points I* = peak / bandwidth against " + ridges.front().memory_level + " (" +
@@ -124,9 +127,12 @@ std::string render_hardware_show(const HardwareSummary& s, const std::vector<Rid
 std::string render_comparison(const Comparison& c, const std::vector<const RoofSet*>& sets,
                               const std::string& label) {
   const UnitSystem& u = sets.front()->units;
-  std::string text = "At I = " + intensity_text(c.intensity, u) +
-                     (label.empty() ? "" : " (" + label + ")") +
-                     ": the vertical line through each machine's roofs (docs/model.md §7)\n";
+  // The intensity in the first machine's roof's units: OP/byte for an integer roof.
+  const ComputeRoof* first = sets.front()->find_compute(c.machines.front().compute_roof);
+  std::string text =
+      "At I = " + intensity_text(c.intensity, first ? sets.front()->units_of(*first) : u) +
+      (label.empty() ? "" : " (" + label + ")") +
+      ": the vertical line through each machine's roofs (docs/model.md §7)\n";
   Table t({"machine", "compute roof", "peak", "memory", "bandwidth", "ridge I*", "side",
            "attainable", "vs first", "regime"});
   for (size_t i = 0; i < c.machines.size(); ++i) {

@@ -108,9 +108,6 @@ std::string render_csv(const ReportInput& in) {
     const Diagnosis& d = ch.diagnoses[i];
     // One row per memory level: value = P (the point's performance); W, Q at that level and T.
     for (const auto& l : d.levels) {
-      double q = 0;
-      for (const auto& t : p.traffic)  // a point's only traffic may leave its level unnamed
-        if (t.level == l.level || (p.traffic.size() == 1 && t.level.empty())) q = t.bytes.value;
       row({{"record", "point"},
            {"machine", machine},
            {"name", p.name},
@@ -127,7 +124,7 @@ std::string render_csv(const ReportInput& in) {
             l.level == d.binding_level ? (d.binding_is_memory ? "memory" : "compute") : ""},
            {"compute_roof", d.compute_roof},
            {"work", csv_number(p.work.value)},
-           {"traffic", csv_number(q)},
+           {"traffic", csv_number(l.traffic.value)},
            {"time", csv_number(p.time.value)},
            {"source", p.source}});
     }

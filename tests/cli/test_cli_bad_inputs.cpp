@@ -503,7 +503,7 @@ std::vector<Case> cases() {
        {"point", "--points={dir}/points-fp8.json", "--peak=1T", "--bandwidth=1T",
         "--precision=fp64"},
        2,
-       "points-fp8.json: point 'k': "},
+       "points-fp8.json: none of its 1 points can be judged on machine 'given roofs'"},
       {"a dcgm sample interval past a day",
        {"import", "dcgm", "{data}/import/real/dcgm-t4-triton-bert.txt", "--hw=l4",
         "--interval=1e308"},

@@ -163,6 +163,64 @@ TEST(CliPoint, OutputFileIsWrittenWholeOrNotAtAll) {
   EXPECT_EQ(roofline::test::slurp(out), before);
 }
 
+TEST(CliPoint, APointNoRoofCanJudgeIsLeftOutWithAWarning) {
+  // An fp64 kernel beside an fp32 one on a machine of fp32 roofs (`import` lists it "not
+  // judged" and writes it): point and plot judge the fp32 one and name the other.
+  TempDir dir;
+  write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "s", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp32"},
+    {"name": "d", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp64"}]})");
+  const std::vector<std::string> roofs = {"--peak", "1T", "--bandwidth", "1T", "--precision",
+                                          "fp32"};
+  std::vector<std::string> args = {"point", "--points", dir.file("p.json"), "--json"};
+  args.insert(args.end(), roofs.begin(), roofs.end());
+  auto r = run_cli(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["name"], "s") << r.out;  // one point left: its object, not an array
+  EXPECT_NE(r.err.find("p.json: point 'd' not judged: machine 'given roofs' has no compute roof "
+                       "for 'fp64'"),
+            std::string::npos)
+      << r.err;
+  write_text(dir.file("m.json"), R"({"schema": "roofline.machine", "version": 1, "name": "m",
+    "compute": [{"name": "fp32", "precision": "fp32", "peak": 1e12}],
+    "memory": [{"level": "DRAM", "bandwidth": 1e12}]})");
+  r = run_cli({"plot", dir.file("m.json"), dir.file("p.json"), "-o", dir.file("c.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("point 'd' not judged: machine 'm' has no compute roof for 'fp64'"),
+            std::string::npos)
+      << r.err;
+  const std::string csv = roofline::test::slurp(dir.file("c.csv"));
+  EXPECT_NE(csv.find("\npoint,m,s,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find("\npoint,m,d,"), std::string::npos) << csv;
+  // None left: refused, as a file of no points is.
+  write_text(dir.file("d.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "d", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp64"}]})");
+  r = run_cli({"plot", dir.file("m.json"), dir.file("d.json"), "-o", dir.file("d.csv")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("d.json: none of its 1 points can be judged on machine 'm'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("d.csv")));
+}
+
+TEST(CliPlot, CsvRowsGiveTheTrafficOfTheLevelTheyJudge) {
+  // A point at "DRAM" on a machine whose main memory is HBM3: the row of level HBM3 carries the
+  // point's Q, so I = W/Q holds within the row (it read 0 before).
+  TempDir dir;
+  write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 33554432, "traffic": [{"level": "DRAM", "bytes": 201328860}],
+     "time": 1e-4}]})");
+  auto r = run_cli({"plot", "h100-sxm", dir.file("p.json"), "-o", dir.file("c.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string csv = roofline::test::slurp(dir.file("c.csv"));
+  const size_t row = csv.find("\npoint,");
+  ASSERT_NE(row, std::string::npos) << csv;
+  const std::string line = csv.substr(row + 1, csv.find('\n', row + 1) - row - 1);
+  EXPECT_NE(line.find(",HBM3,"), std::string::npos) << line;
+  EXPECT_NE(line.find(",33554432,201328860,"), std::string::npos) << line;
+}
+
 TEST(CliPoint, PointsFileAgainstAMachineFile) {
   const std::string data = ROOFLINE_TEST_DATA;
   auto r = run_cli({"point", "--points", data + "/core/points.json", "--machine",

@@ -128,6 +128,32 @@ TEST(RoofSet, SelectsComputeRoofsByNamePrecisionOrPrecisionAndUnit) {
   EXPECT_THROW(s.select_compute("fp16 systolic"), InputError);     // no such unit
 }
 
+TEST(RoofSet, VectorWorkIsNeverJudgedAgainstAMatrixEngine) {
+  RoofSet s;
+  s.name = "gpu";
+  auto add = [&](const std::string& name, const std::string& prec, const std::string& unit,
+                 double peak) {
+    ComputeRoof c;
+    c.name = name;
+    c.precision = prec;
+    c.unit = unit;
+    c.peak = WorkRate(peak);
+    s.compute.push_back(c);
+  };
+  add("fp64 fma", "fp64", "cuda cores", 33.5e12);
+  add("fp64 tensor", "fp64", "tensor", 66.9e12);
+  add("fp16 mma", "fp16", "matrix", 989e12);
+  add("int8 amx", "int8", "amx", 2e12);
+  EXPECT_EQ(s.select_compute("fp64").name, "fp64 tensor");      // a precision: the highest
+  EXPECT_EQ(s.select_compute("fp64 vector").name, "fp64 fma");  // CUDA-core work
+  EXPECT_EQ(s.select_compute("fp16 tensor").name, "fp16 mma");  // a matrix engine by name
+  EXPECT_THROW(s.select_compute("fp16 vector"), InputError);    // only a matrix roof
+  EXPECT_FALSE(is_matrix_unit(s.compute[0]));
+  EXPECT_TRUE(is_matrix_unit(s.compute[1]));
+  EXPECT_TRUE(is_matrix_unit(s.compute[2]));
+  EXPECT_TRUE(is_matrix_unit(s.compute[3]));
+}
+
 TEST(Roofs, GivenRoofsWithoutAPrecisionJudgeEveryPrecision) {
   // --peak/--bandwidth (Machine.from_roofs) without --precision: the one roof the user gave is
   // every precision's, so an fp32 or int64 point is judged against it.

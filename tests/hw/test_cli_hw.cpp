@@ -446,6 +446,26 @@ TEST(CliHw, ComparePrecisionAlternativesAsInRidges) {
       << r.err;
 }
 
+TEST(CliHw, IntegerRoofsSpeakOfOperationsInShowCompareAndDiff) {
+  // gb300's seven peaks are a vendor's figures from a third party's table: show says so.
+  auto r = run_cli({"hw", "show", "gb300"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t fp32 = r.out.find("fp32 vector ");
+  ASSERT_NE(fp32, std::string::npos) << r.out;
+  EXPECT_NE(r.out.substr(fp32, r.out.find('\n', fp32) - fp32).find("reported by a third party"),
+            std::string::npos)
+      << r.out;
+  // An int8 roof's intensity is in OP/byte, in the heading as in the rows.
+  r = run_cli({"hw", "compare", "h100-sxm", "a100-80gb", "--precision", "int8", "--at", "100"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("At I = 100 OP/byte", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.find("FLOP"), std::string::npos) << r.out;
+  // diff: 1979 TOP/s → 624 TOP/s, never FLOP/s.
+  r = run_cli({"diff", "h100-sxm", "a100-80gb"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("compute int8 tensor: 1.979 POP/s → 624 TOP/s"), std::string::npos) << r.out;
+}
+
 TEST(CliHw, CompareWarnsWhenDefaultRoofsDifferInPrecision) {
   auto r = run_cli({"hw", "compare", "v100-sxm2", "tpu-v5e", "--at", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -116,7 +116,7 @@ TEST(ImportDcgm, BadFilesNameFileLineAndColumn) {
     import_dcgm("#Entity TENSO DRAMA\nGPU 0 0.5 abc\n", "r.txt", h100());
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "r.txt: line 2, column 11: not a number: 'abc'");
+    EXPECT_STREQ(e.what(), "r.txt: line 2, column 11: DRAMA: not a number: 'abc'");
   }
   EXPECT_THROW(import_dcgm("GPU 0 0.5\n", "r.txt", h100()), InputError);
   EXPECT_THROW(import_dcgm("", "r.txt", h100()), InputError);
@@ -156,6 +156,17 @@ TEST(ImportDcgm, ValuesOutsideTheirRangeAndEntitiesThatAreNoGpuAreRefused) {
   EXPECT_NE(error_of(power + "300 0\n").find("a power limit must be > 0 W (got 0)"),
             std::string::npos);
   EXPECT_EQ(error_of(power + "300 700\n"), "");
+  // One metric in two columns (by one name, or by its field name and its alias) would be
+  // averaged into one figure.
+  EXPECT_EQ(error_of("# EntityId GPUTL DRAMA TENSO DRAMA\n GPU 0 99 0.2 0.5 0.9\n"),
+            "t4.txt: line 1, column 30: field DRAMA measures what field DRAMA does: one metric "
+            "given twice");
+  EXPECT_NE(error_of("# EntityId DRAMA DCGM_FI_PROF_DRAM_ACTIVE\n GPU 0 0.2 0.9\n")
+                .find("field DCGM_FI_PROF_DRAM_ACTIVE measures what field DRAMA does"),
+            std::string::npos);
+  // Numbers as every profiler's: no hexadecimal float.
+  EXPECT_NE(error_of("#Entity TENSO DRAMA\nGPU 0 0.5 0x1p-2\n").find("DRAMA: not a number"),
+            std::string::npos);
 }
 
 TEST(ImportDcgm, MissingValuesAreNotSamples) {

@@ -167,6 +167,31 @@ TEST(ImportLikwid, NegativeValuesAndAMissingFlopRateOfAThreadThatRanAreRefused) 
   EXPECT_DOUBLE_EQ(r.doc.points[0].work.value, 1250e6 * 0.8);
 }
 
+TEST(ImportLikwid, AMetricTwiceInATableIsRefusedWhenItsValuesDiffer) {
+  // Two rows of one metric in a region's table would be summed into W or Q: another value is
+  // refused naming both lines, the same figure again is read once. An event read on several
+  // counters (CAS_COUNT_RD on each memory channel) is several values, summed as before.
+  const std::string good = read_text_file(kData / "likwid-mem-dp-regions.csv");
+  auto with_cpi_as = [&](const std::string& row) {
+    std::string t = good;
+    return t.replace(t.find("CPI,1.2,1.2"), 11, row);
+  };
+  try {
+    import_likwid(with_cpi_as("DP [MFLOP/s],9999,9999"), "l.csv");
+    ADD_FAILURE() << "a metric twice with another value was read";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "l.csv: line 16, column 14: DP [MFLOP/s] (HWThread 0) of region 'triad' is "
+                 "given again (line 15) with another value");
+  }
+  const auto once = import_likwid(with_cpi_as("DP [MFLOP/s],1250,1250"), "l.csv");
+  const auto plain = import_likwid(good, "l.csv");
+  ASSERT_EQ(once.doc.points.size(), plain.doc.points.size());
+  EXPECT_DOUBLE_EQ(once.doc.points[0].work.value, plain.doc.points[0].work.value);
+  EXPECT_DOUBLE_EQ(load("likwid-flops-dp-mem.csv").doc.points.at(0).traffic.at(0).bytes.value,
+                   6e9 / 0.5 * 1.0);
+}
+
 TEST(ImportLikwid, ShortAndCutRowsAreTruncation) {
   auto error_of = [](const std::string& text) -> std::string {
     try {

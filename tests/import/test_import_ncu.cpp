@@ -35,7 +35,7 @@ TEST(ImportNcu, RawPageOnePointPerKernel) {
   EXPECT_EQ(s.traffic[0].level, "DRAM");
   EXPECT_DOUBLE_EQ(s.traffic[0].bytes.value, 134.22e6 + 67108.86e3);  // Mbyte + Kbyte
   EXPECT_DOUBLE_EQ(s.time.value, 96.58e-6);
-  EXPECT_EQ(s.precision, "fp32");
+  EXPECT_EQ(s.precision, "fp32 vector");
   EXPECT_NEAR(s.intensity().value, 1.0 / 6, 1e-4);  // the seed's SAXPY: I = 1/6
   const Point& g = r.doc.points[1];
   EXPECT_EQ(g.name, "sgemm_tiled<128> #1");
@@ -52,7 +52,7 @@ TEST(ImportNcu, MetricSumsGiveDoublePrecisionTensorAndHierarchy) {
   const Point& d = r.doc.points[0];
   EXPECT_EQ(d.name, "dgemm_nn_kernel<64, 64> #0");
   EXPECT_DOUBLE_EQ(d.work.value, 2.0 * 134217728 + 262144 + 262144);  // 2·DFMA + DADD + DMUL
-  EXPECT_EQ(d.precision, "fp64");
+  EXPECT_EQ(d.precision, "fp64 vector");
   ASSERT_EQ(d.traffic.size(), 3u);
   EXPECT_DOUBLE_EQ(d.traffic[0].bytes.value, 6.29e6 + 2.10e6);
   EXPECT_EQ(d.traffic[1].level, "L2");
@@ -83,7 +83,7 @@ TEST(ImportNcu, SetRooflineRatesBecomeCounts) {
   ASSERT_EQ(r.doc.points.size(), 2u);
   const Point& d = r.doc.points[0];
   EXPECT_EQ(d.name, "dgemm_nn_kernel<64, 64> #0");
-  EXPECT_EQ(d.precision, "fp64");
+  EXPECT_EQ(d.precision, "fp64 vector");
   const double t = 31.07e-6;
   EXPECT_DOUBLE_EQ(d.time.value, t);
   // W = (2·DFMA + DADD + DMUL) per elapsed cycle × smsp__cycles_elapsed.avg.per_second × T.
@@ -100,7 +100,7 @@ TEST(ImportNcu, SetRooflineRatesBecomeCounts) {
   EXPECT_DOUBLE_EQ(d.traffic[2].bytes.value, 9.80e12 * t);
   const Point& s = r.doc.points[1];
   EXPECT_EQ(s.name, "(anonymous namespace)::sgemm_nn<128, 64> #1");
-  EXPECT_EQ(s.precision, "fp32");
+  EXPECT_EQ(s.precision, "fp32 vector");
   EXPECT_DOUBLE_EQ(s.work.value, 2 * 6328.59 * 1.41e9 * 120.33e-6);
   EXPECT_NEAR(s.work.value / (2.0 * 1024 * 1024 * 1024), 1, 1e-4);
   // The tensor kernel has only tensor-pipe instruction rates: no FLOP, said so, not placed.
@@ -201,6 +201,37 @@ TEST(ImportNcu, TensorPointsAreJudgedAgainstTheirTensorRoof) {
   p.precision = "";
   EXPECT_TRUE(fit_precision(p, rs, notes));
   EXPECT_EQ(notes.size(), 2u);
+}
+
+TEST(ImportNcu, CudaCorePointsAreJudgedAgainstTheirVectorRoof) {
+  // ncu's dfma/dadd/dmul counts (the dgemm kernel of this export) run on the CUDA cores: on an
+  // H100-like set whose fp64 tensor roof is twice its fp64 vector roof, the point is named
+  // "fp64 vector" and held to 33.5 TFLOP/s, not to the 66.9 TFLOP/s its instructions cannot use.
+  const auto r = load("ncu-metrics-sums.csv");
+  Point p = r.doc.points.at(0);
+  ASSERT_EQ(p.precision, "fp64 vector");
+  RoofSet rs;
+  rs.name = "h100";
+  auto add = [&](const std::string& name, const std::string& unit, double peak) {
+    ComputeRoof c;
+    c.name = name;
+    c.precision = "fp64";
+    c.unit = unit;
+    c.peak = WorkRate(peak);
+    rs.compute.push_back(c);
+  };
+  add("fp64 cuda", "cuda cores", 33.5e12);
+  add("fp64 tensor", "tensor", 66.9e12);
+  std::vector<std::string> notes;
+  EXPECT_TRUE(fit_precision(p, rs, notes));
+  EXPECT_EQ(p.precision, "fp64 cuda");  // no roof says "vector": the one on no matrix engine
+  EXPECT_EQ(rs.select_compute("fp64 vector").peak.value, 33.5e12);
+  // A machine whose only fp64 roof is a tensor roof cannot judge it.
+  rs.compute.erase(rs.compute.begin());
+  p.precision = "fp64 vector";
+  EXPECT_FALSE(fit_precision(p, rs, notes));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("has no fp64 vector roof"), std::string::npos) << notes[0];
 }
 
 TEST(ImportNcu, ShortKernelNames) {
@@ -430,7 +461,7 @@ TEST(ImportNcu, DetailsPageAndNewerNames) {
   EXPECT_DOUBLE_EQ(p.work.value, 2 * 250000.0);                // 2·DFMA
   EXPECT_DOUBLE_EQ(p.traffic[0].bytes.value, 1000e3 + 0.5e6);  // KB + MB, decimal
   EXPECT_DOUBLE_EQ(p.time.value, 2e-3);
-  EXPECT_EQ(p.precision, "fp64");
+  EXPECT_EQ(p.precision, "fp64 vector");
   bool left_out = false, rules = false;
   for (const auto& n : r.notes) {
     left_out = left_out || n.find(

@@ -64,7 +64,7 @@ TEST(RealNcu, A100DetailsPrintFpNerscMethod) {
   EXPECT_DOUBLE_EQ(level(init, "DRAM").bytes.value, 5323503232.0);  // dram__bytes.sum
   EXPECT_DOUBLE_EQ(level(init, "L2").bytes.value, 693482995584.0);
   EXPECT_DOUBLE_EQ(level(init, "L1").bytes.value, 16840298332000.0);
-  EXPECT_EQ(init.precision, "fp32");
+  EXPECT_EQ(init.precision, "fp32 vector");
   const Point& init1 = r.doc.points[1];
   EXPECT_EQ(init1.name, "randomInit<float> #1");
   EXPECT_DOUBLE_EQ(init1.time.value, 5134280071.41 / 764999992.88);
@@ -73,7 +73,7 @@ TEST(RealNcu, A100DetailsPrintFpNerscMethod) {
   EXPECT_EQ(g.name, "gemm_v1<float> #2");
   // W = 2·FFMA + 2·HFMA = 2·34,359,738,368,000 + 2·2,149,161,369,600
   EXPECT_DOUBLE_EQ(g.work.value, 2 * 34359738368000.0 + 2 * 2149161369600.0);
-  EXPECT_EQ(g.precision, "fp32");  // fp32 is 94% of W (≥ 90%)
+  EXPECT_EQ(g.precision, "fp32 vector");  // fp32 is 94% of W (≥ 90%)
   EXPECT_DOUBLE_EQ(g.time.value, 25610472227.46 / 764999999.31);
   EXPECT_DOUBLE_EQ(level(g, "DRAM").bytes.value, 807658682624.0);
   EXPECT_DOUBLE_EQ(level(g, "L2").bytes.value, 40927345510272.0);
