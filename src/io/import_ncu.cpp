@@ -336,7 +336,7 @@ class PointMaker {
     }
     std::optional<Point> p = point(tab, rec, plan, *t.seconds, t.how);
     if (!p) return;  // skipped, noted
-    if (!roofs_) roofs_from_peaks(tab, rec, plan);
+    take_roofs(roofs_from_peaks(tab, rec, plan), rec);
     points_.push_back(std::move(*p));
   }
 
@@ -391,6 +391,19 @@ class PointMaker {
           "tensor-pipe instruction counts ({sm,smsp}__inst_executed_pipe_tensor*) are not "
           "FLOP (their shape is unknown) and are not in W; collect "
           "sm__ops_path_tensor_src_*.sum for tensor FLOP");
+    // The export's own roofs stand for its kernels only where they ran on one device.
+    if (!other_devices_.empty()) {
+      res.notes.push_back(
+          "the kernels ran on more than one device (" + roofs_device_ + ", " +
+          join(std::vector<std::string>(other_devices_.begin(), other_devices_.end())) +
+          "): each device's peaks would judge its own kernels, so none are judged against the "
+          "export's roofs; give --hw/--machine for one machine's roofs");
+      roofs_.reset();
+    } else if (peak_spread_ > 1.02) {
+      res.notes.push_back("the kernels' own peaks differ up to " + format_number(peak_spread_, 3) +
+                          "x (their SM or DRAM clocks differed: collect with --clock-control "
+                          "base): they are judged against the first kernel's");
+    }
     res.roofs = std::move(roofs_);
     return res;
   }
@@ -539,14 +552,38 @@ class PointMaker {
     return scaled;
   }
 
-  void roofs_from_peaks(const ToolTable& tab, const ToolRecord& rec, const Plan& plan) {
-    // The device's roofs from the first kernel that has ncu's roofline peak metrics.
+  /// The first kernel's roofs are the export's; a kernel of another device, or whose peaks
+  /// differ (another clock), is remembered for the notes.
+  void take_roofs(std::optional<RoofSet> rs, const ToolRecord& rec) {
+    if (!rs) return;
+    const std::string device = "device " + (rec.device.empty() ? std::string("0") : rec.device);
+    if (!roofs_) {
+      roofs_ = std::move(rs);
+      roofs_device_ = device;
+      return;
+    }
+    if (device != roofs_device_) {
+      other_devices_.insert(device);
+      return;
+    }
+    auto spread = [&](double a, double b) { return a > b ? a / b : b / a; };
+    for (const auto& c : rs->compute)
+      if (const ComputeRoof* first = roofs_->find_compute(c.name))
+        peak_spread_ = std::max(peak_spread_, spread(c.peak.value, first->peak.value));
+    if (!rs->memory.empty() && !roofs_->memory.empty())
+      peak_spread_ = std::max(peak_spread_, spread(rs->memory.front().bandwidth.value,
+                                                   roofs_->memory.front().bandwidth.value));
+  }
+
+  std::optional<RoofSet> roofs_from_peaks(const ToolTable& tab, const ToolRecord& rec,
+                                          const Plan& plan) {
+    // The device's roofs from a kernel that has ncu's roofline peak metrics.
     const auto sm_clock = value(tab, rec, plan.sm_clock);
     const auto dram_clock = value(tab, rec, plan.dram_clock);
     const auto dram_peak = value(tab, rec, plan.dram_peak);
     if (!(sm_clock && dram_clock && dram_peak && *sm_clock > 0 && *dram_clock > 0 &&
           *dram_peak > 0))
-      return;
+      return std::nullopt;
     RoofSet rs;
     rs.name = "device " + (rec.device.empty() ? std::string("0") : rec.device) + " (from " +
               tab.origin + ")";
@@ -573,11 +610,10 @@ class PointMaker {
     m.formula = format_number(*dram_peak) + " byte/cycle × " + format_si(*dram_clock, "Hz");
     m.source = tab.origin;
     rs.memory.push_back(m);
-    if (!rs.compute.empty()) {
-      rs.default_compute = rs.compute.back().name;
-      rs.default_memory = "DRAM";
-      roofs_ = rs;
-    }
+    if (rs.compute.empty()) return std::nullopt;
+    rs.default_compute = rs.compute.back().name;
+    rs.default_memory = "DRAM";
+    return rs;
   }
 
   struct First {
@@ -595,6 +631,9 @@ class PointMaker {
   std::map<std::string, int> id_lines_;  // kernel ID → line of its first record
   bool tensor_instructions_ = false;
   std::optional<RoofSet> roofs_;
+  std::string roofs_device_;             // the device whose kernel gave roofs_
+  std::set<std::string> other_devices_;  // devices of later kernels with peaks of their own
+  double peak_spread_ = 1;               // largest ratio of a later kernel's peak to roofs_'
   std::size_t kernels_ = 0;
   First first_;
   bool file_t_ = false, file_w_ = false, file_q_ = false;

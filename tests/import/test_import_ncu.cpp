@@ -234,6 +234,40 @@ TEST(ImportNcu, CudaCorePointsAreJudgedAgainstTheirVectorRoof) {
   EXPECT_NE(notes[0].find("has no fp64 vector roof"), std::string::npos) << notes[0];
 }
 
+TEST(ImportNcu, SelfRoofsStandOnlyForTheDeviceTheyDescribe) {
+  // `--set roofline` without --hw: the export's peaks are its roofs. A kernel of another device
+  // would be judged against device 0's peaks, so then no roofs are taken from the export; a
+  // kernel whose peaks differ on the same device (another SM clock) is noted.
+  const std::string real = read_text_file(kData / "ncu-set-roofline.csv");
+  auto changed = [&](const std::string& from, const std::string& to) {
+    std::string t = real;
+    const auto at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? t : t.replace(at, from.size(), to);
+  };
+  auto notes_of = [](const ImportResult& r) {
+    std::string all;
+    for (const auto& n : r.notes) all += n + "\n";
+    return all;
+  };
+  const auto same = import_ncu(real, "r.csv");
+  EXPECT_TRUE(same.roofs.has_value());
+  EXPECT_EQ(notes_of(same).find("peaks differ"), std::string::npos) << notes_of(same);
+  const auto two = import_ncu(changed(R"x("(16, 8, 1)","0","8.0","1,280","104.55")x",
+                                      R"x("(16, 8, 1)","1","8.0","1,280","104.55")x"),
+                              "r.csv");
+  EXPECT_FALSE(two.roofs.has_value());
+  EXPECT_NE(notes_of(two).find("the kernels ran on more than one device (device 0, device 1)"),
+            std::string::npos)
+      << notes_of(two);
+  const auto clocks =
+      import_ncu(changed(R"("3.26","1.41","432")", R"("3.26","0.705","432")"), "r.csv");
+  ASSERT_TRUE(clocks.roofs.has_value());
+  EXPECT_DOUBLE_EQ(clocks.roofs->find_compute("fp32")->peak.value, 2 * 6912 * 1.41e9);
+  EXPECT_NE(notes_of(clocks).find("the kernels' own peaks differ up to 2x"), std::string::npos)
+      << notes_of(clocks);
+}
+
 TEST(ImportNcu, ShortKernelNames) {
   EXPECT_EQ(short_kernel_name("void gemm<float, 128>(int, float const*)"), "gemm<float, 128>");
   EXPECT_EQ(short_kernel_name("void (anonymous namespace)::axpy<float>(int, float*)"),
