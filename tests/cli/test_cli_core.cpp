@@ -170,8 +170,8 @@ TEST(CliPoint, APointNoRoofCanJudgeIsLeftOutWithAWarning) {
   write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "s", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp32"},
     {"name": "d", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp64"}]})");
-  const std::vector<std::string> roofs = {"--peak", "1T", "--bandwidth", "1T", "--precision",
-                                          "fp32"};
+  const std::vector<std::string> roofs = {"--peak", "1T",          "--bandwidth",
+                                          "1T",     "--precision", "fp32"};
   std::vector<std::string> args = {"point", "--points", dir.file("p.json"), "--json"};
   args.insert(args.end(), roofs.begin(), roofs.end());
   auto r = run_cli(args);
