@@ -66,6 +66,12 @@ _DTYPE_PRECISION = {
 }
 
 
+def _percent(ratio):
+    """A ratio as a percentage with 3 significant digits, as the CLI prints them: 91.8%, 72%,
+    0.0285% (one decimal would print a far-below point as 0.0%)."""
+    return "%.3g%%" % (100 * ratio)
+
+
 def _has_roof(machine, precision):
     """Whether the machine has a compute roof that judges points of this precision ('' = the
     default roof, which every machine has)."""
@@ -362,7 +368,7 @@ class Profile:
             rows.append((op.name, str(op.calls), "%.4g" % op.work_flop, "%.4g" % op.traffic_byte,
                          "%.4g" % op.intensity_flop_per_byte, "%.4g" % op.time_s,
                          "%.4g" % op.performance_flop_per_s,
-                         verdict, "%.1f%%" % (100 * d.attainment) if d else ""))
+                         verdict, _percent(d.attainment) if d else ""))
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
         lines.append("Q≥: compulsory traffic (inputs, weights, output once): a lower bound, so I "

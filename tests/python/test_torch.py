@@ -66,6 +66,11 @@ def test_by_type_sums_the_calls_and_diagnoses_on_a_machine():
         assert d.performance_flop_per_s == pytest.approx(op.work_flop / op.time_s, rel=1e-15)
     table = prof.table(machine)
     assert "aten::addmm" in table and "lower bound" in table
+    # Each row's attainment with 3 significant digits, as diagnose() gives it (a far-below
+    # operator read 0.0% with one decimal).
+    for op, d in pairs:
+        row = next(line for line in table.splitlines() if line.startswith(op.name + " "))
+        assert row.rstrip().endswith("%.3g%%" % (100 * d.attainment)), row
     svg = prof.chart(machine).to_svg()
     assert "aten::addmm" in svg
 
