@@ -7,9 +7,10 @@ namespace roofline::report {
 
 SpreadText describe_spread(const Statistics& s, const std::string& rate_unit) {
   SpreadText t;
-  // Statistics::spread(): the relative spread of the samples as the statistics policy defines
-  // it (statistics.hpp); the median leads because one preempted sample moves it least.
-  const double spread = s.spread();
+  // The spread the measure summary shows and the noise policy judges (shown_spread: the
+  // interquartile range over the median); the median leads because one preempted sample moves
+  // it least.
+  const double spread = s.shown_spread();
   const std::string pct = percent_text(spread);
   t.sort_key = spread;
   t.brief = pct + (s.noisy ? " noisy" : "");

@@ -379,23 +379,32 @@ TEST(ChartTables, SpreadLeadsWithTheMedianAndThePoliciesSpread) {
   s.median = 21.3052e9;
   s.min = 13.9876e9;  // one preempted sample
   s.max = 29.3287e9;
+  s.q1 = 19.0e9;
+  s.q3 = 21.57e9;
+  s.cv = 0.2;
   s.noisy = true;
   const auto t = report::describe_spread(s, "FLOP/s");
-  // (max − min) / median = 15.34 / 21.31 = 72.0% (Statistics::spread).
-  EXPECT_EQ(t.detail, "median 21.31 GFLOP/s · spread 72% of 42 (noisy)");
-  EXPECT_EQ(t.brief, "72% noisy");
-  EXPECT_NEAR(t.sort_key, 0.72006, 1e-4);
+  // The spread the measure summary prints and the noise rule judges: the interquartile range
+  // over the median, (21.57 − 19.0) / 21.31 = 12.06% (Statistics::iqr), not the 72% of
+  // (max − min) / median that one preempted sample makes.
+  EXPECT_EQ(t.detail, "median 21.31 GFLOP/s · spread 12.1% of 42 (noisy)");
+  EXPECT_EQ(t.brief, "12.1% noisy");
+  EXPECT_NEAR(t.sort_key, 0.12063, 1e-4);
+  // A document written without quartiles: the coefficient of variation, as the summary shows.
+  s.q1 = s.q3 = 0;
+  EXPECT_EQ(report::describe_spread(s, "FLOP/s").brief, "20% noisy");
 
-  // The HTML roofs table of the real measurement: the median first, never "min – max".
+  // The HTML roofs table of the real measurement (a document without quartiles: its cv, 16.7%):
+  // the median first, never "min – max".
   const std::string html = render_html(real());
-  EXPECT_NE(html.find("median 21.31 GFLOP/s · spread 72% of 42 (noisy)"), std::string::npos);
+  EXPECT_NE(html.find("median 21.31 GFLOP/s · spread 16.7% of 42 (noisy)"), std::string::npos);
   EXPECT_EQ(html.find("13.99 GFLOP/s –"), std::string::npos);
   EXPECT_NE(html.find(">spread of the samples</th>"), std::string::npos);
   // Integer roofs' spread in OP/s.
   EXPECT_TRUE(std::regex_search(html, std::regex("median [0-9.]+ GOP/s · spread")));
   // The terminal's roofs table: the brief form of the same policy.
   const std::string term = render_terminal(real(), 100, false);
-  EXPECT_TRUE(std::regex_search(term, std::regex(R"(fp64 scalar add\+mul .* 72% noisy\n)")))
+  EXPECT_TRUE(std::regex_search(term, std::regex(R"(fp64 scalar add\+mul .* 16.7% noisy\n)")))
       << term;
 }
 

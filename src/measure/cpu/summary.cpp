@@ -34,8 +34,7 @@ std::string size_column(const MachineFacts& f, const MemoryRoof& l) {
 /// quartiles), "noisy" when the statistics policy says so.
 std::string spread_column(const std::optional<Statistics>& s) {
   if (!s) return "-";
-  const double spread = s->q3 > 0 ? s->iqr() : s->cv;
-  return format_number(spread * 100, 2) + "%" + (s->noisy ? " noisy" : "");
+  return format_number(s->shown_spread() * 100, 2) + "%" + (s->noisy ? " noisy" : "");
 }
 
 /// The machine's name, CPU and measured clock.
