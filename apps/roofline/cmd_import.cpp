@@ -229,6 +229,7 @@ const Registrar register_import(70, [](CLI::App& root) {
     NcuOptions o;
     o.hierarchy = !ncu->no_hierarchy;
     auto m = maybe_machine(*ncu);
+    o.own_roofs = !m;
     const std::string& file = ncu->files.front();
     std::ifstream in = open_import_file(file);
     ImportResult res = import_ncu(in, file, o);

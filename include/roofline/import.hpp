@@ -186,6 +186,9 @@ struct NcuOptions {
   /// Include L2 (lts__t_bytes) and L1 (l1tex__t_bytes) traffic for hierarchical points when the
   /// export has them.
   bool hierarchy = true;
+  /// No machine is given, so the export's own peaks (--set roofline) will judge its kernels:
+  /// only then do the notes speak of those roofs (kernels of several devices, peaks that differ).
+  bool own_roofs = true;
 };
 
 /// The metrics the ncu importer reads, as one --metrics list: T, Q (DRAM, L2, L1) and the FP64,

@@ -35,6 +35,8 @@ Where each number comes from:
   GPU path is tested on stand-in events only: it has not met a real CUDA trace.
 """
 
+import math
+
 try:
     import torch as _torch
     from torch.profiler import ProfilerActivity as _ProfilerActivity
@@ -43,8 +45,6 @@ except ImportError as _e:  # the package imports without torch; this module says
     raise ImportError(
         "roofline.torch needs PyTorch (the Python module 'torch', Debian package python3-torch), "
         "which this Python (%s) cannot import: %s" % (__import__("sys").executable, _e)) from _e
-
-import math
 
 from . import Chart, InputError, Point, diagnose
 from ._kineto import gpu_seconds as _gpu_seconds
@@ -67,9 +67,16 @@ _DTYPE_PRECISION = {
 
 
 def _percent(ratio):
-    """A ratio as a percentage with 3 significant digits, as the CLI prints them: 91.8%, 72%,
-    0.0285% (one decimal would print a far-below point as 0.0%)."""
-    return "%.3g%%" % (100 * ratio)
+    """A ratio as a percentage with 3 significant digits in fixed notation, as the CLI prints
+    them: 91.8%, 72%, 0.0285%, 1234% (one decimal would print a far-below point as 0.0%)."""
+    x = 100 * ratio
+    if x == 0 or not math.isfinite(x):
+        return "%g%%" % x
+    digits = max(0, 2 - math.floor(math.log10(abs(x))))
+    text = "%.*f" % (digits, x)
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text + "%"
 
 
 def _has_roof(machine, precision):

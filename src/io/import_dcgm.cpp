@@ -210,7 +210,11 @@ constexpr double kMostWatts = 1e5;
 /// power in 0..kMostWatts W (a limit > 0); GPUTL comes back as a ratio.
 double dcgm_value(const Token& t, const std::string& field, const std::string& name, int line_no,
                   const std::string& origin) {
-  // Read as every profiler's figures are (from_chars: no hexadecimal, no locale).
+  // Read as every profiler's figures are (from_chars: no hexadecimal, no locale); dcgmi prints
+  // no digit groups, so a comma is a decimal comma or a cut field, never a thousands separator.
+  if (t.text.find(',') != std::string::npos)
+    throw InputError(dcgm_at(origin, line_no, t.column) + ": " + name + ": not a number: '" +
+                     t.text + "' (dcgmi dmon prints no ',' in a value)");
   double v = parse_profiler_number(t.text, origin, line_no, t.column, name);
   const bool ratio = field != "gpu_util" && field != "power" && field != "power_limit";
   if (ratio && (v < 0 || v > 1.0 + 1e-9))

@@ -392,14 +392,14 @@ class PointMaker {
           "FLOP (their shape is unknown) and are not in W; collect "
           "sm__ops_path_tensor_src_*.sum for tensor FLOP");
     // The export's own roofs stand for its kernels only where they ran on one device.
-    if (!other_devices_.empty()) {
+    if (!other_devices_.empty() && opt_.own_roofs) {
       res.notes.push_back(
           "the kernels ran on more than one device (" + roofs_device_ + ", " +
           join(std::vector<std::string>(other_devices_.begin(), other_devices_.end())) +
           "): each device's peaks would judge its own kernels, so none are judged against the "
           "export's roofs; give --hw/--machine for one machine's roofs");
       roofs_.reset();
-    } else if (peak_spread_ > 1.02) {
+    } else if (peak_spread_ > 1.02 && opt_.own_roofs) {
       res.notes.push_back("the kernels' own peaks differ up to " + format_number(peak_spread_, 3) +
                           "x (their SM or DRAM clocks differed: collect with --clock-control "
                           "base): they are judged against the first kernel's");

@@ -167,6 +167,8 @@ TEST(ImportDcgm, ValuesOutsideTheirRangeAndEntitiesThatAreNoGpuAreRefused) {
   // Numbers as every profiler's: no hexadecimal float.
   EXPECT_NE(error_of("#Entity TENSO DRAMA\nGPU 0 0.5 0x1p-2\n").find("DRAMA: not a number"),
             std::string::npos);
+  EXPECT_NE(error_of(power + "75,250 700\n").find("POWER: not a number: '75,250'"),
+            std::string::npos);
 }
 
 TEST(ImportDcgm, MissingValuesAreNotSamples) {

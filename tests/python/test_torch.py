@@ -70,7 +70,9 @@ def test_by_type_sums_the_calls_and_diagnoses_on_a_machine():
     # operator read 0.0% with one decimal).
     for op, d in pairs:
         row = next(line for line in table.splitlines() if line.startswith(op.name + " "))
-        assert row.rstrip().endswith("%.3g%%" % (100 * d.attainment)), row
+        assert row.rstrip().endswith(rt._percent(d.attainment)), row
+    assert [rt._percent(r) for r in (0.918, 0.72, 0.000285, 12.34, 1000)] == [
+        "91.8%", "72%", "0.0285%", "1234%", "100000%"]
     svg = prof.chart(machine).to_svg()
     assert "aten::addmm" in svg
 
