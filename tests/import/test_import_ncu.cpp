@@ -270,10 +270,9 @@ TEST(ImportNcu, SelfRoofsStandOnlyForTheDeviceTheyDescribe) {
   // them.
   NcuOptions with_machine;
   with_machine.own_roofs = false;
-  for (const auto& text :
-       {changed(R"("3.26","1.41","432")", R"("3.26","0.705","432")"),
-        changed(R"x("(16, 8, 1)","0","8.0","1,280","104.55")x",
-                R"x("(16, 8, 1)","1","8.0","1,280","104.55")x")}) {
+  for (const auto& text : {changed(R"("3.26","1.41","432")", R"("3.26","0.705","432")"),
+                           changed(R"x("(16, 8, 1)","0","8.0","1,280","104.55")x",
+                                   R"x("(16, 8, 1)","1","8.0","1,280","104.55")x")}) {
     const std::string notes = notes_of(import_ncu(text, "r.csv", with_machine));
     EXPECT_EQ(notes.find("peaks differ"), std::string::npos) << notes;
     EXPECT_EQ(notes.find("more than one device"), std::string::npos) << notes;
