@@ -156,6 +156,10 @@ struct ToolRecord {
   /// left to chance. With `by_unit`, values of one metric in different units are different
   /// values (likwid's events: one event read on several counters, a memory channel each).
   void add_once(const ToolValue& v, const std::string& origin, bool by_unit = false);
+  /// The check add_once makes, where the caller knows which value `again` repeats: nothing when
+  /// it is the same figure, else the InputError.
+  void require_same(const ToolValue& first, const ToolValue& again,
+                    const std::string& origin) const;
 };
 
 struct ToolTable {

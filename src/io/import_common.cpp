@@ -356,7 +356,12 @@ void ToolRecord::add_once(const ToolValue& v, const std::string& origin, bool by
     values.push_back(v);
     return;
   }
-  if (same->missing == v.missing && same->unit == v.unit && (v.missing || same->value == v.value))
+  require_same(*same, v, origin);
+}
+
+void ToolRecord::require_same(const ToolValue& first, const ToolValue& v,
+                              const std::string& origin) const {
+  if (first.missing == v.missing && first.unit == v.unit && (v.missing || first.value == v.value))
     return;
   const std::string record = !id.empty()     ? "kernel ID " + id
                              : !name.empty() ? "region '" + name + "'"
@@ -364,7 +369,7 @@ void ToolRecord::add_once(const ToolValue& v, const std::string& origin, bool by
   throw InputError(origin + ": line " + std::to_string(v.line) + ", column " +
                    std::to_string(v.column) + ": " + std::string(v.metric) +
                    (v.instance.empty() ? "" : " (" + std::string(v.instance) + ")") + " of " +
-                   record + " is given again (line " + std::to_string(same->line) +
+                   record + " is given again (line " + std::to_string(first.line) +
                    ") with another value");
 }
 

@@ -90,9 +90,12 @@ struct LikwidTableReader {
     rows = 0;
   }
 
+  // Per record, each row's key (a metric's name; an event's name and counter) → where its
+  // values start in the record and how many columns its table had.
+  std::map<std::size_t, std::map<std::string_view, std::pair<std::size_t, std::size_t>>> block_rows;
+
   /// The record of (region, group) in this run; `table` names the table about to be read so
   /// that a repeated one starts a new run.
-  std::map<std::size_t, std::set<std::string_view>> block_rows;  // record → its row names
 
   void open_block(const std::string& region, int index, const std::string& group,
                   const std::string& table, int line) {
@@ -161,8 +164,12 @@ struct LikwidTableReader {
     // A row the block has had already (a metric's name; an event's name and counter): each of
     // its values is checked against the first (add_once); other rows are appended as they come.
     const bool event = kind == Kind::event;
-    const bool repeated =
-        !block_rows[cur].insert(tab.intern(event ? name + "\t" + cells[1] : name)).second;
+    const auto [first, fresh] = block_rows[cur].try_emplace(
+        tab.intern(event ? name + "\t" + cells[1] : name), r.values.size(), columns.size());
+    // The row it repeats has its values side by side from first->second.first, one per column
+    // of the same header: each is compared with its own (no search, so a file of thousands of
+    // thread columns stays linear); a header of other columns is searched (add_once).
+    const bool repeated = !fresh, aligned = repeated && first->second.second == columns.size();
     for (std::size_t c = 0; c < columns.size(); ++c) {
       const std::size_t i = skip + c;
       ToolValue v;
@@ -178,7 +185,9 @@ struct LikwidTableReader {
         v.value = parse_profiler_number(t, tab.origin, line, v.column, name);
         v.significant = significant_digits(t);
       }
-      if (repeated)
+      if (aligned)
+        r.require_same(r.values[first->second.first + c], v, tab.origin);
+      else if (repeated)
         r.add_once(v, tab.origin, event);
       else
         r.values.push_back(std::move(v));
