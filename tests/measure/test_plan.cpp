@@ -66,6 +66,35 @@ TEST(MeasurePlan, ThreadsOnePerCoreThenTheOtherLogicalCpus) {
   EXPECT_THROW(resolve_plan(o, four_cores(), avx512_features(), 64e9), InputError);
 }
 
+TEST(MeasurePlan, APrecisionThisCpuHasNoKernelOfIsSaidNotDroppedSilently) {
+  // An AVX-512 CPU without AVX512-FP16 has no fp16 kernel: asked alone, nothing could be
+  // measured (a document without a compute roof, which no command can read), so it is a missing
+  // capability before anything runs; asked beside fp64, fp64 is measured and a warning says
+  // fp16 was not.
+  REQUIRE_BACKENDS();
+  MeasureOptions o;
+  o.precisions = {"fp16"};
+  try {
+    resolve_plan(o, four_cores(), avx512_features(), 64e9);
+    ADD_FAILURE() << "fp16 without a kernel was planned";
+  } catch (const Unavailable& e) {
+    EXPECT_EQ(
+        std::string(e.what()).rfind("--precisions: this CPU has no kernel of fp16 (it has ", 0), 0u)
+        << e.what();
+  }
+  o.precisions = {"fp16", "fp64"};
+  const Plan p = resolve_plan(o, four_cores(), avx512_features(), 64e9);
+  EXPECT_FALSE(p.kernels.empty());
+  for (const auto& k : p.kernels) EXPECT_EQ(std::string(k.precision), "fp64");
+  ASSERT_FALSE(p.warnings.empty());
+  EXPECT_NE(std::find_if(p.warnings.begin(), p.warnings.end(),
+                         [](const std::string& w) {
+                           return w.find("no kernel of fp16") != std::string::npos &&
+                                  w.find("not measured") != std::string::npos;
+                         }),
+            p.warnings.end());
+}
+
 TEST(MeasurePlan, BadPrecisionsAndLevelsFailBeforeAnythingRuns) {
   REQUIRE_BACKENDS();
   MeasureOptions o;

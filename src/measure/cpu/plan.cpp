@@ -6,6 +6,7 @@
 #include "measure/cpu/steps.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::cpu {
 namespace {
@@ -78,6 +79,22 @@ void plan_kernels(const MeasureOptions& o, const CpuFeatures& f,
                       p.kernels.end());
       p.kernels.push_back(k);
     }
+  // A precision asked for that this CPU has no kernel of (fp16 without AVX-512 FP16): said,
+  // and the others measured; none at all would leave a document without a compute roof.
+  std::vector<std::string> missing;
+  for (const auto& want : precisions)
+    if (std::none_of(p.kernels.begin(), p.kernels.end(),
+                     [&](const ComputeKernel& k) { return want == k.precision; }))
+      missing.push_back(want);
+  if (!missing.empty()) {
+    std::set<std::string> here;
+    for (const CpuBackend* b : backends)
+      for (const auto& k : b->compute_kernels()) here.insert(k.precision);
+    const std::string why = "this CPU has no kernel of " + join(missing) + " (it has " +
+                            join(std::vector<std::string>(here.begin(), here.end())) + ")";
+    if (p.kernels.empty()) throw Unavailable("--precisions: " + why);
+    p.warnings.push_back("--precisions: " + why + ": not measured");
+  }
   if (o.probe) {
     // The widest fp64 FMA kernel (else the widest fp64 kernel).
     const ComputeKernel* best = nullptr;
