@@ -200,6 +200,14 @@ bool check_target(const fs::path& path, const std::string& who, struct stat& st)
   struct stat dst {};
   if (::stat(dir.c_str(), &dst) != 0 || !S_ISDIR(dst.st_mode))
     throw InputError(who + ": folder '" + shown(dir) + "' does not exist");
+  // The file is written as a temporary in its folder and renamed: a folder this process may not
+  // write (its mode, or a read-only file system, which stops root too) is refused here, before
+  // a command spends its time measuring.
+  if (::faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
+    const int err = errno;
+    throw InputError(who + ": cannot write in folder '" + shown(dir) + "' (" +
+                     std::strerror(err) + ")");
+  }
   if (path.filename().empty() || path.filename() == "." || path.filename() == "..")
     throw InputError(who + ": is a directory, expected a file path");
   if (::lstat(path.c_str(), &st) != 0) {

@@ -109,6 +109,37 @@ TEST(CliOutputs, KeepsTheModeOfAFileAndRefusesAReadOnlyOne) {
   EXPECT_EQ(entries_of(d.path), (std::set<std::string>{"ro.svg", "secret.json"}));
 }
 
+TEST(CliOutputs, AFolderItMayNotWriteIsRefusedBeforeAnyMeasurement) {
+  // measure -o ro/m.json --report ok.html: refused at once, nothing measured and nothing written
+  // (it measured, wrote the report's sibling and only then failed). As root every folder is
+  // writable, so root runs the program as nobody (setpriv, util-linux).
+  // The program is run from a copy in the test's folder, which nobody may enter wherever the
+  // build tree lies (a clone under /root is not).
+  TempDir d;
+  ::chmod(d.path.c_str(), 0755);
+  const std::string program = d.file("roofline");
+  fs::copy_file(ROOFLINE_CLI_PATH, program);
+  ::chmod(program.c_str(), 0755);
+  const std::string ro = d.file("ro");
+  fs::create_directories(ro);
+  ::chmod(ro.c_str(), 0555);
+  const std::string as_nobody =
+      ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  const std::string cmd = as_nobody + shell_quote(program) +
+                          " measure --quick --precisions fp64 --levels L1 -o " +
+                          shell_quote(ro + "/m.json") + " --report " +
+                          shell_quote(d.file("ok.html")) + " >" + shell_quote(d.file("out")) +
+                          " 2>" + shell_quote(d.file("err")) + " </dev/null";
+  const int status = std::system(cmd.c_str());
+  const std::string out = slurp(d.file("out")), err = slurp(d.file("err"));
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out << err;
+  EXPECT_TRUE(has(err, "ro/m.json: cannot write in folder")) << err;
+  EXPECT_FALSE(has(out + err, "measured in")) << out;
+  EXPECT_EQ(entries_of(d.path), (std::set<std::string>{"err", "out", "ro", "roofline"}));
+  EXPECT_TRUE(entries_of(ro).empty());
+}
+
 TEST(CliOutputs, NeverOntoAnInputNorTwoOutputsOntoOneFile) {
   TempDir d;
   const std::string m = d.file("m.json"), p = d.file("p.json");
