@@ -205,8 +205,8 @@ bool check_target(const fs::path& path, const std::string& who, struct stat& st)
   // a command spends its time measuring.
   if (::faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
     const int err = errno;
-    throw InputError(who + ": cannot write in folder '" + shown(dir) + "' (" +
-                     std::strerror(err) + ")");
+    throw InputError(who + ": cannot write in folder '" + shown(dir) + "' (" + std::strerror(err) +
+                     ")");
   }
   if (path.filename().empty() || path.filename() == "." || path.filename() == "..")
     throw InputError(who + ": is a directory, expected a file path");

@@ -125,11 +125,10 @@ TEST(CliOutputs, AFolderItMayNotWriteIsRefusedBeforeAnyMeasurement) {
   ::chmod(ro.c_str(), 0555);
   const std::string as_nobody =
       ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
-  const std::string cmd = as_nobody + shell_quote(program) +
-                          " measure --quick --precisions fp64 --levels L1 -o " +
-                          shell_quote(ro + "/m.json") + " --report " +
-                          shell_quote(d.file("ok.html")) + " >" + shell_quote(d.file("out")) +
-                          " 2>" + shell_quote(d.file("err")) + " </dev/null";
+  const std::string cmd =
+      as_nobody + shell_quote(program) + " measure --quick --precisions fp64 --levels L1 -o " +
+      shell_quote(ro + "/m.json") + " --report " + shell_quote(d.file("ok.html")) + " >" +
+      shell_quote(d.file("out")) + " 2>" + shell_quote(d.file("err")) + " </dev/null";
   const int status = std::system(cmd.c_str());
   const std::string out = slurp(d.file("out")), err = slurp(d.file("err"));
   ASSERT_TRUE(WIFEXITED(status)) << status;
