@@ -230,7 +230,9 @@ ToolTable read_ncu_table(TextLines& lines, const NcuRecordSink& sink = {});
 /// When the export has the peak metrics of `--set roofline`, `roofs` holds the device's roofs
 /// as ncu's own roofline chart draws them (π = 2 · {d,f,h}fma .peak_sustained ·
 /// sm__cycles_elapsed.avg.per_second, β = dram__bytes.sum.peak_sustained ·
-/// dram__cycles_elapsed.avg.per_second).
+/// dram__cycles_elapsed.avg.per_second), the first kernel's; empty when the kernels ran on more
+/// than one device. A point's precision is "<type> tensor" for tensor work and "<type> vector"
+/// for the CUDA cores' instructions.
 ImportResult ncu_points(const ToolTable& table, const NcuOptions& opt = {});
 
 /// read_ncu_table + ncu_points.
@@ -311,8 +313,10 @@ std::vector<LevelTraffic> fit_levels(const std::vector<LevelTraffic>& traffic, c
                                      std::vector<std::string>& notes, const std::string& what);
 
 /// Matches a point's precision to a compute roof of `roofs` so that it is judged against the
-/// unit it ran on: "fp16 tensor" (importers' tensor work) becomes the roof named so, else the
-/// highest dense roof of precision fp16 whose unit names "tensor". Returns false and adds a note
+/// unit it ran on: "fp16 tensor" (importers' tensor work) or "fp64 vector" (a GPU's CUDA-core
+/// instructions) becomes the roof RoofSet::find_compute_on gives — one named so, else the
+/// highest dense roof of that precision whose unit or name mentions the unit, else one on a
+/// matrix engine (tensor) or on none (vector). Returns false and adds a note
 /// when the machine has no roof for it (the point is then listed but not judged: judged against
 /// another unit's roof it would read as impossible or far below). An empty precision (the
 /// machine's default roof) is kept.
