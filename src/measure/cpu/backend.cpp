@@ -61,6 +61,38 @@ std::string default_compute(const std::vector<ComputeKernel>& kernels) {
   return best;
 }
 
+/// The progress bar's steps: each compute kernel (twice with the single-core pass), the sweep
+/// sizes and each level's mixes, the curve's rounds.
+double progress_steps(const Plan& plan) {
+  const bool memory = plan.memory_backend != nullptr;
+  const double levels = plan.probe            ? 1
+                        : plan.levels.empty() ? double(plan.capacities.size() + 1)
+                                              : double(plan.levels.size());
+  return double(plan.kernels.size() + 1) * (plan.single_core ? 2 : 1) +
+         (memory ? double(plan.sweep_sizes.size()) + (plan.single_core ? 5 : 4) * levels : 0) +
+         (plan.curve ? double(plan.curve_rounds.size() + 1) : 0);
+}
+
+/// How the run was made (the measurement section's options, team and clock).
+void record_run(CpuRunRecord& run, const MeasureOptions& o, const Plan& plan,
+                const std::string& topology_source, bool pinned, const ComputeStep& compute) {
+  run.tool_version = ROOFLINE_VERSION;
+  run.quick = o.quick;
+  run.probe = o.probe;
+  run.threads = plan.threads;
+  run.cpus = plan.cpus;
+  run.topology_source = topology_source;
+  run.pinned = pinned;
+  run.sample_seconds = plan.sample_seconds;
+  run.clock.all_cores_hz = compute.clock.all_cores_hz;
+  run.clock.one_core_hz = compute.clock.one_core_hz;
+  run.clock.method =
+      "dependent chain of 64 register-register adds per iteration (1 cycle each), timed with "
+      "the monotonic clock, sampled in the rounds of the compute kernels; the clock is the "
+      "fastest sample (a dependent chain cannot beat one add per cycle)";
+  run.clock.stats = compute.clock.all_cores;
+}
+
 class CpuMeasurement final : public engine::Backend {
  public:
   std::string name() const override { return "cpu"; }
@@ -85,13 +117,7 @@ class CpuMeasurement final : public engine::Backend {
     const double start = engine::now_seconds();
 
     const bool memory = plan.memory_backend != nullptr;
-    const double levels = plan.probe            ? 1
-                          : plan.levels.empty() ? double(plan.capacities.size() + 1)
-                                                : double(plan.levels.size());
-    progress.set_total(
-        double(plan.kernels.size() + 1) * (plan.single_core ? 2 : 1) +
-        (memory ? double(plan.sweep_sizes.size()) + (plan.single_core ? 5 : 4) * levels : 0) +
-        (plan.curve ? double(plan.curve_rounds.size() + 1) : 0));
+    progress.set_total(progress_steps(plan));
 
     engine::Measurements m;
     m.name = hostname();
@@ -122,21 +148,7 @@ class CpuMeasurement final : public engine::Backend {
     m.compute = std::move(compute.roofs);
     m.default_compute = default_compute(plan.kernels);
     m.retries_for_noise += compute.retries;
-    run.tool_version = ROOFLINE_VERSION;
-    run.quick = o.quick;
-    run.probe = o.probe;
-    run.threads = plan.threads;
-    run.cpus = plan.cpus;
-    run.topology_source = topo.source;
-    run.pinned = team.pinned();
-    run.sample_seconds = plan.sample_seconds;
-    run.clock.all_cores_hz = compute.clock.all_cores_hz;
-    run.clock.one_core_hz = compute.clock.one_core_hz;
-    run.clock.method =
-        "dependent chain of 64 register-register adds per iteration (1 cycle each), timed with "
-        "the monotonic clock, sampled in the rounds of the compute kernels; the clock is the "
-        "fastest sample (a dependent chain cannot beat one add per cycle)";
-    run.clock.stats = compute.clock.all_cores;
+    record_run(run, o, plan, topo.source, team.pinned(), compute);
 
     // ---- memory roofs and the curve ----
     if (memory) {
