@@ -66,6 +66,7 @@ struct Microarchitecture {
   double int8_madd_256 = 0, int8_madd_512 = 0;    ///< vpmaddubsw per cycle (+ vpmaddwd, vpaddd)
   double vnni_256 = 0, vnni_512 = 0;              ///< vpdpbusd per cycle
   double bf16_dot_512 = 0, fp16_fma_512 = 0;      ///< vdpbf16ps, vfmadd…ph per cycle
+  double amx_dot = 0;  ///< AMX tile dot products (tdpbf16ps, tdpb*d) per cycle
   /// 128-bit datapaths (Zen 1): a 256-bit instruction runs as two 128-bit halves, so it issues
   /// at half the rate of the *_256 entries, which then count 128-bit (and scalar) instructions.
   bool halves_256 = false;

@@ -21,6 +21,14 @@ struct CpuFeatures {
   bool sse2 = false, avx = false, fma = false, avx2 = false;
   bool avx512f = false, avx512bw = false, avx512vl = false, avx512dq = false;
   bool avx512_vnni = false, avx512_bf16 = false, avx512_fp16 = false, avx_vnni = false;
+  /// AMX tiles (CPUID leaf 7 EDX bit 24): only Intel's server cores from Sapphire Rapids on have
+  /// them, so the feature names the core where a virtual machine hides the CPUID model.
+  bool amx_tile = false;
+  /// AMX-BF16 and AMX-INT8 usable: the CPU has them, XCR0 enables the tile state and Linux
+  /// granted this process the tile data (arch_prctl ARCH_REQ_XCOMP_PERM).
+  bool amx_bf16 = false, amx_int8 = false;
+  /// Why tiles the CPU has cannot be used ("" when usable or absent).
+  std::string amx_refused;
   /// Names of the features present, for the machine document ("avx2", "fma", ...).
   std::vector<std::string> names() const;
 };
@@ -38,7 +46,13 @@ enum class KernelClass {
   int8_vnni,   ///< vpdpbusd: int8 dot product accumulated in one instruction
   bf16_dot,    ///< vdpbf16ps: bf16 pairs multiplied and accumulated into fp32
   fp16_fma,    ///< vfmadd...ph: half-precision FMA
+  amx_bf16,    ///< tdpbf16ps: a 16 × 16 fp32 tile += 16 × 32 bf16 tile · 32 × 16 bf16 tile
+  amx_int8,    ///< tdpbssd: a 16 × 16 int32 tile += 16 × 64 int8 tile · 64 × 16 int8 tile
 };
+/// Whether kernels of class `c` run on AMX tiles (tile registers, not vectors).
+inline bool is_amx(KernelClass c) {
+  return c == KernelClass::amx_bf16 || c == KernelClass::amx_int8;
+}
 std::string to_string(KernelClass c);
 
 /// One instruction of a kernel's loop body and how often it occurs per iteration.
@@ -77,7 +91,8 @@ struct ComputeKernel {
   std::string unit() const;
   /// Roof name, e.g. "fp64 avx2-256 fma".
   std::string roof_name() const { return std::string(precision) + " " + unit(); }
-  int lanes() const;  ///< elements per vector register
+  /// Elements per vector register; for an AMX tile instruction, its products (16 × 16 × K).
+  int lanes() const;
 };
 
 /// Memory access mixes (the roof of a level is the highest of them).

@@ -118,8 +118,11 @@ TEST(MeasureCodegen, ComputeLoopsExecuteTheDeclaredInstructions) {
       }
       // Nothing else in the loop but the counter and the branch.
       EXPECT_EQ(static_cast<int>(body.size()), declared + 2);
-      // Registers of the declared width: ymm for 256-bit, zmm for 512-bit.
-      const char* reg = k.width_bits == 512 ? "%zmm" : k.width_bits == 256 ? "%ymm" : "%xmm";
+      // Registers of the declared width: ymm for 256-bit, zmm for 512-bit, tiles for AMX.
+      const char* reg = is_amx(k.kind)        ? "%tmm"
+                        : k.width_bits == 512 ? "%zmm"
+                        : k.width_bits == 256 ? "%ymm"
+                                              : "%xmm";
       for (const auto& in : body)
         if (in.mnemonic != "dec" && in.mnemonic != "jne") {
           EXPECT_NE(in.operands.find(reg), std::string::npos) << in.mnemonic << " " << in.operands;

@@ -57,6 +57,10 @@ TEST(MeasureDeclarations, KnownKernelsDeclareTheTextbookWork) {
   // 12 × vpdpbusd zmm: 64 int8 products × 2 OP.
   EXPECT_EQ(work.at("roofline_cpu_vnni512"), 12 * 64 * 2);
   EXPECT_EQ(work.at("roofline_cpu_fma_ph512"), 12 * 32 * 2);
+  // 4 tile dot products of 16 × 16 results, each a sum of 32 bf16 (64 int8) products: the
+  // 16384 FLOP and 32768 OP per instruction behind Intel's 1024 and 2048 per cycle.
+  EXPECT_EQ(work.at("roofline_cpu_amx_bf16"), 4 * 16 * 16 * 32 * 2);
+  EXPECT_EQ(work.at("roofline_cpu_amx_int8"), 4 * 16 * 16 * 64 * 2);
 #endif
 }
 

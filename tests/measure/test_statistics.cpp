@@ -299,6 +299,37 @@ TEST(MeasureTheory, Zen3AndIntelServerTables) {
   const auto s = identify_microarchitecture(spr);
   EXPECT_EQ(s.name, "sapphirerapids");
   EXPECT_DOUBLE_EQ(*work_per_cycle(s, fma512), 32);  // 2 × 8 lanes × 2
+  // A virtual machine that reports a model the table lacks (0xa7, a client part's number) on a
+  // core with AMX tiles and AVX512-FP16: the features name a Sapphire Rapids-class core.
+  CpuFeatures vm = spr;
+  vm.model = 0xa7;
+  EXPECT_EQ(identify_microarchitecture(vm).name, "unknown");
+  vm.amx_tile = true;
+  vm.avx512_fp16 = true;
+  const auto c = identify_microarchitecture(vm);
+  EXPECT_EQ(c.name, "sapphirerapids-class (AMX; CPUID model 0xa7 not listed)");
+  EXPECT_DOUBLE_EQ(*work_per_cycle(c, fma512), 32);
+  ComputeKernel ph512 = fma512;
+  ph512.precision = "fp16";
+  ph512.kind = KernelClass::fp16_fma;
+  ph512.work_per_iteration = 768;                    // 12 × 32 lanes × 2
+  EXPECT_DOUBLE_EQ(*work_per_cycle(c, ph512), 128);  // 2 × 32 lanes × 2
+  vm.avx512_fp16 = false;
+  EXPECT_FALSE(work_per_cycle(identify_microarchitecture(vm), ph512).has_value());
+  // AMX: a tile dot product every 16 cycles, 1024 bf16 FLOP and 2048 int8 OP per cycle per core.
+  ComputeKernel amx = fma512;
+  amx.precision = "bf16";
+  amx.kind = KernelClass::amx_bf16;
+  amx.width_bits = 8192;
+  amx.work_instructions = 4;
+  amx.work_per_iteration = 4 * 16384;
+  EXPECT_DOUBLE_EQ(*work_per_cycle(c, amx), 1024);
+  EXPECT_DOUBLE_EQ(*work_per_cycle(s, amx), 1024);
+  amx.precision = "int8";
+  amx.kind = KernelClass::amx_int8;
+  amx.work_per_iteration = 4 * 32768;
+  EXPECT_DOUBLE_EQ(*work_per_cycle(c, amx), 2048);
+  EXPECT_FALSE(work_per_cycle(u, amx).has_value());  // Zen 3: no tiles
   CpuFeatures gold5;
   gold5.vendor = "GenuineIntel";
   gold5.family = 6;
@@ -376,8 +407,22 @@ TEST(MeasureTheory, IntelIntegerDotProductsAreBoundByTheirPorts) {
   // vpmaddwd on ports 0, 1 and its vpaddd on 0, 1, 5: 1.5 pairs per cycle × 32 OP.
   EXPECT_DOUBLE_EQ(*work_per_cycle(u, kernel_of(K::int16_madd, 256, 192, 6, "int16")), 48);
   EXPECT_DOUBLE_EQ(*work_per_cycle(u, kernel_of(K::fp16_fma, 512, 12 * 64, 12, "fp16")), 128);
-  EXPECT_DOUBLE_EQ(*work_per_cycle(u, kernel_of(K::bf16_dot, 512, 12 * 64, 12, "bf16")), 64);
-  EXPECT_DOUBLE_EQ(*work_per_cycle(u, kernel_of(K::int8_vnni, 512, 12 * 128, 12, "int8")), 128);
+  // vdpbf16ps zmm every other cycle × 32 products × 2; vpdpbusd zmm on ports 0 and 5 × 64 × 2
+  // (measured on a Sapphire Rapids-class VM, uarch.cpp [INTEL-GLC]).
+  EXPECT_DOUBLE_EQ(*work_per_cycle(u, kernel_of(K::bf16_dot, 512, 12 * 64, 12, "bf16")), 32);
+  EXPECT_DOUBLE_EQ(*work_per_cycle(u, kernel_of(K::int8_vnni, 512, 12 * 128, 12, "int8")), 256);
+  // vpmaddubsw, vpmaddwd, vpaddd zmm: three uops on ports 0 and 5, ⅔ of a triple per cycle ×
+  // 64 products × 2 OP.
+  EXPECT_DOUBLE_EQ(*work_per_cycle(u, kernel_of(K::int8_madd, 512, 4 * 128, 4, "int8")),
+                   2.0 / 3 * 128);
+  // Adds on the FP adders of ports 1 and 5, multiplies on the FMA units of 0 and 1: three per
+  // cycle up to 256 bits × 4 fp64 lanes; two at 512 bits × 8 lanes.
+  EXPECT_DOUBLE_EQ(*work_per_cycle(u, kernel_of(K::fp_add_mul, 256, 24 * 4, 24)), 12);
+  EXPECT_DOUBLE_EQ(*work_per_cycle(u, kernel_of(K::fp_add_mul, 512, 24 * 8, 24)), 16);
+  // The 512-bit classes carry the clock licence as their limit; 256-bit FMA none.
+  EXPECT_NE(limit_for(u, kernel_of(K::fp_fma, 512, 12 * 16, 12)).find("licence"),
+            std::string::npos);
+  EXPECT_EQ(limit_for(u, kernel_of(K::fp_fma, 256, 12 * 8, 12)), "");
   f.model = 0x55;
   f.brand = "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz";  // Cascade Lake: no BF16
   EXPECT_FALSE(work_per_cycle(identify_microarchitecture(f),

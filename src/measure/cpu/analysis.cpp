@@ -183,6 +183,9 @@ std::string table_column(const ComputeKernel& k) {
       return "bf16_dot" + w;
     case KernelClass::fp16_fma:
       return "fp16_fma" + w;
+    case KernelClass::amx_bf16:
+    case KernelClass::amx_int8:
+      return "amx_dot";
   }
   return "?";
 }
@@ -211,6 +214,10 @@ std::optional<double> work_per_cycle(const Microarchitecture& u, const ComputeKe
       break;
     case KernelClass::fp16_fma:
       ipc = wide ? u.fp16_fma_512 : 0;
+      break;
+    case KernelClass::amx_bf16:
+    case KernelClass::amx_int8:
+      ipc = u.amx_dot;
       break;
   }
   if (ipc <= 0) return std::nullopt;

@@ -1,6 +1,7 @@
 // The backends and their declaration tables: every kernel's instructions per iteration and the
 // work or bytes they stand for are written once, here. Built with the baseline flags; a kernel of
 // a wider instruction set is only called after its backend's supported() check.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -50,6 +51,8 @@ RL_DECL_COMPUTE(roofline_cpu_vnni512)
 RL_DECL_COMPUTE(roofline_cpu_avxvnni256)
 RL_DECL_COMPUTE(roofline_cpu_bf16dot512)
 RL_DECL_COMPUTE(roofline_cpu_fma_ph512)
+RL_DECL_COMPUTE(roofline_cpu_amx_bf16)
+RL_DECL_COMPUTE(roofline_cpu_amx_int8)
 RL_DECL_MEMORY(roofline_cpu_mem256)
 RL_DECL_MEMORY(roofline_cpu_mem512)
 void roofline_cpu_curve256(const double*, std::size_t, std::uint64_t, int, double*);
@@ -76,6 +79,9 @@ std::string to_string(KernelClass c) {
       return "dot";
     case KernelClass::fp16_fma:
       return "fma";
+    case KernelClass::amx_bf16:
+    case KernelClass::amx_int8:
+      return "AMX tile dot";
   }
   return "?";
 }
@@ -90,10 +96,14 @@ int element_bits(const std::string& precision) {
 }  // namespace
 
 int ComputeKernel::lanes() const {
+  // A tile dot product: 16 × 16 results, each summing one 64-byte row of A with one column of
+  // B (K = 32 bf16 or 64 int8 elements).
+  if (is_amx(kind)) return 16 * 16 * (512 / element_bits(precision));
   return std::max(1, width_bits / element_bits(precision));
 }
 
 std::string ComputeKernel::unit() const {
+  if (is_amx(kind)) return to_string(kind);
   const bool scalar = width_bits == element_bits(precision);
   return (scalar ? std::string("scalar") : std::to_string(width_bits) + "-bit") + " " +
          to_string(kind);
@@ -166,6 +176,14 @@ double exp_int8(std::uint64_t n, int chain) {
 double exp_vnni(std::uint64_t n, int) {
   return wrap32(4 * n);
 }
+// Tile dot products of ones: every element of every accumulator gains K (32 bf16 or 64 int8
+// products) per iteration. fp32 holds 32 n exactly while 32 n ≤ 2^24.
+double exp_amx_bf16(std::uint64_t n, int) {
+  return n <= (1u << 19) ? 32.0 * static_cast<double>(n) : std::numeric_limits<double>::quiet_NaN();
+}
+double exp_amx_int8(std::uint64_t n, int) {
+  return wrap32(64 * n);
+}
 double exp_finite(std::uint64_t, int) {
   return std::numeric_limits<double>::quiet_NaN();
 }
@@ -183,7 +201,7 @@ ComputeKernel make(const char* symbol, const char* precision, const char* isa, i
   k.width_bits = width;
   k.kind = kind;
   k.integer = kind == KernelClass::int16_madd || kind == KernelClass::int8_madd ||
-              kind == KernelClass::int8_vnni;
+              kind == KernelClass::int8_vnni || kind == KernelClass::amx_int8;
   k.body = std::move(body);
   k.work_instructions = work_instructions;
   // Work per instruction: an FMA or a multiply-accumulate counts 2 (multiply and add) per
@@ -210,6 +228,12 @@ ComputeKernel make(const char* symbol, const char* precision, const char* isa, i
       break;
     case KernelClass::bf16_dot:
       k.counting = "2 FLOP per bf16 product (vdpbf16ps: 2 per fp32 lane)";
+      break;
+    case KernelClass::amx_bf16:
+      k.counting = "2 FLOP per bf16 product (tdpbf16ps: 16 × 16 × 32 products)";
+      break;
+    case KernelClass::amx_int8:
+      k.counting = "2 OP per int8 product (tdpbssd: 16 × 16 × 64 products)";
       break;
   }
   k.expected_lane = expected;
@@ -432,8 +456,19 @@ const std::vector<const CpuBackend*>& all_backends() {
       "avx512_fp16", 512, [](const CpuFeatures& f) { return f.avx512_fp16; },
       make("roofline_cpu_fma_ph512", "fp16", "avx512_fp16", 512, K::fp16_fma, one("vfmadd213ph"),
            12, exp_fma, roofline_cpu_fma_ph512, fill_fp16));
-  static const std::vector<const CpuBackend*> all = {
-      &sse2, &avx2, &avx512, &avx_vnni, &avx512_vnni, &avx512_bf16, &avx512_fp16};
+  // AMX: four tile dot products per iteration, one into each of four accumulator tiles
+  // (kernels_amx.cpp); a tile register is 1 KiB (8192 bits).
+  static const SingleKernelBackend amx_bf16(
+      "amx_bf16", 8192, [](const CpuFeatures& f) { return f.amx_bf16; },
+      make("roofline_cpu_amx_bf16", "bf16", "amx_bf16", 8192, K::amx_bf16, {{"tdpbf16ps", 4}}, 4,
+           exp_amx_bf16, roofline_cpu_amx_bf16, fill_bf16, 4));
+  static const SingleKernelBackend amx_int8(
+      "amx_int8", 8192, [](const CpuFeatures& f) { return f.amx_int8; },
+      make("roofline_cpu_amx_int8", "int8", "amx_int8", 8192, K::amx_int8, {{"tdpbssd", 4}}, 4,
+           exp_amx_int8, roofline_cpu_amx_int8, fill_int8, 4));
+  static const std::vector<const CpuBackend*> all = {&sse2,        &avx2,        &avx512,
+                                                     &avx_vnni,    &avx512_vnni, &avx512_bf16,
+                                                     &avx512_fp16, &amx_bf16,    &amx_int8};
   return all;
 }
 
@@ -490,7 +525,8 @@ double lane_value(const ComputeKernel& k, const unsigned char* out, int chain, i
   return v;
 }
 int accumulator_lanes(const ComputeKernel& k) {
-  if (k.integer || std::string(k.precision) == "bf16") return std::max(1, k.width_bits / 32);
+  // 32-bit accumulators, 16 to a 64-byte slot (an AMX kernel stores one row of each tile).
+  if (k.integer || std::string(k.precision) == "bf16") return std::clamp(k.width_bits / 32, 1, 16);
   return k.lanes();
 }
 }  // namespace

@@ -1,12 +1,18 @@
 // CPUID and XGETBV: what the CPU and the operating system support (Intel SDM vol. 2A, CPUID
 // leaf 1 ECX, leaf 7 EBX/ECX/EDX, leaf 7 subleaf 1 EAX; XCR0 bits 1-2 SSE/AVX state, 5-7
-// AVX-512 opmask/ZMM state).
+// AVX-512 opmask/ZMM state, 17-18 AMX tile configuration and data).
 #include <cstring>
 
 #include "roofline/cpu_backend.hpp"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
+#endif
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
 #endif
 
 namespace roofline::cpu {
@@ -24,7 +30,10 @@ std::vector<std::string> CpuFeatures::names() const {
                                               {avx512_vnni, "avx512_vnni"},
                                               {avx512_bf16, "avx512_bf16"},
                                               {avx512_fp16, "avx512_fp16"},
-                                              {avx_vnni, "avx_vnni"}};
+                                              {avx_vnni, "avx_vnni"},
+                                              {amx_tile, "amx_tile"},
+                                              {amx_bf16, "amx_bf16"},
+                                              {amx_int8, "amx_int8"}};
   for (const auto& [on, name] : all)
     if (on) n.emplace_back(name);
   return n;
@@ -42,6 +51,20 @@ Regs cpuid(unsigned leaf, unsigned sub = 0) {
 }
 bool bit(unsigned v, int n) {
   return ((v >> n) & 1u) != 0;
+}
+// Linux hands out the 8 KiB AMX tile state on request only (Documentation/arch/x86/xstate.rst):
+// a process that executes a tile instruction without it gets SIGILL. Granted once, for every
+// thread of the process.
+std::string request_amx() {
+#if defined(__linux__)
+  constexpr int kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
+  if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) != 0)
+    return std::string("Linux refused the tile state (arch_prctl ARCH_REQ_XCOMP_PERM: ") +
+           std::strerror(errno) + ")";
+  return "";
+#else
+  return "the tile state is requested from Linux only";
+#endif
 }
 unsigned long long xgetbv0() {
   unsigned lo = 0, hi = 0;
@@ -81,6 +104,15 @@ CpuFeatures detect_features() {
     f.avx512vl = bit(r7.b, 31) && f.avx512f;
     f.avx512_vnni = bit(r7.c, 11) && f.avx512f;
     f.avx512_fp16 = bit(r7.d, 23) && f.avx512f;
+    f.amx_tile = bit(r7.d, 24);
+    if (f.amx_tile) {
+      // XCR0 bits 17 (XTILECFG) and 18 (XTILEDATA): the OS saves and restores tile state.
+      const bool os_amx = (xcr0 & 0x60000) == 0x60000;
+      f.amx_refused = os_amx ? request_amx() : "XCR0 does not enable the tile state";
+      const bool usable = f.amx_refused.empty();
+      f.amx_bf16 = bit(r7.d, 22) && usable;
+      f.amx_int8 = bit(r7.d, 25) && usable;
+    }
     if (r7.a >= 1) {
       const Regs r71 = cpuid(7, 1);
       f.avx_vnni = bit(r71.a, 4) && os_avx;

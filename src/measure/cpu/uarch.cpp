@@ -22,10 +22,21 @@
 //      vector integer multiplies on ports 0 and 1 (256-bit) or 0 (512-bit), vector integer adds
 //      on 0, 1, 5 (256-bit) or 0, 5 (512-bit); AVX512-FP16 FMAs on the FMA ports; vdpbf16ps one
 //      per cycle (Cooper Lake, Sapphire Rapids onwards).
+//  [INTEL-GLC] Intel Optimization Reference Manual, Golden Cove: FP adders on ports 1 and 5
+//      beside the FMA units on ports 0 and 1 (and 5 for 512 bits); the 512-bit entries of
+//      sapphire() below were confirmed on a Sapphire Rapids-class VM (2026-12-05) with
+//      roofline's kernels and with 12- and 24-chain variants: vdpbf16ps zmm 0.46 per cycle
+//      either way (a port bound of one every other cycle, not latency), vpdpbusd zmm 1.84,
+//      vfmadd ps zmm 1.83-1.88 — every 512-bit class at 0.92 of its bound (the clock licence).
+//  [INTEL-AMX] Intel Optimization Reference Manual, ch. "Intel AMX", and Intel Architecture Day
+//      2021: the TMUL unit of a Sapphire Rapids core (and its successors) performs 1024 bf16 or
+//      2048 int8 multiply-adds' worth of OP per cycle — a 16 × 16 × 32 tdpbf16ps (16384 FLOP)
+//      or 16 × 16 × 64 tdpbssd (32768 OP) issues every 16 cycles.
 // Entries not listed are 0: no theoretical roof is claimed then. Each entry is the port bound of
 // the kernel's instruction mix; where a measured kernel is known to stay below it, `limits`
 // says why (printed next to the roof).
 #include <cctype>
+#include <cstdio>
 
 #include "roofline/cpu_analysis.hpp"
 
@@ -106,6 +117,30 @@ Microarchitecture intel_server(const char* name, double fma512_units, bool fp16,
   u.source = "Intel Optimization Reference Manual; Intel ARK (AVX-512 FMA units); uops.info";
   return u;
 }
+// Sapphire, Emerald and Granite Rapids (Golden Cove and Redwood Cove cores) [INTEL-GLC]: the
+// Skylake-SP ports plus two FP adders on ports 1 and 5, so adds and multiplies up to 256 bits
+// issue on three ports; at 512 bits ports 0 and 5 take the integer multiplies and VNNI as well;
+// vdpbf16ps zmm issues every other cycle; AMX [INTEL-AMX].
+Microarchitecture sapphire(std::string name, bool fp16, bool bf16) {
+  auto u = intel_server("", 2, fp16, bf16);
+  u.name = std::move(name);
+  u.add_mul_256 = 3;
+  u.int8_madd_512 = 2.0 / 3;  // vpmaddubsw, vpmaddwd, vpaddd: three uops on ports 0 and 5
+  u.vnni_512 = 2;
+  if (bf16) u.bf16_dot_512 = 0.5;
+  u.amx_dot = 1.0 / 16;
+  // Seen on the development VM (2026-12-05): every 512-bit roof at 0.92 of the theory and the
+  // 256-bit FMA roofs at 0.999 in the same run, AMX 0.85-0.90; a dependent-add chain timed right
+  // after an AMX burst ran at 3.63-3.75 GHz against 4.02-4.05 before (docs/measure.md).
+  const char* licence =
+      "the core lowers its clock under sustained 512-bit and AMX work (Intel's power licence "
+      "levels), and the theory's clock is that of integer adds";
+  for (const char* column : {"fma_512", "add_mul_512", "int16_madd_512", "int8_madd_512",
+                             "vnni_512", "bf16_dot_512", "fp16_fma_512", "amx_dot"})
+    u.limits.push_back({column, licence});
+  u.source = "Intel Optimization Reference Manual (Golden Cove, Intel AMX); uops.info; measured";
+  return u;
+}
 }  // namespace
 
 Microarchitecture identify_microarchitecture(const CpuFeatures& f) {
@@ -135,9 +170,19 @@ Microarchitecture identify_microarchitecture(const CpuFeatures& f) {
                           false, f.avx512_bf16);
     }
     if (mod == 0x6a || mod == 0x6c) return intel_server("icelake-sp", 2, false, false);
-    if (mod == 0x8f) return intel_server("sapphirerapids", 2, true, true);
-    if (mod == 0xcf) return intel_server("emeraldrapids", 2, true, true);
-    if (mod == 0xad || mod == 0xae) return intel_server("graniterapids", 2, true, true);
+    if (mod == 0x8f) return sapphire("sapphirerapids", true, true);
+    if (mod == 0xcf) return sapphire("emeraldrapids", true, true);
+    if (mod == 0xad || mod == 0xae) return sapphire("graniterapids", true, true);
+    if (f.amx_tile) {
+      // A model the table does not list (or a virtual machine's made-up one) on a core with AMX
+      // tiles: AMX exists only on Sapphire Rapids, Emerald Rapids and Granite Rapids (Intel
+      // Optimization Reference Manual, ch. "Intel AMX"), whose cores share the port layout above.
+      char model[16];
+      std::snprintf(model, sizeof model, "%#x", mod);
+      return sapphire(
+          std::string("sapphirerapids-class (AMX; CPUID model ") + model + " not listed)",
+          f.avx512_fp16, f.avx512_bf16);
+    }
     if (mod == 0x4e || mod == 0x5e || mod == 0x8e || mod == 0x9e || mod == 0xa5 || mod == 0xa6) {
       Microarchitecture u;
       u.name = "skylake";
