@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 
 #include "roofline/io.hpp"
 #include "roofline/measure.hpp"
@@ -92,6 +94,39 @@ TEST(MeasureSummary, SizeColumnIsWhatTheMemoryStepRecorded) {
                                                          .get<double>()))),
       std::string::npos)
       << t;
+}
+
+TEST(MeasureSummary, RoofsThatShareALimitShareOneNote) {
+  // A document `roofline measure --quick` wrote on a Sapphire Rapids-class VM
+  // (tests/data/io/README.md): the 512-bit and AMX roofs below the theory band name the same
+  // limit, the clock licence, in their formula.
+  const MachineDocument m =
+      load_machine_file(std::string(ROOFLINE_TEST_DATA) + "/io/sapphire-class-quick.machine.json");
+  const std::string t = render_measure_summary(m, false);
+  std::vector<std::string> whys;            // distinct limits, in table order
+  std::map<std::string, std::string> held;  // limit → the roofs it holds back, joined
+  for (const auto& c : m.roofs.compute) {
+    const auto at = c.formula.find("; limit: ");
+    if (!c.theoretical || at == std::string::npos) continue;
+    if (c.peak / *c.theoretical >= 0.92) continue;  // inside the band: no note
+    const std::string why = c.formula.substr(at + 9);
+    if (!held.count(why)) whys.push_back(why);
+    held[why] += (held[why].empty() ? "" : ", ") + c.name;
+    const auto row = t.find(c.name + " ");
+    ASSERT_NE(row, std::string::npos) << c.name;
+    const auto k = std::find(whys.begin(), whys.end(), why) - whys.begin() + 1;
+    EXPECT_NE(t.substr(row, t.find('\n', row) - row).find("limit [" + std::to_string(k) + "]"),
+              std::string::npos)
+        << c.name << "\n"
+        << t;
+  }
+  ASSERT_FALSE(whys.empty()) << t;
+  for (size_t i = 0; i < whys.size(); ++i)
+    EXPECT_NE(t.find("[" + std::to_string(i + 1) + "] " + held[whys[i]] + ": " + whys[i] + "\n"),
+              std::string::npos)
+        << t;
+  EXPECT_EQ(t.find("[" + std::to_string(whys.size() + 1) + "] "), std::string::npos) << t;
+  EXPECT_NE(t.find("AMX tile dot"), std::string::npos) << t;
 }
 
 }  // namespace ROOFLINE_UNITY_ID

@@ -52,11 +52,12 @@ std::string summary_header(const MachineDocument& m, const MachineFacts& f) {
 }
 
 /// The compute roofs against their theory; a roof below it with a known limit gets a numbered
-/// note, one above it (or below without a limit) is flagged.
+/// note (one note for the roofs that share a limit), one above it (or below without a limit)
+/// is flagged.
 std::string compute_roof_table(const MachineDocument& m, bool color) {
   Table t({"compute roof", "measured", "theoretical", "measured/theory", "spread", "fastest",
            "samples"});
-  std::vector<std::string> limits;
+  std::vector<std::pair<std::string, std::string>> limits;  // why → the roofs it holds back
   for (const auto& c : m.roofs.compute) {
     const UnitSystem u = m.roofs.units_of(c);
     std::string ratio;
@@ -68,8 +69,14 @@ std::string compute_roof_table(const MachineDocument& m, bool color) {
       } else if (r < engine::kBelowTheoryLimit) {
         const auto at = c.formula.find("; limit: ");
         if (at != std::string::npos) {
-          limits.push_back(c.name + ": " + c.formula.substr(at + 9));
-          ratio += " limit [" + std::to_string(limits.size()) + "]";
+          const std::string why = c.formula.substr(at + 9);
+          auto it = std::find_if(limits.begin(), limits.end(),
+                                 [&](const auto& l) { return l.first == why; });
+          if (it == limits.end())
+            it = limits.insert(limits.end(), {why, c.name});
+          else
+            it->second += ", " + c.name;
+          ratio += " limit [" + std::to_string(it - limits.begin() + 1) + "]";
         } else {
           ratio = colorize(ratio + " BELOW THEORY", "31", color);
         }
@@ -82,7 +89,7 @@ std::string compute_roof_table(const MachineDocument& m, bool color) {
   }
   std::string out = t.render();
   for (size_t i = 0; i < limits.size(); ++i)
-    out += "[" + std::to_string(i + 1) + "] " + limits[i] + "\n";
+    out += "[" + std::to_string(i + 1) + "] " + limits[i].second + ": " + limits[i].first + "\n";
   return out;
 }
 
