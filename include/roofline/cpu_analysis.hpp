@@ -82,6 +82,10 @@ std::optional<double> work_per_cycle(const Microarchitecture& u, const ComputeKe
 std::string limit_for(const Microarchitecture& u, const ComputeKernel& k);
 /// The table column of kernel `k` ("fma_512", "int16_madd_256", …).
 std::string table_column(const ComputeKernel& k);
+/// The default compute roof of a measurement: the widest fp64 FMA roof (deterministic, not the
+/// noisiest winner); else the widest FMA, else the widest vector roof — a matrix unit (AMX)
+/// only when nothing else was measured; integer roofs never.
+std::string default_compute_roof(const std::vector<ComputeKernel>& kernels);
 /// Theoretical peak = cores × clock × work per cycle per core (docs/model.md §9: "compute = cores ×
 /// clock × FLOP per core per cycle").
 WorkRate theoretical_peak(int cores, Hertz clock, double work_per_cycle_per_core);

@@ -33,7 +33,9 @@ struct CpuFeatures {
   std::vector<std::string> names() const;
 };
 
-/// Reads CPUID and XGETBV of the CPU this runs on (all false on non-x86 builds).
+/// Reads CPUID and XGETBV of the CPU this runs on (all false on non-x86 builds). Where the CPU
+/// has AMX tiles it also asks Linux for the tile state (idempotent; the process's signal frames
+/// grow by the tiles' 8 KiB), so that amx_bf16 / amx_int8 mean "usable by this process".
 CpuFeatures detect_features();
 
 /// What a compute kernel's main instructions do; selects the column of the microarchitecture
@@ -72,7 +74,7 @@ struct ComputeKernel {
   const char* symbol;     ///< the function's symbol (the codegen test disassembles it)
   const char* precision;  ///< dtype name: fp64, fp32, fp16, bf16, int16, int8
   const char* isa;        ///< instruction set, e.g. "avx2", "sse2", "avx512"
-  int width_bits;         ///< vector width: 64/32 for scalar, 128, 256, 512
+  int width_bits;         ///< vector width: 64/32 for scalar, 128, 256, 512; 8192 for an AMX tile
   KernelClass kind;
   bool integer;  ///< work in OP rather than FLOP
   /// The instructions of one loop iteration (what the codegen test counts).

@@ -96,7 +96,6 @@ struct LikwidTableReader {
 
   /// The record of (region, group) in this run; `table` names the table about to be read so
   /// that a repeated one starts a new run.
-
   void open_block(const std::string& region, int index, const std::string& group,
                   const std::string& table, int line) {
     auto key = std::make_tuple(region, index, group);
@@ -168,7 +167,8 @@ struct LikwidTableReader {
         tab.intern(event ? name + "\t" + cells[1] : name), r.values.size(), columns.size());
     // The row it repeats has its values side by side from first->second.first, one per column
     // of the same header: each is compared with its own (no search, so a file of thousands of
-    // thread columns stays linear); a header of other columns is searched (add_once).
+    // thread columns stays linear); a header of other columns (or as many columns naming other
+    // threads) is searched (add_once).
     const bool repeated = !fresh, aligned = repeated && first->second.second == columns.size();
     for (std::size_t c = 0; c < columns.size(); ++c) {
       const std::size_t i = skip + c;
@@ -185,7 +185,8 @@ struct LikwidTableReader {
         v.value = parse_profiler_number(t, tab.origin, line, v.column, name);
         v.significant = significant_digits(t);
       }
-      if (aligned)
+      // Aligned: the same number of columns, and this one names the same thread as before.
+      if (aligned && r.values[first->second.first + c].instance == v.instance)
         r.require_same(r.values[first->second.first + c], v, tab.origin);
       else if (repeated)
         r.add_once(v, tab.origin, event);

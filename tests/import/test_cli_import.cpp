@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "import/edited.hpp"
 #include "roofline/io.hpp"
 
 using nlohmann::json;
@@ -167,12 +168,8 @@ TEST(CliImport, PointsAreCheckedWithOrWithoutAMachine) {
   const std::string real = roofline::test::slurp(kData + "ncu-raw-saxpy.csv");
   TempDir dir;
   auto file_with = [&](const std::string& from, const std::string& to, const std::string& name) {
-    std::string t = real;
-    const auto at = t.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) t.replace(at, from.size(), to);
     const auto f = dir.file(name);
-    std::ofstream(f) << t;
+    std::ofstream(f) << roofline::test::edited(real, from, to);
     return f;
   };
   const auto tiny = file_with("\"96.58\"", "\"1e-300\"", "tiny.csv");

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "import/edited.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
@@ -126,10 +127,7 @@ TEST(ImportDcgm, ValuesOutsideTheirRangeAndEntitiesThatAreNoGpuAreRefused) {
   // The real T4 log (Triton, BERT) with one value changed at a time.
   const std::string real = read_text_file(kData / "real" / "dcgm-t4-triton-bert.txt");
   auto changed = [&](const std::string& from, const std::string& to) {
-    std::string t = real;
-    const auto at = t.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    return at == std::string::npos ? t : t.replace(at, from.size(), to);
+    return roofline::test::edited(real, from, to);
   };
   auto error_of = [&](const std::string& text) {
     try {

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "import/edited.hpp"
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
 
@@ -133,10 +134,7 @@ TEST(ImportLikwid, NegativeValuesAndAMissingFlopRateOfAThreadThatRanAreRefused) 
   // drops out of W. Refused at the value's line and column, naming the metric and the thread.
   const std::string good = read_text_file(kData / "likwid-mem-dp-regions.csv");
   auto replaced = [&](const std::string& from, const std::string& to) {
-    std::string t = good;
-    const auto at = t.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    return at == std::string::npos ? t : t.replace(at, from.size(), to);
+    return roofline::test::edited(good, from, to);
   };
   auto error_of = [](const std::string& text) {
     try {

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "import/edited.hpp"
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
 
@@ -240,10 +241,7 @@ TEST(ImportNcu, SelfRoofsStandOnlyForTheDeviceTheyDescribe) {
   // kernel whose peaks differ on the same device (another SM clock) is noted.
   const std::string real = read_text_file(kData / "ncu-set-roofline.csv");
   auto changed = [&](const std::string& from, const std::string& to) {
-    std::string t = real;
-    const auto at = t.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    return at == std::string::npos ? t : t.replace(at, from.size(), to);
+    return roofline::test::edited(real, from, to);
   };
   auto notes_of = [](const ImportResult& r) {
     std::string all;

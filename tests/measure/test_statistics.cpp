@@ -4,6 +4,7 @@
 #include "unity_id.hpp"
 
 #include <cmath>
+#include <set>
 
 #include "roofline/cpu_analysis.hpp"
 #include "roofline/engine.hpp"
@@ -432,6 +433,29 @@ TEST(MeasureTheory, IntelIntegerDotProductsAreBoundByTheirPorts) {
   EXPECT_TRUE(work_per_cycle(identify_microarchitecture(f),
                              kernel_of(K::bf16_dot, 512, 12 * 64, 12, "bf16"))
                   .has_value());
+}
+
+TEST(MeasureTheory, TheDefaultRoofIsAVectorFmaBeforeAMatrixUnit) {
+#if defined(__x86_64__)
+  // Every kernel compiled in, filtered to some precisions as --precisions does.
+  auto of = [](std::set<std::string> precisions) {
+    std::vector<ComputeKernel> ks;
+    for (const CpuBackend* b : all_backends())
+      for (const auto& k : b->compute_kernels())
+        if (precisions.count(k.precision)) ks.push_back(k);
+    return ks;
+  };
+  EXPECT_EQ(default_compute_roof(of({"fp64", "fp32", "bf16"})), "fp64 512-bit fma");
+  // An AMX tile is 8192 bits wide: it must not outrank the widest FMA.
+  EXPECT_EQ(default_compute_roof(of({"fp32", "bf16"})), "fp32 512-bit fma");
+  EXPECT_EQ(default_compute_roof(of({"bf16"})), "bf16 512-bit dot");
+  std::vector<ComputeKernel> amx_only;
+  for (const auto& k : of({"bf16"}))
+    if (is_amx(k.kind)) amx_only.push_back(k);
+  ASSERT_EQ(amx_only.size(), 1u);
+  EXPECT_EQ(default_compute_roof(amx_only), "bf16 AMX tile dot");
+  EXPECT_EQ(default_compute_roof(of({"int8"})), "");  // integer roofs are never the default
+#endif
 }
 
 TEST(MeasureLevels, AFartherLevelAboveANearerOneIsReported) {

@@ -162,6 +162,19 @@ std::vector<LevelAssignment> name_levels(const std::vector<SweepPoint>& sweep,
   return out;
 }
 
+std::string default_compute_roof(const std::vector<ComputeKernel>& kernels) {
+  std::string best;
+  double best_rank = -1;
+  for (const ComputeKernel& k : kernels) {
+    // A vector unit before a matrix unit (an AMX tile's 8192 bits would outrank any FMA).
+    const double rank = (std::string(k.precision) == "fp64" ? 10000 : 0) +
+                        (k.kind == KernelClass::fp_fma ? 1000 : 0) +
+                        (is_amx(k.kind) ? 0 : k.width_bits);
+    if (!k.integer && rank > best_rank) best_rank = rank, best = k.roof_name();
+  }
+  return best;
+}
+
 WorkRate theoretical_peak(int cores, Hertz clock, double work_per_cycle_per_core) {
   return WorkRate(cores * clock.value * work_per_cycle_per_core);
 }

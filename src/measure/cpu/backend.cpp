@@ -49,18 +49,6 @@ PowerAtRestRecord idle_power(const engine::EnergyMeter& meter) {
   return r;
 }
 
-/// The widest fp64 FMA roof (deterministic, not the noisiest winner); else the first roof.
-std::string default_compute(const std::vector<ComputeKernel>& kernels) {
-  std::string best;
-  double best_rank = -1;
-  for (const ComputeKernel& k : kernels) {
-    const double rank = (std::string(k.precision) == "fp64" ? 10000 : 0) +
-                        (k.kind == KernelClass::fp_fma ? 1000 : 0) + k.width_bits;
-    if (!k.integer && rank > best_rank) best_rank = rank, best = k.roof_name();
-  }
-  return best;
-}
-
 /// The progress bar's steps: each compute kernel (twice with the single-core pass), the sweep
 /// sizes and each level's mixes, the curve's rounds.
 double progress_steps(const Plan& plan) {
@@ -146,7 +134,7 @@ class CpuMeasurement final : public engine::Backend {
     ComputeStep compute = measure_compute(plan, team, solo.get(), uarch, progress);
     phase_done("compute");
     m.compute = std::move(compute.roofs);
-    m.default_compute = default_compute(plan.kernels);
+    m.default_compute = default_compute_roof(plan.kernels);
     m.retries_for_noise += compute.retries;
     record_run(run, o, plan, topo.source, team.pinned(), compute);
 

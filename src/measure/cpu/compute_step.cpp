@@ -175,8 +175,9 @@ ComputeStep measure_compute(const Plan& plan, engine::ThreadTeam& team, engine::
       c.theory = theory_for(uarch, k, plan.threads, step.clock.all_cores_hz, *wpc);
       if (solo) c.one_core_theory = theory_for(uarch, k, 1, step.clock.one_core_hz, *wpc);
     } else {
-      c.no_theory = "no theoretical entry for " + to_string(k.kind) + " at " +
-                    std::to_string(k.width_bits) + " bits on microarchitecture " + uarch.name;
+      c.no_theory = "no theoretical entry for " + to_string(k.kind) +
+                    (is_amx(k.kind) ? "" : " at " + std::to_string(k.width_bits) + " bits") +
+                    " on microarchitecture " + uarch.name;
     }
     if (solo) c.one_core = one.samples[i];
     // Power while this kernel ran on every core (docs/energy.md "Measured power").

@@ -79,7 +79,8 @@ void plan_kernels(const MeasureOptions& o, const CpuFeatures& f,
                       p.kernels.end());
       p.kernels.push_back(k);
     }
-  if (!f.amx_refused.empty())
+  const bool amx_asked = precisions.empty() || precisions.count("bf16") || precisions.count("int8");
+  if (!f.amx_refused.empty() && amx_asked && !o.probe)
     p.warnings.push_back("this CPU has AMX tiles, but " + f.amx_refused + ": no AMX roofs");
   // A precision asked for that this CPU has no kernel of (fp16 without AVX-512 FP16): said,
   // and the others measured; none at all would leave a document without a compute roof.

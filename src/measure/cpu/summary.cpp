@@ -4,6 +4,7 @@
 #include "roofline/quantity.hpp"
 #include "roofline/table.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace roofline {

@@ -175,8 +175,8 @@ Microarchitecture identify_microarchitecture(const CpuFeatures& f) {
     if (mod == 0xad || mod == 0xae) return sapphire("graniterapids", true, true);
     if (f.amx_tile) {
       // A model the table does not list (or a virtual machine's made-up one) on a core with AMX
-      // tiles: AMX exists only on Sapphire Rapids, Emerald Rapids and Granite Rapids (Intel
-      // Optimization Reference Manual, ch. "Intel AMX"), whose cores share the port layout above.
+      // tiles: among family-6 models only Sapphire, Emerald and Granite Rapids have AMX (Intel's
+      // product specifications, ark.intel.com), and their cores share the port layout above.
       char model[16];
       std::snprintf(model, sizeof model, "%#x", mod);
       return sapphire(
