@@ -31,9 +31,6 @@ EXEMPT = {
     ("src/measure/cuda/device/backend.cpp", "measure"),
     ("src/measure/cuda/device/backend.cpp", "memory"),
     ("bench/gpu_check/main.cpp", "main"),  # the GPU check's driver, run on a GPU only
-    # The flopcount compiler plugin's clone instrumentation (an LLVM pass, tested through the
-    # programs it instruments): not split yet; listed so that it is not forgotten.
-    ("tools/flopcount/plugin/FlopCount.cpp", "instrument_clone"),
 }
 CONTROL = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype", "alignof"}
 # What may follow a parameter list before the body: qualifiers and a trailing return type.
@@ -195,7 +192,7 @@ def main():
     if long_ones:
         return 1
     print(f"check_function_length: no function over {LIMIT} lines "
-          f"({len(EXEMPT)} exempt: data tables, CUDA device code and the flopcount plugin's one)")
+          f"({len(EXEMPT)} exempt: data tables and CUDA device code)")
     return 0
 
 

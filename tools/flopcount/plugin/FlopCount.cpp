@@ -469,7 +469,30 @@ class Instrumenter {
   void insert_region_hooks(Function& F);
   uint64_t static_flops(Function& F);
   bool clonable(Function& F, uint32_t& why);
+  // The steps of instrument_clone, in order (each is described where it is defined).
+  struct Counters {
+    BasicBlock *entry, *fetch, *body;
+    PHINode* block;  ///< the thread's counter block, in the body
+  };
+  struct Operations {
+    std::vector<std::pair<BasicBlock*, std::map<Category, uint64_t>>> per_block;
+    std::vector<DynamicOp> dynamic;
+  };
+  struct Locals {
+    std::vector<AllocaInst*> allocas;
+    std::vector<uint32_t> slots;
+  };
+  struct Flush {
+    Instruction *old, *sum, *store;
+  };
   void instrument_clone(Function& C, uint32_t index);
+  Counters fetch_counters(Function& C, const DebugLoc& dl);
+  Operations collect_operations(Function& C, const Counters& k, const TargetInfo& target);
+  Locals add_locals(const Counters& k, const Operations& ops, uint32_t index, const DebugLoc& dl);
+  std::vector<Instruction*> flush_points(Function& C, const Counters& k);
+  std::vector<Flush> add_flushes(const std::vector<Instruction*>& points, const Locals& l,
+                                 Value* block, const DebugLoc& dl);
+  static void promote(Function& C, const Locals& l, const std::vector<Flush>& flushes);
   void add_dispatch(Function& F, Function& C);
   void emit_tables();
   Constant* string_constant(StringRef s, const Twine& name);
@@ -592,39 +615,41 @@ bool Instrumenter::clonable(Function& F, uint32_t& why) {
   return true;
 }
 
-void Instrumenter::instrument_clone(Function& C, uint32_t index) {
-  const TargetInfo target = target_of(C, triple_);
-  const DebugLoc dl = artificial_loc(C);
-  // 1. Entry: the thread's counter block, fetched once per call. Static allocas stay in the
-  //    entry block (they must, to remain static).
-  BasicBlock* entry = &C.getEntryBlock();
-  BasicBlock::iterator split = entry->getFirstInsertionPt();
-  while (split != entry->end() && isa<AllocaInst>(&*split)) ++split;
-  BasicBlock* body = entry->splitBasicBlock(split, "flopcount.body");
-  BasicBlock* fetch = BasicBlock::Create(C_, "flopcount.fetch", &C, body);
-  entry->getTerminator()->eraseFromParent();
-  IRBuilder<> b(entry);
+// 1. Entry: the thread's counter block, fetched once per call. Static allocas stay in the entry
+//    block (they must, to remain static).
+Instrumenter::Counters Instrumenter::fetch_counters(Function& C, const DebugLoc& dl) {
+  Counters k;
+  k.entry = &C.getEntryBlock();
+  BasicBlock::iterator split = k.entry->getFirstInsertionPt();
+  while (split != k.entry->end() && isa<AllocaInst>(&*split)) ++split;
+  k.body = k.entry->splitBasicBlock(split, "flopcount.body");
+  k.fetch = BasicBlock::Create(C_, "flopcount.fetch", &C, k.body);
+  k.entry->getTerminator()->eraseFromParent();
+  IRBuilder<> b(k.entry);
   b.SetCurrentDebugLocation(dl);
   LoadInst* cached = b.CreateLoad(i64p_, tls_, "flopcount.block");
   Value* missing = b.CreateICmpEQ(cached, ConstantPointerNull::get(i64p_));
-  b.CreateCondBr(missing, fetch, body, MDBuilder(C_).createBranchWeights(1, 1000));
-  b.SetInsertPoint(fetch);
+  b.CreateCondBr(missing, k.fetch, k.body, MDBuilder(C_).createBranchWeights(1, 1000));
+  b.SetInsertPoint(k.fetch);
   CallInst* fetched = b.CreateCall(thread_block_, {b.CreatePointerCast(module_, i8p_), tls_});
-  b.CreateBr(body);
-  b.SetInsertPoint(body, body->begin());
-  PHINode* block = b.CreatePHI(i64p_, 2, "flopcount.counters");
-  block->addIncoming(cached, entry);
-  block->addIncoming(fetched, fetch);
+  b.CreateBr(k.body);
+  b.SetInsertPoint(k.body, k.body->begin());
+  k.block = b.CreatePHI(i64p_, 2, "flopcount.counters");
+  k.block->addIncoming(cached, k.entry);
+  k.block->addIncoming(fetched, k.fetch);
+  return k;
+}
 
-  // 2. What each block executes, fixed per execution, and the run-time (masked) counts.
-  // In block order, so that slot numbers do not depend on where blocks sit in memory.
-  std::vector<std::pair<BasicBlock*, std::map<Category, uint64_t>>> per_block;
-  std::vector<DynamicOp> dynamic;
+// 2. What each block executes, fixed per execution, and the run-time (masked) counts. In block
+//    order, so that slot numbers do not depend on where blocks sit in memory.
+Instrumenter::Operations Instrumenter::collect_operations(Function& C, const Counters& k,
+                                                          const TargetInfo& target) {
+  Operations ops;
   for (BasicBlock& BB : C) {
-    if (&BB == entry || &BB == fetch) continue;
-    per_block.emplace_back(&BB, std::map<Category, uint64_t>());
-    std::map<Category, uint64_t>& here = per_block.back().second;
-    if (&BB == body) here[Category{RFC_KIND_CALLS, RFC_PREC_NONE, 0, 0}] += 1;
+    if (&BB == k.entry || &BB == k.fetch) continue;
+    ops.per_block.emplace_back(&BB, std::map<Category, uint64_t>());
+    std::map<Category, uint64_t>& here = ops.per_block.back().second;
+    if (&BB == k.body) here[Category{RFC_KIND_CALLS, RFC_PREC_NONE, 0, 0}] += 1;
     for (Instruction& I : BB) {
       const OpClass c = classify(I);
       if (!c.counted) continue;
@@ -638,36 +663,40 @@ void Instrumenter::instrument_clone(Function& C, uint32_t index) {
               when_true ? static_cast<uint64_t>(fixed) : c.lanes - static_cast<uint64_t>(fixed);
           if (active) here[cat] += active * c.per_lane;
         } else {
-          dynamic.push_back({cat, sel, when_true, c.per_lane});
+          ops.dynamic.push_back({cat, sel, when_true, c.per_lane});
         }
         continue;
       }
       here[Category{c.kind, c.precision, width, 0}] += c.lanes * c.per_lane;
     }
   }
+  return ops;
+}
 
-  // 3. One local counter per block with operations, one per run-time category.
-  std::vector<AllocaInst*> locals;
-  std::vector<uint32_t> local_slot;
-  IRBuilder<> eb(entry, entry->getFirstInsertionPt());
+// 3. One local counter per block with operations, one per run-time category; each gets a slot
+//    of the thread's block and its table entries.
+Instrumenter::Locals Instrumenter::add_locals(const Counters& k, const Operations& ops,
+                                              uint32_t index, const DebugLoc& dl) {
+  Locals l;
+  IRBuilder<> eb(k.entry, k.entry->getFirstInsertionPt());
   eb.SetCurrentDebugLocation(dl);
   auto new_local = [&](uint32_t slot) {
     AllocaInst* a = eb.CreateAlloca(i64_, nullptr, "flopcount.local");
-    locals.push_back(a);
-    local_slot.push_back(slot);
+    l.allocas.push_back(a);
+    l.slots.push_back(slot);
     return a;
   };
-  for (auto& [bb, cats] : per_block) {
+  for (const auto& [bb, cats] : ops.per_block) {
     if (cats.empty()) continue;
     const uint32_t slot = slots_++;
-    for (auto& [cat, weight] : cats) entries_.push_back({slot, index, cat, weight});
+    for (const auto& [cat, weight] : cats) entries_.push_back({slot, index, cat, weight});
     AllocaInst* local = new_local(slot);
     IRBuilder<> ib(bb, bb->getFirstInsertionPt());  // after PHIs and EH pads
     ib.SetCurrentDebugLocation(dl);
     ib.CreateStore(ib.CreateAdd(ib.CreateLoad(i64_, local), ConstantInt::get(i64_, 1)), local);
   }
   std::map<Category, AllocaInst*> dynamic_local;
-  for (DynamicOp& d : dynamic) {
+  for (const DynamicOp& d : ops.dynamic) {
     AllocaInst*& local = dynamic_local[d.cat];
     if (!local) {
       const uint32_t slot = slots_++;
@@ -683,23 +712,26 @@ void Instrumenter::instrument_clone(Function& C, uint32_t index) {
     Value* bits = ib.CreateBitCast(mask, IntegerType::get(C_, lanes));
     Value* set = ib.CreateZExtOrTrunc(ib.CreateUnaryIntrinsic(Intrinsic::ctpop, bits), i64_);
     if (!d.active_when_true) set = ib.CreateSub(ConstantInt::get(i64_, lanes), set);
-    Value* ops = ib.CreateMul(set, ConstantInt::get(i64_, d.per_lane));
-    ib.CreateStore(ib.CreateAdd(ib.CreateLoad(i64_, local), ops), local);
+    Value* n = ib.CreateMul(set, ConstantInt::get(i64_, d.per_lane));
+    ib.CreateStore(ib.CreateAdd(ib.CreateLoad(i64_, local), n), local);
   }
-  for (AllocaInst* a : locals) {
-    IRBuilder<> ib(entry->getTerminator());
+  for (AllocaInst* a : l.allocas) {
+    IRBuilder<> ib(k.entry->getTerminator());
     ib.CreateStore(ConstantInt::get(i64_, 0), a);
   }
+  return l;
+}
 
-  // 4. Flush the locals into the thread's block before returns and before calls that may
-  //    reach a marker boundary, fork or exit (calls that touch no memory, or only their
-  //    arguments', cannot).
-  std::vector<Instruction*> flush_at;
+// 4. Where the locals are flushed into the thread's block: before returns and before calls that
+//    may reach a marker boundary, fork or exit (calls that touch no memory, or only their
+//    arguments', cannot).
+std::vector<Instruction*> Instrumenter::flush_points(Function& C, const Counters& k) {
+  std::vector<Instruction*> at;
   for (BasicBlock& BB : C) {
-    if (&BB == entry || &BB == fetch) continue;
+    if (&BB == k.entry || &BB == k.fetch) continue;
     for (Instruction& I : BB) {
       if (isa<ReturnInst>(I) || isa<ResumeInst>(I)) {
-        flush_at.push_back(&I);
+        at.push_back(&I);
         continue;
       }
       auto* cb = dyn_cast<CallBase>(&I);
@@ -707,30 +739,37 @@ void Instrumenter::instrument_clone(Function& C, uint32_t index) {
       if (Function* f = cb->getCalledFunction())
         if (f->getName() == "__roofline_fc_thread_block") continue;
       if (cb->doesNotAccessMemory() || cb->onlyAccessesArgMemory()) continue;
-      flush_at.push_back(&I);
+      at.push_back(&I);
     }
   }
-  struct Flush {
-    Instruction *old, *sum, *store;
-  };
+  return at;
+}
+
+std::vector<Instrumenter::Flush> Instrumenter::add_flushes(const std::vector<Instruction*>& points,
+                                                           const Locals& l, Value* block,
+                                                           const DebugLoc& dl) {
   std::vector<Flush> flushes;
-  for (Instruction* at : flush_at) {
+  for (Instruction* at : points) {
     IRBuilder<> ib(at);
     ib.SetCurrentDebugLocation(dl);
-    for (size_t i = 0; i < locals.size(); ++i) {
-      Value* v = ib.CreateLoad(i64_, locals[i]);
-      Value* p = ib.CreateInBoundsGEP(i64_, block, ConstantInt::get(i64_, local_slot[i]));
+    for (size_t i = 0; i < l.allocas.size(); ++i) {
+      Value* v = ib.CreateLoad(i64_, l.allocas[i]);
+      Value* p = ib.CreateInBoundsGEP(i64_, block, ConstantInt::get(i64_, l.slots[i]));
       auto* old = cast<Instruction>(ib.CreateLoad(i64_, p));
       auto* sum = cast<Instruction>(ib.CreateAdd(old, v));
       auto* st = cast<Instruction>(ib.CreateStore(sum, p));
-      ib.CreateStore(ConstantInt::get(i64_, 0), locals[i]);
+      ib.CreateStore(ConstantInt::get(i64_, 0), l.allocas[i]);
       flushes.push_back({old, sum, st});
     }
   }
-  // 5. Counters to registers; flushes that can only add zero go.
+  return flushes;
+}
+
+// 5. Counters to registers; flushes that can only add zero go.
+void Instrumenter::promote(Function& C, const Locals& l, const std::vector<Flush>& flushes) {
   DominatorTree dt(C);
-  PromoteMemToReg(locals, dt);
-  for (Flush& f : flushes) {
+  PromoteMemToReg(l.allocas, dt);
+  for (const Flush& f : flushes) {
     auto* add = cast<BinaryOperator>(f.sum);
     if (auto* k = dyn_cast<ConstantInt>(add->getOperand(1)))
       if (k->isZero()) {
@@ -739,6 +778,15 @@ void Instrumenter::instrument_clone(Function& C, uint32_t index) {
         f.old->eraseFromParent();
       }
   }
+}
+
+void Instrumenter::instrument_clone(Function& C, uint32_t index) {
+  const DebugLoc dl = artificial_loc(C);
+  const Counters k = fetch_counters(C, dl);
+  const Operations ops = collect_operations(C, k, target_of(C, triple_));
+  const Locals l = add_locals(k, ops, index, dl);
+  const std::vector<Flush> flushes = add_flushes(flush_points(C, k), l, k.block, dl);
+  promote(C, l, flushes);
 }
 
 // The original keeps its name, address and code; at entry one load and branch decide whether
