@@ -424,6 +424,9 @@ TEST(MeasureTheory, IntelIntegerDotProductsAreBoundByTheirPorts) {
   EXPECT_NE(limit_for(u, kernel_of(K::fp_fma, 512, 12 * 16, 12)).find("licence"),
             std::string::npos);
   EXPECT_EQ(limit_for(u, kernel_of(K::fp_fma, 256, 12 * 8, 12)), "");
+  // The 256-bit vpmaddubsw triple: the dependent vpaddd, measured with and without it.
+  EXPECT_NE(limit_for(u, kernel_of(K::int8_madd, 256, 4 * 64, 4, "int8")).find("vpaddd"),
+            std::string::npos);
   f.model = 0x55;
   f.brand = "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz";  // Cascade Lake: no BF16
   EXPECT_FALSE(work_per_cycle(identify_microarchitecture(f),
