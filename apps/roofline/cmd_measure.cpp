@@ -136,15 +136,16 @@ const Registrar register_measure(10, [](CLI::App& root) {
   c->add_option("-o,--output", args->output,
                 "Machine document to write, atomically (default machine.json; - for stdout)");
   c->add_flag("--quick", args->quick, "A few seconds instead of the complete roofline");
-  c->add_option("--threads", args->threads, "Threads, one pinned per core (default: every core)");
+  c->add_option("--threads", args->threads, "Threads, one pinned per core (default: every core)")
+      ->check(CLI::Range(1, 4096));
+  // The lists are checked whole (an empty name between two commas is refused) and split by the
+  // library.
   c->add_option("--precisions", args->precisions,
                 "Precisions to measure, comma-separated (fp64,fp32,fp16,bf16,int16,int8)")
-      ->check(named_list())
-      ->delimiter(',');
+      ->check(named_list());
   c->add_option("--levels", args->levels,
                 "Memory levels to report, comma-separated (L1,L2,L3,DRAM)")
-      ->check(named_list())
-      ->delimiter(',');
+      ->check(named_list());
   c->add_flag("--json", args->json, "Print the machine document instead of the summary");
   c->add_flag("--no-curve", args->no_curve, "Skip the empirical roofline curve");
   c->add_flag("--no-single-core", args->no_single, "Skip the one-core measurements");

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "commands.hpp"
 #include "roofline/diagnosis.hpp"
@@ -170,6 +171,11 @@ CheckedRun check_run_args(const RunArgs& a, const suite::Machine& machine) {
   check_outputs({{"-o", a.output}, {"--report", a.report}});
   CheckedRun c;
   c.kernels = suite::resolve_kernels(a.kernels);
+  // More threads than CPUs would pin two to one CPU and time them sharing it.
+  const int allowed = std::max<int>(1, static_cast<int>(machine.topology.allowed_cpus.size()));
+  if (a.threads > allowed)
+    throw InputError("--threads: must be between 1 and " + std::to_string(allowed) +
+                     " (the CPUs this process may use), got " + std::to_string(a.threads));
   if (!a.levels.empty()) {
     c.levels = parse_memory_levels({a.levels}, "--levels");
     for (const auto& l : c.levels)
@@ -286,11 +292,16 @@ void run(const RunArgs& a) {
   opt.progress = [](const std::string& what) { say("  " + what + "\n"); };
   if (a.results_only) return emit_results_only(opt, machine, blas);
 
-  MachineDocument m = a.machine.empty() ? machine_for_run(threads) : resolve_machine(a.machine);
+  // A machine given is read first (a bad one is refused at once); this machine is measured
+  // after the suite, so that a run the suite refuses (a --size too small for a kernel) is
+  // refused before the seconds of measuring.
+  std::optional<MachineDocument> given;
+  if (!a.machine.empty()) given = resolve_machine(a.machine);
   say_run_machine(machine, threads);
   const auto blas_names = suite::blas_kernels(kernels);
   const std::vector<suite::RunResult> results =
       run_all_kernels(a, opt, machine, blas, blas_names, guard);
+  const MachineDocument m = given ? *given : machine_for_run(threads);
 
   const suite::Placement placement = suite::place_runs(results, m.roofs, machine, blas, a.touching);
   const nlohmann::json j = run_document_to_json(

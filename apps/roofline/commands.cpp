@@ -87,17 +87,26 @@ CLI::Validator named_list() {
       "LIST");
 }
 
-void refuse_empty_output_names(CLI::App& app) {
-  static const CLI::Validator not_empty(
+void refuse_empty_values(CLI::App& app) {
+  static const CLI::Validator no_empty_file(
       [](std::string& text) -> std::string {
         return text.empty() ? "an empty file name" : std::string();
       },
       "FILE");
-  for (CLI::Option* o : app.get_options())
+  static const CLI::Validator no_empty_value(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "an empty value (leave the option out for its default)"
+                            : std::string();
+      },
+      "");
+  for (CLI::Option* o : app.get_options()) {
     for (const char* name : {"--output", "--report", "--junit", "--save-counters"})
-      if (o->check_lname(std::string(name).substr(2))) o->check(not_empty);
+      if (o->check_lname(std::string(name).substr(2))) o->check(no_empty_file);
+    for (const char* name : {"--machine", "--hw", "--hw-dir", "--size"})
+      if (o->check_lname(std::string(name).substr(2))) o->check(no_empty_value);
+  }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
-    refuse_empty_output_names(*sub);
+    refuse_empty_values(*sub);
 }
 
 std::vector<std::string> given_options(const CLI::App& app) {

@@ -64,8 +64,10 @@ void refuse_non_finite(const nlohmann::json& document, const std::string& what);
 
 /// Gives every option of `app` and its subcommands that names a file to write (-o/--output,
 /// --report, --junit, --save-counters) a check that refuses an empty name: "" is no file, and
-/// writing the terminal output instead would pass unnoticed.
-void refuse_empty_output_names(CLI::App& app);
+/// writing the terminal output instead would pass unnoticed. The options whose empty value would
+/// read as "not given" (--machine/--hw, --hw-dir, --size: measure this machine, the level
+/// sizes) refuse it too.
+void refuse_empty_values(CLI::App& app);
 /// The long names ("--batch") of the options given on `app`'s command line.
 std::vector<std::string> given_options(const CLI::App& app);
 

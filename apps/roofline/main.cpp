@@ -69,7 +69,7 @@ int run(int argc, char** argv) {
   std::stable_sort(reg.begin(), reg.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, setup] : reg) setup(app);
-  roofline::cli::refuse_empty_output_names(app);
+  roofline::cli::refuse_empty_values(app);
   // One command's files: its outputs are checked against its inputs and each other.
   const roofline::FileLedger ledger;
   try {

@@ -106,6 +106,25 @@ TEST(MeasurePlan, BadPrecisionsAndLevelsFailBeforeAnythingRuns) {
   const Plan p = resolve_plan(o, four_cores(), avx512_features(), 64e9);
   EXPECT_FALSE(p.kernels.empty());
   for (const auto& k : p.kernels) EXPECT_EQ(std::string(k.precision), "fp32");
+  // A comma-separated item is a list, as the command line gives it; an empty name in it is
+  // refused, not dropped.
+  o.precisions = {"fp32,FP64"};
+  std::set<std::string> got;
+  for (const auto& k : resolve_plan(o, four_cores(), avx512_features(), 64e9).kernels)
+    got.insert(k.precision);
+  EXPECT_EQ(got, (std::set<std::string>{"fp32", "fp64"}));
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"fp32,,fp64"}, {"fp32,"}, {""}, {"fp32", " "}}) {
+    MeasureOptions b;
+    b.precisions = bad;
+    try {
+      resolve_plan(b, four_cores(), avx512_features(), 64e9);
+      ADD_FAILURE() << "read: " << bad.front();
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("--precisions: an empty name in the list '", 0), 0u)
+          << e.what();
+    }
+  }
   o = {};
   o.levels = {"L2,ram"};
   EXPECT_EQ(resolve_plan(o, four_cores(), avx512_features(), 64e9).levels,

@@ -40,6 +40,12 @@ TEST(CliRun, BadSizesAreExit2) {
   r = run_cli({"run", "axpy-fp64", "--size", "1 KiB", "--machine", kMachine, "--quick"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("too small"), std::string::npos) << r.err;
+  // Without a machine: refused by the suite before this machine is measured (it was measured
+  // first, seconds spent before the refusal).
+  r = run_cli({"run", "axpy-fp64", "--size", "1 KiB", "--quick"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("too small"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("measuring this machine"), std::string::npos) << r.err;
 }
 
 TEST(CliRun, BadThreadsAndCoreNames) {

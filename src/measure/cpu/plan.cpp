@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <sstream>
 
 #include "measure/cpu/steps.hpp"
 #include "roofline/dtype.hpp"
@@ -19,7 +20,15 @@ const std::set<std::string>& kernel_precisions() {
 /// The precisions asked for, by their canonical names (empty: every precision).
 std::set<std::string> plan_precisions(const MeasureOptions& o) {
   std::set<std::string> precisions;
-  for (const auto& name : o.precisions) {
+  std::vector<std::string> names;  // each item may be a comma-separated list
+  for (const auto& item : o.precisions) {
+    std::stringstream ss(item);
+    for (std::string part; std::getline(ss, part, ',');) names.push_back(part);
+    if (item.empty() || item.back() == ',') names.emplace_back();
+  }
+  for (const auto& name : names) {
+    if (trim(name).empty())
+      throw InputError("--precisions: an empty name in the list '" + join(o.precisions, ",") + "'");
     std::string canonical;
     try {
       canonical = parse_dtype(name).name;
