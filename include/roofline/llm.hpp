@@ -157,8 +157,9 @@ struct Dtypes {
 Dtypes make_dtypes(const std::string& weights, const std::string& activations = "",
                    const std::string& kv_cache = "", const std::string& compute = "",
                    const std::string& native = "fp16");
-/// The machine's native 16-bit float: "fp16" when it has a dense fp16 compute roof, else
-/// "bf16" when it has a bf16 one (TPUs publish bf16 only), else "fp16".
+/// The machine's native 16-bit float: the one of fp16 and bf16 whose highest dense compute roof
+/// is higher ("bf16" on a TPU, which publishes bf16 only, and on a CPU with AMX); "fp16" on a tie
+/// (GPUs) or when neither has a roof.
 std::string native_16bit(const RoofSet& roofs);
 
 enum class Phase { prefill, decode, mixed, verify };

@@ -217,6 +217,13 @@ TEST(LlmDtypes, NativeSixteenBitType) {
   // fp16 (the historical default).
   EXPECT_EQ(native_16bit(resolve_machine("tpu-v5e").roofs), "bf16");
   EXPECT_EQ(native_16bit(resolve_machine("h100-sxm").roofs), "fp16");
+  // A measured Sapphire Rapids-class VM (tests/data/io/README.md): fp16 512-bit fma at ~1
+  // TFLOP/s, bf16 on the AMX tiles at ~7.5: bf16 is what it computes fastest.
+  const auto spr =
+      load_machine_file(std::string(ROOFLINE_TEST_DATA) + "/io/sapphire-class-quick.machine.json");
+  EXPECT_EQ(native_16bit(spr.roofs), "bf16");
+  // The catalogue's Xeon 8480+ (AMX bf16, no fp16 roof) and an EPYC (vectors only, fp32 up).
+  EXPECT_EQ(native_16bit(resolve_machine("xeon-platinum-8480plus").roofs), "bf16");
   const Dtypes d = make_dtypes("", "", "", "", "bf16");
   EXPECT_EQ(d.weights.name, "bf16");
   EXPECT_EQ(d.compute.name, "bf16");
