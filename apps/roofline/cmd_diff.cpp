@@ -83,7 +83,7 @@ void diff_machines(const DiffArgs& a, const MachineDocument& ma, const MachineDo
                   mb.origin + ")\n";
   for (const auto& c : d.changes) {
     // An integer roof's rate is in OP/s (units_of), as `hw show` prints it.
-    const ComputeRoof* roof = c.compute ? ma.roofs.find_compute(c.name) : nullptr;
+    const ComputeRoof* roof = c.compute ? ma.roofs.find_compute(c.roof_a) : nullptr;
     const UnitSystem cu = roof ? ma.roofs.units_of(*roof) : u;
     const std::string va =
         c.compute ? format_work_rate(WorkRate(c.a), cu) : format_byte_rate(ByteRate(c.a), u);

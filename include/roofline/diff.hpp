@@ -10,10 +10,13 @@
 
 namespace roofline {
 
-/// One roof present on both sides (compute roofs by name, memory roofs by level); and the two
-/// default roofs when their names differ (named "HBM3 → HBM3e (default memory roofs)").
+/// One roof present on both sides (compute roofs by name, memory roofs by level); the two
+/// default roofs when their names differ (named "HBM3 → HBM3e (default memory roofs)"); and,
+/// per precision, the highest roofs on a matrix engine and on vectors when their names differ
+/// ("bf16 AMX tile dot → bf16 amx (highest bf16 matrix-engine roofs)").
 struct RoofChange {
   std::string name;
+  std::string roof_a;   ///< A's roof (its compute roof's name or its level): what `name` pairs
   bool compute = true;  ///< a flat roof (FLOP/s); else a memory roof (byte/s)
   double a = 0, b = 0;  ///< the roofs' values (peak or bandwidth)
   double ratio = 1;     ///< b / a

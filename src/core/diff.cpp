@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <utility>
 
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 
@@ -21,10 +24,11 @@ std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::o
 
 namespace {
 
-RoofChange change(std::string name, bool compute, double a, double b,
+RoofChange change(std::string name, std::string roof_a, bool compute, double a, double b,
                   const std::optional<Statistics>& sa, const std::optional<Statistics>& sb) {
   RoofChange c;
   c.name = std::move(name);
+  c.roof_a = std::move(roof_a);
   c.compute = compute;
   c.a = a;
   c.b = b;
@@ -33,6 +37,39 @@ RoofChange change(std::string name, bool compute, double a, double b,
   c.spread_b = roof_spread(sb);
   c.exceeds_spread = exceeds_spread(c.ratio, c.spread_a, c.spread_b);
   return c;
+}
+
+/// The highest roof of `precision` on a matrix engine (or on vectors), sparse ones aside.
+const ComputeRoof* highest_on(const RoofSet& s, const std::string& precision, bool matrix) {
+  const ComputeRoof* best = nullptr;
+  for (const auto& c : s.compute)
+    if (!c.sparse && iequals(c.precision, precision) && is_matrix_unit(c) == matrix &&
+        (!best || c.peak > best->peak))
+      best = &c;
+  return best;
+}
+
+/// The highest roofs of one precision on the same kind of unit under different names (a
+/// measured "bf16 AMX tile dot" against a catalogue's "bf16 amx", "fp32 512-bit fma" against
+/// "fp32 avx-512 fma"): compared too, named as the default roofs are.
+void compare_by_unit(const RoofSet& a, const RoofSet& b, RoofSetDiff& d) {
+  if (a.compute.empty() || b.compute.empty()) return;
+  const ComputeRoof* default_a = &a.select_compute("");
+  const ComputeRoof* default_b = &b.select_compute("");
+  std::set<std::pair<std::string, bool>> done;
+  for (const auto& c : a.compute) {
+    const std::string p = lower(c.precision);
+    const bool matrix = is_matrix_unit(c);
+    if (c.sparse || p.empty() || !done.insert({p, matrix}).second) continue;
+    const ComputeRoof* ha = highest_on(a, p, matrix);
+    const ComputeRoof* hb = highest_on(b, p, matrix);
+    if (!ha || !hb || b.find_compute(ha->name) || a.find_compute(hb->name)) continue;
+    if (ha == default_a && hb == default_b) continue;  // compared as the default roofs
+    d.changes.push_back(change(ha->name + " → " + hb->name + " (highest " + p +
+                                   (matrix ? " matrix-engine" : " vector") + " roofs)",
+                               ha->name, true, ha->peak.value, hb->peak.value, ha->stats,
+                               hb->stats));
+  }
 }
 
 }  // namespace
@@ -46,7 +83,8 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
       d.only_a.push_back("compute " + ca.name);
       continue;
     }
-    d.changes.push_back(change(ca.name, true, ca.peak.value, cb->peak.value, ca.stats, cb->stats));
+    d.changes.push_back(
+        change(ca.name, ca.name, true, ca.peak.value, cb->peak.value, ca.stats, cb->stats));
   }
   for (const auto& cb : b.compute)
     if (!a.find_compute(cb.name)) d.only_b.push_back("compute " + cb.name);
@@ -56,8 +94,8 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
       d.only_a.push_back("memory " + ma.level);
       continue;
     }
-    d.changes.push_back(
-        change(ma.level, false, ma.bandwidth.value, mb->bandwidth.value, ma.stats, mb->stats));
+    d.changes.push_back(change(ma.level, ma.level, false, ma.bandwidth.value, mb->bandwidth.value,
+                               ma.stats, mb->stats));
   }
   for (const auto& mb : b.memory)
     if (!a.find_memory(mb.level)) d.only_b.push_back("memory " + mb.level);
@@ -67,15 +105,17 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
     const ComputeRoof& ca = a.select_compute("");
     const ComputeRoof& cb = b.select_compute("");
     if (!b.find_compute(ca.name))
-      d.changes.push_back(change(ca.name + " → " + cb.name + " (default compute roofs)", true,
-                                 ca.peak.value, cb.peak.value, ca.stats, cb.stats));
+      d.changes.push_back(change(ca.name + " → " + cb.name + " (default compute roofs)", ca.name,
+                                 true, ca.peak.value, cb.peak.value, ca.stats, cb.stats));
   }
+  compare_by_unit(a, b, d);
   if (!a.memory.empty() && !b.memory.empty()) {
     const MemoryRoof& ma = a.select_memory("");
     const MemoryRoof& mb = b.select_memory("");
     if (!b.find_memory(ma.level))
-      d.changes.push_back(change(ma.level + " → " + mb.level + " (default memory roofs)", false,
-                                 ma.bandwidth.value, mb.bandwidth.value, ma.stats, mb.stats));
+      d.changes.push_back(change(ma.level + " → " + mb.level + " (default memory roofs)", ma.level,
+                                 false, ma.bandwidth.value, mb.bandwidth.value, ma.stats,
+                                 mb.stats));
   }
   // Ridge I* = π / β (docs/model.md): where the slanted roof meets the flat one.
   auto ridge_of = [](const RoofSet& s, std::string& roofs) {

@@ -33,6 +33,50 @@ RoofSet set(const std::string& name, double fp64, double dram) {
   return r;
 }
 
+TEST(Diff, TheHighestRoofsOfAPrecisionOnOneKindOfUnitMeetUnderTwoNames) {
+  // A measured CPU's roof names against a catalogue's: per precision, the highest matrix-engine
+  // roof against the highest, and the highest vector roof against the highest.
+  auto roof = [](const char* name, const char* precision, const char* unit, double peak) {
+    ComputeRoof c;
+    c.name = name;
+    c.precision = precision;
+    c.unit = unit;
+    c.peak = WorkRate(peak);
+    return c;
+  };
+  RoofSet a = set("measured", 250e9, 50e9);
+  a.compute = {roof("fp64 512-bit fma", "fp64", "512-bit fma", 250e9),
+               roof("fp64 256-bit fma", "fp64", "256-bit fma", 130e9),
+               roof("bf16 512-bit dot", "bf16", "512-bit dot", 240e9),
+               roof("bf16 AMX tile dot", "bf16", "AMX tile dot", 7.5e12),
+               roof("fp32 512-bit fma", "fp32", "512-bit fma", 500e9)};
+  RoofSet b = set("catalogue", 3.5e12, 300e9);
+  b.compute = {roof("fp64 avx-512 fma", "fp64", "avx-512 fma", 3.5e12),
+               roof("bf16 amx", "bf16", "amx", 115e12),
+               roof("fp32 512-bit fma", "fp32", "512-bit fma", 7e12)};
+  a.default_compute = "fp64 512-bit fma";  // as `roofline measure` names it
+  b.default_compute = "fp64 avx-512 fma";
+  const RoofSetDiff d = diff_roofs(a, b);
+  auto find = [&](const std::string& name) -> const RoofChange* {
+    for (const auto& c : d.changes)
+      if (c.name == name) return &c;
+    return nullptr;
+  };
+  const RoofChange* amx = find("bf16 AMX tile dot → bf16 amx (highest bf16 matrix-engine roofs)");
+  ASSERT_NE(amx, nullptr);
+  EXPECT_DOUBLE_EQ(amx->ratio, 115e12 / 7.5e12);
+  EXPECT_EQ(amx->roof_a, "bf16 AMX tile dot");
+  // fp64: the default roofs already (A's widest fp64 FMA against B's fp64 roof), not twice.
+  const RoofChange* fp64 = find("fp64 512-bit fma → fp64 avx-512 fma (default compute roofs)");
+  ASSERT_NE(fp64, nullptr);
+  EXPECT_EQ(find("fp64 512-bit fma → fp64 avx-512 fma (highest fp64 vector roofs)"), nullptr);
+  // fp32 matched by name; bf16 on vectors has no vector bf16 roof in B.
+  ASSERT_NE(find("fp32 512-bit fma"), nullptr);
+  for (const auto& c : d.changes) EXPECT_EQ(c.name.find("fp32 512-bit fma →"), std::string::npos);
+  for (const auto& c : d.changes) EXPECT_EQ(c.name.find("bf16 512-bit dot →"), std::string::npos);
+  EXPECT_EQ(d.changes.size(), 4u);  // DRAM, fp32 by name, the default pair, the AMX pair
+}
+
 TEST(Diff, RatiosSpreadsAndTheRidge) {
   RoofSet a = set("a", 100e9, 20e9);
   RoofSet b = set("b", 110e9, 19e9);

@@ -464,6 +464,18 @@ TEST(CliHw, IntegerRoofsSpeakOfOperationsInShowCompareAndDiff) {
   r = run_cli({"diff", "h100-sxm", "a100-80gb"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("compute int8 tensor: 1.979 POP/s → 624 TOP/s"), std::string::npos) << r.out;
+  // A measured Sapphire Rapids-class VM (tests/data/io/README.md) against the catalogue's Xeon
+  // 8480+: the AMX roofs meet under their two names, int8 in OP/s.
+  const std::string spr = std::string(ROOFLINE_TEST_DATA) + "/io/sapphire-class-quick.machine.json";
+  r = run_cli({"diff", spr, "xeon-platinum-8480plus"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto line = r.out.find(
+      "compute int8 AMX tile dot → int8 amx (highest int8 matrix-engine "
+      "roofs): ");
+  ASSERT_NE(line, std::string::npos) << r.out;
+  const std::string row = r.out.substr(line, r.out.find('\n', line) - line);
+  EXPECT_NE(row.find("TOP/s → 229.4 TOP/s"), std::string::npos) << row;
+  EXPECT_EQ(row.find("FLOP"), std::string::npos) << row;
 }
 
 TEST(CliHw, CompareWarnsWhenDefaultRoofsDifferInPrecision) {
