@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -119,12 +120,18 @@ std::vector<std::string> given_options(const CLI::App& app) {
 void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
                 size_t first) {
   std::vector<Point> kept(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(first));
+  // One warning per reason (the precision no roof has), naming its points: a profile of
+  // thousands of int64 index kernels is one line, not thousands.
+  std::vector<std::pair<std::string, std::vector<std::string>>> unjudged;
   for (size_t i = first; i < points.size(); ++i) {
     Point& p = points[i];
     try {
       roofs.select_compute(p.precision);
     } catch (const InputError& e) {
-      say("roofline: warning: " + file + ": point '" + p.name + "' not judged: " + e.what() + "\n");
+      auto it = std::find_if(unjudged.begin(), unjudged.end(),
+                             [&](const auto& u) { return u.first == e.what(); });
+      if (it == unjudged.end()) it = unjudged.insert(unjudged.end(), {e.what(), {}});
+      it->second.push_back(p.name);
       continue;
     }
     try {
@@ -133,6 +140,14 @@ void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::str
       throw InputError(file + ": point '" + p.name + "': " + e.what());
     }
     kept.push_back(std::move(p));
+  }
+  for (const auto& [why, names] : unjudged) {
+    constexpr size_t kNamed = 5;
+    std::string who = names.size() == 1 ? "point" : "points";
+    for (size_t i = 0; i < names.size() && i < kNamed; ++i)
+      who += std::string(i ? ", '" : " '") + terminal_safe(names[i]) + "'";
+    if (names.size() > kNamed) who += " and " + std::to_string(names.size() - kNamed) + " more";
+    say("roofline: warning: " + file + ": " + who + " not judged: " + why + "\n");
   }
   if (kept.size() == first && points.size() > first)
     throw InputError(file + ": none of its " + std::to_string(points.size() - first) +

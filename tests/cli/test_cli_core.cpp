@@ -193,6 +193,25 @@ TEST(CliPoint, APointNoRoofCanJudgeIsLeftOutWithAWarning) {
   const std::string csv = roofline::test::slurp(dir.file("c.csv"));
   EXPECT_NE(csv.find("\npoint,m,s,"), std::string::npos) << csv;
   EXPECT_EQ(csv.find("\npoint,m,d,"), std::string::npos) << csv;
+  // Seven fp64 points: one warning line naming five of them and counting the rest.
+  std::string many = R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "s", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp32"})";
+  for (int i = 1; i <= 7; ++i)
+    many += R"(, {"name": "d)" + std::to_string(i) +
+            R"(", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp64"})";
+  write_text(dir.file("many.json"), many + "]}");
+  r = run_cli({"plot", dir.file("m.json"), dir.file("many.json"), "-o", dir.file("c2.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("many.json: points 'd1', 'd2', 'd3', 'd4', 'd5' and 2 more not judged: "
+                       "machine 'm' has no compute roof for 'fp64'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("'d6'"), std::string::npos) << r.err;
+  size_t warnings = 0;
+  for (size_t at = r.err.find("warning:"); at != std::string::npos;
+       at = r.err.find("warning:", at + 1))
+    ++warnings;
+  EXPECT_EQ(warnings, 1u) << r.err;
   // None left: refused, as a file of no points is.
   write_text(dir.file("d.json"), R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "d", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp64"}]})");
