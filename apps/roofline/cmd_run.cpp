@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -39,11 +40,18 @@ struct RunArgs {
 
 // The roofs the points are placed on when no --machine is given: a quick measurement of this
 // machine (`roofline measure --quick`), so every point sits on roofs measured the same way.
-MachineDocument machine_for_run(int threads) {
+/// The options of this machine's measurement when no --machine is given: --quick, no curve,
+/// the run's threads; a Ctrl-C stops it.
+MeasureOptions run_measure_options(int threads, const std::atomic<bool>* cancel) {
   MeasureOptions o;
   o.quick = true;
   o.threads = threads;
   o.curve = false;
+  o.cancel = cancel;
+  return o;
+}
+
+MachineDocument machine_for_run(const MeasureOptions& o) {
   std::fprintf(stderr, "roofline run: no --machine given, measuring this machine (--quick)...\n");
   return measure_machine(o);
 }
@@ -295,13 +303,27 @@ void run(const RunArgs& a) {
   // A machine given is read first (a bad one is refused at once); this machine is measured
   // after the suite, so that a run the suite refuses (a --size too small for a kernel) is
   // refused before the seconds of measuring.
+  // A measurement that cannot happen (no backend for this CPU) is refused before the suite too.
   std::optional<MachineDocument> given;
-  if (!a.machine.empty()) given = resolve_machine(a.machine);
+  const MeasureOptions measure_options = run_measure_options(threads, guard.flag());
+  if (!a.machine.empty())
+    given = resolve_machine(a.machine);
+  else
+    check_measurable(measure_options);
   say_run_machine(machine, threads);
   const auto blas_names = suite::blas_kernels(kernels);
   const std::vector<suite::RunResult> results =
       run_all_kernels(a, opt, machine, blas, blas_names, guard);
-  const MachineDocument m = given ? *given : machine_for_run(threads);
+  std::optional<MachineDocument> measured;
+  if (!given) {
+    try {
+      measured = machine_for_run(measure_options);
+    } catch (const Interrupted&) {
+      guard.exit_interrupted(a.output);
+    }
+    if (guard.interrupted()) guard.exit_interrupted(a.output);  // nothing written yet
+  }
+  const MachineDocument& m = given ? *given : *measured;
 
   const suite::Placement placement = suite::place_runs(results, m.roofs, machine, blas, a.touching);
   const nlohmann::json j = run_document_to_json(
@@ -319,9 +341,10 @@ void run(const RunArgs& a) {
     write_report(a.report, in);
   }
 
-  if (guard.interrupted()) {
+  if (guard.interrupted()) {  // during the writes: what was written is complete
     if (!a.output.empty()) guard.exit_completed(a.output);
-    guard.exit_interrupted(a.report);
+    if (!a.report.empty()) guard.exit_completed(a.report);
+    guard.exit_interrupted("");
   }
   if (a.json) {
     emit(json_text);

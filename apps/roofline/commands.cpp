@@ -117,11 +117,25 @@ std::vector<std::string> given_options(const CLI::App& app) {
   return names;
 }
 
+namespace {
+/// One warning per reason (the precision no roof has), naming up to five of its points: a
+/// profile of thousands of int64 index kernels is one line, not thousands.
+void warn_unjudged(const std::string& file,
+                   const std::vector<std::pair<std::string, std::vector<std::string>>>& unjudged) {
+  constexpr size_t kNamed = 5;
+  for (const auto& [why, names] : unjudged) {
+    std::string who = names.size() == 1 ? "point" : "points";
+    for (size_t i = 0; i < names.size() && i < kNamed; ++i)
+      who += std::string(i ? ", '" : " '") + terminal_safe(names[i]) + "'";
+    if (names.size() > kNamed) who += " and " + std::to_string(names.size() - kNamed) + " more";
+    say("roofline: warning: " + file + ": " + who + " not judged: " + terminal_safe(why) + "\n");
+  }
+}
+}  // namespace
+
 void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
                 size_t first) {
   std::vector<Point> kept(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(first));
-  // One warning per reason (the precision no roof has), naming its points: a profile of
-  // thousands of int64 index kernels is one line, not thousands.
   std::vector<std::pair<std::string, std::vector<std::string>>> unjudged;
   for (size_t i = first; i < points.size(); ++i) {
     Point& p = points[i];
@@ -134,20 +148,15 @@ void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::str
       it->second.push_back(p.name);
       continue;
     }
-    try {
-      require_distinct_levels(p, roofs);
-    } catch (const InputError& e) {
-      throw InputError(file + ": point '" + p.name + "': " + e.what());
-    }
     kept.push_back(std::move(p));
   }
-  for (const auto& [why, names] : unjudged) {
-    constexpr size_t kNamed = 5;
-    std::string who = names.size() == 1 ? "point" : "points";
-    for (size_t i = 0; i < names.size() && i < kNamed; ++i)
-      who += std::string(i ? ", '" : " '") + terminal_safe(names[i]) + "'";
-    if (names.size() > kNamed) who += " and " + std::to_string(names.size() - kNamed) + " more";
-    say("roofline: warning: " + file + ": " + who + " not judged: " + why + "\n");
+  warn_unjudged(file, unjudged);  // before a later point is refused below, not lost with it
+  for (size_t i = first; i < kept.size(); ++i) {
+    try {
+      require_distinct_levels(kept[i], roofs);
+    } catch (const InputError& e) {
+      throw InputError(file + ": point '" + kept[i].name + "': " + e.what());
+    }
   }
   if (kept.size() == first && points.size() > first)
     throw InputError(file + ": none of its " + std::to_string(points.size() - first) +

@@ -224,6 +224,10 @@ class Backend {
   /// Runs the measurement. Throws Unavailable when the device is missing, InputError for options
   /// that do not apply, Interrupted when options.cancel is raised.
   virtual Measurements measure(const MeasureOptions& o) const = 0;
+  /// Throws what measure(o) would throw for the device or the options (Unavailable,
+  /// InputError) before it measures anything, without measuring: a command that measures
+  /// later refuses at once. The default checks nothing.
+  virtual void check(const MeasureOptions&) const {}
   /// The document of a measurement: assemble(measure(o)). The CUDA backend overrides it: its
   /// measure keeps the device open until its Measurements are assembled (cuda::measure).
   virtual MachineDocument document(const MeasureOptions& o) const { return assemble(measure(o)); }

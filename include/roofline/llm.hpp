@@ -157,9 +157,9 @@ struct Dtypes {
 Dtypes make_dtypes(const std::string& weights, const std::string& activations = "",
                    const std::string& kv_cache = "", const std::string& compute = "",
                    const std::string& native = "fp16");
-/// The machine's native 16-bit float: the one of fp16 and bf16 whose highest dense compute roof
-/// is higher ("bf16" on a TPU, which publishes bf16 only, and on a CPU with AMX); "fp16" on a tie
-/// (GPUs) or when neither has a roof.
+/// The machine's native 16-bit float: "bf16" when its highest dense bf16 roof is above 1.5× its
+/// highest fp16 one (a TPU, which publishes bf16 only; a CPU with AMX), else "fp16" (GPUs, whose
+/// two roofs are equal or within measurement noise).
 std::string native_16bit(const RoofSet& roofs);
 
 enum class Phase { prefill, decode, mixed, verify };

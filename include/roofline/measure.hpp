@@ -42,6 +42,10 @@ struct MeasureOptions {
 /// peaks beside them), memory roofs per level (with per-mix rates), the empirical curve,
 /// statistics and the machine description.
 MachineDocument measure_machine(const MeasureOptions& options);
+/// Throws what measure_machine(options) would throw for the device or the options before it
+/// measures anything (no backend for this CPU, bad precisions or levels, too many threads),
+/// without measuring.
+void check_measurable(const MeasureOptions& options);
 
 /// The memory level names every command accepts, nearest first: L1, L2, L3, L4, DRAM.
 const std::vector<std::string>& memory_level_names();

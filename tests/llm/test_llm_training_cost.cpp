@@ -224,6 +224,11 @@ TEST(LlmDtypes, NativeSixteenBitType) {
   EXPECT_EQ(native_16bit(spr.roofs), "bf16");
   // The catalogue's Xeon 8480+ (AMX bf16, no fp16 roof) and an EPYC (vectors only, fp32 up).
   EXPECT_EQ(native_16bit(resolve_machine("xeon-platinum-8480plus").roofs), "bf16");
+  // A measured GPU whose bf16 tensor roof reads 1% above its fp16 one stays fp16.
+  RoofSet noisy = resolve_machine("h100-sxm").roofs;
+  for (auto& c : noisy.compute)
+    if (c.precision == "bf16") c.peak = WorkRate(c.peak.value * 1.01);
+  EXPECT_EQ(native_16bit(noisy), "fp16");
   const Dtypes d = make_dtypes("", "", "", "", "bf16");
   EXPECT_EQ(d.weights.name, "bf16");
   EXPECT_EQ(d.compute.name, "bf16");

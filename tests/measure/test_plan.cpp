@@ -108,7 +108,7 @@ TEST(MeasurePlan, BadPrecisionsAndLevelsFailBeforeAnythingRuns) {
   for (const auto& k : p.kernels) EXPECT_EQ(std::string(k.precision), "fp32");
   // A comma-separated item is a list, as the command line gives it; an empty name in it is
   // refused, not dropped.
-  o.precisions = {"fp32,FP64"};
+  o.precisions = {"fp32, FP64"};  // spaces after the comma, as --levels allows
   std::set<std::string> got;
   for (const auto& k : resolve_plan(o, four_cores(), avx512_features(), 64e9).kernels)
     got.insert(k.precision);

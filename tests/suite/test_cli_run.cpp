@@ -145,5 +145,28 @@ TEST(CliRun, InterruptLeavesThePreviousPointsFileAndSaysSo) {
   EXPECT_EQ(files, 3);  // points.json, err, rc: no temporary left
 }
 
+TEST(CliRun, InterruptWhileMeasuringThisMachineWritesNothing) {
+  // Without --machine the machine is measured after the kernels: a SIGINT then stops the
+  // measurement, and nothing is written (it used to finish, write and call itself complete).
+  TempDir d;
+  const std::string path = d.file("points.json");
+  { std::ofstream(path) << "previous\n"; }
+  const std::string err = shell_quote(d.file("err"));
+  const std::string cmd = "( " + shell_quote(ROOFLINE_CLI_PATH) +
+                          " run axpy-fp64 --levels L1 --quick -o " + shell_quote(path) +
+                          " >/dev/null 2>" + err + " & pid=$!; i=0; while [ $i -lt 1200 ] && ! " +
+                          "grep -q 'measuring this machine' " + err +
+                          "; do sleep 0.05; i=$((i + 1)); done; sleep 0.5; kill -2 $pid; " +
+                          "wait $pid; echo $? > " + shell_quote(d.file("rc")) + " )";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(slurp(d.file("rc")), "130\n") << slurp(d.file("err"));
+  EXPECT_EQ(slurp(path), "previous\n");
+  EXPECT_NE(
+      slurp(d.file("err"))
+          .find("interrupted (SIGINT); " + path + " not written (the previous file is unchanged)"),
+      std::string::npos)
+      << slurp(d.file("err"));
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test

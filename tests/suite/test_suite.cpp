@@ -102,6 +102,16 @@ TEST(SuiteSizes, ParseLevels) {
     EXPECT_NE(std::string(e.what()).find("--levels"), std::string::npos);
   }
   EXPECT_THROW(parse_memory_levels({""}, "--levels"), InputError);
+  // An empty name inside a list (the Python API passes lists as given) is refused, not dropped.
+  for (const char* bad : {"L1,", "L1,,DRAM", ",L2", "L1, ,L2"}) {
+    try {
+      parse_memory_levels({bad}, "--levels");
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                std::string("--levels: an empty name in the list '") + bad + "'");
+    }
+  }
   EXPECT_THROW(parse_memory_levels({}, "--levels"), InputError);
 }
 

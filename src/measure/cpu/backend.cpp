@@ -93,6 +93,10 @@ class CpuMeasurement final : public engine::Backend {
            std::to_string(detect_topology().cores()) + " cores)";
   }
 
+  void check(const MeasureOptions& o) const override {
+    resolve_plan(o, detect_topology(), detect_features(), available_memory_bytes());
+  }
+
   engine::Measurements measure(const MeasureOptions& o) const override {
     engine::Progress progress(o);
     const Topology topo = detect_topology();

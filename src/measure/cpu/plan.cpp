@@ -26,8 +26,9 @@ std::set<std::string> plan_precisions(const MeasureOptions& o) {
     for (std::string part; std::getline(ss, part, ',');) names.push_back(part);
     if (item.empty() || item.back() == ',') names.emplace_back();
   }
-  for (const auto& name : names) {
-    if (trim(name).empty())
+  for (const auto& untrimmed : names) {
+    const std::string name = trim(untrimmed);  // "fp64, fp32" as --levels takes "L1, DRAM"
+    if (name.empty())
       throw InputError("--precisions: an empty name in the list '" + join(o.precisions, ",") + "'");
     std::string canonical;
     try {

@@ -35,6 +35,10 @@ MachineDocument measure_machine(const MeasureOptions& options) {
   return engine::measure(options);
 }
 
+void check_measurable(const MeasureOptions& options) {
+  engine::find_backend(options.device).check(options);
+}
+
 const std::vector<std::string>& memory_level_names() {
   static const std::vector<std::string> names{"L1", "L2", "L3", "L4", "DRAM"};
   return names;
@@ -57,9 +61,14 @@ std::vector<std::string> parse_memory_levels(const std::vector<std::string>& ite
                                              const std::string& option) {
   std::vector<std::string> out;
   for (const std::string& item : items) {
+    // An empty name ("L1,,DRAM", "L1,") is refused, as the command line refuses it.
+    std::vector<std::string> parts;
     std::stringstream ss(item);
-    std::string part;
-    while (std::getline(ss, part, ',')) {
+    for (std::string part; std::getline(ss, part, ',');) parts.push_back(part);
+    if (!item.empty() && item.back() == ',') parts.emplace_back();
+    for (const std::string& part : parts) {
+      if (part.find_first_not_of(" \t") == std::string::npos)
+        throw InputError(option + ": an empty name in the list '" + item + "'");
       const std::string level = parse_memory_level(part, option);
       if (std::find(out.begin(), out.end(), level) == out.end()) out.push_back(level);
     }
