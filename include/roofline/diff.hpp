@@ -17,6 +17,7 @@ namespace roofline {
 struct RoofChange {
   std::string name;
   std::string roof_a;   ///< A's roof (its compute roof's name or its level): what `name` pairs
+  std::string roof_b;   ///< B's roof, the same way
   bool compute = true;  ///< a flat roof (FLOP/s); else a memory roof (byte/s)
   double a = 0, b = 0;  ///< the roofs' values (peak or bandwidth)
   double ratio = 1;     ///< b / a

@@ -329,6 +329,8 @@ void register_compare(py::module_& m) {
 void register_diff(py::module_& m) {
   py::class_<RoofChange>(m, "RoofChange", "One roof in two machine documents: B/A and the noise.")
       .def_readonly("name", &RoofChange::name)
+      .def_readonly("roof_a", &RoofChange::roof_a, "A's roof paired (compute roof name or level)")
+      .def_readonly("roof_b", &RoofChange::roof_b, "B's roof paired")
       .def_property_readonly("kind",
                              [](const RoofChange& c) { return c.compute ? "compute" : "memory"; })
       .def_readonly("a", &RoofChange::a, "A's value (FLOP/s or byte/s)")

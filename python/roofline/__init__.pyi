@@ -142,6 +142,8 @@ def compare(machines: Sequence[Machine], intensity_flop_per_byte: float, precisi
 
 class RoofChange:
     name: str
+    roof_a: str
+    roof_b: str
     kind: str
     a: float
     b: float

@@ -24,11 +24,13 @@ std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::o
 
 namespace {
 
-RoofChange change(std::string name, std::string roof_a, bool compute, double a, double b,
-                  const std::optional<Statistics>& sa, const std::optional<Statistics>& sb) {
+RoofChange change(std::string name, std::string roof_a, std::string roof_b, bool compute, double a,
+                  double b, const std::optional<Statistics>& sa,
+                  const std::optional<Statistics>& sb) {
   RoofChange c;
   c.name = std::move(name);
   c.roof_a = std::move(roof_a);
+  c.roof_b = std::move(roof_b);
   c.compute = compute;
   c.a = a;
   c.b = b;
@@ -67,7 +69,7 @@ void compare_by_unit(const RoofSet& a, const RoofSet& b, RoofSetDiff& d) {
     if (ha == default_a && hb == default_b) continue;  // compared as the default roofs
     d.changes.push_back(change(ha->name + " → " + hb->name + " (highest " + p +
                                    (matrix ? " matrix-engine" : " vector") + " roofs)",
-                               ha->name, true, ha->peak.value, hb->peak.value, ha->stats,
+                               ha->name, hb->name, true, ha->peak.value, hb->peak.value, ha->stats,
                                hb->stats));
   }
 }
@@ -83,8 +85,8 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
       d.only_a.push_back("compute " + ca.name);
       continue;
     }
-    d.changes.push_back(
-        change(ca.name, ca.name, true, ca.peak.value, cb->peak.value, ca.stats, cb->stats));
+    d.changes.push_back(change(ca.name, ca.name, cb->name, true, ca.peak.value, cb->peak.value,
+                               ca.stats, cb->stats));
   }
   for (const auto& cb : b.compute)
     if (!a.find_compute(cb.name)) d.only_b.push_back("compute " + cb.name);
@@ -94,8 +96,8 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
       d.only_a.push_back("memory " + ma.level);
       continue;
     }
-    d.changes.push_back(change(ma.level, ma.level, false, ma.bandwidth.value, mb->bandwidth.value,
-                               ma.stats, mb->stats));
+    d.changes.push_back(change(ma.level, ma.level, mb->level, false, ma.bandwidth.value,
+                               mb->bandwidth.value, ma.stats, mb->stats));
   }
   for (const auto& mb : b.memory)
     if (!a.find_memory(mb.level)) d.only_b.push_back("memory " + mb.level);
@@ -106,7 +108,7 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
     const ComputeRoof& cb = b.select_compute("");
     if (!b.find_compute(ca.name))
       d.changes.push_back(change(ca.name + " → " + cb.name + " (default compute roofs)", ca.name,
-                                 true, ca.peak.value, cb.peak.value, ca.stats, cb.stats));
+                                 cb.name, true, ca.peak.value, cb.peak.value, ca.stats, cb.stats));
   }
   compare_by_unit(a, b, d);
   if (!a.memory.empty() && !b.memory.empty()) {
@@ -114,7 +116,7 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
     const MemoryRoof& mb = b.select_memory("");
     if (!b.find_memory(ma.level))
       d.changes.push_back(change(ma.level + " → " + mb.level + " (default memory roofs)", ma.level,
-                                 false, ma.bandwidth.value, mb.bandwidth.value, ma.stats,
+                                 mb.level, false, ma.bandwidth.value, mb.bandwidth.value, ma.stats,
                                  mb.stats));
   }
   // Ridge I* = π / β (docs/model.md): where the slanted roof meets the flat one.

@@ -140,6 +140,8 @@ json machines_diff_to_json(const RoofSetDiff& d, const MachineDocument& a,
   for (const auto& c : d.changes)
     roofs.push_back(
         {{"name", c.name},
+         {"roof_a", c.roof_a},
+         {"roof_b", c.roof_b},
          {"kind", c.compute ? "compute" : "memory"},
          {"a", c.a},
          {"b", c.b},

@@ -66,6 +66,7 @@ TEST(Diff, TheHighestRoofsOfAPrecisionOnOneKindOfUnitMeetUnderTwoNames) {
   ASSERT_NE(amx, nullptr);
   EXPECT_DOUBLE_EQ(amx->ratio, 115e12 / 7.5e12);
   EXPECT_EQ(amx->roof_a, "bf16 AMX tile dot");
+  EXPECT_EQ(amx->roof_b, "bf16 amx");
   // fp64: the default roofs already (A's widest fp64 FMA against B's fp64 roof), not twice.
   const RoofChange* fp64 = find("fp64 512-bit fma → fp64 avx-512 fma (default compute roofs)");
   ASSERT_NE(fp64, nullptr);

@@ -309,3 +309,7 @@ def test_diff_of_two_machines_equals_the_cli(cli_json):
     # Catalogue figures carry no spread: whether a change exceeds the noise cannot be said.
     assert all(x.exceeds_spread is None for x in d.changes)
     assert d.ridge_ratio == c["ridge"]["ratio"]
+    # Each row names the two roofs it pairs, as the JSON does.
+    for x, row in zip(d.changes, c["roofs"]):
+        assert (x.roof_a, x.roof_b) == (row["roof_a"], row["roof_b"])
+    assert fp64.roof_a == fp64.roof_b == fp64.name
