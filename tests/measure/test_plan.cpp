@@ -7,6 +7,8 @@
 #include <set>
 
 #include "measure/cpu/steps.hpp"
+#include "roofline/error.hpp"
+#include "roofline/measure.hpp"
 
 namespace roofline::cpu {
 namespace ROOFLINE_UNITY_ID {
@@ -93,6 +95,23 @@ TEST(MeasurePlan, APrecisionThisCpuHasNoKernelOfIsSaidNotDroppedSilently) {
                                   w.find("not measured") != std::string::npos;
                          }),
             p.warnings.end());
+}
+
+TEST(MeasurePlan, CheckMeasurableRefusesWhatMeasureWouldWithoutMeasuring) {
+  // `run` without --machine asks this before its kernels: the same refusals as measure_machine,
+  // on this machine, and nothing measured (no measurement section to return, no time spent).
+  REQUIRE_BACKENDS();
+  MeasureOptions o;
+  o.quick = true;
+  EXPECT_NO_THROW(check_measurable(o));
+  o.precisions = {"fp9"};
+  EXPECT_THROW(check_measurable(o), InputError);
+  o = {};
+  o.threads = 1 << 20;  // more than any machine's CPUs
+  EXPECT_THROW(check_measurable(o), InputError);
+  o = {};
+  o.device = "no-such-device";
+  EXPECT_THROW(check_measurable(o), InputError);
 }
 
 TEST(MeasurePlan, BadPrecisionsAndLevelsFailBeforeAnythingRuns) {
