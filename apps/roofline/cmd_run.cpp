@@ -38,10 +38,9 @@ struct RunArgs {
   double touching = DiagnosisOptions{}.touching;
 };
 
-// The roofs the points are placed on when no --machine is given: a quick measurement of this
-// machine (`roofline measure --quick`), so every point sits on roofs measured the same way.
-/// The options of this machine's measurement when no --machine is given: --quick, no curve,
-/// the run's threads; a Ctrl-C stops it.
+/// The roofs the points are placed on when no --machine is given: a quick measurement of this
+/// machine (`roofline measure --quick`, no curve, the run's threads), so every point sits on
+/// roofs measured the same way; a Ctrl-C stops it.
 MeasureOptions run_measure_options(int threads, const std::atomic<bool>* cancel) {
   MeasureOptions o;
   o.quick = true;
@@ -300,10 +299,10 @@ void run(const RunArgs& a) {
   opt.progress = [](const std::string& what) { say("  " + what + "\n"); };
   if (a.results_only) return emit_results_only(opt, machine, blas);
 
-  // A machine given is read first (a bad one is refused at once); this machine is measured
+  // A machine given is read first (a bad one is refused at once). This machine is measured
   // after the suite, so that a run the suite refuses (a --size too small for a kernel) is
-  // refused before the seconds of measuring.
-  // A measurement that cannot happen (no backend for this CPU) is refused before the suite too.
+  // refused before the seconds of measuring; a measurement that cannot happen (no backend for
+  // this CPU) is refused before the suite all the same.
   std::optional<MachineDocument> given;
   const MeasureOptions measure_options = run_measure_options(threads, guard.flag());
   if (!a.machine.empty())

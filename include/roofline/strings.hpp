@@ -19,6 +19,10 @@ bool iends_with(std::string_view s, std::string_view suffix);
 /// `s` without leading and trailing ASCII white space (space, \t, \n, \v, \f, \r).
 std::string trim(std::string_view s);
 
+/// The parts of `s` between `separator`s, empty ones kept: "a,,b" → {"a", "", "b"}, "a," →
+/// {"a", ""}, "" → {""} — so that a list with an empty name can be refused, not shortened.
+std::vector<std::string> split(std::string_view s, char separator = ',');
+
 /// The parts with `separator` between each two ("a, b, c"); empty for no parts.
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 

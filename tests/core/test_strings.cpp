@@ -15,6 +15,17 @@ TEST(Strings, JoinPutsTheSeparatorBetweenEachTwoPartsOnly) {
   EXPECT_EQ(join({"a", "", "c"}, "/"), "a//c");
 }
 
+TEST(Strings, SplitKeepsEmptyPartsSoAListCanBeRefused) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(split("fp64,fp32"), (V{"fp64", "fp32"}));
+  EXPECT_EQ(split("a,,b"), (V{"a", "", "b"}));
+  EXPECT_EQ(split("a,"), (V{"a", ""}));
+  EXPECT_EQ(split(",a"), (V{"", "a"}));
+  EXPECT_EQ(split(""), (V{""}));
+  EXPECT_EQ(split("a b;c", ';'), (V{"a b", "c"}));
+  EXPECT_EQ(join(split("L1, DRAM"), ","), "L1, DRAM");
+}
+
 TEST(Strings, LowerAndTrimTouchOnlyAscii) {
   EXPECT_EQ(lower("H100-SXM Ä"), "h100-sxm Ä");
   EXPECT_EQ(trim(" \t\r\n x y \v\f"), "x y");

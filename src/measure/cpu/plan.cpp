@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
-#include <sstream>
 
 #include "measure/cpu/steps.hpp"
 #include "roofline/dtype.hpp"
@@ -21,11 +20,8 @@ const std::set<std::string>& kernel_precisions() {
 std::set<std::string> plan_precisions(const MeasureOptions& o) {
   std::set<std::string> precisions;
   std::vector<std::string> names;  // each item may be a comma-separated list
-  for (const auto& item : o.precisions) {
-    std::stringstream ss(item);
-    for (std::string part; std::getline(ss, part, ',');) names.push_back(part);
-    if (item.empty() || item.back() == ',') names.emplace_back();
-  }
+  for (const auto& item : o.precisions)
+    for (auto& part : split(item)) names.push_back(std::move(part));
   for (const auto& untrimmed : names) {
     const std::string name = trim(untrimmed);  // "fp64, fp32" as --levels takes "L1, DRAM"
     if (name.empty())

@@ -2,10 +2,10 @@
 // shares (measure.hpp).
 #include <algorithm>
 #include <cctype>
-#include <sstream>
 
 #include "measure/engine/backends.hpp"
 #include "roofline/engine.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 namespace engine {
@@ -61,12 +61,9 @@ std::vector<std::string> parse_memory_levels(const std::vector<std::string>& ite
                                              const std::string& option) {
   std::vector<std::string> out;
   for (const std::string& item : items) {
+    if (item.empty()) continue;  // nothing given: "no level given" below
     // An empty name ("L1,,DRAM", "L1,") is refused, as the command line refuses it.
-    std::vector<std::string> parts;
-    std::stringstream ss(item);
-    for (std::string part; std::getline(ss, part, ',');) parts.push_back(part);
-    if (!item.empty() && item.back() == ',') parts.emplace_back();
-    for (const std::string& part : parts) {
+    for (const std::string& part : split(item)) {
       if (part.find_first_not_of(" \t") == std::string::npos)
         throw InputError(option + ": an empty name in the list '" + item + "'");
       const std::string level = parse_memory_level(part, option);
