@@ -104,13 +104,7 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
   }
   // Every point as `point` and `plot` will read it back: a name on one line, W, Q, T and their
   // ratios numbers (a 1e-300 s duration would print P = inf), with or without a machine.
-  for (const auto& p : res.doc.points) {
-    try {
-      p.validate();
-    } catch (const InputError& e) {
-      throw InputError(files + ": " + e.what());
-    }
-  }
+  require_valid_points(res.doc, files);
   // Per point: judged against the machine's roofs, or (no roof for the unit it ran on) only
   // listed — a tensor kernel held against the fp32 roof would read as impossible.
   std::vector<bool> judged(res.doc.points.size(), m.has_value());

@@ -306,6 +306,11 @@ DcgmResult import_dcgm(const std::string& text, const std::string& origin, const
 
 // ---- Shared by the importers ----------------------------------------------------------------
 
+/// Every point as `point` and `plot` will read it back (Point::validate: a name on one line, W,
+/// Q, T and their ratios finite numbers); throws InputError prefixed with `origin` otherwise. An
+/// importer hands out no point that fails it.
+void require_valid_points(const PointsDocument& doc, const std::string& origin);
+
 /// Keeps traffic levels the roofs can judge: a level the machine names stays; "DRAM"/"HBM" fall
 /// back to the machine's default memory level; other levels are dropped with a note. Without a
 /// machine (`roofs` null) everything stays.

@@ -375,6 +375,16 @@ void ToolRecord::require_same(const ToolValue& first, const ToolValue& v,
 
 // ---- Points ----------------------------------------------------------------------------------
 
+void require_valid_points(const PointsDocument& doc, const std::string& origin) {
+  for (const auto& p : doc.points) {
+    try {
+      p.validate();
+    } catch (const InputError& e) {
+      throw InputError(origin + ": " + e.what());
+    }
+  }
+}
+
 std::vector<LevelTraffic> fit_levels(const std::vector<LevelTraffic>& traffic, const RoofSet* roofs,
                                      std::vector<std::string>& notes, const std::string& what) {
   if (!roofs) return traffic;

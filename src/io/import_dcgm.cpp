@@ -459,6 +459,7 @@ DcgmResult import_dcgm(std::istream& input, const std::string& origin, const Roo
     out.gpus.push_back(dcgm_summarise(tally, entity));
     dcgm_add_entity(out.gpus.back(), peaks, roofs, opt.interval_seconds, out.result);
   }
+  require_valid_points(out.result.doc, origin);
   return out;
 }
 

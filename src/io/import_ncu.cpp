@@ -405,6 +405,8 @@ class PointMaker {
                           "base): they are judged against the first kernel's");
     }
     res.roofs = std::move(roofs_);
+    // A kernel name a quoted field carried over lines (a cut or forged export) is refused here.
+    require_valid_points(res.doc, tab.origin);
     return res;
   }
 

@@ -340,6 +340,25 @@ TEST(ImportNcu, BadFilesNameFileLineAndColumn) {
       << error_of(bad_unit);
 }
 
+TEST(ImportNcu, AKernelNameOverSeveralLinesIsRefusedNotHandedOut) {
+  // A quoted field may span lines in CSV; a kernel name that does (a cut or forged export, found
+  // by fuzz_import) would make a point whose name forges output lines: the library refuses it,
+  // not only the CLI.
+  const std::string real = read_text_file(kData / "ncu-raw-saxpy.csv");
+  const std::string cut = roofline::test::edited(real, "\"saxpy(int, float,",
+                                                 "\"sax\nTABLE,Group 1 Metric,\npy(int, float,");
+  try {
+    import_ncu(cut, "r.csv");
+    ADD_FAILURE() << "a kernel name over several lines was handed out";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(
+                  "r.csv: point name 'sax\\u000aTABLE,Group 1 Metric,\\u000apy #0'", 0),
+              0u)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("must be one line"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ImportNcu, AUnitOfAnotherKindIsRefusedNotScaled) {
   // The real raw export with one unit changed: a duration in Gbyte would be read 1e9 too long,
   // a byte count in % or an instruction count in bytes as a number of the wrong kind.
