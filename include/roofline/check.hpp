@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "roofline/roof.hpp"
+#include "roofline/statistics.hpp"
 
 namespace roofline {
 
@@ -52,8 +53,6 @@ struct Spread {
 /// P is taken at); below, with too few times for quartiles, (max − min) / median. Empty when
 /// fewer than two times are given or any is not finite and > 0.
 std::optional<double> rate_spread_from_times(const std::vector<double>& times);
-/// Times from which rate_spread_from_times takes the interquartile range.
-inline constexpr size_t kRobustSpreadTimes = 5;
 /// The same from the times' min, median and max only: rates W/max … W/min around W/median, so
 /// the spread is median · (max − min) / (min · max). Empty unless 0 < min ≤ median ≤ max.
 std::optional<double> rate_spread_from_summary(double min, double median, double max);

@@ -31,7 +31,9 @@ struct RoofChange {
 
 struct RoofSetDiff {
   std::vector<RoofChange> changes;
-  std::vector<std::string> only_a, only_b;  ///< "compute fp64 avx512" / "memory L3"
+  /// Roofs no row compares: "compute fp64 avx512" / "memory L3" (a roof paired under another
+  /// name, as a default or highest-per-unit roof, is not listed).
+  std::vector<std::string> only_a, only_b;
   /// The ridge I* = π/β of each side's default roofs (RoofSet::select_compute(""),
   /// select_memory("")), with the roofs it was taken from.
   double ridge_a = 0, ridge_b = 0;
@@ -39,8 +41,8 @@ struct RoofSetDiff {
   std::string ridge_roofs_a, ridge_roofs_b;
 };
 
-/// The relative spread of a roof's statistics: Statistics::spread() when there are at least two
-/// repetitions and a median > 0, else empty.
+/// The relative spread of a roof's statistics: robust_spread() (statistics.hpp) when there are
+/// at least two repetitions and a median > 0, else empty.
 std::optional<double> roof_spread(const std::optional<Statistics>& s);
 
 /// Whether a ratio's change exceeds the spreads carried (the larger of the two; one alone when

@@ -39,6 +39,16 @@ double quantile_sorted(const std::vector<double>& sorted, double q);
 /// and the noisy flag. Empty input gives all zeros.
 Statistics summarize_rates(const std::vector<double>& rates);
 
+/// Samples from which a spread is the interquartile range over the median (robust_spread).
+inline constexpr int kRobustSpreadTimes = 5;
+
+/// The relative spread two runs are compared by (`roofline diff`, a point's repetitions in
+/// `check`): from kRobustSpreadTimes samples with quartiles the interquartile range over the
+/// median — the spread the summary shows and the noise rule judges, which a preempted sample
+/// does not move —, below (too few samples for quartiles, or a document without them) the full
+/// range (max − min) / median.
+double robust_spread(const Statistics& s);
+
 /// The retry rule: a roof whose fastest samples do not agree (or that has fewer than
 /// kFewestSamples samples) gets more samples.
 bool needs_retry(const Statistics& s);

@@ -50,7 +50,7 @@ std::optional<double> rate_spread_from_times(const std::vector<double>& times) {
   }
   const Statistics s = summarize_rates(rates);
   if (!(s.median > 0) || !std::isfinite(s.spread())) return std::nullopt;
-  return times.size() >= kRobustSpreadTimes ? s.iqr() : s.spread();
+  return robust_spread(s);
 }
 
 std::optional<double> rate_spread_from_summary(double min, double median, double max) {

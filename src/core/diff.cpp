@@ -7,13 +7,14 @@
 
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
+#include "roofline/statistics.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline {
 
 std::optional<double> roof_spread(const std::optional<Statistics>& s) {
   if (!s || s->repetitions < 2 || !(s->median > 0)) return std::nullopt;
-  return s->spread();
+  return robust_spread(*s);
 }
 
 std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b) {
@@ -74,6 +75,24 @@ void compare_by_unit(const RoofSet& a, const RoofSet& b, RoofSetDiff& d) {
   }
 }
 
+/// A roof compared under two names (a default or highest-per-unit pair) is not "only in" its
+/// document: only_a/only_b keep the roofs no row compares.
+void drop_paired(RoofSetDiff& d) {
+  std::set<std::string> in_a, in_b;
+  for (const auto& c : d.changes) {
+    const std::string kind = c.compute ? "compute " : "memory ";
+    in_a.insert(kind + c.roof_a);
+    in_b.insert(kind + c.roof_b);
+  }
+  auto drop = [](std::vector<std::string>& only, const std::set<std::string>& paired) {
+    only.erase(std::remove_if(only.begin(), only.end(),
+                              [&](const std::string& r) { return paired.count(r) > 0; }),
+               only.end());
+  };
+  drop(d.only_a, in_a);
+  drop(d.only_b, in_b);
+}
+
 }  // namespace
 
 RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
@@ -119,6 +138,7 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
                                  mb.level, false, ma.bandwidth.value, mb.bandwidth.value, ma.stats,
                                  mb.stats));
   }
+  drop_paired(d);
   // Ridge I* = π / β (docs/model.md): where the slanted roof meets the flat one.
   auto ridge_of = [](const RoofSet& s, std::string& roofs) {
     const ComputeRoof& c = s.select_compute("");

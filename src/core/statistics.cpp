@@ -43,6 +43,10 @@ Statistics summarize_rates(const std::vector<double>& rates) {
   return s;
 }
 
+double robust_spread(const Statistics& s) {
+  return s.repetitions >= kRobustSpreadTimes && s.q3 > 0 ? s.iqr() : s.spread();
+}
+
 bool needs_retry(const Statistics& s) {
   return s.repetitions < kFewestSamples || !s.confirmed();
 }

@@ -105,8 +105,10 @@ std::vector<std::optional<Spread>> point_spreads(const json& doc, const std::str
                      format_number(*std::min_element(times.begin(), times.end())) + " to " +
                      format_number(*std::max_element(times.begin(), times.end())) + " s)");
       if (s)
-        out.push_back(Spread{*s, std::to_string(times.size()) + " repetitions" +
-                                     (times.size() >= kRobustSpreadTimes ? ", quartiles" : "")});
+        out.push_back(Spread{
+            *s,
+            std::to_string(times.size()) + " repetitions" +
+                (times.size() >= static_cast<size_t>(kRobustSpreadTimes) ? ", quartiles" : "")});
       else
         out.emplace_back();
       continue;
