@@ -134,6 +134,17 @@ _POINTWISE_UNARY = {
                              "neg", "clamp_min", "softmax", "_softmax", "log_softmax", "dropout")}
 
 
+def _absorb(g, work, traffic, time_s, calls, output_counted, time_source):
+    """Adds calls to an aggregate Operator: W, Q, T and the count summed."""
+    g.work_flop += work
+    g.traffic_byte += traffic
+    g.time_s += time_s
+    g.calls += calls
+    g.output_counted = g.output_counted and output_counted
+    if g.time_source != time_source:
+        g.time_source = "mixed"
+
+
 class Operator:
     """One operator call (or, from ``Profile.by_type()``, all calls of one operator type).
 
@@ -290,27 +301,23 @@ class Profile:
         return ops
 
     def by_type(self):
-        """The calls aggregated per operator name: W, Q and T summed (I = ΣW/ΣQ). Where
-        FlopCounterMode ran, W of each type it counted is its total, and the types only it
-        counted are added (Q and T from their calls)."""
-        groups = {}
+        """The calls aggregated per operator name and dtype: W, Q and T summed (I = ΣW/ΣQ). An
+        operator called with several dtypes (autocast's bf16 matmuls beside fp32 ones) gives
+        one row per dtype, named "aten::mm (bf16)", each judged on its own precision's roof.
+        Where FlopCounterMode ran, W of each type it counted is its total, and the types only
+        it counted are added (Q and T from their calls); its totals are per name, so a counted
+        operator's dtypes stay one row, on the machine's default roof (precision '')."""
+        groups = {}  # (name, precision) → the calls' sum, in the order first seen
 
         def add(op):
-            g = groups.get(op.name)
+            g = groups.get((op.name, op.precision))
             if g is None:
-                groups[op.name] = Operator(op.name, op.work_flop, op.traffic_byte, op.time_s,
-                                           op.precision, None, op.output_counted, 1,
-                                           op.time_source)
+                groups[(op.name, op.precision)] = Operator(
+                    op.name, op.work_flop, op.traffic_byte, op.time_s, op.precision, None,
+                    op.output_counted, 1, op.time_source)
             else:
-                g.work_flop += op.work_flop
-                g.traffic_byte += op.traffic_byte
-                g.time_s += op.time_s
-                g.calls += 1
-                g.output_counted = g.output_counted and op.output_counted
-                if g.time_source != op.time_source:
-                    g.time_source = "mixed"
-                if g.precision != op.precision:
-                    g.precision = ""  # mixed precisions: the machine's default roof
+                _absorb(g, op.work_flop, op.traffic_byte, op.time_s, 1, op.output_counted,
+                        op.time_source)
 
         # Where the counter ran, a type only the profiler counts whose calls hold a call the
         # counter counted is the same work under another name (aten::conv2d holds
@@ -323,11 +330,26 @@ class Profile:
             op = _operator(e, gpu, flops=1)  # W set from the counter's total below
             if op is not None:
                 add(op)
-        for name, g in groups.items():
+        by_name = {}
+        for (name, _), g in groups.items():
+            by_name.setdefault(name, []).append(g)
+        out = []
+        for name, parts in by_name.items():
             if name in self._counted:
+                g = parts[0]
+                for other in parts[1:]:
+                    _absorb(g, other.work_flop, other.traffic_byte, other.time_s, other.calls,
+                            other.output_counted, other.time_source)
+                    g.precision = ""  # the counter's total spans the dtypes: the default roof
                 g.work_flop = float(self._counted[name])
                 g.work_source = "FlopCounterMode"
-        return [g for g in groups.values() if g.work_flop > 0]
+                out.append(g)
+                continue
+            for g in parts:
+                if len(parts) > 1:
+                    g.name = "%s (%s)" % (name, g.precision or "other dtype")
+                out.append(g)
+        return [g for g in out if g.work_flop > 0]
 
     def points(self, by_type=False):
         """The operators (or the per-type aggregates) as roofline.Points."""

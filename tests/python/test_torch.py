@@ -77,6 +77,40 @@ def test_by_type_sums_the_calls_and_diagnoses_on_a_machine():
     assert "aten::addmm" in svg
 
 
+def mixed_dtype_ops(batch):
+    """An fp32 layer feeding a bf16 one, profiled."""
+    torch.manual_seed(0)
+    fp32 = torch.nn.Linear(32, 64)
+    bf16 = torch.nn.Linear(64, 16).to(torch.bfloat16)
+    x = torch.randn(batch, 32)
+    with torch.no_grad():
+        bf16(fp32(x).to(torch.bfloat16))
+        with rt.profile() as prof:
+            bf16(fp32(x).to(torch.bfloat16))
+    return prof
+
+
+def test_by_type_keeps_an_operators_dtypes_apart():
+    # One fp32 and one bf16 layer (autocast's mix): aten::addmm in two dtypes is two rows, each
+    # on its own precision's roof, each with the 2mnk of its own calls.
+    if rt._flop_counter_mode() is not None:
+        pytest.skip("this torch has FlopCounterMode: its totals are per name")
+    batch = 8
+    prof = mixed_dtype_ops(batch)
+    agg = {op.name: op for op in prof.by_type()}
+    assert "aten::addmm" not in agg, sorted(agg)
+    assert agg["aten::addmm (fp32)"].precision == "fp32"
+    assert agg["aten::addmm (fp32)"].work_flop == 2 * batch * 32 * 64
+    assert agg["aten::addmm (bf16)"].precision == "bf16"
+    assert agg["aten::addmm (bf16)"].work_flop == 2 * batch * 64 * 16
+    assert agg["aten::addmm (bf16)"].calls == 1
+    machine = roofline.Machine("a100-80gb")
+    roofs = {op.name: d.compute_roof for op, d in prof.diagnose(machine) if d is not None}
+    assert roofs["aten::addmm (fp32)"] == machine.compute_roof("fp32").name
+    assert roofs["aten::addmm (bf16)"] == machine.compute_roof("bf16").name
+    assert len({p.name for p in prof.points(by_type=True)}) == len(prof.by_type())
+
+
 def test_transformer_block_attention_products_are_2mnk():
     torch.manual_seed(0)
     d, heads, seq, batch = 64, 4, 16, 2
@@ -246,6 +280,24 @@ def test_flop_counter_mode_gives_the_per_type_work_where_torch_has_it(monkeypatc
     assert relu.time_s > 0
     assert "FlopCounterMode" in relu.point().note
     assert "FlopCounterMode" in prof.table()
+
+
+def test_a_counted_operators_dtypes_stay_one_row_on_the_default_roof(monkeypatch):
+    # The counter's totals are per name: fp32 and bf16 addmm cannot be told apart in them, so
+    # the row is one, on the default roof, with the counter's total as W.
+    import types
+    module = types.ModuleType("torch.utils.flop_counter")
+    module.FlopCounterMode = _StandInCounter().FlopCounterMode
+    monkeypatch.setitem(sys.modules, "torch.utils.flop_counter", module)
+    batch = 8
+    prof = mixed_dtype_ops(batch)
+    rows = [op for op in prof.by_type() if op.name.startswith("aten::addmm")]
+    assert [op.name for op in rows] == ["aten::addmm"]
+    assert rows[0].precision == ""
+    assert rows[0].calls == 2
+    assert rows[0].work_flop == (2 * batch * 32 * 64 + batch * 64) + (2 * batch * 64 * 16 +
+                                                                      batch * 16)
+    assert rows[0].work_source == "FlopCounterMode"
 
 
 def test_without_flop_counter_mode_the_profiler_counts():
