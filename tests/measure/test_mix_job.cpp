@@ -37,7 +37,12 @@ TEST(MixJob, ASampleCountsTheBytesOfTheSliceItRan) {
   const Buffer buf(2 * kChunk);
   // A 12 MB working set against a "last-level cache" of 1 MB: sampled a slice at a time (the
   // counting kernel is instant, so any sample time below a pass gives slices).
+  given_bytes = 0;
+  calls = 0;
   MixJob job(team, buf, kChunk, kCounting, 12e6, 1e-9, false, 1e6);
+  // Calibrated by one pass per thread: the buffer is paged in and no level is to be filled.
+  EXPECT_EQ(calls.load(), 2);
+  EXPECT_EQ(given_bytes.load(), 2 * job.arrays.bytes_per_array);
   ASSERT_GT(job.parts, 1);
   ASSERT_GT(job.part_bytes, 0u);
   EXPECT_EQ(job.part_bytes % 64, 0u);
@@ -64,7 +69,11 @@ TEST(MixJob, ASampleOfACacheLevelCountsItsWholePasses) {
   engine::ThreadTeam team({0});
   constexpr size_t kChunk = 1u << 20;
   const Buffer buf(kChunk);
+  given_bytes = 0;
+  calls = 0;
   MixJob job(team, buf, kChunk, kCounting, 32768, 1e-3, true);  // warm: a cache level
+  // Brought into its level by one pass, then timed by the faster of two.
+  EXPECT_EQ(calls.load(), 3);
   EXPECT_EQ(job.parts, 1);
   std::vector<engine::Sample> out;
   given_bytes = 0;

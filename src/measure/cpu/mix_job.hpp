@@ -73,17 +73,23 @@ struct MixJob {
         arrays(layout(buf, chunk, t.size(), k.arrays, total,
                       static_cast<size_t>(k.bytes_per_array_per_iteration))),
         warm(warm_up) {
-    pass(1);  // brings the working set into its level (and pages in)
-    const double t1 = std::min(pass(1), pass(1));  // one preempted pass would shorten samples
-    passes = std::clamp(static_cast<int>(std::lround(sample_s / std::max(t1, 1e-7))), 1, 1 << 20);
     working_set = double(arrays.bytes_per_array) * k.arrays * team.size();
+    // A memory-sized working set (≥ 4 × the LLC) is timed by one pass: the buffer was paged in
+    // by its first touch, no level is to be filled, and its pass time only sets how many
+    // slices a pass is cut into (a preempted pass gives more slices, each still ≥ 2 × the
+    // LLC). Each pass of a 2 GB set takes ~60 ms. A cache-sized one is brought into its level
+    // first, and the faster of two passes taken (one preempted pass would shorten samples).
+    const bool memory_sized = !warm && llc > 0 && working_set >= 4 * llc;
+    if (!memory_sized) pass(1);
+    const double t1 = memory_sized ? pass(1) : std::min(pass(1), pass(1));
+    passes = std::clamp(static_cast<int>(std::lround(sample_s / std::max(t1, 1e-7))), 1, 1 << 20);
     part_bytes = arrays.bytes_per_array;
     const auto step = static_cast<size_t>(k.bytes_per_array_per_iteration);
     // Slices of at least 2 × the LLC over all threads, after each array's share is rounded
     // down to whole iterations (which loses less than one step per array and thread).
     const double rounding = double(step) * k.arrays * team.size();
     const int most_parts = llc > 0 ? static_cast<int>(working_set / (2 * llc + rounding)) : 1;
-    if (!warm && llc > 0 && working_set >= 4 * llc && most_parts >= 2 && t1 > 2 * sample_s) {
+    if (memory_sized && most_parts >= 2 && t1 > 2 * sample_s) {
       parts = std::clamp(static_cast<int>(t1 / sample_s), 2, most_parts);
       part_bytes = arrays.bytes_per_array / static_cast<size_t>(parts) / step * step;
       passes = 1;
