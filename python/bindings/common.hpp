@@ -36,9 +36,11 @@ struct ChartSpec {
 std::string chart_svg(const ChartSpec& c);
 std::string chart_html(const ChartSpec& c);
 
-/// JSON from the library as a Python object (json.loads of its text).
+/// JSON from the library as a Python object (json.loads of its text; register_errors looks
+/// json.loads up, so it must run first).
 py::object json_to_python(const nlohmann::json& j);
 
+/// The exception classes, and json.loads for json_to_python.
 void register_errors(py::module_& m);
 void register_machine(py::module_& m);
 void register_point(py::module_& m);

@@ -34,13 +34,20 @@ void raise(PyObject* type, const std::string& message) {
 
 }  // namespace
 
+namespace {
+// json.loads, looked up once when the module loads (under the import's GIL). A function-local
+// static here deadlocked: importing json releases the GIL while C++ holds the static's guard,
+// so threads calling to_dict() for the first time at once each waited on the other. Never
+// destroyed: a static py::object would be released after the interpreter has gone.
+const py::object* g_json_loads = nullptr;
+}  // namespace
+
 py::object json_to_python(const nlohmann::json& j) {
-  // Never destroyed: a static py::object would be released after the interpreter has gone.
-  static const auto* loads = new py::object(py::module_::import("json").attr("loads"));
-  return (*loads)(j.dump());
+  return (*g_json_loads)(j.dump());
 }
 
 void register_errors(py::module_& m) {
+  g_json_loads = new py::object(py::module_::import("json").attr("loads"));
   g_error = new_exception(m, "Error", py::handle(PyExc_Exception),
                           "Base of every error the roofline library raises on purpose.");
   g_input_error = new_exception(

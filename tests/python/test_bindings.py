@@ -313,3 +313,28 @@ def test_diff_of_two_machines_equals_the_cli(cli_json):
     for x, row in zip(d.changes, c["roofs"]):
         assert (x.roof_a, x.roof_b) == (row["roof_a"], row["roof_b"])
     assert fp64.roof_a == fp64.roof_b == fp64.name
+
+
+def test_threads_converting_to_python_for_the_first_time_at_once_do_not_deadlock():
+    # The first to_dict() of a fresh interpreter, from four threads at once (json imported by
+    # nothing before): it hung every time while json.loads was looked up inside the call.
+    import os
+    import subprocess
+    import sys
+    code = (
+        "import sys, threading\n"
+        "import roofline as R\n"
+        "p = R.Point('p', 1e9, 1e9, 1e-3)\n"
+        "b = threading.Barrier(4)\n"
+        "out = []\n"
+        "def w():\n"
+        "    b.wait()\n"
+        "    out.append(p.to_dict()['name'])\n"
+        "ts = [threading.Thread(target=w) for _ in range(4)]\n"
+        "[t.start() for t in ts]\n"
+        "[t.join() for t in ts]\n"
+        "print(sorted(out))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=60, env=os.environ)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "['p', 'p', 'p', 'p']"
