@@ -40,6 +40,11 @@ std::string chart_html(const ChartSpec& c);
 /// json.loads up, so it must run first).
 py::object json_to_python(const nlohmann::json& j);
 
+/// A Python int or float as a double: InputError naming `what` for anything else ("must be a
+/// number (got str)") and for an int beyond a double's range (10**400), where pybind's own
+/// cast says only "Unable to cast".
+double number_of(const py::handle& v, const std::string& what);
+
 /// The exception classes, and json.loads for json_to_python.
 void register_errors(py::module_& m);
 void register_machine(py::module_& m);

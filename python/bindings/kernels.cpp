@@ -85,11 +85,9 @@ void register_kernel_functions(py::module_& m) {
         std::map<std::string, double> s;
         for (const auto& [k, v] : sizes) {
           const std::string key = py::cast<std::string>(k);
-          // A number only: "1" or None would otherwise raise pybind's "Unable to cast".
-          if (!py::isinstance<py::int_>(v) && !py::isinstance<py::float_>(v))
-            throw InputError(name + ": size " + key + " must be a number (got " +
-                             std::string(py::str(py::type::of(v).attr("__name__"))) + ")");
-          s[key] = py::cast<double>(v);
+          // A number only: "1", None or 10**400 would otherwise raise pybind's "Unable to
+          // cast".
+          s[key] = number_of(v, name + ": size " + key);
         }
         return count_kernel(name, dtype, s);
       },

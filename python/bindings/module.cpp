@@ -42,6 +42,20 @@ namespace {
 const py::object* g_json_loads = nullptr;
 }  // namespace
 
+double number_of(const py::handle& v, const std::string& what) {
+  if (!py::isinstance<py::int_>(v) && !py::isinstance<py::float_>(v))
+    throw InputError(what + " must be a number (got " +
+                     std::string(py::str(py::type::of(v).attr("__name__"))) + ")");
+  const double x = PyFloat_AsDouble(v.ptr());
+  if (x == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();  // OverflowError: an int beyond a double's range
+    const std::string digits = py::str(v);
+    throw InputError(what + " is out of range (an integer of " + std::to_string(digits.size()) +
+                     " digits)");
+  }
+  return x;
+}
+
 py::object json_to_python(const nlohmann::json& j) {
   return (*g_json_loads)(j.dump());
 }

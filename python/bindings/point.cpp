@@ -17,7 +17,7 @@ namespace roofline::python {
 
 namespace {
 
-using Traffic = std::variant<double, std::map<std::string, double>>;
+using Traffic = std::variant<double, py::dict>;
 
 Point make_point(const std::string& name, double work, const Traffic& traffic, double time,
                  const std::string& precision, const std::string& source, const std::string& note) {
@@ -31,9 +31,16 @@ Point make_point(const std::string& name, double work, const Traffic& traffic, d
   if (const double* q = std::get_if<double>(&traffic)) {
     p.traffic.push_back({"", Bytes(*q)});
   } else {
-    // A hierarchical point: bytes counted at each memory level (as --traffic-at LEVEL=Q).
-    for (const auto& [level, bytes] : std::get<std::map<std::string, double>>(traffic))
-      p.traffic.push_back({level, Bytes(bytes)});
+    // A hierarchical point: bytes counted at each memory level (as --traffic-at LEVEL=Q), in
+    // the order given (the first level is the one I is quoted at, as on the command line).
+    for (const auto& [key, value] : std::get<py::dict>(traffic)) {
+      if (!py::isinstance<py::str>(key))
+        throw InputError("point '" + name + "': traffic: a level is named by a string (got " +
+                         py::repr(key).cast<std::string>() + ")");
+      const auto level = key.cast<std::string>();
+      p.traffic.push_back(
+          {level, Bytes(number_of(value, "point '" + name + "': traffic['" + level + "']"))});
+    }
     if (p.traffic.empty()) throw InputError("point '" + name + "': traffic: no level given");
   }
   p.validate();

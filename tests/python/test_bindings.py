@@ -188,6 +188,30 @@ def test_errors_carry_the_cli_message(cli, tmp_path):
     assert r.stderr == "roofline: error: %s\n" % e.value
 
 
+def test_a_points_levels_keep_the_order_given(cli_json):
+    # The first level given is the one I is quoted at, as with --traffic-at on the command line
+    # (a dict went through a sorted map: DRAM before L1 before L2).
+    p = roofline.Point("p", 1e9, {"L2": 4e8, "DRAM": 1e9, "L1": 2e8}, 1e-2)
+    assert [level for level, _ in p.traffic_by_level] == ["L2", "DRAM", "L1"]
+    assert p.intensity_flop_per_byte == 2.5
+    m = roofline.Machine("a100-80gb")
+    levels = sorted(r.level for r in m.memory_roofs)[::-1]  # the reverse of a sorted map's
+    traffic = {level: 1e9 * (i + 1) for i, level in enumerate(levels)}
+    d = roofline.diagnose(roofline.Point("h", 1e12, traffic, 0.01, precision="fp16"), m)
+    args = ["point", "--hw", "a100-80gb", "--work", "1e12", "--time", "0.01",
+            "--precision", "fp16"]
+    for level, q in traffic.items():
+        args += ["--traffic-at", "%s=%r" % (level, q)]
+    c = one(cli_json(*args))
+    assert [j.level for j in d.levels] == levels
+    assert d.to_dict()["diagnosis"] == c["diagnosis"]
+    assert d.to_dict()["intensity"] == c["intensity"]
+    with pytest.raises(roofline.InputError, match=r"traffic\['L1'\] must be a number"):
+        roofline.Point("p", 1e9, {"L1": "2e8"}, 1e-2)
+    with pytest.raises(roofline.InputError, match="traffic: a level is named by a string"):
+        roofline.Point("p", 1e9, {1: 2e8}, 1e-2)
+
+
 def test_bad_numbers_are_refused_with_the_field_named():
     with pytest.raises(roofline.InputError, match="time"):
         roofline.Point("p", 1e9, 1e9, -1)
@@ -199,6 +223,8 @@ def test_bad_numbers_are_refused_with_the_field_named():
     # "Unable to cast" and "expected an int (got int)" said neither).
     with pytest.raises(roofline.InputError, match="size m must be a number \\(got str\\)"):
         roofline.kernel("gemm", m="1", n=2, k=2)
+    with pytest.raises(roofline.InputError, match="size n is out of range \\(an integer of 401"):
+        roofline.kernel("saxpy", n=10**400)
     model = roofline.llm.model("llama-2-7b")
     with pytest.raises(roofline.InputError, match="tp: 1099511627776 is out of range"):
         model.parameters(tp=2**40)
