@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/llm_json.hpp"
 #include "roofline/report.hpp"

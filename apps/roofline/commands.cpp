@@ -40,14 +40,6 @@ Registrar::Registrar(int order, Setup setup) {
   registry().emplace_back(order, std::move(setup));
 }
 
-void refuse_non_finite(const nlohmann::json& document, const std::string& what) {
-  const auto found = first_non_finite(document);
-  if (!found) return;
-  const std::string where = found->pointer.empty() ? "the result" : terminal_safe(found->pointer);
-  throw InputError(what + ": " + where + " would be " + format_number(found->value) +
-                   ": the roofs or options are beyond what can be computed");
-}
-
 CLI::Validator number_in(double lo, double hi) {
   return CLI::Validator(
       [lo, hi](std::string& text) -> std::string {

@@ -56,12 +56,6 @@ CLI::Validator positive_number();
 /// taken as fewer names than were meant (no name at all: the defaults).
 CLI::Validator named_list();
 
-/// Throws InputError when a result document holds a number that is not finite (nlohmann keeps
-/// inf and nan, and writes them as null): the roofs or options were beyond what the model can
-/// compute, so nothing is printed instead of "inf s" or "nan%". `what` names the command and
-/// the options that could cause it; the message gives the number's place in the document.
-void refuse_non_finite(const nlohmann::json& document, const std::string& what);
-
 /// Gives every option of `app` and its subcommands that names a file to write (-o/--output,
 /// --report, --junit, --save-counters) a check that refuses an empty name: "" is no file, and
 /// writing the terminal output instead would pass unnoticed. The options whose empty value would

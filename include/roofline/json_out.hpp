@@ -22,6 +22,12 @@ struct NonFiniteNumber {
 };
 /// The first such number in document order, if any.
 std::optional<NonFiniteNumber> first_non_finite(const nlohmann::json& document);
+/// Throws InputError when a result document holds a number that is not finite (nlohmann keeps
+/// inf and nan, and writes them as null): the roofs or options were beyond what the model can
+/// compute, so nothing is printed (or handed to Python) instead of "inf s" or "nan%". `what`
+/// names the command and the options that could cause it; the message gives the number's
+/// place in the document.
+void refuse_non_finite(const nlohmann::json& document, const std::string& what);
 
 nlohmann::json diagnosis_to_json(const Diagnosis& d);
 /// The point, its intensity per level, performance and diagnosis.

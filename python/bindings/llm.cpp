@@ -12,6 +12,7 @@
 
 #include "common.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/llm_json.hpp"
 #include "roofline/sanitize.hpp"
@@ -148,6 +149,14 @@ llm::Setup setup(const Machine& machine, const py::kwargs& kw, const char* funct
   return llm::setup(machine.doc.roofs, machine_facts(machine.doc), setup_options(kw, function));
 }
 
+/// A result refused as `roofline llm` refuses it when its JSON would hold an inf or a nan (a
+/// sequence of 1e300 tokens): the roofs or options are beyond what the model computes.
+template <class T, class Json>
+T finite(T result, Json to_json, const char* function) {
+  refuse_non_finite(to_json(result), std::string("roofline.llm.") + function);
+  return result;
+}
+
 LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, double batch,
                   double context, std::optional<double> prompt, const std::string& phase,
                   std::optional<double> measured, const py::kwargs& kw) {
@@ -156,8 +165,11 @@ LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, double 
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = whole(context, "context");
   st.scenario.prompt = prompt ? whole(*prompt, "prompt") : st.scenario.context;
-  return LlmReport{llm::analyse(model, st.scenario, llm::parse_phase(phase), st.roofs, measured),
-                   machine.doc};
+  return LlmReport{
+      finite(
+          llm::analyse(model, st.scenario, llm::parse_phase(phase), st.roofs, measured),
+          [](const llm::Report& r) { return llm::to_json(r); }, "analyse"),
+      machine.doc};
 }
 
 llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine,
@@ -166,8 +178,9 @@ llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine
   llm::Setup st = setup(machine, kw, "request");
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = st.scenario.prompt = whole(prompt, "prompt");
-  return llm::request_timing(model, st.scenario, whole(output_tokens, "output_tokens"), st.roofs,
-                             positive(chunk, "chunk", true));
+  return finite(llm::request_timing(model, st.scenario, whole(output_tokens, "output_tokens"),
+                                    st.roofs, positive(chunk, "chunk", true)),
+                llm::request_to_json, "request");
 }
 
 llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, double concurrency,
@@ -183,7 +196,8 @@ llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, 
   // Each request sets its own batch, prompt and context (simulate_serving); the rest of the
   // scenario is the CLI's defaults.
   const llm::Setup st = setup(machine, kw, "serve");
-  return llm::simulate_serving(model, st.scenario, o, st.roofs);
+  return finite(llm::simulate_serving(model, st.scenario, o, st.roofs), llm::serving_to_json,
+                "serve");
 }
 
 llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine& machine,
@@ -201,7 +215,8 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
   llm::Setup st = setup(machine, kw, "speculative");
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = st.scenario.prompt = whole(context, "context");
-  return llm::speculative_decoding(model, st.scenario, o, st.roofs);
+  return finite(llm::speculative_decoding(model, st.scenario, o, st.roofs),
+                llm::speculative_to_json, "speculative");
 }
 
 llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine, double sequence,
@@ -220,7 +235,8 @@ llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
   // As `roofline llm --train`: the scenario's batch and context are the CLI's defaults; the
   // training options carry the sequence and batches.
   const llm::Setup st = setup(machine, kw, "train");
-  return llm::training_step(model, st.scenario, o, st.roofs);
+  return finite(llm::training_step(model, st.scenario, o, st.roofs), llm::training_to_json,
+                "train");
 }
 
 /// `roofline llm --hw a,b,c --json`'s "machines": one row per machine at one (batch, context).
@@ -232,7 +248,7 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
   if (!(dp >= 1) || dp != std::floor(dp))
     throw InputError("dp: must be a whole number ≥ 1 (got " + std::to_string(dp) + ")");
   llm::CompareOptions o;
-  o.output_tokens = output_tokens > 0 ? whole(output_tokens, "output_tokens") : 0;
+  o.output_tokens = output_tokens == 0 ? 0 : whole(output_tokens, "output_tokens");
   o.chunk = positive(chunk, "chunk", true);
   o.dp = dp;
   if (power_w) o.power_w = positive(*power_w, "power_w");
@@ -259,8 +275,10 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
           keyword<double>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
           "price_per_hour", true);
     }
-    rows.append(json_to_python(
-        llm::comparison_to_json(llm::compare_on(model, st, machine_facts(machine.doc), o))));
+    const nlohmann::json row =
+        llm::comparison_to_json(llm::compare_on(model, st, machine_facts(machine.doc), o));
+    refuse_non_finite(row, "roofline.llm.compare");
+    rows.append(json_to_python(row));
   }
   // A price under a name that is no machine's would be silently left out ("no price given").
   if (py::isinstance<py::dict>(price_per_hour))
@@ -277,8 +295,10 @@ llm::TokenCost cost(double tokens_per_s, const Machine& machine, double devices,
   llm::DevicePower power = llm::device_power(machine_facts(machine.doc));
   if (power_w) power = {positive(*power_w, "power_w"), "--power-w"};
   if (price_per_hour) positive(*price_per_hour, "price_per_hour", true);
-  return llm::token_cost(positive(tokens_per_s, "tokens_per_s"), positive(devices, "devices"),
-                         price_per_hour, power, machine.doc.roofs.name);
+  return finite(
+      llm::token_cost(positive(tokens_per_s, "tokens_per_s"), positive(devices, "devices"),
+                      price_per_hour, power, machine.doc.roofs.name),
+      llm::cost_to_json, "cost");
 }
 
 /// `to_dict()` (the CLI's JSON object) and `__str__` (its text) of a result type.

@@ -2,7 +2,10 @@
 
 #include <cmath>
 
+#include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 
@@ -38,6 +41,14 @@ std::optional<NonFiniteNumber> non_finite_under(const nlohmann::json& j, const s
 
 std::optional<NonFiniteNumber> first_non_finite(const nlohmann::json& document) {
   return non_finite_under(document, "");
+}
+
+void refuse_non_finite(const nlohmann::json& document, const std::string& what) {
+  const auto found = first_non_finite(document);
+  if (!found) return;
+  const std::string where = found->pointer.empty() ? "the result" : terminal_safe(found->pointer);
+  throw InputError(what + ": " + where + " would be " + format_number(found->value) +
+                   ": the roofs or options are beyond what can be computed");
 }
 using nlohmann::json;
 

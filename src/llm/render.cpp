@@ -13,6 +13,14 @@
 namespace roofline::llm {
 namespace {
 
+/// A micro-batch's sequences: a batch that the micro-batches do not divide (8 over 3) is
+/// modelled at its average size, which the words say: "2.667 sequences on average (2 and 3)".
+std::string micro_batch_words(double size) {
+  if (size == std::floor(size)) return format_number(size) + " sequences";
+  return format_number(size) + " sequences on average (" + format_number(std::floor(size)) +
+         " and " + format_number(std::ceil(size)) + ")";
+}
+
 std::string bound_of(const OpCost& op, const OpTiming& t) {
   if (t.compute_bound) return "compute";
   return op.interconnect ? "interconnect" : "memory";
@@ -251,7 +259,7 @@ std::string pipeline_lines(const Report& r) {
     const bool pre = p == &r.pipeline_prefill;
     out += std::string(pre ? "\nPipeline (GPipe): " : "") +
            (pre ? std::to_string(ps.stages) + " stages, " + format_number(ps.micro_batches) +
-                      " micro-batches of " + format_number(ps.micro_batch) + " sequences\n"
+                      " micro-batches of " + micro_batch_words(ps.micro_batch) + "\n"
                 : std::string()) +
            "  " + (pre ? "prefill" : "decode") + ": slowest stage " + format_seconds(ps.stage) +
            " + boundary " + format_seconds(ps.transfer) + " (" + format_bytes(ps.transfer_bytes) +

@@ -60,6 +60,11 @@ double training_global_batch(const Scenario& s, const TrainingOptions& o, const 
   if (o.zero < 0 || o.zero > 3) throw InputError("--zero: must be 0, 1, 2 or 3");
   if (s.pp > 1) throw InputError("--train with --pp: pipelined training is not modelled");
   const double per_pass = o.micro_batch * o.dp;
+  if (o.global_batch != 0 && !whole(o.global_batch))  // 0: one pass (the default)
+    throw InputError(
+        "--global-batch: must be a whole number ≥ 1, or 0 for --micro-batch × --dp "
+        "(got " +
+        format_number(o.global_batch) + ")");
   const double global = o.global_batch > 0 ? o.global_batch : per_pass;
   if (!whole(global) || std::fmod(global, per_pass) != 0)
     throw InputError("--global-batch " + format_number(global) +

@@ -405,5 +405,19 @@ TEST(LlmParallel, PipelineStagesAndBubbles) {
   EXPECT_EQ(replica_devices(s), 4);
 }
 
+TEST(LlmParallel, AMicroBatchTheBatchDoesNotDivideIsNamedAnAverage) {
+  // 8 sequences over 3 micro-batches are modelled at 8/3 each: the text says it is an average
+  // of micro-batches of 2 and 3 (it read "3 micro-batches of 2.667 sequences").
+  Scenario s = scenario(8, 2048, 2048);
+  s.pp = 2;
+  s.micro_batches = 3;
+  const std::string text = render_text(analyse(preset("llama-2-7b"), s, Phase::decode, a100()));
+  EXPECT_NE(text.find("3 micro-batches of 2.667 sequences on average (2 and 3)"), std::string::npos)
+      << text;
+  s.micro_batches = 4;
+  const std::string even = render_text(analyse(preset("llama-2-7b"), s, Phase::decode, a100()));
+  EXPECT_NE(even.find("4 micro-batches of 2 sequences\n"), std::string::npos) << even;
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::llm

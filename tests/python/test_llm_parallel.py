@@ -108,6 +108,14 @@ def test_keywords_reach_request_serving_speculative_and_training(cli_json, h100)
     # What the CLI refuses, the bindings refuse with its message.
     with pytest.raises(roofline.InputError, match="--train with --pp"):
         roofline.llm.train(m, h100, tp=8, pp=2)
+    # A global batch that is no whole number ≥ 1 is refused (0 is the default: one pass); it
+    # was taken for the default.
+    for bad in (-1, float("nan"), 2.5):
+        with pytest.raises(roofline.InputError, match="--global-batch: must be a whole number"):
+            roofline.llm.train(m, h100, global_batch=bad)
+    # A result beyond what can be computed (inf s, nan MFU) is refused as the CLI refuses it.
+    with pytest.raises(roofline.InputError, match="roofline.llm.train: .* beyond what can be"):
+        roofline.llm.train(m, h100, sequence=1e300)
 
 
 def test_scenario_keywords_are_checked():
@@ -158,6 +166,12 @@ def test_compare_equals_the_cli_row_for_row(cli_json):
                              price_per_hour={"l4": "cheap"})
     with pytest.raises(roofline.InputError, match="dp: must be a whole number"):
         roofline.llm.compare(roofline.llm.model("llama-2-7b"), [roofline.Machine("l4")], dp=0.5)
+    # output_tokens 0 is "no request timing"; a negative or nan count is refused, not taken
+    # for 0.
+    for bad in (-5, float("nan")):
+        with pytest.raises(roofline.InputError, match="output_tokens"):
+            roofline.llm.compare(roofline.llm.model("llama-2-7b"), [roofline.Machine("l4")],
+                                 output_tokens=bad)
 
 
 def test_a_price_under_no_machines_name_is_refused(cli):
