@@ -250,12 +250,11 @@ void run_compare(const CompareArgs& a) {
     const std::vector<std::string> roofs = roofs_for(sets, q.precision);
     if (q.precision.empty()) warn_if_mixed(sets, roofs, q.label, said);
     if (first_roofs.empty()) first_roofs = roofs;
-    const Comparison c = compare_roofs_at(sets, q.intensity, roofs, q.level);
+    Comparison c = compare_roofs_at(sets, q.intensity, roofs, q.level);
+    c.precision = q.precision;
     if (a.json) {
       Json j = comparison_to_json(c);
       if (!q.label.empty()) j["point"] = q.label;
-      j["precision"] = q.precision;
-      j["level"] = q.level;
       out.push_back(std::move(j));
     } else {
       std::string label = q.label;

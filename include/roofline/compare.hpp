@@ -31,6 +31,8 @@ struct Comparison {
   std::vector<double> ratios;
   /// Regime of machines[i] against machines[0] (first is the regime of machine 0 alone).
   std::vector<Regime> regimes;
+  /// The precision and memory level asked for ("" = each machine's default roof).
+  std::string precision, level;
 };
 
 /// `precision` selects the compute roof on each machine (RoofSet::select_compute), `level` the

@@ -312,13 +312,15 @@ void register_compare(py::module_& m) {
         if (machines.empty()) throw InputError("compare: give at least one machine");
         if (!(intensity > 0) || !std::isfinite(intensity))
           throw InputError("intensity_flop_per_byte: must be > 0 and finite (got " +
-                           std::to_string(intensity) + ")");
+                           format_number(intensity) + ")");
         std::vector<const RoofSet*> sets;
         for (const auto& x : machines) sets.push_back(&x.doc.roofs);
         // The roof of each machine as `roofline hw compare --precision` picks it.
         std::vector<std::string> roofs;
         for (const RoofSet* r : sets) roofs.push_back(select_compute_roof(*r, precision).name);
-        return compare_roofs_at(sets, Intensity(intensity), roofs, level);
+        Comparison c = compare_roofs_at(sets, Intensity(intensity), roofs, level);
+        c.precision = precision;
+        return c;
       },
       py::arg("machines"), py::arg("intensity_flop_per_byte"), py::arg("precision") = "",
       py::arg("level") = "",

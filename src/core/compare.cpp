@@ -32,6 +32,7 @@ Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
   for (const RoofSet* m : machines) require_same_units(*machines.front(), *m);
   Comparison cmp;
   cmp.intensity = i;
+  cmp.level = level;
   for (size_t k = 0; k < machines.size(); ++k) {
     const RoofSet* m = machines[k];
     const ComputeRoof& c = compute_of(k);
@@ -72,10 +73,12 @@ Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
 
 Comparison compare_at(const std::vector<const RoofSet*>& machines, Intensity i,
                       const std::string& precision, const std::string& level) {
-  return compare(
+  Comparison c = compare(
       machines, i,
       [&](size_t k) -> const ComputeRoof& { return machines[k]->select_compute(precision); },
       level);
+  c.precision = precision;
+  return c;
 }
 
 Comparison compare_roofs_at(const std::vector<const RoofSet*>& machines, Intensity i,

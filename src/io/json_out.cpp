@@ -140,7 +140,10 @@ json comparison_to_json(const Comparison& c) {
                         {"ratio", c.ratios[i]},
                         {"regime", to_string(c.regimes[i])}});
   }
-  return {{"intensity", c.intensity.value}, {"machines", machines}};
+  return {{"intensity", c.intensity.value},
+          {"machines", machines},
+          {"precision", c.precision},
+          {"level", c.level}};
 }
 
 json hardware_list_to_json(const std::vector<HardwareSummary>& shown) {

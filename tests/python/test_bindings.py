@@ -128,9 +128,12 @@ def test_compare_equals_hw_compare(cli_json):
     a, h = roofline.Machine("a100-80gb"), roofline.Machine("h100-sxm")
     c = roofline.compare([a, h], 10)
     cli = one(cli_json("hw", "compare", "a100-80gb", "h100-sxm", "--at", "10"))
-    ours = c.to_dict()
-    for key in ("intensity", "machines"):
-        assert ours[key] == cli[key]
+    # The whole object, the precision and level asked for included.
+    assert c.to_dict() == cli
+    f = roofline.compare([a, h], 10, precision="fp16", level="")
+    assert f.to_dict() == one(cli_json("hw", "compare", "a100-80gb", "h100-sxm", "--at", "10",
+                                       "--precision", "fp16"))
+    assert f.to_dict()["precision"] == "fp16"
     assert c.ratios[0] == 1
     assert c.ratios[1] == pytest.approx(
         c.machines[1].attainable_flop_per_s / c.machines[0].attainable_flop_per_s, rel=1e-15)
