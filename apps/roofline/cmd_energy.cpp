@@ -93,12 +93,8 @@ void run(const EnergyArgs& a) {
                      "or a machine measured where RAPL could be read (" +
                      an.measured_why + ")");
   if (!an.costs && !an.bound)
-    throw Unavailable(
-        "no energy figures: give --eps-flop and --eps-mem, a machine measured where RAPL could "
-        "be read (" +
-        an.measured_why + "), or a machine whose catalogue entry has a power figure (" +
-        an.bound_why + "); " +
-        (pi.zones.empty() ? pi.why_none : std::string("RAPL zones are present")));
+    throw Unavailable(no_energy_figures(an) + "; " +
+                      (pi.zones.empty() ? pi.why_none : std::string("RAPL zones are present")));
   emit(a.json ? j.dump(2) + "\n" : t, a.output);
 }
 

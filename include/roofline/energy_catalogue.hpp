@@ -76,6 +76,9 @@ struct EnergyAnalysis {
 };
 /// InputError naming the option on costs given by half, invalid, or a non-positive intensity.
 EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q);
+/// Why an analysis has neither costs nor a power bound — nothing to show: what would give
+/// each (the Unavailable message of `roofline energy` and `roofline.energy()`).
+std::string no_energy_figures(const EnergyAnalysis& an);
 
 /// The points of `doc` that carry an energy, placed at `level` (a point without it at its
 /// first level): I = W/Q and W/E; the others named in `skipped`. InputError naming `origin`

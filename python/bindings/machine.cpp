@@ -375,7 +375,9 @@ void register_energy(py::module_& m) {
         q.intensities = intensities;
         q.precision = precision;
         q.level = level;
-        return json_to_python(analyse_energy(machine.doc, q).json);
+        const EnergyAnalysis an = analyse_energy(machine.doc, q);
+        if (!an.costs && !an.bound) throw Unavailable(no_energy_figures(an));
+        return json_to_python(an.json);
       },
       py::arg("machine"), py::arg("eps_flop") = py::none(), py::arg("eps_mem") = py::none(),
       py::arg("pi0") = py::none(), py::arg("intensities") = std::vector<double>{},
@@ -384,7 +386,8 @@ void register_energy(py::module_& m) {
       "per unit of work, eps_mem J per byte, pi0 W) or measured by `roofline measure` where RAPL "
       "could be read; the model (balances, peak work per joule, balance point, the roof at each "
       "intensity) and the catalogue's power bound. The CLI's object less `power_interface` "
-      "(this machine's RAPL zones) and the points of --points.");
+      "(this machine's RAPL zones) and the points of --points. Unavailable (the CLI's exit 3) "
+      "when there are neither costs nor a power bound.");
 }
 
 }  // namespace

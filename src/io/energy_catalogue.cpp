@@ -165,6 +165,13 @@ nlohmann::json model_to_json(const EnergyCosts& k, const std::vector<double>& in
 }
 }  // namespace
 
+std::string no_energy_figures(const EnergyAnalysis& an) {
+  return "no energy figures: give --eps-flop and --eps-mem, a machine measured where RAPL could "
+         "be read (" +
+         an.measured_why + "), or a machine whose catalogue entry has a power figure (" +
+         an.bound_why + ")";
+}
+
 EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
   EnergyAnalysis a;
   const ComputeRoof& c = m.roofs.select_compute(q.precision);

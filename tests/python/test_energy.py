@@ -35,6 +35,16 @@ def test_a_catalogue_power_gives_the_clis_bound(cli_json):
     assert p["model"] is None
 
 
+def test_no_energy_figures_is_unavailable_as_the_cli_says(cli):
+    # Neither costs nor a power bound: the CLI exits 3 (unavailable); the function returned a
+    # dict of Nones.
+    r = cli("energy", "--peak", "1e12", "--bandwidth", "1e11")
+    assert r.returncode == 3
+    with pytest.raises(roofline.Unavailable, match="no energy figures") as e:
+        roofline.energy(roofline.Machine.from_roofs(1e12, 1e11))
+    assert str(e.value) in r.stderr
+
+
 def test_half_the_costs_is_refused_as_the_cli_refuses_it(cli):
     r = cli("energy", "--hw", "a100-80gb", "--eps-flop", "1e-10")
     assert r.returncode == 2
