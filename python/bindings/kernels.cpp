@@ -73,8 +73,10 @@ void register_kernel_count(py::module_& m) {
              return json_to_python(j);
            })
       .def("__repr__", [](const Count& c) {
-        return "<KernelCount " + terminal_safe(c.k.kernel) + " (" + c.dtype +
-               "): W=" + c.k.work_formula + " Q=" + c.k.traffic_formula + ">";
+        return "<KernelCount " +
+               terminal_safe(c.k.kernel + " (" + c.dtype + "): W=" + c.k.work_formula +
+                             " Q=" + c.k.traffic_formula) +
+               ">";
       });
 }
 

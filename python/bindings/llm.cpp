@@ -15,6 +15,7 @@
 #include "roofline/json_out.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/llm_json.hpp"
+#include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 
 namespace roofline::python {
@@ -25,8 +26,7 @@ namespace {
 /// 1 to 1e9, llm::parse_int_list), with the same message.
 double whole(double v, const char* what) {
   if (!std::isfinite(v))
-    throw InputError(std::string(what) + ": must be a whole number (got " + std::to_string(v) +
-                     ")");
+    throw InputError(std::string(what) + ": must be a whole number (got " + format_number(v) + ")");
   char text[64];
   std::snprintf(text, sizeof text, "%.17g", v);
   return llm::parse_int_list(text, what).front();
@@ -41,7 +41,7 @@ struct LlmReport {
 double positive(double v, const char* what, bool zero_ok = false) {
   if (!std::isfinite(v) || !(zero_ok ? v >= 0 : v > 0))
     throw InputError(std::string(what) + ": must be " + (zero_ok ? "≥ 0" : "> 0") +
-                     " and finite (got " + std::to_string(v) + ")");
+                     " and finite (got " + format_number(v) + ")");
   return v;
 }
 
@@ -246,7 +246,7 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
                  const py::kwargs& kw) {
   if (machines.empty()) throw InputError("machines: give at least one");
   if (!(dp >= 1) || dp != std::floor(dp))
-    throw InputError("dp: must be a whole number ≥ 1 (got " + std::to_string(dp) + ")");
+    throw InputError("dp: must be a whole number ≥ 1 (got " + format_number(dp) + ")");
   llm::CompareOptions o;
   o.output_tokens = output_tokens == 0 ? 0 : whole(output_tokens, "output_tokens");
   o.chunk = positive(chunk, "chunk", true);

@@ -35,10 +35,10 @@ std::optional<double> opt_rate(const std::optional<ByteRate>& r) {
 Machine from_roofs(double peak, double bandwidth, const std::string& precision,
                    const std::string& level, const std::string& name) {
   if (!(peak > 0) || !std::isfinite(peak))
-    throw InputError("peak_flop_per_s: must be > 0 and finite (got " + std::to_string(peak) + ")");
+    throw InputError("peak_flop_per_s: must be > 0 and finite (got " + format_number(peak) + ")");
   if (!(bandwidth > 0) || !std::isfinite(bandwidth))
     throw InputError("bandwidth_byte_per_s: must be > 0 and finite (got " +
-                     std::to_string(bandwidth) + ")");
+                     format_number(bandwidth) + ")");
   if (name.empty()) throw InputError("name: must not be empty (charts and tables show it)");
   Machine m;
   GivenRoofs g;
@@ -207,7 +207,7 @@ void register_machine_methods(py::class_<Machine>& cls) {
              const std::string& level) {
             if (!(intensity >= 0) || !std::isfinite(intensity))
               throw InputError("intensity_flop_per_byte: must be ≥ 0 and finite (got " +
-                               std::to_string(intensity) + ")");
+                               format_number(intensity) + ")");
             return attainable(x.doc.roofs.select_compute(precision),
                               x.doc.roofs.select_memory(level), Intensity(intensity))
                 .value;

@@ -183,6 +183,7 @@ void register_check(py::module_& m) {
     } catch (const py::cast_error&) {
       throw InputError(std::string(what) + ": expected a points file path or a list of Point");
     }
+    c.doc.origin = std::string("the ") + what + " list";  // what messages name it by
     c.spreads.resize(c.doc.points.size());
     return c;
   };

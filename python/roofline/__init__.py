@@ -126,7 +126,11 @@ class Chart:
         return self._spec().to_json()
 
     def to_terminal(self, columns=100):
-        """A braille plot with tables, ``columns`` wide (40 to 1000), without colour."""
+        """A braille plot with tables, ``columns`` wide (40 to 1000, as ``plot --width``),
+        without colour."""
+        if isinstance(columns, bool) or not isinstance(columns, int) or not 40 <= columns <= 1000:
+            raise InputError("columns: expected a whole number from 40 to 1000 (got %r)" %
+                             (columns,))
         return self._spec().to_terminal(columns)
 
     def save(self, path):

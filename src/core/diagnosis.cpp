@@ -212,8 +212,11 @@ void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::st
 Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt) {
   p.validate();
   require_distinct_levels(p, roofs, "point '" + p.name + "': ");
-  if (!(opt.touching > 0 && opt.touching <= 1))
-    throw InputError("diagnosis: touching threshold must be in (0, 1]");
+  // From 1% (`roofline point --touching`'s range): below, a point at 0.5% of its roof would
+  // be called "on" it.
+  if (!(opt.touching >= 0.01 && opt.touching <= 1))
+    throw InputError("diagnosis: touching threshold must be from 0.01 to 1 (got " +
+                     format_number(opt.touching) + ")");
   // Below 1 a point under its roof would be called impossible; a factor ≤ 1 would name the
   // judged roof (or a lower one) as the empty roof above.
   if (!(opt.above >= 1) || !std::isfinite(opt.above))

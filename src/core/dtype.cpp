@@ -8,6 +8,7 @@
 #include <string>
 
 #include "roofline/error.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 namespace {}  // namespace
@@ -58,6 +59,10 @@ DataType parse_dtype(std::string_view name_in) {
     const auto colon = rest.find(':');
     if (colon != std::string::npos && colon > 0) {
       const std::string custom_name = rest.substr(0, colon);
+      // The name is printed in tables, charts and reprs: one plain line.
+      if (terminal_safe(custom_name) != custom_name)
+        throw InputError("data type '" + terminal_safe(name_in) +
+                         "': a control character or line break in the custom type's name");
       std::string bytes_text = rest.substr(colon + 1);
       bool integer = false;
       if (bytes_text.size() > 4 && bytes_text.substr(bytes_text.size() - 4) == ":int") {
@@ -69,12 +74,12 @@ DataType parse_dtype(std::string_view name_in) {
       if (end != bytes_text.c_str() && *end == '\0' && std::isfinite(bytes) && bytes > 0)
         return {custom_name, bytes, integer, "custom type"};
     }
-    throw InputError("data type '" + std::string(name_in) +
+    throw InputError("data type '" + terminal_safe(name_in) +
                      "': a custom type is written custom:NAME:BYTES[:int], BYTES > 0");
   }
   std::string known;
   for (const auto& t : builtin_dtypes()) known += (known.empty() ? "" : ", ") + t.name;
-  throw InputError("unknown data type '" + std::string(name_in) + "' (known: " + known +
+  throw InputError("unknown data type '" + terminal_safe(name_in) + "' (known: " + known +
                    ", or custom:NAME:BYTES)");
 }
 

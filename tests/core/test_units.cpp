@@ -132,4 +132,13 @@ TEST(DataTypes, SizesFromTheSeed) {
   EXPECT_THROW(parse_dtype("fp7"), InputError);
   EXPECT_THROW(parse_dtype("custom:x:-1"), InputError);
   EXPECT_THROW(parse_dtype("custom:x"), InputError);
+  // The name is printed in tables and reprs: a line break or ESC in it is refused, and the
+  // message shows it escaped.
+  try {
+    parse_dtype("custom:a\nforged\x1b[31m:2");
+    ADD_FAILURE() << "a control character in a custom type's name was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("custom:a\\u000aforged\\u001b[31m:2"), std::string::npos)
+        << e.what();
+  }
 }

@@ -76,7 +76,8 @@ def test_diagnosis_thresholds_are_checked():
                         ({"above": math.nan}, "above-roof threshold"),
                         ({"higher_roof_factor": -1}, "higher-roof factor must be a finite number > 1"),
                         ({"higher_roof_factor": math.nan}, "higher-roof factor"),
-                        ({"touching": 0}, "touching threshold")):
+                        ({"touching": 0}, "touching threshold"),
+                        ({"touching": 0.005}, "touching threshold must be from 0.01 to 1")):
         with pytest.raises(roofline.InputError, match=message):
             roofline.diagnose(p, machine, **kw)
     assert roofline.diagnose(p, machine).verdict == "far-below"
@@ -222,6 +223,9 @@ def test_bad_numbers_are_refused_with_the_field_named():
         roofline.Point("p", math.nan, 1e9, 1)
     with pytest.raises(roofline.InputError, match="peak"):
         roofline.Machine.from_roofs(math.inf, 1e9)
+    # A tiny value is shown as it is (std::to_string printed -0.000000).
+    with pytest.raises(roofline.InputError, match=r"got -1e-09\)"):
+        roofline.Machine.from_roofs(-1e-9, 1e9)
     # A size that is no number, an int beyond C++'s: InputError naming it (pybind's own
     # "Unable to cast" and "expected an int (got int)" said neither).
     with pytest.raises(roofline.InputError, match="size m must be a number \\(got str\\)"):
@@ -279,7 +283,7 @@ def test_chart_svg_and_html_as_plot_writes_them(cli, tmp_path):
     assert m._repr_svg_().startswith("<?xml") or m._repr_svg_().startswith("<svg")
     html = chart.to_html()
     assert html.lstrip().lower().startswith("<!doctype html")
-    for columns in (0, -1):
+    for columns in (0, -1, 1, 39, 1001, 2.5):
         with pytest.raises(roofline.InputError, match="columns"):
             chart.to_terminal(columns)
     # The same SVG and HTML as `roofline plot` of the same machine document.

@@ -71,3 +71,14 @@ def test_nothing_to_check_is_refused_as_the_cli_refuses_it(cli, files):
     assert str(e.value) in r.stderr
     with pytest.raises(roofline.InputError, match="min_attainment"):
         roofline.check(now, machine=roofline.Machine.from_roofs(1, 1), min_attainment=1.5)
+
+
+def test_a_name_twice_in_a_list_names_the_list():
+    # The message named no file (": two points are named 'a'…"): a list has none.
+    twice = [roofline.Point("a", 80, 1, 1.0), roofline.Point("a", 80, 1, 0.9)]
+    one = [roofline.Point("a", 80, 1, 1.0)]
+    with pytest.raises(roofline.InputError, match="^the points list: two points are named 'a'"):
+        roofline.check(twice, baseline=one)
+    with pytest.raises(roofline.InputError,
+                       match="^baseline the baseline list: two points are named 'a'"):
+        roofline.check(one, baseline=twice)
