@@ -430,7 +430,8 @@ std::string profile_text(const ProfileArgs& a, const RunResult& r, const Counted
     t += "  counted W = " + format_work(Work(r.totals.flops));
     std::string parts;
     for (const auto& [prec, f] : r.totals.flops_by_precision)
-      parts += (parts.empty() ? "" : ", ") + prec + " " + format_work(Work(f));
+      parts += (parts.empty() ? "" : ", ") + (prec.empty() ? "no precision" : prec) + " " +
+               format_work(Work(f));
     t += " (" + parts + ")\n";
   }
   for (const auto& [lvl, b] : r.totals.bytes_by_level)
@@ -484,7 +485,8 @@ void run(ProfileArgs& a) {
 
   in.name = a.name;
   const CountedPoints o = counted_points(r, regions, in, m ? &m->roofs : nullptr);
-  const std::vector<std::string> messages = run_messages(r, a.events == "auto", !a.replay.empty());
+  const std::vector<std::string> messages =
+      run_messages(r, a.events == "auto", !a.replay.empty(), in.work && in.traffic);
 
   if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, o.points);
   emit(a.json ? profile_json(a, r, o, messages, m) : profile_text(a, r, o, messages, m), a.output);

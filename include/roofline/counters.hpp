@@ -241,8 +241,9 @@ PmuStatus probe_pmu(const std::filesystem::path& sysfs_root = "/sys/bus/event_so
 
 /// The message printed when hardware counters are missing or refused: exactly what is absent
 /// and how to enable it (bare metal / a VM with a virtual PMU, perf_event_paranoid,
-/// CAP_PERFMON). Empty when the core PMU is usable. Pure: tested on constructed statuses.
-std::string explain_missing(const PmuStatus& s);
+/// CAP_PERFMON). Empty when the core PMU is usable. `given`: W and Q came from --work and
+/// --traffic, so the message does not ask for them. Pure: tested on constructed statuses.
+std::string explain_missing(const PmuStatus& s, bool given = false);
 /// Why Q (DRAM traffic) cannot be counted: no memory-controller PMU, or not enough privilege for
 /// system-wide counters (perf_event_paranoid ≤ 0 or CAP_PERFMON). Empty when it can.
 std::string explain_uncore_missing(const PmuStatus& s);
@@ -320,8 +321,10 @@ struct RunResult {
 /// hardware counters asked for (`hardware` and not `replayed`), why the core PMU is missing, or
 /// that no FLOP counter ran, and why memory-controller counters are missing; for a replay or a
 /// usable core PMU, the events the plan could not count; counters that could not be opened;
-/// how many never ran (more events than counters). Pure: tested on constructed runs.
-std::vector<std::string> run_messages(const RunResult& r, bool hardware, bool replayed);
+/// how many never ran (more events than counters). `given`: as for explain_missing. Pure:
+/// tested on constructed runs.
+std::vector<std::string> run_messages(const RunResult& r, bool hardware, bool replayed,
+                                      bool given = false);
 
 /// The program could not be started (exec failed): `code()` is 127 when not found, 126 otherwise.
 class ExecError : public std::runtime_error {

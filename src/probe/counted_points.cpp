@@ -53,9 +53,13 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
     std::string what;
     if (!(p.work.value > 0)) what += "W";
     if (p.traffic.empty()) what += what.empty() ? "Q" : " and Q";
-    o.notes.push_back("no point for the whole program: " + what +
-                      " unknown (counters missing or zero); give --work/--traffic, or mark "
-                      "regions with roofline_region_add_flops/bytes");
+    if (what.empty())  // W and Q known: the clock gave no time
+      o.notes.push_back("no point for the whole program: T = " +
+                        format_seconds(Seconds(p.time.value)) + " is no time");
+    else
+      o.notes.push_back("no point for the whole program: " + what +
+                        " unknown (counters missing or zero); give --work/--traffic, or mark "
+                        "regions with roofline_region_add_flops/bytes");
   }
   for (const auto& reg : regions) {
     if (!(reg.flops > 0) || !(reg.bytes > 0) || !(reg.time > 0)) {

@@ -136,7 +136,7 @@ CounterTotals combine(const std::vector<EventSpec>& events, const std::vector<Re
   return t;
 }
 
-std::string explain_missing(const PmuStatus& s) {
+std::string explain_missing(const PmuStatus& s, bool given) {
   if (!s.core_pmu.empty() && s.core_pmu_usable) return "";
   std::string m;
   if (s.core_pmu.empty()) {
@@ -160,8 +160,9 @@ std::string explain_missing(const PmuStatus& s) {
   }
   m += "  Still measured: T (wall clock)";
   if (s.software_events) m += " and CPU time (task-clock, a software event)";
-  m += ". Give W and Q with --work/--traffic, or from marker regions "
-       "(roofline_region_add_flops / roofline_region_add_bytes).";
+  m += given ? "; W and Q from --work/--traffic."
+             : ". Give W and Q with --work/--traffic, or from marker regions "
+               "(roofline_region_add_flops / roofline_region_add_bytes).";
   return m;
 }
 
@@ -177,10 +178,11 @@ std::string explain_uncore_missing(const PmuStatus& s) {
   return "";
 }
 
-std::vector<std::string> run_messages(const RunResult& r, bool hardware, bool replayed) {
+std::vector<std::string> run_messages(const RunResult& r, bool hardware, bool replayed,
+                                      bool given) {
   std::vector<std::string> messages;
   if (hardware && !replayed) {
-    const std::string core = explain_missing(r.pmu);
+    const std::string core = explain_missing(r.pmu, given);
     if (!core.empty())
       messages.push_back(core);
     else if (!r.totals.flops_counted && r.plan.missing.empty())

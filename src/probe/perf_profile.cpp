@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include "roofline/counters.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/sanitize.hpp"
 
 extern char** environ;
 
@@ -238,6 +240,14 @@ T recorded_whole(const json& j, const char* key, const std::string& where,
     if (fallback) return *fallback;
     throw InputError(where + ": " + key + ": missing");
   }
+  // A whole number written as a float (1000000000.0, as Python writes a float count) is taken
+  // when it is exact: below 2^53 and without a fraction.
+  if (it->is_number_float()) {
+    const double d = it->get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9007199254740992.0 &&
+        d >= double(std::numeric_limits<T>::min()) && d <= double(std::numeric_limits<T>::max()))
+      return T(d);
+  }
   const bool fits =
       it->is_number_unsigned()
           ? it->get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<T>::max())
@@ -253,12 +263,48 @@ T recorded_whole(const json& j, const char* key, const std::string& where,
   return it->is_number_unsigned() ? T(it->get<std::uint64_t>()) : T(it->get<std::int64_t>());
 }
 
-/// A text field of a recording: absent gives "", anything but a string is an InputError.
+/// A recorded text: one printable line (a recording this tool wrote holds nothing else; a
+/// line break would forge a line of the report). `where` names the field.
+std::string one_line(const json& v, const std::string& where) {
+  if (!v.is_string()) throw InputError(where + ": expected a string");
+  std::string s = v.get<std::string>();
+  if (terminal_safe(s) != s)
+    throw InputError(where + ": a control character or line break in \"" +
+                     terminal_safe(s.substr(0, 60)) + "\"");
+  return s;
+}
+
+/// A text field of a recording: absent gives "", anything but a one-line string is an
+/// InputError.
 std::string recorded_text(const json& j, const char* key, const std::string& where) {
   const auto it = j.find(key);
   if (it == j.end()) return "";
-  if (!it->is_string()) throw InputError(where + ": " + key + ": expected a string");
-  return it->get<std::string>();
+  return one_line(*it, where + ": " + key);
+}
+
+/// A list of texts (limits, missing): absent gives none.
+std::vector<std::string> recorded_lines(const json& j, const char* key, const std::string& where) {
+  std::vector<std::string> out;
+  const auto it = j.find(key);
+  if (it == j.end()) return out;
+  if (!it->is_array()) throw InputError(where + ": " + key + ": expected an array of strings");
+  for (std::size_t i = 0; i < it->size(); ++i)
+    out.push_back(one_line((*it)[i], where + ": " + key + "[" + std::to_string(i) + "]"));
+  return out;
+}
+
+/// A real number of a recording that must be finite and > 0 (absent: `fallback`, if any).
+double recorded_positive(const json& j, const char* key, const std::string& where,
+                         std::optional<double> fallback = std::nullopt) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    if (fallback) return *fallback;
+    throw InputError(where + ": " + key + ": missing");
+  }
+  if (!it->is_number() || !std::isfinite(it->get<double>()) || !(it->get<double>() > 0))
+    throw InputError(where + ": " + key + ": expected a finite number > 0 (got " +
+                     terminal_safe(it->dump().substr(0, 40)) + ")");
+  return it->get<double>();
 }
 
 }  // namespace
@@ -273,7 +319,8 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
     throw InputError(origin + ": version: expected 1");
   RunResult r;
   try {
-    const json& cj = j.at("cpu");
+    if (!j.contains("cpu")) throw InputError(origin + ": cpu: missing");
+    const json& cj = j["cpu"];
     if (!cj.is_object()) throw InputError(origin + ": cpu: expected an object");
     const std::string cw = origin + ": cpu";
     const CpuIdentity cpu{recorded_text(cj, "vendor", cw), recorded_whole<int>(cj, "family", cw, 0),
@@ -281,9 +328,10 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
                           recorded_text(cj, "model_name", cw)};
     r.plan.cpu_description = cpu.vendor + " family " + std::to_string(cpu.family) + " model " +
                              std::to_string(cpu.model);
-    r.wall_seconds = j.at("wall_seconds").get<double>();
+    r.wall_seconds = recorded_positive(j, "wall_seconds", origin);
     r.exit_status = recorded_whole<int>(j, "exit_status", origin, 0);
-    const json& evs = j.at("events");
+    if (!j.contains("events")) throw InputError(origin + ": events: missing");
+    const json& evs = j["events"];
     std::vector<std::string> relabelled;
     if (!evs.is_array()) throw InputError(origin + ": events: expected an array");
     for (std::size_t i = 0; i < evs.size(); ++i) {
@@ -291,10 +339,12 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
       const std::string where = origin + ": events[" + std::to_string(i) + "]";
       if (!ej.is_object()) throw InputError(where + ": expected an object");
       EventSpec e;
-      e.name = ej.at("name").get<std::string>();
+      if (!ej.contains("name")) throw InputError(where + ": name: missing");
+      e.name = one_line(ej["name"], where + ": name");
       e.pmu = recorded_text(ej, "pmu", where);
       e.config = recorded_whole<std::uint64_t>(ej, "config", where, 0);
-      e.role = parse_role(ej.at("role").get<std::string>(), where);
+      if (!ej.contains("role")) throw InputError(where + ": role: missing");
+      e.role = parse_role(one_line(ej["role"], where + ": role"), where);
       e.precision = recorded_text(ej, "precision", where);
       e.level = recorded_text(ej, "level", where);
       // Recordings made before the line-fill events were given the level that serves the lines
@@ -306,8 +356,7 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
             e.level = t.quantity;
             break;
           }
-      e.weight = ej.value("weight", 1.0);
-      if (!(e.weight > 0)) throw InputError(where + ": weight: must be > 0");
+      e.weight = recorded_positive(ej, "weight", where, 1.0);
       Reading rd;
       rd.name = e.name;
       rd.value = recorded_whole<std::uint64_t>(ej, "value", where);
@@ -318,8 +367,8 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
       r.plan.events.push_back(e);
       r.readings.push_back(rd);
     }
-    if (j.contains("limits")) r.plan.limits = j["limits"].get<std::vector<std::string>>();
-    if (j.contains("missing")) r.plan.missing = j["missing"].get<std::vector<std::string>>();
+    r.plan.limits = recorded_lines(j, "limits", origin);
+    r.plan.missing = recorded_lines(j, "missing", origin);
     for (const auto& n : relabelled)
       r.plan.limits.push_back("recorded level read as the level that serves the lines: " + n);
   } catch (const json::exception& e) {

@@ -354,9 +354,32 @@ TEST(CounterFixtures, RecordingFieldsOfTheWrongTypeOrRangeAreNamed) {
             "rec.json: events[0]: value: expected a whole number >= 0 (got -1)");
   EXPECT_EQ(message(head + R"("cpu": {}, "events": [7]})"),
             "rec.json: events[0]: expected an object");
-  // The same recording with a whole value is read.
+  // The same recording with a whole value is read, also written as a float (Python's
+  // json.dump of a float count).
   EXPECT_EQ(message(head + R"("cpu": {}, "events": [{)" + event + R"(, "value": 5}]})"),
             "accepted");
+  EXPECT_EQ(message(head + R"("cpu": {}, "events": [{)" + event + R"(, "value": 1000000000.0}]})"),
+            "accepted");
+  EXPECT_EQ(message(head + R"("cpu": {}, "events": [{)" + event + R"(, "value": 2.5}]})"),
+            "rec.json: events[0]: value: expected a whole number >= 0 (got 2.5)");
+  // A time that is no time, a weight that is no number: named (T = -1 s gave a report, exit 0;
+  // the weight a JSON library's type error).
+  const std::string tail = R"("cpu": {}, "events": []})";
+  const std::string no_wall = R"({"schema": "roofline.counters", "version": 1, )";
+  for (const char* wall : {"-1", "0", "\"1\""})
+    EXPECT_EQ(
+        message(no_wall + "\"wall_seconds\": " + wall + ", " + tail),
+        std::string("rec.json: wall_seconds: expected a finite number > 0 (got ") + wall + ")");
+  EXPECT_EQ(
+      message(head + R"("cpu": {}, "events": [{)" + event + R"(, "value": 5, "weight": "nan"}]})"),
+      "rec.json: events[0]: weight: expected a finite number > 0 (got \"nan\")");
+  // Texts are one printable line: a line break in a message forged a line of the report.
+  EXPECT_EQ(message(head + R"("cpu": {}, "events": [], "missing": ["a\nforged"]})"),
+            "rec.json: missing[0]: a control character or line break in \"a\\u000aforged\"");
+  EXPECT_EQ(message(head + R"("cpu": {"vendor": "x\u001b[2J"}, "events": []})"),
+            "rec.json: cpu: vendor: a control character or line break in \"x\\u001b[2J\"");
+  EXPECT_EQ(message(head + R"("cpu": {}, "events": [], "limits": "none"})"),
+            "rec.json: limits: expected an array of strings");
 }
 
 TEST(MissingPmu, MessageSaysWhatIsMissingAndHowToEnableIt) {
@@ -369,6 +392,10 @@ TEST(MissingPmu, MessageSaysWhatIsMissingAndHowToEnableIt) {
   EXPECT_NE(m.find("bare metal"), std::string::npos) << m;
   EXPECT_NE(m.find("T (wall clock)"), std::string::npos) << m;
   EXPECT_NE(m.find("--work/--traffic"), std::string::npos) << m;
+  // Given W and Q, the message does not ask for them.
+  const std::string given = explain_missing(vm, true);
+  EXPECT_EQ(given.find("Give W and Q"), std::string::npos) << given;
+  EXPECT_NE(given.find("W and Q from --work/--traffic."), std::string::npos) << given;
 
   PmuStatus refused;
   refused.core_pmu = "cpu";
