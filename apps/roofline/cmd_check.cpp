@@ -49,7 +49,10 @@ void run(const CheckArgs& a) {
   if (!a.junit.empty()) {
     const std::string suite =
         "roofline check " + a.points + (req.machine ? " on " + req.machine->roofs.name : "");
-    write_file_atomic(a.junit, render_junit(suite, rep.checks), "--junit");
+    if (a.junit == "-")  // standard output, as for -o (check_outputs: the report is not there)
+      emit(render_junit(suite, rep.checks), "-");
+    else
+      write_file_atomic(a.junit, render_junit(suite, rep.checks), "--junit");
   }
   if (a.json) {
     emit(rep.json.dump(2) + "\n", a.output);
@@ -98,7 +101,9 @@ const Registrar register_check(22, [](CLI::App& root) {
                 "Relative spread assumed when neither document carries one (default 0.10; below "
                 "1: a noise of 100% lets any slowdown pass)")
       ->check(number_in(1e-9, 1.0));
-  c->add_option("--junit", args->junit, "Also write JUnit XML to this file (atomically)");
+  c->add_option("--junit", args->junit,
+                "Also write JUnit XML to this file (atomically; - for standard output, with -o "
+                "FILE for the report)");
   add_output_options(*c, args->json, args->output);
   c->callback([args] { run(*args); });
 });

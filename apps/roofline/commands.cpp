@@ -230,8 +230,17 @@ void say(const std::string& text) {
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_and_path) {
   namespace fs = std::filesystem;
   std::vector<std::pair<std::string, fs::path>> seen;
-  for (const auto& [flag, path] : flag_and_path) {
-    if (path.empty() || path == "-") continue;
+  std::string on_stdout;  // the output standard output already carries
+  for (std::size_t i = 0; i < flag_and_path.size(); ++i) {
+    const auto& [flag, path] = flag_and_path[i];
+    if (path == "-" || (path.empty() && i == 0)) {
+      if (!on_stdout.empty())
+        throw InputError(flag + " -: standard output already carries the output of " + on_stdout +
+                         "; give one of them a file");
+      on_stdout = path.empty() ? flag + " (not given)" : flag + " -";
+      continue;
+    }
+    if (path.empty()) continue;
     check_writable_path(path, flag);
     for (const auto& [other_flag, other] : seen)
       if (same_output(other, path))

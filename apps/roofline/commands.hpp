@@ -95,8 +95,9 @@ void emit(const std::string& text, const std::string& path = "");
 void say(const std::string& text);
 
 /// Checks, before any work, every output a command was given: each as check_writable_path()
-/// (naming its flag), and no two naming the same file ("-o s.json --report s.json"). Empty
-/// paths and "-" (stdout) are skipped.
+/// (naming its flag), and no two naming the same file ("-o s.json --report s.json"), nor two
+/// taking standard output: "-", or an empty first entry (-o, whose output is stdout when not
+/// given) — "--save-counters -" beside the report on stdout mixed JSON into the text.
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_and_path);
 
 /// Whether stdout takes colour.

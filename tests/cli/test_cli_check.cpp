@@ -231,6 +231,19 @@ TEST(CliCheck, JunitIsWellFormedAndNamesAreEscaped) {
   ASSERT_EQ(cases[1]->children.size(), 1u);
   EXPECT_EQ(cases[1]->children[0]->name, "failure");
   EXPECT_NE(cases[1]->children[0]->attr("message").find("attainment 0.2 < 0.7"), std::string::npos);
+  // "-" is standard output, as for -o, with the report in a file; beside the report on
+  // standard output it is refused (it wrote a file named "-").
+  r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.7", "--junit", "-", "-o",
+                    d.file("report.txt")}));
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_EQ(roofline::test::XmlReader(r.out).parse()->attr("failures"), "1");
+  EXPECT_NE(slurp(d.file("report.txt")).find("mem slow"), std::string::npos);
+  r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.7", "--junit", "-"}));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--junit -: standard output already carries the output of -o (not given)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists("-"));  // in the working directory
 }
 
 TEST(CliCheck, BadInputsAreExit2AndWriteNothing) {
