@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "roofline/compare.hpp"
+#include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/hardware.hpp"
 #include "roofline/hw_output.hpp"
@@ -246,11 +247,31 @@ void run_compare(const CompareArgs& a) {
   std::string text;
   std::set<std::string> said;
   std::vector<std::string> first_roofs;  // of the first query: the roofs the chart highlights
+  // Each point as point, check and plot take it on each machine: two of its levels at one roof
+  // are refused (hw compare read the first and dropped the other).
+  // A point's level or precision no machine has: the file and the point say where to look.
+  auto naming = [&](const std::string& point, const auto& step) {
+    try {
+      step();
+    } catch (const InputError& e) {
+      if (point.empty()) throw;
+      const std::string what = e.what(), tag = "point '" + point + "': ";
+      throw InputError(terminal_safe(a.points) + ": " +
+                       (what.rfind(tag, 0) == 0 ? what : tag + what));
+    }
+  };
+  for (const auto& p : doc.points)
+    for (const RoofSet* s : sets)
+      naming(p.name, [&] { require_distinct_levels(p, *s, "point '" + p.name + "': "); });
   for (const auto& q : queries) {
-    const std::vector<std::string> roofs = roofs_for(sets, q.precision);
+    std::vector<std::string> roofs;
+    Comparison c;
+    naming(q.label, [&] {
+      roofs = roofs_for(sets, q.precision);
+      c = compare_roofs_at(sets, q.intensity, roofs, q.level);
+    });
     if (q.precision.empty()) warn_if_mixed(sets, roofs, q.label, said);
     if (first_roofs.empty()) first_roofs = roofs;
-    Comparison c = compare_roofs_at(sets, q.intensity, roofs, q.level);
     c.precision = q.precision;
     if (a.json) {
       Json j = comparison_to_json(c);

@@ -343,7 +343,9 @@ void check_judge_point(const CheckRun& run, size_t i, CheckReport& out, json& ou
       check_point_attainment(p, run.m->roofs, run.r.config, pj, v);
     } catch (const InputError& e) {
       // No roof for its precision or a level: the file and the point say where to look.
-      throw InputError(run.now_name + ": point '" + p.name + "': " + e.what());
+      // Named once: the diagnosis may already have named the point.
+      const std::string what = e.what(), tag = "point '" + p.name + "': ";
+      throw InputError(run.now_name + ": " + (what.rfind(tag, 0) == 0 ? what : tag + what));
     }
   }
   if (run.base) check_point_regression(run, p, i, pj, v, seen);

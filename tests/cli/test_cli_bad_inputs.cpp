@@ -75,6 +75,8 @@ void write_fixtures(const std::filesystem::path& dir) {
   put("points-none.json", R"({"schema": "roofline.points", "version": 1, "points": []})");
   put("points-level-l9.json", R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "k", "work": 1e9, "time": 1, "traffic": [{"level": "L9", "bytes": 1e9}]}]})");
+  put("points-two-names-one-roof.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "k", "work": 1e12, "time": 1, "traffic": {"DRAM": 1e9, "HBM3": 1e12}}]})");
   put("config-no-layers.json", R"({"hidden_size": 4096, "num_attention_heads": 32,
     "num_hidden_layers": 0, "intermediate_size": 11008, "vocab_size": 32000})");
   put("ncu.csv", "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"0\",\"k\"\n");
@@ -324,6 +326,21 @@ std::vector<Case> cases() {
         "{dir}/chart.svg"},
        2,
        "points-none.json has no points to compare"},
+      {"compare a point with two byte counts at one roof (the first was read, as point refuses)",
+       {"hw", "compare", "h100-sxm", "a100-80gb", "--point",
+        "{dir}/points-two-names-one-roof.json"},
+       2,
+       "points-two-names-one-roof.json: point 'k': traffic at 'DRAM' and at 'HBM3' is both at the "
+       "'HBM3' roof of machine 'h100-sxm'"},
+      {"compare a point at a level no machine has: the file and point named",
+       {"hw", "compare", "h100-sxm", "a100-80gb", "--point", "{dir}/points-level-l9.json"},
+       2,
+       "points-level-l9.json: point 'k': machine 'h100-sxm' has no memory roof for level 'L9'"},
+      {"check names the point once (it said point 'k': point 'k')",
+       {"check", "{dir}/points-two-names-one-roof.json", "--hw", "h100-sxm", "--min-attainment",
+        "0.5"},
+       2,
+       "points-two-names-one-roof.json: point 'k': traffic at"},
       {"an extra catalogue folder that does not exist",
        {"hw", "list", "--hw-dir", "{dir}/no-such-folder", "-o", "{out}"},
        2,
