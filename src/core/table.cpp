@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 
@@ -35,11 +36,32 @@ std::vector<std::string> safe_cells(const std::vector<std::string>& cells) {
   for (const auto& c : cells) out.push_back(terminal_safe(c, true));
   return out;
 }
+/// A number, alone or followed by a unit, a percent sign, a ratio's x or words after a space
+/// ("12.63 TOP/s", "2.5%", "1.718x", "0.858 limit [2]"): right-aligned. A name that only starts
+/// with a digit ("5-point 2D stencil", "3x3 conv") is text.
 bool looks_numeric(const std::string& s) {
-  if (s.empty()) return false;
-  const char c = s[0];
-  return (c >= '0' && c <= '9') ||
-         ((c == '-' || c == '+' || c == '.') && s.size() > 1 && s[1] >= '0' && s[1] <= '9');
+  std::size_t i = 0;
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+  const std::size_t digits_from = i;
+  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
+  if (i == digits_from || s.find_first_of("0123456789", digits_from) >= i) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {  // an exponent: 1e+09
+    std::size_t j = i + 1;
+    if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
+    if (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
+      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+      i = j;
+    }
+  }
+  if (i == s.size()) return true;
+  const unsigned char next = static_cast<unsigned char>(s[i]);
+  if (next == 'x') return i + 1 == s.size() || s[i + 1] == ' ';  // a ratio: "1.718x"
+  return next == ' ' || next == '%' || next >= 0x80;  // "× 2", "µs" and other UTF-8 units
+}
+
+/// A cell that says nothing ("", "-", "—"): it decides no column's alignment.
+bool placeholder(const std::string& s) {
+  return s.empty() || s == "-" || s == "—";
 }
 }  // namespace
 
@@ -61,12 +83,21 @@ std::string Table::render() const {
   for (const auto& r : rows)
     for (size_t c = 0; c < r.size() && c < width.size(); ++c)
       width[c] = std::max(width[c], display_width(r[c]));
+  // A column of names is left-aligned throughout, its names that start with a digit too; in
+  // a column mostly of numbers, the numbers are right-aligned and a word among them left.
+  std::vector<bool> numeric_column(width.size(), false);
+  for (size_t c = 0; c < width.size(); ++c) {
+    int numbers = 0, words = 0;
+    for (const auto& r : rows)
+      if (c < r.size() && !placeholder(r[c])) ++(looks_numeric(r[c]) ? numbers : words);
+    numeric_column[c] = numbers > words;
+  }
   auto line = [&](const std::vector<std::string>& r, bool is_header) {
     std::string out;
     for (size_t c = 0; c < width.size(); ++c) {
       const std::string cell = c < r.size() ? r[c] : "";
       const size_t pad = width[c] - display_width(cell);
-      const bool right = !is_header && looks_numeric(cell);
+      const bool right = !is_header && numeric_column[c] && looks_numeric(cell);
       if (c) out += "  ";
       if (right)
         out += std::string(pad, ' ') + cell;

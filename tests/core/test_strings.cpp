@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "roofline/strings.hpp"
+#include "roofline/table.hpp"
 
 using namespace roofline;
 
@@ -39,4 +40,19 @@ TEST(Strings, CaseBlindComparisonsOfAsciiLetters) {
   EXPECT_TRUE(iends_with("out/Report.JSON", ".json"));
   EXPECT_FALSE(iends_with("out/report.json.txt", ".json"));
   EXPECT_FALSE(iends_with("json", ".json"));
+}
+
+TEST(Table, NumbersRightTextLeftANameStartingWithADigitIsText) {
+  // `kernel list` pushed "5-point 2D stencil" ~60 columns right: a name that starts with a
+  // digit is text; numbers with units, percents and ratios stay right-aligned.
+  Table t({"name", "what", "rate", "ratio"});
+  t.add_row({"stencil2d", "5-point 2D stencil", "12.63 TOP/s", "1x"});
+  t.add_row({"gemm", "dense matrix product", "1e+09", "1.718x"});
+  t.add_row({"3x3 conv", "convolution", "2.5%", "-"});
+  EXPECT_EQ(t.render(),
+            "name       what                  rate         ratio\n"
+            "────────────────────────────────────────────────────\n"
+            "stencil2d  5-point 2D stencil    12.63 TOP/s      1x\n"
+            "gemm       dense matrix product        1e+09  1.718x\n"
+            "3x3 conv   convolution                  2.5%  -\n");
 }
