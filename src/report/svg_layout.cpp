@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace roofline::report {
 
@@ -101,19 +102,71 @@ Quad turned_text_quad(double tx, double ty, double deg, double lx, double ly, do
   return out;
 }
 
+Placer::Placer(Quad bounds) : bounds_(bounds) {
+  const auto count = [](double span) {
+    return std::clamp(static_cast<int>(std::ceil(span / kCell)), 1, 4096);
+  };
+  cols_ = count(bounds.max_x() - bounds.min_x());
+  rows_ = count(bounds.max_y() - bounds.min_y());
+  used_in_.resize(static_cast<size_t>(cols_ * rows_));
+  lines_in_.resize(used_in_.size());
+}
+
+Placer::CellRange Placer::cells(double min_x, double min_y, double max_x, double max_y) const {
+  // Out-of-bounds extents fall in the edge cells (NaN as well: no comparison holds).
+  const auto at = [](double v, double from, int n) {
+    const double c = std::floor((v - from) / kCell);
+    return c >= 0 ? (c < n ? static_cast<int>(c) : n - 1) : 0;
+  };
+  return {at(min_x, bounds_.min_x(), cols_), at(max_x, bounds_.min_x(), cols_),
+          at(min_y, bounds_.min_y(), rows_), at(max_y, bounds_.min_y(), rows_)};
+}
+
+void Placer::take(const Quad& q) {
+  const CellRange r = cells(q.min_x(), q.min_y(), q.max_x(), q.max_y());
+  for (int y = r.y0; y <= r.y1; ++y)
+    for (int x = r.x0; x <= r.x1; ++x)
+      used_in_[static_cast<size_t>(y * cols_ + x)].push_back(static_cast<int>(used_.size()));
+  used_.push_back(q);
+  used_seen_.push_back(0);
+}
+
+void Placer::line(const Segment& s) {
+  const CellRange r =
+      cells(std::min(s.x0, s.x1), std::min(s.y0, s.y1), std::max(s.x0, s.x1), std::max(s.y0, s.y1));
+  for (int y = r.y0; y <= r.y1; ++y)
+    for (int x = r.x0; x <= r.x1; ++x)
+      lines_in_[static_cast<size_t>(y * cols_ + x)].push_back(static_cast<int>(lines_.size()));
+  lines_.push_back(s);
+  line_seen_.push_back(0);
+}
+
 bool Placer::fits(const Quad& q, const std::vector<int>& owners, Avoid avoid) const {
   if (q.min_x() < bounds_.min_x() || q.max_x() > bounds_.max_x() || q.min_y() < bounds_.min_y() ||
       q.max_y() > bounds_.max_y())
     return false;
-  if (std::any_of(used_.begin(), used_.end(), [&](const Quad& u) { return overlaps(u, q); }))
-    return false;
+  // Only what is filed in the cells the quad covers can overlap it or cross it; each item is
+  // tested once (it may be filed in several of those cells).
+  const CellRange r = cells(q.min_x(), q.min_y(), q.max_x(), q.max_y());
+  ++query_;
+  for (int y = r.y0; y <= r.y1; ++y)
+    for (int x = r.x0; x <= r.x1; ++x)
+      for (int i : used_in_[static_cast<size_t>(y * cols_ + x)]) {
+        if (std::exchange(used_seen_[static_cast<size_t>(i)], query_) == query_) continue;
+        if (overlaps(used_[static_cast<size_t>(i)], q)) return false;
+      }
   if (avoid == Avoid::no_lines) return true;
-  return std::none_of(lines_.begin(), lines_.end(), [&](const Segment& sg) {
-    if (avoid == Avoid::roof_lines && sg.owner < 0) return false;  // owner ≥ 0: a roof
-    if (std::find(owners.begin(), owners.end(), sg.owner) != owners.end() && sg.owner >= 0)
-      return false;
-    return crosses(sg, q);
-  });
+  for (int y = r.y0; y <= r.y1; ++y)
+    for (int x = r.x0; x <= r.x1; ++x)
+      for (int i : lines_in_[static_cast<size_t>(y * cols_ + x)]) {
+        if (std::exchange(line_seen_[static_cast<size_t>(i)], query_) == query_) continue;
+        const Segment& sg = lines_[static_cast<size_t>(i)];
+        if (avoid == Avoid::roof_lines && sg.owner < 0) continue;  // owner ≥ 0: a roof
+        if (sg.owner >= 0 && std::find(owners.begin(), owners.end(), sg.owner) != owners.end())
+          continue;
+        if (crosses(sg, q)) return false;
+      }
+  return true;
 }
 
 // Baselines for labels that want to sit at `want` (ascending), no two closer than `step`:

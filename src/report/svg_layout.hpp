@@ -56,22 +56,36 @@ std::vector<double> spread_column(const std::vector<double>& want, double step, 
 
 /// Greedy placement: markers and placed labels are taken areas; lines are crossed only when
 /// a label finds no place clear of them.
+///
+/// Taken areas and lines are filed in a grid of kCell px cells over the bounds (each in every
+/// cell its bounding box covers), so a candidate is tested only against what lies near it: with
+/// thousands of points in one cluster, testing every label against every other made a chart of
+/// 4000 points take 12 s.
 class Placer {
  public:
-  explicit Placer(Quad bounds) : bounds_(bounds) {}
+  explicit Placer(Quad bounds);
   /// Which lines a label must stay clear of: every line, the roofs only (crossing a thin
   /// headroom or workload line), or none (a line through a label stays readable; a label on
   /// another label does not).
   enum class Avoid { all_lines, roof_lines, no_lines };
   bool fits(const Quad& q, const std::vector<int>& owners = {},
             Avoid avoid = Avoid::all_lines) const;
-  void take(const Quad& q) { used_.push_back(q); }
-  void line(const Segment& s) { lines_.push_back(s); }
+  void take(const Quad& q);
+  void line(const Segment& s);
 
  private:
+  static constexpr double kCell = 32;
+  struct CellRange {
+    int x0, x1, y0, y1;
+  };
+  CellRange cells(double min_x, double min_y, double max_x, double max_y) const;
   Quad bounds_;
+  int cols_ = 1, rows_ = 1;
   std::vector<Quad> used_;
   std::vector<Segment> lines_;
+  std::vector<std::vector<int>> used_in_, lines_in_;     // per cell: indices into used_, lines_
+  mutable std::vector<unsigned> used_seen_, line_seen_;  // per item: the query that saw it
+  mutable unsigned query_ = 0;
 };
 
 }  // namespace roofline::report
