@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "roofline/error.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/text.hpp"
 
 #include <sys/ioctl.h>
@@ -55,7 +56,12 @@ void run(const PlotArgs& a) {
     fit_points(in.points, roofs, f, first);
   }
   for (const auto& other : a.compare) in.machines.push_back(resolve_machine(other, a.hw_dir));
-  if (!a.at.empty()) in.workload_line = parse<Intensity>(a.at, "--at");
+  if (!a.at.empty()) {
+    in.workload_line = parse<Intensity>(a.at, "--at");
+    if (!(in.workload_line->value > 0))
+      throw InputError("--at: the workload intensity must be > 0 (got '" + terminal_safe(a.at) +
+                       "')");
+  }
   in.no_overlap_curve = a.no_overlap;
   in.diagnosis.touching = a.touching;
   in.roofs = report_roof_terms(a.roofs);

@@ -3,6 +3,7 @@
 // regular file or a new path, with its mode kept, never onto a read-only file, an input of the
 // command or another of its outputs on the way out; standard output checked for errors.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -349,6 +350,25 @@ void check_writable_path(const fs::path& path, const std::string& what) {
   check_target(path, label(path, what), st);
 }
 
+namespace {
+/// While a file is written, a file-size limit (ulimit -f) makes write() fail with EFBIG instead
+/// of killing the process with SIGXFSZ, which left the temporary file behind; the write's error
+/// path removes it and reports the failure (exit 4). Only for the write: a program `profile`
+/// starts later inherits the disposition it had.
+struct FileSizeSignalIgnored {
+  struct sigaction old {};
+  FileSizeSignalIgnored() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGXFSZ, &ignore, &old);
+  }
+  ~FileSizeSignalIgnored() { ::sigaction(SIGXFSZ, &old, nullptr); }
+  FileSizeSignalIgnored(const FileSizeSignalIgnored&) = delete;
+  FileSizeSignalIgnored& operator=(const FileSizeSignalIgnored&) = delete;
+};
+}  // namespace
+
 void write_file_atomic(const fs::path& path, const std::string& content, const std::string& what) {
   const std::string who = label(path, what);
   struct stat st {};
@@ -383,6 +403,7 @@ void write_file_atomic(const fs::path& path, const std::string& content, const s
     if (::fchmod(fd, st.st_mode & 07777 & ~static_cast<mode_t>(S_ISUID | S_ISGID)) != 0)
       abandon("cannot keep the file's mode", errno);
   }
+  const FileSizeSignalIgnored no_size_signal;
   size_t written = 0;
   while (written < content.size()) {
     const ssize_t n = ::write(fd, content.data() + written, content.size() - written);

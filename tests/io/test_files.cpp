@@ -1,8 +1,11 @@
 // The file layer (io.hpp, "Files in and out"): what is read, what is written, and what is
 // refused — each refusal leaving the target as it was and no temporary file behind.
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -74,6 +77,39 @@ TEST(Files, ReplacingAFileKeepsItsMode) {
   write_file_atomic(f, "newer");
   EXPECT_EQ(mode_of(f), 0640u);
   EXPECT_EQ(d.entries(), 1u);
+}
+
+TEST(Files, AFileSizeLimitIsAWriteErrorNotADeathLeavingATemporary) {
+  // ulimit -f: the kernel sends SIGXFSZ on a write past the limit, which killed the tool and
+  // left its temporary file. In a child (the limit and the signal are per process): the write
+  // fails as an error, the folder holds the old file only, and the child is not killed.
+  const Dir d;
+  std::ofstream(d / "out.svg") << "old";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const struct rlimit limit { 2048, 2048 };
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    int status = 1;
+    try {
+      write_file_atomic(d / "out.svg", std::string(1 << 20, 'x'));
+    } catch (const OutputError& e) {
+      status = std::string(e.what()).find("unchanged") != std::string::npos ? 0 : 2;
+    } catch (...) {
+      status = 3;
+    }
+    // The disposition is restored after the write (a program profile starts inherits it).
+    struct sigaction now {};
+    ::sigaction(SIGXFSZ, nullptr, &now);
+    if (now.sa_handler != SIG_DFL) status = 4;
+    ::_exit(status);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(slurp(d / "out.svg"), "old");
+  EXPECT_EQ(d.entries(), 1u) << "a temporary file was left";
 }
 
 TEST(Files, ANewFileTakesTheUmask) {
