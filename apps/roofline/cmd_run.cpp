@@ -232,7 +232,8 @@ void say_run_machine(const suite::Machine& machine, int threads) {
             (c.cores_sharing > 1 ? " per " + std::to_string(c.cores_sharing) + " cores" : "/core");
   say(said + ", MemAvailable " + format_bytes(Bytes(machine.mem_available_bytes)) + "\n");
   for (const auto& c : machine.topology.caches)
-    if (!c.note.empty()) say("roofline run: note: " + c.note + "\n");
+    if (!c.note.empty())
+      say("roofline run: note: L" + std::to_string(c.level) + ": " + c.note + "\n");
 }
 
 /// The suite's runs, then the BLAS kernels again in a child on another OpenBLAS core where one
@@ -281,7 +282,7 @@ void exit_on_failed_checks(const std::vector<suite::RunResult>& results) {
 }
 
 void run(const RunArgs& a) {
-  const suite::Machine machine = suite::detect_machine();
+  suite::Machine machine = suite::detect_machine();
   const CheckedRun checked = check_run_args(a, machine);
   const auto& kernels = checked.kernels;
   const int threads = a.threads > 0 ? a.threads : machine.cores();
@@ -305,10 +306,14 @@ void run(const RunArgs& a) {
   // this CPU) is refused before the suite all the same.
   std::optional<MachineDocument> given;
   const MeasureOptions measure_options = run_measure_options(threads, guard.flag());
-  if (!a.machine.empty())
+  if (!a.machine.empty()) {
     given = resolve_machine(a.machine);
-  else
+    // A cache whose measured plateau ends far short of its reported size is sized by it (the
+    // machine line below says so).
+    suite::fit_caches_to_plateaus(machine, machine_facts(*given));
+  } else {
     check_measurable(measure_options);
+  }
   say_run_machine(machine, threads);
   const auto blas_names = suite::blas_kernels(kernels);
   const std::vector<suite::RunResult> results =
@@ -321,6 +326,8 @@ void run(const RunArgs& a) {
       guard.exit_interrupted(a.output);
     }
     if (guard.interrupted()) guard.exit_interrupted(a.output);  // nothing written yet
+    for (const auto& line : suite::runs_beyond_plateaus(results, machine_facts(*measured)))
+      say("warning: " + line + "\n");
   }
   const MachineDocument& m = given ? *given : *measured;
 

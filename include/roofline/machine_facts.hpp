@@ -70,6 +70,10 @@ struct DiscrepancyFacts {
 struct LevelReach {
   double size_per_core = 0;
   double reported_size = 0;
+  /// Where the working-set sweep's plateau of the level ended over the measuring threads (0:
+  /// not recorded), and whether that agreed with the reported capacity.
+  double plateau_edge = 0;
+  bool size_agrees = true;
 };
 
 struct MachineFacts {

@@ -18,6 +18,7 @@
 #include "roofline/documents.hpp"
 #include "roofline/error.hpp"
 #include "roofline/kernels.hpp"
+#include "roofline/machine_facts.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
 
@@ -41,6 +42,9 @@ class CheckFailed : public Error {
 struct Machine {
   cpu::Topology topology;
   double mem_available_bytes = 0;
+  /// Caches sized by a measured plateau (fit_caches_to_plateaus): their size before, by level,
+  /// which the DRAM working set still clears.
+  std::map<int, double> size_before_plateau;
   /// Cores the threads can be pinned to (at least 1).
   int cores() const { return std::max(1, topology.cores()); }
   /// The data cache of `level` ("L1" … "L4"); nullptr when the machine reports none.
@@ -53,6 +57,15 @@ Machine detect_machine();
 /// MemAvailable in `meminfo` (lowered by a cgroup limit in meminfo's folder/cgroup).
 Machine machine_from_sysfs(const std::filesystem::path& cpu_dir,
                            const std::filesystem::path& meminfo);
+
+/// Sizes this machine's caches by a measurement of it (`roofline measure`'s document, as facts):
+/// a cache whose measured plateau ended well short of its reported size (a VM that reports
+/// the host's 480 MiB L3 where the sweep's plateau ends at 134 MB) takes the plateau's edge
+/// per instance as its size, the reported one kept in `reported_bytes` and said in `note`, so
+/// that working_set_for() places the level's runs inside the plateau, not in DRAM. Only a
+/// document whose per-core capacity for the level is this machine's (measured here) is used.
+/// Returns one line per cache resized.
+std::vector<std::string> fit_caches_to_plateaus(Machine& machine, const MachineFacts& measured);
 
 /// The levels a working set can be placed in, fastest first.
 const std::vector<std::string>& all_levels();
@@ -177,6 +190,12 @@ std::vector<int> team_cpus(const cpu::Topology& topology, int threads);
 /// (passed = false), not thrown. Levels a machine lacks are skipped with a message through
 /// `progress`.
 std::vector<RunResult> run_suite(const RunOptions& options, const Machine& machine);
+
+/// Levels whose runs used a working set beyond the measured plateau of the level (a machine
+/// measured after the suite ran): "L3: the runs' working set 251.7 MB lies beyond …", one line
+/// per level.
+std::vector<std::string> runs_beyond_plateaus(const std::vector<RunResult>& results,
+                                              const MachineFacts& measured);
 
 /// Runs `exe` with `args` and the environment changed by `env` (no shell), returning its exit
 /// status and standard output. Throws Unavailable when it cannot be started.

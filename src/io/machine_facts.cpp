@@ -183,7 +183,13 @@ void read_measured_facts(const json& info, const json& sections, MachineFacts& f
     for (const auto& [level, d] : mem->items()) {
       const auto per_core = number_field(d, "size_per_core");
       const auto reach = number_field(d, "reported_size");
-      if (per_core && reach) f.memory_reach[level] = {*per_core, *reach};
+      if (!per_core || !reach) continue;
+      LevelReach r{*per_core, *reach};
+      if (const auto edge = number_field(d, "plateau_edge"); edge && *edge > 0)
+        r.plateau_edge = *edge;
+      if (auto agrees = d.find("size_agrees"); agrees != d.end() && agrees->is_boolean())
+        r.size_agrees = agrees->get<bool>();
+      f.memory_reach[level] = r;
     }
   f.warnings = names_field(*ms, "warnings");
   f.measured_seconds = number_field(*ms, "seconds");

@@ -76,6 +76,66 @@ TEST(SuiteSizes, WorkingSetsFollowTheCaches) {
   EXPECT_GT(working_set_for("L3", c, 4), 4 * 2048.0 * 1024 / 2);
 }
 
+cpu::CacheInfo cache(int level, double size, int sharing) {
+  cpu::CacheInfo c;
+  c.level = level;
+  c.size_bytes = size;
+  c.cores_sharing = sharing;
+  return c;
+}
+
+TEST(SuiteSizes, ACacheWhosePlateauEndsShortIsSizedByIt) {
+  // A document measured on a Sapphire Rapids-class VM (2 vCPUs) that reports its host's L3 of
+  // 480 MiB; the sweep's L3 plateau ended at 64 MiB (size_agrees false). The suite put its L3
+  // runs at 240 MiB, in DRAM; sized by the plateau, at half of it.
+  const MachineDocument doc = load_machine_file(kData + "/io/sapphire-class-quick.machine.json");
+  const MachineFacts facts = machine_facts(doc);
+  ASSERT_TRUE(facts.memory_reach.count("L3"));
+  EXPECT_DOUBLE_EQ(facts.memory_reach.at("L3").plateau_edge, 67108864.0);
+  EXPECT_FALSE(facts.memory_reach.at("L3").size_agrees);
+  EXPECT_TRUE(facts.memory_reach.at("L1").size_agrees);
+  Machine vm;
+  vm.mem_available_bytes = 24e9;
+  vm.topology.allowed_cpus = vm.topology.core_cpus = {0, 1};
+  vm.topology.caches = {cache(1, 49152, 1), cache(2, 2097152, 1), cache(3, 503316480, 2)};
+  const double dram_before = working_set_for("DRAM", vm, 2);
+  EXPECT_DOUBLE_EQ(working_set_for("L3", vm, 2), 503316480.0 / 2);
+  const std::vector<std::string> lines = fit_caches_to_plateaus(vm, facts);
+  // L3 and the quick run's L2 (its plateau ended at 1 MiB of 4): both resized, L1 kept.
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[1].rfind("L3: sized by the measured plateau, which ends at 67.11 MB over 2 "
+                           "threads (the system reports 503.3 MB per instance)",
+                           0),
+            0u)
+      << lines[1];
+  EXPECT_DOUBLE_EQ(working_set_for("L3", vm, 2), 67108864.0 / 2);  // one instance, 2 threads
+  EXPECT_DOUBLE_EQ(working_set_for("L2", vm, 2), 1048576.0 / 2);   // 2 private instances
+  EXPECT_DOUBLE_EQ(working_set_for("L1", vm, 2), 49152.0);
+  EXPECT_DOUBLE_EQ(vm.topology.caches[2].reported_bytes, 503316480.0);
+  // DRAM still clears the reported L3 (a 4 × 64 MiB set held part of it: the sweep's load rate
+  // at 537 MB read 2.5% above its 2 GB rate).
+  EXPECT_DOUBLE_EQ(working_set_for("DRAM", vm, 2), dram_before);
+  // A machine whose caches are not the document's (another CPU) is not resized.
+  Machine other;
+  other.topology.caches = {cache(3, 33554432, 8)};
+  EXPECT_TRUE(fit_caches_to_plateaus(other, facts).empty());
+  EXPECT_DOUBLE_EQ(other.topology.caches[0].size_bytes, 33554432.0);
+
+  // A machine measured after the runs: the runs beyond the plateau are named, once per level.
+  RunResult at_l3;
+  at_l3.level = "L3";
+  at_l3.working_set_bytes = 251658240;
+  RunResult inside = at_l3;
+  inside.working_set_bytes = 33554432;
+  const auto beyond = runs_beyond_plateaus({at_l3, at_l3, inside}, facts);
+  ASSERT_EQ(beyond.size(), 1u);
+  EXPECT_NE(beyond[0].find("L3: the runs' working set (251.7 MB, half the reported capacity) "
+                           "lies beyond the measured plateau, which ends at 67.11 MB"),
+            std::string::npos)
+      << beyond[0];
+  EXPECT_TRUE(runs_beyond_plateaus({inside}, facts).empty());
+}
+
 TEST(SuiteSizes, DramIsBoundedByAvailableMemory) {
   Machine c = fixture_machine();
   c.mem_available_bytes = 200.0 * 1024 * 1024;  // a quarter is 50 MiB < 64 MiB wanted
