@@ -260,9 +260,14 @@ void run_compare(const CompareArgs& a) {
                        (what.rfind(tag, 0) == 0 ? what : tag + what));
     }
   };
-  for (const auto& p : doc.points)
-    for (const RoofSet* s : sets)
-      naming(p.name, [&] { require_distinct_levels(p, *s, "point '" + p.name + "': "); });
+  // With --level, the point's bytes at that level are read and no other level matters; without,
+  // its first level's, which must not share its roof with another of its levels. Levels a
+  // machine lacks are no matter here (a CPU point's L2 on a GPU): the level compared is
+  // checked when the machines are compared.
+  if (a.level.empty())
+    for (const auto& p : doc.points)
+      for (const RoofSet* s : sets)
+        naming(p.name, [&] { require_distinct_levels(p, *s, "point '" + p.name + "': ", true); });
   for (const auto& q : queries) {
     std::vector<std::string> roofs;
     Comparison c;

@@ -76,6 +76,7 @@ std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
   args.insert(args.end(), {"--results-only", "--threads", std::to_string(threads)});
   if (!a.levels.empty()) args.insert(args.end(), {"--levels", a.levels});
   if (!a.size.empty()) args.insert(args.end(), {"--size", a.size});
+  if (!a.machine.empty()) args.insert(args.end(), {"--machine", a.machine});  // caches fitted
   if (a.quick) args.push_back("--quick");
   say("running " + (kernels.size() == 1 ? kernels[0] : std::string("the BLAS kernels")) +
       " again with OPENBLAS_CORETYPE=" + core + " (child process)\n");
@@ -298,22 +299,21 @@ void run(const RunArgs& a) {
   opt.quick = a.quick;
   opt.working_set_override = checked.size;
   opt.progress = [](const std::string& what) { say("  " + what + "\n"); };
-  if (a.results_only) return emit_results_only(opt, machine, blas);
-
-  // A machine given is read first (a bad one is refused at once). This machine is measured
-  // after the suite, so that a run the suite refuses (a --size too small for a kernel) is
-  // refused before the seconds of measuring; a measurement that cannot happen (no backend for
-  // this CPU) is refused before the suite all the same.
+  // A machine given is read first (a bad one is refused at once); a cache whose measured
+  // plateau ends far short of its reported size is sized by it (the machine line below says
+  // so), also in the BLAS child, which is given the same document.
   std::optional<MachineDocument> given;
-  const MeasureOptions measure_options = run_measure_options(threads, guard.flag());
   if (!a.machine.empty()) {
     given = resolve_machine(a.machine);
-    // A cache whose measured plateau ends far short of its reported size is sized by it (the
-    // machine line below says so).
     suite::fit_caches_to_plateaus(machine, machine_facts(*given));
-  } else {
-    check_measurable(measure_options);
   }
+  if (a.results_only) return emit_results_only(opt, machine, blas);
+
+  // This machine is measured after the suite, so that a run the suite refuses (a --size too
+  // small for a kernel) is refused before the seconds of measuring; a measurement that cannot
+  // happen (no backend for this CPU) is refused before the suite all the same.
+  const MeasureOptions measure_options = run_measure_options(threads, guard.flag());
+  if (!given) check_measurable(measure_options);
   say_run_machine(machine, threads);
   const auto blas_names = suite::blas_kernels(kernels);
   const std::vector<suite::RunResult> results =
@@ -326,8 +326,9 @@ void run(const RunArgs& a) {
       guard.exit_interrupted(a.output);
     }
     if (guard.interrupted()) guard.exit_interrupted(a.output);  // nothing written yet
-    for (const auto& line : suite::runs_beyond_plateaus(results, machine_facts(*measured)))
-      say("warning: " + line + "\n");
+    if (checked.size == 0)  // the level sizes, not the user's own --size
+      for (const auto& line : suite::runs_beyond_plateaus(results, machine_facts(*measured)))
+        say("warning: " + line + "\n");
   }
   const MachineDocument& m = given ? *given : *measured;
 

@@ -73,7 +73,10 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
 
 /// InputError when two of the point's traffic levels are one memory roof of `roofs` (no level
 /// and the default level, "DRAM" and "HBM" on an HBM machine): one level would get two byte
-/// counts and two intensities. The message begins with `who` (e.g. "point 'k': ").
-void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::string& who = "");
+/// counts and two intensities. The message begins with `who` (e.g. "point 'k': "). A level the
+/// machine lacks is an InputError too, unless `skip_missing` (hw compare, which reads one
+/// level of each point: the others may be levels another machine has).
+void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::string& who = "",
+                             bool skip_missing = false);
 
 }  // namespace roofline

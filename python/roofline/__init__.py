@@ -14,6 +14,8 @@ and ``roofline.OutputError`` (an OSError), all ``roofline.Error``, carrying the 
 prints. See docs/python.md.
 """
 
+import operator
+
 from . import _roofline
 from ._roofline import (
     Error,
@@ -128,10 +130,14 @@ class Chart:
     def to_terminal(self, columns=100):
         """A braille plot with tables, ``columns`` wide (40 to 1000, as ``plot --width``),
         without colour."""
-        if isinstance(columns, bool) or not isinstance(columns, int) or not 40 <= columns <= 1000:
+        try:
+            whole = operator.index(columns)  # int, numpy integers; not 2.5, not "80"
+        except TypeError:
+            whole = None
+        if isinstance(columns, bool) or whole is None or not 40 <= whole <= 1000:
             raise InputError("columns: expected a whole number from 40 to 1000 (got %r)" %
                              (columns,))
-        return self._spec().to_terminal(columns)
+        return self._spec().to_terminal(whole)
 
     def save(self, path):
         """Writes the chart in the format the extension names (.svg .html .png .json .csv)."""

@@ -195,13 +195,21 @@ void hierarchy_notes(const RoofSet& roofs, const LevelJudgement& b, const Diagno
 
 // The diagnosis table (docs/model.md §6), row by row, with the unit names of the roof set so that a
 // custom roofline (docs/model.md §12) reads in its own units.
-void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::string& who) {
+void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::string& who,
+                             bool skip_missing) {
   std::map<const MemoryRoof*, std::string> given;  // roof → the level that named it first
   auto shown = [](const std::string& level) {
     return level.empty() ? std::string("no level (the default)") : "'" + level + "'";
   };
   for (const auto& t : p.traffic) {
-    const MemoryRoof& m = roofs.select_memory(t.level);
+    const MemoryRoof* found = nullptr;
+    try {
+      found = &roofs.select_memory(t.level);
+    } catch (const InputError&) {
+      if (skip_missing) continue;
+      throw;
+    }
+    const MemoryRoof& m = *found;
     if (const auto [it, fresh] = given.emplace(&m, t.level); !fresh)
       throw InputError(who + "traffic at " + shown(it->second) + " and at " + shown(t.level) +
                        " is both at the '" + m.level + "' roof of machine '" + roofs.name +

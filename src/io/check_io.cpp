@@ -246,7 +246,8 @@ CheckRun check_run_context(const CheckRequest& r, double assumed) {
       throw InputError("--baseline " + base_name + ": points are in " + base->doc.units.work + "/" +
                        base->doc.units.traffic + " but " + now_name + " holds " +
                        now.doc.units.work + "/" + now.doc.units.traffic);
-    base_index = index_by_name(base->doc, "baseline ");
+    // A file is named with its flag; a list given in memory (Python) names itself.
+    base_index = index_by_name(base->doc, base->path.empty() ? "" : "--baseline ");
     index_by_name(now.doc, "");
   }
   return CheckRun{r, now, now_name, m, base, std::move(base_index), assumed};

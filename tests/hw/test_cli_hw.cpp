@@ -308,6 +308,18 @@ TEST(CliHw, CompareAtPointsFromADocument) {
   EXPECT_DOUBLE_EQ(j[1]["intensity"].get<double>(), 1000);
   EXPECT_EQ(j[1]["machines"][0]["compute_roof"], "fp32 vector");
   EXPECT_DOUBLE_EQ(j[1]["machines"][1]["ratio"].get<double>(), 66.9 / 19.5);
+  // Only the level compared matters: a point's other levels may be ones a machine lacks (an L2
+  // count beside NVLink's, compared at NVLink; a CPU point's L2 beside its DRAM on GPUs).
+  write_text(dir.file("levels.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e12, "time": 1, "traffic": {"NVLink": 1e9, "L2": 1e10}}]})");
+  r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("levels.json"),
+               "--level", "NVLink", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_DOUBLE_EQ(json::parse(r.out)[0]["intensity"].get<double>(), 1000);
+  write_text(dir.file("cpu.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e12, "time": 1, "traffic": {"DRAM": 1e10, "L2": 1e11}}]})");
+  r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("cpu.json")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 TEST(CliHw, RidgesReproduceTheSeedTrajectory) {

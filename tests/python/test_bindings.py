@@ -286,6 +286,12 @@ def test_chart_svg_and_html_as_plot_writes_them(cli, tmp_path):
     for columns in (0, -1, 1, 39, 1001, 2.5):
         with pytest.raises(roofline.InputError, match="columns"):
             chart.to_terminal(columns)
+    try:
+        import numpy
+    except ImportError:
+        numpy = None
+    if numpy is not None:  # an integer of numpy's is a whole number too
+        assert chart.to_terminal(numpy.int64(80)) == chart.to_terminal(80)
     # The same SVG and HTML as `roofline plot` of the same machine document.
     doc = tmp_path / "m.json"
     m.save(str(doc))

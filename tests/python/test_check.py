@@ -80,5 +80,5 @@ def test_a_name_twice_in_a_list_names_the_list():
     with pytest.raises(roofline.InputError, match="^the points list: two points are named 'a'"):
         roofline.check(twice, baseline=one)
     with pytest.raises(roofline.InputError,
-                       match="^baseline the baseline list: two points are named 'a'"):
+                       match="^the baseline list: two points are named 'a'"):
         roofline.check(one, baseline=twice)

@@ -80,8 +80,7 @@ std::vector<std::string> runs_beyond_plateaus(const std::vector<RunResult>& resu
       continue;
     lines.push_back(r.level + ": the runs' working set (" +
                     format_bytes(Bytes(r.working_set_bytes)) +
-                    ", half the reported capacity) lies beyond the measured plateau, which ends "
-                    "at " +
+                    ") lies beyond the measured plateau, which ends at " +
                     format_bytes(Bytes(it->second.plateau_edge)) +
                     ": these runs may stream from the next level; give the measured machine "
                     "document (--machine) to size the level by its plateau");
