@@ -60,8 +60,11 @@ nlohmann::json optional_json(const std::optional<double>& x) {
   return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
 }
 
-std::string verdict(const std::optional<bool>& exceeds) {
+std::string verdict(const std::optional<bool>& exceeds,
+                    const std::optional<double>& noise = std::nullopt) {
   if (!exceeds) return "no spread carried: cannot say whether it exceeds the noise";
+  if (noise)  // a roof's: the spreads and the run-to-run agreement
+    return (*exceeds ? "exceeds the noise (" : "within the noise (") + percent(noise) + ")";
   return *exceeds ? "exceeds both runs' spread" : "within the spread";
 }
 
@@ -91,7 +94,7 @@ void diff_machines(const DiffArgs& a, const MachineDocument& ma, const MachineDo
         c.compute ? format_work_rate(WorkRate(c.b), cu) : format_byte_rate(ByteRate(c.b), u);
     t += std::string(c.compute ? "compute " : "memory ") + terminal_safe(c.name) + ": " + va +
          " → " + vb + ", B/A = " + format_number(c.ratio, 4) + " (spread A " + percent(c.spread_a) +
-         ", B " + percent(c.spread_b) + "): " + verdict(c.exceeds_spread) + "\n";
+         ", B " + percent(c.spread_b) + "): " + verdict(c.exceeds_spread, c.noise) + "\n";
   }
   for (const auto& n : d.only_a) t += "only in A: " + terminal_safe(n) + "\n";
   for (const auto& n : d.only_b) t += "only in B: " + terminal_safe(n) + "\n";

@@ -21,11 +21,14 @@ struct RoofChange {
   bool compute = true;  ///< a flat roof (FLOP/s); else a memory roof (byte/s)
   double a = 0, b = 0;  ///< the roofs' values (peak or bandwidth)
   double ratio = 1;     ///< b / a
-  /// Relative spread (max − min) / median of each side's samples, when it carries statistics
-  /// of at least two repetitions (a datasheet or theoretical roof carries none).
+  /// Relative spread of each side's samples (roof_spread), when it carries statistics of at
+  /// least two repetitions (a datasheet or theoretical roof carries none).
   std::optional<double> spread_a, spread_b;
-  /// |ratio − 1| > max of the spreads carried: the change exceeds both runs' spread. Empty when
-  /// neither side carries a spread (nothing to measure the change against).
+  /// The noise a change is judged against: the larger of the spreads carried and the run-to-run
+  /// agreement (kRunToRunCompute / kRunToRunMemory). Empty when neither carries a spread.
+  std::optional<double> noise;
+  /// |ratio − 1| > noise: the change exceeds both runs' spread and the run-to-run agreement.
+  /// Empty when neither side carries a spread (nothing to measure the change against).
   std::optional<bool> exceeds_spread;
 };
 
@@ -46,8 +49,10 @@ struct RoofSetDiff {
 std::optional<double> roof_spread(const std::optional<Statistics>& s);
 
 /// Whether a ratio's change exceeds the spreads carried (the larger of the two; one alone when
-/// only one is carried; empty when neither is).
-std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b);
+/// only one is carried; empty when neither is), and `floor` (a smallest noise, when any spread
+/// is carried).
+std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b,
+                                   double floor = 0);
 
 /// Compares two roof sets. InputError when their units differ (FLOP/byte against tuple/I/O).
 RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b);

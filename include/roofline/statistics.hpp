@@ -39,6 +39,12 @@ double quantile_sorted(const std::vector<double>& sorted, double q);
 /// and the noisy flag. Empty input gives all zeros.
 Statistics summarize_rates(const std::vector<double>& rates);
 
+/// The run-to-run agreement the tool aims at between two measurements of one machine (docs/
+/// measure.md "Statistics and trust"): a compute roof within 3%, a memory roof within 5%. The
+/// spread of one run's samples does not hold what changes between runs (the clock, where the
+/// buffers land), so `roofline diff` calls no smaller change of a measured roof a change.
+inline constexpr double kRunToRunCompute = 0.03, kRunToRunMemory = 0.05;
+
 /// Samples from which a spread is the interquartile range over the median (robust_spread).
 inline constexpr int kRobustSpreadTimes = 5;
 

@@ -340,8 +340,13 @@ void register_diff(py::module_& m) {
       .def_readonly("ratio", &RoofChange::ratio, "b / a")
       .def_readonly("spread_a", &RoofChange::spread_a, "A's robust relative spread, if carried")
       .def_readonly("spread_b", &RoofChange::spread_b)
-      .def_readonly("exceeds_spread", &RoofChange::exceeds_spread,
-                    "whether the change exceeds both runs' spread; None when one carries none");
+      .def_readonly("noise", &RoofChange::noise,
+                    "the larger of the spreads and the run-to-run agreement (3% compute, 5% "
+                    "memory); None when neither side carries a spread")
+      .def_readonly(
+          "exceeds_spread", &RoofChange::exceeds_spread,
+          "whether the change exceeds the noise (both runs' spreads and the run-to-run agreement); "
+          "None when neither carries a spread");
 
   py::class_<MachineDiff>(m, "Diff",
                           "Two machines side by side (`roofline diff A B`): each roof's ratio "

@@ -150,6 +150,7 @@ class RoofChange:
     ratio: float
     spread_a: Optional[float]
     spread_b: Optional[float]
+    noise: Optional[float]
     exceeds_spread: Optional[bool]
 
 class Diff:

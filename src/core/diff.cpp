@@ -17,9 +17,10 @@ std::optional<double> roof_spread(const std::optional<Statistics>& s) {
   return robust_spread(*s);
 }
 
-std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b) {
+std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b,
+                                   double floor) {
   if (!a && !b) return std::nullopt;
-  const double noise = std::max(a.value_or(0), b.value_or(0));
+  const double noise = std::max({a.value_or(0), b.value_or(0), floor});
   return std::fabs(ratio - 1) > noise;
 }
 
@@ -38,7 +39,10 @@ RoofChange change(std::string name, std::string roof_a, std::string roof_b, bool
   c.ratio = b / a;
   c.spread_a = roof_spread(sa);
   c.spread_b = roof_spread(sb);
-  c.exceeds_spread = exceeds_spread(c.ratio, c.spread_a, c.spread_b);
+  const double floor = compute ? kRunToRunCompute : kRunToRunMemory;
+  if (c.spread_a || c.spread_b)
+    c.noise = std::max({c.spread_a.value_or(0), c.spread_b.value_or(0), floor});
+  c.exceeds_spread = exceeds_spread(c.ratio, c.spread_a, c.spread_b, floor);
   return c;
 }
 

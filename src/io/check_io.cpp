@@ -150,6 +150,7 @@ json machines_diff_to_json(const RoofSetDiff& d, const MachineDocument& a,
          {"ratio", c.ratio},
          {"spread_a", optional_number(c.spread_a)},
          {"spread_b", optional_number(c.spread_b)},
+         {"noise", optional_number(c.noise)},
          {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)}});
   json j = {{"schema", "roofline.diff"},
             {"version", 1},

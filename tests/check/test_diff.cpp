@@ -144,6 +144,10 @@ TEST(Diff, NoSpreadCarriedIsUnknownNotAVerdict) {
   EXPECT_FALSE(exceeds_spread(1.5, std::nullopt, std::nullopt));
   EXPECT_TRUE(*exceeds_spread(1.06, 0.05, std::nullopt));
   EXPECT_FALSE(*exceeds_spread(1.04, 0.05, 0.01));
+  // A floor (the run-to-run agreement) applies when a spread is carried, not otherwise.
+  EXPECT_FALSE(*exceeds_spread(1.04, 0.01, 0.01, 0.05));
+  EXPECT_TRUE(*exceeds_spread(1.06, 0.01, std::nullopt, 0.05));
+  EXPECT_FALSE(exceeds_spread(2.0, std::nullopt, std::nullopt, 0.05));
 }
 
 TEST(Diff, AMeasuredRoofsSpreadIsTheOneItsSummaryShows) {
@@ -160,6 +164,17 @@ TEST(Diff, AMeasuredRoofsSpreadIsTheOneItsSummaryShows) {
   const RoofSetDiff d = diff_roofs(a, b);
   ASSERT_TRUE(d.changes[0].exceeds_spread);
   EXPECT_TRUE(*d.changes[0].exceeds_spread);
+  EXPECT_DOUBLE_EQ(*d.changes[0].noise, 0.04);
+  // A measured roof whose samples barely spread (IQR 0.2%): a 1% change is within the 3% two
+  // runs of a compute roof agree to, not a change.
+  Statistics tight = stats(39, 100e9, 99e9, 100.5e9);
+  tight.q1 = 99.9e9;
+  tight.q3 = 100.1e9;
+  a.compute[0].stats = tight;
+  b.compute[0].peak = WorkRate(101e9);
+  const RoofSetDiff small = diff_roofs(a, b);
+  EXPECT_DOUBLE_EQ(*small.changes[0].noise, kRunToRunCompute);
+  EXPECT_FALSE(*small.changes[0].exceeds_spread);
   // Fewer than kRobustSpreadTimes samples, or no quartiles (an older document): the full range.
   Statistics few = stats(kRobustSpreadTimes - 1, 100, 72, 101);
   few.q1 = 97;

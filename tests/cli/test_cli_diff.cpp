@@ -81,7 +81,7 @@ TEST(CliDiff, MeasuredSpreadsDecideTheVerdict) {
   auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("memory DRAM: 20 GB/s → 21 GB/s, B/A = 1.05 (spread A 4%, B 9.52%): within "
-                       "the spread"),
+                       "the noise (9.52%)"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("compute fp64: 100 GFLOP/s → 100 GFLOP/s, B/A = 1 (spread A none, B "
@@ -100,6 +100,20 @@ TEST(CliDiff, MeasuredSpreadsDecideTheVerdict) {
   const json j = json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["roofs"][1]["ratio"].get<double>(), 1.2);
   EXPECT_TRUE(j["roofs"][1]["exceeds_spread"].get<bool>());
+  EXPECT_DOUBLE_EQ(j["roofs"][1]["noise"].get<double>(), 2.0 / 24);
+  // 20 → 20.8 GB/s with spreads of 1%: 4% is beyond both spreads but within the 5% two runs
+  // of a memory roof agree to; 20 → 21.2 GB/s (6%) is beyond it.
+  write_text(d.file("e.json"), machine("box-e", 100e9, 20e9, 19.9e9, 20.1e9));
+  write_text(d.file("f.json"), machine("box-f", 100e9, 20.8e9, 20.7e9, 20.9e9));
+  write_text(d.file("g.json"), machine("box-g", 100e9, 21.2e9, 21.1e9, 21.3e9));
+  r = run_cli({"diff", d.file("e.json"), d.file("f.json")});
+  EXPECT_NE(r.out.find("B/A = 1.04 (spread A 1%, B 0.962%): within the noise (5%)"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"diff", d.file("e.json"), d.file("g.json")});
+  EXPECT_NE(r.out.find("B/A = 1.06 (spread A 1%, B 0.943%): exceeds the noise (5%)"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(CliDiff, OverlayChartHasBothMachines) {
