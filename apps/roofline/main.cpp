@@ -45,6 +45,17 @@ void report(const char* kind, const std::string& message) {
   std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
+/// CLI11's words for an option given more than once ("--machine: At Most 1 required but
+/// received 2"), in the tool's: which option, how often, and that --hw is --machine.
+std::string plain_parse_error(const std::string& message) {
+  const std::string said = ": At Most 1 required but received ";
+  const auto at = message.find(said);
+  if (at == std::string::npos) return message;
+  const std::string option = message.substr(0, at);
+  return option + ": given " + message.substr(at + said.size()) + " times; give it once" +
+         (option == "--machine" ? " (--hw and --machine are one option: one machine)" : "");
+}
+
 /// Everything left in stdout's buffers reaches the descriptor, or the failure is reported.
 bool flush_stdout() {
   std::cout.flush();
@@ -86,7 +97,7 @@ int run(int argc, char** argv) {
                           ")\nRun with --help for the options.");
       return 2;
     }
-    report("error", std::string(e.what()) + "\nRun with --help for the options.");
+    report("error", plain_parse_error(e.what()) + "\nRun with --help for the options.");
     return 2;
   } catch (const roofline::InputError& e) {
     report("error", e.what());
