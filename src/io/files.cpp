@@ -356,14 +356,27 @@ namespace {
 /// path removes it and reports the failure (exit 4). Only for the write: a program `profile`
 /// starts later inherits the disposition it had.
 struct FileSizeSignalIgnored {
-  struct sigaction old {};
+  // The disposition is the process's: writes on several threads at once share one ignore, the
+  // first saving the disposition and the last restoring it (each restoring its own would leave
+  // SIG_IGN behind when two overlap).
+  static std::mutex& guard() {
+    static std::mutex m;
+    return m;
+  }
+  static inline int writers = 0;
+  static inline struct sigaction old {};
   FileSizeSignalIgnored() {
+    const std::lock_guard<std::mutex> lock(guard());
+    if (writers++ > 0) return;
     struct sigaction ignore {};
     ignore.sa_handler = SIG_IGN;
     sigemptyset(&ignore.sa_mask);
     ::sigaction(SIGXFSZ, &ignore, &old);
   }
-  ~FileSizeSignalIgnored() { ::sigaction(SIGXFSZ, &old, nullptr); }
+  ~FileSizeSignalIgnored() {
+    const std::lock_guard<std::mutex> lock(guard());
+    if (--writers == 0) ::sigaction(SIGXFSZ, &old, nullptr);
+  }
   FileSizeSignalIgnored(const FileSizeSignalIgnored&) = delete;
   FileSizeSignalIgnored& operator=(const FileSizeSignalIgnored&) = delete;
 };

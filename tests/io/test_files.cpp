@@ -15,6 +15,8 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
@@ -110,6 +112,22 @@ TEST(Files, AFileSizeLimitIsAWriteErrorNotADeathLeavingATemporary) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(slurp(d / "out.svg"), "old");
   EXPECT_EQ(d.entries(), 1u) << "a temporary file was left";
+}
+
+TEST(Files, WritesOnSeveralThreadsLeaveTheFileSizeSignalAsItWas) {
+  // The ignore is the process's: overlapping writes share it and the last one restores it.
+  const Dir d;
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 4; ++t)
+    writers.emplace_back([&d, t] {
+      for (int i = 0; i < 25; ++i)
+        write_file_atomic(d / ("f" + std::to_string(t) + "-" + std::to_string(i)), "x");
+    });
+  for (auto& w : writers) w.join();
+  EXPECT_EQ(d.entries(), 100u);
+  struct sigaction now {};
+  ::sigaction(SIGXFSZ, nullptr, &now);
+  EXPECT_EQ(now.sa_handler, SIG_DFL);
 }
 
 TEST(Files, ANewFileTakesTheUmask) {
