@@ -17,8 +17,8 @@ namespace {
 
 struct EnergyArgs {
   MachineOptions machine;
-  std::optional<double> eps_flop, eps_mem;
-  std::optional<double> pi0;
+  std::optional<std::string> eps_flop, eps_mem;  ///< "1e-10", "100 pJ", "0.1 nJ/FLOP"
+  std::optional<std::string> pi0;                ///< "30", "30 W"
   std::vector<double> intensities;
   std::string powercap;  ///< --powercap FOLDER; empty = /sys/class/powercap
   bool json = false;
@@ -39,9 +39,12 @@ void run(const EnergyArgs& a) {
   EnergyQuery q;
   q.precision = a.machine.precision;
   q.level = a.machine.level;
-  q.eps_flop = a.eps_flop;
-  q.eps_mem = a.eps_mem;
-  q.pi0 = a.pi0;
+  auto given = [](const std::optional<std::string>& text, Dimension dim, const char* option) {
+    return text ? std::optional<double>(parse_quantity(*text, dim, option)) : std::nullopt;
+  };
+  q.eps_flop = given(a.eps_flop, Dimension::energy_per_work, "--eps-flop");
+  q.eps_mem = given(a.eps_mem, Dimension::energy_per_byte, "--eps-mem");
+  q.pi0 = given(a.pi0, Dimension::power, "--pi0");
   q.intensities = a.intensities;
   EnergyAnalysis an = analyse_energy(m, q);
   nlohmann::json& j = an.json;
@@ -105,9 +108,11 @@ const Registrar register_energy(50, [](CLI::App& root) {
       "The energy roofline (FLOP/J against I, balance point) from given energy costs, or "
       "bounded by the catalogue's power figure; and this machine's power interface");
   add_machine_options(*c, args->machine);
-  c->add_option("--eps-flop", args->eps_flop, "Energy per unit of work ε_flop in J, e.g. 1e-10");
-  c->add_option("--eps-mem", args->eps_mem, "Energy per byte ε_mem in J, e.g. 5e-10");
-  c->add_option("--pi0", args->pi0, "Constant power π0 in W (default 0)");
+  c->add_option("--eps-flop", args->eps_flop,
+                "Energy per unit of work ε_flop in J, e.g. 1e-10, '100 pJ', '0.1 nJ/FLOP'");
+  c->add_option("--eps-mem", args->eps_mem,
+                "Energy per byte ε_mem in J, e.g. 5e-10, '500 pJ/B' ('J/b' is per bit)");
+  c->add_option("--pi0", args->pi0, "Constant power π0 in W, e.g. 30 or '30 W' (default 0)");
   c->add_option("--intensity", args->intensities,
                 "Intensities to evaluate the roof at (repeatable)");
   c->add_option("--powercap", args->powercap, "The powercap folder (default /sys/class/powercap)");

@@ -9,12 +9,23 @@
 
 namespace roofline {
 
-enum class Dimension { count, work, bytes, seconds, work_rate, byte_rate, intensity };
+enum class Dimension {
+  count,
+  work,
+  bytes,
+  seconds,
+  work_rate,
+  byte_rate,
+  intensity,
+  energy_per_work,  ///< J per unit of work (the energy roofline's ε_flop); "J", "pJ/FLOP"
+  energy_per_byte,  ///< J per byte (ε_mem); "J", "nJ/B"; "J/b" is per bit
+  power,            ///< W (π0); "W", "J/s"
+};
 
 /// The name of a dimension in messages ("a bandwidth (byte/s)").
 std::string dimension_name(Dimension d);
 
-/// Parses a number with an optional SI prefix (k M G T P E, m u n; binary Ki Mi Gi Ti for bytes)
+/// Parses a number with an optional SI prefix (k M G T P E, m u n p; binary Ki Mi Gi Ti for bytes)
 /// and an optional unit that must belong to `dim`. A bare number is taken in base units.
 /// Throws InputError naming `what` (e.g. "--bandwidth") on a malformed value, a unit of another
 /// dimension, or a value that is not finite.

@@ -21,7 +21,7 @@ struct Prefix {
   double factor;
 };
 // Longest first so "Ki" wins over "K"/"k".
-constexpr std::array<Prefix, 18> kPrefixes{{{"Ei", 1152921504606846976.0},
+constexpr std::array<Prefix, 19> kPrefixes{{{"Ei", 1152921504606846976.0},
                                             {"Pi", 1125899906842624.0},
                                             {"Ti", 1099511627776.0},
                                             {"Gi", 1073741824.0},
@@ -38,7 +38,8 @@ constexpr std::array<Prefix, 18> kPrefixes{{{"Ei", 1152921504606846976.0},
                                             {"u", 1e-6},
                                             {"\u00b5", 1e-6},  // µ MICRO SIGN, as typed "µs"
                                             {"\u03bc", 1e-6},  // μ GREEK SMALL LETTER MU
-                                            {"n", 1e-9}}};
+                                            {"n", 1e-9},
+                                            {"p", 1e-12}}};
 
 // Unit names accepted per dimension (compared case-insensitively). "FLOPS" is accepted on input
 // as a rate because datasheets write it; output always says "FLOP/s".
@@ -50,6 +51,10 @@ const std::vector<std::string>& units_of(Dimension d) {
   static const std::vector<std::string> work_rate{"flop/s", "flops", "op/s", "ops", "flop/sec"};
   static const std::vector<std::string> byte_rate{"b/s", "byte/s", "bytes/s", "bps"};
   static const std::vector<std::string> intensity{"flop/b", "flop/byte", "op/b", "op/byte"};
+  static const std::vector<std::string> energy_per_work{"j",      "joule", "joules",
+                                                        "j/flop", "j/op",  "joule/flop"};
+  static const std::vector<std::string> energy_per_byte{"j", "joule", "joules", "j/b", "j/byte"};
+  static const std::vector<std::string> power{"w", "watt", "watts", "j/s"};
   switch (d) {
     case Dimension::count:
       return count;
@@ -65,13 +70,22 @@ const std::vector<std::string>& units_of(Dimension d) {
       return byte_rate;
     case Dimension::intensity:
       return intensity;
+    case Dimension::energy_per_work:
+      return energy_per_work;
+    case Dimension::energy_per_byte:
+      return energy_per_byte;
+    case Dimension::power:
+      return power;
   }
   return count;
 }
 
-std::optional<Dimension> dimension_of_unit(const std::string& unit_lower) {
-  for (Dimension d : {Dimension::work, Dimension::bytes, Dimension::seconds, Dimension::work_rate,
-                      Dimension::byte_rate, Dimension::intensity}) {
+/// The dimension a unit name belongs to; `wanted` first, since "J" is both an energy per unit of
+/// work and per byte (a bare joule is read in the dimension asked for).
+std::optional<Dimension> dimension_of_unit(const std::string& unit_lower, Dimension wanted) {
+  for (Dimension d : {wanted, Dimension::work, Dimension::bytes, Dimension::seconds,
+                      Dimension::work_rate, Dimension::byte_rate, Dimension::intensity,
+                      Dimension::energy_per_work, Dimension::energy_per_byte, Dimension::power}) {
     const auto& names = units_of(d);
     if (std::find(names.begin(), names.end(), unit_lower) != names.end()) return d;
   }
@@ -86,7 +100,7 @@ struct UnitMatch {
   Dimension dim;
   double factor;
 };
-std::optional<UnitMatch> match_unit(const std::string& unit) {
+std::optional<UnitMatch> match_unit(const std::string& unit, Dimension wanted) {
   const std::string l = lower(unit);
   if (unit == "b" || l == "bit" || l == "bits") return UnitMatch{Dimension::bytes, 1.0 / 8};
   if (unit == "b/s" || unit == "bps" || l == "bit/s" || l == "bits/s" || l == "bit/sec")
@@ -97,8 +111,11 @@ std::optional<UnitMatch> match_unit(const std::string& unit) {
     const std::string work = lower(unit.substr(0, slash));
     const bool work_unit = work == "flop" || work == "op";
     if (work_unit && (per == "b" || per_l == "bit")) return UnitMatch{Dimension::intensity, 8.0};
+    // An energy per bit is eight times less than per byte: 1 pJ/b = 8 pJ/B.
+    if ((work == "j" || work == "joule") && (per == "b" || per_l == "bit"))
+      return UnitMatch{Dimension::energy_per_byte, 8.0};
   }
-  if (auto d = dimension_of_unit(l)) return UnitMatch{*d, 1.0};
+  if (auto d = dimension_of_unit(l, wanted)) return UnitMatch{*d, 1.0};
   return std::nullopt;
 }
 
@@ -120,6 +137,12 @@ std::string dimension_name(Dimension d) {
       return "a bandwidth (byte/s)";
     case Dimension::intensity:
       return "an intensity (FLOP/byte)";
+    case Dimension::energy_per_work:
+      return "an energy per unit of work (J)";
+    case Dimension::energy_per_byte:
+      return "an energy per byte (J)";
+    case Dimension::power:
+      return "a power (W)";
   }
   return "a value";
 }
@@ -149,16 +172,16 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
   double factor = 1.0;
   if (!rest.empty()) {
     // The whole rest may be a unit ("s", "B/s", "FLOP/s", "b/s"); otherwise strip a prefix.
-    std::optional<UnitMatch> unit = match_unit(rest);
+    std::optional<UnitMatch> unit = match_unit(rest, dim);
     if (!unit) {
       bool prefixed = false;
       for (const auto& p : kPrefixes) {
         if (rest.size() >= p.symbol.size() && rest.compare(0, p.symbol.size(), p.symbol) == 0) {
           const std::string after = trim(std::string_view(rest).substr(p.symbol.size()));
-          if (after.empty() || match_unit(after)) {
+          if (after.empty() || match_unit(after, dim)) {
             factor = p.factor;
             rest = after;
-            unit = after.empty() ? std::nullopt : match_unit(after);
+            unit = after.empty() ? std::nullopt : match_unit(after, dim);
             prefixed = true;
             break;
           }

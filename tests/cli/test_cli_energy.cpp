@@ -42,6 +42,17 @@ TEST(CliEnergy, ModelOnGivenRoofsAndCosts) {
   EXPECT_NE(r.out.find("balance point (half the peak FLOP/J): I = 3 FLOP/byte"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("power interface: none"), std::string::npos) << r.out;
+  // The same costs with their units give the same model: 100 pJ, 62.5 pJ per bit (= 500 pJ per
+  // byte), 10 W.
+  r = run_cli({"energy", "--peak", "100G", "--bandwidth", "25G", "--eps-flop", "100 pJ",
+               "--eps-mem", "62.5 pJ/b", "--pi0", "10 W", "--powercap", kNoRapl, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_DOUBLE_EQ(json::parse(r.out)["model"]["balance_point"].get<double>(), 3.0);
+  r = run_cli({"energy", "--peak", "100G", "--bandwidth", "25G", "--eps-flop", "5e-10", "--eps-mem",
+               "0.1 nJ/FLOP", "--powercap", kNoRapl});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--eps-mem: unit 'J/FLOP' is an energy per unit of work"), std::string::npos)
+      << r.err;
   // A folder the user names must exist: only the default may be missing.
   r = run_cli(
       {"energy", "--peak", "100G", "--bandwidth", "25G", "--powercap", "/no-such-powercap"});

@@ -32,3 +32,31 @@ TEST(QuantityBits, BitAmountsAndPerBitIntensities) {
   EXPECT_THROW(parse_quantity("2 Gb/s", Dimension::work_rate, "--peak"), InputError);
   EXPECT_THROW(parse_quantity("2 Gb/s", Dimension::bytes, "--traffic"), InputError);
 }
+
+// Energy costs and power (the energy roofline's ε_flop, ε_mem, π0): "100 pJ" as datasheets and
+// Horowitz's tables write them; a bare joule is read in the dimension asked for.
+TEST(Quantity, EnergyAndPowerUnits) {
+  EXPECT_DOUBLE_EQ(parse_quantity("100 pJ", Dimension::energy_per_work), 100e-12);
+  EXPECT_DOUBLE_EQ(parse_quantity("0.1 nJ/FLOP", Dimension::energy_per_work), 0.1e-9);
+  EXPECT_DOUBLE_EQ(parse_quantity("1e-10", Dimension::energy_per_work), 1e-10);
+  EXPECT_DOUBLE_EQ(parse_quantity("500 pJ/B", Dimension::energy_per_byte), 500e-12);
+  EXPECT_DOUBLE_EQ(parse_quantity("1 nJ", Dimension::energy_per_byte), 1e-9);
+  EXPECT_DOUBLE_EQ(parse_quantity("10 pJ/b", Dimension::energy_per_byte), 80e-12);  // per bit
+  EXPECT_DOUBLE_EQ(parse_quantity("30 W", Dimension::power), 30);
+  EXPECT_DOUBLE_EQ(parse_quantity("1.5 kW", Dimension::power), 1500);
+  EXPECT_DOUBLE_EQ(parse_quantity("30 J/s", Dimension::power), 30);
+  // Units of another dimension are refused, naming the dimension each is.
+  EXPECT_THROW(parse_quantity("1 nJ/B", Dimension::energy_per_work, "--eps-flop"), InputError);
+  EXPECT_THROW(parse_quantity("1 nJ/FLOP", Dimension::energy_per_byte, "--eps-mem"), InputError);
+  EXPECT_THROW(parse_quantity("30 W", Dimension::energy_per_work, "--eps-flop"), InputError);
+  EXPECT_THROW(parse_quantity("1 nJ", Dimension::power, "--pi0"), InputError);
+  try {
+    parse_quantity("2 GB/s", Dimension::energy_per_byte, "--eps-mem");
+    FAIL() << "a bandwidth was taken as an energy";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--eps-mem: unit 'B/s' is a bandwidth"), std::string::npos)
+        << e.what();
+  }
+  // The pico prefix is new with these: it reaches other dimensions as SI says.
+  EXPECT_DOUBLE_EQ(parse_quantity("5 ps", Dimension::seconds), 5e-12);
+}
