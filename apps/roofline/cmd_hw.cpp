@@ -169,8 +169,28 @@ struct CompareQuery {
   std::string level;
 };
 
+/// The level a point is compared at without --level: its first level every machine has a roof
+/// for (a CPU run's L1, L2, L3, DRAM on GPUs: DRAM, read as their HBM); with none, its first
+/// level, which the comparison then refuses naming the point.
+std::string level_all_have(const Point& p, const std::vector<const RoofSet*>& sets) {
+  for (const auto& t : p.traffic) {
+    const bool everywhere = std::all_of(sets.begin(), sets.end(), [&](const RoofSet* s) {
+      try {
+        s->select_memory(t.level);
+        return true;
+      } catch (const InputError&) {
+        return false;
+      }
+    });
+    if (everywhere) return t.level;
+  }
+  return p.traffic.front().level;
+}
+
 /// The comparisons --at or --point asks for (`doc` keeps the points for the chart).
-std::vector<CompareQuery> compare_queries(const CompareArgs& a, PointsDocument& doc) {
+std::vector<CompareQuery> compare_queries(const CompareArgs& a,
+                                          const std::vector<const RoofSet*>& sets,
+                                          PointsDocument& doc) {
   std::vector<CompareQuery> queries;
   if (!a.at.empty()) {
     const Intensity i = parse<Intensity>(a.at, "--at");
@@ -182,8 +202,8 @@ std::vector<CompareQuery> compare_queries(const CompareArgs& a, PointsDocument& 
   if (doc.points.empty()) throw InputError("hw compare: " + a.points + " has no points to compare");
   for (const auto& p : doc.points) {
     // The point's own intensity at the chosen level (docs/model.md §4: I depends on the level).
-    const std::string level = a.level.empty() ? p.traffic.front().level : a.level;
-    const Intensity i = p.intensity(a.level.empty() ? "" : a.level);
+    const std::string level = a.level.empty() ? level_all_have(p, sets) : a.level;
+    const Intensity i = p.intensity(level);
     const std::string precision = a.precision.empty() ? p.precision : a.precision;
     queries.push_back({p.name, i, precision, level});
   }
@@ -242,7 +262,7 @@ void run_compare(const CompareArgs& a) {
   for (const auto& m : machines) sets.push_back(&m.roofs);
 
   PointsDocument doc;
-  const std::vector<CompareQuery> queries = compare_queries(a, doc);
+  const std::vector<CompareQuery> queries = compare_queries(a, sets, doc);
   Json out = Json::array();
   std::string text;
   std::set<std::string> said;
@@ -261,9 +281,8 @@ void run_compare(const CompareArgs& a) {
     }
   };
   // With --level, the point's bytes at that level are read and no other level matters; without,
-  // its first level's, which must not share its roof with another of its levels. Levels a
-  // machine lacks are no matter here (a CPU point's L2 on a GPU): the level compared is
-  // checked when the machines are compared.
+  // those of its first level every machine has, which must not share its roof with another of
+  // its levels. Levels a machine lacks are no matter here (a CPU point's L2 on a GPU).
   if (a.level.empty())
     for (const auto& p : doc.points)
       for (const RoofSet* s : sets)

@@ -65,11 +65,14 @@ void refuse_empty_values(CLI::App& app);
 /// The long names ("--batch") of the options given on `app`'s command line.
 std::vector<std::string> given_options(const CLI::App& app);
 
-/// Checks that every point from `first` on has a roof on `roofs` for each of its traffic levels,
-/// naming the file and the point where one has none (InputError). A point whose precision the
-/// machine has no roof for (an fp64 kernel on a machine of fp32 roofs, as `import` lists it "not
-/// judged") is left out with a warning naming it; judged against another unit's roof it would
-/// read as impossible or far below. InputError when none of the file's points is left.
+/// Fits the points from `first` on to `roofs`, as docs/schema.md says they are judged. A point
+/// whose precision the machine has no roof for (an fp64 kernel on a machine of fp32 roofs, as
+/// `import` lists it "not judged") is left out with a warning naming it: judged against another
+/// unit's roof it would read as impossible or far below. Traffic at a level the machine has no
+/// roof for (a CPU run's L1 on a catalogue machine with only DRAM) is left out with a warning,
+/// the point judged at its other levels; a point with no level left is left out. Two levels at
+/// one roof are refused (InputError naming the file and the point), as is a file none of whose
+/// points is left.
 void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
                 size_t first = 0);
 

@@ -511,10 +511,11 @@ std::vector<Case> cases() {
        2,
        "a point has an empty name"},
       {"a folder to import", {"import", "likwid", "{dir}/a-folder"}, 2, "is a directory"},
-      {"a point at a level the machine has not (point names the file)",
+      {"a point at a level the machine has not, and at no other (point names the file)",
        {"point", "--points={dir}/points-level-l9.json", "--hw=h100-sxm"},
        2,
-       "points-level-l9.json: point 'k': machine 'h100-sxm' has no memory roof for level 'L9'"},
+       "points-level-l9.json: none of its 1 points can be judged on machine 'h100-sxm' (no roof "
+       "for their precision or levels: see the warnings)"},
       {"a point at a level the machine has not (check names the file)",
        {"check", "{dir}/points-level-l9.json", "--hw=h100-sxm", "--min-attainment=0.1"},
        2,

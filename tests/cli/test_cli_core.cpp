@@ -223,6 +223,52 @@ TEST(CliPoint, APointNoRoofCanJudgeIsLeftOutWithAWarning) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("d.csv")));
 }
 
+// A CPU run's point (L1 … DRAM) on a catalogue machine that publishes only its main memory: the
+// levels without a roof are left out with a warning and the point is judged at the rest
+// (docs/schema.md); a point with no level left is not judged. hw compare compares such a point
+// at its first level every machine has.
+TEST(CliPoint, LevelsWithoutARoofAreLeftOutWithAWarning) {
+  TempDir dir;
+  write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "triad", "work": 2e9, "time": 0.05,
+     "traffic": {"L1": 2.4e10, "L2": 2.4e10, "DRAM": 1.2e10}},
+    {"name": "l1 only", "work": 2e9, "time": 0.05, "traffic": {"L1": 2.4e10}}]})");
+  auto r = run_cli({"point", "--points", dir.file("p.json"), "--hw", "a100-80gb", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["name"], "triad") << r.out;
+  // I = 2e9 / 1.2e10 at HBM2e (DRAM read as the machine's main memory), the only level judged.
+  const json& levels = j["diagnosis"]["levels"];
+  ASSERT_EQ(levels.size(), 1u) << r.out;
+  EXPECT_EQ(levels[0]["level"], "HBM2e");
+  EXPECT_DOUBLE_EQ(levels[0]["intensity"].get<double>(), 2e9 / 1.2e10);
+  EXPECT_NE(r.err.find("p.json: point 'triad' judged at its other levels: machine 'a100-80gb' has "
+                       "no memory roof for level 'L1'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("level 'L2'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("p.json: point 'l1 only' not judged: machine 'a100-80gb' has no memory "
+                       "roof for level 'L1'"),
+            std::string::npos)
+      << r.err;
+  // hw compare at the point's DRAM intensity, 1/6 FLOP/byte: both left of their ridges, the
+  // bandwidth ratio 3.35 / 2.039.
+  r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("p.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 2) << r.out;  // 'l1 only' has no level both machines have
+  EXPECT_NE(r.err.find("point 'l1 only': machine 'a100-80gb' has no memory roof for level 'L1'"),
+            std::string::npos)
+      << r.err;
+  write_text(dir.file("t.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "triad", "work": 2e9, "time": 0.05,
+     "traffic": {"L1": 2.4e10, "L2": 2.4e10, "DRAM": 1.2e10}}]})");
+  r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("t.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json c = json::parse(r.out);
+  ASSERT_EQ(c.size(), 1u) << r.out;
+  EXPECT_DOUBLE_EQ(c[0]["intensity"].get<double>(), 2e9 / 1.2e10) << r.out;
+  EXPECT_NEAR(c[0]["machines"][1]["ratio"].get<double>(), 3.35e12 / 2.039e12, 1e-9) << r.out;
+}
+
 TEST(CliPlot, CsvRowsGiveTheTrafficOfTheLevelTheyJudge) {
   // A point at "DRAM" on a machine whose main memory is HBM3: the row of level HBM3 carries the
   // point's Q, so I = W/Q holds within the row (it read 0 before).
