@@ -135,7 +135,8 @@ const Registrar register_measure(10, [](CLI::App& root) {
       "memory level, the empirical curve) and write the machine document");
   c->add_option("-o,--output", args->output,
                 "Machine document to write, atomically (default machine.json; - for stdout)");
-  c->add_flag("--quick", args->quick, "A few seconds instead of the complete roofline");
+  c->add_flag("--quick", args->quick,
+              "Fewer sizes and repetitions: a quicker, less precise roofline");
   c->add_option("--threads", args->threads, "Threads, one pinned per core (default: every core)")
       ->check(CLI::Range(1, 4096));
   // The lists are checked whole (an empty name between two commas is refused) and split by the

@@ -40,17 +40,17 @@ Registrar::Registrar(int order, Setup setup) {
   registry().emplace_back(order, std::move(setup));
 }
 
-CLI::Validator number_in(double lo, double hi) {
+CLI::Validator number_in(double lo, double hi, bool below_hi) {
   return CLI::Validator(
-      [lo, hi](std::string& text) -> std::string {
+      [lo, hi, below_hi](std::string& text) -> std::string {
         double v = 0;
         if (!CLI::detail::lexical_cast(text, v)) return "not a number: " + terminal_safe(text);
-        if (!std::isfinite(v) || v < lo || v > hi)
-          return "must be a number from " + format_number(lo) + " to " + format_number(hi) +
-                 " (got " + terminal_safe(text) + ")";
+        if (!std::isfinite(v) || v < lo || v > hi || (below_hi && v == hi))
+          return "must be a number from " + format_number(lo) + (below_hi ? " to below " : " to ") +
+                 format_number(hi) + " (got " + terminal_safe(text) + ")";
         return std::string();
       },
-      "NUMBER in [" + format_number(lo) + ", " + format_number(hi) + "]");
+      "NUMBER in [" + format_number(lo) + ", " + format_number(hi) + (below_hi ? ")" : "]"));
 }
 
 CLI::Validator positive_number() {
@@ -265,14 +265,20 @@ void say(const std::string& text) {
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_and_path) {
   namespace fs = std::filesystem;
   std::vector<std::pair<std::string, fs::path>> seen;
-  std::string on_stdout;  // the output standard output already carries
+  std::string on_stdout;  // the flag whose output standard output already carries
+  bool on_stdout_given = false;
   for (std::size_t i = 0; i < flag_and_path.size(); ++i) {
     const auto& [flag, path] = flag_and_path[i];
     if (path == "-" || (path.empty() && i == 0)) {
       if (!on_stdout.empty())
-        throw InputError(flag + " -: standard output already carries the output of " + on_stdout +
-                         "; give one of them a file");
-      on_stdout = path.empty() ? flag + " (not given)" : flag + " -";
+        throw InputError(flag + " -: standard output already carries " +
+                         (on_stdout_given
+                              ? "the output of " + on_stdout + " -; give one of them a file"
+                              : "the main output (no " + on_stdout +
+                                    " given): write that to a file with " + on_stdout +
+                                    " FILE, or give " + flag + " a file"));
+      on_stdout = flag;
+      on_stdout_given = !path.empty();
       continue;
     }
     if (path.empty()) continue;

@@ -46,10 +46,10 @@ struct MachineOptions {
 };
 /// Adds --machine/--hw, --hw-dir, --peak, --bandwidth, --precision, --level to `app`.
 void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level = true);
-/// A number option's check: finite and in [lo, hi]. CLI11's own Range and PositiveNumber let
-/// "nan" through (every comparison with NaN is false), so a NaN given on the command line
-/// would be silently taken as "not given".
-CLI::Validator number_in(double lo, double hi);
+/// A number option's check: finite and in [lo, hi] ([lo, hi) with `below_hi`). CLI11's own Range
+/// and PositiveNumber let "nan" through (every comparison with NaN is false), so a NaN given on the
+/// command line would be silently taken as "not given".
+CLI::Validator number_in(double lo, double hi, bool below_hi = false);
 /// A number option where 0 stands for "not given": when given, finite and > 0.
 CLI::Validator positive_number();
 /// A comma-separated list whose every item names something: '' or "L1,,L2" would otherwise be

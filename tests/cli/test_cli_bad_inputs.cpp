@@ -565,7 +565,7 @@ std::vector<Case> cases() {
       {"profile: the recording on standard output beside the report (JSON and text mixed)",
        {"profile", "--save-counters", "-", "--", "{dir}/no-such-program"},
        2,
-       "--save-counters -: standard output already carries the output of -o (not given)"},
+       "--save-counters -: standard output already carries the main output (no -o given)"},
       // ---- measure and run (refused before anything is measured) ----
       {"too many threads", {"measure", "--threads=4096", "-o", "{out}"}, 2, "--threads"},
       {"no threads (0 read as 'every core' before)",

@@ -149,7 +149,11 @@ TEST(CliCheck, NoiseThatHidesAnySlowdownAndAGateThatJudgedNothingFail) {
   // An assumed noise of 100% is refused for the same reason.
   r = run_cli({"check", d.file("now.json"), "--baseline", d.file("old.json"), "--noise", "1"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--noise: must be below 1 (got 1)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--noise: must be a number from 1e-09 to below 1 (got 1)"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"check", "--help"});
+  EXPECT_NE(r.out.find("NUMBER in [1e-09, 1)"), std::string::npos) << r.out;
   write_text(d.file("c1.json"), R"({"schema": "roofline.check", "version": 1, "noise": 1})");
   r = run_cli(args(
       {"check", d.file("now.json"), "--config", d.file("c1.json"), "--min-attainment", "0.1"}));
@@ -240,7 +244,8 @@ TEST(CliCheck, JunitIsWellFormedAndNamesAreEscaped) {
   EXPECT_NE(slurp(d.file("report.txt")).find("mem slow"), std::string::npos);
   r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.7", "--junit", "-"}));
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("--junit -: standard output already carries the output of -o (not given)"),
+  EXPECT_NE(r.err.find("--junit -: standard output already carries the main output (no -o given): "
+                       "write that to a file with -o FILE, or give --junit a file"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists("-"));  // in the working directory
