@@ -523,11 +523,14 @@ struct ServingResult {
   double mixed_steps = 0;  ///< steps that carried prompt and decode tokens together
   Seconds makespan{0};
   double output_tokens_per_s = 0, input_tokens_per_s = 0, requests_per_s = 0;
-  LatencyStats ttft, tpot, e2e;  ///< TTFT and E2E from arrival; TPOT over tokens 2…N
-  double mean_decode_batch = 0;  ///< requests in decode per step, on average
-  Seconds mean_step{0};          ///< makespan ÷ iterations (of all engines)
-  int stages = 1;                ///< pipeline stages
-  double engines = 1;            ///< iterations in flight: min(stages, concurrency)
+  LatencyStats ttft, tpot, e2e;       ///< TTFT and E2E from arrival; TPOT over tokens 2…N
+  double mean_decode_batch = 0;       ///< requests in decode per step, on average
+  Seconds mean_step{0};               ///< makespan ÷ iterations (of all engines)
+  int stages = 1;                     ///< pipeline stages
+  double engines = 1;                 ///< iterations in flight: min(stages, concurrency)
+  Bytes peak_kv_cache{0};             ///< the most KV cache per device held at once
+  double peak_tokens = 0;             ///< the tokens it held then
+  std::vector<std::string> warnings;  ///< e.g. the peak beyond the memory's capacity
 };
 ServingResult simulate_serving(const ModelConfig& m, const Scenario& s, const ServingOptions& o,
                                const Roofs& r);

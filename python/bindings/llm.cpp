@@ -458,7 +458,10 @@ void register_results(py::module_& m) {
                              [](const llm::ServingResult& x) { return x.tpot.median.value; })
       .def_property_readonly("e2e_median_s",
                              [](const llm::ServingResult& x) { return x.e2e.median.value; })
-      .def_readonly("mean_decode_batch", &llm::ServingResult::mean_decode_batch);
+      .def_readonly("mean_decode_batch", &llm::ServingResult::mean_decode_batch)
+      .def_property_readonly("peak_kv_cache_bytes",
+                             [](const llm::ServingResult& x) { return x.peak_kv_cache.value; })
+      .def_readonly("warnings", &llm::ServingResult::warnings);
   add_dict(serving, llm::serving_to_json);
 
   py::class_<llm::SpeculativeResult> spec(

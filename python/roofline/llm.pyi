@@ -74,6 +74,8 @@ class Serving:
     tpot_median_s: float
     e2e_median_s: float
     mean_decode_batch: float
+    peak_kv_cache_bytes: float
+    warnings: List[str]
     def to_dict(self) -> dict: ...
 
 class Speculative:

@@ -98,6 +98,9 @@ std::string render_serving_text(const ServingResult& s) {
   out += "  mean decode batch " + format_number(s.mean_decode_batch, 4) +
          (s.stages > 1 ? ", mean interval between iterations " : ", mean step ") +
          format_seconds(s.mean_step) + "\n";
+  out += "  peak KV cache " + format_bytes(s.peak_kv_cache) + " per device (" +
+         format_number(s.peak_tokens, 10) + " tokens in flight)\n";
+  for (const auto& w : s.warnings) out += "  warning: " + w + "\n";
   return out;
 }
 
@@ -121,7 +124,10 @@ nlohmann::json serving_to_json(const ServingResult& s) {
           {"mean_decode_batch", s.mean_decode_batch},
           {"mean_step", s.mean_step.value},
           {"pipeline_stages", s.stages},
-          {"engines", s.engines}};
+          {"engines", s.engines},
+          {"peak_kv_cache", s.peak_kv_cache.value},
+          {"peak_tokens", s.peak_tokens},
+          {"warnings", s.warnings}};
 }
 
 std::string render_speculative_text(const SpeculativeResult& s, const Roofs& r) {

@@ -88,6 +88,17 @@ std::vector<Request> parse_requests(const std::string& spec, const std::string& 
   return out;
 }
 
+namespace {
+/// A warning that a run's memory (`what`, `total` in all) exceeds the default memory level's
+/// capacity: the figures assume it fits.
+std::string memory_beyond_capacity(const std::string& what, Bytes total, double capacity,
+                                   const Roofs& r) {
+  return what + "; with the weights and activations " + format_bytes(total) + ", beyond the " +
+         format_bytes(Bytes(capacity)) + " of " + r.memory_level + " per device: it does not " +
+         "fit, and a real engine would queue or preempt requests (the figures assume it fits)";
+}
+}  // namespace
+
 RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double output, const Roofs& r,
                              double chunk) {
   if (!(output >= 1) || output != std::floor(output) || output > kMostOutputTokens)
@@ -104,6 +115,14 @@ RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double out
   t.output = output;
   t.chunk = chunk;
   t.warnings = scenario_warnings(m, last);
+  // The batch's KV cache grows to the last token's context: the footprint there, not at the
+  // prompt, says whether the request fits.
+  if (const Footprint f = footprint(m, last, r); f.fits && !*f.fits)
+    t.warnings.push_back(
+        memory_beyond_capacity("at the last output token (L = " + format_number(last.context, 10) +
+                                   ") the " + format_number(s.batch, 10) + " sequence(s) hold " +
+                                   format_bytes(f.kv_cache) + " of KV cache",
+                               f.total(), *f.capacity, r));
   if (chunk > 0 && chunk < s.prompt) {
     if (s.pp > 1) throw InputError("--chunk with --pp is not modelled");
     t.ttft = chunked_prefill_time(m, s, chunk, r);
@@ -208,6 +227,7 @@ struct ServingState {
   std::vector<SequenceGroup> groups;
   std::vector<double> ttft, tpot, e2e;
   double next = 0, done = 0, end = 0;
+  double peak_kv = 0, peak_tokens = 0;  ///< the most KV-cache bytes (and tokens) held at once
   double input_tokens = 0, output_tokens = 0, decode_rows = 0;
   double admitted_count = 0;
 };
@@ -320,6 +340,11 @@ double serving_through_stages(const ModelConfig& m, const Scenario& base, const 
       stage_free[k] = t;
     }
   }
+  // A step beyond a double's range (a link of 1e-300 B/s, a dtype of 1e300 bytes) would leave
+  // no engine a finite start: refused as the single-step figures are.
+  if (!std::isfinite(t))
+    throw InputError("llm: a serving step of " + m.name + " takes " + format_number(t - start) +
+                     " s, not a finite time: check the roofs, dtypes and links given");
   return t;
 }
 
@@ -341,6 +366,24 @@ void serving_advance(ServingEngine& en, const ServingIteration& it, double t, Se
       l.generated += 1;
       st.output_tokens += 1;
     }
+  }
+}
+
+/// The KV cache the engines hold now (every running request's prompt tokens cached so far and
+/// its generated tokens), kept if it is the most so far.
+void serving_note_memory(const ModelConfig& m, const Scenario& base, ServingState& st) {
+  double bytes = 0, tokens = 0;
+  for (const ServingEngine& en : st.engine)
+    for (const ServingLive& l : en.live) {
+      // Cached: the prompt tokens prefilled and every generated token fed back (the newest
+      // is not yet).
+      const double held = l.prefilled + std::max(0.0, l.generated - 1);
+      tokens += held;
+      bytes += kv_cache_bytes(m, base, 1, held);
+    }
+  if (bytes > st.peak_kv) {
+    st.peak_kv = bytes;
+    st.peak_tokens = tokens;
   }
 }
 
@@ -419,10 +462,24 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
     st.decode_rows += it.decoding;
     // The requests advanced; the finished ones leave and are replaced.
     serving_advance(en, it, t, st);
+    serving_note_memory(m, base, st);
     serving_retire(en, t, total, st);
     if (res.steps > 5e7) throw Error("llm: serving simulation did not finish");
   }
   serving_summarise(st, total, res);
+  res.peak_kv_cache = Bytes(st.peak_kv);
+  res.peak_tokens = st.peak_tokens;
+  // The weights stay; the KV cache peaks when the most tokens are in flight.
+  Scenario one = base;
+  one.batch = 1;
+  one.prompt = one.context = 1;
+  const Footprint f = footprint(m, one, r);
+  const Bytes held = f.weights + res.peak_kv_cache;
+  if (f.capacity && held.value > *f.capacity)
+    res.warnings.push_back(
+        memory_beyond_capacity("at its peak the run holds " + format_number(st.peak_tokens, 10) +
+                                   " tokens in " + format_bytes(res.peak_kv_cache) + " of KV cache",
+                               held + f.activations, *f.capacity, r));
   return res;
 }
 

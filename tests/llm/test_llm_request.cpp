@@ -224,6 +224,45 @@ TEST(LlmServing, AWaveOfIdenticalRequestsIsTheStaticBatch) {
   EXPECT_DOUBLE_EQ(sv.mean_decode_batch, 8.0 * 127 / 128);
 }
 
+TEST(LlmServing, PeakKvCacheIsWhatTheRunningRequestsHold) {
+  // The wave of 8 identical requests peaks at their last decode step: 1024 prompt tokens and
+  // 127 generated ones fed back each, 8 × 1151 tokens — the request's KV cache at batch 8.
+  const ModelConfig& m = preset("llama-3-8b");
+  const Roofs r = a100();
+  ServingOptions o;
+  o.concurrency = 8;
+  o.requests = {{1024, 128}};
+  o.total_requests = 8;
+  const ServingResult sv = simulate_serving(m, scenario(1, 1024), o, r);
+  EXPECT_EQ(sv.peak_tokens, 8 * 1151);
+  EXPECT_DOUBLE_EQ(sv.peak_kv_cache.value, kv_cache_bytes(m, scenario(1, 1024), 8, 1151));
+  EXPECT_TRUE(sv.warnings.empty());  // 16 GB of weights and 1.2 GB of KV on 80 GB
+  // 256 requests of 4000 + 127 tokens of Llama-2-7B (512 KiB per token): 554 GB, beyond the
+  // A100's 80 GiB — said, as the figures assume it fits.
+  const ModelConfig& l2 = preset("llama-2-7b");
+  o.concurrency = 256;
+  o.requests = {{4000, 128}};
+  o.total_requests = 256;
+  const ServingResult big = simulate_serving(l2, scenario(1, 4000), o, r);
+  EXPECT_EQ(big.peak_tokens, 256 * 4127);
+  EXPECT_DOUBLE_EQ(big.peak_kv_cache.value, 256.0 * 4127 * 524288);
+  ASSERT_EQ(big.warnings.size(), 1u);
+  EXPECT_NE(big.warnings[0].find("at its peak the run holds 1056512 tokens in 553.9 GB of KV "
+                                 "cache"),
+            std::string::npos)
+      << big.warnings[0];
+  EXPECT_NE(big.warnings[0].find("beyond the 85.9 GB of HBM per device: it does not fit"),
+            std::string::npos)
+      << big.warnings[0];
+  // A request whose context grows beyond the memory by its last token: 32 × 10239 tokens.
+  const RequestTiming t = request_timing(l2, scenario(32, 2048), 8192, r);
+  const std::string kv = "the 32 sequence(s) hold 171.8 GB of KV cache";
+  EXPECT_TRUE(std::any_of(t.warnings.begin(), t.warnings.end(), [&](const std::string& w) {
+    return w.find("at the last output token (L = 10239) " + kv) != std::string::npos;
+  })) << ::testing::PrintToString(t.warnings);
+  EXPECT_TRUE(request_timing(l2, scenario(1, 2048), 128, r).warnings.empty());
+}
+
 TEST(LlmServing, ChunkedPrefillAndMixedLengths) {
   // Requests of two lengths, a token budget of 512: long prompts take several steps (their TTFT
   // grows), and steps mix prompt chunks with decode tokens.
