@@ -265,10 +265,13 @@ double moe_layer_count(const ModelConfig& m, Fields& f) {
   if (llama4_family(m.model_type)) {
     const auto listed = f.list("moe_layers");
     if (f.has("moe_layers")) {
-      for (double i : listed)
+      // A layer is MoE or not: one listed twice is counted once (transformers reads the list
+      // as `idx in moe_layers`).
+      const std::set<double> distinct(listed.begin(), listed.end());
+      for (double i : distinct)
         if (i >= m.layers)
           bad(f.origin(), "moe_layers", "names a layer past the last", format_number(i));
-      return static_cast<double>(listed.size());
+      return static_cast<double>(distinct.size());
     }
     const double step = f.optional({"interleave_moe_layer_step"}, 1);
     return std::floor(m.layers / step);

@@ -91,11 +91,25 @@ std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario&
     w.push_back("context " + format_number(s.context, 10) + " exceeds " + m.name +
                 "'s max_position_embeddings " + format_number(m.max_positions, 10) +
                 ": the model was not trained for it; the cost is modelled, the quality is not");
+  // Stages are costed with layers/pp layers each; whole layers put ⌈layers/pp⌉ on the heaviest.
+  if (s.pp > 1 && std::fmod(m.layers, s.pp) != 0)
+    w.push_back("--pp " + std::to_string(s.pp) + " does not divide the " +
+                format_number(m.layers, 10) + " layers of " + m.name +
+                ": each stage is costed with " + format_number(m.layers / s.pp, 4) +
+                " layers, where the heaviest holds " +
+                format_number(std::ceil(m.layers / s.pp), 10) + " (" +
+                format_number((std::ceil(m.layers / s.pp) / (m.layers / s.pp) - 1) * 100, 2) +
+                "% more per-layer time and memory on it)");
   return w;
 }
 
 Roofs select_roofs(const RoofSet& set, const DataType& compute,
                    std::optional<ByteRate> interconnect_override) {
+  // Every count here is FLOP and bytes: roofs in other units (tuples/s, disk reads/s:
+  // docs/custom-rooflines.md) would be read as if they were.
+  if (!(set.units == UnitSystem{}))
+    throw InputError("machine '" + set.name + "' counts in " + set.units.work + " and " +
+                     set.units.traffic + ": llm needs roofs in FLOP/s and byte/s");
   Roofs r;
   r.machine = set.name;
   const ComputeRoof* c = nullptr;

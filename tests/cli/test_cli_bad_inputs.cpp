@@ -471,6 +471,11 @@ std::vector<Case> cases() {
        2,
        "the roofs are in different units: tuple/disk read (db-server-example) against "
        "FLOP/byte (h100-sxm)"},
+      {"llm on a machine counting tuples (read as FLOP/s before)",
+       {"llm", "--model=llama-2-7b", "--hw={data}/../../examples/custom/db/machine.json"},
+       2,
+       "machine 'db-server-example' counts in tuple and disk read: llm needs roofs in FLOP/s and "
+       "byte/s"},
       {"machines in other units on one chart",
        {"plot", "h100-sxm", "--compare", "{data}/../../examples/custom/db/machine.json", "-o",
         "{out}"},

@@ -351,5 +351,16 @@ TEST(LlmConfig, CountsPastOneBillionAreRefusedAsRead) {
   EXPECT_EQ(model_from_hf_json(d, "ds.json").moe_layers(), 1);
 }
 
+// A layer listed twice in Llama 4's moe_layers is one MoE layer (it counted three for [1, 1, 1]).
+TEST(LlmConfig, MoeLayersListedTwiceCountOnce) {
+  nlohmann::json j =
+      nlohmann::json::parse(read_text_file(kData + "llama-4-scout-17b-16e.config.json"));
+  j["text_config"]["moe_layers"] = {1, 1, 1};
+  const double thrice = model_from_hf_json(j, "l4.json").moe_layers();
+  j["text_config"]["moe_layers"] = {1};
+  EXPECT_EQ(thrice, 1);
+  EXPECT_EQ(model_from_hf_json(j, "l4.json").moe_layers(), 1);
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::llm

@@ -207,6 +207,21 @@ TEST(LlmCompare, OneMachinesRowIsItsStepTimesTheReplicas) {
   EXPECT_TRUE(j.contains("request"));
 }
 
+TEST(LlmParallel, StagesThatDoNotDivideTheLayersWarn) {
+  // 32 layers on 3 stages are costed at 32/3 each; the heaviest real stage holds 11: 3.1% more.
+  const ModelConfig& m = preset("llama-2-7b");
+  Scenario s;
+  s.pp = 3;
+  const auto w = scenario_warnings(m, s);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "--pp 3 does not divide the 32 layers of llama-2-7b: each stage is costed with "
+            "10.67 layers, where the heaviest holds 11 (3.1% more per-layer time and memory "
+            "on it)");
+  s.pp = 4;
+  EXPECT_TRUE(scenario_warnings(m, s).empty());
+}
+
 TEST(LlmParallel, TensorParallelBeyondTheDomainWarns) {
   const ModelConfig& m = preset("llama-3-70b");
   Scenario s = scenario(1, 1024, 1024);
