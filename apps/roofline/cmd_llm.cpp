@@ -17,6 +17,7 @@
 #include "roofline/llm.hpp"
 #include "roofline/llm_json.hpp"
 #include "roofline/report.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -118,10 +119,8 @@ bool chart_format(const std::string& ext) {
 // input error, not "no measurement").
 std::optional<double> parse_measured(const std::string& text) {
   if (text.empty()) return std::nullopt;
-  const char* b = text.c_str();
-  char* e = nullptr;
-  const double v = std::strtod(b, &e);
-  if (e == b || *e != '\0' || !std::isfinite(v) || !(v > 0))
+  const double v = decimal_number(text).value_or(0);
+  if (!(v > 0))
     throw InputError("--measured-tokens-per-s: must be a number of tokens per second > 0 (got '" +
                      text + "')");
   return v;
@@ -266,9 +265,8 @@ class Prices {
 
  private:
   static double number(const std::string& t) {
-    char* e = nullptr;
-    const double v = std::strtod(t.c_str(), &e);
-    if (t.empty() || *e != '\0' || !std::isfinite(v) || v < 0)
+    const double v = decimal_number(t).value_or(-1);
+    if (v < 0)
       throw InputError("--price-per-hour: '" + t +
                        "' is not a price ≥ 0 (dollars per device-hour)");
     return v;

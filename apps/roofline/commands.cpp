@@ -92,7 +92,19 @@ void refuse_empty_values(CLI::App& app) {
                             : std::string();
       },
       "");
+  // CLI11 reads "0x10" as 16 and "0x1p-1" as 0.5 (and 0b, 0o): a number option is decimal, as
+  // every number given as text is (decimal_number, parse_quantity).
+  static const CLI::Validator decimal_only(
+      [](std::string& text) -> std::string {
+        return has_base_prefix(text) ? "not a decimal number: " + terminal_safe(text)
+                                     : std::string();
+      },
+      "");
   for (CLI::Option* o : app.get_options()) {
+    const std::string type = o->get_type_name();
+    if (type.find("INT") != std::string::npos || type.find("FLOAT") != std::string::npos ||
+        type.find("NUMBER") != std::string::npos)
+      o->check(decimal_only);
     for (const char* name : {"--output", "--report", "--junit", "--save-counters"})
       if (o->check_lname(std::string(name).substr(2))) o->check(no_empty_file);
     for (const char* name : {"--machine", "--hw", "--hw-dir", "--size"})

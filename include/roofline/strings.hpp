@@ -1,6 +1,7 @@
 #pragma once
 // Small text helpers every layer uses, in one place. ASCII only: other bytes (UTF-8 included)
 // pass unchanged, so names from files keep their characters.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,14 @@ std::string trim(std::string_view s);
 /// The parts of `s` between `separator`s, empty ones kept: "a,,b" → {"a", "", "b"}, "a," →
 /// {"a", ""}, "" → {""} — so that a list with an empty name can be refused, not shortened.
 std::vector<std::string> split(std::string_view s, char separator = ',');
+
+/// The whole of `s` (white space around it aside) read as a finite decimal number ("8", "-1.5",
+/// "4e3", "+2"); nullopt for anything else — an empty text, trailing characters, inf, nan, and
+/// the hexadecimal, binary and octal forms ("0x10", "0b1", "0o7") that strtod or CLI11 would
+/// read as numbers, which on a command line are more often typos than wishes.
+std::optional<double> decimal_number(std::string_view s);
+/// Whether `s` starts (after a sign) with a base prefix: 0x, 0b or 0o, either case.
+bool has_base_prefix(std::string_view s);
 
 /// The parts with `separator` between each two ("a, b, c"); empty for no parts.
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");

@@ -69,9 +69,7 @@ DataType parse_dtype(std::string_view name_in) {
         integer = true;
         bytes_text.resize(bytes_text.size() - 4);
       }
-      char* end = nullptr;
-      const double bytes = std::strtod(bytes_text.c_str(), &end);
-      if (end != bytes_text.c_str() && *end == '\0' && std::isfinite(bytes) && bytes > 0)
+      if (const double bytes = decimal_number(bytes_text).value_or(0); bytes > 0)
         return {custom_name, bytes, integer, "custom type"};
     }
     throw InputError("data type '" + terminal_safe(name_in) +

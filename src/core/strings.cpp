@@ -1,5 +1,9 @@
 #include "roofline/strings.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <system_error>
+
 #include "roofline/error.hpp"
 #include "roofline/sanitize.hpp"
 
@@ -31,6 +35,29 @@ std::string trim(std::string_view s) {
   while (b < e && is_space(s[b])) ++b;
   while (e > b && is_space(s[e - 1])) --e;
   return std::string(s.substr(b, e - b));
+}
+
+bool has_base_prefix(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && is_space(s[i])) ++i;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  if (i + 1 >= s.size() || s[i] != '0') return false;
+  const char b = static_cast<char>(s[i + 1] | 0x20);  // ASCII lower case
+  return b == 'x' || b == 'b' || b == 'o';
+}
+
+std::optional<double> decimal_number(std::string_view s) {
+  const std::string t = trim(s);
+  if (t.empty() || has_base_prefix(t)) return std::nullopt;
+  // from_chars reads decimal only (no hexadecimal, no locale) and takes no '+'.
+  const std::size_t start = t[0] == '+' ? 1 : 0;
+  if (start == 1 && (t.size() == 1 || t[1] == '-' || t[1] == '+')) return std::nullopt;
+  double v = 0;
+  const char* first = t.data() + start;
+  const char* last = t.data() + t.size();
+  const auto r = std::from_chars(first, last, v);
+  if (r.ec != std::errc() || r.ptr != last || !std::isfinite(v)) return std::nullopt;
+  return v;
 }
 
 std::vector<std::string> split(std::string_view s, char separator) {

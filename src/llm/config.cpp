@@ -503,12 +503,10 @@ Phase parse_phase(const std::string& s) {
 
 std::vector<double> parse_int_list(const std::string& spec, const std::string& flag) {
   auto one = [&](const std::string& t) {
-    const char* b = t.c_str();
-    char* e = nullptr;
-    const double v = std::strtod(b, &e);
-    if (e == b || *e != '\0' || !whole(v) || v < 1 || v > kLargestModelCount)
-      throw InputError(flag + ": '" + t + "' is not a whole number from 1 to 1e9, the largest " +
-                       "batch or length the model takes (in '" + spec + "')");
+    const double v = decimal_number(t).value_or(0);
+    if (!whole(v) || v < 1 || v > kLargestModelCount)
+      throw InputError(flag + ": '" + t + "' is not a whole number from 1 to 1e9 (in '" + spec +
+                       "')");
     return v;
   };
   std::vector<double> out;

@@ -12,6 +12,7 @@
 #include "roofline/llm.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::llm {
 std::string to_string(OpKind k) {
@@ -177,9 +178,8 @@ Calibration parse_attainment(const std::string& spec) {
       throw InputError("--attainment: '" + item +
                        "' must be compute=F, memory=F or interconnect=F (a fraction of the roof)");
     const std::string value = item.substr(eq + 1);
-    char* e = nullptr;
-    const double v = std::strtod(value.c_str(), &e);
-    if (value.empty() || *e != '\0' || !(v > 0) || v > kMostAttainment)
+    const double v = decimal_number(value).value_or(-1);
+    if (!(v > 0) || v > kMostAttainment)
       throw InputError("--attainment: " + key + " must be a fraction in (0, 1.5] (got '" + value +
                        "')");
     *slot = v;

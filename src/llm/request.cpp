@@ -12,6 +12,7 @@
 #include "roofline/error.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::llm {
 namespace {
@@ -20,10 +21,8 @@ namespace {
 constexpr double kMostOutputTokens = 1e6;
 
 double whole_number(const std::string& t, const std::string& flag, const std::string& spec) {
-  const char* b = t.c_str();
-  char* e = nullptr;
-  const double v = std::strtod(b, &e);
-  if (e == b || *e != '\0' || !std::isfinite(v) || v < 1 || v != std::floor(v) || v > 1e9)
+  const double v = decimal_number(t).value_or(0);
+  if (v < 1 || v != std::floor(v) || v > 1e9)
     throw InputError(flag + ": '" + t + "' is not a whole number ≥ 1 (in '" + spec + "')");
   return v;
 }

@@ -56,3 +56,18 @@ TEST(Table, NumbersRightTextLeftANameStartingWithADigitIsText) {
             "gemm       dense matrix product        1e+09  1.718x\n"
             "3x3 conv   convolution                  2.5%  -\n");
 }
+
+// Numbers given as text are decimal: strtod and CLI11 read "0x10" as 16, "0x1p-1" as 0.5.
+TEST(Strings, DecimalNumbersOnly) {
+  EXPECT_EQ(decimal_number("8"), 8.0);
+  EXPECT_EQ(decimal_number(" -1.5 "), -1.5);
+  EXPECT_EQ(decimal_number("+2"), 2.0);
+  EXPECT_EQ(decimal_number("4e3"), 4000.0);
+  for (const char* bad : {"", " ", "+", "+-1", "0x10", "-0X1p-1", "0b101", "0o17", "1e400", "inf",
+                          "nan", "8 GB", "8,", "1..2"})
+    EXPECT_FALSE(decimal_number(bad).has_value()) << bad;
+  EXPECT_TRUE(has_base_prefix("+0x1"));
+  EXPECT_FALSE(has_base_prefix("0"));
+  EXPECT_FALSE(has_base_prefix("0.5"));
+  EXPECT_FALSE(has_base_prefix("10x"));
+}
