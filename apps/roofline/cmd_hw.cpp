@@ -402,10 +402,14 @@ void run_check(const HwCheckArgs& a) {
   if (files.empty())
     for (const auto& e : list_catalogue(a.hw_dir)) files.push_back(e.path);
   std::vector<std::string> problems;
+  std::vector<CatalogueEntry> entries;
   for (const auto& f : files) {
     const auto p = catalogue_entry_problems(f);
     problems.insert(problems.end(), p.begin(), p.end());
+    entries.push_back(catalogue_entry(f));
   }
+  const auto clashes = ambiguous_names(entries);
+  problems.insert(problems.end(), clashes.begin(), clashes.end());
   if (!problems.empty()) {
     std::string msg = std::to_string(problems.size()) + " problem(s) in the catalogue:";
     for (const auto& p : problems) msg += "\n  " + p;

@@ -138,6 +138,11 @@ struct CatalogueEntry {
 };
 /// All catalogue entries (first directory wins on duplicate names).
 std::vector<CatalogueEntry> list_catalogue(const std::string& extra_dir = "");
+/// The entry of one catalogue file: its name (the file stem) and info.aliases.
+CatalogueEntry catalogue_entry(const std::filesystem::path& file);
+/// A name or alias two of `entries` answer to (names and aliases compare as hardware_key:
+/// case, '-', '_' and ' ' ignored), one message per clash naming both files.
+std::vector<std::string> ambiguous_names(const std::vector<CatalogueEntry>& entries);
 
 /// A machine by catalogue name or alias (case-insensitive) or by path to a machine document.
 /// Unknown names throw InputError with the closest names as suggestions.

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "roofline/error.hpp"
@@ -65,24 +66,46 @@ std::vector<CatalogueEntry> list_catalogue(const std::string& extra_dir) {
       if (e.path().extension() == ".json") files.push_back(e.path());
     std::sort(files.begin(), files.end());
     for (const auto& f : files) {
-      CatalogueEntry entry;
-      entry.name = lower(f.stem().string());
-      entry.path = f;
-      if (!seen.insert(hardware_key(entry.name)).second) continue;
-      // Aliases are read lazily from the file's info.aliases; a malformed file is reported
-      // when it is used, not when the catalogue is listed.
-      try {
-        const auto j = parse_json(read_text_file(f), f.string());
-        if (auto info = j.find("info"); info != j.end() && info->is_object())
-          if (auto al = info->find("aliases"); al != info->end() && al->is_array())
-            for (const auto& a : *al)
-              if (a.is_string()) entry.aliases.push_back(a.get<std::string>());
-      } catch (const InputError&) {
-      }
-      entries.push_back(std::move(entry));
+      if (!seen.insert(hardware_key(lower(f.stem().string()))).second) continue;
+      entries.push_back(catalogue_entry(f));
     }
   }
   return entries;
+}
+
+CatalogueEntry catalogue_entry(const fs::path& f) {
+  CatalogueEntry entry;
+  entry.name = lower(f.stem().string());
+  entry.path = f;
+  // Aliases are read from the file's info.aliases; a malformed file is reported when it is
+  // used, not when the catalogue is listed.
+  try {
+    const auto j = parse_json(read_text_file(f), f.string());
+    if (auto info = j.find("info"); info != j.end() && info->is_object())
+      if (auto al = info->find("aliases"); al != info->end() && al->is_array())
+        for (const auto& a : *al)
+          if (a.is_string()) entry.aliases.push_back(a.get<std::string>());
+  } catch (const InputError&) {
+  }
+  return entry;
+}
+
+std::vector<std::string> ambiguous_names(const std::vector<CatalogueEntry>& entries) {
+  std::map<std::string, const CatalogueEntry*> owner;  // key -> the entry that answers to it
+  std::vector<std::string> clashes;
+  for (const auto& e : entries) {
+    std::set<std::string> own;  // an entry may repeat its own name among its aliases
+    own.insert(hardware_key(e.name));
+    for (const auto& a : e.aliases) own.insert(hardware_key(a));
+    for (const auto& k : own) {
+      const auto [it, fresh] = owner.emplace(k, &e);
+      if (!fresh)
+        clashes.push_back(terminal_safe(e.path.string()) + ": '" + terminal_safe(k) +
+                          "' also names " + terminal_safe(it->second->path.string()) +
+                          " (a name or alias must name one entry)");
+    }
+  }
+  return clashes;
 }
 
 MachineDocument resolve_machine(const std::string& spec, const std::string& extra_dir) {
@@ -93,14 +116,24 @@ MachineDocument resolve_machine(const std::string& spec, const std::string& extr
   if (looks_like_path || fs::exists(spec, ec)) return load_machine_file(spec);
   const auto entries = list_catalogue(extra_dir);
   const std::string key = hardware_key(spec);
-  for (const auto& e : entries) {
-    bool match = hardware_key(e.name) == key;
-    for (const auto& a : e.aliases) match = match || hardware_key(a) == key;
-    if (match) {
-      MachineDocument m = load_machine_file(e.path);
-      m.origin = e.name;
-      return m;
-    }
+  // A file's name first; an alias only when no file is so named, and only one entry's.
+  const CatalogueEntry* found = nullptr;
+  for (const auto& e : entries)
+    if (hardware_key(e.name) == key) found = &e;
+  if (!found)
+    for (const auto& e : entries)
+      for (const auto& a : e.aliases)
+        if (hardware_key(a) == key && found != &e) {
+          if (found)
+            throw InputError("'" + terminal_safe(spec) + "' is an alias of both " + found->name +
+                             " (" + terminal_safe(found->path.string()) + ") and " + e.name + " (" +
+                             terminal_safe(e.path.string()) + "): give the name");
+          found = &e;
+        }
+  if (found) {
+    MachineDocument m = load_machine_file(found->path);
+    m.origin = found->name;
+    return m;
   }
   // Suggestions: the closest names by edit distance (names containing the key count as 1); on
   // equal distance a name or alias that starts with the typed text comes first ("xeon-8480":

@@ -171,6 +171,32 @@ TEST(CliHw, ShowNeverPrintsControlCharactersFromAFile) {
   EXPECT_NE(r.out.find("note\\u009b31m"), std::string::npos) << r.out;
 }
 
+// Two user entries answering to one alias: hw check names the clash, and the alias is refused
+// rather than resolved to whichever file sorts first; each name still works.
+TEST(CliHw, AnAliasOfTwoEntriesIsRefused) {
+  TempDir dir;
+  json j = json::parse(user_gpu());
+  j["info"]["aliases"] = {"same-alias"};
+  write_text(dir.file("box-one.json"), j.dump());
+  write_text(dir.file("box-two.json"), j.dump());
+  auto r = run_cli({"hw", "check", "--hw-dir", dir.path.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("box-two.json: 'samealias' also names " + dir.file("box-one.json")),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"hw", "show", "Same_Alias", "--hw-dir", dir.path.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'Same_Alias' is an alias of both box-one (" + dir.file("box-one.json") +
+                       ") and box-two (" + dir.file("box-two.json") + "): give the name"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"hw", "show", "box-two", "--hw-dir", dir.path.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // The catalogue itself answers each name and alias once.
+  r = run_cli({"hw", "check"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(CliHw, ShowPrintsRoofsSourcesAndRidges) {
   auto r = run_cli({"hw", "show", "H100"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
