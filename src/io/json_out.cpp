@@ -155,7 +155,7 @@ json hardware_list_to_json(const std::vector<HardwareSummary>& shown) {
     row["release_year"] = e.release_year ? json(*e.release_year) : json(nullptr);
     row["memory_size"] = e.memory_bytes ? json(*e.memory_bytes) : json(nullptr);
     // As the file writes it (700, not 700.0).
-    row["power_w"] = e.facts.power.watts ? json::parse(e.facts.power.written) : json(nullptr);
+    row["power_w"] = e.facts.power.watts ? json(*e.facts.power.watts) : json(nullptr);
     if (!r.compute.empty()) {
       const ComputeRoof& c = r.select_compute("");
       row["default_compute"] = {{"name", c.name}, {"peak", c.peak.value}};

@@ -134,10 +134,13 @@ void read_catalogue_facts(const json& info, const std::string& origin, MachineFa
     c.source = text_field(*it, "source");
     f.clock = c;
   }
+  // null: not published; otherwise a power > 0, a number of watts or a text with its unit
+  // ("400 W"), as every figure of a document may be given (0, -400 or a word were ignored).
   if (auto it = info.find("power_w"); it != info.end()) {
     f.power.listed = true;
     f.power.written = it->dump();
-    if (it->is_number()) f.power.watts = it->get<double>();
+    if (!it->is_null())
+      f.power.watts = positive(*it, origin + ": info", "power_w", Dimension::power, 1);
   }
   if (auto it = info.find("power_source"); it != info.end() && it->is_string())
     f.power.source = it->get<std::string>();

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -39,6 +40,13 @@ void write_fixtures(const std::filesystem::path& dir) {
   put("wrong-version.json", R"({"schema": "roofline.machine", "version": 99, "name": "x",
     "compute": [{"name": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
   put("wrong-schema.json", R"({"schema": "something.else", "version": 1})");
+  for (const char* power : {"-400", "0", "\"four hundred\"", "\"400 GB\""})
+    put(std::string("power-") + std::to_string(std::strlen(power)) + ".json",
+        std::string(R"({"schema": "roofline.machine", "version": 1, "name": "p",
+      "info": {"power_w": )") +
+            power + R"(},
+      "compute": [{"name": "fp16", "precision": "fp16", "peak": 1e14}],
+      "memory": [{"level": "HBM", "bandwidth": 1e12}]})");
   put("negative-bandwidth.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
     "compute": [{"name": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": -5}]})");
   put("zero-peak.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
@@ -487,6 +495,19 @@ std::vector<Case> cases() {
        {"llm", "--model=llama-2-7b", "--hw=h100-sxm", "--wdtype=custom:x:0x10"},
        2,
        "a custom type is written custom:NAME:BYTES[:int], BYTES > 0"},
+      {"a negative board power (ignored before, the cost said 'not in the catalogue')",
+       {"llm", "--model=llama-2-7b", "--hw={dir}/power-4.json", "--cost"},
+       2,
+       "power-4.json: info: power_w: must be > 0 (got -400)"},
+      {"a zero board power", {"energy", "--hw={dir}/power-1.json"}, 2, "power_w: must be > 0"},
+      {"a board power in words",
+       {"llm", "--model=llama-2-7b", "--hw={dir}/power-14.json", "--cost"},
+       2,
+       "power_w: not a number (got 'four hundred'; expected a power (W))"},
+      {"a board power in bytes",
+       {"llm", "--model=llama-2-7b", "--hw={dir}/power-8.json", "--cost"},
+       2,
+       "power_w: unit 'B' is an amount of data (byte) (got '400 GB'; expected a power (W))"},
       {"llm on a machine counting tuples (read as FLOP/s before)",
        {"llm", "--model=llama-2-7b", "--hw={data}/../../examples/custom/db/machine.json"},
        2,
