@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -86,6 +87,23 @@ TEST(LlmSpeculative, VerificationScoresKPlusOneTokensPerSequence) {
   EXPECT_NEAR(sp.verify_intensity.value / sp.plain_intensity.value, 5, 0.25);
   EXPECT_NEAR(sp.verify_work_per_token.value / sp.plain_work_per_token.value, 5 / 3.3616, 0.02);
   EXPECT_FALSE(sp.verify_compute_bound);
+}
+
+// A drafter of another tokenizer is noted: GPT-3's 50257 tokens against Llama 2's 32000.
+TEST(LlmSpeculative, ADrafterOfAnotherVocabularyIsNoted) {
+  const ModelConfig& m = preset("llama-2-7b");
+  SpeculativeOptions o;
+  o.k = 2;
+  o.draft_model = preset("gpt3-175b");
+  const auto notes = speculative_decoding(m, scenario(1, 1024), o, a100()).notes;
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("the drafter's vocabulary (50257) is not the target's (32000)") !=
+           std::string::npos;
+  })) << ::testing::PrintToString(notes);
+  o.draft_model = tiny_draft();
+  o.draft_model->vocab = m.vocab;
+  for (const auto& n : speculative_decoding(m, scenario(1, 1024), o, a100()).notes)
+    EXPECT_EQ(n.find("vocabulary"), std::string::npos) << n;
 }
 
 TEST(LlmSpeculative, LargeBatchesLoseTheGain) {
