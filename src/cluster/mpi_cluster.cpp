@@ -106,7 +106,7 @@ bool mpi_available() {
 namespace {
 
 // Ordered by severity: the agreement keeps the worst kind any rank reported.
-enum FailKind : int { kOk = 0, kInternal = 1, kUnavailable = 2, kInput = 3 };
+enum FailKind : int { kOk = 0, kInternal = 1, kOutput = 2, kUnavailable = 3, kInput = 4 };
 
 struct Failure {
   int kind = kOk;
@@ -121,6 +121,8 @@ Failure capture(F&& f) {
     return {kInput, e.what()};
   } catch (const Unavailable& e) {
     return {kUnavailable, e.what()};
+  } catch (const OutputError& e) {
+    return {kOutput, e.what()};  // exit 4: the output could not be written (a full disk)
   } catch (const std::exception& e) {
     return {kInternal, e.what()};
   }
@@ -240,6 +242,7 @@ void agree(const Failure& local, const std::string& step, const std::vector<std:
   }
   if (worst == kInput) throw InputError(text);
   if (worst == kUnavailable) throw Unavailable(text);
+  if (worst == kOutput) throw OutputError(text);
   throw Error(text);
 }
 

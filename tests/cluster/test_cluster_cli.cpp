@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "cli/cli_hostile.hpp"
 #include "cli/cli_runner.hpp"
 #include "roofline/cluster.hpp"
 
@@ -109,6 +110,23 @@ TEST(ClusterCli, SingleRankFromNodeDocuments) {
   r = run_cli({"point", "--machine", out, "--work", "1e9", "--traffic", "1e9", "--time", "0.1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(has(r.out, "DRAM")) << r.out;
+}
+
+// A full standard output is exit 4, as for every command (it was reported as an internal
+// error, exit 1, through the ranks' agreement).
+TEST(ClusterCli, AFullStandardOutputIsAnOutputError) {
+  if (!roofline::cluster::mpi_available()) GTEST_SKIP() << "built without MPI";
+  TempDir dir;
+  write_text(dir.file("node0.json"), R"({"schema": "roofline.machine", "version": 1,
+    "name": "n", "compute": [{"name": "fp64", "precision": "fp64", "peak": 5e10}],
+    "memory": [{"level": "DRAM", "bandwidth": 1e10}]})");
+  const auto r = roofline::test::run_cli_redirected(
+      {"cluster", "--node-machine", dir.file("node{rank}.json"), "--no-network"}, ">/dev/full",
+      kMpiEnv);
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_TRUE(has(r.err, "every rank: standard output: write failed (No space left on device)"))
+      << r.err;
+  EXPECT_FALSE(has(r.err, "internal error")) << r.err;
 }
 
 TEST(ClusterCli, WrongRankCountOrFailingNodeWritesNothing) {
