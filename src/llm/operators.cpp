@@ -517,6 +517,15 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
 std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
                             const std::vector<double>& batches, const std::vector<double>& contexts,
                             const Roofs& r) {
+  // Each row costs two steps and holds a few hundred bytes of text: bounded so that a sweep
+  // ends in seconds (a list of 20000 batches by 20000 contexts ran out of memory).
+  constexpr double kMostSweepRows = 1e5;
+  const double cells = static_cast<double>(batches.size()) * static_cast<double>(contexts.size());
+  if (cells > kMostSweepRows)
+    throw InputError("--batch × --context: " + std::to_string(batches.size()) + " × " +
+                     std::to_string(contexts.size()) + " = " + format_number(cells, 10) +
+                     " rows; at most " + format_number(kMostSweepRows) +
+                     " are computed (give shorter lists or ranges)");
   std::vector<SweepRow> rows;
   rows.reserve(batches.size() * contexts.size());
   const bool prompt_from_context = base.prompt <= 0;

@@ -414,6 +414,16 @@ std::vector<Case> cases() {
         "--interconnect-bandwidth=1e-320"},
        2,
        "so a token has no cost"},
+      {"a sweep too large to compute (it ran out of memory: an internal error)",
+       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--batch=1..1000000000",
+        "--context=" +
+            [] {
+              std::string list = "1";
+              for (int i = 2; i <= 4000; ++i) list += "," + std::to_string(i);
+              return list;
+            }()},
+       2,
+       "--batch × --context: 31 × 4000 = 124000 rows; at most 100000 are computed"},
       {"a serving run whose steps overflow (it said 'internal error: no work left')",
        {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--tp=2", "--interconnect-bandwidth=1e-300",
         "--concurrency=2", "--output-tokens=2"},
