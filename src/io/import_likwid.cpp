@@ -370,8 +370,19 @@ std::string separate_runs_point(const std::string& label, const std::string& whe
     traffic[lv] = r->traffic.at(lv);
     q_from += (q_from.empty() ? "" : ", ") + std::string("Q(") + lv + ") from " + run_label(*r);
   }
-  const std::string note = "W from " + run_label(*w_run) + ", " + q_from +
-                           "; separate runs: T = the mean of their runtimes (" + times + ")";
+  std::string note = "W from " + run_label(*w_run) + ", " + q_from +
+                     "; separate runs: T = the mean of their runtimes (" + times + ")";
+  // Runs of one region should take about as long; a factor of 110 (94 ns beside 10 µs in a
+  // real pair of Coffee Lake runs) means they did not time the same work.
+  double shortest = used.front()->time, longest = shortest;
+  for (const RunResult* r : used) {
+    shortest = std::min(shortest, r->time);
+    longest = std::max(longest, r->time);
+  }
+  if (constexpr double kRunsAgree = 2; longest > kRunsAgree * shortest)
+    note += "; the runtimes differ by " + format_number(longest / shortest, 3) +
+            "x, so the runs did not time the same work: T, P and the point's intensities across "
+            "runs are doubtful";
   if (!(*w_run->work > 0)) {
     res.notes.push_back(label + ": no floating-point work counted (W = 0): not a point");
     return "";

@@ -89,6 +89,7 @@ struct NcuTableReader {
   std::string first_error{};
   int first_error_line = 0;
   bool no_kernels = false;
+  int prof_lines = 0;  ///< ncu's own "==PROF==" lines (processes connected, disconnected)
 
   /// The next table row (a line starting with a quote) into `rec`; ncu's own lines and other
   /// output are noted and skipped.
@@ -100,6 +101,7 @@ struct NcuTableReader {
         return true;
       }
       if (std::string_view(line).starts_with("==")) {
+        prof_lines += std::string_view(line).starts_with("==PROF==");
         const bool error = std::string_view(line).starts_with("==ERROR==");
         if (error || std::string_view(line).starts_with("==WARNING==")) {
           if (messages.size() < 5)
@@ -128,10 +130,14 @@ struct NcuTableReader {
       throw InputError(o + ": line " + std::to_string(first_error_line) +
                        ": ncu wrote no table, it reported: " + first_error + hint);
     }
-    if (no_kernels)
-      throw InputError(o +
-                       ": ncu profiled no kernels (==WARNING== No kernels were profiled.): "
-                       "check --kernel-name/--launch-skip, or add --target-processes all "
+    // ncu says so in a warning, or (a run whose processes all ended unprofiled) writes nothing
+    // but its own ==PROF== lines.
+    if (no_kernels || (prof_lines > 0 && foreign == 0))
+      throw InputError(o + ": ncu profiled no kernels (" +
+                       (no_kernels ? std::string("==WARNING== No kernels were profiled.")
+                                   : "the file holds only ncu's " + std::to_string(prof_lines) +
+                                         " ==PROF== lines, no result table") +
+                       "): check --kernel-name/--launch-skip, or add --target-processes all "
                        "when the kernels run in a child process");
     throw InputError(o +
                      ": line 1: not an Nsight Compute CSV export: no header with "

@@ -121,6 +121,17 @@ TEST(RealNcu, NoCountersNoTable) {
   EXPECT_NE(e.find("(run ncu with access to the GPU performance counters"), std::string::npos);
 }
 
+TEST(RealNcu, AProfileOfNoKernelIsSaidToBeOne) {
+  // A B200 run whose processes (nvidia-smi children) all ended unprofiled: only ncu's ==PROF==
+  // lines, no "No kernels were profiled" warning, no table.
+  const std::string e = error_of([] { ncu("ncu-b200-noprofiled-trtllm.csv"); });
+  EXPECT_NE(e.find("ncu-b200-noprofiled-trtllm.csv: ncu profiled no kernels (the file holds only "
+                   "ncu's 31 ==PROF== lines, no result table): check --kernel-name/--launch-skip, "
+                   "or add --target-processes all"),
+            std::string::npos)
+      << e;
+}
+
 TEST(RealNcu, FilesWithoutFpMetricsAreRefusedForThat) {
   const std::string fp =
       "W cannot be counted: no FP instruction metrics "
@@ -300,6 +311,38 @@ TEST(RealLikwid, CoffeeLakeFlopsAndL3RunsTogether) {
   EXPECT_TRUE(has_note(r,
                        "multMatPtrVet: W from run 1 (FLOPS_DP), Q(L3) from run 2 (L3); "
                        "separate runs: T = the mean of their runtimes"));
+}
+
+TEST(RealLikwid, CoffeeLake128RunsWhoseRuntimesDisagreeAreNoted) {
+  // Another program's FLOPS_DP and L3 runs (128×128): four regions, each W from the one and
+  // Q(L3) from the other, T their mean. multMatVet_COM_OTIM took 10.41 µs in the first and
+  // 94.48 ns in the second (Region Info's 0.000000 beside the Metric's 9.448311e-08): the runs
+  // did not time the same work, which the note says.
+  const auto r =
+      likwid({"likwid-coffeelake-csv-flopsdp-128.log", "likwid-coffeelake-csv-l3-128.log"});
+  ASSERT_EQ(r.doc.points.size(), 4u);
+  const Point& mm = r.doc.points[2];
+  EXPECT_EQ(mm.name, "multMatMat_NAO_OTIM");
+  EXPECT_DOUBLE_EQ(mm.work.value, 4194314);  // FP_ARITH_INST_RETIRED_SCALAR_DOUBLE, no packed
+  // Region Info's 0.001908 and 0.002184 (4 digits) beat the Metric's 0.0019 and 0.0022.
+  EXPECT_DOUBLE_EQ(mm.time.value, (0.001908 + 0.002184) / 2);
+  EXPECT_DOUBLE_EQ(level(mm, "L3").bytes.value, 20925.2699e6 * 0.002184);
+  // ... which is (L2_LINES_IN_ALL 712233 + L2_TRANS_L2_WB 1748) × 64 B
+  EXPECT_NEAR(level(mm, "L3").bytes.value, (712233 + 1748) * 64.0, 0.01 * 45.7e6);
+  const Point& vet = r.doc.points[1];
+  EXPECT_EQ(vet.name, "multMatVet_COM_OTIM");
+  EXPECT_DOUBLE_EQ(vet.time.value, (1.041077e-05 + 9.448311e-08) / 2);
+  EXPECT_DOUBLE_EQ(level(vet, "L3").bytes.value, 260787.3513e6 * 9.448311e-08);
+  EXPECT_TRUE(has_note(r,
+                       "multMatVet_COM_OTIM: W from run 1 (FLOPS_DP), Q(L3) from run 2 (L3); "
+                       "separate runs: T = the mean of their runtimes (10.41 us, 94.48 ns); "
+                       "the runtimes differ by 110x, so the runs did not time the same work"));
+  // Runs that agree (1.908 and 2.184 ms) carry no such warning.
+  for (const auto& n : r.notes) {
+    if (n.rfind("multMatMat_NAO_OTIM:", 0) == 0) {
+      EXPECT_EQ(n.find("differ by"), std::string::npos) << n;
+    }
+  }
 }
 
 TEST(RealLikwid, RawCountsBeatRoundedRuntimes) {
