@@ -364,6 +364,16 @@ std::string separate_runs_point(const std::string& label, const std::string& whe
     t += r->time / static_cast<double>(used.size());
     times += (times.empty() ? "" : ", ") + format_seconds(Seconds(r->time));
   }
+  // A zero runtime is no measurement at all (likwid under WSL printed 0 s beside '-' events and
+  // 0 metrics): said where it stands rather than as an invalid point.
+  if (!(t > 0)) {
+    const std::string why = where +
+                            ": the runtime is 0 s (RDTSC Runtime [s], Runtime (RDTSC) [s]): "
+                            "nothing was timed; events printed as '-' and metrics of 0 mean "
+                            "likwid could not read the counters here (a VM, WSL)";
+    res.notes.push_back(why);
+    return why;
+  }
   std::map<std::string, double> traffic;
   std::string q_from;
   for (const auto& [lv, r] : q_runs) {

@@ -1,5 +1,7 @@
 // likwid-perfctr CSV import: FLOPS_DP/SP, MEM, MEM_DP groups, regions, raw fallback, bad files.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include "unity_id.hpp"
 
 #include <filesystem>
@@ -163,6 +165,23 @@ TEST(ImportLikwid, NegativeValuesAndAMissingFlopRateOfAThreadThatRanAreRefused) 
   const auto r = import_likwid(idle_nan, "l.csv");
   ASSERT_EQ(r.doc.points.size(), 2u);
   EXPECT_DOUBLE_EQ(r.doc.points[0].work.value, 1250e6 * 0.8);
+}
+
+// A region timed 0 s (likwid under WSL printed 0 beside '-' events and metrics of 0) is said to
+// be untimed where it stands, not "time must be > 0" of a point it never was.
+TEST(ImportLikwid, ARegionOfZeroRuntimeIsSaidToBeUntimed) {
+  const std::string good = read_text_file(kData / "likwid-mem-dp-regions.csv");
+  const std::string zero =
+      roofline::test::edited(good, "Runtime (RDTSC) [s],0.25,0.25", "Runtime (RDTSC) [s],0,0");
+  const auto r = import_likwid(zero, "l.csv");
+  ASSERT_EQ(r.doc.points.size(), 1u);  // triad; dgemm noted
+  EXPECT_EQ(r.doc.points[0].name, "triad");
+  const std::string note =
+      "l.csv: line 20: region 'dgemm': the runtime is 0 s (RDTSC Runtime [s], Runtime (RDTSC) "
+      "[s]): nothing was timed; events printed as '-' and metrics of 0 mean likwid could not "
+      "read the counters here (a VM, WSL)";
+  EXPECT_TRUE(std::find(r.notes.begin(), r.notes.end(), note) != r.notes.end())
+      << ::testing::PrintToString(r.notes);
 }
 
 TEST(ImportLikwid, AMetricTwiceInATableIsRefusedWhenItsValuesDiffer) {
