@@ -1,6 +1,9 @@
 // What `roofline hw` prints (hw_output.hpp).
 #include "roofline/hw_output.hpp"
 
+#include <map>
+#include <string>
+
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
@@ -89,8 +92,13 @@ std::string render_hardware_show(const HardwareSummary& s, const std::vector<Rid
             format_byte_rate(ridges.front().bandwidth, r.units) +
             "): left of I* memory-bound, right of it compute-bound\n";
     Table rt({"compute roof", "peak", "ridge I*"});
+    // Each ridge's roof by name, looked up once (a search per ridge made a document of 100000
+    // roofs take two minutes); the first roof of a name, as find_compute gives it.
+    std::map<std::string, const ComputeRoof*> by_name;
+    for (const auto& c : r.compute) by_name.emplace(lower(c.name), &c);
     for (const auto& p : ridges) {
-      const ComputeRoof* c = r.find_compute(p.compute_roof);
+      const auto found = by_name.find(lower(p.compute_roof));
+      const ComputeRoof* c = found == by_name.end() ? nullptr : found->second;
       const UnitSystem u = c ? r.units_of(*c) : r.units;
       rt.add_row({p.compute_roof + (c && r.default_compute == c->name ? " (default)" : ""),
                   format_work_rate(p.peak, u), intensity_text(p.ridge, u)});
