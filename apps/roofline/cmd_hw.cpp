@@ -249,15 +249,8 @@ void run_compare(const CompareArgs& a) {
   check_outputs({{"-o", a.output}, {"--report", a.report}});
   // A catalogue entry is named by its canonical name; a file keeps its document name.
   std::vector<MachineDocument> machines;
-  for (const auto& n : a.names) {
-    machines.push_back(resolve_machine(n, a.hw_dir));
-    // One catalogue entry or file twice (by an alias) compares it with itself. Two files of
-    // one name (a machine measured before and after a change) are two machines.
-    for (size_t k = 0; k + 1 < machines.size(); ++k)
-      if (machines[k].origin == machines.back().origin)
-        throw InputError("hw compare: '" + n + "' and '" + a.names[k] + "' are one machine ('" +
-                         machines.back().roofs.name + "')");
-  }
+  for (const auto& n : a.names) machines.push_back(resolve_machine(n, a.hw_dir));
+  refuse_one_machine_twice(a.names, machines, "hw compare");
   std::vector<const RoofSet*> sets;
   for (const auto& m : machines) sets.push_back(&m.roofs);
 

@@ -242,11 +242,14 @@ class Prices {
     used_.assign(by_name_.size(), false);
   }
 
-  /// The price of a machine given to --hw as `given`, named `machine` in its document.
-  std::optional<double> of(const std::string& given, const std::string& machine) {
+  /// The price of a machine given to --hw as `given`, named `machine` in its document and
+  /// `catalogue` in the catalogue ("a100" given, "a100-80gb" its entry): any of the three.
+  std::optional<double> of(const std::string& given, const std::string& machine,
+                           const std::string& catalogue) {
     if (all_) return all_;
     for (std::size_t i = 0; i < by_name_.size(); ++i)
-      if (by_name_[i].first == given || by_name_[i].first == machine) {
+      if (by_name_[i].first == given || by_name_[i].first == machine ||
+          (!catalogue.empty() && hardware_key(by_name_[i].first) == hardware_key(catalogue))) {
         used_[i] = true;
         return by_name_[i].second;
       }
@@ -423,7 +426,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     if (a.power_w > 0) power = {a.power_w, "--power-w"};
     const double devices = llm::replica_devices(s) * a.dp;
     Prices prices(a.price);
-    const auto price = prices.of(st.given, st.roofs.machine);
+    const auto price = prices.of(st.given, st.roofs.machine, st.machine.origin);
     prices.check_all_used({st.given.empty() ? st.roofs.machine : st.given});
     const llm::TokenCost c =
         llm::token_cost(throughput * a.dp, devices, price, power, st.roofs.machine);
@@ -462,6 +465,9 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
     throw InputError("--hw with several machines compares one --batch and one --context");
   std::vector<llm::MachineComparison> rows;
   Prices prices(a.price);
+  std::vector<MachineDocument> machines;
+  for (const auto& name : names) machines.push_back(resolve_machine(name, a.machine.hw_dir));
+  refuse_one_machine_twice(names, machines, "llm --hw");
   for (const auto& name : names) {
     LlmSetup st = setup_for(a, model, name);
     st.scenario.batch = batch.front();
@@ -472,7 +478,7 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
     o.output_tokens = a.output_tokens;
     o.chunk = a.chunk;
     o.dp = a.dp;
-    o.price_per_hour = prices.of(st.given, st.roofs.machine);
+    o.price_per_hour = prices.of(st.given, st.roofs.machine, st.machine.origin);
     if (a.power_w > 0) o.power_w = a.power_w;
     rows.push_back(
         llm::compare_on(model, llm::Setup{st.scenario, st.roofs}, machine_facts(st.machine), o));

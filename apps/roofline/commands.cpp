@@ -107,8 +107,14 @@ void refuse_empty_values(CLI::App& app) {
       o->check(decimal_only);
     for (const char* name : {"--output", "--report", "--junit", "--save-counters"})
       if (o->check_lname(std::string(name).substr(2))) o->check(no_empty_file);
-    for (const char* name : {"--machine", "--hw", "--hw-dir", "--size"})
-      if (o->check_lname(std::string(name).substr(2))) o->check(no_empty_value);
+    // Every other text option (a dtype, a model, a list, a quantity) has no meaning empty: ""
+    // would read as "not given" or as a name no one meant (--wdtype "", --attainment "").
+    // A title may be empty.
+    const bool file = o->check_lname("output") || o->check_lname("report") ||
+                      o->check_lname("junit") || o->check_lname("save-counters");
+    if (!file && !o->get_lnames().empty() && !o->check_lname("title") &&
+        type.find("TEXT") != std::string::npos)
+      o->check(no_empty_value);
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
     refuse_empty_values(*sub);
@@ -202,6 +208,17 @@ void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::str
                      " points can be judged on machine '" + roofs.name +
                      "' (no roof for their precision or levels: see the warnings)");
   points = std::move(kept);
+}
+
+void refuse_one_machine_twice(const std::vector<std::string>& names,
+                              const std::vector<MachineDocument>& machines,
+                              const std::string& who) {
+  for (size_t i = 1; i < machines.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (machines[k].origin == machines[i].origin)
+        throw InputError(who + ": '" + terminal_safe(names[i]) + "' and '" +
+                         terminal_safe(names[k]) + "' are one machine ('" +
+                         terminal_safe(machines[i].roofs.name) + "')");
 }
 
 void add_output_options(CLI::App& app, bool& json, std::string& output) {

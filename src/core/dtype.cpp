@@ -63,6 +63,12 @@ DataType parse_dtype(std::string_view name_in) {
       if (terminal_safe(custom_name) != custom_name)
         throw InputError("data type '" + terminal_safe(name_in) +
                          "': a control character or line break in the custom type's name");
+      // A custom type named as a built-in one would print as it ("custom:fp16:2" shown as
+      // fp16, whatever its size): the name must tell them apart.
+      for (const auto& t : builtin_dtypes())
+        if (lower(custom_name) == t.name)
+          throw InputError("data type '" + terminal_safe(name_in) + "': '" + custom_name +
+                           "' is a built-in type's name; give the custom type its own");
       std::string bytes_text = rest.substr(colon + 1);
       bool integer = false;
       if (bytes_text.size() > 4 && bytes_text.substr(bytes_text.size() - 4) == ":int") {

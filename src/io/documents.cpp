@@ -7,6 +7,7 @@
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 
@@ -169,6 +170,8 @@ MachineDocument machine_from_json(const json& j, const std::string& origin) {
   MachineDocument m;
   m.origin = origin;
   m.roofs.name = io::get_string(j, "name", top);
+  // Every message, table and chart names the machine: "machine : …" reads as a fault.
+  if (trim(m.roofs.name).empty()) io::fail(top / "name", "an empty machine name");
   m.roofs.units = units_from_json(j, top);
   m.roofs.default_compute = io::get_string(j, "default_compute", top, std::string());
   m.roofs.default_memory = io::get_string(j, "default_memory", top, std::string());

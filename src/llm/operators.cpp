@@ -68,6 +68,10 @@ void validate_scenario(const ModelConfig& m, const Scenario& s) {
                      ": a decode step's context holds the prompt; give a context ≥ the prompt");
   check_tensor_parallel(m, s.tp);
   const double tp = s.tp;
+  // A form of latent attention on a model without it would be ignored (as --ep is refused).
+  if (s.mla_form != MlaForm::automatic && !m.is_mla())
+    throw InputError("--mla " + to_string(s.mla_form) + ": " + m.name +
+                     " has no multi-head latent attention (kv_lora_rank)");
   if (s.ep) {
     if (!m.moe()) throw InputError("--ep: " + m.name + " has no experts");
     if (s.tp < 2)

@@ -181,6 +181,14 @@ TEST(LlmCliServing, CostSideBySide) {
   const auto text = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "--cost"}, "NO_COLOR=1");
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("J/token"), std::string::npos) << text.out;
+  // A machine given by an alias is priced by its catalogue name too (it was "none of the
+  // machines").
+  const auto alias = run_cli({"llm", "-m", "llama-3-8b", "--hw", "a100,h100", "-b", "8", "-L",
+                              "2048", "--price-per-hour", "a100-80gb=1.8", "--json"});
+  ASSERT_EQ(alias.exit_code, 0) << alias.err;
+  const auto a = nlohmann::json::parse(alias.out)["machines"][0];
+  EXPECT_NEAR(a["cost"]["usd_per_million_tokens"].get<double>(),
+              1.8 / (a["tokens_per_s"].get<double>() * 3600) * 1e6, 1e-9);
   const auto bad = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "--price-per-hour", "lots"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--price-per-hour"), std::string::npos) << bad.err;
