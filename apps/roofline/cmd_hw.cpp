@@ -335,7 +335,10 @@ void run_ridges(const RidgesArgs& a) {
                        (e.machine.roofs.compute.empty() ? "compute" : "memory") +
                        " roof, so it has no ridge");
     added.emplace_back(spec, e.name);
-    entries.push_back(std::move(e));
+    // A catalogue entry, or a machine added twice, is one row.
+    if (std::none_of(entries.begin(), entries.end(),
+                     [&](const HardwareSummary& x) { return x.name == e.name; }))
+      entries.push_back(std::move(e));
   }
   if (!a.kind.empty())
     entries.erase(

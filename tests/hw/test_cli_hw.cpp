@@ -441,6 +441,13 @@ TEST(CliHw, MachineDocumentPathWorksLikeAName) {
       {"hw", "ridges", "--add", dir.file("measured.json"), "--precision", "fp32", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out).back()["name"], "my-gpu");  // 2030 sorts last
+  // A machine added twice, or a catalogue entry added, is one row (a100 was listed three times
+  // with --add a100 --add a100).
+  const size_t rows = json::parse(r.out).size();
+  r = run_cli({"hw", "ridges", "--add", dir.file("measured.json"), "--add",
+               dir.file("measured.json"), "--add", "a100", "--precision", "fp32", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out).size(), rows) << r.out;
 }
 
 TEST(CliHw, CheckValidatesTheCatalogueAndRejectsBadFiles) {
