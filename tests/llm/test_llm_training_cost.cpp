@@ -3,6 +3,8 @@
 // cost per token; cost per token from a price and the catalogue's power; calibrated roofs; the
 // device's native 16-bit type.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include "unity_id.hpp"
 
 #include <cmath>
@@ -42,6 +44,21 @@ TEST(LlmTraining, WorkIsThreeForwardsAndAboutSixND) {
   EXPECT_NEAR(f.hardware_work.value, 4 * f.forward.value, 1e-6 * f.forward.value);
   EXPECT_NEAR(f.hfu / f.mfu, 4.0 / 3, 1e-9);
   EXPECT_GT(f.step.value, t.step.value);
+}
+
+// A sequence past max_position_embeddings is noted, as a context past it is in inference.
+TEST(LlmTraining, ASequencePastTheModelsPositionsIsNoted) {
+  const ModelConfig& m = preset("llama-2-7b");
+  TrainingOptions o;
+  o.sequence = 5000;
+  auto has_note = [](const TrainingResult& t) {
+    return std::any_of(t.notes.begin(), t.notes.end(), [](const std::string& n) {
+      return n.rfind("sequence 5000 exceeds llama-2-7b's max_position_embeddings 4096", 0) == 0;
+    });
+  };
+  EXPECT_TRUE(has_note(training_step(m, Scenario{}, o, a100())));
+  o.sequence = 4096;
+  EXPECT_FALSE(has_note(training_step(m, Scenario{}, o, a100())));
 }
 
 TEST(LlmTraining, TrainingCostPerTokenAsPublished) {
