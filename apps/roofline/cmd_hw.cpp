@@ -34,6 +34,15 @@ HardwareSummary resolve(const std::string& spec, const std::string& hw_dir) {
   return summarize(m, m.origin == spec || m.origin.empty() ? m.roofs.name : m.origin, m.origin);
 }
 
+/// Whether `added` (from resolve) is `x`: the same file, or the catalogue entry it names (a
+/// catalogue name resolves to a machine whose path is that name, not a file).
+bool same_machine(const HardwareSummary& x, const HardwareSummary& added) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(added.path, ec))
+    return std::filesystem::equivalent(x.path, added.path, ec);
+  return x.name == added.path.string();
+}
+
 void warn_skipped(const std::vector<std::string>& problems) {
   for (const auto& p : problems) say("roofline: warning: skipped " + p + "\n");
 }
@@ -335,9 +344,10 @@ void run_ridges(const RidgesArgs& a) {
                        (e.machine.roofs.compute.empty() ? "compute" : "memory") +
                        " roof, so it has no ridge");
     added.emplace_back(spec, e.name);
-    // A catalogue entry, or a machine added twice, is one row.
+    // A catalogue entry, or one file added twice, is one row; two files of one document name
+    // (a machine measured before and after a change) are two machines.
     if (std::none_of(entries.begin(), entries.end(),
-                     [&](const HardwareSummary& x) { return x.name == e.name; }))
+                     [&](const HardwareSummary& x) { return same_machine(x, e); }))
       entries.push_back(std::move(e));
   }
   if (!a.kind.empty())

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -100,20 +101,31 @@ void refuse_empty_values(CLI::App& app) {
                                      : std::string();
       },
       "");
+  // ... and an integer with a leading zero as octal ("--tp 010" is 8): refused as well.
+  static const CLI::Validator decimal_integer(
+      [](std::string& text) -> std::string {
+        const std::string t = trim(text);
+        const std::size_t d = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
+        const bool octal = t.size() > d + 1 && t[d] == '0' &&
+                           std::isdigit(static_cast<unsigned char>(t[d + 1])) != 0;
+        return has_base_prefix(text) || octal ? "not a decimal number: " + terminal_safe(text)
+                                              : std::string();
+      },
+      "");
   for (CLI::Option* o : app.get_options()) {
     const std::string type = o->get_type_name();
-    if (type.find("INT") != std::string::npos || type.find("FLOAT") != std::string::npos ||
-        type.find("NUMBER") != std::string::npos)
+    if (type.find("INT") != std::string::npos)
+      o->check(decimal_integer);
+    else if (type.find("FLOAT") != std::string::npos || type.find("NUMBER") != std::string::npos)
       o->check(decimal_only);
     for (const char* name : {"--output", "--report", "--junit", "--save-counters"})
       if (o->check_lname(std::string(name).substr(2))) o->check(no_empty_file);
-    // Every other text option (a dtype, a model, a list, a quantity) has no meaning empty: ""
-    // would read as "not given" or as a name no one meant (--wdtype "", --attainment "").
-    // A title may be empty.
+    // Every other text option (a dtype, a model, a list, a quantity, a title) has no meaning
+    // empty: "" would read as "not given" or as a name no one meant (--wdtype "",
+    // --attainment "", --title "" giving the default title).
     const bool file = o->check_lname("output") || o->check_lname("report") ||
                       o->check_lname("junit") || o->check_lname("save-counters");
-    if (!file && !o->get_lnames().empty() && !o->check_lname("title") &&
-        type.find("TEXT") != std::string::npos)
+    if (!file && !o->get_lnames().empty() && type.find("TEXT") != std::string::npos)
       o->check(no_empty_value);
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))

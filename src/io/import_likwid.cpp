@@ -365,15 +365,18 @@ std::string separate_runs_point(const std::string& label, const std::string& whe
     times += (times.empty() ? "" : ", ") + format_seconds(Seconds(r->time));
   }
   // A zero runtime is no measurement at all (likwid under WSL printed 0 s beside '-' events and
-  // 0 metrics): said where it stands rather than as an invalid point.
-  if (!(t > 0)) {
-    const std::string why = where +
-                            ": the runtime is 0 s (RDTSC Runtime [s], Runtime (RDTSC) [s]): "
-                            "nothing was timed; events printed as '-' and metrics of 0 mean "
-                            "likwid could not read the counters here (a VM, WSL)";
-    res.notes.push_back(why);
-    return why;
-  }
+  // 0 metrics): said where it stands, naming the run, rather than averaged into T or given as
+  // an invalid point.
+  for (const RunResult* r : used)
+    if (!(r->time > 0)) {
+      const std::string why =
+          where + ": " + (used.size() > 1 ? run_label(*r) + ": " : std::string()) +
+          "the runtime is 0 s (RDTSC Runtime [s], Runtime (RDTSC) [s]): nothing was timed; "
+          "events printed as '-' and metrics of 0 mean likwid could not read the counters here "
+          "(a VM, WSL)";
+      res.notes.push_back(why);
+      return why;
+    }
   std::map<std::string, double> traffic;
   std::string q_from;
   for (const auto& [lv, r] : q_runs) {

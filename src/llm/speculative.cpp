@@ -85,6 +85,10 @@ SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario
     } else {
       Scenario d = s;
       d.context = s.context + i;
+      // The target's own forms (latent attention, expert parallelism) are not the drafter's:
+      // a dense drafter of an MLA or MoE target runs as a dense model.
+      if (!o.draft_model->is_mla()) d.mla_form = MlaForm::automatic;
+      if (!o.draft_model->moe()) d.ep = false;
       validate_scenario(*o.draft_model, d);
       t = evaluate_step(*o.draft_model, d, Phase::decode, r).time;
     }

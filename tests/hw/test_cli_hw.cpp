@@ -448,6 +448,12 @@ TEST(CliHw, MachineDocumentPathWorksLikeAName) {
                dir.file("measured.json"), "--add", "a100", "--precision", "fp32", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out).size(), rows) << r.out;
+  // Two files of one document name (before and after a change) are two machines, two rows.
+  std::filesystem::copy_file(dir.file("measured.json"), dir.file("after.json"));
+  r = run_cli({"hw", "ridges", "--add", dir.file("measured.json"), "--add", dir.file("after.json"),
+               "--precision", "fp32", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out).size(), rows + 1) << r.out;
 }
 
 TEST(CliHw, CheckValidatesTheCatalogueAndRejectsBadFiles) {

@@ -6,9 +6,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "import/edited.hpp"
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
+#include "roofline/io.hpp"
 
 using namespace roofline;
 namespace fs = std::filesystem;
@@ -343,6 +346,28 @@ TEST(RealLikwid, CoffeeLake128RunsWhoseRuntimesDisagreeAreNoted) {
       EXPECT_EQ(n.find("differ by"), std::string::npos) << n;
     }
   }
+}
+
+// One of two separate runs timed 0 s: the region is refused naming that run, not given T as
+// half the other run's time (the mean with 0) and "runtimes differ by infx".
+TEST(RealLikwid, ARunTimedZeroIsNotAveragedIn) {
+  std::string flops = read_text_file(kReal / "likwid-coffeelake-csv-flopsdp-128.log");
+  flops = roofline::test::edited(flops, "RDTSC Runtime [s],0.000015,", "RDTSC Runtime [s],0,");
+  flops =
+      roofline::test::edited(flops, "Runtime (RDTSC) [s],1.548999e-05,", "Runtime (RDTSC) [s],0,");
+  ToolTable tab;
+  std::istringstream a(flops);
+  TextLines la(a, "flops.log");
+  read_likwid_table(la, tab);
+  std::ifstream b = open_import_file(kReal / "likwid-coffeelake-csv-l3-128.log");
+  TextLines lb(b, "l3.log");
+  read_likwid_table(lb, tab);
+  const auto r = likwid_points(tab);
+  ASSERT_EQ(r.doc.points.size(), 3u);
+  for (const auto& p : r.doc.points) EXPECT_NE(p.name, "multMatVet_NAO_OTIM");
+  EXPECT_TRUE(has_note(r,
+                       "flops.log: line 11: region 'multMatVet_NAO_OTIM': run 1 (FLOPS_DP): "
+                       "the runtime is 0 s"));
 }
 
 TEST(RealLikwid, RawCountsBeatRoundedRuntimes) {

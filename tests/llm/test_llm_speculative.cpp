@@ -106,6 +106,24 @@ TEST(LlmSpeculative, ADrafterOfAnotherVocabularyIsNoted) {
     EXPECT_EQ(n.find("vocabulary"), std::string::npos) << n;
 }
 
+// The target's forms are not the drafter's: Mixtral with expert parallelism drafted by the
+// dense Mistral 7B (one tokenizer) drafts as a dense model, not refused for having no experts.
+TEST(LlmSpeculative, ADenseDrafterOfAMoeTargetDraftsDense) {
+  const ModelConfig& m = preset("mixtral-8x7b");
+  Scenario s = scenario(1, 1024);
+  s.tp = 2;
+  s.ep = true;
+  SpeculativeOptions o;
+  o.k = 2;
+  o.draft_model = preset("mistral-7b");
+  const SpeculativeResult sp = speculative_decoding(m, s, o, a100());
+  Scenario d = s;
+  d.ep = false;
+  d.context = 1024;
+  EXPECT_DOUBLE_EQ(sp.draft_step.value,
+                   evaluate_step(*o.draft_model, d, Phase::decode, a100()).time.value);
+}
+
 TEST(LlmSpeculative, LargeBatchesLoseTheGain) {
   // At batch 512 and short context (fused attention) a 7B decode step on A100 is compute-bound
   // (B* ≈ 153): verifying 5 tokens per sequence costs nearly 5 steps, drafting 4 more steps of the
