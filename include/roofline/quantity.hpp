@@ -25,7 +25,8 @@ enum class Dimension {
 /// The name of a dimension in messages ("a bandwidth (byte/s)").
 std::string dimension_name(Dimension d);
 
-/// Parses a number with an optional SI prefix (k M G T P E, m u n p; binary Ki Mi Gi Ti for bytes)
+/// Parses a number with an optional SI prefix (k M G T P E, m u n; p for times, energies and
+/// powers; binary Ki Mi Gi Ti for bytes)
 /// and an optional unit that must belong to `dim`. A bare number is taken in base units.
 /// Throws InputError naming `what` (e.g. "--bandwidth") on a malformed value, a unit of another
 /// dimension, or a value that is not finite.

@@ -175,7 +175,12 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
     std::optional<UnitMatch> unit = match_unit(rest, dim);
     if (!unit) {
       bool prefixed = false;
+      // Pico only where it is met (energies of pJ, times of ps): elsewhere "1 pflop/s" is a
+      // peta typed in lower case, and 1e-12 of it would be read silently.
+      const bool pico = dim == Dimension::seconds || dim == Dimension::energy_per_work ||
+                        dim == Dimension::energy_per_byte || dim == Dimension::power;
       for (const auto& p : kPrefixes) {
+        if (p.symbol == "p" && !pico) continue;
         if (rest.size() >= p.symbol.size() && rest.compare(0, p.symbol.size(), p.symbol) == 0) {
           const std::string after = trim(std::string_view(rest).substr(p.symbol.size()));
           if (after.empty() || match_unit(after, dim)) {
@@ -187,7 +192,9 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
           }
         }
       }
-      if (!prefixed) return fail("unknown unit or prefix '" + rest + "'");
+      if (!prefixed)
+        return fail("unknown unit or prefix '" + rest + "'" +
+                    (!pico && rest[0] == 'p' ? " (peta is P)" : ""));
     }
     // "ms", "us", "ns" arrive here as prefix + "s".
     if (unit) {

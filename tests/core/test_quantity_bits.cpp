@@ -57,6 +57,17 @@ TEST(Quantity, EnergyAndPowerUnits) {
     EXPECT_NE(std::string(e.what()).find("--eps-mem: unit 'B/s' is a bandwidth"), std::string::npos)
         << e.what();
   }
-  // The pico prefix is new with these: it reaches other dimensions as SI says.
+  // Pico where it is met (times, energies); for rates and amounts a lower-case p is a peta
+  // typed wrong, refused rather than read as 1e-12.
   EXPECT_DOUBLE_EQ(parse_quantity("5 ps", Dimension::seconds), 5e-12);
+  try {
+    parse_quantity("1 pflop/s", Dimension::work_rate, "--peak");
+    FAIL() << "1 pflop/s was read as 1e-12 FLOP/s";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown unit or prefix 'pflop/s' (peta is P)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parse_quantity("2 pB", Dimension::bytes, "--traffic"), InputError);
+  EXPECT_DOUBLE_EQ(parse_quantity("1 PFLOP/s", Dimension::work_rate), 1e15);
 }
