@@ -94,13 +94,13 @@ std::vector<std::string> ambiguous_names(const std::vector<CatalogueEntry>& entr
   std::map<std::string, const CatalogueEntry*> owner;  // key -> the entry that answers to it
   std::vector<std::string> clashes;
   for (const auto& e : entries) {
-    std::set<std::string> own;  // an entry may repeat its own name among its aliases
-    own.insert(hardware_key(e.name));
-    for (const auto& a : e.aliases) own.insert(hardware_key(a));
-    for (const auto& k : own) {
+    std::map<std::string, std::string> own;  // key -> as written (an entry may repeat its name)
+    own.emplace(hardware_key(e.name), e.name);
+    for (const auto& a : e.aliases) own.emplace(hardware_key(a), a);
+    for (const auto& [k, written] : own) {
       const auto [it, fresh] = owner.emplace(k, &e);
       if (!fresh)
-        clashes.push_back(terminal_safe(e.path.string()) + ": '" + terminal_safe(k) +
+        clashes.push_back(terminal_safe(e.path.string()) + ": '" + terminal_safe(written) +
                           "' also names " + terminal_safe(it->second->path.string()) +
                           " (a name or alias must name one entry)");
     }

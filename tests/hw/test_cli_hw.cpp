@@ -181,7 +181,7 @@ TEST(CliHw, AnAliasOfTwoEntriesIsRefused) {
   write_text(dir.file("box-two.json"), j.dump());
   auto r = run_cli({"hw", "check", "--hw-dir", dir.path.string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("box-two.json: 'samealias' also names " + dir.file("box-one.json")),
+  EXPECT_NE(r.err.find("box-two.json: 'same-alias' also names " + dir.file("box-one.json")),
             std::string::npos)
       << r.err;
   r = run_cli({"hw", "show", "Same_Alias", "--hw-dir", dir.path.string()});
@@ -195,6 +195,17 @@ TEST(CliHw, AnAliasOfTwoEntriesIsRefused) {
   // The catalogue itself answers each name and alias once.
   r = run_cli({"hw", "check"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  // A copy of a catalogue entry (docs/hardware.md's way to add a machine) keeps its aliases:
+  // checked by itself, it is checked against the catalogue beside it.
+  const std::string l4 = std::string(ROOFLINE_SOURCE_DIR) + "/data/hardware/l4.json";
+  std::filesystem::copy_file(l4, dir.file("my-l4.json"));
+  r = run_cli({"hw", "check", dir.file("my-l4.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'nvidia-l4' also names"), std::string::npos) << r.err;
+  // One file named twice is checked once, not found to clash with itself.
+  r = run_cli({"hw", "check", l4, l4});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("1 catalogue file(s) valid"), std::string::npos) << r.out;
 }
 
 TEST(CliHw, ShowPrintsRoofsSourcesAndRidges) {
