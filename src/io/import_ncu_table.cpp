@@ -130,13 +130,13 @@ struct NcuTableReader {
       throw InputError(o + ": line " + std::to_string(first_error_line) +
                        ": ncu wrote no table, it reported: " + first_error + hint);
     }
-    // ncu says so in a warning, or (a run whose processes all ended unprofiled) writes nothing
-    // but its own ==PROF== lines.
-    if (no_kernels || (prof_lines > 0 && foreign == 0))
+    // ncu says so in a warning, or (a run whose processes all ended unprofiled) writes no table
+    // but its own ==PROF== lines, among the program's output when that went to the file too.
+    if (no_kernels || prof_lines > 0)
       throw InputError(o + ": ncu profiled no kernels (" +
                        (no_kernels ? std::string("==WARNING== No kernels were profiled.")
-                                   : "the file holds only ncu's " + std::to_string(prof_lines) +
-                                         " ==PROF== lines, no result table") +
+                                   : "ncu wrote its " + std::to_string(prof_lines) +
+                                         " ==PROF== lines and no result table") +
                        "): check --kernel-name/--launch-skip, or add --target-processes all "
                        "when the kernels run in a child process");
     throw InputError(o +

@@ -128,11 +128,15 @@ TEST(RealNcu, AProfileOfNoKernelIsSaidToBeOne) {
   // A B200 run whose processes (nvidia-smi children) all ended unprofiled: only ncu's ==PROF==
   // lines, no "No kernels were profiled" warning, no table.
   const std::string e = error_of([] { ncu("ncu-b200-noprofiled-trtllm.csv"); });
-  EXPECT_NE(e.find("ncu-b200-noprofiled-trtllm.csv: ncu profiled no kernels (the file holds only "
-                   "ncu's 31 ==PROF== lines, no result table): check --kernel-name/--launch-skip, "
-                   "or add --target-processes all"),
-            std::string::npos)
-      << e;
+  const std::string why =
+      "ncu profiled no kernels (ncu wrote its 31 ==PROF== lines and no result table): check "
+      "--kernel-name/--launch-skip, or add --target-processes all";
+  EXPECT_NE(e.find("ncu-b200-noprofiled-trtllm.csv: " + why), std::string::npos) << e;
+  // The program's own output in the file too (ncu --csv > file) changes nothing.
+  const std::string with_output =
+      "Running benchmark...\n" + read_text_file(kReal / "ncu-b200-noprofiled-trtllm.csv");
+  const std::string e2 = error_of([&] { import_ncu(with_output, "out.csv"); });
+  EXPECT_NE(e2.find("out.csv: " + why), std::string::npos) << e2;
 }
 
 TEST(RealNcu, FilesWithoutFpMetricsAreRefusedForThat) {
