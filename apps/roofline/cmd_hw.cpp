@@ -259,7 +259,9 @@ void run_compare(const CompareArgs& a) {
   // A catalogue entry is named by its canonical name; a file keeps its document name.
   std::vector<MachineDocument> machines;
   for (const auto& n : a.names) machines.push_back(resolve_machine(n, a.hw_dir));
-  refuse_one_machine_twice(a.names, machines, "hw compare");
+  std::vector<const MachineDocument*> resolved;
+  for (const auto& m : machines) resolved.push_back(&m);
+  refuse_one_machine_twice(a.names, resolved, "hw compare");
   std::vector<const RoofSet*> sets;
   for (const auto& m : machines) sets.push_back(&m.roofs);
 
@@ -304,7 +306,9 @@ void run_compare(const CompareArgs& a) {
       if (!q.label.empty()) j["point"] = q.label;
       out.push_back(std::move(j));
     } else {
+      // A point's intensity is its level's (docs/model.md §4): which level, when it has one.
       std::string label = q.label;
+      if (!label.empty() && !q.level.empty()) label += " at " + q.level;
       if (!q.precision.empty())
         label += (label.empty() ? "" : ", ") + std::string("precision ") + q.precision;
       if (!text.empty()) text += "\n";

@@ -467,7 +467,9 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
   Prices prices(a.price);
   std::vector<MachineDocument> machines;
   for (const auto& name : names) machines.push_back(resolve_machine(name, a.machine.hw_dir));
-  refuse_one_machine_twice(names, machines, "llm --hw");
+  std::vector<const MachineDocument*> resolved;
+  for (const auto& m : machines) resolved.push_back(&m);
+  refuse_one_machine_twice(names, resolved, "llm --hw");
   for (const auto& name : names) {
     LlmSetup st = setup_for(a, model, name);
     st.scenario.batch = batch.front();

@@ -222,17 +222,6 @@ void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::str
   points = std::move(kept);
 }
 
-void refuse_one_machine_twice(const std::vector<std::string>& names,
-                              const std::vector<MachineDocument>& machines,
-                              const std::string& who) {
-  for (size_t i = 1; i < machines.size(); ++i)
-    for (size_t k = 0; k < i; ++k)
-      if (machines[k].origin == machines[i].origin)
-        throw InputError(who + ": '" + terminal_safe(names[i]) + "' and '" +
-                         terminal_safe(names[k]) + "' are one machine ('" +
-                         terminal_safe(machines[i].roofs.name) + "')");
-}
-
 void add_output_options(CLI::App& app, bool& json, std::string& output) {
   app.add_flag("--json", json, "Machine-readable output");
   json_by_extension(app.add_option("-o,--output", output,

@@ -76,12 +76,6 @@ std::vector<std::string> given_options(const CLI::App& app);
 void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
                 size_t first = 0);
 
-/// Refuses a comparison of one machine with itself: a catalogue entry or file named twice (by
-/// an alias: a100,a100-80gb). Two files of one document name (a machine measured before and
-/// after a change) are two machines. `names` as given, `machines` as resolved from them.
-void refuse_one_machine_twice(const std::vector<std::string>& names,
-                              const std::vector<MachineDocument>& machines, const std::string& who);
-
 /// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`.
 void add_output_options(CLI::App& app, bool& json, std::string& output);
 /// An -o/--output whose name ends in ".json" (any case) gets the JSON form, as if --json was

@@ -144,6 +144,14 @@ CatalogueEntry catalogue_entry(const std::filesystem::path& file);
 /// case, '-', '_' and ' ' ignored), one message per clash naming both files.
 std::vector<std::string> ambiguous_names(const std::vector<CatalogueEntry>& entries);
 
+/// Refuses a comparison of one machine with itself: a catalogue entry or file named twice (by
+/// an alias: a100,a100-80gb). Two files of one document name (a machine measured before and
+/// after a change) are two machines. `names` as given, `machines` as resolved from them (a
+/// document of no origin, built in memory, is never the same as another).
+void refuse_one_machine_twice(const std::vector<std::string>& names,
+                              const std::vector<const MachineDocument*>& machines,
+                              const std::string& who);
+
 /// A machine by catalogue name or alias (case-insensitive) or by path to a machine document.
 /// Unknown names throw InputError with the closest names as suggestions.
 MachineDocument resolve_machine(const std::string& name_or_path, const std::string& extra_dir = "");

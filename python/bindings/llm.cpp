@@ -245,6 +245,15 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
                  double dp, py::object price_per_hour, std::optional<double> power_w,
                  const py::kwargs& kw) {
   if (machines.empty()) throw InputError("machines: give at least one");
+  {
+    std::vector<std::string> names;
+    std::vector<const MachineDocument*> docs;
+    for (const Machine& m : machines) {
+      names.push_back(m.doc.roofs.name);
+      docs.push_back(&m.doc);
+    }
+    refuse_one_machine_twice(names, docs, "compare: machines");
+  }
   if (!(dp >= 1) || dp != std::floor(dp))
     throw InputError("dp: must be a whole number ≥ 1 (got " + format_number(dp) + ")");
   llm::CompareOptions o;
@@ -264,12 +273,15 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
     o.price_per_hour.reset();
     if (py::isinstance<py::dict>(price_per_hour)) {
       const py::dict prices = price_per_hour.cast<py::dict>();
-      if (prices.contains(st.roofs.machine)) {
-        priced.insert(st.roofs.machine);
-        o.price_per_hour = positive(
-            keyword<double>(prices[py::str(st.roofs.machine)], "price_per_hour", "a number"),
-            "price_per_hour", true);
-      }
+      // By the document's name, or the catalogue name the machine was loaded by (as the CLI).
+      for (const std::string& name : {st.roofs.machine, machine.doc.origin})
+        if (!name.empty() && prices.contains(name)) {
+          priced.insert(name);
+          o.price_per_hour =
+              positive(keyword<double>(prices[py::str(name)], "price_per_hour", "a number"),
+                       "price_per_hour", true);
+          break;
+        }
     } else if (!price_per_hour.is_none()) {
       o.price_per_hour = positive(
           keyword<double>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
@@ -461,6 +473,7 @@ void register_results(py::module_& m) {
       .def_readonly("mean_decode_batch", &llm::ServingResult::mean_decode_batch)
       .def_property_readonly("peak_kv_cache_bytes",
                              [](const llm::ServingResult& x) { return x.peak_kv_cache.value; })
+      .def_readonly("peak_tokens", &llm::ServingResult::peak_tokens)
       .def_readonly("warnings", &llm::ServingResult::warnings);
   add_dict(serving, llm::serving_to_json);
 

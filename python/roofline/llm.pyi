@@ -75,6 +75,7 @@ class Serving:
     e2e_median_s: float
     mean_decode_batch: float
     peak_kv_cache_bytes: float
+    peak_tokens: float
     warnings: List[str]
     def to_dict(self) -> dict: ...
 

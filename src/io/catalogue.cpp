@@ -108,6 +108,17 @@ std::vector<std::string> ambiguous_names(const std::vector<CatalogueEntry>& entr
   return clashes;
 }
 
+void refuse_one_machine_twice(const std::vector<std::string>& names,
+                              const std::vector<const MachineDocument*>& machines,
+                              const std::string& who) {
+  for (size_t i = 1; i < machines.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (!machines[i]->origin.empty() && machines[k]->origin == machines[i]->origin)
+        throw InputError(who + ": '" + terminal_safe(names[i]) + "' and '" +
+                         terminal_safe(names[k]) + "' are one machine ('" +
+                         terminal_safe(machines[i]->roofs.name) + "')");
+}
+
 MachineDocument resolve_machine(const std::string& spec, const std::string& extra_dir) {
   if (spec.empty()) throw InputError("no machine given (a catalogue name or a machine file)");
   std::error_code ec;

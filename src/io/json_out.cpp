@@ -1,6 +1,7 @@
 #include "roofline/json_out.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
@@ -154,8 +155,12 @@ json hardware_list_to_json(const std::vector<HardwareSummary>& shown) {
                 {"kind", e.kind}, {"aliases", e.aliases},           {"path", e.path.string()}};
     row["release_year"] = e.release_year ? json(*e.release_year) : json(nullptr);
     row["memory_size"] = e.memory_bytes ? json(*e.memory_bytes) : json(nullptr);
-    // As the file writes it (700, not 700.0).
-    row["power_w"] = e.facts.power.watts ? json(*e.facts.power.watts) : json(nullptr);
+    // A whole number of watts as the catalogue writes it (700, not 700.0).
+    if (const auto& w = e.facts.power.watts)
+      row["power_w"] =
+          *w == std::floor(*w) && *w < 1e15 ? json(static_cast<std::int64_t>(*w)) : json(*w);
+    else
+      row["power_w"] = nullptr;
     if (!r.compute.empty()) {
       const ComputeRoof& c = r.select_compute("");
       row["default_compute"] = {{"name", c.name}, {"peak", c.peak.value}};

@@ -473,12 +473,13 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
   one.batch = 1;
   one.prompt = one.context = 1;
   const Footprint f = footprint(m, one, r);
-  const Bytes held = f.weights + res.peak_kv_cache;
+  // The same total is judged and printed: weights, the peak KV cache, activations.
+  const Bytes held = f.weights + res.peak_kv_cache + f.activations;
   if (f.capacity && held.value > *f.capacity)
     res.warnings.push_back(
         memory_beyond_capacity("at its peak the run holds " + format_number(st.peak_tokens, 10) +
                                    " tokens in " + format_bytes(res.peak_kv_cache) + " of KV cache",
-                               held + f.activations, *f.capacity, r));
+                               held, *f.capacity, r));
   return res;
 }
 

@@ -267,6 +267,11 @@ TEST(CliPoint, LevelsWithoutARoofAreLeftOutWithAWarning) {
   ASSERT_EQ(c.size(), 1u) << r.out;
   EXPECT_DOUBLE_EQ(c[0]["intensity"].get<double>(), 2e9 / 1.2e10) << r.out;
   EXPECT_NEAR(c[0]["machines"][1]["ratio"].get<double>(), 3.35e12 / 2.039e12, 1e-9) << r.out;
+  EXPECT_EQ(c[0]["level"], "DRAM") << r.out;
+  // The text says at which of the point's levels it compared.
+  r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("t.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("At I = 0.1667 FLOP/byte (triad at DRAM)"), std::string::npos) << r.out;
 }
 
 TEST(CliPlot, CsvRowsGiveTheTrafficOfTheLevelTheyJudge) {

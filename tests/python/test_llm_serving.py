@@ -98,3 +98,24 @@ def test_bad_arguments_name_the_field(model, h100):
         roofline.llm.cost(0, h100)
     with pytest.raises(roofline.InputError, match="recompute|none, selective or full"):
         roofline.llm.train(model, h100, recompute="sometimes")
+
+
+def test_serving_peak_kv_cache_equals_the_cli(cli_json, model, h100):
+    c = llm(cli_json, "--concurrency", "8", "--requests", "1024:128,512:64")
+    s = roofline.llm.serve(model, h100, concurrency=8, requests=[(1024, 128), (512, 64)])
+    assert s.peak_kv_cache_bytes == c["serving"]["peak_kv_cache"]
+    assert s.peak_tokens == c["serving"]["peak_tokens"]
+    # Llama-2-7B holds 512 KiB of KV cache per token (32 layers × 2 × 4096 × 2 bytes).
+    assert s.peak_kv_cache_bytes == s.peak_tokens * 524288
+    assert s.warnings == []
+
+
+def test_compare_refuses_one_machine_twice_and_prices_by_catalogue_name(model):
+    a100 = roofline.Machine("a100")
+    with pytest.raises(roofline.InputError, match="are one machine"):
+        roofline.llm.compare(model, [a100, roofline.Machine("a100-80gb")], batch=8)
+    rows = roofline.llm.compare(model, [a100, roofline.Machine("h100-sxm")], batch=8,
+                                price_per_hour={"a100-80gb": 1.8})
+    first = rows[0]  # the dicts `roofline llm --hw a,b --json` lists
+    assert first["cost"]["usd_per_million_tokens"] == pytest.approx(
+        1.8 / (first["tokens_per_s"] * 3600) * 1e6, rel=1e-12)
