@@ -1,6 +1,8 @@
 // `roofline hw` as a user runs it: list, show, compare (regimes), ridges, check, user catalogue
 // directories (--hw-dir, $ROOFLINE_HW_PATH) and machine documents in place of names.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include "unity_id.hpp"
 
 #include <cmath>
@@ -37,6 +39,11 @@ TEST(CliHw, ListAndFilters) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json all = json::parse(r.out);
   ASSERT_GE(all.size(), 47u);
+  // A board power as the catalogue writes it: H100 SXM's 700 W a whole number, not 700.0.
+  const auto h100 = std::find_if(all.begin(), all.end(),
+                                 [](const json& row) { return row["name"] == "h100-sxm"; });
+  ASSERT_NE(h100, all.end());
+  EXPECT_EQ((*h100)["power_w"].dump(), "700") << h100->dump();
   r = run_cli({"hw", "list", "--kind", "cpu", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json cpus = json::parse(r.out);
