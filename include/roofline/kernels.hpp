@@ -5,6 +5,7 @@
 // element moves once between the chip and DRAM (docs/model.md §4), so it is a lower bound on real
 // traffic.
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -59,13 +60,18 @@ KernelCount layernorm(double rows, double cols, const DataType& t);
 /// request: W = 2·params·batch, Q = params·s ⇒ I ≈ batch (fp16: I = batch).
 KernelCount llm_decode_weights(double params, double batch, const DataType& t);
 
+/// The default of an optional kernel parameter that has none (KernelSpec::defaults).
+inline constexpr double kNoDefault = std::numeric_limits<double>::quiet_NaN();
+
 /// One entry of the kernel catalogue, for command lines and reports.
 struct KernelSpec {
   std::string name;
   std::vector<std::string> aliases;
-  std::vector<std::string> params;         ///< required size parameters, e.g. {"m","n","k"}
-  std::map<std::string, double> defaults;  ///< optional parameters with defaults
-  std::string default_dtype;               ///< "" = fp32; alias daxpy → fp64
+  std::vector<std::string> params;  ///< required size parameters, e.g. {"m","n","k"}
+  /// Optional parameters and their defaults; kNoDefault marks one that is absent unless given
+  /// (gemm's --cache, spmv's --cols), so that a given 0 is checked, not read as "not given".
+  std::map<std::string, double> defaults;
+  std::string default_dtype;  ///< "" = fp32; alias daxpy → fp64
   std::string description;
   std::function<KernelCount(const std::map<std::string, double>&, const DataType&)> count;
 };
@@ -78,7 +84,7 @@ const KernelSpec& find_kernel(const std::string& name);
 struct KernelRequest {
   const KernelSpec* spec = nullptr;
   DataType dtype;
-  std::map<std::string, double> params;  ///< every parameter, given or defaulted
+  std::map<std::string, double> params;  ///< every parameter given or defaulted
 };
 /// The spec of `name`; its data type: `dtype` when given, else the one an alias carries (saxpy
 /// fp32, daxpy fp64, haxpy fp16), else the kernel's default; its parameters parsed (a size is a

@@ -2,6 +2,8 @@
 // numbers `roofline kernel` prints.
 #include <pybind11/stl.h>
 
+#include <cmath>
+
 #include "common.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
@@ -107,14 +109,24 @@ void register_kernel_functions(py::module_& m) {
           d["name"] = s.name;
           d["aliases"] = s.aliases;
           d["params"] = s.params;
-          d["defaults"] = s.defaults;
+          // Optional sizes: those with a default, and every optional one by name (gemm's
+          // cache has none: absent unless given).
+          py::dict defaults;
+          std::vector<std::string> optional;
+          for (const auto& [name, value] : s.defaults) {
+            optional.push_back(name);
+            if (!std::isnan(value)) defaults[py::str(name)] = value;
+          }
+          d["defaults"] = defaults;
+          d["optional"] = optional;
           d["default_dtype"] = s.default_dtype;
           d["description"] = s.description;
           out.append(d);
         }
         return out;
       },
-      "The kernel catalogue (`roofline kernel list`): name, aliases, size parameters, defaults.");
+      "The kernel catalogue (`roofline kernel list`): name, aliases, size parameters, optional "
+      "ones and their defaults.");
 
   m.def(
       "dtypes",

@@ -296,14 +296,14 @@ const std::vector<KernelSpec>& kernel_catalogue() {
       {"gemm",
        {"sgemm", "dgemm", "matmul"},
        {"m", "n", "k"},
-       {{"cache", 0}},
+       {{"cache", kNoDefault}},
        "fp32",
        "C = A·B, (m,k)·(k,n) (BLAS 3); --cache M gives the Hong–Kung bounded traffic",
        [](const P& p, const DataType& t) {
-         // 0 (the default) = no cache given; any other value is a cache size, checked.
-         const double cache = p.count("cache") ? p.at("cache") : 0;
-         return cache != 0 ? gemm_cache_bounded(p.at("m"), p.at("n"), p.at("k"), t, cache)
-                           : gemm(p.at("m"), p.at("n"), p.at("k"), t);
+         // A cache given (0 included, which is refused) bounds the traffic; none, compulsory.
+         return p.count("cache")
+                    ? gemm_cache_bounded(p.at("m"), p.at("n"), p.at("k"), t, p.at("cache"))
+                    : gemm(p.at("m"), p.at("n"), p.at("k"), t);
        }},
       {"stencil2d",
        {"stencil-2d"},
@@ -324,11 +324,11 @@ const std::vector<KernelSpec>& kernel_catalogue() {
       {"spmv",
        {"spmv-csr", "csr"},
        {"rows", "nnz"},
-       {{"cols", 0}, {"index", 4}},
+       {{"cols", kNoDefault}, {"index", 4}},
        "fp64",
        "CSR sparse matrix × vector (cols defaults to rows, index width in bytes)",
        [](const P& p, const DataType& t) {
-         const double cols = p.count("cols") && p.at("cols") != 0 ? p.at("cols") : p.at("rows");
+         const double cols = p.count("cols") ? p.at("cols") : p.at("rows");
          return spmv_csr(p.at("rows"), cols, p.at("nnz"), t, p.count("index") ? p.at("index") : 4);
        }},
       {"softmax",
@@ -395,10 +395,14 @@ KernelRequest kernel_request(const std::string& name, const std::string& dtype,
   }
   for (const auto& [p, def] : spec.defaults) {
     const auto it = sizes.find(p);
-    r.params[p] = it == sizes.end() ? def : it->second;
+    if (it != sizes.end())
+      r.params[p] = it->second;
+    else if (!std::isnan(def))
+      r.params[p] = def;
   }
   for (const auto& [p, v] : sizes)
-    if (!r.params.count(p)) throw InputError("kernel " + spec.name + " takes no " + prefix + p);
+    if (!r.params.count(p) && !spec.defaults.count(p))
+      throw InputError("kernel " + spec.name + " takes no " + prefix + p);
   return r;
 }
 

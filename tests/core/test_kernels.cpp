@@ -162,6 +162,15 @@ TEST(KernelRequest, AliasCarriesTheDtypeAndSizesAreParsed) {
   const KernelRequest g =
       kernel_request("gemm", "", {{"m", "8"}, {"n", "8"}, {"k", "8"}, {"cache", "32 KiB"}});
   EXPECT_DOUBLE_EQ(g.params.at("cache"), 32768);
+  // An optional size without a default is absent unless given (a given 0 reaches the check);
+  // one with a default is filled.
+  EXPECT_EQ(kernel_request("gemm", "", {{"m", "8"}, {"n", "8"}, {"k", "8"}}).params.count("cache"),
+            0u);
+  const KernelRequest s = kernel_request("spmv", "", {{"rows", "10"}, {"nnz", "20"}});
+  EXPECT_EQ(s.params.count("cols"), 0u);
+  EXPECT_DOUBLE_EQ(s.params.at("index"), 4);
+  EXPECT_DOUBLE_EQ(s.spec->count(s.params, s.dtype).traffic.value,
+                   spmv_csr(10, 10, 20, s.dtype, 4).traffic.value);
   auto error_of = [](const std::map<std::string, std::string>& sizes) {
     try {
       kernel_request("gemm", "", sizes);

@@ -261,7 +261,13 @@ def test_kernel_dict_equals_the_cli(cli_json):
         assert k == c
         for p, v in sizes.items():
             assert k["params"][p] == v
-    assert roofline.kernel("dgemm", m=64, n=32, k=16).to_dict()["params"]["cache"] == 0
+    # An optional size without a default is absent unless given; one with a default is filled.
+    assert "cache" not in roofline.kernel("dgemm", m=64, n=32, k=16).to_dict()["params"]
+    assert roofline.kernel("spmv", rows=100, nnz=500).to_dict()["params"]["index"] == 4
+    spmv = next(k for k in roofline.kernels() if k["name"] == "spmv")
+    assert spmv["optional"] == ["cols", "index"] and spmv["defaults"] == {"index": 4}
+    with pytest.raises(roofline.InputError, match="cache must be a whole number"):
+        roofline.kernel("gemm", m=8, n=8, k=8, cache=0)
 
 
 def test_escapes_control_characters_in_messages(tmp_path):
