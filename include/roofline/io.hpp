@@ -60,6 +60,12 @@ inline constexpr std::size_t kMaxImportBytes = std::size_t{1} << 30;
 /// Deepest nesting of arrays and objects parse_json() accepts (documents nest < 10 levels).
 inline constexpr int kMaxJsonDepth = 100;
 
+/// Throws InputError "WHO: a file name with a NUL byte (\\0) names no file" for a path holding
+/// a NUL (possible from Python, not from a command line): the system would cut it short there
+/// and open, list or write another file than the one named. Every reader and writer below
+/// checks it.
+void refuse_nul(const std::filesystem::path& path, const std::string& who);
+
 /// Reads a whole text file. Throws InputError naming the path for a missing file, a folder, a
 /// FIFO, a device or a socket ("is a FIFO, expected a regular file"), an unreadable path, or
 /// a file larger than `max_bytes`.

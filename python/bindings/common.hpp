@@ -47,6 +47,20 @@ double number_of(const py::handle& v, const std::string& what);
 
 /// The exception classes, and json.loads for json_to_python.
 void register_errors(py::module_& m);
+/// While alive, the classes registered get a metaclass whose call marks construction; when it
+/// ends, their __new__ refuses to run unmarked, so `Cls.__new__(Cls)` alone is a TypeError and
+/// never an object without a C++ value (module.cpp).
+class ConstructionGuard {
+ public:
+  ConstructionGuard();
+  ~ConstructionGuard();
+  ConstructionGuard(const ConstructionGuard&) = delete;
+  ConstructionGuard& operator=(const ConstructionGuard&) = delete;
+
+ private:
+  PyTypeObject* base_ = nullptr;
+  PyTypeObject* meta_ = nullptr;
+};
 void register_machine(py::module_& m);
 void register_point(py::module_& m);
 void register_kernels(py::module_& m);

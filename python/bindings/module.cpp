@@ -6,6 +6,8 @@
 // terminal never carries raw control characters either.
 #include <nlohmann/json.hpp>
 
+#include <cstring>
+
 #include "common.hpp"
 #include "roofline/error.hpp"
 #include "roofline/sanitize.hpp"
@@ -94,6 +96,86 @@ void register_errors(py::module_& m) {
   });
 }
 
+namespace {
+// An object made by `Cls.__new__(Cls)` alone has no C++ value: pybind11 hands its methods
+// uninitialised memory (garbage numbers, crashes). Each class of this module therefore gets a
+// metaclass whose call (`Cls(...)`, the one way to make an object) marks the thread as
+// constructing, and a __new__ that refuses to run unmarked. Objects the library returns are
+// made by pybind11 directly and never pass through either.
+thread_local int g_constructing = 0;
+ternaryfunc g_base_call = nullptr;
+newfunc g_base_new = nullptr;
+
+PyObject* constructing_call(PyObject* type, PyObject* args, PyObject* kwargs) {
+  ++g_constructing;
+  PyObject* made = g_base_call(type, args, kwargs);
+  --g_constructing;
+  return made;
+}
+
+PyObject* guarded_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  if (g_constructing == 0) {
+    const char* dot = std::strrchr(type->tp_name, '.');
+    const char* name = dot != nullptr ? dot + 1 : type->tp_name;
+    PyErr_Format(PyExc_TypeError, "%s.__new__ alone makes no object: call %s(...)", name, name);
+    return nullptr;
+  }
+  return g_base_new(type, args, kwargs);
+}
+
+// `Cls.__new__(Cls)` as Python spells it: the class's own entry, so that the lookup does not
+// find the base's (whose check would refuse it with a message naming pybind11's internals).
+PyObject* new_method(PyObject*, PyObject* args, PyObject* kwargs) {
+  PyObject* type = PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : nullptr;
+  if (type == nullptr || !PyType_Check(type)) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_TypeError, "__new__(cls): cls must be a class");
+    return nullptr;
+  }
+  PyObject* rest = PyTuple_GetSlice(args, 1, PyTuple_Size(args));
+  if (rest == nullptr) return nullptr;
+  // Not the class's slot: a Python subclass's slot calls this very entry back.
+  PyObject* made = guarded_new(reinterpret_cast<PyTypeObject*>(type), rest, kwargs);
+  Py_DECREF(rest);
+  return made;
+}
+PyMethodDef g_new_def = {"__new__",
+                         reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(&new_method)),
+                         METH_VARARGS | METH_KEYWORDS, "Refused alone: call the class."};
+}  // namespace
+
+ConstructionGuard::ConstructionGuard() {
+  auto& internals = py::detail::get_internals();
+  base_ = internals.default_metaclass;
+  g_base_call = base_->tp_call;
+  g_base_new = reinterpret_cast<PyTypeObject*>(internals.instance_base)->tp_new;
+  static PyType_Slot slots[] = {{Py_tp_call, reinterpret_cast<void*>(&constructing_call)},
+                                {0, nullptr}};
+  static PyType_Spec spec = {"roofline._roofline.type", 0, 0,
+                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, slots};
+  PyObject* meta = PyType_FromSpecWithBases(&spec, reinterpret_cast<PyObject*>(base_));
+  if (meta == nullptr) throw py::error_already_set();
+  meta_ = reinterpret_cast<PyTypeObject*>(meta);  // kept for the interpreter's life
+  internals.default_metaclass = meta_;            // the classes registered from here on
+}
+
+ConstructionGuard::~ConstructionGuard() {
+  auto& internals = py::detail::get_internals();
+  internals.default_metaclass = base_;  // other modules' classes are not ours to change
+  for (const auto& [type, infos] : internals.registered_types_py) {
+    if (Py_TYPE(type) != meta_) continue;
+    type->tp_new = guarded_new;
+    PyObject* method = PyCFunction_NewEx(&g_new_def, reinterpret_cast<PyObject*>(type), nullptr);
+    PyObject* as_static = method != nullptr ? PyStaticMethod_New(method) : nullptr;
+    Py_XDECREF(method);
+    if (as_static == nullptr || PyDict_SetItemString(type->tp_dict, "__new__", as_static) != 0) {
+      PyErr_Clear();  // the slot alone still refuses; only the message is the base's
+    }
+    Py_XDECREF(as_static);
+    PyType_Modified(type);
+  }
+}
+
 }  // namespace roofline::python
 
 PYBIND11_MODULE(_roofline, m) {
@@ -103,6 +185,7 @@ PYBIND11_MODULE(_roofline, m) {
       "two-step diagnosis, kernel counts, hardware comparison, the LLM model and charts. Import "
       "`roofline`, not this module.";
   m.attr("__version__") = ROOFLINE_PYTHON_VERSION;
+  const rp::ConstructionGuard guard;
   rp::register_errors(m);
   rp::register_machine(m);
   rp::register_point(m);

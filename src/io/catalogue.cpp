@@ -33,6 +33,7 @@ std::vector<fs::path> catalogue_dirs(const std::string& extra_dir) {
   if (!extra_dir.empty()) {
     // A folder the user names must be one (the folders of ROOFLINE_HW_PATH, like PATH's, may
     // be absent).
+    refuse_nul(extra_dir, "--hw-dir " + terminal_safe(extra_dir));
     std::error_code ec;
     if (!fs::is_directory(extra_dir, ec))
       throw InputError("--hw-dir " + terminal_safe(extra_dir) + ": " +

@@ -119,6 +119,7 @@ void note_written(const fs::path& path) {
 /// device is not even opened: opening some has effects), then checks the descriptor again.
 int open_regular(const fs::path& path, struct stat& st) {
   const std::string who = shown(path);
+  refuse_nul(path, who);
   if (::stat(path.c_str(), &st) != 0) {
     const int err = errno;
     if (err == ENOENT || err == ENOTDIR) throw InputError(who + ": no such file");
@@ -194,9 +195,19 @@ bool may_write(const fs::path& path, const struct stat& st) {
   return ::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0;
 }
 
+}  // namespace
+
+void refuse_nul(const fs::path& path, const std::string& who) {
+  if (path.native().find('\0') != std::string::npos)
+    throw InputError(who + ": a file name with a NUL byte (\\0) names no file");
+}
+
+namespace {
+
 /// The rules for a target path. Returns whether it exists (and its lstat in `st`).
 bool check_target(const fs::path& path, const std::string& who, struct stat& st) {
   if (path.empty()) throw InputError((who.empty() ? "output" : who) + ": an empty file name");
+  refuse_nul(path, who);
   const fs::path dir = folder_of(path);
   struct stat dst {};
   if (::stat(dir.c_str(), &dst) != 0 || !S_ISDIR(dst.st_mode))

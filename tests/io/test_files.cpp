@@ -204,6 +204,14 @@ TEST(Files, InputsMustBeRegularAndBounded) {
   ASSERT_GE(fd, 0);
   ::close(fd);
   EXPECT_THROW(open_input_file("/dev/zero"), InputError);
+  // A NUL in a name (from Python) would cut it short: ten.txt would be read, out written.
+  const std::string cut = (d / "ten.txt").string() + std::string(1, '\0') + "x";
+  EXPECT_NE(message_of([&] { read_text_file(cut); }).find("a file name with a NUL byte"),
+            std::string::npos);
+  const std::string out = (d / "out").string() + std::string(1, '\0') + ".json";
+  EXPECT_NE(message_of([&] { write_file_atomic(out, "{}"); }).find("a file name with a NUL byte"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(d / "out"));
 }
 
 TEST(Files, DeepJsonIsRefusedBeforeParsing) {

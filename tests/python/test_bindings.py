@@ -2,11 +2,17 @@
 library, so any difference is the binding's) and the seed's known answers (SAXPY I = 1/6,
 GEMM I = N/6 in fp32, LLM decode I ≈ batch)."""
 import math
+import pathlib
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import roofline
+
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+HW_DIR = ROOT / "data" / "hardware"
+LLAMA_CONFIG = ROOT / "tests" / "data" / "llm" / "llama-2-7b.config.json"
 
 
 def one(j):
@@ -268,6 +274,45 @@ def test_kernel_dict_equals_the_cli(cli_json):
     assert spmv["optional"] == ["cols", "index"] and spmv["defaults"] == {"index": 4}
     with pytest.raises(roofline.InputError, match="cache must be a whole number"):
         roofline.kernel("gemm", m=8, n=8, k=8, cache=0)
+
+
+def test_new_alone_is_refused_for_every_class():
+    # Cls.__new__(Cls) without __init__ would hand the C++ methods uninitialised memory
+    # (garbage numbers, a crash): every class of the module refuses it, a subclass too, and
+    # construction by a call still works.
+    import roofline.llm
+    classes = [c for mod in (roofline, roofline.llm) for c in vars(mod).values()
+               if isinstance(c, type) and c.__module__.startswith("roofline._roofline")
+               and not issubclass(c, BaseException)]
+    assert len(classes) >= 20
+    for c in classes:
+        with pytest.raises(TypeError, match=r"__new__ alone makes no object"):
+            c.__new__(c)
+
+    class Sub(roofline.Point):
+        pass
+    with pytest.raises(TypeError, match=r"Sub.__new__ alone makes no object: call Sub"):
+        Sub.__new__(Sub)
+    assert Sub("p", 2e9, 1e9, 1e-3).intensity_flop_per_byte == 2
+
+
+def test_a_path_with_a_nul_byte_is_refused_not_cut_short(tmp_path, monkeypatch):
+    # The system would stop at the NUL: machine.json would be read for "machine.json\0x", and
+    # PNG bytes written to c.svg for "c.svg\0.png".
+    import shutil
+    import roofline.llm
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(HW_DIR / "a100-80gb.json", "machine.json")
+    a100 = roofline.Machine("a100-80gb")
+    for call in (lambda: roofline.Machine("machine.json\0x"),
+                 lambda: roofline.Machine.load("machine.json\0"),
+                 lambda: a100.save("out\0.json"),
+                 lambda: roofline.Chart(a100).save("c.svg\0.png"),
+                 lambda: roofline.catalogue(str(tmp_path) + "\0x"),
+                 lambda: roofline.llm.model(str(LLAMA_CONFIG) + "\0junk")):
+        with pytest.raises(roofline.InputError, match=r"a file name with a NUL byte"):
+            call()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["machine.json"]
 
 
 def test_escapes_control_characters_in_messages(tmp_path):
