@@ -462,7 +462,10 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
   out += terminal_x_axis(ch, tp.X, cols);
   out += std::string(kLabel + 2, ' ') + ch.x_title + "\n";
   out += terminal_legend(in, ch, columns, color) + terminal_tables(in, ch, color);
-  return out;
+  // Tables let colour sequences through (the renderers colour cells): without colour, a name's
+  // own sequences are escaped here too, for callers that print it without the CLI's final pass
+  // (Python's Chart.to_terminal()).
+  return terminal_safe_lines(out, color);
 }
 
 }  // namespace roofline

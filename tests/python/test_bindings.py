@@ -323,6 +323,14 @@ def test_escapes_control_characters_in_messages(tmp_path):
     assert "\\u001b" in str(e.value)
 
 
+def test_terminal_chart_escapes_a_names_colour_sequences():
+    # Tables let the renderers' colour through; a name's own ESC [31m must not reach a terminal.
+    p = roofline.Point("p\x1b[31mx", 1e9, 1e9, 1e-3)
+    text = roofline.Chart(roofline.Machine("a100-80gb"), [p]).to_terminal()
+    assert "\x1b" not in text
+    assert "p\\u001b[31mx" in text
+
+
 def test_chart_svg_and_html_as_plot_writes_them(cli, tmp_path):
     m = roofline.Machine("a100-80gb")
     p = roofline.kernel("saxpy", n=1e8).point(time_s=1e-3)
