@@ -48,6 +48,30 @@ TEST(CliRun, BadSizesAreExit2) {
   EXPECT_EQ(r.err.find("measuring this machine"), std::string::npos) << r.err;
 }
 
+// A --size of the user's is judged at the level that holds it, once; a level asked for that does
+// not hold it is refused before anything runs (64 MiB was judged at L1, L2, L3 and DRAM alike:
+// four verdicts for one working set, one "above-roof").
+TEST(CliRun, AGivenSizeIsJudgedAtTheLevelThatHoldsIt) {
+  // 16 KiB on one thread fits every L1 data cache this suite meets (32 KiB or more).
+  auto r = run_cli({"run", "axpy-fp64", "--size", "16 KiB", "--threads", "1", "--quick",
+                    "--machine", kMachine, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 1u) << r.out;
+  EXPECT_EQ(j["points"][0]["run"]["level"], "L1") << j["points"][0].dump();
+  r = run_cli({"run", "axpy-fp64", "--size", "16 KiB", "--threads", "1", "--levels", "L1,DRAM",
+               "--quick", "--machine", kMachine});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--size 16.38 kB with --levels DRAM: axpy-fp64 on 1 thread holds it in L1, "
+                       "not DRAM (leave --levels out to judge it at L1)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("axpy-fp64 at L1"), std::string::npos) << "ran before the refusal";
+  const suite::Machine m = suite::detect_machine();
+  EXPECT_EQ(suite::level_holding(1, m, 1), "L1");
+  EXPECT_EQ(suite::level_holding(1e15, m, 1), "DRAM");
+}
+
 TEST(CliRun, BadThreadsAndCoreNames) {
   auto r = run_cli({"run", "axpy", "--threads", "0", "--machine", kMachine});
   EXPECT_NE(r.exit_code, 0);
@@ -99,8 +123,8 @@ TEST(CliRun, LevelsWithoutARoofAreReported) {
 
 TEST(CliRun, ForcedBlasCoreRunsInAChildAndIsJudgedOnItsRoof) {
   if (!suite::blas_info().available) GTEST_SKIP() << "built without OpenBLAS";
-  const auto r = run_cli({"run", "dgemm", "--size", "1 MiB", "--levels", "L3", "--quick",
-                          "--blas-core", "Prescott", "--machine", kMachine, "--json"});
+  const auto r = run_cli({"run", "dgemm", "--size", "1 MiB", "--quick", "--blas-core", "Prescott",
+                          "--machine", kMachine, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["points"].size(), 2u);

@@ -93,6 +93,17 @@ const std::vector<std::string>& all_levels() {
   return levels;
 }
 
+namespace {
+/// Bytes of one cache level that `threads` threads (one per core) use: a private cache (one
+/// core) each thread's own, a shared one its instances the threads run on.
+double cache_capacity(const cpu::CacheInfo& c, const Machine& machine, int threads) {
+  const int users = std::min(threads, machine.cores());
+  const int sharing = std::max(1, c.cores_sharing);
+  const int instances = sharing <= 1 ? users : (users + sharing - 1) / sharing;
+  return c.size_bytes * instances;
+}
+}  // namespace
+
 double working_set_for(const std::string& level, const Machine& machine, int threads) {
   if (threads < 1) throw InputError("threads must be at least 1");
   constexpr double kMiB = 1024.0 * 1024.0;
@@ -119,12 +130,17 @@ double working_set_for(const std::string& level, const Machine& machine, int thr
   }
   const cpu::CacheInfo* c = machine.cache(level);
   if (!c) throw Unavailable(level + ": this machine reports no such cache");
-  // A private cache (one core) holds each thread's share; a shared one holds its threads' shares.
-  const int users = std::min(threads, cores);
-  const int sharing = std::max(1, c->cores_sharing);
-  const double per_instance = c->size_bytes / 2;
-  const int instances = sharing <= 1 ? users : (users + sharing - 1) / sharing;
-  return per_instance * instances;
+  return cache_capacity(*c, machine, threads) / 2;
+}
+
+std::string level_holding(double bytes, const Machine& machine, int threads) {
+  if (threads < 1) throw InputError("threads must be at least 1");
+  for (const auto& level : all_levels()) {
+    if (level == "DRAM") break;
+    const cpu::CacheInfo* c = machine.cache(level);
+    if (c && bytes <= cache_capacity(*c, machine, threads)) return level;
+  }
+  return "DRAM";
 }
 
 }  // namespace roofline::suite

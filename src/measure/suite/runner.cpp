@@ -116,43 +116,81 @@ std::vector<int> team_cpus(const cpu::Topology& topology, int threads) {
   return cpus;
 }
 
+namespace {
+/// One run of the suite, planned before any is timed.
+struct PlannedRun {
+  const KernelInfo* info = nullptr;
+  std::string level;
+  int threads = 1;
+  double bytes = 0;     ///< 0: skipped (`skipped` says why)
+  std::string skipped;  ///< the level the machine lacks, or the memory for it
+};
+
+/// The runs of `o`, every level's working set sized. A `--size` of the user's is judged at the
+/// level that holds it (level_holding): alone, the kernel runs once there; a level asked for
+/// that does not hold it is refused before anything runs, since the run would be judged
+/// against another level's roof than the one it streams from.
+std::vector<PlannedRun> plan_runs(const RunOptions& o, const Machine& machine, int threads) {
+  std::vector<PlannedRun> plan;
+  for (const auto& name : resolve_kernels(o.kernels)) {
+    const auto& ks = suite_kernels();
+    const auto info =
+        std::find_if(ks.begin(), ks.end(), [&](const KernelInfo& k) { return k.name == name; });
+    const int run_threads = info->threaded ? threads : 1;
+    const double size = o.working_set_override;
+    std::vector<std::string> levels = o.levels.empty() ? info->default_levels : o.levels;
+    if (size > 0 && o.levels.empty()) levels = {level_holding(size, machine, run_threads)};
+    for (const auto& level : levels) {
+      PlannedRun r{&*info, level, run_threads, size, ""};
+      if (size > 0) {
+        const std::string home = level_holding(size, machine, run_threads);
+        if (home != level)
+          throw InputError("--size " + format_bytes(Bytes(size)) + " with --levels " + level +
+                           ": " + name + " on " + std::to_string(run_threads) + " thread" +
+                           (run_threads > 1 ? "s" : "") + " holds it in " + home + ", not " +
+                           level + " (leave --levels out to judge it at " + home + ")");
+      } else {
+        try {
+          r.bytes = working_set_for(level, machine, run_threads);
+        } catch (const Unavailable& e) {
+          r.skipped = e.what();
+        }
+      }
+      plan.push_back(std::move(r));
+    }
+  }
+  return plan;
+}
+}  // namespace
+
 std::vector<RunResult> run_suite(const RunOptions& o, const Machine& machine) {
   const int threads = o.threads > 0 ? o.threads : machine.cores();
-  const auto kernels = resolve_kernels(o.kernels);
+  const std::vector<PlannedRun> plan = plan_runs(o, machine, threads);
   // The engine's pinned team (one per core first), and a one-member team for the kernels that
   // run on one thread; each lives for the whole suite, so data a workload first-touched stays
   // with the thread that uses it.
   engine::ThreadTeam team(team_cpus(machine.topology, threads));
   std::vector<RunResult> out;
-  for (const auto& name : kernels) {
-    const auto& ks = suite_kernels();
-    const auto info =
-        std::find_if(ks.begin(), ks.end(), [&](const KernelInfo& k) { return k.name == name; });
-    const auto levels = o.levels.empty() ? info->default_levels : o.levels;
-    for (const auto& level : levels) {
-      Context ctx;
-      ctx.machine = machine;
-      ctx.threads = info->threaded ? threads : 1;
-      ctx.team = info->threaded ? &team : nullptr;
-      ctx.level = level;
-      double ws = 0;
-      try {
-        ws = o.working_set_override > 0 ? o.working_set_override
-                                        : working_set_for(level, machine, ctx.threads);
-      } catch (const Unavailable& e) {
-        if (o.progress) o.progress("skipped " + name + " at " + level + ": " + e.what());
-        continue;
-      }
-      if (o.cancel && o.cancel->load()) throw Interrupted("kernel suite interrupted");
-      if (o.progress)
-        o.progress(name + " at " + level + " (" + format_bytes(Bytes(ws)) + ", " +
-                   std::to_string(ctx.threads) + " thread" + (ctx.threads > 1 ? "s" : "") + ")");
-      auto w = make_workload(name, ws, ctx);
-      RunResult r = time_workload(*w, name, level, ctx.threads, o.quick);
-      if (o.cancel && o.cancel->load()) throw Interrupted("kernel suite interrupted");
-      r.dtype = info->dtype;
-      out.push_back(std::move(r));
+  for (const auto& run : plan) {
+    const std::string& name = run.info->name;
+    if (!run.skipped.empty()) {
+      if (o.progress) o.progress("skipped " + name + " at " + run.level + ": " + run.skipped);
+      continue;
     }
+    Context ctx;
+    ctx.machine = machine;
+    ctx.threads = run.threads;
+    ctx.team = run.info->threaded ? &team : nullptr;
+    ctx.level = run.level;
+    if (o.cancel && o.cancel->load()) throw Interrupted("kernel suite interrupted");
+    if (o.progress)
+      o.progress(name + " at " + run.level + " (" + format_bytes(Bytes(run.bytes)) + ", " +
+                 std::to_string(ctx.threads) + " thread" + (ctx.threads > 1 ? "s" : "") + ")");
+    auto w = make_workload(name, run.bytes, ctx);
+    RunResult r = time_workload(*w, name, run.level, ctx.threads, o.quick);
+    if (o.cancel && o.cancel->load()) throw Interrupted("kernel suite interrupted");
+    r.dtype = run.info->dtype;
+    out.push_back(std::move(r));
   }
   return out;
 }
