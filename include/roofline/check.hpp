@@ -46,17 +46,6 @@ struct Spread {
   std::string from;  ///< e.g. "9 repetitions" or "assumed"
 };
 
-/// The relative spread of a rate W/t over repeated times t (seconds per call), as
-/// summarize_rates() defines them (statistics.hpp): from kRobustSpreadTimes times on the
-/// interquartile range over the median (one preempted repetition of a shared machine, which
-/// made a quick run's full range exceed 100%, does not move it, as it does not move the median
-/// P is taken at); below, with too few times for quartiles, (max − min) / median. Empty when
-/// fewer than two times are given or any is not finite and > 0.
-std::optional<double> rate_spread_from_times(const std::vector<double>& times);
-/// The same from the times' min, median and max only: rates W/max … W/min around W/median, so
-/// the spread is median · (max − min) / (min · max). Empty unless 0 < min ≤ median ≤ max.
-std::optional<double> rate_spread_from_summary(double min, double median, double max);
-
 /// The noise at which a regression can no longer be seen: from 100% on no ratio P/P_baseline
 /// can fall below 1 − noise, so a gate would pass any slowdown (a run whose times spread 133%
 /// passed a 5× slowdown). A comparison this noisy is too noisy to judge, and fails.

@@ -48,12 +48,10 @@ struct RunRecord {
   std::string precision;
   std::string note;
 
-  /// Robust relative spread of the repetitions: interquartile range / median (statistics.hpp);
-  /// (max − min) / median for results without quartiles.
-  double spread() const {
-    if (!(median > 0)) return 0;
-    return q3 > 0 ? (q3 - q1) / median : (max - min) / median;
-  }
+  /// The relative spread of the rate over the repetitions, by the one policy (statistics.hpp,
+  /// rate_spread_from_times: the one `noisy` judges and `check` compares runs by); from the
+  /// min, median and max for a record without its times; 0 when neither gives one.
+  double spread() const;
   /// The point: W per call, Q per level, T = sustained seconds per call.
   Point to_point() const;
 };

@@ -49,9 +49,9 @@ struct Statistics {
   /// few, do not move it). 0 when the quartiles are unknown.
   double iqr() const { return median > 0 && q3 > 0 ? (q3 - q1) / median : 0; }
   /// The spread every output shows beside a roof (the measure summary, the charts, the terminal
-  /// plot): iqr(), the one the noise policy judges; the coefficient of variation for documents
-  /// written without quartiles.
-  double shown_spread() const { return q3 > 0 ? iqr() : cv; }
+  /// plot): robust_spread() (statistics.hpp), the one the noise policy judges; the coefficient
+  /// of variation for documents written without quartiles.
+  double shown_spread() const;
   /// The fastest samples agree: the second-fastest is within 2% of the sustained rate, so the
   /// roof was reached repeatedly. The fastest is left out: a lone sample can be mistimed, and it
   /// neither sets the roof nor vetoes it. Documents without `second` compare the best instead.

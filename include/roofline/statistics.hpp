@@ -17,6 +17,7 @@
 //  - A roof is noisy when its samples' robust spread exceeds kNoisySpread or it stays
 //    unconfirmed: the numbers it rests on were disturbed, and a repeat may differ by more than
 //    the run-to-run agreement the tool promises.
+#include <optional>
 #include <vector>
 
 #include "roofline/roof.hpp"
@@ -58,6 +59,17 @@ double robust_spread(const Statistics& s);
 /// The retry rule: a roof whose fastest samples do not agree (or that has fewer than
 /// kFewestSamples samples) gets more samples.
 bool needs_retry(const Statistics& s);
+
+/// The relative spread of a rate W/t over repeated times t (seconds per call), as
+/// summarize_rates() defines them (statistics.hpp): from kRobustSpreadTimes times on the
+/// interquartile range over the median (one preempted repetition of a shared machine, which
+/// made a quick run's full range exceed 100%, does not move it, as it does not move the median
+/// P is taken at); below, with too few times for quartiles, (max − min) / median. Empty when
+/// fewer than two times are given or any is not finite and > 0.
+std::optional<double> rate_spread_from_times(const std::vector<double>& times);
+/// The same from the times' min, median and max only: rates W/max … W/min around W/median, so
+/// the spread is median · (max − min) / (min · max). Empty unless 0 < min ≤ median ≤ max.
+std::optional<double> rate_spread_from_summary(double min, double median, double max);
 
 /// The median of `values` (the mean of the two middle ones for an even count). Throws
 /// InputError on empty input.

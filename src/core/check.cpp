@@ -40,28 +40,6 @@ std::optional<Threshold> threshold_for(const CheckConfig& c, std::string_view na
   return std::nullopt;
 }
 
-std::optional<double> rate_spread_from_times(const std::vector<double>& times) {
-  if (times.size() < 2) return std::nullopt;
-  std::vector<double> rates;
-  rates.reserve(times.size());
-  for (double t : times) {
-    if (!std::isfinite(t) || t <= 0) return std::nullopt;
-    rates.push_back(1.0 / t);  // W/t; W cancels in a relative spread
-  }
-  const Statistics s = summarize_rates(rates);
-  if (!(s.median > 0) || !std::isfinite(s.spread())) return std::nullopt;
-  return robust_spread(s);
-}
-
-std::optional<double> rate_spread_from_summary(double min, double median, double max) {
-  if (!std::isfinite(min) || !std::isfinite(median) || !std::isfinite(max)) return std::nullopt;
-  if (!(min > 0) || median < min || max < median) return std::nullopt;
-  // Rates W/max ≤ W/median ≤ W/min: (W/min − W/max) / (W/median) = median·(max − min)/(min·max).
-  const double spread = median * (max - min) / (min * max);
-  if (!std::isfinite(spread)) return std::nullopt;  // times at the ends of a double's range
-  return spread;
-}
-
 double default_assumed_noise() {
   return kNoisySpread;
 }

@@ -1,6 +1,13 @@
 #include "roofline/documents.hpp"
 
+#include "roofline/statistics.hpp"
+
 namespace roofline {
+
+double RunRecord::spread() const {
+  if (const auto s = rate_spread_from_times(times)) return *s;
+  return rate_spread_from_summary(min, median, max).value_or(0);
+}
 
 Point RunRecord::to_point() const {
   Point p;

@@ -39,12 +39,38 @@ Statistics summarize_rates(const std::vector<double>& rates) {
   const double stddev = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0.0;
   s.cv = mean > 0 ? stddev / mean : 0;
   s.sustained = v[n - std::min<size_t>(n, kSustainingSamples)];
-  s.noisy = s.iqr() > kNoisySpread || !s.confirmed() || s.repetitions < kFewestSamples;
+  s.noisy = robust_spread(s) > kNoisySpread || !s.confirmed() || s.repetitions < kFewestSamples;
   return s;
 }
 
 double robust_spread(const Statistics& s) {
   return s.repetitions >= kRobustSpreadTimes && s.q3 > 0 ? s.iqr() : s.spread();
+}
+
+std::optional<double> rate_spread_from_times(const std::vector<double>& times) {
+  if (times.size() < 2) return std::nullopt;
+  std::vector<double> rates;
+  rates.reserve(times.size());
+  for (double t : times) {
+    if (!std::isfinite(t) || t <= 0) return std::nullopt;
+    rates.push_back(1.0 / t);  // W/t; W cancels in a relative spread
+  }
+  const Statistics s = summarize_rates(rates);
+  if (!(s.median > 0) || !std::isfinite(s.spread())) return std::nullopt;
+  return robust_spread(s);
+}
+
+std::optional<double> rate_spread_from_summary(double min, double median, double max) {
+  if (!std::isfinite(min) || !std::isfinite(median) || !std::isfinite(max)) return std::nullopt;
+  if (!(min > 0) || median < min || max < median) return std::nullopt;
+  // Rates W/max ≤ W/median ≤ W/min: (W/min − W/max) / (W/median) = median·(max − min)/(min·max).
+  const double spread = median * (max - min) / (min * max);
+  if (!std::isfinite(spread)) return std::nullopt;  // times at the ends of a double's range
+  return spread;
+}
+
+double Statistics::shown_spread() const {
+  return q3 > 0 ? robust_spread(*this) : cv;
 }
 
 bool needs_retry(const Statistics& s) {

@@ -194,8 +194,9 @@ TEST(Documents, RunDocumentIsAPointsDocumentWithItsRuns) {
   EXPECT_FALSE(j["points"][1].contains("diagnosis"));
   EXPECT_FALSE(j["points"][1].contains("above_roof_cause"));
   EXPECT_EQ(j["points"][1]["run"]["kernel"], "triad-fp64");
-  // Robust spread: no quartiles, so (max − min) / median = (3 − 1) / 2.
-  EXPECT_DOUBLE_EQ(j["points"][1]["run"]["spread"].get<double>(), 1.0);
+  // The rate's spread from the times' min 1, median 2 and max 3 (rates 1/3 … 1 around 1/2):
+  // median · (max − min) / (min · max) = 2 · 2 / 3.
+  EXPECT_DOUBLE_EQ(j["points"][1]["run"]["spread"].get<double>(), 4.0 / 3.0);
 
   const json& run = j.at("run");
   EXPECT_EQ(run["threads"], 2);

@@ -369,7 +369,9 @@ TEST(SuiteRunner, ResultsRoundTripThroughJson) {
   ASSERT_EQ(back.traffic.size(), 2u);
   EXPECT_EQ(back.traffic[0].level, "DRAM");  // order kept
   EXPECT_DOUBLE_EQ(back.traffic[1].bytes.value, 9e6);
-  EXPECT_DOUBLE_EQ(back.spread(), (0.12 - 0.1) / 0.11);
+  // The spread of the rate (the policy's samples), 1/t: three times, so the full range over the
+  // median rate.
+  EXPECT_DOUBLE_EQ(back.spread(), (1 / 0.1 - 1 / 0.12) / (1 / 0.11));
   EXPECT_EQ(back.times, r.times);
   EXPECT_DOUBLE_EQ(back.sustained, 0.12);
 }
