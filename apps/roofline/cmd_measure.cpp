@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "commands.hpp"
 #include "roofline/engine.hpp"
@@ -29,8 +30,8 @@ struct MeasureArgs {
   bool no_progress = false;
   std::string device = "cpu";
   bool mpi = false;
-  std::string report;  // --report FILE: the chart/report of the measured roofs
-  int cuda_device = 0;
+  std::string report;              // --report FILE: the chart/report of the measured roofs
+  std::optional<int> cuda_device;  ///< given only with --device cuda
 };
 
 void check_output_path(const std::string& path) {
@@ -71,13 +72,17 @@ void run(const MeasureArgs& a) {
     if (a.output != "-") check_output_path(a.output);
     return run_cluster_measurement(a.quick, a.output == "-" ? "" : a.output, a.json);
   }
+  if (a.cuda_device && a.device != "cuda")
+    throw InputError("--cuda-device " + std::to_string(*a.cuda_device) +
+                     " picks a GPU for --device cuda; this run measures " + a.device +
+                     " (add --device cuda, or drop --cuda-device)");
   check_output_path(a.output);
   // Refuse a report we could not write before spending the measurement time.
   if (!a.report.empty()) check_report_path(a.report);
   check_outputs({{"-o", a.output}, {"--report", a.report}});
   MeasureOptions o;
   o.device = a.device;
-  o.device_index = a.cuda_device;
+  o.device_index = a.cuda_device.value_or(0);
   o.quick = a.quick;
   o.threads = a.threads;
   o.precisions = a.precisions;

@@ -24,6 +24,25 @@ TEST(CliMeasure, BadOptionsExitTwoWithAMessage) {
   r = run_cli({"measure", "--threads", "100000", "-o", "-"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--threads"), std::string::npos) << r.err;
+  // A GPU index without the GPU backend would be ignored while the CPU is measured.
+  r = run_cli({"measure", "--cuda-device", "0", "-o", "-"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--cuda-device 0 picks a GPU for --device cuda; this run measures cpu"),
+            std::string::npos)
+      << r.err;
+}
+
+// A level the machine lacks is refused before measuring (exit 3, as a precision it lacks), not
+// measured for 9 s into a document without a memory roof.
+TEST(CliMeasure, ALevelTheMachineLacksIsUnavailableBeforeMeasuring) {
+  if (std::filesystem::exists("/sys/devices/system/cpu/cpu0/cache/index4"))
+    GTEST_SKIP() << "this CPU may have an L4";
+  const auto r = run_cli({"measure", "--levels", "L4", "-o", "-"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("--levels L4: this machine reports no such memory level (it has L1"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(r.out.empty());
 }
 
 TEST(CliMeasure, OutputIntoAMissingFolderFailsBeforeMeasuringAndWritesNothing) {

@@ -176,6 +176,15 @@ Plan resolve_plan(const MeasureOptions& o, const Topology& topo, const CpuFeatur
   p.sample_seconds = engine::sample_seconds(o.quick || o.probe);
   const std::set<std::string> precisions = plan_precisions(o);
   if (!o.levels.empty()) p.levels = parse_memory_levels(o.levels, "--levels");
+  // A level the machine lacks is refused before any measuring, as a precision it lacks is (a
+  // run for L4 alone wrote a document without a memory roof, exit 0).
+  std::vector<std::string> present;
+  for (const auto& c : topo.caches) present.push_back("L" + std::to_string(c.level));
+  present.push_back("DRAM");
+  for (const auto& l : p.levels)
+    if (std::find(present.begin(), present.end(), l) == present.end())
+      throw Unavailable("--levels " + l + ": this machine reports no such memory level (it has " +
+                        join(present, ", ") + ")");
   plan_cpus(o, topo, p);
   plan_kernels(o, f, precisions, p);
   plan_sizes(o, topo, available, p);
