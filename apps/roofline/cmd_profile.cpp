@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -482,6 +483,23 @@ void run(ProfileArgs& a) {
   if (has_machine(a.machine)) m = load_machine(a.machine);
   std::vector<RegionResult> regions;
   const RunResult r = counted_run(a, regions);
+  if (r.term_signal != 0) {
+    // Killed (^C, a crash, a timeout): its time is not the time of its work, so no point is
+    // placed and no output written; the exit status is the program's, as always.
+    say("roofline profile: the program was killed by signal " + std::to_string(r.term_signal) +
+        (r.term_signal == SIGINT    ? " (SIGINT)"
+         : r.term_signal == SIGTERM ? " (SIGTERM)"
+         : r.term_signal == SIGSEGV ? " (SIGSEGV)"
+         : r.term_signal == SIGKILL ? " (SIGKILL)"
+                                    : "") +
+        " after " + format_seconds(Seconds(r.wall_seconds)) +
+        ": it did not finish its work, so no point is placed" +
+        (a.output.empty() ? std::string()
+                          : " and " + terminal_safe(a.output) + " is left as it was") +
+        "\n");
+    std::fflush(stdout);
+    std::exit(r.exit_status);
+  }
 
   in.name = a.name;
   const CountedPoints o = counted_points(r, regions, in, m ? &m->roofs : nullptr);

@@ -219,4 +219,28 @@ TEST(MarkerProfile, ProfilePlacesOnePointPerRegion) {
   // The region without declared W/Q is reported, not turned into a point.
   EXPECT_NE(j["run"]["notes"].dump().find("region 'setup'"), std::string::npos) << j["run"].dump(2);
 }
+
+// A program killed by a signal did not finish its work: its time is not the work's, so no point
+// is placed and the output is left as it was (a ^C'd run wrote T = its time until the signal).
+TEST(CliProfile, AProgramKilledByASignalPlacesNoPoint) {
+  roofline::test::TempDir d;
+  const std::string out = d.file("points.json");
+  std::ofstream(out) << "previous";
+  const auto r = roofline::test::run_cli({"profile", "--work", "1e6", "--traffic", "1e6", "-o", out,
+                                          "--", "sh", "-c", "kill -INT $$"});
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("the program was killed by signal 2 (SIGINT) after "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("no point is placed and " + out + " is left as it was"), std::string::npos)
+      << r.err;
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "previous");
+  // A program that exits with an error of its own still gets its point (it may have done its
+  // work), and its status.
+  const auto e = roofline::test::run_cli(
+      {"profile", "--work", "1e6", "--traffic", "1e6", "--json", "--", "sh", "-c", "exit 7"});
+  EXPECT_EQ(e.exit_code, 7) << e.err;
+  EXPECT_NE(e.out.find("\"points\""), std::string::npos) << e.out;
+}
 }  // namespace ROOFLINE_UNITY_ID
