@@ -292,12 +292,16 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(bandwidth("tpu-v5e", "ICI"), 400e9);
   EXPECT_DOUBLE_EQ(peak("tpu-v5p", "bf16 mxu"), 459e12);
   EXPECT_DOUBLE_EQ(bandwidth("tpu-v5p", "HBM2e"), 2765e9);
+  // The later revision's table: 'HBM capacity per chip (GiB) | 95' (the earlier wrote '95GB').
+  EXPECT_DOUBLE_EQ(size_of("tpu-v5p", "HBM2e"), 95.0 * 1024 * 1024 * 1024);
   // Intel Gaudi 2 (Hot Chips 2024 table): BF16 432 TFLOP/s, 96 GB at 2.46 TB/s, 600 W.
   EXPECT_DOUBLE_EQ(peak("gaudi2", "bf16 mme"), 432e12);
   EXPECT_DOUBLE_EQ(bandwidth("gaudi2", "HBM2e"), 2.46e12);
   EXPECT_EQ(load("gaudi2").info["power_w"], 600);
   // Grace CPU Superchip: FP64 7.1 TFLOP/s, up to 1 TB/s LPDDR5X, NVLink-C2C 900 GB/s.
   EXPECT_DOUBLE_EQ(peak("grace-cpu-superchip", "fp64 sve2 fma"), 7.1e12);
+  // Theoretical: its formula's value, 144 cores x 3.1 GHz x 32 FLOP/cycle (not 2 x 7.1 rounded).
+  EXPECT_DOUBLE_EQ(peak("grace-cpu-superchip", "fp32 sve2 fma"), 144 * 3.1e9 * 32);
   EXPECT_DOUBLE_EQ(bandwidth("grace-cpu-superchip", "LPDDR5X"), 1e12);
   EXPECT_DOUBLE_EQ(bandwidth("grace-cpu-superchip", "NVLink-C2C"), 900e9);
 }
@@ -517,11 +521,12 @@ TEST(Catalogue, NewDevicesAgainstTheirSources) {
   EXPECT_DOUBLE_EQ(size_of("tpu-v7", "HBM"), 192.0 * 1024 * 1024 * 1024);
   EXPECT_DOUBLE_EQ(bandwidth("tpu-v7", "HBM"), 7.37e12);
   EXPECT_DOUBLE_EQ(bandwidth("tpu-v7", "ICI"), 1.2e12);
-  // AWS Neuron 'Trainium2 architecture': 1,287 FP8, 655 BF16/FP16/TF32, 2,551 sparse, 181 FP32
-  // TFLOPS; 96 GiB at 2.9 TB/s; NeuronLink-v3 1.28 TB/s per device.
-  EXPECT_DOUBLE_EQ(peak("trainium2", "fp8 neuroncore"), 1287e12);
-  EXPECT_DOUBLE_EQ(peak("trainium2", "bf16 neuroncore"), 655e12);
-  EXPECT_DOUBLE_EQ(peak("trainium2", "bf16 neuroncore sparse"), 2551e12);
+  // AWS Neuron 'Trainium2 architecture' (about-neuron/, commit 7c165a3): 1,299 FP8, 667
+  // BF16/FP16/TF32, 2,563 sparse, 181 FP32 TFLOPS; 96 GiB at 2.9 TB/s; NeuronLink-v3 1.28 TB/s
+  // per chip. (A revision under general/ printed 1,287 / 655 / 2,551: a recorded disagreement.)
+  EXPECT_DOUBLE_EQ(peak("trainium2", "fp8 neuroncore"), 1299e12);
+  EXPECT_DOUBLE_EQ(peak("trainium2", "bf16 neuroncore"), 667e12);
+  EXPECT_DOUBLE_EQ(peak("trainium2", "bf16 neuroncore sparse"), 2563e12);
   EXPECT_DOUBLE_EQ(peak("trainium2", "fp32 neuroncore"), 181e12);
   EXPECT_DOUBLE_EQ(size_of("trainium2", "HBM"), 96.0 * 1024 * 1024 * 1024);
   EXPECT_DOUBLE_EQ(bandwidth("trainium2", "HBM"), 2.9e12);
