@@ -96,7 +96,7 @@ void run(const EnergyArgs& a) {
                      "or a machine measured where RAPL could be read (" +
                      an.measured_why + ")");
   if (!an.costs && !an.bound)
-    throw Unavailable(no_energy_figures(an) + "; " +
+    throw Unavailable(no_energy_figures(an) + "; this machine's power interface, now: " +
                       (pi.zones.empty() ? pi.why_none : std::string("RAPL zones are present")));
   emit(a.json ? j.dump(2) + "\n" : t, a.output);
 }

@@ -74,6 +74,8 @@ TEST(CliEnergy, CatalogueBoundAndNothingToSay) {
   r = run_cli({"energy", "--hw", "apple-m3-max"});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("no energy figures"), std::string::npos) << r.err;
+  // What the document says of its measurement, and what this machine has now, each named.
+  EXPECT_NE(r.err.find("; this machine's power interface, now: "), std::string::npos) << r.err;
   r = run_cli({"energy", "--hw", "a100-80gb", "--eps-flop", "1e-10"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("give both --eps-flop"), std::string::npos) << r.err;
