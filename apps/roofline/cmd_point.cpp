@@ -73,18 +73,17 @@ void run(const PointArgs& a) {
   } else {
     points.push_back(point_from_flags(a, m.roofs.units));
   }
-  // Traffic at no named level is at the memory roof it is judged against: named so in every
-  // output (the JSON wrote level "", which no document could be read back with).
-  const std::string default_level = m.roofs.select_memory(a.machine.level).level;
-  for (auto& p : points)
-    for (auto& t : p.traffic)
-      if (t.level.empty()) t.level = default_level;
   DiagnosisOptions opt;
   opt.touching = a.touching;
   nlohmann::json out = nlohmann::json::array();
   std::string text;
-  for (const auto& p : points) {
-    const Diagnosis d = diagnose(p, m.roofs, opt);
+  const std::string default_level = m.roofs.select_memory(a.machine.level).level;
+  for (auto& p : points) {
+    const Diagnosis d = diagnose(p, m.roofs, opt);  // judges (and checks) the point as given
+    // Traffic at no named level is at the memory roof it was judged against: named so in every
+    // output (the JSON wrote level "", which no document could be read back with).
+    for (auto& t : p.traffic)
+      if (t.level.empty()) t.level = default_level;
     if (a.json)
       out.push_back(analysis_to_json(p, d, m.roofs));
     else

@@ -78,6 +78,12 @@ bool get_bool(const nlohmann::json& obj, const std::string& key, const Where& w,
 
 void check_schema(const nlohmann::json& j, const char* schema, int version, const Where& w) {
   if (!j.is_object()) fail(w, "expected a JSON object at the top level");
+  // The output of `roofline point --json` (one analysed point) is no document: say what it is.
+  if (!j.contains("schema") && j.contains("diagnosis") && j.contains("work"))
+    fail(w / "schema",
+         "missing field: this is one analysed point (`roofline point --json`), not a \"" +
+             std::string(schema) +
+             "\" document (docs/schema.md; `roofline point --points FILE` places a points file)");
   const std::string s = get_string(j, "schema", w);
   if (s != schema)
     fail(w / "schema", "expected \"" + std::string(schema) + "\" (got \"" + s + "\")");

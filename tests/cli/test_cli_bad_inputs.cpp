@@ -57,6 +57,8 @@ void write_fixtures(const std::filesystem::path& dir) {
     "compute": [{"name": "fp32", "peak": 1e999}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
   put("wrong-unit.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
     "compute": [{"name": "fp32", "peak": "2 TB/s"}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("point-analysis.json", R"({"name": "point", "work": 1e9, "time": 1e-3,
+    "traffic": [{"level": "DRAM", "bytes": 1e8}], "diagnosis": {"verdict": "far-below"}})");
   put("points-negative-time.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": -1}]})");
   put("points-zero-work.json", R"({"schema": "roofline.points", "version": 1,
@@ -177,6 +179,11 @@ std::vector<Case> cases() {
        {"point", kWork, kTraffic, kTime, "--machine", "{dir}/wrong-schema.json"},
        2,
        "schema"},
+      {"point --json's output given as a points document",
+       {"plot", "a100-80gb", "{dir}/point-analysis.json", "-o", "{out}.svg"},
+       2,
+       "schema: missing field: this is one analysed point (`roofline point --json`), not a "
+       "\"roofline.points\" document"},
       {"negative bandwidth",
        {"point", kWork, kTraffic, kTime, "--machine", "{dir}/negative-bandwidth.json"},
        2,
