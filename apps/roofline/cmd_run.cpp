@@ -91,6 +91,12 @@ std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
   }
   std::vector<suite::RunResult> results;
   const std::string corename = j.at("blas").value("corename", core);
+  // OpenBLAS falls back to its own choice for a name it does not know: those runs would be
+  // labelled and judged as a core that never ran.
+  if (lower(corename) != lower(core))
+    throw InputError("--blas-core " + core + ": OpenBLAS did not take it and ran " + corename +
+                     ", its own choice (a core name it does not know; OpenBLAS's names are "
+                     "those of its DYNAMIC_ARCH list, e.g. Prescott, Haswell, SkylakeX, Zen)");
   for (const auto& rj : j.at("results")) {
     suite::RunResult r = run_record_from_json(rj);
     r.variant = "OPENBLAS_CORETYPE=" + core;

@@ -136,6 +136,20 @@ TEST(CliRun, ForcedBlasCoreRunsInAChildAndIsJudgedOnItsRoof) {
   EXPECT_EQ(j["points"][1]["run"]["check"], "passed");
 }
 
+// A core name OpenBLAS does not know: it runs its own choice, which the points would have been
+// labelled and judged as the name given.
+TEST(CliRun, ACoreNameOpenBlasIgnoresIsRefused) {
+  if (!suite::blas_info().available) GTEST_SKIP() << "built without OpenBLAS";
+  const auto r = run_cli({"run", "dgemm", "--size", "1 MiB", "--quick", "--blas-core", "Bogus",
+                          "--machine", kMachine, "--json"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--blas-core Bogus: OpenBLAS did not take it and ran "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(", its own choice (a core name it does not know"), std::string::npos)
+      << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 // Until measure_machine is built into the library, a run without --machine names what to do.
 TEST(CliRun, WithoutAMachineMeasuresThisOneQuickly) {
   const auto r = run_cli({"run", "axpy-fp64", "--levels", "L1", "--quick", "--json"});
