@@ -180,13 +180,19 @@ void hierarchy_notes(const RoofSet& roofs, const LevelJudgement& b, const Diagno
                         " roof binds: cache bandwidth is the limit; move "
                         "data closer (registers, L1 / shared memory).");
     }
+    // Only a point on its memory roof is "on" it: far below, the roof is not what holds it.
+    // Tiling cuts DRAM traffic only where the algorithm reads data more than once; a stream's
+    // one use per byte is its bound already, which the note says instead of promising a gain.
     for (const auto& j : d.levels) {
-      if (&j == &b) continue;
+      if (&j == &b || !d.touching || !d.binding_is_memory) continue;
       const MemoryRoof& jm = roofs.select_memory(j.level);
       if (jm.kind == "cache" && bm.kind != "cache" && j.attainment < opt.touching)
         d.notes.push_back("On the " + b.level + " roof with " + j.level + " headroom (" +
-                          format_number(j.attainable / d.performance, 3) +
-                          "x): more cache reuse (tiling) can cut " + b.level + " traffic.");
+                          format_number(j.attainable / d.performance, 3) + "x): only less " +
+                          b.level +
+                          " traffic raises it — reuse from cache (tiling) where the "
+                          "algorithm reads data more than once; a kernel that uses each byte "
+                          "once (a stream) is at its bound.");
     }
   }
 }
