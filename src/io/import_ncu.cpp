@@ -411,6 +411,8 @@ class PointMaker {
   }
 
  private:
+  std::vector<std::string> unknown_;  ///< the W and Q metrics of the kernel at hand ncu left out
+
   struct Duration {
     std::optional<double> seconds;
     std::string how = "gpu__time_duration.sum";
@@ -432,17 +434,27 @@ class PointMaker {
     return t;
   }
 
-  /// A count from its source over the kernel's `seconds` (a .sum, or a rate × T).
+  /// A count from its source over the kernel's `seconds` (a .sum, or a rate × T). A value ncu
+  /// printed as missing ("n/a", "-", empty) counts 0 here and is listed in `unknown_`, so that
+  /// the kernel is left out rather than placed with a count that lacks it.
   double count(const ToolTable& tab, const ToolRecord& rec, const Source& s, double seconds) {
     if (!s) return 0;
-    const double v = value(tab, rec, s.metric).value_or(0);
+    const auto known = [&](int i) {
+      const std::optional<double> v = value(tab, rec, i);
+      if (!v && i != kNone) {
+        const ToolValue& tv = rec.values[static_cast<std::size_t>(i)];
+        unknown_.push_back(std::string(tv.metric) + " (line " + std::to_string(tv.line) + ")");
+      }
+      return v.value_or(0);
+    };
+    const double v = known(s.metric);
     switch (s.kind) {
       case Source::sum:
         return v;
       case Source::per_second:
         return v * seconds;
       case Source::per_cycle_elapsed:
-        return v * value(tab, rec, s.clock).value_or(0) * seconds;
+        return v * known(s.clock) * seconds;
     }
     return 0;
   }
@@ -451,6 +463,7 @@ class PointMaker {
   /// its roof's precision. A kernel without W, Q or T is noted instead.
   std::optional<Point> point(const ToolTable& tab, const ToolRecord& rec, const Plan& plan,
                              double seconds, const std::string& t_how) {
+    unknown_.clear();
     std::map<std::string, double> by_prec;
     for (const auto& pr : plan.flops) {
       const double w = 2 * count(tab, rec, pr.fma, seconds) + count(tab, rec, pr.add, seconds) +
@@ -471,6 +484,13 @@ class PointMaker {
 
     Point p;
     p.name = short_kernel_name(rec.name) + " #" + rec.id;
+    if (!unknown_.empty()) {
+      notes_.push_back("kernel " + p.name + ": skipped, " + join(unknown_, ", ") +
+                       (unknown_.size() > 1 ? " are" : " is") +
+                       " not given (n/a): its W or Q would lack " +
+                       (unknown_.size() > 1 ? "them" : "it") + " — not a point");
+      return std::nullopt;
+    }
     p.source = "ncu";
     p.work = Work(w);
     // The roof a point is judged against: its dominant precision (≥ 90% of W); without one,

@@ -85,6 +85,33 @@ TEST(RealNcu, A100DetailsPrintFpNerscMethod) {
   EXPECT_TRUE(has_note(r, "tensor-pipe instruction counts"));
 }
 
+// A value ncu printed as missing ("n/a": a metric it could not collect for that launch) is not
+// 0: the kernel is left out, naming the metric and line, not placed with a W or Q that lacks it
+// (a missing dram__bytes.sum made Q 0; a missing FFMA count took 2·FFMA out of W).
+TEST(RealNcu, AValueNcuLeftOutLeavesTheKernelOut) {
+  const std::string real = read_text_file(kReal / "ncu-a100-details-printfp-sgemm.csv");
+  const auto q =
+      import_ncu(roofline::test::edited(real, R"("dram__bytes.sum","byte","5,323,503,232.00")",
+                                        R"("dram__bytes.sum","byte","n/a")"),
+                 "sgemm.csv");
+  ASSERT_EQ(q.doc.points.size(), 2u);
+  EXPECT_EQ(q.doc.points[0].name, "randomInit<float> #1");
+  EXPECT_TRUE(has_note(q,
+                       "kernel randomInit<float> #0: skipped, dram__bytes.sum (line 2) is not "
+                       "given (n/a): its W or Q would lack it — not a point"));
+  const auto w = import_ncu(
+      roofline::test::edited(
+          real,
+          R"("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum","inst","34,359,738,368,000.00")",
+          R"("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum","inst","n/a")"),
+      "sgemm.csv");
+  ASSERT_EQ(w.doc.points.size(), 2u);
+  EXPECT_EQ(w.doc.points[1].name, "randomInit<float> #1");
+  EXPECT_TRUE(has_note(w,
+                       "kernel gemm_v1<float> #2: skipped, "
+                       "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum (line 42)"));
+}
+
 TEST(RealNcu, A100DetailsSecondRun) {
   const auto r = ncu("ncu-a100-details-printfp-gemm.csv");
   ASSERT_EQ(r.doc.points.size(), 3u);
