@@ -159,6 +159,15 @@ struct LikwidTableReader {
                " values (one per column of the table's header), found " +
                std::to_string(cells.size() > skip ? cells.size() - skip : 0) +
                " (file truncated?)");
+    // More values than columns: never dropped, since the cells were split where they should
+    // not have been — a decimal comma ("1,987080e-06" read as 1 and 987080e-06) — or the file
+    // was cut and joined; the first extra cell is named.
+    if (cells.size() > skip + columns.size())
+      fail(line, cols[skip + columns.size()],
+           "'" + name + "': " + std::to_string(cells.size() - skip) +
+               " values where the table's header has " + std::to_string(columns.size()) +
+               (columns.size() == 1 ? " column" : " columns") +
+               " (a number written with a decimal comma, split in two?)");
     ToolRecord& r = tab.records[cur];
     // A row the block has had already (a metric's name; an event's name and counter): each of
     // its values is checked against the first (add_once); other rows are appended as they come.

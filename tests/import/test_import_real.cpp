@@ -320,6 +320,18 @@ TEST(RealLikwid, CoffeeLakeCsvFlopsAloneIsRefusedForItsTraffic) {
       << l3;
 }
 
+// A likwid -O file written where numbers take a decimal comma: "1,987080e-06" is two cells, and
+// the first alone (1 s) would be read. More values than the header's columns are refused, at
+// the first extra cell, never dropped.
+TEST(RealLikwid, AValueSplitByADecimalCommaIsRefused) {
+  const std::string real = read_text_file(kReal / "likwid-coffeelake-csv-flopsdp.log");
+  const std::string comma = roofline::test::edited(real, "Runtime (RDTSC) [s],1.987080e-06,",
+                                                   "Runtime (RDTSC) [s],1,987080e-06,");
+  EXPECT_EQ(error_of([&] { import_likwid(comma, "flops.log"); }),
+            "flops.log: line 27, column 23: 'Runtime (RDTSC) [s]': 2 values where the table's "
+            "header has 1 column (a number written with a decimal comma, split in two?)");
+}
+
 TEST(RealLikwid, CoffeeLakeFlopsAndL3RunsTogether) {
   // The FLOPS_DP and L3 runs of the same program and regions, given together: W from the one,
   // Q(L3) from the other, T the mean of their runtimes.
