@@ -267,7 +267,9 @@ double parse_profiler_number(std::string_view text, const std::string& origin, i
       while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i, ++g;
       ok = g == 3;
     }
-    if (!ok || (i < t.size() && t[i] == ','))
+    // The groups end where the digits do: a comma after that ("1.234,5", "1e3,5") is a decimal
+    // comma of another locale, not a separator to drop.
+    if (!ok || t.find(',', i) != std::string::npos)
       return fail("not a number (a decimal comma? export in the C locale, LC_ALL=C)");
     t.erase(std::remove(t.begin(), t.end(), ','), t.end());
   }

@@ -142,6 +142,11 @@ TEST(ImportInput, ProfilerNumbers) {
   EXPECT_NE(error_of([&] { num("65,77"); }).find("a decimal comma?"), std::string::npos);
   EXPECT_NE(error_of([&] { num("1,2345"); }).find("a decimal comma?"), std::string::npos);
   EXPECT_NE(error_of([&] { num("27.595.520"); }).find("dots as digit groups"), std::string::npos);
+  // A comma after the digits' groups is a decimal comma ("1.234,5" is 1234.5 in German), not a
+  // separator to drop (it was read as 1.2345).
+  EXPECT_NE(error_of([&] { num("1.234,5"); }).find("a decimal comma?"), std::string::npos);
+  EXPECT_NE(error_of([&] { num("1e3,5"); }).find("a decimal comma?"), std::string::npos);
+  EXPECT_DOUBLE_EQ(num("1,234.5e3"), 1234.5e3);
 }
 
 TEST(ImportInput, NcuUnits) {
