@@ -89,10 +89,17 @@ void check_finite(const Point& p, const RoofSet& roofs, const Diagnosis& d) {
 void above_roof(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem& u,
                 const DiagnosisOptions& opt, Diagnosis& d) {
   d.verdict = Verdict::above_roof;
+  // The factor is P over the roof that sets the attainable rate at I (the binding one); a point
+  // left of the ridge may be above the flat roof too, by less, which is named beside it.
   const bool above_flat = d.performance.value > opt.above * c.peak.value;
-  d.title = "above the " +
-            (above_flat ? "flat '" + c.name + "' roof" : "slanted " + b.level + " roof") + " by " +
-            format_number(d.attainment, 3) + "x: impossible, the measurement or the roof is wrong";
+  const std::string flat = "flat '" + c.name + "' roof";
+  d.title =
+      "above the " + (b.memory_side ? "slanted " + b.level + " roof" : flat) + " by " +
+      format_number(d.attainment, 3) + "x" +
+      (b.memory_side && above_flat ? " (and the " + flat + " by " +
+                                         format_number(d.performance.value / c.peak.value, 3) + "x)"
+                                   : std::string()) +
+      ": impossible, the measurement or the roof is wrong";
   d.prescription =
       "Check how W, Q and T were obtained and which roof the point is drawn "
       "against before reading anything else from the chart.";
@@ -105,7 +112,8 @@ void above_roof(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem&
         "precision or unit mismatch: the run used a faster unit (e.g. an fp16 "
         "or tensor unit) than the '" +
         c.name + "' roof it is drawn against");
-  } else {
+  }
+  if (b.memory_side) {
     d.causes.push_back("data reused from a cache drawn against the " + b.level +
                        " roof: the real " + b.level +
                        " traffic was smaller than Q, so I is "

@@ -58,8 +58,11 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
   out += "  flat roof: " + d.compute_roof +
          (c ? " = " + format_work_rate(c->peak, u) : std::string()) + "\n";
   out += indented;
-  out += "  Step 1 — touching a roof? " + std::string(d.touching ? "yes" : "no") + ": " +
-         format_number(d.attainment * 100, 3) + "% of the attainable " +
+  out += "  Step 1 — touching a roof? " +
+         std::string(d.verdict == Verdict::above_roof ? "above it (impossible)"
+                     : d.touching                     ? "yes"
+                                                      : "no") +
+         ": " + format_number(d.attainment * 100, 3) + "% of the attainable " +
          format_work_rate(d.attainable, u) + " (headroom " + format_number(d.headroom.factor, 3) +
          "x, " + format_number(d.headroom.decades, 2) + " decades)\n";
   out += "  Step 2 — which roof? " +

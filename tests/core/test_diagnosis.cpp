@@ -104,6 +104,32 @@ TEST(Diagnosis, Row6AboveTheSlantedRoof) {
   EXPECT_TRUE(contains(all, "underestimated")) << all;
 }
 
+// Left of the ridge and above both roofs: the factor is over the slanted roof that sets the
+// attainable rate, the flat roof's named beside it with its own (it said "above the flat roof
+// by 4x" where P was 2x the flat roof), and the causes of both are listed.
+TEST(Diagnosis, Row6AboveBothRoofsNamesEachWithItsFactor) {
+  RoofSet r;
+  r.name = "m";
+  ComputeRoof peak;
+  peak.name = "peak";
+  peak.precision = "fp32";
+  peak.peak = WorkRate(1e12);
+  r.compute = {peak};
+  MemoryRoof dram;
+  dram.level = "DRAM";
+  dram.bandwidth = ByteRate(1e12);
+  r.memory = {dram};
+  const Diagnosis d = diagnose(at(0.5, 2e12), r);  // I = 0.5: attainable 0.5 T, P = 2 T
+  EXPECT_EQ(d.verdict, Verdict::above_roof);
+  EXPECT_EQ(d.title,
+            "above the slanted DRAM roof by 4x (and the flat 'peak' roof by 2x): impossible, the "
+            "measurement or the roof is wrong");
+  std::string all;
+  for (const auto& c : d.causes) all += c + "\n";
+  EXPECT_TRUE(contains(all, "FMA")) << all;
+  EXPECT_TRUE(contains(all, "underestimated")) << all;
+}
+
 TEST(Diagnosis, TouchingThresholdIsAParameter) {
   const Point p = at(1.0 / 6, 0.25e12);  // 75% of attainable
   EXPECT_EQ(diagnose(p, test::seed_a100()).verdict, Verdict::far_below);
