@@ -53,6 +53,11 @@ constexpr double kLevelFont = 9.5;    // level names under hierarchical markers
 constexpr double kWorkloadFont = 11;  // workload line labels
 /// Up to this many points, each headroom line carries its factor.
 constexpr size_t kMaxHeadroomLabels = 12;
+/// Up to this many points, names and level labels are placed beside the markers; beyond, they
+/// stay in the tooltips and the tables: each placement searches what lies near it, which in a
+/// dense cloud is most of the chart (20,000 points took 17 s, almost all of it placing names
+/// nobody could read).
+constexpr size_t kMaxLabelledPoints = 1000;
 constexpr double kMarkerRadius = 6.5;    // a point's marker without a weight
 constexpr double kMaxWeightRadius = 16;  // the marker of the heaviest weighted point
 constexpr double kMinWeightRadius = 3;   // the smallest weighted marker that stays visible
@@ -762,6 +767,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
     std::string name, colour;
   };
   std::vector<Pending> pending;
+  const bool labelled = c.in.points.size() <= kMaxLabelledPoints;
   // Larger dots first, so a weighted point's dot never hides a smaller one under it.
   std::vector<size_t> order(c.in.points.size());
   for (size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -810,7 +816,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
                               attr("data-level", d.levels[l].level));
         const Quad q =
             text_quad(xl, y + 16, text_width(d.levels[l].level, kLevelFont), kLevelFont, "middle");
-        if (c.placer.fits(q)) {
+        if (labelled && c.placer.fits(q)) {
           c.placer.take(q);
           m += text(xl, y + 16, d.levels[l].level, "level-label", "middle");
         }
@@ -820,7 +826,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
                       " class=\"marker\"" + attr("fill", colour) +
                           attr("data-level", d.binding_level) +
                           (p.weight > 0 ? attr("data-weight", exact(p.weight)) : std::string()));
-    if (d.levels.size() > 1) {
+    if (labelled && d.levels.size() > 1) {
       const Quad q =
           text_quad(xb, y + 18, text_width(d.binding_level, kLevelFont), kLevelFont, "middle");
       if (c.placer.fits(q)) {
@@ -829,7 +835,9 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
       }
     }
     m += "</g>\n";
-    pending.push_back({xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour});
+    if (labelled)
+      pending.push_back(
+          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour});
   }
   // Names after every marker is known, so no name covers a later point.
   for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.colour, out.labels);
