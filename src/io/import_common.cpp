@@ -365,6 +365,21 @@ void ToolRecord::require_same(const ToolValue& first, const ToolValue& v,
                               const std::string& origin) const {
   if (first.missing == v.missing && first.unit == v.unit && (v.missing || first.value == v.value))
     return;
+  // One quantity printed in two units (ncu's "Duration" in msecond and gpu__time_duration.sum in
+  // usecond): the same once both are in base units, to the rounding of ncu's printed digits (it
+  // prints at least three significant digits, "2.00 msecond": within 0.5%).
+  if (!first.missing && !v.missing && first.unit != v.unit && !first.unit.empty() &&
+      !v.unit.empty()) {
+    try {
+      const NcuUnit a = ncu_unit(std::string(first.unit), ""),
+                    b = ncu_unit(std::string(v.unit), "");
+      const double x = first.value * a.scale, y = v.value * b.scale;
+      if (a.same_dimension(b) && std::fabs(x - y) <= 0.005 * std::max(std::fabs(x), std::fabs(y)))
+        return;
+    } catch (const InputError&) {
+      // A unit that is not ncu's (a likwid counter): the values are not comparable.
+    }
+  }
   const std::string record = !id.empty()     ? "kernel ID " + id
                              : !name.empty() ? "region '" + name + "'"
                                              : std::string("the whole run");

@@ -149,6 +149,35 @@ TEST(ImportInput, ProfilerNumbers) {
   EXPECT_DOUBLE_EQ(num("1,234.5e3"), 1234.5e3);
 }
 
+// One quantity printed twice in two units (ncu's "Duration" in msecond beside
+// gpu__time_duration.sum in usecond) is the same value once in base units, to ncu's rounding; it
+// was refused as "given again with another value" by comparing 2.00 with 2000.00.
+TEST(ImportInput, AValueRepeatedInAnotherUnitIsComparedInBaseUnits) {
+  ToolRecord r;
+  r.id = "0";
+  ToolValue ms;
+  ms.metric = "gpu__time_duration.sum";
+  ms.unit = "msecond";
+  ms.value = 2.00;
+  ms.line = 2;
+  ToolValue us = ms;
+  us.unit = "usecond";
+  us.value = 2000.00;
+  us.line = 9;
+  EXPECT_NO_THROW(r.require_same(ms, us, "f"));
+  us.value = 2004.0;  // within ncu's three printed digits of 2.00 ms
+  EXPECT_NO_THROW(r.require_same(ms, us, "f"));
+  us.value = 2100.0;
+  EXPECT_NE(error_of([&] { r.require_same(ms, us, "f"); })
+                .find("is given again (line 2) with "
+                      "another value"),
+            std::string::npos);
+  ToolValue bytes = ms;
+  bytes.unit = "Mbyte";
+  bytes.value = 2.00;
+  EXPECT_THROW(r.require_same(ms, bytes, "f"), InputError);  // another dimension, never equal
+}
+
 TEST(ImportInput, NcuUnits) {
   EXPECT_DOUBLE_EQ(ncu_unit("Kbyte", "w").scale, 1e3);
   EXPECT_DOUBLE_EQ(ncu_unit("KB", "w").scale, 1e3);
