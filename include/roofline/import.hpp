@@ -289,6 +289,9 @@ struct DcgmSummary {
   double gpu_util = -1, sm_active = -1, sm_occupancy = -1;  ///< ratios 0..1; -1 = absent
   double tensor_active = -1, dram_active = -1, fp64_active = -1, fp32_active = -1, fp16_active = -1;
   double power_w = -1, power_limit_w = -1;
+  /// Activity fields (of W or Q) that some samples give and others leave N/A: "TENSO 1 of 4".
+  /// Their means are over the samples that give them, and stand for the whole run.
+  std::vector<std::string> partial;
 };
 struct DcgmResult {
   ImportResult result;

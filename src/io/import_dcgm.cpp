@@ -324,6 +324,16 @@ DcgmSummary dcgm_summarise(const DcgmTally& t, const std::string& entity) {
   s.fp16_active = avg("fp16");
   s.power_w = avg("power");
   s.power_limit_w = avg("power_limit");
+  // The fields W and Q are scaled from, given in fewer samples than the entity has.
+  for (const auto& [field, label] :
+       {std::pair{"tensor", "TENSO"}, std::pair{"fp64", "FP64A"}, std::pair{"fp32", "FP32A"},
+        std::pair{"fp16", "FP16A"}, std::pair{"dram", "DRAMA"}}) {
+    if (sums == t.sums.end()) break;
+    const auto it = sums->second.find(field);
+    if (it != sums->second.end() && it->second.second > 0 && it->second.second < s.samples)
+      s.partial.push_back(std::string(label) + " " + std::to_string(it->second.second) + " of " +
+                          std::to_string(s.samples));
+  }
   return s;
 }
 
@@ -418,6 +428,10 @@ void dcgm_add_entity(const DcgmSummary& s, const DcgmPeaks& peaks, const RoofSet
   Point p = dcgm_point(s, w, peaks, interval_seconds);
   const Diagnosis d = diagnose(p, roofs);
   notes.push_back(dcgm_summary_line(s));
+  if (!s.partial.empty())
+    notes.push_back(s.entity + ": " + join(s.partial, ", ") +
+                    " samples give a value (N/A in the others, e.g. while ncu held the "
+                    "counters): W and Q take their means over those samples as the whole run's");
   // Pipes busy in the same cycles add up: the sum can pass the one roof the point is held to
   // (every pipe at 100% gave 110% of the tensor roof), which says how the estimate is made,
   // not that a counter or a roof is wrong.

@@ -496,5 +496,16 @@ TEST(RealDcgm, T4TritonRunsGiveOnePointEach) {
     EXPECT_NEAR(p.traffic[0].bytes.value, c.drama * 320e9 * 3, 1e-3) << c.file;
     EXPECT_EQ(p.precision, "fp16 tensor") << c.file;
   }
+  // The BERT run with TENSO N/A in two of its samples (as while ncu holds the counters): the
+  // mean of the one that gives it stands for the run, and a note says so.
+  std::string bert = read_text_file(kReal / "dcgm-t4-triton-bert.txt");
+  bert = roofline::test::edited(bert, "0.267  0.525", "0.267    N/A");
+  bert = roofline::test::edited(bert, "0.276  0.546", "0.276    N/A");
+  const DcgmResult r = import_dcgm(bert, "bert.txt", roofs);
+  ASSERT_EQ(r.gpus.size(), 1u);
+  EXPECT_EQ(r.gpus[0].samples, 3);
+  EXPECT_DOUBLE_EQ(r.gpus[0].tensor_active, 0.540);
+  EXPECT_EQ(r.gpus[0].partial, std::vector<std::string>{"TENSO 1 of 3"});
+  EXPECT_TRUE(has_note(r.result, "GPU 2: TENSO 1 of 3 samples give a value (N/A in the others"));
 }
 }  // namespace ROOFLINE_UNITY_ID
