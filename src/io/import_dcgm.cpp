@@ -346,9 +346,13 @@ struct DcgmWorkRate {
 
 /// The entity's work rate from its pipes; a pipe active without a matching roof is left out,
 /// with a note.
-DcgmWorkRate dcgm_work_rate(const DcgmSummary& s, const DcgmPeaks& peaks,
-                            const std::string& machine, std::vector<std::string>& notes) {
+DcgmWorkRate dcgm_work_rate(const DcgmSummary& s, const DcgmPeaks& peaks, const RoofSet& roofs,
+                            std::vector<std::string>& notes) {
   DcgmWorkRate w;
+  const std::string& machine = roofs.name;
+  const bool unnamed_precision =
+      std::any_of(roofs.compute.begin(), roofs.compute.end(),
+                  [](const ComputeRoof& c) { return c.precision.empty(); });
   struct Pipe {
     const char* label;
     double activity, peak;
@@ -362,7 +366,12 @@ DcgmWorkRate dcgm_work_rate(const DcgmSummary& s, const DcgmPeaks& peaks,
     if (pp.activity <= 0) continue;
     if (pp.peak <= 0) {
       notes.push_back(s.entity + ": " + pp.label + " = " + format_number(pp.activity, 3) +
-                      " left out of W: the machine '" + machine + "' has no matching roof");
+                      " left out of W: the machine '" + machine + "' has no matching roof" +
+                      (unnamed_precision
+                           ? " (a peak given on the command line has the precision --precision "
+                             "names: fp64, fp32 or fp16 for a CUDA-core pipe; the tensor pipe "
+                             "needs a machine with a tensor roof, --hw)"
+                           : ""));
       continue;
     }
     const double r = pp.activity * pp.peak;
@@ -416,7 +425,7 @@ std::string dcgm_summary_line(const DcgmSummary& s) {
 void dcgm_add_entity(const DcgmSummary& s, const DcgmPeaks& peaks, const RoofSet& roofs,
                      double interval_seconds, ImportResult& result) {
   auto& notes = result.notes;
-  const DcgmWorkRate w = dcgm_work_rate(s, peaks, roofs.name, notes);
+  const DcgmWorkRate w = dcgm_work_rate(s, peaks, roofs, notes);
   if (s.dram_active < 0 || peaks.bandwidth <= 0 || w.rate <= 0 || s.dram_active == 0) {
     notes.push_back(
         s.entity + ": no point — " +

@@ -462,6 +462,13 @@ std::vector<Case> cases() {
        2,
        "likwid-truncated.csv: line"},
       {"dcgm log without a machine", {"import", "dcgm", "{dir}/dcgm.txt"}, 2, "--hw"},
+      {"a dcgm log on a peak of the command line, which names no pipe's precision",
+       {"import", "dcgm", "{data}/import/real/dcgm-t4-triton-bert.txt", "--peak", "100T",
+        "--bandwidth", "1T"},
+       2,
+       "has no matching roof (a peak given on the command line has the precision --precision "
+       "names: fp64, fp32 or fp16 for a CUDA-core pipe; the tensor pipe needs a machine with a "
+       "tensor roof, --hw)"},
       {"an ncu kernel ID given twice",
        {"import", "ncu", "{dir}/ncu-id-twice.csv"},
        2,
