@@ -45,7 +45,14 @@ const py::object* g_json_loads = nullptr;
 }  // namespace
 
 double number_of(const py::handle& v, const std::string& what) {
-  if (!py::isinstance<py::int_>(v) && !py::isinstance<py::float_>(v))
+  // Any real number: int, float and what converts as they do (numpy's int64 and float32,
+  // Fraction, Decimal: __index__ or __float__); not a bool, whose True would read as 1, nor a
+  // str or a complex.
+  const bool number = !PyBool_Check(v.ptr()) && !PyComplex_Check(v.ptr()) &&
+                      (PyFloat_Check(v.ptr()) || PyIndex_Check(v.ptr()) ||
+                       (Py_TYPE(v.ptr())->tp_as_number != nullptr &&
+                        Py_TYPE(v.ptr())->tp_as_number->nb_float != nullptr));
+  if (!number)
     throw InputError(what + " must be a number (got " +
                      std::string(py::str(py::type::of(v).attr("__name__"))) + ")");
   const double x = PyFloat_AsDouble(v.ptr());

@@ -85,6 +85,10 @@ json diagnosis_to_json(const Diagnosis& d) {
 
 json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs) {
   json j = point_to_json(p);
+  // Traffic at no named level was judged at a level the diagnosis names: written so, as every
+  // output of the analysis (level "" could not be read back; `point --json`, Python's to_dict).
+  for (size_t i = 0; i < p.traffic.size() && i < d.levels.size(); ++i)
+    if (p.traffic[i].level.empty()) j["traffic"][i]["level"] = d.levels[i].level;
   j["performance"] = d.performance.value;
   j["intensity"] = d.levels.empty() ? 0.0 : d.levels.front().intensity.value;
   j["machine"] = roofs.name;

@@ -238,6 +238,21 @@ def test_bad_numbers_are_refused_with_the_field_named():
         roofline.kernel("gemm", m="1", n=2, k=2)
     with pytest.raises(roofline.InputError, match="size n is out of range \\(an integer of 401"):
         roofline.kernel("saxpy", n=10**400)
+    # Any real number a size can be (numpy's, Fraction, Decimal); a bool is not one (True = 1).
+    import decimal
+    import fractions
+    want = roofline.kernel("saxpy", n=1000).work_flop
+    for n in (fractions.Fraction(1000), decimal.Decimal(1000)):
+        assert roofline.kernel("saxpy", n=n).work_flop == want
+    try:
+        import numpy
+        assert roofline.kernel("saxpy", n=numpy.int64(1000)).work_flop == want
+        assert roofline.kernel("saxpy", n=numpy.float32(1000)).work_flop == want
+    except ImportError:
+        pass
+    for bad in (True, 1j):
+        with pytest.raises(roofline.InputError, match="size n must be a number"):
+            roofline.kernel("saxpy", n=bad)
     model = roofline.llm.model("llama-2-7b")
     with pytest.raises(roofline.InputError, match="tp: 1099511627776 is out of range"):
         model.parameters(tp=2**40)
