@@ -147,14 +147,21 @@ class CpuMeasurement final : public engine::Backend {
       const size_t chunk = (static_cast<size_t>(plan.max_working_set / plan.threads) + (4u << 20)) /
                            (2u << 20) * (2u << 20);
       Buffer buf(chunk * static_cast<size_t>(plan.threads));
+      progress.step("first touch of the memory buffers", 0);
       team.run([&](int id) {
         // First touch by the thread that uses the chunk (NUMA placement), with distinct finite
         // values so that no page is all-equal (zero-page or same-page merging would turn the
-        // first stores into copy-on-write faults).
+        // first stores into copy-on-write faults). Gigabytes take seconds on a VM: a signal is
+        // looked at every 32 MiB, so ^C acts within a fraction of a second.
         auto* d = reinterpret_cast<double*>(buf.data + static_cast<size_t>(id) * chunk);
-        const size_t n = chunk / sizeof(double);
-        for (size_t i = 0; i < n; ++i) d[i] = 1.0 + static_cast<double>(i % 4093) * 1e-3;
+        const size_t n = chunk / sizeof(double), block = (32u << 20) / sizeof(double);
+        for (size_t from = 0; from < n; from += block) {
+          if (o.cancel && o.cancel->load(std::memory_order_relaxed)) return;
+          const size_t to = std::min(n, from + block);
+          for (size_t i = from; i < to; ++i) d[i] = 1.0 + static_cast<double>(i % 4093) * 1e-3;
+        }
       });
+      progress.check_cancel();
       phase_done("first_touch");
       MemoryStep mem = measure_memory(plan, team, solo.get(), buf, chunk, topo, progress);
       phase_done("memory");
