@@ -83,20 +83,28 @@ int run(int argc, char** argv) {
   roofline::cli::refuse_empty_values(app);
   // One command's files: its outputs are checked against its inputs and each other.
   const roofline::FileLedger ledger;
+  // `roofline nosuch`: CLI11 would only say that a command is required — and with --help after
+  // it (`roofline nosuch --help`) print the general help and exit 0, as if the command existed.
+  const auto unknown_command = [&]() {
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands({}))
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    report("error", "unknown command '" + roofline::terminal_safe(argv[1]) +
+                        "' (commands: " + names + ")\nRun with --help for the options.");
+    return 2;
+  };
+  if (argc > 1 && argv[1][0] != '-') {
+    const auto subs = app.get_subcommands({});
+    if (std::none_of(subs.begin(), subs.end(),
+                     [&](const CLI::App* sub) { return sub->check_name(argv[1]); }))
+      return unknown_command();
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version are "errors" with exit code 0: CLI11 prints them.
     if (e.get_exit_code() == 0) return app.exit(e);
-    // `roofline nosuch`: CLI11 would only say that a command is required.
-    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') {
-      std::string names;
-      for (const CLI::App* sub : app.get_subcommands({}))
-        names += (names.empty() ? "" : ", ") + sub->get_name();
-      report("error", std::string("unknown command '") + argv[1] + "' (commands: " + names +
-                          ")\nRun with --help for the options.");
-      return 2;
-    }
+    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') return unknown_command();
     report("error", plain_parse_error(e.what()) + "\nRun with --help for the options.");
     return 2;
   } catch (const roofline::InputError& e) {
