@@ -334,10 +334,43 @@ class PointMaker {
       notes_.push_back(kernel_label(rec) + ": left out, no " + l + " for this kernel");
       return;
     }
+    pending_w_unknown_.clear();
     std::optional<Point> p = point(tab, rec, plan, *t.seconds, t.how);
     if (!p) return;  // skipped, noted
     take_roofs(roofs_from_peaks(tab, rec, plan), rec);
+    if (!pending_w_unknown_.empty()) {
+      w_unknown_.push_back({points_.size(), pending_w_unknown_});
+      for (const auto& m : pending_w_unknown_) ++w_unknown_kernels_[m.substr(0, m.find(" (line"))];
+    }
     points_.push_back(std::move(*p));
+  }
+
+  /// W metrics ncu printed as missing: one missing for every kernel is one this GPU or ncu does
+  /// not give (an fp8 tensor path on an A100), counted 0 with one note; one missing for some
+  /// kernels only leaves those out, since their W would lack a count the others have (an n/a
+  /// FFMA count made a GEMM's W 770 FLOP).
+  void judge_missing_w_metrics() {
+    std::vector<bool> drop(points_.size(), false);
+    for (const auto& [index, metrics] : w_unknown_) {
+      std::vector<std::string> partial;
+      for (const auto& m : metrics)
+        if (w_unknown_kernels_[m.substr(0, m.find(" (line"))] < kernels_) partial.push_back(m);
+      if (partial.empty()) continue;
+      drop[index] = true;
+      notes_.push_back("kernel " + points_[index].name + ": skipped, " + join(partial, ", ") +
+                       (partial.size() > 1 ? " are" : " is") +
+                       " not given (n/a) though other kernels have it: its W would lack " +
+                       (partial.size() > 1 ? "them" : "it") + " — not a point");
+    }
+    for (const auto& [metric, n] : w_unknown_kernels_)
+      if (n == kernels_)
+        notes_.push_back(metric +
+                         " is n/a for every kernel: counted as 0 in W (a metric this "
+                         "GPU or ncu version does not give)");
+    std::vector<Point> kept;
+    for (size_t i = 0; i < points_.size(); ++i)
+      if (!drop[i]) kept.push_back(std::move(points_[i]));
+    points_ = std::move(kept);
   }
 
   ImportResult finish(const ToolTable& tab) {
@@ -375,6 +408,7 @@ class PointMaker {
                        "; collect them with: ncu --csv --metrics " + metrics +
                        " (docs/import.md: the full command)");
     }
+    judge_missing_w_metrics();
     ImportResult res;
     res.doc.origin = tab.origin;
     res.doc.points = std::move(points_);
@@ -411,7 +445,10 @@ class PointMaker {
   }
 
  private:
-  std::vector<std::string> unknown_;  ///< the W and Q metrics of the kernel at hand ncu left out
+  std::vector<std::string> unknown_;  ///< metrics of the kernel at hand ncu left out (n/a)
+  std::vector<std::string> pending_w_unknown_;  ///< its W metrics left out, for judge_missing_w…
+  std::vector<std::pair<size_t, std::vector<std::string>>> w_unknown_;  ///< point → metrics
+  std::map<std::string, std::size_t> w_unknown_kernels_;  ///< metric → kernels that left it out
 
   struct Duration {
     std::optional<double> seconds;
@@ -476,6 +513,8 @@ class PointMaker {
     }
     double w = 0;
     for (const auto& [prec, v] : by_prec) w += v;
+    std::vector<std::string> w_unknown;
+    w_unknown.swap(unknown_);
     double q = 0;
     for (const auto& s : plan.dram) q += count(tab, rec, s, seconds);
     if (!std::isfinite(w) || !std::isfinite(q))
@@ -484,13 +523,14 @@ class PointMaker {
 
     Point p;
     p.name = short_kernel_name(rec.name) + " #" + rec.id;
-    if (!unknown_.empty()) {
+    if (!unknown_.empty()) {  // Q's metrics: a point without its traffic is none
       notes_.push_back("kernel " + p.name + ": skipped, " + join(unknown_, ", ") +
                        (unknown_.size() > 1 ? " are" : " is") +
-                       " not given (n/a): its W or Q would lack " +
+                       " not given (n/a): its Q would lack " +
                        (unknown_.size() > 1 ? "them" : "it") + " — not a point");
       return std::nullopt;
     }
+    pending_w_unknown_ = std::move(w_unknown);  // judged once every kernel is read (finish)
     p.source = "ncu";
     p.work = Work(w);
     // The roof a point is judged against: its dominant precision (≥ 90% of W); without one,

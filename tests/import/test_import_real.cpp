@@ -86,8 +86,9 @@ TEST(RealNcu, A100DetailsPrintFpNerscMethod) {
 }
 
 // A value ncu printed as missing ("n/a": a metric it could not collect for that launch) is not
-// 0: the kernel is left out, naming the metric and line, not placed with a W or Q that lacks it
-// (a missing dram__bytes.sum made Q 0; a missing FFMA count took 2·FFMA out of W).
+// 0. A Q metric missing leaves its kernel out; a W metric missing for some kernels only leaves
+// those out (their W would lack a count the others have: an n/a FFMA made a GEMM's W 770 FLOP);
+// one missing for every kernel is one the GPU does not give, counted 0 with one note.
 TEST(RealNcu, AValueNcuLeftOutLeavesTheKernelOut) {
   const std::string real = read_text_file(kReal / "ncu-a100-details-printfp-sgemm.csv");
   const auto q =
@@ -98,18 +99,35 @@ TEST(RealNcu, AValueNcuLeftOutLeavesTheKernelOut) {
   EXPECT_EQ(q.doc.points[0].name, "randomInit<float> #1");
   EXPECT_TRUE(has_note(q,
                        "kernel randomInit<float> #0: skipped, dram__bytes.sum (line 2) is not "
-                       "given (n/a): its W or Q would lack it — not a point"));
-  const auto w = import_ncu(
-      roofline::test::edited(
-          real,
-          R"("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum","inst","34,359,738,368,000.00")",
-          R"("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum","inst","n/a")"),
-      "sgemm.csv");
+                       "given (n/a): its Q would lack it — not a point"));
+  const std::string ffma = "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\",\"inst\",";
+  const auto w =
+      import_ncu(roofline::test::edited(real, ffma + "\"34,359,738,368,000.00\"", ffma + "\"n/a\""),
+                 "sgemm.csv");
   ASSERT_EQ(w.doc.points.size(), 2u);
   EXPECT_EQ(w.doc.points[1].name, "randomInit<float> #1");
   EXPECT_TRUE(has_note(w,
                        "kernel gemm_v1<float> #2: skipped, "
-                       "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum (line 42)"));
+                       "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum (line 42) is not "
+                       "given (n/a) though other kernels have it"));
+  // The HFMA count n/a in all three kernels: W counts the rest, and one note says so.
+  const std::string hfma = "\"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum\",\"inst\",";
+  std::string none = real;
+  std::size_t at = 0;
+  int edited = 0;
+  while ((at = none.find(hfma, at)) != std::string::npos) {
+    const std::size_t value = at + hfma.size(), end = none.find('"', value + 1);
+    none.replace(value, end + 1 - value, "\"n/a\"");
+    at = value;
+    ++edited;
+  }
+  ASSERT_EQ(edited, 3);
+  const auto all = import_ncu(none, "sgemm.csv");
+  ASSERT_EQ(all.doc.points.size(), 3u);
+  EXPECT_DOUBLE_EQ(all.doc.points[2].work.value, 2 * 34359738368000.0);  // 2·FFMA, no HFMA
+  EXPECT_TRUE(has_note(all,
+                       "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum is n/a for "
+                       "every kernel: counted as 0 in W"));
 }
 
 TEST(RealNcu, A100DetailsSecondRun) {
