@@ -91,12 +91,20 @@ std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
   }
   std::vector<suite::RunResult> results;
   const std::string corename = j.at("blas").value("corename", core);
-  // OpenBLAS falls back to its own choice for a name it does not know: those runs would be
-  // labelled and judged as a core that never ran.
-  if (lower(corename) != lower(core))
-    throw InputError("--blas-core " + core + ": OpenBLAS did not take it and ran " + corename +
-                     ", its own choice (a core name it does not know; OpenBLAS's names are "
-                     "those of its DYNAMIC_ARCH list, e.g. Prescott, Haswell, SkylakeX, Zen)");
+  // OpenBLAS runs another core than the one named when it does not know the name, or maps it to
+  // another (a build without AVX-512 runs Haswell for SkylakeX): those runs would be labelled
+  // and judged as a core that never ran. A name the user gave is refused; the core this run
+  // chose itself (a generic build's best) gives no points, and a note says why.
+  if (lower(corename) != lower(core)) {
+    if (!a.blas_core.empty())
+      throw InputError("--blas-core " + core + ": OpenBLAS did not take it and ran " + corename +
+                       " instead (a core name it does not know, or one this build maps to "
+                       "another; OpenBLAS's names are those of its DYNAMIC_ARCH list, e.g. "
+                       "Prescott, Haswell, SkylakeX, Zen)");
+    say("note: OpenBLAS ran " + corename + " for OPENBLAS_CORETYPE=" + core +
+        ": the child's runs are left out (they would be judged as " + core + ")\n");
+    return {};
+  }
   for (const auto& rj : j.at("results")) {
     suite::RunResult r = run_record_from_json(rj);
     r.variant = "OPENBLAS_CORETYPE=" + core;

@@ -77,9 +77,9 @@ const std::vector<std::string>& all_levels();
 /// memory for it.
 double working_set_for(const std::string& level, const Machine& machine, int threads);
 
-/// The level a working set of `bytes` run by `threads` threads lives in: the first cache whose
-/// capacity for them (each thread's private cache, or the shared instances they use, whole)
-/// holds it, else DRAM. `run --size` judges a run there.
+/// The level a working set of `bytes` run by `threads` threads lives in: the first cache half of
+/// whose capacity for them (each thread's private cache, or the shared instances they use)
+/// holds it — the rule the level sizes follow — else DRAM. `run --size` judges a run there.
 std::string level_holding(double bytes, const Machine& machine, int threads);
 
 // ---------------------------------------------------------------------------------------------

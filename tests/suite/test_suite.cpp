@@ -76,6 +76,24 @@ TEST(SuiteSizes, WorkingSetsFollowTheCaches) {
   EXPECT_GT(working_set_for("L3", c, 4), 4 * 2048.0 * 1024 / 2);
 }
 
+// `run --size`: the level a working set is judged at is the one whose level size (half the
+// capacity the threads use) holds it — the sizes above land at their own level.
+TEST(SuiteSizes, AGivenSizeIsHeldByTheLevelWhoseSizeRuleHoldsIt) {
+  const Machine c = fixture_machine();  // L1 48 KiB, L2 2 MiB per core; L3 16 MiB per 4 cores
+  for (const auto& level : {"L1", "L2", "L3", "DRAM"})
+    for (const int threads : {1, 2, 4})
+      EXPECT_EQ(level_holding(working_set_for(level, c, threads), c, threads), level)
+          << level << " on " << threads;
+  // One byte past a level's size is the next level's; L1's half on one thread is 24 KiB.
+  EXPECT_EQ(level_holding(24.0 * 1024, c, 1), "L1");
+  EXPECT_EQ(level_holding(24.0 * 1024 + 1, c, 1), "L2");
+  EXPECT_EQ(level_holding(24.0 * 1024 + 1, c, 2), "L1");  // two threads' L1 halves: 48 KiB
+  // The shared L3 holds 8 MiB whatever the threads; past it, DRAM.
+  EXPECT_EQ(level_holding(8.0 * 1024 * 1024, c, 4), "L3");
+  EXPECT_EQ(level_holding(8.0 * 1024 * 1024 + 1, c, 4), "DRAM");
+  EXPECT_THROW(level_holding(1, c, 0), InputError);
+}
+
 cpu::CacheInfo cache(int level, double size, int sharing) {
   cpu::CacheInfo c;
   c.level = level;

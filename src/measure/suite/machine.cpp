@@ -97,7 +97,7 @@ namespace {
 /// Bytes of one cache level that `threads` threads (one per core) use: a private cache (one
 /// core) each thread's own, a shared one its instances the threads run on.
 double cache_capacity(const cpu::CacheInfo& c, const Machine& machine, int threads) {
-  const int users = std::min(threads, machine.cores());
+  const int users = std::max(1, std::min(threads, machine.cores()));
   const int sharing = std::max(1, c.cores_sharing);
   const int instances = sharing <= 1 ? users : (users + sharing - 1) / sharing;
   return c.size_bytes * instances;
@@ -135,10 +135,12 @@ double working_set_for(const std::string& level, const Machine& machine, int thr
 
 std::string level_holding(double bytes, const Machine& machine, int threads) {
   if (threads < 1) throw InputError("threads must be at least 1");
+  // Half of the capacity, as the level sizes are chosen (working_set_for): a set filling a cache
+  // whole is partly evicted to the next level by the arrays' conflicts and the other data.
   for (const auto& level : all_levels()) {
     if (level == "DRAM") break;
     const cpu::CacheInfo* c = machine.cache(level);
-    if (c && bytes <= cache_capacity(*c, machine, threads)) return level;
+    if (c && bytes <= cache_capacity(*c, machine, threads) / 2) return level;
   }
   return "DRAM";
 }
