@@ -66,16 +66,16 @@ void run(const MeasureArgs& a) {
         "cluster.json -o report.html` on the cluster document");
   if (!a.report.empty() && a.output == "-")
     throw InputError("--report needs the machine document in a file: give -o FILE, not -o -");
+  if (a.cuda_device && a.device != "cuda")
+    throw InputError("--cuda-device " + std::to_string(*a.cuda_device) +
+                     " picks a GPU for --device cuda; this run measures " + a.device +
+                     " (add --device cuda, or drop --cuda-device)");
   if (a.mpi) {
     // One rank per node under mpirun: the cluster roofline (docs/cluster.md).
     if (a.device != "cpu") throw InputError("--mpi measures CPU nodes; drop --device " + a.device);
     if (a.output != "-") check_output_path(a.output);
     return run_cluster_measurement(a.quick, a.output == "-" ? "" : a.output, a.json);
   }
-  if (a.cuda_device && a.device != "cuda")
-    throw InputError("--cuda-device " + std::to_string(*a.cuda_device) +
-                     " picks a GPU for --device cuda; this run measures " + a.device +
-                     " (add --device cuda, or drop --cuda-device)");
   check_output_path(a.output);
   // Refuse a report we could not write before spending the measurement time.
   if (!a.report.empty()) check_report_path(a.report);

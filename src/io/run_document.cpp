@@ -7,6 +7,7 @@
 #include "roofline/documents.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
+#include "roofline/statistics.hpp"
 
 namespace roofline {
 
@@ -35,7 +36,8 @@ json run_record_to_json(const RunRecord& r) {
           {"q1", r.q1},
           {"q3", r.q3},
           {"spread", r.spread()},
-          {"spread_all", r.median > 0 ? (r.max - r.min) / r.median : 0.0},
+          // Every repetition's rate, a preempted one too: (W/min − W/max)/(W/median).
+          {"spread_all", rate_spread_from_summary(r.min, r.median, r.max).value_or(0)},
           {"noisy", r.noisy},
           {"seconds_per_repetition", r.seconds_per_repetition},
           {"calls_per_repetition", r.calls_per_repetition},

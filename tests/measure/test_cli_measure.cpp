@@ -30,6 +30,10 @@ TEST(CliMeasure, BadOptionsExitTwoWithAMessage) {
   EXPECT_NE(r.err.find("--cuda-device 0 picks a GPU for --device cuda; this run measures cpu"),
             std::string::npos)
       << r.err;
+  r = run_cli({"measure", "--mpi", "--cuda-device", "1", "-o", "-"});  // also under --mpi
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--cuda-device 1 picks a GPU for --device cuda"), std::string::npos)
+      << r.err;
 }
 
 // A level the machine lacks is refused before measuring (exit 3, as a precision it lacks), not

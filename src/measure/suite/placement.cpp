@@ -47,7 +47,7 @@ std::string above_roof_cause(const PlacedRun& p, const RoofSet& roofs, const Mac
   }
   if (level && level->stats && (level->stats->noisy || !level->stats->confirmed()))
     causes.push_back("the " + level->level + " roof was measured noisy (its samples spread " +
-                     format_number(100 * level->stats->iqr(), 2) + "%): it is likely low");
+                     format_number(100 * level->stats->shown_spread(), 2) + "%): it is likely low");
   if (p.result.noisy)
     causes.push_back("the point's own repetitions are noisy (" +
                      format_number(100 * p.result.spread(), 2) + "%)");
