@@ -10,6 +10,7 @@
 #include <pybind11/pybind11.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,7 @@ class ConstructionGuard {
  private:
   PyTypeObject* base_ = nullptr;
   PyTypeObject* meta_ = nullptr;
+  std::set<PyTypeObject*> before_;  ///< classes registered before the guard: not ours
 };
 void register_machine(py::module_& m);
 void register_point(py::module_& m);

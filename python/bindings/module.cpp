@@ -132,11 +132,16 @@ PyObject* guarded_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
 
 // `Cls.__new__(Cls)` as Python spells it: the class's own entry, so that the lookup does not
 // find the base's (whose check would refuse it with a message naming pybind11's internals).
-PyObject* new_method(PyObject*, PyObject* args, PyObject* kwargs) {
+PyObject* new_method(PyObject* owner, PyObject* args, PyObject* kwargs) {
   PyObject* type = PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : nullptr;
-  if (type == nullptr || !PyType_Check(type)) {
+  // As object.__new__ checks: cls is the class the method belongs to or a subclass of it (a
+  // call made while some object is being constructed must not make an int, or another class).
+  if (type == nullptr || !PyType_Check(type) ||
+      !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type),
+                        reinterpret_cast<PyTypeObject*>(owner))) {
     PyErr_Clear();
-    PyErr_SetString(PyExc_TypeError, "__new__(cls): cls must be a class");
+    PyErr_Format(PyExc_TypeError, "__new__(cls): cls must be %s or a subclass of it",
+                 reinterpret_cast<PyTypeObject*>(owner)->tp_name);
     return nullptr;
   }
   PyObject* rest = PyTuple_GetSlice(args, 1, PyTuple_Size(args));
@@ -164,13 +169,16 @@ ConstructionGuard::ConstructionGuard() {
   if (meta == nullptr) throw py::error_already_set();
   meta_ = reinterpret_cast<PyTypeObject*>(meta);  // kept for the interpreter's life
   internals.default_metaclass = meta_;            // the classes registered from here on
+  for (const auto& entry : internals.registered_types_py) before_.insert(entry.first);
 }
 
 ConstructionGuard::~ConstructionGuard() {
   auto& internals = py::detail::get_internals();
   internals.default_metaclass = base_;  // other modules' classes are not ours to change
+  // Only the classes this module registered while the guard was alive (pybind11's internals
+  // are shared with every other pybind11 module).
   for (const auto& [type, infos] : internals.registered_types_py) {
-    if (Py_TYPE(type) != meta_) continue;
+    if (Py_TYPE(type) != meta_ || before_.count(type) != 0) continue;
     type->tp_new = guarded_new;
     PyObject* method = PyCFunction_NewEx(&g_new_def, reinterpret_cast<PyObject*>(type), nullptr);
     PyObject* as_static = method != nullptr ? PyStaticMethod_New(method) : nullptr;

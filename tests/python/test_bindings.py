@@ -309,6 +309,10 @@ def test_new_alone_is_refused_for_every_class():
     with pytest.raises(TypeError, match=r"Sub.__new__ alone makes no object: call Sub"):
         Sub.__new__(Sub)
     assert Sub("p", 2e9, 1e9, 1e-3).intensity_flop_per_byte == 2
+    # Another class is never made through a class's __new__ (as object.__new__ checks).
+    for other in (int, roofline.Machine):
+        with pytest.raises(TypeError, match=r"cls must be roofline._roofline.Point or a subclass"):
+            roofline.Point.__new__(other)
 
 
 def test_a_path_with_a_nul_byte_is_refused_not_cut_short(tmp_path, monkeypatch):
