@@ -177,16 +177,27 @@ TEST(Files, FilesThatCannotBeRenamedOverAreRefusedBeforeTheWork) {
   ::close(fd);
   EXPECT_EQ(slurp(f), "keep");
   // Another user's file in a sticky folder, written as that other user: a child gives up root.
+  // The folder is made in /tmp itself, which every user can reach (a $TMPDIR under /root is not).
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
   if (!immutable) std::cerr << "(immutable files untested: no FS_IOC_SETFLAGS here)\n";
-  ASSERT_EQ(::chmod(d.path.c_str(), 01777), 0);
-  ASSERT_EQ(::chmod(f.c_str(), 0666), 0);
+  struct Sticky {
+    fs::path path = fs::path("/tmp") / ("roofline-sticky-" + std::to_string(::getpid()));
+    ~Sticky() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } sticky;
+  fs::create_directories(sticky.path);
+  ASSERT_EQ(::chmod(sticky.path.c_str(), 01777), 0);
+  const auto theirs = sticky.path / "theirs.json";
+  std::ofstream(theirs) << "keep";
+  ASSERT_EQ(::chmod(theirs.c_str(), 0666), 0);
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     if (::setresgid(65534, 65534, 65534) != 0 || ::setresuid(65534, 65534, 65534) != 0) _exit(3);
     try {
-      check_writable_path(f, "-o");
+      check_writable_path(theirs, "-o");
     } catch (const InputError& e) {
       _exit(std::string(e.what()).find("belongs to another user in a sticky folder") !=
                     std::string::npos
@@ -199,7 +210,7 @@ TEST(Files, FilesThatCannotBeRenamedOverAreRefusedBeforeTheWork) {
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << "1: accepted, 2: another message, 3: could not drop root";
-  EXPECT_EQ(slurp(f), "keep");
+  EXPECT_EQ(slurp(theirs), "keep");
 }
 
 TEST(Files, SpecialFilesAndLinksAreNeverReplaced) {

@@ -226,10 +226,11 @@ TEST(CliProfile, AProgramKilledByASignalPlacesNoPoint) {
   roofline::test::TempDir d;
   const std::string out = d.file("points.json");
   std::ofstream(out) << "previous";
+  // SIGTERM, not SIGINT: a runner started in the background may pass SIGINT on ignored.
   const auto r = roofline::test::run_cli({"profile", "--work", "1e6", "--traffic", "1e6", "-o", out,
-                                          "--", "sh", "-c", "kill -INT $$"});
-  EXPECT_EQ(r.exit_code, 130) << r.err;
-  EXPECT_NE(r.err.find("the program was killed by signal 2 (SIGINT) after "), std::string::npos)
+                                          "--", "sh", "-c", "kill -TERM $$"});
+  EXPECT_EQ(r.exit_code, 143) << r.err;
+  EXPECT_NE(r.err.find("the program was killed by signal 15 (SIGTERM) after "), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("no point is placed and " + out + " is left as it was"), std::string::npos)
       << r.err;
