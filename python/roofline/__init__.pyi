@@ -235,6 +235,8 @@ class Chart:
     points: List[Point]
     overlays: List[Machine]
     title: str
+    workload_intensity_flop_per_byte: Optional[float]
+    no_overlap_curve: bool
     def __init__(self, machine: Machine, points: Sequence[Point] = (), *,
                  overlays: Sequence[Machine] = (), title: Optional[str] = None,
                  workload_intensity_flop_per_byte: Optional[float] = None,
