@@ -2,8 +2,10 @@
 // compare — over io.hpp, roof.hpp, model.hpp, hardware.hpp, compare.hpp and measure.hpp.
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <atomic>
+#include <filesystem>
 
 #include "common.hpp"
 #include "roofline/check_io.hpp"
@@ -229,6 +231,12 @@ void register_machine_methods(py::class_<Machine>& cls) {
             write_file_atomic(path, machine_to_json(x.doc).dump(2) + "\n");
           },
           py::arg("path"), "Writes the machine document atomically (as the CLI's -o).")
+      .def(
+          "save",
+          [](const Machine& x, const std::filesystem::path& path) {
+            write_file_atomic(path, machine_to_json(x.doc).dump(2) + "\n");
+          },
+          py::arg("path"))
       .def("__str__",
            [](const Machine& x) { return terminal_safe_lines(render_roofs(x.doc.roofs)); })
       .def("__repr__", [](const Machine& x) {
@@ -408,10 +416,19 @@ void register_machine(py::module_& m) {
           py::arg("name_or_path"), py::arg("hw_dir") = "",
           "A catalogue name or alias (case-insensitive) or the path of a machine document, as "
           "the CLI's --hw/--machine.")
+      // A pathlib.Path (any os.PathLike) where a str names a file.
+      .def(py::init([](const std::filesystem::path& path, const std::string& hw_dir) {
+             return Machine{resolve_machine(path.string(), hw_dir)};
+           }),
+           py::arg("name_or_path"), py::arg("hw_dir") = "")
       .def_static(
           "load", [](const std::string& path) { return Machine{load_machine_file(path)}; },
           py::arg("path"),
           "Loads a machine document (docs/schema.md) written by `roofline measure`.")
+      .def_static(
+          "load",
+          [](const std::filesystem::path& path) { return Machine{load_machine_file(path)}; },
+          py::arg("path"))
       .def_static(
           "from_catalogue",
           [](const std::string& name, const std::string& hw_dir) {

@@ -334,6 +334,16 @@ def test_a_path_with_a_nul_byte_is_refused_not_cut_short(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["machine.json"]
 
 
+def test_a_machine_takes_a_pathlib_path_as_a_str(tmp_path):
+    path = HW_DIR / "a100-80gb.json"
+    a = roofline.Machine(path)
+    assert a.name == roofline.Machine(str(path)).name == roofline.Machine.load(path).name
+    a.save(tmp_path / "m.json")
+    assert roofline.Machine.load(str(tmp_path / "m.json")).name == a.name
+    with pytest.raises(roofline.InputError, match="no such file"):
+        roofline.Machine(tmp_path / "none.json")
+
+
 def test_escapes_control_characters_in_messages(tmp_path):
     name = tmp_path / "evil\x1b[31m.json"
     with pytest.raises(roofline.InputError) as e:
