@@ -158,8 +158,19 @@ TEST(Diagnosis, HierarchicalPointCacheHeadroom) {
   EXPECT_EQ(d.binding_level, "HBM");
   EXPECT_EQ(d.verdict, Verdict::memory_bound);
   bool note = false;
-  for (const auto& n : d.notes) note = note || contains(n, "L2 headroom");
+  for (const auto& n : d.notes)
+    note = note || (contains(n, "On the HBM roof with L2 headroom (") &&
+                    contains(n,
+                             "x): only less HBM traffic raises it — reuse from cache "
+                             "(tiling) where the algorithm reads data more than once"));
   EXPECT_TRUE(note);
+  // Far below its roof, the point is not "on" it: no such note (an axpy far below its DRAM roof
+  // was promised gains from tiling).
+  Point far = p;
+  far.time = Seconds(far.time.value * 4);  // P = 0.475 T, 23% of the attainable 2.039 T
+  const Diagnosis f = diagnose(far, test::a100());
+  EXPECT_EQ(f.verdict, Verdict::far_below);
+  for (const auto& n : f.notes) EXPECT_FALSE(contains(n, "headroom (")) << n;
 }
 
 TEST(Diagnosis, CustomUnitsReachTheText) {

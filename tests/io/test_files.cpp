@@ -173,6 +173,13 @@ TEST(Files, FilesThatCannotBeRenamedOverAreRefusedBeforeTheWork) {
     EXPECT_NE(m.find("is immutable (chattr +i); refusing to replace it"), std::string::npos) << m;
     EXPECT_THROW(write_file_atomic(f, "x"), InputError);
     ::ioctl(fd, FS_IOC_SETFLAGS, &flags);
+    int append = flags | FS_APPEND_FL;  // append-only (chattr +a): not renamed over either
+    if (::ioctl(fd, FS_IOC_SETFLAGS, &append) == 0) {
+      const std::string a = message_of([&] { check_writable_path(f, "-o"); });
+      EXPECT_NE(a.find("is append-only (chattr +a); refusing to replace it"), std::string::npos)
+          << a;
+      ::ioctl(fd, FS_IOC_SETFLAGS, &flags);
+    }
   }
   ::close(fd);
   EXPECT_EQ(slurp(f), "keep");

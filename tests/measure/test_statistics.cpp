@@ -116,6 +116,22 @@ TEST(MeasureStatistics, ABusyMachineIsFlaggedOnceAQuarterOfTheSamplesIsSlowed) {
   EXPECT_TRUE(with_slowed(20).confirmed());
 }
 
+// Below kRobustSpreadTimes samples the spread judged (and shown) is the full range: three
+// samples 100, 101, 112 have a 5.9% interquartile range but an 11% range, so they are noisy —
+// the spread a user reads beside the flag is the one it was judged on.
+TEST(MeasureStatistics, FewSamplesAreJudgedOnTheirFullRange) {
+  const Statistics s = summarize_rates({100, 101, 112});
+  EXPECT_TRUE(s.confirmed());  // 101 is within 2% of the sustained 100
+  EXPECT_NEAR(s.iqr(), (106.5 - 100.5) / 101, 1e-12);
+  EXPECT_NEAR(robust_spread(s), 12.0 / 101, 1e-12);
+  EXPECT_DOUBLE_EQ(s.shown_spread(), robust_spread(s));
+  EXPECT_TRUE(s.noisy);
+  // From five samples on, the interquartile range: one slow sample does not make them noisy.
+  const Statistics five = summarize_rates({100, 100.5, 101, 101.5, 112});
+  EXPECT_DOUBLE_EQ(robust_spread(five), five.iqr());
+  EXPECT_FALSE(five.noisy);
+}
+
 TEST(MeasureStatistics, FastestSamplesThatDisagreeAskForMoreSamples) {
   // No three samples reach the same rate: the roof (third-fastest) is uncertain.
   const Statistics s = summarize_rates({100, 97, 94, 90, 88, 87, 86, 86, 85, 85});
