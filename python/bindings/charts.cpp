@@ -20,7 +20,7 @@ ReportInput report_input(const ChartSpec& c) {
 }
 
 ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Point>& points,
-                     const std::string& title, std::optional<double> workload_line,
+                     const std::string& title, std::optional<Real> workload_line,
                      bool no_overlap_curve) {
   ChartSpec c;
   for (const auto& m : machines) c.machines.push_back(m.doc);

@@ -21,6 +21,14 @@ namespace roofline::python {
 
 namespace py = pybind11;
 
+/// A float argument: what Python's float() takes (int, float, numpy's numbers, Fraction,
+/// Decimal), but not a bool, whose True pybind's own double would read as 1.0. Signatures and
+/// stubs show it as `float`; a bool gives the TypeError of any argument of the wrong type.
+struct Real {
+  double value = 0;
+  operator double() const { return value; }  // NOLINT(google-explicit-constructor)
+};
+
 /// What Python's Machine holds: a machine document (measured, catalogued or given roofs).
 struct Machine {
   MachineDocument doc;
@@ -70,3 +78,20 @@ void register_charts(py::module_& m);
 void register_llm(py::module_& m);
 
 }  // namespace roofline::python
+
+namespace pybind11::detail {
+template <>
+struct type_caster<roofline::python::Real> {
+  PYBIND11_TYPE_CASTER(roofline::python::Real, const_name("float"));
+  bool load(handle src, bool convert) {
+    if (!src || PyBool_Check(src.ptr())) return false;
+    type_caster<double> d;
+    if (!d.load(src, convert)) return false;
+    value.value = static_cast<double>(d);
+    return true;
+  }
+  static handle cast(roofline::python::Real v, return_value_policy, handle) {
+    return PyFloat_FromDouble(v.value);
+  }
+};
+}  // namespace pybind11::detail

@@ -53,7 +53,7 @@ void register_kernel_count(py::module_& m) {
       .def_property_readonly("integer", [](const Count& c) { return c.k.integer; })
       .def(
           "point",
-          [](const Count& c, double time_s, const std::string& name) {
+          [](const Count& c, Real time_s, const std::string& name) {
             Point p;
             p.name = name.empty() ? c.k.kernel : name;
             p.work = c.k.work;

@@ -102,7 +102,7 @@ llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
     else if (key == "pp")
       o.pp = keyword<int>(v, "pp", "an int");
     else if (key == "micro_batches")
-      o.micro_batches = keyword<double>(v, "micro_batches", "a number");
+      o.micro_batches = keyword<Real>(v, "micro_batches", "a number");
     else if (key == "flash")
       o.flash = keyword<bool>(v, "flash", "a bool");
     else if (key == "mla")
@@ -116,11 +116,11 @@ llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
     else if (key == "compute")
       o.compute = keyword<std::string>(v, "compute", "a dtype name");
     else if (key == "interconnect_byte_per_s") {
-      if (!v.is_none()) o.interconnect = ByteRate(keyword<double>(v, key.c_str(), "a number"));
+      if (!v.is_none()) o.interconnect = ByteRate(keyword<Real>(v, key.c_str(), "a number"));
     } else if (key == "link_latency_s") {
-      if (!v.is_none()) o.link_latency = Seconds(keyword<double>(v, key.c_str(), "a number"));
+      if (!v.is_none()) o.link_latency = Seconds(keyword<Real>(v, key.c_str(), "a number"));
     } else if (key == "domain_size") {
-      if (!v.is_none()) o.domain_size = keyword<double>(v, key.c_str(), "a number");
+      if (!v.is_none()) o.domain_size = keyword<Real>(v, key.c_str(), "a number");
     } else if (key == "attainment") {
       if (!v.is_none())
         o.attainment = llm::parse_attainment(
@@ -157,9 +157,9 @@ T finite(T result, Json to_json, const char* function) {
   return result;
 }
 
-LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, double batch,
-                  double context, std::optional<double> prompt, const std::string& phase,
-                  std::optional<double> measured, const py::kwargs& kw) {
+LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, Real batch,
+                  Real context, std::optional<Real> prompt, const std::string& phase,
+                  std::optional<Real> measured, const py::kwargs& kw) {
   if (measured) positive(*measured, "measured_tokens_per_s");
   llm::Setup st = setup(machine, kw, "analyse");
   st.scenario.batch = whole(batch, "batch");
@@ -173,7 +173,7 @@ LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, double 
 }
 
 llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine,
-                           double output_tokens, double batch, double prompt, double chunk,
+                           Real output_tokens, Real batch, Real prompt, Real chunk,
                            const py::kwargs& kw) {
   llm::Setup st = setup(machine, kw, "request");
   st.scenario.batch = whole(batch, "batch");
@@ -183,9 +183,9 @@ llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine
                 llm::request_to_json, "request");
 }
 
-llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, double concurrency,
-                         const std::vector<std::pair<double, double>>& requests,
-                         double max_batched_tokens, double total_requests, const py::kwargs& kw) {
+llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, Real concurrency,
+                         const std::vector<std::pair<Real, Real>>& requests,
+                         Real max_batched_tokens, Real total_requests, const py::kwargs& kw) {
   if (requests.empty()) throw InputError("requests: give at least one (prompt, output) pair");
   llm::ServingOptions o;
   o.concurrency = whole(concurrency, "concurrency");
@@ -201,8 +201,8 @@ llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, 
 }
 
 llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine& machine,
-                                   py::object draft, double k, double alpha, double batch,
-                                   double context, const py::kwargs& kw) {
+                                   py::object draft, Real k, Real alpha, Real batch,
+                                   Real context, const py::kwargs& kw) {
   llm::SpeculativeOptions o;
   o.k = whole(k, "k");
   o.alpha = alpha;
@@ -219,10 +219,10 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
                 llm::speculative_to_json, "speculative");
 }
 
-llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine, double sequence,
-                          double micro_batch, double global_batch, double dp,
+llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine, Real sequence,
+                          Real micro_batch, Real global_batch, Real dp,
                           const std::string& recompute, int zero, bool sequence_parallel,
-                          std::optional<double> measured_step_s, const py::kwargs& kw) {
+                          std::optional<Real> measured_step_s, const py::kwargs& kw) {
   llm::TrainingOptions o;
   o.sequence = sequence;
   o.micro_batch = micro_batch;
@@ -240,9 +240,9 @@ llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
 }
 
 /// `roofline llm --hw a,b,c --json`'s "machines": one row per machine at one (batch, context).
-py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& machines, double batch,
-                 double context, std::optional<double> prompt, double output_tokens, double chunk,
-                 double dp, py::object price_per_hour, std::optional<double> power_w,
+py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& machines, Real batch,
+                 Real context, std::optional<Real> prompt, Real output_tokens, Real chunk,
+                 Real dp, py::object price_per_hour, std::optional<Real> power_w,
                  const py::kwargs& kw) {
   if (machines.empty()) throw InputError("machines: give at least one");
   {
@@ -278,13 +278,13 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
         if (!name.empty() && prices.contains(name)) {
           priced.insert(name);
           o.price_per_hour =
-              positive(keyword<double>(prices[py::str(name)], "price_per_hour", "a number"),
+              positive(keyword<Real>(prices[py::str(name)], "price_per_hour", "a number"),
                        "price_per_hour", true);
           break;
         }
     } else if (!price_per_hour.is_none()) {
       o.price_per_hour = positive(
-          keyword<double>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
+          keyword<Real>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
           "price_per_hour", true);
     }
     const nlohmann::json row =
@@ -302,8 +302,8 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
   return rows;
 }
 
-llm::TokenCost cost(double tokens_per_s, const Machine& machine, double devices,
-                    std::optional<double> price_per_hour, std::optional<double> power_w) {
+llm::TokenCost cost(Real tokens_per_s, const Machine& machine, Real devices,
+                    std::optional<Real> price_per_hour, std::optional<Real> power_w) {
   llm::DevicePower power = llm::device_power(machine_facts(machine.doc));
   if (power_w) power = {positive(*power_w, "power_w"), "--power-w"};
   if (price_per_hour) positive(*price_per_hour, "price_per_hour", true);

@@ -34,7 +34,7 @@ std::optional<double> opt_rate(const std::optional<ByteRate>& r) {
 
 /// The roofs given as two numbers, as the CLI's --peak and --bandwidth (a flat roof named by
 /// its precision, else "peak", and a slanted roof at `level`).
-Machine from_roofs(double peak, double bandwidth, const std::string& precision,
+Machine from_roofs(Real peak, Real bandwidth, const std::string& precision,
                    const std::string& level, const std::string& name) {
   if (!(peak > 0) || !std::isfinite(peak))
     throw InputError("peak_flop_per_s: must be > 0 and finite (got " + format_number(peak) + ")");
@@ -42,6 +42,8 @@ Machine from_roofs(double peak, double bandwidth, const std::string& precision,
     throw InputError("bandwidth_byte_per_s: must be > 0 and finite (got " +
                      format_number(bandwidth) + ")");
   if (name.empty()) throw InputError("name: must not be empty (charts and tables show it)");
+  // The CLI's --level has a default; here "" would silently become DRAM.
+  if (level.empty()) throw InputError("level: must not be empty (the memory level, e.g. 'DRAM')");
   Machine m;
   GivenRoofs g;
   g.name = name;
@@ -205,7 +207,7 @@ void register_machine_methods(py::class_<Machine>& cls) {
           py::arg("precision") = "", py::arg("level") = "", "I* = π/β in FLOP/byte.")
       .def(
           "attainable_flop_per_s",
-          [](const Machine& x, double intensity, const std::string& precision,
+          [](const Machine& x, Real intensity, const std::string& precision,
              const std::string& level) {
             if (!(intensity >= 0) || !std::isfinite(intensity))
               throw InputError("intensity_flop_per_byte: must be ≥ 0 and finite (got " +
@@ -315,7 +317,7 @@ void register_compare(py::module_& m) {
 
   m.def(
       "compare",
-      [](const std::vector<Machine>& machines, double intensity, const std::string& precision,
+      [](const std::vector<Machine>& machines, Real intensity, const std::string& precision,
          const std::string& level) {
         if (machines.empty()) throw InputError("compare: give at least one machine");
         if (!(intensity > 0) || !std::isfinite(intensity))
@@ -378,14 +380,14 @@ void register_diff(py::module_& m) {
 void register_energy(py::module_& m) {
   m.def(
       "energy",
-      [](const Machine& machine, std::optional<double> eps_flop, std::optional<double> eps_mem,
-         std::optional<double> pi0, const std::vector<double>& intensities,
+      [](const Machine& machine, std::optional<Real> eps_flop, std::optional<Real> eps_mem,
+         std::optional<Real> pi0, const std::vector<Real>& intensities,
          const std::string& precision, const std::string& level) {
         EnergyQuery q;
         q.eps_flop = eps_flop;
         q.eps_mem = eps_mem;
         q.pi0 = pi0;
-        q.intensities = intensities;
+        q.intensities.assign(intensities.begin(), intensities.end());
         q.precision = precision;
         q.level = level;
         const EnergyAnalysis an = analyse_energy(machine.doc, q);

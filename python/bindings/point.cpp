@@ -17,9 +17,9 @@ namespace roofline::python {
 
 namespace {
 
-using Traffic = std::variant<double, py::dict>;
+using Traffic = std::variant<Real, py::dict>;
 
-Point make_point(const std::string& name, double work, const Traffic& traffic, double time,
+Point make_point(const std::string& name, Real work, const Traffic& traffic, Real time,
                  const std::string& precision, const std::string& source, const std::string& note) {
   Point p;
   p.name = name;
@@ -28,7 +28,7 @@ Point make_point(const std::string& name, double work, const Traffic& traffic, d
   p.precision = precision;
   p.source = source;
   p.note = note;
-  if (const double* q = std::get_if<double>(&traffic)) {
+  if (const Real* q = std::get_if<Real>(&traffic)) {
     p.traffic.push_back({"", Bytes(*q)});
   } else {
     // A hierarchical point: bytes counted at each memory level (as --traffic-at LEVEL=Q), in
@@ -157,8 +157,8 @@ void register_diagnosis(py::module_& m) {
 
   m.def(
       "diagnose",
-      [](const Point& p, const Machine& machine, double touching, double above,
-         double higher_roof_factor) {
+      [](const Point& p, const Machine& machine, Real touching, Real above,
+         Real higher_roof_factor) {
         DiagnosisOptions o;
         o.touching = touching;
         o.above = above;
@@ -190,8 +190,8 @@ void register_check(py::module_& m) {
   m.def(
       "check",
       [checked](const py::object& points, const std::optional<Machine>& machine,
-                const py::object& baseline, std::optional<double> min_attainment,
-                std::optional<double> noise, const std::optional<std::string>& config,
+                const py::object& baseline, std::optional<Real> min_attainment,
+                std::optional<Real> noise, const std::optional<std::string>& config,
                 const std::string& precision) {
         CheckRequest req;
         if (config) req.config = load_check_config(*config);

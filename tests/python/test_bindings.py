@@ -263,11 +263,35 @@ def test_bad_numbers_are_refused_with_the_field_named():
         roofline.Point("", 1e9, 1e9, 1)
     with pytest.raises(roofline.InputError, match="name: must not be empty"):
         roofline.Machine.from_roofs(1e12, 1e9, name="")
+    # "" was DRAM, silently.
+    with pytest.raises(roofline.InputError, match="level: must not be empty"):
+        roofline.Machine.from_roofs(1e12, 1e9, level="")
     with pytest.raises(roofline.InputError, match="batch"):
         roofline.llm.analyse(roofline.llm.model("llama-2-7b"), roofline.Machine("a100-80gb"),
                              batch=0)
     with pytest.raises(roofline.InputError, match="gemm: k is required"):
         roofline.kernel("gemm", m=1, n=1)
+
+
+def test_a_bool_is_no_float_argument():
+    # pybind's own float took True as 1.0: a Point of W = 1 FLOP, a batch of 1.
+    import fractions
+    machine = roofline.Machine.from_roofs(1e12, 1e11)
+    point = roofline.Point("p", 1e9, 1e8, 1e-3)
+    calls = [
+        lambda b: roofline.Point("p", b, 1e8, 1e-3),
+        lambda b: roofline.Point("p", 1e9, b, 1e-3),
+        lambda b: roofline.Point("p", 1e9, 1e8, b),
+        lambda b: roofline.Machine.from_roofs(b, 1e11),
+        lambda b: machine.attainable_flop_per_s(b),
+        lambda b: roofline.compare([machine], b),
+        lambda b: roofline.diagnose(point, machine, touching=b),
+        lambda b: roofline.llm.analyse(roofline.llm.model("llama-2-7b"), machine, batch=b),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match="incompatible"):
+            call(True)
+        call(fractions.Fraction(1, 2) if call is calls[6] else 1)  # an int or a Fraction is one
 
 
 def test_kernel_dict_equals_the_cli(cli_json):
