@@ -179,8 +179,11 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
       // peta typed in lower case, and 1e-12 of it would be read silently.
       const bool pico = dim == Dimension::seconds || dim == Dimension::energy_per_work ||
                         dim == Dimension::energy_per_byte || dim == Dimension::power;
+      // Nor milli for data: "1 mB/s" is a mega typed in lower case, never 1e-3 B/s.
+      const bool data = dim == Dimension::bytes || dim == Dimension::byte_rate;
       for (const auto& p : kPrefixes) {
         if (p.symbol == "p" && !pico) continue;
+        if (p.symbol == "m" && data) continue;
         if (rest.size() >= p.symbol.size() && rest.compare(0, p.symbol.size(), p.symbol) == 0) {
           const std::string after = trim(std::string_view(rest).substr(p.symbol.size()));
           if (after.empty() || match_unit(after, dim)) {
@@ -194,7 +197,9 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
       }
       if (!prefixed)
         return fail("unknown unit or prefix '" + rest + "'" +
-                    (!pico && rest[0] == 'p' ? " (peta is P)" : ""));
+                    (!pico && rest[0] == 'p'  ? " (peta is P)"
+                     : data && rest[0] == 'm' ? " (mega is M)"
+                                              : ""));
     }
     // "ms", "us", "ns" arrive here as prefix + "s".
     if (unit) {
@@ -287,8 +292,19 @@ std::string format_si(double value, std::string_view unit, int digits) {
 std::string format_work(Work w, const UnitSystem& u) {
   return format_si(w.value, u.work);
 }
+namespace {
+/// format_si for an amount or rate of data, without the milli prefix that parse_quantity
+/// refuses for data ("1 mB/s" is read as a mega typed wrong): 0.5 B/s, not 500 mB/s.
+std::string format_data(double value, const std::string& unit) {
+  const std::string s = format_si(value, unit);
+  return s.size() > unit.size() + 1 && s.compare(s.size() - unit.size() - 1, 1, "m") == 0
+             ? format_number(value, 4) + " " + unit
+             : s;
+}
+}  // namespace
+
 std::string format_bytes(Bytes q, const UnitSystem& u) {
-  return format_si(q.value, u.traffic_symbol());
+  return format_data(q.value, u.traffic_symbol());
 }
 std::string format_seconds(Seconds t) {
   return format_si(t.value, "s");
@@ -297,7 +313,7 @@ std::string format_work_rate(WorkRate p, const UnitSystem& u) {
   return format_si(p.value, u.work_rate());
 }
 std::string format_byte_rate(ByteRate b, const UnitSystem& u) {
-  return format_si(b.value, u.traffic_symbol() + "/s");
+  return format_data(b.value, u.traffic_symbol() + "/s");
 }
 std::string format_intensity(Intensity i, const UnitSystem& u) {
   return format_number(i.value, 4) + " " + u.intensity();

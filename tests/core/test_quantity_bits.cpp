@@ -70,4 +70,23 @@ TEST(Quantity, EnergyAndPowerUnits) {
   }
   EXPECT_THROW(parse_quantity("2 pB", Dimension::bytes, "--traffic"), InputError);
   EXPECT_DOUBLE_EQ(parse_quantity("1 PFLOP/s", Dimension::work_rate), 1e15);
+  // No fraction of a byte: "1 mB/s" is a mega typed in lower case, not 1e-3 B/s; milli stays
+  // for times and for a rate of work (the tool prints "166.7 mFLOP/s").
+  try {
+    parse_quantity("1 mB/s", Dimension::byte_rate, "--bandwidth");
+    FAIL() << "1 mB/s was read as 1e-3 B/s";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown unit or prefix 'mB/s' (mega is M"),
+              std::string::npos)
+        << e.what();
+  }
+  for (const char* text : {"1 mB", "1 m", "1 mbit"})
+    EXPECT_THROW(parse_quantity(text, Dimension::bytes, "--traffic"), InputError) << text;
+  // What is printed parses back: half a byte per second is 0.5 B/s, not 500 mB/s.
+  EXPECT_EQ(format_byte_rate(ByteRate(0.5)), "0.5 B/s");
+  EXPECT_EQ(format_bytes(Bytes(0.0125)), "0.0125 B");
+  EXPECT_DOUBLE_EQ(parse_quantity(format_byte_rate(ByteRate(0.5)), Dimension::byte_rate), 0.5);
+  EXPECT_DOUBLE_EQ(parse_quantity("1 MB/s", Dimension::byte_rate), 1e6);
+  EXPECT_DOUBLE_EQ(parse_quantity("2 ms", Dimension::seconds), 2e-3);
+  EXPECT_DOUBLE_EQ(parse_quantity("166.7 mFLOP/s", Dimension::work_rate), 0.1667);
 }
