@@ -157,8 +157,8 @@ T finite(T result, Json to_json, const char* function) {
   return result;
 }
 
-LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, Real batch,
-                  Real context, std::optional<Real> prompt, const std::string& phase,
+LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, Real batch, Real context,
+                  std::optional<Real> prompt, const std::string& phase,
                   std::optional<Real> measured, const py::kwargs& kw) {
   if (measured) positive(*measured, "measured_tokens_per_s");
   llm::Setup st = setup(machine, kw, "analyse");
@@ -201,8 +201,8 @@ llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, 
 }
 
 llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine& machine,
-                                   py::object draft, Real k, Real alpha, Real batch,
-                                   Real context, const py::kwargs& kw) {
+                                   py::object draft, Real k, Real alpha, Real batch, Real context,
+                                   const py::kwargs& kw) {
   llm::SpeculativeOptions o;
   o.k = whole(k, "k");
   o.alpha = alpha;
@@ -241,9 +241,8 @@ llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
 
 /// `roofline llm --hw a,b,c --json`'s "machines": one row per machine at one (batch, context).
 py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& machines, Real batch,
-                 Real context, std::optional<Real> prompt, Real output_tokens, Real chunk,
-                 Real dp, py::object price_per_hour, std::optional<Real> power_w,
-                 const py::kwargs& kw) {
+                 Real context, std::optional<Real> prompt, Real output_tokens, Real chunk, Real dp,
+                 py::object price_per_hour, std::optional<Real> power_w, const py::kwargs& kw) {
   if (machines.empty()) throw InputError("machines: give at least one");
   {
     std::vector<std::string> names;
@@ -283,9 +282,9 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
           break;
         }
     } else if (!price_per_hour.is_none()) {
-      o.price_per_hour = positive(
-          keyword<Real>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
-          "price_per_hour", true);
+      o.price_per_hour =
+          positive(keyword<Real>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
+                   "price_per_hour", true);
     }
     const nlohmann::json row =
         llm::comparison_to_json(llm::compare_on(model, st, machine_facts(machine.doc), o));
