@@ -238,6 +238,8 @@ ReportInput comparison_chart(const CompareArgs& a, const std::vector<MachineDocu
   in.title = machines.front().roofs.name + " compared with " + others;
   if (!a.at.empty()) {
     in.workload_line = first_query.intensity;
+    in.workload_precision = a.precision;
+    in.workload_level = a.level;
     return in;
   }
   for (auto p : doc.points) {

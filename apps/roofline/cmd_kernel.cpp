@@ -64,15 +64,28 @@ void run(const KernelArgs& a) {
     MachineOptions mo = a.machine;
     if (mo.precision.empty()) mo.precision = t.name;
     MachineDocument m = load_machine(mo);
-    const KernelOnRoofs on =
-        kernel_on_roofs(k, m.roofs.select_compute(mo.precision), m.roofs.select_memory(mo.level));
+    const ComputeRoof& compute = m.roofs.select_compute(mo.precision);
+    const MemoryRoof& memory = m.roofs.select_memory(mo.level);
+    const KernelOnRoofs on = kernel_on_roofs(k, compute, memory);
     j["machine"] = kernel_on_roofs_to_json(on, m.roofs.name);
     text += render_kernel_on_roofs(on, m.roofs.name, u);
     if (!a.report.empty()) {
       ReportInput in;
       in.title = k.kernel + " (" + t.name + ") on " + m.roofs.name;
+      // The chart's workload line on the roofs the text judged it against (--dtype or
+      // --precision, --level), not the machine's defaults.
+      const std::string compute_name = compute.name, level = memory.level;
       in.machines.push_back(m);
-      in.workload_line = k.intensity();
+      in.machines.front().roofs.default_compute = compute_name;
+      in.machines.front().roofs.default_memory = level;
+      in.workload_precision = mo.precision;
+      in.workload_level = mo.level;
+      // A kernel of no work (copy: I = 0) has no place on a log axis: the chart shows the roofs
+      // alone, and the text says why.
+      if (k.intensity().value > 0)
+        in.workload_line = k.intensity();
+      else
+        text += "  --report: no workload line (I = 0 has no place on the log intensity axis)\n";
       in.no_overlap_curve = true;
       write_report(a.report, in);
     }

@@ -24,6 +24,9 @@ struct ReportInput {
   /// A vertical "your workload" line at this intensity with the ratio of roof heights
   /// (docs/model.md §7 "different hardware").
   std::optional<Intensity> workload_line;
+  /// The precision and memory level the workload line was asked at, as the comparison's JSON
+  /// names them ("" = each machine's default roof, which the caller sets to the roofs it used).
+  std::string workload_precision, workload_level;
   /// Draw the no-overlap curve 1/(1/π + 1/(β·I)) for the default roofs (docs/model.md §2).
   bool no_overlap_curve = false;
   DiagnosisOptions diagnosis;

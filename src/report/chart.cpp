@@ -351,6 +351,8 @@ Chart build_chart(const ReportInput& in, double width, double height) {
     std::vector<const RoofSet*> sets;
     for (const auto& m : in.machines) sets.push_back(&m.roofs);
     ch.workload = compare_at(sets, *in.workload_line);
+    ch.workload->precision = in.workload_precision;
+    ch.workload->level = in.workload_level;
   }
   for (const auto& s : rs.empirical_curve)
     if (s.intensity.value > 0 && s.performance.value > 0)

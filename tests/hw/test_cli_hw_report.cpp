@@ -116,6 +116,15 @@ TEST(CliHwReport, CompareDrawsOverlaysAndTheWorkloadLineOnTheChosenRoofs) {
   EXPECT_EQ(overlays, (std::set<std::string>{"h100-sxm", "mi300x"}));
   EXPECT_NE(svg3.find("(1.64x, bandwidth ratio)"), std::string::npos);
   EXPECT_NE(svg3.find("(2.6x, bandwidth ratio)"), std::string::npos);  // 5.3 / 2.039
+
+  // The report's JSON names the precision and level asked for, as --json does (it said "").
+  r = run_cli({"hw", "compare", "h100-sxm", "a100-80gb", "--at", "10", "--precision", "fp64",
+               "--level", "NVLink", "--report", dir.file("c.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json workload = json::parse(slurp(dir.file("c.json"))).at("workload");
+  EXPECT_EQ(workload.at("precision"), "fp64");
+  EXPECT_EQ(workload.at("level"), "NVLink");
+  EXPECT_EQ(workload.at("machines").at(0).at("memory_level"), "NVLink");
 }
 
 // --point: the points are drawn on the first machine's roofs (no workload line).

@@ -4,6 +4,9 @@
 #include "unity_id.hpp"
 
 #include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
 #include "report/xml_lite.hpp"
@@ -103,6 +106,44 @@ TEST(CliPlot, PointAndKernelWriteTheSameReport) {
   r = run_cli({"kernel", "saxpy", "--n", "1e8", "--report", dir.file("none.svg")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(dir.file("none.svg")));
+}
+
+// The chart's workload line is judged on the roofs the text used: --dtype/--precision and
+// --level, not the machine's default roofs (it was fp32 and DRAM, 2x the fp64 roof here).
+TEST(CliPlot, KernelReportUsesTheRoofsOfItsText) {
+  test::TempDir dir;
+  const std::string machine = dir.file("m.json");
+  {
+    std::ofstream f(machine);
+    f << R"({"schema": "roofline.machine", "version": 1, "name": "tm",
+      "default_compute": "fp32", "default_memory": "DRAM",
+      "compute": [{"name": "fp32", "precision": "fp32", "peak": 1e12, "source": "given"},
+                  {"name": "fp64", "precision": "fp64", "peak": 5e11, "source": "given"}],
+      "memory": [{"level": "DRAM", "kind": "memory", "bandwidth": 1e11, "source": "given"},
+                 {"level": "L2", "kind": "cache", "bandwidth": 1e12, "source": "given"}]})";
+  }
+  auto r = run_cli({"kernel", "gemm", "--m", "1000", "--n", "1000", "--k", "1000", "--dtype",
+                    "fp64", "--machine", machine, "--level", "L2", "--report",
+                    dir.file("k.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // dgemm 1000³: W = 2e9, Q = 3·1000²·8 = 24e6, I = 83.3; on fp64 and L2 min(5e11, 1e12·83.3).
+  EXPECT_NE(r.out.find("attainable P = min(π, β·I) = 500 GFLOP/s"), std::string::npos) << r.out;
+  const auto report = nlohmann::json::parse(test::slurp(dir.file("k.json")));
+  const auto& w = report.at("workload");
+  EXPECT_EQ(w.at("precision"), "fp64");
+  EXPECT_EQ(w.at("level"), "L2");
+  EXPECT_EQ(w.at("machines").at(0).at("compute_roof"), "fp64");
+  EXPECT_EQ(w.at("machines").at(0).at("memory_level"), "L2");
+  EXPECT_DOUBLE_EQ(w.at("machines").at(0).at("attainable").get<double>(), 5e11);
+  // copy has I = 0: the chart shows the roofs alone and the text says why (it was an error
+  // after the analysis, with nothing written).
+  r = run_cli({"kernel", "copy", "--n", "1e6", "--machine", machine, "--report",
+               dir.file("c.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("--report: no workload line (I = 0"), std::string::npos) << r.out;
+  const auto svg = test::parse_xml(test::slurp(dir.file("c.svg")));
+  EXPECT_TRUE(
+      svg->find_all([](const test::XmlNode& n) { return n.has_class("workload-mark"); }).empty());
 }
 
 }  // namespace ROOFLINE_UNITY_ID
