@@ -123,8 +123,7 @@ TEST(CliPlot, KernelReportUsesTheRoofsOfItsText) {
                  {"level": "L2", "kind": "cache", "bandwidth": 1e12, "source": "given"}]})";
   }
   auto r = run_cli({"kernel", "gemm", "--m", "1000", "--n", "1000", "--k", "1000", "--dtype",
-                    "fp64", "--machine", machine, "--level", "L2", "--report",
-                    dir.file("k.json")});
+                    "fp64", "--machine", machine, "--level", "L2", "--report", dir.file("k.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // dgemm 1000³: W = 2e9, Q = 3·1000²·8 = 24e6, I = 83.3; on fp64 and L2 min(5e11, 1e12·83.3).
   EXPECT_NE(r.out.find("attainable P = min(π, β·I) = 500 GFLOP/s"), std::string::npos) << r.out;
@@ -137,8 +136,8 @@ TEST(CliPlot, KernelReportUsesTheRoofsOfItsText) {
   EXPECT_DOUBLE_EQ(w.at("machines").at(0).at("attainable").get<double>(), 5e11);
   // copy has I = 0: the chart shows the roofs alone and the text says why (it was an error
   // after the analysis, with nothing written).
-  r = run_cli({"kernel", "copy", "--n", "1e6", "--machine", machine, "--report",
-               dir.file("c.svg")});
+  r = run_cli(
+      {"kernel", "copy", "--n", "1e6", "--machine", machine, "--report", dir.file("c.svg")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("--report: no workload line (I = 0"), std::string::npos) << r.out;
   const auto svg = test::parse_xml(test::slurp(dir.file("c.svg")));
