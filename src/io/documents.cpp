@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <set>
 
 #include "io/json_fields.hpp"
 #include "roofline/error.hpp"
@@ -272,11 +273,20 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
   doc.units = units_from_json(j, top);
   const json& points = io::require(j, "points", top);
   if (!points.is_array()) io::fail(top / "points", "expected an array");
+  // A point without a name is named by its place ("point 3"), unless the file gives that name
+  // to another point: then "point 3 (no name)", so no generated name collides with a real one
+  // (diff and check pair points by name).
+  std::set<std::string> given;
+  for (const json& pj : points)
+    if (pj.is_object() && pj.contains("name") && pj["name"].is_string())
+      given.insert(pj["name"].get<std::string>());
   for (size_t i = 0; i < points.size(); ++i) {
     const json& pj = points[i];
     const Where w = (top / "points")[i];
     Point p;
-    p.name = io::get_string(pj, "name", w, "point " + std::to_string(i + 1));
+    std::string place = "point " + std::to_string(i + 1);
+    if (given.count(place)) place += " (no name)";
+    p.name = io::get_string(pj, "name", w, place);
     p.work = Work(io::get_quantity(pj, "work", Dimension::work, w));
     p.time = Seconds(io::get_quantity(pj, "time", Dimension::seconds, w));
     p.precision = io::get_string(pj, "precision", w, std::string());

@@ -93,6 +93,22 @@ TEST(Documents, PointsAcceptNumbersObjectsAndArrays) {
   EXPECT_DOUBLE_EQ(again.points[1].traffic_at("L2").bytes.value, 4e9);
 }
 
+// A point without a name is named by its place, but never by a name another point has: diff
+// and check pair points by name, and "two points are named 'point 2'" named no point the user
+// wrote.
+TEST(Documents, UnnamedPointsNeverTakeAnotherPointsName) {
+  const json j = json::parse(R"({"schema": "roofline.points", "version": 1, "points": [
+      {"name": "a", "work": 1, "traffic": 1, "time": 1},
+      {"work": 1, "traffic": 1, "time": 1},
+      {"name": "point 2", "work": 1, "traffic": 1, "time": 1},
+      {"work": 1, "traffic": 1, "time": 1}]})");
+  const PointsDocument d = points_from_json(j, "p.json");
+  ASSERT_EQ(d.points.size(), 4u);
+  EXPECT_EQ(d.points[1].name, "point 2 (no name)");
+  EXPECT_EQ(d.points[2].name, "point 2");
+  EXPECT_EQ(d.points[3].name, "point 4");
+}
+
 TEST(Documents, BadPointsNameThePoint) {
   json j = json::parse(R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "a", "work": 2e9, "traffic": 12e9, "time": 0}]})");
