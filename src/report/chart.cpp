@@ -9,6 +9,7 @@
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::report {
 
@@ -321,6 +322,9 @@ void add_no_overlap(Chart& ch) {
 
 Chart build_chart(const ReportInput& in, double width, double height) {
   if (in.machines.empty()) throw InputError("report: no machine given");
+  // A title is one line, as a name is: SVG and HTML kept a raw line break, JSON "\n", the
+  // terminal an escape.
+  require_one_line(in.title, "chart title");
   for (const auto& m : in.machines) {
     check_machine(m);
     require_same_units(in.machines.front().roofs, m.roofs);
