@@ -10,7 +10,9 @@
 
 namespace roofline {
 
-enum class Regime { bandwidth, peak, mixed };
+/// What a machine's ratio to the first is: of bandwidths, of peaks, or mixed; the first machine
+/// is the reference (a ratio of 1 to itself has no regime).
+enum class Regime { bandwidth, peak, mixed, reference };
 std::string to_string(Regime r);
 
 struct MachineAtIntensity {

@@ -17,6 +17,8 @@ std::string to_string(Regime r) {
       return "peak ratio";
     case Regime::mixed:
       return "mixed";
+    case Regime::reference:
+      return "reference";
   }
   return "mixed";
 }
@@ -60,7 +62,9 @@ Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
     if (!std::isfinite(cmp.ratios.back()) || !std::isnormal(cmp.ratios.back()))
       throw InputError("compare: the ratio of '" + a.machine + "' to '" + base.machine +
                        "' at I = " + format_number(i.value) + " is beyond a double's range");
-    if (a.memory_side && base.memory_side)
+    if (&a == &base)
+      cmp.regimes.push_back(Regime::reference);
+    else if (a.memory_side && base.memory_side)
       cmp.regimes.push_back(Regime::bandwidth);
     else if (!a.memory_side && !base.memory_side)
       cmp.regimes.push_back(Regime::peak);

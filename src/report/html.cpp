@@ -349,7 +349,7 @@ std::string ridges_and_workload(const ReportInput& in, const report::Chart& ch) 
            td("roofs", m.compute_roof + " × " + m.memory_level) +
            td_num("attainable", format_work_rate(m.attainable, u), m.attainable.value) +
            td_num("ratio", ratio_text(ch.workload->ratios[k]) + "x", ch.workload->ratios[k]) +
-           td("regime", to_string(ch.workload->regimes[k])) + "</tr>\n";
+           td("regime", k == 0 ? "" : to_string(ch.workload->regimes[k])) + "</tr>\n";
     }
     h += "</tbody></table>\n";
   }

@@ -167,6 +167,8 @@ std::string render_comparison(const Comparison& c, const std::vector<const RoofS
       case Regime::mixed:
         why = "one memory-bound, one compute-bound: neither ratio alone";
         break;
+      case Regime::reference:  // the first machine only; this loop starts at the second
+        break;
     }
     // Below 1 the ratio is a slowdown: named so, with its inverse.
     const std::string ratio = c.ratios[i] >= 1

@@ -300,9 +300,10 @@ std::string terminal_tables(const ReportInput& in, const report::Chart& ch, bool
     Table t({"machine", "roofs", "attainable at I", "ratio", "regime"});
     for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
       const auto& m = ch.workload->machines[k];
-      t.add_row(
-          {m.machine, m.compute_roof + " × " + m.memory_level, format_work_rate(m.attainable, u),
-           report::ratio_text(ch.workload->ratios[k]) + "x", to_string(ch.workload->regimes[k])});
+      t.add_row({m.machine, m.compute_roof + " × " + m.memory_level,
+                 format_work_rate(m.attainable, u),
+                 report::ratio_text(ch.workload->ratios[k]) + "x",
+                 k == 0 ? "" : to_string(ch.workload->regimes[k])});
     }
     out += "\nWorkload at I = " + format_intensity(ch.workload->intensity, u) + "\n" + t.render();
   }

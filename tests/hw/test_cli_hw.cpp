@@ -292,6 +292,14 @@ TEST(CliHw, CompareRegimes) {
   EXPECT_DOUBLE_EQ(j["machines"][1]["ratio"].get<double>(), 3.35 / 2.039);
   EXPECT_EQ(j["machines"][1]["regime"], "bandwidth ratio");
   EXPECT_EQ(j["machines"][1]["compute_roof"], "bf16 tensor");
+  // The first machine is the reference: its ratio to itself has no regime (it said "bandwidth
+  // ratio", and the terminal chart printed it).
+  EXPECT_EQ(j["machines"][0]["regime"], "reference");
+  const auto chart = run_cli({"plot", "a100-80gb", "--compare", "h100-sxm", "--at", "1",
+                              "--precision", "bf16", "--terminal"});
+  ASSERT_EQ(chart.exit_code, 0) << chart.err;
+  EXPECT_EQ(chart.out.find("bandwidth ratio"), chart.out.rfind("bandwidth ratio")) << chart.out;
+  EXPECT_NE(chart.out.find("bandwidth ratio"), std::string::npos) << chart.out;
 
   r = run_cli(
       {"hw", "compare", "a100-80gb", "h100-sxm", "--at", "1000", "--precision", "bf16", "--json"});
