@@ -51,6 +51,11 @@ std::vector<fs::path> catalogue_dirs(const std::string& extra_dir) {
       start = end + 1;
     }
   }
+  // An installed tree moved elsewhere (PREFIX/bin/roofline beside PREFIX/share/roofline): its
+  // own catalogue before the paths fixed at build time.
+  std::error_code ec;
+  if (const fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec && exe.has_parent_path())
+    dirs.emplace_back(exe.parent_path().parent_path() / "share" / "roofline" / "hardware");
   dirs.emplace_back(fs::path(ROOFLINE_DATA_DIR_SOURCE) / "hardware");
   dirs.emplace_back(fs::path(ROOFLINE_DATA_DIR_INSTALL) / "hardware");
   return dirs;

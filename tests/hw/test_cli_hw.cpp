@@ -6,6 +6,8 @@
 #include "unity_id.hpp"
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -419,6 +421,22 @@ TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
   r = run_cli({"hw", "ridges", "--kind", "tpu", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out).size(), 5u);
+}
+
+// An installed tree moved elsewhere finds its own catalogue: PREFIX/bin/roofline reads
+// PREFIX/share/roofline/hardware (it found only the paths fixed at build time).
+TEST(CliHw, ARelocatedInstallReadsItsOwnCatalogue) {
+  namespace fs = std::filesystem;
+  TempDir dir;
+  fs::create_directories(dir.path / "bin");
+  fs::create_directories(dir.path / "share" / "roofline" / "hardware");
+  fs::copy_file(ROOFLINE_CLI_PATH, dir.path / "bin" / "roofline");
+  write_text((dir.path / "share" / "roofline" / "hardware" / "my-gpu.json").string(), user_gpu());
+  const std::string out = dir.file("out.txt");
+  const std::string cmd = "'" + (dir.path / "bin" / "roofline").string() +
+                          "' hw show my-gpu > '" + out + "' 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << slurp(out);
+  EXPECT_NE(slurp(out).find("Acme One (my-gpu)"), std::string::npos) << slurp(out);
 }
 
 TEST(CliHw, UserDirectoryFlagAndEnvironment) {
