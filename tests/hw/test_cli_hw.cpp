@@ -433,8 +433,8 @@ TEST(CliHw, ARelocatedInstallReadsItsOwnCatalogue) {
   fs::copy_file(ROOFLINE_CLI_PATH, dir.path / "bin" / "roofline");
   write_text((dir.path / "share" / "roofline" / "hardware" / "my-gpu.json").string(), user_gpu());
   const std::string out = dir.file("out.txt");
-  const std::string cmd = "'" + (dir.path / "bin" / "roofline").string() +
-                          "' hw show my-gpu > '" + out + "' 2>&1";
+  const std::string cmd =
+      "'" + (dir.path / "bin" / "roofline").string() + "' hw show my-gpu > '" + out + "' 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << slurp(out);
   EXPECT_NE(slurp(out).find("Acme One (my-gpu)"), std::string::npos) << slurp(out);
 }
