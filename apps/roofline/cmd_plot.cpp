@@ -44,6 +44,11 @@ void run(const PlotArgs& a) {
   const RoofSet& roofs = in.machines.front().roofs;
   for (const auto& f : a.points_files) {
     PointsDocument doc = load_points_file(f);
+    // As `point --points`: a file given is there for its points (the machine alone is drawn
+    // by giving none).
+    if (doc.points.empty())
+      throw InputError(terminal_safe(f) + ": no points to draw (leave the file out to draw the "
+                       "machine's roofs alone)");
     if (!(doc.units == roofs.units))
       throw InputError(f + ": points are in " + doc.units.work + "/" + doc.units.traffic +
                        " but the machine's roofs are in " + roofs.units.work + "/" +
@@ -56,6 +61,14 @@ void run(const PlotArgs& a) {
     fit_points(in.points, roofs, f, first);
   }
   for (const auto& other : a.compare) in.machines.push_back(resolve_machine(other, a.hw_dir));
+  {
+    // An overlay of the machine itself (by an alias, or its own file) draws every roof twice.
+    std::vector<std::string> names{a.machine};
+    names.insert(names.end(), a.compare.begin(), a.compare.end());
+    std::vector<const MachineDocument*> resolved;
+    for (const auto& m : in.machines) resolved.push_back(&m);
+    refuse_one_machine_twice(names, resolved, "plot --compare");
+  }
   if (!a.at.empty()) {
     in.workload_line = parse<Intensity>(a.at, "--at");
     if (!(in.workload_line->value > 0))
