@@ -47,7 +47,8 @@ void run(const PlotArgs& a) {
     // As `point --points`: a file given is there for its points (the machine alone is drawn
     // by giving none).
     if (doc.points.empty())
-      throw InputError(terminal_safe(f) + ": no points to draw (leave the file out to draw the "
+      throw InputError(terminal_safe(f) +
+                       ": no points to draw (leave the file out to draw the "
                        "machine's roofs alone)");
     if (!(doc.units == roofs.units))
       throw InputError(f + ": points are in " + doc.units.work + "/" + doc.units.traffic +
