@@ -11,6 +11,10 @@ namespace roofline {
 /// True when `stream` is a terminal that takes colour (not piped, TERM not "dumb", NO_COLOR unset).
 bool terminal_supports_color(std::FILE* stream);
 
+/// Columns UTF-8 text takes in a terminal: wide East Asian characters two, combining marks
+/// none, colour sequences (ESC [ ... m) none, every other code point one.
+size_t display_width(const std::string& s);
+
 /// A table with aligned columns; numbers right-aligned, text left-aligned. Cells are shown
 /// escaped (sanitize.hpp): they may hold names from files and arguments.
 class Table {

@@ -12,8 +12,32 @@
 
 namespace roofline {
 namespace {
-// Display width of UTF-8 text: count code points, not bytes (·, ², ≈ are one column each);
-// colour sequences (ESC [ ... m) take no column.
+// Columns a code point takes in a terminal: 2 for East Asian wide and fullwidth characters
+// (Unicode UAX #11: Hangul, CJK, kana, fullwidth forms, the emoji blocks), 0 for combining
+// marks, variation selectors and zero-width spaces, 1 otherwise.
+int code_point_columns(char32_t c) {
+  struct Range {
+    char32_t lo, hi;
+  };
+  static constexpr Range kZero[] = {{0x0300, 0x036F}, {0x1AB0, 0x1AFF},  {0x1DC0, 0x1DFF},
+                                    {0x200B, 0x200F}, {0x20D0, 0x20FF},  {0xFE00, 0xFE0F},
+                                    {0xFE20, 0xFE2F}, {0xE0100, 0xE01EF}};
+  static constexpr Range kWide[] = {
+      {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},
+      {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xA960, 0xA97F},   {0xAC00, 0xD7A3},
+      {0xF900, 0xFAFF},   {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},
+      {0x1F300, 0x1F64F}, {0x1F900, 0x1F9FF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD}};
+  for (const Range& r : kZero)
+    if (c >= r.lo && c <= r.hi) return 0;
+  for (const Range& r : kWide)
+    if (c >= r.lo && c <= r.hi) return 2;
+  return 1;
+}
+
+}  // namespace
+
+// Display width of UTF-8 text in terminal columns: code points, not bytes (·, ², ≈ are one
+// column each; 東, 한 two; a combining accent none); colour sequences (ESC [ ... m) take none.
 size_t display_width(const std::string& s) {
   size_t w = 0;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -24,10 +48,18 @@ size_t display_width(const std::string& s) {
         continue;
       }
     }
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++w;
+    const auto lead = static_cast<unsigned char>(s[i]);
+    if ((lead & 0xC0) == 0x80) continue;  // a continuation byte: counted with its lead
+    const size_t extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+    char32_t c = extra == 0 ? lead : lead & (0x3Fu >> extra);
+    for (size_t k = 1; k <= extra && i + k < s.size(); ++k)
+      c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+    w += static_cast<size_t>(code_point_columns(c));
   }
   return w;
 }
+
+namespace {
 std::vector<std::string> safe_cells(const std::vector<std::string>& cells) {
   std::vector<std::string> out;
   out.reserve(cells.size());

@@ -57,6 +57,27 @@ TEST(Table, NumbersRightTextLeftANameStartingWithADigitIsText) {
             "3x3 conv   convolution                  2.5%  -\n");
 }
 
+// A wide character takes two terminal columns and a combining accent none: a machine named in
+// Chinese or Korean pushed its row's next columns out of line (it was counted one per code point).
+TEST(Table, WideAndCombiningCharactersAlign) {
+  EXPECT_EQ(display_width("abc"), 3u);
+  EXPECT_EQ(display_width("\u6771\u4eac"), 4u);         // 東京
+  EXPECT_EQ(display_width("\ud55c\uad6d"), 4u);         // 한국
+  EXPECT_EQ(display_width("e\u0301"), 1u);              // e + combining acute
+  EXPECT_EQ(display_width("\xef\xbc\xa1"), 2u);         // Ａ fullwidth
+  EXPECT_EQ(display_width("\U0001F680"), 2u);           // 🚀
+  EXPECT_EQ(display_width("I\u00b7\u00b2\u2248"), 4u);  // I·²≈
+  EXPECT_EQ(display_width("\033[31mred\033[0m"), 3u);
+  Table t({"machine", "peak"});
+  t.add_row({"\u6771\u4eac-1", "1 TFLOP/s"});
+  t.add_row({"tokyo-1", "2 TFLOP/s"});
+  EXPECT_EQ(t.render(),
+            "machine  peak\n"
+            "──────────────────\n"
+            "\u6771\u4eac-1   1 TFLOP/s\n"
+            "tokyo-1  2 TFLOP/s\n");
+}
+
 // Numbers given as text are decimal: strtod and CLI11 read "0x10" as 16, "0x1p-1" as 0.5.
 TEST(Strings, DecimalNumbersOnly) {
   EXPECT_EQ(decimal_number("8"), 8.0);
