@@ -229,6 +229,24 @@ TEST(LlmCalibration, MeasuredAttainmentScalesTheRoofs) {
   }
 }
 
+// Context-parallel training divided the compute by cp and modelled nothing else (activations,
+// the cp group's gradient all-reduce): refused as pipelined training is.
+TEST(LlmTraining, ContextParallelTrainingIsRefused) {
+  Scenario s;
+  s.cp = 2;
+  TrainingOptions o;
+  o.sequence = 4096;
+  try {
+    training_step(preset("llama-2-7b"), s, o, a100());
+    ADD_FAILURE() << "--train with --cp 2 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--train with --cp 2: context-parallel training is not "
+                                         "modelled"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(LlmDtypes, NativeSixteenBitType) {
   // TPU v5e publishes bf16 and int8 roofs only: its 16-bit type is bf16; GPUs with both take
   // fp16 (the historical default).

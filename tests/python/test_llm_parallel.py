@@ -108,6 +108,8 @@ def test_keywords_reach_request_serving_speculative_and_training(cli_json, h100)
     # What the CLI refuses, the bindings refuse with its message.
     with pytest.raises(roofline.InputError, match="--train with --pp"):
         roofline.llm.train(m, h100, tp=8, pp=2)
+    with pytest.raises(roofline.InputError, match="--train with --cp 2: context-parallel"):
+        roofline.llm.train(m, h100, tp=8, cp=2)
     # A global batch that is no whole number ≥ 1 is refused (0 is the default: one pass); it
     # was taken for the default.
     for bad in (-1, float("nan"), 2.5):
