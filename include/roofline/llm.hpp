@@ -464,6 +464,9 @@ struct SetupOptions {
   std::optional<Calibration> attainment;
   std::optional<RoofSet> calibrate;
   std::string calibrate_origin;  ///< the measured document's path, for messages and the source
+  /// The measured document's other names (its info.display_name and info.aliases): it must
+  /// name the machine the scenario runs on by its name or one of these.
+  std::vector<std::string> calibrate_names;
 };
 /// The scenario (batch and lengths left at their defaults) and the roofs it runs on.
 struct Setup {

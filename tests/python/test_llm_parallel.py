@@ -65,8 +65,10 @@ def test_attainment_scales_the_roofs_as_the_cli(cli_json, h100):
 
 
 def test_calibrate_with_a_measured_machine_as_the_cli(cli_json, tmp_path):
+    # A measurement of the --hw machine: its roofs measured, its name the machine's (a document
+    # of another name is refused, either way round).
     measured = {
-        "schema": "roofline.machine", "version": 1, "name": "measured-a100",
+        "schema": "roofline.machine", "version": 1, "name": "a100-80gb",
         "default_memory": "HBM",
         "compute": [{"name": "fp16 tensor (measured)", "precision": "fp16", "peak": 250e12,
                      "provenance": "measured", "source": "test"}],
