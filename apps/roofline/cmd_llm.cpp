@@ -399,6 +399,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
         llm::request_timing(st.model, s, a.output_tokens, st.roofs, a.chunk);
     out.text += llm::render_request_text(t);
     out.json["request"] = llm::request_to_json(t);
+    out.warnings.insert(out.warnings.end(), t.warnings.begin(), t.warnings.end());
     throughput = t.output_tokens_per_s;
     what = "(the request's output, one replica)";
   }
@@ -407,6 +408,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
         llm::simulate_serving(st.model, s, serving_options(a, s), st.roofs);
     out.text += llm::render_serving_text(sv);
     out.json["serving"] = llm::serving_to_json(sv);
+    out.warnings.insert(out.warnings.end(), sv.warnings.begin(), sv.warnings.end());
     throughput = sv.output_tokens_per_s;
     what = "(serving output, one replica)";
   }
@@ -519,7 +521,10 @@ void run_single(const LlmArgs& a, const llm::ModelConfig& model, llm::Phase phas
   // Checked before anything is written: the text, CSV and chart show the same numbers.
   refuse_non_finite(j, kNonFinite);
   // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
-  if (a.json || a.csv || !(a.output.empty() || a.output == "-")) warn_llm(r.warnings);
+  if (a.json || a.csv || !(a.output.empty() || a.output == "-")) {
+    warn_llm(r.warnings);
+    warn_llm(extra.warnings);  // the request's and the serving run's
+  }
   write_llm_report(a, machine, roofs,
                    model.name + " on " + roofs.machine + ": " + llm::to_string(phase) +
                        " operators, batch " + format_number(s.batch) + ", context " +

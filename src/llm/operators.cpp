@@ -92,12 +92,16 @@ void validate_scenario(const ModelConfig& m, const Scenario& s) {
                      "tokens, at least one; give --cp ≤ the prompt");
 }
 
+std::string context_warning(const ModelConfig& m, double context) {
+  if (!(m.max_positions > 0 && context > m.max_positions)) return "";
+  return "context " + format_number(context, 10) + " exceeds " + m.name +
+         "'s max_position_embeddings " + format_number(m.max_positions, 10) +
+         ": the model was not trained for it; the cost is modelled, the quality is not";
+}
+
 std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s) {
   std::vector<std::string> w;
-  if (m.max_positions > 0 && s.context > m.max_positions)
-    w.push_back("context " + format_number(s.context, 10) + " exceeds " + m.name +
-                "'s max_position_embeddings " + format_number(m.max_positions, 10) +
-                ": the model was not trained for it; the cost is modelled, the quality is not");
+  if (std::string c = context_warning(m, s.context); !c.empty()) w.push_back(std::move(c));
   // Stages are costed with layers/pp layers each; whole layers put ⌈layers/pp⌉ on the heaviest.
   if (s.pp > 1 && std::fmod(m.layers, s.pp) != 0)
     w.push_back("--pp " + std::to_string(s.pp) + " does not divide the " +

@@ -237,5 +237,27 @@ TEST(LlmCliServing, CalibratedRoofs) {
   EXPECT_NE(bad.err.find("--attainment"), std::string::npos) << bad.err;
 }
 
+// Serving: the mean decode batch over the steps that decode (hand count in
+// LlmServing.MeanDecodeBatchIsOverTheStepsThatDecode), and a request past max positions warned
+// about in the text, the JSON and on stderr for JSON.
+TEST(LlmCliServing, ServingDecodeBatchAndPositionsWarning) {
+  const auto text = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1", "-L", "2048",
+                             "-N", "4", "--concurrency", "2"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("mean decode batch 2 (over the 24 steps that decode)"), std::string::npos)
+      << text.out;
+  const auto past =
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-L", "2048", "--concurrency", "2",
+               "--requests", "4000:200", "--num-requests", "2", "--json"});
+  ASSERT_EQ(past.exit_code, 0) << past.err;
+  const auto j = nlohmann::json::parse(past.out)["serving"];
+  EXPECT_EQ(j["decode_steps"], 199);
+  EXPECT_EQ(j["mean_decode_batch"], 2);
+  ASSERT_EQ(j["warnings"].size(), 1u);
+  const std::string w = "context 4199 exceeds llama-2-7b's max_position_embeddings 4096";
+  EXPECT_EQ(j["warnings"][0].get<std::string>().rfind(w, 0), 0u) << j["warnings"];
+  EXPECT_NE(past.err.find("roofline llm: warning: " + w), std::string::npos) << past.err;
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test
