@@ -93,7 +93,10 @@ void check_mode_flags(const LlmArgs& a) {
                                                      "--spec-alpha",
                                                      "--draft",
                                                      "--measured-tokens-per-s",
-                                                     "--micro-batches"};
+                                                     "--micro-batches",
+                                                     "--cost",
+                                                     "--price-per-hour",
+                                                     "--power-w"};
   const auto& other = a.train ? inference : training;
   for (const auto& name : a.given)
     if (std::find(other.begin(), other.end(), name) != other.end())
@@ -101,6 +104,39 @@ void check_mode_flags(const LlmArgs& a) {
                                          "--seq, --micro-batch and --global-batch"
                                        : " is for --train (a training step); inference takes "
                                          "--batch, --context and --prompt"));
+}
+
+bool wants_serving(const LlmArgs& a);
+
+bool flag_given(const LlmArgs& a, const char* name) {
+  return std::find(a.given.begin(), a.given.end(), name) != a.given.end();
+}
+
+/// A flag that only means something with another would be ignored without it: refused, naming
+/// both.
+void check_flag_needs(const LlmArgs& a) {
+  const auto needs = [&](const char* flag, bool enabled, const std::string& what) {
+    if (flag_given(a, flag) && !enabled) throw InputError(std::string(flag) + " " + what);
+  };
+  needs("--chunk", a.output_tokens > 0,
+        "cuts the request's prefill into chunks: it needs --output-tokens (-N) (serving chunks "
+        "prompts with --max-batched-tokens)");
+  needs("--spec-alpha", a.spec_k > 0,
+        "is speculative decoding's acceptance rate: it needs --spec-k");
+  needs("--draft", a.spec_k > 0,
+        "names speculative decoding's drafter: it needs --spec-k (the tokens drafted per step)");
+  needs("--micro-batches", a.pp > 1,
+        "splits the batch over pipeline stages: it needs --pp greater than 1");
+  const std::string serving = "is for serving: it needs --concurrency or --requests";
+  needs("--num-requests", wants_serving(a), serving);
+  needs("--max-batched-tokens", wants_serving(a), serving);
+  // The interconnect carries tensor-parallel all-reduces (and expert all-to-alls), the context-
+  // parallel ring, pipeline boundaries and training's gradient all-reduce over --dp; an
+  // inference --dp only multiplies the throughput.
+  needs("--interconnect-bandwidth", a.tp > 1 || a.cp > 1 || a.pp > 1 || (a.train && a.dp > 1),
+        "is used by --tp, --cp or --pp greater than 1 (and --dp with --train): none is given");
+  needs("--sequence-parallel", a.tp > 1,
+        "splits activations over the tensor-parallel group: it needs --tp greater than 1");
 }
 
 std::string extension_of(const std::string& path) {
@@ -351,7 +387,7 @@ bool wants_serving(const LlmArgs& a) {
   return a.concurrency > 0 || !a.requests.empty();
 }
 bool wants_speculative(const LlmArgs& a) {
-  return a.spec_k > 0 || !a.draft.empty();
+  return a.spec_k > 0;
 }
 bool wants_cost(const LlmArgs& a) {
   return a.cost || !a.price.empty() || a.power_w > 0;
@@ -371,7 +407,7 @@ llm::ServingOptions serving_options(const LlmArgs& a, const llm::Scenario& s) {
 
 llm::SpeculativeOptions speculative_options(const LlmArgs& a) {
   llm::SpeculativeOptions o;
-  o.k = a.spec_k > 0 ? a.spec_k : 4;
+  o.k = a.spec_k;
   o.alpha = a.spec_alpha;
   if (a.draft == "mtp")
     o.mtp = true;
@@ -579,6 +615,7 @@ void run(const LlmArgs& a) {
     return list_models(a);
   }
   check_mode_flags(a);
+  check_flag_needs(a);
   if (a.json && a.csv)
     throw InputError("give --json or --csv, not both (an -o name ending .json asks for JSON)");
   if (a.model.empty()) throw InputError("--model is required (a preset or a config.json; --list)");
@@ -590,6 +627,10 @@ void run(const LlmArgs& a) {
   if (names.size() > 1) {
     if (!a.report.empty() || a.csv || a.train)
       throw InputError("--hw with several machines gives a comparison table (text or --json)");
+    if (flag_given(a, "--phase"))
+      throw InputError(
+          "--phase picks the operator table of one machine; --hw with several "
+          "machines gives a comparison table of both phases");
     return run_compare(a, model, names);
   }
   LlmSetup st = setup_for(a, model, names.front());
@@ -649,7 +690,7 @@ void add_parallelism_flags(CLI::App* c, LlmArgs* args) {
   c->add_option("--cp", args->cp, "Context-parallel degree (ring attention, split KV cache)");
   c->add_option("--pp", args->pp, "Pipeline stages (layers split; GPipe bubbles)");
   c->add_option("--micro-batches", args->micro_batches,
-                "Micro-batches through the pipeline (default: as many as stages)");
+                "Micro-batches through the pipeline (default: min(stages, batch))");
   c->add_option("--dp", args->dp, "Data-parallel replicas (throughput, cost; training)");
   c->add_option("--link-latency", args->link_latency,
                 "Per-message interconnect latency α (\"3 us\"); default: the catalogue's");
