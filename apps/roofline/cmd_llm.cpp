@@ -174,6 +174,12 @@ void check_paths(const LlmArgs& a) {
     if (chart_format(ext))
       throw InputError("-o " + a.output + ": -o writes the text, --json or --csv output, not a " +
                        "chart; for the " + ext.substr(1) + " report give --report " + a.output);
+    // A name ending .json asks for JSON (json_by_extension); one ending .csv would hold the
+    // text report unless --csv is given.
+    if (ext == ".csv" && !a.csv)
+      throw InputError("-o " + a.output +
+                       ": a .csv file takes the --csv output (the operator table or the sweep); "
+                       "give --csv, or another name for the text report");
     check_writable_path(a.output, "-o");
   }
   if (!a.report.empty()) {
@@ -429,7 +435,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
   Sections out;
   const llm::Scenario& s = st.scenario;
   double throughput = rep.tokens_per_s;
-  std::string what = "(decode, one replica)";
+  std::string what = "decode";
   if (a.output_tokens > 0) {
     const llm::RequestTiming t =
         llm::request_timing(st.model, s, a.output_tokens, st.roofs, a.chunk);
@@ -437,7 +443,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     out.json["request"] = llm::request_to_json(t);
     out.warnings.insert(out.warnings.end(), t.warnings.begin(), t.warnings.end());
     throughput = t.output_tokens_per_s;
-    what = "(the request's output, one replica)";
+    what = "the request's output";
   }
   if (wants_serving(a)) {
     const llm::ServingResult sv =
@@ -446,7 +452,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     out.json["serving"] = llm::serving_to_json(sv);
     out.warnings.insert(out.warnings.end(), sv.warnings.begin(), sv.warnings.end());
     throughput = sv.output_tokens_per_s;
-    what = "(serving output, one replica)";
+    what = "serving output";
   }
   if (wants_speculative(a)) {
     const llm::SpeculativeResult sp =
@@ -455,10 +461,11 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     out.json["speculative"] = llm::speculative_to_json(sp);
   }
   if (a.dp > 1) {
+    // The figure is every replica's: one replica's throughput × the replicas.
     out.text += "\nData parallel: " + format_number(a.dp) + " replicas of " +
                 std::to_string(llm::replica_devices(s)) +
-                " device(s): " + format_number(throughput * a.dp, 4) + " tokens/s in all " + what +
-                "\n";
+                " device(s): " + format_number(throughput * a.dp, 4) + " tokens/s in all (" + what +
+                ", all replicas)\n";
     out.json["data_parallel"] = {{"replicas", a.dp},
                                  {"devices_per_replica", llm::replica_devices(s)},
                                  {"tokens_per_s", throughput * a.dp}};
@@ -472,7 +479,8 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     prices.check_all_used({st.given.empty() ? st.roofs.machine : st.given});
     const llm::TokenCost c =
         llm::token_cost(throughput * a.dp, devices, price, power, st.roofs.machine);
-    out.text += llm::render_cost_text(c, what);
+    out.text += llm::render_cost_text(
+        c, "(" + what + (a.dp > 1 ? ", all " + format_number(a.dp) + " replicas)" : ")"));
     out.json["cost"] = llm::cost_to_json(c);
   }
   return out;

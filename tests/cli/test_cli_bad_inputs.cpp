@@ -37,6 +37,13 @@ void write_fixtures(const std::filesystem::path& dir) {
   put("empty.json", "");
   put("blank.json", "  \n\t\n");
   put("truncated.json", R"({"schema": "roofline.machine", "version": 1, "compute": [{"name": "fp)");
+  // Qwen1.5-MoE-A2.7B's config.json with an explicit zero expert width.
+  put("qmoe-zero.json", R"({"model_type": "qwen2_moe", "hidden_size": 2048,
+    "intermediate_size": 5632, "moe_intermediate_size": 0, "shared_expert_intermediate_size": 5632,
+    "num_attention_heads": 16, "num_key_value_heads": 16, "num_hidden_layers": 24,
+    "num_experts": 60, "num_experts_per_tok": 4, "decoder_sparse_step": 1, "mlp_only_layers": [],
+    "vocab_size": 151936, "max_position_embeddings": 8192})");
+  put("text-config-5.json", R"({"model_type": "llava", "text_config": 5})");
   put("wrong-version.json", R"({"schema": "roofline.machine", "version": 99, "name": "x",
     "compute": [{"name": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
   put("wrong-schema.json", R"({"schema": "something.else", "version": 1})");
@@ -446,15 +453,6 @@ std::vector<Case> cases() {
         "--concurrency=2", "--output-tokens=2"},
        2,
        "llm: a serving step of llama-2-7b takes inf s, not a finite time"},
-      {"a custom KV dtype of 1e300 bytes (an error naming other options and a JSON path)",
-       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--kvdtype=custom:foo:1e300"},
-       2,
-       "--kvdtype custom:foo:1e300: a custom type's BYTES must be from 0.125 (one bit) to 64 per "
-       "element"},
-      {"a custom weight dtype of 1e-300 bytes (accepted before)",
-       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--wdtype=custom:foo:1e-300"},
-       2,
-       "--wdtype custom:foo:1e-300: a custom type's BYTES must be from 0.125 (one bit) to 64"},
       {"an explicit zero expert width (read as absent: intermediate_size took its place)",
        {"llm", "--model={dir}/qmoe-zero.json", "--hw=a100-80gb"},
        2,
@@ -482,10 +480,15 @@ std::vector<Case> cases() {
         "--calibrate={data}/../../data/hardware/a100-80gb.json"},
        2,
        "roof is a datasheet figure, not a measurement"},
-      {"one roof's attainment given twice (the last taken)",
-       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--attainment=compute=0.5,compute=0.7"},
+      {"a custom KV dtype of 1e300 bytes (an error naming other options and a JSON path)",
+       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--kvdtype=custom:foo:1e300"},
        2,
-       "--attainment: compute is given twice in 'compute=0.5,compute=0.7'; give it once"},
+       "--kvdtype custom:foo:1e300: a custom type's BYTES must be from 0.125 (one bit) to 64 per "
+       "element"},
+      {"a custom weight dtype of 1e-300 bytes (accepted before)",
+       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--wdtype=custom:foo:1e-300"},
+       2,
+       "--wdtype custom:foo:1e-300: a custom type's BYTES must be from 0.125 (one bit) to 64"},
       {"--chunk without a request (ignored before)",
        {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--chunk=128"},
        2,
@@ -536,6 +539,14 @@ std::vector<Case> cases() {
        {"llm", "--model=llama-2-7b", "--hw=a100-80gb,h100-sxm", "--phase=prefill"},
        2,
        "--phase picks the operator table of one machine"},
+      {"a CSV file name for the text report (text written into out.csv)",
+       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "-o", "{dir}/out.csv"},
+       2,
+       "out.csv: a .csv file takes the --csv output"},
+      {"one roof's attainment given twice (the last taken)",
+       {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--attainment=compute=0.5,compute=0.7"},
+       2,
+       "--attainment: compute is given twice in 'compute=0.5,compute=0.7'; give it once"},
       {"energy intensities without energy costs (ignored before)",
        {"energy", "--hw=a100-80gb", "--intensity=10"},
        2,

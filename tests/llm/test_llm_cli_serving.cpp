@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/cli_runner.hpp"
+#include "roofline/quantity.hpp"
 
 namespace roofline::test {
 namespace ROOFLINE_UNITY_ID {
@@ -235,6 +236,26 @@ TEST(LlmCliServing, CalibratedRoofs) {
   const auto bad = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--attainment", "memory=3"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--attainment"), std::string::npos) << bad.err;
+}
+
+// --dp R prints every replica's throughput: it was labelled "(decode, one replica)", and the
+// cost line over all R replicas' devices said "one replica" too.
+TEST(LlmCliServing, DataParallelFiguresAreLabelledAllReplicas) {
+  const auto one = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--json"});
+  const auto four = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--dp", "4", "--cost"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(four.exit_code, 0) << four.err;
+  const double decode = nlohmann::json::parse(one.out)["tokens_per_s"].get<double>();
+  const auto four_digits = [](double v) { return format_number(v, 4); };
+  EXPECT_NE(four.out.find("Data parallel: 4 replicas of 1 device(s): " + four_digits(4 * decode) +
+                          " tokens/s in all (decode, all replicas)"),
+            std::string::npos)
+      << four.out;
+  EXPECT_NE(four.out.find("Cost (4 devices, at " + four_digits(4 * decode) +
+                          " tokens/s (decode, all 4 replicas))"),
+            std::string::npos)
+      << four.out;
+  EXPECT_EQ(four.out.find("one replica"), std::string::npos) << four.out;
 }
 
 // Serving: the mean decode batch over the steps that decode (hand count in
