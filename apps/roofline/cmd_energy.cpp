@@ -90,8 +90,11 @@ void run(const EnergyArgs& a) {
     if (points) in.points = points->placed;
     write_energy_chart(a.report, in);
   }
-  if (!an.costs && (!a.report.empty() || !a.points.empty()))
-    throw InputError(std::string(!a.report.empty() ? "--report" : "--points") +
+  // --intensity evaluates the energy roof too: without costs it would be dropped unsaid.
+  if (!an.costs && (!a.report.empty() || !a.points.empty() || !a.intensities.empty()))
+    throw InputError(std::string(!a.report.empty()   ? "--report"
+                                 : !a.points.empty() ? "--points"
+                                                     : "--intensity") +
                      ": the energy roofline needs energy costs: give --eps-flop and --eps-mem, "
                      "or a machine measured where RAPL could be read (" +
                      an.measured_why + ")");

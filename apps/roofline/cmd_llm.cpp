@@ -93,7 +93,10 @@ void check_mode_flags(const LlmArgs& a) {
                                                      "--spec-alpha",
                                                      "--draft",
                                                      "--measured-tokens-per-s",
-                                                     "--micro-batches"};
+                                                     "--micro-batches",
+                                                     "--cost",
+                                                     "--price-per-hour",
+                                                     "--power-w"};
   const auto& other = a.train ? inference : training;
   for (const auto& name : a.given)
     if (std::find(other.begin(), other.end(), name) != other.end())
@@ -101,6 +104,39 @@ void check_mode_flags(const LlmArgs& a) {
                                          "--seq, --micro-batch and --global-batch"
                                        : " is for --train (a training step); inference takes "
                                          "--batch, --context and --prompt"));
+}
+
+bool wants_serving(const LlmArgs& a);
+
+bool flag_given(const LlmArgs& a, const char* name) {
+  return std::find(a.given.begin(), a.given.end(), name) != a.given.end();
+}
+
+/// A flag that only means something with another would be ignored without it: refused, naming
+/// both.
+void check_flag_needs(const LlmArgs& a) {
+  const auto needs = [&](const char* flag, bool enabled, const std::string& what) {
+    if (flag_given(a, flag) && !enabled) throw InputError(std::string(flag) + " " + what);
+  };
+  needs("--chunk", a.output_tokens > 0,
+        "cuts the request's prefill into chunks: it needs --output-tokens (-N) (serving chunks "
+        "prompts with --max-batched-tokens)");
+  needs("--spec-alpha", a.spec_k > 0,
+        "is speculative decoding's acceptance rate: it needs --spec-k");
+  needs("--draft", a.spec_k > 0,
+        "names speculative decoding's drafter: it needs --spec-k (the tokens drafted per step)");
+  needs("--micro-batches", a.pp > 1,
+        "splits the batch over pipeline stages: it needs --pp greater than 1");
+  const std::string serving = "is for serving: it needs --concurrency or --requests";
+  needs("--num-requests", wants_serving(a), serving);
+  needs("--max-batched-tokens", wants_serving(a), serving);
+  // The interconnect carries tensor-parallel all-reduces (and expert all-to-alls), the context-
+  // parallel ring, pipeline boundaries and training's gradient all-reduce over --dp; an
+  // inference --dp only multiplies the throughput.
+  needs("--interconnect-bandwidth", a.tp > 1 || a.cp > 1 || a.pp > 1 || (a.train && a.dp > 1),
+        "is used by --tp, --cp or --pp greater than 1 (and --dp with --train): none is given");
+  needs("--sequence-parallel", a.tp > 1,
+        "splits activations over the tensor-parallel group: it needs --tp greater than 1");
 }
 
 std::string extension_of(const std::string& path) {
@@ -138,6 +174,12 @@ void check_paths(const LlmArgs& a) {
     if (chart_format(ext))
       throw InputError("-o " + a.output + ": -o writes the text, --json or --csv output, not a " +
                        "chart; for the " + ext.substr(1) + " report give --report " + a.output);
+    // A name ending .json asks for JSON (json_by_extension); one ending .csv would hold the
+    // text report unless --csv is given.
+    if (ext == ".csv" && !a.csv)
+      throw InputError("-o " + a.output +
+                       ": a .csv file takes the --csv output (the operator table or the sweep); "
+                       "give --csv, or another name for the text report");
     check_writable_path(a.output, "-o");
   }
   if (!a.report.empty()) {
@@ -315,8 +357,12 @@ llm::SetupOptions setup_options(const LlmArgs& a) {
     throw InputError("give --attainment or --calibrate, not both");
   if (!a.attainment.empty()) o.attainment = llm::parse_attainment(a.attainment);
   if (!a.calibrate.empty()) {
-    o.calibrate = load_machine_file(a.calibrate).roofs;
+    const MachineDocument doc = load_machine_file(a.calibrate);
+    const MachineFacts facts = machine_facts(doc);
+    o.calibrate = doc.roofs;
     o.calibrate_origin = a.calibrate;
+    if (!facts.display_name.empty()) o.calibrate_names.push_back(facts.display_name);
+    o.calibrate_names.insert(o.calibrate_names.end(), facts.aliases.begin(), facts.aliases.end());
   }
   return o;
 }
@@ -347,7 +393,7 @@ bool wants_serving(const LlmArgs& a) {
   return a.concurrency > 0 || !a.requests.empty();
 }
 bool wants_speculative(const LlmArgs& a) {
-  return a.spec_k > 0 || !a.draft.empty();
+  return a.spec_k > 0;
 }
 bool wants_cost(const LlmArgs& a) {
   return a.cost || !a.price.empty() || a.power_w > 0;
@@ -367,7 +413,7 @@ llm::ServingOptions serving_options(const LlmArgs& a, const llm::Scenario& s) {
 
 llm::SpeculativeOptions speculative_options(const LlmArgs& a) {
   llm::SpeculativeOptions o;
-  o.k = a.spec_k > 0 ? a.spec_k : 4;
+  o.k = a.spec_k;
   o.alpha = a.spec_alpha;
   if (a.draft == "mtp")
     o.mtp = true;
@@ -389,22 +435,24 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
   Sections out;
   const llm::Scenario& s = st.scenario;
   double throughput = rep.tokens_per_s;
-  std::string what = "(decode, one replica)";
+  std::string what = "decode";
   if (a.output_tokens > 0) {
     const llm::RequestTiming t =
         llm::request_timing(st.model, s, a.output_tokens, st.roofs, a.chunk);
     out.text += llm::render_request_text(t);
     out.json["request"] = llm::request_to_json(t);
+    out.warnings.insert(out.warnings.end(), t.warnings.begin(), t.warnings.end());
     throughput = t.output_tokens_per_s;
-    what = "(the request's output, one replica)";
+    what = "the request's output";
   }
   if (wants_serving(a)) {
     const llm::ServingResult sv =
         llm::simulate_serving(st.model, s, serving_options(a, s), st.roofs);
     out.text += llm::render_serving_text(sv);
     out.json["serving"] = llm::serving_to_json(sv);
+    out.warnings.insert(out.warnings.end(), sv.warnings.begin(), sv.warnings.end());
     throughput = sv.output_tokens_per_s;
-    what = "(serving output, one replica)";
+    what = "serving output";
   }
   if (wants_speculative(a)) {
     const llm::SpeculativeResult sp =
@@ -413,10 +461,11 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     out.json["speculative"] = llm::speculative_to_json(sp);
   }
   if (a.dp > 1) {
+    // The figure is every replica's: one replica's throughput × the replicas.
     out.text += "\nData parallel: " + format_number(a.dp) + " replicas of " +
                 std::to_string(llm::replica_devices(s)) +
-                " device(s): " + format_number(throughput * a.dp, 4) + " tokens/s in all " + what +
-                "\n";
+                " device(s): " + format_number(throughput * a.dp, 4) + " tokens/s in all (" + what +
+                ", all replicas)\n";
     out.json["data_parallel"] = {{"replicas", a.dp},
                                  {"devices_per_replica", llm::replica_devices(s)},
                                  {"tokens_per_s", throughput * a.dp}};
@@ -430,7 +479,8 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     prices.check_all_used({st.given.empty() ? st.roofs.machine : st.given});
     const llm::TokenCost c =
         llm::token_cost(throughput * a.dp, devices, price, power, st.roofs.machine);
-    out.text += llm::render_cost_text(c, what);
+    out.text += llm::render_cost_text(
+        c, "(" + what + (a.dp > 1 ? ", all " + format_number(a.dp) + " replicas)" : ")"));
     out.json["cost"] = llm::cost_to_json(c);
   }
   return out;
@@ -515,7 +565,10 @@ void run_single(const LlmArgs& a, const llm::ModelConfig& model, llm::Phase phas
   // Checked before anything is written: the text, CSV and chart show the same numbers.
   refuse_non_finite(j, kNonFinite);
   // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
-  if (a.json || a.csv || !(a.output.empty() || a.output == "-")) warn_llm(r.warnings);
+  if (a.json || a.csv || !(a.output.empty() || a.output == "-")) {
+    warn_llm(r.warnings);
+    warn_llm(extra.warnings);  // the request's and the serving run's
+  }
   write_llm_report(a, machine, roofs,
                    model.name + " on " + roofs.machine + ": " + llm::to_string(phase) +
                        " operators, batch " + format_number(s.batch) + ", context " +
@@ -570,6 +623,7 @@ void run(const LlmArgs& a) {
     return list_models(a);
   }
   check_mode_flags(a);
+  check_flag_needs(a);
   if (a.json && a.csv)
     throw InputError("give --json or --csv, not both (an -o name ending .json asks for JSON)");
   if (a.model.empty()) throw InputError("--model is required (a preset or a config.json; --list)");
@@ -581,6 +635,10 @@ void run(const LlmArgs& a) {
   if (names.size() > 1) {
     if (!a.report.empty() || a.csv || a.train)
       throw InputError("--hw with several machines gives a comparison table (text or --json)");
+    if (flag_given(a, "--phase"))
+      throw InputError(
+          "--phase picks the operator table of one machine; --hw with several "
+          "machines gives a comparison table of both phases");
     return run_compare(a, model, names);
   }
   LlmSetup st = setup_for(a, model, names.front());
@@ -640,7 +698,7 @@ void add_parallelism_flags(CLI::App* c, LlmArgs* args) {
   c->add_option("--cp", args->cp, "Context-parallel degree (ring attention, split KV cache)");
   c->add_option("--pp", args->pp, "Pipeline stages (layers split; GPipe bubbles)");
   c->add_option("--micro-batches", args->micro_batches,
-                "Micro-batches through the pipeline (default: as many as stages)");
+                "Micro-batches through the pipeline (default: min(stages, batch))");
   c->add_option("--dp", args->dp, "Data-parallel replicas (throughput, cost; training)");
   c->add_option("--link-latency", args->link_latency,
                 "Per-message interconnect latency α (\"3 us\"); default: the catalogue's");

@@ -269,6 +269,9 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase,
 void validate_scenario(const ModelConfig& m, const Scenario& s);
 /// What is costed but doubtful: a context (or prompt) longer than the model's max_positions.
 std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s);
+/// The warning of a context past the model's max_positions ("" when within it or unknown):
+/// scenario_warnings' first, and serving's for its longest request.
+std::string context_warning(const ModelConfig& m, double context);
 
 /// The roofs a step is judged against.
 struct Roofs {
@@ -464,6 +467,9 @@ struct SetupOptions {
   std::optional<Calibration> attainment;
   std::optional<RoofSet> calibrate;
   std::string calibrate_origin;  ///< the measured document's path, for messages and the source
+  /// The measured document's other names (its info.display_name and info.aliases): it must
+  /// name the machine the scenario runs on by its name or one of these.
+  std::vector<std::string> calibrate_names;
 };
 /// The scenario (batch and lengths left at their defaults) and the roofs it runs on.
 struct Setup {
@@ -520,11 +526,14 @@ struct ServingResult {
   ServingOptions options;
   double requests = 0;
   double steps = 0;
-  double mixed_steps = 0;  ///< steps that carried prompt and decode tokens together
+  double mixed_steps = 0;   ///< steps that carried prompt and decode tokens together
+  double decode_steps = 0;  ///< steps that carried decode tokens (with or without prompts)
   Seconds makespan{0};
   double output_tokens_per_s = 0, input_tokens_per_s = 0, requests_per_s = 0;
-  LatencyStats ttft, tpot, e2e;       ///< TTFT and E2E from arrival; TPOT over tokens 2…N
-  double mean_decode_batch = 0;       ///< requests in decode per step, on average
+  LatencyStats ttft, tpot, e2e;  ///< TTFT and E2E from arrival; TPOT over tokens 2…N
+  /// Requests in decode per step that decodes, on average (prompt-only steps are left out:
+  /// they have no decode batch); 0 when no step decodes.
+  double mean_decode_batch = 0;
   Seconds mean_step{0};               ///< makespan ÷ iterations (of all engines)
   int stages = 1;                     ///< pipeline stages
   double engines = 1;                 ///< iterations in flight: min(stages, concurrency)

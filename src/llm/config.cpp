@@ -452,17 +452,41 @@ ModelConfig resolve_model(const std::string& spec) {
                    "; or a path to a Hugging Face config.json)");
 }
 
+namespace {
+/// The sizes a custom element type may have: from one bit (1/8 byte; binary and ternary
+/// weights pack below int4's half byte) to 64 bytes (a 512-bit element, beyond the widest
+/// scalar, complex128's 16 bytes). Outside it the value is a typo, not a format, and
+/// 1e300 bytes would overflow every traffic to inf while 1e-300 would make traffic vanish.
+constexpr double kLeastCustomBytes = 0.125, kMostCustomBytes = 64;
+
+/// A dtype flag's value, refused naming the flag.
+DataType flag_dtype(const char* flag, const std::string& text) {
+  DataType t;
+  try {
+    t = parse_dtype(text);
+  } catch (const InputError& e) {
+    throw InputError(std::string(flag) + ": " + e.what());
+  }
+  if (t.bytes < kLeastCustomBytes || t.bytes > kMostCustomBytes)
+    throw InputError(std::string(flag) + " " + text + ": a custom type's BYTES must be from " +
+                     format_number(kLeastCustomBytes) + " (one bit) to " +
+                     format_number(kMostCustomBytes) + " per element (got " +
+                     format_number(t.bytes) + ")");
+  return t;
+}
+}  // namespace
+
 Dtypes make_dtypes(const std::string& w, const std::string& a, const std::string& kv,
                    const std::string& c, const std::string& native) {
   Dtypes d;
   const std::string base = native.empty() ? "fp16" : native;
-  d.weights = parse_dtype(w.empty() ? base : w);
+  d.weights = flag_dtype("--wdtype", w.empty() ? base : w);
   // Weight-only quantisation (int8/int4/fp8 weights) keeps activations in 16-bit floats.
-  d.activations = !a.empty()                                   ? parse_dtype(a)
+  d.activations = !a.empty()                                   ? flag_dtype("--adtype", a)
                   : (d.weights.integer || d.weights.bytes < 2) ? parse_dtype(base)
                                                                : d.weights;
-  d.kv_cache = kv.empty() ? d.activations : parse_dtype(kv);
-  d.compute = c.empty() ? d.activations : parse_dtype(c);
+  d.kv_cache = kv.empty() ? d.activations : flag_dtype("--kvdtype", kv);
+  d.compute = c.empty() ? d.activations : flag_dtype("--cdtype", c);
   return d;
 }
 

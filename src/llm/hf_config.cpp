@@ -104,12 +104,17 @@ class Fields {
   const std::string& origin() const { return origin_; }
   const std::vector<std::string>& defaulted() const { return defaulted_; }
 
-  /// The first of `keys` present (and not null); the class default when none is.
+  /// The first of `keys` present (and not null); the class default when none is there at all.
+  /// A key present with null is read as transformers keeps it, None: not given, and no class
+  /// default behind it (Gemma 3's "sliding_window": null is no window, not the class's 4096).
   std::pair<const char*, const nlohmann::json*> find(std::initializer_list<const char*> keys) {
+    bool null = false;
     for (const char* k : keys) {
       auto it = j_.find(k);
       if (it != j_.end() && !it->is_null()) return {k, &*it};
+      null = null || it != j_.end();
     }
+    if (null) return {nullptr, nullptr};
     if (defaults_)
       for (const char* k : keys) {
         auto it = defaults_->find(k);
@@ -132,14 +137,19 @@ class Fields {
   }
   double required(std::initializer_list<const char*> keys) {
     auto [k, v] = find(keys);
-    if (!v) bad(origin_, *keys.begin(), "missing (a required field of config.json)", "");
+    if (!v) {
+      for (const char* key : keys)
+        if (j_.contains(key)) bad(origin_, key, "null (a required field of config.json)", "");
+      bad(origin_, *keys.begin(), "missing (a required field of config.json)", "");
+    }
     return number(k, *v);
   }
   double optional(std::initializer_list<const char*> keys, double fallback) {
     auto [k, v] = find(keys);
     return v ? number(k, *v) : fallback;
   }
-  /// A count that may be 0 (0 experts = dense, a 0 window = none).
+  /// A count that may be 0 where 0 means "none" (0 experts = dense, a 0 window = none, 0 MTP
+  /// modules, 0 dense layers first); a size is `optional` or `required` (≥ 1).
   double count(std::initializer_list<const char*> keys, double fallback) {
     auto [k, v] = find(keys);
     if (!v) return fallback;
@@ -238,7 +248,8 @@ void read_shape(ModelConfig& m, Fields& f) {
 void read_mla(ModelConfig& m, Fields& f) {
   if (!f.has("kv_lora_rank")) return;
   m.mla.kv_lora_rank = f.required({"kv_lora_rank"});
-  m.mla.q_lora_rank = f.count({"q_lora_rank"}, 0);  // null (V2-Lite): a direct q_proj
+  // null (V2-Lite): a direct q_proj; a rank given must be ≥ 1 (0 is no rank, not "none").
+  m.mla.q_lora_rank = f.optional({"q_lora_rank"}, 0);
   m.mla.qk_nope_head_dim = f.required({"qk_nope_head_dim"});
   m.mla.qk_rope_head_dim = f.required({"qk_rope_head_dim"});
   m.mla.v_head_dim = f.required({"v_head_dim"});
@@ -257,7 +268,15 @@ double moe_layer_count(const ModelConfig& m, Fields& f) {
   if (deepseek_family(m.model_type)) {
     // Layers i in [first, L) with i % freq == 0: the multiples of freq below L less those
     // below first; ceil(a / freq) multiples lie in [0, a).
-    const auto first = static_cast<std::int64_t>(f.count({"first_k_dense_replace"}, 0));
+    // transformers reads layer i as MoE when i >= first_k_dense_replace: a value past the
+    // layers makes no layer MoE in a file that declares experts, so it is refused (L itself,
+    // every layer dense, is allowed).
+    const double first_k = f.count({"first_k_dense_replace"}, 0);
+    if (first_k > m.layers)
+      bad(f.origin(), "first_k_dense_replace",
+          "must be at most num_hidden_layers (" + format_number(m.layers, 10) + ")",
+          format_number(first_k, 10));
+    const auto first = static_cast<std::int64_t>(first_k);
     const auto freq = static_cast<std::int64_t>(f.optional({"moe_layer_freq"}, 1));
     const auto below = [freq](std::int64_t a) { return a / freq + (a % freq != 0); };
     return first >= L ? 0.0 : static_cast<double>(below(L) - below(first));
@@ -281,8 +300,13 @@ double moe_layer_count(const ModelConfig& m, Fields& f) {
     const auto step = static_cast<std::int64_t>(f.optional({"decoder_sparse_step"}, 1));
     const auto listed = f.list("mlp_only_layers");
     const std::set<double> only(listed.begin(), listed.end());
+    for (double i : only)
+      if (i >= m.layers)
+        bad(f.origin(), "mlp_only_layers",
+            "names a layer outside [0, num_hidden_layers = " + format_number(m.layers, 10) + ")",
+            format_number(i, 10));
     std::int64_t n = L / step;
-    for (double i : only) n -= i < m.layers && (static_cast<std::int64_t>(i) + 1) % step == 0;
+    for (double i : only) n -= (static_cast<std::int64_t>(i) + 1) % step == 0;
     return static_cast<double>(n);
   }
   return m.layers;
@@ -295,7 +319,8 @@ void read_mlp(ModelConfig& m, Fields& f) {
   const bool gpt = gpt_family(m.model_type);
   if (m.moe()) {
     m.experts_per_token = f.required({"num_experts_per_tok", "moe_top_k", "top_k"});
-    m.expert_intermediate = f.count({"moe_intermediate_size"}, 0);
+    // Absent (or null): the experts are intermediate_size wide (Mixtral); given, ≥ 1.
+    m.expert_intermediate = f.optional({"moe_intermediate_size"}, 0);
     if (m.expert_intermediate == 0) m.expert_intermediate = f.required({"intermediate_size"});
     // The dense layers' width: Llama 4 names it intermediate_size_mlp (intermediate_size is
     // the experts'); others intermediate_size.
@@ -431,9 +456,13 @@ bool read_tied(const nlohmann::json& root, const nlohmann::json& j, bool nested,
 ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& origin) {
   if (!root.is_object()) bad(origin, "(document)", "a config.json must be a JSON object", "");
   // Multimodal configs (Llava, Gemma 3, Llama 4) nest the language model under text_config.
-  const bool nested = !root.contains("hidden_size") && !root.contains("n_embd") &&
-                      !root.contains("n_embed") && !root.contains("d_model") &&
-                      root.contains("text_config") && root["text_config"].is_object();
+  const bool sizes = root.contains("hidden_size") || root.contains("n_embd") ||
+                     root.contains("n_embed") || root.contains("d_model");
+  // A text_config that is no object is named, not read past as "hidden_size: missing".
+  if (!sizes && root.contains("text_config") && !root["text_config"].is_object())
+    bad(origin, "text_config", "must be an object (the text model's config)",
+        root["text_config"].dump().substr(0, 60));
+  const bool nested = !sizes && root.contains("text_config");
   const nlohmann::json& j = nested ? root["text_config"] : root;
 
   ModelConfig m;

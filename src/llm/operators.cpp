@@ -3,8 +3,10 @@
 // Counting rules (docs/model.md, counting.hpp): a matrix product of (m×k)·(k×n) is 2·m·k·n FLOP (a
 // MAC counts as 2); compulsory traffic moves every distinct element once: weights once per step,
 // inputs read once, outputs written once; a read and a write are separate traffic.
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "counting.hpp"
 #include "roofline/diagnosis.hpp"
@@ -90,12 +92,16 @@ void validate_scenario(const ModelConfig& m, const Scenario& s) {
                      "tokens, at least one; give --cp ≤ the prompt");
 }
 
+std::string context_warning(const ModelConfig& m, double context) {
+  if (!(m.max_positions > 0 && context > m.max_positions)) return "";
+  return "context " + format_number(context, 10) + " exceeds " + m.name +
+         "'s max_position_embeddings " + format_number(m.max_positions, 10) +
+         ": the model was not trained for it; the cost is modelled, the quality is not";
+}
+
 std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s) {
   std::vector<std::string> w;
-  if (m.max_positions > 0 && s.context > m.max_positions)
-    w.push_back("context " + format_number(s.context, 10) + " exceeds " + m.name +
-                "'s max_position_embeddings " + format_number(m.max_positions, 10) +
-                ": the model was not trained for it; the cost is modelled, the quality is not");
+  if (std::string c = context_warning(m, s.context); !c.empty()) w.push_back(std::move(c));
   // Stages are costed with layers/pp layers each; whole layers put ⌈layers/pp⌉ on the heaviest.
   if (s.pp > 1 && std::fmod(m.layers, s.pp) != 0)
     w.push_back("--pp " + std::to_string(s.pp) + " does not divide the " +
@@ -169,6 +175,7 @@ Calibration parse_attainment(const std::string& spec) {
   c.source = "--attainment " + spec;
   std::size_t start = 0;
   if (spec.empty()) throw InputError("--attainment: empty value");
+  std::vector<std::string> seen;
   while (start <= spec.size()) {
     const auto comma = spec.find(',', start);
     const std::string item = spec.substr(start, comma == std::string::npos ? comma : comma - start);
@@ -181,6 +188,10 @@ Calibration parse_attainment(const std::string& spec) {
     if (eq == std::string::npos || !slot)
       throw InputError("--attainment: '" + item +
                        "' must be compute=F, memory=F or interconnect=F (a fraction of the roof)");
+    // A roof named twice would silently take its last factor.
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      throw InputError("--attainment: " + key + " is given twice in '" + spec + "'; give it once");
+    seen.push_back(key);
     const std::string value = item.substr(eq + 1);
     const double v = decimal_number(value).value_or(-1);
     if (!(v > 0) || v > kMostAttainment)
@@ -201,11 +212,25 @@ Calibration calibration_from(const RoofSet& measured, const std::string& origin,
   } catch (const InputError& e) {
     throw InputError("--calibrate " + origin + ": " + e.what());
   }
+  // A calibration is a measurement: a roof of the document the factor would come from that is
+  // a datasheet (or reported, or theoretical) figure is refused, naming it.
+  const auto measured_only = [&](const std::string& roof, Provenance p) {
+    if (p != Provenance::measured)
+      throw InputError("--calibrate " + origin + ": its " + roof + " is a " + to_string(p) +
+                       " figure, not a measurement; --calibrate takes a document of `roofline "
+                       "measure` on the device (for a factor you know, give --attainment)");
+  };
+  measured_only(m.compute_name + " roof", measured.find_compute(m.compute_name)->provenance);
+  measured_only(m.memory_level + " roof", measured.find_memory(m.memory_level)->provenance);
+  const bool link = m.interconnect && r.interconnect;
+  if (link) {
+    const MemoryRoof* ic = measured.find_memory(m.interconnect_name);
+    if (ic) measured_only(m.interconnect_name + " roof", ic->provenance);
+  }
   Calibration c;
   c.compute = m.peak.value / r.document_peak.value;
   c.memory = m.bandwidth.value / r.document_bandwidth.value;
-  if (m.interconnect && r.interconnect)
-    c.interconnect = m.interconnect->value / r.interconnect->value;
+  if (link) c.interconnect = m.interconnect->value / r.interconnect->value;
   c.source = "--calibrate " + origin + " (" + m.compute_name + ", " + m.memory_level + ")";
   // A measurement of this machine sustains about its datasheet roofs or less: a factor beyond
   // --attainment's bound is another machine's document (an H100's roofs over an A100's).
@@ -218,8 +243,7 @@ Calibration calibration_from(const RoofSet& measured, const std::string& origin,
   };
   bound(c.compute, "compute", m.compute_name + " roof");
   bound(c.memory, "memory", m.memory_level + " roof");
-  if (m.interconnect && r.interconnect)
-    bound(c.interconnect, "interconnect", m.interconnect_name + " roof");
+  if (link) bound(c.interconnect, "interconnect", m.interconnect_name + " roof");
   return c;
 }
 

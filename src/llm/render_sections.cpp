@@ -95,7 +95,8 @@ std::string render_serving_text(const ServingResult& s) {
   out += latency_line("TTFT", s.ttft);
   out += latency_line("TPOT", s.tpot);
   out += latency_line("E2E ", s.e2e);
-  out += "  mean decode batch " + format_number(s.mean_decode_batch, 4) +
+  out += "  mean decode batch " + format_number(s.mean_decode_batch, 4) + " (over the " +
+         format_number(s.decode_steps, 10) + " steps that decode)" +
          (s.stages > 1 ? ", mean interval between iterations " : ", mean step ") +
          format_seconds(s.mean_step) + "\n";
   out += "  peak KV cache " + format_bytes(s.peak_kv_cache) + " per device (" +
@@ -114,6 +115,7 @@ nlohmann::json serving_to_json(const ServingResult& s) {
           {"total_requests", s.requests},
           {"steps", s.steps},
           {"mixed_steps", s.mixed_steps},
+          {"decode_steps", s.decode_steps},
           {"makespan", s.makespan.value},
           {"output_tokens_per_s", s.output_tokens_per_s},
           {"input_tokens_per_s", s.input_tokens_per_s},

@@ -416,7 +416,7 @@ void serving_summarise(const ServingState& st, double total, ServingResult& res)
   res.ttft = stats_of(st.ttft);
   res.tpot = stats_of(st.tpot);
   res.e2e = stats_of(st.e2e);
-  res.mean_decode_batch = st.decode_rows / res.steps;
+  res.mean_decode_batch = res.decode_steps > 0 ? st.decode_rows / res.decode_steps : 0;
   res.mean_step = Seconds(end / res.steps);
 }
 
@@ -458,6 +458,7 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
     st.end = std::max(st.end, t);
     res.steps += 1;
     res.mixed_steps += it.phase == Phase::mixed;
+    res.decode_steps += it.decoding > 0;
     st.decode_rows += it.decoding;
     // The requests advanced; the finished ones leave and are replaced.
     serving_advance(en, it, t, st);
@@ -475,6 +476,11 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
   const Footprint f = footprint(m, one, r);
   // The same total is judged and printed: weights, the peak KV cache, activations.
   const Bytes held = f.weights + res.peak_kv_cache + f.activations;
+  // A request's last token attends over its prompt and all but that token: the longest context
+  // of the workload, warned about past max_positions as a single request is.
+  double longest = 0;
+  for (const Request& q : o.requests) longest = std::max(longest, q.prompt + q.output - 1);
+  if (std::string w = context_warning(m, longest); !w.empty()) res.warnings.push_back(std::move(w));
   if (f.capacity && held.value > *f.capacity)
     res.warnings.push_back(
         memory_beyond_capacity("at its peak the run holds " + format_number(st.peak_tokens, 10) +

@@ -2,12 +2,50 @@
 // llm` and roofline.llm share, checked once (docs/llm.md).
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "roofline/error.hpp"
+#include "roofline/hardware.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/quantity.hpp"
 
 namespace roofline::llm {
+namespace {
+
+/// A name and the other names a document gives itself (display name, aliases).
+std::vector<std::string> names_of(const std::string& name, const std::string& display,
+                                  const std::vector<std::string>& others) {
+  std::vector<std::string> out{name};
+  if (!display.empty()) out.push_back(display);
+  out.insert(out.end(), others.begin(), others.end());
+  return out;
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
+  return out;
+}
+
+/// --calibrate's document must be a measurement of the machine the scenario runs on: one of its
+/// names the same as one of the machine's, compared as catalogue names are (hardware_key: case,
+/// '-', '_' and spaces ignored). The same test both ways, so an A100's document refuses an
+/// H100 as an H100's refuses an A100 (the factor bound alone let a slower machine's roofs
+/// through).
+void check_same_machine(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions& o) {
+  const auto machine = names_of(roofs.name, facts.display_name, facts.aliases);
+  std::vector<std::string> document{o.calibrate->name};
+  document.insert(document.end(), o.calibrate_names.begin(), o.calibrate_names.end());
+  for (const auto& a : machine)
+    for (const auto& b : document)
+      if (!a.empty() && hardware_key(a) == hardware_key(b)) return;
+  throw InputError("--calibrate " + o.calibrate_origin + ": the document is of " +
+                   listed(document) + ", not of the machine given to --hw (" + listed(machine) +
+                   "): a calibration is a measurement of the same device; if it is one, add the "
+                   "machine's name to the document's info.aliases");
+}
+
+}  // namespace
 
 Setup setup(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions& o) {
   if (o.tp < 1) throw InputError("--tp: must be ≥ 1 (got " + std::to_string(o.tp) + ")");
@@ -43,6 +81,7 @@ Setup setup(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions&
   apply_link_facts(st.roofs, link_facts(facts, st.roofs.interconnect_name), o.link_latency,
                    o.domain_size);
   if (o.attainment) apply_calibration(st.roofs, *o.attainment);
+  if (o.calibrate) check_same_machine(roofs, facts, o);
   if (o.calibrate)
     apply_calibration(
         st.roofs, calibration_from(*o.calibrate, o.calibrate_origin, st.roofs, s.dtypes.compute));

@@ -59,6 +59,13 @@ double training_global_batch(const Scenario& s, const TrainingOptions& o, const 
     throw InputError("--dp: must be a whole number ≥ 1 (got " + format_number(o.dp) + ")");
   if (o.zero < 0 || o.zero > 3) throw InputError("--zero: must be 0, 1, 2 or 3");
   if (s.pp > 1) throw InputError("--train with --pp: pipelined training is not modelled");
+  // Context-parallel training would split each sequence's activations and add the gradient
+  // all-reduce over the cp group and the ring's backward exchange; none of that is modelled,
+  // so it is refused rather than costed as compute ÷ cp.
+  if (s.cp > 1)
+    throw InputError("--train with --cp " + std::to_string(s.cp) +
+                     ": context-parallel training is not modelled (activations, the ring's "
+                     "backward and the gradient all-reduce over the cp group)");
   const double per_pass = o.micro_batch * o.dp;
   if (o.global_batch != 0 && !whole(o.global_batch))  // 0: one pass (the default)
     throw InputError(
@@ -146,7 +153,7 @@ TrainingResult training_step(const ModelConfig& m, const Scenario& s, const Trai
 
   const TrainingForward f = training_forward(m, sc, o, r);
   const StepResult& fwd = f.forward;
-  const double devices = std::max(1, s.tp) * std::max(1, s.cp) * o.dp;
+  const double devices = std::max(1, s.tp) * o.dp;  // --cp is refused (training_global_batch)
   // Per device: micro_steps forwards and backwards (backward ≈ 2 × forward in W and in time).
   t.forward = Work(fwd.work.value * t.micro_steps * devices);
   t.model_work = Work(3 * t.forward.value);

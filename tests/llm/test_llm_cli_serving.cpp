@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/cli_runner.hpp"
+#include "roofline/quantity.hpp"
 
 namespace roofline::test {
 namespace ROOFLINE_UNITY_ID {
@@ -235,6 +236,48 @@ TEST(LlmCliServing, CalibratedRoofs) {
   const auto bad = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--attainment", "memory=3"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--attainment"), std::string::npos) << bad.err;
+}
+
+// --dp R prints every replica's throughput: it was labelled "(decode, one replica)", and the
+// cost line over all R replicas' devices said "one replica" too.
+TEST(LlmCliServing, DataParallelFiguresAreLabelledAllReplicas) {
+  const auto one = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--json"});
+  const auto four = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--dp", "4", "--cost"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(four.exit_code, 0) << four.err;
+  const double decode = nlohmann::json::parse(one.out)["tokens_per_s"].get<double>();
+  const auto four_digits = [](double v) { return format_number(v, 4); };
+  EXPECT_NE(four.out.find("Data parallel: 4 replicas of 1 device(s): " + four_digits(4 * decode) +
+                          " tokens/s in all (decode, all replicas)"),
+            std::string::npos)
+      << four.out;
+  EXPECT_NE(four.out.find("Cost (4 devices, at " + four_digits(4 * decode) +
+                          " tokens/s (decode, all 4 replicas))"),
+            std::string::npos)
+      << four.out;
+  EXPECT_EQ(four.out.find("one replica"), std::string::npos) << four.out;
+}
+
+// Serving: the mean decode batch over the steps that decode (hand count in
+// LlmServing.MeanDecodeBatchIsOverTheStepsThatDecode), and a request past max positions warned
+// about in the text, the JSON and on stderr for JSON.
+TEST(LlmCliServing, ServingDecodeBatchAndPositionsWarning) {
+  const auto text = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1", "-L", "2048",
+                             "-N", "4", "--concurrency", "2"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("mean decode batch 2 (over the 24 steps that decode)"), std::string::npos)
+      << text.out;
+  const auto past =
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-L", "2048", "--concurrency", "2",
+               "--requests", "4000:200", "--num-requests", "2", "--json"});
+  ASSERT_EQ(past.exit_code, 0) << past.err;
+  const auto j = nlohmann::json::parse(past.out)["serving"];
+  EXPECT_EQ(j["decode_steps"], 199);
+  EXPECT_EQ(j["mean_decode_batch"], 2);
+  ASSERT_EQ(j["warnings"].size(), 1u);
+  const std::string w = "context 4199 exceeds llama-2-7b's max_position_embeddings 4096";
+  EXPECT_EQ(j["warnings"][0].get<std::string>().rfind(w, 0), 0u) << j["warnings"];
+  EXPECT_NE(past.err.find("roofline llm: warning: " + w), std::string::npos) << past.err;
 }
 
 }  // namespace ROOFLINE_UNITY_ID

@@ -173,6 +173,53 @@ TEST(LlmSetup, OneSetupForTheCliAndPython) {
   refused(b, "--attainment or --calibrate");
 }
 
+// --calibrate's document must name the --hw machine (its name, display name or an alias), the
+// same test both ways: an A100's measurement on an H100 was accepted (its factors are below
+// the 1.5 bound) while an H100's on an A100 was refused ("another machine's").
+TEST(LlmSetup, ACalibrationIsOfTheSameMachineEitherWay) {
+  const auto measured = [](MachineDocument d) {
+    for (auto& c : d.roofs.compute) c.provenance = Provenance::measured;
+    for (auto& m : d.roofs.memory) m.provenance = Provenance::measured;
+    return d;
+  };
+  const MachineDocument a100_doc = resolve_machine("a100-80gb"), h100_doc = resolve_machine("h100");
+  const auto with = [](const MachineDocument& d, const std::string& origin) {
+    SetupOptions o;
+    o.calibrate = d.roofs;
+    o.calibrate_origin = origin;
+    return o;
+  };
+  const auto refused = [](const MachineDocument& hw, const SetupOptions& o,
+                          const std::string& msg) {
+    try {
+      setup(hw.roofs, machine_facts(hw), o);
+      ADD_FAILURE() << o.calibrate_origin << " calibrated " << hw.roofs.name;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(msg), std::string::npos) << e.what();
+    }
+  };
+  refused(h100_doc, with(measured(a100_doc), "a100.json"),
+          "--calibrate a100.json: the document is of 'a100-80gb', not of the machine given to "
+          "--hw ('h100-sxm', 'NVIDIA H100 SXM5 80GB', 'h100', ");
+  refused(a100_doc, with(measured(h100_doc), "h100.json"),
+          "--calibrate h100.json: the document is of 'h100-sxm', not of the machine given to "
+          "--hw ('a100-80gb', ");
+  // A measurement of the machine itself: every factor 1.
+  const llm::Setup same =
+      setup(a100_doc.roofs, machine_facts(a100_doc), with(measured(a100_doc), "a100.json"));
+  EXPECT_DOUBLE_EQ(same.roofs.peak.value, same.roofs.document_peak.value);
+  // A device name as `roofline measure` writes it matches through the document's aliases (and
+  // names compare as catalogue names do: case, '-', '_' and spaces aside).
+  MachineDocument named = measured(a100_doc);
+  named.roofs.name = "NVIDIA A100-SXM4-80GB";
+  refused(a100_doc, with(named, "gpu.json"), "the document is of 'NVIDIA A100-SXM4-80GB'");
+  SetupOptions aliased = with(named, "gpu.json");
+  aliased.calibrate_names = {"A100 SXM"};
+  EXPECT_NO_THROW(setup(a100_doc.roofs, machine_facts(a100_doc), aliased));
+  // The catalogue's own document is the same machine but no measurement.
+  refused(a100_doc, with(a100_doc, "a100-80gb.json"), "is a datasheet figure, not a measurement");
+}
+
 TEST(LlmCompare, OneMachinesRowIsItsStepTimesTheReplicas) {
   // compare_on (roofline llm --hw a,b,c): the decode step's tokens/s × dp replicas; the cost on
   // tp × dp devices; with output tokens, the request's TTFT and output rate instead.

@@ -221,7 +221,65 @@ TEST(LlmServing, AWaveOfIdenticalRequestsIsTheStaticBatch) {
   EXPECT_NEAR(sv.e2e.mean.value, batch.e2e.value, 1e-12 * batch.e2e.value);
   EXPECT_NEAR(sv.e2e.max.value, batch.e2e.value, 1e-12 * batch.e2e.value);
   EXPECT_NEAR(sv.output_tokens_per_s, batch.output_tokens_per_s, 1e-9 * batch.output_tokens_per_s);
-  EXPECT_DOUBLE_EQ(sv.mean_decode_batch, 8.0 * 127 / 128);
+  // 1 prefill step of the 8 prompts, then 127 decode steps of 8: the mean over the decoding
+  // steps is 8 (over every step it read 8 · 127/128).
+  EXPECT_EQ(sv.steps, 128);
+  EXPECT_EQ(sv.decode_steps, 127);
+  EXPECT_DOUBLE_EQ(sv.mean_decode_batch, 8);
+}
+
+// The mean decode batch is over the steps that decode: prompt-only steps have no decode batch
+// (they were counted as batch 0).
+TEST(LlmServing, MeanDecodeBatchIsOverTheStepsThatDecode) {
+  const ModelConfig& m = preset("llama-2-7b");
+  const Roofs r = a100();
+  // Concurrency 2, 16 requests of 2048:4: 8 waves of one prefill step (both prompts, each
+  // sampling its first token) and 3 decode steps of 2 — 32 steps, 24 decoding, 48 decode rows:
+  // 48 / 24 = 2 (48 / 32 = 1.5 before).
+  ServingOptions o;
+  o.concurrency = 2;
+  o.requests = {{2048, 4}};
+  const ServingResult two = simulate_serving(m, scenario(1, 2048), o, r);
+  EXPECT_EQ(two.requests, 16);
+  EXPECT_EQ(two.steps, 32);
+  EXPECT_EQ(two.decode_steps, 24);
+  EXPECT_EQ(two.mixed_steps, 0);
+  EXPECT_DOUBLE_EQ(two.mean_decode_batch, 2);
+  // One at a time, 8 requests of 10:10: each a prefill step and 9 decode steps of 1 — 80 steps,
+  // 72 decoding, mean 1 (0.9 before).
+  o.concurrency = 1;
+  o.requests = {{10, 10}};
+  const ServingResult one = simulate_serving(m, scenario(1, 10), o, r);
+  EXPECT_EQ(one.steps, 80);
+  EXPECT_EQ(one.decode_steps, 72);
+  EXPECT_DOUBLE_EQ(one.mean_decode_batch, 1);
+  // Requests of one token only never decode: no decode batch, 0.
+  o.requests = {{10, 1}};
+  const ServingResult none = simulate_serving(m, scenario(1, 10), o, r);
+  EXPECT_EQ(none.decode_steps, 0);
+  EXPECT_EQ(none.mean_decode_batch, 0);
+}
+
+// Serving warns of a request whose context runs past max_position_embeddings as a single
+// request (-N) does, in the same words (it said nothing: warnings []).
+TEST(LlmServing, ARequestPastTheModelsPositionsIsWarnedAbout) {
+  const ModelConfig& m = preset("llama-2-7b");  // 4096 positions
+  const Roofs r = a100();
+  ServingOptions o;
+  o.concurrency = 2;
+  o.requests = {{1024, 16}, {4000, 200}};  // the second's last token: context 4199
+  o.total_requests = 2;
+  const ServingResult sv = simulate_serving(m, scenario(1, 1024), o, r);
+  const RequestTiming alone = request_timing(m, scenario(1, 4000), 200, r);
+  ASSERT_EQ(alone.warnings.size(), 1u);
+  ASSERT_EQ(sv.warnings.size(), 1u);
+  EXPECT_EQ(sv.warnings[0], alone.warnings[0]);
+  EXPECT_EQ(
+      sv.warnings[0].rfind("context 4199 exceeds llama-2-7b's max_position_embeddings 4096", 0), 0u)
+      << sv.warnings[0];
+  // Within the positions: no warning.
+  o.requests = {{1024, 16}, {4000, 97}};  // context 4096
+  EXPECT_TRUE(simulate_serving(m, scenario(1, 1024), o, r).warnings.empty());
 }
 
 TEST(LlmServing, PeakKvCacheIsWhatTheRunningRequestsHold) {
@@ -246,14 +304,18 @@ TEST(LlmServing, PeakKvCacheIsWhatTheRunningRequestsHold) {
   const ServingResult big = simulate_serving(l2, scenario(1, 4000), o, r);
   EXPECT_EQ(big.peak_tokens, 256 * 4127);
   EXPECT_DOUBLE_EQ(big.peak_kv_cache.value, 256.0 * 4127 * 524288);
-  ASSERT_EQ(big.warnings.size(), 1u);
-  EXPECT_NE(big.warnings[0].find("at its peak the run holds 1056512 tokens in 553.9 GB of KV "
+  // (Their last tokens' context, 4127, also passes Llama-2's 4096 positions: warned first.)
+  ASSERT_EQ(big.warnings.size(), 2u);
+  EXPECT_EQ(big.warnings[0].rfind("context 4127 exceeds llama-2-7b's max_position_embeddings", 0),
+            0u)
+      << big.warnings[0];
+  EXPECT_NE(big.warnings[1].find("at its peak the run holds 1056512 tokens in 553.9 GB of KV "
                                  "cache"),
             std::string::npos)
-      << big.warnings[0];
-  EXPECT_NE(big.warnings[0].find("beyond the 85.9 GB of HBM per device: it does not fit"),
+      << big.warnings[1];
+  EXPECT_NE(big.warnings[1].find("beyond the 85.9 GB of HBM per device: it does not fit"),
             std::string::npos)
-      << big.warnings[0];
+      << big.warnings[1];
   // A request whose context grows beyond the memory by its last token: 32 × 10239 tokens.
   const RequestTiming t = request_timing(l2, scenario(32, 2048), 8192, r);
   const std::string kv = "the 32 sequence(s) hold 171.8 GB of KV cache";

@@ -198,6 +198,9 @@ TEST(LlmCalibration, MeasuredAttainmentScalesTheRoofs) {
   EXPECT_NEAR(t / t0, 1 / 0.85, 0.01);
   EXPECT_THROW(parse_attainment("compute=2"), InputError);
   EXPECT_THROW(parse_attainment("speed=0.5"), InputError);
+  // A roof given twice took its last factor silently.
+  EXPECT_THROW(parse_attainment("compute=0.5,compute=0.7"), InputError);
+  EXPECT_EQ(parse_attainment("compute=0.5,memory=0.7").memory, 0.7);
   // From a measured machine document: its roof ÷ the datasheet's.
   RoofSet measured;
   measured.name = "measured-a100";
@@ -205,10 +208,12 @@ TEST(LlmCalibration, MeasuredAttainmentScalesTheRoofs) {
   roof.name = "fp16 tensor (measured)";
   roof.precision = "fp16";
   roof.peak = WorkRate(250e12);
+  roof.provenance = Provenance::measured;
   measured.compute.push_back(roof);
   MemoryRoof hbm;
   hbm.level = "HBM";
   hbm.bandwidth = ByteRate(1.7e12);
+  hbm.provenance = Provenance::measured;
   measured.memory.push_back(hbm);
   const Calibration m = calibration_from(measured, "measured.json", a100(), parse_dtype("fp16"));
   EXPECT_NEAR(m.compute, 250.0 / 312, 1e-12);
@@ -226,6 +231,53 @@ TEST(LlmCalibration, MeasuredAttainmentScalesTheRoofs) {
               std::string::npos)
         << e.what();
     EXPECT_NE(std::string(e.what()).find("another machine's"), std::string::npos) << e.what();
+  }
+}
+
+// --calibrate takes a measurement: a document whose roof is a datasheet figure (a catalogue
+// entry: another machine's made an H100 an A100, as its factors are below 1.5) is refused,
+// naming the roof and its provenance.
+TEST(LlmCalibration, ADatasheetDocumentIsNoMeasurement) {
+  const RoofSet sheet = load_machine_file(kData + "a100-80gb.json").roofs;
+  try {
+    calibration_from(sheet, "a100-80gb.json", a100(), parse_dtype("fp16"));
+    ADD_FAILURE() << "a datasheet calibrated the roofs";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "--calibrate a100-80gb.json: its fp16 tensor roof is a datasheet figure"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("is a datasheet figure, not a measurement"),
+              std::string::npos)
+        << e.what();
+  }
+  // Measured compute over a datasheet memory roof is refused too, naming the memory roof.
+  RoofSet half = sheet;
+  for (auto& c : half.compute) c.provenance = Provenance::measured;
+  try {
+    calibration_from(half, "half.json", a100(), parse_dtype("fp16"));
+    ADD_FAILURE() << "a datasheet memory roof calibrated the bandwidth";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("its HBM roof is a datasheet figure"), std::string::npos)
+        << e.what();
+  }
+}
+
+// Context-parallel training divided the compute by cp and modelled nothing else (activations,
+// the cp group's gradient all-reduce): refused as pipelined training is.
+TEST(LlmTraining, ContextParallelTrainingIsRefused) {
+  Scenario s;
+  s.cp = 2;
+  TrainingOptions o;
+  o.sequence = 4096;
+  try {
+    training_step(preset("llama-2-7b"), s, o, a100());
+    ADD_FAILURE() << "--train with --cp 2 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--train with --cp 2: context-parallel training is not "
+                                         "modelled"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -65,8 +65,10 @@ def test_attainment_scales_the_roofs_as_the_cli(cli_json, h100):
 
 
 def test_calibrate_with_a_measured_machine_as_the_cli(cli_json, tmp_path):
+    # A measurement of the --hw machine: its roofs measured, its name the machine's (a document
+    # of another name is refused, either way round).
     measured = {
-        "schema": "roofline.machine", "version": 1, "name": "measured-a100",
+        "schema": "roofline.machine", "version": 1, "name": "a100-80gb",
         "default_memory": "HBM",
         "compute": [{"name": "fp16 tensor (measured)", "precision": "fp16", "peak": 250e12,
                      "provenance": "measured", "source": "test"}],
@@ -108,6 +110,8 @@ def test_keywords_reach_request_serving_speculative_and_training(cli_json, h100)
     # What the CLI refuses, the bindings refuse with its message.
     with pytest.raises(roofline.InputError, match="--train with --pp"):
         roofline.llm.train(m, h100, tp=8, pp=2)
+    with pytest.raises(roofline.InputError, match="--train with --cp 2: context-parallel"):
+        roofline.llm.train(m, h100, tp=8, cp=2)
     # A global batch that is no whole number ≥ 1 is refused (0 is the default: one pass); it
     # was taken for the default.
     for bad in (-1, float("nan"), 2.5):
