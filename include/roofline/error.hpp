@@ -8,7 +8,24 @@ namespace roofline {
 /// Base of every error the library throws on purpose.
 class Error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  /// what() is a C string, which would end at a NUL byte of the message (text from Python can
+  /// hold one: "unknown machine 'a" for 'a\0b'): a NUL is kept as `\u0000`, the escape
+  /// sanitize.hpp writes for it, and the rest of the message with it.
+  explicit Error(const std::string& message) : std::runtime_error(nul_escaped(message)) {}
+  explicit Error(const char* message) : std::runtime_error(message) {}
+
+ private:
+  static std::string nul_escaped(const std::string& text) {
+    if (text.find('\0') == std::string::npos) return text;
+    std::string out;
+    for (const char c : text) {
+      if (c == '\0')
+        out += "\\u0000";
+      else
+        out += c;
+    }
+    return out;
+  }
 };
 
 /// Bad input from a user: a value, flag, field or file that is wrong. Message names what, where

@@ -108,8 +108,9 @@ PrecisionGroup precision_group(const std::string& spec);
 const ComputeRoof* find_compute_roof(const RoofSet& roofs, const PrecisionGroup& group,
                                      bool sparse_by_name = false);
 /// find_compute_roof for a --precision value ("bf16", "bf16/fp16" or a roof name; a roof named
-/// explicitly may be sparse); "" = the machine's default roof. InputError naming the machine
-/// and its dense roofs when nothing matches.
+/// explicitly may be sparse); "" = the machine's default roof; failing those, a roof that names
+/// no precision (roofs given as two numbers judge every precision). InputError naming the
+/// machine and its dense roofs when nothing matches.
 const ComputeRoof& select_compute_roof(const RoofSet& roofs, const std::string& spec);
 
 /// Ridge of the group's roof against `level` ("" = the default memory roof); nullopt when the

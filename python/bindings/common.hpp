@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/point.hpp"
 
@@ -23,10 +24,18 @@ namespace py = pybind11;
 
 /// A float argument: what Python's float() takes (int, float, numpy's numbers, Fraction,
 /// Decimal), but not a bool, whose True pybind's own double would read as 1.0. Signatures and
-/// stubs show it as `float`; a bool gives the TypeError of any argument of the wrong type.
+/// stubs show it as `float`; a bool gives the TypeError of any argument of the wrong type, an
+/// int beyond a float's range (10**400) an InputError saying so (real_value).
 struct Real {
   double value = 0;
   operator double() const { return value; }  // NOLINT(google-explicit-constructor)
+};
+
+/// An int argument that is not a bool (pybind's own int takes True as 1): a bool or a float is
+/// the TypeError of any argument of the wrong type; an int beyond a C int an InputError.
+struct Int {
+  int value = 0;
+  operator int() const { return value; }  // NOLINT(google-explicit-constructor)
 };
 
 /// What Python's Machine holds: a machine document (measured, catalogued or given roofs).
@@ -49,10 +58,30 @@ std::string chart_html(const ChartSpec& c);
 /// json.loads up, so it must run first).
 py::object json_to_python(const nlohmann::json& j);
 
+/// Whether `v` is a real number float() reads: a float, what has __index__ (int, numpy's
+/// integers) or __float__ (numpy's floats, Fraction, Decimal); not a bool, whose True would read
+/// as 1, nor a str or a complex.
+bool is_real(const py::handle& v);
+
+/// The value of a real number (is_real), through __index__ where it has one (an int, exactly
+/// rounded) and else __float__. Raised by them: an OverflowError is an InputError naming `what`
+/// ("WHAT is out of range (an integer of 401 digits)"; `what` "" says "a number"); an exception
+/// that is no Exception (KeyboardInterrupt, SystemExit) or a MemoryError propagates as it is;
+/// any other becomes a TypeError naming `what`, chained to it.
+double real_value(const py::handle& v, const std::string& what);
+
+/// An int as a message shows it: its digits, or "an integer of N digits" when it has more than
+/// 30.
+std::string int_text(const py::handle& v);
+
 /// A Python int or float as a double: InputError naming `what` for anything else ("must be a
-/// number (got str)") and for an int beyond a double's range (10**400), where pybind's own
-/// cast says only "Unable to cast".
+/// number (got str)"), and real_value's errors.
 double number_of(const py::handle& v, const std::string& what);
+
+/// A path argument: a str, or an os.PathLike whose __fspath__ gives a str (pathlib.Path);
+/// nullopt for anything else. bytes (or an os.PathLike giving bytes) is a TypeError naming
+/// `what`: the library's paths are text.
+std::optional<std::string> path_arg(const py::handle& o, const std::string& what);
 
 /// The exception classes, and json.loads for json_to_python.
 void register_errors(py::module_& m);
@@ -84,14 +113,37 @@ template <>
 struct type_caster<roofline::python::Real> {
   PYBIND11_TYPE_CASTER(roofline::python::Real, const_name("float"));
   bool load(handle src, bool convert) {
-    if (!src || PyBool_Check(src.ptr())) return false;
-    type_caster<double> d;
-    if (!d.load(src, convert)) return false;
-    value.value = static_cast<double>(d);
+    // As pybind's double: without conversions (an overload's first pass) a float only. Errors
+    // raised while reading the number propagate from here (pybind11 passes on an exception a
+    // caster throws), so 10**400 is no "incompatible function arguments".
+    if (!src || !roofline::python::is_real(src)) return false;
+    if (!convert && !PyFloat_Check(src.ptr())) return false;
+    value.value = roofline::python::real_value(src, "");
     return true;
   }
   static handle cast(roofline::python::Real v, return_value_policy, handle) {
     return PyFloat_FromDouble(v.value);
+  }
+};
+
+template <>
+struct type_caster<roofline::python::Int> {
+  PYBIND11_TYPE_CASTER(roofline::python::Int, const_name("int"));
+  bool load(handle src, bool convert) {
+    if (!src || PyBool_Check(src.ptr()) || PyFloat_Check(src.ptr())) return false;
+    type_caster<int> i;
+    if (i.load(src, convert)) {
+      value.value = static_cast<int>(i);
+      return true;
+    }
+    if (!PyLong_Check(src.ptr())) return false;
+    // An int pybind's own refused: beyond a C int.
+    throw roofline::InputError("an int argument is out of range (" +
+                               roofline::python::int_text(src) +
+                               "; from -2147483648 to 2147483647)");
+  }
+  static handle cast(roofline::python::Int v, return_value_policy, handle) {
+    return PyLong_FromLong(v.value);
   }
 };
 }  // namespace pybind11::detail

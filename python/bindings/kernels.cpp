@@ -9,6 +9,7 @@
 #include "roofline/error.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/kernels.hpp"
+#include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 
 namespace roofline::python {
@@ -54,6 +55,13 @@ void register_kernel_count(py::module_& m) {
       .def(
           "point",
           [](const Count& c, Real time_s, const std::string& name) {
+            // A copy moves bytes and computes nothing: on the roofline it would sit at I = 0,
+            // off the logarithmic axis.
+            if (!(c.k.work.value > 0))
+              throw InputError("kernel '" + c.k.kernel +
+                               "' does no arithmetic (W = " + format_number(c.k.work.value) +
+                               "), so it has no point on the roofline (I = W/Q = 0): time it "
+                               "against the memory roofs (bandwidth_byte_per_s) instead");
             Point p;
             p.name = name.empty() ? c.k.kernel : name;
             p.work = c.k.work;

@@ -1,12 +1,14 @@
 // roofline.llm (llm.hpp): a transformer's operators on a machine's roofs — prefill, decode,
 // TTFT, time per token — the analysis `roofline llm` prints.
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <set>
 #include <utility>
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <type_traits>
 
@@ -22,9 +24,24 @@ namespace roofline::python {
 
 namespace {
 
+/// The most output tokens a request, concurrent requests an engine and drafted tokens a
+/// speculative step the library takes (kMostOutputTokens and kMostConcurrency in
+/// src/llm/request.cpp, speculative_decoding's k): the messages state them (test_llm_serving.py
+/// checks each bound against the library).
+constexpr double kMostOutputTokens = 1e6;
+constexpr double kMostConcurrency = 1e4;
+constexpr double kMostDraftedTokens = 64;
+
 /// A batch, context or prompt length checked as the CLI checks its flags (a whole number from
-/// 1 to 1e9, llm::parse_int_list), with the same message.
-double whole(double v, const char* what) {
+/// 1 to 1e9, llm::parse_int_list), with the same message; with `most`, a count the library holds
+/// to fewer, with that limit in the message.
+double whole(double v, const char* what, double most = 0) {
+  if (most > 0) {
+    if (!(v >= 1) || v != std::floor(v) || !(v <= most))
+      throw InputError(std::string(what) + ": must be a whole number from 1 to " +
+                       format_number(most) + " (got " + format_number(v) + ")");
+    return v;
+  }
   if (!std::isfinite(v))
     throw InputError(std::string(what) + ": must be a whole number (got " + format_number(v) + ")");
   char text[64];
@@ -48,6 +65,10 @@ double positive(double v, const char* what, bool zero_ok = false) {
 /// A keyword's value as T, or a TypeError naming the keyword and what it takes.
 template <class T>
 T keyword(const py::handle& v, const char* key, const char* takes) {
+  // pybind's int takes True as 1: a bool is no count.
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    if (PyBool_Check(v.ptr()))
+      throw py::type_error(std::string(key) + ": expected " + takes + " (got bool)");
   try {
     return v.cast<T>();
   } catch (const py::cast_error&) {
@@ -89,8 +110,8 @@ llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
   for (const auto& [k, v] : kw) {
     const std::string key = py::str(k);
     if (!kKnown.count(key))
-      throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" + key +
-                           "'");
+      throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" +
+                           terminal_safe(key) + "'");
     if (v.is_none() && !kNoneAllowed.count(key))
       throw py::type_error(key + ": None is not a value here");
     if (key == "tp")
@@ -178,7 +199,8 @@ llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine
   llm::Setup st = setup(machine, kw, "request");
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = st.scenario.prompt = whole(prompt, "prompt");
-  return finite(llm::request_timing(model, st.scenario, whole(output_tokens, "output_tokens"),
+  return finite(llm::request_timing(model, st.scenario,
+                                    whole(output_tokens, "output_tokens", kMostOutputTokens),
                                     st.roofs, positive(chunk, "chunk", true)),
                 llm::request_to_json, "request");
 }
@@ -188,7 +210,7 @@ llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, 
                          Real max_batched_tokens, Real total_requests, const py::kwargs& kw) {
   if (requests.empty()) throw InputError("requests: give at least one (prompt, output) pair");
   llm::ServingOptions o;
-  o.concurrency = whole(concurrency, "concurrency");
+  o.concurrency = whole(concurrency, "concurrency", kMostConcurrency);
   o.max_batched_tokens = positive(max_batched_tokens, "max_batched_tokens", true);
   o.total_requests = positive(total_requests, "total_requests", true);
   for (const auto& [prompt, output] : requests)
@@ -204,7 +226,7 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
                                    py::object draft, Real k, Real alpha, Real batch, Real context,
                                    const py::kwargs& kw) {
   llm::SpeculativeOptions o;
-  o.k = whole(k, "k");
+  o.k = whole(k, "k", kMostDraftedTokens);
   o.alpha = alpha;
   if (py::isinstance<py::str>(draft) && draft.cast<std::string>() == "mtp")
     o.mtp = true;
@@ -221,7 +243,7 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
 
 llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine, Real sequence,
                           Real micro_batch, Real global_batch, Real dp,
-                          const std::string& recompute, int zero, bool sequence_parallel,
+                          const std::string& recompute, Int zero, bool sequence_parallel,
                           std::optional<Real> measured_step_s, const py::kwargs& kw) {
   llm::TrainingOptions o;
   o.sequence = sequence;
@@ -256,7 +278,8 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
   if (!(dp >= 1) || dp != std::floor(dp))
     throw InputError("dp: must be a whole number ≥ 1 (got " + format_number(dp) + ")");
   llm::CompareOptions o;
-  o.output_tokens = output_tokens == 0 ? 0 : whole(output_tokens, "output_tokens");
+  o.output_tokens =
+      output_tokens == 0 ? 0 : whole(output_tokens, "output_tokens", kMostOutputTokens);
   o.chunk = positive(chunk, "chunk", true);
   o.dp = dp;
   if (power_w) o.power_w = positive(*power_w, "power_w");
@@ -373,6 +396,10 @@ void register_model(py::module_& m) {
 
   m.def("model", &llm::resolve_model, py::arg("name_or_path"),
         "A preset ('llama-2-7b', case-insensitive) or the path of a Hugging Face config.json.");
+  // A pathlib.Path (any os.PathLike) where a str names a file.
+  m.def(
+      "model", [](const std::filesystem::path& path) { return llm::resolve_model(path.string()); },
+      py::arg("name_or_path"));
   m.def(
       "models", []() { return llm::presets(); }, "The built-in presets (`roofline llm --list`).");
 }

@@ -56,7 +56,7 @@ Machine from_roofs(Real peak, Real bandwidth, const std::string& precision,
   return m;
 }
 
-Machine measure(bool quick, int threads, const std::vector<std::string>& precisions,
+Machine measure(bool quick, Int threads, const std::vector<std::string>& precisions,
                 const std::vector<std::string>& levels, bool curve,
                 const std::function<void(double, const std::string&)>& progress) {
   MeasureOptions o;

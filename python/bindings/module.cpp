@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstring>
+#include <map>
+#include <string_view>
 
 #include "common.hpp"
 #include "roofline/error.hpp"
@@ -44,25 +46,80 @@ namespace {
 const py::object* g_json_loads = nullptr;
 }  // namespace
 
+bool is_real(const py::handle& v) {
+  PyObject* o = v.ptr();
+  // numpy's bool_ is no bool subclass but reads as 1.0 all the same.
+  if (PyBool_Check(o) || PyComplex_Check(o) ||
+      std::strcmp(Py_TYPE(o)->tp_name, "numpy.bool_") == 0 ||
+      std::strcmp(Py_TYPE(o)->tp_name, "numpy.bool") == 0)
+    return false;
+  const PyNumberMethods* n = Py_TYPE(o)->tp_as_number;
+  return PyFloat_Check(o) || PyIndex_Check(o) || (n != nullptr && n->nb_float != nullptr);
+}
+
+std::string int_text(const py::handle& v) {
+  std::string digits = py::str(v);
+  if (digits.size() <= 30) return digits;
+  if (digits.front() == '-') digits.erase(0, 1);
+  return "an integer of " + std::to_string(digits.size()) + " digits";
+}
+
+namespace {
+/// The exception pending after __index__ or __float__ of `v` failed, as real_value says.
+[[noreturn]] void number_failed(const py::handle& v, const py::handle& as_int, const char* method,
+                                const std::string& what) {
+  py::error_already_set e;  // takes the pending exception
+  const std::string named = what.empty() ? "a number" : what;
+  if (e.matches(PyExc_OverflowError)) {
+    if (as_int) throw InputError(named + " is out of range (" + int_text(as_int) + ")");
+    throw InputError(named + " is out of range (" + std::string(py::str(e.value())) + ")");
+  }
+  // KeyboardInterrupt, SystemExit, GeneratorExit; MemoryError: not the number's fault.
+  if (!e.matches(PyExc_Exception) || e.matches(PyExc_MemoryError)) throw std::move(e);
+  const std::string type = py::str(py::type::of(v).attr("__name__"));
+  const std::string cause = py::str(py::type::of(e.value()).attr("__name__"));
+  e.restore();
+  py::raise_from(PyExc_TypeError, ((what.empty() ? "" : what + ": ") + "could not read a " + type +
+                                   " as a number (its " + method + " raised " + cause + ")")
+                                      .c_str());
+  throw py::error_already_set();
+}
+}  // namespace
+
+double real_value(const py::handle& v, const std::string& what) {
+  PyObject* o = v.ptr();
+  if (PyFloat_CheckExact(o)) return PyFloat_AS_DOUBLE(o);
+  // __index__ first: an int's exact value, rounded once (and used where __float__ is absent or
+  // broken, as numpy's integers and an int subclass may have it).
+  if (!PyFloat_Check(o) && PyIndex_Check(o)) {
+    const py::object as_int = py::reinterpret_steal<py::object>(PyNumber_Index(o));
+    if (!as_int) number_failed(v, py::handle(), "__index__", what);
+    const double x = PyLong_AsDouble(as_int.ptr());
+    if (x == -1.0 && PyErr_Occurred()) number_failed(v, as_int, "__index__", what);
+    return x;
+  }
+  const double x = PyFloat_AsDouble(o);
+  if (x == -1.0 && PyErr_Occurred()) number_failed(v, py::handle(), "__float__", what);
+  return x;
+}
+
 double number_of(const py::handle& v, const std::string& what) {
-  // Any real number: int, float and what converts as they do (numpy's int64 and float32,
-  // Fraction, Decimal: __index__ or __float__); not a bool, whose True would read as 1, nor a
-  // str or a complex.
-  const bool number = !PyBool_Check(v.ptr()) && !PyComplex_Check(v.ptr()) &&
-                      (PyFloat_Check(v.ptr()) || PyIndex_Check(v.ptr()) ||
-                       (Py_TYPE(v.ptr())->tp_as_number != nullptr &&
-                        Py_TYPE(v.ptr())->tp_as_number->nb_float != nullptr));
-  if (!number)
+  if (!is_real(v))
     throw InputError(what + " must be a number (got " +
                      std::string(py::str(py::type::of(v).attr("__name__"))) + ")");
-  const double x = PyFloat_AsDouble(v.ptr());
-  if (x == -1.0 && PyErr_Occurred()) {
-    PyErr_Clear();  // OverflowError: an int beyond a double's range
-    const std::string digits = py::str(v);
-    throw InputError(what + " is out of range (an integer of " + std::to_string(digits.size()) +
-                     " digits)");
-  }
-  return x;
+  return real_value(v, what);
+}
+
+std::optional<std::string> path_arg(const py::handle& o, const std::string& what) {
+  auto refuse_bytes = [&] {
+    throw py::type_error(what + ": a path is a str or an os.PathLike giving one, not bytes");
+  };
+  if (py::isinstance<py::str>(o)) return o.cast<std::string>();
+  if (py::isinstance<py::bytes>(o)) refuse_bytes();
+  if (!py::hasattr(py::type::of(o), "__fspath__")) return std::nullopt;
+  const py::object path = py::module_::import("os").attr("fspath")(o);
+  if (!py::isinstance<py::str>(path)) refuse_bytes();
+  return path.cast<std::string>();
 }
 
 py::object json_to_python(const nlohmann::json& j) {
@@ -113,7 +170,65 @@ thread_local int g_constructing = 0;
 ternaryfunc g_base_call = nullptr;
 newfunc g_base_new = nullptr;
 
+/// What returns the objects of a class that has no constructor, for the TypeError of making
+/// one (pybind11's own says "No constructor defined!").
+const char* made_by(std::string_view cls) {
+  static const std::map<std::string_view, const char*> kFrom = {
+      {"Statistics", "ComputeRoof.statistics, MemoryRoof.statistics"},
+      {"ComputeRoof", "Machine.compute_roof(), Machine.compute_roofs"},
+      {"MemoryRoof", "Machine.memory_roof(), Machine.memory_roofs"},
+      {"Ridge", "Machine.ridges()"},
+      {"CatalogueEntry", "roofline.catalogue()"},
+      {"MachineAtIntensity", "Comparison.machines"},
+      {"Comparison", "roofline.compare()"},
+      {"RoofChange", "Diff.changes"},
+      {"Diff", "roofline.diff()"},
+      {"LevelJudgement", "Diagnosis.levels"},
+      {"EmptyRoof", "Diagnosis.empty_roofs_above"},
+      {"Diagnosis", "roofline.diagnose()"},
+      {"KernelCount", "roofline.kernel()"},
+      {"Model", "roofline.llm.model()"},
+      {"Aggregate", "Report.prefill, Report.decode_linear, Report.decode_attention"},
+      {"Report", "roofline.llm.analyse()"},
+      {"Request", "roofline.llm.request()"},
+      {"Serving", "roofline.llm.serve()"},
+      {"Speculative", "roofline.llm.speculative()"},
+      {"Training", "roofline.llm.train()"},
+      {"Cost", "roofline.llm.cost()"}};
+  const auto it = kFrom.find(cls);
+  return it != kFrom.end() ? it->second : "the library's functions";
+}
+
+const char* short_name(const PyTypeObject* type) {
+  const char* dot = std::strrchr(type->tp_name, '.');
+  return dot != nullptr ? dot + 1 : type->tp_name;
+}
+
+/// Whether the class has a constructor: an __init__ defined by py::init or in Python, not the
+/// slot pybind11 gives every class (which raises "No constructor defined!"). -1 with an
+/// exception set when the lookup fails.
+int has_constructor(PyTypeObject* type) {
+  PyObject* init = PyObject_GetAttrString(reinterpret_cast<PyObject*>(type), "__init__");
+  if (init == nullptr) return -1;
+  const int has = Py_TYPE(init) != &PyWrapperDescr_Type ? 1 : 0;
+  Py_DECREF(init);
+  return has;
+}
+
+/// The TypeError of making an object of a class with no constructor; nullptr.
+PyObject* no_constructor(PyTypeObject* type) {
+  const char* name = short_name(type);
+  PyErr_Format(PyExc_TypeError,
+               "%s has no constructor: its objects come from the library (%s), not from "
+               "%s(...)",
+               name, made_by(name), name);
+  return nullptr;
+}
+
 PyObject* constructing_call(PyObject* type, PyObject* args, PyObject* kwargs) {
+  const int has = has_constructor(reinterpret_cast<PyTypeObject*>(type));
+  if (has < 0) return nullptr;
+  if (has == 0) return no_constructor(reinterpret_cast<PyTypeObject*>(type));
   ++g_constructing;
   PyObject* made = g_base_call(type, args, kwargs);
   --g_constructing;
@@ -122,8 +237,10 @@ PyObject* constructing_call(PyObject* type, PyObject* args, PyObject* kwargs) {
 
 PyObject* guarded_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   if (g_constructing == 0) {
-    const char* dot = std::strrchr(type->tp_name, '.');
-    const char* name = dot != nullptr ? dot + 1 : type->tp_name;
+    const int has = has_constructor(type);
+    if (has < 0) return nullptr;
+    if (has == 0) return no_constructor(type);
+    const char* name = short_name(type);
     PyErr_Format(PyExc_TypeError, "%s.__new__ alone makes no object: call %s(...)", name, name);
     return nullptr;
   }

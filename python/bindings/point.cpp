@@ -2,7 +2,7 @@
 // same function `roofline point` calls.
 #include <pybind11/stl.h>
 
-#include <variant>
+#include <cmath>
 
 #include "common.hpp"
 #include "roofline/check_io.hpp"
@@ -14,10 +14,39 @@
 #include "roofline/text.hpp"
 
 namespace roofline::python {
+/// Point's traffic_byte: bytes at the default level (a Real), or bytes per level from any
+/// mapping (a dict, types.MappingProxyType, a collections.abc.Mapping).
+struct Traffic {
+  double bytes = 0;
+  py::object levels;  ///< the mapping; None for a number
+};
+}  // namespace roofline::python
+
+namespace pybind11::detail {
+template <>
+struct type_caster<roofline::python::Traffic> {
+  PYBIND11_TYPE_CASTER(roofline::python::Traffic, const_name("Union[float, Mapping[str, float]]"));
+  bool load(handle src, bool convert) {
+    make_caster<roofline::python::Real> real;
+    if (real.load(src, convert)) {
+      value.bytes = cast_op<roofline::python::Real>(real).value;
+      return true;
+    }
+    if (!src || !(PyDict_Check(src.ptr()) ||
+                  isinstance(src, module_::import("collections.abc").attr("Mapping"))))
+      return false;
+    value.levels = reinterpret_borrow<object>(src);
+    return true;
+  }
+  static handle cast(const roofline::python::Traffic& t, return_value_policy, handle) {
+    return t.levels ? t.levels.inc_ref() : PyFloat_FromDouble(t.bytes);
+  }
+};
+}  // namespace pybind11::detail
+
+namespace roofline::python {
 
 namespace {
-
-using Traffic = std::variant<Real, py::dict>;
 
 Point make_point(const std::string& name, Real work, const Traffic& traffic, Real time,
                  const std::string& precision, const std::string& source, const std::string& note) {
@@ -28,18 +57,21 @@ Point make_point(const std::string& name, Real work, const Traffic& traffic, Rea
   p.precision = precision;
   p.source = source;
   p.note = note;
-  if (const Real* q = std::get_if<Real>(&traffic)) {
-    p.traffic.push_back({"", Bytes(*q)});
+  if (!traffic.levels) {
+    p.traffic.push_back({"", Bytes(traffic.bytes)});
   } else {
     // A hierarchical point: bytes counted at each memory level (as --traffic-at LEVEL=Q), in
     // the order given (the first level is the one I is quoted at, as on the command line).
-    for (const auto& [key, value] : std::get<py::dict>(traffic)) {
+    for (const py::handle item : traffic.levels.attr("items")()) {
+      const py::tuple kv = py::reinterpret_borrow<py::tuple>(item);
+      const py::object key = kv[0], value = kv[1];
       if (!py::isinstance<py::str>(key))
         throw InputError("point '" + name + "': traffic: a level is named by a string (got " +
                          py::repr(key).cast<std::string>() + ")");
       const auto level = key.cast<std::string>();
+      // traffic[LEVEL], as Point::validate names the level in its messages.
       p.traffic.push_back(
-          {level, Bytes(number_of(value, "point '" + name + "': traffic['" + level + "']"))});
+          {level, Bytes(number_of(value, "point '" + name + "': traffic[" + level + "]"))});
     }
     if (p.traffic.empty()) throw InputError("point '" + name + "': traffic: no level given");
   }
@@ -172,45 +204,92 @@ void register_diagnosis(py::module_& m) {
       "(1.05); higher_roof_factor: how much higher an unused flat roof must be to be named.");
 }
 
+std::string type_name(const py::handle& o) {
+  return py::str(py::type::of(o).attr("__name__"));
+}
+
+/// Points given to check(): a points file (a str or an os.PathLike such as pathlib.Path) or a
+/// list of Point. A path is kept to be read once the request is known to be complete.
+struct PointsArg {
+  std::optional<std::string> path;
+  std::vector<Point> points;
+};
+
+PointsArg points_arg(const py::object& o, const std::string& what) {
+  const std::string expected = what + ": expected a points file's path (a str or an os.PathLike) " +
+                               "or a list of Point (got ";
+  if (auto path = path_arg(o, what)) return PointsArg{std::move(path), {}};
+  // A str or bytes is a sequence of characters, a dict a mapping: neither is a list of Point.
+  if (py::isinstance<py::bytes>(o) || !PySequence_Check(o.ptr()) || PyDict_Check(o.ptr()))
+    throw py::type_error(expected + type_name(o) + ")");
+  PointsArg a;
+  for (const py::handle item : o) {
+    if (!py::isinstance<Point>(item))
+      throw py::type_error(expected + "a " + type_name(o) + " holding a " + type_name(item) + ")");
+    a.points.push_back(item.cast<Point>());
+  }
+  return a;
+}
+
+CheckedPoints checked_points(const PointsArg& a, const std::string& what) {
+  if (a.path) return load_checked_points(*a.path);
+  CheckedPoints c;
+  c.doc.points = a.points;
+  c.doc.origin = "the " + what + " list";  // what messages name it by
+  c.spreads.resize(c.doc.points.size());
+  return c;
+}
+
+void check_thresholds(CheckConfig& config, std::optional<Real> min_attainment,
+                      std::optional<Real> noise) {
+  if (min_attainment) {
+    if (!(*min_attainment > 0 && *min_attainment <= 1))
+      throw InputError("min_attainment: expected a number in (0, 1] (got " +
+                       format_number(*min_attainment) + ")");
+    config.min_attainment = min_attainment;
+  }
+  if (noise) {
+    const std::string got =
+        "noise: expected a number in (0, 1) (got " + format_number(*noise) + ")";
+    if (std::isnan(*noise)) throw InputError(got);
+    if (!(*noise > 0))
+      throw InputError(got + ": the noise is how far a rerun may differ from its baseline, so " +
+                       "it is more than 0 (with none, every difference would be a change)");
+    if (!(*noise < kBlindNoise))
+      throw InputError(got + ": a noise of 100% or more lets any slowdown pass");
+    config.noise = noise;
+  }
+}
+
 void register_check(py::module_& m) {
   // The gate (`roofline check`, docs/check.md): points from a file (with the spreads a run
   // writes) or a list of Points (no spreads: the assumed noise applies).
-  auto checked = [](const py::object& o, const char* what) {
-    if (py::isinstance<py::str>(o)) return load_checked_points(o.cast<std::string>());
-    CheckedPoints c;
-    try {
-      c.doc.points = o.cast<std::vector<Point>>();
-    } catch (const py::cast_error&) {
-      throw InputError(std::string(what) + ": expected a points file path or a list of Point");
-    }
-    c.doc.origin = std::string("the ") + what + " list";  // what messages name it by
-    c.spreads.resize(c.doc.points.size());
-    return c;
-  };
   m.def(
       "check",
-      [checked](const py::object& points, const std::optional<Machine>& machine,
-                const py::object& baseline, std::optional<Real> min_attainment,
-                std::optional<Real> noise, const std::optional<std::string>& config,
-                const std::string& precision) {
+      [](const py::object& points, const std::optional<Machine>& machine,
+         const py::object& baseline, std::optional<Real> min_attainment, std::optional<Real> noise,
+         const py::object& config, const std::string& precision) {
+        // Every argument's type first, then the values, as a call with a wrong type gives a
+        // TypeError whatever else is missing.
+        const PointsArg now = points_arg(points, "points");
+        std::optional<PointsArg> before;
+        if (!baseline.is_none()) before = points_arg(baseline, "baseline");
+        std::optional<std::string> config_path;
+        if (!config.is_none()) {
+          config_path = path_arg(config, "config");
+          if (!config_path)
+            throw py::type_error(
+                "config: expected a check config's path (a str or an "
+                "os.PathLike) or None (got " +
+                type_name(config) + ")");
+        }
         CheckRequest req;
-        if (config) req.config = load_check_config(*config);
-        if (min_attainment) {
-          if (!(*min_attainment > 0 && *min_attainment <= 1))
-            throw InputError("min_attainment: expected a number in (0, 1] (got " +
-                             format_number(*min_attainment) + ")");
-          req.config.min_attainment = min_attainment;
-        }
-        if (noise) {
-          if (!(*noise > 0 && *noise < kBlindNoise))
-            throw InputError("noise: expected a number in (0, 1) (got " + format_number(*noise) +
-                             "): a noise of 100% or more lets any slowdown pass");
-          req.config.noise = noise;
-        }
-        check_gate_request(req.config, machine.has_value(), !baseline.is_none());
-        req.points = checked(points, "points");
+        if (config_path) req.config = load_check_config(*config_path);
+        check_thresholds(req.config, min_attainment, noise);
+        check_gate_request(req.config, machine.has_value(), before.has_value());
+        req.points = checked_points(now, "points");
         if (machine) req.machine = machine->doc;
-        if (!baseline.is_none()) req.baseline = checked(baseline, "baseline");
+        if (before) req.baseline = checked_points(*before, "baseline");
         req.precision = precision;
         return json_to_python(run_check(req).json);
       },

@@ -14,7 +14,10 @@ and ``roofline.OutputError`` (an OSError), all ``roofline.Error``, carrying the 
 prints. See docs/python.md.
 """
 
+import math
+import numbers
 import operator
+import os
 
 from . import _roofline
 from ._roofline import (
@@ -96,20 +99,38 @@ class Chart:
 
     def __init__(self, machine, points=(), *, overlays=(), title=None,
                  workload_intensity_flop_per_byte=None, no_overlap_curve=False):
-        if not isinstance(machine, Machine):
-            raise TypeError("Chart: machine must be a roofline.Machine (got %s)"
-                            % type(machine).__name__)
+        _require(isinstance(machine, Machine), "machine", "a roofline.Machine", machine)
         self.machine = machine
-        self.points = list(points)
-        self.overlays = list(overlays)
+        self.points = _list_of(points, Point, "points", "roofline.Point")
+        self.overlays = _list_of(overlays, Machine, "overlays", "roofline.Machine")
         # As `roofline plot`: "Roofline of NAME" unless a title is given.
         self.title = "Roofline of " + machine.name if title is None else title
         self.workload_intensity_flop_per_byte = workload_intensity_flop_per_byte
         self.no_overlap_curve = no_overlap_curve
+        self._arguments()  # every argument checked here, not when the chart is first drawn
+
+    def _arguments(self):
+        """The chart's attributes checked (they may have been set since), named as the
+        constructor's parameters."""
+        _require(isinstance(self.machine, Machine), "machine", "a roofline.Machine",
+                 self.machine)
+        points = _list_of(self.points, Point, "points", "roofline.Point")
+        overlays = _list_of(self.overlays, Machine, "overlays", "roofline.Machine")
+        _require(isinstance(self.title, str), "title", "a str", self.title)
+        workload = self.workload_intensity_flop_per_byte
+        if workload is not None:
+            _require(_is_real(workload), "workload_intensity_flop_per_byte",
+                     "a number (FLOP/byte) or None", workload)
+            if not (math.isfinite(float(workload)) and float(workload) > 0):
+                raise InputError("Chart: workload_intensity_flop_per_byte: must be > 0 and "
+                                 "finite (got %r)" % (workload,))
+        _require(_is_bool(self.no_overlap_curve), "no_overlap_curve", "a bool",
+                 self.no_overlap_curve)
+        return ([self.machine] + overlays, points, self.title, workload,
+                bool(self.no_overlap_curve))
 
     def _spec(self):
-        return _roofline._Chart([self.machine] + self.overlays, self.points, self.title,
-                                self.workload_intensity_flop_per_byte, self.no_overlap_curve)
+        return _roofline._Chart(*self._arguments())
 
     def to_svg(self):
         """The chart as an SVG document (str)."""
@@ -140,8 +161,12 @@ class Chart:
         return self._spec().to_terminal(whole)
 
     def save(self, path):
-        """Writes the chart in the format the extension names (.svg .html .png .json .csv)."""
-        self._spec().save(str(path))
+        """Writes the chart in the format the extension names (.svg .html .png .json .csv);
+        path is a str or an os.PathLike (pathlib.Path)."""
+        text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+        _require(isinstance(text, str), "path", "a str or an os.PathLike giving one", path,
+                 where="Chart.save")
+        self._spec().save(text)
 
     def _repr_svg_(self):
         return self.to_svg()
@@ -149,6 +174,36 @@ class Chart:
     def _repr_html_(self):
         # The SVG inline: a notebook cell holds a figure, not a whole page with its scripts.
         return self.to_svg()
+
+
+def _require(ok, name, expected, got, where="Chart"):
+    if not ok:
+        raise TypeError("%s: %s must be %s (got %s)" % (where, name, expected, type(got).__name__))
+
+
+def _list_of(items, cls, name, expected):
+    """items as a list, each an instance of cls; a TypeError naming the parameter otherwise (a
+    str is no list of them)."""
+    _require(not isinstance(items, (str, bytes)) and hasattr(items, "__iter__"), name,
+             "a list of " + expected, items)
+    items = list(items)
+    for i, item in enumerate(items):
+        _require(isinstance(item, cls), "%s[%d]" % (name, i), "a " + expected, item)
+    return items
+
+
+def _is_bool(value):
+    return isinstance(value, bool) or type(value).__name__ == "bool_"  # numpy's bool too
+
+
+def _is_real(value):
+    """A number float() reads as the library's float arguments take them (int, float, numpy's
+    numbers, Fraction, Decimal), not a bool nor a str."""
+    if _is_bool(value) or isinstance(value, (str, bytes, bytearray, complex)):
+        return False
+    kind = type(value)
+    return isinstance(value, numbers.Real) or hasattr(kind, "__index__") or hasattr(
+        kind, "__float__")
 
 
 def _machine_chart(self, points=(), **kwargs):

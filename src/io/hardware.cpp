@@ -228,6 +228,9 @@ const ComputeRoof* find_compute_roof(const RoofSet& roofs, const PrecisionGroup&
 const ComputeRoof& select_compute_roof(const RoofSet& roofs, const std::string& spec) {
   if (spec.empty()) return roofs.select_compute("");
   if (const ComputeRoof* c = find_compute_roof(roofs, precision_group(spec), true)) return *c;
+  // A roof that names no precision (roofs given as two numbers) stands for every precision, as
+  // RoofSet::select_compute takes it.
+  if (const ComputeRoof* c = highest_dense_roof(roofs, {""})) return *c;
   std::string dense;
   for (const auto& c : roofs.compute)
     if (!c.sparse) dense += (dense.empty() ? "" : ", ") + c.name;

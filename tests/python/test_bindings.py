@@ -216,7 +216,7 @@ def test_a_points_levels_keep_the_order_given(cli_json):
     assert [j.level for j in d.levels] == levels
     assert d.to_dict()["diagnosis"] == c["diagnosis"]
     assert d.to_dict()["intensity"] == c["intensity"]
-    with pytest.raises(roofline.InputError, match=r"traffic\['L1'\] must be a number"):
+    with pytest.raises(roofline.InputError, match=r"traffic\[L1\] must be a number"):
         roofline.Point("p", 1e9, {"L1": "2e8"}, 1e-2)
     with pytest.raises(roofline.InputError, match="traffic: a level is named by a string"):
         roofline.Point("p", 1e9, {1: 2e8}, 1e-2)
@@ -325,7 +325,8 @@ def test_new_alone_is_refused_for_every_class():
                and not issubclass(c, BaseException)]
     assert len(classes) >= 20
     for c in classes:
-        with pytest.raises(TypeError, match=r"__new__ alone makes no object"):
+        # A class with no constructor says where its objects come from (test_arguments.py).
+        with pytest.raises(TypeError, match=r"__new__ alone makes no object|has no constructor"):
             c.__new__(c)
 
     class Sub(roofline.Point):

@@ -39,3 +39,44 @@ def test_every_exported_name_has_a_stub(module):
     assert os.path.exists(stub), "no %s.pyi" % module
     missing = [n for n in exported if n not in _stubbed(stub)]
     assert not missing, "%s.pyi lacks %s" % (module, ", ".join(missing))
+
+
+def _stub_attributes(path):
+    """{class: {attribute: "property" or "plain"}} of the classes a stub declares."""
+    classes = {}
+    for node in ast.parse(open(path, encoding="utf-8").read()).body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        attributes = classes.setdefault(node.name, {})
+        for item in node.body:
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                attributes[item.target.id] = "plain"
+            elif isinstance(item, ast.FunctionDef) and any(
+                    isinstance(d, ast.Name) and d.id == "property" for d in item.decorator_list):
+                attributes[item.name] = "property"
+    return classes
+
+
+@pytest.mark.parametrize("module", ["__init__", "llm"])
+def test_stub_attributes_are_as_writable_as_at_runtime(module):
+    # `work_flop: float` told a type checker that `p.work_flop = 1` works; the runtime says
+    # "can't set attribute". A read-only attribute is a property in the stub, a plain one is
+    # writable at runtime, and every property of a class is in its stub.
+    import inspect
+
+    import roofline
+    runtime = roofline if module == "__init__" else roofline.llm
+    wrong = []
+    for cls, attributes in _stub_attributes(os.path.join(PKG, module + ".pyi")).items():
+        klass = getattr(runtime, cls)
+        for name, kind in attributes.items():
+            found = inspect.getattr_static(klass, name, None)
+            read_only = isinstance(found, property) and found.fset is None
+            if kind == "property" and not read_only:
+                wrong.append("%s.%s is a property in the stub, %r at runtime" % (cls, name, found))
+            if kind == "plain" and read_only:
+                wrong.append("%s.%s is read-only at runtime: a property in the stub" % (cls, name))
+        for name, value in vars(klass).items():
+            if isinstance(value, property) and not name.startswith("_") and name not in attributes:
+                wrong.append("%s.%s is not in the stub" % (cls, name))
+    assert not wrong, "\n".join(wrong)

@@ -1,0 +1,356 @@
+"""Arguments of the wrong type or out of range, and the messages they get: a TypeError for a
+wrong type, an InputError (a ValueError) for a bad value, each naming the public parameter and
+stating the real limit; an exception raised while reading a number (KeyboardInterrupt) goes on
+as it was raised; a message holding a NUL byte or a control character shows it escaped."""
+import collections.abc
+import decimal
+import fractions
+import json
+import pathlib
+import types
+
+import pytest
+
+import roofline
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+LLAMA_CONFIG = ROOT / "tests" / "data" / "llm" / "llama-2-7b.config.json"
+
+
+def given(name="given roofs"):
+    return roofline.Machine.from_roofs(1e12, 1e11, name=name)
+
+
+class Raising:
+    """A number whose __float__ raises `error`."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def __float__(self):
+        raise self.error
+
+
+class IndexOnly:
+    """An integer whose __index__ works and whose __float__ is broken."""
+
+    def __index__(self):
+        return 1000
+
+    def __float__(self):
+        raise ValueError("no float")
+
+
+# 1. Reading a number -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, SystemExit, MemoryError])
+def test_an_interrupt_while_reading_a_number_propagates(error):
+    # It was swallowed, and 10**400's "out of range (an integer of N digits)" said instead.
+    with pytest.raises(error):
+        roofline.kernel("saxpy", n=Raising(error()))
+    with pytest.raises(error):  # a float argument (pybind's own double swallowed it too)
+        roofline.Point("p", Raising(error()), 1e9, 1)
+    with pytest.raises(error):
+        roofline.Point("p", 1e9, {"DRAM": Raising(error())}, 1)
+
+
+def test_a_number_that_fails_to_read_is_a_type_error_chained_to_why():
+    cause = ValueError("boom")
+    with pytest.raises(TypeError, match=r"size n: could not read a Raising as a number "
+                                        r"\(its __float__ raised ValueError\)") as e:
+        roofline.kernel("saxpy", n=Raising(cause))
+    assert e.value.__cause__ is cause
+    with pytest.raises(TypeError, match="could not read a Raising as a number") as e:
+        roofline.Machine.from_roofs(Raising(cause), 1e9)
+    assert e.value.__cause__ is cause
+
+
+def test_an_integer_is_read_through_its_index():
+    want = roofline.kernel("saxpy", n=1000).work_flop
+    assert roofline.kernel("saxpy", n=IndexOnly()).work_flop == want
+    assert roofline.Point("p", IndexOnly(), 1, 1).work_flop == 1000
+
+
+def test_out_of_range_counts_the_digits_of_the_integer():
+    # len(repr(x)) counted the sign of -10**400, and the characters of whatever else failed.
+    with pytest.raises(roofline.InputError, match=r"size n is out of range \(an integer of 401 "
+                                                  r"digits\)"):
+        roofline.kernel("saxpy", n=-10**400)
+    with pytest.raises(roofline.InputError, match="size n is out of range"):
+        roofline.kernel("saxpy", n=fractions.Fraction(10**400))
+
+
+# 9. The same for every float argument --------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda: roofline.Point("p", 10**400, 1, 1),
+    lambda: roofline.Point("p", 1, {"L1": 10**400}, 1),
+    lambda: roofline.Machine.from_roofs(10**400, 1),
+    lambda: given().attainable_flop_per_s(10**400),
+    lambda: roofline.llm.analyse(roofline.llm.model("llama-2-7b"), given(), batch=10**400),
+])
+def test_an_integer_beyond_a_float_is_out_of_range_not_incompatible(call):
+    # pybind's "incompatible function arguments" listed the signature and said nothing of why.
+    with pytest.raises(roofline.InputError, match=r"out of range \(an integer of 401 digits\)"):
+        call()
+
+
+# 2. NUL bytes and control characters in messages -------------------------------------------
+
+@pytest.mark.parametrize("call, shown", [
+    (lambda s: roofline.Machine(s), "unknown machine"),
+    (lambda s: roofline.Machine.from_catalogue(s), "unknown machine"),
+    (lambda s: roofline.llm.model(s), ""),
+    (lambda s: roofline.kernel("sa" + s[1:] + "xpy", n=1), ""),
+])
+def test_a_nul_byte_in_a_message_is_shown_escaped_not_cut_short(call, shown):
+    # "unknown machine 'a": the message ended at the NUL.
+    with pytest.raises(roofline.InputError) as e:
+        call("a\0b")
+    text = str(e.value)
+    assert "\0" not in text and shown in text
+    assert "\\u0000b" in text, text
+    assert len(text) > text.index("\\u0000b") + 2, text  # the rest of the message is there too
+    with pytest.raises(roofline.InputError) as e:
+        call("a\x1bb")
+    assert "\x1b" not in str(e.value) and "\\u001bb" in str(e.value)
+
+
+def test_an_unknown_keyword_is_shown_escaped():
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'a\\u0000b'"):
+        roofline.llm.analyse(roofline.llm.model("llama-2-7b"), given(), **{"a\0b": 1})
+
+
+# 3. compare selects roofs as attainable_flop_per_s does -------------------------------------
+
+def test_roofs_given_as_two_numbers_are_compared_at_any_precision(cli, tmp_path):
+    a, b = given("a"), roofline.Machine.from_roofs(2e12, 1e11, name="b")
+    c = roofline.compare([a, b], 5, precision="fp64")
+    assert [x.attainable_flop_per_s for x in c.machines] == [
+        a.attainable_flop_per_s(5, "fp64"), b.attainable_flop_per_s(5, "fp64")]
+    assert roofline.diagnose(roofline.Point("p", 5e9, 1e9, 1, precision="fp64"), a).verdict
+    # The CLI's `hw compare` selects the same roofs of such machines saved to files.
+    a.save(tmp_path / "a.json")
+    b.save(tmp_path / "b.json")
+    r = cli("hw", "compare", tmp_path / "a.json", tmp_path / "b.json", "--at", "5",
+            "--precision", "fp64", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == c.to_dict()
+
+
+# 4. traffic from any mapping -----------------------------------------------------------------
+
+class Levels(collections.abc.Mapping):
+    def __init__(self, d):
+        self.d = d
+
+    def __getitem__(self, key):
+        return self.d[key]
+
+    def __iter__(self):
+        return iter(self.d)
+
+    def __len__(self):
+        return len(self.d)
+
+
+@pytest.mark.parametrize("wrap", [dict, types.MappingProxyType, Levels])
+def test_traffic_by_level_is_any_mapping(wrap):
+    p = roofline.Point("p", 1e9, wrap({"L2": 4e8, "DRAM": 1e9}), 1e-2)
+    assert p.traffic_by_level == [("L2", 4e8), ("DRAM", 1e9)]
+
+
+def test_traffic_of_another_type_is_a_type_error():
+    for bad in ("1e9", [1e9], None, True):
+        with pytest.raises(TypeError):
+            roofline.Point("p", 1e9, bad, 1)
+
+
+# 5. Paths --------------------------------------------------------------------------------------
+
+POINTS = {"schema": "roofline.points", "version": 1,
+          "points": [{"name": "k", "work": 80, "traffic": 1, "time": 1}]}
+
+
+def test_check_takes_paths_as_str_or_path_like(tmp_path):
+    points = tmp_path / "p.json"
+    points.write_text(json.dumps(POINTS))
+    config = tmp_path / "check.json"
+    config.write_text(json.dumps({"schema": "roofline.check", "version": 1,
+                                  "min_attainment": 0.5}))
+    want = roofline.check(str(points), baseline=str(points))
+    assert roofline.check(points, baseline=points) == want
+    machine = roofline.Machine.from_roofs(100, 1)
+    want = roofline.check(str(points), machine=machine, config=str(config))
+    assert roofline.check(points, machine=machine, config=config) == want
+    with pytest.raises(TypeError, match="config: a path is a str or an os.PathLike"):
+        roofline.check(points, machine=machine, config=bytes(config))
+    with pytest.raises(TypeError, match="config: expected a check config's path"):
+        roofline.check(points, machine=machine, config=5)
+    with pytest.raises(TypeError, match="points: a path is a str or an os.PathLike"):
+        roofline.check(bytes(points), baseline=points)
+
+
+@pytest.mark.parametrize("bad, got", [(None, "NoneType"), (5, "int"), ({}, "dict"),
+                                      ("x".encode(), "bytes"),
+                                      ([roofline.Point("p", 1, 1, 1), "x"], "a list holding a str")])
+def test_check_points_of_the_wrong_type_are_a_type_error(bad, got):
+    # InputError ("expected a points file path or a list of Point") was a bad value's error.
+    machine = roofline.Machine.from_roofs(100, 1)
+    with pytest.raises(TypeError) as e:
+        roofline.check(bad, machine=machine, min_attainment=0.5)
+    assert "points: " in str(e.value) and (got in str(e.value) or got == "bytes")
+    with pytest.raises(TypeError, match="baseline: "):
+        roofline.check([roofline.Point("p", 1, 1, 1)], baseline=bad if bad is not None else 5)
+
+
+def test_chart_save_takes_a_str_or_a_path_like(tmp_path):
+    chart = roofline.Chart(given())
+    chart.save(tmp_path / "a.svg")
+    chart.save(str(tmp_path / "b.svg"))
+    assert (tmp_path / "a.svg").read_text() == (tmp_path / "b.svg").read_text()
+    for bad in (str(tmp_path / "c.svg").encode(), None, 5):
+        with pytest.raises(TypeError, match="Chart.save: path must be a str or an os.PathLike"):
+            chart.save(bad)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.svg", "b.svg"]
+
+
+def test_a_model_config_path_may_be_a_path_like():
+    assert roofline.llm.model(LLAMA_CONFIG).to_dict() == \
+        roofline.llm.model(str(LLAMA_CONFIG)).to_dict()
+
+
+# 6. Chart's arguments, checked when it is made -----------------------------------------------
+
+@pytest.mark.parametrize("args, kwargs, named", [
+    ((5,), {}, "machine"),
+    ((), {"title": 5}, "title"),
+    ((["x"],), {}, r"points\[0\]"),
+    (("x",), {}, "points"),
+    ((), {"overlays": ["x"]}, r"overlays\[0\]"),
+    ((), {"workload_intensity_flop_per_byte": "5"}, "workload_intensity_flop_per_byte"),
+    ((), {"workload_intensity_flop_per_byte": True}, "workload_intensity_flop_per_byte"),
+    ((), {"no_overlap_curve": "no"}, "no_overlap_curve"),
+])
+def test_a_chart_argument_of_the_wrong_type_is_refused_when_made(args, kwargs, named):
+    machine = given()
+    args = args if args and args[0] == 5 else (machine,) + args
+    with pytest.raises(TypeError, match="^Chart: " + named + " must be") as e:
+        roofline.Chart(*args, **kwargs)
+    assert "_Chart" not in str(e.value) and "workload_line" not in str(e.value)
+
+
+def test_a_chart_argument_is_checked_again_when_it_is_drawn():
+    chart = roofline.Chart(given(), workload_intensity_flop_per_byte=decimal.Decimal(5))
+    assert "svg" in chart.to_svg()
+    chart.title = 5
+    with pytest.raises(TypeError, match="^Chart: title must be a str"):
+        chart.to_svg()
+    for bad in (0, -1, float("nan")):
+        with pytest.raises(roofline.InputError,
+                           match="workload_intensity_flop_per_byte: must be > 0"):
+            roofline.Chart(given(), workload_intensity_flop_per_byte=bad)
+
+
+# 7. The limits the messages state ------------------------------------------------------------
+
+def test_range_messages_state_the_real_limits():
+    model, machine = roofline.llm.model("llama-2-7b"), roofline.Machine("a100-80gb")
+    # They said "from 1 to 1e9", and 2e6 output tokens were refused "from 1 to 1000000".
+    for n in (0.5, 2e6, 1e6 + 1):
+        with pytest.raises(roofline.InputError,
+                           match=r"^output_tokens: must be a whole number from 1 to 1000000 "):
+            roofline.llm.request(model, machine, n)
+        with pytest.raises(roofline.InputError, match=r"^output_tokens: .* from 1 to 1000000 "):
+            roofline.llm.compare(model, [machine], output_tokens=n)
+    for c in (0.5, 10001):
+        with pytest.raises(roofline.InputError,
+                           match=r"^concurrency: must be a whole number from 1 to 10000 "):
+            roofline.llm.serve(model, machine, c, requests=[(16, 4)])
+    for k in (0.5, 65):
+        with pytest.raises(roofline.InputError, match=r"^k: must be a whole number from 1 to 64 "):
+            roofline.llm.speculative(model, machine, draft=model, k=k)
+    # The bounds themselves are the library's: taken.
+    assert roofline.llm.speculative(model, machine, draft=model, k=64).k == 64
+    assert roofline.llm.request(model, machine, 1e6, prompt=16).output == 1e6
+
+
+# 8. noise ------------------------------------------------------------------------------------
+
+def test_a_noise_out_of_range_is_refused_for_its_own_reason():
+    points = [roofline.Point("k", 80, 1, 1.0)]
+    for noise in (0, -1):
+        with pytest.raises(roofline.InputError) as e:
+            roofline.check(points, baseline=points, noise=noise)
+        assert "so it is more than 0" in str(e.value)
+        assert "100%" not in str(e.value)
+    for noise in (1, 2):
+        with pytest.raises(roofline.InputError, match="a noise of 100% or more lets any slowdown"):
+            roofline.check(points, baseline=points, noise=noise)
+    with pytest.raises(roofline.InputError, match=r"\(got nan\)$"):
+        roofline.check(points, baseline=points, noise=float("nan"))
+
+
+# 10. A bool is no int and no float -----------------------------------------------------------
+
+def test_a_bool_is_refused_where_a_count_or_a_number_is_expected():
+    model, machine = roofline.llm.model("llama-2-7b"), roofline.Machine("a100-80gb")
+    calls = {
+        "tp": lambda b: roofline.llm.analyse(model, machine, tp=b),
+        "cp": lambda b: roofline.llm.request(model, machine, 8, cp=b),
+        "pp": lambda b: roofline.llm.train(model, machine, pp=b),
+        "parameters tp": lambda b: model.parameters(tp=b),
+        "zero": lambda b: roofline.llm.train(model, machine, zero=b),
+        "threads": lambda b: roofline.Machine.measure(threads=b, precisions=["none"]),
+        "eps_flop": lambda b: roofline.energy(machine, eps_flop=b, eps_mem=1e-11, pi0=1),
+        "intensities": lambda b: roofline.energy(machine, eps_flop=1e-11, eps_mem=1e-11,
+                                                  pi0=1, intensities=[b]),
+        "requests": lambda b: roofline.llm.serve(model, machine, 1, requests=[(b, b)]),
+        "price_per_hour": lambda b: roofline.llm.compare(model, [machine], price_per_hour=b),
+        "price_per_hour dict": lambda b: roofline.llm.compare(
+            model, [machine], price_per_hour={"a100-80gb": b}),
+    }
+    for name, call in calls.items():
+        with pytest.raises(TypeError):
+            call(True)
+    # The same calls with numbers work.
+    assert calls["tp"](2).tokens_per_s > 0
+    assert calls["parameters tp"](2)["total"] > 0
+    assert calls["zero"](1).step_s > 0
+    assert calls["eps_flop"](1e-11)
+    assert calls["intensities"](2)
+    assert calls["requests"](16).output_tokens_per_s > 0
+    assert calls["price_per_hour"](2.0)[0]
+
+
+def test_an_int_beyond_a_c_int_is_out_of_range():
+    model, machine = roofline.llm.model("llama-2-7b"), roofline.Machine("a100-80gb")
+    with pytest.raises(roofline.InputError, match=r"an int argument is out of range \(2199"):
+        roofline.llm.train(model, machine, zero=2**41)
+
+
+# 11. Messages --------------------------------------------------------------------------------
+
+def test_a_class_without_a_constructor_says_where_its_objects_come_from():
+    for make in (lambda c: c.__new__(c), lambda c: c()):
+        with pytest.raises(TypeError, match=r"^ComputeRoof has no constructor: its objects come "
+                                            r"from the library \(Machine.compute_roof\(\)"):
+            make(roofline.ComputeRoof)
+        with pytest.raises(TypeError, match=r"^Report has no constructor: .*roofline.llm.analyse"):
+            make(roofline.llm.Report)
+    with pytest.raises(TypeError, match=r"^Point.__new__ alone makes no object: call Point"):
+        roofline.Point.__new__(roofline.Point)
+
+
+def test_a_level_is_quoted_alike_in_every_traffic_message():
+    with pytest.raises(roofline.InputError, match=r"traffic\[L1\] must be a number"):
+        roofline.Point("p", 1e9, {"L1": "2e8"}, 1e-2)
+    with pytest.raises(roofline.InputError, match=r"traffic\[L1\] must be > 0"):
+        roofline.Point("p", 1e9, {"L1": -1}, 1e-2)
+
+
+def test_a_kernel_without_arithmetic_says_why_it_has_no_point():
+    with pytest.raises(roofline.InputError,
+                       match=r"kernel 'copy' does no arithmetic \(W = 0\), so it has no point "
+                             r"on the roofline \(I = W/Q = 0\)"):
+        roofline.kernel("copy", n=1e8).point(0.01)
