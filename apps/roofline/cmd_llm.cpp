@@ -358,11 +358,7 @@ llm::SetupOptions setup_options(const LlmArgs& a) {
   if (!a.attainment.empty()) o.attainment = llm::parse_attainment(a.attainment);
   if (!a.calibrate.empty()) {
     const MachineDocument doc = load_machine_file(a.calibrate);
-    const MachineFacts facts = machine_facts(doc);
-    o.calibrate = doc.roofs;
-    o.calibrate_origin = a.calibrate;
-    if (!facts.display_name.empty()) o.calibrate_names.push_back(facts.display_name);
-    o.calibrate_names.insert(o.calibrate_names.end(), facts.aliases.begin(), facts.aliases.end());
+    llm::calibrate_with(o, doc.roofs, machine_facts(doc), a.calibrate);
   }
   return o;
 }

@@ -471,6 +471,10 @@ struct SetupOptions {
   /// name the machine the scenario runs on by its name or one of these.
   std::vector<std::string> calibrate_names;
 };
+/// Sets `o` to calibrate with a measured document's roofs: `origin` names it in messages, and
+/// its display name and aliases (`facts`) are names it may give the machine by.
+void calibrate_with(SetupOptions& o, const RoofSet& measured, const MachineFacts& facts,
+                    const std::string& origin);
 /// The scenario (batch and lengths left at their defaults) and the roofs it runs on.
 struct Setup {
   Scenario scenario;

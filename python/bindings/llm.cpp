@@ -149,13 +149,13 @@ llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
     } else if (key == "calibrate") {
       if (py::isinstance<Machine>(v)) {
         const MachineDocument& d = v.cast<const Machine&>().doc;
-        o.calibrate = d.roofs;
-        o.calibrate_origin = d.origin.empty() ? d.roofs.name : d.origin;
+        llm::calibrate_with(o, d.roofs, machine_facts(d),
+                            d.origin.empty() ? d.roofs.name : d.origin);
       } else if (!v.is_none()) {
         const std::string path =
             keyword<std::string>(v, key.c_str(), "a roofline.Machine or a machine file's path");
-        o.calibrate = load_machine_file(path).roofs;
-        o.calibrate_origin = path;
+        const MachineDocument d = load_machine_file(path);
+        llm::calibrate_with(o, d.roofs, machine_facts(d), path);
       }
     } else {
       throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" + key +

@@ -32,9 +32,22 @@ std::string listed(const std::vector<std::string>& names) {
 /// '-', '_' and spaces ignored). The same test both ways, so an A100's document refuses an
 /// H100 as an H100's refuses an A100 (the factor bound alone let a slower machine's roofs
 /// through).
+/// The names a device's driver gives, as catalogue names: "NVIDIA H200 (cuda:0)" (what
+/// `measure --device cuda` names its document) also as "NVIDIA H200" and "H200", so a measured
+/// document names its catalogue entry without an edit.
+std::vector<std::string> driver_name_forms(const std::string& name) {
+  std::vector<std::string> out{name};
+  std::string n = name;
+  if (const auto open = n.rfind(" (cuda:"); open != std::string::npos && n.back() == ')')
+    out.push_back(n = n.substr(0, open));
+  for (const char* vendor : {"NVIDIA ", "Tesla ", "AMD "})
+    if (n.rfind(vendor, 0) == 0) out.push_back(n.substr(std::string(vendor).size()));
+  return out;
+}
+
 void check_same_machine(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions& o) {
   const auto machine = names_of(roofs.name, facts.display_name, facts.aliases);
-  std::vector<std::string> document{o.calibrate->name};
+  std::vector<std::string> document = driver_name_forms(o.calibrate->name);
   document.insert(document.end(), o.calibrate_names.begin(), o.calibrate_names.end());
   for (const auto& a : machine)
     for (const auto& b : document)
@@ -46,6 +59,15 @@ void check_same_machine(const RoofSet& roofs, const MachineFacts& facts, const S
 }
 
 }  // namespace
+
+void calibrate_with(SetupOptions& o, const RoofSet& measured, const MachineFacts& facts,
+                    const std::string& origin) {
+  o.calibrate = measured;
+  o.calibrate_origin = origin;
+  o.calibrate_names.clear();
+  if (!facts.display_name.empty()) o.calibrate_names.push_back(facts.display_name);
+  o.calibrate_names.insert(o.calibrate_names.end(), facts.aliases.begin(), facts.aliases.end());
+}
 
 Setup setup(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions& o) {
   if (o.tp < 1) throw InputError("--tp: must be ≥ 1 (got " + std::to_string(o.tp) + ")");

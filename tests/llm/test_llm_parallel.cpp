@@ -208,11 +208,20 @@ TEST(LlmSetup, ACalibrationIsOfTheSameMachineEitherWay) {
   const llm::Setup same =
       setup(a100_doc.roofs, machine_facts(a100_doc), with(measured(a100_doc), "a100.json"));
   EXPECT_DOUBLE_EQ(same.roofs.peak.value, same.roofs.document_peak.value);
-  // A device name as `roofline measure` writes it matches through the document's aliases (and
-  // names compare as catalogue names do: case, '-', '_' and spaces aside).
+  // A device name as `roofline measure --device cuda` writes it ("NVIDIA H200 (cuda:0)") is
+  // also read without the device index and the vendor: the driver's A100 and H100 names are
+  // catalogue aliases (names compare as catalogue names do: case, '-', '_' and spaces aside).
   MachineDocument named = measured(a100_doc);
-  named.roofs.name = "NVIDIA A100-SXM4-80GB";
-  refused(a100_doc, with(named, "gpu.json"), "the document is of 'NVIDIA A100-SXM4-80GB'");
+  named.roofs.name = "NVIDIA A100-SXM4-80GB (cuda:0)";
+  EXPECT_NO_THROW(setup(a100_doc.roofs, machine_facts(a100_doc), with(named, "gpu.json")));
+  MachineDocument hopper = measured(h100_doc);
+  hopper.roofs.name = "NVIDIA H100 80GB HBM3 (cuda:1)";
+  EXPECT_NO_THROW(setup(h100_doc.roofs, machine_facts(h100_doc), with(hopper, "gpu.json")));
+  refused(a100_doc, with(hopper, "gpu.json"),
+          "the document is of 'NVIDIA H100 80GB HBM3 (cuda:1)'");
+  // Another name matches through the document's own aliases.
+  named.roofs.name = "GA100 bring-up board (cuda:0)";
+  refused(a100_doc, with(named, "gpu.json"), "the document is of 'GA100 bring-up board (cuda:0)'");
   SetupOptions aliased = with(named, "gpu.json");
   aliased.calibrate_names = {"A100 SXM"};
   EXPECT_NO_THROW(setup(a100_doc.roofs, machine_facts(a100_doc), aliased));

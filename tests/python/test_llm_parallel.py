@@ -90,6 +90,19 @@ def test_calibrate_with_a_measured_machine_as_the_cli(cli_json, tmp_path):
                                       calibrate=roofline.Machine(str(path)))
     assert by_machine.bandwidth_byte_per_s == by_path.bandwidth_byte_per_s
     assert by_machine.peak_flop_per_s == by_path.peak_flop_per_s
+    # A document named as a driver names the device calibrates as it is, and one of another
+    # name through its info.aliases, as on the CLI (Python read only the name).
+    for name, info in (("NVIDIA A100-SXM4-80GB (cuda:0)", None),
+                       ("bring-up board", {"aliases": ["a100-80gb"]})):
+        doc = dict(measured, name=name)
+        if info:
+            doc["info"] = info
+        path.write_text(json.dumps(doc))
+        c = cli_json("llm", "--model", "llama-2-7b", "--hw", "a100-80gb", "--calibrate", str(path))
+        assert roofline.llm.analyse(roofline.llm.model("llama-2-7b"), a100,
+                                    calibrate=str(path)).to_dict() == c
+        assert roofline.llm.analyse(roofline.llm.model("llama-2-7b"), a100,
+                                    calibrate=roofline.Machine(str(path))).to_dict() == c
 
 
 def test_keywords_reach_request_serving_speculative_and_training(cli_json, h100):
