@@ -19,6 +19,7 @@ namespace {
 
 /// One decode step per token is costed: 1e6 tokens take about a second.
 constexpr double kMostOutputTokens = 1e6;
+constexpr double kMostPrefillChunks = 1e6;
 
 double whole_number(const std::string& t, const std::string& flag, const std::string& spec) {
   const double v = decimal_number(t).value_or(0);
@@ -124,6 +125,13 @@ RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double out
                                f.total(), *f.capacity, r));
   if (chunk > 0 && chunk < s.prompt) {
     if (s.pp > 1) throw InputError("--chunk with --pp is not modelled");
+    // One step is costed per chunk: 1e6 take about half a second; -S 1e9 --chunk 1 took minutes,
+    // deaf to Ctrl-C in Python.
+    if (const double chunks = std::ceil(s.prompt / chunk); chunks > kMostPrefillChunks)
+      throw InputError("--chunk " + format_number(chunk) + ": the prompt of " +
+                       format_number(s.prompt, 10) + " tokens is " + format_number(chunks) +
+                       " chunks; at most " + format_number(kMostPrefillChunks) +
+                       " are simulated (give a larger --chunk)");
     t.ttft = chunked_prefill_time(m, s, chunk, r);
   } else {
     t.ttft = s.pp > 1 ? pipeline_step(m, s, Phase::prefill, r).fill_drain
@@ -183,6 +191,16 @@ ServingShape serving_shape(const ModelConfig& m, const Scenario& base, const Ser
     throw InputError("--num-requests " + format_number(total) + " × " + format_number(most_output) +
                      " output tokens: at most " + format_number(kMostServedTokens) +
                      " tokens are simulated");
+  // Chunked prefill takes a step per max_batched_tokens of prompt: bounded as the decode steps
+  // are.
+  double most_prompt = 0;
+  for (const Request& q : o.requests) most_prompt = std::max(most_prompt, q.prompt);
+  if (o.max_batched_tokens > 0 &&
+      total * std::ceil(most_prompt / o.max_batched_tokens) > kMostServedTokens)
+    throw InputError("--max-batched-tokens " + format_number(o.max_batched_tokens) + ": " +
+                     format_number(total) + " prompts of up to " + format_number(most_prompt, 10) +
+                     " tokens take more than " + format_number(kMostServedTokens) +
+                     " prefill steps (give a larger --max-batched-tokens)");
   ServingShape sh;
   sh.stages = std::max(1, base.pp);
   if (static_cast<double>(sh.stages) > m.layers)
