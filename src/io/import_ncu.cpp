@@ -522,7 +522,10 @@ class PointMaker {
                        (!std::isfinite(w) ? "W" : "Q") + " overflows (more than 1e308)");
 
     Point p;
-    p.name = short_kernel_name(rec.name) + " #" + rec.id;
+    // A "Kernel Name" cell of only spaces (or only "void ") names no kernel: the point is named
+    // by its ID alone, never " #0".
+    const std::string kernel = short_kernel_name(rec.name);
+    p.name = (kernel.empty() ? "kernel" : kernel) + " #" + rec.id;
     if (!unknown_.empty()) {  // Q's metrics: a point without its traffic is none
       notes_.push_back("kernel " + p.name + ": skipped, " + join(unknown_, ", ") +
                        (unknown_.size() > 1 ? " are" : " is") +

@@ -85,6 +85,19 @@ TEST(RealNcu, A100DetailsPrintFpNerscMethod) {
   EXPECT_TRUE(has_note(r, "tensor-pipe instruction counts"));
 }
 
+// A "Kernel Name" of only spaces names no kernel: the point is named by its ID ("kernel #2"),
+// not " #2" with a leading space.
+TEST(RealNcu, AKernelOfNoNameIsNamedByItsId) {
+  std::string text = read_text_file(kReal / "ncu-a100-details-printfp-sgemm.csv");
+  const std::string name = "\"void gemm_v1<float>(float *, float *, float *, int, int, int)\"";
+  for (auto at = text.find(name); at != std::string::npos; at = text.find(name, at))
+    text.replace(at, name.size(), "\"   \"");
+  const auto r = import_ncu(text, "sgemm.csv");
+  ASSERT_EQ(r.doc.points.size(), 3u);
+  EXPECT_EQ(r.doc.points[2].name, "kernel #2");
+  EXPECT_DOUBLE_EQ(r.doc.points[2].work.value, 2 * 34359738368000.0 + 2 * 2149161369600.0);
+}
+
 // A value ncu printed as missing ("n/a": a metric it could not collect for that launch) is not
 // 0. A Q metric missing leaves its kernel out; a W metric missing for some kernels only leaves
 // those out (their W would lack a count the others have: an n/a FFMA made a GEMM's W 770 FLOP);
