@@ -425,13 +425,27 @@ std::string dcgm_summary_line(const DcgmSummary& s) {
 void dcgm_add_entity(const DcgmSummary& s, const DcgmPeaks& peaks, const RoofSet& roofs,
                      double interval_seconds, ImportResult& result) {
   auto& notes = result.notes;
+  // A MIG instance's (GPU-I, GPU-CI) activity is a ratio of its own share of the SMs and memory
+  // slices (NVIDIA's DCGM user guide: the whole GPU's figure is the instance's × its share),
+  // which the log does not give: scaled by the whole device's peaks it read twice the GPU's
+  // own row.
+  if (s.entity.rfind("GPU-I ", 0) == 0 || s.entity.rfind("GPU-CI ", 0) == 0) {
+    notes.push_back(s.entity +
+                    ": no point — a MIG instance's activity is relative to its own share of the "
+                    "GPU (SMs and memory slices), which the log does not give; the GPU row is "
+                    "the whole device");
+    return;
+  }
   const DcgmWorkRate w = dcgm_work_rate(s, peaks, roofs, notes);
-  if (s.dram_active < 0 || peaks.bandwidth <= 0 || w.rate <= 0 || s.dram_active == 0) {
-    notes.push_back(
-        s.entity + ": no point — " +
-        std::string(w.rate <= 0
-                        ? "no pipe activity (PIPE_*_ACTIVE) with a roof to scale"
-                        : "DRAM_ACTIVE missing or zero, or the machine has no memory roof"));
+  const char* why = w.rate <= 0 ? "no pipe activity (PIPE_*_ACTIVE) with a roof to scale"
+                    : s.dram_active < 0
+                        ? "the log has no DRAMA (DRAM_ACTIVE, field 1005) for Q; collect it with "
+                          "dcgmi dmon -e 1005 beside the pipes' fields"
+                    : s.dram_active == 0   ? "DRAMA (DRAM_ACTIVE) is 0 in every sample: no traffic"
+                    : peaks.bandwidth <= 0 ? "the machine has no memory roof to scale DRAMA by"
+                                           : nullptr;
+  if (why) {
+    notes.push_back(s.entity + ": no point — " + why);
     return;
   }
   Point p = dcgm_point(s, w, peaks, interval_seconds);

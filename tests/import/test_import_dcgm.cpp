@@ -186,8 +186,8 @@ TEST(ImportDcgm, MissingValuesAreNotSamples) {
   EXPECT_EQ(r.gpus[0].samples, 2);
   EXPECT_DOUBLE_EQ(r.gpus[0].tensor_active, (0.1 + 0.3) / 2);
   EXPECT_DOUBLE_EQ(r.gpus[0].fp32_active, 0.5);  // its only value
-  EXPECT_EQ(r.gpus[1].entity, "GPU-I 1");        // a MIG instance
-  ASSERT_EQ(r.result.doc.points.size(), 2u);
+  EXPECT_EQ(r.gpus[1].entity, "GPU-I 1");        // a MIG instance: summed, but no point
+  ASSERT_EQ(r.result.doc.points.size(), 1u);
   EXPECT_DOUBLE_EQ(r.result.doc.points[0].time.value, 2 * 0.5);  // 2 samples × 0.5 s
   const std::string notes = joined(r.result.notes);
   EXPECT_NE(notes.find("2 rows with only N/A/N/W values are not samples"), std::string::npos)

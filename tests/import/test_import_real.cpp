@@ -539,4 +539,40 @@ TEST(RealDcgm, T4TritonRunsGiveOnePointEach) {
   EXPECT_EQ(r.gpus[0].partial, std::vector<std::string>{"TENSO 1 of 3"});
   EXPECT_TRUE(has_note(r.result, "GPU 2: TENSO 1 of 3 samples give a value (N/A in the others"));
 }
+
+// The DCGM user guide's two A100 logs. MIG: rows GPU 0, GPU-I 0 and GPU-I 1, whose ratios are of
+// each instance's own share (GPU 0's 0.845 is about half of an instance's 0.986): an instance
+// gets no point, as scaled by the whole GPU's peaks it read about twice the GPU's own row; the
+// GPU row has no DRAMA here, and the refusal names that field. The other log's DRAMA is 0.000
+// in every row, and its refusal says so (it said "missing or zero, or no memory roof").
+TEST(RealDcgm, A100DocsMigInstancesAndAZeroDramaGiveNoPoint) {
+  const RoofSet a100 = resolve_machine("a100-40gb").roofs;
+  const auto import_real = [&](const char* file) {
+    std::ifstream in = open_import_file(kReal / file);
+    return import_dcgm(in, path(file), a100);
+  };
+  const DcgmResult mig = import_real("dcgm-a100-mig-docs-gract-tenso.txt");
+  EXPECT_TRUE(mig.result.doc.points.empty());
+  EXPECT_TRUE(
+      has_note(mig.result, "GPU 0: no point — the log has no DRAMA (DRAM_ACTIVE, field 1005)"));
+  for (const char* instance : {"GPU-I 0", "GPU-I 1"})
+    EXPECT_TRUE(has_note(mig.result, std::string(instance) +
+                                         ": no point — a MIG instance's activity is relative to "
+                                         "its own share"));
+  const DcgmResult zero = import_real("dcgm-a100-docs-gract-tenso-drama.txt");
+  EXPECT_TRUE(zero.result.doc.points.empty());
+  EXPECT_TRUE(has_note(zero.result, "GPU 0: no point — DRAMA (DRAM_ACTIVE) is 0 in every sample"));
+  // The MIG log with a DRAMA column (edited in at one row of each entity, the GPU's own row
+  // taking the guide's 0.845/0.816): the GPU row is a point, the instances still are not.
+  std::string text = read_text_file(kReal / "dcgm-a100-mig-docs-gract-tenso.txt");
+  text = roofline::test::edited(text, "# Entity  GRACT  TENSO", "# Entity  GRACT  TENSO  DRAMA");
+  std::string edited_rows;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    edited_rows += line + (line.find("GPU") != std::string::npos ? "  0.400\n" : "\n");
+  const DcgmResult r = import_dcgm(edited_rows, "mig.txt", a100);
+  ASSERT_EQ(r.result.doc.points.size(), 1u);
+  EXPECT_EQ(r.result.doc.points[0].name.rfind("GPU 0", 0), 0u) << r.result.doc.points[0].name;
+  EXPECT_TRUE(has_note(r.result, "GPU-I 1: no point — a MIG instance's activity"));
+}
 }  // namespace ROOFLINE_UNITY_ID
