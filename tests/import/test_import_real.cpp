@@ -541,10 +541,11 @@ TEST(RealDcgm, T4TritonRunsGiveOnePointEach) {
 }
 
 // The DCGM user guide's two A100 logs. MIG: rows GPU 0, GPU-I 0 and GPU-I 1, whose ratios are of
-// each instance's own share (GPU 0's 0.845 is about half of an instance's 0.986): an instance
-// gets no point, as scaled by the whole GPU's peaks it read about twice the GPU's own row; the
-// GPU row has no DRAMA here, and the refusal names that field. The other log's DRAMA is 0.000
-// in every row, and its refusal says so (it said "missing or zero, or no memory roof").
+// each instance's own share (two 3g instances, 3 of 7 slices each, at 0.986 make the GPU's
+// 2 × 3/7 × 0.986 = 0.845): an instance gets no point, as scaled by the whole GPU's peaks it
+// read 1/share too high; the GPU row has no DRAMA here, and the refusal names that field. The
+// other log's DRAMA is 0.000 in every row, and its refusal says so (it said "missing or zero,
+// or no memory roof").
 TEST(RealDcgm, A100DocsMigInstancesAndAZeroDramaGiveNoPoint) {
   const RoofSet a100 = resolve_machine("a100-40gb").roofs;
   const auto import_real = [&](const char* file) {
