@@ -85,6 +85,7 @@ struct NcuTableReader {
   std::string line{};
   CsvRecord rec{};
   int foreign = 0, first_foreign = 0;
+  int unquoted_header = 0;  ///< the first line not starting with a quote that names "Kernel Name"
   std::vector<std::string> messages{};  // ncu's ==ERROR== / ==WARNING== lines
   std::string first_error{};
   int first_error_line = 0;
@@ -115,6 +116,8 @@ struct NcuTableReader {
         continue;
       }
       if (foreign++ == 0) first_foreign = lines.line_number();
+      if (unquoted_header == 0 && line.find("\"Kernel Name\"") != std::string::npos)
+        unquoted_header = lines.line_number();
     }
     return false;
   }
@@ -132,6 +135,13 @@ struct NcuTableReader {
     }
     // ncu says so in a warning, or (a run whose processes all ended unprofiled) writes no table
     // but its own ==PROF== lines, among the program's output when that went to the file too.
+    // A header line that does not start with a quote: a table ncu did not write as it is (an
+    // edited copy, a layout cut by hand), said as such rather than as "no kernels".
+    if (unquoted_header > 0)
+      throw InputError(o + ": line " + std::to_string(unquoted_header) +
+                       ": a \"Kernel Name\" header that is no row of ncu's CSV (ncu quotes "
+                       "every field, and its rows start with a quote): an edited or cut copy? "
+                       "(export with: ncu --csv --page raw --metrics ...)");
     if (no_kernels || prof_lines > 0)
       throw InputError(o + ": ncu profiled no kernels (" +
                        (no_kernels ? std::string("==WARNING== No kernels were profiled.")

@@ -313,6 +313,15 @@ TEST(ImportNcu, BadFilesNameFileLineAndColumn) {
             "r.csv: line 1: not an Nsight Compute CSV export: no header with \"Kernel Name\" "
             "(export with: ncu --csv --page raw --metrics ... or ncu --import report.ncu-rep "
             "--csv --page raw)");
+  // ncu's own lines and a table whose lines do not start with a quote (an edited copy of a
+  // --print-summary table, as published with columns cut to "..."): said as that, not as "ncu
+  // profiled no kernels".
+  EXPECT_EQ(error_of("==PROF== Connected to process 1 (a)\n==PROF== Disconnected from process 1\n"
+                     "...,\"Kernel Name\",\"...\",\"Metric Name\",\"Average\"\n"
+                     "...,\"add_vector.\",\"...\",\"dram__bytes.sum\",\"5\"\n"),
+            "r.csv: line 3: a \"Kernel Name\" header that is no row of ncu's CSV (ncu quotes every "
+            "field, and its rows start with a quote): an edited or cut copy? (export with: ncu "
+            "--csv --page raw --metrics ...)");
   // T, W and Q missing together are named together, with the --metrics that collect them.
   const std::string no_t_w =
       "==PROF== x\n\"ID\",\"Kernel Name\",\"dram__bytes.sum\"\n\"\",\"\",\"byte\"\n"
