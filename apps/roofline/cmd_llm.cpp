@@ -125,18 +125,9 @@ void check_flag_needs(const LlmArgs& a) {
         "is speculative decoding's acceptance rate: it needs --spec-k");
   needs("--draft", a.spec_k > 0,
         "names speculative decoding's drafter: it needs --spec-k (the tokens drafted per step)");
-  needs("--micro-batches", a.pp > 1,
-        "splits the batch over pipeline stages: it needs --pp greater than 1");
   const std::string serving = "is for serving: it needs --concurrency or --requests";
   needs("--num-requests", wants_serving(a), serving);
   needs("--max-batched-tokens", wants_serving(a), serving);
-  // The interconnect carries tensor-parallel all-reduces (and expert all-to-alls), the context-
-  // parallel ring, pipeline boundaries and training's gradient all-reduce over --dp; an
-  // inference --dp only multiplies the throughput.
-  needs("--interconnect-bandwidth", a.tp > 1 || a.cp > 1 || a.pp > 1 || (a.train && a.dp > 1),
-        "is used by --tp, --cp or --pp greater than 1 (and --dp with --train): none is given");
-  needs("--sequence-parallel", a.tp > 1,
-        "splits activations over the tensor-parallel group: it needs --tp greater than 1");
 }
 
 std::string extension_of(const std::string& path) {
@@ -339,6 +330,7 @@ llm::SetupOptions setup_options(const LlmArgs& a) {
   o.cp = a.cp;
   o.pp = a.pp;
   o.micro_batches = a.micro_batches;
+  o.dp_uses_interconnect = a.train && a.dp > 1;
   o.flash = a.flash;
   o.mla = a.mla;
   o.weights = a.wdtype;
@@ -635,6 +627,12 @@ void run(const LlmArgs& a) {
       throw InputError(
           "--phase picks the operator table of one machine; --hw with several "
           "machines gives a comparison table of both phases");
+    // The comparison is of one decode step (and a request with -N) per machine: serving,
+    // speculative decoding and a measured rate are of one machine.
+    if (wants_serving(a) || wants_speculative(a) || !a.measured.empty())
+      throw InputError(
+          "--concurrency, --requests, --spec-k and --measured-tokens-per-s are of one machine; "
+          "--hw with several machines compares their decode steps (and requests with -N)");
     return run_compare(a, model, names);
   }
   LlmSetup st = setup_for(a, model, names.front());

@@ -460,8 +460,11 @@ struct SetupOptions {
   /// 16-bit type (native_16bit).
   std::string weights, activations, kv_cache, compute;
   std::optional<ByteRate> interconnect;  ///< replaces the machine's interconnect roof; > 0
-  std::optional<Seconds> link_latency;   ///< replaces the catalogue's α; ≥ 0
-  std::optional<double> domain_size;     ///< replaces the catalogue's NVLink domain; ≥ 1
+  /// A training step over data-parallel replicas (--train --dp > 1): its gradient all-reduce
+  /// uses the interconnect, so `interconnect` is used without tp, cp or pp.
+  bool dp_uses_interconnect = false;
+  std::optional<Seconds> link_latency;  ///< replaces the catalogue's α; ≥ 0
+  std::optional<double> domain_size;    ///< replaces the catalogue's NVLink domain; ≥ 1
   /// Attainment factors (parse_attainment) or a measured machine's roofs to calibrate with
   /// (calibration_from); at most one of the two.
   std::optional<Calibration> attainment;

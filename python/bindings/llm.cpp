@@ -166,8 +166,11 @@ llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
 }
 
 /// The scenario on a machine, as `roofline llm` sets it up from the same flags.
-llm::Setup setup(const Machine& machine, const py::kwargs& kw, const char* function) {
-  return llm::setup(machine.doc.roofs, machine_facts(machine.doc), setup_options(kw, function));
+llm::Setup setup(const Machine& machine, const py::kwargs& kw, const char* function,
+                 bool dp_uses_interconnect = false) {
+  llm::SetupOptions o = setup_options(kw, function);
+  o.dp_uses_interconnect = dp_uses_interconnect;
+  return llm::setup(machine.doc.roofs, machine_facts(machine.doc), o);
 }
 
 /// A result refused as `roofline llm` refuses it when its JSON would hold an inf or a nan (a
@@ -256,7 +259,7 @@ llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
   if (measured_step_s) o.measured_step_s = positive(*measured_step_s, "measured_step_s");
   // As `roofline llm --train`: the scenario's batch and context are the CLI's defaults; the
   // training options carry the sequence and batches.
-  const llm::Setup st = setup(machine, kw, "train");
+  const llm::Setup st = setup(machine, kw, "train", o.dp > 1);
   return finite(llm::training_step(model, st.scenario, o, st.roofs), llm::training_to_json,
                 "train");
 }

@@ -88,6 +88,18 @@ Setup setup(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions&
     throw InputError("--domain-size: must be a whole number of devices ≥ 1 (got " +
                      format_number(*o.domain_size) + ")");
   if (o.attainment && o.calibrate) throw InputError("give --attainment or --calibrate, not both");
+  // Options that mean nothing without another would be ignored unsaid: refused, naming both.
+  if (o.micro_batches > 0 && o.pp <= 1)
+    throw InputError(
+        "--micro-batches splits the batch over pipeline stages: it needs --pp "
+        "greater than 1");
+  // The interconnect carries tensor-parallel all-reduces (and expert all-to-alls), the context-
+  // parallel ring, pipeline boundaries and training's gradient all-reduce over --dp; an
+  // inference --dp only multiplies the throughput.
+  if (o.interconnect && o.tp <= 1 && o.cp <= 1 && o.pp <= 1 && !o.dp_uses_interconnect)
+    throw InputError(
+        "--interconnect-bandwidth is used by --tp, --cp or --pp greater than 1 (and "
+        "--dp with --train): none is given");
 
   Setup st;
   Scenario& s = st.scenario;

@@ -59,6 +59,10 @@ double training_global_batch(const Scenario& s, const TrainingOptions& o, const 
     throw InputError("--dp: must be a whole number ≥ 1 (got " + format_number(o.dp) + ")");
   if (o.zero < 0 || o.zero > 3) throw InputError("--zero: must be 0, 1, 2 or 3");
   if (s.pp > 1) throw InputError("--train with --pp: pipelined training is not modelled");
+  if (o.sequence_parallel && s.tp <= 1)
+    throw InputError(
+        "--sequence-parallel splits activations over the tensor-parallel group: it needs --tp "
+        "greater than 1");
   // Context-parallel training would split each sequence's activations and add the gradient
   // all-reduce over the cp group and the ring's backward exchange; none of that is modelled,
   // so it is refused rather than costed as compute ÷ cp.

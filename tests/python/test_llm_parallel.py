@@ -161,6 +161,17 @@ def test_scenario_keywords_are_checked():
         roofline.llm.analyse(m, h, attainment="speed=0.5")
     with pytest.raises(roofline.InputError, match="--mla"):
         roofline.llm.analyse(m, h, mla="sideways")
+    # What means nothing without another option is refused here as on the CLI (it was ignored).
+    with pytest.raises(roofline.InputError, match="--interconnect-bandwidth is used by --tp"):
+        roofline.llm.analyse(m, h, interconnect_byte_per_s=6e11)
+    with pytest.raises(roofline.InputError, match="--micro-batches splits the batch"):
+        roofline.llm.analyse(m, h, micro_batches=4)
+    with pytest.raises(roofline.InputError, match="--sequence-parallel splits activations"):
+        roofline.llm.train(m, h, sequence_parallel=True)
+    # Training's gradient all-reduce over dp uses the link: there it is taken.
+    a = roofline.llm.train(m, h, dp=2, global_batch=16, interconnect_byte_per_s=1e11)
+    b = roofline.llm.train(m, h, dp=2, global_batch=16, interconnect_byte_per_s=4e11)
+    assert a.to_dict()["gradient_all_reduce"] > b.to_dict()["gradient_all_reduce"]
 
 
 def test_compare_equals_the_cli_row_for_row(cli_json):
