@@ -85,10 +85,14 @@ std::string no_energy_figures(const EnergyAnalysis& an);
 /// when the document's units are not the machine's.
 struct EnergyPoints {
   std::vector<EnergyPoint> placed;
-  std::vector<std::string> skipped;
+  std::vector<std::string> skipped;    ///< no energy given
+  std::vector<std::string> off_level;  ///< no traffic at the model's memory level
 };
+/// The points with energy placed at W/E against I = W/Q at `level` (the model's memory level):
+/// Q named at that level, or unnamed (the machine's `default_level`) when that is the model's.
 EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
-                           const std::string& level, const UnitSystem& units);
+                           const std::string& level, const std::string& default_level,
+                           const UnitSystem& units);
 /// `roofline energy --json`'s "points": each placed point with the roof's work per joule at its
 /// intensity and its share of it.
 nlohmann::json energy_points_to_json(const std::vector<EnergyPoint>& points, const EnergyCosts& k);

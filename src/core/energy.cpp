@@ -19,7 +19,9 @@ void EnergyCosts::validate() const {
   check(tau_flop, "tau_flop", true);
   check(tau_mem, "tau_mem", true);
   check(eps_flop, "eps_flop", true);
-  check(eps_mem, "eps_mem", false);
+  // Moving a byte costs energy: ε_mem = 0 would put the energy balance point at I = 0, where
+  // the log chart has no place and the balance ε_mem/ε_flop no meaning.
+  check(eps_mem, "eps_mem", true);
   check(pi0, "pi0", false);
   // Each cost finite is not enough: the model's derived figures must be too, or a peak of inf
   // FLOP/J (ε_flop = 1e-320) or an energy balance of inf (ε_mem = 1e300) reaches the output.
@@ -31,7 +33,7 @@ void EnergyCosts::validate() const {
   derived(1 / effective_energy_per_flop(*this),
           "the peak work per joule 1/(eps_flop + pi0 · tau_flop)");
   derived(time_balance(*this), "the time balance tau_mem/tau_flop");
-  if (eps_mem > 0) derived(energy_balance(*this), "the energy balance eps_mem/eps_flop");
+  derived(energy_balance(*this), "the energy balance eps_mem/eps_flop");
 }
 
 double time_balance(const EnergyCosts& c) {

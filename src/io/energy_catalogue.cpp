@@ -224,7 +224,8 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
 }
 
 EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
-                           const std::string& level, const UnitSystem& units) {
+                           const std::string& level, const std::string& default_level,
+                           const UnitSystem& units) {
   if (!(doc.units == units))
     throw InputError(origin + ": points are in " + doc.units.work + "/" + doc.units.traffic +
                      " but the machine's roofs are in " + units.work + "/" + units.traffic);
@@ -234,9 +235,19 @@ EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
       out.skipped.push_back(p.name);
       continue;
     }
-    const auto at = std::find_if(p.traffic.begin(), p.traffic.end(),
-                                 [&](const LevelTraffic& t) { return t.level == level; });
-    const Bytes q = at != p.traffic.end() ? at->bytes : p.traffic.front().bytes;
+    // Q at the model's level: traffic named so, or unnamed traffic (the machine's default
+    // level) when that is the model's; a point without it is not placed (its L2 bytes judged
+    // against the DRAM model gave another intensity).
+    auto at = std::find_if(p.traffic.begin(), p.traffic.end(),
+                           [&](const LevelTraffic& t) { return t.level == level; });
+    if (at == p.traffic.end() && level == default_level)
+      at = std::find_if(p.traffic.begin(), p.traffic.end(),
+                        [](const LevelTraffic& t) { return t.level.empty(); });
+    if (at == p.traffic.end()) {
+      out.off_level.push_back(p.name);
+      continue;
+    }
+    const Bytes q = at->bytes;
     const double wpj = p.work.value / p.energy;
     if (!std::isfinite(wpj))
       throw InputError(origin + ": point '" + terminal_safe(p.name) + "': work per joule " +

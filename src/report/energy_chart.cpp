@@ -321,6 +321,9 @@ std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,
       }
       for (const auto& n : points->skipped)
         t += "    " + n + ": no energy in the points file, not placed\n";
+      for (const auto& n : points->off_level)
+        t += "    " + n + ": no traffic at " + an.memory_level +
+             " (the model's level), not placed\n";
     }
   }
   if (an.bound) {

@@ -82,6 +82,11 @@ TEST(CliEnergy, CatalogueBoundAndNothingToSay) {
   r = run_cli({"energy", "--hw", "a100-80gb", "--eps-flop", "0", "--eps-mem", "1e-10"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("eps_flop"), std::string::npos) << r.err;
+  // ε_mem 0 too: it put the balance point at I = 0 and the chart's axis at 1enan.
+  r = run_cli({"energy", "--hw", "a100-80gb", "--eps-flop", "1e-12", "--eps-mem", "0"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("eps_mem: expected a finite number > 0 (got 0)"), std::string::npos)
+      << r.err;
 }
 TEST(CliEnergy, AMachineMeasuredWithRaplGivesItsOwnCosts) {
   // tests/data/energy/README.md: π0 = 30 W, ε_flop = 1 nJ/FLOP, ε_mem = 1 nJ/byte on π = 96

@@ -99,13 +99,24 @@ TEST(EnergyCatalogue, PointsWithEnergyArePlacedAtTheModelsLevel) {
   Point c = a;
   c.name = "no energy";
   c.energy = 0;
-  doc.points = {a, b, c};
-  const EnergyPoints e = energy_points(doc, "p.json", "DRAM", UnitSystem::flop());
+  Point d = a;
+  d.name = "unnamed level";
+  d.traffic = {{"", Bytes(5e10)}};  // at the machine's default level
+  doc.points = {a, b, c, d};
+  const EnergyPoints e = energy_points(doc, "p.json", "DRAM", "DRAM", UnitSystem::flop());
   ASSERT_EQ(e.placed.size(), 2u);
   EXPECT_DOUBLE_EQ(e.placed[0].intensity, 100);          // 2e12 / 2e10 at DRAM
   EXPECT_DOUBLE_EQ(e.placed[0].work_per_joule, 1.6e11);  // 2e12 / 12.5
-  EXPECT_DOUBLE_EQ(e.placed[1].intensity, 5);            // no DRAM traffic: its first level
+  EXPECT_EQ(e.placed[1].name, "unnamed level");
+  EXPECT_DOUBLE_EQ(e.placed[1].intensity, 40);  // 2e12 / 5e10, the default level's traffic
   EXPECT_EQ(e.skipped, std::vector<std::string>{"no energy"});
+  // No traffic at DRAM: not placed (its L2 bytes gave I = 5 against the DRAM model).
+  EXPECT_EQ(e.off_level, std::vector<std::string>{"l2 only"});
+  // A model at L2: the unnamed traffic (DRAM's) is not L2's.
+  const EnergyPoints at_l2 = energy_points(doc, "p.json", "L2", "DRAM", UnitSystem::flop());
+  ASSERT_EQ(at_l2.placed.size(), 2u);
+  EXPECT_DOUBLE_EQ(at_l2.placed[1].intensity, 5);  // "l2 only": 2e12 / 4e11
+  EXPECT_EQ(at_l2.off_level, std::vector<std::string>{"unnamed level"});
   EnergyCosts k;
   k.tau_flop = 1 / 100e9;
   k.tau_mem = 1 / 25e9;
@@ -121,7 +132,7 @@ TEST(EnergyCatalogue, PointsWithEnergyArePlacedAtTheModelsLevel) {
   for (const auto& p : j)
     EXPECT_EQ(p["above_roof"].get<bool>(), p["share_of_roof"].get<double>() > 1.05);
   try {
-    (void)energy_points(doc, "p.json", "DRAM", UnitSystem{"OP", "byte"});
+    (void)energy_points(doc, "p.json", "DRAM", "DRAM", UnitSystem{"OP", "byte"});
     ADD_FAILURE() << "points in FLOP accepted for roofs in OP";
   } catch (const InputError& ex) {
     EXPECT_NE(std::string(ex.what()).find("p.json: points are in FLOP/byte"), std::string::npos)
