@@ -22,12 +22,15 @@ using nlohmann::json;
 
 namespace {
 
-double fraction(const json& obj, const std::string& key, const Where& w) {
+/// A number in (0, 1], or in (0, 1) with `open_above` (a noise of 100% lets any slowdown pass).
+double fraction(const json& obj, const std::string& key, const Where& w, bool open_above = false) {
   const json& v = io::require(obj, key, w);
-  if (!v.is_number()) io::fail(w / key, "expected a number in (0, 1] (got " + v.dump() + ")");
+  const std::string range = open_above ? "(0, 1)" : "(0, 1]";
+  if (!v.is_number())
+    io::fail(w / key, "expected a number in " + range + " (got " + v.dump() + ")");
   const double x = v.get<double>();
   if (!std::isfinite(x) || x <= 0 || x > 1)
-    io::fail(w / key, "expected a number in (0, 1] (got " + v.dump() + ")");
+    io::fail(w / key, "expected a number in " + range + " (got " + v.dump() + ")");
   return x;
 }
 
@@ -44,7 +47,7 @@ CheckConfig check_config_from_json(const json& j, const std::string& origin) {
   c.origin = origin;
   if (j.contains("min_attainment")) c.min_attainment = fraction(j, "min_attainment", top);
   if (j.contains("noise")) {
-    c.noise = fraction(j, "noise", top);
+    c.noise = fraction(j, "noise", top, true);
     if (*c.noise >= kBlindNoise)
       io::fail(top / "noise", "expected a number in (0, 1) (got " + j["noise"].dump() +
                                   "): a noise of 100% or more lets any slowdown pass");
@@ -404,6 +407,18 @@ void check_unmatched_rules(const CheckRun& run, CheckReport& out) {
   }
 }
 
+/// A baseline taken on another machine (the documents' `machine` fields differ): its ratios
+/// compare machines, not runs of one program.
+void check_baseline_machine(const CheckRun& run, CheckReport& out) {
+  if (!run.base) return;
+  const std::string& now = run.now.doc.machine;
+  const std::string& base = run.base->doc.machine;
+  if (!now.empty() && !base.empty() && now != base)
+    out.notes.push_back("the baseline was taken on '" + terminal_safe(base) + "' and " +
+                        run.now_name + " on '" + terminal_safe(now) +
+                        "': its ratios compare two machines, not two runs of one");
+}
+
 /// The roofline.check.result document (version 1) of the judged points.
 json check_result_json(const CheckRun& run, const CheckReport& out, const json& out_points) {
   json j = {{"schema", "roofline.check.result"},
@@ -441,6 +456,7 @@ CheckReport run_check(const CheckRequest& r) {
     check_judge_point(run, i, out, out_points, seen);
   if (run.base) check_baseline_only_points(run, seen, out, out_points);
   check_unmatched_rules(run, out);
+  check_baseline_machine(run, out);
   check_count_and_summarise(out);
   out.json = check_result_json(run, out, out_points);
   return out;

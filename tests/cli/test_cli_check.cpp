@@ -98,7 +98,14 @@ TEST(CliCheck, BaselineRegressionUsesTheCarriedSpread) {
   // 1/0.808: spread (1/0.8 − 1/0.808)/(1/0.804). The larger is the noise.
   const double now_spread = 1 - 1 / 1.01;
   const double base_spread = (1 / 0.8 - 1 / 0.808) * 0.804;
-  EXPECT_NEAR(a["noise"].get<double>(), std::max(now_spread, base_spread), 1e-12);
+  // Both below the run-to-run floor of 3%: the floor is the noise, and the line says so.
+  ASSERT_LT(std::max(now_spread, base_spread), 0.03);
+  EXPECT_DOUBLE_EQ(a["noise"].get<double>(), 0.03);
+  EXPECT_EQ(
+      a["noise_from"].get<std::string>().rfind(
+          "the run-to-run floor of 3%, above the baseline's spread (3 repetitions): 0.995%", 0),
+      0u)
+      << a["noise_from"];
   EXPECT_TRUE(a["regressed"].get<bool>());
   const json& b = j["points"][1];
   EXPECT_EQ(b["status"], "passed");
@@ -115,6 +122,35 @@ TEST(CliCheck, BaselineRegressionUsesTheCarriedSpread) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("SKIP  old: in the baseline only"), std::string::npos) << r.out;
+  // A baseline of another machine (the documents' `machine` differ) is named in a note: its
+  // ratios compare machines.
+  write_text(d.file("other.json"), R"({"schema": "roofline.points", "version": 1,
+    "machine": "h100-sxm", "points": [{"name": "q", "work": 1, "traffic": 1, "time": 1}]})");
+  write_text(d.file("mine.json"), R"({"schema": "roofline.points", "version": 1,
+    "machine": "this-vm", "points": [{"name": "q", "work": 1, "traffic": 1, "time": 1}]})");
+  r = run_cli({"check", d.file("mine.json"), "--baseline", d.file("other.json"), "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json notes = json::parse(r.out).at("notes");
+  ASSERT_EQ(notes.size(), 1u) << notes;
+  EXPECT_NE(notes[0].get<std::string>().find("the baseline was taken on 'h100-sxm' and"),
+            std::string::npos)
+      << notes;
+  // Times all equal (durations rounded to whole microseconds) spread 0: a 1-ppm slowdown was a
+  // regression beyond "±0%"; within the floor it passes, and 4% is still caught.
+  write_text(d.file("eq-base.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "q", "work": 1, "traffic": 1, "time": 1, "run": {"times": [1, 1, 1, 1, 1]}}]})");
+  write_text(d.file("eq-now.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "q", "work": 1, "traffic": 1, "time": 1.000001,
+     "run": {"times": [1.000001, 1.000001, 1.000001, 1.000001, 1.000001]}}]})");
+  r = run_cli({"check", d.file("eq-now.json"), "--baseline", d.file("eq-base.json")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  write_text(d.file("eq-slow.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "q", "work": 1, "traffic": 1, "time": 1.04, "run": {"times": [1.04, 1.04, 1.04]}}]})");
+  r = run_cli({"check", d.file("eq-slow.json"), "--baseline", d.file("eq-base.json")});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("regressed beyond the noise ±3% (the run-to-run floor of 3%"),
+            std::string::npos)
+      << r.out;
   // A point whose W changed is compared by P all the same, and the note says W changed: half
   // the work in 0.6 s is P 67 against 100, a "regression" of a point that got faster.
   write_text(d.file("half.json"), R"({"schema": "roofline.points", "version": 1, "points": [
@@ -268,7 +304,7 @@ TEST(CliCheck, BadInputsAreExit2AndWriteNothing) {
   write_text(d.file("c.json"), R"({"schema": "roofline.check", "version": 1, "noise": "x"})");
   r = run_cli(args({"check", d.file("p.json"), "--config", d.file("c.json")}));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("c.json: noise: expected a number in (0, 1]"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("c.json: noise: expected a number in (0, 1)"), std::string::npos) << r.err;
   // A JUnit path that is a folder is refused before any work; a failing check with a bad
   // baseline writes no JUnit file.
   r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.5", "--junit", d.path}));
