@@ -274,8 +274,8 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
   const json& points = io::require(j, "points", top);
   if (!points.is_array()) io::fail(top / "points", "expected an array");
   // A point without a name is named by its place ("point 3"), unless the file gives that name
-  // to another point: then "point 3 (no name)", so no generated name collides with a real one
-  // (diff and check pair points by name).
+  // to another point: then "point 3 (no name)" (or "(no name 2)", ... past those too), so no
+  // generated name collides with a real one (diff and check pair points by name).
   std::set<std::string> given;
   for (const json& pj : points)
     if (pj.is_object() && pj.contains("name") && pj["name"].is_string())
@@ -284,8 +284,11 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
     const json& pj = points[i];
     const Where w = (top / "points")[i];
     Point p;
-    std::string place = "point " + std::to_string(i + 1);
+    const std::string n = std::to_string(i + 1);
+    std::string place = "point " + n;
     if (given.count(place)) place += " (no name)";
+    for (int k = 2; given.count(place); ++k)
+      place = "point " + n + " (no name " + std::to_string(k) + ")";
     p.name = io::get_string(pj, "name", w, place);
     p.work = Work(io::get_quantity(pj, "work", Dimension::work, w));
     p.time = Seconds(io::get_quantity(pj, "time", Dimension::seconds, w));

@@ -107,6 +107,12 @@ TEST(Documents, UnnamedPointsNeverTakeAnotherPointsName) {
   EXPECT_EQ(d.points[1].name, "point 2 (no name)");
   EXPECT_EQ(d.points[2].name, "point 2");
   EXPECT_EQ(d.points[3].name, "point 4");
+  // The fallback taken too (by a name as written): the next one free.
+  const json k = json::parse(R"j({"schema": "roofline.points", "version": 1, "points": [
+      {"name": "point 2", "work": 1, "traffic": 1, "time": 1},
+      {"work": 1, "traffic": 1, "time": 1},
+      {"name": "point 2 (no name)", "work": 1, "traffic": 1, "time": 1}]})j");
+  EXPECT_EQ(points_from_json(k, "k.json").points[1].name, "point 2 (no name 2)");
 }
 
 TEST(Documents, BadPointsNameThePoint) {
