@@ -8,6 +8,8 @@
 #include "roofline/cluster.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::cluster {
 namespace {
@@ -128,6 +130,20 @@ void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& node
   if (roofs.find_memory(first.default_memory)) roofs.default_memory = first.default_memory;
   if (roofs.compute.empty() && roofs.memory.empty())
     throw InputError("cluster document: the nodes share no roof and no network was measured");
+  // Every point is judged against a compute roof: a document of network roofs alone would be
+  // written and then refused by every reader ("has no compute roof").
+  if (roofs.compute.empty()) {
+    std::string each;
+    for (const auto& n : nodes) {
+      std::vector<std::string> names;
+      for (const auto& c : n.machine.roofs.compute) names.push_back(c.name);
+      each += (each.empty() ? "" : "; ") + std::string("rank ") + std::to_string(n.rank) + ": " +
+              (names.empty() ? std::string("none") : join(names));
+    }
+    throw InputError("cluster document: the nodes share no compute roof (" + terminal_safe(each) +
+                     "): a point is judged against one; give every node the same kind of "
+                     "machine document or measurement");
+  }
   roofs.validate();
 }
 

@@ -258,6 +258,20 @@ TEST(ClusterDocument, SingleNodeAndBadInputs) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("tuple/disk read"), std::string::npos) << e.what();
   }
+  // Nodes of no common compute roof (a CPU's document beside a GPU's): refused, naming each
+  // rank's roofs; the document held network roofs alone, which every reader then refused.
+  std::vector<NodeReport> apart{report(0, "n0", fake_node(1, 1)), report(1, "n1", fake_node(1, 1))};
+  apart[1].machine.roofs.compute[0].name = "bf16 tensor";
+  apart[1].machine.roofs.default_compute = "bf16 tensor";
+  try {
+    assemble_cluster_document(apart, fake_network(2), {});
+    FAIL() << "a document without a compute roof was assembled";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the nodes share no compute roof (rank 0: fp64 avx2 "
+                                         "fma; rank 1: bf16 tensor)"),
+              std::string::npos)
+        << e.what();
+  }
   // Ranks sharing a host are noted.
   std::vector<NodeReport> shared{report(0, "h", fake_node(1, 1)), report(1, "h", fake_node(1, 1))};
   const auto s = assemble_cluster_document(shared, std::nullopt, {});
