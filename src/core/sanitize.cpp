@@ -5,10 +5,7 @@
 #include <cstdio>
 
 namespace roofline {
-namespace {
 
-/// Decodes one well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no surrogates,
-/// nothing above U+10FFFF). Returns its length, 0 when the bytes there are not well-formed.
 size_t decode_utf8(std::string_view s, size_t i, char32_t& cp) {
   const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char b0 = byte(i);
@@ -35,6 +32,8 @@ size_t decode_utf8(std::string_view s, size_t i, char32_t& cp) {
   if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
   return len;
 }
+
+namespace {
 
 bool is_bidi_or_separator(char32_t cp) {
   return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||

@@ -49,12 +49,15 @@ size_t display_width(const std::string& s) {
         continue;
       }
     }
-    const auto lead = static_cast<unsigned char>(s[i]);
-    if ((lead & 0xC0) == 0x80) continue;  // a continuation byte: counted with its lead
-    const size_t extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
-    char32_t c = extra == 0 ? lead : lead & (0x3Fu >> extra);
-    for (size_t k = 1; k <= extra && i + k < s.size(); ++k)
-      c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+    // A byte that is no well-formed UTF-8 takes a column (a terminal shows one replacement
+    // character); cells reach here escaped, where there is none.
+    char32_t c = 0;
+    const size_t n = decode_utf8(s, i, c);
+    if (n == 0) {
+      ++w;
+      continue;
+    }
+    i += n - 1;
     w += static_cast<size_t>(code_point_columns(c));
   }
   return w;

@@ -52,9 +52,11 @@ std::vector<fs::path> catalogue_dirs(const std::string& extra_dir) {
     }
   }
   // An installed tree moved elsewhere (PREFIX/bin/roofline beside PREFIX/share/roofline): its
-  // own catalogue before the paths fixed at build time.
+  // own catalogue before the paths fixed at build time. Only the CLI's: inside Python the
+  // executable is the interpreter, whose PREFIX/share/roofline is no tree of this build.
   std::error_code ec;
-  if (const fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec && exe.has_parent_path())
+  if (const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+      !ec && exe.filename() == "roofline")
     dirs.emplace_back(exe.parent_path().parent_path() / "share" / "roofline" / "hardware");
   dirs.emplace_back(fs::path(ROOFLINE_DATA_DIR_SOURCE) / "hardware");
   dirs.emplace_back(fs::path(ROOFLINE_DATA_DIR_INSTALL) / "hardware");

@@ -68,6 +68,14 @@ TEST(Table, WideAndCombiningCharactersAlign) {
   EXPECT_EQ(display_width("\U0001F680"), 2u);           // 🚀
   EXPECT_EQ(display_width("I\u00b7\u00b2\u2248"), 4u);  // I·²≈
   EXPECT_EQ(display_width("\033[31mred\033[0m"), 3u);
+  // Bytes that are no UTF-8 take a column each; a cut sequence does not swallow what follows.
+  EXPECT_EQ(display_width("\xE4"
+                          "AB"),
+            3u);
+  EXPECT_EQ(display_width("\xE4\xB8"
+                          "A"),
+            3u);
+  EXPECT_EQ(display_width("\xFF\xFF"), 2u);
   Table t({"machine", "peak"});
   t.add_row({"\u6771\u4eac-1", "1 TFLOP/s"});
   t.add_row({"tokyo-1", "2 TFLOP/s"});
