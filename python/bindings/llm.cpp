@@ -24,14 +24,6 @@ namespace roofline::python {
 
 namespace {
 
-/// The most output tokens a request, concurrent requests an engine and drafted tokens a
-/// speculative step the library takes (kMostOutputTokens and kMostConcurrency in
-/// src/llm/request.cpp, speculative_decoding's k): the messages state them (test_llm_serving.py
-/// checks each bound against the library).
-constexpr double kMostOutputTokens = 1e6;
-constexpr double kMostConcurrency = 1e4;
-constexpr double kMostDraftedTokens = 64;
-
 /// A batch, context or prompt length checked as the CLI checks its flags (a whole number from
 /// 1 to 1e9, llm::parse_int_list), with the same message; with `most`, a count the library holds
 /// to fewer, with that limit in the message.
@@ -203,7 +195,7 @@ llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = st.scenario.prompt = whole(prompt, "prompt");
   return finite(llm::request_timing(model, st.scenario,
-                                    whole(output_tokens, "output_tokens", kMostOutputTokens),
+                                    whole(output_tokens, "output_tokens", llm::kMostOutputTokens),
                                     st.roofs, positive(chunk, "chunk", true)),
                 llm::request_to_json, "request");
 }
@@ -213,7 +205,7 @@ llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, 
                          Real max_batched_tokens, Real total_requests, const py::kwargs& kw) {
   if (requests.empty()) throw InputError("requests: give at least one (prompt, output) pair");
   llm::ServingOptions o;
-  o.concurrency = whole(concurrency, "concurrency", kMostConcurrency);
+  o.concurrency = whole(concurrency, "concurrency", llm::kMostConcurrency);
   o.max_batched_tokens = positive(max_batched_tokens, "max_batched_tokens", true);
   o.total_requests = positive(total_requests, "total_requests", true);
   for (const auto& [prompt, output] : requests)
@@ -229,7 +221,7 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
                                    py::object draft, Real k, Real alpha, Real batch, Real context,
                                    const py::kwargs& kw) {
   llm::SpeculativeOptions o;
-  o.k = whole(k, "k", kMostDraftedTokens);
+  o.k = whole(k, "k", llm::kMostDraftedTokens);
   o.alpha = alpha;
   if (py::isinstance<py::str>(draft) && draft.cast<std::string>() == "mtp")
     o.mtp = true;
@@ -282,7 +274,7 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
     throw InputError("dp: must be a whole number ≥ 1 (got " + format_number(dp) + ")");
   llm::CompareOptions o;
   o.output_tokens =
-      output_tokens == 0 ? 0 : whole(output_tokens, "output_tokens", kMostOutputTokens);
+      output_tokens == 0 ? 0 : whole(output_tokens, "output_tokens", llm::kMostOutputTokens);
   o.chunk = positive(chunk, "chunk", true);
   o.dp = dp;
   if (power_w) o.power_w = positive(*power_w, "power_w");

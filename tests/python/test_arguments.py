@@ -275,6 +275,17 @@ def test_range_messages_state_the_real_limits():
     assert roofline.llm.request(model, machine, 1e6, prompt=16).output == 1e6
 
 
+@pytest.mark.parametrize("flags, bound", [
+    (("--output-tokens", "1000001"), "from 1 to 1000000"),
+    (("--concurrency", "10001", "--requests", "16:4"), "from 1 to 10000"),
+    (("--spec-k", "65", "--draft", "llama-2-7b"), "from 1 to 64"),
+])
+def test_the_cli_states_the_same_limits(cli, flags, bound):
+    # One declaration of each limit (llm.hpp) for the library's checks and the bindings'.
+    r = cli("llm", "--model", "llama-2-7b", "--hw", "a100-80gb", *flags)
+    assert r.returncode == 2 and bound + " (got " in r.stderr, r.stderr
+
+
 # 8. noise ------------------------------------------------------------------------------------
 
 def test_a_noise_out_of_range_is_refused_for_its_own_reason():
