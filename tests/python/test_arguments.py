@@ -154,7 +154,14 @@ class Levels(collections.abc.Mapping):
         return len(self.d)
 
 
-@pytest.mark.parametrize("wrap", [dict, types.MappingProxyType, Levels])
+class ListItems(Levels):
+    """A Mapping whose items() yields lists, not tuples (they were read as tuples: SystemError)."""
+
+    def items(self):
+        return [[key, self.d[key]] for key in self.d]
+
+
+@pytest.mark.parametrize("wrap", [dict, types.MappingProxyType, Levels, ListItems])
 def test_traffic_by_level_is_any_mapping(wrap):
     p = roofline.Point("p", 1e9, wrap({"L2": 4e8, "DRAM": 1e9}), 1e-2)
     assert p.traffic_by_level == [("L2", 4e8), ("DRAM", 1e9)]
