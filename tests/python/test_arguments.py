@@ -198,17 +198,29 @@ def test_check_takes_paths_as_str_or_path_like(tmp_path):
         roofline.check(bytes(points), baseline=points)
 
 
-@pytest.mark.parametrize("bad, got", [(None, "NoneType"), (5, "int"), ({}, "dict"),
-                                      ("x".encode(), "bytes"),
-                                      ([roofline.Point("p", 1, 1, 1), "x"], "a list holding a str")])
-def test_check_points_of_the_wrong_type_are_a_type_error(bad, got):
+def _wrong_points(what, got):
+    return (what + ": expected a points file's path (a str or an os.PathLike) or a list of "
+            "Point (got " + got + ")")
+
+
+@pytest.mark.parametrize("bad, want", [
+    (None, _wrong_points("{}", "NoneType")),
+    (5, _wrong_points("{}", "int")),
+    ({}, _wrong_points("{}", "dict")),
+    ("x".encode(), "{}: a path is a str or an os.PathLike giving one, not bytes"),
+    ([roofline.Point("p", 1, 1, 1), "x"], _wrong_points("{}", "a list holding a str")),
+])
+def test_check_points_of_the_wrong_type_are_a_type_error(bad, want):
     # InputError ("expected a points file path or a list of Point") was a bad value's error.
     machine = roofline.Machine.from_roofs(100, 1)
     with pytest.raises(TypeError) as e:
         roofline.check(bad, machine=machine, min_attainment=0.5)
-    assert "points: " in str(e.value) and (got in str(e.value) or got == "bytes")
-    with pytest.raises(TypeError, match="baseline: "):
-        roofline.check([roofline.Point("p", 1, 1, 1)], baseline=bad if bad is not None else 5)
+    assert str(e.value) == want.format("points")
+    if bad is None:  # None is no baseline: the check runs without one
+        bad, want = 5, _wrong_points("{}", "int")
+    with pytest.raises(TypeError) as e:
+        roofline.check([roofline.Point("p", 1, 1, 1)], baseline=bad)
+    assert str(e.value) == want.format("baseline")
 
 
 def test_chart_save_takes_a_str_or_a_path_like(tmp_path):
