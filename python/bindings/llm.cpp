@@ -57,21 +57,23 @@ double positive(double v, const char* what, bool zero_ok = false) {
 /// A keyword's value as T, or a TypeError naming the keyword and what it takes.
 template <class T>
 T keyword(const py::handle& v, const char* key, const char* takes) {
-  // pybind's int takes True as 1: a bool is no count.
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    if (PyBool_Check(v.ptr()))
-      throw py::type_error(std::string(key) + ": expected " + takes + " (got bool)");
-  try {
-    return v.cast<T>();
-  } catch (const py::cast_error&) {
-    // An int too large for the C++ type is a value out of range, not a type error.
-    if constexpr (std::is_integral_v<T>)
-      if (py::isinstance<py::int_>(v))
-        throw InputError(std::string(key) + ": " + std::string(py::str(v)) +
-                         " is out of range (at most " +
-                         std::to_string(std::numeric_limits<T>::max()) + ")");
-    throw py::type_error(std::string(key) + ": expected " + takes + " (got " +
-                         std::string(py::str(py::type::of(v).attr("__name__"))) + ")");
+  auto wrong_type = [&] {
+    return py::type_error(std::string(key) + ": expected " + takes + " (got " +
+                          std::string(py::str(py::type::handle_of(v).attr("__name__"))) + ")");
+  };
+  if constexpr (std::is_same_v<T, int>) {
+    // A count is an integer (is_integer): pybind's own int took True as 1 and cut 2.7 to 2.
+    if (!is_integer(v)) throw wrong_type();
+    if (const auto n = int_value(v, key)) return *n;
+    // An int too large for a C int is a value out of range, not a type error.
+    throw InputError(std::string(key) + ": " + int_text(v) + " is out of range (at most " +
+                     std::to_string(std::numeric_limits<int>::max()) + ")");
+  } else {
+    try {
+      return v.cast<T>();
+    } catch (const py::cast_error&) {
+      throw wrong_type();
+    }
   }
 }
 

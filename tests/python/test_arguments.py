@@ -271,6 +271,16 @@ def test_a_chart_argument_is_checked_again_when_it_is_drawn():
             roofline.Chart(given(), workload_intensity_flop_per_byte=bad)
 
 
+def test_a_workload_line_beyond_a_float_is_an_input_error_naming_it():
+    # float(10**400) raised a bare OverflowError.
+    with pytest.raises(roofline.InputError) as e:
+        roofline.Chart(given(), workload_intensity_flop_per_byte=10**400)
+    assert str(e.value) == ("Chart: workload_intensity_flop_per_byte is out of range (an "
+                            "integer of 401 digits)")
+    chart = roofline.Chart(given(), workload_intensity_flop_per_byte=fractions.Fraction(5))
+    assert chart.to_svg() == roofline.Chart(given(), workload_intensity_flop_per_byte=5).to_svg()
+
+
 # 7. The limits the messages state ------------------------------------------------------------
 
 def test_range_messages_state_the_real_limits():
@@ -351,6 +361,78 @@ def test_a_bool_is_refused_where_a_count_or_a_number_is_expected():
     assert calls["intensities"](2)
     assert calls["requests"](16).output_tokens_per_s > 0
     assert calls["price_per_hour"](2.0)[0]
+
+
+def numpy_like(name, **methods):
+    """A stand-in for a numpy scalar type (numpy is not installed here): a class of numpy's name
+    in the module numpy."""
+    return type(name, (), dict(methods, __module__="numpy"))
+
+
+# numpy.float32(2.9): int() cuts it to 2. numpy 1's bool_ and numpy 2's bool, with every way
+# of reading as 1 a stand-in can have.
+FLOAT32 = numpy_like("float32", __float__=lambda s: 2.9, __int__=lambda s: 2)()
+NUMPY_BOOLS = [numpy_like(name, __bool__=lambda s: True, __int__=lambda s: 1,
+                          __index__=lambda s: 1, __float__=lambda s: 1.0)()
+               for name in ("bool_", "bool")]
+INT64 = numpy_like("int64", __index__=lambda s: 2)()
+
+
+def int_calls():
+    model, machine = roofline.llm.model("llama-2-7b"), roofline.Machine("a100-80gb")
+    return {
+        "tp": lambda v: roofline.llm.analyse(model, machine, tp=v),
+        "cp": lambda v: roofline.llm.request(model, machine, 8, cp=v),
+        "pp": lambda v: roofline.llm.train(model, machine, pp=v),
+        "parameters tp": lambda v: model.parameters(tp=v),
+        "zero": lambda v: roofline.llm.train(model, machine, zero=v),
+        "threads": lambda v: roofline.Machine.measure(threads=v, precisions=["none"]),
+    }
+
+
+@pytest.mark.parametrize("bad", [2.0, 2.9, decimal.Decimal("2.7"), fractions.Fraction(5, 2),
+                                 FLOAT32] + NUMPY_BOOLS,
+                         ids=["2.0", "2.9", "Decimal", "Fraction", "float32", "bool_", "bool"])
+def test_a_count_is_an_integer_never_a_number_cut_short(bad):
+    # pybind's int read anything with __int__: tp=numpy.float32(2.9) was 2, zero=Decimal("2.7")
+    # 2, threads=numpy.True_ 1. A float is refused even when whole (docs/python.md).
+    got = type(bad).__name__
+    for name, call in int_calls().items():
+        with pytest.raises(TypeError) as e:
+            call(bad)
+        if name in ("tp", "cp", "pp", "parameters tp"):
+            assert str(e.value) == "%s: expected an int (got %s)" % (name.split()[-1], got)
+        else:
+            assert "incompatible function arguments" in str(e.value), name
+
+
+def test_a_count_is_an_int_or_what_has_index():
+    calls = int_calls()
+    assert calls["tp"](INT64).to_dict() == calls["tp"](2).to_dict()
+    assert calls["parameters tp"](INT64) == calls["parameters tp"](2)
+    assert calls["zero"](INT64).to_dict() == calls["zero"](2).to_dict()
+    with pytest.raises(roofline.InputError, match=r"^tp: 1099511627776 is out of range \(at most "
+                                                  r"2147483647\)$"):
+        calls["tp"](numpy_like("int64", __index__=lambda s: 2**40)())
+
+
+@pytest.mark.parametrize("np_bool", NUMPY_BOOLS, ids=["bool_", "bool"])
+def test_numpys_bool_of_either_name_is_a_bool_in_python_and_cpp_alike(np_bool):
+    # Python's own test knew numpy 1's name only (bool_), and C++ matched the type's C name
+    # ("numpy.bool"), which a class named bool in the module numpy does not have.
+    assert roofline._roofline._is_bool(np_bool) and not roofline._roofline._is_real(np_bool)
+    assert roofline.Chart(given(), no_overlap_curve=np_bool).to_svg() == \
+        roofline.Chart(given(), no_overlap_curve=True).to_svg()
+    with pytest.raises(TypeError, match="^Chart: workload_intensity_flop_per_byte must be a "
+                                        "number"):
+        roofline.Chart(given(), workload_intensity_flop_per_byte=np_bool)
+    with pytest.raises(TypeError, match="incompatible constructor arguments"):
+        roofline.Point("p", np_bool, 1, 1)
+    assert not roofline._roofline._is_bool(1) and roofline._roofline._is_real(1)
+    for real in (1.5, decimal.Decimal(2), fractions.Fraction(1, 2), FLOAT32, INT64):
+        assert roofline._roofline._is_real(real) and not roofline._roofline._is_bool(real)
+    for other in ("1", b"1", 1j, None):
+        assert not roofline._roofline._is_real(other)
 
 
 def test_an_int_beyond_a_c_int_is_out_of_range():
