@@ -9,6 +9,8 @@
 // (`Machine.units`) counts in those.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <optional>
 #include <set>
 #include <string>
@@ -38,6 +40,26 @@ struct Real {
 struct Int {
   int value = 0;
   operator int() const { return value; }  // NOLINT(google-explicit-constructor)
+};
+
+/// A parameter's name as a template argument (`PathArg<"path">`).
+template <std::size_t N>
+struct ArgName {
+  constexpr ArgName(const char (&s)[N]) {  // NOLINT(google-explicit-constructor)
+    std::copy_n(s, N, text);
+  }
+  char text[N] = {};
+};
+
+/// A path argument named NAME (path_arg): a str, or an os.PathLike giving one (pathlib.Path).
+/// bytes, or an os.PathLike giving bytes, is a TypeError naming the parameter ("path: a path is
+/// a str or an os.PathLike giving one, not bytes"), where pybind's own std::string and
+/// std::filesystem::path took bytes; anything else the TypeError of any argument of the wrong
+/// type. Signatures show it as `Union[str, os.PathLike]`.
+template <ArgName Name>
+struct PathArg {
+  std::string value;
+  operator const std::string&() const { return value; }  // NOLINT(google-explicit-constructor)
 };
 
 /// What Python's Machine holds: a machine document (measured, catalogued or given roofs).
@@ -157,6 +179,21 @@ struct type_caster<roofline::python::Int> {
   }
   static handle cast(roofline::python::Int v, return_value_policy, handle) {
     return PyLong_FromLong(v.value);
+  }
+};
+
+template <roofline::python::ArgName Name>
+struct type_caster<roofline::python::PathArg<Name>> {
+  PYBIND11_TYPE_CASTER(roofline::python::PathArg<Name>, const_name("Union[str, os.PathLike]"));
+  bool load(handle src, bool) {
+    if (!src) return false;
+    auto path = roofline::python::path_arg(src, Name.text);  // bytes: the TypeError naming it
+    if (!path) return false;
+    value.value = std::move(*path);
+    return true;
+  }
+  static handle cast(const roofline::python::PathArg<Name>& p, return_value_policy, handle) {
+    return PyUnicode_FromStringAndSize(p.value.data(), static_cast<Py_ssize_t>(p.value.size()));
   }
 };
 }  // namespace pybind11::detail

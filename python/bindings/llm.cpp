@@ -1,14 +1,12 @@
 // roofline.llm (llm.hpp): a transformer's operators on a machine's roofs — prefill, decode,
 // TTFT, time per token — the analysis `roofline llm` prints.
 #include <pybind11/stl.h>
-#include <pybind11/stl/filesystem.h>
 
 #include <set>
 #include <utility>
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 #include <type_traits>
 
@@ -146,10 +144,14 @@ llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
         llm::calibrate_with(o, d.roofs, machine_facts(d),
                             d.origin.empty() ? d.roofs.name : d.origin);
       } else if (!v.is_none()) {
-        const std::string path =
-            keyword<std::string>(v, key.c_str(), "a roofline.Machine or a machine file's path");
-        const MachineDocument d = load_machine_file(path);
-        llm::calibrate_with(o, d.roofs, machine_facts(d), path);
+        // A path: a str or an os.PathLike (pathlib.Path), as Machine.load takes it.
+        const std::optional<std::string> path = path_arg(v, key);
+        if (!path)
+          throw py::type_error(key + ": expected a roofline.Machine or a machine file's path (a " +
+                               "str or an os.PathLike; got " +
+                               std::string(py::str(py::type::handle_of(v).attr("__name__"))) + ")");
+        const MachineDocument d = load_machine_file(*path);
+        llm::calibrate_with(o, d.roofs, machine_facts(d), *path);
       }
     } else {
       throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" + key +
@@ -391,12 +393,14 @@ void register_model(py::module_& m) {
       .def("__repr__",
            [](const llm::ModelConfig& c) { return "<llm.Model '" + terminal_safe(c.name) + "'>"; });
 
-  m.def("model", &llm::resolve_model, py::arg("name_or_path"),
-        "A preset ('llama-2-7b', case-insensitive) or the path of a Hugging Face config.json.");
-  // A pathlib.Path (any os.PathLike) where a str names a file.
+  // A pathlib.Path (any os.PathLike) where a str names a file; bytes is a TypeError (PathArg).
   m.def(
-      "model", [](const std::filesystem::path& path) { return llm::resolve_model(path.string()); },
-      py::arg("name_or_path"));
+      "model",
+      [](const PathArg<"name_or_path">& name_or_path) {
+        return llm::resolve_model(name_or_path.value);
+      },
+      py::arg("name_or_path"),
+      "A preset ('llama-2-7b', case-insensitive) or the path of a Hugging Face config.json.");
   m.def(
       "models", []() { return llm::presets(); }, "The built-in presets (`roofline llm --list`).");
 }

@@ -223,6 +223,49 @@ def test_check_points_of_the_wrong_type_are_a_type_error(bad, want):
     assert str(e.value) == want.format("baseline")
 
 
+class BytesPath:
+    """An os.PathLike giving bytes."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __fspath__(self):
+        return bytes(self.path)
+
+
+def test_a_bytes_path_is_a_type_error_wherever_a_path_is_taken(tmp_path):
+    # pybind's std::string and std::filesystem::path took bytes: Machine(b"a100-80gb") was
+    # the A100, and only check() and Chart.save refused them as the docs said.
+    machine = roofline.Machine("a100-80gb")
+    path = tmp_path / "machine.json"
+    machine.save(path)
+    model = roofline.llm.model("llama-2-7b")
+    calls = {
+        "name_or_path": lambda p: roofline.Machine(p),
+        "path": lambda p: roofline.Machine.load(p),
+        "path (save)": lambda p: machine.save(p),
+        "hw_dir": lambda p: roofline.Machine("a100-80gb", hw_dir=p),
+        "hw_dir (from_catalogue)": lambda p: roofline.Machine.from_catalogue("a100-80gb", p),
+        "hw_dir (catalogue)": lambda p: roofline.catalogue(hw_dir=p),
+        "name_or_path (model)": lambda p: roofline.llm.model(p),
+        "calibrate": lambda p: roofline.llm.analyse(model, machine, calibrate=p),
+    }
+    for name, call in calls.items():
+        for bad in (bytes(path), BytesPath(path)):
+            with pytest.raises(TypeError) as e:
+                call(bad)
+            assert str(e.value) == (name.split()[0] +
+                                    ": a path is a str or an os.PathLike giving one, not bytes")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["machine.json"]
+    # The str and the os.PathLike of each are taken alike.
+    assert roofline.Machine.load(path).to_json() == roofline.Machine.load(str(path)).to_json()
+    hw = tmp_path / "hw"  # an extra catalogue folder, empty
+    hw.mkdir()
+    assert [e.name for e in roofline.catalogue(hw_dir=hw)] == \
+        [e.name for e in roofline.catalogue(hw_dir=str(hw))]
+    assert roofline.Machine("a100-80gb", hw_dir=hw).to_json() == machine.to_json()
+
+
 def test_chart_save_takes_a_str_or_a_path_like(tmp_path):
     chart = roofline.Chart(given())
     chart.save(tmp_path / "a.svg")
