@@ -512,6 +512,9 @@ struct RequestTiming {
   double requests_per_s = 0;       ///< B / e2e
   std::vector<std::string> warnings;
 };
+/// The most output tokens request_timing costs: one decode step per token, so 1e6 tokens take
+/// about a second.
+inline constexpr double kMostOutputTokens = 1e6;
 RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double output, const Roofs& r,
                              double chunk = 0);
 
@@ -548,6 +551,9 @@ struct ServingResult {
   double peak_tokens = 0;             ///< the tokens it held then
   std::vector<std::string> warnings;  ///< e.g. the peak beyond the memory's capacity
 };
+/// The most concurrent requests simulate_serving takes: each step is costed over its running
+/// requests, so that a run ends in seconds (1e4 concurrent requests take about one).
+inline constexpr double kMostConcurrency = 1e4;
 ServingResult simulate_serving(const ModelConfig& m, const Scenario& s, const ServingOptions& o,
                                const Roofs& r);
 
@@ -589,6 +595,8 @@ struct SpeculativeResult {
   bool verify_compute_bound = false;
   std::vector<std::string> notes;
 };
+/// The most tokens speculative_decoding drafts per step (SpeculativeOptions::k).
+inline constexpr double kMostDraftedTokens = 64;
 SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario& s,
                                        const SpeculativeOptions& o, const Roofs& r);
 

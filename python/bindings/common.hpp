@@ -9,6 +9,8 @@
 // (`Machine.units`) counts in those.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <optional>
 #include <set>
 #include <string>
@@ -31,11 +33,33 @@ struct Real {
   operator double() const { return value; }  // NOLINT(google-explicit-constructor)
 };
 
-/// An int argument that is not a bool (pybind's own int takes True as 1): a bool or a float is
-/// the TypeError of any argument of the wrong type; an int beyond a C int an InputError.
+/// An int argument (is_integer): an int or what has __index__, read through it. A bool, a
+/// float (2.0 too), a Decimal, a Fraction or numpy's floats is the TypeError of any argument of
+/// the wrong type (pybind's own int took True as 1 and cut 2.7 to 2); an int beyond a C int an
+/// InputError.
 struct Int {
   int value = 0;
   operator int() const { return value; }  // NOLINT(google-explicit-constructor)
+};
+
+/// A parameter's name as a template argument (`PathArg<"path">`).
+template <std::size_t N>
+struct ArgName {
+  constexpr ArgName(const char (&s)[N]) {  // NOLINT(google-explicit-constructor)
+    std::copy_n(s, N, text);
+  }
+  char text[N] = {};
+};
+
+/// A path argument named NAME (path_arg): a str, or an os.PathLike giving one (pathlib.Path).
+/// bytes, or an os.PathLike giving bytes, is a TypeError naming the parameter ("path: a path is
+/// a str or an os.PathLike giving one, not bytes"), where pybind's own std::string and
+/// std::filesystem::path took bytes; anything else the TypeError of any argument of the wrong
+/// type. Signatures show it as `Union[str, os.PathLike]`.
+template <ArgName Name>
+struct PathArg {
+  std::string value;
+  operator const std::string&() const { return value; }  // NOLINT(google-explicit-constructor)
 };
 
 /// What Python's Machine holds: a machine document (measured, catalogued or given roofs).
@@ -58,10 +82,24 @@ std::string chart_html(const ChartSpec& c);
 /// json.loads up, so it must run first).
 py::object json_to_python(const nlohmann::json& j);
 
+/// Whether `v` is a bool: Python's, or numpy's (`numpy.bool_`, numpy 2's `numpy.bool`: no bool
+/// subclass, but its True reads as 1 all the same). The one test of the package: Python's
+/// side calls it as `_roofline._is_bool`.
+bool is_bool(const py::handle& v);
+
 /// Whether `v` is a real number float() reads: a float, what has __index__ (int, numpy's
-/// integers) or __float__ (numpy's floats, Fraction, Decimal); not a bool, whose True would read
-/// as 1, nor a str or a complex.
+/// integers) or __float__ (numpy's floats, Fraction, Decimal); not a bool (is_bool), whose True
+/// would read as 1, nor a str or a complex. Python's side calls it as `_roofline._is_real`.
 bool is_real(const py::handle& v);
+
+/// Whether `v` is an integer: an int or what has __index__ (numpy's integers), not a bool
+/// (is_bool). A float is none, even 2.0 (it has no __index__), nor is a Decimal, a Fraction or
+/// numpy's floats: their int() would cut 2.7 to 2.
+bool is_integer(const py::handle& v);
+
+/// The value of an integer (is_integer) read through __index__, or nullopt beyond a C int; an
+/// exception __index__ raises is real_value's.
+std::optional<int> int_value(const py::handle& v, const std::string& what);
 
 /// The value of a real number (is_real), through __index__ where it has one (an int, exactly
 /// rounded) and else __float__. Raised by them: an OverflowError is an InputError naming `what`
@@ -129,21 +167,33 @@ struct type_caster<roofline::python::Real> {
 template <>
 struct type_caster<roofline::python::Int> {
   PYBIND11_TYPE_CASTER(roofline::python::Int, const_name("int"));
-  bool load(handle src, bool convert) {
-    if (!src || PyBool_Check(src.ptr()) || PyFloat_Check(src.ptr())) return false;
-    type_caster<int> i;
-    if (i.load(src, convert)) {
-      value.value = static_cast<int>(i);
+  bool load(handle src, bool) {
+    if (!src || !roofline::python::is_integer(src)) return false;
+    if (const auto v = roofline::python::int_value(src, "")) {
+      value.value = *v;
       return true;
     }
-    if (!PyLong_Check(src.ptr())) return false;
-    // An int pybind's own refused: beyond a C int.
     throw roofline::InputError("an int argument is out of range (" +
                                roofline::python::int_text(src) +
                                "; from -2147483648 to 2147483647)");
   }
   static handle cast(roofline::python::Int v, return_value_policy, handle) {
     return PyLong_FromLong(v.value);
+  }
+};
+
+template <roofline::python::ArgName Name>
+struct type_caster<roofline::python::PathArg<Name>> {
+  PYBIND11_TYPE_CASTER(roofline::python::PathArg<Name>, const_name("Union[str, os.PathLike]"));
+  bool load(handle src, bool) {
+    if (!src) return false;
+    auto path = roofline::python::path_arg(src, Name.text);  // bytes: the TypeError naming it
+    if (!path) return false;
+    value.value = std::move(*path);
+    return true;
+  }
+  static handle cast(const roofline::python::PathArg<Name>& p, return_value_policy, handle) {
+    return PyUnicode_FromStringAndSize(p.value.data(), static_cast<Py_ssize_t>(p.value.size()));
   }
 };
 }  // namespace pybind11::detail

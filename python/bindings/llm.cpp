@@ -1,14 +1,12 @@
 // roofline.llm (llm.hpp): a transformer's operators on a machine's roofs — prefill, decode,
 // TTFT, time per token — the analysis `roofline llm` prints.
 #include <pybind11/stl.h>
-#include <pybind11/stl/filesystem.h>
 
 #include <set>
 #include <utility>
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 #include <type_traits>
 
@@ -23,14 +21,6 @@
 namespace roofline::python {
 
 namespace {
-
-/// The most output tokens a request, concurrent requests an engine and drafted tokens a
-/// speculative step the library takes (kMostOutputTokens and kMostConcurrency in
-/// src/llm/request.cpp, speculative_decoding's k): the messages state them (test_llm_serving.py
-/// checks each bound against the library).
-constexpr double kMostOutputTokens = 1e6;
-constexpr double kMostConcurrency = 1e4;
-constexpr double kMostDraftedTokens = 64;
 
 /// A batch, context or prompt length checked as the CLI checks its flags (a whole number from
 /// 1 to 1e9, llm::parse_int_list), with the same message; with `most`, a count the library holds
@@ -65,21 +55,23 @@ double positive(double v, const char* what, bool zero_ok = false) {
 /// A keyword's value as T, or a TypeError naming the keyword and what it takes.
 template <class T>
 T keyword(const py::handle& v, const char* key, const char* takes) {
-  // pybind's int takes True as 1: a bool is no count.
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    if (PyBool_Check(v.ptr()))
-      throw py::type_error(std::string(key) + ": expected " + takes + " (got bool)");
-  try {
-    return v.cast<T>();
-  } catch (const py::cast_error&) {
-    // An int too large for the C++ type is a value out of range, not a type error.
-    if constexpr (std::is_integral_v<T>)
-      if (py::isinstance<py::int_>(v))
-        throw InputError(std::string(key) + ": " + std::string(py::str(v)) +
-                         " is out of range (at most " +
-                         std::to_string(std::numeric_limits<T>::max()) + ")");
-    throw py::type_error(std::string(key) + ": expected " + takes + " (got " +
-                         std::string(py::str(py::type::of(v).attr("__name__"))) + ")");
+  auto wrong_type = [&] {
+    return py::type_error(std::string(key) + ": expected " + takes + " (got " +
+                          std::string(py::str(py::type::handle_of(v).attr("__name__"))) + ")");
+  };
+  if constexpr (std::is_same_v<T, int>) {
+    // A count is an integer (is_integer): pybind's own int took True as 1 and cut 2.7 to 2.
+    if (!is_integer(v)) throw wrong_type();
+    if (const auto n = int_value(v, key)) return *n;
+    // An int too large for a C int is a value out of range, not a type error.
+    throw InputError(std::string(key) + ": " + int_text(v) + " is out of range (at most " +
+                     std::to_string(std::numeric_limits<int>::max()) + ")");
+  } else {
+    try {
+      return v.cast<T>();
+    } catch (const py::cast_error&) {
+      throw wrong_type();
+    }
   }
 }
 
@@ -152,10 +144,14 @@ llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
         llm::calibrate_with(o, d.roofs, machine_facts(d),
                             d.origin.empty() ? d.roofs.name : d.origin);
       } else if (!v.is_none()) {
-        const std::string path =
-            keyword<std::string>(v, key.c_str(), "a roofline.Machine or a machine file's path");
-        const MachineDocument d = load_machine_file(path);
-        llm::calibrate_with(o, d.roofs, machine_facts(d), path);
+        // A path: a str or an os.PathLike (pathlib.Path), as Machine.load takes it.
+        const std::optional<std::string> path = path_arg(v, key);
+        if (!path)
+          throw py::type_error(key + ": expected a roofline.Machine or a machine file's path (a " +
+                               "str or an os.PathLike; got " +
+                               std::string(py::str(py::type::handle_of(v).attr("__name__"))) + ")");
+        const MachineDocument d = load_machine_file(*path);
+        llm::calibrate_with(o, d.roofs, machine_facts(d), *path);
       }
     } else {
       throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" + key +
@@ -203,7 +199,7 @@ llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = st.scenario.prompt = whole(prompt, "prompt");
   return finite(llm::request_timing(model, st.scenario,
-                                    whole(output_tokens, "output_tokens", kMostOutputTokens),
+                                    whole(output_tokens, "output_tokens", llm::kMostOutputTokens),
                                     st.roofs, positive(chunk, "chunk", true)),
                 llm::request_to_json, "request");
 }
@@ -213,7 +209,7 @@ llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, 
                          Real max_batched_tokens, Real total_requests, const py::kwargs& kw) {
   if (requests.empty()) throw InputError("requests: give at least one (prompt, output) pair");
   llm::ServingOptions o;
-  o.concurrency = whole(concurrency, "concurrency", kMostConcurrency);
+  o.concurrency = whole(concurrency, "concurrency", llm::kMostConcurrency);
   o.max_batched_tokens = positive(max_batched_tokens, "max_batched_tokens", true);
   o.total_requests = positive(total_requests, "total_requests", true);
   for (const auto& [prompt, output] : requests)
@@ -229,7 +225,7 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
                                    py::object draft, Real k, Real alpha, Real batch, Real context,
                                    const py::kwargs& kw) {
   llm::SpeculativeOptions o;
-  o.k = whole(k, "k", kMostDraftedTokens);
+  o.k = whole(k, "k", llm::kMostDraftedTokens);
   o.alpha = alpha;
   if (py::isinstance<py::str>(draft) && draft.cast<std::string>() == "mtp")
     o.mtp = true;
@@ -282,7 +278,7 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
     throw InputError("dp: must be a whole number ≥ 1 (got " + format_number(dp) + ")");
   llm::CompareOptions o;
   o.output_tokens =
-      output_tokens == 0 ? 0 : whole(output_tokens, "output_tokens", kMostOutputTokens);
+      output_tokens == 0 ? 0 : whole(output_tokens, "output_tokens", llm::kMostOutputTokens);
   o.chunk = positive(chunk, "chunk", true);
   o.dp = dp;
   if (power_w) o.power_w = positive(*power_w, "power_w");
@@ -397,12 +393,14 @@ void register_model(py::module_& m) {
       .def("__repr__",
            [](const llm::ModelConfig& c) { return "<llm.Model '" + terminal_safe(c.name) + "'>"; });
 
-  m.def("model", &llm::resolve_model, py::arg("name_or_path"),
-        "A preset ('llama-2-7b', case-insensitive) or the path of a Hugging Face config.json.");
-  // A pathlib.Path (any os.PathLike) where a str names a file.
+  // A pathlib.Path (any os.PathLike) where a str names a file; bytes is a TypeError (PathArg).
   m.def(
-      "model", [](const std::filesystem::path& path) { return llm::resolve_model(path.string()); },
-      py::arg("name_or_path"));
+      "model",
+      [](const PathArg<"name_or_path">& name_or_path) {
+        return llm::resolve_model(name_or_path.value);
+      },
+      py::arg("name_or_path"),
+      "A preset ('llama-2-7b', case-insensitive) or the path of a Hugging Face config.json.");
   m.def(
       "models", []() { return llm::presets(); }, "The built-in presets (`roofline llm --list`).");
 }

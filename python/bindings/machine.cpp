@@ -2,7 +2,6 @@
 // compare — over io.hpp, roof.hpp, model.hpp, hardware.hpp, compare.hpp and measure.hpp.
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
-#include <pybind11/stl/filesystem.h>
 
 #include <atomic>
 #include <filesystem>
@@ -229,16 +228,12 @@ void register_machine_methods(py::class_<Machine>& cls) {
           "The machine document (docs/schema.md) as JSON text.")
       .def(
           "save",
-          [](const Machine& x, const std::string& path) {
-            write_file_atomic(path, machine_to_json(x.doc).dump(2) + "\n");
+          [](const Machine& x, const PathArg<"path">& path) {
+            write_file_atomic(path.value, machine_to_json(x.doc).dump(2) + "\n");
           },
-          py::arg("path"), "Writes the machine document atomically (as the CLI's -o).")
-      .def(
-          "save",
-          [](const Machine& x, const std::filesystem::path& path) {
-            write_file_atomic(path, machine_to_json(x.doc).dump(2) + "\n");
-          },
-          py::arg("path"))
+          py::arg("path"),
+          "Writes the machine document atomically (as the CLI's -o); path is a str or an "
+          "os.PathLike.")
       .def("__str__",
            [](const Machine& x) { return terminal_safe_lines(render_roofs(x.doc.roofs)); })
       .def("__repr__", [](const Machine& x) {
@@ -265,7 +260,7 @@ void register_catalogue(py::module_& m) {
 
   m.def(
       "catalogue",
-      [](const std::string& hw_dir) {
+      [](const PathArg<"hw_dir">& hw_dir) {
         std::vector<std::string> problems;
         auto entries = load_catalogue(hw_dir, &problems);
         if (!problems.empty()) {
@@ -412,28 +407,22 @@ void register_machine(py::module_& m) {
   py::class_<Machine> cls(m, "Machine",
                           "A machine's roofs: measured here, from a machine document, from the "
                           "hardware catalogue, or given as two numbers.");
-  cls.def(py::init([](const std::string& name_or_path, const std::string& hw_dir) {
-            return Machine{resolve_machine(name_or_path, hw_dir)};
-          }),
-          py::arg("name_or_path"), py::arg("hw_dir") = "",
-          "A catalogue name or alias (case-insensitive) or the path of a machine document, as "
-          "the CLI's --hw/--machine.")
-      // A pathlib.Path (any os.PathLike) where a str names a file.
-      .def(py::init([](const std::filesystem::path& path, const std::string& hw_dir) {
-             return Machine{resolve_machine(path.string(), hw_dir)};
-           }),
-           py::arg("name_or_path"), py::arg("hw_dir") = "")
+  // Paths are a str or an os.PathLike (pathlib.Path); bytes is a TypeError (PathArg).
+  cls.def(
+         py::init([](const PathArg<"name_or_path">& name_or_path, const PathArg<"hw_dir">& hw_dir) {
+           return Machine{resolve_machine(name_or_path, hw_dir)};
+         }),
+         py::arg("name_or_path"), py::arg("hw_dir") = "",
+         "A catalogue name or alias (case-insensitive) or the path of a machine document, as "
+         "the CLI's --hw/--machine.")
       .def_static(
-          "load", [](const std::string& path) { return Machine{load_machine_file(path)}; },
+          "load",
+          [](const PathArg<"path">& path) { return Machine{load_machine_file(path.value)}; },
           py::arg("path"),
           "Loads a machine document (docs/schema.md) written by `roofline measure`.")
       .def_static(
-          "load",
-          [](const std::filesystem::path& path) { return Machine{load_machine_file(path)}; },
-          py::arg("path"))
-      .def_static(
           "from_catalogue",
-          [](const std::string& name, const std::string& hw_dir) {
+          [](const std::string& name, const PathArg<"hw_dir">& hw_dir) {
             return Machine{resolve_machine(name, hw_dir)};
           },
           py::arg("name"), py::arg("hw_dir") = "",

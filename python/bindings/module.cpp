@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstring>
+#include <limits>
 #include <map>
 #include <string_view>
 
@@ -46,19 +47,44 @@ namespace {
 const py::object* g_json_loads = nullptr;
 }  // namespace
 
+bool is_bool(const py::handle& v) {
+  PyObject* o = v.ptr();
+  if (PyBool_Check(o)) return true;
+  if (PyLong_Check(o) || PyFloat_Check(o)) return false;  // the common cases, looked up in no dict
+  // numpy's bool is no bool subclass: named by its type, `numpy.bool_` in numpy 1 and
+  // `numpy.bool` in numpy 2 (its __module__ and __name__, as Python spells them).
+  const py::handle type = py::type::handle_of(v);
+  const py::object module = py::getattr(type, "__module__", py::none());
+  if (!py::isinstance<py::str>(module) || module.cast<std::string>() != "numpy") return false;
+  const py::object name = py::getattr(type, "__name__", py::none());
+  if (!py::isinstance<py::str>(name)) return false;
+  const std::string n = name.cast<std::string>();
+  return n == "bool_" || n == "bool";
+}
+
 bool is_real(const py::handle& v) {
   PyObject* o = v.ptr();
-  // numpy's bool_ is no bool subclass but reads as 1.0 all the same.
-  if (PyBool_Check(o) || PyComplex_Check(o) ||
-      std::strcmp(Py_TYPE(o)->tp_name, "numpy.bool_") == 0 ||
-      std::strcmp(Py_TYPE(o)->tp_name, "numpy.bool") == 0)
-    return false;
+  if (PyComplex_Check(o) || is_bool(v)) return false;
   const PyNumberMethods* n = Py_TYPE(o)->tp_as_number;
   return PyFloat_Check(o) || PyIndex_Check(o) || (n != nullptr && n->nb_float != nullptr);
 }
 
+bool is_integer(const py::handle& v) {
+  return (PyLong_Check(v.ptr()) || PyIndex_Check(v.ptr())) && !is_bool(v);
+}
+
 std::string int_text(const py::handle& v) {
-  std::string digits = py::str(v);
+  // The integer __index__ gives (numpy's int64, an object with __index__ alone), as Python
+  // shows an int; what has none shows as str() shows it.
+  py::object as_int = py::reinterpret_borrow<py::object>(v);
+  if (!PyLong_Check(v.ptr()) && PyIndex_Check(v.ptr())) {
+    as_int = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+    if (!as_int) {
+      PyErr_Clear();
+      as_int = py::reinterpret_borrow<py::object>(v);
+    }
+  }
+  std::string digits = py::str(as_int);
   if (digits.size() <= 30) return digits;
   if (digits.front() == '-') digits.erase(0, 1);
   return "an integer of " + std::to_string(digits.size()) + " digits";
@@ -110,6 +136,17 @@ double number_of(const py::handle& v, const std::string& what) {
   return real_value(v, what);
 }
 
+std::optional<int> int_value(const py::handle& v, const std::string& what) {
+  const py::object as_int = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+  if (!as_int) number_failed(v, py::handle(), "__index__", what);
+  int overflow = 0;
+  const long long x = PyLong_AsLongLongAndOverflow(as_int.ptr(), &overflow);
+  if (x == -1 && PyErr_Occurred()) number_failed(v, as_int, "__index__", what);
+  if (overflow != 0 || x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max())
+    return std::nullopt;
+  return static_cast<int>(x);
+}
+
 std::optional<std::string> path_arg(const py::handle& o, const std::string& what) {
   auto refuse_bytes = [&] {
     throw py::type_error(what + ": a path is a str or an os.PathLike giving one, not bytes");
@@ -159,6 +196,26 @@ void register_errors(py::module_& m) {
     }
   });
 }
+
+namespace {
+/// The tests of a number the package's Python side shares with the bindings (is_bool,
+/// is_real), and real_value for a number it reads itself (Chart's workload line).
+void register_numbers(py::module_& m) {
+  m.def(
+      "_is_bool", [](const py::handle& v) { return is_bool(v); }, py::arg("value"),
+      "Whether value is a bool: Python's, or numpy's (numpy.bool_, numpy 2's numpy.bool).");
+  m.def(
+      "_is_real", [](const py::handle& v) { return is_real(v); }, py::arg("value"),
+      "Whether value is a real number the library's float arguments take (not a bool, a str or "
+      "a complex).");
+  m.def(
+      "_real_value",
+      [](const py::handle& v, const std::string& what) { return real_value(v, what); },
+      py::arg("value"), py::arg("what"),
+      "A real number's value as the library's float arguments read it; out of range an "
+      "InputError naming `what`.");
+}
+}  // namespace
 
 namespace {
 // An object made by `Cls.__new__(Cls)` alone has no C++ value: pybind11 hands its methods
@@ -319,6 +376,7 @@ PYBIND11_MODULE(_roofline, m) {
   m.attr("__version__") = ROOFLINE_PYTHON_VERSION;
   const rp::ConstructionGuard guard;
   rp::register_errors(m);
+  rp::register_numbers(m);
   rp::register_machine(m);
   rp::register_point(m);
   rp::register_kernels(m);

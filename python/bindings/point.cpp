@@ -62,9 +62,10 @@ Point make_point(const std::string& name, Real work, const Traffic& traffic, Rea
   } else {
     // A hierarchical point: bytes counted at each memory level (as --traffic-at LEVEL=Q), in
     // the order given (the first level is the one I is quoted at, as on the command line).
-    for (const py::handle item : traffic.levels.attr("items")()) {
-      const py::tuple kv = py::reinterpret_borrow<py::tuple>(item);
-      const py::object key = kv[0], value = kv[1];
+    // Its keys, each looked up (mapping[key]): a Mapping's items() need not yield tuples.
+    for (const py::handle key_item : traffic.levels) {
+      const py::object key = py::reinterpret_borrow<py::object>(key_item);
+      const py::object value = traffic.levels[key];
       if (!py::isinstance<py::str>(key))
         throw InputError("point '" + name + "': traffic: a level is named by a string (got " +
                          py::repr(key).cast<std::string>() + ")");

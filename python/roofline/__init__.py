@@ -15,7 +15,6 @@ prints. See docs/python.md.
 """
 
 import math
-import numbers
 import operator
 import os
 
@@ -121,9 +120,13 @@ class Chart:
         if workload is not None:
             _require(_is_real(workload), "workload_intensity_flop_per_byte",
                      "a number (FLOP/byte) or None", workload)
-            if not (math.isfinite(float(workload)) and float(workload) > 0):
+            # Read as the library reads a float argument: 10**400 is an InputError naming the
+            # parameter, not float()'s bare OverflowError.
+            value = _roofline._real_value(workload, "Chart: workload_intensity_flop_per_byte")
+            if not (math.isfinite(value) and value > 0):
                 raise InputError("Chart: workload_intensity_flop_per_byte: must be > 0 and "
                                  "finite (got %r)" % (workload,))
+            workload = value
         _require(_is_bool(self.no_overlap_curve), "no_overlap_curve", "a bool",
                  self.no_overlap_curve)
         return ([self.machine] + overlays, points, self.title, workload,
@@ -155,7 +158,7 @@ class Chart:
             whole = operator.index(columns)  # int, numpy integers; not 2.5, not "80"
         except TypeError:
             whole = None
-        if isinstance(columns, bool) or whole is None or not 40 <= whole <= 1000:
+        if _is_bool(columns) or whole is None or not 40 <= whole <= 1000:
             raise InputError("columns: expected a whole number from 40 to 1000 (got %r)" %
                              (columns,))
         return self._spec().to_terminal(whole)
@@ -192,18 +195,11 @@ def _list_of(items, cls, name, expected):
     return items
 
 
-def _is_bool(value):
-    return isinstance(value, bool) or type(value).__name__ == "bool_"  # numpy's bool too
-
-
-def _is_real(value):
-    """A number float() reads as the library's float arguments take them (int, float, numpy's
-    numbers, Fraction, Decimal), not a bool nor a str."""
-    if _is_bool(value) or isinstance(value, (str, bytes, bytearray, complex)):
-        return False
-    kind = type(value)
-    return isinstance(value, numbers.Real) or hasattr(kind, "__index__") or hasattr(
-        kind, "__float__")
+# The library's own tests, so that Python and C++ agree on what a bool and a number are: a
+# bool is Python's or numpy's (numpy.bool_, numpy 2's numpy.bool); a real number is what float()
+# reads (int, float, numpy's numbers, Fraction, Decimal), never a bool, a str or a complex.
+_is_bool = _roofline._is_bool
+_is_real = _roofline._is_real
 
 
 def _machine_chart(self, points=(), **kwargs):

@@ -215,7 +215,7 @@ def request(model: Model, machine: Machine, output_tokens: float, batch: float =
     flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
-    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Request: ...
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Request: ...
 def serve(model: Model, machine: Machine, concurrency: float,
     requests: List[Tuple[float, float]], max_batched_tokens: float = 0,
     total_requests: float = 0,
@@ -223,14 +223,14 @@ def serve(model: Model, machine: Machine, concurrency: float,
     flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
-    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Serving: ...
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Serving: ...
 def speculative(model: Model, machine: Machine, draft: Union[Model, str], k: float = 4,
     alpha: float = 0.8, batch: float = 1, context: float = 2048,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
     flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
-    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Speculative: ...
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Speculative: ...
 def train(model: Model, machine: Machine, sequence: float = 4096, micro_batch: float = 1,
     global_batch: float = 0, dp: float = 1, recompute: str = "none", zero: int = 0,
     sequence_parallel: bool = False, measured_step_s: Optional[float] = None,
@@ -238,7 +238,7 @@ def train(model: Model, machine: Machine, sequence: float = 4096, micro_batch: f
     flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
-    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Training: ...
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Training: ...
 def compare(model: Model, machines: List[Machine], batch: float = 1, context: float = 2048,
     prompt: Optional[float] = None, output_tokens: float = 0, chunk: float = 0, dp: float = 1,
     price_per_hour: Union[float, Dict[str, float], None] = None, power_w: Optional[float] = None,
@@ -246,7 +246,7 @@ def compare(model: Model, machines: List[Machine], batch: float = 1, context: fl
     flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
-    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> List[dict]: ...
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> List[dict]: ...
 def cost(tokens_per_s: float, machine: Machine, devices: float = 1,
          price_per_hour: Optional[float] = None, power_w: Optional[float] = None) -> Cost: ...
 
@@ -258,5 +258,5 @@ def analyse(model: Model, machine: Machine, batch: float = 1, context: float = 2
     flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
-    attainment: Optional[str] = None, calibrate: Union[Machine, str, None] = None) -> Report: ...
+    attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Report: ...
 def chart(report: Report, title: Optional[str] = None) -> Chart: ...

@@ -17,8 +17,6 @@
 namespace roofline::llm {
 namespace {
 
-/// One decode step per token is costed: 1e6 tokens take about a second.
-constexpr double kMostOutputTokens = 1e6;
 constexpr double kMostPrefillChunks = 1e6;
 
 double whole_number(const std::string& t, const std::string& flag, const std::string& spec) {
@@ -157,7 +155,6 @@ RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double out
 namespace {
 
 /// Bounds on what is simulated, so that a request or a serving run is costed in seconds.
-constexpr double kMostConcurrency = 1e4;
 constexpr double kMostServedTokens = 1e7;
 
 /// How the serving is laid out: pipeline stages, engines (one per micro-batch in flight) and

@@ -47,9 +47,9 @@ double expected_tokens_per_step(double alpha, double k) {
 
 SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario& s,
                                        const SpeculativeOptions& o, const Roofs& r) {
-  if (!(o.k >= 1) || o.k != std::floor(o.k) || o.k > 64)
-    throw InputError("--spec-k: must be a whole number of drafted tokens from 1 to 64 (got " +
-                     format_number(o.k) + ")");
+  if (!(o.k >= 1) || o.k != std::floor(o.k) || o.k > kMostDraftedTokens)
+    throw InputError("--spec-k: must be a whole number of drafted tokens from 1 to " +
+                     format_number(kMostDraftedTokens) + " (got " + format_number(o.k) + ")");
   if (!(o.alpha >= 0) || !(o.alpha <= 1))
     throw InputError("--spec-alpha: the acceptance rate must be from 0 to 1 (got " +
                      format_number(o.alpha) + ")");

@@ -154,7 +154,14 @@ class Levels(collections.abc.Mapping):
         return len(self.d)
 
 
-@pytest.mark.parametrize("wrap", [dict, types.MappingProxyType, Levels])
+class ListItems(Levels):
+    """A Mapping whose items() yields lists, not tuples (they were read as tuples: SystemError)."""
+
+    def items(self):
+        return [[key, self.d[key]] for key in self.d]
+
+
+@pytest.mark.parametrize("wrap", [dict, types.MappingProxyType, Levels, ListItems])
 def test_traffic_by_level_is_any_mapping(wrap):
     p = roofline.Point("p", 1e9, wrap({"L2": 4e8, "DRAM": 1e9}), 1e-2)
     assert p.traffic_by_level == [("L2", 4e8), ("DRAM", 1e9)]
@@ -191,17 +198,72 @@ def test_check_takes_paths_as_str_or_path_like(tmp_path):
         roofline.check(bytes(points), baseline=points)
 
 
-@pytest.mark.parametrize("bad, got", [(None, "NoneType"), (5, "int"), ({}, "dict"),
-                                      ("x".encode(), "bytes"),
-                                      ([roofline.Point("p", 1, 1, 1), "x"], "a list holding a str")])
-def test_check_points_of_the_wrong_type_are_a_type_error(bad, got):
+def _wrong_points(what, got):
+    return (what + ": expected a points file's path (a str or an os.PathLike) or a list of "
+            "Point (got " + got + ")")
+
+
+@pytest.mark.parametrize("bad, want", [
+    (None, _wrong_points("{}", "NoneType")),
+    (5, _wrong_points("{}", "int")),
+    ({}, _wrong_points("{}", "dict")),
+    ("x".encode(), "{}: a path is a str or an os.PathLike giving one, not bytes"),
+    ([roofline.Point("p", 1, 1, 1), "x"], _wrong_points("{}", "a list holding a str")),
+])
+def test_check_points_of_the_wrong_type_are_a_type_error(bad, want):
     # InputError ("expected a points file path or a list of Point") was a bad value's error.
     machine = roofline.Machine.from_roofs(100, 1)
     with pytest.raises(TypeError) as e:
         roofline.check(bad, machine=machine, min_attainment=0.5)
-    assert "points: " in str(e.value) and (got in str(e.value) or got == "bytes")
-    with pytest.raises(TypeError, match="baseline: "):
-        roofline.check([roofline.Point("p", 1, 1, 1)], baseline=bad if bad is not None else 5)
+    assert str(e.value) == want.format("points")
+    if bad is None:  # None is no baseline: the check runs without one
+        bad, want = 5, _wrong_points("{}", "int")
+    with pytest.raises(TypeError) as e:
+        roofline.check([roofline.Point("p", 1, 1, 1)], baseline=bad)
+    assert str(e.value) == want.format("baseline")
+
+
+class BytesPath:
+    """An os.PathLike giving bytes."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __fspath__(self):
+        return bytes(self.path)
+
+
+def test_a_bytes_path_is_a_type_error_wherever_a_path_is_taken(tmp_path):
+    # pybind's std::string and std::filesystem::path took bytes: Machine(b"a100-80gb") was
+    # the A100, and only check() and Chart.save refused them as the docs said.
+    machine = roofline.Machine("a100-80gb")
+    path = tmp_path / "machine.json"
+    machine.save(path)
+    model = roofline.llm.model("llama-2-7b")
+    calls = {
+        "name_or_path": lambda p: roofline.Machine(p),
+        "path": lambda p: roofline.Machine.load(p),
+        "path (save)": lambda p: machine.save(p),
+        "hw_dir": lambda p: roofline.Machine("a100-80gb", hw_dir=p),
+        "hw_dir (from_catalogue)": lambda p: roofline.Machine.from_catalogue("a100-80gb", p),
+        "hw_dir (catalogue)": lambda p: roofline.catalogue(hw_dir=p),
+        "name_or_path (model)": lambda p: roofline.llm.model(p),
+        "calibrate": lambda p: roofline.llm.analyse(model, machine, calibrate=p),
+    }
+    for name, call in calls.items():
+        for bad in (bytes(path), BytesPath(path)):
+            with pytest.raises(TypeError) as e:
+                call(bad)
+            assert str(e.value) == (name.split()[0] +
+                                    ": a path is a str or an os.PathLike giving one, not bytes")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["machine.json"]
+    # The str and the os.PathLike of each are taken alike.
+    assert roofline.Machine.load(path).to_json() == roofline.Machine.load(str(path)).to_json()
+    hw = tmp_path / "hw"  # an extra catalogue folder, empty
+    hw.mkdir()
+    assert [e.name for e in roofline.catalogue(hw_dir=hw)] == \
+        [e.name for e in roofline.catalogue(hw_dir=str(hw))]
+    assert roofline.Machine("a100-80gb", hw_dir=hw).to_json() == machine.to_json()
 
 
 def test_chart_save_takes_a_str_or_a_path_like(tmp_path):
@@ -252,6 +314,16 @@ def test_a_chart_argument_is_checked_again_when_it_is_drawn():
             roofline.Chart(given(), workload_intensity_flop_per_byte=bad)
 
 
+def test_a_workload_line_beyond_a_float_is_an_input_error_naming_it():
+    # float(10**400) raised a bare OverflowError.
+    with pytest.raises(roofline.InputError) as e:
+        roofline.Chart(given(), workload_intensity_flop_per_byte=10**400)
+    assert str(e.value) == ("Chart: workload_intensity_flop_per_byte is out of range (an "
+                            "integer of 401 digits)")
+    chart = roofline.Chart(given(), workload_intensity_flop_per_byte=fractions.Fraction(5))
+    assert chart.to_svg() == roofline.Chart(given(), workload_intensity_flop_per_byte=5).to_svg()
+
+
 # 7. The limits the messages state ------------------------------------------------------------
 
 def test_range_messages_state_the_real_limits():
@@ -273,6 +345,17 @@ def test_range_messages_state_the_real_limits():
     # The bounds themselves are the library's: taken.
     assert roofline.llm.speculative(model, machine, draft=model, k=64).k == 64
     assert roofline.llm.request(model, machine, 1e6, prompt=16).output == 1e6
+
+
+@pytest.mark.parametrize("flags, bound", [
+    (("--output-tokens", "1000001"), "from 1 to 1000000"),
+    (("--concurrency", "10001", "--requests", "16:4"), "from 1 to 10000"),
+    (("--spec-k", "65", "--draft", "llama-2-7b"), "from 1 to 64"),
+])
+def test_the_cli_states_the_same_limits(cli, flags, bound):
+    # One declaration of each limit (llm.hpp) for the library's checks and the bindings'.
+    r = cli("llm", "--model", "llama-2-7b", "--hw", "a100-80gb", *flags)
+    assert r.returncode == 2 and bound + " (got " in r.stderr, r.stderr
 
 
 # 8. noise ------------------------------------------------------------------------------------
@@ -321,6 +404,78 @@ def test_a_bool_is_refused_where_a_count_or_a_number_is_expected():
     assert calls["intensities"](2)
     assert calls["requests"](16).output_tokens_per_s > 0
     assert calls["price_per_hour"](2.0)[0]
+
+
+def numpy_like(name, **methods):
+    """A stand-in for a numpy scalar type (numpy is not installed here): a class of numpy's name
+    in the module numpy."""
+    return type(name, (), dict(methods, __module__="numpy"))
+
+
+# numpy.float32(2.9): int() cuts it to 2. numpy 1's bool_ and numpy 2's bool, with every way
+# of reading as 1 a stand-in can have.
+FLOAT32 = numpy_like("float32", __float__=lambda s: 2.9, __int__=lambda s: 2)()
+NUMPY_BOOLS = [numpy_like(name, __bool__=lambda s: True, __int__=lambda s: 1,
+                          __index__=lambda s: 1, __float__=lambda s: 1.0)()
+               for name in ("bool_", "bool")]
+INT64 = numpy_like("int64", __index__=lambda s: 2)()
+
+
+def int_calls():
+    model, machine = roofline.llm.model("llama-2-7b"), roofline.Machine("a100-80gb")
+    return {
+        "tp": lambda v: roofline.llm.analyse(model, machine, tp=v),
+        "cp": lambda v: roofline.llm.request(model, machine, 8, cp=v),
+        "pp": lambda v: roofline.llm.train(model, machine, pp=v),
+        "parameters tp": lambda v: model.parameters(tp=v),
+        "zero": lambda v: roofline.llm.train(model, machine, zero=v),
+        "threads": lambda v: roofline.Machine.measure(threads=v, precisions=["none"]),
+    }
+
+
+@pytest.mark.parametrize("bad", [2.0, 2.9, decimal.Decimal("2.7"), fractions.Fraction(5, 2),
+                                 FLOAT32] + NUMPY_BOOLS,
+                         ids=["2.0", "2.9", "Decimal", "Fraction", "float32", "bool_", "bool"])
+def test_a_count_is_an_integer_never_a_number_cut_short(bad):
+    # pybind's int read anything with __int__: tp=numpy.float32(2.9) was 2, zero=Decimal("2.7")
+    # 2, threads=numpy.True_ 1. A float is refused even when whole (docs/python.md).
+    got = type(bad).__name__
+    for name, call in int_calls().items():
+        with pytest.raises(TypeError) as e:
+            call(bad)
+        if name in ("tp", "cp", "pp", "parameters tp"):
+            assert str(e.value) == "%s: expected an int (got %s)" % (name.split()[-1], got)
+        else:
+            assert "incompatible function arguments" in str(e.value), name
+
+
+def test_a_count_is_an_int_or_what_has_index():
+    calls = int_calls()
+    assert calls["tp"](INT64).to_dict() == calls["tp"](2).to_dict()
+    assert calls["parameters tp"](INT64) == calls["parameters tp"](2)
+    assert calls["zero"](INT64).to_dict() == calls["zero"](2).to_dict()
+    with pytest.raises(roofline.InputError, match=r"^tp: 1099511627776 is out of range \(at most "
+                                                  r"2147483647\)$"):
+        calls["tp"](numpy_like("int64", __index__=lambda s: 2**40)())
+
+
+@pytest.mark.parametrize("np_bool", NUMPY_BOOLS, ids=["bool_", "bool"])
+def test_numpys_bool_of_either_name_is_a_bool_in_python_and_cpp_alike(np_bool):
+    # Python's own test knew numpy 1's name only (bool_), and C++ matched the type's C name
+    # ("numpy.bool"), which a class named bool in the module numpy does not have.
+    assert roofline._roofline._is_bool(np_bool) and not roofline._roofline._is_real(np_bool)
+    assert roofline.Chart(given(), no_overlap_curve=np_bool).to_svg() == \
+        roofline.Chart(given(), no_overlap_curve=True).to_svg()
+    with pytest.raises(TypeError, match="^Chart: workload_intensity_flop_per_byte must be a "
+                                        "number"):
+        roofline.Chart(given(), workload_intensity_flop_per_byte=np_bool)
+    with pytest.raises(TypeError, match="incompatible constructor arguments"):
+        roofline.Point("p", np_bool, 1, 1)
+    assert not roofline._roofline._is_bool(1) and roofline._roofline._is_real(1)
+    for real in (1.5, decimal.Decimal(2), fractions.Fraction(1, 2), FLOAT32, INT64):
+        assert roofline._roofline._is_real(real) and not roofline._roofline._is_bool(real)
+    for other in ("1", b"1", 1j, None):
+        assert not roofline._roofline._is_real(other)
 
 
 def test_an_int_beyond_a_c_int_is_out_of_range():

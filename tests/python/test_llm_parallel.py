@@ -80,6 +80,9 @@ def test_calibrate_with_a_measured_machine_as_the_cli(cli_json, tmp_path):
     a100 = roofline.Machine("a100-80gb")
     by_path = roofline.llm.analyse(roofline.llm.model("llama-2-7b"), a100, calibrate=str(path))
     assert by_path.to_dict() == c
+    # An os.PathLike as well (it was refused as no "machine file's path").
+    assert roofline.llm.analyse(roofline.llm.model("llama-2-7b"), a100,
+                                calibrate=path).to_dict() == c
     # The attainment is the measured roof over the datasheet's: 1.7 / 2.039 of the HBM roof
     # (the A100 80GB datasheet's 2,039 GB/s).
     plain = roofline.llm.analyse(roofline.llm.model("llama-2-7b"), a100)
