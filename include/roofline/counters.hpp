@@ -309,6 +309,9 @@ struct RunOptions {
 struct RunResult {
   int exit_status = 0;  ///< exit code, or 128 + signal number when killed by a signal
   int term_signal = 0;  ///< the signal, or 0
+  /// SIGINT, SIGTERM or SIGHUP that roofline profile received while the program ran (passed on
+  /// to the program, which was then waited for), or 0: the run was cancelled.
+  int interrupted_by = 0;
   double wall_seconds = 0;
   PmuStatus pmu;
   EventPlan plan;  ///< every event asked for (software first)
@@ -337,7 +340,10 @@ class ExecError : public std::runtime_error {
 };
 
 /// Runs `argv` (argv[0] looked up in PATH, no shell, arguments verbatim) with counters attached
-/// from its exec to its exit, and returns its status, wall time and the counts.
+/// from its exec to its exit, and returns its status, wall time and the counts. SIGINT, SIGTERM
+/// and SIGHUP received meanwhile are passed on to the program (not when the kernel sent them to
+/// the whole process group, as the terminal's ^C, which the program got too), the program is
+/// waited for, and the first is returned in `interrupted_by`; SIGQUIT is ignored meanwhile.
 RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& opt);
 
 /// Saved counter readings (`roofline profile --save-counters`), replayed by tests and by
