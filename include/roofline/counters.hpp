@@ -371,7 +371,10 @@ struct CountedPoints {
 /// The points of a counted run: the whole program (W from the FLOP counters or `work`, Q per
 /// level from the memory-controller and cache-fill counters or `traffic`, T the wall time) and
 /// one per marked region that declared W and Q. Levels the roofs lack are dropped with a note
-/// (fit_levels); a point without W or Q is left out with a note saying what to give.
+/// (fit_levels); a point without W or Q is left out with a note saying what to give. Every
+/// point is checked as `point` and `check` read it back (Point::validate: P = W/T and I = W/Q
+/// numbers, neither inf nor underflowed to 0): a region that fails is left out with a note; the
+/// whole program's point throws InputError, naming `work`/`traffic` when they were given.
 CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>& regions,
                              const PointInputs& in, const RoofSet* roofs);
 
