@@ -16,6 +16,8 @@
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
 #include "roofline/json_out.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/suite.hpp"
 #include "roofline/text.hpp"
 
@@ -326,6 +328,20 @@ void run_self_test(const ProfileArgs& a) {
   }
 }
 
+/// The program writes to standard output (where it goes is not changed): a JSON document there
+/// too would not be JSON (docs/architecture.md: two outputs never share standard output).
+void refuse_json_beside_program(const ProfileArgs& a) {
+  const bool to_stdout = a.output.empty() || a.output == "-";
+  if (a.json && to_stdout)
+    throw InputError(std::string(a.output.empty() ? "--json" : "--json -o -") +
+                     ": the program's own output goes to standard output too, so the JSON "
+                     "there would not be JSON: write it to a file with -o FILE");
+  if (a.save_counters == "-")
+    throw InputError(
+        "--save-counters -: the program's own output goes to standard output too, so the "
+        "recording there would not be JSON: give a file name");
+}
+
 void run_instrument_mode(const ProfileArgs& a) {
   if (!a.replay.empty() || !a.work.empty() || !a.traffic.empty() || !a.save_counters.empty())
     throw InputError(
@@ -335,6 +351,7 @@ void run_instrument_mode(const ProfileArgs& a) {
     throw InputError("--events: expected auto or none (got '" + a.events + "')");
   check_report_option(a.report, a.machine);
   check_outputs({{"-o", a.output}, {"--report", a.report}});
+  refuse_json_beside_program(a);  // the native run's output goes to standard output
   InstrumentArgs ia;
   ia.machine = a.machine;
   ia.name = a.name;
@@ -351,8 +368,9 @@ void run_instrument_mode(const ProfileArgs& a) {
 }
 
 /// The counts: replayed from --replay, or from running the program under the counters (its
-/// marker regions into `regions`; --save-counters written). Names the point after the
-/// recording or the program when --name is not given. A program that cannot be started exits
+/// marker regions into `regions`). Names the point after the
+/// recording or the program when --name is not given (run() writes --save-counters once the
+/// points are checked). A program that cannot be started exits
 /// with its code (127 not found, 126 otherwise).
 RunResult counted_run(ProfileArgs& a, std::vector<RegionResult>& regions) {
   RunResult r;
@@ -367,7 +385,10 @@ RunResult counted_run(ProfileArgs& a, std::vector<RegionResult>& regions) {
   }
   if (a.command.empty())
     throw InputError("no program given: roofline profile [options] -- PROGRAM ARGS...");
-  if (a.name.empty()) a.name = fs::path(a.command.front()).filename().string();
+  if (a.name.empty()) {
+    a.name = fs::path(a.command.front()).filename().string();
+    require_one_line(a.name, "the point's name (the program's file name; give --name)");
+  }
   ScopedTempDir dir("roofline-markers-");
   RunOptions opt;
   opt.hardware = a.events == "auto";
@@ -378,10 +399,12 @@ RunResult counted_run(ProfileArgs& a, std::vector<RegionResult>& regions) {
   } catch (const ExecError& e) {
     say(std::string("roofline: error: ") + e.what() + "\n");
     std::fflush(stdout);
+    std::error_code ec;
+    fs::remove_all(dir.path, ec);  // std::exit skips the destructor
     std::exit(e.code());
   }
+  if (r.interrupted_by != 0) return r;  // nothing read or written; the folder goes at return
   regions = read_marker_results(dir.path);
-  if (!a.save_counters.empty()) emit(recording_to_json(r, this_cpu()), a.save_counters);
   return r;
 }
 
@@ -447,7 +470,77 @@ std::string profile_text(const ProfileArgs& a, const RunResult& r, const Counted
   return t + points_text(o.points, m, a.output);
 }
 
+/// What the user declared, checked before the program runs: a W or Q that no point could hold
+/// (≤ 0, as `point` refuses; below a double's normal range, so W/T or W/Q underflows to 0), or
+/// a W/Q that is no number (1G / 1e-320 is inf), would otherwise be found only after a run of
+/// any length. P = W/T is checked with the point, once T is known (counted_points).
+PointInputs declared_inputs(const ProfileArgs& a) {
+  PointInputs in;
+  const auto normal = [](double v, const std::string& text, const char* flag) {
+    if (!(v > 0)) throw InputError(std::string(flag) + ": must be > 0 (got '" + text + "')");
+    if (!std::isnormal(v))
+      throw InputError(std::string(flag) + ": " + terminal_safe(text) +
+                       " is too small for a double (below 2.2e-308: its ratios underflow)");
+  };
+  if (!a.work.empty()) {
+    in.work = parse<Work>(a.work, "--work");
+    normal(in.work->value, a.work, "--work");
+  }
+  if (!a.traffic.empty()) {
+    in.traffic = parse<Bytes>(a.traffic, "--traffic");
+    normal(in.traffic->value, a.traffic, "--traffic");
+  }
+  if (in.work && in.traffic) {
+    const double i = in.work->value / in.traffic->value;
+    if (!std::isfinite(i) || !std::isnormal(i))
+      throw InputError("--work " + terminal_safe(a.work) + " / --traffic " +
+                       terminal_safe(a.traffic) + ": I = W/Q is " +
+                       (std::isfinite(i) ? "too small for a double (underflow)"
+                                         : "too large for a double (overflow)") +
+                       "; give W and Q in a range where their ratio is a number");
+  }
+  in.level = a.machine.level;
+  in.precision = a.machine.precision;
+  return in;
+}
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGKILL:
+      return "SIGKILL";
+    default:
+      return "signal " + std::to_string(sig);
+  }
+}
+
+/// roofline profile itself got SIGINT, SIGTERM or SIGHUP while the program ran: the signal was
+/// passed on to the program and it has ended; nothing is written (the marker folder is gone
+/// with counted_run) and the exit status is 128 + the signal number, as `measure`'s.
+[[noreturn]] void exit_interrupted(const ProfileArgs& a, const RunResult& r) {
+  std::string outputs;
+  for (const auto& o : {a.output, a.save_counters, a.report})
+    if (!o.empty() && o != "-") outputs += (outputs.empty() ? "" : ", ") + terminal_safe(o);
+  say("roofline: interrupted (" + signal_name(r.interrupted_by) + ") while the program ran; " +
+      "the signal was passed on to it and it ended with exit status " +
+      std::to_string(r.exit_status) +
+      (r.term_signal ? " (" + signal_name(r.term_signal) + ")" : std::string()) +
+      "; no point is placed and nothing written" +
+      (outputs.empty() ? std::string() : " (" + outputs + " left as it was)") + "\n");
+  std::fflush(stdout);
+  std::exit(128 + r.interrupted_by);
+}
+
 void run(ProfileArgs& a) {
+  // The name is printed inside sentences and written to every output: one line, as `point`.
+  require_one_line(a.name, "--name");
   if (a.self_test) {
     if (!a.command.empty() || !a.replay.empty())
       throw InputError("--self-test runs its own kernels: give no program and no --replay");
@@ -462,37 +555,20 @@ void run(ProfileArgs& a) {
     throw InputError("--events: expected auto or none (got '" + a.events + "')");
   check_report_option(a.report, a.machine);
   check_outputs({{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}});
-  // What the user declared, and the roofs, checked before the program runs: a W or Q that no
-  // point could hold (≤ 0, as `point` refuses) or a machine that does not load would otherwise
-  // be found only after a run of any length.
-  PointInputs in;
-  const auto positive = [](double v, const std::string& text, const char* flag) {
-    if (!(v > 0)) throw InputError(std::string(flag) + ": must be > 0 (got '" + text + "')");
-  };
-  if (!a.work.empty()) {
-    in.work = parse<Work>(a.work, "--work");
-    positive(in.work->value, a.work, "--work");
-  }
-  if (!a.traffic.empty()) {
-    in.traffic = parse<Bytes>(a.traffic, "--traffic");
-    positive(in.traffic->value, a.traffic, "--traffic");
-  }
-  in.level = a.machine.level;
-  in.precision = a.machine.precision;
+  if (a.replay.empty()) refuse_json_beside_program(a);
+  PointInputs in = declared_inputs(a);
   std::optional<MachineDocument> m;
   if (has_machine(a.machine)) m = load_machine(a.machine);
   std::vector<RegionResult> regions;
   const RunResult r = counted_run(a, regions);
+  if (r.interrupted_by != 0) exit_interrupted(a, r);
   if (r.term_signal != 0) {
     // Killed (^C, a crash, a timeout): its time is not the time of its work, so no point is
     // placed and no output written; the exit status is the program's, as always.
+    const std::string name = signal_name(r.term_signal);
     say("roofline profile: the program was killed by signal " + std::to_string(r.term_signal) +
-        (r.term_signal == SIGINT    ? " (SIGINT)"
-         : r.term_signal == SIGTERM ? " (SIGTERM)"
-         : r.term_signal == SIGSEGV ? " (SIGSEGV)"
-         : r.term_signal == SIGKILL ? " (SIGKILL)"
-                                    : "") +
-        " after " + format_seconds(Seconds(r.wall_seconds)) +
+        (name.rfind("SIG", 0) == 0 ? " (" + name + ")" : std::string()) + " after " +
+        format_seconds(Seconds(r.wall_seconds)) +
         ": it did not finish its work, so no point is placed" +
         (a.output.empty() ? std::string()
                           : " and " + terminal_safe(a.output) + " is left as it was") +
@@ -506,6 +582,8 @@ void run(ProfileArgs& a) {
   const std::vector<std::string> messages =
       run_messages(r, a.events == "auto", !a.replay.empty(), in.work && in.traffic);
 
+  if (!a.save_counters.empty() && a.replay.empty())
+    emit(recording_to_json(r, this_cpu()), a.save_counters);
   if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, o.points);
   emit(a.json ? profile_json(a, r, o, messages, m) : profile_text(a, r, o, messages, m), a.output);
   if (r.exit_status != 0) {

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -39,6 +40,13 @@ void write_profile_report(const std::string& path, const std::string& name,
 }
 
 namespace {
+
+const char* sigabbrev(int sig) {
+  return sig == SIGINT    ? "SIGINT"
+         : sig == SIGTERM ? "SIGTERM"
+         : sig == SIGHUP  ? "SIGHUP"
+                          : "signal";
+}
 
 /// The run's options from the flags; why the simulation cannot run goes to `messages`.
 InstrumentOptions instrument_options(const InstrumentArgs& a, std::vector<std::string>& messages) {
@@ -83,7 +91,19 @@ void run_profile_instrument(InstrumentArgs a) {
   } catch (const counters::ExecError& e) {
     say(std::string("roofline: error: ") + e.what() + "\n");
     std::fflush(stdout);
+    std::error_code ec;
+    fs::remove_all(work.path, ec);  // std::exit skips the destructor
     std::exit(e.code());
+  }
+  if (r.interrupted_by != 0) {
+    // Passed on to the program, which has ended; no later run was started. Nothing written.
+    say("roofline: interrupted (" + std::string(sigabbrev(r.interrupted_by)) +
+        ") while the program ran; the signal was passed on to it; no point is placed and "
+        "nothing written\n");
+    std::fflush(stdout);
+    std::error_code ec;
+    fs::remove_all(work.path, ec);
+    std::exit(128 + r.interrupted_by);
   }
   run_messages(r, messages);
   std::vector<std::string> notes;

@@ -309,6 +309,9 @@ struct RunOptions {
 struct RunResult {
   int exit_status = 0;  ///< exit code, or 128 + signal number when killed by a signal
   int term_signal = 0;  ///< the signal, or 0
+  /// SIGINT, SIGTERM or SIGHUP that roofline profile received while the program ran (passed on
+  /// to the program, which was then waited for), or 0: the run was cancelled.
+  int interrupted_by = 0;
   double wall_seconds = 0;
   PmuStatus pmu;
   EventPlan plan;  ///< every event asked for (software first)
@@ -337,7 +340,10 @@ class ExecError : public std::runtime_error {
 };
 
 /// Runs `argv` (argv[0] looked up in PATH, no shell, arguments verbatim) with counters attached
-/// from its exec to its exit, and returns its status, wall time and the counts.
+/// from its exec to its exit, and returns its status, wall time and the counts. SIGINT, SIGTERM
+/// and SIGHUP received meanwhile are passed on to the program (not when the kernel sent them to
+/// the whole process group, as the terminal's ^C, which the program got too), the program is
+/// waited for, and the first is returned in `interrupted_by`; SIGQUIT is ignored meanwhile.
 RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& opt);
 
 /// Saved counter readings (`roofline profile --save-counters`), replayed by tests and by
@@ -365,7 +371,10 @@ struct CountedPoints {
 /// The points of a counted run: the whole program (W from the FLOP counters or `work`, Q per
 /// level from the memory-controller and cache-fill counters or `traffic`, T the wall time) and
 /// one per marked region that declared W and Q. Levels the roofs lack are dropped with a note
-/// (fit_levels); a point without W or Q is left out with a note saying what to give.
+/// (fit_levels); a point without W or Q is left out with a note saying what to give. Every
+/// point is checked as `point` and `check` read it back (Point::validate: P = W/T and I = W/Q
+/// numbers, neither inf nor underflowed to 0): a region that fails is left out with a note; the
+/// whole program's point throws InputError, naming `work`/`traffic` when they were given.
 CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>& regions,
                              const PointInputs& in, const RoofSet* roofs);
 

@@ -213,6 +213,9 @@ struct InstrumentedRun {
   std::vector<FunctionTime> times;
   std::vector<SimulationRun> simulations;
   std::vector<std::string> messages;
+  /// SIGINT, SIGTERM or SIGHUP received during a run (passed on to the program; no later run
+  /// was started), or 0 (counters::RunResult::interrupted_by).
+  int interrupted_by = 0;
 };
 
 /// Runs `argv` three times (native with sampling, counting, under callgrind; with

@@ -1,6 +1,7 @@
 // The points of a counted run (counters.hpp counted_points): the whole program and its marked
 // regions, from the counts, the clock and what the user declared.
 #include "roofline/counters.hpp"
+#include "roofline/error.hpp"
 #include "roofline/import.hpp"
 #include "roofline/quantity.hpp"
 
@@ -11,6 +12,15 @@ std::string dominant_precision(const CounterTotals& t) {
   for (const auto& [prec, flops] : t.flops_by_precision)
     if (prec != "fp" && flops >= 0.9 * t.flops) return prec;
   return "";
+}
+
+/// "--work 1G", "--traffic 1e-300" or both: what the user declared, for a message.
+std::string declared_flags(const PointInputs& in) {
+  std::string s;
+  if (in.work) s = "--work " + format_number(in.work->value);
+  if (in.traffic)
+    s += (s.empty() ? "" : ", ") + std::string("--traffic ") + format_number(in.traffic->value);
+  return s;
 }
 
 }  // namespace
@@ -48,6 +58,12 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
   p.note = from.empty() ? "" : from.front();
   for (std::size_t i = 1; i < from.size(); ++i) p.note += "; " + from[i];
   if (p.work.value > 0 && !p.traffic.empty() && p.time.value > 0) {
+    try {
+      p.validate();  // as `point` and `check` will read it back: P and I numbers, not inf or 0
+    } catch (const InputError& e) {
+      if (!in.work && !in.traffic) throw;
+      throw InputError(declared_flags(in) + ": " + e.what());
+    }
     o.points.push_back(p);
   } else {
     std::string what;
@@ -77,6 +93,12 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
     rp.source = "marker";
     rp.note = std::to_string(reg.calls) + " calls on " + std::to_string(reg.threads) +
               " thread(s); W and Q declared by the program";
+    try {
+      rp.validate();
+    } catch (const InputError& e) {  // the program's declaration: a note, not the run's end
+      o.notes.push_back(std::string("no point for a region: ") + e.what());
+      continue;
+    }
     o.points.push_back(rp);
   }
   return o;

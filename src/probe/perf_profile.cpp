@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -54,22 +55,62 @@ Role parse_role(const std::string& s, const std::string& where) {
   throw InputError(where + ": role: expected flops, dram, level or software (got '" + s + "')");
 }
 
-/// Restores SIGINT/SIGQUIT handling when the wait is over (the terminal's ^C goes to the
-/// program; we wait for it to finish, as system() does).
-struct IgnoreInterrupts {
-  struct sigaction old_int {
-  }, old_quit{};
-  IgnoreInterrupts() {
-    struct sigaction ign {};
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGINT, &ign, &old_int);
-    sigaction(SIGQUIT, &ign, &old_quit);
+// While the program runs, SIGINT, SIGTERM and SIGHUP sent to roofline profile go on to the
+// program, and the first one is kept so that the command stops once the program is gone (the
+// program would otherwise be left running, and the marker folder behind). The program is in
+// roofline profile's process group, so a signal the kernel sent to the whole group (the
+// terminal's ^C, a hangup: si_code SI_KERNEL) has reached it already and is not sent twice.
+volatile sig_atomic_t g_child = 0;     // the program's pid while it runs, else 0
+volatile sig_atomic_t g_received = 0;  // the first signal received, else 0
+
+extern "C" void pass_signal_on(int sig, siginfo_t* info, void*) {
+  const int saved = errno;
+  if (g_received == 0) g_received = sig;
+  const bool whole_group = info != nullptr && info->si_code == SI_KERNEL;
+  if (!whole_group && g_child > 0) ::kill(static_cast<pid_t>(g_child), sig);
+  errno = saved;
+}
+
+/// Passes SIGINT/SIGTERM/SIGHUP on to `child` while it lives (one already ignored, as under
+/// nohup or in a background job, stays ignored); SIGQUIT is ignored (the terminal's ^\ goes to
+/// the program; we wait for it to finish, as system() does) and so is SIGPIPE (the start byte
+/// written to a child that a passed-on signal ended). The previous handlers come back when it
+/// is destroyed.
+class PassSignalsOn {
+ public:
+  explicit PassSignalsOn(pid_t child) {
+    g_received = 0;
+    g_child = static_cast<sig_atomic_t>(child);
+    struct sigaction pass {};
+    pass.sa_sigaction = pass_signal_on;
+    pass.sa_flags = SA_SIGINFO;  // no SA_RESTART: the wait returns EINTR and goes on
+    sigemptyset(&pass.sa_mask);
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    for (std::size_t i = 0; i < kPassed.size(); ++i) {
+      ::sigaction(kPassed[i], nullptr, &old_[i]);
+      if (old_[i].sa_handler != SIG_IGN) ::sigaction(kPassed[i], &pass, nullptr);
+    }
+    ::sigaction(SIGQUIT, &ignore, &old_quit_);
+    ::sigaction(SIGPIPE, &ignore, &old_pipe_);
   }
-  ~IgnoreInterrupts() {
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGQUIT, &old_quit, nullptr);
+  ~PassSignalsOn() {
+    for (std::size_t i = 0; i < kPassed.size(); ++i) ::sigaction(kPassed[i], &old_[i], nullptr);
+    ::sigaction(SIGQUIT, &old_quit_, nullptr);
+    ::sigaction(SIGPIPE, &old_pipe_, nullptr);
+    g_child = 0;
   }
+  PassSignalsOn(const PassSignalsOn&) = delete;
+  PassSignalsOn& operator=(const PassSignalsOn&) = delete;
+  /// The first signal received since construction, or 0.
+  int received() const { return g_received; }
+
+ private:
+  static constexpr std::array<int, 3> kPassed = {SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> old_{};
+  struct sigaction old_quit_ {
+  }, old_pipe_{};
 };
 
 }  // namespace
@@ -125,15 +166,17 @@ RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& op
   }
   ::close(go[0]);
   ::close(err[1]);
-  IgnoreInterrupts ignore;
+  PassSignalsOn signals(pid);
   CounterSet set;
   set.open(r.plan.events, pid, /*on_exec=*/true, opt.sysfs_root);
   r.open_failures = set.failures();
   set.enable_system_wide();
   const auto t0 = std::chrono::steady_clock::now();
   const char go_byte = 'g';
-  ssize_t w = ::write(go[1], &go_byte, 1);
-  (void)w;
+  if (signals.received() == 0) {  // else the child gets end-of-file and exits 127 unstarted
+    ssize_t w = ::write(go[1], &go_byte, 1);
+    (void)w;
+  }
   ::close(go[1]);
   int exec_errno = 0;
   ssize_t n;
@@ -150,6 +193,7 @@ RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& op
     throw ExecError("cannot run '" + argv[0] + "': " + std::strerror(exec_errno),
                     exec_errno == ENOENT ? 127 : 126);
   r.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
+  r.interrupted_by = signals.received();
   if (WIFEXITED(status)) {
     r.exit_status = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +47,17 @@ bool have_valgrind() {
 const char* kCaches = "L1=32K/8,L2=256K/8,L3=1M/16";
 const DataType kFp64 = parse_dtype("fp64");
 
+/// `profile --instrument --json` with the document written to a file (-o: the native run's
+/// output is on standard output, and JSON is never written beside it), read back into `out`.
+roofline::test::CliResult run_json(std::vector<std::string> args, const std::string& env = "") {
+  roofline::test::TempDir dir;
+  const std::string file = dir.file("profile.json");
+  args.insert(std::find(args.begin(), args.end(), "--"), {"-o", file});
+  roofline::test::CliResult r = run_cli(args, env);
+  r.out = std::filesystem::exists(file) ? read_text_file(file) : std::string();
+  return r;
+}
+
 const json* find_point(const json& doc, const std::string& name) {
   for (const auto& p : doc["points"])
     if (p["name"] == name) return &p;
@@ -62,10 +76,10 @@ class ProfileInstrument : public ::testing::Test {
   static void SetUpTestSuite() {
     if (kPrograms.empty() || !have_valgrind()) return;
     result_ = new roofline::test::CliResult(
-        run_cli({"profile", "--instrument", "--json", "--sim-caches", kCaches, "--",
-                 kPrograms + "/fc_kernels_v3", "mix", std::to_string(kN), std::to_string(kCalls),
-                 "256", "32", "512", "512"},
-                "ROOFLINE_FLOPCOUNT_INTERVAL_US=100"));
+        run_json({"profile", "--instrument", "--json", "--sim-caches", kCaches, "--",
+                  kPrograms + "/fc_kernels_v3", "mix", std::to_string(kN), std::to_string(kCalls),
+                  "256", "32", "512", "512"},
+                 "ROOFLINE_FLOPCOUNT_INTERVAL_US=100"));
   }
   static void TearDownTestSuite() {
     delete result_;
@@ -183,8 +197,8 @@ TEST(ProfileInstrumentCli, TextOutputSaysWhatTheSimulatorCannotSee) {
 TEST(ProfileInstrumentCli, ProgramWithoutThePluginStillGetsQAndT) {
   REQUIRE_TOOLS();
   const auto r =
-      run_cli({"profile", "--instrument", "--json", "--simulate", "last", "--sim-caches",
-               "L1=32K/8,L3=1M/16", "--", kPrograms + "/fc_kernels_plain", "axpy", "100000"});
+      run_json({"profile", "--instrument", "--json", "--simulate", "last", "--sim-caches",
+                "L1=32K/8,L3=1M/16", "--", kPrograms + "/fc_kernels_plain", "axpy", "100000"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(r.out);
   EXPECT_EQ(doc["run"]["counting"]["processes"], 0);
@@ -200,8 +214,8 @@ TEST(ProfileInstrumentCli, ProgramWithoutThePluginStillGetsQAndT) {
 TEST(ProfileInstrumentCli, ARegionGetsTheSimulatedTrafficOfTheTimeItWasOpen) {
   REQUIRE_TOOLS();
   constexpr double n = 262144, passes = 3;  // 2 MiB per array: DRAM size for a 1 MiB L3
-  const auto r = run_cli({"profile", "--instrument", "--json", "--sim-caches", kCaches, "--",
-                          kPrograms + "/fc_regions", "262144", "3"});
+  const auto r = run_json({"profile", "--instrument", "--json", "--sim-caches", kCaches, "--",
+                           kPrograms + "/fc_regions", "262144", "3"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(r.out);
   const json* inner = find_point(doc, "inner");
@@ -233,8 +247,9 @@ TEST(ProfileInstrumentCli, ARegionGetsTheSimulatedTrafficOfTheTimeItWasOpen) {
 // Q, and the note says how many were.
 TEST(ProfileInstrumentCli, ARegionWithMorePassesThanTheDumpsSeeGetsNoSimulatedQ) {
   REQUIRE_TOOLS();
-  const auto r = run_cli({"profile", "--instrument", "--json", "--simulate", "last", "--sim-caches",
-                          "L1=32K/8,L3=1M/16", "--", kPrograms + "/fc_regions", "64", "2100"});
+  const auto r =
+      run_json({"profile", "--instrument", "--json", "--simulate", "last", "--sim-caches",
+                "L1=32K/8,L3=1M/16", "--", kPrograms + "/fc_regions", "64", "2100"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(r.out);
   EXPECT_EQ(find_point(doc, "inner"), nullptr);
@@ -258,8 +273,8 @@ TEST(ProfileInstrumentCli, RegionsTrafficAgainstARecordedPmu) {
   const ImportResult pmu = import_likwid(read_text_file(file), file);
   ASSERT_EQ(pmu.doc.points.size(), 2u);
   const auto r =
-      run_cli({"profile", "--instrument", "--json", "--simulate", "last", "--sim-caches",
-               "L1=32K/8,L2=512K/8,L3=16M/16", "--", kPrograms + "/fc_matvec_regions", "10000"});
+      run_json({"profile", "--instrument", "--json", "--simulate", "last", "--sim-caches",
+                "L1=32K/8,L2=512K/8,L3=16M/16", "--", kPrograms + "/fc_matvec_regions", "10000"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(r.out);
   for (const Point& measured : pmu.doc.points) {
@@ -306,9 +321,9 @@ TEST(ProfileInstrumentCli, ReportDrawsFunctionsAsDotsSizedByTheirTime) {
 
 TEST(ProfileInstrumentCli, MissingSimulatorIsSaidPlainly) {
   if (kPrograms.empty()) GTEST_SKIP() << kNoPlugin;
-  const auto r = run_cli({"profile", "--instrument", "--json", "--valgrind",
-                          "/nonexistent/valgrind", "--sim-caches", "L1=32K/8,L3=1M/16", "--",
-                          kPrograms + "/fc_kernels_v3", "axpy", "1000"});
+  const auto r = run_json({"profile", "--instrument", "--json", "--valgrind",
+                           "/nonexistent/valgrind", "--sim-caches", "L1=32K/8,L3=1M/16", "--",
+                           kPrograms + "/fc_kernels_v3", "axpy", "1000"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(r.out);
   EXPECT_NE(doc["run"]["messages"].dump().find("install Debian's valgrind"), std::string::npos)
@@ -319,7 +334,7 @@ TEST(ProfileInstrumentCli, MissingSimulatorIsSaidPlainly) {
 
 TEST(ProfileInstrumentCli, FailingProgramIsNotRunAgain) {
   if (kPrograms.empty()) GTEST_SKIP() << kNoPlugin;
-  const auto r = run_cli(
+  const auto r = run_json(
       {"profile", "--instrument", "--json", "--", kPrograms + "/fc_kernels_v3", "no-such-kernel"});
   EXPECT_EQ(r.exit_code, 2);  // the program's own status
   const json doc = json::parse(r.out);

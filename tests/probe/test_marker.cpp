@@ -202,13 +202,13 @@ TEST(MarkerChild, EmitsRegionsUnderProfile) {
 
 TEST(MarkerProfile, ProfilePlacesOnePointPerRegion) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  const auto r = roofline::test::run_cli(
-      {"profile", "--events", "none", "--json", "--", self, "--gtest_filter=MarkerChild.*"},
-      "ROOFLINE_MARKER_CHILD=1");
+  roofline::test::TempDir d;
+  const std::string out = d.file("points.json");  // the child's gtest output is on stdout
+  const auto r = roofline::test::run_cli({"profile", "--events", "none", "--json", "-o", out, "--",
+                                          self, "--gtest_filter=MarkerChild.*"},
+                                         "ROOFLINE_MARKER_CHILD=1");
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-  const auto start = r.out.find("{\n  \"");  // the child's gtest output comes first
-  ASSERT_NE(start, std::string::npos) << r.out;
-  const json j = json::parse(r.out.substr(start));
+  const json j = json::parse(roofline::test::slurp(out));
   ASSERT_EQ(j["points"].size(), 1u) << j.dump(2);
   const json& p = j["points"][0];
   EXPECT_EQ(p["name"], "solver");
@@ -240,8 +240,8 @@ TEST(CliProfile, AProgramKilledByASignalPlacesNoPoint) {
   // A program that exits with an error of its own still gets its point (it may have done its
   // work), and its status.
   const auto e = roofline::test::run_cli(
-      {"profile", "--work", "1e6", "--traffic", "1e6", "--json", "--", "sh", "-c", "exit 7"});
+      {"profile", "--work", "1e6", "--traffic", "1e6", "-o", out, "--", "sh", "-c", "exit 7"});
   EXPECT_EQ(e.exit_code, 7) << e.err;
-  EXPECT_NE(e.out.find("\"points\""), std::string::npos) << e.out;
+  EXPECT_NE(roofline::test::slurp(out).find("\"points\""), std::string::npos);
 }
 }  // namespace ROOFLINE_UNITY_ID

@@ -114,6 +114,7 @@ void run_native(const std::vector<std::string>& argv, const InstrumentOptions& o
     o.sysfs_root = opt.sysfs_root;
     r.native = counters::run_counted(argv, o);
   }
+  if (r.native.interrupted_by != 0) return;  // nothing to read: the command stops
   r.regions = counters::read_marker_results(work / "markers");
   r.samples = read_sample_results(work / "time");
 }
@@ -196,7 +197,7 @@ std::vector<std::string> callgrind_command(const std::vector<std::string>& argv,
 /// One simulation with outer level `li` as the simulated last level. False when the simulator
 /// could not be started (the run's `problem` says so, and no further level is tried).
 bool simulate_cache_level(const std::vector<std::string>& argv, const InstrumentOptions& opt,
-                          const fs::path& work, size_t li, SimulationRun& sim) {
+                          const fs::path& work, size_t li, SimulationRun& sim, int& interrupted) {
   sim.i1 = valgrind_geometry(opt.caches.i1);
   sim.d1 = valgrind_geometry(opt.caches.d1);
   sim.ll = valgrind_geometry(opt.caches.outer[li]);
@@ -219,6 +220,8 @@ bool simulate_cache_level(const std::vector<std::string>& argv, const Instrument
     const counters::RunResult run = counters::run_counted(args, o);
     sim.exit_status = run.exit_status;
     sim.wall_seconds = run.wall_seconds;
+    interrupted = run.interrupted_by;
+    if (interrupted != 0) return false;
   } catch (const counters::ExecError& e) {
     sim.problem = "the cache simulator could not be started (" + std::string(e.what()) +
                   "): install Debian's valgrind";
@@ -249,6 +252,8 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
   for (const char* d : {"time", "count", "markers", "sim"}) fs::create_directories(work / d);
 
   run_native(argv, opt, work, r);
+  r.interrupted_by = r.native.interrupted_by;
+  if (r.interrupted_by != 0) return r;
   if (r.native.exit_status != 0) {
     r.messages.push_back("the program exited with status " + std::to_string(r.native.exit_status) +
                          ": it was not run again to count and simulate");
@@ -256,6 +261,8 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
   }
   r.times = sampled_function_times(r.samples);
   run_counting(argv, opt, work, r);
+  r.interrupted_by = r.counting.interrupted_by;
+  if (r.interrupted_by != 0) return r;
 
   // 3. Simulation: callgrind with this machine's L1 and last level (Q(L2), Q(DRAM)); with more
   //    levels, once more with each middle level as the simulated last level (Q(L3) ...).
@@ -265,7 +272,8 @@ InstrumentedRun run_instrumented(const std::vector<std::string>& argv,
     for (size_t i = 0; i + 1 < opt.caches.outer.size(); ++i) last_levels.push_back(i);
   for (size_t li : last_levels) {
     SimulationRun sim;
-    const bool started = simulate_cache_level(argv, opt, work, li, sim);
+    const bool started = simulate_cache_level(argv, opt, work, li, sim, r.interrupted_by);
+    if (r.interrupted_by != 0) return r;
     r.simulations.push_back(sim);
     if (!started) break;
   }

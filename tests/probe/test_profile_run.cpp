@@ -1,0 +1,215 @@
+// `roofline profile` around the program it runs: a signal to profile reaches the program and
+// leaves nothing behind, JSON never shares standard output with the program's own output, and
+// the points it places are numbers (P and I neither inf nor 0).
+#include <gtest/gtest.h>
+#include "unity_id.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "roofline/counters.hpp"
+#include "roofline/error.hpp"
+
+namespace roofline::test {
+namespace ROOFLINE_UNITY_ID {
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+/// Whether process `pid` has a handler installed for `sig` (SigCgt in /proc/PID/status).
+bool catches(pid_t pid, int sig) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("SigCgt:", 0) == 0)
+      return (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1;
+  return false;
+}
+
+/// The pid a file holds once it is complete ("123\n"), or 0.
+pid_t pid_in(const fs::path& file) {
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.empty() || text.back() != '\n') return 0;
+  return static_cast<pid_t>(std::stol(text));
+}
+
+/// Starts `roofline ARGS` with TMPDIR set to `tmp`, stdout and stderr into `out` and `err`.
+pid_t start_roofline(const std::vector<std::string>& args, const fs::path& tmp, const fs::path& out,
+                     const fs::path& err) {
+  std::vector<std::string> argv = {ROOFLINE_CLI_PATH};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargs;
+  for (auto& a : argv) cargs.push_back(a.data());
+  cargs.push_back(nullptr);
+  const std::string tmpdir = tmp.string(), o = out.string(), e = err.string();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setenv("TMPDIR", tmpdir.c_str(), 1);
+    const int fo = ::open(o.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int fe = ::open(e.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fo < 0 || fe < 0) ::_exit(120);
+    ::dup2(fo, 1);
+    ::dup2(fe, 2);
+    ::execv(cargs[0], cargs.data());
+    ::_exit(121);
+  }
+  return pid;
+}
+
+/// Waits up to `limit` for `pid` to exit; its wait status, or -1 when it did not.
+int wait_for(pid_t pid, std::chrono::milliseconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  while (std::chrono::steady_clock::now() < end) {
+    if (::waitpid(pid, &status, WNOHANG) == pid) return status;
+    std::this_thread::sleep_for(10ms);
+  }
+  return -1;
+}
+
+// SIGTERM (a supervisor, `timeout`) or SIGHUP (a closed session) to roofline profile left the
+// program running and the marker folder (roofline-markers-XXXXXX) in TMPDIR: profile died by
+// the default action. Now the signal goes on to the program, profile waits for it, removes the
+// folder and exits with 128 + the signal number, writing nothing.
+TEST(ProfileSignals, PassedOnToTheProgramAndNothingLeftBehind) {
+  for (const int sig : {SIGTERM, SIGHUP}) {
+    SCOPED_TRACE("signal " + std::to_string(sig));
+    TempDir d;
+    const fs::path tmp = d.path / "tmp";
+    fs::create_directories(tmp);
+    const std::string points = d.file("points.json"), pidfile = d.file("program.pid");
+    write_text(points, "previous\n");
+    const pid_t profile = start_roofline(
+        {"profile", "--events", "none", "--work", "1e9", "--traffic", "1e9", "-o", points, "--",
+         "/bin/sh", "-c", "echo $$ > " + shell_quote(pidfile) + "; exec sleep 7"},
+        tmp, d.path / "out", d.path / "err");
+    ASSERT_GT(profile, 0);
+    // The program has started (its pid written) and profile waits for it with its handler.
+    pid_t program = 0;
+    for (int i = 0; i < 1000 && !(program && catches(profile, sig)); ++i) {
+      program = pid_in(pidfile);
+      std::this_thread::sleep_for(10ms);
+    }
+    ASSERT_GT(program, 0) << "the program did not start";
+    const auto sent = std::chrono::steady_clock::now();
+    ASSERT_EQ(::kill(profile, sig), 0);
+    const int status = wait_for(profile, 5000ms);
+    if (status == -1) {
+      ::kill(profile, SIGKILL);
+      ::waitpid(profile, nullptr, 0);
+    }
+    ::kill(program, SIGKILL);  // whatever the result, no sleep is left behind by the test
+    ASSERT_NE(status, -1) << "profile did not exit";
+    EXPECT_LT(std::chrono::steady_clock::now() - sent, 5s) << "profile waited for sleep 7";
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 128 + sig);
+    // The program is gone (reaped by profile, not reparented and still sleeping).
+    errno = 0;
+    EXPECT_EQ(::kill(program, 0), -1);
+    EXPECT_EQ(errno, ESRCH);
+    // No marker folder (nor anything else) left in TMPDIR, and -o as it was.
+    EXPECT_TRUE(fs::is_empty(tmp)) << fs::directory_iterator(tmp)->path();
+    EXPECT_EQ(slurp(points), "previous\n");
+    const std::string err = slurp(d.path / "err");
+    EXPECT_NE(err.find(std::string("roofline: interrupted (") +
+                       (sig == SIGTERM ? "SIGTERM" : "SIGHUP") + ") while the program ran"),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find(points + " left as it was"), std::string::npos) << err;
+  }
+}
+
+// A program that cannot be started (exit 127) leaves no marker folder either (std::exit skipped
+// its removal).
+TEST(ProfileSignals, AProgramThatCannotStartLeavesNoMarkerFolder) {
+  TempDir d;
+  const fs::path tmp = d.path / "tmp";
+  fs::create_directories(tmp);
+  const pid_t profile = start_roofline({"profile", "--", d.file("no-such-program")}, tmp,
+                                       d.path / "out", d.path / "err");
+  const int status = wait_for(profile, 30000ms);
+  ASSERT_NE(status, -1);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 127);
+  EXPECT_TRUE(fs::is_empty(tmp));
+}
+
+// `profile --json` wrote the program's "hello" and then the document to standard output: not
+// JSON. --json wants -o FILE; the program's output still goes to standard output.
+TEST(ProfileOutput, JsonNeverSharesStandardOutputWithTheProgram) {
+  auto r =
+      run_cli({"profile", "--work", "1G", "--traffic", "1G", "--json", "--", "/bin/echo", "hello"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out, "");  // refused before the program runs
+  EXPECT_NE(r.err.find("--json: the program's own output goes to standard output too"),
+            std::string::npos)
+      << r.err;
+  TempDir d;
+  const std::string file = d.file("p.json");
+  r = run_cli({"profile", "--work", "1G", "--traffic", "1G", "--json", "-o", file, "--",
+               "/bin/echo", "hello"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "hello\n");
+  const auto j = nlohmann::json::parse(slurp(file));
+  EXPECT_EQ(j["points"][0]["name"], "echo");
+  // Text beside the program's output is fine, and a replay runs no program.
+  r = run_cli({"profile", "--work", "1G", "--traffic", "1G", "--", "/bin/echo", "hello"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("hello\n", 0), 0u) << r.out;
+  r = run_cli({"profile", "--replay",
+               std::string(ROOFLINE_TEST_DATA) + "/import/perf-amd-zen3-triad.json", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(nlohmann::json::parse(r.out).contains("points")) << r.out;
+}
+
+// P = W/T and I = W/Q are checked as `point` and `check` read them back: inf or an underflowed
+// 0 was printed and written (and `check` then refused the file).
+TEST(ProfilePoints, RatiosThatAreNoNumbersAreRefusedOrLeftOut) {
+  counters::RunResult r;
+  r.wall_seconds = 1e-3;
+  counters::PointInputs in;
+  in.name = "app";
+  in.work = Work(1e308);
+  in.traffic = Bytes(1e300);
+  try {
+    (void)counters::counted_points(r, {}, in, nullptr);
+    ADD_FAILURE() << "P = 1e308 / 1e-3 s (inf) was accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("--work 1e+308, --traffic 1e+300: point 'app': P = W/T"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("too large for a double (overflow)"), std::string::npos) << what;
+  }
+  // A region the program declared with ratios out of range: a note, the run's point stays.
+  in.work = Work(1e9);
+  in.traffic = Bytes(1e9);
+  counters::RegionResult reg;
+  reg.name = "huge";
+  reg.calls = 1;
+  reg.threads = 1;
+  reg.time = 1e-6;
+  reg.flops = 1e308;
+  reg.bytes = 1e9;
+  const auto o = counters::counted_points(r, {reg}, in, nullptr);
+  ASSERT_EQ(o.points.size(), 1u);
+  EXPECT_EQ(o.points[0].name, "app");
+  ASSERT_FALSE(o.notes.empty());
+  EXPECT_NE(o.notes.back().find("no point for a region: point 'huge': P = W/T"), std::string::npos)
+      << o.notes.back();
+}
+
+}  // namespace ROOFLINE_UNITY_ID
+}  // namespace roofline::test
