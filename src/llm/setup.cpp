@@ -27,31 +27,41 @@ std::string listed(const std::vector<std::string>& names) {
   return out;
 }
 
-/// --calibrate's document must be a measurement of the machine the scenario runs on: one of its
-/// names the same as one of the machine's, compared as catalogue names are (hardware_key: case,
-/// '-', '_' and spaces ignored). The same test both ways, so an A100's document refuses an
-/// H100 as an H100's refuses an A100 (the factor bound alone let a slower machine's roofs
-/// through).
 /// The names a device's driver gives, as catalogue names: "NVIDIA H200 (cuda:0)" (what
 /// `measure --device cuda` names its document) also as "NVIDIA H200" and "H200", so a measured
 /// document names its catalogue entry without an edit.
-std::vector<std::string> driver_name_forms(const std::string& name) {
-  std::vector<std::string> out{name};
-  std::string n = name;
-  if (const auto open = n.rfind(" (cuda:"); open != std::string::npos && n.back() == ')')
-    out.push_back(n = n.substr(0, open));
-  for (const char* vendor : {"NVIDIA ", "Tesla ", "AMD "})
-    if (n.rfind(vendor, 0) == 0) out.push_back(n.substr(std::string(vendor).size()));
+std::vector<std::string> driver_name_forms(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& name : names) {
+    out.push_back(name);
+    std::string n = name;
+    if (const auto open = n.rfind(" (cuda:"); open != std::string::npos && n.back() == ')')
+      out.push_back(n = n.substr(0, open));
+    for (const char* vendor : {"NVIDIA ", "Tesla ", "AMD "})
+      if (n.rfind(vendor, 0) == 0) out.push_back(n.substr(std::string(vendor).size()));
+  }
   return out;
 }
 
+/// --calibrate's document must be a measurement of the machine the scenario runs on: one of its
+/// names the same as one of the machine's, compared as catalogue names are (hardware_key: case,
+/// '-', '_' and spaces ignored; a driver's name also without its device index and vendor). The
+/// same test both ways, so an A100's document refuses an H100 as an H100's refuses an A100
+/// (the factor bound alone let a slower machine's roofs through), and two measured documents of
+/// one GPU model (cuda:0, cuda:1) name one machine.
 void check_same_machine(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions& o) {
-  const auto machine = names_of(roofs.name, facts.display_name, facts.aliases);
-  std::vector<std::string> document = driver_name_forms(o.calibrate->name);
+  const auto machine = driver_name_forms(names_of(roofs.name, facts.display_name, facts.aliases));
+  std::vector<std::string> document = driver_name_forms({o.calibrate->name});
   document.insert(document.end(), o.calibrate_names.begin(), o.calibrate_names.end());
   for (const auto& a : machine)
     for (const auto& b : document)
       if (!a.empty() && hardware_key(a) == hardware_key(b)) return;
+  // Roofs given as two numbers name no device (`--peak`/`--bandwidth`, from_roofs).
+  if (roofs.name == "given roofs" && facts.display_name.empty())
+    throw InputError("--calibrate " + o.calibrate_origin +
+                     ": roofs given as numbers (--peak, --bandwidth) name no device to calibrate; "
+                     "give the measured document itself as the machine (--hw FILE), or scale "
+                     "the given roofs with --attainment");
   throw InputError("--calibrate " + o.calibrate_origin + ": the document is of " +
                    listed(document) + ", not of the machine given to --hw (" + listed(machine) +
                    "): a calibration is a measurement of the same device; if it is one, add the "

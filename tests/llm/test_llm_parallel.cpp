@@ -219,6 +219,24 @@ TEST(LlmSetup, ACalibrationIsOfTheSameMachineEitherWay) {
   EXPECT_NO_THROW(setup(h100_doc.roofs, machine_facts(h100_doc), with(hopper, "gpu.json")));
   refused(a100_doc, with(hopper, "gpu.json"),
           "the document is of 'NVIDIA H100 80GB HBM3 (cuda:1)'");
+  // Two measured documents of one GPU model (cuda:0 and cuda:1): one machine, either way.
+  MachineDocument other_gpu = hopper;
+  other_gpu.roofs.name = "NVIDIA H100 80GB HBM3 (cuda:0)";
+  EXPECT_NO_THROW(setup(hopper.roofs, {}, with(other_gpu, "gpu0.json")));
+  // Roofs given as two numbers name no device: said so, not "add the machine's name".
+  GivenRoofs g;
+  g.name = "given roofs";
+  g.peak = WorkRate(1e12);
+  g.bandwidth = ByteRate(1e11);
+  try {
+    setup(given_roofs(g), {}, with(named, "gpu.json"));
+    ADD_FAILURE() << "given roofs calibrated";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("roofs given as numbers (--peak, --bandwidth) name no "
+                                         "device to calibrate"),
+              std::string::npos)
+        << e.what();
+  }
   // Another name matches through the document's own aliases.
   named.roofs.name = "GA100 bring-up board (cuda:0)";
   refused(a100_doc, with(named, "gpu.json"), "the document is of 'GA100 bring-up board (cuda:0)'");
