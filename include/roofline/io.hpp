@@ -28,6 +28,7 @@ struct MachineDocument {
   /// Other top-level sections (measurement details, device, cluster) kept as they are.
   nlohmann::json sections = nlohmann::json::object();
   std::string origin;  ///< file it was read from, or catalogue name
+  std::string file;    ///< the file it was read from (a catalogue entry's too); "" if none
 };
 
 /// The document's facts besides its roofs, typed (roofline/machine_facts.hpp): the one place

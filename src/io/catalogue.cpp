@@ -119,9 +119,17 @@ std::vector<std::string> ambiguous_names(const std::vector<CatalogueEntry>& entr
 void refuse_one_machine_twice(const std::vector<std::string>& names,
                               const std::vector<const MachineDocument*>& machines,
                               const std::string& who) {
+  // One file, however named (its path as typed, ./ or a link, or the catalogue name that
+  // resolves to it), or one origin where there is no file.
+  const auto identity = [](const MachineDocument& m) {
+    std::error_code ec;
+    if (m.file.empty()) return m.origin;
+    const fs::path p = fs::weakly_canonical(m.file, ec);
+    return ec ? m.file : p.string();
+  };
   for (size_t i = 1; i < machines.size(); ++i)
     for (size_t k = 0; k < i; ++k)
-      if (!machines[i]->origin.empty() && machines[k]->origin == machines[i]->origin)
+      if (!identity(*machines[i]).empty() && identity(*machines[k]) == identity(*machines[i]))
         throw InputError(who + ": '" + terminal_safe(names[i]) + "' and '" +
                          terminal_safe(names[k]) + "' are one machine ('" +
                          terminal_safe(machines[i]->roofs.name) + "')");

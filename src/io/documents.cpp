@@ -261,7 +261,9 @@ json machine_to_json(const MachineDocument& m) {
 
 MachineDocument load_machine_file(const std::filesystem::path& path) {
   const std::string origin = path.string();
-  return machine_from_json(parse_json(read_text_file(path), origin), origin);
+  MachineDocument m = machine_from_json(parse_json(read_text_file(path), origin), origin);
+  m.file = origin;
+  return m;
 }
 
 PointsDocument points_from_json(const json& j, const std::string& origin) {
