@@ -268,15 +268,10 @@ double moe_layer_count(const ModelConfig& m, Fields& f) {
   if (deepseek_family(m.model_type)) {
     // Layers i in [first, L) with i % freq == 0: the multiples of freq below L less those
     // below first; ceil(a / freq) multiples lie in [0, a).
-    // transformers reads layer i as MoE when i >= first_k_dense_replace: a value past the
-    // layers makes no layer MoE in a file that declares experts, so it is refused (L itself,
-    // every layer dense, is allowed).
-    const double first_k = f.count({"first_k_dense_replace"}, 0);
-    if (first_k > m.layers)
-      bad(f.origin(), "first_k_dense_replace",
-          "must be at most num_hidden_layers (" + format_number(m.layers, 10) + ")",
-          format_number(first_k, 10));
-    const auto first = static_cast<std::int64_t>(first_k);
+    // transformers reads layer i as MoE when i >= first_k_dense_replace, whatever its value:
+    // one at or past the layers makes every layer dense (small test configs cut the layers and
+    // keep the value), as it does here.
+    const auto first = static_cast<std::int64_t>(f.count({"first_k_dense_replace"}, 0));
     const auto freq = static_cast<std::int64_t>(f.optional({"moe_layer_freq"}, 1));
     const auto below = [freq](std::int64_t a) { return a / freq + (a % freq != 0); };
     return first >= L ? 0.0 : static_cast<double>(below(L) - below(first));

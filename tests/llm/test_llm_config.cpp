@@ -399,8 +399,8 @@ TEST(LlmConfig, AZeroSizeIsRefusedNotReadAsAbsent) {
   expect_refused(q, "moe_intermediate_size: must be a positive whole number (got 0)");
 }
 
-// Qwen-MoE's mlp_only_layers and DeepSeek's first_k_dense_replace name layers: one outside the
-// model was accepted (and [0, 1, 100] of 24 layers counted as [0, 1]).
+// Qwen-MoE's mlp_only_layers names layers: one outside the model was accepted (and [0, 1, 100]
+// of 24 layers counted as [0, 1]).
 TEST(LlmConfig, LayerIndicesOutsideTheModelAreRefused) {
   nlohmann::json q = nlohmann::json::parse(read_text_file(kData + "qwen2.5-7b.config.json"));
   q["model_type"] = "qwen2_moe";  // 28 layers
@@ -416,12 +416,14 @@ TEST(LlmConfig, LayerIndicesOutsideTheModelAreRefused) {
   q["mlp_only_layers"] = {0, 27};
   EXPECT_EQ(model_from_hf_json(q, "cfg.json").moe_layers(), 26);
   nlohmann::json ds = nlohmann::json::parse(read_text_file(kData + "deepseek-v3.config.json"));
-  ds["first_k_dense_replace"] = 62;  // 61 layers
-  expect_refused(ds,
-                 "cfg.json: first_k_dense_replace: must be at most num_hidden_layers (61) "
-                 "(got 62)");
-  ds["first_k_dense_replace"] = 61;  // every layer dense (transformers: i >= 61 never holds)
-  EXPECT_EQ(model_from_hf_json(ds, "cfg.json").moe_layers(), 0);
+  // DeepSeek's first_k_dense_replace is no layer index: at or past the 61 layers every layer
+  // is dense, as transformers reads it (i >= 61 and i >= 62 never hold).
+  for (int first : {61, 62, 1000}) {
+    ds["first_k_dense_replace"] = first;
+    EXPECT_EQ(model_from_hf_json(ds, "cfg.json").moe_layers(), 0) << first;
+  }
+  ds["first_k_dense_replace"] = 3;
+  EXPECT_EQ(model_from_hf_json(ds, "cfg.json").moe_layers(), 58);
 }
 
 // A key present with null is None, as transformers keeps it; only an absent key takes the config
