@@ -554,8 +554,12 @@ void run_single(const LlmArgs& a, const llm::ModelConfig& model, llm::Phase phas
   refuse_non_finite(j, kNonFinite);
   // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
   if (a.json || a.csv || !(a.output.empty() || a.output == "-")) {
-    warn_llm(r.warnings);
-    warn_llm(extra.warnings);  // the request's and the serving run's
+    // The request's and the serving run's too, each once (the step and the request both warn
+    // of a --pp that does not divide the layers).
+    std::vector<std::string> all = r.warnings;
+    for (const auto& w : extra.warnings)
+      if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(w);
+    warn_llm(all);
   }
   write_llm_report(a, machine, roofs,
                    model.name + " on " + roofs.machine + ": " + llm::to_string(phase) +

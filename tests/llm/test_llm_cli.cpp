@@ -315,6 +315,14 @@ TEST(LlmCli, ScenarioChecksAndWarnings) {
   EXPECT_EQ(mjj["scenario"]["attended_context"], 4096);
   EXPECT_EQ(mjj["model"]["sliding_window"], 4096);
   EXPECT_DOUBLE_EQ(mjj["memory"]["kv_cache"].get<double>(), 131072.0 * 4096);
+  // A warning the step and the request both give goes to stderr once.
+  const auto pp =
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", "h100-sxm", "--pp", "3", "-N", "4", "--json"});
+  ASSERT_EQ(pp.exit_code, 0) << pp.err;
+  const auto first = pp.err.find("--pp 3 does not divide the 32 layers");
+  ASSERT_NE(first, std::string::npos) << pp.err;
+  EXPECT_EQ(pp.err.find("--pp 3 does not divide the 32 layers", first + 1), std::string::npos)
+      << pp.err;
 }
 
 TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
