@@ -75,8 +75,7 @@ void run(const EnergyArgs& a) {
 
   std::optional<EnergyPoints> points;
   if (an.costs && !a.points.empty()) {
-    points = energy_points(load_points_file(a.points), a.points, mem.level,
-                           m.roofs.select_memory("").level, u);
+    points = energy_points(load_points_file(a.points), a.points, mem.level, m.roofs);
     j["points"] = energy_points_to_json(points->placed, *an.costs);
     j["points_without_energy"] = points->skipped;
     j["points_without_traffic_at_level"] = points->off_level;

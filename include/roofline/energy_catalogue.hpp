@@ -88,11 +88,11 @@ struct EnergyPoints {
   std::vector<std::string> skipped;    ///< no energy given
   std::vector<std::string> off_level;  ///< no traffic at the model's memory level
 };
-/// The points with energy placed at W/E against I = W/Q at `level` (the model's memory level):
-/// Q named at that level, or unnamed (the machine's `default_level`) when that is the model's.
+/// The points with energy placed at W/E against I = W/Q at `level` (the model's memory level of
+/// `roofs`): Q at a level the machine reads as that roof (RoofSet::select_memory: case aside,
+/// DRAM/HBM/memory as main memory, unnamed as the default level).
 EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
-                           const std::string& level, const std::string& default_level,
-                           const UnitSystem& units);
+                           const std::string& level, const RoofSet& roofs);
 /// `roofline energy --json`'s "points": each placed point with the roof's work per joule at its
 /// intensity and its share of it.
 nlohmann::json energy_points_to_json(const std::vector<EnergyPoint>& points, const EnergyCosts& k);

@@ -224,8 +224,8 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
 }
 
 EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
-                           const std::string& level, const std::string& default_level,
-                           const UnitSystem& units) {
+                           const std::string& level, const RoofSet& roofs) {
+  const UnitSystem& units = roofs.units;
   if (!(doc.units == units))
     throw InputError(origin + ": points are in " + doc.units.work + "/" + doc.units.traffic +
                      " but the machine's roofs are in " + units.work + "/" + units.traffic);
@@ -235,14 +235,17 @@ EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
       out.skipped.push_back(p.name);
       continue;
     }
-    // Q at the model's level: traffic named so, or unnamed traffic (the machine's default
-    // level) when that is the model's; a point without it is not placed (its L2 bytes judged
-    // against the DRAM model gave another intensity).
-    auto at = std::find_if(p.traffic.begin(), p.traffic.end(),
-                           [&](const LevelTraffic& t) { return t.level == level; });
-    if (at == p.traffic.end() && level == default_level)
-      at = std::find_if(p.traffic.begin(), p.traffic.end(),
-                        [](const LevelTraffic& t) { return t.level.empty(); });
+    // Q at the model's level: traffic whose level is that roof as the machine reads level names
+    // (case aside; DRAM, HBM and memory are main memory; unnamed is the default level), as
+    // `point` judges it. A point without it is not placed (its L2 bytes judged against the
+    // DRAM model gave another intensity).
+    const auto at = std::find_if(p.traffic.begin(), p.traffic.end(), [&](const LevelTraffic& t) {
+      try {
+        return roofs.select_memory(t.level).level == level;
+      } catch (const InputError&) {
+        return false;  // a level this machine has no roof for
+      }
+    });
     if (at == p.traffic.end()) {
       out.off_level.push_back(p.name);
       continue;

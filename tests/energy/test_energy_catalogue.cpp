@@ -102,28 +102,48 @@ TEST(EnergyCatalogue, PointsWithEnergyArePlacedAtTheModelsLevel) {
   Point d = a;
   d.name = "unnamed level";
   d.traffic = {{"", Bytes(5e10)}};  // at the machine's default level
-  doc.points = {a, b, c, d};
-  const EnergyPoints e = energy_points(doc, "p.json", "DRAM", "DRAM", UnitSystem::flop());
-  ASSERT_EQ(e.placed.size(), 2u);
-  EXPECT_DOUBLE_EQ(e.placed[0].intensity, 100);          // 2e12 / 2e10 at DRAM
-  EXPECT_DOUBLE_EQ(e.placed[0].work_per_joule, 1.6e11);  // 2e12 / 12.5
-  EXPECT_EQ(e.placed[1].name, "unnamed level");
-  EXPECT_DOUBLE_EQ(e.placed[1].intensity, 40);  // 2e12 / 5e10, the default level's traffic
-  EXPECT_EQ(e.skipped, std::vector<std::string>{"no energy"});
-  // No traffic at DRAM: not placed (its L2 bytes gave I = 5 against the DRAM model).
-  EXPECT_EQ(e.off_level, std::vector<std::string>{"l2 only"});
-  // A model at L2: the unnamed traffic (DRAM's) is not L2's.
-  const EnergyPoints at_l2 = energy_points(doc, "p.json", "L2", "DRAM", UnitSystem::flop());
+  Point e = a;
+  e.name = "dram on hbm";
+  e.traffic = {{"dram", Bytes(4e10)}};  // main memory, named as an importer names it
+  doc.points = {a, b, c, d, e};
+  // A machine whose main memory is HBM, with an L2: levels are read as `point` reads them.
+  RoofSet roofs;
+  roofs.name = "gpu";
+  roofs.compute.push_back({});
+  roofs.compute[0].name = "fp32";
+  roofs.compute[0].peak = WorkRate(1e12);
+  MemoryRoof hbm, l2;
+  hbm.level = "HBM";
+  hbm.kind = "memory";
+  hbm.bandwidth = ByteRate(1e12);
+  l2.level = "L2";
+  l2.kind = "cache";
+  l2.bandwidth = ByteRate(4e12);
+  roofs.memory = {hbm, l2};
+  roofs.default_memory = "HBM";
+  const EnergyPoints at_hbm = energy_points(doc, "p.json", "HBM", roofs);
+  ASSERT_EQ(at_hbm.placed.size(), 3u);
+  EXPECT_DOUBLE_EQ(at_hbm.placed[0].intensity, 100);          // 2e12 / 2e10, "DRAM" is HBM
+  EXPECT_DOUBLE_EQ(at_hbm.placed[0].work_per_joule, 1.6e11);  // 2e12 / 12.5
+  EXPECT_EQ(at_hbm.placed[1].name, "unnamed level");
+  EXPECT_DOUBLE_EQ(at_hbm.placed[1].intensity, 40);  // 2e12 / 5e10, the default level's traffic
+  EXPECT_DOUBLE_EQ(at_hbm.placed[2].intensity, 50);  // "dram": 2e12 / 4e10
+  EXPECT_EQ(at_hbm.skipped, std::vector<std::string>{"no energy"});
+  // No main-memory traffic: not placed (its L2 bytes gave I = 5 against the memory model).
+  EXPECT_EQ(at_hbm.off_level, std::vector<std::string>{"l2 only"});
+  // A model at L2: the unnamed traffic (main memory's) is not L2's.
+  const EnergyPoints at_l2 = energy_points(doc, "p.json", "L2", roofs);
   ASSERT_EQ(at_l2.placed.size(), 2u);
   EXPECT_DOUBLE_EQ(at_l2.placed[1].intensity, 5);  // "l2 only": 2e12 / 4e11
-  EXPECT_EQ(at_l2.off_level, std::vector<std::string>{"unnamed level"});
+  EXPECT_EQ(at_l2.off_level, (std::vector<std::string>{"unnamed level", "dram on hbm"}));
+  const EnergyPoints& e_pts = at_hbm;
   EnergyCosts k;
   k.tau_flop = 1 / 100e9;
   k.tau_mem = 1 / 25e9;
   k.eps_flop = 1e-10;
   k.eps_mem = 1e-9;
-  const nlohmann::json j = energy_points_to_json(e.placed, k);
-  ASSERT_EQ(j.size(), 2u);
+  const nlohmann::json j = energy_points_to_json(e_pts.placed, k);
+  ASSERT_EQ(j.size(), 3u);
   EXPECT_DOUBLE_EQ(j[0]["roof_work_per_joule"].get<double>(), work_per_joule(k, 100));
   EXPECT_DOUBLE_EQ(j[0]["share_of_roof"].get<double>(), 1.6e11 / work_per_joule(k, 100));
   // 1.6e11 FLOP/J against a roof of 1/(1e-10 + 1e-9/100) = 9.1e9: above it, which the given
@@ -132,7 +152,9 @@ TEST(EnergyCatalogue, PointsWithEnergyArePlacedAtTheModelsLevel) {
   for (const auto& p : j)
     EXPECT_EQ(p["above_roof"].get<bool>(), p["share_of_roof"].get<double>() > 1.05);
   try {
-    (void)energy_points(doc, "p.json", "DRAM", "DRAM", UnitSystem{"OP", "byte"});
+    RoofSet op = roofs;
+    op.units = UnitSystem{"OP", "byte"};
+    (void)energy_points(doc, "p.json", "HBM", op);
     ADD_FAILURE() << "points in FLOP accepted for roofs in OP";
   } catch (const InputError& ex) {
     EXPECT_NE(std::string(ex.what()).find("p.json: points are in FLOP/byte"), std::string::npos)
