@@ -120,10 +120,11 @@ void refuse_one_machine_twice(const std::vector<std::string>& names,
                               const std::vector<const MachineDocument*>& machines,
                               const std::string& who) {
   // One file, however named (its path as typed, ./ or a link, or the catalogue name that
-  // resolves to it), or one origin where there is no file.
+  // resolves to it). A document built in memory (roofs given as numbers, a measurement) has no
+  // file and is no other ("given roofs" named every from_roofs machine).
   const auto identity = [](const MachineDocument& m) {
     std::error_code ec;
-    if (m.file.empty()) return m.origin;
+    if (m.file.empty()) return std::string();
     const fs::path p = fs::weakly_canonical(m.file, ec);
     return ec ? m.file : p.string();
   };

@@ -114,6 +114,10 @@ def test_compare_refuses_one_machine_twice_and_prices_by_catalogue_name(model):
     a100 = roofline.Machine("a100")
     with pytest.raises(roofline.InputError, match="are one machine"):
         roofline.llm.compare(model, [a100, roofline.Machine("a100-80gb")], batch=8)
+    # Two machines given as numbers are two machines (each was "given roofs", refused as one).
+    given = [roofline.Machine.from_roofs(1e12, 1e11, name="a"),
+             roofline.Machine.from_roofs(2e12, 2e11, name="b")]
+    assert len(roofline.llm.compare(model, given, batch=8)) == 2
     rows = roofline.llm.compare(model, [a100, roofline.Machine("h100-sxm")], batch=8,
                                 price_per_hour={"a100-80gb": 1.8})
     first = rows[0]  # the dicts `roofline llm --hw a,b --json` lists
