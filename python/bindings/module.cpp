@@ -151,12 +151,19 @@ std::optional<std::string> path_arg(const py::handle& o, const std::string& what
   auto refuse_bytes = [&] {
     throw py::type_error(what + ": a path is a str or an os.PathLike giving one, not bytes");
   };
-  if (py::isinstance<py::str>(o)) return o.cast<std::string>();
+  // The file system's bytes of a str, as Python opens it (surrogateescape: a name that is no
+  // UTF-8, os.fsdecode(b"m\xe9.json"), is its own bytes again; a plain cast refused it).
+  auto fs_bytes = [](const py::handle& str) {
+    const py::object b = py::reinterpret_steal<py::object>(PyUnicode_EncodeFSDefault(str.ptr()));
+    if (!b) throw py::error_already_set();
+    return std::string(PyBytes_AS_STRING(b.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(b.ptr())));
+  };
+  if (py::isinstance<py::str>(o)) return fs_bytes(o);
   if (py::isinstance<py::bytes>(o)) refuse_bytes();
   if (!py::hasattr(py::type::of(o), "__fspath__")) return std::nullopt;
   const py::object path = py::module_::import("os").attr("fspath")(o);
   if (!py::isinstance<py::str>(path)) refuse_bytes();
-  return path.cast<std::string>();
+  return fs_bytes(path);
 }
 
 py::object json_to_python(const nlohmann::json& j) {

@@ -6,6 +6,7 @@ import collections.abc
 import decimal
 import fractions
 import json
+import os
 import pathlib
 import types
 
@@ -264,6 +265,14 @@ def test_a_bytes_path_is_a_type_error_wherever_a_path_is_taken(tmp_path):
     assert [e.name for e in roofline.catalogue(hw_dir=hw)] == \
         [e.name for e in roofline.catalogue(hw_dir=str(hw))]
     assert roofline.Machine("a100-80gb", hw_dir=hw).to_json() == machine.to_json()
+    # A file name that is no UTF-8, as Python holds it (surrogateescape): saved and loaded as
+    # those bytes (a plain cast raised "Unable to cast Python instance").
+    odd = os.path.join(str(tmp_path), os.fsdecode(b"m\xe9.json"))
+    machine.save(odd)
+    assert (bytes(tmp_path) + b"/m\xe9.json") in [os.path.join(bytes(tmp_path), n)
+                                                 for n in os.listdir(bytes(tmp_path))]
+    assert roofline.Machine.load(odd).to_json() == machine.to_json()
+    assert roofline.Machine(pathlib.Path(odd)).to_json() == machine.to_json()
 
 
 def test_chart_save_takes_a_str_or_a_path_like(tmp_path):
