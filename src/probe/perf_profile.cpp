@@ -60,14 +60,23 @@ Role parse_role(const std::string& s, const std::string& where) {
 // program would otherwise be left running, and the marker folder behind). The program is in
 // roofline profile's process group, so a signal the kernel sent to the whole group (the
 // terminal's ^C, a hangup: si_code SI_KERNEL) has reached it already and is not sent twice.
+// One a process sent to the whole group (kill -TERM -PGID, timeout(1)) cannot be told from one
+// sent to profile alone: the program then gets it twice. One the program itself sent is
+// neither passed on nor taken as an interruption.
 volatile sig_atomic_t g_child = 0;     // the program's pid while it runs, else 0
 volatile sig_atomic_t g_received = 0;  // the first signal received, else 0
 
 extern "C" void pass_signal_on(int sig, siginfo_t* info, void*) {
   const int saved = errno;
-  if (g_received == 0) g_received = sig;
-  const bool whole_group = info != nullptr && info->si_code == SI_KERNEL;
-  if (!whole_group && g_child > 0) ::kill(static_cast<pid_t>(g_child), sig);
+  // One the program sent (`kill 0` from a script's exit trap reaches its whole group): its own
+  // doing, no interruption of the run, and nothing to pass back to it.
+  const bool from_child =
+      info != nullptr && info->si_code == SI_USER && g_child > 0 && info->si_pid == g_child;
+  if (!from_child) {
+    if (g_received == 0) g_received = sig;
+    const bool whole_group = info != nullptr && info->si_code == SI_KERNEL;
+    if (!whole_group && g_child > 0) ::kill(static_cast<pid_t>(g_child), sig);
+  }
   errno = saved;
 }
 
@@ -105,6 +114,9 @@ class PassSignalsOn {
   PassSignalsOn& operator=(const PassSignalsOn&) = delete;
   /// The first signal received since construction, or 0.
   int received() const { return g_received; }
+  /// The program was reaped: its pid may be another process's from now on, so no signal goes
+  /// to it.
+  void child_gone() { g_child = 0; }
 
  private:
   static constexpr std::array<int, 3> kPassed = {SIGINT, SIGTERM, SIGHUP};
@@ -187,6 +199,7 @@ RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& op
   pid_t waited;
   do waited = ::waitpid(pid, &status, 0);
   while (waited < 0 && errno == EINTR);
+  signals.child_gone();
   const auto t1 = std::chrono::steady_clock::now();
   set.disable_system_wide();
   if (n == static_cast<ssize_t>(sizeof exec_errno))

@@ -48,7 +48,7 @@ pid_t pid_in(const fs::path& file) {
 
 /// Starts `roofline ARGS` with TMPDIR set to `tmp`, stdout and stderr into `out` and `err`.
 pid_t start_roofline(const std::vector<std::string>& args, const fs::path& tmp, const fs::path& out,
-                     const fs::path& err) {
+                     const fs::path& err, bool own_session = false) {
   std::vector<std::string> argv = {ROOFLINE_CLI_PATH};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> cargs;
@@ -57,6 +57,7 @@ pid_t start_roofline(const std::vector<std::string>& args, const fs::path& tmp, 
   const std::string tmpdir = tmp.string(), o = out.string(), e = err.string();
   const pid_t pid = ::fork();
   if (pid == 0) {
+    if (own_session) ::setsid();  // a signal to its group reaches neither the test nor its shell
     ::setenv("TMPDIR", tmpdir.c_str(), 1);
     const int fo = ::open(o.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int fe = ::open(e.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -130,6 +131,30 @@ TEST(ProfileSignals, PassedOnToTheProgramAndNothingLeftBehind) {
         << err;
     EXPECT_NE(err.find(points + " left as it was"), std::string::npos) << err;
   }
+}
+
+// A program that signals its own process group (`kill 0` in a script's exit trap, to end its
+// background workers) reaches profile too: that is the program's doing, not an interruption.
+// It was taken as one: exit 143 and nothing written.
+TEST(ProfileSignals, ASignalFromTheProgramItselfIsNoInterruption) {
+  TempDir d;
+  const fs::path tmp = d.path / "tmp";
+  fs::create_directories(tmp);
+  const std::string points = d.file("points.json");
+  const pid_t profile =
+      start_roofline({"profile", "--events", "none", "--work", "1e9", "--traffic", "1e9", "-o",
+                      points, "--", "/bin/sh", "-c", "trap '' TERM; kill -TERM 0; exit 0"},
+                     tmp, d.path / "out", d.path / "err", true);
+  ASSERT_GT(profile, 0);
+  const int status = wait_for(profile, 20000ms);
+  if (status == -1) {
+    ::kill(profile, SIGKILL);
+    ::waitpid(profile, nullptr, 0);
+  }
+  ASSERT_NE(status, -1) << "profile did not exit";
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << slurp(d.path / "err");
+  EXPECT_EQ(nlohmann::json::parse(slurp(points)).at("points").size(), 1u);
 }
 
 // A program that cannot be started (exit 127) leaves no marker folder either (std::exit skipped
