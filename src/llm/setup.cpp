@@ -50,11 +50,11 @@ std::vector<std::string> driver_name_forms(const std::vector<std::string>& names
 /// (the factor bound alone let a slower machine's roofs through), and two measured documents of
 /// one GPU model (cuda:0, cuda:1) name one machine.
 void check_same_machine(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions& o) {
-  const auto machine = driver_name_forms(names_of(roofs.name, facts.display_name, facts.aliases));
-  std::vector<std::string> document = driver_name_forms({o.calibrate->name});
+  const auto machine = names_of(roofs.name, facts.display_name, facts.aliases);
+  std::vector<std::string> document{o.calibrate->name};
   document.insert(document.end(), o.calibrate_names.begin(), o.calibrate_names.end());
-  for (const auto& a : machine)
-    for (const auto& b : document)
+  for (const auto& a : driver_name_forms(machine))
+    for (const auto& b : driver_name_forms(document))
       if (!a.empty() && hardware_key(a) == hardware_key(b)) return;
   // Roofs given as two numbers name no device (`--peak`/`--bandwidth`, from_roofs).
   if (roofs.name == "given roofs" && facts.display_name.empty())
