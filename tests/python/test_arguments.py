@@ -387,13 +387,8 @@ def test_a_noise_out_of_range_is_refused_for_its_own_reason():
 
 def test_a_bool_is_refused_where_a_count_or_a_number_is_expected():
     model, machine = roofline.llm.model("llama-2-7b"), roofline.Machine("a100-80gb")
-    calls = {
-        "tp": lambda b: roofline.llm.analyse(model, machine, tp=b),
-        "cp": lambda b: roofline.llm.request(model, machine, 8, cp=b),
-        "pp": lambda b: roofline.llm.train(model, machine, pp=b),
-        "parameters tp": lambda b: model.parameters(tp=b),
-        "zero": lambda b: roofline.llm.train(model, machine, zero=b),
-        "threads": lambda b: roofline.Machine.measure(threads=b, precisions=["none"]),
+    calls = int_calls()
+    calls.update({
         "eps_flop": lambda b: roofline.energy(machine, eps_flop=b, eps_mem=1e-11, pi0=1),
         "intensities": lambda b: roofline.energy(machine, eps_flop=1e-11, eps_mem=1e-11,
                                                   pi0=1, intensities=[b]),
@@ -401,7 +396,7 @@ def test_a_bool_is_refused_where_a_count_or_a_number_is_expected():
         "price_per_hour": lambda b: roofline.llm.compare(model, [machine], price_per_hour=b),
         "price_per_hour dict": lambda b: roofline.llm.compare(
             model, [machine], price_per_hour={"a100-80gb": b}),
-    }
+    })
     for name, call in calls.items():
         with pytest.raises(TypeError):
             call(True)
