@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "commands.hpp"
 #include "roofline/diagnosis.hpp"
@@ -89,6 +90,50 @@ std::vector<std::string> grouped(
   return out;
 }
 
+/// Fits each point to the machine's roofs (its levels, its precision or --precision's): whether
+/// it is judged, or only listed (no roof for its precision or level, said in the notes).
+std::vector<bool> judge(const ImportArgs& a, ImportResult& res,
+                        const std::optional<MachineDocument>& m) {
+  std::vector<bool> judged(res.doc.points.size(), m.has_value());
+  if (!m) return judged;
+  std::vector<std::pair<std::string, std::string>> point_notes;
+  std::vector<std::string> notes;
+  // --precision names the roof every point is judged against, in place of the precision its
+  // counters gave (an import's points always have one): a value the machine has no roof for
+  // is refused, naming its roofs, before anything is written.
+  if (!a.machine.precision.empty()) {
+    const ComputeRoof& chosen = m->roofs.select_compute(a.machine.precision);
+    std::set<std::string> own;
+    for (const auto& p : res.doc.points)
+      if (!p.precision.empty() && p.precision != chosen.name) own.insert(p.precision);
+    if (!own.empty())
+      res.notes.push_back("judged against roof '" + chosen.name + "' (--precision " +
+                          a.machine.precision + ") in place of the precision" +
+                          (own.size() > 1 ? "s " : " ") + join({own.begin(), own.end()}) +
+                          " the counters give");
+  }
+  for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
+    auto& p = res.doc.points[i];
+    notes.clear();
+    auto fitted = fit_levels(p.traffic, &m->roofs, notes, p.name);
+    if (!a.machine.precision.empty()) p.precision = a.machine.precision;
+    if (fitted.empty()) {
+      // No level the machine has a roof for: the point keeps its traffic, not judged.
+      judged[i] = false;
+    } else {
+      p.traffic = std::move(fitted);
+      judged[i] = fit_precision(p, m->roofs, notes);
+    }
+    for (const auto& n : notes)
+      point_notes.emplace_back(p.name,
+                               n.rfind(p.name + ": ", 0) == 0 ? n.substr(p.name.size() + 2) : n);
+  }
+  const auto g = grouped(point_notes);
+  res.notes.insert(res.notes.end(), g.begin(), g.end());
+  res.doc.machine = m->roofs.name;
+  return judged;
+}
+
 void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDocument>& m,
             const std::string& tool) {
   std::string files;
@@ -107,30 +152,7 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
   require_valid_points(res.doc, files);
   // Per point: judged against the machine's roofs, or (no roof for the unit it ran on) only
   // listed — a tensor kernel held against the fp32 roof would read as impossible.
-  std::vector<bool> judged(res.doc.points.size(), m.has_value());
-  if (m) {
-    std::vector<std::pair<std::string, std::string>> point_notes;
-    std::vector<std::string> notes;
-    for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
-      auto& p = res.doc.points[i];
-      notes.clear();
-      auto fitted = fit_levels(p.traffic, &m->roofs, notes, p.name);
-      if (p.precision.empty() && !a.machine.precision.empty()) p.precision = a.machine.precision;
-      if (fitted.empty()) {
-        // No level the machine has a roof for: the point keeps its traffic, not judged.
-        judged[i] = false;
-      } else {
-        p.traffic = std::move(fitted);
-        judged[i] = fit_precision(p, m->roofs, notes);
-      }
-      for (const auto& n : notes)
-        point_notes.emplace_back(p.name,
-                                 n.rfind(p.name + ": ", 0) == 0 ? n.substr(p.name.size() + 2) : n);
-    }
-    const auto g = grouped(point_notes);
-    res.notes.insert(res.notes.end(), g.begin(), g.end());
-    res.doc.machine = m->roofs.name;
-  }
+  const std::vector<bool> judged = judge(a, res, m);
   if (a.json) {
     PointsDocument head_doc = res.doc;
     head_doc.points.clear();

@@ -42,6 +42,9 @@ void run(const PlotArgs& a) {
   in.machines.push_back(resolve_machine(a.machine, a.hw_dir));
   in.machines.reserve(1 + a.compare.size());  // `roofs` stays valid while overlays are added
   const RoofSet& roofs = in.machines.front().roofs;
+  // --precision is for points that name none; a value the machine has no roof for is refused
+  // even where every point names its own (it was ignored without a word).
+  if (!a.precision.empty()) roofs.select_compute(a.precision);
   for (const auto& f : a.points_files) {
     PointsDocument doc = load_points_file(f);
     // As `point --points`: a file given is there for its points (the machine alone is drawn

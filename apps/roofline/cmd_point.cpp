@@ -63,7 +63,10 @@ void run(const PointArgs& a) {
                        doc.units.traffic + " but the machine's roofs are in " + m.roofs.units.work +
                        "/" + m.roofs.units.traffic);
     points = doc.points;
-    // --precision and --level apply to the points that name none, as for a point of flags.
+    // --precision and --level apply to the points that name none, as for a point of flags; a
+    // value the machine has no roof for is refused even where every point names its own.
+    if (!a.machine.precision.empty()) m.roofs.select_compute(a.machine.precision);
+    if (!a.machine.level.empty()) m.roofs.select_memory(a.machine.level);
     for (auto& p : points) {
       if (p.precision.empty()) p.precision = a.machine.precision;
       for (auto& t : p.traffic)

@@ -422,6 +422,10 @@ std::vector<LevelTraffic> fit_levels(const std::vector<LevelTraffic>& traffic, c
 bool fit_precision(Point& p, const RoofSet& roofs, std::vector<std::string>& notes) {
   if (p.precision.empty()) return true;
   if (roofs.find_compute(p.precision)) return true;
+  // A roof that names no precision (--peak without --precision) stands for every precision, as
+  // RoofSet::select_compute takes it: the user gave the only roof there is.
+  for (const auto& c : roofs.compute)
+    if (c.precision.empty() && !c.sparse) return true;
   // "TYPE tensor" and "TYPE vector" (a GPU profiler's tensor ops and CUDA-core instructions):
   // the roof of that unit, named on the point so every later reader judges it the same.
   const auto space = p.precision.rfind(' ');

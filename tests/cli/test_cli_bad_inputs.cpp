@@ -76,6 +76,8 @@ void write_fixtures(const std::filesystem::path& dir) {
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "energy": 0}]})");
   put("points-fp8.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp8"}]})");
+  put("points-fp32.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp32"}]})");
   put("default-missing.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
     "default_compute": "nonexist",
     "compute": [{"name": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
@@ -789,6 +791,21 @@ std::vector<Case> cases() {
         "--precision=fp64"},
        2,
        "points-fp8.json: none of its 1 points can be judged on machine 'given roofs'"},
+      // --precision names a roof: a value the machine lacks is refused even where every point
+      // names its own precision (it was ignored, exit 0).
+      {"an import judged against a roof the machine lacks",
+       {"import", "likwid", "{data}/import/real/likwid-zen2-text-memdp-flopsdp.txt",
+        "--hw=epyc-7763", "--precision=fp128"},
+       2,
+       "machine 'epyc-7763' has no compute roof for 'fp128'"},
+      {"points that name their precision, on a roof the machine lacks (point)",
+       {"point", "--points={dir}/points-fp32.json", "--machine", kA100, "--precision=fp128"},
+       2,
+       "machine 'a100-test' has no compute roof for 'fp128'"},
+      {"points that name their precision, on a roof the machine lacks (plot)",
+       {"plot", kA100, "{dir}/points-fp32.json", "--precision=fp128", "-o", "{out}.svg"},
+       2,
+       "machine 'a100-test' has no compute roof for 'fp128'"},
       {"a dcgm sample interval past a day",
        {"import", "dcgm", "{data}/import/real/dcgm-t4-triton-bert.txt", "--hw=l4",
         "--interval=1e308"},

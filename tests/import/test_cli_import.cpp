@@ -79,6 +79,37 @@ TEST(CliImport, NcuTensorKernelsAgainstTensorRoofs) {
   EXPECT_NE(own.out.find("has no fp16 tensor roof"), std::string::npos) << own.out;
 }
 
+TEST(CliImport, PrecisionNamesTheRoofEveryPointIsJudgedAgainst) {
+  // likwid's FLOPS_DP/MEM_DP points are fp64; --precision fp32 judges them against the fp32
+  // roof instead (it was ignored: every point had a precision of its own), with a note.
+  const std::string zen2 = kData + "real/likwid-zen2-text-memdp-flopsdp.txt";
+  const auto r =
+      run_cli({"import", "likwid", zen2, "--hw", "epyc-7763", "--precision", "fp32", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["analysis"].size(), 2u);
+  for (const auto& a : j["analysis"]) {
+    EXPECT_EQ(a["diagnosis"]["compute_roof"], "fp32 avx2 fma") << a.dump();
+    // attainable = min(π, β·I) on the fp32 roof: 5.018 TFLOP/s is far above these points' β·I.
+    EXPECT_LE(a["diagnosis"]["attainable"].get<double>(), 5.0176e12);
+  }
+  bool noted = false;
+  for (const auto& n : j["notes"])
+    noted =
+        noted || n.get<std::string>().find("in place of the precision fp64") != std::string::npos;
+  EXPECT_TRUE(noted) << j["notes"].dump();
+  // Roofs given as two numbers name no precision: they judge every point, as `point` takes
+  // them (the points were "not judged: machine 'given roofs' has no fp64 roof").
+  const auto g =
+      run_cli({"import", "likwid", zen2, "--peak", "1T", "--bandwidth", "100G", "--json"});
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  const json gj = json::parse(g.out);
+  for (const auto& a : gj["analysis"]) {
+    ASSERT_FALSE(a["diagnosis"].is_null()) << a.dump();
+    EXPECT_EQ(a["diagnosis"]["compute_roof"], "peak");
+  }
+}
+
 TEST(CliImport, DcgmSeedCaseDiagnosis) {
   const auto r = run_cli({"import", "dcgm", kData + "dcgm-seed-case.txt", "--machine",
                           kData + "machine-h100-sxm.json"},
