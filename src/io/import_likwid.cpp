@@ -62,12 +62,26 @@ struct Level {
   const char* level;
   const char* bandwidth;  // normalized metric names
   const char* volume;
+  // A group that counts only part of the level's traffic, under other names, and what it
+  // leaves out: likwid's AMD Zen L3 group (groups/zen*/L3.txt) counts L3_ACCESS × 64 B, the
+  // lines L2 fetches from L3, and nothing of the L2 → L3 writebacks.
+  const char* part_bandwidth = nullptr;
+  const char* part_volume = nullptr;
+  const char* part_leaves_out = nullptr;
 };
 constexpr Level kLevels[] = {
     {"DRAM", "Memory bandwidth MBytes/s", "Memory data volume GBytes"},
-    {"L3", "L3 bandwidth MBytes/s", "L3 data volume GBytes"},
+    {"L3", "L3 bandwidth MBytes/s", "L3 data volume GBytes", "L3 access bandwidth MBytes/s",
+     "L3 access data volume GBytes",
+     "L3 access counts the lines L2 fetches from L3, not the writebacks to L3: Q(L3) is a lower "
+     "bound"},
     {"L2", "L2 bandwidth MBytes/s", "L2 data volume GBytes"},
 };
+
+/// Whether a normalized metric name is the level's `full` name or its partial one.
+bool names(const std::string& metric, const char* full, const char* part) {
+  return metric == full || (part != nullptr && metric == part);
+}
 
 /// One group measured in one run for one region.
 struct Block {
@@ -75,8 +89,8 @@ struct Block {
   double time = 0;  // s, the longest thread's runtime
   std::optional<double> work;
   std::string work_how, precision;
-  std::map<std::string, double> traffic;  // level → bytes
-  std::map<std::string, std::string> traffic_how;
+  std::map<std::string, double> traffic;              // level → bytes
+  std::map<std::string, std::string> traffic_caveat;  // level → what its Q leaves out
 };
 
 double checked(double v, const ToolTable& tab, const ToolRecord& r, const char* what) {
@@ -183,17 +197,19 @@ class BlockMeasure {
   /// Memory traffic is counted per socket (uncore): the socket's other threads print "-".
   void traffic(const Level& lv) {
     double bytes = 0;
-    bool from_bw = false, from_volume = false;
+    bool from_bw = false, from_volume = false, part = false;
     for (const auto& v : r_.values)
-      if (!v.missing && normalized(v.metric) == lv.bandwidth) {
+      if (!v.missing && names(normalized(v.metric), lv.bandwidth, lv.part_bandwidth)) {
         bytes += used(tab_, v) * 1e6 * thread_time(v.instance);
         from_bw = true;
+        part = part || normalized(v.metric) != lv.bandwidth;
       }
     if (!from_bw)
       for (const auto& v : r_.values)
-        if (!v.missing && normalized(v.metric) == lv.volume) {
+        if (!v.missing && names(normalized(v.metric), lv.volume, lv.part_volume)) {
           bytes += used(tab_, v) * 1e9;
           from_volume = true;
+          part = part || normalized(v.metric) != lv.volume;
         }
     if (!from_bw && !from_volume && std::string(lv.level) == "DRAM") {
       bool cas = false;
@@ -203,13 +219,11 @@ class BlockMeasure {
           bytes += used(tab_, v) * 64;  // one CAS = one 64-byte line
           cas = true;
         }
-      if (cas) b_.traffic_how["DRAM"] = "CAS_COUNT × 64 B";
       from_volume = cas;
     }
     if (!from_bw && !from_volume) return;
     b_.traffic[lv.level] = checked(bytes, tab_, r_, "Q");
-    if (!b_.traffic_how.count(lv.level))
-      b_.traffic_how[lv.level] = from_bw ? "bandwidth × runtime" : "data volume";
+    if (part) b_.traffic_caveat[lv.level] = lv.part_leaves_out;
   }
 
   const ToolTable& tab_;
@@ -232,6 +246,7 @@ struct RunResult {
   std::optional<double> work;
   std::string precision;
   std::map<std::string, double> traffic;
+  std::map<std::string, std::string> traffic_caveat;
   std::vector<std::string> groups;
 };
 
@@ -243,6 +258,7 @@ RunResult combine(const std::vector<Block>& blocks) {
   for (const auto& b : blocks) {
     r.time += b.time;
     r.groups.push_back(b.rec->group);
+    r.traffic_caveat.insert(b.traffic_caveat.begin(), b.traffic_caveat.end());
   }
   if (blocks.size() == 1) {
     const Block& b = blocks.front();
@@ -273,6 +289,12 @@ RunResult combine(const std::vector<Block>& blocks) {
 
 std::string run_label(const RunResult& r) {
   return "run " + std::to_string(r.run) + " (" + join(r.groups) + ")";
+}
+
+/// What the run's Q leaves out at `level` ("" when nothing), as "; " + the caveat.
+std::string caveat(const RunResult& r, const std::string& level) {
+  const auto it = r.traffic_caveat.find(level);
+  return it == r.traffic_caveat.end() ? "" : "; " + it->second;
 }
 
 Point make_point(const std::string& name, double w, const std::map<std::string, double>& traffic,
@@ -313,7 +335,9 @@ void complete_run_points(const std::string& label, const std::vector<RunResult>&
       res.notes.push_back(name + ": no floating-point work counted (W = 0): not a point");
       continue;
     }
-    Point pt = make_point(name, w, r->traffic, r->time, r->precision, run_label(*r));
+    std::string note = run_label(*r);
+    for (const auto& [lv, bytes] : r->traffic) note += caveat(*r, lv);
+    Point pt = make_point(name, w, r->traffic, r->time, r->precision, note);
     if (const std::string why = invalid(pt); !why.empty()) {
       res.notes.push_back(why);
       continue;
@@ -381,7 +405,8 @@ std::string separate_runs_point(const std::string& label, const std::string& whe
   std::string q_from;
   for (const auto& [lv, r] : q_runs) {
     traffic[lv] = r->traffic.at(lv);
-    q_from += (q_from.empty() ? "" : ", ") + std::string("Q(") + lv + ") from " + run_label(*r);
+    q_from += (q_from.empty() ? "" : ", ") + std::string("Q(") + lv + ") from " + run_label(*r) +
+              caveat(*r, lv);
   }
   std::string note = "W from " + run_label(*w_run) + ", " + q_from +
                      "; separate runs: T = the mean of their runtimes (" + times + ")";
