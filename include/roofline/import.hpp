@@ -142,6 +142,7 @@ struct ToolRecord {
   std::string id;    ///< ncu: the launch "ID"; likwid: ""
   std::string name;  ///< kernel name as printed, or likwid region ("" = the whole run)
   std::string device;
+  std::string cc;          ///< ncu: the device's compute capability ("CC": "7.0"), "" if not given
   std::string group;       ///< likwid: group name ("FLOPS_DP")
   int group_index = 0;     ///< likwid: N of "Group N"
   int run = 0;             ///< likwid: which likwid-perfctr run (1-based) in the input

@@ -167,7 +167,9 @@ struct Plan {
   bool any_fp = false;
   std::vector<std::pair<std::string, Source>> tensor;  // (source type, how)
   std::set<std::string> tensor_left_out;
-  bool tensor_instructions = false;  // {sm,smsp}__inst_executed_pipe_tensor*: not FLOP
+  bool tensor_instructions = false;     // {sm,smsp}__inst_executed_pipe_tensor*: not FLOP
+  Source tensor_inst_total;             // {sm,smsp}__inst_executed_pipe_tensor.sum
+  std::vector<Source> tensor_inst_any;  // every tensor-pipe instruction count
   std::vector<Source> dram;
   Source l2, l1;
   // ncu's roofline peaks (--set roofline)
@@ -206,9 +208,12 @@ class PlanBuilder {
         if (it == tensor_columns.end() || t->second == ".sum") tensor_columns[t->first] = t->second;
       }
       if (starts_with(m, "sm__inst_executed_pipe_tensor") ||
-          starts_with(m, "smsp__inst_executed_pipe_tensor"))
+          starts_with(m, "smsp__inst_executed_pipe_tensor")) {
         p.tensor_instructions = true;
+        if (ends_with(m, ".sum")) p.tensor_inst_any.push_back(Source{Source::sum, i, kNone});
+      }
     }
+    p.tensor_inst_total = source("inst_executed_pipe_tensor", kSm);
     const bool src_family = std::any_of(tensor_columns.begin(), tensor_columns.end(), [](auto& b) {
       return starts_with(b.first, "ops_path_tensor_src_");
     });
@@ -336,12 +341,12 @@ class PointMaker {
     }
     pending_w_unknown_.clear();
     std::optional<Point> p = point(tab, rec, plan, *t.seconds, t.how);
+    // A metric n/a for every kernel is one the GPU does not give: kernels left out for another
+    // reason count too, or the others would read it as missing for some only.
+    for (const auto& m : pending_w_unknown_) ++w_unknown_kernels_[m.substr(0, m.find(" (line"))];
     if (!p) return;  // skipped, noted
     take_roofs(roofs_from_peaks(tab, rec, plan), rec);
-    if (!pending_w_unknown_.empty()) {
-      w_unknown_.push_back({points_.size(), pending_w_unknown_});
-      for (const auto& m : pending_w_unknown_) ++w_unknown_kernels_[m.substr(0, m.find(" (line"))];
-    }
+    if (!pending_w_unknown_.empty()) w_unknown_.push_back({points_.size(), pending_w_unknown_});
     points_.push_back(std::move(*p));
   }
 
@@ -420,10 +425,15 @@ class PointMaker {
       res.notes.push_back("tensor metrics left out of W (they sum or repeat others counted): " +
                           names);
     }
-    if (tensor_instructions_)
+    if (volta_tensor_)
+      res.notes.push_back(
+          "tensor-pipe instructions on Volta (CC 7.0, 7.2) are counted as 512 FLOP each (an "
+          "HMMA.884 step, as ncu's tensor roofline section counts them), fp16 tensor work");
+    else if (tensor_instructions_)
       res.notes.push_back(
           "tensor-pipe instruction counts ({sm,smsp}__inst_executed_pipe_tensor*) are not "
-          "FLOP (their shape is unknown) and are not in W; collect "
+          "FLOP (their shape is unknown off Volta): a kernel that ran more than its FP16 ones is "
+          "left out; collect "
           "sm__ops_path_tensor_src_*.sum for tensor FLOP");
     // The export's own roofs stand for its kernels only where they ran on one device.
     if (!other_devices_.empty() && opt_.own_roofs) {
@@ -496,6 +506,54 @@ class PointMaker {
     return 0;
   }
 
+  /// Tensor-pipe instructions where no sm__ops_path_tensor metric counts their FLOP. On Volta
+  /// (CC 7.0, 7.2) each is an HMMA.884 step of 512 FLOP: a 16×16×16 wmma (8192 FLOP) is 16
+  /// HMMA.884 instructions (Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
+  /// Microbenchmarking", arXiv:1804.06826), and ncu's own tensor roofline section
+  /// (SpeedOfLight_HierarchicalTensorRooflineChart) multiplies the count by 512; a real V100
+  /// export's 33,554,432,000 instructions × 512 are exactly its GEMM's 2·20480³. They are added
+  /// as fp16 tensor work (Volta's tensor cores take fp16 only). Elsewhere the shape varies
+  /// (HMMA.16816 is 4096 FLOP, HMMA.1684 1024): W would be a lower bound by an unknown factor,
+  /// which read as "far below both roofs" for a GEMM at 76% of its roof, so the kernel is left
+  /// out with a note. False when it is left out.
+  bool tensor_instruction_work(const ToolTable& tab, const ToolRecord& rec, const Plan& plan,
+                               double seconds, std::map<std::string, double>& by_prec) {
+    if (!plan.tensor.empty() || plan.tensor_inst_any.empty()) return true;
+    // Its counts are W's, listed already when n/a (fp16), or no W (tensor-pipe, n/a = 0).
+    struct Restore {
+      std::vector<std::string>& list;
+      std::size_t size;
+      ~Restore() { list.resize(size); }
+    } restore{unknown_, unknown_.size()};
+    double most = 0;
+    for (const auto& s : plan.tensor_inst_any) most = std::max(most, count(tab, rec, s, seconds));
+    // FP16 arithmetic issues on the tensor pipe too (a real A100 export's 67,161,292,800
+    // tensor-pipe instructions are exactly its 2,149,161,369,600 HFMA thread instructions / 32):
+    // only what the HFMA/HADD/HMUL warp instructions leave is MMA. Predicated-off lanes make
+    // thread counts / 32 fall short of the warp instructions, hence the 5% margin.
+    double h_warp = 0;
+    for (const auto& pr : plan.flops)
+      if (std::string(pr.precision) == "fp16")
+        for (const Source* src : {&pr.fma, &pr.add, &pr.mul})
+          h_warp += count(tab, rec, *src, seconds) / 32;
+    const double mma = most - h_warp;
+    if (!(mma > 0.05 * most)) return true;
+    constexpr double kVoltaFlopPerTensorInstruction = 512;
+    if ((rec.cc == "7.0" || rec.cc == "7.2") && plan.tensor_inst_total) {
+      by_prec["fp16 tensor"] += kVoltaFlopPerTensorInstruction *
+                                (count(tab, rec, plan.tensor_inst_total, seconds) - h_warp);
+      volta_tensor_ = true;
+      return true;
+    }
+    notes_.push_back(kernel_label(rec) + ": left out, it ran " + format_number(mma, 4) +
+                     " tensor-pipe instructions beyond its FP16 ones" +
+                     (rec.cc.empty() ? "" : " on CC " + rec.cc) +
+                     ", whose FLOP no metric of the export counts (the MMA shape varies): its W "
+                     "would be a lower bound by an unknown factor — collect "
+                     "sm__ops_path_tensor_src_*.sum");
+    return false;
+  }
+
   /// The kernel's point: W per precision (FMA twice) and tensor type, Q at DRAM (and L2, L1),
   /// its roof's precision. A kernel without W, Q or T is noted instead.
   std::optional<Point> point(const ToolTable& tab, const ToolRecord& rec, const Plan& plan,
@@ -510,6 +568,10 @@ class PointMaker {
     for (const auto& [type, src] : plan.tensor) {
       const double w = count(tab, rec, src, seconds);
       if (w > 0) by_prec[(type.empty() ? std::string("unknown") : type) + " tensor"] += w;
+    }
+    if (!tensor_instruction_work(tab, rec, plan, seconds, by_prec)) {
+      pending_w_unknown_ = unknown_;
+      return std::nullopt;
     }
     double w = 0;
     for (const auto& [prec, v] : by_prec) w += v;
@@ -695,6 +757,7 @@ class PointMaker {
   std::set<std::string> tensor_left_out_;
   std::map<std::string, int> id_lines_;  // kernel ID → line of its first record
   bool tensor_instructions_ = false;
+  bool volta_tensor_ = false;  ///< some kernel's W has Volta tensor-pipe instructions × 512
   std::optional<RoofSet> roofs_;
   std::string roofs_device_;             // the device whose kernel gave roofs_
   std::set<std::string> other_devices_;  // devices of later kernels with peaks of their own

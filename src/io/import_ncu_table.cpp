@@ -190,10 +190,12 @@ struct NcuTableReader {
     const int id_field = find_field(rec, "ID");
     const auto name_col = static_cast<std::size_t>(find_field(rec, "Kernel Name"));
     const int device_col = find_field(rec, "Device");
+    const int cc_col = find_field(rec, "CC");
     std::vector<std::size_t> wanted;
     std::map<std::string_view, std::size_t> wanted_at;  // a metric the import uses, its field
     for (std::size_t i = 0; i < header.size(); ++i) {
-      if (static_cast<int>(i) == id_field || i == name_col) continue;
+      if (static_cast<int>(i) == id_field || i == name_col || static_cast<int>(i) == cc_col)
+        continue;
       tab.metric_names.emplace(header[i]);
       if (!wanted_metric(header[i])) continue;
       // ncu writes a metric once; two columns of one name would leave which one counts to
@@ -243,6 +245,7 @@ struct NcuTableReader {
       r.name = name;
       r.line = rec.line;
       if (device_col >= 0) r.device = trim(rec.fields[static_cast<std::size_t>(device_col)]);
+      if (cc_col >= 0) r.cc = trim(rec.fields[static_cast<std::size_t>(cc_col)]);
       for (std::size_t i : wanted) r.values.push_back(value_of(metric[i], units[i], i));
       ++kernels_read;
       if (sink)
@@ -262,6 +265,7 @@ struct NcuTableReader {
     const int unit_col = find_field(rec, "Metric Unit");
     const auto value_col = static_cast<std::size_t>(find_field(rec, "Metric Value"));
     const int device_col = find_field(rec, "Device");
+    const int cc_col = find_field(rec, "CC");
     const std::size_t need = std::max({static_cast<std::size_t>(std::max(id_field, 0)), name_col,
                                        metric_col, value_col}) +
                              1;
@@ -305,6 +309,8 @@ struct NcuTableReader {
           r.line = rec.line;
           if (device_col >= 0 && static_cast<std::size_t>(device_col) < rec.size())
             r.device = trim(rec.fields[static_cast<std::size_t>(device_col)]);
+          if (cc_col >= 0 && static_cast<std::size_t>(cc_col) < rec.size())
+            r.cc = trim(rec.fields[static_cast<std::size_t>(cc_col)]);
           it = by_id.emplace(std::string(id), tab.records.size()).first;
           tab.records.push_back(std::move(r));
         }

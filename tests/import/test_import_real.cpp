@@ -85,6 +85,37 @@ TEST(RealNcu, A100DetailsPrintFpNerscMethod) {
   EXPECT_TRUE(has_note(r, "tensor-pipe instruction counts"));
 }
 
+TEST(RealNcu, V100TensorPipeInstructionsAre512FlopEach) {
+  // A CUTLASS HMMA.884 GEMM of 20480³ on a V100 (CC 7.0), collected without
+  // sm__ops_path_tensor: W was the epilogue's 419 MFLOP of FMUL alone, 41,000 × too low, and
+  // the kernel read "far below both roofs" at 2.3 GFLOP/s.
+  const auto r = ncu("ncu-v100-details-nersc-s884gemm.csv");
+  ASSERT_EQ(r.doc.points.size(), 1u);  // kernel 0 (a fill) has W = 0
+  const Point& g = r.doc.points[0];
+  EXPECT_EQ(g.name, "cutlass::Kernel<cutlass_70_tensorop_s884gemm_f16_128x128_nn_align8> #10");
+  // W = 512 × sm__inst_executed_pipe_tensor 33,554,432,000 + FMUL 419,430,400 = 2·20480³ + …
+  EXPECT_DOUBLE_EQ(g.work.value, 512 * 33554432000.0 + 419430400.0);
+  EXPECT_DOUBLE_EQ(512 * 33554432000.0, 2.0 * 20480 * 20480 * 20480);
+  EXPECT_EQ(g.precision, "fp16 tensor");  // 99.998% of W
+  // T = sm__cycles_elapsed.avg / its rate; Q = dram__bytes.sum
+  EXPECT_DOUBLE_EQ(g.time.value, 224198002.15 / 1236080147.79);
+  EXPECT_DOUBLE_EQ(level(g, "DRAM").bytes.value, 25174959968.0);
+  EXPECT_TRUE(has_note(r, "counted as 512 FLOP each"));
+  // Off Volta the MMA shape varies: the same rows on CC 8.0 leave the kernel out, not place it
+  // with the FMUL count alone.
+  std::ifstream in = open_import_file(kReal / "ncu-v100-details-nersc-s884gemm.csv");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string ampere = text.str();
+  for (std::size_t at = 0; (at = ampere.find("\"7.0\"", at)) != std::string::npos;)
+    ampere.replace(at, 5, "\"8.0\"");
+  std::istringstream edited_in(ampere);
+  const auto a = import_ncu(edited_in, "cc80.csv");
+  EXPECT_TRUE(a.doc.points.empty());
+  EXPECT_TRUE(has_note(
+      a, "left out, it ran 3.355e+10 tensor-pipe instructions beyond its FP16 ones on CC 8.0"));
+}
+
 // A "Kernel Name" of only spaces names no kernel: the point is named by its ID ("kernel #2"),
 // not " #2" with a leading space.
 TEST(RealNcu, AKernelOfNoNameIsNamedByItsId) {
@@ -136,11 +167,16 @@ TEST(RealNcu, AValueNcuLeftOutLeavesTheKernelOut) {
   }
   ASSERT_EQ(edited, 3);
   const auto all = import_ncu(none, "sgemm.csv");
-  ASSERT_EQ(all.doc.points.size(), 3u);
-  EXPECT_DOUBLE_EQ(all.doc.points[2].work.value, 2 * 34359738368000.0);  // 2·FFMA, no HFMA
   EXPECT_TRUE(has_note(all,
                        "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum is n/a for "
                        "every kernel: counted as 0 in W"));
+  // The GEMM's 67,161,292,800 tensor-pipe instructions were its HFMAs (÷ 32); without the HFMA
+  // count they could be MMAs, whose FLOP nothing counts: it is left out, the other two placed.
+  ASSERT_EQ(all.doc.points.size(), 2u);
+  EXPECT_EQ(all.doc.points[1].name, "randomInit<float> #1");
+  EXPECT_TRUE(has_note(all,
+                       "kernel 'gemm_v1<float>' (ID 2, line 32): left out, it ran "
+                       "6.716e+10 tensor-pipe instructions beyond its FP16 ones on CC 8.0"));
 }
 
 TEST(RealNcu, A100DetailsSecondRun) {
@@ -388,6 +424,32 @@ TEST(RealLikwid, CoffeeLakeFlopsAndL3RunsTogether) {
   EXPECT_TRUE(has_note(r,
                        "multMatPtrVet: W from run 1 (FLOPS_DP), Q(L3) from run 2 (L3); "
                        "separate runs: T = the mean of their runtimes"));
+}
+
+TEST(RealLikwid, Zen2L3GroupCountsL3AccessAsALowerBound) {
+  // likwid's Zen L3 group prints "L3 access bandwidth" (L3_ACCESS × 64 B / time), not "L3
+  // bandwidth": it was not read, and FLOPS_DP + L3 were refused for want of traffic.
+  const auto two = likwid({"likwid-zen2-text-flopsdp-page.txt", "likwid-zen2-text-l3-page.txt"});
+  ASSERT_EQ(two.doc.points.size(), 1u);
+  const Point& p = two.doc.points[0];
+  EXPECT_EQ(p.name, "function_a");
+  // W = RETIRED_SSE_AVX_FLOPS_ALL 200,000,000 (580.7757 MFLOP/s × 0.344367 s agrees)
+  EXPECT_DOUBLE_EQ(p.work.value, 200000000);
+  // Q(L3) = 2385.3517 MBytes/s × 0.343499 s = 819.36 MB ≈ L3_ACCESS 12,802,600 × 64 B
+  EXPECT_DOUBLE_EQ(level(p, "L3").bytes.value, 2385.3517e6 * 0.343499);
+  EXPECT_NEAR(level(p, "L3").bytes.value, 12802600 * 64.0, 1e3);
+  EXPECT_DOUBLE_EQ(p.time.value, (0.344367 + 0.343499) / 2);
+  EXPECT_TRUE(has_note(two, "not the writebacks to L3: Q(L3) is a lower bound"));
+  // With the MEM run too, the point has both levels (L3 was dropped without a word).
+  const auto three = likwid({"likwid-zen2-text-flopsdp-page.txt", "likwid-zen2-text-l3-page.txt",
+                             "likwid-zen2-text-mem-page.txt"});
+  ASSERT_EQ(three.doc.points.size(), 1u);
+  const Point& q = three.doc.points[0];
+  // Q(DRAM) = Memory bandwidth 2456.5124 MBytes/s × 0.344393 s ≈ (6608612 + 6610215) × 64 B
+  EXPECT_DOUBLE_EQ(level(q, "DRAM").bytes.value, 2456.5124e6 * 0.344393);
+  EXPECT_NEAR(level(q, "DRAM").bytes.value, (6608612 + 6610215) * 64.0, 1e3);
+  EXPECT_DOUBLE_EQ(level(q, "L3").bytes.value, 2385.3517e6 * 0.343499);
+  EXPECT_DOUBLE_EQ(q.time.value, (0.344367 + 0.343499 + 0.344393) / 3);
 }
 
 TEST(RealLikwid, CoffeeLake128RunsWhoseRuntimesDisagreeAreNoted) {
