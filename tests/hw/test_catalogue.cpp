@@ -593,8 +593,15 @@ TEST(Catalogue, NewDevicesAgainstTheirSources) {
   EXPECT_DOUBLE_EQ(peak("rtx-pro-6000-blackwell", "fp32 vector"), 125e12);
   EXPECT_DOUBLE_EQ(size_of("rtx-pro-6000-blackwell", "GDDR7"), 96e9);
   // NVIDIA Jetson modules table, AGX Orin 64GB: 275 TOPS, 2048 cores at 1.3 GHz, 64 GB LPDDR5
-  // at 204.8 GB/s; Jetson Thor T5000: 2070 FP4 TFLOPS sparse, 128 GB LPDDR5X at 273 GB/s.
-  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "ops gpu+dla"), 275e12);
+  // at 204.8 GB/s; the 275 TOPS is sparse INT8 of the GPU (171) and the two DLAs (105) at MAXN
+  // (NVIDIA's DLA-SW README), so it is a sparse roof beside a dense twin of half. Jetson Thor
+  // T5000: 2070 FP4 TFLOPS sparse, 128 GB LPDDR5X at 273 GB/s.
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "int8 gpu+dla sparse"), 275e12);
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "int8 gpu+dla"), 137.5e12);
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "int8 tensor sparse"), 171e12);
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "int8 tensor"), 85.5e12);
+  EXPECT_TRUE(load("jetson-agx-orin-64gb").roofs.find_compute("int8 gpu+dla sparse")->sparse);
+  EXPECT_EQ(load("jetson-agx-orin-64gb").roofs.select_compute("").name, "fp32 vector");
   EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "fp32 vector"), 2048 * 2 * 1.3e9);
   EXPECT_DOUBLE_EQ(bandwidth("jetson-agx-orin-64gb", "LPDDR5"), 204.8e9);
   EXPECT_DOUBLE_EQ(peak("jetson-agx-thor", "fp4 tensor sparse"), 2070e12);
