@@ -568,11 +568,14 @@ TEST(Catalogue, NewDevicesAgainstTheirSources) {
   EXPECT_DOUBLE_EQ(bandwidth("gb300", "HBM3e"), 8e12);
   EXPECT_DOUBLE_EQ(size_of("gb300", "HBM3e"), 288e9);
   EXPECT_DOUBLE_EQ(bandwidth("gb300", "NVLink"), 1.8e12);
-  // NVIDIA GB200 NVL72 specifications, per superchip (2 GPUs): FP4 40 PFLOPS sparse, FP32 180
-  // TFLOPS, 372 GB at 16 TB/s, NVLink 3.6 TB/s; per GPU half of each.
+  // NVIDIA GB200 NVL72 specifications, per superchip (2 GPUs): NVFP4 40 | 20 PFLOPS (sparse |
+  // dense), FP32 160 TFLOPS, FP64 / FP64 Tensor 80 TFLOPS (the launch figures 180 / 90 are kept
+  // as a disagreement), 372 GB at 16 TB/s, NVLink 3.6 TB/s; per GPU half of each.
   EXPECT_DOUBLE_EQ(peak("gb200", "fp4 tensor sparse"), 20e15);
   EXPECT_DOUBLE_EQ(peak("gb200", "fp4 tensor"), 10e15);
-  EXPECT_DOUBLE_EQ(peak("gb200", "fp32 vector"), 90e12);
+  EXPECT_DOUBLE_EQ(peak("gb200", "fp32 vector"), 80e12);
+  EXPECT_DOUBLE_EQ(peak("gb200", "fp64 vector"), 40e12);
+  EXPECT_DOUBLE_EQ(peak("gb200", "fp64 tensor"), 40e12);
   EXPECT_DOUBLE_EQ(size_of("gb200", "HBM3e"), 186e9);
   EXPECT_DOUBLE_EQ(bandwidth("gb200", "NVLink"), 1.8e12);
   // NVIDIA GH200 datasheet: 96 GB HBM3 at 4 TB/s | 144 GB HBM3e at 4.9 TB/s; LPDDR5X up to
