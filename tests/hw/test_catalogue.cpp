@@ -549,6 +549,10 @@ TEST(Catalogue, NewDevicesAgainstTheirSources) {
   EXPECT_DOUBLE_EQ(peak("mi355x", "bf16 matrix"), 256 * 2.4e9 * 4096);
   EXPECT_NEAR(peak("mi355x", "fp16 matrix"), 2.5e15, 0.02e15);
   EXPECT_DOUBLE_EQ(peak("mi355x", "int8 matrix sparse"), 10.1e15);
+  // CDNA 4 whitepaper Table 2: FP64 vector and matrix 78.6 TFLOPS (256 CUs x 2.4 GHz x 128).
+  EXPECT_DOUBLE_EQ(peak("mi355x", "fp64 vector"), 78.6e12);
+  EXPECT_DOUBLE_EQ(peak("mi355x", "fp64 matrix"), 78.6e12);
+  EXPECT_NEAR(peak("mi355x", "fp64 vector"), 256 * 2.4e9 * 128, 0.1e12);
   EXPECT_DOUBLE_EQ(bandwidth("mi355x", "HBM3E"), 8e12);
   EXPECT_DOUBLE_EQ(size_of("mi355x", "HBM3E"), 288e9);
   EXPECT_EQ(load("mi355x").info["power_w"], 1400);
