@@ -710,6 +710,10 @@ TEST(Catalogue, DisagreementsAreRecordedWithBothSources) {
   // GH200 HBM3e: 141 GB / 5 TB/s announced, 144 GB / 4.9 TB/s in the datasheet.
   EXPECT_EQ(disagreement("gh200-144gb", "HBM3e capacity and bandwidth")["used"],
             "144 GB, 4.9 TB/s");
+  // H100 PCIe: the datasheet's 2 TB/s against the whitepaper's 2,039 GB/s; the roof stays 2 TB/s.
+  EXPECT_EQ(disagreement("h100-pcie", "HBM2e bandwidth")["used"], "2 TB/s");
+  // GB200: NVIDIA's current NVL72 table (160 / 80 TFLOPS per superchip) against the launch 180 / 90.
+  EXPECT_EQ(disagreement("gb200", "FP64 and FP32 peaks")["figures"].size(), 2u);
   for (const auto& f : catalogue_files()) {
     const MachineDocument m = load_machine_file(f);
     for (const auto& d : m.info.value("discrepancies", nlohmann::json::array())) {
