@@ -271,6 +271,12 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(peak("mi250x", "fp64 matrix"), 95.7e12);
   EXPECT_DOUBLE_EQ(peak("mi250x", "fp16 matrix"), 383e12);
   EXPECT_DOUBLE_EQ(bandwidth("mi250x", "HBM2e"), 3.2768e12);
+  // The roofs are the whole package; ROCm shows each of its two GCDs as a GPU, and hw show says
+  // so where a user reads it (the display name and the first note).
+  EXPECT_NE(load("mi250x").info["display_name"].get<std::string>().find("2 GCDs"),
+            std::string::npos);
+  EXPECT_NE(load("mi250x").info["notes"][0].get<std::string>().find("per GCD"),
+            std::string::npos);
   // AMD MI300X: FP64 vector 81.7, FP16 1307.4, FP8 2614.9; 192 GB at 5.3 TB/s.
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp64 vector"), 81.7e12);
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp16 matrix"), 1307.4e12);
