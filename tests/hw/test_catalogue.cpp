@@ -275,8 +275,7 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   // so where a user reads it (the display name and the first note).
   EXPECT_NE(load("mi250x").info["display_name"].get<std::string>().find("2 GCDs"),
             std::string::npos);
-  EXPECT_NE(load("mi250x").info["notes"][0].get<std::string>().find("per GCD"),
-            std::string::npos);
+  EXPECT_NE(load("mi250x").info["notes"][0].get<std::string>().find("per GCD"), std::string::npos);
   // AMD MI300X: FP64 vector 81.7, FP16 1307.4, FP8 2614.9; 192 GB at 5.3 TB/s.
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp64 vector"), 81.7e12);
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp16 matrix"), 1307.4e12);
@@ -718,7 +717,7 @@ TEST(Catalogue, DisagreementsAreRecordedWithBothSources) {
             "144 GB, 4.9 TB/s");
   // H100 PCIe: the datasheet's 2 TB/s against the whitepaper's 2,039 GB/s; the roof stays 2 TB/s.
   EXPECT_EQ(disagreement("h100-pcie", "HBM2e bandwidth")["used"], "2 TB/s");
-  // GB200: NVIDIA's current NVL72 table (160 / 80 TFLOPS per superchip) against the launch 180 / 90.
+  // GB200: the current NVL72 table (160 / 80 TFLOPS per superchip) against the launch 180 / 90.
   EXPECT_EQ(disagreement("gb200", "FP64 and FP32 peaks")["figures"].size(), 2u);
   for (const auto& f : catalogue_files()) {
     const MachineDocument m = load_machine_file(f);
