@@ -271,6 +271,11 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   EXPECT_DOUBLE_EQ(peak("mi250x", "fp64 matrix"), 95.7e12);
   EXPECT_DOUBLE_EQ(peak("mi250x", "fp16 matrix"), 383e12);
   EXPECT_DOUBLE_EQ(bandwidth("mi250x", "HBM2e"), 3.2768e12);
+  // The roofs are the whole package; ROCm shows each of its two GCDs as a GPU, and hw show says
+  // so where a user reads it (the display name and the first note).
+  EXPECT_NE(load("mi250x").info["display_name"].get<std::string>().find("2 GCDs"),
+            std::string::npos);
+  EXPECT_NE(load("mi250x").info["notes"][0].get<std::string>().find("per GCD"), std::string::npos);
   // AMD MI300X: FP64 vector 81.7, FP16 1307.4, FP8 2614.9; 192 GB at 5.3 TB/s.
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp64 vector"), 81.7e12);
   EXPECT_DOUBLE_EQ(peak("mi300x", "fp16 matrix"), 1307.4e12);
@@ -549,6 +554,10 @@ TEST(Catalogue, NewDevicesAgainstTheirSources) {
   EXPECT_DOUBLE_EQ(peak("mi355x", "bf16 matrix"), 256 * 2.4e9 * 4096);
   EXPECT_NEAR(peak("mi355x", "fp16 matrix"), 2.5e15, 0.02e15);
   EXPECT_DOUBLE_EQ(peak("mi355x", "int8 matrix sparse"), 10.1e15);
+  // CDNA 4 whitepaper Table 2: FP64 vector and matrix 78.6 TFLOPS (256 CUs x 2.4 GHz x 128).
+  EXPECT_DOUBLE_EQ(peak("mi355x", "fp64 vector"), 78.6e12);
+  EXPECT_DOUBLE_EQ(peak("mi355x", "fp64 matrix"), 78.6e12);
+  EXPECT_NEAR(peak("mi355x", "fp64 vector"), 256 * 2.4e9 * 128, 0.1e12);
   EXPECT_DOUBLE_EQ(bandwidth("mi355x", "HBM3E"), 8e12);
   EXPECT_DOUBLE_EQ(size_of("mi355x", "HBM3E"), 288e9);
   EXPECT_EQ(load("mi355x").info["power_w"], 1400);
@@ -568,11 +577,14 @@ TEST(Catalogue, NewDevicesAgainstTheirSources) {
   EXPECT_DOUBLE_EQ(bandwidth("gb300", "HBM3e"), 8e12);
   EXPECT_DOUBLE_EQ(size_of("gb300", "HBM3e"), 288e9);
   EXPECT_DOUBLE_EQ(bandwidth("gb300", "NVLink"), 1.8e12);
-  // NVIDIA GB200 NVL72 specifications, per superchip (2 GPUs): FP4 40 PFLOPS sparse, FP32 180
-  // TFLOPS, 372 GB at 16 TB/s, NVLink 3.6 TB/s; per GPU half of each.
+  // NVIDIA GB200 NVL72 specifications, per superchip (2 GPUs): NVFP4 40 | 20 PFLOPS (sparse |
+  // dense), FP32 160 TFLOPS, FP64 / FP64 Tensor 80 TFLOPS (the launch figures 180 / 90 are kept
+  // as a disagreement), 372 GB at 16 TB/s, NVLink 3.6 TB/s; per GPU half of each.
   EXPECT_DOUBLE_EQ(peak("gb200", "fp4 tensor sparse"), 20e15);
   EXPECT_DOUBLE_EQ(peak("gb200", "fp4 tensor"), 10e15);
-  EXPECT_DOUBLE_EQ(peak("gb200", "fp32 vector"), 90e12);
+  EXPECT_DOUBLE_EQ(peak("gb200", "fp32 vector"), 80e12);
+  EXPECT_DOUBLE_EQ(peak("gb200", "fp64 vector"), 40e12);
+  EXPECT_DOUBLE_EQ(peak("gb200", "fp64 tensor"), 40e12);
   EXPECT_DOUBLE_EQ(size_of("gb200", "HBM3e"), 186e9);
   EXPECT_DOUBLE_EQ(bandwidth("gb200", "NVLink"), 1.8e12);
   // NVIDIA GH200 datasheet: 96 GB HBM3 at 4 TB/s | 144 GB HBM3e at 4.9 TB/s; LPDDR5X up to
@@ -593,8 +605,15 @@ TEST(Catalogue, NewDevicesAgainstTheirSources) {
   EXPECT_DOUBLE_EQ(peak("rtx-pro-6000-blackwell", "fp32 vector"), 125e12);
   EXPECT_DOUBLE_EQ(size_of("rtx-pro-6000-blackwell", "GDDR7"), 96e9);
   // NVIDIA Jetson modules table, AGX Orin 64GB: 275 TOPS, 2048 cores at 1.3 GHz, 64 GB LPDDR5
-  // at 204.8 GB/s; Jetson Thor T5000: 2070 FP4 TFLOPS sparse, 128 GB LPDDR5X at 273 GB/s.
-  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "ops gpu+dla"), 275e12);
+  // at 204.8 GB/s; the 275 TOPS is sparse INT8 of the GPU (171) and the two DLAs (105) at MAXN
+  // (NVIDIA's DLA-SW README), so it is a sparse roof beside a dense twin of half. Jetson Thor
+  // T5000: 2070 FP4 TFLOPS sparse, 128 GB LPDDR5X at 273 GB/s.
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "int8 gpu+dla sparse"), 275e12);
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "int8 gpu+dla"), 137.5e12);
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "int8 tensor sparse"), 171e12);
+  EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "int8 tensor"), 85.5e12);
+  EXPECT_TRUE(load("jetson-agx-orin-64gb").roofs.find_compute("int8 gpu+dla sparse")->sparse);
+  EXPECT_EQ(load("jetson-agx-orin-64gb").roofs.select_compute("").name, "fp32 vector");
   EXPECT_DOUBLE_EQ(peak("jetson-agx-orin-64gb", "fp32 vector"), 2048 * 2 * 1.3e9);
   EXPECT_DOUBLE_EQ(bandwidth("jetson-agx-orin-64gb", "LPDDR5"), 204.8e9);
   EXPECT_DOUBLE_EQ(peak("jetson-agx-thor", "fp4 tensor sparse"), 2070e12);
@@ -603,6 +622,11 @@ TEST(Catalogue, NewDevicesAgainstTheirSources) {
   // Max 38 TOPS Neural Engine with 546 GB/s unified memory.
   EXPECT_DOUBLE_EQ(peak("snapdragon-x-elite", "ops npu"), 45e12);
   EXPECT_DOUBLE_EQ(peak("snapdragon-x-elite", "fp32 gpu"), 4.6e12);
+  // The shipping X1E-84-100: LPDDR5X-8448 on 8 x 16-bit channels (the 136 GB/s of the 2023
+  // announcement was LPDDR5X-8533); its figures are seen only in the press, so "reported".
+  EXPECT_DOUBLE_EQ(bandwidth("snapdragon-x-elite", "LPDDR5X"), 8448e6 * 16);
+  EXPECT_EQ(load("snapdragon-x-elite").roofs.find_compute("fp32 gpu")->provenance,
+            Provenance::reported);
   EXPECT_DOUBLE_EQ(peak("core-ultra-9-288v", "ops npu"), 48e12);
   EXPECT_DOUBLE_EQ(bandwidth("core-ultra-9-288v", "LPDDR5X"), 8533e6 * 16);
   EXPECT_DOUBLE_EQ(peak("ryzen-ai-9-hx-370", "ops npu"), 50e12);
@@ -691,6 +715,10 @@ TEST(Catalogue, DisagreementsAreRecordedWithBothSources) {
   // GH200 HBM3e: 141 GB / 5 TB/s announced, 144 GB / 4.9 TB/s in the datasheet.
   EXPECT_EQ(disagreement("gh200-144gb", "HBM3e capacity and bandwidth")["used"],
             "144 GB, 4.9 TB/s");
+  // H100 PCIe: the datasheet's 2 TB/s against the whitepaper's 2,039 GB/s; the roof stays 2 TB/s.
+  EXPECT_EQ(disagreement("h100-pcie", "HBM2e bandwidth")["used"], "2 TB/s");
+  // GB200: the current NVL72 table (160 / 80 TFLOPS per superchip) against the launch 180 / 90.
+  EXPECT_EQ(disagreement("gb200", "FP64 and FP32 peaks")["figures"].size(), 2u);
   for (const auto& f : catalogue_files()) {
     const MachineDocument m = load_machine_file(f);
     for (const auto& d : m.info.value("discrepancies", nlohmann::json::array())) {
