@@ -29,10 +29,15 @@ Where each number comes from:
   ``Operator.output_counted`` says so, and the bound is lower still.
 * T is the profiler's wall time of the operator on the CPU (children included) for operators
   that run on the CPU. Where torch sees a GPU, ``profile()`` also records CUDA activity (CUPTI),
-  and an operator that launched GPU work gets as T the time of that work: the union of the
-  intervals of the kernels and copies its launches started (roofline._kineto; on a GPU the CPU
-  time is only the launch). ``Operator.time_source`` says which (``"cpu"`` or ``"gpu"``). The
-  GPU path is tested on stand-in events only: it has not met a real CUDA trace.
+  and an operator with a FLOP count that launched GPU work gets as T the time of that work (on
+  a GPU the CPU time is only the launch). Each kernel or copy links to the operator innermost
+  on the launching thread when it was launched (aten::cudnn_convolution), and its time goes up
+  to the innermost operator with a FLOP count whose interval holds that one, on the same thread
+  (aten::conv2d); runtime calls (``cudaLaunchKernel``) and operators without a count never own
+  GPU time. T is the union of the intervals of the kernels and copies an operator owns
+  (roofline._kineto). ``Operator.time_source`` says which (``"cpu"`` or ``"gpu"``). The GPU
+  path is tested on stand-in events and on the events of a real A100 trace; it has not run on
+  a GPU here.
 """
 
 import math
@@ -255,22 +260,20 @@ class Profile:
     def _calls(self, counted_only=False):
         """(event, gpu seconds or None) per CPU operator call, the mode's outer records
         dropped; all calls with a profiler FLOP count, or (counted_only) those of the types
-        only the FLOP counter counts."""
+        only the FLOP counter counts. GPU time goes to these calls only (_kineto.gpu_seconds):
+        a kernel to the one among them that holds the operator it links to."""
         drop = _redispatched(self._events) if self._counted else set()
         host = [e for i, e in enumerate(self._events)
                 if i not in drop and not _is_device_event(e)]
-        gpu = {}
-        if any(_is_device_event(e) for e in self._events):
-            gpu = _gpu_seconds(self._events, host)
         with_flops = {e.name() for e in host if e.flops() > 0}
-        out = []
-        for i, e in enumerate(host):
-            if counted_only:
-                if e.name() in self._counted and e.name() not in with_flops:
-                    out.append((e, gpu.get(i)))
-            elif e.flops() > 0:
-                out.append((e, gpu.get(i)))
-        return out
+        if counted_only:
+            calls = [e for e in host if e.name() in self._counted and e.name() not in with_flops]
+        else:
+            calls = [e for e in host if e.flops() > 0]
+        gpu = {}
+        if calls and any(_is_device_event(e) for e in self._events):
+            gpu = _gpu_seconds(self._events, calls)
+        return [(e, gpu.get(i)) for i, e in enumerate(calls)]
 
     def _enclosing_counted(self):
         """Names of the types the profiler counts and the counter does not, whose calls hold a

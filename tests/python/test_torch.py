@@ -337,3 +337,79 @@ def test_a_type_that_holds_a_counted_one_is_not_counted_twice(monkeypatch):
         with rt.profile() as plain:
             conv(x)
     assert "aten::conv2d" in {op.name for op in plain.by_type()}
+
+
+class Event:
+    """A stand-in for torch's _KinetoEvent (the methods roofline.torch reads), with the ids as
+    torch fills them: an operator's correlation_id() is its own id; a kernel's and a runtime
+    call's linked_correlation_id() that of the operator that launched it."""
+
+    def __init__(self, name, start, dur, corr=0, linked=0, thread=1, device="CPU", flops=0,
+                 shapes=(), dtypes=()):
+        self._v = dict(name=name, start_us=start, duration_us=dur, correlation_id=corr,
+                       linked_correlation_id=linked, start_thread_id=thread, flops=flops,
+                       device_type="DeviceType." + device, shapes=list(shapes),
+                       dtypes=list(dtypes))
+
+    def __getattr__(self, method):
+        try:
+            value = self.__dict__["_v"][method]
+        except KeyError:
+            raise AttributeError(method) from None
+        return lambda: value
+
+
+def profile_of(events, counted=None):
+    prof = rt.Profile()
+    prof._events = events
+    prof._counted = counted or {}
+    return prof
+
+
+CONV_FLOP = 2 * 8 * 64 * 56 * 56 * 64 * 9
+
+
+def gpu_conv2d_events():
+    """A convolution on a GPU as torch records it: aten::conv2d carries the FLOP count, the
+    kernel links to aten::cudnn_convolution inside it (the innermost operator at its launch)."""
+    return [
+        Event("aten::conv2d", 0, 300, corr=10, flops=CONV_FLOP,
+              shapes=[[8, 64, 56, 56], [64, 64, 3, 3], [64]], dtypes=["float"] * 3),
+        Event("aten::convolution", 2, 296, corr=11),
+        Event("aten::_convolution", 4, 292, corr=12),
+        Event("aten::cudnn_convolution", 6, 280, corr=13),
+        Event("cudaLaunchKernel", 100, 8, linked=13),
+        Event("implicit_gemm", 400, 2000, linked=13, thread=7, device="CUDA"),
+    ]
+
+
+def test_on_a_gpu_a_convolution_gets_the_time_of_the_kernel_it_launched():
+    # The kernel's 2000 µs is conv2d's T (the CPU's 300 µs was the launch): P = W / 2 ms.
+    (op,) = profile_of(gpu_conv2d_events()).operators()
+    assert op.name == "aten::conv2d"
+    assert op.time_source == "gpu"
+    assert op.time_s == pytest.approx(2000e-6)
+    assert op.performance_flop_per_s == pytest.approx(CONV_FLOP / 2000e-6)
+
+
+def test_a_matrix_product_in_a_real_trace_gets_its_kernels_time():
+    # The events of facebookresearch/HolisticTraceAnalysis tests/data/call_stack/
+    # backward_thread.json (c1235b44; timestamps less 1666149715000000 µs), aten::mm given the
+    # FLOP count with_flops gives it: its cutlass kernel ran 45 µs, the CPU call 58 µs.
+    mm = Event("aten::mm", 364330, 58, corr=67247, thread=24922, flops=2 * 2048 * 2048 * 256,
+               shapes=[[2048, 2048], [2048, 256]], dtypes=["float", "float"])
+    events = [
+        Event("ProfilerStep#552", 33200, 413451, corr=49220, thread=3914),
+        Event("## backward ##", 287655, 107988, corr=56949, thread=3914),
+        Event("autograd::engine::evaluate_function: AddmmBackward0", 364322, 145, corr=67242,
+              thread=24922),
+        Event("AddmmBackward0", 364324, 102, corr=67243, thread=24922, shapes=[[2048, 2048]],
+              dtypes=["float"]),
+        mm,
+        Event("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>",
+              428509, 45, corr=2131433, linked=2131433, thread=7, device="CUDA"),
+        Event("cudaLaunchKernel", 364374, 10, corr=2131433, linked=2131433, thread=24922),
+    ]
+    (op,) = profile_of(events).operators()
+    assert (op.name, op.time_source) == ("aten::mm", "gpu")
+    assert op.time_s == pytest.approx(45e-6)
