@@ -52,6 +52,7 @@ except ImportError as _e:  # the package imports without torch; this module says
         "which this Python (%s) cannot import: %s" % (__import__("sys").executable, _e)) from _e
 
 from . import Chart, InputError, Point, diagnose
+from ._kineto import enclosing as _enclosing
 from ._kineto import gpu_seconds as _gpu_seconds
 from ._kineto import is_device_event as _is_device_event
 from ._kineto import redispatched as _redispatched
@@ -244,6 +245,23 @@ def _aten_name(packet):
     return text.replace(".", "::", 1) if "::" not in text else text
 
 
+def _with_gpu_time(events, calls, device):
+    """[(call, seconds of GPU work it owns, or None)]; device: whether the trace has any."""
+    gpu = _gpu_seconds(events, calls) if device and calls else {}
+    return [(e, gpu.get(i)) for i, e in enumerate(calls)]
+
+
+def _holding(host, counted):
+    """Names of the types the profiler counts and the counter does not (`counted`: its totals
+    per name) whose calls hold a call of a type the counter counted, on the same thread."""
+    outer = [e for e in host if e.flops() > 0 and e.name() not in counted]
+    inner = [e for e in host if e.name() in counted]
+    names = set()
+    for stack in _enclosing(outer, inner):
+        names.update(outer[i].name() for i in stack)
+    return names
+
+
 class Profile:
     """What ``profile()`` recorded: the operators with a FLOP count, in call order."""
 
@@ -251,48 +269,43 @@ class Profile:
         self._events = []
         self._prof = None
         self._counted = {}  # FlopCounterMode's totals per operator name, where it ran
+        self._cache = None  # (events, counted, analysis): the trace read once
 
     @property
     def flop_counter(self):
         """'FlopCounterMode' where torch's dispatcher-level counter ran, else None."""
         return "FlopCounterMode" if self._counted else None
 
+    def _analysis(self):
+        """The calls and their GPU time, read once per trace (table() and chart() ask again)."""
+        cache = self._cache
+        if cache is None or cache[0] is not self._events or cache[1] is not self._counted:
+            cache = self._cache = (self._events, self._counted, self._analyse())
+        return cache[2]
+
+    def _analyse(self):
+        events = self._events
+        drop = _redispatched(events) if self._counted else set()
+        host = [e for i, e in enumerate(events) if i not in drop and not _is_device_event(e)]
+        with_flops = {e.name() for e in host if e.flops() > 0}
+        profiled = [e for e in host if e.flops() > 0]
+        counted = [e for e in host if e.name() in self._counted and e.name() not in with_flops]
+        device = any(_is_device_event(e) for e in events)
+        return {False: _with_gpu_time(events, profiled, device),
+                True: _with_gpu_time(events, counted, device),
+                "outer": _holding(host, self._counted) if self._counted else set()}
+
     def _calls(self, counted_only=False):
         """(event, gpu seconds or None) per CPU operator call, the mode's outer records
         dropped; all calls with a profiler FLOP count, or (counted_only) those of the types
         only the FLOP counter counts. GPU time goes to these calls only (_kineto.gpu_seconds):
         a kernel to the one among them that holds the operator it links to."""
-        drop = _redispatched(self._events) if self._counted else set()
-        host = [e for i, e in enumerate(self._events)
-                if i not in drop and not _is_device_event(e)]
-        with_flops = {e.name() for e in host if e.flops() > 0}
-        if counted_only:
-            calls = [e for e in host if e.name() in self._counted and e.name() not in with_flops]
-        else:
-            calls = [e for e in host if e.flops() > 0]
-        gpu = {}
-        if calls and any(_is_device_event(e) for e in self._events):
-            gpu = _gpu_seconds(self._events, calls)
-        return [(e, gpu.get(i)) for i, e in enumerate(calls)]
+        return self._analysis()[counted_only]
 
     def _enclosing_counted(self):
         """Names of the types the profiler counts and the counter does not, whose calls hold a
         call of a type the counter counted (same thread, within its interval)."""
-        drop = _redispatched(self._events)
-        host = [e for i, e in enumerate(self._events)
-                if i not in drop and not _is_device_event(e)]
-        inner = [e for e in host if e.name() in self._counted]
-        names = set()
-        for e in host:
-            if e.flops() <= 0 or e.name() in self._counted or e.name() in names:
-                continue
-            s, t = e.start_us(), e.start_us() + e.duration_us()
-            for c in inner:
-                if (c is not e and c.start_thread_id() == e.start_thread_id()
-                        and s <= c.start_us() and c.start_us() + c.duration_us() <= t):
-                    names.add(e.name())
-                    break
-        return names
+        return self._analysis()["outer"]
 
     def operators(self):
         """Every operator call with a FLOP count from the profiler, as Operators."""

@@ -413,3 +413,22 @@ def test_a_matrix_product_in_a_real_trace_gets_its_kernels_time():
     (op,) = profile_of(events).operators()
     assert (op.name, op.time_source) == ("aten::mm", "gpu")
     assert op.time_s == pytest.approx(45e-6)
+
+
+def test_a_trace_is_matched_once_whatever_is_asked_of_it(monkeypatch):
+    # table() read the trace twice (by_type), `-m roofline.torch --chart` four times.
+    calls = []
+    real = rt._gpu_seconds
+    monkeypatch.setattr(rt, "_gpu_seconds", lambda *a: calls.append(1) or real(*a))
+    prof = profile_of(gpu_conv2d_events())
+    machine = roofline.Machine("a100-80gb")
+    prof.operators()
+    prof.by_type()
+    prof.points(by_type=True)
+    prof.diagnose(machine)
+    assert "aten::conv2d" in prof.table(machine)
+    assert "aten::conv2d" in prof.chart(machine).to_svg()
+    assert len(calls) == 1
+    prof._events = gpu_conv2d_events()[:1]  # another trace is read anew
+    assert prof.operators()[0].time_source == "cpu"
+    assert len(calls) == 1  # (without GPU activity there is nothing to match)
