@@ -26,7 +26,12 @@ Where each number comes from:
   library's hand counts (caches that miss, tiles re-read, write-allocate all add to it). Where
   the output's shape does not follow from the input shapes (a convolution's depends on stride
   and padding, which the profiler does not record) only the inputs are counted:
-  ``Operator.output_counted`` says so, and the bound is lower still.
+  ``Operator.output_counted`` says so, and the bound is lower still. Each input is read in its
+  own dtype; the output is written in the result's dtype, which torch's type promotion gives
+  (``torch.result_type``: among tensors the higher category — bool < integer < float <
+  complex — then the larger size; a Python number, recorded with shape [], only where its
+  category is higher, a float as float32): ``y * 2`` on fp32 ``y`` writes fp32, not int64.
+  That result dtype is also the operator's precision (the roof it is judged against).
 * T is the profiler's wall time of the operator on the CPU (children included) for operators
   that run on the CPU. Where torch sees a GPU, ``profile()`` also records CUDA activity (CUPTI),
   and an operator with a FLOP count that launched GPU work gets as T the time of that work (on
@@ -40,6 +45,7 @@ Where each number comes from:
   a GPU here.
 """
 
+import functools
 import math
 
 try:
@@ -59,12 +65,20 @@ from ._kineto import redispatched as _redispatched
 
 __all__ = ["Operator", "Profile", "profile", "main"]
 
-# Bytes per element of the dtype names the profiler records (c10's names of the scalar types).
-_DTYPE_BYTES = {
-    "double": 8, "float": 4, "c10::Half": 2, "c10::BFloat16": 2, "long int": 8, "int": 4,
-    "short int": 2, "signed char": 1, "unsigned char": 1, "bool": 1,
-    "c10::complex<float>": 8, "c10::complex<double>": 16,
+# c10's category of each scalar type the profiler records, by its name (bool < integer <
+# floating < complex), and its size in bytes (of the real part for a complex type): torch's
+# promotion of types follows from them.
+_KIND = {
+    "bool": (0, 1), "unsigned char": (1, 1), "signed char": (1, 1), "short int": (1, 2),
+    "int": (1, 4), "long int": (1, 8), "c10::Half": (2, 2), "c10::BFloat16": (2, 2),
+    "float": (2, 4), "double": (2, 8), "c10::complex<c10::Half>": (3, 2),
+    "c10::complex<float>": (3, 4), "c10::complex<double>": (3, 8),
 }
+# Bytes per element.
+_DTYPE_BYTES = {name: size * (2 if kind == 3 else 1) for name, (kind, size) in _KIND.items()}
+_COMPLEX = {"c10::Half": "c10::complex<c10::Half>", "float": "c10::complex<float>",
+            "double": "c10::complex<double>"}
+_REAL = {c: r for r, c in _COMPLEX.items()}
 # The roofline library's precision of each (the compute roof a point is judged against).
 _DTYPE_PRECISION = {
     "double": "fp64", "float": "fp32", "c10::Half": "fp16", "c10::BFloat16": "bf16",
@@ -83,6 +97,53 @@ def _percent(ratio):
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text + "%"
+
+
+def _promote(a, b):
+    """torch.promote_types of two dtypes (c10's names): the higher category; within one the
+    larger size; uint8 with int8 is int16, float16 with bfloat16 float32; a complex type with a
+    wider float gets that float's width."""
+    (kind_a, size_a), (kind_b, size_b) = _KIND[a], _KIND[b]
+    if a == b:
+        return a
+    if kind_a != kind_b:
+        high, low = (a, b) if kind_a > kind_b else (b, a)
+        if high in _REAL and _KIND[low][0] == 2:
+            return _COMPLEX.get(_promote(_REAL[high], low), "c10::complex<float>")
+        return high
+    if size_a != size_b:
+        return a if size_a > size_b else b
+    return "float" if kind_a == 2 else "short int"
+
+
+def _combine(high, low):
+    """c10's combine_categories: the type of the operands of higher priority (tensors with
+    dimensions), unless those of lower priority (numbers) are of a higher category."""
+    kind_high, kind_low = _KIND[high][0], _KIND[low][0]
+    if kind_high == 3:
+        return high
+    if kind_low == 3:  # a complex number: complex of the tensors' float width
+        return _COMPLEX.get(high, "c10::complex<float>") if kind_high == 2 else low
+    if kind_high == 2:
+        return high
+    return _promote(high, low) if kind_high == 0 or kind_low == 2 else high
+
+
+def _result_dtype(tensors):
+    """The dtype of an elementwise operator's result from its (shape, dtype) operands, as
+    torch.result_type gives it: among tensors with dimensions the higher category, then the
+    larger size; an operand recorded with shape [] (a Python number torch wrapped, as in
+    ``y * 2``) counts only if its category is higher, a float or complex number as the default
+    dtype (float32). Where every operand has shape [], the first is the (0-dim) tensor."""
+    dims = [d for shape, d in tensors if shape]
+    numbers = [d for shape, d in tensors if not shape]
+    if not dims:
+        dims, numbers = numbers[:1], numbers[1:]
+    high = functools.reduce(_promote, dims)
+    if not numbers:
+        return high
+    wrapped = [{2: "float", 3: "c10::complex<float>"}.get(_KIND[d][0], d) for d in numbers]
+    return _combine(high, functools.reduce(_promote, wrapped))
 
 
 def _has_roof(machine, precision):
@@ -196,6 +257,21 @@ class Operator:
             self.name, self.calls, self.work_flop, self.traffic_byte, self.time_s)
 
 
+def _traffic(name, tensors):
+    """(compulsory bytes, whether the output is in them) of an operator's (shape, dtype)
+    tensor operands: each read once in its own dtype, the output written once in the result's
+    dtype (an in-place operator's: its first operand's)."""
+    traffic = sum(_numel(s) * _DTYPE_BYTES[d] for s, d in tensors)
+    out = _output_shape(name, tensors)
+    if out is not None:
+        dtype = tensors[0][1] if name.endswith("_") else _result_dtype(tensors)
+        return traffic + _numel(out) * _DTYPE_BYTES[dtype], True
+    if name in ("aten::mm", "aten::bmm") and len(tensors) == 3:
+        # The out= overload (mm.out, bmm.out): the third tensor is the output, counted once.
+        return traffic, _output_shape(name, tensors[:2]) == tensors[2][0]
+    return traffic, False
+
+
 def _operator(event, gpu_time_s=None, flops=None):
     """An Operator from a kineto event with a FLOP count (the profiler's, or `flops`), or None.
     gpu_time_s: the GPU time of the work it launched, which replaces its CPU time as T."""
@@ -204,30 +280,20 @@ def _operator(event, gpu_time_s=None, flops=None):
     if flops <= 0:
         return None
     name = event.name()
-    tensors = []
-    for shape, dtype in zip(event.shapes(), event.dtypes()):
-        if dtype in _DTYPE_BYTES:  # a tensor (scalars are 'Scalar' or '')
-            tensors.append((list(shape), dtype))
+    tensors = [(list(shape), dtype) for shape, dtype in zip(event.shapes(), event.dtypes())
+               if dtype in _KIND]  # tensors and numbers ('Scalar', lists and None are not)
     if not tensors:
         return None
-    traffic = sum(_numel(s) * _DTYPE_BYTES[d] for s, d in tensors)
-    out = _output_shape(name, tensors)
-    output_counted = out is not None
-    if out is not None:
-        traffic += _numel(out) * _DTYPE_BYTES[tensors[-1][1]]
-    elif name in ("aten::mm", "aten::bmm") and len(tensors) == 3:
-        # The out= overload (mm.out, bmm.out): the third tensor is the output, counted once.
-        output_counted = _output_shape(name, tensors[:2]) == tensors[2][0]
+    traffic, output_counted = _traffic(name, tensors)
     time_s = event.duration_us() * 1e-6
     time_source = "cpu"
     if gpu_time_s:
         time_s, time_source = gpu_time_s, "gpu"
     if time_s <= 0 or traffic <= 0:
         return None  # below the profiler's microsecond resolution: no point to place
-    dtype = tensors[-1][1]
-    return Operator(name, flops, traffic, time_s, _DTYPE_PRECISION.get(dtype, ""),
-                    shapes=[s for s, _ in tensors], output_counted=output_counted,
-                    time_source=time_source)
+    precision = _DTYPE_PRECISION.get(_result_dtype(tensors), "")
+    return Operator(name, flops, traffic, time_s, precision, shapes=[s for s, _ in tensors],
+                    output_counted=output_counted, time_source=time_source)
 
 
 def _flop_counter_mode():

@@ -432,3 +432,48 @@ def test_a_trace_is_matched_once_whatever_is_asked_of_it(monkeypatch):
     prof._events = gpu_conv2d_events()[:1]  # another trace is read anew
     assert prof.operators()[0].time_source == "cpu"
     assert len(calls) == 1  # (without GPU activity there is nothing to match)
+
+
+# torch's dtypes by the names the profiler records for them.
+C10_NAMES = {
+    torch.bool: "bool", torch.uint8: "unsigned char", torch.int8: "signed char",
+    torch.int16: "short int", torch.int32: "int", torch.int64: "long int",
+    torch.float16: "c10::Half", torch.bfloat16: "c10::BFloat16", torch.float32: "float",
+    torch.float64: "double", torch.complex32: "c10::complex<c10::Half>",
+    torch.complex64: "c10::complex<float>", torch.complex128: "c10::complex<double>",
+}
+
+
+def test_promotion_of_two_dtypes_is_torchs():
+    for a, name_a in C10_NAMES.items():
+        for b, name_b in C10_NAMES.items():
+            assert rt._promote(name_a, name_b) == C10_NAMES[torch.promote_types(a, b)], (a, b)
+
+
+def test_an_elementwise_operators_result_dtype_is_the_one_torch_gives():
+    # Q and the precision of y * 2 came from the last operand's dtype: the Python int's (int64),
+    # a Python float's (fp64), the fp16 tensor's in double * half, '' for a bool mask. Here
+    # each operator's result dtype, from what the profiler recorded, is the dtype of the tensor
+    # torch returned; Q reads each operand in its own dtype and writes the result's.
+    n = 256
+    y, h = torch.randn(n, 8), torch.randn(n, 8).half()
+    mask, idx, i32 = y > 0, torch.arange(n * 8).reshape(n, 8), torch.ones(n, 8, dtype=torch.int32)
+    cases = [lambda: y * 2, lambda: y * 2.5, lambda: h * 2.0, lambda: h + y,
+             lambda: y.double() * h, lambda: y * mask, lambda: y + idx, lambda: i32 * 2.5,
+             lambda: i32 * 3, lambda: mask * mask, lambda: mask + 1, lambda: y * 1j,
+             lambda: torch.tensor(2.0, dtype=torch.float64) * y]
+    with torch.no_grad(), rt.profile() as prof:
+        results = [f() for f in cases]
+    events = [e for e in prof._events if e.name() in ("aten::mul", "aten::add")]
+    assert len(events) == len(cases), [e.name() for e in events]
+    for e, result in zip(events, results):
+        tensors = [(list(s), d) for s, d in zip(e.shapes(), e.dtypes()) if d in rt._KIND]
+        assert rt._result_dtype(tensors) == C10_NAMES[result.dtype], (e.dtypes(), result.dtype)
+    ops = prof.operators()
+    assert len(ops) == len(cases)
+    assert ops[0].precision == "fp32"  # y * 2
+    assert ops[0].traffic_byte == 4 * n * 8 + 8 + 4 * n * 8  # y, the number, the fp32 result
+    assert ops[4].traffic_byte == 8 * n * 8 + 2 * n * 8 + 8 * n * 8  # double * half → double
+    precisions = [op.precision for op in ops[:9]]
+    assert precisions == ["fp32", "fp32", "fp16", "fp32", "fp64", "fp32", "fp32", "fp32",
+                          "int32"], precisions
