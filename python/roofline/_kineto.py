@@ -20,9 +20,10 @@ length of the union of its activities' intervals (overlapping streams are not co
 Every step sorts once and sweeps (or looks up by id), so a trace is read in O(n log n).
 """
 
+import math
 import re
 
-__all__ = ["is_device_event", "gpu_seconds", "redispatched", "enclosing"]
+__all__ = ["is_device_event", "timed", "gpu_seconds", "redispatched", "enclosing"]
 
 # The runtime and driver calls of CUDA and ROCm (cudaLaunchKernel, cuLaunchKernel,
 # hipLaunchKernel): CPU events, never operators.
@@ -32,6 +33,17 @@ _RUNTIME_CALL = re.compile(r"(cuda|cu|hip|hsa)[A-Z_]")
 def is_device_event(event):
     """True for activity on a GPU (kernels, copies), False for CPU-side events."""
     return "CPU" not in str(event.device_type()).upper()
+
+
+def timed(events):
+    """(the events with a finite start and a finite duration not below 0, in their order; how
+    many others there were)."""
+    kept = []
+    for e in events:
+        start, duration = e.start_us(), e.duration_us()
+        if math.isfinite(start) and math.isfinite(duration) and duration >= 0:
+            kept.append(e)
+    return kept, len(events) - len(kept)
 
 
 def _union_us(intervals):

@@ -47,6 +47,8 @@ Where each number comes from:
 
 import functools
 import math
+import sys
+import warnings
 
 try:
     import torch as _torch
@@ -62,6 +64,7 @@ from ._kineto import enclosing as _enclosing
 from ._kineto import gpu_seconds as _gpu_seconds
 from ._kineto import is_device_event as _is_device_event
 from ._kineto import redispatched as _redispatched
+from ._kineto import timed as _timed
 
 __all__ = ["Operator", "Profile", "profile", "main"]
 
@@ -350,7 +353,11 @@ class Profile:
         return cache[2]
 
     def _analyse(self):
-        events = self._events
+        events, untimed = _timed(self._events)
+        if untimed:
+            warnings.warn("roofline.torch: %d profiler event%s left out: a start or duration "
+                          "that is not a finite number (or a negative duration)"
+                          % (untimed, "" if untimed == 1 else "s"), stacklevel=4)
         drop = _redispatched(events) if self._counted else set()
         host = [e for i, e in enumerate(events) if i not in drop and not _is_device_event(e)]
         with_flops = {e.name() for e in host if e.flops() > 0}

@@ -477,3 +477,27 @@ def test_an_elementwise_operators_result_dtype_is_the_one_torch_gives():
     precisions = [op.precision for op in ops[:9]]
     assert precisions == ["fp32", "fp32", "fp16", "fp32", "fp64", "fp32", "fp32", "fp32",
                           "int32"], precisions
+
+
+def test_events_without_a_finite_time_are_left_out_with_one_warning():
+    # A NaN or infinite duration aborted table() with an InputError (a point's time must be
+    # finite), and a NaN kernel gave its operator T = NaN.
+    mm = dict(flops=2 * 64 ** 3, shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    events = gpu_conv2d_events() + [
+        Event("aten::mm", 1000, float("nan"), corr=20, **mm),
+        Event("aten::mm", 2000, float("inf"), corr=21, **mm),
+        Event("aten::mm", 3000, 40, corr=22, **mm),
+        Event("cudaLaunchKernel", 3010, 5, linked=22),
+        Event("gemm", float("nan"), 30, linked=22, thread=7, device="CUDA"),
+    ]
+    prof = profile_of(events)
+    with pytest.warns(UserWarning) as caught:
+        table = prof.table(roofline.Machine("a100-80gb"), by_type=False)
+        ops = prof.operators()
+    assert [str(w.message) for w in caught] == [
+        "roofline.torch: 3 profiler events left out: a start or duration that is not a finite "
+        "number (or a negative duration)"]
+    assert [(op.name, op.time_source) for op in ops] == [("aten::conv2d", "gpu"),
+                                                         ("aten::mm", "cpu")]
+    assert ops[1].time_s == pytest.approx(40e-6)
+    assert "nan" not in table
