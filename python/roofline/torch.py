@@ -532,15 +532,8 @@ class profile:
         return result
 
 
-def main(argv=None):
-    """``python3 -m roofline.torch [--hw NAME | --machine FILE] [--per-call] script.py [args]``:
-    runs the script under profile() and prints its operators on the machine's roofs."""
+def _arguments(argv):
     import argparse
-    import os
-    import runpy
-    import sys
-
-    from . import Error, Machine
 
     parser = argparse.ArgumentParser(
         prog="python3 -m roofline.torch",
@@ -551,31 +544,71 @@ def main(argv=None):
     parser.add_argument("--chart", help="write the chart here (.svg, .html, .png, .json, .csv)")
     parser.add_argument("script")
     parser.add_argument("args", nargs=argparse.REMAINDER)
-    a = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def _machine(a):
+    """The roofs the arguments name (None: no roofs), the arguments checked before the script
+    runs, which may take long."""
+    import os
+
+    from . import Machine
+
+    if a.hw and a.machine:
+        raise InputError("give --hw or --machine, not both")
+    machine = Machine(a.hw or a.machine) if a.hw or a.machine else None
+    if a.chart and machine is None:
+        raise InputError("--chart needs roofs: give --hw or --machine")
+    if not os.path.isfile(a.script):
+        raise InputError("%s: no such file (the script to run)" % ascii(a.script))
+    return machine
+
+
+def _run(script, args):
+    """(the Profile of the script run as __main__, the code its sys.exit() gave or None): a
+    script that exits still has what ran profiled, as under python -m cProfile."""
+    import runpy
+
+    sys.argv = [script] + args
+    code = None
+    with profile() as prof:
+        try:
+            runpy.run_path(script, run_name="__main__")
+        except SystemExit as e:
+            code = e.code
+    return prof, code
+
+
+def _exit_status(code):
+    """The process's exit status for a sys.exit() argument, as Python gives it: None 0, a
+    number itself, anything else printed on stderr and 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    sys.stderr.write("%s\n" % (code,))
+    return 1
+
+
+def main(argv=None):
+    """``python3 -m roofline.torch [--hw NAME | --machine FILE] [--per-call] [--chart FILE]
+    script.py [args]``: runs the script under profile() and prints its operators on the
+    machine's roofs. Returns the exit status: the script's own where it called sys.exit(), 2
+    for bad arguments."""
+    from . import Error
+
+    a = _arguments(argv)
     try:
-        machine = None
-        if a.hw and a.machine:
-            raise InputError("give --hw or --machine, not both")
-        if a.hw or a.machine:
-            machine = Machine(a.hw or a.machine)
-        # Checked before the script runs, which may take long.
-        if a.chart and machine is None:
-            raise InputError("--chart needs roofs: give --hw or --machine")
-        if not os.path.isfile(a.script):
-            raise InputError("%s: no such file (the script to run)" % ascii(a.script))
-        sys.argv = [a.script] + a.args
-        with profile() as prof:
-            runpy.run_path(a.script, run_name="__main__")
+        machine = _machine(a)
+        prof, code = _run(a.script, a.args)
         sys.stdout.write(prof.table(machine, by_type=not a.per_call))
         if a.chart:
             prof.chart(machine, by_type=not a.per_call).save(a.chart)
     except Error as e:
         sys.stderr.write("roofline: error: %s\n" % e)
         return 2
-    return 0
+    return _exit_status(code)
 
 
 if __name__ == "__main__":
-    import sys as _sys
-
-    _sys.exit(main())
+    sys.exit(main())

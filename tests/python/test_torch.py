@@ -479,6 +479,38 @@ def test_an_elementwise_operators_result_dtype_is_the_one_torch_gives():
                           "int32"], precisions
 
 
+def run_cli(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "roofline.torch"] + [str(a) for a in args],
+                          capture_output=True, text=True, timeout=300, env=env or os.environ)
+
+
+def test_a_script_that_calls_sys_exit_gets_its_table_and_its_exit_status(tmp_path):
+    # SystemExit went through profile(): nothing was printed. As under python -m cProfile, what
+    # ran is shown, then the process exits with the script's status.
+    script = tmp_path / "exits.py"
+    script.write_text("import sys, torch\n"
+                      "m = torch.nn.Linear(32, 16)\n"
+                      "with torch.no_grad():\n"
+                      "    m(torch.randn(8, 32))\n"
+                      "sys.exit(3)\n"
+                      "raise AssertionError('not reached')\n")
+    chart = tmp_path / "ops.svg"
+    r = run_cli("--hw", "a100-80gb", "--chart", chart, script)
+    assert r.returncode == 3, r.stderr
+    assert "aten::addmm" in r.stdout
+    assert chart.read_text().lstrip().startswith("<")
+    # sys.exit("text"): the text on stderr and status 1, as Python gives it; sys.exit() 0.
+    script.write_text("import sys, torch\n"
+                      "torch.randn(4, 8) @ torch.randn(8, 4)\n"
+                      "sys.exit('stopped early')\n")
+    r = run_cli(script)
+    assert r.returncode == 1 and r.stderr == "stopped early\n", r.stderr
+    assert "aten::mm" in r.stdout
+    script.write_text("import sys\nsys.exit()\n")
+    r = run_cli(script)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
 def test_events_without_a_finite_time_are_left_out_with_one_warning():
     # A NaN or infinite duration aborted table() with an InputError (a point's time must be
     # finite), and a NaN kernel gave its operator T = NaN.
