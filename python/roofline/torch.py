@@ -54,10 +54,16 @@ try:
     import torch as _torch
     from torch.profiler import ProfilerActivity as _ProfilerActivity
     from torch.profiler import profile as _torch_profile
-except ImportError as _e:  # the package imports without torch; this module says what is missing
-    raise ImportError(
-        "roofline.torch needs PyTorch (the Python module 'torch', Debian package python3-torch), "
-        "which this Python (%s) cannot import: %s" % (__import__("sys").executable, _e)) from _e
+except Exception as _e:  # noqa: BLE001  (a broken torch raises OSError, RuntimeError, ...)
+    # The package imports without torch; this module says what is missing.
+    _missing = ("roofline.torch needs PyTorch (the Python module 'torch', Debian package "
+                "python3-torch), which this Python (%s) cannot import: %s" % (
+                    sys.executable,
+                    _e if isinstance(_e, ImportError) else "%s: %s" % (type(_e).__name__, _e)))
+    if __name__ == "__main__":  # python3 -m roofline.torch: the CLI's one line, no traceback
+        sys.stderr.write("roofline: unavailable: %s\n" % _missing)
+        sys.exit(3)
+    raise ImportError(_missing) from _e
 
 from . import Chart, InputError, Point, diagnose
 from ._kineto import enclosing as _enclosing
@@ -547,21 +553,74 @@ def _arguments(argv):
     return parser.parse_args(argv)
 
 
-def _machine(a):
-    """The roofs the arguments name (None: no roofs), the arguments checked before the script
-    runs, which may take long."""
+_CHART_FORMATS = (".svg", ".html", ".png", ".json", ".csv")
+
+
+def _not_a_file(mode):
+    """What a path that is no regular file is, in words."""
+    import stat
+
+    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
+def _check_script(path):
+    """Refuses a script path that names no readable regular file, saying what it names."""
     import os
 
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError("%s: no such file (the script to run)" % ascii(path)) from None
+    except OSError as e:
+        raise InputError("%s: %s (the script to run)" % (ascii(path), e.strerror)) from None
+    kind = _not_a_file(mode) if not os.path.isfile(path) else None
+    if kind:
+        raise InputError("%s: is %s, not a script to run" % (ascii(path), kind))
+    if not os.access(path, os.R_OK):
+        raise InputError("%s: cannot be read (permission denied): the script to run"
+                         % ascii(path))
+
+
+def _check_chart(path):
+    """Refuses, before the script runs, a chart path Chart.save would refuse after it: an
+    unknown format, a folder that is not there, a path that names no regular file."""
+    import os
+
+    if os.path.isdir(path):
+        raise InputError("%s: is a directory (give a file name: chart.svg)" % ascii(path))
+    extension = os.path.splitext(path)[1]
+    if extension.lower() not in _CHART_FORMATS:
+        raise InputError("%s: unknown format %s (use .svg, .html, .png, .json or .csv)"
+                         % (ascii(path), ascii(extension)))
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise InputError("%s: folder %s does not exist" % (ascii(path), ascii(folder)))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError("%s: folder %s is not writable" % (ascii(path), ascii(folder)))
+    if os.path.lexists(path) and (os.path.islink(path) or not os.path.isfile(path)):
+        kind = "a symbolic link" if os.path.islink(path) else _not_a_file(os.stat(path).st_mode)
+        raise InputError("%s: is %s: the chart is written to a new file renamed over it"
+                         % (ascii(path), kind))
+
+
+def _machine(a):
+    """The roofs the arguments name (None: no roofs), every argument and output path checked
+    before the script runs, which may take long."""
     from . import Machine
 
     if a.hw and a.machine:
         raise InputError("give --hw or --machine, not both")
-    machine = Machine(a.hw or a.machine) if a.hw or a.machine else None
-    if a.chart and machine is None:
+    if a.chart is not None and not (a.hw or a.machine):
         raise InputError("--chart needs roofs: give --hw or --machine")
-    if not os.path.isfile(a.script):
-        raise InputError("%s: no such file (the script to run)" % ascii(a.script))
-    return machine
+    if a.chart is not None:
+        _check_chart(a.chart)
+    _check_script(a.script)
+    return Machine(a.hw or a.machine) if a.hw or a.machine else None
 
 
 def _run(script, args):

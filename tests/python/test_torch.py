@@ -533,3 +533,28 @@ def test_events_without_a_finite_time_are_left_out_with_one_warning():
                                                          ("aten::mm", "cpu")]
     assert ops[1].time_s == pytest.approx(40e-6)
     assert "nan" not in table
+
+
+def test_every_path_is_checked_before_the_script_runs(tmp_path):
+    # A chart path in a missing folder was refused only after the script ran; a directory or a
+    # device as the script was "no such file".
+    ran = tmp_path / "ran"
+    script = tmp_path / "step.py"
+    script.write_text("open(%r, 'w').close()\n" % str(ran))
+    missing = tmp_path / "no" / "such" / "o.svg"
+    machine_file = tmp_path / "machine.json"
+    for roofs in (["--hw", "a100-80gb"], ["--machine", machine_file]):
+        r = run_cli(*roofs, "--chart", missing, script)
+        assert r.returncode == 2, r.stderr
+        assert "does not exist" in r.stderr and "o.svg" in r.stderr, r.stderr
+        assert not ran.exists()
+    for chart, words in ((tmp_path, "is a directory"), (tmp_path / "o.txt", "unknown format")):
+        r = run_cli("--hw", "a100-80gb", "--chart", chart, script)
+        assert r.returncode == 2 and words in r.stderr, r.stderr
+        assert not ran.exists()
+    r = run_cli("--hw", "a100-80gb", tmp_path)
+    assert r.returncode == 2 and "is a directory, not a script" in r.stderr, r.stderr
+    if os.path.exists("/dev/zero"):
+        r = run_cli("--hw", "a100-80gb", "/dev/zero")
+        assert r.returncode == 2 and "is a character device" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
