@@ -96,16 +96,48 @@ _DTYPE_PRECISION = {
 
 
 def _percent(ratio):
-    """A ratio as a percentage with 3 significant digits in fixed notation, as the CLI prints
-    them: 91.8%, 72%, 0.0285%, 1234% (one decimal would print a far-below point as 0.0%)."""
+    """A ratio as a percentage as the CLI prints it (format_number with 3 significant digits):
+    fixed notation from 0.001% to below 10⁷% — 91.8%, 72%, 0.0285%, 1234% (one decimal would
+    print a far-below point as 0.0%) — and exponent notation beyond, 1.25e+33%, not a hundred
+    digits."""
     x = 100 * ratio
     if x == 0 or not math.isfinite(x):
         return "%g%%" % x
+    if not 1e-3 <= abs(x) < 1e7:
+        return "%.3g%%" % x
     digits = max(0, 2 - math.floor(math.log10(abs(x))))
     text = "%.*f" % (digits, x)
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text + "%"
+
+
+def _unsafe(code):
+    """Whether a character is shown escaped (the rule of the library's terminal_safe,
+    sanitize.hpp): C0 and C1 controls, DEL, bidirectional formatting, line separators,
+    noncharacters, and surrogates (bytes of a name that were no UTF-8)."""
+    return (code < 0x20 or 0x7F <= code <= 0x9F or code in _BIDI or 0xD800 <= code <= 0xDFFF
+            or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE)
+
+
+_BIDI = {0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+
+
+def _safe(text):
+    """An operator's name for a terminal: the characters _unsafe() names as \\uXXXX (a JSON
+    surrogate pair above U+FFFF), so a name cannot move the cursor, retitle the window or
+    reorder the line."""
+    out = []
+    for c in text:
+        code = ord(c)
+        if not _unsafe(code):
+            out.append(c)
+        elif code > 0xFFFF:
+            v = code - 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF)))
+        else:
+            out.append("\\u%04x" % code)
+    return "".join(out)
 
 
 def _promote(a, b):
@@ -263,7 +295,7 @@ class Operator:
 
     def __repr__(self):
         return "<Operator %s ×%d W=%.6g FLOP Q=%.6g B T=%.6g s>" % (
-            self.name, self.calls, self.work_flop, self.traffic_byte, self.time_s)
+            _safe(self.name), self.calls, self.work_flop, self.traffic_byte, self.time_s)
 
 
 def _traffic(name, tensors):
@@ -489,9 +521,9 @@ class Profile:
             if machine is not None and d is None:
                 verdict = "no %s roof" % op.precision
                 unjudged.add(op.precision)
-            rows.append((op.name, str(op.calls), "%.4g" % op.work_flop, "%.4g" % op.traffic_byte,
-                         "%.4g" % op.intensity_flop_per_byte, "%.4g" % op.time_s,
-                         "%.4g" % op.performance_flop_per_s,
+            rows.append((_safe(op.name), str(op.calls), "%.4g" % op.work_flop,
+                         "%.4g" % op.traffic_byte, "%.4g" % op.intensity_flop_per_byte,
+                         "%.4g" % op.time_s, "%.4g" % op.performance_flop_per_s,
                          verdict, _percent(d.attainment) if d else ""))
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
@@ -502,7 +534,7 @@ class Profile:
         if unjudged:
             lines.append("no %s roof: %s has no compute roof of that precision, so those "
                          "operators are not judged (precision='' judges every operator on the "
-                         "default roof)" % ("/".join(sorted(unjudged)), machine.name))
+                         "default roof)" % ("/".join(sorted(unjudged)), _safe(machine.name)))
         return "\n".join(lines) + "\n"
 
 

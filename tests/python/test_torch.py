@@ -558,3 +558,31 @@ def test_every_path_is_checked_before_the_script_runs(tmp_path):
         r = run_cli("--hw", "a100-80gb", "/dev/zero")
         assert r.returncode == 2 and "is a character device" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_percentages_far_from_100_are_short():
+    # A point timed at 1e300 µs printed its attainment with some 300 digits; as the CLI, fixed
+    # notation from 0.001% to below 10^7%, exponent notation beyond.
+    assert [rt._percent(r) for r in (1e300, 1.25e31, 1e5, 1e-5, 1e-298, 2.69e-297)] == [
+        "1e+302%", "1.25e+33%", "1e+07%", "0.001%", "1e-296%",
+        "2.69e-295%"]
+    mm = dict(flops=2 * 64 ** 3, shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    table = profile_of([Event("aten::mm", 0, 1e300, **mm)]).table(roofline.Machine("a100-80gb"))
+    row = table.splitlines()[1]
+    assert len(row) < 120 and row.endswith("%"), row
+
+
+def test_operator_names_reach_the_terminal_escaped():
+    # A name is the profiler's text (a record_function label is anybody's): escape sequences
+    # cleared the screen and retitled the window; a bidi override reordered the row. They are
+    # shown as \uXXXX, as the CLI's terminal_safe shows them.
+    name = "aten::mm\x1b[2J\x1b]0;pwned\x07\u202e\x85"
+    mm = dict(flops=2 * 64 ** 3, shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    prof = profile_of([Event(name, 0, 10, **mm)])
+    shown = r"aten::mm\u001b[2J\u001b]0;pwned\u0007\u202e\u0085"
+    for text in (prof.table(), prof.table(roofline.Machine("a100-80gb"), by_type=False),
+                 repr(prof.operators()[0])):
+        assert shown in text, text
+        assert not any(c in text for c in "\x1b\x07\u202e\x85"), ascii(text)
+    assert prof.operators()[0].name == name  # the data keeps the name as recorded
+    assert rt._safe("é∑\U0001f600\U0001fffe") == "é∑\U0001f600\\ud83f\\udffe"
