@@ -1,23 +1,49 @@
 """GPU time of the operators in a torch profiler trace (roofline.torch's CUDA path).
 
 Kept apart from roofline.torch so it imports (and is tested) without torch: it reads only the
-methods of torch's kineto events (``_KinetoEvent`` in torch 1.13: ``name()``, ``device_type()``,
-``start_us()``, ``duration_us()``, ``correlation_id()``, ``linked_correlation_id()``,
-``start_thread_id()``).
+methods of torch's kineto events (``_KinetoEvent`` in torch 1.13 and 2.x alike: ``name()``,
+``device_type()``, ``start_us()``, ``duration_us()``, ``correlation_id()``,
+``linked_correlation_id()``, ``start_thread_id()``).
 
-An operator launches GPU work through runtime calls on its CPU thread (``cudaLaunchKernel``,
-``cudaMemcpyAsync``, ...); CUPTI gives each call a correlation id, and the GPU activity it started
-carries the same id as its linked correlation id. A launch belongs to the innermost operator of
-interest whose CPU interval contains its start on the same thread; an operator's GPU time is the
+What the ids mean (torch/autograd/profiler.py, which builds its own tables from them): a CPU
+operator's ``correlation_id()`` is its own id (the trace's "External id"); a kernel, copy or
+memset on the GPU, and the runtime call that started it (``cudaLaunchKernel``, ...), have as
+``linked_correlation_id()`` the id of the operator that was innermost on the launching thread
+when it was launched (aten::cudnn_convolution, not the aten::conv2d that holds it). A trace
+whose GPU activity links to its runtime call instead (a runtime call's own correlation id) is
+read too: the activity then belongs to the operator holding that call.
+
+From the operator it links to, GPU activity goes up to the innermost of the operators of
+interest (those with a FLOP count) whose CPU interval holds that operator's start, on the same
+thread; runtime calls and operators without a count never own it. An operator's GPU time is the
 length of the union of its activities' intervals (overlapping streams are not counted twice).
+Every step sorts once and sweeps (or looks up by id), so a trace is read in O(n log n).
 """
 
-__all__ = ["is_device_event", "gpu_seconds", "redispatched"]
+import math
+import re
+
+__all__ = ["is_device_event", "timed", "gpu_seconds", "redispatched", "enclosing"]
+
+# The runtime and driver calls of CUDA and ROCm (cudaLaunchKernel, cuLaunchKernel,
+# hipLaunchKernel): CPU events, never operators.
+_RUNTIME_CALL = re.compile(r"(cuda|cu|hip|hsa)[A-Z_]")
 
 
 def is_device_event(event):
     """True for activity on a GPU (kernels, copies), False for CPU-side events."""
     return "CPU" not in str(event.device_type()).upper()
+
+
+def timed(events):
+    """(the events with a finite start and a finite duration not below 0, in their order; how
+    many others there were)."""
+    kept = []
+    for e in events:
+        start, duration = e.start_us(), e.duration_us()
+        if math.isfinite(start) and math.isfinite(duration) and duration >= 0:
+            kept.append(e)
+    return kept, len(events) - len(kept)
 
 
 def _union_us(intervals):
@@ -33,31 +59,75 @@ def _union_us(intervals):
     return total
 
 
-def gpu_seconds(events, operators):
-    """{index in ``operators``: seconds of GPU activity it launched} for the operator events
-    (a subset of ``events``) that launched any. ``events`` is the whole trace."""
-    host = [e for e in events if not is_device_event(e)]
-    device = {}
-    for e in events:
-        if is_device_event(e):
-            device.setdefault(e.linked_correlation_id(), []).append(e)
-    spans = []
+def enclosing(operators, targets):
+    """[for each target: the indices in ``operators`` of those on its thread whose interval
+    [start, end) holds the target's start, outermost first]. One sort and one sweep per
+    thread."""
+    by_thread = {}
     for i, op in enumerate(operators):
         start = op.start_us()
-        spans.append((op.start_thread_id(), start, start + op.duration_us(), i))
+        by_thread.setdefault(op.start_thread_id(), []).append(
+            (start, 0, -op.duration_us(), i))
+    for j, t in enumerate(targets):
+        by_thread.setdefault(t.start_thread_id(), []).append((t.start_us(), 1, 0, j))
+    out = [() for _ in targets]
+    for items in by_thread.values():
+        _sweep(sorted(items), out)
+    return out
+
+
+def _sweep(items, out):
+    """One thread's operators (kind 0) and targets (kind 1), sorted by start (at one start,
+    operators first, the longest first): each target gets the stack of operators open there."""
+    stack = []  # (end, index), nested: the innermost last
+    for start, kind, negative_duration, index in items:
+        while stack and stack[-1][0] <= start:
+            stack.pop()
+        if kind == 0:
+            stack.append((start - negative_duration, index))
+        else:
+            out[index] = tuple(i for _, i in stack)
+
+
+def _device_intervals(events):
+    """{linked id: [(start, end) of each GPU activity linked to it]}."""
+    by_link = {}
+    for e in events:
+        if is_device_event(e) and e.linked_correlation_id():
+            start = e.start_us()
+            by_link.setdefault(e.linked_correlation_id(), []).append(
+                (start, start + e.duration_us()))
+    return by_link
+
+
+def _launchers(events, ids):
+    """{linked id: the CPU event it names}: the operator with that correlation id (torch's
+    meaning), else a runtime call with it (a trace that links to the launch)."""
+    ops, calls = {}, {}
+    for e in events:
+        if is_device_event(e) or e.correlation_id() not in ids:
+            continue
+        # A runtime call links to its operator; an operator links to nothing.
+        runtime = e.linked_correlation_id() != 0 or _RUNTIME_CALL.match(e.name()) is not None
+        (calls if runtime else ops).setdefault(e.correlation_id(), e)
+    return {i: ops[i] if i in ops else calls[i] for i in ids if i in ops or i in calls}
+
+
+def gpu_seconds(events, operators):
+    """{index in ``operators``: seconds of GPU activity it owns} for the operators (the events
+    of interest, a subset of ``events``: those with a FLOP count) that own any. ``events`` is
+    the whole trace. Activity whose link names no CPU event, or whose launching operator lies in
+    none of ``operators``, is left out."""
+    by_link = _device_intervals(events)
+    launchers = _launchers(events, by_link)
+    own = {id(op): i for i, op in enumerate(operators)}
+    owner = {link: own[id(e)] for link, e in launchers.items() if id(e) in own}
+    links = [link for link in launchers if link not in owner]
+    held = enclosing(operators, [launchers[link] for link in links])
+    owner.update((link, stack[-1]) for link, stack in zip(links, held) if stack)
     per_op = {}
-    for launch in host:
-        if launch.correlation_id() not in device:
-            continue
-        t, at = launch.start_thread_id(), launch.start_us()
-        best = None
-        for thread, s, e, i in spans:
-            if thread == t and s <= at <= e and (best is None or e - s < best[0]):
-                best = (e - s, i)
-        if best is None:
-            continue
-        for k in device[launch.correlation_id()]:
-            per_op.setdefault(best[1], []).append((k.start_us(), k.start_us() + k.duration_us()))
+    for link, i in owner.items():
+        per_op.setdefault(i, []).extend(by_link[link])
     return {i: _union_us(iv) * 1e-6 for i, iv in per_op.items()}
 
 
@@ -86,4 +156,3 @@ def redispatched(events):
             drop.add(stack[-1][1])
         stack.append((end, i))
     return drop
-

@@ -26,39 +26,68 @@ Where each number comes from:
   library's hand counts (caches that miss, tiles re-read, write-allocate all add to it). Where
   the output's shape does not follow from the input shapes (a convolution's depends on stride
   and padding, which the profiler does not record) only the inputs are counted:
-  ``Operator.output_counted`` says so, and the bound is lower still.
+  ``Operator.output_counted`` says so, and the bound is lower still. Each input is read in its
+  own dtype; the output is written in the result's dtype, which torch's type promotion gives
+  (``torch.result_type``: among tensors the higher category — bool < integer < float <
+  complex — then the larger size; a Python number, recorded with shape [], only where its
+  category is higher, a float as float32): ``y * 2`` on fp32 ``y`` writes fp32, not int64.
+  That result dtype is also the operator's precision (the roof it is judged against).
 * T is the profiler's wall time of the operator on the CPU (children included) for operators
   that run on the CPU. Where torch sees a GPU, ``profile()`` also records CUDA activity (CUPTI),
-  and an operator that launched GPU work gets as T the time of that work: the union of the
-  intervals of the kernels and copies its launches started (roofline._kineto; on a GPU the CPU
-  time is only the launch). ``Operator.time_source`` says which (``"cpu"`` or ``"gpu"``). The
-  GPU path is tested on stand-in events only: it has not met a real CUDA trace.
+  and an operator with a FLOP count that launched GPU work gets as T the time of that work (on
+  a GPU the CPU time is only the launch). Each kernel or copy links to the operator innermost
+  on the launching thread when it was launched (aten::cudnn_convolution), and its time goes up
+  to the innermost operator with a FLOP count whose interval holds that one, on the same thread
+  (aten::conv2d); runtime calls (``cudaLaunchKernel``) and operators without a count never own
+  GPU time. T is the union of the intervals of the kernels and copies an operator owns
+  (roofline._kineto). ``Operator.time_source`` says which (``"cpu"`` or ``"gpu"``). The GPU
+  path is tested on stand-in events and on the events of a real A100 trace; it has not run on
+  a GPU here.
 """
 
+import functools
 import math
+import sys
+import warnings
 
 try:
     import torch as _torch
     from torch.profiler import ProfilerActivity as _ProfilerActivity
     from torch.profiler import profile as _torch_profile
-except ImportError as _e:  # the package imports without torch; this module says what is missing
-    raise ImportError(
-        "roofline.torch needs PyTorch (the Python module 'torch', Debian package python3-torch), "
-        "which this Python (%s) cannot import: %s" % (__import__("sys").executable, _e)) from _e
+except Exception as _e:  # noqa: BLE001  (a broken torch raises OSError, RuntimeError, ...)
+    # The package imports without torch; this module says what is missing.
+    _missing = ("roofline.torch needs PyTorch (the Python module 'torch', Debian package "
+                "python3-torch), which this Python (%s) cannot import: %s" % (
+                    sys.executable,
+                    _e if isinstance(_e, ImportError) else "%s: %s" % (type(_e).__name__, _e)))
+    if __name__ == "__main__":  # python3 -m roofline.torch: the CLI's one line, no traceback
+        sys.stderr.write("roofline: unavailable: %s\n" % _missing)
+        sys.exit(3)
+    raise ImportError(_missing) from _e
 
 from . import Chart, InputError, Point, diagnose
+from ._kineto import enclosing as _enclosing
 from ._kineto import gpu_seconds as _gpu_seconds
 from ._kineto import is_device_event as _is_device_event
 from ._kineto import redispatched as _redispatched
+from ._kineto import timed as _timed
 
 __all__ = ["Operator", "Profile", "profile", "main"]
 
-# Bytes per element of the dtype names the profiler records (c10's names of the scalar types).
-_DTYPE_BYTES = {
-    "double": 8, "float": 4, "c10::Half": 2, "c10::BFloat16": 2, "long int": 8, "int": 4,
-    "short int": 2, "signed char": 1, "unsigned char": 1, "bool": 1,
-    "c10::complex<float>": 8, "c10::complex<double>": 16,
+# c10's category of each scalar type the profiler records, by its name (bool < integer <
+# floating < complex), and its size in bytes (of the real part for a complex type): torch's
+# promotion of types follows from them.
+_KIND = {
+    "bool": (0, 1), "unsigned char": (1, 1), "signed char": (1, 1), "short int": (1, 2),
+    "int": (1, 4), "long int": (1, 8), "c10::Half": (2, 2), "c10::BFloat16": (2, 2),
+    "float": (2, 4), "double": (2, 8), "c10::complex<c10::Half>": (3, 2),
+    "c10::complex<float>": (3, 4), "c10::complex<double>": (3, 8),
 }
+# Bytes per element.
+_DTYPE_BYTES = {name: size * (2 if kind == 3 else 1) for name, (kind, size) in _KIND.items()}
+_COMPLEX = {"c10::Half": "c10::complex<c10::Half>", "float": "c10::complex<float>",
+            "double": "c10::complex<double>"}
+_REAL = {c: r for r, c in _COMPLEX.items()}
 # The roofline library's precision of each (the compute roof a point is judged against).
 _DTYPE_PRECISION = {
     "double": "fp64", "float": "fp32", "c10::Half": "fp16", "c10::BFloat16": "bf16",
@@ -67,16 +96,95 @@ _DTYPE_PRECISION = {
 
 
 def _percent(ratio):
-    """A ratio as a percentage with 3 significant digits in fixed notation, as the CLI prints
-    them: 91.8%, 72%, 0.0285%, 1234% (one decimal would print a far-below point as 0.0%)."""
+    """A ratio as a percentage as the CLI prints it (format_number with 3 significant digits):
+    fixed notation from 0.001% to below 10⁷% — 91.8%, 72%, 0.0285%, 1234% (one decimal would
+    print a far-below point as 0.0%) — and exponent notation beyond, 1.25e+33%, not a hundred
+    digits."""
     x = 100 * ratio
     if x == 0 or not math.isfinite(x):
         return "%g%%" % x
+    if not 1e-3 <= abs(x) < 1e7:
+        return "%.3g%%" % x
     digits = max(0, 2 - math.floor(math.log10(abs(x))))
     text = "%.*f" % (digits, x)
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text + "%"
+
+
+def _unsafe(code):
+    """Whether a character is shown escaped (the rule of the library's terminal_safe,
+    sanitize.hpp): C0 and C1 controls, DEL, bidirectional formatting, line separators,
+    noncharacters, and surrogates (bytes of a name that were no UTF-8)."""
+    return (code < 0x20 or 0x7F <= code <= 0x9F or code in _BIDI or 0xD800 <= code <= 0xDFFF
+            or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE)
+
+
+_BIDI = {0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+
+
+def _safe(text):
+    """An operator's name for a terminal: the characters _unsafe() names as \\uXXXX (a JSON
+    surrogate pair above U+FFFF), so a name cannot move the cursor, retitle the window or
+    reorder the line."""
+    out = []
+    for c in text:
+        code = ord(c)
+        if not _unsafe(code):
+            out.append(c)
+        elif code > 0xFFFF:
+            v = code - 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF)))
+        else:
+            out.append("\\u%04x" % code)
+    return "".join(out)
+
+
+def _promote(a, b):
+    """torch.promote_types of two dtypes (c10's names): the higher category; within one the
+    larger size; uint8 with int8 is int16, float16 with bfloat16 float32; a complex type with a
+    wider float gets that float's width."""
+    (kind_a, size_a), (kind_b, size_b) = _KIND[a], _KIND[b]
+    if a == b:
+        return a
+    if kind_a != kind_b:
+        high, low = (a, b) if kind_a > kind_b else (b, a)
+        if high in _REAL and _KIND[low][0] == 2:
+            return _COMPLEX.get(_promote(_REAL[high], low), "c10::complex<float>")
+        return high
+    if size_a != size_b:
+        return a if size_a > size_b else b
+    return "float" if kind_a == 2 else "short int"
+
+
+def _combine(high, low):
+    """c10's combine_categories: the type of the operands of higher priority (tensors with
+    dimensions), unless those of lower priority (numbers) are of a higher category."""
+    kind_high, kind_low = _KIND[high][0], _KIND[low][0]
+    if kind_high == 3:
+        return high
+    if kind_low == 3:  # a complex number: complex of the tensors' float width
+        return _COMPLEX.get(high, "c10::complex<float>") if kind_high == 2 else low
+    if kind_high == 2:
+        return high
+    return _promote(high, low) if kind_high == 0 or kind_low == 2 else high
+
+
+def _result_dtype(tensors):
+    """The dtype of an elementwise operator's result from its (shape, dtype) operands, as
+    torch.result_type gives it: among tensors with dimensions the higher category, then the
+    larger size; an operand recorded with shape [] (a Python number torch wrapped, as in
+    ``y * 2``) counts only if its category is higher, a float or complex number as the default
+    dtype (float32). Where every operand has shape [], the first is the (0-dim) tensor."""
+    dims = [d for shape, d in tensors if shape]
+    numbers = [d for shape, d in tensors if not shape]
+    if not dims:
+        dims, numbers = numbers[:1], numbers[1:]
+    high = functools.reduce(_promote, dims)
+    if not numbers:
+        return high
+    wrapped = [{2: "float", 3: "c10::complex<float>"}.get(_KIND[d][0], d) for d in numbers]
+    return _combine(high, functools.reduce(_promote, wrapped))
 
 
 def _has_roof(machine, precision):
@@ -187,7 +295,22 @@ class Operator:
 
     def __repr__(self):
         return "<Operator %s ×%d W=%.6g FLOP Q=%.6g B T=%.6g s>" % (
-            self.name, self.calls, self.work_flop, self.traffic_byte, self.time_s)
+            _safe(self.name), self.calls, self.work_flop, self.traffic_byte, self.time_s)
+
+
+def _traffic(name, tensors):
+    """(compulsory bytes, whether the output is in them) of an operator's (shape, dtype)
+    tensor operands: each read once in its own dtype, the output written once in the result's
+    dtype (an in-place operator's: its first operand's)."""
+    traffic = sum(_numel(s) * _DTYPE_BYTES[d] for s, d in tensors)
+    out = _output_shape(name, tensors)
+    if out is not None:
+        dtype = tensors[0][1] if name.endswith("_") else _result_dtype(tensors)
+        return traffic + _numel(out) * _DTYPE_BYTES[dtype], True
+    if name in ("aten::mm", "aten::bmm") and len(tensors) == 3:
+        # The out= overload (mm.out, bmm.out): the third tensor is the output, counted once.
+        return traffic, _output_shape(name, tensors[:2]) == tensors[2][0]
+    return traffic, False
 
 
 def _operator(event, gpu_time_s=None, flops=None):
@@ -198,30 +321,20 @@ def _operator(event, gpu_time_s=None, flops=None):
     if flops <= 0:
         return None
     name = event.name()
-    tensors = []
-    for shape, dtype in zip(event.shapes(), event.dtypes()):
-        if dtype in _DTYPE_BYTES:  # a tensor (scalars are 'Scalar' or '')
-            tensors.append((list(shape), dtype))
+    tensors = [(list(shape), dtype) for shape, dtype in zip(event.shapes(), event.dtypes())
+               if dtype in _KIND]  # tensors and numbers ('Scalar', lists and None are not)
     if not tensors:
         return None
-    traffic = sum(_numel(s) * _DTYPE_BYTES[d] for s, d in tensors)
-    out = _output_shape(name, tensors)
-    output_counted = out is not None
-    if out is not None:
-        traffic += _numel(out) * _DTYPE_BYTES[tensors[-1][1]]
-    elif name in ("aten::mm", "aten::bmm") and len(tensors) == 3:
-        # The out= overload (mm.out, bmm.out): the third tensor is the output, counted once.
-        output_counted = _output_shape(name, tensors[:2]) == tensors[2][0]
+    traffic, output_counted = _traffic(name, tensors)
     time_s = event.duration_us() * 1e-6
     time_source = "cpu"
     if gpu_time_s:
         time_s, time_source = gpu_time_s, "gpu"
     if time_s <= 0 or traffic <= 0:
         return None  # below the profiler's microsecond resolution: no point to place
-    dtype = tensors[-1][1]
-    return Operator(name, flops, traffic, time_s, _DTYPE_PRECISION.get(dtype, ""),
-                    shapes=[s for s, _ in tensors], output_counted=output_counted,
-                    time_source=time_source)
+    precision = _DTYPE_PRECISION.get(_result_dtype(tensors), "")
+    return Operator(name, flops, traffic, time_s, precision, shapes=[s for s, _ in tensors],
+                    output_counted=output_counted, time_source=time_source)
 
 
 def _flop_counter_mode():
@@ -239,6 +352,23 @@ def _aten_name(packet):
     return text.replace(".", "::", 1) if "::" not in text else text
 
 
+def _with_gpu_time(events, calls, device):
+    """[(call, seconds of GPU work it owns, or None)]; device: whether the trace has any."""
+    gpu = _gpu_seconds(events, calls) if device and calls else {}
+    return [(e, gpu.get(i)) for i, e in enumerate(calls)]
+
+
+def _holding(host, counted):
+    """Names of the types the profiler counts and the counter does not (`counted`: its totals
+    per name) whose calls hold a call of a type the counter counted, on the same thread."""
+    outer = [e for e in host if e.flops() > 0 and e.name() not in counted]
+    inner = [e for e in host if e.name() in counted]
+    names = set()
+    for stack in _enclosing(outer, inner):
+        names.update(outer[i].name() for i in stack)
+    return names
+
+
 class Profile:
     """What ``profile()`` recorded: the operators with a FLOP count, in call order."""
 
@@ -246,50 +376,47 @@ class Profile:
         self._events = []
         self._prof = None
         self._counted = {}  # FlopCounterMode's totals per operator name, where it ran
+        self._cache = None  # (events, counted, analysis): the trace read once
 
     @property
     def flop_counter(self):
         """'FlopCounterMode' where torch's dispatcher-level counter ran, else None."""
         return "FlopCounterMode" if self._counted else None
 
+    def _analysis(self):
+        """The calls and their GPU time, read once per trace (table() and chart() ask again)."""
+        cache = self._cache
+        if cache is None or cache[0] is not self._events or cache[1] is not self._counted:
+            cache = self._cache = (self._events, self._counted, self._analyse())
+        return cache[2]
+
+    def _analyse(self):
+        events, untimed = _timed(self._events)
+        if untimed:
+            warnings.warn("roofline.torch: %d profiler event%s left out: a start or duration "
+                          "that is not a finite number (or a negative duration)"
+                          % (untimed, "" if untimed == 1 else "s"), stacklevel=4)
+        drop = _redispatched(events) if self._counted else set()
+        host = [e for i, e in enumerate(events) if i not in drop and not _is_device_event(e)]
+        with_flops = {e.name() for e in host if e.flops() > 0}
+        profiled = [e for e in host if e.flops() > 0]
+        counted = [e for e in host if e.name() in self._counted and e.name() not in with_flops]
+        device = any(_is_device_event(e) for e in events)
+        return {False: _with_gpu_time(events, profiled, device),
+                True: _with_gpu_time(events, counted, device),
+                "outer": _holding(host, self._counted) if self._counted else set()}
+
     def _calls(self, counted_only=False):
         """(event, gpu seconds or None) per CPU operator call, the mode's outer records
         dropped; all calls with a profiler FLOP count, or (counted_only) those of the types
-        only the FLOP counter counts."""
-        drop = _redispatched(self._events) if self._counted else set()
-        host = [e for i, e in enumerate(self._events)
-                if i not in drop and not _is_device_event(e)]
-        gpu = {}
-        if any(_is_device_event(e) for e in self._events):
-            gpu = _gpu_seconds(self._events, host)
-        with_flops = {e.name() for e in host if e.flops() > 0}
-        out = []
-        for i, e in enumerate(host):
-            if counted_only:
-                if e.name() in self._counted and e.name() not in with_flops:
-                    out.append((e, gpu.get(i)))
-            elif e.flops() > 0:
-                out.append((e, gpu.get(i)))
-        return out
+        only the FLOP counter counts. GPU time goes to these calls only (_kineto.gpu_seconds):
+        a kernel to the one among them that holds the operator it links to."""
+        return self._analysis()[counted_only]
 
     def _enclosing_counted(self):
         """Names of the types the profiler counts and the counter does not, whose calls hold a
         call of a type the counter counted (same thread, within its interval)."""
-        drop = _redispatched(self._events)
-        host = [e for i, e in enumerate(self._events)
-                if i not in drop and not _is_device_event(e)]
-        inner = [e for e in host if e.name() in self._counted]
-        names = set()
-        for e in host:
-            if e.flops() <= 0 or e.name() in self._counted or e.name() in names:
-                continue
-            s, t = e.start_us(), e.start_us() + e.duration_us()
-            for c in inner:
-                if (c is not e and c.start_thread_id() == e.start_thread_id()
-                        and s <= c.start_us() and c.start_us() + c.duration_us() <= t):
-                    names.add(e.name())
-                    break
-        return names
+        return self._analysis()["outer"]
 
     def operators(self):
         """Every operator call with a FLOP count from the profiler, as Operators."""
@@ -394,9 +521,9 @@ class Profile:
             if machine is not None and d is None:
                 verdict = "no %s roof" % op.precision
                 unjudged.add(op.precision)
-            rows.append((op.name, str(op.calls), "%.4g" % op.work_flop, "%.4g" % op.traffic_byte,
-                         "%.4g" % op.intensity_flop_per_byte, "%.4g" % op.time_s,
-                         "%.4g" % op.performance_flop_per_s,
+            rows.append((_safe(op.name), str(op.calls), "%.4g" % op.work_flop,
+                         "%.4g" % op.traffic_byte, "%.4g" % op.intensity_flop_per_byte,
+                         "%.4g" % op.time_s, "%.4g" % op.performance_flop_per_s,
                          verdict, _percent(d.attainment) if d else ""))
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
@@ -407,7 +534,7 @@ class Profile:
         if unjudged:
             lines.append("no %s roof: %s has no compute roof of that precision, so those "
                          "operators are not judged (precision='' judges every operator on the "
-                         "default roof)" % ("/".join(sorted(unjudged)), machine.name))
+                         "default roof)" % ("/".join(sorted(unjudged)), _safe(machine.name)))
         return "\n".join(lines) + "\n"
 
 
@@ -443,15 +570,8 @@ class profile:
         return result
 
 
-def main(argv=None):
-    """``python3 -m roofline.torch [--hw NAME | --machine FILE] [--per-call] script.py [args]``:
-    runs the script under profile() and prints its operators on the machine's roofs."""
+def _arguments(argv):
     import argparse
-    import os
-    import runpy
-    import sys
-
-    from . import Error, Machine
 
     parser = argparse.ArgumentParser(
         prog="python3 -m roofline.torch",
@@ -462,31 +582,124 @@ def main(argv=None):
     parser.add_argument("--chart", help="write the chart here (.svg, .html, .png, .json, .csv)")
     parser.add_argument("script")
     parser.add_argument("args", nargs=argparse.REMAINDER)
-    a = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+_CHART_FORMATS = (".svg", ".html", ".png", ".json", ".csv")
+
+
+def _not_a_file(mode):
+    """What a path that is no regular file is, in words."""
+    import stat
+
+    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
+def _check_script(path):
+    """Refuses a script path that names no readable regular file, saying what it names."""
+    import os
+
     try:
-        machine = None
-        if a.hw and a.machine:
-            raise InputError("give --hw or --machine, not both")
-        if a.hw or a.machine:
-            machine = Machine(a.hw or a.machine)
-        # Checked before the script runs, which may take long.
-        if a.chart and machine is None:
-            raise InputError("--chart needs roofs: give --hw or --machine")
-        if not os.path.isfile(a.script):
-            raise InputError("%s: no such file (the script to run)" % ascii(a.script))
-        sys.argv = [a.script] + a.args
-        with profile() as prof:
-            runpy.run_path(a.script, run_name="__main__")
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError("%s: no such file (the script to run)" % ascii(path)) from None
+    except OSError as e:
+        raise InputError("%s: %s (the script to run)" % (ascii(path), e.strerror)) from None
+    kind = _not_a_file(mode) if not os.path.isfile(path) else None
+    if kind:
+        raise InputError("%s: is %s, not a script to run" % (ascii(path), kind))
+    if not os.access(path, os.R_OK):
+        raise InputError("%s: cannot be read (permission denied): the script to run"
+                         % ascii(path))
+
+
+def _check_chart(path):
+    """Refuses, before the script runs, a chart path Chart.save would refuse after it: an
+    unknown format, a folder that is not there, a path that names no regular file."""
+    import os
+
+    if os.path.isdir(path):
+        raise InputError("%s: is a directory (give a file name: chart.svg)" % ascii(path))
+    extension = os.path.splitext(path)[1]
+    if extension.lower() not in _CHART_FORMATS:
+        raise InputError("%s: unknown format %s (use .svg, .html, .png, .json or .csv)"
+                         % (ascii(path), ascii(extension)))
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise InputError("%s: folder %s does not exist" % (ascii(path), ascii(folder)))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError("%s: folder %s is not writable" % (ascii(path), ascii(folder)))
+    if os.path.lexists(path) and (os.path.islink(path) or not os.path.isfile(path)):
+        kind = "a symbolic link" if os.path.islink(path) else _not_a_file(os.stat(path).st_mode)
+        raise InputError("%s: is %s: the chart is written to a new file renamed over it"
+                         % (ascii(path), kind))
+
+
+def _machine(a):
+    """The roofs the arguments name (None: no roofs), every argument and output path checked
+    before the script runs, which may take long."""
+    from . import Machine
+
+    if a.hw and a.machine:
+        raise InputError("give --hw or --machine, not both")
+    if a.chart is not None and not (a.hw or a.machine):
+        raise InputError("--chart needs roofs: give --hw or --machine")
+    if a.chart is not None:
+        _check_chart(a.chart)
+    _check_script(a.script)
+    return Machine(a.hw or a.machine) if a.hw or a.machine else None
+
+
+def _run(script, args):
+    """(the Profile of the script run as __main__, the code its sys.exit() gave or None): a
+    script that exits still has what ran profiled, as under python -m cProfile."""
+    import runpy
+
+    sys.argv = [script] + args
+    code = None
+    with profile() as prof:
+        try:
+            runpy.run_path(script, run_name="__main__")
+        except SystemExit as e:
+            code = e.code
+    return prof, code
+
+
+def _exit_status(code):
+    """The process's exit status for a sys.exit() argument, as Python gives it: None 0, a
+    number itself, anything else printed on stderr and 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    sys.stderr.write("%s\n" % (code,))
+    return 1
+
+
+def main(argv=None):
+    """``python3 -m roofline.torch [--hw NAME | --machine FILE] [--per-call] [--chart FILE]
+    script.py [args]``: runs the script under profile() and prints its operators on the
+    machine's roofs. Returns the exit status: the script's own where it called sys.exit(), 2
+    for bad arguments."""
+    from . import Error
+
+    a = _arguments(argv)
+    try:
+        machine = _machine(a)
+        prof, code = _run(a.script, a.args)
         sys.stdout.write(prof.table(machine, by_type=not a.per_call))
         if a.chart:
             prof.chart(machine, by_type=not a.per_call).save(a.chart)
     except Error as e:
         sys.stderr.write("roofline: error: %s\n" % e)
         return 2
-    return 0
+    return _exit_status(code)
 
 
 if __name__ == "__main__":
-    import sys as _sys
-
-    _sys.exit(main())
+    sys.exit(main())

@@ -337,3 +337,252 @@ def test_a_type_that_holds_a_counted_one_is_not_counted_twice(monkeypatch):
         with rt.profile() as plain:
             conv(x)
     assert "aten::conv2d" in {op.name for op in plain.by_type()}
+
+
+class Event:
+    """A stand-in for torch's _KinetoEvent (the methods roofline.torch reads), with the ids as
+    torch fills them: an operator's correlation_id() is its own id; a kernel's and a runtime
+    call's linked_correlation_id() that of the operator that launched it."""
+
+    def __init__(self, name, start, dur, corr=0, linked=0, thread=1, device="CPU", flops=0,
+                 shapes=(), dtypes=()):
+        self._v = dict(name=name, start_us=start, duration_us=dur, correlation_id=corr,
+                       linked_correlation_id=linked, start_thread_id=thread, flops=flops,
+                       device_type="DeviceType." + device, shapes=list(shapes),
+                       dtypes=list(dtypes))
+
+    def __getattr__(self, method):
+        try:
+            value = self.__dict__["_v"][method]
+        except KeyError:
+            raise AttributeError(method) from None
+        return lambda: value
+
+
+def profile_of(events, counted=None):
+    prof = rt.Profile()
+    prof._events = events
+    prof._counted = counted or {}
+    return prof
+
+
+CONV_FLOP = 2 * 8 * 64 * 56 * 56 * 64 * 9
+
+
+def gpu_conv2d_events():
+    """A convolution on a GPU as torch records it: aten::conv2d carries the FLOP count, the
+    kernel links to aten::cudnn_convolution inside it (the innermost operator at its launch)."""
+    return [
+        Event("aten::conv2d", 0, 300, corr=10, flops=CONV_FLOP,
+              shapes=[[8, 64, 56, 56], [64, 64, 3, 3], [64]], dtypes=["float"] * 3),
+        Event("aten::convolution", 2, 296, corr=11),
+        Event("aten::_convolution", 4, 292, corr=12),
+        Event("aten::cudnn_convolution", 6, 280, corr=13),
+        Event("cudaLaunchKernel", 100, 8, linked=13),
+        Event("implicit_gemm", 400, 2000, linked=13, thread=7, device="CUDA"),
+    ]
+
+
+def test_on_a_gpu_a_convolution_gets_the_time_of_the_kernel_it_launched():
+    # The kernel's 2000 µs is conv2d's T (the CPU's 300 µs was the launch): P = W / 2 ms.
+    (op,) = profile_of(gpu_conv2d_events()).operators()
+    assert op.name == "aten::conv2d"
+    assert op.time_source == "gpu"
+    assert op.time_s == pytest.approx(2000e-6)
+    assert op.performance_flop_per_s == pytest.approx(CONV_FLOP / 2000e-6)
+
+
+def test_a_matrix_product_in_a_real_trace_gets_its_kernels_time():
+    # The events of facebookresearch/HolisticTraceAnalysis tests/data/call_stack/
+    # backward_thread.json (c1235b44; timestamps less 1666149715000000 µs), aten::mm given the
+    # FLOP count with_flops gives it: its cutlass kernel ran 45 µs, the CPU call 58 µs.
+    mm = Event("aten::mm", 364330, 58, corr=67247, thread=24922, flops=2 * 2048 * 2048 * 256,
+               shapes=[[2048, 2048], [2048, 256]], dtypes=["float", "float"])
+    events = [
+        Event("ProfilerStep#552", 33200, 413451, corr=49220, thread=3914),
+        Event("## backward ##", 287655, 107988, corr=56949, thread=3914),
+        Event("autograd::engine::evaluate_function: AddmmBackward0", 364322, 145, corr=67242,
+              thread=24922),
+        Event("AddmmBackward0", 364324, 102, corr=67243, thread=24922, shapes=[[2048, 2048]],
+              dtypes=["float"]),
+        mm,
+        Event("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>",
+              428509, 45, corr=2131433, linked=2131433, thread=7, device="CUDA"),
+        Event("cudaLaunchKernel", 364374, 10, corr=2131433, linked=2131433, thread=24922),
+    ]
+    (op,) = profile_of(events).operators()
+    assert (op.name, op.time_source) == ("aten::mm", "gpu")
+    assert op.time_s == pytest.approx(45e-6)
+
+
+def test_a_trace_is_matched_once_whatever_is_asked_of_it(monkeypatch):
+    # table() read the trace twice (by_type), `-m roofline.torch --chart` four times.
+    calls = []
+    real = rt._gpu_seconds
+    monkeypatch.setattr(rt, "_gpu_seconds", lambda *a: calls.append(1) or real(*a))
+    prof = profile_of(gpu_conv2d_events())
+    machine = roofline.Machine("a100-80gb")
+    prof.operators()
+    prof.by_type()
+    prof.points(by_type=True)
+    prof.diagnose(machine)
+    assert "aten::conv2d" in prof.table(machine)
+    assert "aten::conv2d" in prof.chart(machine).to_svg()
+    assert len(calls) == 1
+    prof._events = gpu_conv2d_events()[:1]  # another trace is read anew
+    assert prof.operators()[0].time_source == "cpu"
+    assert len(calls) == 1  # (without GPU activity there is nothing to match)
+
+
+# torch's dtypes by the names the profiler records for them.
+C10_NAMES = {
+    torch.bool: "bool", torch.uint8: "unsigned char", torch.int8: "signed char",
+    torch.int16: "short int", torch.int32: "int", torch.int64: "long int",
+    torch.float16: "c10::Half", torch.bfloat16: "c10::BFloat16", torch.float32: "float",
+    torch.float64: "double", torch.complex32: "c10::complex<c10::Half>",
+    torch.complex64: "c10::complex<float>", torch.complex128: "c10::complex<double>",
+}
+
+
+def test_promotion_of_two_dtypes_is_torchs():
+    for a, name_a in C10_NAMES.items():
+        for b, name_b in C10_NAMES.items():
+            assert rt._promote(name_a, name_b) == C10_NAMES[torch.promote_types(a, b)], (a, b)
+
+
+def test_an_elementwise_operators_result_dtype_is_the_one_torch_gives():
+    # Q and the precision of y * 2 came from the last operand's dtype: the Python int's (int64),
+    # a Python float's (fp64), the fp16 tensor's in double * half, '' for a bool mask. Here
+    # each operator's result dtype, from what the profiler recorded, is the dtype of the tensor
+    # torch returned; Q reads each operand in its own dtype and writes the result's.
+    n = 256
+    y, h = torch.randn(n, 8), torch.randn(n, 8).half()
+    mask, idx, i32 = y > 0, torch.arange(n * 8).reshape(n, 8), torch.ones(n, 8, dtype=torch.int32)
+    cases = [lambda: y * 2, lambda: y * 2.5, lambda: h * 2.0, lambda: h + y,
+             lambda: y.double() * h, lambda: y * mask, lambda: y + idx, lambda: i32 * 2.5,
+             lambda: i32 * 3, lambda: mask * mask, lambda: mask + 1, lambda: y * 1j,
+             lambda: torch.tensor(2.0, dtype=torch.float64) * y]
+    with torch.no_grad(), rt.profile() as prof:
+        results = [f() for f in cases]
+    events = [e for e in prof._events if e.name() in ("aten::mul", "aten::add")]
+    assert len(events) == len(cases), [e.name() for e in events]
+    for e, result in zip(events, results):
+        tensors = [(list(s), d) for s, d in zip(e.shapes(), e.dtypes()) if d in rt._KIND]
+        assert rt._result_dtype(tensors) == C10_NAMES[result.dtype], (e.dtypes(), result.dtype)
+    ops = prof.operators()
+    assert len(ops) == len(cases)
+    assert ops[0].precision == "fp32"  # y * 2
+    assert ops[0].traffic_byte == 4 * n * 8 + 8 + 4 * n * 8  # y, the number, the fp32 result
+    assert ops[4].traffic_byte == 8 * n * 8 + 2 * n * 8 + 8 * n * 8  # double * half → double
+    precisions = [op.precision for op in ops[:9]]
+    assert precisions == ["fp32", "fp32", "fp16", "fp32", "fp64", "fp32", "fp32", "fp32",
+                          "int32"], precisions
+
+
+def run_cli(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "roofline.torch"] + [str(a) for a in args],
+                          capture_output=True, text=True, timeout=300, env=env or os.environ)
+
+
+def test_a_script_that_calls_sys_exit_gets_its_table_and_its_exit_status(tmp_path):
+    # SystemExit went through profile(): nothing was printed. As under python -m cProfile, what
+    # ran is shown, then the process exits with the script's status.
+    script = tmp_path / "exits.py"
+    script.write_text("import sys, torch\n"
+                      "m = torch.nn.Linear(32, 16)\n"
+                      "with torch.no_grad():\n"
+                      "    m(torch.randn(8, 32))\n"
+                      "sys.exit(3)\n"
+                      "raise AssertionError('not reached')\n")
+    chart = tmp_path / "ops.svg"
+    r = run_cli("--hw", "a100-80gb", "--chart", chart, script)
+    assert r.returncode == 3, r.stderr
+    assert "aten::addmm" in r.stdout
+    assert chart.read_text().lstrip().startswith("<")
+    # sys.exit("text"): the text on stderr and status 1, as Python gives it; sys.exit() 0.
+    script.write_text("import sys, torch\n"
+                      "torch.randn(4, 8) @ torch.randn(8, 4)\n"
+                      "sys.exit('stopped early')\n")
+    r = run_cli(script)
+    assert r.returncode == 1 and r.stderr == "stopped early\n", r.stderr
+    assert "aten::mm" in r.stdout
+    script.write_text("import sys\nsys.exit()\n")
+    r = run_cli(script)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+def test_events_without_a_finite_time_are_left_out_with_one_warning():
+    # A NaN or infinite duration aborted table() with an InputError (a point's time must be
+    # finite), and a NaN kernel gave its operator T = NaN.
+    mm = dict(flops=2 * 64 ** 3, shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    events = gpu_conv2d_events() + [
+        Event("aten::mm", 1000, float("nan"), corr=20, **mm),
+        Event("aten::mm", 2000, float("inf"), corr=21, **mm),
+        Event("aten::mm", 3000, 40, corr=22, **mm),
+        Event("cudaLaunchKernel", 3010, 5, linked=22),
+        Event("gemm", float("nan"), 30, linked=22, thread=7, device="CUDA"),
+    ]
+    prof = profile_of(events)
+    with pytest.warns(UserWarning) as caught:
+        table = prof.table(roofline.Machine("a100-80gb"), by_type=False)
+        ops = prof.operators()
+    assert [str(w.message) for w in caught] == [
+        "roofline.torch: 3 profiler events left out: a start or duration that is not a finite "
+        "number (or a negative duration)"]
+    assert [(op.name, op.time_source) for op in ops] == [("aten::conv2d", "gpu"),
+                                                         ("aten::mm", "cpu")]
+    assert ops[1].time_s == pytest.approx(40e-6)
+    assert "nan" not in table
+
+
+def test_every_path_is_checked_before_the_script_runs(tmp_path):
+    # A chart path in a missing folder was refused only after the script ran; a directory or a
+    # device as the script was "no such file".
+    ran = tmp_path / "ran"
+    script = tmp_path / "step.py"
+    script.write_text("open(%r, 'w').close()\n" % str(ran))
+    missing = tmp_path / "no" / "such" / "o.svg"
+    machine_file = tmp_path / "machine.json"
+    for roofs in (["--hw", "a100-80gb"], ["--machine", machine_file]):
+        r = run_cli(*roofs, "--chart", missing, script)
+        assert r.returncode == 2, r.stderr
+        assert "does not exist" in r.stderr and "o.svg" in r.stderr, r.stderr
+        assert not ran.exists()
+    for chart, words in ((tmp_path, "is a directory"), (tmp_path / "o.txt", "unknown format")):
+        r = run_cli("--hw", "a100-80gb", "--chart", chart, script)
+        assert r.returncode == 2 and words in r.stderr, r.stderr
+        assert not ran.exists()
+    r = run_cli("--hw", "a100-80gb", tmp_path)
+    assert r.returncode == 2 and "is a directory, not a script" in r.stderr, r.stderr
+    if os.path.exists("/dev/zero"):
+        r = run_cli("--hw", "a100-80gb", "/dev/zero")
+        assert r.returncode == 2 and "is a character device" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_percentages_far_from_100_are_short():
+    # A point timed at 1e300 µs printed its attainment with some 300 digits; as the CLI, fixed
+    # notation from 0.001% to below 10^7%, exponent notation beyond.
+    assert [rt._percent(r) for r in (1e300, 1.25e31, 1e5, 1e-5, 1e-298, 2.69e-297)] == [
+        "1e+302%", "1.25e+33%", "1e+07%", "0.001%", "1e-296%",
+        "2.69e-295%"]
+    mm = dict(flops=2 * 64 ** 3, shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    table = profile_of([Event("aten::mm", 0, 1e300, **mm)]).table(roofline.Machine("a100-80gb"))
+    row = table.splitlines()[1]
+    assert len(row) < 120 and row.endswith("%"), row
+
+
+def test_operator_names_reach_the_terminal_escaped():
+    # A name is the profiler's text (a record_function label is anybody's): escape sequences
+    # cleared the screen and retitled the window; a bidi override reordered the row. They are
+    # shown as \uXXXX, as the CLI's terminal_safe shows them.
+    name = "aten::mm\x1b[2J\x1b]0;pwned\x07\u202e\x85"
+    mm = dict(flops=2 * 64 ** 3, shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    prof = profile_of([Event(name, 0, 10, **mm)])
+    shown = r"aten::mm\u001b[2J\u001b]0;pwned\u0007\u202e\u0085"
+    for text in (prof.table(), prof.table(roofline.Machine("a100-80gb"), by_type=False),
+                 repr(prof.operators()[0])):
+        assert shown in text, text
+        assert not any(c in text for c in "\x1b\x07\u202e\x85"), ascii(text)
+    assert prof.operators()[0].name == name  # the data keeps the name as recorded
+    assert rt._safe("é∑\U0001f600\U0001fffe") == "é∑\U0001f600\\ud83f\\udffe"
