@@ -389,4 +389,11 @@ PYBIND11_MODULE(_roofline, m) {
   rp::register_kernels(m);
   rp::register_charts(m);
   rp::register_llm(m);
+  // The one rule for text from files on a terminal (sanitize.hpp), for the pure-Python parts
+  // (roofline.torch's operator names): bytes in (a str's surrogate escapes survive as the bytes
+  // they stood for), printable text out.
+  m.def(
+      "_terminal_safe",
+      [](const pybind11::bytes& text) { return roofline::terminal_safe(std::string(text)); },
+      pybind11::arg("text"));
 }

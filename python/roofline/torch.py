@@ -66,6 +66,7 @@ except Exception as _e:  # noqa: BLE001  (a broken torch raises OSError, Runtime
     raise ImportError(_missing) from _e
 
 from . import Chart, InputError, Point, diagnose
+from ._roofline import _terminal_safe
 from ._kineto import enclosing as _enclosing
 from ._kineto import gpu_seconds as _gpu_seconds
 from ._kineto import is_device_event as _is_device_event
@@ -112,32 +113,15 @@ def _percent(ratio):
     return text + "%"
 
 
-def _unsafe(code):
-    """Whether a character is shown escaped (the rule of the library's terminal_safe,
-    sanitize.hpp): C0 and C1 controls, DEL, bidirectional formatting, line separators,
-    noncharacters, and surrogates (bytes of a name that were no UTF-8)."""
-    return (code < 0x20 or 0x7F <= code <= 0x9F or code in _BIDI or 0xD800 <= code <= 0xDFFF
-            or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE)
-
-
-_BIDI = {0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
-
-
 def _safe(text):
-    """An operator's name for a terminal: the characters _unsafe() names as \\uXXXX (a JSON
-    surrogate pair above U+FFFF), so a name cannot move the cursor, retitle the window or
-    reorder the line."""
-    out = []
-    for c in text:
-        code = ord(c)
-        if not _unsafe(code):
-            out.append(c)
-        elif code > 0xFFFF:
-            v = code - 0x10000
-            out.append("\\u%04x\\u%04x" % (0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF)))
-        else:
-            out.append("\\u%04x" % code)
-    return "".join(out)
+    """An operator's name for a terminal, by the library's one rule (sanitize.hpp): controls,
+    bidirectional formatting and bytes that were no UTF-8 shown as \\uXXXX, so a name cannot
+    move the cursor, retitle the window or reorder the line."""
+    try:
+        data = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that stood for no byte
+        data = text.encode("utf-8", "surrogatepass")
+    return _terminal_safe(data)
 
 
 def _promote(a, b):
