@@ -63,6 +63,9 @@ struct Theory {
   int units = 0;  ///< cores (CPU) or streaming multiprocessors (GPU)
   std::string unit_name = "core";
   double clock_hz = 0;
+  /// The median of the clock samples clock_hz is the fastest of (0: one figure, no samples):
+  /// far below it, the clock varied while the kernels ran.
+  double clock_median_hz = 0;
   std::string clock_source = "measured";  ///< "measured", "device attribute", …
   double work_per_cycle_per_unit = 0;
   std::string table;   ///< the table row used, e.g. the microarchitecture "zen4"

@@ -180,6 +180,30 @@ TEST(Engine, TheoryOutsideItsBandIsJudged) {
                    0.99);
 }
 
+TEST(Engine, ARoofBelowTheoryByAVaryingClockIsNotBlamedOnTheKernelOrTheTable) {
+  // 0.80 of a 40 FLOP/cycle theory at the fastest clock sample (3 GHz); the samples' median is
+  // 2.4 GHz, at which the roof reads 0.80 × 3 / 2.4 = 0.998 of the theory: the clock varied.
+  Measurements m = two_roofs();
+  m.compute[0].theory->work_per_cycle_per_unit = 40;
+  m.compute[0].theory->clock_median_hz = 0.8 * m.compute[0].theory->clock_hz;
+  const MachineDocument d = assemble(m);
+  std::string all;
+  for (const auto& w : d.sections.at("measurement").at("warnings")) all += w.get<std::string>();
+  EXPECT_EQ(all.find("is wrong"), std::string::npos) << all;
+  const std::string& f = d.roofs.compute[0].formula;
+  EXPECT_NE(f.find("; limit: none known — the clock varied (fastest sample 3 GHz, median 2.4 "
+                   "GHz): at the median clock it reads 0.998 of the theory"),
+            std::string::npos)
+      << f;
+  EXPECT_EQ(d.sections.at("measurement").at("compute")[0].at("below_theory_cause"), "clock");
+  // A median clock that explains too little (at it 0.80 × 3 / 2.9 = 0.825) leaves the warning.
+  m.compute[0].theory->clock_median_hz = 2.9e9;
+  const MachineDocument d2 = assemble(m);
+  std::string all2;
+  for (const auto& w : d2.sections.at("measurement").at("warnings")) all2 += w.get<std::string>();
+  EXPECT_NE(all2.find("the kernel or the table (zen5) is wrong"), std::string::npos) << all2;
+}
+
 TEST(Engine, ANoisyRoofBelowTheoryIsNotBlamedOnTheKernelOrTheTable) {
   // 0.80 of a 40 FLOP/cycle theory, no limit in the table, but a third of the samples 40% slower
   // (interquartile range above 10%: noisy): the cause may be the machine, so the roof says so

@@ -173,7 +173,11 @@ ComputeStep measure_compute(const Plan& plan, engine::ThreadTeam& team, engine::
     c.chains = k.chains;
     if (const auto wpc = work_per_cycle(uarch, k)) {
       c.theory = theory_for(uarch, k, plan.threads, step.clock.all_cores_hz, *wpc);
-      if (solo) c.one_core_theory = theory_for(uarch, k, 1, step.clock.one_core_hz, *wpc);
+      c.theory->clock_median_hz = step.clock.all_cores.median;
+      if (solo) {
+        c.one_core_theory = theory_for(uarch, k, 1, step.clock.one_core_hz, *wpc);
+        c.one_core_theory->clock_median_hz = step.clock.one_core.median;
+      }
     } else {
       c.no_theory = "no theoretical entry for " + to_string(k.kind) +
                     (is_amx(k.kind) ? "" : " at " + std::to_string(k.width_bits) + " bits") +
