@@ -119,7 +119,7 @@ const Registrar register_cluster(70, [](CLI::App& root) {
   c->add_option("-o,--output", args->output,
                 "Write the cluster document (JSON) here, atomically, on rank 0");
   c->add_flag("--json", args->json, "Print the document instead of the summary");
-  c->add_flag("--quick", args->quick, "A few seconds: fewer message sizes and repetitions");
+  c->add_flag("--quick", args->quick, "Quicker: fewer message sizes and repetitions, and each node measured as by `measure --quick`");
   c->add_option("--expect-ranks", args->expect_ranks,
                 "Fail on every rank unless the run has exactly this many ranks")
       ->check(CLI::NonNegativeNumber);
@@ -132,8 +132,8 @@ const Registrar register_cluster(70, [](CLI::App& root) {
   c->add_option("--repetitions", args->repetitions, "Repetitions per message size")
       ->check(CLI::NonNegativeNumber);
   c->add_option("--node-probe", args->node_probe,
-                "How each node is measured: full (roofline measure), builtin (STREAM triad and "
-                "fp64 FMA peak only), auto (full when available)")
+                "How each node is measured: full (roofline measure), builtin (the widest fp64 FMA "
+                "roof and the DRAM roof, best of the access mixes), auto (full when available)")
       ->check(CLI::IsMember({"auto", "full", "builtin"}));
   c->add_option("--node-machine", args->node_machine,
                 "Use earlier per-node machine documents instead of measuring; {rank} and {host} "

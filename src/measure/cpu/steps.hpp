@@ -20,7 +20,7 @@
 
 namespace roofline::cpu {
 
-/// How long each phase samples (seconds of base rounds; retries may add as much again).
+/// How long each phase samples (seconds of base rounds; retries may add a quarter more).
 struct PhaseTimes {
   double compute = 0, compute_one_core = 0, sweep = 0, mixes = 0, mixes_one_core = 0, curve = 0;
 };
