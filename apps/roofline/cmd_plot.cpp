@@ -1,5 +1,6 @@
 // roofline plot: draw a machine's roofs with points on them — SVG, HTML, PNG, JSON or CSV by the
 // output's extension, or a braille plot in the terminal.
+#include <filesystem>
 #include <memory>
 
 #include "commands.hpp"
@@ -45,6 +46,16 @@ void run(const PlotArgs& a) {
   // --precision is for points that name none; a value the machine has no roof for is refused
   // even where every point names its own (it was ignored without a word).
   if (!a.precision.empty()) roofs.select_compute(a.precision);
+  // One file given twice (by another name, or a link to it) draws each of its points twice.
+  for (std::size_t i = 0; i < a.points_files.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      std::error_code ec;
+      if (a.points_files[i] == a.points_files[j] ||
+          std::filesystem::equivalent(a.points_files[i], a.points_files[j], ec))
+        throw InputError(terminal_safe(a.points_files[i]) + ": given twice (as " +
+                         terminal_safe(a.points_files[j]) +
+                         " too): its points would be drawn twice");
+    }
   for (const auto& f : a.points_files) {
     PointsDocument doc = load_points_file(f);
     // As `point --points`: a file given is there for its points (the machine alone is drawn

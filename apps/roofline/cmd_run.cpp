@@ -328,8 +328,13 @@ void run(const RunArgs& a) {
   // happen (no backend for this CPU) is refused before the suite all the same.
   const MeasureOptions measure_options = run_measure_options(threads, guard.flag());
   if (!given) check_measurable(measure_options);
-  say_run_machine(machine, threads);
   const auto blas_names = suite::blas_kernels(kernels);
+  // It reruns the BLAS kernels: with none of them asked for it would do nothing, unsaid.
+  if (!a.blas_core.empty() && blas_names.empty())
+    throw InputError("--blas-core " + a.blas_core +
+                     ": reruns the BLAS kernels (gemm-blas-fp64, gemm-blas-fp32), and none of "
+                     "them is run here");
+  say_run_machine(machine, threads);
   const std::vector<suite::RunResult> results =
       run_all_kernels(a, opt, machine, blas, blas_names, guard);
   std::optional<MachineDocument> measured;
