@@ -119,7 +119,9 @@ const Registrar register_cluster(70, [](CLI::App& root) {
   c->add_option("-o,--output", args->output,
                 "Write the cluster document (JSON) here, atomically, on rank 0");
   c->add_flag("--json", args->json, "Print the document instead of the summary");
-  c->add_flag("--quick", args->quick, "Quicker: fewer message sizes and repetitions, and each node measured as by `measure --quick`");
+  c->add_flag("--quick", args->quick,
+              "Quicker: fewer message sizes and repetitions, and each node measured as by `measure "
+              "--quick`");
   c->add_option("--expect-ranks", args->expect_ranks,
                 "Fail on every rank unless the run has exactly this many ranks")
       ->check(CLI::NonNegativeNumber);
