@@ -408,6 +408,16 @@ TEST(ChartTables, SpreadLeadsWithTheMedianAndThePoliciesSpread) {
       << term;
 }
 
+TEST(ChartTables, TheReportSaysHowManyRoofsWereMeasured) {
+  // A measurement of 22 compute and 4 memory roofs, every one measured: no "others" to source.
+  const std::string measured = render_html(real(false));
+  EXPECT_NE(measured.find("Every roof was measured (26).</p>"), std::string::npos);
+  EXPECT_EQ(measured.find("the others come from"), std::string::npos);
+  // A document with one theoretical roof among measured ones: 5 of 6 measured, the other sourced.
+  const std::string given = render_html(fixture());
+  EXPECT_TRUE(std::regex_search(given, std::regex(R"(5 of 6 roofs measured; the others)")));
+}
+
 TEST(ChartTables, CellsNameTheirColumnAndLongTextMayWrap) {
   // On a phone each row is a card of "column: value" lines (data-label), and the source column
   // breaks kernel names anywhere, so no table is wider than the page (tests/ci.d/charts.sh
