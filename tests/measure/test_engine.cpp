@@ -180,6 +180,40 @@ TEST(Engine, TheoryOutsideItsBandIsJudged) {
                    0.99);
 }
 
+TEST(Engine, ACurveAboveItsRoofsOrMostlyNoisyIsSaid) {
+  // π = 192 GFLOP/s / 1.002 (fp64), β(DRAM) = 64 B / 1.5 ms × 1e6 / 1.002 = 42.6 GB/s.
+  Measurements m = two_roofs();
+  m.curve_setup = CurveSetup{"roofline_cpu_curve", 1.5e8, "fp64"};
+  auto point = [](double bytes, double seconds, double step) {
+    CurveMeasurement p;
+    p.declaration = fma512();  // 192 FLOP per iteration
+    p.declaration.bytes_per_iteration = bytes;
+    p.samples = samples(6, 1e6, seconds, step);
+    return p;
+  };
+  // I = 192/384 = 0.5: 19.2 GFLOP/s / 1.002 under β·I = 21.3. I = 3: 96 GFLOP/s / 1.002 under
+  // min(π, 128): both under the roofs, nothing said.
+  m.curve = {point(384, 1e-2, 0.001), point(64, 2e-3, 0.001)};
+  const MachineDocument quiet = assemble(m);
+  std::string all;
+  for (const auto& w : quiet.sections.at("measurement").at("warnings")) all += w.get<std::string>();
+  EXPECT_EQ(all.find("empirical curve"), std::string::npos) << all;
+  EXPECT_EQ(quiet.sections.at("measurement").at("curve").at("above_roofs"), 0);
+  // I = 0.5 at 38.4 GFLOP/s / 1.002: 1.8 × β·I (the DRAM roof measured under load, the curve
+  // not), and both points noisy (samples 40% apart): two warnings.
+  m.curve = {point(384, 5e-3, 0.08), point(64, 2e-3, 0.08)};
+  const MachineDocument busy = assemble(m);
+  all.clear();
+  for (const auto& w : busy.sections.at("measurement").at("warnings")) all += w.get<std::string>();
+  EXPECT_NE(all.find("empirical curve: 1 of 2 points above min(π, β·I) of 'fp64 512-bit fma' and "
+                     "DRAM (up to "),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("empirical curve: 2 of 2 points noisy"), std::string::npos) << all;
+  EXPECT_EQ(busy.sections.at("measurement").at("curve").at("above_roofs"), 1);
+  EXPECT_EQ(busy.sections.at("measurement").at("curve").at("noisy_points"), 2);
+}
+
 TEST(Engine, ARoofBelowTheoryByAVaryingClockIsNotBlamedOnTheKernelOrTheTable) {
   // 0.80 of a 40 FLOP/cycle theory at the fastest clock sample (3 GHz); the samples' median is
   // 2.4 GHz, at which the roof reads 0.80 × 3 / 2.4 = 0.998 of the theory: the clock varied.

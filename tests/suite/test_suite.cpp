@@ -4,11 +4,13 @@
 #include "unity_id.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "measure/suite/loops.hpp"
@@ -342,6 +344,29 @@ TEST(SuiteRunner, TimesAndChecks) {
   EXPECT_DOUBLE_EQ(p.time.value, r.sustained);
   EXPECT_EQ(p.traffic.front().level, "L2");
   EXPECT_EQ(p.name, "axpy-fp32 @L2");
+}
+
+TEST(SuiteRunner, ALongCallIsTimedWithoutCalibrationCalls) {
+  // A call longer than the quick long-call bound (0.1 s): the warm-up and three repetitions,
+  // no calibration tries (a DRAM-size GEMM of 150 s a call took 7 calls, 18 minutes).
+  class Slow : public Workload {
+   public:
+    int calls = 0;
+    Slow() {
+      count = axpy(1000, parse_dtype("fp64"));
+      traffic = {{"DRAM", count.traffic}};
+    }
+    void run() override {
+      ++calls;
+      std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    }
+    std::string check() override { return ""; }
+    void inject_fault() override {}
+  } slow;
+  const RunResult r = time_workload(slow, "slow", "DRAM", 1, true);
+  EXPECT_EQ(slow.calls, 4);
+  EXPECT_EQ(r.times.size(), 3u);
+  EXPECT_EQ(r.calls_per_repetition, 1);
 }
 
 TEST(SuiteRunner, AFailedCheckIsRecorded) {

@@ -291,6 +291,48 @@ json curve_of(const Measurements& m, RoofSet& roofs) {
   return curve;
 }
 
+/// The curve against the roofs it should lie under: a point above min(π, β·I) beyond the
+/// run-to-run floor means the curve and the DRAM roof saw different machines (load came or
+/// went between the phases), and noisy points mean the curve is uncertain — both said, not left
+/// to a chart that crosses its own roof. Counts go into `curve` (measurement.curve).
+void judge_curve(const Measurements& m, const RoofSet& roofs, json& curve,
+                 std::vector<std::string>& warnings) {
+  const ComputeRoof* pi = nullptr;
+  try {
+    pi = &roofs.select_compute(m.curve_setup ? m.curve_setup->precision : "");
+  } catch (const InputError&) {
+    return;  // no compute roof of the curve's precision: nothing to hold it against
+  }
+  const MemoryRoof* dram = roofs.find_memory("DRAM");
+  if (!dram) return;
+  int above = 0, noisy = 0;
+  double worst = 1, worst_i = 0;
+  for (std::size_t k = 0; k < roofs.empirical_curve.size(); ++k) {
+    const CurveSample& c = roofs.empirical_curve[k];
+    // P ≤ min(π, β·I): Williams, Waterman & Patterson 2009 (docs/model.md §1).
+    const double bound = std::min(pi->peak.value, dram->bandwidth.value * c.intensity.value);
+    const double over = c.performance.value / bound;
+    if (over > 1 + kRunToRunMemory) ++above;
+    if (over > worst) worst = over, worst_i = c.intensity.value;
+    if (curve["points"][k]["stats"].value("noisy", false)) ++noisy;
+  }
+  const int n = static_cast<int>(roofs.empirical_curve.size());
+  curve["above_roofs"] = above;
+  curve["noisy_points"] = noisy;
+  if (above > 0)
+    warnings.push_back("empirical curve: " + std::to_string(above) + " of " + std::to_string(n) +
+                       " points above min(π, β·I) of '" + pi->name + "' and DRAM (up to " +
+                       format_number(worst, 3) + "× at I = " + format_number(worst_i, 4) +
+                       " FLOP/byte): the curve and the DRAM roof were measured while the "
+                       "machine changed (other load) — repeat on a quiet machine before reading "
+                       "one against the other");
+  if (2 * noisy > n)
+    warnings.push_back("empirical curve: " + std::to_string(noisy) + " of " + std::to_string(n) +
+                       " points noisy (interquartile range above " +
+                       format_number(100 * kNoisySpread, 2) +
+                       "% of the median, or fastest samples apart): its shape is uncertain");
+}
+
 /// The judgements, said plainly: noisy and unconfirmed roofs, and memory levels whose order
 /// is inverted, as warnings and in `measurement`.
 void judge_roofs(const RoofSet& roofs, json& measurement, std::vector<std::string>& warnings) {
@@ -390,7 +432,10 @@ MachineDocument assemble(const Measurements& m) {
   measurement["memory"] = memory_detail;
   if (!one_core_compute_detail.empty() || !one_core_memory.empty())
     measurement["one_core"] = {{"compute", one_core_compute_detail}, {"memory", one_core_memory}};
-  if (!m.curve.empty()) measurement["curve"] = curve_of(m, doc.roofs);
+  if (!m.curve.empty()) {
+    measurement["curve"] = curve_of(m, doc.roofs);
+    judge_curve(m, doc.roofs, measurement["curve"], warnings);
+  }
 
   judge_roofs(doc.roofs, measurement, warnings);
   measurement["retries_for_noise"] = m.retries_for_noise;

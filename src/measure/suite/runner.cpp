@@ -46,8 +46,10 @@ RunResult time_workload(Workload& w, const std::string& kernel, const std::strin
   // Calibration: grow the calls per repetition until one repetition lasts min_rep. Each step
   // takes the fastest of three tries, so that one preempted try (or a slow first call) cannot
   // stop the growth early and leave repetitions of a few microseconds.
+  // A long call (a DRAM-size GEMM of minutes on a busy host) is a repetition as it stands: its
+  // three calibration tries would be three more calls of it, the run 7 calls instead of 4.
   int calls = 1;
-  for (;;) {
+  for (; !long_kernel;) {
     double took = 1e300;
     for (int k = 0; k < 3; ++k) {
       t0 = clock::now();
