@@ -28,6 +28,7 @@ struct RunArgs {
   bool json = false;
   std::string output;
   std::string report;  // --report FILE: the chart of the points (format by extension)
+  std::string save_machine;  // --save-machine FILE: the roofs measured for this run
   bool quick = false;
   int threads = 0;
   std::string levels;
@@ -190,7 +191,12 @@ struct CheckedRun {
 
 CheckedRun check_run_args(const RunArgs& a, const suite::Machine& machine) {
   if (!a.report.empty()) check_report_path(a.report);
-  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  // The roofs a run measures are kept only where asked: a points document names its machine
+  // ("vm"), which nothing can load again without them.
+  if (!a.save_machine.empty() && !a.machine.empty())
+    throw InputError("--save-machine: the roofs come from --machine " + a.machine +
+                     " here, not from a measurement of this run");
+  check_outputs({{"-o", a.output}, {"--report", a.report}, {"--save-machine", a.save_machine}});
   CheckedRun c;
   c.kernels = suite::resolve_kernels(a.kernels);
   // More threads than CPUs would pin two to one CPU and time them sharing it.
@@ -356,6 +362,11 @@ void run(const RunArgs& a) {
       suite::run_document(placement, m.roofs.name, machine, blas, threads, a.quick));
   const std::string json_text = j.dump(2) + "\n";
   if (!a.output.empty()) emit(json_text, a.output);
+  if (!a.save_machine.empty()) emit(machine_to_json(*measured).dump(2) + "\n", a.save_machine);
+  if (!a.output.empty() && a.save_machine.empty() && !given)
+    say("roofline run: note: the roofs measured for this run are not kept; --save-machine FILE "
+        "keeps them, to draw " +
+        a.output + " again (`roofline plot FILE " + a.output + "`)\n");
   if (!a.report.empty()) {
     // The chart of every placed point on the roofs it was judged against.
     ReportInput in;
@@ -369,6 +380,7 @@ void run(const RunArgs& a) {
 
   if (guard.interrupted()) {  // during the writes: what was written is complete
     if (!a.output.empty()) guard.exit_completed(a.output);
+    if (!a.save_machine.empty()) guard.exit_completed(a.save_machine);
     if (!a.report.empty()) guard.exit_completed(a.report);
     guard.exit_interrupted("");
   }
@@ -392,6 +404,9 @@ const Registrar register_run(40, [](CLI::App& root) {
   c->add_option("-o,--output", args->output, "Write the points document to a file (atomically)");
   c->add_option("--report", args->report,
                 "Write the chart/report of the points (tour.html, .svg, .png, .json, .csv)");
+  c->add_option("--save-machine", args->save_machine,
+                "Also write the machine document of the roofs this run measured (without "
+                "--machine), to plot its points again");
   c->add_flag("--quick", args->quick, "Fewer, shorter repetitions");
   c->add_option("--threads", args->threads, "Threads (default: one per online CPU)")
       ->check(CLI::Range(1, 4096));
