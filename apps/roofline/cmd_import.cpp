@@ -103,9 +103,16 @@ std::vector<bool> judge(const ImportArgs& a, ImportResult& res,
   // is refused, naming its roofs, before anything is written.
   if (!a.machine.precision.empty()) {
     const ComputeRoof& chosen = m->roofs.select_compute(a.machine.precision);
-    std::set<std::string> own;
-    for (const auto& p : res.doc.points)
-      if (!p.precision.empty() && p.precision != chosen.name) own.insert(p.precision);
+    std::set<std::string> own;  // the precisions that would have judged a point elsewhere
+    for (const auto& p : res.doc.points) {
+      if (p.precision.empty() || p.precision == chosen.name) continue;
+      const ComputeRoof* theirs = nullptr;
+      try {
+        theirs = &m->roofs.select_compute(p.precision);
+      } catch (const InputError&) {  // no roof of its own: --precision gives it one
+      }
+      if (theirs != &chosen) own.insert(p.precision);
+    }
     if (!own.empty())
       res.notes.push_back("judged against roof '" + chosen.name + "' (--precision " +
                           a.machine.precision + ") in place of the precision" +
@@ -214,7 +221,13 @@ void refuse_repeated_files(const std::vector<std::string>& files) {
 }
 
 std::optional<MachineDocument> maybe_machine(const ImportArgs& a) {
-  if (!has_machine(a.machine)) return std::nullopt;
+  if (!has_machine(a.machine)) {
+    if (!a.machine.precision.empty())
+      throw InputError("--precision " + a.machine.precision +
+                       ": names the roof to judge the points against, and no roofs are given "
+                       "(--hw NAME, --machine FILE, or --peak and --bandwidth)");
+    return std::nullopt;
+  }
   return load_machine(a.machine);
 }
 
@@ -296,6 +309,13 @@ const Registrar register_import(70, [](CLI::App& root) {
       throw InputError(
           "import dcgm: the activity ratios need the GPU's peaks: give --hw NAME or "
           "--machine FILE");
+    // W is each pipe's activity × that pipe's own roof (PIPE_TENSOR_ACTIVE × the tensor roof):
+    // judged against another roof, its ratios would mean nothing. Given as --peak, the one roof
+    // needs --precision to say which pipe it is (import_dcgm).
+    if (!dc->machine.machine.empty() && !dc->machine.precision.empty())
+      throw InputError("import dcgm: --precision " + dc->machine.precision +
+                       " does not apply with --hw/--machine: each GPU's W is its pipes' "
+                       "activity × their own roofs, and its point is judged against those");
     DcgmOptions o;
     o.interval_seconds = dc->interval;
     const std::string& file = dc->files.front();
