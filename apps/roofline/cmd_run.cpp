@@ -27,7 +27,7 @@ struct RunArgs {
   std::string machine;
   bool json = false;
   std::string output;
-  std::string report;  // --report FILE: the chart of the points (format by extension)
+  std::string report;        // --report FILE: the chart of the points (format by extension)
   std::string save_machine;  // --save-machine FILE: the roofs measured for this run
   bool quick = false;
   int threads = 0;

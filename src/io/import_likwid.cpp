@@ -62,9 +62,9 @@ struct Level {
   const char* level;
   const char* bandwidth;  // normalized metric names
   const char* volume;
-  // A group that counts only part of the level's traffic, under other names, and what it
-  // leaves out: likwid's AMD Zen L3 group (groups/zen*/L3.txt) counts L3_ACCESS × 64 B, the
-  // lines L2 fetches from L3, and nothing of the L2 → L3 writebacks.
+  // A group that counts the level's traffic otherwise, under other names, and how: likwid's
+  // AMD Zen L3 group (groups/zen*/L3.txt) counts L3_ACCESS × 64 B, the L3 lookups (hits and
+  // misses), and nothing of the L2 → L3 writebacks.
   const char* part_bandwidth = nullptr;
   const char* part_volume = nullptr;
   const char* part_leaves_out = nullptr;
@@ -73,8 +73,7 @@ constexpr Level kLevels[] = {
     {"DRAM", "Memory bandwidth MBytes/s", "Memory data volume GBytes"},
     {"L3", "L3 bandwidth MBytes/s", "L3 data volume GBytes", "L3 access bandwidth MBytes/s",
      "L3 access data volume GBytes",
-     "L3 access counts the lines L2 fetches from L3, not the writebacks to L3: Q(L3) is a lower "
-     "bound"},
+     "Q(L3) is L3 access × 64 B: every L3 lookup, misses too, and no writeback into L3"},
     {"L2", "L2 bandwidth MBytes/s", "L2 data volume GBytes"},
 };
 

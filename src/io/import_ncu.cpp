@@ -142,6 +142,8 @@ NcuUnit metric_unit(std::string_view metric) {
   }
   if (ends_with(metric, ".per_second")) u.seconds = -1;
   if (metric.find("bytes") != std::string_view::npos) u.bytes = 1;
+  // ".pct_of_peak_sustained_active" and the like: a percentage of a peak, whatever it counts.
+  if (metric.find(".pct_") != std::string_view::npos) u = NcuUnit{1, 0, 0, true};
   return u;
 }
 
@@ -167,9 +169,9 @@ struct Plan {
   bool any_fp = false;
   std::vector<std::pair<std::string, Source>> tensor;  // (source type, how)
   std::set<std::string> tensor_left_out;
-  bool tensor_instructions = false;     // {sm,smsp}__inst_executed_pipe_tensor*: not FLOP
-  Source tensor_inst_total;             // {sm,smsp}__inst_executed_pipe_tensor.sum
-  std::vector<Source> tensor_inst_any;  // every tensor-pipe instruction count
+  bool tensor_instructions = false;  // {sm,smsp}__inst_executed_pipe_tensor*: not FLOP
+  Source tensor_inst_total;          // {sm,smsp}__inst_executed_pipe_tensor.sum
+  std::vector<int> tensor_inst_any;  // every tensor-pipe metric (counts, rates, % of peak)
   std::vector<Source> dram;
   Source l2, l1;
   // ncu's roofline peaks (--set roofline)
@@ -210,7 +212,8 @@ class PlanBuilder {
       if (starts_with(m, "sm__inst_executed_pipe_tensor") ||
           starts_with(m, "smsp__inst_executed_pipe_tensor")) {
         p.tensor_instructions = true;
-        if (ends_with(m, ".sum")) p.tensor_inst_any.push_back(Source{Source::sum, i, kNone});
+        if (m.find(".peak_sustained") == std::string::npos)  // a device peak, not activity
+          p.tensor_inst_any.push_back(i);
       }
     }
     p.tensor_inst_total = source("inst_executed_pipe_tensor", kSm);
@@ -340,6 +343,7 @@ class PointMaker {
       return;
     }
     pending_w_unknown_.clear();
+    ++w_read_kernels_;
     std::optional<Point> p = point(tab, rec, plan, *t.seconds, t.how);
     // A metric n/a for every kernel is one the GPU does not give: kernels left out for another
     // reason count too, or the others would read it as missing for some only.
@@ -359,7 +363,8 @@ class PointMaker {
     for (const auto& [index, metrics] : w_unknown_) {
       std::vector<std::string> partial;
       for (const auto& m : metrics)
-        if (w_unknown_kernels_[m.substr(0, m.find(" (line"))] < kernels_) partial.push_back(m);
+        if (w_unknown_kernels_[m.substr(0, m.find(" (line"))] < w_read_kernels_)
+          partial.push_back(m);
       if (partial.empty()) continue;
       drop[index] = true;
       notes_.push_back("kernel " + points_[index].name + ": skipped, " + join(partial, ", ") +
@@ -368,7 +373,7 @@ class PointMaker {
                        (partial.size() > 1 ? "them" : "it") + " — not a point");
     }
     for (const auto& [metric, n] : w_unknown_kernels_)
-      if (n == kernels_)
+      if (n == w_read_kernels_)
         notes_.push_back(metric +
                          " is n/a for every kernel: counted as 0 in W (a metric this "
                          "GPU or ncu version does not give)");
@@ -525,8 +530,19 @@ class PointMaker {
       std::size_t size;
       ~Restore() { list.resize(size); }
     } restore{unknown_, unknown_.size()};
-    double most = 0;
-    for (const auto& s : plan.tensor_inst_any) most = std::max(most, count(tab, rec, s, seconds));
+    // Any tensor-pipe metric above 0 (a count, a rate, a % of peak) says the pipe worked.
+    bool active = false;
+    for (int i : plan.tensor_inst_any) active = active || value(tab, rec, i).value_or(0) > 0;
+    if (!active) return true;
+    if (!plan.tensor_inst_total) {
+      notes_.push_back(kernel_label(rec) +
+                       ": left out, its tensor pipe was active and the export has no count of "
+                       "its instructions (sm__inst_executed_pipe_tensor.sum) nor of their FLOP: "
+                       "its W would be a lower bound by an unknown factor — collect "
+                       "sm__ops_path_tensor_src_*.sum");
+      return false;
+    }
+    const double most = count(tab, rec, plan.tensor_inst_total, seconds);
     // FP16 arithmetic issues on the tensor pipe too (a real A100 export's 67,161,292,800
     // tensor-pipe instructions are exactly its 2,149,161,369,600 HFMA thread instructions / 32):
     // only what the HFMA/HADD/HMUL warp instructions leave is MMA. Predicated-off lanes make
@@ -540,8 +556,7 @@ class PointMaker {
     if (!(mma > 0.05 * most)) return true;
     constexpr double kVoltaFlopPerTensorInstruction = 512;
     if ((rec.cc == "7.0" || rec.cc == "7.2") && plan.tensor_inst_total) {
-      by_prec["fp16 tensor"] += kVoltaFlopPerTensorInstruction *
-                                (count(tab, rec, plan.tensor_inst_total, seconds) - h_warp);
+      by_prec["fp16 tensor"] += kVoltaFlopPerTensorInstruction * mma;
       volta_tensor_ = true;
       return true;
     }
@@ -588,14 +603,14 @@ class PointMaker {
     // by its ID alone, never " #0".
     const std::string kernel = short_kernel_name(rec.name);
     p.name = (kernel.empty() ? "kernel" : kernel) + " #" + rec.id;
-    if (!unknown_.empty()) {  // Q's metrics: a point without its traffic is none
+    pending_w_unknown_ = std::move(w_unknown);  // judged once every kernel is read (finish)
+    if (!unknown_.empty()) {                    // Q's metrics: a point without its traffic is none
       notes_.push_back("kernel " + p.name + ": skipped, " + join(unknown_, ", ") +
                        (unknown_.size() > 1 ? " are" : " is") +
                        " not given (n/a): its Q would lack " +
                        (unknown_.size() > 1 ? "them" : "it") + " — not a point");
       return std::nullopt;
     }
-    pending_w_unknown_ = std::move(w_unknown);  // judged once every kernel is read (finish)
     p.source = "ncu";
     p.work = Work(w);
     // The roof a point is judged against: its dominant precision (≥ 90% of W); without one,
@@ -763,6 +778,7 @@ class PointMaker {
   std::set<std::string> other_devices_;  // devices of later kernels with peaks of their own
   double peak_spread_ = 1;               // largest ratio of a later kernel's peak to roofs_'
   std::size_t kernels_ = 0;
+  std::size_t w_read_kernels_ = 0;  ///< kernels whose W metrics were read (not left out before)
   First first_;
   bool file_t_ = false, file_w_ = false, file_q_ = false;
 };

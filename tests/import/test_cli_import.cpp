@@ -99,8 +99,8 @@ TEST(CliImport, PrecisionNamesTheRoofEveryPointIsJudgedAgainst) {
         noted || n.get<std::string>().find("in place of the precision fp64") != std::string::npos;
   EXPECT_TRUE(noted) << j["notes"].dump();
   // --precision of the roof the points would have had anyway: no note of a change.
-  const auto same = run_cli({"import", "likwid", zen2, "--hw", "epyc-7763", "--precision", "fp64",
-                             "--json"});
+  const auto same =
+      run_cli({"import", "likwid", zen2, "--hw", "epyc-7763", "--precision", "fp64", "--json"});
   ASSERT_EQ(same.exit_code, 0) << same.err;
   EXPECT_EQ(same.out.find("in place of the precision"), std::string::npos) << same.out;
   // Roofs given as two numbers name no precision: they judge every point, as `point` takes

@@ -114,6 +114,17 @@ TEST(RealNcu, V100TensorPipeInstructionsAre512FlopEach) {
   EXPECT_TRUE(a.doc.points.empty());
   EXPECT_TRUE(has_note(
       a, "left out, it ran 3.355e+10 tensor-pipe instructions beyond its FP16 ones on CC 8.0"));
+  // Only a % of peak of the tensor pipe (no count): the pipe worked, nothing counts it — left
+  // out, not placed with the FMUL count alone (2.3 GFLOP/s "far below both roofs").
+  const std::string pct = roofline::test::edited(
+      text.str(), R"("sm__inst_executed_pipe_tensor.sum","inst","33,554,432,000")",
+      R"("sm__inst_executed_pipe_tensor.avg.pct_of_peak_sustained_active","%","95.5")");
+  std::istringstream pct_in(roofline::test::edited(
+      pct, R"("sm__inst_executed_pipe_tensor.sum","inst","0")",
+      R"("sm__inst_executed_pipe_tensor.avg.pct_of_peak_sustained_active","%","0")"));
+  const auto p = import_ncu(pct_in, "pct.csv");
+  EXPECT_TRUE(p.doc.points.empty());
+  EXPECT_TRUE(has_note(p, "left out, its tensor pipe was active and the export has no count"));
 }
 
 // A "Kernel Name" of only spaces names no kernel: the point is named by its ID ("kernel #2"),
@@ -177,6 +188,17 @@ TEST(RealNcu, AValueNcuLeftOutLeavesTheKernelOut) {
   EXPECT_TRUE(has_note(all,
                        "kernel 'gemm_v1<float>' (ID 2, line 32): left out, it ran "
                        "6.716e+10 tensor-pipe instructions beyond its FP16 ones on CC 8.0"));
+  // The same with kernel 0's Q n/a too: it is skipped for its Q, and the HFMA count is still
+  // n/a for every kernel read, not "missing for some" (which dropped kernel 1 as well).
+  const auto both =
+      import_ncu(roofline::test::edited(none, R"("dram__bytes.sum","byte","5,323,503,232.00")",
+                                        R"("dram__bytes.sum","byte","n/a")"),
+                 "sgemm.csv");
+  ASSERT_EQ(both.doc.points.size(), 1u);
+  EXPECT_EQ(both.doc.points[0].name, "randomInit<float> #1");
+  EXPECT_TRUE(has_note(both,
+                       "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum is n/a for "
+                       "every kernel: counted as 0 in W"));
 }
 
 TEST(RealNcu, A100DetailsSecondRun) {
@@ -426,7 +448,7 @@ TEST(RealLikwid, CoffeeLakeFlopsAndL3RunsTogether) {
                        "separate runs: T = the mean of their runtimes"));
 }
 
-TEST(RealLikwid, Zen2L3GroupCountsL3AccessAsALowerBound) {
+TEST(RealLikwid, Zen2L3GroupCountsL3Access) {
   // likwid's Zen L3 group prints "L3 access bandwidth" (L3_ACCESS × 64 B / time), not "L3
   // bandwidth": it was not read, and FLOPS_DP + L3 were refused for want of traffic.
   const auto two = likwid({"likwid-zen2-text-flopsdp-page.txt", "likwid-zen2-text-l3-page.txt"});
@@ -439,7 +461,9 @@ TEST(RealLikwid, Zen2L3GroupCountsL3AccessAsALowerBound) {
   EXPECT_DOUBLE_EQ(level(p, "L3").bytes.value, 2385.3517e6 * 0.343499);
   EXPECT_NEAR(level(p, "L3").bytes.value, 12802600 * 64.0, 1e3);
   EXPECT_DOUBLE_EQ(p.time.value, (0.344367 + 0.343499) / 2);
-  EXPECT_TRUE(has_note(two, "not the writebacks to L3: Q(L3) is a lower bound"));
+  EXPECT_TRUE(has_note(two,
+                       "Q(L3) is L3 access × 64 B: every L3 lookup, misses too, and no "
+                       "writeback into L3"));
   // With the MEM run too, the point has both levels (L3 was dropped without a word).
   const auto three = likwid({"likwid-zen2-text-flopsdp-page.txt", "likwid-zen2-text-l3-page.txt",
                              "likwid-zen2-text-mem-page.txt"});

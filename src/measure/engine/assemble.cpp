@@ -118,11 +118,15 @@ void judge_against_theory(const ComputeMeasurement& c, const Statistics& st,
         // them (on a shared host the clock moved 3.59–3.97 GHz between runs): a varying clock,
         // not a slow kernel or a wrong table.
         detail["below_theory_cause"] = "clock";
-        roof.formula += "; limit: none known — the clock varied (fastest sample " +
-                        format_number(c.theory->clock_hz / 1e9, 4) + " GHz, median " +
-                        format_number(c.theory->clock_median_hz / 1e9, 4) +
-                        " GHz): at the median clock it reads " + format_number(at_median, 3) +
-                        " of the theory; repeat on a quiet machine";
+        const std::string why =
+            "the clock varied (fastest sample " + format_number(c.theory->clock_hz / 1e9, 4) +
+            " GHz, median " + format_number(c.theory->clock_median_hz / 1e9, 4) +
+            " GHz): at the median clock it reads " + format_number(at_median, 3) + " of the theory";
+        roof.formula += "; limit: none known — " + why + "; repeat on a quiet machine";
+        // Still said: a busy host also reads the clock low, which would hide a slow kernel.
+        warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
+                           " of the theoretical peak, but " + why +
+                           " — repeat on a quiet machine before blaming the kernel or the table");
       } else if (st.repetitions >= 3 && (st.noisy || !st.confirmed())) {
         // Disturbed samples cannot tell a slow kernel from a busy machine: say which it may be
         // (with fewer than 3 samples there is no spread to judge: the warning below stands).
