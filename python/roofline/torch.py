@@ -423,6 +423,7 @@ class Profile:
         self._prof = None
         self._counted = {}  # FlopCounterMode's totals per operator name, where it ran
         self._cache = None  # (events, counted, analysis): the trace read once
+        self._running = False  # inside the profile() block that fills it
 
     @property
     def flop_counter(self):
@@ -431,6 +432,9 @@ class Profile:
 
     def _analysis(self):
         """The calls and their GPU time, read once per trace (table() and chart() ask again)."""
+        if self._running:
+            raise RuntimeError("roofline.torch: the profile is still running: its operators "
+                               "are known when the profile() block has ended")
         cache = self._cache
         if cache is None or cache[0] is not self._events or cache[1] is not self._counted:
             cache = self._cache = (self._events, self._counted, self._analyse())
@@ -585,19 +589,33 @@ class Profile:
         return "\n".join(lines) + "\n"
 
 
+def _profiler_enabled():
+    """Whether torch's autograd profiler is already on in this thread."""
+    enabled = getattr(_torch.autograd, "_profiler_enabled", None)
+    return bool(enabled()) if enabled is not None else False
+
+
 class profile:
     """Context manager: profiles what runs inside it with torch's profiler (CPU, shapes,
-    FLOPs) and gives a Profile."""
+    FLOPs) and gives a Profile, a new one each time the block is entered."""
 
     def __init__(self):
-        self._profile = Profile()
+        self._profile = None
         self._prof = None
         self._counter = None
 
     def __enter__(self):
+        if _profiler_enabled():
+            raise RuntimeError(
+                "roofline.torch.profile(): torch's profiler is already running in this thread "
+                "(another roofline.torch.profile() or torch.profiler.profile() holds it, or "
+                "the script runs under python3 -m roofline.torch, which profiles it): torch "
+                "profiles one block at a time, so profile() cannot nest")
         activities = [_ProfilerActivity.CPU]
         if _torch.cuda.is_available():  # the GPU's own time of what the operators launch
             activities.append(_ProfilerActivity.CUDA)
+        self._profile = Profile()
+        self._profile._running = True
         self._prof = _torch_profile(activities=activities, record_shapes=True, with_flops=True)
         self._prof.__enter__()
         counter = _flop_counter_mode()
@@ -614,6 +632,7 @@ class profile:
         result = self._prof.__exit__(*exc)
         self._profile._events = list(self._prof.profiler.kineto_results.events())
         self._profile._prof = self._prof
+        self._profile._running = False
         return result
 
 
@@ -703,18 +722,38 @@ def _machine(a):
 
 
 def _run(script, args):
-    """(the Profile of the script run as __main__, the code its sys.exit() gave or None): a
-    script that exits still has what ran profiled, as under python -m cProfile."""
+    """(the Profile of the script run as __main__, the code its sys.exit() gave or None, the
+    exception it ended with or None): a script that exits, raises or is interrupted still has
+    what ran profiled, as under python -m cProfile. Its folder is sys.path[0], as under
+    ``python3 script.py``."""
+    import os
     import runpy
 
     sys.argv = [script] + args
-    code = None
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    code = error = None
     with profile() as prof:
         try:
             runpy.run_path(script, run_name="__main__")
         except SystemExit as e:
             code = e.code
-    return prof, code
+        except BaseException as e:  # noqa: BLE001  (KeyboardInterrupt too: shown after the table)
+            error = e
+    return prof, code, error
+
+
+def _print_exception(error, script):
+    """The traceback Python would print for the script's exception, from the script's own
+    frames on (not roofline's or runpy's)."""
+    import os
+    import traceback
+
+    path = os.path.abspath(script)
+    tb = error.__traceback__
+    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != path:
+        tb = tb.tb_next
+    traceback.print_exception(type(error), error, tb or error.__traceback__)
+    sys.stderr.flush()
 
 
 def _exit_status(code):
@@ -731,20 +770,31 @@ def _exit_status(code):
 def main(argv=None):
     """``python3 -m roofline.torch [--hw NAME | --machine FILE] [--per-call] [--chart FILE]
     script.py [args]``: runs the script under profile() and prints its operators on the
-    machine's roofs. Returns the exit status: the script's own where it called sys.exit(), 2
+    machine's roofs. Returns the exit status: the script's own where it called sys.exit(), 1
+    after its traceback where it raised, 130 where it was interrupted (KeyboardInterrupt), 2
     for bad arguments."""
     from . import Error
 
+    import os
+
     a = _arguments(argv)
+    error = code = None
     try:
         machine = _machine(a)
-        prof, code = _run(a.script, a.args)
+        chart = os.path.abspath(a.chart) if a.chart else None  # the script may chdir()
+        prof, code, error = _run(a.script, a.args)
         sys.stdout.write(prof.table(machine, by_type=not a.per_call))
-        if a.chart:
-            prof.chart(machine, by_type=not a.per_call).save(a.chart)
+        sys.stdout.flush()
+        if chart:
+            prof.chart(machine, by_type=not a.per_call).save(chart)
     except Error as e:
+        if error is not None:
+            _print_exception(error, a.script)
         sys.stderr.write("roofline: error: %s\n" % e)
         return 2
+    if error is not None:  # as Python ends on an uncaught exception: the traceback, 1 (130)
+        _print_exception(error, a.script)
+        return 130 if isinstance(error, KeyboardInterrupt) else 1
     return _exit_status(code)
 
 

@@ -701,3 +701,109 @@ def test_an_expanded_operand_is_counted_at_its_full_shape_and_the_table_says_so(
     (op,) = prof.operators()
     assert op.traffic_byte == 3 * 4e4
     assert "stride-0" in prof.table() and "stride-0" in op.point().note
+
+
+def test_a_script_that_raises_or_is_interrupted_gets_its_table_and_pythons_status(tmp_path):
+    # An exception or ^C in the script lost the table behind a traceback through roofline and
+    # runpy; now the table and chart of what ran, then the script's own traceback, 1 or 130.
+    script = tmp_path / "fails.py"
+    chart = tmp_path / "ops.svg"
+    script.write_text("import torch\n"
+                      "torch.randn(4, 8) @ torch.randn(8, 4)\n"
+                      "def step():\n"
+                      "    raise ValueError('bad batch')\n"
+                      "step()\n")
+    r = run_cli("--hw", "a100-80gb", "--chart", chart, script)
+    assert r.returncode == 1, r.stderr
+    assert "aten::mm" in r.stdout
+    assert chart.read_text().lstrip().startswith("<")
+    assert r.stderr.startswith("Traceback"), r.stderr
+    assert "ValueError: bad batch" in r.stderr and "in step" in r.stderr
+    assert "runpy" not in r.stderr and "roofline" not in r.stderr, r.stderr
+    script.write_text("import torch\n"
+                      "torch.randn(4, 8) @ torch.randn(8, 4)\n"
+                      "raise KeyboardInterrupt\n")
+    r = run_cli(script)
+    assert r.returncode == 130, r.stderr
+    assert "aten::mm" in r.stdout and "KeyboardInterrupt" in r.stderr
+
+
+def test_a_script_imports_its_sibling_modules(tmp_path):
+    # runpy.run_path does not put the script's folder first on sys.path as python3 script.py
+    # does: `import helper` beside the script failed.
+    (tmp_path / "helper.py").write_text("import torch\n"
+                                        "def step():\n"
+                                        "    return torch.randn(4, 8) @ torch.randn(8, 4)\n")
+    script = tmp_path / "main.py"
+    script.write_text("import helper\nhelper.step()\n")
+    r = run_cli(script, env=dict(os.environ, PWD="/"))
+    assert r.returncode == 0, r.stderr
+    assert "aten::mm" in r.stdout
+
+
+def test_the_chart_path_is_the_one_given_before_the_script_changes_folder(tmp_path):
+    # --chart charts/o.svg was checked in the starting folder and written after the script's
+    # os.chdir(), into another folder (or not at all).
+    (tmp_path / "charts").mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    script = tmp_path / "moves.py"
+    script.write_text("import os, torch\n"
+                      "os.chdir(%r)\n"
+                      "torch.randn(4, 8) @ torch.randn(8, 4)\n" % str(elsewhere))
+    r = subprocess.run([sys.executable, "-m", "roofline.torch", "--hw", "a100-80gb", "--chart",
+                        os.path.join("charts", "o.svg"), "moves.py"], capture_output=True,
+                       text=True, timeout=300, cwd=tmp_path,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "charts" / "o.svg").read_text().lstrip().startswith("<")
+    assert not (elsewhere / "charts").exists()
+
+
+def test_a_nested_profile_is_refused_in_words():
+    # torch said only "Profiler is already enabled on this thread".
+    with rt.profile():
+        with pytest.raises(RuntimeError, match="already running.*cannot nest"):
+            with rt.profile():
+                pass
+    from torch.profiler import profile as torch_profile
+    with torch_profile():
+        with pytest.raises(RuntimeError, match="roofline.torch.profile.*already running"):
+            with rt.profile():
+                pass
+
+
+def test_a_nested_profile_in_a_script_under_the_command_is_named(tmp_path):
+    script = tmp_path / "profiles.py"
+    script.write_text("import torch, roofline.torch\n"
+                      "torch.randn(4, 8) @ torch.randn(8, 4)\n"
+                      "with roofline.torch.profile():\n"
+                      "    pass\n")
+    r = run_cli(script)
+    assert r.returncode == 1
+    assert "aten::mm" in r.stdout
+    assert "python3 -m roofline.torch" in r.stderr and "cannot nest" in r.stderr, r.stderr
+
+
+def test_each_profile_block_gives_a_new_profile():
+    # Entering one profile() object twice overwrote the first result (p3 was p4).
+    p = rt.profile()
+    with torch.no_grad():
+        with p as first:
+            torch.randn(4, 8) @ torch.randn(8, 4)
+        with p as second:
+            torch.randn(4, 8) * torch.randn(4, 8)
+    assert first is not second
+    assert [op.name for op in first.operators()] == ["aten::mm"]
+    assert [op.name for op in second.operators()] == ["aten::mul"]
+
+
+def test_the_operators_are_asked_for_after_the_block():
+    # Inside the with block, operators() returned [] without a word.
+    with rt.profile() as prof:
+        torch.randn(4, 8) @ torch.randn(8, 4)
+        with pytest.raises(RuntimeError, match="still running"):
+            prof.operators()
+        with pytest.raises(RuntimeError, match="still running"):
+            prof.table()
+    assert [op.name for op in prof.operators()] == ["aten::mm"]
