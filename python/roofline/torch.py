@@ -540,6 +540,9 @@ class Profile:
         operator's dtype, and an operator whose dtype the machine has no roof for (an int64
         index computation: no machine has an int64 roof) gets None, not judged; '' = the
         machine's default compute roof for every operator."""
+        if precision and precision not in _DTYPE_PRECISION.values() and not _has_roof(
+                machine, precision):
+            machine.compute_roof(precision)  # an unknown precision: its InputError
         ops = self.by_type() if by_type else self.operators()
         out = []
         for op in ops:
@@ -569,14 +572,17 @@ class Profile:
         for op, d in pairs:
             verdict = d.verdict if d else ""
             if machine is not None and d is None:
-                verdict = "no %s roof" % op.precision
-                unjudged.add(op.precision)
+                judged_on = op.precision if precision is None else precision
+                verdict = "no %s roof" % judged_on
+                unjudged.add(judged_on)
             rows.append((_safe(op.name), str(op.calls), "%.4g" % op.work_flop,
                          "%.4g" % op.traffic_byte, "%.4g" % op.intensity_flop_per_byte,
                          "%.4g" % op.time_s, "%.4g" % op.performance_flop_per_s,
                          verdict, _percent(d.attainment) if d else ""))
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+        if len(rows) == 1:
+            lines.append("no operator with a FLOP count was recorded")
         lines.append("Q≥: compulsory traffic (inputs, weights, output once): a lower bound, so I "
                      "is an upper bound, except for a broadcast (stride-0) operand, counted at "
                      "its full shape")
@@ -641,14 +647,19 @@ def _arguments(argv):
 
     parser = argparse.ArgumentParser(
         prog="python3 -m roofline.torch",
+        usage="%(prog)s [-h] [--hw NAME | --machine FILE] [--per-call] [--chart FILE] "
+              "script [args ...]",
         description="Run a PyTorch script and place its operators on the roofline.")
     parser.add_argument("--hw", help="catalogue name or machine document for the roofs")
     parser.add_argument("--machine", help="machine document (from `roofline measure`)")
     parser.add_argument("--per-call", action="store_true", help="one row per operator call")
     parser.add_argument("--chart", help="write the chart here (.svg, .html, .png, .json, .csv)")
-    parser.add_argument("script")
+    parser.add_argument("script", nargs="?")
     parser.add_argument("args", nargs=argparse.REMAINDER)
-    return parser.parse_args(argv)
+    a = parser.parse_args(argv)
+    if a.script is None:  # argparse named the optional args as required too
+        parser.error("the following argument is required: script")
+    return a
 
 
 _CHART_FORMATS = (".svg", ".html", ".png", ".json", ".csv")
@@ -711,8 +722,12 @@ def _machine(a):
     before the script runs, which may take long."""
     from . import Machine
 
-    if a.hw and a.machine:
+    if a.hw is not None and a.machine is not None:
         raise InputError("give --hw or --machine, not both")
+    if a.hw == "":
+        raise InputError("unknown machine '' (--hw names a catalogue machine or a document)")
+    if a.machine == "":
+        raise InputError("--machine '': give a machine document")
     if a.chart is not None and not (a.hw or a.machine):
         raise InputError("--chart needs roofs: give --hw or --machine")
     if a.chart is not None:

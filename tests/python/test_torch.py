@@ -807,3 +807,35 @@ def test_the_operators_are_asked_for_after_the_block():
         with pytest.raises(RuntimeError, match="still running"):
             prof.table()
     assert [op.name for op in prof.operators()] == ["aten::mm"]
+
+
+def test_a_forced_precision_is_checked_and_names_the_missing_roof():
+    # precision='nonsense' labelled every row "no fp32 roof"; precision='int64' too.
+    mm = dict(flops=2 * 64 ** 3, shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    prof = profile_of([Event("aten::mm", 0, 10, **mm)])
+    a100 = roofline.Machine("a100-80gb")
+    with pytest.raises(roofline.InputError, match="nonsense"):
+        prof.table(a100, precision="nonsense")
+    with pytest.raises(roofline.InputError, match="nonsense"):
+        prof.diagnose(a100, precision="nonsense")
+    table = prof.table(a100, precision="int64")
+    assert "no int64 roof" in table and "no fp32 roof" not in table, table
+    (pair,) = prof.diagnose(a100, precision="fp16")
+    assert pair[1].compute_roof == a100.compute_roof("fp16").name
+
+
+def test_an_empty_hw_and_a_missing_script_are_refused_in_words(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("pass\n")
+    r = run_cli("--hw=", script)
+    assert r.returncode == 2 and "unknown machine ''" in r.stderr, r.stderr
+    r = run_cli()
+    assert r.returncode == 2
+    assert "required: script" in r.stderr and "args" not in r.stderr.splitlines()[-1], r.stderr
+
+
+def test_an_empty_profile_says_so():
+    # A header-only table said nothing.
+    text = profile_of([]).table(roofline.Machine("a100-80gb"))
+    assert "no operator with a FLOP count was recorded" in text
+    assert "no operator" not in mlp_ops(4, [8, 8]).table()
