@@ -11,11 +11,13 @@ memset on the GPU, and the runtime call that started it (``cudaLaunchKernel``, .
 ``linked_correlation_id()`` the id of the operator that was innermost on the launching thread
 when it was launched (aten::cudnn_convolution, not the aten::conv2d that holds it). A trace
 whose GPU activity links to its runtime call instead (a runtime call's own correlation id) is
-read too: the activity then belongs to the operator holding that call.
+read too: the activity then belongs to the operator holding that call. That fallback is taken
+only in a trace none of whose runtime calls links to an operator: torch 2.x numbers runtime
+calls apart from operators, so there a call's id may equal an unrelated operator's.
 
 From the operator it links to, GPU activity goes up to the innermost of the operators of
 interest (those with a FLOP count) whose CPU interval holds that operator's start, on the same
-thread; runtime calls and operators without a count never own it. An operator's GPU time is the
+thread (one that starts in the same microsecond but is shorter is its child, not its holder); runtime calls and operators without a count never own it. An operator's GPU time is the
 length of the union of its activities' intervals (overlapping streams are not counted twice).
 Every step sorts once and sweeps (or looks up by id), so a trace is read in O(n log n).
 """
@@ -61,15 +63,17 @@ def _union_us(intervals):
 
 def enclosing(operators, targets):
     """[for each target: the indices in ``operators`` of those on its thread whose interval
-    [start, end) holds the target's start, outermost first]. One sort and one sweep per
-    thread."""
+    [start, end) holds the target's start, outermost first]. An operator that starts in the
+    same microsecond as the target but is shorter is inside it (its child), not holding it:
+    at one start the longer span holds the shorter, and of equal spans the operator holds the
+    target. One sort and one sweep per thread."""
     by_thread = {}
     for i, op in enumerate(operators):
-        start = op.start_us()
         by_thread.setdefault(op.start_thread_id(), []).append(
-            (start, 0, -op.duration_us(), i))
+            (op.start_us(), -op.duration_us(), 0, i))
     for j, t in enumerate(targets):
-        by_thread.setdefault(t.start_thread_id(), []).append((t.start_us(), 1, 0, j))
+        by_thread.setdefault(t.start_thread_id(), []).append(
+            (t.start_us(), -t.duration_us(), 1, j))
     out = [() for _ in targets]
     for items in by_thread.values():
         _sweep(sorted(items), out)
@@ -77,10 +81,11 @@ def enclosing(operators, targets):
 
 
 def _sweep(items, out):
-    """One thread's operators (kind 0) and targets (kind 1), sorted by start (at one start,
-    operators first, the longest first): each target gets the stack of operators open there."""
+    """One thread's operators (kind 0) and targets (kind 1), sorted by start, at one start the
+    longest first and of equal length the operators first: each target gets the stack of
+    operators open there."""
     stack = []  # (end, index), nested: the innermost last
-    for start, kind, negative_duration, index in items:
+    for start, negative_duration, kind, index in items:
         while stack and stack[-1][0] <= start:
             stack.pop()
         if kind == 0:
@@ -100,9 +105,23 @@ def _device_intervals(events):
     return by_link
 
 
+def _links_to_calls(events):
+    """Whether the trace links GPU activity to runtime calls: none of its runtime calls links
+    to an operator (torch 1.13 and 2.x link a call to the operator that made it, with an id
+    counted apart from the call's own, so a call's correlation id says nothing there)."""
+    for e in events:
+        if is_device_event(e):
+            continue
+        linked = e.linked_correlation_id()
+        if linked and linked != e.correlation_id() and _RUNTIME_CALL.match(e.name()):
+            return False
+    return True
+
+
 def _launchers(events, ids):
     """{linked id: the CPU event it names}: the operator with that correlation id (torch's
-    meaning), else a runtime call with it (a trace that links to the launch)."""
+    meaning), else, in a trace that links GPU activity to runtime calls, a runtime call with
+    it."""
     ops, calls = {}, {}
     for e in events:
         if is_device_event(e) or e.correlation_id() not in ids:
@@ -110,6 +129,8 @@ def _launchers(events, ids):
         # A runtime call links to its operator; an operator links to nothing.
         runtime = e.linked_correlation_id() != 0 or _RUNTIME_CALL.match(e.name()) is not None
         (calls if runtime else ops).setdefault(e.correlation_id(), e)
+    if calls and not _links_to_calls(events):
+        calls = {}
     return {i: ops[i] if i in ops else calls[i] for i in ids if i in ops or i in calls}
 
 

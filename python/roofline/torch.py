@@ -19,18 +19,23 @@ Where each number comes from:
   operators the profiler has no count for (attention, convolutions and their backward);
   ``Operator.work_source`` says which counted. The mode makes the profiler record each operator
   twice, the second inside the first: the outer record (the mode's Python around the operator)
-  is dropped. Operators neither gives a FLOP count for are left out.
+  is dropped. Operators neither gives a FLOP count for are left out. torch 1.13 counts an
+  elementwise mul/add as the size of its first input (``v * x`` with v [1000], x [1000, 1000]:
+  1000): W of an elementwise operator is at least one FLOP per element of its broadcast output.
 * Q is the compulsory traffic of the operator: the bytes of every tensor it reads (inputs and
   weights) once, plus the bytes of the output it writes, from the shapes and dtypes the
-  profiler records (``record_shapes``). It is a lower bound on the real traffic, like the
+  profiler records (``record_shapes``; torch 1.13 records no strides, so an expanded, stride-0
+  operand is counted at its full shape and Q is then an upper estimate). Otherwise it is a
+  lower bound on the real traffic, like the
   library's hand counts (caches that miss, tiles re-read, write-allocate all add to it). Where
   the output's shape does not follow from the input shapes (a convolution's depends on stride
   and padding, which the profiler does not record) only the inputs are counted:
   ``Operator.output_counted`` says so, and the bound is lower still. Each input is read in its
   own dtype; the output is written in the result's dtype, which torch's type promotion gives
   (``torch.result_type``: among tensors the higher category — bool < integer < float <
-  complex — then the larger size; a Python number, recorded with shape [], only where its
-  category is higher, a float as float32): ``y * 2`` on fp32 ``y`` writes fp32, not int64.
+  complex — then the larger size; then 0-dim tensors, then Python numbers, each only where its
+  category is higher, a number's float as float32; see _result_dtype for what the profiler's
+  record cannot tell apart): ``y * 2`` on fp32 ``y`` writes fp32, not int64.
   That result dtype is also the operator's precision (the roof it is judged against).
 * T is the profiler's wall time of the operator on the CPU (children included) for operators
   that run on the CPU. Where torch sees a GPU, ``profile()`` also records CUDA activity (CUPTI),
@@ -92,7 +97,9 @@ _REAL = {c: r for r, c in _COMPLEX.items()}
 # The roofline library's precision of each (the compute roof a point is judged against).
 _DTYPE_PRECISION = {
     "double": "fp64", "float": "fp32", "c10::Half": "fp16", "c10::BFloat16": "bf16",
-    "long int": "int64", "int": "int32", "signed char": "int8", "unsigned char": "int8",
+    "long int": "int64", "int": "int32", "short int": "int16", "signed char": "int8",
+    "unsigned char": "int8", "bool": "bool", "c10::complex<c10::Half>": "complex32",
+    "c10::complex<float>": "complex64", "c10::complex<double>": "complex128",
 }
 
 
@@ -141,34 +148,55 @@ def _promote(a, b):
     return "float" if kind_a == 2 else "short int"
 
 
+def _promote_skip_none(a, b):
+    """_promote where either may be None (c10's Undefined: no operand of that kind)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return _promote(a, b)
+
+
 def _combine(high, low):
-    """c10's combine_categories: the type of the operands of higher priority (tensors with
-    dimensions), unless those of lower priority (numbers) are of a higher category."""
-    kind_high, kind_low = _KIND[high][0], _KIND[low][0]
+    """c10's combine_categories: the type of the operands of higher priority, unless those of
+    lower priority are of a higher category (None: no operand of that priority)."""
+    kind_high = _KIND[high][0] if high is not None else None
+    kind_low = _KIND[low][0] if low is not None else None
     if kind_high == 3:
         return high
-    if kind_low == 3:  # a complex number: complex of the tensors' float width
+    if kind_low == 3:  # a complex operand: complex of the float width of the higher ones
         return _COMPLEX.get(high, "c10::complex<float>") if kind_high == 2 else low
     if kind_high == 2:
         return high
-    return _promote(high, low) if kind_high == 0 or kind_low == 2 else high
+    if kind_high == 0 or kind_low == 2:
+        return _promote_skip_none(high, low)
+    return high if high is not None else low
+
+
+# How the profiler records a Python number torch wrapped into a tensor (``y * 2``): with shape
+# [] and one of these dtypes, never another. A [] operand of another dtype is a 0-dim tensor.
+_WRAPPED = {"double": "float", "long int": "long int", "bool": "bool",
+            "c10::complex<double>": "c10::complex<float>"}
 
 
 def _result_dtype(tensors):
-    """The dtype of an elementwise operator's result from its (shape, dtype) operands, as
-    torch.result_type gives it: among tensors with dimensions the higher category, then the
-    larger size; an operand recorded with shape [] (a Python number torch wrapped, as in
-    ``y * 2``) counts only if its category is higher, a float or complex number as the default
-    dtype (float32). Where every operand has shape [], the first is the (0-dim) tensor."""
+    """The dtype of an elementwise operator's result from its (shape, dtype) operands, by
+    torch.result_type's rule: three priorities, tensors with dimensions above 0-dim tensors
+    above wrapped Python numbers; an operand of lower priority counts only where its category
+    (bool < integer < float < complex) is higher. An operand recorded with shape [] and a
+    dtype a Python number is recorded with (double, long int, bool, complex<double>) is taken
+    for a wrapped number, a float or complex one as the default dtype (float32); with another
+    dtype it is a 0-dim tensor. Where every operand has shape [], the first is a 0-dim tensor.
+    A 0-dim float64 (int64, bool, complex128) tensor beside tensors with dimensions cannot be
+    told from a number: it is taken for one."""
     dims = [d for shape, d in tensors if shape]
-    numbers = [d for shape, d in tensors if not shape]
-    if not dims:
-        dims, numbers = numbers[:1], numbers[1:]
-    high = functools.reduce(_promote, dims)
-    if not numbers:
-        return high
-    wrapped = [{2: "float", 3: "c10::complex<float>"}.get(_KIND[d][0], d) for d in numbers]
-    return _combine(high, functools.reduce(_promote, wrapped))
+    zero = [d for shape, d in tensors if not shape and d not in _WRAPPED]
+    numbers = [_WRAPPED[d] for shape, d in tensors if not shape and d in _WRAPPED]
+    if not dims and not zero:
+        zero = [tensors[0][1]]
+        numbers = [_WRAPPED[d] for _, d in tensors[1:]]
+    reduce = functools.partial(functools.reduce, _promote_skip_none)
+    return _combine(reduce(dims, None), _combine(reduce(zero, None), reduce(numbers, None)))
 
 
 def _has_roof(machine, precision):
@@ -201,6 +229,10 @@ def _broadcast(shapes):
     return out
 
 
+_ELEMENTWISE = {"aten::" + op for op in ("mul", "add", "sub", "div", "mul_", "add_", "sub_",
+                                          "div_")}
+
+
 def _output_shape(name, tensors):
     """The output shape of an operator from its tensor inputs, where it follows from them."""
     shapes = [s for s, _ in tensors]
@@ -212,11 +244,24 @@ def _output_shape(name, tensors):
         return [shapes[0][0], shapes[0][1], shapes[1][2]]
     if name == "aten::baddbmm" and len(shapes) == 3:
         return [shapes[1][0], shapes[1][1], shapes[2][2]]
-    if name in ("aten::mul", "aten::add", "aten::mul_", "aten::add_", "aten::sub", "aten::div"):
+    if name in _ELEMENTWISE and len(shapes) == 2:
         return _broadcast(shapes)
-    if name in _POINTWISE_UNARY and shapes:
+    if name in _POINTWISE_UNARY and len(shapes) == 1:
         return shapes[0]
     return None
+
+
+# How many tensor inputs each operator whose output shape follows from them takes: one more
+# recorded tensor is the out= overload's output (mm.out, addmm.out, mul.out, ...).
+_INPUTS = {"aten::mm": 2, "aten::bmm": 2, "aten::addmm": 3, "aten::baddbmm": 3}
+
+
+def _inputs(name):
+    if name in _INPUTS:
+        return _INPUTS[name]
+    if name in _ELEMENTWISE:
+        return 2
+    return 1 if name in _POINTWISE_UNARY else None
 
 
 # Operators whose output has their first input's shape (element-wise on one tensor; softmax along
@@ -267,9 +312,11 @@ class Operator:
 
     def point(self, name=None):
         """The operator as a roofline.Point (source 'torch.profiler')."""
-        note = "Q: compulsory traffic of inputs, weights and output (a lower bound)"
+        note = ("Q: compulsory traffic of inputs, weights and output (a lower bound but for "
+                "stride-0 operands)")
         if not self.output_counted:
-            note = "Q: compulsory traffic of inputs and weights only (a lower bound)"
+            note = ("Q: compulsory traffic of inputs and weights only (a lower bound but for "
+                    "stride-0 operands)")
         if self.time_source == "gpu":
             note += "; T: the GPU time of the kernels it launched"
         if self.work_source != "profiler":
@@ -285,16 +332,30 @@ class Operator:
 def _traffic(name, tensors):
     """(compulsory bytes, whether the output is in them) of an operator's (shape, dtype)
     tensor operands: each read once in its own dtype, the output written once in the result's
-    dtype (an in-place operator's: its first operand's)."""
+    dtype (an in-place operator's: its first operand's). An out= overload records the output
+    as one more operand: it is counted once, as written."""
     traffic = sum(_numel(s) * _DTYPE_BYTES[d] for s, d in tensors)
+    n = _inputs(name)
+    if n is not None and len(tensors) == n + 1:  # the out= overload: the last is the output
+        out = _output_shape(name, tensors[:n])
+        return traffic, out is not None and out == tensors[n][0]
     out = _output_shape(name, tensors)
     if out is not None:
         dtype = tensors[0][1] if name.endswith("_") else _result_dtype(tensors)
         return traffic + _numel(out) * _DTYPE_BYTES[dtype], True
-    if name in ("aten::mm", "aten::bmm") and len(tensors) == 3:
-        # The out= overload (mm.out, bmm.out): the third tensor is the output, counted once.
-        return traffic, _output_shape(name, tensors[:2]) == tensors[2][0]
     return traffic, False
+
+
+def _work(name, flops, tensors):
+    """W of a call: torch's count, but for an elementwise operator at least one FLOP per
+    output element (torch 1.13 counts mul and add as the numel of their first input, so
+    v * x with v [1000] and x [1000, 1000] was 1000 FLOP)."""
+    if name in _ELEMENTWISE:
+        n = 2
+        out = _output_shape(name, tensors[:n]) if len(tensors) >= n else None
+        if out is not None:
+            return max(flops, _numel(out))
+    return flops
 
 
 def _operator(event, gpu_time_s=None, flops=None):
@@ -310,6 +371,7 @@ def _operator(event, gpu_time_s=None, flops=None):
     if not tensors:
         return None
     traffic, output_counted = _traffic(name, tensors)
+    flops = _work(name, flops, tensors)
     time_s = event.duration_us() * 1e-6
     time_source = "cpu"
     if gpu_time_s:
@@ -361,6 +423,7 @@ class Profile:
         self._prof = None
         self._counted = {}  # FlopCounterMode's totals per operator name, where it ran
         self._cache = None  # (events, counted, analysis): the trace read once
+        self._running = False  # inside the profile() block that fills it
 
     @property
     def flop_counter(self):
@@ -369,6 +432,9 @@ class Profile:
 
     def _analysis(self):
         """The calls and their GPU time, read once per trace (table() and chart() ask again)."""
+        if self._running:
+            raise RuntimeError("roofline.torch: the profile is still running: its operators "
+                               "are known when the profile() block has ended")
         cache = self._cache
         if cache is None or cache[0] is not self._events or cache[1] is not self._counted:
             cache = self._cache = (self._events, self._counted, self._analyse())
@@ -474,6 +540,9 @@ class Profile:
         operator's dtype, and an operator whose dtype the machine has no roof for (an int64
         index computation: no machine has an int64 roof) gets None, not judged; '' = the
         machine's default compute roof for every operator."""
+        if precision and precision not in _DTYPE_PRECISION.values() and not _has_roof(
+                machine, precision):
+            machine.compute_roof(precision)  # an unknown precision: its InputError
         ops = self.by_type() if by_type else self.operators()
         out = []
         for op in ops:
@@ -503,16 +572,20 @@ class Profile:
         for op, d in pairs:
             verdict = d.verdict if d else ""
             if machine is not None and d is None:
-                verdict = "no %s roof" % op.precision
-                unjudged.add(op.precision)
+                judged_on = op.precision if precision is None else precision
+                verdict = "no %s roof" % judged_on
+                unjudged.add(judged_on)
             rows.append((_safe(op.name), str(op.calls), "%.4g" % op.work_flop,
                          "%.4g" % op.traffic_byte, "%.4g" % op.intensity_flop_per_byte,
                          "%.4g" % op.time_s, "%.4g" % op.performance_flop_per_s,
                          verdict, _percent(d.attainment) if d else ""))
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+        if len(rows) == 1:
+            lines.append("no operator with a FLOP count was recorded")
         lines.append("Q≥: compulsory traffic (inputs, weights, output once): a lower bound, so I "
-                     "is an upper bound")
+                     "is an upper bound, except for a broadcast (stride-0) operand, counted at "
+                     "its full shape")
         if by_type and self._counted:
             lines.append("W: torch's FlopCounterMode total per operator type")
         if unjudged:
@@ -522,19 +595,33 @@ class Profile:
         return "\n".join(lines) + "\n"
 
 
+def _profiler_enabled():
+    """Whether torch's autograd profiler is already on in this thread."""
+    enabled = getattr(_torch.autograd, "_profiler_enabled", None)
+    return bool(enabled()) if enabled is not None else False
+
+
 class profile:
     """Context manager: profiles what runs inside it with torch's profiler (CPU, shapes,
-    FLOPs) and gives a Profile."""
+    FLOPs) and gives a Profile, a new one each time the block is entered."""
 
     def __init__(self):
-        self._profile = Profile()
+        self._profile = None
         self._prof = None
         self._counter = None
 
     def __enter__(self):
+        if _profiler_enabled():
+            raise RuntimeError(
+                "roofline.torch.profile(): torch's profiler is already running in this thread "
+                "(another roofline.torch.profile() or torch.profiler.profile() holds it, or "
+                "the script runs under python3 -m roofline.torch, which profiles it): torch "
+                "profiles one block at a time, so profile() cannot nest")
         activities = [_ProfilerActivity.CPU]
         if _torch.cuda.is_available():  # the GPU's own time of what the operators launch
             activities.append(_ProfilerActivity.CUDA)
+        self._profile = Profile()
+        self._profile._running = True
         self._prof = _torch_profile(activities=activities, record_shapes=True, with_flops=True)
         self._prof.__enter__()
         counter = _flop_counter_mode()
@@ -551,6 +638,7 @@ class profile:
         result = self._prof.__exit__(*exc)
         self._profile._events = list(self._prof.profiler.kineto_results.events())
         self._profile._prof = self._prof
+        self._profile._running = False
         return result
 
 
@@ -559,14 +647,19 @@ def _arguments(argv):
 
     parser = argparse.ArgumentParser(
         prog="python3 -m roofline.torch",
+        usage="%(prog)s [-h] [--hw NAME | --machine FILE] [--per-call] [--chart FILE] "
+              "script [args ...]",
         description="Run a PyTorch script and place its operators on the roofline.")
     parser.add_argument("--hw", help="catalogue name or machine document for the roofs")
     parser.add_argument("--machine", help="machine document (from `roofline measure`)")
     parser.add_argument("--per-call", action="store_true", help="one row per operator call")
     parser.add_argument("--chart", help="write the chart here (.svg, .html, .png, .json, .csv)")
-    parser.add_argument("script")
+    parser.add_argument("script", nargs="?")
     parser.add_argument("args", nargs=argparse.REMAINDER)
-    return parser.parse_args(argv)
+    a = parser.parse_args(argv)
+    if a.script is None:  # argparse named the optional args as required too
+        parser.error("the following argument is required: script")
+    return a
 
 
 _CHART_FORMATS = (".svg", ".html", ".png", ".json", ".csv")
@@ -629,8 +722,12 @@ def _machine(a):
     before the script runs, which may take long."""
     from . import Machine
 
-    if a.hw and a.machine:
+    if a.hw is not None and a.machine is not None:
         raise InputError("give --hw or --machine, not both")
+    if a.hw == "":
+        raise InputError("unknown machine '' (--hw names a catalogue machine or a document)")
+    if a.machine == "":
+        raise InputError("--machine '': give a machine document")
     if a.chart is not None and not (a.hw or a.machine):
         raise InputError("--chart needs roofs: give --hw or --machine")
     if a.chart is not None:
@@ -640,18 +737,38 @@ def _machine(a):
 
 
 def _run(script, args):
-    """(the Profile of the script run as __main__, the code its sys.exit() gave or None): a
-    script that exits still has what ran profiled, as under python -m cProfile."""
+    """(the Profile of the script run as __main__, the code its sys.exit() gave or None, the
+    exception it ended with or None): a script that exits, raises or is interrupted still has
+    what ran profiled, as under python -m cProfile. Its folder is sys.path[0], as under
+    ``python3 script.py``."""
+    import os
     import runpy
 
     sys.argv = [script] + args
-    code = None
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    code = error = None
     with profile() as prof:
         try:
             runpy.run_path(script, run_name="__main__")
         except SystemExit as e:
             code = e.code
-    return prof, code
+        except BaseException as e:  # noqa: BLE001  (KeyboardInterrupt too: shown after the table)
+            error = e
+    return prof, code, error
+
+
+def _print_exception(error, script):
+    """The traceback Python would print for the script's exception, from the script's own
+    frames on (not roofline's or runpy's)."""
+    import os
+    import traceback
+
+    path = os.path.abspath(script)
+    tb = error.__traceback__
+    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != path:
+        tb = tb.tb_next
+    traceback.print_exception(type(error), error, tb or error.__traceback__)
+    sys.stderr.flush()
 
 
 def _exit_status(code):
@@ -668,20 +785,31 @@ def _exit_status(code):
 def main(argv=None):
     """``python3 -m roofline.torch [--hw NAME | --machine FILE] [--per-call] [--chart FILE]
     script.py [args]``: runs the script under profile() and prints its operators on the
-    machine's roofs. Returns the exit status: the script's own where it called sys.exit(), 2
+    machine's roofs. Returns the exit status: the script's own where it called sys.exit(), 1
+    after its traceback where it raised, 130 where it was interrupted (KeyboardInterrupt), 2
     for bad arguments."""
     from . import Error
 
+    import os
+
     a = _arguments(argv)
+    error = code = None
     try:
         machine = _machine(a)
-        prof, code = _run(a.script, a.args)
+        chart = os.path.abspath(a.chart) if a.chart else None  # the script may chdir()
+        prof, code, error = _run(a.script, a.args)
         sys.stdout.write(prof.table(machine, by_type=not a.per_call))
-        if a.chart:
-            prof.chart(machine, by_type=not a.per_call).save(a.chart)
+        sys.stdout.flush()
+        if chart:
+            prof.chart(machine, by_type=not a.per_call).save(chart)
     except Error as e:
+        if error is not None:
+            _print_exception(error, a.script)
         sys.stderr.write("roofline: error: %s\n" % e)
         return 2
+    if error is not None:  # as Python ends on an uncaught exception: the traceback, 1 (130)
+        _print_exception(error, a.script)
+        return 130 if isinstance(error, KeyboardInterrupt) else 1
     return _exit_status(code)
 
 

@@ -181,3 +181,26 @@ def test_matching_kernels_to_operators_grows_near_linearly_with_the_trace():
         assert t == pytest.approx({i: 7e-6 for i in range(n)})
         counts.append(Counted.comparisons)
     assert counts[1] < 8 * counts[0], counts
+
+
+def test_an_operator_starting_with_its_launcher_does_not_take_the_launchers_kernels():
+    # A counted operator inside an uncounted launcher, starting in the same microsecond, was
+    # pushed first in the sweep and took the launcher's kernel: the kernel goes to the counted
+    # operator that holds the launcher (conv2d), not to its child.
+    conv2d = Ev("aten::conv2d", "CPU", 0, 300, corr=10)
+    launcher = Ev("aten::cudnn_convolution", "CPU", 6, 280, corr=13)
+    child = Ev("aten::mul", "CPU", 6, 100, corr=14)  # counted, inside the launcher
+    events = [conv2d, launcher, child,
+              Ev("cudaLaunchKernel", "CPU", 200, 8, corr=50, linked=13),
+              Ev("implicit_gemm", "CUDA", 400, 2000, corr=50, linked=13, thread=7)]
+    assert gpu_seconds(events, [conv2d, child]) == pytest.approx({0: 2000e-6})
+    assert gpu_seconds(events, [child, conv2d]) == pytest.approx({1: 2000e-6})
+
+
+def test_a_kernel_whose_operator_is_missing_is_not_given_to_a_runtime_call_of_that_number():
+    # Torch 2.x counts runtime calls' correlation ids apart from the operators': with
+    # cudnn_convolution (id 13) not in the trace, its kernel went to aten::mm, whose launch has
+    # CUPTI id 13. A trace that links calls to operators is never matched through the calls.
+    conv2d, mm, events = conv2d_trace()
+    events = [e for e in events if e.name() != "aten::cudnn_convolution"]
+    assert gpu_seconds(events, [conv2d, mm]) == pytest.approx({1: 50e-6})

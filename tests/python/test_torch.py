@@ -586,3 +586,256 @@ def test_operator_names_reach_the_terminal_escaped():
         assert not any(c in text for c in "\x1b\x07\u202e\x85"), ascii(text)
     assert prof.operators()[0].name == name  # the data keeps the name as recorded
     assert rt._safe("é∑\U0001f600\U0001fffe") == "é∑\U0001f600\\ud83f\\udffe"
+
+
+def test_a_broadcast_elementwise_operator_does_one_flop_per_output_element():
+    # torch 1.13 counts mul/add as the numel of their first input: v * x with v [1000] and
+    # x [1000, 1000] was W = 1000 (x * v 1e6), gamma * x 384, a 0-dim tensor times x 1.
+    v, x = torch.randn(100), torch.randn(100, 100)
+    gamma, x3 = torch.randn(16), torch.randn(2, 7, 16)
+    col, row = torch.randn(50, 1), torch.randn(1, 50)
+    with torch.no_grad(), rt.profile() as prof:
+        v * x
+        x * v
+        gamma * x3
+        col * row
+        torch.tensor(2.0) * x
+        x + v
+    ops = prof.operators()
+    assert [op.work_flop for op in ops] == [1e4, 1e4, 2 * 7 * 16, 2500, 1e4, 1e4]
+    # Q is unchanged: the operands read, the broadcast output written.
+    assert ops[0].traffic_byte == 4 * (100 + 1e4 + 1e4)
+
+
+def test_a_0_dim_tensor_takes_part_in_promotion_as_a_tensor():
+    # A [] operand was always taken for a wrapped Python number: an int32 tensor times a 0-dim
+    # float16 tensor gave fp32 (the default dtype of a Python float), torch gives float16.
+    xi = torch.ones(64, 64, dtype=torch.int32)
+    cases = [lambda: xi * torch.tensor(2.0, dtype=torch.float16),
+             lambda: xi * torch.tensor(2.0, dtype=torch.bfloat16),
+             lambda: xi * torch.tensor(2, dtype=torch.int16),
+             lambda: torch.ones(64, dtype=torch.int8) * torch.tensor(2, dtype=torch.int32),
+             lambda: xi * torch.tensor(2.0)]
+    with torch.no_grad(), rt.profile() as prof:
+        results = [f() for f in cases]
+    ops = prof.operators()
+    assert [op.precision for op in ops] == ["fp16", "bf16", "int32", "int8", "fp32"]
+    assert [C10_NAMES[r.dtype] for r in results] == [
+        "c10::Half", "c10::BFloat16", "int", "signed char", "float"]
+    assert ops[0].traffic_byte == 4 * 64 * 64 + 2 + 2 * 64 * 64  # int32 read, fp16 written
+
+
+def test_result_dtypes_of_tensors_0_dim_tensors_and_numbers_are_torchs():
+    # Every pair of a tensor with dimensions, a 0-dim tensor and a Python number, as the
+    # profiler records them, against torch.result_type; a 0-dim tensor whose dtype is one a
+    # number is recorded with (float64, int64, bool, complex128) cannot be told from a number
+    # and is left out.
+    operands = []
+    for dtype, name in C10_NAMES.items():
+        if dtype is torch.complex32:
+            continue  # torch 1.13 warns that it is experimental
+        operands.append((torch.zeros(3, dtype=dtype), ([3], name)))
+        if name not in rt._WRAPPED:
+            operands.append((torch.zeros((), dtype=dtype), ([], name)))
+    for number, name in ((True, "bool"), (2, "long int"), (2.5, "double"),
+                         (1j, "c10::complex<double>")):
+        operands.append((number, ([], name)))
+    seen = 0
+    for a, recorded_a in operands:
+        for b, recorded_b in operands:
+            if not (isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor)):
+                continue
+            want = C10_NAMES[torch.result_type(a, b)]
+            assert rt._result_dtype([recorded_a, recorded_b]) == want, (recorded_a, recorded_b)
+            seen += 1
+    assert seen > 500
+
+
+def test_an_out_argument_is_counted_once_as_the_output():
+    # mul(x, x, out=z) counted z as an input and the output again: 4 tensors of 4 MB, not 3;
+    # addmm(bias, a, b, out=c) counted c but said output_counted=False.
+    x, z = torch.randn(100, 100), torch.empty(100, 100)
+    a, b, bias, c = torch.randn(64, 32), torch.randn(32, 16), torch.randn(16), torch.empty(64, 16)
+    with torch.no_grad(), rt.profile() as prof:
+        torch.mul(x, x, out=z)
+        torch.add(x, x, out=z)
+        torch.addmm(bias, a, b, out=c)
+        torch.mm(a, b, out=c)
+    mul, add, addmm, mm = prof.operators()
+    assert mul.traffic_byte == add.traffic_byte == 3 * 4e4
+    assert mul.output_counted and add.output_counted
+    assert addmm.traffic_byte == 4 * (16 + 64 * 32 + 32 * 16 + 64 * 16)
+    assert addmm.output_counted
+    assert mm.traffic_byte == 4 * (64 * 32 + 32 * 16 + 64 * 16) and mm.output_counted
+
+
+def test_int16_bool_and_complex_results_have_their_own_precision_and_row():
+    # They had precision '' (judged on the default roof) and shared one row, "aten::mul (other
+    # dtype)".
+    s = torch.ones(100, dtype=torch.int16)
+    m = s > 0
+    c = torch.ones(10, dtype=torch.complex64)
+    with torch.no_grad(), rt.profile() as prof:
+        s * s
+        m * m
+        c * c
+        torch.ones(10, dtype=torch.complex128) * 2
+        torch.randn(10) * 2
+    assert [op.precision for op in prof.operators()] == [
+        "int16", "bool", "complex64", "complex128", "fp32"]
+    rows = {op.name for op in prof.by_type()}
+    assert {"aten::mul (int16)", "aten::mul (bool)", "aten::mul (complex64)",
+            "aten::mul (complex128)", "aten::mul (fp32)"} <= rows, rows
+    table = prof.table(roofline.Machine("a100-80gb"))
+    for precision in ("int16", "bool", "complex64", "complex128"):
+        assert "no %s roof" % precision in table, table
+    assert "other dtype" not in table
+
+
+def test_an_expanded_operand_is_counted_at_its_full_shape_and_the_table_says_so():
+    # torch 1.13 records no strides: v.expand(100, 100) is counted as 10⁴ elements although its
+    # memory holds 100, so Q is no lower bound there; the table said "a lower bound" alone.
+    v, y = torch.randn(100), torch.randn(100, 100)
+    with torch.no_grad(), rt.profile() as prof:
+        v.expand(100, 100) * y
+    (op,) = prof.operators()
+    assert op.traffic_byte == 3 * 4e4
+    assert "stride-0" in prof.table() and "stride-0" in op.point().note
+
+
+def test_a_script_that_raises_or_is_interrupted_gets_its_table_and_pythons_status(tmp_path):
+    # An exception or ^C in the script lost the table behind a traceback through roofline and
+    # runpy; now the table and chart of what ran, then the script's own traceback, 1 or 130.
+    script = tmp_path / "fails.py"
+    chart = tmp_path / "ops.svg"
+    script.write_text("import torch\n"
+                      "torch.randn(4, 8) @ torch.randn(8, 4)\n"
+                      "def step():\n"
+                      "    raise ValueError('bad batch')\n"
+                      "step()\n")
+    r = run_cli("--hw", "a100-80gb", "--chart", chart, script)
+    assert r.returncode == 1, r.stderr
+    assert "aten::mm" in r.stdout
+    assert chart.read_text().lstrip().startswith("<")
+    assert r.stderr.startswith("Traceback"), r.stderr
+    assert "ValueError: bad batch" in r.stderr and "in step" in r.stderr
+    assert "runpy" not in r.stderr and "roofline" not in r.stderr, r.stderr
+    script.write_text("import torch\n"
+                      "torch.randn(4, 8) @ torch.randn(8, 4)\n"
+                      "raise KeyboardInterrupt\n")
+    r = run_cli(script)
+    assert r.returncode == 130, r.stderr
+    assert "aten::mm" in r.stdout and "KeyboardInterrupt" in r.stderr
+
+
+def test_a_script_imports_its_sibling_modules(tmp_path):
+    # runpy.run_path does not put the script's folder first on sys.path as python3 script.py
+    # does: `import helper` beside the script failed.
+    (tmp_path / "helper.py").write_text("import torch\n"
+                                        "def step():\n"
+                                        "    return torch.randn(4, 8) @ torch.randn(8, 4)\n")
+    script = tmp_path / "main.py"
+    script.write_text("import helper\nhelper.step()\n")
+    r = run_cli(script, env=dict(os.environ, PWD="/"))
+    assert r.returncode == 0, r.stderr
+    assert "aten::mm" in r.stdout
+
+
+def test_the_chart_path_is_the_one_given_before_the_script_changes_folder(tmp_path):
+    # --chart charts/o.svg was checked in the starting folder and written after the script's
+    # os.chdir(), into another folder (or not at all).
+    (tmp_path / "charts").mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    script = tmp_path / "moves.py"
+    script.write_text("import os, torch\n"
+                      "os.chdir(%r)\n"
+                      "torch.randn(4, 8) @ torch.randn(8, 4)\n" % str(elsewhere))
+    r = subprocess.run([sys.executable, "-m", "roofline.torch", "--hw", "a100-80gb", "--chart",
+                        os.path.join("charts", "o.svg"), "moves.py"], capture_output=True,
+                       text=True, timeout=300, cwd=tmp_path,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "charts" / "o.svg").read_text().lstrip().startswith("<")
+    assert not (elsewhere / "charts").exists()
+
+
+def test_a_nested_profile_is_refused_in_words():
+    # torch said only "Profiler is already enabled on this thread".
+    with rt.profile():
+        with pytest.raises(RuntimeError, match="already running.*cannot nest"):
+            with rt.profile():
+                pass
+    from torch.profiler import profile as torch_profile
+    with torch_profile():
+        with pytest.raises(RuntimeError, match="roofline.torch.profile.*already running"):
+            with rt.profile():
+                pass
+
+
+def test_a_nested_profile_in_a_script_under_the_command_is_named(tmp_path):
+    script = tmp_path / "profiles.py"
+    script.write_text("import torch, roofline.torch\n"
+                      "torch.randn(4, 8) @ torch.randn(8, 4)\n"
+                      "with roofline.torch.profile():\n"
+                      "    pass\n")
+    r = run_cli(script)
+    assert r.returncode == 1
+    assert "aten::mm" in r.stdout
+    assert "python3 -m roofline.torch" in r.stderr and "cannot nest" in r.stderr, r.stderr
+
+
+def test_each_profile_block_gives_a_new_profile():
+    # Entering one profile() object twice overwrote the first result (p3 was p4).
+    p = rt.profile()
+    with torch.no_grad():
+        with p as first:
+            torch.randn(4, 8) @ torch.randn(8, 4)
+        with p as second:
+            torch.randn(4, 8) * torch.randn(4, 8)
+    assert first is not second
+    assert [op.name for op in first.operators()] == ["aten::mm"]
+    assert [op.name for op in second.operators()] == ["aten::mul"]
+
+
+def test_the_operators_are_asked_for_after_the_block():
+    # Inside the with block, operators() returned [] without a word.
+    with rt.profile() as prof:
+        torch.randn(4, 8) @ torch.randn(8, 4)
+        with pytest.raises(RuntimeError, match="still running"):
+            prof.operators()
+        with pytest.raises(RuntimeError, match="still running"):
+            prof.table()
+    assert [op.name for op in prof.operators()] == ["aten::mm"]
+
+
+def test_a_forced_precision_is_checked_and_names_the_missing_roof():
+    # precision='nonsense' labelled every row "no fp32 roof"; precision='int64' too.
+    mm = dict(flops=2 * 64 ** 3, shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    prof = profile_of([Event("aten::mm", 0, 10, **mm)])
+    a100 = roofline.Machine("a100-80gb")
+    with pytest.raises(roofline.InputError, match="nonsense"):
+        prof.table(a100, precision="nonsense")
+    with pytest.raises(roofline.InputError, match="nonsense"):
+        prof.diagnose(a100, precision="nonsense")
+    table = prof.table(a100, precision="int64")
+    assert "no int64 roof" in table and "no fp32 roof" not in table, table
+    (pair,) = prof.diagnose(a100, precision="fp16")
+    assert pair[1].compute_roof == a100.compute_roof("fp16").name
+
+
+def test_an_empty_hw_and_a_missing_script_are_refused_in_words(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("pass\n")
+    r = run_cli("--hw=", script)
+    assert r.returncode == 2 and "unknown machine ''" in r.stderr, r.stderr
+    r = run_cli()
+    assert r.returncode == 2
+    assert "required: script" in r.stderr and "args" not in r.stderr.splitlines()[-1], r.stderr
+
+
+def test_an_empty_profile_says_so():
+    # A header-only table said nothing.
+    text = profile_of([]).table(roofline.Machine("a100-80gb"))
+    assert "no operator with a FLOP count was recorded" in text
+    assert "no operator" not in mlp_ops(4, [8, 8]).table()
