@@ -157,12 +157,26 @@ TEST(CliRun, ACoreNameOpenBlasIgnoresIsRefused) {
 
 // Until measure_machine is built into the library, a run without --machine names what to do.
 TEST(CliRun, WithoutAMachineMeasuresThisOneQuickly) {
-  const auto r = run_cli({"run", "axpy-fp64", "--levels", "L1", "--quick", "--json"});
+  // --save-machine keeps the roofs it measured: its points can be drawn again on them (the
+  // document names its machine "vm", which nothing else could load).
+  TempDir d;
+  const std::string machine = d.file("m.json"), points = d.file("p.json");
+  const auto r = run_cli({"run", "axpy-fp64", "--levels", "L1", "--quick", "--json",
+                          "--save-machine", machine, "-o", points});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("measuring this machine"), std::string::npos) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_FALSE(j["points"].empty());
   EXPECT_TRUE(j["points"][0].contains("diagnosis")) << j["points"][0].dump();
+  const MachineDocument m = load_machine_file(machine);
+  EXPECT_EQ(m.roofs.name, j["machine"].get<std::string>());
+  const auto again = run_cli({"point", "--points", points, "--machine", machine, "--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  // The attainment on the saved roofs is the one the run printed.
+  const auto a = nlohmann::json::parse(again.out);
+  const auto& first = a.is_array() ? a[0] : a;  // one point: the object itself
+  EXPECT_DOUBLE_EQ(first["diagnosis"]["attainment"].get<double>(),
+                   j["points"][0]["diagnosis"]["attainment"].get<double>());
 }
 
 /// Runs `roofline ARGS -o points.json` (which holds "previous") in the background, sends SIGINT
