@@ -13,6 +13,7 @@
 
 #include "common.hpp"
 #include "roofline/error.hpp"
+#include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 
 namespace roofline::python {
@@ -392,6 +393,10 @@ PYBIND11_MODULE(_roofline, m) {
   // The one rule for text from files on a terminal (sanitize.hpp), for the pure-Python parts
   // (roofline.torch's operator names): bytes in (a str's surrogate escapes survive as the bytes
   // they stood for), printable text out.
+  // The one number format of every table (quantity.hpp), for the pure-Python tables.
+  m.def(
+      "_format_number", [](double v, int digits) { return roofline::format_number(v, digits); },
+      pybind11::arg("v"), pybind11::arg("digits") = 4);
   m.def(
       "_terminal_safe",
       [](const pybind11::bytes& text) { return roofline::terminal_safe(std::string(text)); },

@@ -71,7 +71,7 @@ except Exception as _e:  # noqa: BLE001  (a broken torch raises OSError, Runtime
     raise ImportError(_missing) from _e
 
 from . import Chart, InputError, Point, diagnose
-from ._roofline import _terminal_safe
+from ._roofline import _format_number, _terminal_safe
 from ._kineto import enclosing as _enclosing
 from ._kineto import gpu_seconds as _gpu_seconds
 from ._kineto import is_device_event as _is_device_event
@@ -104,20 +104,9 @@ _DTYPE_PRECISION = {
 
 
 def _percent(ratio):
-    """A ratio as a percentage as the CLI prints it (format_number with 3 significant digits):
-    fixed notation from 0.001% to below 10⁷% — 91.8%, 72%, 0.0285%, 1234% (one decimal would
-    print a far-below point as 0.0%) — and exponent notation beyond, 1.25e+33%, not a hundred
-    digits."""
-    x = 100 * ratio
-    if x == 0 or not math.isfinite(x):
-        return "%g%%" % x
-    if not 1e-3 <= abs(x) < 1e7:
-        return "%.3g%%" % x
-    digits = max(0, 2 - math.floor(math.log10(abs(x))))
-    text = "%.*f" % (digits, x)
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text + "%"
+    """A ratio as a percentage as the CLI prints it: the library's format_number with 3
+    significant digits (91.8%, 0.0285%, 1.25e+33%, never a hundred digits)."""
+    return _format_number(100 * ratio, 3) + "%"
 
 
 def _safe(text):
