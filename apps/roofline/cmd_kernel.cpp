@@ -65,6 +65,14 @@ void run(const KernelArgs& a) {
     if (mo.precision.empty()) mo.precision = t.name;
     MachineDocument m = load_machine(mo);
     const ComputeRoof& compute = m.roofs.select_compute(mo.precision);
+    // A count of FLOP against a roof of integer OP (or the reverse) compares two different
+    // works: `axpy --precision int8` printed the fp32 kernel on "int8 tensor 624 TFLOP/s".
+    if (compute.integer != k.integer && !compute.precision.empty())  // --peak: any work
+      throw InputError("kernel " + k.kernel + " (" + t.name + ") counts " + u.work +
+                       ", and roof '" + compute.name + "' of machine '" + m.roofs.name +
+                       "' is in " + (compute.integer ? "OP" : "FLOP") +
+                       "/s: give --dtype and --precision of one kind (--dtype int8 for an "
+                       "integer roof)");
     const MemoryRoof& memory = m.roofs.select_memory(mo.level);
     const KernelOnRoofs on = kernel_on_roofs(k, compute, memory);
     j["machine"] = kernel_on_roofs_to_json(on, m.roofs.name);

@@ -798,6 +798,11 @@ std::vector<Case> cases() {
         "--hw=epyc-7763", "--precision=fp128"},
        2,
        "machine 'epyc-7763' has no compute roof for 'fp128'"},
+      {"a FLOP kernel on an integer roof (it printed 'int8 tensor 624 TFLOP/s')",
+       {"kernel", "axpy", "--n=1e6", "--hw=a100-80gb", "--precision=int8"},
+       2,
+       "kernel axpy (fp32) counts FLOP, and roof 'int8 tensor' of machine 'a100-80gb' is in "
+       "OP/s"},
       {"an import's --precision without roofs (it was ignored)",
        {"import", "likwid", "{data}/import/real/likwid-zen2-text-memdp-flopsdp.txt",
         "--precision=fp32"},
