@@ -1,4 +1,6 @@
 #include "roofline/roof.hpp"
+
+#include "roofline/dtype.hpp"
 #include "roofline/strings.hpp"
 
 #include <algorithm>
@@ -159,6 +161,9 @@ RoofSet given_roofs(const GivenRoofs& g) {
   ComputeRoof c;
   c.name = g.precision.empty() ? "peak" : g.precision;
   c.precision = g.precision;
+  // An integer precision's peak is in OP/s, as a catalogue's int8 roof is.
+  for (const auto& t : builtin_dtypes())
+    if (t.name == g.precision) c.integer = t.integer;
   c.peak = g.peak;
   c.source = g.peak_source;
   MemoryRoof m;

@@ -173,6 +173,10 @@ TEST(Roofs, GivenRoofsWithoutAPrecisionJudgeEveryPrecision) {
   EXPECT_EQ(fp64.select_compute("fp64").name, "fp64");
   EXPECT_THROW(fp64.select_compute("fp32"), InputError);
   EXPECT_EQ(fp64.select_memory("").level, "HBM");
+  EXPECT_FALSE(fp64.compute[0].integer);
+  // An integer precision's peak is in OP/s, as the catalogue's int8 roofs are.
+  g.precision = "int8";
+  EXPECT_TRUE(given_roofs(g).compute[0].integer);
   g.peak = WorkRate(-1);
   EXPECT_THROW(given_roofs(g), InputError);
 }
