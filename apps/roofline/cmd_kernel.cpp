@@ -60,6 +60,10 @@ void run(const KernelArgs& a) {
   j["dtype"] = t.name;
   j["params"] = req.params;
   std::string text = render_kernel_count(k, u);
+  if (!has_machine(a.machine) && (!a.machine.precision.empty() || !a.machine.level.empty()))
+    throw InputError(std::string(a.machine.precision.empty() ? "--level" : "--precision") +
+                     ": names a roof to place the kernel on, and no roofs are given (--hw NAME, "
+                     "--machine FILE, or --peak and --bandwidth)");
   if (has_machine(a.machine)) {
     MachineOptions mo = a.machine;
     if (mo.precision.empty()) mo.precision = t.name;
