@@ -126,8 +126,10 @@ void register_roofs(py::module_& m) {
       .def_readonly("integer", &ComputeRoof::integer, "counted in OP")
       .def_readonly("sparse", &ComputeRoof::sparse, "a structured-sparsity figure")
       .def("__repr__", [](const ComputeRoof& c) {
-        return "<ComputeRoof '" + terminal_safe(c.name) + "' " +
-               format_work_rate(c.peak, UnitSystem{}) + " " + to_string(c.provenance) + ">";
+        UnitSystem u;
+        if (c.integer) u.work = "OP";  // an integer roof's peak is in OP/s
+        return "<ComputeRoof '" + terminal_safe(c.name) + "' " + format_work_rate(c.peak, u) + " " +
+               to_string(c.provenance) + ">";
       });
 
   py::class_<MemoryRoof>(m, "MemoryRoof", "A slanted roof β·I: bandwidth of one memory level.")

@@ -262,10 +262,11 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   find_empty_roofs_above(roofs, c, opt, d);
   check_finite(p, roofs, d);
   if (d.attainment > opt.above) {
-    above_roof(c, b, roofs.units, opt, d);
+    above_roof(c, b, roofs.units_of(c), opt, d);
     return d;
   }
-  verdict_rows(c, b, roofs.units, opt, d);
+  // In the roof's own units: OP/s for an integer roof (docs/model.md §1).
+  verdict_rows(c, b, roofs.units_of(c), opt, d);
   hierarchy_notes(roofs, b, opt, d);
   return d;
 }

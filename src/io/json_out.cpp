@@ -92,10 +92,13 @@ json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs) 
   j["performance"] = d.performance.value;
   j["intensity"] = d.levels.empty() ? 0.0 : d.levels.front().intensity.value;
   j["machine"] = roofs.name;
-  j["units"] = {{"work", roofs.units.work},
-                {"traffic", roofs.units.traffic},
-                {"performance", roofs.units.work_rate()},
-                {"intensity", roofs.units.intensity()}};
+  // In the units of the roof it was judged against: OP for an integer roof.
+  const ComputeRoof* c = roofs.find_compute(d.compute_roof);
+  const UnitSystem u = c ? roofs.units_of(*c) : roofs.units;
+  j["units"] = {{"work", u.work},
+                {"traffic", u.traffic},
+                {"performance", u.work_rate()},
+                {"intensity", u.intensity()}};
   j["diagnosis"] = diagnosis_to_json(d);
   return j;
 }

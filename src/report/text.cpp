@@ -30,13 +30,14 @@ const char* verdict_color(Verdict v) {
 
 std::string render_point_analysis(const Point& p, const Diagnosis& d, const RoofSet& roofs,
                                   bool color) {
-  const UnitSystem& u = roofs.units;
+  const ComputeRoof* c = roofs.find_compute(d.compute_roof);
+  // The point is read in its roof's units: OP, OP/s and OP/byte on an integer roof.
+  const UnitSystem u = c ? roofs.units_of(*c) : roofs.units;
   std::string out;
   out += colorize(p.name.empty() ? std::string("point") : p.name, "1", color) + " on " +
          roofs.name + "\n";
   out += "  W = " + format_work(p.work, u) + ", T = " + format_seconds(p.time) +
          ", P = W/T = " + format_work_rate(d.performance, u) + "\n";
-  const ComputeRoof* c = roofs.find_compute(d.compute_roof);
   Table t({"level", "Q", "I = W/Q", "roof β", "ridge I*", "side", "attainable", "attainment"});
   for (size_t i = 0; i < d.levels.size(); ++i) {
     const auto& j = d.levels[i];

@@ -69,6 +69,25 @@ TEST(CliPoint, DiagnosesAndPrintsJson) {
   EXPECT_EQ(j["units"]["intensity"], "FLOP/byte");
 }
 
+TEST(CliPoint, APointOnAnIntegerRoofIsReadInOp) {
+  // On a100-80gb's int8 tensor roof (624 TOP/s): W, P, I, the roof and the attainable in OP
+  // units (the text said "int8 tensor = 624 TFLOP/s", the JSON "FLOP/s").
+  const auto r = run_cli({"point", "-W", "2e12", "-Q", "10e9", "-T", "0.008", "--hw", "a100-80gb",
+                          "--precision", "int8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("W = 2 TOP, T = 8 ms, P = W/T = 250 TOP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("flat roof: int8 tensor = 624 TOP/s"), std::string::npos) << r.out;
+  // attainable = min(624 T, 2.039 TB/s × 200) = 407.8 TOP/s; 250 / 407.8 = 61.3%
+  EXPECT_NE(r.out.find("61.3% of the attainable 407.8 TOP/s"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FLOP"), std::string::npos) << r.out;
+  const auto j = run_cli({"point", "-W", "2e12", "-Q", "10e9", "-T", "0.008", "--hw", "a100-80gb",
+                          "--precision", "int8", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const json doc = json::parse(j.out);
+  EXPECT_EQ(doc["units"]["performance"], "OP/s");
+  EXPECT_EQ(doc["units"]["intensity"], "OP/byte");
+}
+
 TEST(CliPoint, TextShowsTheTwoSteps) {
   auto r = run_cli({"point", "--work", "2e9", "--traffic", "12e9", "--time", "0.0065", "--peak",
                     "19.5T", "--bandwidth", "2 TB/s"});

@@ -490,3 +490,13 @@ def test_threads_converting_to_python_for_the_first_time_at_once_do_not_deadlock
                        timeout=60, env=os.environ)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "['p', 'p', 'p', 'p']"
+
+
+def test_an_integer_roof_reads_in_op_per_second():
+    # a100-80gb's int8 tensor roof is 624 TOP/s (its repr said "624 TFLOP/s").
+    import roofline
+    roof = next(c for c in roofline.Machine("a100-80gb").compute_roofs if c.name == "int8 tensor")
+    assert roof.integer
+    assert "624 TOP/s" in repr(roof)
+    fp32 = next(c for c in roofline.Machine("a100-80gb").compute_roofs if c.name == "fp32 vector")
+    assert "19.5 TFLOP/s" in repr(fp32)
