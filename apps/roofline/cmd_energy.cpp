@@ -50,7 +50,7 @@ void run(const EnergyArgs& a) {
   nlohmann::json& j = an.json;
   const ComputeRoof& c = *m.roofs.find_compute(an.compute_roof);
   const MemoryRoof& mem = *m.roofs.find_memory(an.memory_level);
-  const UnitSystem& u = m.roofs.units;
+  const UnitSystem u = m.roofs.units_of(c);  // OP, OP/J and nJ/OP on an integer roof
   const PowerInterface pi = find_powercap_zones(powercap);
 
   std::string t = "machine " + m.roofs.name + ": π = " + format_work_rate(c.peak, u) + " (" +

@@ -15,6 +15,21 @@ const std::string kFixture = std::string(ROOFLINE_TEST_DATA) + "/energy/powercap
 // A powercap folder with no RAPL zone (a VM's): "power interface: none" on any machine.
 const std::string kNoRapl = std::string(ROOFLINE_TEST_DATA) + "/energy/powercap/no-rapl";
 
+TEST(CliEnergy, AnIntegerRoofIsReadInOp) {
+  // a100-80gb's int8 tensor roof, 624 TOP/s: π, ε per OP and OP/J (it printed "624 TFLOP/s
+  // (int8 tensor)" and nJ/FLOP). B_τ = 624e12 / 2.039e12 = 306 OP/byte; B_ε = 8 / 1 = 8.
+  const auto r = roofline::test::run_cli({"energy", "--hw", "a100-80gb", "--precision", "int8",
+                                          "--eps-flop", "1 pJ", "--eps-mem", "8 pJ/B"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("π = 624 TOP/s (int8 tensor)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("time balance B_τ = π/β = 306 OP/byte; energy balance B_ε = ε_mem/ε_flop "
+                       "= 8 OP/byte"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("peak 1e+12 OP/J"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FLOP"), std::string::npos) << r.out;
+}
+
 TEST(CliEnergy, ModelOnGivenRoofsAndCosts) {
   // π = 100 GFLOP/s, β = 25 GB/s, ε_flop = 100 pJ, ε_mem = 500 pJ/byte, π0 = 10 W:
   // ε̂_flop = 2e-10 J, peak 5e9 FLOP/J, balance point 3 FLOP/byte; at I = 1: 1e9 FLOP/J and
