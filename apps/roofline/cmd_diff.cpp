@@ -154,18 +154,27 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
     const auto s2 = sb.spreads[it->second] ? std::optional<double>(sb.spreads[it->second]->value)
                                            : std::nullopt;
     const auto ex = exceeds_spread(ratio, s1, s2);
-    rows.push_back({{"name", p.name},
-                    {"performance_a", p.performance().value},
-                    {"performance_b", q.performance().value},
-                    {"ratio", ratio},
-                    {"intensity_ratio", at_a ? nlohmann::json(iratio) : nlohmann::json()},
-                    {"intensity_level", at_a ? nlohmann::json(at_a->level) : nlohmann::json()},
-                    {"spread_a", optional_json(s1)},
-                    {"spread_b", optional_json(s2)},
-                    {"exceeds_spread", ex ? nlohmann::json(*ex) : nlohmann::json(nullptr)}});
+    // Work counted on another unit (fp32 in A, fp16 in B) is said beside the ratio.
+    const bool other_precision = precision_changed(p, q);
+    rows.push_back(
+        {{"name", p.name},
+         {"precision_a", p.precision.empty() ? nlohmann::json() : nlohmann::json(p.precision)},
+         {"precision_b", q.precision.empty() ? nlohmann::json() : nlohmann::json(q.precision)},
+         {"performance_a", p.performance().value},
+         {"performance_b", q.performance().value},
+         {"ratio", ratio},
+         {"intensity_ratio", at_a ? nlohmann::json(iratio) : nlohmann::json()},
+         {"intensity_level", at_a ? nlohmann::json(at_a->level) : nlohmann::json()},
+         {"spread_a", optional_json(s1)},
+         {"spread_b", optional_json(s2)},
+         {"exceeds_spread", ex ? nlohmann::json(*ex) : nlohmann::json(nullptr)}});
     t += terminal_safe(p.name) + ": P " + format_work_rate(p.performance(), pa.units) + " → " +
          format_work_rate(q.performance(), pa.units) + ", B/A = " + format_number(ratio, 4) + "; " +
-         i_text + " (spread A " + percent(s1) + ", B " + percent(s2) + "): " + verdict(ex) + "\n";
+         i_text + " (spread A " + percent(s1) + ", B " + percent(s2) + "): " + verdict(ex) +
+         (other_precision ? "; precision " + terminal_safe(p.precision) + " → " +
+                                terminal_safe(q.precision) + ": P counts work on different units"
+                          : std::string()) +
+         "\n";
   }
   for (const auto& q : pb.points)
     if (!in_a.count(q.name)) only_b.push_back(q.name);

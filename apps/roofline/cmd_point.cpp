@@ -1,4 +1,6 @@
 // roofline point: place one workload (W, Q, T) on a machine's roofs and diagnose it.
+#include <optional>
+
 #include "commands.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
@@ -11,7 +13,7 @@ namespace {
 
 struct PointArgs {
   MachineOptions machine;
-  std::string name = "point";
+  std::optional<std::string> given_name;  // --name; "point" when not given
   std::string work, traffic, time;
   std::vector<std::string> traffic_at;  // LEVEL=BYTES for hierarchical points
   std::string points_file;
@@ -24,7 +26,7 @@ struct PointArgs {
 /// The point of --work, --traffic/--traffic-at and --time, in the machine's units.
 Point point_from_flags(const PointArgs& a, const UnitSystem& units) {
   Point p;
-  p.name = a.name;
+  p.name = a.given_name.value_or("point");
   p.precision = a.machine.precision;
   p.source = "command line";
   if (a.work.empty()) throw InputError("--work is required (W, e.g. 1e9 or \"2 GFLOP\")");
@@ -33,6 +35,11 @@ Point point_from_flags(const PointArgs& a, const UnitSystem& units) {
     throw InputError("--traffic is required (Q, e.g. 1.2e9 or \"1.2 GB\")");
   p.work = parse_in<Work>(a.work, units, "--work");
   p.time = parse<Seconds>(a.time, "--time");
+  // --level names the level of --traffic; each --traffic-at names its own (it was ignored).
+  if (a.traffic.empty() && !a.machine.level.empty())
+    throw InputError("--level " + a.machine.level +
+                     ": --level is the level of --traffic (Q); with --traffic-at alone every "
+                     "traffic names its own level");
   if (!a.traffic.empty())
     p.traffic.push_back({a.machine.level, parse_in<Bytes>(a.traffic, units, "--traffic")});
   for (const auto& spec : a.traffic_at) {
@@ -54,8 +61,10 @@ void run(const PointArgs& a) {
   MachineDocument m = load_machine(a.machine);
   std::vector<Point> points;
   if (!a.points_file.empty()) {
-    if (!a.work.empty() || !a.traffic.empty() || !a.time.empty())
-      throw InputError("give either --points FILE or --work/--traffic/--time, not both");
+    if (!a.work.empty() || !a.traffic.empty() || !a.traffic_at.empty() || !a.time.empty() ||
+        a.given_name)
+      throw InputError(
+          "give either --points FILE or --name/--work/--traffic/--traffic-at/--time, not both");
     PointsDocument doc = load_points_file(a.points_file);
     if (doc.points.empty()) throw InputError(a.points_file + ": no points to place");
     if (!(doc.units == m.roofs.units))
@@ -111,7 +120,7 @@ const Registrar register_point(20, [](CLI::App& root) {
   auto args = std::make_shared<PointArgs>();
   CLI::App* c = root.add_subcommand(
       "point", "Place a workload (W, Q, T) on the roofs: I, P, attainable, the two-step diagnosis");
-  c->add_option("--name", args->name, "Label of the point");
+  c->add_option("--name", args->given_name, "Label of the point");
   c->add_option("--work,-W", args->work, "Work W, e.g. 2e9 or \"2 GFLOP\"");
   c->add_option("--traffic,-Q", args->traffic,
                 "Traffic Q in bytes at --level, e.g. 1.2e9 or \"1.2 GB\"");

@@ -44,4 +44,9 @@ struct Point {
   void validate() const;
 };
 
+/// Whether two runs of one workload (diff, check --baseline) name different precisions: both
+/// name one and they differ (case aside). Their P then count work on different units, which a
+/// ratio of the two should say.
+bool precision_changed(const Point& before, const Point& after);
+
 }  // namespace roofline

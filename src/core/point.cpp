@@ -63,4 +63,9 @@ void Point::validate() const {
             format_number(work.value) + " / " + format_number(t.bytes.value));
 }
 
+bool precision_changed(const Point& before, const Point& after) {
+  return !before.precision.empty() && !after.precision.empty() &&
+         !iequals(before.precision, after.precision);
+}
+
 }  // namespace roofline

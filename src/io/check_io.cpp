@@ -322,6 +322,11 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
                        " against " + format_seconds(b.time));
     pj["work_ratio"] = work_ratio;
   }
+  if (precision_changed(b, p)) {
+    v.passes.push_back("note: precision " + terminal_safe(b.precision) + " in the baseline, " +
+                       terminal_safe(p.precision) + " now: P compares work on different units");
+    pj["baseline_precision"] = b.precision;
+  }
   v.judged = true;
   pj["baseline_performance"] = b.performance().value;
   pj["ratio"] = rj.ratio;

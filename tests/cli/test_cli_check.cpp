@@ -164,6 +164,22 @@ TEST(CliCheck, BaselineRegressionUsesTheCarriedSpread) {
                        "different work; T 600 ms against 800 ms"),
             std::string::npos)
       << r.out;
+  // A baseline at fp32 against a run at fp16: P is compared, with a note that the work is
+  // counted on different units (it passed as "improved" without a word).
+  write_text(d.file("fp32.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e12, "traffic": 1e10, "time": 0.01, "precision": "fp32"}]})");
+  write_text(d.file("fp16.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e12, "traffic": 1e10, "time": 0.008, "precision": "fp16"}]})");
+  r = run_cli({"check", d.file("fp16.json"), "--baseline", d.file("fp32.json"), "--hw", "a100"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("— improved beyond the noise ±10% (assumed: neither document carries a "
+                       "spread); note: precision fp32 in the baseline, fp16 now: P compares work "
+                       "on different units"),
+            std::string::npos)
+      << r.out;
+  r = run_cli(
+      {"check", d.file("fp16.json"), "--baseline", d.file("fp32.json"), "--hw", "a100", "--json"});
+  EXPECT_EQ(json::parse(r.out)["points"][0]["baseline_precision"], "fp32") << r.out;
 }
 
 // A gate must not be turned off by noise or by a typo.

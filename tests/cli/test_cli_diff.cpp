@@ -152,6 +152,31 @@ TEST(CliDiff, PointsDocumentsPerPointRatios) {
   EXPECT_EQ(j["only_b"][0], "new");
 }
 
+// One workload run at fp32 in A and fp16 in B: the ratio of P is given and said to count work
+// on different units (it was given without a word); a case-only difference is no change.
+TEST(CliDiff, PointsOfDifferentPrecisionsAreSaidToBe) {
+  TempDir d;
+  write_text(d.file("a.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e12, "traffic": 1e10, "time": 0.01, "precision": "fp32"},
+    {"name": "same", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "FP16"}]})");
+  write_text(d.file("b.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e12, "traffic": 1e10, "time": 0.008, "precision": "fp16"},
+    {"name": "same", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp16"}]})");
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("B/A = 1.25; I B/A = 1 (spread A none, B none): no spread carried: cannot "
+                       "say whether it exceeds the noise; precision fp32 → fp16: P counts work on "
+                       "different units\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("precision FP16"), std::string::npos) << r.out;
+  r = run_cli({"diff", d.file("a.json"), d.file("b.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["points"][0]["precision_a"], "fp32");
+  EXPECT_EQ(j["points"][0]["precision_b"], "fp16");
+}
+
 // I is compared at a level both points have: A's L2 against B's L2, never against B's HBM
 // (which sorts first in B's object). Points sharing no level say so.
 TEST(CliDiff, IntensityIsComparedAtALevelBothHave) {
