@@ -8,6 +8,7 @@
 #include "roofline/check.hpp"
 #include "roofline/check_io.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 
@@ -52,7 +53,7 @@ void run(const CheckArgs& a) {
       write_file_atomic(a.junit, render_junit(suite, rep.checks), "--junit");
   }
   if (a.json) {
-    emit(rep.json.dump(2) + "\n", a.output);
+    emit(json_text(rep.json) + "\n", a.output);
   } else {
     std::string text;
     for (const auto& c : rep.checks) {

@@ -10,6 +10,7 @@
 #include "roofline/cluster.hpp"
 #include "roofline/cpu_topology.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/text.hpp"
@@ -86,7 +87,7 @@ void run(const ClusterArgs& a) {
   const bool json = a.json;
   cluster::measure_cluster(o, measure, [&](const cluster::ClusterDocument& c) {
     const MachineDocument& doc = c.document;
-    const std::string text = machine_to_json(doc).dump(2) + "\n";
+    const std::string text = json_text(machine_to_json(doc)) + "\n";
     if (!output.empty() && output != "-") {
       write_file_atomic(output, terminal_safe_lines(text), "-o");
       say("cluster: wrote " + output + "\n");

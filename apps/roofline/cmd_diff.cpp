@@ -10,6 +10,7 @@
 #include "roofline/check_io.hpp"
 #include "roofline/diff.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
@@ -79,7 +80,7 @@ void diff_machines(const DiffArgs& a, const MachineDocument& ma, const MachineDo
   }
   if (a.json) {
     const nlohmann::json j = machines_diff_to_json(d, ma, mb);
-    emit(j.dump(2) + "\n", a.output);
+    emit(json_text(j) + "\n", a.output);
     return;
   }
   std::string t = "A: " + ma.roofs.name + " (" + ma.origin + ")\nB: " + mb.roofs.name + " (" +
@@ -189,7 +190,7 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
                               {"points", rows},
                               {"only_a", only_a},
                               {"only_b", only_b}};
-    emit(j.dump(2) + "\n", a.output);
+    emit(json_text(j) + "\n", a.output);
   } else {
     emit(t, a.output);
   }

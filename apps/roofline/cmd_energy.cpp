@@ -9,6 +9,7 @@
 #include "roofline/energy_catalogue.hpp"
 #include "roofline/energy_chart.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/powercap.hpp"
 #include "roofline/quantity.hpp"
 
@@ -102,7 +103,7 @@ void run(const EnergyArgs& a) {
   if (!an.costs && !an.bound)
     throw Unavailable(no_energy_figures(an) + "; this machine's power interface, now: " +
                       (pi.zones.empty() ? pi.why_none : std::string("RAPL zones are present")));
-  emit(a.json ? j.dump(2) + "\n" : t, a.output);
+  emit(a.json ? json_text(j) + "\n" : t, a.output);
 }
 
 const Registrar register_energy(50, [](CLI::App& root) {

@@ -92,7 +92,7 @@ void run_list(const ListArgs& a) {
   for (auto& e : entries)
     if (matches_filter(e, filter)) shown.push_back(std::move(e));
   if (a.json)
-    emit(hardware_list_to_json(shown).dump(2) + "\n", a.output);
+    emit(json_text(hardware_list_to_json(shown)) + "\n", a.output);
   else
     emit(render_hardware_list(shown, entries.size()), a.output);
 }
@@ -119,7 +119,7 @@ void run_show(const ShowArgs& a) {
     write_report(a.report, in);
   }
   if (a.json)
-    emit(hardware_show_to_json(s, ridges).dump(2) + "\n", a.output);
+    emit(json_text(hardware_show_to_json(s, ridges)) + "\n", a.output);
   else
     emit(render_hardware_show(s, ridges), a.output);
 }
@@ -320,7 +320,7 @@ void run_compare(const CompareArgs& a) {
   if (!a.report.empty())
     write_report(a.report, comparison_chart(a, machines, first_roofs, queries.front(), doc));
   if (a.json)
-    emit((out.size() == 1 && !a.at.empty() ? out[0] : out).dump(2) + "\n", a.output);
+    emit(json_text((out.size() == 1 && !a.at.empty() ? out[0] : out)) + "\n", a.output);
   else
     emit(text, a.output);
 }
@@ -396,7 +396,7 @@ void run_ridges(const RidgesArgs& a) {
     write_trajectory(a.report, t);
   }
   if (a.json)
-    emit(ridge_rows_to_json(rows, groups).dump(2) + "\n", a.output);
+    emit(json_text(ridge_rows_to_json(rows, groups)) + "\n", a.output);
   else if (a.csv)
     emit(ridge_rows_to_csv(rows, groups), a.output);
   else

@@ -31,18 +31,13 @@ struct ImportArgs {
   double interval = 1.0;
 };
 
-/// `j` as JSON text, names kept (bytes that are not UTF-8 cannot be JSON: U+FFFD).
-std::string dump(const nlohmann::json& j) {
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 /// The document `head` with arrays appended, each written element by element: an export of
 /// half a million kernels is never one JSON tree in memory.
 std::string json_with_arrays(
     const nlohmann::json& head,
     const std::vector<std::pair<std::string, std::function<bool(std::size_t, nlohmann::json&)>>>&
         arrays) {
-  std::string out = dump(head);
+  std::string out = json_text(head);
   out.erase(out.find_last_of('}'));
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   bool first_key = out == "{";
@@ -52,7 +47,7 @@ std::string json_with_arrays(
     nlohmann::json e;
     std::size_t i = 0;
     for (; element(i, e); ++i) {
-      std::string t = dump(e);
+      std::string t = json_text(e);
       std::string indented = "    ";
       for (char c : t) {
         indented += c;

@@ -34,7 +34,7 @@ void list_kernels(bool json, const std::string& output) {
                    {"params", s.params},
                    {"default_dtype", s.default_dtype},
                    {"description", s.description}});
-    emit(j.dump(2) + "\n", output);
+    emit(json_text(j) + "\n", output);
     return;
   }
   Table t({"kernel", "sizes", "dtype", "what"});
@@ -104,7 +104,7 @@ void run(const KernelArgs& a) {
   } else if (!a.report.empty()) {
     throw InputError("--report needs roofs: give --machine/--hw or --peak and --bandwidth");
   }
-  emit(a.json ? j.dump(2) + "\n" : text, a.output);
+  emit(a.json ? json_text(j) + "\n" : text, a.output);
 }
 
 const Registrar register_kernel(30, [](CLI::App& root) {

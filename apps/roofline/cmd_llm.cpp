@@ -214,7 +214,7 @@ void list_models(const LlmArgs& a) {
   if (a.json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& m : llm::presets()) j.push_back(llm::model_to_json(m));
-    emit(j.dump(2) + "\n", a.output);
+    emit(json_text(j) + "\n", a.output);
     return;
   }
   Table t({"preset", "parameters", "layers", "hidden", "heads", "kv heads", "mlp", "source"});
@@ -488,7 +488,7 @@ void run_training(const LlmArgs& a, const LlmSetup& st) {
   const nlohmann::json doc = llm::training_document(t, st.model, st.roofs);
   refuse_non_finite(doc, kNonFinite);
   if (a.json)
-    emit(doc.dump(2) + "\n", a.output);
+    emit(json_text(doc) + "\n", a.output);
   else
     emit(llm::render_training_text(t, st.model, st.roofs), a.output);
 }
@@ -528,7 +528,7 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
   refuse_non_finite(doc, kNonFinite);
   if (a.json) {
     warn_llm(llm::comparison_notes(rows));
-    emit(doc.dump(2) + "\n", a.output);
+    emit(json_text(doc) + "\n", a.output);
   } else {
     emit(llm::render_comparison_text(model, batch.front(), context.front(), a.output_tokens, rows),
          a.output);
@@ -567,7 +567,7 @@ void run_single(const LlmArgs& a, const llm::ModelConfig& model, llm::Phase phas
                        format_number(s.context) + ", prompt " + format_number(s.prompt),
                    llm::to_points(r));
   if (a.json) {
-    emit(j.dump(2) + "\n", a.output);
+    emit(json_text(j) + "\n", a.output);
   } else if (a.csv) {
     emit(llm::operators_csv(r), a.output);
   } else {
@@ -601,7 +601,7 @@ void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
                    model.name + " on " + roofs.machine + ": decode step per (batch, context)",
                    llm::sweep_points(rows, roofs));
   if (a.json)
-    emit(sweep_json.dump(2) + "\n", a.output);
+    emit(json_text(sweep_json) + "\n", a.output);
   else if (a.csv)
     emit(llm::sweep_csv(rows), a.output);
   else

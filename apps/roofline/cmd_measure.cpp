@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "roofline/engine.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
@@ -110,7 +111,7 @@ void run(const MeasureArgs& a) {
   bar.clear();
   if (guard.interrupted()) guard.exit_interrupted(a.output);
 
-  const std::string text = machine_to_json(m).dump(2) + "\n";
+  const std::string text = json_text(machine_to_json(m)) + "\n";
   if (a.output == "-") {
     emit(text);
     if (!a.json) say(render_measure_summary(m, false));

@@ -111,7 +111,7 @@ void run(const PointArgs& a) {
     write_report(a.report, in);
   }
   if (a.json)
-    emit((points.size() == 1 ? out[0] : out).dump(2) + "\n", a.output);
+    emit(json_text((points.size() == 1 ? out[0] : out)) + "\n", a.output);
   else
     emit(text, a.output);
 }

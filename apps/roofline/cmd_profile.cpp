@@ -287,11 +287,10 @@ void run_self_test(const ProfileArgs& a) {
         "be checked.\n" +
         no_core + "\n";
     if (a.json)
-      emit(nlohmann::json({{"schema", "roofline.selftest"},
-                           {"version", 1},
-                           {"pmu", false},
-                           {"message", no_core}})
-                   .dump(2) +
+      emit(json_text(nlohmann::json({{"schema", "roofline.selftest"},
+                                     {"version", 1},
+                                     {"pmu", false},
+                                     {"message", no_core}})) +
                "\n",
            a.output);
     else
@@ -319,7 +318,7 @@ void run_self_test(const ProfileArgs& a) {
       any_compared = any_compared || row.compared;
     }
   if (a.json)
-    emit(self_test_json(runs, plan, all_pass, any_compared).dump(2) + "\n", a.output);
+    emit(json_text(self_test_json(runs, plan, all_pass, any_compared)) + "\n", a.output);
   else
     emit(self_test_text(runs, plan, all_pass, any_compared), a.output);
   if (!all_pass || !any_compared) {
@@ -432,7 +431,7 @@ std::string profile_json(const ProfileArgs& a, const RunResult& r, const Counted
   run["min_running_fraction"] = r.totals.min_running_fraction;
   j["run"] = run;
   if (m) j["analysis"] = analyses_to_json(o.points, m->roofs);
-  return j.dump(2) + "\n";
+  return json_text(j) + "\n";
 }
 
 /// The text report: status and times, the counted W and Q, multiplexing, limits, messages and

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
@@ -240,7 +241,7 @@ void emit_results_only(const suite::RunOptions& opt, const suite::Machine& machi
     out["results"].push_back(run_record_to_json(r));
     ok = ok && r.passed;
   }
-  emit(out.dump() + "\n");
+  emit(json_text(out, -1) + "\n");
   if (!ok) std::exit(1);
 }
 
@@ -360,9 +361,9 @@ void run(const RunArgs& a) {
   const suite::Placement placement = suite::place_runs(results, m.roofs, machine, blas, a.touching);
   const nlohmann::json j = run_document_to_json(
       suite::run_document(placement, m.roofs.name, machine, blas, threads, a.quick));
-  const std::string json_text = j.dump(2) + "\n";
-  if (!a.output.empty()) emit(json_text, a.output);
-  if (!a.save_machine.empty()) emit(machine_to_json(*measured).dump(2) + "\n", a.save_machine);
+  const std::string document_text = json_text(j) + "\n";
+  if (!a.output.empty()) emit(document_text, a.output);
+  if (!a.save_machine.empty()) emit(json_text(machine_to_json(*measured)) + "\n", a.save_machine);
   if (!a.output.empty() && a.save_machine.empty() && !given)
     say("roofline run: note: the roofs measured for this run are not kept; --save-machine FILE "
         "keeps them, to draw " +
@@ -385,7 +386,7 @@ void run(const RunArgs& a) {
     guard.exit_interrupted("");
   }
   if (a.json) {
-    emit(json_text);
+    emit(document_text);
   } else {
     emit(run_text(placement, m.roofs, threads, blas_names.empty() ? nullptr : &blas));
   }

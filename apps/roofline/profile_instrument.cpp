@@ -15,6 +15,7 @@
 #include "roofline/instrument.hpp"
 #include "roofline/instrument_report.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/report.hpp"
 
 namespace roofline::cli {
@@ -111,7 +112,7 @@ void run_profile_instrument(InstrumentArgs a) {
       fitted_points(r, a.name, a.machine.precision, m ? &m->roofs : nullptr, notes);
   if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, ip.points);
   if (a.json)
-    emit(run_to_json(a.command, r, ip, m, messages, notes).dump(2) + "\n", a.output);
+    emit(json_text(run_to_json(a.command, r, ip, m, messages, notes)) + "\n", a.output);
   else
     emit(render_run(a.command, r, ip, messages, notes) + points_text(ip.points, m, a.output),
          a.output);

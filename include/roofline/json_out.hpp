@@ -14,6 +14,11 @@
 
 namespace roofline {
 
+/// `j` as JSON text (indent as nlohmann's dump: -1 compact). Bytes that are not UTF-8 — a file
+/// name from the command line, a path in a title — become U+FFFD: JSON text must be UTF-8, and
+/// the strict form threw, so every --json output refused such a name ("bad document").
+std::string json_text(const nlohmann::json& j, int indent = 2);
+
 /// A number in a document that is not finite (inf or nan), and where: a JSON pointer (RFC 6901,
 /// "" for the document itself), so a command can refuse to write it and name the place.
 struct NonFiniteNumber {

@@ -19,6 +19,7 @@
 
 #include "roofline/cluster.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
 
 #ifdef ROOFLINE_HAVE_MPI
 #include <dlfcn.h>
@@ -414,7 +415,7 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
           const double t0 = mpi().wtime();
           const MachineDocument m = measure_node(ctx);
           node_seconds = mpi().wtime() - t0;
-          node_json = machine_to_json(m).dump();
+          node_json = json_text(machine_to_json(m), -1);
         }),
         "measuring the nodes", hosts);
 

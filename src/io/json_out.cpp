@@ -10,6 +10,10 @@
 
 namespace roofline {
 
+std::string json_text(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 namespace {
 /// A key as one reference token of a JSON pointer: '~' is written "~0" and '/' "~1" (RFC 6901 §3).
 std::string pointer_token(const std::string& key) {

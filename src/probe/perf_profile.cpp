@@ -23,6 +23,7 @@
 #include "roofline/counters.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/sanitize.hpp"
 
 extern char** environ;
@@ -281,7 +282,7 @@ std::string recording_to_json(const RunResult& r, const CpuIdentity& cpu) {
   j["events"] = evs;
   j["limits"] = r.plan.limits;
   j["missing"] = r.plan.missing;
-  return j.dump(2) + "\n";
+  return json_text(j) + "\n";
 }
 
 namespace {

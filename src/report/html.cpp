@@ -10,6 +10,7 @@
 #include "report/spread.hpp"
 #include "report/svg.hpp"
 #include "report/svg_text.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
@@ -62,14 +63,14 @@ std::string json_value_text(const nlohmann::json& v) {
     for (const auto& e : v) s += (s.empty() ? "" : ", ") + json_value_text(e);
     return s;
   }
-  return v.dump();
+  return json_text(v, -1);
 }
 
 std::string info_list(const nlohmann::json& obj) {
   std::string s = "<dl class=\"info\">";
   for (auto it = obj.begin(); it != obj.end(); ++it)
     s += "<dt>" + xml_escape(it.key()) + "</dt><dd>" +
-         (it->is_object() ? "<pre>" + xml_escape(it->dump(2)) + "</pre>"
+         (it->is_object() ? "<pre>" + xml_escape(json_text(*it)) + "</pre>"
                           : xml_escape(json_value_text(*it))) +
          "</dd>";
   return s + "</dl>";
@@ -168,7 +169,7 @@ std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
                       {"causes", d.causes},
                       {"notes", d.notes}});
   }
-  std::string data = nlohmann::json{{"points", points}}.dump();
+  std::string data = json_text(nlohmann::json{{"points", points}}, -1);
   // Inside <script>, "<" must not start a tag: escape it as a JSON unicode escape.
   std::string safe;
   // terminal_safe_lines keeps the JSON the same JSON and leaves no non-XML character in it.

@@ -11,6 +11,7 @@
 #include "report/svg_text.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
 
@@ -65,7 +66,7 @@ void write_report(const std::filesystem::path& path, const ReportInput& in) {
   } else if (ext == ".html" || ext == ".htm") {
     content = render_html(in);
   } else if (ext == ".json") {
-    content = terminal_safe_lines(render_json(in).dump(2) + "\n");  // the same JSON, escaped
+    content = terminal_safe_lines(json_text(render_json(in)) + "\n");  // the same JSON, escaped
   } else if (ext == ".csv") {
     content = render_csv(in);
   } else if (ext == ".png") {

@@ -121,6 +121,29 @@ TEST(CliHostileText, MachineCatalogueAndFileNamesAreShownEscaped) {
   EXPECT_TRUE(has(r.err, "\\u202eil\\u0085\\ufffe\\uffff\\u0009x.json: no such file")) << r.err;
 }
 
+// A file name that is not UTF-8 reaches the JSON of every command that writes it (a title, a
+// document's "a"/"b", the model's source): the byte becomes U+FFFD. Every --json output refused
+// such a name with "bad document: invalid UTF-8 byte" (exit 2, nothing written).
+TEST(CliHostileText, FileNamesThatAreNotUtf8StillGiveJson) {
+  TempDir d;
+  const std::string points = d.file("pts\xff.json");
+  write_text(points, R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": 1e9, "time": 1}]})");
+  const std::string config = d.file("falcon\xff.json");
+  fs::copy_file(std::string(ROOFLINE_TEST_DATA) + "/llm/falcon-7b.config.json", config);
+  const std::vector<std::vector<std::string>> commands = {
+      {"diff", points, points, "--json"},
+      {"check", points, "--peak", "100G", "--bandwidth", "10G", "--min-attainment", "0.01",
+       "--json"},
+      {"llm", "--model", config, "--hw", "h100-sxm", "--json"}};
+  for (const auto& c : commands) {
+    const auto r = run_cli(c);
+    EXPECT_EQ(r.exit_code, 0) << c[0] << ": " << r.err;
+    EXPECT_TRUE(json::accept(r.out)) << c[0];  // valid UTF-8, or it is no JSON
+    EXPECT_NE(r.out.find("\xef\xbf\xbd.json"), std::string::npos) << c[0] << ": " << r.out;
+  }
+}
+
 TEST(CliHostileText, KernelRegionAndModelNamesFromImportsAreShownEscaped) {
   TempDir d;
   // An Nsight Compute export whose kernel is named with escapes.
