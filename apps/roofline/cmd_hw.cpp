@@ -430,9 +430,14 @@ void run_check(const HwCheckArgs& a) {
     entries.push_back(catalogue_entry(f));
   }
   const size_t checked = entries.size();
+  // A catalogue entry of a checked file's name is the one that file replaces (the first
+  // directory wins a name, as --hw-dir does): not a clash. Checked by path, a changed copy of
+  // h100-sxm.json clashed with h100-sxm's aliases, while --hw-dir found it valid.
+  std::set<std::string> checked_names;
+  for (const auto& e : entries) checked_names.insert(hardware_key(e.name));
   if (!a.files.empty())
     for (const auto& e : list_catalogue(a.hw_dir))
-      if (!listed(e.path)) entries.push_back(e);
+      if (!listed(e.path) && !checked_names.count(hardware_key(e.name))) entries.push_back(e);
   const auto clashes = ambiguous_names(entries);
   problems.insert(problems.end(), clashes.begin(), clashes.end());
   if (!problems.empty()) {

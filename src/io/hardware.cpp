@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <functional>
 #include <set>
 
@@ -427,10 +428,25 @@ void check_clock_and_power(const json& info, const Problem& problem) {
         problem("info.clock.max_turbo_mhz must be a number or null (not published) for a cpu");
     }
   }
-  if (!info.contains("power_w") ||
-      !(info["power_w"].is_null() ||
-        (info["power_w"].is_number() && info["power_w"].get<double>() > 0)))
-    problem("info.power_w must be a positive number or null (not published)");
+  // null (not published), or a power > 0: watts, or a text with its unit ("400 W"), as every
+  // loader reads it (docs/hardware.md); "72 W" was refused here alone.
+  bool power_ok = false;
+  if (auto it = info.find("power_w"); it != info.end()) {
+    double w = 0;
+    if (it->is_number() && !it->is_boolean()) {
+      w = it->get<double>();
+    } else if (it->is_string()) {
+      try {
+        w = parse_quantity(it->get<std::string>(), Dimension::power, "info.power_w");
+      } catch (const InputError&) {
+      }
+    }
+    power_ok = it->is_null() || (w > 0 && std::isfinite(w));
+  }
+  if (!power_ok)
+    problem(
+        "info.power_w must be a power > 0 (watts, or a text with its unit: \"400 W\") or "
+        "null (not published)");
   needs_source("power_source", "(where power_w comes from, or where it is not published)");
 }
 

@@ -215,6 +215,16 @@ TEST(CliHw, AnAliasOfTwoEntriesIsRefused) {
   r = run_cli({"hw", "check", l4, l4});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("1 catalogue file(s) valid"), std::string::npos) << r.out;
+  // A changed copy under the entry's own name replaces that entry, checked by path as with
+  // --hw-dir (by path it clashed with the aliases of the entry it replaces).
+  TempDir own;
+  json copy = json::parse(slurp(l4));
+  copy["compute"][0]["peak"] = 1e12;
+  write_text(own.file("l4.json"), copy.dump());
+  r = run_cli({"hw", "check", own.file("l4.json")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"hw", "check", "--hw-dir", own.path.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 TEST(CliHw, ShowPrintsRoofsSourcesAndRidges) {
@@ -511,6 +521,24 @@ TEST(CliHw, CheckValidatesTheCatalogueAndRejectsBadFiles) {
   r = run_cli({"hw", "check", dir.file("my-gpu.json")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("compute roof 'fp32 vector' has no source"), std::string::npos) << r.err;
+  // power_w as every loader reads it: watts, or a text with a power unit (docs/hardware.md);
+  // "72 W" was refused by hw check alone.
+  json p = json::parse(user_gpu());
+  for (const auto& [power, ok] : std::vector<std::pair<json, bool>>{{json("72 W"), true},
+                                                                    {json("0.072 kW"), true},
+                                                                    {json(72), true},
+                                                                    {json(nullptr), true},
+                                                                    {json("72 GB"), false},
+                                                                    {json("-5 W"), false},
+                                                                    {json(0), false},
+                                                                    {json(true), false}}) {
+    p["info"]["power_w"] = power;
+    write_text(dir.file("my-gpu.json"), p.dump());
+    r = run_cli({"hw", "check", dir.file("my-gpu.json")});
+    EXPECT_EQ(r.exit_code, ok ? 0 : 2) << power << ": " << r.err;
+    EXPECT_EQ(r.err.find("info.power_w must be a power > 0") != std::string::npos, !ok)
+        << power << ": " << r.err;
+  }
 }
 
 // The V100 has no bf16 roof: bf16/fp16 takes its fp16 tensor roof and H100's bf16 tensor roof,
