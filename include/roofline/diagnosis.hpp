@@ -71,6 +71,10 @@ struct Diagnosis {
 
 Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt = {});
 
+/// The point's I at its binding level, where a chart draws it (the headline I of an analysis;
+/// the first level's was taken, so the order traffic was given in changed it). 0 without levels.
+Intensity binding_intensity(const Diagnosis& d);
+
 /// InputError when two of the point's traffic levels are one memory roof of `roofs` (no level
 /// and the default level, "DRAM" and "HBM" on an HBM machine): one level would get two byte
 /// counts and two intensities. The message begins with `who` (e.g. "point 'k': "). A level the

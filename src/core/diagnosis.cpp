@@ -29,12 +29,23 @@ std::string to_string(Verdict v) {
 namespace {
 
 /// Each level judged against its own roof; the binding level is the lowest bound (docs/model.md
-/// §7). Returns the binding level's index.
+/// §7). Returns the binding level's index. Bounds that tie (two levels compute-side, both at π)
+/// go to the machine's default memory level, else to the level listed first in its roofs: the
+/// order the point gives its traffic in does not decide (a dict's order changed the level and
+/// so the I a point was drawn at).
 size_t judge_levels(const Point& p, const RoofSet& roofs, const ComputeRoof& c, Diagnosis& d) {
   size_t binding = 0;
+  const MemoryRoof* const default_memory = &roofs.select_memory("");
+  std::vector<const MemoryRoof*> judged;
+  const auto before = [&](size_t a, size_t b) {  // a ranks before b on a tie
+    if ((judged[a] == default_memory) != (judged[b] == default_memory))
+      return judged[a] == default_memory;
+    return judged[a] < judged[b];  // roofs.memory is one vector: its order
+  };
   for (size_t idx = 0; idx < p.traffic.size(); ++idx) {
     const auto& t = p.traffic[idx];
     const MemoryRoof& m = roofs.select_memory(t.level);
+    judged.push_back(&m);
     LevelJudgement j;
     j.level = m.level;
     j.traffic = t.bytes;
@@ -44,7 +55,9 @@ size_t judge_levels(const Point& p, const RoofSet& roofs, const ComputeRoof& c, 
     j.ridge = ridge(c.peak, m.bandwidth);
     j.memory_side = j.intensity < j.ridge;
     d.levels.push_back(j);
-    if (j.attainable < d.levels[binding].attainable) binding = idx;
+    if (j.attainable < d.levels[binding].attainable ||
+        (j.attainable == d.levels[binding].attainable && before(idx, binding)))
+      binding = idx;
   }
   return binding;
 }
@@ -269,6 +282,12 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   verdict_rows(c, b, roofs.units_of(c), opt, d);
   hierarchy_notes(roofs, b, opt, d);
   return d;
+}
+
+Intensity binding_intensity(const Diagnosis& d) {
+  for (const auto& l : d.levels)
+    if (l.level == d.binding_level) return l.intensity;
+  return d.levels.empty() ? Intensity{0} : d.levels.front().intensity;
 }
 
 }  // namespace roofline

@@ -94,7 +94,7 @@ json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs) 
   for (size_t i = 0; i < p.traffic.size() && i < d.levels.size(); ++i)
     if (p.traffic[i].level.empty()) j["traffic"][i]["level"] = d.levels[i].level;
   j["performance"] = d.performance.value;
-  j["intensity"] = d.levels.empty() ? 0.0 : d.levels.front().intensity.value;
+  j["intensity"] = binding_intensity(d).value;
   j["machine"] = roofs.name;
   // In the units of the roof it was judged against: OP for an integer roof.
   const ComputeRoof* c = roofs.find_compute(d.compute_roof);

@@ -256,7 +256,7 @@ std::string points_table(const ReportInput& in, const report::Chart& ch) {
            td_num("W", format_work(p.work, u), p.work.value) +
            td_num("T", format_seconds(p.time), p.time.value) +
            (weighted ? td_num("weight", format_number(p.weight, 3), p.weight) : std::string()) +
-           td_wrap(ih, is, d.levels.front().intensity.value) +
+           td_wrap(ih, is, binding_intensity(d).value) +
            td_num("P", format_work_rate(d.performance, u), d.performance.value) +
            td_num("attainable", format_work_rate(d.attainable, u), d.attainable.value) +
            td_num("attainment", percent_text(d.attainment), d.attainment) +

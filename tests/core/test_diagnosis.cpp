@@ -151,6 +151,30 @@ TEST(Diagnosis, HierarchicalPointCacheRoofBinds) {
   EXPECT_TRUE(note);
 }
 
+// Two levels both compute-side bind at π alike: the default memory level is taken whatever
+// order the traffic is given in, and the analysis's I is the binding level's (a Python dict's
+// order changed the level and the I a point was drawn at: 0.25 one way, 2 the other).
+TEST(Diagnosis, ATieOfLevelsDoesNotDependOnTheirOrder) {
+  Point p = at(1, 1e12);
+  p.work = Work(4e14);
+  p.traffic = {{"L2", Bytes(1e12)}, {"HBM", Bytes(1e12)}};  // I = 400 at both: π binds both
+  Point q = p;
+  std::swap(q.traffic[0], q.traffic[1]);
+  q.traffic[0].bytes = Bytes(2e12);  // I(HBM) 200 in q, still compute-side
+  for (const Point* x : {&p, &q}) {
+    const Diagnosis d = diagnose(*x, test::a100());
+    EXPECT_EQ(d.binding_level, "HBM");
+    EXPECT_FALSE(d.binding_is_memory);
+    EXPECT_DOUBLE_EQ(binding_intensity(d).value, x == &p ? 400 : 200);
+  }
+  // Memory-side, the lower roof binds in either order, and I is that level's.
+  Point r = at(1, 1e12);
+  r.traffic = {{"L2", Bytes(4e12)}, {"HBM", Bytes(1e12)}};  // I_L2 0.25 binds (1.25 T)
+  EXPECT_DOUBLE_EQ(binding_intensity(diagnose(r, test::a100())).value, 0.25);
+  std::swap(r.traffic[0], r.traffic[1]);
+  EXPECT_DOUBLE_EQ(binding_intensity(diagnose(r, test::a100())).value, 0.25);
+}
+
 TEST(Diagnosis, HierarchicalPointCacheHeadroom) {
   Point p = at(1, 1.9e12);
   p.traffic = {{"HBM", Bytes(1e12)}, {"L2", Bytes(1e12)}};
