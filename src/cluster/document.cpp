@@ -106,6 +106,14 @@ const MemoryRoof* roof_named(const RoofSet& s, const MemoryRoof& m) {
   return s.find_memory(m.level);
 }
 
+bool same_kind(const ComputeRoof& a, const ComputeRoof& b) {
+  return iequals(a.precision, b.precision) && a.sparse == b.sparse &&
+         is_matrix_unit(a) == is_matrix_unit(b);
+}
+bool same_kind(const MemoryRoof& a, const MemoryRoof& b) {
+  return a.kind == b.kind;
+}
+
 /// Each node's default roof, when the nodes' defaults differ in name (HBM3 on one node, HBM3e
 /// on another): paired with the first node's as `roofline diff` pairs two documents' default
 /// roofs (`pair` is paired_default_compute or paired_default_memory). Empty when the names
@@ -124,7 +132,9 @@ std::vector<const Roof*> paired_defaults(const std::vector<NodeReport>& nodes, P
   for (const auto& n : nodes) {
     const auto p = pair(first, n.machine.roofs);
     const Roof* r = p ? p->second : roof_named(n.machine.roofs, *first_default);
-    if (!r) return {};
+    // One roof under two names is the same kind of work or level: a CPU's fp64 roof beside a
+    // GPU's bf16 tensor roof, or main memory beside a cache, is not.
+    if (!r || !same_kind(*r, *first_default)) return {};
     out.push_back(r);
   }
   return out;
@@ -169,8 +179,12 @@ std::vector<std::string> add_paired_default(const std::vector<const Roof*>& grou
   r.source = from + (r.source.empty() ? "" : ": " + r.source);
   top.insert(top.begin(), std::move(r));
   default_name = name;
-  aggregates.push_back(aggregate_values(join(names, " / ") + " (default " + what + " roofs)",
-                                        compute, ranks, hosts, values, straggler_threshold));
+  RoofAggregate paired = aggregate_values(join(names, " / ") + " (default " + what + " roofs)",
+                                          compute, ranks, hosts, values, straggler_threshold);
+  // Different machines differ by design (an H100's HBM3 beside an H200's HBM3e): a straggler
+  // is a node slower than its like, on a roof of one name.
+  paired.stragglers.clear();
+  aggregates.push_back(std::move(paired));
   notes.push_back(said + "; they are one roof of every node, and the cluster's default " + what +
                   " roof is the slowest: " + name + " of rank " +
                   std::to_string(nodes[slowest].rank));
