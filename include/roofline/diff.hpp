@@ -4,6 +4,7 @@
 // moving. Pure arithmetic over RoofSet; the CLI reads the documents and renders.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "roofline/roof.hpp"
@@ -53,6 +54,16 @@ std::optional<double> roof_spread(const std::optional<Statistics>& s);
 /// is carried).
 std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b,
                                    double floor = 0);
+
+/// The default roofs of two sets under different names: A's default compute roof
+/// (select_compute("")) when B has no roof of that name, with B's default — the two machines'
+/// main roofs, compared (diff) or gathered (a cluster's nodes) under both names. Empty when
+/// either set has no such roof or B has A's default by name (they pair by name then).
+std::optional<std::pair<const ComputeRoof*, const ComputeRoof*>> paired_default_compute(
+    const RoofSet& a, const RoofSet& b);
+/// The same for the default memory roofs (RoofSet::default_memory_roof): "HBM3" and "HBM3e".
+std::optional<std::pair<const MemoryRoof*, const MemoryRoof*>> paired_default_memory(
+    const RoofSet& a, const RoofSet& b);
 
 /// Compares two roof sets. InputError when their units differ (FLOP/byte against tuple/I/O).
 RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b);

@@ -132,9 +132,14 @@ struct RoofSet {
   /// default roof, else the highest dense roof. Throws InputError when nothing matches, listing
   /// the roofs.
   const ComputeRoof& select_compute(std::string_view name_or_precision) const;
-  /// The memory roof for a level ("" = default: the named default, else the first of kind
-  /// "memory", else the slowest). Throws InputError when nothing matches.
+  /// The memory roof for a level ("" = default_memory_roof()). Throws InputError when nothing
+  /// matches, and for "" when the set has no default memory roof (its levels are links only):
+  /// a point's plain traffic is never judged against an interconnect or a network.
   const MemoryRoof& select_memory(std::string_view level) const;
+  /// The default memory roof: the named default, else the first of kind "memory", else the
+  /// slowest level that is not a link (kind "interconnect" or "network"). Null when there is
+  /// none (no memory roof, or links only).
+  const MemoryRoof* default_memory_roof() const;
 
   /// Checks names are unique, values positive and finite. Throws InputError naming the roof.
   void validate() const;

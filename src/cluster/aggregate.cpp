@@ -91,12 +91,18 @@ double network_latency(const NetworkMeasurement& net) {
 
 namespace {
 
-Statistics spread_over(const std::vector<double>& values, int repetitions) {
+/// The spread of one value per pair: median, min, max, quartiles and cv over the samples
+/// (repetitions = their count). The roof is the median pair, not the third-fastest sample, so
+/// `sustained` and `second` stay unknown (0: left out of the document).
+Statistics spread_over(std::vector<double> values) {
   Statistics s;
-  s.repetitions = repetitions;
-  s.median = median(values);
-  s.min = *std::min_element(values.begin(), values.end());
-  s.max = *std::max_element(values.begin(), values.end());
+  std::sort(values.begin(), values.end());
+  s.repetitions = static_cast<int>(values.size());
+  s.median = quantile_sorted(values, 0.5);
+  s.q1 = quantile_sorted(values, 0.25);
+  s.q3 = quantile_sorted(values, 0.75);
+  s.min = values.front();
+  s.max = values.back();
   s.best = s.max;
   const double n = static_cast<double>(values.size());
   const double mean = std::accumulate(values.begin(), values.end(), 0.0) / n;
@@ -128,7 +134,7 @@ std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net) {
                std::to_string(net.pairs.size()) + " pair" + (net.pairs.size() == 1 ? "" : "s") +
                "): message bytes / half the best round trip, median pair, at " +
                format_bytes(Bytes(best->bytes)) + transport;
-    r.stats = spread_over(per_pair, net.repetitions);
+    r.stats = spread_over(per_pair);
     r.convention = "named";
     roofs.push_back(std::move(r));
   }

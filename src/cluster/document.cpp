@@ -6,6 +6,7 @@
 #include <set>
 
 #include "roofline/cluster.hpp"
+#include "roofline/diff.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
@@ -86,15 +87,142 @@ const NodeReport& node_with_rank(const std::vector<NodeReport>& nodes, int rank)
   throw InputError("cluster document: no node with rank " + std::to_string(rank));
 }
 
-/// Top-level roofs: per roof the slowest node's, when every node has the roof; then the
-/// network's. The defaults are the first node's where the cluster has them.
+const std::string& roof_name(const ComputeRoof& c) {
+  return c.name;
+}
+const std::string& roof_name(const MemoryRoof& m) {
+  return m.level;
+}
+double roof_value(const ComputeRoof& c) {
+  return c.peak.value;
+}
+double roof_value(const MemoryRoof& m) {
+  return m.bandwidth.value;
+}
+const ComputeRoof* roof_named(const RoofSet& s, const ComputeRoof& c) {
+  return s.find_compute(c.name);
+}
+const MemoryRoof* roof_named(const RoofSet& s, const MemoryRoof& m) {
+  return s.find_memory(m.level);
+}
+
+bool same_kind(const ComputeRoof& a, const ComputeRoof& b) {
+  return iequals(a.precision, b.precision) && a.sparse == b.sparse &&
+         is_matrix_unit(a) == is_matrix_unit(b);
+}
+bool same_kind(const MemoryRoof& a, const MemoryRoof& b) {
+  return a.kind == b.kind;
+}
+
+/// Each node's default roof, when the nodes' defaults differ in name (HBM3 on one node, HBM3e
+/// on another): paired with the first node's as `roofline diff` pairs two documents' default
+/// roofs (`pair` is paired_default_compute or paired_default_memory). Empty when the names
+/// agree (the roof is aggregated by name) or a node has no default roof to pair.
+template <class Roof, class Pair>
+std::vector<const Roof*> paired_defaults(const std::vector<NodeReport>& nodes, Pair pair) {
+  const RoofSet& first = nodes.front().machine.roofs;
+  const Roof* first_default = nullptr;
+  for (const auto& n : nodes)
+    if (const auto p = pair(first, n.machine.roofs)) {
+      first_default = p->first;
+      break;
+    }
+  if (!first_default) return {};
+  std::vector<const Roof*> out;
+  for (const auto& n : nodes) {
+    const auto p = pair(first, n.machine.roofs);
+    const Roof* r = p ? p->second : roof_named(n.machine.roofs, *first_default);
+    // One roof under two names is the same kind of work or level: a CPU's fp64 roof beside a
+    // GPU's bf16 tensor roof, or main memory beside a cache, is not.
+    if (!r || !same_kind(*r, *first_default)) return {};
+    out.push_back(r);
+  }
+  return out;
+}
+
+/// The cluster's default roof from the nodes' defaults paired under different names: the
+/// slowest of them joins the top-level roofs (first) and becomes the default; its aggregate
+/// over the nodes joins `aggregates`; a note names each node's. Returns the names paired.
+template <class Roof>
+std::vector<std::string> add_paired_default(const std::vector<const Roof*>& group,
+                                            const std::vector<NodeReport>& nodes, bool compute,
+                                            std::vector<Roof>& top, std::string& default_name,
+                                            std::vector<RoofAggregate>& aggregates,
+                                            double straggler_threshold,
+                                            std::vector<std::string>& notes) {
+  if (group.empty()) return {};
+  const std::string what = compute ? "compute" : "memory";
+  std::vector<std::string> names, each;
+  std::vector<int> ranks;
+  std::vector<std::string> hosts;
+  std::vector<double> values;
+  size_t slowest = 0;
+  for (size_t i = 0; i < group.size(); ++i) {
+    const std::string& n = roof_name(*group[i]);
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    each.push_back(n + " (rank " + std::to_string(nodes[i].rank) + ", " + nodes[i].host + ")");
+    ranks.push_back(nodes[i].rank);
+    hosts.push_back(nodes[i].host);
+    values.push_back(roof_value(*group[i]));
+    if (values[i] < values[slowest]) slowest = i;
+  }
+  Roof r = *group[slowest];
+  const std::string name = roof_name(r);
+  const std::string said = "the nodes' default " + what + " roofs differ in name: " + join(each);
+  if (std::any_of(top.begin(), top.end(),
+                  [&](const Roof& t) { return iequals(roof_name(t), name); })) {
+    notes.push_back(said + "; the slowest, " + name + ", is also another roof every node has: no " +
+                    "default " + what + " roof is formed from them");
+    return {};
+  }
+  const std::string from = "slowest of the nodes' default " + what + " roofs (" + join(each) + ")";
+  r.source = from + (r.source.empty() ? "" : ": " + r.source);
+  top.insert(top.begin(), std::move(r));
+  default_name = name;
+  RoofAggregate paired = aggregate_values(join(names, " / ") + " (default " + what + " roofs)",
+                                          compute, ranks, hosts, values, straggler_threshold);
+  // Different machines differ by design (an H100's HBM3 beside an H200's HBM3e): a straggler
+  // is a node slower than its like, on a roof of one name.
+  paired.stragglers.clear();
+  aggregates.push_back(std::move(paired));
+  notes.push_back(said + "; they are one roof of every node, and the cluster's default " + what +
+                  " roof is the slowest: " + name + " of rank " +
+                  std::to_string(nodes[slowest].rank));
+  return names;
+}
+
+/// A note when the document has no default memory roof every node shares: plain traffic is
+/// then refused (no roof of kind memory: point and llm ask for a level) or judged against the
+/// level it names.
+void note_default_memory(const RoofSet& roofs, const std::vector<NodeReport>& nodes, bool paired,
+                         std::vector<std::string>& notes) {
+  const MemoryRoof* d = roofs.default_memory_roof();
+  bool shared = d != nullptr;
+  std::vector<std::string> each;
+  for (const auto& n : nodes) {
+    const MemoryRoof* m = n.machine.roofs.default_memory_roof();
+    each.push_back("rank " + std::to_string(n.rank) + ": " + (m ? m->level : "none"));
+    if (!m || !d || (!paired && !iequals(m->level, d->level))) shared = false;
+  }
+  if (shared || roofs.memory.empty()) return;
+  notes.push_back(
+      "no default memory roof every node has (" + join(each) + "): " +
+      (d ? "plain traffic is judged against the document's slowest level, " + d->level
+         : "plain traffic is refused (point, llm); give it at a level (--traffic-at LEVEL=BYTES)"));
+}
+
+/// Top-level roofs: per roof the slowest node's, when every node has the roof; the slowest of
+/// the nodes' default roofs when their names differ (the default); then the network's. The
+/// defaults are otherwise the first node's where the cluster has them.
 void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& nodes,
-                             const std::vector<RoofAggregate>& aggregates,
+                             std::vector<RoofAggregate>& aggregates,
                              const std::optional<NetworkMeasurement>& network,
-                             std::vector<std::string>& notes) {
+                             const ClusterOptions& options, std::vector<std::string>& notes) {
   const std::string count = std::to_string(nodes.size());
-  json incomplete = json::array();
-  for (const auto& a : aggregates) {
+  std::vector<std::string> incomplete;
+  const size_t by_name = aggregates.size();
+  for (size_t i = 0; i < by_name; ++i) {
+    const RoofAggregate& a = aggregates[i];
     if (a.values.size() != nodes.size()) {
       incomplete.push_back(a.roof);
       continue;
@@ -112,11 +240,23 @@ void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& node
       roofs.memory.push_back(std::move(r));
     }
   }
-  if (!incomplete.empty())
+  const auto& first = nodes.front().machine.roofs;
+  if (roofs.find_compute(first.default_compute)) roofs.default_compute = first.default_compute;
+  if (roofs.find_memory(first.default_memory)) roofs.default_memory = first.default_memory;
+  std::vector<std::string> paired = add_paired_default(
+      paired_defaults<ComputeRoof>(nodes, paired_default_compute), nodes, true, roofs.compute,
+      roofs.default_compute, aggregates, options.straggler_threshold, notes);
+  const std::vector<std::string> memory = add_paired_default(
+      paired_defaults<MemoryRoof>(nodes, paired_default_memory), nodes, false, roofs.memory,
+      roofs.default_memory, aggregates, options.straggler_threshold, notes);
+  paired.insert(paired.end(), memory.begin(), memory.end());
+  json left_out = json::array();
+  for (const auto& r : incomplete)
+    if (std::find(paired.begin(), paired.end(), r) == paired.end()) left_out.push_back(r);
+  if (!left_out.empty())
     notes.push_back(
-        "roofs not measured on every node are left out of the top-level roofs "
-        "(see cluster.roofs): " +
-        incomplete.dump());
+        "roofs not on every node are left out of the top-level roofs (see cluster.roofs): " +
+        left_out.dump());
   if (network) {
     auto net_roofs = network_roofs(*network);
     for (auto& r : net_roofs) roofs.memory.push_back(std::move(r));
@@ -125,9 +265,7 @@ void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& node
     notes.push_back(nodes.size() < 2 ? "network: not measured (one rank: nothing to talk to)"
                                      : "network: not measured (disabled)");
   }
-  const auto& first = nodes.front().machine.roofs;
-  if (roofs.find_compute(first.default_compute)) roofs.default_compute = first.default_compute;
-  if (roofs.find_memory(first.default_memory)) roofs.default_memory = first.default_memory;
+  note_default_memory(roofs, nodes, !memory.empty(), notes);
   if (roofs.compute.empty() && roofs.memory.empty())
     throw InputError("cluster document: the nodes share no roof and no network was measured");
   // Every point is judged against a compute roof: a document of network roofs alone would be
@@ -183,6 +321,25 @@ json cluster_section(const std::vector<NodeReport>& nodes,
   return cluster;
 }
 
+/// "cluster-2xh100-sxm" when every node is one machine; else each machine with its count in
+/// order of first appearance, "cluster-1xh100-sxm+1xh200".
+std::string default_cluster_name(const std::vector<NodeReport>& nodes) {
+  std::vector<std::pair<std::string, int>> machines;
+  for (const auto& n : nodes) {
+    const std::string& m = n.machine.roofs.name;
+    auto it =
+        std::find_if(machines.begin(), machines.end(), [&](const auto& e) { return e.first == m; });
+    if (it == machines.end())
+      machines.emplace_back(m, 1);
+    else
+      ++it->second;
+  }
+  std::string name = "cluster-";
+  for (size_t i = 0; i < machines.size(); ++i)
+    name += (i ? "+" : "") + std::to_string(machines[i].second) + "x" + machines[i].first;
+  return name;
+}
+
 }  // namespace
 
 MachineDocument assemble_cluster_document(const std::vector<NodeReport>& nodes,
@@ -196,17 +353,15 @@ ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
                                  const ClusterOptions& options) {
   if (nodes.empty()) throw InputError("cluster document: no nodes");
   const UnitSystem units = common_units(nodes);
-  const auto aggregates = aggregate_roofs(nodes, options.straggler_threshold);
+  auto aggregates = aggregate_roofs(nodes, options.straggler_threshold);
 
   ClusterDocument out;
   MachineDocument& doc = out.document;
   RoofSet& roofs = doc.roofs;
   roofs.units = units;
-  roofs.name = options.name.empty() ? "cluster-" + std::to_string(nodes.size()) + "x" +
-                                          nodes.front().machine.roofs.name
-                                    : options.name;
+  roofs.name = options.name.empty() ? default_cluster_name(nodes) : options.name;
   std::vector<std::string> notes;
-  cluster_top_level_roofs(roofs, nodes, aggregates, network, notes);
+  cluster_top_level_roofs(roofs, nodes, aggregates, network, options, notes);
 
   std::map<std::string, int> per_host;
   for (const auto& n : nodes) ++per_host[n.host];

@@ -10,9 +10,14 @@
 namespace roofline::cluster {
 namespace {
 
+/// "1 rank", "2 ranks".
+std::string counted(int n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 std::string aggregates_table(const ClusterDocument& c) {
   const RoofSet& roofs = c.document.roofs;
-  Table t({"roof", "sum", "min", "median", "max", "slowest rank", "stragglers"});
+  Table t({"roof", "nodes", "sum", "min", "median", "max", "slowest rank", "stragglers"});
   for (const RoofAggregate& a : c.summary.roofs) {
     const ComputeRoof* roof = a.compute ? roofs.find_compute(a.roof) : nullptr;
     const UnitSystem u = roof ? roofs.units_of(*roof) : roofs.units;  // int8 roofs in OP/s
@@ -23,15 +28,20 @@ std::string aggregates_table(const ClusterDocument& c) {
     for (const Straggler& s : a.stragglers)
       stragglers += (stragglers.empty() ? "" : ", ") + std::to_string(s.rank) + " (" +
                     format_number(100 * s.below_median, 3) + "% below)";
-    t.add_row({a.roof, fmt(a.sum), fmt(a.min), fmt(a.median), fmt(a.max),
+    // A roof some nodes lack: its sum is theirs, not the cluster's.
+    const std::string nodes =
+        a.values.size() == static_cast<size_t>(c.summary.ranks)
+            ? std::to_string(a.values.size())
+            : std::to_string(a.values.size()) + " of " + std::to_string(c.summary.ranks);
+    t.add_row({a.roof, nodes, fmt(a.sum), fmt(a.min), fmt(a.median), fmt(a.max),
                std::to_string(a.min_rank), stragglers.empty() ? "none" : stragglers});
   }
   return t.render();
 }
 
 std::string network_text(const NetworkMeasurement& net) {
-  std::string out = "\nnetwork (" + std::to_string(net.ranks) + " ranks, " +
-                    std::to_string(net.pairs.size()) + " ping-pong pair(s) at once" +
+  std::string out = "\nnetwork (" + counted(net.ranks, "rank") + ", " +
+                    counted(static_cast<int>(net.pairs.size()), "ping-pong pair") + " at once" +
                     (net.shared_memory ? ", shared-memory transport" : "") + "):\n";
   if (!net.ping_pong.empty())
     out +=
@@ -54,10 +64,10 @@ std::string network_text(const NetworkMeasurement& net) {
 
 std::string render_cluster(const ClusterDocument& c, const std::string& roofs_table) {
   const ClusterSummary& s = c.summary;
-  std::string out = c.document.roofs.name + ": " + std::to_string(s.ranks) + " ranks on " +
-                    std::to_string(s.hosts) + " host" + (s.hosts == 1 ? "" : "s");
+  std::string out =
+      c.document.roofs.name + ": " + counted(s.ranks, "rank") + " on " + counted(s.hosts, "host");
   if (!s.node_probe.empty()) out += " (nodes measured by: " + s.node_probe + ")";
-  out += "\n\nper roof over the nodes (the cluster's total is the sum):\n";
+  out += "\n\nper roof over the nodes (the cluster's total is the sum over all of them):\n";
   out += aggregates_table(c);
   if (s.network) out += network_text(*s.network);
   if (!roofs_table.empty())

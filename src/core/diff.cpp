@@ -99,6 +99,22 @@ void drop_paired(RoofSetDiff& d) {
 
 }  // namespace
 
+std::optional<std::pair<const ComputeRoof*, const ComputeRoof*>> paired_default_compute(
+    const RoofSet& a, const RoofSet& b) {
+  if (a.compute.empty() || b.compute.empty()) return std::nullopt;
+  const ComputeRoof& ca = a.select_compute("");
+  if (b.find_compute(ca.name)) return std::nullopt;
+  return std::make_pair(&ca, &b.select_compute(""));
+}
+
+std::optional<std::pair<const MemoryRoof*, const MemoryRoof*>> paired_default_memory(
+    const RoofSet& a, const RoofSet& b) {
+  const MemoryRoof* ma = a.default_memory_roof();
+  const MemoryRoof* mb = b.default_memory_roof();
+  if (!ma || !mb || b.find_memory(ma->level)) return std::nullopt;
+  return std::make_pair(ma, mb);
+}
+
 RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
   require_same_units(a, b);
   RoofSetDiff d;
@@ -126,21 +142,19 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
     if (!a.find_memory(mb.level)) d.only_b.push_back("memory " + mb.level);
   // The default roofs under different names (HBM3 against HBM3e, "fp32" against "fp32 avx2
   // fma"): the two documents' main roofs are still compared, under both names.
-  if (!a.compute.empty() && !b.compute.empty()) {
-    const ComputeRoof& ca = a.select_compute("");
-    const ComputeRoof& cb = b.select_compute("");
-    if (!b.find_compute(ca.name))
-      d.changes.push_back(change(ca.name + " → " + cb.name + " (default compute roofs)", ca.name,
-                                 cb.name, true, ca.peak.value, cb.peak.value, ca.stats, cb.stats));
+  if (const auto p = paired_default_compute(a, b)) {
+    const ComputeRoof& ca = *p->first;
+    const ComputeRoof& cb = *p->second;
+    d.changes.push_back(change(ca.name + " → " + cb.name + " (default compute roofs)", ca.name,
+                               cb.name, true, ca.peak.value, cb.peak.value, ca.stats, cb.stats));
   }
   compare_by_unit(a, b, d);
-  if (!a.memory.empty() && !b.memory.empty()) {
-    const MemoryRoof& ma = a.select_memory("");
-    const MemoryRoof& mb = b.select_memory("");
-    if (!b.find_memory(ma.level))
-      d.changes.push_back(change(ma.level + " → " + mb.level + " (default memory roofs)", ma.level,
-                                 mb.level, false, ma.bandwidth.value, mb.bandwidth.value, ma.stats,
-                                 mb.stats));
+  if (const auto p = paired_default_memory(a, b)) {
+    const MemoryRoof& ma = *p->first;
+    const MemoryRoof& mb = *p->second;
+    d.changes.push_back(change(ma.level + " → " + mb.level + " (default memory roofs)", ma.level,
+                               mb.level, false, ma.bandwidth.value, mb.bandwidth.value, ma.stats,
+                               mb.stats));
   }
   drop_paired(d);
   // Ridge I* = π / β (docs/model.md): where the slanted roof meets the flat one.
@@ -150,7 +164,8 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
     roofs = c.name + " / " + m.level;
     return ridge(c, m).value;
   };
-  if (!a.compute.empty() && !a.memory.empty() && !b.compute.empty() && !b.memory.empty()) {
+  if (!a.compute.empty() && a.default_memory_roof() && !b.compute.empty() &&
+      b.default_memory_roof()) {
     d.ridge_a = ridge_of(a, d.ridge_roofs_a);
     d.ridge_b = ridge_of(b, d.ridge_roofs_b);
     d.ridge_ratio = d.ridge_b / d.ridge_a;

@@ -140,12 +140,25 @@ const MemoryRoof& RoofSet::select_memory(std::string_view level) const {
     throw InputError("machine '" + name + "' has no memory roof for level '" + std::string(level) +
                      "' (levels: " + list_memory(*this) + ")");
   }
+  if (const MemoryRoof* m = default_memory_roof()) return *m;
+  throw InputError("machine '" + name + "' has no default memory roof: its levels (" +
+                   list_memory(*this) +
+                   ") are links (interconnect or network), not a memory; give the traffic at "
+                   "one of them (--level, --traffic-at LEVEL=BYTES)");
+}
+
+const MemoryRoof* RoofSet::default_memory_roof() const {
   if (!default_memory.empty())
-    if (const auto* m = find_memory(default_memory)) return *m;
+    if (const auto* m = find_memory(default_memory)) return m;
   for (const auto& m : memory)
-    if (m.kind == "memory") return m;
-  return *std::min_element(memory.begin(), memory.end(),
-                           [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
+    if (m.kind == "memory") return &m;
+  // A link's bandwidth is not where a kernel's traffic comes from: never a default.
+  const MemoryRoof* slowest = nullptr;
+  for (const auto& m : memory)
+    if (m.kind != "interconnect" && m.kind != "network" &&
+        (!slowest || m.bandwidth < slowest->bandwidth))
+      slowest = &m;
+  return slowest;
 }
 
 void require_same_units(const RoofSet& a, const RoofSet& b) {

@@ -56,19 +56,27 @@ Statistics stats_from_json(const json& j, const Where& w) {
 }  // namespace
 
 json statistics_to_json(const Statistics& s) {
-  return {{"repetitions", s.repetitions},
-          {"median", s.median},
-          {"best", s.best},
-          {"min", s.min},
-          {"max", s.max},
-          {"cv", s.cv},
-          {"sustained", s.sustained},
-          {"second", s.second},
-          {"q1", s.q1},
-          {"q3", s.q3},
-          {"iqr", s.iqr()},
-          {"confirmed", s.confirmed()},
-          {"noisy", s.noisy}};
+  json j = {{"repetitions", s.repetitions},
+            {"median", s.median},
+            {"best", s.best},
+            {"min", s.min},
+            {"max", s.max},
+            {"cv", s.cv}};
+  // 0 is "unknown" for these (a statistic the samples did not give, an older document): left
+  // out, never written as a rate of 0 (docs/schema.md: every field but repetitions and median
+  // is optional).
+  if (s.sustained > 0) {
+    j["sustained"] = s.sustained;
+    j["confirmed"] = s.confirmed();
+  }
+  if (s.second > 0) j["second"] = s.second;
+  if (s.q3 > 0) {
+    j["q1"] = s.q1;
+    j["q3"] = s.q3;
+    j["iqr"] = s.iqr();
+  }
+  j["noisy"] = s.noisy;
+  return j;
 }
 
 namespace {

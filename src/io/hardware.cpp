@@ -46,8 +46,8 @@ HardwareSummary summarize(const MachineDocument& m, const std::string& name, con
   s.kind = s.facts.kind;
   s.release_year = s.facts.release_year;
   s.aliases = s.facts.aliases;
-  if (!m.roofs.memory.empty())
-    if (const auto& size = m.roofs.select_memory("").size_bytes) s.memory_bytes = *size;
+  if (const MemoryRoof* main = m.roofs.default_memory_roof())
+    if (const auto& size = main->size_bytes) s.memory_bytes = *size;
   return s;
 }
 

@@ -176,10 +176,8 @@ json hardware_list_to_json(const std::vector<HardwareSummary>& shown) {
       const ComputeRoof& c = r.select_compute("");
       row["default_compute"] = {{"name", c.name}, {"peak", c.peak.value}};
     }
-    if (!r.memory.empty()) {
-      const MemoryRoof& m = r.select_memory("");
-      row["default_memory"] = {{"level", m.level}, {"bandwidth", m.bandwidth.value}};
-    }
+    if (const MemoryRoof* m = r.default_memory_roof())
+      row["default_memory"] = {{"level", m->level}, {"bandwidth", m->bandwidth.value}};
     out.push_back(std::move(row));
   }
   return out;

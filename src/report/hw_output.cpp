@@ -40,10 +40,9 @@ std::string render_hardware_list(const std::vector<HardwareSummary>& shown, size
       roof = c.name;
       peak = format_work_rate(c.peak, r.units_of(c));
     }
-    if (!r.memory.empty()) {
-      const MemoryRoof& m = r.select_memory("");
-      level = m.level;
-      bw = format_byte_rate(m.bandwidth, r.units);
+    if (const MemoryRoof* m = r.default_memory_roof()) {
+      level = m->level;
+      bw = format_byte_rate(m->bandwidth, r.units);
     }
     t.add_row({terminal_safe(e.name), terminal_safe(e.vendor), terminal_safe(e.kind), year_text(e),
                terminal_safe(roof), peak, terminal_safe(level), bw, capacity});
@@ -80,7 +79,7 @@ std::string render_hardware_show(const HardwareSummary& s, const std::vector<Rid
                 terminal_safe(c.source)});
   text += ct.render() + "\n";
   Table mt({"memory roof", "kind", "bandwidth", "size", "provenance", "source"});
-  const MemoryRoof* default_memory = r.memory.empty() ? nullptr : &r.select_memory("");
+  const MemoryRoof* default_memory = r.default_memory_roof();
   for (const auto& m : r.memory)
     mt.add_row({terminal_safe(m.level) + (&m == default_memory ? " (default)" : ""),
                 terminal_safe(m.kind), format_byte_rate(m.bandwidth, r.units),

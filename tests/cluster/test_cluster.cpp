@@ -6,10 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 #include "roofline/cluster.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
 
@@ -262,6 +265,8 @@ TEST(ClusterDocument, SingleNodeAndBadInputs) {
   // rank's roofs; the document held network roofs alone, which every reader then refused.
   std::vector<NodeReport> apart{report(0, "n0", fake_node(1, 1)), report(1, "n1", fake_node(1, 1))};
   apart[1].machine.roofs.compute[0].name = "bf16 tensor";
+  apart[1].machine.roofs.compute[0].precision = "bf16";
+  apart[1].machine.roofs.compute[0].unit = "tensor";
   apart[1].machine.roofs.default_compute = "bf16 tensor";
   try {
     assemble_cluster_document(apart, fake_network(2), {});
@@ -390,4 +395,124 @@ TEST(ClusterProbe, BuiltinProbeMeasuresAndChecksTriadAndFma) {
   EXPECT_EQ(m.roofs.name, "here");
   EXPECT_NO_THROW(m.roofs.validate());
 }
+}  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+
+MachineDocument catalogue(const std::string& name) {
+  std::ifstream in(std::string(ROOFLINE_SOURCE_DIR) + "/data/hardware/" + name + ".json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return machine_from_json(nlohmann::json::parse(text.str()), name + ".json");
+}
+
+bool noted(const MachineDocument& doc, const std::string& what) {
+  return doc.sections.at("cluster")["notes"].dump().find(what) != std::string::npos;
+}
+
+// An H100 node beside an H200 node: their main memories are HBM3 and HBM3e, a roof every node
+// has under two names. It was left out ("not on every node"), and plain traffic was then judged
+// against PCIe, the slowest roof left.
+TEST(ClusterDocument, MixedNodesKeepTheSlowestDefaultMemoryRoof) {
+  std::vector<NodeReport> nodes{report(0, "a", catalogue("h100-sxm")),
+                                report(1, "b", catalogue("h200"))};
+  const ClusterDocument c = assemble_cluster(nodes, std::nullopt, {});
+  const MachineDocument& doc = c.document;
+  EXPECT_EQ(doc.roofs.name, "cluster-1xh100-sxm+1xh200");
+  EXPECT_EQ(doc.roofs.default_memory, "HBM3");
+  EXPECT_EQ(doc.roofs.select_memory("").level, "HBM3");
+  EXPECT_DOUBLE_EQ(doc.roofs.select_memory("").bandwidth.value, 3.35e12);
+  EXPECT_NE(doc.roofs.find_memory("HBM3")->source.find("HBM3e (rank 1, b)"), std::string::npos);
+  EXPECT_EQ(doc.roofs.find_memory("HBM3e"), nullptr);
+  EXPECT_TRUE(
+      noted(doc, "default memory roofs differ in name: HBM3 (rank 0, a), HBM3e (rank 1, b)"));
+  std::string left_out;
+  for (const auto& n : doc.sections.at("cluster")["notes"])
+    if (n.get<std::string>().find("left out") != std::string::npos) left_out = n;
+  EXPECT_NE(left_out.find("\"fp16 vector\""), std::string::npos) << left_out;  // H100 only
+  EXPECT_EQ(left_out.find("HBM3"), std::string::npos) << left_out;  // paired, not left out
+  const RoofAggregate& main = find(c.summary.roofs, "HBM3 / HBM3e (default memory roofs)");
+  EXPECT_DOUBLE_EQ(main.sum, 3.35e12 + 4.8e12);
+  EXPECT_EQ(main.min_rank, 0);
+  EXPECT_TRUE(main.stragglers.empty());  // an H100 is no straggler beside an H200
+  // Plain traffic is judged against main memory, not PCIe.
+  Point p;
+  p.name = "step";
+  p.work = Work(1e9);
+  p.traffic = {{"", Bytes(1e9)}};
+  p.time = Seconds(1e-3);
+  EXPECT_EQ(diagnose(p, doc.roofs).binding_level, "HBM3");
+  // The text says a roof on one node only is summed over that node, not the cluster.
+  const std::string text = render_cluster(c);
+  const size_t row = text.find("\nfp16 vector ");
+  ASSERT_NE(row, std::string::npos) << text;
+  const std::string line = text.substr(row + 1, text.find('\n', row + 1) - row - 1);
+  EXPECT_NE(line.find(" 1 of 2 "), std::string::npos) << line;
+}
+
+TEST(ClusterDocument, DefaultComputeRoofsOfDifferentNamesPair) {
+  std::vector<NodeReport> nodes{report(0, "a", fake_node(100e9, 20e9)),
+                                report(1, "b", fake_node(80e9, 20e9))};
+  nodes[1].machine.roofs.compute[0].name = "fp64 avx-512 fma";
+  nodes[1].machine.roofs.default_compute = "fp64 avx-512 fma";
+  nodes[1].machine.roofs.name = "other";
+  const MachineDocument doc = assemble_cluster_document(nodes, std::nullopt, {});
+  EXPECT_EQ(doc.roofs.name, "cluster-1xfake+1xother");
+  ASSERT_EQ(doc.roofs.compute.size(), 1u);
+  EXPECT_EQ(doc.roofs.default_compute, "fp64 avx-512 fma");  // the slower
+  EXPECT_DOUBLE_EQ(doc.roofs.select_compute("").peak.value, 80e9);
+  EXPECT_TRUE(noted(doc, "fp64 avx2 fma (rank 0, a), fp64 avx-512 fma (rank 1, b)"));
+}
+
+// A node with no main-memory roof: no default memory roof can be formed, and the document
+// refuses plain traffic instead of judging it against a link.
+TEST(ClusterDocument, NoDefaultMemoryRoofRefusesPlainTraffic) {
+  std::vector<NodeReport> nodes{report(0, "a", catalogue("h100-sxm")),
+                                report(1, "b", catalogue("h200"))};
+  auto& mem = nodes[1].machine.roofs.memory;
+  mem.erase(std::remove_if(mem.begin(), mem.end(),
+                           [](const MemoryRoof& m) { return m.kind == "memory"; }),
+            mem.end());
+  nodes[1].machine.roofs.default_memory.clear();
+  const MachineDocument doc = assemble_cluster_document(nodes, fake_network(2), {});
+  EXPECT_EQ(doc.roofs.default_memory_roof(), nullptr);
+  EXPECT_THROW(doc.roofs.select_memory(""), InputError);
+  EXPECT_TRUE(noted(doc, "no default memory roof every node has (rank 0: HBM3, rank 1: none)"));
+  EXPECT_TRUE(noted(doc, "plain traffic is refused"));
+  Point p;
+  p.name = "step";
+  p.work = Work(1e9);
+  p.traffic = {{"", Bytes(1e9)}};
+  p.time = Seconds(1e-3);
+  EXPECT_THROW(diagnose(p, doc.roofs), InputError);
+  p.traffic = {{"allreduce", Bytes(1e9)}};  // a level named is judged
+  EXPECT_EQ(diagnose(p, doc.roofs).binding_level, "allreduce");
+}
+
+// The network roof's statistics are over the pairs: one sample per pair, quartiles from them;
+// the fields no sample gives (sustained, second) are left out, not written as 0.
+TEST(ClusterNetwork, NetworkStatisticsHoldOnlyWhatThePairsGive) {
+  const auto roofs = network_roofs(fake_network(4));
+  ASSERT_TRUE(roofs[0].stats.has_value());
+  const Statistics& s = *roofs[0].stats;
+  EXPECT_EQ(s.repetitions, 2);  // two pairs
+  EXPECT_GT(s.q1, 0);
+  EXPECT_LE(s.q1, s.median);
+  EXPECT_GE(s.q3, s.median);
+  const nlohmann::json j = statistics_to_json(s);
+  EXPECT_FALSE(j.contains("sustained")) << j.dump();
+  EXPECT_FALSE(j.contains("second")) << j.dump();
+  EXPECT_FALSE(j.contains("confirmed")) << j.dump();
+  EXPECT_DOUBLE_EQ(j.at("q1").get<double>(), s.q1);
+  // It reads back as written.
+  std::vector<NodeReport> nodes{report(0, "a", fake_node(1e9, 1e9)),
+                                report(1, "b", fake_node(1e9, 1e9))};
+  const MachineDocument doc = assemble_cluster_document(nodes, fake_network(2), {});
+  const MachineDocument back = machine_from_json(machine_to_json(doc), "c.json");
+  EXPECT_DOUBLE_EQ(back.roofs.find_memory("network")->stats->q3, s.q3);
+  EXPECT_EQ(back.roofs.find_memory("network")->stats->sustained, 0);
+  const std::string text = render_cluster(assemble_cluster(nodes, fake_network(2), {}));
+  EXPECT_NE(text.find("network (2 ranks, 1 ping-pong pair at once"), std::string::npos) << text;
+}
+
 }  // namespace ROOFLINE_UNITY_ID

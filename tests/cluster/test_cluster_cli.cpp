@@ -98,7 +98,7 @@ TEST(ClusterCli, SingleRankFromNodeDocuments) {
     GTEST_SKIP() << "built without MPI";
   }
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(has(r.out, "1 ranks on 1 host")) << r.out;
+  EXPECT_TRUE(has(r.out, "1 rank on 1 host")) << r.out;
   EXPECT_TRUE(has(r.out, "one rank: nothing to talk to")) << r.out;
   const json doc = json::parse(roofline::test::slurp(out));
   EXPECT_EQ(doc["schema"], "roofline.machine");

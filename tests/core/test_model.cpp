@@ -180,3 +180,30 @@ TEST(Roofs, GivenRoofsWithoutAPrecisionJudgeEveryPrecision) {
   g.peak = WorkRate(-1);
   EXPECT_THROW(given_roofs(g), InputError);
 }
+
+// A set whose memory levels are all links (an interconnect, a network) has no default memory
+// roof: plain traffic was judged against the slowest link (PCIe) as if it were main memory.
+TEST(Model, NoDefaultMemoryRoofAmongLinksOnly) {
+  RoofSet s = given_roofs({"links", WorkRate(1e12), ByteRate(900e9), "fp32", "NVLink"});
+  s.memory[0].kind = "interconnect";
+  MemoryRoof pcie = s.memory[0];
+  pcie.level = "PCIe";
+  pcie.bandwidth = ByteRate(128e9);
+  s.memory.push_back(pcie);
+  EXPECT_EQ(s.default_memory_roof(), nullptr);
+  try {
+    s.select_memory("");
+    FAIL() << "a link became the default memory roof";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no default memory roof"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(s.select_memory("PCIe").level, "PCIe");  // named, a link is judged against
+  // A cache level is still a default when nothing else is (the slowest of them).
+  MemoryRoof l2 = pcie;
+  l2.level = "L2";
+  l2.kind = "cache";
+  l2.bandwidth = ByteRate(5e12);
+  s.memory.push_back(l2);
+  EXPECT_EQ(s.select_memory("").level, "L2");
+}
