@@ -733,16 +733,28 @@ def _run(script, args):
     import os
     import runpy
 
+    # The caller's sys.argv and sys.path[0] are the script's while it runs, and the caller's
+    # again after, however it ends (main() may be called from Python, not only as -m).
+    saved_argv = sys.argv
+    saved_path = list(sys.path)
     sys.argv = [script] + args
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    script_folder = os.path.dirname(os.path.abspath(script))
+    if sys.path:
+        sys.path[0] = script_folder
+    else:
+        sys.path.insert(0, script_folder)
     code = error = None
-    with profile() as prof:
-        try:
-            runpy.run_path(script, run_name="__main__")
-        except SystemExit as e:
-            code = e.code
-        except BaseException as e:  # noqa: BLE001  (KeyboardInterrupt too: shown after the table)
-            error = e
+    try:
+        with profile() as prof:
+            try:
+                runpy.run_path(script, run_name="__main__")
+            except SystemExit as e:
+                code = e.code
+            except BaseException as e:  # noqa: BLE001  (KeyboardInterrupt too: after the table)
+                error = e
+    finally:
+        sys.argv = saved_argv
+        sys.path[:] = saved_path
     return prof, code, error
 
 
