@@ -15,10 +15,11 @@
 namespace roofline {
 
 /// Where a roof's value comes from: measured on the machine, computed from a stated formula,
-/// printed in the vendor's own document (datasheet, whitepaper, product page), or reported: a
+/// printed in the vendor's own document (datasheet, whitepaper, product page), reported: a
 /// vendor figure seen only in a third party's publication (a review's or a cloud provider's
-/// table), whose source the roof names.
-enum class Provenance { measured, theoretical, datasheet, reported };
+/// table), whose source the roof names, or given: a number the user gave (the CLI's --peak and
+/// --bandwidth, Python's Machine.from_roofs), vouched for by nobody else.
+enum class Provenance { measured, theoretical, datasheet, reported, given };
 std::string to_string(Provenance p);
 Provenance parse_provenance(std::string_view s);  ///< throws InputError
 

@@ -20,8 +20,8 @@ ReportInput report_input(const ChartSpec& c) {
 }
 
 ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Point>& points,
-                     const std::string& title, std::optional<Real> workload_line,
-                     bool no_overlap_curve) {
+                     const TextArg<"Chart: title">& title, std::optional<Real> workload_line,
+                     Bool no_overlap_curve) {
   ChartSpec c;
   for (const auto& m : machines) c.machines.push_back(m.doc);
   c.points = points;
@@ -53,9 +53,9 @@ void register_charts(py::module_& m) {
            [](const ChartSpec& c, int columns) {
              return render_terminal(report_input(c), columns, false);
            })
-      .def("save", [](const ChartSpec& c, const std::string& path) {
-        check_report_path(path);
-        write_report(path, report_input(c));
+      .def("save", [](const ChartSpec& c, const PathArg<"path">& path) {
+        check_report_path(path.value);
+        write_report(path.value, report_input(c));
       });
 }
 

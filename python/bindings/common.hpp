@@ -42,6 +42,15 @@ struct Int {
   operator int() const { return value; }  // NOLINT(google-explicit-constructor)
 };
 
+/// A bool argument: Python's bool or numpy's (is_bool), nothing else. pybind's own bool read
+/// any object with __bool__ in its converting pass, so 0.5 and 2 ran as True while "no" was a
+/// TypeError; here every value that is not a bool is the TypeError of any argument of the wrong
+/// type. Signatures and stubs show it as `bool`.
+struct Bool {
+  bool value = false;
+  operator bool() const { return value; }  // NOLINT(google-explicit-constructor)
+};
+
 /// A parameter's name as a template argument (`PathArg<"path">`).
 template <std::size_t N>
 struct ArgName {
@@ -60,6 +69,17 @@ template <ArgName Name>
 struct PathArg {
   std::string value;
   operator const std::string&() const { return value; }  // NOLINT(google-explicit-constructor)
+};
+
+/// A str argument named NAME: its UTF-8 text (text_value), so that a str UTF-8 cannot encode
+/// (a lone surrogate, "a\ud800b") is an InputError naming the parameter where pybind's own
+/// std::string gave "incompatible function arguments". bytes is read as pybind's own reads it.
+/// Signatures show it as `str`.
+template <ArgName Name>
+struct TextArg {
+  std::string value;
+  operator const std::string&() const { return value; }  // NOLINT(google-explicit-constructor)
+  bool empty() const { return value.empty(); }
 };
 
 /// What Python's Machine holds: a machine document (measured, catalogued or given roofs).
@@ -107,6 +127,15 @@ std::optional<int> int_value(const py::handle& v, const std::string& what);
 /// that is no Exception (KeyboardInterrupt, SystemExit) or a MemoryError propagates as it is;
 /// any other becomes a TypeError naming `what`, chained to it.
 double real_value(const py::handle& v, const std::string& what);
+
+/// The UTF-8 text of a str. A str that UTF-8 cannot encode (a lone surrogate, "a\ud800b",
+/// which pybind's own std::string refused as "incompatible function arguments" and a cast as a
+/// bare RuntimeError) is an InputError naming `what` and the first surrogate and its index; a
+/// value that is no str the TypeError naming `what` ("WHAT must be a str (got int)").
+std::string text_value(const py::handle& v, const std::string& what);
+
+/// The InputError of a str holding a lone surrogate (text_value's, path_arg's), naming `what`.
+[[noreturn]] void refuse_surrogate(const py::handle& str, const std::string& what);
 
 /// An int as a message shows it: its digits, or "an integer of N digits" when it has more than
 /// 30.
@@ -179,6 +208,40 @@ struct type_caster<roofline::python::Int> {
   }
   static handle cast(roofline::python::Int v, return_value_policy, handle) {
     return PyLong_FromLong(v.value);
+  }
+};
+
+template <>
+struct type_caster<roofline::python::Bool> {
+  PYBIND11_TYPE_CASTER(roofline::python::Bool, const_name("bool"));
+  bool load(handle src, bool) {
+    if (!src || !roofline::python::is_bool(src)) return false;
+    const int truth = PyObject_IsTrue(src.ptr());
+    if (truth < 0) throw error_already_set();
+    value.value = truth == 1;
+    return true;
+  }
+  static handle cast(roofline::python::Bool v, return_value_policy, handle) {
+    return handle(v.value ? Py_True : Py_False).inc_ref();
+  }
+};
+
+template <roofline::python::ArgName Name>
+struct type_caster<roofline::python::TextArg<Name>> {
+  PYBIND11_TYPE_CASTER(roofline::python::TextArg<Name>, const_name("str"));
+  bool load(handle src, bool convert) {
+    if (!src) return false;
+    if (PyUnicode_Check(src.ptr())) {
+      value.value = roofline::python::text_value(src, Name.text);  // a surrogate: InputError
+      return true;
+    }
+    make_caster<std::string> bytes;  // bytes, as pybind's own std::string reads them
+    if (!bytes.load(src, convert)) return false;
+    value.value = cast_op<std::string&&>(std::move(bytes));
+    return true;
+  }
+  static handle cast(const roofline::python::TextArg<Name>& t, return_value_policy, handle) {
+    return PyUnicode_DecodeUTF8(t.value.data(), static_cast<Py_ssize_t>(t.value.size()), nullptr);
   }
 };
 

@@ -54,7 +54,7 @@ void register_kernel_count(py::module_& m) {
       .def_property_readonly("integer", [](const Count& c) { return c.k.integer; })
       .def(
           "point",
-          [](const Count& c, Real time_s, const std::string& name) {
+          [](const Count& c, Real time_s, const TextArg<"name">& name) {
             // A copy moves bytes and computes nothing: on the roofline it would sit at I = 0,
             // off the logarithmic axis.
             if (!(c.k.work.value > 0))
@@ -93,10 +93,11 @@ void register_kernel_count(py::module_& m) {
 void register_kernel_functions(py::module_& m) {
   m.def(
       "kernel",
-      [](const std::string& name, const std::string& dtype, const py::kwargs& sizes) {
+      [](const TextArg<"name">& name_arg, const TextArg<"dtype">& dtype, const py::kwargs& sizes) {
+        const std::string& name = name_arg;
         std::map<std::string, double> s;
         for (const auto& [k, v] : sizes) {
-          const std::string key = py::cast<std::string>(k);
+          const std::string key = text_value(k, name + ": a size's name");
           // A number only: "1", None or 10**400 would otherwise raise pybind's "Unable to
           // cast".
           s[key] = number_of(v, name + ": size " + key);

@@ -59,7 +59,14 @@ T keyword(const py::handle& v, const char* key, const char* takes) {
     return py::type_error(std::string(key) + ": expected " + takes + " (got " +
                           std::string(py::str(py::type::handle_of(v).attr("__name__"))) + ")");
   };
-  if constexpr (std::is_same_v<T, int>) {
+  if constexpr (std::is_same_v<T, bool>) {
+    // True or False only (is_bool): pybind's own bool read 0.5 and 2 as True.
+    if (!is_bool(v)) throw wrong_type();
+    return v.cast<Bool>().value;
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!py::isinstance<py::str>(v)) throw wrong_type();
+    return text_value(v, key);  // a lone surrogate: the InputError naming the keyword
+  } else if constexpr (std::is_same_v<T, int>) {
     // A count is an integer (is_integer): pybind's own int took True as 1 and cut 2.7 to 2.
     if (!is_integer(v)) throw wrong_type();
     if (const auto n = int_value(v, key)) return *n;
@@ -100,7 +107,7 @@ llm::SetupOptions setup_options(const py::kwargs& kw, const char* function) {
                                                "calibrate"};
   llm::SetupOptions o;
   for (const auto& [k, v] : kw) {
-    const std::string key = py::str(k);
+    const std::string key = text_value(k, std::string(function) + "(): a keyword's name");
     if (!kKnown.count(key))
       throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" +
                            terminal_safe(key) + "'");
@@ -178,7 +185,7 @@ T finite(T result, Json to_json, const char* function) {
 }
 
 LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, Real batch, Real context,
-                  std::optional<Real> prompt, const std::string& phase,
+                  std::optional<Real> prompt, const TextArg<"phase">& phase,
                   std::optional<Real> measured, const py::kwargs& kw) {
   if (measured) positive(*measured, "measured_tokens_per_s");
   llm::Setup st = setup(machine, kw, "analyse");
@@ -242,7 +249,7 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
 
 llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine, Real sequence,
                           Real micro_batch, Real global_batch, Real dp,
-                          const std::string& recompute, Int zero, bool sequence_parallel,
+                          const TextArg<"recompute">& recompute, Int zero, Bool sequence_parallel,
                           std::optional<Real> measured_step_s, const py::kwargs& kw) {
   llm::TrainingOptions o;
   o.sequence = sequence;
@@ -316,7 +323,9 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
   // A price under a name that is no machine's would be silently left out ("no price given").
   if (py::isinstance<py::dict>(price_per_hour))
     for (const auto& item : price_per_hour.cast<py::dict>()) {
-      const std::string key = py::str(item.first);
+      const std::string key = py::isinstance<py::str>(item.first)
+                                  ? text_value(item.first, "price_per_hour: a machine's name")
+                                  : std::string(py::str(item.first));
       if (!priced.count(key))
         throw InputError("price_per_hour: '" + key + "' is none of the machines' names");
     }
@@ -370,7 +379,13 @@ void register_model(py::module_& m) {
       .def_readonly("experts_per_token", &llm::ModelConfig::experts_per_token)
       .def_readonly("sliding_window", &llm::ModelConfig::sliding_window)
       .def_readonly("max_positions", &llm::ModelConfig::max_positions)
-      .def_readonly("published_params", &llm::ModelConfig::published_params)
+      .def_property_readonly(
+          "published_params",
+          [](const llm::ModelConfig& c) {
+            return c.published_params > 0 ? std::optional<double>(c.published_params)
+                                          : std::nullopt;
+          },
+          "the parameter count the model's authors state; None where the catalogue has none")
       .def(
           "parameters",
           [](const llm::ModelConfig& c, const py::object& tp_object) {
@@ -449,7 +464,26 @@ void register_report(py::module_& m) {
       .def_property_readonly(
           "fits", [](const LlmReport& x) { return x.r.memory.fits; },
           "None when the memory size is unknown")
-      .def_property_readonly("warnings", [](const LlmReport& x) { return x.r.warnings; })
+      .def_property_readonly(
+          "above_roof",
+          [](const LlmReport& x) -> std::optional<std::string> {
+            if (!x.r.measured || x.r.measured->above_roof.empty()) return std::nullopt;
+            return x.r.measured->above_roof;
+          },
+          "with measured_tokens_per_s: why the measured rate is above what the roofs allow "
+          "(impossible if it counts what the model counts); None when it is not, or when no "
+          "rate was given (to_dict()['measured']['above_roof'])")
+      .def_property_readonly(
+          "warnings",
+          [](const LlmReport& x) {
+            // The scenario's warnings, and a measured rate above the roofs (the CLI prints it
+            // as a warning beside the measurement).
+            std::vector<std::string> w = x.r.warnings;
+            if (x.r.measured && !x.r.measured->above_roof.empty())
+              w.push_back(x.r.measured->above_roof);
+            return w;
+          },
+          "the scenario's warnings, and the measured rate's above_roof when there is one")
       .def(
           "points", [](const LlmReport& x) { return llm::to_points(x.r); },
           "The operators of the phase as Points (time = the modelled time).")

@@ -10,6 +10,7 @@
 #include "roofline/check_io.hpp"
 #include "roofline/compare.hpp"
 #include "roofline/diff.hpp"
+#include "roofline/dtype.hpp"
 #include "roofline/energy_catalogue.hpp"
 #include "roofline/error.hpp"
 #include "roofline/hardware.hpp"
@@ -18,6 +19,7 @@
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/statistics.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::python {
@@ -33,8 +35,8 @@ std::optional<double> opt_rate(const std::optional<ByteRate>& r) {
 
 /// The roofs given as two numbers, as the CLI's --peak and --bandwidth (a flat roof named by
 /// its precision, else "peak", and a slanted roof at `level`).
-Machine from_roofs(Real peak, Real bandwidth, const std::string& precision,
-                   const std::string& level, const std::string& name) {
+Machine from_roofs(Real peak, Real bandwidth, const TextArg<"precision">& precision,
+                   const TextArg<"level">& level, const TextArg<"name">& name) {
   if (!(peak > 0) || !std::isfinite(peak))
     throw InputError("peak_flop_per_s: must be > 0 and finite (got " + format_number(peak) + ")");
   if (!(bandwidth > 0) || !std::isfinite(bandwidth))
@@ -43,20 +45,35 @@ Machine from_roofs(Real peak, Real bandwidth, const std::string& precision,
   if (name.empty()) throw InputError("name: must not be empty (charts and tables show it)");
   // The CLI's --level has a default; here "" would silently become DRAM.
   if (level.empty()) throw InputError("level: must not be empty (the memory level, e.g. 'DRAM')");
+  // As the CLI's --peak with --precision: a data type, or a type and its unit ("fp16
+  // tensor"); a typo would become the roof's name and judge every point without a word.
+  if (!precision.empty()) {
+    const std::string type = precision.value.substr(0, precision.value.find(' '));
+    try {
+      parse_dtype(type);
+    } catch (const InputError&) {
+      throw InputError("precision '" + precision.value +
+                       "': names the roof's precision, a data type (fp64, fp32, bf16, fp16, "
+                       "fp8, int8, ...) or a type and its unit (\"fp16 tensor\"); '" +
+                       type + "' is none");
+    }
+  }
   Machine m;
   GivenRoofs g;
-  g.name = name;
+  g.name = name.value;
   g.peak = WorkRate(peak);
   g.bandwidth = ByteRate(bandwidth);
-  g.precision = precision;
-  g.level = level;
+  g.precision = precision.value;
+  g.level = level.value;
+  g.peak_source = "Machine.from_roofs peak_flop_per_s";
+  g.bandwidth_source = "Machine.from_roofs bandwidth_byte_per_s";
   m.doc.roofs = given_roofs(g);
   m.doc.origin = "given roofs";
   return m;
 }
 
-Machine measure(bool quick, Int threads, const std::vector<std::string>& precisions,
-                const std::vector<std::string>& levels, bool curve,
+Machine measure(Bool quick, Int threads, const std::vector<std::string>& precisions,
+                const std::vector<std::string>& levels, Bool curve,
                 const std::function<void(double, const std::string&)>& progress) {
   MeasureOptions o;
   o.quick = quick;
@@ -103,7 +120,30 @@ void register_roofs(py::module_& m) {
       .def_readonly("noisy", &Statistics::noisy, "spread above the measurement's threshold")
       .def_readonly("sustained", &Statistics::sustained,
                     "the third-fastest sample: the best rate reached at least three times")
-      .def_property_readonly("spread", &Statistics::spread, "(max - min) / median")
+      .def_property_readonly(
+          "second",
+          [](const Statistics& s) {
+            return s.second > 0 ? std::optional<double>(s.second) : std::nullopt;
+          },
+          "the second-fastest sample; None where the document does not carry it")
+      .def_property_readonly(
+          "q1",
+          [](const Statistics& s) { return s.q3 > 0 ? std::optional<double>(s.q1) : std::nullopt; },
+          "the lower quartile of the samples; None where the document carries no quartiles")
+      .def_property_readonly(
+          "q3",
+          [](const Statistics& s) { return s.q3 > 0 ? std::optional<double>(s.q3) : std::nullopt; },
+          "the upper quartile of the samples; None where the document carries no quartiles")
+      .def_property_readonly(
+          "iqr",
+          [](const Statistics& s) {
+            return s.q3 > 0 ? std::optional<double>(s.iqr()) : std::nullopt;
+          },
+          "(q3 - q1) / median, the document's 'iqr'; None where it carries no quartiles")
+      .def_property_readonly(
+          "spread", [](const Statistics& s) { return robust_spread(s); },
+          "the relative spread docs/measure.md defines (robust_spread): iqr from 5 samples on "
+          "(with quartiles), the full range (max - min) / median below")
       .def_property_readonly("confirmed", &Statistics::confirmed,
                              "the best is within 2% of the sustained rate");
 
@@ -191,38 +231,44 @@ void register_machine_properties(py::class_<Machine>& cls) {
 void register_machine_methods(py::class_<Machine>& cls) {
   cls.def(
          "compute_roof",
-         [](const Machine& x, const std::string& s) { return x.doc.roofs.select_compute(s); },
+         [](const Machine& x, const TextArg<"name_or_precision">& s) {
+           return x.doc.roofs.select_compute(s.value);
+         },
          py::arg("name_or_precision") = "",
          "The flat roof a point is judged against: a roof name, else the highest dense roof of "
          "that precision, '' the default. InputError listing the roofs when none matches.")
       .def(
           "memory_roof",
-          [](const Machine& x, const std::string& l) { return x.doc.roofs.select_memory(l); },
+          [](const Machine& x, const TextArg<"level">& l) {
+            return x.doc.roofs.select_memory(l.value);
+          },
           py::arg("level") = "", "The slanted roof of a level ('' = the default).")
       .def(
           "ridge_flop_per_byte",
-          [](const Machine& x, const std::string& precision, const std::string& level) {
-            return ridge(x.doc.roofs.select_compute(precision), x.doc.roofs.select_memory(level))
+          [](const Machine& x, const TextArg<"precision">& precision,
+             const TextArg<"level">& level) {
+            return ridge(x.doc.roofs.select_compute(precision.value),
+                         x.doc.roofs.select_memory(level.value))
                 .value;
           },
           py::arg("precision") = "", py::arg("level") = "", "I* = π/β in FLOP/byte.")
       .def(
           "attainable_flop_per_s",
-          [](const Machine& x, Real intensity, const std::string& precision,
-             const std::string& level) {
+          [](const Machine& x, Real intensity, const TextArg<"precision">& precision,
+             const TextArg<"level">& level) {
             if (!(intensity >= 0) || !std::isfinite(intensity))
               throw InputError("intensity_flop_per_byte: must be ≥ 0 and finite (got " +
                                format_number(intensity) + ")");
-            return attainable(x.doc.roofs.select_compute(precision),
-                              x.doc.roofs.select_memory(level), Intensity(intensity))
+            return attainable(x.doc.roofs.select_compute(precision.value),
+                              x.doc.roofs.select_memory(level.value), Intensity(intensity))
                 .value;
           },
           py::arg("intensity_flop_per_byte"), py::arg("precision") = "", py::arg("level") = "",
           "min(π, β·I) in FLOP/s.")
       .def(
           "ridges",
-          [](const Machine& x, const std::string& level) {
-            return ridges_per_roof(x.doc.roofs, level);
+          [](const Machine& x, const TextArg<"level">& level) {
+            return ridges_per_roof(x.doc.roofs, level.value);
           },
           py::arg("level") = "", "The ridge of every dense compute roof against a level.")
       .def(
@@ -314,8 +360,8 @@ void register_compare(py::module_& m) {
 
   m.def(
       "compare",
-      [](const std::vector<Machine>& machines, Real intensity, const std::string& precision,
-         const std::string& level) {
+      [](const std::vector<Machine>& machines, Real intensity,
+         const TextArg<"precision">& precision, const TextArg<"level">& level) {
         if (machines.empty()) throw InputError("compare: give at least one machine");
         if (!(intensity > 0) || !std::isfinite(intensity))
           throw InputError("intensity_flop_per_byte: must be > 0 and finite (got " +
@@ -324,9 +370,10 @@ void register_compare(py::module_& m) {
         for (const auto& x : machines) sets.push_back(&x.doc.roofs);
         // The roof of each machine as `roofline hw compare --precision` picks it.
         std::vector<std::string> roofs;
-        for (const RoofSet* r : sets) roofs.push_back(select_compute_roof(*r, precision).name);
-        Comparison c = compare_roofs_at(sets, Intensity(intensity), roofs, level);
-        c.precision = precision;
+        for (const RoofSet* r : sets)
+          roofs.push_back(select_compute_roof(*r, precision.value).name);
+        Comparison c = compare_roofs_at(sets, Intensity(intensity), roofs, level.value);
+        c.precision = precision.value;
         return c;
       },
       py::arg("machines"), py::arg("intensity_flop_per_byte"), py::arg("precision") = "",
@@ -379,14 +426,14 @@ void register_energy(py::module_& m) {
       "energy",
       [](const Machine& machine, std::optional<Real> eps_flop, std::optional<Real> eps_mem,
          std::optional<Real> pi0, const std::vector<Real>& intensities,
-         const std::string& precision, const std::string& level) {
+         const TextArg<"precision">& precision, const TextArg<"level">& level) {
         EnergyQuery q;
         q.eps_flop = eps_flop;
         q.eps_mem = eps_mem;
         q.pi0 = pi0;
         q.intensities.assign(intensities.begin(), intensities.end());
-        q.precision = precision;
-        q.level = level;
+        q.precision = precision.value;
+        q.level = level.value;
         const EnergyAnalysis an = analyse_energy(machine.doc, q);
         if (!an.costs && !an.bound) throw Unavailable(no_energy_figures(an));
         return json_to_python(an.json);
@@ -424,8 +471,8 @@ void register_machine(py::module_& m) {
           "Loads a machine document (docs/schema.md) written by `roofline measure`.")
       .def_static(
           "from_catalogue",
-          [](const std::string& name, const PathArg<"hw_dir">& hw_dir) {
-            return Machine{resolve_machine(name, hw_dir)};
+          [](const TextArg<"name">& name, const PathArg<"hw_dir">& hw_dir) {
+            return Machine{resolve_machine(name.value, hw_dir)};
           },
           py::arg("name"), py::arg("hw_dir") = "",
           "A hardware catalogue entry by name or alias (`roofline hw list`).")

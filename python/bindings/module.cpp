@@ -6,6 +6,7 @@
 // terminal never carries raw control characters either.
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -48,33 +49,60 @@ namespace {
 const py::object* g_json_loads = nullptr;
 }  // namespace
 
+namespace {
+/// Whether `type` is named `module`.`name` (its __module__ and __name__, as Python spells them).
+bool type_named(const py::handle& type, const char* module, const char* name) {
+  const py::object m = py::getattr(type, "__module__", py::none());
+  if (!py::isinstance<py::str>(m) || m.cast<std::string>() != module) return false;
+  const py::object n = py::getattr(type, "__name__", py::none());
+  return py::isinstance<py::str>(n) && n.cast<std::string>() == name;
+}
+
+/// The element of a 0-d numpy array (`numpy.array(3.0)`), as `a[()]` gives it: numpy's scalar
+/// of the array's dtype, which float() reads as it reads the array. Anything else is returned
+/// as it is. numpy is never imported: its ndarray is known by name, in the type's MRO.
+py::object scalar_of(const py::handle& v) {
+  PyObject* o = v.ptr();
+  const py::object same = py::reinterpret_borrow<py::object>(v);
+  if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) || PyUnicode_Check(o)) return same;
+  const py::object mro = py::getattr(py::type::handle_of(v), "__mro__", py::none());
+  if (!py::isinstance<py::tuple>(mro)) return same;
+  bool array = false;
+  for (const auto& t : mro) array = array || type_named(t, "numpy", "ndarray");
+  if (!array) return same;
+  const py::object ndim = py::getattr(v, "ndim", py::none());
+  if (!PyLong_Check(ndim.ptr()) || PyLong_AsLong(ndim.ptr()) != 0) return same;
+  return v[py::tuple()];
+}
+}  // namespace
+
 bool is_bool(const py::handle& v) {
   PyObject* o = v.ptr();
   if (PyBool_Check(o)) return true;
   if (PyLong_Check(o) || PyFloat_Check(o)) return false;  // the common cases, looked up in no dict
+  // A 0-d array of numpy's bool is a bool as its element is.
+  if (const py::object s = scalar_of(v); !s.is(v)) return is_bool(s);
   // numpy's bool is no bool subclass: named by its type, `numpy.bool_` in numpy 1 and
   // `numpy.bool` in numpy 2 (its __module__ and __name__, as Python spells them).
   const py::handle type = py::type::handle_of(v);
-  const py::object module = py::getattr(type, "__module__", py::none());
-  if (!py::isinstance<py::str>(module) || module.cast<std::string>() != "numpy") return false;
-  const py::object name = py::getattr(type, "__name__", py::none());
-  if (!py::isinstance<py::str>(name)) return false;
-  const std::string n = name.cast<std::string>();
-  return n == "bool_" || n == "bool";
+  return type_named(type, "numpy", "bool_") || type_named(type, "numpy", "bool");
 }
 
 bool is_real(const py::handle& v) {
   PyObject* o = v.ptr();
+  if (const py::object s = scalar_of(v); !s.is(v)) return is_real(s);  // numpy.array(3.0)
   if (PyComplex_Check(o) || is_bool(v)) return false;
   const PyNumberMethods* n = Py_TYPE(o)->tp_as_number;
   return PyFloat_Check(o) || PyIndex_Check(o) || (n != nullptr && n->nb_float != nullptr);
 }
 
 bool is_integer(const py::handle& v) {
+  if (const py::object s = scalar_of(v); !s.is(v)) return is_integer(s);  // numpy.array(3)
   return (PyLong_Check(v.ptr()) || PyIndex_Check(v.ptr())) && !is_bool(v);
 }
 
 std::string int_text(const py::handle& v) {
+  if (const py::object s = scalar_of(v); !s.is(v)) return int_text(s);
   // The integer __index__ gives (numpy's int64, an object with __index__ alone), as Python
   // shows an int; what has none shows as str() shows it.
   py::object as_int = py::reinterpret_borrow<py::object>(v);
@@ -116,6 +144,9 @@ namespace {
 double real_value(const py::handle& v, const std::string& what) {
   PyObject* o = v.ptr();
   if (PyFloat_CheckExact(o)) return PyFloat_AS_DOUBLE(o);
+  // A 0-d array's __index__ refuses a float element ("only integer scalar arrays..."): its
+  // element is read instead, as float() reads the array.
+  if (const py::object s = scalar_of(v); !s.is(v)) return real_value(s, what);
   // __index__ first: an int's exact value, rounded once (and used where __float__ is absent or
   // broken, as numpy's integers and an int subclass may have it).
   if (!PyFloat_Check(o) && PyIndex_Check(o)) {
@@ -138,6 +169,7 @@ double number_of(const py::handle& v, const std::string& what) {
 }
 
 std::optional<int> int_value(const py::handle& v, const std::string& what) {
+  if (const py::object s = scalar_of(v); !s.is(v)) return int_value(s, what);
   const py::object as_int = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
   if (!as_int) number_failed(v, py::handle(), "__index__", what);
   int overflow = 0;
@@ -148,15 +180,57 @@ std::optional<int> int_value(const py::handle& v, const std::string& what) {
   return static_cast<int>(x);
 }
 
+void refuse_surrogate(const py::handle& str, const std::string& what) {
+  const Py_ssize_t n = PyUnicode_GetLength(str.ptr());
+  Py_ssize_t at = 0;
+  Py_UCS4 c = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const Py_UCS4 x = PyUnicode_ReadChar(str.ptr(), i);
+    if (x >= 0xD800 && x <= 0xDFFF) {
+      at = i;
+      c = x;
+      break;
+    }
+  }
+  char code[16];
+  std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(c));
+  const py::object shown_obj = py::reinterpret_steal<py::object>(PyObject_ASCII(str.ptr()));
+  std::string shown = shown_obj ? std::string(py::str(shown_obj)) : std::string("a str");
+  if (!shown_obj) PyErr_Clear();
+  if (shown.size() > 80) shown = shown.substr(0, 76) + "...'";
+  throw InputError((what.empty() ? std::string("a str argument") : what) + ": " + shown +
+                   " holds a lone surrogate (" + code + " at index " + std::to_string(at) +
+                   "), which is no text: UTF-8 cannot encode it");
+}
+
+std::string text_value(const py::handle& v, const std::string& what) {
+  if (!PyUnicode_Check(v.ptr()))
+    throw py::type_error(what + " must be a str (got " +
+                         std::string(py::str(py::type::handle_of(v).attr("__name__"))) + ")");
+  Py_ssize_t size = 0;
+  const char* text = PyUnicode_AsUTF8AndSize(v.ptr(), &size);
+  if (text == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) throw py::error_already_set();
+    PyErr_Clear();
+    refuse_surrogate(v, what);
+  }
+  return std::string(text, static_cast<std::size_t>(size));
+}
+
 std::optional<std::string> path_arg(const py::handle& o, const std::string& what) {
   auto refuse_bytes = [&] {
     throw py::type_error(what + ": a path is a str or an os.PathLike giving one, not bytes");
   };
   // The file system's bytes of a str, as Python opens it (surrogateescape: a name that is no
   // UTF-8, os.fsdecode(b"m\xe9.json"), is its own bytes again; a plain cast refused it).
-  auto fs_bytes = [](const py::handle& str) {
+  auto fs_bytes = [&](const py::handle& str) {
     const py::object b = py::reinterpret_steal<py::object>(PyUnicode_EncodeFSDefault(str.ptr()));
-    if (!b) throw py::error_already_set();
+    if (!b) {
+      // A surrogate that no byte stood for ("a\ud800b"): no file has that name.
+      if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) throw py::error_already_set();
+      PyErr_Clear();
+      refuse_surrogate(str, what);
+    }
     return std::string(PyBytes_AS_STRING(b.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(b.ptr())));
   };
   if (py::isinstance<py::str>(o)) return fs_bytes(o);
@@ -216,6 +290,16 @@ void register_numbers(py::module_& m) {
       "_is_real", [](const py::handle& v) { return is_real(v); }, py::arg("value"),
       "Whether value is a real number the library's float arguments take (not a bool, a str or "
       "a complex).");
+  m.def(
+      "_is_integer", [](const py::handle& v) { return is_integer(v); }, py::arg("value"),
+      "Whether value is an int the library's int arguments take (an int or what has __index__, "
+      "not a bool).");
+  m.def(
+      "_text_value",
+      [](const py::handle& v, const std::string& what) { return text_value(v, what); },
+      py::arg("value"), py::arg("what"),
+      "A str's text as the library's str arguments read it; a lone surrogate an InputError "
+      "naming `what`.");
   m.def(
       "_real_value",
       [](const py::handle& v, const std::string& what) { return real_value(v, what); },

@@ -48,15 +48,17 @@ namespace roofline::python {
 
 namespace {
 
-Point make_point(const std::string& name, Real work, const Traffic& traffic, Real time,
-                 const std::string& precision, const std::string& source, const std::string& note) {
+Point make_point(const TextArg<"name">& name_arg, Real work, const Traffic& traffic, Real time,
+                 const TextArg<"precision">& precision, const TextArg<"source">& source,
+                 const TextArg<"note">& note) {
+  const std::string& name = name_arg;
   Point p;
   p.name = name;
   p.work = Work(work);
   p.time = Seconds(time);
-  p.precision = precision;
-  p.source = source;
-  p.note = note;
+  p.precision = precision.value;
+  p.source = source.value;
+  p.note = note.value;
   if (!traffic.levels) {
     p.traffic.push_back({"", Bytes(traffic.bytes)});
   } else {
@@ -69,7 +71,7 @@ Point make_point(const std::string& name, Real work, const Traffic& traffic, Rea
       if (!py::isinstance<py::str>(key))
         throw InputError("point '" + name + "': traffic: a level is named by a string (got " +
                          py::repr(key).cast<std::string>() + ")");
-      const auto level = key.cast<std::string>();
+      const std::string level = text_value(key, "point '" + name + "': traffic: a level's name");
       // traffic[LEVEL], as Point::validate names the level in its messages.
       p.traffic.push_back(
           {level, Bytes(number_of(value, "point '" + name + "': traffic[" + level + "]"))});
@@ -113,7 +115,8 @@ void register_point_class(py::module_& m) {
           "intensity_flop_per_byte", [](const Point& p) { return p.intensity().value; },
           "I = W/Q at the first level")
       .def(
-          "intensity_at", [](const Point& p, const std::string& l) { return p.intensity(l).value; },
+          "intensity_at",
+          [](const Point& p, const TextArg<"level">& l) { return p.intensity(l.value).value; },
           py::arg("level"), "I = W/Q at a level; InputError when the point has no such level")
       .def("to_dict", [](const Point& p) { return json_to_python(point_to_json(p)); })
       .def("__repr__", [](const Point& p) {
@@ -269,7 +272,7 @@ void register_check(py::module_& m) {
       "check",
       [](const py::object& points, const std::optional<Machine>& machine,
          const py::object& baseline, std::optional<Real> min_attainment, std::optional<Real> noise,
-         const py::object& config, const std::string& precision) {
+         const py::object& config, const TextArg<"precision">& precision) {
         // Every argument's type first, then the values, as a call with a wrong type gives a
         // TypeError whatever else is missing.
         const PointsArg now = points_arg(points, "points");
@@ -291,7 +294,7 @@ void register_check(py::module_& m) {
         req.points = checked_points(now, "points");
         if (machine) req.machine = machine->doc;
         if (before) req.baseline = checked_points(*before, "baseline");
-        req.precision = precision;
+        req.precision = precision.value;
         return json_to_python(run_check(req).json);
       },
       py::arg("points"), py::arg("machine") = py::none(), py::arg("baseline") = py::none(),

@@ -116,6 +116,7 @@ class Chart:
         points = _list_of(self.points, Point, "points", "roofline.Point")
         overlays = _list_of(self.overlays, Machine, "overlays", "roofline.Machine")
         _require(isinstance(self.title, str), "title", "a str", self.title)
+        _roofline._text_value(self.title, "Chart: title")  # a lone surrogate: InputError
         workload = self.workload_intensity_flop_per_byte
         if workload is not None:
             _require(_is_real(workload), "workload_intensity_flop_per_byte",
@@ -154,11 +155,13 @@ class Chart:
     def to_terminal(self, columns=100):
         """A braille plot with tables, ``columns`` wide (40 to 1000, as ``plot --width``),
         without colour."""
-        try:
-            whole = operator.index(columns)  # int, numpy integers; not 2.5, not "80"
-        except TypeError:
-            whole = None
-        if _is_bool(columns) or whole is None or not 40 <= whole <= 1000:
+        # An int as every int parameter takes one (docs/python.md): a bool, a float (40.0 too)
+        # or a str is a TypeError; an int out of range an InputError.
+        if not _roofline._is_integer(columns):
+            raise TypeError("Chart.to_terminal: columns must be an int (got %s)"
+                            % type(columns).__name__)
+        whole = operator.index(columns)  # int, numpy integers and their 0-d arrays
+        if not 40 <= whole <= 1000:
             raise InputError("columns: expected a whole number from 40 to 1000 (got %r)" %
                              (columns,))
         return self._spec().to_terminal(whole)

@@ -29,7 +29,15 @@ class Statistics:
     @property
     def sustained(self) -> float: ...
     @property
-    def spread(self) -> float: ...
+    def second(self) -> Optional[float]: ...  # None where the document does not carry it
+    @property
+    def q1(self) -> Optional[float]: ...  # None where it carries no quartiles
+    @property
+    def q3(self) -> Optional[float]: ...
+    @property
+    def iqr(self) -> Optional[float]: ...  # (q3 - q1) / median
+    @property
+    def spread(self) -> float: ...  # iqr from 5 samples on, (max - min) / median below
     @property
     def confirmed(self) -> bool: ...
 
@@ -43,7 +51,7 @@ class ComputeRoof:
     @property
     def peak_flop_per_s(self) -> float: ...
     @property
-    def provenance(self) -> str: ...  # "measured", "theoretical", "datasheet" or "reported"
+    def provenance(self) -> str: ...  # "measured", "theoretical", "datasheet", "reported" or "given"
     @property
     def source(self) -> str: ...
     @property

@@ -36,7 +36,10 @@ Where each number comes from:
   complex — then the larger size; then 0-dim tensors, then Python numbers, each only where its
   category is higher, a number's float as float32; see _result_dtype for what the profiler's
   record cannot tell apart): ``y * 2`` on fp32 ``y`` writes fp32, not int64.
-  That result dtype is also the operator's precision (the roof it is judged against).
+  That result dtype is also the operator's precision: a matrix product, convolution or
+  attention is judged on that precision's highest roof (the tensor roof), every other operator
+  (elementwise mul/add, ``h * 2.0`` in fp16) on its vector roof ("fp16 vector"), since it does
+  not run on the tensor cores.
 * T is the profiler's wall time of the operator on the CPU (children included) for operators
   that run on the CPU. Where torch sees a GPU, ``profile()`` also records CUDA activity (CUPTI),
   and an operator with a FLOP count that launched GPU work gets as T the time of that work (on
@@ -101,6 +104,34 @@ _DTYPE_PRECISION = {
     "unsigned char": "int8", "bool": "bool", "c10::complex<c10::Half>": "complex32",
     "c10::complex<float>": "complex64", "c10::complex<double>": "complex128",
 }
+
+
+# Operators that run on a matrix engine (tensor cores, matrix cores, AMX, an MXU): matrix
+# products, convolutions, attention; by the words of their names (aten::mm, addmm, bmm,
+# baddbmm, _addmm_activation, matmul, linear, conv2d, cudnn_convolution, einsum,
+# _scaled_dot_product_flash_attention). Every other operator (elementwise mul/add/div,
+# activations) runs on the vector units: it is judged on its precision's vector roof
+# ("fp16 vector", as the library picks it: a roof on no matrix engine), not on the tensor roof
+# above it (an A100's fp16 tensor roof is 4x its fp16 vector roof).
+_MATRIX_WORDS = ("matmul", "linear", "conv", "einsum", "attention", "tensordot", "bilinear")
+
+
+def _on_matrix_engine(name):
+    """Whether an operator (its name, or by_type()'s "aten::mm (bf16)") is a matrix product,
+    a convolution or attention, which the tensor roof judges."""
+    base = name.split(" (")[0].split("::")[-1].lower()
+    words = [w for w in base.split("_") if w]
+    return (any(w.endswith("mm") for w in words)
+            or any(word in base for word in _MATRIX_WORDS))
+
+
+def _roof_precision(name, precision):
+    """The precision a point of this operator names: its dtype's ('fp16') for a matrix
+    operator, whose highest roof is the tensor roof; 'fp16 vector' for the others. '' stays ''
+    (the machine's default roof)."""
+    if not precision or _on_matrix_engine(name):
+        return precision
+    return precision + " vector"
 
 
 def _percent(ratio):
@@ -311,7 +342,8 @@ class Operator:
         if self.work_source != "profiler":
             note += "; W: torch's " + self.work_source
         return Point(name or self.name, self.work_flop, self.traffic_byte, self.time_s,
-                     precision=self.precision or "", source="torch.profiler", note=note)
+                     precision=_roof_precision(self.name, self.precision or ""),
+                     source="torch.profiler", note=note)
 
     def __repr__(self):
         return "<Operator %s ×%d W=%.6g FLOP Q=%.6g B T=%.6g s>" % (
@@ -562,6 +594,8 @@ class Profile:
             verdict = d.verdict if d else ""
             if machine is not None and d is None:
                 judged_on = op.precision if precision is None else precision
+                if precision is None and _has_roof(machine, judged_on):
+                    judged_on = _roof_precision(op.name, judged_on)  # no vector roof of it
                 verdict = "no %s roof" % judged_on
                 unjudged.add(judged_on)
             rows.append((_safe(op.name), str(op.calls), "%.4g" % op.work_flop,
@@ -578,7 +612,8 @@ class Profile:
         if by_type and self._counted:
             lines.append("W: torch's FlopCounterMode total per operator type")
         if unjudged:
-            lines.append("no %s roof: %s has no compute roof of that precision, so those "
+            lines.append("no %s roof: %s has no compute roof of that precision (for an "
+                         "operator off the matrix engine, no vector roof of it), so those "
                          "operators are not judged (precision='' judges every operator on the "
                          "default roof)" % ("/".join(sorted(unjudged)), _safe(machine.name)))
         return "\n".join(lines) + "\n"
@@ -733,16 +768,28 @@ def _run(script, args):
     import os
     import runpy
 
+    # The caller's sys.argv and sys.path[0] are the script's while it runs, and the caller's
+    # again after, however it ends (main() may be called from Python, not only as -m).
+    saved_argv = sys.argv
+    saved_path = list(sys.path)
     sys.argv = [script] + args
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    script_folder = os.path.dirname(os.path.abspath(script))
+    if sys.path:
+        sys.path[0] = script_folder
+    else:
+        sys.path.insert(0, script_folder)
     code = error = None
-    with profile() as prof:
-        try:
-            runpy.run_path(script, run_name="__main__")
-        except SystemExit as e:
-            code = e.code
-        except BaseException as e:  # noqa: BLE001  (KeyboardInterrupt too: shown after the table)
-            error = e
+    try:
+        with profile() as prof:
+            try:
+                runpy.run_path(script, run_name="__main__")
+            except SystemExit as e:
+                code = e.code
+            except BaseException as e:  # noqa: BLE001  (KeyboardInterrupt too: after the table)
+                error = e
+    finally:
+        sys.argv = saved_argv
+        sys.path[:] = saved_path
     return prof, code, error
 
 

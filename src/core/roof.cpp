@@ -36,6 +36,8 @@ std::string to_string(Provenance p) {
       return "datasheet";
     case Provenance::reported:
       return "reported";
+    case Provenance::given:
+      return "given";
   }
   return "datasheet";
 }
@@ -45,7 +47,8 @@ Provenance parse_provenance(std::string_view s) {
   if (iequals(s, "theoretical")) return Provenance::theoretical;
   if (iequals(s, "datasheet")) return Provenance::datasheet;
   if (iequals(s, "reported")) return Provenance::reported;
-  throw InputError("provenance must be measured, theoretical, datasheet or reported (got '" +
+  if (iequals(s, "given")) return Provenance::given;
+  throw InputError("provenance must be measured, theoretical, datasheet, reported or given (got '" +
                    std::string(s) + "')");
 }
 
@@ -178,10 +181,12 @@ RoofSet given_roofs(const GivenRoofs& g) {
   for (const auto& t : builtin_dtypes())
     if (t.name == g.precision) c.integer = t.integer;
   c.peak = g.peak;
+  c.provenance = Provenance::given;  // the user's number, not a vendor's document
   c.source = g.peak_source;
   MemoryRoof m;
   m.level = g.level.empty() ? "DRAM" : g.level;
   m.bandwidth = g.bandwidth;
+  m.provenance = Provenance::given;
   m.source = g.bandwidth_source;
   r.compute.push_back(std::move(c));
   r.memory.push_back(std::move(m));

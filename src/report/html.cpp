@@ -369,13 +369,12 @@ std::string machine_sections(const ReportInput& in) {
     size_t measured = 0, total = 0;
     for (const auto& c : m.roofs.compute) measured += c.provenance == Provenance::measured, ++total;
     for (const auto& r : m.roofs.memory) measured += r.provenance == Provenance::measured, ++total;
-    h +=
-        measured == total
-            ? "Every roof was measured (" + std::to_string(total) + ").</p>\n"
-            : std::to_string(measured) + " of " + std::to_string(total) +
-                  " roofs measured; the others come from the vendor's documents, from a third "
-                  "party's report of them, or from the theoretical formula (see the provenance and "
-                  "source columns above).</p>\n";
+    h += measured == total
+             ? "Every roof was measured (" + std::to_string(total) + ").</p>\n"
+             : std::to_string(measured) + " of " + std::to_string(total) +
+                   " roofs measured; the others come from the vendor's documents, from a third "
+                   "party's report of them, from the theoretical formula or from the numbers given "
+                   "(see the provenance and source columns above).</p>\n";
     // What the measurement itself warned about (noise, unconfirmed roofs, cache sizes), shown
     // as text rather than left in the JSON below.
     if (const auto ms = m.sections.find("measurement"); ms != m.sections.end() && ms->is_object()) {

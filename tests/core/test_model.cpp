@@ -166,6 +166,12 @@ TEST(Roofs, GivenRoofsWithoutAPrecisionJudgeEveryPrecision) {
   EXPECT_EQ(any.select_compute("int64").name, "peak");
   EXPECT_EQ(any.select_memory("").level, "DRAM");
   EXPECT_DOUBLE_EQ(any.select_compute("fp32").peak.value, 19.5e12);
+  // The user's numbers: "given", not a datasheet's (they were Provenance::datasheet), and a
+  // document holding them reads back.
+  EXPECT_EQ(any.compute[0].provenance, Provenance::given);
+  EXPECT_EQ(any.memory[0].provenance, Provenance::given);
+  EXPECT_EQ(to_string(Provenance::given), "given");
+  EXPECT_EQ(parse_provenance("given"), Provenance::given);
   // With a precision, the roof is that precision's only.
   g.precision = "fp64";
   g.level = "HBM";

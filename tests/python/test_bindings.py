@@ -396,9 +396,11 @@ def test_chart_svg_and_html_as_plot_writes_them(cli, tmp_path):
     assert m._repr_svg_().startswith("<?xml") or m._repr_svg_().startswith("<svg")
     html = chart.to_html()
     assert html.lstrip().lower().startswith("<!doctype html")
-    for columns in (0, -1, 1, 39, 1001, 2.5):
+    for columns in (0, -1, 1, 39, 1001):
         with pytest.raises(roofline.InputError, match="columns"):
             chart.to_terminal(columns)
+    with pytest.raises(TypeError, match="columns"):
+        chart.to_terminal(2.5)  # not an int: the TypeError of every int parameter
     try:
         import numpy
     except ImportError:

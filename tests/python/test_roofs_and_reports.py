@@ -1,0 +1,97 @@
+"""What roofs and reports say about themselves: a measured roof's spread and quartiles as the
+machine document and `diff` give them, the provenance and precision of roofs given as two
+numbers, a model's published size, an LLM report's measured rate above the roofs."""
+import json
+import os
+
+import pytest
+
+import roofline
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "io")
+ZEN4 = os.path.join(DATA, "zen4-quick.machine.json")
+
+
+def _stats_in_document(path, level):
+    doc = json.load(open(path, encoding="utf-8"))
+    (roof,) = [r for r in doc["memory"] if r["level"] == level]
+    return roof["stats"]
+
+
+def test_a_roofs_spread_is_the_documented_robust_spread_and_its_quartiles_are_exposed():
+    # .spread was (max - min) / median (0.265 for zen4's L1, 8 samples) where docs/measure.md
+    # and the document's "iqr" say 0.102, the spread diff() judges changes by.
+    m = roofline.Machine.load(ZEN4)
+    s = m.memory_roof("L1").statistics
+    doc = _stats_in_document(ZEN4, "L1")
+    assert s.repetitions == doc["repetitions"] == 8
+    assert s.spread == pytest.approx(doc["iqr"], rel=1e-12)
+    assert s.spread != pytest.approx((s.max - s.min) / s.median)
+    assert s.iqr == pytest.approx(doc["iqr"], rel=1e-12)
+    assert (s.q1, s.q3, s.second) == (doc["q1"], doc["q3"], doc["second"])
+    (change,) = [c for c in roofline.diff(m, m).changes if c.name == "L1"]
+    assert change.spread_a == pytest.approx(s.spread, rel=1e-12)
+
+
+def test_below_five_samples_the_spread_is_the_full_range_and_absent_fields_are_none(tmp_path):
+    doc = json.load(open(ZEN4, encoding="utf-8"))
+    l1 = [r for r in doc["memory"] if r["level"] == "L1"][0]["stats"]
+    l1["repetitions"] = 4
+    l3 = [r for r in doc["memory"] if r["level"] == "L3"][0]["stats"]
+    for key in ("q1", "q3", "iqr", "second"):
+        del l3[key]  # a document written before they were recorded
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(doc))
+    m = roofline.Machine.load(path)
+    s = m.memory_roof("L1").statistics
+    assert s.spread == pytest.approx((s.max - s.min) / s.median)
+    old = m.memory_roof("L3").statistics
+    assert (old.q1, old.q3, old.iqr, old.second) == (None, None, None, None)
+    assert old.spread == pytest.approx((old.max - old.min) / old.median)
+
+
+def test_given_roofs_have_a_precision_that_is_a_data_type_and_given_provenance(cli):
+    # "fp99" was taken as the roof's name; the CLI's --peak --precision refuses it.
+    with pytest.raises(roofline.InputError, match="'fp99' is none"):
+        roofline.Machine.from_roofs(1e12, 1e11, "fp99")
+    r = cli("point", "--work", "1e9", "--traffic", "1e8", "--time", "1", "--peak", "1T",
+            "--bandwidth", "100G", "--precision", "fp99")
+    assert r.returncode == 2 and "'fp99' is none" in r.stderr
+    for precision in ("", "fp16", "fp16 tensor", "int8"):
+        roofline.Machine.from_roofs(1e12, 1e11, precision)
+    # Both were "datasheet": numbers the user typed are no vendor's datasheet.
+    m = roofline.Machine.from_roofs(1e12, 1e11, "fp32")
+    assert m.compute_roof().provenance == "given"
+    assert m.memory_roof().provenance == "given"
+    assert "Machine.from_roofs" in m.compute_roof().source
+    saved = json.loads(m.to_json())
+    assert saved["compute"][0]["provenance"] == saved["memory"][0]["provenance"] == "given"
+
+
+def test_a_given_roofs_document_loads_back(tmp_path):
+    m = roofline.Machine.from_roofs(1e12, 1e11, "fp32")
+    path = tmp_path / "given.json"
+    m.save(path)
+    assert roofline.Machine.load(path).compute_roof().provenance == "given"
+
+
+def test_a_model_without_a_published_size_says_none():
+    # llama-4-scout's text model has no published total (Meta's 109B includes the vision
+    # encoder): published_params was 0.0.
+    scout = roofline.llm.model("llama-4-scout")
+    assert scout.published_params is None
+    assert "published_parameters" not in scout.to_dict()
+    assert roofline.llm.model("deepseek-v3").published_params == 671e9
+
+
+def test_a_measured_rate_above_the_roofs_is_a_warning_and_a_property():
+    a100 = roofline.Machine("a100-80gb")
+    model = roofline.llm.model("llama-2-7b")
+    r = roofline.llm.analyse(model, a100, measured_tokens_per_s=1e9)
+    measured = r.to_dict()["measured"]["above_roof"]
+    assert "impossible" in measured
+    assert r.above_roof == measured
+    assert measured in r.warnings
+    fine = roofline.llm.analyse(model, a100, measured_tokens_per_s=10)
+    assert fine.above_roof is None and fine.warnings == fine.to_dict()["warnings"]
+    assert roofline.llm.analyse(model, a100).above_roof is None
