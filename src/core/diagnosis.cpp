@@ -35,7 +35,7 @@ namespace {
 /// so the I a point was drawn at).
 size_t judge_levels(const Point& p, const RoofSet& roofs, const ComputeRoof& c, Diagnosis& d) {
   size_t binding = 0;
-  const MemoryRoof* const default_memory = &roofs.select_memory("");
+  const MemoryRoof* const default_memory = roofs.default_memory_roof();  // null: links only
   std::vector<const MemoryRoof*> judged;
   const auto before = [&](size_t a, size_t b) {  // a ranks before b on a tie
     if ((judged[a] == default_memory) != (judged[b] == default_memory))
