@@ -69,6 +69,31 @@ const MemoryRoof* RoofSet::find_memory(std::string_view l) const {
   return nullptr;
 }
 
+namespace {
+/// The data type's canonical name for a precision key ("e4m3" → "fp8-e4m3"), "" for a key that
+/// names no type (a roof's name).
+std::string canonical_dtype_name(std::string_view key) {
+  try {
+    return parse_dtype(lower(std::string(key))).name;
+  } catch (const InputError&) {
+    return "";
+  }
+}
+
+/// Whether a roof of precision `roof` runs `key`'s: the same name (case aside), one type under
+/// another spelling (bfloat16, e4m3), or either FP8 format on a roof that datasheets give once
+/// as "fp8" (one figure for E4M3 and E5M2): kernel("gemm", "fp8-e4m3") could not be judged on
+/// any machine's fp8 roof.
+bool runs_precision(std::string_view roof, std::string_view key) {
+  if (iequals(roof, key)) return true;
+  if (roof.empty()) return false;
+  const std::string t = canonical_dtype_name(key);
+  if (t.empty()) return false;
+  return iequals(roof, t) || canonical_dtype_name(roof) == t ||
+         (t.rfind("fp8-", 0) == 0 && iequals(roof, "fp8"));
+}
+}  // namespace
+
 bool is_matrix_unit(const ComputeRoof& c) {
   static const char* const kWords[] = {"tensor", "matrix", "amx", "mxu", "mme", "sme"};
   const std::string text = lower(c.unit) + " " + lower(c.name);
@@ -81,7 +106,8 @@ const ComputeRoof* RoofSet::find_compute_on(std::string_view precision,
   const ComputeRoof* best = nullptr;
   auto take = [&](auto pred) {
     for (const auto& c : compute)
-      if (!c.sparse && iequals(c.precision, precision) && pred(c) && (!best || c.peak > best->peak))
+      if (!c.sparse && runs_precision(c.precision, precision) && pred(c) &&
+          (!best || c.peak > best->peak))
         best = &c;
   };
   const std::string u = lower(unit);
@@ -106,7 +132,8 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key) const {
   };
   if (!key.empty()) {
     if (const auto* c = find_compute(key)) return *c;
-    if (const auto* c = highest_of([&](const ComputeRoof& r) { return iequals(r.precision, key); }))
+    if (const auto* c =
+            highest_of([&](const ComputeRoof& r) { return runs_precision(r.precision, key); }))
       return *c;
     // "PRECISION UNIT" (e.g. "fp16 tensor" from a profiler import).
     if (const auto space = key.find(' '); space != std::string_view::npos)

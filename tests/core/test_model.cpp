@@ -126,6 +126,16 @@ TEST(RoofSet, SelectsComputeRoofsByNamePrecisionOrPrecisionAndUnit) {
   EXPECT_EQ(s.select_compute("FP16 CUDA").name, "fp16 vector");    // case-insensitive
   EXPECT_THROW(s.select_compute("bf16 tensor"), InputError);       // no such precision
   EXPECT_THROW(s.select_compute("fp16 systolic"), InputError);     // no such unit
+  // A type under another spelling, and either FP8 format on the one "fp8" roof datasheets give
+  // (fp8-e4m3 from kernel() found no roof on any machine).
+  EXPECT_EQ(s.select_compute("half").name, "fp16 matrix");
+  EXPECT_EQ(s.select_compute("float16 vector").name, "fp16 vector");
+  EXPECT_THROW(s.select_compute("fp8-e4m3"), InputError);
+  add("fp8 matrix", "fp8", "tensor cores", 1979e12);
+  EXPECT_EQ(s.select_compute("fp8-e4m3").name, "fp8 matrix");
+  EXPECT_EQ(s.select_compute("E5M2").name, "fp8 matrix");
+  EXPECT_EQ(s.select_compute("fp8-e5m2 tensor").name, "fp8 matrix");
+  EXPECT_THROW(s.select_compute("int8"), InputError);  // no int8 roof, fp8 is not it
 }
 
 TEST(RoofSet, VectorWorkIsNeverJudgedAgainstAMatrixEngine) {
