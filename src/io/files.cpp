@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -225,10 +226,19 @@ void refuse_nul(const fs::path& path, const std::string& who) {
 
 namespace {
 
+/// Whether `path` is the null device itself (a character device 1:3, not a link to it): the
+/// one device an output may name — `-o /dev/null` discards the output, as users expect of it.
+/// Any other device is refused (as root, renaming over /dev/null replaced the device).
+bool is_null_device(const fs::path& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
+}
+
 /// The rules for a target path. Returns whether it exists (and its lstat in `st`).
 bool check_target(const fs::path& path, const std::string& who, struct stat& st) {
   if (path.empty()) throw InputError((who.empty() ? "output" : who) + ": an empty file name");
   refuse_nul(path, who);
+  if (is_null_device(path)) return true;  // discarded: nothing is replaced
   const fs::path dir = folder_of(path);
   struct stat dst {};
   if (::stat(dir.c_str(), &dst) != 0 || !S_ISDIR(dst.st_mode))
@@ -420,6 +430,7 @@ void write_file_atomic(const fs::path& path, const std::string& content, const s
   const std::string who = label(path, what);
   struct stat st {};
   const bool exists = check_target(path, who, st);
+  if (is_null_device(path)) return;  // -o /dev/null: the output is discarded
   const fs::path dir = folder_of(path);
   // The temporary name stays within NAME_MAX whatever the target's name.
   std::string leaf = path.filename().string();
@@ -483,6 +494,7 @@ void write_file_atomic(const fs::path& path, const std::string& content, const s
 }
 
 bool same_output(const fs::path& a, const fs::path& b) {
+  if (is_null_device(a) && is_null_device(b)) return false;  // both discarded: nothing shared
   struct stat sa {
   }, sb{};
   const bool ea = ::stat(a.c_str(), &sa) == 0, eb = ::stat(b.c_str(), &sb) == 0;

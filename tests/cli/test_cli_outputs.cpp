@@ -42,28 +42,43 @@ unsigned mode_of(const std::string& p) {
   return st.st_mode & 07777;
 }
 
-/// The character device /dev/null is (1, 3). As root, a regression would replace the system's
-/// /dev/null, so root tests a private node of the same device in the test's folder.
-std::string null_device(const TempDir& d) {
-  if (::geteuid() == 0 && ::mknod(d.file("null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0)
-    return d.file("null");
-  return "/dev/null";
+/// A character device (major, minor): /dev/null is (1, 3), /dev/zero (1, 5). As root, a
+/// regression would replace the system's node, so root tests a private node of the same device
+/// in the test's folder.
+std::string char_device(const TempDir& d, const std::string& name, unsigned minor) {
+  if (::geteuid() == 0 && ::mknod(d.file(name).c_str(), S_IFCHR | 0666, makedev(1, minor)) == 0)
+    return d.file(name);
+  return "/dev/" + name;
 }
 
 TEST(CliOutputs, NeverReplacesADeviceAFifoOrALink) {
   TempDir d;
-  const std::string null = null_device(d);
-  struct stat null_before {};
-  ASSERT_EQ(::stat(null.c_str(), &null_before), 0);
-  auto r = run_cli(point_to(null));
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_TRUE(has(r.err, "roofline: error: -o " + null +
-                             ": is a character device, not a regular file; refusing to replace it"))
-      << r.err;
-  struct stat null_after {};
-  ASSERT_EQ(::stat(null.c_str(), &null_after), 0);
-  EXPECT_TRUE(S_ISCHR(null_after.st_mode)) << null << " was replaced";
-  EXPECT_EQ(null_after.st_rdev, null_before.st_rdev);
+  // -o /dev/null discards the output (exit 0) and leaves the device as it was; any other
+  // device is refused.
+  std::set<std::string> private_nodes;
+  for (const auto& [name, minor] : {std::pair<std::string, unsigned>{"null", 3}, {"zero", 5}}) {
+    const std::string dev = char_device(d, name, minor);
+    if (dev == d.file(name)) private_nodes.insert(name);
+    struct stat before {};
+    ASSERT_EQ(::stat(dev.c_str(), &before), 0);
+    const auto r = run_cli(point_to(dev));
+    if (name == "null") {
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(r.out + r.err, "");
+    } else {
+      EXPECT_EQ(r.exit_code, 2) << r.err;
+      EXPECT_TRUE(has(r.err, "roofline: error: -o " + dev +
+                                 ": is a character device, not a regular file; refusing to "
+                                 "replace it"))
+          << r.err;
+    }
+    struct stat after {};
+    ASSERT_EQ(::stat(dev.c_str(), &after), 0);
+    EXPECT_TRUE(S_ISCHR(after.st_mode)) << dev << " was replaced";
+    EXPECT_EQ(after.st_rdev, before.st_rdev);
+  }
+  auto r = run_cli(point_to("/dev/null"));  // the system's, which is never replaced
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 
   ASSERT_EQ(::mkfifo(d.file("fifo").c_str(), 0600), 0);
   r = run_cli(point_to(d.file("fifo")), "timeout 30");
@@ -84,7 +99,7 @@ TEST(CliOutputs, NeverReplacesADeviceAFifoOrALink) {
   EXPECT_TRUE(fs::is_symlink(d.file("link.json")));
   EXPECT_EQ(slurp(d.file("target.json")), "target\n");
   std::set<std::string> expected = {"fifo", "link.json", "target.json"};
-  if (null != "/dev/null") expected.insert("null");
+  expected.insert(private_nodes.begin(), private_nodes.end());
   EXPECT_EQ(entries_of(d.path), expected);
 }
 
