@@ -49,11 +49,15 @@ size_t judge_levels(const Point& p, const RoofSet& roofs, const ComputeRoof& c, 
   return binding;
 }
 
-/// The dense compute roofs at least `higher_roof_factor` above the judged one, highest first.
+/// The dense compute roofs at least `higher_roof_factor` above the judged one, highest first,
+/// of those that count the same work (units_of): floating-point work is never sent to an integer
+/// roof (A100's int8 tensor 624 TOP/s is no faster unit for FLOP judged on fp16 tensor), nor
+/// integer work to a floating-point one: their peaks count different operations.
 void find_empty_roofs_above(const RoofSet& roofs, const ComputeRoof& c, const DiagnosisOptions& opt,
                             Diagnosis& d) {
+  const std::string work = roofs.units_of(c).work;
   for (const auto& other : roofs.compute) {
-    if (other.sparse || &other == &c) continue;
+    if (other.sparse || &other == &c || roofs.units_of(other).work != work) continue;
     if (other.peak.value >= opt.higher_roof_factor * c.peak.value)
       d.empty_roofs_above.push_back({other.name, other.peak, other.peak / c.peak});
   }

@@ -88,6 +88,18 @@ TEST(CliPoint, APointOnAnIntegerRoofIsReadInOp) {
   EXPECT_EQ(doc["units"]["intensity"], "OP/byte");
 }
 
+TEST(CliPoint, AFasterUnitForFlopWorkIsNeverAnIntegerRoof) {
+  // On a100-80gb's fp16 tensor roof (312 TFLOP/s) the int8 tensor roof (624 TOP/s) counts
+  // other operations: it was "a faster unit is unused: int8 tensor (2x)".
+  const auto r = run_cli({"point", "-W", "2.5e12", "-Q", "1e9", "-T", "10ms", "--hw", "a100-80gb",
+                          "--precision", "fp16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("on the flat 'fp16 tensor' roof"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("compute is the bottleneck"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("int8"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("int4"), std::string::npos) << r.out;
+}
+
 TEST(CliPoint, TextShowsTheTwoSteps) {
   auto r = run_cli({"point", "--work", "2e9", "--traffic", "12e9", "--time", "0.0065", "--peak",
                     "19.5T", "--bandwidth", "2 TB/s"});

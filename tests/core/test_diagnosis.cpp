@@ -70,6 +70,28 @@ TEST(Diagnosis, Row4HigherRoofEmptyAbove) {
   EXPECT_TRUE(contains(d.prescription, "precision"));
 }
 
+// A faster unit for floating-point work is never an integer roof, nor the reverse: an int8
+// roof's OP/s counts other operations (it was named "int8 tensor (32x)" for fp32 work).
+TEST(Diagnosis, Row4NamesOnlyRoofsThatCountTheSameWork) {
+  RoofSet s = test::seed_a100();
+  ComputeRoof int8 = test::compute("int8 tensor", "int8", 624e12);
+  int8.integer = true;
+  s.compute.push_back(int8);
+  const Diagnosis d = diagnose(at(170.67, 18e12), s);
+  EXPECT_EQ(d.verdict, Verdict::faster_unit_unused);
+  ASSERT_EQ(d.empty_roofs_above.size(), 1u);
+  EXPECT_EQ(d.empty_roofs_above[0].name, "fp16 tensor");
+  EXPECT_FALSE(contains(d.prescription, "int8"));
+  // On the int8 roof itself the fp16 one (below it anyway) and the fp32 one are not named; an
+  // int4 roof above it is.
+  ComputeRoof int4 = test::compute("int4 tensor", "int4", 1248e12);
+  int4.integer = true;
+  s.compute.push_back(int4);
+  const Diagnosis i = diagnose(at(1000, 600e12, "int8"), s);
+  ASSERT_EQ(i.empty_roofs_above.size(), 1u);
+  EXPECT_EQ(i.empty_roofs_above[0].name, "int4 tensor");
+}
+
 // Row 5: touching a roof — the roof it touches says which spec to upgrade.
 TEST(Diagnosis, Row5TheRoofTouchedNamesTheSpec) {
   const Diagnosis mem = diagnose(at(1.0 / 6, 0.30e12), test::seed_a100());
