@@ -83,6 +83,13 @@ json diagnosis_to_json(const Diagnosis& d) {
           {"notes", d.notes}};
 }
 
+json result_units_to_json(const UnitSystem& u) {
+  return {{"work", u.work},
+          {"traffic", u.traffic},
+          {"performance", u.work_rate()},
+          {"intensity", u.intensity()}};
+}
+
 json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs) {
   json j = point_to_json(p);
   // Traffic at no named level was judged at a level the diagnosis names: written so, as every
@@ -95,10 +102,7 @@ json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs) 
   // In the units of the roof it was judged against: OP for an integer roof.
   const ComputeRoof* c = roofs.find_compute(d.compute_roof);
   const UnitSystem u = c ? roofs.units_of(*c) : roofs.units;
-  j["units"] = {{"work", u.work},
-                {"traffic", u.traffic},
-                {"performance", u.work_rate()},
-                {"intensity", u.intensity()}};
+  j["units"] = result_units_to_json(u);
   j["diagnosis"] = diagnosis_to_json(d);
   return j;
 }
