@@ -144,6 +144,7 @@ json comparison_to_json(const Comparison& c) {
     machines.push_back({{"machine", m.machine},
                         {"compute_roof", m.compute_roof},
                         {"memory_level", m.memory_level},
+                        {"units", result_units_to_json(m.units)},
                         {"peak", m.peak.value},
                         {"bandwidth", m.bandwidth.value},
                         {"ridge", m.ridge.value},
@@ -152,10 +153,12 @@ json comparison_to_json(const Comparison& c) {
                         {"ratio", c.ratios[i]},
                         {"regime", to_string(c.regimes[i])}});
   }
-  return {{"intensity", c.intensity.value},
-          {"machines", machines},
-          {"precision", c.precision},
-          {"level", c.level}};
+  json j = {{"intensity", c.intensity.value},
+            {"machines", machines},
+            {"precision", c.precision},
+            {"level", c.level}};
+  if (const std::string note = mixed_work_note(c); !note.empty()) j["note"] = note;
+  return j;
 }
 
 json hardware_list_to_json(const std::vector<HardwareSummary>& shown) {
