@@ -85,6 +85,29 @@ std::vector<std::string> grouped(
   return out;
 }
 
+/// --precision may not put work on a roof that counts other operations: the counters' FLOP of
+/// an fp32 kernel against an int8 roof's OP/s is no bound (docs/import.md). Refused before
+/// anything is written, naming the points and the precision their counters give.
+void refuse_other_work(const ImportArgs& a, const std::vector<Point>& points, const RoofSet& roofs,
+                       const ComputeRoof& chosen) {
+  std::string named, why;
+  size_t count = 0;
+  for (const auto& p : points) {
+    const std::string unit = stated_work_unit(p);
+    const std::string mismatch = roofs.work_mismatch(chosen, unit);
+    if (mismatch.empty()) continue;
+    if (why.empty()) why = mismatch;
+    if (++count <= 3)
+      named += (named.empty() ? "'" : ", '") + p.name + "' (" + p.precision + ", " + unit + ")";
+  }
+  if (count == 0) return;
+  if (count > 3) named += " and " + std::to_string(count - 3) + " more";
+  throw InputError("--precision " + a.machine.precision + ": the counters of " +
+                   (count == 1 ? "point " : std::to_string(count) + " points, ") + named +
+                   ", count other work than the roof: " + why +
+                   "; name a roof that counts their work, or leave --precision out");
+}
+
 /// Fits each point to the machine's roofs (its levels, its precision or --precision's): whether
 /// it is judged, or only listed (no roof for its precision or level, said in the notes).
 std::vector<bool> judge(const ImportArgs& a, ImportResult& res,
@@ -113,12 +136,16 @@ std::vector<bool> judge(const ImportArgs& a, ImportResult& res,
                           a.machine.precision + ") in place of the precision" +
                           (own.size() > 1 ? "s " : " ") + join({own.begin(), own.end()}) +
                           " the counters give");
+    refuse_other_work(a, res.doc.points, m->roofs, chosen);
   }
   for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
     auto& p = res.doc.points[i];
     notes.clear();
     auto fitted = fit_levels(p.traffic, &m->roofs, notes, p.name);
-    if (!a.machine.precision.empty()) p.precision = a.machine.precision;
+    if (!a.machine.precision.empty()) {
+      p.work_unit = stated_work_unit(p);  // the counters' unit stays with W
+      p.precision = a.machine.precision;
+    }
     if (fitted.empty()) {
       // No level the machine has a roof for: the point keeps its traffic, not judged.
       judged[i] = false;

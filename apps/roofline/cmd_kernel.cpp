@@ -71,7 +71,7 @@ void run(const KernelArgs& a) {
     const ComputeRoof& compute = m.roofs.select_compute(mo.precision);
     // A count of FLOP against a roof of integer OP (or the reverse) compares two different
     // works: `axpy --precision int8` printed the fp32 kernel on "int8 tensor 624 TFLOP/s".
-    if (compute.integer != k.integer && !compute.precision.empty())  // --peak: any work
+    if (!m.roofs.counts(compute, u.work) && !compute.precision.empty())  // --peak: any work
       throw InputError("kernel " + k.kernel + " (" + t.name + ") counts " + u.work +
                        ", and roof '" + compute.name + "' of machine '" + m.roofs.name +
                        "' is in " + (compute.integer ? "OP" : "FLOP") +

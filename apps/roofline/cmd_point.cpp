@@ -34,6 +34,9 @@ Point point_from_flags(const PointArgs& a, const UnitSystem& units) {
   if (a.traffic.empty() && a.traffic_at.empty())
     throw InputError("--traffic is required (Q, e.g. 1.2e9 or \"1.2 GB\")");
   p.work = parse_in<Work>(a.work, units, "--work");
+  // "2 TOP" is integer work, "2 TFLOP" floating-point work: each is judged only on a roof that
+  // counts it (diagnose); a bare number is in the unit of its roof.
+  p.work_unit = work_unit_named(a.work, Dimension::work, "--work");
   p.time = parse<Seconds>(a.time, "--time");
   // --level names the level of --traffic; each --traffic-at names its own (it was ignored).
   if (a.traffic.empty() && !a.machine.level.empty())

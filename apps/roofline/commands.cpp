@@ -200,7 +200,7 @@ void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::str
   for (size_t i = first; i < points.size(); ++i) {
     Point& p = points[i];
     try {
-      roofs.select_compute(p.precision);
+      roofs.select_compute(p.precision, stated_work_unit(p));
     } catch (const InputError& e) {
       unjudged.add(e.what(), p.name);
       continue;

@@ -19,6 +19,7 @@ struct MachineAtIntensity {
   std::string machine;
   std::string compute_roof;
   std::string memory_level;
+  UnitSystem units;  ///< of the compute roof: OP/s for an integer one (RoofSet::units_of)
   WorkRate peak{0};
   ByteRate bandwidth{0};
   Intensity ridge{0};
@@ -36,6 +37,14 @@ struct Comparison {
   /// The precision and memory level asked for ("" = each machine's default roof).
   std::string precision, level;
 };
+
+/// Whether machine `i`'s roof counts other work than the first's (OP/s against FLOP/s: the
+/// "fp8/int8" group, fp8 on one machine and int8 on another), so that its ratio compares two
+/// kinds of operation.
+bool other_work_than_first(const Comparison& c, size_t i);
+/// What a ratio between roofs of other work means, "" when every roof counts the same work: it
+/// holds only where the workload's operations map one to one (the same GEMM in int8 and fp8).
+std::string mixed_work_note(const Comparison& c);
 
 /// `precision` selects the compute roof on each machine (RoofSet::select_compute), `level` the
 /// memory roof (RoofSet::select_memory).

@@ -35,6 +35,9 @@ std::optional<NonFiniteNumber> first_non_finite(const nlohmann::json& document);
 void refuse_non_finite(const nlohmann::json& document, const std::string& what);
 
 nlohmann::json diagnosis_to_json(const Diagnosis& d);
+/// The units a result is read in: {"work", "traffic", "performance", "intensity"} ("OP",
+/// "OP/s", "OP/byte" on an integer roof: RoofSet::units_of).
+nlohmann::json result_units_to_json(const UnitSystem& u);
 /// The point, its intensity per level, performance and diagnosis.
 nlohmann::json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs);
 /// Every point's analysis against `roofs` (diagnosed with the default options), in order: the

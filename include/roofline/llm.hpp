@@ -282,6 +282,9 @@ struct Roofs {
   ByteRate document_bandwidth{0};
   std::string machine;
   std::string compute_name;  ///< the compute roof of the compute dtype
+  /// What the counts are read in: OP, OP/s and OP/byte on an integer compute roof (--cdtype
+  /// int8: RoofSet::units_of), FLOP otherwise.
+  UnitSystem units;
   std::string memory_level;  ///< the default memory level
   WorkRate peak{0};
   ByteRate bandwidth{0};
@@ -642,6 +645,7 @@ struct CompareOptions {
 struct MachineComparison {
   std::string machine;
   std::string compute_roof;
+  UnitSystem units;  ///< of the compute roof (Roofs::units)
   WorkRate peak{0};
   ByteRate bandwidth{0};
   std::string dtype;  ///< the compute dtype
@@ -793,7 +797,7 @@ std::string render_text(const Report& r);
 std::string operators_csv(const Report& r);
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
                               const Roofs& r);
-std::string sweep_csv(const std::vector<SweepRow>& rows);
+std::string sweep_csv(const std::vector<SweepRow>& rows, const UnitSystem& units = {});
 
 // Rendering of the request, serving, speculative, cost and training sections (text; JSON in
 // roofline/llm_json.hpp).

@@ -21,7 +21,10 @@ struct Point {
   std::vector<LevelTraffic> traffic;  ///< at least one entry
   Seconds time{0};
   std::string precision;  ///< dtype name or compute-roof name; empty = the set's default
-  std::string source;     ///< where W, Q, T came from ("formula", "ncu", "perf_event", ...)
+  /// What W counts where its source says so: "FLOP" (-W "2 TFLOP") or "OP" (-W "2 TOP");
+  /// empty: as its precision says (stated_work_unit).
+  std::string work_unit;
+  std::string source;  ///< where W, Q, T came from ("formula", "ncu", "perf_event", ...)
   std::string note;
   /// Relative size of the point's dot in charts, e.g. a function's share of the run time
   /// (profile --instrument); 0 = not given (drawn at the default size). Finite, >= 0.
@@ -48,5 +51,10 @@ struct Point {
 /// name one and they differ (case aside). Their P then count work on different units, which a
 /// ratio of the two should say.
 bool precision_changed(const Point& before, const Point& after);
+
+/// The unit W counts in as far as the point says: its work_unit, else its precision's data type's
+/// (FLOP for fp16 or "fp32 vector", OP for int8: work_unit_for), else "" — a bare count of a
+/// point of no known precision, read in the unit of the roof it is judged on.
+std::string stated_work_unit(const Point& p);
 
 }  // namespace roofline

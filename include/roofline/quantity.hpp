@@ -38,6 +38,11 @@ double parse_quantity(std::string_view text, Dimension dim, std::string_view wha
 double parse_quantity_in(std::string_view text, Dimension dim, const UnitSystem& units,
                          std::string_view what = "value");
 
+/// The work unit a quantity's text names, for a machine in FLOP and bytes: "FLOP" ("2 TFLOP",
+/// "1 PFLOP/s", "FLOP/byte"), "OP" ("2 TOP", "OP/s": integer work), "" for a bare number (in
+/// the unit of the roof it is judged on) or a unit of no work. Throws as parse_quantity does.
+std::string work_unit_named(std::string_view text, Dimension dim, std::string_view what = "value");
+
 /// The dimension each quantity type is parsed in (no entry: parse<Q> does not compile).
 template <class Q>
 struct QuantityDimension;

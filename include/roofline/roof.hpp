@@ -125,14 +125,26 @@ struct RoofSet {
   /// The units a compute roof's rate is printed in: an integer roof of a FLOP/byte set does OP
   /// ("GOP/s", never "GFLOP/s" for int8 work); otherwise the set's own units.
   UnitSystem units_of(const ComputeRoof& c) const;
+  /// Whether the roof counts work in `work_unit` ("FLOP", "OP"; "" = unstated, read in the
+  /// roof's own unit, which every roof counts): units_of(c).work, so an integer roof of a
+  /// FLOP/byte set counts OP and its other roofs FLOP; a set in other units counts its own.
+  bool counts(const ComputeRoof& c, std::string_view work_unit) const;
+  /// Why roof `c` cannot judge work in `work_unit`, "" when it can (counts): a FLOP count over
+  /// an OP/s peak (or OP over FLOP/s) is no bound, the two count different operations.
+  std::string work_mismatch(const ComputeRoof& c, std::string_view work_unit) const;
 
   /// The compute roof a point is judged against: the named roof if `name_or_precision` is a
-  /// roof name; else the highest dense roof of that precision; else, for "PRECISION UNIT", the
+  /// roof name; else the highest dense roof of that precision (under any spelling of its type,
+  /// and either FP8 format on an "fp8" roof: runs_precision); else, for "PRECISION UNIT", the
   /// roof find_compute_on gives; else a roof that names no
   /// precision (roofs given as two numbers: it stands for every precision); else (empty) the
-  /// default roof, else the highest dense roof. Throws InputError when nothing matches, listing
-  /// the roofs.
-  const ComputeRoof& select_compute(std::string_view name_or_precision) const;
+  /// default roof if it counts `work_unit` (counts), else the highest dense roof that does —
+  /// for unstated work a floating-point one first, an integer one only on a machine of integer
+  /// roofs alone (an NPU's), so FLOP work never falls back to an int8 roof. Throws InputError
+  /// when nothing matches, listing the roofs. A roof named or found by precision is returned
+  /// whatever it counts: the caller judges the match (work_mismatch, diagnose).
+  const ComputeRoof& select_compute(std::string_view name_or_precision,
+                                    std::string_view work_unit = "") const;
   /// The memory roof for a level ("" = default_memory_roof()). Throws InputError when nothing
   /// matches, and for "" when the set has no default memory roof (its levels are links only):
   /// a point's plain traffic is never judged against an interconnect or a network.

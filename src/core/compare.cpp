@@ -43,6 +43,7 @@ Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
     a.machine = m->name;
     a.compute_roof = c.name;
     a.memory_level = mem.level;
+    a.units = m->units_of(c);
     a.peak = c.peak;
     a.bandwidth = mem.bandwidth;
     a.ridge = ridge(c.peak, mem.bandwidth);
@@ -74,6 +75,25 @@ Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
   return cmp;
 }
 }  // namespace
+
+bool other_work_than_first(const Comparison& c, size_t i) {
+  return c.machines[i].units.work != c.machines.front().units.work;
+}
+
+std::string mixed_work_note(const Comparison& c) {
+  std::string others;
+  for (size_t i = 1; i < c.machines.size(); ++i)
+    if (other_work_than_first(c, i))
+      others += (others.empty() ? "" : ", ") + c.machines[i].machine + "'s '" +
+                c.machines[i].compute_roof + "' (" + c.machines[i].units.work_rate() + ")";
+  if (others.empty()) return "";
+  const auto& base = c.machines.front();
+  return "the roofs count different work: " + others + " against " + base.machine + "'s '" +
+         base.compute_roof + "' (" + base.units.work_rate() +
+         "); their ratio compares an integer operation with a floating-point one, a speed-up "
+         "only where the workload's operations map one to one (the same products at the other "
+         "type), and I is read in each roof's own unit";
+}
 
 Comparison compare_at(const std::vector<const RoofSet*>& machines, Intensity i,
                       const std::string& precision, const std::string& level) {

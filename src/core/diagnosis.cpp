@@ -62,11 +62,15 @@ size_t judge_levels(const Point& p, const RoofSet& roofs, const ComputeRoof& c, 
   return binding;
 }
 
-/// The dense compute roofs at least `higher_roof_factor` above the judged one, highest first.
+/// The dense compute roofs at least `higher_roof_factor` above the judged one, highest first,
+/// of those that count the same work (units_of): floating-point work is never sent to an integer
+/// roof (A100's int8 tensor 624 TOP/s is no faster unit for FLOP judged on fp16 tensor), nor
+/// integer work to a floating-point one: their peaks count different operations.
 void find_empty_roofs_above(const RoofSet& roofs, const ComputeRoof& c, const DiagnosisOptions& opt,
                             Diagnosis& d) {
+  const std::string work = roofs.units_of(c).work;
   for (const auto& other : roofs.compute) {
-    if (other.sparse || &other == &c) continue;
+    if (other.sparse || &other == &c || roofs.units_of(other).work != work) continue;
     if (other.peak.value >= opt.higher_roof_factor * c.peak.value)
       d.empty_roofs_above.push_back({other.name, other.peak, other.peak / c.peak});
   }
@@ -218,6 +222,19 @@ void hierarchy_notes(const RoofSet& roofs, const LevelJudgement& b, const Diagno
   }
 }
 
+/// A point of stated work and no precision whose machine's default roof counts other work is
+/// judged on the highest roof that counts its own (RoofSet::select_compute): said, since the
+/// user named no roof ("2 TOP" on a machine whose default is fp32 vector).
+void fallback_note(const Point& p, const RoofSet& roofs, const ComputeRoof& c,
+                   const std::string& work_unit, Diagnosis& d) {
+  if (!p.precision.empty() || work_unit.empty()) return;
+  const ComputeRoof* def = roofs.find_compute(roofs.default_compute);
+  if (!def || def == &c || roofs.counts(*def, work_unit)) return;
+  d.notes.push_back("Judged on '" + c.name + "', the highest roof that counts " + work_unit +
+                    ": the default roof '" + def->name + "' counts " +
+                    roofs.units_of(*def).work_rate() + " (name a roof with --precision).");
+}
+
 }  // namespace
 
 // The diagnosis table (docs/model.md §6), row by row, with the unit names of the roof set so that a
@@ -260,7 +277,14 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   if (!(opt.higher_roof_factor > 1) || !std::isfinite(opt.higher_roof_factor))
     throw InputError("diagnosis: the higher-roof factor must be a finite number > 1 (got " +
                      format_number(opt.higher_roof_factor) + ")");
-  const ComputeRoof& c = roofs.select_compute(p.precision);
+  // FLOP judged on an OP/s roof (or OP on a FLOP/s one) is refused, never read in the roof's
+  // unit: the two count different operations (docs/model.md §1).
+  const std::string work_unit = stated_work_unit(p);
+  const ComputeRoof& c = roofs.select_compute(p.precision, work_unit);
+  if (const std::string why = roofs.work_mismatch(c, work_unit); !why.empty())
+    throw InputError("point '" + p.name + "': W counts " + work_unit +
+                     (p.work_unit.empty() ? " (its precision is " + p.precision + ")" : "") +
+                     ", but " + why + "; judge it on a roof that counts " + work_unit);
   Diagnosis d;
   d.compute_roof = c.name;
   d.performance = p.performance();
@@ -274,6 +298,7 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   d.touching = d.attainment >= opt.touching;
   find_empty_roofs_above(roofs, c, opt, d);
   check_finite(p, roofs, d);
+  fallback_note(p, roofs, c, work_unit, d);
   if (d.attainment > opt.above) {
     above_roof(c, b, roofs.units_of(c), opt, d);
     return d;

@@ -3,11 +3,24 @@
 #include <cmath>
 #include <set>
 
+#include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline {
+
+std::string stated_work_unit(const Point& p) {
+  if (!p.work_unit.empty()) return p.work_unit;
+  // "fp16", or a roof name that begins with its type ("fp32 vector", "int8 tensor").
+  const std::string type = p.precision.substr(0, p.precision.find(' '));
+  if (type.empty() || type.rfind("custom:", 0) == 0) return "";
+  try {
+    return work_unit_for(parse_dtype(type));
+  } catch (const InputError&) {  // a roof's own name ("peak", "avx2 fma"): no type to go by
+    return "";
+  }
+}
 
 const LevelTraffic& Point::traffic_at(const std::string& level) const {
   if (traffic.empty()) throw InputError("point '" + name + "': no traffic given");

@@ -220,6 +220,15 @@ double parse_quantity(std::string_view text, Dimension dim, std::string_view wha
   return parse_quantity_unit(text, dim, what, named);
 }
 
+std::string work_unit_named(std::string_view text, Dimension dim, std::string_view what) {
+  std::string named;
+  parse_quantity_unit(text, dim, what, named);
+  const std::string l = lower(named);
+  if (l.rfind("flop", 0) == 0) return "FLOP";
+  if (l.rfind("op", 0) == 0) return "OP";
+  return "";
+}
+
 double parse_quantity_in(std::string_view text, Dimension dim, const UnitSystem& units,
                          std::string_view what) {
   std::string named;

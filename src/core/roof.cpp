@@ -63,6 +63,21 @@ UnitSystem RoofSet::units_of(const ComputeRoof& c) const {
   return units;
 }
 
+bool RoofSet::counts(const ComputeRoof& c, std::string_view work_unit) const {
+  return work_unit.empty() || units.work != "FLOP" || units_of(c).work == work_unit;
+}
+
+std::string RoofSet::work_mismatch(const ComputeRoof& c, std::string_view work_unit) const {
+  if (counts(c, work_unit)) return "";
+  const UnitSystem u = units_of(c);
+  auto kind = [](std::string_view unit) {
+    return unit == "OP" ? std::string("integer operations") : std::string("floating-point work");
+  };
+  return "roof '" + c.name + "' of machine '" + name + "' counts " + kind(u.work) + " (" +
+         u.work_rate() + "), not " + kind(work_unit) + " (" + std::string(work_unit) + "): a " +
+         std::string(work_unit) + " count against an " + u.work_rate() + " peak is no bound";
+}
+
 const MemoryRoof* RoofSet::find_memory(std::string_view l) const {
   for (const auto& m : memory)
     if (iequals(m.level, l)) return &m;
@@ -122,7 +137,7 @@ const ComputeRoof* RoofSet::find_compute_on(std::string_view precision,
   return best;
 }
 
-const ComputeRoof& RoofSet::select_compute(std::string_view key) const {
+const ComputeRoof& RoofSet::select_compute(std::string_view key, std::string_view work_unit) const {
   if (compute.empty()) throw InputError("machine '" + name + "' has no compute roof");
   auto highest_of = [&](auto pred) -> const ComputeRoof* {
     const ComputeRoof* best = nullptr;
@@ -151,9 +166,22 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key) const {
         throw InputError("machine '" + name + "': default_compute '" +
                          terminal_safe(default_compute) +
                          "' is a sparse roof, which is never a default (name a dense roof)");
-      return *c;
+      if (counts(*c, work_unit)) return *c;
     }
-  if (const auto* c = highest_of([](const ComputeRoof&) { return true; })) return *c;
+  // The fallback counts the work: stated, the roofs of its unit; unstated, a floating-point roof
+  // (W is FLOP unless it says otherwise), an integer one only where there is nothing else.
+  if (const auto* c = highest_of([&](const ComputeRoof& r) {
+        return counts(r, work_unit) && (!work_unit.empty() || units_of(r).work != "OP");
+      }))
+    return *c;
+  if (work_unit.empty())
+    if (const auto* c = highest_of([](const ComputeRoof&) { return true; })) return *c;
+  if (!work_unit.empty() && highest_of([](const ComputeRoof&) { return true; }))
+    throw InputError("machine '" + name + "' has no dense compute roof that counts " +
+                     std::string(work_unit) + " (roofs: " + list_compute(*this) + ")" +
+                     (work_unit == "OP" ? ": integer work needs an integer roof (int8, OP/s)"
+                                        : ": floating-point work is never judged on an integer "
+                                          "roof (OP/s)"));
   throw InputError("machine '" + name + "' has only sparse compute roofs (" + list_compute(*this) +
                    "), which are never a default: name one (--precision) to judge against it");
 }

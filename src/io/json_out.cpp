@@ -87,6 +87,13 @@ json diagnosis_to_json(const Diagnosis& d) {
           {"notes", d.notes}};
 }
 
+json result_units_to_json(const UnitSystem& u) {
+  return {{"work", u.work},
+          {"traffic", u.traffic},
+          {"performance", u.work_rate()},
+          {"intensity", u.intensity()}};
+}
+
 json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs) {
   json j = point_to_json(p);
   // Traffic at no named level was judged at a level the diagnosis names: written so, as every
@@ -99,10 +106,7 @@ json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs) 
   // In the units of the roof it was judged against: OP for an integer roof.
   const ComputeRoof* c = roofs.find_compute(d.compute_roof);
   const UnitSystem u = c ? roofs.units_of(*c) : roofs.units;
-  j["units"] = {{"work", u.work},
-                {"traffic", u.traffic},
-                {"performance", u.work_rate()},
-                {"intensity", u.intensity()}};
+  j["units"] = result_units_to_json(u);
   j["diagnosis"] = diagnosis_to_json(d);
   return j;
 }
@@ -144,6 +148,7 @@ json comparison_to_json(const Comparison& c) {
     machines.push_back({{"machine", m.machine},
                         {"compute_roof", m.compute_roof},
                         {"memory_level", m.memory_level},
+                        {"units", result_units_to_json(m.units)},
                         {"peak", m.peak.value},
                         {"bandwidth", m.bandwidth.value},
                         {"ridge", m.ridge.value},
@@ -152,10 +157,12 @@ json comparison_to_json(const Comparison& c) {
                         {"ratio", c.ratios[i]},
                         {"regime", to_string(c.regimes[i])}});
   }
-  return {{"intensity", c.intensity.value},
-          {"machines", machines},
-          {"precision", c.precision},
-          {"level", c.level}};
+  json j = {{"intensity", c.intensity.value},
+            {"machines", machines},
+            {"precision", c.precision},
+            {"level", c.level}};
+  if (const std::string note = mixed_work_note(c); !note.empty()) j["note"] = note;
+  return j;
 }
 
 json hardware_list_to_json(const std::vector<HardwareSummary>& shown) {

@@ -1,6 +1,7 @@
 // One model on several machines (`roofline llm --hw a,b,c`, roofline.llm.compare): each
 // machine's decode step, the whole request where asked, throughput over the replicas, memory
 // per device and the cost per token, side by side (docs/llm.md).
+#include "roofline/json_out.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/llm_json.hpp"
 #include "roofline/quantity.hpp"
@@ -14,6 +15,7 @@ MachineComparison compare_on(const ModelConfig& m, const Setup& st, const Machin
   MachineComparison c;
   c.machine = st.roofs.machine;
   c.compute_roof = st.roofs.compute_name;
+  c.units = st.roofs.units;
   c.peak = st.roofs.peak;
   c.bandwidth = st.roofs.bandwidth;
   c.dtype = st.scenario.dtypes.compute.name;
@@ -39,6 +41,7 @@ MachineComparison compare_on(const ModelConfig& m, const Setup& st, const Machin
 nlohmann::json comparison_to_json(const MachineComparison& c) {
   nlohmann::json row = {{"machine", c.machine},
                         {"compute_roof", c.compute_roof},
+                        {"units", result_units_to_json(c.units)},
                         {"peak", c.peak.value},
                         {"bandwidth", c.bandwidth.value},
                         {"dtypes", c.dtype},
@@ -68,7 +71,7 @@ std::string render_comparison_text(const ModelConfig& m, double batch, double co
   Table t({"machine", "roofs", "TTFT", "time/token", "tokens/s", "memory", "fits", "$/M tokens",
            "J/token"});
   for (const auto& c : rows)
-    t.add_row({c.machine, format_work_rate(c.peak) + ", " + format_byte_rate(c.bandwidth),
+    t.add_row({c.machine, format_work_rate(c.peak, c.units) + ", " + format_byte_rate(c.bandwidth),
                format_seconds(c.ttft), format_seconds(c.time_per_output_token),
                format_number(c.tokens_per_s, 4), format_bytes(c.memory),
                c.fits ? (*c.fits ? "yes" : "no") : "?",
@@ -101,6 +104,7 @@ nlohmann::json training_document(const TrainingResult& t, const ModelConfig& m, 
   return {{"schema", "roofline.llm-training"},
           {"version", 1},
           {"model", model_to_json(m)},
+          {"units", result_units_to_json(r.units)},
           {"machine",
            {{"name", r.machine},
             {"peak", r.peak.value},

@@ -143,6 +143,7 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
                      "); choose another with --cdtype");
   }
   r.compute_name = c->name;
+  r.units = set.units_of(*c);  // an int8 compute roof counts OP
   r.peak = c->peak;
   r.document_peak = c->peak;
   const MemoryRoof& mem = set.select_memory("");

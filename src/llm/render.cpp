@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <string>
 
+#include "roofline/json_out.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/llm_json.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/table.hpp"
 
 namespace roofline::llm {
@@ -171,12 +173,12 @@ std::string roof_lines(const Report& r) {
   const Scenario& s = r.scenario;
   std::string out;
   out += "  dtypes: " + dtype_line(s.dtypes) + "\n";
-  out += "  roofs: π = " + format_work_rate(roofs.peak) + " (" + roofs.compute_name +
+  out += "  roofs: π = " + format_work_rate(roofs.peak, roofs.units) + " (" + roofs.compute_name +
          "), β = " + format_byte_rate(roofs.bandwidth) + " (" + roofs.memory_level +
-         ") ⇒ ridge I* = π/β = " + format_intensity(roofs.ridge()) + "\n";
+         ") ⇒ ridge I* = π/β = " + format_intensity(roofs.ridge(), roofs.units) + "\n";
   if (!roofs.calibration.empty())
     out += "  calibrated: " + roofs.calibration +
-           " (datasheet π = " + format_work_rate(roofs.document_peak) +
+           " (datasheet π = " + format_work_rate(roofs.document_peak, roofs.units) +
            ", β = " + format_byte_rate(roofs.document_bandwidth) + ")\n";
   if (roofs.interconnect)
     out += "  interconnect: " + format_byte_rate(*roofs.interconnect) + " (" +
@@ -200,16 +202,17 @@ std::string step_table(const Report& r) {
   out +=
       "\n" + std::string(r.phase == Phase::prefill ? "Prefill" : "Decode") +
       " step, per device (×N: runs N times, once per layer of its kind; W, Q, time are totals)\n";
-  Table t({"operator", "×", "W", "Q", "I (FLOP/byte)", "bound", "time", "share"});
+  const UnitSystem& u = roofs.units;
+  Table t({"operator", "×", "W", "Q", "I (" + u.intensity() + ")", "bound", "time", "share"});
   for (std::size_t i = 0; i < st.cost.size; ++i) {
     const OpCost& op = st.cost.ops[i];
     const OpTiming& tm = st.timing[i];
-    t.add_row({op.name, format_number(op.count), format_work(op.work * op.count),
+    t.add_row({op.name, format_number(op.count), format_work(op.work * op.count, u),
                format_bytes(op.traffic() * op.count), intensity_text(op.work, op.traffic()),
                bound_of(op, tm), format_seconds(tm.time * op.count),
                format_number(100 * tm.time.value * op.count / st.time.value, 3) + "%"});
   }
-  t.add_row({"total", "", format_work(st.work), format_bytes(st.traffic),
+  t.add_row({"total", "", format_work(st.work, u), format_bytes(st.traffic),
              intensity_text(st.work, st.traffic),
              st.intensity() >= roofs.ridge() ? "compute" : "memory", format_seconds(st.time),
              "100%"});
@@ -240,9 +243,9 @@ std::string summary_points(const Report& r) {
         "interconnect roof and left out — " +
         format_seconds(prefill_ic) + " of the prefill's " + format_seconds(r.prefill.time) + ")\n";
   }
-  Table sp({"point", "W", "Q", "I (FLOP/byte)", "bound", "time"});
+  Table sp({"point", "W", "Q", "I (" + roofs.units.intensity() + ")", "bound", "time"});
   for (const Aggregate* a : {&r.prefill_point, &r.decode_linear, &r.decode_attention})
-    sp.add_row({a->name, format_work(a->work), format_bytes(a->traffic),
+    sp.add_row({a->name, format_work(a->work, roofs.units), format_bytes(a->traffic),
                 intensity_text(a->work, a->traffic), a->compute_bound(roofs) ? "compute" : "memory",
                 format_seconds(a->time)});
   out += sp.render();
@@ -331,7 +334,7 @@ std::string measured_lines(const Report& r) {
     const Utilisation& u = *r.measured;
     out += "\nMeasured " + format_number(u.tokens_per_s, 6) + " tokens/s (" + to_string(r.phase) +
            ")\n";
-    out += "  MFU = " + format_work(u.work_per_token) +
+    out += "  MFU = " + format_work(u.work_per_token, r.roofs.units) +
            "/token × tokens/s ÷ π = " + format_number(100 * u.mfu, 3) + "%\n";
     out += "  bandwidth utilisation = " + format_bytes(u.bytes_per_token) +
            "/token × tokens/s ÷ β = " + format_number(100 * u.bandwidth, 3) + "%\n";
@@ -375,6 +378,7 @@ nlohmann::json to_json(const Report& r) {
       {"schema", "roofline.llm"},
       {"version", 1},
       {"model", model_to_json(r.model)},
+      {"units", result_units_to_json(r.roofs.units)},
       {"machine",
        {{"name", r.roofs.machine},
         {"compute_roof", r.roofs.compute_name},
@@ -448,9 +452,10 @@ nlohmann::json to_json(const Report& r) {
 
 std::string operators_csv(const Report& r) {
   const StepResult& st = r.phase == Phase::prefill ? r.prefill : r.decode;
-  std::string out =
-      "phase,operator,kind,count,work_flop,traffic_bytes,weight_bytes,activation_bytes,kv_bytes,"
-      "intensity_flop_per_byte,bound,time_s,time_no_overlap_s,share\n";
+  const std::string work = lower(r.roofs.units.work);  // "op" on an integer compute roof
+  std::string out = "phase,operator,kind,count,work_" + work +
+                    ",traffic_bytes,weight_bytes,activation_bytes,kv_bytes,intensity_" + work +
+                    "_per_byte,bound,time_s,time_no_overlap_s,share\n";
   for (std::size_t i = 0; i < st.cost.size; ++i) {
     const OpCost& op = st.cost.ops[i];
     const OpTiming& t = st.timing[i];
@@ -470,8 +475,8 @@ std::string operators_csv(const Report& r) {
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
                               const Roofs& r) {
   std::string out = m.name + " on " + r.machine +
-                    ": batch × context sweep (ridge I* = " + format_number(r.ridge().value, 4) +
-                    " FLOP/byte)\n";
+                    ": batch × context sweep (ridge I* = " + format_intensity(r.ridge(), r.units) +
+                    ")\n";
   Table t({"batch", "context", "prompt", "TTFT", "time/token", "tokens/s", "I decode", "I linear",
            "I attention", "bound", "memory", "fits"});
   for (const auto& row : rows)
@@ -511,6 +516,7 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
   return {{"schema", "roofline.llm-sweep"},
           {"version", 1},
           {"model", model_to_json(m)},
+          {"units", result_units_to_json(r.units)},
           {"warnings",
            [&] {
              auto w = scenario_warnings(m, longest);
@@ -532,10 +538,11 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
           {"rows", arr}};
 }
 
-std::string sweep_csv(const std::vector<SweepRow>& rows) {
+std::string sweep_csv(const std::vector<SweepRow>& rows, const UnitSystem& units) {
   std::string out =
-      "batch,context,prompt,ttft_s,time_per_output_token_s,tokens_per_s,decode_work_flop,"
-      "decode_traffic_bytes,decode_intensity,linear_intensity,attention_intensity,"
+      "batch,context,prompt,ttft_s,time_per_output_token_s,tokens_per_s,decode_work_" +
+      lower(units.work) +
+      ",decode_traffic_bytes,decode_intensity,linear_intensity,attention_intensity,"
       "prefill_intensity,decode_bound,memory_bytes,fits\n";
   for (const auto& row : rows)
     out += csv_number(row.batch) + "," + csv_number(row.context) + "," + csv_number(row.prompt) +

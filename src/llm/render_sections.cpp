@@ -144,11 +144,12 @@ std::string render_speculative_text(const SpeculativeResult& s, const Roofs& r) 
          format_number(s.speedup, 3) + "× (the closed form, verification at a plain step's cost: " +
          format_number(s.paper_speedup, 3) + "×)\n";
   out += "  on the roofline: the verification's I = " + format_number(s.verify_intensity.value, 4) +
-         " FLOP/byte against plain decode's " + format_number(s.plain_intensity.value, 4) +
-         " (ridge " + format_number(r.ridge().value, 4) + ", " +
+         " " + r.units.intensity() + " against plain decode's " +
+         format_number(s.plain_intensity.value, 4) + " (ridge " +
+         format_number(r.ridge().value, 4) + ", " +
          (s.verify_compute_bound ? "compute-bound" : "memory-bound") +
-         "); target work per kept token " + format_work(s.verify_work_per_token) + " against " +
-         format_work(s.plain_work_per_token) + "\n";
+         "); target work per kept token " + format_work(s.verify_work_per_token, r.units) +
+         " against " + format_work(s.plain_work_per_token, r.units) + "\n";
   for (const auto& n : s.notes) out += "  note: " + n + "\n";
   return out;
 }
@@ -208,17 +209,17 @@ std::string render_training_text(const TrainingResult& t, const ModelConfig& m, 
                     " micro-step(s), recompute " + to_string(o.recompute) + ", ZeRO " +
                     std::to_string(o.zero) + (o.sequence_parallel ? ", sequence parallel" : "") +
                     "\n";
-  out += "  roofs: π = " + format_work_rate(r.peak) + " (" + r.compute_name +
+  out += "  roofs: π = " + format_work_rate(r.peak, r.units) + " (" + r.compute_name +
          "), β = " + format_byte_rate(r.bandwidth) + " (" + r.memory_level + ")" +
          (r.calibration.empty() ? "" : "; " + r.calibration) + "\n";
   out += "  tokens per step D = " + format_number(t.tokens, 10) +
-         "; 6·N·D = " + format_work(t.six_nd) + " (N = " + format_si(t.parameters, "") +
+         "; 6·N·D = " + format_work(t.six_nd, r.units) + " (N = " + format_si(t.parameters, "") +
          " active parameters, the embedding lookup excluded)\n";
-  out += "  model work = 3 × forward = " + format_work(t.model_work) + " (" +
+  out += "  model work = 3 × forward = " + format_work(t.model_work, r.units) + " (" +
          format_number(t.model_work.value / t.six_nd.value, 4) +
          " × 6·N·D: attention and "
          "element-wise work); hardware work with recompute = " +
-         format_work(t.hardware_work) + "\n";
+         format_work(t.hardware_work, r.units) + "\n";
   out += "  step = compute " + format_seconds(t.compute) + " + gradient all-reduce " +
          format_seconds(t.gradient_all_reduce) +
          (t.gradient_traffic.value > 0 ? " (" + format_bytes(t.gradient_traffic) + " per device)"

@@ -133,23 +133,27 @@ std::string render_hardware_show(const HardwareSummary& s, const std::vector<Rid
 
 std::string render_comparison(const Comparison& c, const std::vector<const RoofSet*>& sets,
                               const std::string& label) {
-  const UnitSystem& u = sets.front()->units;
-  // The intensity in the first machine's roof's units: OP/byte for an integer roof.
-  const ComputeRoof* first = sets.front()->find_compute(c.machines.front().compute_roof);
-  std::string text =
-      "At I = " + intensity_text(c.intensity, first ? sets.front()->units_of(*first) : u) +
-      (label.empty() ? "" : " (" + label + ")") +
-      ": the vertical line through each machine's roofs (docs/model.md §7)\n";
+  // The intensity in each roof's own unit: OP/byte on an integer roof, FLOP/byte on the others.
+  const UnitSystem& first = c.machines.front().units;
+  std::string at = intensity_text(c.intensity, first);
+  for (size_t i = 1; i < c.machines.size(); ++i)
+    if (other_work_than_first(c, i)) {
+      at += " on the " + first.work_rate() + " roofs, " + c.machines[i].units.intensity() +
+            " on the " + c.machines[i].units.work_rate() + " ones";
+      break;
+    }
+  std::string text = "At I = " + at + (label.empty() ? "" : " (" + label + ")") +
+                     ": the vertical line through each machine's roofs (docs/model.md §7)\n";
   Table t({"machine", "compute roof", "peak", "memory", "bandwidth", "ridge I*", "side",
            "attainable", "vs first", "regime"});
   for (size_t i = 0; i < c.machines.size(); ++i) {
     const auto& m = c.machines[i];
-    const ComputeRoof* roof = sets[i]->find_compute(m.compute_roof);
-    const UnitSystem mu = roof ? sets[i]->units_of(*roof) : u;
+    const UnitSystem& mu = m.units;
     t.add_row({m.machine, m.compute_roof, format_work_rate(m.peak, mu), m.memory_level,
                format_byte_rate(m.bandwidth, sets[i]->units), intensity_text(m.ridge, mu),
                m.memory_side ? "memory-bound" : "compute-bound", format_work_rate(m.attainable, mu),
-               format_number(c.ratios[i], 4) + "x", i == 0 ? "" : to_string(c.regimes[i])});
+               format_number(c.ratios[i], 4) + "x" + (other_work_than_first(c, i) ? " *" : ""),
+               i == 0 ? "" : to_string(c.regimes[i])});
   }
   text += t.render();
   const auto& base = c.machines.front();
@@ -176,8 +180,13 @@ std::string render_comparison(const Comparison& c, const std::vector<const RoofS
                                         base.machine + " is " + format_number(1 / c.ratios[i], 4) +
                                         "x faster)";
     text += m.machine + " vs " + base.machine + ": " + ratio + " (" + to_string(c.regimes[i]) +
-            ", " + why + ")\n";
+            ", " + why +
+            (other_work_than_first(c, i)
+                 ? "; " + m.units.work_rate() + " over " + base.units.work_rate() + ": see *"
+                 : std::string()) +
+            ")\n";
   }
+  if (const std::string note = mixed_work_note(c); !note.empty()) text += "* " + note + "\n";
   return text;
 }
 

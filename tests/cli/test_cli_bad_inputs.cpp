@@ -78,6 +78,14 @@ void write_fixtures(const std::filesystem::path& dir) {
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp8"}]})");
   put("points-fp32.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp32"}]})");
+  put("points-int8.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "int8"}]})");
+  put("fp32-only.json", R"({"schema": "roofline.machine", "version": 1, "name": "flat",
+    "compute": [{"name": "peak", "peak": 1e13}],
+    "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("int8-only.json", R"({"schema": "roofline.machine", "version": 1, "name": "npu",
+    "compute": [{"name": "int8 mac", "precision": "int8", "integer": true, "peak": 4e13}],
+    "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
   put("default-missing.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
     "default_compute": "nonexist",
     "compute": [{"name": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
@@ -823,6 +831,37 @@ std::vector<Case> cases() {
        2,
        "kernel axpy (fp32) counts FLOP, and roof 'int8 tensor' of machine 'a100-80gb' is in "
        "OP/s"},
+      // FLOP against an OP/s roof, or OP against a FLOP/s one, is no bound: refused in every
+      // command that judges a point (it was read in the roof's unit, "2 TFLOP" as 2 TOP).
+      {"FLOP work on an integer roof (point)",
+       {"point", "--work=2 TFLOP", kTraffic, kTime, "--hw=a100-80gb", "--precision=int8"},
+       2,
+       "point 'point': W counts FLOP, but roof 'int8 tensor' of machine 'a100-80gb' counts "
+       "integer operations (OP/s), not floating-point work (FLOP)"},
+      {"OP work on roofs of FLOP/s alone (point; '2 TOP' was read as 2 TFLOP)",
+       {"point", "--work=2 TOP", kTraffic, kTime, kPeak, kBw},
+       2,
+       "machine 'given roofs' has no dense compute roof that counts OP (roofs: peak)"},
+      {"FLOP work on a machine of integer roofs alone (its default fell back to one)",
+       {"point", "--work=2 TFLOP", kTraffic, kTime, "--machine={dir}/int8-only.json"},
+       2,
+       "machine 'npu' has no dense compute roof that counts FLOP (roofs: int8 mac): "
+       "floating-point work is never judged on an integer roof"},
+      {"an int8 point on a roof of FLOP/s (check)",
+       {"check", "{dir}/points-int8.json", kPeak, kBw, "--min-attainment=0.1"},
+       2,
+       "point 'k': W counts OP (its precision is int8), but roof 'peak' of machine 'given roofs' "
+       "counts floating-point work (FLOP/s)"},
+      {"an int8 point on a roof of FLOP/s (plot)",
+       {"plot", "{dir}/fp32-only.json", "{dir}/points-int8.json", "-o", "{out}.svg"},
+       2,
+       "point 'k': W counts OP (its precision is int8), but roof 'peak'"},
+      {"an import's FLOP judged on an integer roof by --precision (it was read in OP)",
+       {"import", "ncu", "{data}/import/ncu-set-roofline.csv", "--hw=h100-sxm", "--precision=int8"},
+       2,
+       "--precision int8: the counters of 2 points, 'dgemm_nn_kernel<64, 64> #0' (fp64 vector, "
+       "FLOP), '(anonymous namespace)::sgemm_nn<128, 64> #1' (fp32 vector, FLOP), count other "
+       "work than the roof: roof 'int8 tensor' of machine 'h100-sxm' counts integer operations"},
       {"an import's --precision without roofs (it was ignored)",
        {"import", "likwid", "{data}/import/real/likwid-zen2-text-memdp-flopsdp.txt",
         "--precision=fp32"},

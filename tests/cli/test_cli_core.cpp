@@ -88,6 +88,55 @@ TEST(CliPoint, APointOnAnIntegerRoofIsReadInOp) {
   EXPECT_EQ(doc["units"]["intensity"], "OP/byte");
 }
 
+TEST(CliPoint, AFasterUnitForFlopWorkIsNeverAnIntegerRoof) {
+  // On a100-80gb's fp16 tensor roof (312 TFLOP/s) the int8 tensor roof (624 TOP/s) counts
+  // other operations: it was "a faster unit is unused: int8 tensor (2x)".
+  const auto r = run_cli({"point", "-W", "2.5e12", "-Q", "1e9", "-T", "10ms", "--hw", "a100-80gb",
+                          "--precision", "fp16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("on the flat 'fp16 tensor' roof"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("compute is the bottleneck"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("int8"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("int4"), std::string::npos) << r.out;
+}
+
+TEST(CliPoint, WorkGivenInOpIsIntegerWork) {
+  // "2 TOP" was read as 2 TFLOP and judged on a100-80gb's default fp32 vector roof; it is OP,
+  // judged on the highest roof that counts OP (int4 tensor, 1.248 POP/s), which a note says.
+  const auto r = run_cli({"point", "-W", "2 TOP", "-Q", "10e9", "-T", "8ms", "--hw", "a100-80gb"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("W = 2 TOP, T = 8 ms, P = W/T = 250 TOP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("flat roof: int4 tensor = 1.248 POP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the default roof 'fp32 vector' counts FLOP/s"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FLOP,"), std::string::npos) << r.out;
+  // With --precision int8 it is judged there, in OP.
+  const auto i = run_cli({"point", "-W", "2 TOP", "-Q", "10e9", "-T", "8ms", "--hw", "a100-80gb",
+                          "--precision", "int8"});
+  ASSERT_EQ(i.exit_code, 0) << i.err;
+  EXPECT_NE(i.out.find("flat roof: int8 tensor = 624 TOP/s"), std::string::npos) << i.out;
+}
+
+TEST(CliPoint, FlopWorkNeverFallsBackToAnIntegerRoof) {
+  // A machine without default_compute whose highest dense roof is int8: FLOP work (and a bare
+  // number) fell back to it ("2 TFLOP" printed as "W = 2 TOP" on int8 mac).
+  TempDir d;
+  write_text(d.file("m.json"), R"({"schema":"roofline.machine","version":1,"name":"soc",
+    "compute":[{"name":"fp16 gpu","precision":"fp16","peak":1e13},
+               {"name":"int8 npu","precision":"int8","integer":true,"peak":4e13}],
+    "memory":[{"level":"DRAM","bandwidth":1e11}]})");
+  for (const std::string work : {"2 GFLOP", "2e9"}) {
+    const auto r =
+        run_cli({"point", "-W", work, "-Q", "1e9", "-T", "1s", "--machine", d.file("m.json")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("flat roof: fp16 gpu = 10 TFLOP/s"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("int8"), std::string::npos) << r.out;
+  }
+  const auto op =
+      run_cli({"point", "-W", "2 GOP", "-Q", "1e9", "-T", "1s", "--machine", d.file("m.json")});
+  ASSERT_EQ(op.exit_code, 0) << op.err;
+  EXPECT_NE(op.out.find("flat roof: int8 npu = 40 TOP/s"), std::string::npos) << op.out;
+}
+
 TEST(CliPoint, TextShowsTheTwoSteps) {
   auto r = run_cli({"point", "--work", "2e9", "--traffic", "12e9", "--time", "0.0065", "--peak",
                     "19.5T", "--bandwidth", "2 TB/s"});

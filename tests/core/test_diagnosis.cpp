@@ -70,6 +70,60 @@ TEST(Diagnosis, Row4HigherRoofEmptyAbove) {
   EXPECT_TRUE(contains(d.prescription, "precision"));
 }
 
+// A faster unit for floating-point work is never an integer roof, nor the reverse: an int8
+// roof's OP/s counts other operations (it was named "int8 tensor (32x)" for fp32 work).
+TEST(Diagnosis, Row4NamesOnlyRoofsThatCountTheSameWork) {
+  RoofSet s = test::seed_a100();
+  ComputeRoof int8 = test::compute("int8 tensor", "int8", 624e12);
+  int8.integer = true;
+  s.compute.push_back(int8);
+  const Diagnosis d = diagnose(at(170.67, 18e12), s);
+  EXPECT_EQ(d.verdict, Verdict::faster_unit_unused);
+  ASSERT_EQ(d.empty_roofs_above.size(), 1u);
+  EXPECT_EQ(d.empty_roofs_above[0].name, "fp16 tensor");
+  EXPECT_FALSE(contains(d.prescription, "int8"));
+  // On the int8 roof itself the fp16 one (below it anyway) and the fp32 one are not named; an
+  // int4 roof above it is.
+  ComputeRoof int4 = test::compute("int4 tensor", "int4", 1248e12);
+  int4.integer = true;
+  s.compute.push_back(int4);
+  const Diagnosis i = diagnose(at(1000, 600e12, "int8"), s);
+  ASSERT_EQ(i.empty_roofs_above.size(), 1u);
+  EXPECT_EQ(i.empty_roofs_above[0].name, "int4 tensor");
+}
+
+// W counts what its point says (a unit given, else its precision's type): FLOP judged on an
+// integer roof is refused, naming the point and the roof (it was read in OP).
+TEST(Diagnosis, RefusesWorkOnARoofThatCountsOtherWork) {
+  RoofSet s = test::seed_a100();
+  ComputeRoof int8 = test::compute("int8 tensor", "int8", 624e12);
+  int8.integer = true;
+  s.compute.push_back(int8);
+  Point p = at(100, 100e12, "int8");
+  EXPECT_EQ(stated_work_unit(p), "OP");
+  EXPECT_NO_THROW(diagnose(p, s));
+  p.work_unit = "FLOP";
+  try {
+    diagnose(p, s);
+    FAIL() << "FLOP judged on an OP/s roof";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(contains(what, "point 'p': W counts FLOP")) << what;
+    EXPECT_TRUE(contains(what, "roof 'int8 tensor'")) << what;
+  }
+  EXPECT_EQ(stated_work_unit(at(1, 1, "fp32 vector")), "FLOP");
+  EXPECT_EQ(stated_work_unit(at(1, 1, "peak")), "");
+  EXPECT_EQ(stated_work_unit(at(1, 1, "")), "");
+  // No precision: OP work goes to the integer roof, with a note that the default was passed over.
+  Point op = at(100, 100e12, "");
+  op.work_unit = "OP";
+  s.default_compute = "fp32";
+  const Diagnosis d = diagnose(op, s);
+  EXPECT_EQ(d.compute_roof, "int8 tensor");
+  ASSERT_FALSE(d.notes.empty());
+  EXPECT_TRUE(contains(d.notes.front(), "the default roof 'fp32' counts FLOP/s")) << d.notes[0];
+}
+
 // Row 5: touching a roof — the roof it touches says which spec to upgrade.
 TEST(Diagnosis, Row5TheRoofTouchedNamesTheSpec) {
   const Diagnosis mem = diagnose(at(1.0 / 6, 0.30e12), test::seed_a100());

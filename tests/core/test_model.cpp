@@ -138,6 +138,42 @@ TEST(RoofSet, SelectsComputeRoofsByNamePrecisionOrPrecisionAndUnit) {
   EXPECT_THROW(s.select_compute("int8"), InputError);  // no int8 roof, fp8 is not it
 }
 
+// Without a default roof (or with one of the other kind) the fallback is a roof that counts the
+// point's work: "2 TFLOP" on a100's roofs with no default_compute was judged on int4 tensor.
+TEST(RoofSet, TheDefaultFallbackCountsThePointsWork) {
+  RoofSet s;
+  s.name = "gpu";
+  auto add = [&](const std::string& name, const std::string& prec, double peak, bool integer) {
+    ComputeRoof c;
+    c.name = name;
+    c.precision = prec;
+    c.peak = WorkRate(peak);
+    c.integer = integer;
+    s.compute.push_back(c);
+  };
+  add("fp32 vector", "fp32", 19.5e12, false);
+  add("fp16 tensor", "fp16", 312e12, false);
+  add("int8 tensor", "int8", 624e12, true);
+  EXPECT_EQ(s.select_compute("").name, "fp16 tensor");  // unstated work: FLOP first
+  EXPECT_EQ(s.select_compute("", "FLOP").name, "fp16 tensor");
+  EXPECT_EQ(s.select_compute("", "OP").name, "int8 tensor");
+  s.default_compute = "int8 tensor";  // a default of the other kind is passed over
+  EXPECT_EQ(s.select_compute("", "FLOP").name, "fp16 tensor");
+  EXPECT_EQ(s.select_compute("").name, "int8 tensor");  // the machine's own choice
+  s.default_compute = "fp32 vector";
+  EXPECT_EQ(s.select_compute("", "OP").name, "int8 tensor");
+  EXPECT_TRUE(s.counts(s.compute[2], "OP"));
+  EXPECT_FALSE(s.counts(s.compute[2], "FLOP"));
+  EXPECT_TRUE(s.counts(s.compute[2], ""));
+  EXPECT_EQ(s.work_mismatch(s.compute[0], "FLOP"), "");
+  EXPECT_NE(s.work_mismatch(s.compute[2], "FLOP").find("no bound"), std::string::npos);
+  // A machine of integer roofs alone (an NPU): unstated work is read in OP, FLOP is refused.
+  s.compute.erase(s.compute.begin(), s.compute.begin() + 2);
+  s.default_compute.clear();
+  EXPECT_EQ(s.select_compute("").name, "int8 tensor");
+  EXPECT_THROW(s.select_compute("", "FLOP"), InputError);
+}
+
 TEST(RoofSet, VectorWorkIsNeverJudgedAgainstAMatrixEngine) {
   RoofSet s;
   s.name = "gpu";

@@ -77,6 +77,20 @@ TEST(Quantity, ParsesPrefixesAndUnits) {
   EXPECT_DOUBLE_EQ(parse_quantity("9.75 FLOP/byte", Dimension::intensity), 9.75);
 }
 
+// The work unit a value names: "2 TOP" is integer work, "2 TFLOP" floating-point work, a bare
+// number neither ("2 TOP" was read as 2 TFLOP).
+TEST(Quantity, NamesTheWorkUnitItWasGivenIn) {
+  EXPECT_EQ(work_unit_named("2 TOP", Dimension::work), "OP");
+  EXPECT_EQ(work_unit_named("2 GOP", Dimension::work), "OP");
+  EXPECT_EQ(work_unit_named("5 op", Dimension::work), "OP");
+  EXPECT_EQ(work_unit_named("2 TFLOP", Dimension::work), "FLOP");
+  EXPECT_EQ(work_unit_named("3 flops_total", Dimension::work), "FLOP");
+  EXPECT_EQ(work_unit_named("624 TOP/s", Dimension::work_rate), "OP");
+  EXPECT_EQ(work_unit_named("2e12", Dimension::work), "");
+  EXPECT_EQ(work_unit_named("2T", Dimension::work), "");
+  EXPECT_THROW(work_unit_named("2 TB", Dimension::work), InputError);
+}
+
 TEST(Quantity, ParsesIntoTheQuantitysOwnType) {
   static_assert(std::is_same_v<decltype(parse<ByteRate>("")), ByteRate>);
   static_assert(std::is_same_v<decltype(parse<Intensity>("")), Intensity>);

@@ -601,6 +601,36 @@ TEST(CliHw, IntegerRoofsSpeakOfOperationsInShowCompareAndDiff) {
   EXPECT_EQ(row.find("FLOP"), std::string::npos) << row;
 }
 
+TEST(CliHw, CompareSaysWhenARatioIsOfOpToFlop) {
+  // fp8/int8: h100's fp8 tensor (FLOP/s) against a100's int8 tensor (OP/s). The heading said
+  // "At I = 100 FLOP/byte" and the ratio 0.6087x read as of one kind of work.
+  auto r =
+      run_cli({"hw", "compare", "h100-sxm", "a100-80gb", "--at", "100", "--precision", "fp8/int8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("At I = 100 FLOP/byte on the FLOP/s roofs, OP/byte on the OP/s ones", 0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("1.979 PFLOP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("624 TOP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0.6087x *"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("OP/s over FLOP/s: see *"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("* the roofs count different work: a100-80gb's 'int8 tensor' (OP/s) "
+                       "against h100-sxm's 'fp8 tensor' (FLOP/s)"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"hw", "compare", "h100-sxm", "a100-80gb", "--at", "100", "--precision", "fp8/int8",
+               "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["machines"][0]["units"]["performance"], "FLOP/s");
+  EXPECT_EQ(j["machines"][1]["units"]["performance"], "OP/s");
+  EXPECT_NE(j["note"].get<std::string>().find("count different work"), std::string::npos);
+  // Roofs of one kind: no note.
+  r = run_cli({"hw", "compare", "h100-sxm", "a100-80gb", "--at", "100", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(json::parse(r.out).contains("note"));
+}
+
 TEST(CliHw, CompareWarnsWhenDefaultRoofsDifferInPrecision) {
   auto r = run_cli({"hw", "compare", "v100-sxm2", "tpu-v5e", "--at", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -33,6 +33,39 @@ TEST(LlmCli, TextReport) {
   EXPECT_EQ(r.out.find("FLOPS"), std::string::npos);
 }
 
+TEST(LlmCli, AnIntegerComputeRoofCountsOp) {
+  // --cdtype int8 on a100's int8 tensor roof (624 TOP/s): W, π, I and the ridge in OP (it printed
+  // "π = 624 TFLOP/s (int8 tensor)", "14.3 GFLOP" and "I (FLOP/byte)"), in every form.
+  const std::vector<std::string> args{"llm", "-m", "llama-2-7b", "--hw", kA100, "--cdtype", "int8"};
+  const auto r = run_cli(args, "NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"π = 624 TOP/s (int8 tensor)", "ridge I* = π/β = 306 OP/byte",
+                        "I (OP/byte)", "14.3 GOP", "28.75 TOP"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  EXPECT_EQ(r.out.find("FLOP"), std::string::npos) << r.out;
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), extra.begin(), extra.end());
+    const auto out = run_cli(a);
+    EXPECT_EQ(out.exit_code, 0) << out.err;
+    return out.out;
+  };
+  const auto j = nlohmann::json::parse(with({"--json"}));
+  EXPECT_EQ(j["units"]["work"], "OP");
+  EXPECT_EQ(j["units"]["performance"], "OP/s");
+  EXPECT_EQ(j["units"]["intensity"], "OP/byte");
+  EXPECT_EQ(with({"--csv"}).rfind("phase,operator,kind,count,work_op,", 0), 0u);
+  const std::string sweep = with({"-b", "1,8"});
+  EXPECT_NE(sweep.find("ridge I* = 306 OP/byte"), std::string::npos) << sweep;
+  EXPECT_NE(with({"--train"}).find("6·N·D = 162.4 TOP"), std::string::npos);
+  EXPECT_NE(with({"--measured-tokens-per-s", "100"}).find("MFU = 14.3 GOP/token"),
+            std::string::npos);
+  // The default compute dtype (fp16) stays in FLOP.
+  const auto f = nlohmann::json::parse(
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--cdtype", "fp16", "--json"}).out);
+  EXPECT_EQ(f["units"]["work"], "FLOP");
+}
+
 TEST(LlmCli, JsonReportCarriesTheNumbers) {
   const auto r = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "-b", "4", "-L", "1024",
                           "--kvdtype", "fp8", "--json"});
