@@ -20,7 +20,8 @@ struct DiagnosisOptions {
   double touching = 0.8;
   /// A point is "above" a roof when attainment > above (default 1.05: 5% measurement slack).
   double above = 1.05;
-  /// A higher flat roof counts as "empty above" when it is at least this many times higher.
+  /// A higher flat roof counts as "empty above" when it is at least this many times higher, and
+  /// would allow at least this many times the attainable rate at the point's intensities.
   double higher_roof_factor = 1.5;
 };
 
@@ -48,7 +49,9 @@ struct LevelJudgement {
 struct EmptyRoof {
   std::string name;
   WorkRate peak{0};
-  double gain = 0;  ///< peak / current binding compute roof
+  /// min(its peak, β·I over the point's levels) / the point's attainable: what it would allow at
+  /// the point's own I (a memory roof caps every unit alike)
+  double gain = 0;
 };
 
 struct Diagnosis {

@@ -66,13 +66,25 @@ size_t judge_levels(const Point& p, const RoofSet& roofs, const ComputeRoof& c, 
 /// of those that count the same work (units_of): floating-point work is never sent to an integer
 /// roof (A100's int8 tensor 624 TOP/s is no faster unit for FLOP judged on fp16 tensor), nor
 /// integer work to a floating-point one: their peaks count different operations.
+///
+/// The gain is what the other roof would allow at the point's own intensities over what this
+/// one allows: min over levels of min(π', β·I) ÷ the attainable (docs/model.md §6). A faster
+/// unit cannot lift a point its memory roof holds: at A100's I = 12 the HBM roof caps every unit
+/// at 24.5 TFLOP/s, 1.25× fp32's 19.5 — "int4 tensor (64x)" was the peaks' ratio. A smaller type
+/// that also raises I could gain more; that is a change of Q the point does not show.
 void find_empty_roofs_above(const RoofSet& roofs, const ComputeRoof& c, const DiagnosisOptions& opt,
                             Diagnosis& d) {
   const std::string work = roofs.units_of(c).work;
   for (const auto& other : roofs.compute) {
     if (other.sparse || &other == &c || roofs.units_of(other).work != work) continue;
-    if (other.peak.value >= opt.higher_roof_factor * c.peak.value)
-      d.empty_roofs_above.push_back({other.name, other.peak, other.peak / c.peak});
+    if (!(other.peak.value >= opt.higher_roof_factor * c.peak.value)) continue;
+    WorkRate there = other.peak;
+    for (const auto& l : d.levels)
+      there = std::min(there,
+                       attainable(other.peak, roofs.select_memory(l.level).bandwidth, l.intensity));
+    const double gain = there / d.attainable;
+    if (gain >= opt.higher_roof_factor)
+      d.empty_roofs_above.push_back({other.name, other.peak, gain});
   }
   std::sort(d.empty_roofs_above.begin(), d.empty_roofs_above.end(),
             [](const EmptyRoof& x, const EmptyRoof& y) { return x.peak > y.peak; });
