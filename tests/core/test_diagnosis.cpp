@@ -72,7 +72,7 @@ TEST(Diagnosis, Row4HigherRoofEmptyAbove) {
 
 // The gain of a faster unit is at the point's own I: the memory roof caps every unit alike. At
 // I = 12 on 2 TB/s any unit allows 24 TFLOP/s, 1.23× fp32's 19.5: no faster unit (it was
-// "fp16 tensor (16x)", the peaks' ratio); at I = 100, fp16 tensor allows 200 T: 10.26×.
+// "fp16 tensor (16x)", the peaks' ratio); at I = 100, fp16 tensor allows 200 T: 10.3×.
 TEST(Diagnosis, Row4GainIsAtThePointsIntensity) {
   const Diagnosis d = diagnose(at(12, 19e12), test::seed_a100());
   EXPECT_EQ(d.verdict, Verdict::compute_bound);
@@ -81,7 +81,7 @@ TEST(Diagnosis, Row4GainIsAtThePointsIntensity) {
   EXPECT_EQ(e.verdict, Verdict::faster_unit_unused);
   ASSERT_EQ(e.empty_roofs_above.size(), 1u);
   EXPECT_DOUBLE_EQ(e.empty_roofs_above[0].gain, 200e12 / 19.5e12);
-  EXPECT_TRUE(contains(e.prescription, "fp16 tensor (10.26x)")) << e.prescription;
+  EXPECT_TRUE(contains(e.prescription, "fp16 tensor (10.3x)")) << e.prescription;
 }
 
 // A faster unit for floating-point work is never an integer roof, nor the reverse: an int8
