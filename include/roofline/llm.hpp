@@ -369,6 +369,18 @@ Calibration calibration_from(const RoofSet& measured, const std::string& origin,
                              const DataType& compute);
 void apply_calibration(Roofs& r, const Calibration& c);
 
+/// Expert parallelism's load on the busiest of `devices` devices, each holding experts/devices
+/// whole experts, when `tokens` tokens each pick `per_token` of the `experts` uniformly and
+/// independently (src/llm/routing.cpp derives it; docs/llm.md states it). A step waits for the
+/// busiest device, so the expert operators are costed at these figures, not at the mean.
+struct ExpertLoad {
+  double touched_mean = 0;     ///< E[distinct experts touched on one device]
+  double touched_busiest = 0;  ///< E[max over devices of the distinct experts touched] (exact)
+  double rows_busiest = 0;     ///< max(tokens·k/devices, touched_busiest): a lower bound on
+                               ///< E[max over devices of the token-expert rows]
+};
+ExpertLoad expert_parallel_load(double experts, double per_token, double devices, double tokens);
+
 /// The decode batch at which a group of operators turns compute-bound (I(B) ≥ I* = π/β).
 /// W(B) = w·B and Q(B) = q0 + q1·B are affine in B for dense models, so
 ///   B* = I*·q0 / (w − I*·q1)  when w > I*·q1, never otherwise.
