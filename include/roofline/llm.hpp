@@ -432,22 +432,31 @@ struct PipelineStep {
   Seconds stage{0};         ///< the slowest stage for one micro-batch
   Seconds transfer{0};      ///< one stage boundary for one micro-batch (send/receive)
   Bytes transfer_bytes{0};  ///< activations crossing a boundary, sent + received per device
-  Seconds path{0};          ///< one micro-batch through every stage: the step + pp transfers
-  Seconds fill_drain{0};    ///< path + (m − 1)·(stage + transfer): a batch through an empty pipe
-  Seconds steady{0};        ///< max(path, m·(stage + transfer)): per step with the pipe full
-  double bubble = 0;        ///< (pp − 1)/(m + pp − 1): idle share of fill_drain
+  Seconds path{0};  ///< one micro-batch through every stage: the step + (pp − 1) transfers
+  /// The sampled token ids back from the last stage to the first (4 bytes per sequence, sent +
+  /// received, one α): the next decode step's input, not hidden states.
+  Seconds token_return{0};
+  Seconds fill_drain{0};  ///< path + (m − 1)·(stage + transfer): a batch through an empty pipe
+  /// max(path + token_return, m·(stage + transfer)): per step with the pipe full
+  Seconds steady{0};
+  double bubble = 0;  ///< (pp − 1)/(m + pp − 1): idle share of fill_drain
 };
 /// Times a step of the scenario's phase through the pipeline (pp = 1: one stage, no transfer,
 /// both times equal the step's).
 PipelineStep pipeline_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r);
 
+/// The last stage's send of `sampled` token ids (4 bytes each, sent + received) back to the
+/// first: one α and the bytes over the interconnect (0 without an interconnect roof).
+Seconds pipeline_token_return(double sampled, const Roofs& r);
+
 /// The time an iteration of `step` (the whole replica's operators) spends in each of s.pp
 /// stages, first to last: layers/pp of the per-layer operators, the embedding on the first,
-/// the final norm, LM head and logits on the last, each plus the send of its prompt_rows +
-/// decode_rows hidden states to the next stage (α–β). They sum to pipeline_step's path.
+/// the final norm, LM head and logits on the last, each but the last plus the send of its
+/// prompt_rows + decode_rows hidden states to the next stage (α–β), the last plus the return of
+/// the `sampled` token ids to the first. They sum to pipeline_step's path + its token_return.
 std::vector<Seconds> pipeline_stage_times(const ModelConfig& m, const Scenario& s,
                                           const StepResult& step, double prompt_rows,
-                                          double decode_rows, const Roofs& r);
+                                          double decode_rows, double sampled, const Roofs& r);
 
 /// Devices one model replica spans: tp · cp · pp.
 int replica_devices(const Scenario& s);

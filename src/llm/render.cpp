@@ -267,8 +267,8 @@ std::string pipeline_lines(const Report& r) {
            (pre ? "fill and drain: path " + format_seconds(ps.path) +
                       " + (m − 1) × … = " + format_seconds(ps.fill_drain) + ", bubble " +
                       format_number(100 * ps.bubble, 3) + "%"
-                : "steady max(path " + format_seconds(ps.path) +
-                      ", m × …) = " + format_seconds(ps.steady)) +
+                : "steady max(path " + format_seconds(ps.path) + " + token ids back " +
+                      format_seconds(ps.token_return) + ", m × …) = " + format_seconds(ps.steady)) +
            "\n";
   }
 
@@ -350,6 +350,22 @@ std::string render_text(const Report& r) {
          latency_lines(r) + memory_lines(r) + critical_batch(r) + measured_lines(r);
 }
 
+namespace {
+nlohmann::json pipeline_to_json(const PipelineStep& st) {
+  return {{"stages", st.stages},
+          {"micro_batches", st.micro_batches},
+          {"micro_batch", st.micro_batch},
+          {"stage", st.stage.value},
+          {"transfer", st.transfer.value},
+          {"transfer_bytes", st.transfer_bytes.value},
+          {"path", st.path.value},
+          {"token_return", st.token_return.value},
+          {"fill_drain", st.fill_drain.value},
+          {"steady", st.steady.value},
+          {"bubble", st.bubble}};
+}
+}  // namespace
+
 nlohmann::json to_json(const Report& r) {
   const Scenario& s = r.scenario;
   nlohmann::json crit = nlohmann::json::array();
@@ -425,13 +441,7 @@ nlohmann::json to_json(const Report& r) {
       {"critical_batch", crit}};
   for (const auto* p : {&r.pipeline_prefill, &r.pipeline_decode}) {
     if (!*p) continue;
-    const PipelineStep& st = **p;
-    j[p == &r.pipeline_prefill ? "pipeline_prefill" : "pipeline_decode"] = {
-        {"stages", st.stages},           {"micro_batches", st.micro_batches},
-        {"micro_batch", st.micro_batch}, {"stage", st.stage.value},
-        {"transfer", st.transfer.value}, {"transfer_bytes", st.transfer_bytes.value},
-        {"path", st.path.value},         {"fill_drain", st.fill_drain.value},
-        {"steady", st.steady.value},     {"bubble", st.bubble}};
+    j[p == &r.pipeline_prefill ? "pipeline_prefill" : "pipeline_decode"] = pipeline_to_json(**p);
   }
   if (r.measured)
     j["measured"] = {

@@ -459,12 +459,14 @@ TEST(LlmParallel, PipelineStagesAndBubbles) {
   // One micro-batch's hidden states (4 tokens × 8192, fp16) cross a boundary: sent + received.
   EXPECT_DOUBLE_EQ(p.transfer_bytes.value, 2 * 4 * 8192 * 2.0);
   EXPECT_NEAR(p.transfer.value, 2 * 4 * 8192 * 2.0 / 600e9, 1e-18);
-  // The path: the whole step (every stage once) and 4 boundaries; then 3 more micro-batches,
-  // each behind the slowest stage. Full, the pipe's period is 4 slowest stages (> the path).
+  // The path: the whole step (every stage once) and the 3 boundaries between 4 stages; then 3
+  // more micro-batches, each behind the slowest stage. Full, the pipe's period is 4 slowest
+  // stages (> the path and the sampled tokens' trip back to the first stage).
   const double per = p.stage.value + p.transfer.value;
-  const double path = layers + head + embedding + 4 * p.transfer.value;
+  const double path = layers + head + embedding + 3 * p.transfer.value;
   EXPECT_NEAR(p.path.value, path, 1e-15);
-  EXPECT_NEAR(p.path.value, st.time.value + 4 * p.transfer.value, 1e-12);
+  EXPECT_NEAR(p.path.value, st.time.value + 3 * p.transfer.value, 1e-12);
+  EXPECT_NEAR(p.token_return.value, 2 * 4 * 4.0 / 600e9, 1e-18);  // 4 int32 ids, no α given
   EXPECT_NEAR(p.fill_drain.value, path + 3 * per, 1e-15);
   EXPECT_LT(p.fill_drain.value, 7 * per);  // equal stages would take 7 × the slowest
   EXPECT_NEAR(p.steady.value, 4 * per, 1e-15);
@@ -485,7 +487,8 @@ TEST(LlmParallel, PipelineStagesAndBubbles) {
   EXPECT_DOUBLE_EQ(none.steady.value, evaluate_step(m, flat, Phase::decode, r).time.value);
   EXPECT_EQ(none.bubble, 0);
   // One micro-batch over 32 stages of Llama-2-7B: nothing overlaps, a decode step is the path
-  // (the whole step and 32 boundaries), not 32 × the stage holding the LM head.
+  // (the whole step and 31 boundaries) and the token ids' return, not 32 × the stage holding
+  // the LM head.
   Scenario deep = scenario(1, 2048, 2048);
   deep.pp = 32;
   const PipelineStep d = pipeline_step(preset("llama-2-7b"), deep, Phase::decode, r);
@@ -494,13 +497,42 @@ TEST(LlmParallel, PipelineStagesAndBubbles) {
   const double whole_step =
       evaluate_step(preset("llama-2-7b"), deep_one, Phase::decode, r).time.value;
   EXPECT_EQ(d.micro_batches, 1);
-  EXPECT_NEAR(d.steady.value, whole_step + 32 * d.transfer.value, 1e-12);
-  EXPECT_NEAR(d.fill_drain.value, d.steady.value, 1e-15);
+  EXPECT_NEAR(d.steady.value, whole_step + 31 * d.transfer.value + d.token_return.value, 1e-12);
+  EXPECT_NEAR(d.fill_drain.value, whole_step + 31 * d.transfer.value, 1e-12);
   EXPECT_LT(d.steady.value, 0.8 * 32 * (d.stage.value + d.transfer.value));
   // More micro-batches than sequences, or stages than layers, are refused.
   s.micro_batches = 32;
   EXPECT_THROW(pipeline_step(m, s, Phase::decode, r), InputError);
   EXPECT_EQ(replica_devices(s), 4);
+}
+
+// P stages have P − 1 hidden-state boundaries; the trip back to stage 0 carries the sampled
+// token ids (4 bytes a sequence), one message. Llama-2-7B, pp 4, α = 2 µs: the path was the
+// step + 4 × 39.28 µs; it is the step + 3 boundaries, and a decode step adds α + 8 bytes.
+TEST(LlmParallel, APipelineHasOneBoundaryFewerThanStages) {
+  const ModelConfig& m = preset("llama-2-7b");
+  Scenario s = scenario(1, 2048, 2048);
+  s.pp = 4;
+  Roofs r = a100();
+  r.link_latency = Seconds(2e-6);
+  const PipelineStep p = pipeline_step(m, s, Phase::decode, r);
+  Scenario flat = s;
+  flat.pp = 1;
+  const double whole = evaluate_step(m, flat, Phase::decode, r).time.value;
+  const double boundary = 2 * 4096 * 2.0 / 600e9 + 2e-6;  // one row of d fp16, sent + received
+  EXPECT_NEAR(p.transfer.value, boundary, 1e-15);
+  EXPECT_NEAR(p.path.value, whole + 3 * boundary, 1e-12);
+  const double back = 2 * 4.0 / 600e9 + 2e-6;
+  EXPECT_NEAR(p.token_return.value, back, 1e-15);
+  EXPECT_NEAR(p.steady.value, whole + 3 * boundary + back, 1e-12);
+  // A prefill ends when the last stage has the logits: no return.
+  const PipelineStep pre = pipeline_step(m, s, Phase::prefill, r);
+  EXPECT_NEAR(pre.fill_drain.value, pre.path.value, 1e-15);
+  // The serving simulation's stage times sum to the same: 3 boundaries and the return.
+  const StepResult step = evaluate_step(m, flat, Phase::decode, r);
+  double sum = 0;
+  for (const Seconds t : pipeline_stage_times(m, s, step, 0, 1, 1, r)) sum += t.value;
+  EXPECT_NEAR(sum, p.steady.value, 1e-12);
 }
 
 // Expert parallelism's busiest device: the expected maximum over devices of the distinct
