@@ -219,6 +219,9 @@ enum class OpKind {
   softmax,
   attention_values,
   attention_fused,
+  /// Naive MLA's kv_b_proj over the keys read (latent → K_nope, V): part of attention, its work
+  /// grows with the context as the score and value products do.
+  latent_decompression,
   activation,
   residual,
   lm_head,

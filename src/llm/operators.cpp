@@ -35,6 +35,8 @@ std::string to_string(OpKind k) {
       return "attention values";
     case OpKind::attention_fused:
       return "attention (fused)";
+    case OpKind::latent_decompression:
+      return "latent decompression";
     case OpKind::activation:
       return "activation";
     case OpKind::residual:
@@ -298,7 +300,7 @@ bool is_linear(OpKind k) {
 }
 bool is_attention(OpKind k) {
   return k == OpKind::attention_scores || k == OpKind::softmax || k == OpKind::attention_values ||
-         k == OpKind::attention_fused;
+         k == OpKind::attention_fused || k == OpKind::latent_decompression;
 }
 template <class Pred>
 Aggregate aggregate(const StepResult& s, const char* name, Pred pred) {

@@ -223,9 +223,12 @@ class StepBuilder {
       // Decompress every key the step reads: K_nope and V for its heads from the cached latent
       // (kv_b_proj: kv_lora_rank → H·(nope + v)), then standard attention of head size
       // nope + rope (the RoPE key read from the cache, shared by all heads) and value size v.
+      // It is attention's work, not a linear layer's (its rows are the keys read, so it grows
+      // with the context): the summaries count it with the decode attention (docs/llm.md).
       const double keys = sums(Span{}, naive).keys;
-      add("kv_b_proj", OpKind::linear, L, true, counting::matmul_flop(keys, dc, Hq_ * (dn + dv)),
-          dc * Hq_ * (dn + dv) * sw_, keys * Hq_ * (dn + dv) * sa_, keys * dc * skv_);
+      add("kv_b_proj", OpKind::latent_decompression, L, true,
+          counting::matmul_flop(keys, dc, Hq_ * (dn + dv)), dc * Hq_ * (dn + dv) * sw_,
+          keys * Hq_ * (dn + dv) * sa_, keys * dc * skv_);
       KeyLayout k;
       k.qk_dim = qk;
       k.v_dim = dv;
