@@ -617,6 +617,8 @@ struct SpeculativeResult {
   Intensity plain_intensity{0}, verify_intensity{0};
   Work plain_work_per_token{0}, verify_work_per_token{0};  ///< target FLOP per kept token
   bool verify_compute_bound = false;
+  /// What makes the figures doubtful (a drafter of another vocabulary, so another tokenizer).
+  std::vector<std::string> warnings;
   std::vector<std::string> notes;
 };
 /// The most tokens speculative_decoding drafts per step (SpeculativeOptions::k).

@@ -123,3 +123,18 @@ def test_compare_refuses_one_machine_twice_and_prices_by_catalogue_name(model):
     first = rows[0]  # the dicts `roofline llm --hw a,b --json` lists
     assert first["cost"]["usd_per_million_tokens"] == pytest.approx(
         1.8 / (first["tokens_per_s"] * 3600) * 1e6, rel=1e-12)
+
+
+def test_a_drafter_of_another_vocabulary_is_warned_about(cli, h100):
+    # Llama 3's 128256 tokens cannot be verified by Llama 2 70B's 32000: the library warns, the
+    # CLI prints it on stderr with --json, Python says it (and keeps it in .warnings).
+    target = roofline.llm.model("llama-2-70b")
+    with pytest.warns(UserWarning, match=r"vocabulary \(128256\) is not the target's \(32000\)"):
+        s = roofline.llm.speculative(target, h100, draft=roofline.llm.model("llama-3-8b"), k=4,
+                                     tp=2)
+    assert len(s.warnings) == 1 and "128256" in s.warnings[0]
+    assert s.to_dict()["warnings"] == s.warnings
+    r = cli("llm", "--model", "llama-2-70b", "--hw", "h100-sxm", "--tp", "2", "--spec-k", "4",
+            "--draft", "llama-3-8b", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "warning: the drafter's vocabulary (128256)" in r.stderr
