@@ -539,8 +539,14 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
   rep.critical = critical_batches(m, s, r);
   rep.warnings = scenario_warnings(m, s);
   for (auto& w : parallel_warnings(s, r)) rep.warnings.push_back(std::move(w));
-  if (measured)
+  if (measured) {
     rep.measured = utilisation(phase == Phase::prefill ? rep.prefill : rep.decode, *measured, r);
+    // Above a roof by more than `roofline point`'s slack (docs/model.md): one of the report's
+    // warnings, so that every output (text, JSON, stderr, Python) carries it.
+    if (!rep.measured->above_roof.empty())
+      rep.warnings.push_back("the measured " + format_number(*measured, 6) + " tokens/s (" +
+                             to_string(phase) + ") is " + rep.measured->above_roof);
+  }
   return rep;
 }
 

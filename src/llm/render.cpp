@@ -336,7 +336,7 @@ std::string measured_lines(const Report& r) {
     out += "  bandwidth utilisation = " + format_bytes(u.bytes_per_token) +
            "/token × tokens/s ÷ β = " + format_number(100 * u.bandwidth, 3) + "%\n";
     out += "  of the roofline prediction: " + format_number(100 * u.of_roofline, 3) + "%\n";
-    if (!u.above_roof.empty()) out += "  warning: " + u.above_roof + "\n";
+    if (!u.above_roof.empty()) out += "  above the roofs: see the warning above\n";
   }
   return out;
 }

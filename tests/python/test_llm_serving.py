@@ -138,3 +138,14 @@ def test_a_drafter_of_another_vocabulary_is_warned_about(cli, h100):
             "--draft", "llama-3-8b", "--json")
     assert r.returncode == 0, r.stderr
     assert "warning: the drafter's vocabulary (128256)" in r.stderr
+
+
+def test_a_measurement_above_the_roofs_is_a_report_warning(cli, model, h100):
+    r = roofline.llm.analyse(model, h100, batch=1, context=2048, measured_tokens_per_s=1e9)
+    assert any("is above the roofs (" in w for w in r.warnings), r.warnings
+    assert not any("above the roofs" in w for w in
+                   roofline.llm.analyse(model, h100, measured_tokens_per_s=10).warnings)
+    c = cli("llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "--measured-tokens-per-s", "7e6",
+            "--json")
+    assert c.returncode == 0, c.stderr
+    assert "is above the roofs (" in c.stderr
