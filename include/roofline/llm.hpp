@@ -673,7 +673,11 @@ struct MachineComparison {
   std::string dtype;  ///< the compute dtype
   Seconds ttft{0};    ///< the request's when output_tokens > 0, else the prefill's
   Seconds time_per_output_token{0};
-  double tokens_per_s = 0;  ///< decode (or the request's output) × dp
+  /// Output tokens/s of decode alone: B·dp / time_per_output_token (every machine, always).
+  double decode_tokens_per_s = 0;
+  /// Output tokens/s of whole requests with output_tokens > 0: B·N·dp / end-to-end (prefill
+  /// included); none without. The cost is per token at this rate when given, else at decode's.
+  std::optional<double> request_tokens_per_s;
   Bytes memory{0};
   std::optional<bool> fits;
   TokenCost cost;
@@ -687,7 +691,8 @@ MachineComparison compare_on(const ModelConfig& m, const Setup& st, const Machin
 /// Each row's warnings and cost notes, named by machine.
 std::vector<std::string> comparison_notes(const std::vector<MachineComparison>& rows);
 /// `roofline llm --hw a,b,c`: one line saying what is compared, the table (roofs, TTFT,
-/// time/token, tokens/s, memory, fits, $/M tokens, J/token) and the notes.
+/// time/token, decode tokens/s, request tokens/s with output tokens, memory, fits, $/M tokens,
+/// J/token) and the notes.
 std::string render_comparison_text(const ModelConfig& m, double batch, double context,
                                    double output_tokens,
                                    const std::vector<MachineComparison>& rows);

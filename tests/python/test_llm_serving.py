@@ -122,7 +122,7 @@ def test_compare_refuses_one_machine_twice_and_prices_by_catalogue_name(model):
                                 price_per_hour={"a100-80gb": 1.8})
     first = rows[0]  # the dicts `roofline llm --hw a,b --json` lists
     assert first["cost"]["usd_per_million_tokens"] == pytest.approx(
-        1.8 / (first["tokens_per_s"] * 3600) * 1e6, rel=1e-12)
+        1.8 / (first["decode_tokens_per_s"] * 3600) * 1e6, rel=1e-12)
 
 
 def test_a_drafter_of_another_vocabulary_is_warned_about(cli, h100):
@@ -149,3 +149,18 @@ def test_a_measurement_above_the_roofs_is_a_report_warning(cli, model, h100):
             "--json")
     assert c.returncode == 0, c.stderr
     assert "is above the roofs (" in c.stderr
+
+
+def test_compare_names_its_two_throughputs(model, h100):
+    # decode_tokens_per_s is B / time per token whatever output_tokens is; the request's rate
+    # (prefill included) is request_tokens_per_s, None without output_tokens.
+    plain = roofline.llm.compare(model, [h100], batch=8)[0]
+    whole = roofline.llm.compare(model, [h100], batch=8, output_tokens=128)[0]
+    assert "tokens_per_s" not in plain
+    assert plain["request_tokens_per_s"] is None
+    assert whole["decode_tokens_per_s"] == plain["decode_tokens_per_s"]
+    assert plain["decode_tokens_per_s"] == pytest.approx(8 / plain["time_per_output_token"],
+                                                         rel=1e-12)
+    assert whole["request_tokens_per_s"] == pytest.approx(
+        8 * 128 / whole["request"]["e2e"], rel=1e-12)
+    assert whole["request_tokens_per_s"] < whole["decode_tokens_per_s"]
