@@ -447,6 +447,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
         llm::speculative_decoding(st.model, s, speculative_options(a), st.roofs);
     out.text += llm::render_speculative_text(sp, st.roofs);
     out.json["speculative"] = llm::speculative_to_json(sp);
+    out.warnings.insert(out.warnings.end(), sp.warnings.begin(), sp.warnings.end());
   }
   if (a.dp > 1) {
     // The figure is every replica's: one replica's throughput × the replicas.

@@ -219,6 +219,9 @@ enum class OpKind {
   softmax,
   attention_values,
   attention_fused,
+  /// Naive MLA's kv_b_proj over the keys read (latent → K_nope, V): part of attention, its work
+  /// grows with the context as the score and value products do.
+  latent_decompression,
   activation,
   residual,
   lm_head,
@@ -372,6 +375,18 @@ Calibration calibration_from(const RoofSet& measured, const std::string& origin,
                              const DataType& compute);
 void apply_calibration(Roofs& r, const Calibration& c);
 
+/// Expert parallelism's load on the busiest of `devices` devices, each holding experts/devices
+/// whole experts, when `tokens` tokens each pick `per_token` of the `experts` uniformly and
+/// independently (src/llm/routing.cpp derives it; docs/llm.md states it). A step waits for the
+/// busiest device, so the expert operators are costed at these figures, not at the mean.
+struct ExpertLoad {
+  double touched_mean = 0;     ///< E[distinct experts touched on one device]
+  double touched_busiest = 0;  ///< E[max over devices of the distinct experts touched] (exact)
+  double rows_busiest = 0;     ///< max(tokens·k/devices, touched_busiest): a lower bound on
+                               ///< E[max over devices of the token-expert rows]
+};
+ExpertLoad expert_parallel_load(double experts, double per_token, double devices, double tokens);
+
 /// The decode batch at which a group of operators turns compute-bound (I(B) ≥ I* = π/β).
 /// W(B) = w·B and Q(B) = q0 + q1·B are affine in B for dense models, so
 ///   B* = I*·q0 / (w − I*·q1)  when w > I*·q1, never otherwise.
@@ -423,22 +438,31 @@ struct PipelineStep {
   Seconds stage{0};         ///< the slowest stage for one micro-batch
   Seconds transfer{0};      ///< one stage boundary for one micro-batch (send/receive)
   Bytes transfer_bytes{0};  ///< activations crossing a boundary, sent + received per device
-  Seconds path{0};          ///< one micro-batch through every stage: the step + pp transfers
-  Seconds fill_drain{0};    ///< path + (m − 1)·(stage + transfer): a batch through an empty pipe
-  Seconds steady{0};        ///< max(path, m·(stage + transfer)): per step with the pipe full
-  double bubble = 0;        ///< (pp − 1)/(m + pp − 1): idle share of fill_drain
+  Seconds path{0};  ///< one micro-batch through every stage: the step + (pp − 1) transfers
+  /// The sampled token ids back from the last stage to the first (4 bytes per sequence, sent +
+  /// received, one α): the next decode step's input, not hidden states.
+  Seconds token_return{0};
+  Seconds fill_drain{0};  ///< path + (m − 1)·(stage + transfer): a batch through an empty pipe
+  /// max(path + token_return, m·(stage + transfer)): per step with the pipe full
+  Seconds steady{0};
+  double bubble = 0;  ///< (pp − 1)/(m + pp − 1): idle share of fill_drain
 };
 /// Times a step of the scenario's phase through the pipeline (pp = 1: one stage, no transfer,
 /// both times equal the step's).
 PipelineStep pipeline_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r);
 
+/// The last stage's send of `sampled` token ids (4 bytes each, sent + received) back to the
+/// first: one α and the bytes over the interconnect (0 without an interconnect roof).
+Seconds pipeline_token_return(double sampled, const Roofs& r);
+
 /// The time an iteration of `step` (the whole replica's operators) spends in each of s.pp
 /// stages, first to last: layers/pp of the per-layer operators, the embedding on the first,
-/// the final norm, LM head and logits on the last, each plus the send of its prompt_rows +
-/// decode_rows hidden states to the next stage (α–β). They sum to pipeline_step's path.
+/// the final norm, LM head and logits on the last, each but the last plus the send of its
+/// prompt_rows + decode_rows hidden states to the next stage (α–β), the last plus the return of
+/// the `sampled` token ids to the first. They sum to pipeline_step's path + its token_return.
 std::vector<Seconds> pipeline_stage_times(const ModelConfig& m, const Scenario& s,
                                           const StepResult& step, double prompt_rows,
-                                          double decode_rows, const Roofs& r);
+                                          double decode_rows, double sampled, const Roofs& r);
 
 /// Devices one model replica spans: tp · cp · pp.
 int replica_devices(const Scenario& s);
@@ -596,6 +620,8 @@ struct SpeculativeResult {
   Intensity plain_intensity{0}, verify_intensity{0};
   Work plain_work_per_token{0}, verify_work_per_token{0};  ///< target FLOP per kept token
   bool verify_compute_bound = false;
+  /// What makes the figures doubtful (a drafter of another vocabulary, so another tokenizer).
+  std::vector<std::string> warnings;
   std::vector<std::string> notes;
 };
 /// The most tokens speculative_decoding drafts per step (SpeculativeOptions::k).
@@ -651,7 +677,11 @@ struct MachineComparison {
   std::string dtype;  ///< the compute dtype
   Seconds ttft{0};    ///< the request's when output_tokens > 0, else the prefill's
   Seconds time_per_output_token{0};
-  double tokens_per_s = 0;  ///< decode (or the request's output) × dp
+  /// Output tokens/s of decode alone: B·dp / time_per_output_token (every machine, always).
+  double decode_tokens_per_s = 0;
+  /// Output tokens/s of whole requests with output_tokens > 0: B·N·dp / end-to-end (prefill
+  /// included); none without. The cost is per token at this rate when given, else at decode's.
+  std::optional<double> request_tokens_per_s;
   Bytes memory{0};
   std::optional<bool> fits;
   TokenCost cost;
@@ -665,7 +695,8 @@ MachineComparison compare_on(const ModelConfig& m, const Setup& st, const Machin
 /// Each row's warnings and cost notes, named by machine.
 std::vector<std::string> comparison_notes(const std::vector<MachineComparison>& rows);
 /// `roofline llm --hw a,b,c`: one line saying what is compared, the table (roofs, TTFT,
-/// time/token, tokens/s, memory, fits, $/M tokens, J/token) and the notes.
+/// time/token, decode tokens/s, request tokens/s with output tokens, memory, fits, $/M tokens,
+/// J/token) and the notes.
 std::string render_comparison_text(const ModelConfig& m, double batch, double context,
                                    double output_tokens,
                                    const std::vector<MachineComparison>& rows);

@@ -243,8 +243,14 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
   llm::Setup st = setup(machine, kw, "speculative");
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = st.scenario.prompt = whole(context, "context");
-  return finite(llm::speculative_decoding(model, st.scenario, o, st.roofs),
-                llm::speculative_to_json, "speculative");
+  llm::SpeculativeResult res = finite(llm::speculative_decoding(model, st.scenario, o, st.roofs),
+                                      llm::speculative_to_json, "speculative");
+  // The library's warnings (a drafter of another vocabulary) are said, as the CLI says them on
+  // stderr, and kept in .warnings; python -W error turns them into errors.
+  for (const auto& w : res.warnings)
+    if (PyErr_WarnEx(PyExc_UserWarning, ("roofline.llm.speculative: " + w).c_str(), 1) < 0)
+      throw py::error_already_set();
+  return res;
 }
 
 llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine, Real sequence,
@@ -556,7 +562,9 @@ void register_results(py::module_& m) {
       .def_property_readonly(
           "verify_intensity_flop_per_byte",
           [](const llm::SpeculativeResult& x) { return x.verify_intensity.value; })
-      .def_readonly("verify_compute_bound", &llm::SpeculativeResult::verify_compute_bound);
+      .def_readonly("verify_compute_bound", &llm::SpeculativeResult::verify_compute_bound)
+      .def_readonly("warnings", &llm::SpeculativeResult::warnings)
+      .def_readonly("notes", &llm::SpeculativeResult::notes);
   add_dict(spec, llm::speculative_to_json);
 
   py::class_<llm::TrainingResult> training(

@@ -21,37 +21,42 @@ MachineComparison compare_on(const ModelConfig& m, const Setup& st, const Machin
   c.dtype = st.scenario.dtypes.compute.name;
   c.ttft = rep.ttft;
   c.time_per_output_token = rep.time_per_token;
-  double throughput = rep.tokens_per_s;
+  // Two throughputs under two names (one field used to switch meaning with output_tokens):
+  // decode's B/time-per-token and, for whole requests, B·N / end-to-end (docs/llm.md).
+  c.decode_tokens_per_s = rep.tokens_per_s * o.dp;
   if (o.output_tokens > 0) {
     c.request = request_timing(m, st.scenario, o.output_tokens, st.roofs, o.chunk);
     c.ttft = c.request->ttft;
-    throughput = c.request->output_tokens_per_s;
+    c.request_tokens_per_s = c.request->output_tokens_per_s * o.dp;
   }
-  c.tokens_per_s = throughput * o.dp;
   c.memory = rep.memory.total();
   c.fits = rep.memory.fits;
   DevicePower power = device_power(facts);
   if (o.power_w) power = {*o.power_w, "--power-w"};
-  c.cost = token_cost(c.tokens_per_s, replica_devices(st.scenario) * o.dp, o.price_per_hour, power,
-                      st.roofs.machine);
+  c.cost =
+      token_cost(c.request_tokens_per_s.value_or(c.decode_tokens_per_s),
+                 replica_devices(st.scenario) * o.dp, o.price_per_hour, power, st.roofs.machine);
   c.warnings = rep.warnings;
   return c;
 }
 
 nlohmann::json comparison_to_json(const MachineComparison& c) {
-  nlohmann::json row = {{"machine", c.machine},
-                        {"compute_roof", c.compute_roof},
-                        {"units", result_units_to_json(c.units)},
-                        {"peak", c.peak.value},
-                        {"bandwidth", c.bandwidth.value},
-                        {"dtypes", c.dtype},
-                        {"ttft", c.ttft.value},
-                        {"time_per_output_token", c.time_per_output_token.value},
-                        {"tokens_per_s", c.tokens_per_s},
-                        {"memory", c.memory.value},
-                        {"fits", c.fits ? nlohmann::json(*c.fits) : nlohmann::json(nullptr)},
-                        {"cost", cost_to_json(c.cost)},
-                        {"warnings", c.warnings}};
+  nlohmann::json row = {
+      {"machine", c.machine},
+      {"compute_roof", c.compute_roof},
+      {"units", result_units_to_json(c.units)},
+      {"peak", c.peak.value},
+      {"bandwidth", c.bandwidth.value},
+      {"dtypes", c.dtype},
+      {"ttft", c.ttft.value},
+      {"time_per_output_token", c.time_per_output_token.value},
+      {"decode_tokens_per_s", c.decode_tokens_per_s},
+      {"request_tokens_per_s",
+       c.request_tokens_per_s ? nlohmann::json(*c.request_tokens_per_s) : nlohmann::json(nullptr)},
+      {"memory", c.memory.value},
+      {"fits", c.fits ? nlohmann::json(*c.fits) : nlohmann::json(nullptr)},
+      {"cost", cost_to_json(c.cost)},
+      {"warnings", c.warnings}};
   if (c.request) row["request"] = request_to_json(*c.request);
   return row;
 }
@@ -68,21 +73,33 @@ std::vector<std::string> comparison_notes(const std::vector<MachineComparison>& 
 std::string render_comparison_text(const ModelConfig& m, double batch, double context,
                                    double output_tokens,
                                    const std::vector<MachineComparison>& rows) {
-  Table t({"machine", "roofs", "TTFT", "time/token", "tokens/s", "memory", "fits", "$/M tokens",
-           "J/token"});
-  for (const auto& c : rows)
-    t.add_row({c.machine, format_work_rate(c.peak, c.units) + ", " + format_byte_rate(c.bandwidth),
-               format_seconds(c.ttft), format_seconds(c.time_per_output_token),
-               format_number(c.tokens_per_s, 4), format_bytes(c.memory),
-               c.fits ? (*c.fits ? "yes" : "no") : "?",
-               c.cost.usd_per_million_tokens
-                   ? "$" + format_number(*c.cost.usd_per_million_tokens, 4)
-                   : "-",
-               c.cost.joules_per_token ? format_number(*c.cost.joules_per_token, 4) : "-"});
+  const bool requests = output_tokens > 0;
+  std::vector<std::string> head = {"machine", "roofs", "TTFT", "time/token", "decode tokens/s"};
+  if (requests) head.push_back("request tokens/s");
+  for (const char* h : {"memory", "fits", "$/M tokens", "J/token"}) head.push_back(h);
+  Table t(head);
+  for (const auto& c : rows) {
+    std::vector<std::string> row = {c.machine,
+                                    format_work_rate(c.peak, c.units) + ", " + format_byte_rate(c.bandwidth),
+                                    format_seconds(c.ttft), format_seconds(c.time_per_output_token),
+                                    format_number(c.decode_tokens_per_s, 4)};
+    if (requests)
+      row.push_back(c.request_tokens_per_s ? format_number(*c.request_tokens_per_s, 4) : "-");
+    row.push_back(format_bytes(c.memory));
+    row.push_back(c.fits ? (*c.fits ? "yes" : "no") : "?");
+    row.push_back(c.cost.usd_per_million_tokens
+                      ? "$" + format_number(*c.cost.usd_per_million_tokens, 4)
+                      : "-");
+    row.push_back(c.cost.joules_per_token ? format_number(*c.cost.joules_per_token, 4) : "-");
+    t.add_row(row);
+  }
   std::string out =
       m.name + ": batch " + format_number(batch) + ", context " + format_number(context) +
-      (output_tokens > 0 ? ", " + format_number(output_tokens) + " output tokens" : std::string()) +
-      " on each machine (tokens/s: " + (output_tokens > 0 ? "the request's output" : "decode") +
+      (requests ? ", " + format_number(output_tokens) + " output tokens" : std::string()) +
+      " on each machine (decode tokens/s = batch / time per token" +
+      (requests ? "; request tokens/s = batch × output tokens / end-to-end, prefill included; "
+                  "the cost is at the request rate"
+                : "") +
       ")\n" + t.render();
   for (const auto& w : comparison_notes(rows)) out += "  note: " + w + "\n";
   return out;

@@ -35,6 +35,8 @@ std::string to_string(OpKind k) {
       return "attention values";
     case OpKind::attention_fused:
       return "attention (fused)";
+    case OpKind::latent_decompression:
+      return "latent decompression";
     case OpKind::activation:
       return "activation";
     case OpKind::residual:
@@ -299,7 +301,7 @@ bool is_linear(OpKind k) {
 }
 bool is_attention(OpKind k) {
   return k == OpKind::attention_scores || k == OpKind::softmax || k == OpKind::attention_values ||
-         k == OpKind::attention_fused;
+         k == OpKind::attention_fused || k == OpKind::latent_decompression;
 }
 template <class Pred>
 Aggregate aggregate(const StepResult& s, const char* name, Pred pred) {
@@ -538,8 +540,14 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
   rep.critical = critical_batches(m, s, r);
   rep.warnings = scenario_warnings(m, s);
   for (auto& w : parallel_warnings(s, r)) rep.warnings.push_back(std::move(w));
-  if (measured)
+  if (measured) {
     rep.measured = utilisation(phase == Phase::prefill ? rep.prefill : rep.decode, *measured, r);
+    // Above a roof by more than `roofline point`'s slack (docs/model.md): one of the report's
+    // warnings, so that every output (text, JSON, stderr, Python) carries it.
+    if (!rep.measured->above_roof.empty())
+      rep.warnings.push_back("the measured " + format_number(*measured, 6) + " tokens/s (" +
+                             to_string(phase) + ") is " + rep.measured->above_roof);
+  }
   return rep;
 }
 

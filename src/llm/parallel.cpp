@@ -140,17 +140,31 @@ Seconds boundary_time(const ModelConfig& m, const Scenario& s, double prompt_row
 
 }  // namespace
 
+// The sampled token ids (int32, 4 bytes per sampled sequence) sent by the last stage and
+// received by the first: the next decode step's input. One message (α); the bytes are a
+// handful beside the hidden states.
+Seconds pipeline_token_return(double sampled, const Roofs& r) {
+  constexpr double kTokenIdBytes = 4;
+  if (!r.interconnect) return Seconds(0);
+  const double bytes = 2 * sampled * kTokenIdBytes;
+  return Seconds(bytes / r.interconnect->value + (r.link_latency ? r.link_latency->value : 0));
+}
+
 std::vector<Seconds> pipeline_stage_times(const ModelConfig& m, const Scenario& s,
                                           const StepResult& step, double prompt_rows,
-                                          double decode_rows, const Roofs& r) {
+                                          double decode_rows, double sampled, const Roofs& r) {
   const int stages = std::max(1, s.pp);
   const StageParts p = stage_parts(step);
   const Seconds boundary = boundary_time(m, s, prompt_rows, decode_rows, r);
   std::vector<Seconds> out;
-  for (int k = 0; k < stages; ++k)
-    out.push_back(
-        Seconds(p.layers / stages + (k == 0 ? p.first : 0) + (k == stages - 1 ? p.last : 0)) +
-        boundary);
+  // P stages have P − 1 boundaries of hidden states; the last stage sends token ids back.
+  for (int k = 0; k < stages; ++k) {
+    const bool last = k == stages - 1;
+    const Seconds send = !last        ? boundary
+                         : stages > 1 ? pipeline_token_return(sampled, r)
+                                      : Seconds(0);
+    out.push_back(Seconds(p.layers / stages + (k == 0 ? p.first : 0) + (last ? p.last : 0)) + send);
+  }
   return out;
 }
 
@@ -158,7 +172,9 @@ std::vector<Seconds> pipeline_stage_times(const ModelConfig& m, const Scenario& 
 // embedding (first stage) or the final norm, LM head and logits (last stage). Each boundary
 // passes one micro-batch's hidden states, rows·d activations, sent by one stage and received
 // by the next: counted twice against the bidirectional roof, one message (α).
-// A micro-batch's path through the pipe is every stage once (the whole step) and pp boundaries;
+// A micro-batch's path through the pipe is every stage once (the whole step) and the pp − 1
+// boundaries between them; a decode step's cycle adds the return of its sampled token ids from
+// the last stage to the first (4 bytes a sequence and one α, not rows·d hidden states);
 // behind it, each further micro-batch waits for the slowest stage (GPipe, Huang et al. 2019:
 // (m + pp − 1) stage times when the stages are equal). The stages are not equal (the LM head is
 // on the last one), so the path is the sum of the stages, not pp times the slowest: with one
@@ -190,10 +206,11 @@ PipelineStep pipeline_step(const ModelConfig& m, const Scenario& s, Phase phase,
     p.transfer = boundary_time(m, s, prompt ? rows : 0, prompt ? 0 : rows, r);
   }
   const double per = p.stage.value + p.transfer.value;
-  const double path = stages == 1 ? per : stage_parts(st).path() + stages * p.transfer.value;
+  const double path = stages == 1 ? per : stage_parts(st).path() + (stages - 1) * p.transfer.value;
+  if (stages > 1) p.token_return = pipeline_token_return(p.micro_batch, r);
   p.path = Seconds(path);
   p.fill_drain = Seconds(path + (p.micro_batches - 1) * per);
-  p.steady = Seconds(std::max(path, p.micro_batches * per));
+  p.steady = Seconds(std::max(path + p.token_return.value, p.micro_batches * per));
   p.bubble = (stages - 1) / (p.micro_batches + stages - 1);
   return p;
 }

@@ -270,8 +270,8 @@ std::string pipeline_lines(const Report& r) {
            (pre ? "fill and drain: path " + format_seconds(ps.path) +
                       " + (m − 1) × … = " + format_seconds(ps.fill_drain) + ", bubble " +
                       format_number(100 * ps.bubble, 3) + "%"
-                : "steady max(path " + format_seconds(ps.path) +
-                      ", m × …) = " + format_seconds(ps.steady)) +
+                : "steady max(path " + format_seconds(ps.path) + " + token ids back " +
+                      format_seconds(ps.token_return) + ", m × …) = " + format_seconds(ps.steady)) +
            "\n";
   }
 
@@ -339,7 +339,7 @@ std::string measured_lines(const Report& r) {
     out += "  bandwidth utilisation = " + format_bytes(u.bytes_per_token) +
            "/token × tokens/s ÷ β = " + format_number(100 * u.bandwidth, 3) + "%\n";
     out += "  of the roofline prediction: " + format_number(100 * u.of_roofline, 3) + "%\n";
-    if (!u.above_roof.empty()) out += "  warning: " + u.above_roof + "\n";
+    if (!u.above_roof.empty()) out += "  above the roofs: see the warning above\n";
   }
   return out;
 }
@@ -352,6 +352,22 @@ std::string render_text(const Report& r) {
   return out + roof_lines(r) + step_table(r) + summary_points(r) + pipeline_lines(r) +
          latency_lines(r) + memory_lines(r) + critical_batch(r) + measured_lines(r);
 }
+
+namespace {
+nlohmann::json pipeline_to_json(const PipelineStep& st) {
+  return {{"stages", st.stages},
+          {"micro_batches", st.micro_batches},
+          {"micro_batch", st.micro_batch},
+          {"stage", st.stage.value},
+          {"transfer", st.transfer.value},
+          {"transfer_bytes", st.transfer_bytes.value},
+          {"path", st.path.value},
+          {"token_return", st.token_return.value},
+          {"fill_drain", st.fill_drain.value},
+          {"steady", st.steady.value},
+          {"bubble", st.bubble}};
+}
+}  // namespace
 
 nlohmann::json to_json(const Report& r) {
   const Scenario& s = r.scenario;
@@ -429,13 +445,7 @@ nlohmann::json to_json(const Report& r) {
       {"critical_batch", crit}};
   for (const auto* p : {&r.pipeline_prefill, &r.pipeline_decode}) {
     if (!*p) continue;
-    const PipelineStep& st = **p;
-    j[p == &r.pipeline_prefill ? "pipeline_prefill" : "pipeline_decode"] = {
-        {"stages", st.stages},           {"micro_batches", st.micro_batches},
-        {"micro_batch", st.micro_batch}, {"stage", st.stage.value},
-        {"transfer", st.transfer.value}, {"transfer_bytes", st.transfer_bytes.value},
-        {"path", st.path.value},         {"fill_drain", st.fill_drain.value},
-        {"steady", st.steady.value},     {"bubble", st.bubble}};
+    j[p == &r.pipeline_prefill ? "pipeline_prefill" : "pipeline_decode"] = pipeline_to_json(**p);
   }
   if (r.measured)
     j["measured"] = {

@@ -150,6 +150,7 @@ std::string render_speculative_text(const SpeculativeResult& s, const Roofs& r) 
          (s.verify_compute_bound ? "compute-bound" : "memory-bound") +
          "); target work per kept token " + format_work(s.verify_work_per_token, r.units) +
          " against " + format_work(s.plain_work_per_token, r.units) + "\n";
+  for (const auto& w : s.warnings) out += "  warning: " + w + "\n";
   for (const auto& n : s.notes) out += "  note: " + n + "\n";
   return out;
 }
@@ -173,6 +174,7 @@ nlohmann::json speculative_to_json(const SpeculativeResult& s) {
           {"verify_bound", s.verify_compute_bound ? "compute" : "memory"},
           {"plain_work_per_token", s.plain_work_per_token.value},
           {"verify_work_per_kept_token", s.verify_work_per_token.value},
+          {"warnings", s.warnings},
           {"notes", s.notes}};
 }
 

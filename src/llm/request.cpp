@@ -338,28 +338,40 @@ ServingIteration serving_iteration(const ServingEngine& en, double budget,
   return it;
 }
 
-/// When the iteration leaves the last stage, each stage taken once it and the stage are free.
-double serving_through_stages(const ModelConfig& m, const Scenario& base, const Roofs& r,
-                              const StepResult& step, const ServingIteration& it, double start,
-                              std::vector<double>& stage_free) {
+/// When an iteration's tokens are out (the last stage's logits sampled) and when its engine may
+/// start the next (with stages, once the token ids are back at the first stage).
+struct StagesExit {
+  double tokens = 0, ready = 0;
+};
+
+/// Through the stages, each taken once the iteration and the stage are free.
+StagesExit serving_through_stages(const ModelConfig& m, const Scenario& base, const Roofs& r,
+                                  const StepResult& step, const ServingIteration& it,
+                                  const std::vector<SequenceGroup>& groups, double start,
+                                  std::vector<double>& stage_free) {
   // Through the stages: each takes the iteration's stage time once it and the stage are free.
-  double t = start;
+  double t = start, back = 0;
   if (stage_free.size() == 1) {
     t += step.time.value;
     stage_free[0] = t;
   } else {
-    const auto taus = pipeline_stage_times(m, base, step, it.prompt_rows, it.decoding, r);
+    // The last stage's time ends with the token ids' return (pipeline_stage_times).
+    // Token ids go back for every row sampled: the decode rows and the prompts completed.
+    double sampled = 0;
+    for (const SequenceGroup& g : groups) sampled += g.sequences * g.logits;
+    const auto taus = pipeline_stage_times(m, base, step, it.prompt_rows, it.decoding, sampled, r);
     for (std::size_t k = 0; k < stage_free.size(); ++k) {
       t = std::max(t, stage_free[k]) + taus[k].value;
       stage_free[k] = t;
     }
+    back = pipeline_token_return(sampled, r).value;
   }
   // A step beyond a double's range (a link of 1e-300 B/s, a dtype of 1e300 bytes) would leave
   // no engine a finite start: refused as the single-step figures are.
   if (!std::isfinite(t))
     throw InputError("llm: a serving step of " + m.name + " takes " + format_number(t - start) +
                      " s, not a finite time: check the roofs, dtypes and links given");
-  return t;
+  return {t - back, t};
 }
 
 /// Every request of the engine advanced by what the iteration (ending at t) did for it: prompt
@@ -443,8 +455,9 @@ void serving_summarise(const ServingState& st, double total, ServingResult& res)
 // run "virtual engines") share the stages: the concurrency is split evenly, each engine's
 // iteration passes every stage in turn, and an engine starts its next iteration once its last
 // one has left the final stage (its tokens are needed). Each stage of an iteration takes its
-// own time plus the send to the next (pipeline_stage_times; the LM head makes the last stage
-// the slowest), as pipeline_step's path and slowest stage do.
+// own time plus the send to the next — the last stage's is the sampled token ids back to the
+// first (pipeline_stage_times; the LM head makes the last stage the slowest), as
+// pipeline_step's path, token return and slowest stage do.
 ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const ServingOptions& o,
                                const Roofs& r) {
   const ServingShape sh = serving_shape(m, base, o);
@@ -468,8 +481,10 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
     const ServingIteration it = serving_iteration(en, budget, st.groups);
     const StepResult step =
         evaluate_cost(step_cost(m, base, it.phase, st.groups.data(), st.groups.size()), base, r);
-    const double t = serving_through_stages(m, base, r, step, it, start, st.stage_free);
-    en.ready = t;
+    const StagesExit out =
+        serving_through_stages(m, base, r, step, it, st.groups, start, st.stage_free);
+    const double t = out.tokens;
+    en.ready = out.ready;
     st.end = std::max(st.end, t);
     res.steps += 1;
     res.mixed_steps += it.phase == Phase::mixed;

@@ -67,14 +67,16 @@ SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario
   res.alpha = o.alpha;
   res.expected_tokens = expected_tokens_per_step(o.alpha, o.k);
   res.drafter = o.mtp ? "MTP" : o.draft_model->name;
-  // A drafter proposes tokens of the target's vocabulary: models of one family share a
-  // tokenizer, their vocab sizes differing at most by padding (Qwen2.5 0.5B 151936 against 72B
-  // 152064); a drafter of another tokenizer could not be verified at all.
+  // A drafter proposes tokens of the target's vocabulary (Leviathan et al. 2023 §2: the target
+  // scores the drafter's tokens): models of one family share a tokenizer, their vocab sizes
+  // differing at most by padding (Qwen2.5 0.5B 151936 against 72B 152064); a drafter of another
+  // tokenizer could not be verified at all. The sizes alone cannot tell padding from another
+  // tokenizer, so it is a warning (in the report's warnings, on stderr), not a refusal.
   if (o.draft_model && o.draft_model->vocab != target.vocab)
-    res.notes.push_back("the drafter's vocabulary (" + format_number(o.draft_model->vocab, 10) +
-                        ") is not the target's (" + format_number(target.vocab, 10) +
-                        "): a drafter must use the target's tokenizer (sizes may differ by "
-                        "padding only), or its tokens cannot be verified");
+    res.warnings.push_back("the drafter's vocabulary (" + format_number(o.draft_model->vocab, 10) +
+                           ") is not the target's (" + format_number(target.vocab, 10) +
+                           "): a drafter must use the target's tokenizer (sizes may differ by "
+                           "padding only), or its tokens cannot be verified");
 
   // Drafting: k sequential steps for the batch, the i-th at context L + i.
   double drafting = 0;

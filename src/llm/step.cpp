@@ -223,9 +223,12 @@ class StepBuilder {
       // Decompress every key the step reads: K_nope and V for its heads from the cached latent
       // (kv_b_proj: kv_lora_rank → H·(nope + v)), then standard attention of head size
       // nope + rope (the RoPE key read from the cache, shared by all heads) and value size v.
+      // It is attention's work, not a linear layer's (its rows are the keys read, so it grows
+      // with the context): the summaries count it with the decode attention (docs/llm.md).
       const double keys = sums(Span{}, naive).keys;
-      add("kv_b_proj", OpKind::linear, L, true, counting::matmul_flop(keys, dc, Hq_ * (dn + dv)),
-          dc * Hq_ * (dn + dv) * sw_, keys * Hq_ * (dn + dv) * sa_, keys * dc * skv_);
+      add("kv_b_proj", OpKind::latent_decompression, L, true,
+          counting::matmul_flop(keys, dc, Hq_ * (dn + dv)), dc * Hq_ * (dn + dv) * sw_,
+          keys * Hq_ * (dn + dv) * sa_, keys * dc * skv_);
       KeyLayout k;
       k.qk_dim = qk;
       k.v_dim = dv;
@@ -372,11 +375,13 @@ class StepBuilder {
   // Mixture of experts: a router (replicated), k of E routed experts per token, and an
   // optional always-on shared expert.
   // Tensor-parallel experts (the default): every device holds a 1/P column slice of every
-  // expert and computes all N·k routed rows on it. Expert parallelism (--ep): the N tokens are
-  // sharded over the P devices of the group (N/P each, as after a reduce-scatter), each routes
-  // its share, sends each token to the devices of its k experts and gets the results back
-  // (two all-to-alls: (P − 1)/P of its N/P·k token copies leave, as many arrive), and computes
-  // the N·k/P rows that land on its E/P whole experts (balanced routing).
+  // expert and computes all N·k routed rows on it; every device reads its slice of each expert
+  // the batch touches, so all devices carry the same load. Expert parallelism (--ep): the N
+  // tokens are sharded over the P devices of the group (N/P each, as after a reduce-scatter),
+  // each routes its share, sends each token to the devices of its k experts and gets the
+  // results back (two all-to-alls), and computes the rows that land on its E/P whole experts.
+  // The step waits for the busiest device: its expected distinct experts touched and (a lower
+  // bound on) its rows, under uniform independent routing (expert_parallel_load, routing.cpp).
   void moe_mlp(double layers) {
     const double E = m_.experts, k = m_.experts_per_token, N = rows_;
     const bool ep = s_.ep && P_ > 1;
@@ -384,14 +389,18 @@ class StepBuilder {
     const double routed = ep ? N / P_ : N;  // tokens this device routes
     add("router", OpKind::router, layers, true, counting::matmul_flop(routed, d_, E),
         d_ * E * sw_ + (m_.router_bias ? E * sa_ : 0), routed * d_ * sa_ + routed * E * sa_);
-    // Each of N tokens picks k of E experts; with uniform routing an expert is untouched by one
-    // token with probability 1 − k/E, so the batch touches E·(1 − (1 − k/E)^N) distinct experts
-    // in expectation, and only their weights move (docs/llm.md).
-    const double touched = E * (1 - std::pow(1 - k / E, N)) / (ep ? P_ : 1);
-    const double rows = N * k / (ep ? P_ : 1);
+    // Tensor-parallel: each of N tokens picks k of E experts; with uniform routing an expert is
+    // untouched by one token with probability 1 − k/E, so the batch touches E·(1 − (1 − k/E)^N)
+    // distinct experts in expectation, and only their weights move (docs/llm.md).
+    double touched = E * (1 - std::pow(1 - k / E, N)), rows = N * k;
     if (ep) {
-      const double copies = routed * k * d_ * sa_ * (P_ - 1) / P_;  // bytes leaving each device
-      add("expert dispatch", OpKind::all_to_all, layers, true, 0, 0, 2 * copies, 0, true, P_ - 1);
+      const ExpertLoad load = expert_parallel_load(E, k, P_, N);
+      touched = load.touched_busiest;
+      rows = load.rows_busiest;
+      // The busiest device sends (P − 1)/P of its N/P·k token copies and receives the rows
+      // of its experts that other devices routed, (P − 1)/P of them (uniform sources).
+      const double copies = (routed * k + rows) * d_ * sa_ * (P_ - 1) / P_;
+      add("expert dispatch", OpKind::all_to_all, layers, true, 0, 0, copies, 0, true, P_ - 1);
     }
     auto expert = [&](const char* name, double in, double out) {
       add(name, OpKind::expert_linear, layers, true,
@@ -413,8 +422,8 @@ class StepBuilder {
       expert("expert fc2", f, d_);
     }
     if (ep) {
-      const double copies = routed * k * d_ * sa_ * (P_ - 1) / P_;
-      add("expert combine", OpKind::all_to_all, layers, true, 0, 0, 2 * copies, 0, true, P_ - 1);
+      const double copies = (routed * k + rows) * d_ * sa_ * (P_ - 1) / P_;
+      add("expert combine", OpKind::all_to_all, layers, true, 0, 0, copies, 0, true, P_ - 1);
     }
     if (m_.shared_intermediate > 0)
       dense_mlp("shared gate", "shared up", "shared activation", "shared down",

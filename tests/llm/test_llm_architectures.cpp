@@ -205,6 +205,24 @@ TEST(LlmDeepSeek, NaiveFormDecompressesEveryKey) {
     return w;
   };
   EXPECT_GT(attention_work(c), 20 * attention_work(ca));
+  // The decompression is attention's (its rows are the keys read): the decode linear layers'
+  // summary point stays a GEMV's (I ≈ B), the attention point carries it. It was in the linear
+  // set, whose I became 52 at batch 1 (deepseek-v3 on h200, --mla naive).
+  EXPECT_EQ(op(c, "kv_b_proj").kind, OpKind::latent_decompression);
+  Scenario one = n;
+  one.batch = 1;
+  one.context = 2048;
+  const Report rep = analyse(m, one, Phase::decode, a100());
+  EXPECT_LT(rep.decode_linear.intensity().value, 2);
+  const StepCost c1 = step_cost(m, one, Phase::decode);
+  double attention = 0;
+  for (std::size_t i = 0; i < c1.size; ++i)
+    if (!c1.ops[i].interconnect &&
+        (c1.ops[i].kind == OpKind::latent_decompression ||
+         c1.ops[i].kind == OpKind::attention_scores || c1.ops[i].kind == OpKind::softmax ||
+         c1.ops[i].kind == OpKind::attention_values))
+      attention += c1.ops[i].work.value * c1.ops[i].count;
+  EXPECT_DOUBLE_EQ(rep.decode_attention.work.value, attention);
   // Prefill (automatic) decompresses the prompt's own keys once: kv_b_proj over B·S rows.
   const double S = 512;
   const StepCost pre = step_cost(m, scenario(B, L, S), Phase::prefill);

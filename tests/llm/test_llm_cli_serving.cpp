@@ -171,9 +171,9 @@ TEST(LlmCliServing, CostSideBySide) {
   ASSERT_EQ(j["machines"].size(), 3u);
   const auto& h100 = j["machines"][0];
   EXPECT_NEAR(h100["cost"]["usd_per_million_tokens"].get<double>(),
-              2.5 / (h100["tokens_per_s"].get<double>() * 3600) * 1e6, 1e-9);
+              2.5 / (h100["decode_tokens_per_s"].get<double>() * 3600) * 1e6, 1e-9);
   EXPECT_NEAR(h100["cost"]["joules_per_token"].get<double>(),
-              700 / h100["tokens_per_s"].get<double>(), 1e-9);
+              700 / h100["decode_tokens_per_s"].get<double>(), 1e-9);
   const auto& tpu = j["machines"][2];
   EXPECT_EQ(tpu["dtypes"], "bf16");
   EXPECT_TRUE(tpu["cost"]["joules_per_token"].is_null());
@@ -189,7 +189,7 @@ TEST(LlmCliServing, CostSideBySide) {
   ASSERT_EQ(alias.exit_code, 0) << alias.err;
   const auto a = nlohmann::json::parse(alias.out)["machines"][0];
   EXPECT_NEAR(a["cost"]["usd_per_million_tokens"].get<double>(),
-              1.8 / (a["tokens_per_s"].get<double>() * 3600) * 1e6, 1e-9);
+              1.8 / (a["decode_tokens_per_s"].get<double>() * 3600) * 1e6, 1e-9);
   const auto bad = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "--price-per-hour", "lots"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--price-per-hour"), std::string::npos) << bad.err;

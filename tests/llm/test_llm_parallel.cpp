@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "llm/llm_test_data.hpp"
 #include "roofline/error.hpp"
@@ -262,22 +265,32 @@ TEST(LlmCompare, OneMachinesRowIsItsStepTimesTheReplicas) {
   o.price_per_hour = 2.0;
   const MachineComparison c = compare_on(m, st, machine_facts(doc), o);
   const Report rep = analyse(m, st.scenario, Phase::decode, st.roofs);
-  EXPECT_DOUBLE_EQ(c.tokens_per_s, 3 * rep.tokens_per_s);
+  EXPECT_DOUBLE_EQ(c.decode_tokens_per_s, 3 * rep.tokens_per_s);
+  EXPECT_FALSE(c.request_tokens_per_s.has_value());
   EXPECT_DOUBLE_EQ(c.time_per_output_token.value, rep.time_per_token.value);
   EXPECT_DOUBLE_EQ(c.ttft.value, rep.ttft.value);
   EXPECT_DOUBLE_EQ(c.memory.value, rep.memory.total().value);
   EXPECT_EQ(c.cost.devices, 6);
   ASSERT_TRUE(c.cost.usd_per_million_tokens.has_value());
-  EXPECT_NEAR(*c.cost.usd_per_million_tokens, 2.0 * 6 / (c.tokens_per_s * 3600) * 1e6, 1e-9);
+  EXPECT_NEAR(*c.cost.usd_per_million_tokens, 2.0 * 6 / (c.decode_tokens_per_s * 3600) * 1e6, 1e-9);
   EXPECT_FALSE(c.request.has_value());
   o.output_tokens = 64;
   const MachineComparison r = compare_on(m, st, machine_facts(doc), o);
   ASSERT_TRUE(r.request.has_value());
   const RequestTiming t = request_timing(m, st.scenario, 64, st.roofs);
   EXPECT_DOUBLE_EQ(r.ttft.value, t.ttft.value);
-  EXPECT_DOUBLE_EQ(r.tokens_per_s, 3 * t.output_tokens_per_s);
+  // One name, one meaning: decode's rate is the same with output tokens; the request's
+  // end-to-end rate (prefill included) is a field of its own, and the cost is at it.
+  EXPECT_DOUBLE_EQ(r.decode_tokens_per_s, c.decode_tokens_per_s);
+  ASSERT_TRUE(r.request_tokens_per_s.has_value());
+  EXPECT_DOUBLE_EQ(*r.request_tokens_per_s, 3 * t.output_tokens_per_s);
+  EXPECT_LT(*r.request_tokens_per_s, r.decode_tokens_per_s);
+  EXPECT_DOUBLE_EQ(r.cost.tokens_per_s, *r.request_tokens_per_s);
   const nlohmann::json j = comparison_to_json(r);
-  EXPECT_DOUBLE_EQ(j.at("tokens_per_s").get<double>(), r.tokens_per_s);
+  EXPECT_FALSE(j.contains("tokens_per_s"));
+  EXPECT_DOUBLE_EQ(j.at("decode_tokens_per_s").get<double>(), r.decode_tokens_per_s);
+  EXPECT_DOUBLE_EQ(j.at("request_tokens_per_s").get<double>(), *r.request_tokens_per_s);
+  EXPECT_TRUE(comparison_to_json(c).at("request_tokens_per_s").is_null());
   EXPECT_TRUE(j.contains("request"));
 }
 
@@ -356,8 +369,14 @@ TEST(LlmParallel, ExpertParallelMovesTokensNotWeightSlices) {
   const StepCost a = step_cost(m, tp, Phase::decode), b = step_cost(m, ep, Phase::decode);
   const double touched = E * (1 - std::pow(1 - k / E, B));
   EXPECT_DOUBLE_EQ(op(a, "expert gate").weights.value, touched * d * ff / 2 * s);
-  EXPECT_DOUBLE_EQ(op(b, "expert gate").weights.value, touched / 2 * d * ff * s);
+  // Expert parallel: the busiest device's expected distinct experts (of its 4), not the mean.
+  const ExpertLoad load = expert_parallel_load(E, k, 2, B);
+  EXPECT_DOUBLE_EQ(load.touched_mean, touched / 2);
+  EXPECT_GT(load.touched_busiest, load.touched_mean);
+  EXPECT_LE(load.touched_busiest, 4);
+  EXPECT_DOUBLE_EQ(op(b, "expert gate").weights.value, load.touched_busiest * d * ff * s);
   EXPECT_DOUBLE_EQ(op(a, "expert gate").work.value, 2 * B * k * d * ff / 2);
+  EXPECT_DOUBLE_EQ(load.rows_busiest, B * k / 2);  // 16 rows ≥ the ~4 experts touched
   EXPECT_DOUBLE_EQ(op(b, "expert gate").work.value, 2 * (B * k / 2) * d * ff);
   const double copies = (B / 2) * k * d * s * (1.0 / 2);
   EXPECT_DOUBLE_EQ(op(b, "expert dispatch").traffic().value, 2 * copies);
@@ -450,12 +469,14 @@ TEST(LlmParallel, PipelineStagesAndBubbles) {
   // One micro-batch's hidden states (4 tokens × 8192, fp16) cross a boundary: sent + received.
   EXPECT_DOUBLE_EQ(p.transfer_bytes.value, 2 * 4 * 8192 * 2.0);
   EXPECT_NEAR(p.transfer.value, 2 * 4 * 8192 * 2.0 / 600e9, 1e-18);
-  // The path: the whole step (every stage once) and 4 boundaries; then 3 more micro-batches,
-  // each behind the slowest stage. Full, the pipe's period is 4 slowest stages (> the path).
+  // The path: the whole step (every stage once) and the 3 boundaries between 4 stages; then 3
+  // more micro-batches, each behind the slowest stage. Full, the pipe's period is 4 slowest
+  // stages (> the path and the sampled tokens' trip back to the first stage).
   const double per = p.stage.value + p.transfer.value;
-  const double path = layers + head + embedding + 4 * p.transfer.value;
+  const double path = layers + head + embedding + 3 * p.transfer.value;
   EXPECT_NEAR(p.path.value, path, 1e-15);
-  EXPECT_NEAR(p.path.value, st.time.value + 4 * p.transfer.value, 1e-12);
+  EXPECT_NEAR(p.path.value, st.time.value + 3 * p.transfer.value, 1e-12);
+  EXPECT_NEAR(p.token_return.value, 2 * 4 * 4.0 / 600e9, 1e-18);  // 4 int32 ids, no α given
   EXPECT_NEAR(p.fill_drain.value, path + 3 * per, 1e-15);
   EXPECT_LT(p.fill_drain.value, 7 * per);  // equal stages would take 7 × the slowest
   EXPECT_NEAR(p.steady.value, 4 * per, 1e-15);
@@ -476,7 +497,8 @@ TEST(LlmParallel, PipelineStagesAndBubbles) {
   EXPECT_DOUBLE_EQ(none.steady.value, evaluate_step(m, flat, Phase::decode, r).time.value);
   EXPECT_EQ(none.bubble, 0);
   // One micro-batch over 32 stages of Llama-2-7B: nothing overlaps, a decode step is the path
-  // (the whole step and 32 boundaries), not 32 × the stage holding the LM head.
+  // (the whole step and 31 boundaries) and the token ids' return, not 32 × the stage holding
+  // the LM head.
   Scenario deep = scenario(1, 2048, 2048);
   deep.pp = 32;
   const PipelineStep d = pipeline_step(preset("llama-2-7b"), deep, Phase::decode, r);
@@ -485,13 +507,144 @@ TEST(LlmParallel, PipelineStagesAndBubbles) {
   const double whole_step =
       evaluate_step(preset("llama-2-7b"), deep_one, Phase::decode, r).time.value;
   EXPECT_EQ(d.micro_batches, 1);
-  EXPECT_NEAR(d.steady.value, whole_step + 32 * d.transfer.value, 1e-12);
-  EXPECT_NEAR(d.fill_drain.value, d.steady.value, 1e-15);
+  EXPECT_NEAR(d.steady.value, whole_step + 31 * d.transfer.value + d.token_return.value, 1e-12);
+  EXPECT_NEAR(d.fill_drain.value, whole_step + 31 * d.transfer.value, 1e-12);
   EXPECT_LT(d.steady.value, 0.8 * 32 * (d.stage.value + d.transfer.value));
   // More micro-batches than sequences, or stages than layers, are refused.
   s.micro_batches = 32;
   EXPECT_THROW(pipeline_step(m, s, Phase::decode, r), InputError);
   EXPECT_EQ(replica_devices(s), 4);
+}
+
+// P stages have P − 1 hidden-state boundaries; the trip back to stage 0 carries the sampled
+// token ids (4 bytes a sequence), one message. Llama-2-7B, pp 4, α = 2 µs: the path was the
+// step + 4 × 39.28 µs; it is the step + 3 boundaries, and a decode step adds α + 8 bytes.
+TEST(LlmParallel, APipelineHasOneBoundaryFewerThanStages) {
+  const ModelConfig& m = preset("llama-2-7b");
+  Scenario s = scenario(1, 2048, 2048);
+  s.pp = 4;
+  Roofs r = a100();
+  r.link_latency = Seconds(2e-6);
+  const PipelineStep p = pipeline_step(m, s, Phase::decode, r);
+  Scenario flat = s;
+  flat.pp = 1;
+  const double whole = evaluate_step(m, flat, Phase::decode, r).time.value;
+  const double boundary = 2 * 4096 * 2.0 / 600e9 + 2e-6;  // one row of d fp16, sent + received
+  EXPECT_NEAR(p.transfer.value, boundary, 1e-15);
+  EXPECT_NEAR(p.path.value, whole + 3 * boundary, 1e-12);
+  const double back = 2 * 4.0 / 600e9 + 2e-6;
+  EXPECT_NEAR(p.token_return.value, back, 1e-15);
+  EXPECT_NEAR(p.steady.value, whole + 3 * boundary + back, 1e-12);
+  // A prefill ends when the last stage has the logits: no return.
+  const PipelineStep pre = pipeline_step(m, s, Phase::prefill, r);
+  EXPECT_NEAR(pre.fill_drain.value, pre.path.value, 1e-15);
+  // The serving simulation's stage times sum to the same: 3 boundaries and the return.
+  const StepResult step = evaluate_step(m, flat, Phase::decode, r);
+  double sum = 0;
+  for (const Seconds t : pipeline_stage_times(m, s, step, 0, 1, 1, r)) sum += t.value;
+  EXPECT_NEAR(sum, p.steady.value, 1e-12);
+}
+
+// Expert parallelism's busiest device: the expected maximum over devices of the distinct
+// experts touched equals a brute-force enumeration of every routing of T tokens (each a
+// k-subset of E, uniform and independent) for small E.
+double enumerated_busiest(unsigned E, int k, unsigned P, std::size_t T) {
+  std::vector<unsigned> subsets;
+  for (unsigned mask = 0; mask < (1u << E); ++mask)
+    if (__builtin_popcount(mask) == k) subsets.push_back(mask);
+  const unsigned G = E / P;
+  double total = 0, count = 0;
+  std::vector<std::size_t> pick(T, 0);
+  while (true) {
+    unsigned touched = 0;
+    for (std::size_t t = 0; t < T; ++t) touched |= subsets[pick[t]];
+    int most = 0;
+    for (unsigned g = 0; g < P; ++g)
+      most = std::max(most, __builtin_popcount(touched & (((1u << G) - 1) << (g * G))));
+    total += most;
+    count += 1;
+    std::size_t t = 0;
+    while (t < T && ++pick[t] == subsets.size()) pick[t++] = 0;
+    if (t == T) break;
+  }
+  return total / count;
+}
+
+TEST(LlmParallel, ExpertParallelBusiestDeviceIsExact) {
+  struct Case {
+    unsigned E;
+    int k;
+    unsigned P;
+    std::size_t T;
+  };
+  for (const Case c : {Case{4, 2, 2, 1}, Case{4, 2, 2, 2}, Case{4, 2, 2, 3}, Case{6, 2, 3, 2},
+                       Case{8, 3, 4, 2}, Case{8, 2, 2, 3}, Case{9, 2, 3, 3}}) {
+    const ExpertLoad l = expert_parallel_load(c.E, c.k, c.P, static_cast<double>(c.T));
+    EXPECT_NEAR(l.touched_busiest, enumerated_busiest(c.E, c.k, c.P, c.T), 1e-12)
+        << c.E << " experts, top-" << c.k << ", " << c.P << " devices, " << c.T << " tokens";
+    EXPECT_GE(l.touched_busiest, l.touched_mean);
+    EXPECT_GE(l.rows_busiest, static_cast<double>(c.T) * c.k / c.P);
+  }
+  // DeepSeek-V3 (256 experts, top-8, 8 devices of 32), one token: the largest part of a uniform
+  // 8-subset over 8 groups of 32, from the multivariate hypergeometric law by enumeration.
+  double expected = 0;
+  const double all = std::exp(std::lgamma(257.0) - std::lgamma(9.0) - std::lgamma(249.0));
+  auto choose = [](int n, int r) {
+    return std::exp(std::lgamma(n + 1.0) - std::lgamma(r + 1.0) - std::lgamma(n - r + 1.0));
+  };
+  std::vector<int> c(8, 0);
+  std::function<void(std::size_t, int)> parts = [&](std::size_t g, int left) {
+    if (g == 7) {
+      c[7] = left;
+      double prob = 1;
+      for (int x : c) prob *= choose(32, x);
+      expected += *std::max_element(c.begin(), c.end()) * prob / all;
+      return;
+    }
+    for (int x = 0; x <= left; ++x) {
+      c[g] = x;
+      parts(g + 1, left - x);
+    }
+  };
+  parts(0, 8);
+  const ExpertLoad v3 = expert_parallel_load(256, 8, 8, 1);
+  EXPECT_NEAR(v3.touched_busiest, expected, 1e-10);
+  EXPECT_DOUBLE_EQ(v3.touched_mean, 1);
+  EXPECT_DOUBLE_EQ(v3.rows_busiest, v3.touched_busiest);  // each touched expert has its row
+  // Many tokens touch every expert: the busiest device reads all of its own.
+  EXPECT_DOUBLE_EQ(expert_parallel_load(8, 2, 8, 4096).touched_busiest, 1);
+  EXPECT_NEAR(expert_parallel_load(256, 8, 8, 100000).touched_busiest, 32, 1e-9);
+}
+
+// Mixtral at tp 8 with --ep, batch 1: the two routed experts sit on two devices, each reading
+// a whole expert (3 matrices × 32 layers × 117.4 MB) while six idle. The step waits for them:
+// it was costed at the mean (2/8 of an expert per device), the same as tensor-parallel experts.
+TEST(LlmParallel, ExpertParallelWaitsForTheBusiestDevice) {
+  const ModelConfig& m = preset("mixtral-8x7b");
+  Scenario tp = scenario(1, 2048, 2048);
+  tp.tp = 8;
+  Scenario ep = tp;
+  ep.ep = true;
+  const StepCost a = step_cost(m, tp, Phase::decode), b = step_cost(m, ep, Phase::decode);
+  const double expert = 4096.0 * 14336 * 2;  // one matrix of one expert, fp16: 117.4 MB
+  EXPECT_DOUBLE_EQ(op(b, "expert gate").weights.value, expert);
+  EXPECT_DOUBLE_EQ(op(a, "expert gate").weights.value, 2 * expert / 8);       // 1/8 of 2 experts
+  EXPECT_DOUBLE_EQ(op(b, "expert gate").work.value, 2 * 1 * 4096.0 * 14336);  // its one row
+  const Roofs r = a100();
+  const double t_ep = evaluate_step(m, ep, Phase::decode, r).time.value;
+  const double t_tp = evaluate_step(m, tp, Phase::decode, r).time.value;
+  EXPECT_GT(t_ep, t_tp + 3 * 32 * expert * 0.75 / r.bandwidth.value);
+  // DeepSeek-V3 too (its MoE layers; dense layers and the shared expert as before).
+  const ModelConfig& v3 = preset("deepseek-v3");
+  Scenario vtp = scenario(1, 2048, 2048);
+  vtp.tp = 8;
+  Scenario vep = vtp;
+  vep.ep = true;
+  const StepCost c = step_cost(v3, vep, Phase::decode);
+  const double v3_expert = 7168.0 * 2048 * 2;
+  EXPECT_NEAR(op(c, "expert gate").weights.value,
+              expert_parallel_load(256, 8, 8, 1).touched_busiest * v3_expert, 1e-3);
+  EXPECT_EQ(op(c, "expert gate").count, 58);
 }
 
 TEST(LlmParallel, AMicroBatchTheBatchDoesNotDivideIsNamedAnAverage) {

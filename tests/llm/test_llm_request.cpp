@@ -179,18 +179,22 @@ TEST(LlmServing, PipelineStagesServeOneBatchPerStage) {
   EXPECT_EQ(one.engines, 1);
   // The pipeline's stage times: half the layers of the step each, the embedding on the first,
   // the LM head on the last, and the boundary (2 · rows · d · 2 bytes over NVLink's 600 GB/s,
-  // plus α). Together they are the step and two boundaries.
+  // plus α) after the first; the last sends the token ids back (α and 8 bytes a sequence).
+  // Together they are the step, one boundary and the return; the first token is out before
+  // the return.
   const StepResult prefill = evaluate_step(m, s, Phase::prefill, r);
-  const auto taus = pipeline_stage_times(m, s, prefill, 512, 0, r);
+  const auto taus = pipeline_stage_times(m, s, prefill, 512, 0, 1, r);
   ASSERT_EQ(taus.size(), 2u);
   const double boundary = 2 * 512 * m.hidden * 2 / 600e9 + 2e-6;
   const Seconds tau = taus[1];  // the slowest: the LM head
   EXPECT_GT(taus[1].value, taus[0].value);
   EXPECT_GT(tau.value, 0.5 * prefill.time.value);
   EXPECT_LT(tau.value, 0.5 * prefill.time.value + boundary + 0.1 * prefill.time.value);
-  EXPECT_NEAR(taus[0].value + taus[1].value, prefill.time.value + 2 * boundary,
+  const double back = pipeline_token_return(1, r).value;
+  EXPECT_DOUBLE_EQ(back, 2 * 4 / 600e9 + 2e-6);
+  EXPECT_NEAR(taus[0].value + taus[1].value, prefill.time.value + boundary + back,
               1e-12 * prefill.time.value);
-  EXPECT_NEAR(alone.ttft.value, taus[0].value + taus[1].value, 1e-12 * tau.value);
+  EXPECT_NEAR(alone.ttft.value, taus[0].value + taus[1].value - back, 1e-12 * tau.value);
   // Concurrency 2: two engines, one request each, interleaved in the stages. Two requests take
   // hardly longer than one (the second enters a stage behind the first), so the tokens/s
   // nearly double — where without the pipeline's second batch they would not move.

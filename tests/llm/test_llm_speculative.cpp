@@ -12,6 +12,7 @@
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/llm.hpp"
+#include "roofline/llm_json.hpp"
 
 namespace roofline::llm {
 namespace ROOFLINE_UNITY_ID {
@@ -89,21 +90,33 @@ TEST(LlmSpeculative, VerificationScoresKPlusOneTokensPerSequence) {
   EXPECT_FALSE(sp.verify_compute_bound);
 }
 
-// A drafter of another tokenizer is noted: GPT-3's 50257 tokens against Llama 2's 32000.
-TEST(LlmSpeculative, ADrafterOfAnotherVocabularyIsNoted) {
+// A drafter of another tokenizer is warned about (a warning, not a note: the CLI prints it on
+// stderr with --json, Python says it): GPT-3's 50257 tokens against Llama 2's 32000, Llama 3's
+// 128256 against Llama 2 70B's 32000.
+TEST(LlmSpeculative, ADrafterOfAnotherVocabularyIsWarnedAbout) {
   const ModelConfig& m = preset("llama-2-7b");
   SpeculativeOptions o;
   o.k = 2;
   o.draft_model = preset("gpt3-175b");
-  const auto notes = speculative_decoding(m, scenario(1, 1024), o, a100()).notes;
-  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+  const SpeculativeResult gpt = speculative_decoding(m, scenario(1, 1024), o, a100());
+  EXPECT_TRUE(std::any_of(gpt.warnings.begin(), gpt.warnings.end(), [](const std::string& n) {
     return n.find("the drafter's vocabulary (50257) is not the target's (32000)") !=
            std::string::npos;
-  })) << ::testing::PrintToString(notes);
+  })) << ::testing::PrintToString(gpt.warnings);
+  o.draft_model = preset("llama-3-8b");
+  const SpeculativeResult l3 =
+      speculative_decoding(preset("llama-2-70b"), scenario(1, 1024), o, a100());
+  ASSERT_EQ(l3.warnings.size(), 1u);
+  EXPECT_NE(l3.warnings[0].find("(128256) is not the target's (32000)"), std::string::npos)
+      << l3.warnings[0];
+  EXPECT_NE(speculative_to_json(l3).at("warnings").dump().find("128256"), std::string::npos);
+  EXPECT_NE(render_speculative_text(l3, a100()).find("warning: the drafter's vocabulary"),
+            std::string::npos);
   o.draft_model = tiny_draft();
   o.draft_model->vocab = m.vocab;
-  for (const auto& n : speculative_decoding(m, scenario(1, 1024), o, a100()).notes)
-    EXPECT_EQ(n.find("vocabulary"), std::string::npos) << n;
+  const SpeculativeResult same = speculative_decoding(m, scenario(1, 1024), o, a100());
+  EXPECT_TRUE(same.warnings.empty()) << ::testing::PrintToString(same.warnings);
+  for (const auto& n : same.notes) EXPECT_EQ(n.find("vocabulary"), std::string::npos) << n;
 }
 
 // The target's forms are not the drafter's: Mixtral with expert parallelism drafted by the

@@ -190,7 +190,7 @@ def test_compare_equals_the_cli_row_for_row(cli_json):
     # $/M tokens = price × devices / (tokens/s × 3600) × 10⁶, devices = tp × dp = 4.
     h100 = rows[0]
     assert h100["cost"]["usd_per_million_tokens"] == pytest.approx(
-        3 * 4 / (h100["tokens_per_s"] * 3600) * 1e6, rel=1e-12)
+        3 * 4 / (h100["request_tokens_per_s"] * 3600) * 1e6, rel=1e-12)
     assert rows[2]["cost"]["usd_per_million_tokens"] is None  # no price given for mi300x
     with pytest.raises(TypeError, match="price_per_hour: expected a number"):
         roofline.llm.compare(roofline.llm.model("llama-2-7b"), [roofline.Machine("l4")],

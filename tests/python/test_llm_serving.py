@@ -122,4 +122,45 @@ def test_compare_refuses_one_machine_twice_and_prices_by_catalogue_name(model):
                                 price_per_hour={"a100-80gb": 1.8})
     first = rows[0]  # the dicts `roofline llm --hw a,b --json` lists
     assert first["cost"]["usd_per_million_tokens"] == pytest.approx(
-        1.8 / (first["tokens_per_s"] * 3600) * 1e6, rel=1e-12)
+        1.8 / (first["decode_tokens_per_s"] * 3600) * 1e6, rel=1e-12)
+
+
+def test_a_drafter_of_another_vocabulary_is_warned_about(cli, h100):
+    # Llama 3's 128256 tokens cannot be verified by Llama 2 70B's 32000: the library warns, the
+    # CLI prints it on stderr with --json, Python says it (and keeps it in .warnings).
+    target = roofline.llm.model("llama-2-70b")
+    with pytest.warns(UserWarning, match=r"vocabulary \(128256\) is not the target's \(32000\)"):
+        s = roofline.llm.speculative(target, h100, draft=roofline.llm.model("llama-3-8b"), k=4,
+                                     tp=2)
+    assert len(s.warnings) == 1 and "128256" in s.warnings[0]
+    assert s.to_dict()["warnings"] == s.warnings
+    r = cli("llm", "--model", "llama-2-70b", "--hw", "h100-sxm", "--tp", "2", "--spec-k", "4",
+            "--draft", "llama-3-8b", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "warning: the drafter's vocabulary (128256)" in r.stderr
+
+
+def test_a_measurement_above_the_roofs_is_a_report_warning(cli, model, h100):
+    r = roofline.llm.analyse(model, h100, batch=1, context=2048, measured_tokens_per_s=1e9)
+    assert any("is above the roofs (" in w for w in r.warnings), r.warnings
+    assert not any("above the roofs" in w for w in
+                   roofline.llm.analyse(model, h100, measured_tokens_per_s=10).warnings)
+    c = cli("llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "--measured-tokens-per-s", "7e6",
+            "--json")
+    assert c.returncode == 0, c.stderr
+    assert "is above the roofs (" in c.stderr
+
+
+def test_compare_names_its_two_throughputs(model, h100):
+    # decode_tokens_per_s is B / time per token whatever output_tokens is; the request's rate
+    # (prefill included) is request_tokens_per_s, None without output_tokens.
+    plain = roofline.llm.compare(model, [h100], batch=8)[0]
+    whole = roofline.llm.compare(model, [h100], batch=8, output_tokens=128)[0]
+    assert "tokens_per_s" not in plain
+    assert plain["request_tokens_per_s"] is None
+    assert whole["decode_tokens_per_s"] == plain["decode_tokens_per_s"]
+    assert plain["decode_tokens_per_s"] == pytest.approx(8 / plain["time_per_output_token"],
+                                                         rel=1e-12)
+    assert whole["request_tokens_per_s"] == pytest.approx(
+        8 * 128 / whole["request"]["e2e"], rel=1e-12)
+    assert whole["request_tokens_per_s"] < whole["decode_tokens_per_s"]
