@@ -52,7 +52,7 @@ struct LogChoose {
   }
 };
 
-// P(|S| = s) after T tokens (step 1). Stops early once every expert is touched (to 1e-15).
+// P(|S| = s) after T tokens (step 1). Stops early once every expert is touched (all but 1e-15).
 Vec touched_distribution(int E, int k, double T, const LogChoose& log_choose) {
   Vec p(E + 1), next(E + 1);
   p[0] = 1;
@@ -69,7 +69,11 @@ Vec touched_distribution(int E, int k, double T, const LogChoose& log_choose) {
       for (int j = 0; j <= k && s + j <= E; ++j) next[s + j] += p[s] * trans[s * (k + 1) + j];
     }
     p.swap(next);
-    if (p[E] > 1 - 1e-15) {
+    // The mass left below E, not p[E] against 1: the sum drifts from 1 by rounding, and a p[E]
+    // that never passed 1 − 1e-15 ran the loop T times (minutes for a bisection's batches).
+    double rest = 0;
+    for (int s = 0; s < E; ++s) rest += p[s];
+    if (rest < 1e-15) {
       p.zero();
       p[E] = 1;
       break;

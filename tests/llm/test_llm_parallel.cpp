@@ -614,6 +614,11 @@ TEST(LlmParallel, ExpertParallelBusiestDeviceIsExact) {
   // Many tokens touch every expert: the busiest device reads all of its own.
   EXPECT_DOUBLE_EQ(expert_parallel_load(8, 2, 8, 4096).touched_busiest, 1);
   EXPECT_NEAR(expert_parallel_load(256, 8, 8, 100000).touched_busiest, 32, 1e-9);
+  // A bisection's batches reach 1e12 tokens: the chain stops once all but 1e-15 of the mass
+  // has every expert touched (it waited for p[E] > 1 − 1e-15, which rounding can keep from
+  // happening, and stepped 1e12 times: `llm` on Mixtral with --ep took minutes).
+  EXPECT_DOUBLE_EQ(expert_parallel_load(8, 2, 8, 1e12).touched_busiest, 1);
+  EXPECT_DOUBLE_EQ(expert_parallel_load(8, 2, 4, 1e12 + 0.5).touched_busiest, 2);
 }
 
 // Mixtral at tp 8 with --ep, batch 1: the two routed experts sit on two devices, each reading
