@@ -79,10 +79,10 @@ std::string render_comparison_text(const ModelConfig& m, double batch, double co
   for (const char* h : {"memory", "fits", "$/M tokens", "J/token"}) head.push_back(h);
   Table t(head);
   for (const auto& c : rows) {
-    std::vector<std::string> row = {c.machine,
-                                    format_work_rate(c.peak, c.units) + ", " + format_byte_rate(c.bandwidth),
-                                    format_seconds(c.ttft), format_seconds(c.time_per_output_token),
-                                    format_number(c.decode_tokens_per_s, 4)};
+    std::vector<std::string> row = {
+        c.machine, format_work_rate(c.peak, c.units) + ", " + format_byte_rate(c.bandwidth),
+        format_seconds(c.ttft), format_seconds(c.time_per_output_token),
+        format_number(c.decode_tokens_per_s, 4)};
     if (requests)
       row.push_back(c.request_tokens_per_s ? format_number(*c.request_tokens_per_s, 4) : "-");
     row.push_back(format_bytes(c.memory));
