@@ -109,8 +109,9 @@ nlohmann::json comparison_document(const ModelConfig& m, double batch, double co
                                    const std::vector<MachineComparison>& rows) {
   nlohmann::json machines = nlohmann::json::array();
   for (const auto& c : rows) machines.push_back(comparison_to_json(c));
+  // Version 2: `tokens_per_s` became `decode_tokens_per_s` and `request_tokens_per_s`.
   return {{"schema", "roofline.llm-compare"},
-          {"version", 1},
+          {"version", 2},
           {"model", model_to_json(m)},
           {"batch", batch},
           {"context", context},

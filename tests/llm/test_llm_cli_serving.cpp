@@ -168,6 +168,8 @@ TEST(LlmCliServing, CostSideBySide) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "roofline.llm-compare");
+  EXPECT_EQ(j["version"], 2);
+  EXPECT_FALSE(j["machines"][0].contains("tokens_per_s"));
   ASSERT_EQ(j["machines"].size(), 3u);
   const auto& h100 = j["machines"][0];
   EXPECT_NEAR(h100["cost"]["usd_per_million_tokens"].get<double>(),
