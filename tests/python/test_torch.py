@@ -11,6 +11,7 @@ import roofline
 
 torch = pytest.importorskip("torch", reason="python3-torch is not installed")
 import roofline.torch as rt  # noqa: E402  (only where torch imports)
+from kineto_event import Event  # noqa: E402
 
 
 def mlp_ops(batch, sizes):
@@ -337,26 +338,6 @@ def test_a_type_that_holds_a_counted_one_is_not_counted_twice(monkeypatch):
         with rt.profile() as plain:
             conv(x)
     assert "aten::conv2d" in {op.name for op in plain.by_type()}
-
-
-class Event:
-    """A stand-in for torch's _KinetoEvent (the methods roofline.torch reads), with the ids as
-    torch fills them: an operator's correlation_id() is its own id; a kernel's and a runtime
-    call's linked_correlation_id() that of the operator that launched it."""
-
-    def __init__(self, name, start, dur, corr=0, linked=0, thread=1, device="CPU", flops=0,
-                 shapes=(), dtypes=()):
-        self._v = dict(name=name, start_us=start, duration_us=dur, correlation_id=corr,
-                       linked_correlation_id=linked, start_thread_id=thread, flops=flops,
-                       device_type="DeviceType." + device, shapes=list(shapes),
-                       dtypes=list(dtypes))
-
-    def __getattr__(self, method):
-        try:
-            value = self.__dict__["_v"][method]
-        except KeyError:
-            raise AttributeError(method) from None
-        return lambda: value
 
 
 def profile_of(events, counted=None):

@@ -9,22 +9,7 @@ import types
 import pytest
 
 import roofline
-
-
-class Event:
-    """A kineto event as roofline.torch reads one (a CPU operator)."""
-
-    def __init__(self, name, start, dur, flops=0, shapes=(), dtypes=()):
-        self._v = dict(name=name, start_us=start, duration_us=dur, correlation_id=0,
-                       linked_correlation_id=0, start_thread_id=1, flops=flops,
-                       device_type="DeviceType.CPU", shapes=list(shapes), dtypes=list(dtypes))
-
-    def __getattr__(self, method):
-        try:
-            value = self.__dict__["_v"][method]
-        except KeyError:
-            raise AttributeError(method) from None
-        return lambda: value
+from kineto_event import Event
 
 
 class _TorchProfile:
