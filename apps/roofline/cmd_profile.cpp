@@ -483,6 +483,7 @@ PointInputs declared_inputs(const ProfileArgs& a) {
   };
   if (!a.work.empty()) {
     in.work = parse<Work>(a.work, "--work");
+    in.work_unit = work_unit_named(a.work, Dimension::work, "--work");
     normal(in.work->value, a.work, "--work");
   }
   if (!a.traffic.empty()) {

@@ -358,6 +358,7 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
 struct PointInputs {
   std::string name;
   std::optional<Work> work;
+  std::string work_unit;         ///< what --work names: "FLOP", "OP" or "" (Point::work_unit)
   std::optional<Bytes> traffic;  ///< at `level` (DRAM when empty)
   std::string level;
   std::string precision;  ///< the compute roof to judge against; empty = the counted precision

@@ -11,6 +11,7 @@
 #include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::python {
@@ -50,11 +51,19 @@ namespace {
 
 Point make_point(const TextArg<"name">& name_arg, Real work, const Traffic& traffic, Real time,
                  const TextArg<"precision">& precision, const TextArg<"source">& source,
-                 const TextArg<"note">& note) {
+                 const TextArg<"note">& note, const TextArg<"work_unit">& work_unit) {
   const std::string& name = name_arg;
   Point p;
   p.name = name;
   p.work = Work(work);
+  // What W counts, as `-W "2 TOP"` says it on the command line: FLOP or OP ('' = as the
+  // precision's type says).
+  const std::string given = lower(work_unit.value);
+  const std::string unit = given == "flop" ? "FLOP" : given == "op" ? "OP" : "";
+  if (!given.empty() && unit.empty())
+    throw InputError("point '" + name + "': work_unit: '" + terminal_safe(work_unit.value) +
+                     "': expected 'FLOP', 'OP' or '' (as the precision says)");
+  p.work_unit = unit;
   p.time = Seconds(time);
   p.precision = precision.value;
   p.source = source.value;
@@ -88,10 +97,11 @@ void register_point_class(py::module_& m) {
                     "for a hierarchical point) and time T (s). I = W/Q, P = W/T.")
       .def(py::init(&make_point), py::arg("name"), py::arg("work_flop"), py::arg("traffic_byte"),
            py::arg("time_s"), py::arg("precision") = "", py::arg("source") = "python",
-           py::arg("note") = "",
+           py::arg("note") = "", py::arg("work_unit") = "",
            "traffic_byte: bytes at the machine's default level, or a dict {level: bytes}. "
-           "precision: a dtype or compute-roof name ('' = the machine's default). InputError "
-           "naming the field when W, Q or T is not > 0 and finite.")
+           "precision: a dtype or compute-roof name ('' = the machine's default). work_unit: "
+           "what W counts, 'FLOP' or 'OP' ('' = as the precision's type says: OP for int8). "
+           "InputError naming the field when W, Q or T is not > 0 and finite.")
       .def_readonly("name", &Point::name)
       .def_property_readonly("work_flop", [](const Point& p) { return p.work.value; })
       .def_property_readonly("time_s", [](const Point& p) { return p.time.value; })
@@ -109,6 +119,10 @@ void register_point_class(py::module_& m) {
       .def_readonly("precision", &Point::precision)
       .def_readonly("source", &Point::source)
       .def_readonly("note", &Point::note)
+      .def_property_readonly(
+          "work_unit", [](const Point& p) { return stated_work_unit(p); },
+          "what W counts: 'FLOP' or 'OP' as given, else as the precision's type says; '' when "
+          "neither says (read in the unit of the roof the point is judged on)")
       .def_property_readonly(
           "performance_flop_per_s", [](const Point& p) { return p.performance().value; }, "P = W/T")
       .def_property_readonly(

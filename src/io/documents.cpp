@@ -274,6 +274,24 @@ MachineDocument load_machine_file(const std::filesystem::path& path) {
   return m;
 }
 
+namespace {
+/// What a point's W counts: `work_unit` ("FLOP" or "OP") where given, else the unit its `work`
+/// string names ("2 TOP"), else "" (as its precision says). The two, when both are given, agree.
+std::string work_unit_from_json(const json& pj, const Where& w) {
+  const json* work = pj.contains("work") ? &pj["work"] : nullptr;
+  const std::string named = work && work->is_string()
+                                ? work_unit_named(work->get<std::string>(), Dimension::work)
+                                : std::string();
+  if (!pj.contains("work_unit")) return named;
+  const std::string unit = io::get_string(pj, "work_unit", w);
+  if (unit != "FLOP" && unit != "OP")
+    io::fail(w / "work_unit", "'" + terminal_safe(unit) + "': expected \"FLOP\" or \"OP\"");
+  if (!named.empty() && named != unit)
+    io::fail(w / "work", "names " + named + " but work_unit is " + unit);
+  return unit;
+}
+}  // namespace
+
 PointsDocument points_from_json(const json& j, const std::string& origin) {
   const Where top{origin, ""};
   io::check_schema(j, kPointsSchema, kPointsVersion, top);
@@ -301,6 +319,7 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
       place = "point " + n + " (no name " + std::to_string(k) + ")";
     p.name = io::get_string(pj, "name", w, place);
     p.work = Work(io::get_quantity(pj, "work", Dimension::work, w));
+    p.work_unit = work_unit_from_json(pj, w);
     p.time = Seconds(io::get_quantity(pj, "time", Dimension::seconds, w));
     p.precision = io::get_string(pj, "precision", w, std::string());
     p.source = io::get_string(pj, "source", w, std::string());
@@ -348,6 +367,7 @@ json point_to_json(const Point& p) {
   for (const auto& t : p.traffic) traffic.push_back({{"level", t.level}, {"bytes", t.bytes.value}});
   json j = {{"name", p.name}, {"work", p.work.value}, {"traffic", traffic}, {"time", p.time.value}};
   if (!p.precision.empty()) j["precision"] = p.precision;
+  if (!p.work_unit.empty()) j["work_unit"] = p.work_unit;
   if (!p.source.empty()) j["source"] = p.source;
   if (!p.note.empty()) j["note"] = p.note;
   if (p.weight > 0) j["weight"] = p.weight;

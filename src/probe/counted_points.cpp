@@ -35,6 +35,7 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
   std::vector<std::string> from;
   if (in.work) {
     p.work = *in.work;
+    p.work_unit = in.work_unit;
     from.push_back("W from --work");
   } else if (r.totals.flops_counted && r.totals.flops > 0) {
     p.work = Work(r.totals.flops);

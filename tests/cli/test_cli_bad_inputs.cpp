@@ -80,6 +80,10 @@ void write_fixtures(const std::filesystem::path& dir) {
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp32"}]})");
   put("points-int8.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "k", "work": 1e9, "traffic": 1e9, "time": 1, "precision": "int8"}]})");
+  put("points-unit-clash.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "k", "work": "2 TOP", "work_unit": "FLOP", "traffic": 1e9, "time": 1}]})");
+  put("points-unit-bad.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "k", "work": 2e12, "work_unit": "MAC", "traffic": 1e9, "time": 1}]})");
   put("fp32-only.json", R"({"schema": "roofline.machine", "version": 1, "name": "flat",
     "compute": [{"name": "peak", "peak": 1e13}],
     "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
@@ -842,6 +846,14 @@ std::vector<Case> cases() {
        {"point", "--work=2 TOP", kTraffic, kTime, kPeak, kBw},
        2,
        "machine 'given roofs' has no dense compute roof that counts OP (roofs: peak)"},
+      {"a points file whose work names OP and whose work_unit says FLOP",
+       {"point", "--points={dir}/points-unit-clash.json", "--machine", kA100},
+       2,
+       "points[0].work: names OP but work_unit is FLOP"},
+      {"a points file whose work_unit is neither FLOP nor OP",
+       {"point", "--points={dir}/points-unit-bad.json", "--machine", kA100},
+       2,
+       "points[0].work_unit: 'MAC': expected \"FLOP\" or \"OP\""},
       {"FLOP work on a machine of integer roofs alone (its default fell back to one)",
        {"point", "--work=2 TFLOP", kTraffic, kTime, "--machine={dir}/int8-only.json"},
        2,

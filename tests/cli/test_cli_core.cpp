@@ -116,6 +116,28 @@ TEST(CliPoint, WorkGivenInOpIsIntegerWork) {
   EXPECT_NE(i.out.find("flat roof: int8 tensor = 624 TOP/s"), std::string::npos) << i.out;
 }
 
+TEST(CliPoint, WorkUnitTravelsInThePointsDocument) {
+  // `profile -W "2 TOP"` wrote a points document without the unit, so its point read back was
+  // a bare count, judged on a100-80gb's default fp32 vector roof rather than in OP.
+  TempDir d;
+  const auto w = run_cli({"profile", "-W", "2 TOP", "-Q", "10e9", "-o", d.file("p.json"), "--",
+                          "/bin/true"});
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  const auto doc = nlohmann::json::parse(roofline::test::slurp(d.file("p.json")));
+  EXPECT_EQ(doc["points"][0]["work_unit"], "OP") << doc.dump();
+  const auto r = run_cli({"point", "--points", d.file("p.json"), "--hw", "a100-80gb"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("flat roof: int4 tensor = 1.248 POP/s"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FLOP,"), std::string::npos) << r.out;
+  // A work string naming its unit says the same in a hand-written file.
+  write_text(d.file("q.json"), R"({"schema":"roofline.points","version":1,
+    "points":[{"name":"k","work":"2 TOP","traffic":1e10,"time":0.008}]})");
+  const auto q = run_cli({"point", "--points", d.file("q.json"), "--hw", "a100-80gb"});
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_NE(q.out.find("flat roof: int4 tensor = 1.248 POP/s"), std::string::npos) << q.out;
+  EXPECT_NE(q.out.find("P = W/T = 250 TOP/s"), std::string::npos) << q.out;
+}
+
 TEST(CliPoint, FlopWorkNeverFallsBackToAnIntegerRoof) {
   // A machine without default_compute whose highest dense roof is int8: FLOP work (and a bare
   // number) fell back to it ("2 TFLOP" printed as "W = 2 TOP" on int8 mac).

@@ -74,6 +74,24 @@ def test_point_diagnosis_equals_the_cli(cli_json):
     assert "DRAM" in str(d)
 
 
+def test_a_point_says_what_its_work_counts(cli_json):
+    # A Point could not say its W counts OP: 2e12 OP was judged as FLOP on a100-80gb's default
+    # fp32 vector roof. Given as OP it is judged as `point -W "2 TOP"` judges it.
+    machine = roofline.Machine.from_catalogue("a100-80gb")
+    p = roofline.Point("point", 2e12, 10e9, 0.008, source="command line", work_unit="op")
+    assert p.work_unit == "OP"
+    d = roofline.diagnose(p, machine)
+    c = one(cli_json("point", "-W", "2 TOP", "-Q", "10e9", "-T", "8ms", "--hw", "a100-80gb"))
+    assert d.to_dict() == c
+    assert d.compute_roof == "int4 tensor"
+    assert p.to_dict()["work_unit"] == "OP"
+    assert roofline.Point("f", 1, 1, 1, precision="int8").work_unit == "OP"
+    assert roofline.Point("f", 1, 1, 1, precision="fp16").work_unit == "FLOP"
+    assert roofline.Point("f", 1, 1, 1).work_unit == ""
+    with pytest.raises(roofline.InputError, match="work_unit: 'MAC': expected 'FLOP', 'OP'"):
+        roofline.Point("f", 1, 1, 1, work_unit="MAC")
+
+
 def test_diagnosis_thresholds_are_checked():
     # above=0 called a point at 0.03% of its roof impossible; nan and factors <= 1 were taken.
     machine = roofline.Machine.from_roofs(19.5e12, 2e12)
