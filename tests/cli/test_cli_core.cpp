@@ -120,8 +120,8 @@ TEST(CliPoint, WorkUnitTravelsInThePointsDocument) {
   // `profile -W "2 TOP"` wrote a points document without the unit, so its point read back was
   // a bare count, judged on a100-80gb's default fp32 vector roof rather than in OP.
   TempDir d;
-  const auto w = run_cli({"profile", "-W", "2 TOP", "-Q", "10e9", "-o", d.file("p.json"), "--",
-                          "/bin/true"});
+  const auto w =
+      run_cli({"profile", "-W", "2 TOP", "-Q", "10e9", "-o", d.file("p.json"), "--", "/bin/true"});
   ASSERT_EQ(w.exit_code, 0) << w.err;
   const auto doc = nlohmann::json::parse(roofline::test::slurp(d.file("p.json")));
   EXPECT_EQ(doc["points"][0]["work_unit"], "OP") << doc.dump();
