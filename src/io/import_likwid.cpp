@@ -19,6 +19,7 @@
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline {
@@ -90,6 +91,9 @@ struct Block {
   std::string work_how, precision;
   std::map<std::string, double> traffic;              // level → bytes
   std::map<std::string, std::string> traffic_caveat;  // level → what its Q leaves out
+  // A FLOP rate that guesses a vector width ("DP [MFLOP/s] (AVX512 assumed)"), as likwid's
+  // FLOPS_DP prints on Xeon Phi, where the group counts SIMD micro-ops: never used as W.
+  std::string assumed_rate;
 };
 
 double checked(double v, const ToolTable& tab, const ToolRecord& r, const char* what) {
@@ -174,7 +178,12 @@ class BlockMeasure {
     for (const auto& v : r_.values) {
       const std::string n = normalized(v.metric);
       const bool is_dp = n == "DP MFLOP/s", is_sp = n == "SP MFLOP/s";
-      if (!is_dp && !is_sp) continue;
+      if (!is_dp && !is_sp) {
+        if ((n.starts_with("DP MFLOP/s (") || n.starts_with("SP MFLOP/s (")) &&
+            n.find("assumed") != std::string::npos && b_.assumed_rate.empty())
+          b_.assumed_rate = std::string(v.metric);
+        continue;
+      }
       any = true;
       if (v.missing) {
         if (thread_time(v.instance) > 0)
@@ -247,6 +256,7 @@ struct RunResult {
   std::map<std::string, double> traffic;
   std::map<std::string, std::string> traffic_caveat;
   std::vector<std::string> groups;
+  std::string assumed_rate;  ///< Block::assumed_rate of a group of the run, "" when none
 };
 
 RunResult combine(const std::vector<Block>& blocks) {
@@ -257,6 +267,7 @@ RunResult combine(const std::vector<Block>& blocks) {
   for (const auto& b : blocks) {
     r.time += b.time;
     r.groups.push_back(b.rec->group);
+    if (r.assumed_rate.empty()) r.assumed_rate = b.assumed_rate;
     r.traffic_caveat.insert(b.traffic_caveat.begin(), b.traffic_caveat.end());
   }
   if (blocks.size() == 1) {
@@ -366,11 +377,22 @@ std::string separate_runs_point(const std::string& label, const std::string& whe
   }
   if (!w_run || q_runs.empty()) {
     std::vector<std::string> groups;
-    for (const auto& r : runs) groups.insert(groups.end(), r.groups.begin(), r.groups.end());
+    std::string assumed;
+    for (const auto& r : runs) {
+      groups.insert(groups.end(), r.groups.begin(), r.groups.end());
+      if (assumed.empty()) assumed = r.assumed_rate;
+    }
     const std::string why =
-        !w_run ? "W cannot be counted: no FP events nor DP/SP [MFLOP/s] in groups " + join(groups) +
-                     "; measure FLOP too: likwid-perfctr -g FLOPS_DP (or MEM_DP, which has "
-                     "both W and Q)"
+        !w_run && !assumed.empty()
+            ? "W cannot be counted: groups " + join(groups) + " count SIMD micro-ops here, not " +
+                  "FLOP: '" + terminal_safe(assumed) +
+                  "' guesses that every micro-op is one full-width operation (an FMA counts " +
+                  "once, a masked lane in full); give W yourself (roofline point -W) with this " +
+                  "run's Q and T"
+        : !w_run ? "W cannot be counted: no FP events nor DP/SP [MFLOP/s] in groups " +
+                       join(groups) +
+                       "; measure FLOP too: likwid-perfctr -g FLOPS_DP (or MEM_DP, which has "
+                       "both W and Q)"
                : "Q cannot be counted: no memory or cache traffic in groups " + join(groups) +
                      "; measure it too: likwid-perfctr -g MEM (or MEM_DP; L3 or L2 for cache "
                      "traffic), in the same run (-g FLOPS_DP -g MEM) or another file given "

@@ -409,6 +409,19 @@ TEST(RealLikwid, CoffeeLakeCsvFlopsAloneIsRefusedForItsTraffic) {
       << l3;
 }
 
+TEST(RealLikwid, XeonPhiFlopsDpCountsMicroOpsAndIsRefusedForThat) {
+  // Intel Xeon Phi 7250 (Knights Landing): likwid's FLOPS_DP counts UOPS_RETIRED_PACKED_SIMD and
+  // prints "DP [MFLOP/s] (SSE/AVX/AVX512 assumed)". It was refused as having no FLOP metric and
+  // told to run -g FLOPS_DP, which it is: now the metric and why it is not W are named.
+  const std::string e = error_of([] { likwid({"likwid-knl-text-flopsdp-page.txt"}); });
+  EXPECT_NE(e.find("line 13: region 'MMULMarker': W cannot be counted: groups FLOPS_DP count "
+                   "SIMD micro-ops here, not FLOP: 'DP [MFLOP/s] (SSE assumed)' guesses"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("give W yourself (roofline point -W)"), std::string::npos) << e;
+  EXPECT_EQ(e.find("measure FLOP too"), std::string::npos) << e;
+}
+
 // A likwid -O file written where numbers take a decimal comma: "1,987080e-06" is two cells, and
 // the first alone (1 s) would be read. More values than the header's columns are refused, at
 // the first extra cell, never dropped.
