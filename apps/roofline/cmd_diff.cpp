@@ -61,12 +61,11 @@ nlohmann::json optional_json(const std::optional<double>& x) {
   return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
 }
 
-std::string verdict(const std::optional<bool>& exceeds,
-                    const std::optional<double>& noise = std::nullopt) {
-  if (!exceeds) return "no spread carried: cannot say whether it exceeds the noise";
-  if (noise)  // a roof's: the spreads and the run-to-run agreement
-    return (*exceeds ? "exceeds the noise (" : "within the noise (") + percent(noise) + ")";
-  return *exceeds ? "exceeds both runs' spread" : "within the spread";
+/// The verdict on a change: against `noise`, the larger spread carried and the run-to-run
+/// agreement (set whenever `exceeds` is).
+std::string verdict(const std::optional<bool>& exceeds, const std::optional<double>& noise) {
+  if (!exceeds || !noise) return "no spread carried: cannot say whether it exceeds the noise";
+  return (*exceeds ? "exceeds the noise (" : "within the noise (") + percent(noise) + ")";
 }
 
 void diff_machines(const DiffArgs& a, const MachineDocument& ma, const MachineDocument& mb) {
@@ -154,7 +153,12 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
     const auto s1 = sa.spreads[i] ? std::optional<double>(sa.spreads[i]->value) : std::nullopt;
     const auto s2 = sb.spreads[it->second] ? std::optional<double>(sb.spreads[it->second]->value)
                                            : std::nullopt;
-    const auto ex = exceeds_spread(ratio, s1, s2);
+    // The same rule as `check --baseline` and the roofs above: the larger spread carried, no less
+    // than the run-to-run agreement the tool aims at (kRunToRunCompute).
+    const auto ex = exceeds_spread(ratio, s1, s2, kRunToRunCompute);
+    const std::optional<double> noise =
+        ex ? std::optional<double>(std::max({s1.value_or(0), s2.value_or(0), kRunToRunCompute}))
+           : std::nullopt;
     // Work counted on another unit (fp32 in A, fp16 in B) is said beside the ratio.
     const bool other_precision = precision_changed(p, q);
     rows.push_back(
@@ -165,13 +169,15 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
          {"performance_b", q.performance().value},
          {"ratio", ratio},
          {"intensity_ratio", at_a ? nlohmann::json(iratio) : nlohmann::json()},
-         {"intensity_level", at_a ? nlohmann::json(at_a->level) : nlohmann::json()},
+         {"intensity_level",
+          at_a && !at_a->level.empty() ? nlohmann::json(at_a->level) : nlohmann::json()},
          {"spread_a", optional_json(s1)},
          {"spread_b", optional_json(s2)},
+         {"noise", optional_json(noise)},
          {"exceeds_spread", ex ? nlohmann::json(*ex) : nlohmann::json(nullptr)}});
     t += terminal_safe(p.name) + ": P " + format_work_rate(p.performance(), pa.units) + " → " +
          format_work_rate(q.performance(), pa.units) + ", B/A = " + format_number(ratio, 4) + "; " +
-         i_text + " (spread A " + percent(s1) + ", B " + percent(s2) + "): " + verdict(ex) +
+         i_text + " (spread A " + percent(s1) + ", B " + percent(s2) + "): " + verdict(ex, noise) +
          (other_precision ? "; precision " + terminal_safe(p.precision) + " → " +
                                 terminal_safe(q.precision) + ": P counts work on different units"
                           : std::string()) +

@@ -152,6 +152,41 @@ TEST(CliDiff, PointsDocumentsPerPointRatios) {
   EXPECT_EQ(j["only_b"][0], "new");
 }
 
+// A 2% slowdown of runs that barely spread: `check --baseline` passes it within the run-to-run
+// floor of 3%, and diff said of the same pair "exceeds both runs' spread" (its floor was 0, and
+// "both" was said with one spread carried).
+TEST(CliDiff, PointsAreJudgedAgainstTheSameNoiseAsCheck) {
+  TempDir d;
+  write_text(d.file("a.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 100, "traffic": 10, "time": 1, "run": {"times": [1, 1.001, 1.002]}}]})");
+  write_text(d.file("b.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 100, "traffic": 10, "time": 1.02}]})");
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_FALSE(j["points"][0]["exceeds_spread"].get<bool>());
+  EXPECT_DOUBLE_EQ(j["points"][0]["noise"].get<double>(), 0.03);
+  EXPECT_TRUE(j["points"][0]["intensity_level"].is_null()) << "a bare number: the default level";
+  r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("B/A = 0.9804; I B/A = 1 (spread A 0.2%, B none): within the noise (3%)\n"),
+            std::string::npos)
+      << r.out;
+  const auto c = run_cli({"check", d.file("b.json"), "--baseline", d.file("a.json"), "--peak", "1T",
+                          "--bandwidth", "1T"});
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+  EXPECT_NE(c.out.find("within the noise ±3%"), std::string::npos) << c.out;
+  // 5% is beyond it in both.
+  write_text(d.file("c.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 100, "traffic": 10, "time": 1.05}]})");
+  r = run_cli({"diff", d.file("a.json"), d.file("c.json")});
+  EXPECT_NE(r.out.find("exceeds the noise (3%)"), std::string::npos) << r.out;
+  EXPECT_EQ(run_cli({"check", d.file("c.json"), "--baseline", d.file("a.json"), "--peak", "1T",
+                     "--bandwidth", "1T"})
+                .exit_code,
+            5);
+}
+
 // One workload run at fp32 in A and fp16 in B: the ratio of P is given and said to count work
 // on different units (it was given without a word); a case-only difference is no change.
 TEST(CliDiff, PointsOfDifferentPrecisionsAreSaidToBe) {
