@@ -276,6 +276,12 @@ DcgmTally dcgm_read_log(std::istream& input, const std::string& origin) {
       continue;
     }
     if (lower(tok[0].text) == "id") continue;  // units line under the header
+    // dcgmi ends every sample line; a last one without its line end was cut, maybe inside a
+    // number ("0.95" → "0.9"), which would read as less activity without looking wrong.
+    if (!lines.last_line_ended())
+      throw InputError(dcgm_at(origin, line_no, static_cast<int>(line.size()) + 1) +
+                       ": the last line has no line end (file truncated?); if the file is "
+                       "whole, end it with one");
     dcgm_read_row(tok, line_no, origin, t);
   }
   return t;

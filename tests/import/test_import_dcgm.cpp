@@ -121,6 +121,19 @@ TEST(ImportDcgm, BadFilesNameFileLineAndColumn) {
   }
   EXPECT_THROW(import_dcgm("GPU 0 0.5\n", "r.txt", h100()), InputError);
   EXPECT_THROW(import_dcgm("", "r.txt", h100()), InputError);
+  // A last sample without its line end may have been cut inside a number (0.95 → 0.9): it was
+  // read as less activity, where the likwid importer refuses the same cut.
+  try {
+    import_dcgm("#Entity TENSO DRAMA\nGPU 0 0.5 0.9\nGPU 0 0.5 0.9", "r.txt", h100());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "r.txt: line 3, column 14: the last line has no line end (file truncated?); "
+                 "if the file is whole, end it with one");
+  }
+  EXPECT_EQ(
+      import_dcgm("#Entity TENSO DRAMA\nGPU 0 0.5 0.9\n", "r.txt", h100()).result.doc.points.size(),
+      1u);
 }
 
 TEST(ImportDcgm, ValuesOutsideTheirRangeAndEntitiesThatAreNoGpuAreRefused) {
