@@ -62,6 +62,9 @@ struct Diagnosis {
   WorkRate performance{0};
   WorkRate attainable{0};  ///< lowest bound over all levels
   double attainment = 0;
+  /// The attainment in percent, with digits enough to read apart from the threshold nearest to
+  /// it (DiagnosisOptions: "104.96" touching and "105.04" above, not "105" for both).
+  std::string attainment_percent;
   Distance headroom;  ///< vertical distance to the binding roof
   bool touching = false;
   std::vector<LevelJudgement> levels;

@@ -124,7 +124,7 @@ void above_roof(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem&
   const std::string flat = "flat '" + c.name + "' roof";
   d.title =
       "above the " + (b.memory_side ? "slanted " + b.level + " roof" : flat) + " by " +
-      format_number(d.attainment, 3) + "x" +
+      format_number_apart(d.attainment, opt.above) + "x" +
       (b.memory_side && above_flat ? " (and the " + flat + " by " +
                                          format_number(d.performance.value / c.peak.value, 3) + "x)"
                                    : std::string()) +
@@ -159,15 +159,14 @@ void above_roof(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem&
 /// Rows 1 to 5: far below, on the slanted roof, under an empty faster roof, on the flat roof;
 /// and, when touching, which spec to upgrade.
 void verdict_rows(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem& u,
-                  const DiagnosisOptions& opt, Diagnosis& d) {
+                  Diagnosis& d) {
   const std::string where =
       "I = " + format_intensity(b.intensity, u) + ", ridge I* = " + format_intensity(b.ridge, u);
   if (!d.touching) {
     // Row 1: far below both roofs.
     d.verdict = Verdict::far_below;
     // Digits enough to read apart from the touching threshold (79.99999%, not 80%).
-    d.title = "far below both roofs (" +
-              format_number_apart(d.attainment * 100, opt.touching * 100) + "% of attainable, " +
+    d.title = "far below both roofs (" + d.attainment_percent + "% of attainable, " +
               format_number(d.headroom.factor, 3) + "x headroom): not a hardware limit yet";
     d.prescription =
         "Check the way it runs: memory access pattern, lack of parallelism (threads, vector "
@@ -308,6 +307,10 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   d.attainment = b.attainment;
   d.headroom = distance(d.performance, d.attainable);
   d.touching = d.attainment >= opt.touching;
+  const double nearest =
+      std::fabs(d.attainment - opt.touching) < std::fabs(d.attainment - opt.above) ? opt.touching
+                                                                                   : opt.above;
+  d.attainment_percent = format_number_apart(d.attainment * 100, nearest * 100);
   find_empty_roofs_above(roofs, c, opt, d);
   check_finite(p, roofs, d);
   fallback_note(p, roofs, c, work_unit, d);
@@ -316,7 +319,7 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
     return d;
   }
   // In the roof's own units: OP/s for an integer roof (docs/model.md §1).
-  verdict_rows(c, b, roofs.units_of(c), opt, d);
+  verdict_rows(c, b, roofs.units_of(c), d);
   hierarchy_notes(roofs, b, opt, d);
   return d;
 }

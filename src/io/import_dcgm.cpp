@@ -473,8 +473,7 @@ void dcgm_add_entity(const DcgmSummary& s, const DcgmPeaks& peaks, const RoofSet
   const bool busy = s.gpu_util >= 0.9 || s.sm_active >= 0.9;
   if (d.verdict == Verdict::far_below && busy)
     notes.push_back(s.entity + ": busy by utilisation yet far below both roofs (" +
-                    format_number(d.attainment * 100, 3) + "% of the attainable " +
-                    format_work_rate(d.attainable) +
+                    d.attainment_percent + "% of the attainable " + format_work_rate(d.attainable) +
                     "): utilisation is a time metric (was any kernel running), FLOP/s a "
                     "throughput metric: a problem of how it runs, not of the hardware — look "
                     "at launch/sync overhead, data-feeding stalls, small kernels, low "

@@ -44,8 +44,11 @@ std::string td_empty(const std::string& label) {
 }
 
 std::string step1(const Diagnosis& d, const UnitSystem& u) {
-  return std::string("touching a roof? ") + (d.touching ? "yes" : "no") + ": " +
-         percent_text(d.attainment) + " of the attainable " + format_work_rate(d.attainable, u) +
+  return std::string("touching a roof? ") +
+         (d.verdict == Verdict::above_roof ? "above it (impossible)"
+          : d.touching                     ? "yes"
+                                           : "no") +
+         ": " + d.attainment_percent + "% of the attainable " + format_work_rate(d.attainable, u) +
          " (headroom " + ratio_text(d.headroom.factor) + "x, " +
          format_number(d.headroom.decades, 2) + " decades)";
 }
@@ -157,7 +160,7 @@ std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
                       {"levels", levels},
                       {"performance", format_work_rate(d.performance, u)},
                       {"attainable", format_work_rate(d.attainable, u)},
-                      {"attainment", percent_text(d.attainment)},
+                      {"attainment", d.attainment_percent + "%"},
                       {"bound", d.binding_is_memory ? "memory (" + d.binding_level + " bandwidth)"
                                                     : "compute ('" + d.compute_roof + "' peak)"},
                       {"verdict", to_string(d.verdict)},
@@ -259,7 +262,7 @@ std::string points_table(const ReportInput& in, const report::Chart& ch) {
            td_wrap(ih, is, binding_intensity(d).value) +
            td_num("P", format_work_rate(d.performance, u), d.performance.value) +
            td_num("attainable", format_work_rate(d.attainable, u), d.attainable.value) +
-           td_num("attainment", percent_text(d.attainment), d.attainment) +
+           td_num("attainment", d.attainment_percent + "%", d.attainment) +
            td_num("headroom", ratio_text(d.headroom.factor) + "x", d.headroom.factor) +
            td("bound", d.binding_is_memory ? d.binding_level : d.compute_roof) +
            td("verdict", to_string(d.verdict)) + "</tr>\n";

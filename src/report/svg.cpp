@@ -792,7 +792,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
     }
     std::string tip = (p.name.empty() ? "point" : p.name) + " — " + d.title +
                       "\nP = " + format_work_rate(d.performance, u) + ", attainable " +
-                      format_work_rate(d.attainable, u) + " (" + percent_text(d.attainment) + ")";
+                      format_work_rate(d.attainable, u) + " (" + d.attainment_percent + "%" + ")";
     for (const auto& l : d.levels)
       tip += "\nI(" + l.level + ") = " + format_intensity(l.intensity, u);
     if (p.weight > 0) tip += "\nweight (dot area) " + format_number(p.weight, 3);

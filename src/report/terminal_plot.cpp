@@ -288,7 +288,7 @@ std::string terminal_tables(const ReportInput& in, const report::Chart& ch, bool
         is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
               format_number(l.intensity.value);
       t.add_row({point_letter(k), in.points[k].name, is, format_work_rate(d.performance, u),
-                 format_work_rate(d.attainable, u), report::percent_text(d.attainment),
+                 format_work_rate(d.attainable, u), d.attainment_percent + "%",
                  report::ratio_text(d.headroom.factor) + "x", to_string(d.verdict)});
     }
     out += "\nPoints (I in " + u.intensity() + ")\n" + t.render();

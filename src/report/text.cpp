@@ -63,9 +63,9 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
          std::string(d.verdict == Verdict::above_roof ? "above it (impossible)"
                      : d.touching                     ? "yes"
                                                       : "no") +
-         ": " + format_number(d.attainment * 100, 3) + "% of the attainable " +
-         format_work_rate(d.attainable, u) + " (headroom " + format_number(d.headroom.factor, 3) +
-         "x, " + format_number(d.headroom.decades, 2) + " decades)\n";
+         ": " + d.attainment_percent + "% of the attainable " + format_work_rate(d.attainable, u) +
+         " (headroom " + format_number(d.headroom.factor, 3) + "x, " +
+         format_number(d.headroom.decades, 2) + " decades)\n";
   out += "  Step 2 — which roof? " +
          std::string(d.verdict == Verdict::far_below
                          ? "none yet (left/right position is not meaningful)"

@@ -138,6 +138,27 @@ TEST(CliPoint, WorkUnitTravelsInThePointsDocument) {
   EXPECT_NE(q.out.find("P = W/T = 250 TOP/s"), std::string::npos) << q.out;
 }
 
+TEST(CliPoint, AttainmentNearAThresholdIsPrintedApartFromIt) {
+  // 104.96% (touching) and 105.04% (above the roof, impossible) both printed "105%"; 79.96%
+  // (far below) printed "80%".
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"1.0496e12", "touching a roof? yes: 104.96% of the attainable 20 TFLOP/s"},
+      {"1.0504e12", "touching a roof? above it (impossible): 105.04% of the attainable"},
+      {"0.7996e12", "touching a roof? no: 79.96% of the attainable"},
+      {"0.8004e12", "touching a roof? yes: 80.04% of the attainable"},
+      {"0.5e12", "touching a roof? no: 50% of the attainable"}};
+  for (const auto& [work, expected] : cases) {
+    const auto r = run_cli(
+        {"point", "-W", work, "-Q", "1e9", "-T", "0.05", "--peak", "20T", "--bandwidth", "1T"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(expected), std::string::npos) << work << "\n" << r.out;
+  }
+  const auto above = run_cli({"point", "-W", "1.0504e12", "-Q", "1e9", "-T", "0.05", "--peak",
+                              "20T", "--bandwidth", "1T"});
+  EXPECT_NE(above.out.find("above the flat 'peak' roof by 1.0504x"), std::string::npos)
+      << above.out;
+}
+
 TEST(CliPoint, FlopWorkNeverFallsBackToAnIntegerRoof) {
   // A machine without default_compute whose highest dense roof is int8: FLOP work (and a bare
   // number) fell back to it ("2 TFLOP" printed as "W = 2 TOP" on int8 mac).
