@@ -75,8 +75,21 @@ std::string short_kernel_name(const std::string& full) {
       break;
     }
   }
-  if (s.rfind("void ", 0) == 0) s = s.substr(5);
-  return trim(s);
+  // The return type: what comes before the last space outside template arguments and
+  // parentheses ("void ", "std::enable_if<!T7, void>::type ", "unsigned int ").
+  s = trim(s);
+  // A name over several lines (a cut or forged export) is kept whole for the refusal to quote.
+  if (s.find_first_of("\n\r") != std::string::npos) return s;
+  std::size_t name_start = 0;
+  int nest = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<' || s[i] == '(') ++nest;
+    if (s[i] == '>' || s[i] == ')') --nest;
+    if (s[i] == ' ' && nest == 0) name_start = i + 1;
+  }
+  // "operator new", "operator delete": the space is part of the name.
+  if (name_start >= 9 && s.compare(name_start - 9, 9, "operator ") == 0) name_start = 0;
+  return trim(s.substr(name_start));
 }
 
 namespace {

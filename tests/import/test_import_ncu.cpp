@@ -287,6 +287,16 @@ TEST(ImportNcu, ShortKernelNames) {
             "(anonymous namespace)::fill");
   EXPECT_EQ(short_kernel_name("void ns::Functor::operator()(int)"), "ns::Functor::operator()");
   EXPECT_EQ(short_kernel_name("ampere_sgemm_128x64_nn"), "ampere_sgemm_128x64_nn");
+  // Any return type, not only void: cuBLAS's gemv kernels are printed with an enable_if one.
+  EXPECT_EQ(short_kernel_name("std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, "
+                              "double, double, double, double, false, true, true, false, 7, "
+                              "false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<"
+                              "double const>, cublasGemvTensorStridedBatched<double>, double>>"
+                              "(T13)"),
+            "internal::gemvx::kernel<int, int, double, double, double, double, false, true, true, "
+            "false, 7, false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<double "
+            "const>, cublasGemvTensorStridedBatched<double>, double>>");
+  EXPECT_EQ(short_kernel_name("unsigned int ns::count<float>(float*)"), "ns::count<float>");
 }
 
 TEST(ImportNcu, BadFilesNameFileLineAndColumn) {
