@@ -115,6 +115,9 @@ std::optional<UnitMatch> match_unit(const std::string& unit, Dimension wanted) {
     if ((work == "j" || work == "joule") && (per == "b" || per_l == "bit"))
       return UnitMatch{Dimension::energy_per_byte, 8.0};
   }
+  // Minutes and hours, for the runs of a program or a training step: "2 min", "1.5 h".
+  if (l == "min") return UnitMatch{Dimension::seconds, 60.0};
+  if (l == "h") return UnitMatch{Dimension::seconds, 3600.0};
   if (auto d = dimension_of_unit(l, wanted)) return UnitMatch{*d, 1.0};
   return std::nullopt;
 }
@@ -186,6 +189,9 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
         if (p.symbol == "m" && data) continue;
         if (rest.size() >= p.symbol.size() && rest.compare(0, p.symbol.size(), p.symbol) == 0) {
           const std::string after = trim(std::string_view(rest).substr(p.symbol.size()));
+          // "1m" for a time reads as a minute as often as a millisecond: the unit decides.
+          if (after.empty() && p.symbol == "m" && dim == Dimension::seconds)
+            return fail("'m' alone is milli (1 ms), or was a minute meant (1 min)? Give the unit");
           if (after.empty() || match_unit(after, dim)) {
             factor = p.factor;
             rest = after;

@@ -75,6 +75,20 @@ TEST(Quantity, ParsesPrefixesAndUnits) {
   EXPECT_DOUBLE_EQ(parse_quantity("1e6", Dimension::count), 1e6);
   EXPECT_DOUBLE_EQ(parse_quantity("4M", Dimension::count), 4e6);
   EXPECT_DOUBLE_EQ(parse_quantity("9.75 FLOP/byte", Dimension::intensity), 9.75);
+  // Minutes and hours; "1m" alone is refused (it was read as 1 ms, 60 000x off a minute).
+  EXPECT_DOUBLE_EQ(parse_quantity("2 min", Dimension::seconds), 120);
+  EXPECT_DOUBLE_EQ(parse_quantity("1.5 h", Dimension::seconds), 5400);
+  EXPECT_DOUBLE_EQ(parse_quantity("1ms", Dimension::seconds), 1e-3);
+  EXPECT_DOUBLE_EQ(parse_quantity("1m", Dimension::work), 1e-3);
+  try {
+    parse_quantity("1m", Dimension::seconds, "--time");
+    ADD_FAILURE() << "1m read as a time";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "--time: 'm' alone is milli (1 ms), or was a minute meant (1 min)? Give the unit "
+                 "(got '1m'; expected a time (s))");
+  }
+  EXPECT_THROW(parse_quantity("2 min", Dimension::work), InputError);
 }
 
 // The work unit a value names: "2 TOP" is integer work, "2 TFLOP" floating-point work, a bare
