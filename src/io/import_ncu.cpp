@@ -340,7 +340,13 @@ class PointMaker {
     file_w_ = file_w_ || plan.any_fp || !plan.tensor.empty();
     file_q_ = file_q_ || !plan.dram.empty();
     tensor_left_out_.insert(plan.tensor_left_out.begin(), plan.tensor_left_out.end());
-    if (plan.tensor_instructions && plan.tensor.empty()) tensor_instructions_ = true;
+    // The note on tensor-pipe counts is for a kernel that used the pipe, not for a file that
+    // only has the columns (every --set roofline export does).
+    if (plan.tensor_instructions && plan.tensor.empty())
+      for (const int i : plan.tensor_inst_any)
+        if (!rec.values[static_cast<std::size_t>(i)].missing &&
+            rec.values[static_cast<std::size_t>(i)].value > 0)
+          tensor_instructions_ = true;
 
     const Duration t = duration(tab, rec, plan);
     // A kernel the file's other kernels have metrics for but this one not (a details page cut

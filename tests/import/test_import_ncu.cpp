@@ -237,6 +237,20 @@ TEST(ImportNcu, CudaCorePointsAreJudgedAgainstTheirVectorRoof) {
   EXPECT_NE(notes[0].find("has no fp64 vector roof"), std::string::npos) << notes[0];
 }
 
+TEST(ImportNcu, TensorPipeNoteOnlyWhereAKernelUsedThePipe) {
+  // Every `--set roofline` export has the tensor-pipe columns; the note that their counts are
+  // not FLOP was given also when no kernel ran a tensor instruction.
+  const std::string real = read_text_file(kData / "ncu-set-roofline.csv");
+  auto noted = [](const ImportResult& r) {
+    for (const auto& n : r.notes)
+      if (n.find("tensor-pipe instruction counts") != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(noted(import_ncu(real, "r.csv")));  // the h16816 GEMM: 1.84 per cycle
+  EXPECT_FALSE(noted(
+      import_ncu(roofline::test::edited(real, R"("1.41","1.84")", R"("1.41","0")"), "r.csv")));
+}
+
 TEST(ImportNcu, SelfRoofsStandOnlyForTheDeviceTheyDescribe) {
   // `--set roofline` without --hw: the export's peaks are its roofs. A kernel of another device
   // would be judged against device 0's peaks, so then no roofs are taken from the export; a
