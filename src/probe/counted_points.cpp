@@ -31,7 +31,6 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
   Point p;
   p.name = in.name;
   p.time = Seconds(r.wall_seconds);
-  p.source = "perf_event";
   std::vector<std::string> from;
   if (in.work) {
     p.work = *in.work;
@@ -55,6 +54,10 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
       if (r.totals.bytes_by_level.count(lvl) && r.totals.bytes_by_level.at(lvl) > 0)
         traffic.push_back({lvl, Bytes(r.totals.bytes_by_level.at(lvl))});
   if (!in.precision.empty()) p.precision = in.precision;
+  // The counters' point, unless W and every level's Q came from the flags (T is the clock's).
+  const bool counted = (!in.work && p.work.value > 0) || (!in.traffic && !traffic.empty()) ||
+                       traffic.size() > 1;
+  p.source = counted ? "perf_event" : "command line";
   p.traffic = fit_levels(traffic, roofs, o.notes, p.name);
   p.note = from.empty() ? "" : from.front();
   for (std::size_t i = 1; i < from.size(); ++i) p.note += "; " + from[i];
