@@ -384,8 +384,7 @@ std::string render_trajectory_html(const TrajectoryInput& in) {
 void check_trajectory_format(const std::filesystem::path& path) {
   const std::string ext = report::lower_extension(path);
   if (ext != ".svg" && ext != ".html" && ext != ".htm" && ext != ".png")
-    throw InputError(path.string() + ": unknown format '" + ext +
-                     "' for the trajectory chart (use .svg, .html or .png)");
+    report::unknown_chart_format(path, ext, " for the trajectory chart", ".svg, .html or .png");
 }
 
 void write_trajectory(const std::filesystem::path& path, const TrajectoryInput& in) {
