@@ -39,6 +39,12 @@ int terminal_columns() {
 }
 
 void run(const PlotArgs& a) {
+  const bool to_file = !a.output.empty() && a.output != "-";
+  // --width is the terminal plot's: with -o alone nothing would use it.
+  if (a.width != 0 && to_file && !a.terminal)
+    throw InputError("--width " + std::to_string(a.width) +
+                     ": sets the terminal plot's columns, and -o " + terminal_safe(a.output) +
+                     " draws no terminal plot (add --terminal, or leave --width out)");
   ReportInput in;
   in.machines.push_back(resolve_machine(a.machine, a.hw_dir));
   in.machines.reserve(1 + a.compare.size());  // `roofs` stays valid while overlays are added
@@ -94,7 +100,6 @@ void run(const PlotArgs& a) {
   in.diagnosis.touching = a.touching;
   in.roofs = report_roof_terms(a.roofs);
   in.title = !a.title.empty() ? a.title : "Roofline of " + roofs.name;
-  const bool to_file = !a.output.empty() && a.output != "-";
   if (to_file) write_report(a.output, in);
   if (a.terminal || !to_file) {
     const int cols = a.width > 0 ? a.width : terminal_columns();

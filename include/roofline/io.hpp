@@ -152,8 +152,9 @@ CatalogueEntry catalogue_entry(const std::filesystem::path& file);
 std::vector<std::string> ambiguous_names(const std::vector<CatalogueEntry>& entries);
 
 /// Refuses a comparison of one machine with itself: a catalogue entry or file named twice (by
-/// an alias: a100,a100-80gb). Two files of one document name (a machine measured before and
-/// after a change) are two machines. `names` as given, `machines` as resolved from them (a
+/// an alias: a100,a100-80gb), or a copy of its file (the same document at another path). Two
+/// files of one document name that differ (a machine measured before and after a change) are
+/// two machines. `names` as given, `machines` as resolved from them (a
 /// document of no file, built in memory, is never the same as another).
 void refuse_one_machine_twice(const std::vector<std::string>& names,
                               const std::vector<const MachineDocument*>& machines,

@@ -387,11 +387,21 @@ KernelRequest kernel_request(const std::string& name, const std::string& dtype,
                                          : spec.default_dtype;
   }
   r.dtype = parse_dtype(dtype_name);
+  // Every missing size named at once (gemm --n 1024 lacks --m and --k, not --m alone).
+  std::vector<std::string> missing;
   for (const auto& p : spec.params) {
     const auto it = sizes.find(p);
     if (it == sizes.end())
-      throw InputError("kernel " + spec.name + ": " + prefix + p + " is required");
-    r.params[p] = it->second;
+      missing.push_back(prefix + p);
+    else
+      r.params[p] = it->second;
+  }
+  if (!missing.empty()) {
+    std::string names;
+    for (size_t i = 0; i < missing.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == missing.size() ? " and " : ", ") + missing[i];
+    throw InputError("kernel " + spec.name + ": " + names +
+                     (missing.size() == 1 ? " is required" : " are required"));
   }
   for (const auto& [p, def] : spec.defaults) {
     const auto it = sizes.find(p);

@@ -128,9 +128,16 @@ void refuse_one_machine_twice(const std::vector<std::string>& names,
     const fs::path p = fs::weakly_canonical(m.file, ec);
     return ec ? m.file : p.string();
   };
+  // A copy of the file (the catalogue entry copied beside the points, the same document
+  // exported twice) is the same machine too: the same document, read from two paths. A machine
+  // measured again differs in its roofs or measurement, so stays another machine.
+  const auto same = [&](const MachineDocument& a, const MachineDocument& b) {
+    if (identity(a).empty() || identity(b).empty()) return false;
+    return identity(a) == identity(b) || machine_to_json(a) == machine_to_json(b);
+  };
   for (size_t i = 1; i < machines.size(); ++i)
     for (size_t k = 0; k < i; ++k)
-      if (!identity(*machines[i]).empty() && identity(*machines[k]) == identity(*machines[i]))
+      if (same(*machines[i], *machines[k]))
         throw InputError(who + ": '" + terminal_safe(names[i]) + "' and '" +
                          terminal_safe(names[k]) + "' are one machine ('" +
                          terminal_safe(machines[i]->roofs.name) + "')");

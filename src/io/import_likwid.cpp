@@ -389,14 +389,14 @@ std::string separate_runs_point(const std::string& label, const std::string& whe
                   "' guesses that every micro-op is one full-width operation (an FMA counts " +
                   "once, a masked lane in full); give W yourself (roofline point -W) with this " +
                   "run's Q and T"
-        : !w_run ? "W cannot be counted: no FP events nor DP/SP [MFLOP/s] in groups " +
-                       join(groups) +
-                       "; measure FLOP too: likwid-perfctr -g FLOPS_DP (or MEM_DP, which has "
-                       "both W and Q)"
-               : "Q cannot be counted: no memory or cache traffic in groups " + join(groups) +
-                     "; measure it too: likwid-perfctr -g MEM (or MEM_DP; L3 or L2 for cache "
-                     "traffic), in the same run (-g FLOPS_DP -g MEM) or another file given "
-                     "with this one";
+        : !w_run
+            ? "W cannot be counted: no FP events nor DP/SP [MFLOP/s] in groups " + join(groups) +
+                  "; measure FLOP too: likwid-perfctr -g FLOPS_DP (or MEM_DP, which has "
+                  "both W and Q)"
+            : "Q cannot be counted: no memory or cache traffic in groups " + join(groups) +
+                  "; measure it too: likwid-perfctr -g MEM (or MEM_DP; L3 or L2 for cache "
+                  "traffic), in the same run (-g FLOPS_DP -g MEM) or another file given "
+                  "with this one";
     res.notes.push_back(where + ": " + why);
     return where + ": " + why;
   }

@@ -157,10 +157,13 @@ json comparison_to_json(const Comparison& c) {
                         {"ratio", c.ratios[i]},
                         {"regime", to_string(c.regimes[i])}});
   }
+  // What was asked for; null where nothing was and each machine's default roof was used (each
+  // machine's compute_roof and memory_level say which).
+  const auto asked = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
   json j = {{"intensity", c.intensity.value},
             {"machines", machines},
-            {"precision", c.precision},
-            {"level", c.level}};
+            {"precision", asked(c.precision)},
+            {"level", asked(c.level)}};
   if (const std::string note = mixed_work_note(c); !note.empty()) j["note"] = note;
   return j;
 }

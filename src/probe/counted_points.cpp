@@ -55,8 +55,8 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
         traffic.push_back({lvl, Bytes(r.totals.bytes_by_level.at(lvl))});
   if (!in.precision.empty()) p.precision = in.precision;
   // The counters' point, unless W and every level's Q came from the flags (T is the clock's).
-  const bool counted = (!in.work && p.work.value > 0) || (!in.traffic && !traffic.empty()) ||
-                       traffic.size() > 1;
+  const bool counted =
+      (!in.work && p.work.value > 0) || (!in.traffic && !traffic.empty()) || traffic.size() > 1;
   p.source = counted ? "perf_event" : "command line";
   p.traffic = fit_levels(traffic, roofs, o.notes, p.name);
   p.note = from.empty() ? "" : from.front();

@@ -36,13 +36,35 @@ UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c) {
   return roofs.units_of(c);
 }
 
+UnitSystem judged_units(const RoofSet& roofs, const Diagnosis& d) {
+  const ComputeRoof* c = roofs.find_compute(d.compute_roof);
+  return c ? roofs.units_of(*c) : roofs.units;
+}
+
+std::string points_intensity_unit(const Chart& ch) {
+  std::string out;
+  std::vector<std::string> seen;
+  for (const auto& u : ch.point_units)
+    if (std::find(seen.begin(), seen.end(), u.intensity()) == seen.end()) {
+      seen.push_back(u.intensity());
+      out += (out.empty() ? "" : " or ") + u.intensity();
+    }
+  return out.empty() ? ch.units.intensity() : out;
+}
+
 std::string compute_name(const ComputeRoof& c) {
   std::string name = c.name;
   // A roof named only by its unit reads better with its precision, one named only by its
   // precision with its unit ("fp32 avx2 fma").
   if (!c.precision.empty() && name.find(c.precision) == std::string::npos)
     name = c.precision + " " + name;
-  if (!c.unit.empty() && name.find(c.unit) == std::string::npos) name += " " + c.unit;
+  // A unit whose first word the name already has is said once ("int8 DSP", unit "DSP
+  // slices": not "int8 DSP DSP slices").
+  const std::string unit_head = c.unit.substr(0, c.unit.find(' '));
+  const std::string padded = " " + name + " ";
+  if (!c.unit.empty() && name.find(c.unit) == std::string::npos &&
+      padded.find(" " + unit_head + " ") == std::string::npos)
+    name += " " + c.unit;
   if (c.sparse && name.find("sparse") == std::string::npos) name += " (sparse)";
   return name;
 }
@@ -89,6 +111,19 @@ std::vector<double> minor_ticks(double lo, double hi) {
   return out;
 }
 
+int label_step(double px_per_decade, double extent) {
+  // 1, 2, 5, 10, 20, 50, ...: a step that divides the next ones, so thinned labels stay on
+  // round decades.
+  for (int step = 1;; step *= 10)
+    for (int m : {1, 2, 5})
+      if (px_per_decade * m * step >= extent || m * step >= 1000000) return m * step;
+}
+
+bool labelled_decade(double value, int step) {
+  const long k = std::lround(std::log10(value));
+  return k % step == 0;
+}
+
 std::string intensity_tick(double value) {
   const double l = std::log10(value);
   // Plain numbers from 0.001 to 1000, powers of ten beyond: one style per axis end.
@@ -100,6 +135,9 @@ std::string intensity_tick(double value) {
 
 std::string ratio_text(double r) {
   return format_number(r, 3);
+}
+std::string workload_ratio_text(const Comparison& c, size_t k) {
+  return ratio_text(c.ratios[k]) + "x" + (other_work_than_first(c, k) ? " *" : "");
 }
 std::string percent_text(double fraction) {
   return format_number(fraction * 100, 3) + "%";
@@ -230,6 +268,7 @@ void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& cho
       if (std::fabs(r.intensity / i - 1) < 1e-3 && std::fabs(r.peak / c.peak.value - 1) < 1e-3) {
         if (shown && !r.shown) r.c = &c, r.m = &m, r.shown = true;
         r.roof_ids += " " + pair;
+        r.pairs.emplace_back(&c, &m);
         return;
       }
     }
@@ -241,6 +280,7 @@ void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& cho
     r.primary = &c == ch.default_compute && &m == ch.default_memory;
     r.shown = shown;
     r.roof_ids = pair;
+    r.pairs.emplace_back(&c, &m);
     ch.ridges.push_back(r);
   };
   add_ridge(*ch.default_compute, *ch.default_memory);
@@ -266,7 +306,8 @@ void set_axes(Chart& ch, const ReportInput& in, double width, double height) {
     take_x((s.select_compute("").peak / s.select_memory("").bandwidth).value);
     for (const auto& c : s.compute) take_y(c.peak.value);
   }
-  double ypoints = std::numeric_limits<double>::infinity();  // the lowest point, log10
+  // The lowest point or workload mark, log10: never cut off.
+  double ypoints = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < in.points.size(); ++i) {
     for (const auto& l : ch.diagnoses[i].levels) take_x(l.intensity.value);
     take_y(ch.diagnoses[i].performance.value);
@@ -274,6 +315,13 @@ void set_axes(Chart& ch, const ReportInput& in, double width, double height) {
       ypoints = std::min(ypoints, std::log10(ch.diagnoses[i].performance.value));
   }
   if (in.workload_line) take_x(in.workload_line->value);
+  // Each machine's roof height at the workload line is what the line is for (docs/model.md §7):
+  // kept on the chart like a point, however low I puts it.
+  if (ch.workload)
+    for (const auto& m : ch.workload->machines) {
+      take_y(m.attainable.value);
+      if (m.attainable.value > 0) ypoints = std::min(ypoints, std::log10(m.attainable.value));
+    }
   for (const auto& [i, p] : ch.empirical) take_x(i), take_y(p);
   double xlo = std::log10(xmin) - 0.7, xhi = std::log10(xmax) + 0.7;
   if (xhi - xlo < 3) {
@@ -343,7 +391,10 @@ Chart build_chart(const ReportInput& in, double width, double height) {
   ch.default_compute = &rs.select_compute("");
   ch.default_memory = &rs.select_memory("");
 
-  for (const auto& p : in.points) ch.diagnoses.push_back(diagnose(p, rs, in.diagnosis));
+  for (const auto& p : in.points) {
+    ch.diagnoses.push_back(diagnose(p, rs, in.diagnosis));
+    ch.point_units.push_back(judged_units(rs, ch.diagnoses.back()));
+  }
 
   const std::vector<RoofChoice> choices = roof_choices(in, ch);
   add_drawn_roofs(ch, in, choices);

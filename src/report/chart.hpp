@@ -55,6 +55,8 @@ struct RidgeMark {
   /// The compute:memory roof pairs that meet here ("c3:m1 c5:m1"): the HTML page shows the mark
   /// while both roofs of any pair are shown.
   std::string roof_ids;
+  /// The same pairs as roofs (c, m first), for the data exports.
+  std::vector<std::pair<const ComputeRoof*, const MemoryRoof*>> pairs;
 };
 
 struct Chart {
@@ -62,8 +64,10 @@ struct Chart {
   UnitSystem units;  ///< axis units (OP for integer-only roof sets)
   std::string x_title, y_title;
   std::vector<Diagnosis> diagnoses;  ///< one per point
-  std::vector<DrawnRoof> roofs;      ///< machine 0 first, then overlays; shown and optional
-  std::vector<RidgeMark> ridges;     ///< machine 0 only
+  /// One per point: the units its W, P and I read in, its compute roof's (judged_units).
+  std::vector<UnitSystem> point_units;
+  std::vector<DrawnRoof> roofs;   ///< machine 0 first, then overlays; shown and optional
+  std::vector<RidgeMark> ridges;  ///< machine 0 only
   const ComputeRoof* default_compute = nullptr;
   const MemoryRoof* default_memory = nullptr;
   std::vector<std::pair<double, double>> no_overlap;  ///< (I, P) samples, empty when off
@@ -82,6 +86,13 @@ Chart build_chart(const ReportInput& in, double width, double height);
 UnitSystem axis_units(const RoofSet& roofs);
 /// Work-rate unit of one compute roof (OP/s for an integer roof in a FLOP set).
 UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c);
+/// The units a judged point reads in: those of the compute roof it is judged against (OP,
+/// OP/s and OP/byte on an integer roof, which counts only OP work: RoofSet::counts), else the
+/// set's. The same rule as `roofline point`.
+UnitSystem judged_units(const RoofSet& roofs, const Diagnosis& d);
+/// The points' intensity unit for a column heading: "FLOP/byte", or "FLOP/byte or OP/byte"
+/// when integer and floating-point points share the chart (the axis unit without points).
+std::string points_intensity_unit(const Chart& ch);
 /// A compute roof's name for labels: its name, with the precision and unit when the name lacks
 /// them, and "(sparse)" when it is a sparse figure not named so.
 std::string compute_name(const ComputeRoof& c);
@@ -92,6 +103,11 @@ std::string memory_label(const RoofSet& roofs, const MemoryRoof& m);
 /// Tick positions: decades (10^k) and minor ticks (2..9 × 10^k) inside [lo, hi] (log10).
 std::vector<double> decade_ticks(double lo, double hi);
 std::vector<double> minor_ticks(double lo, double hi);
+/// Every how many decades an axis labels its ticks (1, 2, 5, 10, 20, 50, ...) so that labels
+/// `extent` px long along the axis never overlap at `px_per_decade`.
+int label_step(double px_per_decade, double extent);
+/// Whether the decade tick `value` (10^k) carries a label at `step` (k a multiple of it).
+bool labelled_decade(double value, int step);
 /// Short tick text for an intensity: "0.01", "1", "100", "1e+4".
 std::string intensity_tick(double value);
 
@@ -102,6 +118,9 @@ std::string intensity_tick(double value);
 /// CSV and JSON carry the values themselves, in base units.
 std::string ratio_text(double r);
 std::string percent_text(double fraction);
+/// Machine k's ratio on the workload line ("0.609x"), marked "*" where its roof counts other
+/// work than the first machine's (OP/s against FLOP/s: mixed_work_note says what it means).
+std::string workload_ratio_text(const Comparison& c, size_t k);
 
 /// Display width of UTF-8 text in characters (code points).
 size_t text_columns(const std::string& s);

@@ -263,8 +263,7 @@ std::string render_energy_svg(const EnergyChartInput& in, bool dark_mode) {
 void check_energy_chart_format(const std::filesystem::path& path) {
   const std::string ext = report::lower_extension(path);
   if (ext != ".svg" && ext != ".png")
-    throw InputError(path.string() + ": unknown format '" + ext +
-                     "' for the energy chart (use .svg or .png)");
+    report::unknown_chart_format(path, ext, " for the energy chart", ".svg or .png");
 }
 
 void write_energy_chart(const std::filesystem::path& path, const EnergyChartInput& in) {

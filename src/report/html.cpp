@@ -144,11 +144,11 @@ namespace {
 /// The point data the page's script shows in tooltips, as JSON safe inside <script>: formatted
 /// here so the page shows the tool's own numbers.
 std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
-  const UnitSystem& u = ch.units;
   nlohmann::json points = nlohmann::json::array();
   for (size_t k = 0; k < in.points.size(); ++k) {
     const Point& p = in.points[k];
     const Diagnosis& d = ch.diagnoses[k];
+    const UnitSystem& u = ch.point_units[k];  // OP/s for a point on an integer roof
     nlohmann::json levels = nlohmann::json::array();
     for (size_t l = 0; l < d.levels.size(); ++l)
       levels.push_back({{"level", d.levels[l].level},
@@ -234,10 +234,9 @@ std::string toolbar_and_chart(const ReportInput& in, const report::Chart& ch,
 
 /// The points, sortable: W, T, I per level, P, attainable, attainment, headroom, bound, verdict.
 std::string points_table(const ReportInput& in, const report::Chart& ch) {
-  const UnitSystem& u = ch.units;
   std::string h;
   if (!in.points.empty()) {
-    const std::string ih = "I (" + u.intensity() + ")";
+    const std::string ih = "I (" + report::points_intensity_unit(ch) + ")";
     // The weight column (what sizes a dot, e.g. a function's share of the time) when any has one.
     const bool weighted = std::any_of(in.points.begin(), in.points.end(),
                                       [](const Point& p) { return p.weight > 0; });
@@ -249,6 +248,7 @@ std::string points_table(const ReportInput& in, const report::Chart& ch) {
     for (size_t k = 0; k < in.points.size(); ++k) {
       const Point& p = in.points[k];
       const Diagnosis& d = ch.diagnoses[k];
+      const UnitSystem& u = ch.point_units[k];
       std::string is;
       for (const auto& l : d.levels)
         is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
@@ -351,11 +351,13 @@ std::string ridges_and_workload(const ReportInput& in, const report::Chart& ch) 
       const auto& m = ch.workload->machines[k];
       h += "<tr>" + td("machine", m.machine) +
            td("roofs", m.compute_roof + " × " + m.memory_level) +
-           td_num("attainable", format_work_rate(m.attainable, u), m.attainable.value) +
-           td_num("ratio", ratio_text(ch.workload->ratios[k]) + "x", ch.workload->ratios[k]) +
+           td_num("attainable", format_work_rate(m.attainable, m.units), m.attainable.value) +
+           td_num("ratio", report::workload_ratio_text(*ch.workload, k), ch.workload->ratios[k]) +
            td("regime", k == 0 ? "" : to_string(ch.workload->regimes[k])) + "</tr>\n";
     }
     h += "</tbody></table>\n";
+    if (const std::string note = mixed_work_note(*ch.workload); !note.empty())
+      h += "<p class=\"note\">* " + xml_escape(note) + "</p>\n";
   }
 
   return h;

@@ -24,6 +24,7 @@ std::string render_svg(const ReportInput& in) {
 }
 
 namespace {
+constexpr const char* kReportFormats = ".svg, .html, .png, .json or .csv";
 std::string report_extension(const std::filesystem::path& path) {
   return report::lower_extension(path);
 }
@@ -45,8 +46,7 @@ void check_report_path(const std::filesystem::path& path) {
   const std::string ext = report_extension(path);
   if (ext != ".svg" && ext != ".html" && ext != ".htm" && ext != ".json" && ext != ".csv" &&
       ext != ".png")
-    throw InputError(path.string() + ": unknown format '" + ext +
-                     "' (use .svg, .html, .png, .json or .csv)");
+    report::unknown_chart_format(path, ext, "", kReportFormats);
   check_writable_path(path);
   if (ext == ".png") check_png_export(path);
 }
@@ -76,8 +76,7 @@ void write_report(const std::filesystem::path& path, const ReportInput& in) {
     const report::Chart ch = report::chart_for_svg(in, o);
     content = svg_to_png(report::render_svg_chart(ch, o));
   } else {
-    throw InputError(path.string() + ": unknown format '" + ext +
-                     "' (use .svg, .html, .png, .json or .csv)");
+    report::unknown_chart_format(path, ext, "", kReportFormats);
   }
   write_file_atomic(path, content);
 }

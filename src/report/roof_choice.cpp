@@ -150,9 +150,12 @@ void select_roof_terms(const RoofSet& rs, const std::vector<RoofTraits>& traits,
       ms.assign(nm, true);
       any_compute = any_memory = hit = true;
     } else {
+      // A sparse roof only by its own name (docs/hardware.md): asking for fp8 draws the dense
+      // fp8 roofs, not a 2:4-sparse peak.
       for (size_t i = 0; i < nc; ++i)
-        if (lower(rs.compute[i].name) == t || traits[i].precision == t || traits[i].width == t ||
-            traits[i].klass == t)
+        if (lower(rs.compute[i].name) == t ||
+            (!rs.compute[i].sparse &&
+             (traits[i].precision == t || traits[i].width == t || traits[i].klass == t)))
           cs[i] = hit = any_compute = true;
       for (size_t i = 0; i < nm; ++i)
         if (lower(rs.memory[i].level) == t) ms[i] = hit = any_memory = true;

@@ -4,6 +4,7 @@
 // none overlaps another label or a point marker (svg_layout.hpp); the HTML page's optional roofs
 // are drawn hidden, their labels placed after every other label so any of them can be shown.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <tuple>
@@ -51,6 +52,7 @@ constexpr double kPointFont = 12;     // point labels, semibold
 constexpr double kSmallFont = 10.5;   // ridge and headroom labels
 constexpr double kLevelFont = 9.5;    // level names under hierarchical markers
 constexpr double kWorkloadFont = 11;  // workload line labels
+constexpr double kTickFont = 11.5;    // tick labels (.tick)
 /// Up to this many points, each headroom line carries its factor.
 constexpr size_t kMaxHeadroomLabels = 12;
 /// Up to this many points, names and level labels are placed beside the markers; beyond, they
@@ -319,11 +321,19 @@ std::string axes(const Canvas& c) {
   s += "</g>\n<g class=\"axes\">\n";
   s += "<rect class=\"frame\"" + attr("x", pa.left) + attr("y", pa.top) +
        attr("width", pa.right - pa.left) + attr("height", pa.bottom - pa.top) + "/>\n";
+  // Over many decades the labels are thinned to every 2nd, 5th, 10th... decade, so none runs
+  // into the next; every decade keeps its tick mark.
+  double x_extent = 0;
+  for (double v : decade_ticks(ch.x_lo, ch.x_hi))
+    x_extent = std::max(x_extent, text_width(intensity_tick(v), kTickFont));
+  const int x_step = label_step((pa.right - pa.left) / (ch.x_hi - ch.x_lo), x_extent + 8);
+  const int y_step = label_step((pa.bottom - pa.top) / (ch.y_hi - ch.y_lo), kTickFont + 4);
   for (double v : decade_ticks(ch.x_lo, ch.x_hi)) {
     s += "<line class=\"tick-mark\"" + attr("x1", X(v)) + attr("x2", X(v)) + attr("y1", pa.bottom) +
          attr("y2", pa.bottom + 6) + "/>\n";
-    s += text(X(v), pa.bottom + 21, intensity_tick(v), "tick x-tick", "middle",
-              attr("data-value", exact(v)));
+    if (labelled_decade(v, x_step))
+      s += text(X(v), pa.bottom + 21, intensity_tick(v), "tick x-tick", "middle",
+                attr("data-value", exact(v)));
   }
   for (double v : minor_ticks(ch.x_lo, ch.x_hi))
     s += "<line class=\"tick-mark\"" + attr("x1", X(v)) + attr("x2", X(v)) + attr("y1", pa.bottom) +
@@ -331,8 +341,9 @@ std::string axes(const Canvas& c) {
   for (double v : decade_ticks(ch.y_lo, ch.y_hi)) {
     s += "<line class=\"tick-mark\"" + attr("x1", pa.left - 6) + attr("x2", pa.left) +
          attr("y1", Y(v)) + attr("y2", Y(v)) + "/>\n";
-    s += text(pa.left - 9, Y(v) + 4, format_si(v, ch.units.work_rate(), 3), "tick y-tick", "end",
-              attr("data-value", exact(v)));
+    if (labelled_decade(v, y_step))
+      s += text(pa.left - 9, Y(v) + 4, format_si(v, ch.units.work_rate(), 3), "tick y-tick", "end",
+                attr("data-value", exact(v)));
   }
   for (double v : minor_ticks(ch.y_lo, ch.y_hi))
     s += "<line class=\"tick-mark\"" + attr("x1", pa.left - 3) + attr("x2", pa.left) +
@@ -595,7 +606,10 @@ std::string curves(const Canvas& c) {
 
 // --- step 8: ridge points --------------------------------------------------------------------
 /// Rings at I* = π/β; the view's ridges of the default roof are labelled where a label fits.
-std::string ridges(Canvas& c) {
+struct RidgeLayers {
+  std::string rings, labels;
+};
+RidgeLayers ridges(Canvas& c) {
   const Chart& ch = c.ch;
   std::string rings, labels;
   for (const auto& r : ch.ridges) {
@@ -629,7 +643,9 @@ std::string ridges(Canvas& c) {
     const auto& [dx, dy, anchor] = spots[static_cast<size_t>(k)];
     labels += text(x + dx, y + dy, label, "ridge-label", anchor, attr("data-pairs", r.roof_ids));
   }
-  return "<g class=\"layer layer-ridges\"" + c.clip + ">\n" + rings + labels + "</g>\n";
+  // The labels go in a group of their own, drawn over the headroom lines and the workload line.
+  const std::string open = "<g class=\"layer layer-ridges\"" + c.clip + ">\n";
+  return {open + rings + "</g>\n", labels.empty() ? "" : open + labels + "</g>\n"};
 }
 
 // --- step 9: the workload line: roof heights of every machine at I, with ratios (docs/model.md §7)
@@ -668,10 +684,11 @@ std::string workload(Canvas& c) {
          " " + num(y) + "L" + num(x) + " " + num(y + 5) + "L" + num(x - 5) + " " + num(y) + "Z\"" +
          attr("data-machine", m.machine) + attr("data-attainable", exact(m.attainable.value)) +
          "/>\n";
+    // Each roof height in its own unit (OP/s on an integer roof), as `hw compare` prints it.
     std::string label = (ch.workload->machines.size() > 1 ? m.machine + " " : std::string()) +
-                        format_work_rate(m.attainable, u);
+                        format_work_rate(m.attainable, m.units);
     if (k > 0)
-      label += " (" + ratio_text(ch.workload->ratios[k]) + "x, " +
+      label += " (" + workload_ratio_text(*ch.workload, k) + ", " +
                to_string(ch.workload->regimes[k]) + ")";
     // The ratio is the point of the line (docs/model.md §7): tried on both sides, near its mark.
     struct Spot {
@@ -727,9 +744,31 @@ void headroom_label(Canvas& c, const Diagnosis& d, const PointGeom& g, const std
   out += text(s.x, s.y, hl, "headroom-label", s.anchor, fill_style(colour));
 }
 
+/// Where the point names may go: every marker (a name sits nearer its own than any other's)
+/// and the leader lines drawn so far (no two cross).
+struct NameSpots {
+  std::vector<Vec2> markers;
+  std::vector<Segment> leaders;
+  /// Would a name in `q` with a leader `leader` (none when `spread` is 1) from the marker at
+  /// `own` read as another point's: nearer another marker, or its leader crossing another?
+  bool misleads(const Quad& q, Vec2 own, const Segment& leader, bool with_leader) const {
+    const double mine = distance_to_box(q, own);
+    const double x0 = q.min_x() - mine, x1 = q.max_x() + mine;
+    const double y0 = q.min_y() - mine, y1 = q.max_y() + mine;
+    for (const Vec2& m : markers)
+      if (m.x > x0 && m.x < x1 && m.y > y0 && m.y < y1 && (m.x != own.x || m.y != own.y) &&
+          distance_to_box(q, m) + 1 < mine)
+        return true;
+    if (with_leader)
+      for (const Segment& l : leaders)
+        if (segments_cross(l, leader)) return true;
+    return false;
+  }
+};
+
 /// A point's name: beside its marker, then further out with a leader line.
 void point_label(Canvas& c, double px, double py, const std::string& name,
-                 const std::string& colour, std::string& out) {
+                 const std::string& colour, NameSpots& names, std::string& out) {
   const double w = text_width(name, kPointFont, true);
   struct Spot {
     double x, y;
@@ -745,22 +784,36 @@ void point_label(Canvas& c, double px, double py, const std::string& name,
           std::tuple{-8.0, -10.0, "end"}, std::tuple{-8.0, 18.0, "end"},
           std::tuple{0.0, -13.0, "middle"}, std::tuple{0.0, 22.0, "middle"}}) {
       const double lx = px + dx * spread, ly = py + (dy - 4) * spread + 4;
-      spots.push_back({lx, ly, anchor, spread});
       // A little air between neighbouring names.
-      quads.push_back(text_quad(lx, ly, w, kPointFont, anchor, 3));
+      const Quad q = text_quad(lx, ly, w, kPointFont, anchor, 3);
+      if (names.misleads(q, {px, py}, {px, py, lx, ly - 4}, spread > 1)) continue;
+      spots.push_back({lx, ly, anchor, spread});
+      quads.push_back(q);
     }
   const int k = c.place(quads);
   if (k < 0) return;  // the points table and the tooltip name it
   const Spot& s = spots[static_cast<size_t>(k)];
-  if (s.spread > 1)  // a leader line when the label sits away from its marker
+  if (s.spread > 1) {  // a leader line when the label sits away from its marker
     out += "<line class=\"level-join\"" + attr("stroke", colour) + attr("x1", px) + attr("y1", py) +
            attr("x2", s.x) + attr("y2", s.y - 4) + "/>\n";
+    names.leaders.push_back({px, py, s.x, s.y - 4});
+  }
   out += text(s.x, s.y, name, "point-label", s.anchor, fill_style(colour));
+}
+
+/// A hierarchical point's level name under its marker, else above it, clear of the marker's
+/// box (7.5 px around it, register_points) and of the lines where it can be (Canvas::place).
+void level_label(Canvas& c, double x, double y, const std::string& level, std::string& out) {
+  const double w = text_width(level, kLevelFont);
+  const std::array<double, 2> ys = {y + 18, y - 12};
+  const std::array<Quad, 2> quads = {text_quad(x, ys[0], w, kLevelFont, "middle"),
+                                     text_quad(x, ys[1], w, kLevelFont, "middle")};
+  const int k = c.place(quads);
+  if (k >= 0) out += text(x, ys[static_cast<size_t>(k)], level, "level-label", "middle");
 }
 
 PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
   const Chart& ch = c.ch;
-  const UnitSystem& u = ch.units;
   PointLayers out;
   struct Pending {
     double x, y;
@@ -790,6 +843,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
       if (std::fabs(ya - y) > 14 && c.in.points.size() <= kMaxHeadroomLabels)
         headroom_label(c, d, g, colour, out.headroom);
     }
+    const UnitSystem& u = ch.point_units[k];  // OP/s for a point on an integer roof
     std::string tip = (p.name.empty() ? "point" : p.name) + " — " + d.title +
                       "\nP = " + format_work_rate(d.performance, u) + ", attainable " +
                       format_work_rate(d.attainable, u) + " (" + d.attainment_percent + "%" + ")";
@@ -814,33 +868,23 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
         m += marker_shape(shape, xl, y, 5,
                           " class=\"marker level\"" + attr("fill", colour) +
                               attr("data-level", d.levels[l].level));
-        const Quad q =
-            text_quad(xl, y + 16, text_width(d.levels[l].level, kLevelFont), kLevelFont, "middle");
-        if (labelled && c.placer.fits(q)) {
-          c.placer.take(q);
-          m += text(xl, y + 16, d.levels[l].level, "level-label", "middle");
-        }
+        if (labelled) level_label(c, xl, y, d.levels[l].level, m);
       }
     }
     m += marker_shape(shape, xb, y, g.r,
                       " class=\"marker\"" + attr("fill", colour) +
                           attr("data-level", d.binding_level) +
                           (p.weight > 0 ? attr("data-weight", exact(p.weight)) : std::string()));
-    if (labelled && d.levels.size() > 1) {
-      const Quad q =
-          text_quad(xb, y + 18, text_width(d.binding_level, kLevelFont), kLevelFont, "middle");
-      if (c.placer.fits(q)) {
-        c.placer.take(q);
-        m += text(xb, y + 18, d.binding_level, "level-label", "middle");
-      }
-    }
+    if (labelled && d.levels.size() > 1) level_label(c, xb, y, d.binding_level, m);
     m += "</g>\n";
     if (labelled)
       pending.push_back(
           {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour});
   }
   // Names after every marker is known, so no name covers a later point.
-  for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.colour, out.labels);
+  NameSpots names;
+  for (const auto& pl : pending) names.markers.push_back({pl.x, pl.y});
+  for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.colour, names, out.labels);
   return out;
 }
 
@@ -863,12 +907,21 @@ std::string legend(const Canvas& c, bool any_theory) {
     std::string names;
     for (size_t i = 1; i < c.in.machines.size(); ++i)
       names += (names.empty() ? "" : ", ") + c.in.machines[i].roofs.name;
-    items.push_back({line_swatch("roof overlay"), names + " roofs"});
+    // Drawn as the overlay's roofs are: dashed when every shown one is a datasheet roof.
+    bool overlay_measured = false;
+    for (const auto& r : ch.roofs)
+      if (r.machine > 0 && r.shown && !r.dashed) overlay_measured = true;
+    items.push_back(
+        {line_swatch(overlay_measured ? "roof overlay" : "roof overlay dashed"), names + " roofs"});
   }
   if (!ch.no_overlap.empty())
     items.push_back({line_swatch("no-overlap"), "no overlap 1/(1/π + 1/(β·I))"});
   if (!ch.empirical.empty()) items.push_back({line_swatch("curve"), "empirical curve"});
-  if (ch.workload) items.push_back({line_swatch("workload"), "workload line"});
+  if (ch.workload)
+    items.push_back({line_swatch("workload"),
+                     mixed_work_note(*ch.workload).empty()
+                         ? "workload line"
+                         : "workload line (* a ratio of integer to floating-point work)"});
   std::vector<Verdict> seen;
   for (const auto& d : ch.diagnoses)
     if (std::find(seen.begin(), seen.end(), d.verdict) == seen.end()) seen.push_back(d.verdict);
@@ -934,7 +987,7 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
   const std::string workload_layer = workload(c);
   RoofLabels labels;
   roof_labels(c, false, labels);
-  const std::string ridge_layer = ridges(c);
+  const RidgeLayers ridge_layer = ridges(c);
   const PointLayers pts = points(c, geom);
   if (o.include_optional) {
     register_roofs(c, true);
@@ -950,9 +1003,10 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
   // The label column lies outside the plot's clip; it is toggled with the roofs.
   if (!labels.column.empty())
     s += "<g class=\"layer layer-roofs roof-column\">\n" + labels.column + "</g>\n";
-  s += curves(c) + ridge_layer + workload_layer;
+  s += curves(c) + ridge_layer.rings + workload_layer;
   if (!pts.headroom.empty())
     s += "<g class=\"layer layer-headroom\"" + c.clip + ">\n" + pts.headroom + "</g>\n";
+  s += ridge_layer.labels;
   s += "<g class=\"layer layer-points\"" + c.clip + ">\n" + pts.markers + pts.labels + "</g>\n";
   s += "</g>\n";  // #plot
   s += legend(c, !theory.empty());

@@ -53,6 +53,22 @@ bool overlaps(const Quad& a, const Quad& b, double slack) {
   return true;
 }
 
+bool segments_cross(const Segment& a, const Segment& b) {
+  // Each segment's ends on strictly opposite sides of the other's line.
+  auto side = [](const Segment& s, double x, double y) {
+    return (s.x1 - s.x0) * (y - s.y0) - (s.y1 - s.y0) * (x - s.x0);
+  };
+  const double a0 = side(a, b.x0, b.y0), a1 = side(a, b.x1, b.y1);
+  const double b0 = side(b, a.x0, a.y0), b1 = side(b, a.x1, a.y1);
+  return ((a0 > 0 && a1 < 0) || (a0 < 0 && a1 > 0)) && ((b0 > 0 && b1 < 0) || (b0 < 0 && b1 > 0));
+}
+
+double distance_to_box(const Quad& q, Vec2 p) {
+  const double dx = std::max({q.min_x() - p.x, 0.0, p.x - q.max_x()});
+  const double dy = std::max({q.min_y() - p.y, 0.0, p.y - q.max_y()});
+  return std::hypot(dx, dy);
+}
+
 bool crosses(const Segment& s, const Quad& q) {
   // Cyrus–Beck: clip the segment's parameter range against each edge's half-plane.
   const Vec2 d{s.x1 - s.x0, s.y1 - s.y0};

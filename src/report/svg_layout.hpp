@@ -36,6 +36,11 @@ struct Segment {
 /// Does the segment pass through the quad's interior (Cyrus–Beck clipping)?
 bool crosses(const Segment& s, const Quad& q);
 
+/// Do two segments cross (intersect at a point inside both; touching ends do not count)?
+bool segments_cross(const Segment& a, const Segment& b);
+/// Distance from `p` to the quad's bounding box (0 inside it).
+double distance_to_box(const Quad& q, Vec2 p);
+
 /// Ascent and descent of the charts' font (DejaVu Sans: 0.928 and 0.236 em, the hhea metrics
 /// the browser's text boxes use).
 inline constexpr double kAscent = 0.93, kDescent = 0.24;

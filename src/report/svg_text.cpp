@@ -95,6 +95,15 @@ double text_width(const std::string& s, double font, bool bold) {
   return em * font;
 }
 
+void unknown_chart_format(const std::filesystem::path& path, const std::string& ext,
+                          const std::string& chart, const std::string& known) {
+  if (ext.empty())
+    throw InputError(path.string() + ": no extension to tell the format" + chart + " (use " +
+                     known + ")");
+  throw InputError(path.string() + ": unknown format '" + ext + "'" + chart + " (use " + known +
+                   ")");
+}
+
 std::string lower_extension(const std::filesystem::path& path) {
   std::error_code ec;
   if ((!path.empty() && path.string().back() == '/') || std::filesystem::is_directory(path, ec))

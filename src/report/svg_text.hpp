@@ -28,5 +28,10 @@ extern const char* const kAxesStyleDark;
 /// ".svg", ".html", ... in lower case ("" when there is none): the format of a chart to write.
 /// InputError for a folder ("out/"), which has no format to tell.
 std::string lower_extension(const std::filesystem::path& path);
+/// The InputError for a chart file whose extension `ext` is not one of `known` (".svg or
+/// .png"): "has no extension" when the name has none, else "unknown format '.pdf'"; `chart`
+/// names the chart where a command writes several (" for the energy chart").
+[[noreturn]] void unknown_chart_format(const std::filesystem::path& path, const std::string& ext,
+                                       const std::string& chart, const std::string& known);
 
 }  // namespace roofline::report

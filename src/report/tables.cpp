@@ -36,12 +36,23 @@ nlohmann::json render_json(const ReportInput& in) {
   j["default_roofs"] = {{"compute", ch.default_compute->name},
                         {"memory", ch.default_memory->level}};
   j["ridges"] = nlohmann::json::array();
-  for (const auto& r : ch.ridges)
+  // The ridge marks the chart draws, each with every roof pair that meets there (roofs of one
+  // height share a mark), so a ridge is found by any of its roofs' names.
+  for (const auto& r : ch.ridges) {
+    if (!r.shown) continue;
+    nlohmann::json pairs = nlohmann::json::array();
+    for (const auto& [c, m] : r.pairs)
+      pairs.push_back({{"compute_roof", c->name},
+                       {"memory_level", m->level},
+                       {"intensity_unit", report::roof_units(rs, *c).intensity()}});
     j["ridges"].push_back({{"compute_roof", r.c->name},
                            {"memory_level", r.m->level},
                            {"intensity", r.intensity},
+                           {"intensity_unit", report::roof_units(rs, *r.c).intensity()},
                            {"peak", r.peak},
-                           {"primary", r.primary}});
+                           {"primary", r.primary},
+                           {"pairs", pairs}});
+  }
   j["points"] = nlohmann::json::array();
   for (size_t i = 0; i < in.points.size(); ++i)
     j["points"].push_back(analysis_to_json(in.points[i], ch.diagnoses[i], rs));
@@ -114,7 +125,7 @@ std::string render_csv(const ReportInput& in) {
            {"level", l.level},
            {"precision", p.precision},
            {"value", csv_number(d.performance.value)},
-           {"unit", ch.units.work_rate()},
+           {"unit", ch.point_units[i].work_rate()},
            {"intensity", csv_number(l.intensity.value)},
            {"performance", csv_number(d.performance.value)},
            {"attainable", csv_number(l.attainable.value)},

@@ -287,11 +287,12 @@ std::string terminal_tables(const ReportInput& in, const report::Chart& ch, bool
       for (const auto& l : d.levels)
         is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
               format_number(l.intensity.value);
-      t.add_row({point_letter(k), in.points[k].name, is, format_work_rate(d.performance, u),
-                 format_work_rate(d.attainable, u), d.attainment_percent + "%",
+      const UnitSystem& pu = ch.point_units[k];  // OP/s for a point on an integer roof
+      t.add_row({point_letter(k), in.points[k].name, is, format_work_rate(d.performance, pu),
+                 format_work_rate(d.attainable, pu), d.attainment_percent + "%",
                  report::ratio_text(d.headroom.factor) + "x", to_string(d.verdict)});
     }
-    out += "\nPoints (I in " + u.intensity() + ")\n" + t.render();
+    out += "\nPoints (I in " + report::points_intensity_unit(ch) + ")\n" + t.render();
     for (size_t k = 0; k < in.points.size(); ++k)
       out += "  " + colorize(point_letter(k), verdict_color(ch.diagnoses[k].verdict), color) + " " +
              terminal_safe(in.points[k].name + ": " + ch.diagnoses[k].title) + "\n";
@@ -301,11 +302,13 @@ std::string terminal_tables(const ReportInput& in, const report::Chart& ch, bool
     for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
       const auto& m = ch.workload->machines[k];
       t.add_row({m.machine, m.compute_roof + " × " + m.memory_level,
-                 format_work_rate(m.attainable, u),
-                 report::ratio_text(ch.workload->ratios[k]) + "x",
+                 format_work_rate(m.attainable, m.units),
+                 report::workload_ratio_text(*ch.workload, k),
                  k == 0 ? "" : to_string(ch.workload->regimes[k])});
     }
     out += "\nWorkload at I = " + format_intensity(ch.workload->intensity, u) + "\n" + t.render();
+    if (const std::string note = mixed_work_note(*ch.workload); !note.empty())
+      out += "* " + terminal_safe(note) + "\n";
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "report/chart.hpp"
 #include "report/spread.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
@@ -32,7 +33,7 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
                                   bool color) {
   const ComputeRoof* c = roofs.find_compute(d.compute_roof);
   // The point is read in its roof's units: OP, OP/s and OP/byte on an integer roof.
-  const UnitSystem u = c ? roofs.units_of(*c) : roofs.units;
+  const UnitSystem u = report::judged_units(roofs, d);
   std::string out;
   out += colorize(p.name.empty() ? std::string("point") : p.name, "1", color) + " on " +
          roofs.name + "\n";

@@ -105,6 +105,14 @@ void check_input(const TrajectoryInput& in) {
   if (n == 0) throw InputError("trajectory: no device with a release year and a ridge point");
 }
 
+/// The distance between the columns of a year's `n` devices, in years: they share 0.86 of the
+/// year, at most 0.22 apart.
+double column_slot(size_t n) {
+  return std::min(0.86 / static_cast<double>(n), 0.22);
+}
+/// The least distance between two device names (10.5 px, set on end): the font's height and air.
+constexpr double kNamePitch = 12.5;
+
 /// One column per device, devices of one year side by side in the order they first appear,
 /// so a device's markers of every series stand one above the other over its name.
 std::vector<Column> columns_of(const TrajectoryInput& in) {
@@ -120,7 +128,7 @@ std::vector<Column> columns_of(const TrajectoryInput& in) {
   std::map<int, size_t> index;
   for (auto& c : cols) {
     const double n = static_cast<double>(per_year[c.year]);
-    const double slot = std::min(0.86 / n, 0.22);  // in years
+    const double slot = column_slot(per_year[c.year]);
     const double k = static_cast<double>(index[c.year]++);
     c.x = c.year + (k - (n - 1) / 2) * slot;
   }
@@ -164,7 +172,13 @@ TrajectoryFrame trajectory_frame(const TrajectoryInput& in, const std::vector<Co
   if (yhi - ylo < 1) yhi = ylo + 1;
   f.ylo = ylo, f.yhi = yhi;
 
-  f.width = std::max(960.0, 140 + 16.0 * static_cast<double>(cols.size()));
+  // Wide enough that the names of the busiest year's devices stand clear of each other.
+  std::map<int, size_t> per_year;
+  for (const auto& c : cols) ++per_year[c.year];
+  double slot = 1;
+  for (const auto& [year, n] : per_year) slot = std::min(slot, column_slot(n));
+  const double plot_width = kNamePitch / slot * (f.x_max - f.x_min);
+  f.width = std::max({960.0, 140 + 16.0 * static_cast<double>(cols.size()), 124 + plot_width});
   f.left = 96, f.right = f.width - 28, f.top = 70, f.bottom = f.top + 420;
   double name_len = 0;
   for (const auto& c : cols) name_len = std::max(name_len, text_width(c.device, 10.5));
@@ -370,8 +384,7 @@ std::string render_trajectory_html(const TrajectoryInput& in) {
 void check_trajectory_format(const std::filesystem::path& path) {
   const std::string ext = report::lower_extension(path);
   if (ext != ".svg" && ext != ".html" && ext != ".htm" && ext != ".png")
-    throw InputError(path.string() + ": unknown format '" + ext +
-                     "' for the trajectory chart (use .svg, .html or .png)");
+    report::unknown_chart_format(path, ext, " for the trajectory chart", ".svg, .html or .png");
 }
 
 void write_trajectory(const std::filesystem::path& path, const TrajectoryInput& in) {

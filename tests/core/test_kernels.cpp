@@ -180,6 +180,9 @@ TEST(KernelRequest, AliasCarriesTheDtypeAndSizesAreParsed) {
     return std::string();
   };
   EXPECT_EQ(error_of({{"m", "8"}, {"n", "8"}}), "kernel gemm: --k is required");
+  // Every missing size at once, not the first alone.
+  EXPECT_EQ(error_of({{"n", "1024"}}), "kernel gemm: --m and --k are required");
+  EXPECT_EQ(error_of({}), "kernel gemm: --m, --n and --k are required");
   EXPECT_EQ(error_of({{"m", "8"}, {"n", "8"}, {"k", "8"}, {"rows", "3"}}),
             "kernel gemm takes no --rows");
 }

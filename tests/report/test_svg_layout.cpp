@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "report/chart.hpp"
 #include "report/svg_layout.hpp"
 
 namespace roofline::report {
@@ -65,6 +66,33 @@ TEST(Placer, TheGridAnswersAsTestingEverythingDoes) {
   // Both answers were given often: the comparison tested something.
   EXPECT_GT(fitting, 1000);
   EXPECT_GT(refused, 1000);
+}
+
+// Leader lines of two point names: the tester's crossing pair, and pairs that only touch.
+TEST(SvgLayout, SegmentsCrossOnlyWhenTheyIntersectInsideBoth) {
+  EXPECT_TRUE(segments_cross({546.5, 224.9, 560.9, 199.7}, {546.5, 203.3, 578.5, 259.3}));
+  EXPECT_FALSE(segments_cross({0, 0, 10, 0}, {0, 5, 10, 5}));     // parallel
+  EXPECT_FALSE(segments_cross({0, 0, 10, 10}, {10, 10, 20, 0}));  // a shared end
+  EXPECT_FALSE(segments_cross({0, 0, 10, 10}, {20, 0, 11, 9}));   // stops short
+  const Quad q = Quad::box(10, 10, 20, 20);
+  EXPECT_DOUBLE_EQ(distance_to_box(q, {15, 15}), 0);
+  EXPECT_DOUBLE_EQ(distance_to_box(q, {23, 24}), 5);
+  EXPECT_DOUBLE_EQ(distance_to_box(q, {5, 15}), 5);
+}
+
+// Tick labels over many decades: every step-th decade, the step 1, 2, 5, 10, 20, ... that
+// leaves a label's length between neighbours.
+TEST(SvgLayout, TickLabelsAreThinnedToRoundSteps) {
+  EXPECT_EQ(label_step(60, 40), 1);
+  EXPECT_EQ(label_step(30, 40), 2);
+  EXPECT_EQ(label_step(16, 40), 5);
+  EXPECT_EQ(label_step(7, 40), 10);
+  EXPECT_EQ(label_step(3, 40), 20);
+  EXPECT_TRUE(labelled_decade(1e-30, 5));
+  EXPECT_FALSE(labelled_decade(1e-29, 5));
+  EXPECT_TRUE(labelled_decade(1, 20));
+  EXPECT_TRUE(labelled_decade(1e20, 20));
+  EXPECT_FALSE(labelled_decade(1e10, 20));
 }
 
 }  // namespace ROOFLINE_UNITY_ID
