@@ -72,6 +72,8 @@ struct EnergyAnalysis {
   std::string measured_why;  ///< why no measured costs
   std::optional<TdpEnergyBound> bound;
   std::string bound_why;  ///< why no catalogue bound
+  /// What the figures say against each other: costs that draw more than the catalogue's power.
+  std::vector<std::string> warnings;
   nlohmann::json json;
 };
 /// InputError naming the option on costs given by half, invalid, or a non-positive intensity.

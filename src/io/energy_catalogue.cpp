@@ -220,6 +220,20 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
     j["tdp_bound"] = nullptr;
     j["tdp_bound_why_not"] = a.bound_why;
   }
+  // The model draws most at the ridge I = B_τ, where work and traffic both run at their peaks:
+  // π·ε_flop + β·ε_mem + π0 (model_power). Costs that need more than the device's power figure
+  // cannot both hold at its peaks.
+  if (a.costs && a.bound) {
+    const double most = model_power(*a.costs, time_balance(*a.costs));
+    if (most > a.bound->power_w)
+      a.warnings.push_back("the costs draw up to " + format_number(most, 4) +
+                           " W (at I = B_τ, work and traffic "
+                           "both at their peaks: π·ε_flop + β·ε_mem + π0), above the catalogue's " +
+                           format_number(a.bound->power_w) +
+                           " W: the device would slow its clock there, or "
+                           "ε_flop, ε_mem or π0 is too high for it");
+  }
+  j["warnings"] = a.warnings;
   return a;
 }
 

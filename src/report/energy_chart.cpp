@@ -334,6 +334,7 @@ std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,
   } else {
     t += "catalogue power: " + an.bound_why + "\n";
   }
+  for (const auto& w : an.warnings) t += "warning: " + w + "\n";
   return t;
 }
 

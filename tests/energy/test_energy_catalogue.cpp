@@ -39,6 +39,34 @@ TEST(EnergyCatalogue, TdpBoundFromTheCatalogueWithItsSource) {
   EXPECT_EQ(analysis.compute_roof, t.name);
 }
 
+TEST(EnergyCatalogue, CostsDrawingMoreThanThePowerFigureAreSaid) {
+  // h100-sxm (700 W, fp32 vector 66.9 TFLOP/s, HBM3 3.35 TB/s) with 10 pJ/FLOP, 100 pJ/B and
+  // 100 W: at I = B_τ the model draws 66.9e12·1e-11 + 3.35e12·1e-10 + 100 = 1104 W, which the
+  // output printed beside the 700 W figure without a word.
+  const MachineDocument m = resolve_machine("h100-sxm");
+  EnergyQuery q;
+  q.eps_flop = 10e-12;
+  q.eps_mem = 100e-12;
+  q.pi0 = 100;
+  const auto hot = analyse_energy(m, q);
+  ASSERT_TRUE(hot.bound);
+  const double pi = m.roofs.select_compute("").peak.value,
+               beta = m.roofs.select_memory("").bandwidth.value;
+  const double most = pi * 10e-12 + beta * 100e-12 + 100;
+  EXPECT_NEAR(most, 1104, 1);
+  ASSERT_EQ(hot.warnings.size(), 1u);
+  EXPECT_EQ(hot.warnings[0].rfind("the costs draw up to 1104 W (at I = B_τ", 0), 0u)
+      << hot.warnings[0];
+  EXPECT_NE(hot.warnings[0].find("above the catalogue's 700 W"), std::string::npos);
+  EXPECT_EQ(hot.json["warnings"].size(), 1u);
+  // 1 pJ/FLOP, 10 pJ/B and 100 W: 66.9 + 33.5 + 100 W, within 700 W.
+  q.eps_flop = 1e-12;
+  q.eps_mem = 10e-12;
+  const auto cool = analyse_energy(m, q);
+  EXPECT_TRUE(cool.warnings.empty());
+  EXPECT_TRUE(cool.json["warnings"].empty());
+}
+
 TEST(EnergyCatalogue, NoPowerFigureIsSaidWithTheReason) {
   const MachineDocument m = resolve_machine("apple-m3-max");
   ASSERT_TRUE(m.info["power_w"].is_null());
