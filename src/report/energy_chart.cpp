@@ -89,6 +89,17 @@ EnergyFrame energy_frame(const EnergyChartInput& in) {
 
   f.width = 960, f.height = 640, f.left = 96, f.right = f.width - 40, f.top = 70,
   f.bottom = f.height - 96;
+  // The same length per decade on both axes, as the time roofline's (docs/charts.md), so the
+  // memory-bound side is drawn at its true slope: the shorter range is extended (x either side,
+  // y downwards, keeping room above the peak).
+  const double per_x = (f.right - f.left) / (f.xhi - f.xlo),
+               per_y = (f.bottom - f.top) / (f.yhi - f.ylo);
+  if (per_x > per_y) {
+    const double extra = (f.right - f.left) / per_y - (f.xhi - f.xlo);
+    f.xlo -= extra / 2, f.xhi += extra / 2;
+  } else {
+    f.ylo -= (f.bottom - f.top) / per_x - (f.yhi - f.ylo);
+  }
   f.X = report::LogScale{f.xlo, f.xhi, f.left, f.right};
   f.Y = report::LogScale{f.ylo, f.yhi, f.bottom, f.top};
   return f;

@@ -57,6 +57,8 @@ TEST(EnergyChart, RoofBalanceAndPointsSitWhereTheModelPutsThem) {
               num(p, "data-y-log-max"), num(p, "data-left"),      num(p, "data-right"),
               num(p, "data-top"),       num(p, "data-bottom")};
   const EnergyCosts& k = in.costs;
+  // The same length per decade on both axes (x had 1.45 times y's).
+  EXPECT_NEAR((m.right - m.left) / (m.xhi - m.xlo), (m.bottom - m.top) / (m.yhi - m.ylo), 1e-6);
   // The roof: every vertex of the path back in model units is W/E(I) (pixels rounded to 0.01).
   const auto roof = root->find_all([](const XmlNode& n) { return n.has_class("energy-roof"); });
   ASSERT_EQ(roof.size(), 1u);
