@@ -424,9 +424,14 @@ CriticalBatch solve(const ModelConfig& m, const Scenario& s, const Roofs& r, Sel
   const double I = cb.ridge.value;
   const auto [w1, q1v] = decode_wq(m, s, 1, sel, index);
   cb.at_batch_1 = Intensity(q1v > 0 ? w1 / q1v : 0);
+  // W = w·B, Q = q0 + q1·B (exact for dense models: every term is a constant or ∝ B), fitted at
+  // B = 1 and 2 and checked at B = 4: an operator whose rows follow the routing (an expert's
+  // activation under --ep, where the busiest device's rows are not ∝ B) is bisected instead.
+  const auto [w2, q2] = affine ? decode_wq(m, s, 2, sel, index) : std::pair{0.0, 0.0};
+  const auto [w4, q4] = affine ? decode_wq(m, s, 4, sel, index) : std::pair{0.0, 0.0};
+  const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-9 * std::fabs(b); };
+  affine = affine && w2 - w1 > 0 && near(w4, w1 + 3 * (w2 - w1)) && near(q4, q1v + 3 * (q2 - q1v));
   if (affine) {
-    // W = w·B, Q = q0 + q1·B (exact for dense models: every term is a constant or ∝ B).
-    const auto [w2, q2] = decode_wq(m, s, 2, sel, index);
     cb.w = w2 - w1;
     cb.q1 = q2 - q1v;
     cb.q0 = q1v - cb.q1;

@@ -265,6 +265,33 @@ TEST(LlmModel, MoeTouchesExpectedDistinctExperts) {
   }
 }
 
+TEST(LlmModel, CriticalBatchOfAnOperatorWhoseRowsFollowTheRoutingIsBisected) {
+  // Mixtral at --tp 8 --ep: the busiest device's expert rows are 1 at batch 1 and at batch 2, so
+  // the straight line through B = 1, 2 gave the expert activation w = q1 = 0 and printed
+  // "I(B) → w/q1 = nan". Its W and Q both follow the rows (I is constant), so it never turns
+  // compute-bound; every row's figures are finite.
+  const ModelConfig& m = preset("mixtral-8x7b");
+  Scenario s = scenario(1, 2048);
+  s.tp = 8;
+  s.ep = true;
+  const Roofs r = a100();
+  bool seen = false;
+  for (const auto& c : critical_batches(m, s, r)) {
+    EXPECT_TRUE(std::isfinite(c.at_batch_1.value)) << c.name;
+    if (c.closed_form) {
+      EXPECT_GT(c.w, 0) << c.name;
+      if (c.never) {
+        EXPECT_GT(c.q1, 0) << c.name;
+      }
+    }
+    if (c.name != "expert activation") continue;
+    seen = true;
+    EXPECT_FALSE(c.closed_form);
+    EXPECT_TRUE(c.never);
+  }
+  EXPECT_TRUE(seen);
+}
+
 TEST(LlmModel, TensorParallelSplitsWeightsAndAddsAllReduce) {
   const ModelConfig& m = preset("llama-2-70b");
   Scenario s = scenario(8, 1024);
