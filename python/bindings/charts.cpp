@@ -21,7 +21,7 @@ ReportInput report_input(const ChartSpec& c) {
 
 ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Point>& points,
                      const TextArg<"Chart: title">& title, std::optional<Real> workload_line,
-                     Bool no_overlap_curve) {
+                     BoolArg<"no_overlap_curve"> no_overlap_curve) {
   ChartSpec c;
   for (const auto& m : machines) c.machines.push_back(m.doc);
   c.points = points;

@@ -60,6 +60,10 @@ struct ArgName {
   char text[N] = {};
 };
 
+/// A bool argument named NAME: Bool, and a TypeError naming the parameter for anything else.
+template <ArgName Name>
+struct BoolArg : Bool {};
+
 /// A path argument named NAME (path_arg): a str, or an os.PathLike giving one (pathlib.Path).
 /// bytes, or an os.PathLike giving bytes, is a TypeError naming the parameter ("path: a path is
 /// a str or an os.PathLike giving one, not bytes"), where pybind's own std::string and
@@ -222,6 +226,27 @@ struct type_caster<roofline::python::Bool> {
     return true;
   }
   static handle cast(roofline::python::Bool v, return_value_policy, handle) {
+    return handle(v.value ? Py_True : Py_False).inc_ref();
+  }
+};
+
+/// A named bool (BoolArg): anything but a bool is a TypeError naming the parameter, as a bool
+/// keyword's is ("sequence_parallel: expected a bool (got float)"), where the unnamed Bool gave
+/// pybind's "incompatible function arguments".
+template <roofline::python::ArgName Name>
+struct type_caster<roofline::python::BoolArg<Name>> {
+  PYBIND11_TYPE_CASTER(roofline::python::BoolArg<Name>, const_name("bool"));
+  bool load(handle src, bool convert) {
+    make_caster<roofline::python::Bool> plain;
+    if (plain.load(src, convert)) {
+      value.value = cast_op<roofline::python::Bool>(plain).value;
+      return true;
+    }
+    if (!src) return false;
+    throw type_error(std::string(Name.text) + ": expected a bool (got " +
+                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+  }
+  static handle cast(roofline::python::BoolArg<Name> v, return_value_policy, handle) {
     return handle(v.value ? Py_True : Py_False).inc_ref();
   }
 };

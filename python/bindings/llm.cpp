@@ -255,7 +255,8 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
 
 llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine, Real sequence,
                           Real micro_batch, Real global_batch, Real dp,
-                          const TextArg<"recompute">& recompute, Int zero, Bool sequence_parallel,
+                          const TextArg<"recompute">& recompute, Int zero,
+                          BoolArg<"sequence_parallel"> sequence_parallel,
                           std::optional<Real> measured_step_s, const py::kwargs& kw) {
   llm::TrainingOptions o;
   o.sequence = sequence;
@@ -484,12 +485,10 @@ void register_report(py::module_& m) {
           [](const LlmReport& x) {
             // The scenario's warnings, and a measured rate above the roofs (the CLI prints it
             // as a warning beside the measurement).
-            std::vector<std::string> w = x.r.warnings;
-            if (x.r.measured && !x.r.measured->above_roof.empty())
-              w.push_back(x.r.measured->above_roof);
-            return w;
+            return x.r.warnings;
           },
-          "the scenario's warnings, and the measured rate's above_roof when there is one")
+          "the report's warnings, as the CLI's JSON `warnings` (a measured rate above the roofs "
+          "among them)")
       .def(
           "points", [](const LlmReport& x) { return llm::to_points(x.r); },
           "The operators of the phase as Points (time = the modelled time).")

@@ -52,9 +52,10 @@ def test_a_bool_keyword_takes_a_bool_only(value):
         roofline.llm.analyse(model, m, flash=value)
     with pytest.raises(TypeError, match="ep"):
         roofline.llm.analyse(model, m, ep=value)
-    with pytest.raises(TypeError):
+    # Named, as the keywords above are (it was pybind's "incompatible function arguments").
+    with pytest.raises(TypeError, match="no_overlap_curve must be a bool"):
         roofline.Chart(m, no_overlap_curve=value)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="sequence_parallel: expected a bool"):
         roofline.llm.train(model, m, tp=2, sequence_parallel=value)
 
 
