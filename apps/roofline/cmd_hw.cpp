@@ -395,12 +395,24 @@ void run_ridges(const RidgesArgs& a) {
       say("roofline: warning: --report: not drawn (no release year): " + join(t.undated) + "\n");
     write_trajectory(a.report, t);
   }
-  if (a.json)
+  // The devices with no dense roof of the groups shown (an SoC whose vendor publishes only its
+  // NPU's TOPS) are named, not dropped without a word.
+  std::vector<std::string> left_out, labels;
+  for (const auto& e : entries)
+    if (std::none_of(rows.begin(), rows.end(), [&](const RidgeRow& r) { return r.device == &e; }))
+      left_out.push_back(e.name);
+  for (const auto& g : groups) labels.push_back(g.label);
+  if (a.json) {
     emit(json_text(ridge_rows_to_json(rows, groups)) + "\n", a.output);
-  else if (a.csv)
+  } else if (a.csv) {
     emit(ridge_rows_to_csv(rows, groups), a.output);
-  else
-    emit(render_ridge_rows(rows, groups), a.output);
+  } else {
+    emit(render_ridge_rows(rows, groups) + (left_out.empty()
+                                                ? std::string()
+                                                : "not listed (no dense roof of " + join(labels) +
+                                                      "): " + terminal_safe(join(left_out)) + "\n"),
+         a.output);
+  }
 }
 
 // ----------------------------------------------------------------------------------- check

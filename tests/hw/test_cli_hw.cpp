@@ -420,6 +420,12 @@ TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("I* bf16/fp16"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("138.9"), std::string::npos) << r.out;
+  // A device with none of the four (Apple's published roof is its NPU's TOPS) is named, where
+  // it was dropped without a word.
+  EXPECT_NE(r.out.find("not listed (no dense roof of fp64, fp32, bf16/fp16, fp8/int8): "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("apple-m3-max"), std::string::npos) << r.out;
 
   r = run_cli({"hw", "ridges", "--precision", "fp3"});
   EXPECT_EQ(r.exit_code, 2);
