@@ -15,6 +15,7 @@
 #include "roofline/error.hpp"
 #include "roofline/hardware.hpp"
 #include "roofline/hw_output.hpp"
+#include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/model.hpp"
 #include "roofline/report.hpp"
@@ -34,12 +35,14 @@ HardwareSummary resolve(const std::string& spec, const std::string& hw_dir) {
   return summarize(m, m.origin == spec || m.origin.empty() ? m.roofs.name : m.origin, m.origin);
 }
 
-/// Whether `added` (from resolve) is `x`: the same file, or the catalogue entry it names (a
-/// catalogue name resolves to a machine whose path is that name, not a file).
+/// Whether `added` (from resolve) is `x`: the same file, the catalogue entry it names (a
+/// catalogue name resolves to a machine whose path is that name, not a file), or a copy of its
+/// file (the same document at another path), as `plot --compare` and `hw compare` take it.
 bool same_machine(const HardwareSummary& x, const HardwareSummary& added) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(added.path, ec))
-    return std::filesystem::equivalent(x.path, added.path, ec);
+    return std::filesystem::equivalent(x.path, added.path, ec) ||
+           machine_to_json(x.machine) == machine_to_json(added.machine);
   return x.name == added.path.string();
 }
 
@@ -402,10 +405,14 @@ void run_ridges(const RidgesArgs& a) {
     if (std::none_of(rows.begin(), rows.end(), [&](const RidgeRow& r) { return r.device == &e; }))
       left_out.push_back(e.name);
   for (const auto& g : groups) labels.push_back(g.label);
-  if (a.json) {
-    emit(json_text(ridge_rows_to_json(rows, groups)) + "\n", a.output);
-  } else if (a.csv) {
-    emit(ridge_rows_to_csv(rows, groups), a.output);
+  if (a.json || a.csv) {
+    // The JSON and CSV are the table's rows alone; the devices left out are said on stderr.
+    if (!left_out.empty())
+      say("roofline: note: not listed (no dense roof of " + join(labels) +
+          "): " + terminal_safe(join(left_out)) + "\n");
+    emit(a.json ? json_text(ridge_rows_to_json(rows, groups)) + "\n"
+                : ridge_rows_to_csv(rows, groups),
+         a.output);
   } else {
     emit(render_ridge_rows(rows, groups) + (left_out.empty()
                                                 ? std::string()

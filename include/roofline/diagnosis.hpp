@@ -39,9 +39,10 @@ struct LevelJudgement {
   std::string level;  ///< the machine's name of the level (a point's "DRAM" → "HBM3")
   Bytes traffic{0};   ///< the point's Q at this level
   Intensity intensity{0};
-  WorkRate attainable{0};    ///< min(π, β_level · I_level)
-  double attainment = 0;     ///< P / attainable
-  bool memory_side = false;  ///< left of this level's ridge
+  WorkRate attainable{0};          ///< min(π, β_level · I_level)
+  double attainment = 0;           ///< P / attainable
+  std::string attainment_percent;  ///< as Diagnosis::attainment_percent, for this level
+  bool memory_side = false;        ///< left of this level's ridge
   Intensity ridge{0};
 };
 
@@ -76,6 +77,14 @@ struct Diagnosis {
 };
 
 Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt = {});
+
+/// An attainment in percent with digits enough to read apart from the threshold of `opt`
+/// nearest to it (touching, above): "104.96" and "105.04", not "105" for both.
+std::string attainment_percent(double attainment, const DiagnosisOptions& opt = {});
+
+/// The units a judged point reads in: its compute roof's (OP, OP/s and OP/byte on an integer
+/// roof), else the set's.
+UnitSystem judged_units(const RoofSet& roofs, const Diagnosis& d);
 
 /// The point's I at its binding level, where a chart draws it (the headline I of an analysis;
 /// the first level's was taken, so the order traffic was given in changed it). 0 without levels.

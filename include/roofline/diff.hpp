@@ -49,6 +49,11 @@ struct RoofSetDiff {
 /// at least two repetitions and a median > 0, else empty.
 std::optional<double> roof_spread(const std::optional<Statistics>& s);
 
+/// The noise a change is judged against: the larger of the spreads carried and `floor` (the
+/// run-to-run agreement); empty when neither run carries a spread.
+std::optional<double> spread_noise(std::optional<double> a, std::optional<double> b,
+                                   double floor = 0);
+
 /// Whether a ratio's change exceeds the spreads carried (the larger of the two; one alone when
 /// only one is carried; empty when neither is), and `floor` (a smallest noise, when any spread
 /// is carried).

@@ -272,6 +272,18 @@ void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::st
   }
 }
 
+UnitSystem judged_units(const RoofSet& roofs, const Diagnosis& d) {
+  const ComputeRoof* c = roofs.find_compute(d.compute_roof);
+  return c ? roofs.units_of(*c) : roofs.units;
+}
+
+std::string attainment_percent(double attainment, const DiagnosisOptions& opt) {
+  const double nearest = std::fabs(attainment - opt.touching) < std::fabs(attainment - opt.above)
+                             ? opt.touching
+                             : opt.above;
+  return format_number_apart(attainment * 100, nearest * 100);
+}
+
 Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions& opt) {
   p.validate();
   require_distinct_levels(p, roofs, "point '" + p.name + "': ");
@@ -307,10 +319,8 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   d.attainment = b.attainment;
   d.headroom = distance(d.performance, d.attainable);
   d.touching = d.attainment >= opt.touching;
-  const double nearest =
-      std::fabs(d.attainment - opt.touching) < std::fabs(d.attainment - opt.above) ? opt.touching
-                                                                                   : opt.above;
-  d.attainment_percent = format_number_apart(d.attainment * 100, nearest * 100);
+  d.attainment_percent = attainment_percent(d.attainment, opt);
+  for (auto& l : d.levels) l.attainment_percent = attainment_percent(l.attainment, opt);
   find_empty_roofs_above(roofs, c, opt, d);
   check_finite(p, roofs, d);
   fallback_note(p, roofs, c, work_unit, d);

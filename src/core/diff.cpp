@@ -17,11 +17,16 @@ std::optional<double> roof_spread(const std::optional<Statistics>& s) {
   return robust_spread(*s);
 }
 
+std::optional<double> spread_noise(std::optional<double> a, std::optional<double> b, double floor) {
+  if (!a && !b) return std::nullopt;
+  return std::max({a.value_or(0), b.value_or(0), floor});
+}
+
 std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b,
                                    double floor) {
-  if (!a && !b) return std::nullopt;
-  const double noise = std::max({a.value_or(0), b.value_or(0), floor});
-  return std::fabs(ratio - 1) > noise;
+  const auto noise = spread_noise(a, b, floor);
+  if (!noise) return std::nullopt;
+  return std::fabs(ratio - 1) > *noise;
 }
 
 namespace {
@@ -40,8 +45,7 @@ RoofChange change(std::string name, std::string roof_a, std::string roof_b, bool
   c.spread_a = roof_spread(sa);
   c.spread_b = roof_spread(sb);
   const double floor = compute ? kRunToRunCompute : kRunToRunMemory;
-  if (c.spread_a || c.spread_b)
-    c.noise = std::max({c.spread_a.value_or(0), c.spread_b.value_or(0), floor});
+  c.noise = spread_noise(c.spread_a, c.spread_b, floor);
   c.exceeds_spread = exceeds_spread(c.ratio, c.spread_a, c.spread_b, floor);
   return c;
 }

@@ -283,9 +283,11 @@ std::string work_unit_from_json(const json& pj, const Where& w) {
                                 ? work_unit_named(work->get<std::string>(), Dimension::work)
                                 : std::string();
   if (!pj.contains("work_unit")) return named;
-  const std::string unit = io::get_string(pj, "work_unit", w);
-  if (unit != "FLOP" && unit != "OP")
-    io::fail(w / "work_unit", "'" + terminal_safe(unit) + "': expected \"FLOP\" or \"OP\"");
+  const std::string given = io::get_string(pj, "work_unit", w);
+  // Any case, as Python's Point(work_unit=) takes it; written back as "FLOP" or "OP".
+  const std::string unit = iequals(given, "FLOP") ? "FLOP" : iequals(given, "OP") ? "OP" : "";
+  if (unit.empty())
+    io::fail(w / "work_unit", "'" + terminal_safe(given) + "': expected \"FLOP\" or \"OP\"");
   if (!named.empty() && named != unit)
     io::fail(w / "work", "names " + named + " but work_unit is " + unit);
   return unit;

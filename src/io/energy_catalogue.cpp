@@ -226,7 +226,8 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
   if (a.costs && a.bound) {
     const double most = model_power(*a.costs, time_balance(*a.costs));
     if (most > a.bound->power_w)
-      a.warnings.push_back("the costs draw up to " + format_number(most, 4) +
+      a.warnings.push_back("the costs draw up to " +
+                           format_number_apart(most, a.bound->power_w, 4) +
                            " W (at I = B_τ, work and traffic "
                            "both at their peaks: π·ε_flop + β·ε_mem + π0), above the catalogue's " +
                            format_number(a.bound->power_w) +

@@ -384,8 +384,8 @@ std::string separate_runs_point(const std::string& label, const std::string& whe
     }
     const std::string why =
         !w_run && !assumed.empty()
-            ? "W cannot be counted: groups " + join(groups) + " count SIMD micro-ops here, not " +
-                  "FLOP: '" + terminal_safe(assumed) +
+            ? "W cannot be counted: groups " + terminal_safe(join(groups)) +
+                  " count SIMD micro-ops here, not " + "FLOP: '" + terminal_safe(assumed) +
                   "' guesses that every micro-op is one full-width operation (an FMA counts " +
                   "once, a masked lane in full); give W yourself (roofline point -W) with this " +
                   "run's Q and T"

@@ -104,9 +104,7 @@ json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs) 
   j["intensity"] = binding_intensity(d).value;
   j["machine"] = roofs.name;
   // In the units of the roof it was judged against: OP for an integer roof.
-  const ComputeRoof* c = roofs.find_compute(d.compute_roof);
-  const UnitSystem u = c ? roofs.units_of(*c) : roofs.units;
-  j["units"] = result_units_to_json(u);
+  j["units"] = result_units_to_json(judged_units(roofs, d));
   j["diagnosis"] = diagnosis_to_json(d);
   return j;
 }

@@ -36,11 +36,6 @@ UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c) {
   return roofs.units_of(c);
 }
 
-UnitSystem judged_units(const RoofSet& roofs, const Diagnosis& d) {
-  const ComputeRoof* c = roofs.find_compute(d.compute_roof);
-  return c ? roofs.units_of(*c) : roofs.units;
-}
-
 std::string points_intensity_unit(const Chart& ch) {
   std::string out;
   std::vector<std::string> seen;

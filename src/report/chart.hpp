@@ -86,10 +86,6 @@ Chart build_chart(const ReportInput& in, double width, double height);
 UnitSystem axis_units(const RoofSet& roofs);
 /// Work-rate unit of one compute roof (OP/s for an integer roof in a FLOP set).
 UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c);
-/// The units a judged point reads in: those of the compute roof it is judged against (OP,
-/// OP/s and OP/byte on an integer roof, which counts only OP work: RoofSet::counts), else the
-/// set's. The same rule as `roofline point`.
-UnitSystem judged_units(const RoofSet& roofs, const Diagnosis& d);
 /// The points' intensity unit for a column heading: "FLOP/byte", or "FLOP/byte or OP/byte"
 /// when integer and floating-point points share the chart (the axis unit without points).
 std::string points_intensity_unit(const Chart& ch);

@@ -29,8 +29,8 @@ extern const char* const kAxesStyleDark;
 /// InputError for a folder ("out/"), which has no format to tell.
 std::string lower_extension(const std::filesystem::path& path);
 /// The InputError for a chart file whose extension `ext` is not one of `known` (".svg or
-/// .png"): "has no extension" when the name has none, else "unknown format '.pdf'"; `chart`
-/// names the chart where a command writes several (" for the energy chart").
+/// .png"): "no extension to tell the format" when the name has none, else "unknown format '.pdf'";
+/// `chart` names the chart where a command writes several (" for the energy chart").
 [[noreturn]] void unknown_chart_format(const std::filesystem::path& path, const std::string& ext,
                                        const std::string& chart, const std::string& known);
 

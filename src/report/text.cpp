@@ -33,7 +33,7 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
                                   bool color) {
   const ComputeRoof* c = roofs.find_compute(d.compute_roof);
   // The point is read in its roof's units: OP, OP/s and OP/byte on an integer roof.
-  const UnitSystem u = report::judged_units(roofs, d);
+  const UnitSystem u = judged_units(roofs, d);
   std::string out;
   out += colorize(p.name.empty() ? std::string("point") : p.name, "1", color) + " on " +
          roofs.name + "\n";
@@ -46,7 +46,7 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
     t.add_row({j.level, format_bytes(p.traffic[i].bytes, u), format_intensity(j.intensity, u),
                m ? format_byte_rate(m->bandwidth, u) : "?", format_number(j.ridge.value),
                j.memory_side ? "memory" : "compute", format_work_rate(j.attainable, u),
-               format_number(j.attainment * 100, 3) + "%"});
+               j.attainment_percent + "%"});
   }
   std::string table = t.render();
   // indent

@@ -126,9 +126,10 @@ TEST(CliPoint, WorkUnitTravelsInThePointsDocument) {
   const auto doc = nlohmann::json::parse(roofline::test::slurp(d.file("p.json")));
   EXPECT_EQ(doc["points"][0]["work_unit"], "OP") << doc.dump();
   // W and Q from the flags: not the counters' point (it said "perf_event").
-  if (doc["points"][0]["traffic"].size() == 1) {
-    EXPECT_EQ(doc["points"][0]["source"], "command line") << doc.dump();
-  }
+  // (Where counters add L2/L3 traffic to --traffic's DRAM bytes, the point is theirs too.)
+  EXPECT_EQ(doc["points"][0]["source"],
+            doc["points"][0]["traffic"].size() == 1 ? "command line" : "perf_event")
+      << doc.dump();
   const auto r = run_cli({"point", "--points", d.file("p.json"), "--hw", "a100-80gb"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("flat roof: int4 tensor = 1.248 POP/s"), std::string::npos) << r.out;
@@ -140,6 +141,12 @@ TEST(CliPoint, WorkUnitTravelsInThePointsDocument) {
   ASSERT_EQ(q.exit_code, 0) << q.err;
   EXPECT_NE(q.out.find("flat roof: int4 tensor = 1.248 POP/s"), std::string::npos) << q.out;
   EXPECT_NE(q.out.find("P = W/T = 250 TOP/s"), std::string::npos) << q.out;
+  // work_unit in any case, as Python's Point takes it.
+  write_text(d.file("l.json"), R"({"schema":"roofline.points","version":1,
+    "points":[{"name":"k","work":2e12,"work_unit":"op","traffic":1e10,"time":0.008}]})");
+  const auto l = run_cli({"point", "--points", d.file("l.json"), "--hw", "a100-80gb"});
+  ASSERT_EQ(l.exit_code, 0) << l.err;
+  EXPECT_NE(l.out.find("P = W/T = 250 TOP/s"), std::string::npos) << l.out;
 }
 
 TEST(CliPoint, AttainmentNearAThresholdIsPrintedApartFromIt) {
@@ -157,6 +164,11 @@ TEST(CliPoint, AttainmentNearAThresholdIsPrintedApartFromIt) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find(expected), std::string::npos) << work << "\n" << r.out;
   }
+  // The per-level table says it the same way (it printed 105% beside Step 1's 104.96%).
+  const auto level = run_cli({"point", "-W", "1.0496e12", "-Q", "1e9", "-T", "0.05", "--peak",
+                              "20T", "--bandwidth", "1T"});
+  EXPECT_EQ(level.out.find("105%"), std::string::npos) << level.out;
+  EXPECT_NE(level.out.find("104.96%\n"), std::string::npos) << level.out;
   const auto above = run_cli({"point", "-W", "1.0504e12", "-Q", "1e9", "-T", "0.05", "--peak",
                               "20T", "--bandwidth", "1T"});
   EXPECT_NE(above.out.find("above the flat 'peak' roof by 1.0504x"), std::string::npos)

@@ -176,6 +176,14 @@ TEST(CliDiff, PointsAreJudgedAgainstTheSameNoiseAsCheck) {
                           "--bandwidth", "1T"});
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
   EXPECT_NE(c.out.find("within the noise ±3%"), std::string::npos) << c.out;
+  // B/A beside a 3% noise is printed apart from 0.97: 0.96996 exceeds it, 0.97003 does not
+  // (both printed "0.97").
+  write_text(d.file("e.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 100, "traffic": 10, "time": 1.03097}]})");
+  r = run_cli({"diff", d.file("a.json"), d.file("e.json")});
+  EXPECT_NE(r.out.find("B/A = 0.96996; I B/A = 1 (spread A 0.2%, B none): exceeds the noise (3%)"),
+            std::string::npos)
+      << r.out;
   // 5% is beyond it in both.
   write_text(d.file("c.json"), R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "k", "work": 100, "traffic": 10, "time": 1.05}]})");

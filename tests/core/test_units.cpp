@@ -89,6 +89,8 @@ TEST(Quantity, ParsesPrefixesAndUnits) {
                  "(got '1m'; expected a time (s))");
   }
   EXPECT_THROW(parse_quantity("2 min", Dimension::work), InputError);
+  EXPECT_THROW(parse_quantity("1 mh", Dimension::seconds), InputError);  // not 3.6 s
+  EXPECT_THROW(parse_quantity("1 kmin", Dimension::seconds), InputError);
 }
 
 // The work unit a value names: "2 TOP" is integer work, "2 TFLOP" floating-point work, a bare

@@ -65,6 +65,13 @@ TEST(EnergyCatalogue, CostsDrawingMoreThanThePowerFigureAreSaid) {
   const auto cool = analyse_energy(m, q);
   EXPECT_TRUE(cool.warnings.empty());
   EXPECT_TRUE(cool.json["warnings"].empty());
+  // A draw just above the figure is printed apart from it (it read "700 W … above 700 W").
+  q.pi0 = 700 - pi * 1e-12 - beta * 10e-12 + 0.01;
+  const auto edge = analyse_energy(m, q);
+  ASSERT_EQ(edge.warnings.size(), 1u);
+  EXPECT_EQ(edge.warnings[0].rfind("the costs draw up to 700 W", 0), std::string::npos)
+      << edge.warnings[0];
+  EXPECT_EQ(edge.warnings[0].rfind("the costs draw up to 700.0", 0), 0u) << edge.warnings[0];
 }
 
 TEST(EnergyCatalogue, NoPowerFigureIsSaidWithTheReason) {

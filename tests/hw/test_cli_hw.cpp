@@ -426,6 +426,29 @@ TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("apple-m3-max"), std::string::npos) << r.out;
+  // In the JSON and CSV, which hold the rows alone, they are said on stderr.
+  for (const char* format : {"--json", "--csv"}) {
+    r = run_cli({"hw", "ridges", format});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("roofline: note: not listed (no dense roof of fp64, fp32, bf16/fp16, "
+                         "fp8/int8): apple-m3-max"),
+              std::string::npos)
+        << r.err;
+  }
+  // A copy of a catalogue file added is that machine, one row (it was listed twice).
+  {
+    TempDir d;
+    std::filesystem::copy_file(std::string(ROOFLINE_SOURCE_DIR) + "/data/hardware/h100-sxm.json",
+                               d.file("h100copy.json"));
+    r = run_cli({"hw", "ridges", "--add", d.file("h100copy.json"), "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    int rows = 0;
+    for (const auto& e : json::parse(r.out))
+      if (e["name"] == "h100-sxm" ||
+          e["name"].get<std::string>().find("h100copy") != std::string::npos)
+        ++rows;
+    EXPECT_EQ(rows, 1) << r.out;
+  }
 
   r = run_cli({"hw", "ridges", "--precision", "fp3"});
   EXPECT_EQ(r.exit_code, 2);
@@ -508,8 +531,19 @@ TEST(CliHw, MachineDocumentPathWorksLikeAName) {
                dir.file("measured.json"), "--add", "a100", "--precision", "fp32", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out).size(), rows) << r.out;
-  // Two files of one document name (before and after a change) are two machines, two rows.
-  std::filesystem::copy_file(dir.file("measured.json"), dir.file("after.json"));
+  // Two files of one document name (before and after a change) are two machines, two rows; a
+  // byte-for-byte copy is the same document, one row (as plot --compare and hw compare take it).
+  std::filesystem::copy_file(dir.file("measured.json"), dir.file("copy.json"));
+  r = run_cli({"hw", "ridges", "--add", dir.file("measured.json"), "--add", dir.file("copy.json"),
+               "--precision", "fp32", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out).size(), rows) << r.out;
+  {
+    // The same machine measured again after a change: another bandwidth.
+    std::string after = user_gpu();
+    after.replace(after.find("\"1 TB/s\""), 8, "\"1.2 TB/s\"");
+    write_text(dir.file("after.json"), after);
+  }
   r = run_cli({"hw", "ridges", "--add", dir.file("measured.json"), "--add", dir.file("after.json"),
                "--precision", "fp32", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
