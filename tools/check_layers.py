@@ -15,7 +15,7 @@ import sys
 
 OWNER = {
     "core": "check compare cpu_record diagnosis diff documents dtype energy error flop_counting kernels machine_facts "
-            "metrics model point quantity roof sanitize statistics strings table units",
+            "metrics model point quantity roof sanitize statistics strings table units utf8",
     "io": "check_io energy_catalogue hardware import io json_out",
     "report": "energy_chart hw_output report text trajectory",
     "measure": "cpu_analysis cpu_backend cuda engine measure suite",

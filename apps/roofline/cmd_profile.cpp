@@ -327,6 +327,19 @@ void run_self_test(const ProfileArgs& a) {
   }
 }
 
+/// An output that is the program being profiled would replace it: refused before it runs, as an
+/// output that is an input of any command is.
+void refuse_output_onto_program(const ProfileArgs& a,
+                                const std::vector<std::pair<std::string, std::string>>& outputs) {
+  const std::filesystem::path program = a.command.empty() ? "" : find_program(a.command.front());
+  if (program.empty()) return;
+  for (const auto& [flag, path] : outputs)
+    if (!path.empty() && path != "-" && same_output(program, path))
+      throw InputError(flag + " " + terminal_safe(path) + ": is the program being profiled (" +
+                       terminal_safe(program.string()) +
+                       "); refusing to replace it: write the output elsewhere");
+}
+
 /// The program writes to standard output (where it goes is not changed): a JSON document there
 /// too would not be JSON (docs/architecture.md: two outputs never share standard output).
 void refuse_json_beside_program(const ProfileArgs& a) {
@@ -350,6 +363,7 @@ void run_instrument_mode(const ProfileArgs& a) {
     throw InputError("--events: expected auto or none (got '" + a.events + "')");
   check_report_option(a.report, a.machine);
   check_outputs({{"-o", a.output}, {"--report", a.report}});
+  refuse_output_onto_program(a, {{"-o", a.output}, {"--report", a.report}});
   refuse_json_beside_program(a);  // the native run's output goes to standard output
   InstrumentArgs ia;
   ia.machine = a.machine;
@@ -371,7 +385,8 @@ void run_instrument_mode(const ProfileArgs& a) {
 /// recording or the program when --name is not given (run() writes --save-counters once the
 /// points are checked). A program that cannot be started exits
 /// with its code (127 not found, 126 otherwise).
-RunResult counted_run(ProfileArgs& a, std::vector<RegionResult>& regions) {
+RunResult counted_run(ProfileArgs& a, std::vector<RegionResult>& regions,
+                      std::vector<std::string>& marker_notes) {
   RunResult r;
   if (!a.replay.empty()) {
     if (!a.command.empty()) throw InputError("give either --replay FILE or a program, not both");
@@ -403,7 +418,7 @@ RunResult counted_run(ProfileArgs& a, std::vector<RegionResult>& regions) {
     std::exit(e.code());
   }
   if (r.interrupted_by != 0) return r;  // nothing read or written; the folder goes at return
-  regions = read_marker_results(dir.path);
+  regions = read_marker_results(dir.path, &marker_notes);
   return r;
 }
 
@@ -555,12 +570,15 @@ void run(ProfileArgs& a) {
     throw InputError("--events: expected auto or none (got '" + a.events + "')");
   check_report_option(a.report, a.machine);
   check_outputs({{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}});
+  refuse_output_onto_program(
+      a, {{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}});
   if (a.replay.empty()) refuse_json_beside_program(a);
   PointInputs in = declared_inputs(a);
   std::optional<MachineDocument> m;
   if (has_machine(a.machine)) m = load_machine(a.machine);
   std::vector<RegionResult> regions;
-  const RunResult r = counted_run(a, regions);
+  std::vector<std::string> marker_notes;
+  const RunResult r = counted_run(a, regions, marker_notes);
   if (r.interrupted_by != 0) exit_interrupted(a, r);
   if (r.term_signal != 0) {
     // Killed (^C, a crash, a timeout): its time is not the time of its work, so no point is
@@ -578,7 +596,8 @@ void run(ProfileArgs& a) {
   }
 
   in.name = a.name;
-  const CountedPoints o = counted_points(r, regions, in, m ? &m->roofs : nullptr);
+  CountedPoints o = counted_points(r, regions, in, m ? &m->roofs : nullptr);
+  o.notes.insert(o.notes.begin(), marker_notes.begin(), marker_notes.end());
   const std::vector<std::string> messages =
       run_messages(r, a.events == "auto", !a.replay.empty(), in.work && in.traffic);
 

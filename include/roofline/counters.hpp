@@ -296,8 +296,12 @@ struct RegionResult {
   double bytes = 0;  ///< declared Q (roofline_region_add_bytes)
 };
 /// Reads every markers-*.json in `dir` (one per process that used markers), merging regions of
-/// the same name. Throws InputError naming the file on a malformed document.
-std::vector<RegionResult> read_marker_results(const std::filesystem::path& dir);
+/// the same name. A region whose figures are no numbers (add_flops(NAN), a sum past 1e308,
+/// written as null) or negative is left out, named in `notes` with the reason; so is the
+/// markers' misuse the runtime counted (an end without its begin, regions open at exit, begins
+/// past its table). Throws InputError naming the file on a document that is not the runtime's.
+std::vector<RegionResult> read_marker_results(const std::filesystem::path& dir,
+                                              std::vector<std::string>* notes = nullptr);
 
 /// How a program is run and counted.
 struct RunOptions {

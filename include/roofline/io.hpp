@@ -93,6 +93,11 @@ void check_writable_path(const std::filesystem::path& path, const std::string& w
 /// Whether two output paths name one file: the same file when both exist, else the same name
 /// in the same folder ("out.svg", "./out.svg" and "/abs/out.svg" are one).
 bool same_output(const std::filesystem::path& a, const std::filesystem::path& b);
+
+/// The program a command line names, as execvp finds it: the name itself when it holds a '/',
+/// else the first executable of that name in PATH's folders (an empty entry is the current
+/// folder); "" when there is none.
+std::filesystem::path find_program(const std::string& name);
 /// Writes all of `text` to standard output and flushes it; OutputError ("standard output:
 /// ...") when it cannot (closed, a full disk, a broken pipe).
 void write_stdout(const std::string& text);

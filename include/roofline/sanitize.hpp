@@ -17,12 +17,9 @@
 #include <string>
 #include <string_view>
 
-namespace roofline {
+#include "roofline/utf8.hpp"
 
-/// Decodes one well-formed UTF-8 sequence at s[i] into `cp` (RFC 3629: no overlong forms, no
-/// surrogates, nothing above U+10FFFF). Returns its length, 0 when the bytes there are not
-/// well-formed.
-size_t decode_utf8(std::string_view s, size_t i, char32_t& cp);
+namespace roofline {
 
 /// One line of text, safe for a terminal: newline is escaped too. With
 /// `allow_color`, the renderers' colour sequences pass (as for terminal_safe_lines).

@@ -493,6 +493,20 @@ void write_file_atomic(const fs::path& path, const std::string& content, const s
   note_written(path);
 }
 
+fs::path find_program(const std::string& name) {
+  if (name.empty()) return {};
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  const std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    const fs::path candidate = fs::path(end > start ? dirs.substr(start, end - start) : ".") / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return {};
+}
+
 bool same_output(const fs::path& a, const fs::path& b) {
   if (is_null_device(a) && is_null_device(b)) return false;  // both discarded: nothing shared
   struct stat sa {

@@ -15,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <type_traits>
 
@@ -24,6 +25,7 @@
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
+#include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 
 extern char** environ;
@@ -219,8 +221,61 @@ RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& op
   return r;
 }
 
-std::vector<RegionResult> read_marker_results(const fs::path& dir) {
+namespace {
+
+/// One region of a markers document, or why it is left out ("" when read).
+std::string marker_region(const json& rj, RegionResult& r) {
+  if (!rj.is_object() || !rj.contains("name") || !rj["name"].is_string())
+    return "a region without a name";
+  r.name = rj["name"].get<std::string>();
+  const auto number = [&](const char* key, double& out) -> std::string {
+    const auto it = rj.find(key);
+    if (it == rj.end() || it->is_null())
+      return std::string(key) + ": not a finite number (NaN or inf given, or a sum past 1e308)";
+    if (!it->is_number() || !(it->get<double>() >= 0))
+      return std::string(key) + ": " + it->dump() + " is not a count >= 0";
+    out = it->get<double>();
+    return "";
+  };
+  double calls = 0, threads = 0;
+  for (const auto& [key, out] : {std::pair<const char*, double*>{"calls", &calls},
+                                 {"threads", &threads},
+                                 {"time", &r.time},
+                                 {"thread_time", &r.thread_time},
+                                 {"flops", &r.flops},
+                                 {"bytes", &r.bytes}})
+    if (std::string why = number(key, *out); !why.empty()) return why;
+  if (calls > 1e18 || threads > 1e6) return "calls or threads out of range";
+  r.calls = static_cast<std::uint64_t>(calls);
+  r.threads = static_cast<int>(threads);
+  return "";
+}
+
+/// The runtime's own count of misuse, said as a note (it was read and dropped).
+void misuse_notes(const json& j, const std::string& origin, std::vector<std::string>* notes) {
+  if (!notes) return;
+  const auto count = [&](const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+  };
+  if (const double n = count("unmatched_ends"); n > 0)
+    notes->push_back(origin + ": " + format_number(n) +
+                     " region end(s) without a begin of the same name: their time is not counted");
+  if (const double n = count("open_at_exit"); n > 0)
+    notes->push_back(origin + ": " + format_number(n) +
+                     " region(s) still open at exit: their last pass is not counted");
+  if (const double n = count("dropped"); n > 0)
+    notes->push_back(origin + ": " + format_number(n) +
+                     " region begin(s) past the runtime's table (too many names or nesting): "
+                     "not counted");
+}
+
+}  // namespace
+
+std::vector<RegionResult> read_marker_results(const fs::path& dir,
+                                              std::vector<std::string>* notes) {
   std::map<std::string, RegionResult> merged;
+  std::set<std::string> bad;
   std::error_code ec;
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
@@ -229,27 +284,36 @@ std::vector<RegionResult> read_marker_results(const fs::path& dir) {
   }
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
-    const std::string origin = f.string();
+    const std::string origin = f.filename().string();  // the folder is gone when it is read
     const json j = parse_json(read_text_file(f), origin);
     if (!j.is_object() || j.value("schema", "") != "roofline.markers" || j.value("version", 0) != 1)
       throw InputError(origin + ": not a roofline.markers version 1 document");
     if (!j.contains("regions") || !j["regions"].is_array())
       throw InputError(origin + ": regions: expected an array");
+    misuse_notes(j, origin, notes);
     for (const auto& rj : j["regions"]) {
-      const std::string name = rj.at("name").get<std::string>();
-      RegionResult& r = merged[name];
-      r.name = name;
-      r.calls += rj.at("calls").get<std::uint64_t>();
+      RegionResult one;
+      if (const std::string why = marker_region(rj, one); !why.empty()) {
+        if (notes)
+          notes->push_back("marker region '" + terminal_safe(one.name) + "': " + why +
+                           ": left out");
+        if (!one.name.empty()) bad.insert(one.name);
+        continue;
+      }
+      RegionResult& r = merged[one.name];
+      r.name = one.name;
+      r.calls += one.calls;
       // Processes of one run (ranks, workers) overlap like threads: the longest is the wall.
-      r.time = std::max(r.time, rj.at("time").get<double>());
-      r.thread_time += rj.at("thread_time").get<double>();
-      r.threads += rj.at("threads").get<int>();
-      r.flops += rj.at("flops").get<double>();
-      r.bytes += rj.at("bytes").get<double>();
+      r.time = std::max(r.time, one.time);
+      r.thread_time += one.thread_time;
+      r.threads += one.threads;
+      r.flops += one.flops;
+      r.bytes += one.bytes;
     }
   }
   std::vector<RegionResult> out;
-  for (auto& [n, r] : merged) out.push_back(r);
+  for (auto& [n, r] : merged)
+    if (!bad.count(n)) out.push_back(r);  // a region bad in one process is bad as a whole
   return out;
 }
 

@@ -28,18 +28,6 @@ constexpr const char* kReportFormats = ".svg, .html, .png, .json or .csv";
 std::string report_extension(const std::filesystem::path& path) {
   return report::lower_extension(path);
 }
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string dir = dirs.substr(start, end - start);
-    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-    start = end + 1;
-  }
-  return false;
-}
 }  // namespace
 
 void check_report_path(const std::filesystem::path& path) {
@@ -52,7 +40,7 @@ void check_report_path(const std::filesystem::path& path) {
 }
 
 void check_png_export(const std::filesystem::path& path) {
-  if (!on_path("rsvg-convert"))
+  if (find_program("rsvg-convert").empty())
     throw Unavailable(path.string() +
                       ": PNG export needs rsvg-convert (Debian package librsvg2-bin), which is "
                       "not on the PATH; write .svg or .html instead");

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -166,6 +167,51 @@ TEST(Marker, ForkedChildDoesNotWriteTheParentsRegionsAgain) {
   EXPECT_EQ(by_name["in-child"].calls, 1u);
   EXPECT_EQ(by_name["across"].calls, 2u);  // closed once in each process
   EXPECT_DOUBLE_EQ(by_name["across"].flops, 5 + 2);
+}
+
+TEST(Marker, ABadRegionIsLeftOutWithANoteAndTheOthersStay) {
+  // add_flops(NAN), add_flops(INFINITY) and a name that is not UTF-8 made the runtime write
+  // `nan`, `inf` and raw bytes: no JSON, and profile lost every region, the good one too.
+  MarkersOn on;
+  roofline::test::TempDir dir;
+  {
+    roofline::Region r("good");
+    r.add_flops(100);
+    r.add_bytes(50);
+  }
+  {
+    roofline::Region r("nanr");
+    r.add_flops(std::nan(""));
+  }
+  {
+    roofline::Region r("infr");
+    r.add_bytes(INFINITY);
+  }
+  {
+    roofline::Region r("bad\xff\xfe utf8");
+    r.add_flops(1);
+  }
+  roofline_region_end("never-begun");
+  const std::string text = md::results_json();
+  const json doc = json::parse(text);  // valid JSON now
+  EXPECT_TRUE(region(doc, "nanr")["flops"].is_null()) << text;
+  EXPECT_TRUE(region(doc, "infr")["bytes"].is_null()) << text;
+  EXPECT_EQ(region(doc, "bad\ufffd\ufffd utf8")["calls"], 1) << text;
+  std::ofstream(dir.file("markers-1.json")) << text;
+  std::vector<std::string> notes;
+  std::map<std::string, roofline::counters::RegionResult> by_name;
+  for (const auto& r : roofline::counters::read_marker_results(dir.path, &notes))
+    by_name[r.name] = r;
+  EXPECT_EQ(by_name.count("nanr"), 0u);
+  EXPECT_EQ(by_name.count("infr"), 0u);
+  ASSERT_EQ(by_name.count("good"), 1u);
+  EXPECT_DOUBLE_EQ(by_name["good"].flops, 100);
+  EXPECT_DOUBLE_EQ(by_name["good"].bytes, 50);
+  std::string all;
+  for (const auto& n : notes) all += n + "\n";
+  EXPECT_NE(all.find("marker region 'nanr': flops: not a finite number"), std::string::npos) << all;
+  EXPECT_NE(all.find("marker region 'infr': bytes: not a finite number"), std::string::npos) << all;
+  EXPECT_NE(all.find("1 region end(s) without a begin"), std::string::npos) << all;
 }
 
 TEST(Marker, OutOfMemoryIsCountedNotThrown) {

@@ -200,6 +200,28 @@ TEST(ProfileOutput, JsonNeverSharesStandardOutputWithTheProgram) {
   EXPECT_TRUE(nlohmann::json::parse(r.out).contains("points")) << r.out;
 }
 
+// An output onto the program being profiled replaced the executable with text (exit 0); it is
+// refused before the program runs, as an output onto any input is.
+TEST(ProfileOutput, NeverOverwritesTheProgram) {
+  TempDir d;
+  const std::string copy = d.file("mytrue");
+  std::filesystem::copy_file("/bin/true", copy);
+  const std::string before = slurp(copy);
+  for (const char* flag : {"-o", "--save-counters"}) {
+    const auto r = run_cli({"profile", "-W", "1", "-Q", "1", flag, copy, "--", copy});
+    EXPECT_EQ(r.exit_code, 2) << flag << ": " << r.err;
+    EXPECT_NE(r.err.find(std::string(flag) + " " + copy + ": is the program being profiled"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(slurp(copy), before) << flag;
+  }
+  // Found on PATH as the run finds it.
+  const auto path = run_cli({"profile", "-W", "1", "-Q", "1", "-o", copy, "--", "mytrue"},
+                            "PATH=" + d.path.string() + ":/usr/bin:/bin");
+  EXPECT_EQ(path.exit_code, 2) << path.err;
+  EXPECT_EQ(slurp(copy), before);
+}
+
 // P = W/T and I = W/Q are checked as `point` and `check` read them back: inf or an underflowed
 // 0 was printed and written (and `check` then refused the file).
 TEST(ProfilePoints, RatiosThatAreNoNumbersAreRefusedOrLeftOut) {

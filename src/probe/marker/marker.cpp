@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +43,7 @@
 #define ROOFLINE_MARKER_CALLGRIND 1
 #endif
 #include "roofline/marker.h"
+#include "roofline/utf8.hpp"
 
 namespace {
 
@@ -243,8 +245,19 @@ void register_fork_handlers() {
   std::call_once(once, [] { ::pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
 }
 
+/// A region's name as a JSON string's content: quotes, backslashes and control characters
+/// escaped; a byte that is not well-formed UTF-8 becomes U+FFFD, as the library's JSON writer
+/// makes it (JSON text is UTF-8: one such byte made the whole file unreadable).
 void append_escaped(std::string& out, const std::string& s) {
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    char32_t cp = 0;
+    const std::size_t n = roofline::decode_utf8(s, i, cp);
+    if (n == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
@@ -253,9 +266,21 @@ void append_escaped(std::string& out, const std::string& s) {
       std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
       out += buf;
     } else {
-      out += c;
+      out.append(s, i, n);
     }
+    i += n;
   }
+}
+
+/// A number as JSON: null where it is not finite (add_flops(NAN), a sum past 1e308), which
+/// JSON cannot write and the reader then names as the region's problem.
+void append_number(std::string& out, const char* key, double v) {
+  char buf[64];
+  if (std::isfinite(v))
+    std::snprintf(buf, sizeof buf, ", \"%s\": %.17g", key, v);
+  else
+    std::snprintf(buf, sizeof buf, ", \"%s\": null", key);
+  out += buf;
 }
 
 struct Merged {
@@ -299,12 +324,14 @@ std::string build_json(std::size_t* regions_out) {
     out += first ? "\n  {\"name\": \"" : ",\n  {\"name\": \"";
     first = false;
     append_escaped(out, name);
-    std::snprintf(buf, sizeof buf,
-                  "\", \"calls\": %llu, \"time\": %.17g, \"thread_time\": %.17g, \"threads\": %d, "
-                  "\"flops\": %.17g, \"bytes\": %.17g}",
-                  static_cast<unsigned long long>(m.calls), m.time, m.thread_time, m.threads,
-                  m.flops, m.bytes);
+    std::snprintf(buf, sizeof buf, "\", \"calls\": %llu, \"threads\": %d",
+                  static_cast<unsigned long long>(m.calls), m.threads);
     out += buf;
+    append_number(out, "time", m.time);
+    append_number(out, "thread_time", m.thread_time);
+    append_number(out, "flops", m.flops);
+    append_number(out, "bytes", m.bytes);
+    out += "}";
   }
   out += "\n]}\n";
   if (regions_out) *regions_out = merged.size();
