@@ -319,6 +319,25 @@ TEST(ProfileInstrumentCli, ReportDrawsFunctionsAsDotsSizedByTheirTime) {
   EXPECT_NE(page.find("data-weight=\""), std::string::npos);
 }
 
+// The documented example on a catalogue CPU, which publishes DRAM alone: the region's simulated
+// traffic is all at L2/L3 (12 MB stays in the 60 MB LLC), so it lost every level and vanished
+// without a word, while the program declared Q = 12 MB at DRAM. It keeps the declared Q.
+TEST(ProfileInstrumentCli, ARegionOffTheMachinesLevelsKeepsItsDeclaredTraffic) {
+  REQUIRE_TOOLS();
+  const auto r = run_json({"profile", "--instrument", "--hw", "xeon-platinum-8380", "--json", "--",
+                           kPrograms + "/fc_saxpy_regions", "1000000"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  const json* p = find_point(doc, "saxpy-c");
+  ASSERT_NE(p, nullptr) << r.out;
+  ASSERT_EQ((*p)["traffic"].size(), 1u) << *p;
+  EXPECT_EQ((*p)["traffic"][0]["level"], "DRAM");
+  EXPECT_DOUBLE_EQ((*p)["traffic"][0]["bytes"].get<double>(), 12e6);  // 3 arrays of 1e6 fp32
+  std::string notes;
+  for (const auto& n : doc["run"]["notes"]) notes += n.get<std::string>() + "\n";
+  EXPECT_NE(notes.find("saxpy-c: Q declared (12 MB at DRAM)"), std::string::npos) << notes;
+}
+
 TEST(ProfileInstrumentCli, MissingSimulatorIsSaidPlainly) {
   if (kPrograms.empty()) GTEST_SKIP() << kNoPlugin;
   const auto r = run_json({"profile", "--instrument", "--json", "--valgrind",

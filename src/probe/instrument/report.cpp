@@ -206,12 +206,32 @@ InstrumentedPoints fitted_points(const InstrumentedRun& r, const std::string& na
                                  std::vector<std::string>& notes) {
   InstrumentedPoints ip = instrumented_points(r, name);
   notes = ip.notes;
-  for (auto& p : ip.points) {
+  for (size_t i = 0; i < ip.points.size(); ++i) {
+    Point& p = ip.points[i];
     if (!precision.empty()) p.precision = precision;
-    if (roofs) p.traffic = fit_levels(p.traffic, roofs, notes, p.name);
+    if (!roofs) continue;
+    p.traffic = fit_levels(p.traffic, roofs, notes, p.name);
+    // A region whose simulated traffic is only at levels the machine lacks (a catalogue CPU
+    // publishes only its DRAM; the data stayed in its caches) keeps the Q it declared at DRAM.
+    const auto reg =
+        std::find_if(r.regions.begin(), r.regions.end(),
+                     [&](const counters::RegionResult& x) { return x.name == p.name; });
+    if (p.traffic.empty() && ip.origins[i].traffic == "simulated" && reg != r.regions.end() &&
+        reg->bytes > 0) {
+      p.traffic = fit_levels({{"DRAM", Bytes(reg->bytes)}}, roofs, notes, p.name);
+      if (!p.traffic.empty()) {
+        ip.origins[i].traffic = "declared";
+        notes.push_back(p.name + ": Q declared (" + format_bytes(Bytes(reg->bytes)) +
+                        " at DRAM): the simulated traffic is at levels this machine has no roof "
+                        "for");
+      }
+    }
   }
   for (size_t i = ip.points.size(); i-- > 0;)  // points whose levels the machine lacks
     if (ip.points[i].traffic.empty()) {
+      notes.push_back(ip.points[i].name +
+                      ": no point: its traffic is at no level this machine has a roof for (" +
+                      roofs->name + ")");
       ip.points.erase(ip.points.begin() + static_cast<std::ptrdiff_t>(i));
       ip.origins.erase(ip.origins.begin() + static_cast<std::ptrdiff_t>(i));
     }
