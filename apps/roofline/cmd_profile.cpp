@@ -519,23 +519,6 @@ PointInputs declared_inputs(const ProfileArgs& a) {
   return in;
 }
 
-std::string signal_name(int sig) {
-  switch (sig) {
-    case SIGINT:
-      return "SIGINT";
-    case SIGTERM:
-      return "SIGTERM";
-    case SIGHUP:
-      return "SIGHUP";
-    case SIGSEGV:
-      return "SIGSEGV";
-    case SIGKILL:
-      return "SIGKILL";
-    default:
-      return "signal " + std::to_string(sig);
-  }
-}
-
 /// roofline profile itself got SIGINT, SIGTERM or SIGHUP while the program ran: the signal was
 /// passed on to the program and it has ended; nothing is written (the marker folder is gone
 /// with counted_run) and the exit status is 128 + the signal number, as `measure`'s.
@@ -580,20 +563,7 @@ void run(ProfileArgs& a) {
   std::vector<std::string> marker_notes;
   const RunResult r = counted_run(a, regions, marker_notes);
   if (r.interrupted_by != 0) exit_interrupted(a, r);
-  if (r.term_signal != 0) {
-    // Killed (^C, a crash, a timeout): its time is not the time of its work, so no point is
-    // placed and no output written; the exit status is the program's, as always.
-    const std::string name = signal_name(r.term_signal);
-    say("roofline profile: the program was killed by signal " + std::to_string(r.term_signal) +
-        (name.rfind("SIG", 0) == 0 ? " (" + name + ")" : std::string()) + " after " +
-        format_seconds(Seconds(r.wall_seconds)) +
-        ": it did not finish its work, so no point is placed" +
-        (a.output.empty() ? std::string()
-                          : " and " + terminal_safe(a.output) + " is left as it was") +
-        "\n");
-    std::fflush(stdout);
-    std::exit(r.exit_status);
-  }
+  if (r.term_signal != 0) exit_killed(r.term_signal, r.exit_status, r.wall_seconds, a.output);
 
   in.name = a.name;
   CountedPoints o = counted_points(r, regions, in, m ? &m->roofs : nullptr);

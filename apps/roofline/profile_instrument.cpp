@@ -17,6 +17,7 @@
 #include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;
@@ -40,14 +41,24 @@ void write_profile_report(const std::string& path, const std::string& name,
   write_report(path, in);
 }
 
-namespace {
-
-const char* sigabbrev(int sig) {
-  return sig == SIGINT    ? "SIGINT"
-         : sig == SIGTERM ? "SIGTERM"
-         : sig == SIGHUP  ? "SIGHUP"
-                          : "signal";
+std::string signal_name(int sig) {
+  // glibc's abbreviation ("ABRT", "PIPE"): every signal named, where a short list left SIGABRT
+  // and SIGPIPE as "signal 6" and "signal 13".
+  if (const char* abbrev = sigabbrev_np(sig)) return std::string("SIG") + abbrev;
+  return "signal " + std::to_string(sig);
 }
+
+void exit_killed(int sig, int exit_status, double wall_seconds, const std::string& output) {
+  say("roofline profile: the program was killed by signal " + std::to_string(sig) + " (" +
+      signal_name(sig) + ") after " + format_seconds(Seconds(wall_seconds)) +
+      ": it did not finish its work, so no point is placed" +
+      (output.empty() ? std::string() : " and " + terminal_safe(output) + " is left as it was") +
+      "\n");
+  std::fflush(stdout);
+  std::exit(exit_status);
+}
+
+namespace {
 
 /// The run's options from the flags; why the simulation cannot run goes to `messages`.
 InstrumentOptions instrument_options(const InstrumentArgs& a, std::vector<std::string>& messages) {
@@ -98,7 +109,7 @@ void run_profile_instrument(InstrumentArgs a) {
   }
   if (r.interrupted_by != 0) {
     // Passed on to the program, which has ended; no later run was started. Nothing written.
-    say("roofline: interrupted (" + std::string(sigabbrev(r.interrupted_by)) +
+    say("roofline: interrupted (" + signal_name(r.interrupted_by) +
         ") while the program ran; the signal was passed on to it; no point is placed and "
         "nothing written\n");
     std::fflush(stdout);
@@ -106,6 +117,9 @@ void run_profile_instrument(InstrumentArgs a) {
     fs::remove_all(work.path, ec);
     std::exit(128 + r.interrupted_by);
   }
+  // Killed (a crash, a timeout): no point, and -o left as it was, as plain `profile` does.
+  if (r.native.term_signal != 0)
+    exit_killed(r.native.term_signal, r.native.exit_status, r.native.wall_seconds, a.output);
   run_messages(r, messages);
   std::vector<std::string> notes;
   const InstrumentedPoints ip =

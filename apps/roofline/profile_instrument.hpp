@@ -29,6 +29,13 @@ void check_report_option(const std::string& report, const MachineOptions& machin
 void write_profile_report(const std::string& path, const std::string& name,
                           const MachineDocument& m, const std::vector<Point>& points);
 
+/// A signal's name: "SIGSEGV", "SIGABRT", ...; "signal N" for one without a name.
+std::string signal_name(int sig);
+/// The program was killed (a crash, a timeout): its time is not the time of its work, so no
+/// point is placed and nothing written (`output` is left as it was); exits with its status.
+[[noreturn]] void exit_killed(int sig, int exit_status, double wall_seconds,
+                              const std::string& output);
+
 /// Runs the program (three or four times), prints or writes the points; exits with the
 /// program's status when it is not 0.
 void run_profile_instrument(InstrumentArgs a);

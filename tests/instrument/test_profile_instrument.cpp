@@ -338,6 +338,21 @@ TEST(ProfileInstrumentCli, ARegionOffTheMachinesLevelsKeepsItsDeclaredTraffic) {
   EXPECT_NE(notes.find("saxpy-c: Q declared (12 MB at DRAM)"), std::string::npos) << notes;
 }
 
+// A program killed in the native run: no point and -o left as it was, as plain profile does
+// (an empty points file replaced it, with "was it built with the flopcount plugin?").
+TEST(ProfileInstrumentCli, AKilledProgramLeavesTheOutputAlone) {
+  REQUIRE_TOOLS();
+  roofline::test::TempDir dir;
+  const std::string out = dir.file("kept.json");
+  roofline::test::write_text(out, "mine\n");
+  const auto r =
+      run_cli({"profile", "--instrument", "-o", out, "--", "/bin/sh", "-c", "kill -ABRT $$"});
+  EXPECT_EQ(r.exit_code, 128 + 6) << r.err;
+  EXPECT_NE(r.err.find("killed by signal 6 (SIGABRT)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(out + " is left as it was"), std::string::npos) << r.err;
+  EXPECT_EQ(roofline::test::slurp(out), "mine\n");
+}
+
 TEST(ProfileInstrumentCli, MissingSimulatorIsSaidPlainly) {
   if (kPrograms.empty()) GTEST_SKIP() << kNoPlugin;
   const auto r = run_json({"profile", "--instrument", "--json", "--valgrind",
