@@ -49,10 +49,14 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
     traffic.push_back({"DRAM", Bytes(r.totals.bytes_by_level.at("DRAM"))});
     from.push_back("Q from memory-controller counters");
   }
-  if (!traffic.empty())
-    for (const char* lvl : {"L3", "L2"})
-      if (r.totals.bytes_by_level.count(lvl) && r.totals.bytes_by_level.at(lvl) > 0)
-        traffic.push_back({lvl, Bytes(r.totals.bytes_by_level.at(lvl))});
+  // The cache levels the counters gave, beside DRAM's Q, or alone where no memory-controller
+  // counter counted DRAM (a recording without uncore events): the point is then judged there.
+  const bool dram_known = !traffic.empty();
+  for (const char* lvl : {"L3", "L2"})
+    if (r.totals.bytes_by_level.count(lvl) && r.totals.bytes_by_level.at(lvl) > 0)
+      traffic.push_back({lvl, Bytes(r.totals.bytes_by_level.at(lvl))});
+  if (!dram_known && !traffic.empty())
+    from.push_back("Q from cache-fill counters (no DRAM count: no memory-controller counters)");
   if (!in.precision.empty()) p.precision = in.precision;
   // The counters' point, unless W and every level's Q came from the flags (T is the clock's).
   const bool counted =

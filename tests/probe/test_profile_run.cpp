@@ -222,6 +222,38 @@ TEST(ProfileOutput, NeverOverwritesTheProgram) {
   EXPECT_EQ(slurp(copy), before);
 }
 
+// A recording without memory-controller events (a VM, a kernel without uncore PMUs) counted L2
+// traffic but placed no point ("Q unknown"): the point is judged at the levels counted.
+TEST(ProfileReplay, CacheLevelsWithoutDramStillPlaceThePoint) {
+  auto doc = nlohmann::json::parse(
+      slurp(std::string(ROOFLINE_TEST_DATA) + "/import/perf-intel-icx-dgemm.json"));
+  nlohmann::json kept = nlohmann::json::array();
+  for (const auto& e : doc["events"])
+    if (e["role"] != "dram") kept.push_back(e);
+  doc["events"] = kept;
+  TempDir d;
+  write_text(d.file("nodram.json"), doc.dump());
+  const auto r = run_cli({"profile", "--replay", d.file("nodram.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 1u) << r.out;
+  // Q(L3) = L2_LINES_IN.ALL 1e7 × 64 B and Q(L2) = L1D.REPLACEMENT 5e7 × 64 B, each scaled by
+  // its multiplexing (enabled 1 s / running 0.5 s): 1.28 and 6.4 GB.
+  ASSERT_EQ(j["points"][0]["traffic"].size(), 2u) << r.out;
+  EXPECT_EQ(j["points"][0]["traffic"][0]["level"], "L3");
+  EXPECT_DOUBLE_EQ(j["points"][0]["traffic"][0]["bytes"].get<double>(), 1e7 * 64 * 2);
+  EXPECT_EQ(j["points"][0]["traffic"][1]["level"], "L2");
+  EXPECT_DOUBLE_EQ(j["points"][0]["traffic"][1]["bytes"].get<double>(), 5e7 * 64 * 2);
+  EXPECT_NE(j["points"][0]["note"].get<std::string>().find("no DRAM count"), std::string::npos)
+      << r.out;
+  // --level naming a level the machine lacks is refused before the program runs.
+  const auto level = run_cli({"profile", "-W", "1e6", "-Q", "1e6", "--level", "L9", "--hw",
+                              "h100-sxm", "--", "/bin/echo", "ran"});
+  EXPECT_EQ(level.exit_code, 2) << level.err;
+  EXPECT_EQ(level.out, "") << "the program ran";
+  EXPECT_NE(level.err.find("has no memory roof for level 'L9'"), std::string::npos) << level.err;
+}
+
 // P = W/T and I = W/Q are checked as `point` and `check` read them back: inf or an underflowed
 // 0 was printed and written (and `check` then refused the file).
 TEST(ProfilePoints, RatiosThatAreNoNumbersAreRefusedOrLeftOut) {
