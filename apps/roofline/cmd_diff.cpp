@@ -168,6 +168,8 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
          {"precision_b", q.precision.empty() ? nlohmann::json() : nlohmann::json(q.precision)},
          {"performance_a", p.performance().value},
          {"performance_b", q.performance().value},
+         {"performance_unit_a", point_units(p, pa.units).work_rate()},
+         {"performance_unit_b", point_units(q, pb.units).work_rate()},
          {"ratio", ratio},
          {"intensity_ratio", at_a ? nlohmann::json(iratio) : nlohmann::json()},
          {"intensity_level",
@@ -181,9 +183,12 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
     const std::string ratio_text =
         noise ? format_number_apart(ratio, ratio < 1 ? 1 - *noise : 1 + *noise, 4)
               : format_number(ratio, 4);
-    t += terminal_safe(p.name) + ": P " + format_work_rate(p.performance(), pa.units) + " → " +
-         format_work_rate(q.performance(), pa.units) + ", B/A = " + ratio_text + "; " + i_text +
-         " (spread A " + percent(s1) + ", B " + percent(s2) + "): " + verdict(ex, noise) +
+    // An integer point's P in OP/s, as `point` prints it.
+    t += terminal_safe(p.name) + ": P " +
+         format_work_rate(p.performance(), point_units(p, pa.units)) + " → " +
+         format_work_rate(q.performance(), point_units(q, pb.units)) + ", B/A = " + ratio_text +
+         "; " + i_text + " (spread A " + percent(s1) + ", B " + percent(s2) +
+         "): " + verdict(ex, noise) +
          (other_precision ? "; precision " + terminal_safe(p.precision) + " → " +
                                 terminal_safe(q.precision) + ": P counts work on different units"
                           : std::string()) +

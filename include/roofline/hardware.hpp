@@ -86,6 +86,7 @@ struct RidgePoint {
   std::string memory_level;
   ByteRate bandwidth{0};
   Intensity ridge{0};
+  UnitSystem units;  ///< the compute roof's (RoofSet::units_of): I* in OP/byte on an integer roof
 };
 
 /// A precision group of the ridge table: a label and the precisions that answer it (the

@@ -57,4 +57,8 @@ bool precision_changed(const Point& before, const Point& after);
 /// point of no known precision, read in the unit of the roof it is judged on.
 std::string stated_work_unit(const Point& p);
 
+/// The units a point's W, P and I read in before it is judged: OP where it says its work is OP
+/// (stated_work_unit) and the document counts FLOP, else the document's.
+UnitSystem point_units(const Point& p, const UnitSystem& document);
+
 }  // namespace roofline

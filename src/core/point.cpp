@@ -22,6 +22,11 @@ std::string stated_work_unit(const Point& p) {
   }
 }
 
+UnitSystem point_units(const Point& p, const UnitSystem& document) {
+  if (document.work == "FLOP" && stated_work_unit(p) == "OP") return {"OP", document.traffic};
+  return document;
+}
+
 const LevelTraffic& Point::traffic_at(const std::string& level) const {
   if (traffic.empty()) throw InputError("point '" + name + "': no traffic given");
   if (level.empty()) return traffic.front();

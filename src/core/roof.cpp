@@ -74,8 +74,9 @@ std::string RoofSet::work_mismatch(const ComputeRoof& c, std::string_view work_u
     return unit == "OP" ? std::string("integer operations") : std::string("floating-point work");
   };
   return "roof '" + c.name + "' of machine '" + name + "' counts " + kind(u.work) + " (" +
-         u.work_rate() + "), not " + kind(work_unit) + " (" + std::string(work_unit) + "): a " +
-         std::string(work_unit) + " count against an " + u.work_rate() + " peak is no bound";
+         u.work_rate() + "), not " + kind(work_unit) + " (" + std::string(work_unit) +
+         "): work counted in " + std::string(work_unit) + " against a peak in " + u.work_rate() +
+         " is no bound";
 }
 
 const MemoryRoof* RoofSet::find_memory(std::string_view l) const {

@@ -295,8 +295,10 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
   if (!std::isfinite(rj.ratio) || !(rj.ratio > 0))
     throw InputError("point '" + p.name + "': P = W/T against the baseline's gives ratio " +
                      format_number(rj.ratio) + ", not a finite positive number");
-  const std::string p_line = "P " + format_work_rate(p.performance(), now.doc.units) + " = ";
-  const std::string base_line = "× baseline " + format_work_rate(b.performance(), now.doc.units);
+  const std::string p_line =
+      "P " + format_work_rate(p.performance(), point_units(p, now.doc.units)) + " = ";
+  const std::string base_line =
+      "× baseline " + format_work_rate(b.performance(), point_units(b, now.doc.units));
   std::string why;
   if (rj.too_noisy)
     why = p_line + format_number(rj.ratio, 4) + base_line + " — too noisy to judge: the noise ±" +

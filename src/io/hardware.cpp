@@ -245,8 +245,9 @@ std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& 
   if (!c || roofs.memory.empty()) return std::nullopt;
   const MemoryRoof& m = roofs.select_memory(level);
   // docs/model.md §2: the ridge point (machine balance) I* = π/β.
-  return RidgePoint{group.label, c->name,     c->peak,
-                    m.level,     m.bandwidth, ridge(c->peak, m.bandwidth)};
+  return RidgePoint{group.label,       c->name,     c->peak,
+                    m.level,           m.bandwidth, ridge(c->peak, m.bandwidth),
+                    roofs.units_of(*c)};
 }
 
 std::vector<RidgePoint> ridges_per_roof(const RoofSet& roofs, const std::string& level) {
@@ -255,8 +256,8 @@ std::vector<RidgePoint> ridges_per_roof(const RoofSet& roofs, const std::string&
   const MemoryRoof& m = roofs.select_memory(level);
   for (const auto& c : roofs.compute)
     if (!c.sparse)
-      out.push_back(
-          {c.precision, c.name, c.peak, m.level, m.bandwidth, ridge(c.peak, m.bandwidth)});
+      out.push_back({c.precision, c.name, c.peak, m.level, m.bandwidth, ridge(c.peak, m.bandwidth),
+                     roofs.units_of(c)});
   return out;
 }
 

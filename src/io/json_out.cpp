@@ -197,7 +197,8 @@ json ridge_to_json(const RidgePoint& p) {
           {"peak", p.peak.value},
           {"memory_level", p.memory_level},
           {"bandwidth", p.bandwidth.value},
-          {"ridge", p.ridge.value}};
+          {"ridge", p.ridge.value},
+          {"ridge_unit", p.units.intensity()}};
 }
 
 json hardware_show_to_json(const HardwareSummary& s, const std::vector<RidgePoint>& ridges) {

@@ -43,9 +43,10 @@ std::string render_request_text(const RequestTiming& t) {
          (t.chunk > 0 && t.chunk < t.prompt ? ", in chunks of " + format_number(t.chunk) : "") +
          ")\n";
   if (t.output > 1)
-    out += "  decode: " + format_number(t.output - 1) + " steps, " +
-           format_seconds(t.first_decode) + " at L = " + format_number(t.prompt + 1) + " … " +
-           format_seconds(t.last_decode) + " at L = " + format_number(t.prompt + t.output - 1) +
+    out += "  decode: " + format_number(t.output - 1) +
+           (t.output - 1 == 1 ? " step, " : " steps, ") + format_seconds(t.first_decode) +
+           " at L = " + format_number(t.prompt + 1) + " … " + format_seconds(t.last_decode) +
+           " at L = " + format_number(t.prompt + t.output - 1) +
            ", Σ = " + format_seconds(t.decode) + "; mean time per output token " +
            format_seconds(t.mean_tpot) + "\n";
   out += "  end-to-end = TTFT + Σ decode = " + format_seconds(t.e2e) + "; " +

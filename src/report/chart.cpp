@@ -36,6 +36,16 @@ UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c) {
   return roofs.units_of(c);
 }
 
+UnitSystem workload_units(const Chart& ch) {
+  if (ch.workload && !ch.workload->machines.empty()) return ch.workload->machines.front().units;
+  return ch.units;
+}
+
+UnitSystem default_roof_units(const Chart& ch) {
+  return ch.default_compute ? roof_units(ch.in->machines.front().roofs, *ch.default_compute)
+                            : ch.units;
+}
+
 std::string points_intensity_unit(const Chart& ch) {
   std::string out;
   std::vector<std::string> seen;
@@ -264,6 +274,7 @@ void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& cho
         if (shown && !r.shown) r.c = &c, r.m = &m, r.shown = true;
         r.roof_ids += " " + pair;
         r.pairs.emplace_back(&c, &m);
+        if (shown) r.shown_pairs.emplace_back(&c, &m);
         return;
       }
     }
@@ -276,6 +287,7 @@ void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& cho
     r.shown = shown;
     r.roof_ids = pair;
     r.pairs.emplace_back(&c, &m);
+    if (shown) r.shown_pairs.emplace_back(&c, &m);
     ch.ridges.push_back(r);
   };
   add_ridge(*ch.default_compute, *ch.default_memory);
@@ -376,12 +388,13 @@ Chart build_chart(const ReportInput& in, double width, double height) {
   ch.in = &in;
   const RoofSet& rs = in.machines.front().roofs;
   ch.units = axis_units(rs);
-  ch.x_title = "Operational intensity [" + ch.units.intensity() + "]";
-  // A FLOP roof set with some integer roofs: the y axis carries both rate units.
+  // A FLOP roof set with some integer roofs: both axes carry both units.
   const auto integer = [](const ComputeRoof& c) { return c.integer; };
   const bool mixed = rs.units == UnitSystem::flop() &&
                      std::any_of(rs.compute.begin(), rs.compute.end(), integer) &&
                      !std::all_of(rs.compute.begin(), rs.compute.end(), integer);
+  ch.x_title = "Operational intensity [" + ch.units.intensity() +
+               (mixed ? ", " + UnitSystem::op().intensity() : "") + "]";
   ch.y_title = "Performance [" + ch.units.work_rate() + (mixed ? ", OP/s" : "") + "]";
   ch.default_compute = &rs.select_compute("");
   ch.default_memory = &rs.select_memory("");

@@ -55,8 +55,11 @@ struct RidgeMark {
   /// The compute:memory roof pairs that meet here ("c3:m1 c5:m1"): the HTML page shows the mark
   /// while both roofs of any pair are shown.
   std::string roof_ids;
-  /// The same pairs as roofs (c, m first), for the data exports.
+  /// The same pairs as roofs (c, m first).
   std::vector<std::pair<const ComputeRoof*, const MemoryRoof*>> pairs;
+  /// The pairs whose two roofs the chart draws: what its tooltip and the data exports name (a
+  /// roof --roofs hid is not said to meet here).
+  std::vector<std::pair<const ComputeRoof*, const MemoryRoof*>> shown_pairs;
 };
 
 struct Chart {
@@ -86,6 +89,11 @@ Chart build_chart(const ReportInput& in, double width, double height);
 UnitSystem axis_units(const RoofSet& roofs);
 /// Work-rate unit of one compute roof (OP/s for an integer roof in a FLOP set).
 UnitSystem roof_units(const RoofSet& roofs, const ComputeRoof& c);
+/// The unit the workload line's I reads in: the first machine's roof at it (OP/byte on an
+/// integer roof), else the axis's.
+UnitSystem workload_units(const Chart& ch);
+/// The default compute roof's units (its ridge's I* in OP/byte on an integer roof).
+UnitSystem default_roof_units(const Chart& ch);
 /// The points' intensity unit for a column heading: "FLOP/byte", or "FLOP/byte or OP/byte"
 /// when integer and floating-point points share the chart (the axis unit without points).
 std::string points_intensity_unit(const Chart& ch);

@@ -185,7 +185,6 @@ std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
 /// The document's head, the title and the line under it.
 std::string page_head(const ReportInput& in, const report::Chart& ch) {
   const RoofSet& rs = in.machines.front().roofs;
-  const UnitSystem& u = ch.units;
   std::string h;
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
@@ -197,8 +196,10 @@ std::string page_head(const ReportInput& in, const report::Chart& ch) {
   h += "<h1>" + xml_escape(in.title) + "</h1>\n";
   h += "<p class=\"sub\">" + xml_escape(rs.name) + " · default roofs " +
        xml_escape(ch.default_compute->name + " × " + ch.default_memory->level) + " · ridge I* = " +
-       xml_escape(format_intensity(ridge(*ch.default_compute, *ch.default_memory), u)) + " · " +
-       std::to_string(in.points.size()) + " point" + (in.points.size() == 1 ? "" : "s") + "</p>\n";
+       xml_escape(format_intensity(ridge(*ch.default_compute, *ch.default_memory),
+                                   report::default_roof_units(ch))) +
+       " · " + std::to_string(in.points.size()) + " point" + (in.points.size() == 1 ? "" : "s") +
+       "</p>\n";
 
   return h;
 }
@@ -331,20 +332,23 @@ std::string roofs_table(const ReportInput& in, const report::Chart& ch) {
 
 /// Each flat roof's ridge with each memory roof, and the workload line's table where it has one.
 std::string ridges_and_workload(const ReportInput& in, const report::Chart& ch) {
-  const UnitSystem& u = ch.units;
   std::string h;
   h += "<h3>Ridge points</h3>\n<table class=\"data\"><thead><tr><th>flat roof</th><th>memory roof"
        "</th><th>I* = π/β</th></tr></thead><tbody>\n";
+  // A row per roof pair, also where pairs share a mark (fp8 and int8 tensor at one height: the
+  // int8 row, in OP/byte, was missing).
   for (const auto& r : ch.ridges)
-    h += "<tr>" + td("flat roof", r.c->name) + td("memory roof", r.m->level) +
-         td_num("I* = π/β",
-                format_intensity(Intensity(r.intensity),
-                                 report::roof_units(in.machines.front().roofs, *r.c)),
-                r.intensity) +
-         "</tr>\n";
+    for (const auto& [pc, pm] : r.pairs)
+      h += "<tr>" + td("flat roof", pc->name) + td("memory roof", pm->level) +
+           td_num("I* = π/β",
+                  format_intensity(Intensity(r.intensity),
+                                   report::roof_units(in.machines.front().roofs, *pc)),
+                  r.intensity) +
+           "</tr>\n";
   h += "</tbody></table>\n";
   if (ch.workload) {
-    h += "<h3>Workload at I = " + xml_escape(format_intensity(ch.workload->intensity, u)) +
+    h += "<h3>Workload at I = " +
+         xml_escape(format_intensity(ch.workload->intensity, report::workload_units(ch))) +
          "</h3>\n<table class=\"data\"><thead><tr><th>machine</th><th>roofs</th>"
          "<th>attainable</th><th>ratio</th><th>regime</th></tr></thead><tbody>\n";
     for (size_t k = 0; k < ch.workload->machines.size(); ++k) {

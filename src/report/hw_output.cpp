@@ -215,7 +215,8 @@ std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
 std::string ridge_rows_to_csv(const std::vector<RidgeRow>& rows,
                               const std::vector<PrecisionGroup>& groups) {
   std::string text =
-      "name,vendor,kind,release_year,group,compute_roof,peak,memory_level,bandwidth,ridge\n";
+      "name,vendor,kind,release_year,group,compute_roof,peak,memory_level,bandwidth,ridge,"
+      "ridge_unit\n";
   for (const auto& row : rows)
     for (size_t g = 0; g < groups.size(); ++g) {
       if (!row.ridges[g]) continue;
@@ -225,7 +226,8 @@ std::string ridge_rows_to_csv(const std::vector<RidgeRow>& rows,
               csv_cell(row.device->kind) + "," + year_text(*row.device) + "," +
               csv_cell(groups[g].label) + "," + csv_cell(p.compute_roof) + "," +
               csv_number(p.peak.value, 6) + "," + csv_cell(p.memory_level) + "," +
-              csv_number(p.bandwidth.value, 6) + "," + csv_number(p.ridge.value, 6) + "\n";
+              csv_number(p.bandwidth.value, 6) + "," + csv_number(p.ridge.value, 6) + "," +
+              csv_cell(p.units.intensity()) + "\n";
     }
   return text;
 }

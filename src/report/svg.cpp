@@ -271,8 +271,8 @@ std::string open_document(const Canvas& c) {
   for (size_t i = 1; i < c.in.machines.size(); ++i)
     sub += (i == 1 ? " · compared with " : ", ") + c.in.machines[i].roofs.name;
   sub += " · default roofs: " + ch.default_compute->name + " × " + ch.default_memory->level;
-  sub +=
-      " · ridge I* = " + format_intensity(ridge(*ch.default_compute, *ch.default_memory), ch.units);
+  sub += " · ridge I* = " +
+         format_intensity(ridge(*ch.default_compute, *ch.default_memory), default_roof_units(ch));
   size_t shown = 0, total = 0;
   for (const auto& r : ch.roofs)
     if (r.machine == 0 && r.compute) shown += r.shown, ++total;
@@ -609,6 +609,18 @@ std::string curves(const Canvas& c) {
 struct RidgeLayers {
   std::string rings, labels;
 };
+/// Every drawn pair that meets at a ridge mark, each I* in its roof's unit: "590.7 FLOP/byte
+/// (fp8 tensor / HBM3), 590.7 OP/byte (int8 tensor / HBM3)" (int8's OP/byte was not said).
+std::string ridge_pairs_text(const RoofSet& rs, const RidgeMark& r) {
+  std::string out;
+  const auto& pairs = r.shown_pairs.empty() ? r.pairs : r.shown_pairs;
+  for (const auto& [cr, mr] : pairs)
+    out += (out.empty() ? "" : ", ") +
+           format_intensity(Intensity(r.intensity), roof_units(rs, *cr)) + " (" + cr->name + " / " +
+           mr->level + ")";
+  return out;
+}
+
 RidgeLayers ridges(Canvas& c) {
   const Chart& ch = c.ch;
   std::string rings, labels;
@@ -623,10 +635,7 @@ RidgeLayers ridges(Canvas& c) {
              attr("data-memory", r.m->level) + attr("data-pairs", r.roof_ids) +
              hidden_unless(r.shown) + attr("data-intensity", exact(r.intensity)) + attr("cx", x) +
              attr("cy", y) + attr("r", r.primary ? 4.5 : 3.5) + "><title>ridge I* = π/β = " +
-             xml_escape(format_intensity(Intensity(r.intensity),
-                                         roof_units(c.in.machines.front().roofs, *r.c)) +
-                        " (" + r.c->name + " / " + r.m->level + ")") +
-             "</title></circle>\n";
+             xml_escape(ridge_pairs_text(c.in.machines.front().roofs, r)) + "</title></circle>\n";
     // Labels for the default flat roof's ridges (one per memory level): the others are read
     // from the tooltip and the ridge table, so the chart keeps few numbers.
     if (!r.shown || r.c != ch.default_compute) continue;
@@ -653,7 +662,7 @@ RidgeLayers ridges(Canvas& c) {
 std::string workload(Canvas& c) {
   const Chart& ch = c.ch;
   if (!ch.workload) return "";
-  const UnitSystem& u = ch.units;
+  const UnitSystem u = workload_units(ch);
   const double i = ch.workload->intensity.value;
   const double x = c.X(i);
   const PlotArea& pa = c.pa;

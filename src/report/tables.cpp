@@ -41,7 +41,7 @@ nlohmann::json render_json(const ReportInput& in) {
   for (const auto& r : ch.ridges) {
     if (!r.shown) continue;
     nlohmann::json pairs = nlohmann::json::array();
-    for (const auto& [c, m] : r.pairs)
+    for (const auto& [c, m] : r.shown_pairs)
       pairs.push_back({{"compute_roof", c->name},
                        {"memory_level", m->level},
                        {"intensity_unit", report::roof_units(rs, *c).intensity()}});

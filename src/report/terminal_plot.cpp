@@ -219,14 +219,16 @@ std::string terminal_x_axis(const report::Chart& ch, const report::LogScale& X, 
 /// bandwidths, the points' letters by verdict, and how many compute roofs are not drawn.
 std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int columns,
                             bool color) {
-  const UnitSystem& u = ch.units;
   const std::string indent(kLabel + 2, ' ');
   std::string out;
   std::vector<std::string> items;
-  items.push_back(
-      "* ridge I* = " + format_intensity(ridge(*ch.default_compute, *ch.default_memory), u) + " (" +
-      ch.default_compute->name + " × " + ch.default_memory->level + ")");
-  if (ch.workload) items.push_back("⋮ workload I = " + format_intensity(ch.workload->intensity, u));
+  items.push_back("* ridge I* = " +
+                  format_intensity(ridge(*ch.default_compute, *ch.default_memory),
+                                   report::default_roof_units(ch)) +
+                  " (" + ch.default_compute->name + " × " + ch.default_memory->level + ")");
+  if (ch.workload)
+    items.push_back("⋮ workload I = " +
+                    format_intensity(ch.workload->intensity, report::workload_units(ch)));
   {
     std::string slanted;
     for (const auto& r : ch.roofs)
@@ -272,7 +274,6 @@ std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int 
 
 /// The roofs of every machine, the points with their diagnosis, the workload line's table.
 std::string terminal_tables(const ReportInput& in, const report::Chart& ch, bool color) {
-  const UnitSystem& u = ch.units;
   std::string out;
   out += "Roofs of " + terminal_safe(in.machines.front().roofs.name) + "\n" +
          render_roofs(in.machines.front().roofs);
@@ -306,7 +307,8 @@ std::string terminal_tables(const ReportInput& in, const report::Chart& ch, bool
                  report::workload_ratio_text(*ch.workload, k),
                  k == 0 ? "" : to_string(ch.workload->regimes[k])});
     }
-    out += "\nWorkload at I = " + format_intensity(ch.workload->intensity, u) + "\n" + t.render();
+    out += "\nWorkload at I = " +
+           format_intensity(ch.workload->intensity, report::workload_units(ch)) + "\n" + t.render();
     if (const std::string note = mixed_work_note(*ch.workload); !note.empty())
       out += "* " + terminal_safe(note) + "\n";
   }

@@ -195,6 +195,26 @@ TEST(CliDiff, PointsAreJudgedAgainstTheSameNoiseAsCheck) {
             5);
 }
 
+// An int8 point's P reads in OP/s in diff and check --baseline (it read 1 TFLOP/s).
+TEST(CliDiff, IntegerPointsReadInOp) {
+  TempDir d;
+  write_text(d.file("a.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "i8", "work": 1e12, "traffic": 1e10, "time": 1, "precision": "int8"}]})");
+  write_text(d.file("b.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "i8", "work": 1e12, "traffic": 1e10, "time": 1.5, "precision": "int8"}]})");
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("i8: P 1 TOP/s → 666.7 GOP/s"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FLOP"), std::string::npos) << r.out;
+  r = run_cli({"diff", d.file("a.json"), d.file("b.json"), "--json"});
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["points"][0]["performance_unit_a"], "OP/s");
+  const auto c =
+      run_cli({"check", d.file("b.json"), "--baseline", d.file("a.json"), "--hw", "h100-sxm"});
+  EXPECT_NE(c.out.find("P 666.7 GOP/s = "), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("× baseline 1 TOP/s"), std::string::npos) << c.out;
+}
+
 // One workload run at fp32 in A and fp16 in B: the ratio of P is given and said to count work
 // on different units (it was given without a word); a case-only difference is no change.
 TEST(CliDiff, PointsOfDifferentPrecisionsAreSaidToBe) {

@@ -91,6 +91,9 @@ TEST(Quantity, ParsesPrefixesAndUnits) {
   EXPECT_THROW(parse_quantity("2 min", Dimension::work), InputError);
   EXPECT_THROW(parse_quantity("1 mh", Dimension::seconds), InputError);  // not 3.6 s
   EXPECT_THROW(parse_quantity("1 kmin", Dimension::seconds), InputError);
+  EXPECT_THROW(parse_quantity("1M", Dimension::seconds), InputError);  // not 1e6 s
+  EXPECT_THROW(parse_quantity("2k", Dimension::seconds), InputError);
+  EXPECT_DOUBLE_EQ(parse_quantity("250u", Dimension::seconds), 250e-6);  // small prefixes stay
 }
 
 // The work unit a value names: "2 TOP" is integer work, "2 TFLOP" floating-point work, a bare

@@ -408,13 +408,23 @@ TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(
       r.out.rfind(
-          "name,vendor,kind,release_year,group,compute_roof,peak,memory_level,bandwidth,ridge\n",
+          "name,vendor,kind,release_year,group,compute_roof,peak,memory_level,bandwidth,ridge,"
+          "ridge_unit\n",
           0),
       0u);
-  EXPECT_NE(r.out.find("h100-sxm,NVIDIA,gpu,2022,bf16,bf16 tensor,9.894e+14,HBM3,3.35e+12,295.343"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find(
+          "h100-sxm,NVIDIA,gpu,2022,bf16,bf16 tensor,9.894e+14,HBM3,3.35e+12,295.343,FLOP/byte"),
+      std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("v100-sxm2"), std::string::npos) << "V100 has no bf16 roof";
+  // An integer roof's I* is OP/byte (A100 int8 tensor 624 TOP/s over 1.555 TB/s).
+  r = run_cli({"hw", "ridges", "--precision", "int8", "--csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("a100-40gb,NVIDIA,gpu,2020,int8,int8 tensor,6.24e+14,HBM2,1.555e+12,401.286,"
+                       "OP/byte"),
+            std::string::npos)
+      << r.out;
 
   r = run_cli({"hw", "ridges"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -165,6 +165,29 @@ TEST(ChartReadability, ACompareOfIntegerAgainstFloatingPointRoofsIsMarked) {
   EXPECT_TRUE(legend);
 }
 
+// A chart whose default roof is integer (kernel --dtype int8, hw compare --precision int8): its
+// ridge in the subtitle, the workload line's I and the x axis say OP/byte (they said FLOP/byte).
+TEST(ChartReadability, AnIntegerDefaultRoofReadsInOpOnTheChart) {
+  test::TempDir dir;
+  // int8 GEMM of 8192³: W = 2·8192³ OP, Q = 3·8192² bytes, I = 2·8192/3 = 5461 OP/byte; H100's
+  // int8 tensor 1.979 POP/s over 3.35 TB/s: I* = 590.7 OP/byte.
+  auto r = run_cli({"kernel", "gemm", "--m", "8192", "--n", "8192", "--k", "8192", "--dtype",
+                    "int8", "--hw", "h100-sxm", "--report", dir.file("k.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string svg = test::slurp(dir.file("k.svg"));
+  EXPECT_NE(svg.find("ridge I* = 590.7 OP/byte"), std::string::npos);
+  EXPECT_NE(svg.find("workload I = 5461 OP/byte"), std::string::npos);
+  EXPECT_NE(svg.find("Operational intensity [FLOP/byte, OP/byte]"), std::string::npos);
+  EXPECT_EQ(svg.find("ridge I* = 590.7 FLOP/byte"), std::string::npos);
+  EXPECT_EQ(svg.find("5461 FLOP/byte"), std::string::npos);
+  r = run_cli({"hw", "compare", "h100-sxm", "a100-80gb", "--precision", "int8", "--at", "100",
+               "--report", dir.file("c.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = test::slurp(dir.file("c.html"));
+  EXPECT_NE(html.find("Workload at I = 100 OP/byte"), std::string::npos);
+  EXPECT_EQ(html.find("Workload at I = 100 FLOP/byte"), std::string::npos);
+}
+
 // Two points at one I (the tester's "compute" and "above"): each name sits nearer its own
 // marker than any other, and no two leader lines cross.
 TEST(ChartReadability, NamesOfPointsAtOneIntensityStayWithTheirMarkers) {
@@ -297,6 +320,28 @@ TEST(ChartReadability, JsonRidgesAreTheDrawnRidgesWithTheirRoofPairs) {
   }
   EXPECT_EQ(drawn, exported);
   EXPECT_TRUE(int8);
+  // The shared mark's tooltip names both pairs, each in its unit (int8's OP/byte was not said).
+  bool both = false;
+  for (const XmlNode* c : root->find_all([](const XmlNode& n) {
+         return n.name == "circle" && n.has_class("ridge") && n.has("data-intensity");
+       }))
+    for (const auto& t : c->children)
+      if (t->name == "title" && t->text.find("OP/byte (int8 tensor / HBM3)") != std::string::npos &&
+          t->text.find("FLOP/byte (fp8 tensor / HBM3)") != std::string::npos)
+        both = true;
+  EXPECT_TRUE(both);
+  // The HTML ridge table has a row per pair: int8's too.
+  ASSERT_EQ(run_cli({"plot", "h100-sxm", "-o", dir.file("c.html")}).exit_code, 0);
+  EXPECT_NE(test::slurp(dir.file("c.html")).find(">int8 tensor</td>"), std::string::npos);
+  // A roof --roofs hid is not named among a mark's pairs.
+  ASSERT_EQ(
+      run_cli({"plot", "h100-sxm", "--roofs", "hbm3,FP8", "-o", dir.file("f.json")}).exit_code, 0);
+  const auto f = nlohmann::json::parse(test::slurp(dir.file("f.json")));
+  for (const auto& r : f.at("ridges"))
+    for (const auto& p : r.at("pairs")) {
+      EXPECT_NE(p.at("compute_roof"), "int8 tensor") << r;
+      EXPECT_NE(p.at("compute_roof"), "fp64 tensor") << r;
+    }
 }
 
 // docs/hardware.md: a precision never selects a sparse roof; its own name does.

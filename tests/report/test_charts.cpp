@@ -467,7 +467,7 @@ TEST(ChartTerminal, ReadableAt100Columns) {
   for (auto it = lines.begin(); it != end; ++it) {
     EXPECT_LE(columns(*it), 100u) << *it;
     if (it->find(" │") != std::string::npos) plot_rows.push_back(*it);
-    if (it->find("Operational intensity [FLOP/byte]") != std::string::npos)
+    if (it->find("Operational intensity [FLOP/byte, OP/byte]") != std::string::npos)
       legend_from = static_cast<size_t>(it - lines.begin());
   }
   ASSERT_GT(legend_from, 0u);
@@ -535,7 +535,7 @@ TEST(ChartTerminal, NamesFromFilesAreEscapedInThePlotAndLegend) {
 
 // --- units -------------------------------------------------------------------------------------
 
-TEST(ChartUnits, IntegerRoofsInOpsEverywhereAndFlopPerByteOnTheAxis) {
+TEST(ChartUnits, IntegerRoofsInOpsEverywhereAndBothUnitsOnTheAxes) {
   const ReportInput in = real();
   // Terminal roofs table (also `roofline plot`'s): OP/s for integer roofs, FLOP/s for the rest.
   const std::string roofs = render_roofs(in.machines.front().roofs);
@@ -554,13 +554,14 @@ TEST(ChartUnits, IntegerRoofsInOpsEverywhereAndFlopPerByteOnTheAxis) {
   EXPECT_EQ(html.find("945.4 GFLOP/s"), std::string::npos);
   EXPECT_NE(html.find("9.049 OP/byte"), std::string::npos);
   EXPECT_EQ(html.find("9.049 FLOP/byte"), std::string::npos);
-  // SVG and HTML chart: intensity axis in FLOP/byte, the performance axis names both units.
+  // SVG and HTML chart: both axes name both units (an int8 roof's ridge and an int8 point sit on
+  // the intensity axis in OP/byte; it said FLOP/byte alone).
   const auto root = test::parse_xml(render_svg(in));
   auto title = [&](const std::string& cls) {
     auto t = root->find_all([&](const XmlNode& n) { return n.has_class(cls); });
     return t.empty() ? std::string() : t[0]->text;
   };
-  EXPECT_EQ(title("x-title"), "Operational intensity [FLOP/byte]");
+  EXPECT_EQ(title("x-title"), "Operational intensity [FLOP/byte, OP/byte]");
   EXPECT_EQ(title("y-title"), "Performance [FLOP/s, OP/s]");
   // CSV: the unit column.
   const std::string csv = render_csv(in);
