@@ -108,13 +108,14 @@ void diff_machines(const DiffArgs& a, const MachineDocument& ma, const MachineDo
   emit(t, a.output);
 }
 
-void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
+/// Two points documents diff can pair: the same units, and each name once in each (points are
+/// paired by name, so a name given twice would pair wrongly).
+void refuse_unpairable(const Side& sa, const Side& sb) {
   const PointsDocument& pa = *sa.points;
   const PointsDocument& pb = *sb.points;
   if (!(pa.units == pb.units))
     throw InputError(sb.arg + ": points are in " + pb.units.work + "/" + pb.units.traffic +
                      " but " + sa.arg + " holds " + pa.units.work + "/" + pa.units.traffic);
-  // Points are paired by name, so a name given twice in either document would pair wrongly.
   for (const Side* side : {&sa, &sb}) {
     std::set<std::string> names;
     for (const Point& p : side->points->points)
@@ -122,6 +123,12 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
         throw InputError(side->arg + ": two points are named '" + terminal_safe(p.name) +
                          "'; diff pairs points by name, so names must be unique");
   }
+}
+
+void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
+  refuse_unpairable(sa, sb);
+  const PointsDocument& pa = *sa.points;
+  const PointsDocument& pb = *sb.points;
   std::map<std::string, size_t> in_b;
   for (size_t i = 0; i < pb.points.size(); ++i) in_b.emplace(pb.points[i].name, i);
   std::map<std::string, bool> in_a;

@@ -194,8 +194,8 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
             return fail("'m' alone is milli (1 ms), or was a minute meant (1 min)? Give the unit");
           // "1M" for a time is a million seconds, which no run lasts: a minute or month meant.
           if (after.empty() && p.factor > 1 && dim == Dimension::seconds)
-            return fail("'" + std::string(p.symbol) + "' alone would be " + format_number(p.factor) +
-                        " s: give the unit (s, min, h)");
+            return fail("'" + std::string(p.symbol) + "' alone would be " +
+                        format_number(p.factor) + " s: give the unit (s, min, h)");
           // Minutes and hours take no prefix ("1 mh" is no time anyone writes).
           const std::string after_l = lower(after);
           if (after_l == "min" || after_l == "h") continue;
