@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/counters.hpp"
+#include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
@@ -452,6 +453,10 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
                              std::to_string(cpu.model);
     r.wall_seconds = recorded_positive(j, "wall_seconds", origin);
     r.exit_status = recorded_whole<int>(j, "exit_status", origin, 0);
+    // An exit status is 0..255 (128 + N for signal N): another was never a program's.
+    if (r.exit_status > 255)
+      throw InputError(origin + ": exit_status: " + std::to_string(r.exit_status) +
+                       " is no exit status (0 to 255)");
     if (!j.contains("events")) throw InputError(origin + ": events: missing");
     const json& evs = j["events"];
     std::vector<std::string> relabelled;
@@ -469,6 +474,18 @@ RunResult recording_from_json(const std::string& text, const std::string& origin
       e.role = parse_role(one_line(ej["role"], where + ": role"), where);
       e.precision = recorded_text(ej, "precision", where);
       e.level = recorded_text(ej, "level", where);
+      // A FLOP event's precision is a data type ("fp": either, as AMD's counters count); a
+      // traffic event names its level.
+      if (!e.precision.empty() && e.precision != "fp") {
+        try {
+          parse_dtype(e.precision);
+        } catch (const InputError&) {
+          throw InputError(where + ": precision: '" + terminal_safe(e.precision) +
+                           "' is no data type (fp64, fp32, fp16, bf16, ...)");
+        }
+      }
+      if ((e.role == Role::dram || e.role == Role::level) && e.level.empty())
+        throw InputError(where + ": level: missing (a traffic event names the level it counts)");
       // Recordings made before the line-fill events were given the level that serves the lines
       // carry L1D.REPLACEMENT as "L1" and L2_LINES_IN.ALL as "L2": read them as the table says.
       if (e.role == Role::level)

@@ -348,6 +348,16 @@ TEST(CounterFixtures, RecordingFieldsOfTheWrongTypeOrRangeAreNamed) {
             "rec.json: cpu: vendor: expected a string");
   EXPECT_EQ(message(head + R"("cpu": {}, "exit_status": 3e9, "events": []})"),
             "rec.json: exit_status: expected a whole number (got 3000000000.0)");
+  // A status past 255 (it exited 44 for 300), a precision that is no type ("fp99" was printed
+  // as one) and a traffic event without its level (its bytes went to level "").
+  EXPECT_EQ(message(head + R"("cpu": {}, "exit_status": 300, "events": []})"),
+            "rec.json: exit_status: 300 is no exit status (0 to 255)");
+  EXPECT_EQ(message(head + R"("cpu": {}, "events": [{)" + event +
+                    R"(, "value": 1, "precision": "fp99"}]})"),
+            "rec.json: events[0]: precision: 'fp99' is no data type (fp64, fp32, fp16, bf16, ...)");
+  EXPECT_EQ(message(head + R"("cpu": {}, "events": [{"name": "x", "role": "dram", )"
+                           R"("time_enabled": 2, "time_running": 1, "value": 1}]})"),
+            "rec.json: events[0]: level: missing (a traffic event names the level it counts)");
   EXPECT_EQ(message(head + R"("cpu": {}, "events": [{)" + event + R"(, "value": 1e300}]})"),
             "rec.json: events[0]: value: expected a whole number >= 0 (got 1e+300)");
   EXPECT_EQ(message(head + R"("cpu": {}, "events": [{)" + event + R"(, "value": -1}]})"),
