@@ -252,6 +252,23 @@ TEST(SimulatorCaches, Spec) {
   for (const char* bad : {"", "L1=32K", "L1=32K/8", "L1=32X/8,L2=1M/8", "L1=32K/eight,L2=1M/8",
                           "Q1=32K/8,L2=1M/8", "L1=32K/8,L2"})
     EXPECT_THROW(parse_cache_spec(bad), InputError) << bad;
+  // A level given twice (the last silently won), a level smaller than the one inside it.
+  try {
+    parse_cache_spec("L1=32K/8,L3=1M/16,L3=2M/16");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'L3=2M/16': level given twice"), std::string::npos)
+        << e.what();
+  }
+  try {
+    parse_cache_spec("L1=32K/8,L3=16K/16");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("L3 (16384 bytes) is smaller than L1 (32768 bytes)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parse_cache_spec("D1=32K/8,L1=32K/8,L2=1M/8"), InputError);
 }
 
 }  // namespace ROOFLINE_UNITY_ID

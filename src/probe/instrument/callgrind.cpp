@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -116,6 +117,7 @@ SimulatorCaches parse_cache_spec(const std::string& spec) {
   std::stringstream ss(spec);
   std::string part;
   std::map<int, CacheGeometry> outer;
+  std::set<std::string> given;
   while (std::getline(ss, part, ',')) {
     part = trim(part);
     if (part.empty()) continue;
@@ -147,6 +149,8 @@ SimulatorCaches parse_cache_spec(const std::string& spec) {
       throw bad("ways and line must be whole numbers > 0");
     }
     g.level = level;
+    // One geometry per level: a second one silently replaced the first.
+    if (!given.insert(level == "D1" ? "L1" : level).second) throw bad("level given twice");
     if (level == "I1") {
       c.i1 = g;
       have_i1 = true;
@@ -166,7 +170,19 @@ SimulatorCaches parse_cache_spec(const std::string& spec) {
     c.i1 = c.d1;
     c.i1.level = "I1";
   }
-  for (auto& [_, g] : outer) c.outer.push_back(g);
+  // Each level holds at least what the one inside it does (a last level smaller than L1 would
+  // simulate misses no machine has).
+  const CacheGeometry* inner = &c.d1;
+  for (auto& [_, g] : outer) {
+    if (g.size < inner->size)
+      throw InputError("--sim-caches: " + g.level + " (" + std::to_string(g.size) +
+                       " bytes) is smaller than " + inner->level + " (" +
+                       std::to_string(inner->size) +
+                       " bytes): each level holds at least what "
+                       "the one inside it does");
+    c.outer.push_back(g);
+    inner = &c.outer.back();
+  }
   return c;
 }
 
