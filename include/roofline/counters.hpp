@@ -235,6 +235,7 @@ struct PmuStatus {
   bool cap_perfmon = false;  ///< effective CAP_PERFMON or CAP_SYS_ADMIN
   bool hypervisor = false;   ///< cpuinfo lists the "hypervisor" flag
   std::vector<std::string> uncore_pmus;  ///< uncore_imc_* (free-running too), amd_df, amd_umc_*
+  std::string sysfs_root = "/sys/bus/event_source/devices";  ///< where the PMUs were looked for
 };
 /// Probes perf_event under `sysfs_root` (sysfs event_source devices).
 PmuStatus probe_pmu(const std::filesystem::path& sysfs_root = "/sys/bus/event_source/devices");

@@ -5,6 +5,7 @@
 
 #include "roofline/counters.hpp"
 #include "roofline/error.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline::counters {
@@ -140,9 +141,9 @@ std::string explain_missing(const PmuStatus& s, bool given) {
   if (!s.core_pmu.empty() && s.core_pmu_usable) return "";
   std::string m;
   if (s.core_pmu.empty()) {
-    m = "hardware counters are missing: the kernel exposes no core PMU "
-        "(/sys/bus/event_source/devices/cpu is absent), so W (FLOP) and Q (DRAM bytes) cannot "
-        "be counted.\n";
+    m = "hardware counters are missing: the kernel exposes no core PMU (" +
+        terminal_safe(s.sysfs_root) +
+        "/cpu is absent), so W (FLOP) and Q (DRAM bytes) cannot be counted.\n";
     if (s.hypervisor)
       m += "  This is a virtual machine whose hypervisor passes no virtual PMU through. Enable "
            "one (KVM/QEMU: -cpu host,pmu=on; libvirt: <pmu state='on'/>; cloud: an instance "
@@ -152,11 +153,20 @@ std::string explain_missing(const PmuStatus& s, bool given) {
   } else {
     m = "hardware counters are refused: the core PMU '" + s.core_pmu + "' exists but a counter " +
         "could not be opened (" + s.core_error + ").\n";
-    m += "  kernel.perf_event_paranoid is " + std::to_string(s.paranoid) +
-         ": counting your own program needs ≤ 2 (user space only); lower it with "
-         "`sudo sysctl kernel.perf_event_paranoid=1`, or grant CAP_PERFMON "
-         "(`sudo setcap cap_perfmon+ep $(command -v roofline)`). In a container the seccomp "
-         "profile must allow perf_event_open (docker run --cap-add PERFMON).\n";
+    // Counting one's own program in user space needs paranoid ≤ 2: above it, that is the cause;
+    // at or below it the cause is another (an event the PMU driver lacks, a container's seccomp
+    // profile), which the error names.
+    if (s.paranoid > 2)
+      m += "  kernel.perf_event_paranoid is " + std::to_string(s.paranoid) +
+           ": counting your own program needs ≤ 2 (user space only); lower it with "
+           "`sudo sysctl kernel.perf_event_paranoid=2`, or grant CAP_PERFMON "
+           "(`sudo setcap cap_perfmon+ep $(command -v roofline)`).";
+    else
+      m += "  kernel.perf_event_paranoid is " + std::to_string(s.paranoid) +
+           ", which allows counting your own program: the error above is the cause (an event "
+           "this kernel's PMU driver does not offer, or a policy that refuses perf_event_open).";
+    m += " In a container the seccomp profile must allow perf_event_open (docker run "
+         "--cap-add PERFMON).\n";
   }
   m += "  Still measured: T (wall clock)";
   if (s.software_events) m += " and CPU time (task-clock, a software event)";

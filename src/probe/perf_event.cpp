@@ -255,6 +255,7 @@ void add_dram_events(EventPlan& plan, const CpuIdentity& cpu, const fs::path& sy
 
 PmuStatus probe_pmu(const fs::path& sysfs_root) {
   PmuStatus s;
+  s.sysfs_root = sysfs_root.string();
   const std::string par = read_small("/proc/sys/kernel/perf_event_paranoid");
   try {
     if (!par.empty()) s.paranoid = std::stoi(par);

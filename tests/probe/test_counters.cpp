@@ -414,6 +414,17 @@ TEST(MissingPmu, MessageSaysWhatIsMissingAndHowToEnableIt) {
   const std::string r = explain_missing(refused);
   EXPECT_NE(r.find("perf_event_paranoid is 3"), std::string::npos) << r;
   EXPECT_NE(r.find("CAP_PERFMON"), std::string::npos) << r;
+  // At 2 or below paranoid is not the cause ("is 2: needs ≤ 2; lower it" was said).
+  refused.paranoid = 2;
+  refused.core_error = "No such file or directory";
+  const std::string r2 = explain_missing(refused);
+  EXPECT_NE(r2.find("perf_event_paranoid is 2, which allows counting your own program"),
+            std::string::npos)
+      << r2;
+  EXPECT_EQ(r2.find("lower it"), std::string::npos) << r2;
+  // The folder looked in is named (--sysfs), not always /sys.
+  vm.sysfs_root = "/tmp/fake";
+  EXPECT_NE(explain_missing(vm).find("(/tmp/fake/cpu is absent)"), std::string::npos);
 
   PmuStatus ok;
   ok.core_pmu = "cpu";
