@@ -206,9 +206,15 @@ RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& op
   signals.child_gone();
   const auto t1 = std::chrono::steady_clock::now();
   set.disable_system_wide();
-  if (n == static_cast<ssize_t>(sizeof exec_errno))
-    throw ExecError("cannot run '" + argv[0] + "': " + std::strerror(exec_errno),
+  if (n == static_cast<ssize_t>(sizeof exec_errno)) {
+    // execve says EACCES for a folder; a shell says what it is.
+    std::error_code ec;
+    const std::string why = exec_errno == EACCES && fs::is_directory(find_program(argv[0]), ec)
+                                ? "is a directory"
+                                : std::strerror(exec_errno);
+    throw ExecError("cannot run '" + terminal_safe(argv[0]) + "': " + why,
                     exec_errno == ENOENT ? 127 : 126);
+  }
   r.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
   r.interrupted_by = signals.received();
   if (WIFEXITED(status)) {

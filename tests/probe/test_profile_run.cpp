@@ -200,6 +200,15 @@ TEST(ProfileOutput, JsonNeverSharesStandardOutputWithTheProgram) {
   EXPECT_TRUE(nlohmann::json::parse(r.out).contains("points")) << r.out;
 }
 
+// A folder as the program: "is a directory" (execve's EACCES read "Permission denied"), exit 126.
+TEST(ProfileOutput, AFolderAsTheProgramIsNamedSo) {
+  TempDir d;
+  const auto r = run_cli({"profile", "-W", "1", "-Q", "1", "--", d.path.string()});
+  EXPECT_EQ(r.exit_code, 126) << r.err;
+  EXPECT_NE(r.err.find("cannot run '" + d.path.string() + "': is a directory"), std::string::npos)
+      << r.err;
+}
+
 // An output onto the program being profiled replaced the executable with text (exit 0); it is
 // refused before the program runs, as an output onto any input is.
 TEST(ProfileOutput, NeverOverwritesTheProgram) {
