@@ -37,7 +37,8 @@ struct LlmArgs {
   std::string prompt;
   std::string wdtype, adtype, kvdtype, cdtype;
   int tp = 1;
-  bool flash = false;
+  bool flash = false;               // --flash: the default, named (kept for scripts)
+  std::string attention = "fused";  // --attention fused|unfused
   std::string interconnect;
   std::string measured;  // --measured-tokens-per-s, checked in parse_measured
   bool list = false;
@@ -320,6 +321,16 @@ struct LlmSetup {
   llm::Roofs roofs;
 };
 
+// Fused attention unless --attention unfused: the fused form moves the least (no score matrix
+// through memory, masked pairs skipped), so it is the bound any engine's kernels are held to.
+bool attention_fused(const LlmArgs& a) {
+  if (a.attention != "fused" && a.attention != "unfused")
+    throw InputError("--attention: expected fused or unfused (got '" + a.attention + "')");
+  if (a.flash && a.attention == "unfused")
+    throw InputError("--flash (fused attention) and --attention unfused: give one");
+  return a.attention == "fused";
+}
+
 // The flags of the scenario, parsed; llm::setup checks their values.
 llm::SetupOptions setup_options(const LlmArgs& a) {
   if (!(a.dp >= 1) || a.dp != std::floor(a.dp))
@@ -331,7 +342,7 @@ llm::SetupOptions setup_options(const LlmArgs& a) {
   o.pp = a.pp;
   o.micro_batches = a.micro_batches;
   o.dp_uses_interconnect = a.train && a.dp > 1;
-  o.flash = a.flash;
+  o.flash = attention_fused(a);
   o.mla = a.mla;
   o.weights = a.wdtype;
   o.activations = a.adtype;
@@ -680,7 +691,11 @@ void add_model_flags(CLI::App* c, LlmArgs* args) {
   c->add_option("--cdtype", args->cdtype,
                 "Compute dtype, whose roof is used (default: activations')");
   c->add_option("--tp", args->tp, "Tensor-parallel degree (W and Q per device, plus all-reduces)");
-  c->add_flag("--flash", args->flash, "Fused (FlashAttention-style) attention: no score traffic");
+  c->add_option("--attention", args->attention,
+                "fused (the default: FlashAttention-style, scores stay on chip, masked pairs "
+                "skipped) or unfused (q·kᵀ, softmax and p·v through memory, every pair)")
+      ->capture_default_str();
+  c->add_flag("--flash", args->flash, "Fused attention (the default; as --attention fused)");
   c->add_option("--interconnect-bandwidth", args->interconnect,
                 "Interconnect bandwidth for --tp, both directions as datasheets give it (NVLink 3: "
                 "600 GB/s); default: the machine's \"interconnect\" roof");

@@ -191,7 +191,7 @@ struct Scenario {
   /// (pipeline_step).
   int pp = 1;
   double micro_batches = 0;
-  bool flash = false;  ///< fused attention: scores never reach memory
+  bool flash = true;  ///< fused attention (the default): scores never reach memory
   MlaForm mla_form = MlaForm::automatic;
   Dtypes dtypes = make_dtypes("fp16");
 };
@@ -481,7 +481,7 @@ struct SetupOptions {
   int cp = 1;
   int pp = 1;
   double micro_batches = 0;  ///< 0: as many as pipeline stages, at most one per sequence
-  bool flash = false;
+  bool flash = true;         ///< fused attention; false: unfused (scores through memory)
   std::string mla = "auto";  ///< parse_mla_form
   /// Dtype names; "" derives them as make_dtypes does, the weights in the machine's native
   /// 16-bit type (native_16bit).

@@ -361,11 +361,12 @@ void add_dict(py::class_<T>& c, Json to_json) {
 }  // namespace
 
 /// The keywords every scenario function takes (setup_options), for the docstrings.
-#define ROOFLINE_LLM_SCENARIO_DOC                                                             \
-  "\n\nScenario keywords (the flags of `roofline llm`): tp=1, ep=False, cp=1, pp=1, "         \
-  "micro_batches=0, flash=False, mla='auto', weights/activations/kv_cache/compute='' (dtype " \
-  "names; '' = derived as the CLI does: weights in the machine's native 16-bit type), "       \
-  "interconnect_byte_per_s=None, link_latency_s=None, domain_size=None, attainment=None "     \
+#define ROOFLINE_LLM_SCENARIO_DOC                                                         \
+  "\n\nScenario keywords (the flags of `roofline llm`): tp=1, ep=False, cp=1, pp=1, "     \
+  "micro_batches=0, flash=True (fused attention; False: unfused), mla='auto', "           \
+  "weights/activations/kv_cache/compute='' (dtype "                                       \
+  "names; '' = derived as the CLI does: weights in the machine's native 16-bit type), "   \
+  "interconnect_byte_per_s=None, link_latency_s=None, domain_size=None, attainment=None " \
   "('compute=0.7,memory=0.85'), calibrate=None (a measured roofline.Machine or its file)."
 namespace {
 

@@ -213,12 +213,12 @@ class Cost:
     def to_dict(self) -> dict: ...
 
 # The scenario keywords (keyword-only) are the flags of `roofline llm`: --tp, --ep, --cp, --pp,
-# --micro-batches, --flash, --mla, the dtypes, --interconnect-bandwidth, --link-latency,
+# --micro-batches, --attention (flash=True: fused), --mla, the dtypes, --interconnect-bandwidth, --link-latency,
 # --domain-size, --attainment, --calibrate.
 def request(model: Model, machine: Machine, output_tokens: float, batch: float = 1,
     prompt: float = 2048, chunk: float = 0,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
-    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Request: ...
@@ -226,14 +226,14 @@ def serve(model: Model, machine: Machine, concurrency: float,
     requests: List[Tuple[float, float]], max_batched_tokens: float = 0,
     total_requests: float = 0,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
-    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Serving: ...
 def speculative(model: Model, machine: Machine, draft: Union[Model, str], k: float = 4,
     alpha: float = 0.8, batch: float = 1, context: float = 2048,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
-    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Speculative: ...
@@ -241,7 +241,7 @@ def train(model: Model, machine: Machine, sequence: float = 4096, micro_batch: f
     global_batch: float = 0, dp: float = 1, recompute: str = "none", zero: int = 0,
     sequence_parallel: bool = False, measured_step_s: Optional[float] = None,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
-    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Training: ...
@@ -249,7 +249,7 @@ def compare(model: Model, machines: List[Machine], batch: float = 1, context: fl
     prompt: Optional[float] = None, output_tokens: float = 0, chunk: float = 0, dp: float = 1,
     price_per_hour: Union[float, Dict[str, float], None] = None, power_w: Optional[float] = None,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
-    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> List[dict]: ...
@@ -261,7 +261,7 @@ def models() -> List[Model]: ...
 def analyse(model: Model, machine: Machine, batch: float = 1, context: float = 2048,
     prompt: Optional[float] = None, phase: str = "decode",
     *, measured_tokens_per_s: Optional[float] = None, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
-    flash: bool = False, mla: str = "auto", weights: str = "", activations: str = "",
+    flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Report: ...

@@ -110,7 +110,7 @@ std::string scenario_line(const Report& r) {
          (s.ep ? " (experts: expert parallel)" : "") +
          (s.cp > 1 ? ", context parallel " + std::to_string(s.cp) : "") +
          (s.pp > 1 ? ", pipeline " + std::to_string(s.pp) + " stages" : "") +
-         (s.flash ? ", fused attention" : "") + "\n";
+         (s.flash ? ", fused attention" : ", unfused attention (scores through memory)") + "\n";
   out +=
       "  model: " + format_si(r.params.total, "") + " parameters" +
       (r.model.moe() ? " (" + format_si(r.params.active, "") + " active per token" + ")" : "") +

@@ -37,6 +37,7 @@ Scenario scenario(double batch, double context, double prompt) {
   s.context = context;
   s.prompt = prompt;
   s.dtypes = make_dtypes("bf16");
+  s.flash = false;  // the unfused kernels (q·kᵀ, softmax, attention·v) the counts name
   return s;
 }
 

@@ -26,11 +26,33 @@ TEST(LlmCli, TextReport) {
       run_cli({"llm", "--model", "llama-2-7b", "--hw", kA100, "--batch", "1", "--context", "2048"},
               "NO_COLOR=1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* s : {"q_proj", "lm_head", "softmax", "Summary points", "decode linear layers",
-                        "decode attention", "TTFT", "time per output token", "tokens/s",
-                        "Critical batch", "fits", "524.3 kB per token", "153 FLOP/byte"})
+  for (const char* s :
+       {"q_proj", "lm_head", "attention (fused)", "Summary points", "decode linear layers",
+        "decode attention", "TTFT", "time per output token", "tokens/s", "Critical batch", "fits",
+        "524.3 kB per token", "153 FLOP/byte", "prompt 2048, fused attention"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   EXPECT_EQ(r.out.find("FLOPS"), std::string::npos);
+  EXPECT_EQ(r.out.find("softmax"), std::string::npos);
+  // Fused attention is the default; the unfused kernels are asked for, and --flash names the
+  // default.
+  const auto unfused = run_cli(
+      {"llm", "--model", "llama-2-7b", "--hw", kA100, "--attention", "unfused"}, "NO_COLOR=1");
+  ASSERT_EQ(unfused.exit_code, 0) << unfused.err;
+  for (const char* s :
+       {"q·kᵀ", "softmax", "attention·v", "unfused attention (scores through memory)"})
+    EXPECT_NE(unfused.out.find(s), std::string::npos) << s << "\n" << unfused.out;
+  const auto flash =
+      run_cli({"llm", "--model", "llama-2-7b", "--hw", kA100, "--flash", "--attention", "fused"});
+  EXPECT_EQ(flash.exit_code, 0) << flash.err;
+  const auto both =
+      run_cli({"llm", "--model", "llama-2-7b", "--hw", kA100, "--flash", "--attention", "unfused"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--flash (fused attention) and --attention unfused"), std::string::npos)
+      << both.err;
+  const auto bad = run_cli({"llm", "--model", "llama-2-7b", "--hw", kA100, "--attention", "flash"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--attention: expected fused or unfused (got 'flash')"), std::string::npos)
+      << bad.err;
 }
 
 TEST(LlmCli, AnIntegerComputeRoofCountsOp) {
@@ -40,7 +62,7 @@ TEST(LlmCli, AnIntegerComputeRoofCountsOp) {
   const auto r = run_cli(args, "NO_COLOR=1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* s : {"π = 624 TOP/s (int8 tensor)", "ridge I* = π/β = 306 OP/byte",
-                        "I (OP/byte)", "14.3 GOP", "28.75 TOP"})
+                        "I (OP/byte)", "14.3 GOP", "27.64 TOP"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   EXPECT_EQ(r.out.find("FLOP"), std::string::npos) << r.out;
   auto with = [&](std::vector<std::string> extra) {
@@ -153,7 +175,8 @@ TEST(LlmCli, CsvOperatorsAndSweep) {
       {"llm", "-m", "mistral-7b", "--hw", kA100, "--phase", "prefill", "--prompt", "512", "--csv"});
   ASSERT_EQ(ops.exit_code, 0) << ops.err;
   EXPECT_EQ(ops.out.rfind("phase,operator,", 0), 0u);
-  EXPECT_NE(ops.out.find("prefill,\"q·kᵀ\""), std::string::npos);
+  EXPECT_NE(ops.out.find("prefill,\"attention (fused)\",attention (fused),"), std::string::npos)
+      << ops.out;
   const auto sw = run_cli(
       {"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1..256", "-L", "512,1024,4096", "--csv"});
   ASSERT_EQ(sw.exit_code, 0) << sw.err;

@@ -30,6 +30,7 @@ Scenario scenario(double batch, double context, double prompt = 2048) {
   s.batch = batch;
   s.context = context;
   s.prompt = prompt;
+  s.flash = false;  // the unfused kernels (q·kᵀ, softmax, attention·v) the counts name
   return s;
 }
 
@@ -503,7 +504,8 @@ TEST(LlmModel, SweepRowsAgreeWithSingleReports) {
   const ModelConfig& m = preset("llama-3-8b");
   const Roofs r = a100();
   Scenario base;
-  base.prompt = 0;  // each row's prompt is its context
+  base.prompt = 0;     // each row's prompt is its context
+  base.flash = false;  // as scenario()
   const auto rows = sweep(m, base, {1, 16}, {512, 4096}, r);
   ASSERT_EQ(rows.size(), 4u);
   for (const auto& row : rows) {

@@ -36,6 +36,7 @@ Scenario scenario(double batch, double context, double prompt) {
   s.batch = batch;
   s.context = context;
   s.prompt = prompt;
+  s.flash = false;  // the unfused kernels (q·kᵀ, softmax, attention·v) the counts name
   return s;
 }
 

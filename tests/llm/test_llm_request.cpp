@@ -24,6 +24,7 @@ Scenario scenario(double batch, double prompt) {
   s.batch = batch;
   s.prompt = prompt;
   s.context = prompt;
+  s.flash = false;  // the unfused kernels (q·kᵀ, softmax, attention·v) the counts name
   return s;
 }
 
