@@ -267,6 +267,9 @@ void run_compare(const CompareArgs& a) {
   std::vector<const MachineDocument*> resolved;
   for (const auto& m : machines) resolved.push_back(&m);
   refuse_one_machine_twice(a.names, resolved, "hw compare");
+  std::vector<MachineDocument*> named;
+  for (auto& m : machines) named.push_back(&m);
+  name_machines_apart(a.names, named);
   std::vector<const RoofSet*> sets;
   for (const auto& m : machines) sets.push_back(&m.roofs);
 

@@ -89,6 +89,9 @@ void run(const PlotArgs& a) {
     std::vector<const MachineDocument*> resolved;
     for (const auto& m : in.machines) resolved.push_back(&m);
     refuse_one_machine_twice(names, resolved, "plot --compare");
+    std::vector<MachineDocument*> named;
+    for (auto& m : in.machines) named.push_back(&m);
+    name_machines_apart(names, named);
   }
   if (!a.at.empty()) {
     in.workload_line = parse<Intensity>(a.at, "--at");

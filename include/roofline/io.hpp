@@ -165,6 +165,13 @@ void refuse_one_machine_twice(const std::vector<std::string>& names,
                               const std::vector<const MachineDocument*>& machines,
                               const std::string& who);
 
+/// Machines of one document name (one machine measured before and after a change, two files
+/// both named "h100-sxm") would be told apart by nothing in a comparison's text, legends and
+/// exports: each such name gets what tells them apart, its file's name where those differ, else
+/// the name as given, else its place in the list ("h100-sxm (before.json)").
+void name_machines_apart(const std::vector<std::string>& names,
+                         const std::vector<MachineDocument*>& machines);
+
 /// A machine by catalogue name or alias (case-insensitive) or by path to a machine document.
 /// Unknown names throw InputError with the closest names as suggestions.
 MachineDocument resolve_machine(const std::string& name_or_path, const std::string& extra_dir = "");

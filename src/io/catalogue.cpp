@@ -143,6 +143,34 @@ void refuse_one_machine_twice(const std::vector<std::string>& names,
                          terminal_safe(machines[i]->roofs.name) + "')");
 }
 
+void name_machines_apart(const std::vector<std::string>& names,
+                         const std::vector<MachineDocument*>& machines) {
+  std::vector<std::string> original;
+  for (const MachineDocument* m : machines) original.push_back(m->roofs.name);
+  for (size_t i = 0; i < machines.size(); ++i) {
+    std::vector<size_t> group;
+    for (size_t k = 0; k < machines.size(); ++k)
+      if (original[k] == original[i]) group.push_back(k);
+    if (group.size() < 2) continue;
+    // The first of these that is present and different for every machine of the group.
+    const auto apart = [&](const auto& label_of) {
+      std::set<std::string> seen;
+      for (size_t k : group)
+        if (label_of(k).empty() || label_of(k) == original[k] || !seen.insert(label_of(k)).second)
+          return false;
+      return true;
+    };
+    const auto file_name = [&](size_t k) {
+      return fs::path(machines[k]->file).filename().string();
+    };
+    const auto given = [&](size_t k) { return k < names.size() ? names[k] : std::string(); };
+    const std::string label = apart(file_name) ? file_name(i)
+                              : apart(given)   ? given(i)
+                                               : "#" + std::to_string(i + 1);
+    machines[i]->roofs.name = original[i] + " (" + label + ")";
+  }
+}
+
 MachineDocument resolve_machine(const std::string& spec, const std::string& extra_dir) {
   if (spec.empty()) throw InputError("no machine given (a catalogue name or a machine file)");
   std::error_code ec;

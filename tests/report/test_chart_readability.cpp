@@ -292,6 +292,32 @@ TEST(ChartReadability, ComparingAMachineWithACopyOfItsFileIsRefused) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+// Two documents of one name (one machine measured before and after a change) are two machines,
+// and the comparison tells them apart by their files' names, in text, legend and export alike.
+TEST(ChartReadability, MachinesOfOneNameAreToldApartByTheirFiles) {
+  test::TempDir dir;
+  const std::string before = dir.file("before.json"), after = dir.file("after.json");
+  std::filesystem::copy_file(std::string(ROOFLINE_SOURCE_DIR) + "/data/hardware/h100-sxm.json",
+                             before);
+  auto doc = nlohmann::json::parse(test::slurp(before));
+  doc["memory"][0]["bandwidth"] = 2.0e12;  // measured again, slower
+  test::write_text(after, doc.dump());
+  auto r = run_cli({"hw", "compare", before, after, "--at", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("h100-sxm (before.json)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("h100-sxm (after.json)"), std::string::npos) << r.out;
+  r = run_cli({"plot", before, "--compare", after, "-o", dir.file("c.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(test::slurp(dir.file("c.json")));
+  ASSERT_EQ(j.at("machines").size(), 2u);
+  EXPECT_EQ(j["machines"][0]["name"], "h100-sxm (before.json)");
+  EXPECT_EQ(j["machines"][1]["name"], "h100-sxm (after.json)");
+  // Machines of different names keep them as they are.
+  r = run_cli({"hw", "compare", "h100-sxm", "a100-80gb", "--at", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("h100-sxm ("), std::string::npos) << r.out;
+}
+
 // The JSON export's ridges are the rings the chart draws, each with every roof pair that meets
 // there: the int8 tensor roof's ridge is found by its name, with its unit.
 TEST(ChartReadability, JsonRidgesAreTheDrawnRidgesWithTheirRoofPairs) {
