@@ -58,7 +58,7 @@ inline constexpr int kMaxTerminalColumns = 1000;
 /// Roofs and points as CSV (one row per roof and per point, with the diagnosis).
 std::string render_csv(const ReportInput& in);
 /// Roofs, ridges, points with their analyses, and the workload comparison as JSON
-/// (schema "roofline.report", version 1).
+/// (schema "roofline.report", version 2).
 nlohmann::json render_json(const ReportInput& in);
 
 /// Writes the report in the format named by the extension: .svg .html/.htm .png .json .csv.

@@ -129,10 +129,11 @@ bool labelled_decade(double value, int step) {
   return k % step == 0;
 }
 
-std::string intensity_tick(double value) {
+std::string intensity_tick(double value, double lo, double hi) {
   const double l = std::log10(value);
-  // Plain numbers from 0.001 to 1000, powers of ten beyond: one style per axis end.
-  if (l >= -3.5 && l <= 3.5) return format_number(value, 3);
+  // The decades on the axis: 10^ceil(lo) ... 10^floor(hi) (a small slack for rounding).
+  const bool plain = std::ceil(lo - 1e-9) >= -3 && std::floor(hi + 1e-9) <= 3;
+  if (plain) return format_number(value, 3);
   char buf[32];
   std::snprintf(buf, sizeof buf, "1e%+d", static_cast<int>(std::lround(l)));
   return buf;

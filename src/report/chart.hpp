@@ -112,8 +112,10 @@ std::vector<double> minor_ticks(double lo, double hi);
 int label_step(double px_per_decade, double extent);
 /// Whether the decade tick `value` (10^k) carries a label at `step` (k a multiple of it).
 bool labelled_decade(double value, int step);
-/// Short tick text for an intensity: "0.01", "1", "100", "1e+4".
-std::string intensity_tick(double value);
+/// Short tick text for a decade on a log axis spanning [lo, hi] (log10), one style per axis:
+/// plain numbers ("0.01", "1", "1000") where every decade on it lies from 0.001 to 1000, powers
+/// of ten ("1e-2", "1e+0", "1e+4") for all of them where one lies beyond.
+std::string intensity_tick(double value, double lo, double hi);
 
 /// The reports' number formats, one per kind of number, the same in every output for people
 /// (SVG, HTML, terminal): a quantity with its unit through format_si (4 significant digits:

@@ -165,8 +165,8 @@ std::string energy_axes(const EnergyFrame& f, const std::string& wu, const std::
   for (double v : report::decade_ticks(f.xlo, f.xhi))
     s += "<line class=\"tick-mark\"" + svg_attr("x1", X(v)) + svg_attr("x2", X(v)) +
          svg_attr("y1", bottom) + svg_attr("y2", bottom + 6) + "/>\n" +
-         svg_text(X(v), bottom + 20, report::intensity_tick(v), "tick x-tick", "middle",
-                  svg_attr("data-value", svg_exact(v)));
+         svg_text(X(v), bottom + 20, report::intensity_tick(v, f.xlo, f.xhi), "tick x-tick",
+                  "middle", svg_attr("data-value", svg_exact(v)));
   for (double v : report::decade_ticks(f.ylo, f.yhi))
     s += "<line class=\"tick-mark\"" + svg_attr("x1", left - 6) + svg_attr("x2", left) +
          svg_attr("y1", Y(v)) + svg_attr("y2", Y(v)) + "/>\n" +

@@ -325,14 +325,14 @@ std::string axes(const Canvas& c) {
   // into the next; every decade keeps its tick mark.
   double x_extent = 0;
   for (double v : decade_ticks(ch.x_lo, ch.x_hi))
-    x_extent = std::max(x_extent, text_width(intensity_tick(v), kTickFont));
+    x_extent = std::max(x_extent, text_width(intensity_tick(v, ch.x_lo, ch.x_hi), kTickFont));
   const int x_step = label_step((pa.right - pa.left) / (ch.x_hi - ch.x_lo), x_extent + 8);
   const int y_step = label_step((pa.bottom - pa.top) / (ch.y_hi - ch.y_lo), kTickFont + 4);
   for (double v : decade_ticks(ch.x_lo, ch.x_hi)) {
     s += "<line class=\"tick-mark\"" + attr("x1", X(v)) + attr("x2", X(v)) + attr("y1", pa.bottom) +
          attr("y2", pa.bottom + 6) + "/>\n";
     if (labelled_decade(v, x_step))
-      s += text(X(v), pa.bottom + 21, intensity_tick(v), "tick x-tick", "middle",
+      s += text(X(v), pa.bottom + 21, intensity_tick(v, ch.x_lo, ch.x_hi), "tick x-tick", "middle",
                 attr("data-value", exact(v)));
   }
   for (double v : minor_ticks(ch.x_lo, ch.x_hi))

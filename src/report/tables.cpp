@@ -24,7 +24,7 @@ nlohmann::json render_json(const ReportInput& in) {
   const RoofSet& rs = in.machines.front().roofs;
   nlohmann::json j;
   j["schema"] = "roofline.report";
-  j["version"] = 1;
+  j["version"] = 2;  // 2: `ridges` are the drawn marks with their pairs (1: every roof pair)
   j["title"] = in.title;
   j["units"] = {{"work", ch.units.work},
                 {"traffic", ch.units.traffic},

@@ -202,7 +202,7 @@ std::string terminal_x_axis(const report::Chart& ch, const report::LogScale& X, 
     const int c = dot(X(v)) / 2;
     if (c < 0 || c >= cols) continue;
     mark[static_cast<size_t>(c)] = true;
-    const std::string t = report::intensity_tick(v);
+    const std::string t = report::intensity_tick(v, ch.x_lo, ch.x_hi);
     size_t start = kLabel + 2 + static_cast<size_t>(c);
     start = start >= t.size() / 2 ? start - t.size() / 2 : 0;
     if (start < next_free || start + t.size() > labels.size()) continue;

@@ -256,7 +256,7 @@ std::string trajectory_axes(const TrajectoryFrame& f) {
   for (double v : report::decade_ticks(f.ylo, f.yhi)) {
     s += "<line class=\"tick-mark\"" + attr("x1", left - 6) + attr("x2", left) +
          attr("y1", f.Y(v)) + attr("y2", f.Y(v)) + "/>\n";
-    s += text(left - 9, f.Y(v) + 4, report::intensity_tick(v), "tick y-tick", "end",
+    s += text(left - 9, f.Y(v) + 4, report::intensity_tick(v, f.ylo, f.yhi), "tick y-tick", "end",
               attr("data-value", exact(v)));
   }
   for (double v : report::minor_ticks(f.ylo, f.yhi))

@@ -159,7 +159,7 @@ TEST(ReportData, JsonCarriesRidgesAndAnalyses) {
   in.workload_line = Intensity(2.0);
   const auto j = render_json(in);
   EXPECT_EQ(j["schema"], "roofline.report");
-  EXPECT_EQ(j["version"], 1);
+  EXPECT_EQ(j["version"], 2);
   EXPECT_EQ(j["units"]["intensity"], "FLOP/byte");
   EXPECT_EQ(j["points"].size(), 5u);
   EXPECT_NEAR(j["ridges"][0]["intensity"].get<double>(), 72e9 / 21e9, 1e-9);

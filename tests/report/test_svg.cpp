@@ -222,6 +222,31 @@ TEST(ReportSvg, TicksAtDecadesWithMinorTicks) {
   EXPECT_GT(by_class(*root, "grid-minor").size(), 2 * (xt.size() + yt.size()));
 }
 
+// One style per axis: plain numbers where every decade lies from 0.001 to 1000, powers of ten
+// for all where one lies beyond (an axis had read "1000" beside "1e+4").
+TEST(ReportSvg, TickLabelsKeepOneStylePerAxis) {
+  const auto labels = [](const ReportInput& in) {
+    std::vector<std::string> out;
+    const auto root = test::parse_xml(render_svg(in));
+    for (const XmlNode* t : by_class(*root, "x-tick")) out.push_back(t->text);
+    return out;
+  };
+  const auto plain = labels(fixture());
+  ASSERT_GE(plain.size(), 3u);
+  for (const auto& t : plain) EXPECT_EQ(t.find('e'), std::string::npos) << t;
+  EXPECT_NE(std::find(plain.begin(), plain.end(), "1"), plain.end());
+  ReportInput wide = fixture();
+  wide.workload_line = Intensity(1e5);  // the axis reaches 10^5
+  const auto powers = labels(wide);
+  ASSERT_GE(powers.size(), 3u);
+  for (const auto& t : powers) {
+    EXPECT_EQ(t.size(), 4u) << t;
+    EXPECT_EQ(t.substr(0, 2), "1e") << t;
+  }
+  EXPECT_NE(std::find(powers.begin(), powers.end(), "1e+0"), powers.end());
+  EXPECT_NE(std::find(powers.begin(), powers.end(), "1e+5"), powers.end());
+}
+
 TEST(ReportSvg, PointsColouredByDiagnosisAtTheirCoordinates) {
   const ReportInput in = fixture();
   auto root = test::parse_xml(render_svg(in));
