@@ -158,13 +158,15 @@ def test_an_operator_without_a_roof_of_its_dtype_is_left_unjudged():
     lin = torch.nn.Linear(32, 16)
     x = torch.randn(8, 32)
     idx = torch.arange(100000)
+    q = torch.ones(100, 100, dtype=torch.int8)
     with torch.no_grad():
         lin(x)
         with rt.profile() as prof:
             lin(x)
             idx * idx
+            q * q
     ops = {op.precision: op for op in prof.operators()}
-    assert "int64" in ops and "fp32" in ops
+    assert "int64" in ops and "fp32" in ops and "int8" in ops
     a100 = roofline.Machine("a100-80gb")
     judged = {op.precision: d for op, d in prof.diagnose(a100, by_type=False)}
     assert judged["int64"] is None
@@ -173,9 +175,11 @@ def test_an_operator_without_a_roof_of_its_dtype_is_left_unjudged():
     assert "no int64 roof" in table and "are not judged" in table
     assert "aten::addmm" in prof.chart(a100, by_type=False).to_svg()
     given = roofline.Machine.from_roofs(19.5e12, 2e12)
+    # The int8 product too (OP work on a peak of no precision raised for the whole table).
     for op, d in prof.diagnose(given, by_type=False):
         assert d is not None and d.compute_roof == "peak", op.name
     assert "no int64 roof" not in prof.table(given, by_type=False)
+    assert prof.table(given, by_type=False).count("aten::mul ") == 2  # int64 and int8
     # An operator built by hand with Q = 0 or T = 0 has I or P infinite, not a ZeroDivisionError.
     assert rt.Operator("x", 1, 0, 1, "fp32").intensity_flop_per_byte == float("inf")
     assert rt.Operator("x", 1, 1, 0, "fp32").performance_flop_per_s == float("inf")
