@@ -2,8 +2,11 @@
 // notebook (_repr_svg_, _repr_html_ in python/roofline/__init__.py) or a file.
 #include <pybind11/stl.h>
 
+#include <filesystem>
+
 #include "common.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline::python {
 
@@ -31,6 +34,18 @@ ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Poi
   return c;
 }
 
+/// A chart saved over the document of one of its machines would replace the input it was drawn
+/// from, as `roofline plot m.json -o m.json` refuses to.
+void refuse_saving_over_a_machine(const ChartSpec& c, const std::string& path) {
+  for (const auto& m : c.machines) {
+    std::error_code ec;
+    if (!m.file.empty() && std::filesystem::equivalent(path, m.file, ec) && !ec)
+      throw InputError(terminal_safe(path) + ": is the document of machine '" +
+                       terminal_safe(m.roofs.name) + "' (" + terminal_safe(m.file) +
+                       "); refusing to replace it: save the chart elsewhere");
+  }
+}
+
 }  // namespace
 
 std::string chart_svg(const ChartSpec& c) {
@@ -55,6 +70,7 @@ void register_charts(py::module_& m) {
            })
       .def("save", [](const ChartSpec& c, const PathArg<"path">& path) {
         check_report_path(path.value);
+        refuse_saving_over_a_machine(c, path.value);
         write_report(path.value, report_input(c));
       });
 }

@@ -436,6 +436,14 @@ def test_chart_svg_and_html_as_plot_writes_them(cli, tmp_path):
         r = cli("plot", doc, "-o", out)
         assert r.returncode == 0, r.stderr
         assert ours == out.read_text()
+    # A chart is not saved over the document of its own machine (the CLI's `plot m.json -o
+    # m.json` refuses): the machine stays loadable.
+    loaded = roofline.Machine.load(str(doc))
+    before = doc.read_text()
+    with pytest.raises(roofline.InputError, match="is the document of machine"):
+        roofline.Chart(loaded).save(str(doc))
+    assert doc.read_text() == before
+    roofline.Chart(loaded).save(str(tmp_path / "chart.json"))
 
 
 def test_measure_gives_the_roofs_the_cli_measures(cli, tmp_path):
