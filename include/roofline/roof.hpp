@@ -128,8 +128,6 @@ struct RoofSet {
   /// Whether the roof counts work in `work_unit` ("FLOP", "OP"; "" = unstated, read in the
   /// roof's own unit, which every roof counts): units_of(c).work, so an integer roof of a
   /// FLOP/byte set counts OP and its other roofs FLOP; a set in other units counts its own.
-  /// A roof of no precision (a peak given as a number: `--peak`, `Machine.from_roofs`) stands
-  /// for every precision, so it counts either.
   bool counts(const ComputeRoof& c, std::string_view work_unit) const;
   /// Why roof `c` cannot judge work in `work_unit`, "" when it can (counts): a FLOP count over
   /// an OP/s peak (or OP over FLOP/s) is no bound, the two count different operations.

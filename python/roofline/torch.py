@@ -75,6 +75,7 @@ except Exception as _e:  # noqa: BLE001  (a broken torch raises OSError, Runtime
 
 from . import Chart, InputError, Point, diagnose
 from ._roofline import _format_number, _terminal_safe
+from ._roofline import dtypes as _dtypes
 from ._kineto import enclosing as _enclosing
 from ._kineto import gpu_seconds as _gpu_seconds
 from ._kineto import is_device_event as _is_device_event
@@ -219,16 +220,21 @@ def _result_dtype(tensors):
     return _combine(reduce(dims, None), _combine(reduce(zero, None), reduce(numbers, None)))
 
 
+# The types whose work is counted in OP (the library's built-in integer types).
+_INTEGER_TYPES = frozenset(t["name"] for t in _dtypes() if t["integer"])
+
+
 def _has_roof(machine, precision):
     """Whether the machine has a compute roof that judges points of this precision ('' = the
-    default roof, which every machine has)."""
+    default roof, which every machine has): one that counts their work, OP for an integer type
+    (an int8 product is not judged on a roof of FLOP/s, such as a peak given as a number)."""
     if not precision:
         return True
     try:
-        machine.compute_roof(precision)
-        return True
+        roof = machine.compute_roof(precision)
     except InputError:
         return False
+    return roof.integer or precision.split(" ")[0] not in _INTEGER_TYPES
 
 
 def _numel(shape):

@@ -64,8 +64,7 @@ UnitSystem RoofSet::units_of(const ComputeRoof& c) const {
 }
 
 bool RoofSet::counts(const ComputeRoof& c, std::string_view work_unit) const {
-  return work_unit.empty() || units.work != "FLOP" || c.precision.empty() ||
-         units_of(c).work == work_unit;
+  return work_unit.empty() || units.work != "FLOP" || units_of(c).work == work_unit;
 }
 
 std::string RoofSet::work_mismatch(const ComputeRoof& c, std::string_view work_unit) const {

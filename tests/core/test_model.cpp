@@ -4,7 +4,6 @@
 #include <random>
 
 #include "roofline/compare.hpp"
-#include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/metrics.hpp"
 #include "roofline/model.hpp"
@@ -173,31 +172,6 @@ TEST(RoofSet, TheDefaultFallbackCountsThePointsWork) {
   s.default_compute.clear();
   EXPECT_EQ(s.select_compute("").name, "int8 tensor");
   EXPECT_THROW(s.select_compute("", "FLOP"), InputError);
-}
-
-// A peak given as a number (`--peak`, Machine.from_roofs) names no precision and stands for
-// every one: an int8 point is judged on it (it was refused as OP against FLOP/s), while a
-// given peak of a stated precision keeps its unit.
-TEST(RoofSet, AGivenPeakOfNoPrecisionCountsEitherWork) {
-  GivenRoofs g;
-  g.name = "given roofs";
-  g.peak = WorkRate(19.5e12);
-  g.bandwidth = ByteRate(2e12);
-  const RoofSet any = given_roofs(g);
-  EXPECT_TRUE(any.counts(any.compute[0], "OP"));
-  EXPECT_TRUE(any.counts(any.compute[0], "FLOP"));
-  Point p;
-  p.name = "i";
-  p.work = Work(2e9);
-  p.traffic = {{"DRAM", Bytes(12e9)}};
-  p.time = Seconds(0.0065);
-  p.precision = "int8";
-  const Diagnosis d = diagnose(p, any);
-  EXPECT_NEAR(d.attainable.value, 2e12 * 2e9 / 12e9, 1);  // β·I on the memory side
-  g.precision = "fp32";
-  const RoofSet fp32 = given_roofs(g);
-  EXPECT_FALSE(fp32.counts(fp32.compute[0], "OP"));
-  EXPECT_THROW(diagnose(p, fp32), InputError);
 }
 
 TEST(RoofSet, VectorWorkIsNeverJudgedAgainstAMatrixEngine) {

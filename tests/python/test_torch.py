@@ -175,11 +175,16 @@ def test_an_operator_without_a_roof_of_its_dtype_is_left_unjudged():
     assert "no int64 roof" in table and "are not judged" in table
     assert "aten::addmm" in prof.chart(a100, by_type=False).to_svg()
     given = roofline.Machine.from_roofs(19.5e12, 2e12)
-    # The int8 product too (OP work on a peak of no precision raised for the whole table).
+    # Every operator but the int8 product, whose OP are not judged on a peak of FLOP/s (it
+    # raised for the whole table); a peak given as int8 judges it.
     for op, d in prof.diagnose(given, by_type=False):
-        assert d is not None and d.compute_roof == "peak", op.name
-    assert "no int64 roof" not in prof.table(given, by_type=False)
-    assert prof.table(given, by_type=False).count("aten::mul ") == 2  # int64 and int8
+        assert (d is None) == (op.precision == "int8"), op.name
+        assert d is None or d.compute_roof == "peak", op.name
+    table = prof.table(given, by_type=False)
+    assert "no int64 roof" not in table and "no int8 roof" in table
+    int8 = roofline.Machine.from_roofs(624e12, 2e12, precision="int8")
+    judged = {op.precision: d for op, d in prof.diagnose(int8, by_type=False)}
+    assert judged["int8"].compute_roof == "int8"
     # An operator built by hand with Q = 0 or T = 0 has I or P infinite, not a ZeroDivisionError.
     assert rt.Operator("x", 1, 0, 1, "fp32").intensity_flop_per_byte == float("inf")
     assert rt.Operator("x", 1, 1, 0, "fp32").performance_flop_per_s == float("inf")
