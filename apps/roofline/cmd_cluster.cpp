@@ -2,6 +2,7 @@
 // Every rank measures its node at once; rank 0 writes the cluster document atomically, and only
 // when every rank succeeded (docs/cluster.md).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <thread>
@@ -13,6 +14,7 @@
 #include "roofline/json_out.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -40,6 +42,8 @@ std::string substitute(std::string pattern, const std::string& key, const std::s
 }
 
 void run(const ClusterArgs& a) {
+  // Checked before any node is measured: the name is written into the document.
+  require_one_line(a.name, "--name");
   cluster::ClusterOptions o;
   o.quick = a.quick;
   o.expect_ranks = a.expect_ranks;
@@ -47,8 +51,13 @@ void run(const ClusterArgs& a) {
   o.network = !a.no_network;
   o.repetitions = a.repetitions;
   o.name = a.name;
-  for (const auto& s : a.message_sizes)
-    o.message_sizes.push_back(parse<Bytes>(s, "--message-sizes").value);
+  for (const auto& s : a.message_sizes) {
+    const double bytes = parse<Bytes>(s, "--message-sizes").value;
+    // A message is a whole number of bytes, at least one (1.5 was sent as 1 and recorded 1.5).
+    if (!(bytes >= 1) || bytes != std::floor(bytes) || bytes > 1e15)
+      throw InputError("--message-sizes: '" + s + "' is not a whole number of bytes from 1");
+    o.message_sizes.push_back(bytes);
+  }
   o.log = [](const std::string& line) { say(line + "\n"); };
   // The output path is checked before any node is measured (rank 0 writes the document).
   o.check = [output = a.output] { check_outputs({{"-o", output}}); };
@@ -88,7 +97,12 @@ void run(const ClusterArgs& a) {
   cluster::measure_cluster(o, measure, [&](const cluster::ClusterDocument& c) {
     const MachineDocument& doc = c.document;
     const std::string text = json_text(machine_to_json(doc)) + "\n";
-    if (!output.empty() && output != "-") {
+    if (output == "-") {  // the document on standard output, the summary on stderr
+      emit(text);
+      if (!json) say(cluster::render_cluster(c, render_roofs(doc.roofs)));
+      return;
+    }
+    if (!output.empty()) {
       write_file_atomic(output, terminal_safe_lines(text), "-o");
       say("cluster: wrote " + output + "\n");
     }
@@ -125,7 +139,7 @@ const Registrar register_cluster(70, [](CLI::App& root) {
               "--quick`");
   c->add_option("--expect-ranks", args->expect_ranks,
                 "Fail on every rank unless the run has exactly this many ranks")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(1, 1 << 24));
   c->add_option("--straggler-threshold", args->straggler_threshold,
                 "Flag nodes this fraction below the median of a roof (default 0.1)")
       ->check(number_in(0.0, 0.99));
@@ -133,7 +147,7 @@ const Registrar register_cluster(70, [](CLI::App& root) {
   c->add_option("--message-sizes", args->message_sizes,
                 "Message sizes of the network sweep, e.g. 8 64K 4MiB (default 8 B to 64 MiB)");
   c->add_option("--repetitions", args->repetitions, "Repetitions per message size")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(1, 1000000));
   c->add_option("--node-probe", args->node_probe,
                 "How each node is measured: full (roofline measure), builtin (the widest fp64 FMA "
                 "roof and the DRAM roof, best of the access mixes), auto (full when available)")

@@ -74,8 +74,20 @@ void run(const MeasureArgs& a) {
   if (a.mpi) {
     // One rank per node under mpirun: the cluster roofline (docs/cluster.md).
     if (a.device != "cpu") throw InputError("--mpi measures CPU nodes; drop --device " + a.device);
+    // Each node is measured whole, as `roofline cluster` measures it: a selection would be
+    // ignored (it was, without a word).
+    for (const auto& [given, flag] :
+         std::vector<std::pair<bool, const char*>>{{a.threads != 0, "--threads"},
+                                                   {!a.precisions.empty(), "--precisions"},
+                                                   {!a.levels.empty(), "--levels"},
+                                                   {a.no_curve, "--no-curve"},
+                                                   {a.no_single, "--no-single-core"}})
+      if (given)
+        throw InputError(std::string(flag) +
+                         " does not apply under --mpi: every node is measured whole "
+                         "(docs/cluster.md); drop it, or measure one machine without --mpi");
     if (a.output != "-") check_output_path(a.output);
-    return run_cluster_measurement(a.quick, a.output == "-" ? "" : a.output, a.json);
+    return run_cluster_measurement(a.quick, a.output, a.json);
   }
   check_output_path(a.output);
   // Refuse a report we could not write before spending the measurement time.
@@ -128,6 +140,7 @@ void run(const MeasureArgs& a) {
   if (guard.interrupted()) guard.exit_completed(a.output);
   if (a.json) {
     emit(text);
+    say("machine document: " + a.output + "\n");  // written too, not only printed
   } else {
     emit(render_measure_summary(m, color_stdout()) + "machine document: " + a.output + "\n");
   }

@@ -326,6 +326,9 @@ void run(const RunArgs& a) {
   std::optional<MachineDocument> given;
   if (!a.machine.empty()) {
     given = resolve_machine(a.machine);
+    // Now that it is read, an output onto it (-o m.json) is refused before the suite runs,
+    // not after.
+    check_outputs({{"-o", a.output}, {"--report", a.report}});
     suite::fit_caches_to_plateaus(machine, machine_facts(*given));
   }
   if (a.results_only) return emit_results_only(opt, machine, blas);

@@ -168,6 +168,12 @@ TEST(CliOutputs, NeverOntoAnInputNorTwoOutputsOntoOneFile) {
   r = run_cli({"plot", m, p, "-o", d.path.string() + "/./p.json"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(has(r.err, "is also an input")) << r.err;
+  // `run` refuses its machine as -o before the suite runs (it ran every kernel first).
+  r = run_cli({"run", "axpy-fp64", "--quick", "--machine", m, "-o", m});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "m.json: is also an input of this command")) << r.err;
+  EXPECT_FALSE(has(r.err, "axpy-fp64 at L1")) << r.err;
+  EXPECT_EQ(slurp(m), machine_before);
 
   r = run_cli({"point", "-W", "1e9", "-Q", "1e9", "-T", "0.01", "--peak", "1T", "--bandwidth", "1T",
                "--json", "-o", d.file("s.json"), "--report", d.file("s.json")});
