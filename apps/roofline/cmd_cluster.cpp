@@ -80,9 +80,10 @@ void run(const ClusterArgs& a) {
         m.quick = quick;
         // Ranks sharing a host split its cores instead of oversubscribing them, each rank on
         // its own cores.
-        const int cores = std::max(1, cpu::detect_topology().cores());
-        m.threads = n.ranks_on_host > 1 ? std::max(1, cores / n.ranks_on_host) : 0;
-        m.first_core = n.ranks_on_host > 1 ? n.local_rank * m.threads : 0;
+        const cluster::CoreShare share =
+            cluster::host_core_share(n, cpu::detect_topology().cores());
+        m.threads = share.threads;
+        m.first_core = share.first_core;
         m.single_core = false;
         return roofline::measure_machine(m);
       };

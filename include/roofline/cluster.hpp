@@ -31,6 +31,15 @@ struct NodeContext {
   bool quick = false;
 };
 
+/// The cores a rank measures on when several share its host: the host's `cores` split evenly,
+/// rank k from core k·share. More ranks than cores would put two on one core, each timing the
+/// other, and their sum would exceed the host: InputError naming the host and both counts.
+struct CoreShare {
+  int threads = 0;  ///< 0: the whole host (one rank on it)
+  int first_core = 0;
+};
+CoreShare host_core_share(const NodeContext& node, int cores);
+
 /// Measures one node's roofs, as on one machine (e.g. via roofline::measure_machine).
 using NodeMeasure = std::function<MachineDocument(const NodeContext&)>;
 

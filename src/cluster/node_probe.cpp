@@ -6,19 +6,41 @@
 
 #include "roofline/cluster.hpp"
 #include "roofline/cpu_topology.hpp"
+#include "roofline/error.hpp"
 #include "roofline/measure.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline::cluster {
 
+CoreShare host_core_share(const NodeContext& node, int cores) {
+  const int per_host = std::max(1, node.ranks_on_host);
+  cores = std::max(1, cores);
+  if (per_host == 1) return {};
+  if (per_host > cores)
+    throw InputError(std::to_string(per_host) + " ranks share host '" + terminal_safe(node.host) +
+                     "', which has " + std::to_string(cores) + " core" + (cores == 1 ? "" : "s") +
+                     ": two ranks on one core would each time the other, and their sum would "
+                     "exceed the host; run at most " +
+                     std::to_string(cores) + " ranks on it (one per host measures it whole)");
+  CoreShare s;
+  s.threads = cores / per_host;
+  s.first_core = node.local_rank * s.threads;
+  return s;
+}
+
 MachineDocument builtin_node_probe(const NodeContext& node, const ProbeOptions& options) {
-  const int cores = std::max(1, cpu::detect_topology().cores());
   const int per_host = std::max(1, node.ranks_on_host);
   MeasureOptions m;
   m.probe = true;
   m.quick = options.quick || node.quick;
   // Ranks sharing a host split its cores instead of oversubscribing them, each on its own.
-  m.threads = options.threads > 0 ? options.threads : std::max(1, cores / per_host);
-  m.first_core = options.threads > 0 ? 0 : node.local_rank * m.threads;
+  if (options.threads > 0) {
+    m.threads = options.threads;
+  } else {
+    const CoreShare share = host_core_share(node, cpu::detect_topology().cores());
+    m.threads = share.threads;
+    m.first_core = share.first_core;
+  }
   m.curve = false;
   m.single_core = false;
   // STREAM's sizing rule (arrays 4 × the last-level cache) is the engine's DRAM working set;

@@ -516,3 +516,31 @@ TEST(ClusterNetwork, NetworkStatisticsHoldOnlyWhatThePairsGive) {
 }
 
 }  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+
+// Ranks sharing a host split its cores, each from its own first core; more ranks than cores
+// (three on two: two pinned to core 0, each timing the other, the sum above the host) is refused.
+TEST(ClusterNodes, RanksSplitTheHostsCoresAndNeverShareOne) {
+  NodeContext n;
+  n.host = "vm";
+  EXPECT_EQ(host_core_share(n, 8).threads, 0);  // one rank: the whole host
+  n.ranks_on_host = 2;
+  n.local_rank = 1;
+  const CoreShare s = host_core_share(n, 8);
+  EXPECT_EQ(s.threads, 4);
+  EXPECT_EQ(s.first_core, 4);
+  n.ranks_on_host = 3;
+  n.local_rank = 2;
+  EXPECT_EQ(host_core_share(n, 8).first_core, 4);  // 2 cores each, the 8th left out
+  try {
+    host_core_share(n, 2);
+    ADD_FAILURE() << "three ranks on two cores were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("3 ranks share host 'vm', which has 2 cores"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace ROOFLINE_UNITY_ID
