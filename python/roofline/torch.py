@@ -224,6 +224,18 @@ def _result_dtype(tensors):
 _INTEGER_TYPES = frozenset(t["name"] for t in _dtypes() if t["integer"])
 
 
+def _roofs(machine):
+    """A roofline.Machine, or the catalogue entry or document a string names (as `--hw`)."""
+    from . import Machine
+
+    if isinstance(machine, Machine):
+        return machine
+    if isinstance(machine, str):
+        return Machine(machine)
+    raise TypeError("machine: expected a roofline.Machine or a catalogue name (got %s)"
+                    % type(machine).__name__)
+
+
 def _has_roof(machine, precision):
     """Whether the machine has a compute roof that judges points of this precision ('' = the
     default roof, which every machine has): one that counts their work, OP for an integer type
@@ -567,6 +579,9 @@ class Profile:
         operator's dtype, and an operator whose dtype the machine has no roof for (an int64
         index computation: no machine has an int64 roof) gets None, not judged; '' = the
         machine's default compute roof for every operator."""
+        machine = _roofs(machine)
+        if precision is not None and not isinstance(precision, str):
+            raise TypeError("precision: expected a str (got %s)" % type(precision).__name__)
         if precision and precision not in _DTYPE_PRECISION.values() and not _has_roof(
                 machine, precision):
             machine.compute_roof(precision)  # an unknown precision: its InputError
@@ -583,6 +598,7 @@ class Profile:
     def chart(self, machine, by_type=True, title="PyTorch operators"):
         """The operators on the machine's roofs as a roofline.Chart (those whose dtype the
         machine has no roof for are left out, as diagnose() leaves them unjudged)."""
+        machine = _roofs(machine)
         points = [p for p in self.points(by_type=by_type) if _has_roof(machine, p.precision)]
         return Chart(machine, points, title=title)
 
@@ -592,6 +608,7 @@ class Profile:
         rows = [("operator", "calls", "W (FLOP)", "Q≥ (byte)", "I (FLOP/byte)", "T (s)",
                  "P (FLOP/s)", "verdict", "attainment")]
         if machine is not None:
+            machine = _roofs(machine)
             pairs = self.diagnose(machine, by_type, precision)
         else:
             pairs = [(o, None) for o in (self.by_type() if by_type else self.operators())]

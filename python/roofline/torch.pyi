@@ -1,5 +1,5 @@
 from types import TracebackType
-from typing import List, Optional, Sequence, Tuple, Type
+from typing import List, Optional, Sequence, Tuple, Type, Union
 
 from . import Chart, Diagnosis, Machine, Point
 
@@ -30,11 +30,11 @@ class Profile:
     def operators(self) -> List[Operator]: ...
     def by_type(self) -> List[Operator]: ...
     def points(self, by_type: bool = False) -> List[Point]: ...
-    def diagnose(self, machine: Machine, by_type: bool = True,
+    def diagnose(self, machine: Union[Machine, str], by_type: bool = True,
                  precision: Optional[str] = None) -> List[Tuple[Operator, Diagnosis]]: ...
-    def chart(self, machine: Machine, by_type: bool = True,
+    def chart(self, machine: Union[Machine, str], by_type: bool = True,
               title: str = "PyTorch operators") -> Chart: ...
-    def table(self, machine: Optional[Machine] = None, by_type: bool = True,
+    def table(self, machine: Optional[Union[Machine, str]] = None, by_type: bool = True,
               precision: Optional[str] = None) -> str: ...
 
 class profile:

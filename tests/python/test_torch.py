@@ -182,6 +182,13 @@ def test_an_operator_without_a_roof_of_its_dtype_is_left_unjudged():
         assert d is None or d.compute_roof == "peak", op.name
     table = prof.table(given, by_type=False)
     assert "no int64 roof" not in table and "no int8 roof" in table
+    # A machine by catalogue name, as --hw; anything else is a TypeError naming `machine`.
+    assert prof.table("a100-80gb", by_type=False) == prof.table(a100, by_type=False)
+    for bad in (None, 3.5, ["a100-80gb"]):
+        with pytest.raises(TypeError, match="machine: expected a roofline.Machine"):
+            prof.diagnose(bad)
+    with pytest.raises(TypeError, match="precision: expected a str"):
+        prof.table(a100, precision=5)
     int8 = roofline.Machine.from_roofs(624e12, 2e12, precision="int8")
     judged = {op.precision: d for op, d in prof.diagnose(int8, by_type=False)}
     assert judged["int8"].compute_roof == "int8"
