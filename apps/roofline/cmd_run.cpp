@@ -329,7 +329,18 @@ void run(const RunArgs& a) {
     // Now that it is read, an output onto it (-o m.json) is refused before the suite runs,
     // not after.
     check_outputs({{"-o", a.output}, {"--report", a.report}});
-    suite::fit_caches_to_plateaus(machine, machine_facts(*given));
+    const MachineFacts facts = machine_facts(*given);
+    suite::fit_caches_to_plateaus(machine, facts);
+    // Roofs measured on more threads than the run's are a whole machine's: the kernels, on a
+    // share of it, read a fraction of them (1 thread of 2: attainment 0.5 at best), unsaid.
+    if (!a.results_only && facts.threads && *facts.threads != threads) {
+      const std::string measured =
+          std::to_string(*facts.threads) + " thread" + (*facts.threads == 1 ? "" : "s");
+      say("roofline run: warning: " + a.machine + "'s roofs were measured on " + measured +
+          ", this run uses " + std::to_string(threads) +
+          ": each point is judged against the roofs of " + measured + " (give --threads " +
+          std::to_string(*facts.threads) + " to match them)\n");
+    }
   }
   if (a.results_only) return emit_results_only(opt, machine, blas);
 

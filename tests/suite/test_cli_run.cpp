@@ -123,6 +123,29 @@ TEST(CliRun, LevelsWithoutARoofAreReported) {
             std::string::npos);
 }
 
+// Roofs measured on 2 threads judge a 1-thread run at half of them at best: said, with the
+// flag that matches them; a machine measured on the run's threads gives no such warning.
+TEST(CliRun, ThreadsOtherThanTheMachinesAreSaid) {
+  const std::string zen4 = std::string(ROOFLINE_TEST_DATA) + "/io/zen4-quick.machine.json";
+  auto r = run_cli({"run", "axpy-fp64", "--levels", "L1", "--quick", "--threads", "1", "--machine",
+                    zen4, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("zen4-quick.machine.json's roofs were measured on 2 threads, this run "
+                       "uses 1: each point is judged against the roofs of 2 threads (give "
+                       "--threads 2 to match them)"),
+            std::string::npos)
+      << r.err;
+  TempDir dir;
+  auto doc = nlohmann::json::parse(slurp(zen4));
+  doc["info"]["threads"] = 1;
+  const std::string one = dir.file("one.json");
+  test::write_text(one, doc.dump());
+  r = run_cli({"run", "axpy-fp64", "--levels", "L1", "--quick", "--threads", "1", "--machine", one,
+               "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("were measured on"), std::string::npos) << r.err;
+}
+
 TEST(CliRun, ForcedBlasCoreRunsInAChildAndIsJudgedOnItsRoof) {
   if (!suite::blas_info().available) GTEST_SKIP() << "built without OpenBLAS";
   if (suite::blas_info().config.find("DYNAMIC_ARCH") == std::string::npos)
