@@ -303,6 +303,26 @@ void exit_on_failed_checks(const std::vector<suite::RunResult>& results) {
   }
 }
 
+/// --machine, read before the suite runs: an output onto it is refused now, not after; its
+/// caches size the suite's where their plateaus ended short; other threads than its are said.
+MachineDocument read_given_machine(const RunArgs& a, int threads, suite::Machine& machine) {
+  MachineDocument given = resolve_machine(a.machine);
+  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  const MachineFacts facts = machine_facts(given);
+  suite::fit_caches_to_plateaus(machine, facts);
+  // Roofs measured on more threads than the run's are a whole machine's: the kernels, on a
+  // share of it, read a fraction of them (1 thread of 2: attainment 0.5 at best), unsaid.
+  if (!a.results_only && facts.threads && *facts.threads != threads) {
+    const std::string measured =
+        std::to_string(*facts.threads) + " thread" + (*facts.threads == 1 ? "" : "s");
+    say("roofline run: warning: " + a.machine + "'s roofs were measured on " + measured +
+        ", this run uses " + std::to_string(threads) +
+        ": each point is judged against the roofs of " + measured + " (give --threads " +
+        std::to_string(*facts.threads) + " to match them)\n");
+  }
+  return given;
+}
+
 void run(const RunArgs& a) {
   suite::Machine machine = suite::detect_machine();
   const CheckedRun checked = check_run_args(a, machine);
@@ -324,24 +344,7 @@ void run(const RunArgs& a) {
   // plateau ends far short of its reported size is sized by it (the machine line below says
   // so), also in the BLAS child, which is given the same document.
   std::optional<MachineDocument> given;
-  if (!a.machine.empty()) {
-    given = resolve_machine(a.machine);
-    // Now that it is read, an output onto it (-o m.json) is refused before the suite runs,
-    // not after.
-    check_outputs({{"-o", a.output}, {"--report", a.report}});
-    const MachineFacts facts = machine_facts(*given);
-    suite::fit_caches_to_plateaus(machine, facts);
-    // Roofs measured on more threads than the run's are a whole machine's: the kernels, on a
-    // share of it, read a fraction of them (1 thread of 2: attainment 0.5 at best), unsaid.
-    if (!a.results_only && facts.threads && *facts.threads != threads) {
-      const std::string measured =
-          std::to_string(*facts.threads) + " thread" + (*facts.threads == 1 ? "" : "s");
-      say("roofline run: warning: " + a.machine + "'s roofs were measured on " + measured +
-          ", this run uses " + std::to_string(threads) +
-          ": each point is judged against the roofs of " + measured + " (give --threads " +
-          std::to_string(*facts.threads) + " to match them)\n");
-    }
-  }
+  if (!a.machine.empty()) given = read_given_machine(a, threads, machine);
   if (a.results_only) return emit_results_only(opt, machine, blas);
 
   // This machine is measured after the suite, so that a run the suite refuses (a --size too
