@@ -695,7 +695,9 @@ void add_model_flags(CLI::App* c, LlmArgs* args) {
                 "fused (the default: FlashAttention-style, scores stay on chip, masked pairs "
                 "skipped) or unfused (q·kᵀ, softmax and p·v through memory, every pair)")
       ->capture_default_str();
-  c->add_flag("--flash", args->flash, "Fused attention (the default; as --attention fused)");
+  // --flash=false read as the default, fused: refused (use --attention unfused).
+  c->add_flag("--flash", args->flash, "Fused attention (the default; as --attention fused)")
+      ->disable_flag_override();
   c->add_option("--interconnect-bandwidth", args->interconnect,
                 "Interconnect bandwidth for --tp, both directions as datasheets give it (NVLink 3: "
                 "600 GB/s); default: the machine's \"interconnect\" roof");

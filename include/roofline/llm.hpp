@@ -720,6 +720,7 @@ struct TrainingOptions {
 };
 struct TrainingResult {
   TrainingOptions options;
+  bool flash = true;       ///< the scenario's attention: fused (scores never stored) or not
   double tokens = 0;       ///< D per optimizer step (all replicas)
   double micro_steps = 0;  ///< gradient accumulation steps per replica
   double parameters = 0;   ///< N: active matrix parameters (embedding lookup excluded)

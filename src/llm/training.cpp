@@ -149,6 +149,7 @@ TrainingResult training_step(const ModelConfig& m, const Scenario& s, const Trai
 
   TrainingResult t;
   t.options = o;
+  t.flash = s.flash;
   t.micro_steps = global / per_pass;
   t.tokens = global * o.sequence;
   const ParameterCount all = count_parameters(m);

@@ -42,8 +42,15 @@ TEST(LlmCli, TextReport) {
        {"q·kᵀ", "softmax", "attention·v", "unfused attention (scores through memory)"})
     EXPECT_NE(unfused.out.find(s), std::string::npos) << s << "\n" << unfused.out;
   const auto flash =
-      run_cli({"llm", "--model", "llama-2-7b", "--hw", kA100, "--flash", "--attention", "fused"});
+      run_cli({"llm", "--model", "llama-2-7b", "--hw", kA100, "--flash", "--attention", "fused"},
+              "NO_COLOR=1");
   EXPECT_EQ(flash.exit_code, 0) << flash.err;
+  EXPECT_EQ(flash.out, r.out);  // the default, named
+  // --flash=false had read as the default, fused, where it used to mean unfused.
+  const auto off = run_cli({"llm", "--model", "llama-2-7b", "--hw", kA100, "--flash=false"});
+  EXPECT_EQ(off.exit_code, 2) << off.out;
+  EXPECT_NE(off.err.find("flash was given a disallowed flag override"), std::string::npos)
+      << off.err;
   const auto both =
       run_cli({"llm", "--model", "llama-2-7b", "--hw", kA100, "--flash", "--attention", "unfused"});
   EXPECT_EQ(both.exit_code, 2);

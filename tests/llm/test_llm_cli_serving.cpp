@@ -208,6 +208,12 @@ TEST(LlmCliServing, TrainingStep) {
   EXPECT_EQ(t["tokens"], 2 * 8 * 2048);
   EXPECT_NEAR(t["model_work"].get<double>(), 3 * t["forward_work"].get<double>(), 1e-3);
   EXPECT_GT(t["hardware_work"].get<double>(), t["model_work"].get<double>());  // selective
+  EXPECT_EQ(t["flash"], true);
+  // The attention form is said: it moves the activations (the stored score matrix).
+  const auto unfused = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--train", "--seq",
+                                "2048", "--attention", "unfused"});
+  ASSERT_EQ(unfused.exit_code, 0) << unfused.err;
+  EXPECT_NE(unfused.out.find("ZeRO 0, unfused attention\n"), std::string::npos) << unfused.out;
   const auto bad =
       run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--train", "--recompute", "some"});
   EXPECT_EQ(bad.exit_code, 2);

@@ -24,6 +24,7 @@ Scenario scenario(double batch, double context) {
   s.batch = batch;
   s.context = context;
   s.prompt = context;
+  s.flash = false;  // the unfused kernels; the fused form is set where a test uses it
   return s;
 }
 
