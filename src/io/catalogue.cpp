@@ -152,12 +152,13 @@ void name_machines_apart(const std::vector<std::string>& names,
     for (size_t k = 0; k < machines.size(); ++k)
       if (original[k] == original[i]) group.push_back(k);
     if (group.size() < 2) continue;
-    // The first of these that is present and different for every machine of the group.
+    // The first of these that is present and different for every machine of the group (a
+    // catalogue entry given by its own name keeps it: "h100-sxm (h100-sxm)" beside
+    // "h100-sxm (./h100-sxm.json)").
     const auto apart = [&](const auto& label_of) {
       std::set<std::string> seen;
       for (size_t k : group)
-        if (label_of(k).empty() || label_of(k) == original[k] || !seen.insert(label_of(k)).second)
-          return false;
+        if (label_of(k).empty() || !seen.insert(label_of(k)).second) return false;
       return true;
     };
     const auto file_name = [&](size_t k) {

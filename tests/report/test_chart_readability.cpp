@@ -312,6 +312,14 @@ TEST(ChartReadability, MachinesOfOneNameAreToldApartByTheirFiles) {
   ASSERT_EQ(j.at("machines").size(), 2u);
   EXPECT_EQ(j["machines"][0]["name"], "h100-sxm (before.json)");
   EXPECT_EQ(j["machines"][1]["name"], "h100-sxm (after.json)");
+  // Files of one file name (the catalogue's h100-sxm.json and a changed copy of it): the names
+  // as given tell them apart.
+  const std::string copy = dir.file("h100-sxm.json");
+  test::write_text(copy, doc.dump());
+  r = run_cli({"hw", "compare", "h100-sxm", copy, "--at", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("h100-sxm (h100-sxm)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("h100-sxm (" + copy + ")"), std::string::npos) << r.out;
   // Machines of different names keep them as they are.
   r = run_cli({"hw", "compare", "h100-sxm", "a100-80gb", "--at", "10"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
