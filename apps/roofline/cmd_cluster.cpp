@@ -53,9 +53,11 @@ void run(const ClusterArgs& a) {
   o.name = a.name;
   for (const auto& s : a.message_sizes) {
     const double bytes = parse<Bytes>(s, "--message-sizes").value;
-    // A message is a whole number of bytes, at least one (1.5 was sent as 1 and recorded 1.5).
-    if (!(bytes >= 1) || bytes != std::floor(bytes) || bytes > 1e15)
-      throw InputError("--message-sizes: '" + s + "' is not a whole number of bytes from 1");
+    // A message is a whole number of bytes, at least one (1.5 was sent as 1 and recorded 1.5),
+    // and at most the library's 1 GiB.
+    if (!(bytes >= 1) || bytes != std::floor(bytes) || bytes > 1073741824.0)
+      throw InputError("--message-sizes: '" + s +
+                       "' is not a whole number of bytes from 1 byte to 1 GiB");
     o.message_sizes.push_back(bytes);
   }
   o.log = [](const std::string& line) { say(line + "\n"); };

@@ -344,7 +344,7 @@ void check_cluster_run(const ClusterOptions& options, int ranks) {
   if (!(options.straggler_threshold >= 0 && options.straggler_threshold < 1))
     throw InputError("--straggler-threshold must be in [0, 1) (got " +
                      std::to_string(options.straggler_threshold) + ")");
-  if (options.repetitions < 0) throw InputError("--repetitions must be ≥ 0");
+  if (options.repetitions < 0) throw InputError("--repetitions must be ≥ 1");
   for (double s : options.message_sizes)
     if (!(s >= 1 && s <= 1024.0 * 1024 * 1024))
       throw InputError("message size must be between 1 byte and 1 GiB (got " + std::to_string(s) +

@@ -106,6 +106,12 @@ TEST(ClusterCli, SingleRankFromNodeDocuments) {
   EXPECT_DOUBLE_EQ(doc["compute"][0]["peak"].get<double>(), 5e10);
   EXPECT_DOUBLE_EQ(doc["cluster"]["roofs"][0]["sum"].get<double>(), 5e10);
 
+  // -o -: the document on standard output, the summary on stderr (it printed the summary).
+  r = run_cli({"cluster", "--node-machine", dir.file("node{rank}.json"), "-o", "-"}, kMpiEnv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["cluster"]["ranks"], 1);
+  EXPECT_TRUE(has(r.err, "1 rank on 1 host")) << r.err;
+
   // The written document is a machine document `point` accepts.
   r = run_cli({"point", "--machine", out, "--work", "1e9", "--traffic", "1e9", "--time", "0.1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -34,6 +34,18 @@ TEST(CliMeasure, BadOptionsExitTwoWithAMessage) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--cuda-device 1 picks a GPU for --device cuda"), std::string::npos)
       << r.err;
+  // A node is measured whole under --mpi: a selection it would ignore is refused.
+  for (const std::vector<std::string>& flag : {std::vector<std::string>{"--threads", "1"},
+                                               {"--precisions", "fp64"},
+                                               {"--levels", "L1"},
+                                               {"--no-curve"},
+                                               {"--no-single-core"}}) {
+    std::vector<std::string> args{"measure", "--mpi", "-o", "-"};
+    args.insert(args.end(), flag.begin(), flag.end());
+    r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << flag[0];
+    EXPECT_NE(r.err.find(flag[0] + " does not apply under --mpi"), std::string::npos) << r.err;
+  }
 }
 
 // A level the machine lacks is refused before measuring (exit 3, as a precision it lacks), not
@@ -82,6 +94,14 @@ TEST(CliMeasure, QuickRunWritesAValidMachineDocument) {
   int files = 0;
   for (const auto& e : std::filesystem::directory_iterator(d.path)) (void)e, ++files;
   EXPECT_EQ(files, 1);
+  // --json prints the document and says on stderr where it was written too.
+  const std::string second = d.file("j.json");
+  const auto j =
+      run_cli({"measure", "--quick", "--threads", "1", "--precisions", "fp64", "--levels", "L1",
+               "--no-curve", "--no-single-core", "-o", second, "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_EQ(nlohmann::json::parse(j.out), nlohmann::json::parse(test::slurp(second)));
+  EXPECT_NE(j.err.find("machine document: " + second), std::string::npos) << j.err;
 }
 
 TEST(CliMeasure, InterruptLeavesThePreviousFileAndExitsNonZero) {
