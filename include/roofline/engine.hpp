@@ -85,6 +85,11 @@ struct Theory {
 /// the theory names the limit that applies).
 inline constexpr double kBelowTheoryLimit = 0.92;
 inline constexpr double kAboveTheoryLimit = 1.05;
+/// Other work's share of the measured CPUs' time (ComputeMeasurement::other_work) above which it
+/// is said, and a roof below its theory put down to it. On the 2-vCPU development VM, runs with
+/// no other process read 0–11% (the two /proc readings are not taken at one instant, and a
+/// host's steal comes and goes); one busy process pinned to one of the two CPUs, 33–42%.
+inline constexpr double kOtherWorkLimit = 0.15;
 
 /// Energy drawn while one measurement ran: summed over its visits, each bracketed by two
 /// readings of the machine's energy counter (the visit's warm-up included, as its time is).
@@ -111,6 +116,9 @@ struct ComputeMeasurement {
   std::string isa;  ///< the kernel's instruction set, e.g. "avx2" ("": the backend names none)
   int chains = 0;   ///< the kernel's independent accumulator chains (0: not said)
   std::optional<VisitEnergy> energy;  ///< power while it ran (empty: no energy counter)
+  /// The share of the measured CPUs' time that other work (other processes, other guests)
+  /// took while its phase ran (engine/other_work.hpp); empty where it could not be read.
+  std::optional<double> other_work;
 };
 
 struct MixMeasurement {

@@ -8,7 +8,9 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <tuple>
 
+#include "measure/engine/other_work.hpp"
 #include "measure/engine/sampler.hpp"
 #include "roofline/engine.hpp"
 #include "roofline/io.hpp"
@@ -178,6 +180,66 @@ TEST(Engine, TheoryOutsideItsBandIsJudged) {
       << d.roofs.compute[0].formula;
   EXPECT_DOUBLE_EQ(d.sections.at("measurement").at("compute")[0].at("one_core_ratio").get<double>(),
                    0.99);
+}
+
+// A roof read low while other work shared the measured CPUs is put down to that work, not to a
+// limit of the cores (a busy loop on one of two CPUs had read "limit: shared by the cores").
+TEST(Engine, ARoofBelowTheoryWhileOtherWorkRanIsPutDownToIt) {
+  const auto judged = [](std::optional<double> other) {
+    Measurements m = two_roofs();
+    m.compute[0].theory->work_per_cycle_per_unit = 40;  // measured 0.798 of it
+    Theory one = *m.compute[0].theory;
+    one.units = 1;
+    m.compute[0].one_core_theory = one;
+    m.compute[0].one_core = samples(20, 1e6, 192e6 / 118.8e9, 0);  // 0.99 on one core
+    m.compute[0].other_work = other;
+    const MachineDocument d = assemble(m);
+    std::string said;
+    for (const auto& w : d.sections.at("measurement").at("warnings")) said += w.get<std::string>();
+    return std::make_tuple(said, d.roofs.compute[0].formula,
+                           d.sections.at("measurement").at("compute")[0]);
+  };
+  const auto [busy, busy_formula, busy_detail] = judged(0.25);
+  EXPECT_NE(busy.find("fp64 512-bit fma: measured 0.798 of the theoretical peak while other work "
+                      "took 25% of the measured CPUs' time while it ran"),
+            std::string::npos)
+      << busy;
+  EXPECT_EQ(busy.find("the cores share a limit"), std::string::npos) << busy;
+  EXPECT_NE(busy_formula.find("; limit: none known — other work took 25% of the measured CPUs' "
+                              "time while it ran; repeat on a quiet machine"),
+            std::string::npos)
+      << busy_formula;
+  EXPECT_EQ(busy_detail.at("below_theory_cause"), "other work");
+  EXPECT_DOUBLE_EQ(busy_detail.at("other_work").get<double>(), 0.25);
+  EXPECT_NE(busy.find("other work took 25% of the measured CPUs' time during the compute roofs"),
+            std::string::npos)
+      << busy;
+  // Under the limit (kernel threads, interrupts), or not known: the cores' shared limit.
+  for (std::optional<double> quiet : {std::optional<double>(0.01), std::optional<double>()}) {
+    const auto [said, formula, detail] = judged(quiet);
+    EXPECT_NE(formula.find("; limit: shared by the cores"), std::string::npos) << formula;
+    EXPECT_EQ(detail.contains("other_work"), quiet.has_value());
+    EXPECT_EQ(said.find("other work took"), std::string::npos) << said;
+  }
+}
+
+// /proc/stat and /proc/self/stat as Linux writes them (proc(5)): busy = user + nice + system +
+// irq + softirq + steal of the listed CPUs, own = utime + stime, in clock ticks.
+TEST(Engine, OtherWorkReadsProcStat) {
+  const std::string stat =
+      "cpu  9000 10 2000 50000 300 0 40 7 0 0\n"
+      "cpu0 4000 5 1000 25000 100 0 20 3 0 0\n"
+      "cpu1 5000 5 1000 25000 200 0 20 4 0 0\n"
+      "intr 123456 0 0\nctxt 42\n";
+  EXPECT_DOUBLE_EQ(*busy_seconds(stat, {1}, 100), (5000 + 5 + 1000 + 0 + 20 + 4) / 100.0);
+  EXPECT_DOUBLE_EQ(*busy_seconds(stat, {0, 1, 1}, 100),
+                   (4000 + 5 + 1000 + 20 + 3 + 5000 + 5 + 1000 + 20 + 4) / 100.0);
+  EXPECT_FALSE(busy_seconds(stat, {2}, 100));            // no such CPU
+  EXPECT_FALSE(busy_seconds("cpu0 1 2 3\n", {0}, 100));  // a short line
+  const std::string self =
+      "4242 (my (odd) prog) R 1 4242 4242 0 -1 4194304 100 0 0 0 1234 56 0 0 20 0 3 0 99 0 0\n";
+  EXPECT_DOUBLE_EQ(*own_seconds(self, 100), (1234 + 56) / 100.0);
+  EXPECT_FALSE(own_seconds("4242 no parenthesis", 100));
 }
 
 TEST(Engine, ACurveAboveItsRoofsOrMostlyNoisyIsSaid) {

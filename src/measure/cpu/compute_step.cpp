@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "measure/cpu/steps.hpp"
+#include "measure/engine/other_work.hpp"
 
 namespace roofline::cpu {
 namespace {
@@ -145,8 +146,10 @@ ComputeStep measure_compute(const Plan& plan, engine::ThreadTeam& team, engine::
   for (const ComputeKernel& k : plan.kernels)
     run_checked(k, 256);  // results checked against the declaration before timing
   ComputeStep step;
+  const engine::OtherWork other(team.cpus());
   const TeamResult all =
       sample_team(team, plan, plan.times.compute, "compute roofs and clock", progress);
+  const std::optional<double> other_share = other.share();
   TeamResult one;
   if (solo)
     one = sample_team(*solo, plan, plan.times.compute_one_core,
@@ -184,6 +187,7 @@ ComputeStep measure_compute(const Plan& plan, engine::ThreadTeam& team, engine::
                     " on microarchitecture " + uarch.name;
     }
     if (solo) c.one_core = one.samples[i];
+    c.other_work = other_share;
     // Power while this kernel ran on every core (docs/energy.md "Measured power").
     if (i < all.energy.size() && all.energy[i].visits > 0) c.energy = all.energy[i];
     step.roofs.push_back(std::move(c));

@@ -99,7 +99,18 @@ void judge_against_theory(const ComputeMeasurement& c, const Statistics& st,
       if (!c.one_core.empty() && c.one_core_theory && c.one_core_theory->value() > 0)
         one_ratio =
             judged(d, c.one_core, c.name + " (one core)").sustained / c.one_core_theory->value();
-      if (!c.theory->limit.empty()) {
+      if (c.other_work && *c.other_work > kOtherWorkLimit) {
+        // Other work shared the CPUs: its share, not a limit of the cores or the table (a busy
+        // loop on one of two CPUs read as "shared by the cores", 0.5 of the theory).
+        detail["below_theory_cause"] = "other work";
+        const std::string why = "other work took " + format_number(*c.other_work * 100, 2) +
+                                "% of the measured CPUs' time while it ran";
+        roof.formula += "; limit: none known — " + why + "; repeat on a quiet machine";
+        warnings.push_back(roof.name + ": measured " + format_number(ratio, 3) +
+                           " of the theoretical peak while " + why +
+                           " (other processes, or other guests of a virtual machine): repeat "
+                           "on a quiet machine");
+      } else if (!c.theory->limit.empty()) {
         roof.formula += "; limit: " + c.theory->limit;
       } else if (one_ratio >= kBelowTheoryLimit) {
         detail["one_core_ratio"] = one_ratio;
@@ -177,6 +188,7 @@ ComputeRoof compute_roof(const ComputeMeasurement& c, const std::string& origin,
   if (!c.isa.empty()) detail["isa"] = c.isa;
   if (c.chains > 0) detail["chains"] = c.chains;
   if (c.energy) detail["energy"] = energy_to_json(*c.energy);
+  if (c.other_work) detail["other_work"] = *c.other_work;
   judge_against_theory(c, st, work_unit, roof, detail, warnings);
   return roof;
 }
@@ -412,13 +424,22 @@ MachineDocument assemble(const Measurements& m) {
 
   json compute_detail = json::array();
   json one_core_compute_detail = json::object();
+  double other_work = 0;
   for (const ComputeMeasurement& c : m.compute) {
     json detail;
     doc.roofs.compute.push_back(compute_roof(c, m.origin, detail, warnings));
     if (!c.one_core.empty()) one_core_compute_detail[c.name] = one_core_compute(c);
     compute_detail.push_back(detail);
+    other_work = std::max(other_work, c.other_work.value_or(0));
   }
   measurement["compute"] = compute_detail;
+  // Said even where every roof reads near its theory: the clock the theory uses was read under
+  // the same interference (a busy loop on one of two CPUs: roofs and clock both 2–5% low).
+  if (other_work > kOtherWorkLimit)
+    warnings.push_back("other work took " + format_number(other_work * 100, 2) +
+                       "% of the measured CPUs' time during the compute roofs (other processes, "
+                       "or other guests of a virtual machine): they and the clock may read low; "
+                       "repeat on a quiet machine");
 
   json memory_detail = json::object();
   json one_core_memory = json::object();
