@@ -19,8 +19,7 @@ std::string slurp(const char* path) {
 }
 
 double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -35,7 +34,8 @@ std::optional<double> busy_seconds(const std::string& proc_stat, const std::vect
   while (std::getline(in, line)) {
     // "cpuN user nice system idle iowait irq softirq steal guest guest_nice" (proc(5)); guest
     // time is already inside user and nice.
-    if (line.rfind("cpu", 0) != 0 || line.size() < 4 || !std::isdigit(static_cast<unsigned char>(line[3])))
+    if (line.rfind("cpu", 0) != 0 || line.size() < 4 ||
+        !std::isdigit(static_cast<unsigned char>(line[3])))
       continue;
     std::istringstream f(line.substr(3));
     int cpu = -1;
