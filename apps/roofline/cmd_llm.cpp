@@ -520,7 +520,12 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
   std::vector<const MachineDocument*> resolved;
   for (const auto& m : machines) resolved.push_back(&m);
   refuse_one_machine_twice(names, resolved, "llm --hw");
-  for (const auto& name : names) {
+  // Machines of one document name told apart in the table (their file names, else as given).
+  std::vector<MachineDocument*> named;
+  for (auto& m : machines) named.push_back(&m);
+  name_machines_apart(names, named);
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
     LlmSetup st = setup_for(a, model, name);
     st.scenario.batch = batch.front();
     st.scenario.context = context.front();
@@ -532,6 +537,7 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
     o.dp = a.dp;
     o.price_per_hour = prices.of(st.given, st.roofs.machine, st.machine.origin);
     if (a.power_w > 0) o.power_w = a.power_w;
+    st.roofs.machine = machines[i].roofs.name;
     rows.push_back(
         llm::compare_on(model, llm::Setup{st.scenario, st.roofs}, machine_facts(st.machine), o));
   }
@@ -617,7 +623,7 @@ void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
   else if (a.csv)
     emit(llm::sweep_csv(rows, roofs.units), a.output);
   else
-    emit(llm::render_sweep_text(rows, model, roofs), a.output);
+    emit(llm::render_sweep_text(rows, model, roofs, s.flash), a.output);
 }
 
 void run(const LlmArgs& a) {

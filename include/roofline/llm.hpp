@@ -164,6 +164,9 @@ std::string native_16bit(const RoofSet& roofs);
 
 enum class Phase { prefill, decode, mixed, verify };
 std::string to_string(Phase p);
+/// The attention form in words, as the reports' headers say it: "fused attention" or
+/// "unfused attention (scores through memory)".
+std::string attention_words(bool flash);
 Phase parse_phase(const std::string& s);  ///< prefill or decode; throws InputError
 
 /// Which form of multi-head latent attention a step computes (DeepSeek-V2 §2.1.2): `naive`
@@ -675,6 +678,7 @@ struct MachineComparison {
   WorkRate peak{0};
   ByteRate bandwidth{0};
   std::string dtype;  ///< the compute dtype
+  bool flash = true;  ///< the attention form of the step (Scenario::flash)
   Seconds ttft{0};    ///< the request's when output_tokens > 0, else the prefill's
   Seconds time_per_output_token{0};
   /// Output tokens/s of decode alone: B·dp / time_per_output_token (every machine, always).
@@ -828,7 +832,7 @@ std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& 
 std::string render_text(const Report& r);
 std::string operators_csv(const Report& r);
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
-                              const Roofs& r);
+                              const Roofs& r, bool flash);
 std::string sweep_csv(const std::vector<SweepRow>& rows, const UnitSystem& units = {});
 
 // Rendering of the request, serving, speculative, cost and training sections (text; JSON in

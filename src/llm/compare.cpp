@@ -19,6 +19,7 @@ MachineComparison compare_on(const ModelConfig& m, const Setup& st, const Machin
   c.peak = st.roofs.peak;
   c.bandwidth = st.roofs.bandwidth;
   c.dtype = st.scenario.dtypes.compute.name;
+  c.flash = st.scenario.flash;
   c.ttft = rep.ttft;
   c.time_per_output_token = rep.time_per_token;
   // Two throughputs under two names (one field used to switch meaning with output_tokens):
@@ -96,7 +97,8 @@ std::string render_comparison_text(const ModelConfig& m, double batch, double co
   std::string out =
       m.name + ": batch " + format_number(batch) + ", context " + format_number(context) +
       (requests ? ", " + format_number(output_tokens) + " output tokens" : std::string()) +
-      " on each machine (decode tokens/s = batch / time per token" +
+      " on each machine, " + attention_words(rows.empty() || rows.front().flash) +
+      " (decode tokens/s = batch / time per token" +
       (requests ? "; request tokens/s = batch × output tokens / end-to-end, prefill included; "
                   "the cost is at the request rate"
                 : "") +
@@ -115,6 +117,7 @@ nlohmann::json comparison_document(const ModelConfig& m, double batch, double co
           {"model", model_to_json(m)},
           {"batch", batch},
           {"context", context},
+          {"flash", rows.empty() || rows.front().flash},
           {"machines", machines}};
 }
 

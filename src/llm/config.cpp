@@ -518,6 +518,10 @@ std::string to_string(Phase p) {
   return "decode";
 }
 
+std::string attention_words(bool flash) {
+  return flash ? "fused attention" : "unfused attention (scores through memory)";
+}
+
 Phase parse_phase(const std::string& s) {
   const std::string k = lower(s);
   if (k == "prefill") return Phase::prefill;

@@ -109,8 +109,8 @@ std::string scenario_line(const Report& r) {
          format_number(s.prompt) + (s.tp > 1 ? ", tensor parallel " + std::to_string(s.tp) : "") +
          (s.ep ? " (experts: expert parallel)" : "") +
          (s.cp > 1 ? ", context parallel " + std::to_string(s.cp) : "") +
-         (s.pp > 1 ? ", pipeline " + std::to_string(s.pp) + " stages" : "") +
-         (s.flash ? ", fused attention" : ", unfused attention (scores through memory)") + "\n";
+         (s.pp > 1 ? ", pipeline " + std::to_string(s.pp) + " stages" : "") + ", " +
+         attention_words(s.flash) + "\n";
   out +=
       "  model: " + format_si(r.params.total, "") + " parameters" +
       (r.model.moe() ? " (" + format_si(r.params.active, "") + " active per token" + ")" : "") +
@@ -483,10 +483,10 @@ std::string operators_csv(const Report& r) {
 }
 
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
-                              const Roofs& r) {
-  std::string out = m.name + " on " + r.machine +
-                    ": batch × context sweep (ridge I* = " + format_intensity(r.ridge(), r.units) +
-                    ")\n";
+                              const Roofs& r, bool flash) {
+  std::string out = m.name + " on " + r.machine + ": batch × context sweep, " +
+                    attention_words(flash) +
+                    " (ridge I* = " + format_intensity(r.ridge(), r.units) + ")\n";
   Table t({"batch", "context", "prompt", "TTFT", "time/token", "tokens/s", "I decode", "I linear",
            "I attention", "bound", "memory", "fits"});
   for (const auto& row : rows)

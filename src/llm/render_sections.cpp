@@ -211,7 +211,7 @@ std::string render_training_text(const TrainingResult& t, const ModelConfig& m, 
                     " × dp " + format_number(o.dp) + ", " + format_number(t.micro_steps) +
                     " micro-step(s), recompute " + to_string(o.recompute) + ", ZeRO " +
                     std::to_string(o.zero) + (o.sequence_parallel ? ", sequence parallel" : "") +
-                    (t.flash ? ", fused attention" : ", unfused attention") + "\n";
+                    ", " + attention_words(t.flash) + "\n";
   out += "  roofs: π = " + format_work_rate(r.peak, r.units) + " (" + r.compute_name +
          "), β = " + format_byte_rate(r.bandwidth) + " (" + r.memory_level + ")" +
          (r.calibration.empty() ? "" : "; " + r.calibration) + "\n";

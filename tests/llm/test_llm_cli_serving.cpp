@@ -197,6 +197,42 @@ TEST(LlmCliServing, CostSideBySide) {
   EXPECT_NE(bad.err.find("--price-per-hour"), std::string::npos) << bad.err;
 }
 
+// The comparison and the sweep say which attention form they cost, as the single report does;
+// two documents of one machine name (measured before and after a change) are two rows told
+// apart by their files' names.
+TEST(LlmCliServing, ComparisonAndSweepSayTheAttentionFormAndTellMachinesApart) {
+  test::TempDir dir;
+  const std::string before = dir.file("before.json"), after = dir.file("after.json");
+  auto doc = nlohmann::json::parse(test::slurp(kA100));
+  test::write_text(before, doc.dump());
+  doc["memory"][0]["bandwidth"] = 1.0e12;  // measured again, slower
+  test::write_text(after, doc.dump());
+  auto r =
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", before + "," + after, "-b", "1", "-L", "2048"},
+              "NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("on each machine, fused attention ("), std::string::npos) << r.out;
+  const std::string name = doc["name"].get<std::string>();
+  EXPECT_NE(r.out.find(name + " (before.json)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(name + " (after.json)"), std::string::npos) << r.out;
+  r = run_cli({"llm", "-m", "llama-2-7b", "--hw", before + "," + after, "-b", "1", "-L", "2048",
+               "--attention", "unfused", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["flash"], false);
+  EXPECT_EQ(j["machines"][1]["machine"], name + " (after.json)");
+  // The slower memory is the slower decode: the rows are the documents, not one of them twice.
+  EXPECT_GT(j["machines"][0]["decode_tokens_per_s"].get<double>(),
+            1.5 * j["machines"][1]["decode_tokens_per_s"].get<double>());
+  r = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,8", "-L", "2048", "--attention",
+               "unfused"},
+              "NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("batch × context sweep, unfused attention (scores through memory) (ridge"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(LlmCliServing, TrainingStep) {
   const auto r = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--train", "--seq", "2048",
                           "--micro-batch", "2", "--dp", "8", "--zero", "1", "--recompute",
@@ -213,7 +249,9 @@ TEST(LlmCliServing, TrainingStep) {
   const auto unfused = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--train", "--seq",
                                 "2048", "--attention", "unfused"});
   ASSERT_EQ(unfused.exit_code, 0) << unfused.err;
-  EXPECT_NE(unfused.out.find("ZeRO 0, unfused attention\n"), std::string::npos) << unfused.out;
+  EXPECT_NE(unfused.out.find("ZeRO 0, unfused attention (scores through memory)\n"),
+            std::string::npos)
+      << unfused.out;
   const auto bad =
       run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--train", "--recompute", "some"});
   EXPECT_EQ(bad.exit_code, 2);
