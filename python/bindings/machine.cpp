@@ -356,6 +356,11 @@ void register_compare(py::module_& m) {
             return out;
           },
           "'bandwidth ratio', 'peak ratio' or 'mixed' per machine against the first")
+      .def_property_readonly(
+          "note", [](const Comparison& c) { return mixed_work_note(c); },
+          "what a ratio between roofs of other work means (OP/s against FLOP/s: the same "
+          "products at another type), as `hw compare` says it; '' when every roof counts the "
+          "same work")
       .def("to_dict", [](const Comparison& c) { return json_to_python(comparison_to_json(c)); });
 
   m.def(

@@ -162,6 +162,21 @@ def test_compare_equals_hw_compare(cli_json):
     assert c.ratios[0] == 1
     assert c.ratios[1] == pytest.approx(
         c.machines[1].attainable_flop_per_s / c.machines[0].attainable_flop_per_s, rel=1e-15)
+    assert c.note == ""
+
+
+def test_compare_of_other_work_says_so_as_hw_compare_does(cli_json, tmp_path):
+    # A roof given as two numbers counts FLOP; int8 on the A100 counts OP: the ratio holds only
+    # where the operations map one to one, and the comparison says so, as the CLI does.
+    given = roofline.Machine.from_roofs(1e12, 1e11, name="given")
+    path = tmp_path / "given.json"
+    given.save(str(path))
+    c = roofline.compare([given, roofline.Machine("a100-80gb")], 10, precision="int8")
+    cli = one(cli_json("hw", "compare", str(path), "a100-80gb", "--at", "10", "--precision",
+                       "int8"))
+    assert c.to_dict() == cli
+    assert c.note == cli["note"]
+    assert "OP/s" in c.note and "one to one" in c.note
 
 
 def test_llm_decode_step_equals_the_cli(cli_json):
