@@ -58,7 +58,7 @@ MachineDocument machine_for_run(const MeasureOptions& o) {
 }
 
 std::string blas_summary(const suite::BlasInfo& b) {
-  if (!b.available) return "OpenBLAS: not available";
+  if (!b.available) return "OpenBLAS: not available: " + b.why_not;
   std::string s = "OpenBLAS core: " + b.corename + " (" + b.config + ")";
   if (!b.best_core.empty()) s += "; best core for this CPU: " + b.best_core;
   if (b.generic) s += " — the detected core is narrower than the CPU";

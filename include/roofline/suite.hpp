@@ -149,7 +149,10 @@ struct BlasInfo {
   std::string best_core;  ///< best OPENBLAS_CORETYPE for this CPU ("" when unknown)
   bool generic = false;   ///< corename uses a narrower instruction set than best_core
   std::map<std::string, std::string> environment;  ///< OPENBLAS_* variables that were set
+  std::string why_not;                             ///< why it is not available ("" when it is)
 };
+/// OpenBLAS as this process finds it: opened (dlopen) by the first call, as the BLAS kernels open
+/// it; nothing else in roofline loads it.
 BlasInfo blas_info();
 /// Instruction-set class of an OpenBLAS core name: 0 unknown, 1 SSE, 2 AVX, 3 AVX2+FMA,
 /// 4 AVX-512.

@@ -30,6 +30,18 @@ def test_package_imports_from_the_build_tree():
     assert issubclass(roofline.InputError, ValueError)
 
 
+def test_importing_the_package_does_not_load_openblas():
+    # OpenBLAS is opened by a run of a BLAS kernel, not linked into the module: linked, it
+    # started its thread pool in every process that imports roofline (beside numpy's own).
+    import subprocess
+    import sys
+    code = "import roofline; roofline.Machine('a100-80gb'); print(open('/proc/self/maps').read())"
+    maps = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout
+    assert "_roofline" in maps
+    assert "openblas" not in maps
+
+
 def test_saxpy_intensity_is_one_sixth_as_the_cli_says(cli_json):
     k = roofline.kernel("saxpy", n=1e8)
     c = cli_json("kernel", "saxpy", "--n", "1e8")

@@ -146,6 +146,17 @@ TEST(CliRun, ThreadsOtherThanTheMachinesAreSaid) {
   EXPECT_EQ(r.err.find("were measured on"), std::string::npos) << r.err;
 }
 
+// OpenBLAS is opened by the run that asks for a BLAS kernel, not linked: linked, it started its
+// thread pool in every command, and under `ulimit -v` every command hung at exit in that pool.
+TEST(CliRun, OpenBlasIsNotAmongTheLibrariesEveryCommandLoads) {
+  // The dynamic loader lists the binary's libraries without running it (what ldd does).
+  const auto r = run_cli({"--version"}, "LD_TRACE_LOADED_OBJECTS=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("libc.so"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("openblas"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("libblas"), std::string::npos) << r.out;
+}
+
 TEST(CliRun, ForcedBlasCoreRunsInAChildAndIsJudgedOnItsRoof) {
   if (!suite::blas_info().available) GTEST_SKIP() << "built without OpenBLAS";
   if (suite::blas_info().config.find("DYNAMIC_ARCH") == std::string::npos)

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "measure/engine/shared_library.hpp"
 #include "roofline/cuda.hpp"
 
 namespace roofline::cuda::detail {
@@ -59,18 +60,9 @@ LibrarySearch library_search_here(const std::string& build_library_dir);
 /// directory matching one of the glob(3) `patterns`; only directories that exist.
 std::vector<std::string> wheel_library_dirs(const std::vector<std::string>& patterns);
 
-/// A library opened with dlopen: the handle (null when none loaded), the path that loaded, and
-/// for each path tried in vain the loader's message.
-struct OpenedLibrary {
-  void* handle = nullptr;
-  std::string path;
-  std::vector<std::string> failures;
-  /// "libX.so.N not found (tried: a: msg; b: msg ...)" when nothing loaded.
-  std::string why_not(const std::string& soname) const;
-};
-
-/// dlopen (RTLD_NOW | RTLD_LOCAL) of each candidate in turn until one loads.
-OpenedLibrary open_library(const std::vector<std::string>& candidates);
+// Opening them: roofline::open_library (measure/engine/shared_library.hpp).
+using roofline::open_library;
+using roofline::OpenedLibrary;
 
 // ---- grids sized from occupancy ----
 

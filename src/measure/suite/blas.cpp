@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "measure/engine/shared_library.hpp"
 #include "parallel.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/strings.hpp"
@@ -19,6 +20,9 @@
 
 #if ROOFLINE_HAVE_OPENBLAS
 #include <cblas.h>
+#include <dlfcn.h>
+
+#include <type_traits>
 #endif
 
 namespace roofline::suite {
@@ -29,6 +33,40 @@ std::string upper(std::string s) {
   return s;
 }
 #if ROOFLINE_HAVE_OPENBLAS
+// OpenBLAS's entry points, opened at run time by the first use (layer.cmake says why it is not
+// linked); cblas.h gives their types. The library stays loaded for the process's life.
+struct OpenBlas {
+  decltype(&cblas_sgemm) sgemm = nullptr;
+  decltype(&cblas_dgemm) dgemm = nullptr;
+  decltype(&openblas_set_num_threads) set_num_threads = nullptr;
+  decltype(&openblas_get_corename) corename = nullptr;
+  decltype(&openblas_get_config) config = nullptr;
+  std::string why_not;  ///< why it is not usable ("" when it is)
+};
+
+const OpenBlas& openblas() {
+  static const OpenBlas api = [] {
+    OpenBlas b;
+    constexpr const char* kSoname = "libopenblas.so.0";
+    const OpenedLibrary lib = open_library({kSoname, ROOFLINE_OPENBLAS_LIBRARY});
+    if (!lib.handle) {
+      b.why_not = "OpenBLAS: " + lib.why_not(kSoname) + " (install libopenblas0)";
+      return b;
+    }
+    const auto find = [&](auto& f, const char* name) {
+      f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(lib.handle, name));
+      if (!f && b.why_not.empty()) b.why_not = "OpenBLAS: " + lib.path + " has no " + name;
+    };
+    find(b.sgemm, "cblas_sgemm");
+    find(b.dgemm, "cblas_dgemm");
+    find(b.set_num_threads, "openblas_set_num_threads");
+    find(b.corename, "openblas_get_corename");
+    find(b.config, "openblas_get_config");
+    return b;
+  }();
+  return api;
+}
+
 template <class T>
 class BlasGemm : public Workload {
  public:
@@ -65,16 +103,16 @@ class BlasGemm : public Workload {
       note += "; OpenBLAS limited to " + std::to_string(threads) + " of " +
               std::to_string(ctx.threads) + " threads (" +
               (ROOFLINE_TSAN_BUILD ? "ThreadSanitizer build" : "OPENBLAS_NUM_THREADS") + ")";
-    openblas_set_num_threads(threads);
+    openblas().set_num_threads(threads);
   }
   void run() override {
     const auto n = static_cast<blasint>(n_);
     if constexpr (sizeof(T) == 4)
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A_.data(), n, B_.data(),
-                  n, 0.0f, C_.data(), n);
+      openblas().sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A_.data(), n,
+                       B_.data(), n, 0.0f, C_.data(), n);
     else
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A_.data(), n, B_.data(),
-                  n, 0.0, C_.data(), n);
+      openblas().dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A_.data(), n,
+                       B_.data(), n, 0.0, C_.data(), n);
   }
   std::string check() override { return check_gemm(name_, C_.data(), n_); }
   void inject_fault() override { C_[n_ + 3] += 1; }
@@ -91,6 +129,7 @@ class BlasGemm : public Workload {
 
 std::unique_ptr<Workload> make_blas_workload(const Context& ctx, bool fp32, double ws) {
 #if ROOFLINE_HAVE_OPENBLAS
+  if (!openblas().why_not.empty()) throw Unavailable(openblas().why_not);
   if (fp32) return std::make_unique<BlasGemm<float>>(ctx, ws);
   return std::make_unique<BlasGemm<double>>(ctx, ws);
 #else
@@ -150,9 +189,11 @@ BlasInfo blas_info() {
                           "OPENBLAS_VERBOSE", "OMP_NUM_THREADS"})
     if (const char* v = std::getenv(var)) info.environment[var] = v;
 #if ROOFLINE_HAVE_OPENBLAS
+  info.why_not = openblas().why_not;
+  if (!info.why_not.empty()) return info;
   info.available = true;
-  info.corename = openblas_get_corename();
-  info.config = openblas_get_config();
+  info.corename = openblas().corename();
+  info.config = openblas().config();
   while (!info.config.empty() && std::isspace(static_cast<unsigned char>(info.config.back())))
     info.config.pop_back();
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -166,6 +207,8 @@ BlasInfo blas_info() {
 #endif
   info.generic =
       !info.best_core.empty() && blas_core_isa(info.corename) < blas_core_isa(info.best_core);
+#else
+  info.why_not = "OpenBLAS was not found when roofline was built (install libopenblas-dev)";
 #endif
   return info;
 }
