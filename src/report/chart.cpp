@@ -297,40 +297,81 @@ void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& cho
   for (const auto& m : rs.memory) add_ridge(*ch.default_compute, m);
 }
 
+/// The least and the greatest positive finite value on one axis, and what gave each (named when
+/// the axis cannot be drawn).
+struct Extent {
+  double min = std::numeric_limits<double>::infinity(), max = 0;
+  std::string min_who, max_who;
+  template <class Who>
+  void take(double v, const Who& who) {
+    if (!(v > 0) || !std::isfinite(v)) return;
+    if (v < min) min = v, min_who = who();
+    if (v > max) max = v, max_who = who();
+  }
+};
+
+/// An axis beyond a double's range is refused naming what put it there: the extreme value at the
+/// end that is out, of the axis whose own values and margin reach out, else of the axis of the
+/// longer span (the equal length per decade carries it into the other); check_axis says it of
+/// anything left.
+void refuse_beyond(const Extent& x, const Extent& y, double xlo, double xhi, double ylo,
+                   double yhi) {
+  static const double kTop = std::log10(std::numeric_limits<double>::max());
+  static const double kBottom = std::log10(std::numeric_limits<double>::min());
+  const auto refuse = [](const std::string& who, const char* what, double v) {
+    if (who.empty()) return;
+    throw InputError("chart: " + who + " cannot be drawn: its " + what + " " + format_number(v) +
+                     " puts an axis beyond the limits of a double (1e-307 to 1e308, with the "
+                     "chart's margins)");
+  };
+  const double x_span = std::log10(x.max) - std::log10(x.min);
+  const double y_span = std::log10(y.max) - std::log10(y.min);
+  const bool x_first = x_span >= y_span;
+  if (xlo < kBottom || ylo < kBottom) {
+    const bool x_out = std::log10(x.min) - 0.7 < kBottom,
+               y_out = std::log10(y.min) - 0.35 < kBottom;
+    if (x_out || (!y_out && x_first)) refuse(x.min_who, "intensity", x.min);
+    refuse(y.min_who, "performance", y.min);
+  }
+  if (xhi > kTop || yhi > kTop) {
+    const bool x_out = std::log10(x.max) + 0.7 > kTop, y_out = std::log10(y.max) + 0.3 > kTop;
+    if (x_out || (!y_out && x_first)) refuse(x.max_who, "intensity", x.max);
+    refuse(y.max_who, "performance", y.max);
+  }
+}
+
 /// The axis ranges (log10) over roofs, ridges, points, the workload line and the curve, with
 /// the same length per decade on both axes; the roofs' open ends are cut at the edges.
 void set_axes(Chart& ch, const ReportInput& in, double width, double height) {
-  double xmin = std::numeric_limits<double>::infinity(), xmax = 0;
-  double ymin = std::numeric_limits<double>::infinity(), ymax = 0;
-  auto take_x = [&](double v) {
-    if (v > 0 && std::isfinite(v)) xmin = std::min(xmin, v), xmax = std::max(xmax, v);
-  };
-  auto take_y = [&](double v) {
-    if (v > 0 && std::isfinite(v)) ymin = std::min(ymin, v), ymax = std::max(ymax, v);
-  };
-  for (const auto& r : ch.ridges) take_x(r.intensity);
+  Extent x, y;
+  for (const auto& r : ch.ridges) x.take(r.intensity, [] { return std::string("a ridge"); });
   for (const auto& m : in.machines) {
     const RoofSet& s = m.roofs;
-    take_x((s.select_compute("").peak / s.select_memory("").bandwidth).value);
-    for (const auto& c : s.compute) take_y(c.peak.value);
+    const auto who = [&] { return "machine '" + terminal_safe(s.name) + "'"; };
+    x.take((s.select_compute("").peak / s.select_memory("").bandwidth).value, who);
+    for (const auto& c : s.compute) y.take(c.peak.value, who);
   }
   // The lowest point or workload mark, log10: never cut off.
   double ypoints = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < in.points.size(); ++i) {
-    for (const auto& l : ch.diagnoses[i].levels) take_x(l.intensity.value);
-    take_y(ch.diagnoses[i].performance.value);
+    const auto who = [&] { return "point '" + terminal_safe(in.points[i].name) + "'"; };
+    for (const auto& l : ch.diagnoses[i].levels) x.take(l.intensity.value, who);
+    y.take(ch.diagnoses[i].performance.value, who);
     if (ch.diagnoses[i].performance.value > 0)
       ypoints = std::min(ypoints, std::log10(ch.diagnoses[i].performance.value));
   }
-  if (in.workload_line) take_x(in.workload_line->value);
+  const auto line = [] { return std::string("the workload line (--at)"); };
+  if (in.workload_line) x.take(in.workload_line->value, line);
   // Each machine's roof height at the workload line is what the line is for (docs/model.md §7):
   // kept on the chart like a point, however low I puts it.
   if (ch.workload)
     for (const auto& m : ch.workload->machines) {
-      take_y(m.attainable.value);
+      y.take(m.attainable.value, line);
       if (m.attainable.value > 0) ypoints = std::min(ypoints, std::log10(m.attainable.value));
     }
-  for (const auto& [i, p] : ch.empirical) take_x(i), take_y(p);
+  const auto curve = [] { return std::string("the empirical curve"); };
+  for (const auto& [i, p] : ch.empirical) x.take(i, curve), y.take(p, curve);
+  const double xmin = x.min, xmax = x.max, ymin = y.min, ymax = y.max;
   double xlo = std::log10(xmin) - 0.7, xhi = std::log10(xmax) + 0.7;
   if (xhi - xlo < 3) {
     const double mid = (xlo + xhi) / 2;
@@ -357,6 +398,7 @@ void set_axes(Chart& ch, const ReportInput& in, double width, double height) {
     const double extra = width * (yhi - ylo) / height - (xhi - xlo);
     if (extra > 0) xlo -= extra / 2, xhi += extra / 2;
   }
+  refuse_beyond(x, y, xlo, xhi, ylo, yhi);
   ch.x_lo = xlo, ch.x_hi = xhi, ch.y_lo = ylo, ch.y_hi = yhi;
   for (auto& r : ch.roofs) {
     if (!r.compute) r.from = std::pow(10.0, xlo);

@@ -95,6 +95,8 @@ void write_fixtures(const std::filesystem::path& dir) {
     "compute": [{"name": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
   put("peak-1e308.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
     "compute": [{"name": "fp32", "peak": 1e308}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("point-tiny-i.json", R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "tiny", "work": 2e-291, "traffic": 4.5e15, "time": 1e-300}]})");
   put("points-twice.json", R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "x", "work": 1e9, "traffic": 1e9, "time": 0.01},
     {"name": "x", "work": 1e9, "traffic": 1e9, "time": 0.02}]})");
@@ -309,7 +311,11 @@ std::vector<Case> cases() {
       {"a chart beyond a double's range",
        {"plot", "{dir}/peak-1e308.json", "-o", "{dir}/chart.svg"},
        2,
-       "chart: an axis would run"},
+       "chart: machine 'x' cannot be drawn: its performance 1e+308 puts an axis beyond"},
+      {"a point of an intensity no chart can draw: the point named",
+       {"plot", "h100-sxm", "{dir}/point-tiny-i.json", "-o", "{dir}/chart.svg"},
+       2,
+       "chart: point 'tiny' cannot be drawn: its intensity 4.444e-307 puts an axis beyond"},
       // ---- energy ----
       {"energy costs whose peak per joule overflows (a chart would never end)",
        {"energy", "--peak", "1e12", "--bandwidth", "1e11", "--eps-flop", "1e-320", "--eps-mem",
@@ -374,7 +380,7 @@ std::vector<Case> cases() {
       {"a workload line where the roofs underflow",
        {"plot", "h100-sxm", "--at=1e-320", "--terminal"},
        2,
-       "a roof, point or intensity lies beyond what a chart can draw"},
+       "chart: the workload line (--at) cannot be drawn: its intensity 1e-320"},
       {"a workload line at zero: the option named",
        {"plot", "h100-sxm", "--at=0", "-o", "{out}"},
        2,
