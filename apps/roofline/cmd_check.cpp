@@ -47,10 +47,16 @@ void run(const CheckArgs& a) {
   if (!a.junit.empty()) {
     const std::string suite =
         "roofline check " + a.points + (req.machine ? " on " + req.machine->roofs.name : "");
+    std::string gate;
+    if (rep.nothing_judged) {
+      gate = "no point was judged: the gate checked nothing";
+      for (const auto& n : rep.notes) gate += "; " + n;
+    }
+    const std::string xml = render_junit(suite, rep.checks, gate);
     if (a.junit == "-")  // standard output, as for -o (check_outputs: the report is not there)
-      emit(render_junit(suite, rep.checks), "-");
+      emit(xml, "-");
     else
-      write_file_atomic(a.junit, render_junit(suite, rep.checks), "--junit");
+      write_file_atomic(a.junit, xml, "--junit");
   }
   if (a.json) {
     emit(json_text(rep.json) + "\n", a.output);

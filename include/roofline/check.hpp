@@ -93,6 +93,9 @@ struct PointCheck {
 /// The JUnit XML of a check (the format CI systems read: one <testsuite>, one <testcase> per
 /// point, <failure> for a failed one, <skipped> for a skipped one). Every name and message goes
 /// through xml_text() (sanitize.hpp), so the file is well-formed whatever the names hold.
-std::string render_junit(const std::string& suite_name, const std::vector<PointCheck>& points);
+/// `gate_failure`, when given, is one more failed test case, "(the gate)": the gate failing as a
+/// whole (no point was judged).
+std::string render_junit(const std::string& suite_name, std::vector<PointCheck> points,
+                         const std::string& gate_failure = "");
 
 }  // namespace roofline

@@ -107,7 +107,11 @@ std::string to_string(CheckStatus s) {
   return "?";
 }
 
-std::string render_junit(const std::string& suite_name, const std::vector<PointCheck>& points) {
+std::string render_junit(const std::string& suite_name, std::vector<PointCheck> points,
+                         const std::string& gate_failure) {
+  // The gate's own failure (no point judged) is a failed test case: a report of skipped cases
+  // alone would show green in the CI's view of it.
+  if (!gate_failure.empty()) points.push_back({"(the gate)", CheckStatus::failed, {gate_failure}});
   int failures = 0, skipped = 0;
   for (const auto& p : points) {
     failures += p.status == CheckStatus::failed;

@@ -234,6 +234,24 @@ TEST(CliCheck, NoiseThatHidesAnySlowdownAndAGateThatJudgedNothingFail) {
   EXPECT_FALSE(j["passed"].get<bool>());
   EXPECT_TRUE(j["nothing_judged"].get<bool>());
   ASSERT_EQ(j["notes"].size(), 1u);
+  // The JUnit report fails too: skipped cases alone read green in a CI's view of it.
+  r = run_cli(args(
+      {"check", d.file("p.json"), "--config", d.file("typo.json"), "--junit", d.file("typo.xml")}));
+  EXPECT_EQ(r.exit_code, 5);
+  auto root = roofline::test::XmlReader(slurp(d.file("typo.xml"))).parse();
+  EXPECT_EQ(root->attr("tests"), "3");
+  EXPECT_EQ(root->attr("failures"), "1");
+  EXPECT_EQ(root->attr("skipped"), "2");
+  const auto cases =
+      root->find_all([](const roofline::test::XmlNode& n) { return n.name == "testcase"; });
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[2]->attr("name"), "(the gate)");
+  ASSERT_EQ(cases[2]->children.size(), 1u);
+  EXPECT_EQ(cases[2]->children[0]->name, "failure");
+  const std::string why = cases[2]->children[0]->attr("message");
+  EXPECT_NE(why.find("no point was judged: the gate checked nothing; rule 'compute-ok'"),
+            std::string::npos)
+      << why;
 
   // An unknown field inside a rule is refused like one at the top.
   write_text(d.file("bogus.json"), R"({"schema": "roofline.check", "version": 1,
