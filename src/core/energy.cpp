@@ -34,6 +34,10 @@ void EnergyCosts::validate() const {
           "the peak work per joule 1/(eps_flop + pi0 · tau_flop)");
   derived(time_balance(*this), "the time balance tau_mem/tau_flop");
   derived(energy_balance(*this), "the energy balance eps_mem/eps_flop");
+  // The most the model draws, at the ridge I = B_τ (work and traffic both at their peaks):
+  // every other intensity draws less, so this one finite keeps every power finite.
+  derived(model_power(*this, time_balance(*this)),
+          "the power at the ridge pi·eps_flop + beta·eps_mem + pi0");
 }
 
 double time_balance(const EnergyCosts& c) {
