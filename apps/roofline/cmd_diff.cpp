@@ -39,7 +39,8 @@ Side load_side(const std::string& arg, const std::string& hw_dir) {
   s.arg = arg;
   std::error_code ec;
   if (std::filesystem::exists(arg, ec)) {
-    const nlohmann::json raw = parse_json(read_text_file(arg), arg);
+    // A points document may be as large as `import -o` writes.
+    const nlohmann::json raw = parse_json(read_text_file(arg, kMaxPointsBytes), arg);
     if (raw.is_object() && raw.value("schema", std::string()) == kPointsSchema) {
       s.points = points_from_json(raw, arg);
       s.spreads = point_spreads(raw, arg);

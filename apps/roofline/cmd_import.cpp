@@ -210,7 +210,16 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
         }
         return true;
       });
-    emit(json_with_arrays(head, arrays), a.output);
+    const std::string text = json_with_arrays(head, arrays);
+    // Nothing written here is refused later (docs/architecture.md): the readers take a points
+    // document up to kMaxPointsBytes.
+    if (text.size() > kMaxPointsBytes)
+      throw InputError(files + ": the points document would be " +
+                       format_bytes(Bytes(static_cast<double>(text.size()))) + ", above the " +
+                       "1 GiB" +
+                       " a points document may hold: import fewer kernels (ncu --kernel-name, "
+                       "--launch-count) or fewer files at once");
+    emit(text, a.output);
     return;
   }
   const bool color = a.output.empty() && color_stdout();

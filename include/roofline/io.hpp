@@ -58,6 +58,9 @@ inline constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
 /// Largest profiler export the importers read (ncu, likwid, dcgm): 1 GiB (an Nsight Compute
 /// CSV of a long run is hundreds of MB).
 inline constexpr std::size_t kMaxImportBytes = std::size_t{1} << 30;
+/// Largest points document read (point, plot, check, diff, energy, hw): what `import -o` may
+/// write, 1 GiB (an export of 300k kernels made 103 MB of points); import refuses to write more.
+inline constexpr std::size_t kMaxPointsBytes = kMaxImportBytes;
 /// Deepest nesting of arrays and objects parse_json() accepts (documents nest < 10 levels).
 inline constexpr int kMaxJsonDepth = 100;
 

@@ -191,7 +191,7 @@ std::string percent(double x) {
 
 CheckedPoints load_checked_points(const std::string& path) {
   CheckedPoints l;
-  const nlohmann::json raw = parse_json(read_text_file(path), path);
+  const nlohmann::json raw = parse_json(read_text_file(path, kMaxPointsBytes), path);
   l.doc = points_from_json(raw, path);
   l.spreads = point_spreads(raw, path);
   l.spreads.resize(l.doc.points.size());

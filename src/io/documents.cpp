@@ -389,7 +389,7 @@ json points_to_json(const PointsDocument& doc) {
 
 PointsDocument load_points_file(const std::filesystem::path& path) {
   const std::string origin = path.string();
-  return points_from_json(parse_json(read_text_file(path), origin), origin);
+  return points_from_json(parse_json(read_text_file(path, kMaxPointsBytes), origin), origin);
 }
 
 }  // namespace roofline

@@ -304,5 +304,26 @@ TEST(CliInputs, HugeAndDeepDocumentsAreRefusedBeforeParsing) {
             (std::set<std::string>{"big.json", "deep-section.json", "deep.json"}));
 }
 
+// A points document may be as large as `import -o` writes (1 GiB, kMaxPointsBytes): an export
+// of 300k kernels made 103 MB of points, which point, plot and check then refused at 64 MiB.
+TEST(CliOutputs, PointsDocumentsBeyond64MiBAreRead) {
+  TempDir d;
+  {
+    std::ofstream big(d.file("points.json"));
+    big << R"({"schema": "roofline.points", "version": 1, "points": [)"
+        << R"({"name": "k", "work": 1e9, "traffic": 1e8, "time": 0.01}])";
+    big << std::string((65 << 20), ' ') << "}";
+  }
+  auto r = run_cli({"point", "--points", d.file("points.json"), "--hw", "h100-sxm"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "k")) << r.out;
+  r = run_cli({"check", d.file("points.json"), "--hw", "h100-sxm", "--min-attainment", "0.001"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"plot", "h100-sxm", d.file("points.json"), "-o", d.file("c.json")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"diff", d.file("points.json"), d.file("points.json")});
+  EXPECT_NE(r.exit_code, 2) << r.err;
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test
