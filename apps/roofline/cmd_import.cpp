@@ -216,8 +216,8 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
     if (text.size() > kMaxPointsBytes)
       throw InputError(files + ": the points document would be " +
                        format_bytes(Bytes(static_cast<double>(text.size()))) + ", above the " +
-                       "1 GiB" +
-                       " a points document may hold: import fewer kernels (ncu --kernel-name, "
+                       std::to_string(kMaxPointsBytes >> 30) +
+                       " GiB a points document may hold: import fewer kernels (ncu --kernel-name, "
                        "--launch-count) or fewer files at once");
     emit(text, a.output);
     return;
