@@ -341,6 +341,10 @@ std::string read_text_file(const fs::path& path, std::size_t max_bytes) {
 nlohmann::json parse_json(const std::string& text, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(origin + ": empty file, expected a JSON document");
+  // The parser ends its input at a NUL byte: what follows one would be ignored unread.
+  if (const auto nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(origin + ": a NUL byte at byte " + std::to_string(nul) +
+                     ": not a JSON document (JSON text holds none)");
   check_json_depth(text, origin);
   // A key given twice in one object ("time": 1, ..., "time": 2) would silently keep the last:
   // which was meant is the writer's to say. The callback sees each object's keys in turn.

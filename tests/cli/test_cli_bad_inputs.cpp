@@ -95,6 +95,10 @@ void write_fixtures(const std::filesystem::path& dir) {
     "compute": [{"name": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
   put("peak-1e308.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
     "compute": [{"name": "fp32", "peak": 1e308}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  // The JSON parser ends its input at a NUL byte: what followed one was ignored unread.
+  const std::string points_ok = R"({"schema": "roofline.points", "version": 1, "points": [)"
+                                R"({"name": "k", "work": 1e9, "traffic": 1e8, "time": 0.01}]})";
+  put("points-nul.json", points_ok + std::string(1, '\0') + "garbage}}}");
   put("point-tiny-i.json", R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "tiny", "work": 2e-291, "traffic": 4.5e15, "time": 1e-300}]})");
   put("points-twice.json", R"({"schema": "roofline.points", "version": 1, "points": [
@@ -312,6 +316,10 @@ std::vector<Case> cases() {
        {"plot", "{dir}/peak-1e308.json", "-o", "{dir}/chart.svg"},
        2,
        "chart: machine 'x' cannot be drawn: its performance 1e+308 puts an axis beyond"},
+      {"a NUL byte in a JSON document, garbage after it",
+       {"point", "--points", "{dir}/points-nul.json", "--hw", "h100-sxm"},
+       2,
+       "points-nul.json: a NUL byte at byte 113: not a JSON document"},
       {"a point of an intensity no chart can draw: the point named",
        {"plot", "h100-sxm", "{dir}/point-tiny-i.json", "-o", "{dir}/chart.svg"},
        2,
