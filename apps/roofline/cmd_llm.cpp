@@ -374,6 +374,9 @@ LlmSetup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::s
   st.model = model;
   MachineOptions mo = a.machine;
   mo.machine = name;
+  // Roofs given as --peak/--bandwidth are the compute type's: an integer --cdtype's peak counts
+  // OP/s, as `kernel --dtype int8 --peak` and `point --precision int8 --peak` read it.
+  if (name.empty() && mo.precision.empty()) mo.precision = a.cdtype;
   st.machine = load_machine(mo);
   llm::Setup s = llm::setup(st.machine.roofs, machine_facts(st.machine), options);
   st.scenario = s.scenario;
@@ -417,7 +420,7 @@ llm::SpeculativeOptions speculative_options(const LlmArgs& a) {
   if (a.draft == "mtp")
     o.mtp = true;
   else if (!a.draft.empty())
-    o.draft_model = llm::resolve_model(a.draft);
+    o.draft_model = llm::resolve_model(a.draft, "--draft");
   else
     throw InputError("--spec-k needs a drafter: --draft MODEL|config.json, or --draft mtp");
   return o;
@@ -630,6 +633,14 @@ void run(const LlmArgs& a) {
   check_paths(a);
   if (a.list) {
     if (!a.report.empty()) throw InputError("--report draws a model on a machine; not with --list");
+    // Flags are refused rather than ignored: --list takes only its output's.
+    std::string others;
+    for (const auto& g : a.given)
+      if (g != "--list" && g != "--json" && g != "--output")
+        others += (others.empty() ? "" : ", ") + g;
+    if (!others.empty())
+      throw InputError("--list lists the model presets and takes only --json and -o; not " +
+                       others);
     return list_models(a);
   }
   check_mode_flags(a);

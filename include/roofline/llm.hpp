@@ -140,7 +140,8 @@ Bytes kv_bytes_per_token(const ModelConfig& m, const DataType& kv);
 const std::vector<ModelConfig>& presets();
 ModelConfig load_hf_config(const std::string& path);
 /// A preset name (case-insensitive, "llama-2-7b", "Llama-2-7B") or a path to a config.json.
-ModelConfig resolve_model(const std::string& name_or_path);
+/// `flag` names the input in messages ("--model", "--draft").
+ModelConfig resolve_model(const std::string& name_or_path, const std::string& flag = "--model");
 
 /// The four precisions: stored weights, activations, KV cache, and the compute (roof) precision.
 /// Weight-only quantisation (int4 weights) computes in fp16/bf16: the compute roof is that one's.

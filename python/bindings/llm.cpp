@@ -420,7 +420,7 @@ void register_model(py::module_& m) {
   m.def(
       "model",
       [](const PathArg<"name_or_path">& name_or_path) {
-        return llm::resolve_model(name_or_path.value);
+        return llm::resolve_model(name_or_path.value, "name_or_path");
       },
       py::arg("name_or_path"),
       "A preset ('llama-2-7b', case-insensitive) or the path of a Hugging Face config.json.");

@@ -437,8 +437,8 @@ const std::vector<ModelConfig>& presets() {
   return all;
 }
 
-ModelConfig resolve_model(const std::string& spec) {
-  if (spec.empty()) throw InputError("--model: no model given (a preset name or a config.json)");
+ModelConfig resolve_model(const std::string& spec, const std::string& flag) {
+  if (spec.empty()) throw InputError(flag + ": no model given (a preset name or a config.json)");
   const std::string key = lower(spec);
   for (const auto& m : presets())
     if (m.name == key) return m;
@@ -448,7 +448,7 @@ ModelConfig resolve_model(const std::string& spec) {
     return load_hf_config(spec);
   std::string names;
   for (const auto& m : presets()) names += (names.empty() ? "" : ", ") + m.name;
-  throw InputError("--model: unknown model '" + spec + "' (presets: " + names +
+  throw InputError(flag + ": unknown model '" + spec + "' (presets: " + names +
                    "; or a path to a Hugging Face config.json)");
 }
 

@@ -446,6 +446,10 @@ std::vector<Case> cases() {
        "the machine has no memory roof, so it has no ridge"},
       // ---- llm ----
       {"unknown model", {"llm", "--model=nosuch", "--hw=a100-80gb"}, 2, "nosuch"},
+      {"unknown drafter: --draft named, not --model",
+       {"llm", "--model=llama-2-7b", "--hw=h100-sxm", "--spec-k", "4", "--draft", "bogus"},
+       2,
+       "--draft: unknown model 'bogus'"},
       {"zero batch", {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--batch=0"}, 2, "--batch"},
       {"negative context",
        {"llm", "--model=llama-2-7b", "--hw=a100-80gb", "--context=-5"},

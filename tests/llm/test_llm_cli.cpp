@@ -230,6 +230,13 @@ TEST(LlmCli, PeakAndBandwidthInsteadOfAMachine) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["machine"]["ridge"].get<double>(), 156);  // A100 FP16 tensor: 312 T / 2 TB/s
+  EXPECT_EQ(j["units"]["work"], "FLOP");
+  // The given peak is the compute type's: an integer type's counts OP, as `kernel --dtype int8
+  // --peak` reads it (it was judged as FLOP/s).
+  const auto i8 = run_cli({"llm", "-m", "llama-2-7b", "--peak", "312T", "--bandwidth", "2 TB/s",
+                           "--cdtype", "int8", "--json"});
+  ASSERT_EQ(i8.exit_code, 0) << i8.err;
+  EXPECT_EQ(nlohmann::json::parse(i8.out)["units"]["work"], "OP");
 }
 
 TEST(LlmCli, ListPresets) {
@@ -238,6 +245,14 @@ TEST(LlmCli, ListPresets) {
   for (const char* n : {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b",
                         "mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-72b", "gpt3-175b"})
     EXPECT_NE(r.out.find(n), std::string::npos) << n;
+  // Flags are refused rather than ignored.
+  const auto other = run_cli({"llm", "--list", "--hw", "no-such-machine", "--batch", "0"});
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("--list lists the model presets and takes only --json and -o; not "
+                           "--machine, --batch"),
+            std::string::npos)
+      << other.err;
+  EXPECT_EQ(run_cli({"llm", "--list", "--json"}).exit_code, 0);
 }
 
 double point_work(const nlohmann::json& report, const std::string& name) {
