@@ -60,6 +60,16 @@ double positive(const json& v, const std::string& where, const std::string& fiel
   return x;
 }
 
+/// A number of devices: a whole number ≥ 1, as --domain-size takes it (2.5 devices read as a
+/// domain that --tp 4 exceeded).
+double devices(const json& v, const std::string& where, const std::string& field) {
+  const double x = positive(v, where, field, Dimension::count, 1);
+  if (x < 1 || x != std::floor(x))
+    throw InputError(where + ": " + field + ": must be a whole number of devices ≥ 1 (got " +
+                     v.dump() + ")");
+  return x;
+}
+
 void read_link_figures(const json& e, const std::string& where, InterconnectFacts& f);
 
 InterconnectFacts interconnect_facts(const json& e, const std::string& origin) {
@@ -92,7 +102,7 @@ void read_link_figures(const json& e, const std::string& where, InterconnectFact
   for (const char* k : {"domain_size", "domain_devices", "max_devices"}) {
     auto it = e.find(k);
     if (it == e.end() || it->is_null()) continue;
-    f.domain_size = positive(*it, where, k, Dimension::count, 1);
+    f.domain_size = devices(*it, where, k);
     f.domain_source = text_field(e, "domain_source");
     break;
   }
@@ -106,10 +116,10 @@ void read_scale_up_domain(const json& info, const std::string& origin, MachineFa
       auto size = it->find("size");
       if (size == it->end())
         throw InputError(origin + ": info." + k + ": an object needs \"size\"");
-      f.scale_up_domain = positive(*size, origin + ": info." + k, "size", Dimension::count, 1);
+      f.scale_up_domain = devices(*size, origin + ": info." + k, "size");
       f.scale_up_domain_source = text_field(*it, "source");
     } else {
-      f.scale_up_domain = positive(*it, origin + ": info", k, Dimension::count, 1);
+      f.scale_up_domain = devices(*it, origin + ": info", k);
       f.scale_up_domain_source = text_field(info, "domain_source");
     }
     break;

@@ -741,6 +741,14 @@ TEST(Catalogue, CheckerRefusesALinkFactTheCommandsCouldNotRead) {
   ASSERT_EQ(p.size(), 1u);
   EXPECT_NE(p[0].find("info.interconnects[NVLink]: domain_size: must be > 0"), std::string::npos)
       << p[0];
+  // A fraction of a device, as --domain-size refuses it (2.5 read as a domain --tp 4 exceeded).
+  j["info"]["interconnects"][0]["domain_size"] = 2.5;
+  roofline::test::write_text(dir.file("h100-sxm.json"), j.dump());
+  const auto half = catalogue_entry_problems(dir.file("h100-sxm.json"));
+  ASSERT_EQ(half.size(), 1u);
+  EXPECT_NE(half[0].find("domain_size: must be a whole number of devices ≥ 1 (got 2.5)"),
+            std::string::npos)
+      << half[0];
   j["info"]["interconnects"][0]["domain_size"] = 8;
   roofline::test::write_text(dir.file("h100-sxm.json"), j.dump());
   EXPECT_TRUE(catalogue_entry_problems(dir.file("h100-sxm.json")).empty());
