@@ -237,7 +237,8 @@ std::string marker_region(const json& rj, RegionResult& r) {
   r.name = rj["name"].get<std::string>();
   const auto number = [&](const char* key, double& out) -> std::string {
     const auto it = rj.find(key);
-    if (it == rj.end() || it->is_null())
+    if (it == rj.end()) return std::string(key) + ": missing";
+    if (it->is_null())  // the runtime writes a non-finite figure as null
       return std::string(key) + ": not a finite number (NaN or inf given, or a sum past 1e308)";
     if (!it->is_number() || !(it->get<double>() >= 0))
       return std::string(key) + ": " + it->dump() + " is not a count >= 0";
@@ -279,8 +280,8 @@ void misuse_notes(const json& j, const std::string& origin, std::vector<std::str
 
 }  // namespace
 
-std::vector<RegionResult> read_marker_results(const fs::path& dir,
-                                              std::vector<std::string>* notes) {
+std::vector<RegionResult> read_marker_results(const fs::path& dir, std::vector<std::string>* notes,
+                                              double wall_seconds) {
   std::map<std::string, RegionResult> merged;
   std::set<std::string> bad;
   std::error_code ec;
@@ -319,8 +320,21 @@ std::vector<RegionResult> read_marker_results(const fs::path& dir,
     }
   }
   std::vector<RegionResult> out;
-  for (auto& [n, r] : merged)
-    if (!bad.count(n)) out.push_back(r);  // a region bad in one process is bad as a whole
+  for (auto& [n, r] : merged) {
+    if (bad.count(n)) continue;  // a region bad in one process is bad as a whole
+    // A region runs within the program: its wall time (the longest thread's) cannot pass the
+    // program's, which the parent clocks from before exec to after exit (1% and 1 ms of slack
+    // for the two clocks' reads).
+    if (wall_seconds > 0 && r.time > wall_seconds * 1.01 + 1e-3) {
+      if (notes)
+        notes->push_back("marker region '" + terminal_safe(n) + "': time " +
+                         format_seconds(Seconds(r.time)) + " is longer than the whole program's " +
+                         format_seconds(Seconds(wall_seconds)) +
+                         " (a clock gone wrong, or a markers file of another run): left out");
+      continue;
+    }
+    out.push_back(r);
+  }
   return out;
 }
 

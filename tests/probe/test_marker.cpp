@@ -214,6 +214,33 @@ TEST(Marker, ABadRegionIsLeftOutWithANoteAndTheOthersStay) {
   EXPECT_NE(all.find("1 region end(s) without a begin"), std::string::npos) << all;
 }
 
+// A region longer than the whole program (a clock gone wrong, a markers file of another run) is
+// left out, said; a field missing is said missing, not "not a finite number".
+TEST(Marker, ARegionLongerThanTheProgramOrWithAFieldMissingIsLeftOutAndSaid) {
+  roofline::test::TempDir dir;
+  std::ofstream(dir.file("markers-1.json")) << R"({"schema": "roofline.markers", "version": 1,
+    "regions": [
+      {"name": "long", "calls": 1, "flops": 1e9, "bytes": 1e9, "time": 1000, "threads": 1,
+       "thread_time": 1000},
+      {"name": "fits", "calls": 1, "flops": 1e9, "bytes": 1e9, "time": 0.5, "threads": 2,
+       "thread_time": 1},
+      {"name": "no-threads", "calls": 1, "flops": 1, "bytes": 1, "time": 0.1,
+       "thread_time": 0.1}]})";
+  std::vector<std::string> notes;
+  const auto regions = roofline::counters::read_marker_results(dir.path, &notes, 0.6);
+  ASSERT_EQ(regions.size(), 1u);
+  EXPECT_EQ(regions[0].name, "fits");
+  std::string all;
+  for (const auto& n : notes) all += n + "\n";
+  EXPECT_NE(all.find("marker region 'long': time 1 ks is longer than the whole program's 600 ms"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("marker region 'no-threads': threads: missing: left out"), std::string::npos)
+      << all;
+  // Without the program's time (0) nothing is compared.
+  EXPECT_EQ(roofline::counters::read_marker_results(dir.path, nullptr).size(), 2u);
+}
+
 TEST(Marker, OutOfMemoryIsCountedNotThrown) {
   MarkersOn on;
   md::fail_allocations_for_testing(1);
