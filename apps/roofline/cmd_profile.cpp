@@ -365,6 +365,16 @@ void run_instrument_mode(const ProfileArgs& a) {
   check_outputs({{"-o", a.output}, {"--report", a.report}});
   refuse_output_onto_program(a, {{"-o", a.output}, {"--report", a.report}});
   refuse_json_beside_program(a);  // the native run's output goes to standard output
+  // A --valgrind given is the user's path: one that runs nothing is bad input, not a missing
+  // tool to install (the default, `valgrind` not installed, is said as unavailable).
+  if (a.valgrind != "valgrind" && a.simulate != "none") {
+    const fs::path v = find_program(a.valgrind);
+    std::error_code ec;
+    if (v.empty() || ::access(v.c_str(), X_OK) != 0 || fs::is_directory(v, ec))
+      throw InputError("--valgrind " + terminal_safe(a.valgrind) + ": " +
+                       (a.valgrind.find('/') != std::string::npos ? "no executable file there"
+                                                                  : "no such program on PATH"));
+  }
   InstrumentArgs ia;
   ia.machine = a.machine;
   ia.name = a.name;
