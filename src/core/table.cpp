@@ -64,12 +64,29 @@ size_t display_width(const std::string& s) {
 }
 
 namespace {
+/// A cell coloured by a renderer (colorize: ESC [ code m, text already escaped, ESC [ 0 m)
+/// keeps its colour, which the final pass on stdout removes unless stdout takes colour. Any
+/// other escape sequence in a cell is the cell's own text (a name from a file): shown escaped
+/// and measured so, or it took no width here and ten columns once the final pass escaped it.
+std::string safe_cell(const std::string& c) {
+  static const std::string kReset = "\033[0m";
+  if (c.rfind("\033[", 0) == 0 && c.size() > kReset.size() &&
+      c.compare(c.size() - kReset.size(), kReset.size(), kReset) == 0) {
+    const size_t m = c.find('m');
+    const std::string code = c.substr(2, m - 2);
+    if (m + kReset.size() < c.size() && !code.empty() &&
+        code.find_first_not_of("0123456789;") == std::string::npos) {
+      const std::string text = c.substr(m + 1, c.size() - kReset.size() - m - 1);
+      if (is_terminal_safe(text)) return c;
+    }
+  }
+  return terminal_safe(c);
+}
+
 std::vector<std::string> safe_cells(const std::vector<std::string>& cells) {
   std::vector<std::string> out;
   out.reserve(cells.size());
-  // A cell may be coloured by a renderer (colorize): its colour sequences pass; the final
-  // pass on stdout removes them too unless stdout takes colour.
-  for (const auto& c : cells) out.push_back(terminal_safe(c, true));
+  for (const auto& c : cells) out.push_back(safe_cell(c));
   return out;
 }
 /// A number, alone or followed by a unit, a percent sign, a ratio's x or words after a space

@@ -86,6 +86,22 @@ TEST(Table, WideAndCombiningCharactersAlign) {
             "tokyo-1  2 TFLOP/s\n");
 }
 
+// A name holding a colour sequence is text, escaped and measured escaped: it passed as colour,
+// took no width, and once the output's final pass escaped it every later column shifted.
+// A cell coloured by colorize keeps its colour and takes the width of its text.
+TEST(Table, ANameHoldingEscapesIsMeasuredAsShown) {
+  Table t({"name", "peak"});
+  t.add_row({"\033[31mRED\033[0m\a", "1 TFLOP/s"});
+  t.add_row({colorize("ok", "32", true), "2 TFLOP/s"});
+  t.add_row({"plain", "3 TFLOP/s"});
+  EXPECT_EQ(t.render(),
+            "name                          peak\n"
+            "───────────────────────────────────────\n"
+            "\\u001b[31mRED\\u001b[0m\\u0007  1 TFLOP/s\n"
+            "\033[32mok\033[0m                            2 TFLOP/s\n"
+            "plain                         3 TFLOP/s\n");
+}
+
 // Numbers given as text are decimal: strtod and CLI11 read "0x10" as 16, "0x1p-1" as 0.5.
 TEST(Strings, DecimalNumbersOnly) {
   EXPECT_EQ(decimal_number("8"), 8.0);
