@@ -210,11 +210,13 @@ void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::str
   // Before a later point is refused below, not lost with it.
   unjudged.warn(file, "not judged");
   levels.warn(file, "judged at its other levels");
+  // What judging a point refuses (a level named twice, W in OP against a FLOP/s roof) is said
+  // naming the file, as any other fault of it.
   for (size_t i = first; i < kept.size(); ++i) {
     try {
-      require_distinct_levels(kept[i], roofs);
+      (void)diagnose(kept[i], roofs);  // its messages name the point
     } catch (const InputError& e) {
-      throw InputError(file + ": point '" + kept[i].name + "': " + e.what());
+      throw InputError(file + ": " + e.what());
     }
   }
   if (kept.size() == first && points.size() > first)

@@ -197,7 +197,9 @@ std::string dcgm_row_entity(const std::vector<Token>& tok, int line_no, const st
     const Token& last = tok.back();
     throw InputError(dcgm_at(origin, line_no, last.column + static_cast<int>(last.text.size())) +
                      ": expected " + std::to_string(t.fields.size()) + " values after '" + entity +
-                     "', found " + std::to_string(tok.size() - 2) + " (file truncated?)");
+                     "', found " + std::to_string(tok.size() - 2) +
+                     (tok.size() - 2 < t.fields.size() ? " (file truncated?)"
+                                                       : " (a field the header does not name)"));
   }
   return entity;
 }

@@ -99,6 +99,8 @@ void write_fixtures(const std::filesystem::path& dir) {
   const std::string points_ok = R"({"schema": "roofline.points", "version": 1, "points": [)"
                                 R"({"name": "k", "work": 1e9, "traffic": 1e8, "time": 0.01}]})";
   put("points-nul.json", points_ok + std::string(1, '\0') + "garbage}}}");
+  put("points-op-on-flop.json", R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "d", "work": "1 TOP", "traffic": 1e8, "time": 0.01, "precision": "fp32"}]})");
   put("point-tiny-i.json", R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "tiny", "work": 2e-291, "traffic": 4.5e15, "time": 1e-300}]})");
   put("points-twice.json", R"({"schema": "roofline.points", "version": 1, "points": [
@@ -316,6 +318,14 @@ std::vector<Case> cases() {
        {"plot", "{dir}/peak-1e308.json", "-o", "{dir}/chart.svg"},
        2,
        "chart: machine 'x' cannot be drawn: its performance 1e+308 puts an axis beyond"},
+      {"a point of OP on a FLOP/s roof: the file named",
+       {"point", "--points", "{dir}/points-op-on-flop.json", "--hw", "h100-sxm"},
+       2,
+       "points-op-on-flop.json: point 'd': W counts OP, but roof 'fp32 vector'"},
+      {"a point of OP on a FLOP/s roof, drawn: the file named",
+       {"plot", "h100-sxm", "{dir}/points-op-on-flop.json", "-o", "{dir}/chart.svg"},
+       2,
+       "points-op-on-flop.json: point 'd': W counts OP, but roof 'fp32 vector'"},
       {"a NUL byte in a JSON document, garbage after it",
        {"point", "--points", "{dir}/points-nul.json", "--hw", "h100-sxm"},
        2,

@@ -107,6 +107,16 @@ TEST(ImportDcgm, BadFilesNameFileLineAndColumn) {
               std::string::npos)
         << e.what();
   }
+  // One value too many is no truncation.
+  try {
+    import_dcgm("#Entity TENSO DRAMA\nID\nGPU 0 0.5 0.5 0.7\n", "x.txt", h100());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected 2 values after 'GPU 0', found 3 (a field the "
+                                         "header does not name)"),
+              std::string::npos)
+        << e.what();
+  }
   try {
     import_dcgm("#Entity TENSO DRAMA\nGPU 0 0.5 1.7\n", "r.txt", h100());
     FAIL();
