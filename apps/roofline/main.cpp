@@ -95,9 +95,23 @@ int run(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-') {
     const auto subs = app.get_subcommands({});
-    if (std::none_of(subs.begin(), subs.end(),
-                     [&](const CLI::App* sub) { return sub->check_name(argv[1]); }))
-      return unknown_command();
+    const auto it = std::find_if(subs.begin(), subs.end(),
+                                 [&](const CLI::App* sub) { return sub->check_name(argv[1]); });
+    if (it == subs.end()) return unknown_command();
+    // The same one level down (`roofline import xyz f`, `roofline hw lsit`): CLI11 would say
+    // only that a subcommand is required.
+    const CLI::App* cmd = *it;
+    const auto inner = cmd->get_subcommands({});
+    if (cmd->get_require_subcommand_min() > 0 && argc > 2 && argv[2][0] != '-' &&
+        std::none_of(inner.begin(), inner.end(),
+                     [&](const CLI::App* sub) { return sub->check_name(argv[2]); })) {
+      std::string names;
+      for (const CLI::App* sub : inner) names += (names.empty() ? "" : ", ") + sub->get_name();
+      report("error", "unknown " + cmd->get_name() + " command '" +
+                          roofline::terminal_safe(argv[2]) + "' (" + cmd->get_name() +
+                          " commands: " + names + ")\nRun with --help for the options.");
+      return 2;
+    }
   }
   try {
     app.parse(argc, argv);
