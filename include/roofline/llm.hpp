@@ -562,6 +562,7 @@ struct ServingOptions {
 };
 struct LatencyStats {
   Seconds mean{0}, median{0}, p99{0}, max{0};
+  std::size_t count = 0;  ///< requests measured (0: none has the figure, e.g. TPOT at N = 1)
 };
 struct ServingResult {
   ServingOptions options;

@@ -533,8 +533,13 @@ void register_results(py::module_& m) {
                              [](const llm::ServingResult& x) { return x.ttft.median.value; })
       .def_property_readonly("ttft_p99_s",
                              [](const llm::ServingResult& x) { return x.ttft.p99.value; })
-      .def_property_readonly("tpot_median_s",
-                             [](const llm::ServingResult& x) { return x.tpot.median.value; })
+      .def_property_readonly(
+          "tpot_median_s",
+          [](const llm::ServingResult& x) -> std::optional<double> {
+            if (x.tpot.count == 0) return std::nullopt;  // every request has one output token
+            return x.tpot.median.value;
+          },
+          "None when every request has one output token (TPOT covers tokens 2…N)")
       .def_property_readonly("e2e_median_s",
                              [](const llm::ServingResult& x) { return x.e2e.median.value; })
       .def_readonly("mean_decode_batch", &llm::ServingResult::mean_decode_batch)

@@ -294,8 +294,12 @@ std::string format_si(double value, std::string_view unit, int digits) {
                                                                          {1e-6, "u"},
                                                                          {1e-9, "n"}}};
   // Beyond E, prefixes stop helping: counts like 3e23 FLOP (GPT-3 training) print in exponent form.
+  // Number and prefixed unit with a space between, none after a number that has neither.
+  const auto joined = [](const std::string& number, const std::string& suffix) {
+    return suffix.empty() ? number : number + " " + suffix;
+  };
   if (!std::isfinite(value) || value == 0 || std::fabs(value) >= 1e21)
-    return format_number(value, digits) + " " + std::string(unit);
+    return joined(format_number(value, digits), std::string(unit));
   for (const auto& [f, p] : scale) {
     // Round first so 999.96 G prints as 1 T rather than 1000 G.
     const double scaled = value / f;
@@ -305,10 +309,10 @@ std::string format_si(double value, std::string_view unit, int digits) {
     const double rounded = std::round(scaled / rounding) * rounding;
     if (std::fabs(rounded) >= 1.0 || f == 1e-9) {
       if (std::fabs(rounded) >= 1000.0 && f < 1e18) continue;
-      return format_number(rounded, digits) + " " + p + std::string(unit);
+      return joined(format_number(rounded, digits), p + std::string(unit));
     }
   }
-  return format_number(value, digits) + " " + std::string(unit);
+  return joined(format_number(value, digits), std::string(unit));
 }
 
 std::string format_work(Work w, const UnitSystem& u) {

@@ -16,12 +16,16 @@ nlohmann::json optional_number(const std::optional<double>& v) {
 }
 
 std::string latency_line(const char* what, const LatencyStats& s) {
+  // TPOT covers tokens 2…N: a request of one output token has none.
+  if (s.count == 0)
+    return std::string("  ") + what + " none: no request has the tokens it is measured over\n";
   return std::string("  ") + what + " mean " + format_seconds(s.mean) + ", median " +
          format_seconds(s.median) + ", p99 " + format_seconds(s.p99) + ", max " +
          format_seconds(s.max) + "\n";
 }
 
 nlohmann::json latency_json(const LatencyStats& s) {
+  if (s.count == 0) return nullptr;
   return {{"mean", s.mean.value},
           {"median", s.median.value},
           {"p99", s.p99.value},

@@ -52,6 +52,7 @@ Seconds chunked_prefill_time(const ModelConfig& m, const Scenario& s, double chu
 
 LatencyStats stats_of(std::vector<double> v) {
   LatencyStats st;
+  st.count = v.size();
   if (v.empty()) return st;
   std::sort(v.begin(), v.end());
   double sum = 0;

@@ -42,6 +42,10 @@ TEST(Units, PrintsRatesWithASlashNeverFlops) {
   EXPECT_EQ(format_work(Work(3e23)), "3e+23 FLOP");
   EXPECT_EQ(format_bytes(Bytes(14e9)), "14 GB");
   EXPECT_EQ(format_work_rate(WorkRate(999.96e9)), "1 TFLOP/s");
+  // A count without unit or prefix ends at its number: "7e+27  parameters" had two spaces.
+  EXPECT_EQ(format_si(7e27, ""), "7e+27");
+  EXPECT_EQ(format_si(500, ""), "500");
+  EXPECT_EQ(format_si(6.74e9, ""), "6.74 G");
   for (double v : {1.0, 1e3, 4.2e9, 1e12, 3.3e15, 0.5, 1e-7})
     EXPECT_EQ(format_work_rate(WorkRate(v)).find("FLOPS"), std::string::npos);
   UnitSystem custom{"tuple", "I/O operation"};

@@ -83,6 +83,20 @@ TEST(LlmCliServing, ServingAtAConcurrency) {
   EXPECT_NEAR(s["output_tokens_per_s"].get<double>() * s["makespan"].get<double>(),
               8 * 128 + 8 * 64, 1e-6);
   EXPECT_GT(s["mixed_steps"].get<double>(), 0);
+  // TPOT covers tokens 2…N: requests of one output token have none (it printed "0 s").
+  const auto one = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "--concurrency", "1",
+                            "--requests", "100:1", "--json"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const auto os = nlohmann::json::parse(one.out)["serving"];
+  EXPECT_TRUE(os["tpot"].is_null()) << os["tpot"];
+  EXPECT_GT(os["ttft"]["mean"].get<double>(), 0);
+  const auto text = run_cli(
+      {"llm", "-m", "llama-3-8b", "--hw", kA100, "--concurrency", "1", "--requests", "100:1"},
+      "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("  TPOT none: no request has the tokens it is measured over\n"),
+            std::string::npos)
+      << text.out;
   for (const char* bad : {"1024", "1024:x", ":5"}) {
     const auto e = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "--requests", bad});
     EXPECT_EQ(e.exit_code, 2) << bad;

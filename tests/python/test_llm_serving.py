@@ -41,6 +41,16 @@ def test_serving_equals_the_cli(cli_json, model, h100):
     assert s.output_tokens_per_s > 0 and s.ttft_median_s > 0
 
 
+def test_tpot_of_one_token_requests_is_none_as_the_cli_says(cli_json, model, h100):
+    # TPOT covers tokens 2…N: requests of one output token have none (it read 0 s).
+    c = llm(cli_json, "--concurrency", "1", "--requests", "100:1")
+    s = roofline.llm.serve(model, h100, concurrency=1, requests=[(100, 1)])
+    assert s.to_dict() == c["serving"]
+    assert c["serving"]["tpot"] is None
+    assert s.tpot_median_s is None
+    assert s.ttft_median_s > 0
+
+
 def test_speculative_with_a_draft_model_equals_the_cli(cli_json, h100):
     target = roofline.llm.model("llama-2-70b")
     c = cli_json("llm", "--model", "llama-2-70b", "--hw", "h100-sxm", "--tp", "2",
