@@ -64,6 +64,12 @@ struct ArgName {
 template <ArgName Name>
 struct BoolArg : Bool {};
 
+/// A float argument named NAME: Real, and a TypeError naming the parameter for anything else
+/// ("batch: expected a number (got str)"), where the unnamed Real gave pybind's "incompatible
+/// function arguments" with the whole signature.
+template <ArgName Name>
+struct RealArg : Real {};
+
 /// A path argument named NAME (path_arg): a str, or an os.PathLike giving one (pathlib.Path).
 /// bytes, or an os.PathLike giving bytes, is a TypeError naming the parameter ("path: a path is
 /// a str or an os.PathLike giving one, not bytes"), where pybind's own std::string and
@@ -248,6 +254,26 @@ struct type_caster<roofline::python::BoolArg<Name>> {
   }
   static handle cast(roofline::python::BoolArg<Name> v, return_value_policy, handle) {
     return handle(v.value ? Py_True : Py_False).inc_ref();
+  }
+};
+
+/// A named float (RealArg): what Real takes; anything else a TypeError naming the parameter.
+/// An overload's first pass (no conversions) still declines quietly, as Real does.
+template <roofline::python::ArgName Name>
+struct type_caster<roofline::python::RealArg<Name>> {
+  PYBIND11_TYPE_CASTER(roofline::python::RealArg<Name>, const_name("float"));
+  bool load(handle src, bool convert) {
+    make_caster<roofline::python::Real> plain;
+    if (plain.load(src, convert)) {
+      value.value = cast_op<roofline::python::Real>(plain).value;
+      return true;
+    }
+    if (!src || !convert) return false;
+    throw type_error(std::string(Name.text) + ": expected a number (got " +
+                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+  }
+  static handle cast(roofline::python::RealArg<Name> v, return_value_policy, handle) {
+    return PyFloat_FromDouble(v.value);
   }
 };
 

@@ -184,9 +184,10 @@ T finite(T result, Json to_json, const char* function) {
   return result;
 }
 
-LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, Real batch, Real context,
-                  std::optional<Real> prompt, const TextArg<"phase">& phase,
-                  std::optional<Real> measured, const py::kwargs& kw) {
+LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, RealArg<"batch"> batch,
+                  RealArg<"context"> context, std::optional<RealArg<"prompt">> prompt,
+                  const TextArg<"phase">& phase,
+                  std::optional<RealArg<"measured_tokens_per_s">> measured, const py::kwargs& kw) {
   if (measured) positive(*measured, "measured_tokens_per_s");
   llm::Setup st = setup(machine, kw, "analyse");
   st.scenario.batch = whole(batch, "batch");
@@ -200,8 +201,8 @@ LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, Real ba
 }
 
 llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine,
-                           Real output_tokens, Real batch, Real prompt, Real chunk,
-                           const py::kwargs& kw) {
+                           RealArg<"output_tokens"> output_tokens, RealArg<"batch"> batch,
+                           RealArg<"prompt"> prompt, RealArg<"chunk"> chunk, const py::kwargs& kw) {
   llm::Setup st = setup(machine, kw, "request");
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = st.scenario.prompt = whole(prompt, "prompt");
@@ -211,9 +212,11 @@ llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine
                 llm::request_to_json, "request");
 }
 
-llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, Real concurrency,
+llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine,
+                         RealArg<"concurrency"> concurrency,
                          const std::vector<std::pair<Real, Real>>& requests,
-                         Real max_batched_tokens, Real total_requests, const py::kwargs& kw) {
+                         RealArg<"max_batched_tokens"> max_batched_tokens,
+                         RealArg<"total_requests"> total_requests, const py::kwargs& kw) {
   if (requests.empty()) throw InputError("requests: give at least one (prompt, output) pair");
   llm::ServingOptions o;
   o.concurrency = whole(concurrency, "concurrency", llm::kMostConcurrency);
@@ -229,7 +232,8 @@ llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine, 
 }
 
 llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine& machine,
-                                   py::object draft, Real k, Real alpha, Real batch, Real context,
+                                   py::object draft, RealArg<"k"> k, RealArg<"alpha"> alpha,
+                                   RealArg<"batch"> batch, RealArg<"context"> context,
                                    const py::kwargs& kw) {
   llm::SpeculativeOptions o;
   o.k = whole(k, "k", llm::kMostDraftedTokens);
@@ -253,11 +257,13 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
   return res;
 }
 
-llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine, Real sequence,
-                          Real micro_batch, Real global_batch, Real dp,
+llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
+                          RealArg<"sequence"> sequence, RealArg<"micro_batch"> micro_batch,
+                          RealArg<"global_batch"> global_batch, RealArg<"dp"> dp,
                           const TextArg<"recompute">& recompute, Int zero,
                           BoolArg<"sequence_parallel"> sequence_parallel,
-                          std::optional<Real> measured_step_s, const py::kwargs& kw) {
+                          std::optional<RealArg<"measured_step_s">> measured_step_s,
+                          const py::kwargs& kw) {
   llm::TrainingOptions o;
   o.sequence = sequence;
   o.micro_batch = micro_batch;
@@ -275,9 +281,11 @@ llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
 }
 
 /// `roofline llm --hw a,b,c --json`'s "machines": one row per machine at one (batch, context).
-py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& machines, Real batch,
-                 Real context, std::optional<Real> prompt, Real output_tokens, Real chunk, Real dp,
-                 py::object price_per_hour, std::optional<Real> power_w, const py::kwargs& kw) {
+py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& machines,
+                 RealArg<"batch"> batch, RealArg<"context"> context,
+                 std::optional<RealArg<"prompt">> prompt, RealArg<"output_tokens"> output_tokens,
+                 RealArg<"chunk"> chunk, RealArg<"dp"> dp, py::object price_per_hour,
+                 std::optional<RealArg<"power_w">> power_w, const py::kwargs& kw) {
   if (machines.empty()) throw InputError("machines: give at least one");
   {
     std::vector<std::string> names;
@@ -339,8 +347,10 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
   return rows;
 }
 
-llm::TokenCost cost(Real tokens_per_s, const Machine& machine, Real devices,
-                    std::optional<Real> price_per_hour, std::optional<Real> power_w) {
+llm::TokenCost cost(RealArg<"tokens_per_s"> tokens_per_s, const Machine& machine,
+                    RealArg<"devices"> devices,
+                    std::optional<RealArg<"price_per_hour">> price_per_hour,
+                    std::optional<RealArg<"power_w">> power_w) {
   llm::DevicePower power = llm::device_power(machine_facts(machine.doc));
   if (power_w) power = {positive(*power_w, "power_w"), "--power-w"};
   if (price_per_hour) positive(*price_per_hour, "price_per_hour", true);

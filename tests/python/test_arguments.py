@@ -513,3 +513,22 @@ def test_a_kernel_without_arithmetic_says_why_it_has_no_point():
                        match=r"kernel 'copy' does no arithmetic \(W = 0\), so it has no point "
                              r"on the roofline \(I = W/Q = 0\)"):
         roofline.kernel("copy", n=1e8).point(0.01)
+
+
+@pytest.mark.parametrize("bad", [True, "8", None, [8]], ids=["bool", "str", "None", "list"])
+def test_a_number_of_the_llm_functions_of_the_wrong_type_is_named(bad):
+    # pybind's "incompatible function arguments" listed the whole signature and no name.
+    model, machine = roofline.llm.model("llama-2-7b"), roofline.Machine("a100-80gb")
+    got = type(bad).__name__
+    for name, call in {
+        "batch": lambda v: roofline.llm.analyse(model, machine, batch=v),
+        "context": lambda v: roofline.llm.analyse(model, machine, context=v),
+        "output_tokens": lambda v: roofline.llm.request(model, machine, v),
+        "concurrency": lambda v: roofline.llm.serve(model, machine, v, [(128, 16)]),
+        "alpha": lambda v: roofline.llm.speculative(model, machine, draft="mtp", alpha=v),
+        "sequence": lambda v: roofline.llm.train(model, machine, sequence=v),
+        "tokens_per_s": lambda v: roofline.llm.cost(v, machine),
+    }.items():
+        with pytest.raises(TypeError) as e:
+            call(bad)
+        assert str(e.value) == "%s: expected a number (got %s)" % (name, got), name
