@@ -3,6 +3,7 @@
 // Every command that draws a roofline (plot, point, kernel, measure, llm, hw compare) fills a
 // ReportInput and calls one renderer, or write_report() which picks the format from the file
 // name. Renderers only draw; the numbers come from core (diagnose, ridge, attainable, compare_at).
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -73,7 +74,9 @@ void check_report_path(const std::filesystem::path& path);
 void check_png_export(const std::filesystem::path& path);
 
 /// Converts an SVG document to PNG bytes with rsvg-convert (run directly, no shell).
-/// Throws Unavailable when rsvg-convert cannot be run, Error when it fails.
-std::string svg_to_png(const std::string& svg, double zoom = 2.0);
+/// Throws Unavailable when rsvg-convert cannot be run, fails, writes no PNG or runs past
+/// `timeout` (then it is killed).
+std::string svg_to_png(const std::string& svg, double zoom = 2.0,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
 }  // namespace roofline

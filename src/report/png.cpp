@@ -5,13 +5,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <signal.h>
+
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "roofline/error.hpp"
@@ -49,7 +53,7 @@ std::string slurp(const std::filesystem::path& p) {
 
 }  // namespace
 
-std::string svg_to_png(const std::string& svg, double zoom) {
+std::string svg_to_png(const std::string& svg, double zoom, std::chrono::milliseconds timeout) {
   ScratchDir dir;
   const auto in = dir.path / "chart.svg";
   const auto out = dir.path / "chart.png";
@@ -80,19 +84,37 @@ std::string svg_to_png(const std::string& svg, double zoom) {
         "PNG export needs rsvg-convert (Debian package librsvg2-bin), which could "
         "not be run: " +
         std::string(std::strerror(rc)) + "; write .svg or .html instead");
+  // A converter that hangs (a stuck font lookup, a wedged filesystem) must not hang the
+  // command: it gets `timeout`, then is killed and said.
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR)
       throw Error("waiting for rsvg-convert failed: " + std::string(std::strerror(errno)));
+    if (std::chrono::steady_clock::now() - start > timeout) {
+      ::kill(pid, SIGKILL);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", std::chrono::duration<double>(timeout).count());
+      throw Unavailable(std::string("rsvg-convert did not finish within ") + limit +
+                        " s and was stopped; write .svg or .html instead");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
     throw Unavailable(
         "PNG export needs rsvg-convert (Debian package librsvg2-bin); "
         "write .svg or .html instead");
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw Unavailable("rsvg-convert failed (" + slurp(err) + "); write .svg or .html instead");
+  // A converter that says it succeeded and wrote nothing is the converter's fault, not ours.
   std::string png = slurp(out);
   if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0)
-    throw Error("rsvg-convert produced no PNG image");
+    throw Unavailable("rsvg-convert produced no PNG image (" + slurp(err) +
+                      "); write .svg or .html instead");
   return png;
 }
 

@@ -211,5 +211,39 @@ TEST(ReportWrite, PngWithoutRsvgConvertIsUnavailable) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("c.png")));
 }
 
+// A converter that hangs is stopped after the time limit, and one that writes nothing is said:
+// neither hangs the command nor reads as an internal error (stand-in converters on the PATH).
+TEST(ReportWrite, PngConverterThatHangsOrWritesNothingIsUnavailable) {
+  test::TempDir bin;
+  const auto stand_in = [&](const std::string& body) {
+    const std::string path = bin.file("rsvg-convert");
+    test::write_text(path, "#!/bin/sh\n" + body + "\n");
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  };
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  ::setenv("PATH", (bin.path.string() + ":" + saved).c_str(), 1);
+  stand_in("exec sleep 30");
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    svg_to_png("<svg/>", 2.0, std::chrono::milliseconds(300));
+    ADD_FAILURE() << "no exception";
+  } catch (const Unavailable& e) {
+    EXPECT_NE(std::string(e.what()).find("did not finish within 0.3 s and was stopped"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  stand_in("echo 'no fonts' >&2; exit 0");
+  try {
+    svg_to_png("<svg/>");
+    ADD_FAILURE() << "no exception";
+  } catch (const Unavailable& e) {
+    EXPECT_NE(std::string(e.what()).find("produced no PNG image (no fonts"), std::string::npos)
+        << e.what();
+  }
+  ::setenv("PATH", saved.c_str(), 1);
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
