@@ -115,13 +115,13 @@ void run(const MeasureArgs& a) {
     m = engine::measure(o);
   } catch (const Interrupted&) {
     bar.clear();
-    guard.exit_interrupted(a.output);
+    guard.exit_interrupted({a.output, a.report});
   } catch (...) {
     bar.clear();
     throw;
   }
   bar.clear();
-  if (guard.interrupted()) guard.exit_interrupted(a.output);
+  if (guard.interrupted()) guard.exit_interrupted({a.output, a.report});
 
   const std::string text = json_text(machine_to_json(m)) + "\n";
   if (a.output == "-") {
@@ -137,7 +137,7 @@ void run(const MeasureArgs& a) {
     in.no_overlap_curve = true;
     write_report(a.report, in);
   }
-  if (guard.interrupted()) guard.exit_completed(a.output);
+  if (guard.interrupted()) guard.exit_completed({a.output, a.report});
   if (a.json) {
     emit(text);
     say("machine document: " + a.output + "\n");  // written too, not only printed

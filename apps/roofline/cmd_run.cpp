@@ -270,7 +270,7 @@ std::vector<suite::RunResult> run_all_kernels(const RunArgs& a, const suite::Run
   try {
     results = suite::run_suite(opt, machine);
   } catch (const Interrupted&) {
-    guard.exit_interrupted(a.output);
+    guard.exit_interrupted({a.output, a.save_machine, a.report});
   }
   std::string extra_core = a.blas_core;
   if (extra_core.empty() && blas.generic && !a.no_blas_child &&
@@ -282,12 +282,13 @@ std::vector<suite::RunResult> run_all_kernels(const RunArgs& a, const suite::Run
     try {
       more = run_blas_child(a, blas_names, opt.threads, extra_core);
     } catch (const Error&) {
-      if (guard.interrupted()) guard.exit_interrupted(a.output);  // the child was stopped too
+      if (guard.interrupted())
+        guard.exit_interrupted({a.output, a.save_machine, a.report});  // the child was stopped too
       throw;
     }
     results.insert(results.end(), more.begin(), more.end());
   }
-  if (guard.interrupted()) guard.exit_interrupted(a.output);
+  if (guard.interrupted()) guard.exit_interrupted({a.output, a.save_machine, a.report});
   return results;
 }
 
@@ -366,9 +367,10 @@ void run(const RunArgs& a) {
     try {
       measured = machine_for_run(measure_options);
     } catch (const Interrupted&) {
-      guard.exit_interrupted(a.output);
+      guard.exit_interrupted({a.output, a.save_machine, a.report});
     }
-    if (guard.interrupted()) guard.exit_interrupted(a.output);  // nothing written yet
+    if (guard.interrupted())
+      guard.exit_interrupted({a.output, a.save_machine, a.report});  // nothing written yet
     if (checked.size == 0)  // the level sizes, not the user's own --size
       for (const auto& line : suite::runs_beyond_plateaus(results, machine_facts(*measured)))
         say("warning: " + line + "\n");
@@ -397,9 +399,8 @@ void run(const RunArgs& a) {
   }
 
   if (guard.interrupted()) {  // during the writes: what was written is complete
-    if (!a.output.empty()) guard.exit_completed(a.output);
-    if (!a.save_machine.empty()) guard.exit_completed(a.save_machine);
-    if (!a.report.empty()) guard.exit_completed(a.report);
+    if (!a.output.empty() || !a.save_machine.empty() || !a.report.empty())
+      guard.exit_completed({a.output, a.save_machine, a.report});
     guard.exit_interrupted("");
   }
   if (a.json) {

@@ -391,23 +391,35 @@ bool InterruptGuard::interrupted() const {
 }
 
 void InterruptGuard::exit_interrupted(const std::string& output) const {
+  exit_interrupted(std::vector<std::string>{output});
+}
+
+void InterruptGuard::exit_interrupted(const std::vector<std::string>& outputs) const {
   const bool term = g_signal == SIGTERM;
-  const char* name = term ? "SIGTERM" : "SIGINT";
-  if (output.empty() || output == "-")
-    std::fprintf(stderr, "roofline: interrupted (%s); nothing written\n", name);
-  else
-    std::fprintf(
-        stderr, "roofline: interrupted (%s); %s not written (%s)\n", name,
-        terminal_safe(output).c_str(),
-        std::filesystem::exists(output) ? "the previous file is unchanged" : "no file created");
+  std::string what;
+  for (const auto& o : outputs) {
+    if (o.empty() || o == "-") continue;
+    what += "; " + terminal_safe(o) + " not written (" +
+            (std::filesystem::exists(o) ? "the previous file is unchanged" : "no file created") +
+            ")";
+  }
+  std::fprintf(stderr, "roofline: interrupted (%s)%s\n", term ? "SIGTERM" : "SIGINT",
+               what.empty() ? "; nothing written" : what.c_str());
   std::fflush(stdout);
   std::exit(128 + (term ? SIGTERM : SIGINT));
 }
 
-void InterruptGuard::exit_completed(const std::string& output) const {
+void InterruptGuard::exit_completed(const std::vector<std::string>& outputs) const {
   const bool term = g_signal == SIGTERM;
-  std::fprintf(stderr, "roofline: interrupted (%s) while writing; %s is complete (new)\n",
-               term ? "SIGTERM" : "SIGINT", terminal_safe(output).c_str());
+  std::string files;
+  size_t n = 0;
+  for (const auto& o : outputs) {
+    if (o.empty() || o == "-") continue;
+    files += (files.empty() ? "" : ", ") + terminal_safe(o);
+    ++n;
+  }
+  std::fprintf(stderr, "roofline: interrupted (%s) while writing; %s %s complete (new)\n",
+               term ? "SIGTERM" : "SIGINT", files.c_str(), n == 1 ? "is" : "are");
   std::fflush(stdout);
   std::exit(128 + (term ? SIGTERM : SIGINT));
 }

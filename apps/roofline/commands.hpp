@@ -127,9 +127,11 @@ class InterruptGuard {
   /// was to be written; else the previous file is unchanged or no file was created), then exits
   /// with 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
   [[noreturn]] void exit_interrupted(const std::string& output) const;
-  /// The signal came while `output` was being written: the write was completed first. Says so
-  /// and exits with 128 + the signal number.
-  [[noreturn]] void exit_completed(const std::string& output) const;
+  /// The same for each of a command's outputs (-o, --save-machine, --report; "" ones skipped).
+  [[noreturn]] void exit_interrupted(const std::vector<std::string>& outputs) const;
+  /// The signal came while the outputs were being written: the writes were completed first.
+  /// Says so, naming each, and exits with 128 + the signal number.
+  [[noreturn]] void exit_completed(const std::vector<std::string>& outputs) const;
 };
 
 /// `roofline measure --mpi`: the cluster measurement of cmd_cluster.cpp (every rank measures

@@ -217,13 +217,16 @@ TEST(CliRun, WithoutAMachineMeasuresThisOneQuickly) {
 /// once `wait_then_kill` (shell, $pid and $err set) says so, and checks the points document is
 /// not written (the old one stays), the message says so, the status is 128 + SIGINT and no
 /// temporary is left.
-void expect_interrupt_writes_nothing(const std::string& args, const std::string& wait_then_kill) {
+void expect_interrupt_writes_nothing(const std::string& args, const std::string& wait_then_kill,
+                                     bool save_machine = false) {
   TempDir d;
   const std::string path = d.file("points.json");
   { std::ofstream(path) << "previous\n"; }
+  const std::string saved = d.file("m.json");
+  const std::string more = save_machine ? " --save-machine " + shell_quote(saved) : "";
   const std::string cmd = "( err=" + shell_quote(d.file("err")) + "; " +
-                          shell_quote(ROOFLINE_CLI_PATH) + " " + args + " -o " + shell_quote(path) +
-                          " >/dev/null 2>\"$err\" & pid=$!; " + wait_then_kill +
+                          shell_quote(ROOFLINE_CLI_PATH) + " " + args + more + " -o " +
+                          shell_quote(path) + " >/dev/null 2>\"$err\" & pid=$!; " + wait_then_kill +
                           "; wait $pid; echo $? > " + shell_quote(d.file("rc")) + " )";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   EXPECT_EQ(slurp(d.file("rc")), "130\n") << slurp(d.file("err"));
@@ -233,6 +236,12 @@ void expect_interrupt_writes_nothing(const std::string& args, const std::string&
           .find("interrupted (SIGINT); " + path + " not written (the previous file is unchanged)"),
       std::string::npos)
       << slurp(d.file("err"));
+  // Every output is named (--save-machine was not).
+  if (save_machine) {
+    EXPECT_NE(slurp(d.file("err")).find("; " + saved + " not written (no file created)"),
+              std::string::npos)
+        << slurp(d.file("err"));
+  }
   int files = 0;
   for (const auto& e : std::filesystem::directory_iterator(d.path)) (void)e, ++files;
   EXPECT_EQ(files, 3);  // points.json, err, rc: no temporary left
@@ -249,7 +258,8 @@ TEST(CliRun, InterruptWhileMeasuringThisMachineWritesNothing) {
   expect_interrupt_writes_nothing("run axpy-fp64 --levels L1 --quick",
                                   "i=0; while [ $i -lt 1200 ] && ! grep -q 'measuring this "
                                   "machine' \"$err\"; do sleep 0.05; i=$((i + 1)); done; "
-                                  "sleep 0.5; kill -2 $pid");
+                                  "sleep 0.5; kill -2 $pid",
+                                  /*save_machine=*/true);
 }
 
 }  // namespace ROOFLINE_UNITY_ID
