@@ -428,6 +428,22 @@ struct FileSizeSignalIgnored {
   FileSizeSignalIgnored(const FileSizeSignalIgnored&) = delete;
   FileSizeSignalIgnored& operator=(const FileSizeSignalIgnored&) = delete;
 };
+
+/// The signals that end a command (SIGINT, SIGTERM, SIGHUP, SIGQUIT) are held in the writing
+/// thread from the temporary's creation to the rename and delivered after: the file is written
+/// whole or not at all, and no temporary is left behind (a SIGHUP between the two left one).
+struct EndingSignalsHeld {
+  sigset_t old{};
+  EndingSignalsHeld() {
+    sigset_t held;
+    sigemptyset(&held);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&held, sig);
+    ::pthread_sigmask(SIG_BLOCK, &held, &old);
+  }
+  ~EndingSignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &old, nullptr); }
+  EndingSignalsHeld(const EndingSignalsHeld&) = delete;
+  EndingSignalsHeld& operator=(const EndingSignalsHeld&) = delete;
+};
 }  // namespace
 
 void write_file_atomic(const fs::path& path, const std::string& content, const std::string& what) {
@@ -443,6 +459,7 @@ void write_file_atomic(const fs::path& path, const std::string& content, const s
   const fs::path tmp =
       dir / ("." + leaf + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd()));
   const mode_t create_mode = exists ? (st.st_mode & 0777) : 0666;  // new files: 0666 & ~umask
+  const EndingSignalsHeld held;
   const int fd =
       ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, create_mode);
   if (fd < 0) {

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -115,6 +116,31 @@ TEST(Files, AFileSizeLimitIsAWriteErrorNotADeathLeavingATemporary) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(slurp(d / "out.svg"), "old");
   EXPECT_EQ(d.entries(), 1u) << "a temporary file was left";
+}
+
+TEST(Files, ASignalThatEndsTheCommandWhileAFileIsWrittenLeavesItWholeOrUntouched) {
+  // SIGHUP (a closed terminal) between the temporary's creation and the rename killed the tool
+  // and left the temporary. The signals that end a command are held while the file is written:
+  // each child here ends by its SIGHUP with the file old or whole, and never a temporary.
+  const Dir d;
+  const std::string content(32 << 20, 'x');
+  for (int i = 0; i < 8; ++i) {
+    std::ofstream(d / "out.json") << "old";
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      write_file_atomic(d / "out.json", content);
+      ::_exit(0);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(500 + 2000 * i));
+    ::kill(child, SIGHUP);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGHUP));
+    const std::uintmax_t size = fs::file_size(d / "out.json");
+    EXPECT_TRUE(size == 3 || size == content.size()) << size;
+    EXPECT_EQ(d.entries(), 1u) << "a temporary file was left (try " << i << ")";
+  }
 }
 
 TEST(Files, WritesOnSeveralThreadsLeaveTheFileSizeSignalAsItWas) {
