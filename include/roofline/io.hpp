@@ -4,6 +4,7 @@
 // reject unknown versions and bad fields with messages naming file, field and value.
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ struct MachineDocument {
 /// left out; a link latency or domain size that is there but not a positive number is recorded
 /// as that link's `problem` (the message names the document, the link and the field).
 MachineFacts machine_facts(const MachineDocument& m);
+/// The years a device's info.release_year may hold, and that value as a year: none when it is
+/// no whole number from kFirstYear to kLastYear (null, a text, 2023.5, or 4294969319, which a
+/// 32-bit read had wrapped to 2023).
+inline constexpr int kFirstYear = 1990, kLastYear = 2100;
+std::optional<int> release_year_of(const nlohmann::json& v);
 
 // ---- Files in and out (src/io/files.cpp; docs/architecture.md "Guarantees") -----------------
 //

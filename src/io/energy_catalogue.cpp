@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
@@ -41,6 +42,15 @@ std::optional<TdpEnergyBound> tdp_energy_bound(const MachineDocument& m, std::st
   b.max_joules_per_work = w / c.peak.value;
   b.max_joules_per_byte = w / mem.bandwidth.value;
   b.min_work_per_joule = c.peak.value / w;
+  // A figure so far from the roofs that a bound is no number (1e-300 W: inf FLOP/J) bounds
+  // nothing: said, as a missing figure is.
+  for (const double v : {b.max_joules_per_work, b.max_joules_per_byte, b.min_work_per_joule})
+    if (!std::isfinite(v) || !(v >= std::numeric_limits<double>::min())) {
+      if (why)
+        *why = m.roofs.name + ": info.power_w " + power.written +
+               " is too far from the roofs for a bound (a bound would be " + format_number(v) + ")";
+      return std::nullopt;
+    }
   return b;
 }
 

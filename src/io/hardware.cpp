@@ -398,9 +398,9 @@ void check_identity(const json& info, const Problem& problem) {
       if (!a.is_string() || a.get<std::string>().empty())
         problem("info.aliases holds a value that is not a name");
   }
-  if (!info.contains("release_year") || !info["release_year"].is_number_integer() ||
-      info["release_year"].get<int>() < 1990 || info["release_year"].get<int>() > 2100)
-    problem("info.release_year must be a year");
+  if (!info.contains("release_year") || !release_year_of(info["release_year"]))
+    problem("info.release_year must be a year from " + std::to_string(kFirstYear) + " to " +
+            std::to_string(kLastYear));
   needs_source("release_source", "(where the release year comes from)");
 }
 
@@ -442,12 +442,14 @@ void check_clock_and_power(const json& info, const Problem& problem) {
       } catch (const InputError&) {
       }
     }
-    power_ok = it->is_null() || (w > 0 && std::isfinite(w));
+    // From a milliwatt (a microcontroller) to ten megawatts (a rack and more): 1e-300 W passed
+    // and made an energy bound of inf FLOP/J.
+    power_ok = it->is_null() || (w >= 1e-3 && w <= 1e7);
   }
   if (!power_ok)
     problem(
-        "info.power_w must be a power > 0 (watts, or a text with its unit: \"400 W\") or "
-        "null (not published)");
+        "info.power_w must be a power from 1 mW to 10 MW (watts, or a text with its unit: "
+        "\"400 W\") or null (not published)");
   needs_source("power_source", "(where power_w comes from, or where it is not published)");
 }
 

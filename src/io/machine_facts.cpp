@@ -132,8 +132,8 @@ void read_catalogue_facts(const json& info, const std::string& origin, MachineFa
   f.kind = text_field(info, "kind");
   f.aliases = names_field(info, "aliases");
   f.lists_release_year = info.contains("release_year");
-  if (auto it = info.find("release_year"); it != info.end() && it->is_number_integer())
-    f.release_year = it->get<int>();
+  // Left out when it is no year (`hw check` says so): never a wrapped or made-up one.
+  if (auto it = info.find("release_year"); it != info.end()) f.release_year = release_year_of(*it);
   f.release_source = text_field(info, "release_source");
   if (auto it = info.find("clock"); it != info.end() && it->is_object()) {
     ClockFacts c;
@@ -209,6 +209,15 @@ void read_measured_facts(const json& info, const json& sections, MachineFacts& f
 }
 
 }  // namespace
+
+std::optional<int> release_year_of(const json& v) {
+  if (!v.is_number_integer()) return std::nullopt;
+  // Read at full width: a 32-bit read wrapped 2^32 + 2023 to 2023.
+  const bool fits = v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(kLastYear)
+                                           : v.get<std::int64_t>() <= kLastYear;
+  if (!fits || v.get<std::int64_t>() < kFirstYear) return std::nullopt;
+  return static_cast<int>(v.get<std::int64_t>());
+}
 
 MachineFacts machine_facts(const MachineDocument& m) {
   MachineFacts f;

@@ -87,6 +87,20 @@ TEST(EnergyCatalogue, NoPowerFigureIsSaidWithTheReason) {
   EXPECT_NE(why.find("absent"), std::string::npos) << why;
 }
 
+// A power figure so small that a bound is no number (1e-300 W: inf FLOP/J, printed "inf") is
+// no bound, said with the figure.
+TEST(EnergyCatalogue, APowerFigureThatBoundsNothingIsSaid) {
+  MachineDocument m = resolve_machine("l4");
+  m.info["power_w"] = 1e-300;
+  std::string why;
+  EXPECT_FALSE(tdp_energy_bound(m, &why));
+  EXPECT_NE(why.find("info.power_w 1e-300 is too far from the roofs for a bound"),
+            std::string::npos)
+      << why;
+  m.info["power_w"] = 72;
+  EXPECT_TRUE(tdp_energy_bound(m, &why));
+}
+
 TEST(EnergyCatalogue, MeasuredPowerGivesTheThreeCostsOfTheEnergyRoofline) {
   // tests/data/energy/README.md: π0 = 30 W; ε_flop = (126 − 30) W / 96 GFLOP/s = 1 nJ/FLOP;
   // ε_mem = (50 − 30) W / 20 GB/s = 1 nJ/byte.

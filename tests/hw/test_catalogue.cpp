@@ -754,6 +754,31 @@ TEST(Catalogue, CheckerRefusesALinkFactTheCommandsCouldNotRead) {
   EXPECT_TRUE(catalogue_entry_problems(dir.file("h100-sxm.json")).empty());
 }
 
+// A year past a 32-bit int wrapped to a plausible one (2^32 + 2023 read 2023, passed the
+// checker and the --year filter); a power of 1e-300 W passed and bounded energy at inf FLOP/J.
+TEST(Catalogue, AYearOrPowerOutOfRangeIsRefusedAndNeverWrapped) {
+  roofline::test::TempDir dir;
+  nlohmann::json j =
+      nlohmann::json::parse(roofline::test::slurp((kCatalogue / "l4.json").string()));
+  j["info"]["release_year"] = 4294969319ULL;
+  roofline::test::write_text(dir.file("l4.json"), j.dump());
+  auto p = catalogue_entry_problems(dir.file("l4.json"));
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_NE(p[0].find("info.release_year must be a year from 1990 to 2100"), std::string::npos)
+      << p[0];
+  EXPECT_FALSE(machine_facts(load_machine_file(dir.file("l4.json"))).release_year);
+  EXPECT_FALSE(release_year_of(nlohmann::json(-4294965273LL)));
+  EXPECT_FALSE(release_year_of(nlohmann::json(2023.5)));
+  EXPECT_EQ(release_year_of(nlohmann::json(2023)), 2023);
+  j["info"]["release_year"] = 2023;
+  j["info"]["power_w"] = 1e-300;
+  roofline::test::write_text(dir.file("l4.json"), j.dump());
+  p = catalogue_entry_problems(dir.file("l4.json"));
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_NE(p[0].find("info.power_w must be a power from 1 mW to 10 MW"), std::string::npos)
+      << p[0];
+}
+
 // The checker refuses a value without its source: a link's latency, a disagreement's figure, a
 // list of unverified values that is not a list of names.
 TEST(Catalogue, CheckerRefusesValuesWithoutSources) {

@@ -586,7 +586,8 @@ TEST(CliHw, CheckValidatesTheCatalogueAndRejectsBadFiles) {
     write_text(dir.file("my-gpu.json"), p.dump());
     r = run_cli({"hw", "check", dir.file("my-gpu.json")});
     EXPECT_EQ(r.exit_code, ok ? 0 : 2) << power << ": " << r.err;
-    EXPECT_EQ(r.err.find("info.power_w must be a power > 0") != std::string::npos, !ok)
+    EXPECT_EQ(r.err.find("info.power_w must be a power from 1 mW to 10 MW") != std::string::npos,
+              !ok)
         << power << ": " << r.err;
   }
 }
