@@ -440,6 +440,12 @@ void register_energy(py::module_& m) {
         q.precision = precision.value;
         q.level = level.value;
         const EnergyAnalysis an = analyse_energy(machine.doc, q);
+        // As `roofline energy --intensity`: without costs the intensities would be dropped.
+        if (!an.costs && !intensities.empty())
+          throw InputError(
+              "intensities: the energy roofline needs energy costs: give eps_flop and eps_mem, "
+              "or a machine measured where RAPL could be read (" +
+              an.measured_why + ")");
         if (!an.costs && !an.bound) throw Unavailable(no_energy_figures(an));
         return json_to_python(an.json);
       },

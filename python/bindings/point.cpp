@@ -91,6 +91,14 @@ Point make_point(const TextArg<"name">& name_arg, Real work, const Traffic& traf
   return p;
 }
 
+/// The diagnosis's prose (title, prescription, causes, notes) names roofs and points from files:
+/// escaped, as everything the package prints (a raw ESC reached print(d.title)).
+std::vector<std::string> safe_lines(const std::vector<std::string>& lines) {
+  std::vector<std::string> out;
+  for (const auto& l : lines) out.push_back(terminal_safe(l));
+  return out;
+}
+
 void register_point_class(py::module_& m) {
   py::class_<Point>(m, "Point",
                     "A workload on the chart: work W (FLOP), traffic Q (bytes, per memory level "
@@ -168,12 +176,15 @@ void register_diagnosis(py::module_& m) {
           "verdict", [](const Analysis& a) { return to_string(a.d.verdict); },
           "far-below, memory-bound, compute-bound, faster-unit-unused or "
           "above-roof")
-      .def_property_readonly("title", [](const Analysis& a) { return a.d.title; })
+      // Escaped as everything printed is: it names roofs, which come from files.
+      .def_property_readonly("title", [](const Analysis& a) { return terminal_safe(a.d.title); })
       .def_property_readonly(
-          "prescription", [](const Analysis& a) { return a.d.prescription; }, "what to do")
+          "prescription", [](const Analysis& a) { return terminal_safe(a.d.prescription); },
+          "what to do")
       .def_property_readonly(
-          "causes", [](const Analysis& a) { return a.d.causes; }, "above-roof: the likely causes")
-      .def_property_readonly("notes", [](const Analysis& a) { return a.d.notes; })
+          "causes", [](const Analysis& a) { return safe_lines(a.d.causes); },
+          "above-roof: the likely causes")
+      .def_property_readonly("notes", [](const Analysis& a) { return safe_lines(a.d.notes); })
       .def_property_readonly("compute_roof", [](const Analysis& a) { return a.d.compute_roof; })
       .def_property_readonly("binding_level", [](const Analysis& a) { return a.d.binding_level; })
       .def_property_readonly("binding_is_memory",

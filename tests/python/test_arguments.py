@@ -532,3 +532,19 @@ def test_a_number_of_the_llm_functions_of_the_wrong_type_is_named(bad):
         with pytest.raises(TypeError) as e:
             call(bad)
         assert str(e.value) == "%s: expected a number (got %s)" % (name, got), name
+
+
+def test_the_diagnosis_prose_is_escaped_as_everything_printed(tmp_path):
+    # A roof named with ESC and a bidi override: print(d.title) sent the raw escape to the
+    # terminal, where str(d), the charts and the CLI show it escaped.
+    doc = {"schema": "roofline.machine", "version": 1, "name": "m",
+           "compute": [{"name": "fp32 \x1b[31mvec\u202etor\x07", "precision": "fp32",
+                        "peak": 1e12}],
+           "memory": [{"level": "DRAM", "bandwidth": 1e11}]}
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(doc))
+    # On the compute roof (I = 1000 past the ridge at 10): the title names it.
+    d = roofline.diagnose(roofline.Point("p", 1e12, 1e9, 1.0), roofline.Machine(str(path)))
+    for text in [d.title, d.prescription] + list(d.notes) + list(d.causes):
+        assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text, text
+    assert "\\u001b[31mvec\\u202etor\\u0007" in d.title, d.title

@@ -68,3 +68,13 @@ def test_a_constant_power_without_costs_is_refused_not_ignored(cli, pi0):
         assert "--pi0 goes with --eps-flop and --eps-mem" in str(e.value)
     else:
         assert str(e.value) in r.stderr
+
+
+def test_intensities_without_costs_are_refused_as_the_cli_refuses_them(cli):
+    # They were silently dropped (`model: None`); the CLI refuses --intensity without costs.
+    r = cli("energy", "--hw", "h100-sxm", "--intensity", "1")
+    assert r.returncode == 2
+    assert "the energy roofline needs energy costs" in r.stderr
+    with pytest.raises(roofline.InputError,
+                       match="^intensities: the energy roofline needs energy costs"):
+        roofline.energy(roofline.Machine.from_catalogue("h100-sxm"), intensities=[1])
