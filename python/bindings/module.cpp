@@ -284,6 +284,14 @@ namespace {
 /// is_real), and real_value for a number it reads itself (Chart's workload line).
 void register_numbers(py::module_& m) {
   m.def(
+      "_check_writable",
+      [](const PathArg<"path">& path, const TextArg<"what">& what) {
+        check_writable_path(path.value, what.value);
+      },
+      py::arg("path"), py::arg("what") = "",
+      "InputError unless `path` could be written as every output is (its folder there, no "
+      "folder, special file, link or read-only file): the check the CLI makes before its work.");
+  m.def(
       "_is_bool", [](const py::handle& v) { return is_bool(v); }, py::arg("value"),
       "Whether value is a bool: Python's, or numpy's (numpy.bool_, numpy 2's numpy.bool).");
   m.def(

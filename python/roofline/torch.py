@@ -742,7 +742,7 @@ def _check_script(path):
                          % ascii(path))
 
 
-def _check_chart(path):
+def _check_chart(path, machine=None):
     """Refuses, before the script runs, a chart path Chart.save would refuse after it: an
     unknown format, a folder that is not there, a path that names no regular file."""
     import os
@@ -762,6 +762,12 @@ def _check_chart(path):
         kind = "a symbolic link" if os.path.islink(path) else _not_a_file(os.stat(path).st_mode)
         raise InputError("%s: is %s: the chart is written to a new file renamed over it"
                          % (ascii(path), kind))
+    if machine and os.path.exists(path) and os.path.exists(machine) and \
+            os.path.samefile(path, machine):
+        raise InputError("%s: is the machine document (--machine): the chart would replace it"
+                         % ascii(path))
+    from ._roofline import _check_writable
+    _check_writable(path, "--chart")  # read-only, and what else every output refuses
 
 
 def _machine(a):
@@ -778,7 +784,7 @@ def _machine(a):
     if a.chart is not None and not (a.hw or a.machine):
         raise InputError("--chart needs roofs: give --hw or --machine")
     if a.chart is not None:
-        _check_chart(a.chart)
+        _check_chart(a.chart, a.machine)
     _check_script(a.script)
     return Machine(a.hw or a.machine) if a.hw or a.machine else None
 
@@ -857,8 +863,16 @@ def main(argv=None):
         machine = _machine(a)
         chart = os.path.abspath(a.chart) if a.chart else None  # the script may chdir()
         prof, code, error = _run(a.script, a.args)
-        sys.stdout.write(prof.table(machine, by_type=not a.per_call))
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(prof.table(machine, by_type=not a.per_call))
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # A reader that went away (| head): as the CLI, which SIGPIPE ends with 141, no
+            # traceback; stdout goes to /dev/null so the interpreter's last flush says nothing.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+            return 128 + 13
         if chart:
             prof.chart(machine, by_type=not a.per_call).save(chart)
     except Error as e:

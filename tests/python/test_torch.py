@@ -549,12 +549,43 @@ def test_every_path_is_checked_before_the_script_runs(tmp_path):
         r = run_cli("--hw", "a100-80gb", "--chart", chart, script)
         assert r.returncode == 2 and words in r.stderr, r.stderr
         assert not ran.exists()
+    # A read-only chart, and the machine document itself as the chart: refused before the
+    # script ran (they were refused after it, and the script's own exit status lost).
+    readonly = tmp_path / "ro.svg"
+    readonly.write_text("mine\n")
+    readonly.chmod(0o444)
+    r = run_cli("--hw", "a100-80gb", "--chart", readonly, script)
+    assert r.returncode == 2 and "read-only" in r.stderr, r.stderr
+    assert not ran.exists() and readonly.read_text() == "mine\n"
+    roofline.Machine("a100-80gb").save(str(machine_file))
+    with_machine = tmp_path / "m.svg"
+    os.link(machine_file, with_machine)
+    for chart in (machine_file, with_machine):
+        r = run_cli("--machine", machine_file, "--chart", chart, script)
+        assert r.returncode == 2 and "is the machine document" in r.stderr, r.stderr
+        assert not ran.exists()
     r = run_cli("--hw", "a100-80gb", tmp_path)
     assert r.returncode == 2 and "is a directory, not a script" in r.stderr, r.stderr
     if os.path.exists("/dev/zero"):
         r = run_cli("--hw", "a100-80gb", "/dev/zero")
         assert r.returncode == 2 and "is a character device" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_reader_that_goes_away_ends_it_quietly_as_the_cli(tmp_path):
+    # `| head -1` ended in a BrokenPipeError traceback and status 1; the CLI ends by SIGPIPE
+    # (141, no message).
+    script = tmp_path / "step.py"
+    script.write_text("import torch\nfor _ in range(50): torch.mm(torch.ones(8, 8), "
+                      "torch.ones(8, 8))\n")
+    read, write = os.pipe()
+    os.close(read)
+    r = subprocess.run([sys.executable, "-m", "roofline.torch", "--hw", "a100-80gb",
+                        "--per-call", str(script)], stdout=write, stderr=subprocess.PIPE,
+                       text=True, timeout=300)
+    os.close(write)
+    assert r.returncode == 141, r.stderr
+    assert "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr, r.stderr
 
 
 def test_percentages_far_from_100_are_short():
