@@ -149,26 +149,13 @@ std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
 /// roofs, and suggests the first default precision group every machine has.
 void warn_if_mixed(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
                    const std::string& label, std::set<std::string>& said) {
-  std::set<std::string> precisions;
-  std::string named;
-  for (size_t i = 0; i < sets.size(); ++i) {
-    const ComputeRoof* c = sets[i]->find_compute(roofs[i]);
-    precisions.insert(lower(c->precision));
-    named += (named.empty() ? "" : ", ") + sets[i]->name + " " + c->name;
-  }
-  if (precisions.size() < 2) return;
-  std::string hint = "--precision P (a precision or roof name every machine has)";
-  for (const auto& g : default_precision_groups()) {
-    const bool all = std::all_of(sets.begin(), sets.end(), [&](const RoofSet* r) {
-      return find_compute_roof(*r, g) != nullptr;
-    });
-    if (all) {
-      hint = "--precision " + g.label;
-      break;
-    }
-  }
+  const auto mixed = mixed_precisions(sets, roofs);
+  if (!mixed) return;
+  const std::string hint = mixed->common_group.empty()
+                               ? "--precision P (a precision or roof name every machine has)"
+                               : "--precision " + mixed->common_group;
   const std::string msg = "roofline: warning: " + (label.empty() ? "" : label + ": ") +
-                          "comparing different precisions (" + named + "); give " + hint +
+                          "comparing different precisions (" + mixed->named + "); give " + hint +
                           " to compare like with like\n";
   if (said.insert(msg).second) say(msg);
 }

@@ -114,6 +114,17 @@ const ComputeRoof* find_compute_roof(const RoofSet& roofs, const PrecisionGroup&
 /// machine and its dense roofs when nothing matches.
 const ComputeRoof& select_compute_roof(const RoofSet& roofs, const std::string& spec);
 
+/// Roofs of several machines (roofs[k] on machines[k], as a comparison picks them) that are not
+/// of one precision (V100's fp32 vector roof against TPU v5e's bf16 MXU roof): the machines and
+/// their roofs named ("v100-sxm2 fp32 vector, tpu-v5e bf16 mxu") and the first default
+/// precision group every machine has a roof of ("" when none), to compare like with like.
+struct MixedPrecisions {
+  std::string named;
+  std::string common_group;
+};
+std::optional<MixedPrecisions> mixed_precisions(const std::vector<const RoofSet*>& machines,
+                                                const std::vector<std::string>& roofs);
+
 /// Ridge of the group's roof against `level` ("" = the default memory roof); nullopt when the
 /// machine has no dense roof in the group (or, for a roof name, no such roof).
 std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& group,

@@ -379,6 +379,18 @@ void register_compare(py::module_& m) {
           roofs.push_back(select_compute_roof(*r, precision.value).name);
         Comparison c = compare_roofs_at(sets, Intensity(intensity), roofs, level.value);
         c.precision = precision.value;
+        // As `hw compare` warns: default roofs of different precisions are no like-for-like
+        // ratio (python -W error makes it an error).
+        if (const auto mixed =
+                precision.value.empty() ? mixed_precisions(sets, roofs) : std::nullopt) {
+          const std::string w =
+              "roofline.compare: comparing different precisions (" + terminal_safe(mixed->named) +
+              "); give " +
+              (mixed->common_group.empty() ? std::string("precision= a precision every machine has")
+                                           : "precision=\"" + mixed->common_group + "\"") +
+              " to compare like with like";
+          if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) < 0) throw py::error_already_set();
+        }
         return c;
       },
       py::arg("machines"), py::arg("intensity_flop_per_byte"), py::arg("precision") = "",

@@ -200,6 +200,26 @@ const ComputeRoof* highest_dense_roof(const RoofSet& roofs,
   return best;
 }
 
+std::optional<MixedPrecisions> mixed_precisions(const std::vector<const RoofSet*>& machines,
+                                                const std::vector<std::string>& roofs) {
+  std::set<std::string> precisions;
+  MixedPrecisions m;
+  for (size_t i = 0; i < machines.size() && i < roofs.size(); ++i) {
+    const ComputeRoof* c = machines[i]->find_compute(roofs[i]);
+    if (!c) continue;
+    precisions.insert(lower(c->precision));
+    m.named += (m.named.empty() ? "" : ", ") + machines[i]->name + " " + c->name;
+  }
+  if (precisions.size() < 2) return std::nullopt;
+  for (const auto& g : default_precision_groups())
+    if (std::all_of(machines.begin(), machines.end(),
+                    [&](const RoofSet* r) { return find_compute_roof(*r, g) != nullptr; })) {
+      m.common_group = g.label;
+      break;
+    }
+  return m;
+}
+
 const std::vector<PrecisionGroup>& default_precision_groups() {
   static const std::vector<PrecisionGroup> groups = {
       {"fp64", {"fp64"}},

@@ -556,3 +556,19 @@ def test_an_integer_roof_reads_in_op_per_second():
     assert "624 TOP/s" in repr(roof)
     fp32 = next(c for c in roofline.Machine("a100-80gb").compute_roofs if c.name == "fp32 vector")
     assert "19.5 TFLOP/s" in repr(fp32)
+
+
+def test_compare_of_default_roofs_of_other_precisions_warns_as_hw_compare(cli):
+    # V100's default roof is fp32, TPU v5e's bf16: a ratio of the two is no like-for-like one.
+    # `hw compare` warns and names the group every machine has; Python said nothing.
+    v100, tpu = roofline.Machine("v100-sxm2"), roofline.Machine("tpu-v5e")
+    r = cli("hw", "compare", "v100-sxm2", "tpu-v5e", "--at", "50")
+    assert "comparing different precisions (v100-sxm2 fp32 vector, tpu-v5e bf16 mxu)" in r.stderr
+    with pytest.warns(UserWarning, match=r"comparing different precisions \(v100-sxm2 fp32 "
+                                         r"vector, tpu-v5e bf16 mxu\); give "
+                                         r"precision=\"bf16/fp16\""):
+        roofline.compare([v100, tpu], 50)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        roofline.compare([v100, tpu], 50, precision="bf16/fp16")  # like with like: no warning
