@@ -27,6 +27,7 @@ ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Poi
                      BoolArg<"no_overlap_curve"> no_overlap_curve) {
   ChartSpec c;
   for (const auto& m : machines) c.machines.push_back(m.doc);
+  distinct_machines(c.machines, "Chart");
   c.points = points;
   c.title = title;
   c.workload_line = workload_line;

@@ -92,6 +92,11 @@ struct TextArg {
   bool empty() const { return value.empty(); }
 };
 
+/// Several machines drawn or compared together, as the CLI takes them (`plot --compare`,
+/// `hw compare`): one machine given twice is refused, and machines of one document name are
+/// told apart by their file names (`vm (before.json)`), else by their place (`vm (#2)`).
+void distinct_machines(std::vector<MachineDocument>& machines, const std::string& who);
+
 /// What Python's Machine holds: a machine document (measured, catalogued or given roofs).
 struct Machine {
   MachineDocument doc;

@@ -371,8 +371,11 @@ void register_compare(py::module_& m) {
         if (!(intensity > 0) || !std::isfinite(intensity))
           throw InputError("intensity_flop_per_byte: must be > 0 and finite (got " +
                            format_number(intensity) + ")");
+        std::vector<MachineDocument> docs;
+        for (const auto& x : machines) docs.push_back(x.doc);
+        distinct_machines(docs, "compare");
         std::vector<const RoofSet*> sets;
-        for (const auto& x : machines) sets.push_back(&x.doc.roofs);
+        for (const auto& x : docs) sets.push_back(&x.roofs);
         // The roof of each machine as `roofline hw compare --precision` picks it.
         std::vector<std::string> roofs;
         for (const RoofSet* r : sets)

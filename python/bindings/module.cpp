@@ -203,6 +203,19 @@ void refuse_surrogate(const py::handle& str, const std::string& what) {
                    "), which is no text: UTF-8 cannot encode it");
 }
 
+void distinct_machines(std::vector<MachineDocument>& machines, const std::string& who) {
+  std::vector<std::string> names;
+  std::vector<const MachineDocument*> read;
+  std::vector<MachineDocument*> renamed;
+  for (auto& m : machines) {
+    names.push_back(m.file.empty() ? m.roofs.name : m.file);
+    read.push_back(&m);
+    renamed.push_back(&m);
+  }
+  refuse_one_machine_twice(names, read, who);
+  name_machines_apart(names, renamed);
+}
+
 std::string text_value(const py::handle& v, const std::string& what) {
   if (!PyUnicode_Check(v.ptr()))
     throw py::type_error(what + " must be a str (got " +

@@ -572,3 +572,23 @@ def test_compare_of_default_roofs_of_other_precisions_warns_as_hw_compare(cli):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         roofline.compare([v100, tpu], 50, precision="bf16/fp16")  # like with like: no warning
+
+
+def test_machines_of_one_name_are_told_apart_and_one_machine_twice_refused(cli_json, tmp_path):
+    # As `plot --compare` and `hw compare`: two documents named "vm" (measured before and after)
+    # read "vm (before.json)", "vm (after.json)" in the chart and the comparison (both read "vm");
+    # one machine given twice is refused (it was drawn twice).
+    before, after = tmp_path / "before.json", tmp_path / "after.json"
+    roofline.Machine.from_roofs(1e12, 1e11, name="vm").save(str(before))
+    roofline.Machine.from_roofs(1e12, 2e11, name="vm").save(str(after))
+    a, b = roofline.Machine(str(before)), roofline.Machine(str(after))
+    chart = roofline.Chart(a, overlays=[b]).to_dict()
+    names = [m["name"] for m in chart["machines"]]
+    assert names == ["vm (before.json)", "vm (after.json)"]
+    c = roofline.compare([a, b], 1)
+    assert [m.machine for m in c.machines] == ["vm (before.json)", "vm (after.json)"]
+    assert c.to_dict() == one(cli_json("hw", "compare", str(before), str(after), "--at", "1"))
+    for call in (lambda: roofline.Chart(a, overlays=[a]).to_dict(),
+                 lambda: roofline.compare([a, roofline.Machine(str(before))], 1)):
+        with pytest.raises(roofline.InputError, match="are one machine \\('vm'\\)"):
+            call()
