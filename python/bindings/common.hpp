@@ -70,6 +70,11 @@ struct BoolArg : Bool {};
 template <ArgName Name>
 struct RealArg : Real {};
 
+/// An int argument named NAME: Int, and a TypeError naming the parameter for anything else
+/// ("threads: expected an int (got float)"), as the LLM functions' tp says it.
+template <ArgName Name>
+struct IntArg : Int {};
+
 /// A path argument named NAME (path_arg): a str, or an os.PathLike giving one (pathlib.Path).
 /// bytes, or an os.PathLike giving bytes, is a TypeError naming the parameter ("path: a path is
 /// a str or an os.PathLike giving one, not bytes"), where pybind's own std::string and
@@ -279,6 +284,25 @@ struct type_caster<roofline::python::RealArg<Name>> {
   }
   static handle cast(roofline::python::RealArg<Name> v, return_value_policy, handle) {
     return PyFloat_FromDouble(v.value);
+  }
+};
+
+/// A named int (IntArg): what Int takes; anything else a TypeError naming the parameter.
+template <roofline::python::ArgName Name>
+struct type_caster<roofline::python::IntArg<Name>> {
+  PYBIND11_TYPE_CASTER(roofline::python::IntArg<Name>, const_name("int"));
+  bool load(handle src, bool convert) {
+    make_caster<roofline::python::Int> plain;
+    if (plain.load(src, convert)) {
+      value.value = cast_op<roofline::python::Int>(plain).value;
+      return true;
+    }
+    if (!src || !convert) return false;
+    throw type_error(std::string(Name.text) + ": expected an int (got " +
+                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+  }
+  static handle cast(roofline::python::IntArg<Name> v, return_value_policy, handle) {
+    return PyLong_FromLong(v.value);
   }
 };
 

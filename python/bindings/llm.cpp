@@ -260,7 +260,7 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
 llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
                           RealArg<"sequence"> sequence, RealArg<"micro_batch"> micro_batch,
                           RealArg<"global_batch"> global_batch, RealArg<"dp"> dp,
-                          const TextArg<"recompute">& recompute, Int zero,
+                          const TextArg<"recompute">& recompute, IntArg<"zero"> zero,
                           BoolArg<"sequence_parallel"> sequence_parallel,
                           std::optional<RealArg<"measured_step_s">> measured_step_s,
                           const py::kwargs& kw) {

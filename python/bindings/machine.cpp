@@ -72,8 +72,9 @@ Machine from_roofs(Real peak, Real bandwidth, const TextArg<"precision">& precis
   return m;
 }
 
-Machine measure(BoolArg<"quick"> quick, Int threads, const std::vector<std::string>& precisions,
-                const std::vector<std::string>& levels, BoolArg<"curve"> curve,
+Machine measure(BoolArg<"quick"> quick, IntArg<"threads"> threads,
+                const std::vector<std::string>& precisions, const std::vector<std::string>& levels,
+                BoolArg<"curve"> curve,
                 const std::function<void(double, const std::string&)>& progress) {
   MeasureOptions o;
   o.quick = quick;
