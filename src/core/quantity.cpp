@@ -141,9 +141,9 @@ std::string dimension_name(Dimension d) {
     case Dimension::intensity:
       return "an intensity (FLOP/byte)";
     case Dimension::energy_per_work:
-      return "an energy per unit of work (J)";
+      return "an energy per unit of work (J/FLOP)";
     case Dimension::energy_per_byte:
-      return "an energy per byte (J)";
+      return "an energy per amount of data (J/B or J/b)";
     case Dimension::power:
       return "a power (W)";
   }

@@ -57,6 +57,17 @@ TEST(Quantity, EnergyAndPowerUnits) {
     EXPECT_NE(std::string(e.what()).find("--eps-mem: unit 'B/s' is a bandwidth"), std::string::npos)
         << e.what();
   }
+  // An energy per bit is named as what it is: an energy per amount of data, not "per byte".
+  try {
+    parse_quantity("10 pJ/b", Dimension::energy_per_work, "--eps-flop");
+    FAIL() << "an energy per bit was taken as one per unit of work";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--eps-flop: unit 'J/b' is an energy per amount of "
+                                         "data (J/B or J/b) (got '10 pJ/b'; expected an energy "
+                                         "per unit of work (J/FLOP))"),
+              std::string::npos)
+        << e.what();
+  }
   // Pico where it is met (times, energies); for rates and amounts a lower-case p is a peta
   // typed wrong, refused rather than read as 1e-12.
   EXPECT_DOUBLE_EQ(parse_quantity("5 ps", Dimension::seconds), 5e-12);
