@@ -397,6 +397,16 @@ def _work(name, flops, tensors):
     return flops
 
 
+def _flops_ok(flops):
+    """Whether a profiler FLOP count is one: a finite number >= 0."""
+    import math
+
+    try:
+        return math.isfinite(flops) and flops >= 0
+    except (TypeError, OverflowError):
+        return False
+
+
 def _operator(event, gpu_time_s=None, flops=None):
     """An Operator from a kineto event with a FLOP count (the profiler's, or `flops`), or None.
     gpu_time_s: the GPU time of the work it launched, which replaces its CPU time as T."""
@@ -411,6 +421,14 @@ def _operator(event, gpu_time_s=None, flops=None):
         return None
     traffic, output_counted = _traffic(name, tensors)
     flops = _work(name, flops, tensors)
+    try:  # tensor sizes past a float (a shape of 10**200 elements) are no point to place
+        traffic, flops = float(traffic), float(flops)
+    except OverflowError:
+        traffic = flops = float("inf")
+    if not (math.isfinite(traffic) and math.isfinite(flops)):
+        warnings.warn("roofline.torch: %s left out: its tensors' sizes are beyond a float"
+                      % _safe(name), stacklevel=2)
+        return None
     time_s = event.duration_us() * 1e-6
     time_source = "cpu"
     if gpu_time_s:
@@ -485,6 +503,15 @@ class Profile:
             warnings.warn("roofline.torch: %d profiler event%s left out: a start or duration "
                           "that is not a finite number (or a negative duration)"
                           % (untimed, "" if untimed == 1 else "s"), stacklevel=4)
+        # A FLOP count that is no number >= 0 (NaN and negative ones were dropped unsaid, an inf
+        # one failed the whole table): left out, said, as an untimed event is.
+        counted_badly = [e for e in events if not _flops_ok(e.flops())]
+        if counted_badly:
+            events = [e for e in events if _flops_ok(e.flops())]
+            warnings.warn("roofline.torch: %d profiler event%s left out: a FLOP count that is "
+                          "not a finite number >= 0" % (len(counted_badly),
+                                                        "" if len(counted_badly) == 1 else "s"),
+                          stacklevel=4)
         drop = _redispatched(events) if self._counted else set()
         host = [e for i, e in enumerate(events) if i not in drop and not _is_device_event(e)]
         with_flops = {e.name() for e in host if e.flops() > 0}

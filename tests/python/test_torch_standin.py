@@ -137,3 +137,29 @@ def test_main_gives_them_back_when_the_profile_itself_fails(rt, tmp_path, monkey
     with pytest.raises(RuntimeError, match="the profiler failed"):
         rt.main([str(script), "x"])
     assert sys.argv == argv and sys.path == path
+
+
+def test_flop_counts_that_are_no_number_are_left_out_with_one_warning(rt):
+    # A NaN or negative count was dropped unsaid, an inf one failed the whole table(); a shape
+    # past a float raised a bare OverflowError.
+    import warnings
+    mm = dict(shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    events = [Event("aten::mm", 0, 10, flops=float("nan"), **mm),
+              Event("aten::mm", 20, 10, flops=-5, **mm),
+              Event("aten::mm", 40, 10, flops=float("inf"), **mm),
+              Event("aten::mm", 60, 10, flops=2 * 64 ** 3, **mm)]
+    prof = _profile(rt, events)
+    with pytest.warns(UserWarning) as caught:
+        table = prof.table(roofline.Machine("a100-80gb"), by_type=False)
+        ops = prof.operators()
+    assert [str(w.message) for w in caught] == [
+        "roofline.torch: 3 profiler events left out: a FLOP count that is not a finite "
+        "number >= 0"]
+    assert [op.work_flop for op in ops] == [2 * 64 ** 3]
+    assert "inf" not in table and "nan" not in table
+    huge = _profile(rt, [Event("aten::mm", 0, 10, flops=1e9,
+                               shapes=[[10 ** 200, 2], [2, 10 ** 200]],
+                               dtypes=["float", "float"])])
+    with pytest.warns(UserWarning, match="aten::mm left out: its tensors' sizes are beyond a "
+                                         "float"):
+        assert huge.operators() == []
