@@ -510,24 +510,8 @@ void register_report(py::module_& m) {
            [](const LlmReport& x) { return terminal_safe_lines(llm::render_text(x.r)); });
 }
 
-void register_results(py::module_& m) {
-  py::class_<llm::RequestTiming> req(
-      m, "Request",
-      "A batch of identical requests from prompt to last token (static batching): TTFT, the "
-      "decode steps, end to end (`roofline llm --output-tokens`).");
-  req.def_readonly("batch", &llm::RequestTiming::batch)
-      .def_readonly("prompt", &llm::RequestTiming::prompt)
-      .def_readonly("output", &llm::RequestTiming::output)
-      .def_property_readonly("ttft_s", [](const llm::RequestTiming& t) { return t.ttft.value; })
-      .def_property_readonly("decode_s", [](const llm::RequestTiming& t) { return t.decode.value; })
-      .def_property_readonly("e2e_s", [](const llm::RequestTiming& t) { return t.e2e.value; })
-      .def_property_readonly("mean_tpot_s",
-                             [](const llm::RequestTiming& t) { return t.mean_tpot.value; })
-      .def_readonly("output_tokens_per_s", &llm::RequestTiming::output_tokens_per_s)
-      .def_readonly("requests_per_s", &llm::RequestTiming::requests_per_s)
-      .def_readonly("warnings", &llm::RequestTiming::warnings);
-  add_dict(req, llm::request_to_json);
-
+/// The serving run's result (`roofline.llm.serve`).
+void register_serving(py::module_& m) {
   py::class_<llm::ServingResult> serving(
       m, "Serving",
       "A continuous-batching engine under a closed loop of `concurrency` requests "
@@ -558,6 +542,27 @@ void register_results(py::module_& m) {
       .def_readonly("peak_tokens", &llm::ServingResult::peak_tokens)
       .def_readonly("warnings", &llm::ServingResult::warnings);
   add_dict(serving, llm::serving_to_json);
+}
+
+void register_results(py::module_& m) {
+  py::class_<llm::RequestTiming> req(
+      m, "Request",
+      "A batch of identical requests from prompt to last token (static batching): TTFT, the "
+      "decode steps, end to end (`roofline llm --output-tokens`).");
+  req.def_readonly("batch", &llm::RequestTiming::batch)
+      .def_readonly("prompt", &llm::RequestTiming::prompt)
+      .def_readonly("output", &llm::RequestTiming::output)
+      .def_property_readonly("ttft_s", [](const llm::RequestTiming& t) { return t.ttft.value; })
+      .def_property_readonly("decode_s", [](const llm::RequestTiming& t) { return t.decode.value; })
+      .def_property_readonly("e2e_s", [](const llm::RequestTiming& t) { return t.e2e.value; })
+      .def_property_readonly("mean_tpot_s",
+                             [](const llm::RequestTiming& t) { return t.mean_tpot.value; })
+      .def_readonly("output_tokens_per_s", &llm::RequestTiming::output_tokens_per_s)
+      .def_readonly("requests_per_s", &llm::RequestTiming::requests_per_s)
+      .def_readonly("warnings", &llm::RequestTiming::warnings);
+  add_dict(req, llm::request_to_json);
+
+  register_serving(m);
 
   py::class_<llm::SpeculativeResult> spec(
       m, "Speculative",
