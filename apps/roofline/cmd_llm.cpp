@@ -366,6 +366,15 @@ llm::SetupOptions setup_options(const LlmArgs& a) {
   return o;
 }
 
+bool is_dtype(const std::string& name) {
+  try {
+    parse_dtype(name);
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
 // The machine one name gives and the scenario on it.
 LlmSetup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::string& name) {
   const llm::SetupOptions options = setup_options(a);
@@ -376,7 +385,8 @@ LlmSetup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::s
   mo.machine = name;
   // Roofs given as --peak/--bandwidth are the compute type's: an integer --cdtype's peak counts
   // OP/s, as `kernel --dtype int8 --peak` and `point --precision int8 --peak` read it.
-  if (name.empty() && mo.precision.empty()) mo.precision = a.cdtype;
+  // (A --cdtype that is no type is left to the scenario's check, which names --cdtype.)
+  if (name.empty() && mo.precision.empty() && is_dtype(a.cdtype)) mo.precision = a.cdtype;
   st.machine = load_machine(mo);
   llm::Setup s = llm::setup(st.machine.roofs, machine_facts(st.machine), options);
   st.scenario = s.scenario;

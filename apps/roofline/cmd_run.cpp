@@ -58,7 +58,7 @@ MachineDocument machine_for_run(const MeasureOptions& o) {
 }
 
 std::string blas_summary(const suite::BlasInfo& b) {
-  if (!b.available) return "OpenBLAS: not available: " + b.why_not;
+  if (!b.available) return "OpenBLAS not available: " + b.why_not;
   std::string s = "OpenBLAS core: " + b.corename + " (" + b.config + ")";
   if (!b.best_core.empty()) s += "; best core for this CPU: " + b.best_core;
   if (b.generic) s += " — the detected core is narrower than the CPU";
@@ -329,7 +329,11 @@ void run(const RunArgs& a) {
   const CheckedRun checked = check_run_args(a, machine);
   const auto& kernels = checked.kernels;
   const int threads = a.threads > 0 ? a.threads : machine.cores();
-  const suite::BlasInfo blas = suite::blas_info();
+  // OpenBLAS is opened only by a run of a BLAS kernel: any other run leaves it unloaded (its
+  // pool would start for nothing, and hang at exit under `ulimit -v`).
+  suite::BlasInfo no_blas;
+  no_blas.why_not = "no BLAS kernel asked for";
+  const suite::BlasInfo blas = suite::blas_kernels(kernels).empty() ? no_blas : suite::blas_info();
 
   // Held to the end: SIGINT/SIGTERM stop between runs, or wait for a write to complete.
   InterruptGuard guard;

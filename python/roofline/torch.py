@@ -890,18 +890,24 @@ def main(argv=None):
         machine = _machine(a)
         chart = os.path.abspath(a.chart) if a.chart else None  # the script may chdir()
         prof, code, error = _run(a.script, a.args)
+        broken_pipe = False
         try:
             sys.stdout.write(prof.table(machine, by_type=not a.per_call))
             sys.stdout.flush()
         except BrokenPipeError:
             # A reader that went away (| head): as the CLI, which SIGPIPE ends with 141, no
             # traceback; stdout goes to /dev/null so the interpreter's last flush says nothing.
+            # The chart and the script's own error still follow.
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             os.close(devnull)
-            return 128 + 13
+            broken_pipe = True
         if chart:
             prof.chart(machine, by_type=not a.per_call).save(chart)
+        if broken_pipe:
+            if error is not None:
+                _print_exception(error, a.script)
+            return 128 + 13
     except Error as e:
         if error is not None:
             _print_exception(error, a.script)

@@ -429,22 +429,18 @@ struct FileSizeSignalIgnored {
   FileSizeSignalIgnored& operator=(const FileSizeSignalIgnored&) = delete;
 };
 
-/// The signals that end a command (SIGINT, SIGTERM, SIGHUP, SIGQUIT) are held in the writing
-/// thread from the temporary's creation to the rename and delivered after: the file is written
-/// whole or not at all, and no temporary is left behind (a SIGHUP between the two left one).
-struct EndingSignalsHeld {
-  sigset_t old{};
-  EndingSignalsHeld() {
-    sigset_t held;
-    sigemptyset(&held);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&held, sig);
-    ::pthread_sigmask(SIG_BLOCK, &held, &old);
-  }
-  ~EndingSignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &old, nullptr); }
-  EndingSignalsHeld(const EndingSignalsHeld&) = delete;
-  EndingSignalsHeld& operator=(const EndingSignalsHeld&) = delete;
-};
 }  // namespace
+
+EndingSignalsHeld::EndingSignalsHeld() {
+  sigset_t held;
+  sigemptyset(&held);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&held, sig);
+  ::pthread_sigmask(SIG_BLOCK, &held, &old_);
+}
+
+EndingSignalsHeld::~EndingSignalsHeld() {
+  ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+}
 
 void write_file_atomic(const fs::path& path, const std::string& content, const std::string& what) {
   const std::string who = label(path, what);

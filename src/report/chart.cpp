@@ -310,34 +310,34 @@ struct Extent {
   }
 };
 
-/// An axis beyond a double's range is refused naming what put it there: the extreme value at the
-/// end that is out, of the axis whose own values and margin reach out, else of the axis of the
-/// longer span (the equal length per decade carries it into the other); check_axis says it of
-/// anything left.
+/// An axis beyond a double's range is refused naming what put it there: the extreme value whose
+/// own margin reaches out, else (the equal length per decade carried the longer axis's span
+/// into the other) both ends of the longer span; check_axis says it of anything left.
 void refuse_beyond(const Extent& x, const Extent& y, double xlo, double xhi, double ylo,
                    double yhi) {
   static const double kTop = std::log10(std::numeric_limits<double>::max());
   static const double kBottom = std::log10(std::numeric_limits<double>::min());
-  const auto refuse = [](const std::string& who, const char* what, double v) {
+  if (xlo >= kBottom && ylo >= kBottom && xhi <= kTop && yhi <= kTop) return;
+  const std::string limits =
+      "an axis beyond the limits of a double (1e-307 to 1e308, with the "
+      "chart's margins)";
+  const auto refuse = [&](const std::string& who, const char* what, double v) {
     if (who.empty()) return;
     throw InputError("chart: " + who + " cannot be drawn: its " + what + " " + format_number(v) +
-                     " puts an axis beyond the limits of a double (1e-307 to 1e308, with the "
-                     "chart's margins)");
+                     " puts " + limits);
   };
-  const double x_span = std::log10(x.max) - std::log10(x.min);
-  const double y_span = std::log10(y.max) - std::log10(y.min);
-  const bool x_first = x_span >= y_span;
-  if (xlo < kBottom || ylo < kBottom) {
-    const bool x_out = std::log10(x.min) - 0.7 < kBottom,
-               y_out = std::log10(y.min) - 0.35 < kBottom;
-    if (x_out || (!y_out && x_first)) refuse(x.min_who, "intensity", x.min);
-    refuse(y.min_who, "performance", y.min);
-  }
-  if (xhi > kTop || yhi > kTop) {
-    const bool x_out = std::log10(x.max) + 0.7 > kTop, y_out = std::log10(y.max) + 0.3 > kTop;
-    if (x_out || (!y_out && x_first)) refuse(x.max_who, "intensity", x.max);
-    refuse(y.max_who, "performance", y.max);
-  }
+  if (std::log10(x.min) - 0.7 < kBottom) refuse(x.min_who, "intensity", x.min);
+  if (std::log10(x.max) + 0.7 > kTop) refuse(x.max_who, "intensity", x.max);
+  if (std::log10(y.min) - 0.35 < kBottom) refuse(y.min_who, "performance", y.min);
+  if (std::log10(y.max) + 0.3 > kTop) refuse(y.max_who, "performance", y.max);
+  const bool x_longer =
+      std::log10(x.max) - std::log10(x.min) >= std::log10(y.max) - std::log10(y.min);
+  const Extent& e = x_longer ? x : y;
+  if (e.min_who.empty() || e.max_who.empty()) return;
+  throw InputError(std::string("chart: the ") + (x_longer ? "intensities" : "performances") +
+                   " run from " + format_number(e.min) + " (" + e.min_who + ") to " +
+                   format_number(e.max) + " (" + e.max_who +
+                   "): with one length per decade on both axes, that span puts " + limits);
 }
 
 /// The axis ranges (log10) over roofs, ridges, points, the workload line and the curve, with

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -137,6 +138,43 @@ TEST(Files, ASignalThatEndsTheCommandWhileAFileIsWrittenLeavesItWholeOrUntouched
     int status = 0;
     ASSERT_EQ(::waitpid(child, &status, 0), child);
     EXPECT_TRUE(WIFEXITED(status) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGHUP));
+    const std::uintmax_t size = fs::file_size(d / "out.json");
+    EXPECT_TRUE(size == 3 || size == content.size()) << size;
+    EXPECT_EQ(d.entries(), 1u) << "a temporary file was left (try " << i << ")";
+  }
+}
+
+// The threads the library starts hold the same signals for their whole life: one sent to the
+// process while a file is written waits for the rename even with other threads running (it
+// went to a thread that did not hold it, and the process died with its temporary left).
+TEST(Files, ThreadsStartedUnderTheHoldNeverTakeTheSignalsThatEndACommand) {
+#if defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "ThreadSanitizer ends a child that starts threads after a multi-threaded fork";
+#endif
+  const Dir d;
+  const std::string content(32 << 20, 'x');
+  for (int i = 0; i < 6; ++i) {
+    std::ofstream(d / "out.json") << "old";
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      std::atomic<bool> stop{false};
+      std::thread other;
+      {
+        const EndingSignalsHeld held;  // as the engine's team and OpenBLAS start theirs
+        other = std::thread([&stop] {
+          while (!stop.load()) std::this_thread::sleep_for(std::chrono::microseconds(50));
+        });
+      }
+      write_file_atomic(d / "out.json", content);
+      stop = true;
+      other.join();
+      ::_exit(0);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(1000 + 2000 * i));
+    ::kill(child, SIGHUP);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
     const std::uintmax_t size = fs::file_size(d / "out.json");
     EXPECT_TRUE(size == 3 || size == content.size()) << size;
     EXPECT_EQ(d.entries(), 1u) << "a temporary file was left (try " << i << ")";

@@ -157,6 +157,22 @@ TEST(CliRun, OpenBlasIsNotAmongTheLibrariesEveryCommandLoads) {
   EXPECT_EQ(r.out.find("libblas"), std::string::npos) << r.out;
 }
 
+// Only a run of a BLAS kernel opens OpenBLAS (the loader's LD_DEBUG=files names every library
+// opened, dlopen's too): a run of axpy opened it all the same.
+TEST(CliRun, OnlyARunOfABlasKernelOpensOpenBlas) {
+  if (!suite::blas_info().available) GTEST_SKIP() << "built without OpenBLAS";
+  auto r =
+      run_cli({"run", "axpy-fp64", "--levels", "L1", "--quick", "--machine", kMachine, "--json"},
+              "LD_DEBUG=files");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("file="), std::string::npos) << "LD_DEBUG gave nothing";
+  EXPECT_EQ(r.err.find("openblas"), std::string::npos);
+  r = run_cli({"run", "dgemm", "--size", "1 MiB", "--quick", "--machine", kMachine, "--json"},
+              "LD_DEBUG=files");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("openblas"), std::string::npos);
+}
+
 TEST(CliRun, ForcedBlasCoreRunsInAChildAndIsJudgedOnItsRoof) {
   if (!suite::blas_info().available) GTEST_SKIP() << "built without OpenBLAS";
   if (suite::blas_info().config.find("DYNAMIC_ARCH") == std::string::npos)

@@ -1,4 +1,5 @@
 #include "measure/engine/team.hpp"
+#include "roofline/io.hpp"
 
 #include <sched.h>
 
@@ -39,8 +40,13 @@ ThreadTeam::ThreadTeam(const std::vector<int>& cpus) : cpus_(cpus), end_ns_(cpus
   if (cpus_.empty()) cpus_.push_back(0), end_ns_.push_back(0);
   restore_ = pthread_getaffinity_np(pthread_self(), sizeof(saved_), &saved_) == 0;
   pinned_ = pin_self(cpus_[0]);
-  for (size_t i = 1; i < cpus_.size(); ++i)
-    threads_.emplace_back([this, i] { worker(static_cast<int>(i)); });
+  {
+    // The members never take the signals that end a command (they start with them held): one
+    // sent to the process reaches the main thread, which handles it or holds it while writing.
+    const EndingSignalsHeld held;
+    for (size_t i = 1; i < cpus_.size(); ++i)
+      threads_.emplace_back([this, i] { worker(static_cast<int>(i)); });
+  }
   // Every member has pinned itself before the team is used (pinned() is then final).
   unsigned spins = 0;
   while (started_.load(std::memory_order_acquire) < size() - 1) relax(spins);

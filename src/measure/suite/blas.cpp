@@ -10,6 +10,7 @@
 #include "measure/engine/shared_library.hpp"
 #include "parallel.hpp"
 #include "roofline/dtype.hpp"
+#include "roofline/io.hpp"
 #include "roofline/strings.hpp"
 #include "roofline/suite.hpp"
 #include "suite_internal.hpp"
@@ -48,14 +49,19 @@ const OpenBlas& openblas() {
   static const OpenBlas api = [] {
     OpenBlas b;
     constexpr const char* kSoname = "libopenblas.so.0";
-    const OpenedLibrary lib = open_library({kSoname, ROOFLINE_OPENBLAS_LIBRARY});
+    // Its pool's threads start as it loads: under the hold, so that they never take the
+    // signals that end a command (a SIGHUP would end the process in one while a file is written).
+    const OpenedLibrary lib = [&] {
+      const EndingSignalsHeld held;
+      return open_library({kSoname, ROOFLINE_OPENBLAS_LIBRARY});
+    }();
     if (!lib.handle) {
-      b.why_not = "OpenBLAS: " + lib.why_not(kSoname) + " (install libopenblas0)";
+      b.why_not = lib.why_not(kSoname) + " (install libopenblas0)";
       return b;
     }
     const auto find = [&](auto& f, const char* name) {
       f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(lib.handle, name));
-      if (!f && b.why_not.empty()) b.why_not = "OpenBLAS: " + lib.path + " has no " + name;
+      if (!f && b.why_not.empty()) b.why_not = lib.path + " has no " + name;
     };
     find(b.sgemm, "cblas_sgemm");
     find(b.dgemm, "cblas_dgemm");
@@ -129,7 +135,7 @@ class BlasGemm : public Workload {
 
 std::unique_ptr<Workload> make_blas_workload(const Context& ctx, bool fp32, double ws) {
 #if ROOFLINE_HAVE_OPENBLAS
-  if (!openblas().why_not.empty()) throw Unavailable(openblas().why_not);
+  if (!openblas().why_not.empty()) throw Unavailable("OpenBLAS: " + openblas().why_not);
   if (fp32) return std::make_unique<BlasGemm<float>>(ctx, ws);
   return std::make_unique<BlasGemm<double>>(ctx, ws);
 #else

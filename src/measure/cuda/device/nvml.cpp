@@ -11,6 +11,7 @@
 
 #include "measure/cuda/device/libraries.hpp"
 #include "measure/cuda/internal.hpp"
+#include "roofline/io.hpp"
 
 namespace roofline::cuda::nvml {
 
@@ -134,7 +135,10 @@ nlohmann::json Session::snapshot() const {
 }
 
 ClockSampler::ClockSampler(const Session& session) : session_(session) {
-  if (session_.available()) thread_ = std::thread([this] { loop(); });
+  if (session_.available()) {
+    const EndingSignalsHeld held;  // the sampler never takes the signals that end a command
+    thread_ = std::thread([this] { loop(); });
+  }
 }
 
 ClockSampler::~ClockSampler() {
