@@ -246,6 +246,21 @@ struct type_caster<roofline::python::Bool> {
   }
 };
 
+/// What the named casters share: the plain caster's value, else a TypeError naming the
+/// parameter ("NAME: expected WHAT (got TYPE)"); an overload's first pass (no conversions)
+/// declines quietly, so the next overload is still tried.
+template <class Plain>
+bool load_named(handle src, bool convert, const char* name, const char* expected, Plain& out) {
+  make_caster<Plain> plain;
+  if (plain.load(src, convert)) {
+    out = cast_op<Plain>(plain);
+    return true;
+  }
+  if (!src || !convert) return false;
+  throw type_error(std::string(name) + ": expected " + expected + " (got " +
+                   std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+}
+
 /// A named bool (BoolArg): anything but a bool is a TypeError naming the parameter, as a bool
 /// keyword's is ("sequence_parallel: expected a bool (got float)"), where the unnamed Bool gave
 /// pybind's "incompatible function arguments".
@@ -253,14 +268,7 @@ template <roofline::python::ArgName Name>
 struct type_caster<roofline::python::BoolArg<Name>> {
   PYBIND11_TYPE_CASTER(roofline::python::BoolArg<Name>, const_name("bool"));
   bool load(handle src, bool convert) {
-    make_caster<roofline::python::Bool> plain;
-    if (plain.load(src, convert)) {
-      value.value = cast_op<roofline::python::Bool>(plain).value;
-      return true;
-    }
-    if (!src) return false;
-    throw type_error(std::string(Name.text) + ": expected a bool (got " +
-                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+    return load_named<roofline::python::Bool>(src, convert, Name.text, "a bool", value);
   }
   static handle cast(roofline::python::BoolArg<Name> v, return_value_policy, handle) {
     return handle(v.value ? Py_True : Py_False).inc_ref();
@@ -273,14 +281,7 @@ template <roofline::python::ArgName Name>
 struct type_caster<roofline::python::RealArg<Name>> {
   PYBIND11_TYPE_CASTER(roofline::python::RealArg<Name>, const_name("float"));
   bool load(handle src, bool convert) {
-    make_caster<roofline::python::Real> plain;
-    if (plain.load(src, convert)) {
-      value.value = cast_op<roofline::python::Real>(plain).value;
-      return true;
-    }
-    if (!src || !convert) return false;
-    throw type_error(std::string(Name.text) + ": expected a number (got " +
-                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+    return load_named<roofline::python::Real>(src, convert, Name.text, "a number", value);
   }
   static handle cast(roofline::python::RealArg<Name> v, return_value_policy, handle) {
     return PyFloat_FromDouble(v.value);
@@ -292,14 +293,7 @@ template <roofline::python::ArgName Name>
 struct type_caster<roofline::python::IntArg<Name>> {
   PYBIND11_TYPE_CASTER(roofline::python::IntArg<Name>, const_name("int"));
   bool load(handle src, bool convert) {
-    make_caster<roofline::python::Int> plain;
-    if (plain.load(src, convert)) {
-      value.value = cast_op<roofline::python::Int>(plain).value;
-      return true;
-    }
-    if (!src || !convert) return false;
-    throw type_error(std::string(Name.text) + ": expected an int (got " +
-                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+    return load_named<roofline::python::Int>(src, convert, Name.text, "an int", value);
   }
   static handle cast(roofline::python::IntArg<Name> v, return_value_policy, handle) {
     return PyLong_FromLong(v.value);
