@@ -368,7 +368,10 @@ void register_compare(py::module_& m) {
       "compare",
       [](const std::vector<Machine>& machines, Real intensity,
          const TextArg<"precision">& precision, const TextArg<"level">& level) {
-        if (machines.empty()) throw InputError("compare: give at least one machine");
+        // As `hw compare`: a ratio needs a second machine (one alone read 1.0 against itself).
+        if (machines.size() < 2)
+          throw InputError("compare: give at least two machines (got " +
+                           std::to_string(machines.size()) + ")");
         if (!(intensity > 0) || !std::isfinite(intensity))
           throw InputError("intensity_flop_per_byte: must be > 0 and finite (got " +
                            format_number(intensity) + ")");
@@ -399,7 +402,7 @@ void register_compare(py::module_& m) {
       },
       py::arg("machines"), py::arg("intensity_flop_per_byte"), py::arg("precision") = "",
       py::arg("level") = "",
-      "The roofs of several machines at one intensity (`roofline hw compare --at I`): the "
+      "The roofs of two or more machines at one intensity (`roofline hw compare --at I`): the "
       "attainable rate of each and its ratio to the first.");
 }
 

@@ -329,7 +329,7 @@ def test_a_bool_is_no_float_argument():
         lambda b: roofline.Point("p", 1e9, 1e8, b),
         lambda b: roofline.Machine.from_roofs(b, 1e11),
         lambda b: machine.attainable_flop_per_s(b),
-        lambda b: roofline.compare([machine], b),
+        lambda b: roofline.compare([machine, roofline.Machine.from_roofs(2e12, 1e11)], b),
         lambda b: roofline.diagnose(point, machine, touching=b),
         lambda b: roofline.llm.analyse(roofline.llm.model("llama-2-7b"), machine, batch=b),
     ]
@@ -587,6 +587,9 @@ def test_machines_of_one_name_are_told_apart_and_one_machine_twice_refused(cli_j
     assert names == ["vm (before.json)", "vm (after.json)"]
     c = roofline.compare([a, b], 1)
     assert [m.machine for m in c.machines] == ["vm (before.json)", "vm (after.json)"]
+    for few in ([], [a]):  # as `hw compare`: a ratio needs two machines
+        with pytest.raises(roofline.InputError, match=f"at least two machines \\(got {len(few)}\\)"):
+            roofline.compare(few, 1)
     assert c.to_dict() == one(cli_json("hw", "compare", str(before), str(after), "--at", "1"))
     for call in (lambda: roofline.Chart(a, overlays=[a]).to_dict(),
                  lambda: roofline.compare([a, roofline.Machine(str(before))], 1)):
