@@ -184,29 +184,13 @@ void check_paths(const LlmArgs& a) {
   }
 }
 
-// The machine as the report draws it: the roofs the model was judged against are the defaults
-// (the compute dtype's flat roof and the default memory level, so the primary ridge is π/β of
-// the model), and an --interconnect-bandwidth override becomes an interconnect roof.
-MachineDocument report_machine(MachineDocument m, const llm::Roofs& r) {
-  m.roofs.default_compute = r.compute_name;
-  m.roofs.default_memory = r.memory_level;
-  if (r.interconnect && !m.roofs.find_memory(r.interconnect_name)) {
-    MemoryRoof ic;
-    ic.level = r.interconnect_name;
-    ic.kind = "interconnect";
-    ic.bandwidth = *r.interconnect;
-    ic.source = "--interconnect-bandwidth";
-    m.roofs.memory.push_back(ic);
-  }
-  return m;
-}
-
 void write_llm_report(const LlmArgs& a, const MachineDocument& machine, const llm::Roofs& roofs,
                       std::string title, std::vector<Point> points) {
   if (a.report.empty()) return;
   ReportInput in;
   in.title = std::move(title);
-  in.machines.push_back(report_machine(machine, roofs));
+  in.machines.push_back(machine);
+  in.machines.back().roofs = llm::roofs_as_judged(machine.roofs, roofs);
   in.points = std::move(points);
   write_report(a.report, in);
 }

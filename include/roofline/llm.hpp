@@ -289,6 +289,9 @@ struct Roofs {
   ByteRate document_bandwidth{0};
   std::string machine;
   std::string compute_name;  ///< the compute roof of the compute dtype
+  /// The compute roof accumulates narrower than fp32 (accumulates_narrow): the dtype had no
+  /// other roof, and frameworks accumulate in fp32, at a lower rate.
+  bool compute_accumulates_narrow = false;
   /// What the counts are read in: OP, OP/s and OP/byte on an integer compute roof (--cdtype
   /// int8: RoofSet::units_of), FLOP otherwise.
   UnitSystem units;
@@ -313,6 +316,10 @@ struct Roofs {
 /// "interconnect", or `interconnect_override`). Throws InputError when nothing fits.
 Roofs select_roofs(const RoofSet& set, const DataType& compute,
                    std::optional<ByteRate> interconnect_override = std::nullopt);
+/// The machine's roofs as `r` judges the model against them: the compute dtype's roof and the
+/// default memory level are the defaults (so a chart's primary ridge is the model's π/β), and
+/// an --interconnect-bandwidth override becomes an interconnect roof. What a chart draws.
+RoofSet roofs_as_judged(RoofSet set, const Roofs& r);
 
 struct OpTiming {
   Seconds time{0};             ///< max(W/π, Q/β) (per occurrence)
@@ -470,8 +477,9 @@ std::vector<Seconds> pipeline_stage_times(const ModelConfig& m, const Scenario& 
 
 /// Devices one model replica spans: tp · cp · pp.
 int replica_devices(const Scenario& s);
-/// What the parallel layout risks: tensor parallelism wider than the NVLink domain, a replica
-/// that spans domains, collectives without a known link latency.
+/// What the roofs and the parallel layout risk: a compute roof that accumulates narrower than
+/// frameworks do, tensor parallelism wider than the NVLink domain, a replica that spans
+/// domains, collectives without a known link latency.
 std::vector<std::string> parallel_warnings(const Scenario& s, const Roofs& r);
 
 // --- A scenario on a machine (setup.cpp) --------------------------------------------------

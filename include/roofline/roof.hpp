@@ -82,6 +82,17 @@ struct ComputeRoof {
 /// instructions never run on such a unit.
 bool is_matrix_unit(const ComputeRoof& c);
 
+/// Whether a roof's products accumulate in a type narrower than fp32: its unit or name says
+/// "fp16-accumulate" (or bf16-, fp8-). GeForce tensor cores run that mode at twice the rate of
+/// fp32 accumulation (NVIDIA Ada GPU Architecture whitepaper, RTX 4090: 330.3 against 165.2
+/// TFLOP/s dense FP16), and frameworks accumulate fp16/bf16 matrix products in fp32.
+bool accumulates_narrow(const ComputeRoof& c);
+
+/// Whether `c` stands for its precision before `best` (nullptr: before nothing): a roof that
+/// accumulates in full precision before one that accumulates narrower, then the higher peak.
+/// The one rule by which "the highest dense roof of a precision" is picked.
+bool outranks(const ComputeRoof& c, const ComputeRoof* best);
+
 /// A slanted roof β·I: sustained bandwidth of one level of the memory hierarchy (or a network).
 struct MemoryRoof {
   std::string level;  ///< unique in its set, e.g. "L1", "L2", "L3", "DRAM", "HBM", "NVLink"

@@ -453,6 +453,15 @@ void register_report(py::module_& m) {
                         "time per token, tokens/s, memory, critical batch.")
       .def_property_readonly("model", [](const LlmReport& x) { return x.r.model; })
       .def_property_readonly("machine", [](const LlmReport& x) { return Machine{x.machine}; })
+      .def_property_readonly(
+          "judged_machine",
+          [](const LlmReport& x) {
+            Machine j{x.machine};
+            j.doc.roofs = llm::roofs_as_judged(x.machine.roofs, x.r.roofs);
+            return j;
+          },
+          "the machine with the roofs the model was judged against as its defaults (the compute "
+          "dtype's roof, the memory level): what llm.chart and `roofline llm --report` draw")
       .def_property_readonly("compute_roof",
                              [](const LlmReport& x) { return x.r.roofs.compute_name; })
       .def_property_readonly("memory_level",

@@ -29,4 +29,6 @@ def chart(report, title=None):
     from . import Chart
     if title is None:
         title = "%s on %s" % (report.model.name, report.machine.name)
-    return Chart(report.machine, report.points(), title=title)
+    # The roofs the model was judged against (report.compute_roof, not the machine's default
+    # fp32 roof), as `roofline llm --report` draws them.
+    return Chart(report.judged_machine, report.points(), title=title)

@@ -117,13 +117,25 @@ bool is_matrix_unit(const ComputeRoof& c) {
                      [&](const char* w) { return text.find(w) != std::string::npos; });
 }
 
+bool accumulates_narrow(const ComputeRoof& c) {
+  static const char* const kNarrow[] = {"fp16-accumulate", "bf16-accumulate", "fp8-accumulate"};
+  const std::string text = lower(c.unit) + " " + lower(c.name);
+  return std::any_of(std::begin(kNarrow), std::end(kNarrow),
+                     [&](const char* w) { return text.find(w) != std::string::npos; });
+}
+
+bool outranks(const ComputeRoof& c, const ComputeRoof* best) {
+  if (!best) return true;
+  if (accumulates_narrow(c) != accumulates_narrow(*best)) return !accumulates_narrow(c);
+  return c.peak > best->peak;
+}
+
 const ComputeRoof* RoofSet::find_compute_on(std::string_view precision,
                                             std::string_view unit) const {
   const ComputeRoof* best = nullptr;
   auto take = [&](auto pred) {
     for (const auto& c : compute)
-      if (!c.sparse && runs_precision(c.precision, precision) && pred(c) &&
-          (!best || c.peak > best->peak))
+      if (!c.sparse && runs_precision(c.precision, precision) && pred(c) && outranks(c, best))
         best = &c;
   };
   const std::string u = lower(unit);
@@ -143,7 +155,7 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key, std::string_vie
   auto highest_of = [&](auto pred) -> const ComputeRoof* {
     const ComputeRoof* best = nullptr;
     for (const auto& c : compute)
-      if (!c.sparse && pred(c) && (!best || c.peak > best->peak)) best = &c;
+      if (!c.sparse && pred(c) && outranks(c, best)) best = &c;
     return best;
   };
   if (!key.empty()) {

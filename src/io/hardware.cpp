@@ -195,7 +195,7 @@ const ComputeRoof* highest_dense_roof(const RoofSet& roofs,
     if (c.sparse) continue;
     const bool wanted = std::any_of(precisions.begin(), precisions.end(),
                                     [&](const std::string& p) { return iequals(p, c.precision); });
-    if (wanted && (!best || c.peak > best->peak)) best = &c;
+    if (wanted && outranks(c, best)) best = &c;
   }
   return best;
 }

@@ -131,7 +131,7 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
   if (compute.name.rfind("fp8", 0) == 0) keys.push_back("fp8");
   for (const auto& k : keys) {
     for (const auto& roof : set.compute)
-      if (!roof.sparse && roof.precision == k && (!c || roof.peak > c->peak)) c = &roof;
+      if (!roof.sparse && roof.precision == k && outranks(roof, c)) c = &roof;
     if (c) break;
   }
   if (!c && set.compute.size() == 1 && set.compute.front().precision.empty())
@@ -145,6 +145,7 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
                      "); choose another with --cdtype");
   }
   r.compute_name = c->name;
+  r.compute_accumulates_narrow = accumulates_narrow(*c);
   r.units = set.units_of(*c);  // an int8 compute roof counts OP
   r.peak = c->peak;
   r.document_peak = c->peak;
@@ -164,6 +165,20 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
       }
   }
   return r;
+}
+
+RoofSet roofs_as_judged(RoofSet set, const Roofs& r) {
+  set.default_compute = r.compute_name;
+  set.default_memory = r.memory_level;
+  if (r.interconnect && !set.find_memory(r.interconnect_name)) {
+    MemoryRoof ic;
+    ic.level = r.interconnect_name;
+    ic.kind = "interconnect";
+    ic.bandwidth = *r.interconnect;
+    ic.source = "--interconnect-bandwidth";
+    set.memory.push_back(ic);
+  }
+  return set;
 }
 
 namespace {

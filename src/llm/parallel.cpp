@@ -60,6 +60,11 @@ int replica_devices(const Scenario& s) {
 
 std::vector<std::string> parallel_warnings(const Scenario& s, const Roofs& r) {
   std::vector<std::string> w;
+  if (r.compute_accumulates_narrow)
+    w.push_back("the compute roof '" + r.compute_name + "' of " + r.machine +
+                " accumulates narrower than fp32, which frameworks use for matrix products and "
+                "which runs at half that rate on GeForce tensor cores: compute-bound times are "
+                "optimistic (give --peak for the fp32-accumulate rate)");
   const int devices = replica_devices(s);
   const bool collectives = s.tp > 1 || s.cp > 1 || s.pp > 1;
   // The link's name, or "interconnect" where the rate came from --interconnect-bandwidth.

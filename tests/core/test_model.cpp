@@ -138,6 +138,36 @@ TEST(RoofSet, SelectsComputeRoofsByNamePrecisionOrPrecisionAndUnit) {
   EXPECT_THROW(s.select_compute("int8"), InputError);  // no int8 roof, fp8 is not it
 }
 
+// GeForce tensor cores accumulate fp16 products in fp16 at twice the fp32-accumulate rate
+// (Ada whitepaper, RTX 4090: 330.3 against 165.2 TFLOP/s); frameworks accumulate in fp32, so
+// the precision's roof is the fp32-accumulate one (llm judged fp16 models 2x fast on it).
+TEST(RoofSet, APrecisionsRoofAccumulatesInFullPrecisionWhereOneDoes) {
+  RoofSet s;
+  s.name = "geforce";
+  auto add = [&](const std::string& name, const std::string& unit, double peak) {
+    ComputeRoof c;
+    c.name = name;
+    c.precision = "fp16";
+    c.unit = unit;
+    c.peak = WorkRate(peak);
+    s.compute.push_back(c);
+  };
+  add("fp16 tensor fp16-accumulate", "tensor fp16-accumulate", 330.3e12);
+  EXPECT_TRUE(accumulates_narrow(s.compute[0]));
+  // Alone, the narrow roof still stands for fp16.
+  EXPECT_EQ(s.select_compute("fp16").name, "fp16 tensor fp16-accumulate");
+  add("fp16 tensor", "tensor", 165.2e12);
+  EXPECT_FALSE(accumulates_narrow(s.compute[1]));
+  EXPECT_EQ(s.select_compute("fp16").name, "fp16 tensor");
+  EXPECT_EQ(s.select_compute("fp16 tensor").name, "fp16 tensor");
+  EXPECT_EQ(s.select_compute("").name, "fp16 tensor");  // no default: the fallback's pick
+  // Asked for by name, it is given.
+  EXPECT_EQ(s.select_compute("fp16 tensor fp16-accumulate").peak.value, 330.3e12);
+  EXPECT_TRUE(outranks(s.compute[1], &s.compute[0]));
+  EXPECT_FALSE(outranks(s.compute[0], &s.compute[1]));
+  EXPECT_TRUE(outranks(s.compute[0], nullptr));
+}
+
 // Without a default roof (or with one of the other kind) the fallback is a roof that counts the
 // point's work: "2 TFLOP" on a100's roofs with no default_compute was judged on int4 tensor.
 TEST(RoofSet, TheDefaultFallbackCountsThePointsWork) {

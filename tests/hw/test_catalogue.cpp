@@ -257,6 +257,10 @@ TEST(Catalogue, SpotChecksAgainstDatasheets) {
   // Ada whitepaper, RTX 4090: FP32 82.6, FP16 (FP32 acc.) 165.2, 1008 GB/s.
   EXPECT_DOUBLE_EQ(peak("rtx-4090", "fp32 vector"), 82.6e12);
   EXPECT_DOUBLE_EQ(peak("rtx-4090", "fp16 tensor"), 165.2e12);
+  // fp16 is compared at that roof, not the fp16-accumulate one (twice as high): `hw compare
+  // --precision fp16` and llm pick it.
+  EXPECT_DOUBLE_EQ(select_compute_roof(load("rtx-4090").roofs, "fp16").peak.value, 165.2e12);
+  EXPECT_DOUBLE_EQ(select_compute_roof(load("rtx-4090").roofs, "bf16/fp16").peak.value, 165.2e12);
   EXPECT_DOUBLE_EQ(bandwidth("rtx-4090", "GDDR6X"), 1008e9);
   // RTX A6000 datasheet: FP32 38.7, 768 GB/s, NVLink 112.5 GB/s.
   EXPECT_DOUBLE_EQ(peak("rtx-a6000", "fp32 vector"), 38.7e12);

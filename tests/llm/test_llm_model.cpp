@@ -51,6 +51,34 @@ TEST(LlmModel, RoofsOfTheComputeDtype) {
   EXPECT_EQ(select_roofs(h100, parse_dtype("fp8")).compute_name, "fp8 tensor");
 }
 
+// A roof that accumulates in fp16 (GeForce: twice the fp32-accumulate rate) is the compute
+// dtype's only where there is no other, and then the estimate says it is optimistic.
+TEST(LlmModel, ANarrowAccumulateRoofIsTheLastChoiceAndSaid) {
+  RoofSet set = load_machine_file(kData + "a100-80gb.json").roofs;
+  ComputeRoof narrow = *set.find_compute("fp16 tensor");
+  narrow.name = "fp16 tensor fp16-accumulate";
+  narrow.unit = "tensor fp16-accumulate";
+  narrow.peak = WorkRate(624e12);
+  set.compute.push_back(narrow);
+  Roofs r = select_roofs(set, parse_dtype("fp16"));
+  EXPECT_EQ(r.compute_name, "fp16 tensor");
+  EXPECT_DOUBLE_EQ(r.peak.value, 312e12);
+  EXPECT_FALSE(r.compute_accumulates_narrow);
+  Scenario s = scenario(1, 128);
+  for (const auto& w : parallel_warnings(s, r))
+    EXPECT_EQ(w.find("accumulates narrower"), std::string::npos) << w;
+  std::erase_if(set.compute, [](const ComputeRoof& c) { return c.name == "fp16 tensor"; });
+  r = select_roofs(set, parse_dtype("fp16"));
+  EXPECT_EQ(r.compute_name, "fp16 tensor fp16-accumulate");
+  EXPECT_TRUE(r.compute_accumulates_narrow);
+  const auto w = parallel_warnings(s, r);
+  ASSERT_FALSE(w.empty());
+  EXPECT_NE(w.front().find("'fp16 tensor fp16-accumulate' of " + set.name +
+                           " accumulates narrower than fp32"),
+            std::string::npos)
+      << w.front();
+}
+
 TEST(LlmModel, LinearLayerCountsByHand) {
   // q_proj of Llama-2-7B, decode at batch 4: W = 2·4·4096·4096; Q = 4096²·2 (weights)
   // + 4·4096·2 (input) + 4·4096·2 (output).

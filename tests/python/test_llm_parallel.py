@@ -233,3 +233,19 @@ def test_tensor_parallel_degrees_the_model_cannot_be_split_by_are_refused():
         with pytest.raises(roofline.InputError, match=message):
             model.parameters(tp=tp)
     assert model.parameters(tp=2)["total"] < model.parameters()["total"]
+
+
+def test_chart_draws_the_roofs_the_model_was_judged_on_as_the_cli_report(cli, h100, tmp_path):
+    # llm.chart drew the machine's default fp32 roof: its ridge read 19.97 FLOP/byte beside
+    # diagnoses against the fp16 tensor roof's 295.3. The same document as `llm --report`.
+    report = tmp_path / "r.json"
+    assert cli("llm", "--model", "llama-3-8b", "--hw", "h100-sxm", "--report",
+               report).returncode == 0
+    c = json.loads(report.read_text())
+    r = roofline.llm.analyse(roofline.llm.model("llama-3-8b"), h100)
+    assert r.judged_machine.name == "h100-sxm"
+    d = roofline.llm.chart(r, title=c["title"]).to_dict()
+    assert d == c
+    primary = [x for x in d["ridges"] if x["primary"]]
+    assert [x["compute_roof"] for x in primary] == [r.compute_roof] == ["fp16 tensor"]
+    assert primary[0]["intensity"] == pytest.approx(r.ridge_flop_per_byte)
