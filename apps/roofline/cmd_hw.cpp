@@ -135,31 +135,6 @@ struct CompareArgs {
   bool json = false;
 };
 
-/// The compute roof of every machine for a --precision value (select_compute_roof: a roof
-/// name, a precision, or "a/b" alternatives as in `hw ridges`); "" = each machine's default.
-std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
-                                   const std::string& precision) {
-  std::vector<std::string> names;
-  for (const RoofSet* r : sets) names.push_back(select_compute_roof(*r, precision).name);
-  return names;
-}
-
-/// Without --precision each machine is judged on its default roof, which need not be of one
-/// precision (V100's fp32 vector roof against TPU v5e's bf16 MXU roof): says so, naming the
-/// roofs, and suggests the first default precision group every machine has.
-void warn_if_mixed(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
-                   const std::string& label, std::set<std::string>& said) {
-  const auto mixed = mixed_precisions(sets, roofs);
-  if (!mixed) return;
-  const std::string hint = mixed->common_group.empty()
-                               ? "--precision P (a precision or roof name every machine has)"
-                               : "--precision " + mixed->common_group;
-  const std::string msg = "roofline: warning: " + (label.empty() ? "" : label + ": ") +
-                          "comparing different precisions (" + mixed->named + "); give " + hint +
-                          " to compare like with like\n";
-  if (said.insert(msg).second) say(msg);
-}
-
 /// One comparison to make: at an intensity, or at a point's own intensity and precision.
 struct CompareQuery {
   std::string label;  ///< the point's name ("" for --at)

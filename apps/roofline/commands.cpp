@@ -14,6 +14,7 @@
 
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/hardware.hpp"
 #include "roofline/import.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
@@ -308,6 +309,26 @@ void say(const std::string& text) {
   const std::string safe = terminal_safe_lines(text);
   std::fwrite(safe.data(), 1, safe.size(), stderr);
   std::fflush(stderr);
+}
+
+std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
+                                   const std::string& precision) {
+  std::vector<std::string> names;
+  for (const RoofSet* r : sets) names.push_back(select_compute_roof(*r, precision).name);
+  return names;
+}
+
+void warn_if_mixed(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
+                   const std::string& label, std::set<std::string>& said) {
+  const auto mixed = mixed_precisions(sets, roofs);
+  if (!mixed) return;
+  const std::string hint = mixed->common_group.empty()
+                               ? "--precision P (a precision or roof name every machine has)"
+                               : "--precision " + mixed->common_group;
+  const std::string msg = "roofline: warning: " + (label.empty() ? "" : label + ": ") +
+                          "comparing different precisions (" + mixed->named + "); give " + hint +
+                          " to compare like with like\n";
+  if (said.insert(msg).second) say(msg);
 }
 
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_and_path) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,18 @@ void emit(const std::string& text, const std::string& path = "");
 
 /// A message or progress line for stderr, sanitised like emit() (newlines kept, no colour).
 void say(const std::string& text);
+
+/// The compute roof of every machine for a --precision value (select_compute_roof: a roof
+/// name, a precision, or "a/b" alternatives as in `hw ridges`); "" = each machine's default.
+std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
+                                   const std::string& precision);
+
+/// Without --precision each machine is judged on its default roof, which need not be of one
+/// precision (V100's fp32 vector roof against TPU v5e's bf16 MXU roof): says so, naming the
+/// roofs, and suggests the first default precision group every machine has.
+/// `said` holds the warnings given, so each is said once.
+void warn_if_mixed(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
+                   const std::string& label, std::set<std::string>& said);
 
 /// Checks, before any work, every output a command was given: each as check_writable_path()
 /// (naming its flag), and no two naming the same file ("-o s.json --report s.json"), nor two

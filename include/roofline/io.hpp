@@ -174,8 +174,13 @@ struct CatalogueEntry {
   std::vector<std::string> aliases;
   std::filesystem::path path;
 };
-/// All catalogue entries (first directory wins on duplicate names).
+/// All catalogue entries (first directory wins on duplicate names): list_catalogue_in of
+/// catalogue_dirs(extra_dir).
 std::vector<CatalogueEntry> list_catalogue(const std::string& extra_dir = "");
+/// The entries of these directories, first wins. Unavailable, naming every directory searched,
+/// when none holds a machine file (a binary moved away from its data: `hw list` read "0 of 0
+/// devices" and every catalogue name was "unknown").
+std::vector<CatalogueEntry> list_catalogue_in(const std::vector<std::filesystem::path>& dirs);
 /// The entry of one catalogue file: its name (the file stem) and info.aliases.
 CatalogueEntry catalogue_entry(const std::filesystem::path& file);
 /// A name or alias two of `entries` answer to (names and aliases compare as hardware_key:

@@ -64,9 +64,13 @@ std::vector<fs::path> catalogue_dirs(const std::string& extra_dir) {
 }
 
 std::vector<CatalogueEntry> list_catalogue(const std::string& extra_dir) {
+  return list_catalogue_in(catalogue_dirs(extra_dir));
+}
+
+std::vector<CatalogueEntry> list_catalogue_in(const std::vector<fs::path>& dirs) {
   std::vector<CatalogueEntry> entries;
   std::set<std::string> seen;
-  for (const auto& dir : catalogue_dirs(extra_dir)) {
+  for (const auto& dir : dirs) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) continue;
     std::vector<fs::path> files;
@@ -77,6 +81,13 @@ std::vector<CatalogueEntry> list_catalogue(const std::string& extra_dir) {
       if (!seen.insert(hardware_key(lower(f.stem().string()))).second) continue;
       entries.push_back(catalogue_entry(f));
     }
+  }
+  if (entries.empty()) {
+    std::string searched;
+    for (const auto& d : dirs) searched += (searched.empty() ? "" : ", ") + d.string();
+    throw Unavailable("no hardware catalogue found (searched: " + terminal_safe(searched) +
+                      "): set ROOFLINE_HW_PATH to a folder of machine files (data/hardware), "
+                      "or give --hw-dir");
   }
   return entries;
 }

@@ -187,6 +187,27 @@ TEST(Catalogue, NamesAndAliasesAreUnambiguous) {
   }
 }
 
+// A binary moved away from its data found no catalogue: `hw list` read "0 of 0 devices", exit 0,
+// and every name was "unknown machine". Now the search fails, naming where it looked.
+TEST(Catalogue, NoCatalogueAnywhereIsSaidWithTheFoldersSearched) {
+  roofline::test::TempDir empty;
+  const std::filesystem::path missing = empty.path / "absent";
+  try {
+    list_catalogue_in({empty.path, missing});
+    FAIL() << "an empty catalogue was listed";
+  } catch (const Unavailable& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no hardware catalogue found"), std::string::npos) << what;
+    EXPECT_NE(what.find(empty.path.string() + ", " + missing.string()), std::string::npos) << what;
+    EXPECT_NE(what.find("ROOFLINE_HW_PATH"), std::string::npos) << what;
+  }
+  // One machine file is a catalogue.
+  std::filesystem::copy_file(kCatalogue / "a100-80gb.json", missing.parent_path() / "m.json");
+  const auto entries = list_catalogue_in({empty.path, missing});
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries.front().name, "m");
+}
+
 // Datasheet figures, asserted against the documents each roof cites.
 TEST(Catalogue, SpotChecksAgainstDatasheets) {
   // NVIDIA V100 datasheet (SXM2): 7.8 / 15.7 / 125 TFLOP/s, 900 GB/s, NVLink 300 GB/s.

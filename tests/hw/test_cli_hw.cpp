@@ -709,4 +709,32 @@ TEST(CliHw, CompareWarnsWhenDefaultRoofsDifferInPrecision) {
       << r.err;
   EXPECT_EQ(r.err.find("decode"), std::string::npos) << r.err;
 }
+
+// `plot --compare --at` drew the H100's fp32 roof against TPU v5e's bf16 one ("1.22x") unsaid,
+// and --precision changed nothing: it compares as `hw compare` does, and warns as it does.
+TEST(CliHw, PlotComparesAtThePrecisionHwCompareDoes) {
+  TempDir dir;
+  auto r = run_cli(
+      {"plot", "h100-sxm", "--compare", "tpu-v5e", "--at", "100", "-o", dir.file("mixed.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --at: comparing different precisions (h100-sxm fp32 vector, "
+                       "tpu-v5e bf16 mxu); give --precision bf16/fp16"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"plot", "h100-sxm", "--compare", "tpu-v5e", "--at", "100", "--precision", "bf16",
+               "-o", dir.file("bf16.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  const json chart = json::parse(slurp(dir.file("bf16.json")));
+  r = run_cli(
+      {"hw", "compare", "h100-sxm", "tpu-v5e", "--at", "100", "--precision", "bf16", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json cmp = json::parse(r.out);
+  EXPECT_EQ(chart["workload"]["machines"], cmp["machines"]);
+  EXPECT_EQ(chart["workload"]["precision"], "bf16");
+  // The H100 at I = 100 on bf16: β·I = 335 TFLOP/s; TPU v5e 81.9: 0.2445 of it (it read 1.22).
+  EXPECT_DOUBLE_EQ(chart["workload"]["machines"][0]["attainable"].get<double>(), 335e12);
+  EXPECT_NEAR(chart["workload"]["machines"][1]["ratio"].get<double>(), 81.9 / 335, 1e-12);
+  EXPECT_EQ(chart["default_roofs"]["compute"], "bf16 tensor");
+}
 }  // namespace ROOFLINE_UNITY_ID
