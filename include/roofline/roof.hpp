@@ -34,8 +34,10 @@ struct Statistics {
   double best = 0;
   double min = 0;
   double max = 0;
-  double cv = 0;       ///< coefficient of variation (stddev / mean)
-  bool noisy = false;  ///< robust spread above the policy's limit, or the fastest samples disagree
+  double cv = 0;  ///< coefficient of variation (stddev / mean)
+  /// Robust spread above the policy's limit, the fastest samples disagree, or the roof stands
+  /// far above the upper quartile (statistics.hpp)
+  bool noisy = false;
   /// The roof value: the third-fastest sample (the slowest when there are fewer than three), the
   /// best rate reached at least three times (statistics.hpp). 0 when unknown (documents written
   /// before it was recorded).

@@ -14,9 +14,10 @@
 //  - A roof is confirmed when its fastest samples agree (Statistics::confirmed: the second-fastest
 //    within kAgreement of the roof). An unconfirmed roof is sampled again (the retry rule,
 //    needs_retry), since more samples can only raise it towards the machine's rate.
-//  - A roof is noisy when its samples' robust spread exceeds kNoisySpread or it stays
-//    unconfirmed: the numbers it rests on were disturbed, and a repeat may differ by more than
-//    the run-to-run agreement the tool promises.
+//  - A roof is noisy when its samples' robust spread exceeds kNoisySpread, it stays
+//    unconfirmed, or it stands more than kNoisySpread above the upper quartile (most samples
+//    slowed, so the quartiles lie among the slowed): the numbers it rests on were disturbed,
+//    and a repeat may differ by more than the run-to-run agreement the tool promises.
 #include <optional>
 #include <vector>
 

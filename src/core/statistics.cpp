@@ -39,7 +39,14 @@ Statistics summarize_rates(const std::vector<double>& rates) {
   const double stddev = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0.0;
   s.cv = mean > 0 ? stddev / mean : 0;
   s.sustained = v[n - std::min<size_t>(n, kSustainingSamples)];
-  s.noisy = robust_spread(s) > kNoisySpread || !s.confirmed() || s.repetitions < kFewestSamples;
+  // Also noisy: a roof far above the upper quartile. When most samples were slowed (a host
+  // that ran this CPU a fraction of the time) the quartiles lie among the slowed, their range is
+  // narrow, and the few clean samples agree: a DRAM roof 1.37 times its q3 passed, and the next
+  // run read 47% higher.
+  const bool above_the_bulk =
+      n >= static_cast<size_t>(kRobustSpreadTimes) && s.sustained > s.q3 * (1 + kNoisySpread);
+  s.noisy = robust_spread(s) > kNoisySpread || !s.confirmed() || above_the_bulk ||
+            s.repetitions < kFewestSamples;
   return s;
 }
 

@@ -111,6 +111,13 @@ TEST(MeasureStatistics, ABusyMachineIsFlaggedOnceAQuarterOfTheSamplesIsSlowed) {
   EXPECT_FALSE(with_slowed(6).noisy);  // 15%
   EXPECT_TRUE(with_slowed(14).noisy);  // 35%: the lower quartile falls among the slowed
   EXPECT_TRUE(with_slowed(20).noisy);  // half: stress-ng --cpu 1 on one of two cores
+  // Most slowed: the quartiles lie among the slowed and their range is narrow, the six clean
+  // samples agree (confirmed), and the roof stands 1.67 times q3: noisy by the third rule.
+  const Statistics most = with_slowed(34);
+  EXPECT_LT(robust_spread(most), kNoisySpread);
+  EXPECT_TRUE(most.confirmed());
+  EXPECT_GT(most.sustained, most.q3 * (1 + kNoisySpread));
+  EXPECT_TRUE(most.noisy);
   // The roof stays the fast mode as long as three samples reach it.
   EXPECT_NEAR(with_slowed(20).sustained, 100, 0.5);
   EXPECT_TRUE(with_slowed(20).confirmed());

@@ -469,7 +469,8 @@ MachineDocument assemble(const Measurements& m) {
   measurement["statistic"] =
       "roof = sustained rate, the third-fastest sample (interference only slows a kernel down; "
       "three samples keep a lone lucky one from setting the roof); noisy = interquartile range "
-      "above 10% of the median or the second- and third-fastest samples more than 2% apart; "
+      "above 10% of the median, the second- and third-fastest samples more than 2% apart, or "
+      "the roof more than 10% above the upper quartile; "
       "samples spread over each phase in rounds, timed by duration";
   doc.info = m.cpu ? cpu_description_to_json(*m.cpu) : m.info;
   if (m.sections.is_object())
