@@ -375,8 +375,13 @@ void run(const RunArgs& a) {
     }
     if (guard.interrupted())
       guard.exit_interrupted({a.output, a.save_machine, a.report});  // nothing written yet
+    const MachineFacts facts = machine_facts(*measured);
+    // What `measure` would say of these roofs (other work, noisy roofs, no plateau): they judge
+    // every point below, and were kept out of sight in the saved document alone.
+    for (const auto& w : facts.warnings)
+      say("warning: the roofs measured for this run: " + w + "\n");
     if (checked.size == 0)  // the level sizes, not the user's own --size
-      for (const auto& line : suite::runs_beyond_plateaus(results, machine_facts(*measured)))
+      for (const auto& line : suite::runs_beyond_plateaus(results, facts))
         say("warning: " + line + "\n");
   }
   const MachineDocument& m = given ? *given : *measured;

@@ -19,6 +19,7 @@
 //    slowed, so the quartiles lie among the slowed): the numbers it rests on were disturbed,
 //    and a repeat may differ by more than the run-to-run agreement the tool promises.
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "roofline/roof.hpp"
@@ -31,6 +32,10 @@ inline constexpr double kNoisySpread = 0.10;
 inline constexpr int kSustainingSamples = 3;
 /// Fewest samples a roof is judged on; fewer give a roof but always "noisy" (nothing to agree).
 inline constexpr int kFewestSamples = 3;
+
+/// The noise rule in words, as every output says it ("interquartile range above 10% of the
+/// median, ..."): one text for the warnings, the summary's legend and the document's statistic.
+std::string noisy_rule_text();
 
 /// The q-quantile (0 ≤ q ≤ 1) of ascending `sorted` values, linear between the closest ranks
 /// (Hyndman & Fan type 7, the default of R and NumPy). 0 for an empty input.

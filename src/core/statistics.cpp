@@ -9,6 +9,13 @@
 
 namespace roofline {
 
+std::string noisy_rule_text() {
+  const auto percent = [](double share) { return std::to_string(std::lround(100 * share)) + "%"; };
+  return "interquartile range above " + percent(kNoisySpread) +
+         " of the median, the second- and third-fastest samples more than " + percent(kAgreement) +
+         " apart, or the roof more than " + percent(kNoisySpread) + " above the upper quartile";
+}
+
 double quantile_sorted(const std::vector<double>& v, double q) {
   if (v.empty()) return 0;
   const double h = (static_cast<double>(v.size()) - 1) * std::clamp(q, 0.0, 1.0);

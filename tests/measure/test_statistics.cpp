@@ -118,6 +118,11 @@ TEST(MeasureStatistics, ABusyMachineIsFlaggedOnceAQuarterOfTheSamplesIsSlowed) {
   EXPECT_TRUE(most.confirmed());
   EXPECT_GT(most.sustained, most.q3 * (1 + kNoisySpread));
   EXPECT_TRUE(most.noisy);
+  // Every output says the three rules as applied (the legend said "the fastest samples more
+  // than 2% apart", a rule the policy does not apply: the fastest is left out).
+  EXPECT_EQ(noisy_rule_text(),
+            "interquartile range above 10% of the median, the second- and third-fastest samples "
+            "more than 2% apart, or the roof more than 10% above the upper quartile");
   // The roof stays the fast mode as long as three samples reach it.
   EXPECT_NEAR(with_slowed(20).sustained, 100, 0.5);
   EXPECT_TRUE(with_slowed(20).confirmed());

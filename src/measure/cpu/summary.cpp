@@ -146,8 +146,8 @@ std::string render_measure_summary(const MachineDocument& m, bool color) {
   if (!m.roofs.compute.empty() || !m.roofs.memory.empty())
     out +=
         "roofs: the sustained rate (third-fastest sample); spread = interquartile range / "
-        "median (noisy: above 10%, the second- and third-fastest samples more than 2% apart, or "
-        "the roof more than 10% above the upper quartile); fastest = fastest sample / roof\n";
+        "median; noisy: " +
+        noisy_rule_text() + "; fastest = fastest sample / roof\n";
   if (!m.roofs.empirical_curve.empty()) {
     const auto& c = m.roofs.empirical_curve;
     out += "\nempirical curve: " + std::to_string(c.size()) + " points, I from " +

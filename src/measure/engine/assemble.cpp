@@ -344,9 +344,7 @@ void judge_curve(const Measurements& m, const RoofSet& roofs, json& curve,
                        "one against the other");
   if (2 * noisy > n)
     warnings.push_back("empirical curve: " + std::to_string(noisy) + " of " + std::to_string(n) +
-                       " points noisy (interquartile range above " +
-                       format_number(100 * kNoisySpread, 2) +
-                       "% of the median, or fastest samples apart): its shape is uncertain");
+                       " points noisy (" + noisy_rule_text() + "): its shape is uncertain");
 }
 
 /// The judgements, said plainly: noisy and unconfirmed roofs, and memory levels whose order
@@ -368,10 +366,8 @@ void judge_roofs(const RoofSet& roofs, json& measurement, std::vector<std::strin
     return s;
   };
   if (noisy > 0)
-    warnings.push_back(std::to_string(noisy) + " of " + std::to_string(total) +
-                       " roofs noisy (interquartile range above " +
-                       format_number(100 * kNoisySpread, 2) +
-                       "% of the median, or fastest samples apart): " + list(noisy_names) +
+    warnings.push_back(std::to_string(noisy) + " of " + std::to_string(total) + " roofs noisy (" +
+                       noisy_rule_text() + "): " + list(noisy_names) +
                        (4 * noisy > total ? " — the machine is shared or busy; repeat the "
                                             "measurement before trusting small differences"
                                           : ""));
@@ -468,10 +464,8 @@ MachineDocument assemble(const Measurements& m) {
   measurement["warnings"] = warnings;
   measurement["statistic"] =
       "roof = sustained rate, the third-fastest sample (interference only slows a kernel down; "
-      "three samples keep a lone lucky one from setting the roof); noisy = interquartile range "
-      "above 10% of the median, the second- and third-fastest samples more than 2% apart, or "
-      "the roof more than 10% above the upper quartile; "
-      "samples spread over each phase in rounds, timed by duration";
+      "three samples keep a lone lucky one from setting the roof); noisy = " +
+      noisy_rule_text() + "; samples spread over each phase in rounds, timed by duration";
   doc.info = m.cpu ? cpu_description_to_json(*m.cpu) : m.info;
   if (m.sections.is_object())
     for (const auto& [k, v] : m.sections.items()) doc.sections[k] = v;
