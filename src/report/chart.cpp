@@ -165,16 +165,25 @@ std::string xml_escape(const std::string& s) {
 
 namespace {
 
-const ComputeRoof* highest_dense(const RoofSet& s) {
+/// The highest dense compute roof among those drawn (`shown`; all when none is): where the
+/// slanted roofs end. With `--roofs fp32,HBM3` the HBM3 line climbed past the one flat roof
+/// drawn, to the height of a hidden fp8 roof, and no longer showed min(π, β·I).
+const ComputeRoof* highest_dense(const RoofSet& s, const std::vector<bool>& shown) {
   const ComputeRoof* best = nullptr;
-  for (const auto& c : s.compute)
-    if (!c.sparse && (!best || c.peak > best->peak)) best = &c;
+  for (int pass = 0; pass < 2 && !best; ++pass)
+    for (size_t k = 0; k < s.compute.size(); ++k)
+      if (!s.compute[k].sparse && (pass == 1 || shown[k]) &&
+          (!best || s.compute[k].peak > best->peak))
+        best = &s.compute[k];
   return best ? best : &s.compute.front();
 }
-const MemoryRoof* fastest(const RoofSet& s) {
-  const MemoryRoof* best = &s.memory.front();
-  for (const auto& m : s.memory)
-    if (m.bandwidth > best->bandwidth) best = &m;
+/// The fastest memory roof among those drawn (all when none is): where the flat roofs begin.
+const MemoryRoof* fastest(const RoofSet& s, const std::vector<bool>& shown) {
+  const MemoryRoof* best = nullptr;
+  for (int pass = 0; pass < 2 && !best; ++pass)
+    for (size_t k = 0; k < s.memory.size(); ++k)
+      if ((pass == 1 || shown[k]) && (!best || s.memory[k].bandwidth > best->bandwidth))
+        best = &s.memory[k];
   return best;
 }
 
@@ -213,8 +222,8 @@ std::vector<RoofChoice> roof_choices(const ReportInput& in, const Chart& ch) {
 void add_drawn_roofs(Chart& ch, const ReportInput& in, const std::vector<RoofChoice>& choices) {
   for (size_t mi = 0; mi < in.machines.size(); ++mi) {
     const RoofSet& s = in.machines[mi].roofs;
-    const ComputeRoof* top = highest_dense(s);
-    const MemoryRoof* fast = fastest(s);
+    const ComputeRoof* top = highest_dense(s, choices[mi].compute_shown);
+    const MemoryRoof* fast = fastest(s, choices[mi].memory_shown);
     const ComputeRoof& dc = s.select_compute("");
     const MemoryRoof& dm = s.select_memory("");
     const std::string prefix = mi == 0 ? "" : "o" + std::to_string(mi);

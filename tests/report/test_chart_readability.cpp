@@ -397,6 +397,27 @@ TEST(ChartReadability, RoofsByPrecisionDrawNoSparseRoof) {
   EXPECT_TRUE(sparse);
 }
 
+// With --roofs naming one flat roof the slanted roof climbed past it to the height of the
+// highest hidden one (2 PFLOP/s): the drawing no longer showed min(π, β·I). It ends at the
+// highest flat roof drawn, and the flat roof begins at the fastest memory roof drawn.
+TEST(ChartReadability, SlantedRoofsEndAtTheHighestFlatRoofDrawn) {
+  test::TempDir dir;
+  for (const std::string roofs : {"fp32,HBM3", "fp32 vector,HBM3,fp64 vector"}) {
+    auto r = run_cli({"plot", "h100-sxm", "--roofs", roofs, "-o", dir.file("one.svg")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto root = test::parse_xml(test::slurp(dir.file("one.svg")));
+    const XmlNode *hbm = nullptr, *fp32 = nullptr;
+    for (const XmlNode* l : by_class(*root, "roof")) {
+      if (l->attr("data-roof") == "HBM3") hbm = l;
+      if (l->attr("data-roof") == "fp32 vector") fp32 = l;
+    }
+    ASSERT_TRUE(hbm && fp32) << roofs;
+    // Pixel coordinates: the slanted line's top end is the flat roof's left end (I* = π/β).
+    EXPECT_DOUBLE_EQ(num(hbm, "y2"), num(fp32, "y1")) << roofs;
+    EXPECT_DOUBLE_EQ(num(hbm, "x2"), num(fp32, "x1")) << roofs;
+  }
+}
+
 TEST(ChartReadability, LabelsSayEachThingOnceAndWhereItIs) {
   // A roof's unit said once: "int8 DSP" with unit "DSP slices".
   ReportInput in = fixture();
