@@ -93,6 +93,9 @@ struct ModelConfig {
   double published_active = 0;  ///< active parameters per token the authors state (MoE)
   /// Fields the file left out that the config class's defaults supplied ("head_dim = 256").
   std::vector<std::string> defaulted;
+  /// What the reader costed by assumption: a model_type or activation it does not know
+  /// (scenario_warnings says each with every estimate).
+  std::vector<std::string> caveats;
 
   bool moe() const { return experts > 1; }
   bool is_mla() const { return mla.kv_lora_rank > 0; }

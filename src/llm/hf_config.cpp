@@ -16,6 +16,7 @@
 #include "roofline/llm.hpp"
 #include "roofline/llm_json.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline::llm {
@@ -62,6 +63,20 @@ bool deepseek_family(const std::string& t) {
 }
 bool llama4_family(const std::string& t) {
   return one_of(t, {"llama4", "llama4_text"});
+}
+// The families whose layers the reader models; another is costed as the transformer its
+// fields describe, and said (Jamba's Mamba layers read as attention: KV 8x, parameters 1.8x).
+bool known_family(const std::string& t) {
+  return gated_family(t) || gpt_family(t) || untied_by_default(t) ||
+         one_of(t, {"gemma3", "qwen3_moe", "qwen2_moe", "phi3", "olmo", "olmo2", "granite"});
+}
+// Activations by the names transformers' ACT2FN gives them; a gated one (GLU) gates the MLP.
+bool known_activation(const std::string& a) {
+  return one_of(a, {"silu",      "swish",       "swiglu",        "geglu",
+                    "reglu",     "gelu",        "gelu_new",      "gelu_pytorch_tanh",
+                    "gelu_fast", "gelu_python", "gelu_accurate", "quick_gelu",
+                    "relu",      "relu2",       "relu6",         "leaky_relu",
+                    "tanh",      "sigmoid",     "mish",          "linear"});
 }
 
 // What transformers' config class fills in when config.json leaves a field out. Real files
@@ -345,9 +360,14 @@ void read_mlp(ModelConfig& m, Fields& f) {
   else if (gpt)
     m.mlp = Mlp::plain;
   else
-    m.mlp = (m.activation == "silu" || m.activation == "swish" || m.activation == "swiglu")
-                ? Mlp::gated
-                : Mlp::plain;
+    m.mlp = one_of(m.activation, {"silu", "swish", "swiglu", "geglu", "reglu"}) ? Mlp::gated
+                                                                                : Mlp::plain;
+  if (!known_activation(m.activation))
+    m.caveats.push_back("the activation '" + terminal_safe(m.activation) + "' of " +
+                        terminal_safe(f.origin()) +
+                        " is not one the reader knows: its MLP is costed " +
+                        (m.mlp == Mlp::gated ? "gated (gate, up, down)" : "ungated (up, down)") +
+                        ", as its model_type's");
 }
 
 // Which layers attend locally. Sources (transformers): layer_types when the file has it
@@ -479,7 +499,8 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   m.norm = gpt ? Norm::layer : Norm::rms;
   m.norms_per_layer = post_norm_family(m.model_type) ? 4 : 2;
   m.qk_norm = qk_norm_family(m.model_type);
-  if (m.model_type == "gpt2")
+  // Learned position tables (wpe): GPT-2's and GPTBigCode's (StarCoder) n_positions rows.
+  if (m.model_type == "gpt2" || m.model_type == "gpt_bigcode")
     m.positions = f.optional({"n_positions"}, 0);
   else if (m.model_type == "opt")
     m.positions = f.optional({"max_position_embeddings"}, 0);
@@ -494,6 +515,13 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
       f.flag("attention_bias", m.model_type == "qwen2" || m.model_type == "qwen2_moe" || bias);
   m.linear_bias = f.flag("mlp_bias", bias);
   m.defaulted = f.defaulted();
+  if (!m.model_type.empty() && !known_family(m.model_type))
+    m.caveats.insert(m.caveats.begin(),
+                     "model_type '" + terminal_safe(m.model_type) + "' of " +
+                         terminal_safe(origin) +
+                         " is not a family the reader models: costed as the transformer its "
+                         "fields describe, every layer attention and MLP; layers of other "
+                         "kinds (state-space, recurrent, hybrid periods) are not modelled");
   m.validate();
   return m;
 }

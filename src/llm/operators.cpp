@@ -102,7 +102,7 @@ std::string context_warning(const ModelConfig& m, double context) {
 }
 
 std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s) {
-  std::vector<std::string> w;
+  std::vector<std::string> w = m.caveats;
   if (std::string c = context_warning(m, s.context); !c.empty()) w.push_back(std::move(c));
   // Stages are costed with layers/pp layers each; whole layers put ⌈layers/pp⌉ on the heaviest.
   if (s.pp > 1 && std::fmod(m.layers, s.pp) != 0)

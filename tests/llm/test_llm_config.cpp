@@ -109,6 +109,64 @@ TEST(LlmConfig, HfGpt2UsesItsOwnFieldNames) {
   EXPECT_DOUBLE_EQ(count_parameters(g).lm_head, 0);  // tied: the table is counted once
 }
 
+// GPTBigCode (StarCoder) has GPT-2's learned position table (wpe): the fields of
+// bigcode/starcoder's config.json (n_embd 6144, n_head 48, n_layer 40, n_positions 8192,
+// n_inner 24576, vocab 49152, multi_query): 15,517,456,384 parameters by hand — wte 301,989,888
+// + wpe 50,331,648 + 40 × 379,128,064 per layer (c_attn 6144·6400, c_proj 6144², c_fc and
+// c_proj 6144·24576 each, their biases, two LayerNorms) + the final LayerNorm 12,288 (the
+// published "15.5B"). The wpe was left out (15,467,124,736).
+TEST(LlmConfig, GptBigCodeCountsItsLearnedPositions) {
+  const nlohmann::json j = {{"model_type", "gpt_bigcode"},
+                            {"n_embd", 6144},
+                            {"n_head", 48},
+                            {"n_layer", 40},
+                            {"n_positions", 8192},
+                            {"n_inner", 24576},
+                            {"vocab_size", 49152},
+                            {"multi_query", true},
+                            {"activation_function", "gelu_pytorch_tanh"}};
+  const ModelConfig m = model_from_hf_json(j, "starcoder.json");
+  EXPECT_EQ(m.positions, 8192);
+  EXPECT_EQ(m.kv_heads, 1);
+  EXPECT_DOUBLE_EQ(count_parameters(m).embedding, 49152.0 * 6144 + 8192.0 * 6144);
+  EXPECT_DOUBLE_EQ(count_parameters(m).total, 15517456384.0);
+  EXPECT_TRUE(m.caveats.empty());
+}
+
+// A family the reader does not model (Jamba: Mamba layers, attention every 8th) was costed as a
+// plain transformer unsaid, and an unknown activation (GeGLU, gated by definition) as an
+// ungated MLP: each is said with every estimate, and GeGLU gates.
+TEST(LlmConfig, AnUnknownFamilyOrActivationIsSaid) {
+  nlohmann::json j = nlohmann::json::parse(read_text_file(kData + "llama-2-7b.config.json"));
+  j["model_type"] = "jamba";
+  ModelConfig m = model_from_hf_json(j, "jamba.json");
+  ASSERT_EQ(m.caveats.size(), 1u);
+  EXPECT_NE(m.caveats[0].find("model_type 'jamba' of jamba.json is not a family the reader "
+                              "models"),
+            std::string::npos)
+      << m.caveats[0];
+  Scenario s;
+  s.batch = 1;
+  s.context = 128;
+  const auto w = scenario_warnings(m, s);
+  ASSERT_FALSE(w.empty());
+  EXPECT_EQ(w.front(), m.caveats[0]);
+  j["hidden_act"] = "geglu";
+  j["model_type"] = "custom";  // not a gated family: the activation decides
+  m = model_from_hf_json(j, "c.json");
+  EXPECT_EQ(m.mlp, Mlp::gated);
+  j["hidden_act"] = "swish_foo";
+  m = model_from_hf_json(j, "c.json");
+  ASSERT_EQ(m.caveats.size(), 2u);
+  EXPECT_NE(m.caveats[1].find("the activation 'swish_foo' of c.json is not one the reader knows: "
+                              "its MLP is costed ungated"),
+            std::string::npos)
+      << m.caveats[1];
+  j["model_type"] = "llama";  // known family, known activation: nothing to say
+  j["hidden_act"] = "silu";
+  EXPECT_TRUE(model_from_hf_json(j, "l.json").caveats.empty());
+}
+
 TEST(LlmConfig, MaxPositionsAndSlidingWindow) {
   // Mistral-7B-v0.1: max_position_embeddings 32768, sliding_window 4096 (its config.json), as
   // the preset.
