@@ -341,6 +341,8 @@ struct StepResult {
   Intensity intensity() const { return work / traffic; }
 };
 StepResult evaluate_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r);
+/// The share of a step's time (Σ count · time) spent in operators bound by the compute roof.
+double compute_time_share(const StepResult& s);
 /// Times the operators of a step already built (any sequence groups). Interconnect operators:
 /// max(W/π, Q/β_link) + hops·α when the link latency α is known.
 StepResult evaluate_cost(const StepCost& cost, const Scenario& s, const Roofs& r);
@@ -817,6 +819,9 @@ struct SweepRow {
   Seconds ttft{0}, time_per_token{0};
   double tokens_per_s = 0;
   Intensity decode_intensity{0}, linear_intensity{0}, attention_intensity{0}, prefill_intensity{0};
+  /// Most of the decode step's time is in compute-bound operators (compute_time_share ≥ ½): the
+  /// step's time is Σ max(W/π, Q/β) per operator, so past its linear layers' critical batch
+  /// the throughput stops growing though the whole step's I is still below the ridge.
   bool decode_compute_bound = false;
   Bytes memory{0};
   std::optional<bool> fits;

@@ -309,6 +309,14 @@ StepResult evaluate_step(const ModelConfig& m, const Scenario& s, Phase phase, c
   return evaluate_cost(step_cost(m, s, phase), s, r);
 }
 
+double compute_time_share(const StepResult& s) {
+  if (!(s.time.value > 0)) return 0;
+  double compute = 0;
+  for (std::size_t i = 0; i < s.cost.size; ++i)
+    if (s.timing[i].compute_bound) compute += s.timing[i].time.value * s.cost.ops[i].count;
+  return compute / s.time.value;
+}
+
 namespace {
 bool is_linear(OpKind k) {
   return k == OpKind::linear || k == OpKind::expert_linear || k == OpKind::lm_head ||
@@ -602,7 +610,7 @@ std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
       row.decode_work = dec.work;
       row.decode_traffic = dec.traffic;
       row.decode_intensity = dec.intensity();
-      row.decode_compute_bound = dec.intensity() >= r.ridge();
+      row.decode_compute_bound = compute_time_share(dec) >= 0.5;
       row.linear_intensity = aggregate_linear(dec, "").intensity();
       row.attention_intensity = aggregate_attention(dec, "").intensity();
       row.prefill_intensity = pre.intensity();

@@ -546,6 +546,37 @@ TEST(LlmModel, SweepRowsAgreeWithSingleReports) {
   }
 }
 
+// The step's time is Σ max(W/π, Q/β) per operator: once the linear layers are compute-bound
+// the tokens/s stops growing, while the whole step's I (which the bound column was judged by)
+// stays below the ridge up to twice the batch — "memory" beside a flat throughput.
+TEST(LlmModel, ASweepRowsBoundIsWhereItsTimeGoes) {
+  const ModelConfig& m = preset("llama-3-8b");
+  const Roofs r = a100();
+  Scenario base;
+  base.prompt = 0;
+  base.flash = false;
+  const auto rows = sweep(m, base, {8, 200, 300}, {128}, r);
+  ASSERT_EQ(rows.size(), 3u);
+  for (const auto& row : rows) {
+    const StepResult dec = evaluate_step(m, scenario(row.batch, 128, 128), Phase::decode, r);
+    const double share = compute_time_share(dec);
+    EXPECT_EQ(row.decode_compute_bound, share >= 0.5) << row.batch;
+    // The share by hand: Σ count·time of the compute-bound operators over the step's time.
+    double compute = 0;
+    for (std::size_t i = 0; i < dec.cost.size; ++i)
+      if (dec.cost.ops[i].work / r.peak > dec.cost.ops[i].traffic() / r.bandwidth)
+        compute += dec.timing[i].time.value * dec.cost.ops[i].count;
+    EXPECT_NEAR(share, compute / dec.time.value, 1e-12) << row.batch;
+  }
+  EXPECT_FALSE(rows[0].decode_compute_bound);  // batch 8: the weights' traffic
+  // Batch 200 on the A100 (I* = 153): the linear layers are past their critical batch (I 186),
+  // the step's I (145) is not, and tokens/s no longer grows (16,734 at 200 and at 300).
+  EXPECT_LT(rows[1].decode_intensity.value, r.ridge().value);
+  EXPECT_GT(rows[1].linear_intensity.value, r.ridge().value);
+  EXPECT_TRUE(rows[1].decode_compute_bound);
+  EXPECT_NEAR(rows[2].tokens_per_s / rows[1].tokens_per_s, 1.0, 1e-3);
+}
+
 TEST(LlmModel, PointsForCharts) {
   const Report rep = analyse(preset("llama-2-7b"), scenario(1, 1024, 1024), Phase::decode, a100());
   const auto pts = to_points(rep);
