@@ -86,6 +86,9 @@ struct RoofAggregate {
   double sum = 0, min = 0, median = 0, max = 0;
   int min_rank = 0;  ///< the slowest node
   std::vector<Straggler> stragglers;
+  /// What the values count: the nodes' units, OP for an integer compute roof (units_of; an
+  /// int8 roof's sum read "FLOP/s" in the document and in the table where one node lacked it).
+  UnitSystem units;
 };
 
 /// Sum, min, median, max of values; stragglers are entries with value < (1 − threshold)·median.

@@ -46,14 +46,16 @@ std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
     std::vector<int> ranks;
     std::vector<std::string> hosts;
     std::vector<double> values;
+    UnitSystem units;
   };
   std::vector<Collect> found;
-  auto add = [&](const std::string& roof, bool compute, const NodeReport& n, double v) {
+  auto add = [&](const std::string& roof, bool compute, const NodeReport& n, double v,
+                 const UnitSystem& units) {
     auto it = std::find_if(found.begin(), found.end(), [&](const Collect& c) {
       return c.compute == compute && c.roof == roof;
     });
     if (it == found.end()) {
-      found.push_back({roof, compute, {}, {}, {}});
+      found.push_back({roof, compute, {}, {}, {}, units});
       it = found.end() - 1;
     }
     it->ranks.push_back(n.rank);
@@ -62,15 +64,17 @@ std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
   };
   for (const auto& n : nodes) {
     for (const auto& c : n.machine.roofs.compute)
-      if (!c.sparse) add(c.name, true, n, c.peak.value);
+      if (!c.sparse) add(c.name, true, n, c.peak.value, n.machine.roofs.units_of(c));
     for (const auto& m : n.machine.roofs.memory)
-      if (m.kind != "network") add(m.level, false, n, m.bandwidth.value);
+      if (m.kind != "network") add(m.level, false, n, m.bandwidth.value, n.machine.roofs.units);
   }
   std::vector<RoofAggregate> out;
   out.reserve(found.size());
-  for (const auto& c : found)
+  for (const auto& c : found) {
     out.push_back(
         aggregate_values(c.roof, c.compute, c.ranks, c.hosts, c.values, straggler_threshold));
+    out.back().units = c.units;
+  }
   return out;
 }
 

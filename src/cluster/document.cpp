@@ -17,7 +17,8 @@ namespace {
 
 using nlohmann::json;
 
-json aggregate_to_json(const RoofAggregate& a, const NodeReport& slowest, const UnitSystem& u) {
+json aggregate_to_json(const RoofAggregate& a, const NodeReport& slowest) {
+  const UnitSystem& u = a.units;
   json stragglers = json::array();
   for (const auto& s : a.stragglers)
     stragglers.push_back(
@@ -143,6 +144,12 @@ std::vector<const Roof*> paired_defaults(const std::vector<NodeReport>& nodes, P
 /// The cluster's default roof from the nodes' defaults paired under different names: the
 /// slowest of them joins the top-level roofs (first) and becomes the default; its aggregate
 /// over the nodes joins `aggregates`; a note names each node's. Returns the names paired.
+UnitSystem units_in(const RoofSet& s, const ComputeRoof& c) {
+  return s.units_of(c);
+}
+UnitSystem units_in(const RoofSet& s, const MemoryRoof&) {
+  return s.units;
+}
 template <class Roof>
 std::vector<std::string> add_paired_default(const std::vector<const Roof*>& group,
                                             const std::vector<NodeReport>& nodes, bool compute,
@@ -184,6 +191,7 @@ std::vector<std::string> add_paired_default(const std::vector<const Roof*>& grou
   // Different machines differ by design (an H100's HBM3 beside an H200's HBM3e): a straggler
   // is a node slower than its like, on a roof of one name.
   paired.stragglers.clear();
+  paired.units = units_in(nodes[slowest].machine.roofs, *group[slowest]);
   aggregates.push_back(std::move(paired));
   notes.push_back(said + "; they are one roof of every node, and the cluster's default " + what +
                   " roof is the slowest: " + name + " of rank " +
@@ -292,10 +300,9 @@ json cluster_section(const std::vector<NodeReport>& nodes,
                      const std::map<std::string, int>& per_host, const std::set<int>& stragglers,
                      const std::optional<NetworkMeasurement>& network,
                      const ClusterOptions& options, const std::vector<std::string>& notes) {
-  const UnitSystem& units = nodes.front().machine.roofs.units;
   json aggregates_json = json::array();
   for (const auto& a : aggregates)
-    aggregates_json.push_back(aggregate_to_json(a, node_with_rank(nodes, a.min_rank), units));
+    aggregates_json.push_back(aggregate_to_json(a, node_with_rank(nodes, a.min_rank)));
   json nodes_json = json::array();
   for (const auto& n : nodes) {
     json m = machine_to_json(n.machine);

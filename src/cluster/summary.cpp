@@ -16,11 +16,9 @@ std::string counted(int n, const std::string& what) {
 }
 
 std::string aggregates_table(const ClusterDocument& c) {
-  const RoofSet& roofs = c.document.roofs;
   Table t({"roof", "nodes", "sum", "min", "median", "max", "slowest rank", "stragglers"});
   for (const RoofAggregate& a : c.summary.roofs) {
-    const ComputeRoof* roof = a.compute ? roofs.find_compute(a.roof) : nullptr;
-    const UnitSystem u = roof ? roofs.units_of(*roof) : roofs.units;  // int8 roofs in OP/s
+    const UnitSystem& u = a.units;  // int8 roofs in OP/s
     auto fmt = [&](double v) {
       return a.compute ? format_work_rate(WorkRate(v), u) : format_byte_rate(ByteRate(v), u);
     };

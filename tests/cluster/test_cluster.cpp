@@ -448,6 +448,32 @@ TEST(ClusterDocument, MixedNodesKeepTheSlowestDefaultMemoryRoof) {
   ASSERT_NE(row, std::string::npos) << text;
   const std::string line = text.substr(row + 1, text.find('\n', row + 1) - row - 1);
   EXPECT_NE(line.find(" 1 of 2 "), std::string::npos) << line;
+  // An integer roof counts OP, in the document and in the table, on every node or not (the
+  // sums read "FLOP/s").
+  EXPECT_EQ(main.units.traffic_rate(), "byte/s");
+  for (bool on_every_node : {true, false}) {
+    std::vector<NodeReport> two{report(0, "a", catalogue("h100-sxm")),
+                                report(1, "b", catalogue("h200"))};
+    if (!on_every_node)
+      std::erase_if(two[1].machine.roofs.compute,
+                    [](const ComputeRoof& r) { return r.precision == "int8"; });
+    const ClusterDocument cd = assemble_cluster(two, std::nullopt, {});
+    EXPECT_EQ(find(cd.summary.roofs, "int8 tensor").units.work_rate(), "OP/s");
+    for (const auto& a : cd.document.sections.at("cluster")["roofs"]) {
+      if (a["roof"] == "int8 tensor") {
+        EXPECT_EQ(a["unit"], "OP/s") << a;
+      } else if (a["kind"] == "compute") {
+        EXPECT_EQ(a["unit"], "FLOP/s") << a;
+      }
+    }
+    const std::string t = render_cluster(cd);
+    const size_t i8 = t.find("\nint8 tensor ");
+    ASSERT_NE(i8, std::string::npos) << t;
+    const std::string int8_line = t.substr(i8 + 1, t.find('\n', i8 + 1) - i8 - 1);
+    EXPECT_NE(int8_line.find(on_every_node ? " 2 " : " 1 of 2 "), std::string::npos) << int8_line;
+    EXPECT_NE(int8_line.find("OP/s"), std::string::npos) << int8_line;
+    EXPECT_EQ(int8_line.find("FLOP/s"), std::string::npos) << int8_line;
+  }
 }
 
 TEST(ClusterDocument, DefaultComputeRoofsOfDifferentNamesPair) {
