@@ -7,17 +7,21 @@
 #include <functional>
 #include <set>
 
+#include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+/// A text field, trimmed: a field of blanks ("source": "   ") is as missing as an absent one.
 std::string string_field(const json& info, const char* key) {
-  if (auto it = info.find(key); it != info.end() && it->is_string()) return it->get<std::string>();
+  if (auto it = info.find(key); it != info.end() && it->is_string())
+    return trim(it->get<std::string>());
   return "";
 }
 
@@ -324,13 +328,39 @@ bool secondary_publication(const std::string& source) {
 // The steps of catalogue_entry_problems, each adding what it finds through `problem`.
 using Problem = std::function<void(const std::string&)>;
 
+/// The most a catalogue roof may reach per second (work or bytes).
+constexpr double kMostPerSecond = 1e20;
+
+/// A catalogue precision: a built-in data type (parse_dtype, any spelling), a narrow float the
+/// datasheets give (fp6, fp4), or "ops" (an NPU's TOPS figure that names no type).
+bool catalogue_precision(const std::string& p) {
+  const std::string l = lower(p);
+  if (l == "ops" || l == "fp4" || l == "fp6" || l == "fp8") return true;
+  try {
+    parse_dtype(l);
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
 void check_compute_roofs(const RoofSet& r, const Problem& problem) {
   // Roofs: a source on every one, a formula on every theoretical one; integer precisions
   // counted in OP; sparse figures named "... sparse" and only beside a dense twin.
   bool has_dense = false;
   for (const auto& c : r.compute) {
-    if (c.source.empty()) problem("compute roof '" + c.name + "' has no source");
-    if (c.precision.empty()) problem("compute roof '" + c.name + "' has no precision");
+    if (trim(c.source).empty()) problem("compute roof '" + c.name + "' has no source");
+    if (c.precision.empty())
+      problem("compute roof '" + c.name + "' has no precision");
+    else if (!catalogue_precision(c.precision))
+      problem(
+          "compute roof '" + c.name + "': precision '" + c.precision +
+          "' is no data type (fp64, fp32, tf32, bf16, fp16, fp8, fp6, fp4, int8, int4, ops...)");
+    // A device's peak up to 10^20/s (a rack sold as one device reaches 10^18 at fp4 with
+    // sparsity): 1e308 passed and drew a ridge of 3e295.
+    if (!(c.peak.value <= kMostPerSecond))
+      problem("compute roof '" + c.name + "': peak " + format_number(c.peak.value) +
+              " is beyond any device (at most 1e20 per second)");
     if (c.unit.empty()) problem("compute roof '" + c.name + "' has no unit");
     if (c.provenance == Provenance::theoretical && c.formula.empty())
       problem("compute roof '" + c.name + "' is theoretical but has no formula");
@@ -370,7 +400,10 @@ void check_compute_roofs(const RoofSet& r, const Problem& problem) {
 void check_memory_roofs(const RoofSet& r, const Problem& problem) {
   bool has_main_memory = false;
   for (const auto& mem : r.memory) {
-    if (mem.source.empty()) problem("memory roof '" + mem.level + "' has no source");
+    if (trim(mem.source).empty()) problem("memory roof '" + mem.level + "' has no source");
+    if (!(mem.bandwidth.value <= kMostPerSecond))
+      problem("memory roof '" + mem.level + "': bandwidth " + format_number(mem.bandwidth.value) +
+              " is beyond any device (at most 1e20 per second)");
     if (mem.provenance == Provenance::datasheet && secondary_publication(mem.source))
       problem("memory roof '" + mem.level + "' is marked datasheet but its source is a third " +
               "party's publication: mark it \"reported\"");
@@ -415,8 +448,11 @@ void check_identity(const json& info, const Problem& problem) {
     problem("info.aliases must be an array of names");
   } else {
     for (const auto& a : info["aliases"])
-      if (!a.is_string() || a.get<std::string>().empty())
+      if (!a.is_string() || trim(a.get<std::string>()).empty())
         problem("info.aliases holds a value that is not a name");
+      else if (terminal_safe(a.get<std::string>()) != a.get<std::string>())
+        problem("info.aliases: '" + terminal_safe(a.get<std::string>()) +
+                "' holds a control character (a name is typed on a command line)");
   }
   if (!info.contains("release_year") || !release_year_of(info["release_year"]))
     problem("info.release_year must be a year from " + std::to_string(kFirstYear) + " to " +

@@ -450,6 +450,33 @@ TEST(Catalogue, CheckerReportsBrokenEntries) {
   ASSERT_EQ(p3.size(), 1u);
   EXPECT_NE(p3[0].find("default_compute 'fp16 tensor sparse' is a sparse roof"), std::string::npos)
       << p3[0];
+  // What passed: a precision that is no type, a source of blanks, a peak of 1e308 (a ridge of
+  // 3e295), an alias holding ESC.
+  j = nlohmann::json::parse(roofline::test::slurp(good));
+  j["compute"][0]["precision"] = "fp33";
+  j["compute"][2]["source"] = "   ";
+  j["compute"][3]["peak"] = 1e308;
+  j["memory"][0]["bandwidth"] = 1e300;
+  j["info"]["aliases"].push_back("l4\u001b[31m");
+  roofline::test::write_text(dir.file("l4.json"), j.dump());
+  const auto p4 = catalogue_entry_problems(dir.file("l4.json"));
+  auto has4 = [&](const std::string& s) {
+    return std::any_of(p4.begin(), p4.end(),
+                       [&](const std::string& p) { return p.find(s) != std::string::npos; });
+  };
+  const std::string roof2 = j["compute"][2]["name"], roof3 = j["compute"][3]["name"];
+  const std::string level = j["memory"][0]["level"];
+  EXPECT_TRUE(has4("precision 'fp33' is no data type")) << p4.size();
+  EXPECT_TRUE(has4("compute roof '" + roof2 + "' has no source"));
+  EXPECT_TRUE(has4("compute roof '" + roof3 + "': peak 1e+308 is beyond any device"));
+  EXPECT_TRUE(has4("memory roof '" + level + "': bandwidth 1e+300 is beyond any device"));
+  EXPECT_TRUE(has4("info.aliases: 'l4\\u001b[31m' holds a control character"));
+  // Every precision the catalogue uses is one (fp4, tf32, ops... pass).
+  for (const auto& e : list_catalogue()) {
+    if (e.path.parent_path() != kCatalogue) continue;
+    for (const auto& p : catalogue_entry_problems(e.path))
+      EXPECT_EQ(p.find("is no data type"), std::string::npos) << p;
+  }
 }
 
 // The rules of docs/hardware.md the checker adds: formula on theoretical roofs, integer on int
