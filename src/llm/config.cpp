@@ -11,6 +11,7 @@
 #include "roofline/llm.hpp"
 #include "roofline/llm_json.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline::llm {
@@ -443,6 +444,15 @@ ModelConfig resolve_model(const std::string& spec, const std::string& flag) {
   for (const auto& m : presets())
     if (m.name == key) return m;
   std::error_code ec;
+  // A model's folder (a Hugging Face snapshot, a checkpoint) is read by its config.json.
+  if (std::filesystem::is_directory(spec, ec)) {
+    const std::filesystem::path config = std::filesystem::path(spec) / "config.json";
+    if (!std::filesystem::exists(config, ec))
+      throw InputError(flag + ": " + terminal_safe(spec) +
+                       " is a folder without a config.json (give the model's config.json, or "
+                       "the folder that holds it)");
+    return load_hf_config(config.string());
+  }
   if (spec.find('/') != std::string::npos || std::filesystem::exists(spec, ec) ||
       (key.size() > 5 && key.substr(key.size() - 5) == ".json"))
     return load_hf_config(spec);

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -165,6 +167,29 @@ TEST(LlmConfig, AnUnknownFamilyOrActivationIsSaid) {
   j["model_type"] = "llama";  // known family, known activation: nothing to say
   j["hidden_act"] = "silu";
   EXPECT_TRUE(model_from_hf_json(j, "l.json").caveats.empty());
+}
+
+// A model's folder (a Hugging Face snapshot) is read by its config.json ("is a directory,
+// expected a file" before); a folder without one is named.
+TEST(LlmConfig, AModelsFolderIsReadByItsConfig) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("roofline-hf-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "empty");
+  fs::copy_file(kData + "llama-2-7b.config.json", dir / "config.json",
+                fs::copy_options::overwrite_existing);
+  const ModelConfig m = resolve_model(dir.string());
+  EXPECT_EQ(m.origin, (dir / "config.json").string());
+  EXPECT_DOUBLE_EQ(count_parameters(m).total, 6738415616.0);
+  try {
+    resolve_model((dir / "empty").string(), "name_or_path");
+    ADD_FAILURE() << "a folder without a config.json was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("name_or_path: " + (dir / "empty").string() +
+                                         " is a folder without a config.json"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove_all(dir);
 }
 
 TEST(LlmConfig, MaxPositionsAndSlidingWindow) {
