@@ -107,6 +107,17 @@ struct Machine {
   MachineDocument doc;
 };
 
+/// A machine argument named NAME: a roofline.Machine, or what Machine() takes (a catalogue name
+/// or the path of a machine document: a str or an os.PathLike), as the CLI's --hw takes either
+/// and roofline.torch's tables do; anything else a TypeError naming the parameter. An unknown
+/// name is Machine()'s InputError ("unknown machine ... did you mean"), not pybind's
+/// "incompatible function arguments". Signatures show it as `Union[Machine, str, os.PathLike]`.
+template <ArgName Name>
+struct MachineArg {
+  Machine value;
+  operator const Machine&() const { return value; }  // NOLINT(google-explicit-constructor)
+};
+
 /// A chart's inputs: the machine, optional overlays and points (report.hpp's ReportInput).
 struct ChartSpec {
   std::vector<MachineDocument> machines;
@@ -331,6 +342,33 @@ struct type_caster<roofline::python::PathArg<Name>> {
   }
   static handle cast(const roofline::python::PathArg<Name>& p, return_value_policy, handle) {
     return PyUnicode_FromStringAndSize(p.value.data(), static_cast<Py_ssize_t>(p.value.size()));
+  }
+};
+
+template <roofline::python::ArgName Name>
+struct type_caster<roofline::python::MachineArg<Name>> {
+  PYBIND11_TYPE_CASTER(roofline::python::MachineArg<Name>,
+                       const_name("Union[Machine, str, os.PathLike]"));
+  bool load(handle src, bool convert) {
+    if (!src) return false;
+    make_caster<roofline::python::Machine> machine;
+    if (machine.load(src, convert)) {
+      value.value = cast_op<const roofline::python::Machine&>(machine);
+      return true;
+    }
+    if (!convert) return false;
+    if (auto path = roofline::python::path_arg(src, Name.text)) {
+      value.value = roofline::python::Machine{roofline::resolve_machine(*path)};
+      return true;
+    }
+    throw type_error(std::string(Name.text) +
+                     ": expected a roofline.Machine, a catalogue name or a machine document's "
+                     "path (got " +
+                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+  }
+  static handle cast(const roofline::python::MachineArg<Name>& m, return_value_policy policy,
+                     handle parent) {
+    return make_caster<roofline::python::Machine>::cast(m.value, policy, parent);
   }
 };
 }  // namespace pybind11::detail

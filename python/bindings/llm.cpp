@@ -20,6 +20,46 @@
 
 namespace roofline::python {
 
+/// A model argument: a roofline.llm.Model, or what llm.model() takes (a preset name, a
+/// config.json's path or its folder: a str or an os.PathLike), as --model takes them; anything
+/// else a TypeError naming the parameter ("model: expected ...").
+struct ModelArg {
+  llm::ModelConfig value;
+  operator const llm::ModelConfig&() const { return value; }  // NOLINT
+};
+
+}  // namespace roofline::python
+
+namespace pybind11::detail {
+template <>
+struct type_caster<roofline::python::ModelArg> {
+  PYBIND11_TYPE_CASTER(roofline::python::ModelArg, const_name("Union[Model, str, os.PathLike]"));
+  bool load(handle src, bool convert) {
+    if (!src) return false;
+    make_caster<roofline::llm::ModelConfig> model;
+    if (model.load(src, convert)) {
+      value.value = cast_op<const roofline::llm::ModelConfig&>(model);
+      return true;
+    }
+    if (!convert) return false;
+    if (auto path = roofline::python::path_arg(src, "model")) {
+      value.value = roofline::llm::resolve_model(*path, "model");
+      return true;
+    }
+    throw type_error(
+        "model: expected a roofline.llm.Model, a preset name or a config.json's path "
+        "(got " +
+        std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+  }
+  static handle cast(const roofline::python::ModelArg& m, return_value_policy policy,
+                     handle parent) {
+    return make_caster<roofline::llm::ModelConfig>::cast(m.value, policy, parent);
+  }
+};
+}  // namespace pybind11::detail
+
+namespace roofline::python {
+
 namespace {
 
 /// A batch, context or prompt length checked as the CLI checks its flags (a whole number from
@@ -184,10 +224,12 @@ T finite(T result, Json to_json, const char* function) {
   return result;
 }
 
-LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, RealArg<"batch"> batch,
-                  RealArg<"context"> context, std::optional<RealArg<"prompt">> prompt,
-                  const TextArg<"phase">& phase,
+LlmReport analyse(const ModelArg& model_arg, const MachineArg<"machine">& machine_arg,
+                  RealArg<"batch"> batch, RealArg<"context"> context,
+                  std::optional<RealArg<"prompt">> prompt, const TextArg<"phase">& phase,
                   std::optional<RealArg<"measured_tokens_per_s">> measured, const py::kwargs& kw) {
+  const llm::ModelConfig& model = model_arg;
+  const Machine& machine = machine_arg;
   if (measured) positive(*measured, "measured_tokens_per_s");
   llm::Setup st = setup(machine, kw, "analyse");
   st.scenario.batch = whole(batch, "batch");
@@ -200,7 +242,7 @@ LlmReport analyse(const llm::ModelConfig& model, const Machine& machine, RealArg
       machine.doc};
 }
 
-llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine,
+llm::RequestTiming request(const ModelArg& model, const MachineArg<"machine">& machine,
                            RealArg<"output_tokens"> output_tokens, RealArg<"batch"> batch,
                            RealArg<"prompt"> prompt, RealArg<"chunk"> chunk, const py::kwargs& kw) {
   llm::Setup st = setup(machine, kw, "request");
@@ -212,7 +254,7 @@ llm::RequestTiming request(const llm::ModelConfig& model, const Machine& machine
                 llm::request_to_json, "request");
 }
 
-llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine,
+llm::ServingResult serve(const ModelArg& model, const MachineArg<"machine">& machine,
                          RealArg<"concurrency"> concurrency,
                          const std::vector<std::pair<Real, Real>>& requests,
                          RealArg<"max_batched_tokens"> max_batched_tokens,
@@ -231,7 +273,7 @@ llm::ServingResult serve(const llm::ModelConfig& model, const Machine& machine,
                 "serve");
 }
 
-llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine& machine,
+llm::SpeculativeResult speculative(const ModelArg& model, const MachineArg<"machine">& machine,
                                    py::object draft, RealArg<"k"> k, RealArg<"alpha"> alpha,
                                    RealArg<"batch"> batch, RealArg<"context"> context,
                                    const py::kwargs& kw) {
@@ -257,7 +299,7 @@ llm::SpeculativeResult speculative(const llm::ModelConfig& model, const Machine&
   return res;
 }
 
-llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
+llm::TrainingResult train(const ModelArg& model, const MachineArg<"machine">& machine,
                           RealArg<"sequence"> sequence, RealArg<"micro_batch"> micro_batch,
                           RealArg<"global_batch"> global_batch, RealArg<"dp"> dp,
                           const TextArg<"recompute">& recompute, IntArg<"zero"> zero,
@@ -281,7 +323,7 @@ llm::TrainingResult train(const llm::ModelConfig& model, const Machine& machine,
 }
 
 /// `roofline llm --hw a,b,c --json`'s "machines": one row per machine at one (batch, context).
-py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& machines,
+py::list compare(const ModelArg& model, const std::vector<MachineArg<"machines">>& machines,
                  RealArg<"batch"> batch, RealArg<"context"> context,
                  std::optional<RealArg<"prompt">> prompt, RealArg<"output_tokens"> output_tokens,
                  RealArg<"chunk"> chunk, RealArg<"dp"> dp, py::object price_per_hour,
@@ -347,10 +389,11 @@ py::list compare(const llm::ModelConfig& model, const std::vector<Machine>& mach
   return rows;
 }
 
-llm::TokenCost cost(RealArg<"tokens_per_s"> tokens_per_s, const Machine& machine,
+llm::TokenCost cost(RealArg<"tokens_per_s"> tokens_per_s, const MachineArg<"machine">& machine_arg,
                     RealArg<"devices"> devices,
                     std::optional<RealArg<"price_per_hour">> price_per_hour,
                     std::optional<RealArg<"power_w">> power_w) {
+  const Machine& machine = machine_arg;
   llm::DevicePower power = llm::device_power(machine_facts(machine.doc));
   if (power_w) power = {positive(*power_w, "power_w"), "--power-w"};
   if (price_per_hour) positive(*price_per_hour, "price_per_hour", true);

@@ -3,6 +3,11 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from . import Chart, Machine, Point
 
+# A model is a Model or what model() takes (a preset name, a config.json or its folder); a
+# machine is a Machine or what Machine() takes (a catalogue name, a machine document's path).
+ModelLike = Union[Model, str, os.PathLike]
+MachineLike = Union[Machine, str, os.PathLike]
+
 class Model:
     @property
     def name(self) -> str: ...
@@ -217,14 +222,14 @@ class Cost:
 # The scenario keywords (keyword-only) are the flags of `roofline llm`: --tp, --ep, --cp, --pp,
 # --micro-batches, --attention (flash=True: fused), --mla, the dtypes, --interconnect-bandwidth, --link-latency,
 # --domain-size, --attainment, --calibrate.
-def request(model: Model, machine: Machine, output_tokens: float, batch: float = 1,
+def request(model: ModelLike, machine: MachineLike, output_tokens: float, batch: float = 1,
     prompt: float = 2048, chunk: float = 0,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
     flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Request: ...
-def serve(model: Model, machine: Machine, concurrency: float,
+def serve(model: ModelLike, machine: MachineLike, concurrency: float,
     requests: List[Tuple[float, float]], max_batched_tokens: float = 0,
     total_requests: float = 0,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
@@ -232,14 +237,14 @@ def serve(model: Model, machine: Machine, concurrency: float,
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Serving: ...
-def speculative(model: Model, machine: Machine, draft: Union[Model, str], k: float = 4,
+def speculative(model: ModelLike, machine: MachineLike, draft: Union[Model, str], k: float = 4,
     alpha: float = 0.8, batch: float = 1, context: float = 2048,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
     flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Speculative: ...
-def train(model: Model, machine: Machine, sequence: float = 4096, micro_batch: float = 1,
+def train(model: ModelLike, machine: MachineLike, sequence: float = 4096, micro_batch: float = 1,
     global_batch: float = 0, dp: float = 1, recompute: str = "none", zero: int = 0,
     sequence_parallel: bool = False, measured_step_s: Optional[float] = None,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
@@ -247,7 +252,7 @@ def train(model: Model, machine: Machine, sequence: float = 4096, micro_batch: f
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Training: ...
-def compare(model: Model, machines: List[Machine], batch: float = 1, context: float = 2048,
+def compare(model: ModelLike, machines: List[MachineLike], batch: float = 1, context: float = 2048,
     prompt: Optional[float] = None, output_tokens: float = 0, chunk: float = 0, dp: float = 1,
     price_per_hour: Union[float, Dict[str, float], None] = None, power_w: Optional[float] = None,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
@@ -255,12 +260,12 @@ def compare(model: Model, machines: List[Machine], batch: float = 1, context: fl
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> List[dict]: ...
-def cost(tokens_per_s: float, machine: Machine, devices: float = 1,
+def cost(tokens_per_s: float, machine: MachineLike, devices: float = 1,
          price_per_hour: Optional[float] = None, power_w: Optional[float] = None) -> Cost: ...
 
 def model(name_or_path: Union[str, "os.PathLike[str]"]) -> Model: ...
 def models() -> List[Model]: ...
-def analyse(model: Model, machine: Machine, batch: float = 1, context: float = 2048,
+def analyse(model: ModelLike, machine: MachineLike, batch: float = 1, context: float = 2048,
     prompt: Optional[float] = None, phase: str = "decode",
     *, measured_tokens_per_s: Optional[float] = None, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
     flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",

@@ -249,3 +249,34 @@ def test_chart_draws_the_roofs_the_model_was_judged_on_as_the_cli_report(cli, h1
     primary = [x for x in d["ridges"] if x["primary"]]
     assert [x["compute_roof"] for x in primary] == [r.compute_roof] == ["fp16 tensor"]
     assert primary[0]["intensity"] == pytest.approx(r.ridge_flop_per_byte)
+
+
+def test_models_and_machines_by_name_or_path_as_the_cli_takes_them(h100, tmp_path):
+    # analyse("llama-2-7b", "a100-80gb") was a TypeError listing every signature; the torch
+    # tables took catalogue names. The same report as with the objects.
+    model = roofline.llm.model("llama-2-7b")
+    by_object = roofline.llm.analyse(model, h100, batch=4).to_dict()
+    assert roofline.llm.analyse("llama-2-7b", "h100-sxm", batch=4).to_dict() == by_object
+    # A model's folder (a Hugging Face snapshot) by its config.json, as a pathlib.Path.
+    folder = tmp_path / "snapshot"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({
+        "model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+        "num_hidden_layers": 32, "intermediate_size": 11008, "vocab_size": 32000,
+        "num_key_value_heads": 32}))
+    assert roofline.llm.model(folder).parameters()["total"] == model.parameters()["total"]
+    assert roofline.llm.request(folder, "h100", output_tokens=8).to_dict() == \
+        roofline.llm.request(model, h100, output_tokens=8).to_dict()
+    rows = roofline.llm.compare("llama-2-7b", ["a100-80gb", h100])
+    assert [r["machine"] for r in rows] == ["a100-80gb", "h100-sxm"]
+    # Anything else names the parameter; an unknown name is the catalogue's own error.
+    with pytest.raises(TypeError, match=r"^model: expected a roofline.llm.Model, a preset name "
+                                        r"or a config.json's path \(got int\)"):
+        roofline.llm.analyse(7, h100)
+    with pytest.raises(TypeError, match=r"^machine: expected a roofline.Machine, a catalogue "
+                                        r"name or a machine document's path \(got float\)"):
+        roofline.llm.analyse(model, 3.5)
+    with pytest.raises(roofline.InputError, match="unknown machine 'h100-sxmx'.*did you mean"):
+        roofline.llm.analyse(model, "h100-sxmx")
+    with pytest.raises(roofline.InputError, match="model: unknown model 'llama-9'"):
+        roofline.llm.analyse("llama-9", h100)
