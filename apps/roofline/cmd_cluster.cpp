@@ -52,7 +52,7 @@ void run(const ClusterArgs& a) {
   o.repetitions = a.repetitions;
   o.name = a.name;
   for (const auto& s : a.message_sizes) {
-    const double bytes = parse<Bytes>(s, "--message-sizes").value;
+    const double bytes = parse_memory_size(s, "--message-sizes").value;
     // A message is a whole number of bytes, at least one (1.5 was sent as 1 and recorded 1.5),
     // and at most the library's 1 GiB.
     if (!(bytes >= 1) || bytes != std::floor(bytes) || bytes > 1073741824.0)

@@ -216,7 +216,7 @@ CheckedRun check_run_args(const RunArgs& a, const suite::Machine& machine) {
             l);
   }
   if (!a.size.empty()) {
-    c.size = parse<Bytes>(a.size, "--size").value;
+    c.size = parse_memory_size(a.size, "--size").value;
     if (!(c.size > 0)) throw InputError("--size must be > 0 (got " + a.size + ")");
     if (machine.mem_available_bytes > 0 && c.size > machine.mem_available_bytes / 2)
       throw InputError("--size " + a.size + " is more than half of MemAvailable (" +

@@ -311,6 +311,24 @@ void say(const std::string& text) {
   std::fflush(stderr);
 }
 
+Bytes parse_memory_size(const std::string& text, const std::string& flag) {
+  const Bytes b = parse<Bytes>(text, flag);
+  // The unit: what follows the number (IEC 80000-13: "b" and "bit" are bits).
+  const std::string t = trim(text);
+  size_t end = t.size();
+  while (end > 0 && std::isalpha(static_cast<unsigned char>(t[end - 1]))) --end;
+  const std::string unit = t.substr(end);
+  const std::string l = lower(unit);
+  const auto ends_with = [&](const std::string& s) {
+    return l.size() >= s.size() && l.compare(l.size() - s.size(), s.size(), s) == 0;
+  };
+  if (!unit.empty() && (unit.back() == 'b' || ends_with("bit") || ends_with("bits")))
+    throw InputError(flag + " '" + terminal_safe(text) + "': a size in memory is bytes (B); '" +
+                     terminal_safe(unit) + "' is bits, " + format_bytes(b) +
+                     " (write kB, MiB, ... for bytes)");
+  return b;
+}
+
 std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
                                    const std::string& precision) {
   std::vector<std::string> names;

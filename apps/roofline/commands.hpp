@@ -103,6 +103,10 @@ void say(const std::string& text);
 std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
                                    const std::string& precision);
 
+/// A size in memory (a working set, a message): parse<Bytes>, and a size in bits refused, naming
+/// the byte it would be ("64 kb" read as 64 kilobits ran an 8 kB working set in L1 unsaid).
+Bytes parse_memory_size(const std::string& text, const std::string& flag);
+
 /// Without --precision each machine is judged on its default roof, which need not be of one
 /// precision (V100's fp32 vector roof against TPU v5e's bf16 MXU roof): says so, naming the
 /// roofs, and suggests the first default precision group every machine has.
