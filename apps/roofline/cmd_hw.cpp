@@ -419,9 +419,17 @@ void run_check(const HwCheckArgs& a) {
   // h100-sxm.json clashed with h100-sxm's aliases, while --hw-dir found it valid.
   std::set<std::string> checked_names;
   for (const auto& e : entries) checked_names.insert(hardware_key(e.name));
-  if (!a.files.empty())
-    for (const auto& e : list_catalogue(a.hw_dir))
+  if (!a.files.empty()) {
+    // Files checked against the catalogue's names where there is one; without one (an install
+    // that lost its data) there is nothing to clash with, and the files are checked alone.
+    std::vector<CatalogueEntry> catalogue;
+    try {
+      catalogue = list_catalogue(a.hw_dir);
+    } catch (const Unavailable&) {
+    }
+    for (const auto& e : catalogue)
       if (!listed(e.path) && !checked_names.count(hardware_key(e.name))) entries.push_back(e);
+  }
   const auto clashes = ambiguous_names(entries);
   problems.insert(problems.end(), clashes.begin(), clashes.end());
   if (!problems.empty()) {

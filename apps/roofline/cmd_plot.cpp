@@ -51,7 +51,10 @@ void run(const PlotArgs& a) {
   const RoofSet& roofs = in.machines.front().roofs;
   // --precision is for points that name none; a value the machine has no roof for is refused
   // even where every point names its own (it was ignored without a word).
-  if (!a.precision.empty()) roofs.select_compute(a.precision);
+  // The roof it names, as `hw compare --precision` reads it (a roof name, a precision, or
+  // alternatives "bf16/fp16": the form the --at warning suggests).
+  const std::string precision_roof =
+      a.precision.empty() ? "" : select_compute_roof(roofs, a.precision).name;
   // One file given twice (by another name, or a link to it) draws each of its points twice.
   for (std::size_t i = 0; i < a.points_files.size(); ++i)
     for (std::size_t j = 0; j < i; ++j) {
@@ -76,7 +79,7 @@ void run(const PlotArgs& a) {
                        roofs.units.traffic);
     const size_t first = in.points.size();
     for (auto& p : doc.points) {
-      if (p.precision.empty()) p.precision = a.precision;
+      if (p.precision.empty()) p.precision = precision_roof;
       in.points.push_back(p);
     }
     fit_points(in.points, roofs, f, first);
@@ -105,8 +108,14 @@ void run(const PlotArgs& a) {
     for (const auto& m : in.machines) sets.push_back(&m.roofs);
     const std::vector<std::string> at_roofs = roofs_for(sets, a.precision);
     if (!a.precision.empty()) {
-      for (size_t i = 0; i < in.machines.size(); ++i)
+      for (size_t i = 0; i < in.machines.size(); ++i) {
+        // Drawn as the machine's default roof, which a sparse figure never is.
+        if (in.machines[i].roofs.find_compute(at_roofs[i])->sparse)
+          throw InputError("--at with --precision '" + terminal_safe(a.precision) + "': '" +
+                           at_roofs[i] + "' of " + in.machines[i].roofs.name +
+                           " is a sparse roof; compare at a dense roof or precision");
         in.machines[i].roofs.default_compute = at_roofs[i];
+      }
       in.workload_precision = a.precision;
     } else if (in.machines.size() > 1) {
       std::set<std::string> said;
@@ -165,7 +174,7 @@ const Registrar register_plot(40, [](CLI::App& root) {
   c->add_option("--width", args->width,
                 "Terminal plot width in columns, 40 to " + std::to_string(kMaxTerminalColumns) +
                     " (default: the terminal's)")
-      ->check(CLI::Range(40, kMaxTerminalColumns));
+      ->check(whole_in(40, kMaxTerminalColumns));
   c->callback([args] { run(*args); });
 });
 

@@ -57,6 +57,21 @@ CLI::Validator number_in(double lo, double hi, bool below_hi) {
       "NUMBER in [" + format_number(lo) + ", " + format_number(hi) + (below_hi ? ")" : "]"));
 }
 
+CLI::Validator whole_in(long long lo, long long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        long long v = 0;
+        if (!CLI::detail::lexical_cast(text, v))
+          return "not a whole number: " + terminal_safe(text) + " (a whole number from " +
+                 std::to_string(lo) + " to " + std::to_string(hi) + ")";
+        if (v < lo || v > hi)
+          return "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                 " (got " + terminal_safe(text) + ")";
+        return std::string();
+      },
+      "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+}
+
 CLI::Validator positive_number() {
   return CLI::Validator(
       [](std::string& text) -> std::string {

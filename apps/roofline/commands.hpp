@@ -51,6 +51,9 @@ void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level = tru
 /// and PositiveNumber let "nan" through (every comparison with NaN is false), so a NaN given on the
 /// command line would be silently taken as "not given".
 CLI::Validator number_in(double lo, double hi, bool below_hi = false);
+/// A count option's check: a whole number in [lo, hi]; "1.5" and "2x" are "not a whole number"
+/// where CLI11's Range said "Value 1.5 not in range 1 to 4096".
+CLI::Validator whole_in(long long lo, long long hi);
 /// A number option where 0 stands for "not given": when given, finite and > 0.
 CLI::Validator positive_number();
 /// A comma-separated list whose every item names something: '' or "L1,,L2" would otherwise be

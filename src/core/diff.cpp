@@ -50,12 +50,13 @@ RoofChange change(std::string name, std::string roof_a, std::string roof_b, bool
   return c;
 }
 
-/// The highest roof of `precision` on a matrix engine (or on vectors), sparse ones aside.
+/// The highest roof of `precision` on a matrix engine (or on vectors), sparse ones aside (by
+/// outranks: a full-precision accumulate before a narrow one).
 const ComputeRoof* highest_on(const RoofSet& s, const std::string& precision, bool matrix) {
   const ComputeRoof* best = nullptr;
   for (const auto& c : s.compute)
     if (!c.sparse && iequals(c.precision, precision) && is_matrix_unit(c) == matrix &&
-        (!best || c.peak > best->peak))
+        outranks(c, best))
       best = &c;
   return best;
 }

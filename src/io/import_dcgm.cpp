@@ -89,11 +89,13 @@ DcgmPeaks dcgm_peaks(const RoofSet& roofs) {
       name = c.name;
     }
   };
+  // The tensor pipe's dense fp16/bf16 rate is the reference for PIPE_TENSOR_ACTIVE: the
+  // fp32-accumulate one where a GeForce card also lists its 2x fp16-accumulate mode (outranks).
+  const ComputeRoof* tensor = nullptr;
   for (const auto& c : roofs.compute) {
     if (c.integer || c.sparse) continue;
     if (is_matrix_unit(c)) {
-      // The tensor pipe's dense fp16/bf16 rate is the reference for PIPE_TENSOR_ACTIVE.
-      if (c.precision == "fp16" || c.precision == "bf16") take(p.tensor, p.tensor_roof, c);
+      if ((c.precision == "fp16" || c.precision == "bf16") && outranks(c, tensor)) tensor = &c;
     } else if (c.precision == "fp64") {
       take(p.fp64, p.fp64_roof, c);
     } else if (c.precision == "fp32") {
@@ -102,6 +104,7 @@ DcgmPeaks dcgm_peaks(const RoofSet& roofs) {
       take(p.fp16, p.fp16_roof, c);
     }
   }
+  if (tensor) take(p.tensor, p.tensor_roof, *tensor);
   if (!roofs.memory.empty()) {
     const MemoryRoof& m = roofs.select_memory("");
     p.bandwidth = m.bandwidth.value;

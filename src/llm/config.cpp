@@ -502,10 +502,10 @@ Dtypes make_dtypes(const std::string& w, const std::string& a, const std::string
 
 std::string native_16bit(const RoofSet& roofs) {
   auto peak = [&](const char* precision) {
-    double best = 0;
+    const ComputeRoof* best = nullptr;  // as select_roofs picks it (outranks)
     for (const auto& c : roofs.compute)
-      if (!c.sparse && c.precision == precision) best = std::max(best, c.peak.value);
-    return best;
+      if (!c.sparse && c.precision == precision && outranks(c, best)) best = &c;
+    return best ? best->peak.value : 0.0;
   };
   // bf16 where it is clearly the faster (a CPU with AMX: bf16 tiles 7× the fp16 vectors; a
   // TPU: bf16 only); fp16 otherwise — GPUs run both at one rate, and a measured GPU whose bf16

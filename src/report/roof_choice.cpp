@@ -66,7 +66,7 @@ const ComputeRoof* highest_roof(const RoofSet& rs, const std::vector<RoofTraits>
   for (size_t i = 0; i < rs.compute.size(); ++i) {
     const ComputeRoof& c = rs.compute[i];
     if (c.sparse || (!precision.empty() && traits[i].precision != precision) || !pred(i)) continue;
-    if (!best || c.peak > best->peak) best = &c;
+    if (outranks(c, best)) best = &c;  // a full-precision accumulate before a narrow one
   }
   return best;
 }

@@ -736,5 +736,17 @@ TEST(CliHw, PlotComparesAtThePrecisionHwCompareDoes) {
   EXPECT_DOUBLE_EQ(chart["workload"]["machines"][0]["attainable"].get<double>(), 335e12);
   EXPECT_NEAR(chart["workload"]["machines"][1]["ratio"].get<double>(), 81.9 / 335, 1e-12);
   EXPECT_EQ(chart["default_roofs"]["compute"], "bf16 tensor");
+  // The form the warning suggests is taken (it was refused: "no compute roof for
+  // 'bf16/fp16'"), and compares as the one precision does.
+  r = run_cli({"plot", "h100-sxm", "--compare", "tpu-v5e", "--at", "100", "--precision",
+               "bf16/fp16", "-o", dir.file("group.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(slurp(dir.file("group.json")))["workload"]["machines"], cmp["machines"]);
+  // A sparse roof is never drawn as a default: refused, named.
+  r = run_cli({"plot", "h100-sxm", "--compare", "a100-80gb", "--at", "10", "--precision",
+               "fp16 tensor sparse", "-o", dir.file("sparse.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'fp16 tensor sparse' of h100-sxm is a sparse roof"), std::string::npos)
+      << r.err;
 }
 }  // namespace ROOFLINE_UNITY_ID

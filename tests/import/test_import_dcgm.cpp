@@ -33,6 +33,18 @@ TEST(ImportDcgm, PeaksComeFromTheMachine) {
   EXPECT_DOUBLE_EQ(p.bandwidth, 3.35e12);
 }
 
+// A GeForce card lists fp16 tensor twice: fp32 accumulate (165.2 TFLOP/s on the RTX 4090, Ada
+// whitepaper) and fp16 accumulate at twice the rate. PIPE_TENSOR_ACTIVE's reference is the
+// first (outranks): the second made W twice what the pipe did at fp32 accumulate.
+TEST(ImportDcgm, TheTensorReferenceAccumulatesInFullPrecision) {
+  const RoofSet rtx =
+      load_machine_file(fs::path(ROOFLINE_SOURCE_DIR) / "data" / "hardware" / "rtx-4090.json")
+          .roofs;
+  const DcgmPeaks p = dcgm_peaks(rtx);
+  EXPECT_NE(p.tensor_roof, "fp16 tensor fp16-accumulate");  // bf16 and fp16 tensor: one rate
+  EXPECT_DOUBLE_EQ(p.tensor, 165.2e12);
+}
+
 TEST(ImportDcgm, SeedCaseIsFarBelowBothRoofs) {
   const auto path = (kData / "dcgm-seed-case.txt").string();
   const RoofSet roofs = h100();

@@ -418,6 +418,19 @@ TEST(ChartReadability, SlantedRoofsEndAtTheHighestFlatRoofDrawn) {
   }
 }
 
+// Per precision the default view draws its highest roof: on a GeForce card the fp32-accumulate
+// tensor roof, as every command judges fp16 (the fp16-accumulate one was drawn as "highest").
+TEST(ChartReadability, TheDefaultViewDrawsThePrecisionsRoofAsItIsJudged) {
+  test::TempDir dir;
+  auto r = run_cli({"plot", "rtx-4090", "-o", dir.file("g.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("g.svg")));
+  std::set<std::string> drawn;
+  for (const XmlNode* l : by_class(*root, "compute-roof")) drawn.insert(l->attr("data-roof"));
+  EXPECT_EQ(drawn.count("fp16 tensor"), 1u);
+  EXPECT_EQ(drawn.count("fp16 tensor fp16-accumulate"), 0u);
+}
+
 TEST(ChartReadability, LabelsSayEachThingOnceAndWhereItIs) {
   // A roof's unit said once: "int8 DSP" with unit "DSP slices".
   ReportInput in = fixture();
