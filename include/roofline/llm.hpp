@@ -637,7 +637,7 @@ struct SpeculativeResult {
   /// tokens kept.
   Intensity plain_intensity{0}, verify_intensity{0};
   Work plain_work_per_token{0}, verify_work_per_token{0};  ///< target FLOP per kept token
-  bool verify_compute_bound = false;
+  bool verify_compute_bound = false;  ///< most of the verify step's time is compute-bound
   /// What makes the figures doubtful (a drafter of another vocabulary, so another tokenizer).
   std::vector<std::string> warnings;
   std::vector<std::string> notes;

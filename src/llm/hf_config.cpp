@@ -363,11 +363,12 @@ void read_mlp(ModelConfig& m, Fields& f) {
     m.mlp = one_of(m.activation, {"silu", "swish", "swiglu", "geglu", "reglu"}) ? Mlp::gated
                                                                                 : Mlp::plain;
   if (!known_activation(m.activation))
-    m.caveats.push_back("the activation '" + terminal_safe(m.activation) + "' of " +
-                        terminal_safe(f.origin()) +
-                        " is not one the reader knows: its MLP is costed " +
-                        (m.mlp == Mlp::gated ? "gated (gate, up, down)" : "ungated (up, down)") +
-                        ", as its model_type's");
+    m.caveats.push_back(
+        "the activation '" + terminal_safe(m.activation) + "' of " + terminal_safe(f.origin()) +
+        " is not one the reader knows: its MLP is costed " +
+        (m.mlp == Mlp::gated ? "gated (gate, up, down)" : "ungated (up, down)") +
+        (gated_family(m.model_type) || gpt_family(m.model_type) ? ", as its model_type's"
+                                                                : ", the form of unknown names"));
 }
 
 // Which layers attend locally. Sources (transformers): layer_types when the file has it

@@ -214,7 +214,8 @@ std::string step_table(const Report& r) {
   }
   t.add_row({"total", "", format_work(st.work, u), format_bytes(st.traffic),
              intensity_text(st.work, st.traffic),
-             st.intensity() >= roofs.ridge() ? "compute" : "memory", format_seconds(st.time),
+             // Where most of the step's time goes, as a sweep row's bound (compute_time_share).
+             compute_time_share(st) >= 0.5 ? "compute" : "memory", format_seconds(st.time),
              "100%"});
   out += t.render();
   out += "  time = Σ max(W/π, Q/β) = " + format_seconds(st.time) +

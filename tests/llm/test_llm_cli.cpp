@@ -62,6 +62,31 @@ TEST(LlmCli, TextReport) {
       << bad.err;
 }
 
+// The operator table's total row says where most of the step's time goes, as the sweep's bound
+// column: at batch 200 on the A100 the step's I (144.6) is below the ridge (153) but its
+// linear layers are compute-bound and take most of the time.
+TEST(LlmCli, TheTotalRowsBoundIsTheSweeps) {
+  const std::vector<std::string> base{"llm", "--model",     "llama-3-8b", "--hw",
+                                      kA100, "--batch",     "200",        "--context",
+                                      "128", "--attention", "unfused"};
+  auto r = run_cli(base, "NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t total = r.out.find("\ntotal ");
+  ASSERT_NE(total, std::string::npos) << r.out;
+  const std::string row = r.out.substr(total + 1, r.out.find('\n', total + 1) - total - 1);
+  EXPECT_NE(row.find(" 144.6 "), std::string::npos) << row;
+  EXPECT_NE(row.find(" compute "), std::string::npos) << row;
+  auto sweep = base;
+  sweep[6] = "200,201";
+  r = run_cli(sweep, "NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t line = r.out.find("\n  200 ");
+  ASSERT_NE(line, std::string::npos) << r.out;
+  EXPECT_NE(r.out.substr(line, r.out.find('\n', line + 1) - line).find(" compute "),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(LlmCli, AnIntegerComputeRoofCountsOp) {
   // --cdtype int8 on a100's int8 tensor roof (624 TOP/s): W, π, I and the ridge in OP (it printed
   // "π = 624 TFLOP/s (int8 tensor)", "14.3 GFLOP" and "I (FLOP/byte)"), in every form.
