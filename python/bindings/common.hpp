@@ -351,8 +351,10 @@ struct type_caster<roofline::python::MachineArg<Name>> {
                        const_name("Union[Machine, str, os.PathLike]"));
   bool load(handle src, bool convert) {
     if (!src) return false;
+    // None loads as a null pointer, which cast_op refuses with pybind's own error: it is the
+    // TypeError below.
     make_caster<roofline::python::Machine> machine;
-    if (machine.load(src, convert)) {
+    if (!src.is_none() && machine.load(src, convert)) {
       value.value = cast_op<const roofline::python::Machine&>(machine);
       return true;
     }

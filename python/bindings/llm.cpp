@@ -36,8 +36,10 @@ struct type_caster<roofline::python::ModelArg> {
   PYBIND11_TYPE_CASTER(roofline::python::ModelArg, const_name("Union[Model, str, os.PathLike]"));
   bool load(handle src, bool convert) {
     if (!src) return false;
+    // None loads as a null pointer, which cast_op refuses with pybind's own error: it is the
+    // TypeError below.
     make_caster<roofline::llm::ModelConfig> model;
-    if (model.load(src, convert)) {
+    if (!src.is_none() && model.load(src, convert)) {
       value.value = cast_op<const roofline::llm::ModelConfig&>(model);
       return true;
     }
@@ -284,8 +286,12 @@ llm::SpeculativeResult speculative(const ModelArg& model, const MachineArg<"mach
     o.mtp = true;
   else if (py::isinstance<llm::ModelConfig>(draft))
     o.draft_model = draft.cast<llm::ModelConfig>();
+  else if (auto path = draft.is_none() ? std::nullopt : path_arg(draft, "draft"))
+    o.draft_model = llm::resolve_model(*path, "draft");  // a preset or a config, as --draft
   else
-    throw InputError("draft: a roofline.llm.Model, or 'mtp' (the target's own MTP modules)");
+    throw InputError(
+        "draft: a roofline.llm.Model, a preset name or a config.json's path, or 'mtp' (the "
+        "target's own MTP modules)");
   llm::Setup st = setup(machine, kw, "speculative");
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = st.scenario.prompt = whole(context, "context");

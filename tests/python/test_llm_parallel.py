@@ -280,3 +280,17 @@ def test_models_and_machines_by_name_or_path_as_the_cli_takes_them(h100, tmp_pat
         roofline.llm.analyse(model, "h100-sxmx")
     with pytest.raises(roofline.InputError, match="model: unknown model 'llama-9'"):
         roofline.llm.analyse("llama-9", h100)
+
+
+def test_a_draft_by_name_and_none_named_as_every_argument(h100):
+    # draft="llama-2-7b" was refused though --draft takes a preset; None gave pybind's listing.
+    by_name = roofline.llm.speculative("llama-2-70b", h100, draft="llama-2-7b").to_dict()
+    by_object = roofline.llm.speculative(roofline.llm.model("llama-2-70b"), h100,
+                                         draft=roofline.llm.model("llama-2-7b")).to_dict()
+    assert by_name == by_object
+    with pytest.raises(roofline.InputError, match="^draft: unknown model 'llama-0b'"):
+        roofline.llm.speculative("llama-2-70b", h100, draft="llama-0b")
+    with pytest.raises(TypeError, match=r"^model: expected .* \(got NoneType\)"):
+        roofline.llm.analyse(None, h100)
+    with pytest.raises(TypeError, match=r"^machine: expected .* \(got NoneType\)"):
+        roofline.llm.analyse("llama-2-7b", None)
