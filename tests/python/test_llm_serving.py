@@ -70,8 +70,11 @@ def test_speculative_with_mtp_equals_the_cli(cli_json):
     s = roofline.llm.speculative(ds, roofline.Machine("h200"), draft="mtp", k=1, tp=8)
     assert s.to_dict() == c["speculative"]
     assert s.drafter == "MTP"
-    with pytest.raises(roofline.InputError, match="draft: a roofline.llm.Model, or 'mtp'"):
+    # A name is a preset's (as --draft): an unknown one is named.
+    with pytest.raises(roofline.InputError, match="draft: unknown model 'llama'"):
         roofline.llm.speculative(ds, roofline.Machine("h200"), draft="llama")
+    with pytest.raises(roofline.InputError, match="draft: a roofline.llm.Model, a preset name"):
+        roofline.llm.speculative(ds, roofline.Machine("h200"), draft=3)
 
 
 def test_training_step_equals_the_cli(cli_json, model, h100):
