@@ -141,15 +141,17 @@ std::vector<const Roof*> paired_defaults(const std::vector<NodeReport>& nodes, P
   return out;
 }
 
-/// The cluster's default roof from the nodes' defaults paired under different names: the
-/// slowest of them joins the top-level roofs (first) and becomes the default; its aggregate
-/// over the nodes joins `aggregates`; a note names each node's. Returns the names paired.
+/// What a roof's values count in its set: OP for an integer compute roof (units_of).
 UnitSystem units_in(const RoofSet& s, const ComputeRoof& c) {
   return s.units_of(c);
 }
 UnitSystem units_in(const RoofSet& s, const MemoryRoof&) {
   return s.units;
 }
+
+/// The cluster's default roof from the nodes' defaults paired under different names: the
+/// slowest of them joins the top-level roofs (first) and becomes the default; its aggregate
+/// over the nodes joins `aggregates`; a note names each node's. Returns the names paired.
 template <class Roof>
 std::vector<std::string> add_paired_default(const std::vector<const Roof*>& group,
                                             const std::vector<NodeReport>& nodes, bool compute,

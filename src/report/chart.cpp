@@ -217,8 +217,8 @@ std::vector<RoofChoice> roof_choices(const ReportInput& in, const Chart& ch) {
 }
 
 /// Every roof of every machine as drawn: memory roofs from the left edge to the highest dense
-/// flat roof; flat roofs from the fastest memory roof to the right edge (the usual drawing of a
-/// hierarchy). The left and right edges are set with the axes.
+/// flat roof drawn; flat roofs from the fastest memory roof drawn to the right edge (the usual
+/// drawing of a hierarchy). The left and right edges are set with the axes.
 void add_drawn_roofs(Chart& ch, const ReportInput& in, const std::vector<RoofChoice>& choices) {
   for (size_t mi = 0; mi < in.machines.size(); ++mi) {
     const RoofSet& s = in.machines[mi].roofs;
