@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "common.hpp"
+#include "roofline/hardware.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
 
@@ -18,16 +19,50 @@ ReportInput report_input(const ChartSpec& c) {
   in.machines = c.machines;
   in.points = c.points;
   if (c.workload_line) in.workload_line = Intensity(*c.workload_line);
+  in.workload_precision = c.workload_precision;
   in.no_overlap_curve = c.no_overlap_curve;
   return in;
 }
 
+/// As `roofline plot --at --precision`: with a precision every machine is compared (and drawn)
+/// at its roof of that precision; without one, overlays whose default roofs are of different
+/// precisions are warned about (a UserWarning), as roofline.compare warns.
+void compare_at_precision(ChartSpec& c, const std::string& precision, bool workload) {
+  std::vector<const RoofSet*> sets;
+  for (const auto& m : c.machines) sets.push_back(&m.roofs);
+  std::vector<std::string> roofs;
+  for (const RoofSet* r : sets) roofs.push_back(select_compute_roof(*r, precision).name);
+  if (!precision.empty()) {
+    for (size_t i = 0; i < c.machines.size(); ++i) {
+      RoofSet& r = c.machines[i].roofs;
+      if (r.find_compute(roofs[i])->sparse)
+        throw InputError("precision: '" + roofs[i] + "' of " + terminal_safe(r.name) +
+                         " is a sparse roof; a chart's roofs are compared and drawn at dense ones");
+      r.default_compute = roofs[i];
+    }
+    c.workload_precision = precision;
+    return;
+  }
+  if (!workload || c.machines.size() < 2) return;
+  if (const auto mixed = mixed_precisions(sets, roofs)) {
+    const std::string w =
+        "roofline.Chart: comparing different precisions (" + terminal_safe(mixed->named) +
+        "); give " +
+        (mixed->common_group.empty() ? std::string("precision= a precision every machine has")
+                                     : "precision=\"" + mixed->common_group + "\"") +
+        " to compare like with like";
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) < 0) throw py::error_already_set();
+  }
+}
+
 ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Point>& points,
                      const TextArg<"Chart: title">& title, std::optional<Real> workload_line,
-                     BoolArg<"no_overlap_curve"> no_overlap_curve) {
+                     BoolArg<"no_overlap_curve"> no_overlap_curve,
+                     const TextArg<"precision">& precision) {
   ChartSpec c;
   for (const auto& m : machines) c.machines.push_back(m.doc);
   distinct_machines(c.machines, "Chart");
+  compare_at_precision(c, precision.value, workload_line.has_value());
   c.points = points;
   c.title = title;
   c.workload_line = workload_line;
@@ -59,7 +94,7 @@ std::string chart_html(const ChartSpec& c) {
 void register_charts(py::module_& m) {
   py::class_<ChartSpec>(m, "_Chart")
       .def(py::init(&make_chart), py::arg("machines"), py::arg("points"), py::arg("title"),
-           py::arg("workload_line"), py::arg("no_overlap_curve"))
+           py::arg("workload_line"), py::arg("no_overlap_curve"), py::arg("precision") = "")
       .def("to_svg", &chart_svg)
       .def("to_html", &chart_html)
       .def("to_csv", [](const ChartSpec& c) { return render_csv(report_input(c)); })

@@ -124,6 +124,7 @@ struct ChartSpec {
   std::vector<Point> points;
   std::string title;
   std::optional<double> workload_line;
+  std::string workload_precision;  ///< the precision the machines are compared at ("": defaults)
   bool no_overlap_curve = false;
 };
 std::string chart_svg(const ChartSpec& c);

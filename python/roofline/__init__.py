@@ -97,7 +97,7 @@ class Chart:
     """
 
     def __init__(self, machine, points=(), *, overlays=(), title=None,
-                 workload_intensity_flop_per_byte=None, no_overlap_curve=False):
+                 workload_intensity_flop_per_byte=None, no_overlap_curve=False, precision=""):
         _require(isinstance(machine, Machine), "machine", "a roofline.Machine", machine)
         self.machine = machine
         self.points = _list_of(points, Point, "points", "roofline.Point")
@@ -106,6 +106,8 @@ class Chart:
         self.title = "Roofline of " + machine.name if title is None else title
         self.workload_intensity_flop_per_byte = workload_intensity_flop_per_byte
         self.no_overlap_curve = no_overlap_curve
+        # As `plot --precision` with --at: the roof every machine is compared and drawn at.
+        self.precision = precision
         self._arguments()  # every argument checked here, not when the chart is first drawn
 
     def _arguments(self):
@@ -130,8 +132,9 @@ class Chart:
             workload = value
         _require(_is_bool(self.no_overlap_curve), "no_overlap_curve", "a bool",
                  self.no_overlap_curve)
+        _require(isinstance(self.precision, str), "precision", "a str", self.precision)
         return ([self.machine] + overlays, points, self.title, workload,
-                bool(self.no_overlap_curve))
+                bool(self.no_overlap_curve), self.precision)
 
     def _spec(self):
         return _roofline._Chart(*self._arguments())

@@ -96,3 +96,27 @@ def test_a_measured_rate_above_the_roofs_is_a_warning_and_a_property():
     fine = roofline.llm.analyse(model, a100, measured_tokens_per_s=10)
     assert fine.above_roof is None and fine.warnings == fine.to_dict()["warnings"]
     assert roofline.llm.analyse(model, a100).above_roof is None
+
+
+def test_chart_compares_overlays_at_a_precision_as_plot_does(cli, tmp_path):
+    # Chart(h100, overlays=[tpu-v5e], workload_intensity_flop_per_byte=100) compared the H100's
+    # fp32 roof with the TPU's bf16 one unsaid ("1.22x"); precision= compares like with like
+    # and gives `plot --compare --at --precision`'s document.
+    import warnings
+    h100, tpu = roofline.Machine("h100-sxm"), roofline.Machine("tpu-v5e")
+    with pytest.warns(UserWarning, match=r"roofline.Chart: comparing different precisions "
+                                         r"\(h100-sxm fp32 vector, tpu-v5e bf16 mxu\); give "
+                                         r"precision=\"bf16/fp16\""):
+        roofline.Chart(h100, overlays=[tpu], workload_intensity_flop_per_byte=100).to_dict()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        chart = roofline.Chart(h100, overlays=[tpu], workload_intensity_flop_per_byte=100,
+                               precision="bf16", title="Roofline of h100-sxm").to_dict()
+    out = tmp_path / "p.json"
+    r = cli("plot", "h100-sxm", "--compare", "tpu-v5e", "--at", "100", "--precision", "bf16",
+            "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert chart == json.loads(out.read_text())
+    assert chart["workload"]["machines"][1]["ratio"] == pytest.approx(81.9 / 335)
+    with pytest.raises(roofline.InputError, match="is a sparse roof"):
+        roofline.Chart(h100, precision="bf16 tensor sparse").to_dict()
