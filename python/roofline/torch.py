@@ -661,6 +661,15 @@ class Profile:
                      "its full shape")
         if by_type and self._counted:
             lines.append("W: torch's FlopCounterMode total per operator type")
+        # Host times judged against a device's roofs: what the attainment reads is the host's
+        # launch time, far below any device roof (a CPU-only run judged on an A100).
+        kind = machine.info.get("kind") if machine is not None else None
+        host = sum(1 for o, _ in pairs if o.time_source in ("cpu", "mixed"))
+        if kind in ("gpu", "tpu", "accelerator") and host:
+            lines.append("T: %d operator%s timed on the host (time_source 'cpu': no device "
+                         "time was recorded), judged against the roofs of %s, a %s: the "
+                         "verdicts read host time, not the device's" %
+                         (host, "" if host == 1 else "s", _safe(machine.name), kind))
         if unjudged:
             lines.append("no %s roof: %s has no compute roof of that precision (for an "
                          "operator off the matrix engine, no vector roof of it), so those "

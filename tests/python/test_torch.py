@@ -867,3 +867,14 @@ def test_an_empty_profile_says_so():
     text = profile_of([]).table(roofline.Machine("a100-80gb"))
     assert "no operator with a FLOP count was recorded" in text
     assert "no operator" not in mlp_ops(4, [8, 8]).table()
+
+
+def test_host_times_on_a_devices_roofs_are_said():
+    # A CPU-only run judged on an A100 read "far-below 0.0161%" with no word of whose time it
+    # was; on a CPU machine's roofs, nothing to say.
+    prof = mlp_ops(16, [64, 128, 32])
+    text = prof.table(roofline.Machine("a100-80gb"))
+    assert "timed on the host (time_source 'cpu': no device time was recorded), judged " \
+           "against the roofs of a100-80gb, a gpu" in text
+    assert "timed on the host" not in prof.table(roofline.Machine("epyc-9654"))
+    assert "timed on the host" not in prof.table()
