@@ -143,8 +143,12 @@ struct NetworkMeasurement {
 /// allreduce of S bytes. Empty when nothing was measured.
 std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net);
 
-/// Latency α: the median pair's one-way time of the smallest message (seconds).
-double network_latency(const NetworkMeasurement& net);
+/// The largest smallest-message from which a latency is read: at 1 KiB the one-way time is still
+/// mostly latency on any network (a 1 GiB message gave "latency 222.7 ms").
+inline constexpr double kLatencyMessageBytes = 1024;
+/// Latency α: the median pair's one-way time of the smallest message (seconds); empty when the
+/// smallest message is larger than kLatencyMessageBytes (its time is mostly bandwidth).
+std::optional<double> network_latency(const NetworkMeasurement& net);
 
 // ---- The document -------------------------------------------------------------------------
 

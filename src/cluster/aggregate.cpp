@@ -85,11 +85,12 @@ ByteRate allreduce_bus_bandwidth(ByteRate algbw, int ranks) {
   return algbw * 2.0 * (n - 1.0) / n;
 }
 
-double network_latency(const NetworkMeasurement& net) {
+std::optional<double> network_latency(const NetworkMeasurement& net) {
   if (net.ping_pong.empty()) throw InputError("network latency: no ping-pong samples");
   const auto smallest = std::min_element(
       net.ping_pong.begin(), net.ping_pong.end(),
       [](const PingPongSample& a, const PingPongSample& b) { return a.bytes < b.bytes; });
+  if (smallest->bytes > kLatencyMessageBytes) return std::nullopt;
   return smallest->median_seconds();
 }
 

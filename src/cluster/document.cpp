@@ -66,7 +66,8 @@ json network_to_json(const NetworkMeasurement& net) {
       {"ping_pong", p2p},
       {"allreduce", ar},
       {"busbw_formula", "busbw = algbw x 2(n-1)/n, algbw = S/t (NCCL-tests, doc/PERFORMANCE.md)"}};
-  if (!net.ping_pong.empty()) j["latency_seconds"] = network_latency(net);
+  if (!net.ping_pong.empty())
+    if (const auto latency = network_latency(net)) j["latency_seconds"] = *latency;
   return j;
 }
 

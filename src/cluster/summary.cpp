@@ -41,10 +41,14 @@ std::string network_text(const NetworkMeasurement& net) {
   std::string out = "\nnetwork (" + counted(net.ranks, "rank") + ", " +
                     counted(static_cast<int>(net.pairs.size()), "ping-pong pair") + " at once" +
                     (net.shared_memory ? ", shared-memory transport" : "") + "):\n";
-  if (!net.ping_pong.empty())
-    out +=
-        "  latency (one-way, smallest message) = " + format_seconds(Seconds(network_latency(net))) +
-        "\n";
+  if (!net.ping_pong.empty()) {
+    if (const auto latency = network_latency(net))
+      out += "  latency (one-way, smallest message) = " + format_seconds(Seconds(*latency)) + "\n";
+    else
+      out += "  latency: not measured (the smallest message is above " +
+             format_bytes(Bytes(kLatencyMessageBytes)) +
+             ", where the one-way time is mostly bandwidth; give --message-sizes 8 ...)\n";
+  }
   Table nt({"message", "p2p bandwidth", "allreduce algbw", "allreduce busbw"});
   const auto& p2p = net.ping_pong;
   const auto& ar = net.allreduce;
