@@ -135,7 +135,7 @@ void run(const MeasureArgs& a) {
     in.title = "Roofline of " + m.roofs.name;
     in.machines.push_back(m);
     in.no_overlap_curve = true;
-    write_report(a.report, in);
+    write_report_after(a.report, in, {a.output}, "roofline plot " + a.output + " -o " + a.report);
   }
   if (guard.interrupted()) guard.exit_completed({a.output, a.report});
   if (a.json) {

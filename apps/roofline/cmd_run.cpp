@@ -404,7 +404,11 @@ void run(const RunArgs& a) {
     for (const auto& p : placement.placed)
       if (p.diagnosis) in.points.push_back(p.point);
     in.no_overlap_curve = true;
-    write_report(a.report, in);
+    write_report_after(a.report, in, {a.output, a.save_machine},
+                       a.output.empty() || (a.save_machine.empty() && !given)
+                           ? ""
+                           : "roofline plot " + (given ? a.machine : a.save_machine) + " " +
+                                 a.output + " -o " + a.report);
   }
 
   if (guard.interrupted()) {  // during the writes: what was written is complete

@@ -326,6 +326,21 @@ void say(const std::string& text) {
   std::fflush(stderr);
 }
 
+void write_report_after(const std::string& path, const ReportInput& in,
+                        const std::vector<std::string>& written, const std::string& redraw) {
+  try {
+    write_report(path, in);
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const Error& e) {
+    std::string done;
+    for (const auto& w : written)
+      if (!w.empty() && w != "-") done += (done.empty() ? "" : ", ") + terminal_safe(w);
+    throw OutputError(std::string(e.what()) + (done.empty() ? "" : "; written: " + done) +
+                      (redraw.empty() ? "" : " (draw the report with `" + redraw + "`)"));
+  }
+}
+
 Bytes parse_memory_size(const std::string& text, const std::string& flag) {
   const Bytes b = parse<Bytes>(text, flag);
   // The unit: what follows the number (IEC 80000-13: "b" and "bit" are bits).

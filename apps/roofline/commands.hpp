@@ -14,6 +14,7 @@
 
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/report.hpp"
 #include "roofline/roof.hpp"
 
 namespace roofline::cli {
@@ -105,6 +106,13 @@ void say(const std::string& text);
 /// name, a precision, or "a/b" alternatives as in `hw ridges`); "" = each machine's default.
 std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
                                    const std::string& precision);
+
+/// Writes a report after the command's documents were written (the measured machine, the run):
+/// a failure to write it (its folder removed meanwhile, a full disk) is an OutputError (exit 4)
+/// that names the documents already written and how to draw the report from them, not an input
+/// error as if the run had not happened.
+void write_report_after(const std::string& path, const ReportInput& in,
+                        const std::vector<std::string>& written, const std::string& redraw);
 
 /// A size in memory (a working set, a message): parse<Bytes>, and a size in bits refused, naming
 /// the byte it would be ("64 kb" read as 64 kilobits ran an 8 kB working set in L1 unsaid).
