@@ -336,8 +336,11 @@ void write_report_after(const std::string& path, const ReportInput& in,
     std::string done;
     for (const auto& w : written)
       if (!w.empty() && w != "-") done += (done.empty() ? "" : ", ") + terminal_safe(w);
-    throw OutputError(std::string(e.what()) + (done.empty() ? "" : "; written: " + done) +
-                      (redraw.empty() ? "" : " (draw the report with `" + redraw + "`)"));
+    const std::string msg = std::string(e.what()) + (done.empty() ? "" : "; written: " + done) +
+                            (redraw.empty() ? "" : " (draw the report with `" + redraw + "`)");
+    // A converter that is missing stays a missing capability (exit 3).
+    if (dynamic_cast<const Unavailable*>(&e)) throw Unavailable(msg);
+    throw OutputError(msg);
   }
 }
 

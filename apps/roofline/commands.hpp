@@ -108,9 +108,9 @@ std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
                                    const std::string& precision);
 
 /// Writes a report after the command's documents were written (the measured machine, the run):
-/// a failure to write it (its folder removed meanwhile, a full disk) is an OutputError (exit 4)
-/// that names the documents already written and how to draw the report from them, not an input
-/// error as if the run had not happened.
+/// a failure to write it (its folder removed meanwhile, a full disk) is an OutputError (exit 4;
+/// a PNG converter missing stays Unavailable, exit 3) that names the documents already written
+/// and how to draw the report from them, not an input error as if the run had not happened.
 void write_report_after(const std::string& path, const ReportInput& in,
                         const std::vector<std::string>& written, const std::string& redraw);
 

@@ -326,5 +326,27 @@ TEST(CliOutputs, PointsDocumentsBeyond64MiBAreRead) {
   EXPECT_TRUE(has(r.out, "k")) << r.out;
 }
 
+// A report that cannot be written after run's documents were says what was written and how to
+// draw it, and keeps its kind: a PNG converter that writes nothing is unavailable (exit 3); it
+// read as a bad option before, as if nothing had run.
+TEST(CliOutputs, AReportThatFailsAfterTheDocumentsNamesThem) {
+  TempDir dir;
+  const std::string bin = dir.file("bin");
+  std::filesystem::create_directories(bin);
+  write_text(bin + "/rsvg-convert", "#!/bin/sh\necho 'no fonts' >&2\nexit 0\n");
+  std::filesystem::permissions(bin + "/rsvg-convert", std::filesystem::perms::owner_all);
+  const auto r = run_cli({"run", "axpy", "--quick", "--levels", "L1", "--machine", kA100, "-o",
+                          dir.file("run.json"), "--report", dir.file("run.png")},
+                         "PATH=" + bin + ":$PATH");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("produced no PNG image (no fonts"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; written: " + dir.file("run.json") +
+                       " (draw the report with `roofline "
+                       "plot " +
+                       kA100 + " " + dir.file("run.json") + " -o " + dir.file("run.png") + "`)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("run.json")));
+}
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test
