@@ -269,6 +269,7 @@ void run_compare(const CompareArgs& a) {
       c = compare_roofs_at(sets, q.intensity, roofs, q.level);
     });
     if (q.precision.empty()) warn_if_mixed(sets, roofs, q.label, said);
+    warn_if_narrow(sets, roofs, q.label, said);
     if (first_roofs.empty()) first_roofs = roofs;
     c.precision = q.precision;
     if (a.json) {

@@ -107,6 +107,8 @@ void run(const PlotArgs& a) {
     std::vector<const RoofSet*> sets;
     for (const auto& m : in.machines) sets.push_back(&m.roofs);
     const std::vector<std::string> at_roofs = roofs_for(sets, a.precision);
+    std::set<std::string> said;
+    warn_if_narrow(sets, at_roofs, "--at", said);
     if (!a.precision.empty()) {
       for (size_t i = 0; i < in.machines.size(); ++i) {
         // Drawn as the machine's default roof, which a sparse figure never is.
@@ -118,7 +120,6 @@ void run(const PlotArgs& a) {
       }
       in.workload_precision = a.precision;
     } else if (in.machines.size() > 1) {
-      std::set<std::string> said;
       warn_if_mixed(sets, at_roofs, "--at", said);
     }
   }

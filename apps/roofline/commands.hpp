@@ -125,6 +125,11 @@ Bytes parse_memory_size(const std::string& text, const std::string& flag);
 void warn_if_mixed(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
                    const std::string& label, std::set<std::string>& said);
 
+/// A roof that accumulates narrower than fp32 compared with full-precision ones
+/// (narrow_against_full): says so, as a ratio about 2x in its favour. Each warning once.
+void warn_if_narrow(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
+                    const std::string& label, std::set<std::string>& said);
+
 /// Checks, before any work, every output a command was given: each as check_writable_path()
 /// (naming its flag), and no two naming the same file ("-o s.json --report s.json"), nor two
 /// taking standard output: "-", or an empty first entry (-o, whose output is stdout when not

@@ -125,6 +125,13 @@ struct MixedPrecisions {
 std::optional<MixedPrecisions> mixed_precisions(const std::vector<const RoofSet*>& machines,
                                                 const std::vector<std::string>& roofs);
 
+/// The roofs (one per machine, by name) that accumulate narrower than fp32 (accumulates_narrow:
+/// GeForce's fp16-accumulate mode, twice its fp32-accumulate rate) while another machine's
+/// roof does not, named ("rtx-5090 fp16 tensor fp16-accumulate"); empty when none or all do.
+/// A ratio between the two kinds is about 2x in the narrow roof's favour.
+std::string narrow_against_full(const std::vector<const RoofSet*>& machines,
+                                const std::vector<std::string>& roofs);
+
 /// Ridge of the group's roof against `level` ("" = the default memory roof); nullopt when the
 /// machine has no dense roof in the group (or, for a roof name, no such roof).
 std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& group,

@@ -32,6 +32,7 @@ void compare_at_precision(ChartSpec& c, const std::string& precision, bool workl
   for (const auto& m : c.machines) sets.push_back(&m.roofs);
   std::vector<std::string> roofs;
   for (const RoofSet* r : sets) roofs.push_back(select_compute_roof(*r, precision).name);
+  if (workload) warn_narrow_against_full(sets, roofs, "roofline.Chart");
   if (!precision.empty()) {
     for (size_t i = 0; i < c.machines.size(); ++i) {
       RoofSet& r = c.machines[i].roofs;

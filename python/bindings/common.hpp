@@ -102,6 +102,11 @@ struct TextArg {
 /// told apart by their file names (`vm (before.json)`), else by their place (`vm (#2)`).
 void distinct_machines(std::vector<MachineDocument>& machines, const std::string& who);
 
+/// A UserWarning (python -W error: an error) when one machine's roof accumulates narrower
+/// than fp32 against full-precision ones (narrow_against_full), as the CLI warns.
+void warn_narrow_against_full(const std::vector<const RoofSet*>& sets,
+                              const std::vector<std::string>& roofs, const std::string& who);
+
 /// What Python's Machine holds: a machine document (measured, catalogued or given roofs).
 struct Machine {
   MachineDocument doc;

@@ -24,6 +24,17 @@
 
 namespace roofline::python {
 
+void warn_narrow_against_full(const std::vector<const RoofSet*>& sets,
+                              const std::vector<std::string>& roofs, const std::string& who) {
+  const std::string narrow = narrow_against_full(sets, roofs);
+  if (narrow.empty()) return;
+  const std::string w = who + ": " + terminal_safe(narrow) +
+                        " accumulates narrower than fp32, the others' roofs in full precision "
+                        "(GeForce's fp16-accumulate mode runs twice its fp32-accumulate rate): "
+                        "the ratio is about 2x in its favour";
+  if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) < 0) throw py::error_already_set();
+}
+
 namespace {
 
 std::optional<double> opt_rate(const std::optional<WorkRate>& r) {
@@ -385,6 +396,7 @@ void register_compare(py::module_& m) {
         for (const RoofSet* r : sets)
           roofs.push_back(select_compute_roof(*r, precision.value).name);
         Comparison c = compare_roofs_at(sets, Intensity(intensity), roofs, level.value);
+        warn_narrow_against_full(sets, roofs, "roofline.compare");
         c.precision = precision.value;
         // As `hw compare` warns: default roofs of different precisions are no like-for-like
         // ratio (python -W error makes it an error).

@@ -224,6 +224,21 @@ std::optional<MixedPrecisions> mixed_precisions(const std::vector<const RoofSet*
   return m;
 }
 
+std::string narrow_against_full(const std::vector<const RoofSet*>& machines,
+                                const std::vector<std::string>& roofs) {
+  std::string narrow;
+  bool full = false;
+  for (size_t i = 0; i < machines.size() && i < roofs.size(); ++i) {
+    const ComputeRoof* c = machines[i]->find_compute(roofs[i]);
+    if (!c) continue;
+    if (accumulates_narrow(*c))
+      narrow += (narrow.empty() ? "" : ", ") + machines[i]->name + " " + c->name;
+    else
+      full = true;
+  }
+  return full ? narrow : "";
+}
+
 const std::vector<PrecisionGroup>& default_precision_groups() {
   static const std::vector<PrecisionGroup> groups = {
       {"fp64", {"fp64"}},

@@ -749,4 +749,22 @@ TEST(CliHw, PlotComparesAtThePrecisionHwCompareDoes) {
   EXPECT_NE(r.err.find("'fp16 tensor sparse' of h100-sxm is a sparse roof"), std::string::npos)
       << r.err;
 }
+// The RTX 5090 lists only its fp16-accumulate tensor rate (twice its fp32-accumulate one):
+// compared with full-precision roofs its ratio is about 2x high, said (it read 2.54x unsaid).
+TEST(CliHw, ANarrowAccumulateRoofAgainstFullOnesIsSaid) {
+  const std::string said = "rtx-5090 fp16 tensor fp16-accumulate accumulates narrower than fp32";
+  auto r = run_cli(
+      {"hw", "compare", "rtx-4090", "rtx-5090", "--at", "1000", "--precision", "bf16/fp16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("roofline: warning: " + said), std::string::npos) << r.err;
+  TempDir dir;
+  r = run_cli({"plot", "h100-sxm", "--compare", "rtx-5090", "--at", "1000", "--precision", "fp16",
+               "-o", dir.file("p.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --at: " + said), std::string::npos) << r.err;
+  // Full precision on both sides (the 4090's fp32-accumulate roof): nothing to say.
+  r = run_cli({"hw", "compare", "h100-sxm", "rtx-4090", "--at", "1000", "--precision", "fp16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
 }  // namespace ROOFLINE_UNITY_ID

@@ -120,3 +120,13 @@ def test_chart_compares_overlays_at_a_precision_as_plot_does(cli, tmp_path):
     assert chart["workload"]["machines"][1]["ratio"] == pytest.approx(81.9 / 335)
     with pytest.raises(roofline.InputError, match="is a sparse roof"):
         roofline.Chart(h100, precision="bf16 tensor sparse").to_dict()
+
+
+def test_a_narrow_accumulate_roof_against_full_ones_warns():
+    h100, rtx5090 = roofline.Machine("h100-sxm"), roofline.Machine("rtx-5090")
+    said = r"rtx-5090 fp16 tensor fp16-accumulate accumulates narrower than fp32"
+    with pytest.warns(UserWarning, match="roofline.compare: " + said):
+        roofline.compare([h100, rtx5090], 1000, precision="fp16")
+    with pytest.warns(UserWarning, match="roofline.Chart: " + said):
+        roofline.Chart(h100, overlays=[rtx5090], workload_intensity_flop_per_byte=1000,
+                       precision="fp16").to_dict()
