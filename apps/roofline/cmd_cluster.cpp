@@ -142,7 +142,7 @@ const Registrar register_cluster(70, [](CLI::App& root) {
               "--quick`");
   c->add_option("--expect-ranks", args->expect_ranks,
                 "Fail on every rank unless the run has exactly this many ranks")
-      ->check(whole_in(1, 1 << 24));
+      ->transform(whole_in(1, 1 << 24));
   c->add_option("--straggler-threshold", args->straggler_threshold,
                 "Flag nodes this fraction below the median of a roof (default 0.1)")
       ->check(number_in(0.0, 0.99));
@@ -150,7 +150,7 @@ const Registrar register_cluster(70, [](CLI::App& root) {
   c->add_option("--message-sizes", args->message_sizes,
                 "Message sizes of the network sweep, e.g. 8 64K 4MiB (default 8 B to 64 MiB)");
   c->add_option("--repetitions", args->repetitions, "Repetitions per message size")
-      ->check(whole_in(1, 1000000));
+      ->transform(whole_in(1, 1000000));
   c->add_option("--node-probe", args->node_probe,
                 "How each node is measured: full (roofline measure), builtin (the widest fp64 FMA "
                 "roof and the DRAM roof, best of the access mixes), auto (full when available)")

@@ -157,7 +157,7 @@ const Registrar register_measure(10, [](CLI::App& root) {
   c->add_flag("--quick", args->quick,
               "Fewer sizes and repetitions: a quicker, less precise roofline");
   c->add_option("--threads", args->threads, "Threads, one pinned per core (default: every core)")
-      ->check(whole_in(1, 4096));
+      ->transform(whole_in(1, 4096));
   // The lists are checked whole (an empty name between two commas is refused) and split by the
   // library.
   c->add_option("--precisions", args->precisions,
@@ -181,7 +181,7 @@ const Registrar register_measure(10, [](CLI::App& root) {
   c->add_option("--device", args->device, "What to measure: cpu (default) or cuda")
       ->check(CLI::IsMember(devices));
   c->add_option("--cuda-device", args->cuda_device, "CUDA device index for --device cuda")
-      ->check(whole_in(0, 4095));
+      ->transform(whole_in(0, 4095));
   c->callback([args] { run(*args); });
 });
 

@@ -175,7 +175,7 @@ const Registrar register_plot(40, [](CLI::App& root) {
   c->add_option("--width", args->width,
                 "Terminal plot width in columns, 40 to " + std::to_string(kMaxTerminalColumns) +
                     " (default: the terminal's)")
-      ->check(whole_in(40, kMaxTerminalColumns));
+      ->transform(whole_in(40, kMaxTerminalColumns));
   c->callback([args] { run(*args); });
 });
 

@@ -441,7 +441,7 @@ const Registrar register_run(40, [](CLI::App& root) {
                 "--machine), to plot its points again");
   c->add_flag("--quick", args->quick, "Fewer, shorter repetitions");
   c->add_option("--threads", args->threads, "Threads (default: one per online CPU)")
-      ->check(whole_in(1, 4096));
+      ->transform(whole_in(1, 4096));
   c->add_option("--levels", args->levels,
                 "Where the working sets go: comma-separated L1,L2,L3,DRAM (default: per kernel)")
       ->check(named_list());

@@ -60,10 +60,17 @@ CLI::Validator number_in(double lo, double hi, bool below_hi) {
 CLI::Validator whole_in(long long lo, long long hi) {
   return CLI::Validator(
       [lo, hi](std::string& text) -> std::string {
-        long long v = 0;
-        if (!CLI::detail::lexical_cast(text, v))
+        // A number of any spelling that is whole ("1e3" too), as the llm flags read theirs.
+        double d = 0;
+        if (!CLI::detail::lexical_cast(text, d) || !std::isfinite(d) || d != std::floor(d))
           return "not a whole number: " + terminal_safe(text) + " (a whole number from " +
                  std::to_string(lo) + " to " + std::to_string(hi) + ")";
+        if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
+          return "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                 " (got " + terminal_safe(text) + ")";
+        // The option's own conversion reads the integer spelling.
+        text = std::to_string(static_cast<long long>(d));
+        long long v = static_cast<long long>(d);
         if (v < lo || v > hi)
           return "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
                  " (got " + terminal_safe(text) + ")";

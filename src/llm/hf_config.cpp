@@ -355,13 +355,14 @@ void read_mlp(ModelConfig& m, Fields& f) {
   }
   m.activation = lower(
       f.text({"hidden_act", "hidden_activation", "activation_function"}, gpt ? "gelu" : "silu"));
-  if (gated_family(m.model_type))
+  // A GLU activation gates by definition, whatever the family (a GPT-family config naming
+  // geglu was costed fc1/fc2 unsaid); SiLU gates outside the GPT families' plain MLPs.
+  if (gated_family(m.model_type) || one_of(m.activation, {"swiglu", "geglu", "reglu"}))
     m.mlp = Mlp::gated;
   else if (gpt)
     m.mlp = Mlp::plain;
   else
-    m.mlp = one_of(m.activation, {"silu", "swish", "swiglu", "geglu", "reglu"}) ? Mlp::gated
-                                                                                : Mlp::plain;
+    m.mlp = one_of(m.activation, {"silu", "swish"}) ? Mlp::gated : Mlp::plain;
   if (!known_activation(m.activation))
     m.caveats.push_back(
         "the activation '" + terminal_safe(m.activation) + "' of " + terminal_safe(f.origin()) +
@@ -493,7 +494,14 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   }
   Fields f(j, origin, class_defaults(m.model_type));
   read_name(m, f);
-  read_shape(m, f);
+  try {
+    read_shape(m, f);
+  } catch (const InputError& e) {
+    // A family without attention heads (Mamba, RWKV) fails here: said as what it is.
+    if (m.model_type.empty() || known_family(m.model_type)) throw;
+    throw InputError(std::string(e.what()) + " (model_type '" + terminal_safe(m.model_type) +
+                     "' is not a family the reader models: it costs transformers)");
+  }
   read_mla(m, f);
   read_mlp(m, f);
   const bool gpt = gpt_family(m.model_type);

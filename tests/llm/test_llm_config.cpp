@@ -164,6 +164,24 @@ TEST(LlmConfig, AnUnknownFamilyOrActivationIsSaid) {
                               "its MLP is costed ungated"),
             std::string::npos)
       << m.caveats[1];
+  // A GLU gates in a GPT family too (StarCoder's fields with geglu were costed ungated).
+  const nlohmann::json gpt = {{"model_type", "gpt2"}, {"n_embd", 64},
+                              {"n_head", 4},          {"n_layer", 2},
+                              {"vocab_size", 100},    {"activation_function", "geglu"}};
+  EXPECT_EQ(model_from_hf_json(gpt, "g.json").mlp, Mlp::gated);
+  // A state-space family fails on its missing heads, said as what it is.
+  const nlohmann::json mamba = {{"model_type", "mamba"},
+                                {"hidden_size", 768},
+                                {"num_hidden_layers", 24},
+                                {"vocab_size", 50280}};
+  try {
+    model_from_hf_json(mamba, "mamba.json");
+    ADD_FAILURE() << "a mamba config was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("(model_type 'mamba' is not a family the reader models"),
+              std::string::npos)
+        << e.what();
+  }
   j["model_type"] = "llama";  // known family, known activation: nothing to say
   j["hidden_act"] = "silu";
   EXPECT_TRUE(model_from_hf_json(j, "l.json").caveats.empty());
