@@ -127,8 +127,9 @@ std::optional<MixedPrecisions> mixed_precisions(const std::vector<const RoofSet*
 
 /// The roofs (one per machine, by name) that accumulate narrower than fp32 (accumulates_narrow:
 /// GeForce's fp16-accumulate mode, twice its fp32-accumulate rate) while another machine's
-/// roof does not, named ("rtx-5090 fp16 tensor fp16-accumulate"); empty when none or all do.
-/// A ratio between the two kinds is about 2x in the narrow roof's favour.
+/// roof does not: the warning that names them ("rtx-5090 fp16 tensor fp16-accumulate
+/// accumulates narrower than fp32, ...: the ratio is about 2x in its favour"), one text for the
+/// CLI and Python; empty when none or all do.
 std::string narrow_against_full(const std::vector<const RoofSet*>& machines,
                                 const std::vector<std::string>& roofs);
 

@@ -25,14 +25,13 @@ ReportInput report_input(const ChartSpec& c) {
 }
 
 /// As `roofline plot --at --precision`: with a precision every machine is compared (and drawn)
-/// at its roof of that precision; without one, overlays whose default roofs are of different
-/// precisions are warned about (a UserWarning), as roofline.compare warns.
+/// at its roof of that precision; the comparison at the workload line warns as roofline.compare
+/// does (default roofs of different precisions, a narrow-accumulate roof against full ones).
 void compare_at_precision(ChartSpec& c, const std::string& precision, bool workload) {
   std::vector<const RoofSet*> sets;
   for (const auto& m : c.machines) sets.push_back(&m.roofs);
   std::vector<std::string> roofs;
   for (const RoofSet* r : sets) roofs.push_back(select_compute_roof(*r, precision).name);
-  if (workload) warn_narrow_against_full(sets, roofs, "roofline.Chart");
   if (!precision.empty()) {
     for (size_t i = 0; i < c.machines.size(); ++i) {
       RoofSet& r = c.machines[i].roofs;
@@ -42,18 +41,9 @@ void compare_at_precision(ChartSpec& c, const std::string& precision, bool workl
       r.default_compute = roofs[i];
     }
     c.workload_precision = precision;
-    return;
   }
-  if (!workload || c.machines.size() < 2) return;
-  if (const auto mixed = mixed_precisions(sets, roofs)) {
-    const std::string w =
-        "roofline.Chart: comparing different precisions (" + terminal_safe(mixed->named) +
-        "); give " +
-        (mixed->common_group.empty() ? std::string("precision= a precision every machine has")
-                                     : "precision=\"" + mixed->common_group + "\"") +
-        " to compare like with like";
-    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) < 0) throw py::error_already_set();
-  }
+  if (workload && c.machines.size() > 1)
+    warn_comparison(sets, roofs, precision.empty(), "roofline.Chart");
 }
 
 ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Point>& points,

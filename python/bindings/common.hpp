@@ -102,10 +102,12 @@ struct TextArg {
 /// told apart by their file names (`vm (before.json)`), else by their place (`vm (#2)`).
 void distinct_machines(std::vector<MachineDocument>& machines, const std::string& who);
 
-/// A UserWarning (python -W error: an error) when one machine's roof accumulates narrower
-/// than fp32 against full-precision ones (narrow_against_full), as the CLI warns.
-void warn_narrow_against_full(const std::vector<const RoofSet*>& sets,
-                              const std::vector<std::string>& roofs, const std::string& who);
+/// What a comparison of machines at these roofs (one per machine) warns, as `hw compare` does, as
+/// UserWarnings (python -W error: errors) from `who`: a roof that accumulates narrower than fp32
+/// against full-precision ones (narrow_against_full), and with `mixed` the roofs' precisions
+/// differing (mixed_precisions: default roofs compared without precision=).
+void warn_comparison(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
+                     bool mixed, const std::string& who);
 
 /// What Python's Machine holds: a machine document (measured, catalogued or given roofs).
 struct Machine {
@@ -351,28 +353,38 @@ struct type_caster<roofline::python::PathArg<Name>> {
   }
 };
 
+/// What the object-or-name casters share (MachineArg, llm's ModelArg): the bound object
+/// itself, else a str or os.PathLike resolved by `resolve` (its own error for an unknown name:
+/// "unknown machine ... did you mean"), else a TypeError naming the parameter. None is that
+/// TypeError too: pybind loads it as a null pointer, which cast_op refuses with its own error.
+template <class Object, class Resolve>
+bool load_object_or_name(handle src, bool convert, const char* name, const char* expected,
+                         Object& out, Resolve resolve) {
+  if (!src) return false;
+  make_caster<Object> object;
+  if (!src.is_none() && object.load(src, convert)) {
+    out = cast_op<const Object&>(object);
+    return true;
+  }
+  if (!convert) return false;
+  if (auto path = roofline::python::path_arg(src, name)) {
+    out = resolve(*path);
+    return true;
+  }
+  throw type_error(std::string(name) + ": expected " + expected + " (got " +
+                   std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+}
+
 template <roofline::python::ArgName Name>
 struct type_caster<roofline::python::MachineArg<Name>> {
   PYBIND11_TYPE_CASTER(roofline::python::MachineArg<Name>,
                        const_name("Union[Machine, str, os.PathLike]"));
   bool load(handle src, bool convert) {
-    if (!src) return false;
-    // None loads as a null pointer, which cast_op refuses with pybind's own error: it is the
-    // TypeError below.
-    make_caster<roofline::python::Machine> machine;
-    if (!src.is_none() && machine.load(src, convert)) {
-      value.value = cast_op<const roofline::python::Machine&>(machine);
-      return true;
-    }
-    if (!convert) return false;
-    if (auto path = roofline::python::path_arg(src, Name.text)) {
-      value.value = roofline::python::Machine{roofline::resolve_machine(*path)};
-      return true;
-    }
-    throw type_error(std::string(Name.text) +
-                     ": expected a roofline.Machine, a catalogue name or a machine document's "
-                     "path (got " +
-                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+    return load_object_or_name(src, convert, Name.text,
+                               "a roofline.Machine, a catalogue name or a machine document's path",
+                               value.value, [](const std::string& p) {
+                                 return roofline::python::Machine{roofline::resolve_machine(p)};
+                               });
   }
   static handle cast(const roofline::python::MachineArg<Name>& m, return_value_policy policy,
                      handle parent) {

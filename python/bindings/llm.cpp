@@ -35,23 +35,9 @@ template <>
 struct type_caster<roofline::python::ModelArg> {
   PYBIND11_TYPE_CASTER(roofline::python::ModelArg, const_name("Union[Model, str, os.PathLike]"));
   bool load(handle src, bool convert) {
-    if (!src) return false;
-    // None loads as a null pointer, which cast_op refuses with pybind's own error: it is the
-    // TypeError below.
-    make_caster<roofline::llm::ModelConfig> model;
-    if (!src.is_none() && model.load(src, convert)) {
-      value.value = cast_op<const roofline::llm::ModelConfig&>(model);
-      return true;
-    }
-    if (!convert) return false;
-    if (auto path = roofline::python::path_arg(src, "model")) {
-      value.value = roofline::llm::resolve_model(*path, "model");
-      return true;
-    }
-    throw type_error(
-        "model: expected a roofline.llm.Model, a preset name or a config.json's path "
-        "(got " +
-        std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+    return load_object_or_name(
+        src, convert, "model", "a roofline.llm.Model, a preset name or a config.json's path",
+        value.value, [](const std::string& p) { return roofline::llm::resolve_model(p, "model"); });
   }
   static handle cast(const roofline::python::ModelArg& m, return_value_policy policy,
                      handle parent) {

@@ -24,15 +24,18 @@
 
 namespace roofline::python {
 
-void warn_narrow_against_full(const std::vector<const RoofSet*>& sets,
-                              const std::vector<std::string>& roofs, const std::string& who) {
-  const std::string narrow = narrow_against_full(sets, roofs);
-  if (narrow.empty()) return;
-  const std::string w = who + ": " + terminal_safe(narrow) +
-                        " accumulates narrower than fp32, the others' roofs in full precision "
-                        "(GeForce's fp16-accumulate mode runs twice its fp32-accumulate rate): "
-                        "the ratio is about 2x in its favour";
-  if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) < 0) throw py::error_already_set();
+void warn_comparison(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
+                     bool mixed, const std::string& who) {
+  auto warn = [](const std::string& w) {
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) < 0) throw py::error_already_set();
+  };
+  if (const std::string narrow = narrow_against_full(sets, roofs); !narrow.empty())
+    warn(who + ": " + terminal_safe(narrow));
+  if (const auto m = mixed ? mixed_precisions(sets, roofs) : std::nullopt)
+    warn(who + ": comparing different precisions (" + terminal_safe(m->named) + "); give " +
+         (m->common_group.empty() ? std::string("precision= a precision every machine has")
+                                  : "precision=\"" + m->common_group + "\"") +
+         " to compare like with like");
 }
 
 namespace {
@@ -396,20 +399,10 @@ void register_compare(py::module_& m) {
         for (const RoofSet* r : sets)
           roofs.push_back(select_compute_roof(*r, precision.value).name);
         Comparison c = compare_roofs_at(sets, Intensity(intensity), roofs, level.value);
-        warn_narrow_against_full(sets, roofs, "roofline.compare");
         c.precision = precision.value;
         // As `hw compare` warns: default roofs of different precisions are no like-for-like
-        // ratio (python -W error makes it an error).
-        if (const auto mixed =
-                precision.value.empty() ? mixed_precisions(sets, roofs) : std::nullopt) {
-          const std::string w =
-              "roofline.compare: comparing different precisions (" + terminal_safe(mixed->named) +
-              "); give " +
-              (mixed->common_group.empty() ? std::string("precision= a precision every machine has")
-                                           : "precision=\"" + mixed->common_group + "\"") +
-              " to compare like with like";
-          if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) < 0) throw py::error_already_set();
-        }
+        // ratio, nor a narrow-accumulate roof against full-precision ones.
+        warn_comparison(sets, roofs, precision.value.empty(), "roofline.compare");
         return c;
       },
       py::arg("machines"), py::arg("intensity_flop_per_byte"), py::arg("precision") = "",

@@ -236,7 +236,11 @@ std::string narrow_against_full(const std::vector<const RoofSet*>& machines,
     else
       full = true;
   }
-  return full ? narrow : "";
+  if (!full || narrow.empty()) return "";
+  return narrow +
+         " accumulates narrower than fp32, the others' roofs in full precision (GeForce's "
+         "fp16-accumulate mode runs twice its fp32-accumulate rate): the ratio is about 2x in "
+         "its favour";
 }
 
 const std::vector<PrecisionGroup>& default_precision_groups() {
