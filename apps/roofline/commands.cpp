@@ -70,10 +70,6 @@ CLI::Validator whole_in(long long lo, long long hi) {
                  " (got " + terminal_safe(text) + ")";
         // The option's own conversion reads the integer spelling.
         text = std::to_string(static_cast<long long>(d));
-        long long v = static_cast<long long>(d);
-        if (v < lo || v > hi)
-          return "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                 " (got " + terminal_safe(text) + ")";
         return std::string();
       },
       "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
