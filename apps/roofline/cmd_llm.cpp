@@ -609,9 +609,7 @@ void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
   refuse_non_finite(sweep_json, kNonFinite);
   llm::Scenario longest = s;
   longest.context = *std::max_element(contexts.begin(), contexts.end());
-  auto warnings = llm::scenario_warnings(model, longest);
-  for (auto& w : llm::parallel_warnings(s, roofs)) warnings.push_back(std::move(w));
-  warn_llm(warnings);
+  warn_llm(llm::estimate_warnings(model, longest, roofs));
   write_llm_report(a, machine, roofs,
                    model.name + " on " + roofs.machine + ": decode step per (batch, context)",
                    llm::sweep_points(rows, roofs));

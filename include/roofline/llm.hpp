@@ -277,11 +277,10 @@ StepCost step_cost(const ModelConfig& m, const Scenario& s, Phase phase,
 /// Checks the scenario against the model (the parts step_cost relies on); also refuses a prompt
 /// longer than the context (a decode step's KV cache holds the prompt).
 void validate_scenario(const ModelConfig& m, const Scenario& s);
-/// What is costed but doubtful: a context (or prompt) longer than the model's max_positions.
+/// What is costed but doubtful: the model's caveats (a family or activation the reader does not
+/// model), a context longer than the model's max_positions, a --pp that does not divide the
+/// layers.
 std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s);
-/// The warning of a context past the model's max_positions ("" when within it or unknown):
-/// scenario_warnings' first, and serving's for its longest request.
-std::string context_warning(const ModelConfig& m, double context);
 
 /// The roofs a step is judged against.
 struct Roofs {
@@ -486,6 +485,9 @@ int replica_devices(const Scenario& s);
 /// frameworks do, tensor parallelism wider than the NVLink domain, a replica that spans
 /// domains, collectives without a known link latency.
 std::vector<std::string> parallel_warnings(const Scenario& s, const Roofs& r);
+/// Every warning of an estimate for s on r: scenario_warnings then parallel_warnings. Each result
+/// (a step's report, a sweep, a request, a serving run, speculative decoding) carries them.
+std::vector<std::string> estimate_warnings(const ModelConfig& m, const Scenario& s, const Roofs& r);
 
 // --- A scenario on a machine (setup.cpp) --------------------------------------------------
 

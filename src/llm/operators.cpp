@@ -94,12 +94,15 @@ void validate_scenario(const ModelConfig& m, const Scenario& s) {
                      "tokens, at least one; give --cp ≤ the prompt");
 }
 
+namespace {
+/// The warning of a context past the model's max_positions ("" when within it or unknown).
 std::string context_warning(const ModelConfig& m, double context) {
   if (!(m.max_positions > 0 && context > m.max_positions)) return "";
   return "context " + format_number(context, 10) + " exceeds " + m.name +
          "'s max_position_embeddings " + format_number(m.max_positions, 10) +
          ": the model was not trained for it; the cost is modelled, the quality is not";
 }
+}  // namespace
 
 std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario& s) {
   std::vector<std::string> w = m.caveats;
@@ -566,8 +569,7 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
   rep.tokens_per_s = s.batch / rep.time_per_token.value;
   rep.memory = footprint(m, s, r);
   rep.critical = critical_batches(m, s, r);
-  rep.warnings = scenario_warnings(m, s);
-  for (auto& w : parallel_warnings(s, r)) rep.warnings.push_back(std::move(w));
+  rep.warnings = estimate_warnings(m, s, r);
   if (measured) {
     rep.measured = utilisation(phase == Phase::prefill ? rep.prefill : rep.decode, *measured, r);
     // Above a roof by more than `roofline point`'s slack (docs/model.md): one of the report's

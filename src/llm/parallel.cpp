@@ -58,6 +58,13 @@ int replica_devices(const Scenario& s) {
   return std::max(1, s.tp) * std::max(1, s.cp) * std::max(1, s.pp);
 }
 
+std::vector<std::string> estimate_warnings(const ModelConfig& m, const Scenario& s,
+                                           const Roofs& r) {
+  std::vector<std::string> w = scenario_warnings(m, s);
+  for (auto& p : parallel_warnings(s, r)) w.push_back(std::move(p));
+  return w;
+}
+
 std::vector<std::string> parallel_warnings(const Scenario& s, const Roofs& r) {
   std::vector<std::string> w;
   if (r.compute_accumulates_narrow)

@@ -528,12 +528,7 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
           {"version", 1},
           {"model", model_to_json(m)},
           {"units", result_units_to_json(r.units)},
-          {"warnings",
-           [&] {
-             auto w = scenario_warnings(m, longest);
-             for (auto& p : parallel_warnings(s, r)) w.push_back(std::move(p));
-             return w;
-           }()},
+          {"warnings", estimate_warnings(m, longest, r)},
           {"machine",
            {{"name", r.machine},
             {"peak", r.peak.value},

@@ -113,7 +113,9 @@ RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double out
   t.prompt = s.prompt;
   t.output = output;
   t.chunk = chunk;
-  t.warnings = scenario_warnings(m, last);
+  // Every result carries the warnings of the step it is made of (model caveats, the context, a
+  // --pp that does not divide the layers, a narrow-accumulate roof), as analyse's report does.
+  t.warnings = estimate_warnings(m, last, r);
   // The batch's KV cache grows to the last token's context: the footprint there, not at the
   // prompt, says whether the request fits.
   if (const Footprint f = footprint(m, last, r); f.fits && !*f.fits)
@@ -511,7 +513,9 @@ ServingResult simulate_serving(const ModelConfig& m, const Scenario& base, const
   // of the workload, warned about past max_positions as a single request is.
   double longest = 0;
   for (const Request& q : o.requests) longest = std::max(longest, q.prompt + q.output - 1);
-  if (std::string w = context_warning(m, longest); !w.empty()) res.warnings.push_back(std::move(w));
+  Scenario longest_s = base;
+  longest_s.context = longest;
+  res.warnings = estimate_warnings(m, longest_s, r);
   if (f.capacity && held.value > *f.capacity)
     res.warnings.push_back(
         memory_beyond_capacity("at its peak the run holds " + format_number(st.peak_tokens, 10) +

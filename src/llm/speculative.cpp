@@ -72,6 +72,7 @@ SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario
   // differing at most by padding (Qwen2.5 0.5B 151936 against 72B 152064); a drafter of another
   // tokenizer could not be verified at all. The sizes alone cannot tell padding from another
   // tokenizer, so it is a warning (in the report's warnings, on stderr), not a refusal.
+  res.warnings = estimate_warnings(target, verify_s, r);
   if (o.draft_model && o.draft_model->vocab != target.vocab)
     res.warnings.push_back("the drafter's vocabulary (" + format_number(o.draft_model->vocab, 10) +
                            ") is not the target's (" + format_number(target.vocab, 10) +

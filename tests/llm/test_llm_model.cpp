@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -77,6 +78,25 @@ TEST(LlmModel, ANarrowAccumulateRoofIsTheLastChoiceAndSaid) {
                            " accumulates narrower than fp32"),
             std::string::npos)
       << w.front();
+  // Every estimate on those roofs says it: a request, a serving run and speculative decoding
+  // as a step's report does (roofline.llm's request() and serve() had no other way to say it).
+  const auto says = [&](const std::vector<std::string>& ws) {
+    return std::count(ws.begin(), ws.end(), w.front()) == 1;
+  };
+  const ModelConfig m = preset("llama-2-7b");
+  s = scenario(1, 256, 256);
+  EXPECT_TRUE(says(analyse(m, s, Phase::decode, r).warnings));
+  EXPECT_TRUE(says(request_timing(m, s, 16, r, 0).warnings));
+  ServingOptions so;
+  so.concurrency = 2;
+  so.requests = {{64, 8}};
+  so.total_requests = 4;
+  EXPECT_TRUE(says(simulate_serving(m, s, so, r).warnings));
+  SpeculativeOptions sp;
+  sp.k = 2;
+  sp.alpha = 0.7;
+  sp.draft_model = preset("llama-2-7b");
+  EXPECT_TRUE(says(speculative_decoding(m, s, sp, r).warnings));
 }
 
 TEST(LlmModel, LinearLayerCountsByHand) {

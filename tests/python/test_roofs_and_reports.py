@@ -130,3 +130,21 @@ def test_a_narrow_accumulate_roof_against_full_ones_warns():
     with pytest.warns(UserWarning, match="roofline.Chart: " + said):
         roofline.Chart(h100, overlays=[rtx5090], workload_intensity_flop_per_byte=1000,
                        precision="fp16").to_dict()
+
+
+def test_every_llm_estimate_on_a_narrow_accumulate_roof_says_it():
+    # rtx-5090 lists fp16 tensor only with fp16 accumulation: each estimate's warnings say its
+    # compute-bound times are optimistic, as `roofline llm --hw rtx-5090` does on stderr.
+    from roofline import llm
+    said = "'fp16 tensor fp16-accumulate' of rtx-5090 accumulates narrower than fp32"
+
+    def says(warnings):
+        return sum(said in w for w in warnings) == 1
+
+    assert says(llm.analyse("llama-2-7b", "rtx-5090", batch=1, context=256).warnings)
+    assert says(llm.request("llama-2-7b", "rtx-5090", output_tokens=8, prompt=128).warnings)
+    assert says(llm.serve("llama-2-7b", "rtx-5090", concurrency=2, requests=[(64, 8)],
+                          total_requests=4).warnings)
+    assert not any("narrower" in w
+                   for w in llm.request("llama-2-7b", "h100-sxm", output_tokens=8,
+                                        prompt=128).warnings)
