@@ -427,6 +427,16 @@ struct Sections {
   std::vector<std::string> warnings;
 };
 
+// A section's result as its text shows it: without the warnings the step's report above it
+// already says (each result carries its step's; its JSON keeps them all).
+template <class Result>
+Result unsaid(Result res, const llm::Report& rep) {
+  std::erase_if(res.warnings, [&](const std::string& w) {
+    return std::find(rep.warnings.begin(), rep.warnings.end(), w) != rep.warnings.end();
+  });
+  return res;
+}
+
 Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report& rep) {
   Sections out;
   const llm::Scenario& s = st.scenario;
@@ -435,7 +445,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
   if (a.output_tokens > 0) {
     const llm::RequestTiming t =
         llm::request_timing(st.model, s, a.output_tokens, st.roofs, a.chunk);
-    out.text += llm::render_request_text(t);
+    out.text += llm::render_request_text(unsaid(t, rep));
     out.json["request"] = llm::request_to_json(t);
     out.warnings.insert(out.warnings.end(), t.warnings.begin(), t.warnings.end());
     throughput = t.output_tokens_per_s;
@@ -444,7 +454,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
   if (wants_serving(a)) {
     const llm::ServingResult sv =
         llm::simulate_serving(st.model, s, serving_options(a, s), st.roofs);
-    out.text += llm::render_serving_text(sv);
+    out.text += llm::render_serving_text(unsaid(sv, rep));
     out.json["serving"] = llm::serving_to_json(sv);
     out.warnings.insert(out.warnings.end(), sv.warnings.begin(), sv.warnings.end());
     throughput = sv.output_tokens_per_s;
@@ -453,7 +463,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
   if (wants_speculative(a)) {
     const llm::SpeculativeResult sp =
         llm::speculative_decoding(st.model, s, speculative_options(a), st.roofs);
-    out.text += llm::render_speculative_text(sp, st.roofs);
+    out.text += llm::render_speculative_text(unsaid(sp, rep), st.roofs);
     out.json["speculative"] = llm::speculative_to_json(sp);
     out.warnings.insert(out.warnings.end(), sp.warnings.begin(), sp.warnings.end());
   }

@@ -30,6 +30,37 @@ TEST(LlmCliServing, TpuV5eNeedsNoDtype) {
   EXPECT_NE(fp16.err.find("--cdtype"), std::string::npos) << fp16.err;
 }
 
+// Each section carries its step's warnings (its JSON says them all); the text says each once.
+TEST(LlmCliServing, AWarningOfTheStepIsSaidOnceInTheText) {
+  const std::string said = "'fp16 tensor fp16-accumulate' of rtx-5090 accumulates narrower";
+  const auto count = [&](const std::string& s) {
+    size_t n = 0;
+    for (size_t at = s.find(said); at != std::string::npos; at = s.find(said, at + 1)) ++n;
+    return n;
+  };
+  const std::vector<std::string> args{"llm",        "-m",
+                                      "llama-2-7b", "--hw",
+                                      "rtx-5090",   "-b",
+                                      "1",          "-L",
+                                      "256",        "--output-tokens",
+                                      "8",          "--concurrency",
+                                      "2",          "--requests",
+                                      "64:8",       "--draft",
+                                      "llama-2-7b", "--spec-k",
+                                      "2"};
+  const auto text = run_cli(args, "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(count(text.out), 1u) << text.out;
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const auto json = run_cli(json_args);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(count(json.err), 1u) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  for (const char* section : {"request", "serving", "speculative"})
+    EXPECT_EQ(count(j[section]["warnings"].dump()), 1u) << section;
+}
+
 TEST(LlmCliServing, DeepSeekConfigRunsWithLatentAttention) {
   const auto r =
       run_cli({"llm", "-m", kData + "deepseek-v3.config.json", "--hw", "h200", "--tp", "8", "-b",
