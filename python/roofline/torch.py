@@ -472,6 +472,25 @@ def _holding(host, counted):
     return names
 
 
+def _host_time_note(machine, ops):
+    """Host times judged against a device's roofs: what the attainment reads is the host's
+    launch time, far below any device roof (a CPU-only run judged on an A100). None when no
+    operator is so judged."""
+    kind = machine.info.get("kind")
+    host = sum(1 for o in ops if o.time_source in ("cpu", "mixed"))
+    if kind not in ("gpu", "tpu", "accelerator") or not host:
+        return None
+    return ("%d operator%s timed on the host (time_source 'cpu': no device time was "
+            "recorded), judged against the roofs of %s, a %s: the verdicts read host time, not "
+            "the device's" % (host, "" if host == 1 else "s", _safe(machine.name), kind))
+
+
+def _warn_host_time(where, machine, ops):
+    note = _host_time_note(machine, ops)
+    if note:
+        warnings.warn("%s: %s" % (where, note), UserWarning, stacklevel=3)
+
+
 class Profile:
     """What ``profile()`` recorded: the operators with a FLOP count, in call order."""
 
@@ -605,7 +624,14 @@ class Profile:
         """[(Operator, Diagnosis or None)] on a machine's roofs. precision None = each
         operator's dtype, and an operator whose dtype the machine has no roof for (an int64
         index computation: no machine has an int64 roof) gets None, not judged; '' = the
-        machine's default compute roof for every operator."""
+        machine's default compute roof for every operator. Operators timed on the host judged
+        on a GPU's, TPU's or accelerator's roofs are warned about (UserWarning)."""
+        pairs = self._diagnose(machine, by_type, precision)
+        _warn_host_time("roofline.torch.Profile.diagnose", _roofs(machine),
+                        [op for op, _ in pairs])
+        return pairs
+
+    def _diagnose(self, machine, by_type, precision):
         machine = _roofs(machine)
         if precision is not None and not isinstance(precision, str):
             raise TypeError("precision: expected a str (got %s)" % type(precision).__name__)
@@ -626,6 +652,12 @@ class Profile:
         """The operators on the machine's roofs as a roofline.Chart (those whose dtype the
         machine has no roof for are left out, as diagnose() leaves them unjudged)."""
         machine = _roofs(machine)
+        ops = self.by_type() if by_type else self.operators()
+        _warn_host_time("roofline.torch.Profile.chart", machine,
+                        [op for op in ops if _has_roof(machine, op.precision)])
+        return self._chart(machine, by_type, title)
+
+    def _chart(self, machine, by_type, title):
         points = [p for p in self.points(by_type=by_type) if _has_roof(machine, p.precision)]
         return Chart(machine, points, title=title)
 
@@ -636,7 +668,7 @@ class Profile:
                  "P (FLOP/s)", "verdict", "attainment")]
         if machine is not None:
             machine = _roofs(machine)
-            pairs = self.diagnose(machine, by_type, precision)
+            pairs = self._diagnose(machine, by_type, precision)
         else:
             pairs = [(o, None) for o in (self.by_type() if by_type else self.operators())]
         unjudged = set()
@@ -661,15 +693,9 @@ class Profile:
                      "its full shape")
         if by_type and self._counted:
             lines.append("W: torch's FlopCounterMode total per operator type")
-        # Host times judged against a device's roofs: what the attainment reads is the host's
-        # launch time, far below any device roof (a CPU-only run judged on an A100).
-        kind = machine.info.get("kind") if machine is not None else None
-        host = sum(1 for o, _ in pairs if o.time_source in ("cpu", "mixed"))
-        if kind in ("gpu", "tpu", "accelerator") and host:
-            lines.append("T: %d operator%s timed on the host (time_source 'cpu': no device "
-                         "time was recorded), judged against the roofs of %s, a %s: the "
-                         "verdicts read host time, not the device's" %
-                         (host, "" if host == 1 else "s", _safe(machine.name), kind))
+        note = _host_time_note(machine, [o for o, _ in pairs]) if machine is not None else None
+        if note:
+            lines.append("T: " + note)
         if unjudged:
             lines.append("no %s roof: %s has no compute roof of that precision (for an "
                          "operator off the matrix engine, no vector roof of it), so those "
@@ -912,7 +938,8 @@ def main(argv=None):
             os.close(devnull)
             broken_pipe = True
         if chart:
-            prof.chart(machine, by_type=not a.per_call).save(chart)
+            # The table above says what a warning would.
+            prof._chart(_roofs(machine), not a.per_call, "PyTorch operators").save(chart)
         if broken_pipe:
             if error is not None:
                 _print_exception(error, a.script)

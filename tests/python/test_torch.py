@@ -4,6 +4,7 @@ count. Skipped as a whole where torch is absent; test_torch_absent.py checks tha
 import os
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -878,3 +879,19 @@ def test_host_times_on_a_devices_roofs_are_said():
            "against the roofs of a100-80gb, a gpu" in text
     assert "timed on the host" not in prof.table(roofline.Machine("epyc-9654"))
     assert "timed on the host" not in prof.table()
+
+
+def test_host_times_on_a_devices_roofs_are_warned_by_diagnose_and_chart():
+    # diagnose() and chart() judge the same host times as table(): they say it as a warning.
+    prof = mlp_ops(16, [64, 128, 32])
+    a100 = roofline.Machine("a100-80gb")
+    said = "timed on the host .* judged against the roofs of a100-80gb, a gpu"
+    with pytest.warns(UserWarning, match="roofline.torch.Profile.diagnose: .*" + said):
+        prof.diagnose(a100)
+    with pytest.warns(UserWarning, match="roofline.torch.Profile.chart: .*" + said):
+        prof.chart(a100)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        prof.diagnose(roofline.Machine("epyc-9654"))
+        prof.chart(roofline.Machine("epyc-9654"))
+        prof.table(a100)  # the table says it in its notes, not twice
