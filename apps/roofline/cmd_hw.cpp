@@ -141,6 +141,7 @@ struct CompareQuery {
   Intensity intensity;
   std::string precision;
   std::string level;
+  std::string work_unit;  ///< the point's stated work unit (stated_work_unit; "" for --at)
 };
 
 /// The level a point is compared at without --level: its first level every machine has a roof
@@ -169,7 +170,7 @@ std::vector<CompareQuery> compare_queries(const CompareArgs& a,
   if (!a.at.empty()) {
     const Intensity i = parse<Intensity>(a.at, "--at");
     if (!(i.value > 0)) throw InputError("--at: intensity must be > 0 (got '" + a.at + "')");
-    queries.push_back({"", i, a.precision, a.level});
+    queries.push_back({"", i, a.precision, a.level, ""});
     return queries;
   }
   doc = load_points_file(a.points);
@@ -179,7 +180,7 @@ std::vector<CompareQuery> compare_queries(const CompareArgs& a,
     const std::string level = a.level.empty() ? level_all_have(p, sets) : a.level;
     const Intensity i = p.intensity(level);
     const std::string precision = a.precision.empty() ? p.precision : a.precision;
-    queries.push_back({p.name, i, precision, level});
+    queries.push_back({p.name, i, precision, level, stated_work_unit(p)});
   }
   return queries;
 }
@@ -208,10 +209,10 @@ ReportInput comparison_chart(const CompareArgs& a, const std::vector<MachineDocu
     return in;
   }
   for (auto p : doc.points) {
-    if (!a.precision.empty() || p.precision.empty())
-      p.precision = select_compute_roof(machines.front().roofs,
-                                        a.precision.empty() ? p.precision : a.precision)
-                        .name;
+    if (!a.precision.empty())
+      p.precision = select_compute_roof(machines.front().roofs, a.precision).name;
+    else if (p.precision.empty())
+      p.precision = machines.front().roofs.select_compute("", stated_work_unit(p)).name;
     in.points.push_back(p);
   }
   return in;
@@ -265,7 +266,7 @@ void run_compare(const CompareArgs& a) {
     std::vector<std::string> roofs;
     Comparison c;
     naming(q.label, [&] {
-      roofs = roofs_for(sets, q.precision);
+      roofs = roofs_for(sets, q.precision, q.work_unit);
       c = compare_roofs_at(sets, q.intensity, roofs, q.level);
     });
     if (q.precision.empty()) warn_if_mixed(sets, roofs, q.label, said);

@@ -366,9 +366,17 @@ Bytes parse_memory_size(const std::string& text, const std::string& flag) {
 }
 
 std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
-                                   const std::string& precision) {
+                                   const std::string& precision, const std::string& work_unit) {
   std::vector<std::string> names;
-  for (const RoofSet* r : sets) names.push_back(select_compute_roof(*r, precision).name);
+  for (const RoofSet* r : sets) {
+    const ComputeRoof& c =
+        precision.empty() ? r->select_compute("", work_unit) : select_compute_roof(*r, precision);
+    // W in OP compared on FLOP/s roofs (or FLOP on OP/s) is no comparison (docs/model.md §11).
+    if (const std::string why = r->work_mismatch(c, work_unit); !why.empty())
+      throw InputError("W counts " + work_unit + ", but " + why + "; name a roof that counts " +
+                       work_unit + " (--precision)");
+    names.push_back(c.name);
+  }
   return names;
 }
 

@@ -103,9 +103,11 @@ void emit(const std::string& text, const std::string& path = "");
 void say(const std::string& text);
 
 /// The compute roof of every machine for a --precision value (select_compute_roof: a roof
-/// name, a precision, or "a/b" alternatives as in `hw ridges`); "" = each machine's default.
+/// name, a precision, or "a/b" alternatives as in `hw ridges`); "" = each machine's default
+/// for work in `work_unit` ("" = unstated; "OP": an integer roof, RoofSet::select_compute).
+/// InputError when a roof found counts other work than `work_unit` (work_mismatch).
 std::vector<std::string> roofs_for(const std::vector<const RoofSet*>& sets,
-                                   const std::string& precision);
+                                   const std::string& precision, const std::string& work_unit = "");
 
 /// Writes a report after the command's documents were written (the measured machine, the run):
 /// a failure to write it (its folder removed meanwhile, a full disk) is an OutputError (exit 4;

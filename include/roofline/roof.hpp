@@ -151,7 +151,8 @@ struct RoofSet {
   /// and either FP8 format on an "fp8" roof: runs_precision); else, for "PRECISION UNIT", the
   /// roof find_compute_on gives; else a roof that names no
   /// precision (roofs given as two numbers: it stands for every precision); else (empty) the
-  /// default roof if it counts `work_unit` (counts), else the highest dense roof that does —
+  /// default roof if it counts `work_unit` (counts), else (OP work) the int8 roof, else the
+  /// highest dense roof that does —
   /// for unstated work a floating-point one first, an integer one only on a machine of integer
   /// roofs alone (an NPU's), so FLOP work never falls back to an int8 roof. Throws InputError
   /// when nothing matches, listing the roofs. A roof named or found by precision is returned

@@ -241,9 +241,12 @@ void fallback_note(const Point& p, const RoofSet& roofs, const ComputeRoof& c,
   if (!p.precision.empty() || work_unit.empty()) return;
   const ComputeRoof* def = roofs.find_compute(roofs.default_compute);
   if (!def || def == &c || roofs.counts(*def, work_unit)) return;
-  d.notes.push_back("Judged on '" + c.name + "', the highest roof that counts " + work_unit +
-                    ": the default roof '" + def->name + "' counts " +
-                    roofs.units_of(*def).work_rate() + " (name a roof with --precision).");
+  const std::string which = work_unit == "OP" && c.precision == "int8"
+                                ? "the int8 roof, as integer work of no stated type is judged"
+                                : "the highest roof that counts " + work_unit;
+  d.notes.push_back("Judged on '" + c.name + "', " + which + ": the default roof '" + def->name +
+                    "' counts " + roofs.units_of(*def).work_rate() +
+                    " (name a roof with --precision).");
 }
 
 }  // namespace

@@ -183,6 +183,14 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key, std::string_vie
     }
   // The fallback counts the work: stated, the roofs of its unit; unstated, a floating-point roof
   // (W is FLOP unless it says otherwise), an integer one only where there is nothing else.
+  // Integer work of no stated type is int8's where the machine has an int8 roof: the integer
+  // type of inference and of every published TOPS figure; an int4 roof (A100: 2x int8) binds
+  // only int4 operands.
+  if (work_unit == "OP")
+    if (const auto* c = highest_of([&](const ComputeRoof& r) {
+          return counts(r, work_unit) && runs_precision(r.precision, "int8");
+        }))
+      return *c;
   if (const auto* c = highest_of([&](const ComputeRoof& r) {
         return counts(r, work_unit) && (!work_unit.empty() || units_of(r).work != "OP");
       }))

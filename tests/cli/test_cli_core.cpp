@@ -102,12 +102,16 @@ TEST(CliPoint, AFasterUnitForFlopWorkIsNeverAnIntegerRoof) {
 
 TEST(CliPoint, WorkGivenInOpIsIntegerWork) {
   // "2 TOP" was read as 2 TFLOP and judged on a100-80gb's default fp32 vector roof; it is OP,
-  // judged on the highest roof that counts OP (int4 tensor, 1.248 POP/s), which a note says.
+  // judged on the int8 roof (624 TOP/s; not int4 tensor's 1.248 POP/s, which binds int4
+  // operands only), which a note says.
   const auto r = run_cli({"point", "-W", "2 TOP", "-Q", "10e9", "-T", "8ms", "--hw", "a100-80gb"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("W = 2 TOP, T = 8 ms, P = W/T = 250 TOP/s"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("flat roof: int4 tensor = 1.248 POP/s"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("the default roof 'fp32 vector' counts FLOP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("flat roof: int8 tensor = 624 TOP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Judged on 'int8 tensor', the int8 roof, as integer work of no stated type "
+                       "is judged: the default roof 'fp32 vector' counts FLOP/s"),
+            std::string::npos)
+      << r.out;
   EXPECT_EQ(r.out.find("FLOP,"), std::string::npos) << r.out;
   // With --precision int8 it is judged there, in OP.
   const auto i = run_cli({"point", "-W", "2 TOP", "-Q", "10e9", "-T", "8ms", "--hw", "a100-80gb",
@@ -132,14 +136,14 @@ TEST(CliPoint, WorkUnitTravelsInThePointsDocument) {
       << doc.dump();
   const auto r = run_cli({"point", "--points", d.file("p.json"), "--hw", "a100-80gb"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("flat roof: int4 tensor = 1.248 POP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("flat roof: int8 tensor = 624 TOP/s"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("FLOP,"), std::string::npos) << r.out;
   // A work string naming its unit says the same in a hand-written file.
   write_text(d.file("q.json"), R"({"schema":"roofline.points","version":1,
     "points":[{"name":"k","work":"2 TOP","traffic":1e10,"time":0.008}]})");
   const auto q = run_cli({"point", "--points", d.file("q.json"), "--hw", "a100-80gb"});
   ASSERT_EQ(q.exit_code, 0) << q.err;
-  EXPECT_NE(q.out.find("flat roof: int4 tensor = 1.248 POP/s"), std::string::npos) << q.out;
+  EXPECT_NE(q.out.find("flat roof: int8 tensor = 624 TOP/s"), std::string::npos) << q.out;
   EXPECT_NE(q.out.find("P = W/T = 250 TOP/s"), std::string::npos) << q.out;
   // work_unit in any case, as Python's Point takes it.
   write_text(d.file("l.json"), R"({"schema":"roofline.points","version":1,

@@ -384,6 +384,22 @@ TEST(CliHw, CompareAtPointsFromADocument) {
     {"name": "k", "work": 1e12, "time": 1, "traffic": {"DRAM": 1e10, "L2": 1e11}}]})");
   r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("cpu.json")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  // W in OP (a "2 TOP" string) is compared on each machine's int8 roof, as `point` judges it;
+  // it was compared on the fp32 vector roofs, 3.431x at "2000 FLOP/byte".
+  write_text(dir.file("op.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "int8 gemm", "work": "2 TOP", "traffic": 1e9, "time": 0.01}]})");
+  r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("op.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json op = json::parse(r.out)[0];
+  EXPECT_EQ(op["machines"][0]["compute_roof"], "int8 tensor");
+  EXPECT_EQ(op["machines"][1]["compute_roof"], "int8 tensor");
+  EXPECT_DOUBLE_EQ(op["machines"][1]["ratio"].get<double>(), 1978.9e12 / 624e12);
+  // A FLOP roof named for it is refused, naming the point and the roof.
+  r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("op.json"),
+               "--precision", "fp16"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("point 'int8 gemm': W counts OP, but roof 'fp16 tensor'"), std::string::npos)
+      << r.err;
 }
 
 TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
