@@ -68,7 +68,10 @@ void run(const KernelArgs& a) {
     MachineOptions mo = a.machine;
     if (mo.precision.empty()) mo.precision = t.name;
     MachineDocument m = load_machine(mo);
-    const ComputeRoof& compute = m.roofs.select_compute(mo.precision);
+    std::string roof_note;
+    const ComputeRoof& compute = a.machine.precision.empty()
+                                     ? kernel_compute_roof(m.roofs, k, t, roof_note)
+                                     : m.roofs.select_compute(mo.precision);
     // A count of FLOP against a roof of integer OP (or the reverse) compares two different
     // works: `axpy --precision int8` printed the fp32 kernel on "int8 tensor 624 TFLOP/s".
     if (!m.roofs.counts(compute, u.work) && !compute.precision.empty())  // --peak: any work
@@ -81,6 +84,10 @@ void run(const KernelArgs& a) {
     const KernelOnRoofs on = kernel_on_roofs(k, compute, memory);
     j["machine"] = kernel_on_roofs_to_json(on, m.roofs.name);
     text += render_kernel_on_roofs(on, m.roofs.name, u);
+    if (!roof_note.empty()) {
+      j["machine"]["note"] = roof_note;
+      text += "  note: " + roof_note + "\n";
+    }
     if (!a.report.empty()) {
       ReportInput in;
       in.title = k.kernel + " (" + t.name + ") on " + m.roofs.name;
@@ -90,7 +97,7 @@ void run(const KernelArgs& a) {
       in.machines.push_back(m);
       in.machines.front().roofs.default_compute = compute_name;
       in.machines.front().roofs.default_memory = level;
-      in.workload_precision = mo.precision;
+      in.workload_precision = compute_name;
       in.workload_level = mo.level;
       // A kernel of no work (copy: I = 0) has no place on a log axis: the chart shows the roofs
       // alone, and the text says why.

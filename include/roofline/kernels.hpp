@@ -29,6 +29,9 @@ struct KernelCount {
   std::string traffic_formula;  ///< e.g. "3·n·4 B"
   std::string note;
   bool integer = false;  ///< work counted in OP
+  /// A product of two matrices (gemm, a decode step's weight products), which a matrix engine
+  /// (tensor cores, AMX, an MXU) runs; every other kernel runs on the vector or scalar units.
+  bool matrix_product = false;
 
   Intensity intensity() const { return work / traffic; }
 };
@@ -106,9 +109,19 @@ struct KernelOnRoofs {
   ByteRate bandwidth{0};
   Intensity ridge{0};
   bool memory_bound = false;  ///< I < I*
+  bool at_ridge = false;      ///< I = I* to 1e-9: W/π = Q/β, both roofs bind
   WorkRate attainable{0};
   Seconds time_bound{0}, time_no_overlap{0};
 };
 KernelOnRoofs kernel_on_roofs(const KernelCount& k, const ComputeRoof& c, const MemoryRoof& m);
+
+/// The compute roof a kernel of type `t` is judged on when no roof is named: a matrix product
+/// on the highest dense roof of t (RoofSet::select_compute); any other kernel on the highest of
+/// t on no matrix engine (RoofSet::find_compute_on(t, "vector")) — an axpy never runs on tensor
+/// cores, and held against them its bound read 4x short (fp16 on A100: 312 against 78 TFLOP/s).
+/// Where t has no such roof (fp8 on a GPU), t's highest roof, and `note` says the kernel cannot
+/// use it.
+const ComputeRoof& kernel_compute_roof(const RoofSet& roofs, const KernelCount& k,
+                                       const DataType& t, std::string& note);
 
 }  // namespace roofline

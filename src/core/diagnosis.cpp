@@ -197,6 +197,12 @@ void verdict_rows(const ComputeRoof& c, const LevelJudgement& b, const UnitSyste
     d.title = "on the flat '" + c.name + "' roof (" + where + "): compute is the bottleneck";
     d.prescription = "Reduce W (an algorithm with less " + u.work + ") or move to a faster unit.";
   }
+  // At the ridge W/π = Q/β (docs/model.md §2): which side it reads is rounding (0.3/0.1 is
+  // 2.9999999999999996), and lowering W or Q alone leaves the other's bound where it is.
+  if (d.touching && std::fabs(b.intensity / b.ridge - 1) <= 1e-9)
+    d.notes.push_back("At the ridge (I = I* = " + format_intensity(b.ridge, u) +
+                      "): W/π = Q/β, both roofs bind; lowering W or Q alone leaves the other's "
+                      "bound, so both must fall to go faster.");
   if (d.touching) {
     // Row 5: everything done and still short — the roof touched names the spec to upgrade.
     d.notes.push_back(std::string("If the software is done, the hardware is the limit: the roof "

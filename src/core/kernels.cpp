@@ -124,8 +124,11 @@ KernelCount gemm(double m, double n, double k, const DataType& t) {
   require_positive("gemm", "n", n);
   require_positive("gemm", "k", k);
   const double s = t.bytes;
-  return make("gemm", 2 * m * n * k, (m * k + k * n + m * n) * s, (m * k + k * n + 2 * m * n) * s,
-              3, "2·m·n·k", "(m·k + k·n + m·n)·s (A, B read once, C written once)", t);
+  KernelCount c =
+      make("gemm", 2 * m * n * k, (m * k + k * n + m * n) * s, (m * k + k * n + 2 * m * n) * s, 3,
+           "2·m·n·k", "(m·k + k·n + m·n)·s (A, B read once, C written once)", t);
+  c.matrix_product = true;
+  return c;
 }
 // docs/model.md §4 (Hong & Kung 1981): once the working set exceeds the cache, traffic is
 // Θ(mnk/√M). We use the blocked algorithm with square b×b tiles, three resident (3·b²·s ≤ M): each
@@ -222,9 +225,11 @@ KernelCount llm_decode_weights(double params, double batch, const DataType& t) {
   require_positive("llm-decode", "params", params);
   require_positive("llm-decode", "batch", batch);
   const double s = t.bytes;
-  return make("llm-decode", 2 * params * batch, params * s, params * s, 2, "2·params·batch",
-              "params·s (every weight read once per step)", t,
-              "weights only; KV-cache traffic refines it (see `roofline llm`)");
+  KernelCount c = make("llm-decode", 2 * params * batch, params * s, params * s, 2,
+                       "2·params·batch", "params·s (every weight read once per step)", t,
+                       "weights only; KV-cache traffic refines it (see `roofline llm`)");
+  c.matrix_product = true;  // as `roofline llm` judges a step's weight products
+  return c;
 }
 
 const std::vector<KernelSpec>& kernel_catalogue() {
@@ -298,7 +303,8 @@ const std::vector<KernelSpec>& kernel_catalogue() {
        {"m", "n", "k"},
        {{"cache", kNoDefault}},
        "fp32",
-       "C = A·B, (m,k)·(k,n) (BLAS 3); --cache M gives the Hong–Kung bounded traffic",
+       "C = A·B, (m,k)·(k,n) (BLAS 3); --cache M gives a three-tile blocking's traffic, "
+       "Θ(mnk/√M) (Hong–Kung)",
        [](const P& p, const DataType& t) {
          // A cache given (0 included, which is refused) bounds the traffic; none, compulsory.
          return p.count("cache")
@@ -436,10 +442,24 @@ KernelOnRoofs kernel_on_roofs(const KernelCount& k, const ComputeRoof& c, const 
   const Intensity i = k.intensity();
   r.ridge = ridge(c.peak, m.bandwidth);
   r.memory_bound = i < r.ridge;
+  r.at_ridge = std::fabs(i / r.ridge - 1) <= 1e-9;
   r.attainable = attainable(c.peak, m.bandwidth, i);
   r.time_bound = time_bound(k.work, k.traffic, c.peak, m.bandwidth);
   r.time_no_overlap = time_no_overlap(k.work, k.traffic, c.peak, m.bandwidth);
   return r;
+}
+
+const ComputeRoof& kernel_compute_roof(const RoofSet& roofs, const KernelCount& k,
+                                       const DataType& t, std::string& note) {
+  note.clear();
+  const ComputeRoof& highest = roofs.select_compute(t.name);
+  if (k.matrix_product || !is_matrix_unit(highest)) return highest;
+  if (const ComputeRoof* vector = roofs.find_compute_on(t.name, "vector")) return *vector;
+  note = "judged on '" + highest.name + "', the only " +
+         (highest.precision.empty() ? t.name : highest.precision) + " roof: " + k.kernel +
+         " is no matrix product, which that unit runs, so the bound is optimistic (name a roof "
+         "with --precision)";
+  return highest;
 }
 
 }  // namespace roofline

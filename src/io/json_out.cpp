@@ -133,7 +133,9 @@ json kernel_on_roofs_to_json(const KernelOnRoofs& k, const std::string& machine)
           {"compute_roof", k.compute_roof},
           {"memory_level", k.memory_level},
           {"ridge", k.ridge.value},
-          {"bound", k.memory_bound ? "memory" : "compute"},
+          {"bound", k.at_ridge       ? "both"
+                    : k.memory_bound ? "memory"
+                                     : "compute"},
           {"attainable", k.attainable.value},
           {"time_bound", k.time_bound.value},
           {"time_no_overlap", k.time_no_overlap.value}};

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -66,7 +67,9 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
                                                       : "no") +
          ": " + d.attainment_percent + "% of the attainable " + format_work_rate(d.attainable, u) +
          " (headroom " + format_number(d.headroom.factor, 3) + "x, " +
-         format_number(d.headroom.decades, 2) + " decades)\n";
+         // Two decimals: a point on its roof is 0 decades, not the -4.8e-17 of rounding.
+         format_number(std::fabs(d.headroom.decades) < 0.005 ? 0.0 : d.headroom.decades, 2) +
+         " decades)\n";
   out += "  Step 2 — which roof? " +
          std::string(d.verdict == Verdict::far_below
                          ? "none yet (left/right position is not meaningful)"
@@ -106,10 +109,11 @@ std::string render_kernel_on_roofs(const KernelOnRoofs& k, const std::string& ma
                                    const UnitSystem& u) {
   std::string out = "on " + machine + " (" + k.compute_roof + " " + format_work_rate(k.peak, u) +
                     ", " + k.memory_level + " " + format_byte_rate(k.bandwidth, u) + "):\n";
-  out +=
-      "  ridge I* = " + format_intensity(k.ridge, u) + " ⇒ " +
-      (k.memory_bound ? "memory-bound (left of the ridge)" : "compute-bound (right of the ridge)") +
-      "\n";
+  out += "  ridge I* = " + format_intensity(k.ridge, u) + " ⇒ " +
+         (k.at_ridge       ? "at the ridge (W/π = Q/β: both roofs bind)"
+          : k.memory_bound ? "memory-bound (left of the ridge)"
+                           : "compute-bound (right of the ridge)") +
+         "\n";
   out += "  attainable P = min(π, β·I) = " + format_work_rate(k.attainable, u) + "\n";
   out += "  predicted time ≥ max(W/π, Q/β) = " + format_seconds(k.time_bound) +
          " (no overlap: W/π + Q/β = " + format_seconds(k.time_no_overlap) + ")\n";

@@ -39,6 +39,61 @@ TEST(CliKernel, GemmWithAMachinePredictsBoundAndTime) {
   EXPECT_NE(r.out.find("compute-bound"), std::string::npos) << r.out;
 }
 
+// A kernel that is no matrix product is judged on its dtype's vector roof, never on a matrix
+// engine's: fp16 add-double-loop on a100-80gb read tensor's 312 TFLOP/s and a 64.1 us bound,
+// where the vector units' 78 TFLOP/s give W/π = 2e10/78e12 = 256.4 us.
+TEST(CliKernel, OnlyAMatrixProductIsJudgedOnAMatrixEngine) {
+  auto r = run_cli({"kernel", "add-double-loop", "--n", "1e5", "--hw", "a100-80gb", "--dtype",
+                    "fp16", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out)["machine"];
+  EXPECT_EQ(j["compute_roof"], "fp16 vector");
+  EXPECT_DOUBLE_EQ(j["time_bound"].get<double>(), 2e10 / 78e12);
+  EXPECT_FALSE(j.contains("note")) << j.dump();
+  r = run_cli({"kernel", "stencil3d", "--nx", "512", "--ny", "512", "--nz", "512", "--hw",
+               "h100-sxm", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = json::parse(r.out)["machine"];
+  EXPECT_EQ(j["compute_roof"], "fp64 vector");
+  EXPECT_DOUBLE_EQ(j["ridge"].get<double>(), 33.5e12 / 3.35e12);
+  // gemm runs on the tensor cores.
+  r = run_cli({"kernel", "gemm", "--m", "1024", "--n", "1024", "--k", "1024", "--hw", "a100-80gb",
+               "--dtype", "fp16", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["machine"]["compute_roof"], "fp16 tensor");
+  // No vector roof of the type (fp8 on h100-sxm): its tensor roof, and a note says so.
+  r = run_cli({"kernel", "axpy", "--n", "1e6", "--hw", "h100-sxm", "--dtype", "fp8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("note: judged on 'fp8 tensor', the only fp8 roof: axpy is no matrix "
+                       "product, which that unit runs, so the bound is optimistic"),
+            std::string::npos)
+      << r.out;
+  // A named roof is the one used.
+  r = run_cli({"kernel", "axpy", "--n", "1e6", "--hw", "a100-80gb", "--dtype", "fp16",
+               "--precision", "fp16 tensor", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["machine"]["compute_roof"], "fp16 tensor");
+}
+
+// I = I* (axpy: 1/6 FLOP/byte on 1 TFLOP/s and 6 TB/s) is neither side: both roofs bind.
+TEST(CliKernel, AKernelAtTheRidgeIsBoundByBoth) {
+  auto r = run_cli({"kernel", "axpy", "--n", "1e6", "--peak", "1T", "--bandwidth", "6T"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("at the ridge (W/π = Q/β: both roofs bind)"), std::string::npos) << r.out;
+  r = run_cli({"kernel", "axpy", "--n", "1e6", "--peak", "1T", "--bandwidth", "6T", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["machine"]["bound"], "both");
+  // A point there says so, whichever side rounding puts it (0.3/0.1 = 2.9999999999999996), and
+  // its headroom is 0 decades, not the -4.8e-17 of rounding.
+  r = run_cli(
+      {"point", "-W", "0.3", "-Q", "0.1", "-T", "1e-13", "--peak", "3T", "--bandwidth", "1T"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("At the ridge (I = I* = 3 FLOP/byte): W/π = Q/β, both roofs bind"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("headroom 1x, 0 decades"), std::string::npos) << r.out;
+}
+
 TEST(CliKernel, BadInputsGiveClearErrors) {
   auto r = run_cli({"kernel", "fft", "--n", "10"});
   EXPECT_EQ(r.exit_code, 2);
