@@ -182,8 +182,13 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
       // peta typed in lower case, and 1e-12 of it would be read silently.
       const bool pico = dim == Dimension::seconds || dim == Dimension::energy_per_work ||
                         dim == Dimension::energy_per_byte || dim == Dimension::power;
-      // Nor milli for data: "1 mB/s" is a mega typed in lower case, never 1e-3 B/s.
-      const bool data = dim == Dimension::bytes || dim == Dimension::byte_rate;
+      // Nor milli for data or a count: "1 mB/s" is a mega typed in lower case, never 1e-3 B/s.
+      // For work only as the tool prints it ("166.7 mFLOP/s"): "1 mflop" is a mega typed in
+      // lower case, not a thousandth of an operation.
+      const bool work = dim == Dimension::work || dim == Dimension::work_rate;
+      const bool data = dim == Dimension::bytes || dim == Dimension::byte_rate ||
+                        dim == Dimension::count ||
+                        (work && rest.rfind("mFLOP", 0) != 0 && rest.rfind("mOP", 0) != 0);
       for (const auto& p : kPrefixes) {
         if (p.symbol == "p" && !pico) continue;
         if (p.symbol == "m" && data) continue;

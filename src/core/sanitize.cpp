@@ -13,6 +13,16 @@ bool is_bidi_or_separator(char32_t cp) {
          (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029;
 }
 
+/// Characters that draw nothing: a name holding one prints as another name ("gem\u200bm" as
+/// "gemm"). Zero-width space, non-joiner and joiner, word joiner and the invisible operators,
+/// the zero-width no-break space (a BOM), the Mongolian vowel separator, the Hangul fillers and
+/// the tag characters.
+bool is_invisible(char32_t cp) {
+  return (cp >= 0x200B && cp <= 0x200D) || (cp >= 0x2060 && cp <= 0x2064) || cp == 0xFEFF ||
+         cp == 0x180E || cp == 0x115F || cp == 0x1160 || cp == 0x3164 || cp == 0xFFA0 ||
+         (cp >= 0xE0000 && cp <= 0xE007F);
+}
+
 bool is_noncharacter(char32_t cp) {
   return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
 }
@@ -21,7 +31,7 @@ bool is_noncharacter(char32_t cp) {
 bool must_escape(char32_t cp, bool keep_lines) {
   if (cp < 0x20) return !(keep_lines && cp == '\n');
   if (cp >= 0x7F && cp <= 0x9F) return true;
-  return is_bidi_or_separator(cp) || is_noncharacter(cp);
+  return is_bidi_or_separator(cp) || is_invisible(cp) || is_noncharacter(cp);
 }
 
 void append_u(std::string& out, char32_t cp) {

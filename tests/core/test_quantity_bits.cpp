@@ -93,6 +93,14 @@ TEST(Quantity, EnergyAndPowerUnits) {
   }
   for (const char* text : {"1 mB", "1 m", "1 mbit"})
     EXPECT_THROW(parse_quantity(text, Dimension::bytes, "--traffic"), InputError) << text;
+  // Work too, but for the spelling the tool prints: "1 mflop" was read as 1e-3 FLOP.
+  for (const char* text : {"1 mflop", "1 mFlop", "1 m", "1 mop"})
+    EXPECT_THROW(parse_quantity(text, Dimension::work, "--work"), InputError) << text;
+  EXPECT_THROW(parse_quantity("1 mflop/s", Dimension::work_rate, "--peak"), InputError);
+  EXPECT_DOUBLE_EQ(parse_quantity("166.7 mFLOP/s", Dimension::work_rate), 0.1667);
+  EXPECT_DOUBLE_EQ(parse_quantity("2 mOP", Dimension::work), 2e-3);
+  EXPECT_DOUBLE_EQ(parse_quantity("1 Mflop", Dimension::work), 1e6);
+  EXPECT_THROW(parse_quantity("4m", Dimension::count, "--n"), InputError);
   // What is printed parses back: half a byte per second is 0.5 B/s, not 500 mB/s.
   EXPECT_EQ(format_byte_rate(ByteRate(0.5)), "0.5 B/s");
   EXPECT_EQ(format_bytes(Bytes(0.0125)), "0.0125 B");

@@ -29,6 +29,11 @@ TEST(Sanitize, TerminalEscapesControlAndBidiCharacters) {
   // Noncharacters, which XML forbids.
   EXPECT_EQ(terminal_safe("\xef\xbf\xbe\xef\xbf\xbf"), "\\ufffe\\uffff");
   EXPECT_EQ(terminal_safe("\xf4\x8f\xbf\xbf"), "\\udbff\\udfff");  // U+10FFFF
+  // Characters that draw nothing: "gem\u200bm" printed as "gemm" beside the real gemm.
+  EXPECT_EQ(terminal_safe("gem\xe2\x80\x8bm"), "gem\\u200bm");
+  for (const char* invisible : {"\xe2\x80\x8c", "\xe2\x80\x8d", "\xe2\x81\xa0", "\xe2\x81\xa4",
+                                "\xef\xbb\xbf", "\xe1\xa0\x8e", "\xe3\x85\xa4", "\xf3\xa0\x80\x81"})
+    EXPECT_EQ(terminal_safe(invisible).rfind("\\u", 0), 0u) << terminal_safe(invisible);
 }
 
 TEST(Sanitize, TerminalKeepsOrdinaryTextAndReplacesIllFormedUtf8) {

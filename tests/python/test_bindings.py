@@ -95,7 +95,7 @@ def test_a_point_says_what_its_work_counts(cli_json):
     d = roofline.diagnose(p, machine)
     c = one(cli_json("point", "-W", "2 TOP", "-Q", "10e9", "-T", "8ms", "--hw", "a100-80gb"))
     assert d.to_dict() == c
-    assert d.compute_roof == "int4 tensor"
+    assert d.compute_roof == "int8 tensor"
     assert p.to_dict()["work_unit"] == "OP"
     assert roofline.Point("f", 1, 1, 1, precision="int8").work_unit == "OP"
     assert roofline.Point("f", 1, 1, 1, precision="fp16").work_unit == "FLOP"
