@@ -120,7 +120,7 @@ KernelOnRoofs kernel_on_roofs(const KernelCount& k, const ComputeRoof& c, const 
 /// t on no matrix engine (RoofSet::find_compute_on(t, "vector")) — an axpy never runs on tensor
 /// cores, and held against them its bound read 4x short (fp16 on A100: 312 against 78 TFLOP/s).
 /// Where t has no such roof (fp8 on a GPU), t's highest roof, and `note` says the kernel cannot
-/// use it.
+/// use it; `note` also says when the roof accumulates narrower than fp32 (accumulates_narrow).
 const ComputeRoof& kernel_compute_roof(const RoofSet& roofs, const KernelCount& k,
                                        const DataType& t, std::string& note);
 

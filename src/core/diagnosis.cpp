@@ -255,6 +255,18 @@ void fallback_note(const Point& p, const RoofSet& roofs, const ComputeRoof& c,
                     " (name a roof with --precision).");
 }
 
+/// A roof that accumulates narrower than fp32 (GeForce's fp16-accumulate tensor mode, twice its
+/// fp32-accumulate rate) judges a point of fp32 accumulation, as frameworks run matrix products,
+/// against a rate it cannot reach: said, since picking it was the catalogue's, not the user's.
+void narrow_note(const ComputeRoof& c, const RoofSet& roofs, Diagnosis& d) {
+  if (!accumulates_narrow(c)) return;
+  d.notes.push_back("Judged on '" + c.name + "' of " + roofs.name +
+                    ", which accumulates narrower than fp32: frameworks accumulate matrix "
+                    "products in fp32, which GeForce tensor cores run at half that rate, so for "
+                    "them the roof is about 2x high and the attainment reads low (name the "
+                    "fp32-accumulate roof, or give --peak, where the catalogue lacks it).");
+}
+
 }  // namespace
 
 // The diagnosis table (docs/model.md §6), row by row, with the unit names of the roof set so that a
@@ -333,6 +345,7 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   find_empty_roofs_above(roofs, c, opt, d);
   check_finite(p, roofs, d);
   fallback_note(p, roofs, c, work_unit, d);
+  narrow_note(c, roofs, d);
   if (d.attainment > opt.above) {
     above_roof(c, b, roofs.units_of(c), opt, d);
     return d;

@@ -453,7 +453,14 @@ const ComputeRoof& kernel_compute_roof(const RoofSet& roofs, const KernelCount& 
                                        const DataType& t, std::string& note) {
   note.clear();
   const ComputeRoof& highest = roofs.select_compute(t.name);
-  if (k.matrix_product || !is_matrix_unit(highest)) return highest;
+  if (k.matrix_product || !is_matrix_unit(highest)) {
+    if (accumulates_narrow(highest))
+      note = "judged on '" + highest.name + "', the only " + highest.precision +
+             " matrix roof, which accumulates narrower than fp32: accumulating in fp32, as "
+             "frameworks do, GeForce tensor cores run at half that rate, so the bound is about "
+             "2x optimistic";
+    return highest;
+  }
   if (const ComputeRoof* vector = roofs.find_compute_on(t.name, "vector")) return *vector;
   note = "judged on '" + highest.name + "', the only " +
          (highest.precision.empty() ? t.name : highest.precision) + " roof: " + k.kernel +

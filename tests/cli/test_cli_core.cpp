@@ -75,6 +75,30 @@ TEST(CliKernel, OnlyAMatrixProductIsJudgedOnAMatrixEngine) {
   EXPECT_EQ(json::parse(r.out)["machine"]["compute_roof"], "fp16 tensor");
 }
 
+// rtx-5090 lists fp16 tensor with fp16 accumulation only (twice its fp32-accumulate rate): a
+// point or a kernel judged there says so.
+TEST(CliKernel, ANarrowAccumulateRoofIsSaid) {
+  auto r = run_cli({"point", "-W", "1e12", "-Q", "1e9", "-T", "0.01", "--hw", "rtx-5090",
+                    "--precision", "fp16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Judged on 'fp16 tensor fp16-accumulate' of rtx-5090, which accumulates "
+                       "narrower than fp32"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"kernel", "gemm", "--m", "4096", "--n", "4096", "--k", "4096", "--dtype", "fp16",
+               "--hw", "rtx-5090"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("note: judged on 'fp16 tensor fp16-accumulate', the only fp16 matrix "
+                       "roof, which accumulates narrower than fp32"),
+            std::string::npos)
+      << r.out;
+  // A full-precision roof says nothing of it.
+  r = run_cli({"point", "-W", "1e12", "-Q", "1e9", "-T", "0.01", "--hw", "rtx-4090", "--precision",
+               "fp16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("narrower"), std::string::npos) << r.out;
+}
+
 // I = I* (axpy: 1/6 FLOP/byte on 1 TFLOP/s and 6 TB/s) is neither side: both roofs bind.
 TEST(CliKernel, AKernelAtTheRidgeIsBoundByBoth) {
   auto r = run_cli({"kernel", "axpy", "--n", "1e6", "--peak", "1T", "--bandwidth", "6T"});
