@@ -44,6 +44,33 @@ double default_assumed_noise() {
   return kNoisySpread;
 }
 
+namespace {
+/// Past 1000% a noise's figure says no more than "far too noisy"; past ~1e306 it is not finite.
+constexpr double kMostPercent = 1000;
+}  // namespace
+
+std::string noise_plus_minus(double noise) {
+  if (!(100 * noise <= kMostPercent)) return "beyond ±" + format_number(kMostPercent) + "%";
+  return "±" + noise_percent(noise);
+}
+
+bool beyond_noise(double ratio, double noise) {
+  return ratio < noise_band_low(noise) || ratio > noise_band_high(noise);
+}
+
+double noise_bound(double ratio, double noise) {
+  return ratio < 1 ? noise_band_low(noise) : noise_band_high(noise);
+}
+
+std::string noise_percent(double noise) {
+  const double pc = 100 * noise;
+  if (!(pc <= kMostPercent)) return "> " + format_number(kMostPercent) + "%";
+  // Apart from 100% when below it: a comparison judged beside "±100%" reads as one that was
+  // too noisy to judge.
+  return (noise < kBlindNoise ? format_number_apart(pc, 100 * kBlindNoise) : format_number(pc, 3)) +
+         "%";
+}
+
 RegressionJudgement judge_regression(double p_now, double p_base, const std::optional<Spread>& now,
                                      const std::optional<Spread>& base, double assumed) {
   RegressionJudgement j;
@@ -71,8 +98,9 @@ RegressionJudgement judge_regression(double p_now, double p_base, const std::opt
     j.noise = kRunToRunCompute;
   }
   j.too_noisy = j.noise >= kBlindNoise;
-  j.regressed = !j.too_noisy && j.ratio < 1.0 - j.noise;
-  j.improved = !j.too_noisy && j.ratio > 1.0 + j.noise;
+  // The band [1/(1 + n), 1 + n] (noise_band_low, check.hpp): symmetric in the ratio.
+  j.regressed = !j.too_noisy && j.ratio < noise_band_low(j.noise);
+  j.improved = !j.too_noisy && j.ratio > noise_band_high(j.noise);
   return j;
 }
 

@@ -183,10 +183,6 @@ std::map<std::string, size_t> index_by_name(const PointsDocument& d, const std::
   return m;
 }
 
-std::string percent(double x) {
-  return format_number(100 * x, 3) + "%";
-}
-
 }  // namespace
 
 CheckedPoints load_checked_points(const std::string& path) {
@@ -301,17 +297,16 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
       "× baseline " + format_work_rate(b.performance(), point_units(b, now.doc.units));
   std::string why;
   if (rj.too_noisy)
-    why = p_line + format_number(rj.ratio, 4) + base_line + " — too noisy to judge: the noise ±" +
-          percent(rj.noise) + " (" + rj.noise_from + ") is " + percent(kBlindNoise) +
+    why = p_line + format_number(rj.ratio, 4) + base_line + " — too noisy to judge: the noise " +
+          noise_plus_minus(rj.noise) + " (" + rj.noise_from + ") is " + noise_percent(kBlindNoise) +
           " or more, within which any slowdown would pass; rerun with more repetitions or on a "
           "quieter machine";
   else
-    why = p_line + format_number_apart(rj.ratio, rj.ratio < 1 ? 1 - rj.noise : 1 + rj.noise, 4) +
-          base_line +
+    why = p_line + format_number_apart(rj.ratio, noise_bound(rj.ratio, rj.noise), 4) + base_line +
           (rj.regressed  ? " — regressed beyond"
            : rj.improved ? " — improved beyond"
                          : " — within") +
-          " the noise ±" + percent(rj.noise) + " (" + rj.noise_from + ")";
+          " the noise " + noise_plus_minus(rj.noise) + " (" + rj.noise_from + ")";
   (rj.regressed || rj.too_noisy ? v.fails : v.passes).push_back(why);
   // P compares rates: a point whose W changed (another problem size, an algorithm doing less
   // work) is said to have, since its P can fall while it got faster, or the reverse.

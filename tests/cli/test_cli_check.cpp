@@ -359,6 +359,70 @@ TEST(CliCheck, BadInputsAreExit2AndWriteNothing) {
   EXPECT_EQ(slurp(d.file("p.json")), points_now());
 }
 
+TEST(CliCheck, ASlowdownBeyondTheBandFailsHoweverCloseTheNoiseIsTo100Percent) {
+  TempDir d;
+  // P 20 GFLOP/s then 1 GFLOP/s: ratio 0.05. The new run's times 1.0 and 2.9 s spread its rates
+  // (1 − 1/2.9) / ((1 + 1/2.9) / 2) = 97.4%; the band's low end 1/1.974 = 0.507 (the additive
+  // 1 − 0.974 = 0.026 passed it).
+  write_text(d.file("base.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "gemm", "work": 1e9, "traffic": 1e6, "time": 0.05}]})");
+  write_text(d.file("new.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "gemm", "work": 1e9, "traffic": 1e6, "time": 1.0, "run": {"times": [1.0, 2.9]}}]})");
+  auto r = run_cli({"check", d.file("new.json"), "--baseline", d.file("base.json")});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  gemm: P 1 GFLOP/s = 0.05× baseline 20 GFLOP/s — regressed beyond "
+                       "the noise ±97.4% (this run's spread (2 repetitions; the other carries "
+                       "none))"),
+            std::string::npos)
+      << r.out;
+  // An assumed noise just below 100%: 0.2× regressed, and the noise reads apart from 100%.
+  write_text(d.file("b1.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": 1, "time": 1}]})");
+  write_text(d.file("n5.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": 1, "time": 5}]})");
+  r = run_cli({"check", d.file("n5.json"), "--baseline", d.file("b1.json"), "--noise", "0.99999"});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  k: P 200 MFLOP/s = 0.2× baseline 1 GFLOP/s — regressed beyond the "
+                       "noise ±99.999% (assumed"),
+            std::string::npos)
+      << r.out;
+  // 0.625× is within the band [1/1.99999, 1.99999]: it passes, and never beside "±100%".
+  write_text(d.file("n6.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": 1, "time": 1.6}]})");
+  r = run_cli({"check", d.file("n6.json"), "--baseline", d.file("b1.json"), "--noise", "0.99999"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  k: P 625 MFLOP/s = 0.625× baseline 1 GFLOP/s — within the noise "
+                       "±99.999% (assumed"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("100%"), std::string::npos) << r.out;
+}
+
+TEST(CliCheck, ANoiseBeyond1000PercentIsPrintedAsABoundNeverInf) {
+  TempDir d;
+  // Times 0.5, 1e308 and 1e-308 s: rates 2, 1e-308 and 1e308, spread 1e308 / 2 = 5e307, whose
+  // percentage is not finite.
+  write_text(d.file("base.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1, "traffic": 1, "time": 0.5}]})");
+  write_text(d.file("new.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1, "traffic": 1, "time": 0.5, "run": {"times": [0.5, 1e308, 1e-308]}}]})");
+  const std::string x = d.file("j.xml");
+  auto r = run_cli({"check", d.file("new.json"), "--baseline", d.file("base.json"), "--junit", x});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  k: P 2 FLOP/s = 1× baseline 2 FLOP/s — too noisy to judge: the "
+                       "noise beyond ±1000% (this run's spread"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(x).find("inf"), std::string::npos) << slurp(x);
+  EXPECT_NE(slurp(x).find("the noise beyond ±1000%"), std::string::npos) << slurp(x);
+  r = run_cli({"diff", d.file("base.json"), d.file("new.json")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("(spread A none, B > 1000%): within the noise (> 1000%)"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
+}
+
 TEST(CliCheck, ReadsWhatRooflineRunWrites) {
   // `roofline run -o` writes a points document whose points carry their repeated times: check
   // reads it, and the noise comes from those times, not from the assumed 10%.
