@@ -242,6 +242,12 @@ CheckRun check_run_context(const CheckRequest& r, double assumed) {
   std::map<std::string, size_t> base_index;
   if (base) {
     const std::string base_name = base->path.empty() ? std::string("the baseline") : base->path;
+    // The run against itself: every ratio 1, the regression check would pass whatever it held.
+    if (!base->path.empty() && !now.path.empty() && same_file(base->path, now.path))
+      throw InputError("--baseline " + terminal_safe(base_name) + " is the points document " +
+                       terminal_safe(now_name) +
+                       " itself (one file): a run compared with itself cannot regress; give an "
+                       "earlier run's document");
     if (!(base->doc.units == now.doc.units))
       throw InputError("--baseline " + base_name + ": points are in " + base->doc.units.work + "/" +
                        base->doc.units.traffic + " but " + now_name + " holds " +

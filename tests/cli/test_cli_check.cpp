@@ -423,6 +423,36 @@ TEST(CliCheck, ANoiseBeyond1000PercentIsPrintedAsABoundNeverInf) {
   EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
 }
 
+TEST(CliCheck, ABaselineThatIsThePointsFileItselfIsRefused) {
+  TempDir d;
+  write_text(d.file("r1.json"), points_now());
+  const std::string msg = " is the points document ";
+  auto r = run_cli({"check", d.file("r1.json"), "--baseline", d.file("r1.json")});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--baseline " + d.file("r1.json") + msg + d.file("r1.json") +
+                       " itself (one file): a run compared with itself cannot regress"),
+            std::string::npos)
+      << r.err;
+  // The same file by another path: ./, a symbolic link, a hard link. A copy is another file.
+  const std::string dotted = (d.path / "." / "r1.json").string();
+  std::filesystem::create_symlink(d.file("r1.json"), d.file("sym.json"));
+  std::filesystem::create_hard_link(d.file("r1.json"), d.file("hard.json"));
+  for (const std::string& other : {dotted, d.file("sym.json"), d.file("hard.json")}) {
+    r = run_cli({"check", d.file("r1.json"), "--baseline", other});
+    EXPECT_EQ(r.exit_code, 2) << other << r.out << r.err;
+    EXPECT_NE(r.err.find("--baseline " + other + msg + d.file("r1.json") + " itself"),
+              std::string::npos)
+        << r.err;
+  }
+  write_text(d.file("copy.json"), points_now());
+  r = run_cli({"check", d.file("r1.json"), "--baseline", d.file("copy.json")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  compute ok: P 80 FLOP/s = 1× baseline 80 FLOP/s — within the noise "
+                       "±10%"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(CliCheck, ReadsWhatRooflineRunWrites) {
   // `roofline run -o` writes a points document whose points carry their repeated times: check
   // reads it, and the noise comes from those times, not from the assumed 10%.
@@ -438,7 +468,9 @@ TEST(CliCheck, ReadsWhatRooflineRunWrites) {
   auto r = run_cli({"run", "axpy-fp64", "--quick", "--levels", "L1", "--machine", machine, "-o",
                     d.file("run.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run_cli({"check", d.file("run.json"), "--machine", machine, "--baseline", d.file("run.json"),
+  // A copy as the baseline (the file itself is refused): the run against itself.
+  std::filesystem::copy_file(d.file("run.json"), d.file("base.json"));
+  r = run_cli({"check", d.file("run.json"), "--machine", machine, "--baseline", d.file("base.json"),
                "--json"});
   const json j = json::parse(r.out);
   ASSERT_FALSE(j["points"].empty());
