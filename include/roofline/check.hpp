@@ -119,11 +119,19 @@ struct PointCheck {
 };
 
 /// The JUnit XML of a check (the format CI systems read: one <testsuite>, one <testcase> per
-/// point, <failure> for a failed one, <skipped> for a skipped one). Every name and message goes
-/// through xml_text() (sanitize.hpp), so the file is well-formed whatever the names hold.
-/// `gate_failure`, when given, is one more failed test case, "(the gate)": the gate failing as a
+/// point, <failure> for a failed one, <skipped> for a skipped one), valid against Jenkins xUnit's
+/// junit-10.xsd. Every name and message goes through xml_text() (sanitize.hpp), so the file is
+/// well-formed whatever the names hold. The points' classname is junit_classname(suite_name).
+/// `gate_failure`, when given, is one more failed test case, "(the gate)" of classname
+/// junit_classname(suite_name) + " gate" (apart from a point of that name): the gate failing as a
 /// whole (no point was judged).
 std::string render_junit(const std::string& suite_name, std::vector<PointCheck> points,
                          const std::string& gate_failure = "");
+/// The JUnit XML of a check that could not run (bad input): the gate's test case "(the gate)"
+/// with an <error> saying why, so a report left by an earlier run does not stand for this one.
+std::string render_junit_error(const std::string& suite_name, const std::string& error);
+/// A JUnit classname of `suite_name`: its '.' replaced by '_' (CI systems split a classname at
+/// its last '.' into package and class, and a file name's dot would split it).
+std::string junit_classname(const std::string& suite_name);
 
 }  // namespace roofline

@@ -245,10 +245,12 @@ TEST(CheckJunit, WellFormedWithHostileNamesAndCounts) {
   EXPECT_EQ(root->name, "testsuites");
   EXPECT_EQ(root->attr("tests"), "3");
   EXPECT_EQ(root->attr("failures"), "1");
-  EXPECT_EQ(root->attr("skipped"), "1");
   const auto suites = root->find_all([](const test::XmlNode& n) { return n.name == "testsuite"; });
   ASSERT_EQ(suites.size(), 1u);
   EXPECT_EQ(suites[0]->attr("name"), "roofline check <p>");
+  EXPECT_EQ(suites[0]->attr("tests"), "3");
+  EXPECT_EQ(suites[0]->attr("failures"), "1");
+  EXPECT_EQ(suites[0]->attr("skipped"), "1");
   const auto cases = root->find_all([](const test::XmlNode& n) { return n.name == "testcase"; });
   ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[0]->attr("name"), "ok <&> \"q\" 'a'");
@@ -260,6 +262,75 @@ TEST(CheckJunit, WellFormedWithHostileNamesAndCounts) {
   const auto skips = root->find_all([](const test::XmlNode& n) { return n.name == "skipped"; });
   ASSERT_EQ(skips.size(), 1u);
   EXPECT_EQ(x.find('\x1b'), std::string::npos);
+}
+
+namespace {
+std::set<std::string> attribute_names(const test::XmlNode& n) {
+  std::set<std::string> names;
+  for (const auto& [k, v] : n.attrs) names.insert(k);
+  return names;
+}
+}  // namespace
+
+TEST(CheckJunit, AttributesAreThoseOfJenkinsXunitSchema) {
+  // junit-10.xsd (Jenkins xUnit) allows `skipped` on <testsuite> only: on <testsuites> it
+  // made every file invalid.
+  std::vector<PointCheck> pts(2);
+  pts[0].name = "a";
+  pts[1].name = "b";
+  pts[1].status = CheckStatus::skipped;
+  const auto root = test::XmlReader(render_junit("roofline check p.json", pts, "why")).parse();
+  EXPECT_EQ(attribute_names(*root), (std::set<std::string>{"name", "tests", "failures", "errors"}));
+  const auto suite = root->find_all([](const test::XmlNode& n) { return n.name == "testsuite"; });
+  ASSERT_EQ(suite.size(), 1u);
+  EXPECT_EQ(attribute_names(*suite[0]),
+            (std::set<std::string>{"name", "tests", "failures", "errors", "skipped"}));
+  EXPECT_EQ(root->attr("tests"), "3");
+  EXPECT_EQ(root->attr("failures"), "1");
+  EXPECT_EQ(suite[0]->attr("skipped"), "1");
+  for (const auto* c : root->find_all([](const test::XmlNode& n) { return n.name == "testcase"; }))
+    EXPECT_EQ(attribute_names(*c), (std::set<std::string>{"classname", "name"}));
+}
+
+TEST(CheckJunit, ClassnameHasNoDotAndTheGateIsApartFromAPointOfItsName) {
+  // A point named as the gate's test case: the two differ by classname.
+  std::vector<PointCheck> pts(1);
+  pts[0].name = "(the gate)";
+  pts[0].status = CheckStatus::skipped;
+  const auto root =
+      test::XmlReader(render_junit("roofline check ./p.v2.json on given roofs", pts, "no point"))
+          .parse();
+  const auto cases = root->find_all([](const test::XmlNode& n) { return n.name == "testcase"; });
+  ASSERT_EQ(cases.size(), 2u);
+  // CI systems split a classname at its last '.': the file's dots are '_'.
+  EXPECT_EQ(cases[0]->attr("classname"), "roofline check _/p_v2_json on given roofs");
+  EXPECT_EQ(cases[1]->attr("classname"), "roofline check _/p_v2_json on given roofs gate");
+  EXPECT_EQ(cases[0]->attr("name"), "(the gate)");
+  EXPECT_EQ(cases[1]->attr("name"), "(the gate)");
+  const auto failures = root->find_all([](const test::XmlNode& n) { return n.name == "failure"; });
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0]->attr("message"), "no point");
+  EXPECT_EQ(junit_classname("a.b.c"), "a_b_c");
+}
+
+TEST(CheckJunit, AnErrorReportSaysWhyTheGateCouldNotRun) {
+  const std::string x = render_junit_error("roofline check p.json", "p.json: points[0]: <bad>");
+  const auto root = test::XmlReader(x).parse();
+  EXPECT_EQ(root->attr("tests"), "1");
+  EXPECT_EQ(root->attr("errors"), "1");
+  EXPECT_EQ(root->attr("failures"), "0");
+  const auto suite = root->find_all([](const test::XmlNode& n) { return n.name == "testsuite"; });
+  ASSERT_EQ(suite.size(), 1u);
+  EXPECT_EQ(suite[0]->attr("errors"), "1");
+  EXPECT_EQ(suite[0]->attr("skipped"), "0");
+  const auto cases = root->find_all([](const test::XmlNode& n) { return n.name == "testcase"; });
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0]->attr("classname"), "roofline check p_json gate");
+  EXPECT_EQ(cases[0]->attr("name"), "(the gate)");
+  const auto errors = root->find_all([](const test::XmlNode& n) { return n.name == "error"; });
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0]->attr("message"), "p.json: points[0]: <bad>");
+  EXPECT_EQ(errors[0]->attr("type"), "roofline.input");
 }
 
 TEST(CheckConfigFile, ParsesAndRefusesBadFields) {
