@@ -124,7 +124,7 @@ const Registrar register_check(22, [](CLI::App& root) {
                 "of the two runs");
   c->add_option("--noise", args->noise,
                 "Relative spread assumed when neither document carries one (default 0.10; below "
-                "1: a noise of 100% lets any slowdown pass)")
+                "1: a noise of 100% or more is too noisy to judge)")
       ->check(number_in(1e-9, kBlindNoise, /*below_hi=*/true));
   c->add_option("--junit", args->junit,
                 "Also write JUnit XML to this file (atomically; - for standard output, with -o "

@@ -22,7 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-/// A number in (0, 1], or in (0, 1) with `open_above` (a noise of 100% lets any slowdown pass).
+/// A number in (0, 1], or in (0, 1) with `open_above` (a noise of 100% is too noisy to judge).
 double fraction(const json& obj, const std::string& key, const Where& w, bool open_above = false) {
   const json& v = io::require(obj, key, w);
   const std::string range = open_above ? "(0, 1)" : "(0, 1]";
@@ -50,7 +50,7 @@ CheckConfig check_config_from_json(const json& j, const std::string& origin) {
     c.noise = fraction(j, "noise", top, true);
     if (*c.noise >= kBlindNoise)
       io::fail(top / "noise", "expected a number in (0, 1) (got " + j["noise"].dump() +
-                                  "): a noise of 100% or more lets any slowdown pass");
+                                  "): a noise of 100% or more is too noisy to judge");
   }
   if (j.contains("points")) {
     const json& pts = j["points"];
@@ -305,7 +305,8 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
   if (rj.too_noisy)
     why = p_line + format_number(rj.ratio, 4) + base_line + " — too noisy to judge: the noise " +
           noise_plus_minus(rj.noise) + " (" + rj.noise_from + ") is " + noise_percent(kBlindNoise) +
-          " or more, within which any slowdown would pass; rerun with more repetitions or on a "
+          " or more: the rates spread by as much as their median; rerun with more repetitions or "
+          "on a "
           "quieter machine";
   else
     why = p_line + format_number_apart(rj.ratio, noise_bound(rj.ratio, rj.noise), 4) + base_line +

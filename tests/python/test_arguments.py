@@ -379,7 +379,7 @@ def test_a_noise_out_of_range_is_refused_for_its_own_reason():
         assert "so it is more than 0" in str(e.value)
         assert "100%" not in str(e.value)
     for noise in (1, 2):
-        with pytest.raises(roofline.InputError, match="a noise of 100% or more lets any slowdown"):
+        with pytest.raises(roofline.InputError, match="a noise of 100% or more is too noisy to judge"):
             roofline.check(points, baseline=points, noise=noise)
     with pytest.raises(roofline.InputError, match=r"\(got nan\)$"):
         roofline.check(points, baseline=points, noise=float("nan"))
