@@ -30,8 +30,13 @@ struct CheckArgs {
   std::string output;
 };
 
-void run(const CheckArgs& a) {
-  check_outputs({{"-o", a.output}, {"--junit", a.junit}});
+/// The JUnit suite's name: the points file, and the machine when one was given.
+std::string junit_suite(const CheckArgs& a, const CheckRequest& req) {
+  return "roofline check " + a.points + (req.machine ? " on " + req.machine->roofs.name : "");
+}
+
+/// The request read from the arguments and files: bad input throws InputError.
+CheckRequest read_request(const CheckArgs& a) {
   CheckRequest req;
   if (!a.config.empty()) req.config = load_check_config(a.config);
   if (a.min_attainment >= 0) req.config.min_attainment = a.min_attainment;
@@ -42,22 +47,38 @@ void run(const CheckArgs& a) {
   if (!a.baseline.empty()) req.baseline = load_checked_points(a.baseline);
   req.precision = a.machine.precision;
   req.level = a.machine.level;
-  const CheckReport rep = run_check(req);
+  return req;
+}
 
-  if (!a.junit.empty()) {
-    const std::string suite =
-        "roofline check " + a.points + (req.machine ? " on " + req.machine->roofs.name : "");
-    std::string gate;
-    if (rep.nothing_judged) {
-      gate = "no point was judged: the gate checked nothing";
-      for (const auto& n : rep.notes) gate += "; " + n;
-    }
-    const std::string xml = render_junit(suite, rep.checks, gate);
-    if (a.junit == "-")  // standard output, as for -o (check_outputs: the report is not there)
-      emit(xml, "-");
-    else
-      write_file_atomic(a.junit, xml, "--junit");
+void write_junit(const CheckArgs& a, const CheckRequest& req, const CheckReport& rep) {
+  std::string gate;
+  if (rep.nothing_judged) {
+    gate = "no point was judged: the gate checked nothing";
+    for (const auto& n : rep.notes) gate += "; " + n;
   }
+  const std::string xml = render_junit(junit_suite(a, req), rep.checks, gate);
+  if (a.junit == "-")  // standard output, as for -o (check_outputs: the report is not there)
+    emit(xml, "-");
+  else
+    write_file_atomic(a.junit, xml, "--junit");
+}
+
+void run(const CheckArgs& a) {
+  check_outputs({{"-o", a.output}, {"--junit", a.junit}});
+  CheckRequest req;
+  CheckReport rep;
+  try {
+    req = read_request(a);
+    rep = run_check(req);
+  } catch (const InputError& e) {
+    // A report left by an earlier run would stand for this one (and may be green): replaced by
+    // one whose gate errs with the reason. Standard output holds no earlier report.
+    if (!a.junit.empty() && a.junit != "-")
+      write_file_atomic(a.junit, render_junit_error("roofline check " + a.points, e.what()),
+                        "--junit");
+    throw;
+  }
+  if (!a.junit.empty()) write_junit(a, req, rep);
   if (a.json) {
     emit(json_text(rep.json) + "\n", a.output);
   } else {
@@ -103,7 +124,7 @@ const Registrar register_check(22, [](CLI::App& root) {
                 "of the two runs");
   c->add_option("--noise", args->noise,
                 "Relative spread assumed when neither document carries one (default 0.10; below "
-                "1: a noise of 100% lets any slowdown pass)")
+                "1: a noise of 100% or more is too noisy to judge)")
       ->check(number_in(1e-9, kBlindNoise, /*below_hi=*/true));
   c->add_option("--junit", args->junit,
                 "Also write JUnit XML to this file (atomically; - for standard output, with -o "

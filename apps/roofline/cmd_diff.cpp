@@ -55,7 +55,7 @@ Side load_side(const std::string& arg, const std::string& hw_dir) {
 }
 
 std::string percent(const std::optional<double>& x) {
-  return x ? format_number(100 * *x, 3) + "%" : std::string("none");
+  return x ? noise_percent(*x) : std::string("none");
 }
 
 nlohmann::json optional_json(const std::optional<double>& x) {
@@ -95,7 +95,7 @@ void diff_machines(const DiffArgs& a, const MachineDocument& ma, const MachineDo
         c.compute ? format_work_rate(WorkRate(c.b), cu) : format_byte_rate(ByteRate(c.b), u);
     t += std::string(c.compute ? "compute " : "memory ") + terminal_safe(c.name) + ": " + va +
          " → " + vb + ", B/A = " +
-         (c.noise ? format_number_apart(c.ratio, c.ratio < 1 ? 1 - *c.noise : 1 + *c.noise, 4)
+         (c.noise ? format_number_apart(c.ratio, noise_bound(c.ratio, *c.noise), 4)
                   : format_number(c.ratio, 4)) +
          " (spread A " + percent(c.spread_a) + ", B " + percent(c.spread_b) +
          "): " + verdict(c.exceeds_spread, c.noise) + "\n";
@@ -189,8 +189,7 @@ void diff_points(const DiffArgs& a, const Side& sa, const Side& sb) {
     // B/A with digits enough to read apart from the noise it is judged against (0.96996, not
     // 0.97, when the noise is 3%).
     const std::string ratio_text =
-        noise ? format_number_apart(ratio, ratio < 1 ? 1 - *noise : 1 + *noise, 4)
-              : format_number(ratio, 4);
+        noise ? format_number_apart(ratio, noise_bound(ratio, *noise), 4) : format_number(ratio, 4);
     // An integer point's P in OP/s, as `point` prints it.
     t += terminal_safe(p.name) + ": P " +
          format_work_rate(p.performance(), point_units(p, pa.units)) + " → " +

@@ -46,15 +46,43 @@ struct Spread {
   std::string from;  ///< e.g. "9 repetitions" or "assumed"
 };
 
-/// The noise at which a regression can no longer be seen: from 100% on no ratio P/P_baseline
-/// can fall below 1 − noise, so a gate would pass any slowdown (a run whose times spread 133%
-/// passed a 5× slowdown). A comparison this noisy is too noisy to judge, and fails.
+/// The noise past which a comparison is not judged: a run whose rates spread by as much as their
+/// median (its slowest repetition could run at any rate down to 0) does not measure the point.
+/// Judged additively (a regression below 1 − noise, as this gate once did), such a noise let any
+/// slowdown pass (a run whose times spread 133% passed a 5× slowdown, one at 97.4% a 20× one);
+/// judged by the band below, a ratio under 1/2 would still fail, but the gate refuses to judge
+/// a measurement this noisy at all: it is too noisy to judge, and fails.
 inline constexpr double kBlindNoise = 1.0;
+
+/// The ratios a relative noise n explains: [1/(1 + n), 1 + n]. The noise is a relative spread of
+/// one run's rates ((max − min) / median, or the interquartile range over the median): two rates
+/// of the same work lie apart by up to n of a typical rate, so the faster is up to 1 + n times
+/// the slower, whichever run is faster. A ratio r = P_now / P_base is therefore within the noise
+/// when max(r, 1/r) ≤ 1 + n: the band is symmetric in log r, and swapping the two runs swaps a
+/// regression for an improvement. The additive band [1 − n, 1 + n] was not: it called 2× an
+/// improvement at n = 0.6 and 0.5× within the noise, and its lower bound 1 − n reached 0 as n
+/// neared 1, so it passed any slowdown.
+inline double noise_band_low(double noise) {
+  return 1.0 / (1.0 + noise);
+}
+inline double noise_band_high(double noise) {
+  return 1.0 + noise;
+}
+/// Whether `ratio` lies outside the band `noise` explains (above or below).
+bool beyond_noise(double ratio, double noise);
+/// The bound of the band on the ratio's side: what the ratio is printed apart from.
+double noise_bound(double ratio, double noise);
+/// A noise as a percentage, always a finite figure ("> 1000%" past that: a run of times from
+/// 1e-308 s to 1e308 s read "inf%"), and apart from 100% (kBlindNoise) when below it: "99.999%",
+/// never "100%", beside a comparison it judged.
+std::string noise_percent(double noise);
+/// The noise as a comparison's line says it: "±9.52%", or "beyond ±1000%".
+std::string noise_plus_minus(double noise);
 
 /// A point against its baseline: ratio = P_now / P_base; the noise allowed is the larger of the
 /// two spreads carried (one alone when only one is; `assumed` when neither is); it regressed
-/// when the ratio falls below 1 − noise. A ratio above 1 + noise is an improvement. A noise of
-/// kBlindNoise or more judges neither way (`too_noisy`).
+/// when the ratio falls below noise_band_low(noise), improved above noise_band_high(noise). A
+/// noise of kBlindNoise or more judges neither way (`too_noisy`).
 struct RegressionJudgement {
   double ratio = 1;
   double noise = 0;
@@ -91,11 +119,19 @@ struct PointCheck {
 };
 
 /// The JUnit XML of a check (the format CI systems read: one <testsuite>, one <testcase> per
-/// point, <failure> for a failed one, <skipped> for a skipped one). Every name and message goes
-/// through xml_text() (sanitize.hpp), so the file is well-formed whatever the names hold.
-/// `gate_failure`, when given, is one more failed test case, "(the gate)": the gate failing as a
+/// point, <failure> for a failed one, <skipped> for a skipped one), valid against Jenkins xUnit's
+/// junit-10.xsd. Every name and message goes through xml_text() (sanitize.hpp), so the file is
+/// well-formed whatever the names hold. The points' classname is junit_classname(suite_name).
+/// `gate_failure`, when given, is one more failed test case, "(the gate)" of classname
+/// junit_classname(suite_name) + " gate" (apart from a point of that name): the gate failing as a
 /// whole (no point was judged).
 std::string render_junit(const std::string& suite_name, std::vector<PointCheck> points,
                          const std::string& gate_failure = "");
+/// The JUnit XML of a check that could not run (bad input): the gate's test case "(the gate)"
+/// with an <error> saying why, so a report left by an earlier run does not stand for this one.
+std::string render_junit_error(const std::string& suite_name, const std::string& error);
+/// A JUnit classname of `suite_name`: its '.' replaced by '_' (CI systems split a classname at
+/// its last '.' into package and class, and a file name's dot would split it).
+std::string junit_classname(const std::string& suite_name);
 
 }  // namespace roofline

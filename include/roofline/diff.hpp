@@ -28,7 +28,8 @@ struct RoofChange {
   /// The noise a change is judged against: the larger of the spreads carried and the run-to-run
   /// agreement (kRunToRunCompute / kRunToRunMemory). Empty when neither carries a spread.
   std::optional<double> noise;
-  /// |ratio − 1| > noise: the change exceeds both runs' spread and the run-to-run agreement.
+  /// The ratio lies outside [1/(1 + noise), 1 + noise] (beyond_noise, check.hpp, as `check
+  /// --baseline` judges): the change exceeds both runs' spread and the run-to-run agreement.
   /// Empty when neither side carries a spread (nothing to measure the change against).
   std::optional<bool> exceeds_spread;
 };
@@ -54,9 +55,9 @@ std::optional<double> roof_spread(const std::optional<Statistics>& s);
 std::optional<double> spread_noise(std::optional<double> a, std::optional<double> b,
                                    double floor = 0);
 
-/// Whether a ratio's change exceeds the spreads carried (the larger of the two; one alone when
-/// only one is carried; empty when neither is), and `floor` (a smallest noise, when any spread
-/// is carried).
+/// Whether a ratio lies outside the band (beyond_noise, check.hpp) of the spreads carried (the
+/// larger of the two; one alone when only one is carried; empty when neither is), and `floor`
+/// (a smallest noise, when any spread is carried).
 std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b,
                                    double floor = 0);
 

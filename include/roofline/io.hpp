@@ -87,6 +87,10 @@ std::string read_text_file(const std::filesystem::path& path,
 /// records it as an input of the command; the caller owns and closes the descriptor. For
 /// readers that stream a large file instead of holding it whole.
 int open_input_file(const std::filesystem::path& path);
+/// Whether two paths name one file: the same path however written (./, a symbolic link: as
+/// std::filesystem::weakly_canonical resolves it) or the same inode (a hard link). Paths that
+/// do not exist are compared as written, resolved.
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 /// Parses JSON text, throwing InputError "FILE: line L, column C: ..." on malformed input and
 /// "FILE: nested deeper than 100 levels" before parsing a document nested too deep.
 nlohmann::json parse_json(const std::string& text, const std::string& origin);

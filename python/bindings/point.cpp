@@ -285,7 +285,7 @@ void check_thresholds(CheckConfig& config, std::optional<Real> min_attainment,
       throw InputError(got + ": the noise is how far a rerun may differ from its baseline, so " +
                        "it is more than 0 (with none, every difference would be a change)");
     if (!(*noise < kBlindNoise))
-      throw InputError(got + ": a noise of 100% or more lets any slowdown pass");
+      throw InputError(got + ": a noise of 100% or more is too noisy to judge");
     config.noise = noise;
   }
 }

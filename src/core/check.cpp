@@ -44,6 +44,33 @@ double default_assumed_noise() {
   return kNoisySpread;
 }
 
+namespace {
+/// Past 1000% a noise's figure says no more than "far too noisy"; past ~1e306 it is not finite.
+constexpr double kMostPercent = 1000;
+}  // namespace
+
+std::string noise_plus_minus(double noise) {
+  if (!(100 * noise <= kMostPercent)) return "beyond ±" + format_number(kMostPercent) + "%";
+  return "±" + noise_percent(noise);
+}
+
+bool beyond_noise(double ratio, double noise) {
+  return ratio < noise_band_low(noise) || ratio > noise_band_high(noise);
+}
+
+double noise_bound(double ratio, double noise) {
+  return ratio < 1 ? noise_band_low(noise) : noise_band_high(noise);
+}
+
+std::string noise_percent(double noise) {
+  const double pc = 100 * noise;
+  if (!(pc <= kMostPercent)) return "> " + format_number(kMostPercent) + "%";
+  // Apart from 100% when below it: a comparison judged beside "±100%" reads as one that was
+  // too noisy to judge.
+  return (noise < kBlindNoise ? format_number_apart(pc, 100 * kBlindNoise) : format_number(pc, 3)) +
+         "%";
+}
+
 RegressionJudgement judge_regression(double p_now, double p_base, const std::optional<Spread>& now,
                                      const std::optional<Spread>& base, double assumed) {
   RegressionJudgement j;
@@ -71,8 +98,9 @@ RegressionJudgement judge_regression(double p_now, double p_base, const std::opt
     j.noise = kRunToRunCompute;
   }
   j.too_noisy = j.noise >= kBlindNoise;
-  j.regressed = !j.too_noisy && j.ratio < 1.0 - j.noise;
-  j.improved = !j.too_noisy && j.ratio > 1.0 + j.noise;
+  // The band [1/(1 + n), 1 + n] (noise_band_low, check.hpp): symmetric in the ratio.
+  j.regressed = !j.too_noisy && j.ratio < noise_band_low(j.noise);
+  j.improved = !j.too_noisy && j.ratio > noise_band_high(j.noise);
   return j;
 }
 
@@ -107,27 +135,54 @@ std::string to_string(CheckStatus s) {
   return "?";
 }
 
+namespace {
+
+/// The name of the gate's own test case (no point judged, or bad input), under a classname of its
+/// own (junit_classname(suite) + " gate"): a point may be named "(the gate)" too.
+constexpr const char* kGateCase = "(the gate)";
+
+/// The opening of the report: the XML declaration, <testsuites> with the totals and <testsuite>
+/// with them and `skipped` (junit-10.xsd, Jenkins xUnit's schema, allows `skipped` on
+/// <testsuite> only).
+std::string junit_head(const std::string& suite_name, size_t tests, int failures, int errors,
+                       int skipped) {
+  const std::string suite = xml_text(suite_name);
+  const std::string counts = " tests=\"" + std::to_string(tests) + "\" failures=\"" +
+                             std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
+                             "\"";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" + suite + "\"" + counts +
+         ">\n  <testsuite name=\"" + suite + "\"" + counts + " skipped=\"" +
+         std::to_string(skipped) + "\">\n";
+}
+
+constexpr const char* kJunitTail = "  </testsuite>\n</testsuites>\n";
+
+}  // namespace
+
+std::string junit_classname(const std::string& suite_name) {
+  // Jenkins splits a classname at its last '.' into a package and a class: "roofline check
+  // p.json" would show as class "json" of package "roofline check p".
+  std::string c = suite_name;
+  std::replace(c.begin(), c.end(), '.', '_');
+  return c;
+}
+
 std::string render_junit(const std::string& suite_name, std::vector<PointCheck> points,
                          const std::string& gate_failure) {
+  const std::string classname = xml_text(junit_classname(suite_name));
   // The gate's own failure (no point judged) is a failed test case: a report of skipped cases
   // alone would show green in the CI's view of it.
-  if (!gate_failure.empty()) points.push_back({"(the gate)", CheckStatus::failed, {gate_failure}});
-  int failures = 0, skipped = 0;
+  int failures = !gate_failure.empty(), skipped = 0;
   for (const auto& p : points) {
     failures += p.status == CheckStatus::failed;
     skipped += p.status == CheckStatus::skipped;
   }
-  const std::string suite = xml_text(suite_name);
-  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  const std::string counts = " tests=\"" + std::to_string(points.size()) + "\" failures=\"" +
-                             std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
-                             std::to_string(skipped) + "\"";
-  x += "<testsuites name=\"" + suite + "\"" + counts + ">\n";
-  x += "  <testsuite name=\"" + suite + "\"" + counts + ">\n";
+  std::string x =
+      junit_head(suite_name, points.size() + !gate_failure.empty(), failures, 0, skipped);
   for (const auto& p : points) {
     std::string all;
     for (const auto& w : p.why) all += (all.empty() ? "" : "; ") + w;
-    x += "    <testcase classname=\"" + suite + "\" name=\"" + xml_text(p.name) + "\"";
+    x += "    <testcase classname=\"" + classname + "\" name=\"" + xml_text(p.name) + "\"";
     if (p.status == CheckStatus::passed) {
       x += ">\n      <system-out>" + xml_text(all) + "</system-out>\n    </testcase>\n";
     } else if (p.status == CheckStatus::skipped) {
@@ -137,8 +192,19 @@ std::string render_junit(const std::string& suite_name, std::vector<PointCheck> 
            xml_text(all) + "</failure>\n    </testcase>\n";
     }
   }
-  x += "  </testsuite>\n</testsuites>\n";
-  return x;
+  if (!gate_failure.empty())
+    x += "    <testcase classname=\"" + classname + " gate\" name=\"" + kGateCase +
+         "\">\n      <failure message=\"" + xml_text(gate_failure) + "\" type=\"roofline.check\">" +
+         xml_text(gate_failure) + "</failure>\n    </testcase>\n";
+  return x + kJunitTail;
+}
+
+std::string render_junit_error(const std::string& suite_name, const std::string& error) {
+  const std::string text = xml_text(error);
+  return junit_head(suite_name, 1, 0, 1, 0) + "    <testcase classname=\"" +
+         xml_text(junit_classname(suite_name)) + " gate\" name=\"" + kGateCase +
+         "\">\n      <error message=\"" + text + "\" type=\"roofline.input\">" + text +
+         "</error>\n    </testcase>\n" + kJunitTail;
 }
 
 }  // namespace roofline

@@ -5,6 +5,7 @@
 #include <set>
 #include <utility>
 
+#include "roofline/check.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/statistics.hpp"
@@ -26,7 +27,8 @@ std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::o
                                    double floor) {
   const auto noise = spread_noise(a, b, floor);
   if (!noise) return std::nullopt;
-  return std::fabs(ratio - 1) > *noise;
+  // The band check judges by (noise_band_low, check.hpp): symmetric in the ratio.
+  return beyond_noise(ratio, *noise);
 }
 
 namespace {

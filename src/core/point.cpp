@@ -40,6 +40,8 @@ void Point::validate() const {
   require_one_line(name, "point name");
   // A chart label, a table row and diff's matching all go by the name.
   if (name.empty()) throw InputError("a point has an empty name");
+  // A name of blanks prints as nothing, as an empty one would.
+  if (trim(name).empty()) throw InputError("a point has a blank name ('" + name + "')");
   std::set<std::string> levels;
   for (const auto& t : traffic) {
     require_one_line(t.level, "point '" + name + "': traffic level");

@@ -133,18 +133,12 @@ void refuse_one_machine_twice(const std::vector<std::string>& names,
   // One file, however named (its path as typed, ./ or a link, or the catalogue name that
   // resolves to it). A document built in memory (roofs given as numbers, a measurement) has no
   // file and is no other ("given roofs" named every from_roofs machine).
-  const auto identity = [](const MachineDocument& m) {
-    std::error_code ec;
-    if (m.file.empty()) return std::string();
-    const fs::path p = fs::weakly_canonical(m.file, ec);
-    return ec ? m.file : p.string();
-  };
   // A copy of the file (the catalogue entry copied beside the points, the same document
   // exported twice) is the same machine too: the same document, read from two paths. A machine
   // measured again differs in its roofs or measurement, so stays another machine.
   const auto same = [&](const MachineDocument& a, const MachineDocument& b) {
-    if (identity(a).empty() || identity(b).empty()) return false;
-    return identity(a) == identity(b) || machine_to_json(a) == machine_to_json(b);
+    if (a.file.empty() || b.file.empty()) return false;
+    return same_file(a.file, b.file) || machine_to_json(a) == machine_to_json(b);
   };
   for (size_t i = 1; i < machines.size(); ++i)
     for (size_t k = 0; k < i; ++k)

@@ -22,7 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-/// A number in (0, 1], or in (0, 1) with `open_above` (a noise of 100% lets any slowdown pass).
+/// A number in (0, 1], or in (0, 1) with `open_above` (a noise of 100% is too noisy to judge).
 double fraction(const json& obj, const std::string& key, const Where& w, bool open_above = false) {
   const json& v = io::require(obj, key, w);
   const std::string range = open_above ? "(0, 1)" : "(0, 1]";
@@ -50,7 +50,7 @@ CheckConfig check_config_from_json(const json& j, const std::string& origin) {
     c.noise = fraction(j, "noise", top, true);
     if (*c.noise >= kBlindNoise)
       io::fail(top / "noise", "expected a number in (0, 1) (got " + j["noise"].dump() +
-                                  "): a noise of 100% or more lets any slowdown pass");
+                                  "): a noise of 100% or more is too noisy to judge");
   }
   if (j.contains("points")) {
     const json& pts = j["points"];
@@ -183,10 +183,6 @@ std::map<std::string, size_t> index_by_name(const PointsDocument& d, const std::
   return m;
 }
 
-std::string percent(double x) {
-  return format_number(100 * x, 3) + "%";
-}
-
 }  // namespace
 
 CheckedPoints load_checked_points(const std::string& path) {
@@ -246,6 +242,12 @@ CheckRun check_run_context(const CheckRequest& r, double assumed) {
   std::map<std::string, size_t> base_index;
   if (base) {
     const std::string base_name = base->path.empty() ? std::string("the baseline") : base->path;
+    // The run against itself: every ratio 1, the regression check would pass whatever it held.
+    if (!base->path.empty() && !now.path.empty() && same_file(base->path, now.path))
+      throw InputError("--baseline " + terminal_safe(base_name) + " is the points document " +
+                       terminal_safe(now_name) +
+                       " itself (one file): a run compared with itself cannot regress; give an "
+                       "earlier run's document");
     if (!(base->doc.units == now.doc.units))
       throw InputError("--baseline " + base_name + ": points are in " + base->doc.units.work + "/" +
                        base->doc.units.traffic + " but " + now_name + " holds " +
@@ -301,17 +303,17 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
       "× baseline " + format_work_rate(b.performance(), point_units(b, now.doc.units));
   std::string why;
   if (rj.too_noisy)
-    why = p_line + format_number(rj.ratio, 4) + base_line + " — too noisy to judge: the noise ±" +
-          percent(rj.noise) + " (" + rj.noise_from + ") is " + percent(kBlindNoise) +
-          " or more, within which any slowdown would pass; rerun with more repetitions or on a "
+    why = p_line + format_number(rj.ratio, 4) + base_line + " — too noisy to judge: the noise " +
+          noise_plus_minus(rj.noise) + " (" + rj.noise_from + ") is " + noise_percent(kBlindNoise) +
+          " or more: the rates spread by as much as their median; rerun with more repetitions or "
+          "on a "
           "quieter machine";
   else
-    why = p_line + format_number_apart(rj.ratio, rj.ratio < 1 ? 1 - rj.noise : 1 + rj.noise, 4) +
-          base_line +
+    why = p_line + format_number_apart(rj.ratio, noise_bound(rj.ratio, rj.noise), 4) + base_line +
           (rj.regressed  ? " — regressed beyond"
            : rj.improved ? " — improved beyond"
                          : " — within") +
-          " the noise ±" + percent(rj.noise) + " (" + rj.noise_from + ")";
+          " the noise " + noise_plus_minus(rj.noise) + " (" + rj.noise_from + ")";
   (rj.regressed || rj.too_noisy ? v.fails : v.passes).push_back(why);
   // P compares rates: a point whose W changed (another problem size, an algorithm doing less
   // work) is said to have, since its P can fall while it got faster, or the reverse.

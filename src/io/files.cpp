@@ -310,6 +310,14 @@ int open_input_file(const fs::path& path) {
   return fd;
 }
 
+bool same_file(const fs::path& a, const fs::path& b) {
+  std::error_code ea, eb, ee;
+  const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
+  if (!ea && !eb && ca == cb) return true;
+  // A hard link is another path to the same inode.
+  return fs::equivalent(a, b, ee) && !ee;
+}
+
 std::string read_text_file(const fs::path& path, std::size_t max_bytes) {
   struct stat st {};
   const int fd = open_regular(path, st);

@@ -1,6 +1,9 @@
 // The judgement arithmetic of `roofline check` against hand derivations (docs/check.md).
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "report/xml_lite.hpp"
@@ -90,12 +93,68 @@ TEST(CheckRegression, ANoiseOf100PercentOrMoreIsTooNoisyToJudge) {
   EXPECT_FALSE(r.improved);
   r = judge_regression(20, 100, Spread{1.0, "now"}, std::nullopt, 0.1);
   EXPECT_TRUE(r.too_noisy);
-  // Just below 100% it is judged: 0.2 is not below 1 − 0.99, within the noise.
+  // Just below 100% it is judged, in the band [1/1.99, 1.99]: a 5× slowdown regressed (the
+  // additive bound 1 − 0.99 passed it), 0.51 lies within.
   r = judge_regression(20, 100, Spread{0.99, "now"}, std::nullopt, 0.1);
   EXPECT_FALSE(r.too_noisy);
+  EXPECT_TRUE(r.regressed);
+  r = judge_regression(51, 100, Spread{0.99, "now"}, std::nullopt, 0.1);
   EXPECT_FALSE(r.regressed);
   r = judge_regression(0.5, 100, Spread{0.99, "now"}, std::nullopt, 0.1);
   EXPECT_TRUE(r.regressed);
+}
+
+TEST(CheckRegression, ATwentyfoldSlowdownFailsWhateverTheNoiseBelow100Percent) {
+  // Times 1.0 and 2.9 s: rates 1 and 1/2.9, spread (1 − 1/2.9) / median = 0.974. P fell 20×:
+  // the additive bound 1 − 0.974 = 0.026 let 0.05 through; the band's 1/1.974 = 0.507 does not.
+  const auto s = rate_spread_from_times({1.0, 2.9});
+  ASSERT_TRUE(s);
+  EXPECT_NEAR(*s, 0.974, 5e-4);
+  const auto r = judge_regression(1e9, 2e10, Spread{*s, "now"}, std::nullopt, 0.1);
+  EXPECT_FALSE(r.too_noisy);
+  EXPECT_TRUE(r.regressed);
+  // As the noise nears 100%, a ratio below 1/2 still regresses.
+  EXPECT_TRUE(judge_regression(0.2, 1, Spread{0.99999, "now"}, std::nullopt, 0.1).regressed);
+  EXPECT_TRUE(judge_regression(0.2, 1, std::nullopt, std::nullopt, 0.99999).regressed);
+}
+
+TEST(CheckRegression, TheBandIsSymmetricInTheRatio) {
+  // Swapping the runs swaps a regression and an improvement, at every noise.
+  for (const double n : {0.03, 0.1, 0.6, 0.99})
+    for (const double r : {0.3, 0.5, 0.62, 0.9, 0.97, 1.0, 1.03, 1.1, 1.6, 2.0, 3.3}) {
+      const auto ab = judge_regression(r, 1, std::nullopt, std::nullopt, n);
+      const auto ba = judge_regression(1, r, std::nullopt, std::nullopt, n);
+      EXPECT_EQ(ab.regressed, ba.improved) << "n " << n << " r " << r;
+      EXPECT_EQ(ab.improved, ba.regressed) << "n " << n << " r " << r;
+    }
+  // At 60%: 2× is an improvement and 0.5× a regression (the additive band passed 0.5×).
+  EXPECT_TRUE(judge_regression(2, 1, std::nullopt, std::nullopt, 0.6).improved);
+  EXPECT_TRUE(judge_regression(0.5, 1, std::nullopt, std::nullopt, 0.6).regressed);
+  EXPECT_DOUBLE_EQ(noise_band_low(0.25), 0.8);
+  EXPECT_DOUBLE_EQ(noise_band_high(0.25), 1.25);
+  EXPECT_DOUBLE_EQ(noise_bound(0.7, 0.25), 0.8);
+  EXPECT_DOUBLE_EQ(noise_bound(1.3, 0.25), 1.25);
+  EXPECT_TRUE(beyond_noise(0.79, 0.25));
+  EXPECT_FALSE(beyond_noise(0.8, 0.25));
+  EXPECT_FALSE(beyond_noise(1.25, 0.25));
+  EXPECT_TRUE(beyond_noise(1.26, 0.25));
+}
+
+TEST(CheckNoisePercent, FiniteAndApartFrom100Percent) {
+  EXPECT_EQ(noise_percent(0.0952), "9.52%");
+  EXPECT_EQ(noise_percent(0.974), "97.4%");
+  // Below 100% it never reads "100%": that is the noise too high to judge.
+  EXPECT_EQ(noise_percent(0.99999), "99.999%");
+  EXPECT_EQ(noise_percent(0.9999996), "99.99996%");
+  EXPECT_EQ(noise_percent(1.0), "100%");
+  EXPECT_EQ(noise_percent(1.33), "133%");
+  EXPECT_EQ(noise_percent(10), "1000%");
+  // Past 1000% a bound, and never "inf%".
+  EXPECT_EQ(noise_percent(10.5), "> 1000%");
+  EXPECT_EQ(noise_percent(5e307), "> 1000%");
+  EXPECT_EQ(noise_percent(std::numeric_limits<double>::infinity()), "> 1000%");
+  EXPECT_EQ(noise_plus_minus(0.974), "±97.4%");
+  EXPECT_EQ(noise_plus_minus(5e307), "beyond ±1000%");
 }
 
 TEST(CheckSpread, FromSummaryAgreesWithTimes) {
@@ -109,14 +168,14 @@ TEST(CheckSpread, FromSummaryAgreesWithTimes) {
 }
 
 TEST(CheckRegression, TheLargerSpreadIsTheNoise) {
-  // 90 against 100: ratio 0.9. Spreads 5% and 8%: noise 8%, 0.9 < 0.92, regressed.
+  // 90 against 100: ratio 0.9. Spreads 5% and 8%: noise 8%, 0.9 < 1/1.08 = 0.926, regressed.
   auto r = judge_regression(90, 100, Spread{0.05, "now"}, Spread{0.08, "base"}, 0.1);
   EXPECT_DOUBLE_EQ(r.ratio, 0.9);
   EXPECT_DOUBLE_EQ(r.noise, 0.08);
   EXPECT_TRUE(r.regressed);
   EXPECT_FALSE(r.improved);
   EXPECT_NE(r.noise_from.find("baseline"), std::string::npos) << r.noise_from;
-  // 95 against 100 with the same spreads: 0.95 ≥ 0.92, within the noise.
+  // 95 against 100 with the same spreads: 0.95 ≥ 1/1.08 = 0.926, within the noise.
   r = judge_regression(95, 100, Spread{0.05, "now"}, Spread{0.08, "base"}, 0.1);
   EXPECT_FALSE(r.regressed);
   EXPECT_FALSE(r.improved);
@@ -131,12 +190,13 @@ TEST(CheckRegression, OneSpreadAloneOrTheAssumedOne) {
   EXPECT_DOUBLE_EQ(r.noise, 0.03);
   EXPECT_TRUE(r.regressed);  // 0.96 < 0.97
   EXPECT_NE(r.noise_from.find("the other carries none"), std::string::npos);
-  // Neither: the assumed 10%; 0.9 is on the boundary (not below 1 − 0.1), 0.89 is below.
-  r = judge_regression(90, 100, std::nullopt, std::nullopt, 0.1);
+  // Neither: the assumed 10%; the band's low end is 1/1.1 = 0.90909: 0.91 is within, 0.909
+  // below.
+  r = judge_regression(91, 100, std::nullopt, std::nullopt, 0.1);
   EXPECT_DOUBLE_EQ(r.noise, 0.1);
   EXPECT_FALSE(r.regressed);
   EXPECT_NE(r.noise_from.find("assumed"), std::string::npos);
-  r = judge_regression(89, 100, std::nullopt, std::nullopt, 0.1);
+  r = judge_regression(90.9, 100, std::nullopt, std::nullopt, 0.1);
   EXPECT_TRUE(r.regressed);
   EXPECT_DOUBLE_EQ(default_assumed_noise(), 0.10);
 }
@@ -185,10 +245,12 @@ TEST(CheckJunit, WellFormedWithHostileNamesAndCounts) {
   EXPECT_EQ(root->name, "testsuites");
   EXPECT_EQ(root->attr("tests"), "3");
   EXPECT_EQ(root->attr("failures"), "1");
-  EXPECT_EQ(root->attr("skipped"), "1");
   const auto suites = root->find_all([](const test::XmlNode& n) { return n.name == "testsuite"; });
   ASSERT_EQ(suites.size(), 1u);
   EXPECT_EQ(suites[0]->attr("name"), "roofline check <p>");
+  EXPECT_EQ(suites[0]->attr("tests"), "3");
+  EXPECT_EQ(suites[0]->attr("failures"), "1");
+  EXPECT_EQ(suites[0]->attr("skipped"), "1");
   const auto cases = root->find_all([](const test::XmlNode& n) { return n.name == "testcase"; });
   ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[0]->attr("name"), "ok <&> \"q\" 'a'");
@@ -200,6 +262,75 @@ TEST(CheckJunit, WellFormedWithHostileNamesAndCounts) {
   const auto skips = root->find_all([](const test::XmlNode& n) { return n.name == "skipped"; });
   ASSERT_EQ(skips.size(), 1u);
   EXPECT_EQ(x.find('\x1b'), std::string::npos);
+}
+
+namespace {
+std::set<std::string> attribute_names(const test::XmlNode& n) {
+  std::set<std::string> names;
+  for (const auto& [k, v] : n.attrs) names.insert(k);
+  return names;
+}
+}  // namespace
+
+TEST(CheckJunit, AttributesAreThoseOfJenkinsXunitSchema) {
+  // junit-10.xsd (Jenkins xUnit) allows `skipped` on <testsuite> only: on <testsuites> it
+  // made every file invalid.
+  std::vector<PointCheck> pts(2);
+  pts[0].name = "a";
+  pts[1].name = "b";
+  pts[1].status = CheckStatus::skipped;
+  const auto root = test::XmlReader(render_junit("roofline check p.json", pts, "why")).parse();
+  EXPECT_EQ(attribute_names(*root), (std::set<std::string>{"name", "tests", "failures", "errors"}));
+  const auto suite = root->find_all([](const test::XmlNode& n) { return n.name == "testsuite"; });
+  ASSERT_EQ(suite.size(), 1u);
+  EXPECT_EQ(attribute_names(*suite[0]),
+            (std::set<std::string>{"name", "tests", "failures", "errors", "skipped"}));
+  EXPECT_EQ(root->attr("tests"), "3");
+  EXPECT_EQ(root->attr("failures"), "1");
+  EXPECT_EQ(suite[0]->attr("skipped"), "1");
+  for (const auto* c : root->find_all([](const test::XmlNode& n) { return n.name == "testcase"; }))
+    EXPECT_EQ(attribute_names(*c), (std::set<std::string>{"classname", "name"}));
+}
+
+TEST(CheckJunit, ClassnameHasNoDotAndTheGateIsApartFromAPointOfItsName) {
+  // A point named as the gate's test case: the two differ by classname.
+  std::vector<PointCheck> pts(1);
+  pts[0].name = "(the gate)";
+  pts[0].status = CheckStatus::skipped;
+  const auto root =
+      test::XmlReader(render_junit("roofline check ./p.v2.json on given roofs", pts, "no point"))
+          .parse();
+  const auto cases = root->find_all([](const test::XmlNode& n) { return n.name == "testcase"; });
+  ASSERT_EQ(cases.size(), 2u);
+  // CI systems split a classname at its last '.': the file's dots are '_'.
+  EXPECT_EQ(cases[0]->attr("classname"), "roofline check _/p_v2_json on given roofs");
+  EXPECT_EQ(cases[1]->attr("classname"), "roofline check _/p_v2_json on given roofs gate");
+  EXPECT_EQ(cases[0]->attr("name"), "(the gate)");
+  EXPECT_EQ(cases[1]->attr("name"), "(the gate)");
+  const auto failures = root->find_all([](const test::XmlNode& n) { return n.name == "failure"; });
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0]->attr("message"), "no point");
+  EXPECT_EQ(junit_classname("a.b.c"), "a_b_c");
+}
+
+TEST(CheckJunit, AnErrorReportSaysWhyTheGateCouldNotRun) {
+  const std::string x = render_junit_error("roofline check p.json", "p.json: points[0]: <bad>");
+  const auto root = test::XmlReader(x).parse();
+  EXPECT_EQ(root->attr("tests"), "1");
+  EXPECT_EQ(root->attr("errors"), "1");
+  EXPECT_EQ(root->attr("failures"), "0");
+  const auto suite = root->find_all([](const test::XmlNode& n) { return n.name == "testsuite"; });
+  ASSERT_EQ(suite.size(), 1u);
+  EXPECT_EQ(suite[0]->attr("errors"), "1");
+  EXPECT_EQ(suite[0]->attr("skipped"), "0");
+  const auto cases = root->find_all([](const test::XmlNode& n) { return n.name == "testcase"; });
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0]->attr("classname"), "roofline check p_json gate");
+  EXPECT_EQ(cases[0]->attr("name"), "(the gate)");
+  const auto errors = root->find_all([](const test::XmlNode& n) { return n.name == "error"; });
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0]->attr("message"), "p.json: points[0]: <bad>");
+  EXPECT_EQ(errors[0]->attr("type"), "roofline.input");
 }
 
 TEST(CheckConfigFile, ParsesAndRefusesBadFields) {

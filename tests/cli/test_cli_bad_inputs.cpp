@@ -156,6 +156,8 @@ void write_fixtures(const std::filesystem::path& dir) {
     "memory": [{"level": "DRAM", "kind": "weird", "bandwidth": 1e11}]})");
   put("points-empty-name.json", R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "", "work": 1e9, "traffic": 1e9, "time": 0.01}]})");
+  put("points-blank-name.json", R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "   ", "work": 1e9, "traffic": 1e9, "time": 0.01}]})");
   std::filesystem::create_directory(dir / "a-folder");
 }
 
@@ -848,6 +850,10 @@ std::vector<Case> cases() {
        {"point", "--points={dir}/points-empty-name.json", "--hw=h100-sxm"},
        2,
        "a point has an empty name"},
+      {"a point with a name of blanks (check names the file and the point's place)",
+       {"check", "{dir}/points-blank-name.json", "--hw=h100-sxm", "--min-attainment=0.1"},
+       2,
+       "points-blank-name.json: points[0]: a point has a blank name ('   ')"},
       {"a folder to import", {"import", "likwid", "{dir}/a-folder"}, 2, "is a directory"},
       {"a point at a level the machine has not, and at no other (point names the file)",
        {"point", "--points={dir}/points-level-l9.json", "--hw=h100-sxm"},

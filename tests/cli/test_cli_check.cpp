@@ -185,8 +185,8 @@ TEST(CliCheck, BaselineRegressionUsesTheCarriedSpread) {
 // A gate must not be turned off by noise or by a typo.
 TEST(CliCheck, NoiseThatHidesAnySlowdownAndAGateThatJudgedNothingFail) {
   TempDir d;
-  // Now 5× slower than the baseline, its two times 10 and 50 ms spreading ±133%: no ratio can
-  // fall below 1 − 1.33, so the comparison is too noisy to judge (it used to pass).
+  // Now 5× slower than the baseline, its two times 10 and 50 ms spreading ±133%: the rates
+  // spread by more than their median, so the comparison is too noisy to judge (it used to pass).
   write_text(d.file("old.json"), R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "a", "work": 1e9, "traffic": 1e9, "time": 0.01}]})");
   write_text(d.file("now.json"), R"({"schema": "roofline.points", "version": 1, "points": [
@@ -195,7 +195,8 @@ TEST(CliCheck, NoiseThatHidesAnySlowdownAndAGateThatJudgedNothingFail) {
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
   EXPECT_NE(r.out.find("FAIL  a: P 20 GFLOP/s = 0.2× baseline 100 GFLOP/s — too noisy to judge: "
                        "the noise ±133% (this run's spread (2 repetitions; the other carries "
-                       "none)) is 100% or more"),
+                       "none)) is 100% or more: the rates spread by as much as their median; "
+                       "rerun with more repetitions or on a quieter machine"),
             std::string::npos)
       << r.out;
   // An assumed noise of 100% is refused for the same reason.
@@ -241,11 +242,18 @@ TEST(CliCheck, NoiseThatHidesAnySlowdownAndAGateThatJudgedNothingFail) {
   auto root = roofline::test::XmlReader(slurp(d.file("typo.xml"))).parse();
   EXPECT_EQ(root->attr("tests"), "3");
   EXPECT_EQ(root->attr("failures"), "1");
-  EXPECT_EQ(root->attr("skipped"), "2");
+  EXPECT_FALSE(root->has("skipped"));  // junit-10.xsd allows it on <testsuite> only
+  ASSERT_EQ(root->children.size(), 1u);
+  EXPECT_EQ(root->children[0]->attr("skipped"), "2");
   const auto cases =
       root->find_all([](const roofline::test::XmlNode& n) { return n.name == "testcase"; });
   ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[2]->attr("name"), "(the gate)");
+  // Its classname is apart from the points' (one may be named "(the gate)"), without the
+  // file name's dot, which CI systems read as a package separator.
+  EXPECT_EQ(cases[0]->attr("classname"), "roofline check " + d.file("p_json") + " on given roofs");
+  EXPECT_EQ(cases[2]->attr("classname"),
+            "roofline check " + d.file("p_json") + " on given roofs gate");
   ASSERT_EQ(cases[2]->children.size(), 1u);
   EXPECT_EQ(cases[2]->children[0]->name, "failure");
   const std::string why = cases[2]->children[0]->attr("message");
@@ -339,8 +347,7 @@ TEST(CliCheck, BadInputsAreExit2AndWriteNothing) {
   r = run_cli(args({"check", d.file("p.json"), "--config", d.file("c.json")}));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("c.json: noise: expected a number in (0, 1)"), std::string::npos) << r.err;
-  // A JUnit path that is a folder is refused before any work; a failing check with a bad
-  // baseline writes no JUnit file.
+  // A JUnit path that is a folder is refused before any work.
   r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.5", "--junit", d.path}));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--junit"), std::string::npos) << r.err;
@@ -351,12 +358,135 @@ TEST(CliCheck, BadInputsAreExit2AndWriteNothing) {
       {"check", d.file("p.json"), "--baseline", d.file("dup.json"), "--junit", d.file("j.xml")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("two points are named 'x'"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(d.file("j.xml")));
+  // A check that could not run on bad input replaces a report an earlier run left (it may have
+  // been green) with one whose gate errs, saying why.
+  const std::string stale = R"(<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="old" tests="1" failures="0" errors="0">
+  <testsuite name="old" tests="1" failures="0" errors="0" skipped="0">
+    <testcase classname="old" name="x"/>
+  </testsuite>
+</testsuites>
+)";
+  write_text(d.file("j.xml"), stale);
+  r = run_cli(
+      {"check", d.file("p.json"), "--baseline", d.file("dup.json"), "--junit", d.file("j.xml")});
+  EXPECT_EQ(r.exit_code, 2);
+  auto root = roofline::test::XmlReader(slurp(d.file("j.xml"))).parse();
+  EXPECT_EQ(root->attr("errors"), "1");
+  EXPECT_EQ(root->attr("tests"), "1");
+  const auto errors =
+      root->find_all([](const roofline::test::XmlNode& n) { return n.name == "error"; });
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0]->attr("message"), "--baseline " + d.file("dup.json") +
+                                            ": two points are named 'x'; a baseline pairs points "
+                                            "by name, so names must be unique");
+  // So does a points document that cannot be read.
+  write_text(d.file("j.xml"), stale);
+  r = run_cli(args(
+      {"check", d.file("missing.json"), "--min-attainment", "0.5", "--junit", d.file("j.xml")}));
+  EXPECT_EQ(r.exit_code, 2);
+  root = roofline::test::XmlReader(slurp(d.file("j.xml"))).parse();
+  EXPECT_EQ(root->attr("errors"), "1");
+  EXPECT_NE(slurp(d.file("j.xml")).find("missing.json"), std::string::npos);
   // The JUnit file may not be one of the inputs.
   r = run_cli(
       args({"check", d.file("p.json"), "--min-attainment", "0.5", "--junit", d.file("p.json")}));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(slurp(d.file("p.json")), points_now());
+}
+
+TEST(CliCheck, ASlowdownBeyondTheBandFailsHoweverCloseTheNoiseIsTo100Percent) {
+  TempDir d;
+  // P 20 GFLOP/s then 1 GFLOP/s: ratio 0.05. The new run's times 1.0 and 2.9 s spread its rates
+  // (1 − 1/2.9) / ((1 + 1/2.9) / 2) = 97.4%; the band's low end 1/1.974 = 0.507 (the additive
+  // 1 − 0.974 = 0.026 passed it).
+  write_text(d.file("base.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "gemm", "work": 1e9, "traffic": 1e6, "time": 0.05}]})");
+  write_text(d.file("new.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "gemm", "work": 1e9, "traffic": 1e6, "time": 1.0, "run": {"times": [1.0, 2.9]}}]})");
+  auto r = run_cli({"check", d.file("new.json"), "--baseline", d.file("base.json")});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  gemm: P 1 GFLOP/s = 0.05× baseline 20 GFLOP/s — regressed beyond "
+                       "the noise ±97.4% (this run's spread (2 repetitions; the other carries "
+                       "none))"),
+            std::string::npos)
+      << r.out;
+  // An assumed noise just below 100%: 0.2× regressed, and the noise reads apart from 100%.
+  write_text(d.file("b1.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": 1, "time": 1}]})");
+  write_text(d.file("n5.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": 1, "time": 5}]})");
+  r = run_cli({"check", d.file("n5.json"), "--baseline", d.file("b1.json"), "--noise", "0.99999"});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  k: P 200 MFLOP/s = 0.2× baseline 1 GFLOP/s — regressed beyond the "
+                       "noise ±99.999% (assumed"),
+            std::string::npos)
+      << r.out;
+  // 0.625× is within the band [1/1.99999, 1.99999]: it passes, and never beside "±100%".
+  write_text(d.file("n6.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": 1, "time": 1.6}]})");
+  r = run_cli({"check", d.file("n6.json"), "--baseline", d.file("b1.json"), "--noise", "0.99999"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  k: P 625 MFLOP/s = 0.625× baseline 1 GFLOP/s — within the noise "
+                       "±99.999% (assumed"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("100%"), std::string::npos) << r.out;
+}
+
+TEST(CliCheck, ANoiseBeyond1000PercentIsPrintedAsABoundNeverInf) {
+  TempDir d;
+  // Times 0.5, 1e308 and 1e-308 s: rates 2, 1e-308 and 1e308, spread 1e308 / 2 = 5e307, whose
+  // percentage is not finite.
+  write_text(d.file("base.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1, "traffic": 1, "time": 0.5}]})");
+  write_text(d.file("new.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1, "traffic": 1, "time": 0.5, "run": {"times": [0.5, 1e308, 1e-308]}}]})");
+  const std::string x = d.file("j.xml");
+  auto r = run_cli({"check", d.file("new.json"), "--baseline", d.file("base.json"), "--junit", x});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  k: P 2 FLOP/s = 1× baseline 2 FLOP/s — too noisy to judge: the "
+                       "noise beyond ±1000% (this run's spread"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(x).find("inf"), std::string::npos) << slurp(x);
+  EXPECT_NE(slurp(x).find("the noise beyond ±1000%"), std::string::npos) << slurp(x);
+  r = run_cli({"diff", d.file("base.json"), d.file("new.json")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("(spread A none, B > 1000%): within the noise (> 1000%)"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
+}
+
+TEST(CliCheck, ABaselineThatIsThePointsFileItselfIsRefused) {
+  TempDir d;
+  write_text(d.file("r1.json"), points_now());
+  const std::string msg = " is the points document ";
+  auto r = run_cli({"check", d.file("r1.json"), "--baseline", d.file("r1.json")});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--baseline " + d.file("r1.json") + msg + d.file("r1.json") +
+                       " itself (one file): a run compared with itself cannot regress"),
+            std::string::npos)
+      << r.err;
+  // The same file by another path: ./, a symbolic link, a hard link. A copy is another file.
+  const std::string dotted = (d.path / "." / "r1.json").string();
+  std::filesystem::create_symlink(d.file("r1.json"), d.file("sym.json"));
+  std::filesystem::create_hard_link(d.file("r1.json"), d.file("hard.json"));
+  for (const std::string& other : {dotted, d.file("sym.json"), d.file("hard.json")}) {
+    r = run_cli({"check", d.file("r1.json"), "--baseline", other});
+    EXPECT_EQ(r.exit_code, 2) << other << r.out << r.err;
+    EXPECT_NE(r.err.find("--baseline " + other + msg + d.file("r1.json") + " itself"),
+              std::string::npos)
+        << r.err;
+  }
+  write_text(d.file("copy.json"), points_now());
+  r = run_cli({"check", d.file("r1.json"), "--baseline", d.file("copy.json")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  compute ok: P 80 FLOP/s = 1× baseline 80 FLOP/s — within the noise "
+                       "±10%"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(CliCheck, ReadsWhatRooflineRunWrites) {
@@ -374,7 +504,9 @@ TEST(CliCheck, ReadsWhatRooflineRunWrites) {
   auto r = run_cli({"run", "axpy-fp64", "--quick", "--levels", "L1", "--machine", machine, "-o",
                     d.file("run.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run_cli({"check", d.file("run.json"), "--machine", machine, "--baseline", d.file("run.json"),
+  // A copy as the baseline (the file itself is refused): the run against itself.
+  std::filesystem::copy_file(d.file("run.json"), d.file("base.json"));
+  r = run_cli({"check", d.file("run.json"), "--machine", machine, "--baseline", d.file("base.json"),
                "--json"});
   const json j = json::parse(r.out);
   ASSERT_FALSE(j["points"].empty());

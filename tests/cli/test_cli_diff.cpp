@@ -176,12 +176,18 @@ TEST(CliDiff, PointsAreJudgedAgainstTheSameNoiseAsCheck) {
                           "--bandwidth", "1T"});
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
   EXPECT_NE(c.out.find("within the noise ±3%"), std::string::npos) << c.out;
-  // B/A beside a 3% noise is printed apart from 0.97: 0.96996 exceeds it, 0.97003 does not
-  // (both printed "0.97").
+  // B/A beside a 3% noise is printed apart from the band's low end 1/1.03 = 0.970874: 0.970864
+  // (T 1.03001) exceeds it, 0.970883 (T 1.02999) does not (both printed "0.9709").
   write_text(d.file("e.json"), R"({"schema": "roofline.points", "version": 1, "points": [
-    {"name": "k", "work": 100, "traffic": 10, "time": 1.03097}]})");
+    {"name": "k", "work": 100, "traffic": 10, "time": 1.03001}]})");
   r = run_cli({"diff", d.file("a.json"), d.file("e.json")});
-  EXPECT_NE(r.out.find("B/A = 0.96996; I B/A = 1 (spread A 0.2%, B none): exceeds the noise (3%)"),
+  EXPECT_NE(r.out.find("B/A = 0.97086; I B/A = 1 (spread A 0.2%, B none): exceeds the noise (3%)"),
+            std::string::npos)
+      << r.out;
+  write_text(d.file("w.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 100, "traffic": 10, "time": 1.02999}]})");
+  r = run_cli({"diff", d.file("a.json"), d.file("w.json")});
+  EXPECT_NE(r.out.find("B/A = 0.97088; I B/A = 1 (spread A 0.2%, B none): within the noise (3%)"),
             std::string::npos)
       << r.out;
   // 5% is beyond it in both.
