@@ -99,6 +99,7 @@ struct NcuTableReader {
       if (line.empty()) continue;
       if (line[0] == '"') {
         split_csv(line, lines, rec);
+        if (!lines.last_line_ended()) cut_row();
         return true;
       }
       if (std::string_view(line).starts_with("==")) {
@@ -153,6 +154,16 @@ struct NcuTableReader {
                      ": line 1: not an Nsight Compute CSV export: no header with "
                      "\"Kernel Name\" (export with: ncu --csv --page raw --metrics ... or ncu "
                      "--import report.ncu-rep --csv --page raw)");
+  }
+
+  /// ncu ends every line: a last row without its line end was cut, maybe right after a comma
+  /// (an empty last cell, read as a metric ncu left out) or inside a number.
+  [[noreturn]] void cut_row() {
+    const int at = lines.line_number();
+    throw InputError(tab.origin + ": line " + std::to_string(at) +
+                     (at == rec.line ? ", column " + std::to_string(line.size() + 1) : "") +
+                     ": the last row has no line end (file truncated?); if the file is whole, "
+                     "end it with one");
   }
 
   [[noreturn]] void short_row(std::size_t need, const std::string& what) {

@@ -586,3 +586,24 @@ TEST(ImportNcu, CyclesGiveTheDuration) {
             std::string::npos);
 }
 }  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+// A raw page cut right after a comma: the empty last cell read as a metric ncu did not give
+// ("FMUL is n/a for every kernel: counted as 0"), or dropped the kernel, exit 0.
+TEST(ImportNcu, ARawPageCutAfterACommaIsTruncated) {
+  const std::string text = read_text_file(kData / "ncu-raw-saxpy.csv");
+  const std::string row_end = "\"1,073,741,824\",\"0\"\n";
+  const auto at = text.find(row_end);
+  ASSERT_NE(at, std::string::npos);
+  const std::string cut = text.substr(0, at + row_end.find(",\"0\"") + 1);  // ends "…824",
+  const auto line_start = cut.rfind('\n') + 1;
+  EXPECT_EQ(error_of(cut), "r.csv: line 6, column " + std::to_string(cut.size() - line_start + 1) +
+                               ": the last row has no line end (file truncated?); if the file is "
+                               "whole, end it with one");
+  // Cut after the row's closing quote: no line end either.
+  EXPECT_NE(error_of(text.substr(0, at + row_end.size() - 1)).find("the last row has no line end"),
+            std::string::npos);
+  // Lines of the application after the table may end without one.
+  EXPECT_EQ(import_ncu(text + "done", "r.csv").doc.points.size(), 2u);
+}
+}  // namespace ROOFLINE_UNITY_ID

@@ -676,3 +676,23 @@ TEST(RealDcgm, A100DocsMigInstancesAndAZeroDramaGiveNoPoint) {
   EXPECT_TRUE(has_note(r.result, "GPU-I 1: no point — a MIG instance's activity"));
 }
 }  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+// ncu ends every line: a real export cut right after a comma left an empty last cell, read as a
+// metric ncu did not give — the A100 gemm kernel dropped (FFMA "n/a" for it only) and the import
+// went on with the others, exit 0.
+TEST(RealNcu, AnExportCutAfterACommaIsTruncated) {
+  const std::string text = read_text_file(kReal / "ncu-a100-details-printfp-gemm.csv");
+  const std::string cell = "ffma_pred_on.sum\",\"inst\",\"34,359,738,368,000.00\"";
+  const auto at = text.find(cell);
+  ASSERT_NE(at, std::string::npos);
+  const std::string cut = text.substr(0, at + cell.find("\"34,"));  // ends with "inst",
+  const auto line_start = cut.rfind('\n') + 1;
+  const std::string got = error_of([&] { import_ncu(cut, "gemm.csv"); });
+  EXPECT_EQ(got, "gemm.csv: line 42, column " + std::to_string(cut.size() - line_start + 1) +
+                     ": the last row has no line end (file truncated?); if the file is whole, "
+                     "end it with one");
+  // The same row whole (its line end kept) is read.
+  EXPECT_EQ(ncu("ncu-a100-details-printfp-gemm.csv").doc.points.size(), 3u);
+}
+}  // namespace ROOFLINE_UNITY_ID
