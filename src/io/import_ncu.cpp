@@ -572,9 +572,14 @@ class PointMaker {
         for (const Source* src : {&pr.fma, &pr.add, &pr.mul})
           h_warp += count(tab, rec, *src, seconds) / 32;
     const double mma = most - h_warp;
-    if (!(mma > 0.05 * most)) return true;
     constexpr double kVoltaFlopPerTensorInstruction = 512;
-    if ((rec.cc == "7.0" || rec.cc == "7.2") && plan.tensor_inst_total) {
+    const bool volta = rec.cc == "7.0" || rec.cc == "7.2";
+    if (!(mma > 0.05 * most)) {
+      if (mma >= 1)
+        margin_note(rec, mma, most, volta ? kVoltaFlopPerTensorInstruction : 0, by_prec);
+      return true;
+    }
+    if (volta && plan.tensor_inst_total) {
       by_prec["fp16 tensor"] += kVoltaFlopPerTensorInstruction * mma;
       volta_tensor_ = true;
       return true;
@@ -586,6 +591,28 @@ class PointMaker {
                      "would be a lower bound by an unknown factor — collect "
                      "sm__ops_path_tensor_src_*.sum");
     return false;
+  }
+
+  /// Tensor-pipe instructions beyond the FP16 warp instructions, but within the 5% margin left
+  /// for predicated-off lanes: W leaves them out, so the note says how many there were and
+  /// what W would be if they were MMAs (an HMMA.16816 is 4096 FLOP, an HMMA.884 step on Volta
+  /// 512 — `volta_flop` when the export is of Volta, else 0).
+  void margin_note(const ToolRecord& rec, double extra, double all, double volta_flop,
+                   const std::map<std::string, double>& by_prec) {
+    double w = 0;
+    for (const auto& [prec, v] : by_prec) w += v;
+    const double per = volta_flop > 0 ? volta_flop : 4096;
+    const double more = extra * per;
+    notes_.push_back(kernel_label(rec) + ": " + format_number(extra, 4) +
+                     " tensor-pipe instructions beyond its FP16 ones (" +
+                     format_number(100 * extra / all, 3) + "% of its " + format_number(all, 4) +
+                     "), within the 5% margin for predicated-off lanes: not counted in W (" +
+                     format_work(Work(w)) + "); if they are MMAs, W misses " +
+                     format_work(Work(more)) + " (" +
+                     (volta_flop > 0 ? "an HMMA.884 step of 512 FLOP each, Volta"
+                                     : "4096 FLOP each as HMMA.16816, more for larger shapes") +
+                     ") and would be " + format_work(Work(w + more)) +
+                     " — collect sm__ops_path_tensor_src_*.sum to count them");
   }
 
   /// The kernel's point: W per precision (FMA twice) and tensor type, Q at DRAM (and L2, L1),

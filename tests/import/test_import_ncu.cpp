@@ -606,4 +606,41 @@ TEST(ImportNcu, ARawPageCutAfterACommaIsTruncated) {
   // Lines of the application after the table may end without one.
   EXPECT_EQ(import_ncu(text + "done", "r.csv").doc.points.size(), 2u);
 }
+
+const std::string kTensorHead =
+    "\"ID\",\"Kernel Name\",\"CC\",\"dram__bytes_read.sum\",\"dram__bytes_write.sum\","
+    "\"gpu__time_duration.sum\",\"sm__sass_thread_inst_executed_op_hfma_pred_on.sum\","
+    "\"sm__inst_executed_pipe_tensor.sum\"\n"
+    "\"\",\"\",\"\",\"byte\",\"byte\",\"usecond\",\"inst\",\"inst\"\n";
+
+// 32e9 HFMA thread instructions are 1e9 warp instructions; the tensor pipe ran 1.04e9: 4e7
+// beyond them, 3.85% of the pipe's, within the 5% margin for predicated-off lanes. W keeps its
+// 64 GFLOP of HFMA, and a note says what W would be if the 4e7 were HMMA.16816 MMAs (4096 FLOP
+// each: 163.84 GFLOP more, 227.84 GFLOP).
+TEST(ImportNcu, TensorInstructionsWithinTheMarginAreNoted) {
+  const auto r =
+      import_ncu(kTensorHead +
+                     "\"0\",\"mixed\",\"8.0\",\"1000000000\",\"0\",\"1000\",\"32000000000\","
+                     "\"1040000000\"\n",
+                 "r.csv");
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].work.value, 64e9);
+  EXPECT_EQ(r.doc.points[0].precision, "fp16 vector");
+  std::string note;
+  for (const auto& n : r.notes)
+    if (n.find("within the 5% margin") != std::string::npos) note = n;
+  EXPECT_EQ(note,
+            "kernel 'mixed' (ID 0, line 3): 4e+07 tensor-pipe instructions beyond its FP16 ones "
+            "(3.85% of its 1.04e+09), within the 5% margin for predicated-off lanes: not counted "
+            "in W (64 GFLOP); if they are MMAs, W misses 163.8 GFLOP (4096 FLOP each as "
+            "HMMA.16816, more for larger shapes) and would be 227.8 GFLOP — collect "
+            "sm__ops_path_tensor_src_*.sum to count them");
+  // Exactly the FP16 ones: nothing to say.
+  const auto exact =
+      import_ncu(kTensorHead +
+                     "\"0\",\"h\",\"8.0\",\"1000000000\",\"0\",\"1000\",\"32000000000\","
+                     "\"1000000000\"\n",
+                 "r.csv");
+  for (const auto& n : exact.notes) EXPECT_EQ(n.find("within the 5% margin"), std::string::npos);
+}
 }  // namespace ROOFLINE_UNITY_ID
