@@ -194,6 +194,9 @@ struct NcuOptions {
   /// No machine is given, so the export's own peaks (--set roofline) will judge its kernels:
   /// only then do the notes speak of those roofs (kernels of several devices, peaks that differ).
   bool own_roofs = true;
+  /// The machine's roofs (--hw/--machine), or null: a kernel whose W no precision dominates is
+  /// judged against the highest vector roof of its precisions, with a note (docs/import.md).
+  const RoofSet* roofs = nullptr;
 };
 
 /// The metrics the ncu importer reads, as one --metrics list: T, Q (DRAM, L2, L1) and the FP64,

@@ -643,4 +643,36 @@ TEST(ImportNcu, TensorInstructionsWithinTheMarginAreNoted) {
                  "r.csv");
   for (const auto& n : exact.notes) EXPECT_EQ(n.find("within the 5% margin"), std::string::npos);
 }
+
+// dfma 1.5e9 (3 GFLOP, 75%) beside ffma 5e8 (1 GFLOP, 25%) in 100 µs: no precision has 90% of
+// W. Against the machine (fp64 34, fp32 67 TFLOP/s) it is judged on the higher roof, fp32, and
+// the note gives both attainments: 40 TFLOP/s is 59.7% of fp32's roof and 117.6% of fp64's,
+// and the least time at those roofs, 3e9/34e12 + 1e9/67e12 = 103.16 us (103.2% of T).
+TEST(ImportNcu, NoDominantPrecisionIsJudgedOnTheHighestOfItsRoofsWithANote) {
+  const std::string csv =
+      "\"ID\",\"Kernel Name\",\"CC\",\"dram__bytes_read.sum\",\"dram__bytes_write.sum\","
+      "\"gpu__time_duration.sum\",\"sm__sass_thread_inst_executed_op_dfma_pred_on.sum\","
+      "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\"\n"
+      "\"\",\"\",\"\",\"byte\",\"byte\",\"usecond\",\"inst\",\"inst\"\n"
+      "\"0\",\"mixed\",\"9.0\",\"1000000\",\"0\",\"100\",\"1500000000\",\"500000000\"\n";
+  const RoofSet h100 = load_machine_file(kData / "machine-h100-sxm.json").roofs;
+  NcuOptions o;
+  o.roofs = &h100;
+  const auto r = import_ncu(csv, "r.csv", o);
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].work.value, 4e9);
+  EXPECT_EQ(r.doc.points[0].precision, "fp32 vector");
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_EQ(r.notes.back(),
+            "kernel mixed #0: no precision has 90% of W (fp32 vector 25%, fp64 vector 75%): "
+            "judged against the highest of their roofs, 'fp32' (W/T passes none while the units "
+            "take turns); W/T = 40 TFLOP/s would read fp32 vector on roof 'fp32' (67 TFLOP/s): "
+            "59.7%, fp64 vector on roof 'fp64' (34 TFLOP/s): 118%; at those roofs the work "
+            "takes at least 103.2 us if the units take turns (103% of T)");
+  // Without roofs the shares alone are said, and the point keeps no precision.
+  const auto bare = import_ncu(csv, "r.csv");
+  EXPECT_EQ(bare.doc.points[0].precision, "");
+  EXPECT_EQ(bare.notes.back(),
+            "kernel mixed #0: no precision has 90% of W (fp32 vector 25%, fp64 vector 75%)");
+}
 }  // namespace ROOFLINE_UNITY_ID
