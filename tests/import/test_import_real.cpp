@@ -696,3 +696,40 @@ TEST(RealNcu, AnExportCutAfterACommaIsTruncated) {
   EXPECT_EQ(ncu("ncu-a100-details-printfp-gemm.csv").doc.points.size(), 3u);
 }
 }  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+ImportResult likwid_texts(const std::vector<std::pair<std::string, std::string>>& files) {
+  ToolTable tab;
+  for (const auto& [name, text] : files) {
+    std::istringstream in(text);
+    TextLines lines(in, name);
+    read_likwid_table(lines, tab);
+  }
+  return likwid_points(tab);
+}
+
+// A negative value in the second or third file is refused naming that file, at its own line and
+// column (the message named the first file with the other's line and column).
+TEST(RealLikwid, ANegativeValueNamesItsOwnFile) {
+  const std::string flops = read_text_file(kReal / "likwid-coffeelake-csv-flopsdp-128.log");
+  const std::string l3 = read_text_file(kReal / "likwid-coffeelake-csv-l3-128.log");
+  const std::string bad = roofline::test::edited(l3, "L3 bandwidth [MBytes/s],14124.0883,",
+                                                 "L3 bandwidth [MBytes/s],-14124.0883,");
+  EXPECT_EQ(error_of([&] {
+              likwid_texts({{"A.log", flops}, {"B.log", bad}});
+            }),
+            "B.log: line 31, column 25: L3 bandwidth [MBytes/s] (Core 3): negative value "
+            "-14124");
+  EXPECT_EQ(error_of([&] {
+              likwid_texts({{"A.log", flops}, {"B.log", l3}, {"C.log", bad}});
+            }),
+            "C.log: line 31, column 25: L3 bandwidth [MBytes/s] (Core 3): negative value "
+            "-14124");
+  // In the first file it names the first.
+  EXPECT_EQ(error_of([&] {
+              likwid_texts({{"A.log", bad}, {"B.log", flops}});
+            }),
+            "A.log: line 31, column 25: L3 bandwidth [MBytes/s] (Core 3): negative value "
+            "-14124");
+}
+}  // namespace ROOFLINE_UNITY_ID
