@@ -180,6 +180,9 @@ struct ToolTable {
   /// name what is missing and not what is there).
   std::set<std::string, std::less<>> metric_names;
   std::vector<std::string> notes;
+  /// likwid: the CPU the first run that names one ran on ("CPU name:" of its header), and
+  /// where ("FILE: line L"); runs of another CPU are refused (read_likwid_table).
+  std::string cpu, cpu_at;
 
  private:
   std::set<std::string, std::less<>> strings_;

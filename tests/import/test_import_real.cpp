@@ -732,4 +732,22 @@ TEST(RealLikwid, ANegativeValueNamesItsOwnFile) {
             "A.log: line 31, column 25: L3 bandwidth [MBytes/s] (Core 3): negative value "
             "-14124");
 }
+
+// Runs of two machines (a Coffee Lake FLOPS_DP run, an EPYC 7702 L3 run) would make one point
+// of one CPU's FLOP over another's traffic: refused, naming both files and both CPUs.
+TEST(RealLikwid, RunsOfDifferentCpusAreRefused) {
+  const std::string got = error_of([] {
+    likwid({"likwid-coffeelake-csv-flopsdp-128.log", "likwid-zen2-text-l3-page.txt"});
+  });
+  EXPECT_EQ(got, path("likwid-zen2-text-l3-page.txt") +
+                     ": line 2: a run on CPU 'AMD EPYC 7702 64-Core Processor', where " +
+                     path("likwid-coffeelake-csv-flopsdp-128.log") +
+                     ": line 2 is a run on 'Intel(R) Core(TM) i5-7500 CPU @ 3.40GHz': the inputs "
+                     "must be runs of one program on one machine (import each machine's runs by "
+                     "themselves)");
+  // One machine's runs, in text and CSV headers alike, are read together.
+  EXPECT_EQ(likwid({"likwid-coffeelake-csv-flopsdp-128.log", "likwid-coffeelake-csv-l3-128.log"})
+                .doc.points.size(),
+            4u);
+}
 }  // namespace ROOFLINE_UNITY_ID
