@@ -160,7 +160,18 @@ class BlockMeasure {
       const auto ev = flop_events().find(v.metric);
       if (ev == flop_events().end()) continue;
       any_raw = true;
-      if (v.missing) continue;
+      if (v.missing) {
+        // A core counter likwid could not read prints '-' ("MSR write operation failed"): the
+        // thread's FLOP were not counted, which is no W of 0.
+        if (thread_time(v.instance) > 0)
+          throw InputError(where(tab_, r_, v) +
+                           ": the FLOP event was not measured (printed without a value, such "
+                           "as '-') for a thread that ran " +
+                           format_seconds(Seconds(thread_time(v.instance))) +
+                           ": likwid could not read the counter (see its ERROR lines, e.g. "
+                           "'MSR write operation failed')");
+        continue;
+      }
       raw += used(tab_, r_, v) * ev->second.flop;
       const std::string p =
           *ev->second.precision ? ev->second.precision : group_precision(r_.group);

@@ -750,4 +750,16 @@ TEST(RealLikwid, RunsOfDifferentCpusAreRefused) {
                 .doc.points.size(),
             4u);
 }
+
+// likwid could not program the counters ("MSR write operation failed"): the FLOP event printed
+// '-' for a thread that ran 2.145 ms. That is no W of 0: refused, naming the event and the file.
+TEST(RealLikwid, AFlopEventNotMeasuredIsSaidAsSuch) {
+  const std::string msr = "likwid-zen2-text-flopssp-msr-failed.txt";
+  const std::string want = path(msr) +
+                           ": line 56, column 46: RETIRED_SSE_AVX_FLOPS_ALL (HWThread 0): the "
+                           "FLOP event was not measured (printed without a value, such as '-') "
+                           "for a thread that ran 2.145 ms: likwid could not read the counter "
+                           "(see its ERROR lines, e.g. 'MSR write operation failed')";
+  EXPECT_EQ(error_of([&] { likwid({msr}); }), want);
+}
 }  // namespace ROOFLINE_UNITY_ID
