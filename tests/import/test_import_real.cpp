@@ -695,6 +695,26 @@ TEST(RealNcu, AnExportCutAfterACommaIsTruncated) {
   // The same row whole (its line end kept) is read.
   EXPECT_EQ(ncu("ncu-a100-details-printfp-gemm.csv").doc.points.size(), 3u);
 }
+
+// Cut at a line end, the export's last kernel lacks the rows after its FFMA count (FMUL, HADD,
+// HFMA, HMUL: a cut that no line shows): the note says which metrics it lacks that another kernel
+// has.
+TEST(RealNcu, ALastKernelWithFewerMetricsIsNoted) {
+  const std::string text = read_text_file(kReal / "ncu-a100-details-printfp-gemm.csv");
+  const std::string row = "ffma_pred_on.sum\",\"inst\",\"34,359,738,368,000.00\"\n";
+  const auto at = text.find(row);
+  ASSERT_NE(at, std::string::npos);
+  const auto r = import_ncu(text.substr(0, at + row.size()), "gemm.csv");
+  EXPECT_TRUE(has_note(r,
+                       "kernel ID 2 (line 32), the table's last, lacks metrics kernel ID 0 has "
+                       "(smsp__sass_thread_inst_executed_op_fmul_pred_on.sum, "
+                       "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum, "
+                       "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum, "
+                       "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum): the file may be cut "
+                       "at a line end"));
+  // The whole export: no such note.
+  EXPECT_FALSE(has_note(ncu("ncu-a100-details-printfp-gemm.csv"), "the file may be cut"));
+}
 }  // namespace ROOFLINE_UNITY_ID
 
 namespace ROOFLINE_UNITY_ID {
