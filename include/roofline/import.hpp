@@ -180,6 +180,9 @@ struct ToolTable {
   /// name what is missing and not what is there).
   std::set<std::string, std::less<>> metric_names;
   std::vector<std::string> notes;
+  /// likwid: the CPU the first run that names one ran on ("CPU name:" of its header), and
+  /// where ("FILE: line L"); runs of another CPU are refused (read_likwid_table).
+  std::string cpu, cpu_at;
 
  private:
   std::set<std::string, std::less<>> strings_;
@@ -194,6 +197,9 @@ struct NcuOptions {
   /// No machine is given, so the export's own peaks (--set roofline) will judge its kernels:
   /// only then do the notes speak of those roofs (kernels of several devices, peaks that differ).
   bool own_roofs = true;
+  /// The machine's roofs (--hw/--machine), or null: a kernel whose W no precision dominates is
+  /// judged against the highest vector roof of its precisions, with a note (docs/import.md).
+  const RoofSet* roofs = nullptr;
 };
 
 /// The metrics the ncu importer reads, as one --metrics list: T, Q (DRAM, L2, L1) and the FP64,
@@ -275,8 +281,9 @@ ImportResult import_likwid(const std::string& text, const std::string& origin);
 /// Peaks the DCGM activity ratios are multiplied with, taken from a machine document.
 struct DcgmPeaks {
   double tensor = 0, fp64 = 0, fp32 = 0, fp16 = 0;  ///< FLOP/s; 0 = not in the machine
+  double tensor_fp64 = 0;                           ///< the fp64 tensor roof (DFMA pipe)
   double bandwidth = 0;                             ///< DRAM/HBM byte/s
-  std::string tensor_roof, fp64_roof, fp32_roof, fp16_roof, memory_level;
+  std::string tensor_roof, fp64_roof, fp32_roof, fp16_roof, tensor_fp64_roof, memory_level;
 };
 DcgmPeaks dcgm_peaks(const RoofSet& roofs);
 
@@ -289,6 +296,8 @@ struct DcgmSummary {
   int samples = 0;     ///< rows with at least one value (all-N/A rows are not samples)
   double gpu_util = -1, sm_active = -1, sm_occupancy = -1;  ///< ratios 0..1; -1 = absent
   double tensor_active = -1, dram_active = -1, fp64_active = -1, fp32_active = -1, fp16_active = -1;
+  /// The tensor pipe by instruction (DCGM fields 1014, 1015, 1013: THMMA, TDFMA, TIMMA).
+  double hmma_active = -1, dfma_active = -1, imma_active = -1;
   double power_w = -1, power_limit_w = -1;
   /// Activity fields (of W or Q) that some samples give and others leave N/A: "TENSO 1 of 4".
   /// Their means are over the samples that give them, and stand for the whole run.

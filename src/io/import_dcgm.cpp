@@ -58,6 +58,16 @@ const std::map<std::string, std::string>& field_aliases() {
       {"FP16A", "fp16"},
       {"PIPE_FP16_ACTIVE", "fp16"},
       {"DCGM_FI_PROF_PIPE_FP16_ACTIVE", "fp16"},
+      // The tensor pipe by instruction (fields 1013-1015): which precision kept it busy.
+      {"THMMA", "hmma"},
+      {"PIPE_TENSOR_HMMA_ACTIVE", "hmma"},
+      {"DCGM_FI_PROF_PIPE_TENSOR_HMMA_ACTIVE", "hmma"},
+      {"TDFMA", "dfma"},
+      {"PIPE_TENSOR_DFMA_ACTIVE", "dfma"},
+      {"DCGM_FI_PROF_PIPE_TENSOR_DFMA_ACTIVE", "dfma"},
+      {"TIMMA", "imma"},
+      {"PIPE_TENSOR_IMMA_ACTIVE", "imma"},
+      {"DCGM_FI_PROF_PIPE_TENSOR_IMMA_ACTIVE", "imma"},
   };
   return m;
 }
@@ -96,6 +106,7 @@ DcgmPeaks dcgm_peaks(const RoofSet& roofs) {
     if (c.integer || c.sparse) continue;
     if (is_matrix_unit(c)) {
       if ((c.precision == "fp16" || c.precision == "bf16") && outranks(c, tensor)) tensor = &c;
+      if (c.precision == "fp64") take(p.tensor_fp64, p.tensor_fp64_roof, c);
     } else if (c.precision == "fp64") {
       take(p.fp64, p.fp64_roof, c);
     } else if (c.precision == "fp32") {
@@ -133,6 +144,7 @@ namespace {
 struct DcgmTally {
   std::vector<std::string> fields;  // canonical names per value column ("" = unknown column)
   std::vector<std::string> header_names;
+  std::vector<std::string> unknown;  // header names the importer does not know, in order
   int header_line = 0;
   bool any_activity_field = false;
   std::map<std::string, std::map<std::string, std::pair<double, int>>>
@@ -165,9 +177,13 @@ void dcgm_read_header(const std::vector<Token>& tok, int line_no, const std::str
                            " measures what field " + names[k] + " does: one metric given twice");
     f.push_back(a == field_aliases().end() ? "" : a->second);
     names.push_back(tok[i].text);
+    if (a == field_aliases().end() &&
+        std::find(t.unknown.begin(), t.unknown.end(), tok[i].text) == t.unknown.end())
+      t.unknown.push_back(tok[i].text);
     if (a != field_aliases().end() &&
         (a->second == "tensor" || a->second == "dram" || a->second == "fp64" ||
-         a->second == "fp32" || a->second == "fp16"))
+         a->second == "fp32" || a->second == "fp16" || a->second == "hmma" || a->second == "dfma" ||
+         a->second == "imma"))
       t.any_activity_field = true;
   }
   t.fields = f;
@@ -333,12 +349,16 @@ DcgmSummary dcgm_summarise(const DcgmTally& t, const std::string& entity) {
   s.fp64_active = avg("fp64");
   s.fp32_active = avg("fp32");
   s.fp16_active = avg("fp16");
+  s.hmma_active = avg("hmma");
+  s.dfma_active = avg("dfma");
+  s.imma_active = avg("imma");
   s.power_w = avg("power");
   s.power_limit_w = avg("power_limit");
   // The fields W and Q are scaled from, given in fewer samples than the entity has.
   for (const auto& [field, label] :
        {std::pair{"tensor", "TENSO"}, std::pair{"fp64", "FP64A"}, std::pair{"fp32", "FP32A"},
-        std::pair{"fp16", "FP16A"}, std::pair{"dram", "DRAMA"}}) {
+        std::pair{"fp16", "FP16A"}, std::pair{"dram", "DRAMA"}, std::pair{"hmma", "THMMA"},
+        std::pair{"dfma", "TDFMA"}, std::pair{"imma", "TIMMA"}}) {
     if (sums == t.sums.end()) break;
     const auto it = sums->second.find(field);
     if (it != sums->second.end() && it->second.second > 0 && it->second.second < s.samples)
@@ -369,10 +389,25 @@ DcgmWorkRate dcgm_work_rate(const DcgmSummary& s, const DcgmPeaks& peaks, const 
     double activity, peak;
     const std::string& roof;
   };
-  const Pipe pipes[] = {{"PIPE_TENSOR_ACTIVE", s.tensor_active, peaks.tensor, peaks.tensor_roof},
-                        {"PIPE_FP64_ACTIVE", s.fp64_active, peaks.fp64, peaks.fp64_roof},
-                        {"PIPE_FP32_ACTIVE", s.fp32_active, peaks.fp32, peaks.fp32_roof},
-                        {"PIPE_FP16_ACTIVE", s.fp16_active, peaks.fp16, peaks.fp16_roof}};
+  // The tensor pipe by instruction says which roof its busy cycles run at: HMMA the fp16/bf16
+  // tensor roof, DFMA the fp64 one. With those fields PIPE_TENSOR_ACTIVE (any of them busy) is
+  // not added again; IMMA counts integer operations, no FLOP.
+  const bool by_instruction = s.hmma_active >= 0 || s.dfma_active >= 0 || s.imma_active >= 0;
+  const double any_tensor = by_instruction ? -1 : s.tensor_active;
+  if (by_instruction && s.tensor_active > 0)
+    notes.push_back(s.entity + ": PIPE_TENSOR_ACTIVE = " + format_number(s.tensor_active, 3) +
+                    " left out of W: the tensor pipe's instruction fields (THMMA, TDFMA, TIMMA) "
+                    "count the same busy cycles by precision");
+  if (s.imma_active > 0)
+    notes.push_back(s.entity + ": PIPE_TENSOR_IMMA_ACTIVE = " + format_number(s.imma_active, 3) +
+                    " left out of W: integer MMAs are operations (OP), not FLOP");
+  const Pipe pipes[] = {
+      {"PIPE_TENSOR_ACTIVE", any_tensor, peaks.tensor, peaks.tensor_roof},
+      {"PIPE_TENSOR_HMMA_ACTIVE", s.hmma_active, peaks.tensor, peaks.tensor_roof},
+      {"PIPE_TENSOR_DFMA_ACTIVE", s.dfma_active, peaks.tensor_fp64, peaks.tensor_fp64_roof},
+      {"PIPE_FP64_ACTIVE", s.fp64_active, peaks.fp64, peaks.fp64_roof},
+      {"PIPE_FP32_ACTIVE", s.fp32_active, peaks.fp32, peaks.fp32_roof},
+      {"PIPE_FP16_ACTIVE", s.fp16_active, peaks.fp16, peaks.fp16_roof}};
   for (const auto& pp : pipes) {
     if (pp.activity <= 0) continue;
     if (pp.peak <= 0) {
@@ -499,6 +534,10 @@ DcgmResult import_dcgm(std::istream& input, const std::string& origin, const Roo
   if (tally.empty_rows > 0)
     out.result.notes.push_back(std::to_string(tally.empty_rows) +
                                " rows with only N/A/N/W values are not samples (left out of T)");
+  if (!tally.unknown.empty())
+    out.result.notes.push_back(
+        "fields not read (not fields this importer knows): " + join(tally.unknown, ", ") +
+        "; W and Q come from the pipes' and DRAM activity (docs/import.md)");
   out.result.doc.origin = origin;
   out.result.doc.machine = roofs.name;
   // Each entity in the order it first appeared: its averages, then its point and notes.

@@ -96,23 +96,29 @@ struct Block {
   std::string assumed_rate;
 };
 
+/// The file a record was read from: the table's origin names only the first of several.
+const std::string& file_of(const ToolTable& tab, const ToolRecord& r) {
+  return r.run_origin.empty() ? tab.origin : r.run_origin;
+}
+
 double checked(double v, const ToolTable& tab, const ToolRecord& r, const char* what) {
   if (!std::isfinite(v))
-    throw InputError(tab.origin + ": line " + std::to_string(r.line) + ": region '" + r.name +
+    throw InputError(file_of(tab, r) + ": line " + std::to_string(r.line) + ": region '" + r.name +
                      "': " + what + " overflows (more than 1e308)");
   return v;
 }
 
 /// The place of a value in its file, for messages: "FILE: line L, column C: METRIC (THREAD)".
-std::string where(const ToolTable& tab, const ToolValue& v) {
-  return tab.origin + ": line " + std::to_string(v.line) + ", column " + std::to_string(v.column) +
-         ": " + std::string(v.metric) +
+std::string where(const ToolTable& tab, const ToolRecord& r, const ToolValue& v) {
+  return file_of(tab, r) + ": line " + std::to_string(v.line) + ", column " +
+         std::to_string(v.column) + ": " + std::string(v.metric) +
          (v.instance.empty() ? "" : " (" + std::string(v.instance) + ")");
 }
 
 /// A value W, Q or T is computed from: a count, a rate or a runtime, never negative.
-double used(const ToolTable& tab, const ToolValue& v) {
-  if (v.value < 0) throw InputError(where(tab, v) + ": negative value " + format_number(v.value));
+double used(const ToolTable& tab, const ToolRecord& r, const ToolValue& v) {
+  if (v.value < 0)
+    throw InputError(where(tab, r, v) + ": negative value " + format_number(v.value));
   return v.value;
 }
 
@@ -137,7 +143,7 @@ class BlockMeasure {
       auto& best = runtime_[v.instance];
       if (!best || v.significant > best->significant) best = &v;
     }
-    for (const auto& [inst, v] : runtime_) b_.time = std::max(b_.time, used(tab_, *v));
+    for (const auto& [inst, v] : runtime_) b_.time = std::max(b_.time, used(tab_, r_, *v));
   }
 
   double thread_time(std::string_view inst) const {
@@ -154,8 +160,19 @@ class BlockMeasure {
       const auto ev = flop_events().find(v.metric);
       if (ev == flop_events().end()) continue;
       any_raw = true;
-      if (v.missing) continue;
-      raw += used(tab_, v) * ev->second.flop;
+      if (v.missing) {
+        // A core counter likwid could not read prints '-' ("MSR write operation failed"): the
+        // thread's FLOP were not counted, which is no W of 0.
+        if (thread_time(v.instance) > 0)
+          throw InputError(where(tab_, r_, v) +
+                           ": the FLOP event was not measured (printed without a value, such "
+                           "as '-') for a thread that ran " +
+                           format_seconds(Seconds(thread_time(v.instance))) +
+                           ": likwid could not read the counter (see its ERROR lines, e.g. "
+                           "'MSR write operation failed')");
+        continue;
+      }
+      raw += used(tab_, r_, v) * ev->second.flop;
       const std::string p =
           *ev->second.precision ? ev->second.precision : group_precision(r_.group);
       if (v.value > 0) {
@@ -187,11 +204,11 @@ class BlockMeasure {
       any = true;
       if (v.missing) {
         if (thread_time(v.instance) > 0)
-          throw InputError(where(tab_, v) + ": no value for a thread that ran " +
+          throw InputError(where(tab_, r_, v) + ": no value for a thread that ran " +
                            format_seconds(Seconds(thread_time(v.instance))));
         continue;
       }
-      w += used(tab_, v) * 1e6 * thread_time(v.instance);
+      w += used(tab_, r_, v) * 1e6 * thread_time(v.instance);
       dp = dp || (is_dp && v.value > 0);
       sp = sp || (is_sp && v.value > 0);
     }
@@ -208,14 +225,14 @@ class BlockMeasure {
     bool from_bw = false, from_volume = false, part = false;
     for (const auto& v : r_.values)
       if (!v.missing && names(normalized(v.metric), lv.bandwidth, lv.part_bandwidth)) {
-        bytes += used(tab_, v) * 1e6 * thread_time(v.instance);
+        bytes += used(tab_, r_, v) * 1e6 * thread_time(v.instance);
         from_bw = true;
         part = part || normalized(v.metric) != lv.bandwidth;
       }
     if (!from_bw)
       for (const auto& v : r_.values)
         if (!v.missing && names(normalized(v.metric), lv.volume, lv.part_volume)) {
-          bytes += used(tab_, v) * 1e9;
+          bytes += used(tab_, r_, v) * 1e9;
           from_volume = true;
           part = part || normalized(v.metric) != lv.volume;
         }
@@ -224,7 +241,7 @@ class BlockMeasure {
       for (const auto& v : r_.values)
         if (!v.missing && (v.metric.substr(0, 12) == "CAS_COUNT_RD" ||
                            v.metric.substr(0, 12) == "CAS_COUNT_WR")) {
-          bytes += used(tab_, v) * 64;  // one CAS = one 64-byte line
+          bytes += used(tab_, r_, v) * 64;  // one CAS = one 64-byte line
           cas = true;
         }
       from_volume = cas;

@@ -15,6 +15,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline {
@@ -310,6 +311,26 @@ struct LikwidTableReader {
     row(cells, r.columns, n, end);
   }
 
+  /// "CPU name:\tNAME" (text) or "CPU name:,NAME," (CSV): every run of the input must be of
+  /// one CPU, since a point of several runs mixes their counts (W of one machine over the
+  /// traffic and time of another).
+  void same_cpu(const std::string& line) {
+    std::string name = trim(line.substr(9));
+    if (name.starts_with(",")) name = name.substr(1);
+    while (name.ends_with(",")) name.pop_back();  // the CSV's padding: "NAME,,,,"
+    name = trim(name);
+    const std::string here = tab.origin + ": line " + std::to_string(lines.line_number());
+    if (tab.cpu.empty()) {
+      tab.cpu = name;
+      tab.cpu_at = here;
+    } else if (name != tab.cpu) {
+      throw InputError(here + ": a run on CPU '" + terminal_safe(name) + "', where " + tab.cpu_at +
+                       " is a run on '" + terminal_safe(tab.cpu) +
+                       "': the inputs must be runs of one program on one machine (import each "
+                       "machine's runs by themselves)");
+    }
+  }
+
   void read() {
     static const std::regex title_re(R"(^(?:Region (.*), )?Group (\d+): (\S+)\s*$)");
     std::string line;
@@ -338,6 +359,7 @@ struct LikwidTableReader {
                    lines.line_number());
         continue;
       }
+      if (line.starts_with("CPU name:")) same_cpu(line);
       // likwid-perfctr prints the CPU before each run ("CPU name:\t..."); in CSV the same
       // lines follow every STRUCT and do not start runs.
       if (line.starts_with("CPU name:") && line.find("CPU name:,") != 0) {

@@ -473,6 +473,11 @@ class PointMaker {
                           "base): they are judged against the first kernel's");
     }
     res.roofs = std::move(roofs_);
+    judge_mixed(res.doc.points,
+                opt_.roofs  ? opt_.roofs
+                : res.roofs ? &*res.roofs
+                            : nullptr,
+                res.notes);
     // A kernel name a quoted field carried over lines (a cut or forged export) is refused here.
     require_valid_points(res.doc, tab.origin);
     return res;
@@ -572,9 +577,14 @@ class PointMaker {
         for (const Source* src : {&pr.fma, &pr.add, &pr.mul})
           h_warp += count(tab, rec, *src, seconds) / 32;
     const double mma = most - h_warp;
-    if (!(mma > 0.05 * most)) return true;
     constexpr double kVoltaFlopPerTensorInstruction = 512;
-    if ((rec.cc == "7.0" || rec.cc == "7.2") && plan.tensor_inst_total) {
+    const bool volta = rec.cc == "7.0" || rec.cc == "7.2";
+    if (!(mma > 0.05 * most)) {
+      if (mma >= 1)
+        margin_note(rec, mma, most, volta ? kVoltaFlopPerTensorInstruction : 0, by_prec);
+      return true;
+    }
+    if (volta && plan.tensor_inst_total) {
       by_prec["fp16 tensor"] += kVoltaFlopPerTensorInstruction * mma;
       volta_tensor_ = true;
       return true;
@@ -586,6 +596,71 @@ class PointMaker {
                      "would be a lower bound by an unknown factor — collect "
                      "sm__ops_path_tensor_src_*.sum");
     return false;
+  }
+
+  /// A point whose W no precision dominates (< 90% each, no tensor work) runs on several
+  /// units, each with its own roof: it is judged against the highest roof of its precisions —
+  /// W/T passes none of them while the units take turns — and a note gives each precision's
+  /// share, its roof and the attainment there, and the least time the work takes at those roofs.
+  /// Without roofs the shares alone are noted.
+  void judge_mixed(std::vector<Point>& points, const RoofSet* rs, std::vector<std::string>& notes) {
+    for (auto& p : points) {
+      const auto it = mixed_.find(p.name);
+      if (it == mixed_.end()) continue;
+      const double w = p.work.value, rate = w / p.time.value;
+      std::string shares, roofs;
+      const ComputeRoof* best = nullptr;
+      double least = 0;  // s, the work of each precision at its own roof, one after another
+      for (const auto& [prec, v] : it->second) {
+        shares +=
+            (shares.empty() ? "" : ", ") + prec + " vector " + format_number(100 * v / w, 3) + "%";
+        const ComputeRoof* r = rs ? rs->find_compute_on(prec, "vector") : nullptr;
+        if (!r) continue;
+        roofs += (roofs.empty() ? "" : ", ") + prec + " vector on roof '" + r->name + "' (" +
+                 format_work_rate(r->peak) + "): " + format_number(100 * rate / r->peak.value, 3) +
+                 "%";
+        least += v / r->peak.value;
+        if (!best || r->peak.value > best->peak.value) {
+          best = r;
+          p.precision = prec + " vector";
+        }
+      }
+      std::string text = "kernel " + p.name + ": no precision has 90% of W (" + shares + ")";
+      if (best)
+        text += ": judged against the highest of their roofs, '" + best->name +
+                "' (W/T passes none while the units take turns); W/T = " +
+                format_work_rate(WorkRate(rate)) + " would read " + roofs +
+                "; at those roofs the work takes at least " + format_seconds(Seconds(least)) +
+                " if the units take turns (" + format_number(100 * least / p.time.value, 3) +
+                "% of T)";
+      else if (rs)
+        text +=
+            ": the roofs have no vector roof of these precisions; judged against the default "
+            "compute roof";
+      notes.push_back(text);
+    }
+  }
+
+  /// Tensor-pipe instructions beyond the FP16 warp instructions, but within the 5% margin left
+  /// for predicated-off lanes: W leaves them out, so the note says how many there were and
+  /// what W would be if they were MMAs (an HMMA.16816 is 4096 FLOP, an HMMA.884 step on Volta
+  /// 512 — `volta_flop` when the export is of Volta, else 0).
+  void margin_note(const ToolRecord& rec, double extra, double all, double volta_flop,
+                   const std::map<std::string, double>& by_prec) {
+    double w = 0;
+    for (const auto& [prec, v] : by_prec) w += v;
+    const double per = volta_flop > 0 ? volta_flop : 4096;
+    const double more = extra * per;
+    notes_.push_back(kernel_label(rec) + ": " + format_number(extra, 4) +
+                     " tensor-pipe instructions beyond its FP16 ones (" +
+                     format_number(100 * extra / all, 3) + "% of its " + format_number(all, 4) +
+                     "), within the 5% margin for predicated-off lanes: not counted in W (" +
+                     format_work(Work(w)) + "); if they are MMAs, W misses " +
+                     format_work(Work(more)) + " (" +
+                     (volta_flop > 0 ? "an HMMA.884 step of 512 FLOP each, Volta"
+                                     : "4096 FLOP each as HMMA.16816, more for larger shapes") +
+                     ") and would be " + format_work(Work(w + more)) +
+                     " — collect sm__ops_path_tensor_src_*.sum to count them");
   }
 
   /// The kernel's point: W per precision (FMA twice) and tensor type, Q at DRAM (and L2, L1),
@@ -643,6 +718,7 @@ class PointMaker {
         largest_tensor = prec;
     }
     if (p.precision.empty()) p.precision = largest_tensor;
+    if (p.precision.empty() && by_prec.size() > 1) mixed_[p.name] = by_prec;
     if (p.precision == "unknown tensor") p.precision = "tensor";
     // SASS d/f/h FMA, ADD and MUL instructions run on the CUDA cores: such a point is judged
     // against that precision's vector roof, not the tensor roof above it (an H100's fp64 tensor
@@ -789,6 +865,8 @@ class PointMaker {
   std::vector<Point> points_;
   std::vector<std::string> notes_;
   std::set<std::string> tensor_left_out_;
+  /// point name → W per precision, for points whose W no precision dominates (judge_mixed)
+  std::map<std::string, std::map<std::string, double>> mixed_;
   std::map<std::string, int> id_lines_;  // kernel ID → line of its first record
   bool tensor_instructions_ = false;
   bool volta_tensor_ = false;  ///< some kernel's W has Volta tensor-pipe instructions × 512

@@ -99,6 +99,7 @@ struct NcuTableReader {
       if (line.empty()) continue;
       if (line[0] == '"') {
         split_csv(line, lines, rec);
+        if (!lines.last_line_ended()) cut_row();
         return true;
       }
       if (std::string_view(line).starts_with("==")) {
@@ -153,6 +154,16 @@ struct NcuTableReader {
                      ": line 1: not an Nsight Compute CSV export: no header with "
                      "\"Kernel Name\" (export with: ncu --csv --page raw --metrics ... or ncu "
                      "--import report.ncu-rep --csv --page raw)");
+  }
+
+  /// ncu ends every line: a last row without its line end was cut, maybe right after a comma
+  /// (an empty last cell, read as a metric ncu left out) or inside a number.
+  [[noreturn]] void cut_row() {
+    const int at = lines.line_number();
+    throw InputError(tab.origin + ": line " + std::to_string(at) +
+                     (at == rec.line ? ", column " + std::to_string(line.size() + 1) : "") +
+                     ": the last row has no line end (file truncated?); if the file is whole, "
+                     "end it with one");
   }
 
   [[noreturn]] void short_row(std::size_t need, const std::string& what) {
@@ -329,8 +340,27 @@ struct NcuTableReader {
     return false;
   }
 
+  /// ncu writes the same metrics for every kernel of a details page: a last kernel with fewer
+  /// of them than another is a file cut at a line end (a cut inside a line is refused), and
+  /// its points step reads the metrics it lacks as not collected. Said in a note.
+  void note_short_last_kernel() {
+    if (tab.records.size() < flushed + 2) return;
+    const ToolRecord& last = tab.records.back();
+    const auto most = std::max_element(
+        tab.records.begin() + static_cast<std::ptrdiff_t>(flushed), tab.records.end() - 1,
+        [](const ToolRecord& a, const ToolRecord& b) { return a.values.size() < b.values.size(); });
+    if (last.values.size() >= most->values.size()) return;
+    std::string missing;
+    for (const auto& v : most->values)
+      if (!last.find(v.metric)) missing += (missing.empty() ? "" : ", ") + std::string(v.metric);
+    tab.notes.push_back("kernel ID " + last.id + " (line " + std::to_string(last.line) +
+                        "), the table's last, lacks metrics kernel ID " + most->id + " has (" +
+                        missing + "): the file may be cut at a line end");
+  }
+
   /// Details records go to the sink when their table ends (a kernel's rows may be apart).
   void flush() {
+    note_short_last_kernel();
     kernels_read += tab.records.size() - flushed;
     if (!sink) {
       flushed = tab.records.size();

@@ -238,3 +238,58 @@ TEST(ImportDcgm, MissingValuesAreNotSamples) {
   EXPECT_THROW(import_dcgm(std::string("\xFF\xFE#\0E\0", 6), "u.txt", h100()), InputError);
 }
 }  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+// The tensor pipe by instruction (DCGM fields 1014 THMMA, 1015 TDFMA, 1013 TIMMA) says which
+// roof its busy cycles ran at. THMMA 0.9 on the H100 is 0.9 × 989.5 TFLOP/s of fp16 tensor work
+// beside FP32A 0.05 × 67: W/s = 893.9 TFLOP/s, judged on the fp16 tensor roof — read from FP32A
+// alone it was "far below both roofs".
+TEST(ImportDcgm, TensorPipesByInstructionUseTheirRoofs) {
+  const DcgmResult r = import_dcgm(
+      "#Entity   GPUTL  THMMA  DRAMA  FP32A\nID\nGPU 0     100    "
+      "0.900  0.300  0.050\n",
+      "t.txt", h100());
+  ASSERT_EQ(r.result.doc.points.size(), 1u);
+  const Point& p = r.result.doc.points[0];
+  EXPECT_NEAR(p.performance().value, 0.9 * 989.5e12 + 0.05 * 67e12, 1e3);
+  EXPECT_EQ(p.precision, "fp16 tensor");
+  EXPECT_EQ(joined(r.result.notes).find("far below both roofs"), std::string::npos);
+  // TDFMA at the fp64 tensor roof (67 TFLOP/s), FP64A at the fp64 one (34): 0.8 × 67 + 0.1 × 34.
+  const DcgmResult d = import_dcgm(
+      "#Entity   GPUTL  TDFMA  THMMA  DRAMA  FP64A\nID\nGPU 0     "
+      "100    0.800  0.000  0.300  0.100\n",
+      "t.txt", h100());
+  ASSERT_EQ(d.result.doc.points.size(), 1u);
+  EXPECT_NEAR(d.result.doc.points[0].performance().value, 0.8 * 67e12 + 0.1 * 34e12, 1e3);
+  EXPECT_EQ(d.result.doc.points[0].precision, "fp64 tensor");
+  // With them, TENSO (any tensor pipe busy) is not added again; TIMMA counts OP, not FLOP.
+  const DcgmResult both = import_dcgm(
+      "#Entity TENSO THMMA TIMMA DRAMA\nID\nGPU 0 0.600 0.500 0.100 0.300\n", "t.txt", h100());
+  ASSERT_EQ(both.result.doc.points.size(), 1u);
+  EXPECT_NEAR(both.result.doc.points[0].performance().value, 0.5 * 989.5e12, 1e3);
+  const std::string notes = joined(both.result.notes);
+  EXPECT_NE(notes.find("GPU 0: PIPE_TENSOR_ACTIVE = 0.6 left out of W: the tensor pipe's "
+                       "instruction fields (THMMA, TDFMA, TIMMA) count the same busy cycles by "
+                       "precision"),
+            std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("GPU 0: PIPE_TENSOR_IMMA_ACTIVE = 0.1 left out of W: integer MMAs are "
+                       "operations (OP), not FLOP"),
+            std::string::npos)
+      << notes;
+}
+
+// A column the importer does not know is named, not passed over in silence.
+TEST(ImportDcgm, UnknownFieldsAreNamed) {
+  const DcgmResult r =
+      import_dcgm("#Entity XYZZY TENSO DRAMA PCITX\nID\nGPU 0 7 0.5 0.5 100\n", "t.txt", h100());
+  ASSERT_EQ(r.result.doc.points.size(), 1u);
+  EXPECT_NE(joined(r.result.notes)
+                .find("fields not read (not fields this importer knows): XYZZY, PCITX; W and Q "
+                      "come from the pipes' and DRAM activity (docs/import.md)"),
+            std::string::npos)
+      << joined(r.result.notes);
+  const DcgmResult known = import_dcgm("#Entity TENSO DRAMA\nID\nGPU 0 0.5 0.5\n", "t.txt", h100());
+  EXPECT_EQ(joined(known.result.notes).find("fields not read"), std::string::npos);
+}
+}  // namespace ROOFLINE_UNITY_ID

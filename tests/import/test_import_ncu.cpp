@@ -586,3 +586,93 @@ TEST(ImportNcu, CyclesGiveTheDuration) {
             std::string::npos);
 }
 }  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+// A raw page cut right after a comma: the empty last cell read as a metric ncu did not give
+// ("FMUL is n/a for every kernel: counted as 0"), or dropped the kernel, exit 0.
+TEST(ImportNcu, ARawPageCutAfterACommaIsTruncated) {
+  const std::string text = read_text_file(kData / "ncu-raw-saxpy.csv");
+  const std::string row_end = "\"1,073,741,824\",\"0\"\n";
+  const auto at = text.find(row_end);
+  ASSERT_NE(at, std::string::npos);
+  const std::string cut = text.substr(0, at + row_end.find(",\"0\"") + 1);  // ends "…824",
+  const auto line_start = cut.rfind('\n') + 1;
+  EXPECT_EQ(error_of(cut), "r.csv: line 6, column " + std::to_string(cut.size() - line_start + 1) +
+                               ": the last row has no line end (file truncated?); if the file is "
+                               "whole, end it with one");
+  // Cut after the row's closing quote: no line end either.
+  EXPECT_NE(error_of(text.substr(0, at + row_end.size() - 1)).find("the last row has no line end"),
+            std::string::npos);
+  // Lines of the application after the table may end without one.
+  EXPECT_EQ(import_ncu(text + "done", "r.csv").doc.points.size(), 2u);
+}
+
+const std::string kTensorHead =
+    "\"ID\",\"Kernel Name\",\"CC\",\"dram__bytes_read.sum\",\"dram__bytes_write.sum\","
+    "\"gpu__time_duration.sum\",\"sm__sass_thread_inst_executed_op_hfma_pred_on.sum\","
+    "\"sm__inst_executed_pipe_tensor.sum\"\n"
+    "\"\",\"\",\"\",\"byte\",\"byte\",\"usecond\",\"inst\",\"inst\"\n";
+
+// 32e9 HFMA thread instructions are 1e9 warp instructions; the tensor pipe ran 1.04e9: 4e7
+// beyond them, 3.85% of the pipe's, within the 5% margin for predicated-off lanes. W keeps its
+// 64 GFLOP of HFMA, and a note says what W would be if the 4e7 were HMMA.16816 MMAs (4096 FLOP
+// each: 163.84 GFLOP more, 227.84 GFLOP).
+TEST(ImportNcu, TensorInstructionsWithinTheMarginAreNoted) {
+  const auto r =
+      import_ncu(kTensorHead +
+                     "\"0\",\"mixed\",\"8.0\",\"1000000000\",\"0\",\"1000\",\"32000000000\","
+                     "\"1040000000\"\n",
+                 "r.csv");
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].work.value, 64e9);
+  EXPECT_EQ(r.doc.points[0].precision, "fp16 vector");
+  std::string note;
+  for (const auto& n : r.notes)
+    if (n.find("within the 5% margin") != std::string::npos) note = n;
+  EXPECT_EQ(note,
+            "kernel 'mixed' (ID 0, line 3): 4e+07 tensor-pipe instructions beyond its FP16 ones "
+            "(3.85% of its 1.04e+09), within the 5% margin for predicated-off lanes: not counted "
+            "in W (64 GFLOP); if they are MMAs, W misses 163.8 GFLOP (4096 FLOP each as "
+            "HMMA.16816, more for larger shapes) and would be 227.8 GFLOP — collect "
+            "sm__ops_path_tensor_src_*.sum to count them");
+  // Exactly the FP16 ones: nothing to say.
+  const auto exact =
+      import_ncu(kTensorHead +
+                     "\"0\",\"h\",\"8.0\",\"1000000000\",\"0\",\"1000\",\"32000000000\","
+                     "\"1000000000\"\n",
+                 "r.csv");
+  for (const auto& n : exact.notes) EXPECT_EQ(n.find("within the 5% margin"), std::string::npos);
+}
+
+// dfma 1.5e9 (3 GFLOP, 75%) beside ffma 5e8 (1 GFLOP, 25%) in 100 µs: no precision has 90% of
+// W. Against the machine (fp64 34, fp32 67 TFLOP/s) it is judged on the higher roof, fp32, and
+// the note gives both attainments: 40 TFLOP/s is 59.7% of fp32's roof and 117.6% of fp64's,
+// and the least time at those roofs, 3e9/34e12 + 1e9/67e12 = 103.16 us (103.2% of T).
+TEST(ImportNcu, NoDominantPrecisionIsJudgedOnTheHighestOfItsRoofsWithANote) {
+  const std::string csv =
+      "\"ID\",\"Kernel Name\",\"CC\",\"dram__bytes_read.sum\",\"dram__bytes_write.sum\","
+      "\"gpu__time_duration.sum\",\"sm__sass_thread_inst_executed_op_dfma_pred_on.sum\","
+      "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\"\n"
+      "\"\",\"\",\"\",\"byte\",\"byte\",\"usecond\",\"inst\",\"inst\"\n"
+      "\"0\",\"mixed\",\"9.0\",\"1000000\",\"0\",\"100\",\"1500000000\",\"500000000\"\n";
+  const RoofSet h100 = load_machine_file(kData / "machine-h100-sxm.json").roofs;
+  NcuOptions o;
+  o.roofs = &h100;
+  const auto r = import_ncu(csv, "r.csv", o);
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.doc.points[0].work.value, 4e9);
+  EXPECT_EQ(r.doc.points[0].precision, "fp32 vector");
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_EQ(r.notes.back(),
+            "kernel mixed #0: no precision has 90% of W (fp32 vector 25%, fp64 vector 75%): "
+            "judged against the highest of their roofs, 'fp32' (W/T passes none while the units "
+            "take turns); W/T = 40 TFLOP/s would read fp32 vector on roof 'fp32' (67 TFLOP/s): "
+            "59.7%, fp64 vector on roof 'fp64' (34 TFLOP/s): 118%; at those roofs the work "
+            "takes at least 103.2 us if the units take turns (103% of T)");
+  // Without roofs the shares alone are said, and the point keeps no precision.
+  const auto bare = import_ncu(csv, "r.csv");
+  EXPECT_EQ(bare.doc.points[0].precision, "");
+  EXPECT_EQ(bare.notes.back(),
+            "kernel mixed #0: no precision has 90% of W (fp32 vector 25%, fp64 vector 75%)");
+}
+}  // namespace ROOFLINE_UNITY_ID

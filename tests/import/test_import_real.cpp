@@ -676,3 +676,110 @@ TEST(RealDcgm, A100DocsMigInstancesAndAZeroDramaGiveNoPoint) {
   EXPECT_TRUE(has_note(r.result, "GPU-I 1: no point — a MIG instance's activity"));
 }
 }  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+// ncu ends every line: a real export cut right after a comma left an empty last cell, read as a
+// metric ncu did not give — the A100 gemm kernel dropped (FFMA "n/a" for it only) and the import
+// went on with the others, exit 0.
+TEST(RealNcu, AnExportCutAfterACommaIsTruncated) {
+  const std::string text = read_text_file(kReal / "ncu-a100-details-printfp-gemm.csv");
+  const std::string cell = "ffma_pred_on.sum\",\"inst\",\"34,359,738,368,000.00\"";
+  const auto at = text.find(cell);
+  ASSERT_NE(at, std::string::npos);
+  const std::string cut = text.substr(0, at + cell.find("\"34,"));  // ends with "inst",
+  const auto line_start = cut.rfind('\n') + 1;
+  const std::string got = error_of([&] { import_ncu(cut, "gemm.csv"); });
+  EXPECT_EQ(got, "gemm.csv: line 42, column " + std::to_string(cut.size() - line_start + 1) +
+                     ": the last row has no line end (file truncated?); if the file is whole, "
+                     "end it with one");
+  // The same row whole (its line end kept) is read.
+  EXPECT_EQ(ncu("ncu-a100-details-printfp-gemm.csv").doc.points.size(), 3u);
+}
+
+// Cut at a line end, the export's last kernel lacks the rows after its FFMA count (FMUL, HADD,
+// HFMA, HMUL: a cut that no line shows): the note says which metrics it lacks that another kernel
+// has.
+TEST(RealNcu, ALastKernelWithFewerMetricsIsNoted) {
+  const std::string text = read_text_file(kReal / "ncu-a100-details-printfp-gemm.csv");
+  const std::string row = "ffma_pred_on.sum\",\"inst\",\"34,359,738,368,000.00\"\n";
+  const auto at = text.find(row);
+  ASSERT_NE(at, std::string::npos);
+  const auto r = import_ncu(text.substr(0, at + row.size()), "gemm.csv");
+  EXPECT_TRUE(has_note(r,
+                       "kernel ID 2 (line 32), the table's last, lacks metrics kernel ID 0 has "
+                       "(smsp__sass_thread_inst_executed_op_fmul_pred_on.sum, "
+                       "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum, "
+                       "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum, "
+                       "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum): the file may be cut "
+                       "at a line end"));
+  // The whole export: no such note.
+  EXPECT_FALSE(has_note(ncu("ncu-a100-details-printfp-gemm.csv"), "the file may be cut"));
+}
+}  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+ImportResult likwid_texts(const std::vector<std::pair<std::string, std::string>>& files) {
+  ToolTable tab;
+  for (const auto& [name, text] : files) {
+    std::istringstream in(text);
+    TextLines lines(in, name);
+    read_likwid_table(lines, tab);
+  }
+  return likwid_points(tab);
+}
+
+// A negative value in the second or third file is refused naming that file, at its own line and
+// column (the message named the first file with the other's line and column).
+TEST(RealLikwid, ANegativeValueNamesItsOwnFile) {
+  const std::string flops = read_text_file(kReal / "likwid-coffeelake-csv-flopsdp-128.log");
+  const std::string l3 = read_text_file(kReal / "likwid-coffeelake-csv-l3-128.log");
+  const std::string bad = roofline::test::edited(l3, "L3 bandwidth [MBytes/s],14124.0883,",
+                                                 "L3 bandwidth [MBytes/s],-14124.0883,");
+  EXPECT_EQ(error_of([&] {
+              likwid_texts({{"A.log", flops}, {"B.log", bad}});
+            }),
+            "B.log: line 31, column 25: L3 bandwidth [MBytes/s] (Core 3): negative value "
+            "-14124");
+  EXPECT_EQ(error_of([&] {
+              likwid_texts({{"A.log", flops}, {"B.log", l3}, {"C.log", bad}});
+            }),
+            "C.log: line 31, column 25: L3 bandwidth [MBytes/s] (Core 3): negative value "
+            "-14124");
+  // In the first file it names the first.
+  EXPECT_EQ(error_of([&] {
+              likwid_texts({{"A.log", bad}, {"B.log", flops}});
+            }),
+            "A.log: line 31, column 25: L3 bandwidth [MBytes/s] (Core 3): negative value "
+            "-14124");
+}
+
+// Runs of two machines (a Coffee Lake FLOPS_DP run, an EPYC 7702 L3 run) would make one point
+// of one CPU's FLOP over another's traffic: refused, naming both files and both CPUs.
+TEST(RealLikwid, RunsOfDifferentCpusAreRefused) {
+  const std::string got = error_of([] {
+    likwid({"likwid-coffeelake-csv-flopsdp-128.log", "likwid-zen2-text-l3-page.txt"});
+  });
+  EXPECT_EQ(got, path("likwid-zen2-text-l3-page.txt") +
+                     ": line 2: a run on CPU 'AMD EPYC 7702 64-Core Processor', where " +
+                     path("likwid-coffeelake-csv-flopsdp-128.log") +
+                     ": line 2 is a run on 'Intel(R) Core(TM) i5-7500 CPU @ 3.40GHz': the inputs "
+                     "must be runs of one program on one machine (import each machine's runs by "
+                     "themselves)");
+  // One machine's runs, in text and CSV headers alike, are read together.
+  EXPECT_EQ(likwid({"likwid-coffeelake-csv-flopsdp-128.log", "likwid-coffeelake-csv-l3-128.log"})
+                .doc.points.size(),
+            4u);
+}
+
+// likwid could not program the counters ("MSR write operation failed"): the FLOP event printed
+// '-' for a thread that ran 2.145 ms. That is no W of 0: refused, naming the event and the file.
+TEST(RealLikwid, AFlopEventNotMeasuredIsSaidAsSuch) {
+  const std::string msr = "likwid-zen2-text-flopssp-msr-failed.txt";
+  const std::string want = path(msr) +
+                           ": line 56, column 46: RETIRED_SSE_AVX_FLOPS_ALL (HWThread 0): the "
+                           "FLOP event was not measured (printed without a value, such as '-') "
+                           "for a thread that ran 2.145 ms: likwid could not read the counter "
+                           "(see its ERROR lines, e.g. 'MSR write operation failed')";
+  EXPECT_EQ(error_of([&] { likwid({msr}); }), want);
+}
+}  // namespace ROOFLINE_UNITY_ID
