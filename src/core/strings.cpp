@@ -1,8 +1,10 @@
 #include "roofline/strings.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <system_error>
+#include <vector>
 
 #include "roofline/error.hpp"
 #include "roofline/sanitize.hpp"
@@ -86,6 +88,19 @@ void require_one_line(std::string_view name, const std::string& what) {
     if (name.find(b) != std::string_view::npos)
       throw InputError(what + " '" + terminal_safe(name) +
                        "' must be one line (it contains a line break)");
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
 }
 
 }  // namespace roofline

@@ -292,6 +292,25 @@ std::string work_unit_from_json(const json& pj, const Where& w) {
     io::fail(w / "work", "names " + named + " but work_unit is " + unit);
   return unit;
 }
+/// A point's field that is a known one misspelt ("precison", "Precision") is refused: it would
+/// not be read, and the point judged without it (on the default roof: the verdict flips). Other
+/// fields are no matter (a document may carry more than this reader takes).
+void refuse_misspelt_fields(const json& pj, const Where& w) {
+  static const char* const kKnown[] = {
+      "name",   "work",   "work_unit", "time",  "precision", "source",    "note",
+      "energy", "weight", "traffic",   "level", "run",       "diagnosis", "above_roof_cause"};
+  if (!pj.is_object()) return;
+  for (const auto& [key, _] : pj.items())
+    for (const char* known : kKnown) {
+      const std::string k = known;
+      if (key == k || pj.contains(k) || key.size() < 4) continue;
+      // One edit from a short name, two from a long one: "noise" (check's output) is no "note".
+      if (lower(key) == k || edit_distance(lower(key), k) <= (k.size() >= 7 ? 2u : 1u))
+        io::fail(w / key, "unknown field; did you mean '" + k +
+                              "'? (a misspelt field is not read: the point would be judged "
+                              "without it)");
+    }
+}
 }  // namespace
 
 PointsDocument points_from_json(const json& j, const std::string& origin) {
@@ -313,6 +332,7 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
   for (size_t i = 0; i < points.size(); ++i) {
     const json& pj = points[i];
     const Where w = (top / "points")[i];
+    refuse_misspelt_fields(pj, w);
     Point p;
     const std::string n = std::to_string(i + 1);
     std::string place = "point " + n;

@@ -84,6 +84,10 @@ void write_fixtures(const std::filesystem::path& dir) {
     "points": [{"name": "k", "work": "2 TOP", "work_unit": "FLOP", "traffic": 1e9, "time": 1}]})");
   put("points-unit-bad.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "k", "work": 2e12, "work_unit": "MAC", "traffic": 1e9, "time": 1}]})");
+  put("points-misspelt.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "a", "work": 80, "traffic": 1, "time": 1, "precison": "fp16"}]})");
+  put("points-capital.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "a", "work": 80, "traffic": 1, "time": 1, "Precision": "fp16"}]})");
   put("fp32-only.json", R"({"schema": "roofline.machine", "version": 1, "name": "flat",
     "compute": [{"name": "peak", "peak": 1e13}],
     "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
@@ -905,6 +909,16 @@ std::vector<Case> cases() {
        {"point", "--points={dir}/points-unit-clash.json", "--machine", kA100},
        2,
        "points[0].work: names OP but work_unit is FLOP"},
+      // Misspelt, the precision was not read: the point was judged on the default roof (an
+      // 8% attainment on fp16's read 80% on fp32's, and a gate passed).
+      {"a points file with a misspelt field",
+       {"check", "{dir}/points-misspelt.json", "--machine", kA100, "--min-attainment", "0.5"},
+       2,
+       "points[0].precison: unknown field; did you mean 'precision'?"},
+      {"a points file with a field in capitals",
+       {"point", "--points={dir}/points-capital.json", "--machine", kA100},
+       2,
+       "points[0].Precision: unknown field; did you mean 'precision'?"},
       {"a points file whose work_unit is neither FLOP nor OP",
        {"point", "--points={dir}/points-unit-bad.json", "--machine", kA100},
        2,
