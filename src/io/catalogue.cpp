@@ -167,9 +167,27 @@ MachineDocument resolve_machine(const std::string& spec, const std::string& extr
   std::error_code ec;
   const bool looks_like_path = spec.find('/') != std::string::npos ||
                                (spec.size() > 5 && spec.substr(spec.size() - 5) == ".json");
-  if (looks_like_path || fs::exists(spec, ec)) return load_machine_file(spec);
-  const auto entries = list_catalogue(extra_dir);
+  if (looks_like_path) return load_machine_file(spec);
   const std::string key = hardware_key(spec);
+  if (fs::exists(spec, ec)) {
+    // A bare name that is a file here and also names a catalogue entry: which was meant cannot
+    // be told, and a file here silently stood in for the catalogue's machine.
+    std::vector<CatalogueEntry> all;
+    try {
+      all = list_catalogue(extra_dir);
+    } catch (const Unavailable&) {
+    }
+    for (const auto& e : all) {
+      bool named = hardware_key(e.name) == key;
+      for (const auto& a : e.aliases) named |= hardware_key(a) == key;
+      if (named)
+        throw InputError("'" + terminal_safe(spec) + "' is both a file here and the catalogue's " +
+                         e.name + " (" + terminal_safe(e.path.string()) + "): write ./" +
+                         terminal_safe(spec) + " for the file");
+    }
+    return load_machine_file(spec);
+  }
+  const auto entries = list_catalogue(extra_dir);
   // A file's name first; an alias only when no file is so named, and only one entry's.
   const CatalogueEntry* found = nullptr;
   for (const auto& e : entries)

@@ -402,6 +402,31 @@ TEST(CliHw, CompareAtPointsFromADocument) {
       << r.err;
 }
 
+// A file here named as a catalogue entry stood in for it unsaid (a gate passed on a fake
+// h100-sxm): the bare name is refused as ambiguous; ./NAME is the file, another name loads.
+TEST(CliHw, AFileHereNamedAsACatalogueEntryIsAmbiguous) {
+  TempDir dir;
+  const std::string fake = R"({"schema": "roofline.machine", "version": 1, "name": "fake",
+    "compute": [{"name": "fp32 vector", "precision": "fp32", "peak": 5e13}],
+    "memory": [{"level": "HBM3", "bandwidth": 3.35e12}]})";
+  write_text(dir.file("h100-sxm"), fake);
+  write_text(dir.file("mine"), fake);
+  const std::string here = "cd " + dir.path.string() + " &&";
+  auto r = run_cli({"hw", "show", "h100-sxm"}, here);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'h100-sxm' is both a file here and the catalogue's h100-sxm"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"point", "-W", "1e12", "-Q", "1e9", "-T", "1", "--hw", "h100"}, here);
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // no file named h100 here: the catalogue's alias
+  r = run_cli({"hw", "show", "./h100-sxm", "--json"}, here);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["name"], "fake");
+  r = run_cli({"hw", "show", "mine", "--json"}, here);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["name"], "fake");
+}
+
 TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
   auto r = run_cli({"hw", "ridges", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
