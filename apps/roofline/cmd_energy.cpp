@@ -12,6 +12,8 @@
 #include "roofline/json_out.hpp"
 #include "roofline/powercap.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -52,6 +54,18 @@ void run(const EnergyArgs& a) {
   const ComputeRoof& c = *m.roofs.find_compute(an.compute_roof);
   const MemoryRoof& mem = *m.roofs.find_memory(an.memory_level);
   const UnitSystem u = m.roofs.units_of(c);  // OP, OP/J and nJ/OP on an integer roof
+  // A cost per FLOP on a roof of OP (or per OP on one of FLOP) prices other work
+  // (docs/model.md §11): "10 pJ/FLOP" on int8 was relabelled "0.01 nJ/OP".
+  if (a.eps_flop) {
+    const std::string l = lower(*a.eps_flop);
+    const std::string per = l.find("/flop") != std::string::npos ? "FLOP"
+                            : l.find("/op") != std::string::npos ? "OP"
+                                                                 : "";
+    if (!per.empty() && per != u.work && (u.work == "FLOP" || u.work == "OP"))
+      throw InputError("--eps-flop '" + terminal_safe(*a.eps_flop) + "' is per " + per +
+                       ", but roof '" + c.name + "' counts " + u.work + ": give the energy per " +
+                       u.work + " (pJ/" + u.work + ")");
+  }
   const PowerInterface pi = find_powercap_zones(powercap);
 
   std::string t = "machine " + m.roofs.name + ": π = " + format_work_rate(c.peak, u) + " (" +
