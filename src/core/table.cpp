@@ -109,6 +109,7 @@ bool looks_numeric(const std::string& s) {
   if (i == s.size()) return true;
   const unsigned char next = static_cast<unsigned char>(s[i]);
   if (next == 'x') return i + 1 == s.size() || s[i + 1] == ' ';  // a ratio: "1.718x"
+  if (next == '*') return i + 1 == s.size();                     // a footnote's mark: "306*"
   return next == ' ' || next == '%' || next >= 0x80;  // "× 2", "µs" and other UTF-8 units
 }
 

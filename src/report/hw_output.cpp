@@ -195,6 +195,7 @@ std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
   std::vector<std::string> header = {"year", "name", "memory", "bandwidth"};
   for (const auto& g : groups) header.push_back("I* " + g.label);
   Table t(header);
+  bool integer = false;  // a cell in OP/byte, starred: a group of both kinds mixes the units
   for (const auto& row : rows) {
     const RidgePoint* any = nullptr;
     for (const auto& r : row.ridges)
@@ -202,13 +203,21 @@ std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
     std::vector<std::string> cells = {year_text(*row.device), row.device->name, any->memory_level,
                                       format_byte_rate(any->bandwidth)};
     // An empty cell: the device publishes no dense roof of that precision.
-    for (const auto& r : row.ridges) cells.push_back(r ? format_number(r->ridge.value, 4) : "");
+    for (const auto& r : row.ridges) {
+      const bool op = r && r->units.work == "OP";
+      integer |= op;
+      cells.push_back(r ? format_number(r->ridge.value, 4) + (op ? "*" : "") : "");
+    }
     t.add_row(cells);
   }
   std::string text =
       "Ridge points I* = peak / bandwidth (FLOP/byte; OP/byte for integer roofs), highest dense "
       "roof of each precision against main memory, by release year (docs/model.md §8)\n";
   text += t.render();
+  if (integer)
+    text +=
+        "* OP/byte: the group's highest dense roof is an integer one (int8: OP/s), the other "
+        "cells FLOP/byte\n";
   return text;
 }
 

@@ -471,6 +471,13 @@ TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("I* bf16/fp16"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("138.9"), std::string::npos) << r.out;
+  // The fp8/int8 column holds a100-80gb's int8 ridge in OP/byte beside h100-sxm's fp8 in
+  // FLOP/byte: the OP cells are starred and the footnote says so (they read alike).
+  EXPECT_NE(r.out.find("  306*\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  590.7\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("* OP/byte: the group's highest dense roof is an integer one"),
+            std::string::npos)
+      << r.out;
   // A device with none of the four (Apple's published roof is its NPU's TOPS) is named, where
   // it was dropped without a word.
   EXPECT_NE(r.out.find("not listed (no dense roof of fp64, fp32, bf16/fp16, fp8/int8): "),
