@@ -472,17 +472,83 @@ def _holding(host, counted):
     return names
 
 
+# The kinds of machine whose roofs are a device's (a GPU, a TPU, an accelerator, a SoC's GPU or
+# NPU): the host's CPU time of an operator is never that device's time.
+_DEVICE_KINDS = ("gpu", "tpu", "accelerator", "soc")
+
+
+def _article(word):
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _host_cpu_model():
+    """This host's CPU model as `roofline measure` records it (info.cpu: the CPUID brand
+    string, which Linux shows as /proc/cpuinfo's "model name"), or '' where unknown."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name":
+                    return value.strip()
+    except OSError:
+        pass
+    return ""
+
+
+def _measured_here(machine):
+    """Whether a CPU machine is a measurement of this host (Machine.measure(), or the document
+    `roofline measure` wrote here): roofs measured, the document's name this host's name (the
+    hostname measure gives it) and, where both are known, its CPU model this host's."""
+    import socket
+
+    if not any(r.provenance == "measured" for r in machine.compute_roofs):
+        return False
+    if machine.name != socket.gethostname():
+        return False
+    recorded, here = str(machine.info.get("cpu") or ""), _host_cpu_model()
+    return not (recorded and here) or recorded.split() == here.split()
+
+
+def _from_catalogue(machine):
+    """Whether the machine is a catalogue entry: named as one, or read from its file."""
+    from . import catalogue
+
+    import os
+
+    try:
+        entries = catalogue()
+        return machine.origin in {e.name for e in entries} or os.path.realpath(
+            machine.origin) in {os.path.realpath(e.path) for e in entries}
+    except Exception:  # noqa: BLE001  (a catalogue that cannot be read: not known to be one)
+        return False
+
+
 def _host_time_note(machine, ops):
-    """Host times judged against a device's roofs: what the attainment reads is the host's
-    launch time, far below any device roof (a CPU-only run judged on an A100). None when no
-    operator is so judged."""
+    """Host times judged against roofs that are not this host's: what the attainment reads is
+    this host's time on another machine's roofs (a CPU-only run judged on an A100, on a Jetson's
+    GPU, on a catalogue EPYC). None when no operator is so judged: a CPU measured here, roofs
+    given as numbers (the user's word), or no operator timed on the host."""
     kind = machine.info.get("kind")
     host = sum(1 for o in ops if o.time_source in ("cpu", "mixed"))
-    if kind not in ("gpu", "tpu", "accelerator") or not host:
+    if not host:
         return None
-    return ("%d operator%s timed on the host (time_source 'cpu': no device time was "
-            "recorded), judged against the roofs of %s, a %s: the verdicts read host time, not "
-            "the device's" % (host, "" if host == 1 else "s", _safe(machine.name), kind))
+    count = "%d operator%s" % (host, "" if host == 1 else "s")
+    name = _safe(machine.name)
+    if kind in _DEVICE_KINDS:
+        return ("%s timed on the host (time_source 'cpu': no device time was recorded), judged "
+                "against the roofs of %s, %s %s: the verdicts read host time, not the device's"
+                % (count, name, _article(kind), kind))
+    if kind != "cpu" or _measured_here(machine):
+        return None
+    if not any(r.provenance == "measured" for r in machine.compute_roofs):
+        what = "a catalogue cpu" if _from_catalogue(machine) else "a cpu's stated roofs"
+    else:
+        what = "a cpu measured on %s" % _safe(repr(machine.name))
+        if machine.info.get("cpu"):
+            what += " (%s)" % _safe(str(machine.info["cpu"]))
+    return ("%s timed on this host, judged against the roofs of %s (%s, not a measurement of "
+            "this host): the verdicts read this host's time on another machine's roofs"
+            % (count, name, what))
 
 
 def _warn_host_time(where, machine, ops):
@@ -625,7 +691,9 @@ class Profile:
         operator's dtype, and an operator whose dtype the machine has no roof for (an int64
         index computation: no machine has an int64 roof) gets None, not judged; '' = the
         machine's default compute roof for every operator. Operators timed on the host judged
-        on a GPU's, TPU's or accelerator's roofs are warned about (UserWarning)."""
+        on roofs that are not this host's (a GPU's, TPU's, accelerator's or SoC's, or a CPU's
+        that is no measurement of this host: a catalogue CPU) are warned about
+        (UserWarning)."""
         pairs = self._diagnose(machine, by_type, precision)
         _warn_host_time("roofline.torch.Profile.diagnose", _roofs(machine),
                         [op for op, _ in pairs])
