@@ -225,14 +225,18 @@ _INTEGER_TYPES = frozenset(t["name"] for t in _dtypes() if t["integer"])
 
 
 def _roofs(machine):
-    """A roofline.Machine, or the catalogue entry or document a string names (as `--hw`)."""
+    """A roofline.Machine, or the catalogue entry or document a str or an os.PathLike
+    (pathlib.Path) names (as `--hw`)."""
     from . import Machine
+
+    import os
 
     if isinstance(machine, Machine):
         return machine
-    if isinstance(machine, str):
+    if isinstance(machine, (str, os.PathLike)):  # a name or a path; Machine refuses bytes
         return Machine(machine)
-    raise TypeError("machine: expected a roofline.Machine or a catalogue name (got %s)"
+    raise TypeError("machine: expected a roofline.Machine, a catalogue name or a machine "
+                    "document's path (a str or an os.PathLike) (got %s)"
                     % type(machine).__name__)
 
 
@@ -680,7 +684,10 @@ class Profile:
         return [g for g in out if g.work_flop > 0]
 
     def points(self, by_type=False):
-        """The operators (or the per-type aggregates) as roofline.Points."""
+        """The operators (or the per-type aggregates) as roofline.Points. by_type defaults to
+        False here, one point per call ("aten::mm #3"), unlike diagnose(), chart() and table(),
+        which default to by_type=True (one per operator type and dtype): points(by_type=True)
+        gives the points chart() places."""
         ops = self.by_type() if by_type else self.operators()
         if by_type:
             return [op.point() for op in ops]
@@ -701,11 +708,7 @@ class Profile:
 
     def _diagnose(self, machine, by_type, precision):
         machine = _roofs(machine)
-        if precision is not None and not isinstance(precision, str):
-            raise TypeError("precision: expected a str (got %s)" % type(precision).__name__)
-        if precision and precision not in _DTYPE_PRECISION.values() and not _has_roof(
-                machine, precision):
-            machine.compute_roof(precision)  # an unknown precision: its InputError
+        _check_precision(machine, precision)
         ops = self.by_type() if by_type else self.operators()
         out = []
         for op in ops:
@@ -716,17 +719,25 @@ class Profile:
             out.append((op, diagnose(p, machine) if _has_roof(machine, p.precision) else None))
         return out
 
-    def chart(self, machine, by_type=True, title="PyTorch operators"):
+    def chart(self, machine, by_type=True, title="PyTorch operators", precision=None):
         """The operators on the machine's roofs as a roofline.Chart (those whose dtype the
-        machine has no roof for are left out, as diagnose() leaves them unjudged)."""
+        machine has no roof for are left out, as diagnose() leaves them unjudged). precision
+        as diagnose()'s: None = each operator's dtype, '' = the machine's default compute roof
+        for every operator, a precision = that precision's roof for every operator."""
         machine = _roofs(machine)
+        _check_precision(machine, precision)
         ops = self.by_type() if by_type else self.operators()
         _warn_host_time("roofline.torch.Profile.chart", machine,
-                        [op for op in ops if _has_roof(machine, op.precision)])
-        return self._chart(machine, by_type, title)
+                        [op for op in ops if _has_roof(
+                            machine, op.precision if precision is None else precision)])
+        return self._chart(machine, by_type, title, precision)
 
-    def _chart(self, machine, by_type, title):
-        points = [p for p in self.points(by_type=by_type) if _has_roof(machine, p.precision)]
+    def _chart(self, machine, by_type, title, precision=None):
+        points = self.points(by_type=by_type)
+        if precision is not None:
+            points = [Point(p.name, p.work_flop, p.traffic_byte, p.time_s, precision=precision,
+                            source=p.source, note=p.note) for p in points]
+        points = [p for p in points if _has_roof(machine, p.precision)]
         return Chart(machine, points, title=title)
 
     def table(self, machine=None, by_type=True, precision=None):
@@ -770,6 +781,16 @@ class Profile:
                          "operators are not judged (precision='' judges every operator on the "
                          "default roof)" % ("/".join(sorted(unjudged)), _safe(machine.name)))
         return "\n".join(lines) + "\n"
+
+
+def _check_precision(machine, precision):
+    """precision= of diagnose(), table() and chart(): None, or a str naming a dtype's precision
+    or a roof of the machine (an InputError as compute_roof's otherwise)."""
+    if precision is not None and not isinstance(precision, str):
+        raise TypeError("precision: expected a str (got %s)" % type(precision).__name__)
+    if precision and precision not in _DTYPE_PRECISION.values() and not _has_roof(
+            machine, precision):
+        machine.compute_roof(precision)  # an unknown precision: its InputError
 
 
 def _profiler_enabled():
@@ -982,12 +1003,16 @@ def main(argv=None):
     script.py [args]``: runs the script under profile() and prints its operators on the
     machine's roofs. Returns the exit status: the script's own where it called sys.exit(), 1
     after its traceback where it raised, 130 where it was interrupted (KeyboardInterrupt), 2
-    for bad arguments."""
+    for bad arguments (argparse's usage and message on stderr; it raises no SystemExit), 0
+    after --help."""
     from . import Error
 
     import os
 
-    a = _arguments(argv)
+    try:
+        a = _arguments(argv)
+    except SystemExit as e:  # argparse's: its message (or --help) is on stderr (stdout)
+        return _exit_status(e.code)
     error = code = None
     try:
         machine = _machine(a)

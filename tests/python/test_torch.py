@@ -955,3 +955,66 @@ def test_host_times_on_a_devices_roofs_are_warned_by_diagnose_and_chart(tmp_path
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         prof.table(a100)  # the table says it in its notes, not twice
+
+
+def test_a_machine_document_is_taken_as_a_path_like_or_a_str(tmp_path):
+    # prof.table(pathlib.Path("machine.json")) was a TypeError, though a machine may be a file
+    # and every other path of the package may be an os.PathLike.
+    import pathlib
+
+    prof = mlp_ops(4, [8, 8])
+    path = tmp_path / "machine.json"
+    roofline.Machine("a100-80gb").save(path)
+    assert isinstance(path, pathlib.Path)
+    expected = prof.table(roofline.Machine(str(path)), by_type=False)
+    assert prof.table(path, by_type=False) == expected
+    assert prof.table(str(path), by_type=False) == expected
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # host times on an A100: said, not asked about here
+        assert [d.verdict for _, d in prof.diagnose(path)] == \
+            [d.verdict for _, d in prof.diagnose(str(path))]
+        assert prof.chart(path).to_svg() == prof.chart(str(path)).to_svg()
+
+    class BytesPath:
+        def __fspath__(self):
+            return bytes(path)
+
+    with pytest.raises(TypeError, match="not bytes"):
+        prof.table(BytesPath())
+    with pytest.raises(roofline.InputError, match="no such file"):
+        prof.table(tmp_path / "missing.json")
+
+
+def test_main_returns_2_for_bad_arguments(capsys):
+    # main() is documented to return 2 for bad arguments; argparse's errors raised SystemExit(2).
+    assert rt.main(["--hw", "a100-80gb"]) == 2  # no script
+    assert "required: script" in capsys.readouterr().err
+    assert rt.main(["--bogus", "x.py"]) == 2
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err
+    assert rt.main(["--help"]) == 0
+    assert "usage:" in capsys.readouterr().out
+    r = run_cli("--bogus", "x.py")  # the command still exits with that status
+    assert r.returncode == 2 and "unrecognized arguments" in r.stderr, r.stderr
+
+
+def test_a_chart_takes_a_precision_as_diagnose_does():
+    # chart() had no precision=, which table() and diagnose() take.
+    mm = dict(flops=2 * 64 ** 3, shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    prof = profile_of([Event("aten::mm", 0, 10, **mm)])
+    a100 = roofline.Machine("a100-80gb")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        as_dtype = prof.chart(a100).points
+        as_fp16 = prof.chart(a100, precision="fp16").points
+        as_default = prof.chart(a100, precision="").points
+        no_roof = prof.chart(a100, precision="int64").points
+        (pair,) = prof.diagnose(a100, precision="fp16")
+    assert [p.precision for p in as_dtype] == ["fp32"]
+    assert [p.precision for p in as_fp16] == ["fp16"]
+    assert [p.precision for p in as_default] == [""]
+    assert no_roof == []  # judged on a roof the machine lacks: left out, as diagnose() gives None
+    assert roofline.diagnose(as_fp16[0], a100).compute_roof == pair[1].compute_roof
+    with pytest.raises(roofline.InputError, match="nonsense"):
+        prof.chart(a100, precision="nonsense")
+    with pytest.raises(TypeError, match="precision: expected a str"):
+        prof.chart(a100, precision=5)
