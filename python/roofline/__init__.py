@@ -92,7 +92,8 @@ class Chart:
 
     ``to_svg()`` and ``to_html()`` give what ``roofline plot`` writes (the HTML page is
     self-contained: tooltips, toggles, zoom, tables; no network); a notebook shows the chart
-    through ``_repr_svg_``/``_repr_html_``. ``save(path)`` picks the format from the extension
+    through ``_repr_svg_`` (an image) or ``_repr_html_`` (the SVG in an ``<iframe srcdoc>``:
+    its ids and styles apply to the chart alone, its tooltips show). ``save(path)`` picks the format from the extension
     (.svg .html .png .json .csv) and writes atomically.
     """
 
@@ -181,8 +182,32 @@ class Chart:
         return self.to_svg()
 
     def _repr_html_(self):
-        # The SVG inline: a notebook cell holds a figure, not a whole page with its scripts.
-        return self.to_svg()
+        # The SVG in an <iframe srcdoc>: a notebook cell holds a figure, not a whole page with
+        # its scripts, and the figure is a document of its own. Inline, the chart's ids (its
+        # clip path, #plot) and its <style> (text{...}, .title{...}, .bg{...}) were the notebook
+        # page's: the rules restyled the page's text, and a second chart's clip-path referred
+        # to the first chart's rect. In the frame they apply to the chart alone, and the SVG's
+        # <title> tooltips still show (an <img> of it would lose them).
+        return _isolated_html(self.to_svg(), self.title)
+
+
+def _isolated_html(svg, title):
+    """An SVG document as an <iframe> of its own size whose srcdoc holds it (HTML-escaped)."""
+    import html
+    import re
+
+    svg = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)  # a processing instruction, not HTML
+    root = re.search(r"<svg\b[^>]*>", svg)
+    size = {}
+    for key in ("width", "height"):
+        found = re.search(r'\s%s="([0-9.]+)"' % key, root.group(0)) if root else None
+        size[key] = found.group(1) if found else ("800" if key == "width" else "600")
+    page = ('<!DOCTYPE html><html><head><meta charset="utf-8"><style>html,body{margin:0;'
+            'padding:0;overflow:hidden}svg{display:block}</style></head><body>%s</body></html>'
+            % svg)
+    return ('<iframe srcdoc="%s" width="%s" height="%s" title="%s" style="border:0" '
+            'scrolling="no"></iframe>' % (html.escape(page, quote=True), size["width"],
+                                          size["height"], html.escape(title, quote=True)))
 
 
 def _require(ok, name, expected, got, where="Chart"):

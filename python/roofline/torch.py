@@ -225,14 +225,18 @@ _INTEGER_TYPES = frozenset(t["name"] for t in _dtypes() if t["integer"])
 
 
 def _roofs(machine):
-    """A roofline.Machine, or the catalogue entry or document a string names (as `--hw`)."""
+    """A roofline.Machine, or the catalogue entry or document a str or an os.PathLike
+    (pathlib.Path) names (as `--hw`)."""
     from . import Machine
+
+    import os
 
     if isinstance(machine, Machine):
         return machine
-    if isinstance(machine, str):
+    if isinstance(machine, (str, os.PathLike)):  # a name or a path; Machine refuses bytes
         return Machine(machine)
-    raise TypeError("machine: expected a roofline.Machine or a catalogue name (got %s)"
+    raise TypeError("machine: expected a roofline.Machine, a catalogue name or a machine "
+                    "document's path (a str or an os.PathLike) (got %s)"
                     % type(machine).__name__)
 
 
@@ -472,17 +476,83 @@ def _holding(host, counted):
     return names
 
 
+# The kinds of machine whose roofs are a device's (a GPU, a TPU, an accelerator, a SoC's GPU or
+# NPU): the host's CPU time of an operator is never that device's time.
+_DEVICE_KINDS = ("gpu", "tpu", "accelerator", "soc")
+
+
+def _article(word):
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _host_cpu_model():
+    """This host's CPU model as `roofline measure` records it (info.cpu: the CPUID brand
+    string, which Linux shows as /proc/cpuinfo's "model name"), or '' where unknown."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name":
+                    return value.strip()
+    except OSError:
+        pass
+    return ""
+
+
+def _measured_here(machine):
+    """Whether a CPU machine is a measurement of this host (Machine.measure(), or the document
+    `roofline measure` wrote here): roofs measured, the document's name this host's name (the
+    hostname measure gives it) and, where both are known, its CPU model this host's."""
+    import socket
+
+    if not any(r.provenance == "measured" for r in machine.compute_roofs):
+        return False
+    if machine.name != socket.gethostname():
+        return False
+    recorded, here = str(machine.info.get("cpu") or ""), _host_cpu_model()
+    return not (recorded and here) or recorded.split() == here.split()
+
+
+def _from_catalogue(machine):
+    """Whether the machine is a catalogue entry: named as one, or read from its file."""
+    from . import catalogue
+
+    import os
+
+    try:
+        entries = catalogue()
+        return machine.origin in {e.name for e in entries} or os.path.realpath(
+            machine.origin) in {os.path.realpath(e.path) for e in entries}
+    except Exception:  # noqa: BLE001  (a catalogue that cannot be read: not known to be one)
+        return False
+
+
 def _host_time_note(machine, ops):
-    """Host times judged against a device's roofs: what the attainment reads is the host's
-    launch time, far below any device roof (a CPU-only run judged on an A100). None when no
-    operator is so judged."""
+    """Host times judged against roofs that are not this host's: what the attainment reads is
+    this host's time on another machine's roofs (a CPU-only run judged on an A100, on a Jetson's
+    GPU, on a catalogue EPYC). None when no operator is so judged: a CPU measured here, roofs
+    given as numbers (the user's word), or no operator timed on the host."""
     kind = machine.info.get("kind")
     host = sum(1 for o in ops if o.time_source in ("cpu", "mixed"))
-    if kind not in ("gpu", "tpu", "accelerator") or not host:
+    if not host:
         return None
-    return ("%d operator%s timed on the host (time_source 'cpu': no device time was "
-            "recorded), judged against the roofs of %s, a %s: the verdicts read host time, not "
-            "the device's" % (host, "" if host == 1 else "s", _safe(machine.name), kind))
+    count = "%d operator%s" % (host, "" if host == 1 else "s")
+    name = _safe(machine.name)
+    if kind in _DEVICE_KINDS:
+        return ("%s timed on the host (time_source 'cpu': no device time was recorded), judged "
+                "against the roofs of %s, %s %s: the verdicts read host time, not the device's"
+                % (count, name, _article(kind), kind))
+    if kind != "cpu" or _measured_here(machine):
+        return None
+    if not any(r.provenance == "measured" for r in machine.compute_roofs):
+        what = "a catalogue cpu" if _from_catalogue(machine) else "a cpu's stated roofs"
+    else:
+        what = "a cpu measured on %s" % _safe(repr(machine.name))
+        if machine.info.get("cpu"):
+            what += " (%s)" % _safe(str(machine.info["cpu"]))
+    return ("%s timed on this host, judged against the roofs of %s (%s, not a measurement of "
+            "this host): the verdicts read this host's time on another machine's roofs"
+            % (count, name, what))
 
 
 def _warn_host_time(where, machine, ops):
@@ -614,7 +684,10 @@ class Profile:
         return [g for g in out if g.work_flop > 0]
 
     def points(self, by_type=False):
-        """The operators (or the per-type aggregates) as roofline.Points."""
+        """The operators (or the per-type aggregates) as roofline.Points. by_type defaults to
+        False here, one point per call ("aten::mm #3"), unlike diagnose(), chart() and table(),
+        which default to by_type=True (one per operator type and dtype): points(by_type=True)
+        gives the points chart() places."""
         ops = self.by_type() if by_type else self.operators()
         if by_type:
             return [op.point() for op in ops]
@@ -625,7 +698,9 @@ class Profile:
         operator's dtype, and an operator whose dtype the machine has no roof for (an int64
         index computation: no machine has an int64 roof) gets None, not judged; '' = the
         machine's default compute roof for every operator. Operators timed on the host judged
-        on a GPU's, TPU's or accelerator's roofs are warned about (UserWarning)."""
+        on roofs that are not this host's (a GPU's, TPU's, accelerator's or SoC's, or a CPU's
+        that is no measurement of this host: a catalogue CPU) are warned about
+        (UserWarning)."""
         pairs = self._diagnose(machine, by_type, precision)
         _warn_host_time("roofline.torch.Profile.diagnose", _roofs(machine),
                         [op for op, _ in pairs])
@@ -633,11 +708,7 @@ class Profile:
 
     def _diagnose(self, machine, by_type, precision):
         machine = _roofs(machine)
-        if precision is not None and not isinstance(precision, str):
-            raise TypeError("precision: expected a str (got %s)" % type(precision).__name__)
-        if precision and precision not in _DTYPE_PRECISION.values() and not _has_roof(
-                machine, precision):
-            machine.compute_roof(precision)  # an unknown precision: its InputError
+        _check_precision(machine, precision)
         ops = self.by_type() if by_type else self.operators()
         out = []
         for op in ops:
@@ -648,17 +719,25 @@ class Profile:
             out.append((op, diagnose(p, machine) if _has_roof(machine, p.precision) else None))
         return out
 
-    def chart(self, machine, by_type=True, title="PyTorch operators"):
+    def chart(self, machine, by_type=True, title="PyTorch operators", precision=None):
         """The operators on the machine's roofs as a roofline.Chart (those whose dtype the
-        machine has no roof for are left out, as diagnose() leaves them unjudged)."""
+        machine has no roof for are left out, as diagnose() leaves them unjudged). precision
+        as diagnose()'s: None = each operator's dtype, '' = the machine's default compute roof
+        for every operator, a precision = that precision's roof for every operator."""
         machine = _roofs(machine)
+        _check_precision(machine, precision)
         ops = self.by_type() if by_type else self.operators()
         _warn_host_time("roofline.torch.Profile.chart", machine,
-                        [op for op in ops if _has_roof(machine, op.precision)])
-        return self._chart(machine, by_type, title)
+                        [op for op in ops if _has_roof(
+                            machine, op.precision if precision is None else precision)])
+        return self._chart(machine, by_type, title, precision)
 
-    def _chart(self, machine, by_type, title):
-        points = [p for p in self.points(by_type=by_type) if _has_roof(machine, p.precision)]
+    def _chart(self, machine, by_type, title, precision=None):
+        points = self.points(by_type=by_type)
+        if precision is not None:
+            points = [Point(p.name, p.work_flop, p.traffic_byte, p.time_s, precision=precision,
+                            source=p.source, note=p.note) for p in points]
+        points = [p for p in points if _has_roof(machine, p.precision)]
         return Chart(machine, points, title=title)
 
     def table(self, machine=None, by_type=True, precision=None):
@@ -702,6 +781,16 @@ class Profile:
                          "operators are not judged (precision='' judges every operator on the "
                          "default roof)" % ("/".join(sorted(unjudged)), _safe(machine.name)))
         return "\n".join(lines) + "\n"
+
+
+def _check_precision(machine, precision):
+    """precision= of diagnose(), table() and chart(): None, or a str naming a dtype's precision
+    or a roof of the machine (an InputError as compute_roof's otherwise)."""
+    if precision is not None and not isinstance(precision, str):
+        raise TypeError("precision: expected a str (got %s)" % type(precision).__name__)
+    if precision and precision not in _DTYPE_PRECISION.values() and not _has_roof(
+            machine, precision):
+        machine.compute_roof(precision)  # an unknown precision: its InputError
 
 
 def _profiler_enabled():
@@ -914,12 +1003,16 @@ def main(argv=None):
     script.py [args]``: runs the script under profile() and prints its operators on the
     machine's roofs. Returns the exit status: the script's own where it called sys.exit(), 1
     after its traceback where it raised, 130 where it was interrupted (KeyboardInterrupt), 2
-    for bad arguments."""
+    for bad arguments (argparse's usage and message on stderr; it raises no SystemExit), 0
+    after --help."""
     from . import Error
 
     import os
 
-    a = _arguments(argv)
+    try:
+        a = _arguments(argv)
+    except SystemExit as e:  # argparse's: its message (or --help) is on stderr (stdout)
+        return _exit_status(e.code)
     error = code = None
     try:
         machine = _machine(a)

@@ -595,3 +595,57 @@ def test_machines_of_one_name_are_told_apart_and_one_machine_twice_refused(cli_j
                  lambda: roofline.compare([a, roofline.Machine(str(before))], 1)):
         with pytest.raises(roofline.InputError, match="are one machine \\('vm'\\)"):
             call()
+
+
+def _page_parts(markup):
+    """(ids, <style> texts, srcdoc values, tag names) of the elements of an HTML fragment as the
+    page holding it sees them (what an iframe's srcdoc holds is text, not the page's)."""
+    from html.parser import HTMLParser
+
+    class Parts(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.ids, self.styles, self.srcdocs, self.tags = [], [], [], []
+            self._in_style = False
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append(tag)
+            attrs = dict(attrs)
+            if "id" in attrs:
+                self.ids.append(attrs["id"])
+            if "srcdoc" in attrs:
+                self.srcdocs.append(attrs["srcdoc"])
+            self._in_style = tag == "style"
+
+        def handle_endtag(self, tag):
+            self._in_style = False
+
+        def handle_data(self, data):
+            if self._in_style:
+                self.styles.append(data)
+
+    parts = Parts()
+    parts.feed(markup)
+    return parts
+
+
+def test_a_charts_html_in_a_notebook_is_isolated_from_the_page_and_other_charts():
+    # Inline, every chart's clip path had the id roofline-plot-clip and its <style> (text{...},
+    # .title{...}) applied to the whole notebook page: a second chart clipped to the first's rect.
+    m = roofline.Machine("a100-80gb")
+    p = roofline.kernel("saxpy", n=1e8).point(time_s=1e-3)
+    one = roofline.Chart(m, [p], title="saxpy <on> a100")
+    two = roofline.Chart(roofline.Machine("h100-sxm"), [p], title="saxpy on h100")
+    for chart in (one, two):
+        page = _page_parts(chart._repr_html_())
+        assert page.tags == ["iframe"], page.tags  # no <svg>, <style> or id in the page
+        assert page.ids == [] and page.styles == []
+        (srcdoc,) = page.srcdocs
+        # The frame's document holds the chart whole, its tooltips (<title>) included.
+        assert chart.to_svg().split("?>", 1)[-1].strip() in srcdoc
+        assert "<title>" in srcdoc and 'id="roofline-plot-clip"' in srcdoc
+    markup = one._repr_html_()
+    root = ET.fromstring(one.to_svg())  # the frame is the chart's size: no scrollbars, no gap
+    assert 'width="%s" height="%s"' % (root.get("width"), root.get("height")) in markup
+    assert 'title="saxpy &lt;on&gt; a100"' in markup
+    assert one._repr_svg_() == one.to_svg()  # the image representation stays the SVG itself

@@ -870,18 +870,80 @@ def test_an_empty_profile_says_so():
     assert "no operator" not in mlp_ops(4, [8, 8]).table()
 
 
+def measured_here_document(tmp_path, name=None, cpu=None):
+    """A CPU machine document as `roofline measure` writes it on this host (measured roofs, the
+    hostname as its name, info.cpu this host's CPU model), name or cpu changed where given."""
+    import json
+    import socket
+
+    doc = json.loads(roofline.Machine("epyc-9654").to_json())
+    doc["name"] = socket.gethostname() if name is None else name
+    doc["info"] = {"kind": "cpu", "cpu": rt._host_cpu_model() if cpu is None else cpu}
+    for roof in doc["compute"] + doc["memory"]:
+        roof["provenance"] = "measured"
+    path = tmp_path / ("machine-%s-%s.json" % (name, cpu is not None))
+    path.write_text(json.dumps(doc))
+    return roofline.Machine(path)
+
+
 def test_host_times_on_a_devices_roofs_are_said():
     # A CPU-only run judged on an A100 read "far-below 0.0161%" with no word of whose time it
-    # was; on a CPU machine's roofs, nothing to say.
+    # was; on the roofs of this host measured here, or on roofs given as numbers, nothing to say.
     prof = mlp_ops(16, [64, 128, 32])
     text = prof.table(roofline.Machine("a100-80gb"))
     assert "timed on the host (time_source 'cpu': no device time was recorded), judged " \
            "against the roofs of a100-80gb, a gpu" in text
-    assert "timed on the host" not in prof.table(roofline.Machine("epyc-9654"))
+    assert "timed on" not in prof.table(roofline.Machine.from_roofs(1e12, 1e11))
     assert "timed on the host" not in prof.table()
 
 
-def test_host_times_on_a_devices_roofs_are_warned_by_diagnose_and_chart():
+@pytest.mark.parametrize("name,kind", [("a100-80gb", "a gpu"), ("tpu-v5p", "a tpu"),
+                                       ("jetson-agx-orin-64gb", "a soc"),
+                                       ("snapdragon-x-elite", "a soc")])
+def test_host_times_on_every_device_kind_are_said(name, kind):
+    # A SoC's roofs are its GPU's or NPU's (a Jetson's Ampere GPU): host time judged on them
+    # was said for a gpu, tpu or accelerator only.
+    machine = roofline.Machine(name)
+    assert machine.info["kind"] == kind.split()[1]
+    text = mlp_ops(16, [64, 128, 32]).table(machine)
+    assert "judged against the roofs of %s, %s: the verdicts read host time" % (name, kind) \
+        in text, text
+
+
+def test_an_accelerator_takes_an():
+    accelerators = [e.name for e in roofline.catalogue() if e.kind == "accelerator"]
+    assert accelerators
+    text = mlp_ops(16, [64, 128, 32]).table(roofline.Machine(accelerators[0]))
+    assert ", an accelerator: the verdicts" in text and "a accelerator" not in text, text
+
+
+def test_host_times_on_a_catalogue_cpus_roofs_are_said():
+    # A catalogue CPU is not this host: its roofs judged this host's times without a word.
+    prof = mlp_ops(16, [64, 128, 32])
+    text = prof.table(roofline.Machine("epyc-9654"))
+    assert "T: 1 operator timed on this host, judged against the roofs of epyc-9654 (a " \
+           "catalogue cpu, not a measurement of this host)" in text, text
+    with pytest.warns(UserWarning, match="Profile.diagnose: .*roofs of epyc-9654 \\(a catalogue"):
+        prof.diagnose("epyc-9654")
+
+
+def test_host_times_on_this_hosts_measurement_are_not_said(tmp_path):
+    prof = mlp_ops(16, [64, 128, 32])
+    here = measured_here_document(tmp_path)
+    assert "timed on" not in prof.table(here)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        prof.diagnose(here)
+        prof.chart(here)
+    # Measured, but on another host, or on another CPU under this host's name: said.
+    elsewhere = measured_here_document(tmp_path, name="other-host")
+    assert "judged against the roofs of other-host (a cpu measured on 'other-host'" in \
+        prof.table(elsewhere)
+    other_cpu = measured_here_document(tmp_path, cpu="Some Other CPU 9000")
+    assert "(Some Other CPU 9000), not a measurement of this host)" in prof.table(other_cpu)
+
+
+def test_host_times_on_a_devices_roofs_are_warned_by_diagnose_and_chart(tmp_path):
     # diagnose() and chart() judge the same host times as table(): they say it as a warning.
     prof = mlp_ops(16, [64, 128, 32])
     a100 = roofline.Machine("a100-80gb")
@@ -892,6 +954,67 @@ def test_host_times_on_a_devices_roofs_are_warned_by_diagnose_and_chart():
         prof.chart(a100)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        prof.diagnose(roofline.Machine("epyc-9654"))
-        prof.chart(roofline.Machine("epyc-9654"))
         prof.table(a100)  # the table says it in its notes, not twice
+
+
+def test_a_machine_document_is_taken_as_a_path_like_or_a_str(tmp_path):
+    # prof.table(pathlib.Path("machine.json")) was a TypeError, though a machine may be a file
+    # and every other path of the package may be an os.PathLike.
+    import pathlib
+
+    prof = mlp_ops(4, [8, 8])
+    path = tmp_path / "machine.json"
+    roofline.Machine("a100-80gb").save(path)
+    assert isinstance(path, pathlib.Path)
+    expected = prof.table(roofline.Machine(str(path)), by_type=False)
+    assert prof.table(path, by_type=False) == expected
+    assert prof.table(str(path), by_type=False) == expected
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # host times on an A100: said, not asked about here
+        assert [d.verdict for _, d in prof.diagnose(path)] == \
+            [d.verdict for _, d in prof.diagnose(str(path))]
+        assert prof.chart(path).to_svg() == prof.chart(str(path)).to_svg()
+
+    class BytesPath:
+        def __fspath__(self):
+            return bytes(path)
+
+    with pytest.raises(TypeError, match="not bytes"):
+        prof.table(BytesPath())
+    with pytest.raises(roofline.InputError, match="no such file"):
+        prof.table(tmp_path / "missing.json")
+
+
+def test_main_returns_2_for_bad_arguments(capsys):
+    # main() is documented to return 2 for bad arguments; argparse's errors raised SystemExit(2).
+    assert rt.main(["--hw", "a100-80gb"]) == 2  # no script
+    assert "required: script" in capsys.readouterr().err
+    assert rt.main(["--bogus", "x.py"]) == 2
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err
+    assert rt.main(["--help"]) == 0
+    assert "usage:" in capsys.readouterr().out
+    r = run_cli("--bogus", "x.py")  # the command still exits with that status
+    assert r.returncode == 2 and "unrecognized arguments" in r.stderr, r.stderr
+
+
+def test_a_chart_takes_a_precision_as_diagnose_does():
+    # chart() had no precision=, which table() and diagnose() take.
+    mm = dict(flops=2 * 64 ** 3, shapes=[[64, 64], [64, 64]], dtypes=["float", "float"])
+    prof = profile_of([Event("aten::mm", 0, 10, **mm)])
+    a100 = roofline.Machine("a100-80gb")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        as_dtype = prof.chart(a100).points
+        as_fp16 = prof.chart(a100, precision="fp16").points
+        as_default = prof.chart(a100, precision="").points
+        no_roof = prof.chart(a100, precision="int64").points
+        (pair,) = prof.diagnose(a100, precision="fp16")
+    assert [p.precision for p in as_dtype] == ["fp32"]
+    assert [p.precision for p in as_fp16] == ["fp16"]
+    assert [p.precision for p in as_default] == [""]
+    assert no_roof == []  # judged on a roof the machine lacks: left out, as diagnose() gives None
+    assert roofline.diagnose(as_fp16[0], a100).compute_roof == pair[1].compute_roof
+    with pytest.raises(roofline.InputError, match="nonsense"):
+        prof.chart(a100, precision="nonsense")
+    with pytest.raises(TypeError, match="precision: expected a str"):
+        prof.chart(a100, precision=5)
