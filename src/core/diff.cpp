@@ -152,8 +152,15 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
   if (const auto p = paired_default_compute(a, b)) {
     const ComputeRoof& ca = *p->first;
     const ComputeRoof& cb = *p->second;
-    d.changes.push_back(change(ca.name + " → " + cb.name + " (default compute roofs)", ca.name,
-                               cb.name, true, ca.peak.value, cb.peak.value, ca.stats, cb.stats));
+    // Of different precisions (a measured fp64 default against a catalogue's fp32), the ratio
+    // is no change of one machine's speed: said in the row, as hw compare warns of it.
+    const bool mixed = !iequals(ca.precision, cb.precision);
+    d.changes.push_back(change(
+        ca.name + " → " + cb.name + " (default compute roofs" +
+            (mixed ? ", of different precisions: " + ca.precision + " against " + cb.precision
+                   : std::string()) +
+            ")",
+        ca.name, cb.name, true, ca.peak.value, cb.peak.value, ca.stats, cb.stats));
   }
   compare_by_unit(a, b, d);
   if (const auto p = paired_default_memory(a, b)) {

@@ -81,6 +81,17 @@ TEST(Diff, TheHighestRoofsOfAPrecisionOnOneKindOfUnitMeetUnderTwoNames) {
   EXPECT_EQ(d.only_a,
             (std::vector<std::string>{"compute fp64 256-bit fma", "compute bf16 512-bit dot"}));
   EXPECT_TRUE(d.only_b.empty());
+  // Default roofs of different precisions (a measured fp64 against a catalogue's fp32): the
+  // row says so; it read as one machine 44x faster.
+  b.compute[2].name = "fp32 avx2 fma";
+  b.default_compute = "fp32 avx2 fma";
+  const RoofSetDiff m = diff_roofs(a, b);
+  bool said = false;
+  for (const auto& c : m.changes)
+    said |= c.name ==
+            "fp64 512-bit fma → fp32 avx2 fma (default compute roofs, of different "
+            "precisions: fp64 against fp32)";
+  EXPECT_TRUE(said);
 }
 
 TEST(Diff, RatiosSpreadsAndTheRidge) {
