@@ -392,12 +392,29 @@ DcgmWorkRate dcgm_work_rate(const DcgmSummary& s, const DcgmPeaks& peaks, const 
   // The tensor pipe by instruction says which roof its busy cycles run at: HMMA the fp16/bf16
   // tensor roof, DFMA the fp64 one. With those fields PIPE_TENSOR_ACTIVE (any of them busy) is
   // not added again; IMMA counts integer operations, no FLOP.
-  const bool by_instruction = s.hmma_active >= 0 || s.dfma_active >= 0 || s.imma_active >= 0;
-  const double any_tensor = by_instruction ? -1 : s.tensor_active;
-  if (by_instruction && s.tensor_active > 0)
-    notes.push_back(s.entity + ": PIPE_TENSOR_ACTIVE = " + format_number(s.tensor_active, 3) +
-                    " left out of W: the tensor pipe's instruction fields (THMMA, TDFMA, TIMMA) "
-                    "count the same busy cycles by precision");
+  // With only some of them collected, the busy cycles they do not count (PIPE_TENSOR_ACTIVE
+  // less theirs) stay at the fp16/bf16 tensor roof, as PIPE_TENSOR_ACTIVE alone is read.
+  const bool all_fields = s.hmma_active >= 0 && s.dfma_active >= 0 && s.imma_active >= 0;
+  const bool some_fields = s.hmma_active >= 0 || s.dfma_active >= 0 || s.imma_active >= 0;
+  double any_tensor = s.tensor_active;
+  if (some_fields && s.tensor_active >= 0) {
+    const double counted =
+        std::max(0.0, s.hmma_active) + std::max(0.0, s.dfma_active) + std::max(0.0, s.imma_active);
+    any_tensor = all_fields ? -1 : std::max(0.0, s.tensor_active - counted);
+    if (all_fields && s.tensor_active > 0)
+      notes.push_back(s.entity + ": PIPE_TENSOR_ACTIVE = " + format_number(s.tensor_active, 3) +
+                      " left out of W: the tensor pipe's instruction fields (THMMA, TDFMA, TIMMA) "
+                      "count the same busy cycles by precision");
+    else if (any_tensor > 0)
+      notes.push_back(s.entity + ": PIPE_TENSOR_ACTIVE = " + format_number(s.tensor_active, 3) +
+                      " less the instruction fields collected (" + format_number(counted, 3) +
+                      ") is read at the fp16/bf16 tensor roof: " +
+                      std::string(s.hmma_active < 0 ? "THMMA " : "") +
+                      (s.dfma_active < 0 ? "TDFMA " : "") + (s.imma_active < 0 ? "TIMMA " : "") +
+                      "not collected, which would say its precision");
+  } else if (some_fields) {
+    any_tensor = -1;
+  }
   if (s.imma_active > 0)
     notes.push_back(s.entity + ": PIPE_TENSOR_IMMA_ACTIVE = " + format_number(s.imma_active, 3) +
                     " left out of W: integer MMAs are operations (OP), not FLOP");

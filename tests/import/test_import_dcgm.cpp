@@ -262,9 +262,10 @@ TEST(ImportDcgm, TensorPipesByInstructionUseTheirRoofs) {
   ASSERT_EQ(d.result.doc.points.size(), 1u);
   EXPECT_NEAR(d.result.doc.points[0].performance().value, 0.8 * 67e12 + 0.1 * 34e12, 1e3);
   EXPECT_EQ(d.result.doc.points[0].precision, "fp64 tensor");
-  // With them, TENSO (any tensor pipe busy) is not added again; TIMMA counts OP, not FLOP.
+  // With all three, TENSO (any tensor pipe busy) is not added again; TIMMA counts OP, not FLOP.
   const DcgmResult both = import_dcgm(
-      "#Entity TENSO THMMA TIMMA DRAMA\nID\nGPU 0 0.600 0.500 0.100 0.300\n", "t.txt", h100());
+      "#Entity TENSO THMMA TDFMA TIMMA DRAMA\nID\nGPU 0 0.600 0.500 0.000 0.100 0.300\n", "t.txt",
+      h100());
   ASSERT_EQ(both.result.doc.points.size(), 1u);
   EXPECT_NEAR(both.result.doc.points[0].performance().value, 0.5 * 989.5e12, 1e3);
   const std::string notes = joined(both.result.notes);
@@ -277,6 +278,17 @@ TEST(ImportDcgm, TensorPipesByInstructionUseTheirRoofs) {
                        "operations (OP), not FLOP"),
             std::string::npos)
       << notes;
+  // With only some collected, TENSO less theirs stays at the tensor roof: TDFMA alone dropped
+  // TENSO 0.9 and read the GPU at 30% of fp32 vector.
+  const DcgmResult part = import_dcgm(
+      "#Entity TENSO TDFMA DRAMA FP32A\nID\nGPU 0 0.900 0.000 0.300 0.050\n", "t.txt", h100());
+  ASSERT_EQ(part.result.doc.points.size(), 1u);
+  EXPECT_NEAR(part.result.doc.points[0].performance().value, 0.9 * 989.5e12 + 0.05 * 67e12, 1e3);
+  EXPECT_NE(joined(part.result.notes)
+                .find("GPU 0: PIPE_TENSOR_ACTIVE = 0.9 less the instruction fields collected (0) "
+                      "is read at the fp16/bf16 tensor roof: THMMA TIMMA not collected"),
+            std::string::npos)
+      << joined(part.result.notes);
 }
 
 // A column the importer does not know is named, not passed over in silence.
