@@ -66,7 +66,9 @@ nlohmann::json optional_json(const std::optional<double>& x) {
 /// agreement (set whenever `exceeds` is).
 std::string verdict(const std::optional<bool>& exceeds, const std::optional<double>& noise) {
   if (!exceeds || !noise) return "no spread carried: cannot say whether it exceeds the noise";
-  return (*exceeds ? "exceeds the noise (" : "within the noise (") + percent(noise) + ")";
+  const std::string band = noise_band_text(*noise);
+  return (*exceeds ? "exceeds the noise (" : "within the noise (") + percent(noise) +
+         (band.empty() ? "" : ": " + band) + ")";
 }
 
 void diff_machines(const DiffArgs& a, const MachineDocument& ma, const MachineDocument& mb) {

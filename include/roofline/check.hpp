@@ -78,6 +78,9 @@ double noise_bound(double ratio, double noise);
 std::string noise_percent(double noise);
 /// The noise as a comparison's line says it: "±9.52%", or "beyond ±1000%".
 std::string noise_plus_minus(double noise);
+/// The ratios a noise explains, as a line says them beside the noise: "ratios 0.970874x to
+/// 1.03x" (a 2.9% drop is beyond a noise of 3%: the band is 1/(1 + n) below); "" past 1000%.
+std::string noise_band_text(double noise);
 
 /// A point against its baseline: ratio = P_now / P_base; the noise allowed is the larger of the
 /// two spreads carried (one alone when only one is; `assumed` when neither is); it regressed

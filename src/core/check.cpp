@@ -54,6 +54,14 @@ std::string noise_plus_minus(double noise) {
   return "±" + noise_percent(noise);
 }
 
+std::string noise_band_text(double noise) {
+  if (!(100 * noise <= kMostPercent)) return "";  // "> 1000%" says it
+  // Six digits: a ratio printed apart from the bound (0.97088 within, 0.97086 beyond a 3% band
+  // whose low end is 0.970874) reads on the right side of it.
+  return "ratios " + format_number(noise_band_low(noise), 6) + "x to " +
+         format_number(noise_band_high(noise), 6) + "x";
+}
+
 bool beyond_noise(double ratio, double noise) {
   return ratio < noise_band_low(noise) || ratio > noise_band_high(noise);
 }

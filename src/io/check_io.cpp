@@ -313,7 +313,8 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
           (rj.regressed  ? " — regressed beyond"
            : rj.improved ? " — improved beyond"
                          : " — within") +
-          " the noise " + noise_plus_minus(rj.noise) + " (" + rj.noise_from + ")";
+          " the noise " + noise_plus_minus(rj.noise) + " (" + rj.noise_from +
+          (noise_band_text(rj.noise).empty() ? "" : "; " + noise_band_text(rj.noise)) + ")";
   (rj.regressed || rj.too_noisy ? v.fails : v.passes).push_back(why);
   // P compares rates: a point whose W changed (another problem size, an algorithm doing less
   // work) is said to have, since its P can fall while it got faster, or the reverse.

@@ -173,7 +173,8 @@ TEST(CliCheck, BaselineRegressionUsesTheCarriedSpread) {
   r = run_cli({"check", d.file("fp16.json"), "--baseline", d.file("fp32.json"), "--hw", "a100"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("— improved beyond the noise ±10% (assumed: neither document carries a "
-                       "spread); note: precision fp32 in the baseline, fp16 now: P compares work "
+                       "spread; ratios 0.909091x to 1.1x); note: precision fp32 in the baseline, "
+                       "fp16 now: P compares work "
                        "on different units"),
             std::string::npos)
       << r.out;
@@ -408,7 +409,7 @@ TEST(CliCheck, ASlowdownBeyondTheBandFailsHoweverCloseTheNoiseIsTo100Percent) {
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
   EXPECT_NE(r.out.find("FAIL  gemm: P 1 GFLOP/s = 0.05× baseline 20 GFLOP/s — regressed beyond "
                        "the noise ±97.4% (this run's spread (2 repetitions; the other carries "
-                       "none))"),
+                       "none); ratios 0.506494x to 1.97436x)"),
             std::string::npos)
       << r.out;
   // An assumed noise just below 100%: 0.2× regressed, and the noise reads apart from 100%.

@@ -81,7 +81,7 @@ TEST(CliDiff, MeasuredSpreadsDecideTheVerdict) {
   auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("memory DRAM: 20 GB/s → 21 GB/s, B/A = 1.05 (spread A 4%, B 9.52%): within "
-                       "the noise (9.52%)"),
+                       "the noise (9.52%: ratios 0.913043x to 1.09524x)"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("compute fp64: 100 GFLOP/s → 100 GFLOP/s, B/A = 1 (spread A none, B "
@@ -107,12 +107,16 @@ TEST(CliDiff, MeasuredSpreadsDecideTheVerdict) {
   write_text(d.file("f.json"), machine("box-f", 100e9, 20.8e9, 20.7e9, 20.9e9));
   write_text(d.file("g.json"), machine("box-g", 100e9, 21.2e9, 21.1e9, 21.3e9));
   r = run_cli({"diff", d.file("e.json"), d.file("f.json")});
-  EXPECT_NE(r.out.find("B/A = 1.04 (spread A 1%, B 0.962%): within the noise (5%)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find(
+          "B/A = 1.04 (spread A 1%, B 0.962%): within the noise (5%: ratios 0.952381x to 1.05x)"),
+      std::string::npos)
       << r.out;
   r = run_cli({"diff", d.file("e.json"), d.file("g.json")});
-  EXPECT_NE(r.out.find("B/A = 1.06 (spread A 1%, B 0.943%): exceeds the noise (5%)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find(
+          "B/A = 1.06 (spread A 1%, B 0.943%): exceeds the noise (5%: ratios 0.952381x to 1.05x)"),
+      std::string::npos)
       << r.out;
 }
 
@@ -169,7 +173,8 @@ TEST(CliDiff, PointsAreJudgedAgainstTheSameNoiseAsCheck) {
   EXPECT_TRUE(j["points"][0]["intensity_level"].is_null()) << "a bare number: the default level";
   r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("B/A = 0.9804; I B/A = 1 (spread A 0.2%, B none): within the noise (3%)\n"),
+  EXPECT_NE(r.out.find("B/A = 0.9804; I B/A = 1 (spread A 0.2%, B none): within the noise (3%: "
+                       "ratios 0.970874x to 1.03x)\n"),
             std::string::npos)
       << r.out;
   const auto c = run_cli({"check", d.file("b.json"), "--baseline", d.file("a.json"), "--peak", "1T",
@@ -181,20 +186,23 @@ TEST(CliDiff, PointsAreJudgedAgainstTheSameNoiseAsCheck) {
   write_text(d.file("e.json"), R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "k", "work": 100, "traffic": 10, "time": 1.03001}]})");
   r = run_cli({"diff", d.file("a.json"), d.file("e.json")});
-  EXPECT_NE(r.out.find("B/A = 0.97086; I B/A = 1 (spread A 0.2%, B none): exceeds the noise (3%)"),
+  EXPECT_NE(r.out.find("B/A = 0.97086; I B/A = 1 (spread A 0.2%, B none): exceeds the noise (3%: "
+                       "ratios 0.970874x to 1.03x)"),
             std::string::npos)
       << r.out;
   write_text(d.file("w.json"), R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "k", "work": 100, "traffic": 10, "time": 1.02999}]})");
   r = run_cli({"diff", d.file("a.json"), d.file("w.json")});
-  EXPECT_NE(r.out.find("B/A = 0.97088; I B/A = 1 (spread A 0.2%, B none): within the noise (3%)"),
+  EXPECT_NE(r.out.find("B/A = 0.97088; I B/A = 1 (spread A 0.2%, B none): within the noise (3%: "
+                       "ratios 0.970874x to 1.03x)"),
             std::string::npos)
       << r.out;
   // 5% is beyond it in both.
   write_text(d.file("c.json"), R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "k", "work": 100, "traffic": 10, "time": 1.05}]})");
   r = run_cli({"diff", d.file("a.json"), d.file("c.json")});
-  EXPECT_NE(r.out.find("exceeds the noise (3%)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("exceeds the noise (3%: ratios 0.970874x to 1.03x)"), std::string::npos)
+      << r.out;
   EXPECT_EQ(run_cli({"check", d.file("c.json"), "--baseline", d.file("a.json"), "--peak", "1T",
                      "--bandwidth", "1T"})
                 .exit_code,
