@@ -41,8 +41,8 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 /// name is ("point name", "machine 'm': compute roof"); the message shows the name escaped.
 void require_one_line(std::string_view name, const std::string& what);
 
-/// Levenshtein distance (insertions, deletions, substitutions of bytes): how far a typed name
-/// is from a known one ("did you mean").
+/// Edit distance (insertions, deletions, substitutions of bytes and swaps of two neighbours:
+/// optimal string alignment): how far a typed name is from a known one ("did you mean").
 size_t edit_distance(std::string_view a, std::string_view b);
 
 }  // namespace roofline

@@ -15,11 +15,14 @@ bool is_bidi_or_separator(char32_t cp) {
 
 /// Characters that draw nothing: a name holding one prints as another name ("gem\u200bm" as
 /// "gemm"). Zero-width space, non-joiner and joiner, word joiner and the invisible operators,
-/// the zero-width no-break space (a BOM), the Mongolian vowel separator, the Hangul fillers and
-/// the tag characters.
+/// the zero-width no-break space (a BOM), the soft hyphen, the combining grapheme joiner, the
+/// Mongolian vowel separator, the Khmer inherent vowels, the Hangul fillers, the interlinear
+/// annotation marks, the musical formatting controls and the tag characters.
 bool is_invisible(char32_t cp) {
   return (cp >= 0x200B && cp <= 0x200D) || (cp >= 0x2060 && cp <= 0x2064) || cp == 0xFEFF ||
-         cp == 0x180E || cp == 0x115F || cp == 0x1160 || cp == 0x3164 || cp == 0xFFA0 ||
+         cp == 0x00AD || cp == 0x034F || cp == 0x180E || cp == 0x17B4 || cp == 0x17B5 ||
+         cp == 0x115F || cp == 0x1160 || cp == 0x3164 || cp == 0xFFA0 ||
+         (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0x1D173 && cp <= 0x1D17A) ||
          (cp >= 0xE0000 && cp <= 0xE007F);
 }
 

@@ -91,13 +91,18 @@ void require_one_line(std::string_view name, const std::string& what) {
 }
 
 size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  // Optimal string alignment: Levenshtein with a swap of two neighbours as one edit ("wieght").
+  std::vector<size_t> before(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
+    for (size_t j = 1; j <= b.size(); ++j) {
       cur[j] =
           std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        cur[j] = std::min(cur[j], before[j - 2] + 1);
+    }
+    std::swap(before, prev);
     std::swap(prev, cur);
   }
   return prev[b.size()];

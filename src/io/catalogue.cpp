@@ -169,7 +169,7 @@ MachineDocument resolve_machine(const std::string& spec, const std::string& extr
                                (spec.size() > 5 && spec.substr(spec.size() - 5) == ".json");
   if (looks_like_path) return load_machine_file(spec);
   const std::string key = hardware_key(spec);
-  if (fs::exists(spec, ec)) {
+  if (fs::is_regular_file(spec, ec)) {
     // A bare name that is a file here and also names a catalogue entry: which was meant cannot
     // be told, and a file here silently stood in for the catalogue's machine.
     std::vector<CatalogueEntry> all;

@@ -303,9 +303,11 @@ void refuse_misspelt_fields(const json& pj, const Where& w) {
   for (const auto& [key, _] : pj.items())
     for (const char* known : kKnown) {
       const std::string k = known;
-      if (key == k || pj.contains(k) || key.size() < 4) continue;
-      // One edit from a short name, two from a long one: "noise" (check's output) is no "note".
-      if (lower(key) == k || edit_distance(lower(key), k) <= (k.size() >= 7 ? 2u : 1u))
+      if (key == k || pj.contains(k)) continue;
+      // One edit from a short name, two from a long one: "noise" (check's output) is no "note";
+      // any name in other case ("Run").
+      if (lower(key) == k ||
+          (key.size() >= 4 && edit_distance(lower(key), k) <= (k.size() >= 7 ? 2u : 1u)))
         io::fail(w / key, "unknown field; did you mean '" + k +
                               "'? (a misspelt field is not read: the point would be judged "
                               "without it)");

@@ -88,6 +88,8 @@ void write_fixtures(const std::filesystem::path& dir) {
     "points": [{"name": "a", "work": 80, "traffic": 1, "time": 1, "precison": "fp16"}]})");
   put("points-capital.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "a", "work": 80, "traffic": 1, "time": 1, "Precision": "fp16"}]})");
+  put("points-swapped.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "a", "work": 80, "traffic": 1, "time": 1, "wieght": 3}]})");
   put("fp32-only.json", R"({"schema": "roofline.machine", "version": 1, "name": "flat",
     "compute": [{"name": "peak", "peak": 1e13}],
     "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
@@ -930,6 +932,10 @@ std::vector<Case> cases() {
        {"point", "--points={dir}/points-capital.json", "--machine", kA100},
        2,
        "points[0].Precision: unknown field; did you mean 'precision'?"},
+      {"a points file with two letters of a field swapped",
+       {"point", "--points={dir}/points-swapped.json", "--machine", kA100},
+       2,
+       "points[0].wieght: unknown field; did you mean 'weight'?"},
       {"a points file whose work_unit is neither FLOP nor OP",
        {"point", "--points={dir}/points-unit-bad.json", "--machine", kA100},
        2,

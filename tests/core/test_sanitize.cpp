@@ -32,7 +32,8 @@ TEST(Sanitize, TerminalEscapesControlAndBidiCharacters) {
   // Characters that draw nothing: "gem\u200bm" printed as "gemm" beside the real gemm.
   EXPECT_EQ(terminal_safe("gem\xe2\x80\x8bm"), "gem\\u200bm");
   for (const char* invisible : {"\xe2\x80\x8c", "\xe2\x80\x8d", "\xe2\x81\xa0", "\xe2\x81\xa4",
-                                "\xef\xbb\xbf", "\xe1\xa0\x8e", "\xe3\x85\xa4", "\xf3\xa0\x80\x81"})
+                                "\xef\xbb\xbf", "\xe1\xa0\x8e", "\xe3\x85\xa4", "\xf3\xa0\x80\x81",
+                                "\xc2\xad", "\xcd\x8f", "\xef\xbf\xb9", "\xf0\x9d\x85\xb3"})
     EXPECT_EQ(terminal_safe(invisible).rfind("\\u", 0), 0u) << terminal_safe(invisible);
 }
 

@@ -116,3 +116,12 @@ TEST(Strings, DecimalNumbersOnly) {
   EXPECT_FALSE(has_base_prefix("0.5"));
   EXPECT_FALSE(has_base_prefix("10x"));
 }
+
+TEST(Strings, EditDistanceCountsASwapOfNeighboursAsOne) {
+  EXPECT_EQ(edit_distance("precison", "precision"), 1u);  // a letter left out
+  EXPECT_EQ(edit_distance("wieght", "weight"), 1u);       // two neighbours swapped
+  EXPECT_EQ(edit_distance("noise", "note"), 2u);
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("h100", "h100"), 0u);
+  EXPECT_EQ(edit_distance("ca", "abc"), 3u);  // optimal string alignment: no edit of a swap
+}

@@ -419,6 +419,10 @@ TEST(CliHw, AFileHereNamedAsACatalogueEntryIsAmbiguous) {
       << r.err;
   r = run_cli({"point", "-W", "1e12", "-Q", "1e9", "-T", "1", "--hw", "h100"}, here);
   EXPECT_EQ(r.exit_code, 0) << r.err;  // no file named h100 here: the catalogue's alias
+  // A folder of that name (results kept by GPU) is no machine file: the catalogue's.
+  std::filesystem::create_directory(dir.file("a100"));
+  r = run_cli({"point", "-W", "1e12", "-Q", "1e9", "-T", "1", "--hw", "a100"}, here);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   r = run_cli({"hw", "show", "./h100-sxm", "--json"}, here);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["name"], "fake");
