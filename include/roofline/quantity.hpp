@@ -20,6 +20,7 @@ enum class Dimension {
   energy_per_work,  ///< J per unit of work (the energy roofline's ε_flop); "J", "pJ/FLOP"
   energy_per_byte,  ///< J per byte (ε_mem); "J", "nJ/B"; "J/b" is per bit
   power,            ///< W (π0); "W", "J/s"
+  energy,           ///< J (the energy a workload used: a points document's `energy`); "J", "kJ"
 };
 
 /// The name of a dimension in messages ("a bandwidth (byte/s)").

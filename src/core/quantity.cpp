@@ -55,6 +55,7 @@ const std::vector<std::string>& units_of(Dimension d) {
                                                         "j/flop", "j/op",  "joule/flop"};
   static const std::vector<std::string> energy_per_byte{"j", "joule", "joules", "j/b", "j/byte"};
   static const std::vector<std::string> power{"w", "watt", "watts", "j/s"};
+  static const std::vector<std::string> energy{"j", "joule", "joules"};
   switch (d) {
     case Dimension::count:
       return count;
@@ -76,6 +77,8 @@ const std::vector<std::string>& units_of(Dimension d) {
       return energy_per_byte;
     case Dimension::power:
       return power;
+    case Dimension::energy:
+      return energy;
   }
   return count;
 }
@@ -83,9 +86,10 @@ const std::vector<std::string>& units_of(Dimension d) {
 /// The dimension a unit name belongs to; `wanted` first, since "J" is both an energy per unit of
 /// work and per byte (a bare joule is read in the dimension asked for).
 std::optional<Dimension> dimension_of_unit(const std::string& unit_lower, Dimension wanted) {
-  for (Dimension d : {wanted, Dimension::work, Dimension::bytes, Dimension::seconds,
-                      Dimension::work_rate, Dimension::byte_rate, Dimension::intensity,
-                      Dimension::energy_per_work, Dimension::energy_per_byte, Dimension::power}) {
+  for (Dimension d :
+       {wanted, Dimension::work, Dimension::bytes, Dimension::seconds, Dimension::work_rate,
+        Dimension::byte_rate, Dimension::intensity, Dimension::energy_per_work,
+        Dimension::energy_per_byte, Dimension::power, Dimension::energy}) {
     const auto& names = units_of(d);
     if (std::find(names.begin(), names.end(), unit_lower) != names.end()) return d;
   }
@@ -146,6 +150,8 @@ std::string dimension_name(Dimension d) {
       return "an energy per amount of data (J/B or J/b)";
     case Dimension::power:
       return "a power (W)";
+    case Dimension::energy:
+      return "an energy (J)";
   }
   return "a value";
 }
@@ -181,7 +187,8 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
       // Pico only where it is met (energies of pJ, times of ps): elsewhere "1 pflop/s" is a
       // peta typed in lower case, and 1e-12 of it would be read silently.
       const bool pico = dim == Dimension::seconds || dim == Dimension::energy_per_work ||
-                        dim == Dimension::energy_per_byte || dim == Dimension::power;
+                        dim == Dimension::energy_per_byte || dim == Dimension::power ||
+                        dim == Dimension::energy;
       // Nor milli for data or a count: "1 mB/s" is a mega typed in lower case, never 1e-3 B/s.
       // For work only as the tool prints it ("166.7 mFLOP/s"): "1 mflop" is a mega typed in
       // lower case, not a thousandth of an operation.

@@ -348,12 +348,9 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
     p.precision = io::get_string(pj, "precision", w, std::string());
     p.source = io::get_string(pj, "source", w, std::string());
     p.note = io::get_string(pj, "note", w, std::string());
-    if (pj.contains("energy")) {
-      // A measured energy is > 0 J; 0 would read as "not measured" (the field left out).
-      if (!pj["energy"].is_number() || !(pj["energy"].get<double>() > 0))
-        io::fail(w / "energy", "expected joules, a number > 0 (leave it out when not measured)");
-      p.energy = pj["energy"].get<double>();
-    }
+    // Joules, a number or a string with its unit ("1.2 kJ"), as work and time are; > 0 (0 would
+    // read as "not measured": the field is left out then).
+    if (pj.contains("energy")) p.energy = io::get_quantity(pj, "energy", Dimension::energy, w);
     if (pj.contains("weight")) {
       if (!pj["weight"].is_number()) io::fail(w / "weight", "expected a number >= 0");
       p.weight = pj["weight"].get<double>();

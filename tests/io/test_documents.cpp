@@ -81,7 +81,8 @@ TEST(Documents, PointsAcceptNumbersObjectsAndArrays) {
     "points": [
       {"name": "a", "work": 2e9, "traffic": 12e9, "time": 0.01, "precision": "fp32"},
       {"name": "b", "work": "1 GFLOP", "traffic": {"L2": 4e9, "HBM": "1 GB"}, "time": "5 ms"},
-      {"name": "c", "work": 1e9, "traffic": [{"level": "HBM", "bytes": 1e9}], "time": 1}
+      {"name": "c", "work": 1e9, "traffic": [{"level": "HBM", "bytes": 1e9}], "time": 1,
+       "energy": "1.5 kJ"}
     ]})");
   const PointsDocument d = points_from_json(j, "p.json");
   ASSERT_EQ(d.points.size(), 3u);
@@ -89,6 +90,8 @@ TEST(Documents, PointsAcceptNumbersObjectsAndArrays) {
   EXPECT_DOUBLE_EQ(d.points[1].time.value, 0.005);
   EXPECT_EQ(d.points[1].traffic.size(), 2u);
   EXPECT_DOUBLE_EQ(d.points[1].traffic_at("HBM").bytes.value, 1e9);
+  // An energy with its unit, as work and time take theirs.
+  EXPECT_DOUBLE_EQ(d.points[2].energy, 1500);
   const PointsDocument again = points_from_json(points_to_json(d), "again");
   EXPECT_DOUBLE_EQ(again.points[1].traffic_at("L2").bytes.value, 4e9);
 }
@@ -124,6 +127,14 @@ TEST(Documents, BadPointsNameThePoint) {
   j["points"][0]["work"] = nullptr;
   msg = message_of([&] { points_from_json(j, "p.json"); });
   EXPECT_NE(msg.find("points[0].work"), std::string::npos) << msg;
+  // An energy in another dimension (a power, an energy per FLOP) is no energy.
+  j["points"][0]["work"] = 1;
+  for (const char* bad : {"30 W", "1 pJ/FLOP", "2 kJ/B"}) {
+    j["points"][0]["energy"] = bad;
+    msg = message_of([&] { points_from_json(j, "p.json"); });
+    EXPECT_NE(msg.find("points[0].energy"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("an energy (J)"), std::string::npos) << msg;
+  }
   j = json::parse(R"({"schema": "roofline.points", "version": 7, "points": []})");
   EXPECT_FALSE(message_of([&] { points_from_json(j, "p.json"); }).empty());
 }
