@@ -441,7 +441,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
   Sections out;
   const llm::Scenario& s = st.scenario;
   double throughput = rep.tokens_per_s;
-  std::string what = "decode";
+  std::string what = "decode", spec_note;
   if (a.output_tokens > 0) {
     const llm::RequestTiming t =
         llm::request_timing(st.model, s, a.output_tokens, st.roofs, a.chunk);
@@ -466,6 +466,17 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     out.text += llm::render_speculative_text(unsaid(sp, rep), st.roofs);
     out.json["speculative"] = llm::speculative_to_json(sp);
     out.warnings.insert(out.warnings.end(), sp.warnings.begin(), sp.warnings.end());
+    if (what == "decode") {
+      // Decode alone: speculation is how it decodes, so the rate (and cost) is speculation's.
+      throughput = sp.tokens_per_s;
+      what = "speculative decoding";
+    } else {
+      // The request and serving above decode one token per step: say so beside their cost.
+      spec_note = std::string(wants_serving(a) ? "the serving above" : "the request above") +
+                  " decodes one token per step: speculative decoding is not in this cost (it " +
+                  "gives " + format_number(sp.tokens_per_s * a.dp, 4) + " tokens/s at decode, " +
+                  format_number(sp.speedup, 3) + "× the plain step's)";
+    }
   }
   if (a.dp > 1) {
     // The figure is every replica's: one replica's throughput × the replicas.
@@ -484,8 +495,8 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     Prices prices(a.price);
     const auto price = prices.of(st.given, st.roofs.machine, st.machine.origin);
     prices.check_all_used({st.given.empty() ? st.roofs.machine : st.given});
-    const llm::TokenCost c =
-        llm::token_cost(throughput * a.dp, devices, price, power, st.roofs.machine);
+    llm::TokenCost c = llm::token_cost(throughput * a.dp, devices, price, power, st.roofs.machine);
+    if (!spec_note.empty()) c.notes.push_back(spec_note);
     out.text += llm::render_cost_text(
         c, "(" + what + (a.dp > 1 ? ", all " + format_number(a.dp) + " replicas)" : ")"));
     out.json["cost"] = llm::cost_to_json(c);

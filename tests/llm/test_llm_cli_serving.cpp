@@ -151,6 +151,34 @@ TEST(LlmCliServing, SpeculativeDecoding) {
   EXPECT_NE(none.err.find("--draft"), std::string::npos) << none.err;
 }
 
+// The cost of decoding with speculation is at speculation's rate; beside a request (decoded one
+// token per step) it says speculation is not in it. It was at the plain rate, 2.4x dearer, with
+// no note.
+TEST(LlmCliServing, CostWithSpeculativeDecoding) {
+  const std::vector<std::string> base = {
+      "llm",        "-m",           "llama-2-70b", "--hw",   "h100-sxm",         "--tp", "8",
+      "-L",         "2048",         "-b",          "4",      "--spec-k",         "4",    "--draft",
+      "llama-2-7b", "--spec-alpha", "0.8",         "--cost", "--price-per-hour", "2",    "--json"};
+  auto r = run_cli(base);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  const double spec = j["speculative"]["tokens_per_s"].get<double>();
+  EXPECT_GT(spec, j["tokens_per_s"].get<double>());
+  EXPECT_DOUBLE_EQ(j["cost"]["tokens_per_s"].get<double>(), spec);
+  EXPECT_NEAR(j["cost"]["usd_per_million_tokens"].get<double>(), 2.0 * 8 / (spec * 3600) * 1e6,
+              1e-9);
+  auto with_request = base;
+  with_request.insert(with_request.end(), {"--prompt", "1024", "--output-tokens", "256"});
+  r = run_cli(with_request);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["cost"]["tokens_per_s"].get<double>(),
+                   j["request"]["output_tokens_per_s"].get<double>());
+  const std::string notes = j["cost"]["notes"].dump();
+  EXPECT_NE(notes.find("speculative decoding is not in this cost"), std::string::npos) << notes;
+  EXPECT_NE(notes.find(format_number(spec, 4) + " tokens/s"), std::string::npos) << notes;
+}
+
 TEST(LlmCliServing, ParallelLayoutsAndTheirWarnings) {
   // --tp 16 on an 8-device NVLink domain is no longer accepted silently.
   const auto r = run_cli({"llm", "-m", "llama-3-70b", "--hw", "h100-sxm", "--tp", "16",
