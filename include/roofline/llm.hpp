@@ -311,6 +311,9 @@ struct Roofs {
   /// Devices one NVLink (scale-up) domain joins; unknown when the catalogue does not say.
   std::optional<double> domain_size;
   std::string domain_source;
+  /// What the catalogue says of the interconnect before collectives are costed over it (a
+  /// link to the CPU, not between devices); empty for --interconnect-bandwidth.
+  std::string link_caveat;
   Intensity ridge() const { return peak / bandwidth; }
 };
 /// Picks the compute roof of `compute` (by precision; a set with a single roof of unnamed
@@ -430,6 +433,7 @@ struct LinkFacts {
   std::string latency_source;
   std::optional<double> domain_size;
   std::string domain_source;
+  std::string caveat;  ///< the link's own caveat (InterconnectFacts::caveat), by its name only
 };
 /// The facts of the interconnect named `link` (else the first the machine lists; io's
 /// machine_facts() reads and checks them from info.interconnects[]): its latency and domain,

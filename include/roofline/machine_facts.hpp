@@ -42,6 +42,10 @@ struct InterconnectFacts {
   std::string latency_source;         ///< as written (empty when the file names none)
   std::optional<double> domain_size;  ///< from domain_size, domain_devices or max_devices
   std::string domain_source;
+  /// What to know before collectives are costed over this link, said where they are (`llm`): a
+  /// link to the host or to the device's own CPU, not one between devices, or one standing in
+  /// for a faster link the catalogue lacks. Empty for a link between devices.
+  std::string caveat;
   /// Why a latency or domain field that is there could not be read (empty when all read):
   /// reported when the link is used (llm::link_facts) and by the catalogue checker.
   std::string problem;

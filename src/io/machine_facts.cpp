@@ -79,6 +79,7 @@ InterconnectFacts interconnect_facts(const json& e, const std::string& origin) {
   f.source = text_field(e, "source");
   f.lists_latency = e.contains("latency");
   f.latency_source = text_field(e, "latency_source");
+  f.caveat = text_field(e, "caveat");
   const std::string where = origin + ": info.interconnects[" + f.name + "]";
   try {
     read_link_figures(e, where, f);

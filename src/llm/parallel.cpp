@@ -15,6 +15,8 @@ namespace roofline::llm {
 LinkFacts link_facts(const MachineFacts& facts, const std::string& link) {
   LinkFacts f;
   const InterconnectFacts* entry = facts.interconnect(link);
+  // The caveat is the named link's own (none for a rate given by --interconnect-bandwidth).
+  if (entry) f.caveat = entry->caveat;
   if (!entry && !facts.interconnects.empty()) entry = &facts.interconnects.front();
   if (entry) {
     if (!entry->problem.empty()) throw InputError(entry->problem);
@@ -38,6 +40,7 @@ LinkFacts link_facts(const MachineFacts& facts, const std::string& link) {
 
 void apply_link_facts(Roofs& r, const LinkFacts& facts, std::optional<Seconds> latency_override,
                       std::optional<double> domain_override) {
+  r.link_caveat = facts.caveat;
   if (latency_override) {
     r.link_latency = latency_override;
     r.link_latency_source = "--link-latency";
@@ -97,6 +100,9 @@ std::vector<std::string> parallel_warnings(const Scenario& s, const Roofs& r) {
                 " is not in the catalogue: the layout is not checked against it "
                 "(give --domain-size N)");
   }
+  if (collectives && !r.link_caveat.empty())
+    w.push_back("collectives are costed over " + link + " of " + r.machine + ", " + r.link_caveat +
+                ": give --interconnect-bandwidth for the link between devices");
   if (collectives && !r.link_latency)
     w.push_back("the link latency of " + r.machine +
                 " is not in the catalogue: collectives are "

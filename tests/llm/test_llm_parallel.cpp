@@ -357,6 +357,40 @@ TEST(LlmParallel, CatalogueLinksAreReadWhereTheyExist) {
             !mentions(w, "domain size of h100-sxm is not in the catalogue"));
 }
 
+// A link that joins a GPU to its CPU (GH200's NVLink-C2C), or the host link standing in for a
+// scale-up fabric the catalogue lacks (MI355X's PCIe), says so where collectives are costed
+// over it: GH200's tensor parallelism read as NVLink at 900 GB/s, MI355X's 4.6x slower than
+// its platform's with no word. A rate given by --interconnect-bandwidth carries no caveat.
+TEST(LlmParallel, ALinkNotBetweenDevicesSaysSoWhereCollectivesUseIt) {
+  Scenario s = scenario(1, 1024, 1024);
+  s.tp = 4;
+  for (const char* name : {"gh200-144gb", "gh200-96gb", "mi355x"}) {
+    const MachineDocument doc = resolve_machine(name);
+    Roofs r = select_roofs(doc.roofs, parse_dtype("bf16"));
+    apply_link_facts(r, link_facts(machine_facts(doc), r.interconnect_name));
+    ASSERT_FALSE(r.link_caveat.empty()) << name;
+    const std::string said = "collectives are costed over " + r.interconnect_name + " of " +
+                             r.machine + ", " + r.link_caveat +
+                             ": give --interconnect-bandwidth for the link between devices";
+    EXPECT_TRUE(mentions(parallel_warnings(s, r), said)) << name;
+    Scenario one = s;
+    one.tp = 1;
+    EXPECT_FALSE(mentions(parallel_warnings(one, r), "collectives are costed over")) << name;
+    Roofs given = select_roofs(doc.roofs, parse_dtype("bf16"), ByteRate(1e12));
+    apply_link_facts(given, link_facts(machine_facts(doc), given.interconnect_name));
+    EXPECT_TRUE(given.link_caveat.empty()) << name;
+  }
+  const MachineDocument gh = resolve_machine("gh200-144gb");
+  Roofs r = select_roofs(gh.roofs, parse_dtype("bf16"));
+  apply_link_facts(r, link_facts(machine_facts(gh), r.interconnect_name));
+  EXPECT_NE(r.link_caveat.find("not two GPUs"), std::string::npos) << r.link_caveat;
+  // A link between devices has none.
+  const MachineDocument h100 = resolve_machine("h100-sxm");
+  Roofs h = select_roofs(h100.roofs, parse_dtype("bf16"));
+  apply_link_facts(h, link_facts(machine_facts(h100), h.interconnect_name));
+  EXPECT_TRUE(h.link_caveat.empty()) << h.link_caveat;
+}
+
 TEST(LlmParallel, ExpertParallelMovesTokensNotWeightSlices) {
   // Mixtral (8 experts, top-2) at tp 2 with --ep: each device holds 4 whole experts, routes
   // N/2 tokens, sends (P−1)/P of their k copies away and receives as many (both counted), and
