@@ -58,6 +58,7 @@ struct LlmArgs {
   std::string requests;
   // Speculative decoding
   double spec_k = 0, spec_alpha = 0.8;
+  int draft_tp = 0;
   std::string draft;
   // Cost
   std::string price;  // one value, or NAME=VALUE per machine
@@ -80,24 +81,14 @@ void check_mode_flags(const LlmArgs& a) {
   static const std::vector<std::string> training = {
       "--seq",  "--micro-batch",       "--global-batch",   "--recompute",
       "--zero", "--sequence-parallel", "--measured-step-s"};
-  static const std::vector<std::string> inference = {"--phase",
-                                                     "--batch",
-                                                     "--context",
-                                                     "--prompt",
-                                                     "--output-tokens",
-                                                     "--chunk",
-                                                     "--concurrency",
-                                                     "--requests",
-                                                     "--max-batched-tokens",
-                                                     "--num-requests",
-                                                     "--spec-k",
-                                                     "--spec-alpha",
-                                                     "--draft",
-                                                     "--measured-tokens-per-s",
-                                                     "--micro-batches",
-                                                     "--cost",
-                                                     "--price-per-hour",
-                                                     "--power-w"};
+  static const std::vector<std::string> inference = {
+      "--phase",         "--batch",         "--context",
+      "--prompt",        "--output-tokens", "--chunk",
+      "--concurrency",   "--requests",      "--max-batched-tokens",
+      "--num-requests",  "--spec-k",        "--spec-alpha",
+      "--draft",         "--draft-tp",      "--measured-tokens-per-s",
+      "--micro-batches", "--cost",          "--price-per-hour",
+      "--power-w"};
   const auto& other = a.train ? inference : training;
   for (const auto& name : a.given)
     if (std::find(other.begin(), other.end(), name) != other.end())
@@ -126,6 +117,8 @@ void check_flag_needs(const LlmArgs& a) {
         "is speculative decoding's acceptance rate: it needs --spec-k");
   needs("--draft", a.spec_k > 0,
         "names speculative decoding's drafter: it needs --spec-k (the tokens drafted per step)");
+  needs("--draft-tp", a.spec_k > 0,
+        "is the drafter's tensor parallelism: it needs --spec-k and --draft MODEL");
   const std::string serving = "is for serving: it needs --concurrency or --requests";
   needs("--num-requests", wants_serving(a), serving);
   needs("--max-batched-tokens", wants_serving(a), serving);
@@ -411,6 +404,7 @@ llm::SpeculativeOptions speculative_options(const LlmArgs& a) {
   llm::SpeculativeOptions o;
   o.k = a.spec_k;
   o.alpha = a.spec_alpha;
+  if (flag_given(a, "--draft-tp")) o.draft_tp = a.draft_tp;
   if (a.draft == "mtp")
     o.mtp = true;
   else if (!a.draft.empty())
@@ -777,6 +771,8 @@ void add_request_flags(CLI::App* c, LlmArgs* args) {
       ->check(positive_number());
   c->add_option("--spec-alpha", args->spec_alpha, "Speculative decoding: acceptance rate α");
   c->add_option("--draft", args->draft, "Draft model (preset or config.json), or mtp");
+  c->add_option("--draft-tp", args->draft_tp,
+                "The drafter's tensor parallelism, 1 to --tp (default: --tp)");
   // Cost.
   c->add_option("--price-per-hour", args->price,
                 "Dollars per device-hour (or NAME=PRICE,... per machine): $/M tokens");

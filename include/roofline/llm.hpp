@@ -618,6 +618,9 @@ struct SpeculativeOptions {
   double alpha = 0.8;
   bool mtp = false;                        ///< draft with the target's MTP modules
   std::optional<ModelConfig> draft_model;  ///< else this model drafts
+  /// The drafter's tensor-parallel degree, 1 … the target's (engines run a small drafter on
+  /// fewer devices: vLLM's draft_tensor_parallel_size); none: the target's.
+  std::optional<int> draft_tp;
 };
 /// Leviathan et al. 2023 (Fast Inference from Transformers via Speculative Decoding), eq. 1:
 /// tokens gained per verification step E = (1 − α^(k+1))/(1 − α) (k + 1 when α = 1).
@@ -627,6 +630,7 @@ struct SpeculativeResult {
   double k = 0, alpha = 0;
   double expected_tokens = 0;  ///< E per sequence per step
   std::string drafter;         ///< the draft model's name, or "MTP"
+  int draft_tp = 0;            ///< the drafter's tensor-parallel degree (0 for MTP)
   Seconds draft_step{0};       ///< one draft token for the batch
   Seconds drafting{0};         ///< the k draft steps (contexts L … L + k − 1)
   Seconds verify{0};           ///< the target over k + 1 tokens per sequence

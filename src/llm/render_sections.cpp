@@ -139,7 +139,9 @@ nlohmann::json serving_to_json(const ServingResult& s) {
 
 std::string render_speculative_text(const SpeculativeResult& s, const Roofs& r) {
   std::string out = "\nSpeculative decoding (k = " + format_number(s.k) + " drafted by " +
-                    s.drafter + ", acceptance α = " + format_number(s.alpha, 4) + ")\n";
+                    s.drafter +
+                    (s.draft_tp > 1 ? " at tensor parallel " + std::to_string(s.draft_tp) : "") +
+                    ", acceptance α = " + format_number(s.alpha, 4) + ")\n";
   out += "  tokens per verification step E = (1 − α^(k+1))/(1 − α) = " +
          format_number(s.expected_tokens, 4) + " (Leviathan et al. 2023)\n";
   out += "  draft " + format_number(s.k) + " × " + format_seconds(s.draft_step) +
@@ -164,6 +166,7 @@ nlohmann::json speculative_to_json(const SpeculativeResult& s) {
   return {{"k", s.k},
           {"alpha", s.alpha},
           {"drafter", s.drafter},
+          {"draft_tp", s.draft_tp > 0 ? nlohmann::json(s.draft_tp) : nlohmann::json(nullptr)},
           {"expected_tokens_per_step", s.expected_tokens},
           {"draft_step", s.draft_step.value},
           {"drafting", s.drafting.value},

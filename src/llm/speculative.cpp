@@ -58,6 +58,12 @@ SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario
                      " has no multi-token-prediction modules (num_nextn_predict_layers)");
   if (!o.mtp && !o.draft_model)
     throw InputError("speculative decoding needs a drafter: --draft MODEL or --draft mtp");
+  if (o.draft_tp && (o.mtp || *o.draft_tp < 1 || *o.draft_tp > std::max(1, s.tp)))
+    throw InputError("--draft-tp " + std::to_string(*o.draft_tp) +
+                     (o.mtp ? ": MTP modules run with the target, at its --tp"
+                            : ": the drafter's tensor parallelism must be from 1 to the "
+                              "target's --tp (" +
+                                  std::to_string(std::max(1, s.tp)) + ")"));
   Scenario verify_s = s;
   verify_s.context = s.context + o.k;  // the last verified position's keys
   validate_scenario(target, verify_s);
@@ -67,6 +73,7 @@ SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario
   res.alpha = o.alpha;
   res.expected_tokens = expected_tokens_per_step(o.alpha, o.k);
   res.drafter = o.mtp ? "MTP" : o.draft_model->name;
+  if (!o.mtp) res.draft_tp = o.draft_tp.value_or(std::max(1, s.tp));
   // A drafter proposes tokens of the target's vocabulary (Leviathan et al. 2023 §2: the target
   // scores the drafter's tokens): models of one family share a tokenizer, their vocab sizes
   // differing at most by padding (Qwen2.5 0.5B 151936 against 72B 152064); a drafter of another
@@ -92,7 +99,17 @@ SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario
       // a dense drafter of an MLA or MoE target runs as a dense model.
       if (!o.draft_model->is_mla()) d.mla_form = MlaForm::automatic;
       if (!o.draft_model->moe()) d.ep = false;
-      validate_scenario(*o.draft_model, d);
+      d.tp = res.draft_tp;
+      try {
+        validate_scenario(*o.draft_model, d);
+      } catch (const InputError& e) {
+        throw InputError("the drafter " + o.draft_model->name + " at tensor parallel " +
+                         std::to_string(d.tp) +
+                         (o.draft_tp ? " (--draft-tp)"
+                                     : " (the target's --tp; --draft-tp runs it on fewer "
+                                       "devices, e.g. --draft-tp 1)") +
+                         ": " + e.what());
+      }
       t = evaluate_step(*o.draft_model, d, Phase::decode, r).time;
     }
     if (i == 0) res.draft_step = t;

@@ -151,6 +151,46 @@ TEST(LlmCliServing, SpeculativeDecoding) {
   EXPECT_NE(none.err.find("--draft"), std::string::npos) << none.err;
 }
 
+// A drafter whose heads the target's --tp does not divide (Qwen2.5-7B's 28 at --tp 8) runs on
+// fewer devices with --draft-tp; without it the error points there. It was refused with an
+// error naming --tp alone.
+TEST(LlmCliServing, TheDrafterRunsAtItsOwnTensorParallelism) {
+  const std::vector<std::string> base = {
+      "llm",  "-m", "qwen2.5-72b", "--hw",     "h100-sxm", "--tp",    "8",         "-L",
+      "2048", "-b", "1",           "--spec-k", "4",        "--draft", "qwen2.5-7b"};
+  auto r = run_cli(base);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("the drafter qwen2.5-7b at tensor parallel 8"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--draft-tp"), std::string::npos) << r.err;
+  auto one = base;
+  one.insert(one.end(), {"--draft-tp", "1", "--json"});
+  r = run_cli(one);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out)["speculative"];
+  EXPECT_EQ(s["draft_tp"], 1);
+  // At tp 4 (it divides 28) the drafter moves a quarter of its weights per device: faster than
+  // on one device, and the draft step is the drafter's own decode step either way.
+  auto four = base;
+  four.insert(four.end(), {"--draft-tp", "4", "--json"});
+  r = run_cli(four);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto s4 = nlohmann::json::parse(r.out)["speculative"];
+  EXPECT_EQ(s4["draft_tp"], 4);
+  EXPECT_LT(s4["draft_step"].get<double>(), s["draft_step"].get<double>());
+  EXPECT_DOUBLE_EQ(s4["verify"].get<double>(), s["verify"].get<double>());
+  for (const char* bad : {"0", "9", "-1"}) {
+    auto b = base;
+    b.insert(b.end(), {"--draft-tp", bad});
+    r = run_cli(b);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--draft-tp"), std::string::npos) << r.err;
+  }
+  r = run_cli({"llm", "-m", "qwen2.5-72b", "--hw", "h100-sxm", "--draft-tp", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--draft-tp is the drafter's tensor parallelism"), std::string::npos)
+      << r.err;
+}
+
 // The cost of decoding with speculation is at speculation's rate; beside a request (decoded one
 // token per step) it says speculation is not in it. It was at the plain rate, 2.4x dearer, with
 // no note.
