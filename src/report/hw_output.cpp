@@ -196,6 +196,7 @@ std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
   for (const auto& g : groups) header.push_back("I* " + g.label);
   Table t(header);
   bool integer = false;  // a cell in OP/byte, starred: a group of both kinds mixes the units
+  bool narrow = false;   // a cell of a narrow-accumulate roof (†): half the rate in fp32
   for (const auto& row : rows) {
     const RidgePoint* any = nullptr;
     for (const auto& r : row.ridges)
@@ -205,8 +206,12 @@ std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
     // An empty cell: the device publishes no dense roof of that precision.
     for (const auto& r : row.ridges) {
       const bool op = r && r->units.work == "OP";
+      const ComputeRoof* c = r ? row.device->machine.roofs.find_compute(r->compute_roof) : nullptr;
+      const bool acc = c && accumulates_narrow(*c);
       integer |= op;
-      cells.push_back(r ? format_number(r->ridge.value, 4) + (op ? "*" : "") : "");
+      narrow |= acc;
+      cells.push_back(r ? format_number(r->ridge.value, 4) + (op ? "*" : "") + (acc ? "†" : "")
+                        : "");
     }
     t.add_row(cells);
   }
@@ -218,6 +223,11 @@ std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
     text +=
         "* OP/byte: the group's highest dense roof is an integer one (int8: OP/s), the other "
         "cells FLOP/byte\n";
+  if (narrow)
+    text +=
+        "† the device's only roof of the group accumulates narrower than fp32 (GeForce's "
+        "fp16-accumulate mode): frameworks accumulate matrix products in fp32, at half that "
+        "rate, so the ridge reads 2x high beside the other cells\n";
   return text;
 }
 

@@ -482,6 +482,19 @@ TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
   EXPECT_NE(r.out.find("* OP/byte: the group's highest dense roof is an integer one"),
             std::string::npos)
       << r.out;
+  // RTX 5090's only fp16 tensor roof accumulates in fp16 (twice the fp32-accumulate rate that
+  // frameworks get): its cell is marked, where it read 233.9 beside RTX 4090's fp32-accumulate
+  // 163.9 as a 43% rise. RTX 4090's own cell (its bf16 roof accumulates in fp32) is not.
+  const auto row_of = [&](const std::string& name) {
+    const auto at = r.out.find("  " + name + " ");
+    return at == std::string::npos ? std::string() : r.out.substr(at, r.out.find('\n', at) - at);
+  };
+  EXPECT_NE(row_of("rtx-5090").find("233.9†"), std::string::npos) << row_of("rtx-5090");
+  EXPECT_NE(row_of("rtx-4090").find("163.9"), std::string::npos) << row_of("rtx-4090");
+  EXPECT_EQ(row_of("rtx-4090").find("163.9†"), std::string::npos) << row_of("rtx-4090");
+  EXPECT_NE(r.out.find("† the device's only roof of the group accumulates narrower than fp32"),
+            std::string::npos)
+      << r.out;
   // A device with none of the four (Apple's published roof is its NPU's TOPS) is named, where
   // it was dropped without a word.
   EXPECT_NE(r.out.find("not listed (no dense roof of fp64, fp32, bf16/fp16, fp8/int8): "),
