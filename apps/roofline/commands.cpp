@@ -309,6 +309,17 @@ MachineDocument load_machine(const MachineOptions& o) {
   if (g.peak.value <= 0) throw InputError("--peak: must be > 0 (got '" + o.peak + "')");
   if (g.bandwidth.value <= 0)
     throw InputError("--bandwidth: must be > 0 (got '" + o.bandwidth + "')");
+  // A bare number is in base units: "--peak 312" is 312 FLOP/s, where 312 TFLOP/s was surely
+  // meant (no processor computes below a MFLOP/s, no memory moves below a MB/s).
+  const auto warn_bare = [](const std::string& flag, const std::string& text, double value,
+                            const std::string& unit) {
+    if (value >= 1e6 || text.find_first_not_of("0123456789.eE+- ") != std::string::npos) return;
+    say("roofline: warning: " + flag + " " + text + " is " + format_number(value) + " " + unit +
+        " (a bare number is in " + unit + "): for " + format_number(value) + " T" + unit +
+        " give " + format_number(value) + "T\n");
+  };
+  warn_bare("--peak", trim(o.peak), g.peak.value, "FLOP/s");
+  warn_bare("--bandwidth", trim(o.bandwidth), g.bandwidth.value, "B/s");
   MachineDocument m;
   m.roofs = given_roofs(g);
   m.origin = "command line";

@@ -135,6 +135,28 @@ TEST(CliKernel, BadInputsGiveClearErrors) {
   EXPECT_NE(r.err.find("takes no --m"), std::string::npos) << r.err;
 }
 
+// A bare number is in base units: "--peak 312" is 312 FLOP/s, surely 312 TFLOP/s meant; it ran
+// with exit 0 and "time per output token = 45.84 Ms" without a word.
+TEST(CliPoint, ATinyBarePeakOrBandwidthIsSaid) {
+  auto r = run_cli(
+      {"point", "-W", "1e9", "-Q", "1e9", "-T", "1", "--peak", "312", "--bandwidth", "2e12"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --peak 312 is 312 FLOP/s (a bare number is in FLOP/s): for 312 "
+                       "TFLOP/s give 312T"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("--bandwidth"), std::string::npos) << r.err;
+  r = run_cli({"llm", "-m", "llama-2-7b", "--peak", "312T", "--bandwidth", "2039"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --bandwidth 2039 is 2039 B/s"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("--peak"), std::string::npos) << r.err;
+  // With a unit or prefix it is what was asked for.
+  r = run_cli({"point", "-W", "1e9", "-Q", "1e9", "-T", "1", "--peak", "312 FLOP/s", "--bandwidth",
+               "2 kB/s"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
+
 TEST(CliPoint, DiagnosesAndPrintsJson) {
   auto r = run_cli({"point", "--work", "1e9", "--traffic", "1e10", "--time", "1", "--peak",
                     "19.5e12", "--bandwidth", "2e12", "--json"});
