@@ -46,7 +46,9 @@ Side load_side(const std::string& arg, const std::string& hw_dir) {
       s.spreads = point_spreads(raw, arg);
       s.spreads.resize(s.points->points.size());
     } else {
-      s.machine = machine_from_json(raw, arg);
+      // A machine document is read as every command reads one (its 64 MiB limit: a 65 MiB
+      // one was compared here and refused elsewhere).
+      s.machine = load_machine_file(arg);
     }
   } else {
     s.machine = resolve_machine(arg, hw_dir);  // a catalogue name; unknown names get suggestions
