@@ -290,7 +290,11 @@ const Registrar register_import(70, [](CLI::App& root) {
     o.hierarchy = !ncu->no_hierarchy;
     auto m = maybe_machine(*ncu);
     o.own_roofs = !m;
-    if (m) o.roofs = &m->roofs;
+    if (m) {
+      o.roofs = &m->roofs;
+      o.machine_name = m->roofs.name;
+      o.machine_cc = machine_facts(*m).compute_capability;
+    }
     const std::string& file = ncu->files.front();
     std::ifstream in = open_import_file(file);
     ImportResult res = import_ncu(in, file, o);

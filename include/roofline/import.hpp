@@ -200,6 +200,11 @@ struct NcuOptions {
   /// The machine's roofs (--hw/--machine), or null: a kernel whose W no precision dominates is
   /// judged against the highest vector roof of its precisions, with a note (docs/import.md).
   const RoofSet* roofs = nullptr;
+  /// That machine's name and compute capability ("9.0": a catalogue entry's or a measured GPU's
+  /// info.compute_capability), if known: kernels that ran on another CC are noted (their times
+  /// are another GPU's, judged against this one's roofs).
+  std::string machine_name;
+  std::string machine_cc;
 };
 
 /// The metrics the ncu importer reads, as one --metrics list: T, Q (DRAM, L2, L1) and the FP64,

@@ -80,6 +80,9 @@ struct LevelReach {
   bool size_agrees = true;
 };
 
+/// "MAJOR.MINOR" with digits on both sides ("9.0", "10.3", "12.0"): an NVIDIA compute capability.
+bool is_compute_capability(const std::string& text);
+
 struct MachineFacts {
   // Catalogue entries (docs/hardware.md).
   std::string display_name;
@@ -102,6 +105,10 @@ struct MachineFacts {
   std::vector<std::string> unverified;
   std::vector<std::string> notes;
   std::vector<DiscrepancyFacts> discrepancies;
+  /// An NVIDIA GPU's compute capability ("9.0"; a catalogue entry's with its source, a measured
+  /// GPU's from the device), "" when not given or not of the form MAJOR.MINOR.
+  std::string compute_capability;
+  std::string compute_capability_source;
 
   // Measured machines (docs/schema.md, `roofline measure`).
   std::string cpu;

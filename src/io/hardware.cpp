@@ -133,6 +133,8 @@ std::vector<ValueSource> value_sources(const MachineDocument& m) {
     out.push_back({"release year",
                    f.release_year ? std::to_string(*f.release_year) : std::string("not published"),
                    f.release_source});
+  if (!f.compute_capability.empty())
+    out.push_back({"compute capability", f.compute_capability, f.compute_capability_source});
   if (f.clock) {
     const ClockFacts& c = *f.clock;
     std::string figure = c.basis + " ";
@@ -477,6 +479,12 @@ void check_identity(const json& info, const Problem& problem) {
     problem("info.release_year must be a year from " + std::to_string(kFirstYear) + " to " +
             std::to_string(kLastYear));
   needs_source("release_source", "(where the release year comes from)");
+  // An NVIDIA GPU's compute capability, which `import ncu --hw` compares with the export's.
+  if (info.contains("compute_capability")) {
+    if (!is_compute_capability(string_field(info, "compute_capability")))
+      problem("info.compute_capability must be MAJOR.MINOR as NVIDIA writes it (\"9.0\")");
+    needs_source("compute_capability_source", "(where the compute capability comes from)");
+  }
 }
 
 /// The clock the peaks assume and the power figure, each with its source.

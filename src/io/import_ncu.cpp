@@ -326,6 +326,8 @@ class PointMaker {
 
   void add(const ToolTable& tab, const ToolRecord& rec) {
     if (kernels_++ == 0) first_ = {rec.id, rec.name, rec.line};
+    if (!rec.cc.empty() && !opt_.machine_cc.empty() && rec.cc != opt_.machine_cc)
+      other_cc_.insert(rec.cc);
     // ncu numbers every profiled kernel of a report; an ID seen twice is two files joined (or
     // an edited one), whose points would share a name that diff and plot cannot tell apart.
     if (const auto [it, fresh] = id_lines_.emplace(rec.id, rec.line); !fresh)
@@ -459,6 +461,13 @@ class PointMaker {
           "FLOP (their shape is unknown off Volta): a kernel that ran more than its FP16 ones is "
           "left out; collect "
           "sm__ops_path_tensor_src_*.sum for tensor FLOP");
+    if (!other_cc_.empty())
+      res.notes.push_back("the kernels ran on compute capability " +
+                          join(std::vector<std::string>(other_cc_.begin(), other_cc_.end())) +
+                          " (the export's CC column), and " + opt_.machine_name + " is " +
+                          opt_.machine_cc +
+                          ": their times are another GPU's, judged here against " +
+                          opt_.machine_name + "'s roofs (give --hw for the GPU they ran on)");
     // The export's own roofs stand for its kernels only where they ran on one device.
     if (!other_devices_.empty() && opt_.own_roofs) {
       res.notes.push_back(
@@ -873,6 +882,7 @@ class PointMaker {
   std::optional<RoofSet> roofs_;
   std::string roofs_device_;             // the device whose kernel gave roofs_
   std::set<std::string> other_devices_;  // devices of later kernels with peaks of their own
+  std::set<std::string> other_cc_;       // compute capabilities not the machine's (--hw)
   double peak_spread_ = 1;               // largest ratio of a later kernel's peak to roofs_'
   std::size_t kernels_ = 0;
   std::size_t w_read_kernels_ = 0;  ///< kernels whose W metrics were read (not left out before)

@@ -3,12 +3,16 @@
 // wrong type is absent, as a reader of a document written by another version expects); a link
 // latency or domain size that is there but not a positive number is kept as the link's problem,
 // an error only where that link is used (llm::link_facts) and in the catalogue checker.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 namespace {
@@ -136,6 +140,12 @@ void read_catalogue_facts(const json& info, const std::string& origin, MachineFa
   // Left out when it is no year (`hw check` says so): never a wrapped or made-up one.
   if (auto it = info.find("release_year"); it != info.end()) f.release_year = release_year_of(*it);
   f.release_source = text_field(info, "release_source");
+  // "9.0": MAJOR.MINOR, as ncu's CC column and cudaGetDeviceProperties give it; anything else
+  // is left out (`hw check` says so), never compared.
+  if (const std::string cc = trim(text_field(info, "compute_capability"));
+      is_compute_capability(cc))
+    f.compute_capability = cc;
+  f.compute_capability_source = text_field(info, "compute_capability_source");
   if (auto it = info.find("clock"); it != info.end() && it->is_object()) {
     ClockFacts c;
     c.basis = text_field(*it, "basis");
@@ -218,6 +228,16 @@ std::optional<int> release_year_of(const json& v) {
                                            : v.get<std::int64_t>() <= kLastYear;
   if (!fits || v.get<std::int64_t>() < kFirstYear) return std::nullopt;
   return static_cast<int>(v.get<std::int64_t>());
+}
+
+bool is_compute_capability(const std::string& text) {
+  const auto dot = text.find('.');
+  const auto digits = [](std::string_view s) {
+    return !s.empty() && s.size() <= 3 &&
+           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  };
+  return dot != std::string::npos && digits(std::string_view(text).substr(0, dot)) &&
+         digits(std::string_view(text).substr(dot + 1));
 }
 
 MachineFacts machine_facts(const MachineDocument& m) {

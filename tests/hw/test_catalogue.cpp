@@ -520,6 +520,16 @@ TEST(Catalogue, CheckerEnforcesTheDocumentedRules) {
   EXPECT_TRUE(has(p, "info.display_name is missing"));
   EXPECT_TRUE(has(p, "info.power_source is missing"));
   EXPECT_TRUE(has(p, "info.release_source is missing"));
+  // A compute capability that is no MAJOR.MINOR, or one without its source.
+  for (const char* bad : {"sm_90", "9", "9.0a", "9 .0", "9.x", ""}) {
+    j = h100;
+    j["info"]["compute_capability"] = bad;
+    EXPECT_TRUE(has(problems_of(j, "h100-sxm"), "info.compute_capability must be MAJOR.MINOR"))
+        << bad;
+  }
+  j = h100;
+  j["info"].erase("compute_capability_source");
+  EXPECT_TRUE(has(problems_of(j, "h100-sxm"), "info.compute_capability_source is missing"));
 
   // A theoretical memory roof without a formula; a cache without a size.
   j = h100;

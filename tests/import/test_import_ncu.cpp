@@ -73,7 +73,9 @@ TEST(ImportNcu, MetricSumsGiveDoublePrecisionTensorAndHierarchy) {
   EXPECT_DOUBLE_EQ(r.roofs->find_compute("fp64")->peak.value, 2 * 3456 * 1.41e9);
   EXPECT_DOUBLE_EQ(r.roofs->memory.at(0).bandwidth.value, 1280 * 1.22e9);
   EXPECT_FALSE(load("ncu-raw-saxpy.csv").roofs.has_value());
-  const auto flat = import_ncu(read_text_file(kData / "ncu-metrics-sums.csv"), "x", {false});
+  NcuOptions no_hierarchy;
+  no_hierarchy.hierarchy = false;
+  const auto flat = import_ncu(read_text_file(kData / "ncu-metrics-sums.csv"), "x", no_hierarchy);
   EXPECT_EQ(flat.doc.points[0].traffic.size(), 1u);
 }
 

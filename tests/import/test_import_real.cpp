@@ -85,6 +85,36 @@ TEST(RealNcu, A100DetailsPrintFpNerscMethod) {
   EXPECT_TRUE(has_note(r, "tensor-pipe instruction counts"));
 }
 
+// Kernels that ran on another compute capability than the machine given (--hw) are noted: an
+// A100 export (CC 8.0) judged against h100-sxm (9.0) read as H100 kernels. The machine's CC
+// comes from the catalogue (NVIDIA's table); a V100 export (7.0) against a V100 is not noted.
+TEST(RealNcu, KernelsOfAnotherComputeCapabilityThanTheMachineAreNoted) {
+  const MachineDocument h100 = resolve_machine("h100-sxm");
+  NcuOptions o;
+  o.roofs = &h100.roofs;
+  o.machine_name = h100.roofs.name;
+  o.machine_cc = machine_facts(h100).compute_capability;
+  ASSERT_EQ(o.machine_cc, "9.0");
+  std::ifstream in = open_import_file(kReal / "ncu-a100-details-printfp-sgemm.csv");
+  const auto r = import_ncu(in, path("ncu-a100-details-printfp-sgemm.csv"), o);
+  EXPECT_TRUE(has_note(r,
+                       "the kernels ran on compute capability 8.0 (the export's CC column), "
+                       "and h100-sxm is 9.0"));
+  const MachineDocument v100 = resolve_machine("v100-sxm2");
+  o.roofs = &v100.roofs;
+  o.machine_name = v100.roofs.name;
+  o.machine_cc = machine_facts(v100).compute_capability;
+  ASSERT_EQ(o.machine_cc, "7.0");
+  std::ifstream same = open_import_file(kReal / "ncu-v100-details-nersc-s884gemm.csv");
+  const auto v = import_ncu(same, path("ncu-v100-details-nersc-s884gemm.csv"), o);
+  EXPECT_FALSE(has_note(v, "compute capability"));
+  // A machine of no known CC (a measured CPU, a given roof) compares nothing.
+  o.machine_cc.clear();
+  std::ifstream again = open_import_file(kReal / "ncu-a100-details-printfp-sgemm.csv");
+  EXPECT_FALSE(has_note(import_ncu(again, path("ncu-a100-details-printfp-sgemm.csv"), o),
+                        "compute capability"));
+}
+
 TEST(RealNcu, V100TensorPipeInstructionsAre512FlopEach) {
   // A CUTLASS HMMA.884 GEMM of 20480³ on a V100 (CC 7.0), collected without
   // sm__ops_path_tensor: W was the epilogue's 419 MFLOP of FMUL alone, 41,000 × too low, and
