@@ -1,0 +1,76 @@
+// Charts read by a program that parses the SVG (and the terminal plot): what each mark says is
+// what it marks — the headline roofs at --precision, a label beside its own mark, the binding
+// level named, points at one spot named as a group, each compared machine its own style.
+#include <gtest/gtest.h>
+#include "unity_id.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "report/xml_lite.hpp"
+#include "roofline/quantity.hpp"
+
+namespace roofline {
+namespace ROOFLINE_UNITY_ID {
+using test::run_cli;
+using test::XmlNode;
+
+std::vector<const XmlNode*> with_class(const XmlNode& root, const std::string& cls) {
+  return root.find_all([&](const XmlNode& n) { return n.has_class(cls); });
+}
+double number(const XmlNode* n, const std::string& a) {
+  return std::stod(n->attr(a));
+}
+std::string write(const test::TempDir& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir.file(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+// `plot --precision bf16` judged the point on bf16 tensor (I* = 295.3) while the subtitle and
+// the primary ridge named fp32 vector (I* = 19.97); --at and Python's Chart switched.
+TEST(ChartFindings, PrecisionDrawsTheDefaultPairItsPointsAreJudgedOn) {
+  test::TempDir dir;
+  const std::string pp = write(dir, "pp.json", R"({"schema":"roofline.points","version":1,
+    "points":[{"name":"noprec","work":3e14,"traffic":3e12,"time":1}]})");
+  auto r = run_cli({"plot", "h100-sxm", pp, "--precision", "bf16", "-o", dir.file("pp.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("pp.svg")));
+  const auto subtitle = with_class(*root, "subtitle");
+  ASSERT_EQ(subtitle.size(), 1u);
+  // H100 SXM bf16 tensor 989.4 TFLOP/s over HBM3 3.35 TB/s: I* = 295.3 FLOP/byte.
+  EXPECT_NE(subtitle[0]->text.find("default roofs: bf16 tensor × HBM3 · ridge I* = 295.3"),
+            std::string::npos)
+      << subtitle[0]->text;
+  const auto primary = with_class(*root, "primary");
+  ASSERT_EQ(primary.size(), 1u);
+  EXPECT_EQ(primary[0]->attr("data-compute"), "bf16 tensor");
+  EXPECT_NEAR(number(primary[0], "data-intensity"), 989.4e12 / 3.35e12, 1e-6);
+  // The same pair in the data export and the terminal legend, and the point judged on it.
+  r = run_cli({"plot", "h100-sxm", pp, "--precision", "bf16", "-o", dir.file("chart.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(test::slurp(dir.file("chart.json")));
+  EXPECT_EQ(j.at("default_roofs").at("compute"), "bf16 tensor");
+  r = run_cli({"plot", "h100-sxm", pp, "--precision", "bf16", "--terminal", "--width", "100"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("* ridge I* = 295.3 FLOP/byte (bf16 tensor × HBM3)"), std::string::npos)
+      << r.out;
+  // A sparse roof is never a default: refused by name, as with --at (it judged the points).
+  r = run_cli(
+      {"plot", "h100-sxm", pp, "--precision", "fp16 tensor sparse", "-o", dir.file("sparse.svg")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'fp16 tensor sparse' of h100-sxm is a sparse roof"), std::string::npos)
+      << r.err;
+}
+
+}  // namespace ROOFLINE_UNITY_ID
+}  // namespace roofline
