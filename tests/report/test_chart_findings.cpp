@@ -72,5 +72,33 @@ TEST(ChartFindings, PrecisionDrawsTheDefaultPairItsPointsAreJudgedOn) {
       << r.err;
 }
 
+// Beyond the SI prefixes: "1e-21 nFLOP/s" and "10 uFLOP/s" on the y axis, "W = 1e-21 nFLOP".
+TEST(ChartFindings, TinyValuesPrintInTheBaseUnit) {
+  test::TempDir dir;
+  auto r = run_cli({"point", "--hw", "h100-sxm", "-W", "1e-30", "-Q", "1", "-T", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("W = 1e-30 FLOP"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("nFLOP"), std::string::npos) << r.out;
+  const std::string pts = write(dir, "t.json", R"({"schema":"roofline.points","version":1,
+    "points":[{"name":"tiny","work":1e-30,"traffic":1,"time":1},
+              {"name":"huge","work":1e30,"traffic":1e27,"time":1}]})");
+  r = run_cli({"plot", "h100-sxm", pts, "-o", dir.file("t.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("t.svg")));
+  int checked = 0;
+  for (const XmlNode* t : with_class(*root, "y-tick")) {
+    const double v = number(t, "data-value");
+    if (v < 1e-12) {  // beyond the prefixes: 1e-30 FLOP/s
+      char want[32];
+      std::snprintf(want, sizeof want, "%.3g FLOP/s", v);
+      EXPECT_EQ(t->text, want);
+      ++checked;
+    } else if (v < 1e-9) {  // 0.1 nFLOP/s, 0.01 nFLOP/s: within them
+      EXPECT_EQ(t->text, format_number(v * 1e9, 3) + " nFLOP/s");
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
