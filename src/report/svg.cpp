@@ -626,15 +626,18 @@ RidgeLayers ridges(Canvas& c) {
   std::string rings, labels;
   for (const auto& r : ch.ridges) {
     if (!c.drawn(r)) continue;
+    // The HTML page names every pair (its script shows the mark while both roofs of one are
+    // shown); a chart of the view only the pairs it draws.
+    const std::string& ids = c.o.include_optional ? r.roof_ids : r.shown_roof_ids;
     const double x = c.X(r.intensity), y = c.Y(r.peak);
     if (r.primary)
-      rings += "<line class=\"ridge-drop\"" + attr("data-pairs", r.roof_ids) + attr("x1", x) +
+      rings += "<line class=\"ridge-drop\"" + attr("data-pairs", ids) + attr("x1", x) +
                attr("x2", x) + attr("y1", y) + attr("y2", c.pa.bottom) + "/>\n";
     rings += "<circle class=\"ridge" + std::string(r.primary ? " primary" : "") +
              (r.shown ? "" : " optional") + "\"" + attr("data-compute", r.c->name) +
-             attr("data-memory", r.m->level) + attr("data-pairs", r.roof_ids) +
-             hidden_unless(r.shown) + attr("data-intensity", exact(r.intensity)) + attr("cx", x) +
-             attr("cy", y) + attr("r", r.primary ? 4.5 : 3.5) + "><title>ridge I* = π/β = " +
+             attr("data-memory", r.m->level) + attr("data-pairs", ids) + hidden_unless(r.shown) +
+             attr("data-intensity", exact(r.intensity)) + attr("cx", x) + attr("cy", y) +
+             attr("r", r.primary ? 4.5 : 3.5) + "><title>ridge I* = π/β = " +
              xml_escape(ridge_pairs_text(c.in.machines.front().roofs, r)) + "</title></circle>\n";
     // Labels for the default flat roof's ridges (one per memory level): the others are read
     // from the tooltip and the ridge table, so the chart keeps few numbers.
@@ -650,7 +653,7 @@ RidgeLayers ridges(Canvas& c) {
     const int k = c.place(quads);
     if (k < 0) continue;
     const auto& [dx, dy, anchor] = spots[static_cast<size_t>(k)];
-    labels += text(x + dx, y + dy, label, "ridge-label", anchor, attr("data-pairs", r.roof_ids));
+    labels += text(x + dx, y + dy, label, "ridge-label", anchor, attr("data-pairs", ids));
   }
   // The labels go in a group of their own, drawn over the headroom lines and the workload line.
   const std::string open = "<g class=\"layer layer-ridges\"" + c.clip + ">\n";

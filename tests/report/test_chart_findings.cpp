@@ -100,5 +100,30 @@ TEST(ChartFindings, TinyValuesPrintInTheBaseUnit) {
   EXPECT_GT(checked, 0);
 }
 
+// A ridge mark of a chart named roof pairs it does not draw (c1:m0 on a B200).
+TEST(ChartFindings, RidgeMarksNameOnlyDrawnRoofs) {
+  test::TempDir dir;
+  for (const std::string hw :
+       {"b200", "gb200", "mi355x", "mi250x", "mi300x", "mi325x", "rtx-4090", "h100-sxm"}) {
+    const auto r = run_cli({"plot", hw, "-o", dir.file(hw + ".svg")});
+    ASSERT_EQ(r.exit_code, 0) << hw << ": " << r.err;
+    const auto root = test::parse_xml(test::slurp(dir.file(hw + ".svg")));
+    std::set<std::string> drawn;
+    for (const XmlNode* l : with_class(*root, "roof"))
+      if (l->name == "line") drawn.insert(l->attr("data-id"));
+    int pairs = 0;
+    for (const XmlNode* n : root->find_all([](const XmlNode& x) { return x.has("data-pairs"); })) {
+      std::istringstream ids(n->attr("data-pairs"));
+      for (std::string pair; ids >> pair; ++pairs) {
+        const size_t colon = pair.find(':');
+        ASSERT_NE(colon, std::string::npos) << pair;
+        EXPECT_EQ(drawn.count(pair.substr(0, colon)), 1u) << hw << " " << pair;
+        EXPECT_EQ(drawn.count(pair.substr(colon + 1)), 1u) << hw << " " << pair;
+      }
+    }
+    EXPECT_GT(pairs, 0) << hw;
+  }
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
