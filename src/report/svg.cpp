@@ -662,6 +662,21 @@ RidgeLayers ridges(Canvas& c) {
 
 // --- step 9: the workload line: roof heights of every machine at I, with ratios (docs/model.md §7)
 // --
+/// Whether a workload label in `q` reads as the mark at height `own` (px): its middle nearer that
+/// mark than any other flat line it sits beside — another drawn flat roof or another machine's
+/// mark. A label 38 px under its 312 TFLOP/s mark sat on the 156 TFLOP/s roof 5 px away.
+bool beside_own_mark(const Canvas& c, const Quad& q, double own, const std::vector<double>& marks) {
+  const double mid = (q.min_y() + q.max_y()) / 2, mine = std::fabs(mid - own);
+  auto nearer = [&](double y) { return std::fabs(y - own) > 0.5 && std::fabs(mid - y) <= mine; };
+  for (double y : marks)
+    if (nearer(y)) return false;
+  for (const DrawnRoof& r : c.ch.roofs)
+    if (r.compute && c.drawn(r) && c.X(r.from) < q.max_x() && c.X(r.to) > q.min_x() &&
+        nearer(c.Y(r.value())))
+      return false;
+  return true;
+}
+
 std::string workload(Canvas& c) {
   const Chart& ch = c.ch;
   if (!ch.workload) return "";
@@ -689,9 +704,11 @@ std::string workload(Canvas& c) {
       s += text(x + (right ? 5 : -5), ys[static_cast<size_t>(k)], head, "workload-label",
                 side_anchor);
   }
+  std::vector<double> mark_ys;
+  for (const auto& m : ch.workload->machines) mark_ys.push_back(c.Y(m.attainable.value));
   for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
     const auto& m = ch.workload->machines[k];
-    const double y = c.Y(m.attainable.value);
+    const double y = mark_ys[k];
     s += "<path class=\"workload-mark\" d=\"M" + num(x) + " " + num(y - 5) + "L" + num(x + 5) +
          " " + num(y) + "L" + num(x) + " " + num(y + 5) + "L" + num(x - 5) + " " + num(y) + "Z\"" +
          attr("data-machine", m.machine) + attr("data-attainable", exact(m.attainable.value)) +
@@ -711,11 +728,13 @@ std::string workload(Canvas& c) {
     std::vector<Quad> quads;
     const double w = text_width(label, kWorkloadFont);
     for (const bool side : {right, !right})
-      for (double dy : {-6.0, 14.0, -18.0, 26.0, -30.0, 38.0, -42.0, 50.0}) {
+      for (double dy : {-6.0, 14.0, -10.0, 18.0, -18.0, 26.0, -30.0, 38.0, -42.0, 50.0}) {
         const double lx = x + (side ? 8 : -8);
         const char* anchor = side ? "start" : "end";
+        const Quad q = text_quad(lx, y + dy, w, kWorkloadFont, anchor);
+        if (!beside_own_mark(c, q, y, mark_ys)) continue;
         spots.push_back({lx, y + dy, anchor});
-        quads.push_back(text_quad(lx, y + dy, w, kWorkloadFont, anchor));
+        quads.push_back(q);
       }
     const int at = c.place(quads);
     if (at < 0) continue;  // the workload table under the chart has it

@@ -72,6 +72,39 @@ TEST(ChartFindings, PrecisionDrawsTheDefaultPairItsPointsAreJudgedOn) {
       << r.err;
 }
 
+// `kernel gemm --dtype fp16 --hw a100-80gb`: the mark sat on the fp16 tensor roof (312 TFLOP/s)
+// and its label 38 px under it, on the tf32 tensor roof (156 TFLOP/s) 5 px away.
+TEST(ChartFindings, AWorkloadLabelSitsBesideItsOwnMark) {
+  test::TempDir dir;
+  const auto r = run_cli({"kernel", "gemm", "--n", "1024", "--m", "1024", "--k", "1024", "--dtype",
+                          "fp16", "--hw", "a100-80gb", "--report", dir.file("k.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("k.svg")));
+  const auto marks = with_class(*root, "workload-mark");
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_DOUBLE_EQ(number(marks[0], "data-attainable"), 312e12);
+  const XmlNode* label = nullptr;
+  for (const XmlNode* t : with_class(*root, "workload-label"))
+    if (t->text == "312 TFLOP/s") label = t;
+  ASSERT_NE(label, nullptr);
+  // The mark's height: the middle of its diamond path "M x y-5 L x+5 y ...".
+  const std::string d = marks[0]->attr("d");
+  const double mark_y = std::stod(d.substr(d.find(' ') + 1)) + 5;
+  // The label's middle (11 px text: about 4 px above its baseline) is nearer its own mark than
+  // any other flat roof's line.
+  const double mid = number(label, "y") - 4;
+  const double own = std::fabs(mid - mark_y);
+  EXPECT_LT(own, 16) << mid << " against " << mark_y;
+  int others = 0;
+  for (const XmlNode* l : with_class(*root, "compute-roof")) {
+    const double y = number(l, "y1");
+    if (std::fabs(y - mark_y) < 0.5) continue;  // its own roof
+    ++others;
+    EXPECT_LT(own, std::fabs(mid - y)) << l->attr("data-roof") << " at " << y;
+  }
+  EXPECT_GT(others, 0);
+}
+
 // Beyond the SI prefixes: "1e-21 nFLOP/s" and "10 uFLOP/s" on the y axis, "W = 1e-21 nFLOP".
 TEST(ChartFindings, TinyValuesPrintInTheBaseUnit) {
   test::TempDir dir;
