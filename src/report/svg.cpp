@@ -52,6 +52,7 @@ constexpr double kPointFont = 12;     // point labels, semibold
 constexpr double kSmallFont = 10.5;   // ridge and headroom labels
 constexpr double kLevelFont = 9.5;    // level names under hierarchical markers
 constexpr double kWorkloadFont = 11;  // workload line labels
+constexpr size_t kOverlayStyles = 4;  // colours of compared machines (.overlay-1 ... -4)
 constexpr double kTickFont = 11.5;    // tick labels (.tick)
 /// Up to this many points, each headroom line carries its factor.
 constexpr size_t kMaxHeadroomLabels = 12;
@@ -112,11 +113,17 @@ const char* kStyleLight = R"(
 .roof.default{stroke-width:2.6}
 .roof.dashed{stroke-dasharray:8 5}
 .roof.overlay{stroke:#56B4E9;stroke-width:1.8}
+.roof.overlay-2{stroke:#CC79A7}
+.roof.overlay-3{stroke:#E69F00}
+.roof.overlay-4{stroke:#009E73}
 .roof.secondary{stroke:#6e7781;stroke-width:1.3}
 .roof-label{font-size:12px;fill:#24292f}
 .roof-label.secondary{fill:#57606a}
 .roof-leader{stroke:#8c959f;stroke-width:.8;fill:none}
 .roof-label.overlay{fill:#1c7db5}
+.roof-label.overlay-2{fill:#a4477e}
+.roof-label.overlay-3{fill:#9a6700}
+.roof-label.overlay-4{fill:#00795a}
 .theory{fill:none;stroke:#8c959f;stroke-width:1.1;stroke-dasharray:2 4}
 .ridge{fill:#ffffff;stroke:#24292f;stroke-width:1.5}
 .ridge-drop{stroke:#8c959f;stroke-width:1;stroke-dasharray:1 3}
@@ -147,6 +154,12 @@ const char* kStyleDark = R"(
 .roof-label.secondary{fill:#9ea7b3}
 .roof.overlay{stroke:#56B4E9}
 .roof-label.overlay{fill:#56B4E9}
+.roof.overlay-2{stroke:#CC79A7}
+.roof-label.overlay-2{fill:#CC79A7}
+.roof.overlay-3{stroke:#E69F00}
+.roof-label.overlay-3{fill:#E69F00}
+.roof.overlay-4{stroke:#009E73}
+.roof-label.overlay-4{fill:#009E73}
 .theory{stroke:#6e7681}
 .ridge{fill:#0d1117;stroke:#e6edf3}
 .no-overlap{stroke:#8b949e}
@@ -431,6 +444,14 @@ void register_roofs(Canvas& c, bool optional) {
 }
 
 // --- step 5: roof lines ----------------------------------------------------------------------
+/// The classes of a compared machine's lines and labels: " overlay overlay-N", N its place in
+/// the Okabe–Ito colours of the style sheet (sky blue, reddish purple, orange, bluish green,
+/// then again), so each machine reads apart (all were one sky blue, named in one legend entry).
+std::string overlay_classes(size_t machine) {
+  if (machine == 0) return "";
+  return " overlay overlay-" + std::to_string((machine - 1) % kOverlayStyles + 1);
+}
+
 /// The roofs of the view other than the headline ones (scalar baseline, no-FMA) are drawn
 /// lighter, so the highest roof of each precision stands out.
 bool secondary(const DrawnRoof& r) {
@@ -444,7 +465,7 @@ std::string roof_lines(const Canvas& c, bool overlay) {
     if (!c.drawn(r) || (r.machine != 0) != overlay) continue;
     const std::string cls = std::string("roof ") + (r.compute ? "compute-roof" : "memory-roof") +
                             (r.is_default ? " default" : "") + (r.dashed ? " dashed" : "") +
-                            (overlay ? " overlay" : "") + (secondary(r) ? " secondary" : "") +
+                            overlay_classes(r.machine) + (secondary(r) ? " secondary" : "") +
                             (r.shown ? "" : " optional");
     const std::string prov = to_string(r.compute ? r.c->provenance : r.m->provenance);
     const std::string machine = c.in.machines[r.machine].roofs.name;
@@ -505,7 +526,7 @@ bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   const Spot& s = spots[static_cast<size_t>(k)];
   // Equal decades on both axes (build_chart) make every slanted roof a 45° line.
   out += text(
-      6, s.ly, label, std::string("roof-label memory") + (overlay ? " overlay" : ""), "start",
+      6, s.ly, label, "roof-label memory" + overlay_classes(r.machine), "start",
       label_ids(r) + " transform=\"translate(" + num(s.x) + "," + num(s.y) + ") rotate(-45)\"");
   return true;
 }
@@ -554,8 +575,8 @@ void roof_column(Canvas& c, std::string& out) {
       y2_attrs += attr("data-y2-all", num(at_all[i] - lift));
     }
     if (y > c.o.height - 4) continue;  // more roofs than rows: the tooltip and table have it
-    const std::string cls = std::string("roof-label compute") + (r.machine != 0 ? " overlay" : "") +
-                            (secondary(r) ? " secondary" : "");
+    const std::string cls =
+        "roof-label compute" + overlay_classes(r.machine) + (secondary(r) ? " secondary" : "");
     out += "<line class=\"roof-leader\"" + label_ids(r) + y2_attrs + attr("x1", c.pa.right) +
            attr("y1", items[i].line_y) + attr("x2", x - 3) + attr("y2", y - lift) + "/>\n";
     out += text(x, y, roof_label_text(c, r), cls, "start", label_ids(r) + y_attrs);
@@ -934,16 +955,15 @@ std::string legend(const Canvas& c, bool any_theory) {
     items.push_back({line_swatch("roof dashed"), "datasheet / reported / theoretical roof"});
   if (any_theory) items.push_back({line_swatch("theory"), "theoretical value of a measured roof"});
   items.push_back({"<circle class=\"ridge\" cx=\"13\" cy=\"0\" r=\"4\"/>", "ridge point I* = π/β"});
-  if (c.in.machines.size() > 1) {
-    std::string names;
-    for (size_t i = 1; i < c.in.machines.size(); ++i)
-      names += (names.empty() ? "" : ", ") + c.in.machines[i].roofs.name;
-    // Drawn as the overlay's roofs are: dashed when every shown one is a datasheet roof.
-    bool overlay_measured = false;
+  for (size_t i = 1; i < c.in.machines.size(); ++i) {
+    // One entry per compared machine, drawn as its roofs are: dashed when every shown one is a
+    // datasheet roof.
+    bool measured = false;
     for (const auto& r : ch.roofs)
-      if (r.machine > 0 && r.shown && !r.dashed) overlay_measured = true;
-    items.push_back(
-        {line_swatch(overlay_measured ? "roof overlay" : "roof overlay dashed"), names + " roofs"});
+      if (r.machine == i && r.shown && !r.dashed) measured = true;
+    items.push_back({line_swatch("roof" + overlay_classes(i) + (measured ? "" : " dashed"),
+                                 attr("data-machine", c.in.machines[i].roofs.name)),
+                     c.in.machines[i].roofs.name + " roofs"});
   }
   if (!ch.no_overlap.empty())
     items.push_back({line_swatch("no-overlap"), "no overlap 1/(1/π + 1/(β·I))"});

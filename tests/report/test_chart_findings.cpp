@@ -105,6 +105,40 @@ TEST(ChartFindings, AWorkloadLabelSitsBesideItsOwnMark) {
   EXPECT_GT(others, 0);
 }
 
+// Compared machines shared one colour and one legend entry ("mi300x, a100-80gb roofs").
+TEST(ChartFindings, EachComparedMachineHasItsOwnStyle) {
+  test::TempDir dir;
+  const auto r = run_cli({"plot", "h100-sxm", "--compare", "mi300x", "--compare", "a100-80gb",
+                          "--at", "50", "-o", dir.file("cmp.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("cmp.svg")));
+  std::map<std::string, std::set<std::string>> styles;  // machine -> overlay-N classes
+  for (const XmlNode* l : with_class(*root, "overlay")) {
+    if (l->name != "line") continue;
+    for (const std::string n : {"overlay-1", "overlay-2"})
+      if (l->has_class(n)) styles[l->attr("data-machine")].insert(n);
+  }
+  EXPECT_EQ(styles["mi300x"], (std::set<std::string>{"overlay-1"}));
+  EXPECT_EQ(styles["a100-80gb"], (std::set<std::string>{"overlay-2"}));
+  // The style sheet gives each its colour (Okabe–Ito sky blue, reddish purple).
+  const auto style = root->find_all([](const XmlNode& n) { return n.name == "style"; });
+  ASSERT_FALSE(style.empty());
+  EXPECT_NE(style[0]->text.find(".roof.overlay{stroke:#56B4E9"), std::string::npos);
+  EXPECT_NE(style[0]->text.find(".roof.overlay-2{stroke:#CC79A7}"), std::string::npos);
+  // One legend entry per machine, its swatch in the machine's style.
+  std::map<std::string, std::string> legend;
+  for (const XmlNode* g : with_class(*root, "legend"))
+    for (const XmlNode* l : g->find_all([](const XmlNode& n) { return n.has("data-machine"); }))
+      legend[l->attr("data-machine")] = l->attr("class");
+  EXPECT_EQ(legend.size(), 2u);
+  EXPECT_NE(legend["mi300x"].find("overlay-1"), std::string::npos);
+  EXPECT_NE(legend["a100-80gb"].find("overlay-2"), std::string::npos);
+  std::set<std::string> texts;
+  for (const XmlNode* t : with_class(*root, "legend-text")) texts.insert(t->text);
+  EXPECT_EQ(texts.count("mi300x roofs"), 1u);
+  EXPECT_EQ(texts.count("a100-80gb roofs"), 1u);
+}
+
 // Beyond the SI prefixes: "1e-21 nFLOP/s" and "10 uFLOP/s" on the y axis, "W = 1e-21 nFLOP".
 TEST(ChartFindings, TinyValuesPrintInTheBaseUnit) {
   test::TempDir dir;
