@@ -864,6 +864,26 @@ void level_label(Canvas& c, double x, double y, const std::string& level, std::s
   if (k >= 0) out += text(x, ys[static_cast<size_t>(k)], level, "level-label", "middle");
 }
 
+/// A hierarchical point's level names. Levels whose markers coincide (within a pixel) share one
+/// label, and the binding level's is named and placed first, so the level that carries the point
+/// is the one named: with four levels at one spot "L1" and "L2" took the two places, not DRAM.
+void level_labels(Canvas& c, const Diagnosis& d, const PointGeom& g, std::string& out) {
+  std::vector<size_t> order{g.bind};
+  for (size_t l = 0; l < d.levels.size(); ++l)
+    if (l != g.bind) order.push_back(l);
+  std::vector<bool> named(d.levels.size(), false);
+  for (size_t l : order) {
+    if (named[l]) continue;
+    std::string levels;
+    for (size_t o : order)
+      if (!named[o] && std::fabs(g.level_x[o] - g.level_x[l]) < 1) {
+        levels += (levels.empty() ? "" : ", ") + d.levels[o].level;
+        named[o] = true;
+      }
+    level_label(c, g.level_x[l], g.y, levels, out);
+  }
+}
+
 PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
   const Chart& ch = c.ch;
   PointLayers out;
@@ -916,18 +936,16 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
            attr("y1", y) + attr("y2", y) + "/>\n";
       for (size_t l = 0; l < d.levels.size(); ++l) {
         if (l == g.bind) continue;
-        const double xl = g.level_x[l];
-        m += marker_shape(shape, xl, y, 5,
+        m += marker_shape(shape, g.level_x[l], y, 5,
                           " class=\"marker level\"" + attr("fill", colour) +
                               attr("data-level", d.levels[l].level));
-        if (labelled) level_label(c, xl, y, d.levels[l].level, m);
       }
     }
     m += marker_shape(shape, xb, y, g.r,
                       " class=\"marker\"" + attr("fill", colour) +
                           attr("data-level", d.binding_level) +
                           (p.weight > 0 ? attr("data-weight", exact(p.weight)) : std::string()));
-    if (labelled && d.levels.size() > 1) level_label(c, xb, y, d.binding_level, m);
+    if (labelled && d.levels.size() > 1) level_labels(c, d, g, m);
     m += "</g>\n";
     if (labelled)
       pending.push_back(

@@ -389,12 +389,19 @@ void terminal_marks(TerminalPlot& tp, const ReportInput& in, const report::Chart
   }
   for (const auto& r : ch.ridges)
     if (r.primary) tp.glyph(tp.dot(tp.X(r.intensity)), tp.dot(tp.Y(r.peak)), "*");
+  // The other levels' dots first, so none covers a binding level's letter (docs/charts.md: the
+  // binding level carries the point's name; four levels in one cell showed "·").
   for (size_t k = 0; k < in.points.size(); ++k) {
     const Diagnosis& d = ch.diagnoses[k];
     for (const auto& l : d.levels)
-      tp.glyph(tp.dot(tp.X(l.intensity.value)), tp.dot(tp.Y(d.performance.value)),
-               colorize(l.level == d.binding_level ? point_letter(k) : "·",
-                        verdict_color(d.verdict), color));
+      if (l.level != d.binding_level)
+        tp.glyph(tp.dot(tp.X(l.intensity.value)), tp.dot(tp.Y(d.performance.value)),
+                 colorize("·", verdict_color(d.verdict), color));
+  }
+  for (size_t k = 0; k < in.points.size(); ++k) {
+    const Diagnosis& d = ch.diagnoses[k];
+    tp.glyph(tp.dot(tp.X(binding_intensity(d).value)), tp.dot(tp.Y(d.performance.value)),
+             colorize(point_letter(k), verdict_color(d.verdict), color));
   }
 }
 

@@ -30,6 +30,21 @@ std::vector<const XmlNode*> with_class(const XmlNode& root, const std::string& c
 double number(const XmlNode* n, const std::string& a) {
   return std::stod(n->attr(a));
 }
+/// How often `glyph` stands alone in `text` (no ASCII letter or digit either side): a point's
+/// letter in the plot, not the A of a level named DRAM.
+size_t standalone(const std::string& text, const std::string& glyph) {
+  auto alnum = [&](size_t i) {
+    return i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]));
+  };
+  size_t n = 0;
+  for (size_t at = text.find(glyph); at != std::string::npos; at = text.find(glyph, at + 1))
+    if (!(at > 0 && alnum(at - 1)) && !alnum(at + glyph.size())) ++n;
+  return n;
+}
+/// The plot's rows of a terminal report: what is above its x axis.
+std::string plot_rows(const std::string& out) {
+  return out.substr(0, out.find("└"));
+}
 std::string write(const test::TempDir& dir, const std::string& name, const std::string& text) {
   const std::string path = dir.file(name);
   std::ofstream(path) << text;
@@ -103,6 +118,62 @@ TEST(ChartFindings, AWorkloadLabelSitsBesideItsOwnMark) {
     EXPECT_LT(own, std::fabs(mid - y)) << l->attr("data-roof") << " at " << y;
   }
   EXPECT_GT(others, 0);
+}
+
+const char* kCpu = R"({"schema":"roofline.machine","version":1,"name":"testcpu",
+  "default_compute":"fp64 fma","default_memory":"DRAM",
+  "compute":[{"name":"fp64 fma","precision":"fp64","unit":"avx2","peak":"100 GFLOP/s",
+              "provenance":"measured","theoretical":"128 GFLOP/s"},
+             {"name":"fp32 fma","precision":"fp32","unit":"avx2","peak":"200 GFLOP/s",
+              "provenance":"measured","theoretical":"256 GFLOP/s"},
+             {"name":"fp64 scalar","precision":"fp64","unit":"scalar","peak":"12 GFLOP/s",
+              "provenance":"measured"}],
+  "memory":[{"level":"L1","kind":"cache","bandwidth":"1 TB/s","provenance":"measured"},
+            {"level":"L2","kind":"cache","bandwidth":"400 GB/s","provenance":"measured"},
+            {"level":"L3","kind":"cache","bandwidth":"200 GB/s","provenance":"measured"},
+            {"level":"DRAM","kind":"memory","bandwidth":"40 GB/s","provenance":"measured"}]})";
+// Four levels with one intensity (12 GB at each for 1 GFLOP): every marker at one spot.
+const char* kStream = R"({"schema":"roofline.points","version":1,"points":[{"name":"stream",
+  "work":1e9,"traffic":{"L1":1.2e10,"L2":1.2e10,"L3":1.2e10,"DRAM":1.2e10},"time":0.32}]})";
+
+// The legend said "memory-bound: A stream" and no A was in the plot (an other level's "·" was
+// drawn over it); the SVG named L1 and L2 at the spot, not DRAM, the binding level.
+TEST(ChartFindings, TheBindingLevelCarriesThePointsName) {
+  test::TempDir dir;
+  const std::string cpu = write(dir, "cpu.json", kCpu);
+  const std::string stream = write(dir, "stream.json", kStream);
+  auto r = run_cli({"plot", cpu, stream, "--terminal", "--width", "100"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("memory-bound: A stream"), std::string::npos) << r.out;
+  // In the plot's rows: the letter, and no "·" (every level is in the letter's cell).
+  const std::string plot = plot_rows(r.out);
+  EXPECT_EQ(standalone(plot, "A"), 1u) << plot;
+  EXPECT_EQ(plot.find("·"), std::string::npos) << plot;
+  r = run_cli({"plot", cpu, stream, "-o", dir.file("s.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("s.svg")));
+  const auto labels = with_class(*root, "level-label");
+  ASSERT_EQ(labels.size(), 1u);  // one spot, one label
+  EXPECT_EQ(labels[0]->text, "DRAM, L1, L2, L3");
+  // I = 1e9 / 1.2e10 = 0.08333 at every level, P = 1e9 / 0.32 = 3.125 GFLOP/s.
+  const auto points = with_class(*root, "point");
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_NEAR(number(points[0], "data-intensity"), 1e9 / 1.2e10, 1e-9);
+  EXPECT_NEAR(number(points[0], "data-performance"), 1e9 / 0.32, 1e-9 * 1e9 / 0.32);
+}
+
+// Levels at their own spots keep their own labels, the binding one among them.
+TEST(ChartFindings, LevelsApartKeepTheirOwnNames) {
+  test::TempDir dir;
+  const std::string cpu = write(dir, "cpu.json", kCpu);
+  const std::string pts = write(dir, "h.json", R"({"schema":"roofline.points","version":1,
+    "points":[{"name":"h","work":1e9,"traffic":{"L1":1e10,"DRAM":1e8},"time":1}]})");
+  const auto r = run_cli({"plot", cpu, pts, "-o", dir.file("h.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("h.svg")));
+  std::set<std::string> names;
+  for (const XmlNode* l : with_class(*root, "level-label")) names.insert(l->text);
+  EXPECT_EQ(names, (std::set<std::string>{"L1", "DRAM"}));
 }
 
 // Compared machines shared one colour and one legend entry ("mi300x, a100-80gb roofs").
