@@ -884,14 +884,53 @@ void level_labels(Canvas& c, const Diagnosis& d, const PointGeom& g, std::string
   }
 }
 
+/// A point's name waiting to be placed, after every marker.
+struct PendingName {
+  double x, y;
+  std::string name, colour;
+  size_t index;  ///< into ReportInput::points
+};
+
+/// Is point a heavier than b: by its weight, else by its time (an LLM step's summary point
+/// outweighs each of its operators)?
+bool heavier(const Point& a, const Point& b) {
+  if (a.weight != b.weight) return a.weight > b.weight;
+  return a.time.value > b.time.value;
+}
+
+/// Points whose markers lie within a pixel of each other are named once, as a group: the
+/// heaviest one's name and "+N more" (11 points at one spot got three names, with three leaders
+/// to one dot, and the step's summary points none). Groups keep the order of their first member.
+std::vector<PendingName> name_groups(const std::vector<Point>& points,
+                                     const std::vector<PendingName>& pending) {
+  std::vector<std::vector<size_t>> groups;
+  for (size_t i = 0; i < pending.size(); ++i) {
+    auto close_by = [&](const std::vector<size_t>& g) {
+      const PendingName& a = pending[g.front()];
+      return std::fabs(a.x - pending[i].x) <= 1 && std::fabs(a.y - pending[i].y) <= 1;
+    };
+    const auto it = std::find_if(groups.begin(), groups.end(), close_by);
+    if (it == groups.end())
+      groups.push_back({i});
+    else
+      it->push_back(i);
+  }
+  std::vector<PendingName> out;
+  for (const auto& g : groups) {
+    size_t best = g.front();
+    for (size_t i : g)
+      if (heavier(points[pending[i].index], points[pending[best].index])) best = i;
+    PendingName named = pending[best];
+    if (g.size() > 1) named.name += " +" + std::to_string(g.size() - 1) + " more";
+    out.push_back(named);
+  }
+  return out;
+}
+
 PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
   const Chart& ch = c.ch;
   PointLayers out;
-  struct Pending {
-    double x, y;
-    std::string name, colour;
-  };
-  std::vector<Pending> pending;
+  std::vector<PendingName> pending;
   const bool labelled = c.in.points.size() <= kMaxLabelledPoints;
   // Larger dots first, so a weighted point's dot never hides a smaller one under it.
   std::vector<size_t> order(c.in.points.size());
@@ -949,9 +988,10 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
     m += "</g>\n";
     if (labelled)
       pending.push_back(
-          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour});
+          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour, k});
   }
   // Names after every marker is known, so no name covers a later point.
+  pending = name_groups(c.in.points, pending);
   NameSpots names;
   for (const auto& pl : pending) names.markers.push_back({pl.x, pl.y});
   for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.colour, names, out.labels);

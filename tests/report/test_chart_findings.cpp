@@ -176,6 +176,66 @@ TEST(ChartFindings, LevelsApartKeepTheirOwnNames) {
   EXPECT_EQ(names, (std::set<std::string>{"L1", "DRAM"}));
 }
 
+// Eleven points at one spot got three names ("decode q_proj", "k_proj", "v_proj") with three
+// leaders to one dot; the step's summary points and the heavier MLP layers none. Points within
+// a pixel are named as a group, by the heaviest.
+TEST(ChartFindings, PointsAtOneSpotAreNamedAsAGroup) {
+  test::TempDir dir;
+  auto r = run_cli({"llm", "-m", "llama-2-7b", "--hw", "h100-sxm", "-b", "1", "-L", "2048",
+                    "--report", dir.file("llm.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("llm.svg")));
+  std::vector<std::string> names;
+  for (const XmlNode* l : with_class(*root, "point-label")) names.push_back(l->text);
+  // "decode linear layers" (the summary, whose time is every linear layer's) and the ten points
+  // under its marker.
+  int group = 0;
+  for (const auto& n : names) {
+    EXPECT_EQ(n.find("decode q_proj"), std::string::npos) << n;
+    if (n == "decode linear layers +10 more") ++group;
+  }
+  EXPECT_EQ(group, 1) << ::testing::PrintToString(names);
+  // No two leader lines start at one marker.
+  std::set<std::pair<std::string, std::string>> starts;
+  for (const XmlNode* l : with_class(*root, "level-join"))
+    if (l->has("x2") && l->attr("y1") != l->attr("y2")) {
+      EXPECT_TRUE(starts.insert({l->attr("x1"), l->attr("y1")}).second) << l->attr("x1");
+    }
+
+  // Two identical points: one name for both, and the terminal cell says it holds two.
+  const std::string co = write(dir, "co.json", R"({"schema":"roofline.points","version":1,
+    "points":[{"name":"first","work":3e14,"traffic":3e12,"time":1},
+              {"name":"second","work":3e14,"traffic":3e12,"time":1}]})");
+  r = run_cli({"plot", "h100-sxm", co, "-o", dir.file("co.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto co_root = test::parse_xml(test::slurp(dir.file("co.svg")));
+  const auto co_labels = with_class(*co_root, "point-label");
+  ASSERT_EQ(co_labels.size(), 1u);
+  EXPECT_EQ(co_labels[0]->text, "first +1 more");
+  r = run_cli({"plot", "h100-sxm", co, "--terminal", "--width", "100"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string plot = plot_rows(r.out);
+  EXPECT_EQ(standalone(plot, "#"), 1u) << plot;
+  EXPECT_EQ(standalone(plot, "A"), 0u) << plot;
+  EXPECT_EQ(standalone(plot, "B"), 0u) << plot;
+  EXPECT_NE(r.out.find("# A, B in one cell"), std::string::npos) << r.out;
+}
+
+// A heavier point names the group whatever its place in the file: by weight, then by time.
+TEST(ChartFindings, TheHeaviestPointNamesItsGroup) {
+  test::TempDir dir;
+  const std::string pts = write(dir, "w.json", R"({"schema":"roofline.points","version":1,
+    "points":[{"name":"light","work":3e14,"traffic":3e12,"time":1,"weight":1},
+              {"name":"heavy","work":3e14,"traffic":3e12,"time":1,"weight":1.0000001},
+              {"name":"slow","work":6e14,"traffic":6e12,"time":2}]})");
+  const auto r = run_cli({"plot", "h100-sxm", pts, "-o", dir.file("w.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("w.svg")));
+  const auto labels = with_class(*root, "point-label");
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0]->text, "heavy +2 more");
+}
+
 // Compared machines shared one colour and one legend entry ("mi300x, a100-80gb roofs").
 TEST(ChartFindings, EachComparedMachineHasItsOwnStyle) {
   test::TempDir dir;
