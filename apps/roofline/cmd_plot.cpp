@@ -96,32 +96,27 @@ void run(const PlotArgs& a) {
     for (auto& m : in.machines) named.push_back(&m);
     name_machines_apart(names, named);
   }
+  // --precision draws every machine at that precision's roof: the headline pair is the one its
+  // points are judged on, with or without --at (the subtitle and primary ridge stayed on the
+  // fp32 vector roof while the points were judged on bf16 tensor).
+  draw_at_precision(in, a.precision);
   if (!a.at.empty()) {
     in.workload_line = parse<Intensity>(a.at, "--at");
     if (!(in.workload_line->value > 0))
       throw InputError("--at: the workload intensity must be > 0 (got '" + terminal_safe(a.at) +
                        "')");
     // As `hw compare --at`: with --precision every machine is compared (and drawn) at that
-    // precision's roof; without, default roofs of different precisions are said (the H100's
-    // fp32 roof against TPU v5e's bf16 one read "1.22x" unsaid).
+    // precision's roof (draw_at_precision above); without, default roofs of different precisions
+    // are said (the H100's fp32 roof against TPU v5e's bf16 one read "1.22x" unsaid).
     std::vector<const RoofSet*> sets;
     for (const auto& m : in.machines) sets.push_back(&m.roofs);
     const std::vector<std::string> at_roofs = roofs_for(sets, a.precision);
     std::set<std::string> said;
     warn_if_narrow(sets, at_roofs, "--at", said);
-    if (!a.precision.empty()) {
-      for (size_t i = 0; i < in.machines.size(); ++i) {
-        // Drawn as the machine's default roof, which a sparse figure never is.
-        if (in.machines[i].roofs.find_compute(at_roofs[i])->sparse)
-          throw InputError("--at with --precision '" + terminal_safe(a.precision) + "': '" +
-                           at_roofs[i] + "' of " + in.machines[i].roofs.name +
-                           " is a sparse roof; compare at a dense roof or precision");
-        in.machines[i].roofs.default_compute = at_roofs[i];
-      }
+    if (!a.precision.empty())
       in.workload_precision = a.precision;
-    } else if (in.machines.size() > 1) {
+    else if (in.machines.size() > 1)
       warn_if_mixed(sets, at_roofs, "--at", said);
-    }
   }
   in.no_overlap_curve = a.no_overlap;
   in.diagnosis.touching = a.touching;

@@ -321,6 +321,8 @@ std::string format_si(double value, std::string_view unit, int digits) {
     const double rounded = std::round(scaled / rounding) * rounding;
     if (std::fabs(rounded) >= 1.0 || f == 1e-9) {
       if (std::fabs(rounded) >= 1000.0 && f < 1e18) continue;
+      // Below 0.001 n the prefix stops helping too: 1e-30 FLOP/s, not "1e-21 nFLOP/s".
+      if (std::fabs(rounded) < 1e-3) break;
       return joined(format_number(rounded, digits), p + std::string(unit));
     }
   }

@@ -284,7 +284,10 @@ void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& cho
         if (shown && !r.shown) r.c = &c, r.m = &m, r.shown = true;
         r.roof_ids += " " + pair;
         r.pairs.emplace_back(&c, &m);
-        if (shown) r.shown_pairs.emplace_back(&c, &m);
+        if (shown) {
+          r.shown_pairs.emplace_back(&c, &m);
+          r.shown_roof_ids += (r.shown_roof_ids.empty() ? "" : " ") + pair;
+        }
         return;
       }
     }
@@ -297,7 +300,10 @@ void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& cho
     r.shown = shown;
     r.roof_ids = pair;
     r.pairs.emplace_back(&c, &m);
-    if (shown) r.shown_pairs.emplace_back(&c, &m);
+    if (shown) {
+      r.shown_pairs.emplace_back(&c, &m);
+      r.shown_roof_ids = pair;
+    }
     ch.ridges.push_back(r);
   };
   add_ridge(*ch.default_compute, *ch.default_memory);

@@ -55,6 +55,9 @@ struct RidgeMark {
   /// The compute:memory roof pairs that meet here ("c3:m1 c5:m1"): the HTML page shows the mark
   /// while both roofs of any pair are shown.
   std::string roof_ids;
+  /// The pairs of roof_ids whose two roofs the chart draws: what a chart without the optional
+  /// roofs names (it named roofs it does not draw, "c1:m0" on a B200).
+  std::string shown_roof_ids;
   /// The same pairs as roofs (c, m first).
   std::vector<std::pair<const ComputeRoof*, const MemoryRoof*>> pairs;
   /// The pairs whose two roofs the chart draws: what its tooltip and the data exports name (a

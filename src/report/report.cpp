@@ -10,6 +10,7 @@
 #include "report/svg.hpp"
 #include "report/svg_text.hpp"
 #include "roofline/error.hpp"
+#include "roofline/hardware.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/report.hpp"
@@ -21,6 +22,22 @@ std::string render_svg(const ReportInput& in) {
   report::SvgOptions o;
   const report::Chart ch = report::chart_for_svg(in, o);
   return report::render_svg_chart(ch, o);
+}
+
+std::vector<std::string> draw_at_precision(ReportInput& in, const std::string& precision) {
+  std::vector<std::string> names;
+  if (precision.empty()) return names;
+  for (auto& m : in.machines) {
+    const ComputeRoof& c = select_compute_roof(m.roofs, precision);
+    if (c.sparse)
+      throw InputError("--precision '" + terminal_safe(precision) + "': '" + terminal_safe(c.name) +
+                       "' of " + terminal_safe(m.roofs.name) +
+                       " is a sparse roof, never drawn as a machine's default; name a dense roof "
+                       "or a precision");
+    names.push_back(c.name);
+  }
+  for (size_t k = 0; k < in.machines.size(); ++k) in.machines[k].roofs.default_compute = names[k];
+  return names;
 }
 
 namespace {

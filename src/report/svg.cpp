@@ -52,6 +52,7 @@ constexpr double kPointFont = 12;     // point labels, semibold
 constexpr double kSmallFont = 10.5;   // ridge and headroom labels
 constexpr double kLevelFont = 9.5;    // level names under hierarchical markers
 constexpr double kWorkloadFont = 11;  // workload line labels
+constexpr size_t kOverlayStyles = 4;  // colours of compared machines (.overlay-1 ... -4)
 constexpr double kTickFont = 11.5;    // tick labels (.tick)
 /// Up to this many points, each headroom line carries its factor.
 constexpr size_t kMaxHeadroomLabels = 12;
@@ -112,11 +113,17 @@ const char* kStyleLight = R"(
 .roof.default{stroke-width:2.6}
 .roof.dashed{stroke-dasharray:8 5}
 .roof.overlay{stroke:#56B4E9;stroke-width:1.8}
+.roof.overlay-2{stroke:#CC79A7}
+.roof.overlay-3{stroke:#E69F00}
+.roof.overlay-4{stroke:#009E73}
 .roof.secondary{stroke:#6e7781;stroke-width:1.3}
 .roof-label{font-size:12px;fill:#24292f}
 .roof-label.secondary{fill:#57606a}
 .roof-leader{stroke:#8c959f;stroke-width:.8;fill:none}
 .roof-label.overlay{fill:#1c7db5}
+.roof-label.overlay-2{fill:#a4477e}
+.roof-label.overlay-3{fill:#9a6700}
+.roof-label.overlay-4{fill:#00795a}
 .theory{fill:none;stroke:#8c959f;stroke-width:1.1;stroke-dasharray:2 4}
 .ridge{fill:#ffffff;stroke:#24292f;stroke-width:1.5}
 .ridge-drop{stroke:#8c959f;stroke-width:1;stroke-dasharray:1 3}
@@ -147,6 +154,12 @@ const char* kStyleDark = R"(
 .roof-label.secondary{fill:#9ea7b3}
 .roof.overlay{stroke:#56B4E9}
 .roof-label.overlay{fill:#56B4E9}
+.roof.overlay-2{stroke:#CC79A7}
+.roof-label.overlay-2{fill:#CC79A7}
+.roof.overlay-3{stroke:#E69F00}
+.roof-label.overlay-3{fill:#E69F00}
+.roof.overlay-4{stroke:#009E73}
+.roof-label.overlay-4{fill:#009E73}
 .theory{stroke:#6e7681}
 .ridge{fill:#0d1117;stroke:#e6edf3}
 .no-overlap{stroke:#8b949e}
@@ -431,6 +444,14 @@ void register_roofs(Canvas& c, bool optional) {
 }
 
 // --- step 5: roof lines ----------------------------------------------------------------------
+/// The classes of a compared machine's lines and labels: " overlay overlay-N", N its place in
+/// the Okabe–Ito colours of the style sheet (sky blue, reddish purple, orange, bluish green,
+/// then again), so each machine reads apart (all were one sky blue, named in one legend entry).
+std::string overlay_classes(size_t machine) {
+  if (machine == 0) return "";
+  return " overlay overlay-" + std::to_string((machine - 1) % kOverlayStyles + 1);
+}
+
 /// The roofs of the view other than the headline ones (scalar baseline, no-FMA) are drawn
 /// lighter, so the highest roof of each precision stands out.
 bool secondary(const DrawnRoof& r) {
@@ -444,7 +465,7 @@ std::string roof_lines(const Canvas& c, bool overlay) {
     if (!c.drawn(r) || (r.machine != 0) != overlay) continue;
     const std::string cls = std::string("roof ") + (r.compute ? "compute-roof" : "memory-roof") +
                             (r.is_default ? " default" : "") + (r.dashed ? " dashed" : "") +
-                            (overlay ? " overlay" : "") + (secondary(r) ? " secondary" : "") +
+                            overlay_classes(r.machine) + (secondary(r) ? " secondary" : "") +
                             (r.shown ? "" : " optional");
     const std::string prov = to_string(r.compute ? r.c->provenance : r.m->provenance);
     const std::string machine = c.in.machines[r.machine].roofs.name;
@@ -505,7 +526,7 @@ bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   const Spot& s = spots[static_cast<size_t>(k)];
   // Equal decades on both axes (build_chart) make every slanted roof a 45° line.
   out += text(
-      6, s.ly, label, std::string("roof-label memory") + (overlay ? " overlay" : ""), "start",
+      6, s.ly, label, "roof-label memory" + overlay_classes(r.machine), "start",
       label_ids(r) + " transform=\"translate(" + num(s.x) + "," + num(s.y) + ") rotate(-45)\"");
   return true;
 }
@@ -554,8 +575,8 @@ void roof_column(Canvas& c, std::string& out) {
       y2_attrs += attr("data-y2-all", num(at_all[i] - lift));
     }
     if (y > c.o.height - 4) continue;  // more roofs than rows: the tooltip and table have it
-    const std::string cls = std::string("roof-label compute") + (r.machine != 0 ? " overlay" : "") +
-                            (secondary(r) ? " secondary" : "");
+    const std::string cls =
+        "roof-label compute" + overlay_classes(r.machine) + (secondary(r) ? " secondary" : "");
     out += "<line class=\"roof-leader\"" + label_ids(r) + y2_attrs + attr("x1", c.pa.right) +
            attr("y1", items[i].line_y) + attr("x2", x - 3) + attr("y2", y - lift) + "/>\n";
     out += text(x, y, roof_label_text(c, r), cls, "start", label_ids(r) + y_attrs);
@@ -626,15 +647,18 @@ RidgeLayers ridges(Canvas& c) {
   std::string rings, labels;
   for (const auto& r : ch.ridges) {
     if (!c.drawn(r)) continue;
+    // The HTML page names every pair (its script shows the mark while both roofs of one are
+    // shown); a chart of the view only the pairs it draws.
+    const std::string& ids = c.o.include_optional ? r.roof_ids : r.shown_roof_ids;
     const double x = c.X(r.intensity), y = c.Y(r.peak);
     if (r.primary)
-      rings += "<line class=\"ridge-drop\"" + attr("data-pairs", r.roof_ids) + attr("x1", x) +
+      rings += "<line class=\"ridge-drop\"" + attr("data-pairs", ids) + attr("x1", x) +
                attr("x2", x) + attr("y1", y) + attr("y2", c.pa.bottom) + "/>\n";
     rings += "<circle class=\"ridge" + std::string(r.primary ? " primary" : "") +
              (r.shown ? "" : " optional") + "\"" + attr("data-compute", r.c->name) +
-             attr("data-memory", r.m->level) + attr("data-pairs", r.roof_ids) +
-             hidden_unless(r.shown) + attr("data-intensity", exact(r.intensity)) + attr("cx", x) +
-             attr("cy", y) + attr("r", r.primary ? 4.5 : 3.5) + "><title>ridge I* = π/β = " +
+             attr("data-memory", r.m->level) + attr("data-pairs", ids) + hidden_unless(r.shown) +
+             attr("data-intensity", exact(r.intensity)) + attr("cx", x) + attr("cy", y) +
+             attr("r", r.primary ? 4.5 : 3.5) + "><title>ridge I* = π/β = " +
              xml_escape(ridge_pairs_text(c.in.machines.front().roofs, r)) + "</title></circle>\n";
     // Labels for the default flat roof's ridges (one per memory level): the others are read
     // from the tooltip and the ridge table, so the chart keeps few numbers.
@@ -650,7 +674,7 @@ RidgeLayers ridges(Canvas& c) {
     const int k = c.place(quads);
     if (k < 0) continue;
     const auto& [dx, dy, anchor] = spots[static_cast<size_t>(k)];
-    labels += text(x + dx, y + dy, label, "ridge-label", anchor, attr("data-pairs", r.roof_ids));
+    labels += text(x + dx, y + dy, label, "ridge-label", anchor, attr("data-pairs", ids));
   }
   // The labels go in a group of their own, drawn over the headroom lines and the workload line.
   const std::string open = "<g class=\"layer layer-ridges\"" + c.clip + ">\n";
@@ -659,6 +683,21 @@ RidgeLayers ridges(Canvas& c) {
 
 // --- step 9: the workload line: roof heights of every machine at I, with ratios (docs/model.md §7)
 // --
+/// Whether a workload label in `q` reads as the mark at height `own` (px): its middle nearer that
+/// mark than any other flat line it sits beside — another drawn flat roof or another machine's
+/// mark. A label 38 px under its 312 TFLOP/s mark sat on the 156 TFLOP/s roof 5 px away.
+bool beside_own_mark(const Canvas& c, const Quad& q, double own, const std::vector<double>& marks) {
+  const double mid = (q.min_y() + q.max_y()) / 2, mine = std::fabs(mid - own);
+  auto nearer = [&](double y) { return std::fabs(y - own) > 0.5 && std::fabs(mid - y) <= mine; };
+  for (double y : marks)
+    if (nearer(y)) return false;
+  for (const DrawnRoof& r : c.ch.roofs)
+    if (r.compute && c.drawn(r) && c.X(r.from) < q.max_x() && c.X(r.to) > q.min_x() &&
+        nearer(c.Y(r.value())))
+      return false;
+  return true;
+}
+
 std::string workload(Canvas& c) {
   const Chart& ch = c.ch;
   if (!ch.workload) return "";
@@ -686,9 +725,11 @@ std::string workload(Canvas& c) {
       s += text(x + (right ? 5 : -5), ys[static_cast<size_t>(k)], head, "workload-label",
                 side_anchor);
   }
+  std::vector<double> mark_ys;
+  for (const auto& m : ch.workload->machines) mark_ys.push_back(c.Y(m.attainable.value));
   for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
     const auto& m = ch.workload->machines[k];
-    const double y = c.Y(m.attainable.value);
+    const double y = mark_ys[k];
     s += "<path class=\"workload-mark\" d=\"M" + num(x) + " " + num(y - 5) + "L" + num(x + 5) +
          " " + num(y) + "L" + num(x) + " " + num(y + 5) + "L" + num(x - 5) + " " + num(y) + "Z\"" +
          attr("data-machine", m.machine) + attr("data-attainable", exact(m.attainable.value)) +
@@ -708,11 +749,13 @@ std::string workload(Canvas& c) {
     std::vector<Quad> quads;
     const double w = text_width(label, kWorkloadFont);
     for (const bool side : {right, !right})
-      for (double dy : {-6.0, 14.0, -18.0, 26.0, -30.0, 38.0, -42.0, 50.0}) {
+      for (double dy : {-6.0, 14.0, -10.0, 18.0, -18.0, 26.0, -30.0, 38.0, -42.0, 50.0}) {
         const double lx = x + (side ? 8 : -8);
         const char* anchor = side ? "start" : "end";
+        const Quad q = text_quad(lx, y + dy, w, kWorkloadFont, anchor);
+        if (!beside_own_mark(c, q, y, mark_ys)) continue;
         spots.push_back({lx, y + dy, anchor});
-        quads.push_back(text_quad(lx, y + dy, w, kWorkloadFont, anchor));
+        quads.push_back(q);
       }
     const int at = c.place(quads);
     if (at < 0) continue;  // the workload table under the chart has it
@@ -821,14 +864,73 @@ void level_label(Canvas& c, double x, double y, const std::string& level, std::s
   if (k >= 0) out += text(x, ys[static_cast<size_t>(k)], level, "level-label", "middle");
 }
 
+/// A hierarchical point's level names. Levels whose markers coincide (within a pixel) share one
+/// label, and the binding level's is named and placed first, so the level that carries the point
+/// is the one named: with four levels at one spot "L1" and "L2" took the two places, not DRAM.
+void level_labels(Canvas& c, const Diagnosis& d, const PointGeom& g, std::string& out) {
+  std::vector<size_t> order{g.bind};
+  for (size_t l = 0; l < d.levels.size(); ++l)
+    if (l != g.bind) order.push_back(l);
+  std::vector<bool> named(d.levels.size(), false);
+  for (size_t l : order) {
+    if (named[l]) continue;
+    std::string levels;
+    for (size_t o : order)
+      if (!named[o] && std::fabs(g.level_x[o] - g.level_x[l]) < 1) {
+        levels += (levels.empty() ? "" : ", ") + d.levels[o].level;
+        named[o] = true;
+      }
+    level_label(c, g.level_x[l], g.y, levels, out);
+  }
+}
+
+/// A point's name waiting to be placed, after every marker.
+struct PendingName {
+  double x, y;
+  std::string name, colour;
+  size_t index;  ///< into ReportInput::points
+};
+
+/// Is point a heavier than b: by its weight, else by its time (an LLM step's summary point
+/// outweighs each of its operators)?
+bool heavier(const Point& a, const Point& b) {
+  if (a.weight != b.weight) return a.weight > b.weight;
+  return a.time.value > b.time.value;
+}
+
+/// Points whose markers lie within a pixel of each other are named once, as a group: the
+/// heaviest one's name and "+N more" (11 points at one spot got three names, with three leaders
+/// to one dot, and the step's summary points none). Groups keep the order of their first member.
+std::vector<PendingName> name_groups(const std::vector<Point>& points,
+                                     const std::vector<PendingName>& pending) {
+  std::vector<std::vector<size_t>> groups;
+  for (size_t i = 0; i < pending.size(); ++i) {
+    auto close_by = [&](const std::vector<size_t>& g) {
+      const PendingName& a = pending[g.front()];
+      return std::fabs(a.x - pending[i].x) <= 1 && std::fabs(a.y - pending[i].y) <= 1;
+    };
+    const auto it = std::find_if(groups.begin(), groups.end(), close_by);
+    if (it == groups.end())
+      groups.push_back({i});
+    else
+      it->push_back(i);
+  }
+  std::vector<PendingName> out;
+  for (const auto& g : groups) {
+    size_t best = g.front();
+    for (size_t i : g)
+      if (heavier(points[pending[i].index], points[pending[best].index])) best = i;
+    PendingName named = pending[best];
+    if (g.size() > 1) named.name += " +" + std::to_string(g.size() - 1) + " more";
+    out.push_back(named);
+  }
+  return out;
+}
+
 PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
   const Chart& ch = c.ch;
   PointLayers out;
-  struct Pending {
-    double x, y;
-    std::string name, colour;
-  };
-  std::vector<Pending> pending;
+  std::vector<PendingName> pending;
   const bool labelled = c.in.points.size() <= kMaxLabelledPoints;
   // Larger dots first, so a weighted point's dot never hides a smaller one under it.
   std::vector<size_t> order(c.in.points.size());
@@ -873,24 +975,23 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
            attr("y1", y) + attr("y2", y) + "/>\n";
       for (size_t l = 0; l < d.levels.size(); ++l) {
         if (l == g.bind) continue;
-        const double xl = g.level_x[l];
-        m += marker_shape(shape, xl, y, 5,
+        m += marker_shape(shape, g.level_x[l], y, 5,
                           " class=\"marker level\"" + attr("fill", colour) +
                               attr("data-level", d.levels[l].level));
-        if (labelled) level_label(c, xl, y, d.levels[l].level, m);
       }
     }
     m += marker_shape(shape, xb, y, g.r,
                       " class=\"marker\"" + attr("fill", colour) +
                           attr("data-level", d.binding_level) +
                           (p.weight > 0 ? attr("data-weight", exact(p.weight)) : std::string()));
-    if (labelled && d.levels.size() > 1) level_label(c, xb, y, d.binding_level, m);
+    if (labelled && d.levels.size() > 1) level_labels(c, d, g, m);
     m += "</g>\n";
     if (labelled)
       pending.push_back(
-          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour});
+          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour, k});
   }
   // Names after every marker is known, so no name covers a later point.
+  pending = name_groups(c.in.points, pending);
   NameSpots names;
   for (const auto& pl : pending) names.markers.push_back({pl.x, pl.y});
   for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.colour, names, out.labels);
@@ -912,16 +1013,15 @@ std::string legend(const Canvas& c, bool any_theory) {
     items.push_back({line_swatch("roof dashed"), "datasheet / reported / theoretical roof"});
   if (any_theory) items.push_back({line_swatch("theory"), "theoretical value of a measured roof"});
   items.push_back({"<circle class=\"ridge\" cx=\"13\" cy=\"0\" r=\"4\"/>", "ridge point I* = π/β"});
-  if (c.in.machines.size() > 1) {
-    std::string names;
-    for (size_t i = 1; i < c.in.machines.size(); ++i)
-      names += (names.empty() ? "" : ", ") + c.in.machines[i].roofs.name;
-    // Drawn as the overlay's roofs are: dashed when every shown one is a datasheet roof.
-    bool overlay_measured = false;
+  for (size_t i = 1; i < c.in.machines.size(); ++i) {
+    // One entry per compared machine, drawn as its roofs are: dashed when every shown one is a
+    // datasheet roof.
+    bool measured = false;
     for (const auto& r : ch.roofs)
-      if (r.machine > 0 && r.shown && !r.dashed) overlay_measured = true;
-    items.push_back(
-        {line_swatch(overlay_measured ? "roof overlay" : "roof overlay dashed"), names + " roofs"});
+      if (r.machine == i && r.shown && !r.dashed) measured = true;
+    items.push_back({line_swatch("roof" + overlay_classes(i) + (measured ? "" : " dashed"),
+                                 attr("data-machine", c.in.machines[i].roofs.name)),
+                     c.in.machines[i].roofs.name + " roofs"});
   }
   if (!ch.no_overlap.empty())
     items.push_back({line_swatch("no-overlap"), "no overlap 1/(1/π + 1/(β·I))"});

@@ -188,7 +188,8 @@ std::vector<std::string> margin_labels(const report::Chart& ch, const report::Lo
 
 namespace {
 
-constexpr size_t kLabel = 8;  // y tick labels ("100 G")
+constexpr size_t kLabel = 8;              // y tick labels ("100 G")
+constexpr const char* kSharedCell = "#";  // a cell that holds several points
 
 /// The x axis with its decade marks and their labels.
 std::string terminal_x_axis(const report::Chart& ch, const report::LogScale& X, int cols) {
@@ -217,8 +218,8 @@ std::string terminal_x_axis(const report::Chart& ch, const report::LogScale& X, 
 
 /// The legend under the plot: the ridge, the workload line, the slanted roofs with their
 /// bandwidths, the points' letters by verdict, and how many compute roofs are not drawn.
-std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int columns,
-                            bool color) {
+std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int columns, bool color,
+                            const std::vector<std::vector<size_t>>& shared) {
   const std::string indent(kLabel + 2, ' ');
   std::string out;
   std::vector<std::string> items;
@@ -251,6 +252,11 @@ std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int 
                       terminal_safe(in.points[k].name));
       first = false;
     }
+  }
+  for (const auto& ks : shared) {
+    std::string letters;
+    for (size_t k : ks) letters += (letters.empty() ? "" : ", ") + point_letter(k);
+    items.push_back(std::string(kSharedCell) + " " + letters + " in one cell");
   }
   size_t shown = 0, total = 0;
   for (const auto& r : ch.roofs)
@@ -379,7 +385,10 @@ RoofSpans terminal_roof_spans(TerminalPlot& tp, const report::Chart& ch, int row
 }
 
 /// The no-overlap curve, the empirical curve, the workload's line, the ridge and the points.
-void terminal_marks(TerminalPlot& tp, const ReportInput& in, const report::Chart& ch, bool color) {
+/// Returns the points that share a cell (each group in the order of the points), which the plot
+/// marks kSharedCell.
+std::vector<std::vector<size_t>> terminal_marks(TerminalPlot& tp, const ReportInput& in,
+                                                const report::Chart& ch, bool color) {
   for (const auto& [i, p] : ch.no_overlap)
     if (tp.dot(tp.X(i)) % 3 == 0) tp.plot(tp.dot(tp.X(i)), tp.dot(tp.Y(p)));
   for (const auto& [i, p] : ch.empirical) tp.plot(tp.dot(tp.X(i)), tp.dot(tp.Y(p)));
@@ -389,13 +398,36 @@ void terminal_marks(TerminalPlot& tp, const ReportInput& in, const report::Chart
   }
   for (const auto& r : ch.ridges)
     if (r.primary) tp.glyph(tp.dot(tp.X(r.intensity)), tp.dot(tp.Y(r.peak)), "*");
+  // The other levels' dots first, so none covers a binding level's letter (docs/charts.md: the
+  // binding level carries the point's name; four levels in one cell showed "·").
   for (size_t k = 0; k < in.points.size(); ++k) {
     const Diagnosis& d = ch.diagnoses[k];
     for (const auto& l : d.levels)
-      tp.glyph(tp.dot(tp.X(l.intensity.value)), tp.dot(tp.Y(d.performance.value)),
-               colorize(l.level == d.binding_level ? point_letter(k) : "·",
-                        verdict_color(d.verdict), color));
+      if (l.level != d.binding_level)
+        tp.glyph(tp.dot(tp.X(l.intensity.value)), tp.dot(tp.Y(d.performance.value)),
+                 colorize("·", verdict_color(d.verdict), color));
   }
+  // Then the letters, a cell at a time: one holding several points shows kSharedCell, and the
+  // legend names them (two points at one spot showed the later letter alone).
+  std::vector<std::pair<int, std::vector<size_t>>> cells;  // (cell, points in it)
+  for (size_t k = 0; k < in.points.size(); ++k) {
+    const Diagnosis& d = ch.diagnoses[k];
+    const int x = tp.dot(tp.X(binding_intensity(d).value));
+    const int y = tp.dot(tp.Y(d.performance.value));
+    if (!tp.inside(x, y)) continue;
+    const int cell = (y / 4) * tp.cv.dot_width() + x / 2;
+    auto it =
+        std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.first == cell; });
+    if (it == cells.end()) it = cells.emplace(cells.end(), cell, std::vector<size_t>{});
+    it->second.push_back(k);
+    tp.glyph(x, y,
+             colorize(it->second.size() > 1 ? kSharedCell : point_letter(k),
+                      verdict_color(d.verdict), color));
+  }
+  std::vector<std::vector<size_t>> shared;
+  for (auto& [cell, ks] : cells)
+    if (ks.size() > 1) shared.push_back(ks);
+  return shared;
 }
 
 /// Slanted roofs: the level's name beside its line, as high up as there is room: left of it
@@ -458,7 +490,7 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
   const report::Chart ch = report::build_chart(in, cols * 2, rows * 4);
   TerminalPlot tp(ch, cols, rows);
   const RoofSpans spans = terminal_roof_spans(tp, ch, rows);
-  terminal_marks(tp, in, ch, color);
+  const std::vector<std::vector<size_t>> shared = terminal_marks(tp, in, ch, color);
   terminal_slanted_labels(tp, ch, spans, rows);
 
   std::string out;
@@ -467,7 +499,7 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
   out += terminal_rows(tp, ch, rows, margin_w);
   out += terminal_x_axis(ch, tp.X, cols);
   out += std::string(kLabel + 2, ' ') + ch.x_title + "\n";
-  out += terminal_legend(in, ch, columns, color) + terminal_tables(in, ch, color);
+  out += terminal_legend(in, ch, columns, color, shared) + terminal_tables(in, ch, color);
   // Tables let colour sequences through (the renderers colour cells): without colour, a name's
   // own sequences are escaped here too, for callers that print it without the CLI's final pass
   // (Python's Chart.to_terminal()).

@@ -54,12 +54,29 @@ TEST(Units, PrintsRatesWithASlashNeverFlops) {
 }
 
 // A subnormal value (8e-322) underflows to 0 when divided by the largest prefixes: it is printed
-// with the smallest prefix and parses back (found by fuzz/fuzz_quantity.cpp: the logarithm of
-// the 0 was cast to int).
+// in the base unit and parses back (found by fuzz/fuzz_quantity.cpp: the logarithm of the 0 was
+// cast to int).
 TEST(Units, PrintsSubnormalValues) {
   const std::string printed = format_byte_rate(ByteRate(8e-322));
-  EXPECT_EQ(printed.substr(printed.size() - 5), " nB/s") << printed;
+  EXPECT_EQ(printed, "8.004e-322 B/s") << printed;  // the nearest subnormal
   EXPECT_NEAR(parse_quantity(printed, Dimension::byte_rate) / 8e-322, 1.0, 1e-3) << printed;
+}
+
+// Beyond the prefixes (E above, n below) a value is plain scientific notation of the base unit:
+// "1e-21 nFLOP/s" mixed both, and read as a nano value.
+TEST(Units, BeyondThePrefixesPrintsTheBaseUnit) {
+  EXPECT_EQ(format_work_rate(WorkRate(1e-30)), "1e-30 FLOP/s");
+  EXPECT_EQ(format_work(Work(1e-21)), "1e-21 FLOP");
+  EXPECT_EQ(format_si(1.5e-13, "s"), "1.5e-13 s");
+  EXPECT_EQ(format_si(1e-30, "", 3), "1e-30");
+  EXPECT_EQ(format_work_rate(WorkRate(1e25)), "1e+25 FLOP/s");
+  // Down to 0.001 n the prefix stays: "0.1 nJ/FLOP" as the energy model is given.
+  EXPECT_EQ(format_si(1e-10, "J/FLOP"), "0.1 nJ/FLOP");
+  EXPECT_EQ(format_si(1e-12, "s"), "0.001 ns");
+  EXPECT_EQ(format_si(0.99e-12, "s"), "9.9e-13 s");
+  EXPECT_EQ(format_si(-1e-30, "FLOP"), "-1e-30 FLOP");
+  // Printed values parse back.
+  EXPECT_DOUBLE_EQ(parse_quantity("1e-30 FLOP/s", Dimension::work_rate), 1e-30);
 }
 
 TEST(Quantity, ParsesPrefixesAndUnits) {
