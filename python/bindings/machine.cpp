@@ -61,17 +61,8 @@ Machine from_roofs(Real peak, Real bandwidth, const TextArg<"precision">& precis
   if (level.empty()) throw InputError("level: must not be empty (the memory level, e.g. 'DRAM')");
   // As the CLI's --peak with --precision: a data type, or a type and its unit ("fp16
   // tensor"); a typo would become the roof's name and judge every point without a word.
-  if (!precision.empty()) {
-    const std::string type = precision.value.substr(0, precision.value.find(' '));
-    try {
-      parse_dtype(type);
-    } catch (const InputError&) {
-      throw InputError("precision '" + precision.value +
-                       "': names the roof's precision, a data type (fp64, fp32, bf16, fp16, "
-                       "fp8, int8, ...) or a type and its unit (\"fp16 tensor\"); '" +
-                       type + "' is none");
-    }
-  }
+  if (!precision.empty())
+    require_roof_precision(precision.value, "precision '" + precision.value + "':");
   Machine m;
   GivenRoofs g;
   g.name = name.value;
