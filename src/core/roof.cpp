@@ -248,6 +248,19 @@ const MemoryRoof* RoofSet::default_memory_roof() const {
   return slowest;
 }
 
+const ComputeRoof& vector_roof_for(const RoofSet& roofs, const ComputeRoof& highest,
+                                   std::string_view precision, const std::string& what,
+                                   std::string& note) {
+  note.clear();
+  if (!is_matrix_unit(highest)) return highest;
+  if (const ComputeRoof* vector = roofs.find_compute_on(precision, "vector")) return *vector;
+  note = "judged on '" + highest.name + "', the only " +
+         (highest.precision.empty() ? std::string(precision) : highest.precision) +
+         " roof: " + what +
+         " is no matrix product, which that unit runs, so the bound is optimistic";
+  return highest;
+}
+
 void require_same_units(const RoofSet& a, const RoofSet& b) {
   if (!(a.units == b.units))
     throw InputError("the roofs are in different units: " + a.units.work + "/" + a.units.traffic +
