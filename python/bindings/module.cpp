@@ -322,6 +322,12 @@ void register_numbers(py::module_& m) {
       "A str's text as the library's str arguments read it; a lone surrogate an InputError "
       "naming `what`.");
   m.def(
+      "_machine", [](const py::handle& v, const std::string& what) { return machine_arg(v, what); },
+      py::arg("value"), py::arg("what"),
+      "A machine argument as every function of the package reads one (MachineArg): a Machine "
+      "as it is, a catalogue name or a machine document's path (str, os.PathLike) resolved; "
+      "anything else a TypeError naming `what`.");
+  m.def(
       "_real_value",
       [](const py::handle& v, const std::string& what) { return real_value(v, what); },
       py::arg("value"), py::arg("what"),
