@@ -205,6 +205,11 @@ double number_of(const py::handle& v, const std::string& what);
 /// `what`: the library's paths are text.
 std::optional<std::string> path_arg(const py::handle& o, const std::string& what);
 
+/// A library message as Python says it: each CLI flag a Python parameter takes the value of
+/// named as that parameter ("--tp 3: must divide ..." → "tp 3: must divide ...", "--threads" →
+/// "threads"); other flags and text as they are (messages.cpp holds the table).
+std::string python_message(const std::string& message);
+
 /// The exception classes, and json.loads for json_to_python.
 void register_errors(py::module_& m);
 /// While alive, the classes registered get a metaclass whose call marks construction; when it
