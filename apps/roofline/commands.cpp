@@ -291,18 +291,8 @@ MachineDocument load_machine(const MachineOptions& o) {
   g.precision = o.precision;
   // The one roof's precision: a data type, or a type and its unit ("fp16 tensor"); a typo
   // would become the roof's name and judge every point without a word.
-  if (!o.precision.empty()) {
-    const std::string type = o.precision.substr(0, o.precision.find(' '));
-    try {
-      parse_dtype(type);
-    } catch (const InputError&) {
-      throw InputError(
-          "--precision " + o.precision + ": with --peak it names the roof's precision, " +
-          "a data type (fp64, fp32, bf16, fp16, fp8, int8, ...) or a type and its unit "
-          "(\"fp16 tensor\"); '" +
-          type + "' is none");
-    }
-  }
+  if (!o.precision.empty())
+    require_roof_precision(o.precision, "--precision " + o.precision + ": with --peak it");
   g.level = o.level;
   g.peak_source = "--peak";
   g.bandwidth_source = "--bandwidth";

@@ -24,6 +24,19 @@ const std::vector<DataType>& builtin_dtypes();
 /// builds a custom one from "custom:NAME:BYTES". Throws InputError listing the known names.
 DataType parse_dtype(std::string_view name);
 
+/// Whether `name` is a compute roof's precision: a built-in data type under any spelling
+/// (parse_dtype), a narrow float datasheets give (fp8, fp6, fp4), "ops" (an NPU's TOPS figure
+/// that names no type), or a type a profiler names that has no built-in size (PyTorch's int64,
+/// bool, complex32/64/128). The one rule of the catalogue checker, the CLI's --peak --precision,
+/// Python's Machine.from_roofs and the roof a precision picks (RoofSet::select_compute).
+bool is_roof_precision(std::string_view name);
+
+/// InputError unless `precision` is a roof's precision (is_roof_precision) or one followed by
+/// its unit ("fp16 tensor"): "WHAT names the roof's precision, a data type (fp64, ...) or a
+/// type and its unit ("fp16 tensor"); 'TYPE' is none". `what` names where it was given
+/// ("--precision fp99: with --peak it", "precision 'fp99':").
+void require_roof_precision(const std::string& precision, const std::string& what);
+
 /// Work unit name for a data type: "OP" for integer types, "FLOP" otherwise.
 std::string work_unit_for(const DataType& t);
 

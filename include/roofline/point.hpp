@@ -24,6 +24,12 @@ struct Point {
   /// What W counts where its source says so: "FLOP" (-W "2 TFLOP") or "OP" (-W "2 TOP");
   /// empty: as its precision says (stated_work_unit).
   std::string work_unit;
+  /// The work runs on no matrix engine: a kernel that is no matrix product (an axpy, a stencil;
+  /// KernelCount::matrix_product false). A point whose precision is a data type ("fp16") is then
+  /// judged on that type's vector roof where the machine has one (vector_roof_for), as `roofline
+  /// kernel` judges the kernel, not on its tensor roof; a roof named as the precision ("fp16
+  /// tensor") is used as named.
+  bool vector_only = false;
   std::string source;  ///< where W, Q, T came from ("formula", "ncu", "perf_event", ...)
   std::string note;
   /// Relative size of the point's dot in charts, e.g. a function's share of the run time

@@ -176,6 +176,17 @@ struct RoofSet {
 /// no speedup, and one chart cannot hold both (diff, hw compare, plot --compare).
 void require_same_units(const RoofSet& a, const RoofSet& b);
 
+/// The roof work of `precision` that no matrix engine runs (a kernel that is no matrix product:
+/// an axpy, a stencil) is judged on, given `highest`, the roof select_compute(precision) picks:
+/// `highest` where it is on no matrix engine (is_matrix_unit), else the highest roof of the
+/// precision on no matrix engine (find_compute_on(precision, "vector")). Where the machine has
+/// none (fp8 on a GPU: tensor cores only), `highest`, and `note` says that `what` is no matrix
+/// product and the bound is optimistic ("" otherwise). The one rule of `roofline kernel`
+/// (kernel_compute_roof) and of diagnose() for a point that says so (Point::vector_only).
+const ComputeRoof& vector_roof_for(const RoofSet& roofs, const ComputeRoof& highest,
+                                   std::string_view precision, const std::string& what,
+                                   std::string& note);
+
 /// Roofs given as two numbers (the CLI's --peak and --bandwidth, Python's Machine.from_roofs).
 struct GivenRoofs {
   std::string name;

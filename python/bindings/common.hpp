@@ -115,15 +115,31 @@ struct Machine {
 };
 
 /// A machine argument named NAME: a roofline.Machine, or what Machine() takes (a catalogue name
-/// or the path of a machine document: a str or an os.PathLike), as the CLI's --hw takes either
-/// and roofline.torch's tables do; anything else a TypeError naming the parameter. An unknown
-/// name is Machine()'s InputError ("unknown machine ... did you mean"), not pybind's
-/// "incompatible function arguments". Signatures show it as `Union[Machine, str, os.PathLike]`.
+/// or the path of a machine document: a str or an os.PathLike), as the CLI's --hw takes either;
+/// anything else a TypeError naming the parameter. An unknown name is Machine()'s InputError
+/// ("unknown machine ... did you mean"), not pybind's "incompatible function arguments".
+/// Signatures show it as `Union[Machine, str, os.PathLike]`. Every function of the package that
+/// takes a machine reads it so: the bindings through this caster, Python's side (Chart,
+/// roofline.torch) through machine_arg, which the caster calls.
 template <ArgName Name>
 struct MachineArg {
   Machine value;
   operator const Machine&() const { return value; }  // NOLINT(google-explicit-constructor)
 };
+
+/// What a machine argument may be, as its TypeError says it.
+inline constexpr const char* kMachineExpected =
+    "a roofline.Machine, a catalogue name or a machine document's path";
+
+/// A machine argument (MachineArg's rule) read from `value`, `name` naming it in the TypeError
+/// ("NAME: expected a roofline.Machine, ... (got int)"); Python's side calls it as
+/// `_roofline._machine`.
+Machine machine_arg(const py::handle& value, const std::string& name);
+
+/// Several machines (compare's `machines`): a list or another sequence, not a str, each read by
+/// machine_arg and named by its place ("machines[1]: expected ..."); anything else the TypeError
+/// naming `name`.
+std::vector<Machine> machines_arg(const py::handle& value, const std::string& name);
 
 /// A chart's inputs: the machine, optional overlays and points (report.hpp's ReportInput).
 struct ChartSpec {
@@ -188,6 +204,11 @@ double number_of(const py::handle& v, const std::string& what);
 /// nullopt for anything else. bytes (or an os.PathLike giving bytes) is a TypeError naming
 /// `what`: the library's paths are text.
 std::optional<std::string> path_arg(const py::handle& o, const std::string& what);
+
+/// A library message as Python says it: each CLI flag a Python parameter takes the value of
+/// named as that parameter ("--tp 3: must divide ..." → "tp 3: must divide ...", "--threads" →
+/// "threads"); other flags and text as they are (messages.cpp holds the table).
+std::string python_message(const std::string& message);
 
 /// The exception classes, and json.loads for json_to_python.
 void register_errors(py::module_& m);
@@ -380,11 +401,17 @@ struct type_caster<roofline::python::MachineArg<Name>> {
   PYBIND11_TYPE_CASTER(roofline::python::MachineArg<Name>,
                        const_name("Union[Machine, str, os.PathLike]"));
   bool load(handle src, bool convert) {
-    return load_object_or_name(src, convert, Name.text,
-                               "a roofline.Machine, a catalogue name or a machine document's path",
-                               value.value, [](const std::string& p) {
-                                 return roofline::python::Machine{roofline::resolve_machine(p)};
-                               });
+    // The first pass (no conversions) takes a Machine only; the second reads what machine_arg
+    // reads, so a name or a wrong type has one rule wherever a machine is taken.
+    if (!convert) {
+      make_caster<roofline::python::Machine> object;
+      if (!src || src.is_none() || !object.load(src, false)) return false;
+      value.value = cast_op<const roofline::python::Machine&>(object);
+      return true;
+    }
+    if (!src) return false;
+    value.value = roofline::python::machine_arg(src, Name.text);
+    return true;
   }
   static handle cast(const roofline::python::MachineArg<Name>& m, return_value_policy policy,
                      handle parent) {

@@ -68,6 +68,9 @@ void register_kernel_count(py::module_& m) {
             p.traffic.push_back({"", c.k.traffic});
             p.time = Seconds(time_s);
             p.precision = c.dtype;
+            // An axpy never runs on tensor cores: judged, as `roofline kernel` judges it, on its
+            // dtype's vector roof (kernel_compute_roof and diagnose share vector_roof_for).
+            p.vector_only = !c.k.matrix_product;
             p.source = "formula";
             p.validate();
             return p;

@@ -284,9 +284,11 @@ llm::SpeculativeResult speculative(const ModelArg& model, const MachineArg<"mach
   llm::SpeculativeResult res = finite(llm::speculative_decoding(model, st.scenario, o, st.roofs),
                                       llm::speculative_to_json, "speculative");
   // The library's warnings (a drafter of another vocabulary) are said, as the CLI says them on
-  // stderr, and kept in .warnings; python -W error turns them into errors.
+  // stderr, and kept in .warnings (as the CLI's JSON holds them); python -W error turns them
+  // into errors. Said with the Python parameters' names, as an error is (python_message).
   for (const auto& w : res.warnings)
-    if (PyErr_WarnEx(PyExc_UserWarning, ("roofline.llm.speculative: " + w).c_str(), 1) < 0)
+    if (PyErr_WarnEx(PyExc_UserWarning, ("roofline.llm.speculative: " + python_message(w)).c_str(),
+                     1) < 0)
       throw py::error_already_set();
   return res;
 }

@@ -38,6 +38,26 @@ void warn_comparison(const std::vector<const RoofSet*>& sets, const std::vector<
          " to compare like with like");
 }
 
+Machine machine_arg(const py::handle& value, const std::string& name) {
+  Machine out;
+  py::detail::load_object_or_name(value, true, name.c_str(), kMachineExpected, out,
+                                  [](const std::string& p) { return Machine{resolve_machine(p)}; });
+  return out;
+}
+
+std::vector<Machine> machines_arg(const py::handle& value, const std::string& name) {
+  // A str or bytes is a sequence of characters, a dict a mapping: neither is a list of machines.
+  if (py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value) ||
+      !PySequence_Check(value.ptr()) || PyDict_Check(value.ptr()))
+    throw py::type_error(name + ": expected a list of machines (each " + kMachineExpected +
+                         ") (got " + std::string(py::str(py::type::of(value).attr("__name__"))) +
+                         ")");
+  std::vector<Machine> out;
+  for (const py::handle item : value)
+    out.push_back(machine_arg(item, name + "[" + std::to_string(out.size()) + "]"));
+  return out;
+}
+
 namespace {
 
 std::optional<double> opt_rate(const std::optional<WorkRate>& r) {
@@ -61,17 +81,8 @@ Machine from_roofs(Real peak, Real bandwidth, const TextArg<"precision">& precis
   if (level.empty()) throw InputError("level: must not be empty (the memory level, e.g. 'DRAM')");
   // As the CLI's --peak with --precision: a data type, or a type and its unit ("fp16
   // tensor"); a typo would become the roof's name and judge every point without a word.
-  if (!precision.empty()) {
-    const std::string type = precision.value.substr(0, precision.value.find(' '));
-    try {
-      parse_dtype(type);
-    } catch (const InputError&) {
-      throw InputError("precision '" + precision.value +
-                       "': names the roof's precision, a data type (fp64, fp32, bf16, fp16, "
-                       "fp8, int8, ...) or a type and its unit (\"fp16 tensor\"); '" +
-                       type + "' is none");
-    }
-  }
+  if (!precision.empty())
+    require_roof_precision(precision.value, "precision '" + precision.value + "':");
   Machine m;
   GivenRoofs g;
   g.name = name.value;
@@ -380,8 +391,9 @@ void register_compare(py::module_& m) {
 
   m.def(
       "compare",
-      [](const std::vector<Machine>& machines, Real intensity,
-         const TextArg<"precision">& precision, const TextArg<"level">& level) {
+      [](const py::object& machines_given, Real intensity, const TextArg<"precision">& precision,
+         const TextArg<"level">& level) {
+        const std::vector<Machine> machines = machines_arg(machines_given, "machines");
         // As `hw compare`: a ratio needs a second machine (one alone read 1.0 against itself).
         if (machines.size() < 2)
           throw InputError("compare: give at least two machines (got " +
@@ -390,7 +402,7 @@ void register_compare(py::module_& m) {
           throw InputError("intensity_flop_per_byte: must be > 0 and finite (got " +
                            format_number(intensity) + ")");
         std::vector<MachineDocument> docs;
-        for (const auto& x : machines) docs.push_back(x.doc);
+        for (const Machine& x : machines) docs.push_back(x.doc);
         distinct_machines(docs, "compare");
         std::vector<const RoofSet*> sets;
         for (const auto& x : docs) sets.push_back(&x.roofs);
@@ -444,7 +456,8 @@ void register_diff(py::module_& m) {
           "The same object as `roofline diff A B --json`.");
   m.def(
       "diff",
-      [](const Machine& a, const Machine& b) {
+      [](const MachineArg<"a">& a_arg, const MachineArg<"b">& b_arg) {
+        const Machine &a = a_arg, &b = b_arg;
         return MachineDiff{diff_roofs(a.doc.roofs, b.doc.roofs), a.doc, b.doc};
       },
       py::arg("a"), py::arg("b"), "`roofline diff A B` for two machines: B's roofs against A's.");
@@ -453,8 +466,8 @@ void register_diff(py::module_& m) {
 void register_energy(py::module_& m) {
   m.def(
       "energy",
-      [](const Machine& machine, std::optional<Real> eps_flop, std::optional<Real> eps_mem,
-         std::optional<Real> pi0, const std::vector<Real>& intensities,
+      [](const MachineArg<"machine">& machine_given, std::optional<Real> eps_flop,
+         std::optional<Real> eps_mem, std::optional<Real> pi0, const std::vector<Real>& intensities,
          const TextArg<"precision">& precision, const TextArg<"level">& level) {
         EnergyQuery q;
         q.eps_flop = eps_flop;
@@ -463,7 +476,7 @@ void register_energy(py::module_& m) {
         q.intensities.assign(intensities.begin(), intensities.end());
         q.precision = precision.value;
         q.level = level.value;
-        const EnergyAnalysis an = analyse_energy(machine.doc, q);
+        const EnergyAnalysis an = analyse_energy(machine_given.value.doc, q);
         // As `roofline energy --intensity`: without costs the intensities would be dropped.
         if (!an.costs && !intensities.empty())
           throw InputError(

@@ -276,15 +276,16 @@ void register_errors(py::module_& m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const InputError& e) {
-      raise(g_input_error, e.what());
+      // The library names its inputs by the CLI's flags: here, by the Python parameters.
+      raise(g_input_error, python_message(e.what()));
     } catch (const Unavailable& e) {
-      raise(g_unavailable, e.what());
+      raise(g_unavailable, python_message(e.what()));
     } catch (const OutputError& e) {
       raise(g_output_error, e.what());
     } catch (const Interrupted&) {
       PyErr_SetNone(PyExc_KeyboardInterrupt);
     } catch (const Error& e) {
-      raise(g_error, e.what());
+      raise(g_error, python_message(e.what()));
     } catch (const nlohmann::json::exception& e) {
       // As the CLI: a document whose JSON is well-formed but of the wrong shape.
       raise(g_input_error, std::string("bad document: ") + e.what());
@@ -321,6 +322,17 @@ void register_numbers(py::module_& m) {
       py::arg("value"), py::arg("what"),
       "A str's text as the library's str arguments read it; a lone surrogate an InputError "
       "naming `what`.");
+  m.def(
+      "_python_message", [](const std::string& message) { return python_message(message); },
+      py::arg("message"),
+      "A library message with the CLI flags Python takes as parameters named as those "
+      "(python_message, what every error raised through the bindings gets).");
+  m.def(
+      "_machine", [](const py::handle& v, const std::string& what) { return machine_arg(v, what); },
+      py::arg("value"), py::arg("what"),
+      "A machine argument as every function of the package reads one (MachineArg): a Machine "
+      "as it is, a catalogue name or a machine document's path (str, os.PathLike) resolved; "
+      "anything else a TypeError naming `what`.");
   m.def(
       "_real_value",
       [](const py::handle& v, const std::string& what) { return real_value(v, what); },

@@ -2,7 +2,11 @@
 // same function `roofline point` calls.
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <iterator>
+#include <string_view>
 
 #include "common.hpp"
 #include "roofline/check_io.hpp"
@@ -33,9 +37,16 @@ struct type_caster<roofline::python::Traffic> {
       value.bytes = cast_op<roofline::python::Real>(real).value;
       return true;
     }
-    if (!src || !(PyDict_Check(src.ptr()) ||
-                  isinstance(src, module_::import("collections.abc").attr("Mapping"))))
-      return false;
+    if (!src) return false;
+    if (!(PyDict_Check(src.ptr()) ||
+          isinstance(src, module_::import("collections.abc").attr("Mapping")))) {
+      if (!convert) return false;  // an overload's first pass declines quietly
+      // Named, as every argument of Point is: pybind's "incompatible constructor arguments"
+      // listed the signature and said nothing of which argument or why. A quantity with its
+      // unit ("1 GB") is no number here: the package's numbers are SI floats (docs/python.md).
+      throw type_error("traffic_byte: expected a number (bytes) or a mapping {level: bytes} (got " +
+                       std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+    }
     value.levels = reinterpret_borrow<object>(src);
     return true;
   }
@@ -49,9 +60,10 @@ namespace roofline::python {
 
 namespace {
 
-Point make_point(const TextArg<"name">& name_arg, Real work, const Traffic& traffic, Real time,
-                 const TextArg<"precision">& precision, const TextArg<"source">& source,
-                 const TextArg<"note">& note, const TextArg<"work_unit">& work_unit) {
+Point make_point(const TextArg<"name">& name_arg, RealArg<"work_flop"> work, const Traffic& traffic,
+                 RealArg<"time_s"> time, const TextArg<"precision">& precision,
+                 const TextArg<"source">& source, const TextArg<"note">& note,
+                 const TextArg<"work_unit">& work_unit, BoolArg<"vector_only"> vector_only) {
   const std::string& name = name_arg;
   Point p;
   p.name = name;
@@ -68,6 +80,7 @@ Point make_point(const TextArg<"name">& name_arg, Real work, const Traffic& traf
   p.precision = precision.value;
   p.source = source.value;
   p.note = note.value;
+  p.vector_only = vector_only;
   if (!traffic.levels) {
     p.traffic.push_back({"", Bytes(traffic.bytes)});
   } else {
@@ -91,6 +104,88 @@ Point make_point(const TextArg<"name">& name_arg, Real work, const Traffic& traf
   return p;
 }
 
+/// Point's parameters in order; the first four are required.
+constexpr const char* kPointParameters[] = {"name",   "work_flop", "traffic_byte",
+                                            "time_s", "precision", "source",
+                                            "note",   "work_unit", "vector_only"};
+constexpr std::size_t kPointParameterCount = std::size(kPointParameters);
+constexpr std::size_t kPointRequired = 4;
+
+std::string type_name(const py::handle& o) {
+  return py::str(py::type::of(o).attr("__name__"));
+}
+
+/// One argument read by its caster (the named ones raise their own TypeError); a caster that
+/// declines (a TextArg given an int) is the TypeError naming the parameter.
+template <class T>
+T point_argument(const py::object& value, const char* name, const char* expected) {
+  py::detail::make_caster<T> caster;
+  if (!caster.load(value, true))
+    throw py::type_error(std::string(name) + ": expected " + expected + " (got " +
+                         type_name(value) + ")");
+  return py::detail::cast_op<T>(std::move(caster));
+}
+
+/// The parameter a misnamed keyword meant: the one it starts (work → work_flop), else the one
+/// within two edits (wrok_flop), else "".
+std::string meant_parameter(const std::string& key) {
+  for (const char* p : kPointParameters)
+    if (std::string_view(p).rfind(key, 0) == 0) return p;
+  for (const char* p : kPointParameters)
+    if (edit_distance(key, p) <= 2) return p;
+  return "";
+}
+
+/// Point(...) with its arguments matched to parameters here rather than by pybind: a keyword
+/// Point has not ("work", the CLI's name), one given twice, one missing or too many arguments
+/// is a TypeError naming it, where pybind listed the signature and the call ("incompatible
+/// constructor arguments"); each value is then read by its parameter's caster, whose TypeError
+/// names the parameter ("work_flop: expected a number (got str)"). The matching is in C++, not
+/// a Python __init__, so no Python frame ever holds a Point whose construction failed (its
+/// methods would read memory no Point was built in).
+Point point_from_call(const py::args& args, const py::kwargs& kwargs) {
+  if (args.size() > kPointParameterCount)
+    throw py::type_error("Point: takes at most " + std::to_string(kPointParameterCount) +
+                         " arguments (got " + std::to_string(args.size()) + ")");
+  std::array<py::object, kPointParameterCount> given;
+  for (std::size_t i = 0; i < args.size(); ++i) given[i] = args[i];
+  for (const auto& [key_handle, value] : kwargs) {
+    const std::string key = py::str(key_handle);
+    const auto* found = std::find_if(std::begin(kPointParameters), std::end(kPointParameters),
+                                     [&](const char* p) { return key == p; });
+    if (found == std::end(kPointParameters)) {
+      std::string all;
+      for (const char* p : kPointParameters) all += (all.empty() ? "" : ", ") + std::string(p);
+      const std::string meant = meant_parameter(key);
+      throw py::type_error("Point: no parameter '" + terminal_safe(key) + "'" +
+                           (meant.empty() ? "" : " (did you mean '" + meant + "'?)") +
+                           " (parameters: " + all + ")");
+    }
+    const auto index = static_cast<std::size_t>(found - std::begin(kPointParameters));
+    if (given[index])
+      throw py::type_error("Point: " + key + " given twice (by position and by keyword)");
+    given[index] = py::reinterpret_borrow<py::object>(value);
+  }
+  std::string missing;
+  for (std::size_t i = 0; i < kPointRequired; ++i)
+    if (!given[i]) missing += (missing.empty() ? "" : ", ") + std::string(kPointParameters[i]);
+  if (!missing.empty())
+    throw py::type_error("Point: missing " + missing + " (W in FLOP, Q in bytes, T in s: numbers)");
+  auto text = [&](std::size_t i, const char* fallback) {
+    return given[i] ? given[i] : py::str(fallback);
+  };
+  return make_point(point_argument<TextArg<"name">>(given[0], "name", "a str"),
+                    point_argument<RealArg<"work_flop">>(given[1], "work_flop", "a number"),
+                    point_argument<Traffic>(given[2], "traffic_byte", "a number or a mapping"),
+                    point_argument<RealArg<"time_s">>(given[3], "time_s", "a number"),
+                    point_argument<TextArg<"precision">>(text(4, ""), "precision", "a str"),
+                    point_argument<TextArg<"source">>(text(5, "python"), "source", "a str"),
+                    point_argument<TextArg<"note">>(text(6, ""), "note", "a str"),
+                    point_argument<TextArg<"work_unit">>(text(7, ""), "work_unit", "a str"),
+                    point_argument<BoolArg<"vector_only">>(given[8] ? given[8] : py::bool_(false),
+                                                           "vector_only", "a bool"));
+}
+
 /// The diagnosis's prose (title, prescription, causes, notes) names roofs and points from files:
 /// escaped, as everything the package prints (a raw ESC reached print(d.title)).
 std::vector<std::string> safe_lines(const std::vector<std::string>& lines) {
@@ -103,13 +198,17 @@ void register_point_class(py::module_& m) {
   py::class_<Point>(m, "Point",
                     "A workload on the chart: work W (FLOP), traffic Q (bytes, per memory level "
                     "for a hierarchical point) and time T (s). I = W/Q, P = W/T.")
-      .def(py::init(&make_point), py::arg("name"), py::arg("work_flop"), py::arg("traffic_byte"),
-           py::arg("time_s"), py::arg("precision") = "", py::arg("source") = "python",
-           py::arg("note") = "", py::arg("work_unit") = "",
-           "traffic_byte: bytes at the machine's default level, or a dict {level: bytes}. "
-           "precision: a dtype or compute-roof name ('' = the machine's default). work_unit: "
-           "what W counts, 'FLOP' or 'OP' ('' = as the precision's type says: OP for int8). "
-           "InputError naming the field when W, Q or T is not > 0 and finite.")
+      .def(py::init(&point_from_call),
+           "Point(name, work_flop, traffic_byte, time_s, precision='', source='python', note='', "
+           "work_unit='', vector_only=False). "
+           "work_flop, time_s: numbers in FLOP and s (a str such as '1 TFLOP' is a TypeError "
+           "naming the parameter). traffic_byte: bytes at the machine's default level, or a "
+           "dict {level: bytes}. precision: a dtype or compute-roof name ('' = the machine's "
+           "default). work_unit: what W counts, 'FLOP' or 'OP' ('' = as the precision's type "
+           "says: OP for int8). vector_only: the work runs on no matrix engine (no matrix "
+           "product), so a dtype precision is judged on its vector roof where the machine has "
+           "one, as `roofline kernel` judges such a kernel. InputError naming the field when W, "
+           "Q or T is not > 0 and finite.")
       .def_readonly("name", &Point::name)
       .def_property_readonly("work_flop", [](const Point& p) { return p.work.value; })
       .def_property_readonly("time_s", [](const Point& p) { return p.time.value; })
@@ -127,6 +226,9 @@ void register_point_class(py::module_& m) {
       .def_readonly("precision", &Point::precision)
       .def_readonly("source", &Point::source)
       .def_readonly("note", &Point::note)
+      .def_readonly("vector_only", &Point::vector_only,
+                    "the work runs on no matrix engine: judged on its dtype's vector roof where "
+                    "the machine has one (a kernel's point that is no matrix product)")
       .def_property_readonly(
           "work_unit", [](const Point& p) { return stated_work_unit(p); },
           "what W counts: 'FLOP' or 'OP' as given, else as the precision's type says; '' when "
@@ -135,7 +237,20 @@ void register_point_class(py::module_& m) {
           "performance_flop_per_s", [](const Point& p) { return p.performance().value; }, "P = W/T")
       .def_property_readonly(
           "intensity_flop_per_byte", [](const Point& p) { return p.intensity().value; },
-          "I = W/Q at the first level")
+          "I = W/Q at the first level given (the only one of a plain point), the I the CLI "
+          "quotes and the chart's x. A point with traffic at several levels has one I per "
+          "level (docs/model.md §4: I_L = W/Q_L; intensity_by_level, intensity_at), and "
+          "diagnose() judges each on its own roof: the binding one (Diagnosis.binding_level, "
+          "Diagnosis.levels) need not be the first.")
+      .def_property_readonly(
+          "intensity_by_level",
+          [](const Point& p) {
+            std::vector<std::pair<std::string, double>> out;
+            for (const auto& t : p.traffic) out.emplace_back(t.level, (p.work / t.bytes).value);
+            return out;
+          },
+          "[(level, I = W/Q at that level)] in the order given, as traffic_by_level; level '' "
+          "= the machine's default")
       .def(
           "intensity_at",
           [](const Point& p, const TextArg<"level">& l) { return p.intensity(l.value).value; },
@@ -189,6 +304,11 @@ void register_diagnosis(py::module_& m) {
       .def_property_readonly("binding_level", [](const Analysis& a) { return a.d.binding_level; })
       .def_property_readonly("binding_is_memory",
                              [](const Analysis& a) { return a.d.binding_is_memory; })
+      .def_property_readonly(
+          "intensity_flop_per_byte", [](const Analysis& a) { return binding_intensity(a.d).value; },
+          "I at the binding level (docs/model.md §6: a hierarchical point's headline I, where "
+          "the chart draws it and the `intensity` of to_dict()), which need not be the first "
+          "level's Point.intensity_flop_per_byte")
       .def_property_readonly("performance_flop_per_s",
                              [](const Analysis& a) { return a.d.performance.value; })
       .def_property_readonly("attainable_flop_per_s",
@@ -218,8 +338,9 @@ void register_diagnosis(py::module_& m) {
 
   m.def(
       "diagnose",
-      [](const Point& p, const Machine& machine, Real touching, Real above,
+      [](const Point& p, const MachineArg<"machine">& given, Real touching, Real above,
          Real higher_roof_factor) {
+        const Machine& machine = given;
         DiagnosisOptions o;
         o.touching = touching;
         o.above = above;
@@ -231,10 +352,6 @@ void register_diagnosis(py::module_& m) {
       "Diagnoses a point on a machine's roofs as `roofline point` does. touching: attainment at "
       "which the point is on its roof (0.8); above: attainment beyond which it is impossible "
       "(1.05); higher_roof_factor: how much higher an unused flat roof must be to be named.");
-}
-
-std::string type_name(const py::handle& o) {
-  return py::str(py::type::of(o).attr("__name__"));
 }
 
 /// Points given to check(): a points file (a str or an os.PathLike such as pathlib.Path) or a
@@ -295,7 +412,7 @@ void register_check(py::module_& m) {
   // writes) or a list of Points (no spreads: the assumed noise applies).
   m.def(
       "check",
-      [](const py::object& points, const std::optional<Machine>& machine,
+      [](const py::object& points, const std::optional<MachineArg<"machine">>& machine,
          const py::object& baseline, std::optional<Real> min_attainment, std::optional<Real> noise,
          const py::object& config, const TextArg<"precision">& precision) {
         // Every argument's type first, then the values, as a call with a wrong type gives a
@@ -317,7 +434,7 @@ void register_check(py::module_& m) {
         check_thresholds(req.config, min_attainment, noise);
         check_gate_request(req.config, machine.has_value(), before.has_value());
         req.points = checked_points(now, "points");
-        if (machine) req.machine = machine->doc;
+        if (machine) req.machine = machine->value.doc;
         if (before) req.baseline = checked_points(*before, "baseline");
         req.precision = precision.value;
         return json_to_python(run_check(req).json);

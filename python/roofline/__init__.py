@@ -99,12 +99,13 @@ class Chart:
 
     def __init__(self, machine, points=(), *, overlays=(), title=None,
                  workload_intensity_flop_per_byte=None, no_overlap_curve=False, precision=""):
-        _require(isinstance(machine, Machine), "machine", "a roofline.Machine", machine)
-        self.machine = machine
+        # A machine is a Machine or what Machine() takes (a catalogue name, a document's
+        # path), as everywhere a machine is taken (_roofline._machine).
+        self.machine = _machine(machine, "Chart: machine")
         self.points = _list_of(points, Point, "points", "roofline.Point")
-        self.overlays = _list_of(overlays, Machine, "overlays", "roofline.Machine")
+        self.overlays = _machines(overlays, "overlays")
         # As `roofline plot`: "Roofline of NAME" unless a title is given.
-        self.title = "Roofline of " + machine.name if title is None else title
+        self.title = "Roofline of " + self.machine.name if title is None else title
         self.workload_intensity_flop_per_byte = workload_intensity_flop_per_byte
         self.no_overlap_curve = no_overlap_curve
         # As `plot --precision` with --at: the roof every machine is compared and drawn at.
@@ -114,10 +115,9 @@ class Chart:
     def _arguments(self):
         """The chart's attributes checked (they may have been set since), named as the
         constructor's parameters."""
-        _require(isinstance(self.machine, Machine), "machine", "a roofline.Machine",
-                 self.machine)
+        machine = _machine(self.machine, "Chart: machine")
         points = _list_of(self.points, Point, "points", "roofline.Point")
-        overlays = _list_of(self.overlays, Machine, "overlays", "roofline.Machine")
+        overlays = _machines(self.overlays, "overlays")
         _require(isinstance(self.title, str), "title", "a str", self.title)
         _roofline._text_value(self.title, "Chart: title")  # a lone surrogate: InputError
         workload = self.workload_intensity_flop_per_byte
@@ -134,7 +134,7 @@ class Chart:
         _require(_is_bool(self.no_overlap_curve), "no_overlap_curve", "a bool",
                  self.no_overlap_curve)
         _require(isinstance(self.precision, str), "precision", "a str", self.precision)
-        return ([self.machine] + overlays, points, self.title, workload,
+        return ([machine] + overlays, points, self.title, workload,
                 bool(self.no_overlap_curve), self.precision)
 
     def _spec(self):
@@ -213,6 +213,18 @@ def _isolated_html(svg, title):
 def _require(ok, name, expected, got, where="Chart"):
     if not ok:
         raise TypeError("%s: %s must be %s (got %s)" % (where, name, expected, type(got).__name__))
+
+
+# A machine argument: the one rule of the package (the bindings' MachineArg), so Chart and
+# roofline.torch take what diagnose, compare and the LLM functions take.
+_machine = _roofline._machine
+
+
+def _machines(items, name):
+    """Chart's overlays: a list, each a machine as _machine reads it, named by its place."""
+    _require(not isinstance(items, (str, bytes)) and hasattr(items, "__iter__"), name,
+             "a list of machines (roofline.Machine, catalogue names or paths)", items)
+    return [_machine(item, "Chart: %s[%d]" % (name, i)) for i, item in enumerate(items)]
 
 
 def _list_of(items, cls, name, expected):

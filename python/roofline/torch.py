@@ -226,18 +226,11 @@ _INTEGER_TYPES = frozenset(t["name"] for t in _dtypes() if t["integer"])
 
 def _roofs(machine):
     """A roofline.Machine, or the catalogue entry or document a str or an os.PathLike
-    (pathlib.Path) names (as `--hw`)."""
-    from . import Machine
+    (pathlib.Path) names (as `--hw`): read as every function of the package reads a machine
+    (roofline._machine), with its TypeError naming the parameter otherwise."""
+    from . import _machine
 
-    import os
-
-    if isinstance(machine, Machine):
-        return machine
-    if isinstance(machine, (str, os.PathLike)):  # a name or a path; Machine refuses bytes
-        return Machine(machine)
-    raise TypeError("machine: expected a roofline.Machine, a catalogue name or a machine "
-                    "document's path (a str or an os.PathLike) (got %s)"
-                    % type(machine).__name__)
+    return _machine(machine, "machine")
 
 
 def _has_roof(machine, precision):

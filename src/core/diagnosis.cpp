@@ -1,6 +1,7 @@
 #include "roofline/diagnosis.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -267,6 +268,19 @@ void narrow_note(const ComputeRoof& c, const RoofSet& roofs, Diagnosis& d) {
                     "fp32-accumulate roof, or give --peak, where the catalogue lacks it).");
 }
 
+/// The roof a point is judged on: the one its precision picks (RoofSet::select_compute); for a
+/// point whose work runs on no matrix engine (Point::vector_only) and whose precision is a data
+/// type, not a roof's name nor "TYPE UNIT", the vector roof `roofline kernel` judges it on
+/// (vector_roof_for), `note` saying where there is none.
+const ComputeRoof& compute_roof_of(const Point& p, const RoofSet& roofs,
+                                   const std::string& work_unit, std::string& note) {
+  const ComputeRoof& c = roofs.select_compute(p.precision, work_unit);
+  if (!p.vector_only || p.precision.empty() || p.precision.find(' ') != std::string::npos ||
+      roofs.find_compute(p.precision))
+    return c;
+  return vector_roof_for(roofs, c, p.precision, "point '" + p.name + "'", note);
+}
+
 }  // namespace
 
 // The diagnosis table (docs/model.md §6), row by row, with the unit names of the roof set so that a
@@ -324,7 +338,8 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   // FLOP judged on an OP/s roof (or OP on a FLOP/s one) is refused, never read in the roof's
   // unit: the two count different operations (docs/model.md §1).
   const std::string work_unit = stated_work_unit(p);
-  const ComputeRoof& c = roofs.select_compute(p.precision, work_unit);
+  std::string vector_note;
+  const ComputeRoof& c = compute_roof_of(p, roofs, work_unit, vector_note);
   if (const std::string why = roofs.work_mismatch(c, work_unit); !why.empty())
     throw InputError("point '" + p.name + "': W counts " + work_unit +
                      (p.work_unit.empty() ? " (its precision is " + p.precision + ")" : "") +
@@ -345,6 +360,10 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   find_empty_roofs_above(roofs, c, opt, d);
   check_finite(p, roofs, d);
   fallback_note(p, roofs, c, work_unit, d);
+  if (!vector_note.empty()) {  // as the other notes read: a sentence
+    vector_note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(vector_note[0])));
+    d.notes.push_back(vector_note + " (name a roof as the point's precision).");
+  }
   narrow_note(c, roofs, d);
   if (d.attainment > opt.above) {
     above_roof(c, b, roofs.units_of(c), opt, d);

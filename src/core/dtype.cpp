@@ -87,6 +87,31 @@ DataType parse_dtype(std::string_view name_in) {
                    ", or custom:NAME:BYTES)");
 }
 
+bool is_roof_precision(std::string_view name) {
+  const std::string l = lower(std::string(name));
+  // Beyond the built-in types: the narrow floats of datasheets, an NPU's "ops", and the types
+  // a profiler names that have no built-in size here (PyTorch's int64, bool and complex: an
+  // int64 index product is a point of precision "int64", judged on roofs given as numbers).
+  static const char* const kMore[] = {"ops",  "fp4",       "fp6",       "fp8",       "int64",
+                                      "bool", "complex32", "complex64", "complex128"};
+  if (std::find(std::begin(kMore), std::end(kMore), l) != std::end(kMore)) return true;
+  try {
+    parse_dtype(l);
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+void require_roof_precision(const std::string& precision, const std::string& what) {
+  const std::string type = precision.substr(0, precision.find(' '));
+  if (!is_roof_precision(type))
+    throw InputError(what +
+                     " names the roof's precision, a data type (fp64, fp32, bf16, fp16, fp8, "
+                     "int8, ...) or a type and its unit (\"fp16 tensor\"); '" +
+                     terminal_safe(type) + "' is none");
+}
+
 std::string work_unit_for(const DataType& t) {
   return t.integer ? "OP" : "FLOP";
 }

@@ -461,12 +461,9 @@ const ComputeRoof& kernel_compute_roof(const RoofSet& roofs, const KernelCount& 
              "2x optimistic";
     return highest;
   }
-  if (const ComputeRoof* vector = roofs.find_compute_on(t.name, "vector")) return *vector;
-  note = "judged on '" + highest.name + "', the only " +
-         (highest.precision.empty() ? t.name : highest.precision) + " roof: " + k.kernel +
-         " is no matrix product, which that unit runs, so the bound is optimistic (name a roof "
-         "with --precision)";
-  return highest;
+  const ComputeRoof& vector = vector_roof_for(roofs, highest, t.name, k.kernel, note);
+  if (!note.empty()) note += " (name a roof with --precision)";
+  return vector;
 }
 
 }  // namespace roofline

@@ -166,11 +166,19 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key, std::string_vie
     // "PRECISION UNIT" (e.g. "fp16 tensor" from a profiler import).
     if (const auto space = key.find(' '); space != std::string_view::npos)
       if (const auto* c = find_compute_on(key.substr(0, space), key.substr(space + 1))) return *c;
-    // A roof that names no precision (roofs given as two numbers) stands for every precision.
-    if (const auto* c = highest_of([](const ComputeRoof& r) { return r.precision.empty(); }))
-      return *c;
+    // A roof that names no precision (roofs given as two numbers) stands for every precision,
+    // and only for a precision: a key that names no roof and no precision (a typo, "banana") is
+    // refused, as on a machine whose roofs name theirs (is_roof_precision, the one rule).
+    const std::string_view type = key.substr(0, key.find(' '));
+    if (is_roof_precision(type))
+      if (const auto* c = highest_of([](const ComputeRoof& r) { return r.precision.empty(); }))
+        return *c;
     throw InputError("machine '" + name + "' has no compute roof for '" + std::string(key) +
-                     "' (roofs: " + list_compute(*this) + ")");
+                     "' (roofs: " + list_compute(*this) + ")" +
+                     (is_roof_precision(type) ? ""
+                                              : ": '" + std::string(type) +
+                                                    "' names no roof and no precision (fp64, "
+                                                    "fp32, bf16, fp16, fp8, int8, ...)"));
   }
   if (!default_compute.empty())
     if (const auto* c = find_compute(default_compute)) {
@@ -238,6 +246,19 @@ const MemoryRoof* RoofSet::default_memory_roof() const {
         (!slowest || m.bandwidth < slowest->bandwidth))
       slowest = &m;
   return slowest;
+}
+
+const ComputeRoof& vector_roof_for(const RoofSet& roofs, const ComputeRoof& highest,
+                                   std::string_view precision, const std::string& what,
+                                   std::string& note) {
+  note.clear();
+  if (!is_matrix_unit(highest)) return highest;
+  if (const ComputeRoof* vector = roofs.find_compute_on(precision, "vector")) return *vector;
+  note = "judged on '" + highest.name + "', the only " +
+         (highest.precision.empty() ? std::string(precision) : highest.precision) +
+         " roof: " + what +
+         " is no matrix product, which that unit runs, so the bound is optimistic";
+  return highest;
 }
 
 void require_same_units(const RoofSet& a, const RoofSet& b) {

@@ -352,19 +352,6 @@ using Problem = std::function<void(const std::string&)>;
 /// The most a catalogue roof may reach per second (work or bytes).
 constexpr double kMostPerSecond = 1e20;
 
-/// A catalogue precision: a built-in data type (parse_dtype, any spelling), a narrow float the
-/// datasheets give (fp6, fp4), or "ops" (an NPU's TOPS figure that names no type).
-bool catalogue_precision(const std::string& p) {
-  const std::string l = lower(p);
-  if (l == "ops" || l == "fp4" || l == "fp6" || l == "fp8") return true;
-  try {
-    parse_dtype(l);
-    return true;
-  } catch (const InputError&) {
-    return false;
-  }
-}
-
 void check_compute_roofs(const RoofSet& r, const Problem& problem) {
   // Roofs: a source on every one, a formula on every theoretical one; integer precisions
   // counted in OP; sparse figures named "... sparse" and only beside a dense twin.
@@ -373,7 +360,7 @@ void check_compute_roofs(const RoofSet& r, const Problem& problem) {
     if (trim(c.source).empty()) problem("compute roof '" + c.name + "' has no source");
     if (c.precision.empty())
       problem("compute roof '" + c.name + "' has no precision");
-    else if (!catalogue_precision(c.precision))
+    else if (!is_roof_precision(c.precision))
       problem(
           "compute roof '" + c.name + "': precision '" + c.precision +
           "' is no data type (fp64, fp32, tf32, bf16, fp16, fp8, fp6, fp4, int8, int4, ops...)");

@@ -2,6 +2,7 @@
 #include "unity_id.hpp"
 
 #include "roofline/diagnosis.hpp"
+#include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
 #include "test_machines.hpp"
 
@@ -285,5 +286,61 @@ TEST(Diagnosis, BadPointsAreRejected) {
   EXPECT_THROW(diagnose(p, test::seed_a100()), InputError);
   p = at(1, 1e9, "fp8");
   EXPECT_THROW(diagnose(p, test::seed_a100()), InputError);  // no fp8 roof
+}
+
+// A point whose work runs on no matrix engine (an axpy: Point::vector_only) is judged on its
+// type's vector roof, as `roofline kernel` judges the kernel (vector_roof_for): an fp16 point at
+// I = 1e4 on the A100 binds at the vector units' 78 TFLOP/s, not the tensor cores' 312.
+TEST(Diagnosis, AVectorOnlyPointIsJudgedOnTheVectorRoof) {
+  RoofSet s = test::a100();
+  s.compute.push_back(test::compute("fp16 vector", "fp16", 78e12));
+  s.compute.back().unit = "vector";
+  s.compute[2].unit = "tensor";
+  Point p = at(1e4, 1e12, "fp16");
+  EXPECT_EQ(diagnose(p, s).compute_roof, "fp16 tensor");
+  EXPECT_DOUBLE_EQ(diagnose(p, s).attainable.value, 312e12);
+  p.vector_only = true;
+  Diagnosis d = diagnose(p, s);
+  EXPECT_EQ(d.compute_roof, "fp16 vector");
+  EXPECT_DOUBLE_EQ(d.attainable.value, 78e12);
+  // A roof named as the precision is used as named.
+  p.precision = "fp16 tensor";
+  EXPECT_EQ(diagnose(p, s).compute_roof, "fp16 tensor");
+  // No vector roof of the type: the tensor roof, with a note that the bound is optimistic.
+  s.compute.pop_back();
+  p.precision = "fp16";
+  d = diagnose(p, s);
+  EXPECT_EQ(d.compute_roof, "fp16 tensor");
+  ASSERT_FALSE(d.notes.empty());
+  bool said = false;
+  for (const auto& n : d.notes)
+    said = said || contains(n,
+                            "Judged on 'fp16 tensor', the only fp16 roof: point 'p' is no "
+                            "matrix product, which that unit runs, so the bound is optimistic");
+  EXPECT_TRUE(said);
+}
+
+// Roofs given without a precision stand for every precision and only for one: a key that names
+// no roof and no precision (a typo) is refused (is_roof_precision), not the given peak.
+TEST(Diagnosis, GivenRoofsStandForPrecisionsOnly) {
+  const RoofSet any = given_roofs({"given", WorkRate(1e12), ByteRate(1e11), "", "DRAM"});
+  EXPECT_EQ(any.select_compute("fp8").name, "peak");
+  EXPECT_EQ(any.select_compute("bf16 tensor").name, "peak");
+  try {
+    any.select_compute("banana");
+    FAIL() << "'banana' was taken for a precision";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(contains(e.what(),
+                         "no compute roof for 'banana' (roofs: peak): 'banana' names "
+                         "no roof and no precision"))
+        << e.what();
+  }
+  EXPECT_THROW(diagnose(at(1, 1e9, "fp99"), any), InputError);
+  EXPECT_TRUE(is_roof_precision("FP16") && is_roof_precision("fp4") && is_roof_precision("ops"));
+  // A type PyTorch names and the library has no size for: still a precision (an index product).
+  EXPECT_EQ(any.select_compute("int64").name, "peak");
+  EXPECT_FALSE(is_roof_precision("banana") || is_roof_precision(""));
+  EXPECT_NO_THROW(require_roof_precision("fp16 tensor", "precision"));
+  EXPECT_THROW(require_roof_precision("banana tensor", "precision"), InputError);
 }
 }  // namespace ROOFLINE_UNITY_ID

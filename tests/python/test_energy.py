@@ -42,7 +42,9 @@ def test_no_energy_figures_is_unavailable_as_the_cli_says(cli):
     assert r.returncode == 3
     with pytest.raises(roofline.Unavailable, match="no energy figures") as e:
         roofline.energy(roofline.Machine.from_roofs(1e12, 1e11))
-    assert str(e.value) in r.stderr
+    # The CLI's message, its flags named as energy()'s parameters (docs/python.md, Errors).
+    assert str(e.value).startswith("no energy figures: give eps_flop and eps_mem, ")
+    assert str(e.value) in roofline._roofline._python_message(r.stderr)
 
 
 def test_half_the_costs_is_refused_as_the_cli_refuses_it(cli):
@@ -50,7 +52,8 @@ def test_half_the_costs_is_refused_as_the_cli_refuses_it(cli):
     assert r.returncode == 2
     with pytest.raises(roofline.InputError) as e:
         roofline.energy(roofline.Machine.from_catalogue("a100-80gb"), eps_flop=1e-10)
-    assert str(e.value) in r.stderr
+    assert str(e.value) == "give both eps_flop (J per unit of work) and eps_mem (J per byte)"
+    assert str(e.value) in roofline._roofline._python_message(r.stderr)
 
 
 @pytest.mark.parametrize("pi0", ["-5", "nan", "10"])
@@ -64,10 +67,10 @@ def test_a_constant_power_without_costs_is_refused_not_ignored(cli, pi0):
     assert refusal in r.stderr
     with pytest.raises(roofline.InputError) as e:
         roofline.energy(roofline.Machine.from_catalogue("a100-80gb"), pi0=float(pi0))
-    if pi0 == "nan":  # a float reaches the library, which refuses it for standing alone
-        assert "--pi0 goes with --eps-flop and --eps-mem" in str(e.value)
-    else:
-        assert str(e.value) in r.stderr
+    # Named as energy()'s parameters (docs/python.md, Errors).
+    assert str(e.value).startswith("pi0 goes with eps_flop and eps_mem")
+    if pi0 != "nan":  # a float reaches the library, which refuses it for standing alone
+        assert str(e.value) in roofline._roofline._python_message(r.stderr)
 
 
 def test_intensities_without_costs_are_refused_as_the_cli_refuses_them(cli):

@@ -124,14 +124,14 @@ def test_keywords_reach_request_serving_speculative_and_training(cli_json, h100)
     tr = roofline.llm.train(m, h100, dp=4, global_batch=64, tp=8, link_latency_s=2e-6)
     assert tr.to_dict() == t["training"]
     # What the CLI refuses, the bindings refuse with its message.
-    with pytest.raises(roofline.InputError, match="--train with --pp"):
+    with pytest.raises(roofline.InputError, match="llm.train\\(\\) with pp"):
         roofline.llm.train(m, h100, tp=8, pp=2)
-    with pytest.raises(roofline.InputError, match="--train with --cp 2: context-parallel"):
+    with pytest.raises(roofline.InputError, match="llm.train\\(\\) with cp 2: context-parallel"):
         roofline.llm.train(m, h100, tp=8, cp=2)
     # A global batch that is no whole number ≥ 1 is refused (0 is the default: one pass); it
     # was taken for the default.
     for bad in (-1, float("nan"), 2.5):
-        with pytest.raises(roofline.InputError, match="--global-batch: must be a whole number"):
+        with pytest.raises(roofline.InputError, match="global_batch: must be a whole number"):
             roofline.llm.train(m, h100, global_batch=bad)
     # A result beyond what can be computed (inf s, nan MFU) is refused as the CLI refuses it.
     with pytest.raises(roofline.InputError, match="roofline.llm.train: .* beyond what can be"):
@@ -151,25 +151,25 @@ def test_scenario_keywords_are_checked():
         roofline.llm.analyse(m, h, 1, 2048, None, "decode", 2)
     with pytest.raises(TypeError, match="pp: expected an int"):
         roofline.llm.analyse(m, h, pp="two")
-    with pytest.raises(roofline.InputError, match="--pp: must be ≥ 1"):
+    with pytest.raises(roofline.InputError, match="pp: must be ≥ 1"):
         roofline.llm.analyse(m, h, pp=0)
-    with pytest.raises(roofline.InputError, match="--link-latency: must be a finite number ≥ 0"):
+    with pytest.raises(roofline.InputError, match="link_latency_s: must be a finite number ≥ 0"):
         roofline.llm.analyse(m, h, link_latency_s=-1e-6)
     with pytest.raises(roofline.InputError,
-                       match="--interconnect-bandwidth: must be a finite number > 0"):
+                       match="interconnect_byte_per_s: must be a finite number > 0"):
         roofline.llm.analyse(m, h, tp=2, interconnect_byte_per_s=float("inf"))
-    with pytest.raises(roofline.InputError, match="--attainment or --calibrate"):
+    with pytest.raises(roofline.InputError, match="attainment or calibrate"):
         roofline.llm.analyse(m, h, attainment="compute=0.5,memory=0.5", calibrate=h)
-    with pytest.raises(roofline.InputError, match="--attainment"):
+    with pytest.raises(roofline.InputError, match="attainment"):
         roofline.llm.analyse(m, h, attainment="speed=0.5")
-    with pytest.raises(roofline.InputError, match="--mla"):
+    with pytest.raises(roofline.InputError, match="mla"):
         roofline.llm.analyse(m, h, mla="sideways")
     # What means nothing without another option is refused here as on the CLI (it was ignored).
-    with pytest.raises(roofline.InputError, match="--interconnect-bandwidth is used by --tp"):
+    with pytest.raises(roofline.InputError, match="interconnect_byte_per_s is used by tp"):
         roofline.llm.analyse(m, h, interconnect_byte_per_s=6e11)
-    with pytest.raises(roofline.InputError, match="--micro-batches splits the batch"):
+    with pytest.raises(roofline.InputError, match="micro_batches splits the batch"):
         roofline.llm.analyse(m, h, micro_batches=4)
-    with pytest.raises(roofline.InputError, match="--sequence-parallel splits activations"):
+    with pytest.raises(roofline.InputError, match="sequence_parallel splits activations"):
         roofline.llm.train(m, h, sequence_parallel=True)
     # Training's gradient all-reduce over dp uses the link: there it is taken.
     a = roofline.llm.train(m, h, dp=2, global_batch=16, interconnect_byte_per_s=1e11)
@@ -229,7 +229,7 @@ def test_a_price_under_no_machines_name_is_refused(cli):
 def test_tensor_parallel_degrees_the_model_cannot_be_split_by_are_refused():
     # parameters(tp=0) was counted as tp=1, tp=3 gave fractional counts: refused as analyse does.
     model = roofline.llm.model("llama-2-7b")
-    for tp, message in ((0, "--tp: must be ≥ 1"), (3, "--tp 3: must divide num_attention_heads")):
+    for tp, message in ((0, "tp: must be ≥ 1"), (3, "tp 3: must divide num_attention_heads")):
         with pytest.raises(roofline.InputError, match=message):
             model.parameters(tp=tp)
     assert model.parameters(tp=2)["total"] < model.parameters()["total"]
