@@ -99,7 +99,7 @@ void run(const PlotArgs& a) {
   // --precision draws every machine at that precision's roof: the headline pair is the one its
   // points are judged on, with or without --at (the subtitle and primary ridge stayed on the
   // fp32 vector roof while the points were judged on bf16 tensor).
-  draw_at_precision(in, a.precision);
+  draw_at_precision(in.machines, a.precision);
   if (!a.at.empty()) {
     in.workload_line = parse<Intensity>(a.at, "--at");
     if (!(in.workload_line->value > 0))

@@ -40,14 +40,15 @@ struct ReportInput {
   std::vector<std::string> roofs;
 };
 
-/// Draws every machine of `in` at its roof for `precision` (a precision, alternatives
-/// "bf16/fp16" or a roof name, as select_compute_roof reads them): that roof becomes each
-/// machine's default compute roof, so the chart's headline pair (subtitle, primary ridge,
+/// Draws every machine (a chart's: ReportInput::machines) at its roof for `precision` (a precision,
+/// alternatives "bf16/fp16" or a roof name, as select_compute_roof reads them): that roof becomes
+/// each machine's default compute roof, so the chart's headline pair (subtitle, primary ridge,
 /// no-overlap curve) is the roof its points that name no precision are judged on
 /// (docs/charts.md) — `roofline plot --precision`, with or without --at, and a chart asked for at
 /// one precision. "" changes nothing. Returns each machine's roof. InputError naming the machine
 /// for a sparse roof (never drawn as a default) or a machine with no roof of that precision.
-std::vector<std::string> draw_at_precision(ReportInput& in, const std::string& precision);
+std::vector<std::string> draw_at_precision(std::vector<MachineDocument>& machines,
+                                           const std::string& precision);
 
 /// Splits a `--roofs` value at commas, trimming spaces ("default, fp32" → {"default", "fp32"}).
 std::vector<std::string> report_roof_terms(const std::string& value);

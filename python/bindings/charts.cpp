@@ -28,22 +28,15 @@ ReportInput report_input(const ChartSpec& c) {
 /// at its roof of that precision; the comparison at the workload line warns as roofline.compare
 /// does (default roofs of different precisions, a narrow-accumulate roof against full ones).
 void compare_at_precision(ChartSpec& c, const std::string& precision, bool workload) {
+  // The one rule `roofline plot --precision` draws by (report.hpp).
+  std::vector<std::string> roofs = draw_at_precision(c.machines, precision);
+  if (!precision.empty()) c.workload_precision = precision;
+  if (!workload || c.machines.size() < 2) return;
   std::vector<const RoofSet*> sets;
   for (const auto& m : c.machines) sets.push_back(&m.roofs);
-  std::vector<std::string> roofs;
-  for (const RoofSet* r : sets) roofs.push_back(select_compute_roof(*r, precision).name);
-  if (!precision.empty()) {
-    for (size_t i = 0; i < c.machines.size(); ++i) {
-      RoofSet& r = c.machines[i].roofs;
-      if (r.find_compute(roofs[i])->sparse)
-        throw InputError("precision: '" + roofs[i] + "' of " + terminal_safe(r.name) +
-                         " is a sparse roof; a chart's roofs are compared and drawn at dense ones");
-      r.default_compute = roofs[i];
-    }
-    c.workload_precision = precision;
-  }
-  if (workload && c.machines.size() > 1)
-    warn_comparison(sets, roofs, precision.empty(), "roofline.Chart");
+  if (roofs.empty())
+    for (const RoofSet* r : sets) roofs.push_back(select_compute_roof(*r, "").name);
+  warn_comparison(sets, roofs, precision.empty(), "roofline.Chart");
 }
 
 ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Point>& points,

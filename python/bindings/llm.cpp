@@ -264,9 +264,12 @@ llm::ServingResult serve(const ModelArg& model, const MachineArg<"machine">& mac
 llm::SpeculativeResult speculative(const ModelArg& model, const MachineArg<"machine">& machine,
                                    py::object draft, RealArg<"k"> k, RealArg<"alpha"> alpha,
                                    RealArg<"batch"> batch, RealArg<"context"> context,
+                                   std::optional<RealArg<"draft_tp">> draft_tp,
                                    const py::kwargs& kw) {
   llm::SpeculativeOptions o;
   o.k = whole(k, "k", llm::kMostDraftedTokens);
+  // 1 … tp, checked by speculative_decoding (as --draft-tp); a whole number here.
+  if (draft_tp) o.draft_tp = static_cast<int>(whole(*draft_tp, "draft_tp", 1e6));
   o.alpha = alpha;
   if (py::isinstance<py::str>(draft) && draft.cast<std::string>() == "mtp")
     o.mtp = true;
@@ -618,6 +621,11 @@ void register_results(py::module_& m) {
       .def_readonly("alpha", &llm::SpeculativeResult::alpha)
       .def_readonly("expected_tokens", &llm::SpeculativeResult::expected_tokens)
       .def_readonly("drafter", &llm::SpeculativeResult::drafter)
+      .def_property_readonly("draft_tp",
+                             [](const llm::SpeculativeResult& s) -> std::optional<int> {
+                               return s.draft_tp > 0 ? std::optional<int>(s.draft_tp)
+                                                     : std::nullopt;
+                             })
       .def_property_readonly("time_per_token_s",
                              [](const llm::SpeculativeResult& x) { return x.time_per_token.value; })
       .def_property_readonly("plain_step_s",
@@ -675,9 +683,10 @@ void register_scenarios(py::module_& m) {
         "len(requests))." ROOFLINE_LLM_SCENARIO_DOC);
   m.def("speculative", &speculative, py::arg("model"), py::arg("machine"), py::arg("draft"),
         py::arg("k") = 4.0, py::arg("alpha") = 0.8, py::arg("batch") = 1.0,
-        py::arg("context") = 2048.0,
-        "`roofline llm --spec-k K --spec-alpha A --draft MODEL|mtp`: draft is a Model or "
-        "'mtp'." ROOFLINE_LLM_SCENARIO_DOC);
+        py::arg("context") = 2048.0, py::arg("draft_tp") = std::nullopt,
+        "`roofline llm --spec-k K --spec-alpha A --draft MODEL|mtp [--draft-tp N]`: draft is a "
+        "Model or 'mtp'; draft_tp the drafter's tensor parallelism, 1 to tp (None: "
+        "tp)." ROOFLINE_LLM_SCENARIO_DOC);
   m.def("train", &train, py::arg("model"), py::arg("machine"), py::arg("sequence") = 4096.0,
         py::arg("micro_batch") = 1.0, py::arg("global_batch") = 0.0, py::arg("dp") = 1.0,
         py::arg("recompute") = "none", py::arg("zero") = 0, py::arg("sequence_parallel") = false,

@@ -46,6 +46,7 @@ const std::map<std::string, std::string>& flag_parameters() {
       {"spec-k", "k"},
       {"spec-alpha", "alpha"},
       {"draft", "draft"},
+      {"draft-tp", "draft_tp"},
       {"train", "llm.train()"},
       {"dp", "dp"},
       {"global-batch", "global_batch"},

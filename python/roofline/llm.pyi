@@ -160,6 +160,8 @@ class Speculative:
     @property
     def drafter(self) -> str: ...
     @property
+    def draft_tp(self) -> Optional[int]: ...
+    @property
     def time_per_token_s(self) -> float: ...
     @property
     def plain_step_s(self) -> float: ...
@@ -238,7 +240,7 @@ def serve(model: ModelLike, machine: MachineLike, concurrency: float,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Serving: ...
 def speculative(model: ModelLike, machine: MachineLike, draft: Union[Model, str], k: float = 4,
-    alpha: float = 0.8, batch: float = 1, context: float = 2048,
+    alpha: float = 0.8, batch: float = 1, context: float = 2048, draft_tp: Optional[int] = None,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
     flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,

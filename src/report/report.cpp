@@ -24,10 +24,11 @@ std::string render_svg(const ReportInput& in) {
   return report::render_svg_chart(ch, o);
 }
 
-std::vector<std::string> draw_at_precision(ReportInput& in, const std::string& precision) {
+std::vector<std::string> draw_at_precision(std::vector<MachineDocument>& machines,
+                                           const std::string& precision) {
   std::vector<std::string> names;
   if (precision.empty()) return names;
-  for (auto& m : in.machines) {
+  for (auto& m : machines) {
     const ComputeRoof& c = select_compute_roof(m.roofs, precision);
     if (c.sparse)
       throw InputError("--precision '" + terminal_safe(precision) + "': '" + terminal_safe(c.name) +
@@ -36,7 +37,7 @@ std::vector<std::string> draw_at_precision(ReportInput& in, const std::string& p
                        "or a precision");
     names.push_back(c.name);
   }
-  for (size_t k = 0; k < in.machines.size(); ++k) in.machines[k].roofs.default_compute = names[k];
+  for (size_t k = 0; k < machines.size(); ++k) machines[k].roofs.default_compute = names[k];
   return names;
 }
 

@@ -63,6 +63,23 @@ def test_speculative_with_a_draft_model_equals_the_cli(cli_json, h100):
     assert s.expected_tokens == pytest.approx((1 - 0.7 ** 5) / 0.3, rel=1e-12)
 
 
+def test_the_drafter_at_its_own_tensor_parallelism_equals_the_cli(cli_json, h100):
+    # Qwen2.5-7B's 28 heads at tp 8: on 4 devices (draft_tp=4) as with --draft-tp 4.
+    c = cli_json("llm", "--model", "qwen2.5-72b", "--hw", "h100-sxm", "--tp", "8",
+                 "--context", "2048", "--spec-k", "4", "--draft", "qwen2.5-7b",
+                 "--draft-tp", "4")
+    s = roofline.llm.speculative("qwen2.5-72b", h100, draft="qwen2.5-7b", k=4, tp=8,
+                                 draft_tp=4)
+    assert s.to_dict() == c["speculative"]
+    assert s.draft_tp == 4
+    assert roofline.llm.speculative("qwen2.5-72b", h100, draft="qwen2.5-7b",
+                                    k=4, tp=4).draft_tp == 4
+    with pytest.raises(roofline.InputError, match=r"draft_tp 9: the drafter's tensor"):
+        roofline.llm.speculative("qwen2.5-72b", h100, draft="qwen2.5-7b", tp=8, draft_tp=9)
+    with pytest.raises(roofline.InputError, match=r"at tensor parallel 8 \(the target's tp"):
+        roofline.llm.speculative("qwen2.5-72b", h100, draft="qwen2.5-7b", tp=8)
+
+
 def test_speculative_with_mtp_equals_the_cli(cli_json):
     ds = roofline.llm.model("deepseek-v3")
     c = cli_json("llm", "--model", "deepseek-v3", "--hw", "h200", "--tp", "8", "--spec-k", "1",
