@@ -240,6 +240,7 @@ void add_drawn_roofs(Chart& ch, const ReportInput& in, const std::vector<RoofCho
       r.label = memory_label(s, m);
       r.name = m.level;
       r.rate = format_byte_rate(m.bandwidth, s.units);
+      r.noisy = m.stats && m.stats->noisy;
       r.shown = choices[mi].memory_shown[k];
       r.reason = "memory level";
       r.id = prefix + "m" + std::to_string(k);
@@ -258,6 +259,7 @@ void add_drawn_roofs(Chart& ch, const ReportInput& in, const std::vector<RoofCho
       r.label = compute_label(s, c);
       r.name = compute_name(c);
       r.rate = format_work_rate(c.peak, roof_units(s, c));
+      r.noisy = c.stats && c.stats->noisy;
       r.shown = choices[mi].compute_shown[k];
       r.reason = choices[mi].compute_reason[k];
       r.traits = roof_traits(c);

@@ -34,6 +34,9 @@ struct DrawnRoof {
   std::string label;        ///< "fp32 avx2 fma 350 GFLOP/s", "DRAM 40 GB/s"
   std::string name;         ///< compute_name(c) or the level
   std::string rate;         ///< the value with its unit: "350 GFLOP/s", "40 GB/s"
+  /// Its samples were flagged by the noise policy (Statistics::noisy): the SVG's label says so,
+  /// as the tables' spread column does.
+  bool noisy = false;
   /// In this view (roof_choice.hpp): drawn by every renderer; the others only by the HTML
   /// page, hidden behind its toggles.
   bool shown = true;

@@ -473,15 +473,18 @@ std::string roof_lines(const Canvas& c, bool overlay) {
     if (r.compute && c.o.include_optional)
       traits = attr("data-precision", r.traits.precision) + attr("data-width", r.traits.width) +
                attr("data-class", r.traits.klass) + attr("data-reason", r.reason);
-    out += "<line" + attr("class", cls) + attr("data-machine", machine) +
-           attr("data-roof", r.compute ? r.c->name : r.m->level) + attr("data-id", r.id) +
-           attr("data-name", r.name) + attr("data-rate", r.rate) + traits +
-           attr("data-value", exact(r.value())) + attr("data-provenance", prov) +
-           hidden_unless(r.shown) + attr("x1", c.X(r.from)) + attr("x2", c.X(r.to)) +
-           attr("y1", c.Y(r.height(r.from))) + attr("y2", c.Y(r.height(r.to))) + "><title>" +
-           xml_escape((overlay ? machine + ": " : std::string()) + r.label + " (" + prov +
-                      (r.reason.empty() || !r.compute ? "" : "; " + r.reason) + ")") +
-           "</title></line>\n";
+    out +=
+        "<line" + attr("class", cls + (r.noisy ? " noisy" : "")) + attr("data-machine", machine) +
+        attr("data-roof", r.compute ? r.c->name : r.m->level) + attr("data-id", r.id) +
+        attr("data-name", r.name) + attr("data-rate", r.rate) + traits +
+        attr("data-value", exact(r.value())) + attr("data-provenance", prov) +
+        hidden_unless(r.shown) + attr("x1", c.X(r.from)) + attr("x2", c.X(r.to)) +
+        attr("y1", c.Y(r.height(r.from))) + attr("y2", c.Y(r.height(r.to))) + "><title>" +
+        xml_escape((overlay ? machine + ": " : std::string()) + r.label + " (" + prov +
+                   (r.reason.empty() || !r.compute ? "" : "; " + r.reason) +
+                   (r.noisy ? "; noisy: its samples spread beyond the noise policy's limit" : "") +
+                   ")") +
+        "</title></line>\n";
   }
   return out;
 }
@@ -490,7 +493,7 @@ std::string roof_lines(const Canvas& c, bool overlay) {
 /// "fp32 512-bit fma 234.5 GFLOP/s", "DRAM 104.5 GB/s"; an overlay's with its machine's name.
 std::string roof_label_text(const Canvas& c, const DrawnRoof& r) {
   return (r.machine != 0 ? c.in.machines[r.machine].roofs.name + ": " : std::string()) + r.name +
-         " " + r.rate;
+         " " + r.rate + (r.noisy ? " (noisy)" : "");
 }
 std::string label_ids(const DrawnRoof& r) {
   return attr("data-ids", r.id) + hidden_unless(r.shown);

@@ -61,6 +61,15 @@ nlohmann::json render_json(const ReportInput& in) {
   return j;
 }
 
+namespace {
+/// A measured roof's spread (the noise policy's: Statistics::shown_spread) and its flag.
+void spread_cells(const std::optional<Statistics>& s, std::map<std::string, std::string>& r) {
+  if (!s) return;
+  r["spread"] = csv_number(s->shown_spread());
+  r["noisy"] = s->noisy ? "true" : "false";
+}
+}  // namespace
+
 std::string render_csv(const ReportInput& in) {
   const report::Chart ch = report::build_chart(in, 800, 480);
   static const std::vector<std::string> columns = {
@@ -68,7 +77,7 @@ std::string render_csv(const ReportInput& in) {
       "provenance",   "value",        "unit",       "theoretical", "measured_over_theoretical",
       "intensity",    "performance",  "attainable", "attainment",  "verdict",
       "binding_roof", "compute_roof", "work",       "traffic",     "time",
-      "source"};
+      "source",       "spread",       "noisy"};
   std::string out;
   for (size_t i = 0; i < columns.size(); ++i) out += (i ? "," : "") + columns[i];
   out += "\n";
@@ -95,6 +104,7 @@ std::string render_csv(const ReportInput& in) {
         r["theoretical"] = csv_number(c.theoretical->value);
         r["measured_over_theoretical"] = csv_number(c.peak / *c.theoretical);
       }
+      spread_cells(c.stats, r);
       row(r);
     }
     for (const auto& b : s.memory) {
@@ -110,6 +120,7 @@ std::string render_csv(const ReportInput& in) {
         r["theoretical"] = csv_number(b.theoretical->value);
         r["measured_over_theoretical"] = csv_number(b.bandwidth / *b.theoretical);
       }
+      spread_cells(b.stats, r);
       row(r);
     }
   }

@@ -149,9 +149,21 @@ TEST(ReportData, CsvHasRoofsAndPointRows) {
   // The header names every column, the point rows fill all of them.
   EXPECT_EQ(csv.rfind("record,machine,name,level,precision,provenance,value,unit,theoretical,"
                       "measured_over_theoretical,intensity,performance,attainable,attainment,"
-                      "verdict,binding_roof,compute_roof,work,traffic,time,source\n",
+                      "verdict,binding_roof,compute_roof,work,traffic,time,source,spread,noisy\n",
                       0),
             0u);
+  // A measured roof's spread (the noise policy's) and its flag: 16.7% (the real run's cv) and
+  // noisy; its bf16 dot roof is not. The SVG and CSV said nothing of it.
+  ReportInput real;
+  real.machines.push_back(load_machine_file(kData + "real/zen4-genoa-2vcpu.machine.json"));
+  const std::string real_csv = render_csv(real);
+  EXPECT_NE(real_csv.find(",fp64 512-bit fma,"), std::string::npos);
+  EXPECT_TRUE(std::regex_search(
+      real_csv, std::regex(R"(compute_roof,[^,]+,fp64 scalar add\+mul,.*,0\.16[0-9]*,true\n)")))
+      << real_csv;
+  EXPECT_TRUE(
+      std::regex_search(real_csv, std::regex(R"(compute_roof,[^,]+,bf16 512-bit dot,.*,false\n)")))
+      << real_csv;
 }
 
 TEST(ReportData, JsonCarriesRidgesAndAnalyses) {
