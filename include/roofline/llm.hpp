@@ -345,6 +345,11 @@ struct StepResult {
 StepResult evaluate_step(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r);
 /// The share of a step's time (Σ count · time) spent in operators bound by the compute roof.
 double compute_time_share(const StepResult& s);
+/// Where most of a step's time goes: "compute" (compute-bound operators), "memory" (operators
+/// on the memory roof) or "interconnect" (collectives on the link) — the largest share, compute
+/// first on a tie. Without collectives it is compute_time_share ≥ ½; with them a step that
+/// spends most of its time in all-reduces is bound by the link, not by memory.
+std::string step_bound(const StepResult& s);
 /// Times the operators of a step already built (any sequence groups). Interconnect operators:
 /// max(W/π, Q/β_link) + hops·α when the link latency α is known.
 StepResult evaluate_cost(const StepCost& cost, const Scenario& s, const Roofs& r);
@@ -648,6 +653,7 @@ struct SpeculativeResult {
   Intensity plain_intensity{0}, verify_intensity{0};
   Work plain_work_per_token{0}, verify_work_per_token{0};  ///< target FLOP per kept token
   bool verify_compute_bound = false;  ///< most of the verify step's time is compute-bound
+  std::string verify_bound;           ///< step_bound of the verify step
   /// What makes the figures doubtful (a drafter of another vocabulary, so another tokenizer).
   std::vector<std::string> warnings;
   std::vector<std::string> notes;
@@ -829,10 +835,11 @@ struct SweepRow {
   Seconds ttft{0}, time_per_token{0};
   double tokens_per_s = 0;
   Intensity decode_intensity{0}, linear_intensity{0}, attention_intensity{0}, prefill_intensity{0};
-  /// Most of the decode step's time is in compute-bound operators (compute_time_share ≥ ½): the
+  /// Most of the decode step's time is in compute-bound operators (step_bound "compute"): the
   /// step's time is Σ max(W/π, Q/β) per operator, so past its linear layers' critical batch
   /// the throughput stops growing though the whole step's I is still below the ridge.
   bool decode_compute_bound = false;
+  std::string decode_bound;  ///< step_bound of the decode step
   Bytes memory{0};
   std::optional<bool> fits;
   /// The decode step's memory-roof operators (interconnect ones left out) as one chart point:

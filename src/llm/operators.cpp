@@ -320,6 +320,16 @@ double compute_time_share(const StepResult& s) {
   return compute / s.time.value;
 }
 
+std::string step_bound(const StepResult& s) {
+  double compute = 0, memory = 0, link = 0;
+  for (std::size_t i = 0; i < s.cost.size; ++i) {
+    const double t = s.timing[i].time.value * s.cost.ops[i].count;
+    (s.timing[i].compute_bound ? compute : s.cost.ops[i].interconnect ? link : memory) += t;
+  }
+  if (compute >= memory && compute >= link) return "compute";
+  return link > memory ? "interconnect" : "memory";
+}
+
 namespace {
 bool is_linear(OpKind k) {
   return k == OpKind::linear || k == OpKind::expert_linear || k == OpKind::lm_head ||
@@ -612,7 +622,8 @@ std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
       row.decode_work = dec.work;
       row.decode_traffic = dec.traffic;
       row.decode_intensity = dec.intensity();
-      row.decode_compute_bound = compute_time_share(dec) >= 0.5;
+      row.decode_bound = step_bound(dec);
+      row.decode_compute_bound = row.decode_bound == "compute";
       row.linear_intensity = aggregate_linear(dec, "").intensity();
       row.attention_intensity = aggregate_attention(dec, "").intensity();
       row.prefill_intensity = pre.intensity();

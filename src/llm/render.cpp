@@ -214,9 +214,8 @@ std::string step_table(const Report& r) {
   }
   t.add_row({"total", "", format_work(st.work, u), format_bytes(st.traffic),
              intensity_text(st.work, st.traffic),
-             // Where most of the step's time goes, as a sweep row's bound (compute_time_share).
-             compute_time_share(st) >= 0.5 ? "compute" : "memory", format_seconds(st.time),
-             "100%"});
+             // Where most of the step's time goes, as a sweep row's bound (step_bound).
+             step_bound(st), format_seconds(st.time), "100%"});
   out += t.render();
   out += "  time = Σ max(W/π, Q/β) = " + format_seconds(st.time) +
          "; without overlap Σ (W/π + Q/β) = " + format_seconds(st.time_no_overlap) + "\n";
@@ -495,9 +494,8 @@ std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConf
                format_seconds(row.ttft), format_seconds(row.time_per_token),
                format_number(row.tokens_per_s, 4), format_number(row.decode_intensity.value, 4),
                format_number(row.linear_intensity.value, 4),
-               format_number(row.attention_intensity.value, 4),
-               row.decode_compute_bound ? "compute" : "memory", format_bytes(row.memory),
-               row.fits ? (*row.fits ? "yes" : "no") : "?"});
+               format_number(row.attention_intensity.value, 4), row.decode_bound,
+               format_bytes(row.memory), row.fits ? (*row.fits ? "yes" : "no") : "?"});
   return out + t.render();
 }
 
@@ -517,7 +515,7 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
                    {"linear_intensity", row.linear_intensity.value},
                    {"attention_intensity", row.attention_intensity.value},
                    {"prefill_intensity", row.prefill_intensity.value},
-                   {"decode_bound", row.decode_compute_bound ? "compute" : "memory"},
+                   {"decode_bound", row.decode_bound},
                    {"memory", row.memory.value},
                    {"fits", row.fits ? nlohmann::json(*row.fits) : nlohmann::json(nullptr)}});
   // Warnings of the longest context swept (a shorter one warns of nothing more).
@@ -557,9 +555,8 @@ std::string sweep_csv(const std::vector<SweepRow>& rows, const UnitSystem& units
            csv_number(row.decode_traffic.value) + "," + csv_number(row.decode_intensity.value) +
            "," + csv_number(row.linear_intensity.value) + "," +
            csv_number(row.attention_intensity.value) + "," +
-           csv_number(row.prefill_intensity.value) + "," +
-           (row.decode_compute_bound ? "compute" : "memory") + "," + csv_number(row.memory.value) +
-           "," + (row.fits ? (*row.fits ? "yes" : "no") : "") + "\n";
+           csv_number(row.prefill_intensity.value) + "," + row.decode_bound + "," +
+           csv_number(row.memory.value) + "," + (row.fits ? (*row.fits ? "yes" : "no") : "") + "\n";
   return out;
 }
 

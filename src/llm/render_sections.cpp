@@ -153,8 +153,7 @@ std::string render_speculative_text(const SpeculativeResult& s, const Roofs& r) 
   out += "  on the roofline: the verification's I = " + format_number(s.verify_intensity.value, 4) +
          " " + r.units.intensity() + " against plain decode's " +
          format_number(s.plain_intensity.value, 4) + " (ridge " +
-         format_number(r.ridge().value, 4) + ", " +
-         (s.verify_compute_bound ? "compute-bound" : "memory-bound") +
+         format_number(r.ridge().value, 4) + ", " + s.verify_bound + "-bound" +
          "); target work per kept token " + format_work(s.verify_work_per_token, r.units) +
          " against " + format_work(s.plain_work_per_token, r.units) + "\n";
   for (const auto& w : s.warnings) out += "  warning: " + w + "\n";
@@ -179,7 +178,7 @@ nlohmann::json speculative_to_json(const SpeculativeResult& s) {
           {"tokens_per_s", s.tokens_per_s},
           {"plain_intensity", s.plain_intensity.value},
           {"verify_intensity", s.verify_intensity.value},
-          {"verify_bound", s.verify_compute_bound ? "compute" : "memory"},
+          {"verify_bound", s.verify_bound},
           {"plain_work_per_token", s.plain_work_per_token.value},
           {"verify_work_per_kept_token", s.verify_work_per_token.value},
           {"warnings", s.warnings},

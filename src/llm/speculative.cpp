@@ -142,7 +142,8 @@ SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario
   res.verify_intensity = verify.intensity();
   res.plain_work_per_token = Work(plain.work.value / s.batch);
   res.verify_work_per_token = Work(verify.work.value / (s.batch * res.expected_tokens));
-  res.verify_compute_bound = compute_time_share(verify) >= 0.5;  // as a step's bound
+  res.verify_bound = step_bound(verify);  // as a step's bound
+  res.verify_compute_bound = res.verify_bound == "compute";
   if (res.speedup < 1)
     res.notes.push_back("slower than plain decoding: per step the drafting costs " +
                         format_number(res.drafting.value / res.plain.value, 3) +

@@ -391,6 +391,33 @@ TEST(LlmParallel, ALinkNotBetweenDevicesSaysSoWhereCollectivesUseIt) {
   EXPECT_TRUE(h.link_caveat.empty()) << h.link_caveat;
 }
 
+// A step that spends most of its time in all-reduces is bound by the link: Llama-3-70B at tp 8
+// over MI355X's host PCIe (128 GB/s) spends most of its decode step there, which the report's
+// total and the sweep's decode_bound read as "memory".
+TEST(LlmParallel, AStepMostlyInCollectivesIsBoundByTheLink) {
+  const ModelConfig& m = preset("llama-3-70b");
+  const MachineDocument doc = resolve_machine("mi355x");
+  Roofs r = select_roofs(doc.roofs, parse_dtype("bf16"));
+  Scenario s = scenario(64, 2048, 2048);
+  s.tp = 8;
+  const StepResult dec = evaluate_step(m, s, Phase::decode, r);
+  double link = 0, total = 0;
+  for (std::size_t i = 0; i < dec.cost.size; ++i) {
+    const double t = dec.timing[i].time.value * dec.cost.ops[i].count;
+    total += t;
+    if (dec.cost.ops[i].interconnect && !dec.timing[i].compute_bound) link += t;
+  }
+  ASSERT_GT(link / total, 0.5);  // the tester's 58%
+  EXPECT_EQ(step_bound(dec), "interconnect");
+  // With a scale-up link (Infinity Fabric's 1075.2 GB/s) it is the memory-bound step it is.
+  const Roofs fast = select_roofs(doc.roofs, parse_dtype("bf16"), ByteRate(1075.2e9));
+  EXPECT_EQ(step_bound(evaluate_step(m, s, Phase::decode, fast)), "memory");
+  // One device: no link; the rule is compute_time_share ≥ ½ as before.
+  Scenario one = scenario(64, 2048, 2048);
+  const StepResult d1 = evaluate_step(preset("llama-2-7b"), one, Phase::decode, r);
+  EXPECT_EQ(step_bound(d1), compute_time_share(d1) >= 0.5 ? "compute" : "memory");
+}
+
 TEST(LlmParallel, ExpertParallelMovesTokensNotWeightSlices) {
   // Mixtral (8 experts, top-2) at tp 2 with --ep: each device holds 4 whole experts, routes
   // N/2 tokens, sends (P−1)/P of their k copies away and receives as many (both counted), and
