@@ -113,7 +113,9 @@ _DTYPE_PRECISION = {
 # _scaled_dot_product_flash_attention). Every other operator (elementwise mul/add/div,
 # activations) runs on the vector units: it is judged on its precision's vector roof
 # ("fp16 vector", as the library picks it: a roof on no matrix engine), not on the tensor roof
-# above it (an A100's fp16 tensor roof is 4x its fp16 vector roof).
+# above it (an A100's fp16 tensor roof is 4x its fp16 vector roof); where the machine has no
+# vector roof of it, on its highest roof with a note that the bound is optimistic
+# (Point.vector_only: the rule of `roofline kernel` and roofline.kernel() points).
 _MATRIX_WORDS = ("matmul", "linear", "conv", "einsum", "attention", "tensordot", "bilinear")
 
 
@@ -124,15 +126,6 @@ def _on_matrix_engine(name):
     words = [w for w in base.split("_") if w]
     return (any(w.endswith("mm") for w in words)
             or any(word in base for word in _MATRIX_WORDS))
-
-
-def _roof_precision(name, precision):
-    """The precision a point of this operator names: its dtype's ('fp16') for a matrix
-    operator, whose highest roof is the tensor roof; 'fp16 vector' for the others. '' stays ''
-    (the machine's default roof)."""
-    if not precision or _on_matrix_engine(name):
-        return precision
-    return precision + " vector"
 
 
 def _percent(ratio):
@@ -356,9 +349,11 @@ class Operator:
             note += "; T: the GPU time of the kernels it launched"
         if self.work_source != "profiler":
             note += "; W: torch's " + self.work_source
+        # An operator on no matrix engine is judged on its dtype's vector roof, by the rule
+        # `roofline kernel` and roofline.kernel() points follow (Point.vector_only).
         return Point(name or self.name, self.work_flop, self.traffic_byte, self.time_s,
-                     precision=_roof_precision(self.name, self.precision or ""),
-                     source="torch.profiler", note=note)
+                     precision=self.precision or "", source="torch.profiler", note=note,
+                     vector_only=bool(self.precision) and not _on_matrix_engine(self.name))
 
     def __repr__(self):
         return "<Operator %s ×%d W=%.6g FLOP Q=%.6g B T=%.6g s>" % (
@@ -748,8 +743,6 @@ class Profile:
             verdict = d.verdict if d else ""
             if machine is not None and d is None:
                 judged_on = op.precision if precision is None else precision
-                if precision is None and _has_roof(machine, judged_on):
-                    judged_on = _roof_precision(op.name, judged_on)  # no vector roof of it
                 verdict = "no %s roof" % judged_on
                 unjudged.add(judged_on)
             rows.append((_safe(op.name), str(op.calls), "%.4g" % op.work_flop,
