@@ -24,14 +24,20 @@ const std::vector<DataType>& builtin_dtypes();
 /// builds a custom one from "custom:NAME:BYTES". Throws InputError listing the known names.
 DataType parse_dtype(std::string_view name);
 
-/// Whether `name` is a compute roof's precision: a built-in data type under any spelling
-/// (parse_dtype), a narrow float datasheets give (fp8, fp6, fp4), "ops" (an NPU's TOPS figure
-/// that names no type), or a type a profiler names that has no built-in size (PyTorch's int64,
-/// bool, complex32/64/128). The one rule of the catalogue checker, the CLI's --peak --precision,
-/// Python's Machine.from_roofs and the roof a precision picks (RoofSet::select_compute).
+/// Whether `name` is a catalogue roof's precision: a built-in data type under any spelling
+/// (parse_dtype), a narrow float datasheets give (fp8, fp6, fp4), or "ops" (an NPU's TOPS figure
+/// that names no type). The catalogue checker's rule.
 bool is_roof_precision(std::string_view name);
 
-/// InputError unless `precision` is a roof's precision (is_roof_precision) or one followed by
+/// Whether `name` is a precision a point may name: a roof's (is_roof_precision) or one the
+/// tool's own producers write that has no built-in size — PyTorch's int64, bool and
+/// complex32/64/128 (roofline.torch), flopcount's fp80 and fp128 (x87, __float128), and the ncu
+/// importer's "tensor" (tensor work of no known type). The rule of the roofs given as numbers
+/// (which stand for every such precision: RoofSet::select_compute), of the CLI's --peak
+/// --precision and of Python's Machine.from_roofs.
+bool is_point_precision(std::string_view name);
+
+/// InputError unless `precision` is a point's precision (is_point_precision) or one followed by
 /// its unit ("fp16 tensor"): "WHAT names the roof's precision, a data type (fp64, ...) or a
 /// type and its unit ("fp16 tensor"); 'TYPE' is none". `what` names where it was given
 /// ("--precision fp99: with --peak it", "precision 'fp99':").

@@ -89,11 +89,8 @@ DataType parse_dtype(std::string_view name_in) {
 
 bool is_roof_precision(std::string_view name) {
   const std::string l = lower(std::string(name));
-  // Beyond the built-in types: the narrow floats of datasheets, an NPU's "ops", and the types
-  // a profiler names that have no built-in size here (PyTorch's int64, bool and complex: an
-  // int64 index product is a point of precision "int64", judged on roofs given as numbers).
-  static const char* const kMore[] = {"ops",  "fp4",       "fp6",       "fp8",       "int64",
-                                      "bool", "complex32", "complex64", "complex128"};
+  // Beyond the built-in types: the narrow floats of datasheets and an NPU's "ops".
+  static const char* const kMore[] = {"ops", "fp4", "fp6", "fp8"};
   if (std::find(std::begin(kMore), std::end(kMore), l) != std::end(kMore)) return true;
   try {
     parse_dtype(l);
@@ -103,9 +100,20 @@ bool is_roof_precision(std::string_view name) {
   }
 }
 
+bool is_point_precision(std::string_view name) {
+  // The types the tool's producers name that have no built-in size here: an int64 index
+  // product of roofline.torch, an x87 loop of flopcount, an ncu kernel's tensor work of no known
+  // type — each judged on roofs given as numbers.
+  static const char* const kProduced[] = {"int64",      "bool", "complex32", "complex64",
+                                          "complex128", "fp80", "fp128",     "tensor"};
+  const std::string l = lower(std::string(name));
+  return std::find(std::begin(kProduced), std::end(kProduced), l) != std::end(kProduced) ||
+         is_roof_precision(name);
+}
+
 void require_roof_precision(const std::string& precision, const std::string& what) {
   const std::string type = precision.substr(0, precision.find(' '));
-  if (!is_roof_precision(type))
+  if (!is_point_precision(type))
     throw InputError(what +
                      " names the roof's precision, a data type (fp64, fp32, bf16, fp16, fp8, "
                      "int8, ...) or a type and its unit (\"fp16 tensor\"); '" +

@@ -168,17 +168,17 @@ const ComputeRoof& RoofSet::select_compute(std::string_view key, std::string_vie
       if (const auto* c = find_compute_on(key.substr(0, space), key.substr(space + 1))) return *c;
     // A roof that names no precision (roofs given as two numbers) stands for every precision,
     // and only for a precision: a key that names no roof and no precision (a typo, "banana") is
-    // refused, as on a machine whose roofs name theirs (is_roof_precision, the one rule).
+    // refused, as on a machine whose roofs name theirs (is_point_precision, the one rule).
     const std::string_view type = key.substr(0, key.find(' '));
-    if (is_roof_precision(type))
+    if (is_point_precision(type))
       if (const auto* c = highest_of([](const ComputeRoof& r) { return r.precision.empty(); }))
         return *c;
     throw InputError("machine '" + name + "' has no compute roof for '" + std::string(key) +
                      "' (roofs: " + list_compute(*this) + ")" +
-                     (is_roof_precision(type) ? ""
-                                              : ": '" + std::string(type) +
-                                                    "' names no roof and no precision (fp64, "
-                                                    "fp32, bf16, fp16, fp8, int8, ...)"));
+                     (is_point_precision(type) ? ""
+                                               : ": '" + std::string(type) +
+                                                     "' names no roof and no precision (fp64, "
+                                                     "fp32, bf16, fp16, fp8, int8, ...)"));
   }
   if (!default_compute.empty())
     if (const auto* c = find_compute(default_compute)) {

@@ -340,6 +340,19 @@ TEST(Diagnosis, GivenRoofsStandForPrecisionsOnly) {
   // A type PyTorch names and the library has no size for: still a precision (an index product).
   EXPECT_EQ(any.select_compute("int64").name, "peak");
   EXPECT_FALSE(is_roof_precision("banana") || is_roof_precision(""));
+  // Every precision the tool's own producers write is judged on roofs given as numbers:
+  // flopcount's names (tools/flopcount/runtime/flopcount_rt.c precision_name), roofline.torch's
+  // (_DTYPE_PRECISION) and the ncu importer's "tensor" (tensor work of no known type). fp80 and
+  // "tensor" were refused here ("names no roof and no precision").
+  for (const char* p : {"fp16", "bf16", "fp32", "fp64", "fp80", "fp128", "int8", "int16", "int32",
+                        "int64", "bool", "complex32", "complex64", "complex128", "tensor"}) {
+    EXPECT_TRUE(is_point_precision(p)) << p;
+    EXPECT_EQ(any.select_compute(p).name, "peak") << p;
+  }
+  EXPECT_FALSE(is_point_precision("banana"));
+  // A catalogue roof is of a datasheet's type: not PyTorch's bool, not "tensor".
+  for (const char* p : {"bool", "int64", "complex64", "tensor", "fp80"})
+    EXPECT_FALSE(is_roof_precision(p)) << p;
   EXPECT_NO_THROW(require_roof_precision("fp16 tensor", "precision"));
   EXPECT_THROW(require_roof_precision("banana tensor", "precision"), InputError);
 }
