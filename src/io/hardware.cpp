@@ -274,9 +274,16 @@ const ComputeRoof* find_compute_roof(const RoofSet& roofs, const PrecisionGroup&
 const ComputeRoof& select_compute_roof(const RoofSet& roofs, const std::string& spec) {
   if (spec.empty()) return roofs.select_compute("");
   if (const ComputeRoof* c = find_compute_roof(roofs, precision_group(spec), true)) return *c;
-  // A roof that names no precision (roofs given as two numbers) stands for every precision, as
-  // RoofSet::select_compute takes it.
-  if (const ComputeRoof* c = highest_dense_roof(roofs, {""})) return *c;
+  // A roof that names no precision (roofs given as two numbers) stands for every precision, and
+  // only for a precision, as RoofSet::select_compute takes it ("banana" was drawn and judged).
+  const PrecisionGroup group = precision_group(spec);
+  const bool precisions = std::all_of(
+      group.precisions.begin(), group.precisions.end(),
+      [](const std::string& p) { return is_point_precision(p.substr(0, p.find(' '))); });
+  if (precisions)
+    if (const ComputeRoof* c = highest_dense_roof(roofs, {""})) return *c;
+  if (!precisions && highest_dense_roof(roofs, {""}))
+    return roofs.select_compute(spec);  // its message: names no roof and no precision
   std::string dense;
   for (const auto& c : roofs.compute)
     if (!c.sparse) dense += (dense.empty() ? "" : ", ") + c.name;

@@ -18,6 +18,24 @@ MachineDocument load(const std::string& name) {
                            (name + ".json"));
 }
 
+// Roofs given as numbers stand for every precision and only for one, as RoofSet::select_compute
+// takes them: a chart at precision "banana" was drawn and its points judged on the given peak.
+TEST(HwPrecision, GivenRoofsStandForPrecisionsOnly) {
+  const RoofSet given = given_roofs({"given", WorkRate(1e12), ByteRate(1e11), "", "DRAM"});
+  EXPECT_EQ(select_compute_roof(given, "fp16").name, "peak");
+  EXPECT_EQ(select_compute_roof(given, "bf16/fp16").name, "peak");
+  EXPECT_EQ(select_compute_roof(given, "fp80").name, "peak");
+  for (const char* bad : {"banana", "bf16/banana"}) {
+    try {
+      select_compute_roof(given, bad);
+      ADD_FAILURE() << bad << " was taken for a precision";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("names no roof and no precision"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(HwPrecision, SelectComputeRoofFollowsRidgeFor) {
   const MachineDocument v100 = load("v100-sxm2"), h100 = load("h100-sxm");
   EXPECT_EQ(select_compute_roof(v100.roofs, "bf16/fp16").name, "fp16 tensor");
