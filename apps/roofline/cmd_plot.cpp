@@ -99,7 +99,14 @@ void run(const PlotArgs& a) {
   // --precision draws every machine at that precision's roof: the headline pair is the one its
   // points are judged on, with or without --at (the subtitle and primary ridge stayed on the
   // fp32 vector roof while the points were judged on bf16 tensor).
-  draw_at_precision(in.machines, a.precision);
+  try {
+    draw_at_precision(in.machines, a.precision);
+  } catch (const InputError& e) {
+    throw InputError("--precision " + terminal_safe(a.precision) + ": " + e.what() +
+                     (a.compare.empty() ? ""
+                                        : " (every machine, each --compare one too, is drawn at "
+                                          "its roof of that precision)"));
+  }
   if (!a.at.empty()) {
     in.workload_line = parse<Intensity>(a.at, "--at");
     if (!(in.workload_line->value > 0))
@@ -149,8 +156,8 @@ const Registrar register_plot(40, [](CLI::App& root) {
   c->add_option("--hw-dir", args->hw_dir, "Extra hardware catalogue directory");
   c->add_option("--title", args->title, "Chart title");
   c->add_option("--precision", args->precision,
-                "Compute roof for points that name no precision (a precision or roof name); "
-                "with --at, the roof every machine is compared at");
+                "Compute roof for points that name no precision (a precision or roof name): "
+                "every machine is drawn at its roof of it (with --at, compared at it)");
   c->add_option("--touching", args->touching,
                 "Attainment at which a point counts as touching its roof (default 0.8)")
       ->check(number_in(0.01, 1.0));

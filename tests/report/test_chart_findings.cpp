@@ -85,6 +85,17 @@ TEST(ChartFindings, PrecisionDrawsTheDefaultPairItsPointsAreJudgedOn) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("'fp16 tensor sparse' of h100-sxm is a sparse roof"), std::string::npos)
       << r.err;
+  // A compared machine without a roof of the precision: the error names the flags (it named a
+  // machine and a precision alone).
+  r = run_cli({"plot", "h100-sxm", "--compare", "a100-80gb", "--precision", "fp8", "-o",
+               dir.file("cmp.svg")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--precision fp8: machine 'a100-80gb' has no compute roof for 'fp8'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("each --compare one too, is drawn at its roof of that precision"),
+            std::string::npos)
+      << r.err;
 }
 
 // `kernel gemm --dtype fp16 --hw a100-80gb`: the mark sat on the fp16 tensor roof (312 TFLOP/s)
