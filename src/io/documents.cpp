@@ -297,8 +297,9 @@ std::string work_unit_from_json(const json& pj, const Where& w) {
 /// fields are no matter (a document may carry more than this reader takes).
 void refuse_misspelt_fields(const json& pj, const Where& w) {
   static const char* const kKnown[] = {
-      "name",   "work",   "work_unit", "time",  "precision", "source",    "note",
-      "energy", "weight", "traffic",   "level", "run",       "diagnosis", "above_roof_cause"};
+      "name",       "work",   "work_unit", "time",  "precision", "source",    "note",
+      "energy",     "weight", "traffic",   "level", "run",       "diagnosis", "above_roof_cause",
+      "vector_only"};
   if (!pj.is_object()) return;
   for (const auto& [key, _] : pj.items())
     for (const char* known : kKnown) {
@@ -348,6 +349,9 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
     p.precision = io::get_string(pj, "precision", w, std::string());
     p.source = io::get_string(pj, "source", w, std::string());
     p.note = io::get_string(pj, "note", w, std::string());
+    // Work on no matrix engine (an axpy, an elementwise operator): judged on the vector roof of
+    // its precision (Point::vector_only), in a file as in the program that wrote it.
+    p.vector_only = io::get_bool(pj, "vector_only", w, false);
     // Joules, a number or a string with its unit ("1.2 kJ"), as work and time are; > 0 (0 would
     // read as "not measured": the field is left out then).
     if (pj.contains("energy")) p.energy = io::get_quantity(pj, "energy", Dimension::energy, w);
@@ -393,6 +397,7 @@ json point_to_json(const Point& p) {
   if (!p.note.empty()) j["note"] = p.note;
   if (p.weight > 0) j["weight"] = p.weight;
   if (p.energy > 0) j["energy"] = p.energy;
+  if (p.vector_only) j["vector_only"] = true;
   return j;
 }
 

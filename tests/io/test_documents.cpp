@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 
@@ -99,6 +100,33 @@ TEST(Documents, PointsAcceptNumbersObjectsAndArrays) {
 // A point without a name is named by its place, but never by a name another point has: diff
 // and check pair points by name, and "two points are named 'point 2'" named no point the user
 // wrote.
+// A point of work on no matrix engine keeps its flag in a file (Python's kernel points and
+// torch operators carry it): read back, it was judged on the A100's fp16 tensor roof (312
+// TFLOP/s) where the program judged it on fp16 vector (78).
+TEST(Documents, VectorOnlyTravelsInThePointsDocument) {
+  const json j = json::parse(R"({"schema": "roofline.points", "version": 1, "points": [
+      {"name": "axpy", "work": 2e9, "traffic": 6e9, "time": 1e-3, "precision": "fp16",
+       "vector_only": true},
+      {"name": "mm", "work": 2e12, "traffic": 6e9, "time": 1e-2, "precision": "fp16"}]})");
+  const PointsDocument d = points_from_json(j, "p.json");
+  EXPECT_TRUE(d.points[0].vector_only);
+  EXPECT_FALSE(d.points[1].vector_only);
+  const MachineDocument a100 = resolve_machine("a100-80gb");
+  EXPECT_EQ(diagnose(d.points[0], a100.roofs).compute_roof, "fp16 vector");
+  EXPECT_EQ(diagnose(d.points[1], a100.roofs).compute_roof, "fp16 tensor");
+  const json back = points_to_json(d);
+  EXPECT_EQ(back["points"][0]["vector_only"], true);
+  EXPECT_FALSE(back["points"][1].contains("vector_only"));
+  json bad = j;
+  bad["points"][0]["vector_only"] = "yes";
+  EXPECT_NE(message_of([&] { points_from_json(bad, "p.json"); }).find("points[0].vector_only"),
+            std::string::npos);
+  bad["points"][0].erase("vector_only");
+  bad["points"][0]["vector_onl"] = true;  // one letter short: refused, not left unread
+  EXPECT_NE(message_of([&] { points_from_json(bad, "p.json"); }).find("did you mean 'vector_only'"),
+            std::string::npos);
+}
+
 TEST(Documents, UnnamedPointsNeverTakeAnotherPointsName) {
   const json j = json::parse(R"({"schema": "roofline.points", "version": 1, "points": [
       {"name": "a", "work": 1, "traffic": 1, "time": 1},
