@@ -230,16 +230,6 @@ std::optional<int> release_year_of(const json& v) {
   return static_cast<int>(v.get<std::int64_t>());
 }
 
-bool is_compute_capability(const std::string& text) {
-  const auto dot = text.find('.');
-  const auto digits = [](std::string_view s) {
-    return !s.empty() && s.size() <= 3 &&
-           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
-  };
-  return dot != std::string::npos && digits(std::string_view(text).substr(0, dot)) &&
-         digits(std::string_view(text).substr(dot + 1));
-}
-
 MachineFacts machine_facts(const MachineDocument& m) {
   MachineFacts f;
   const std::string origin = m.origin.empty() ? m.roofs.name : m.origin;
