@@ -491,6 +491,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     prices.check_all_used({st.given.empty() ? st.roofs.machine : st.given});
     llm::TokenCost c = llm::token_cost(throughput * a.dp, devices, price, power, st.roofs.machine);
     if (!spec_note.empty()) c.notes.push_back(spec_note);
+    c.basis = what;
     out.text += llm::render_cost_text(
         c, "(" + what + (a.dp > 1 ? ", all " + format_number(a.dp) + " replicas)" : ")"));
     out.json["cost"] = llm::cost_to_json(c);

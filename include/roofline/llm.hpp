@@ -685,6 +685,9 @@ struct TokenCost {
   std::string power_source;
   std::optional<double> joules_per_token;
   std::vector<std::string> notes;  ///< what is missing and why
+  /// Whose throughput it is at: "decode", "speculative decoding", "the request's output",
+  /// "serving output" (the JSON's `basis`); empty where the caller did not say.
+  std::string basis;
 };
 TokenCost token_cost(double tokens_per_s, double devices, std::optional<double> price_per_hour,
                      const DevicePower& power, const std::string& machine);

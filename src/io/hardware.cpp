@@ -581,6 +581,13 @@ void check_sources_and_links(const json& info, const RoofSet& r, const Problem& 
       if (!link.contains("bandwidth") || !link["bandwidth"].is_number() ||
           link["bandwidth"].get<double>() != roof->bandwidth.value)
         problem("info.interconnects: '" + name + "' bandwidth differs from its roof");
+      // Said in llm's warning where collectives use the link: one line of text.
+      if (auto c = link.find("caveat");
+          c != link.end() && (!c->is_string() || trim(c->get<std::string>()).empty() ||
+                              terminal_safe(c->get<std::string>()) != c->get<std::string>()))
+        problem("info.interconnects: '" + name +
+                "' caveat must be one line of text (what to know before collectives use the "
+                "link)");
     }
   }
 }

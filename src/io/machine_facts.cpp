@@ -12,6 +12,7 @@
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline {
@@ -83,7 +84,8 @@ InterconnectFacts interconnect_facts(const json& e, const std::string& origin) {
   f.source = text_field(e, "source");
   f.lists_latency = e.contains("latency");
   f.latency_source = text_field(e, "latency_source");
-  f.caveat = text_field(e, "caveat");
+  // Said inside one warning line: a line break or control character in it is escaped.
+  f.caveat = terminal_safe(text_field(e, "caveat"));
   const std::string where = origin + ": info.interconnects[" + f.name + "]";
   try {
     read_link_figures(e, where, f);

@@ -37,6 +37,7 @@ MachineComparison compare_on(const ModelConfig& m, const Setup& st, const Machin
   c.cost =
       token_cost(c.request_tokens_per_s.value_or(c.decode_tokens_per_s),
                  replica_devices(st.scenario) * o.dp, o.price_per_hour, power, st.roofs.machine);
+  c.cost.basis = c.request_tokens_per_s ? "the request's output" : "decode";
   c.warnings = rep.warnings;
   return c;
 }

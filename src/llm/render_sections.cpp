@@ -200,14 +200,18 @@ std::string render_cost_text(const TokenCost& c, const std::string& what) {
 }
 
 nlohmann::json cost_to_json(const TokenCost& c) {
-  return {{"devices", c.devices},
-          {"tokens_per_s", c.tokens_per_s},
-          {"price_per_device_hour", optional_number(c.price_per_hour)},
-          {"usd_per_million_tokens", optional_number(c.usd_per_million_tokens)},
-          {"power_w_per_device", optional_number(c.power_w)},
-          {"power_source", c.power_source},
-          {"joules_per_token", optional_number(c.joules_per_token)},
-          {"notes", c.notes}};
+  nlohmann::json j = {{"devices", c.devices},
+                      {"tokens_per_s", c.tokens_per_s},
+                      {"price_per_device_hour", optional_number(c.price_per_hour)},
+                      {"usd_per_million_tokens", optional_number(c.usd_per_million_tokens)},
+                      {"power_w_per_device", optional_number(c.power_w)},
+                      {"power_source", c.power_source},
+                      {"joules_per_token", optional_number(c.joules_per_token)},
+                      {"notes", c.notes}};
+  // Whose throughput: said where the caller knows it (a throughput given to llm.cost() is
+  // the caller's own).
+  if (!c.basis.empty()) j["basis"] = c.basis;
+  return j;
 }
 
 std::string render_training_text(const TrainingResult& t, const ModelConfig& m, const Roofs& r) {

@@ -530,6 +530,16 @@ TEST(Catalogue, CheckerEnforcesTheDocumentedRules) {
   j = h100;
   j["info"].erase("compute_capability_source");
   EXPECT_TRUE(has(problems_of(j, "h100-sxm"), "info.compute_capability_source is missing"));
+  // A link's caveat is one line of text (llm says it inside one warning line).
+  for (const nlohmann::json& bad :
+       {nlohmann::json("two\nlines"), nlohmann::json(""), nlohmann::json(3)}) {
+    j = h100;
+    j["info"]["interconnects"][0]["caveat"] = bad;
+    EXPECT_TRUE(has(problems_of(j, "h100-sxm"), "caveat must be one line of text")) << bad;
+  }
+  j = h100;
+  j["info"]["interconnects"][0]["caveat"] = "the host link";
+  EXPECT_FALSE(has(problems_of(j, "h100-sxm"), "caveat"));
 
   // A theoretical memory roof without a formula; a cache without a size.
   j = h100;

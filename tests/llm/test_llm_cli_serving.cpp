@@ -205,6 +205,7 @@ TEST(LlmCliServing, CostWithSpeculativeDecoding) {
   const double spec = j["speculative"]["tokens_per_s"].get<double>();
   EXPECT_GT(spec, j["tokens_per_s"].get<double>());
   EXPECT_DOUBLE_EQ(j["cost"]["tokens_per_s"].get<double>(), spec);
+  EXPECT_EQ(j["cost"]["basis"], "speculative decoding");
   EXPECT_NEAR(j["cost"]["usd_per_million_tokens"].get<double>(), 2.0 * 8 / (spec * 3600) * 1e6,
               1e-9);
   auto with_request = base;
@@ -214,6 +215,7 @@ TEST(LlmCliServing, CostWithSpeculativeDecoding) {
   j = nlohmann::json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["cost"]["tokens_per_s"].get<double>(),
                    j["request"]["output_tokens_per_s"].get<double>());
+  EXPECT_EQ(j["cost"]["basis"], "the request's output");
   const std::string notes = j["cost"]["notes"].dump();
   EXPECT_NE(notes.find("speculative decoding is not in this cost"), std::string::npos) << notes;
   EXPECT_NE(notes.find(format_number(spec, 4) + " tokens/s"), std::string::npos) << notes;

@@ -109,6 +109,8 @@ def test_cost_equals_the_cli(cli_json, model, h100):
     c = llm(cli_json, "--batch", "16", "--cost", "--price-per-hour", "2.5")
     r = roofline.llm.analyse(model, h100, batch=16)
     k = roofline.llm.cost(r.tokens_per_s, h100, devices=1, price_per_hour=2.5)
+    # The CLI says whose throughput it costs (decode's here); a throughput given is the caller's.
+    assert c["cost"].pop("basis") == "decode"
     assert k.to_dict() == c["cost"]
     # $/M tokens = price × devices / (tokens/s × 3600) × 10⁶
     assert k.usd_per_million_tokens == pytest.approx(2.5 / (r.tokens_per_s * 3600) * 1e6,
