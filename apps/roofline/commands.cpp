@@ -308,10 +308,12 @@ MachineDocument load_machine(const MachineOptions& o) {
         " (a bare number is in " + unit + "): for " + format_number(value) + " T" + unit +
         " give " + format_number(value) + "T\n");
   };
-  warn_bare("--peak", trim(o.peak), g.peak.value, "FLOP/s");
-  warn_bare("--bandwidth", trim(o.bandwidth), g.bandwidth.value, "B/s");
   MachineDocument m;
   m.roofs = given_roofs(g);
+  // In the roof's own unit: OP/s for an integer precision (--precision int8).
+  warn_bare("--peak", trim(o.peak), g.peak.value,
+            m.roofs.units_of(m.roofs.compute.front()).work_rate());
+  warn_bare("--bandwidth", trim(o.bandwidth), g.bandwidth.value, "B/s");
   m.origin = "command line";
   return m;
 }

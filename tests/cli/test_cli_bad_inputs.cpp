@@ -264,7 +264,7 @@ std::vector<Case> cases() {
       {"an energy of 0 J (it would read as not measured)",
        {"point", "--points", "{dir}/points-energy0.json", "--machine", kA100},
        2,
-       "energy: must be > 0 (got 0)"},
+       "energy: must be > 0 (got 0): leave it out when not measured"},
       {"a precision the machine lacks",
        {"point", "--points", "{dir}/points-fp8.json", "--machine", kA100},
        2,

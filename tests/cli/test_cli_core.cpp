@@ -146,6 +146,12 @@ TEST(CliPoint, ATinyBarePeakOrBandwidthIsSaid) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find("--bandwidth"), std::string::npos) << r.err;
+  // An integer roof's peak is in OP/s.
+  r = run_cli({"point", "-W", "1e9", "-Q", "1e9", "-T", "1", "--peak", "624", "--bandwidth", "2e12",
+               "--precision", "int8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("--peak 624 is 624 OP/s (a bare number is in OP/s)"), std::string::npos)
+      << r.err;
   r = run_cli({"llm", "-m", "llama-2-7b", "--peak", "312T", "--bandwidth", "2039"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("warning: --bandwidth 2039 is 2039 B/s"), std::string::npos) << r.err;

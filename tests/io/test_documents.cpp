@@ -155,6 +155,15 @@ TEST(Documents, BadPointsNameThePoint) {
   j["points"][0]["work"] = nullptr;
   msg = message_of([&] { points_from_json(j, "p.json"); });
   EXPECT_NE(msg.find("points[0].work"), std::string::npos) << msg;
+  // An energy of null is none given (as left out); 0 says to leave it out.
+  j["points"][0]["work"] = 1;
+  j["points"][0]["energy"] = nullptr;
+  EXPECT_EQ(points_from_json(j, "p.json").points[0].energy, 0);
+  j["points"][0]["energy"] = 0;
+  EXPECT_NE(message_of([&] {
+              points_from_json(j, "p.json");
+            }).find("points[0].energy: must be > 0 (got 0): leave it out when not measured"),
+            std::string::npos);
   // An energy in another dimension (a power, an energy per FLOP) is no energy.
   j["points"][0]["work"] = 1;
   for (const char* bad : {"30 W", "1 pJ/FLOP", "2 kJ/B"}) {
