@@ -45,8 +45,10 @@ double expected_tokens_per_step(double alpha, double k) {
   return (1 - std::pow(alpha, k + 1)) / (1 - alpha);
 }
 
-SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario& s,
-                                       const SpeculativeOptions& o, const Roofs& r) {
+namespace {
+
+/// The options checked against the target and its scenario, as the flags name them.
+void check_options(const ModelConfig& target, const Scenario& s, const SpeculativeOptions& o) {
   if (!(o.k >= 1) || o.k != std::floor(o.k) || o.k > kMostDraftedTokens)
     throw InputError("--spec-k: must be a whole number of drafted tokens from 1 to " +
                      format_number(kMostDraftedTokens) + " (got " + format_number(o.k) + ")");
@@ -64,6 +66,34 @@ SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario
                             : ": the drafter's tensor parallelism must be from 1 to the "
                               "target's --tp (" +
                                   std::to_string(std::max(1, s.tp)) + ")"));
+}
+
+/// One draft step of a draft model at context `context`: its own decode step at batch B, on
+/// `tp` devices; the target's own forms (latent attention, expert parallelism) are not the
+/// drafter's, so a dense drafter of an MLA or MoE target runs as a dense model.
+Seconds draft_model_step(const ModelConfig& drafter, Scenario d, double context, int tp,
+                         bool tp_given, const Roofs& r) {
+  d.context = context;
+  if (!drafter.is_mla()) d.mla_form = MlaForm::automatic;
+  if (!drafter.moe()) d.ep = false;
+  d.tp = tp;
+  try {
+    validate_scenario(drafter, d);
+  } catch (const InputError& e) {
+    throw InputError("the drafter " + drafter.name + " at tensor parallel " + std::to_string(tp) +
+                     (tp_given ? " (--draft-tp)"
+                               : " (the target's --tp; --draft-tp runs it on fewer devices, e.g. "
+                                 "--draft-tp 1)") +
+                     ": " + e.what());
+  }
+  return evaluate_step(drafter, d, Phase::decode, r).time;
+}
+
+}  // namespace
+
+SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario& s,
+                                       const SpeculativeOptions& o, const Roofs& r) {
+  check_options(target, s, o);
   Scenario verify_s = s;
   verify_s.context = s.context + o.k;  // the last verified position's keys
   validate_scenario(target, verify_s);
@@ -89,29 +119,9 @@ SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario
   // Drafting: k sequential steps for the batch, the i-th at context L + i.
   double drafting = 0;
   for (double i = 0; i < o.k; ++i) {
-    Seconds t{0};
-    if (o.mtp) {
-      t = mtp_step(target, s, s.context + i, r);
-    } else {
-      Scenario d = s;
-      d.context = s.context + i;
-      // The target's own forms (latent attention, expert parallelism) are not the drafter's:
-      // a dense drafter of an MLA or MoE target runs as a dense model.
-      if (!o.draft_model->is_mla()) d.mla_form = MlaForm::automatic;
-      if (!o.draft_model->moe()) d.ep = false;
-      d.tp = res.draft_tp;
-      try {
-        validate_scenario(*o.draft_model, d);
-      } catch (const InputError& e) {
-        throw InputError("the drafter " + o.draft_model->name + " at tensor parallel " +
-                         std::to_string(d.tp) +
-                         (o.draft_tp ? " (--draft-tp)"
-                                     : " (the target's --tp; --draft-tp runs it on fewer "
-                                       "devices, e.g. --draft-tp 1)") +
-                         ": " + e.what());
-      }
-      t = evaluate_step(*o.draft_model, d, Phase::decode, r).time;
-    }
+    const Seconds t = o.mtp ? mtp_step(target, s, s.context + i, r)
+                            : draft_model_step(*o.draft_model, s, s.context + i, res.draft_tp,
+                                               o.draft_tp.has_value(), r);
     if (i == 0) res.draft_step = t;
     drafting += t.value;
   }
