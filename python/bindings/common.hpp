@@ -232,6 +232,10 @@ void register_point(py::module_& m);
 void register_kernels(py::module_& m);
 void register_charts(py::module_& m);
 void register_llm(py::module_& m);
+/// Makes every function of `m` (its classes', its submodules') refuse a keyword whose name
+/// UTF-8 cannot encode with an InputError naming the function, before pybind11 sees it: its
+/// "incompatible function arguments" message aborted the interpreter on such a name.
+void check_keyword_names(py::module_& m);
 
 }  // namespace roofline::python
 

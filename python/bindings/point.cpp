@@ -150,7 +150,8 @@ Point point_from_call(const py::args& args, const py::kwargs& kwargs) {
   std::array<py::object, kPointParameterCount> given;
   for (std::size_t i = 0; i < args.size(); ++i) given[i] = args[i];
   for (const auto& [key_handle, value] : kwargs) {
-    const std::string key = py::str(key_handle);
+    // A name UTF-8 cannot encode: the InputError naming it (a cast raised UnicodeEncodeError).
+    const std::string key = text_value(key_handle, "Point(): a keyword's name");
     const auto* found = std::find_if(std::begin(kPointParameters), std::end(kPointParameters),
                                      [&](const char* p) { return key == p; });
     if (found == std::end(kPointParameters)) {
