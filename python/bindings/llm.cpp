@@ -264,12 +264,12 @@ llm::ServingResult serve(const ModelArg& model, const MachineArg<"machine">& mac
 llm::SpeculativeResult speculative(const ModelArg& model, const MachineArg<"machine">& machine,
                                    py::object draft, RealArg<"k"> k, RealArg<"alpha"> alpha,
                                    RealArg<"batch"> batch, RealArg<"context"> context,
-                                   std::optional<RealArg<"draft_tp">> draft_tp,
+                                   std::optional<IntArg<"draft_tp">> draft_tp,
                                    const py::kwargs& kw) {
   llm::SpeculativeOptions o;
   o.k = whole(k, "k", llm::kMostDraftedTokens);
-  // 1 … tp, checked by speculative_decoding (as --draft-tp); a whole number here.
-  if (draft_tp) o.draft_tp = static_cast<int>(whole(*draft_tp, "draft_tp", 1e6));
+  // An int, as tp is; 1 … tp is checked by speculative_decoding, with the CLI's message.
+  if (draft_tp) o.draft_tp = draft_tp->value;
   o.alpha = alpha;
   if (py::isinstance<py::str>(draft) && draft.cast<std::string>() == "mtp")
     o.mtp = true;

@@ -197,3 +197,20 @@ def test_compare_names_its_two_throughputs(model, h100):
     assert whole["request_tokens_per_s"] == pytest.approx(
         8 * 128 / whole["request"]["e2e"], rel=1e-12)
     assert whole["request_tokens_per_s"] < whole["decode_tokens_per_s"]
+
+
+def test_draft_tp_is_an_int_with_the_cli_message():
+    with pytest.raises(TypeError, match=r"^draft_tp: expected an int \(got float\)"):
+        roofline.llm.speculative("llama-2-70b", "h100-sxm", draft="llama-2-7b", tp=8,
+                                 draft_tp=2.0)
+    with pytest.raises(TypeError, match=r"^draft_tp: expected an int \(got bool\)"):
+        roofline.llm.speculative("llama-2-70b", "h100-sxm", draft="llama-2-7b", tp=8,
+                                 draft_tp=True)
+    with pytest.raises(roofline.InputError,
+                       match=r"^draft_tp 0: the drafter's tensor parallelism must be from 1 to "
+                             r"the target's tp \(8\)$"):
+        roofline.llm.speculative("llama-2-70b", "h100-sxm", draft="llama-2-7b", tp=8,
+                                 draft_tp=0)
+    s = roofline.llm.speculative("llama-2-70b", "h100-sxm", draft="llama-2-7b", tp=8,
+                                 draft_tp=2, link_latency_s=3e-6)
+    assert s.draft_tp == 2
