@@ -80,6 +80,19 @@ double positive(double v, const char* what, bool zero_ok = false) {
   return v;
 }
 
+constexpr const char* kMessagesDoc =
+    "as to_dict()'s, with the parameters named as Python names them (link_latency_s, not "
+    "--link-latency)";
+
+/// A result's warnings or notes as Python says them (python_message: "pp 3 does not divide",
+/// not "--pp 3"); to_dict() keeps the CLI's JSON text.
+std::vector<std::string> python_messages(const std::vector<std::string>& messages) {
+  std::vector<std::string> out;
+  out.reserve(messages.size());
+  for (const auto& m : messages) out.push_back(python_message(m));
+  return out;
+}
+
 /// A keyword's value as T, or a TypeError naming the keyword and what it takes.
 template <class T>
 T keyword(const py::handle& v, const char* key, const char* takes) {
@@ -369,8 +382,12 @@ py::list compare(const ModelArg& model, const std::vector<MachineArg<"machines">
           positive(keyword<Real>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
                    "price_per_hour", true);
     }
-    const nlohmann::json row =
-        llm::comparison_to_json(llm::compare_on(model, st, machine_facts(machine.doc), o));
+    llm::MachineComparison c = llm::compare_on(model, st, machine_facts(machine.doc), o);
+    // A row is Python's result, not to_dict(): its messages name Python's parameters.
+    c.warnings = python_messages(c.warnings);
+    c.cost.notes = python_messages(c.cost.notes);
+    if (c.request) c.request->warnings = python_messages(c.request->warnings);
+    const nlohmann::json row = llm::comparison_to_json(c);
     refuse_non_finite(row, "roofline.llm.compare");
     rows.append(json_to_python(row));
   }
@@ -398,6 +415,14 @@ llm::TokenCost cost(RealArg<"tokens_per_s"> tokens_per_s, const MachineArg<"mach
       llm::token_cost(positive(tokens_per_s, "tokens_per_s"), positive(devices, "devices"),
                       price_per_hour, power, machine.doc.roofs.name),
       llm::cost_to_json, "cost");
+}
+
+/// A list attribute of messages (`warnings`, `notes`), translated by python_messages.
+template <class T>
+void add_messages(py::class_<T>& c, const char* name, std::vector<std::string> T::*member,
+                  const char* doc) {
+  c.def_property_readonly(
+      name, [member](const T& x) { return python_messages(x.*member); }, doc);
 }
 
 /// `to_dict()` (the CLI's JSON object) and `__str__` (its text) of a result type.
@@ -544,8 +569,8 @@ void register_report(py::module_& m) {
           "warnings",
           [](const LlmReport& x) {
             // The scenario's warnings, and a measured rate above the roofs (the CLI prints it
-            // as a warning beside the measurement).
-            return x.r.warnings;
+            // as a warning beside the measurement), with Python's names for the flags.
+            return python_messages(x.r.warnings);
           },
           "the report's warnings, as the CLI's JSON `warnings` (a measured rate above the roofs "
           "among them)")
@@ -588,8 +613,8 @@ void register_serving(py::module_& m) {
       .def_readonly("mean_decode_batch", &llm::ServingResult::mean_decode_batch)
       .def_property_readonly("peak_kv_cache_bytes",
                              [](const llm::ServingResult& x) { return x.peak_kv_cache.value; })
-      .def_readonly("peak_tokens", &llm::ServingResult::peak_tokens)
-      .def_readonly("warnings", &llm::ServingResult::warnings);
+      .def_readonly("peak_tokens", &llm::ServingResult::peak_tokens);
+  add_messages(serving, "warnings", &llm::ServingResult::warnings, kMessagesDoc);
   add_dict(serving, llm::serving_to_json);
 }
 
@@ -607,8 +632,8 @@ void register_results(py::module_& m) {
       .def_property_readonly("mean_tpot_s",
                              [](const llm::RequestTiming& t) { return t.mean_tpot.value; })
       .def_readonly("output_tokens_per_s", &llm::RequestTiming::output_tokens_per_s)
-      .def_readonly("requests_per_s", &llm::RequestTiming::requests_per_s)
-      .def_readonly("warnings", &llm::RequestTiming::warnings);
+      .def_readonly("requests_per_s", &llm::RequestTiming::requests_per_s);
+  add_messages(req, "warnings", &llm::RequestTiming::warnings, kMessagesDoc);
   add_dict(req, llm::request_to_json);
 
   register_serving(m);
@@ -636,9 +661,9 @@ void register_results(py::module_& m) {
       .def_property_readonly(
           "verify_intensity_flop_per_byte",
           [](const llm::SpeculativeResult& x) { return x.verify_intensity.value; })
-      .def_readonly("verify_compute_bound", &llm::SpeculativeResult::verify_compute_bound)
-      .def_readonly("warnings", &llm::SpeculativeResult::warnings)
-      .def_readonly("notes", &llm::SpeculativeResult::notes);
+      .def_readonly("verify_compute_bound", &llm::SpeculativeResult::verify_compute_bound);
+  add_messages(spec, "warnings", &llm::SpeculativeResult::warnings, kMessagesDoc);
+  add_messages(spec, "notes", &llm::SpeculativeResult::notes, kMessagesDoc);
   add_dict(spec, llm::speculative_to_json);
 
   py::class_<llm::TrainingResult> training(
@@ -655,8 +680,8 @@ void register_results(py::module_& m) {
       .def_readonly("measured_mfu", &llm::TrainingResult::measured_mfu)
       .def_property_readonly("memory_byte",
                              [](const llm::TrainingResult& x) { return x.memory().value; })
-      .def_readonly("fits", &llm::TrainingResult::fits)
-      .def_readonly("notes", &llm::TrainingResult::notes);
+      .def_readonly("fits", &llm::TrainingResult::fits);
+  add_messages(training, "notes", &llm::TrainingResult::notes, kMessagesDoc);
   add_dict(training, llm::training_to_json);
 
   py::class_<llm::TokenCost> tc(
@@ -666,8 +691,8 @@ void register_results(py::module_& m) {
       .def_readonly("usd_per_million_tokens", &llm::TokenCost::usd_per_million_tokens)
       .def_readonly("joules_per_token", &llm::TokenCost::joules_per_token)
       .def_readonly("power_w", &llm::TokenCost::power_w)
-      .def_readonly("power_source", &llm::TokenCost::power_source)
-      .def_readonly("notes", &llm::TokenCost::notes);
+      .def_readonly("power_source", &llm::TokenCost::power_source);
+  add_messages(tc, "notes", &llm::TokenCost::notes, kMessagesDoc);
   add_dict(tc, llm::cost_to_json);
 }
 

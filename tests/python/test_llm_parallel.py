@@ -186,7 +186,16 @@ def test_compare_equals_the_cli_row_for_row(cli_json):
         [roofline.Machine(n) for n in ("h100-sxm", "a100-80gb", "mi300x")], batch=8,
         context=4096, output_tokens=128, dp=2, price_per_hour={"h100-sxm": 3, "a100-80gb": 2},
         tp=2, link_latency_s=2e-6)
+    # The CLI's rows, with their messages in Python's names (python_message): a row is a
+    # Python result, like Cost.notes, not a to_dict().
+    translate = roofline._roofline._python_message
+    for row in c["machines"]:
+        row["warnings"] = [translate(w) for w in row["warnings"]]
+        row["cost"]["notes"] = [translate(n) for n in row["cost"]["notes"]]
+        if "request" in row:
+            row["request"]["warnings"] = [translate(w) for w in row["request"]["warnings"]]
     assert rows == c["machines"]
+    assert not any("--" in n for row in rows for n in row["cost"]["notes"] + row["warnings"])
     # $/M tokens = price × devices / (tokens/s × 3600) × 10⁶, devices = tp × dp = 4.
     h100 = rows[0]
     assert h100["cost"]["usd_per_million_tokens"] == pytest.approx(
