@@ -149,20 +149,20 @@ def test_scenario_keywords_are_checked():
     # for a measured throughput.
     with pytest.raises(TypeError):
         roofline.llm.analyse(m, h, 1, 2048, None, "decode", 2)
-    with pytest.raises(TypeError, match="pp: expected an int"):
+    with pytest.raises(TypeError, match="^pp: expected an int"):
         roofline.llm.analyse(m, h, pp="two")
-    with pytest.raises(roofline.InputError, match="pp: must be ≥ 1"):
+    with pytest.raises(roofline.InputError, match="^pp: must be ≥ 1"):
         roofline.llm.analyse(m, h, pp=0)
-    with pytest.raises(roofline.InputError, match="link_latency_s: must be a finite number ≥ 0"):
+    with pytest.raises(roofline.InputError, match="^link_latency_s: must be a finite number ≥ 0"):
         roofline.llm.analyse(m, h, link_latency_s=-1e-6)
     with pytest.raises(roofline.InputError,
-                       match="interconnect_byte_per_s: must be a finite number > 0"):
+                       match="^interconnect_byte_per_s: must be a finite number > 0"):
         roofline.llm.analyse(m, h, tp=2, interconnect_byte_per_s=float("inf"))
-    with pytest.raises(roofline.InputError, match="attainment or calibrate"):
+    with pytest.raises(roofline.InputError, match="^give attainment or calibrate, not both"):
         roofline.llm.analyse(m, h, attainment="compute=0.5,memory=0.5", calibrate=h)
-    with pytest.raises(roofline.InputError, match="attainment"):
+    with pytest.raises(roofline.InputError, match="^attainment: 'speed=0.5' must be"):
         roofline.llm.analyse(m, h, attainment="speed=0.5")
-    with pytest.raises(roofline.InputError, match="mla"):
+    with pytest.raises(roofline.InputError, match="^mla: must be auto, absorbed or naive"):
         roofline.llm.analyse(m, h, mla="sideways")
     # What means nothing without another option is refused here as on the CLI (it was ignored).
     with pytest.raises(roofline.InputError, match="interconnect_byte_per_s is used by tp"):
