@@ -94,6 +94,12 @@ Point make_point(const TextArg<"name">& name_arg, RealArg<"work_flop"> work, con
         throw InputError("point '" + name + "': traffic: a level is named by a string (got " +
                          py::repr(key).cast<std::string>() + ")");
       const std::string level = text_value(key, "point '" + name + "': traffic: a level's name");
+      // "" would be read as the machine's default level; the CLI's --traffic-at refuses a
+      // LEVEL=BYTES without its level.
+      if (level.empty())
+        throw InputError("point '" + name +
+                         "': traffic_byte: a level's name is '' (name the memory level, e.g. "
+                         "{'DRAM': 1e9}, or give a number for the default level)");
       // traffic[LEVEL], as Point::validate names the level in its messages.
       p.traffic.push_back(
           {level, Bytes(number_of(value, "point '" + name + "': traffic[" + level + "]"))});
