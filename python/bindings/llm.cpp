@@ -255,11 +255,45 @@ llm::RequestTiming request(const ModelArg& model, const MachineArg<"machine">& m
                 llm::request_to_json, "request");
 }
 
+/// serve()'s requests: a list (or another iterable, not a str) of (prompt, output) pairs, each
+/// a sequence of two numbers; anything else a TypeError naming `requests` or the pair's place
+/// ("requests[0]: expected a (prompt, output) pair of numbers (got tuple of 1)").
+std::vector<std::pair<double, double>> request_pairs(const py::object& given) {
+  auto type_of = [](const py::handle& v) {
+    return std::string(py::str(py::type::handle_of(v).attr("__name__")));
+  };
+  if (py::isinstance<py::str>(given) || py::isinstance<py::bytes>(given) ||
+      py::isinstance<py::dict>(given) || !py::hasattr(given, "__iter__"))
+    throw py::type_error("requests: expected a list of (prompt, output) pairs (got " +
+                         type_of(given) + ")");
+  std::vector<std::pair<double, double>> out;
+  for (const py::handle item : given) {
+    const std::string at = "requests[" + std::to_string(out.size()) + "]";
+    const bool sequence = PySequence_Check(item.ptr()) && !py::isinstance<py::str>(item) &&
+                          !py::isinstance<py::bytes>(item);
+    const Py_ssize_t n = sequence ? PySequence_Size(item.ptr()) : -1;
+    if (n < 0) PyErr_Clear();
+    if (n != 2)
+      throw py::type_error(at + ": expected a (prompt, output) pair of numbers (got " +
+                           type_of(item) + (n >= 0 ? " of " + std::to_string(n) : "") + ")");
+    const py::sequence pair = py::reinterpret_borrow<py::sequence>(item);
+    double v[2];
+    for (int i = 0; i < 2; ++i) {
+      const py::object x = pair[static_cast<std::size_t>(i)];
+      const std::string what = at + (i == 0 ? ": prompt" : ": output");
+      if (!is_real(x)) throw py::type_error(what + ": expected a number (got " + type_of(x) + ")");
+      v[i] = real_value(x, what);
+    }
+    out.emplace_back(v[0], v[1]);
+  }
+  return out;
+}
+
 llm::ServingResult serve(const ModelArg& model, const MachineArg<"machine">& machine,
-                         RealArg<"concurrency"> concurrency,
-                         const std::vector<std::pair<Real, Real>>& requests,
+                         RealArg<"concurrency"> concurrency, const py::object& requests_given,
                          RealArg<"max_batched_tokens"> max_batched_tokens,
                          RealArg<"total_requests"> total_requests, const py::kwargs& kw) {
+  const std::vector<std::pair<double, double>> requests = request_pairs(requests_given);
   if (requests.empty()) throw InputError("requests: give at least one (prompt, output) pair");
   llm::ServingOptions o;
   o.concurrency = whole(concurrency, "concurrency", llm::kMostConcurrency);
@@ -333,11 +367,13 @@ llm::TrainingResult train(const ModelArg& model, const MachineArg<"machine">& ma
 }
 
 /// `roofline llm --hw a,b,c --json`'s "machines": one row per machine at one (batch, context).
-py::list compare(const ModelArg& model, const std::vector<MachineArg<"machines">>& machines,
-                 RealArg<"batch"> batch, RealArg<"context"> context,
-                 std::optional<RealArg<"prompt">> prompt, RealArg<"output_tokens"> output_tokens,
-                 RealArg<"chunk"> chunk, RealArg<"dp"> dp, py::object price_per_hour,
-                 std::optional<RealArg<"power_w">> power_w, const py::kwargs& kw) {
+py::list compare(const ModelArg& model, const py::object& machines_given, RealArg<"batch"> batch,
+                 RealArg<"context"> context, std::optional<RealArg<"prompt">> prompt,
+                 RealArg<"output_tokens"> output_tokens, RealArg<"chunk"> chunk, RealArg<"dp"> dp,
+                 py::object price_per_hour, std::optional<RealArg<"power_w">> power_w,
+                 const py::kwargs& kw) {
+  // A list of machines, each read as every machine argument is, named by its place.
+  const std::vector<Machine> machines = machines_arg(machines_given, "machines");
   if (machines.empty()) throw InputError("machines: give at least one");
   {
     std::vector<std::string> names;

@@ -545,10 +545,73 @@ bool takes_kwargs(PyObject* capsule) {
   return rec != nullptr && rec->has_kwargs;
 }
 
+/// What is wrong with a call's arguments before their types: a keyword the function has not,
+/// a positional argument beyond its parameters, a required one missing; "" when none is, or
+/// when the function has overloads (each its own parameters) or takes *args or **kwargs.
+std::string call_shape_error(PyObject* capsule, PyObject* args, PyObject* kwargs) {
+  const auto* rec = static_cast<const py::detail::function_record*>(
+      PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule)));
+  if (rec == nullptr) {
+    PyErr_Clear();
+    return "";
+  }
+  if (rec->next != nullptr || rec->has_args || rec->has_kwargs) return "";
+  const std::string name = function_name(capsule);
+  const std::size_t self = rec->is_method ? 1 : 0;  // args[0] and the first record: self
+  const auto given = static_cast<std::size_t>(PyTuple_Size(args));
+  std::vector<bool> named(rec->args.size(), false);
+  PyObject* key = nullptr;
+  PyObject* value = nullptr;
+  Py_ssize_t pos = 0;
+  while (kwargs != nullptr && PyDict_Next(kwargs, &pos, &key, &value)) {
+    const char* text = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : nullptr;
+    if (text == nullptr) {
+      PyErr_Clear();
+      return "";
+    }
+    std::size_t i = self;
+    while (i < rec->args.size() && std::strcmp(rec->args[i].name, text) != 0) ++i;
+    if (i == rec->args.size()) {
+      std::string meant;  // the parameter it starts (time -> time_s)
+      for (std::size_t j = self; j < rec->args.size(); ++j)
+        if (std::string_view(rec->args[j].name).rfind(text, 0) == 0) meant = rec->args[j].name;
+      return name + " got an unexpected keyword argument '" + terminal_safe(text) + "'" +
+             (meant.empty() ? "" : " (did you mean '" + meant + "'?)");
+    }
+    named[i] = true;
+  }
+  if (given > rec->nargs_pos)
+    return name + " takes at most " + std::to_string(rec->nargs_pos - self) +
+           " positional arguments (got " + std::to_string(given - self) + ")";
+  for (std::size_t i = self; i < rec->args.size(); ++i)
+    if (i >= given && !named[i] && !rec->args[i].value)
+      return name + " missing required argument '" + rec->args[i].name + "'";
+  return "";
+}
+
 PyObject* checked_dispatch(PyObject* self, PyObject* args, PyObject* kwargs) {
   if (kwargs != nullptr && !takes_kwargs(self) && !keyword_names_ok(self, kwargs)) return nullptr;
   using Dispatch = PyObject* (*)(PyObject*, PyObject*, PyObject*);
-  return reinterpret_cast<Dispatch>(reinterpret_cast<void*>(g_dispatcher))(self, args, kwargs);
+  PyObject* result =
+      reinterpret_cast<Dispatch>(reinterpret_cast<void*>(g_dispatcher))(self, args, kwargs);
+  // pybind11's "incompatible function arguments" (the whole signature, what was given) said
+  // as Python's own functions say a call of the wrong shape, naming the argument.
+  if (result != nullptr || !PyErr_ExceptionMatches(PyExc_TypeError)) return result;
+  py::error_already_set e;
+  try {
+    const std::string said = py::str(e.value());
+    if (said.find("incompatible function arguments") != std::string::npos) {
+      const std::string shape = call_shape_error(self, args, kwargs);
+      if (!shape.empty()) {
+        PyErr_SetString(PyExc_TypeError, shape.c_str());
+        return nullptr;
+      }
+    }
+  } catch (...) {
+    // The message could not be read: pybind11's own stands.
+  }
+  e.restore();
+  return nullptr;
 }
 
 /// `f` (a function, or a method as a class holds it) made to run through checked_dispatch.

@@ -345,8 +345,11 @@ void register_diagnosis(py::module_& m) {
 
   m.def(
       "diagnose",
-      [](const Point& p, const MachineArg<"machine">& given, Real touching, Real above,
-         Real higher_roof_factor) {
+      [](const py::object& point, const MachineArg<"machine">& given, RealArg<"touching"> touching,
+         RealArg<"above"> above, RealArg<"higher_roof_factor"> higher_roof_factor) {
+        if (!py::isinstance<Point>(point))
+          throw py::type_error("point: expected a roofline.Point (got " + type_name(point) + ")");
+        const Point& p = point.cast<const Point&>();
         const Machine& machine = given;
         DiagnosisOptions o;
         o.touching = touching;
@@ -393,13 +396,13 @@ CheckedPoints checked_points(const PointsArg& a, const std::string& what) {
   return c;
 }
 
-void check_thresholds(CheckConfig& config, std::optional<Real> min_attainment,
-                      std::optional<Real> noise) {
+void check_thresholds(CheckConfig& config, std::optional<RealArg<"min_attainment">> min_attainment,
+                      std::optional<RealArg<"noise">> noise) {
   if (min_attainment) {
     if (!(*min_attainment > 0 && *min_attainment <= 1))
       throw InputError("min_attainment: expected a number in (0, 1] (got " +
                        format_number(*min_attainment) + ")");
-    config.min_attainment = min_attainment;
+    config.min_attainment = static_cast<double>(*min_attainment);
   }
   if (noise) {
     const std::string got =
@@ -410,7 +413,7 @@ void check_thresholds(CheckConfig& config, std::optional<Real> min_attainment,
                        "it is more than 0 (with none, every difference would be a change)");
     if (!(*noise < kBlindNoise))
       throw InputError(got + ": a noise of 100% or more is too noisy to judge");
-    config.noise = noise;
+    config.noise = static_cast<double>(*noise);
   }
 }
 
@@ -420,8 +423,9 @@ void register_check(py::module_& m) {
   m.def(
       "check",
       [](const py::object& points, const std::optional<MachineArg<"machine">>& machine,
-         const py::object& baseline, std::optional<Real> min_attainment, std::optional<Real> noise,
-         const py::object& config, const TextArg<"precision">& precision) {
+         const py::object& baseline, std::optional<RealArg<"min_attainment">> min_attainment,
+         std::optional<RealArg<"noise">> noise, const py::object& config,
+         const TextArg<"precision">& precision) {
         // Every argument's type first, then the values, as a call with a wrong type gives a
         // TypeError whatever else is missing.
         const PointsArg now = points_arg(points, "points");
