@@ -600,7 +600,8 @@ PyObject* checked_dispatch(PyObject* self, PyObject* args, PyObject* kwargs) {
   py::error_already_set e;
   try {
     const std::string said = py::str(e.value());
-    if (said.find("incompatible function arguments") != std::string::npos) {
+    if (said.find("incompatible function arguments") != std::string::npos ||
+        said.find("incompatible constructor arguments") != std::string::npos) {
       const std::string shape = call_shape_error(self, args, kwargs);
       if (!shape.empty()) {
         PyErr_SetString(PyExc_TypeError, shape.c_str());
