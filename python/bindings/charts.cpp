@@ -46,8 +46,15 @@ ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Poi
   ChartSpec c;
   for (const auto& m : machines) c.machines.push_back(m.doc);
   distinct_machines(c.machines, "Chart");
+  // As `plot --precision`: a point that names no precision is judged on the roof the precision
+  // names (its name, as the CLI writes it into the point), read before the machines are drawn
+  // at it.
+  const std::string precision_roof =
+      precision.empty() ? "" : select_compute_roof(c.machines.front().roofs, precision).name;
   compare_at_precision(c, precision.value, workload_line.has_value());
   c.points = points;
+  for (auto& p : c.points)
+    if (p.precision.empty()) p.precision = precision_roof;
   c.title = title;
   c.workload_line = workload_line;
   c.no_overlap_curve = no_overlap_curve;
@@ -75,7 +82,21 @@ std::string chart_html(const ChartSpec& c) {
   return render_html(report_input(c));
 }
 
+/// A chart's precision checked as make_chart reads it, without drawing or warning: Chart()
+/// checks its arguments when it is made.
+void check_chart_precision(const std::vector<Machine>& machines,
+                           const TextArg<"precision">& precision) {
+  if (precision.empty() || machines.empty()) return;
+  std::vector<MachineDocument> docs;
+  for (const auto& m : machines) docs.push_back(m.doc);
+  select_compute_roof(docs.front().roofs, precision);
+  draw_at_precision(docs, precision.value);
+}
+
 void register_charts(py::module_& m) {
+  m.def("_check_chart_precision", &check_chart_precision, py::arg("machines"), py::arg("precision"),
+        "InputError unless every machine of a Chart has a roof of this precision (as "
+        "Chart.to_svg() would refuse it).");
   py::class_<ChartSpec>(m, "_Chart")
       .def(py::init(&make_chart), py::arg("machines"), py::arg("points"), py::arg("title"),
            py::arg("workload_line"), py::arg("no_overlap_curve"), py::arg("precision") = "")

@@ -205,6 +205,11 @@ double number_of(const py::handle& v, const std::string& what);
 /// `what`: the library's paths are text.
 std::optional<std::string> path_arg(const py::handle& o, const std::string& what);
 
+/// Numbers (energy's `intensities`): a list or another iterable, not a str, each a real number
+/// (is_real, read by real_value) named by its place ("intensities[1]: expected a number (got
+/// str)"); anything else the TypeError naming `name`.
+std::vector<double> reals_arg(const py::handle& value, const std::string& name);
+
 /// A library message as Python says it: each CLI flag a Python parameter takes the value of
 /// named as that parameter ("--tp 3: must divide ..." → "tp 3: must divide ...", "--threads" →
 /// "threads"); other flags and text as they are (messages.cpp holds the table).
@@ -232,6 +237,10 @@ void register_point(py::module_& m);
 void register_kernels(py::module_& m);
 void register_charts(py::module_& m);
 void register_llm(py::module_& m);
+/// Makes every function of `m` (its classes', its submodules') refuse a keyword whose name
+/// UTF-8 cannot encode with an InputError naming the function, before pybind11 sees it: its
+/// "incompatible function arguments" message aborted the interpreter on such a name.
+void check_keyword_names(py::module_& m);
 
 }  // namespace roofline::python
 
@@ -350,7 +359,11 @@ struct type_caster<roofline::python::TextArg<Name>> {
       return true;
     }
     make_caster<std::string> bytes;  // bytes, as pybind's own std::string reads them
-    if (!bytes.load(src, convert)) return false;
+    if (!bytes.load(src, convert)) {
+      if (!convert) return false;
+      throw type_error(std::string(Name.text) + ": expected a str (got " +
+                       std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+    }
     value.value = cast_op<std::string&&>(std::move(bytes));
     return true;
   }
@@ -362,10 +375,14 @@ struct type_caster<roofline::python::TextArg<Name>> {
 template <roofline::python::ArgName Name>
 struct type_caster<roofline::python::PathArg<Name>> {
   PYBIND11_TYPE_CASTER(roofline::python::PathArg<Name>, const_name("Union[str, os.PathLike]"));
-  bool load(handle src, bool) {
+  bool load(handle src, bool convert) {
     if (!src) return false;
     auto path = roofline::python::path_arg(src, Name.text);  // bytes: the TypeError naming it
-    if (!path) return false;
+    if (!path) {
+      if (!convert) return false;
+      throw type_error(std::string(Name.text) + ": expected a str or an os.PathLike (got " +
+                       std::string(str(type::handle_of(src).attr("__name__"))) + ")");
+    }
     value.value = std::move(*path);
     return true;
   }

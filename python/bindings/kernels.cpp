@@ -54,7 +54,7 @@ void register_kernel_count(py::module_& m) {
       .def_property_readonly("integer", [](const Count& c) { return c.k.integer; })
       .def(
           "point",
-          [](const Count& c, Real time_s, const TextArg<"name">& name) {
+          [](const Count& c, RealArg<"time_s"> time_s, const TextArg<"name">& name) {
             // A copy moves bytes and computes nothing: on the roofline it would sit at I = 0,
             // off the logarithmic axis.
             if (!(c.k.work.value > 0))

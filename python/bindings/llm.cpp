@@ -80,6 +80,19 @@ double positive(double v, const char* what, bool zero_ok = false) {
   return v;
 }
 
+constexpr const char* kMessagesDoc =
+    "as to_dict()'s, with the parameters named as Python names them (link_latency_s, not "
+    "--link-latency)";
+
+/// A result's warnings or notes as Python says them (python_message: "pp 3 does not divide",
+/// not "--pp 3"); to_dict() keeps the CLI's JSON text.
+std::vector<std::string> python_messages(const std::vector<std::string>& messages) {
+  std::vector<std::string> out;
+  out.reserve(messages.size());
+  for (const auto& m : messages) out.push_back(python_message(m));
+  return out;
+}
+
 /// A keyword's value as T, or a TypeError naming the keyword and what it takes.
 template <class T>
 T keyword(const py::handle& v, const char* key, const char* takes) {
@@ -242,11 +255,45 @@ llm::RequestTiming request(const ModelArg& model, const MachineArg<"machine">& m
                 llm::request_to_json, "request");
 }
 
+/// serve()'s requests: a list (or another iterable, not a str) of (prompt, output) pairs, each
+/// a sequence of two numbers; anything else a TypeError naming `requests` or the pair's place
+/// ("requests[0]: expected a (prompt, output) pair of numbers (got tuple of 1)").
+std::vector<std::pair<double, double>> request_pairs(const py::object& given) {
+  auto type_of = [](const py::handle& v) {
+    return std::string(py::str(py::type::handle_of(v).attr("__name__")));
+  };
+  if (py::isinstance<py::str>(given) || py::isinstance<py::bytes>(given) ||
+      py::isinstance<py::dict>(given) || !py::hasattr(given, "__iter__"))
+    throw py::type_error("requests: expected a list of (prompt, output) pairs (got " +
+                         type_of(given) + ")");
+  std::vector<std::pair<double, double>> out;
+  for (const py::handle item : given) {
+    const std::string at = "requests[" + std::to_string(out.size()) + "]";
+    const bool sequence = PySequence_Check(item.ptr()) && !py::isinstance<py::str>(item) &&
+                          !py::isinstance<py::bytes>(item);
+    const Py_ssize_t n = sequence ? PySequence_Size(item.ptr()) : -1;
+    if (n < 0) PyErr_Clear();
+    if (n != 2)
+      throw py::type_error(at + ": expected a (prompt, output) pair of numbers (got " +
+                           type_of(item) + (n >= 0 ? " of " + std::to_string(n) : "") + ")");
+    const py::sequence pair = py::reinterpret_borrow<py::sequence>(item);
+    double v[2];
+    for (int i = 0; i < 2; ++i) {
+      const py::object x = pair[static_cast<std::size_t>(i)];
+      const std::string what = at + (i == 0 ? ": prompt" : ": output");
+      if (!is_real(x)) throw py::type_error(what + ": expected a number (got " + type_of(x) + ")");
+      v[i] = real_value(x, what);
+    }
+    out.emplace_back(v[0], v[1]);
+  }
+  return out;
+}
+
 llm::ServingResult serve(const ModelArg& model, const MachineArg<"machine">& machine,
-                         RealArg<"concurrency"> concurrency,
-                         const std::vector<std::pair<Real, Real>>& requests,
+                         RealArg<"concurrency"> concurrency, const py::object& requests_given,
                          RealArg<"max_batched_tokens"> max_batched_tokens,
                          RealArg<"total_requests"> total_requests, const py::kwargs& kw) {
+  const std::vector<std::pair<double, double>> requests = request_pairs(requests_given);
   if (requests.empty()) throw InputError("requests: give at least one (prompt, output) pair");
   llm::ServingOptions o;
   o.concurrency = whole(concurrency, "concurrency", llm::kMostConcurrency);
@@ -264,12 +311,12 @@ llm::ServingResult serve(const ModelArg& model, const MachineArg<"machine">& mac
 llm::SpeculativeResult speculative(const ModelArg& model, const MachineArg<"machine">& machine,
                                    py::object draft, RealArg<"k"> k, RealArg<"alpha"> alpha,
                                    RealArg<"batch"> batch, RealArg<"context"> context,
-                                   std::optional<RealArg<"draft_tp">> draft_tp,
+                                   std::optional<IntArg<"draft_tp">> draft_tp,
                                    const py::kwargs& kw) {
   llm::SpeculativeOptions o;
   o.k = whole(k, "k", llm::kMostDraftedTokens);
-  // 1 … tp, checked by speculative_decoding (as --draft-tp); a whole number here.
-  if (draft_tp) o.draft_tp = static_cast<int>(whole(*draft_tp, "draft_tp", 1e6));
+  // An int, as tp is; 1 … tp is checked by speculative_decoding, with the CLI's message.
+  if (draft_tp) o.draft_tp = draft_tp->value;
   o.alpha = alpha;
   if (py::isinstance<py::str>(draft) && draft.cast<std::string>() == "mtp")
     o.mtp = true;
@@ -320,11 +367,13 @@ llm::TrainingResult train(const ModelArg& model, const MachineArg<"machine">& ma
 }
 
 /// `roofline llm --hw a,b,c --json`'s "machines": one row per machine at one (batch, context).
-py::list compare(const ModelArg& model, const std::vector<MachineArg<"machines">>& machines,
-                 RealArg<"batch"> batch, RealArg<"context"> context,
-                 std::optional<RealArg<"prompt">> prompt, RealArg<"output_tokens"> output_tokens,
-                 RealArg<"chunk"> chunk, RealArg<"dp"> dp, py::object price_per_hour,
-                 std::optional<RealArg<"power_w">> power_w, const py::kwargs& kw) {
+py::list compare(const ModelArg& model, const py::object& machines_given, RealArg<"batch"> batch,
+                 RealArg<"context"> context, std::optional<RealArg<"prompt">> prompt,
+                 RealArg<"output_tokens"> output_tokens, RealArg<"chunk"> chunk, RealArg<"dp"> dp,
+                 py::object price_per_hour, std::optional<RealArg<"power_w">> power_w,
+                 const py::kwargs& kw) {
+  // A list of machines, each read as every machine argument is, named by its place.
+  const std::vector<Machine> machines = machines_arg(machines_given, "machines");
   if (machines.empty()) throw InputError("machines: give at least one");
   {
     std::vector<std::string> names;
@@ -369,8 +418,12 @@ py::list compare(const ModelArg& model, const std::vector<MachineArg<"machines">
           positive(keyword<Real>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
                    "price_per_hour", true);
     }
-    const nlohmann::json row =
-        llm::comparison_to_json(llm::compare_on(model, st, machine_facts(machine.doc), o));
+    llm::MachineComparison c = llm::compare_on(model, st, machine_facts(machine.doc), o);
+    // A row is Python's result, not to_dict(): its messages name Python's parameters.
+    c.warnings = python_messages(c.warnings);
+    c.cost.notes = python_messages(c.cost.notes);
+    if (c.request) c.request->warnings = python_messages(c.request->warnings);
+    const nlohmann::json row = llm::comparison_to_json(c);
     refuse_non_finite(row, "roofline.llm.compare");
     rows.append(json_to_python(row));
   }
@@ -398,6 +451,14 @@ llm::TokenCost cost(RealArg<"tokens_per_s"> tokens_per_s, const MachineArg<"mach
       llm::token_cost(positive(tokens_per_s, "tokens_per_s"), positive(devices, "devices"),
                       price_per_hour, power, machine.doc.roofs.name),
       llm::cost_to_json, "cost");
+}
+
+/// A list attribute of messages (`warnings`, `notes`), translated by python_messages.
+template <class T>
+void add_messages(py::class_<T>& c, const char* name, std::vector<std::string> T::*member,
+                  const char* doc) {
+  c.def_property_readonly(
+      name, [member](const T& x) { return python_messages(x.*member); }, doc);
 }
 
 /// `to_dict()` (the CLI's JSON object) and `__str__` (its text) of a result type.
@@ -544,8 +605,8 @@ void register_report(py::module_& m) {
           "warnings",
           [](const LlmReport& x) {
             // The scenario's warnings, and a measured rate above the roofs (the CLI prints it
-            // as a warning beside the measurement).
-            return x.r.warnings;
+            // as a warning beside the measurement), with Python's names for the flags.
+            return python_messages(x.r.warnings);
           },
           "the report's warnings, as the CLI's JSON `warnings` (a measured rate above the roofs "
           "among them)")
@@ -588,8 +649,8 @@ void register_serving(py::module_& m) {
       .def_readonly("mean_decode_batch", &llm::ServingResult::mean_decode_batch)
       .def_property_readonly("peak_kv_cache_bytes",
                              [](const llm::ServingResult& x) { return x.peak_kv_cache.value; })
-      .def_readonly("peak_tokens", &llm::ServingResult::peak_tokens)
-      .def_readonly("warnings", &llm::ServingResult::warnings);
+      .def_readonly("peak_tokens", &llm::ServingResult::peak_tokens);
+  add_messages(serving, "warnings", &llm::ServingResult::warnings, kMessagesDoc);
   add_dict(serving, llm::serving_to_json);
 }
 
@@ -607,8 +668,8 @@ void register_results(py::module_& m) {
       .def_property_readonly("mean_tpot_s",
                              [](const llm::RequestTiming& t) { return t.mean_tpot.value; })
       .def_readonly("output_tokens_per_s", &llm::RequestTiming::output_tokens_per_s)
-      .def_readonly("requests_per_s", &llm::RequestTiming::requests_per_s)
-      .def_readonly("warnings", &llm::RequestTiming::warnings);
+      .def_readonly("requests_per_s", &llm::RequestTiming::requests_per_s);
+  add_messages(req, "warnings", &llm::RequestTiming::warnings, kMessagesDoc);
   add_dict(req, llm::request_to_json);
 
   register_serving(m);
@@ -636,9 +697,9 @@ void register_results(py::module_& m) {
       .def_property_readonly(
           "verify_intensity_flop_per_byte",
           [](const llm::SpeculativeResult& x) { return x.verify_intensity.value; })
-      .def_readonly("verify_compute_bound", &llm::SpeculativeResult::verify_compute_bound)
-      .def_readonly("warnings", &llm::SpeculativeResult::warnings)
-      .def_readonly("notes", &llm::SpeculativeResult::notes);
+      .def_readonly("verify_compute_bound", &llm::SpeculativeResult::verify_compute_bound);
+  add_messages(spec, "warnings", &llm::SpeculativeResult::warnings, kMessagesDoc);
+  add_messages(spec, "notes", &llm::SpeculativeResult::notes, kMessagesDoc);
   add_dict(spec, llm::speculative_to_json);
 
   py::class_<llm::TrainingResult> training(
@@ -655,8 +716,8 @@ void register_results(py::module_& m) {
       .def_readonly("measured_mfu", &llm::TrainingResult::measured_mfu)
       .def_property_readonly("memory_byte",
                              [](const llm::TrainingResult& x) { return x.memory().value; })
-      .def_readonly("fits", &llm::TrainingResult::fits)
-      .def_readonly("notes", &llm::TrainingResult::notes);
+      .def_readonly("fits", &llm::TrainingResult::fits);
+  add_messages(training, "notes", &llm::TrainingResult::notes, kMessagesDoc);
   add_dict(training, llm::training_to_json);
 
   py::class_<llm::TokenCost> tc(
@@ -666,8 +727,8 @@ void register_results(py::module_& m) {
       .def_readonly("usd_per_million_tokens", &llm::TokenCost::usd_per_million_tokens)
       .def_readonly("joules_per_token", &llm::TokenCost::joules_per_token)
       .def_readonly("power_w", &llm::TokenCost::power_w)
-      .def_readonly("power_source", &llm::TokenCost::power_source)
-      .def_readonly("notes", &llm::TokenCost::notes);
+      .def_readonly("power_source", &llm::TokenCost::power_source);
+  add_messages(tc, "notes", &llm::TokenCost::notes, kMessagesDoc);
   add_dict(tc, llm::cost_to_json);
 }
 

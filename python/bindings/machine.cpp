@@ -45,6 +45,23 @@ Machine machine_arg(const py::handle& value, const std::string& name) {
   return out;
 }
 
+std::vector<double> reals_arg(const py::handle& value, const std::string& name) {
+  auto refuse = [&](const py::handle& v, const std::string& what, const char* expected) {
+    return py::type_error(what + ": expected " + expected + " (got " +
+                          std::string(py::str(py::type::handle_of(v).attr("__name__"))) + ")");
+  };
+  if (py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value) ||
+      !py::hasattr(value, "__iter__"))
+    throw refuse(value, name, "a list of numbers");
+  std::vector<double> out;
+  for (const py::handle item : value) {
+    const std::string what = name + "[" + std::to_string(out.size()) + "]";
+    if (!is_real(item)) throw refuse(item, what, "a number");
+    out.push_back(real_value(item, what));
+  }
+  return out;
+}
+
 std::vector<Machine> machines_arg(const py::handle& value, const std::string& name) {
   // A str or bytes is a sequence of characters, a dict a mapping: neither is a list of machines.
   if (py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value) ||
@@ -69,8 +86,9 @@ std::optional<double> opt_rate(const std::optional<ByteRate>& r) {
 
 /// The roofs given as two numbers, as the CLI's --peak and --bandwidth (a flat roof named by
 /// its precision, else "peak", and a slanted roof at `level`).
-Machine from_roofs(Real peak, Real bandwidth, const TextArg<"precision">& precision,
-                   const TextArg<"level">& level, const TextArg<"name">& name) {
+Machine from_roofs(RealArg<"peak_flop_per_s"> peak, RealArg<"bandwidth_byte_per_s"> bandwidth,
+                   const TextArg<"precision">& precision, const TextArg<"level">& level,
+                   const TextArg<"name">& name) {
   if (!(peak > 0) || !std::isfinite(peak))
     throw InputError("peak_flop_per_s: must be > 0 and finite (got " + format_number(peak) + ")");
   if (!(bandwidth > 0) || !std::isfinite(bandwidth))
@@ -280,8 +298,8 @@ void register_machine_methods(py::class_<Machine>& cls) {
           py::arg("precision") = "", py::arg("level") = "", "I* = π/β in FLOP/byte.")
       .def(
           "attainable_flop_per_s",
-          [](const Machine& x, Real intensity, const TextArg<"precision">& precision,
-             const TextArg<"level">& level) {
+          [](const Machine& x, RealArg<"intensity_flop_per_byte"> intensity,
+             const TextArg<"precision">& precision, const TextArg<"level">& level) {
             if (!(intensity >= 0) || !std::isfinite(intensity))
               throw InputError("intensity_flop_per_byte: must be ≥ 0 and finite (got " +
                                format_number(intensity) + ")");
@@ -391,8 +409,8 @@ void register_compare(py::module_& m) {
 
   m.def(
       "compare",
-      [](const py::object& machines_given, Real intensity, const TextArg<"precision">& precision,
-         const TextArg<"level">& level) {
+      [](const py::object& machines_given, RealArg<"intensity_flop_per_byte"> intensity,
+         const TextArg<"precision">& precision, const TextArg<"level">& level) {
         const std::vector<Machine> machines = machines_arg(machines_given, "machines");
         // As `hw compare`: a ratio needs a second machine (one alone read 1.0 against itself).
         if (machines.size() < 2)
@@ -466,9 +484,11 @@ void register_diff(py::module_& m) {
 void register_energy(py::module_& m) {
   m.def(
       "energy",
-      [](const MachineArg<"machine">& machine_given, std::optional<Real> eps_flop,
-         std::optional<Real> eps_mem, std::optional<Real> pi0, const std::vector<Real>& intensities,
-         const TextArg<"precision">& precision, const TextArg<"level">& level) {
+      [](const MachineArg<"machine">& machine_given, std::optional<RealArg<"eps_flop">> eps_flop,
+         std::optional<RealArg<"eps_mem">> eps_mem, std::optional<RealArg<"pi0">> pi0,
+         const py::object& intensities_given, const TextArg<"precision">& precision,
+         const TextArg<"level">& level) {
+        const std::vector<double> intensities = reals_arg(intensities_given, "intensities");
         EnergyQuery q;
         q.eps_flop = eps_flop;
         q.eps_mem = eps_mem;

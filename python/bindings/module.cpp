@@ -490,6 +490,168 @@ ConstructionGuard::~ConstructionGuard() {
   }
 }
 
+namespace {
+// pybind11's dispatcher (2.10) writes the keywords of a call no overload took into its
+// "incompatible function arguments" message as std::string, outside its try: a keyword whose
+// name UTF-8 cannot encode (`f(**{"\ud800": 1})`) threw error_already_set through CPython's C
+// frames and aborted the interpreter. Every function of the module therefore runs through
+// checked_dispatch, which refuses such a name first, as the functions taking **kwargs do.
+PyCFunction g_dispatcher = nullptr;
+
+/// How a message names the function of a pybind11 capsule: "diff()", "Machine.compute_roof()",
+/// "Point()" for a constructor.
+std::string function_name(PyObject* capsule) {
+  const auto* rec = static_cast<const py::detail::function_record*>(
+      PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule)));
+  if (rec == nullptr) {
+    PyErr_Clear();
+    return "a function";
+  }
+  const std::string name = rec->name != nullptr ? rec->name : "";
+  std::string owner;
+  if (rec->scope && PyType_Check(rec->scope.ptr()))
+    owner = short_name(reinterpret_cast<PyTypeObject*>(rec->scope.ptr()));
+  if (name == "__init__" && !owner.empty()) return owner + "()";
+  return (owner.empty() ? "" : owner + ".") + name + "()";
+}
+
+/// The InputError of a keyword's name holding a lone surrogate; false with an exception set.
+bool keyword_names_ok(PyObject* self, PyObject* kwargs) {
+  PyObject* key = nullptr;
+  PyObject* value = nullptr;
+  Py_ssize_t pos = 0;
+  while (kwargs != nullptr && PyDict_Next(kwargs, &pos, &key, &value)) {
+    if (!PyUnicode_Check(key) || PyUnicode_AsUTF8AndSize(key, nullptr) != nullptr) continue;
+    if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return false;
+    PyErr_Clear();
+    try {
+      refuse_surrogate(key, function_name(self) + ": a keyword's name");
+    } catch (const InputError& e) {
+      raise(g_input_error, e.what());
+    } catch (...) {
+      PyErr_SetString(PyExc_TypeError, "a keyword's name is no text (a lone surrogate)");
+    }
+    return false;
+  }
+  return true;
+}
+
+/// Whether the function of a pybind11 capsule takes **kwargs: it reads its keywords' names
+/// itself (text_value), with its own message ("saxpy: a size's name").
+bool takes_kwargs(PyObject* capsule) {
+  const auto* rec = static_cast<const py::detail::function_record*>(
+      PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule)));
+  if (rec == nullptr) PyErr_Clear();
+  return rec != nullptr && rec->has_kwargs;
+}
+
+/// What is wrong with a call's arguments before their types: a keyword the function has not,
+/// a positional argument beyond its parameters, a required one missing; "" when none is, or
+/// when the function has overloads (each its own parameters) or takes *args or **kwargs.
+std::string call_shape_error(PyObject* capsule, PyObject* args, PyObject* kwargs) {
+  const auto* rec = static_cast<const py::detail::function_record*>(
+      PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule)));
+  if (rec == nullptr) {
+    PyErr_Clear();
+    return "";
+  }
+  if (rec->next != nullptr || rec->has_args || rec->has_kwargs) return "";
+  const std::string name = function_name(capsule);
+  const std::size_t self = rec->is_method ? 1 : 0;  // args[0] and the first record: self
+  const auto given = static_cast<std::size_t>(PyTuple_Size(args));
+  std::vector<bool> named(rec->args.size(), false);
+  PyObject* key = nullptr;
+  PyObject* value = nullptr;
+  Py_ssize_t pos = 0;
+  while (kwargs != nullptr && PyDict_Next(kwargs, &pos, &key, &value)) {
+    const char* text = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : nullptr;
+    if (text == nullptr) {
+      PyErr_Clear();
+      return "";
+    }
+    std::size_t i = self;
+    while (i < rec->args.size() && std::strcmp(rec->args[i].name, text) != 0) ++i;
+    if (i == rec->args.size()) {
+      std::string meant;  // the parameter it starts (time -> time_s)
+      for (std::size_t j = self; j < rec->args.size(); ++j)
+        if (std::string_view(rec->args[j].name).rfind(text, 0) == 0) meant = rec->args[j].name;
+      return name + " got an unexpected keyword argument '" + terminal_safe(text) + "'" +
+             (meant.empty() ? "" : " (did you mean '" + meant + "'?)");
+    }
+    named[i] = true;
+  }
+  if (given > rec->nargs_pos)
+    return name + " takes at most " + std::to_string(rec->nargs_pos - self) +
+           " positional arguments (got " + std::to_string(given - self) + ")";
+  for (std::size_t i = self; i < rec->args.size(); ++i)
+    if (i >= given && !named[i] && !rec->args[i].value)
+      return name + " missing required argument '" + rec->args[i].name + "'";
+  return "";
+}
+
+PyObject* checked_dispatch(PyObject* self, PyObject* args, PyObject* kwargs) {
+  if (kwargs != nullptr && !takes_kwargs(self) && !keyword_names_ok(self, kwargs)) return nullptr;
+  using Dispatch = PyObject* (*)(PyObject*, PyObject*, PyObject*);
+  PyObject* result =
+      reinterpret_cast<Dispatch>(reinterpret_cast<void*>(g_dispatcher))(self, args, kwargs);
+  // pybind11's "incompatible function arguments" (the whole signature, what was given) said
+  // as Python's own functions say a call of the wrong shape, naming the argument.
+  if (result != nullptr || !PyErr_ExceptionMatches(PyExc_TypeError)) return result;
+  py::error_already_set e;
+  try {
+    const std::string said = py::str(e.value());
+    if (said.find("incompatible function arguments") != std::string::npos ||
+        said.find("incompatible constructor arguments") != std::string::npos) {
+      const std::string shape = call_shape_error(self, args, kwargs);
+      if (!shape.empty()) {
+        PyErr_SetString(PyExc_TypeError, shape.c_str());
+        return nullptr;
+      }
+    }
+  } catch (...) {
+    // The message could not be read: pybind11's own stands.
+  }
+  e.restore();
+  return nullptr;
+}
+
+/// `f` (a function, or a method as a class holds it) made to run through checked_dispatch.
+void check_keywords_of(PyObject* f) {
+  py::object func = py::reinterpret_borrow<py::object>(f);
+  if (PyInstanceMethod_Check(f)) {
+    func = py::reinterpret_borrow<py::object>(PyInstanceMethod_GET_FUNCTION(f));
+  } else if (Py_TYPE(f) == &PyStaticMethod_Type || Py_TYPE(f) == &PyClassMethod_Type) {
+    func = py::getattr(func, "__func__", py::none());
+  }
+  if (!PyCFunction_Check(func.ptr())) return;
+  PyMethodDef* def = reinterpret_cast<PyCFunctionObject*>(func.ptr())->m_ml;
+  if (def->ml_meth == g_dispatcher)
+    def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(&checked_dispatch));
+}
+
+/// Every function of `m`, of its classes and of its submodules.
+void check_keywords_in(const py::module_& m) {
+  for (const auto& item : py::reinterpret_borrow<py::dict>(m.attr("__dict__"))) {
+    PyObject* v = item.second.ptr();
+    if (PyModule_Check(v)) {
+      check_keywords_in(py::reinterpret_borrow<py::module_>(v));
+    } else if (PyType_Check(v)) {
+      for (const auto& attr : py::reinterpret_borrow<py::dict>(py::handle(
+               reinterpret_cast<PyObject*>(reinterpret_cast<PyTypeObject*>(v)->tp_dict))))
+        check_keywords_of(attr.second.ptr());
+    } else {
+      check_keywords_of(v);
+    }
+  }
+}
+}  // namespace
+
+void check_keyword_names(py::module_& m) {
+  // Any function of this module made by pybind11 has its dispatcher as its C function.
+  g_dispatcher = reinterpret_cast<PyCFunctionObject*>(m.attr("_is_bool").ptr())->m_ml->ml_meth;
+  check_keywords_in(m);
+}
+
 }  // namespace roofline::python
 
 PYBIND11_MODULE(_roofline, m) {
@@ -518,4 +680,5 @@ PYBIND11_MODULE(_roofline, m) {
       "_terminal_safe",
       [](const pybind11::bytes& text) { return roofline::terminal_safe(std::string(text)); },
       pybind11::arg("text"));
+  rp::check_keyword_names(m);  // last: every function is defined
 }

@@ -94,6 +94,12 @@ Point make_point(const TextArg<"name">& name_arg, RealArg<"work_flop"> work, con
         throw InputError("point '" + name + "': traffic: a level is named by a string (got " +
                          py::repr(key).cast<std::string>() + ")");
       const std::string level = text_value(key, "point '" + name + "': traffic: a level's name");
+      // "" would be read as the machine's default level; the CLI's --traffic-at refuses a
+      // LEVEL=BYTES without its level.
+      if (level.empty())
+        throw InputError("point '" + name +
+                         "': traffic_byte: a level's name is '' (name the memory level, e.g. "
+                         "{'DRAM': 1e9}, or give a number for the default level)");
       // traffic[LEVEL], as Point::validate names the level in its messages.
       p.traffic.push_back(
           {level, Bytes(number_of(value, "point '" + name + "': traffic[" + level + "]"))});
@@ -150,7 +156,8 @@ Point point_from_call(const py::args& args, const py::kwargs& kwargs) {
   std::array<py::object, kPointParameterCount> given;
   for (std::size_t i = 0; i < args.size(); ++i) given[i] = args[i];
   for (const auto& [key_handle, value] : kwargs) {
-    const std::string key = py::str(key_handle);
+    // A name UTF-8 cannot encode: the InputError naming it (a cast raised UnicodeEncodeError).
+    const std::string key = text_value(key_handle, "Point(): a keyword's name");
     const auto* found = std::find_if(std::begin(kPointParameters), std::end(kPointParameters),
                                      [&](const char* p) { return key == p; });
     if (found == std::end(kPointParameters)) {
@@ -338,8 +345,11 @@ void register_diagnosis(py::module_& m) {
 
   m.def(
       "diagnose",
-      [](const Point& p, const MachineArg<"machine">& given, Real touching, Real above,
-         Real higher_roof_factor) {
+      [](const py::object& point, const MachineArg<"machine">& given, RealArg<"touching"> touching,
+         RealArg<"above"> above, RealArg<"higher_roof_factor"> higher_roof_factor) {
+        if (!py::isinstance<Point>(point))
+          throw py::type_error("point: expected a roofline.Point (got " + type_name(point) + ")");
+        const Point& p = point.cast<const Point&>();
         const Machine& machine = given;
         DiagnosisOptions o;
         o.touching = touching;
@@ -386,13 +396,13 @@ CheckedPoints checked_points(const PointsArg& a, const std::string& what) {
   return c;
 }
 
-void check_thresholds(CheckConfig& config, std::optional<Real> min_attainment,
-                      std::optional<Real> noise) {
+void check_thresholds(CheckConfig& config, std::optional<RealArg<"min_attainment">> min_attainment,
+                      std::optional<RealArg<"noise">> noise) {
   if (min_attainment) {
     if (!(*min_attainment > 0 && *min_attainment <= 1))
       throw InputError("min_attainment: expected a number in (0, 1] (got " +
                        format_number(*min_attainment) + ")");
-    config.min_attainment = min_attainment;
+    config.min_attainment = static_cast<double>(*min_attainment);
   }
   if (noise) {
     const std::string got =
@@ -403,7 +413,7 @@ void check_thresholds(CheckConfig& config, std::optional<Real> min_attainment,
                        "it is more than 0 (with none, every difference would be a change)");
     if (!(*noise < kBlindNoise))
       throw InputError(got + ": a noise of 100% or more is too noisy to judge");
-    config.noise = noise;
+    config.noise = static_cast<double>(*noise);
   }
 }
 
@@ -413,8 +423,9 @@ void register_check(py::module_& m) {
   m.def(
       "check",
       [](const py::object& points, const std::optional<MachineArg<"machine">>& machine,
-         const py::object& baseline, std::optional<Real> min_attainment, std::optional<Real> noise,
-         const py::object& config, const TextArg<"precision">& precision) {
+         const py::object& baseline, std::optional<RealArg<"min_attainment">> min_attainment,
+         std::optional<RealArg<"noise">> noise, const py::object& config,
+         const TextArg<"precision">& precision) {
         // Every argument's type first, then the values, as a call with a wrong type gives a
         // TypeError whatever else is missing.
         const PointsArg now = points_arg(points, "points");

@@ -134,6 +134,8 @@ class Chart:
         _require(_is_bool(self.no_overlap_curve), "no_overlap_curve", "a bool",
                  self.no_overlap_curve)
         _require(isinstance(self.precision, str), "precision", "a str", self.precision)
+        # A precision no machine has a roof of is refused here, not when first drawn.
+        _roofline._check_chart_precision([machine] + overlays, self.precision)
         return ([machine] + overlays, points, self.title, workload,
                 bool(self.no_overlap_curve), self.precision)
 

@@ -1,5 +1,5 @@
 import os
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from . import Chart, Machine, Point
 
@@ -232,7 +232,7 @@ def request(model: ModelLike, machine: MachineLike, output_tokens: float, batch:
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Request: ...
 def serve(model: ModelLike, machine: MachineLike, concurrency: float,
-    requests: List[Tuple[float, float]], max_batched_tokens: float = 0,
+    requests: Sequence[Tuple[float, float]], max_batched_tokens: float = 0,
     total_requests: float = 0,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,
     flash: bool = True, mla: str = "auto", weights: str = "", activations: str = "",
@@ -254,7 +254,7 @@ def train(model: ModelLike, machine: MachineLike, sequence: float = 4096, micro_
     kv_cache: str = "", compute: str = "", interconnect_byte_per_s: Optional[float] = None,
     link_latency_s: Optional[float] = None, domain_size: Optional[float] = None,
     attainment: Optional[str] = None, calibrate: Union[Machine, str, "os.PathLike[str]", None] = None) -> Training: ...
-def compare(model: ModelLike, machines: List[MachineLike], batch: float = 1, context: float = 2048,
+def compare(model: ModelLike, machines: Sequence[MachineLike], batch: float = 1, context: float = 2048,
     prompt: Optional[float] = None, output_tokens: float = 0, chunk: float = 0, dp: float = 1,
     price_per_hour: Union[float, Dict[str, float], None] = None, power_w: Optional[float] = None,
     *, tp: int = 1, ep: bool = False, cp: int = 1, pp: int = 1, micro_batches: float = 0,

@@ -69,8 +69,9 @@ def test_nothing_to_check_is_refused_as_the_cli_refuses_it(cli, files):
     with pytest.raises(roofline.InputError) as e:
         roofline.check(now)
     # The CLI's message, its flags named as check()'s parameters (docs/python.md, Errors).
-    assert str(e.value) == ("nothing to check: give min_attainment X, config FILE with "
-                            "thresholds, or baseline FILE")
+    # A flag's value in Python's form: the keyword and its value (min_attainment=X).
+    assert str(e.value) == ("nothing to check: give min_attainment=X, config=FILE with "
+                            "thresholds, or baseline=FILE")
     assert str(e.value) in roofline._roofline._python_message(r.stderr)
     with pytest.raises(roofline.InputError, match="min_attainment"):
         roofline.check(now, machine=roofline.Machine.from_roofs(1, 1), min_attainment=1.5)

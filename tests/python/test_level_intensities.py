@@ -4,6 +4,8 @@ point), Point.intensity_by_level gives every level's, and Diagnosis.intensity_fl
 the binding level's, the headline I of the diagnosis (docs/model.md §6)."""
 import pathlib
 
+import pytest
+
 import roofline
 
 # Measured on the development VM: L1 4.73e11 B/s, DRAM 9.075e10 B/s, fp32 2.33e11 FLOP/s.
@@ -26,3 +28,13 @@ def test_each_level_has_its_own_intensity_and_the_diagnosis_the_binding_ones():
     assert d.intensity_flop_per_byte == 0.1 == d.to_dict()["intensity"]
     l1 = m.memory_roof("L1").bandwidth_byte_per_s
     assert d.attainable_flop_per_s == 0.1 * l1
+
+
+def test_a_traffic_level_named_empty_is_refused():
+    # "" was read as the default level; the CLI's --traffic-at =BYTES is refused.
+    with pytest.raises(roofline.InputError, match=r"^point 'x': traffic_byte: a level's name "
+                                                  r"is ''") as e:
+        roofline.Point("x", 1e9, {"": 1e9}, 1)
+    assert "--" not in str(e.value)
+    with pytest.raises(roofline.InputError, match=r"traffic_byte: a level's name is ''"):
+        roofline.Point("x", 1e9, {"DRAM": 1e9, "": 1e8}, 1)

@@ -166,7 +166,9 @@ def test_a_drafter_of_another_vocabulary_is_warned_about(cli, h100):
                                      tp=2)
     # Beside the step's own warnings (tp=2 on h100-sxm: no link latency in the catalogue).
     assert sum("128256" in w for w in s.warnings) == 1, s.warnings
-    assert s.to_dict()["warnings"] == s.warnings
+    # to_dict() is the CLI's JSON; .warnings says its flags as Python's parameters.
+    translate = roofline._roofline._python_message
+    assert [translate(w) for w in s.to_dict()["warnings"]] == s.warnings
     r = cli("llm", "--model", "llama-2-70b", "--hw", "h100-sxm", "--tp", "2", "--spec-k", "4",
             "--draft", "llama-3-8b", "--json")
     assert r.returncode == 0, r.stderr
@@ -199,3 +201,20 @@ def test_compare_names_its_two_throughputs(model, h100):
     assert whole["request_tokens_per_s"] == pytest.approx(
         8 * 128 / whole["request"]["e2e"], rel=1e-12)
     assert whole["request_tokens_per_s"] < whole["decode_tokens_per_s"]
+
+
+def test_draft_tp_is_an_int_with_the_cli_message():
+    with pytest.raises(TypeError, match=r"^draft_tp: expected an int \(got float\)"):
+        roofline.llm.speculative("llama-2-70b", "h100-sxm", draft="llama-2-7b", tp=8,
+                                 draft_tp=2.0)
+    with pytest.raises(TypeError, match=r"^draft_tp: expected an int \(got bool\)"):
+        roofline.llm.speculative("llama-2-70b", "h100-sxm", draft="llama-2-7b", tp=8,
+                                 draft_tp=True)
+    with pytest.raises(roofline.InputError,
+                       match=r"^draft_tp 0: the drafter's tensor parallelism must be from 1 to "
+                             r"the target's tp \(8\)$"):
+        roofline.llm.speculative("llama-2-70b", "h100-sxm", draft="llama-2-7b", tp=8,
+                                 draft_tp=0)
+    s = roofline.llm.speculative("llama-2-70b", "h100-sxm", draft="llama-2-7b", tp=8,
+                                 draft_tp=2, link_latency_s=3e-6)
+    assert s.draft_tp == 2

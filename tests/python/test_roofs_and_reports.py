@@ -148,3 +148,30 @@ def test_every_llm_estimate_on_a_narrow_accumulate_roof_says_it():
     assert not any("narrower" in w
                    for w in llm.request("llama-2-7b", "h100-sxm", output_tokens=8,
                                         prompt=128).warnings)
+
+
+def test_chart_checks_its_precision_when_made():
+    # It was accepted here and refused only by to_svg().
+    with pytest.raises(roofline.InputError, match="banana"):
+        roofline.Chart("a100-80gb", precision="banana")
+    with pytest.raises(roofline.InputError, match="banana"):
+        roofline.Chart("a100-80gb", overlays=["h100-sxm"], precision="banana")
+
+
+def test_chart_judges_a_point_of_no_precision_on_the_roof_plot_does(cli, tmp_path):
+    # `plot --precision P` writes the roof P names into a point that names none; the Chart
+    # left it out.
+    points = tmp_path / "p.json"
+    points.write_text(json.dumps({"schema": "roofline.points", "version": 1, "points": [
+        {"name": "k", "work": 1e12, "traffic": 1e10, "time": 0.01}]}))
+    out = tmp_path / "c.json"
+    r = cli("plot", "a100-80gb", points, "--precision", "fp16", "-o", out)
+    assert r.returncode == 0, r.stderr
+    want = json.loads(out.read_text())
+    chart = roofline.Chart("a100-80gb", [roofline.Point("k", 1e12, 1e10, 0.01)],
+                           precision="fp16").to_dict()
+    assert want["points"][0]["precision"]
+    assert chart["points"][0]["precision"] == want["points"][0]["precision"]
+    # The same point, judged alike; only where it came from differs (source 'python').
+    assert chart["points"][0].pop("source") == "python"
+    assert chart["points"] == want["points"]
