@@ -74,10 +74,13 @@ size_t judge_levels(const Point& p, const RoofSet& roofs, const ComputeRoof& c, 
 /// at 24.5 TFLOP/s, 1.25× fp32's 19.5 — "int4 tensor (64x)" was the peaks' ratio. A smaller type
 /// that also raises I could gain more; that is a change of Q the point does not show.
 void find_empty_roofs_above(const RoofSet& roofs, const ComputeRoof& c, const DiagnosisOptions& opt,
-                            Diagnosis& d) {
+                            bool vector_only, Diagnosis& d) {
   const std::string work = roofs.units_of(c).work;
   for (const auto& other : roofs.compute) {
     if (other.sparse || &other == &c || roofs.units_of(other).work != work) continue;
+    // Work on no matrix engine (Point::vector_only) cannot move to one: a matrix unit is no
+    // faster unit for it (an fp16 axpy was told to move to the tensor cores).
+    if (vector_only && is_matrix_unit(other)) continue;
     if (!(other.peak.value >= opt.higher_roof_factor * c.peak.value)) continue;
     WorkRate there = other.peak;
     for (const auto& l : d.levels)
@@ -357,7 +360,7 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
   d.touching = d.attainment >= opt.touching;
   d.attainment_percent = attainment_percent(d.attainment, opt);
   for (auto& l : d.levels) l.attainment_percent = attainment_percent(l.attainment, opt);
-  find_empty_roofs_above(roofs, c, opt, d);
+  find_empty_roofs_above(roofs, c, opt, p.vector_only, d);
   check_finite(p, roofs, d);
   fallback_note(p, roofs, c, work_unit, d);
   if (!vector_note.empty()) {  // as the other notes read: a sentence

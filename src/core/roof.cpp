@@ -273,10 +273,14 @@ RoofSet given_roofs(const GivenRoofs& g) {
   r.name = g.name;
   ComputeRoof c;
   c.name = g.precision.empty() ? "peak" : g.precision;
-  c.precision = g.precision;
+  // "fp16 tensor" is a type and its unit, as a catalogue roof holds them apart: an fp16 point
+  // finds it by its precision (it was a precision "fp16 tensor" no fp16 point named).
+  const auto space = g.precision.find(' ');
+  c.precision = g.precision.substr(0, space);
+  if (space != std::string::npos) c.unit = trim(std::string_view(g.precision).substr(space + 1));
   // An integer precision's peak is in OP/s, as a catalogue's int8 roof is.
   for (const auto& t : builtin_dtypes())
-    if (t.name == g.precision) c.integer = t.integer;
+    if (t.name == c.precision) c.integer = t.integer;
   c.peak = g.peak;
   c.provenance = Provenance::given;  // the user's number, not a vendor's document
   c.source = g.peak_source;

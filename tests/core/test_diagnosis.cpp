@@ -320,6 +320,38 @@ TEST(Diagnosis, AVectorOnlyPointIsJudgedOnTheVectorRoof) {
   EXPECT_TRUE(said);
 }
 
+// Work on no matrix engine cannot move to one: an fp16 axpy at 90% of the fp16 vector roof
+// is compute-bound, not told to "move to the faster unit: fp16 tensor (4x)".
+TEST(Diagnosis, AVectorOnlyPointIsNotSentToTheMatrixEngine) {
+  RoofSet s = test::a100();
+  s.compute.push_back(test::compute("fp16 vector", "fp16", 78e12));
+  s.compute.back().unit = "vector";
+  s.compute[2].unit = "tensor";
+  Point p = at(1e4, 0.9 * 78e12, "fp16 vector");  // judged on fp16 vector, as named
+  Diagnosis d = diagnose(p, s);
+  EXPECT_EQ(d.verdict, Verdict::faster_unit_unused);  // a point of a unit's own: the tensor roof
+  p.precision = "fp16";
+  p.vector_only = true;
+  d = diagnose(p, s);
+  EXPECT_EQ(d.compute_roof, "fp16 vector");
+  EXPECT_EQ(d.verdict, Verdict::compute_bound);
+  for (const auto& e : d.empty_roofs_above) EXPECT_NE(e.name, "fp16 tensor");
+}
+
+// Roofs given as "TYPE UNIT" hold the type and the unit apart, as a catalogue roof does: an fp16
+// point finds "fp16 tensor" (it was refused: no roof for 'fp16').
+TEST(Diagnosis, AGivenRoofOfATypeAndItsUnitIsFoundByItsType) {
+  const RoofSet g = given_roofs({"given", WorkRate(1e12), ByteRate(1e11), "fp16 tensor", "DRAM"});
+  EXPECT_EQ(g.compute.front().name, "fp16 tensor");
+  EXPECT_EQ(g.compute.front().precision, "fp16");
+  EXPECT_EQ(g.compute.front().unit, "tensor");
+  EXPECT_EQ(g.select_compute("fp16").name, "fp16 tensor");
+  EXPECT_EQ(g.select_compute("fp16 tensor").name, "fp16 tensor");
+  EXPECT_EQ(diagnose(at(100, 1e11, "fp16"), g).compute_roof, "fp16 tensor");
+  const RoofSet i8 = given_roofs({"given", WorkRate(1e12), ByteRate(1e11), "int8 tensor", "DRAM"});
+  EXPECT_TRUE(i8.compute.front().integer);
+}
+
 // Roofs given without a precision stand for every precision and only for one: a key that names
 // no roof and no precision (a typo) is refused (is_roof_precision), not the given peak.
 TEST(Diagnosis, GivenRoofsStandForPrecisionsOnly) {
