@@ -53,6 +53,20 @@ Statistics stats_from_json(const json& j, const Where& w) {
   return s;
 }
 
+/// A roof's value is one of its own samples' rates (measure: the sustained rate; cluster: the
+/// median pair), so it lies between the slowest and the fastest sample; a value edited by hand
+/// beside the samples of another would be printed with their spread. Checked where the document
+/// gives both ends (older documents may give the median alone).
+void check_within_samples(double value, const json& stats, const Statistics& s, const Where& w,
+                          const std::string& field) {
+  if (!stats.contains("min") || !stats.contains("max")) return;
+  if (value >= s.min * (1 - 1e-6) && value <= s.max * (1 + 1e-6)) return;
+  io::fail(w / field, "the roof (" + format_number(value) + ") lies outside its own samples (" +
+                          format_number(s.min) + " to " + format_number(s.max) +
+                          " in stats): give the value the samples measured, or remove \"stats\" "
+                          "for a value set by hand");
+}
+
 }  // namespace
 
 json statistics_to_json(const Statistics& s) {
@@ -135,7 +149,10 @@ ComputeRoof compute_roof_from_json(const json& c, const Where& w) {
   if (auto t = io::get_optional_quantity(c, "theoretical", Dimension::work_rate, w))
     r.theoretical = WorkRate(*t);
   r.formula = io::get_string(c, "formula", w, std::string());
-  if (c.contains("stats")) r.stats = stats_from_json(c["stats"], w / "stats");
+  if (c.contains("stats")) {
+    r.stats = stats_from_json(c["stats"], w / "stats");
+    check_within_samples(r.peak.value, c["stats"], *r.stats, w, "peak");
+  }
   r.integer = io::get_bool(c, "integer", w, false);
   r.sparse = io::get_bool(c, "sparse", w, false);
   return r;
@@ -158,7 +175,10 @@ MemoryRoof memory_roof_from_json(const json& c, const Where& w) {
   if (auto t = io::get_optional_quantity(c, "theoretical", Dimension::byte_rate, w))
     r.theoretical = ByteRate(*t);
   r.formula = io::get_string(c, "formula", w, std::string());
-  if (c.contains("stats")) r.stats = stats_from_json(c["stats"], w / "stats");
+  if (c.contains("stats")) {
+    r.stats = stats_from_json(c["stats"], w / "stats");
+    check_within_samples(r.bandwidth.value, c["stats"], *r.stats, w, "bandwidth");
+  }
   r.size_bytes = io::get_optional_quantity(c, "size", Dimension::bytes, w);
   r.convention = io::get_string(c, "convention", w, std::string());
   if (!r.convention.empty() && r.convention != "named" && r.convention != "moved")

@@ -143,6 +143,10 @@ void write_fixtures(const std::filesystem::path& dir) {
     "compute": [{"name": "fp32", "peak": 1e12,
       "stats": {"repetitions": 5, "median": 1e-300, "min": 1e-300, "max": 1e12}}],
     "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  put("stats-other-value.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
+    "compute": [{"name": "fp32", "peak": 1e12}],
+    "memory": [{"level": "DRAM", "bandwidth": "2.039 TB/s",
+      "stats": {"repetitions": 5, "median": 1.8e12, "min": 1.7e12, "max": 1.85e12}}]})");
   put("only-sparse.json", R"({"schema": "roofline.machine", "version": 1, "name": "x",
     "compute": [{"name": "fp16 tensor sparse", "peak": 1e15, "sparse": true}],
     "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
@@ -719,6 +723,12 @@ std::vector<Case> cases() {
        {"point", kWork, kTraffic, kTime, "--machine", "{dir}/stats-tiny-median.json"},
        2,
        "compute[0].stats.median: the spread (max − min) / median is not a finite number"},
+      {"a roof edited by hand beside the samples of another value",
+       {"point", kWork, kTraffic, kTime, "--machine", "{dir}/stats-other-value.json"},
+       2,
+       "stats-other-value.json: memory[0].bandwidth: the roof (2.039e+12) lies outside its own "
+       "samples (1.7e+12 to 1.85e+12 in stats): give the value the samples measured, or remove "
+       "\"stats\" for a value set by hand"},
       {"a machine with only a sparse compute roof",
        {"point", kWork, kTraffic, kTime, "--machine", "{dir}/only-sparse.json"},
        2,
