@@ -108,12 +108,21 @@ void refuse_other_work(const ImportArgs& a, const std::vector<Point>& points, co
                    "; name a roof that counts their work, or leave --precision out");
 }
 
-/// Fits each point to the machine's roofs (its levels, its precision or --precision's): whether
-/// it is judged, or only listed (no roof for its precision or level, said in the notes).
-std::vector<bool> judge(const ImportArgs& a, ImportResult& res,
-                        const std::optional<MachineDocument>& m) {
-  std::vector<bool> judged(res.doc.points.size(), m.has_value());
-  if (!m) return judged;
+/// The points as judged against a machine: each fitted to its roofs, and whether it is judged or
+/// only listed (no roof for its precision or level, said in the notes).
+struct Judged {
+  std::vector<Point> points;  ///< traffic at the machine's levels only
+  std::vector<bool> judged;
+};
+
+/// Fits each point to the machine's roofs (its levels, its precision or --precision's). The
+/// document keeps every level the counters measured (an L2 or L1 the machine has no roof for,
+/// DRAM by its name), so it can be judged later against a machine that has them; the precision
+/// chosen is written on it, so every later reader judges it the same.
+Judged judge(const ImportArgs& a, ImportResult& res, const std::optional<MachineDocument>& m) {
+  Judged out{res.doc.points, std::vector<bool>(res.doc.points.size(), m.has_value())};
+  std::vector<bool>& judged = out.judged;
+  if (!m) return out;
   std::vector<std::pair<std::string, std::string>> point_notes;
   std::vector<std::string> notes;
   // --precision names the roof every point is judged against, in place of the precision its
@@ -139,7 +148,7 @@ std::vector<bool> judge(const ImportArgs& a, ImportResult& res,
     refuse_other_work(a, res.doc.points, m->roofs, chosen);
   }
   for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
-    auto& p = res.doc.points[i];
+    Point& p = out.points[i];
     notes.clear();
     auto fitted = fit_levels(p.traffic, &m->roofs, notes, p.name);
     if (!a.machine.precision.empty()) {
@@ -153,6 +162,8 @@ std::vector<bool> judge(const ImportArgs& a, ImportResult& res,
       p.traffic = std::move(fitted);
       judged[i] = fit_precision(p, m->roofs, notes);
     }
+    res.doc.points[i].work_unit = p.work_unit;
+    res.doc.points[i].precision = p.precision;
     for (const auto& n : notes)
       point_notes.emplace_back(p.name,
                                n.rfind(p.name + ": ", 0) == 0 ? n.substr(p.name.size() + 2) : n);
@@ -160,7 +171,7 @@ std::vector<bool> judge(const ImportArgs& a, ImportResult& res,
   const auto g = grouped(point_notes);
   res.notes.insert(res.notes.end(), g.begin(), g.end());
   res.doc.machine = m->roofs.name;
-  return judged;
+  return out;
 }
 
 void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDocument>& m,
@@ -181,7 +192,8 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
   require_valid_points(res.doc, files);
   // Per point: judged against the machine's roofs, or (no roof for the unit it ran on) only
   // listed — a tensor kernel held against the fp32 roof would read as impossible.
-  const std::vector<bool> judged = judge(a, res, m);
+  const Judged fit = judge(a, res, m);
+  const std::vector<bool>& judged = fit.judged;
   if (a.json) {
     PointsDocument head_doc = res.doc;
     head_doc.points.clear();
@@ -202,7 +214,7 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
       arrays.emplace_back("analysis", [&](std::size_t i, nlohmann::json& e) {
         if (i >= pts.size()) return false;
         if (judged[i]) {
-          e = analysis_to_json(pts[i], diagnose(pts[i], m->roofs), m->roofs);
+          e = analysis_to_json(fit.points[i], diagnose(fit.points[i], m->roofs), m->roofs);
         } else {
           e = point_to_json(pts[i]);
           e["machine"] = m->roofs.name;
@@ -230,7 +242,7 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
     const auto& p = res.doc.points[i];
     t += "\n";
     if (m && judged[i])
-      t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs, color);
+      t += render_point_analysis(fit.points[i], diagnose(fit.points[i], m->roofs), m->roofs, color);
     else
       t += render_point_brief(p) +
            (m ? "  not judged: no roof for its precision or level (see notes)\n" : "");

@@ -169,6 +169,29 @@ TEST(CliImport, RealExportsImportAndRefusals) {
   EXPECT_EQ(l["points"][0]["traffic"][0]["level"], "L3");
 }
 
+TEST(CliImport, AMachineLeavesEveryMeasuredLevelInTheDocument) {
+  // A real A100 export judged against a100-40gb, whose only memory roof of the three levels
+  // measured is HBM2: the analysis holds DRAM's bytes at HBM2, while the points keep DRAM, L2 and
+  // L1 as the counters gave them (they were rewritten to one level named "" and lost), so the
+  // file can be judged later against a machine with L2 and L1 roofs.
+  const auto r = run_cli({"import", "ncu", kData + "real/ncu-a100-details-printfp-sgemm.csv",
+                          "--hw", "a100-40gb", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 3u);
+  const json& traffic = j["points"][2]["traffic"];
+  ASSERT_EQ(traffic.size(), 3u) << traffic;
+  EXPECT_EQ(traffic[0]["level"], "DRAM");
+  EXPECT_DOUBLE_EQ(traffic[0]["bytes"].get<double>(), 807658682624.0);
+  EXPECT_EQ(traffic[1]["level"], "L2");
+  EXPECT_DOUBLE_EQ(traffic[1]["bytes"].get<double>(), 40927345510272.0);
+  EXPECT_EQ(traffic[2]["level"], "L1");
+  const json& judged = j["analysis"][2]["traffic"];
+  ASSERT_EQ(judged.size(), 1u) << judged;
+  EXPECT_EQ(judged[0]["level"], "HBM2");
+  EXPECT_DOUBLE_EQ(judged[0]["bytes"].get<double>(), 807658682624.0);
+}
+
 TEST(CliImport, AnImportWithoutAPointIsRefusedAndWritesNothing) {
   // The real raw export with every FP count zeroed: each kernel is skipped (W = 0). An import
   // is asked for points, so none is exit 2 with the reasons, and -o keeps what it held.
