@@ -160,88 +160,28 @@ std::vector<std::string> given_options(const CLI::App& app) {
   return names;
 }
 
-namespace {
-/// Points grouped by why something of theirs is not judged, in the order first met.
-class Unjudged {
- public:
-  void add(const std::string& why, const std::string& point) {
-    auto it =
-        std::find_if(groups_.begin(), groups_.end(), [&](const auto& g) { return g.first == why; });
-    if (it == groups_.end()) it = groups_.insert(groups_.end(), {why, {}});
-    it->second.push_back(point);
-  }
-  /// One warning per reason (the precision no roof has), naming up to five of its points: a
-  /// profile of thousands of int64 index kernels is one line, not thousands.
-  void warn(const std::string& file, const std::string& what) const {
-    constexpr size_t kNamed = 5;
-    for (const auto& [why, names] : groups_) {
-      std::string who = names.size() == 1 ? "point" : "points";
-      for (size_t i = 0; i < names.size() && i < kNamed; ++i)
-        who += std::string(i ? ", '" : " '") + terminal_safe(names[i]) + "'";
-      if (names.size() > kNamed) who += " and " + std::to_string(names.size() - kNamed) + " more";
-      say("roofline: warning: " + file + ": " + who + " " + what + ": " + terminal_safe(why) +
-          "\n");
-    }
-  }
-
- private:
-  std::vector<std::pair<std::string, std::vector<std::string>>> groups_;
-};
-
-/// Leaves out the point's traffic at levels `roofs` has no roof for (a CPU run's L1 on a
-/// catalogue machine that publishes only DRAM), each noted in `levels`; false when no level is
-/// left (noted in `points`).
-bool drop_roofless_levels(Point& p, const RoofSet& roofs, Unjudged& levels, Unjudged& points) {
-  std::vector<LevelTraffic> kept;
-  std::vector<std::string> why;
-  for (auto& t : p.traffic) {
-    try {
-      roofs.select_memory(t.level);
-      kept.push_back(std::move(t));
-    } catch (const InputError& e) {
-      why.push_back(e.what());
-    }
-  }
-  if (kept.empty()) {
-    points.add(why.front(), p.name);
-    return false;
-  }
-  for (const auto& w : why) levels.add(w, p.name);
-  p.traffic = std::move(kept);
-  return true;
-}
-}  // namespace
-
 void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
                 size_t first) {
   std::vector<Point> kept(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(first));
-  Unjudged unjudged, levels;
-  for (size_t i = first; i < points.size(); ++i) {
-    Point& p = points[i];
-    try {
-      roofs.select_compute(p.precision, stated_work_unit(p));
-    } catch (const InputError& e) {
-      unjudged.add(e.what(), p.name);
-      continue;
-    }
-    if (drop_roofless_levels(p, roofs, levels, unjudged)) kept.push_back(std::move(p));
-  }
+  FittedPoints fitted =
+      fit_to_roofs({points.begin() + static_cast<std::ptrdiff_t>(first), points.end()}, roofs);
   // Before a later point is refused below, not lost with it.
-  unjudged.warn(file, "not judged");
-  levels.warn(file, "judged at its other levels");
+  for (const auto& w : fitted.warnings) say("roofline: warning: " + file + ": " + w + "\n");
   // What judging a point refuses (a level named twice, W in OP against a FLOP/s roof) is said
   // naming the file, as any other fault of it.
-  for (size_t i = first; i < kept.size(); ++i) {
+  for (const Point& p : fitted.points) {
     try {
-      (void)diagnose(kept[i], roofs);  // its messages name the point
+      (void)diagnose(p, roofs);  // its messages name the point
     } catch (const InputError& e) {
       throw InputError(file + ": " + e.what());
     }
   }
-  if (kept.size() == first && points.size() > first)
+  if (fitted.points.empty() && points.size() > first)
     throw InputError(file + ": none of its " + std::to_string(points.size() - first) +
                      " points can be judged on machine '" + roofs.name +
                      "' (no roof for their precision or levels: see the warnings)");
+  kept.insert(kept.end(), std::make_move_iterator(fitted.points.begin()),
+              std::make_move_iterator(fitted.points.end()));
   points = std::move(kept);
 }
 

@@ -98,4 +98,18 @@ Intensity binding_intensity(const Diagnosis& d);
 void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::string& who = "",
                              bool skip_missing = false);
 
+/// Points fitted to a machine's roofs as docs/schema.md says they are judged, by `point`, `plot`
+/// and Python's diagnose() and Chart alike.
+struct FittedPoints {
+  /// The points that can be judged, in their order: traffic at a level `roofs` has no roof for (a
+  /// CPU run's L1 on a catalogue machine that publishes only DRAM) left out.
+  std::vector<Point> points;
+  /// What was left out and why, one line per reason naming up to five of its points (escaped): a
+  /// point whose precision has no roof ("point 'k' not judged: …", an fp64 kernel on fp32 roofs
+  /// would read as impossible), or with no level left; a level left out ("… judged at its other
+  /// levels: …").
+  std::vector<std::string> warnings;
+};
+FittedPoints fit_to_roofs(std::vector<Point> points, const RoofSet& roofs);
+
 }  // namespace roofline

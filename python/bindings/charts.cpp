@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "common.hpp"
+#include "roofline/diagnosis.hpp"
 #include "roofline/hardware.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
@@ -52,9 +53,19 @@ ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Poi
   const std::string precision_roof =
       precision.empty() ? "" : select_compute_roof(c.machines.front().roofs, precision).name;
   compare_at_precision(c, precision.value, workload_line.has_value());
-  c.points = points;
-  for (auto& p : c.points)
+  std::vector<Point> named = points;
+  for (auto& p : named)
     if (p.precision.empty()) p.precision = precision_roof;
+  // As `roofline plot`: a point without a roof for its precision, or with none of its levels, is
+  // left out, and traffic at a level the machine lacks too, each with a warning.
+  const RoofSet& roofs = c.machines.front().roofs;
+  FittedPoints fitted = fit_to_roofs(std::move(named), roofs);
+  warn_each("roofline.Chart", fitted.warnings);
+  if (fitted.points.empty() && !points.empty())
+    throw InputError("Chart: none of its " + std::to_string(points.size()) +
+                     " points can be judged on machine '" + terminal_safe(roofs.name) +
+                     "' (no roof for their precision or levels: see the warnings)");
+  c.points = std::move(fitted.points);
   c.title = title;
   c.workload_line = workload_line;
   c.no_overlap_curve = no_overlap_curve;

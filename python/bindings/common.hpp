@@ -102,6 +102,9 @@ struct TextArg {
 /// told apart by their file names (`vm (before.json)`), else by their place (`vm (#2)`).
 void distinct_machines(std::vector<MachineDocument>& machines, const std::string& who);
 
+/// Each line as a UserWarning beginning with `who` (e.g. "roofline.diagnose: …").
+void warn_each(const std::string& who, const std::vector<std::string>& lines);
+
 /// What a comparison of machines at these roofs (one per machine) warns, as `hw compare` does, as
 /// UserWarnings (python -W error: errors) from `who`: a roof that accumulates narrower than fp32
 /// against full-precision ones (narrow_against_full), and with `mixed` the roofs' precisions

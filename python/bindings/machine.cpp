@@ -24,18 +24,22 @@
 
 namespace roofline::python {
 
+void warn_each(const std::string& who, const std::vector<std::string>& lines) {
+  for (const auto& line : lines)
+    if (PyErr_WarnEx(PyExc_UserWarning, (who + ": " + line).c_str(), 1) < 0)
+      throw py::error_already_set();
+}
+
 void warn_comparison(const std::vector<const RoofSet*>& sets, const std::vector<std::string>& roofs,
                      bool mixed, const std::string& who) {
-  auto warn = [](const std::string& w) {
-    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) < 0) throw py::error_already_set();
-  };
   if (const std::string narrow = narrow_against_full(sets, roofs); !narrow.empty())
-    warn(who + ": " + terminal_safe(narrow));
+    warn_each(who, {terminal_safe(narrow)});
   if (const auto m = mixed ? mixed_precisions(sets, roofs) : std::nullopt)
-    warn(who + ": comparing different precisions (" + terminal_safe(m->named) + "); give " +
-         (m->common_group.empty() ? std::string("precision= a precision every machine has")
-                                  : "precision=\"" + m->common_group + "\"") +
-         " to compare like with like");
+    warn_each(who,
+              {"comparing different precisions (" + terminal_safe(m->named) + "); give " +
+               (m->common_group.empty() ? std::string("precision= a precision every machine has")
+                                        : "precision=\"" + m->common_group + "\"") +
+               " to compare like with like"});
 }
 
 Machine machine_arg(const py::handle& value, const std::string& name) {

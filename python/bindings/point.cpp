@@ -355,7 +355,13 @@ void register_diagnosis(py::module_& m) {
         o.touching = touching;
         o.above = above;
         o.higher_roof_factor = higher_roof_factor;
-        return Analysis{p, diagnose(p, machine.doc.roofs, o), machine.doc.roofs};
+        // As `roofline point`: traffic at a level the machine has no roof for is left out, the
+        // point judged at its other levels, with a warning; a point left with none is refused.
+        FittedPoints fitted = fit_to_roofs({p}, machine.doc.roofs);
+        if (fitted.points.empty()) (void)diagnose(p, machine.doc.roofs, o);  // says why
+        warn_each("roofline.diagnose", fitted.warnings);
+        const Point& judged = fitted.points.front();
+        return Analysis{judged, diagnose(judged, machine.doc.roofs, o), machine.doc.roofs};
       },
       py::arg("point"), py::arg("machine"), py::arg("touching") = 0.8, py::arg("above") = 1.05,
       py::arg("higher_roof_factor") = 1.5,

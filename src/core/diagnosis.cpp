@@ -8,6 +8,7 @@
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 
@@ -382,6 +383,73 @@ Intensity binding_intensity(const Diagnosis& d) {
   for (const auto& l : d.levels)
     if (l.level == d.binding_level) return l.intensity;
   return d.levels.empty() ? Intensity{0} : d.levels.front().intensity;
+}
+
+namespace {
+/// Points grouped by why something of theirs is not judged, in the order first met.
+class Unjudged {
+ public:
+  void add(const std::string& why, const std::string& point) {
+    auto it =
+        std::find_if(groups_.begin(), groups_.end(), [&](const auto& g) { return g.first == why; });
+    if (it == groups_.end()) it = groups_.insert(groups_.end(), {why, {}});
+    it->second.push_back(point);
+  }
+  /// One line per reason (the precision no roof has), naming up to five of its points: a
+  /// profile of thousands of int64 index kernels is one line, not thousands.
+  void say(const std::string& what, std::vector<std::string>& lines) const {
+    constexpr size_t kNamed = 5;
+    for (const auto& [why, names] : groups_) {
+      std::string who = names.size() == 1 ? "point" : "points";
+      for (size_t i = 0; i < names.size() && i < kNamed; ++i)
+        who += std::string(i ? ", '" : " '") + terminal_safe(names[i]) + "'";
+      if (names.size() > kNamed) who += " and " + std::to_string(names.size() - kNamed) + " more";
+      lines.push_back(who + " " + what + ": " + terminal_safe(why));
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups_;
+};
+
+/// Leaves out the point's traffic at levels `roofs` has no roof for, each noted in `levels`;
+/// false when no level is left (noted in `points`).
+bool drop_roofless_levels(Point& p, const RoofSet& roofs, Unjudged& levels, Unjudged& points) {
+  std::vector<LevelTraffic> kept;
+  std::vector<std::string> why;
+  for (auto& t : p.traffic) {
+    try {
+      roofs.select_memory(t.level);
+      kept.push_back(std::move(t));
+    } catch (const InputError& e) {
+      why.push_back(e.what());
+    }
+  }
+  if (kept.empty()) {
+    points.add(why.front(), p.name);
+    return false;
+  }
+  for (const auto& w : why) levels.add(w, p.name);
+  p.traffic = std::move(kept);
+  return true;
+}
+}  // namespace
+
+FittedPoints fit_to_roofs(std::vector<Point> points, const RoofSet& roofs) {
+  FittedPoints out;
+  Unjudged unjudged, levels;
+  for (Point& p : points) {
+    try {
+      roofs.select_compute(p.precision, stated_work_unit(p));
+    } catch (const InputError& e) {
+      unjudged.add(e.what(), p.name);
+      continue;
+    }
+    if (drop_roofless_levels(p, roofs, levels, unjudged)) out.points.push_back(std::move(p));
+  }
+  unjudged.say("not judged", out.warnings);
+  levels.say("judged at its other levels", out.warnings);
+  return out;
 }
 
 }  // namespace roofline

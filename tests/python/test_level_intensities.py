@@ -38,3 +38,37 @@ def test_a_traffic_level_named_empty_is_refused():
     assert "--" not in str(e.value)
     with pytest.raises(roofline.InputError, match=r"traffic_byte: a level's name is ''"):
         roofline.Point("x", 1e9, {"DRAM": 1e9, "": 1e8}, 1)
+
+
+def test_a_level_the_machine_lacks_is_left_out_as_point_and_plot_do(cli_json, tmp_path):
+    # docs/schema.md: traffic at a level the machine has no roof for is left out with a warning,
+    # the point judged at its other levels. diagnose() and Chart raised InputError on it where
+    # `roofline point` and `roofline plot` judge it.
+    p = roofline.Point("h", 1e9, {"L2": 1e8, "DRAM": 1e9}, 0.01)
+    with pytest.warns(UserWarning, match=r"^roofline\.diagnose: point 'h' judged at its other "
+                                         r"levels: machine 'a100-80gb' has no memory roof for "
+                                         r"level 'L2'"):
+        d = roofline.diagnose(p, "a100-80gb")
+    points = tmp_path / "h.json"
+    points.write_text('{"schema": "roofline.points", "version": 1, "points": [{"name": "h", '
+                      '"work": 1e9, "traffic": {"L2": 1e8, "DRAM": 1e9}, "time": 0.01}]}')
+    cli = cli_json("point", "--hw", "a100-80gb", "--points", str(points))
+    judged = d.to_dict()
+    assert judged.pop("source") == "python"  # the CLI's file names none
+    assert judged == cli
+    assert d.binding_level == "HBM2e" and d.point.intensity_by_level == [("DRAM", 1.0)]
+    with pytest.warns(UserWarning, match=r"^roofline\.Chart: point 'h' judged at its other"):
+        svg = roofline.Chart("a100-80gb", [p]).to_svg()
+    assert ">h<" in svg or "'h'" in svg or " h " in svg
+    # A point with no level left, or no roof for its precision, is left out of a Chart as `plot`
+    # leaves it out; a Chart none of whose points can be judged is refused.
+    q = roofline.Point("q", 1e9, {"DRAM": 1e8}, 0.01, precision="fp8")
+    with pytest.warns(UserWarning, match=r"^roofline\.Chart: point 'q' not judged: machine "
+                                         r"'a100-80gb' has no compute roof for 'fp8'"):
+        assert roofline.Chart("a100-80gb", [p, q]).to_dict()["points"][0]["name"] == "h"
+    with pytest.raises(roofline.InputError, match=r"^Chart: none of its 1 points can be judged"):
+        with pytest.warns(UserWarning):
+            roofline.Chart("a100-80gb", [q]).to_svg()
+    # A point with no level of the machine's is refused by diagnose(), naming the level.
+    with pytest.raises(roofline.InputError, match=r"no memory roof for level 'L2'"):
+        roofline.diagnose(roofline.Point("l2", 1e9, {"L2": 1e8}, 0.01), "a100-80gb")
