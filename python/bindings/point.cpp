@@ -269,6 +269,17 @@ void register_point_class(py::module_& m) {
       });
 }
 
+std::string level_judgement_repr(const LevelJudgement& j) {
+  return "<LevelJudgement '" + terminal_safe(j.level) + "' I=" + format_intensity(j.intensity) +
+         ": " + j.attainment_percent + "% of " + format_work_rate(j.attainable) + ", " +
+         (j.memory_side ? "memory-bound" : "compute-bound") + ">";
+}
+
+std::string empty_roof_repr(const EmptyRoof& e) {
+  return "<EmptyRoof '" + terminal_safe(e.name) + "' " + format_work_rate(e.peak) + ", gain " +
+         format_number(e.gain, 4) + "x>";
+}
+
 void register_diagnosis(py::module_& m) {
   py::class_<LevelJudgement>(m, "LevelJudgement", "The point judged at one memory level.")
       .def_readonly("level", &LevelJudgement::level)
@@ -279,12 +290,14 @@ void register_diagnosis(py::module_& m) {
       .def_readonly("attainment", &LevelJudgement::attainment, "P / attainable")
       .def_readonly("memory_side", &LevelJudgement::memory_side, "left of this level's ridge")
       .def_property_readonly("ridge_flop_per_byte",
-                             [](const LevelJudgement& j) { return j.ridge.value; });
+                             [](const LevelJudgement& j) { return j.ridge.value; })
+      .def("__repr__", &level_judgement_repr);
 
   py::class_<EmptyRoof>(m, "EmptyRoof", "A higher flat roof the point does not use.")
       .def_readonly("name", &EmptyRoof::name)
       .def_property_readonly("peak_flop_per_s", [](const EmptyRoof& e) { return e.peak.value; })
-      .def_readonly("gain", &EmptyRoof::gain, "its peak ÷ the binding compute roof");
+      .def_readonly("gain", &EmptyRoof::gain, "its peak ÷ the binding compute roof")
+      .def("__repr__", &empty_roof_repr);
 
   struct Analysis {
     Point point;

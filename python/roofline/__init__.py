@@ -180,6 +180,15 @@ class Chart:
                  where="Chart.save")
         self._spec().save(text)
 
+    def __repr__(self):
+        # What the chart holds, neither checked nor drawn (no warning, and no error for an
+        # attribute set since); the title by Python's repr: no control character reaches a
+        # terminal raw.
+        overlays = len(self.overlays) if isinstance(self.overlays, (list, tuple)) else 0
+        points = len(self.points) if isinstance(self.points, (list, tuple)) else 0
+        return "<Chart %r: %d machine%s, %d point%s>" % (
+            self.title, 1 + overlays, "s" if overlays else "", points, "" if points == 1 else "s")
+
     def _repr_svg_(self):
         return self.to_svg()
 
@@ -260,3 +269,4 @@ Machine.chart = _machine_chart
 Machine.to_svg = lambda self, points=(), **kw: Chart(self, points, **kw).to_svg()
 Machine.to_html = lambda self, points=(), **kw: Chart(self, points, **kw).to_html()
 Machine._repr_svg_ = _machine_repr_svg
+
