@@ -406,6 +406,27 @@ void register_machine_methods(py::class_<Machine>& cls) {
       });
 }
 
+/// What copy, deepcopy and pickle need (Machine.__reduce__ in python/roofline/__init__.py): a
+/// copy is the C++ value's; a pickle holds the machine document as its JSON text, read back by
+/// the reader of machine documents (as Machine.load reads one), and where it came from (origin,
+/// file), which the document does not hold. Bytes: a path need not be UTF-8.
+void register_machine_copies(py::class_<Machine>& cls) {
+  cls.def("__copy__", [](const Machine& x) { return x; })
+      .def(
+          "__deepcopy__", [](const Machine& x, const py::handle&) { return x; }, py::arg("memo"))
+      .def("_state",
+           [](const Machine& x) {
+             return py::make_tuple(py::bytes(machine_to_json(x.doc).dump()),
+                                   py::bytes(x.doc.origin), py::bytes(x.doc.file));
+           })
+      .def_static("_from_state",
+                  [](const std::string& text, const std::string& origin, const std::string& file) {
+                    Machine m{machine_from_json(nlohmann::json::parse(text), origin)};
+                    m.doc.file = file;
+                    return m;
+                  });
+}
+
 void register_catalogue(py::module_& m) {
   py::class_<HardwareSummary>(m, "CatalogueEntry", "One entry of the hardware catalogue.")
       .def_readonly("name", &HardwareSummary::name)
@@ -632,6 +653,7 @@ void register_machine(py::module_& m) {
                   "Ctrl-C stops it (KeyboardInterrupt).");
   register_machine_properties(cls);
   register_machine_methods(cls);
+  register_machine_copies(cls);
   register_catalogue(m);
   register_compare(m);
   register_diff(m);

@@ -263,6 +263,23 @@ void register_point_class(py::module_& m) {
           [](const Point& p, const TextArg<"level">& l) { return p.intensity(l.value).value; },
           py::arg("level"), "I = W/Q at a level; InputError when the point has no such level")
       .def("to_dict", [](const Point& p) { return json_to_python(point_to_json(p)); })
+      // copy and deepcopy: the C++ value's copy. pickle (Point.__reduce__ in
+      // python/roofline/__init__.py): a points document of the one point, the JSON to_dict()
+      // is in `roofline point --points`'s form, read back by the points files' reader.
+      .def("__copy__", [](const Point& p) { return p; })
+      .def(
+          "__deepcopy__", [](const Point& p, const py::handle&) { return p; }, py::arg("memo"))
+      .def("_state",
+           [](const Point& p) {
+             PointsDocument d;
+             d.points.push_back(p);
+             return py::make_tuple(py::bytes(points_to_json(d).dump()));
+           })
+      .def_static(
+          "_from_state",
+          [](const std::string& text) {
+            return points_from_json(nlohmann::json::parse(text), "a pickled Point").points.at(0);
+          })
       .def("__repr__", [](const Point& p) {
         return "<Point '" + terminal_safe(p.name) + "' I=" + format_intensity(p.intensity()) +
                " P=" + format_work_rate(p.performance()) + ">";

@@ -1,6 +1,10 @@
 """What the objects say of themselves in a REPL or a notebook (their repr: one line, the type and
-the figures looked at first, numbers as the CLI prints them, names from files escaped)."""
+the figures looked at first, numbers as the CLI prints them, names from files escaped), and
+which of them copy and pickle: a Machine and a Point do, equal after the round trip; every other
+object of the library refuses with a TypeError saying so."""
+import copy
 import os
+import pickle
 
 import pytest
 
@@ -122,3 +126,52 @@ def test_names_with_escape_sequences_are_shown_escaped(llama):
         for e in escaped:
             assert e in text, (name, text)
 
+
+def _round_trips():
+    return [("copy", copy.copy), ("deepcopy", copy.deepcopy),
+            ("pickle", lambda x: pickle.loads(pickle.dumps(x))),
+            ("pickle protocol 0", lambda x: pickle.loads(pickle.dumps(x, protocol=0)))]
+
+
+@pytest.mark.parametrize("how, again", _round_trips())
+def test_a_machine_copies_and_pickles_equal(how, again):
+    # A catalogue entry, a measured document (statistics, a file) and roofs given as numbers.
+    for m in (roofline.Machine("h100-sxm"), roofline.Machine.load(ZEN4),
+              roofline.Machine.from_roofs(1e12, 1e11, precision="int8", name="given")):
+        n = again(m)
+        assert type(n) is roofline.Machine and n is not m
+        assert (n.to_json(), n.origin, n.info) == (m.to_json(), m.origin, m.info), how
+        assert (str(n), repr(n)) == (str(m), repr(m))
+        assert n.ridge_flop_per_byte() == m.ridge_flop_per_byte()
+
+
+@pytest.mark.parametrize("how, again", _round_trips())
+def test_a_point_copies_and_pickles_equal(how, again):
+    for p in (roofline.Point("hier", 1e9, {"L1": 1e8, "DRAM": 1e9}, 0.5, precision="int8",
+                             work_unit="OP", note="a note", vector_only=True),
+              roofline.kernel("saxpy", n=1e6).point(1e-3),
+              roofline.Point("p\x1b[31m", 1 / 3, 1e9, 0.1)):
+        q = again(p)
+        assert type(q) is roofline.Point and q is not p
+        assert q.to_dict() == p.to_dict(), how
+        assert (q.work_flop, q.traffic_by_level, q.time_s) == (p.work_flop, p.traffic_by_level,
+                                                                p.time_s)
+
+
+def test_a_chart_pickles_with_its_machine_and_points(h100):
+    chart = roofline.Chart(h100, [roofline.Point("p", 1e9, 1e9, 1)], title="t")
+    again = pickle.loads(pickle.dumps(chart))
+    assert again.to_dict() == chart.to_dict()
+
+
+def test_other_objects_refuse_copy_and_pickle_by_name(a100, llama):
+    diagnosis = roofline.diagnose(roofline.Point("p", 1e9, 1e9, 1), a100)
+    report = roofline.llm.analyse(llama, a100)
+    for obj, name in ((diagnosis, "Diagnosis"), (report, "Report"),
+                      (a100.compute_roof(), "ComputeRoof"), (llama, "Model")):
+        for how in (copy.copy, copy.deepcopy, pickle.dumps):
+            with pytest.raises(TypeError, match="^%s cannot be copied or pickled \\(only a "
+                               "Machine or a Point can\\)" % name):
+                how(obj)
+    with pytest.raises(TypeError, match="keep its to_dict\\(\\), a plain dict"):
+        pickle.dumps(diagnosis)
