@@ -120,10 +120,16 @@ void register_charts(py::module_& m) {
            [](const ChartSpec& c, int columns) {
              return render_terminal(report_input(c), columns, false);
            })
-      .def("save", [](const ChartSpec& c, const PathArg<"path">& path) {
-        check_report_path(path.value);
-        refuse_saving_over_a_machine(c, path.value);
-        write_report(path.value, report_input(c));
+      .def("save",
+           [](const ChartSpec& c, const PathArg<"path">& path) {
+             check_report_path(path.value);
+             refuse_saving_over_a_machine(c, path.value);
+             write_report(path.value, report_input(c));
+           })
+      .def("__repr__", [](const ChartSpec& c) {
+        return "<_Chart '" + terminal_safe(c.title) + "': " + std::to_string(c.machines.size()) +
+               (c.machines.size() == 1 ? " machine, " : " machines, ") +
+               std::to_string(c.points.size()) + (c.points.size() == 1 ? " point>" : " points>");
       });
 }
 

@@ -539,6 +539,70 @@ void register_model(py::module_& m) {
       "models", []() { return llm::presets(); }, "The built-in presets (`roofline llm --list`).");
 }
 
+// The reprs: one line, the type and the figures looked at first, numbers as `roofline llm`
+// prints them (quantity.hpp), names escaped (terminal_safe) and quoted.
+
+std::string quoted(const std::string& name) {
+  return "'" + terminal_safe(name) + "'";
+}
+
+std::string percent(double fraction) {
+  return format_number(100 * fraction, 3) + "%";
+}
+
+std::string aggregate_repr(const llm::Aggregate& a) {
+  return "<llm.Aggregate " + quoted(a.name) + " I=" + format_intensity(a.intensity()) +
+         " T=" + format_seconds(a.time) + ">";
+}
+
+std::string report_repr(const LlmReport& x) {
+  return "<llm.Report " + quoted(x.r.model.name) + " on " + quoted(x.machine.roofs.name) +
+         ", batch " + format_number(x.r.scenario.batch) + ", context " +
+         format_number(x.r.scenario.context) + ": " + format_seconds(x.r.time_per_token) +
+         "/token, " + format_number(x.r.tokens_per_s, 4) + " tokens/s, TTFT " +
+         format_seconds(x.r.ttft) + ">";
+}
+
+std::string request_repr(const llm::RequestTiming& t) {
+  return "<llm.Request batch " + format_number(t.batch) + " × prompt " + format_number(t.prompt) +
+         ", " + format_number(t.output) + " output tokens: TTFT " + format_seconds(t.ttft) +
+         ", end-to-end " + format_seconds(t.e2e) + ", " + format_number(t.output_tokens_per_s, 4) +
+         " output tokens/s>";
+}
+
+std::string serving_repr(const llm::ServingResult& s) {
+  return "<llm.Serving " + format_number(s.requests, 10) + " requests at concurrency " +
+         format_number(s.options.concurrency) + ": " + format_number(s.output_tokens_per_s, 4) +
+         " output tokens/s, TTFT median " + format_seconds(s.ttft.median) +
+         (s.tpot.count == 0 ? "" : ", TPOT median " + format_seconds(s.tpot.median)) + ">";
+}
+
+std::string speculative_repr(const llm::SpeculativeResult& s) {
+  return "<llm.Speculative k=" + format_number(s.k) + " alpha=" + format_number(s.alpha) +
+         " drafter " + quoted(s.drafter) + ": " + format_number(s.speedup, 4) + "x speedup, " +
+         format_seconds(s.time_per_token) + "/token, " + format_number(s.tokens_per_s, 4) +
+         " tokens/s>";
+}
+
+std::string training_repr(const llm::TrainingResult& t) {
+  std::string fits;
+  if (t.fits) fits = *t.fits ? ", fits" : ", does NOT fit";
+  return "<llm.Training step " + format_seconds(t.step) + ": MFU " + percent(t.mfu) +
+         ", 6·N·D = " + format_work(t.six_nd) + ", " + format_bytes(t.memory()) + " per device" +
+         fits + ">";
+}
+
+std::string cost_repr(const llm::TokenCost& c) {
+  const std::string price = c.usd_per_million_tokens
+                                ? "$" + format_number(*c.usd_per_million_tokens, 4) + "/M tokens"
+                                : std::string("no price");
+  const std::string energy = c.joules_per_token ? format_number(*c.joules_per_token, 4) + " J/token"
+                                                : std::string("no power figure");
+  return "<llm.Cost " + price + ", " + energy + " (at " + format_number(c.tokens_per_s, 4) +
+         " tokens/s on " + format_number(c.devices) + " device" + (c.devices == 1 ? "" : "s") +
+         ")>";
+}
+
 void register_report(py::module_& m) {
   py::class_<llm::Aggregate>(m, "Aggregate", "A group of operators as one point.")
       .def_readonly("name", &llm::Aggregate::name)
@@ -547,7 +611,8 @@ void register_report(py::module_& m) {
                              [](const llm::Aggregate& a) { return a.traffic.value; })
       .def_property_readonly("time_s", [](const llm::Aggregate& a) { return a.time.value; })
       .def_property_readonly("intensity_flop_per_byte",
-                             [](const llm::Aggregate& a) { return a.intensity().value; });
+                             [](const llm::Aggregate& a) { return a.intensity().value; })
+      .def("__repr__", &aggregate_repr);
 
   py::class_<LlmReport>(m, "Report",
                         "One (batch, context) on a machine: prefill and decode operators, TTFT, "
@@ -616,8 +681,8 @@ void register_report(py::module_& m) {
       .def(
           "to_dict", [](const LlmReport& x) { return json_to_python(llm::to_json(x.r)); },
           "The same object as `roofline llm --json`.")
-      .def("__str__",
-           [](const LlmReport& x) { return terminal_safe_lines(llm::render_text(x.r)); });
+      .def("__str__", [](const LlmReport& x) { return terminal_safe_lines(llm::render_text(x.r)); })
+      .def("__repr__", &report_repr);
 }
 
 /// The serving run's result (`roofline.llm.serve`).
@@ -652,6 +717,7 @@ void register_serving(py::module_& m) {
       .def_readonly("peak_tokens", &llm::ServingResult::peak_tokens);
   add_messages(serving, "warnings", &llm::ServingResult::warnings, kMessagesDoc);
   add_dict(serving, llm::serving_to_json);
+  serving.def("__repr__", &serving_repr);
 }
 
 void register_results(py::module_& m) {
@@ -671,6 +737,7 @@ void register_results(py::module_& m) {
       .def_readonly("requests_per_s", &llm::RequestTiming::requests_per_s);
   add_messages(req, "warnings", &llm::RequestTiming::warnings, kMessagesDoc);
   add_dict(req, llm::request_to_json);
+  req.def("__repr__", &request_repr);
 
   register_serving(m);
 
@@ -701,6 +768,7 @@ void register_results(py::module_& m) {
   add_messages(spec, "warnings", &llm::SpeculativeResult::warnings, kMessagesDoc);
   add_messages(spec, "notes", &llm::SpeculativeResult::notes, kMessagesDoc);
   add_dict(spec, llm::speculative_to_json);
+  spec.def("__repr__", &speculative_repr);
 
   py::class_<llm::TrainingResult> training(
       m, "Training",
@@ -719,6 +787,7 @@ void register_results(py::module_& m) {
       .def_readonly("fits", &llm::TrainingResult::fits);
   add_messages(training, "notes", &llm::TrainingResult::notes, kMessagesDoc);
   add_dict(training, llm::training_to_json);
+  training.def("__repr__", &training_repr);
 
   py::class_<llm::TokenCost> tc(
       m, "Cost", "Cost per token: $/M tokens from a price, J/token at the board power.");
@@ -730,6 +799,7 @@ void register_results(py::module_& m) {
       .def_readonly("power_source", &llm::TokenCost::power_source);
   add_messages(tc, "notes", &llm::TokenCost::notes, kMessagesDoc);
   add_dict(tc, llm::cost_to_json);
+  tc.def("__repr__", &cost_repr);
 }
 
 void register_scenarios(py::module_& m) {

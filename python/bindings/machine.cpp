@@ -3,10 +3,12 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 
 #include "common.hpp"
+#include "roofline/check.hpp"
 #include "roofline/check_io.hpp"
 #include "roofline/compare.hpp"
 #include "roofline/diff.hpp"
@@ -155,6 +157,73 @@ struct MachineDiff {
   MachineDocument a, b;
 };
 
+// The reprs: one line, the type and the figures looked at first, numbers as the tables print
+// them (quantity.hpp), every name from a file escaped (terminal_safe) and quoted.
+
+std::string quoted(const std::string& name) {
+  return "'" + terminal_safe(name) + "'";
+}
+
+std::string percent(double fraction) {
+  return format_number(100 * fraction, 3) + "%";
+}
+
+/// In the roof's own unit, which the statistics do not know (FLOP/s, OP/s or byte/s): numbers.
+std::string statistics_repr(const Statistics& s) {
+  return "<Statistics median " + format_number(s.median) + ", spread " + percent(robust_spread(s)) +
+         ", " + std::to_string(s.repetitions) + " repetitions" + (s.noisy ? ", noisy" : "") + ">";
+}
+
+std::string ridge_repr(const RidgePoint& r) {
+  return "<Ridge " + (r.label.empty() ? "" : quoted(r.label) + " ") +
+         "I*=" + format_intensity(r.ridge, r.units) + " (" + quoted(r.compute_roof) + " " +
+         format_work_rate(r.peak, r.units) + " on " + quoted(r.memory_level) + " " +
+         format_byte_rate(r.bandwidth) + ")>";
+}
+
+std::string side(bool memory_side) {
+  return memory_side ? "memory-bound" : "compute-bound";
+}
+
+std::string machine_at_intensity_repr(const MachineAtIntensity& x) {
+  return "<MachineAtIntensity " + quoted(x.machine) + " " +
+         format_work_rate(x.attainable, x.units) + " attainable, " + side(x.memory_side) + " (" +
+         quoted(x.compute_roof) + ", " + quoted(x.memory_level) +
+         ", ridge I*=" + format_intensity(x.ridge, x.units) + ")>";
+}
+
+/// Each machine's ratio to the first, as `hw compare` writes it ("1.718x"), and its regime.
+std::string comparison_repr(const Comparison& c) {
+  if (c.machines.empty()) return "<Comparison>";
+  std::string text = "<Comparison at I=" + format_intensity(c.intensity, c.machines.front().units);
+  for (size_t i = 0; i < c.machines.size(); ++i)
+    text += std::string(i == 0 ? ": " : ", ") + quoted(c.machines[i].machine) + " " +
+            format_number(c.ratios[i], 4) + "x" +
+            (i == 0 ? "" : " (" + to_string(c.regimes[i]) + ")");
+  return text + ">";
+}
+
+/// B/A and the verdict against the noise, as `roofline diff` says them. The values are left out:
+/// whether a compute roof counts FLOP or OP is the machine's to say, not the change's.
+std::string roof_change_repr(const RoofChange& c) {
+  std::string verdict = "no spread carried";
+  if (c.exceeds_spread && c.noise)
+    verdict = (*c.exceeds_spread ? "exceeds the noise (" : "within the noise (") +
+              noise_percent(*c.noise) + ")";
+  return "<RoofChange " + std::string(c.compute ? "compute " : "memory ") + quoted(c.name) +
+         ": B/A = " + format_number(c.ratio, 4) + ", " + verdict + ">";
+}
+
+std::string diff_repr(const MachineDiff& x) {
+  const auto beyond = std::count_if(x.d.changes.begin(), x.d.changes.end(),
+                                    [](const RoofChange& c) { return c.exceeds_spread == true; });
+  return "<Diff " + quoted(x.a.roofs.name) + " → " + quoted(x.b.roofs.name) + ": " +
+         std::to_string(x.d.changes.size()) + " roofs paired, " + std::to_string(beyond) +
+         " beyond the noise, " + std::to_string(x.d.only_a.size()) + " only in A, " +
+         std::to_string(x.d.only_b.size()) +
+         " only in B, ridge B/A = " + format_number(x.d.ridge_ratio, 4) + ">";
+}
+
 void register_roofs(py::module_& m) {
   py::class_<Statistics>(m, "Statistics",
                          "Repeated-measurement statistics of a measured roof, in the roof's own "
@@ -193,7 +262,8 @@ void register_roofs(py::module_& m) {
           "the relative spread docs/measure.md defines (robust_spread): iqr from 5 samples on "
           "(with quartiles), the full range (max - min) / median below")
       .def_property_readonly("confirmed", &Statistics::confirmed,
-                             "the best is within 2% of the sustained rate");
+                             "the best is within 2% of the sustained rate")
+      .def("__repr__", &statistics_repr);
 
   py::class_<ComputeRoof>(m, "ComputeRoof", "A flat roof π: peak rate of one precision and unit.")
       .def_readonly("name", &ComputeRoof::name)
@@ -251,7 +321,8 @@ void register_roofs(py::module_& m) {
       .def_property_readonly("bandwidth_byte_per_s",
                              [](const RidgePoint& r) { return r.bandwidth.value; })
       .def_property_readonly("ridge_flop_per_byte",
-                             [](const RidgePoint& r) { return r.ridge.value; });
+                             [](const RidgePoint& r) { return r.ridge.value; })
+      .def("__repr__", &ridge_repr);
 }
 
 void register_machine_properties(py::class_<Machine>& cls) {
@@ -339,6 +410,27 @@ void register_machine_methods(py::class_<Machine>& cls) {
       });
 }
 
+/// What copy, deepcopy and pickle need (Machine.__reduce__ in python/roofline/__init__.py): a
+/// copy is the C++ value's; a pickle holds the machine document as its JSON text, read back by
+/// the reader of machine documents (as Machine.load reads one), and where it came from (origin,
+/// file), which the document does not hold. Bytes: a path need not be UTF-8.
+void register_machine_copies(py::class_<Machine>& cls) {
+  cls.def("__copy__", [](const Machine& x) { return x; })
+      .def(
+          "__deepcopy__", [](const Machine& x, const py::handle&) { return x; }, py::arg("memo"))
+      .def("_state",
+           [](const Machine& x) {
+             return py::make_tuple(py::bytes(machine_to_json(x.doc).dump()),
+                                   py::bytes(x.doc.origin), py::bytes(x.doc.file));
+           })
+      .def_static("_from_state",
+                  [](const std::string& text, const std::string& origin, const std::string& file) {
+                    Machine m{machine_from_json(nlohmann::json::parse(text), origin)};
+                    m.doc.file = file;
+                    return m;
+                  });
+}
+
 void register_catalogue(py::module_& m) {
   py::class_<HardwareSummary>(m, "CatalogueEntry", "One entry of the hardware catalogue.")
       .def_readonly("name", &HardwareSummary::name)
@@ -387,7 +479,8 @@ void register_compare(py::module_& m) {
                              [](const MachineAtIntensity& x) { return x.ridge.value; })
       .def_property_readonly("attainable_flop_per_s",
                              [](const MachineAtIntensity& x) { return x.attainable.value; })
-      .def_readonly("memory_side", &MachineAtIntensity::memory_side);
+      .def_readonly("memory_side", &MachineAtIntensity::memory_side)
+      .def("__repr__", &machine_at_intensity_repr);
 
   py::class_<Comparison>(m, "Comparison",
                          "Machines at one intensity: the roof heights there and their ratios.")
@@ -409,7 +502,8 @@ void register_compare(py::module_& m) {
           "what a ratio between roofs of other work means (OP/s against FLOP/s: the same "
           "products at another type), as `hw compare` says it; '' when every roof counts the "
           "same work")
-      .def("to_dict", [](const Comparison& c) { return json_to_python(comparison_to_json(c)); });
+      .def("to_dict", [](const Comparison& c) { return json_to_python(comparison_to_json(c)); })
+      .def("__repr__", &comparison_repr);
 
   m.def(
       "compare",
@@ -463,7 +557,8 @@ void register_diff(py::module_& m) {
       .def_readonly(
           "exceeds_spread", &RoofChange::exceeds_spread,
           "whether the change exceeds the noise (both runs' spreads and the run-to-run agreement); "
-          "None when neither carries a spread");
+          "None when neither carries a spread")
+      .def("__repr__", &roof_change_repr);
 
   py::class_<MachineDiff>(m, "Diff",
                           "Two machines side by side (`roofline diff A B`): each roof's ratio "
@@ -475,7 +570,8 @@ void register_diff(py::module_& m) {
       .def(
           "to_dict",
           [](const MachineDiff& x) { return json_to_python(machines_diff_to_json(x.d, x.a, x.b)); },
-          "The same object as `roofline diff A B --json`.");
+          "The same object as `roofline diff A B --json`.")
+      .def("__repr__", &diff_repr);
   m.def(
       "diff",
       [](const MachineArg<"a">& a_arg, const MachineArg<"b">& b_arg) {
@@ -561,6 +657,7 @@ void register_machine(py::module_& m) {
                   "Ctrl-C stops it (KeyboardInterrupt).");
   register_machine_properties(cls);
   register_machine_methods(cls);
+  register_machine_copies(cls);
   register_catalogue(m);
   register_compare(m);
   register_diff(m);

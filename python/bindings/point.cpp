@@ -263,10 +263,38 @@ void register_point_class(py::module_& m) {
           [](const Point& p, const TextArg<"level">& l) { return p.intensity(l.value).value; },
           py::arg("level"), "I = W/Q at a level; InputError when the point has no such level")
       .def("to_dict", [](const Point& p) { return json_to_python(point_to_json(p)); })
+      // copy and deepcopy: the C++ value's copy. pickle (Point.__reduce__ in
+      // python/roofline/__init__.py): a points document of the one point, the JSON to_dict()
+      // is in `roofline point --points`'s form, read back by the points files' reader.
+      .def("__copy__", [](const Point& p) { return p; })
+      .def(
+          "__deepcopy__", [](const Point& p, const py::handle&) { return p; }, py::arg("memo"))
+      .def("_state",
+           [](const Point& p) {
+             PointsDocument d;
+             d.points.push_back(p);
+             return py::make_tuple(py::bytes(points_to_json(d).dump()));
+           })
+      .def_static(
+          "_from_state",
+          [](const std::string& text) {
+            return points_from_json(nlohmann::json::parse(text), "a pickled Point").points.at(0);
+          })
       .def("__repr__", [](const Point& p) {
         return "<Point '" + terminal_safe(p.name) + "' I=" + format_intensity(p.intensity()) +
                " P=" + format_work_rate(p.performance()) + ">";
       });
+}
+
+std::string level_judgement_repr(const LevelJudgement& j) {
+  return "<LevelJudgement '" + terminal_safe(j.level) + "' I=" + format_intensity(j.intensity) +
+         ": " + j.attainment_percent + "% of " + format_work_rate(j.attainable) + ", " +
+         (j.memory_side ? "memory-bound" : "compute-bound") + ">";
+}
+
+std::string empty_roof_repr(const EmptyRoof& e) {
+  return "<EmptyRoof '" + terminal_safe(e.name) + "' " + format_work_rate(e.peak) + ", gain " +
+         format_number(e.gain, 4) + "x>";
 }
 
 void register_diagnosis(py::module_& m) {
@@ -279,12 +307,14 @@ void register_diagnosis(py::module_& m) {
       .def_readonly("attainment", &LevelJudgement::attainment, "P / attainable")
       .def_readonly("memory_side", &LevelJudgement::memory_side, "left of this level's ridge")
       .def_property_readonly("ridge_flop_per_byte",
-                             [](const LevelJudgement& j) { return j.ridge.value; });
+                             [](const LevelJudgement& j) { return j.ridge.value; })
+      .def("__repr__", &level_judgement_repr);
 
   py::class_<EmptyRoof>(m, "EmptyRoof", "A higher flat roof the point does not use.")
       .def_readonly("name", &EmptyRoof::name)
       .def_property_readonly("peak_flop_per_s", [](const EmptyRoof& e) { return e.peak.value; })
-      .def_readonly("gain", &EmptyRoof::gain, "its peak ÷ the binding compute roof");
+      .def_readonly("gain", &EmptyRoof::gain, "its peak ÷ the binding compute roof")
+      .def("__repr__", &empty_roof_repr);
 
   struct Analysis {
     Point point;

@@ -180,6 +180,15 @@ class Chart:
                  where="Chart.save")
         self._spec().save(text)
 
+    def __repr__(self):
+        # What the chart holds, neither checked nor drawn (no warning, and no error for an
+        # attribute set since); the title by Python's repr: no control character reaches a
+        # terminal raw.
+        overlays = len(self.overlays) if isinstance(self.overlays, (list, tuple)) else 0
+        points = len(self.points) if isinstance(self.points, (list, tuple)) else 0
+        return "<Chart %r: %d machine%s, %d point%s>" % (
+            self.title, 1 + overlays, "s" if overlays else "", points, "" if points == 1 else "s")
+
     def _repr_svg_(self):
         return self.to_svg()
 
@@ -260,3 +269,33 @@ Machine.chart = _machine_chart
 Machine.to_svg = lambda self, points=(), **kw: Chart(self, points, **kw).to_svg()
 Machine.to_html = lambda self, points=(), **kw: Chart(self, points, **kw).to_html()
 Machine._repr_svg_ = _machine_repr_svg
+
+
+def _restore(cls, state):
+    """A Machine or a Point again from what its __reduce__ gave: the machine document or points
+    document its _state() wrote, read by the library's reader of such documents."""
+    return cls._from_state(*state)
+
+
+# copy.copy and copy.deepcopy take the C++ value's copy (__copy__, __deepcopy__); pickle the
+# document the object is (a machine document, a points document of one point).
+Machine.__reduce__ = lambda self: (_restore, (Machine, self._state()))
+Point.__reduce__ = lambda self: (_restore, (Point, self._state()))
+
+
+def _not_copied(self):
+    cls = type(self)
+    raise TypeError("%s cannot be copied or pickled (only a Machine or a Point can): make it "
+                    "again by the call that made it%s" % (
+                        cls.__name__, ", or keep its to_dict(), a plain dict" if
+                        hasattr(cls, "to_dict") else ""))
+
+
+# Every other class of the library's objects (results, roofs, models): a clear TypeError from
+# copy, deepcopy and pickle, where Python's own said "cannot pickle" or "__new__ alone".
+for _module in (_roofline, _roofline.llm):
+    for _cls in vars(_module).values():
+        if (isinstance(_cls, type) and not issubclass(_cls, BaseException)
+                and _cls not in (Machine, Point)):
+            _cls.__reduce__ = _not_copied
+del _module, _cls
