@@ -313,26 +313,13 @@ std::string work_unit_from_json(const json& pj, const Where& w) {
   return unit;
 }
 /// A point's field that is a known one misspelt ("precison", "Precision") is refused: it would
-/// not be read, and the point judged without it (on the default roof: the verdict flips). Other
-/// fields are no matter (a document may carry more than this reader takes).
+/// not be read, and the point judged without it (on the default roof: the verdict flips).
 void refuse_misspelt_fields(const json& pj, const Where& w) {
-  static const char* const kKnown[] = {
-      "name",       "work",   "work_unit", "time",  "precision", "source",    "note",
-      "energy",     "weight", "traffic",   "level", "run",       "diagnosis", "above_roof_cause",
-      "vector_only"};
-  if (!pj.is_object()) return;
-  for (const auto& [key, _] : pj.items())
-    for (const char* known : kKnown) {
-      const std::string k = known;
-      if (key == k || pj.contains(k)) continue;
-      // One edit from a short name, two from a long one: "noise" (check's output) is no "note";
-      // any name in other case ("Run").
-      if (lower(key) == k ||
-          (key.size() >= 4 && edit_distance(lower(key), k) <= (k.size() >= 7 ? 2u : 1u)))
-        io::fail(w / key, "unknown field; did you mean '" + k +
-                              "'? (a misspelt field is not read: the point would be judged "
-                              "without it)");
-    }
+  io::refuse_misspelt_fields(
+      pj, w,
+      {"name", "work", "work_unit", "time", "precision", "source", "note", "energy", "weight",
+       "traffic", "level", "run", "diagnosis", "above_roof_cause", "vector_only"},
+      "a misspelt field is not read: the point would be judged without it");
 }
 }  // namespace
 

@@ -1,8 +1,11 @@
 #include "io/json_fields.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "roofline/error.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::io {
 
@@ -92,6 +95,24 @@ void check_schema(const nlohmann::json& j, const char* schema, int version, cons
   if (v.get<long long>() != version)
     fail(w / "version", "unsupported version " + shown(v) + " (this build reads version " +
                             std::to_string(version) + ")");
+}
+
+void refuse_misspelt_fields(const nlohmann::json& obj, const Where& w,
+                            std::initializer_list<const char*> known,
+                            const std::string& consequence) {
+  if (!obj.is_object()) return;
+  for (const auto& [key, _] : obj.items()) {
+    if (std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) continue;
+    const std::string folded = lower(key);
+    for (const char* known_name : known) {
+      const std::string k = known_name;
+      // "noise" (check's output) is no "note"; "Run" is "run".
+      const size_t edits = k.size() >= 7 ? 2u : 1u;
+      if (folded == k || (key.size() >= 4 && edit_distance(folded, k) <= edits))
+        fail(w / terminal_safe(key), "unknown field; did you mean '" + k + "'? (" + consequence +
+                                         (obj.contains(k) ? "; both are given" : "") + ")");
+    }
+  }
 }
 
 }  // namespace roofline::io

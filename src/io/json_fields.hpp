@@ -1,5 +1,6 @@
 #pragma once
 // Field access for JSON documents with errors that name the file, the field path and the value.
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -34,6 +35,15 @@ double get_quantity(const nlohmann::json& obj, const std::string& key, Dimension
 std::optional<double> get_optional_quantity(const nlohmann::json& obj, const std::string& key,
                                             Dimension dim, const Where& w, bool positive = true);
 bool get_bool(const nlohmann::json& obj, const std::string& key, const Where& w, bool fallback);
+/// A field of `obj` that is none of `known` but one of them misspelt ("precison", "tiems") or in
+/// another case ("Name") is refused, naming it and the field meant, with `consequence` (what
+/// would go wrong unread): a document may carry more fields than its reader takes, but not one
+/// meant for it that it would skip. Refused beside the right field too ("precision" and
+/// "precison": which one was meant?). One edit from a name of up to six letters, two from a
+/// longer one; names of three letters or fewer only by case.
+void refuse_misspelt_fields(const nlohmann::json& obj, const Where& w,
+                            std::initializer_list<const char*> known,
+                            const std::string& consequence);
 /// Checks "schema" and "version" of a document.
 void check_schema(const nlohmann::json& j, const char* schema, int version, const Where& w);
 

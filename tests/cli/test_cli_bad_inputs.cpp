@@ -88,6 +88,12 @@ void write_fixtures(const std::filesystem::path& dir) {
     "points": [{"name": "a", "work": 80, "traffic": 1, "time": 1, "precison": "fp16"}]})");
   put("points-capital.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "a", "work": 80, "traffic": 1, "time": 1, "Precision": "fp16"}]})");
+  put("points-misspelt-beside.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "a", "work": 80, "traffic": 1, "time": 1, "precision": "fp32",
+                "precison": "fp16"}]})");
+  put("run-misspelt.json", R"({"schema": "roofline.points", "version": 1,
+    "points": [{"name": "a", "work": 80, "traffic": 1, "time": 1,
+                "run": {"tiems": [1, 1.2, 1.4], "min": 1, "median": 1.2, "max": 1.4}}]})");
   put("points-swapped.json", R"({"schema": "roofline.points", "version": 1,
     "points": [{"name": "a", "work": 80, "traffic": 1, "time": 1, "wieght": 3}]})");
   put("fp32-only.json", R"({"schema": "roofline.machine", "version": 1, "name": "flat",
@@ -938,6 +944,19 @@ std::vector<Case> cases() {
        {"check", "{dir}/points-misspelt.json", "--machine", kA100, "--min-attainment", "0.5"},
        2,
        "points[0].precison: unknown field; did you mean 'precision'?"},
+      // Beside the right field the misspelt one went unread: which of the two was meant?
+      {"a points file with a misspelt field beside the right one",
+       {"point", "--points={dir}/points-misspelt-beside.json", "--machine", kA100},
+       2,
+       "points[0].precison: unknown field; did you mean 'precision'? (a misspelt field is not "
+       "read: the point would be judged without it; both are given)"},
+      // "tiems" unread, the gate took the min/median/max spread: a 7% regression passed as noise.
+      {"a run record with a misspelt field",
+       {"check", "{dir}/run-misspelt.json", "--peak", "100", "--bandwidth", "10", "--baseline",
+        "{dir}/points-swapped.json"},
+       2,
+       "points[0].run.tiems: unknown field; did you mean 'times'? (a misspelt field is not read: "
+       "the gate would judge the run's noise without it)"},
       {"a points file with a field in capitals",
        {"point", "--points={dir}/points-capital.json", "--machine", kA100},
        2,
