@@ -92,13 +92,13 @@ void run(const PointArgs& a) {
   opt.touching = a.touching;
   nlohmann::json out = nlohmann::json::array();
   std::string text;
-  const std::string default_level = m.roofs.select_memory(a.machine.level).level;
   for (auto& p : points) {
     const Diagnosis d = diagnose(p, m.roofs, opt);  // judges (and checks) the point as given
     // Traffic at no named level is at the memory roof it was judged against: named so in every
-    // output (the JSON wrote level "", which no document could be read back with).
+    // output (the JSON wrote level "", which no document could be read back with). Asked only
+    // of such traffic: a machine of links only has none to name (--traffic-at IB=…).
     for (auto& t : p.traffic)
-      if (t.level.empty()) t.level = default_level;
+      if (t.level.empty()) t.level = m.roofs.select_memory(a.machine.level).level;
     if (a.json)
       out.push_back(analysis_to_json(p, d, m.roofs));
     else

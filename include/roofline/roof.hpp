@@ -167,6 +167,10 @@ struct RoofSet {
   /// slowest level that is not a link (kind "interconnect" or "network"). Null when there is
   /// none (no memory roof, or links only).
   const MemoryRoof* default_memory_roof() const;
+  /// The slanted roof a chart heads with (its subtitle, primary ridge, axes): the default
+  /// memory roof, else (a machine of links only, a cluster's network) the fastest link — drawn,
+  /// never a default for plain traffic. Throws InputError when the set has no memory roof.
+  const MemoryRoof& headline_memory() const;
 
   /// Checks names are unique, values positive and finite. Throws InputError naming the roof.
   void validate() const;

@@ -234,6 +234,14 @@ const MemoryRoof& RoofSet::select_memory(std::string_view level) const {
                    "one of them (--level, --traffic-at LEVEL=BYTES)");
 }
 
+const MemoryRoof& RoofSet::headline_memory() const {
+  if (const MemoryRoof* m = default_memory_roof()) return *m;
+  if (memory.empty()) throw InputError("machine '" + name + "' has no memory roof");
+  return *std::max_element(
+      memory.begin(), memory.end(),
+      [](const MemoryRoof& a, const MemoryRoof& b) { return a.bandwidth < b.bandwidth; });
+}
+
 const MemoryRoof* RoofSet::default_memory_roof() const {
   if (!default_memory.empty())
     if (const auto* m = find_memory(default_memory)) return m;

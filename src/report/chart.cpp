@@ -225,7 +225,7 @@ void add_drawn_roofs(Chart& ch, const ReportInput& in, const std::vector<RoofCho
     const ComputeRoof* top = highest_dense(s, choices[mi].compute_shown);
     const MemoryRoof* fast = fastest(s, choices[mi].memory_shown);
     const ComputeRoof& dc = s.select_compute("");
-    const MemoryRoof& dm = s.select_memory("");
+    const MemoryRoof& dm = s.headline_memory();
     const std::string prefix = mi == 0 ? "" : "o" + std::to_string(mi);
     for (size_t k = 0; k < s.memory.size(); ++k) {
       const MemoryRoof& m = s.memory[k];
@@ -365,7 +365,7 @@ void set_axes(Chart& ch, const ReportInput& in, double width, double height) {
   for (const auto& m : in.machines) {
     const RoofSet& s = m.roofs;
     const auto who = [&] { return "machine '" + terminal_safe(s.name) + "'"; };
-    x.take((s.select_compute("").peak / s.select_memory("").bandwidth).value, who);
+    x.take((s.select_compute("").peak / s.headline_memory().bandwidth).value, who);
     for (const auto& c : s.compute) y.take(c.peak.value, who);
   }
   // The lowest point or workload mark, log10: never cut off.
@@ -457,7 +457,7 @@ Chart build_chart(const ReportInput& in, double width, double height) {
                (mixed ? ", " + UnitSystem::op().intensity() : "") + "]";
   ch.y_title = "Performance [" + ch.units.work_rate() + (mixed ? ", OP/s" : "") + "]";
   ch.default_compute = &rs.select_compute("");
-  ch.default_memory = &rs.select_memory("");
+  ch.default_memory = &rs.headline_memory();
 
   for (const auto& p : in.points) {
     ch.diagnoses.push_back(diagnose(p, rs, in.diagnosis));

@@ -189,7 +189,7 @@ RoofChoice choose_roofs(const RoofSet& rs, const std::vector<Diagnosis>& diagnos
     ch.compute_shown[static_cast<size_t>(&rs.select_compute("") - rs.compute.data())] = true;
   for (size_t i : judged) ch.compute_shown[i] = true;
   if (nm > 0) {
-    const MemoryRoof& dm = rs.select_memory("");
+    const MemoryRoof& dm = rs.headline_memory();
     ch.memory_shown[static_cast<size_t>(&dm - rs.memory.data())] = true;
     for (const auto& d : diagnoses)
       for (const auto& l : d.levels)

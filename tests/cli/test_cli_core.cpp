@@ -512,6 +512,36 @@ TEST(CliPoint, LevelsWithoutARoofAreLeftOutWithAWarning) {
   EXPECT_NE(r.out.find("At I = 0.1667 FLOP/byte (triad at DRAM)"), std::string::npos) << r.out;
 }
 
+TEST(CliPoint, AMachineOfLinksOnlyJudgesTrafficAtANamedLink) {
+  // A machine whose only slanted roof is a network (a cluster's InfiniBand): plain traffic has
+  // no roof to be judged at, traffic named at the link has. --traffic-at IB=… and a points file
+  // at IB were refused by the error that asks for them (it was raised naming the level of plain
+  // traffic, and by every chart of such a machine).
+  TempDir dir;
+  write_text(dir.file("ib.json"), R"({"schema": "roofline.machine", "version": 1, "name": "ib",
+    "compute": [{"name": "fp64", "precision": "fp64", "peak": 1e12}],
+    "memory": [{"level": "IB", "kind": "network", "bandwidth": "400 Gb/s"}]})");
+  write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "x", "work": 1e12, "traffic": {"IB": 1e9}, "time": 1}]})");
+  auto r = run_cli({"point", "--machine", dir.file("ib.json"), "-W", "1e12", "--traffic-at",
+                    "IB=1e9", "-T", "1", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  // 400 Gb/s = 50 GB/s: ridge 1e12 / 5e10 = 20 FLOP/byte; I = 1000, on the flat roof.
+  EXPECT_DOUBLE_EQ(j["diagnosis"]["levels"][0]["ridge"].get<double>(), 20) << r.out;
+  EXPECT_EQ(j["diagnosis"]["levels"][0]["level"], "IB");
+  r = run_cli({"plot", dir.file("ib.json"), dir.file("p.json"), "-o", dir.file("c.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(roofline::test::slurp(dir.file("c.svg")).find("IB"), std::string::npos);
+  // Plain traffic is still refused, asking for the level.
+  r = run_cli({"point", "--machine", dir.file("ib.json"), "-W", "1e12", "-Q", "1e9", "-T", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("its levels (IB) are links (interconnect or network), not a memory; give "
+                       "the traffic at one of them"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(CliPlot, CsvRowsGiveTheTrafficOfTheLevelTheyJudge) {
   // A point at "DRAM" on a machine whose main memory is HBM3: the row of level HBM3 carries the
   // point's Q, so I = W/Q holds within the row (it read 0 before).
