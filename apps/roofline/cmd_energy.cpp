@@ -66,6 +66,25 @@ void run(const EnergyArgs& a) {
                        ", but roof '" + c.name + "' counts " + u.work + ": give the energy per " +
                        u.work + " (pJ/" + u.work + ")");
   }
+  // On a machine of its own units (tuples and disk reads) a cost per FLOP or per byte prices
+  // other work: "100 uJ/B" was printed as 100 uJ per 4 KiB disk read. A bare energy is per the
+  // machine's own unit.
+  const auto per_own_unit = [](const std::optional<std::string>& text, const char* option,
+                               const char* per, bool named, const std::string& own) {
+    if (text && named)
+      throw InputError(std::string(option) + " '" + terminal_safe(*text) + "' is per " + per +
+                       ", but the machine counts " + own + ": give the energy per " + own +
+                       " as a bare energy (e.g. 10 nJ)");
+  };
+  if (u.work != "FLOP" && u.work != "OP" && a.eps_flop) {
+    const std::string l = lower(*a.eps_flop);
+    const bool flop = l.find("/flop") != std::string::npos;
+    per_own_unit(a.eps_flop, "--eps-flop", flop ? "FLOP" : "OP",
+                 flop || l.find("/op") != std::string::npos, u.work);
+  }
+  if (u.traffic != "byte")
+    per_own_unit(a.eps_mem, "--eps-mem", "byte or bit",
+                 a.eps_mem && lower(*a.eps_mem).find("/b") != std::string::npos, u.traffic);
   const PowerInterface pi = find_powercap_zones(powercap);
 
   std::string t = "machine " + m.roofs.name + ": π = " + format_work_rate(c.peak, u) + " (" +

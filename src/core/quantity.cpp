@@ -84,12 +84,13 @@ const std::vector<std::string>& units_of(Dimension d) {
 }
 
 /// The dimension a unit name belongs to; `wanted` first, since "J" is both an energy per unit of
-/// work and per byte (a bare joule is read in the dimension asked for).
+/// work and per byte (a bare joule is read in the dimension asked for), and else an energy ("5 J"
+/// for a power is an energy, not an energy per FLOP).
 std::optional<Dimension> dimension_of_unit(const std::string& unit_lower, Dimension wanted) {
   for (Dimension d :
        {wanted, Dimension::work, Dimension::bytes, Dimension::seconds, Dimension::work_rate,
-        Dimension::byte_rate, Dimension::intensity, Dimension::energy_per_work,
-        Dimension::energy_per_byte, Dimension::power, Dimension::energy}) {
+        Dimension::byte_rate, Dimension::intensity, Dimension::energy, Dimension::energy_per_work,
+        Dimension::energy_per_byte, Dimension::power}) {
     const auto& names = units_of(d);
     if (std::find(names.begin(), names.end(), unit_lower) != names.end()) return d;
   }
