@@ -30,6 +30,34 @@ struct EnergyArgs {
   std::string report;  ///< --report FILE: the energy roofline chart (.svg, .png)
 };
 
+/// A cost per FLOP on a roof of OP (or per OP on one of FLOP), or per FLOP or byte on a machine
+/// of its own units, prices other work than the roof counts: refused, naming the option.
+void check_cost_units(const EnergyArgs& a, const ComputeRoof& c, const UnitSystem& u) {
+  const bool flop_or_op = u.work == "FLOP" || u.work == "OP";
+  if (a.eps_flop) {
+    const std::string l = lower(*a.eps_flop);
+    const std::string per = l.find("/flop") != std::string::npos ? "FLOP"
+                            : l.find("/op") != std::string::npos ? "OP"
+                                                                 : "";
+    // Per FLOP on a roof of OP (or per OP on one of FLOP) prices other work (docs/model.md
+    // §11): "10 pJ/FLOP" on int8 was relabelled "0.01 nJ/OP".
+    if (!per.empty() && per != u.work && flop_or_op)
+      throw InputError("--eps-flop '" + terminal_safe(*a.eps_flop) + "' is per " + per +
+                       ", but roof '" + c.name + "' counts " + u.work + ": give the energy per " +
+                       u.work + " (pJ/" + u.work + ")");
+    // On a machine of its own units (tuples) a bare energy is per the machine's unit.
+    if (!per.empty() && !flop_or_op)
+      throw InputError("--eps-flop '" + terminal_safe(*a.eps_flop) + "' is per " + per +
+                       ", but the machine counts " + u.work + ": give the energy per " + u.work +
+                       " as a bare energy (e.g. 10 nJ)");
+  }
+  // Per byte on a machine of disk reads: "100 uJ/B" was printed as 100 uJ per 4 KiB read.
+  if (a.eps_mem && u.traffic != "byte" && lower(*a.eps_mem).find("/b") != std::string::npos)
+    throw InputError("--eps-mem '" + terminal_safe(*a.eps_mem) +
+                     "' is per byte or bit, but the machine counts " + u.traffic +
+                     ": give the energy per " + u.traffic + " as a bare energy (e.g. 10 nJ)");
+}
+
 void run(const EnergyArgs& a) {
   // A folder the user names must be one: only the default may be missing (a VM, an old kernel).
   const std::string powercap = a.powercap.empty() ? "/sys/class/powercap" : a.powercap;
@@ -54,37 +82,7 @@ void run(const EnergyArgs& a) {
   const ComputeRoof& c = *m.roofs.find_compute(an.compute_roof);
   const MemoryRoof& mem = *m.roofs.find_memory(an.memory_level);
   const UnitSystem u = m.roofs.units_of(c);  // OP, OP/J and nJ/OP on an integer roof
-  // A cost per FLOP on a roof of OP (or per OP on one of FLOP) prices other work
-  // (docs/model.md §11): "10 pJ/FLOP" on int8 was relabelled "0.01 nJ/OP".
-  if (a.eps_flop) {
-    const std::string l = lower(*a.eps_flop);
-    const std::string per = l.find("/flop") != std::string::npos ? "FLOP"
-                            : l.find("/op") != std::string::npos ? "OP"
-                                                                 : "";
-    if (!per.empty() && per != u.work && (u.work == "FLOP" || u.work == "OP"))
-      throw InputError("--eps-flop '" + terminal_safe(*a.eps_flop) + "' is per " + per +
-                       ", but roof '" + c.name + "' counts " + u.work + ": give the energy per " +
-                       u.work + " (pJ/" + u.work + ")");
-  }
-  // On a machine of its own units (tuples and disk reads) a cost per FLOP or per byte prices
-  // other work: "100 uJ/B" was printed as 100 uJ per 4 KiB disk read. A bare energy is per the
-  // machine's own unit.
-  const auto per_own_unit = [](const std::optional<std::string>& text, const char* option,
-                               const char* per, bool named, const std::string& own) {
-    if (text && named)
-      throw InputError(std::string(option) + " '" + terminal_safe(*text) + "' is per " + per +
-                       ", but the machine counts " + own + ": give the energy per " + own +
-                       " as a bare energy (e.g. 10 nJ)");
-  };
-  if (u.work != "FLOP" && u.work != "OP" && a.eps_flop) {
-    const std::string l = lower(*a.eps_flop);
-    const bool flop = l.find("/flop") != std::string::npos;
-    per_own_unit(a.eps_flop, "--eps-flop", flop ? "FLOP" : "OP",
-                 flop || l.find("/op") != std::string::npos, u.work);
-  }
-  if (u.traffic != "byte")
-    per_own_unit(a.eps_mem, "--eps-mem", "byte or bit",
-                 a.eps_mem && lower(*a.eps_mem).find("/b") != std::string::npos, u.traffic);
+  check_cost_units(a, c, u);
   const PowerInterface pi = find_powercap_zones(powercap);
 
   std::string t = "machine " + m.roofs.name + ": π = " + format_work_rate(c.peak, u) + " (" +
@@ -109,7 +107,12 @@ void run(const EnergyArgs& a) {
 
   std::optional<EnergyPoints> points;
   if (an.costs && !a.points.empty()) {
-    points = energy_points(load_points_file(a.points), a.points, mem.level, m.roofs);
+    points = energy_points(load_points_file(a.points), a.points, mem.level, m.roofs,
+                           an.bound ? std::optional(an.bound->power_w) : std::nullopt);
+    for (const auto& w : points->warnings) {
+      an.warnings.push_back(w);
+      j["warnings"].push_back(w);
+    }
     j["points"] = energy_points_to_json(points->placed, *an.costs);
     j["points_without_energy"] = points->skipped;
     j["points_without_traffic_at_level"] = points->off_level;

@@ -89,12 +89,18 @@ struct EnergyPoints {
   std::vector<EnergyPoint> placed;
   std::vector<std::string> skipped;    ///< no energy given
   std::vector<std::string> off_level;  ///< no traffic at the model's memory level
+  /// A point whose energy over its time is more than twice the device's power figure (a unit
+  /// error, mJ given for J, or another run's energy), one line each.
+  std::vector<std::string> warnings;
 };
 /// The points with energy placed at W/E against I = W/Q at `level` (the model's memory level of
 /// `roofs`): Q at a level the machine reads as that roof (RoofSet::select_memory: case aside,
 /// DRAM/HBM/memory as main memory, unnamed as the default level).
+/// `power_w`: the device's power figure (the catalogue's info.power_w), against which each
+/// point's average power E/T is checked.
 EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
-                           const std::string& level, const RoofSet& roofs);
+                           const std::string& level, const RoofSet& roofs,
+                           std::optional<double> power_w = std::nullopt);
 /// `roofline energy --json`'s "points": each placed point with the roof's work per joule at its
 /// intensity and its share of it.
 nlohmann::json energy_points_to_json(const std::vector<EnergyPoint>& points, const EnergyCosts& k);

@@ -297,6 +297,34 @@ std::string empty_roof_repr(const EmptyRoof& e) {
          format_number(e.gain, 4) + "x>";
 }
 
+/// What Python's Diagnosis holds: the point as judged, its diagnosis and the roofs.
+struct Analysis {
+  Point point;
+  Diagnosis d;
+  RoofSet roofs;
+};
+
+/// diagnose(): as `roofline point` judges it. Traffic at a level the machine has no roof for is
+/// left out, the point judged at its other levels, with a warning; a point left with none is
+/// refused.
+Analysis diagnose_point(const py::object& point, const MachineArg<"machine">& given,
+                        RealArg<"touching"> touching, RealArg<"above"> above,
+                        RealArg<"higher_roof_factor"> higher_roof_factor) {
+  if (!py::isinstance<Point>(point))
+    throw py::type_error("point: expected a roofline.Point (got " + type_name(point) + ")");
+  const Point& p = point.cast<const Point&>();
+  const Machine& machine = given;
+  DiagnosisOptions o;
+  o.touching = touching;
+  o.above = above;
+  o.higher_roof_factor = higher_roof_factor;
+  FittedPoints fitted = fit_to_roofs({p}, machine.doc.roofs);
+  if (fitted.points.empty()) (void)diagnose(p, machine.doc.roofs, o);  // says why
+  warn_each("roofline.diagnose", fitted.warnings);
+  const Point& judged = fitted.points.front();
+  return Analysis{judged, diagnose(judged, machine.doc.roofs, o), machine.doc.roofs};
+}
+
 void register_diagnosis(py::module_& m) {
   py::class_<LevelJudgement>(m, "LevelJudgement", "The point judged at one memory level.")
       .def_readonly("level", &LevelJudgement::level)
@@ -316,11 +344,6 @@ void register_diagnosis(py::module_& m) {
       .def_readonly("gain", &EmptyRoof::gain, "its peak ÷ the binding compute roof")
       .def("__repr__", &empty_roof_repr);
 
-  struct Analysis {
-    Point point;
-    Diagnosis d;
-    RoofSet roofs;
-  };
   py::class_<Analysis>(m, "Diagnosis",
                        "The two-step diagnosis: is the point touching a roof, and which one; "
                        "the verdict, its title and what to do (docs/model.md).")
@@ -373,31 +396,11 @@ void register_diagnosis(py::module_& m) {
         return "<Diagnosis " + to_string(a.d.verdict) + ": " + terminal_safe(a.d.title) + ">";
       });
 
-  m.def(
-      "diagnose",
-      [](const py::object& point, const MachineArg<"machine">& given, RealArg<"touching"> touching,
-         RealArg<"above"> above, RealArg<"higher_roof_factor"> higher_roof_factor) {
-        if (!py::isinstance<Point>(point))
-          throw py::type_error("point: expected a roofline.Point (got " + type_name(point) + ")");
-        const Point& p = point.cast<const Point&>();
-        const Machine& machine = given;
-        DiagnosisOptions o;
-        o.touching = touching;
-        o.above = above;
-        o.higher_roof_factor = higher_roof_factor;
-        // As `roofline point`: traffic at a level the machine has no roof for is left out, the
-        // point judged at its other levels, with a warning; a point left with none is refused.
-        FittedPoints fitted = fit_to_roofs({p}, machine.doc.roofs);
-        if (fitted.points.empty()) (void)diagnose(p, machine.doc.roofs, o);  // says why
-        warn_each("roofline.diagnose", fitted.warnings);
-        const Point& judged = fitted.points.front();
-        return Analysis{judged, diagnose(judged, machine.doc.roofs, o), machine.doc.roofs};
-      },
-      py::arg("point"), py::arg("machine"), py::arg("touching") = 0.8, py::arg("above") = 1.05,
-      py::arg("higher_roof_factor") = 1.5,
-      "Diagnoses a point on a machine's roofs as `roofline point` does. touching: attainment at "
-      "which the point is on its roof (0.8); above: attainment beyond which it is impossible "
-      "(1.05); higher_roof_factor: how much higher an unused flat roof must be to be named.");
+  m.def("diagnose", &diagnose_point, py::arg("point"), py::arg("machine"),
+        py::arg("touching") = 0.8, py::arg("above") = 1.05, py::arg("higher_roof_factor") = 1.5,
+        "Diagnoses a point on a machine's roofs as `roofline point` does. touching: attainment at "
+        "which the point is on its roof (0.8); above: attainment beyond which it is impossible "
+        "(1.05); higher_roof_factor: how much higher an unused flat roof must be to be named.");
 }
 
 /// Points given to check(): a points file (a str or an os.PathLike such as pathlib.Path) or a

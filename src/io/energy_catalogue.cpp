@@ -249,7 +249,8 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
 }
 
 EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
-                           const std::string& level, const RoofSet& roofs) {
+                           const std::string& level, const RoofSet& roofs,
+                           std::optional<double> power_w) {
   const UnitSystem& units = roofs.units;
   if (!(doc.units == units))
     throw InputError(origin + ": points are in " + doc.units.work + "/" + doc.units.traffic +
@@ -282,6 +283,16 @@ EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
                        format_number(p.work.value) + " / " + format_number(p.energy) +
                        " J is not a finite number (energy too small)");
     out.placed.push_back({p.name, p.work.value / q.value, wpj});
+    // A device draws up to its power figure over a run (a CPU's short-term limit some way
+    // above it): twice that on average is no measurement of this run in joules.
+    const double watts = p.energy / p.time.value;
+    constexpr double kPowerMargin = 2;
+    if (power_w && watts > kPowerMargin * *power_w)
+      out.warnings.push_back(
+          "point '" + terminal_safe(p.name) + "': E/T = " + format_number(p.energy, 4) + " J / " +
+          format_seconds(p.time) + " = " + format_number(watts, 4) + " W, " +
+          format_number(watts / *power_w, 3) + "x the device's " + format_number(*power_w) +
+          " W (info.power_w): is the energy in J, and of this run?");
   }
   return out;
 }

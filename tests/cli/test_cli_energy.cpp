@@ -9,6 +9,8 @@
 
 using nlohmann::json;
 using roofline::test::run_cli;
+using roofline::test::TempDir;
+using roofline::test::write_text;
 
 namespace ROOFLINE_UNITY_ID {
 const std::string kFixture = std::string(ROOFLINE_TEST_DATA) + "/energy/powercap/intel-1pkg";
@@ -103,6 +105,28 @@ TEST(CliEnergy, CatalogueBoundAndNothingToSay) {
   EXPECT_NE(r.err.find("eps_mem: expected a finite number > 0 (got 0)"), std::string::npos)
       << r.err;
 }
+TEST(CliEnergy, APointDrawingFarAboveTheDevicesPowerIsSaid) {
+  // 1.2 kJ in 50 ms is 24 kW on a 700 W H100 (34.3x): an energy in the wrong unit (mJ given as
+  // J) or of another run, placed without a word. 50 J in 50 ms (1 kW, 1.43x) is within the
+  // twice-the-figure margin a short run may reach.
+  TempDir dir;
+  write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "a", "work": 1e12, "traffic": 1e10, "time": 0.05, "energy": 50},
+    {"name": "b", "work": 1e12, "traffic": 1e11, "time": 0.05, "energy": "1.2 kJ"}]})");
+  const auto r = run_cli({"energy", "--hw", "h100-sxm", "--eps-flop", "10 pJ", "--eps-mem",
+                          "100 pJ/B", "--points", dir.file("p.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 2u);
+  std::vector<std::string> about_points;
+  for (const auto& w : j["warnings"])
+    if (w.get<std::string>().rfind("point ", 0) == 0) about_points.push_back(w);
+  ASSERT_EQ(about_points.size(), 1u) << j["warnings"];
+  EXPECT_EQ(about_points[0],
+            "point 'b': E/T = 1200 J / 50 ms = 24000 W, 34.3x the device's 700 W (info.power_w): "
+            "is the energy in J, and of this run?");
+}
+
 TEST(CliEnergy, AMachineMeasuredWithRaplGivesItsOwnCosts) {
   // tests/data/energy/README.md: π0 = 30 W, ε_flop = 1 nJ/FLOP, ε_mem = 1 nJ/byte on π = 96
   // GFLOP/s and β = 20 GB/s. ε̂_flop = 1e-9 + 30/96e9 J; at I = 1 the roofline is memory-bound
