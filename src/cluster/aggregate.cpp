@@ -1,7 +1,6 @@
 // Aggregating per-node roofs (sum, min / median / max, stragglers) and the network roofs from a
 // ping-pong / allreduce sweep. Pure functions: no MPI here.
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 
 #include "roofline/cluster.hpp"
@@ -94,30 +93,16 @@ std::optional<double> network_latency(const NetworkMeasurement& net) {
   return smallest->median_seconds();
 }
 
-namespace {
-
-/// The spread of one value per pair: median, min, max, quartiles and cv over the samples
-/// (repetitions = their count). The roof is the median pair, not the third-fastest sample, so
-/// `sustained` and `second` stay unknown (0: left out of the document).
-Statistics spread_over(std::vector<double> values) {
-  Statistics s;
-  std::sort(values.begin(), values.end());
-  s.repetitions = static_cast<int>(values.size());
-  s.median = quantile_sorted(values, 0.5);
-  s.q1 = quantile_sorted(values, 0.25);
-  s.q3 = quantile_sorted(values, 0.75);
-  s.min = values.front();
-  s.max = values.back();
-  s.best = s.max;
-  const double n = static_cast<double>(values.size());
-  const double mean = std::accumulate(values.begin(), values.end(), 0.0) / n;
-  double var = 0;
-  for (double v : values) var += (v - mean) * (v - mean);
-  s.cv = mean > 0 ? std::sqrt(var / n) / mean : 0;
-  return s;
+std::vector<double> PingPongSample::pair_bandwidths() const {
+  std::vector<double> rates;
+  rates.reserve(one_way_seconds.size());
+  for (double t : one_way_seconds) rates.push_back(bytes / t);
+  return rates;
 }
 
-}  // namespace
+double PingPongSample::bandwidth() const {
+  return median(pair_bandwidths());
+}
 
 std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net) {
   std::vector<MemoryRoof> roofs;
@@ -128,18 +113,23 @@ std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net) {
                                        [](const PingPongSample& a, const PingPongSample& b) {
                                          return a.bandwidth() < b.bandwidth();
                                        });
-    std::vector<double> per_pair;
-    for (double t : best->one_way_seconds) per_pair.push_back(best->bytes / t);
+    // The pairs' rates under the statistics policy of every roof (median, quartiles, spread,
+    // noisy: more than 10% spread, or fewer than 3 pairs, is noisy). The roof is their median,
+    // the statistic it states; the third-fastest pair (sustained) and the second-fastest are not
+    // the roof and are left out.
+    Statistics stats = summarize_rates(best->pair_bandwidths());
+    stats.sustained = 0;
+    stats.second = 0;
     MemoryRoof r;
     r.level = "network";
     r.kind = "network";
-    r.bandwidth = ByteRate(best->bandwidth());
+    r.bandwidth = ByteRate(stats.median);
     r.provenance = Provenance::measured;
     r.source = "MPI ping-pong between rank pairs measured at once (" +
                std::to_string(net.pairs.size()) + " pair" + (net.pairs.size() == 1 ? "" : "s") +
                "): message bytes / half the best round trip, median pair, at " +
                format_bytes(Bytes(best->bytes)) + transport;
-    r.stats = spread_over(per_pair);
+    r.stats = stats;
     r.convention = "named";
     roofs.push_back(std::move(r));
   }

@@ -153,7 +153,8 @@ TEST(ClusterNetwork, BusBandwidthIsAlgbwTimesTwoNMinusOneOverN) {
 TEST(ClusterNetwork, RoofsAndLatencyFromTheSweep) {
   const NetworkMeasurement net = fake_network(4);
   EXPECT_DOUBLE_EQ(net.ping_pong[1].median_seconds(), 1.5e-3);
-  EXPECT_DOUBLE_EQ(net.ping_pong[1].bandwidth(), 8e6 / 1.5e-3);
+  // The median of the pairs' rates (8 and 4 GB/s), not bytes over the mean of their times.
+  EXPECT_DOUBLE_EQ(net.ping_pong[1].bandwidth(), 6e9);
   EXPECT_DOUBLE_EQ(network_latency(net).value(), 3e-6);
   // Without a small message there is no latency to read (1 GiB gave "latency 222.7 ms").
   NetworkMeasurement big = net;
@@ -165,8 +166,8 @@ TEST(ClusterNetwork, RoofsAndLatencyFromTheSweep) {
   EXPECT_EQ(roofs[0].level, "network");
   EXPECT_EQ(roofs[0].kind, "network");
   EXPECT_EQ(roofs[0].provenance, Provenance::measured);
-  // Highest median-pair bandwidth: 8 MB at 1.5 ms (8 B at 3 us is 2.7 MB/s).
-  EXPECT_DOUBLE_EQ(roofs[0].bandwidth.value, 8e6 / 1.5e-3);
+  // Highest median-pair bandwidth: 8 MB at 6 GB/s (8 B at 3 MB/s).
+  EXPECT_DOUBLE_EQ(roofs[0].bandwidth.value, 6e9);
   ASSERT_TRUE(roofs[0].stats.has_value());
   EXPECT_DOUBLE_EQ(roofs[0].stats->min, 8e6 / 2e-3);  // the slower pair
   EXPECT_DOUBLE_EQ(roofs[0].stats->max, 8e6 / 1e-3);
@@ -572,6 +573,64 @@ TEST(ClusterNodes, RanksSplitTheHostsCoresAndNeverShareOne) {
               std::string::npos)
         << e.what();
   }
+}
+
+}  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+
+// The network roof is the statistic it states: the median of the pairs' rates, inside its own
+// [min, max], and noisy by the policy of every roof. Two pairs at 6.025 ms and 0.388 ms for 1 MB
+// gave 311.9 MB/s (bytes over the mean of the two times: no pair's rate), beside a median of
+// 1.37 GB/s and "noisy": false with a spread of 88%.
+TEST(ClusterNetwork, TheNetworkRoofIsTheMedianOfThePairsRates) {
+  NetworkMeasurement net;
+  net.ranks = 4;
+  net.repetitions = 3;
+  net.pairs = {{0, 1}, {2, 3}};
+  net.ping_pong.push_back({1e6, {6.025e-3, 0.388e-3}});
+  net.ping_pong.push_back({64e3, {0.3e-3, 0.2e-3}});
+  const auto roofs = network_roofs(net);
+  ASSERT_FALSE(roofs.empty());
+  const MemoryRoof& r = roofs[0];
+  const double slow = 1e6 / 6.025e-3, fast = 1e6 / 0.388e-3;
+  EXPECT_DOUBLE_EQ(r.bandwidth.value, median({slow, fast}));
+  EXPECT_DOUBLE_EQ(r.bandwidth.value, (slow + fast) / 2);
+  ASSERT_TRUE(r.stats.has_value());
+  EXPECT_DOUBLE_EQ(r.stats->median, r.bandwidth.value);
+  EXPECT_DOUBLE_EQ(r.stats->min, slow);
+  EXPECT_DOUBLE_EQ(r.stats->max, fast);
+  EXPECT_TRUE(r.stats->noisy);  // a spread of 176%, and two pairs are too few to agree
+  EXPECT_EQ(r.stats->sustained, 0);
+  EXPECT_EQ(r.stats->second, 0);
+  // Every statistic but the two left out is the policy's.
+  const Statistics policy = summarize_rates({slow, fast});
+  EXPECT_EQ(r.stats->noisy, policy.noisy);
+  EXPECT_DOUBLE_EQ(r.stats->q1, policy.q1);
+  EXPECT_DOUBLE_EQ(r.stats->q3, policy.q3);
+  EXPECT_DOUBLE_EQ(r.stats->cv, policy.cv);
+  EXPECT_DOUBLE_EQ(net.ping_pong[0].bandwidth(), r.bandwidth.value);
+  // The document is written and read back (a roof outside its stats' [min, max] is refused).
+  const std::vector<NodeReport> nodes{
+      report(0, "a", fake_node(1e9, 1e9)), report(1, "b", fake_node(1e9, 1e9)),
+      report(2, "c", fake_node(1e9, 1e9)), report(3, "d", fake_node(1e9, 1e9))};
+  const MachineDocument doc = assemble_cluster_document(nodes, net, {});
+  const MachineDocument back = machine_from_json(machine_to_json(doc), "c.json");
+  EXPECT_DOUBLE_EQ(back.roofs.find_memory("network")->bandwidth.value, r.bandwidth.value);
+  EXPECT_TRUE(back.roofs.find_memory("network")->stats->noisy);
+  // Three pairs within 1%: the policy calls it steady; one pair is too few to agree.
+  NetworkMeasurement steady = net;
+  steady.ranks = 6;
+  steady.pairs = {{0, 1}, {2, 3}, {4, 5}};
+  steady.ping_pong = {{1e6, {1.000e-3, 1.005e-3, 1.01e-3}}};
+  const MemoryRoof s = network_roofs(steady)[0];
+  EXPECT_DOUBLE_EQ(s.bandwidth.value, 1e6 / 1.005e-3);
+  EXPECT_FALSE(s.stats->noisy);
+  NetworkMeasurement one = net;
+  one.ranks = 2;
+  one.pairs = {{0, 1}};
+  one.ping_pong = {{1e6, {1e-3}}};
+  EXPECT_TRUE(network_roofs(one)[0].stats->noisy);
 }
 
 }  // namespace ROOFLINE_UNITY_ID
