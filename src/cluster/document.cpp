@@ -189,11 +189,10 @@ std::vector<std::string> add_paired_default(const std::vector<const Roof*>& grou
   r.source = from + (r.source.empty() ? "" : ": " + r.source);
   top.insert(top.begin(), std::move(r));
   default_name = name;
+  // Stragglers by the rule of every row: a node more than the threshold below the median. An
+  // H100's HBM3 beside an H200's HBM3e is one: the step waits for it, whatever its name.
   RoofAggregate paired = aggregate_values(join(names, " / ") + " (default " + what + " roofs)",
                                           compute, ranks, hosts, values, straggler_threshold);
-  // Different machines differ by design (an H100's HBM3 beside an H200's HBM3e): a straggler
-  // is a node slower than its like, on a roof of one name.
-  paired.stragglers.clear();
   paired.units = units_in(nodes[slowest].machine.roofs, *group[slowest]);
   aggregates.push_back(std::move(paired));
   notes.push_back(said + "; they are one roof of every node, and the cluster's default " + what +

@@ -440,7 +440,10 @@ TEST(ClusterDocument, MixedNodesKeepTheSlowestDefaultMemoryRoof) {
   const RoofAggregate& main = find(c.summary.roofs, "HBM3 / HBM3e (default memory roofs)");
   EXPECT_DOUBLE_EQ(main.sum, 3.35e12 + 4.8e12);
   EXPECT_EQ(main.min_rank, 0);
-  EXPECT_TRUE(main.stragglers.empty());  // an H100 is no straggler beside an H200
+  // One straggler rule for every row: the H100's 3.35 TB/s is 17.8% below the median 4.075.
+  ASSERT_EQ(main.stragglers.size(), 1u);
+  EXPECT_EQ(main.stragglers[0].rank, 0);
+  EXPECT_NEAR(main.stragglers[0].below_median, 1 - 3.35 / 4.075, 1e-12);
   // Plain traffic is judged against main memory, not PCIe.
   Point p;
   p.name = "step";
@@ -631,6 +634,48 @@ TEST(ClusterNetwork, TheNetworkRoofIsTheMedianOfThePairsRates) {
   one.pairs = {{0, 1}};
   one.ping_pong = {{1e6, {1e-3}}};
   EXPECT_TRUE(network_roofs(one)[0].stats->noisy);
+}
+
+}  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+
+const RoofAggregate* find_row(const std::vector<RoofAggregate>& all, const std::string& roof) {
+  for (const auto& a : all)
+    if (a.roof == roof) return &a;
+  return nullptr;
+}
+
+// Rows pairing differently named default roofs flag stragglers as every row does: an A100's
+// HBM2e beside an H100's HBM3 (rank 0 24% below the median), a Xeon's fp32 roof beside an
+// H100's (rank 0 61% below). They said "none", and cluster.stragglers missed rank 0.
+TEST(ClusterDocument, EveryRowFlagsStragglersByOneRule) {
+  const ClusterDocument a100 = assemble_cluster(
+      {report(0, "a", catalogue("a100-80gb")), report(1, "b", catalogue("h100-sxm"))}, std::nullopt,
+      {});
+  const RoofAggregate* hbm = find_row(a100.summary.roofs, "HBM2e / HBM3 (default memory roofs)");
+  ASSERT_NE(hbm, nullptr);
+  ASSERT_EQ(hbm->stragglers.size(), 1u);
+  EXPECT_EQ(hbm->stragglers[0].rank, 0);
+  EXPECT_NEAR(hbm->stragglers[0].below_median, 1 - 2.039 / ((2.039 + 3.35) / 2), 1e-9);
+  const nlohmann::json& section = a100.document.sections.at("cluster");
+  for (const auto& row : section.at("roofs"))
+    if (row.at("roof") == hbm->roof) {
+      EXPECT_EQ(row.at("stragglers").size(), 1u) << row;
+    }
+
+  const ClusterDocument xeon = assemble_cluster(
+      {report(0, "a", catalogue("xeon-6980p")), report(1, "b", catalogue("h100-sxm"))},
+      std::nullopt, {});
+  const RoofAggregate* fp32 =
+      find_row(xeon.summary.roofs, "fp32 avx-512 fma / fp32 vector (default compute roofs)");
+  ASSERT_NE(fp32, nullptr);
+  ASSERT_EQ(fp32->stragglers.size(), 1u);
+  EXPECT_EQ(fp32->stragglers[0].rank, 0);
+  EXPECT_NEAR(fp32->stragglers[0].below_median, 1 - 16.384 / ((16.384 + 66.9) / 2), 1e-9);
+  EXPECT_EQ(xeon.summary.stragglers, (std::vector<int>{0, 1}));
+  EXPECT_EQ(xeon.document.sections.at("cluster").at("stragglers"), nlohmann::json::array({0, 1}));
+  EXPECT_TRUE(xeon.document.sections.at("cluster").at("nodes")[0].at("straggler").get<bool>());
 }
 
 }  // namespace ROOFLINE_UNITY_ID
