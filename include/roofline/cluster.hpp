@@ -98,7 +98,9 @@ RoofAggregate aggregate_values(const std::string& roof, bool compute, const std:
                                const std::vector<double>& values, double straggler_threshold);
 
 /// Every compute roof (by name) and memory roof (by level) over the nodes, in the order of
-/// first appearance. Network roofs of the nodes (kind "network") are left out.
+/// first appearance. The nodes' own network roofs (kind "network", e.g. an InfiniBand roof of a
+/// datasheet document) are roofs like any other; the network roofs measured between the ranks
+/// are not aggregated here.
 std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
                                            double straggler_threshold);
 

@@ -65,7 +65,7 @@ std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
     for (const auto& c : n.machine.roofs.compute)
       if (!c.sparse) add(c.name, true, n, c.peak.value, n.machine.roofs.units_of(c));
     for (const auto& m : n.machine.roofs.memory)
-      if (m.kind != "network") add(m.level, false, n, m.bandwidth.value, n.machine.roofs.units);
+      add(m.level, false, n, m.bandwidth.value, n.machine.roofs.units);
   }
   std::vector<RoofAggregate> out;
   out.reserve(found.size());

@@ -221,18 +221,16 @@ void note_default_memory(const RoofSet& roofs, const std::vector<NodeReport>& no
          : "plain traffic is refused (point, llm); give it at a level (--traffic-at LEVEL=BYTES)"));
 }
 
-/// Top-level roofs: per roof the slowest node's, when every node has the roof; the slowest of
-/// the nodes' default roofs when their names differ (the default); then the network's. The
-/// defaults are otherwise the first node's where the cluster has them.
-void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& nodes,
-                             std::vector<RoofAggregate>& aggregates,
-                             const std::optional<NetworkMeasurement>& network,
-                             const ClusterOptions& options, std::vector<std::string>& notes) {
+/// Top-level roofs: per roof the slowest node's, when every node has the roof. A node roof named as
+/// a measured network roof (`measured`: "network", "allreduce") is left out of them, with a note:
+/// the measured roof stands under that name. Returns the roofs not on every node.
+std::vector<std::string> add_slowest_roofs(RoofSet& roofs, const std::vector<NodeReport>& nodes,
+                                           const std::vector<RoofAggregate>& aggregates,
+                                           const std::vector<MemoryRoof>& measured,
+                                           std::vector<std::string>& notes) {
   const std::string count = std::to_string(nodes.size());
   std::vector<std::string> incomplete;
-  const size_t by_name = aggregates.size();
-  for (size_t i = 0; i < by_name; ++i) {
-    const RoofAggregate& a = aggregates[i];
+  for (const RoofAggregate& a : aggregates) {
     if (a.values.size() != nodes.size()) {
       incomplete.push_back(a.roof);
       continue;
@@ -244,12 +242,34 @@ void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& node
       ComputeRoof r = *slowest.machine.roofs.find_compute(a.roof);
       r.source = from + (r.source.empty() ? "" : ": " + r.source);
       roofs.compute.push_back(std::move(r));
-    } else {
-      MemoryRoof r = *slowest.machine.roofs.find_memory(a.roof);
-      r.source = from + (r.source.empty() ? "" : ": " + r.source);
-      roofs.memory.push_back(std::move(r));
+      continue;
     }
+    if (std::any_of(measured.begin(), measured.end(),
+                    [&](const MemoryRoof& m) { return iequals(m.level, a.roof); })) {
+      notes.push_back("the nodes' own memory roof '" + a.roof +
+                      "' (see cluster.roofs) is left out of the top-level roofs: the network roof "
+                      "measured between the ranks has that name; rename it in the node documents "
+                      "to keep both");
+      continue;
+    }
+    MemoryRoof r = *slowest.machine.roofs.find_memory(a.roof);
+    r.source = from + (r.source.empty() ? "" : ": " + r.source);
+    roofs.memory.push_back(std::move(r));
   }
+  return incomplete;
+}
+
+/// Top-level roofs: per roof the slowest node's, when every node has the roof; the slowest of
+/// the nodes' default roofs when their names differ (the default); then the network's. The
+/// defaults are otherwise the first node's where the cluster has them.
+void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& nodes,
+                             std::vector<RoofAggregate>& aggregates,
+                             const std::optional<NetworkMeasurement>& network,
+                             const ClusterOptions& options, std::vector<std::string>& notes) {
+  const std::vector<MemoryRoof> net_roofs =
+      network ? network_roofs(*network) : std::vector<MemoryRoof>{};
+  const std::vector<std::string> incomplete =
+      add_slowest_roofs(roofs, nodes, aggregates, net_roofs, notes);
   const auto& first = nodes.front().machine.roofs;
   if (roofs.find_compute(first.default_compute)) roofs.default_compute = first.default_compute;
   if (roofs.find_memory(first.default_memory)) roofs.default_memory = first.default_memory;
@@ -268,8 +288,7 @@ void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& node
         "roofs not on every node are left out of the top-level roofs (see cluster.roofs): " +
         left_out.dump());
   if (network) {
-    auto net_roofs = network_roofs(*network);
-    for (auto& r : net_roofs) roofs.memory.push_back(std::move(r));
+    for (const auto& r : net_roofs) roofs.memory.push_back(r);
     if (net_roofs.empty()) notes.push_back("network: nothing measured");
   } else {
     notes.push_back(nodes.size() < 2 ? "network: not measured (one rank: nothing to talk to)"

@@ -15,6 +15,7 @@
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
+#include "roofline/strings.hpp"
 
 using namespace roofline;
 using namespace roofline::cluster;
@@ -115,14 +116,16 @@ TEST(ClusterAggregate, RoofsMatchedByNameAcrossNodes) {
   std::vector<NodeReport> nodes{report(0, "n0", fake_node(100e9, 20e9)),
                                 report(1, "n1", fake_node(80e9, 22e9)),
                                 report(2, "n2", fake_node(102e9, 21e9, /*with_l3=*/false))};
-  // A network roof on a node is not a node roof: it is left out of the aggregates.
+  // A node's own network roof (an InfiniBand datasheet figure) is a roof of that node like any
+  // other (it was left out, and with it the docs' example's default memory roof).
   MemoryRoof net;
-  net.level = "network";
+  net.level = "InfiniBand";
   net.kind = "network";
   net.bandwidth = ByteRate(1e9);
   nodes[0].machine.roofs.memory.push_back(net);
   const auto all = aggregate_roofs(nodes, 0.10);
-  ASSERT_EQ(all.size(), 3u);  // fp64, DRAM, L3
+  ASSERT_EQ(all.size(), 4u);  // fp64, DRAM, L3, InfiniBand
+  EXPECT_EQ(find(all, "InfiniBand").ranks, std::vector<int>{0});
   const auto& fp64 = find(all, "fp64 avx2 fma");
   EXPECT_TRUE(fp64.compute);
   EXPECT_DOUBLE_EQ(fp64.sum, 282e9);
@@ -676,6 +679,96 @@ TEST(ClusterDocument, EveryRowFlagsStragglersByOneRule) {
   EXPECT_EQ(xeon.summary.stragglers, (std::vector<int>{0, 1}));
   EXPECT_EQ(xeon.document.sections.at("cluster").at("stragglers"), nlohmann::json::array({0, 1}));
   EXPECT_TRUE(xeon.document.sections.at("cluster").at("nodes")[0].at("straggler").get<bool>());
+}
+
+}  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+
+MachineDocument document_at(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return machine_from_json(nlohmann::json::parse(text.str()), path);
+}
+
+MachineDocument test_data(const std::string& name) {
+  return document_at(std::string(ROOFLINE_TEST_DATA) + "/cluster/" + name);
+}
+
+// A node document's own network roof (kind "network") is a roof every node has. The docs'
+// example (NVLink of kind interconnect, InfiniBand of kind network, the default memory
+// InfiniBand) lost InfiniBand: the document held NVLink alone, its note said "no default memory
+// roof every node has (rank 0: InfiniBand, rank 1: InfiniBand)", and the example's points were
+// refused.
+TEST(ClusterDocument, NodeNetworkRoofsAreRoofsEveryNodeHas) {
+  const MachineDocument example =
+      document_at(std::string(ROOFLINE_SOURCE_DIR) + "/examples/custom/distributed/machine.json");
+  const ClusterDocument c =
+      assemble_cluster({report(0, "a", example), report(1, "b", example)}, std::nullopt, {});
+  const RoofSet& roofs = c.document.roofs;
+  ASSERT_NE(roofs.find_memory("InfiniBand"), nullptr);
+  EXPECT_EQ(roofs.find_memory("InfiniBand")->kind, "network");
+  EXPECT_DOUBLE_EQ(roofs.find_memory("InfiniBand")->bandwidth.value, 50e9);
+  EXPECT_EQ(roofs.default_memory, "InfiniBand");
+  EXPECT_FALSE(noted(c.document, "no default memory roof"));
+  const RoofAggregate* ib = find_row(c.summary.roofs, "InfiniBand");
+  ASSERT_NE(ib, nullptr);
+  EXPECT_DOUBLE_EQ(ib->sum, 100e9);
+  // The example's points are judged against it.
+  std::ifstream in(std::string(ROOFLINE_SOURCE_DIR) + "/examples/custom/distributed/points.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const PointsDocument points = points_from_json(nlohmann::json::parse(text.str()), "points.json");
+  ASSERT_FALSE(points.points.empty());
+  for (const Point& p : points.points) EXPECT_NO_THROW(diagnose(p, roofs)) << p.name;
+  EXPECT_EQ(diagnose(points.points[1], roofs).binding_level, "InfiniBand");
+
+  // DRAM beside an IB roof of kind network: the slower node's IB (200 Gb/s) is kept beside the
+  // measured network roofs, which keep their names.
+  const ClusterDocument ibc = assemble_cluster({report(0, "a", test_data("ib-network-0.json")),
+                                                report(1, "b", test_data("ib-network-1.json"))},
+                                               fake_network(2), {});
+  ASSERT_NE(ibc.document.roofs.find_memory("IB"), nullptr);
+  EXPECT_DOUBLE_EQ(ibc.document.roofs.find_memory("IB")->bandwidth.value, 25e9);
+  EXPECT_NE(ibc.document.roofs.find_memory("IB")->source.find("rank 1"), std::string::npos);
+  EXPECT_EQ(ibc.document.roofs.default_memory_roof()->level, "DRAM");
+  ASSERT_NE(ibc.document.roofs.find_memory("network"), nullptr);
+  EXPECT_EQ(ibc.document.roofs.find_memory("network")->provenance, Provenance::measured);
+  ASSERT_NE(find_row(ibc.summary.roofs, "IB"), nullptr);
+  EXPECT_EQ(find_row(ibc.summary.roofs, "IB")->stragglers.size(), 1u);  // 25 GB/s: 33% below
+}
+
+// A node roof named as a measured network roof is the node's, not the measurement: it is kept
+// in cluster.roofs, and the top-level roof of that name is the measured one, with a note; with
+// no network measured the node's roof stands.
+TEST(ClusterDocument, ANodeRoofNamedAsTheMeasuredNetworkDoesNotReplaceIt) {
+  auto node = [] {
+    MachineDocument m = fake_node(100e9, 20e9);
+    MemoryRoof own = m.roofs.memory[0];
+    own.level = "network";
+    own.kind = "network";
+    own.bandwidth = ByteRate(12.5e9);
+    own.provenance = Provenance::datasheet;
+    m.roofs.memory.push_back(own);
+    return m;
+  };
+  const std::vector<NodeReport> nodes{report(0, "a", node()), report(1, "b", node())};
+  const ClusterDocument measured = assemble_cluster(nodes, fake_network(2), {});
+  const MemoryRoof* net = measured.document.roofs.find_memory("network");
+  ASSERT_NE(net, nullptr);
+  EXPECT_EQ(net->provenance, Provenance::measured);
+  EXPECT_DOUBLE_EQ(net->bandwidth.value, 6e9);
+  EXPECT_EQ(
+      std::count_if(measured.document.roofs.memory.begin(), measured.document.roofs.memory.end(),
+                    [](const MemoryRoof& m) { return iequals(m.level, "network"); }),
+      1);
+  EXPECT_TRUE(noted(measured.document, "the nodes' own memory roof 'network'"));
+  ASSERT_NE(find_row(measured.summary.roofs, "network"), nullptr);
+  EXPECT_DOUBLE_EQ(find_row(measured.summary.roofs, "network")->sum, 25e9);
+  const ClusterDocument not_measured = assemble_cluster(nodes, std::nullopt, {});
+  ASSERT_NE(not_measured.document.roofs.find_memory("network"), nullptr);
+  EXPECT_DOUBLE_EQ(not_measured.document.roofs.find_memory("network")->bandwidth.value, 12.5e9);
 }
 
 }  // namespace ROOFLINE_UNITY_ID
