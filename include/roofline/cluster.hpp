@@ -79,7 +79,12 @@ struct Straggler {
 
 /// One roof across the nodes that have it.
 struct RoofAggregate {
-  std::string roof;  ///< compute roof name or memory level
+  /// The row's name: the nodes' compute roof name or memory level, with the roof's kind added
+  /// ("x8 (int8 integer)", "link (cache)") where nodes give one name to roofs of different kinds
+  /// (roof_kind), which are not one roof.
+  std::string roof;
+  std::string name;          ///< the nodes' name of the roof (compute roof name or memory level)
+  std::string kind_of_roof;  ///< roof_kind() of the nodes' roofs: every node's is the same
   bool compute = true;
   std::vector<int> ranks;      ///< nodes that have the roof, in rank order
   std::vector<double> values;  ///< their peaks (work/s) or bandwidths (traffic/s)
@@ -97,10 +102,21 @@ RoofAggregate aggregate_values(const std::string& roof, bool compute, const std:
                                const std::vector<std::string>& hosts,
                                const std::vector<double>& values, double straggler_threshold);
 
+/// What must agree for two nodes' roofs of one name to be one roof (and for two default roofs
+/// of different names to pair): for a compute roof its precision, whether it counts integer
+/// operations (OP, not FLOP), sparse or dense, and whether it runs on a matrix engine
+/// (is_matrix_unit), e.g. "int8 integer", "fp8", "bf16 matrix"; for a memory roof its kind
+/// ("memory", "cache", "interconnect", "network"). An int8 roof of 4 TOP/s beside an fp8 roof of
+/// 2 TFLOP/s under one name was summed to "6 TOP/s"; a 10 GB/s link beside a 1 TB/s cache was one
+/// row.
+std::string roof_kind(const ComputeRoof& c);
+std::string roof_kind(const MemoryRoof& m);
+
 /// Every compute roof (by name) and memory roof (by level) over the nodes, in the order of
-/// first appearance. The nodes' own network roofs (kind "network", e.g. an InfiniBand roof of a
-/// datasheet document) are roofs like any other; the network roofs measured between the ranks
-/// are not aggregated here.
+/// first appearance, names compared ignoring case. Roofs of one name but different roof_kind
+/// are different roofs: each kind is a row of its own, on the nodes that have it. The nodes' own
+/// network roofs (kind "network", e.g. an InfiniBand roof of a datasheet document) are roofs
+/// like any other; the network roofs measured between the ranks are not aggregated here.
 std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
                                            double straggler_threshold);
 

@@ -7,6 +7,7 @@
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::cluster {
 
@@ -20,6 +21,7 @@ RoofAggregate aggregate_values(const std::string& roof, bool compute, const std:
                      format_number(straggler_threshold) + ")");
   RoofAggregate a;
   a.roof = roof;
+  a.name = roof;
   a.compute = compute;
   a.ranks = ranks;
   a.values = values;
@@ -36,25 +38,36 @@ RoofAggregate aggregate_values(const std::string& roof, bool compute, const std:
   return a;
 }
 
+std::string roof_kind(const ComputeRoof& c) {
+  return lower(c.precision) + (c.integer ? " integer" : "") + (c.sparse ? " sparse" : "") +
+         (is_matrix_unit(c) ? " matrix" : "");
+}
+
+std::string roof_kind(const MemoryRoof& m) {
+  return lower(m.kind);
+}
+
 std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
                                            double straggler_threshold) {
-  // Roofs in order of first appearance; each with the nodes that have it.
+  // Roofs in order of first appearance; each with the nodes that have it. A name is one roof
+  // only where its kind agrees (roof_kind): an int8 and an fp8 roof named "x8" are two.
   struct Collect {
-    std::string roof;
+    std::string name;
     bool compute;
+    std::string kind;
     std::vector<int> ranks;
     std::vector<std::string> hosts;
     std::vector<double> values;
     UnitSystem units;
   };
   std::vector<Collect> found;
-  auto add = [&](const std::string& roof, bool compute, const NodeReport& n, double v,
-                 const UnitSystem& units) {
+  auto add = [&](const std::string& name, bool compute, const std::string& kind,
+                 const NodeReport& n, double v, const UnitSystem& units) {
     auto it = std::find_if(found.begin(), found.end(), [&](const Collect& c) {
-      return c.compute == compute && c.roof == roof;
+      return c.compute == compute && iequals(c.name, name) && c.kind == kind;
     });
     if (it == found.end()) {
-      found.push_back({roof, compute, {}, {}, {}, units});
+      found.push_back({name, compute, kind, {}, {}, {}, units});
       it = found.end() - 1;
     }
     it->ranks.push_back(n.rank);
@@ -63,15 +76,21 @@ std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
   };
   for (const auto& n : nodes) {
     for (const auto& c : n.machine.roofs.compute)
-      if (!c.sparse) add(c.name, true, n, c.peak.value, n.machine.roofs.units_of(c));
+      if (!c.sparse) add(c.name, true, roof_kind(c), n, c.peak.value, n.machine.roofs.units_of(c));
     for (const auto& m : n.machine.roofs.memory)
-      add(m.level, false, n, m.bandwidth.value, n.machine.roofs.units);
+      add(m.level, false, roof_kind(m), n, m.bandwidth.value, n.machine.roofs.units);
   }
   std::vector<RoofAggregate> out;
   out.reserve(found.size());
   for (const auto& c : found) {
+    const bool several_kinds = std::any_of(found.begin(), found.end(), [&](const Collect& o) {
+      return o.compute == c.compute && iequals(o.name, c.name) && o.kind != c.kind;
+    });
+    const std::string row = several_kinds ? c.name + " (" + c.kind + ")" : c.name;
     out.push_back(
-        aggregate_values(c.roof, c.compute, c.ranks, c.hosts, c.values, straggler_threshold));
+        aggregate_values(row, c.compute, c.ranks, c.hosts, c.values, straggler_threshold));
+    out.back().name = c.name;
+    out.back().kind_of_roof = c.kind;
     out.back().units = c.units;
   }
   return out;

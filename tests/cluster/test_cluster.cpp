@@ -126,6 +126,7 @@ TEST(ClusterAggregate, RoofsMatchedByNameAcrossNodes) {
   const auto all = aggregate_roofs(nodes, 0.10);
   ASSERT_EQ(all.size(), 4u);  // fp64, DRAM, L3, InfiniBand
   EXPECT_EQ(find(all, "InfiniBand").ranks, std::vector<int>{0});
+  EXPECT_EQ(find(all, "InfiniBand").kind_of_roof, "network");
   const auto& fp64 = find(all, "fp64 avx2 fma");
   EXPECT_TRUE(fp64.compute);
   EXPECT_DOUBLE_EQ(fp64.sum, 282e9);
@@ -769,6 +770,67 @@ TEST(ClusterDocument, ANodeRoofNamedAsTheMeasuredNetworkDoesNotReplaceIt) {
   const ClusterDocument not_measured = assemble_cluster(nodes, std::nullopt, {});
   ASSERT_NE(not_measured.document.roofs.find_memory("network"), nullptr);
   EXPECT_DOUBLE_EQ(not_measured.document.roofs.find_memory("network")->bandwidth.value, 12.5e9);
+}
+
+// Roofs of one name but another precision, integer-ness or kind are not one roof: `x8` int8
+// (4 TOP/s) on rank 0 and fp8 (2 TFLOP/s) on rank 1 were summed to "6 TOP/s" and the top-level
+// roof read "x8 2 TFLOP/s (fp8)"; level `link`, an interconnect of 10 GB/s and a cache of 1 TB/s,
+// was one row. Each kind is now a roof some nodes lack.
+TEST(ClusterDocument, RoofsOfOneNameButAnotherKindAreNotOneRoof) {
+  const ClusterDocument c = assemble_cluster({report(0, "a", test_data("kinds-differ-0.json")),
+                                              report(1, "b", test_data("kinds-differ-1.json"))},
+                                             std::nullopt, {});
+  const RoofSet& roofs = c.document.roofs;
+  EXPECT_EQ(roofs.find_compute("x8"), nullptr);
+  EXPECT_EQ(roofs.find_memory("link"), nullptr);
+  ASSERT_NE(roofs.find_compute("fp64"), nullptr);
+  ASSERT_NE(roofs.find_memory("DRAM"), nullptr);
+  const RoofAggregate* int8 = find_row(c.summary.roofs, "x8 (int8 integer)");
+  const RoofAggregate* fp8 = find_row(c.summary.roofs, "x8 (fp8)");
+  ASSERT_NE(int8, nullptr);
+  ASSERT_NE(fp8, nullptr);
+  EXPECT_DOUBLE_EQ(int8->sum, 4e12);
+  EXPECT_EQ(int8->units.work, "OP");
+  EXPECT_EQ(int8->ranks, std::vector<int>{0});
+  EXPECT_DOUBLE_EQ(fp8->sum, 2e12);
+  EXPECT_EQ(fp8->units.work, "FLOP");
+  EXPECT_EQ(fp8->ranks, std::vector<int>{1});
+  EXPECT_TRUE(int8->stragglers.empty());
+  const RoofAggregate* interconnect = find_row(c.summary.roofs, "link (interconnect)");
+  const RoofAggregate* cache = find_row(c.summary.roofs, "link (cache)");
+  ASSERT_NE(interconnect, nullptr);
+  ASSERT_NE(cache, nullptr);
+  EXPECT_DOUBLE_EQ(interconnect->sum, 10e9);
+  EXPECT_DOUBLE_EQ(cache->sum, 1e12);
+  EXPECT_EQ(find_row(c.summary.roofs, "x8"), nullptr);
+  EXPECT_EQ(find_row(c.summary.roofs, "link"), nullptr);
+  EXPECT_TRUE(noted(c.document,
+                    "compute roof 'x8' is not one roof across the nodes (rank 0: "
+                    "int8 integer, rank 1: fp8)"));
+  EXPECT_TRUE(noted(c.document,
+                    "memory roof 'link' is not one roof across the nodes (rank 0: "
+                    "interconnect, rank 1: cache)"));
+  std::string left_out;
+  for (const auto& n : c.document.sections.at("cluster").at("notes"))
+    if (n.get<std::string>().find("left out") != std::string::npos) left_out = n;
+  for (const char* row : {"\"x8 (int8 integer)\"", "\"x8 (fp8)\"", "\"link (cache)\""})
+    EXPECT_NE(left_out.find(row), std::string::npos) << left_out;  // as roofs some nodes lack
+  EXPECT_TRUE(c.summary.stragglers.empty());
+  const std::string text = render_cluster(c);
+  EXPECT_EQ(text.find("6 TOP/s"), std::string::npos) << text;
+  const nlohmann::json& rows = c.document.sections.at("cluster").at("roofs");
+  for (const auto& row : rows)
+    if (row.at("roof") == "x8 (int8 integer)") {
+      EXPECT_EQ(row.at("unit"), "OP/s") << row;
+    }
+  // Names compare ignoring case, as the roof set finds them: "dram" and "DRAM" are one roof.
+  MachineDocument lower_case = test_data("kinds-differ-1.json");
+  lower_case.roofs.memory[0].level = "dram";
+  const ClusterDocument l = assemble_cluster(
+      {report(0, "a", test_data("kinds-differ-0.json")), report(1, "b", lower_case)}, std::nullopt,
+      {});
+  ASSERT_NE(find_row(l.summary.roofs, "DRAM"), nullptr);
+  EXPECT_EQ(find_row(l.summary.roofs, "DRAM")->values.size(), 2u);
 }
 
 }  // namespace ROOFLINE_UNITY_ID
