@@ -79,7 +79,12 @@ struct Straggler {
 
 /// One roof across the nodes that have it.
 struct RoofAggregate {
-  std::string roof;  ///< compute roof name or memory level
+  /// The row's name: the nodes' compute roof name or memory level, with the roof's kind added
+  /// ("x8 (int8 integer)", "link (cache)") where nodes give one name to roofs of different kinds
+  /// (roof_kind), which are not one roof.
+  std::string roof;
+  std::string name;          ///< the nodes' name of the roof (compute roof name or memory level)
+  std::string kind_of_roof;  ///< roof_kind() of the nodes' roofs: every node's is the same
   bool compute = true;
   std::vector<int> ranks;      ///< nodes that have the roof, in rank order
   std::vector<double> values;  ///< their peaks (work/s) or bandwidths (traffic/s)
@@ -97,8 +102,21 @@ RoofAggregate aggregate_values(const std::string& roof, bool compute, const std:
                                const std::vector<std::string>& hosts,
                                const std::vector<double>& values, double straggler_threshold);
 
+/// What must agree for two nodes' roofs of one name to be one roof (and for two default roofs
+/// of different names to pair): for a compute roof its precision, whether it counts integer
+/// operations (OP, not FLOP), sparse or dense, and whether it runs on a matrix engine
+/// (is_matrix_unit), e.g. "int8 integer", "fp8", "bf16 matrix"; for a memory roof its kind
+/// ("memory", "cache", "interconnect", "network"). An int8 roof of 4 TOP/s beside an fp8 roof of
+/// 2 TFLOP/s under one name was summed to "6 TOP/s"; a 10 GB/s link beside a 1 TB/s cache was one
+/// row.
+std::string roof_kind(const ComputeRoof& c);
+std::string roof_kind(const MemoryRoof& m);
+
 /// Every compute roof (by name) and memory roof (by level) over the nodes, in the order of
-/// first appearance. Network roofs of the nodes (kind "network") are left out.
+/// first appearance, names compared ignoring case. Roofs of one name but different roof_kind
+/// are different roofs: each kind is a row of its own, on the nodes that have it. The nodes' own
+/// network roofs (kind "network", e.g. an InfiniBand roof of a datasheet document) are roofs
+/// like any other; the network roofs measured between the ranks are not aggregated here.
 std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
                                            double straggler_threshold);
 
@@ -114,9 +132,15 @@ ByteRate allreduce_bus_bandwidth(ByteRate algbw, int ranks);
 struct PingPongSample {
   double bytes = 0;
   std::vector<double> one_way_seconds;  ///< per pair: half the best round trip
+  /// The median of the pairs' one-way times (the latency is read from it).
   double median_seconds() const { return median(one_way_seconds); }
-  /// bytes / one-way time of the median pair.
-  double bandwidth() const { return bytes / median_seconds(); }
+  /// Per pair: bytes / its one-way time.
+  std::vector<double> pair_bandwidths() const;
+  /// The median of the pairs' bandwidths (statistics.hpp's median). Not bytes / median_seconds():
+  /// with an even number of pairs that is bytes over the mean of the two middle times, no pair's
+  /// rate and not the median of the rates (6.0 ms and 0.39 ms for 1 MB gave 312 MB/s, beside
+  /// pairs of 166 MB/s and 2.58 GB/s and a median of 1.37 GB/s).
+  double bandwidth() const;
 };
 
 /// One message size of an allreduce sweep (time of the slowest rank, best repetition).
@@ -137,10 +161,12 @@ struct NetworkMeasurement {
 };
 
 /// The network roofs from a measurement: level "network" (kind "network": point-to-point
-/// bandwidth, the highest median-pair bandwidth over message sizes, with the spread over pairs
-/// as statistics) and level "allreduce" (kind "network": the highest bus bandwidth). Their
-/// traffic is the bytes one rank sends: the message for point-to-point, 2(n − 1)/n · S for an
-/// allreduce of S bytes. Empty when nothing was measured.
+/// bandwidth, the highest median-pair bandwidth over message sizes, with the pairs' bandwidths at
+/// that size as its statistics, summarised and judged noisy by the statistics policy,
+/// summarize_rates: the roof is their median; sustained and second are left out, since the roof
+/// is not the third-fastest sample) and level "allreduce" (kind "network": the highest bus
+/// bandwidth). Their traffic is the bytes one rank sends: the message for point-to-point, 2(n −
+/// 1)/n · S for an allreduce of S bytes. Empty when nothing was measured.
 std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net);
 
 /// The largest smallest-message from which a latency is read: at 1 KiB the one-way time is still

@@ -1,13 +1,13 @@
 // Aggregating per-node roofs (sum, min / median / max, stragglers) and the network roofs from a
 // ping-pong / allreduce sweep. Pure functions: no MPI here.
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 
 #include "roofline/cluster.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::cluster {
 
@@ -21,6 +21,7 @@ RoofAggregate aggregate_values(const std::string& roof, bool compute, const std:
                      format_number(straggler_threshold) + ")");
   RoofAggregate a;
   a.roof = roof;
+  a.name = roof;
   a.compute = compute;
   a.ranks = ranks;
   a.values = values;
@@ -37,25 +38,36 @@ RoofAggregate aggregate_values(const std::string& roof, bool compute, const std:
   return a;
 }
 
+std::string roof_kind(const ComputeRoof& c) {
+  return lower(c.precision) + (c.integer ? " integer" : "") + (c.sparse ? " sparse" : "") +
+         (is_matrix_unit(c) ? " matrix" : "");
+}
+
+std::string roof_kind(const MemoryRoof& m) {
+  return lower(m.kind);
+}
+
 std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
                                            double straggler_threshold) {
-  // Roofs in order of first appearance; each with the nodes that have it.
+  // Roofs in order of first appearance; each with the nodes that have it. A name is one roof
+  // only where its kind agrees (roof_kind): an int8 and an fp8 roof named "x8" are two.
   struct Collect {
-    std::string roof;
+    std::string name;
     bool compute;
+    std::string kind;
     std::vector<int> ranks;
     std::vector<std::string> hosts;
     std::vector<double> values;
     UnitSystem units;
   };
   std::vector<Collect> found;
-  auto add = [&](const std::string& roof, bool compute, const NodeReport& n, double v,
-                 const UnitSystem& units) {
+  auto add = [&](const std::string& name, bool compute, const std::string& kind,
+                 const NodeReport& n, double v, const UnitSystem& units) {
     auto it = std::find_if(found.begin(), found.end(), [&](const Collect& c) {
-      return c.compute == compute && c.roof == roof;
+      return c.compute == compute && iequals(c.name, name) && c.kind == kind;
     });
     if (it == found.end()) {
-      found.push_back({roof, compute, {}, {}, {}, units});
+      found.push_back({name, compute, kind, {}, {}, {}, units});
       it = found.end() - 1;
     }
     it->ranks.push_back(n.rank);
@@ -64,15 +76,21 @@ std::vector<RoofAggregate> aggregate_roofs(const std::vector<NodeReport>& nodes,
   };
   for (const auto& n : nodes) {
     for (const auto& c : n.machine.roofs.compute)
-      if (!c.sparse) add(c.name, true, n, c.peak.value, n.machine.roofs.units_of(c));
+      if (!c.sparse) add(c.name, true, roof_kind(c), n, c.peak.value, n.machine.roofs.units_of(c));
     for (const auto& m : n.machine.roofs.memory)
-      if (m.kind != "network") add(m.level, false, n, m.bandwidth.value, n.machine.roofs.units);
+      add(m.level, false, roof_kind(m), n, m.bandwidth.value, n.machine.roofs.units);
   }
   std::vector<RoofAggregate> out;
   out.reserve(found.size());
   for (const auto& c : found) {
+    const bool several_kinds = std::any_of(found.begin(), found.end(), [&](const Collect& o) {
+      return o.compute == c.compute && iequals(o.name, c.name) && o.kind != c.kind;
+    });
+    const std::string row = several_kinds ? c.name + " (" + c.kind + ")" : c.name;
     out.push_back(
-        aggregate_values(c.roof, c.compute, c.ranks, c.hosts, c.values, straggler_threshold));
+        aggregate_values(row, c.compute, c.ranks, c.hosts, c.values, straggler_threshold));
+    out.back().name = c.name;
+    out.back().kind_of_roof = c.kind;
     out.back().units = c.units;
   }
   return out;
@@ -94,30 +112,16 @@ std::optional<double> network_latency(const NetworkMeasurement& net) {
   return smallest->median_seconds();
 }
 
-namespace {
-
-/// The spread of one value per pair: median, min, max, quartiles and cv over the samples
-/// (repetitions = their count). The roof is the median pair, not the third-fastest sample, so
-/// `sustained` and `second` stay unknown (0: left out of the document).
-Statistics spread_over(std::vector<double> values) {
-  Statistics s;
-  std::sort(values.begin(), values.end());
-  s.repetitions = static_cast<int>(values.size());
-  s.median = quantile_sorted(values, 0.5);
-  s.q1 = quantile_sorted(values, 0.25);
-  s.q3 = quantile_sorted(values, 0.75);
-  s.min = values.front();
-  s.max = values.back();
-  s.best = s.max;
-  const double n = static_cast<double>(values.size());
-  const double mean = std::accumulate(values.begin(), values.end(), 0.0) / n;
-  double var = 0;
-  for (double v : values) var += (v - mean) * (v - mean);
-  s.cv = mean > 0 ? std::sqrt(var / n) / mean : 0;
-  return s;
+std::vector<double> PingPongSample::pair_bandwidths() const {
+  std::vector<double> rates;
+  rates.reserve(one_way_seconds.size());
+  for (double t : one_way_seconds) rates.push_back(bytes / t);
+  return rates;
 }
 
-}  // namespace
+double PingPongSample::bandwidth() const {
+  return median(pair_bandwidths());
+}
 
 std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net) {
   std::vector<MemoryRoof> roofs;
@@ -128,18 +132,23 @@ std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net) {
                                        [](const PingPongSample& a, const PingPongSample& b) {
                                          return a.bandwidth() < b.bandwidth();
                                        });
-    std::vector<double> per_pair;
-    for (double t : best->one_way_seconds) per_pair.push_back(best->bytes / t);
+    // The pairs' rates under the statistics policy of every roof (median, quartiles, spread,
+    // noisy: more than 10% spread, or fewer than 3 pairs, is noisy). The roof is their median,
+    // the statistic it states; the third-fastest pair (sustained) and the second-fastest are not
+    // the roof and are left out.
+    Statistics stats = summarize_rates(best->pair_bandwidths());
+    stats.sustained = 0;
+    stats.second = 0;
     MemoryRoof r;
     r.level = "network";
     r.kind = "network";
-    r.bandwidth = ByteRate(best->bandwidth());
+    r.bandwidth = ByteRate(stats.median);
     r.provenance = Provenance::measured;
     r.source = "MPI ping-pong between rank pairs measured at once (" +
                std::to_string(net.pairs.size()) + " pair" + (net.pairs.size() == 1 ? "" : "s") +
                "): message bytes / half the best round trip, median pair, at " +
                format_bytes(Bytes(best->bytes)) + transport;
-    r.stats = spread_over(per_pair);
+    r.stats = stats;
     r.convention = "named";
     roofs.push_back(std::move(r));
   }

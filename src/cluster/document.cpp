@@ -28,6 +28,7 @@ json aggregate_to_json(const RoofAggregate& a, const NodeReport& slowest) {
     per_node.push_back({{"rank", a.ranks[i]}, {"value", a.values[i]}});
   return {{"roof", a.roof},
           {"kind", a.compute ? "compute" : "memory"},
+          {"roof_kind", a.kind_of_roof},
           {"unit", a.compute ? u.work_rate() : u.traffic_rate()},
           {"nodes", a.values.size()},
           {"sum", a.sum},
@@ -108,14 +109,6 @@ const MemoryRoof* roof_named(const RoofSet& s, const MemoryRoof& m) {
   return s.find_memory(m.level);
 }
 
-bool same_kind(const ComputeRoof& a, const ComputeRoof& b) {
-  return iequals(a.precision, b.precision) && a.sparse == b.sparse &&
-         is_matrix_unit(a) == is_matrix_unit(b);
-}
-bool same_kind(const MemoryRoof& a, const MemoryRoof& b) {
-  return a.kind == b.kind;
-}
-
 /// Each node's default roof, when the nodes' defaults differ in name (HBM3 on one node, HBM3e
 /// on another): paired with the first node's as `roofline diff` pairs two documents' default
 /// roofs (`pair` is paired_default_compute or paired_default_memory). Empty when the names
@@ -134,9 +127,10 @@ std::vector<const Roof*> paired_defaults(const std::vector<NodeReport>& nodes, P
   for (const auto& n : nodes) {
     const auto p = pair(first, n.machine.roofs);
     const Roof* r = p ? p->second : roof_named(n.machine.roofs, *first_default);
-    // One roof under two names is the same kind of work or level: a CPU's fp64 roof beside a
-    // GPU's bf16 tensor roof, or main memory beside a cache, is not.
-    if (!r || !same_kind(*r, *first_default)) return {};
+    // One roof under two names is the same kind of work or level (roof_kind, the rule that
+    // roofs of one name are held to): a CPU's fp64 roof beside a GPU's bf16 tensor roof, or main
+    // memory beside a cache, is not.
+    if (!r || roof_kind(*r) != roof_kind(*first_default)) return {};
     out.push_back(r);
   }
   return out;
@@ -189,11 +183,11 @@ std::vector<std::string> add_paired_default(const std::vector<const Roof*>& grou
   r.source = from + (r.source.empty() ? "" : ": " + r.source);
   top.insert(top.begin(), std::move(r));
   default_name = name;
+  // Stragglers by the rule of every row: a node more than the threshold below the median. An
+  // H100's HBM3 beside an H200's HBM3e is one: the step waits for it, whatever its name.
   RoofAggregate paired = aggregate_values(join(names, " / ") + " (default " + what + " roofs)",
                                           compute, ranks, hosts, values, straggler_threshold);
-  // Different machines differ by design (an H100's HBM3 beside an H200's HBM3e): a straggler
-  // is a node slower than its like, on a roof of one name.
-  paired.stragglers.clear();
+  paired.kind_of_roof = roof_kind(*group[slowest]);
   paired.units = units_in(nodes[slowest].machine.roofs, *group[slowest]);
   aggregates.push_back(std::move(paired));
   notes.push_back(said + "; they are one roof of every node, and the cluster's default " + what +
@@ -222,18 +216,41 @@ void note_default_memory(const RoofSet& roofs, const std::vector<NodeReport>& no
          : "plain traffic is refused (point, llm); give it at a level (--traffic-at LEVEL=BYTES)"));
 }
 
-/// Top-level roofs: per roof the slowest node's, when every node has the roof; the slowest of
-/// the nodes' default roofs when their names differ (the default); then the network's. The
-/// defaults are otherwise the first node's where the cluster has them.
-void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& nodes,
-                             std::vector<RoofAggregate>& aggregates,
-                             const std::optional<NetworkMeasurement>& network,
-                             const ClusterOptions& options, std::vector<std::string>& notes) {
+/// A note for each name the nodes give to roofs of different kinds (roof_kind): an int8 roof
+/// and an fp8 roof named "x8", or an interconnect and a cache named "link". They are not one
+/// roof: each kind is a row of its own on the nodes that have it, and none is on every node.
+void note_kinds_that_differ(const std::vector<RoofAggregate>& aggregates,
+                            std::vector<std::string>& notes) {
+  std::vector<std::string> said;
+  for (const RoofAggregate& a : aggregates) {
+    if (a.roof == a.name) continue;  // one kind under this name
+    const std::string key = std::string(a.compute ? "compute " : "memory ") + lower(a.name);
+    if (std::find(said.begin(), said.end(), key) != said.end()) continue;
+    said.push_back(key);
+    std::vector<std::string> each;
+    for (const RoofAggregate& b : aggregates)
+      if (b.compute == a.compute && iequals(b.name, a.name) && b.roof != b.name)
+        for (int rank : b.ranks)
+          each.push_back("rank " + std::to_string(rank) + ": " + b.kind_of_roof);
+    notes.push_back(std::string(a.compute ? "compute roof '" : "memory roof '") + a.name +
+                    "' is not one roof across the nodes (" + join(each) +
+                    "): roofs of one name must agree in " +
+                    (a.compute ? "precision, integer or floating-point work, and engine" : "kind") +
+                    " to be summed and compared, so each kind is a roof some nodes lack");
+  }
+}
+
+/// Top-level roofs: per roof the slowest node's, when every node has the roof (of one kind:
+/// roof_kind). A node roof named as a measured network roof (`measured`: "network",
+/// "allreduce") is left out of them, with a note: the measured roof stands under that name.
+/// Returns the roofs not on every node.
+std::vector<std::string> add_slowest_roofs(RoofSet& roofs, const std::vector<NodeReport>& nodes,
+                                           const std::vector<RoofAggregate>& aggregates,
+                                           const std::vector<MemoryRoof>& measured,
+                                           std::vector<std::string>& notes) {
   const std::string count = std::to_string(nodes.size());
   std::vector<std::string> incomplete;
-  const size_t by_name = aggregates.size();
-  for (size_t i = 0; i < by_name; ++i) {
-    const RoofAggregate& a = aggregates[i];
+  for (const RoofAggregate& a : aggregates) {
     if (a.values.size() != nodes.size()) {
       incomplete.push_back(a.roof);
       continue;
@@ -242,15 +259,38 @@ void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& node
     const std::string from = "slowest of " + count + " node" + (nodes.size() == 1 ? "" : "s") +
                              " (rank " + std::to_string(slowest.rank) + ", " + slowest.host + ")";
     if (a.compute) {
-      ComputeRoof r = *slowest.machine.roofs.find_compute(a.roof);
+      ComputeRoof r = *slowest.machine.roofs.find_compute(a.name);
       r.source = from + (r.source.empty() ? "" : ": " + r.source);
       roofs.compute.push_back(std::move(r));
-    } else {
-      MemoryRoof r = *slowest.machine.roofs.find_memory(a.roof);
-      r.source = from + (r.source.empty() ? "" : ": " + r.source);
-      roofs.memory.push_back(std::move(r));
+      continue;
     }
+    if (std::any_of(measured.begin(), measured.end(),
+                    [&](const MemoryRoof& m) { return iequals(m.level, a.name); })) {
+      notes.push_back("the nodes' own memory roof '" + a.name +
+                      "' (see cluster.roofs) is left out of the top-level roofs: the network roof "
+                      "measured between the ranks has that name; rename it in the node documents "
+                      "to keep both");
+      continue;
+    }
+    MemoryRoof r = *slowest.machine.roofs.find_memory(a.name);
+    r.source = from + (r.source.empty() ? "" : ": " + r.source);
+    roofs.memory.push_back(std::move(r));
   }
+  return incomplete;
+}
+
+/// Top-level roofs: per roof the slowest node's, when every node has the roof; the slowest of
+/// the nodes' default roofs when their names differ (the default); then the network's. The
+/// defaults are otherwise the first node's where the cluster has them.
+void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& nodes,
+                             std::vector<RoofAggregate>& aggregates,
+                             const std::optional<NetworkMeasurement>& network,
+                             const ClusterOptions& options, std::vector<std::string>& notes) {
+  const std::vector<MemoryRoof> net_roofs =
+      network ? network_roofs(*network) : std::vector<MemoryRoof>{};
+  note_kinds_that_differ(aggregates, notes);
+  const std::vector<std::string> incomplete =
+      add_slowest_roofs(roofs, nodes, aggregates, net_roofs, notes);
   const auto& first = nodes.front().machine.roofs;
   if (roofs.find_compute(first.default_compute)) roofs.default_compute = first.default_compute;
   if (roofs.find_memory(first.default_memory)) roofs.default_memory = first.default_memory;
@@ -269,8 +309,7 @@ void cluster_top_level_roofs(RoofSet& roofs, const std::vector<NodeReport>& node
         "roofs not on every node are left out of the top-level roofs (see cluster.roofs): " +
         left_out.dump());
   if (network) {
-    auto net_roofs = network_roofs(*network);
-    for (auto& r : net_roofs) roofs.memory.push_back(std::move(r));
+    for (const auto& r : net_roofs) roofs.memory.push_back(r);
     if (net_roofs.empty()) notes.push_back("network: nothing measured");
   } else {
     notes.push_back(nodes.size() < 2 ? "network: not measured (one rank: nothing to talk to)"

@@ -3,7 +3,8 @@
 #  1. a quick run writes a cluster document with two nodes, per-roof aggregates and the network
 #     roofs, which `point` (and `plot`, when the build has it) accept as a machine;
 #  2. a mismatched rank count and 3. a failing rank give a clear error on every rank, a non-zero
-#     exit, and no document.
+#     exit, and no document;
+#  4. the docs' distributed example on both ranks keeps its InfiniBand roof (kind network).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=build/release/bin/roofline
@@ -88,4 +89,23 @@ for r in 0 1; do
   grep -q "(reported by rank $r of 2)" "$tmp/fail.err" || { cat "$tmp/fail.err" >&2; fail "rank $r did not report"; }
 done
 cat "$tmp/fail.err"
+
+echo "mpi: the nodes' own network roofs (docs/cluster.md: examples/custom/distributed/ on both ranks)"
+# InfiniBand (kind network, the example's default memory) is a roof every node has: it was dropped,
+# and the example's points were then refused.
+example=examples/custom/distributed
+mpirun2 cluster --node-machine "$example/machine.json" --no-network -o "$tmp/ib.json" \
+  >"$tmp/ib.out" 2>"$tmp/ib.err" || { cat "$tmp/ib.out" "$tmp/ib.err" >&2; fail "cluster of the example"; }
+python3 - "$tmp/ib.json" <<'PY' || fail "the example's cluster document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+levels = {m["level"]: m for m in d["memory"]}
+assert sorted(levels) == ["InfiniBand", "NVLink"], sorted(levels)
+assert levels["InfiniBand"]["kind"] == "network" and levels["InfiniBand"]["bandwidth"] == 50e9
+assert d["default_memory"] == "InfiniBand", d.get("default_memory")
+assert not any("no default memory roof" in n for n in d["cluster"]["notes"]), d["cluster"]["notes"]
+PY
+"$bin" point --machine "$tmp/ib.json" --points "$example/points.json" >"$tmp/ib-points.out" \
+  || fail "the example's points against its cluster document"
+grep -q "InfiniBand" "$tmp/ib-points.out" || fail "the example's points do not name InfiniBand"
 echo "mpi: ok"

@@ -15,6 +15,7 @@
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
+#include "roofline/strings.hpp"
 
 using namespace roofline;
 using namespace roofline::cluster;
@@ -115,14 +116,17 @@ TEST(ClusterAggregate, RoofsMatchedByNameAcrossNodes) {
   std::vector<NodeReport> nodes{report(0, "n0", fake_node(100e9, 20e9)),
                                 report(1, "n1", fake_node(80e9, 22e9)),
                                 report(2, "n2", fake_node(102e9, 21e9, /*with_l3=*/false))};
-  // A network roof on a node is not a node roof: it is left out of the aggregates.
+  // A node's own network roof (an InfiniBand datasheet figure) is a roof of that node like any
+  // other (it was left out, and with it the docs' example's default memory roof).
   MemoryRoof net;
-  net.level = "network";
+  net.level = "InfiniBand";
   net.kind = "network";
   net.bandwidth = ByteRate(1e9);
   nodes[0].machine.roofs.memory.push_back(net);
   const auto all = aggregate_roofs(nodes, 0.10);
-  ASSERT_EQ(all.size(), 3u);  // fp64, DRAM, L3
+  ASSERT_EQ(all.size(), 4u);  // fp64, DRAM, L3, InfiniBand
+  EXPECT_EQ(find(all, "InfiniBand").ranks, std::vector<int>{0});
+  EXPECT_EQ(find(all, "InfiniBand").kind_of_roof, "network");
   const auto& fp64 = find(all, "fp64 avx2 fma");
   EXPECT_TRUE(fp64.compute);
   EXPECT_DOUBLE_EQ(fp64.sum, 282e9);
@@ -153,7 +157,8 @@ TEST(ClusterNetwork, BusBandwidthIsAlgbwTimesTwoNMinusOneOverN) {
 TEST(ClusterNetwork, RoofsAndLatencyFromTheSweep) {
   const NetworkMeasurement net = fake_network(4);
   EXPECT_DOUBLE_EQ(net.ping_pong[1].median_seconds(), 1.5e-3);
-  EXPECT_DOUBLE_EQ(net.ping_pong[1].bandwidth(), 8e6 / 1.5e-3);
+  // The median of the pairs' rates (8 and 4 GB/s), not bytes over the mean of their times.
+  EXPECT_DOUBLE_EQ(net.ping_pong[1].bandwidth(), 6e9);
   EXPECT_DOUBLE_EQ(network_latency(net).value(), 3e-6);
   // Without a small message there is no latency to read (1 GiB gave "latency 222.7 ms").
   NetworkMeasurement big = net;
@@ -165,8 +170,8 @@ TEST(ClusterNetwork, RoofsAndLatencyFromTheSweep) {
   EXPECT_EQ(roofs[0].level, "network");
   EXPECT_EQ(roofs[0].kind, "network");
   EXPECT_EQ(roofs[0].provenance, Provenance::measured);
-  // Highest median-pair bandwidth: 8 MB at 1.5 ms (8 B at 3 us is 2.7 MB/s).
-  EXPECT_DOUBLE_EQ(roofs[0].bandwidth.value, 8e6 / 1.5e-3);
+  // Highest median-pair bandwidth: 8 MB at 6 GB/s (8 B at 3 MB/s).
+  EXPECT_DOUBLE_EQ(roofs[0].bandwidth.value, 6e9);
   ASSERT_TRUE(roofs[0].stats.has_value());
   EXPECT_DOUBLE_EQ(roofs[0].stats->min, 8e6 / 2e-3);  // the slower pair
   EXPECT_DOUBLE_EQ(roofs[0].stats->max, 8e6 / 1e-3);
@@ -439,7 +444,10 @@ TEST(ClusterDocument, MixedNodesKeepTheSlowestDefaultMemoryRoof) {
   const RoofAggregate& main = find(c.summary.roofs, "HBM3 / HBM3e (default memory roofs)");
   EXPECT_DOUBLE_EQ(main.sum, 3.35e12 + 4.8e12);
   EXPECT_EQ(main.min_rank, 0);
-  EXPECT_TRUE(main.stragglers.empty());  // an H100 is no straggler beside an H200
+  // One straggler rule for every row: the H100's 3.35 TB/s is 17.8% below the median 4.075.
+  ASSERT_EQ(main.stragglers.size(), 1u);
+  EXPECT_EQ(main.stragglers[0].rank, 0);
+  EXPECT_NEAR(main.stragglers[0].below_median, 1 - 3.35 / 4.075, 1e-12);
   // Plain traffic is judged against main memory, not PCIe.
   Point p;
   p.name = "step";
@@ -572,6 +580,257 @@ TEST(ClusterNodes, RanksSplitTheHostsCoresAndNeverShareOne) {
               std::string::npos)
         << e.what();
   }
+}
+
+}  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+
+// The network roof is the statistic it states: the median of the pairs' rates, inside its own
+// [min, max], and noisy by the policy of every roof. Two pairs at 6.025 ms and 0.388 ms for 1 MB
+// gave 311.9 MB/s (bytes over the mean of the two times: no pair's rate), beside a median of
+// 1.37 GB/s and "noisy": false with a spread of 88%.
+TEST(ClusterNetwork, TheNetworkRoofIsTheMedianOfThePairsRates) {
+  NetworkMeasurement net;
+  net.ranks = 4;
+  net.repetitions = 3;
+  net.pairs = {{0, 1}, {2, 3}};
+  net.ping_pong.push_back({1e6, {6.025e-3, 0.388e-3}});
+  net.ping_pong.push_back({64e3, {0.3e-3, 0.2e-3}});
+  const auto roofs = network_roofs(net);
+  ASSERT_FALSE(roofs.empty());
+  const MemoryRoof& r = roofs[0];
+  const double slow = 1e6 / 6.025e-3, fast = 1e6 / 0.388e-3;
+  EXPECT_DOUBLE_EQ(r.bandwidth.value, median({slow, fast}));
+  EXPECT_DOUBLE_EQ(r.bandwidth.value, (slow + fast) / 2);
+  ASSERT_TRUE(r.stats.has_value());
+  EXPECT_DOUBLE_EQ(r.stats->median, r.bandwidth.value);
+  EXPECT_DOUBLE_EQ(r.stats->min, slow);
+  EXPECT_DOUBLE_EQ(r.stats->max, fast);
+  EXPECT_TRUE(r.stats->noisy);  // a spread of 176%, and two pairs are too few to agree
+  EXPECT_EQ(r.stats->sustained, 0);
+  EXPECT_EQ(r.stats->second, 0);
+  // Every statistic but the two left out is the policy's.
+  const Statistics policy = summarize_rates({slow, fast});
+  EXPECT_EQ(r.stats->noisy, policy.noisy);
+  EXPECT_DOUBLE_EQ(r.stats->q1, policy.q1);
+  EXPECT_DOUBLE_EQ(r.stats->q3, policy.q3);
+  EXPECT_DOUBLE_EQ(r.stats->cv, policy.cv);
+  EXPECT_DOUBLE_EQ(net.ping_pong[0].bandwidth(), r.bandwidth.value);
+  // The document is written and read back (a roof outside its stats' [min, max] is refused).
+  const std::vector<NodeReport> nodes{
+      report(0, "a", fake_node(1e9, 1e9)), report(1, "b", fake_node(1e9, 1e9)),
+      report(2, "c", fake_node(1e9, 1e9)), report(3, "d", fake_node(1e9, 1e9))};
+  const MachineDocument doc = assemble_cluster_document(nodes, net, {});
+  const MachineDocument back = machine_from_json(machine_to_json(doc), "c.json");
+  EXPECT_DOUBLE_EQ(back.roofs.find_memory("network")->bandwidth.value, r.bandwidth.value);
+  EXPECT_TRUE(back.roofs.find_memory("network")->stats->noisy);
+  // Three pairs within 1%: the policy calls it steady; one pair is too few to agree.
+  NetworkMeasurement steady = net;
+  steady.ranks = 6;
+  steady.pairs = {{0, 1}, {2, 3}, {4, 5}};
+  steady.ping_pong = {{1e6, {1.000e-3, 1.005e-3, 1.01e-3}}};
+  const MemoryRoof s = network_roofs(steady)[0];
+  EXPECT_DOUBLE_EQ(s.bandwidth.value, 1e6 / 1.005e-3);
+  EXPECT_FALSE(s.stats->noisy);
+  NetworkMeasurement one = net;
+  one.ranks = 2;
+  one.pairs = {{0, 1}};
+  one.ping_pong = {{1e6, {1e-3}}};
+  EXPECT_TRUE(network_roofs(one)[0].stats->noisy);
+}
+
+}  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+
+const RoofAggregate* find_row(const std::vector<RoofAggregate>& all, const std::string& roof) {
+  for (const auto& a : all)
+    if (a.roof == roof) return &a;
+  return nullptr;
+}
+
+// Rows pairing differently named default roofs flag stragglers as every row does: an A100's
+// HBM2e beside an H100's HBM3 (rank 0 24% below the median), a Xeon's fp32 roof beside an
+// H100's (rank 0 61% below). They said "none", and cluster.stragglers missed rank 0.
+TEST(ClusterDocument, EveryRowFlagsStragglersByOneRule) {
+  const ClusterDocument a100 = assemble_cluster(
+      {report(0, "a", catalogue("a100-80gb")), report(1, "b", catalogue("h100-sxm"))}, std::nullopt,
+      {});
+  const RoofAggregate* hbm = find_row(a100.summary.roofs, "HBM2e / HBM3 (default memory roofs)");
+  ASSERT_NE(hbm, nullptr);
+  ASSERT_EQ(hbm->stragglers.size(), 1u);
+  EXPECT_EQ(hbm->stragglers[0].rank, 0);
+  EXPECT_NEAR(hbm->stragglers[0].below_median, 1 - 2.039 / ((2.039 + 3.35) / 2), 1e-9);
+  const nlohmann::json& section = a100.document.sections.at("cluster");
+  for (const auto& row : section.at("roofs"))
+    if (row.at("roof") == hbm->roof) {
+      EXPECT_EQ(row.at("stragglers").size(), 1u) << row;
+    }
+
+  const ClusterDocument xeon = assemble_cluster(
+      {report(0, "a", catalogue("xeon-6980p")), report(1, "b", catalogue("h100-sxm"))},
+      std::nullopt, {});
+  const RoofAggregate* fp32 =
+      find_row(xeon.summary.roofs, "fp32 avx-512 fma / fp32 vector (default compute roofs)");
+  ASSERT_NE(fp32, nullptr);
+  ASSERT_EQ(fp32->stragglers.size(), 1u);
+  EXPECT_EQ(fp32->stragglers[0].rank, 0);
+  EXPECT_NEAR(fp32->stragglers[0].below_median, 1 - 16.384 / ((16.384 + 66.9) / 2), 1e-9);
+  EXPECT_EQ(xeon.summary.stragglers, (std::vector<int>{0, 1}));
+  EXPECT_EQ(xeon.document.sections.at("cluster").at("stragglers"), nlohmann::json::array({0, 1}));
+  EXPECT_TRUE(xeon.document.sections.at("cluster").at("nodes")[0].at("straggler").get<bool>());
+}
+
+}  // namespace ROOFLINE_UNITY_ID
+
+namespace ROOFLINE_UNITY_ID {
+
+MachineDocument document_at(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return machine_from_json(nlohmann::json::parse(text.str()), path);
+}
+
+MachineDocument test_data(const std::string& name) {
+  return document_at(std::string(ROOFLINE_TEST_DATA) + "/cluster/" + name);
+}
+
+// A node document's own network roof (kind "network") is a roof every node has. The docs'
+// example (NVLink of kind interconnect, InfiniBand of kind network, the default memory
+// InfiniBand) lost InfiniBand: the document held NVLink alone, its note said "no default memory
+// roof every node has (rank 0: InfiniBand, rank 1: InfiniBand)", and the example's points were
+// refused.
+TEST(ClusterDocument, NodeNetworkRoofsAreRoofsEveryNodeHas) {
+  const MachineDocument example =
+      document_at(std::string(ROOFLINE_SOURCE_DIR) + "/examples/custom/distributed/machine.json");
+  const ClusterDocument c =
+      assemble_cluster({report(0, "a", example), report(1, "b", example)}, std::nullopt, {});
+  const RoofSet& roofs = c.document.roofs;
+  ASSERT_NE(roofs.find_memory("InfiniBand"), nullptr);
+  EXPECT_EQ(roofs.find_memory("InfiniBand")->kind, "network");
+  EXPECT_DOUBLE_EQ(roofs.find_memory("InfiniBand")->bandwidth.value, 50e9);
+  EXPECT_EQ(roofs.default_memory, "InfiniBand");
+  EXPECT_FALSE(noted(c.document, "no default memory roof"));
+  const RoofAggregate* ib = find_row(c.summary.roofs, "InfiniBand");
+  ASSERT_NE(ib, nullptr);
+  EXPECT_DOUBLE_EQ(ib->sum, 100e9);
+  // The example's points are judged against it.
+  std::ifstream in(std::string(ROOFLINE_SOURCE_DIR) + "/examples/custom/distributed/points.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const PointsDocument points = points_from_json(nlohmann::json::parse(text.str()), "points.json");
+  ASSERT_FALSE(points.points.empty());
+  for (const Point& p : points.points) EXPECT_NO_THROW(diagnose(p, roofs)) << p.name;
+  EXPECT_EQ(diagnose(points.points[1], roofs).binding_level, "InfiniBand");
+
+  // DRAM beside an IB roof of kind network: the slower node's IB (200 Gb/s) is kept beside the
+  // measured network roofs, which keep their names.
+  const ClusterDocument ibc = assemble_cluster({report(0, "a", test_data("ib-network-0.json")),
+                                                report(1, "b", test_data("ib-network-1.json"))},
+                                               fake_network(2), {});
+  ASSERT_NE(ibc.document.roofs.find_memory("IB"), nullptr);
+  EXPECT_DOUBLE_EQ(ibc.document.roofs.find_memory("IB")->bandwidth.value, 25e9);
+  EXPECT_NE(ibc.document.roofs.find_memory("IB")->source.find("rank 1"), std::string::npos);
+  EXPECT_EQ(ibc.document.roofs.default_memory_roof()->level, "DRAM");
+  ASSERT_NE(ibc.document.roofs.find_memory("network"), nullptr);
+  EXPECT_EQ(ibc.document.roofs.find_memory("network")->provenance, Provenance::measured);
+  ASSERT_NE(find_row(ibc.summary.roofs, "IB"), nullptr);
+  EXPECT_EQ(find_row(ibc.summary.roofs, "IB")->stragglers.size(), 1u);  // 25 GB/s: 33% below
+}
+
+// A node roof named as a measured network roof is the node's, not the measurement: it is kept
+// in cluster.roofs, and the top-level roof of that name is the measured one, with a note; with
+// no network measured the node's roof stands.
+TEST(ClusterDocument, ANodeRoofNamedAsTheMeasuredNetworkDoesNotReplaceIt) {
+  auto node = [] {
+    MachineDocument m = fake_node(100e9, 20e9);
+    MemoryRoof own = m.roofs.memory[0];
+    own.level = "network";
+    own.kind = "network";
+    own.bandwidth = ByteRate(12.5e9);
+    own.provenance = Provenance::datasheet;
+    m.roofs.memory.push_back(own);
+    return m;
+  };
+  const std::vector<NodeReport> nodes{report(0, "a", node()), report(1, "b", node())};
+  const ClusterDocument measured = assemble_cluster(nodes, fake_network(2), {});
+  const MemoryRoof* net = measured.document.roofs.find_memory("network");
+  ASSERT_NE(net, nullptr);
+  EXPECT_EQ(net->provenance, Provenance::measured);
+  EXPECT_DOUBLE_EQ(net->bandwidth.value, 6e9);
+  EXPECT_EQ(
+      std::count_if(measured.document.roofs.memory.begin(), measured.document.roofs.memory.end(),
+                    [](const MemoryRoof& m) { return iequals(m.level, "network"); }),
+      1);
+  EXPECT_TRUE(noted(measured.document, "the nodes' own memory roof 'network'"));
+  ASSERT_NE(find_row(measured.summary.roofs, "network"), nullptr);
+  EXPECT_DOUBLE_EQ(find_row(measured.summary.roofs, "network")->sum, 25e9);
+  const ClusterDocument not_measured = assemble_cluster(nodes, std::nullopt, {});
+  ASSERT_NE(not_measured.document.roofs.find_memory("network"), nullptr);
+  EXPECT_DOUBLE_EQ(not_measured.document.roofs.find_memory("network")->bandwidth.value, 12.5e9);
+}
+
+// Roofs of one name but another precision, integer-ness or kind are not one roof: `x8` int8
+// (4 TOP/s) on rank 0 and fp8 (2 TFLOP/s) on rank 1 were summed to "6 TOP/s" and the top-level
+// roof read "x8 2 TFLOP/s (fp8)"; level `link`, an interconnect of 10 GB/s and a cache of 1 TB/s,
+// was one row. Each kind is now a roof some nodes lack.
+TEST(ClusterDocument, RoofsOfOneNameButAnotherKindAreNotOneRoof) {
+  const ClusterDocument c = assemble_cluster({report(0, "a", test_data("kinds-differ-0.json")),
+                                              report(1, "b", test_data("kinds-differ-1.json"))},
+                                             std::nullopt, {});
+  const RoofSet& roofs = c.document.roofs;
+  EXPECT_EQ(roofs.find_compute("x8"), nullptr);
+  EXPECT_EQ(roofs.find_memory("link"), nullptr);
+  ASSERT_NE(roofs.find_compute("fp64"), nullptr);
+  ASSERT_NE(roofs.find_memory("DRAM"), nullptr);
+  const RoofAggregate* int8 = find_row(c.summary.roofs, "x8 (int8 integer)");
+  const RoofAggregate* fp8 = find_row(c.summary.roofs, "x8 (fp8)");
+  ASSERT_NE(int8, nullptr);
+  ASSERT_NE(fp8, nullptr);
+  EXPECT_DOUBLE_EQ(int8->sum, 4e12);
+  EXPECT_EQ(int8->units.work, "OP");
+  EXPECT_EQ(int8->ranks, std::vector<int>{0});
+  EXPECT_DOUBLE_EQ(fp8->sum, 2e12);
+  EXPECT_EQ(fp8->units.work, "FLOP");
+  EXPECT_EQ(fp8->ranks, std::vector<int>{1});
+  EXPECT_TRUE(int8->stragglers.empty());
+  const RoofAggregate* interconnect = find_row(c.summary.roofs, "link (interconnect)");
+  const RoofAggregate* cache = find_row(c.summary.roofs, "link (cache)");
+  ASSERT_NE(interconnect, nullptr);
+  ASSERT_NE(cache, nullptr);
+  EXPECT_DOUBLE_EQ(interconnect->sum, 10e9);
+  EXPECT_DOUBLE_EQ(cache->sum, 1e12);
+  EXPECT_EQ(find_row(c.summary.roofs, "x8"), nullptr);
+  EXPECT_EQ(find_row(c.summary.roofs, "link"), nullptr);
+  EXPECT_TRUE(noted(c.document,
+                    "compute roof 'x8' is not one roof across the nodes (rank 0: "
+                    "int8 integer, rank 1: fp8)"));
+  EXPECT_TRUE(noted(c.document,
+                    "memory roof 'link' is not one roof across the nodes (rank 0: "
+                    "interconnect, rank 1: cache)"));
+  std::string left_out;
+  for (const auto& n : c.document.sections.at("cluster").at("notes"))
+    if (n.get<std::string>().find("left out") != std::string::npos) left_out = n;
+  for (const char* row : {"\"x8 (int8 integer)\"", "\"x8 (fp8)\"", "\"link (cache)\""})
+    EXPECT_NE(left_out.find(row), std::string::npos) << left_out;  // as roofs some nodes lack
+  EXPECT_TRUE(c.summary.stragglers.empty());
+  const std::string text = render_cluster(c);
+  EXPECT_EQ(text.find("6 TOP/s"), std::string::npos) << text;
+  const nlohmann::json& rows = c.document.sections.at("cluster").at("roofs");
+  for (const auto& row : rows)
+    if (row.at("roof") == "x8 (int8 integer)") {
+      EXPECT_EQ(row.at("unit"), "OP/s") << row;
+    }
+  // Names compare ignoring case, as the roof set finds them: "dram" and "DRAM" are one roof.
+  MachineDocument lower_case = test_data("kinds-differ-1.json");
+  lower_case.roofs.memory[0].level = "dram";
+  const ClusterDocument l = assemble_cluster(
+      {report(0, "a", test_data("kinds-differ-0.json")), report(1, "b", lower_case)}, std::nullopt,
+      {});
+  ASSERT_NE(find_row(l.summary.roofs, "DRAM"), nullptr);
+  EXPECT_EQ(find_row(l.summary.roofs, "DRAM")->values.size(), 2u);
 }
 
 }  // namespace ROOFLINE_UNITY_ID
