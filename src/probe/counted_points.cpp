@@ -87,9 +87,14 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
   }
   for (const auto& reg : regions) {
     if (!(reg.flops > 0) || !(reg.bytes > 0) || !(reg.time > 0)) {
+      std::string missing;
+      if (!(reg.flops > 0)) missing += "W";
+      if (!(reg.bytes > 0)) missing += missing.empty() ? "Q" : " and Q";
       o.notes.push_back("region '" + reg.name + "': " + std::to_string(reg.calls) +
-                        " calls, T = " + format_seconds(Seconds(reg.time)) +
-                        "; no point (declare W and Q with add_flops/add_bytes)");
+                        " calls, T = " + format_seconds(Seconds(reg.time)) + "; no point (" +
+                        (missing.empty() ? "T = 0 is no time: its clock measured none"
+                                         : missing + " not declared: add_flops/add_bytes") +
+                        ")");
       continue;
     }
     Point rp;

@@ -254,6 +254,15 @@ std::string marker_region(const json& rj, RegionResult& r) {
                                  {"bytes", &r.bytes}})
     if (std::string why = number(key, *out); !why.empty()) return why;
   if (calls > 1e18 || threads > 1e6) return "calls or threads out of range";
+  // A region that ran was called at least once on at least one thread.
+  if (calls < 1 || threads < 1)
+    return "calls " + format_number(calls) + ", threads " + format_number(threads) +
+           ": a region that ran was called on at least one thread";
+  // thread_time sums each thread's time in the region, none longer than its wall time (the
+  // longest thread's): at most threads × time (1% and 1 ms of slack for the clocks' reads).
+  if (r.thread_time > threads * r.time * 1.01 + 1e-3)
+    return "thread_time " + format_seconds(Seconds(r.thread_time)) + " is more than its " +
+           format_number(threads) + " thread(s) × its time " + format_seconds(Seconds(r.time));
   r.calls = static_cast<std::uint64_t>(calls);
   r.threads = static_cast<int>(threads);
   return "";

@@ -241,6 +241,34 @@ TEST(Marker, ARegionLongerThanTheProgramOrWithAFieldMissingIsLeftOutAndSaid) {
   EXPECT_EQ(roofline::counters::read_marker_results(dir.path, nullptr).size(), 2u);
 }
 
+// A region never called, or on no thread, was placed as a point; a thread_time beyond threads ×
+// time (50 s on one thread in a region of 0.1 s) was taken.
+TEST(Marker, ARegionThatCannotHaveRunIsLeftOutAndSaid) {
+  roofline::test::TempDir dir;
+  std::ofstream(dir.file("markers-1.json")) << R"({"schema": "roofline.markers", "version": 1,
+    "regions": [
+      {"name": "uncalled", "calls": 0, "flops": 1e9, "bytes": 1e9, "time": 0.1, "threads": 0,
+       "thread_time": 0.1},
+      {"name": "overlong", "calls": 1, "flops": 1e9, "bytes": 1e9, "time": 0.1, "threads": 1,
+       "thread_time": 50},
+      {"name": "fits", "calls": 3, "flops": 1e9, "bytes": 1e9, "time": 0.1, "threads": 2,
+       "thread_time": 0.2}]})";
+  std::vector<std::string> notes;
+  const auto regions = roofline::counters::read_marker_results(dir.path, &notes);
+  ASSERT_EQ(regions.size(), 1u);
+  EXPECT_EQ(regions[0].name, "fits");
+  std::string all;
+  for (const auto& n : notes) all += n + "\n";
+  EXPECT_NE(all.find("marker region 'uncalled': calls 0, threads 0: a region that ran was called "
+                     "on at least one thread: left out"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("marker region 'overlong': thread_time 50 s is more than its 1 thread(s) × "
+                     "its time 100 ms: left out"),
+            std::string::npos)
+      << all;
+}
+
 TEST(Marker, OutOfMemoryIsCountedNotThrown) {
   MarkersOn on;
   md::fail_allocations_for_testing(1);

@@ -297,6 +297,23 @@ TEST(ProfilePoints, RatiosThatAreNoNumbersAreRefusedOrLeftOut) {
   ASSERT_FALSE(o.notes.empty());
   EXPECT_NE(o.notes.back().find("no point for a region: point 'huge': P = W/T"), std::string::npos)
       << o.notes.back();
+  // W and Q declared but no time: the note says T is what is missing (it asked to declare W and
+  // Q); W declared alone: it names Q.
+  reg.name = "untimed";
+  reg.flops = 1e9;
+  reg.time = 0;
+  const auto untimed = counters::counted_points(r, {reg}, in, nullptr);
+  ASSERT_FALSE(untimed.notes.empty());
+  EXPECT_EQ(untimed.notes.back(),
+            "region 'untimed': 1 calls, T = 0 s; no point (T = 0 is no time: its clock measured "
+            "none)");
+  reg.name = "no bytes";
+  reg.bytes = 0;
+  reg.time = 1e-3;
+  const auto no_bytes = counters::counted_points(r, {reg}, in, nullptr);
+  ASSERT_FALSE(no_bytes.notes.empty());
+  EXPECT_EQ(no_bytes.notes.back(),
+            "region 'no bytes': 1 calls, T = 1 ms; no point (Q not declared: add_flops/add_bytes)");
 }
 
 }  // namespace ROOFLINE_UNITY_ID
