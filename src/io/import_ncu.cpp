@@ -395,6 +395,7 @@ class PointMaker {
     // reason count too, or the others would read it as missing for some only.
     for (const auto& m : pending_w_unknown_) ++w_unknown_kernels_[m.substr(0, m.find(" (line"))];
     if (!p) return;  // skipped, noted
+    require_numeric_ratios(tab, rec, plan, t, *p);
     take_roofs(roofs_from_peaks(tab, rec, plan), rec);
     if (!pending_w_unknown_.empty()) w_unknown_.push_back({points_.size(), pending_w_unknown_});
     points_.push_back(std::move(*p));
@@ -537,17 +538,43 @@ class PointMaker {
   struct Duration {
     std::optional<double> seconds;
     std::string how = "gpu__time_duration.sum";
+    int cell = kNone;  ///< the value T is read from (the duration, or the cycles)
   };
+
+  /// P = W/T and I = W/Q must be numbers (Point::validate): a kernel whose ratio overflows or
+  /// underflows is refused at the cell that gave it — T's for P, the level's traffic for I —
+  /// naming its value, as a value that does not fit a double is (docs/import.md).
+  void require_numeric_ratios(const ToolTable& tab, const ToolRecord& rec, const Plan& plan,
+                              const Duration& t, const Point& p) const {
+    const RatioProblem bad = ratio_problem(p);
+    if (!bad) return;
+    int cell = t.cell;
+    if (!bad.is_p)
+      cell = bad.level == "L2"   ? plan.l2.metric
+             : bad.level == "L1" ? plan.l1.metric
+                                 : plan.dram.front().metric;
+    std::string at;
+    if (cell != kNone) {
+      const ToolValue& v = rec.values[static_cast<std::size_t>(cell)];
+      at = "line " + std::to_string(v.line) + ", column " + std::to_string(v.column) + ": " +
+           std::string(v.metric) + " = " + format_number(v.value, 6) +
+           (v.unit.empty() ? "" : " " + std::string(v.unit)) + ": ";
+    }
+    throw InputError(tab.origin + ": " + at + kernel_label(rec) + ": " + bad.why +
+                     "; give W, Q and T in a range where their ratios are numbers");
+  }
 
   /// T: the duration, else cycles over their rate (the NERSC method).
   Duration duration(const ToolTable& tab, const ToolRecord& rec, const Plan& plan) {
     Duration t;
     t.seconds = value(tab, rec, plan.duration);
+    if (t.seconds) t.cell = plan.duration;
     for (int u = 0; u < 2 && !t.seconds; ++u) {
       const auto cycles = value(tab, rec, plan.cycles[u]);
       const auto rate = value(tab, rec, plan.cycles_rate[u]);
       if (cycles && rate && *rate > 0) {
         t.seconds = *cycles / *rate;
+        t.cell = plan.cycles[u];
         const std::string p = u == 0 ? "sm__" : "smsp__";
         t.how = p + "cycles_elapsed.avg / " + p + "cycles_elapsed.avg.per_second";
       }

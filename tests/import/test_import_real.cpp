@@ -447,6 +447,21 @@ TEST(RealLikwid, Zen2TextTablesTwoRuns) {
   EXPECT_TRUE(has_note(r, "<function_a>: run 2 (FLOPS_DP) not used"));
 }
 
+// One FLOP event of 1e308 makes P = W/T overflow: the region was left out with a note (and the
+// others imported) while ncu refused the file for the same; both now refuse it, naming the
+// values W and T came from.
+TEST(RealLikwid, APerformanceBeyondADoubleIsRefusedAtItsValues) {
+  const std::string text =
+      roofline::test::edited(read_text_file(kReal / "likwid-zen2-text-memdp-flopsdp.txt"),
+                             "|   PMC2  |   200000000 |", "|   PMC2  |       1e308 |");
+  const std::string e = error_of([&] { import_likwid(text, "z.txt"); });
+  EXPECT_EQ(e,
+            "z.txt: line 43: region '<function_a>': P = W/T = 1e+308 / 0.09373 s is too large "
+            "for a double (overflow) (W from z.txt: line 58, column 47: "
+            "RETIRED_SSE_AVX_FLOPS_ALL (HWThread 64) = 1e+308; T from z.txt: line 47, column 26: "
+            "RDTSC Runtime [s] (HWThread 64) = 0.093733)");
+}
+
 TEST(RealLikwid, CoffeeLakeCsvFlopsAloneIsRefusedForItsTraffic) {
   // Intel Core i5-7500 (Coffee Lake), -O CSV of FLOPS_DP with marker regions, after the
   // program's own output: W but no traffic.
