@@ -337,8 +337,8 @@ std::string fp_metrics() {
   return s;
 }
 
-/// The name of the kernel's point: "gemm<float> #2"; a "Kernel Name" cell of only spaces (or
-/// only "void ") names no kernel, so the point is named by its ID alone, never " #0".
+/// The name of the kernel's point: "gemm<float> #2"; a "Kernel Name" cell of only blanks names
+/// no kernel, so the point is named by its ID alone ("kernel #2"), never " #2".
 std::string point_name(const ToolRecord& rec) {
   const std::string kernel = short_kernel_name(rec.name);
   return (kernel.empty() ? "kernel" : kernel) + " #" + rec.id;
