@@ -132,6 +132,7 @@ struct ToolValue {
   std::string_view instance;  ///< likwid: the thread column ("HWThread 0", "Core 3"); ncu: ""
   double value = 0;           ///< as printed (not scaled); meaningless when `missing`
   bool missing = false;       ///< "n/a", "N/A", "-", "nil"
+  bool not_a_number = false;  ///< missing because printed "nan" (likwid: a rate of 0/0), not "-"
   int significant = 0;        ///< significant digits printed (likwid: which runtime is exact)
   int line = 0;
   int column = 0;
@@ -328,6 +329,18 @@ DcgmResult import_dcgm(const std::string& text, const std::string& origin, const
 /// Q, T and their ratios finite numbers); throws InputError prefixed with `origin` otherwise. An
 /// importer hands out no point that fails it.
 void require_valid_points(const PointsDocument& doc, const std::string& origin);
+
+/// A point's P = W/T or I = W/Q that is no normal double (overflowed, or underflowed to 0), as
+/// Point::validate would refuse it: `why` says which and with what numbers ("P = W/T = 2e+09 /
+/// 1e-306 s is too large for a double (overflow)"), `level` is the traffic level of an I ("" for
+/// P). The importers refuse such a point at the cell that gave it, naming the value.
+struct RatioProblem {
+  std::string why;  ///< "" when every ratio is a number
+  bool is_p = false;
+  std::string level;
+  explicit operator bool() const { return !why.empty(); }
+};
+RatioProblem ratio_problem(const Point& p);
 
 /// Keeps traffic levels the roofs can judge: a level the machine names stays; "DRAM"/"HBM" fall
 /// back to the machine's default memory level; other levels are dropped with a note. Without a

@@ -402,6 +402,27 @@ void require_valid_points(const PointsDocument& doc, const std::string& origin) 
   }
 }
 
+RatioProblem ratio_problem(const Point& p) {
+  auto problem = [](const std::string& what, double v, const std::string& from) {
+    if (std::isnormal(v)) return std::string();
+    return what + " = " + from + " is " +
+           (std::isfinite(v) ? "too small for a double (underflow)"
+                             : "too large for a double (overflow)");
+  };
+  const double w = p.work.value;
+  if (std::string why = problem("P = W/T", w / p.time.value,
+                                format_number(w) + " / " + format_number(p.time.value) + " s");
+      !why.empty())
+    return {why, true, ""};
+  for (const auto& t : p.traffic)
+    if (std::string why =
+            problem("I = W/Q" + (t.level.empty() ? "" : " at " + t.level), w / t.bytes.value,
+                    format_number(w) + " / " + format_number(t.bytes.value));
+        !why.empty())
+      return {why, false, t.level};
+  return {};
+}
+
 std::vector<LevelTraffic> fit_levels(const std::vector<LevelTraffic>& traffic, const RoofSet* roofs,
                                      std::vector<std::string>& notes, const std::string& what) {
   if (!roofs) return traffic;

@@ -237,24 +237,22 @@ double dcgm_value(const Token& t, const std::string& field, const std::string& n
     throw InputError(dcgm_at(origin, line_no, t.column) + ": " + name + ": not a number: '" +
                      t.text + "' (dcgmi dmon prints no ',' in a value)");
   double v = parse_profiler_number(t.text, origin, line_no, t.column, name);
+  // Every refusal names the field, as the header gives it ("GPUTL"), beside its place.
+  const std::string at = dcgm_at(origin, line_no, t.column) + ": " + name;
   const bool ratio = field != "gpu_util" && field != "power" && field != "power_limit";
   if (ratio && (v < 0 || v > 1.0 + 1e-9))
-    throw InputError(dcgm_at(origin, line_no, t.column) + ": activity ratio must be in 0..1 (got " +
-                     t.text + ")");
-  if (!ratio && v < 0)
-    throw InputError(dcgm_at(origin, line_no, t.column) + ": must be >= 0 (got " + t.text + ")");
+    throw InputError(at + ": an activity ratio must be in 0..1 (got " + t.text + ")");
+  if (!ratio && v < 0) throw InputError(at + ": must be >= 0 (got " + t.text + ")");
   // GPUTL is a percentage of time; power in watts, within what a device can draw (a sum of
   // 1e308 W samples would overflow the average); a power limit of 0 is no limit.
   if (field == "gpu_util" && v > 100 + 1e-9)
-    throw InputError(dcgm_at(origin, line_no, t.column) +
-                     ": GPU utilisation is a percentage of time, at most 100 (got " + t.text + ")");
+    throw InputError(at + ": GPU utilisation is a percentage of time, at most 100 (got " + t.text +
+                     ")");
   if ((field == "power" || field == "power_limit") && v > kMostWatts)
-    throw InputError(dcgm_at(origin, line_no, t.column) + ": " + t.text +
-                     " W is more than a device draws (at most " + format_number(kMostWatts) +
-                     " W)");
+    throw InputError(at + ": " + t.text + " W is more than a device draws (at most " +
+                     format_number(kMostWatts) + " W)");
   if (field == "power_limit" && !(v > 0))
-    throw InputError(dcgm_at(origin, line_no, t.column) + ": a power limit must be > 0 W (got " +
-                     t.text + ")");
+    throw InputError(at + ": a power limit must be > 0 W (got " + t.text + ")");
   if (field == "gpu_util") v /= 100.0;  // GPUTL is printed in percent
   return v;
 }

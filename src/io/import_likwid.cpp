@@ -94,6 +94,12 @@ struct Block {
   // A FLOP rate that guesses a vector width ("DP [MFLOP/s] (AVX512 assumed)"), as likwid's
   // FLOPS_DP prints on Xeon Phi, where the group counts SIMD micro-ops: never used as W.
   std::string assumed_rate;
+  std::vector<std::string> notes;  ///< what was read in place of what (a nan bandwidth)
+  // The value that gave T (the longest thread's runtime), and the one that gave the most of W
+  // and of each level's Q, as "FILE: line L, column C: METRIC (THREAD) = VALUE", for a refusal
+  // of a ratio that is no number.
+  std::string time_at, work_at;
+  std::map<std::string, std::string> traffic_at;
 };
 
 /// The file a record was read from: the table's origin names only the first of several.
@@ -143,7 +149,17 @@ class BlockMeasure {
       auto& best = runtime_[v.instance];
       if (!best || v.significant > best->significant) best = &v;
     }
-    for (const auto& [inst, v] : runtime_) b_.time = std::max(b_.time, used(tab_, r_, *v));
+    double longest = -1;
+    for (const auto& [inst, v] : runtime_)
+      note_largest(b_.time_at, longest, used(tab_, r_, *v), *v);
+    b_.time = std::max(longest, 0.0);
+  }
+
+  /// Keeps in `at` the place and value of `v` when its share of a sum is the largest so far.
+  void note_largest(std::string& at, double& most, double share, const ToolValue& v) const {
+    if (share <= most) return;
+    most = share;
+    at = where(tab_, r_, v) + " = " + format_number(v.value, 6);
   }
 
   double thread_time(std::string_view inst) const {
@@ -172,7 +188,9 @@ class BlockMeasure {
                            "'MSR write operation failed')");
         continue;
       }
-      raw += used(tab_, r_, v) * ev->second.flop;
+      const double flop = used(tab_, r_, v) * ev->second.flop;
+      raw += flop;
+      note_largest(b_.work_at, most_, flop, v);
       const std::string p =
           *ev->second.precision ? ev->second.precision : group_precision(r_.group);
       if (v.value > 0) {
@@ -208,7 +226,9 @@ class BlockMeasure {
                            format_seconds(Seconds(thread_time(v.instance))));
         continue;
       }
-      w += used(tab_, r_, v) * 1e6 * thread_time(v.instance);
+      const double flop = used(tab_, r_, v) * 1e6 * thread_time(v.instance);
+      w += flop;
+      note_largest(b_.work_at, most_, flop, v);
       dp = dp || (is_dp && v.value > 0);
       sp = sp || (is_sp && v.value > 0);
     }
@@ -218,21 +238,42 @@ class BlockMeasure {
     b_.precision = dp && !sp ? "fp64" : sp && !dp ? "fp32" : group_precision(r_.group);
   }
 
+  /// The first value of one of the level's metrics printed "nan" for a thread that ran, or
+  /// null. Memory traffic is counted per socket, so "-" on the socket's other threads is
+  /// expected; "nan" is a rate likwid could not compute, whose share would drop out unseen.
+  const ToolValue* nan_for_thread_that_ran(const char* full, const char* part) const {
+    for (const auto& v : r_.values)
+      if (v.not_a_number && thread_time(v.instance) > 0 && names(normalized(v.metric), full, part))
+        return &v;
+    return nullptr;
+  }
+
   /// Q at one level: bandwidth × runtime, else the data volume, else (DRAM) CAS counts × 64 B.
-  /// Memory traffic is counted per socket (uncore): the socket's other threads print "-".
+  /// Memory traffic is counted per socket (uncore): the socket's other threads print "-". A
+  /// bandwidth printed "nan" for a thread that ran is replaced by the next figure, with a note
+  /// naming both; a level whose figures are all nan there is refused, as a nan FLOP rate is.
   void traffic(const Level& lv) {
     double bytes = 0;
     bool from_bw = false, from_volume = false, part = false;
+    const ToolValue* nan_bw = nan_for_thread_that_ran(lv.bandwidth, lv.part_bandwidth);
+    const ToolValue* nan_volume = nan_for_thread_that_ran(lv.volume, lv.part_volume);
+    std::string replaced_by;  // the figure used in place of a nan bandwidth
+    double most_bytes = -1;
     for (const auto& v : r_.values)
-      if (!v.missing && names(normalized(v.metric), lv.bandwidth, lv.part_bandwidth)) {
-        bytes += used(tab_, r_, v) * 1e6 * thread_time(v.instance);
+      if (!nan_bw && !v.missing && names(normalized(v.metric), lv.bandwidth, lv.part_bandwidth)) {
+        const double b = used(tab_, r_, v) * 1e6 * thread_time(v.instance);
+        bytes += b;
+        note_largest(b_.traffic_at[lv.level], most_bytes, b, v);
         from_bw = true;
         part = part || normalized(v.metric) != lv.bandwidth;
       }
-    if (!from_bw)
+    if (!from_bw && !nan_volume)
       for (const auto& v : r_.values)
         if (!v.missing && names(normalized(v.metric), lv.volume, lv.part_volume)) {
           bytes += used(tab_, r_, v) * 1e9;
+          note_largest(b_.traffic_at[lv.level], most_bytes, v.value * 1e9, v);
+          if (!from_volume)
+            replaced_by = "'" + std::string(v.metric) + "' (line " + std::to_string(v.line) + ")";
           from_volume = true;
           part = part || normalized(v.metric) != lv.volume;
         }
@@ -242,9 +283,19 @@ class BlockMeasure {
         if (!v.missing && (v.metric.substr(0, 12) == "CAS_COUNT_RD" ||
                            v.metric.substr(0, 12) == "CAS_COUNT_WR")) {
           bytes += used(tab_, r_, v) * 64;  // one CAS = one 64-byte line
+          note_largest(b_.traffic_at[lv.level], most_bytes, v.value * 64, v);
+          if (!cas) replaced_by = "CAS_COUNT_RD/WR × 64 B (line " + std::to_string(v.line) + ")";
           cas = true;
         }
       from_volume = cas;
+    }
+    if (const ToolValue* nan = nan_bw ? nan_bw : from_bw ? nullptr : nan_volume) {
+      if (!from_bw && !from_volume)
+        throw InputError(where(tab_, r_, *nan) + ": nan for a thread that ran " +
+                         format_seconds(Seconds(thread_time(nan->instance))) + ", and no other " +
+                         "figure gives Q(" + lv.level + ") (its share would drop out unseen)");
+      b_.notes.push_back(where(tab_, r_, *nan) + ": nan for a thread that ran: Q(" + lv.level +
+                         ") from " + replaced_by + " instead");
     }
     if (!from_bw && !from_volume) return;
     b_.traffic[lv.level] = checked(bytes, tab_, r_, "Q");
@@ -255,6 +306,7 @@ class BlockMeasure {
   const ToolRecord& r_;
   Block b_;
   std::map<std::string_view, const ToolValue*> runtime_;
+  double most_ = -1;  ///< the largest share of W so far (note_largest)
 };
 
 Block measure(const ToolTable& tab, const ToolRecord& r) {
@@ -273,7 +325,9 @@ struct RunResult {
   std::map<std::string, double> traffic;
   std::map<std::string, std::string> traffic_caveat;
   std::vector<std::string> groups;
-  std::string assumed_rate;  ///< Block::assumed_rate of a group of the run, "" when none
+  std::string assumed_rate;      ///< Block::assumed_rate of a group of the run, "" when none
+  std::string time_at, work_at;  ///< Block's, of the run's first group that has them
+  std::map<std::string, std::string> traffic_at;
 };
 
 RunResult combine(const std::vector<Block>& blocks) {
@@ -286,6 +340,9 @@ RunResult combine(const std::vector<Block>& blocks) {
     r.groups.push_back(b.rec->group);
     if (r.assumed_rate.empty()) r.assumed_rate = b.assumed_rate;
     r.traffic_caveat.insert(b.traffic_caveat.begin(), b.traffic_caveat.end());
+    if (r.time_at.empty()) r.time_at = b.time_at;
+    if (r.work_at.empty()) r.work_at = b.work_at;
+    r.traffic_at.insert(b.traffic_at.begin(), b.traffic_at.end());
   }
   if (blocks.size() == 1) {
     const Block& b = blocks.front();
@@ -350,6 +407,26 @@ std::string invalid(const Point& p) {
   }
 }
 
+/// P = W/T and I = W/Q must be numbers (Point::validate): a region whose ratio overflows or
+/// underflows is refused, naming the values that gave the most of W and T (or Q), as an ncu
+/// kernel's is — never left out as if it had no data (docs/import.md).
+void require_numeric_ratios(const std::string& where, const Point& pt, const RunResult& w_run,
+                            const RunResult& q_run) {
+  const RatioProblem bad = ratio_problem(pt);
+  if (!bad) return;
+  std::string from = "W from " + w_run.work_at;
+  if (bad.is_p) {
+    from += "; T from " + w_run.time_at;
+  } else if (const auto it = q_run.traffic_at.find(bad.level); it != q_run.traffic_at.end()) {
+    from += "; Q(" + bad.level + ") from " + it->second;
+  }
+  throw InputError(where + ": " + bad.why + " (" + from + ")");
+}
+
+std::string region_where(const std::string& label, const RunResult& r) {
+  return r.origin + ": line " + std::to_string(r.line) + ": region '" + label + "'";
+}
+
 /// A region with runs that each have W, Q and T: one point per such run; the other runs are
 /// named in a note.
 void complete_run_points(const std::string& label, const std::vector<RunResult>& runs,
@@ -365,6 +442,8 @@ void complete_run_points(const std::string& label, const std::vector<RunResult>&
     std::string note = run_label(*r);
     for (const auto& [lv, bytes] : r->traffic) note += caveat(*r, lv);
     Point pt = make_point(name, w, r->traffic, r->time, r->precision, note);
+    if (!pt.traffic.empty() && pt.time.value > 0)
+      require_numeric_ratios(region_where(name, *r), pt, *r, *r);
     if (const std::string why = invalid(pt); !why.empty()) {
       res.notes.push_back(why);
       continue;
@@ -464,6 +543,12 @@ std::string separate_runs_point(const std::string& label, const std::string& whe
     return "";
   }
   Point pt = make_point(label, *w_run->work, traffic, t, w_run->precision, note);
+  if (!pt.traffic.empty() && pt.time.value > 0) {
+    // The level whose I is at fault names its own run's cell.
+    const RatioProblem bad = ratio_problem(pt);
+    const RunResult& q_run = !bad || bad.is_p ? *w_run : *q_runs.at(bad.level);
+    require_numeric_ratios(where, pt, *w_run, q_run);
+  }
   if (const std::string why = invalid(pt); !why.empty()) {
     res.notes.push_back(why);
     return "";
@@ -485,6 +570,8 @@ ImportResult likwid_points(const ToolTable& tab) {
   for (const auto& r : tab.records) {
     if (!regions.count(r.name)) order.push_back(r.name);
     regions[r.name][r.run].push_back(measure(tab, r));
+    const auto& notes = regions[r.name][r.run].back().notes;
+    res.notes.insert(res.notes.end(), notes.begin(), notes.end());
   }
   std::string first_refusal;
   for (const auto& region : order) {

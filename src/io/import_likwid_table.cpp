@@ -191,6 +191,7 @@ struct LikwidTableReader {
       const std::string t = trim(cells[i]);
       if (missing_text(t)) {
         v.missing = true;
+        v.not_a_number = t == "nan" || t == "NaN";
       } else {
         v.value = parse_profiler_number(t, tab.origin, line, v.column, name);
         v.significant = significant_digits(t);

@@ -52,34 +52,56 @@ bool ends_with(std::string_view s, std::string_view p) {
 
 }  // namespace
 
-std::string short_kernel_name(const std::string& full) {
-  std::string s = full;
+namespace {
+
+/// Where the parameter list of a C++ signature starts: the '(' that matches the name's last
+/// character, a ')' ("void k<float>(float *, int)"), unless what it encloses is part of the
+/// name ("(anonymous namespace)", "operator()"); npos when the name has none.
+std::size_t parameter_list_start(const std::string& s) {
+  if (s.empty() || s.back() != ')') return std::string::npos;
   int depth = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<') {
-      ++depth;
-    } else if (s[i] == '>') {
-      --depth;
-    } else if (s[i] == '(' && depth <= 0) {
-      // Parentheses that are part of the name, not its parameter list.
-      static const std::string anon = "(anonymous namespace)";
-      if (s.compare(i, anon.size(), anon) == 0) {
-        i += anon.size() - 1;
-        continue;
-      }
-      if (i >= 8 && s.compare(i - 8, 8, "operator") == 0 && s.compare(i, 2, "()") == 0) {
-        ++i;  // operator()
-        continue;
-      }
-      s = s.substr(0, i);
-      break;
+  for (std::size_t i = s.size(); i-- > 0;) {
+    if (s[i] == ')') ++depth;
+    if (s[i] == '(' && --depth == 0) {
+      if (i == 0 || s.compare(i, std::string::npos, "(anonymous namespace)") == 0)
+        return std::string::npos;
+      if (i >= 8 && s.compare(i - 8, 10, "operator()") == 0 && i + 2 == s.size())
+        return std::string::npos;
+      return i;
     }
   }
+  return std::string::npos;  // unbalanced: no signature
+}
+
+}  // namespace
+
+std::string short_kernel_name(const std::string& full) {
+  // Only a C++ signature (a name that ends with its parameter list, as ncu prints demangled
+  // kernels) loses its parameter list and return type. Any other name is data and is kept as
+  // written: "=cmd|' /C calc'!A0" has no return type to strip, "\t=1+2" no blank to trim.
+  if (full.find_first_not_of(" \t") == std::string::npos) return "";  // names no kernel
+  const std::string whole = trim(full);
+  // What a demangler writes after the parameter list ("Functor::run(int) const",
+  // "f(int) [clone .cold]", as the instrumenting probe's names have) is no part of the name.
+  std::string base = whole;
+  for (bool more = true; more;) {
+    more = false;
+    for (const char* suffix : {" const", " volatile", " &&", " &", " noexcept"})
+      if (ends_with(base, suffix)) {
+        base.resize(base.size() - std::string_view(suffix).size());
+        more = true;
+      }
+    if (const auto clone = base.rfind(" [clone ");
+        clone != std::string::npos && ends_with(base, "]")) {
+      base.resize(clone);
+      more = true;
+    }
+  }
+  const std::size_t params = parameter_list_start(base);
+  if (params == std::string::npos) return full;
+  const std::string s = trim(base.substr(0, params));
   // The return type: what comes before the last space outside template arguments and
   // parentheses ("void ", "std::enable_if<!T7, void>::type ", "unsigned int ").
-  s = trim(s);
-  // A name over several lines (a cut or forged export) is kept whole for the refusal to quote.
-  if (s.find_first_of("\n\r") != std::string::npos) return s;
   std::size_t name_start = 0;
   int nest = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -89,7 +111,8 @@ std::string short_kernel_name(const std::string& full) {
   }
   // "operator new", "operator delete": the space is part of the name.
   if (name_start >= 9 && s.compare(name_start - 9, 9, "operator ") == 0) name_start = 0;
-  return trim(s.substr(name_start));
+  const std::string name = trim(s.substr(name_start));
+  return name.empty() ? whole : name;
 }
 
 namespace {
@@ -314,6 +337,13 @@ std::string fp_metrics() {
   return s;
 }
 
+/// The name of the kernel's point: "gemm<float> #2"; a "Kernel Name" cell of only blanks names
+/// no kernel, so the point is named by its ID alone ("kernel #2"), never " #2".
+std::string point_name(const ToolRecord& rec) {
+  const std::string kernel = short_kernel_name(rec.name);
+  return (kernel.empty() ? "kernel" : kernel) + " #" + rec.id;
+}
+
 std::string kernel_label(const ToolRecord& rec) {
   return "kernel '" + short_kernel_name(rec.name) + "' (ID " + rec.id + ", line " +
          std::to_string(rec.line) + ")";
@@ -326,8 +356,10 @@ class PointMaker {
 
   void add(const ToolTable& tab, const ToolRecord& rec) {
     if (kernels_++ == 0) first_ = {rec.id, rec.name, rec.line};
-    if (!rec.cc.empty() && !opt_.machine_cc.empty() && rec.cc != opt_.machine_cc)
-      other_cc_.insert(rec.cc);
+    if (!rec.cc.empty() && !opt_.machine_cc.empty() && rec.cc != opt_.machine_cc) {
+      OtherCc& o = other_cc_[rec.cc];
+      if (++o.kernels <= kNamedKernels) o.names.push_back("'" + point_name(rec) + "'");
+    }
     // ncu numbers every profiled kernel of a report; an ID seen twice is two files joined (or
     // an edited one), whose points would share a name that diff and plot cannot tell apart.
     if (const auto [it, fresh] = id_lines_.emplace(rec.id, rec.line); !fresh)
@@ -342,13 +374,6 @@ class PointMaker {
     file_w_ = file_w_ || plan.any_fp || !plan.tensor.empty();
     file_q_ = file_q_ || !plan.dram.empty();
     tensor_left_out_.insert(plan.tensor_left_out.begin(), plan.tensor_left_out.end());
-    // The note on tensor-pipe counts is for a kernel that used the pipe, not for a file that
-    // only has the columns (every --set roofline export does).
-    if (plan.tensor_instructions && plan.tensor.empty())
-      for (const int i : plan.tensor_inst_any)
-        if (!rec.values[static_cast<std::size_t>(i)].missing &&
-            rec.values[static_cast<std::size_t>(i)].value > 0)
-          tensor_instructions_ = true;
 
     const Duration t = duration(tab, rec, plan);
     // A kernel the file's other kernels have metrics for but this one not (a details page cut
@@ -370,6 +395,7 @@ class PointMaker {
     // reason count too, or the others would read it as missing for some only.
     for (const auto& m : pending_w_unknown_) ++w_unknown_kernels_[m.substr(0, m.find(" (line"))];
     if (!p) return;  // skipped, noted
+    require_numeric_ratios(tab, rec, plan, t, *p);
     take_roofs(roofs_from_peaks(tab, rec, plan), rec);
     if (!pending_w_unknown_.empty()) w_unknown_.push_back({points_.size(), pending_w_unknown_});
     points_.push_back(std::move(*p));
@@ -455,19 +481,30 @@ class PointMaker {
       res.notes.push_back(
           "tensor-pipe instructions on Volta (CC 7.0, 7.2) are counted as 512 FLOP each (an "
           "HMMA.884 step, as ncu's tensor roofline section counts them), fp16 tensor work");
-    else if (tensor_instructions_)
+    else if (tensor_left_out_kernels_ > 0)
       res.notes.push_back(
-          "tensor-pipe instruction counts ({sm,smsp}__inst_executed_pipe_tensor*) are not "
-          "FLOP (their shape is unknown off Volta): a kernel that ran more than its FP16 ones is "
-          "left out; collect "
-          "sm__ops_path_tensor_src_*.sum for tensor FLOP");
-    if (!other_cc_.empty())
-      res.notes.push_back("the kernels ran on compute capability " +
-                          join(std::vector<std::string>(other_cc_.begin(), other_cc_.end())) +
+          std::to_string(tensor_left_out_kernels_) +
+          (tensor_left_out_kernels_ == 1 ? " kernel was" : " kernels were") +
+          " left out for tensor-pipe instructions beyond their FP16 ones: the counts "
+          "({sm,smsp}__inst_executed_pipe_tensor*) are not FLOP (their shape is unknown off "
+          "Volta); collect sm__ops_path_tensor_src_*.sum for tensor FLOP");
+    // One note per compute capability, naming its kernels (the first few): a file where only
+    // some kernels ran on another GPU says which.
+    for (const auto& [cc, o] : other_cc_) {
+      std::string named = join(o.names);
+      if (o.kernels > o.names.size())
+        named += " and " + std::to_string(o.kernels - o.names.size()) + " more";
+      const std::string count =
+          o.kernels == kernels_
+              ? (kernels_ == 1 ? "the kernel" : "all " + std::to_string(kernels_) + " kernels")
+              : std::to_string(o.kernels) + " of " + std::to_string(kernels_) + " kernels";
+      res.notes.push_back(count + " (" + named + ") ran on compute capability " + cc +
                           " (the export's CC column), and " + opt_.machine_name + " is " +
-                          opt_.machine_cc +
-                          ": their times are another GPU's, judged here against " +
-                          opt_.machine_name + "'s roofs (give --hw for the GPU they ran on)");
+                          opt_.machine_cc + ": " +
+                          (o.kernels == 1 ? "its time is" : "their times are") +
+                          " another GPU's, judged here against " + opt_.machine_name +
+                          "'s roofs (give --hw for the GPU they ran on)");
+    }
     // The export's own roofs stand for its kernels only where they ran on one device.
     if (!other_devices_.empty() && opt_.own_roofs) {
       res.notes.push_back(
@@ -501,17 +538,43 @@ class PointMaker {
   struct Duration {
     std::optional<double> seconds;
     std::string how = "gpu__time_duration.sum";
+    int cell = kNone;  ///< the value T is read from (the duration, or the cycles)
   };
+
+  /// P = W/T and I = W/Q must be numbers (Point::validate): a kernel whose ratio overflows or
+  /// underflows is refused at the cell that gave it — T's for P, the level's traffic for I —
+  /// naming its value, as a value that does not fit a double is (docs/import.md).
+  void require_numeric_ratios(const ToolTable& tab, const ToolRecord& rec, const Plan& plan,
+                              const Duration& t, const Point& p) const {
+    const RatioProblem bad = ratio_problem(p);
+    if (!bad) return;
+    int cell = t.cell;
+    if (!bad.is_p)
+      cell = bad.level == "L2"   ? plan.l2.metric
+             : bad.level == "L1" ? plan.l1.metric
+                                 : plan.dram.front().metric;
+    std::string at;
+    if (cell != kNone) {
+      const ToolValue& v = rec.values[static_cast<std::size_t>(cell)];
+      at = "line " + std::to_string(v.line) + ", column " + std::to_string(v.column) + ": " +
+           std::string(v.metric) + " = " + format_number(v.value, 6) +
+           (v.unit.empty() ? "" : " " + std::string(v.unit)) + ": ";
+    }
+    throw InputError(tab.origin + ": " + at + kernel_label(rec) + ": " + bad.why +
+                     "; give W, Q and T in a range where their ratios are numbers");
+  }
 
   /// T: the duration, else cycles over their rate (the NERSC method).
   Duration duration(const ToolTable& tab, const ToolRecord& rec, const Plan& plan) {
     Duration t;
     t.seconds = value(tab, rec, plan.duration);
+    if (t.seconds) t.cell = plan.duration;
     for (int u = 0; u < 2 && !t.seconds; ++u) {
       const auto cycles = value(tab, rec, plan.cycles[u]);
       const auto rate = value(tab, rec, plan.cycles_rate[u]);
       if (cycles && rate && *rate > 0) {
         t.seconds = *cycles / *rate;
+        t.cell = plan.cycles[u];
         const std::string p = u == 0 ? "sm__" : "smsp__";
         t.how = p + "cycles_elapsed.avg / " + p + "cycles_elapsed.avg.per_second";
       }
@@ -573,6 +636,7 @@ class PointMaker {
                        "its instructions (sm__inst_executed_pipe_tensor.sum) nor of their FLOP: "
                        "its W would be a lower bound by an unknown factor — collect "
                        "sm__ops_path_tensor_src_*.sum");
+      ++tensor_left_out_kernels_;
       return false;
     }
     const double most = count(tab, rec, plan.tensor_inst_total, seconds);
@@ -604,6 +668,7 @@ class PointMaker {
                      ", whose FLOP no metric of the export counts (the MMA shape varies): its W "
                      "would be a lower bound by an unknown factor — collect "
                      "sm__ops_path_tensor_src_*.sum");
+    ++tensor_left_out_kernels_;
     return false;
   }
 
@@ -702,10 +767,7 @@ class PointMaker {
                        (!std::isfinite(w) ? "W" : "Q") + " overflows (more than 1e308)");
 
     Point p;
-    // A "Kernel Name" cell of only spaces (or only "void ") names no kernel: the point is named
-    // by its ID alone, never " #0".
-    const std::string kernel = short_kernel_name(rec.name);
-    p.name = (kernel.empty() ? "kernel" : kernel) + " #" + rec.id;
+    p.name = point_name(rec);
     pending_w_unknown_ = std::move(w_unknown);  // judged once every kernel is read (finish)
     if (!unknown_.empty()) {                    // Q's metrics: a point without its traffic is none
       notes_.push_back("kernel " + p.name + ": skipped, " + join(unknown_, ", ") +
@@ -877,13 +939,20 @@ class PointMaker {
   /// point name → W per precision, for points whose W no precision dominates (judge_mixed)
   std::map<std::string, std::map<std::string, double>> mixed_;
   std::map<std::string, int> id_lines_;  // kernel ID → line of its first record
-  bool tensor_instructions_ = false;
+  /// Kernels left out for tensor-pipe instructions whose FLOP no metric counts: the summary
+  /// note is for them, not for a file whose pipe counts are all FP16 instructions.
+  std::size_t tensor_left_out_kernels_ = 0;
   bool volta_tensor_ = false;  ///< some kernel's W has Volta tensor-pipe instructions × 512
   std::optional<RoofSet> roofs_;
   std::string roofs_device_;             // the device whose kernel gave roofs_
   std::set<std::string> other_devices_;  // devices of later kernels with peaks of their own
-  std::set<std::string> other_cc_;       // compute capabilities not the machine's (--hw)
-  double peak_spread_ = 1;               // largest ratio of a later kernel's peak to roofs_'
+  struct OtherCc {
+    std::size_t kernels = 0;
+    std::vector<std::string> names;  ///< the first kNamedKernels, quoted
+  };
+  static constexpr std::size_t kNamedKernels = 3;
+  std::map<std::string, OtherCc> other_cc_;  // compute capability not the machine's (--hw) →
+  double peak_spread_ = 1;                   // largest ratio of a later kernel's peak to roofs_'
   std::size_t kernels_ = 0;
   std::size_t w_read_kernels_ = 0;  ///< kernels whose W metrics were read (not left out before)
   First first_;

@@ -11,6 +11,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline {
@@ -174,6 +175,20 @@ struct NcuTableReader {
                      " (file truncated?)");
   }
 
+  /// ncu writes a kernel's name (a C++ signature) on one line: a Kernel Name cell over several
+  /// lines is a quote left open or an edited export, refused at its cell, the name quoted —
+  /// not made into a point whose name would break the output's lines.
+  void require_one_line_name(std::size_t name_col) const {
+    const std::string& n = rec.fields[name_col];
+    if (n.find_first_of("\r\n") == std::string::npos &&
+        n.find("\xe2\x80\xa8") == std::string::npos && n.find("\xe2\x80\xa9") == std::string::npos)
+      return;
+    throw InputError(tab.origin + ": line " + std::to_string(rec.line) + ", column " +
+                     std::to_string(rec.columns[name_col]) + ": Kernel Name '" + terminal_safe(n) +
+                     "' is more than one line (ncu writes each kernel name on one line: a quote "
+                     "left open, or an edited export?)");
+  }
+
   /// `metric` and `unit` are views of the table's strings.
   ToolValue value_of(std::string_view metric, std::string_view unit, std::size_t field) {
     ToolValue v;
@@ -250,6 +265,7 @@ struct NcuTableReader {
             "inst)");
       }
       first = false;
+      require_one_line_name(name_col);
       ToolRecord r;
       r.id = id_field >= 0 ? id : std::to_string(kernels);
       ++kernels;
@@ -314,6 +330,7 @@ struct NcuTableReader {
         // A kernel's rows come together; the map is for ones that do not.
         auto it = by_id.find(std::string(id));
         if (it == by_id.end()) {
+          require_one_line_name(name_col);
           ToolRecord r;
           r.id = id_field >= 0 ? std::string(id) : std::to_string(by_id.size());
           r.name = rec.fields[name_col];

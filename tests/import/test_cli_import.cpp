@@ -237,15 +237,20 @@ TEST(CliImport, PointsAreCheckedWithOrWithoutAMachine) {
     if (with_machine) args.insert(args.end(), {"--hw", "h100-sxm"});
     const auto r = run_cli(args);
     EXPECT_EQ(r.exit_code, 2) << with_machine;
-    EXPECT_NE(r.err.find("tiny.csv: point 'saxpy #0': P = W/T"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("too large for a double (overflow)"), std::string::npos) << r.err;
+    // Refused at the cell that gave it (the refusal named only the point).
+    EXPECT_NE(r.err.find("tiny.csv: line 5, column 145: gpu__time_duration.sum = 1e-300 usecond: "
+                         "kernel 'saxpy' (ID 0, line 5): P = W/T = 3.355e+07 / 1e-306 s is too "
+                         "large for a double (overflow)"),
+              std::string::npos)
+        << r.err;
     EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
   }
   const auto broken = file_with("saxpy(int, float", "sax\npy(int, float", "name.csv");
   const auto out = dir.file("p.json");
   const auto r = run_cli({"import", "ncu", broken, "--json", "-o", out});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("name.csv: point name 'sax\\u000apy #0' must be one line"),
+  EXPECT_NE(r.err.find("name.csv: line 5, column 34: Kernel Name 'sax\\u000apy(int, float, float "
+                       "const*, float*)' is more than one line"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));

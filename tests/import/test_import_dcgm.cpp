@@ -133,7 +133,8 @@ TEST(ImportDcgm, BadFilesNameFileLineAndColumn) {
     import_dcgm("#Entity TENSO DRAMA\nGPU 0 0.5 1.7\n", "r.txt", h100());
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "r.txt: line 2, column 11: activity ratio must be in 0..1 (got 1.7)");
+    EXPECT_STREQ(e.what(),
+                 "r.txt: line 2, column 11: DRAMA: an activity ratio must be in 0..1 (got 1.7)");
   }
   try {
     import_dcgm("#Entity TENSO DRAMA\nGPU 0 0.5 abc\n", "r.txt", h100());
@@ -174,8 +175,11 @@ TEST(ImportDcgm, ValuesOutsideTheirRangeAndEntitiesThatAreNoGpuAreRefused) {
   };
   EXPECT_EQ(error_of(real), "");
   EXPECT_NE(error_of(changed("GPU 2          99 ", "GPU 2         250 "))
-                .find(": GPU utilisation is a percentage of time, at most 100 (got 250)"),
+                .find(": GPUTL: GPU utilisation is a percentage of time, at most 100 (got 250)"),
             std::string::npos);
+  // Every range refusal names the field beside its line and column, as the others do.
+  EXPECT_EQ(error_of("#Entity GPUTL TENSO DRAMA\nID\nGPU 0 -5 0.5 0.5\n"),
+            "t4.txt: line 3, column 7: GPUTL: must be >= 0 (got -5)");
   EXPECT_NE(error_of(changed("    GPU 2          99 ", "    CPU 2          99 "))
                 .find(": entity 'CPU 2' is not a GPU: expected GPU, GPU-I or GPU-CI"),
             std::string::npos);
@@ -184,9 +188,9 @@ TEST(ImportDcgm, ValuesOutsideTheirRangeAndEntitiesThatAreNoGpuAreRefused) {
             std::string::npos);
   // Power: at most 1e5 W a sample, a limit > 0.
   const std::string power = "#Entity TENSO DRAMA POWER PMLMT\nGPU 0 0.5 0.5 ";
-  EXPECT_NE(error_of(power + "1e308 700\n").find("1e308 W is more than a device draws"),
+  EXPECT_NE(error_of(power + "1e308 700\n").find("POWER: 1e308 W is more than a device draws"),
             std::string::npos);
-  EXPECT_NE(error_of(power + "300 0\n").find("a power limit must be > 0 W (got 0)"),
+  EXPECT_NE(error_of(power + "300 0\n").find("PMLMT: a power limit must be > 0 W (got 0)"),
             std::string::npos);
   EXPECT_EQ(error_of(power + "300 700\n"), "");
   // One metric in two columns (by one name, or by its field name and its alias) would be

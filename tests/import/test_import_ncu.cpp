@@ -245,7 +245,9 @@ TEST(ImportNcu, TensorPipeNoteOnlyWhereAKernelUsedThePipe) {
   const std::string real = read_text_file(kData / "ncu-set-roofline.csv");
   auto noted = [](const ImportResult& r) {
     for (const auto& n : r.notes)
-      if (n.find("tensor-pipe instruction counts") != std::string::npos) return true;
+      if (n.find("left out for tensor-pipe instructions beyond their FP16 ones") !=
+          std::string::npos)
+        return true;
     return false;
   };
   EXPECT_TRUE(noted(import_ncu(real, "r.csv")));  // the h16816 GEMM: 1.84 per cycle
@@ -313,6 +315,43 @@ TEST(ImportNcu, ShortKernelNames) {
             "false, 7, false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<double "
             "const>, cublasGemvTensorStridedBatched<double>, double>>");
   EXPECT_EQ(short_kernel_name("unsigned int ns::count<float>(float*)"), "ns::count<float>");
+  EXPECT_EQ(short_kernel_name("void InitializeMatrix_kernel<__half, (bool)1>(T1 *, int, int)"),
+            "InitializeMatrix_kernel<__half, (bool)1>");
+  // What a demangler writes after the parameter list is no part of the name.
+  EXPECT_EQ(short_kernel_name("ns::Functor::run(int) const"), "ns::Functor::run");
+  EXPECT_EQ(short_kernel_name("void f(int) [clone .cold]"), "f");
+  EXPECT_EQ(short_kernel_name("ns::Functor::operator()"), "ns::Functor::operator()");
+  // A name that is no C++ signature (no parameter list at its end) is data, kept as written:
+  // the stripping made "=cmd|' /C calc'!A0" "calc'!A0" (a "return type" before its last
+  // space), "\t=1+2" "=1+2" and cut "alert(1)</script>&amp;'k1" at its '('.
+  EXPECT_EQ(short_kernel_name("=cmd|' /C calc'!A0"), "=cmd|' /C calc'!A0");
+  EXPECT_EQ(short_kernel_name("\t=1+2"), "\t=1+2");
+  EXPECT_EQ(short_kernel_name("</title><script>alert(1)</script>&amp;'k1"),
+            "</title><script>alert(1)</script>&amp;'k1");
+  EXPECT_EQ(short_kernel_name("saxpy(int, float"), "saxpy(int, float");  // a cut signature
+  EXPECT_EQ(short_kernel_name(" \t "), "");
+}
+
+TEST(ImportNcu, KernelsOfAnotherComputeCapabilityAreNamedAFewThenCounted) {
+  // Five kernels of CC 8.0 judged against a 9.0 machine: the note names the first three and
+  // counts the rest, per compute capability.
+  std::string text = read_text_file(kData / "ncu-raw-saxpy.csv");
+  const std::string row0 = text.substr(text.find("\"0\",\"31337\""));
+  const std::string saxpy = row0.substr(0, row0.find('\n') + 1);
+  for (const char* id : {"3", "4"})
+    text +=
+        roofline::test::edited(saxpy, "\"0\",\"31337\"", "\"" + std::string(id) + "\",\"31337\"");
+  NcuOptions o;
+  o.machine_name = "h100-sxm";
+  o.machine_cc = "9.0";
+  const auto r = import_ncu(text, "r.csv", o);
+  std::string notes;
+  for (const auto& n : r.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("all 5 kernels ('saxpy #0', 'sgemm_tiled<128> #1', 'fill_zero #2' and 2 "
+                       "more) ran on compute capability 8.0 (the export's CC column), and "
+                       "h100-sxm is 9.0: their times are another GPU's"),
+            std::string::npos)
+      << notes;
 }
 
 TEST(ImportNcu, BadFilesNameFileLineAndColumn) {
@@ -380,7 +419,8 @@ TEST(ImportNcu, BadFilesNameFileLineAndColumn) {
 TEST(ImportNcu, AKernelNameOverSeveralLinesIsRefusedNotHandedOut) {
   // A quoted field may span lines in CSV; a kernel name that does (a cut or forged export, found
   // by fuzz_import) would make a point whose name forges output lines: the library refuses it,
-  // not only the CLI.
+  // not only the CLI, at the Kernel Name cell (the refusal named no line: "point name ... must
+  // be one line"). ncu writes every kernel name on one line, so this is no name to mend.
   const std::string real = read_text_file(kData / "ncu-raw-saxpy.csv");
   const std::string cut = roofline::test::edited(real, "\"saxpy(int, float,",
                                                  "\"sax\nTABLE,Group 1 Metric,\npy(int, float,");
@@ -388,12 +428,23 @@ TEST(ImportNcu, AKernelNameOverSeveralLinesIsRefusedNotHandedOut) {
     import_ncu(cut, "r.csv");
     ADD_FAILURE() << "a kernel name over several lines was handed out";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind(
-                  "r.csv: point name 'sax\\u000aTABLE,Group 1 Metric,\\u000apy #0'", 0),
-              0u)
-        << e.what();
-    EXPECT_NE(std::string(e.what()).find("must be one line"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()),
+              "r.csv: line 5, column 34: Kernel Name 'sax\\u000aTABLE,Group 1 "
+              "Metric,\\u000apy(int, float, "
+              "float const*, float*)' is more than one line (ncu writes each kernel name on one "
+              "line: a quote left open, or an edited export?)");
   }
+  // A carriage return alone, in a details page (the hostile "a\rb\nc" of a later kernel).
+  const std::string details = read_text_file(kData / "real" / "ncu-a100-details-printfp-sgemm.csv");
+  EXPECT_EQ(
+      error_of(roofline::test::edited(
+                   details, "\"2\",\"1961118\",\"profile\",\"127.0.0.1\",\"void gemm_v1",
+                   "\"2\",\"1961118\",\"profile\",\"127.0.0.1\",\"a\rb\nc gemm_v1"))
+          .rfind("r.csv: line 32, column 37: Kernel Name 'a\\u000db\\u000ac gemm_v1<float>(", 0),
+      0u)
+      << error_of(roofline::test::edited(
+             details, "\"2\",\"1961118\",\"profile\",\"127.0.0.1\",\"void gemm_v1",
+             "\"2\",\"1961118\",\"profile\",\"127.0.0.1\",\"a\rb\nc gemm_v1"));
 }
 
 TEST(ImportNcu, AUnitOfAnotherKindIsRefusedNotScaled) {

@@ -81,8 +81,11 @@ TEST(RealNcu, A100DetailsPrintFpNerscMethod) {
   EXPECT_DOUBLE_EQ(level(g, "DRAM").bytes.value, 807658682624.0);
   EXPECT_DOUBLE_EQ(level(g, "L2").bytes.value, 40927345510272.0);
   EXPECT_DOUBLE_EQ(level(g, "L1").bytes.value, 38708392755200.0);
-  // The tensor-pipe instruction counts it also has are not FLOP.
-  EXPECT_TRUE(has_note(r, "tensor-pipe instruction counts"));
+  // Its tensor-pipe instructions (67,161,292,800) are exactly its HFMA thread instructions / 32:
+  // no kernel was left out for them, so no note says one was (it had said "a kernel that ran
+  // more than its FP16 ones is left out" beside three points).
+  EXPECT_DOUBLE_EQ(2149161369600.0 / 32, 67161292800.0);
+  EXPECT_FALSE(has_note(r, "tensor-pipe"));
 }
 
 // Kernels that ran on another compute capability than the machine given (--hw) are noted: an
@@ -98,8 +101,9 @@ TEST(RealNcu, KernelsOfAnotherComputeCapabilityThanTheMachineAreNoted) {
   std::ifstream in = open_import_file(kReal / "ncu-a100-details-printfp-sgemm.csv");
   const auto r = import_ncu(in, path("ncu-a100-details-printfp-sgemm.csv"), o);
   EXPECT_TRUE(has_note(r,
-                       "the kernels ran on compute capability 8.0 (the export's CC column), "
-                       "and h100-sxm is 9.0"));
+                       "all 3 kernels ('randomInit<float> #0', 'randomInit<float> #1', "
+                       "'gemm_v1<float> #2') ran on compute capability 8.0 (the export's CC "
+                       "column), and h100-sxm is 9.0: their times are another GPU's"));
   const MachineDocument v100 = resolve_machine("v100-sxm2");
   o.roofs = &v100.roofs;
   o.machine_name = v100.roofs.name;
@@ -108,6 +112,29 @@ TEST(RealNcu, KernelsOfAnotherComputeCapabilityThanTheMachineAreNoted) {
   std::ifstream same = open_import_file(kReal / "ncu-v100-details-nersc-s884gemm.csv");
   const auto v = import_ncu(same, path("ncu-v100-details-nersc-s884gemm.csv"), o);
   EXPECT_FALSE(has_note(v, "compute capability"));
+  // One kernel of the A100 export on another device of CC 9.0, judged against the A100: the
+  // note names that kernel, not "the kernels" (it had said all three ran on 9.0), and the file
+  // given whole says nothing.
+  const MachineDocument a100 = resolve_machine("a100-40gb");
+  o.roofs = &a100.roofs;
+  o.machine_name = a100.roofs.name;
+  o.machine_cc = machine_facts(a100).compute_capability;
+  ASSERT_EQ(o.machine_cc, "8.0");
+  const std::string sgemm = read_text_file(kReal / "ncu-a100-details-printfp-sgemm.csv");
+  EXPECT_FALSE(has_note(import_ncu(sgemm, "a.csv", o), "compute capability"));
+  std::string other;
+  std::istringstream lines(sgemm);
+  for (std::string l; std::getline(lines, l);)
+    other +=
+        (l.rfind("\"2\",", 0) == 0 ? roofline::test::edited(l, "\"0\",\"8.0\",", "\"1\",\"9.0\",")
+                                   : l) +
+        "\n";
+  const auto one = import_ncu(other, "a.csv", o);
+  EXPECT_EQ(one.doc.points.size(), 3u);
+  EXPECT_TRUE(has_note(one,
+                       "1 of 3 kernels ('gemm_v1<float> #2') ran on compute capability 9.0 (the "
+                       "export's CC column), and a100-40gb is 8.0: its time is another GPU's, "
+                       "judged here against a100-40gb's roofs"));
   // A machine of no known CC (a measured CPU, a given roof) compares nothing.
   o.machine_cc.clear();
   std::ifstream again = open_import_file(kReal / "ncu-a100-details-printfp-sgemm.csv");
@@ -418,6 +445,21 @@ TEST(RealLikwid, Zen2TextTablesTwoRuns) {
   EXPECT_DOUBLE_EQ(level(init, "DRAM").bytes.value, 14778.5378e6 * 0.109463);
   // The FLOPS_DP run measured the same regions again: not mixed into the points, said so.
   EXPECT_TRUE(has_note(r, "<function_a>: run 2 (FLOPS_DP) not used"));
+}
+
+// One FLOP event of 1e308 makes P = W/T overflow: the region was left out with a note (and the
+// others imported) while ncu refused the file for the same; both now refuse it, naming the
+// values W and T came from.
+TEST(RealLikwid, APerformanceBeyondADoubleIsRefusedAtItsValues) {
+  const std::string text =
+      roofline::test::edited(read_text_file(kReal / "likwid-zen2-text-memdp-flopsdp.txt"),
+                             "|   PMC2  |   200000000 |", "|   PMC2  |       1e308 |");
+  const std::string e = error_of([&] { import_likwid(text, "z.txt"); });
+  EXPECT_EQ(e,
+            "z.txt: line 43: region '<function_a>': P = W/T = 1e+308 / 0.09373 s is too large "
+            "for a double (overflow) (W from z.txt: line 58, column 47: "
+            "RETIRED_SSE_AVX_FLOPS_ALL (HWThread 64) = 1e+308; T from z.txt: line 47, column 26: "
+            "RDTSC Runtime [s] (HWThread 64) = 0.093733)");
 }
 
 TEST(RealLikwid, CoffeeLakeCsvFlopsAloneIsRefusedForItsTraffic) {
