@@ -116,8 +116,11 @@ void refuse_empty_values(CLI::App& app) {
       "");
   // CLI11 reads "0x10" as 16 and "0x1p-1" as 0.5 (and 0b, 0o): a number option is decimal, as
   // every number given as text is (decimal_number, parse_quantity).
+  // Blanks around a number are no part of it: " 0.7" was read and "0.7 " refused (the validators
+  // below are transforms, so the number read is the one trimmed).
   static const CLI::Validator decimal_only(
       [](std::string& text) -> std::string {
+        text = trim(text);
         return has_base_prefix(text) ? "not a decimal number: " + terminal_safe(text)
                                      : std::string();
       },
@@ -125,7 +128,8 @@ void refuse_empty_values(CLI::App& app) {
   // ... and an integer with a leading zero as octal ("--tp 010" is 8): refused as well.
   static const CLI::Validator decimal_integer(
       [](std::string& text) -> std::string {
-        const std::string t = trim(text);
+        text = trim(text);
+        const std::string& t = text;
         const std::size_t d = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
         const bool octal = t.size() > d + 1 && t[d] == '0' &&
                            std::isdigit(static_cast<unsigned char>(t[d + 1])) != 0;
@@ -136,9 +140,9 @@ void refuse_empty_values(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {
     const std::string type = o->get_type_name();
     if (type.find("INT") != std::string::npos)
-      o->check(decimal_integer);
+      o->transform(decimal_integer);
     else if (type.find("FLOAT") != std::string::npos || type.find("NUMBER") != std::string::npos)
-      o->check(decimal_only);
+      o->transform(decimal_only);
     for (const char* name : {"--output", "--report", "--junit", "--save-counters"})
       if (o->check_lname(std::string(name).substr(2))) o->check(no_empty_file);
     // Every other text option (a dtype, a model, a list, a quantity, a title) has no meaning

@@ -116,6 +116,25 @@ TEST(CliLimits, UsageErrorsExitTwoWithTheToolsPrefix) {
   EXPECT_TRUE(has(help.out, "plot")) << help.out;
 }
 
+// Blanks around a number option's value are no part of it, before and after alike (" 0.7" was
+// read, "0.7 " refused as not a number).
+TEST(CliLimits, BlanksAroundANumberAreTrimmedBeforeAndAfter) {
+  for (const std::string v : {" 0.5", "0.5 ", " 0.5 "}) {
+    const auto r = run_cli({"point", "--touching", v, "-W", "1e9", "-Q", "1e9", "-T", "1", "--peak",
+                            "1e12", "--bandwidth", "1e11", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << "'" << v << "': " << r.err;
+  }
+  for (const std::string v : {" 2", "2 "}) {
+    const auto r =
+        run_cli({"llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "--tp", v, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << "'" << v << "': " << r.err;
+    EXPECT_NE(r.out.find("\"tp\": 2"), std::string::npos) << r.out.substr(0, 400);
+  }
+  const auto octal = run_cli({"llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "--tp", " 010"});
+  EXPECT_EQ(octal.exit_code, 2);
+  EXPECT_TRUE(has(octal.err, "--tp: not a decimal number: 010")) << octal.err;
+}
+
 TEST(CliLimits, LimitsAreStatedNotHidden) {
   auto r = run_cli({"llm", "--model", "llama-2-7b", "--hw", "a100-80gb", "--batch", "1e12"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
