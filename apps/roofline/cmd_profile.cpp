@@ -455,7 +455,7 @@ std::string profile_json(const ProfileArgs& a, const RunResult& r, const Counted
   run["notes"] = o.notes;
   run["min_running_fraction"] = r.totals.min_running_fraction;
   j["run"] = run;
-  if (m) j["analysis"] = analyses_to_json(o.points, m->roofs);
+  if (m) j["analysis"] = analyses_to_json(o.judged, m->roofs);
   return json_text(j) + "\n";
 }
 
@@ -491,7 +491,7 @@ std::string profile_text(const ProfileArgs& a, const RunResult& r, const Counted
   for (const auto& l : r.plan.limits) t += "  limit: " + l + "\n";
   for (const auto& msg : messages) t += "  " + msg + "\n";
   for (const auto& n : o.notes) t += "  note: " + n + "\n";
-  return t + points_text(o.points, m, a.output);
+  return t + points_text(o.judged, m, a.output);
 }
 
 /// What the user declared, checked before the program runs: a W or Q that no point could hold
@@ -586,7 +586,7 @@ void run(ProfileArgs& a) {
 
   if (!a.save_counters.empty() && a.replay.empty())
     emit(recording_to_json(r, this_cpu()), a.save_counters);
-  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, o.points);
+  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, o.judged);
   emit(a.json ? profile_json(a, r, o, messages, m) : profile_text(a, r, o, messages, m), a.output);
   if (r.exit_status != 0) {
     std::fflush(stdout);

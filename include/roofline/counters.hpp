@@ -373,17 +373,24 @@ struct PointInputs {
 };
 
 struct CountedPoints {
-  std::vector<Point> points;  ///< the whole program first (when W and Q are known), then regions
+  /// The whole program first (when W and Q are known), then regions: every level the counters
+  /// measured, by its name (DRAM, L3, L2), so the document can be judged later on a machine
+  /// that has them.
+  std::vector<Point> points;
+  /// The same points fitted to the roofs given (fit_levels: the levels they lack left out, DRAM
+  /// at the machine's main memory), one for one: what is judged and drawn here.
+  std::vector<Point> judged;
   std::vector<std::string> notes;  ///< why a point is missing or a level was dropped
 };
 
 /// The points of a counted run: the whole program (W from the FLOP counters or `work`, Q per
 /// level from the memory-controller and cache-fill counters or `traffic`, T the wall time) and
-/// one per marked region that declared W and Q. Levels the roofs lack are dropped with a note
-/// (fit_levels); a point without W or Q is left out with a note saying what to give. Every
-/// point is checked as `point` and `check` read it back (Point::validate: P = W/T and I = W/Q
-/// numbers, neither inf nor underflowed to 0): a region that fails is left out with a note; the
-/// whole program's point throws InputError, naming `work`/`traffic` when they were given.
+/// one per marked region that declared W and Q. Levels the roofs lack are left out of `judged`
+/// with a note (fit_levels); a point with none of the roofs' levels, or without W or Q, is left out
+/// with a note saying what to give. Every point is checked as `point` and `check` read it back
+/// (Point::validate: P = W/T and I = W/Q numbers, neither inf nor underflowed to 0): a region that
+/// fails is left out with a note; the whole program's point throws InputError, naming
+/// `work`/`traffic` when they were given.
 CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>& regions,
                              const PointInputs& in, const RoofSet* roofs);
 

@@ -62,7 +62,8 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
   const bool counted =
       (!in.work && p.work.value > 0) || (!in.traffic && !traffic.empty()) || traffic.size() > 1;
   p.source = counted ? "perf_event" : "command line";
-  p.traffic = fit_levels(traffic, roofs, o.notes, p.name);
+  const std::vector<LevelTraffic> fitted = fit_levels(traffic, roofs, o.notes, p.name);
+  p.traffic = fitted.empty() ? fitted : traffic;  // the levels measured, when one is judged
   p.note = from.empty() ? "" : from.front();
   for (std::size_t i = 1; i < from.size(); ++i) p.note += "; " + from[i];
   if (p.work.value > 0 && !p.traffic.empty() && p.time.value > 0) {
@@ -73,6 +74,8 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
       throw InputError(declared_flags(in) + ": " + e.what());
     }
     o.points.push_back(p);
+    o.judged.push_back(p);
+    o.judged.back().traffic = fitted;
   } else {
     std::string what;
     if (!(p.work.value > 0)) what += "W";
@@ -101,7 +104,9 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
     rp.name = reg.name;
     rp.work = Work(reg.flops);
     rp.time = Seconds(reg.time);
-    rp.traffic = fit_levels({{"DRAM", Bytes(reg.bytes)}}, roofs, o.notes, reg.name);
+    const std::vector<LevelTraffic> declared{{"DRAM", Bytes(reg.bytes)}};
+    const std::vector<LevelTraffic> region_fitted = fit_levels(declared, roofs, o.notes, reg.name);
+    rp.traffic = region_fitted.empty() ? region_fitted : declared;
     rp.precision = in.precision;
     rp.source = "marker";
     rp.note = std::to_string(reg.calls) + " calls on " + std::to_string(reg.threads) +
@@ -113,6 +118,8 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
       continue;
     }
     o.points.push_back(rp);
+    o.judged.push_back(rp);
+    o.judged.back().traffic = region_fitted;
   }
   return o;
 }

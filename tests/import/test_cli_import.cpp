@@ -374,6 +374,26 @@ TEST(CliProfile, MissingPmuPathSaysWhatIsMissing) {
   EXPECT_NE(r.out.find("no point for the whole program"), std::string::npos) << r.out;
 }
 
+TEST(CliProfile, AMachineLeavesEveryCountedLevelInTheDocument) {
+  // Counted on an Ice Lake at DRAM, L3 and L2, judged against h100-sxm (HBM3 only): the analysis
+  // holds DRAM's bytes at HBM3, the point keeps the three levels as counted (they were written as
+  // one level named "" and the caches lost).
+  const auto r = run_cli(
+      {"profile", "--replay", kData + "perf-intel-icx-dgemm.json", "--hw", "h100-sxm", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  const json& traffic = j["points"][0]["traffic"];
+  ASSERT_EQ(traffic.size(), 3u) << traffic;
+  EXPECT_EQ(traffic[0]["level"], "DRAM");
+  EXPECT_EQ(traffic[1]["level"], "L3");
+  EXPECT_EQ(traffic[2]["level"], "L2");
+  EXPECT_DOUBLE_EQ(traffic[2]["bytes"].get<double>(), 6.4e9);
+  const json& judged = j["analysis"][0]["traffic"];
+  ASSERT_EQ(judged.size(), 1u) << judged;
+  EXPECT_EQ(judged[0]["level"], "HBM3");
+  EXPECT_DOUBLE_EQ(judged[0]["bytes"].get<double>(), 5.12e8);
+}
+
 TEST(CliProfile, ReplayOfRecordedCountersPlacesTheHierarchicalPoint) {
   const auto r = run_cli({"profile", "--replay", kData + "perf-intel-icx-dgemm.json", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
