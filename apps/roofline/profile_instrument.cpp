@@ -124,11 +124,11 @@ void run_profile_instrument(InstrumentArgs a) {
   std::vector<std::string> notes;
   const InstrumentedPoints ip =
       fitted_points(r, a.name, a.machine.precision, m ? &m->roofs : nullptr, notes);
-  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, ip.points);
+  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, ip.judged);
   if (a.json)
     emit(json_text(run_to_json(a.command, r, ip, m, messages, notes)) + "\n", a.output);
   else
-    emit(render_run(a.command, r, ip, messages, notes) + points_text(ip.points, m, a.output),
+    emit(render_run(a.command, r, ip, messages, notes) + points_text(ip.judged, m, a.output),
          a.output);
   if (r.native.exit_status != 0) {
     std::fflush(stdout);

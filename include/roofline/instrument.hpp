@@ -234,9 +234,14 @@ struct PointOrigin {
   std::string time;     ///< "measured" (wall clock), "sampled" or "marker" (the region's timer)
 };
 struct InstrumentedPoints {
+  /// Every level simulated (or declared) by its name, so the document can be judged later on a
+  /// machine that has them.
   std::vector<Point> points;
   std::vector<PointOrigin> origins;  ///< one per point
   std::vector<std::string> notes;
+  /// The points fitted to a machine's roofs, one for one (instrument_report.hpp fitted_points):
+  /// what is judged and drawn; the points themselves without a machine.
+  std::vector<Point> judged;
 };
 InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::string& program_name);
 

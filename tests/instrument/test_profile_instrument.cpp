@@ -321,7 +321,8 @@ TEST(ProfileInstrumentCli, ReportDrawsFunctionsAsDotsSizedByTheirTime) {
 
 // The documented example on a catalogue CPU, which publishes DRAM alone: the region's simulated
 // traffic is all at L2/L3 (12 MB stays in the 60 MB LLC), so it lost every level and vanished
-// without a word, while the program declared Q = 12 MB at DRAM. It keeps the declared Q.
+// without a word, while the program declared Q = 12 MB at DRAM. It is judged at the declared Q;
+// the document keeps the simulated levels beside it (they were dropped from it).
 TEST(ProfileInstrumentCli, ARegionOffTheMachinesLevelsKeepsItsDeclaredTraffic) {
   REQUIRE_TOOLS();
   const auto r = run_json({"profile", "--instrument", "--hw", "xeon-platinum-8380", "--json", "--",
@@ -330,9 +331,19 @@ TEST(ProfileInstrumentCli, ARegionOffTheMachinesLevelsKeepsItsDeclaredTraffic) {
   const json doc = json::parse(r.out);
   const json* p = find_point(doc, "saxpy-c");
   ASSERT_NE(p, nullptr) << r.out;
-  ASSERT_EQ((*p)["traffic"].size(), 1u) << *p;
-  EXPECT_EQ((*p)["traffic"][0]["level"], "DRAM");
-  EXPECT_DOUBLE_EQ((*p)["traffic"][0]["bytes"].get<double>(), 12e6);  // 3 arrays of 1e6 fp32
+  ASSERT_EQ((*p)["traffic"].size(), 3u) << *p;
+  EXPECT_EQ((*p)["traffic"][0]["level"], "L3");
+  EXPECT_EQ((*p)["traffic"][1]["level"], "L2");
+  EXPECT_EQ((*p)["traffic"][2]["level"], "DRAM");
+  EXPECT_DOUBLE_EQ((*p)["traffic"][2]["bytes"].get<double>(), 12e6);  // 3 arrays of 1e6 fp32
+  EXPECT_EQ((*p)["provenance"]["traffic"], "simulated, and declared at DRAM");
+  const json* judged = nullptr;
+  for (const auto& a : doc["analysis"])
+    if (a["name"] == "saxpy-c") judged = &a;
+  ASSERT_NE(judged, nullptr) << r.out;
+  ASSERT_EQ((*judged)["traffic"].size(), 1u) << *judged;
+  EXPECT_EQ((*judged)["traffic"][0]["level"], "DRAM");
+  EXPECT_DOUBLE_EQ((*judged)["traffic"][0]["bytes"].get<double>(), 12e6);
   std::string notes;
   for (const auto& n : doc["run"]["notes"]) notes += n.get<std::string>() + "\n";
   EXPECT_NE(notes.find("saxpy-c: Q declared (12 MB at DRAM)"), std::string::npos) << notes;

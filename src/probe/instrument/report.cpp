@@ -200,19 +200,23 @@ void run_messages(const InstrumentedRun& r, std::vector<std::string>& messages) 
     if (!sim.problem.empty()) messages.push_back("Q (" + sim.ll_level + "): " + sim.problem);
 }
 
-/// The points of the run, fitted to the machine's levels (those whose levels it lacks go).
+/// The points of the run, fitted to the machine's levels in `judged` (points none of whose
+/// levels it has go from both).
 InstrumentedPoints fitted_points(const InstrumentedRun& r, const std::string& name,
                                  const std::string& precision, const RoofSet* roofs,
                                  std::vector<std::string>& notes) {
   InstrumentedPoints ip = instrumented_points(r, name);
   notes = ip.notes;
-  for (size_t i = 0; i < ip.points.size(); ++i) {
-    Point& p = ip.points[i];
+  for (Point& p : ip.points)
     if (!precision.empty()) p.precision = precision;
-    if (!roofs) continue;
+  ip.judged = ip.points;
+  if (!roofs) return ip;
+  for (size_t i = 0; i < ip.points.size(); ++i) {
+    Point& p = ip.judged[i];
     p.traffic = fit_levels(p.traffic, roofs, notes, p.name);
     // A region whose simulated traffic is only at levels the machine lacks (a catalogue CPU
-    // publishes only its DRAM; the data stayed in its caches) keeps the Q it declared at DRAM.
+    // publishes only its DRAM; the data stayed in its caches) keeps the Q it declared at DRAM,
+    // in the document beside the simulated levels too.
     const auto reg =
         std::find_if(r.regions.begin(), r.regions.end(),
                      [&](const counters::RegionResult& x) { return x.name == p.name; });
@@ -220,7 +224,8 @@ InstrumentedPoints fitted_points(const InstrumentedRun& r, const std::string& na
         reg->bytes > 0) {
       p.traffic = fit_levels({{"DRAM", Bytes(reg->bytes)}}, roofs, notes, p.name);
       if (!p.traffic.empty()) {
-        ip.origins[i].traffic = "declared";
+        ip.origins[i].traffic = "simulated, and declared at DRAM";
+        ip.points[i].traffic.push_back({"DRAM", Bytes(reg->bytes)});
         notes.push_back(p.name + ": Q declared (" + format_bytes(Bytes(reg->bytes)) +
                         " at DRAM): the simulated traffic is at levels this machine has no roof "
                         "for");
@@ -228,12 +233,14 @@ InstrumentedPoints fitted_points(const InstrumentedRun& r, const std::string& na
     }
   }
   for (size_t i = ip.points.size(); i-- > 0;)  // points whose levels the machine lacks
-    if (ip.points[i].traffic.empty()) {
+    if (ip.judged[i].traffic.empty()) {
       notes.push_back(ip.points[i].name +
                       ": no point: its traffic is at no level this machine has a roof for (" +
                       roofs->name + ")");
-      ip.points.erase(ip.points.begin() + static_cast<std::ptrdiff_t>(i));
-      ip.origins.erase(ip.origins.begin() + static_cast<std::ptrdiff_t>(i));
+      const auto at = static_cast<std::ptrdiff_t>(i);
+      ip.points.erase(ip.points.begin() + at);
+      ip.judged.erase(ip.judged.begin() + at);
+      ip.origins.erase(ip.origins.begin() + at);
     }
   return ip;
 }
@@ -287,7 +294,7 @@ nlohmann::json run_to_json(const std::vector<std::string>& command, const Instru
   run["messages"] = messages;
   run["notes"] = notes;
   j["run"] = run;
-  if (m) j["analysis"] = analyses_to_json(ip.points, m->roofs);
+  if (m) j["analysis"] = analyses_to_json(ip.judged, m->roofs);
   return j;
 }
 
