@@ -515,6 +515,14 @@ def _from_catalogue(machine):
         return False
 
 
+def _at_precision(p, precision):
+    """The point judged at another precision's roof (diagnose(), table() and chart()'s
+    precision=): an element-wise operator stays vector_only, so it is held against that type's
+    vector roof, never moved onto the tensor cores by the precision given."""
+    return Point(p.name, p.work_flop, p.traffic_byte, p.time_s, precision=precision,
+                 source=p.source, note=p.note, vector_only=p.vector_only)
+
+
 def _host_time_note(machine, ops):
     """Host times judged against roofs that are not this host's: what the attainment reads is
     this host's time on another machine's roofs (a CPU-only run judged on an A100, on a Jetson's
@@ -690,8 +698,9 @@ class Profile:
         that is no measurement of this host: a catalogue CPU) are warned about
         (UserWarning)."""
         pairs = self._diagnose(machine, by_type, precision)
+        # The operators judged, as chart() counts them: one left unjudged (None) reads no time.
         _warn_host_time("roofline.torch.Profile.diagnose", _roofs(machine),
-                        [op for op, _ in pairs])
+                        [op for op, d in pairs if d is not None])
         return pairs
 
     def _diagnose(self, machine, by_type, precision):
@@ -702,8 +711,7 @@ class Profile:
         for op in ops:
             p = op.point()
             if precision is not None:
-                p = Point(p.name, p.work_flop, p.traffic_byte, p.time_s, precision=precision,
-                          source=p.source, note=p.note)
+                p = _at_precision(p, precision)
             out.append((op, diagnose(p, machine) if _has_roof(machine, p.precision) else None))
         return out
 
@@ -723,8 +731,7 @@ class Profile:
     def _chart(self, machine, by_type, title, precision=None):
         points = self.points(by_type=by_type)
         if precision is not None:
-            points = [Point(p.name, p.work_flop, p.traffic_byte, p.time_s, precision=precision,
-                            source=p.source, note=p.note) for p in points]
+            points = [_at_precision(p, precision) for p in points]
         points = [p for p in points if _has_roof(machine, p.precision)]
         return Chart(machine, points, title=title)
 

@@ -294,8 +294,18 @@ CheckRun check_run_context(const CheckRequest& r, double assumed) {
 }
 
 /// The point's attainment of its roof against its minimum (if any); above the roof fails.
-void check_point_attainment(const Point& p, const RoofSet& roofs, const CheckConfig& cfg, json& pj,
-                            CheckVerdicts& v) {
+void check_point_attainment(const Point& given, const RoofSet& roofs, const CheckConfig& cfg,
+                            json& pj, CheckVerdicts& v) {
+  // Judged at the levels the machine has roofs for, as `point` judges it (fit_to_roofs); each
+  // level left out is said in the point's lines and its JSON, so nothing passes unseen. A point
+  // with no level or no roof for its precision is refused by diagnose() below, naming why.
+  const FittedPoints fitted = fit_to_roofs({given}, roofs);
+  const Point& p = fitted.points.empty() ? given : fitted.points.front();
+  json not_judged = json::array();
+  for (const auto& t : given.traffic)
+    if (std::none_of(p.traffic.begin(), p.traffic.end(),
+                     [&](const LevelTraffic& k) { return k.level == t.level; }))
+      not_judged.push_back(t.level);
   const Diagnosis d = diagnose(p, roofs);
   const auto t = threshold_for(cfg, p.name);
   const AttainmentJudgement aj =
@@ -308,6 +318,13 @@ void check_point_attainment(const Point& p, const RoofSet& roofs, const CheckCon
     pj["threshold_from"] = t->from;
   }
   (aj.failed ? v.fails : v.passes).push_back(aj.why);
+  if (!not_judged.empty()) {
+    pj["levels_not_judged"] = not_judged;
+    for (const auto& level : not_judged)
+      v.passes.push_back("traffic at " + terminal_safe(level.get<std::string>()) +
+                         " not judged: machine '" + terminal_safe(roofs.name) +
+                         "' has no roof for it");
+  }
   v.judged = v.judged || t.has_value() || aj.failed;
 }
 

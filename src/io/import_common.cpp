@@ -433,7 +433,8 @@ std::vector<LevelTraffic> fit_levels(const std::vector<LevelTraffic>& traffic, c
     } else if (t.level == "DRAM" || t.level == "HBM" || t.level.empty()) {
       out.push_back({"", t.bytes});  // the machine's main-memory roof (its default level)
     } else {
-      notes.push_back(what + ": " + t.level + " traffic left out: the machine has no " + t.level +
+      notes.push_back(what + ": " + t.level +
+                      " traffic not judged (kept in the document): the machine has no " + t.level +
                       " roof");
     }
   }

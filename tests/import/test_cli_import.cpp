@@ -190,6 +190,22 @@ TEST(CliImport, AMachineLeavesEveryMeasuredLevelInTheDocument) {
   ASSERT_EQ(judged.size(), 1u) << judged;
   EXPECT_EQ(judged[0]["level"], "HBM2");
   EXPECT_DOUBLE_EQ(judged[0]["bytes"].get<double>(), 807658682624.0);
+  // The document gates on the machine it was judged on: check judges it at HBM2 and says which
+  // levels it left out (it refused the file, naming L2).
+  TempDir dir;
+  const std::string doc = dir.file("a.json");
+  ASSERT_EQ(run_cli({"import", "ncu", kData + "real/ncu-a100-details-printfp-sgemm.csv", "--hw",
+                     "a100-40gb", "-o", doc})
+                .exit_code,
+            0);
+  const auto c = run_cli({"check", doc, "--hw", "a100-40gb", "--min-attainment", "1e-9", "--json"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const json g = json::parse(c.out);
+  const json& gemm = g["points"][2];
+  EXPECT_EQ(gemm["status"], "passed") << gemm;
+  EXPECT_EQ(gemm["binding_level"], "HBM2") << gemm;
+  EXPECT_EQ(gemm["levels_not_judged"], json::array({"L2", "L1"})) << gemm;
+  EXPECT_EQ(gemm["why"].back(), "traffic at L1 not judged: machine 'a100-40gb' has no roof for it");
 }
 
 TEST(CliImport, AnImportWithoutAPointIsRefusedAndWritesNothing) {

@@ -957,6 +957,43 @@ def test_host_times_on_a_devices_roofs_are_warned_by_diagnose_and_chart(tmp_path
         prof.table(a100)  # the table says it in its notes, not twice
 
 
+def test_a_precision_given_keeps_an_element_wise_operator_off_the_tensor_roof():
+    # precision="fp16" rebuilt each operator's point without vector_only: an fp16 mul was judged
+    # on the A100's fp16 tensor roof (312 TFLOP/s) where its own dtype judged it on fp16 vector.
+    h = torch.randn(512, 512).half()
+    with rt.profile() as prof:
+        h * h
+    a100 = roofline.Machine("a100-80gb")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # host times on an A100: said elsewhere
+        (op, own), = prof.diagnose(a100)
+        (_, given), = prof.diagnose(a100, precision="fp16")
+        chart = prof.chart(a100, precision="fp16").to_dict()
+    assert op.name == "aten::mul" and own.compute_roof == "fp16 vector"
+    assert given.compute_roof == "fp16 vector"
+    assert given.to_dict() == own.to_dict()
+    assert chart["points"][0]["diagnosis"]["compute_roof"] == "fp16 vector"
+
+
+def test_the_host_time_warning_counts_the_operators_judged():
+    # An int64 operator has no roof and is not judged (None): diagnose() counted it among the
+    # operators "judged against the roofs", chart() did not.
+    with torch.no_grad(), rt.profile() as prof:
+        torch.nn.Linear(256, 512)(torch.randn(64, 256))
+        torch.arange(10) * torch.arange(10)
+    a100 = roofline.Machine("a100-80gb")
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        pairs = prof.diagnose(a100)
+        prof.chart(a100)
+    judged = sum(1 for _, d in pairs if d is not None)
+    assert 0 < judged < len(pairs)
+    counts = [str(w.message).split(": ", 1)[1].split(" timed")[0] for w in said
+              if "timed on the host" in str(w.message)]
+    expected = "%d operator%s" % (judged, "" if judged == 1 else "s")
+    assert counts == [expected, expected], counts
+
+
 def test_a_machine_document_is_taken_as_a_path_like_or_a_str(tmp_path):
     # prof.table(pathlib.Path("machine.json")) was a TypeError, though a machine may be a file
     # and every other path of the package may be an os.PathLike.
