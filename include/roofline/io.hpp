@@ -166,6 +166,9 @@ nlohmann::json run_document_to_json(const RunDocument& d);
 /// A run record in JSON (the entries of `run_document_to_json`, and of `roofline run
 /// --results-only`, the form a child run sends back); from_json reads that form back.
 nlohmann::json run_record_to_json(const RunRecord& r);
+/// The fields run_record_to_json writes, read from what it writes: `check` refuses a field of a
+/// run record that is one of them misspelt.
+const std::vector<std::string>& run_record_fields();
 RunRecord run_record_from_json(const nlohmann::json& j);
 
 /// Hardware catalogue (data/hardware): directories searched in order — `extra_dir` when given,

@@ -38,7 +38,9 @@ Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
   for (size_t k = 0; k < machines.size(); ++k) {
     const RoofSet* m = machines[k];
     const ComputeRoof& c = compute_of(k);
-    const MemoryRoof& mem = m->select_memory(level);
+    // Without a level, at the roof the machine's chart heads with (its fastest link where it
+    // has links only), as `plot --at` draws it.
+    const MemoryRoof& mem = level.empty() ? m->headline_memory() : m->select_memory(level);
     MachineAtIntensity a;
     a.machine = m->name;
     a.compute_roof = c.name;

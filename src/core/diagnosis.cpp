@@ -404,7 +404,12 @@ class Unjudged {
       for (size_t i = 0; i < names.size() && i < kNamed; ++i)
         who += std::string(i ? ", '" : " '") + terminal_safe(names[i]) + "'";
       if (names.size() > kNamed) who += " and " + std::to_string(names.size() - kNamed) + " more";
-      lines.push_back(who + " " + what + ": " + terminal_safe(why));
+      // "point 'a' judged at its other levels", "points 'a', 'b' judged at their ...".
+      std::string said = what;
+      if (names.size() > 1)
+        if (const auto its = said.find("its "); its != std::string::npos)
+          said.replace(its, 4, "their ");
+      lines.push_back(who + " " + said + ": " + terminal_safe(why));
     }
   }
 

@@ -89,39 +89,10 @@ std::vector<std::optional<Spread>> point_spreads(const json& doc, const std::str
     }
     const json& run = pts[i]["run"];
     if (!run.is_object()) io::fail(w, "expected an object");
-    // The fields `roofline run` writes (run_record_to_json): "tiems" beside "median" would
-    // leave the gate the min/median/max spread, or none, and a regression read as noise.
+    // The fields `roofline run` writes: "tiems" beside "median" would leave the gate the
+    // min/median/max spread, or none, and a regression read as noise.
     io::refuse_misspelt_fields(
-        run, w,
-        {"kernel",
-         "level",
-         "dtype",
-         "variant",
-         "params",
-         "working_set",
-         "work",
-         "traffic_compulsory",
-         "traffic_write_allocate",
-         "work_formula",
-         "traffic_formula",
-         "traffic",
-         "times",
-         "sustained",
-         "median",
-         "min",
-         "max",
-         "q1",
-         "q3",
-         "spread",
-         "spread_all",
-         "noisy",
-         "seconds_per_repetition",
-         "calls_per_repetition",
-         "threads",
-         "check",
-         "passed",
-         "precision",
-         "note"},
+        run, w, run_record_fields(),
         "a misspelt field is not read: the gate would judge the run's noise without it");
     if (run.contains("times")) {
       const json& t = run["times"];

@@ -261,6 +261,16 @@ EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
       out.skipped.push_back(p.name);
       continue;
     }
+    // A device draws up to its power figure over a run (a CPU's short-term limit some way
+    // above it): twice that on average is no measurement of this run in joules, placed or not.
+    const double watts = p.energy / p.time.value;
+    constexpr double kPowerMargin = 2;
+    if (power_w && watts > kPowerMargin * *power_w)
+      out.warnings.push_back(
+          "point '" + terminal_safe(p.name) + "': E/T = " + format_number(p.energy, 4) + " J / " +
+          format_seconds(p.time) + " = " + format_number(watts, 4) + " W, " +
+          format_number(watts / *power_w, 3) + "x the device's " + format_number(*power_w) +
+          " W (info.power_w): is the energy in J, and of this run?");
     // Q at the model's level: traffic whose level is that roof as the machine reads level names
     // (case aside; DRAM, HBM and memory are main memory; unnamed is the default level), as
     // `point` judges it. A point without it is not placed (its L2 bytes judged against the
@@ -283,16 +293,6 @@ EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
                        format_number(p.work.value) + " / " + format_number(p.energy) +
                        " J is not a finite number (energy too small)");
     out.placed.push_back({p.name, p.work.value / q.value, wpj});
-    // A device draws up to its power figure over a run (a CPU's short-term limit some way
-    // above it): twice that on average is no measurement of this run in joules.
-    const double watts = p.energy / p.time.value;
-    constexpr double kPowerMargin = 2;
-    if (power_w && watts > kPowerMargin * *power_w)
-      out.warnings.push_back(
-          "point '" + terminal_safe(p.name) + "': E/T = " + format_number(p.energy, 4) + " J / " +
-          format_seconds(p.time) + " = " + format_number(watts, 4) + " W, " +
-          format_number(watts / *power_w, 3) + "x the device's " + format_number(*power_w) +
-          " W (info.power_w): is the energy in J, and of this run?");
   }
   return out;
 }

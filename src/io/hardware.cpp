@@ -305,7 +305,9 @@ std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& 
 std::vector<RidgePoint> ridges_per_roof(const RoofSet& roofs, const std::string& level) {
   std::vector<RidgePoint> out;
   if (roofs.memory.empty()) return out;
-  const MemoryRoof& m = roofs.select_memory(level);
+  // Without a level, against the roof a chart heads with: a machine of links only has no
+  // default memory roof, and its ridges are at its fastest link, as it is drawn.
+  const MemoryRoof& m = level.empty() ? roofs.headline_memory() : roofs.select_memory(level);
   for (const auto& c : roofs.compute)
     if (!c.sparse)
       out.push_back({c.precision, c.name, c.peak, m.level, m.bandwidth, ridge(c.peak, m.bandwidth),

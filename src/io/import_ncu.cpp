@@ -498,12 +498,12 @@ class PointMaker {
           o.kernels == kernels_
               ? (kernels_ == 1 ? "the kernel" : "all " + std::to_string(kernels_) + " kernels")
               : std::to_string(o.kernels) + " of " + std::to_string(kernels_) + " kernels";
-      res.notes.push_back(count + " (" + named + ") ran on compute capability " + cc +
-                          " (the export's CC column), and " + opt_.machine_name + " is " +
-                          opt_.machine_cc + ": " +
-                          (o.kernels == 1 ? "its time is" : "their times are") +
-                          " another GPU's, judged here against " + opt_.machine_name +
-                          "'s roofs (give --hw for the GPU they ran on)");
+      res.notes.push_back(
+          count + " (" + named + ") ran on compute capability " + cc +
+          " (the export's CC column), and " + opt_.machine_name + " is " + opt_.machine_cc + ": " +
+          (o.kernels == 1 ? "its time is" : "their times are") +
+          " another GPU's, judged here against " + opt_.machine_name +
+          "'s roofs (give --hw for the GPU " + (o.kernels == 1 ? "it" : "they") + " ran on)");
     }
     // The export's own roofs stand for its kernels only where they ran on one device.
     if (!other_devices_.empty() && opt_.own_roofs) {

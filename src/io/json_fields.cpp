@@ -98,17 +98,20 @@ void check_schema(const nlohmann::json& j, const char* schema, int version, cons
 }
 
 void refuse_misspelt_fields(const nlohmann::json& obj, const Where& w,
-                            std::initializer_list<const char*> known,
-                            const std::string& consequence) {
+                            const std::vector<std::string>& known, const std::string& consequence) {
   if (!obj.is_object()) return;
   for (const auto& [key, _] : obj.items()) {
-    if (std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) continue;
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     const std::string folded = lower(key);
-    for (const char* known_name : known) {
-      const std::string k = known_name;
-      // "noise" (check's output) is no "note"; "Run" is "run".
+    for (const std::string& k : known) {
+      // "noise" (check's output) is no "note"; "Run" is "run"; a name of three letters or
+      // fewer ("min", "run") is matched only by case ("mins", "runs" are other fields).
       const size_t edits = k.size() >= 7 ? 2u : 1u;
-      if (folded == k || (key.size() >= 4 && edit_distance(folded, k) <= edits))
+      const bool near = k.size() >= 4 && key.size() >= 4 && edit_distance(folded, k) <= edits;
+      // Beside the right field a longer name is another field ("times" beside "time", "notes"
+      // beside "note"); a letter left out, changed or swapped ("precison") is that one misspelt.
+      const bool another = obj.contains(k) && key.size() > k.size();
+      if (folded == k || (near && !another))
         fail(w / terminal_safe(key), "unknown field; did you mean '" + k + "'? (" + consequence +
                                          (obj.contains(k) ? "; both are given" : "") + ")");
     }

@@ -1,8 +1,8 @@
 #pragma once
 // Field access for JSON documents with errors that name the file, the field path and the value.
-#include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -39,11 +39,11 @@ bool get_bool(const nlohmann::json& obj, const std::string& key, const Where& w,
 /// another case ("Name") is refused, naming it and the field meant, with `consequence` (what
 /// would go wrong unread): a document may carry more fields than its reader takes, but not one
 /// meant for it that it would skip. Refused beside the right field too ("precision" and
-/// "precison": which one was meant?). One edit from a name of up to six letters, two from a
-/// longer one; names of three letters or fewer only by case.
+/// "precison": which one was meant?), unless it is longer than that field ("times" beside
+/// "time" is another field). One edit from a name of up to six letters, two from a longer one;
+/// names of three letters or fewer only by case.
 void refuse_misspelt_fields(const nlohmann::json& obj, const Where& w,
-                            std::initializer_list<const char*> known,
-                            const std::string& consequence);
+                            const std::vector<std::string>& known, const std::string& consequence);
 /// Checks "schema" and "version" of a document.
 void check_schema(const nlohmann::json& j, const char* schema, int version, const Where& w);
 

@@ -48,6 +48,16 @@ json run_record_to_json(const RunRecord& r) {
           {"note", r.note}};
 }
 
+const std::vector<std::string>& run_record_fields() {
+  static const std::vector<std::string> fields = [] {
+    std::vector<std::string> out;
+    const json written = run_record_to_json(RunRecord{});
+    for (const auto& [key, _] : written.items()) out.push_back(key);
+    return out;
+  }();
+  return fields;
+}
+
 RunRecord run_record_from_json(const json& j) {
   RunRecord r;
   r.kernel = j.at("kernel").get<std::string>();

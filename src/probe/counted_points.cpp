@@ -94,7 +94,8 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
       if (!(reg.flops > 0)) missing += "W";
       if (!(reg.bytes > 0)) missing += missing.empty() ? "Q" : " and Q";
       o.notes.push_back("region '" + reg.name + "': " + std::to_string(reg.calls) +
-                        " calls, T = " + format_seconds(Seconds(reg.time)) + "; no point (" +
+                        (reg.calls == 1 ? " call" : " calls") +
+                        ", T = " + format_seconds(Seconds(reg.time)) + "; no point (" +
                         (missing.empty() ? "T = 0 is no time: its clock measured none"
                                          : missing + " not declared: add_flops/add_bytes") +
                         ")");

@@ -533,6 +533,13 @@ TEST(CliPoint, AMachineOfLinksOnlyJudgesTrafficAtANamedLink) {
   r = run_cli({"plot", dir.file("ib.json"), dir.file("p.json"), "-o", dir.file("c.svg")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(roofline::test::slurp(dir.file("c.svg")).find("IB"), std::string::npos);
+  // hw show's ridges and plot --at are at the fastest link, as the chart heads with it (both
+  // were refused by the error asking for --traffic-at, which neither takes).
+  r = run_cli({"hw", "show", dir.file("ib.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"ridge\": 20"), std::string::npos) << r.out;
+  r = run_cli({"plot", dir.file("ib.json"), "--at", "10", "-o", dir.file("at.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   // Plain traffic is still refused, asking for the level.
   r = run_cli({"point", "--machine", dir.file("ib.json"), "-W", "1e12", "-Q", "1e9", "-T", "1"});
   EXPECT_EQ(r.exit_code, 2);

@@ -112,7 +112,8 @@ TEST(CliEnergy, APointDrawingFarAboveTheDevicesPowerIsSaid) {
   TempDir dir;
   write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
     {"name": "a", "work": 1e12, "traffic": 1e10, "time": 0.05, "energy": 50},
-    {"name": "b", "work": 1e12, "traffic": 1e11, "time": 0.05, "energy": "1.2 kJ"}]})");
+    {"name": "b", "work": 1e12, "traffic": 1e11, "time": 0.05, "energy": "1.2 kJ"},
+    {"name": "c", "work": 1e12, "traffic": {"L2": 1e11}, "time": 0.05, "energy": "1.2 kJ"}]})");
   const auto r = run_cli({"energy", "--hw", "h100-sxm", "--eps-flop", "10 pJ", "--eps-mem",
                           "100 pJ/B", "--points", dir.file("p.json"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -121,10 +122,13 @@ TEST(CliEnergy, APointDrawingFarAboveTheDevicesPowerIsSaid) {
   std::vector<std::string> about_points;
   for (const auto& w : j["warnings"])
     if (w.get<std::string>().rfind("point ", 0) == 0) about_points.push_back(w);
-  ASSERT_EQ(about_points.size(), 1u) << j["warnings"];
+  // c, at a level the model does not read (not placed), is said as well.
+  ASSERT_EQ(about_points.size(), 2u) << j["warnings"];
   EXPECT_EQ(about_points[0],
             "point 'b': E/T = 1200 J / 50 ms = 24000 W, 34.3x the device's 700 W (info.power_w): "
             "is the energy in J, and of this run?");
+  EXPECT_EQ(about_points[1].rfind("point 'c': E/T = 1200 J / 50 ms = 24000 W", 0), 0u);
+  EXPECT_EQ(j["points_without_traffic_at_level"], json::array({"c"}));
 }
 
 TEST(CliEnergy, AMachineMeasuredWithRaplGivesItsOwnCosts) {

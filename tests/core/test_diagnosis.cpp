@@ -388,4 +388,46 @@ TEST(Diagnosis, GivenRoofsStandForPrecisionsOnly) {
   EXPECT_NO_THROW(require_roof_precision("fp16 tensor", "precision"));
   EXPECT_THROW(require_roof_precision("banana tensor", "precision"), InputError);
 }
+// fit_to_roofs, the rule point, plot, check, Python's diagnose() and Chart share: a level the
+// machine lacks is left out of the point and said once per reason, naming the points; a point
+// with no roof for its precision, or no level left, is left out and said.
+TEST(FitToRoofs, LeavesOutWhatTheMachineCannotJudgeAndSaysIt) {
+  const RoofSet s = test::seed_a100();  // fp32, fp16 tensor; HBM only
+  auto point = [](const std::string& name, std::vector<LevelTraffic> traffic,
+                  const std::string& precision = "") {
+    Point p;
+    p.name = name;
+    p.work = Work(1e9);
+    p.time = Seconds(1e-3);
+    p.traffic = std::move(traffic);
+    p.precision = precision;
+    return p;
+  };
+  const FittedPoints f =
+      fit_to_roofs({point("a", {{"L2", Bytes(1e9)}, {"DRAM", Bytes(1e8)}}),
+                    point("b", {{"L2", Bytes(1e9)}, {"HBM", Bytes(1e8)}}),
+                    point("c", {{"L1", Bytes(1e9)}}), point("d", {{"HBM", Bytes(1e8)}}, "fp64")},
+                   s);
+  ASSERT_EQ(f.points.size(), 2u);
+  EXPECT_EQ(f.points[0].name, "a");
+  ASSERT_EQ(f.points[0].traffic.size(), 1u);
+  EXPECT_EQ(f.points[0].traffic[0].level, "DRAM");  // read as HBM, kept by its name
+  ASSERT_EQ(f.warnings.size(), 3u);
+  EXPECT_EQ(f.warnings[0].rfind("point 'c' not judged: machine 'seed-a100' has no memory roof "
+                                "for level 'L1'",
+                                0),
+            0u)
+      << f.warnings[0];
+  EXPECT_EQ(f.warnings[1].rfind("point 'd' not judged: machine 'seed-a100' has no compute roof "
+                                "for 'fp64'",
+                                0),
+            0u)
+      << f.warnings[1];
+  EXPECT_EQ(f.warnings[2].rfind("points 'a', 'b' judged at their other levels: machine "
+                                "'seed-a100' has no memory roof for level 'L2'",
+                                0),
+            0u)
+      << f.warnings[2];
+}
+
 }  // namespace ROOFLINE_UNITY_ID

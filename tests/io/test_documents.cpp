@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "roofline/check_io.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
@@ -284,6 +285,37 @@ TEST(Documents, RunDocumentIsAPointsDocumentWithItsRuns) {
   // A bandwidth-only run's bandwidth: compulsory traffic / sustained time = 24 MB / 2 ms.
   EXPECT_DOUBLE_EQ(run["bandwidth_only"][0]["bandwidth"].get<double>(), 12e9);
   EXPECT_DOUBLE_EQ(run["mem_available"].get<double>(), 8e9);
+}
+
+// A misspelt field is refused beside the right one ("precison", "Name"), while a longer name
+// beside it is another field ("times" beside "time"), and a name of three letters matches only
+// in another case ("runs" is no "run", "mins" no "min").
+TEST(Documents, AMisspeltFieldIsRefusedAnotherFieldIsNot) {
+  const auto doc = [](const std::string& extra, const std::string& run = "") {
+    return json::parse(R"({"schema": "roofline.points", "version": 1, "points": [{"name": "a",
+      "work": 1e9, "traffic": 1e9, "time": 1, "precision": "fp32")" +
+                       extra + (run.empty() ? "" : R"(, "run": )" + run) + "}]}");
+  };
+  const auto refused = [&](const json& j) {
+    try {
+      (void)points_from_json(j, "p.json");
+      (void)point_spreads(j, "p.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refused(doc(R"(, "precison": "fp16")"))
+                .find("points[0].precison: unknown field; did you mean 'precision'?"),
+            std::string::npos);
+  EXPECT_NE(refused(doc(R"(, "Name": "b")")).find("did you mean 'name'?"), std::string::npos);
+  EXPECT_EQ(refused(doc(R"(, "times": [1, 1.1])")), "");
+  EXPECT_EQ(refused(doc(R"(, "note": "n", "notes": "x")")), "");
+  EXPECT_EQ(refused(doc(R"(, "runs": 3)")), "");
+  EXPECT_EQ(refused(doc("", R"({"min": 1, "median": 1.1, "max": 1.2, "mins": 2})")), "");
+  EXPECT_NE(refused(doc("", R"({"min": 1, "median": 1.1, "max": 1.2, "tiems": [1, 2]})"))
+                .find("points[0].run.tiems: unknown field; did you mean 'times'?"),
+            std::string::npos);
 }
 
 }  // namespace ROOFLINE_UNITY_ID

@@ -305,7 +305,7 @@ TEST(ProfilePoints, RatiosThatAreNoNumbersAreRefusedOrLeftOut) {
   const auto untimed = counters::counted_points(r, {reg}, in, nullptr);
   ASSERT_FALSE(untimed.notes.empty());
   EXPECT_EQ(untimed.notes.back(),
-            "region 'untimed': 1 calls, T = 0 s; no point (T = 0 is no time: its clock measured "
+            "region 'untimed': 1 call, T = 0 s; no point (T = 0 is no time: its clock measured "
             "none)");
   reg.name = "no bytes";
   reg.bytes = 0;
@@ -313,7 +313,7 @@ TEST(ProfilePoints, RatiosThatAreNoNumbersAreRefusedOrLeftOut) {
   const auto no_bytes = counters::counted_points(r, {reg}, in, nullptr);
   ASSERT_FALSE(no_bytes.notes.empty());
   EXPECT_EQ(no_bytes.notes.back(),
-            "region 'no bytes': 1 calls, T = 1 ms; no point (Q not declared: add_flops/add_bytes)");
+            "region 'no bytes': 1 call, T = 1 ms; no point (Q not declared: add_flops/add_bytes)");
 }
 
 }  // namespace ROOFLINE_UNITY_ID
