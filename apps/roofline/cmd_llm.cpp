@@ -592,11 +592,7 @@ void run_single(const LlmArgs& a, const llm::ModelConfig& model, llm::Phase phas
       if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(w);
     warn_llm(all);
   }
-  write_llm_report(a, machine, roofs,
-                   model.name + " on " + roofs.machine + ": " + llm::to_string(phase) +
-                       " operators, batch " + format_number(s.batch) + ", context " +
-                       format_number(s.context) + ", prompt " + format_number(s.prompt),
-                   llm::to_points(r));
+  write_llm_report(a, machine, roofs, llm::chart_title(r), llm::to_points(r));
   if (a.json) {
     emit(json_text(j) + "\n", a.output);
   } else if (a.csv) {

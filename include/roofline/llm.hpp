@@ -868,6 +868,9 @@ std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& 
 
 // Rendering (text and CSV; JSON in roofline/llm_json.hpp).
 std::string render_text(const Report& r);
+/// The title of the report's operator chart (`llm --report`, Python's llm.chart): "MODEL on
+/// MACHINE: PHASE operators, batch B, context L, prompt P".
+std::string chart_title(const Report& r);
 std::string operators_csv(const Report& r);
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
                               const Roofs& r, bool flash);

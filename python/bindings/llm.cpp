@@ -618,6 +618,9 @@ void register_report(py::module_& m) {
                         "One (batch, context) on a machine: prefill and decode operators, TTFT, "
                         "time per token, tokens/s, memory, critical batch.")
       .def_property_readonly("model", [](const LlmReport& x) { return x.r.model; })
+      .def_property_readonly(
+          "chart_title", [](const LlmReport& x) { return llm::chart_title(x.r); },
+          "the title llm.chart and `roofline llm --report` give its chart")
       .def_property_readonly("machine", [](const LlmReport& x) { return Machine{x.machine}; })
       .def_property_readonly(
           "judged_machine",

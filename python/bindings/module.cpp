@@ -16,6 +16,7 @@
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::python {
 
@@ -322,6 +323,14 @@ void register_numbers(py::module_& m) {
       py::arg("value"), py::arg("what"),
       "A str's text as the library's str arguments read it; a lone surrogate an InputError "
       "naming `what`.");
+  m.def(
+      "_require_one_line",
+      [](const py::handle& v, const std::string& what) {
+        require_one_line(text_value(v, what), what);
+      },
+      py::arg("value"), py::arg("what"),
+      "InputError naming `what` when the text holds a line break (as a chart title or a name "
+      "is refused when drawn).");
   m.def(
       "_python_message", [](const std::string& message) { return python_message(message); },
       py::arg("message"),

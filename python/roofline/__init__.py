@@ -15,6 +15,7 @@ prints. See docs/python.md.
 """
 
 import math
+import warnings
 import operator
 import os
 
@@ -120,6 +121,8 @@ class Chart:
         overlays = _machines(self.overlays, "overlays")
         _require(isinstance(self.title, str), "title", "a str", self.title)
         _roofline._text_value(self.title, "Chart: title")  # a lone surrogate: InputError
+        # A line break: refused here, as drawing would refuse it (in a notebook, at display).
+        _roofline._require_one_line(self.title, "chart title")
         workload = self.workload_intensity_flop_per_byte
         if workload is not None:
             _require(_is_real(workload), "workload_intensity_flop_per_byte",
@@ -139,8 +142,16 @@ class Chart:
         return ([machine] + overlays, points, self.title, workload,
                 bool(self.no_overlap_curve), self.precision)
 
-    def _spec(self):
-        return _roofline._Chart(*self._arguments())
+    def _spec(self, stacklevel=3):
+        # The library's warnings (a level left out, a point not judged) said at the caller's
+        # line, not this one: attributed here, Python's default filter showed each once a
+        # session, whatever chart drew it.
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            spec = _roofline._Chart(*self._arguments())
+        for w in said:
+            warnings.warn(w.message, w.category, stacklevel=stacklevel)
+        return spec
 
     def to_svg(self):
         """The chart as an SVG document (str)."""

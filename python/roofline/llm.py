@@ -28,7 +28,7 @@ def chart(report, title=None):
     """The report's operators on its machine's roofs, as a roofline.Chart."""
     from . import Chart
     if title is None:
-        title = "%s on %s" % (report.model.name, report.machine.name)
+        title = report.chart_title  # as `roofline llm --report` titles it
     # The roofs the model was judged against (report.compute_roof, not the machine's default
     # fp32 roof), as `roofline llm --report` draws them.
     return Chart(report.judged_machine, report.points(), title=title)

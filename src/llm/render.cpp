@@ -346,6 +346,13 @@ std::string measured_lines(const Report& r) {
 
 }  // namespace
 
+std::string chart_title(const Report& r) {
+  const Scenario& s = r.scenario;
+  return r.model.name + " on " + r.roofs.machine + ": " + to_string(r.phase) +
+         " operators, batch " + format_number(s.batch) + ", context " + format_number(s.context) +
+         ", prompt " + format_number(s.prompt);
+}
+
 std::string render_text(const Report& r) {
   std::string out = scenario_line(r) + model_lines(r);
   for (const auto& w : r.warnings) out += "  warning: " + w + "\n";

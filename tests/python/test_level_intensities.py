@@ -72,3 +72,17 @@ def test_a_level_the_machine_lacks_is_left_out_as_point_and_plot_do(cli_json, tm
     # A point with no level of the machine's is refused by diagnose(), naming the level.
     with pytest.raises(roofline.InputError, match=r"no memory roof for level 'L2'"):
         roofline.diagnose(roofline.Point("l2", 1e9, {"L2": 1e8}, 0.01), "a100-80gb")
+
+
+def test_a_charts_warnings_are_said_at_the_callers_line_each_time():
+    # Raised from the package's own line, Python's default filter said a Chart's warning once a
+    # session, whichever chart drew it; diagnose() said it at the caller's line each time.
+    import warnings
+    p = roofline.Point("h", 1e9, {"L1": 1e9, "HBM2e": 1e8}, 1e-3)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("default")
+        for _ in range(2):
+            roofline.Chart("a100-80gb", [p]).to_svg()
+    assert len(said) == 2, [str(w.message) for w in said]
+    assert {w.filename for w in said} == {__file__}
+    assert str(said[0].message).startswith("roofline.Chart: point 'h' judged at its other levels")

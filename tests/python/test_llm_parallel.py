@@ -253,7 +253,10 @@ def test_chart_draws_the_roofs_the_model_was_judged_on_as_the_cli_report(cli, h1
     c = json.loads(report.read_text())
     r = roofline.llm.analyse(roofline.llm.model("llama-3-8b"), h100)
     assert r.judged_machine.name == "h100-sxm"
-    d = roofline.llm.chart(r, title=c["title"]).to_dict()
+    # Its default title is the CLI's (it was "llama-3-8b on h100-sxm").
+    assert r.chart_title == c["title"] == ("llama-3-8b on h100-sxm: decode operators, batch 1, "
+                                           "context 2048, prompt 2048")
+    d = roofline.llm.chart(r).to_dict()
     assert d == c
     primary = [x for x in d["ridges"] if x["primary"]]
     assert [x["compute_roof"] for x in primary] == [r.compute_roof] == ["fp16 tensor"]

@@ -175,3 +175,11 @@ def test_chart_judges_a_point_of_no_precision_on_the_roof_plot_does(cli, tmp_pat
     # The same point, judged alike; only where it came from differs (source 'python').
     assert chart["points"][0].pop("source") == "python"
     assert chart["points"] == want["points"]
+
+
+def test_a_chart_title_of_two_lines_is_refused_when_the_chart_is_made():
+    # It was accepted, and refused only when drawn: in a notebook, inside the display formatter.
+    for title in ("a\nb", "a\u2028b"):
+        with pytest.raises(roofline.InputError, match=r"^chart title 'a\\u(000a|2028)b' must be one "
+                                                       r"line"):
+            roofline.Chart("a100-80gb", title=title)
