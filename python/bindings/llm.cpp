@@ -565,9 +565,9 @@ std::string report_repr(const LlmReport& x) {
 
 std::string request_repr(const llm::RequestTiming& t) {
   return "<llm.Request batch " + format_number(t.batch) + " × prompt " + format_number(t.prompt) +
-         ", " + format_number(t.output) + " output tokens: TTFT " + format_seconds(t.ttft) +
-         ", end-to-end " + format_seconds(t.e2e) + ", " + format_number(t.output_tokens_per_s, 4) +
-         " output tokens/s>";
+         ", " + format_number(t.output) + (t.output == 1 ? " output token" : " output tokens") +
+         ": TTFT " + format_seconds(t.ttft) + ", end-to-end " + format_seconds(t.e2e) + ", " +
+         format_number(t.output_tokens_per_s, 4) + " output tokens/s>";
 }
 
 std::string serving_repr(const llm::ServingResult& s) {

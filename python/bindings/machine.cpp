@@ -404,9 +404,12 @@ void register_machine_methods(py::class_<Machine>& cls) {
       .def("__str__",
            [](const Machine& x) { return terminal_safe_lines(render_roofs(x.doc.roofs)); })
       .def("__repr__", [](const Machine& x) {
+        const auto roofs = [](std::size_t n, const char* kind) {
+          return std::to_string(n) + " " + kind + (n == 1 ? " roof" : " roofs");
+        };
         return "<Machine '" + terminal_safe(x.doc.roofs.name) +
-               "': " + std::to_string(x.doc.roofs.compute.size()) + " compute, " +
-               std::to_string(x.doc.roofs.memory.size()) + " memory roofs>";
+               "': " + roofs(x.doc.roofs.compute.size(), "compute") + ", " +
+               roofs(x.doc.roofs.memory.size(), "memory") + ">";
       });
 }
 
@@ -425,7 +428,7 @@ void register_machine_copies(py::class_<Machine>& cls) {
            })
       .def_static("_from_state",
                   [](const std::string& text, const std::string& origin, const std::string& file) {
-                    Machine m{machine_from_json(nlohmann::json::parse(text), origin)};
+                    Machine m{machine_from_json(parse_json(text, "a pickled Machine"), origin)};
                     m.doc.file = file;
                     return m;
                   });

@@ -275,11 +275,17 @@ void register_point_class(py::module_& m) {
              d.points.push_back(p);
              return py::make_tuple(py::bytes(points_to_json(d).dump()));
            })
-      .def_static(
-          "_from_state",
-          [](const std::string& text) {
-            return points_from_json(nlohmann::json::parse(text), "a pickled Point").points.at(0);
-          })
+      .def_static("_from_state",
+                  [](const std::string& text) {
+                    // What _state() wrote: one point (a state made by hand holding none or two is
+                    // said, not read as its first point or an index past the end).
+                    const std::string origin = "a pickled Point";
+                    auto points = points_from_json(parse_json(text, origin), origin).points;
+                    if (points.size() != 1)
+                      throw InputError(origin + ": its state holds " +
+                                       std::to_string(points.size()) + " points, expected 1");
+                    return points.front();
+                  })
       .def("__repr__", [](const Point& p) {
         return "<Point '" + terminal_safe(p.name) + "' I=" + format_intensity(p.intensity()) +
                " P=" + format_work_rate(p.performance()) + ">";

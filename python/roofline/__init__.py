@@ -285,6 +285,14 @@ Machine._repr_svg_ = _machine_repr_svg
 def _restore(cls, state):
     """A Machine or a Point again from what its __reduce__ gave: the machine document or points
     document its _state() wrote, read by the library's reader of such documents."""
+    # (document, origin, file) for a Machine, (document,) for a Point: a state of another shape
+    # (a pickle made by hand, or by another version) is said, not pybind11's signature dump.
+    size = {Machine: 3, Point: 1}.get(cls)
+    if size is None or not (isinstance(state, tuple) and len(state) == size
+                            and all(isinstance(s, (str, bytes)) for s in state)):
+        raise TypeError("a pickled %s: its state is not the %d text(s) a %s pickles" %
+                        (getattr(cls, "__name__", "object"), size or 0,
+                         getattr(cls, "__name__", "object")))
     return cls._from_state(*state)
 
 

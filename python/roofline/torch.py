@@ -356,8 +356,12 @@ class Operator:
                      vector_only=bool(self.precision) and not _on_matrix_engine(self.name))
 
     def __repr__(self):
-        return "<Operator %s ×%d W=%.6g FLOP Q=%.6g B T=%.6g s>" % (
-            _safe(self.name), self.calls, self.work_flop, self.traffic_byte, self.time_s)
+        # The tables' four significant digits (_format_number), the name quoted as every repr
+        # of the package quotes a name.
+        def n(v):
+            return _format_number(v, 4)
+        return "<Operator '%s' ×%d W=%s FLOP Q=%s B T=%s s>" % (
+            _safe(self.name), self.calls, n(self.work_flop), n(self.traffic_byte), n(self.time_s))
 
 
 def _traffic(name, tensors):
@@ -559,6 +563,21 @@ def _warn_host_time(where, machine, ops):
 
 class Profile:
     """What ``profile()`` recorded: the operators with a FLOP count, in call order."""
+
+    def __repr__(self):
+        if self._running:
+            return "<roofline.torch.Profile (running)>"
+        # What was recorded, without reading the trace (a repr says nothing and warns nothing).
+        events = len(self._events)
+        return "<roofline.torch.Profile: %d profiler event%s%s>" % (
+            events, "" if events == 1 else "s",
+            ", W from FlopCounterMode" if self._counted else "")
+
+    def __reduce__(self):
+        # torch's profiler events do not pickle (Python said "cannot pickle '_KinetoEvent'"):
+        # said as every other object of the package says it.
+        raise TypeError("Profile cannot be copied or pickled (only a Machine or a Point can): "
+                        "keep its points() (Points pickle) or its table()")
 
     def __init__(self):
         self._events = []

@@ -175,3 +175,28 @@ def test_other_objects_refuse_copy_and_pickle_by_name(a100, llama):
                 how(obj)
     with pytest.raises(TypeError, match="keep its to_dict\\(\\), a plain dict"):
         pickle.dumps(diagnosis)
+
+
+def test_a_pickled_state_of_another_shape_is_said():
+    # A state made by hand: a points document of no point read past its end (IndexError from
+    # C++'s vector), a Machine's state of other types met pybind11's signature dump.
+    from roofline import _restore
+    empty = b'{"schema": "roofline.points", "version": 1, "points": []}'
+    with pytest.raises(roofline.InputError, match=r"^a pickled Point: its state holds 0 points, "
+                                                  r"expected 1$"):
+        _restore(roofline.Point, (empty,))
+    with pytest.raises(TypeError, match=r"^a pickled Machine: its state is not the 3 text\(s\) "
+                                        r"a Machine pickles$"):
+        _restore(roofline.Machine, ("{}", None, None))
+    with pytest.raises(roofline.InputError, match=r"^a pickled Machine: line 1, column 1: "
+                                                  r"malformed JSON"):
+        _restore(roofline.Machine, ("x", "", ""))
+
+
+def test_counts_in_reprs_agree_with_their_nouns():
+    # "1 compute, 1 memory roofs" and "1 output tokens".
+    assert repr(roofline.Machine.from_roofs(1e12, 1e11)) == \
+        "<Machine 'given roofs': 1 compute roof, 1 memory roof>"
+    assert repr(roofline.Machine("h100-sxm")).endswith("compute roofs, 3 memory roofs>")
+    r = roofline.llm.request("llama-2-7b", "a100-80gb", output_tokens=1, prompt=128)
+    assert " 1 output token: TTFT " in repr(r), repr(r)

@@ -1055,3 +1055,18 @@ def test_a_chart_takes_a_precision_as_diagnose_does():
         prof.chart(a100, precision="nonsense")
     with pytest.raises(TypeError, match="precision: expected a str"):
         prof.chart(a100, precision=5)
+
+
+def test_a_profile_and_its_operators_print_as_the_package_prints():
+    # A Profile printed as <... object at 0x...> and pickled with torch's own "cannot pickle
+    # '_KinetoEvent'"; an Operator's figures were %.6g, the tables' are four digits.
+    import pickle
+    with rt.profile() as prof:
+        torch.randn(64, 64) @ torch.randn(64, 64)
+    assert repr(prof).startswith("<roofline.torch.Profile: ")
+    assert " profiler event" in repr(prof)
+    with pytest.raises(TypeError, match=r"^Profile cannot be copied or pickled"):
+        pickle.dumps(prof)
+    mm = [op for op in prof.operators() if op.name == "aten::mm"][0]
+    # 2·64·64·64 FLOP, (3·64·64)·4 bytes
+    assert repr(mm).startswith("<Operator 'aten::mm' ×1 W=524288 FLOP Q=49152 B T=")
