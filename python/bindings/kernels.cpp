@@ -86,10 +86,13 @@ void register_kernel_count(py::module_& m) {
              return json_to_python(j);
            })
       .def("__repr__", [](const Count& c) {
-        return "<KernelCount " +
-               terminal_safe(c.k.kernel + " (" + c.dtype + "): W=" + c.k.work_formula +
-                             " Q=" + c.k.traffic_formula) +
-               ">";
+        // The figures first, as `roofline kernel` prints them, then the formulas they come from.
+        const UnitSystem u = c.k.integer ? UnitSystem::op() : UnitSystem::flop();
+        return "<KernelCount " + terminal_safe(c.k.kernel + " (" + c.dtype + ")") +
+               ": W=" + format_work(c.k.work, u) + " Q=" + format_bytes(c.k.traffic) +
+               " I=" + format_intensity(c.k.intensity(), u) +
+               " (W=" + terminal_safe(c.k.work_formula) +
+               ", Q=" + terminal_safe(c.k.traffic_formula) + ")>";
       });
 }
 

@@ -217,7 +217,15 @@ std::string roof_change_repr(const RoofChange& c) {
 std::string diff_repr(const MachineDiff& x) {
   const auto beyond = std::count_if(x.d.changes.begin(), x.d.changes.end(),
                                     [](const RoofChange& c) { return c.exceeds_spread == true; });
-  return "<Diff " + quoted(x.a.roofs.name) + " → " + quoted(x.b.roofs.name) + ": " +
+  // Two documents of one machine name (a measurement before and after) told apart by their
+  // files' names, as `roofline diff` heads them.
+  const auto label = [](const MachineDocument& m, const MachineDocument& other) {
+    std::string n = quoted(m.roofs.name);
+    if (m.roofs.name == other.roofs.name && !m.file.empty() && m.file != other.file)
+      n += " (" + terminal_safe(std::filesystem::path(m.file).filename().string()) + ")";
+    return n;
+  };
+  return "<Diff " + label(x.a, x.b) + " → " + label(x.b, x.a) + ": " +
          std::to_string(x.d.changes.size()) + " roofs paired, " + std::to_string(beyond) +
          " beyond the noise, " + std::to_string(x.d.only_a.size()) + " only in A, " +
          std::to_string(x.d.only_b.size()) +

@@ -200,3 +200,24 @@ def test_counts_in_reprs_agree_with_their_nouns():
     assert repr(roofline.Machine("h100-sxm")).endswith("compute roofs, 3 memory roofs>")
     r = roofline.llm.request("llama-2-7b", "a100-80gb", output_tokens=1, prompt=128)
     assert " 1 output token: TTFT " in repr(r), repr(r)
+
+
+def test_a_diff_of_two_documents_of_one_name_tells_them_apart(tmp_path):
+    # <Diff 'vm' → 'vm': ...> where `roofline diff` heads them by their files' names.
+    m = roofline.Machine("h100-sxm")
+    m.save(tmp_path / "before.json")
+    m.save(tmp_path / "after.json")
+    d = roofline.diff(tmp_path / "before.json", tmp_path / "after.json")
+    assert repr(d).startswith("<Diff 'h100-sxm' (before.json) → 'h100-sxm' (after.json): ")
+    assert repr(roofline.diff("h100-sxm", "a100-80gb")).startswith(
+        "<Diff 'h100-sxm' → 'a100-80gb': ")
+
+
+def test_a_kernel_count_prints_its_figures_then_its_formulas():
+    # It printed the formulas alone. axpy at n = 1e6, fp32: W = 2n, Q = 3n·4 B, I = 1/6.
+    assert repr(roofline.kernel("axpy", n=1e6)) == (
+        "<KernelCount axpy (fp32): W=2 MFLOP Q=12 MB I=0.1667 FLOP/byte (W=2·n, Q=3·n·s "
+        "(read x, read y, write y) (s = 4 B, fp32))>")
+    # int8 counts OP: 2·1024³ OP over (3·1024²)·1 B.
+    assert repr(roofline.kernel("gemm", m=1024, n=1024, k=1024, dtype="int8")).startswith(
+        "<KernelCount gemm (int8): W=2.147 GOP Q=3.146 MB I=682.7 OP/byte (")
