@@ -134,6 +134,11 @@ class Workload {
   std::string note;
 };
 
+/// A working set at least every kernel can be built with (each kernel's smallest lies below):
+/// `run` builds the planned sets up to this size before timing any, so a set too small is
+/// refused at once.
+inline constexpr Bytes kSmallWorkingSet{1 << 20};
+
 /// Builds kernel `name` with a working set of about `working_set_bytes`. Throws InputError for
 /// a size too small for the kernel, Unavailable when the kernel cannot run here (no BLAS).
 std::unique_ptr<Workload> make_workload(const std::string& name, double working_set_bytes,

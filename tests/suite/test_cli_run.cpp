@@ -48,6 +48,17 @@ TEST(CliRun, BadSizesAreExit2) {
   EXPECT_EQ(r.err.find("measuring this machine"), std::string::npos) << r.err;
 }
 
+// A level too small for one of the kernels is refused before any kernel runs: spmv at the
+// fixture's 32 KiB L1 came after axpy had run, its result dropped.
+TEST(CliRun, ALevelTooSmallForAKernelIsRefusedBeforeAnyRuns) {
+  const auto r =
+      run_cli({"run", "axpy-fp64", "spmv", "--levels", "L1", "--quick", "--machine", kMachine});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("spmv: a working set of"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("is too small"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("axpy-fp64 at L1"), std::string::npos) << r.err;
+}
+
 // A --size of the user's is judged at the level that holds it, once; a level asked for that does
 // not hold it is refused before anything runs (64 MiB was judged at L1, L2, L3 and DRAM alike:
 // four verdicts for one working set, one "above-roof").
