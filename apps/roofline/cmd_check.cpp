@@ -63,17 +63,32 @@ void write_junit(const CheckArgs& a, const CheckRequest& req, const CheckReport&
     write_file_atomic(a.junit, xml, "--junit");
 }
 
+/// Whether --junit names a file an error report may replace: a path that could be written, and
+/// neither the file -o names nor one of the inputs (a refusal can come before they are read).
+bool junit_replaceable(const CheckArgs& a) {
+  if (a.junit.empty() || a.junit == "-") return false;
+  try {
+    check_writable_path(a.junit, "--junit");
+  } catch (const InputError&) {
+    return false;
+  }
+  for (const std::string& other : {a.output, a.points, a.config, a.baseline, a.machine.machine})
+    if (!other.empty() && other != "-" && same_output(other, a.junit)) return false;
+  return true;
+}
+
 void run(const CheckArgs& a) {
-  check_outputs({{"-o", a.output}, {"--junit", a.junit}});
   CheckRequest req;
   CheckReport rep;
   try {
+    check_outputs({{"-o", a.output}, {"--junit", a.junit}});
     req = read_request(a);
     rep = run_check(req);
   } catch (const InputError& e) {
     // A report left by an earlier run would stand for this one (and may be green): replaced by
-    // one whose gate errs with the reason. Standard output holds no earlier report.
-    if (!a.junit.empty() && a.junit != "-")
+    // one whose gate errs with the reason, a refused -o included. Standard output holds no
+    // earlier report.
+    if (junit_replaceable(a))
       write_file_atomic(a.junit, render_junit_error("roofline check " + a.points, e.what()),
                         "--junit");
     throw;

@@ -1,5 +1,8 @@
 // roofline plot: draw a machine's roofs with points on them — SVG, HTML, PNG, JSON or CSV by the
 // output's extension, or a braille plot in the terminal.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
@@ -7,6 +10,7 @@
 #include "roofline/error.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/text.hpp"
 
 #include <sys/ioctl.h>
@@ -31,11 +35,17 @@ struct PlotArgs {
   std::string roofs;
 };
 
+/// The terminal plot's width without --width: the terminal's, else $COLUMNS (a pipe to a pager),
+/// else 100; within 40 (the narrowest plot drawn) and kMaxTerminalColumns. A 5-column terminal
+/// had been drawn 100 wide and $COLUMNS ignored.
 int terminal_columns() {
+  double cols = 0;
   winsize ws{};
-  if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
-    return std::min<int>(ws.ws_col, kMaxTerminalColumns);
-  return 100;
+  if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0) cols = ws.ws_col;
+  if (const char* env = std::getenv("COLUMNS"); cols <= 0 && env)
+    cols = decimal_number(env).value_or(0);
+  if (!(cols >= 1)) return 100;
+  return static_cast<int>(std::clamp(std::floor(cols), 40.0, double(kMaxTerminalColumns)));
 }
 
 void run(const PlotArgs& a) {

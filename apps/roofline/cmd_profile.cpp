@@ -566,6 +566,10 @@ void run(ProfileArgs& a) {
   refuse_output_onto_program(
       a, {{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}});
   if (a.replay.empty()) refuse_json_beside_program(a);
+  if (!a.replay.empty() && !a.save_counters.empty())
+    throw InputError(
+        "--save-counters writes the readings of a program run under the counters; "
+        "with --replay they are the replayed file already: give one of the two");
   PointInputs in = declared_inputs(a);
   std::optional<MachineDocument> m;
   if (has_machine(a.machine)) m = load_machine(a.machine);

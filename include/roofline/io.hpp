@@ -111,6 +111,9 @@ class EndingSignalsHeld {
   ~EndingSignalsHeld();
   EndingSignalsHeld(const EndingSignalsHeld&) = delete;
   EndingSignalsHeld& operator=(const EndingSignalsHeld&) = delete;
+  /// Whether one of the signals is waiting for the hold to end (a long step under a hold asks
+  /// it to stop early).
+  static bool pending();
 
  private:
   sigset_t old_{};  ///< the thread's previous mask

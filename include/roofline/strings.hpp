@@ -32,6 +32,18 @@ std::optional<double> decimal_number(std::string_view s);
 /// Whether `s` starts (after a sign) with a base prefix: 0x, 0b or 0o, either case.
 bool has_base_prefix(std::string_view s);
 
+/// strtod as in the "C" locale, whatever locale the process set (a Python program that called
+/// locale.setlocale for a decimal comma reads "19.5" as 19 with strtod): skips leading ASCII
+/// blanks, reads an optional sign and a decimal number, "inf" or "nan" (no hexadecimal), and
+/// gives in `end` where it stopped (`text` when it read nothing). A value beyond a double's range
+/// reads as ±inf, one below it as ±0, as strtod's.
+double parse_double_c(const char* text, const char** end);
+
+/// printf's "%.*g" and "%.*f" as in the "C" locale, whatever locale the process set (a decimal
+/// comma had written "960," into an SVG's width): std::to_chars.
+std::string printf_g(double v, int digits);
+std::string printf_f(double v, int decimals);
+
 /// The parts with `separator` between each two ("a, b, c"); empty for no parts.
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 

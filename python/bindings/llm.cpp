@@ -17,6 +17,7 @@
 #include "roofline/llm_json.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::python {
 
@@ -62,9 +63,7 @@ double whole(double v, const char* what, double most = 0) {
   }
   if (!std::isfinite(v))
     throw InputError(std::string(what) + ": must be a whole number (got " + format_number(v) + ")");
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return llm::parse_int_list(text, what).front();
+  return llm::parse_int_list(printf_g(v, 17), what).front();
 }
 
 struct LlmReport {

@@ -12,6 +12,7 @@
 #include "common.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::python {
 
@@ -114,9 +115,7 @@ bool word_char(char c) {
 
 /// A number as Python writes it in a hint: "3e-06" as 3e-6, 1e+11 as 1e11.
 std::string python_number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  std::string out = text;
+  std::string out = printf_g(v, 6);
   const auto e = out.find('e');
   if (e == std::string::npos) return out;
   std::string mantissa = out.substr(0, e), exponent = out.substr(e + 1);

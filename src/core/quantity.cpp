@@ -174,8 +174,8 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
     return fail("a hexadecimal number");
   // strtod handles "4.8e12", "inf", "nan"; we reject the last two below.
   const char* begin = text.c_str();
-  char* end = nullptr;
-  const double number = std::strtod(begin, &end);
+  const char* end = nullptr;
+  const double number = parse_double_c(begin, &end);
   if (end == begin) return fail("not a number");
   if (!std::isfinite(number)) return fail("not a finite number");
   std::string rest = trim(std::string_view(end));
@@ -278,21 +278,18 @@ std::string format_number(double v, int digits) {
   if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
   if (v == 0) return "0";
   const double a = std::fabs(v);
-  char buf[64];
   if (a >= 1e-3 && a < 1e7) {
     // Fixed notation with `digits` significant digits, trailing zeros removed.
     const int magnitude = static_cast<int>(std::floor(std::log10(a)));
     const int decimals = std::max(0, digits - 1 - magnitude);
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    std::string s(buf);
+    std::string s = printf_f(v, decimals);
     if (s.find('.') != std::string::npos) {
       while (!s.empty() && s.back() == '0') s.pop_back();
       if (!s.empty() && s.back() == '.') s.pop_back();
     }
     return s;
   }
-  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-  return buf;
+  return printf_g(v, digits);
 }
 
 std::string format_si(double value, std::string_view unit, int digits) {

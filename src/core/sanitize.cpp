@@ -1,4 +1,5 @@
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -166,9 +167,7 @@ std::string csv_cell(std::string_view text, bool always_quote) {
 
 std::string csv_number(double value, int digits) {
   if (!std::isfinite(value)) return "";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, value);
-  return buf;
+  return printf_g(value, digits);
 }
 
 std::string xml_text(std::string_view text) {

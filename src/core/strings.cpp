@@ -62,6 +62,56 @@ std::optional<double> decimal_number(std::string_view s) {
   return v;
 }
 
+namespace {
+// Whether a decimal number's text, out of a double's range, is too small rather than too large:
+// its exponent is negative, or it has none and no non-zero digit before the point.
+bool underflows(std::string_view number) {
+  const auto e = number.find_first_of("eE");
+  if (e != std::string_view::npos) return e + 1 < number.size() && number[e + 1] == '-';
+  for (char c : number) {
+    if (c == '.') return true;
+    if (c >= '1' && c <= '9') return false;
+  }
+  return true;
+}
+}  // namespace
+
+double parse_double_c(const char* text, const char** end) {
+  const char* p = text;
+  while (*p == ' ' || (*p >= '\t' && *p <= '\r')) ++p;
+  const bool plus = *p == '+';
+  if (plus) ++p;
+  *end = text;
+  if (plus && *p == '-') return 0;  // "+-1": strtod reads nothing
+  const char* last = p;
+  while (*last != '\0') ++last;
+  double v = 0;
+  const auto r = std::from_chars(p, last, v);
+  if (r.ptr == p) return 0;
+  *end = r.ptr;
+  if (r.ec == std::errc::result_out_of_range) {
+    const bool negative = *p == '-';
+    const std::string_view number(p, static_cast<std::size_t>(r.ptr - p));
+    v = underflows(number) ? 0.0 : HUGE_VAL;
+    return negative ? -v : v;
+  }
+  return v;
+}
+
+std::string printf_g(double v, int digits) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, digits);
+  return std::string(buf, r.ptr);
+}
+
+std::string printf_f(double v, int decimals) {
+  // Fixed notation of a double needs up to 309 digits before the point.
+  char buf[400];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+  if (r.ec != std::errc()) return printf_g(v, 17);
+  return std::string(buf, r.ptr);
+}
+
 std::vector<std::string> split(std::string_view s, char separator) {
   std::vector<std::string> parts(1);
   for (char c : s) {

@@ -241,8 +241,10 @@ bool check_target(const fs::path& path, const std::string& who, struct stat& st)
   if (is_null_device(path)) return true;  // discarded: nothing is replaced
   const fs::path dir = folder_of(path);
   struct stat dst {};
-  if (::stat(dir.c_str(), &dst) != 0 || !S_ISDIR(dst.st_mode))
+  if (::stat(dir.c_str(), &dst) != 0)
     throw InputError(who + ": folder '" + shown(dir) + "' does not exist");
+  if (!S_ISDIR(dst.st_mode))
+    throw InputError(who + ": '" + shown(dir) + "' is a file, not a folder");
   // The file is written as a temporary in its folder and renamed: a folder this process may not
   // write (its mode, or a read-only file system, which stops root too) is refused here, before
   // a command spends its time measuring.
@@ -322,9 +324,16 @@ std::string read_text_file(const fs::path& path, std::size_t max_bytes) {
   struct stat st {};
   const int fd = open_regular(path, st);
   note_input(st, path);
+  // A file whose size is known to be past the limit is refused unread (a 1 GiB file in the
+  // catalogue's folder had been read up to the limit at every name lookup); one that grows while
+  // read is caught below.
+  if (st.st_size > 0 && static_cast<std::size_t>(st.st_size) > max_bytes) {
+    ::close(fd);
+    throw InputError(shown(path) + ": larger than " + size_text(max_bytes) +
+                     ", the limit for this input; refused");
+  }
   std::string text;
-  if (st.st_size > 0 && static_cast<std::size_t>(st.st_size) <= max_bytes)
-    text.reserve(static_cast<std::size_t>(st.st_size));
+  if (st.st_size > 0) text.reserve(static_cast<std::size_t>(st.st_size));
   char buf[1 << 16];
   while (true) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -450,6 +459,15 @@ EndingSignalsHeld::~EndingSignalsHeld() {
   ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);
 }
 
+bool EndingSignalsHeld::pending() {
+  sigset_t waiting;
+  sigemptyset(&waiting);
+  if (::sigpending(&waiting) != 0) return false;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+    if (sigismember(&waiting, sig) == 1) return true;
+  return false;
+}
+
 void write_file_atomic(const fs::path& path, const std::string& content, const std::string& what) {
   const std::string who = label(path, what);
   struct stat st {};
@@ -562,13 +580,20 @@ void write_stdout(const std::string& text) {
 
 fs::path temp_directory() {
   const char* env = std::getenv("TMPDIR");
-  if (!env || !*env) return "/tmp";
+  const bool given = env && *env;
+  const std::string dir = given ? env : "/tmp";
+  const std::string who = given ? "TMPDIR=" + terminal_safe(dir) : std::string("/tmp");
+  const std::string fix = given ? "set TMPDIR to a writable folder, or unset it for /tmp"
+                                : "set TMPDIR to a writable folder";
   struct stat st {};
-  if (::stat(env, &st) != 0 || !S_ISDIR(st.st_mode))
-    throw InputError("TMPDIR=" + terminal_safe(env) +
-                     ": not an existing folder, so no temporary file can be made there (set "
-                     "TMPDIR to a folder, or unset it for /tmp)");
-  return env;
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw InputError(who + ": not an existing folder, so no temporary file can be made there (" +
+                     fix + ")");
+  // A read-only mount or a folder of another user's: found before the work, not after it.
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw InputError(who + ": no temporary file can be made there (" + std::strerror(errno) + "; " +
+                     fix + ")");
+  return dir;
 }
 
 }  // namespace roofline

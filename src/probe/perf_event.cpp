@@ -16,6 +16,7 @@
 #include "roofline/counters.hpp"
 #include "roofline/error.hpp"
 #include "roofline/powercap.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::counters {
 namespace fs = std::filesystem;
@@ -62,11 +63,9 @@ double bytes_per_count(const fs::path& event_file) {
   const std::string unit = read_small(event_file.string() + ".unit");
   double s = 1;
   if (!scale.empty()) {
-    try {
-      s = std::stod(scale);
-    } catch (const std::exception&) {
-      s = 1;
-    }
+    const char* end = nullptr;
+    const double read = parse_double_c(scale.c_str(), &end);
+    if (end != scale.c_str()) s = read;
   }
   if (unit == "MiB") return s * 1024.0 * 1024.0;
   if (unit == "KiB") return s * 1024.0;
@@ -435,9 +434,9 @@ PerfPower find_perf_power(const std::filesystem::path& devices) {
   e.config = counters::encode_config(counters::read_formats(pmu), counters::read_small(event));
   const std::string scale = counters::read_small(event.string() + ".scale");
   const std::string unit = counters::read_small(event.string() + ".unit");
-  try {
-    e.joules_per_count = std::stod(scale);
-  } catch (const std::exception&) {
+  const char* end = nullptr;
+  e.joules_per_count = parse_double_c(scale.c_str(), &end);
+  if (end == scale.c_str()) {
     throw InputError(event.string() + ".scale: not a number: '" + scale + "'");
   }
   if (unit != "Joules" || !(e.joules_per_count > 0))

@@ -1,6 +1,7 @@
 // Topology from hwloc (when built with it) or from Linux sysfs.
 #include "roofline/counters.hpp"
 #include "roofline/cpu_topology.hpp"
+#include "roofline/strings.hpp"
 
 #include <sched.h>
 
@@ -50,8 +51,8 @@ std::vector<int> parse_cpu_list(const std::string& s) {
 
 double parse_size(const std::string& s) {  // "32K", "512K", "32768K", "1M"
   if (s.empty()) return 0;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
+  const char* end = nullptr;
+  const double v = parse_double_c(s.c_str(), &end);
   const char unit = end && *end ? *end : ' ';
   if (unit == 'K') return v * 1024;
   if (unit == 'M') return v * 1024 * 1024;
@@ -247,7 +248,8 @@ double available_memory_bytes(const std::filesystem::path& meminfo,
   const std::string max = read_line((cgroup_dir / "memory.max").string());
   const std::string cur = read_line((cgroup_dir / "memory.current").string());
   if (!max.empty() && max != "max" && !cur.empty()) {
-    const double room = std::strtod(max.c_str(), nullptr) - std::strtod(cur.c_str(), nullptr);
+    const char* end = nullptr;
+    const double room = parse_double_c(max.c_str(), &end) - parse_double_c(cur.c_str(), &end);
     if (room > 0 && (avail == 0 || room < avail)) avail = room;
   }
   return avail;

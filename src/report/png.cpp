@@ -21,6 +21,7 @@
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
+#include "roofline/strings.hpp"
 
 extern char** environ;
 
@@ -33,7 +34,8 @@ struct ScratchDir {
   ScratchDir() {
     std::string tmpl = (temp_directory() / "roofline-png-XXXXXX").string();
     if (!::mkdtemp(tmpl.data()))
-      throw Error(std::string("cannot create a temporary directory: ") + std::strerror(errno));
+      throw OutputError("cannot create a temporary folder in " + temp_directory().string() +
+                        " for the PNG export: " + std::strerror(errno));
     path = tmpl;
   }
   ~ScratchDir() {
@@ -54,6 +56,11 @@ std::string slurp(const std::filesystem::path& p) {
 }  // namespace
 
 std::string svg_to_png(const std::string& svg, double zoom, std::chrono::milliseconds timeout) {
+  // The ending signals are held while the scratch folder exists: one that comes stops the
+  // converter, the folder is removed, and the signal is then delivered (it ends the command as
+  // any; a command that handles it gets Interrupted). Delivered at once, it had left the folder
+  // and an SVG of the chart's size behind.
+  const EndingSignalsHeld held;
   ScratchDir dir;
   const auto in = dir.path / "chart.svg";
   const auto out = dir.path / "chart.png";
@@ -61,10 +68,11 @@ std::string svg_to_png(const std::string& svg, double zoom, std::chrono::millise
   {
     std::ofstream f(in, std::ios::binary);
     f << svg;
-    if (!f) throw Error("cannot write a temporary SVG in " + dir.path.string());
+    if (!f)
+      throw OutputError("cannot write a temporary SVG in " + dir.path.string() +
+                        " for the PNG export (is the disk full?)");
   }
-  char zoom_text[32];
-  std::snprintf(zoom_text, sizeof zoom_text, "%g", zoom);
+  const std::string zoom_text = printf_g(zoom, 6);
   std::vector<std::string> args = {"rsvg-convert", "--format", "png",        "--zoom",
                                    zoom_text,      "--output", out.string(), in.string()};
   std::vector<char*> argv;
@@ -76,9 +84,17 @@ std::string svg_to_png(const std::string& svg, double zoom, std::chrono::millise
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  // The converter takes the signals at once (a terminal's Ctrl-C reaches it too).
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
   pid_t pid = 0;
-  const int rc = ::posix_spawnp(&pid, "rsvg-convert", &actions, nullptr, argv.data(), environ);
+  const int rc = ::posix_spawnp(&pid, "rsvg-convert", &actions, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0)
     throw Unavailable(
         "PNG export needs rsvg-convert (Debian package librsvg2-bin), which could "
@@ -89,6 +105,12 @@ std::string svg_to_png(const std::string& svg, double zoom, std::chrono::millise
   int status = 0;
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
+    if (EndingSignalsHeld::pending()) {
+      ::kill(pid, SIGKILL);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      throw Interrupted("PNG export interrupted");
+    }
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR)
@@ -97,8 +119,7 @@ std::string svg_to_png(const std::string& svg, double zoom, std::chrono::millise
       ::kill(pid, SIGKILL);
       while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
-      char limit[32];
-      std::snprintf(limit, sizeof limit, "%g", std::chrono::duration<double>(timeout).count());
+      const std::string limit = printf_g(std::chrono::duration<double>(timeout).count(), 6);
       throw Unavailable(std::string("rsvg-convert did not finish within ") + limit +
                         " s and was stopped; write .svg or .html instead");
     }

@@ -58,6 +58,7 @@ void check_report_path(const std::filesystem::path& path) {
 }
 
 void check_png_export(const std::filesystem::path& path) {
+  temp_directory();  // where the SVG is rasterised: a folder that cannot be written is said now
   if (find_program("rsvg-convert").empty())
     throw Unavailable(path.string() +
                       ": PNG export needs rsvg-convert (Debian package librsvg2-bin), which is "

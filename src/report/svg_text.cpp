@@ -7,13 +7,12 @@
 
 #include "report/chart.hpp"
 #include "roofline/error.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::report {
 
 std::string svg_num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  std::string s(buf);
+  std::string s = printf_f(v, 2);
   while (s.back() == '0') s.pop_back();
   if (s.back() == '.') s.pop_back();
   if (s == "-0") s = "0";
@@ -21,9 +20,7 @@ std::string svg_num(double v) {
 }
 
 std::string svg_exact(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
+  return printf_g(v, 9);
 }
 
 std::string svg_attr(const std::string& name, const std::string& value) {

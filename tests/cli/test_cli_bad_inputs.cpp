@@ -462,6 +462,11 @@ std::vector<Case> cases() {
        {"plot", kA100, "-o", "{dir}/no/such/chart.svg"},
        2,
        "does not exist"},
+      // A file where the folder should be is said as such, not as missing.
+      {"chart into a file taken for a folder",
+       {"plot", kA100, "-o", "{dir}/truncated.json/chart.svg"},
+       2,
+       "truncated.json' is a file, not a folder"},
       // ---- hw ----
       {"unknown device", {"hw", "show", "nosuch-gpu"}, 2, "nosuch-gpu"},
       {"compare at zero intensity",

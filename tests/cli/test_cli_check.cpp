@@ -389,9 +389,21 @@ TEST(CliCheck, BadInputsAreExit2AndWriteNothing) {
   root = roofline::test::XmlReader(slurp(d.file("j.xml"))).parse();
   EXPECT_EQ(root->attr("errors"), "1");
   EXPECT_NE(slurp(d.file("j.xml")).find("missing.json"), std::string::npos);
-  // The JUnit file may not be one of the inputs.
+  // So does an -o that is refused (a special file), checked before the inputs are read.
+  write_text(d.file("j.xml"), stale);
+  r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.5", "-o", "/dev/full",
+                    "--junit", d.file("j.xml")}));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  root = roofline::test::XmlReader(slurp(d.file("j.xml"))).parse();
+  EXPECT_EQ(root->attr("errors"), "1") << slurp(d.file("j.xml"));
+  EXPECT_NE(slurp(d.file("j.xml")).find("/dev/full"), std::string::npos);
+  // The JUnit file may not be one of the inputs, whichever refusal comes first.
   r = run_cli(
       args({"check", d.file("p.json"), "--min-attainment", "0.5", "--junit", d.file("p.json")}));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(slurp(d.file("p.json")), points_now());
+  r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.5", "-o", "/dev/full",
+                    "--junit", d.file("p.json")}));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(slurp(d.file("p.json")), points_now());
 }

@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -194,6 +197,49 @@ TEST(CliOutputs, TmpdirThatIsNotAFolderIsACleanError) {
   EXPECT_TRUE(has(r.err, "roofline: error: TMPDIR=/nonexistent: not an existing folder")) << r.err;
   EXPECT_FALSE(has(r.err, "internal error")) << r.err;
   EXPECT_TRUE(entries_of(d.path).empty());
+}
+
+// A signal during the PNG export removes its temporary folder before it ends the command: the
+// folder and an SVG of the chart's size had been left in TMPDIR at each Ctrl-C.
+TEST(CliOutputs, AnInterruptedPngExportLeavesNoTemporaryFolder) {
+  TempDir dir;
+  const std::string bin = dir.file("bin"), tmp = dir.file("tmp");
+  std::filesystem::create_directories(bin);
+  std::filesystem::create_directories(tmp);
+  // A converter that takes its time: the signal comes while it runs.
+  write_text(bin + "/rsvg-convert", "#!/bin/sh\nsleep 30\n");
+  std::filesystem::permissions(bin + "/rsvg-convert", std::filesystem::perms::owner_all);
+  write_text(dir.file("old.png"), "old");
+  for (const char* sig : {"INT", "TERM"}) {
+    SCOPED_TRACE(sig);
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = run_cli(
+        {"plot", kA100, "-o", dir.file("old.png")},
+        "PATH=" + bin + ":$PATH TMPDIR=" + tmp + " timeout --preserve-status -s " + sig + " 1");
+    EXPECT_EQ(r.exit_code, 128 + (std::string(sig) == "INT" ? SIGINT : SIGTERM)) << r.err;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+    EXPECT_TRUE(entries_of(tmp).empty());
+    EXPECT_EQ(slurp(dir.file("old.png")), "old");
+  }
+}
+
+// A TMPDIR where no file can be made is said before the work (exit 2), not as an internal error
+// after it.
+TEST(CliOutputs, AnUnwritableTmpdirIsSaidBeforeTheWork) {
+  if (::geteuid() != 0) GTEST_SKIP() << "a read-only mount needs root";
+  TempDir d;
+  const std::string ro = d.file("ro");
+  std::filesystem::create_directories(ro);
+  const std::string mount = "mount --bind '" + ro + "' '" + ro + "' && mount -o remount,ro,bind '" +
+                            ro + "' '" + ro + "' 2>/dev/null";
+  if (std::system(mount.c_str()) != 0) GTEST_SKIP() << "cannot mount here";
+  const auto r = run_cli({"plot", kA100, "-o", d.file("chart.png")}, "TMPDIR=" + ro);
+  const int unmounted = std::system(("umount '" + ro + "'").c_str());
+  EXPECT_EQ(unmounted, 0);
+  if (r.exit_code == 3) GTEST_SKIP() << "no rsvg-convert: " << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "TMPDIR=" + ro + ": no temporary file can be made there")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(d.file("chart.png")));
 }
 
 TEST(CliOutputs, WriteErrorsOnStdoutAreReported) {

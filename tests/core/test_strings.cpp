@@ -1,6 +1,12 @@
 // The small text helpers every layer shares (roofline/strings.hpp).
 #include <gtest/gtest.h>
 
+#include <clocale>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
 #include "roofline/strings.hpp"
 #include "roofline/table.hpp"
 
@@ -124,4 +130,67 @@ TEST(Strings, EditDistanceCountsASwapOfNeighboursAsOne) {
   EXPECT_EQ(edit_distance("", "abc"), 3u);
   EXPECT_EQ(edit_distance("h100", "h100"), 0u);
   EXPECT_EQ(edit_distance("ca", "abc"), 3u);  // optimal string alignment: no edit of a swap
+}
+
+TEST(Strings, ParseDoubleCReadsAsStrtodInTheCLocale) {
+  auto read = [](const char* text) {
+    const char* end = nullptr;
+    const double v = parse_double_c(text, &end);
+    return std::make_pair(v, std::string(end));
+  };
+  EXPECT_EQ(read("  +1.5e3xyz"), std::make_pair(1500.0, std::string("xyz")));
+  EXPECT_EQ(read("-2.25 TB/s"), std::make_pair(-2.25, std::string(" TB/s")));
+  EXPECT_EQ(read(".5"), std::make_pair(0.5, std::string("")));
+  // Nothing read: `end` is the text itself.
+  EXPECT_EQ(read("+-1").second, "+-1");
+  EXPECT_EQ(read("x1").second, "x1");
+  EXPECT_EQ(read("").second, "");
+  // Decimal only: "0x10" is the number 0 followed by "x10".
+  EXPECT_EQ(read("0x10"), std::make_pair(0.0, std::string("x10")));
+  // Beyond a double's range, as strtod: ±inf above, ±0 below.
+  EXPECT_EQ(read("1e400").first, HUGE_VAL);
+  EXPECT_EQ(read("-1e400").first, -HUGE_VAL);
+  EXPECT_EQ(read("1e-400").first, 0.0);
+  EXPECT_TRUE(std::signbit(read("-1e-400").first));
+  EXPECT_EQ(read("1e-400").second, "");
+  EXPECT_TRUE(std::isinf(read("inf").first));
+  EXPECT_TRUE(std::isnan(read("nan").first));
+}
+
+TEST(Strings, PrintfGAndFAreThoseOfTheCLocale) {
+  EXPECT_EQ(printf_g(1.5, 6), "1.5");
+  EXPECT_EQ(printf_g(2.5e11, 6), "2.5e+11");
+  EXPECT_EQ(printf_g(1.0 / 3, 17), "0.33333333333333331");
+  EXPECT_EQ(printf_g(0.0001, 3), "0.0001");
+  EXPECT_EQ(printf_f(118.15, 2), "118.15");
+  EXPECT_EQ(printf_f(-0.004, 2), "-0.00");
+  EXPECT_EQ(printf_f(960, 2), "960.00");
+  EXPECT_EQ(printf_f(1e300, 2).size(), 304u);
+}
+
+// A program that set a decimal-comma locale (Python's locale.setlocale, a C program's
+// setlocale(LC_ALL, "")): numbers are still read and written with a point. printf_g had written
+// "960," into an SVG's width, and parse_quantity read "19.5 TFLOP/s" as 19 and ".5 TFLOP/s".
+TEST(Strings, NumbersIgnoreADecimalCommaLocale) {
+  const std::string dir = ::testing::TempDir() + "roofline-locale";
+  std::filesystem::create_directories(dir);
+  const std::string make = "localedef -i de_DE -f UTF-8 '" + dir + "/de_DE.UTF-8' > /dev/null 2>&1";
+  if (std::system(make.c_str()) != 0)
+    GTEST_SKIP() << "localedef cannot make de_DE.UTF-8 (Debian's locales package is missing)";
+  ::setenv("LOCPATH", dir.c_str(), 1);
+  const std::string before = std::setlocale(LC_NUMERIC, nullptr);
+  ASSERT_NE(std::setlocale(LC_NUMERIC, "de_DE.UTF-8"), nullptr);
+  char comma[16];
+  std::snprintf(comma, sizeof comma, "%g", 1.5);
+  const std::string via_printf = comma;
+  const std::string g = printf_g(1.5, 6), f = printf_f(960, 2);
+  const char* end = nullptr;
+  const double read = parse_double_c("19.5 TFLOP/s", &end);
+  std::setlocale(LC_NUMERIC, before.c_str());
+  ::unsetenv("LOCPATH");
+  ASSERT_EQ(via_printf, "1,5") << "the locale did not take effect";
+  EXPECT_EQ(g, "1.5");
+  EXPECT_EQ(f, "960.00");
+  EXPECT_EQ(read, 19.5);
+  EXPECT_STREQ(end, " TFLOP/s");
 }

@@ -410,6 +410,16 @@ TEST(CliProfile, AMachineLeavesEveryCountedLevelInTheDocument) {
   EXPECT_DOUBLE_EQ(judged[0]["bytes"].get<double>(), 5.12e8);
 }
 
+// --save-counters beside --replay had been left unwritten with exit 0.
+TEST(CliProfile, ReplayRefusesSaveCountersItWouldNotWrite) {
+  TempDir d;
+  const auto r = run_cli({"profile", "--replay", kData + "perf-intel-icx-dgemm.json",
+                          "--save-counters", d.file("new.json")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--save-counters"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(d.file("new.json")));
+}
+
 TEST(CliProfile, ReplayOfRecordedCountersPlacesTheHierarchicalPoint) {
   const auto r = run_cli({"profile", "--replay", kData + "perf-intel-icx-dgemm.json", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -44,6 +44,28 @@ TEST(CliPlot, TerminalWhenPipedHasNoColour) {
   EXPECT_NE(r.out.find("dgemm 2048"), std::string::npos);
 }
 
+// Without --width the plot takes $COLUMNS when standard output is no terminal (a pager), within
+// 40 and the maximum: it had been 100 wide whatever COLUMNS said.
+TEST(CliPlot, TerminalWidthFollowsColumnsWithinItsBounds) {
+  const std::vector<std::string> plot = {"plot", kData + "machine.json", kData + "points.json",
+                                         "--terminal"};
+  auto with_width = [&](const std::string& width) {
+    auto args = plot;
+    args.insert(args.end(), {"--width", width});
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  for (const auto& [columns, width] : std::vector<std::pair<std::string, std::string>>{
+           {"COLUMNS=60", "60"}, {"COLUMNS=5", "40"}, {"COLUMNS=", "100"}, {"COLUMNS=x", "100"}}) {
+    SCOPED_TRACE(columns);
+    const auto r = run_cli(plot, columns);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, with_width(width));
+  }
+  EXPECT_NE(with_width("60"), with_width("100"));
+}
+
 TEST(CliPlot, UnknownExtensionExitsTwoAndWritesNothing) {
   test::TempDir dir;
   const auto r = run_cli({"plot", kData + "machine.json", "-o", dir.file("chart.pdf")});

@@ -18,6 +18,7 @@
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::cuda::check {
 
@@ -44,9 +45,7 @@ std::string rate_text(std::optional<double> v, const std::string& unit) {
 }
 
 std::string ratio_text(double r) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.3f", r);
-  return b;
+  return printf_f(r, 3);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -275,12 +276,14 @@ void append_escaped(std::string& out, const std::string& s) {
 /// A number as JSON: null where it is not finite (add_flops(NAN), a sum past 1e308), which
 /// JSON cannot write and the reader then names as the region's problem.
 void append_number(std::string& out, const char* key, double v) {
+  // std::to_chars: "%.17g" in the "C" locale, whatever locale the program set (a decimal comma
+  // had written "1,5" into the JSON).
   char buf[64];
-  if (std::isfinite(v))
-    std::snprintf(buf, sizeof buf, ", \"%s\": %.17g", key, v);
-  else
-    std::snprintf(buf, sizeof buf, ", \"%s\": null", key);
-  out += buf;
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 17);
+  out += ", \"";
+  out += key;
+  out += "\": ";
+  out += std::isfinite(v) ? std::string(buf, r.ptr) : std::string("null");
 }
 
 struct Merged {
