@@ -1,12 +1,14 @@
-// Golden files for the text and JSON output of the main commands on fixed inputs (catalogue
-// entries, the report fixture machine, hand-given W, Q, T): any change to what a user reads
-// shows up here as a diff against tests/data/golden/*, to be looked at and accepted on purpose.
-// They guard against unintended change only — each number's correctness is tested where it is
-// computed. After an intended change: ROOFLINE_UPDATE_GOLDEN=1 ./roofline_tests
+// Golden files for the text, JSON, CSV and JUnit output of the main commands on fixed inputs
+// (catalogue entries, the report fixture machine, hand-given W, Q, T, the check fixtures, LLM
+// presets; the catalogue is data/hardware alone, ROOFLINE_HW_PATH emptied): any change to what a
+// user reads shows up here as a diff against tests/data/golden/*, to be looked at and accepted on
+// purpose. They guard against unintended change only — each number's correctness is tested where
+// it is computed. After an intended change: ROOFLINE_UPDATE_GOLDEN=1 ./roofline_tests
 // --gtest_filter='Golden*', then read the diff before committing it.
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -20,13 +22,15 @@
 namespace roofline {
 namespace ROOFLINE_UNITY_ID {
 using roofline::test::run_cli;
+using roofline::test::TempDir;
 
 const std::string kData = ROOFLINE_TEST_DATA;
 const std::filesystem::path kGolden = std::filesystem::path(ROOFLINE_TEST_DATA) / "golden";
 
 struct GoldenCase {
-  std::string file;  ///< tests/data/golden/FILE
-  std::vector<std::string> args;
+  std::string file;               ///< tests/data/golden/FILE
+  std::vector<std::string> args;  ///< "<tmp>" in an argument stands for a fresh temporary folder
+  int exit_code = 0;              ///< `check` exits 5 when its gate fails
 };
 
 void PrintTo(const GoldenCase& c, std::ostream* os) {
@@ -34,17 +38,40 @@ void PrintTo(const GoldenCase& c, std::ostream* os) {
 }
 
 /// The output with this checkout's test-data directory written as <data>, so the files do not
-/// depend on where the repository lies.
+/// depend on where the repository lies; also as a JUnit classname writes it, each '.' a '_'.
 std::string portable(std::string text) {
-  for (auto at = text.find(kData); at != std::string::npos; at = text.find(kData, at))
-    text.replace(at, kData.size(), "<data>");
+  std::string classname = kData;
+  std::replace(classname.begin(), classname.end(), '.', '_');
+  for (const std::string& dir : {kData, classname})
+    for (auto at = text.find(dir); at != std::string::npos; at = text.find(dir, at))
+      text.replace(at, dir.size(), "<data>");
   return text;
+}
+
+/// The arguments of `a`, then those of `b`.
+std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+/// The gate over fixed points, config and baseline (tests/data/check) on the report fixture
+/// machine: points pass, fail, improve, regress and are skipped, so the gate fails (exit 5).
+std::vector<GoldenCase> check_cases() {
+  const std::string check = kData + "/check";
+  const std::vector<std::string> gate = {
+      "check",    check + "/points.json", "--machine",  kData + "/report/machine.json",
+      "--config", check + "/config.json", "--baseline", check + "/baseline.json"};
+  return {
+      {"check.txt", gate, 5},
+      {"check.json", joined(gate, {"--json"}), 5},
+      {"check-junit.xml", joined(gate, {"--junit", "-", "-o", "<tmp>/report.txt"}), 5},
+  };
 }
 
 std::vector<GoldenCase> cases() {
   const std::string machine = kData + "/report/machine.json";
   const std::string points = kData + "/report/points.json";
-  return {
+  std::vector<GoldenCase> all = {
       {"point.txt",
        {"point", "--machine", machine, "--name", "saxpy", "--work", "2e9", "--traffic", "1.2e10",
         "--time", "0.1"}},
@@ -73,14 +100,21 @@ std::vector<GoldenCase> cases() {
         "--intensity", "0.25", "--intensity", "8", "--powercap",
         kData + "/energy/powercap/no-rapl"}},
   };
+  for (auto group : {check_cases()}) all.insert(all.end(), group.begin(), group.end());
+  return all;
 }
 
 class Golden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(Golden, OutputIsUnchanged) {
   const GoldenCase& c = GetParam();
-  const auto r = run_cli(c.args, "NO_COLOR=1 COLUMNS=100");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const TempDir tmp;
+  std::vector<std::string> args = c.args;
+  for (std::string& a : args)
+    if (a.rfind("<tmp>", 0) == 0) a.replace(0, 5, tmp.path.string());
+  // An empty ROOFLINE_HW_PATH: the catalogue is data/hardware whatever the environment adds.
+  const auto r = run_cli(args, "NO_COLOR=1 COLUMNS=100 ROOFLINE_HW_PATH=");
+  ASSERT_EQ(r.exit_code, c.exit_code) << r.err;
   const std::string out = portable(r.out);
   const std::filesystem::path file = kGolden / c.file;
   if (const char* u = std::getenv("ROOFLINE_UPDATE_GOLDEN"); u && std::string(u) == "1") {
