@@ -68,6 +68,19 @@ std::vector<GoldenCase> check_cases() {
   };
 }
 
+/// The catalogue's tables (data/hardware) and the vertical line between two of its machines.
+std::vector<GoldenCase> hw_cases() {
+  return {
+      {"hw-list.txt", {"hw", "list"}},
+      {"hw-ridges.txt", {"hw", "ridges"}},
+      {"hw-ridges.json", {"hw", "ridges", "--json"}},
+      {"hw-ridges.csv", {"hw", "ridges", "--csv"}},
+      {"hw-compare.json", {"hw", "compare", "a100-80gb", "h100-sxm", "--at", "10", "--json"}},
+      {"hw-compare-point.txt",
+       {"hw", "compare", "a100-80gb", "h100-sxm", "--point", kData + "/core/points.json"}},
+  };
+}
+
 std::vector<GoldenCase> cases() {
   const std::string machine = kData + "/report/machine.json";
   const std::string points = kData + "/report/points.json";
@@ -100,7 +113,7 @@ std::vector<GoldenCase> cases() {
         "--intensity", "0.25", "--intensity", "8", "--powercap",
         kData + "/energy/powercap/no-rapl"}},
   };
-  for (auto group : {check_cases()}) all.insert(all.end(), group.begin(), group.end());
+  for (auto group : {check_cases(), hw_cases()}) all.insert(all.end(), group.begin(), group.end());
   return all;
 }
 
