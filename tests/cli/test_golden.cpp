@@ -1,9 +1,10 @@
 // Golden files for the text, JSON, CSV and JUnit output of the main commands on fixed inputs
-// (catalogue entries, the report fixture machine, hand-given W, Q, T, the check fixtures, LLM
-// presets; the catalogue is data/hardware alone, ROOFLINE_HW_PATH emptied): any change to what a
-// user reads shows up here as a diff against tests/data/golden/*, to be looked at and accepted on
-// purpose. They guard against unintended change only — each number's correctness is tested where
-// it is computed. After an intended change: ROOFLINE_UPDATE_GOLDEN=1 ./roofline_tests
+// (catalogue entries, the report fixture machine, hand-given W, Q, T, the check fixtures, the
+// real tools' exports and the recorded counter readings of tests/data/import, LLM presets; the
+// catalogue is data/hardware alone, ROOFLINE_HW_PATH emptied): any change to what a user reads
+// shows up here as a diff against tests/data/golden/*, to be looked at and accepted on purpose.
+// They guard against unintended change only — each number's correctness is tested where it is
+// computed. After an intended change: ROOFLINE_UPDATE_GOLDEN=1 ./roofline_tests
 // --gtest_filter='Golden*', then read the diff before committing it.
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
@@ -81,6 +82,32 @@ std::vector<GoldenCase> hw_cases() {
   };
 }
 
+/// Exports the real tools wrote (tests/data/import/real) and recorded counter readings.
+std::vector<GoldenCase> import_cases() {
+  const std::string real = kData + "/import/real";
+  const std::string ncu = real + "/ncu-a100-details-printfp-sgemm.csv";
+  const std::string flops = real + "/likwid-coffeelake-csv-flopsdp-128.log";
+  const std::string l3 = real + "/likwid-coffeelake-csv-l3-128.log";
+  const std::string dcgm = real + "/dcgm-t4-triton-bert.txt";
+  // A T4's datasheet roofs: the catalogue has no T4.
+  const std::vector<std::string> t4 = {"--peak",   "65T",         "--bandwidth",
+                                       "320 GB/s", "--precision", "fp16 tensor"};
+  return {
+      {"import-ncu.txt", {"import", "ncu", ncu, "--hw", "a100-40gb"}},
+      {"import-ncu.json", {"import", "ncu", ncu, "--hw", "a100-40gb", "--json"}},
+      {"import-likwid.txt", {"import", "likwid", flops, l3}},
+      {"import-likwid.json", {"import", "likwid", flops, l3, "--json"}},
+      {"import-dcgm.txt", joined({"import", "dcgm", dcgm}, t4)},
+      {"import-dcgm.json", joined({"import", "dcgm", dcgm, "--json"}, t4)},
+      {"profile-replay-icx.txt",
+       {"profile", "--replay", kData + "/import/perf-intel-icx-dgemm.json", "--hw",
+        "xeon-platinum-8380"}},
+      {"profile-replay-zen3.json",
+       {"profile", "--replay", kData + "/import/perf-amd-zen3-triad.json", "--hw", "epyc-7763",
+        "--json"}},
+  };
+}
+
 std::vector<GoldenCase> cases() {
   const std::string machine = kData + "/report/machine.json";
   const std::string points = kData + "/report/points.json";
@@ -113,7 +140,8 @@ std::vector<GoldenCase> cases() {
         "--intensity", "0.25", "--intensity", "8", "--powercap",
         kData + "/energy/powercap/no-rapl"}},
   };
-  for (auto group : {check_cases(), hw_cases()}) all.insert(all.end(), group.begin(), group.end());
+  for (auto group : {check_cases(), hw_cases(), import_cases()})
+    all.insert(all.end(), group.begin(), group.end());
   return all;
 }
 
