@@ -108,6 +108,28 @@ std::vector<GoldenCase> import_cases() {
   };
 }
 
+/// roofline llm beyond one decode step: several machines, training, a sweep, CSV, serving.
+std::vector<GoldenCase> llm_cases() {
+  const std::vector<std::string> step = {"llm", "--model",   "llama-2-7b", "--batch",
+                                         "8",   "--context", "2048"};
+  return {
+      {"llm-machines.txt", joined(step, {"--hw", "a100-80gb,h100-sxm,mi300x"})},
+      {"llm-decode.csv", joined(step, {"--hw", "a100-80gb", "--csv"})},
+      {"llm-train.txt",
+       {"llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "--train", "--seq", "4096",
+        "--global-batch", "64", "--dp", "8"}},
+      {"llm-sweep.txt",
+       {"llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "--batch", "1..64", "--context",
+        "1024,4096"}},
+      {"llm-sweep.csv",
+       {"llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "--batch", "1..64", "--context",
+        "1024,4096", "--csv"}},
+      {"llm-serving.json",
+       {"llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "--concurrency", "8", "--requests",
+        "1024:128,512:64", "--json"}},
+  };
+}
+
 std::vector<GoldenCase> cases() {
   const std::string machine = kData + "/report/machine.json";
   const std::string points = kData + "/report/points.json";
@@ -140,7 +162,7 @@ std::vector<GoldenCase> cases() {
         "--intensity", "0.25", "--intensity", "8", "--powercap",
         kData + "/energy/powercap/no-rapl"}},
   };
-  for (auto group : {check_cases(), hw_cases(), import_cases()})
+  for (auto group : {check_cases(), hw_cases(), import_cases(), llm_cases()})
     all.insert(all.end(), group.begin(), group.end());
   return all;
 }
