@@ -141,9 +141,11 @@ std::vector<GoldenCase> cases() {
        {"point", "--machine", machine, "--name", "saxpy", "--work", "2e9", "--traffic", "1.2e10",
         "--time", "0.1", "--json"}},
       {"point-points.txt", {"point", "--machine", machine, "--points", points}},
+      {"plot-terminal.txt", {"plot", machine, points, "--terminal", "--width", "100"}},
       {"hw-show-h100-sxm.txt", {"hw", "show", "h100-sxm"}},
       {"hw-show-h100-sxm.json", {"hw", "show", "h100-sxm", "--json"}},
       {"hw-compare.txt", {"hw", "compare", "a100-80gb", "h100-sxm", "--at", "10"}},
+      {"kernel-list.txt", {"kernel", "list"}},
       {"kernel-gemm.txt",
        {"kernel", "gemm", "--m", "1024", "--n", "1024", "--k", "1024", "--dtype", "fp32"}},
       {"kernel-gemm.json",
@@ -161,6 +163,10 @@ std::vector<GoldenCase> cases() {
        {"energy", "--machine", machine, "--eps-flop", "1e-10", "--eps-mem", "5e-10", "--pi0", "20",
         "--intensity", "0.25", "--intensity", "8", "--powercap",
         kData + "/energy/powercap/no-rapl"}},
+      {"energy.json",
+       {"energy", "--machine", machine, "--eps-flop", "1e-10", "--eps-mem", "5e-10", "--pi0", "20",
+        "--intensity", "0.25", "--intensity", "8", "--powercap", kData + "/energy/powercap/no-rapl",
+        "--json"}},
   };
   for (auto group : {check_cases(), hw_cases(), import_cases(), llm_cases()})
     all.insert(all.end(), group.begin(), group.end());
