@@ -16,7 +16,7 @@ import sys
 OWNER = {
     "core": "check compare cpu_record diagnosis diff documents dtype energy error flop_counting kernels machine_facts "
             "metrics model point quantity roof sanitize statistics strings table units utf8",
-    "io": "check_io energy_catalogue hardware import io json_out",
+    "io": "check_io energy_catalogue hardware import io json_out signals",
     "report": "energy_chart hw_output report text trajectory",
     "measure": "cpu_analysis cpu_backend cuda engine measure suite",
     "probe": "counters cpu_topology instrument instrument_report marker powercap",
