@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Fails on a function longer than LIMIT lines (docs/architecture.md, "Long functions").
+"""Fails on a function longer than LIMIT lines (docs/architecture.md, "Long functions are split").
 
 A function is counted from the first line of its signature to its closing brace. The sources are
 read as C++ tokens enough to match braces: comments, string and character literals (raw strings
 too) are blanked first; then a '{' whose head (the text since the previous ';', '{' or '}') ends
 in a parameter list — with qualifiers after it (const, noexcept, override, a trailing return
-type) — opens a function, unless the head is a control statement (if, for, while, switch,
-catch). Member functions inside a class body count as free functions do; a lambda counts as the
-function that holds it (a registration lambda at namespace scope is itself the function). Data
-tables and the CUDA device code that no test here can run are listed in EXEMPT with the reason;
-an exempt function that is no longer long must be struck from the list, so the list stays true.
+type, parentheses in it too: `-> decltype(x)`) — opens a function, unless the head is a control
+statement (if, for, while, switch, catch) or an assignment (an `=` outside a template parameter
+list: `template <class U = int>` is a default, not one). Member functions inside a class body
+count as free functions do; a lambda counts as the function that holds it (a registration lambda
+at namespace scope is itself the function). Data tables and the CUDA device code that no test
+here can run are listed in EXEMPT with the reason; an exempt function that is no longer long must
+be struck from the list, so the list stays true.
 Usage: check_function_length.py [repository root]
 """
 import pathlib
@@ -33,9 +35,12 @@ EXEMPT = {
     ("bench/gpu_check/main.cpp", "main"),  # the GPU check's driver, run on a GPU only
 }
 CONTROL = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype", "alignof"}
-# What may follow a parameter list before the body: qualifiers and a trailing return type.
+# What may follow a parameter list before the body: qualifiers and a trailing return type, which
+# may hold parentheses two deep (`-> decltype(x)`, `-> std::function<void(int)>`).
+TYPE_TEXT = r"[\w:<>,\s*&\[\]]"
+PARENS = r"\((?:[^()]|\([^()]*\))*\)"
 TAIL = re.compile(r"\)\s*(?:(?:const|volatile|noexcept(?:\([^()]*\))?|override|final|mutable|"
-                  r"&&|&|try)\s*)*(?:->\s*[\w:<>,\s*&]+)?\s*$")
+                  r"&&|&|try)\s*)*(?:->\s*" + TYPE_TEXT + r"*(?:" + PARENS + TYPE_TEXT + r"*)*)?\s*$")
 NAME = re.compile(r"(~?[A-Za-z_]\w*(?:\s*::\s*~?[A-Za-z_]\w*)*)\s*(?:<[^()]*>)?\s*\($")
 
 
@@ -103,13 +108,28 @@ def head_of(code, brace):
     return code[start:brace], start
 
 
+def without_template_heads(text):
+    """The text with each `template <...>` parameter list blanked: its defaults (`class U = int`)
+    are no assignment."""
+    out = list(text)
+    for m in re.finditer(r"\btemplate\s*<", text):
+        depth, parens, k = 1, 0, m.end()
+        while k < len(text) and depth:
+            ch = text[k]
+            parens += (ch == "(") - (ch == ")")
+            if parens == 0:
+                depth += (ch == "<") - (ch == ">")
+            k += 1
+        out[m.start():k] = " " * (k - m.start())
+    return "".join(out)
+
+
 def function_name(head):
     """The defined function's name, or None when the head is no function's."""
-    if not TAIL.search(head):
-        return None
-    # The parameter list: the '(' matching the last ')' before the tail.
-    close = head.rstrip().rfind(")")
     m = TAIL.search(head)
+    if not m:
+        return None
+    # The parameter list: the '(' matching the ')' where the tail starts.
     close = m.start()
     depth, k = 0, close
     while k >= 0:
@@ -134,7 +154,7 @@ def function_name(head):
     if not name:
         return None
     # `= default`-less constructors with an initialiser list are fine; an assignment is not.
-    if re.search(r"=\s*[^=]*$", head[:k]) and "operator" not in head[:k]:
+    if re.search(r"=\s*[^=]*$", without_template_heads(head[:k])) and "operator" not in head[:k]:
         return None
     return re.sub(r"\s+", "", name.group(1)).split("::")[-1]
 

@@ -15,9 +15,6 @@
 namespace roofline::cli {
 namespace {
 
-/// The exit status of a check that ran and found a failing point (0 pass, 2 bad input).
-constexpr int kGateFailed = 5;
-
 struct CheckArgs {
   MachineOptions machine;
   std::string points;
@@ -114,7 +111,7 @@ void run(const CheckArgs& a) {
   }
   if (rep.failed || rep.nothing_judged) {
     if (!a.output.empty() || a.json) say("roofline check: FAILED, " + rep.summary + "\n");
-    std::exit(kGateFailed);
+    std::exit(kExitGateFailed);
   }
 }
 

@@ -323,7 +323,7 @@ void run_self_test(const ProfileArgs& a) {
     emit(self_test_text(runs, plan, all_pass, any_compared), a.output);
   if (!all_pass || !any_compared) {
     std::fflush(stdout);
-    std::exit(1);
+    std::exit(kExitResultCheckFailed);
   }
 }
 

@@ -242,7 +242,7 @@ void emit_results_only(const suite::RunOptions& opt, const suite::Machine& machi
     ok = ok && r.passed;
   }
   emit(json_text(out, -1) + "\n");
-  if (!ok) std::exit(1);
+  if (!ok) std::exit(kExitResultCheckFailed);
 }
 
 /// The threads and caches the suite will run with, on stderr.
@@ -292,7 +292,7 @@ std::vector<suite::RunResult> run_all_kernels(const RunArgs& a, const suite::Run
   return results;
 }
 
-/// Runs whose result check failed make their timings invalid: named on stderr, exit status 1.
+/// Runs whose result check failed make their timings invalid: named on stderr, exit status 6.
 void exit_on_failed_checks(const std::vector<suite::RunResult>& results) {
   std::string failed;
   for (const auto& r : results)
@@ -300,7 +300,7 @@ void exit_on_failed_checks(const std::vector<suite::RunResult>& results) {
   if (!failed.empty()) {
     std::fflush(stdout);
     say("roofline: result check failed — these timings are not valid:" + failed + "\n");
-    std::exit(1);
+    std::exit(kExitResultCheckFailed);
   }
 }
 

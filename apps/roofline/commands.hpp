@@ -19,6 +19,18 @@
 
 namespace roofline::cli {
 
+/// The exit statuses of the command line (docs/architecture.md, "Exit codes"), in one place:
+/// main.cpp turns the library's errors into the first four; a command that ends itself with a
+/// verdict uses the last two.
+inline constexpr int kExitInternalError = 1;  ///< a bug
+inline constexpr int kExitBadInput = 2;       ///< a value, flag, file or field; the command line
+inline constexpr int kExitUnavailable = 3;    ///< a needed capability is missing
+inline constexpr int kExitOutputFailed = 4;   ///< an output could not be written
+inline constexpr int kExitGateFailed = 5;     ///< `roofline check`: the gate failed
+/// A result check failed: a kernel's answer was wrong (`run`), or profile's self-test counts
+/// disagreed with the hand-worked ones.
+inline constexpr int kExitResultCheckFailed = 6;
+
 /// A new directory under temp_directory() named `prefix` + a unique suffix, removed with all it
 /// holds when the object goes. Throws Error when it cannot be created.
 struct ScopedTempDir {

@@ -1,10 +1,13 @@
 // roofline — the command line. Subcommands register themselves (commands.hpp); this file builds
-// the app, runs it, and is the one place that turns errors into messages and exit codes
-// (docs/architecture.md "Guarantees"):
-//   0 success, 1 internal error, 2 bad input (also a malformed command line),
-//   3 a needed capability is missing, 4 an output could not be written (disk full, stdout
-//   closed or broken). Every message is "roofline: error: ..." (or "unavailable:"), with the
-//   text from files and arguments in it shown escaped (roofline/sanitize.hpp).
+// the app, runs it, and is the one place that turns the library's errors into messages and exit
+// codes (docs/architecture.md "Guarantees"; the codes are named in commands.hpp): 0 success,
+// 1 internal error, 2 bad input (also a malformed command line), 3 a needed capability is
+// missing, 4 an output could not be written (disk full, stdout closed or broken). A command
+// that ends with a verdict exits itself (5 `check`'s gate failed, 6 a result check failed in
+// `run` or `profile --self-test`), as do `profile` with its program's status and an
+// interrupted command with 128 + the signal. Every message is "roofline: error: ..." (or
+// "unavailable:"), with the text from files and arguments in it shown escaped
+// (roofline/sanitize.hpp).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -23,6 +26,11 @@
 #include "roofline/sanitize.hpp"
 
 namespace {
+
+using roofline::cli::kExitBadInput;
+using roofline::cli::kExitInternalError;
+using roofline::cli::kExitOutputFailed;
+using roofline::cli::kExitUnavailable;
 
 /// A closed standard descriptor (`roofline ... >&-`) would be reused by the next open(), and
 /// the output meant for stdout would land in that file. Each closed one gets /dev/null opened
@@ -91,7 +99,7 @@ int run(int argc, char** argv) {
       names += (names.empty() ? "" : ", ") + sub->get_name();
     report("error", "unknown command '" + roofline::terminal_safe(argv[1]) +
                         "' (commands: " + names + ")\nRun with --help for the options.");
-    return 2;
+    return kExitBadInput;
   };
   if (argc > 1 && argv[1][0] != '-') {
     const auto subs = app.get_subcommands({});
@@ -110,7 +118,7 @@ int run(int argc, char** argv) {
       report("error", "unknown " + cmd->get_name() + " command '" +
                           roofline::terminal_safe(argv[2]) + "' (" + cmd->get_name() +
                           " commands: " + names + ")\nRun with --help for the options.");
-      return 2;
+      return kExitBadInput;
     }
   }
   try {
@@ -120,24 +128,24 @@ int run(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);
     if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') return unknown_command();
     report("error", plain_parse_error(e.what()) + "\nRun with --help for the options.");
-    return 2;
+    return kExitBadInput;
   } catch (const roofline::InputError& e) {
     report("error", e.what());
-    return 2;
+    return kExitBadInput;
   } catch (const roofline::Unavailable& e) {
     report("unavailable", e.what());
-    return 3;
+    return kExitUnavailable;
   } catch (const roofline::OutputError& e) {
     report("error", e.what());
-    return 4;
+    return kExitOutputFailed;
   } catch (const nlohmann::json::exception& e) {
     report("error", std::string("bad document: ") + e.what());
-    return 2;
+    return kExitBadInput;
   } catch (const std::exception& e) {
     report("internal error", e.what());
-    return 1;
+    return kExitInternalError;
   }
-  return flush_stdout() ? 0 : 4;
+  return flush_stdout() ? 0 : kExitOutputFailed;
 }
 
 }  // namespace
@@ -146,6 +154,6 @@ int main(int argc, char** argv) {
   occupy_closed_std_descriptors();
   const int code = run(argc, argv);
   // Output written by CLI11 (--help) or left in a buffer: a failure to write it still counts.
-  if (code == 0 && !flush_stdout()) return 4;
+  if (code == 0 && !flush_stdout()) return kExitOutputFailed;
   return code;
 }

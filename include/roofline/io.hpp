@@ -2,8 +2,6 @@
 // Documents on disk (docs/schema.md): machine documents (a roof set, from `roofline measure`
 // or the hardware catalogue — interchangeable) and points documents. Versioned JSON; readers
 // reject unknown versions and bad fields with messages naming file, field and value.
-#include <signal.h>
-
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -16,6 +14,7 @@
 #include "roofline/machine_facts.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
+#include "roofline/signals.hpp"
 
 namespace roofline {
 
@@ -100,24 +99,6 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin);
 /// OutputError.
 void write_file_atomic(const std::filesystem::path& path, const std::string& content,
                        const std::string& what = "");
-/// The signals that end a command (SIGINT, SIGTERM, SIGHUP, SIGQUIT) held in the calling thread
-/// for a scope (pthread_sigmask), delivered when it ends. write_file_atomic holds them from its
-/// temporary's creation to the rename; threads the library starts (the engine's team, the NVML
-/// sampler, OpenBLAS's pool, opened under it) are started under it and so never take them: a
-/// signal sent to the process reaches the thread that writes, after the rename.
-class EndingSignalsHeld {
- public:
-  EndingSignalsHeld();
-  ~EndingSignalsHeld();
-  EndingSignalsHeld(const EndingSignalsHeld&) = delete;
-  EndingSignalsHeld& operator=(const EndingSignalsHeld&) = delete;
-  /// Whether one of the signals is waiting for the hold to end (a long step under a hold asks
-  /// it to stop early).
-  static bool pending();
-
- private:
-  sigset_t old_{};  ///< the thread's previous mask
-};
 /// Checks, before any work, that `path` could be written by write_file_atomic: its folder
 /// exists, it is not a folder, not a special file or link, not read-only — and, under a
 /// FileLedger, not an input already read and not another output of the command. InputError

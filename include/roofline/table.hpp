@@ -1,15 +1,12 @@
 #pragma once
-// Aligned text tables and terminal colour: the neutral home every layer prints its tables with
+// Aligned text tables and colour sequences: the neutral home every layer prints its tables with
 // (measure's, llm's and cluster's summaries, report's renderers), so that none of them needs
-// report to draw a table.
-#include <cstdio>
+// report to draw a table. Core looks at no terminal: whether output takes colour is the caller's
+// decision (report's terminal_supports_color), passed in as `enabled`.
 #include <string>
 #include <vector>
 
 namespace roofline {
-
-/// True when `stream` is a terminal that takes colour (not piped, TERM not "dumb", NO_COLOR unset).
-bool terminal_supports_color(std::FILE* stream);
 
 /// Columns UTF-8 text takes in a terminal: wide East Asian characters two, combining marks
 /// none, colour sequences (ESC [ ... m) none, every other code point one.

@@ -1,6 +1,8 @@
 #pragma once
 // Terminal text: the text form of core results (point analysis, kernel counts, roofs), on the
-// tables of roofline/table.hpp. Charts live in report/ (svg, html, terminal plot).
+// tables of roofline/table.hpp, and whether a terminal takes colour. Charts live in report/
+// (svg, html, terminal plot).
+#include <cstdio>
 #include <string>
 
 #include "roofline/diagnosis.hpp"
@@ -10,6 +12,10 @@
 #include "roofline/table.hpp"
 
 namespace roofline {
+
+/// True when `stream` is a terminal that takes colour (not piped, TERM not "dumb", NO_COLOR unset
+/// or empty): the decision the renderers' `color` argument and colorize's `enabled` take.
+bool terminal_supports_color(std::FILE* stream);
 
 /// ANSI colour for a verdict (green on a roof, yellow far below, red above).
 const char* verdict_color(Verdict v);

@@ -1,12 +1,8 @@
-// Aligned text tables and terminal colour (roofline/table.hpp).
+// Aligned text tables and colour sequences (roofline/table.hpp).
 #include "roofline/table.hpp"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
-#include <cstring>
 
 #include "roofline/sanitize.hpp"
 
@@ -118,14 +114,6 @@ bool placeholder(const std::string& s) {
   return s.empty() || s == "-" || s == "—";
 }
 }  // namespace
-
-bool terminal_supports_color(std::FILE* stream) {
-  // no-color.org: only a NO_COLOR that is present and not empty turns colour off.
-  if (const char* no_color = std::getenv("NO_COLOR"); no_color && *no_color) return false;
-  const char* term = std::getenv("TERM");
-  if (term && std::strcmp(term, "dumb") == 0) return false;
-  return ::isatty(::fileno(stream)) != 0;
-}
 
 std::string Table::render() const {
   // Cells hold names from files and arguments: shown escaped (sanitize.hpp), and measured so.

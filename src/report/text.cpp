@@ -14,6 +14,14 @@
 #include "roofline/sanitize.hpp"
 
 namespace roofline {
+bool terminal_supports_color(std::FILE* stream) {
+  // no-color.org: only a NO_COLOR that is present and not empty turns colour off.
+  if (const char* no_color = std::getenv("NO_COLOR"); no_color && *no_color) return false;
+  const char* term = std::getenv("TERM");
+  if (term && std::strcmp(term, "dumb") == 0) return false;
+  return ::isatty(::fileno(stream)) != 0;
+}
+
 const char* verdict_color(Verdict v) {
   switch (v) {
     case Verdict::far_below:

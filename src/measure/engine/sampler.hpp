@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "measure/engine/sample_time.hpp"
 #include "roofline/engine.hpp"
 #include "roofline/statistics.hpp"
 
@@ -28,14 +29,6 @@ class Progress {
   const MeasureOptions& o_;
   double total_ = 0, done_ = 0;
 };
-
-/// Duration of one timed sample. Each is long against the clock's resolution (≥ 10⁴ ticks of the
-/// monotonic clock) and against the scheduler's time slice, so that one interruption costs a
-/// sample a fraction of its time instead of a multiple of it — and short enough that a phase
-/// gathers many samples spread over its whole time.
-double sample_seconds(bool quick);
-/// The monotonic clock's resolution in seconds (clock_getres).
-double clock_resolution_seconds();
 
 /// A power interface's cumulative energy counter in joules (RAPL's package zones summed), or
 /// nullopt when a reading fails. Only differences between two readings mean anything.

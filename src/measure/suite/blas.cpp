@@ -10,7 +10,7 @@
 #include "measure/engine/shared_library.hpp"
 #include "parallel.hpp"
 #include "roofline/dtype.hpp"
-#include "roofline/io.hpp"
+#include "roofline/signals.hpp"
 #include "roofline/strings.hpp"
 #include "roofline/suite.hpp"
 #include "suite_internal.hpp"

@@ -1,5 +1,5 @@
 // Timing a workload (warm-up, calibration, repetitions, median and spread, result check), running
-// the suite over kernels × levels, results as JSON, and running ourselves as a child process with
+// the suite over kernels × levels, and running ourselves as a child process with
 // a changed environment (OPENBLAS_CORETYPE must be set before the library initialises).
 #include <fcntl.h>
 #include <poll.h>
@@ -13,7 +13,7 @@
 #include <cstring>
 #include <thread>
 
-#include "measure/engine/sampler.hpp"
+#include "measure/engine/sample_time.hpp"
 #include "measure/engine/team.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
@@ -29,7 +29,7 @@ RunResult time_workload(Workload& w, const std::string& kernel, const std::strin
   auto seconds_since = [](clock::time_point t0) {
     return std::chrono::duration<double>(clock::now() - t0).count();
   };
-  // Repetitions timed as roofs are (sampler.hpp, statistics.hpp): each long against the clock's
+  // Repetitions timed as roofs are (sample_time.hpp, statistics.hpp): each long against the clock's
   // resolution and a scheduler time slice (engine::sample_seconds), as many as a time budget
   // allows, T = the sustained (third-fastest) repetition — so roof and point stand on the same
   // basis (docs/model.md §9). A repetition of a few microseconds (one L1-size call) cannot be timed
