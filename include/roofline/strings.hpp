@@ -10,6 +10,8 @@ namespace roofline {
 
 /// `s` with the ASCII letters A–Z in lower case.
 std::string lower(std::string_view s);
+/// `s` with the ASCII letters a–z in upper case.
+std::string upper(std::string_view s);
 
 /// Whether `a` and `b` are the same text but for the case of ASCII letters ("HBM", "hbm").
 bool iequals(std::string_view a, std::string_view b);
@@ -19,6 +21,8 @@ bool iends_with(std::string_view s, std::string_view suffix);
 
 /// `s` without leading and trailing ASCII white space (space, \t, \n, \v, \f, \r).
 std::string trim(std::string_view s);
+/// `s` without leading and trailing blanks (space and \t) only: a line break stays. A view of `s`.
+std::string_view trim_blanks(std::string_view s);
 
 /// The parts of `s` between `separator`s, empty ones kept: "a,,b" → {"a", "", "b"}, "a," →
 /// {"a", ""}, "" → {""} — so that a list with an empty name can be refused, not shortened.

@@ -205,10 +205,8 @@ std::vector<RoofChoice> roof_choices(const ReportInput& in, const Chart& ch) {
       choices.push_back(choose_roofs(s, ch.diagnoses, in.roofs));
       continue;
     }
-    const bool all = std::any_of(in.roofs.begin(), in.roofs.end(), [](std::string t) {
-      for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return t == "all";
-    });
+    const bool all = std::any_of(in.roofs.begin(), in.roofs.end(),
+                                 [](const std::string& t) { return iequals(t, "all"); });
     choices.push_back(
         choose_roofs(s, {}, all ? std::vector<std::string>{"all"} : std::vector<std::string>{}));
   }

@@ -7,6 +7,8 @@
 
 #include "report/chart.hpp"
 #include "roofline/error.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::report {
 
@@ -108,10 +110,7 @@ std::string lower_extension(const std::filesystem::path& path) {
   std::error_code ec;
   if ((!path.empty() && path.string().back() == '/') || std::filesystem::is_directory(path, ec))
     throw InputError(path.string() + ": is a directory (give a file name: chart.svg)");
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
+  return lower(path.extension().string());
 }
 
 const char* const kAxesStyleLight = R"(

@@ -31,6 +31,12 @@ TEST(Strings, LowerAndTrimTouchOnlyAscii) {
   EXPECT_EQ(lower("H100-SXM Ä"), "h100-sxm Ä");
   EXPECT_EQ(trim(" \t\r\n x y \v\f"), "x y");
   EXPECT_EQ(trim("   "), "");
+  EXPECT_EQ(upper("h100-sxm ä kib"), "H100-SXM ä KIB");
+  // Blanks only: space and tab, not line ends.
+  EXPECT_EQ(trim_blanks(" \t x y\t "), "x y");
+  EXPECT_EQ(trim_blanks("\r\n x \n"), "\r\n x \n");
+  EXPECT_EQ(trim_blanks(" \t "), "");
+  EXPECT_EQ(trim_blanks(""), "");
 }
 
 TEST(Strings, CaseBlindComparisonsOfAsciiLetters) {

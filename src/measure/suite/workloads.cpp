@@ -11,6 +11,7 @@
 #include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/suite.hpp"
 #include "suite_internal.hpp"
 
@@ -718,8 +719,7 @@ std::vector<std::string> resolve_kernels(const std::vector<std::string>& names) 
       {"all", {}},
   };
   for (const auto& raw : names) {
-    std::string n;
-    for (char c : raw) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string n = lower(raw);
     if (n == "all") {
       for (const auto& k : ks) push(k.name);
       continue;
