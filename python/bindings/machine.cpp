@@ -26,6 +26,14 @@
 
 namespace roofline::python {
 
+std::string quoted(const std::string& name) {
+  return "'" + terminal_safe(name) + "'";
+}
+
+std::string percent(double fraction) {
+  return format_number(100 * fraction, 3) + "%";
+}
+
 void warn_each(const std::string& who, const std::vector<std::string>& lines) {
   for (const auto& line : lines)
     if (PyErr_WarnEx(PyExc_UserWarning, (who + ": " + line).c_str(), 1) < 0)
@@ -159,14 +167,6 @@ struct MachineDiff {
 
 // The reprs: one line, the type and the figures looked at first, numbers as the tables print
 // them (quantity.hpp), every name from a file escaped (terminal_safe) and quoted.
-
-std::string quoted(const std::string& name) {
-  return "'" + terminal_safe(name) + "'";
-}
-
-std::string percent(double fraction) {
-  return format_number(100 * fraction, 3) + "%";
-}
 
 /// In the roof's own unit, which the statistics do not know (FLOP/s, OP/s or byte/s): numbers.
 std::string statistics_repr(const Statistics& s) {
