@@ -1,7 +1,10 @@
 #pragma once
 // Small text helpers every layer uses, in one place. ASCII only: other bytes (UTF-8 included)
 // pass unchanged, so names from files keep their characters.
+#include <concepts>
+#include <functional>
 #include <optional>
+#include <ranges>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +41,20 @@ bool has_base_prefix(std::string_view s);
 
 /// The parts with `separator` between each two ("a, b, c"); empty for no parts.
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
+/// The texts `text(part)` of the parts (the parts themselves by default: a std::set of names) with
+/// `separator` between each two ("a, b, c"). Every text is written, an empty one too: "a, , b".
+template <std::ranges::input_range Range, class Text = std::identity>
+requires std::invocable<Text&, std::ranges::range_reference_t<const Range&>> std::string join(
+    const Range& parts, Text text = {}, std::string_view separator = ", ") {
+  std::string out;
+  bool first = true;
+  for (auto&& part : parts) {
+    if (!first) out += separator;
+    out += text(part);
+    first = false;
+  }
+  return out;
+}
 
 /// Throws InputError when `name` spans more than one line (a line feed, carriage return, or the
 /// Unicode separators U+2028, U+2029): a name is printed inside sentences, so one with

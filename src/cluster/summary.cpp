@@ -5,6 +5,7 @@
 
 #include "roofline/cluster.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/table.hpp"
 
 namespace roofline::cluster {
@@ -22,10 +23,9 @@ std::string aggregates_table(const ClusterDocument& c) {
     auto fmt = [&](double v) {
       return a.compute ? format_work_rate(WorkRate(v), u) : format_byte_rate(ByteRate(v), u);
     };
-    std::string stragglers;
-    for (const Straggler& s : a.stragglers)
-      stragglers += (stragglers.empty() ? "" : ", ") + std::to_string(s.rank) + " (" +
-                    format_number(100 * s.below_median, 3) + "% below)";
+    const std::string stragglers = join(a.stragglers, [](const Straggler& s) {
+      return std::to_string(s.rank) + " (" + format_number(100 * s.below_median, 3) + "% below)";
+    });
     // A roof some nodes lack: its sum is theirs, not the cluster's.
     const std::string nodes =
         a.values.size() == static_cast<size_t>(c.summary.ranks)

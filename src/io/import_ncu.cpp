@@ -372,9 +372,7 @@ class PointMaker {
     if (!plan.any_fp && plan.tensor.empty()) lacks.push_back("W (FP instruction metrics)");
     if (plan.dram.empty()) lacks.push_back("Q (dram__bytes_*)");
     if (!lacks.empty()) {
-      std::string l;
-      for (const auto& x : lacks) l += (l.empty() ? "" : ", ") + x;
-      notes_.push_back(kernel_label(rec) + ": left out, no " + l + " for this kernel");
+      notes_.push_back(kernel_label(rec) + ": left out, no " + join(lacks) + " for this kernel");
       return;
     }
     pending_w_unknown_.clear();
@@ -461,10 +459,8 @@ class PointMaker {
     res.notes = tab.notes;
     res.notes.insert(res.notes.end(), notes_.begin(), notes_.end());
     if (!tensor_left_out_.empty()) {
-      std::string names;
-      for (const auto& b : tensor_left_out_) names += (names.empty() ? "" : ", ") + b;
       res.notes.push_back("tensor metrics left out of W (they sum or repeat others counted): " +
-                          names);
+                          join(tensor_left_out_));
     }
     if (volta_tensor_)
       res.notes.push_back(

@@ -140,9 +140,9 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
   if (!c && set.compute.size() == 1 && set.compute.front().precision.empty())
     c = &set.compute.front();  // --peak without a precision: the one roof given
   if (!c) {
-    std::string names;
-    for (const auto& roof : set.compute)
-      names += (names.empty() ? "" : ", ") + roof.name + " (" + roof.precision + ")";
+    const std::string names = join(set.compute, [](const ComputeRoof& roof) {
+      return roof.name + " (" + roof.precision + ")";
+    });
     throw InputError("machine '" + set.name + "' has no compute roof for the compute dtype '" +
                      compute.name + "' (roofs: " + (names.empty() ? "none" : names) +
                      "); choose another with --cdtype");

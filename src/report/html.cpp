@@ -15,6 +15,7 @@
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 namespace {
@@ -250,13 +251,12 @@ std::string points_table(const ReportInput& in, const report::Chart& ch) {
       const Point& p = in.points[k];
       const Diagnosis& d = ch.diagnoses[k];
       const UnitSystem& u = ch.point_units[k];
-      std::string is;
-      for (const auto& l : d.levels)
-        is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
-              format_number(l.intensity.value);
+      const std::string is = join(d.levels, [&](const LevelJudgement& l) {
+        return (d.levels.size() > 1 ? l.level + " " : "") + format_number(l.intensity.value);
+      });
       h += "<tr data-index=\"" + std::to_string(k) + "\">" +
            "<td data-label=\"point\"><span class=\"swatch\" style=\"background:" +
-           report::verdict_colour(d.verdict) + "\"></span>" + xml_escape(p.name) + "</td>" +
+           report::verdict_colour(d.verdict) + "\"></span>" + xml_text(p.name) + "</td>" +
            td_num("W", format_work(p.work, u), p.work.value) +
            td_num("T", format_seconds(p.time), p.time.value) +
            (weighted ? td_num("weight", format_number(p.weight, 3), p.weight) : std::string()) +

@@ -15,6 +15,8 @@
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::report {
 namespace {
@@ -636,13 +638,12 @@ struct RidgeLayers {
 /// Every drawn pair that meets at a ridge mark, each I* in its roof's unit: "590.7 FLOP/byte
 /// (fp8 tensor / HBM3), 590.7 OP/byte (int8 tensor / HBM3)" (int8's OP/byte was not said).
 std::string ridge_pairs_text(const RoofSet& rs, const RidgeMark& r) {
-  std::string out;
   const auto& pairs = r.shown_pairs.empty() ? r.pairs : r.shown_pairs;
-  for (const auto& [cr, mr] : pairs)
-    out += (out.empty() ? "" : ", ") +
-           format_intensity(Intensity(r.intensity), roof_units(rs, *cr)) + " (" + cr->name + " / " +
+  return join(pairs, [&](const auto& pair) {
+    const auto& [cr, mr] = pair;
+    return format_intensity(Intensity(r.intensity), roof_units(rs, *cr)) + " (" + cr->name + " / " +
            mr->level + ")";
-  return out;
+  });
 }
 
 RidgeLayers ridges(Canvas& c) {

@@ -19,6 +19,8 @@
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 namespace {
@@ -187,9 +189,7 @@ TrajectoryFrame trajectory_frame(const TrajectoryInput& in, const std::vector<Co
   f.height = f.legend_y + 26 + (in.undated.empty() ? 0 : 20);
   f.Y = report::LogScale{ylo, yhi, f.bottom, f.top};
 
-  std::string unit_text;
-  for (const auto& u : units) unit_text += (unit_text.empty() ? "" : ", ") + u;
-  f.y_title = "Ridge point I* [" + unit_text + "]";
+  f.y_title = "Ridge point I* [" + join(units) + "]";
   f.x_title = "Release year";
   return f;
 }

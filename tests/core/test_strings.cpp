@@ -1,6 +1,10 @@
 // The small text helpers every layer shares (roofline/strings.hpp).
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include "roofline/strings.hpp"
 #include "roofline/table.hpp"
 
@@ -14,6 +18,22 @@ TEST(Strings, JoinPutsTheSeparatorBetweenEachTwoPartsOnly) {
   // An empty part keeps its place: the separators still count the parts.
   EXPECT_EQ(join({"", "b"}), ", b");
   EXPECT_EQ(join({"a", "", "c"}, "/"), "a//c");
+}
+
+TEST(Strings, JoinOfTextsOfAnyRange) {
+  struct Roof {
+    std::string name;
+    int n;
+  };
+  const std::vector<Roof> roofs = {{"fp32", 1}, {"", 2}, {"fp64", 3}};
+  EXPECT_EQ(join(roofs, [](const Roof& r) { return r.name; }), "fp32, , fp64");
+  EXPECT_EQ(join(
+                roofs, [](const Roof& r) { return std::to_string(r.n); }, "+"),
+            "1+2+3");
+  EXPECT_EQ(join(std::set<std::string>{"b", "a"}), "a, b");
+  EXPECT_EQ(join(std::vector<int>{}, [](int i) { return std::to_string(i); }), "");
+  const char* const names[] = {"x", "y"};
+  EXPECT_EQ(join(names, [](const char* p) { return p; }), "x, y");
 }
 
 TEST(Strings, SplitKeepsEmptyPartsSoAListCanBeRefused) {

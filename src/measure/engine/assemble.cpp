@@ -9,6 +9,7 @@
 #include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
+#include "roofline/strings.hpp"
 
 #ifndef ROOFLINE_VERSION
 #define ROOFLINE_VERSION "unknown"
@@ -360,11 +361,7 @@ void judge_roofs(const RoofSet& roofs, json& measurement, std::vector<std::strin
   };
   for (const auto& c : roofs.compute) judge(c.name, c.stats);
   for (const auto& l : roofs.memory) judge(l.level, l.stats);
-  auto list = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
-    return s;
-  };
+  auto list = [](const std::vector<std::string>& v) { return join(v); };
   if (noisy > 0)
     warnings.push_back(std::to_string(noisy) + " of " + std::to_string(total) + " roofs noisy (" +
                        noisy_rule_text() + "): " + list(noisy_names) +

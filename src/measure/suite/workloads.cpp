@@ -731,8 +731,7 @@ std::vector<std::string> resolve_kernels(const std::vector<std::string>& names) 
     const auto it =
         std::find_if(ks.begin(), ks.end(), [&](const KernelInfo& k) { return k.name == n; });
     if (it == ks.end()) {
-      std::string known;
-      for (const auto& k : ks) known += (known.empty() ? "" : ", ") + k.name;
+      const std::string known = join(ks, [](const KernelInfo& k) { return k.name; });
       throw InputError("unknown kernel '" + raw + "' (known: " + known +
                        "; groups: stream, axpy, gemm, blas, stencil, all)");
     }
