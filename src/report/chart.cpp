@@ -156,13 +156,6 @@ size_t text_columns(const std::string& s) {
   return w;
 }
 
-std::string xml_escape(const std::string& s) {
-  // One rule for every SVG and HTML renderer (sanitize.hpp): no character XML 1.0 forbids
-  // (control characters, U+FFFE/U+FFFF, ill-formed UTF-8) and no bidirectional override
-  // reaches the document; they are shown escaped.
-  return xml_text(s);
-}
-
 namespace {
 
 /// The highest dense compute roof among those drawn (`shown`; all when none is): where the

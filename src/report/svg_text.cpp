@@ -29,7 +29,7 @@ std::string svg_exact(double v) {
 }
 
 std::string svg_attr(const std::string& name, const std::string& value) {
-  return " " + name + "=\"" + xml_escape(value) + "\"";
+  return " " + name + "=\"" + xml_text(value) + "\"";
 }
 
 std::string svg_attr(const std::string& name, double value) {
@@ -40,7 +40,7 @@ std::string svg_text(double x, double y, const std::string& s, const std::string
                      const std::string& anchor, const std::string& extra) {
   return "<text" + svg_attr("x", x) + svg_attr("y", y) + svg_attr("class", cls) +
          (anchor == "start" ? std::string() : svg_attr("text-anchor", anchor)) + extra + ">" +
-         xml_escape(s) + "</text>\n";
+         xml_text(s) + "</text>\n";
 }
 
 namespace {
