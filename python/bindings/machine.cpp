@@ -601,9 +601,9 @@ void register_energy(py::module_& m) {
          const TextArg<"level">& level) {
         const std::vector<double> intensities = reals_arg(intensities_given, "intensities");
         EnergyQuery q;
-        q.eps_flop = eps_flop;
-        q.eps_mem = eps_mem;
-        q.pi0 = pi0;
+        if (eps_flop) q.eps_flop = JoulePerWork(*eps_flop);
+        if (eps_mem) q.eps_mem = JoulePerByte(*eps_mem);
+        if (pi0) q.pi0 = Watt(*pi0);
         q.intensities.assign(intensities.begin(), intensities.end());
         q.precision = precision.value;
         q.level = level.value;

@@ -314,7 +314,7 @@ std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,
     for (double i : intensities)
       t += "  at I = " + format_intensity(Intensity(i), u) + ": " +
            format_number(work_per_joule(k, i)) + " " + u.work + "/J, " +
-           format_si(model_power(k, i), "W") + "\n";
+           format_si(model_power(k, i).value, "W") + "\n";
     if (points) {
       if (!points->placed.empty()) t += "  points (" + points_file + "):\n";
       for (const auto& p : points->placed) {
