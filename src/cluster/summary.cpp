@@ -53,9 +53,8 @@ std::string network_text(const NetworkMeasurement& net) {
   const auto& p2p = net.ping_pong;
   const auto& ar = net.allreduce;
   for (size_t i = 0; i < std::max(p2p.size(), ar.size()); ++i) {
-    const double bytes = i < p2p.size() ? p2p[i].bytes : ar[i].bytes;
-    nt.add_row({format_bytes(Bytes(bytes)),
-                i < p2p.size() ? format_byte_rate(ByteRate(p2p[i].bandwidth())) : "",
+    const Bytes bytes = i < p2p.size() ? p2p[i].bytes : ar[i].bytes;
+    nt.add_row({format_bytes(bytes), i < p2p.size() ? format_byte_rate(p2p[i].bandwidth()) : "",
                 i < ar.size() ? format_byte_rate(ar[i].algbw()) : "",
                 i < ar.size() ? format_byte_rate(ar[i].busbw(net.ranks)) : ""});
   }
