@@ -350,7 +350,7 @@ TEST(Engine, TheoryOfMemoryAndUnmeasuredRoofsAndSectionsAreKept) {
   // What the CUDA backend reports beside its samples: HBM's theoretical bandwidth, theoretical
   // roofs it did not measure, a device section.
   Measurements m = two_roofs();
-  m.memory[0].theoretical_bandwidth = 51.2e9;
+  m.memory[0].theoretical_bandwidth = ByteRate(51.2e9);
   m.memory[0].theory_formula = "bus 64 bit / 8 × 3.2 GHz × 2";
   ComputeRoof fp8;
   fp8.name = "fp8 tensor";

@@ -278,8 +278,8 @@ MemoryRoof memory_roof(const MemoryMeasurement& l, const std::string& origin, js
                 {"working_set", l.one_core_working_set_bytes},
                 {"stats", statistics_to_json(one)}};
   }
-  if (l.theoretical_bandwidth > 0) {
-    roof.theoretical = ByteRate(l.theoretical_bandwidth);
+  if (l.theoretical_bandwidth.value > 0) {
+    roof.theoretical = l.theoretical_bandwidth;
     roof.formula = l.theory_formula;
   }
   return roof;
