@@ -428,7 +428,7 @@ RunResult counted_run(ProfileArgs& a, std::vector<RegionResult>& regions,
     std::exit(e.code());
   }
   if (r.interrupted_by != 0) return r;  // nothing read or written; the folder goes at return
-  regions = read_marker_results(dir.path, &marker_notes, r.wall_seconds);
+  regions = read_marker_results(dir.path, &marker_notes, Seconds(r.wall_seconds));
   return r;
 }
 
