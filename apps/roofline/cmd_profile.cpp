@@ -119,7 +119,7 @@ SelfTestRun run_self_test_case(const std::string& kernel, const std::string& lev
     ctx.machine = machine;
     ctx.threads = r.threads;
     ctx.level = level;
-    w = suite::make_workload(kernel, suite::working_set_for(level, machine, r.threads), ctx);
+    w = suite::make_workload(kernel, Bytes(suite::working_set_for(level, machine, r.threads)), ctx);
   } catch (const Error& e) {
     r.skipped = e.what();
     return r;

@@ -94,14 +94,14 @@ class CpuMeasurement final : public engine::Backend {
   }
 
   void check(const MeasureOptions& o) const override {
-    resolve_plan(o, detect_topology(), detect_features(), available_memory_bytes());
+    resolve_plan(o, detect_topology(), detect_features(), available_memory_bytes().value);
   }
 
   engine::Measurements measure(const MeasureOptions& o) const override {
     engine::Progress progress(o);
     const Topology topo = detect_topology();
     const CpuFeatures feat = detect_features();
-    const double available = available_memory_bytes();
+    const double available = available_memory_bytes().value;
     Plan plan = resolve_plan(o, topo, feat, available);
     const engine::EnergyMeter meter = engine::rapl_meter();
     plan.energy = meter.reader;

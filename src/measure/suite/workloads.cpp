@@ -740,7 +740,9 @@ std::vector<std::string> resolve_kernels(const std::vector<std::string>& names) 
   return out;
 }
 
-std::unique_ptr<Workload> make_workload(const std::string& name, double ws, const Context& ctx) {
+std::unique_ptr<Workload> make_workload(const std::string& name, Bytes working_set,
+                                        const Context& ctx) {
+  const double ws = working_set.value;
   if (!(ws > 0) || !std::isfinite(ws))
     throw InputError(name + ": working set must be a positive size (got " + format_number(ws) +
                      ")");
