@@ -72,8 +72,8 @@ void record_run(CpuRunRecord& run, const MeasureOptions& o, const Plan& plan,
   run.topology_source = topology_source;
   run.pinned = pinned;
   run.sample_seconds = plan.sample_seconds;
-  run.clock.all_cores_hz = compute.clock.all_cores_hz;
-  run.clock.one_core_hz = compute.clock.one_core_hz;
+  run.clock.all_cores_hz = Hertz(compute.clock.all_cores_hz);
+  run.clock.one_core_hz = Hertz(compute.clock.one_core_hz);
   run.clock.method =
       "dependent chain of 64 register-register adds per iteration (1 cycle each), timed with "
       "the monotonic clock, sampled in the rounds of the compute kernels; the clock is the "
