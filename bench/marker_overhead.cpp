@@ -14,8 +14,10 @@
 
 #include "../src/probe/marker/marker_internal.hpp"
 #include "roofline/marker.hpp"
+#include "roofline/statistics.hpp"
 
 namespace md = roofline::marker_detail;
+using roofline::median;
 
 static void BM_ClockPair(benchmark::State& state) {
   for (auto _ : state) {
@@ -74,12 +76,6 @@ double ns_per_call(F f, int n) {
   const double t0 = thread_cpu_ns();
   for (int i = 0; i < n; ++i) f();
   return (thread_cpu_ns() - t0) / n;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 }  // namespace
 

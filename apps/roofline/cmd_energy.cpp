@@ -73,9 +73,11 @@ void run(const EnergyArgs& a) {
   auto given = [](const std::optional<std::string>& text, Dimension dim, const char* option) {
     return text ? std::optional<double>(parse_quantity(*text, dim, option)) : std::nullopt;
   };
-  q.eps_flop = given(a.eps_flop, Dimension::energy_per_work, "--eps-flop");
-  q.eps_mem = given(a.eps_mem, Dimension::energy_per_byte, "--eps-mem");
-  q.pi0 = given(a.pi0, Dimension::power, "--pi0");
+  if (const auto v = given(a.eps_flop, Dimension::energy_per_work, "--eps-flop"))
+    q.eps_flop = JoulePerWork(*v);
+  if (const auto v = given(a.eps_mem, Dimension::energy_per_byte, "--eps-mem"))
+    q.eps_mem = JoulePerByte(*v);
+  if (const auto v = given(a.pi0, Dimension::power, "--pi0")) q.pi0 = Watt(*v);
   q.intensities = a.intensities;
   EnergyAnalysis an = analyse_energy(m, q);
   nlohmann::json& j = an.json;

@@ -119,7 +119,7 @@ SelfTestRun run_self_test_case(const std::string& kernel, const std::string& lev
     ctx.machine = machine;
     ctx.threads = r.threads;
     ctx.level = level;
-    w = suite::make_workload(kernel, suite::working_set_for(level, machine, r.threads), ctx);
+    w = suite::make_workload(kernel, Bytes(suite::working_set_for(level, machine, r.threads)), ctx);
   } catch (const Error& e) {
     r.skipped = e.what();
     return r;
@@ -428,7 +428,7 @@ RunResult counted_run(ProfileArgs& a, std::vector<RegionResult>& regions,
     std::exit(e.code());
   }
   if (r.interrupted_by != 0) return r;  // nothing read or written; the folder goes at return
-  regions = read_marker_results(dir.path, &marker_notes, r.wall_seconds);
+  regions = read_marker_results(dir.path, &marker_notes, Seconds(r.wall_seconds));
   return r;
 }
 

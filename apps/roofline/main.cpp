@@ -24,6 +24,7 @@
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace {
 
@@ -94,9 +95,8 @@ int run(int argc, char** argv) {
   // `roofline nosuch`: CLI11 would only say that a command is required — and with --help after
   // it (`roofline nosuch --help`) print the general help and exit 0, as if the command existed.
   const auto unknown_command = [&]() {
-    std::string names;
-    for (const CLI::App* sub : app.get_subcommands({}))
-      names += (names.empty() ? "" : ", ") + sub->get_name();
+    const std::string names = roofline::join(app.get_subcommands({}),
+                                             [](const CLI::App* sub) { return sub->get_name(); });
     report("error", "unknown command '" + roofline::terminal_safe(argv[1]) +
                         "' (commands: " + names + ")\nRun with --help for the options.");
     return kExitBadInput;
@@ -113,8 +113,8 @@ int run(int argc, char** argv) {
     if (cmd->get_require_subcommand_min() > 0 && argc > 2 && argv[2][0] != '-' &&
         std::none_of(inner.begin(), inner.end(),
                      [&](const CLI::App* sub) { return sub->check_name(argv[2]); })) {
-      std::string names;
-      for (const CLI::App* sub : inner) names += (names.empty() ? "" : ", ") + sub->get_name();
+      const std::string names =
+          roofline::join(inner, [](const CLI::App* sub) { return sub->get_name(); });
       report("error", "unknown " + cmd->get_name() + " command '" +
                           roofline::terminal_safe(argv[2]) + "' (" + cmd->get_name() +
                           " commands: " + names + ")\nRun with --help for the options.");

@@ -130,7 +130,7 @@ ByteRate allreduce_bus_bandwidth(ByteRate algbw, int ranks);
 
 /// One message size of a point-to-point sweep, over the rank pairs measured concurrently.
 struct PingPongSample {
-  double bytes = 0;
+  Bytes bytes;
   std::vector<double> one_way_seconds;  ///< per pair: half the best round trip
   /// The median of the pairs' one-way times (the latency is read from it).
   double median_seconds() const { return median(one_way_seconds); }
@@ -140,14 +140,14 @@ struct PingPongSample {
   /// with an even number of pairs that is bytes over the mean of the two middle times, no pair's
   /// rate and not the median of the rates (6.0 ms and 0.39 ms for 1 MB gave 312 MB/s, beside
   /// pairs of 166 MB/s and 2.58 GB/s and a median of 1.37 GB/s).
-  double bandwidth() const;
+  ByteRate bandwidth() const;
 };
 
 /// One message size of an allreduce sweep (time of the slowest rank, best repetition).
 struct AllreduceSample {
-  double bytes = 0;
-  double seconds = 0;
-  ByteRate algbw() const { return Bytes(bytes) / Seconds(seconds); }  ///< NCCL-tests' algbw = S / t
+  Bytes bytes;
+  Seconds seconds;
+  ByteRate algbw() const { return bytes / seconds; }  ///< NCCL-tests' algbw = S / t
   ByteRate busbw(int ranks) const { return allreduce_bus_bandwidth(algbw(), ranks); }
 };
 

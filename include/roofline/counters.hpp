@@ -301,11 +301,11 @@ struct RegionResult {
 /// written as null) or negative is left out, named in `notes` with the reason; so is the
 /// markers' misuse the runtime counted (an end without its begin, regions open at exit, begins
 /// past its table), and a region whose wall time is longer than the whole program's
-/// (`wall_seconds`, when > 0: a clock gone wrong, or a markers file of another run). Throws
+/// (`wall_time`, when > 0: a clock gone wrong, or a markers file of another run). Throws
 /// InputError naming the file on a document that is not the runtime's.
 std::vector<RegionResult> read_marker_results(const std::filesystem::path& dir,
                                               std::vector<std::string>* notes = nullptr,
-                                              double wall_seconds = 0);
+                                              Seconds wall_time = Seconds(0));
 
 /// How a program is run and counted.
 struct RunOptions {

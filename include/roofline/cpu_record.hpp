@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "roofline/statistics.hpp"
+#include "roofline/units.hpp"
 
 namespace roofline {
 
@@ -39,8 +40,8 @@ struct CpuDescription {
   int logical_cpus = 0;
   int threads = 0;
   bool pinned = false;
-  double clock_hz = 0;           ///< all cores busy
-  double clock_one_core_hz = 0;  ///< one core busy
+  Hertz clock_hz;           ///< all cores busy
+  Hertz clock_one_core_hz;  ///< one core busy
   std::vector<CpuCacheRecord> caches;
   std::vector<std::string> features;  ///< ISA extensions detected
   std::vector<std::string> backends;  ///< kernel sets this CPU can run
@@ -51,7 +52,7 @@ struct CpuDescription {
 
 /// measurement.clock: the clock under the compute kernels and how it was found.
 struct CpuClockRecord {
-  double all_cores_hz = 0, one_core_hz = 0;
+  Hertz all_cores_hz, one_core_hz;
   std::string method;
   Statistics stats;  ///< of the all-cores samples
 };

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "roofline/units.hpp"
+
 namespace roofline::cpu {
 
 /// One data (or unified) cache level: the one description of caches every part of the tool uses
@@ -55,13 +57,13 @@ void bound_reported_caches(Topology& t, const std::string& vendor);
 /// caches add up, shared ones count once per instance used.
 double aggregate_capacity(const CacheInfo& c, int threads);
 
-/// Memory this process may still allocate: min(MemAvailable, cgroup limit − usage), in bytes;
-/// 0 when unknown.
-double available_memory_bytes();
+/// Memory this process may still allocate: min(MemAvailable, cgroup limit − usage); 0 when
+/// unknown.
+Bytes available_memory_bytes();
 /// The same from given files (tests use fixtures): MemAvailable in `meminfo`, lowered to the
 /// room left under a cgroup v2 limit (memory.max − memory.current in `cgroup_dir`) when there
 /// is one. 0 when nothing can be read.
-double available_memory_bytes(const std::filesystem::path& meminfo,
-                              const std::filesystem::path& cgroup_dir);
+Bytes available_memory_bytes(const std::filesystem::path& meminfo,
+                             const std::filesystem::path& cgroup_dir);
 
 }  // namespace roofline::cpu

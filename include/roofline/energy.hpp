@@ -17,6 +17,8 @@
 // roof is half its peak 1/ε̂_flop.
 #include <string>
 
+#include "roofline/units.hpp"
+
 namespace roofline {
 
 struct EnergyCosts {
@@ -45,13 +47,13 @@ double effective_energy_per_flop(const EnergyCosts& c);
 /// B̂_ε(I) = η_flop·B_ε + (1 − η_flop)·max(0, B_τ − I), η_flop = ε_flop/ε̂_flop.
 double effective_energy_balance(const EnergyCosts& c, double intensity);
 /// T = max(W·τ_flop, Q·τ_mem).
-double model_time(const EnergyCosts& c, double work, double traffic);
+Seconds model_time(const EnergyCosts& c, Work work, Bytes traffic);
 /// E = W·ε_flop + Q·ε_mem + π0·T.
-double model_energy(const EnergyCosts& c, double work, double traffic);
+Joule model_energy(const EnergyCosts& c, Work work, Bytes traffic);
 /// The energy-efficiency roof: work per joule at intensity I, 1/(ε̂_flop·(1 + B̂_ε(I)/I)).
 double work_per_joule(const EnergyCosts& c, double intensity);
 /// Average power E/T at intensity I (per unit of work: (E/W)/(T/W)).
-double model_power(const EnergyCosts& c, double intensity);
+Watt model_power(const EnergyCosts& c, double intensity);
 /// The balance point: the I with I = B̂_ε(I). When η_flop·B_ε ≥ B_τ it is η_flop·B_ε; otherwise
 /// (η_flop·B_ε + (1 − η_flop)·B_τ) / (2 − η_flop), which is then below B_τ.
 double energy_balance_point(const EnergyCosts& c);

@@ -54,8 +54,9 @@ std::optional<MeasuredEnergy> measured_energy(const MachineDocument& m, std::str
 /// evaluate the energy roof at.
 struct EnergyQuery {
   std::string precision, level;
-  std::optional<double> eps_flop, eps_mem;  ///< J per unit of work, J per byte
-  std::optional<double> pi0;                ///< W, with the costs only (0 when not given)
+  std::optional<JoulePerWork> eps_flop;  ///< J per unit of work
+  std::optional<JoulePerByte> eps_mem;   ///< J per byte
+  std::optional<Watt> pi0;               ///< with the costs only (0 when not given)
   std::vector<double> intensities;
 };
 

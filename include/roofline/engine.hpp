@@ -160,7 +160,7 @@ struct MemoryMeasurement {
   double one_core_working_set_bytes = 0;
   /// A theoretical bandwidth beside the measured one (e.g. bus width × memory clock × 2 for
   /// HBM), its formula and source; 0 when there is none.
-  double theoretical_bandwidth = 0;
+  ByteRate theoretical_bandwidth;
   std::string theory_formula;
 };
 

@@ -286,9 +286,9 @@ ImportResult import_likwid(const std::string& text, const std::string& origin);
 
 /// Peaks the DCGM activity ratios are multiplied with, taken from a machine document.
 struct DcgmPeaks {
-  double tensor = 0, fp64 = 0, fp32 = 0, fp16 = 0;  ///< FLOP/s; 0 = not in the machine
-  double tensor_fp64 = 0;                           ///< the fp64 tensor roof (DFMA pipe)
-  double bandwidth = 0;                             ///< DRAM/HBM byte/s
+  WorkRate tensor, fp64, fp32, fp16;  ///< 0 = not in the machine
+  WorkRate tensor_fp64;               ///< the fp64 tensor roof (DFMA pipe)
+  ByteRate bandwidth;                 ///< DRAM/HBM
   std::string tensor_roof, fp64_roof, fp32_roof, fp16_roof, tensor_fp64_roof, memory_level;
 };
 DcgmPeaks dcgm_peaks(const RoofSet& roofs);
@@ -300,11 +300,12 @@ struct DcgmOptions {
 struct DcgmSummary {
   std::string entity;  ///< "GPU 0", "GPU-I 1"
   int samples = 0;     ///< rows with at least one value (all-N/A rows are not samples)
-  double gpu_util = -1, sm_active = -1, sm_occupancy = -1;  ///< ratios 0..1; -1 = absent
-  double tensor_active = -1, dram_active = -1, fp64_active = -1, fp32_active = -1, fp16_active = -1;
+  /// Ratios 0..1, and power; each empty when the log never gave the field a value.
+  std::optional<double> gpu_util, sm_active, sm_occupancy;
+  std::optional<double> tensor_active, dram_active, fp64_active, fp32_active, fp16_active;
   /// The tensor pipe by instruction (DCGM fields 1014, 1015, 1013: THMMA, TDFMA, TIMMA).
-  double hmma_active = -1, dfma_active = -1, imma_active = -1;
-  double power_w = -1, power_limit_w = -1;
+  std::optional<double> hmma_active, dfma_active, imma_active;
+  std::optional<Watt> power_w, power_limit_w;
   /// Activity fields (of W or Q) that some samples give and others leave N/A: "TENSO 1 of 4".
   /// Their means are over the samples that give them, and stand for the whole run.
   std::vector<std::string> partial;

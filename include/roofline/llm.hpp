@@ -379,7 +379,7 @@ struct Footprint {
 Footprint footprint(const ModelConfig& m, const Scenario& s, const Roofs& r);
 /// KV-cache bytes per device of `sequences` sequences holding `tokens` tokens each (windowed
 /// and chunked layers keep at most W or C of them; MLA's latent is replicated per device).
-double kv_cache_bytes(const ModelConfig& m, const Scenario& s, double sequences, double tokens);
+Bytes kv_cache_bytes(const ModelConfig& m, const Scenario& s, double sequences, double tokens);
 
 /// Attainment factors that scale the roofs towards what kernels reach (a measured machine's
 /// roof ÷ the datasheet's): predictions calibrated instead of datasheet peaks.

@@ -1,7 +1,10 @@
 #pragma once
 // Small text helpers every layer uses, in one place. ASCII only: other bytes (UTF-8 included)
 // pass unchanged, so names from files keep their characters.
+#include <concepts>
+#include <functional>
 #include <optional>
+#include <ranges>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +13,8 @@ namespace roofline {
 
 /// `s` with the ASCII letters A–Z in lower case.
 std::string lower(std::string_view s);
+/// `s` with the ASCII letters a–z in upper case.
+std::string upper(std::string_view s);
 
 /// Whether `a` and `b` are the same text but for the case of ASCII letters ("HBM", "hbm").
 bool iequals(std::string_view a, std::string_view b);
@@ -19,6 +24,8 @@ bool iends_with(std::string_view s, std::string_view suffix);
 
 /// `s` without leading and trailing ASCII white space (space, \t, \n, \v, \f, \r).
 std::string trim(std::string_view s);
+/// `s` without leading and trailing blanks (space and \t) only: a line break stays. A view of `s`.
+std::string_view trim_blanks(std::string_view s);
 
 /// The parts of `s` between `separator`s, empty ones kept: "a,,b" → {"a", "", "b"}, "a," →
 /// {"a", ""}, "" → {""} — so that a list with an empty name can be refused, not shortened.
@@ -46,6 +53,20 @@ std::string printf_f(double v, int decimals);
 
 /// The parts with `separator` between each two ("a, b, c"); empty for no parts.
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
+/// The texts `text(part)` of the parts (the parts themselves by default: a std::set of names) with
+/// `separator` between each two ("a, b, c"). Every text is written, an empty one too: "a, , b".
+template <std::ranges::input_range Range, class Text = std::identity>
+requires std::invocable<Text&, std::ranges::range_reference_t<const Range&>> std::string join(
+    const Range& parts, Text text = {}, std::string_view separator = ", ") {
+  std::string out;
+  bool first = true;
+  for (auto&& part : parts) {
+    if (!first) out += separator;
+    out += text(part);
+    first = false;
+  }
+  return out;
+}
 
 /// Throws InputError when `name` spans more than one line (a line feed, carriage return, or the
 /// Unicode separators U+2028, U+2029): a name is printed inside sentences, so one with

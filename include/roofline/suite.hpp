@@ -80,7 +80,7 @@ double working_set_for(const std::string& level, const Machine& machine, int thr
 /// The level a working set of `bytes` run by `threads` threads lives in: the first cache half of
 /// whose capacity for them (each thread's private cache, or the shared instances they use)
 /// holds it — the rule the level sizes follow — else DRAM. `run --size` judges a run there.
-std::string level_holding(double bytes, const Machine& machine, int threads);
+std::string level_holding(Bytes bytes, const Machine& machine, int threads);
 
 // ---------------------------------------------------------------------------------------------
 // Kernels
@@ -139,9 +139,9 @@ class Workload {
 /// refused at once.
 inline constexpr Bytes kSmallWorkingSet{1 << 20};
 
-/// Builds kernel `name` with a working set of about `working_set_bytes`. Throws InputError for
+/// Builds kernel `name` with a working set of about `working_set`. Throws InputError for
 /// a size too small for the kernel, Unavailable when the kernel cannot run here (no BLAS).
-std::unique_ptr<Workload> make_workload(const std::string& name, double working_set_bytes,
+std::unique_ptr<Workload> make_workload(const std::string& name, Bytes working_set,
                                         const Context& ctx);
 
 // ---------------------------------------------------------------------------------------------

@@ -3,11 +3,13 @@
 // time T (s), and the rates and intensity built from them are distinct types, so mixing them
 // up does not compile: W/T is a WorkRate, W/Q an Intensity, Q/T a ByteRate, and
 // WorkRate / ByteRate is an Intensity (docs/model.md §2 "Units": FLOP/s ÷ byte/s = FLOP/byte).
+// Energy has its own: W·T is a Joule, E/T a Watt, E/W a JoulePerWork and E/Q a JoulePerByte.
 //
-// Values are stored in SI base units (FLOP, byte, second). Printing goes through UnitSystem so
-// that an intensity is always written "FLOP/byte" and a rate "FLOP/s", never "FLOPS/byte".
+// Values are stored in SI base units (FLOP, byte, second, joule). Printing goes through UnitSystem
+// so that an intensity is always written "FLOP/byte" and a rate "FLOP/s", never "FLOPS/byte".
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 namespace roofline {
 
@@ -40,6 +42,10 @@ struct WorkRateTag {};
 struct ByteRateTag {};
 struct IntensityTag {};
 struct HertzTag {};
+struct JouleTag {};
+struct WattTag {};
+struct JoulePerWorkTag {};
+struct JoulePerByteTag {};
 
 using Work = Quantity<WorkTag>;            ///< FLOP (or OP for integer work, or a custom unit)
 using Bytes = Quantity<BytesTag>;          ///< byte (or a custom traffic unit)
@@ -48,9 +54,15 @@ using WorkRate = Quantity<WorkRateTag>;    ///< FLOP/s
 using ByteRate = Quantity<ByteRateTag>;    ///< byte/s
 using Intensity = Quantity<IntensityTag>;  ///< FLOP/byte
 using Hertz = Quantity<HertzTag>;          ///< cycles per second: a clock
+// The energy roofline (energy.hpp, docs/energy.md): energy E, power, and the energy costs ε.
+using Joule = Quantity<JouleTag>;                ///< J: energy
+using Watt = Quantity<WattTag>;                  ///< W = J/s: power
+using JoulePerWork = Quantity<JoulePerWorkTag>;  ///< J/FLOP: ε_flop, the energy of one unit of work
+using JoulePerByte =
+    Quantity<JoulePerByteTag>;  ///< J/byte: ε_mem, the energy of one unit of traffic
 
 // The only cross-unit operations (docs/model.md §1, §2): I = W/Q, P = W/T, bandwidth = Q/T,
-// the slanted roof β·I, the ridge π/β, and times W/π, Q/β.
+// the slanted roof β·I, the ridge π/β, and times W/π, Q/β; and for energy those below.
 constexpr Intensity operator/(Work w, Bytes q) {
   return Intensity(w.value / q.value);
 }
@@ -83,6 +95,40 @@ constexpr Bytes operator*(ByteRate b, Seconds t) {
 }
 constexpr Work operator*(Intensity i, Bytes q) {
   return Work(i.value * q.value);
+}
+
+// Energy (docs/energy.md): E = W·ε_flop + Q·ε_mem + π0·T, and power E/T. The factors of an
+// energy come in pairs (power and time, work and J/FLOP, traffic and J/byte): a pair's product,
+// either way round, is a Joule, and a Joule over one factor is the other.
+template <class Tag>
+constexpr auto energy_cofactor() {
+  using std::is_same_v;
+  if constexpr (is_same_v<Tag, WattTag>)
+    return SecondsTag{};
+  else if constexpr (is_same_v<Tag, SecondsTag>)
+    return WattTag{};
+  else if constexpr (is_same_v<Tag, WorkTag>)
+    return JoulePerWorkTag{};
+  else if constexpr (is_same_v<Tag, JoulePerWorkTag>)
+    return WorkTag{};
+  else if constexpr (is_same_v<Tag, BytesTag>)
+    return JoulePerByteTag{};
+  else if constexpr (is_same_v<Tag, JoulePerByteTag>)
+    return BytesTag{};
+}
+/// The tag whose product with Tag is an energy; void for none.
+template <class Tag>
+using EnergyCofactor = decltype(energy_cofactor<Tag>());
+template <class Tag>
+concept EnergyFactor = !std::is_void_v<EnergyCofactor<Tag>>;
+
+template <EnergyFactor A>
+constexpr Joule operator*(Quantity<A> a, Quantity<EnergyCofactor<A>> b) {
+  return Joule(a.value * b.value);
+}
+template <EnergyFactor B>
+constexpr Quantity<EnergyCofactor<B>> operator/(Joule e, Quantity<B> b) {
+  return Quantity<EnergyCofactor<B>>(e.value / b.value);
 }
 
 /// The names of the work and traffic units of a roofline. The default is FLOP and

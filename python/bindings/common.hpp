@@ -102,6 +102,11 @@ struct TextArg {
 /// told apart by their file names (`vm (before.json)`), else by their place (`vm (#2)`).
 void distinct_machines(std::vector<MachineDocument>& machines, const std::string& who);
 
+/// A name from a file in a repr: escaped (terminal_safe) and in single quotes ("'H100'").
+std::string quoted(const std::string& name);
+/// A fraction in a repr as a percentage in the tables' digits ("97.5%").
+std::string percent(double fraction);
+
 /// Each line as a UserWarning beginning with `who` (e.g. "roofline.diagnose: …").
 void warn_each(const std::string& who, const std::vector<std::string>& lines);
 

@@ -541,14 +541,6 @@ void register_model(py::module_& m) {
 // The reprs: one line, the type and the figures looked at first, numbers as `roofline llm`
 // prints them (quantity.hpp), names escaped (terminal_safe) and quoted.
 
-std::string quoted(const std::string& name) {
-  return "'" + terminal_safe(name) + "'";
-}
-
-std::string percent(double fraction) {
-  return format_number(100 * fraction, 3) + "%";
-}
-
 std::string aggregate_repr(const llm::Aggregate& a) {
   return "<llm.Aggregate " + quoted(a.name) + " I=" + format_intensity(a.intensity()) +
          " T=" + format_seconds(a.time) + ">";

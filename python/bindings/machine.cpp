@@ -26,6 +26,14 @@
 
 namespace roofline::python {
 
+std::string quoted(const std::string& name) {
+  return "'" + terminal_safe(name) + "'";
+}
+
+std::string percent(double fraction) {
+  return format_number(100 * fraction, 3) + "%";
+}
+
 void warn_each(const std::string& who, const std::vector<std::string>& lines) {
   for (const auto& line : lines)
     if (PyErr_WarnEx(PyExc_UserWarning, (who + ": " + line).c_str(), 1) < 0)
@@ -159,14 +167,6 @@ struct MachineDiff {
 
 // The reprs: one line, the type and the figures looked at first, numbers as the tables print
 // them (quantity.hpp), every name from a file escaped (terminal_safe) and quoted.
-
-std::string quoted(const std::string& name) {
-  return "'" + terminal_safe(name) + "'";
-}
-
-std::string percent(double fraction) {
-  return format_number(100 * fraction, 3) + "%";
-}
 
 /// In the roof's own unit, which the statistics do not know (FLOP/s, OP/s or byte/s): numbers.
 std::string statistics_repr(const Statistics& s) {
@@ -601,9 +601,9 @@ void register_energy(py::module_& m) {
          const TextArg<"level">& level) {
         const std::vector<double> intensities = reals_arg(intensities_given, "intensities");
         EnergyQuery q;
-        q.eps_flop = eps_flop;
-        q.eps_mem = eps_mem;
-        q.pi0 = pi0;
+        if (eps_flop) q.eps_flop = JoulePerWork(*eps_flop);
+        if (eps_mem) q.eps_mem = JoulePerByte(*eps_mem);
+        if (pi0) q.pi0 = Watt(*pi0);
         q.intensities.assign(intensities.begin(), intensities.end());
         q.precision = precision.value;
         q.level = level.value;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <string>
 
@@ -192,11 +191,6 @@ bool closes_quote(const std::string& m, std::size_t i) {
   return i + 1 == m.size() || !word_char(m[i + 1]);
 }
 
-bool ends_with(const std::string& s, const char* tail) {
-  const std::size_t n = std::strlen(tail);
-  return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
-}
-
 }  // namespace
 
 std::string python_message(const std::string& message) {
@@ -225,7 +219,7 @@ std::string python_message(const std::string& message) {
       const std::string flag = message.substr(i + 2, end - i - 2);
       const auto found = flag_parameters().find(flag);
       if (found != flag_parameters().end()) {
-        const bool hint = ends_with(out, "give ") || ends_with(out, "e.g. ");
+        const bool hint = out.ends_with("give ") || out.ends_with("e.g. ");
         out += found->second;
         i = end + python_value(message, end, flag, hint, out);
         continue;

@@ -161,8 +161,7 @@ Point point_from_call(const py::args& args, const py::kwargs& kwargs) {
     const auto* found = std::find_if(std::begin(kPointParameters), std::end(kPointParameters),
                                      [&](const char* p) { return key == p; });
     if (found == std::end(kPointParameters)) {
-      std::string all;
-      for (const char* p : kPointParameters) all += (all.empty() ? "" : ", ") + std::string(p);
+      const std::string all = join(kPointParameters, [](const char* p) { return p; });
       const std::string meant = meant_parameter(key);
       throw py::type_error("Point: no parameter '" + terminal_safe(key) + "'" +
                            (meant.empty() ? "" : " (did you mean '" + meant + "'?)") +

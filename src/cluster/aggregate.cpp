@@ -108,19 +108,19 @@ std::optional<double> network_latency(const NetworkMeasurement& net) {
   const auto smallest = std::min_element(
       net.ping_pong.begin(), net.ping_pong.end(),
       [](const PingPongSample& a, const PingPongSample& b) { return a.bytes < b.bytes; });
-  if (smallest->bytes > kLatencyMessageBytes) return std::nullopt;
+  if (smallest->bytes.value > kLatencyMessageBytes) return std::nullopt;
   return smallest->median_seconds();
 }
 
 std::vector<double> PingPongSample::pair_bandwidths() const {
   std::vector<double> rates;
   rates.reserve(one_way_seconds.size());
-  for (double t : one_way_seconds) rates.push_back(bytes / t);
+  for (double t : one_way_seconds) rates.push_back(bytes.value / t);
   return rates;
 }
 
-double PingPongSample::bandwidth() const {
-  return median(pair_bandwidths());
+ByteRate PingPongSample::bandwidth() const {
+  return ByteRate(median(pair_bandwidths()));
 }
 
 std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net) {
@@ -147,7 +147,7 @@ std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net) {
     r.source = "MPI ping-pong between rank pairs measured at once (" +
                std::to_string(net.pairs.size()) + " pair" + (net.pairs.size() == 1 ? "" : "s") +
                "): message bytes / half the best round trip, median pair, at " +
-               format_bytes(Bytes(best->bytes)) + transport;
+               format_bytes(best->bytes) + transport;
     r.stats = stats;
     r.convention = "named";
     roofs.push_back(std::move(r));
@@ -166,7 +166,7 @@ std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& net) {
     r.source = "MPI_Allreduce (fp64 sum) over " + std::to_string(n) +
                " ranks: bus bandwidth busbw = algbw x 2(n-1)/n (NCCL-tests' definition), slowest "
                "rank, best repetition, at " +
-               format_bytes(Bytes(best->bytes)) + transport;
+               format_bytes(best->bytes) + transport;
     r.formula = "algbw " + format_byte_rate(best->algbw()) + " x 2(" + std::to_string(n) + "-1)/" +
                 std::to_string(n);
     r.convention = "named";

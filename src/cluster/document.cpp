@@ -46,15 +46,15 @@ json network_to_json(const NetworkMeasurement& net) {
   for (const auto& s : net.ping_pong) {
     json one_way = json::array();
     for (double t : s.one_way_seconds) one_way.push_back(t);
-    p2p.push_back({{"bytes", s.bytes},
+    p2p.push_back({{"bytes", s.bytes.value},
                    {"one_way_seconds", one_way},
                    {"median_seconds", s.median_seconds()},
-                   {"bandwidth", s.bandwidth()}});
+                   {"bandwidth", s.bandwidth().value}});
   }
   json ar = json::array();
   for (const auto& s : net.allreduce)
-    ar.push_back({{"bytes", s.bytes},
-                  {"seconds", s.seconds},
+    ar.push_back({{"bytes", s.bytes.value},
+                  {"seconds", s.seconds.value},
                   {"algbw", s.algbw().value},
                   {"busbw", s.busbw(net.ranks).value}});
   json pairs = json::array();

@@ -300,7 +300,7 @@ NetworkMeasurement measure_network(const std::vector<double>& sizes, int repetit
     mpi().gather_double(&one_way, all.data());
     if (rank == 0) {
       PingPongSample s;
-      s.bytes = size;
+      s.bytes = Bytes(size);
       for (const auto& p : net.pairs)
         s.one_way_seconds.push_back(all[static_cast<size_t>(p.first)]);
       net.ping_pong.push_back(std::move(s));
@@ -330,7 +330,7 @@ NetworkMeasurement measure_network(const std::vector<double>& sizes, int repetit
                                 " fp64 values gave a wrong sum (" + std::to_string(recv.front()) +
                                 ", expected " + std::to_string(expected) + ")"};
     }
-    net.allreduce.push_back({static_cast<double>(count) * sizeof(double), best});
+    net.allreduce.push_back({Bytes(static_cast<double>(count) * sizeof(double)), Seconds(best)});
   }
   return net;
 }

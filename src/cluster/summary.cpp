@@ -5,6 +5,7 @@
 
 #include "roofline/cluster.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/table.hpp"
 
 namespace roofline::cluster {
@@ -22,10 +23,9 @@ std::string aggregates_table(const ClusterDocument& c) {
     auto fmt = [&](double v) {
       return a.compute ? format_work_rate(WorkRate(v), u) : format_byte_rate(ByteRate(v), u);
     };
-    std::string stragglers;
-    for (const Straggler& s : a.stragglers)
-      stragglers += (stragglers.empty() ? "" : ", ") + std::to_string(s.rank) + " (" +
-                    format_number(100 * s.below_median, 3) + "% below)";
+    const std::string stragglers = join(a.stragglers, [](const Straggler& s) {
+      return std::to_string(s.rank) + " (" + format_number(100 * s.below_median, 3) + "% below)";
+    });
     // A roof some nodes lack: its sum is theirs, not the cluster's.
     const std::string nodes =
         a.values.size() == static_cast<size_t>(c.summary.ranks)
@@ -53,9 +53,8 @@ std::string network_text(const NetworkMeasurement& net) {
   const auto& p2p = net.ping_pong;
   const auto& ar = net.allreduce;
   for (size_t i = 0; i < std::max(p2p.size(), ar.size()); ++i) {
-    const double bytes = i < p2p.size() ? p2p[i].bytes : ar[i].bytes;
-    nt.add_row({format_bytes(Bytes(bytes)),
-                i < p2p.size() ? format_byte_rate(ByteRate(p2p[i].bandwidth())) : "",
+    const Bytes bytes = i < p2p.size() ? p2p[i].bytes : ar[i].bytes;
+    nt.add_row({format_bytes(bytes), i < p2p.size() ? format_byte_rate(p2p[i].bandwidth()) : "",
                 i < ar.size() ? format_byte_rate(ar[i].algbw()) : "",
                 i < ar.size() ? format_byte_rate(ar[i].busbw(net.ranks)) : ""});
   }

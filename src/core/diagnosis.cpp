@@ -9,6 +9,7 @@
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 
@@ -189,9 +190,9 @@ void verdict_rows(const ComputeRoof& c, const LevelJudgement& b, const UnitSyste
   } else if (!d.empty_roofs_above.empty()) {
     // Row 4: a higher flat roof is empty above it.
     d.verdict = Verdict::faster_unit_unused;
-    std::string names;
-    for (const auto& e : d.empty_roofs_above)
-      names += (names.empty() ? "" : ", ") + e.name + " (" + format_number(e.gain, 3) + "x)";
+    const std::string names = join(d.empty_roofs_above, [](const auto& e) {
+      return e.name + " (" + format_number(e.gain, 3) + "x)";
+    });
     d.title = "on the flat '" + c.name +
               "' roof with a higher roof empty above it: a faster "
               "unit is unused";

@@ -81,8 +81,7 @@ DataType parse_dtype(std::string_view name_in) {
     throw InputError("data type '" + terminal_safe(name_in) +
                      "': a custom type is written custom:NAME:BYTES[:int], BYTES > 0");
   }
-  std::string known;
-  for (const auto& t : builtin_dtypes()) known += (known.empty() ? "" : ", ") + t.name;
+  const std::string known = join(builtin_dtypes(), [](const auto& t) { return t.name; });
   throw InputError("unknown data type '" + terminal_safe(name_in) + "' (known: " + known +
                    ", or custom:NAME:BYTES)");
 }

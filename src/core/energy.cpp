@@ -36,7 +36,7 @@ void EnergyCosts::validate() const {
   derived(energy_balance(*this), "the energy balance eps_mem/eps_flop");
   // The most the model draws, at the ridge I = B_τ (work and traffic both at their peaks):
   // every other intensity draws less, so this one finite keeps every power finite.
-  derived(model_power(*this, time_balance(*this)),
+  derived(model_power(*this, time_balance(*this)).value,
           "the power at the ridge pi·eps_flop + beta·eps_mem + pi0");
 }
 
@@ -63,12 +63,13 @@ double effective_energy_balance(const EnergyCosts& c, double intensity) {
   return eta * energy_balance(c) + (1 - eta) * std::max(0.0, time_balance(c) - intensity);
 }
 
-double model_time(const EnergyCosts& c, double work, double traffic) {
-  return std::max(work * c.tau_flop, traffic * c.tau_mem);
+Seconds model_time(const EnergyCosts& c, Work work, Bytes traffic) {
+  return Seconds(std::max(work.value * c.tau_flop, traffic.value * c.tau_mem));
 }
 
-double model_energy(const EnergyCosts& c, double work, double traffic) {
-  return work * c.eps_flop + traffic * c.eps_mem + c.pi0 * model_time(c, work, traffic);
+Joule model_energy(const EnergyCosts& c, Work work, Bytes traffic) {
+  return work * JoulePerWork(c.eps_flop) + traffic * JoulePerByte(c.eps_mem) +
+         Watt(c.pi0) * model_time(c, work, traffic);
 }
 
 double work_per_joule(const EnergyCosts& c, double intensity) {
@@ -76,10 +77,10 @@ double work_per_joule(const EnergyCosts& c, double intensity) {
          (effective_energy_per_flop(c) * (1 + effective_energy_balance(c, intensity) / intensity));
 }
 
-double model_power(const EnergyCosts& c, double intensity) {
+Watt model_power(const EnergyCosts& c, double intensity) {
   // Per unit of work: E/W = 1 / work_per_joule, T/W = max(τ_flop, τ_mem/I).
   const double time_per_work = std::max(c.tau_flop, c.tau_mem / intensity);
-  return (1.0 / work_per_joule(c, intensity)) / time_per_work;
+  return Watt((1.0 / work_per_joule(c, intensity)) / time_per_work);
 }
 
 double energy_balance_point(const EnergyCosts& c) {

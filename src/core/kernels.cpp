@@ -371,8 +371,7 @@ const KernelSpec& find_kernel(const std::string& name) {
     for (const auto& a : s.aliases)
       if (a == key) return s;
   }
-  std::string names;
-  for (const auto& s : kernel_catalogue()) names += (names.empty() ? "" : ", ") + s.name;
+  const std::string names = join(kernel_catalogue(), [](const KernelSpec& s) { return s.name; });
   throw InputError("unknown kernel '" + name + "' (known: " + names + ")");
 }
 

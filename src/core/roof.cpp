@@ -309,13 +309,9 @@ void RoofSet::validate() const {
   for (const auto& c : compute) require_one_line(c.name, "machine '" + name + "': compute roof");
   for (const auto& m : memory) require_one_line(m.level, "machine '" + name + "': memory level");
   std::set<std::string> seen;
-  auto lowered = [](std::string s) {
-    for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return s;
-  };
   for (const auto& c : compute) {
     if (c.name.empty()) throw InputError("machine '" + name + "': a compute roof has no name");
-    if (!seen.insert("c:" + lowered(c.name)).second)
+    if (!seen.insert("c:" + lower(c.name)).second)
       throw InputError("machine '" + name + "': compute roof '" + c.name + "' appears twice");
     if (!std::isfinite(c.peak.value) || c.peak.value <= 0)
       throw InputError("machine '" + name + "': compute roof '" + c.name +
@@ -323,7 +319,7 @@ void RoofSet::validate() const {
   }
   for (const auto& m : memory) {
     if (m.level.empty()) throw InputError("machine '" + name + "': a memory roof has no level");
-    if (!seen.insert("m:" + lowered(m.level)).second)
+    if (!seen.insert("m:" + lower(m.level)).second)
       throw InputError("machine '" + name + "': memory level '" + m.level + "' appears twice");
     if (!std::isfinite(m.bandwidth.value) || m.bandwidth.value <= 0)
       throw InputError("machine '" + name + "': memory roof '" + m.level +

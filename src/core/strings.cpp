@@ -24,6 +24,13 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return out;
+}
+
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && lower(a) == lower(b);
 }
@@ -37,6 +44,12 @@ std::string trim(std::string_view s) {
   while (b < e && is_space(s[b])) ++b;
   while (e > b && is_space(s[e - 1])) --e;
   return std::string(s.substr(b, e - b));
+}
+
+std::string_view trim_blanks(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
 bool has_base_prefix(std::string_view s) {

@@ -45,8 +45,8 @@ json cpu_description_to_json(const CpuDescription& d) {
           {"logical_cpus", d.logical_cpus},
           {"threads", d.threads},
           {"pinned", d.pinned},
-          {"clock_hz", d.clock_hz},
-          {"clock_one_core_hz", d.clock_one_core_hz},
+          {"clock_hz", d.clock_hz.value},
+          {"clock_one_core_hz", d.clock_one_core_hz.value},
           {"caches", std::move(caches)},
           {"features", d.features},
           {"backends", d.backends},
@@ -65,8 +65,8 @@ json cpu_run_to_json(const CpuRunRecord& r) {
             {"topology_source", r.topology_source},
             {"pinned", r.pinned},
             {"sample_seconds", r.sample_seconds}};
-  j["clock"] = {{"all_cores_hz", r.clock.all_cores_hz},
-                {"one_core_hz", r.clock.one_core_hz},
+  j["clock"] = {{"all_cores_hz", r.clock.all_cores_hz.value},
+                {"one_core_hz", r.clock.one_core_hz.value},
                 {"method", r.clock.method},
                 {"stats", statistics_to_json(r.clock.stats)}};
   if (r.sweep) {

@@ -137,9 +137,9 @@ std::optional<EnergyCosts> given_costs(const EnergyQuery& q, const ComputeRoof& 
   EnergyCosts k;
   k.tau_flop = 1.0 / c.peak.value;
   k.tau_mem = 1.0 / mem.bandwidth.value;
-  k.eps_flop = *q.eps_flop;
-  k.eps_mem = *q.eps_mem;
-  k.pi0 = q.pi0.value_or(0);
+  k.eps_flop = q.eps_flop->value;
+  k.eps_mem = q.eps_mem->value;
+  k.pi0 = q.pi0.value_or(Watt(0)).value;
   try {
     k.validate();
   } catch (const InputError& e) {
@@ -153,7 +153,7 @@ std::optional<EnergyCosts> given_costs(const EnergyQuery& q, const ComputeRoof& 
 nlohmann::json model_to_json(const EnergyCosts& k, const std::vector<double>& intensities) {
   nlohmann::json at = nlohmann::json::array();
   for (double i : intensities) {
-    const double wpj = work_per_joule(k, i), power = model_power(k, i);
+    const double wpj = work_per_joule(k, i), power = model_power(k, i).value;
     if (!std::isfinite(wpj) || !(wpj > 0) || !std::isfinite(power))
       throw InputError("--intensity " + format_number(i) +
                        ": the energy roof there is not a finite positive number (work per "
@@ -234,7 +234,7 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
   // π·ε_flop + β·ε_mem + π0 (model_power). Costs that need more than the device's power figure
   // cannot both hold at its peaks.
   if (a.costs && a.bound) {
-    const double most = model_power(*a.costs, time_balance(*a.costs));
+    const double most = model_power(*a.costs, time_balance(*a.costs)).value;
     if (most > a.bound->power_w)
       a.warnings.push_back("the costs draw up to " +
                            format_number_apart(most, a.bound->power_w, 4) +

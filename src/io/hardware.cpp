@@ -24,19 +24,6 @@ std::string string_field(const json& info, const char* key) {
     return trim(it->get<std::string>());
   return "";
 }
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (true) {
-    const size_t end = s.find(sep, start);
-    const std::string part = s.substr(start, end == std::string::npos ? end : end - start);
-    if (!part.empty()) out.push_back(part);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return out;
-}
 }  // namespace
 
 HardwareSummary summarize(const MachineDocument& m, const std::string& name, const fs::path& path) {
@@ -259,7 +246,8 @@ PrecisionGroup precision_group(const std::string& spec) {
   if (spec.empty()) throw InputError("--precision: empty value");
   PrecisionGroup g;
   g.label = spec;
-  g.precisions = split(spec, '/');
+  for (std::string& p : split(spec, '/'))  // empty parts left out: "fp32//fp64", "fp32/"
+    if (!p.empty()) g.precisions.push_back(std::move(p));
   return g;
 }
 

@@ -14,6 +14,7 @@
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 
@@ -233,10 +234,8 @@ double parse_profiler_number(std::string_view text, const std::string& origin, i
     throw InputError(at(origin, line, column) + std::string(what) + ": " + why + ": '" +
                      std::string(text) + "'");
   };
-  std::size_t b = text.find_first_not_of(" \t");
-  std::size_t e = text.find_last_not_of(" \t");
-  if (b == std::string::npos) return fail("not a number");
-  std::string_view view = text.substr(b, e - b + 1);
+  const std::string_view view = trim_blanks(text);
+  if (view.empty()) return fail("not a number");
   std::string t;
   if (view.find(',') != std::string_view::npos) t = std::string(view);
   // Plain numbers (the common case) are read in place; those with separators from a copy.
@@ -307,9 +306,7 @@ NcuUnit ncu_unit(const std::string& unit, const std::string& where) {
   // mega, never milli.
   static const std::map<std::string, double> hertz = {
       {"hz", 1}, {"khz", 1e3}, {"mhz", 1e6}, {"ghz", 1e9}, {"thz", 1e12}};
-  std::string lower = unit;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (const auto hz = hertz.find(lower); hz != hertz.end()) return {hz->second, 0, -1};
+  if (const auto hz = hertz.find(lower(unit)); hz != hertz.end()) return {hz->second, 0, -1};
   if (const auto b = base.find(unit); b != base.end()) return b->second;
   if (const auto slash = unit.find('/');
       slash != std::string::npos) {  // "byte/second", "cycle/nsecond", "register/thread"

@@ -93,9 +93,9 @@ std::vector<Token> split_ws(const std::string& line) {
 
 DcgmPeaks dcgm_peaks(const RoofSet& roofs) {
   DcgmPeaks p;
-  auto take = [](double& peak, std::string& name, const ComputeRoof& c) {
-    if (c.peak.value > peak) {
-      peak = c.peak.value;
+  auto take = [](WorkRate& peak, std::string& name, const ComputeRoof& c) {
+    if (c.peak > peak) {
+      peak = c.peak;
       name = c.name;
     }
   };
@@ -118,7 +118,7 @@ DcgmPeaks dcgm_peaks(const RoofSet& roofs) {
   if (tensor) take(p.tensor, p.tensor_roof, *tensor);
   if (!roofs.memory.empty()) {
     const MemoryRoof& m = roofs.select_memory("");
-    p.bandwidth = m.bandwidth.value;
+    p.bandwidth = m.bandwidth;
     p.memory_level = m.level;
   }
   return p;
@@ -326,18 +326,17 @@ void dcgm_check_tally(const DcgmTally& t, const std::string& origin) {
                             "lines such as 'GPU 0  0.912 ...')"));
 }
 
-/// One entity's averages over its samples (-1 for a field it never had a value of).
+/// One entity's averages over its samples (empty for a field it never had a value of).
 DcgmSummary dcgm_summarise(const DcgmTally& t, const std::string& entity) {
   DcgmSummary s;
   s.entity = entity;
   s.samples = t.samples.at(entity);
   const auto sums = t.sums.find(entity);
-  auto avg = [&](const char* f) {
-    if (sums == t.sums.end()) return -1.0;
+  auto avg = [&](const char* f) -> std::optional<double> {
+    if (sums == t.sums.end()) return std::nullopt;
     const auto it = sums->second.find(f);
-    return it == sums->second.end() || it->second.second == 0
-               ? -1.0
-               : it->second.first / it->second.second;
+    if (it == sums->second.end() || it->second.second == 0) return std::nullopt;
+    return it->second.first / it->second.second;
   };
   s.gpu_util = avg("gpu_util");
   s.sm_active = avg("sm_active");
@@ -350,8 +349,8 @@ DcgmSummary dcgm_summarise(const DcgmTally& t, const std::string& entity) {
   s.hmma_active = avg("hmma");
   s.dfma_active = avg("dfma");
   s.imma_active = avg("imma");
-  s.power_w = avg("power");
-  s.power_limit_w = avg("power_limit");
+  if (const auto w = avg("power")) s.power_w = Watt(*w);
+  if (const auto w = avg("power_limit")) s.power_limit_w = Watt(*w);
   // The fields W and Q are scaled from, given in fewer samples than the entity has.
   for (const auto& [field, label] :
        {std::pair{"tensor", "TENSO"}, std::pair{"fp64", "FP64A"}, std::pair{"fp32", "FP32A"},
@@ -384,7 +383,8 @@ DcgmWorkRate dcgm_work_rate(const DcgmSummary& s, const DcgmPeaks& peaks, const 
                   [](const ComputeRoof& c) { return c.precision.empty(); });
   struct Pipe {
     const char* label;
-    double activity, peak;
+    double activity;
+    WorkRate peak;
     const std::string& roof;
   };
   // The tensor pipe by instruction says which roof its busy cycles run at: HMMA the fp16/bf16
@@ -392,40 +392,42 @@ DcgmWorkRate dcgm_work_rate(const DcgmSummary& s, const DcgmPeaks& peaks, const 
   // not added again; IMMA counts integer operations, no FLOP.
   // With only some of them collected, the busy cycles they do not count (PIPE_TENSOR_ACTIVE
   // less theirs) stay at the fp16/bf16 tensor roof, as PIPE_TENSOR_ACTIVE alone is read.
-  const bool all_fields = s.hmma_active >= 0 && s.dfma_active >= 0 && s.imma_active >= 0;
-  const bool some_fields = s.hmma_active >= 0 || s.dfma_active >= 0 || s.imma_active >= 0;
-  double any_tensor = s.tensor_active;
-  if (some_fields && s.tensor_active >= 0) {
+  const bool all_fields = s.hmma_active && s.dfma_active && s.imma_active;
+  const bool some_fields = s.hmma_active || s.dfma_active || s.imma_active;
+  // The tensor pipe's activity not counted by instruction; -1: none to read.
+  double any_tensor = s.tensor_active.value_or(-1);
+  if (some_fields && s.tensor_active) {
     const double counted =
-        std::max(0.0, s.hmma_active) + std::max(0.0, s.dfma_active) + std::max(0.0, s.imma_active);
-    any_tensor = all_fields ? -1 : std::max(0.0, s.tensor_active - counted);
-    if (all_fields && s.tensor_active > 0)
-      notes.push_back(s.entity + ": PIPE_TENSOR_ACTIVE = " + format_number(s.tensor_active, 3) +
+        s.hmma_active.value_or(0) + s.dfma_active.value_or(0) + s.imma_active.value_or(0);
+    any_tensor = all_fields ? -1 : std::max(0.0, *s.tensor_active - counted);
+    if (all_fields && *s.tensor_active > 0)
+      notes.push_back(s.entity + ": PIPE_TENSOR_ACTIVE = " + format_number(*s.tensor_active, 3) +
                       " left out of W: the tensor pipe's instruction fields (THMMA, TDFMA, TIMMA) "
                       "count the same busy cycles by precision");
     else if (any_tensor > 0)
-      notes.push_back(s.entity + ": PIPE_TENSOR_ACTIVE = " + format_number(s.tensor_active, 3) +
-                      " less the instruction fields collected (" + format_number(counted, 3) +
-                      ") is read at the fp16/bf16 tensor roof: " +
-                      std::string(s.hmma_active < 0 ? "THMMA " : "") +
-                      (s.dfma_active < 0 ? "TDFMA " : "") + (s.imma_active < 0 ? "TIMMA " : "") +
-                      "not collected, which would say its precision");
+      notes.push_back(
+          s.entity + ": PIPE_TENSOR_ACTIVE = " + format_number(*s.tensor_active, 3) +
+          " less the instruction fields collected (" + format_number(counted, 3) +
+          ") is read at the fp16/bf16 tensor roof: " + std::string(s.hmma_active ? "" : "THMMA ") +
+          (s.dfma_active ? "" : "TDFMA ") + (s.imma_active ? "" : "TIMMA ") +
+          "not collected, which would say its precision");
   } else if (some_fields) {
     any_tensor = -1;
   }
-  if (s.imma_active > 0)
-    notes.push_back(s.entity + ": PIPE_TENSOR_IMMA_ACTIVE = " + format_number(s.imma_active, 3) +
+  if (s.imma_active.value_or(0) > 0)
+    notes.push_back(s.entity + ": PIPE_TENSOR_IMMA_ACTIVE = " + format_number(*s.imma_active, 3) +
                     " left out of W: integer MMAs are operations (OP), not FLOP");
   const Pipe pipes[] = {
       {"PIPE_TENSOR_ACTIVE", any_tensor, peaks.tensor, peaks.tensor_roof},
-      {"PIPE_TENSOR_HMMA_ACTIVE", s.hmma_active, peaks.tensor, peaks.tensor_roof},
-      {"PIPE_TENSOR_DFMA_ACTIVE", s.dfma_active, peaks.tensor_fp64, peaks.tensor_fp64_roof},
-      {"PIPE_FP64_ACTIVE", s.fp64_active, peaks.fp64, peaks.fp64_roof},
-      {"PIPE_FP32_ACTIVE", s.fp32_active, peaks.fp32, peaks.fp32_roof},
-      {"PIPE_FP16_ACTIVE", s.fp16_active, peaks.fp16, peaks.fp16_roof}};
+      {"PIPE_TENSOR_HMMA_ACTIVE", s.hmma_active.value_or(-1), peaks.tensor, peaks.tensor_roof},
+      {"PIPE_TENSOR_DFMA_ACTIVE", s.dfma_active.value_or(-1), peaks.tensor_fp64,
+       peaks.tensor_fp64_roof},
+      {"PIPE_FP64_ACTIVE", s.fp64_active.value_or(-1), peaks.fp64, peaks.fp64_roof},
+      {"PIPE_FP32_ACTIVE", s.fp32_active.value_or(-1), peaks.fp32, peaks.fp32_roof},
+      {"PIPE_FP16_ACTIVE", s.fp16_active.value_or(-1), peaks.fp16, peaks.fp16_roof}};
   for (const auto& pp : pipes) {
     if (pp.activity <= 0) continue;
-    if (pp.peak <= 0) {
+    if (pp.peak.value <= 0) {
       notes.push_back(s.entity + ": " + pp.label + " = " + format_number(pp.activity, 3) +
                       " left out of W: the machine '" + machine + "' has no matching roof" +
                       (unnamed_precision
@@ -435,10 +437,10 @@ DcgmWorkRate dcgm_work_rate(const DcgmSummary& s, const DcgmPeaks& peaks, const 
                            : ""));
       continue;
     }
-    const double r = pp.activity * pp.peak;
+    const double r = pp.activity * pp.peak.value;
     w.rate += r;
     w.parts += std::string(w.parts.empty() ? "" : " + ") + format_number(pp.activity, 3) + " × " +
-               format_work_rate(WorkRate(pp.peak)) + " (" + pp.label + ", roof '" + pp.roof + "')";
+               format_work_rate(pp.peak) + " (" + pp.label + ", roof '" + pp.roof + "')";
     if (r > w.best) {
       w.best = r;
       w.best_roof = pp.roof;
@@ -455,28 +457,26 @@ Point dcgm_point(const DcgmSummary& s, const DcgmWorkRate& w, const DcgmPeaks& p
   p.name = s.entity;
   p.time = Seconds(t);
   p.work = Work(w.rate * t);
-  p.traffic.push_back({"", Bytes(s.dram_active * peaks.bandwidth * t)});
+  p.traffic.push_back({"", Bytes(*s.dram_active * peaks.bandwidth.value * t)});
   p.precision = w.best_roof;
   p.source = "dcgm";
-  p.note = "W/s ≈ " + w.parts + "; Q/s ≈ " + format_number(s.dram_active, 3) + " × " +
-           format_byte_rate(ByteRate(peaks.bandwidth)) + " (DRAM_ACTIVE, " + peaks.memory_level +
-           ")";
+  p.note = "W/s ≈ " + w.parts + "; Q/s ≈ " + format_number(*s.dram_active, 3) + " × " +
+           format_byte_rate(peaks.bandwidth) + " (DRAM_ACTIVE, " + peaks.memory_level + ")";
   return p;
 }
 
 /// The entity's line of averages: samples, utilisation, SM and tensor activity, DRAM, power.
 std::string dcgm_summary_line(const DcgmSummary& s) {
   std::string line2 = s.entity + ": " + std::to_string(s.samples) + " samples";
-  if (s.gpu_util >= 0) line2 += ", GPU utilisation " + format_number(s.gpu_util * 100, 3) + "%";
-  if (s.sm_active >= 0) line2 += ", SM active " + format_number(s.sm_active * 100, 3) + "%";
-  if (s.tensor_active >= 0)
-    line2 += ", tensor pipe " + format_number(s.tensor_active * 100, 3) + "%";
-  if (s.dram_active >= 0) line2 += ", DRAM " + format_number(s.dram_active * 100, 3) + "%";
-  if (s.power_w >= 0) {
-    line2 += ", power " + format_number(s.power_w, 3) + " W";
-    if (s.power_limit_w > 0)
-      line2 += " of " + format_number(s.power_limit_w, 3) + " W (" +
-               format_number(100 * s.power_w / s.power_limit_w, 3) + "%)";
+  if (s.gpu_util) line2 += ", GPU utilisation " + format_number(*s.gpu_util * 100, 3) + "%";
+  if (s.sm_active) line2 += ", SM active " + format_number(*s.sm_active * 100, 3) + "%";
+  if (s.tensor_active) line2 += ", tensor pipe " + format_number(*s.tensor_active * 100, 3) + "%";
+  if (s.dram_active) line2 += ", DRAM " + format_number(*s.dram_active * 100, 3) + "%";
+  if (s.power_w) {
+    line2 += ", power " + format_number(s.power_w->value, 3) + " W";
+    if (s.power_limit_w && s.power_limit_w->value > 0)
+      line2 += " of " + format_number(s.power_limit_w->value, 3) + " W (" +
+               format_number(100 * s.power_w->value / s.power_limit_w->value, 3) + "%)";
   }
   return line2;
 }
@@ -498,13 +498,13 @@ void dcgm_add_entity(const DcgmSummary& s, const DcgmPeaks& peaks, const RoofSet
     return;
   }
   const DcgmWorkRate w = dcgm_work_rate(s, peaks, roofs, notes);
-  const char* why = w.rate <= 0 ? "no pipe activity (PIPE_*_ACTIVE) with a roof to scale"
-                    : s.dram_active < 0
-                        ? "the log has no DRAMA (DRAM_ACTIVE, field 1005) for Q; collect it with "
-                          "dcgmi dmon -e 1005 beside the pipes' fields"
-                    : s.dram_active == 0   ? "DRAMA (DRAM_ACTIVE) is 0 in every sample: no traffic"
-                    : peaks.bandwidth <= 0 ? "the machine has no memory roof to scale DRAMA by"
-                                           : nullptr;
+  const char* why =
+      w.rate <= 0      ? "no pipe activity (PIPE_*_ACTIVE) with a roof to scale"
+      : !s.dram_active ? "the log has no DRAMA (DRAM_ACTIVE, field 1005) for Q; collect it with "
+                         "dcgmi dmon -e 1005 beside the pipes' fields"
+      : *s.dram_active == 0        ? "DRAMA (DRAM_ACTIVE) is 0 in every sample: no traffic"
+      : peaks.bandwidth.value <= 0 ? "the machine has no memory roof to scale DRAMA by"
+                                   : nullptr;
   if (why) {
     notes.push_back(s.entity + ": no point — " + why);
     return;
@@ -525,7 +525,7 @@ void dcgm_add_entity(const DcgmSummary& s, const DcgmPeaks& peaks, const RoofSet
                     " is a sum of pipes active in the same cycles, above the roof '" + p.precision +
                     "' it is judged against (" + format_work_rate(judged) +
                     "): an upper bound of W/s, not a measurement above the roof");
-  const bool busy = s.gpu_util >= 0.9 || s.sm_active >= 0.9;
+  const bool busy = s.gpu_util.value_or(0) >= 0.9 || s.sm_active.value_or(0) >= 0.9;
   if (d.verdict == Verdict::far_below && busy)
     notes.push_back(s.entity + ": busy by utilisation yet far below both roofs (" +
                     d.attainment_percent + "% of the attainable " + format_work_rate(d.attainable) +

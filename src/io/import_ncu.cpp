@@ -43,17 +43,6 @@ const char* const kNcuRooflineMetrics =
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
-}
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
-
-}  // namespace
-
-namespace {
-
 /// Where the parameter list of a C++ signature starts: the '(' that matches the name's last
 /// character, a ')' ("void k<float>(float *, int)"), unless what it encloses is part of the
 /// name ("(anonymous namespace)", "operator()"); npos when the name has none.
@@ -87,12 +76,12 @@ std::string short_kernel_name(const std::string& full) {
   for (bool more = true; more;) {
     more = false;
     for (const char* suffix : {" const", " volatile", " &&", " &", " noexcept"})
-      if (ends_with(base, suffix)) {
+      if (base.ends_with(suffix)) {
         base.resize(base.size() - std::string_view(suffix).size());
         more = true;
       }
     if (const auto clone = base.rfind(" [clone ");
-        clone != std::string::npos && ends_with(base, "]")) {
+        clone != std::string::npos && base.ends_with("]")) {
       base.resize(clone);
       more = true;
     }
@@ -150,14 +139,14 @@ std::string tensor_source_type(const std::string& base) {
 /// A tensor-op metric → (base name without unit prefix, rollup suffix), or nothing.
 std::optional<std::pair<std::string, std::string>> tensor_metric(std::string_view name) {
   std::string_view rest;
-  if (starts_with(name, "sm__ops_path_tensor_"))
+  if (name.starts_with("sm__ops_path_tensor_"))
     rest = name.substr(4);
-  else if (starts_with(name, "smsp__ops_path_tensor_"))
+  else if (name.starts_with("smsp__ops_path_tensor_"))
     rest = name.substr(6);
   else
     return std::nullopt;
   for (std::string_view suffix : {".sum", ".sum.per_second", ".sum.per_cycle_elapsed"})
-    if (ends_with(rest, suffix))
+    if (rest.ends_with(suffix))
       return std::pair{std::string(rest.substr(0, rest.size() - suffix.size())),
                        std::string(suffix)};
   return std::nullopt;  // .peak_sustained, .avg.pct_of_peak…: not counts
@@ -172,11 +161,11 @@ constexpr int kNone = -1;
 /// in it.
 NcuUnit metric_unit(std::string_view metric) {
   NcuUnit u;
-  if (starts_with(metric, "gpu__time_duration")) {
+  if (metric.starts_with("gpu__time_duration")) {
     u.seconds = 1;
     u.scale = 1e-9;
   }
-  if (ends_with(metric, ".per_second")) u.seconds = -1;
+  if (metric.ends_with(".per_second")) u.seconds = -1;
   if (metric.find("bytes") != std::string_view::npos) u.bytes = 1;
   // ".pct_of_peak_sustained_active" and the like: a percentage of a peak, whatever it counts.
   if (metric.find(".pct_") != std::string_view::npos) u = NcuUnit{1, 0, 0, true};
@@ -245,8 +234,8 @@ class PlanBuilder {
         auto it = tensor_columns.find(t->first);
         if (it == tensor_columns.end() || t->second == ".sum") tensor_columns[t->first] = t->second;
       }
-      if (starts_with(m, "sm__inst_executed_pipe_tensor") ||
-          starts_with(m, "smsp__inst_executed_pipe_tensor")) {
+      if (m.starts_with("sm__inst_executed_pipe_tensor") ||
+          m.starts_with("smsp__inst_executed_pipe_tensor")) {
         p.tensor_instructions = true;
         if (m.find(".peak_sustained") == std::string::npos)  // a device peak, not activity
           p.tensor_inst_any.push_back(i);
@@ -254,13 +243,13 @@ class PlanBuilder {
     }
     p.tensor_inst_total = source("inst_executed_pipe_tensor", kSm);
     const bool src_family = std::any_of(tensor_columns.begin(), tensor_columns.end(), [](auto& b) {
-      return starts_with(b.first, "ops_path_tensor_src_");
+      return b.first.starts_with("ops_path_tensor_src_");
     });
     for (const auto& [base, suffix] : tensor_columns) {
-      const bool in_family = starts_with(base, "ops_path_tensor_src_") == src_family;
+      const bool in_family = base.starts_with("ops_path_tensor_src_") == src_family;
       bool leaf = true;
       for (const auto& [other, s2] : tensor_columns)
-        if (other.size() > base.size() && starts_with(other, base + "_")) leaf = false;
+        if (other.size() > base.size() && other.starts_with(base + "_")) leaf = false;
       if (!in_family || !leaf) {
         p.tensor_left_out.insert(base);
         continue;
@@ -383,9 +372,7 @@ class PointMaker {
     if (!plan.any_fp && plan.tensor.empty()) lacks.push_back("W (FP instruction metrics)");
     if (plan.dram.empty()) lacks.push_back("Q (dram__bytes_*)");
     if (!lacks.empty()) {
-      std::string l;
-      for (const auto& x : lacks) l += (l.empty() ? "" : ", ") + x;
-      notes_.push_back(kernel_label(rec) + ": left out, no " + l + " for this kernel");
+      notes_.push_back(kernel_label(rec) + ": left out, no " + join(lacks) + " for this kernel");
       return;
     }
     pending_w_unknown_.clear();
@@ -472,10 +459,8 @@ class PointMaker {
     res.notes = tab.notes;
     res.notes.insert(res.notes.end(), notes_.begin(), notes_.end());
     if (!tensor_left_out_.empty()) {
-      std::string names;
-      for (const auto& b : tensor_left_out_) names += (names.empty() ? "" : ", ") + b;
       res.notes.push_back("tensor metrics left out of W (they sum or repeat others counted): " +
-                          names);
+                          join(tensor_left_out_));
     }
     if (volta_tensor_)
       res.notes.push_back(
@@ -785,7 +770,7 @@ class PointMaker {
     for (const auto& [prec, v] : by_prec) {
       breakdown += (breakdown.empty() ? "" : ", ") + prec + " " + format_work(Work(v));
       if (v >= 0.9 * w) p.precision = prec;
-      if (ends_with(prec, " tensor") && (largest_tensor.empty() || v > by_prec[largest_tensor]))
+      if (prec.ends_with(" tensor") && (largest_tensor.empty() || v > by_prec[largest_tensor]))
         largest_tensor = prec;
     }
     if (p.precision.empty()) p.precision = largest_tensor;
@@ -794,7 +779,7 @@ class PointMaker {
     // SASS d/f/h FMA, ADD and MUL instructions run on the CUDA cores: such a point is judged
     // against that precision's vector roof, not the tensor roof above it (an H100's fp64 tensor
     // roof is twice its fp64 vector roof).
-    if (!p.precision.empty() && !ends_with(p.precision, "tensor") && p.precision != "tensor")
+    if (!p.precision.empty() && !p.precision.ends_with("tensor") && p.precision != "tensor")
       p.precision += " vector";
     p.traffic.push_back({"DRAM", Bytes(q)});
     if (opt_.hierarchy) {

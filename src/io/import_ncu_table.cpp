@@ -17,12 +17,6 @@
 namespace roofline {
 namespace {
 
-std::string_view trim_view(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
 /// Metrics the points step can use; the others are only named in ToolTable::metric_names.
 bool wanted_metric(std::string_view m) {
   static const char* const prefixes[] = {
@@ -69,7 +63,7 @@ std::string_view details_metric(std::string_view section, std::string_view name,
 
 int find_field(const CsvRecord& r, const char* name) {
   for (std::size_t i = 0; i < r.size(); ++i)
-    if (trim_view(r.fields[i]) == name) return static_cast<int>(i);
+    if (trim_blanks(r.fields[i]) == name) return static_cast<int>(i);
   return -1;
 }
 
@@ -196,7 +190,7 @@ struct NcuTableReader {
     v.unit = unit;
     v.line = rec.line;
     v.column = rec.columns[field];
-    if (ncu_missing_text(trim_view(rec.fields[field]))) {
+    if (ncu_missing_text(trim_blanks(rec.fields[field]))) {
       v.missing = true;
     } else {
       v.value = parse_profiler_number(rec.fields[field], tab.origin, v.line, v.column, metric);
@@ -308,23 +302,24 @@ struct NcuTableReader {
       // Rule rows and, in newer ncu, metric rows end early: the columns after "Metric Value"
       // are left out with a trailing comma.
       if (rec.size() < need) short_row(need, " (up to \"Metric Value\")");
-      const std::string_view name = trim_view(rec.fields[metric_col]);
+      const std::string_view name = trim_blanks(rec.fields[metric_col]);
       if (name.empty()) {
         ++rules;  // a rule's result (OPT, WRN): text, not a metric
         continue;
       }
       const std::string_view section =
           section_col >= 0 && static_cast<std::size_t>(section_col) < rec.size()
-              ? trim_view(rec.fields[static_cast<std::size_t>(section_col)])
+              ? trim_blanks(rec.fields[static_cast<std::size_t>(section_col)])
               : std::string_view();
-      const std::string_view unit = unit_col >= 0 && static_cast<std::size_t>(unit_col) < rec.size()
-                                        ? trim_view(rec.fields[static_cast<std::size_t>(unit_col)])
-                                        : std::string_view();
+      const std::string_view unit =
+          unit_col >= 0 && static_cast<std::size_t>(unit_col) < rec.size()
+              ? trim_blanks(rec.fields[static_cast<std::size_t>(unit_col)])
+              : std::string_view();
       const std::string_view metric = details_metric(section, name, unit);
       if (tab.metric_names.find(metric) == tab.metric_names.end()) tab.metric_names.emplace(metric);
       // Without an ID column, a kernel is its name (one launch each).
       const std::string_view id = id_field >= 0
-                                      ? trim_view(rec.fields[static_cast<std::size_t>(id_field)])
+                                      ? trim_blanks(rec.fields[static_cast<std::size_t>(id_field)])
                                       : std::string_view(rec.fields[name_col]);
       if (tab.records.empty() || id != last_id) {
         // A kernel's rows come together; the map is for ones that do not.

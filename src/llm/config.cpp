@@ -456,8 +456,7 @@ ModelConfig resolve_model(const std::string& spec, const std::string& flag) {
   if (spec.find('/') != std::string::npos || std::filesystem::exists(spec, ec) ||
       (key.size() > 5 && key.substr(key.size() - 5) == ".json"))
     return load_hf_config(spec);
-  std::string names;
-  for (const auto& m : presets()) names += (names.empty() ? "" : ", ") + m.name;
+  const std::string names = join(presets(), [](const ModelConfig& m) { return m.name; });
   throw InputError(flag + ": unknown model '" + spec + "' (presets: " + names +
                    "; or a path to a Hugging Face config.json)");
 }

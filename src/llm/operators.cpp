@@ -140,9 +140,9 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
   if (!c && set.compute.size() == 1 && set.compute.front().precision.empty())
     c = &set.compute.front();  // --peak without a precision: the one roof given
   if (!c) {
-    std::string names;
-    for (const auto& roof : set.compute)
-      names += (names.empty() ? "" : ", ") + roof.name + " (" + roof.precision + ")";
+    const std::string names = join(set.compute, [](const ComputeRoof& roof) {
+      return roof.name + " (" + roof.precision + ")";
+    });
     throw InputError("machine '" + set.name + "' has no compute roof for the compute dtype '" +
                      compute.name + "' (roofs: " + (names.empty() ? "none" : names) +
                      "); choose another with --cdtype");
@@ -369,13 +369,13 @@ Aggregate aggregate_all(const StepResult& s, const char* name) {
 // layers, a rolling buffer of W in windowed ones (Mistral 7B, Jiang et al. 2023 §2, "Rolling
 // Buffer Cache"), at most one chunk in chunked ones; MLA's latent and RoPE key, replicated on
 // every tensor-parallel device (each needs all of it for its heads).
-double kv_cache_bytes(const ModelConfig& m, const Scenario& s, double sequences, double tokens) {
+Bytes kv_cache_bytes(const ModelConfig& m, const Scenario& s, double sequences, double tokens) {
   const double skv = s.dtypes.kv_cache.bytes;
   // Pipeline stages hold layers/pp layers each; context parallelism splits the tokens.
   const double split = (s.pp < 1 ? 1 : s.pp) * (s.cp < 1 ? 1 : s.cp);
   if (m.is_mla())
-    return m.layers * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * skv * sequences * tokens /
-           split;
+    return Bytes(m.layers * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * skv * sequences *
+                 tokens / split);
   const double P = s.tp;
   const double per_token_layer = 2 * (m.kv_heads >= P ? m.kv_heads / P : 1) * m.head_dim * skv;
   using counting::Span;
@@ -384,7 +384,7 @@ double kv_cache_bytes(const ModelConfig& m, const Scenario& s, double sequences,
                                                Span{Span::Kind::window, m.sliding_window}, tokens) +
                         m.chunked_layers * counting::cached_tokens(
                                                Span{Span::Kind::chunk, m.attention_chunk}, tokens);
-  return per_token_layer * sequences * cached / split;
+  return Bytes(per_token_layer * sequences * cached / split);
 }
 
 namespace {
@@ -407,7 +407,7 @@ Footprint footprint_of(const ModelConfig& m, const Scenario& s, const Roofs& r,
   Footprint f;
   f.weights = Bytes((layer_matrices / stages + tables) * s.dtypes.weights.bytes +
                     (biases + p.norms) / stages * s.dtypes.activations.bytes);
-  f.kv_cache = Bytes(kv_cache_bytes(m, s, s.batch, std::max(s.prompt, s.context)));
+  f.kv_cache = kv_cache_bytes(m, s, s.batch, std::max(s.prompt, s.context));
   // Activations: the residual stream plus the largest single operator's activation working set
   // over both phases (the score matrix of unfused prefill attention dominates).
   double largest = 0;

@@ -160,9 +160,9 @@ std::string model_lines(const Report& r) {
            format_si(r.params.mtp, "") +
            " parameters outside the count above (a speculative draft: --draft mtp)\n";
   if (!m.defaulted.empty()) {
-    std::string d;
-    for (const auto& f : m.defaulted) d += (d.empty() ? "" : ", ") + f;
-    out += "  config: not in the file, taken from the config class's defaults: " + d + "\n";
+    out +=
+        "  config: not in the file, taken from the config class's defaults: " + join(m.defaulted) +
+        "\n";
   }
   return out;
 }

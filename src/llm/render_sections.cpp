@@ -6,6 +6,7 @@
 #include "roofline/llm.hpp"
 #include "roofline/llm_json.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/table.hpp"
 
 namespace roofline::llm {
@@ -78,10 +79,9 @@ nlohmann::json request_to_json(const RequestTiming& t) {
 
 std::string render_serving_text(const ServingResult& s) {
   const ServingOptions& o = s.options;
-  std::string mix;
-  for (const auto& q : o.requests)
-    mix +=
-        (mix.empty() ? "" : ", ") + format_number(q.prompt, 10) + ":" + format_number(q.output, 10);
+  const std::string mix = join(o.requests, [](const auto& q) {
+    return format_number(q.prompt, 10) + ":" + format_number(q.output, 10);
+  });
   std::string out =
       "\nServing (continuous batching, concurrency " + format_number(o.concurrency) + ", " +
       format_number(s.requests) + " requests of prompt:output " + mix +

@@ -408,7 +408,7 @@ void serving_note_memory(const ModelConfig& m, const Scenario& base, ServingStat
       // is not yet).
       const double held = l.prefilled + std::max(0.0, l.generated - 1);
       tokens += held;
-      bytes += kv_cache_bytes(m, base, 1, held);
+      bytes += kv_cache_bytes(m, base, 1, held).value;
     }
   if (bytes > st.peak_kv) {
     st.peak_kv = bytes;

@@ -290,7 +290,7 @@ void misuse_notes(const json& j, const std::string& origin, std::vector<std::str
 }  // namespace
 
 std::vector<RegionResult> read_marker_results(const fs::path& dir, std::vector<std::string>* notes,
-                                              double wall_seconds) {
+                                              Seconds wall_time) {
   std::map<std::string, RegionResult> merged;
   std::set<std::string> bad;
   std::error_code ec;
@@ -334,11 +334,11 @@ std::vector<RegionResult> read_marker_results(const fs::path& dir, std::vector<s
     // A region runs within the program: its wall time (the longest thread's) cannot pass the
     // program's, which the parent clocks from before exec to after exit (1% and 1 ms of slack
     // for the two clocks' reads).
-    if (wall_seconds > 0 && r.time > wall_seconds * 1.01 + 1e-3) {
+    if (wall_time.value > 0 && r.time > wall_time.value * 1.01 + 1e-3) {
       if (notes)
         notes->push_back("marker region '" + terminal_safe(n) + "': time " +
                          format_seconds(Seconds(r.time)) + " is longer than the whole program's " +
-                         format_seconds(Seconds(wall_seconds)) +
+                         format_seconds(wall_time) +
                          " (a clock gone wrong, or a markers file of another run): left out");
       continue;
     }

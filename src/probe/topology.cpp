@@ -229,8 +229,8 @@ double aggregate_capacity(const CacheInfo& c, int threads) {
   return c.size_bytes * instances;
 }
 
-double available_memory_bytes(const std::filesystem::path& meminfo,
-                              const std::filesystem::path& cgroup_dir) {
+Bytes available_memory_bytes(const std::filesystem::path& meminfo,
+                             const std::filesystem::path& cgroup_dir) {
   double avail = 0;
   {
     std::ifstream in(meminfo);
@@ -252,10 +252,10 @@ double available_memory_bytes(const std::filesystem::path& meminfo,
     const double room = parse_double_c(max.c_str(), &end) - parse_double_c(cur.c_str(), &end);
     if (room > 0 && (avail == 0 || room < avail)) avail = room;
   }
-  return avail;
+  return Bytes(avail);
 }
 
-double available_memory_bytes() {
+Bytes available_memory_bytes() {
   return available_memory_bytes("/proc/meminfo", "/sys/fs/cgroup");
 }
 

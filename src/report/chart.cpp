@@ -156,13 +156,6 @@ size_t text_columns(const std::string& s) {
   return w;
 }
 
-std::string xml_escape(const std::string& s) {
-  // One rule for every SVG and HTML renderer (sanitize.hpp): no character XML 1.0 forbids
-  // (control characters, U+FFFE/U+FFFF, ill-formed UTF-8) and no bidirectional override
-  // reaches the document; they are shown escaped.
-  return xml_text(s);
-}
-
 namespace {
 
 /// The highest dense compute roof among those drawn (`shown`; all when none is): where the
@@ -205,10 +198,8 @@ std::vector<RoofChoice> roof_choices(const ReportInput& in, const Chart& ch) {
       choices.push_back(choose_roofs(s, ch.diagnoses, in.roofs));
       continue;
     }
-    const bool all = std::any_of(in.roofs.begin(), in.roofs.end(), [](std::string t) {
-      for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return t == "all";
-    });
+    const bool all = std::any_of(in.roofs.begin(), in.roofs.end(),
+                                 [](const std::string& t) { return iequals(t, "all"); });
     choices.push_back(
         choose_roofs(s, {}, all ? std::vector<std::string>{"all"} : std::vector<std::string>{}));
   }

@@ -137,7 +137,4 @@ std::string workload_ratio_text(const Comparison& c, size_t k);
 /// Display width of UTF-8 text in characters (code points).
 size_t text_columns(const std::string& s);
 
-/// Escapes text for XML/HTML content and attribute values.
-std::string xml_escape(const std::string& s);
-
 }  // namespace roofline::report

@@ -13,6 +13,7 @@
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
 
 namespace roofline {
 namespace {
@@ -113,11 +114,11 @@ std::string energy_svg_head(const EnergyChartInput& in, const EnergyFrame& f, bo
        svg_attr("height", f.height) + " viewBox=\"0 0 " + svg_num(f.width) + " " +
        svg_num(f.height) + "\" class=\"roofline-energy\" role=\"img\"" +
        svg_attr("aria-label", in.title) + ">\n";
-  s += "<title>" + report::xml_escape(in.title) + "</title>\n";
-  s += "<desc>Energy roofline: " + report::xml_escape(wu) +
+  s += "<title>" + xml_text(in.title) + "</title>\n";
+  s += "<desc>Energy roofline: " + xml_text(wu) +
        "/J (log) against operational "
        "intensity in " +
-       report::xml_escape(wu + "/" + tu) + " (log).</desc>\n";
+       xml_text(wu + "/" + tu) + " (log).</desc>\n";
   s += "<style>" + std::string(report::kAxesStyleLight) + kEnergyStyleLight +
        (dark_mode ? std::string(report::kAxesStyleDark) + kEnergyStyleDark : std::string()) +
        "</style>\n";
@@ -233,9 +234,9 @@ std::string energy_points_svg(const EnergyChartInput& in, const EnergyFrame& f) 
                             "% of the energy roof)";
     s += "<g class=\"point\"" + svg_attr("data-name", p.name) +
          svg_attr("data-intensity", svg_exact(p.intensity)) +
-         svg_attr("data-work-per-joule", svg_exact(p.work_per_joule)) + "><title>" +
-         report::xml_escape(tip) + "</title><circle class=\"point-marker\"" + svg_attr("cx", x) +
-         svg_attr("cy", y) + " r=\"6\"/></g>\n";
+         svg_attr("data-work-per-joule", svg_exact(p.work_per_joule)) + "><title>" + xml_text(tip) +
+         "</title><circle class=\"point-marker\"" + svg_attr("cx", x) + svg_attr("cy", y) +
+         " r=\"6\"/></g>\n";
     s += svg_text(x + 10, y + 4, p.name, "point-label", "start", "");
   }
   return s;
@@ -313,7 +314,7 @@ std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,
     for (double i : intensities)
       t += "  at I = " + format_intensity(Intensity(i), u) + ": " +
            format_number(work_per_joule(k, i)) + " " + u.work + "/J, " +
-           format_si(model_power(k, i), "W") + "\n";
+           format_si(model_power(k, i).value, "W") + "\n";
     if (points) {
       if (!points->placed.empty()) t += "  points (" + points_file + "):\n";
       for (const auto& p : points->placed) {

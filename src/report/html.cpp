@@ -15,12 +15,12 @@
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 namespace {
 using report::percent_text;
 using report::ratio_text;
-using report::xml_escape;
 
 std::string sortable_number(double v) {
   return report::svg_exact(v);
@@ -28,19 +28,19 @@ std::string sortable_number(double v) {
 // Every cell names its column (data-label): on a narrow screen each row becomes a card of
 // "column: value" lines (kHtmlStyle).
 std::string td(const std::string& label, const std::string& s) {
-  return "<td data-label=\"" + xml_escape(label) + "\">" + xml_escape(s) + "</td>";
+  return "<td data-label=\"" + xml_text(label) + "\">" + xml_text(s) + "</td>";
 }
 std::string td_num(const std::string& label, const std::string& s, double sort) {
-  return "<td class=\"num\" data-label=\"" + xml_escape(label) + "\" data-sort=\"" +
-         sortable_number(sort) + "\">" + xml_escape(s) + "</td>";
+  return "<td class=\"num\" data-label=\"" + xml_text(label) + "\" data-sort=\"" +
+         sortable_number(sort) + "\">" + xml_text(s) + "</td>";
 }
 /// A number cell that may wrap (a list of numbers: "L1 0.25, DRAM 1").
 std::string td_wrap(const std::string& label, const std::string& s, double sort) {
-  return "<td class=\"num wrap\" data-label=\"" + xml_escape(label) + "\" data-sort=\"" +
-         sortable_number(sort) + "\">" + xml_escape(s) + "</td>";
+  return "<td class=\"num wrap\" data-label=\"" + xml_text(label) + "\" data-sort=\"" +
+         sortable_number(sort) + "\">" + xml_text(s) + "</td>";
 }
 std::string td_empty(const std::string& label) {
-  return "<td class=\"num empty\" data-label=\"" + xml_escape(label) + "\" data-sort=\"-1\"></td>";
+  return "<td class=\"num empty\" data-label=\"" + xml_text(label) + "\" data-sort=\"-1\"></td>";
 }
 
 std::string step1(const Diagnosis& d, const UnitSystem& u) {
@@ -72,9 +72,9 @@ std::string json_value_text(const nlohmann::json& v) {
 std::string info_list(const nlohmann::json& obj) {
   std::string s = "<dl class=\"info\">";
   for (auto it = obj.begin(); it != obj.end(); ++it)
-    s += "<dt>" + xml_escape(it.key()) + "</dt><dd>" +
-         (it->is_object() ? "<pre>" + xml_escape(json_text(*it)) + "</pre>"
-                          : xml_escape(json_value_text(*it))) +
+    s += "<dt>" + xml_text(it.key()) + "</dt><dd>" +
+         (it->is_object() ? "<pre>" + xml_text(json_text(*it)) + "</pre>"
+                          : xml_text(json_value_text(*it))) +
          "</dd>";
   return s + "</dl>";
 }
@@ -83,11 +83,10 @@ std::string info_list(const nlohmann::json& obj) {
 /// (kernel symbols) may break anywhere so the column never widens the page.
 std::string td_source(const std::string& source, const std::string& formula,
                       const std::string& note) {
-  return "<td class=\"source\" data-label=\"source\">" + xml_escape(source) +
+  return "<td class=\"source\" data-label=\"source\">" + xml_text(source) +
          (formula.empty() ? std::string()
-                          : "<br><span class=\"muted\">" + xml_escape(formula) + "</span>") +
-         (note.empty() ? std::string()
-                       : " <span class=\"muted\">(" + xml_escape(note) + ")</span>") +
+                          : "<br><span class=\"muted\">" + xml_text(formula) + "</span>") +
+         (note.empty() ? std::string() : " <span class=\"muted\">(" + xml_text(note) + ")</span>") +
          "</td>";
 }
 
@@ -96,7 +95,7 @@ std::string spread_cell(const std::optional<Statistics>& st, const std::string& 
   if (!st) return td_empty("spread");
   const report::SpreadText t = report::describe_spread(*st, unit);
   return "<td class=\"num wrap\" data-label=\"spread\" data-sort=\"" + sortable_number(t.sort_key) +
-         "\">" + xml_escape(t.detail) + "</td>";
+         "\">" + xml_text(t.detail) + "</td>";
 }
 
 /// Grouped toggles for the roofs: the view (the few that matter, or all), then one check box
@@ -128,7 +127,7 @@ std::string roof_controls(const report::Chart& ch, const ReportInput& in) {
     h += "<fieldset><legend>" + std::string(title) + "</legend>";
     for (const auto& v : values)
       h += "<label><input type=\"checkbox\" checked data-filter=\"" + std::string(key) +
-           "\" value=\"" + xml_escape(v) + "\"> " + xml_escape(v) + "</label>";
+           "\" value=\"" + xml_text(v) + "\"> " + xml_text(v) + "</label>";
     h += "</fieldset>\n";
   };
   group("precision", "precision", precisions);
@@ -191,13 +190,13 @@ std::string page_head(const ReportInput& in, const report::Chart& ch) {
   h += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n";
   h += "<meta name=\"generator\" content=\"roofline\">\n";
-  h += "<title>" + xml_escape(in.title) + "</title>\n<style>" + report::kHtmlStyle +
+  h += "<title>" + xml_text(in.title) + "</title>\n<style>" + report::kHtmlStyle +
        "</style>\n</head>\n<body>\n<main>\n";
-  h += "<h1>" + xml_escape(in.title) + "</h1>\n";
-  h += "<p class=\"sub\">" + xml_escape(rs.name) + " · default roofs " +
-       xml_escape(ch.default_compute->name + " × " + ch.default_memory->level) + " · ridge I* = " +
-       xml_escape(format_intensity(ridge(*ch.default_compute, *ch.default_memory),
-                                   report::default_roof_units(ch))) +
+  h += "<h1>" + xml_text(in.title) + "</h1>\n";
+  h += "<p class=\"sub\">" + xml_text(rs.name) + " · default roofs " +
+       xml_text(ch.default_compute->name + " × " + ch.default_memory->level) + " · ridge I* = " +
+       xml_text(format_intensity(ridge(*ch.default_compute, *ch.default_memory),
+                                 report::default_roof_units(ch))) +
        " · " + std::to_string(in.points.size()) + " point" + (in.points.size() == 1 ? "" : "s") +
        "</p>\n";
 
@@ -243,20 +242,19 @@ std::string points_table(const ReportInput& in, const report::Chart& ch) {
                                       [](const Point& p) { return p.weight > 0; });
     h += "<h2>Points</h2>\n<table id=\"points-table\" class=\"data sortable\"><thead><tr>"
          "<th>point</th><th>W</th><th>T</th>" +
-         std::string(weighted ? "<th>weight</th>" : "") + "<th>" + xml_escape(ih) +
+         std::string(weighted ? "<th>weight</th>" : "") + "<th>" + xml_text(ih) +
          "</th><th>P</th><th>attainable</th><th>attainment</th><th>headroom</th>"
          "<th>bound</th><th>verdict</th></tr></thead><tbody>\n";
     for (size_t k = 0; k < in.points.size(); ++k) {
       const Point& p = in.points[k];
       const Diagnosis& d = ch.diagnoses[k];
       const UnitSystem& u = ch.point_units[k];
-      std::string is;
-      for (const auto& l : d.levels)
-        is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
-              format_number(l.intensity.value);
+      const std::string is = join(d.levels, [&](const LevelJudgement& l) {
+        return (d.levels.size() > 1 ? l.level + " " : "") + format_number(l.intensity.value);
+      });
       h += "<tr data-index=\"" + std::to_string(k) + "\">" +
            "<td data-label=\"point\"><span class=\"swatch\" style=\"background:" +
-           report::verdict_colour(d.verdict) + "\"></span>" + xml_escape(p.name) + "</td>" +
+           report::verdict_colour(d.verdict) + "\"></span>" + xml_text(p.name) + "</td>" +
            td_num("W", format_work(p.work, u), p.work.value) +
            td_num("T", format_seconds(p.time), p.time.value) +
            (weighted ? td_num("weight", format_number(p.weight, 3), p.weight) : std::string()) +
@@ -289,10 +287,10 @@ std::string roofs_table(const ReportInput& in, const report::Chart& ch) {
     const report::DrawnRoof* r = drawn.count(key) ? drawn[key] : nullptr;
     std::string why;
     if (r && r->shown) why = r->compute ? r->reason : "memory level";
-    return "<td data-label=\"roof\">" + xml_escape(name) + "<span class=\"muted\"> · " +
-           xml_escape(kind) + "</span>" +
+    return "<td data-label=\"roof\">" + xml_text(name) + "<span class=\"muted\"> · " +
+           xml_text(kind) + "</span>" +
            (why.empty() ? std::string()
-                        : "<br><span class=\"why\">on the chart: " + xml_escape(why) + "</span>") +
+                        : "<br><span class=\"why\">on the chart: " + xml_text(why) + "</span>") +
            "</td>";
   };
   // The theoretical value (0: none) and how much of it the roof reaches.
@@ -348,7 +346,7 @@ std::string ridges_and_workload(const ReportInput& in, const report::Chart& ch) 
   h += "</tbody></table>\n";
   if (ch.workload) {
     h += "<h3>Workload at I = " +
-         xml_escape(format_intensity(ch.workload->intensity, report::workload_units(ch))) +
+         xml_text(format_intensity(ch.workload->intensity, report::workload_units(ch))) +
          "</h3>\n<table class=\"data\"><thead><tr><th>machine</th><th>roofs</th>"
          "<th>attainable</th><th>ratio</th><th>regime</th></tr></thead><tbody>\n";
     for (size_t k = 0; k < ch.workload->machines.size(); ++k) {
@@ -361,7 +359,7 @@ std::string ridges_and_workload(const ReportInput& in, const report::Chart& ch) 
     }
     h += "</tbody></table>\n";
     if (const std::string note = mixed_work_note(*ch.workload); !note.empty())
-      h += "<p class=\"note\">* " + xml_escape(note) + "</p>\n";
+      h += "<p class=\"note\">* " + xml_text(note) + "</p>\n";
   }
 
   return h;
@@ -371,10 +369,10 @@ std::string ridges_and_workload(const ReportInput& in, const report::Chart& ch) 
 std::string machine_sections(const ReportInput& in) {
   std::string h;
   for (const auto& m : in.machines) {
-    h += "<h2>Machine: " + xml_escape(m.roofs.name) + "</h2>\n";
+    h += "<h2>Machine: " + xml_text(m.roofs.name) + "</h2>\n";
     if (!m.info.empty()) h += info_list(m.info);
     h += "<h3>How it was measured</h3>\n<p>Read from " +
-         xml_escape(m.origin.empty() ? std::string("(not recorded)") : m.origin) + ". ";
+         xml_text(m.origin.empty() ? std::string("(not recorded)") : m.origin) + ". ";
     size_t measured = 0, total = 0;
     for (const auto& c : m.roofs.compute) measured += c.provenance == Provenance::measured, ++total;
     for (const auto& r : m.roofs.memory) measured += r.provenance == Provenance::measured, ++total;
@@ -390,7 +388,7 @@ std::string machine_sections(const ReportInput& in) {
       if (const auto w = ms->find("warnings"); w != ms->end() && w->is_array() && !w->empty()) {
         h += "<h3>Warnings</h3>\n<ul class=\"warnings\">\n";
         for (const auto& item : *w)
-          if (item.is_string()) h += "<li>" + xml_escape(item.get<std::string>()) + "</li>\n";
+          if (item.is_string()) h += "<li>" + xml_text(item.get<std::string>()) + "</li>\n";
         h += "</ul>\n";
       }
     }

@@ -207,9 +207,7 @@ std::vector<std::string> report_roof_terms(const std::string& value) {
   std::vector<std::string> out;
   std::string cur;
   auto flush = [&] {
-    const auto a = cur.find_first_not_of(" \t");
-    const auto b = cur.find_last_not_of(" \t");
-    if (a != std::string::npos) out.push_back(cur.substr(a, b - a + 1));
+    if (const std::string_view term = trim_blanks(cur); !term.empty()) out.emplace_back(term);
     cur.clear();
   };
   for (char c : value) {

@@ -15,6 +15,8 @@
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::report {
 namespace {
@@ -269,8 +271,8 @@ std::string open_document(const Canvas& c) {
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" + attr("width", o.width) +
        attr("height", o.height) + " viewBox=\"0 0 " + num(o.width) + " " + num(o.height) +
        "\" class=\"roofline-chart\" role=\"img\"" + attr("aria-label", c.in.title) + ">\n";
-  s += "<title>" + xml_escape(c.in.title) + "</title>\n";
-  s += "<desc>Roofline chart: " + xml_escape(ch.x_title) + " against " + xml_escape(ch.y_title) +
+  s += "<title>" + xml_text(c.in.title) + "</title>\n";
+  s += "<desc>Roofline chart: " + xml_text(ch.x_title) + " against " + xml_text(ch.y_title) +
        ", log-log.</desc>\n";
   s += "<style>" + std::string(kAxesStyleLight) + kStyleLight +
        (o.dark_mode ? std::string(kAxesStyleDark) + kStyleDark : std::string()) + "</style>\n";
@@ -473,18 +475,17 @@ std::string roof_lines(const Canvas& c, bool overlay) {
     if (r.compute && c.o.include_optional)
       traits = attr("data-precision", r.traits.precision) + attr("data-width", r.traits.width) +
                attr("data-class", r.traits.klass) + attr("data-reason", r.reason);
-    out +=
-        "<line" + attr("class", cls + (r.noisy ? " noisy" : "")) + attr("data-machine", machine) +
-        attr("data-roof", r.compute ? r.c->name : r.m->level) + attr("data-id", r.id) +
-        attr("data-name", r.name) + attr("data-rate", r.rate) + traits +
-        attr("data-value", exact(r.value())) + attr("data-provenance", prov) +
-        hidden_unless(r.shown) + attr("x1", c.X(r.from)) + attr("x2", c.X(r.to)) +
-        attr("y1", c.Y(r.height(r.from))) + attr("y2", c.Y(r.height(r.to))) + "><title>" +
-        xml_escape((overlay ? machine + ": " : std::string()) + r.label + " (" + prov +
-                   (r.reason.empty() || !r.compute ? "" : "; " + r.reason) +
-                   (r.noisy ? "; noisy: its samples spread beyond the noise policy's limit" : "") +
-                   ")") +
-        "</title></line>\n";
+    out += "<line" + attr("class", cls + (r.noisy ? " noisy" : "")) +
+           attr("data-machine", machine) + attr("data-roof", r.compute ? r.c->name : r.m->level) +
+           attr("data-id", r.id) + attr("data-name", r.name) + attr("data-rate", r.rate) + traits +
+           attr("data-value", exact(r.value())) + attr("data-provenance", prov) +
+           hidden_unless(r.shown) + attr("x1", c.X(r.from)) + attr("x2", c.X(r.to)) +
+           attr("y1", c.Y(r.height(r.from))) + attr("y2", c.Y(r.height(r.to))) + "><title>" +
+           xml_text((overlay ? machine + ": " : std::string()) + r.label + " (" + prov +
+                    (r.reason.empty() || !r.compute ? "" : "; " + r.reason) +
+                    (r.noisy ? "; noisy: its samples spread beyond the noise policy's limit" : "") +
+                    ")") +
+           "</title></line>\n";
   }
   return out;
 }
@@ -616,7 +617,7 @@ std::string curves(const Canvas& c) {
   if (!ch.no_overlap.empty())
     s += "<g class=\"layer layer-no-overlap\"" + c.clip + "><path class=\"no-overlap\" d=\"" +
          polyline(ch.no_overlap) + "\"><title>no overlap: P = 1/(1/π + 1/(β·I)) for " +
-         xml_escape(ch.default_compute->name + " × " + ch.default_memory->level) +
+         xml_text(ch.default_compute->name + " × " + ch.default_memory->level) +
          "</title></path></g>\n";
   if (!ch.empirical.empty()) {
     s += "<g class=\"layer layer-curve\"" + c.clip + "><path class=\"curve\" d=\"" +
@@ -636,13 +637,12 @@ struct RidgeLayers {
 /// Every drawn pair that meets at a ridge mark, each I* in its roof's unit: "590.7 FLOP/byte
 /// (fp8 tensor / HBM3), 590.7 OP/byte (int8 tensor / HBM3)" (int8's OP/byte was not said).
 std::string ridge_pairs_text(const RoofSet& rs, const RidgeMark& r) {
-  std::string out;
   const auto& pairs = r.shown_pairs.empty() ? r.pairs : r.shown_pairs;
-  for (const auto& [cr, mr] : pairs)
-    out += (out.empty() ? "" : ", ") +
-           format_intensity(Intensity(r.intensity), roof_units(rs, *cr)) + " (" + cr->name + " / " +
+  return join(pairs, [&](const auto& pair) {
+    const auto& [cr, mr] = pair;
+    return format_intensity(Intensity(r.intensity), roof_units(rs, *cr)) + " (" + cr->name + " / " +
            mr->level + ")";
-  return out;
+  });
 }
 
 RidgeLayers ridges(Canvas& c) {
@@ -662,7 +662,7 @@ RidgeLayers ridges(Canvas& c) {
              attr("data-memory", r.m->level) + attr("data-pairs", ids) + hidden_unless(r.shown) +
              attr("data-intensity", exact(r.intensity)) + attr("cx", x) + attr("cy", y) +
              attr("r", r.primary ? 4.5 : 3.5) + "><title>ridge I* = π/β = " +
-             xml_escape(ridge_pairs_text(c.in.machines.front().roofs, r)) + "</title></circle>\n";
+             xml_text(ridge_pairs_text(c.in.machines.front().roofs, r)) + "</title></circle>\n";
     // Labels for the default flat roof's ridges (one per memory level): the others are read
     // from the tooltip and the ridge table, so the chart keeps few numbers.
     if (!r.shown || r.c != ch.default_compute) continue;
@@ -970,7 +970,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
          attr("data-verdict", to_string(d.verdict)) +
          attr("data-intensity", exact(d.levels[g.bind].intensity.value)) +
          attr("data-performance", exact(d.performance.value)) + attr("tabindex", "0") +
-         ">\n<title>" + xml_escape(tip) + "</title>\n";
+         ">\n<title>" + xml_text(tip) + "</title>\n";
     if (d.levels.size() > 1) {
       double lo = xb, hi = xb;
       for (double xl : g.level_x) lo = std::min(lo, xl), hi = std::max(hi, xl);

@@ -7,6 +7,7 @@
 
 #include "report/chart.hpp"
 #include "roofline/error.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 
 namespace roofline::report {
@@ -24,7 +25,7 @@ std::string svg_exact(double v) {
 }
 
 std::string svg_attr(const std::string& name, const std::string& value) {
-  return " " + name + "=\"" + xml_escape(value) + "\"";
+  return " " + name + "=\"" + xml_text(value) + "\"";
 }
 
 std::string svg_attr(const std::string& name, double value) {
@@ -35,7 +36,7 @@ std::string svg_text(double x, double y, const std::string& s, const std::string
                      const std::string& anchor, const std::string& extra) {
   return "<text" + svg_attr("x", x) + svg_attr("y", y) + svg_attr("class", cls) +
          (anchor == "start" ? std::string() : svg_attr("text-anchor", anchor)) + extra + ">" +
-         xml_escape(s) + "</text>\n";
+         xml_text(s) + "</text>\n";
 }
 
 namespace {
@@ -105,10 +106,7 @@ std::string lower_extension(const std::filesystem::path& path) {
   std::error_code ec;
   if ((!path.empty() && path.string().back() == '/') || std::filesystem::is_directory(path, ec))
     throw InputError(path.string() + ": is a directory (give a file name: chart.svg)");
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
+  return lower(path.extension().string());
 }
 
 const char* const kAxesStyleLight = R"(

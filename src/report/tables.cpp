@@ -10,14 +10,6 @@
 #include "roofline/sanitize.hpp"
 
 namespace roofline {
-namespace {
-
-// Every cell, text or number, through one rule (sanitize.hpp): RFC 4180 quoting, no formula.
-std::string csv_field(const std::string& s) {
-  return csv_cell(s);
-}
-
-}  // namespace
 
 nlohmann::json render_json(const ReportInput& in) {
   const report::Chart ch = report::build_chart(in, 800, 480);
@@ -85,7 +77,7 @@ std::string render_csv(const ReportInput& in) {
   auto row = [&](const std::map<std::string, std::string>& cells) {
     for (size_t i = 0; i < columns.size(); ++i) {
       const auto it = cells.find(columns[i]);
-      out += (i ? "," : "") + (it == cells.end() ? std::string() : csv_field(it->second));
+      out += (i ? "," : "") + (it == cells.end() ? std::string() : csv_cell(it->second));
     }
     out += "\n";
   };

@@ -13,6 +13,7 @@
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline {
@@ -254,9 +255,7 @@ std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int 
     }
   }
   for (const auto& ks : shared) {
-    std::string letters;
-    for (size_t k : ks) letters += (letters.empty() ? "" : ", ") + point_letter(k);
-    items.push_back(std::string(kSharedCell) + " " + letters + " in one cell");
+    items.push_back(std::string(kSharedCell) + " " + join(ks, point_letter) + " in one cell");
   }
   size_t shown = 0, total = 0;
   for (const auto& r : ch.roofs)
@@ -290,10 +289,9 @@ std::string terminal_tables(const ReportInput& in, const report::Chart& ch, bool
     Table t({"", "point", "I = W/Q", "P = W/T", "attainable", "attainment", "headroom", "verdict"});
     for (size_t k = 0; k < in.points.size(); ++k) {
       const Diagnosis& d = ch.diagnoses[k];
-      std::string is;
-      for (const auto& l : d.levels)
-        is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
-              format_number(l.intensity.value);
+      const std::string is = join(d.levels, [&](const LevelJudgement& l) {
+        return (d.levels.size() > 1 ? l.level + " " : "") + format_number(l.intensity.value);
+      });
       const UnitSystem& pu = ch.point_units[k];  // OP/s for a point on an integer roof
       t.add_row({point_letter(k), in.points[k].name, is, format_work_rate(d.performance, pu),
                  format_work_rate(d.attainable, pu), d.attainment_percent + "%",

@@ -12,6 +12,7 @@
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 bool terminal_supports_color(std::FILE* stream) {
@@ -89,9 +90,9 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
   for (const auto& cause : d.causes) out += "    - likely cause: " + cause + "\n";
   for (const auto& note : d.notes) out += "  Note: " + note + "\n";
   if (!d.empty_roofs_above.empty() && d.verdict != Verdict::faster_unit_unused) {
-    std::string names;
-    for (const auto& e : d.empty_roofs_above)
-      names += (names.empty() ? "" : ", ") + e.name + " " + format_number(e.gain, 3) + "x";
+    const std::string names = join(d.empty_roofs_above, [](const auto& e) {
+      return e.name + " " + format_number(e.gain, 3) + "x";
+    });
     out += "  Higher flat roofs on this machine: " + names + "\n";
   }
   return out;

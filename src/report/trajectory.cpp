@@ -19,11 +19,11 @@
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 namespace {
-
-using report::xml_escape;
 
 using report::kAxesStyleDark;
 using report::kAxesStyleLight;
@@ -187,9 +187,7 @@ TrajectoryFrame trajectory_frame(const TrajectoryInput& in, const std::vector<Co
   f.height = f.legend_y + 26 + (in.undated.empty() ? 0 : 20);
   f.Y = report::LogScale{ylo, yhi, f.bottom, f.top};
 
-  std::string unit_text;
-  for (const auto& u : units) unit_text += (unit_text.empty() ? "" : ", ") + u;
-  f.y_title = "Ridge point I* [" + unit_text + "]";
+  f.y_title = "Ridge point I* [" + join(units) + "]";
   f.x_title = "Release year";
   return f;
 }
@@ -201,9 +199,9 @@ std::string trajectory_svg_head(const TrajectoryInput& in, const TrajectoryFrame
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" + attr("width", f.width) +
        attr("height", f.height) + " viewBox=\"0 0 " + num(f.width) + " " + num(f.height) +
        "\" class=\"roofline-trajectory\" role=\"img\"" + attr("aria-label", in.title) + ">\n";
-  s += "<title>" + xml_escape(in.title) + "</title>\n";
-  s += "<desc>Memory-wall trajectory: " + xml_escape(f.y_title) + " (log) against " +
-       xml_escape(f.x_title) + ", one series per precision group.</desc>\n";
+  s += "<title>" + xml_text(in.title) + "</title>\n";
+  s += "<desc>Memory-wall trajectory: " + xml_text(f.y_title) + " (log) against " +
+       xml_text(f.x_title) + ", one series per precision group.</desc>\n";
   s += "<style>" + std::string(kAxesStyleLight) + kTrajectoryStyleLight +
        (dark_mode ? std::string(kAxesStyleDark) + kTrajectoryStyleDark : std::string()) +
        "</style>\n";
@@ -291,7 +289,7 @@ std::string trajectory_markers(const TrajectoryInput& in, const TrajectoryFrame&
            attr("data-x", exact(column)) + attr("data-ridge", exact(p.ridge)) +
            attr("data-unit", unit) + attr("data-compute-roof", p.compute_roof) +
            attr("data-memory-level", p.memory_level) + " transform=\"translate(" + num(x) + "," +
-           num(y) + ")\"><title>" + xml_escape(tip) + "</title>" +
+           num(y) + ")\"><title>" + xml_text(tip) + "</title>" +
            shape_at_origin(shape, 5.5, " class=\"marker\"" + attr("fill", colour)) + "</g>\n";
     }
     s += "</g>\n";
@@ -305,7 +303,7 @@ std::string trajectory_device_labels(const TrajectoryFrame& f, const std::vector
   for (const auto& c : cols)
     s += "<text class=\"device-label\"" + attr("data-device", c.device) + " text-anchor=\"end\"" +
          " transform=\"translate(" + num(f.X(c.x) + 3.5) + "," + num(f.names_top) +
-         ") rotate(-90)\">" + xml_escape(c.device) + "</text>\n";
+         ") rotate(-90)\">" + xml_text(c.device) + "</text>\n";
   s += "</g>\n";
   return s;
 }
@@ -357,7 +355,7 @@ std::string render_trajectory_html(const TrajectoryInput& in) {
   const std::string svg = render_trajectory_svg(in, true);
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  h += "<title>" + xml_escape(in.title) + "</title>\n<style>\n";
+  h += "<title>" + xml_text(in.title) + "</title>\n<style>\n";
   h += "body{margin:24px;font-family:\"DejaVu Sans\",\"Helvetica Neue\",Helvetica,Arial,"
        "sans-serif;color:#1f2328;background:#ffffff}\n"
        "svg{max-width:100%;height:auto}\n"
@@ -372,11 +370,11 @@ std::string render_trajectory_html(const TrajectoryInput& in) {
        "<th>compute roof</th><th>memory</th><th>I*</th></tr></thead>\n<tbody>\n";
   for (const auto& ser : in.series)
     for (const auto& p : ser.points)
-      h += "<tr><td>" + xml_escape(ser.label) + "</td><td class=\"num\">" + std::to_string(p.year) +
-           "</td><td>" + xml_escape(p.device) + "</td><td>" + xml_escape(p.compute_roof) +
-           "</td><td>" + xml_escape(p.memory_level) + "</td><td class=\"num\">" +
-           xml_escape(format_number(p.ridge, 4)) + " " +
-           xml_escape(p.unit.empty() ? "FLOP/byte" : p.unit) + "</td></tr>\n";
+      h += "<tr><td>" + xml_text(ser.label) + "</td><td class=\"num\">" + std::to_string(p.year) +
+           "</td><td>" + xml_text(p.device) + "</td><td>" + xml_text(p.compute_roof) + "</td><td>" +
+           xml_text(p.memory_level) + "</td><td class=\"num\">" +
+           xml_text(format_number(p.ridge, 4)) + " " +
+           xml_text(p.unit.empty() ? "FLOP/byte" : p.unit) + "</td></tr>\n";
   h += "</tbody>\n</table>\n</body>\n</html>\n";
   return h;
 }

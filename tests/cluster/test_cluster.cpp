@@ -74,10 +74,10 @@ NetworkMeasurement fake_network(int ranks) {
   net.repetitions = 3;
   for (int r = 0; r + 1 < ranks; r += 2) net.pairs.push_back({r, r + 1});
   // Two pairs: one-way 2 us and 4 us for 8 B; 1 ms and 2 ms for 8 MB.
-  net.ping_pong.push_back({8, {2e-6, 4e-6}});
-  net.ping_pong.push_back({8e6, {1e-3, 2e-3}});
-  net.allreduce.push_back({8, 10e-6});
-  net.allreduce.push_back({8e6, 4e-3});
+  net.ping_pong.push_back({Bytes(8), {2e-6, 4e-6}});
+  net.ping_pong.push_back({Bytes(8e6), {1e-3, 2e-3}});
+  net.allreduce.push_back({Bytes(8), Seconds(10e-6)});
+  net.allreduce.push_back({Bytes(8e6), Seconds(4e-3)});
   return net;
 }
 
@@ -149,7 +149,7 @@ TEST(ClusterNetwork, BusBandwidthIsAlgbwTimesTwoNMinusOneOverN) {
   EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(ByteRate(10e9), 8).value, 17.5e9);
   EXPECT_DOUBLE_EQ(allreduce_bus_bandwidth(ByteRate(10e9), 1).value, 0);
   EXPECT_THROW(allreduce_bus_bandwidth(ByteRate(1), 0), InputError);
-  const AllreduceSample s{8e6, 4e-3};
+  const AllreduceSample s{Bytes(8e6), Seconds(4e-3)};
   EXPECT_DOUBLE_EQ(s.algbw().value, 2e9);
   EXPECT_DOUBLE_EQ(s.busbw(4).value, 3e9);
 }
@@ -158,12 +158,12 @@ TEST(ClusterNetwork, RoofsAndLatencyFromTheSweep) {
   const NetworkMeasurement net = fake_network(4);
   EXPECT_DOUBLE_EQ(net.ping_pong[1].median_seconds(), 1.5e-3);
   // The median of the pairs' rates (8 and 4 GB/s), not bytes over the mean of their times.
-  EXPECT_DOUBLE_EQ(net.ping_pong[1].bandwidth(), 6e9);
+  EXPECT_DOUBLE_EQ(net.ping_pong[1].bandwidth().value, 6e9);
   EXPECT_DOUBLE_EQ(network_latency(net).value(), 3e-6);
   // Without a small message there is no latency to read (1 GiB gave "latency 222.7 ms").
   NetworkMeasurement big = net;
   big.ping_pong.erase(big.ping_pong.begin());
-  ASSERT_GT(big.ping_pong.front().bytes, kLatencyMessageBytes);
+  ASSERT_GT(big.ping_pong.front().bytes.value, kLatencyMessageBytes);
   EXPECT_FALSE(network_latency(big).has_value());
   const auto roofs = network_roofs(net);
   ASSERT_EQ(roofs.size(), 2u);
@@ -595,8 +595,8 @@ TEST(ClusterNetwork, TheNetworkRoofIsTheMedianOfThePairsRates) {
   net.ranks = 4;
   net.repetitions = 3;
   net.pairs = {{0, 1}, {2, 3}};
-  net.ping_pong.push_back({1e6, {6.025e-3, 0.388e-3}});
-  net.ping_pong.push_back({64e3, {0.3e-3, 0.2e-3}});
+  net.ping_pong.push_back({Bytes(1e6), {6.025e-3, 0.388e-3}});
+  net.ping_pong.push_back({Bytes(64e3), {0.3e-3, 0.2e-3}});
   const auto roofs = network_roofs(net);
   ASSERT_FALSE(roofs.empty());
   const MemoryRoof& r = roofs[0];
@@ -616,7 +616,7 @@ TEST(ClusterNetwork, TheNetworkRoofIsTheMedianOfThePairsRates) {
   EXPECT_DOUBLE_EQ(r.stats->q1, policy.q1);
   EXPECT_DOUBLE_EQ(r.stats->q3, policy.q3);
   EXPECT_DOUBLE_EQ(r.stats->cv, policy.cv);
-  EXPECT_DOUBLE_EQ(net.ping_pong[0].bandwidth(), r.bandwidth.value);
+  EXPECT_DOUBLE_EQ(net.ping_pong[0].bandwidth().value, r.bandwidth.value);
   // The document is written and read back (a roof outside its stats' [min, max] is refused).
   const std::vector<NodeReport> nodes{
       report(0, "a", fake_node(1e9, 1e9)), report(1, "b", fake_node(1e9, 1e9)),
@@ -629,14 +629,14 @@ TEST(ClusterNetwork, TheNetworkRoofIsTheMedianOfThePairsRates) {
   NetworkMeasurement steady = net;
   steady.ranks = 6;
   steady.pairs = {{0, 1}, {2, 3}, {4, 5}};
-  steady.ping_pong = {{1e6, {1.000e-3, 1.005e-3, 1.01e-3}}};
+  steady.ping_pong = {{Bytes(1e6), {1.000e-3, 1.005e-3, 1.01e-3}}};
   const MemoryRoof s = network_roofs(steady)[0];
   EXPECT_DOUBLE_EQ(s.bandwidth.value, 1e6 / 1.005e-3);
   EXPECT_FALSE(s.stats->noisy);
   NetworkMeasurement one = net;
   one.ranks = 2;
   one.pairs = {{0, 1}};
-  one.ping_pong = {{1e6, {1e-3}}};
+  one.ping_pong = {{Bytes(1e6), {1e-3}}};
   EXPECT_TRUE(network_roofs(one)[0].stats->noisy);
 }
 

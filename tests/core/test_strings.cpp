@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "roofline/strings.hpp"
 #include "roofline/table.hpp"
@@ -20,6 +23,22 @@ TEST(Strings, JoinPutsTheSeparatorBetweenEachTwoPartsOnly) {
   // An empty part keeps its place: the separators still count the parts.
   EXPECT_EQ(join({"", "b"}), ", b");
   EXPECT_EQ(join({"a", "", "c"}, "/"), "a//c");
+}
+
+TEST(Strings, JoinOfTextsOfAnyRange) {
+  struct Roof {
+    std::string name;
+    int n;
+  };
+  const std::vector<Roof> roofs = {{"fp32", 1}, {"", 2}, {"fp64", 3}};
+  EXPECT_EQ(join(roofs, [](const Roof& r) { return r.name; }), "fp32, , fp64");
+  EXPECT_EQ(join(
+                roofs, [](const Roof& r) { return std::to_string(r.n); }, "+"),
+            "1+2+3");
+  EXPECT_EQ(join(std::set<std::string>{"b", "a"}), "a, b");
+  EXPECT_EQ(join(std::vector<int>{}, [](int i) { return std::to_string(i); }), "");
+  const char* const names[] = {"x", "y"};
+  EXPECT_EQ(join(names, [](const char* p) { return p; }), "x, y");
 }
 
 TEST(Strings, SplitKeepsEmptyPartsSoAListCanBeRefused) {
@@ -37,6 +56,12 @@ TEST(Strings, LowerAndTrimTouchOnlyAscii) {
   EXPECT_EQ(lower("H100-SXM Ä"), "h100-sxm Ä");
   EXPECT_EQ(trim(" \t\r\n x y \v\f"), "x y");
   EXPECT_EQ(trim("   "), "");
+  EXPECT_EQ(upper("h100-sxm ä kib"), "H100-SXM ä KIB");
+  // Blanks only: space and tab, not line ends.
+  EXPECT_EQ(trim_blanks(" \t x y\t "), "x y");
+  EXPECT_EQ(trim_blanks("\r\n x \n"), "\r\n x \n");
+  EXPECT_EQ(trim_blanks(" \t "), "");
+  EXPECT_EQ(trim_blanks(""), "");
 }
 
 TEST(Strings, CaseBlindComparisonsOfAsciiLetters) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <type_traits>
 
 #include "roofline/dtype.hpp"
@@ -28,6 +29,38 @@ TEST(Units, CrossUnitOperationsGiveTheRightTypes) {
   EXPECT_DOUBLE_EQ((w / t).value, 4e9);
   // docs/model.md §2: achieved performance = intensity × achieved bandwidth.
   EXPECT_DOUBLE_EQ(((w / q) * (q / t)).value, (w / t).value);
+}
+
+TEST(Units, EnergyUnitsGiveTheRightTypes) {
+  const Work w(4);
+  const Bytes q(2);
+  const Seconds t(0.5);
+  static_assert(std::is_same_v<decltype(Watt(1) * Seconds(1)), Joule>);
+  static_assert(std::is_same_v<decltype(Seconds(1) * Watt(1)), Joule>);
+  static_assert(std::is_same_v<decltype(Joule(1) / Seconds(1)), Watt>);
+  static_assert(std::is_same_v<decltype(w * JoulePerWork(1)), Joule>);
+  static_assert(std::is_same_v<decltype(JoulePerWork(1) * w), Joule>);
+  static_assert(std::is_same_v<decltype(Joule(1) / w), JoulePerWork>);
+  static_assert(std::is_same_v<decltype(q * JoulePerByte(1)), Joule>);
+  static_assert(std::is_same_v<decltype(JoulePerByte(1) * q), Joule>);
+  static_assert(std::is_same_v<decltype(Joule(1) / q), JoulePerByte>);
+  static_assert(std::is_same_v<decltype(Joule(1) / Watt(1)), Seconds>);
+  static_assert(std::is_same_v<decltype(Joule(1) / Joule(1)), double>);
+  // Energy is no work, power no rate of work, and the costs of work and traffic do not mix.
+  static_assert(!std::is_invocable_v<std::plus<>, Joule, Work>);
+  static_assert(!std::is_invocable_v<std::plus<>, Watt, WorkRate>);
+  static_assert(!std::is_invocable_v<std::plus<>, JoulePerWork, JoulePerByte>);
+  static_assert(!std::is_invocable_v<std::multiplies<>, Work, JoulePerByte>);
+  static_assert(!std::is_invocable_v<std::multiplies<>, Bytes, JoulePerWork>);
+  static_assert(!std::is_invocable_v<std::multiplies<>, Watt, Work>);
+  static_assert(!std::is_invocable_v<std::divides<>, Joule, WorkRate>);
+  static_assert(!std::is_convertible_v<double, Joule> && !std::is_convertible_v<Watt, double>);
+  // docs/energy.md: E = W·ε_flop + Q·ε_mem + π0·T.
+  const Joule e = w * JoulePerWork(1e-10) + q * JoulePerByte(5e-10) + Watt(20) * t;
+  EXPECT_DOUBLE_EQ(e.value, 4e-10 + 1e-9 + 10);
+  EXPECT_DOUBLE_EQ((e / t).value, e.value / 0.5);
+  EXPECT_DOUBLE_EQ((Joule(8) / w).value, 2);
+  EXPECT_DOUBLE_EQ((Joule(8) / q).value, 4);
 }
 
 TEST(Units, PrintsRatesWithASlashNeverFlops) {

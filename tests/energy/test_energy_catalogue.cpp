@@ -45,9 +45,9 @@ TEST(EnergyCatalogue, CostsDrawingMoreThanThePowerFigureAreSaid) {
   // output printed beside the 700 W figure without a word.
   const MachineDocument m = resolve_machine("h100-sxm");
   EnergyQuery q;
-  q.eps_flop = 10e-12;
-  q.eps_mem = 100e-12;
-  q.pi0 = 100;
+  q.eps_flop = JoulePerWork(10e-12);
+  q.eps_mem = JoulePerByte(100e-12);
+  q.pi0 = Watt(100);
   const auto hot = analyse_energy(m, q);
   ASSERT_TRUE(hot.bound);
   const double pi = m.roofs.select_compute("").peak.value,
@@ -60,13 +60,13 @@ TEST(EnergyCatalogue, CostsDrawingMoreThanThePowerFigureAreSaid) {
   EXPECT_NE(hot.warnings[0].find("above the catalogue's 700 W"), std::string::npos);
   EXPECT_EQ(hot.json["warnings"].size(), 1u);
   // 1 pJ/FLOP, 10 pJ/B and 100 W: 66.9 + 33.5 + 100 W, within 700 W.
-  q.eps_flop = 1e-12;
-  q.eps_mem = 10e-12;
+  q.eps_flop = JoulePerWork(1e-12);
+  q.eps_mem = JoulePerByte(10e-12);
   const auto cool = analyse_energy(m, q);
   EXPECT_TRUE(cool.warnings.empty());
   EXPECT_TRUE(cool.json["warnings"].empty());
   // A draw just above the figure is printed apart from it (it read "700 W … above 700 W").
-  q.pi0 = 700 - pi * 1e-12 - beta * 10e-12 + 0.01;
+  q.pi0 = Watt(700 - pi * 1e-12 - beta * 10e-12 + 0.01);
   const auto edge = analyse_energy(m, q);
   ASSERT_EQ(edge.warnings.size(), 1u);
   EXPECT_EQ(edge.warnings[0].rfind("the costs draw up to 700 W", 0), std::string::npos)

@@ -38,19 +38,19 @@ TEST(EnergyModel, TimeEnergyAndTheRoof) {
   const EnergyCosts c = costs();
   // W = 1, Q = 1 (I = 1): T = max(1e-11, 4e-11) = 4e-11 s;
   // E = 1e-10 + 5e-10 + 10·4e-11 = 1e-9 J; W/E = 1e9 FLOP/J = 1/(2e-10·(1 + 4/1)).
-  EXPECT_DOUBLE_EQ(model_time(c, 1, 1), 4e-11);
-  EXPECT_NEAR(model_energy(c, 1, 1), 1e-9, 1e-24);
+  EXPECT_DOUBLE_EQ(model_time(c, Work(1), Bytes(1)).value, 4e-11);
+  EXPECT_NEAR(model_energy(c, Work(1), Bytes(1)).value, 1e-9, 1e-24);
   EXPECT_NEAR(work_per_joule(c, 1), 1e9, 1);
   // W = 8, Q = 1 (I = 8): T = 8e-11 s; E = 8e-10 + 5e-10 + 8e-10 = 2.1e-9 J;
   // W/E = 8/2.1e-9 = 3.8095e9 FLOP/J = 1/(2e-10·(1 + 2.5/8)).
-  EXPECT_NEAR(model_energy(c, 8, 1), 2.1e-9, 1e-23);
+  EXPECT_NEAR(model_energy(c, Work(8), Bytes(1)).value, 2.1e-9, 1e-23);
   EXPECT_NEAR(work_per_joule(c, 8), 8 / 2.1e-9, 8 / 2.1e-9 * 1e-12);
   // The roof rises towards 1/ε̂_flop = 5e9 FLOP/J and never passes it.
   EXPECT_LT(work_per_joule(c, 1e6), 5e9);
   EXPECT_NEAR(work_per_joule(c, 1e6), 5e9, 5e9 * 1e-5);
   // Power E/T: 1e-9 / 4e-11 = 25 W at I = 1; 2.1e-9 / 8e-11 = 26.25 W at I = 8.
-  EXPECT_NEAR(model_power(c, 1), 25.0, 1e-12);
-  EXPECT_NEAR(model_power(c, 8), 26.25, 1e-12);
+  EXPECT_NEAR(model_power(c, 1).value, 25.0, 1e-12);
+  EXPECT_NEAR(model_power(c, 8).value, 26.25, 1e-12);
 }
 
 TEST(EnergyModel, BalancePointHalvesThePeak) {

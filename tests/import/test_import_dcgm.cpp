@@ -25,12 +25,12 @@ std::string joined(const std::vector<std::string>& v) {
 
 TEST(ImportDcgm, PeaksComeFromTheMachine) {
   const DcgmPeaks p = dcgm_peaks(h100());
-  EXPECT_DOUBLE_EQ(p.tensor, 989.5e12);  // dense fp16 tensor, the sparse figure is not used
+  EXPECT_DOUBLE_EQ(p.tensor.value, 989.5e12);  // dense fp16 tensor, the sparse figure is not used
   EXPECT_EQ(p.tensor_roof, "fp16 tensor");
-  EXPECT_DOUBLE_EQ(p.fp32, 67e12);
-  EXPECT_DOUBLE_EQ(p.fp64, 34e12);  // the non-tensor fp64 roof
-  EXPECT_DOUBLE_EQ(p.fp16, 0);
-  EXPECT_DOUBLE_EQ(p.bandwidth, 3.35e12);
+  EXPECT_DOUBLE_EQ(p.fp32.value, 67e12);
+  EXPECT_DOUBLE_EQ(p.fp64.value, 34e12);  // the non-tensor fp64 roof
+  EXPECT_DOUBLE_EQ(p.fp16.value, 0);
+  EXPECT_DOUBLE_EQ(p.bandwidth.value, 3.35e12);
 }
 
 // A GeForce card lists fp16 tensor twice: fp32 accumulate (165.2 TFLOP/s on the RTX 4090, Ada
@@ -42,7 +42,7 @@ TEST(ImportDcgm, TheTensorReferenceAccumulatesInFullPrecision) {
           .roofs;
   const DcgmPeaks p = dcgm_peaks(rtx);
   EXPECT_NE(p.tensor_roof, "fp16 tensor fp16-accumulate");  // bf16 and fp16 tensor: one rate
-  EXPECT_DOUBLE_EQ(p.tensor, 165.2e12);
+  EXPECT_DOUBLE_EQ(p.tensor.value, 165.2e12);
 }
 
 TEST(ImportDcgm, SeedCaseIsFarBelowBothRoofs) {
@@ -53,12 +53,12 @@ TEST(ImportDcgm, SeedCaseIsFarBelowBothRoofs) {
   const DcgmSummary& g = r.gpus[0];
   EXPECT_EQ(g.entity, "GPU 0");
   EXPECT_EQ(g.samples, 8);
-  EXPECT_NEAR(g.gpu_util, 0.98, 1e-12);
-  EXPECT_NEAR(g.tensor_active, 0.010, 1e-12);
-  EXPECT_NEAR(g.dram_active, 0.060, 1e-12);
-  EXPECT_NEAR(g.power_w, 156.0, 1e-9);
-  EXPECT_NEAR(g.power_limit_w, 600.0, 1e-9);
-  EXPECT_LT(g.fp16_active, 0);  // N/A throughout
+  EXPECT_NEAR(g.gpu_util.value_or(-1), 0.98, 1e-12);
+  EXPECT_NEAR(g.tensor_active.value_or(-1), 0.010, 1e-12);
+  EXPECT_NEAR(g.dram_active.value_or(-1), 0.060, 1e-12);
+  EXPECT_NEAR(g.power_w.value_or(Watt(-1)).value, 156.0, 1e-9);
+  EXPECT_NEAR(g.power_limit_w.value_or(Watt(-1)).value, 600.0, 1e-9);
+  EXPECT_FALSE(g.fp16_active);  // N/A throughout
   ASSERT_EQ(r.result.doc.points.size(), 1u);
   const Point& p = r.result.doc.points[0];
   EXPECT_DOUBLE_EQ(p.time.value, 8.0);
@@ -223,9 +223,9 @@ TEST(ImportDcgm, MissingValuesAreNotSamples) {
   ASSERT_EQ(r.gpus.size(), 2u);
   EXPECT_EQ(r.gpus[0].entity, "GPU 0");
   EXPECT_EQ(r.gpus[0].samples, 2);
-  EXPECT_DOUBLE_EQ(r.gpus[0].tensor_active, (0.1 + 0.3) / 2);
-  EXPECT_DOUBLE_EQ(r.gpus[0].fp32_active, 0.5);  // its only value
-  EXPECT_EQ(r.gpus[1].entity, "GPU-I 1");        // a MIG instance: summed, but no point
+  EXPECT_DOUBLE_EQ(r.gpus[0].tensor_active.value_or(-1), (0.1 + 0.3) / 2);
+  EXPECT_DOUBLE_EQ(r.gpus[0].fp32_active.value_or(-1), 0.5);  // its only value
+  EXPECT_EQ(r.gpus[1].entity, "GPU-I 1");  // a MIG instance: summed, but no point
   ASSERT_EQ(r.result.doc.points.size(), 1u);
   EXPECT_DOUBLE_EQ(r.result.doc.points[0].time.value, 2 * 0.5);  // 2 samples × 0.5 s
   const std::string notes = joined(r.result.notes);

@@ -687,9 +687,9 @@ TEST(RealDcgm, T4TritonRunsGiveOnePointEach) {
     const DcgmSummary& g = r.gpus[0];
     EXPECT_EQ(g.entity, "GPU 2") << c.file;
     EXPECT_EQ(g.samples, 3) << c.file;
-    EXPECT_NEAR(g.tensor_active, c.tenso, 1e-12) << c.file;
-    EXPECT_NEAR(g.dram_active, c.drama, 1e-12) << c.file;
-    EXPECT_NEAR(g.gpu_util, c.util, 1e-12) << c.file;
+    EXPECT_NEAR(g.tensor_active.value_or(-1), c.tenso, 1e-12) << c.file;
+    EXPECT_NEAR(g.dram_active.value_or(-1), c.drama, 1e-12) << c.file;
+    EXPECT_NEAR(g.gpu_util.value_or(-1), c.util, 1e-12) << c.file;
     ASSERT_EQ(r.result.doc.points.size(), 1u) << c.file;
     const Point& p = r.result.doc.points[0];
     // T = 3 samples × 1 s; W = TENSO·65 TFLOP/s·T; Q = DRAMA·320 GB/s·T.
@@ -706,7 +706,7 @@ TEST(RealDcgm, T4TritonRunsGiveOnePointEach) {
   const DcgmResult r = import_dcgm(bert, "bert.txt", roofs);
   ASSERT_EQ(r.gpus.size(), 1u);
   EXPECT_EQ(r.gpus[0].samples, 3);
-  EXPECT_DOUBLE_EQ(r.gpus[0].tensor_active, 0.540);
+  EXPECT_DOUBLE_EQ(r.gpus[0].tensor_active.value_or(-1), 0.540);
   EXPECT_EQ(r.gpus[0].partial, std::vector<std::string>{"TENSO 1 of 3"});
   EXPECT_TRUE(has_note(r.result, "GPU 2: TENSO 1 of 3 samples give a value (N/A in the others"));
 }

@@ -126,7 +126,7 @@ TEST(LlmDeepSeek, LatentKvCacheAsPublished) {
   // The footprint holds that per token, replicated on every tensor-parallel device.
   Scenario s = scenario(4, 8192, 8192);
   s.tp = 8;
-  EXPECT_DOUBLE_EQ(kv_cache_bytes(v3, s, 4, 8192), 4 * 8192 * 70272.0);
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(v3, s, 4, 8192).value, 4 * 8192 * 70272.0);
 }
 
 TEST(LlmDeepSeek, V2ParametersAsPublished) {
@@ -312,7 +312,7 @@ TEST(LlmGemma, LocalLayersCapAttentionAndCache) {
   EXPECT_DOUBLE_EQ(op(c, "q·kᵀ (global)").work.value, 2 * B * Hq * hd * L);
   EXPECT_DOUBLE_EQ(op(c, "q·kᵀ (global)").kv.value, B * L * Hkv * hd * s);
   const double per_token_layer = 2 * Hkv * hd * s;
-  EXPECT_DOUBLE_EQ(kv_cache_bytes(m, scenario(B, L, L), B, L),
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(m, scenario(B, L, L), B, L).value,
                    per_token_layer * B * (52 * W + 10 * L));
   // Fused prefill of S = 4096: local queries see min(i, 1024) keys, global ones i.
   Scenario f = scenario(1, 4096, 4096);

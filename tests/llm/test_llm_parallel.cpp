@@ -485,8 +485,8 @@ TEST(LlmParallel, ContextParallelSplitsThePromptAndRingsKv) {
   EXPECT_DOUBLE_EQ(op(c, "q_proj").work.value, op(c1, "q_proj").work.value);
   EXPECT_DOUBLE_EQ(op(c, "attention combine").traffic().value, 4.0 * 1 / 2 * 2 * 32 * 128 * s);
   // The cache per device halves.
-  EXPECT_DOUBLE_EQ(kv_cache_bytes(m, dec, 2, 8192),
-                   kv_cache_bytes(m, scenario(2, 8192, 8192), 2, 8192) / 2);
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(m, dec, 2, 8192).value,
+                   kv_cache_bytes(m, scenario(2, 8192, 8192), 2, 8192).value / 2);
   // Each device holds at least one of the prompt's tokens: cp = prompt is the limit.
   Scenario thin = scenario(1, 2048, 2048);
   thin.cp = 2048;

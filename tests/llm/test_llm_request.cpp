@@ -298,7 +298,7 @@ TEST(LlmServing, PeakKvCacheIsWhatTheRunningRequestsHold) {
   o.total_requests = 8;
   const ServingResult sv = simulate_serving(m, scenario(1, 1024), o, r);
   EXPECT_EQ(sv.peak_tokens, 8 * 1151);
-  EXPECT_DOUBLE_EQ(sv.peak_kv_cache.value, kv_cache_bytes(m, scenario(1, 1024), 8, 1151));
+  EXPECT_DOUBLE_EQ(sv.peak_kv_cache.value, kv_cache_bytes(m, scenario(1, 1024), 8, 1151).value);
   EXPECT_TRUE(sv.warnings.empty());  // 16 GB of weights and 1.2 GB of KV on 80 GB
   // 256 requests of 4000 + 127 tokens of Llama-2-7B (512 KiB per token): 554 GB, beyond the
   // A100's 80 GiB — said, as the figures assume it fits.

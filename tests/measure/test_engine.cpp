@@ -350,7 +350,7 @@ TEST(Engine, TheoryOfMemoryAndUnmeasuredRoofsAndSectionsAreKept) {
   // What the CUDA backend reports beside its samples: HBM's theoretical bandwidth, theoretical
   // roofs it did not measure, a device section.
   Measurements m = two_roofs();
-  m.memory[0].theoretical_bandwidth = 51.2e9;
+  m.memory[0].theoretical_bandwidth = ByteRate(51.2e9);
   m.memory[0].theory_formula = "bus 64 bit / 8 × 3.2 GHz × 2";
   ComputeRoof fp8;
   fp8.name = "fp8 tensor";
@@ -466,8 +466,8 @@ TEST(Engine, CpuRecordsBecomeTheDocumentsInfoAndMeasurement) {
   d.logical_cpus = 8;
   d.threads = 4;
   d.pinned = true;
-  d.clock_hz = 3.1e9;
-  d.clock_one_core_hz = 3.4e9;
+  d.clock_hz = Hertz(3.1e9);
+  d.clock_one_core_hz = Hertz(3.4e9);
   CpuCacheRecord l2{2, 524288, 1, 64, 524288, 4, 2097152, 2097152, 0, ""};
   CpuCacheRecord l3{
       3, 33554432, 8,        64,        4194304,
@@ -484,7 +484,8 @@ TEST(Engine, CpuRecordsBecomeTheDocumentsInfoAndMeasurement) {
   r.cpus = {0, 2, 4, 6};
   r.topology_source = "sysfs";
   r.sample_seconds = 0.5;
-  r.clock = {3.1e9, 3.4e9, "dependent adds", summarize_rates({3.0e9, 3.05e9, 3.1e9, 3.1e9})};
+  r.clock = {Hertz(3.1e9), Hertz(3.4e9), "dependent adds",
+             summarize_rates({3.0e9, 3.05e9, 3.1e9, 3.1e9})};
   r.sweep = WorkingSetSweepRecord{
       "roofline_cpu_mem256_load", "named", {{65536, 4e11}, {1.6e8, 4e10}}, {{32768, 131072, 4e11}}};
   r.energy.available = true;

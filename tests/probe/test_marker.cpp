@@ -227,7 +227,8 @@ TEST(Marker, ARegionLongerThanTheProgramOrWithAFieldMissingIsLeftOutAndSaid) {
       {"name": "no-threads", "calls": 1, "flops": 1, "bytes": 1, "time": 0.1,
        "thread_time": 0.1}]})";
   std::vector<std::string> notes;
-  const auto regions = roofline::counters::read_marker_results(dir.path, &notes, 0.6);
+  const auto regions =
+      roofline::counters::read_marker_results(dir.path, &notes, roofline::Seconds(0.6));
   ASSERT_EQ(regions.size(), 1u);
   EXPECT_EQ(regions[0].name, "fits");
   std::string all;

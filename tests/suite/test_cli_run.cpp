@@ -81,8 +81,8 @@ TEST(CliRun, AGivenSizeIsJudgedAtTheLevelThatHoldsIt) {
       << r.err;
   EXPECT_EQ(r.err.find("axpy-fp64 at L1"), std::string::npos) << "ran before the refusal";
   const suite::Machine m = suite::detect_machine();
-  EXPECT_EQ(suite::level_holding(1, m, 1), "L1");
-  EXPECT_EQ(suite::level_holding(1e15, m, 1), "DRAM");
+  EXPECT_EQ(suite::level_holding(Bytes(1), m, 1), "L1");
+  EXPECT_EQ(suite::level_holding(Bytes(1e15), m, 1), "DRAM");
 }
 
 TEST(CliRun, BadThreadsAndCoreNames) {

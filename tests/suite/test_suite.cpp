@@ -84,16 +84,16 @@ TEST(SuiteSizes, AGivenSizeIsHeldByTheLevelWhoseSizeRuleHoldsIt) {
   const Machine c = fixture_machine();  // L1 48 KiB, L2 2 MiB per core; L3 16 MiB per 4 cores
   for (const auto& level : {"L1", "L2", "L3", "DRAM"})
     for (const int threads : {1, 2, 4})
-      EXPECT_EQ(level_holding(working_set_for(level, c, threads), c, threads), level)
+      EXPECT_EQ(level_holding(Bytes(working_set_for(level, c, threads)), c, threads), level)
           << level << " on " << threads;
   // One byte past a level's size is the next level's; L1's half on one thread is 24 KiB.
-  EXPECT_EQ(level_holding(24.0 * 1024, c, 1), "L1");
-  EXPECT_EQ(level_holding(24.0 * 1024 + 1, c, 1), "L2");
-  EXPECT_EQ(level_holding(24.0 * 1024 + 1, c, 2), "L1");  // two threads' L1 halves: 48 KiB
+  EXPECT_EQ(level_holding(Bytes(24.0 * 1024), c, 1), "L1");
+  EXPECT_EQ(level_holding(Bytes(24.0 * 1024 + 1), c, 1), "L2");
+  EXPECT_EQ(level_holding(Bytes(24.0 * 1024 + 1), c, 2), "L1");  // two threads' L1 halves: 48 KiB
   // The shared L3 holds 8 MiB whatever the threads; past it, DRAM.
-  EXPECT_EQ(level_holding(8.0 * 1024 * 1024, c, 4), "L3");
-  EXPECT_EQ(level_holding(8.0 * 1024 * 1024 + 1, c, 4), "DRAM");
-  EXPECT_THROW(level_holding(1, c, 0), InputError);
+  EXPECT_EQ(level_holding(Bytes(8.0 * 1024 * 1024), c, 4), "L3");
+  EXPECT_EQ(level_holding(Bytes(8.0 * 1024 * 1024 + 1), c, 4), "DRAM");
+  EXPECT_THROW(level_holding(Bytes(1), c, 0), InputError);
 }
 
 cpu::CacheInfo cache(int level, double size, int sharing) {
@@ -230,14 +230,14 @@ double small_set(const std::string& name) {
 TEST(SuiteKernels, EveryKernelBuildsAtTheSmallWorkingSet) {
   for (const auto& info : suite_kernels()) {
     SCOPED_TRACE(info.name);
-    EXPECT_NO_THROW(make_workload(info.name, kSmallWorkingSet.value, ctx_at("L2")));
+    EXPECT_NO_THROW(make_workload(info.name, kSmallWorkingSet, ctx_at("L2")));
   }
 }
 
 TEST(SuiteKernels, WorkAndTrafficAreTheCataloguesFormulas) {
   for (const auto& info : suite_kernels()) {
     SCOPED_TRACE(info.name);
-    auto w = make_workload(info.name, small_set(info.name), ctx_at("L2"));
+    auto w = make_workload(info.name, Bytes(small_set(info.name)), ctx_at("L2"));
     const KernelCount want = find_kernel(info.catalogue).count(w->params, parse_dtype(info.dtype));
     EXPECT_DOUBLE_EQ(w->count.work.value, want.work.value);
     EXPECT_DOUBLE_EQ(w->count.traffic.value, want.traffic.value);
@@ -253,17 +253,17 @@ TEST(SuiteKernels, WorkAndTrafficAreTheCataloguesFormulas) {
 }
 
 TEST(SuiteKernels, HandCountsOfKeyKernels) {
-  auto axpy64 = make_workload("axpy-fp64", 1 << 20, ctx_at("L2"));
+  auto axpy64 = make_workload("axpy-fp64", Bytes(1 << 20), ctx_at("L2"));
   const double n = axpy64->params.at("n");
   EXPECT_DOUBLE_EQ(axpy64->count.work.value, 2 * n);      // docs/model.md §3: W = 2n
   EXPECT_DOUBLE_EQ(axpy64->count.traffic.value, 24 * n);  // DAXPY Q = 24n
-  auto axpy32 = make_workload("axpy-fp32", 1 << 20, ctx_at("L2"));
-  auto axpy16 = make_workload("axpy-fp16", 1 << 20, ctx_at("L2"));
+  auto axpy32 = make_workload("axpy-fp32", Bytes(1 << 20), ctx_at("L2"));
+  auto axpy16 = make_workload("axpy-fp16", Bytes(1 << 20), ctx_at("L2"));
   // The quantisation point: halving the element size doubles the intensity.
   EXPECT_DOUBLE_EQ(axpy32->count.intensity().value, 1.0 / 6);
   EXPECT_DOUBLE_EQ(axpy16->count.intensity().value, 2 * axpy32->count.intensity().value);
   EXPECT_EQ(axpy16->precision, "fp32");  // fp16 storage, fp32 arithmetic
-  auto triad = make_workload("triad", 1 << 20, ctx_at("L2"));
+  auto triad = make_workload("triad", Bytes(1 << 20), ctx_at("L2"));
   const double tn = triad->params.at("n");
   EXPECT_DOUBLE_EQ(triad->count.traffic.value, 24 * tn);
   EXPECT_DOUBLE_EQ(triad->count.traffic_write_allocate.value, 32 * tn);
@@ -271,16 +271,16 @@ TEST(SuiteKernels, HandCountsOfKeyKernels) {
 
 TEST(SuiteKernels, TrafficLevels) {
   // Streaming: the same Q at the working set's level and every faster one.
-  auto axpy = make_workload("axpy-fp64", 1 << 20, ctx_at("DRAM"));
+  auto axpy = make_workload("axpy-fp64", Bytes(1 << 20), ctx_at("DRAM"));
   ASSERT_EQ(axpy->traffic.size(), 4u);
   EXPECT_EQ(axpy->traffic[0].level, "DRAM");
   EXPECT_EQ(axpy->traffic[3].level, "L1");
   for (const auto& t : axpy->traffic) EXPECT_DOUBLE_EQ(t.bytes.value, axpy->count.traffic.value);
-  auto l2 = make_workload("axpy-fp64", 1 << 20, ctx_at("L2"));
+  auto l2 = make_workload("axpy-fp64", Bytes(1 << 20), ctx_at("L2"));
   ASSERT_EQ(l2->traffic.size(), 2u);
   EXPECT_EQ(l2->traffic[0].level, "L2");
   // Tiled gemm from L3: the traffic b×b tiles imply (Hong–Kung), above the compulsory bound.
-  auto tiled = make_workload("gemm-tiled", 3 * 8.0 * 512 * 512, ctx_at("L3"));
+  auto tiled = make_workload("gemm-tiled", Bytes(3 * 8.0 * 512 * 512), ctx_at("L3"));
   const double b = tiled->params.at("tile");
   const double n = tiled->params.at("n");
   EXPECT_DOUBLE_EQ(b, 208);  // ⌊√(1 MiB / 24)⌋ rounded down to a multiple of 8
@@ -290,7 +290,7 @@ TEST(SuiteKernels, TrafficLevels) {
   EXPECT_DOUBLE_EQ(tiled->traffic[0].bytes.value, bound.traffic.value);
   EXPECT_GT(tiled->traffic[0].bytes.value, tiled->count.traffic.value);
   // From DRAM: DRAM traffic by the L3 size, L3 traffic by the tile.
-  auto tiled_dram = make_workload("gemm-tiled", 3 * 8.0 * 512 * 512, ctx_at("DRAM"));
+  auto tiled_dram = make_workload("gemm-tiled", Bytes(3 * 8.0 * 512 * 512), ctx_at("DRAM"));
   ASSERT_EQ(tiled_dram->traffic.size(), 2u);
   EXPECT_EQ(tiled_dram->traffic[0].level, "DRAM");
   EXPECT_DOUBLE_EQ(
@@ -299,17 +299,17 @@ TEST(SuiteKernels, TrafficLevels) {
 }
 
 TEST(SuiteKernels, TooSmallASizeIsAnInputError) {
-  EXPECT_THROW(make_workload("axpy-fp64", 512, ctx_at("L1")), InputError);
-  EXPECT_THROW(make_workload("gemm-naive", 1000, ctx_at("L1")), InputError);
-  EXPECT_THROW(make_workload("axpy-fp64", -1, ctx_at("L1")), InputError);
-  EXPECT_THROW(make_workload("nope", 1 << 20, ctx_at("L1")), InputError);
+  EXPECT_THROW(make_workload("axpy-fp64", Bytes(512), ctx_at("L1")), InputError);
+  EXPECT_THROW(make_workload("gemm-naive", Bytes(1000), ctx_at("L1")), InputError);
+  EXPECT_THROW(make_workload("axpy-fp64", Bytes(-1), ctx_at("L1")), InputError);
+  EXPECT_THROW(make_workload("nope", Bytes(1 << 20), ctx_at("L1")), InputError);
 }
 
 TEST(SuiteChecks, EveryKernelIsRightAndAWrongResultIsCaught) {
   for (const auto& info : suite_kernels()) {
     for (int threads : {1, 2}) {
       SCOPED_TRACE(info.name + " threads " + std::to_string(threads));
-      auto w = make_workload(info.name, small_set(info.name), ctx_at("L2", threads));
+      auto w = make_workload(info.name, Bytes(small_set(info.name)), ctx_at("L2", threads));
       w->run();
       w->run();
       w->run();
@@ -327,13 +327,13 @@ TEST(SuiteChecks, AKernelThatNeverRanFails) {
   for (const std::string name : {"copy", "triad", "dot", "multiply", "gemv", "gemm-naive",
                                  "gemm-blas-fp64", "stencil2d", "spmv"}) {
     SCOPED_TRACE(name);
-    auto w = make_workload(name, small_set(name), ctx_at("L2"));
+    auto w = make_workload(name, Bytes(small_set(name)), ctx_at("L2"));
     EXPECT_NE(w->check(), "");
   }
 }
 
 TEST(SuiteRunner, TimesAndChecks) {
-  auto w = make_workload("axpy-fp32", 64 * 1024, ctx_at("L2"));
+  auto w = make_workload("axpy-fp32", Bytes(64 * 1024), ctx_at("L2"));
   const RunResult r = time_workload(*w, "axpy-fp32", "L2", 2, true);
   EXPECT_TRUE(r.passed);
   EXPECT_EQ(r.check, "passed");
@@ -557,18 +557,20 @@ TEST(SuiteMemory, MemAvailableIsLoweredByACgroupLimit) {
   const auto dir = std::filesystem::temp_directory_path() / "roofline-test-cgroup";
   std::filesystem::create_directories(dir / "cgroup");
   std::ofstream(dir / "meminfo") << "MemTotal: 33554432 kB\nMemAvailable: 16777216 kB\n";
-  EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup"),
+  EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup").value,
                    16777216.0 * 1024);  // no limit files: MemAvailable
   std::ofstream(dir / "cgroup" / "memory.max") << "3221225472\n";
   std::ofstream(dir / "cgroup" / "memory.current") << "1073741824\n";
-  EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup"), 2147483648.0);
+  EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup").value,
+                   2147483648.0);
   // The suite sizes from the same figure: DRAM gets at most a quarter of it.
   const Machine c =
       machine_from_sysfs(std::string(ROOFLINE_TEST_DATA) + "/run/sysfs/cpu", dir / "meminfo");
   EXPECT_DOUBLE_EQ(c.mem_available_bytes, 2147483648.0);
   EXPECT_LE(working_set_for("DRAM", c, 2), 2147483648.0 / 4);
   std::ofstream(dir / "cgroup" / "memory.max") << "max\n";  // "max": no limit
-  EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup"), 16777216.0 * 1024);
+  EXPECT_DOUBLE_EQ(cpu::available_memory_bytes(dir / "meminfo", dir / "cgroup").value,
+                   16777216.0 * 1024);
   std::filesystem::remove_all(dir);
 }
 

@@ -72,8 +72,8 @@ void record_run(CpuRunRecord& run, const MeasureOptions& o, const Plan& plan,
   run.topology_source = topology_source;
   run.pinned = pinned;
   run.sample_seconds = plan.sample_seconds;
-  run.clock.all_cores_hz = compute.clock.all_cores_hz;
-  run.clock.one_core_hz = compute.clock.one_core_hz;
+  run.clock.all_cores_hz = Hertz(compute.clock.all_cores_hz);
+  run.clock.one_core_hz = Hertz(compute.clock.one_core_hz);
   run.clock.method =
       "dependent chain of 64 register-register adds per iteration (1 cycle each), timed with "
       "the monotonic clock, sampled in the rounds of the compute kernels; the clock is the "
@@ -94,14 +94,14 @@ class CpuMeasurement final : public engine::Backend {
   }
 
   void check(const MeasureOptions& o) const override {
-    resolve_plan(o, detect_topology(), detect_features(), available_memory_bytes());
+    resolve_plan(o, detect_topology(), detect_features(), available_memory_bytes().value);
   }
 
   engine::Measurements measure(const MeasureOptions& o) const override {
     engine::Progress progress(o);
     const Topology topo = detect_topology();
     const CpuFeatures feat = detect_features();
-    const double available = available_memory_bytes();
+    const double available = available_memory_bytes().value;
     Plan plan = resolve_plan(o, topo, feat, available);
     const engine::EnergyMeter meter = engine::rapl_meter();
     plan.energy = meter.reader;

@@ -53,8 +53,8 @@ CpuDescription describe_machine(const Plan& plan, const Topology& topo, const Cp
   d.logical_cpus = static_cast<int>(topo.allowed_cpus.size());
   d.threads = plan.threads;
   d.pinned = pinned;
-  d.clock_hz = clock.all_cores_hz;
-  d.clock_one_core_hz = clock.one_core_hz;
+  d.clock_hz = Hertz(clock.all_cores_hz);
+  d.clock_one_core_hz = Hertz(clock.one_core_hz);
   d.features = f.names();
   d.os_kernel = kernel_version();
   d.tool_version = ROOFLINE_VERSION;

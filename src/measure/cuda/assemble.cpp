@@ -114,7 +114,7 @@ engine::Measurements engine_measurements(const DeviceProps& props, const RoofSet
     mm.planned_mix = m.roof_mix;
     if (m.energy) mm.energy = visit_energy(*m.energy);
     if (t) {
-      mm.theoretical_bandwidth = t->theoretical ? t->theoretical->value : t->bandwidth.value;
+      mm.theoretical_bandwidth = t->theoretical ? *t->theoretical : t->bandwidth;
       mm.theory_formula = t->formula;
     }
     em.memory.push_back(std::move(mm));

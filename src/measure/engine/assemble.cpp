@@ -9,6 +9,7 @@
 #include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/statistics.hpp"
+#include "roofline/strings.hpp"
 
 #ifndef ROOFLINE_VERSION
 #define ROOFLINE_VERSION "unknown"
@@ -277,8 +278,8 @@ MemoryRoof memory_roof(const MemoryMeasurement& l, const std::string& origin, js
                 {"working_set", l.one_core_working_set_bytes},
                 {"stats", statistics_to_json(one)}};
   }
-  if (l.theoretical_bandwidth > 0) {
-    roof.theoretical = ByteRate(l.theoretical_bandwidth);
+  if (l.theoretical_bandwidth.value > 0) {
+    roof.theoretical = l.theoretical_bandwidth;
     roof.formula = l.theory_formula;
   }
   return roof;
@@ -360,11 +361,7 @@ void judge_roofs(const RoofSet& roofs, json& measurement, std::vector<std::strin
   };
   for (const auto& c : roofs.compute) judge(c.name, c.stats);
   for (const auto& l : roofs.memory) judge(l.level, l.stats);
-  auto list = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
-    return s;
-  };
+  auto list = [](const std::vector<std::string>& v) { return join(v); };
   if (noisy > 0)
     warnings.push_back(std::to_string(noisy) + " of " + std::to_string(total) + " roofs noisy (" +
                        noisy_rule_text() + "): " + list(noisy_names) +

@@ -47,8 +47,8 @@ const std::vector<std::string>& memory_level_names() {
 std::string parse_memory_level(const std::string& name, const std::string& option) {
   std::string up;
   for (char ch : name)
-    if (!std::isspace(static_cast<unsigned char>(ch)))
-      up += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (!std::isspace(static_cast<unsigned char>(ch))) up += ch;
+  up = upper(up);
   if (up == "MEM" || up == "RAM" || up == "MEMORY") up = "DRAM";
   const auto& known = memory_level_names();
   if (std::find(known.begin(), known.end(), up) == known.end())

@@ -29,10 +29,6 @@
 namespace roofline::suite {
 namespace {
 
-std::string upper(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 #if ROOFLINE_HAVE_OPENBLAS
 // OpenBLAS's entry points, opened at run time by the first use (layer.cmake says why it is not
 // linked); cblas.h gives their types. The library stays loaded for the process's life.

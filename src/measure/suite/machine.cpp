@@ -20,7 +20,7 @@ const cpu::CacheInfo* Machine::cache(const std::string& level) const {
 Machine detect_machine() {
   Machine m;
   m.topology = cpu::detect_topology();
-  m.mem_available_bytes = cpu::available_memory_bytes();
+  m.mem_available_bytes = cpu::available_memory_bytes().value;
   return m;
 }
 
@@ -28,7 +28,8 @@ Machine machine_from_sysfs(const std::filesystem::path& cpu_dir,
                            const std::filesystem::path& meminfo) {
   Machine m;
   m.topology = cpu::read_sysfs_topology(cpu_dir, {});
-  m.mem_available_bytes = cpu::available_memory_bytes(meminfo, meminfo.parent_path() / "cgroup");
+  m.mem_available_bytes =
+      cpu::available_memory_bytes(meminfo, meminfo.parent_path() / "cgroup").value;
   return m;
 }
 
@@ -133,14 +134,14 @@ double working_set_for(const std::string& level, const Machine& machine, int thr
   return cache_capacity(*c, machine, threads) / 2;
 }
 
-std::string level_holding(double bytes, const Machine& machine, int threads) {
+std::string level_holding(Bytes bytes, const Machine& machine, int threads) {
   if (threads < 1) throw InputError("threads must be at least 1");
   // Half of the capacity, as the level sizes are chosen (working_set_for): a set filling a cache
   // whole is partly evicted to the next level by the arrays' conflicts and the other data.
   for (const auto& level : all_levels()) {
     if (level == "DRAM") break;
     const cpu::CacheInfo* c = machine.cache(level);
-    if (c && bytes <= cache_capacity(*c, machine, threads) / 2) return level;
+    if (c && bytes.value <= cache_capacity(*c, machine, threads) / 2) return level;
   }
   return "DRAM";
 }

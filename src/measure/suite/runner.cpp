@@ -141,11 +141,11 @@ std::vector<PlannedRun> plan_runs(const RunOptions& o, const Machine& machine, i
     const int run_threads = info->threaded ? threads : 1;
     const double size = o.working_set_override;
     std::vector<std::string> levels = o.levels.empty() ? info->default_levels : o.levels;
-    if (size > 0 && o.levels.empty()) levels = {level_holding(size, machine, run_threads)};
+    if (size > 0 && o.levels.empty()) levels = {level_holding(Bytes(size), machine, run_threads)};
     for (const auto& level : levels) {
       PlannedRun r{&*info, level, run_threads, size, ""};
       if (size > 0) {
-        const std::string home = level_holding(size, machine, run_threads);
+        const std::string home = level_holding(Bytes(size), machine, run_threads);
         if (home != level)
           throw InputError("--size " + format_bytes(Bytes(size)) + " with --levels " + level +
                            ": " + name + " on " + std::to_string(run_threads) + " thread" +
@@ -182,7 +182,7 @@ void refuse_small_sets_first(const std::vector<PlannedRun>& plan, const Machine&
                              engine::ThreadTeam& team) {
   for (const auto& run : plan)
     if (run.skipped.empty() && run.bytes <= kSmallWorkingSet.value)
-      make_workload(run.info->name, run.bytes, context_for(run, machine, team));
+      make_workload(run.info->name, Bytes(run.bytes), context_for(run, machine, team));
 }
 }  // namespace
 
@@ -206,7 +206,7 @@ std::vector<RunResult> run_suite(const RunOptions& o, const Machine& machine) {
     if (o.progress)
       o.progress(name + " at " + run.level + " (" + format_bytes(Bytes(run.bytes)) + ", " +
                  std::to_string(ctx.threads) + " thread" + (ctx.threads > 1 ? "s" : "") + ")");
-    auto w = make_workload(name, run.bytes, ctx);
+    auto w = make_workload(name, Bytes(run.bytes), ctx);
     RunResult r = time_workload(*w, name, run.level, ctx.threads, o.quick);
     if (o.cancel && o.cancel->load()) throw Interrupted("kernel suite interrupted");
     r.dtype = run.info->dtype;

@@ -11,6 +11,7 @@
 #include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/suite.hpp"
 #include "suite_internal.hpp"
 
@@ -718,8 +719,7 @@ std::vector<std::string> resolve_kernels(const std::vector<std::string>& names) 
       {"all", {}},
   };
   for (const auto& raw : names) {
-    std::string n;
-    for (char c : raw) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string n = lower(raw);
     if (n == "all") {
       for (const auto& k : ks) push(k.name);
       continue;
@@ -731,8 +731,7 @@ std::vector<std::string> resolve_kernels(const std::vector<std::string>& names) 
     const auto it =
         std::find_if(ks.begin(), ks.end(), [&](const KernelInfo& k) { return k.name == n; });
     if (it == ks.end()) {
-      std::string known;
-      for (const auto& k : ks) known += (known.empty() ? "" : ", ") + k.name;
+      const std::string known = join(ks, [](const KernelInfo& k) { return k.name; });
       throw InputError("unknown kernel '" + raw + "' (known: " + known +
                        "; groups: stream, axpy, gemm, blas, stencil, all)");
     }
@@ -741,7 +740,9 @@ std::vector<std::string> resolve_kernels(const std::vector<std::string>& names) 
   return out;
 }
 
-std::unique_ptr<Workload> make_workload(const std::string& name, double ws, const Context& ctx) {
+std::unique_ptr<Workload> make_workload(const std::string& name, Bytes working_set,
+                                        const Context& ctx) {
+  const double ws = working_set.value;
   if (!(ws > 0) || !std::isfinite(ws))
     throw InputError(name + ": working set must be a positive size (got " + format_number(ws) +
                      ")");

@@ -40,8 +40,7 @@ std::uint64_t parse_size(const std::string& text) {
   } catch (...) {
     return 0;
   }
-  std::string suffix = s.substr(pos);
-  for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string suffix = upper(s.substr(pos));
   if (suffix == "K" || suffix == "KB" || suffix == "KIB") return v << 10;
   if (suffix == "M" || suffix == "MB" || suffix == "MIB") return v << 20;
   if (suffix == "G" || suffix == "GB" || suffix == "GIB") return v << 30;
@@ -127,8 +126,7 @@ SimulatorCaches parse_cache_spec(const std::string& spec) {
                         " (expected LEVEL=SIZE/WAYS[/LINE], e.g. L1=32K/8,L2=1M/8,L3=32M/16)");
     };
     if (eq == std::string::npos) throw bad("no '='");
-    std::string level = trim(part.substr(0, eq));
-    for (auto& ch : level) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    const std::string level = upper(trim(part.substr(0, eq)));
     std::vector<std::string> f;
     std::stringstream vs(part.substr(eq + 1));
     std::string x;

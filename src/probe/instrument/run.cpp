@@ -115,7 +115,8 @@ void run_native(const std::vector<std::string>& argv, const InstrumentOptions& o
     r.native = counters::run_counted(argv, o);
   }
   if (r.native.interrupted_by != 0) return;  // nothing to read: the command stops
-  r.regions = counters::read_marker_results(work / "markers", &r.messages, r.native.wall_seconds);
+  r.regions =
+      counters::read_marker_results(work / "markers", &r.messages, Seconds(r.native.wall_seconds));
   r.samples = read_sample_results(work / "time");
 }
 
