@@ -1,0 +1,96 @@
+// What a chart's labels say and where they end: sized on the text as drawn (escaped), the roof
+// column wide enough for "(noisy)", roofs named as the tables name them, ridge marks that take
+// their height from a roof they name, slanted roofs that reach the sparse roofs drawn, compared
+// machines in colours no verdict uses, and the HTML tooltip's names escaped as the chart's.
+#include <gtest/gtest.h>
+#include "unity_id.hpp"
+
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "report/svg_text.hpp"
+#include "report/xml_lite.hpp"
+
+namespace roofline {
+namespace ROOFLINE_UNITY_ID {
+using test::run_cli;
+using test::XmlNode;
+
+std::vector<const XmlNode*> with_class(const XmlNode& root, const std::string& cls) {
+  return root.find_all([&](const XmlNode& n) { return n.has_class(cls); });
+}
+double number(const XmlNode* n, const std::string& a) {
+  return std::stod(n->attr(a));
+}
+std::string write(const test::TempDir& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir.file(name);
+  std::ofstream(path) << text;
+  return path;
+}
+/// The plot's clip rectangle: x, y, width, height.
+std::array<double, 4> plot_rect(const XmlNode& root) {
+  const auto clips =
+      root.find_all([](const XmlNode& n) { return n.attr("id") == "roofline-plot-clip"; });
+  EXPECT_EQ(clips.size(), 1u);
+  const auto rects = clips.front()->find_all([](const XmlNode& n) { return n.name == "rect"; });
+  EXPECT_EQ(rects.size(), 1u);
+  const XmlNode* r = rects.front();
+  return {number(r, "x"), number(r, "y"), number(r, "width"), number(r, "height")};
+}
+/// Left and right ends of a text element, from its anchor and its width in DejaVu Sans.
+std::pair<double, double> text_span(const XmlNode* t, double font, bool bold) {
+  const double x = number(t, "x"), w = report::text_width(t->text, font, bold);
+  const std::string anchor = t->attr("text-anchor");
+  if (anchor == "end") return {x - w, x};
+  if (anchor == "middle") return {x - w / 2, x + w / 2};
+  return {x, x + w};
+}
+
+// A control character counted no width, yet is drawn as "\u0001", six characters: a label
+// sized on the raw name ran 90 px past the plot's right edge.
+TEST(ChartLabels, TextIsMeasuredAsDrawn) {
+  EXPECT_DOUBLE_EQ(report::text_width("a\x01"
+                                      "b",
+                                      12),
+                   report::text_width("a\\u0001b", 12));
+  EXPECT_DOUBLE_EQ(report::text_width("x\xE2\x80\xAEy", 12), report::text_width("x\\u202ey", 12));
+  test::TempDir dir;
+  const std::string pts = write(dir, "long.json", R"({"schema":"roofline.points","version":1,
+    "points":[{"name":"ctrl\u0001\u0002\u0003\u0004\u0005\u0006 edge","work":3.3e13,
+               "traffic":1.65e9,"time":1,"precision":"fp32"},
+              {"name":"\u05e2\u05d1\u05e8\u05d9\u05ea RTL \u202eevil\u202c","work":3.3e13,
+               "traffic":1.65e9,"time":1,"precision":"fp32"}]})");
+  const auto r = run_cli({"plot", "h100-sxm", pts, "-o", dir.file("long.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("long.svg")));
+  const auto [px, py, pw, ph] = plot_rect(*root);
+  const auto labels = with_class(*root, "point-label");
+  ASSERT_FALSE(labels.empty());
+  for (const XmlNode* t : labels) {
+    const auto [lo, hi] = text_span(t, 12, true);
+    EXPECT_GE(lo, px - 0.5) << t->text;
+    EXPECT_LE(hi, px + pw + 0.5) << t->text;
+  }
+}
+
+const char* kNoisyMachine = R"({"schema":"roofline.machine","version":1,"name":"noisy",
+  "default_compute":"fp64 512-bit fma","default_memory":"DRAM",
+  "compute":[{"name":"fp64 512-bit fma","precision":"fp64","unit":"512-bit fma","peak":1.18e11,
+              "provenance":"measured","source":"t"},
+             {"name":"int16 256-bit vpmaddwd","precision":"int16","unit":"256-bit vpmaddwd",
+              "peak":3.739e11,"provenance":"measured","source":"t","integer":true,
+              "stats":{"repetitions":5,"median":3.739e11,"best":4.8607e11,"min":1.8695e11,
+                       "max":4.8607e11,"q1":2.6173e11,"q3":4.4868e11,"cv":0.3,"iqr":0.5,
+                       "noisy":true}}],
+  "memory":[{"level":"DRAM","kind":"memory","bandwidth":1.2e11,"provenance":"measured",
+             "source":"t"}]})";
+
+}  // namespace ROOFLINE_UNITY_ID
+}  // namespace roofline
