@@ -491,8 +491,8 @@ std::string roof_lines(const Canvas& c, bool overlay) {
 
 // --- step 6: roof labels --------------------------------------------------------------------
 /// "fp32 512-bit fma 234.5 GFLOP/s", "DRAM 104.5 GB/s"; an overlay's with its machine's name.
-std::string roof_label_text(const Canvas& c, const DrawnRoof& r) {
-  return (r.machine != 0 ? c.in.machines[r.machine].roofs.name + ": " : std::string()) + r.name +
+std::string roof_label_text(const ReportInput& in, const DrawnRoof& r) {
+  return (r.machine != 0 ? in.machines[r.machine].roofs.name + ": " : std::string()) + r.name +
          " " + r.rate + (r.noisy ? " (noisy)" : "");
 }
 std::string label_ids(const DrawnRoof& r) {
@@ -504,7 +504,7 @@ std::string label_ids(const DrawnRoof& r) {
 bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   const Chart& ch = c.ch;
   const DrawnRoof& r = ch.roofs[ri];
-  const std::string label = roof_label_text(c, r);
+  const std::string label = roof_label_text(c.in, r);
   const double w = text_width(label, kFont);
   const double b = r.value();
   const double a_log = std::max(ch.x_lo, ch.y_lo - std::log10(b));
@@ -582,7 +582,7 @@ void roof_column(Canvas& c, std::string& out) {
         "roof-label compute" + overlay_classes(r.machine) + (secondary(r) ? " secondary" : "");
     out += "<line class=\"roof-leader\"" + label_ids(r) + y2_attrs + attr("x1", c.pa.right) +
            attr("y1", items[i].line_y) + attr("x2", x - 3) + attr("y2", y - lift) + "/>\n";
-    out += text(x, y, roof_label_text(c, r), cls, "start", label_ids(r) + y_attrs);
+    out += text(x, y, roof_label_text(c.in, r), cls, "start", label_ids(r) + y_attrs);
   }
 }
 
@@ -1066,10 +1066,7 @@ double label_column_width(const Chart& ch, const SvgOptions& o) {
   double w = 0;
   for (const auto& r : ch.roofs)
     if (r.compute && (r.shown || o.include_optional))
-      w = std::max(w, text_width((r.machine != 0 ? ch.in->machines[r.machine].roofs.name + ": "
-                                                 : std::string()) +
-                                     r.name + " " + r.rate,
-                                 kFont));
+      w = std::max(w, text_width(roof_label_text(*ch.in, r), kFont));  // "(noisy)" too
   return w > 0 ? std::min(w + 12, 0.34 * o.width) : 0;
 }
 

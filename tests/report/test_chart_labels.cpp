@@ -92,5 +92,23 @@ const char* kNoisyMachine = R"({"schema":"roofline.machine","version":1,"name":"
   "memory":[{"level":"DRAM","kind":"memory","bandwidth":1.2e11,"provenance":"measured",
              "source":"t"}]})";
 
+// The roofs' column was as wide as "int16 256-bit vpmaddwd 373.9 GOP/s", and the label drawn
+// with " (noisy)" after it ended at x = 974 on a 960 px chart.
+TEST(ChartLabels, TheRoofColumnHoldsTheNoisyMark) {
+  test::TempDir dir;
+  const std::string m = write(dir, "noisy.json", kNoisyMachine);
+  const auto r = run_cli({"plot", m, "-o", dir.file("noisy.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("noisy.svg")));
+  const double width = number(root.get(), "width");
+  bool noisy = false;
+  for (const XmlNode* t : with_class(*root, "roof-label")) {
+    if (!t->has_class("compute")) continue;
+    noisy = noisy || t->text.find("(noisy)") != std::string::npos;
+    EXPECT_LE(text_span(t, 12, false).second, width) << t->text;
+  }
+  EXPECT_TRUE(noisy);
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
