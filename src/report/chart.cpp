@@ -58,20 +58,10 @@ std::string points_intensity_unit(const Chart& ch) {
 }
 
 std::string compute_name(const ComputeRoof& c) {
-  std::string name = c.name;
-  // A roof named only by its unit reads better with its precision, one named only by its
-  // precision with its unit ("fp32 avx2 fma").
-  if (!c.precision.empty() && name.find(c.precision) == std::string::npos)
-    name = c.precision + " " + name;
-  // A unit whose first word the name already has is said once ("int8 DSP", unit "DSP
-  // slices": not "int8 DSP DSP slices").
-  const std::string unit_head = c.unit.substr(0, c.unit.find(' '));
-  const std::string padded = " " + name + " ";
-  if (!c.unit.empty() && name.find(c.unit) == std::string::npos &&
-      padded.find(" " + unit_head + " ") == std::string::npos)
-    name += " " + c.unit;
-  if (c.sparse && name.find("sparse") == std::string::npos) name += " (sparse)";
-  return name;
+  // The roof's own name, as the tables, the CSV, `hw show` and `--roofs` say it; a sparse
+  // figure not named so is marked, as "(noisy)" marks a noisy one.
+  if (c.sparse && c.name.find("sparse") == std::string::npos) return c.name + " (sparse)";
+  return c.name;
 }
 
 std::string compute_label(const RoofSet& roofs, const ComputeRoof& c) {

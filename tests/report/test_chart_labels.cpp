@@ -110,5 +110,24 @@ TEST(ChartLabels, TheRoofColumnHoldsTheNoisyMark) {
   EXPECT_TRUE(noisy);
 }
 
+// A roof named "my fast roof" (fp16, unit tensor) was labelled "fp16 my fast roof tensor",
+// a name the tables, the CSV and --roofs do not know.
+TEST(ChartLabels, ARoofIsLabelledWithItsName) {
+  test::TempDir dir;
+  const std::string m = write(dir, "named.json", R"({"schema":"roofline.machine","version":1,
+    "name":"named","default_compute":"my fast roof","default_memory":"DRAM",
+    "compute":[{"name":"my fast roof","precision":"fp16","unit":"tensor","peak":1e12,
+                "provenance":"datasheet","source":"t"}],
+    "memory":[{"level":"DRAM","kind":"memory","bandwidth":1e10,"provenance":"datasheet",
+               "source":"t"}]})");
+  auto r = run_cli({"plot", m, "--roofs", "my fast roof", "-o", dir.file("named.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("named.svg")));
+  std::set<std::string> texts;
+  for (const XmlNode* t : with_class(*root, "roof-label"))
+    if (t->has_class("compute")) texts.insert(t->text);
+  EXPECT_EQ(texts, (std::set<std::string>{"my fast roof 1 TFLOP/s"}));
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
