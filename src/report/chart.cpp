@@ -267,12 +267,13 @@ void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& cho
     const size_t mi = static_cast<size_t>(&m - rs.memory.data());
     const bool shown = choices[0].compute_shown[ci] && choices[0].memory_shown[mi];
     const std::string pair = "c" + std::to_string(ci) + ":m" + std::to_string(mi);
-    // One mark per distinct point: roofs of equal height against one level share it (shown
-    // when either pair is).
+    // One mark per distinct point: roofs of one height against one bandwidth share it (shown
+    // when either pair is). Heights that only lie close (int8 at 1e11 OP/s, bf16 at 1.0009e11
+    // FLOP/s) are two marks, each at its own I* and peak.
     const double i = ridge(c.peak, m.bandwidth).value;
     for (auto& r : ch.ridges) {
       if (r.c == &c && r.m == &m) return;
-      if (std::fabs(r.intensity / i - 1) < 1e-3 && std::fabs(r.peak / c.peak.value - 1) < 1e-3) {
+      if (r.peak == c.peak.value && r.m->bandwidth.value == m.bandwidth.value) {
         if (shown && !r.shown) r.c = &c, r.m = &m, r.shown = true;
         r.roof_ids += " " + pair;
         r.pairs.emplace_back(&c, &m);

@@ -129,5 +129,38 @@ TEST(ChartLabels, ARoofIsLabelledWithItsName) {
   EXPECT_EQ(texts, (std::set<std::string>{"my fast roof 1 TFLOP/s"}));
 }
 
+// A ridge mark took its height from an undrawn roof within 0.1% of a drawn one: bf16 at
+// 1.0009e11 against DRAM at 1e10 was marked at I* = 10 (int8's 1e11), its JSON peak 1e11.
+TEST(ChartLabels, ARidgeMarkIsAtItsOwnRoofs) {
+  test::TempDir dir;
+  const std::string m = write(dir, "tol.json", R"({"schema":"roofline.machine","version":1,
+    "name":"tol","default_compute":"fp32 a","default_memory":"DRAM",
+    "compute":[{"name":"int8 b","precision":"int8","unit":"x","peak":1e11,
+                "provenance":"measured","source":"t","integer":true},
+               {"name":"fp32 a","precision":"fp32","unit":"y","peak":2e11,
+                "provenance":"measured","source":"t"},
+               {"name":"bf16 c","precision":"bf16","unit":"z","peak":1.0009e11,
+                "provenance":"measured","source":"t"}],
+    "memory":[{"level":"DRAM","kind":"memory","bandwidth":1e10,"provenance":"measured",
+               "source":"t"}]})");
+  const auto r =
+      run_cli({"plot", m, "--roofs", "fp32,bf16,DRAM", "-o", dir.file("tol.json.out.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream f(dir.file("tol.json.out.json"));
+  const auto doc = nlohmann::json::parse(f);
+  bool found = false;
+  for (const auto& ridge : doc.at("ridges")) {
+    for (const auto& p : ridge.at("pairs")) {
+      if (p.at("compute_roof").get<std::string>() != "bf16 c") continue;
+      found = true;
+      EXPECT_NEAR(ridge.at("intensity").get<double>(), 10.009, 1e-9) << ridge.dump();
+      EXPECT_NEAR(ridge.at("peak").get<double>(), 1.0009e11, 1) << ridge.dump();
+    }
+    for (const auto& p : ridge.at("pairs"))
+      EXPECT_NE(p.at("compute_roof").get<std::string>(), "int8 b") << ridge.dump();
+  }
+  EXPECT_TRUE(found) << doc.at("ridges").dump();
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
