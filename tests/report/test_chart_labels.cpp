@@ -162,5 +162,42 @@ TEST(ChartLabels, ARidgeMarkIsAtItsOwnRoofs) {
   EXPECT_TRUE(found) << doc.at("ridges").dump();
 }
 
+// With every roof drawn, HBM3 stopped at 1.979 PFLOP/s while the sparse roofs above started
+// 43 px to its right, with no ring where they meet it.
+TEST(ChartLabels, SlantedRoofsReachTheSparseRoofsDrawn) {
+  test::TempDir dir;
+  const auto r = run_cli({"plot", "h100-sxm", "--roofs", "all", "-o", dir.file("all.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("all.svg")));
+  double top_y = 1e9, hbm_end_y = -1;
+  for (const XmlNode* l : with_class(*root, "roof")) {
+    if (l->name != "line" || l->has_class("optional")) continue;
+    if (l->has_class("compute-roof")) top_y = std::min(top_y, number(l, "y1"));
+    if (l->attr("data-roof") == "HBM3") hbm_end_y = number(l, "y2");
+  }
+  ASSERT_GT(hbm_end_y, 0);
+  EXPECT_NEAR(hbm_end_y, top_y, 0.02);
+  std::set<std::string> sparse_ids;
+  for (const XmlNode* l : with_class(*root, "compute-roof"))
+    if (l->attr("data-name").find("sparse") != std::string::npos)
+      sparse_ids.insert(l->attr("data-id"));
+  ASSERT_FALSE(sparse_ids.empty());
+  size_t rings = 0;
+  for (const XmlNode* c : with_class(*root, "ridge"))
+    for (const auto& id : sparse_ids)
+      if (c->attr("data-pairs").find(id + ":") != std::string::npos) ++rings;
+  EXPECT_GE(rings, sparse_ids.size() / 2) << "no ring names a sparse roof";
+}
+
+// The page names sparse pairs at its ridge marks too, as its "all" view can show them.
+TEST(ChartLabels, ThePageNamesSparsePairsAtItsRidges) {
+  test::TempDir dir;
+  const auto r = run_cli({"plot", "h100-sxm", "-o", dir.file("p.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = test::slurp(dir.file("p.html"));
+  // fp8 tensor sparse is compute roof 12 of h100-sxm.json.
+  EXPECT_NE(html.find("c12:m0"), std::string::npos);
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
