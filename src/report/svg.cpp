@@ -113,17 +113,15 @@ const char* kStyleLight = R"(
 .roof.default{stroke-width:2.6}
 .roof.dashed{stroke-dasharray:8 5}
 .roof.overlay{stroke:#56B4E9;stroke-width:1.8}
-.roof.overlay-2{stroke:#CC79A7}
-.roof.overlay-3{stroke:#E69F00}
-.roof.overlay-4{stroke:#009E73}
+.roof.overlay-2,.roof.overlay-4{stroke:#C4B200}
+.roof.overlay-3,.roof.overlay-4{stroke-dasharray:14 3 2 3}
+.roof.dashed.overlay-3,.roof.dashed.overlay-4{stroke-dasharray:8 4 2 4 2 4}
 .roof.secondary{stroke:#6e7781;stroke-width:1.3}
 .roof-label{font-size:12px;fill:#24292f}
 .roof-label.secondary{fill:#57606a}
 .roof-leader{stroke:#8c959f;stroke-width:.8;fill:none}
 .roof-label.overlay{fill:#1c7db5}
-.roof-label.overlay-2{fill:#a4477e}
-.roof-label.overlay-3{fill:#9a6700}
-.roof-label.overlay-4{fill:#00795a}
+.roof-label.overlay-2,.roof-label.overlay-4{fill:#716600}
 .theory{fill:none;stroke:#8c959f;stroke-width:1.1;stroke-dasharray:2 4}
 .ridge{fill:#ffffff;stroke:#24292f;stroke-width:1.5}
 .ridge-drop{stroke:#8c959f;stroke-width:1;stroke-dasharray:1 3}
@@ -154,12 +152,8 @@ const char* kStyleDark = R"(
 .roof-label.secondary{fill:#9ea7b3}
 .roof.overlay{stroke:#56B4E9}
 .roof-label.overlay{fill:#56B4E9}
-.roof.overlay-2{stroke:#CC79A7}
-.roof-label.overlay-2{fill:#CC79A7}
-.roof.overlay-3{stroke:#E69F00}
-.roof-label.overlay-3{fill:#E69F00}
-.roof.overlay-4{stroke:#009E73}
-.roof-label.overlay-4{fill:#009E73}
+.roof.overlay-2,.roof.overlay-4{stroke:#F0E442}
+.roof-label.overlay-2,.roof-label.overlay-4{fill:#F0E442}
 .theory{stroke:#6e7681}
 .ridge{fill:#0d1117;stroke:#e6edf3}
 .no-overlap{stroke:#8b949e}
@@ -445,8 +439,11 @@ void register_roofs(Canvas& c, bool optional) {
 
 // --- step 5: roof lines ----------------------------------------------------------------------
 /// The classes of a compared machine's lines and labels: " overlay overlay-N", N its place in
-/// the Okabe–Ito colours of the style sheet (sky blue, reddish purple, orange, bluish green,
-/// then again), so each machine reads apart (all were one sky blue, named in one legend entry).
+/// the style sheet's four looks, so each machine reads apart (all were one sky blue, named in
+/// one legend entry): the two Okabe–Ito colours no verdict uses, sky blue and yellow (darkened
+/// on a light page), solid, then the same two dash-dotted, then again. The verdicts' colours
+/// (orange, reddish purple, bluish green...) are left to the points: a third machine in orange
+/// read as far-below.
 std::string overlay_classes(size_t machine) {
   if (machine == 0) return "";
   return " overlay overlay-" + std::to_string((machine - 1) % kOverlayStyles + 1);

@@ -262,11 +262,12 @@ TEST(ChartFindings, EachComparedMachineHasItsOwnStyle) {
   }
   EXPECT_EQ(styles["mi300x"], (std::set<std::string>{"overlay-1"}));
   EXPECT_EQ(styles["a100-80gb"], (std::set<std::string>{"overlay-2"}));
-  // The style sheet gives each its colour (Okabe–Ito sky blue, reddish purple).
+  // The style sheet gives each its colour (Okabe–Ito sky blue, yellow darkened on white).
   const auto style = root->find_all([](const XmlNode& n) { return n.name == "style"; });
   ASSERT_FALSE(style.empty());
   EXPECT_NE(style[0]->text.find(".roof.overlay{stroke:#56B4E9"), std::string::npos);
-  EXPECT_NE(style[0]->text.find(".roof.overlay-2{stroke:#CC79A7}"), std::string::npos);
+  EXPECT_NE(style[0]->text.find(".roof.overlay-2,.roof.overlay-4{stroke:#C4B200}"),
+            std::string::npos);
   // One legend entry per machine, its swatch in the machine's style.
   std::map<std::string, std::string> legend;
   for (const XmlNode* g : with_class(*root, "legend"))

@@ -199,5 +199,28 @@ TEST(ChartLabels, ThePageNamesSparsePairsAtItsRidges) {
   EXPECT_NE(html.find("c12:m0"), std::string::npos);
 }
 
+// Compared machines were drawn in the verdicts' colours: the 3rd in orange read as "far below".
+TEST(ChartLabels, ComparedMachinesUseNoVerdictColour) {
+  test::TempDir dir;
+  const auto r = run_cli({"plot", "h100-sxm", "--compare", "mi300x", "--compare", "a100-80gb",
+                          "--compare", "b200", "--compare", "gaudi3", "-o", dir.file("c.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("c.svg")));
+  const auto style = root->find_all([](const XmlNode& n) { return n.name == "style"; });
+  ASSERT_FALSE(style.empty());
+  const std::string& css = style[0]->text;
+  size_t rules = 0;
+  for (size_t at = css.find(".roof.overlay"); at != std::string::npos;
+       at = css.find(".roof.overlay", at + 1)) {
+    const std::string rule = css.substr(at, css.find('}', at) - at);
+    ++rules;
+    for (const char* v : {"#0072B2", "#009E73", "#CC79A7", "#E69F00", "#D55E00"})
+      EXPECT_EQ(rule.find(v), std::string::npos) << rule;
+  }
+  EXPECT_GE(rules, 4u);
+  // The 3rd and 4th machines repeat the first two colours dash-dotted.
+  EXPECT_NE(css.find(".roof.overlay-3,.roof.overlay-4{stroke-dasharray:"), std::string::npos);
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
