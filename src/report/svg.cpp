@@ -892,10 +892,13 @@ struct PendingName {
 };
 
 /// Is point a heavier than b: by its weight, else by its time (an LLM step's summary point
-/// outweighs each of its operators)?
-bool heavier(const Point& a, const Point& b) {
+/// outweighs each of its operators)? Of two as heavy, the one later in the input: a summary
+/// follows the points it sums, and one of a single operator ("decode attention" of one fused
+/// attention) takes exactly its time.
+bool heavier(const Point& a, size_t ia, const Point& b, size_t ib) {
   if (a.weight != b.weight) return a.weight > b.weight;
-  return a.time.value > b.time.value;
+  if (a.time.value != b.time.value) return a.time.value > b.time.value;
+  return ia > ib;
 }
 
 /// Points whose markers lie within a pixel of each other are named once, as a group: the
@@ -919,7 +922,9 @@ std::vector<PendingName> name_groups(const std::vector<Point>& points,
   for (const auto& g : groups) {
     size_t best = g.front();
     for (size_t i : g)
-      if (heavier(points[pending[i].index], points[pending[best].index])) best = i;
+      if (heavier(points[pending[i].index], pending[i].index, points[pending[best].index],
+                  pending[best].index))
+        best = i;
     PendingName named = pending[best];
     if (g.size() > 1) named.name += " +" + std::to_string(g.size() - 1) + " more";
     out.push_back(named);

@@ -222,5 +222,21 @@ TEST(ChartLabels, ComparedMachinesUseNoVerdictColour) {
   EXPECT_NE(css.find(".roof.overlay-3,.roof.overlay-4{stroke-dasharray:"), std::string::npos);
 }
 
+// "decode attention" sums one fused attention operator, so the two have one time: the
+// operator, first in the input, named the spot ("decode attention (fused) +1 more"), though a
+// step's summary point is named before its operators.
+TEST(ChartLabels, OfTwoPointsAsHeavyTheSummaryNamesTheSpot) {
+  test::TempDir dir;
+  const std::string pts = write(dir, "tie.json", R"j({"schema":"roofline.points","version":1,
+    "points":[{"name":"decode attention (fused)","work":3e14,"traffic":3e12,"time":1},
+              {"name":"decode attention","work":3e14,"traffic":3e12,"time":1}]})j");
+  const auto r = run_cli({"plot", "h100-sxm", pts, "-o", dir.file("tie.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("tie.svg")));
+  const auto labels = with_class(*root, "point-label");
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0]->text, "decode attention +1 more");
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
