@@ -141,8 +141,17 @@ std::string roof_controls(const report::Chart& ch, const ReportInput& in) {
 
 namespace {
 
+/// Every string in `v` as the SVG and the tables show it: control and bidirectional characters
+/// escaped ("ctrl\u0001"), so the tooltip shows the same name as the label beside the point.
+void display_strings(nlohmann::json& v) {
+  if (v.is_string())
+    v = terminal_safe_lines(v.get<std::string>());
+  else if (v.is_structured())
+    for (auto& e : v) display_strings(e);
+}
+
 /// The point data the page's script shows in tooltips, as JSON safe inside <script>: formatted
-/// here so the page shows the tool's own numbers.
+/// here so the page shows the tool's own numbers, its texts escaped as the chart's.
 std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
   nlohmann::json points = nlohmann::json::array();
   for (size_t k = 0; k < in.points.size(); ++k) {
@@ -172,6 +181,7 @@ std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
                       {"causes", d.causes},
                       {"notes", d.notes}});
   }
+  display_strings(points);
   std::string data = json_text(nlohmann::json{{"points", points}}, -1);
   // Inside <script>, "<" must not start a tag: escape it as a JSON unicode escape.
   std::string safe;

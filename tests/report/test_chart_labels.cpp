@@ -222,6 +222,23 @@ TEST(ChartLabels, ComparedMachinesUseNoVerdictColour) {
   EXPECT_NE(css.find(".roof.overlay-3,.roof.overlay-4{stroke-dasharray:"), std::string::npos);
 }
 
+// The tooltip's JSON carried the raw control and bidirectional characters the label and the
+// table show escaped.
+TEST(ChartLabels, TheTooltipShowsTheNameAsTheChartDoes) {
+  test::TempDir dir;
+  const std::string pts = write(dir, "esc.json", R"({"schema":"roofline.points","version":1,
+    "points":[{"name":"a\u0001b \u202eevil\u202c","work":1e12,"traffic":1e10,"time":1}]})");
+  const auto r = run_cli({"plot", "h100-sxm", pts, "-o", dir.file("esc.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = test::slurp(dir.file("esc.html"));
+  const std::string open = "<script type=\"application/json\" id=\"roofline-data\">";
+  const size_t at = html.find(open);
+  ASSERT_NE(at, std::string::npos);
+  const size_t from = at + open.size();
+  const auto data = nlohmann::json::parse(html.substr(from, html.find("</script>", from) - from));
+  EXPECT_EQ(data.at("points").at(0).at("name").get<std::string>(), "a\\u0001b \\u202eevil\\u202c");
+}
+
 // "decode attention" sums one fused attention operator, so the two have one time: the
 // operator, first in the input, named the spot ("decode attention (fused) +1 more"), though a
 // step's summary point is named before its operators.
