@@ -265,7 +265,7 @@ std::string points_table(const ReportInput& in, const report::Chart& ch) {
         is += (is.empty() ? "" : ", ") + (d.levels.size() > 1 ? l.level + " " : "") +
               format_number(l.intensity.value);
       h += "<tr data-index=\"" + std::to_string(k) + "\">" +
-           "<td data-label=\"point\"><span class=\"swatch\" style=\"background:" +
+           "<td class=\"name\" data-label=\"point\"><span class=\"swatch\" style=\"background:" +
            report::verdict_colour(d.verdict) + "\"></span>" + xml_escape(p.name) + "</td>" +
            td_num("W", format_work(p.work, u), p.work.value) +
            td_num("T", format_seconds(p.time), p.time.value) +
@@ -299,8 +299,8 @@ std::string roofs_table(const ReportInput& in, const report::Chart& ch) {
     const report::DrawnRoof* r = drawn.count(key) ? drawn[key] : nullptr;
     std::string why;
     if (r && r->shown) why = r->compute ? r->reason : "memory level";
-    return "<td data-label=\"roof\">" + xml_escape(name) + "<span class=\"muted\"> · " +
-           xml_escape(kind) + "</span>" +
+    return "<td class=\"name\" data-label=\"roof\">" + xml_escape(name) +
+           "<span class=\"muted\"> · " + xml_escape(kind) + "</span>" +
            (why.empty() ? std::string()
                         : "<br><span class=\"why\">on the chart: " + xml_escape(why) + "</span>") +
            "</td>";

@@ -239,6 +239,24 @@ TEST(ChartLabels, TheTooltipShowsTheNameAsTheChartDoes) {
   EXPECT_EQ(data.at("points").at(0).at("name").get<std::string>(), "a\\u0001b \\u202eevil\\u202c");
 }
 
+// A name of 154 characters without a space widened the points table past the page: its cell
+// may break anywhere, as the source column's does.
+TEST(ChartLabels, APointNameCellBreaksAnywhere) {
+  test::TempDir dir;
+  const auto r = run_cli({"plot", "h100-sxm", "-o", dir.file("p.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = test::slurp(dir.file("p.html"));
+  EXPECT_NE(html.find("table.data td.name{min-width:8em;overflow-wrap:anywhere}"),
+            std::string::npos);
+  const auto pr = run_cli({"plot", "h100-sxm",
+                           std::string(ROOFLINE_TEST_DATA) + "/report/long_names.points.json", "-o",
+                           dir.file("q.html")});
+  // The fixture is the CI's (charts.sh): fp64 points judged on h100-sxm's fp64 roof.
+  ASSERT_EQ(pr.exit_code, 0) << pr.err;
+  EXPECT_NE(test::slurp(dir.file("q.html")).find("<td class=\"name\" data-label=\"point\">"),
+            std::string::npos);
+}
+
 // "decode attention" sums one fused attention operator, so the two have one time: the
 // operator, first in the input, named the spot ("decode attention (fused) +1 more"), though a
 // step's summary point is named before its operators.
