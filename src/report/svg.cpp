@@ -942,6 +942,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
   for (size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return geom[a].r > geom[b].r; });
+  std::vector<const PointGeom*> labelled_lines;  // headroom lines whose factor is placed
   for (size_t k : order) {
     const Point& p = c.in.points[k];
     const Diagnosis& d = ch.diagnoses[k];
@@ -956,8 +957,16 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
                       attr("y2", ya) + "/>\n";
       // The factor beside the line while the chart has few points; with many, the dotted lines
       // alone (the factors are in the tooltips and the points table).
-      if (std::fabs(ya - y) > 14 && c.in.points.size() <= kMaxHeadroomLabels)
+      // Points at one spot share one line, and one factor ("×3.35" was said once per point).
+      const bool repeated =
+          std::any_of(labelled_lines.begin(), labelled_lines.end(), [&](const PointGeom* o) {
+            return std::fabs(o->xb - xb) <= 1 && std::fabs(o->y - y) <= 1 &&
+                   std::fabs(o->ya - ya) <= 1;
+          });
+      if (std::fabs(ya - y) > 14 && c.in.points.size() <= kMaxHeadroomLabels && !repeated) {
         headroom_label(c, d, g, colour, out.headroom);
+        labelled_lines.push_back(&g);
+      }
     }
     const UnitSystem& u = ch.point_units[k];  // OP/s for a point on an integer roof
     std::string tip = (p.name.empty() ? "point" : p.name) + " — " + d.title +

@@ -273,5 +273,17 @@ TEST(ChartLabels, OfTwoPointsAsHeavyTheSummaryNamesTheSpot) {
   EXPECT_EQ(labels[0]->text, "decode attention +1 more");
 }
 
+// Points at one spot drew their headroom factor once each ("×3.35" twice, side by side).
+TEST(ChartLabels, PointsAtOneSpotSayTheirHeadroomOnce) {
+  test::TempDir dir;
+  const std::string pts = write(dir, "two.json", R"({"schema":"roofline.points","version":1,
+    "points":[{"name":"a","work":1e12,"traffic":1e10,"time":1},
+              {"name":"b","work":1e12,"traffic":1e10,"time":1}]})");
+  const auto r = run_cli({"plot", "h100-sxm", pts, "-o", dir.file("two.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("two.svg")));
+  EXPECT_EQ(with_class(*root, "headroom-label").size(), 1u);
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
