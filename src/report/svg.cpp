@@ -274,28 +274,36 @@ std::string open_document(const Canvas& c) {
   s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", o.width) + attr("height", o.height) +
        "/>\n";
   s += text(c.pa.left, 28, c.in.title, "title");
-  std::string sub = "machine: " + rs.name;
+  std::string compared;
   for (size_t i = 1; i < c.in.machines.size(); ++i)
-    sub += (i == 1 ? " · compared with " : ", ") + c.in.machines[i].roofs.name;
-  sub += " · default roofs: " + ch.default_compute->name + " × " + ch.default_memory->level;
-  sub += " · ridge I* = " +
-         format_intensity(ridge(*ch.default_compute, *ch.default_memory), default_roof_units(ch));
+    compared += (i == 1 ? " · compared with " : ", ") + c.in.machines[i].roofs.name;
+  std::string sub =
+      " · default roofs: " + ch.default_compute->name + " × " + ch.default_memory->level +
+      " · ridge I* = " +
+      format_intensity(ridge(*ch.default_compute, *ch.default_memory), default_roof_units(ch));
   size_t shown = 0, total = 0;
   for (const auto& r : ch.roofs)
     if (r.machine == 0 && r.compute) shown += r.shown, ++total;
+  std::string count;
   if (shown < total && !o.include_optional)
-    sub += " · " + std::to_string(shown) + " of " + std::to_string(total) + " compute roofs drawn";
-  // Within the chart's width (12 px, .subtitle): cut at a code point with an ellipsis; the
-  // roofs table and the page say the rest.
+    count = " · " + std::to_string(shown) + " of " + std::to_string(total) + " compute roofs drawn";
+  // Within the chart's width (12 px, .subtitle): the compared machines counted where their
+  // names do not fit (the legend names each), then the middle cut at a code point with an
+  // ellipsis, the count of roofs drawn kept; the roofs table and the page say the rest.
   const double room = o.width - c.pa.left - 8;
-  if (text_width(sub, 12) > room) {
-    while (!sub.empty() && text_width(sub + "…", 12) > room) {
+  const std::string head = "machine: " + rs.name;
+  if (text_width(head + compared + sub + count, 12) > room && c.in.machines.size() > 2)
+    compared = " · compared with " + std::to_string(c.in.machines.size() - 1) + " machines";
+  sub = head + compared + sub;
+  if (text_width(sub + count, 12) > room) {
+    while (!sub.empty() && text_width(sub + "…" + count, 12) > room) {
       size_t cut = sub.size() - 1;
       while (cut > 0 && (static_cast<unsigned char>(sub[cut]) & 0xC0) == 0x80) --cut;
       sub.erase(cut);
     }
     sub += "…";
   }
+  sub += count;
   s += text(c.pa.left, 48, sub, "subtitle");
   return s;
 }

@@ -285,5 +285,22 @@ TEST(ChartLabels, PointsAtOneSpotSayTheirHeadroomOnce) {
   EXPECT_EQ(with_class(*root, "headroom-label").size(), 1u);
 }
 
+// With four compared machines the subtitle was cut before its last part, the count of roofs
+// drawn: the machines are counted instead (the legend names them) and the count kept.
+TEST(ChartLabels, TheSubtitleKeepsTheRoofCount) {
+  test::TempDir dir;
+  const auto r = run_cli({"plot", "h100-sxm", "--compare", "mi300x", "--compare", "a100-80gb",
+                          "--compare", "b200", "--compare", "gaudi3", "-o", dir.file("c.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("c.svg")));
+  const auto subs = with_class(*root, "subtitle");
+  ASSERT_EQ(subs.size(), 1u);
+  const std::string& sub = subs[0]->text;
+  const std::string tail = " compute roofs drawn";
+  ASSERT_GE(sub.size(), tail.size());
+  EXPECT_EQ(sub.substr(sub.size() - tail.size()), tail) << sub;
+  EXPECT_LE(number(subs[0], "x") + report::text_width(sub, 12), number(root.get(), "width"));
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
