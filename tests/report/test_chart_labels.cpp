@@ -302,5 +302,24 @@ TEST(ChartLabels, TheSubtitleKeepsTheRoofCount) {
   EXPECT_LE(number(subs[0], "x") + report::text_width(sub, 12), number(root.get(), "width"));
 }
 
+// The terminal legend's lines ran past --width with a long point name.
+TEST(ChartLabels, TheTerminalLegendKeepsToTheWidth) {
+  test::TempDir dir;
+  const std::string pts = write(dir, "w.json", R"({"schema":"roofline.points","version":1,
+    "points":[{"name":")" + std::string(150, 'n') + R"(","work":1e12,"traffic":1e10,"time":1}]})");
+  const auto r = run_cli({"plot", "h100-sxm", pts, "--terminal", "--width", "80"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string plot = r.out.substr(0, r.out.find("Roofs of"));
+  std::istringstream lines(plot);
+  size_t checked = 0;
+  for (std::string line; std::getline(lines, line); ++checked) {
+    size_t cols = 0;
+    for (char ch : line) cols += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+    EXPECT_LE(cols, 80u) << line;
+  }
+  EXPECT_GT(checked, 10u);
+  EXPECT_NE(plot.find("nnnn…"), std::string::npos) << plot;
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline
