@@ -58,20 +58,10 @@ std::string points_intensity_unit(const Chart& ch) {
 }
 
 std::string compute_name(const ComputeRoof& c) {
-  std::string name = c.name;
-  // A roof named only by its unit reads better with its precision, one named only by its
-  // precision with its unit ("fp32 avx2 fma").
-  if (!c.precision.empty() && name.find(c.precision) == std::string::npos)
-    name = c.precision + " " + name;
-  // A unit whose first word the name already has is said once ("int8 DSP", unit "DSP
-  // slices": not "int8 DSP DSP slices").
-  const std::string unit_head = c.unit.substr(0, c.unit.find(' '));
-  const std::string padded = " " + name + " ";
-  if (!c.unit.empty() && name.find(c.unit) == std::string::npos &&
-      padded.find(" " + unit_head + " ") == std::string::npos)
-    name += " " + c.unit;
-  if (c.sparse && name.find("sparse") == std::string::npos) name += " (sparse)";
-  return name;
+  // The roof's own name, as the tables, the CSV, `hw show` and `--roofs` say it; a sparse
+  // figure not named so is marked, as "(noisy)" marks a noisy one.
+  if (c.sparse && c.name.find("sparse") == std::string::npos) return c.name + " (sparse)";
+  return c.name;
 }
 
 std::string compute_label(const RoofSet& roofs, const ComputeRoof& c) {
@@ -158,14 +148,15 @@ size_t text_columns(const std::string& s) {
 
 namespace {
 
-/// The highest dense compute roof among those drawn (`shown`; all when none is): where the
-/// slanted roofs end. With `--roofs fp32,HBM3` the HBM3 line climbed past the one flat roof
-/// drawn, to the height of a hidden fp8 roof, and no longer showed min(π, β·I).
-const ComputeRoof* highest_dense(const RoofSet& s, const std::vector<bool>& shown) {
+/// The highest compute roof among those drawn (`shown`), sparse ones included when drawn; the
+/// highest dense roof when none is drawn: where the slanted roofs end. With `--roofs fp32,HBM3`
+/// the HBM3 line climbed past the one flat roof drawn, to the height of a hidden fp8 roof, and
+/// no longer showed min(π, β·I); with `--roofs all` it stopped below the sparse roofs drawn.
+const ComputeRoof* highest_drawn(const RoofSet& s, const std::vector<bool>& shown) {
   const ComputeRoof* best = nullptr;
   for (int pass = 0; pass < 2 && !best; ++pass)
     for (size_t k = 0; k < s.compute.size(); ++k)
-      if (!s.compute[k].sparse && (pass == 1 || shown[k]) &&
+      if ((pass == 0 ? shown[k] : !s.compute[k].sparse) &&
           (!best || s.compute[k].peak > best->peak))
         best = &s.compute[k];
   return best ? best : &s.compute.front();
@@ -207,13 +198,13 @@ std::vector<RoofChoice> roof_choices(const ReportInput& in, const Chart& ch) {
   return choices;
 }
 
-/// Every roof of every machine as drawn: memory roofs from the left edge to the highest dense
-/// flat roof drawn; flat roofs from the fastest memory roof drawn to the right edge (the usual
+/// Every roof of every machine as drawn: memory roofs from the left edge to the highest flat
+/// roof drawn; flat roofs from the fastest memory roof drawn to the right edge (the usual
 /// drawing of a hierarchy). The left and right edges are set with the axes.
 void add_drawn_roofs(Chart& ch, const ReportInput& in, const std::vector<RoofChoice>& choices) {
   for (size_t mi = 0; mi < in.machines.size(); ++mi) {
     const RoofSet& s = in.machines[mi].roofs;
-    const ComputeRoof* top = highest_dense(s, choices[mi].compute_shown);
+    const ComputeRoof* top = highest_drawn(s, choices[mi].compute_shown);
     const MemoryRoof* fast = fastest(s, choices[mi].memory_shown);
     const ComputeRoof& dc = s.select_compute("");
     const MemoryRoof& dm = s.headline_memory();
@@ -260,20 +251,22 @@ void add_drawn_roofs(Chart& ch, const ReportInput& in, const std::vector<RoofCho
   }
 }
 
-/// Ridge points (docs/model.md §2, §8): each dense flat roof against the default memory roof,
-/// and the default flat roof against every memory level; one mark per distinct point.
+/// Ridge points (docs/model.md §2, §8): each flat roof against the default memory roof (a
+/// sparse one too: the HTML page can show it), and the default flat roof against every memory
+/// level; one mark per distinct point.
 void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& choices) {
   auto add_ridge = [&](const ComputeRoof& c, const MemoryRoof& m) {
     const size_t ci = static_cast<size_t>(&c - rs.compute.data());
     const size_t mi = static_cast<size_t>(&m - rs.memory.data());
     const bool shown = choices[0].compute_shown[ci] && choices[0].memory_shown[mi];
     const std::string pair = "c" + std::to_string(ci) + ":m" + std::to_string(mi);
-    // One mark per distinct point: roofs of equal height against one level share it (shown
-    // when either pair is).
+    // One mark per distinct point: roofs of one height against one bandwidth share it (shown
+    // when either pair is). Heights that only lie close (int8 at 1e11 OP/s, bf16 at 1.0009e11
+    // FLOP/s) are two marks, each at its own I* and peak.
     const double i = ridge(c.peak, m.bandwidth).value;
     for (auto& r : ch.ridges) {
       if (r.c == &c && r.m == &m) return;
-      if (std::fabs(r.intensity / i - 1) < 1e-3 && std::fabs(r.peak / c.peak.value - 1) < 1e-3) {
+      if (r.peak == c.peak.value && r.m->bandwidth.value == m.bandwidth.value) {
         if (shown && !r.shown) r.c = &c, r.m = &m, r.shown = true;
         r.roof_ids += " " + pair;
         r.pairs.emplace_back(&c, &m);
@@ -300,8 +293,7 @@ void add_ridges(Chart& ch, const RoofSet& rs, const std::vector<RoofChoice>& cho
     ch.ridges.push_back(r);
   };
   add_ridge(*ch.default_compute, *ch.default_memory);
-  for (const auto& c : rs.compute)
-    if (!c.sparse) add_ridge(c, *ch.default_memory);
+  for (const auto& c : rs.compute) add_ridge(c, *ch.default_memory);
   for (const auto& m : rs.memory) add_ridge(*ch.default_compute, m);
 }
 
@@ -352,7 +344,9 @@ void refuse_beyond(const Extent& x, const Extent& y, double xlo, double xhi, dou
 /// the same length per decade on both axes; the roofs' open ends are cut at the edges.
 void set_axes(Chart& ch, const ReportInput& in, double width, double height) {
   Extent x, y;
-  for (const auto& r : ch.ridges) x.take(r.intensity, [] { return std::string("a ridge"); });
+  // A sparse roof's ridge widens the axis only where the view draws it.
+  for (const auto& r : ch.ridges)
+    if (r.shown || !r.c->sparse) x.take(r.intensity, [] { return std::string("a ridge"); });
   for (const auto& m : in.machines) {
     const RoofSet& s = m.roofs;
     const auto who = [&] { return "machine '" + terminal_safe(s.name) + "'"; };

@@ -103,8 +103,8 @@ UnitSystem default_roof_units(const Chart& ch);
 /// The points' intensity unit for a column heading: "FLOP/byte", or "FLOP/byte or OP/byte"
 /// when integer and floating-point points share the chart (the axis unit without points).
 std::string points_intensity_unit(const Chart& ch);
-/// A compute roof's name for labels: its name, with the precision and unit when the name lacks
-/// them, and "(sparse)" when it is a sparse figure not named so.
+/// A compute roof's name for labels: its own name (as the tables and `--roofs` say it), with
+/// "(sparse)" when it is a sparse figure not named so.
 std::string compute_name(const ComputeRoof& c);
 /// compute_name and the peak: "fp32 avx2 fma 350 GFLOP/s".
 std::string compute_label(const RoofSet& roofs, const ComputeRoof& c);

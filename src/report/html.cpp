@@ -140,8 +140,17 @@ std::string roof_controls(const report::Chart& ch, const ReportInput& in) {
 
 namespace {
 
+/// Every string in `v` as the SVG and the tables show it: control and bidirectional characters
+/// escaped ("ctrl\u0001"), so the tooltip shows the same name as the label beside the point.
+void display_strings(nlohmann::json& v) {
+  if (v.is_string())
+    v = terminal_safe_lines(v.get<std::string>());
+  else if (v.is_structured())
+    for (auto& e : v) display_strings(e);
+}
+
 /// The point data the page's script shows in tooltips, as JSON safe inside <script>: formatted
-/// here so the page shows the tool's own numbers.
+/// here so the page shows the tool's own numbers, its texts escaped as the chart's.
 std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
   nlohmann::json points = nlohmann::json::array();
   for (size_t k = 0; k < in.points.size(); ++k) {
@@ -171,6 +180,7 @@ std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
                       {"causes", d.causes},
                       {"notes", d.notes}});
   }
+  display_strings(points);
   std::string data = json_text(nlohmann::json{{"points", points}}, -1);
   // Inside <script>, "<" must not start a tag: escape it as a JSON unicode escape.
   std::string safe;
@@ -253,7 +263,7 @@ std::string points_table(const ReportInput& in, const report::Chart& ch) {
         return (d.levels.size() > 1 ? l.level + " " : "") + format_number(l.intensity.value);
       });
       h += "<tr data-index=\"" + std::to_string(k) + "\">" +
-           "<td data-label=\"point\"><span class=\"swatch\" style=\"background:" +
+           "<td class=\"name\" data-label=\"point\"><span class=\"swatch\" style=\"background:" +
            report::verdict_colour(d.verdict) + "\"></span>" + xml_text(p.name) + "</td>" +
            td_num("W", format_work(p.work, u), p.work.value) +
            td_num("T", format_seconds(p.time), p.time.value) +
@@ -287,8 +297,8 @@ std::string roofs_table(const ReportInput& in, const report::Chart& ch) {
     const report::DrawnRoof* r = drawn.count(key) ? drawn[key] : nullptr;
     std::string why;
     if (r && r->shown) why = r->compute ? r->reason : "memory level";
-    return "<td data-label=\"roof\">" + xml_text(name) + "<span class=\"muted\"> · " +
-           xml_text(kind) + "</span>" +
+    return "<td class=\"name\" data-label=\"roof\">" + xml_text(name) +
+           "<span class=\"muted\"> · " + xml_text(kind) + "</span>" +
            (why.empty() ? std::string()
                         : "<br><span class=\"why\">on the chart: " + xml_text(why) + "</span>") +
            "</td>";

@@ -12,6 +12,7 @@ body{margin:0;background:var(--bg);color:var(--fg);
 font:14px/1.45 system-ui,-apple-system,"Segoe UI","DejaVu Sans",Helvetica,Arial,sans-serif}
 main{max-width:1080px;margin:0 auto;padding:20px 24px 48px}
 h1{font-size:22px;margin:4px 0 2px}h2{font-size:17px;margin:28px 0 8px}
+h1,h2,.sub{overflow-wrap:anywhere}
 h3{font-size:14px;margin:16px 0 6px}
 .sub{color:var(--muted);margin:0 0 12px}
 .toolbar{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;padding:8px 10px;
@@ -48,6 +49,7 @@ vertical-align:top;overflow-wrap:break-word}
 table.data td.num{text-align:right;font-variant-numeric:tabular-nums}
 table.data td.num:not(.wrap){white-space:nowrap}
 table.data td.source{min-width:14em;overflow-wrap:anywhere}
+table.data td.name{min-width:8em;overflow-wrap:anywhere}
 table.data th{background:var(--panel);position:sticky;top:0}
 table.sortable th{cursor:pointer;user-select:none}
 table.sortable th[aria-sort=ascending]::after{content:" ▲"}
@@ -73,7 +75,7 @@ gap:8px;text-align:left}
 table.data td.num,table.data td.num:not(.wrap){text-align:left;white-space:normal}
 table.data td::before{content:attr(data-label);color:var(--muted);font-size:12px}
 table.data td.empty{display:none}
-table.data td.source{min-width:0}
+table.data td.source,table.data td.name{min-width:0}
 dl.info{grid-template-columns:minmax(0,1fr)}
 dl.info dd{margin:0 0 6px}
 }

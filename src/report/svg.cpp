@@ -115,17 +115,15 @@ const char* kStyleLight = R"(
 .roof.default{stroke-width:2.6}
 .roof.dashed{stroke-dasharray:8 5}
 .roof.overlay{stroke:#56B4E9;stroke-width:1.8}
-.roof.overlay-2{stroke:#CC79A7}
-.roof.overlay-3{stroke:#E69F00}
-.roof.overlay-4{stroke:#009E73}
+.roof.overlay-2,.roof.overlay-4{stroke:#C4B200}
+.roof.overlay-3,.roof.overlay-4{stroke-dasharray:14 3 2 3}
+.roof.dashed.overlay-3,.roof.dashed.overlay-4{stroke-dasharray:8 4 2 4 2 4}
 .roof.secondary{stroke:#6e7781;stroke-width:1.3}
 .roof-label{font-size:12px;fill:#24292f}
 .roof-label.secondary{fill:#57606a}
 .roof-leader{stroke:#8c959f;stroke-width:.8;fill:none}
 .roof-label.overlay{fill:#1c7db5}
-.roof-label.overlay-2{fill:#a4477e}
-.roof-label.overlay-3{fill:#9a6700}
-.roof-label.overlay-4{fill:#00795a}
+.roof-label.overlay-2,.roof-label.overlay-4{fill:#716600}
 .theory{fill:none;stroke:#8c959f;stroke-width:1.1;stroke-dasharray:2 4}
 .ridge{fill:#ffffff;stroke:#24292f;stroke-width:1.5}
 .ridge-drop{stroke:#8c959f;stroke-width:1;stroke-dasharray:1 3}
@@ -156,12 +154,8 @@ const char* kStyleDark = R"(
 .roof-label.secondary{fill:#9ea7b3}
 .roof.overlay{stroke:#56B4E9}
 .roof-label.overlay{fill:#56B4E9}
-.roof.overlay-2{stroke:#CC79A7}
-.roof-label.overlay-2{fill:#CC79A7}
-.roof.overlay-3{stroke:#E69F00}
-.roof-label.overlay-3{fill:#E69F00}
-.roof.overlay-4{stroke:#009E73}
-.roof-label.overlay-4{fill:#009E73}
+.roof.overlay-2,.roof.overlay-4{stroke:#F0E442}
+.roof-label.overlay-2,.roof-label.overlay-4{fill:#F0E442}
 .theory{stroke:#6e7681}
 .ridge{fill:#0d1117;stroke:#e6edf3}
 .no-overlap{stroke:#8b949e}
@@ -282,28 +276,36 @@ std::string open_document(const Canvas& c) {
   s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", o.width) + attr("height", o.height) +
        "/>\n";
   s += text(c.pa.left, 28, c.in.title, "title");
-  std::string sub = "machine: " + rs.name;
+  std::string compared;
   for (size_t i = 1; i < c.in.machines.size(); ++i)
-    sub += (i == 1 ? " · compared with " : ", ") + c.in.machines[i].roofs.name;
-  sub += " · default roofs: " + ch.default_compute->name + " × " + ch.default_memory->level;
-  sub += " · ridge I* = " +
-         format_intensity(ridge(*ch.default_compute, *ch.default_memory), default_roof_units(ch));
+    compared += (i == 1 ? " · compared with " : ", ") + c.in.machines[i].roofs.name;
+  std::string sub =
+      " · default roofs: " + ch.default_compute->name + " × " + ch.default_memory->level +
+      " · ridge I* = " +
+      format_intensity(ridge(*ch.default_compute, *ch.default_memory), default_roof_units(ch));
   size_t shown = 0, total = 0;
   for (const auto& r : ch.roofs)
     if (r.machine == 0 && r.compute) shown += r.shown, ++total;
+  std::string count;
   if (shown < total && !o.include_optional)
-    sub += " · " + std::to_string(shown) + " of " + std::to_string(total) + " compute roofs drawn";
-  // Within the chart's width (12 px, .subtitle): cut at a code point with an ellipsis; the
-  // roofs table and the page say the rest.
+    count = " · " + std::to_string(shown) + " of " + std::to_string(total) + " compute roofs drawn";
+  // Within the chart's width (12 px, .subtitle): the compared machines counted where their
+  // names do not fit (the legend names each), then the middle cut at a code point with an
+  // ellipsis, the count of roofs drawn kept; the roofs table and the page say the rest.
   const double room = o.width - c.pa.left - 8;
-  if (text_width(sub, 12) > room) {
-    while (!sub.empty() && text_width(sub + "…", 12) > room) {
+  const std::string head = "machine: " + rs.name;
+  if (text_width(head + compared + sub + count, 12) > room && c.in.machines.size() > 2)
+    compared = " · compared with " + std::to_string(c.in.machines.size() - 1) + " machines";
+  sub = head + compared + sub;
+  if (text_width(sub + count, 12) > room) {
+    while (!sub.empty() && text_width(sub + "…" + count, 12) > room) {
       size_t cut = sub.size() - 1;
       while (cut > 0 && (static_cast<unsigned char>(sub[cut]) & 0xC0) == 0x80) --cut;
       sub.erase(cut);
     }
     sub += "…";
   }
+  sub += count;
   s += text(c.pa.left, 48, sub, "subtitle");
   return s;
 }
@@ -447,8 +449,11 @@ void register_roofs(Canvas& c, bool optional) {
 
 // --- step 5: roof lines ----------------------------------------------------------------------
 /// The classes of a compared machine's lines and labels: " overlay overlay-N", N its place in
-/// the Okabe–Ito colours of the style sheet (sky blue, reddish purple, orange, bluish green,
-/// then again), so each machine reads apart (all were one sky blue, named in one legend entry).
+/// the style sheet's four looks, so each machine reads apart (all were one sky blue, named in
+/// one legend entry): the two Okabe–Ito colours no verdict uses, sky blue and yellow (darkened
+/// on a light page), solid, then the same two dash-dotted, then again. The verdicts' colours
+/// (orange, reddish purple, bluish green...) are left to the points: a third machine in orange
+/// read as far-below.
 std::string overlay_classes(size_t machine) {
   if (machine == 0) return "";
   return " overlay overlay-" + std::to_string((machine - 1) % kOverlayStyles + 1);
@@ -492,8 +497,8 @@ std::string roof_lines(const Canvas& c, bool overlay) {
 
 // --- step 6: roof labels --------------------------------------------------------------------
 /// "fp32 512-bit fma 234.5 GFLOP/s", "DRAM 104.5 GB/s"; an overlay's with its machine's name.
-std::string roof_label_text(const Canvas& c, const DrawnRoof& r) {
-  return (r.machine != 0 ? c.in.machines[r.machine].roofs.name + ": " : std::string()) + r.name +
+std::string roof_label_text(const ReportInput& in, const DrawnRoof& r) {
+  return (r.machine != 0 ? in.machines[r.machine].roofs.name + ": " : std::string()) + r.name +
          " " + r.rate + (r.noisy ? " (noisy)" : "");
 }
 std::string label_ids(const DrawnRoof& r) {
@@ -505,7 +510,7 @@ std::string label_ids(const DrawnRoof& r) {
 bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   const Chart& ch = c.ch;
   const DrawnRoof& r = ch.roofs[ri];
-  const std::string label = roof_label_text(c, r);
+  const std::string label = roof_label_text(c.in, r);
   const double w = text_width(label, kFont);
   const double b = r.value();
   const double a_log = std::max(ch.x_lo, ch.y_lo - std::log10(b));
@@ -583,7 +588,7 @@ void roof_column(Canvas& c, std::string& out) {
         "roof-label compute" + overlay_classes(r.machine) + (secondary(r) ? " secondary" : "");
     out += "<line class=\"roof-leader\"" + label_ids(r) + y2_attrs + attr("x1", c.pa.right) +
            attr("y1", items[i].line_y) + attr("x2", x - 3) + attr("y2", y - lift) + "/>\n";
-    out += text(x, y, roof_label_text(c, r), cls, "start", label_ids(r) + y_attrs);
+    out += text(x, y, roof_label_text(c.in, r), cls, "start", label_ids(r) + y_attrs);
   }
 }
 
@@ -895,10 +900,13 @@ struct PendingName {
 };
 
 /// Is point a heavier than b: by its weight, else by its time (an LLM step's summary point
-/// outweighs each of its operators)?
-bool heavier(const Point& a, const Point& b) {
+/// outweighs each of its operators)? Of two as heavy, the one later in the input: a summary
+/// follows the points it sums, and one of a single operator ("decode attention" of one fused
+/// attention) takes exactly its time.
+bool heavier(const Point& a, size_t ia, const Point& b, size_t ib) {
   if (a.weight != b.weight) return a.weight > b.weight;
-  return a.time.value > b.time.value;
+  if (a.time.value != b.time.value) return a.time.value > b.time.value;
+  return ia > ib;
 }
 
 /// Points whose markers lie within a pixel of each other are named once, as a group: the
@@ -922,7 +930,9 @@ std::vector<PendingName> name_groups(const std::vector<Point>& points,
   for (const auto& g : groups) {
     size_t best = g.front();
     for (size_t i : g)
-      if (heavier(points[pending[i].index], points[pending[best].index])) best = i;
+      if (heavier(points[pending[i].index], pending[i].index, points[pending[best].index],
+                  pending[best].index))
+        best = i;
     PendingName named = pending[best];
     if (g.size() > 1) named.name += " +" + std::to_string(g.size() - 1) + " more";
     out.push_back(named);
@@ -940,6 +950,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
   for (size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return geom[a].r > geom[b].r; });
+  std::vector<const PointGeom*> labelled_lines;  // headroom lines whose factor is placed
   for (size_t k : order) {
     const Point& p = c.in.points[k];
     const Diagnosis& d = ch.diagnoses[k];
@@ -954,8 +965,16 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
                       attr("y2", ya) + "/>\n";
       // The factor beside the line while the chart has few points; with many, the dotted lines
       // alone (the factors are in the tooltips and the points table).
-      if (std::fabs(ya - y) > 14 && c.in.points.size() <= kMaxHeadroomLabels)
+      // Points at one spot share one line, and one factor ("×3.35" was said once per point).
+      const bool repeated =
+          std::any_of(labelled_lines.begin(), labelled_lines.end(), [&](const PointGeom* o) {
+            return std::fabs(o->xb - xb) <= 1 && std::fabs(o->y - y) <= 1 &&
+                   std::fabs(o->ya - ya) <= 1;
+          });
+      if (std::fabs(ya - y) > 14 && c.in.points.size() <= kMaxHeadroomLabels && !repeated) {
         headroom_label(c, d, g, colour, out.headroom);
+        labelled_lines.push_back(&g);
+      }
     }
     const UnitSystem& u = ch.point_units[k];  // OP/s for a point on an integer roof
     std::string tip = (p.name.empty() ? "point" : p.name) + " — " + d.title +
@@ -1066,10 +1085,7 @@ double label_column_width(const Chart& ch, const SvgOptions& o) {
   double w = 0;
   for (const auto& r : ch.roofs)
     if (r.compute && (r.shown || o.include_optional))
-      w = std::max(w, text_width((r.machine != 0 ? ch.in->machines[r.machine].roofs.name + ": "
-                                                 : std::string()) +
-                                     r.name + " " + r.rate,
-                                 kFont));
+      w = std::max(w, text_width(roof_label_text(*ch.in, r), kFont));  // "(noisy)" too
   return w > 0 ? std::min(w + 12, 0.34 * o.width) : 0;
 }
 

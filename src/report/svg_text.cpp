@@ -70,7 +70,10 @@ double other_width(unsigned cp, bool bold) {
 }
 }  // namespace
 
-double text_width(const std::string& s, double font, bool bold) {
+double text_width(const std::string& raw, double font, bool bold) {
+  // Measured as drawn: svg_text shows control and bidirectional characters escaped ("\u0001"
+  // is six characters wide, not none), so a name full of them is sized on what is shown.
+  const std::string s = terminal_safe_lines(raw);
   double em = 0;
   for (size_t i = 0; i < s.size();) {
     const auto b = static_cast<unsigned char>(s[i]);

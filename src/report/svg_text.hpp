@@ -18,7 +18,8 @@ std::string svg_attr(const std::string& name, double value);
 std::string svg_text(double x, double y, const std::string& s, const std::string& cls,
                      const std::string& anchor = "start", const std::string& extra = "");
 /// Width of a text in the sans-serif fonts the charts use, from DejaVu Sans's advance widths
-/// (the widest of them); `bold` for DejaVu Sans Bold (font-weight 600 or more).
+/// (the widest of them); `bold` for DejaVu Sans Bold (font-weight 600 or more). The text is
+/// measured as svg_text draws it: control and bidirectional characters escaped.
 double text_width(const std::string& s, double font, bool bold = false);
 /// The style every chart shares: background, text, title, subtitle, ticks, axis titles, frame,
 /// grid and legend text; light, and the dark variant inside a prefers-color-scheme query. Each

@@ -222,6 +222,10 @@ std::string terminal_x_axis(const report::Chart& ch, const report::LogScale& X, 
 std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int columns, bool color,
                             const std::vector<std::vector<size_t>>& shared) {
   const std::string indent(kLabel + 2, ' ');
+  // Each item within the width: names from files can be long (a line ran past --width).
+  const size_t room =
+      std::max<size_t>(static_cast<size_t>(std::max(columns, 0)), indent.size() + 16) -
+      indent.size();
   std::string out;
   std::vector<std::string> items;
   items.push_back("* ridge I* = " +
@@ -248,9 +252,10 @@ std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int 
     bool first = true;
     for (size_t k = 0; k < in.points.size(); ++k) {
       if (ch.diagnoses[k].verdict != v) continue;
-      items.push_back((first ? to_string(v) + ": " : std::string()) +
-                      colorize(point_letter(k), verdict_color(v), color) + " " +
-                      terminal_safe(in.points[k].name));
+      const std::string head = (first ? to_string(v) + ": " : std::string());
+      const size_t used = report::text_columns(head + point_letter(k) + " ");
+      items.push_back(head + colorize(point_letter(k), verdict_color(v), color) + " " +
+                      fit(terminal_safe(in.points[k].name), room > used ? room - used : 1));
       first = false;
     }
   }
@@ -264,7 +269,9 @@ std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int 
     items.push_back(std::to_string(shown) + " of " + std::to_string(total) +
                     " compute roofs drawn (--roofs all draws every one)");
   std::string line = indent;
-  for (const auto& it : items) {
+  for (auto& it : items) {
+    if (visible_columns(it) > room && visible_columns(it) == report::text_columns(it))
+      it = fit(it, room);  // an item without colour (a point's is cut in its name above)
     const size_t w = visible_columns(line) + 3 + visible_columns(it);
     if (line.size() > indent.size() && w > static_cast<size_t>(columns)) {
       out += line + "\n";

@@ -6,6 +6,8 @@
 //   overlaps     pairs of visible labels (or a label and a point marker) whose boxes intersect,
 //                from the browser's own text boxes (getBBox, mapped by getScreenCTM, so a
 //                label turned with a 45° roof is checked as the turned rectangle it is);
+//   clipped      visible labels drawn in the plot (points, levels, headroom, ridges, workload)
+//                whose box runs past the plot's clip rectangle, so part of the text is cut off;
 //   hscroll      the page is wider than the window (it would scroll sideways);
 //   wide_tables  tables wider than the page's column;
 //   labels, markers, roofs_visible  how much was checked, in the default view and with every
@@ -47,8 +49,23 @@
     }
     return true;
   }
+  var INSIDE = '.ridge-label,.headroom-label,.point-label,.level-label,.workload-label';
+  var clipRect = svg.querySelector('#roofline-plot-clip rect');
   function check(view) {
-    var labels = [], markers = [], overlaps = [];
+    var labels = [], markers = [], overlaps = [], clipped = [];
+    var plot = clipRect && quad(clipRect);
+    if (plot) {
+      var left = plot[0][0], top = plot[0][1], right = plot[2][0], bottom = plot[2][1];
+      svg.querySelectorAll(INSIDE).forEach(function (t) {
+        if (!shown(t) || !t.textContent.trim()) return;
+        var q = quad(t);
+        if (!q) return;
+        var xs = q.map(function (p) { return p[0]; }), ys = q.map(function (p) { return p[1]; });
+        if (Math.min.apply(null, xs) < left - 0.5 || Math.max.apply(null, xs) > right + 0.5 ||
+            Math.min.apply(null, ys) < top - 0.5 || Math.max.apply(null, ys) > bottom + 0.5)
+          clipped.push(view + ': "' + t.textContent + '"');
+      });
+    }
     svg.querySelectorAll(LABELS).forEach(function (t) {
       if (!shown(t) || !t.textContent.trim()) return;
       var q = quad(t);
@@ -72,7 +89,8 @@
     }
     var roofs = 0;
     svg.querySelectorAll('line.roof[data-id]').forEach(function (l) { if (shown(l)) ++roofs; });
-    return {labels: labels.length, markers: markers.length, roofs: roofs, overlaps: overlaps};
+    return {labels: labels.length, markers: markers.length, roofs: roofs, overlaps: overlaps,
+            clipped: clipped};
   }
   var out = {};
   var byDefault = check('default view');
@@ -88,6 +106,7 @@
   out.markers = byDefault.markers;
   out.roofs_visible = [byDefault.roofs, everything.roofs];
   out.overlaps = byDefault.overlaps.concat(everything.overlaps);
+  out.clipped = byDefault.clipped.concat(everything.clipped);
   var doc = document.documentElement;
   out.page_width = doc.scrollWidth;
   out.window_width = window.innerWidth;
@@ -101,9 +120,11 @@
   });
   var lines = ['labels: ' + out.labels.join(' '), 'markers: ' + out.markers,
                'roofs_visible: ' + out.roofs_visible.join(' '), 'overlaps: ' + out.overlaps.length,
+               'clipped: ' + out.clipped.length,
                'hscroll: ' + (out.hscroll ? 1 : 0) + ' (' + out.page_width + ' px in ' + out.window_width + ')',
                'wide_tables: ' + out.wide_tables.length];
   out.overlaps.forEach(function (o) { lines.push('overlap: ' + o); });
   out.wide_tables.forEach(function (o) { lines.push('wide table: ' + o); });
+  out.clipped.forEach(function (o) { lines.push('clipped: ' + o); });
   if (window.parent !== window) window.parent.postMessage(lines.join('\n'), '*');
 })();
