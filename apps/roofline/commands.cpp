@@ -181,9 +181,7 @@ void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::str
     }
   }
   if (fitted.points.empty() && points.size() > first)
-    throw InputError(file + ": none of its " + std::to_string(points.size() - first) +
-                     " points can be judged on machine '" + roofs.name +
-                     "' (no roof for their precision or levels: see the warnings)");
+    throw InputError(file + ": " + none_judged(points.size() - first, roofs.name));
   kept.insert(kept.end(), std::make_move_iterator(fitted.points.begin()),
               std::make_move_iterator(fitted.points.end()));
   points = std::move(kept);

@@ -111,5 +111,9 @@ struct FittedPoints {
   std::vector<std::string> warnings;
 };
 FittedPoints fit_to_roofs(std::vector<Point> points, const RoofSet& roofs);
+/// The refusal when fit_to_roofs kept none of `count` points, for the machine named `machine`
+/// (already escaped): "none of its 3 points can be judged on machine 'm' (…)", "its one point
+/// cannot be judged …".
+std::string none_judged(std::size_t count, const std::string& machine);
 
 }  // namespace roofline

@@ -62,9 +62,7 @@ ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Poi
   FittedPoints fitted = fit_to_roofs(std::move(named), roofs);
   warn_each("roofline.Chart", fitted.warnings);
   if (fitted.points.empty() && !points.empty())
-    throw InputError("Chart: none of its " + std::to_string(points.size()) +
-                     " points can be judged on machine '" + terminal_safe(roofs.name) +
-                     "' (no roof for their precision or levels: see the warnings)");
+    throw InputError("Chart: " + none_judged(points.size(), terminal_safe(roofs.name)));
   c.points = std::move(fitted.points);
   c.title = title;
   c.workload_line = workload_line;

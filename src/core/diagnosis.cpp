@@ -441,6 +441,14 @@ bool drop_roofless_levels(Point& p, const RoofSet& roofs, Unjudged& levels, Unju
 }
 }  // namespace
 
+std::string none_judged(std::size_t count, const std::string& machine) {
+  if (count == 1)
+    return "its one point cannot be judged on machine '" + machine +
+           "' (no roof for its precision or levels: see the warning)";
+  return "none of its " + std::to_string(count) + " points can be judged on machine '" + machine +
+         "' (no roof for their precision or levels: see the warnings)";
+}
+
 FittedPoints fit_to_roofs(std::vector<Point> points, const RoofSet& roofs) {
   FittedPoints out;
   Unjudged unjudged, levels;

@@ -420,7 +420,8 @@ void check_count_and_summarise(CheckReport& out) {
     out.skipped += c.status == CheckStatus::skipped;
   }
   out.nothing_judged = out.passed + out.failed == 0;
-  out.summary = std::to_string(out.checks.size()) + " points: " + std::to_string(out.passed) +
+  out.summary = std::to_string(out.checks.size()) +
+                (out.checks.size() == 1 ? " point: " : " points: ") + std::to_string(out.passed) +
                 " passed, " + std::to_string(out.failed) + " failed, " +
                 std::to_string(out.skipped) + " skipped" +
                 (out.nothing_judged ? " (no point was judged: the gate checked nothing)" : "");

@@ -457,7 +457,7 @@ Point dcgm_point(const DcgmSummary& s, const DcgmWorkRate& w, const DcgmPeaks& p
   p.name = s.entity;
   p.time = Seconds(t);
   p.work = Work(w.rate * t);
-  p.traffic.push_back({"", Bytes(*s.dram_active * peaks.bandwidth.value * t)});
+  p.traffic.push_back({"DRAM", Bytes(*s.dram_active * peaks.bandwidth.value * t)});
   p.precision = w.best_roof;
   p.source = "dcgm";
   p.note = "W/s ≈ " + w.parts + "; Q/s ≈ " + format_number(*s.dram_active, 3) + " × " +

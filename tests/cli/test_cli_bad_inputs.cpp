@@ -911,8 +911,8 @@ std::vector<Case> cases() {
       {"a point at a level the machine has not, and at no other (point names the file)",
        {"point", "--points={dir}/points-level-l9.json", "--hw=h100-sxm"},
        2,
-       "points-level-l9.json: none of its 1 points can be judged on machine 'h100-sxm' (no roof "
-       "for their precision or levels: see the warnings)"},
+       "points-level-l9.json: its one point cannot be judged on machine 'h100-sxm' (no roof "
+       "for its precision or levels: see the warning)"},
       {"a point at a level the machine has not (check names the file)",
        {"check", "{dir}/points-level-l9.json", "--hw=h100-sxm", "--min-attainment=0.1"},
        2,
@@ -922,7 +922,7 @@ std::vector<Case> cases() {
        {"point", "--points={dir}/points-fp8.json", "--peak=1T", "--bandwidth=1T",
         "--precision=fp64"},
        2,
-       "points-fp8.json: none of its 1 points can be judged on machine 'given roofs'"},
+       "points-fp8.json: its one point cannot be judged on machine 'given roofs'"},
       // --precision names a roof: a value the machine lacks is refused even where every point
       // names its own precision (it was ignored, exit 0).
       {"an import judged against a roof the machine lacks",

@@ -50,6 +50,14 @@ TEST(CliCheck, GlobalMinimumFailsTheSlowPointWithExit5) {
   r = run_cli(args({"check", d.file("p.json"), "--min-attainment", "0.15"}));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("roofline check: passed, 2 points: 2 passed"), std::string::npos) << r.out;
+  // One point is one point ("1 points" had been printed).
+  write_text(d.file("one.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "compute ok", "work": 80, "traffic": 1, "time": 1}]})");
+  r = run_cli(args({"check", d.file("one.json"), "--min-attainment", "0.5"}));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("roofline check: passed, 1 point: 1 passed, 0 failed, 0 skipped"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(CliCheck, ConfigRulesPerPattern) {
