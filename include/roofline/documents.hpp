@@ -22,6 +22,11 @@ struct PointsDocument {
   std::string origin;
 };
 
+/// Refuses points in other units than what they are put beside: InputError "FILE: points are in
+/// W/Q but AGAINST W'/Q'" (`against`: "the machine's roofs are in", "a.json holds").
+void refuse_other_units(const std::string& file, const UnitSystem& points,
+                        const std::string& against, const UnitSystem& against_units);
+
 /// One timed run of a suite kernel (`roofline run`, docs/run.md): W and compulsory Q from the
 /// kernel catalogue, T measured over repetitions, the result checked.
 struct RunRecord {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "roofline/diagnosis.hpp"
+#include "roofline/diff.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
@@ -25,5 +26,16 @@ std::string render_kernel_on_roofs(const KernelOnRoofs& k, const std::string& ma
                                    const UnitSystem& u);
 /// The roofs of a set as a table (name, value, provenance, theoretical ratio, ridge).
 std::string render_roofs(const RoofSet& roofs);
+/// `roofline diff` of two machines: a line per roof paired (values, B/A, spreads, the verdict
+/// against the noise), the roofs one side lacks, the ridge moving. `origin_a` / `origin_b`: where
+/// each machine was read from (a file or catalogue name), beside its name in the heading.
+std::string render_machines_diff(const RoofSetDiff& d, const RoofSet& a,
+                                 const std::string& origin_a, const RoofSet& b,
+                                 const std::string& origin_b);
+/// `roofline diff` of two points documents: a line per pair (P, B/A, the intensity ratio, spreads,
+/// the verdict, a precision changed), then the points one side lacks. `label_a` / `label_b`: the
+/// documents as given.
+std::string render_points_diff(const PointsDiff& d, const std::string& label_a,
+                               const std::string& label_b);
 
 }  // namespace roofline

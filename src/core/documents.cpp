@@ -1,8 +1,16 @@
 #include "roofline/documents.hpp"
 
+#include "roofline/error.hpp"
 #include "roofline/statistics.hpp"
 
 namespace roofline {
+
+void refuse_other_units(const std::string& file, const UnitSystem& points,
+                        const std::string& against, const UnitSystem& against_units) {
+  if (points == against_units) return;
+  throw InputError(file + ": points are in " + points.work + "/" + points.traffic + " but " +
+                   against + " " + against_units.work + "/" + against_units.traffic);
+}
 
 double RunRecord::spread() const {
   if (const auto s = rate_spread_from_times(times)) return *s;
