@@ -461,15 +461,9 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
     throw InputError("--hw with several machines compares one --batch and one --context");
   std::vector<llm::MachineComparison> rows;
   llm::PriceList prices = llm::PriceList::parse(a.price);
-  std::vector<MachineDocument> machines;
-  for (const auto& name : names) machines.push_back(resolve_machine(name, a.machine.hw_dir));
-  std::vector<const MachineDocument*> resolved;
-  for (const auto& m : machines) resolved.push_back(&m);
-  refuse_one_machine_twice(names, resolved, "llm --hw");
   // Machines of one document name told apart in the table (their file names, else as given).
-  std::vector<MachineDocument*> named;
-  for (auto& m : machines) named.push_back(&m);
-  name_machines_apart(names, named);
+  const std::vector<MachineDocument> machines =
+      resolve_machines(names, a.machine.hw_dir, "llm --hw");
   for (size_t i = 0; i < names.size(); ++i) {
     const std::string& name = names[i];
     LlmSetup st = setup_for(a, model, name);
