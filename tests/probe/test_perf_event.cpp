@@ -54,6 +54,18 @@ TEST(PerfEvent, TaskClockCountsThisProcess) {
   EXPECT_LE(t.cpu_seconds, wall + 0.004) << "task-clock " << r[0].value << " ns";
 }
 
+TEST(PerfEvent, CountThisProcessSumsTheThreadsOfThisProcess) {
+  // task-clock on every thread of this process over a spin of this thread: at least the spin's
+  // CPU time, one reading per event, every thread counted.
+  const ProcessCount c = count_this_process(software_events(), [] { spin_for(0.05); });
+  ASSERT_EQ(c.readings.size(), 1u);
+  if (!c.failures.empty()) GTEST_SKIP() << "software events are refused here: " << c.failures[0];
+  EXPECT_GE(c.counted_threads, 1);
+  EXPECT_EQ(c.readings[0].name, software_events()[0].name);
+  EXPECT_EQ(c.readings[0].time_running, c.readings[0].time_enabled);
+  EXPECT_GT(combine(software_events(), c.readings).cpu_seconds, 0.02);
+}
+
 TEST(PerfEvent, ProbeOfASysfsWithoutPmuGivesTheMissingMessage) {
   const PmuStatus s = probe_pmu(kSysfs / "kvm-no-pmu");
   EXPECT_TRUE(s.core_pmu.empty());
