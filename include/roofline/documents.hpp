@@ -57,7 +57,10 @@ struct RunRecord {
   /// rate_spread_from_times: the one `noisy` judges and `check` compares runs by); from the
   /// min, median and max for a record without its times; 0 when neither gives one.
   double spread() const;
-  /// The point: W per call, Q per level, T = sustained seconds per call.
+  /// The kernel as a table lists it: "kernel", or "kernel [variant]" for a variant's run.
+  std::string label() const;
+  /// The point: W per call, Q per level, T = sustained seconds per call; named label() + " @"
+  /// + level.
   Point to_point() const;
 };
 

@@ -17,9 +17,13 @@ double RunRecord::spread() const {
   return rate_spread_from_summary(min, median, max).value_or(0);
 }
 
+std::string RunRecord::label() const {
+  return kernel + (variant.empty() ? "" : " [" + variant + "]");
+}
+
 Point RunRecord::to_point() const {
   Point p;
-  p.name = kernel + (variant.empty() ? "" : " [" + variant + "]") + " @" + level;
+  p.name = label() + " @" + level;
   p.work = count.work;
   p.traffic = traffic;
   p.time = Seconds(sustained);
