@@ -19,6 +19,9 @@ const char* verdict_color(Verdict v);
 /// two steps of the diagnosis, the prescription and the notes.
 std::string render_point_analysis(const Point& p, const Diagnosis& d, const RoofSet& roofs,
                                   bool color);
+/// The kernel catalogue as a table (`roofline kernel list`): name, size flags (optional ones in
+/// brackets), default dtype, what it computes.
+std::string render_kernel_catalogue(const std::vector<KernelSpec>& kernels);
 /// A kernel's hand count: W, Q, I, formulas, BLAS level.
 std::string render_kernel_count(const KernelCount& k, const UnitSystem& u);
 /// The kernel on a machine's roofs: ridge and side, attainable rate, time bounds.

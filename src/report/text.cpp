@@ -89,6 +89,17 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
   return out;
 }
 
+std::string render_kernel_catalogue(const std::vector<KernelSpec>& kernels) {
+  Table t({"kernel", "sizes", "dtype", "what"});
+  for (const auto& s : kernels) {
+    std::string params;
+    for (const auto& p : s.params) params += (params.empty() ? "--" : " --") + p;
+    for (const auto& [p, _] : s.defaults) params += " [--" + p + "]";
+    t.add_row({s.name, params, s.default_dtype, s.description});
+  }
+  return t.render();
+}
+
 std::string render_kernel_count(const KernelCount& k, const UnitSystem& u) {
   std::string out;
   out +=
