@@ -168,9 +168,7 @@ std::vector<CompareQuery> compare_queries(const CompareArgs& a,
                                           PointsDocument& doc) {
   std::vector<CompareQuery> queries;
   if (!a.at.empty()) {
-    const Intensity i = parse<Intensity>(a.at, "--at");
-    if (!(i.value > 0)) throw InputError("--at: intensity must be > 0 (got '" + a.at + "')");
-    queries.push_back({"", i, a.precision, a.level, ""});
+    queries.push_back({"", parse_workload_intensity(a.at), a.precision, a.level, ""});
     return queries;
   }
   doc = load_points_file(a.points);
@@ -225,14 +223,7 @@ void run_compare(const CompareArgs& a) {
   if (!a.report.empty()) check_report(a.report, false);
   check_outputs({{"-o", a.output}, {"--report", a.report}});
   // A catalogue entry is named by its canonical name; a file keeps its document name.
-  std::vector<MachineDocument> machines;
-  for (const auto& n : a.names) machines.push_back(resolve_machine(n, a.hw_dir));
-  std::vector<const MachineDocument*> resolved;
-  for (const auto& m : machines) resolved.push_back(&m);
-  refuse_one_machine_twice(a.names, resolved, "hw compare");
-  std::vector<MachineDocument*> named;
-  for (auto& m : machines) named.push_back(&m);
-  name_machines_apart(a.names, named);
+  std::vector<MachineDocument> machines = resolve_machines(a.names, a.hw_dir, "hw compare");
   std::vector<const RoofSet*> sets;
   for (const auto& m : machines) sets.push_back(&m.roofs);
 

@@ -251,18 +251,6 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
   emit(t, a.output);
 }
 
-/// Several files are several runs: one file given twice (by another name, or a link to it)
-/// would count its runs twice.
-void refuse_repeated_files(const std::vector<std::string>& files) {
-  for (std::size_t i = 0; i < files.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j) {
-      std::error_code ec;
-      if (files[i] == files[j] || std::filesystem::equivalent(files[i], files[j], ec))
-        throw InputError(files[i] + ": given twice (as " + files[j] +
-                         " too): each file is a run and would be counted twice");
-    }
-}
-
 std::optional<MachineDocument> maybe_machine(const ImportArgs& a) {
   if (!has_machine(a.machine)) {
     if (!a.machine.precision.empty())
@@ -330,7 +318,8 @@ const Registrar register_import(70, [](CLI::App& root) {
   add_common(c, *lk, "likwid-perfctr output files (one run or more each)", true);
   c->callback([lk] {
     const auto m = maybe_machine(*lk);
-    refuse_repeated_files(lk->files);
+    // Several files are several runs: one given twice would count its runs twice.
+    refuse_repeated_files(lk->files, "each file is a run and would be counted twice");
     ToolTable tab;
     for (const auto& f : lk->files) {
       std::ifstream in = open_import_file(f);

@@ -26,25 +26,10 @@ struct KernelArgs {
 };
 
 void list_kernels(bool json, const std::string& output) {
-  if (json) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& s : kernel_catalogue())
-      j.push_back({{"name", s.name},
-                   {"aliases", s.aliases},
-                   {"params", s.params},
-                   {"default_dtype", s.default_dtype},
-                   {"description", s.description}});
-    emit(json_text(j) + "\n", output);
-    return;
-  }
-  Table t({"kernel", "sizes", "dtype", "what"});
-  for (const auto& s : kernel_catalogue()) {
-    std::string params;
-    for (const auto& p : s.params) params += (params.empty() ? "--" : " --") + p;
-    for (const auto& [p, _] : s.defaults) params += " [--" + p + "]";
-    t.add_row({s.name, params, s.default_dtype, s.description});
-  }
-  emit(t.render(), output);
+  if (json)
+    emit(json_text(kernel_catalogue_to_json(kernel_catalogue())) + "\n", output);
+  else
+    emit(render_kernel_catalogue(kernel_catalogue()), output);
 }
 
 void run(const KernelArgs& a) {

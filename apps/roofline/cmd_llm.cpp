@@ -224,72 +224,6 @@ std::vector<std::string> machine_names(const MachineOptions& o) {
   return out;
 }
 
-// --price-per-hour: one price for every device, or NAME=PRICE per machine, a machine known by
-// the name given to --hw or its own. A NAME that is no machine's, given twice or empty is
-// refused: a price silently not applied would read as "no price given".
-class Prices {
- public:
-  explicit Prices(const std::string& spec) {
-    if (spec.empty()) return;
-    if (spec.find('=') == std::string::npos) {
-      all_ = number(spec);
-      return;
-    }
-    std::size_t start = 0;
-    while (start <= spec.size()) {
-      const auto comma = spec.find(',', start);
-      const std::string item =
-          spec.substr(start, comma == std::string::npos ? comma : comma - start);
-      const auto eq = item.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw InputError("--price-per-hour: '" + item + "' must be NAME=PRICE");
-      const std::string name = item.substr(0, eq);
-      for (const auto& [n, price] : by_name_)
-        if (n == name) throw InputError("--price-per-hour: '" + name + "' is priced twice");
-      by_name_.emplace_back(name, number(item.substr(eq + 1)));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-    used_.assign(by_name_.size(), false);
-  }
-
-  /// The price of a machine given to --hw as `given`, named `machine` in its document and
-  /// `catalogue` in the catalogue ("a100" given, "a100-80gb" its entry): any of the three.
-  std::optional<double> of(const std::string& given, const std::string& machine,
-                           const std::string& catalogue) {
-    if (all_) return all_;
-    for (std::size_t i = 0; i < by_name_.size(); ++i)
-      if (by_name_[i].first == given || by_name_[i].first == machine ||
-          (!catalogue.empty() && hardware_key(by_name_[i].first) == hardware_key(catalogue))) {
-        used_[i] = true;
-        return by_name_[i].second;
-      }
-    return std::nullopt;
-  }
-
-  /// Once every machine is priced: refuses a NAME that was none of them.
-  void check_all_used(const std::vector<std::string>& machines) const {
-    std::string list;
-    for (const auto& m : machines) list += (list.empty() ? "" : ", ") + m;
-    for (std::size_t i = 0; i < by_name_.size(); ++i)
-      if (!used_[i])
-        throw InputError("--price-per-hour: '" + by_name_[i].first + "' is none of the machines (" +
-                         list + ")");
-  }
-
- private:
-  static double number(const std::string& t) {
-    const double v = decimal_number(t).value_or(-1);
-    if (v < 0)
-      throw InputError("--price-per-hour: '" + t +
-                       "' is not a price ≥ 0 (dollars per device-hour)");
-    return v;
-  }
-  std::optional<double> all_;
-  std::vector<std::pair<std::string, double>> by_name_;
-  std::vector<bool> used_;
-};
-
 struct LlmSetup {
   std::string given;  ///< the machine as given to --hw (a catalogue name or alias, a file)
   llm::ModelConfig model;
@@ -310,8 +244,7 @@ bool attention_fused(const LlmArgs& a) {
 
 // The flags of the scenario, parsed; llm::setup checks their values.
 llm::SetupOptions setup_options(const LlmArgs& a) {
-  if (!(a.dp >= 1) || a.dp != std::floor(a.dp))
-    throw InputError("--dp: must be a whole number ≥ 1 (got " + format_number(a.dp) + ")");
+  llm::check_dp(a.dp);
   llm::SetupOptions o;
   o.tp = a.tp;
   o.ep = a.ep;
@@ -486,7 +419,7 @@ Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report&
     llm::DevicePower power = llm::device_power(machine_facts(st.machine));
     if (a.power_w > 0) power = {a.power_w, "--power-w"};
     const double devices = llm::replica_devices(s) * a.dp;
-    Prices prices(a.price);
+    llm::PriceList prices = llm::PriceList::parse(a.price);
     const auto price = prices.of(st.given, st.roofs.machine, st.machine.origin);
     prices.check_all_used({st.given.empty() ? st.roofs.machine : st.given});
     llm::TokenCost c = llm::token_cost(throughput * a.dp, devices, price, power, st.roofs.machine);
@@ -527,16 +460,10 @@ void run_compare(const LlmArgs& a, const llm::ModelConfig& model,
   if (batch.size() != 1 || context.size() != 1)
     throw InputError("--hw with several machines compares one --batch and one --context");
   std::vector<llm::MachineComparison> rows;
-  Prices prices(a.price);
-  std::vector<MachineDocument> machines;
-  for (const auto& name : names) machines.push_back(resolve_machine(name, a.machine.hw_dir));
-  std::vector<const MachineDocument*> resolved;
-  for (const auto& m : machines) resolved.push_back(&m);
-  refuse_one_machine_twice(names, resolved, "llm --hw");
+  llm::PriceList prices = llm::PriceList::parse(a.price);
   // Machines of one document name told apart in the table (their file names, else as given).
-  std::vector<MachineDocument*> named;
-  for (auto& m : machines) named.push_back(&m);
-  name_machines_apart(names, named);
+  const std::vector<MachineDocument> machines =
+      resolve_machines(names, a.machine.hw_dir, "llm --hw");
   for (size_t i = 0; i < names.size(); ++i) {
     const std::string& name = names[i];
     LlmSetup st = setup_for(a, model, name);

@@ -66,15 +66,7 @@ void run(const PlotArgs& a) {
   const std::string precision_roof =
       a.precision.empty() ? "" : select_compute_roof(roofs, a.precision).name;
   // One file given twice (by another name, or a link to it) draws each of its points twice.
-  for (std::size_t i = 0; i < a.points_files.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j) {
-      std::error_code ec;
-      if (a.points_files[i] == a.points_files[j] ||
-          std::filesystem::equivalent(a.points_files[i], a.points_files[j], ec))
-        throw InputError(terminal_safe(a.points_files[i]) + ": given twice (as " +
-                         terminal_safe(a.points_files[j]) +
-                         " too): its points would be drawn twice");
-    }
+  refuse_repeated_files(a.points_files, "its points would be drawn twice");
   for (const auto& f : a.points_files) {
     PointsDocument doc = load_points_file(f);
     // As `point --points`: a file given is there for its points (the machine alone is drawn
@@ -83,10 +75,7 @@ void run(const PlotArgs& a) {
       throw InputError(terminal_safe(f) +
                        ": no points to draw (leave the file out to draw the "
                        "machine's roofs alone)");
-    if (!(doc.units == roofs.units))
-      throw InputError(f + ": points are in " + doc.units.work + "/" + doc.units.traffic +
-                       " but the machine's roofs are in " + roofs.units.work + "/" +
-                       roofs.units.traffic);
+    refuse_other_units(f, doc.units, "the machine's roofs are in", roofs.units);
     const size_t first = in.points.size();
     for (auto& p : doc.points) {
       if (p.precision.empty()) p.precision = precision_roof;
@@ -99,12 +88,7 @@ void run(const PlotArgs& a) {
     // An overlay of the machine itself (by an alias, or its own file) draws every roof twice.
     std::vector<std::string> names{a.machine};
     names.insert(names.end(), a.compare.begin(), a.compare.end());
-    std::vector<const MachineDocument*> resolved;
-    for (const auto& m : in.machines) resolved.push_back(&m);
-    refuse_one_machine_twice(names, resolved, "plot --compare");
-    std::vector<MachineDocument*> named;
-    for (auto& m : in.machines) named.push_back(&m);
-    name_machines_apart(names, named);
+    tell_machines_apart(names, in.machines, "plot --compare");
   }
   // --precision draws every machine at that precision's roof: the headline pair is the one its
   // points are judged on, with or without --at (the subtitle and primary ridge stayed on the
@@ -118,10 +102,7 @@ void run(const PlotArgs& a) {
                                           "its roof of that precision)"));
   }
   if (!a.at.empty()) {
-    in.workload_line = parse<Intensity>(a.at, "--at");
-    if (!(in.workload_line->value > 0))
-      throw InputError("--at: the workload intensity must be > 0 (got '" + terminal_safe(a.at) +
-                       "')");
+    in.workload_line = parse_workload_intensity(a.at);
     // As `hw compare --at`: with --precision every machine is compared (and drawn) at that
     // precision's roof (draw_at_precision above); without, default roofs of different precisions
     // are said (the H100's fp32 roof against TPU v5e's bf16 one read "1.22x" unsaid).

@@ -13,9 +13,11 @@
 #include "profile_instrument.hpp"
 #include "roofline/counters.hpp"
 #include "roofline/diagnosis.hpp"
+#include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
 #include "roofline/json_out.hpp"
+#include "roofline/kernels.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 #include "roofline/suite.hpp"
@@ -60,7 +62,20 @@ struct SelfTestRun {
   std::string skipped;                ///< why the case could not run
 };
 
-/// The hand-worked W and Q of one case (axpy: catalogue W = 2·n per call; gemm: 2·n³).
+// How the self-test sizes its runs: enough calls for about 2·10⁸ FLOP, and for the streaming
+// kernel 10⁹ bytes at DRAM, so that start-up and other processes' DRAM traffic are small beside
+// the counts; at most 10⁶ calls. DRAM cases run on up to 16 threads (each thread takes one set of
+// counters: file descriptors) so that the DRAM-size gemm finishes in seconds.
+constexpr double kSelfTestFlop = 2e8;
+constexpr double kSelfTestDramBytes = 1e9;
+constexpr double kSelfTestMostCalls = 1e6;
+constexpr int kSelfTestMostThreads = 16;
+// What a level that should serve nothing may count: 5 % of the traffic the case moves.
+constexpr double kSelfTestNearZero = 0.05;
+
+/// The W and Q one case should count, from the kernel catalogue's counts (kernels.hpp: axpy
+/// Q = 3·n·s, gemm's compulsory Q = 3·n²·s, s the bytes of the workload's type) and where the
+/// lines are filled from.
 SelfTestCase self_test_case(const std::string& kernel, const std::string& level,
                             const suite::Workload& w, double calls) {
   SelfTestCase c;
@@ -71,29 +86,35 @@ SelfTestCase self_test_case(const std::string& kernel, const std::string& level,
   c.precision = w.precision;
   using K = SelfTestCase::Kind;
   const double n = w.params.count("n") ? w.params.at("n") : 0;
+  const DataType t = parse_dtype(w.precision);
   if (kernel.rfind("axpy", 0) == 0) {
-    const double s = 8;  // fp64
+    // x and y read, y written: n·s each (y is read first: no extra read-for-ownership).
+    const double moved = axpy(n, t).traffic.value * calls;
     if (level == "L1") {
-      const double limit = 0.05 * 3 * n * s * calls;
+      // 5 % of axpy's Q (3·n·s per call over all calls).
+      const double limit = kSelfTestNearZero * 3 * n * t.bytes * calls;
       c.traffic = {
           {"L2", limit, K::near_zero,
            "working set in L1: nothing comes from L2 (limit: 5 % of the L1 traffic "
            "3·n·8 B per call)"},
           {"L3", limit, K::near_zero, "working set in L1: nothing comes from L3 or memory"}};
     } else {
-      c.traffic = {{"DRAM", 3 * n * s * calls, K::equal,
-                    "3·n·8 B per call: x and y read, y written (y is read first: no extra "
-                    "read-for-ownership)"},
-                   {"L2", 2 * n * s * calls, K::equal,
-                    "2·n·8 B per call: the lines of x and y filled into L1 (the write-back of y "
-                    "is not a fill)"},
-                   {"L3", 2 * n * s * calls, K::equal,
-                    "2·n·8 B per call: the lines of x and y filled into L2"}};
+      // The lines of x and y filled into each cache: two of the three n·s (the write-back of y
+      // is not a fill).
+      const double filled = moved * 2 / 3;
+      c.traffic = {
+          {"DRAM", moved, K::equal,
+           "3·n·8 B per call: x and y read, y written (y is read first: no extra "
+           "read-for-ownership)"},
+          {"L2", filled, K::equal,
+           "2·n·8 B per call: the lines of x and y filled into L1 (the write-back of y "
+           "is not a fill)"},
+          {"L3", filled, K::equal, "2·n·8 B per call: the lines of x and y filled into L2"}};
     }
   } else {  // gemm: A, B read and C written at least once per call
-    const double bound = 3 * n * n * 8 * calls;
+    const double bound = gemm(n, n, n, t).traffic.value * calls;
     if (level == "L1")
-      c.traffic = {{"L2", 0.05 * bound, K::near_zero,
+      c.traffic = {{"L2", kSelfTestNearZero * bound, K::near_zero,
                     "working set in L1: nothing comes from L2 (limit: 5 % of 3·n²·8 B per call)"}};
     else
       c.traffic = {
@@ -110,9 +131,8 @@ SelfTestRun run_self_test_case(const std::string& kernel, const std::string& lev
   SelfTestRun r;
   r.kernel = kernel;
   r.level = level;
-  // L1 cases on one thread (L1 is per core); DRAM cases on up to 16 (each thread takes one set
-  // of counters: file descriptors) so that the DRAM-size gemm finishes in seconds.
-  r.threads = level == "L1" ? 1 : std::clamp(machine.cores(), 1, 16);
+  // L1 cases on one thread (L1 is per core).
+  r.threads = level == "L1" ? 1 : std::clamp(machine.cores(), 1, kSelfTestMostThreads);
   std::unique_ptr<suite::Workload> w;
   try {
     suite::Context ctx;
@@ -124,62 +144,19 @@ SelfTestRun run_self_test_case(const std::string& kernel, const std::string& lev
     r.skipped = e.what();
     return r;
   }
-  // Enough calls for about 2·10⁸ FLOP, and for the streaming kernel 10⁹ bytes at DRAM, so that
-  // start-up and other processes' DRAM traffic are small beside the counts.
   const double per_call = std::max(1.0, w->count.work.value);
-  double calls = std::ceil(2e8 / per_call);
+  double calls = std::ceil(kSelfTestFlop / per_call);
   if (level == "DRAM" && kernel.rfind("axpy", 0) == 0)
-    calls = std::max(calls, std::ceil(1e9 / std::max(1.0, w->count.traffic.value)));
-  calls = std::clamp(calls, 1.0, 1e6);
+    calls = std::max(calls, std::ceil(kSelfTestDramBytes / std::max(1.0, w->count.traffic.value)));
+  calls = std::clamp(calls, 1.0, kSelfTestMostCalls);
   w->run_many(1);  // warm-up: pages touched, caches filled, the thread pool started
-  // Per-thread counters count one thread (and the threads it starts later): the kernel's
-  // threads already exist, so every thread of this process gets its own set; the
-  // memory-controller counters are system-wide and opened once.
-  std::vector<EventSpec> core, uncore;
-  for (const auto& e : plan.events) (e.system_wide ? uncore : core).push_back(e);
-  std::vector<std::unique_ptr<CounterSet>> threads;
-  std::error_code ec;
-  for (const auto& t : fs::directory_iterator("/proc/self/task", ec)) {
-    const std::string tid = t.path().filename().string();
-    if (tid.empty() || tid.find_first_not_of("0123456789") != std::string::npos) continue;
-    threads.push_back(std::make_unique<CounterSet>());
-    threads.back()->open(core, static_cast<pid_t>(std::stol(tid)), /*on_exec=*/false, sysfs);
-  }
-  CounterSet system;
-  system.open(uncore, 0, /*on_exec=*/false, sysfs);
-  system.enable_system_wide();
-  w->run_many(static_cast<int>(calls));
-  system.disable_all();
-  for (auto& t : threads) t->disable_all();
-  // Per event: the threads' scaled counts summed (each thread multiplexes on its own).
-  std::vector<std::vector<Reading>> per_thread;
-  for (const auto& t : threads) per_thread.push_back(t->read());
-  std::vector<Reading> core_sum(core.size());
-  for (std::size_t i = 0; i < core.size(); ++i) {
-    core_sum[i].name = core[i].name;
-    double v = 0;
-    for (const auto& readings : per_thread) {
-      const Reading& x = readings[i];
-      if (const auto sv = scaled_value(x)) {
-        v += *sv;
-        core_sum[i].time_enabled += x.time_enabled;
-        core_sum[i].time_running += x.time_enabled;  // already scaled
-      }
-    }
-    core_sum[i].value = static_cast<std::uint64_t>(std::llround(v));
-  }
-  for (const auto& t : threads)
-    for (const auto& f : t->failures())
-      if (std::find(r.failures.begin(), r.failures.end(), f) == r.failures.end())
-        r.failures.push_back(f);
-  for (const auto& f : system.failures()) r.failures.push_back(f);
-  const std::vector<Reading> sys = system.read();
-  std::size_t ci = 0, ui = 0;
-  for (const auto& e : plan.events) {
-    r.events.push_back(e);
-    r.readings.push_back(e.system_wide ? sys[ui++] : core_sum[ci++]);
-  }
-  r.counted_threads = static_cast<int>(threads.size());
+  // Every thread of this process counted: the kernel's threads exist after the warm-up.
+  const ProcessCount counted = count_this_process(
+      plan.events, [&] { w->run_many(static_cast<int>(calls)); }, sysfs);
+  r.events = plan.events;
+  r.readings = counted.readings;
+  r.failures = counted.failures;
+  r.counted_threads = counted.counted_threads;
   r.calls = calls;
   const std::string bad = w->check();
   r.check = bad.empty() ? "passed" : bad;

@@ -158,16 +158,15 @@ std::string run_text(const suite::Placement& placement, const RoofSet& roofs, in
       verdict = to_string(p.diagnosis->verdict);
     }
     if (!p.result.passed) verdict = "CHECK FAILED";
-    std::string name = p.point.name.substr(0, p.point.name.rfind(" @"));
-    t.add_row({name, size_text(p.result), format_work(p.point.work, u), format_bytes(q.bytes, u), i,
-               tm, format_work_rate(p.point.performance(), u), att, verdict});
+    t.add_row({p.kernel, size_text(p.result), format_work(p.point.work, u),
+               format_bytes(q.bytes, u), i, tm, format_work_rate(p.point.performance(), u), att,
+               verdict});
   }
   for (const auto& r : placement.bandwidth_only) {
     const std::string tm = timing_text(r);
-    t.add_row({r.kernel + (r.variant.empty() ? "" : " [" + r.variant + "]"), size_text(r), "0",
-               format_bytes(r.count.traffic, u), "0 (no arithmetic)", tm,
-               "Q/T = " + format_byte_rate(ByteRate(r.count.traffic.value / r.sustained), u), "—",
-               r.passed ? "bandwidth only" : "CHECK FAILED"});
+    t.add_row({r.label(), size_text(r), "0", format_bytes(r.count.traffic, u), "0 (no arithmetic)",
+               tm, "Q/T = " + format_byte_rate(ByteRate(r.count.traffic.value / r.sustained), u),
+               "—", r.passed ? "bandwidth only" : "CHECK FAILED"});
   }
   text += t.render();
   for (const auto& p : placement.placed)

@@ -214,6 +214,24 @@ void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level) {
   if (with_level) app.add_option("--level", o.level, "Memory level of the traffic (e.g. DRAM, L2)");
 }
 
+void refuse_repeated_files(const std::vector<std::string>& files, const std::string& consequence) {
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      std::error_code ec;
+      if (files[i] == files[j] || std::filesystem::equivalent(files[i], files[j], ec))
+        throw InputError(terminal_safe(files[i]) + ": given twice (as " + terminal_safe(files[j]) +
+                         " too): " + consequence);
+    }
+}
+
+Intensity parse_workload_intensity(const std::string& text) {
+  const Intensity i = parse<Intensity>(text, "--at");
+  if (!(i.value > 0))
+    throw InputError("--at: the workload intensity must be > 0 (got '" + terminal_safe(text) +
+                     "')");
+  return i;
+}
+
 bool has_machine(const MachineOptions& o) {
   return !o.machine.empty() || !o.peak.empty() || !o.bandwidth.empty();
 }

@@ -99,6 +99,11 @@ void add_output_options(CLI::App& app, bool& json, std::string& output);
 /// given: a file named .json holding the text summary would be read by nothing. Returns
 /// `output` for chaining.
 CLI::Option* json_by_extension(CLI::Option* output, bool& json);
+/// Refuses one file given twice among `files` (by another name, or a link to it): InputError
+/// "FILE: given twice (as OTHER too): `consequence`".
+void refuse_repeated_files(const std::vector<std::string>& files, const std::string& consequence);
+/// --at: a workload intensity (parse<Intensity>), refused unless > 0.
+Intensity parse_workload_intensity(const std::string& text);
 /// True when any roof source was given.
 bool has_machine(const MachineOptions& o);
 /// Builds the machine: from --machine/--hw, else from --peak and --bandwidth (both required).

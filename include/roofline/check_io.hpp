@@ -82,4 +82,11 @@ CheckReport run_check(const CheckRequest& r);
 nlohmann::json machines_diff_to_json(const RoofSetDiff& d, const MachineDocument& a,
                                      const MachineDocument& b);
 
+/// `roofline diff A B --json` for two points documents (kind "points"): each pair's
+/// performance, units, ratio B/A, intensity ratio at a level both have, spreads and whether the
+/// change exceeds them, and the points one side lacks. `label_a` / `label_b`: the documents as
+/// given.
+nlohmann::json points_diff_to_json(const PointsDiff& d, const std::string& label_a,
+                                   const std::string& label_b);
+
 }  // namespace roofline

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -280,6 +281,22 @@ class CounterSet {
   std::vector<int> fds_;
   std::vector<std::string> failures_;
 };
+
+/// Counters over a stretch of this process's own work (the self-test's kernels), every thread
+/// counted: `readings` one per event given, in order — a per-thread event summed over the
+/// threads (each thread's scaled_value: each multiplexes on its own; time_running set to
+/// time_enabled, the sum being scaled already), a system-wide event as read once.
+struct ProcessCount {
+  std::vector<Reading> readings;
+  std::vector<std::string> failures;  ///< events that could not be opened (each once)
+  int counted_threads = 0;            ///< threads of this process counted
+};
+/// Opens `events` on every thread of this process as it is now (/proc/self/task: per-thread
+/// counters count one thread and the threads it starts later, so threads already running get
+/// their own set) and the system-wide ones once, runs `body`, and reads them back.
+ProcessCount count_this_process(
+    const std::vector<EventSpec>& events, const std::function<void()>& body,
+    const std::filesystem::path& sysfs_root = "/sys/bus/event_source/devices");
 
 /// The software events every run gets (they work in VMs): task-clock.
 std::vector<EventSpec> software_events();

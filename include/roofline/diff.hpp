@@ -1,12 +1,16 @@
 #pragma once
 // Two roof sets side by side (`roofline diff`, docs/check.md): each roof's ratio B/A, whether the
 // change exceeds the spread both measurements carry, the roofs one side lacks, and the ridge
-// moving. Pure arithmetic over RoofSet; the CLI reads the documents and renders.
+// moving; two points documents side by side, paired by name. Pure arithmetic over RoofSet and
+// PointsDocument; the CLI reads the documents and renders (text: report's text.hpp, JSON: io's
+// check_io.hpp).
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "roofline/check.hpp"
+#include "roofline/documents.hpp"
 #include "roofline/roof.hpp"
 
 namespace roofline {
@@ -73,5 +77,49 @@ std::optional<std::pair<const MemoryRoof*, const MemoryRoof*>> paired_default_me
 
 /// Compares two roof sets. InputError when their units differ (FLOP/byte against tuple/I/O).
 RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b);
+
+/// The verdict on a change against `noise` (the larger spread carried and the run-to-run
+/// agreement; set whenever `exceeds` is): "exceeds the noise (3%: ratios 0.970874x to 1.03x)",
+/// "within the noise (...)", or "no spread carried: cannot say whether it exceeds the noise".
+/// `brief` leaves out the band and the explanation ("within the noise (3%)", "no spread
+/// carried"), as a Python repr says it.
+std::string noise_verdict(const std::optional<bool>& exceeds, const std::optional<double>& noise,
+                          bool brief = false);
+
+/// One point present in both documents (paired by name).
+struct PointChange {
+  std::string name;
+  std::string precision_a, precision_b;  ///< as the points give them ("" when unstated)
+  WorkRate performance_a, performance_b;
+  /// Each point's units (point_units): an integer point's work in OP.
+  UnitSystem units_a, units_b;
+  double ratio = 1;  ///< performance_b / performance_a
+  /// I at a level both points have (the first of A's that B has too): B/A. Empty when no level
+  /// is in both (an intensity at L2 against one at HBM is no change of the kernel).
+  std::optional<double> intensity_ratio;
+  std::string intensity_level;  ///< the level it was taken at ("" for traffic of no level)
+  /// Each point's spread as `check` reads it (point_spreads), when it carries one.
+  std::optional<double> spread_a, spread_b;
+  /// The noise the change is judged against and whether it exceeds it (spread_noise,
+  /// exceeds_spread with kRunToRunCompute), as `check --baseline` and the roofs judge.
+  std::optional<double> noise;
+  std::optional<bool> exceeds_spread;
+  bool precision_changed = false;  ///< work counted on another unit (precision_changed)
+};
+
+struct PointsDiff {
+  std::vector<PointChange> changes;  ///< in A's order
+  std::vector<std::string> only_a;   ///< A's points B has no point of that name for, in A's order
+  std::vector<std::string> only_b;   ///< the same for B, in B's order
+};
+
+/// Pairs the points of two documents by name. `spreads_a` / `spreads_b`: each point's spread (one
+/// per point, or fewer: the rest carry none). InputError, naming `label_a` / `label_b` (the
+/// documents as given), when their units differ or a name is given twice in one document (it
+/// would pair wrongly).
+PointsDiff diff_points(const PointsDocument& a, const std::vector<std::optional<Spread>>& spreads_a,
+                       const std::string& label_a, const PointsDocument& b,
+                       const std::vector<std::optional<Spread>>& spreads_b,
+                       const std::string& label_b);
 
 }  // namespace roofline

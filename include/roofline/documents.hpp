@@ -22,6 +22,11 @@ struct PointsDocument {
   std::string origin;
 };
 
+/// Refuses points in other units than what they are put beside: InputError "FILE: points are in
+/// W/Q but AGAINST W'/Q'" (`against`: "the machine's roofs are in", "a.json holds").
+void refuse_other_units(const std::string& file, const UnitSystem& points,
+                        const std::string& against, const UnitSystem& against_units);
+
 /// One timed run of a suite kernel (`roofline run`, docs/run.md): W and compulsory Q from the
 /// kernel catalogue, T measured over repetitions, the result checked.
 struct RunRecord {
@@ -52,7 +57,10 @@ struct RunRecord {
   /// rate_spread_from_times: the one `noisy` judges and `check` compares runs by); from the
   /// min, median and max for a record without its times; 0 when neither gives one.
   double spread() const;
-  /// The point: W per call, Q per level, T = sustained seconds per call.
+  /// The kernel as a table lists it: "kernel", or "kernel [variant]" for a variant's run.
+  std::string label() const;
+  /// The point: W per call, Q per level, T = sustained seconds per call; named label() + " @"
+  /// + level.
   Point to_point() const;
 };
 

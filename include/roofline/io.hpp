@@ -198,4 +198,14 @@ void name_machines_apart(const std::vector<std::string>& names,
 /// Unknown names throw InputError with the closest names as suggestions.
 MachineDocument resolve_machine(const std::string& name_or_path, const std::string& extra_dir = "");
 
+/// Machines as a comparison takes them: one machine named twice refused
+/// (refuse_one_machine_twice, `who` heading the message), then machines of one document name
+/// told apart (name_machines_apart). `names` as given, `machines` resolved from them, in order.
+void tell_machines_apart(const std::vector<std::string>& names,
+                         std::vector<MachineDocument>& machines, const std::string& who);
+/// Each name resolved (resolve_machine, in order: the first unknown name is the error), then
+/// tell_machines_apart.
+std::vector<MachineDocument> resolve_machines(const std::vector<std::string>& names,
+                                              const std::string& extra_dir, const std::string& who);
+
 }  // namespace roofline

@@ -44,6 +44,9 @@ nlohmann::json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSe
 /// "analysis" array of a report that measured points and was given a machine.
 nlohmann::json analyses_to_json(const std::vector<Point>& points, const RoofSet& roofs);
 nlohmann::json kernel_count_to_json(const KernelCount& k);
+/// `roofline kernel list --json`: each catalogue kernel's name, aliases, size parameters, default
+/// dtype and description.
+nlohmann::json kernel_catalogue_to_json(const std::vector<KernelSpec>& kernels);
 /// `roofline kernel --json`'s "machine": the kernel on `machine`'s roofs.
 nlohmann::json kernel_on_roofs_to_json(const KernelOnRoofs& k, const std::string& machine);
 nlohmann::json comparison_to_json(const Comparison& c);

@@ -692,6 +692,41 @@ struct TokenCost {
 TokenCost token_cost(double tokens_per_s, double devices, std::optional<double> price_per_hour,
                      const DevicePower& power, const std::string& machine);
 
+/// Prices per device-hour (`llm --price-per-hour`, roofline.llm.compare's price_per_hour): one
+/// price for every machine, or prices by machine name. A name that prices none of the machines,
+/// one priced twice, or (in the flag's text) an empty one is refused: a price silently not
+/// applied would read as "no price given". Names in messages are the CLI's flags.
+class PriceList {
+ public:
+  PriceList() = default;
+  /// The flag's text: "" (no price), one price ("2.5") or NAME=PRICE,NAME=PRICE. A price is a
+  /// decimal number ≥ 0 (dollars per device-hour); InputError otherwise, or for an item that is
+  /// not NAME=PRICE or a NAME priced twice.
+  static PriceList parse(const std::string& spec);
+  /// One price for every machine.
+  void set_all(double price) { all_ = price; }
+  /// A price under a name; InputError when the name is priced already.
+  void add(const std::string& name, double price);
+  /// The price of a machine given as `given` (to --hw: a catalogue name or alias, a file; "" when
+  /// not known), named `machine` in its document and `catalogue` in the catalogue ("a100"
+  /// given, "a100-80gb" its entry): a NAME equal to `given` or `machine`, or the catalogue's
+  /// name as hardware_key compares names ("A100_80GB"). The first NAME that matches is used.
+  std::optional<double> of(const std::string& given, const std::string& machine,
+                           const std::string& catalogue);
+  /// Once every machine is priced: refuses a NAME that priced none of `machines` (their names,
+  /// listed in the message).
+  void check_all_used(const std::vector<std::string>& machines) const;
+
+ private:
+  void refuse_priced(const std::string& name) const;
+  std::optional<double> all_;
+  std::vector<std::pair<std::string, double>> by_name_;
+  std::vector<bool> used_;
+};
+
+/// Data-parallel replicas (`--dp`, dp=): InputError unless a finite whole number ≥ 1.
+void check_dp(double dp);
+
 // --- One model on several machines (compare.cpp) ----------------------------------------
 
 /// What `roofline llm --hw a,b,c` adds to each machine's decode step: the whole request when

@@ -238,6 +238,9 @@ struct PlacedRun {
   std::string corename;     ///< BLAS kernels: the OpenBLAS core that ran
   std::string why_not;      ///< no diagnosis: why (no roof for the level, a refused point)
   std::string above_cause;  ///< attainment above 1: why the point can sit above its roof
+  /// The kernel as the run's table lists it: result.label(), or "triad +write-allocate" for
+  /// triad's second point (the point's name without its " @level").
+  std::string kernel;
 };
 
 struct Placement {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "roofline/diagnosis.hpp"
+#include "roofline/diff.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
@@ -24,6 +25,9 @@ const char* verdict_color(Verdict v);
 /// two steps of the diagnosis, the prescription and the notes.
 std::string render_point_analysis(const Point& p, const Diagnosis& d, const RoofSet& roofs,
                                   bool color);
+/// The kernel catalogue as a table (`roofline kernel list`): name, size flags (optional ones in
+/// brackets), default dtype, what it computes.
+std::string render_kernel_catalogue(const std::vector<KernelSpec>& kernels);
 /// A kernel's hand count: W, Q, I, formulas, BLAS level.
 std::string render_kernel_count(const KernelCount& k, const UnitSystem& u);
 /// The kernel on a machine's roofs: ridge and side, attainable rate, time bounds.
@@ -31,5 +35,16 @@ std::string render_kernel_on_roofs(const KernelOnRoofs& k, const std::string& ma
                                    const UnitSystem& u);
 /// The roofs of a set as a table (name, value, provenance, theoretical ratio, ridge).
 std::string render_roofs(const RoofSet& roofs);
+/// `roofline diff` of two machines: a line per roof paired (values, B/A, spreads, the verdict
+/// against the noise), the roofs one side lacks, the ridge moving. `origin_a` / `origin_b`: where
+/// each machine was read from (a file or catalogue name), beside its name in the heading.
+std::string render_machines_diff(const RoofSetDiff& d, const RoofSet& a,
+                                 const std::string& origin_a, const RoofSet& b,
+                                 const std::string& origin_b);
+/// `roofline diff` of two points documents: a line per pair (P, B/A, the intensity ratio, spreads,
+/// the verdict, a precision changed), then the points one side lacks. `label_a` / `label_b`: the
+/// documents as given.
+std::string render_points_diff(const PointsDiff& d, const std::string& label_a,
+                               const std::string& label_b);
 
 }  // namespace roofline

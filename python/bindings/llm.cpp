@@ -365,6 +365,26 @@ llm::TrainingResult train(const ModelArg& model, const MachineArg<"machine">& ma
                 "train");
 }
 
+/// compare's price_per_hour: one price for every device, or a dict of prices by machine name
+/// (as --price-per-hour NAME=PRICE,...), read into the CLI's llm::PriceList.
+llm::PriceList price_list(const py::object& price_per_hour) {
+  llm::PriceList prices;
+  if (py::isinstance<py::dict>(price_per_hour)) {
+    for (const auto& item : price_per_hour.cast<py::dict>()) {
+      const std::string key = py::isinstance<py::str>(item.first)
+                                  ? text_value(item.first, "price_per_hour: a machine's name")
+                                  : std::string(py::str(item.first));
+      prices.add(key, positive(keyword<Real>(item.second, "price_per_hour", "a number"),
+                               "price_per_hour", true));
+    }
+  } else if (!price_per_hour.is_none()) {
+    prices.set_all(
+        positive(keyword<Real>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
+                 "price_per_hour", true));
+  }
+  return prices;
+}
+
 /// `roofline llm --hw a,b,c --json`'s "machines": one row per machine at one (batch, context).
 py::list compare(const ModelArg& model, const py::object& machines_given, RealArg<"batch"> batch,
                  RealArg<"context"> context, std::optional<RealArg<"prompt">> prompt,
@@ -383,40 +403,24 @@ py::list compare(const ModelArg& model, const py::object& machines_given, RealAr
     }
     refuse_one_machine_twice(names, docs, "compare: machines");
   }
-  if (!(dp >= 1) || dp != std::floor(dp))
-    throw InputError("dp: must be a whole number ≥ 1 (got " + format_number(dp) + ")");
+  llm::check_dp(dp);
   llm::CompareOptions o;
   o.output_tokens =
       output_tokens == 0 ? 0 : whole(output_tokens, "output_tokens", llm::kMostOutputTokens);
   o.chunk = positive(chunk, "chunk", true);
   o.dp = dp;
   if (power_w) o.power_w = positive(*power_w, "power_w");
+  llm::PriceList prices = price_list(price_per_hour);
   py::list rows;
-  std::set<std::string> priced;  // the dict's keys that named a machine
+  std::vector<std::string> names;  // for the message on a price under none of them
   for (const Machine& machine : machines) {
     llm::Setup st = setup(machine, kw, "compare");
     st.scenario.batch = whole(batch, "batch");
     st.scenario.context = whole(context, "context");
     st.scenario.prompt = prompt ? whole(*prompt, "prompt") : st.scenario.context;
-    // One price for every device, or a dict of prices by machine name (as --price-per-hour
-    // NAME=PRICE,...).
-    o.price_per_hour.reset();
-    if (py::isinstance<py::dict>(price_per_hour)) {
-      const py::dict prices = price_per_hour.cast<py::dict>();
-      // By the document's name, or the catalogue name the machine was loaded by (as the CLI).
-      for (const std::string& name : {st.roofs.machine, machine.doc.origin})
-        if (!name.empty() && prices.contains(name)) {
-          priced.insert(name);
-          o.price_per_hour =
-              positive(keyword<Real>(prices[py::str(name)], "price_per_hour", "a number"),
-                       "price_per_hour", true);
-          break;
-        }
-    } else if (!price_per_hour.is_none()) {
-      o.price_per_hour =
-          positive(keyword<Real>(price_per_hour, "price_per_hour", "a number or a dict by machine"),
-                   "price_per_hour", true);
-    }
+    // By the document's name or the catalogue's (as --price-per-hour NAME=PRICE,...).
+    o.price_per_hour = prices.of("", st.roofs.machine, machine.doc.origin);
+    names.push_back(st.roofs.machine);
     llm::MachineComparison c = llm::compare_on(model, st, machine_facts(machine.doc), o);
     // A row is Python's result, not to_dict(): its messages name Python's parameters.
     c.warnings = python_messages(c.warnings);
@@ -427,14 +431,7 @@ py::list compare(const ModelArg& model, const py::object& machines_given, RealAr
     rows.append(json_to_python(row));
   }
   // A price under a name that is no machine's would be silently left out ("no price given").
-  if (py::isinstance<py::dict>(price_per_hour))
-    for (const auto& item : price_per_hour.cast<py::dict>()) {
-      const std::string key = py::isinstance<py::str>(item.first)
-                                  ? text_value(item.first, "price_per_hour: a machine's name")
-                                  : std::string(py::str(item.first));
-      if (!priced.count(key))
-        throw InputError("price_per_hour: '" + key + "' is none of the machines' names");
-    }
+  prices.check_all_used(names);
   return rows;
 }
 

@@ -206,12 +206,9 @@ std::string comparison_repr(const Comparison& c) {
 /// B/A and the verdict against the noise, as `roofline diff` says them. The values are left out:
 /// whether a compute roof counts FLOP or OP is the machine's to say, not the change's.
 std::string roof_change_repr(const RoofChange& c) {
-  std::string verdict = "no spread carried";
-  if (c.exceeds_spread && c.noise)
-    verdict = (*c.exceeds_spread ? "exceeds the noise (" : "within the noise (") +
-              noise_percent(*c.noise) + ")";
   return "<RoofChange " + std::string(c.compute ? "compute " : "memory ") + quoted(c.name) +
-         ": B/A = " + format_number(c.ratio, 4) + ", " + verdict + ">";
+         ": B/A = " + format_number(c.ratio, 4) + ", " +
+         noise_verdict(c.exceeds_spread, c.noise, /*brief=*/true) + ">";
 }
 
 std::string diff_repr(const MachineDiff& x) {

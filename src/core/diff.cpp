@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <utility>
 
 #include "roofline/check.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/statistics.hpp"
 #include "roofline/strings.hpp"
 
@@ -184,6 +186,95 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
     d.ridge_b = ridge_of(b, d.ridge_roofs_b);
     d.ridge_ratio = d.ridge_b / d.ridge_a;
   }
+  return d;
+}
+
+std::string noise_verdict(const std::optional<bool>& exceeds, const std::optional<double>& noise,
+                          bool brief) {
+  if (!exceeds || !noise)
+    return brief ? "no spread carried"
+                 : "no spread carried: cannot say whether it exceeds the noise";
+  const std::string band = brief ? "" : noise_band_text(*noise);
+  return (*exceeds ? "exceeds the noise (" : "within the noise (") + noise_percent(*noise) +
+         (band.empty() ? "" : ": " + band) + ")";
+}
+
+namespace {
+
+/// Each name once in a document: points are paired by name, so a name given twice would pair
+/// wrongly.
+void refuse_repeated_names(const PointsDocument& d, const std::string& label) {
+  std::set<std::string> names;
+  for (const Point& p : d.points)
+    if (!names.insert(p.name).second)
+      throw InputError(label + ": two points are named '" + terminal_safe(p.name) +
+                       "'; diff pairs points by name, so names must be unique");
+}
+
+std::optional<double> spread_at(const std::vector<std::optional<Spread>>& spreads, size_t i) {
+  return i < spreads.size() && spreads[i] ? std::optional<double>(spreads[i]->value) : std::nullopt;
+}
+
+PointChange point_change(const Point& p, const UnitSystem& units_a, std::optional<double> s1,
+                         const Point& q, const UnitSystem& units_b, std::optional<double> s2) {
+  PointChange c;
+  c.name = p.name;
+  c.precision_a = p.precision;
+  c.precision_b = q.precision;
+  c.performance_a = p.performance();
+  c.performance_b = q.performance();
+  c.units_a = point_units(p, units_a);
+  c.units_b = point_units(q, units_b);
+  c.ratio = q.performance().value / p.performance().value;
+  // I at a level both points have (the first of A's that B has too): an intensity at L2
+  // against one at HBM is no change of the kernel.
+  const LevelTraffic *at_a = nullptr, *at_b = nullptr;
+  for (const auto& ta : p.traffic)
+    for (const auto& tb : q.traffic)
+      if (!at_a && iequals(ta.level, tb.level)) {
+        at_a = &ta;
+        at_b = &tb;
+      }
+  if (at_a) {
+    c.intensity_ratio = (q.work / at_b->bytes).value / (p.work / at_a->bytes).value;
+    c.intensity_level = at_a->level;
+  }
+  c.spread_a = s1;
+  c.spread_b = s2;
+  // The same rule as `check --baseline` and the roofs: the larger spread carried, no less than
+  // the run-to-run agreement the tool aims at (kRunToRunCompute).
+  c.exceeds_spread = exceeds_spread(c.ratio, s1, s2, kRunToRunCompute);
+  c.noise = spread_noise(s1, s2, kRunToRunCompute);
+  c.precision_changed = precision_changed(p, q);
+  return c;
+}
+
+}  // namespace
+
+PointsDiff diff_points(const PointsDocument& a, const std::vector<std::optional<Spread>>& spreads_a,
+                       const std::string& label_a, const PointsDocument& b,
+                       const std::vector<std::optional<Spread>>& spreads_b,
+                       const std::string& label_b) {
+  refuse_other_units(label_b, b.units, label_a + " holds", a.units);
+  refuse_repeated_names(a, label_a);
+  refuse_repeated_names(b, label_b);
+  std::map<std::string, size_t> in_b;
+  for (size_t i = 0; i < b.points.size(); ++i) in_b.emplace(b.points[i].name, i);
+  std::set<std::string> in_a;
+  PointsDiff d;
+  for (size_t i = 0; i < a.points.size(); ++i) {
+    const Point& p = a.points[i];
+    in_a.insert(p.name);
+    const auto it = in_b.find(p.name);
+    if (it == in_b.end()) {
+      d.only_a.push_back(p.name);
+      continue;
+    }
+    d.changes.push_back(point_change(p, a.units, spread_at(spreads_a, i), b.points[it->second],
+                                     b.units, spread_at(spreads_b, it->second)));
+  }
+  for (const auto& q : b.points)
+    if (!in_a.count(q.name)) d.only_b.push_back(q.name);
   return d;
 }
 

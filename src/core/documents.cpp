@@ -1,17 +1,29 @@
 #include "roofline/documents.hpp"
 
+#include "roofline/error.hpp"
 #include "roofline/statistics.hpp"
 
 namespace roofline {
+
+void refuse_other_units(const std::string& file, const UnitSystem& points,
+                        const std::string& against, const UnitSystem& against_units) {
+  if (points == against_units) return;
+  throw InputError(file + ": points are in " + points.work + "/" + points.traffic + " but " +
+                   against + " " + against_units.work + "/" + against_units.traffic);
+}
 
 double RunRecord::spread() const {
   if (const auto s = rate_spread_from_times(times)) return *s;
   return rate_spread_from_summary(min, median, max).value_or(0);
 }
 
+std::string RunRecord::label() const {
+  return kernel + (variant.empty() ? "" : " [" + variant + "]");
+}
+
 Point RunRecord::to_point() const {
   Point p;
-  p.name = kernel + (variant.empty() ? "" : " [" + variant + "]") + " @" + level;
+  p.name = label() + " @" + level;
   p.work = count.work;
   p.traffic = traffic;
   p.time = Seconds(sustained);

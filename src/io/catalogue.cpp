@@ -162,6 +162,25 @@ void name_machines_apart(const std::vector<std::string>& names,
   }
 }
 
+void tell_machines_apart(const std::vector<std::string>& names,
+                         std::vector<MachineDocument>& machines, const std::string& who) {
+  std::vector<const MachineDocument*> resolved;
+  for (const auto& m : machines) resolved.push_back(&m);
+  refuse_one_machine_twice(names, resolved, who);
+  std::vector<MachineDocument*> named;
+  for (auto& m : machines) named.push_back(&m);
+  name_machines_apart(names, named);
+}
+
+std::vector<MachineDocument> resolve_machines(const std::vector<std::string>& names,
+                                              const std::string& extra_dir,
+                                              const std::string& who) {
+  std::vector<MachineDocument> machines;
+  for (const auto& n : names) machines.push_back(resolve_machine(n, extra_dir));
+  tell_machines_apart(names, machines, who);
+  return machines;
+}
+
 MachineDocument resolve_machine(const std::string& spec, const std::string& extra_dir) {
   if (spec.empty()) throw InputError("no machine given (a catalogue name or a machine file)");
   std::error_code ec;

@@ -177,6 +177,36 @@ json machines_diff_to_json(const RoofSetDiff& d, const MachineDocument& a,
   return j;
 }
 
+json points_diff_to_json(const PointsDiff& d, const std::string& label_a,
+                         const std::string& label_b) {
+  json rows = json::array();
+  for (const PointChange& c : d.changes)
+    rows.push_back(
+        {{"name", c.name},
+         {"precision_a", c.precision_a.empty() ? json() : json(c.precision_a)},
+         {"precision_b", c.precision_b.empty() ? json() : json(c.precision_b)},
+         {"performance_a", c.performance_a.value},
+         {"performance_b", c.performance_b.value},
+         {"performance_unit_a", c.units_a.work_rate()},
+         {"performance_unit_b", c.units_b.work_rate()},
+         {"ratio", c.ratio},
+         {"intensity_ratio", optional_number(c.intensity_ratio)},
+         {"intensity_level",
+          c.intensity_ratio && !c.intensity_level.empty() ? json(c.intensity_level) : json()},
+         {"spread_a", optional_number(c.spread_a)},
+         {"spread_b", optional_number(c.spread_b)},
+         {"noise", optional_number(c.noise)},
+         {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)}});
+  return {{"schema", "roofline.diff"},
+          {"version", 1},
+          {"kind", "points"},
+          {"a", label_a},
+          {"b", label_b},
+          {"points", rows},
+          {"only_a", d.only_a},
+          {"only_b", d.only_b}};
+}
+
 namespace {
 
 std::map<std::string, size_t> index_by_name(const PointsDocument& d, const std::string& flag) {

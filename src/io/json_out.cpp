@@ -115,6 +115,17 @@ json analyses_to_json(const std::vector<Point>& points, const RoofSet& roofs) {
   return out;
 }
 
+json kernel_catalogue_to_json(const std::vector<KernelSpec>& kernels) {
+  json j = json::array();
+  for (const auto& s : kernels)
+    j.push_back({{"name", s.name},
+                 {"aliases", s.aliases},
+                 {"params", s.params},
+                 {"default_dtype", s.default_dtype},
+                 {"description", s.description}});
+  return j;
+}
+
 json kernel_count_to_json(const KernelCount& k) {
   return {{"kernel", k.kernel},
           {"work", k.work.value},

@@ -4,8 +4,10 @@
 #include <string>
 
 #include "roofline/error.hpp"
+#include "roofline/hardware.hpp"
 #include "roofline/llm.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::llm {
 
@@ -52,6 +54,78 @@ TokenCost token_cost(double tokens_per_s, double devices, std::optional<double> 
                        format_number(tokens_per_s) + " tokens/s on " + format_number(devices) +
                        " devices): the price, power or throughput is out of range");
   return c;
+}
+
+namespace {
+
+double price_number(const std::string& t) {
+  const double v = decimal_number(t).value_or(-1);
+  if (v < 0)
+    throw InputError("--price-per-hour: '" + t + "' is not a price ≥ 0 (dollars per device-hour)");
+  return v;
+}
+
+}  // namespace
+
+PriceList PriceList::parse(const std::string& spec) {
+  PriceList l;
+  if (spec.empty()) return l;
+  if (spec.find('=') == std::string::npos) {
+    l.set_all(price_number(spec));
+    return l;
+  }
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const auto comma = spec.find(',', start);
+    const std::string item = spec.substr(start, comma == std::string::npos ? comma : comma - start);
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("--price-per-hour: '" + item + "' must be NAME=PRICE");
+    const std::string name = item.substr(0, eq);
+    l.refuse_priced(name);  // before the price is read, as the flag is read left to right
+    l.add(name, price_number(item.substr(eq + 1)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return l;
+}
+
+void PriceList::refuse_priced(const std::string& name) const {
+  for (const auto& [n, p] : by_name_)
+    if (n == name) throw InputError("--price-per-hour: '" + name + "' is priced twice");
+}
+
+void PriceList::add(const std::string& name, double price) {
+  refuse_priced(name);
+  by_name_.emplace_back(name, price);
+  used_.push_back(false);
+}
+
+std::optional<double> PriceList::of(const std::string& given, const std::string& machine,
+                                    const std::string& catalogue) {
+  if (all_) return all_;
+  for (std::size_t i = 0; i < by_name_.size(); ++i)
+    if ((!given.empty() && by_name_[i].first == given) ||
+        (!machine.empty() && by_name_[i].first == machine) ||
+        (!catalogue.empty() && hardware_key(by_name_[i].first) == hardware_key(catalogue))) {
+      used_[i] = true;
+      return by_name_[i].second;
+    }
+  return std::nullopt;
+}
+
+void PriceList::check_all_used(const std::vector<std::string>& machines) const {
+  std::string list;
+  for (const auto& m : machines) list += (list.empty() ? "" : ", ") + m;
+  for (std::size_t i = 0; i < by_name_.size(); ++i)
+    if (!used_[i])
+      throw InputError("--price-per-hour: '" + by_name_[i].first + "' is none of the machines (" +
+                       list + ")");
+}
+
+void check_dp(double dp) {
+  if (!(dp >= 1) || !std::isfinite(dp) || dp != std::floor(dp))
+    throw InputError("--dp: must be a whole number ≥ 1 (got " + format_number(dp) + ")");
 }
 
 }  // namespace roofline::llm

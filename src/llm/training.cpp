@@ -55,8 +55,7 @@ double training_global_batch(const Scenario& s, const TrainingOptions& o, const 
   if (!whole(o.micro_batch))
     throw InputError("--micro-batch: must be a whole number ≥ 1 (got " +
                      format_number(o.micro_batch) + ")");
-  if (!whole(o.dp))
-    throw InputError("--dp: must be a whole number ≥ 1 (got " + format_number(o.dp) + ")");
+  check_dp(o.dp);
   if (o.zero < 0 || o.zero > 3) throw InputError("--zero: must be 0, 1, 2 or 3");
   if (s.pp > 1) throw InputError("--train with --pp: pipelined training is not modelled");
   if (o.sequence_parallel && s.tp <= 1)

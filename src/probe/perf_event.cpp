@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <tuple>
 
@@ -401,6 +403,71 @@ std::size_t CounterSet::opened() const {
   std::size_t n = 0;
   for (int fd : fds_) n += fd >= 0;
   return n;
+}
+
+namespace {
+
+/// One set of the per-thread events on each thread of this process.
+std::vector<std::unique_ptr<CounterSet>> open_on_threads(const std::vector<EventSpec>& events,
+                                                         const fs::path& sysfs_root) {
+  std::vector<std::unique_ptr<CounterSet>> threads;
+  std::error_code ec;
+  for (const auto& t : fs::directory_iterator("/proc/self/task", ec)) {
+    const std::string tid = t.path().filename().string();
+    if (tid.empty() || tid.find_first_not_of("0123456789") != std::string::npos) continue;
+    threads.push_back(std::make_unique<CounterSet>());
+    threads.back()->open(events, static_cast<pid_t>(std::stol(tid)), /*on_exec=*/false, sysfs_root);
+  }
+  return threads;
+}
+
+/// Per event: the threads' scaled counts summed.
+std::vector<Reading> sum_over_threads(const std::vector<EventSpec>& events,
+                                      const std::vector<std::unique_ptr<CounterSet>>& threads) {
+  std::vector<std::vector<Reading>> per_thread;
+  for (const auto& t : threads) per_thread.push_back(t->read());
+  std::vector<Reading> sum(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    sum[i].name = events[i].name;
+    double v = 0;
+    for (const auto& readings : per_thread) {
+      const Reading& x = readings[i];
+      if (const auto sv = scaled_value(x)) {
+        v += *sv;
+        sum[i].time_enabled += x.time_enabled;
+        sum[i].time_running += x.time_enabled;  // already scaled
+      }
+    }
+    sum[i].value = static_cast<std::uint64_t>(std::llround(v));
+  }
+  return sum;
+}
+
+}  // namespace
+
+ProcessCount count_this_process(const std::vector<EventSpec>& events,
+                                const std::function<void()>& body, const fs::path& sysfs_root) {
+  std::vector<EventSpec> core, uncore;
+  for (const auto& e : events) (e.system_wide ? uncore : core).push_back(e);
+  const std::vector<std::unique_ptr<CounterSet>> threads = open_on_threads(core, sysfs_root);
+  CounterSet system;
+  system.open(uncore, 0, /*on_exec=*/false, sysfs_root);
+  system.enable_system_wide();
+  body();
+  system.disable_all();
+  for (auto& t : threads) t->disable_all();
+  const std::vector<Reading> core_sum = sum_over_threads(core, threads);
+  ProcessCount out;
+  for (const auto& t : threads)
+    for (const auto& f : t->failures())
+      if (std::find(out.failures.begin(), out.failures.end(), f) == out.failures.end())
+        out.failures.push_back(f);
+  for (const auto& f : system.failures()) out.failures.push_back(f);
+  const std::vector<Reading> sys = system.read();
+  std::size_t ci = 0, ui = 0;
+  for (const auto& e : events) out.readings.push_back(e.system_wide ? sys[ui++] : core_sum[ci++]);
+  out.counted_threads = static_cast<int>(threads.size());
+  return out;
 }
 
 }  // namespace roofline::counters

@@ -98,6 +98,17 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
   return out;
 }
 
+std::string render_kernel_catalogue(const std::vector<KernelSpec>& kernels) {
+  Table t({"kernel", "sizes", "dtype", "what"});
+  for (const auto& s : kernels) {
+    std::string params;
+    for (const auto& p : s.params) params += (params.empty() ? "--" : " --") + p;
+    for (const auto& [p, _] : s.defaults) params += " [--" + p + "]";
+    t.add_row({s.name, params, s.default_dtype, s.description});
+  }
+  return t.render();
+}
+
 std::string render_kernel_count(const KernelCount& k, const UnitSystem& u) {
   std::string out;
   out +=
@@ -159,6 +170,77 @@ std::string render_roofs(const RoofSet& roofs) {
     out += t.render();
   }
   return out;
+}
+
+namespace {
+
+std::string spread_or_none(const std::optional<double>& x) {
+  return x ? noise_percent(*x) : std::string("none");
+}
+
+/// B/A with digits enough to read apart from the noise it is judged against (0.96996, not 0.97,
+/// when the noise is 3%).
+std::string ratio_beside_noise(double ratio, const std::optional<double>& noise) {
+  return noise ? format_number_apart(ratio, noise_bound(ratio, *noise), 4)
+               : format_number(ratio, 4);
+}
+
+}  // namespace
+
+std::string render_machines_diff(const RoofSetDiff& d, const RoofSet& a,
+                                 const std::string& origin_a, const RoofSet& b,
+                                 const std::string& origin_b) {
+  const UnitSystem& u = a.units;
+  std::string t = "A: " + a.name + " (" + origin_a + ")\nB: " + b.name + " (" + origin_b + ")\n";
+  for (const auto& c : d.changes) {
+    // An integer roof's rate is in OP/s (units_of), as `hw show` prints it.
+    const ComputeRoof* roof = c.compute ? a.find_compute(c.roof_a) : nullptr;
+    const UnitSystem cu = roof ? a.units_of(*roof) : u;
+    const std::string va =
+        c.compute ? format_work_rate(WorkRate(c.a), cu) : format_byte_rate(ByteRate(c.a), u);
+    const std::string vb =
+        c.compute ? format_work_rate(WorkRate(c.b), cu) : format_byte_rate(ByteRate(c.b), u);
+    t += std::string(c.compute ? "compute " : "memory ") + terminal_safe(c.name) + ": " + va +
+         " → " + vb + ", B/A = " + ratio_beside_noise(c.ratio, c.noise) + " (spread A " +
+         spread_or_none(c.spread_a) + ", B " + spread_or_none(c.spread_b) +
+         "): " + noise_verdict(c.exceeds_spread, c.noise) + "\n";
+  }
+  for (const auto& n : d.only_a) t += "only in A: " + terminal_safe(n) + "\n";
+  for (const auto& n : d.only_b) t += "only in B: " + terminal_safe(n) + "\n";
+  if (d.ridge_a > 0)
+    t += "ridge I* = π/β: " + format_intensity(Intensity(d.ridge_a), u) + " (" + d.ridge_roofs_a +
+         ") → " + format_intensity(Intensity(d.ridge_b), u) + " (" + d.ridge_roofs_b +
+         "), B/A = " + format_number(d.ridge_ratio, 4) + "\n";
+  return t;
+}
+
+std::string render_points_diff(const PointsDiff& d, const std::string& label_a,
+                               const std::string& label_b) {
+  std::string t = "A: " + label_a + "\nB: " + label_b + "\n";
+  for (const PointChange& c : d.changes) {
+    const std::string i_text =
+        !c.intensity_ratio
+            ? "I: no traffic level in both"
+            : "I" +
+                  (c.intensity_level.empty() ? std::string()
+                                             : "(" + terminal_safe(c.intensity_level) + ")") +
+                  " B/A = " + format_number(*c.intensity_ratio, 4);
+    // An integer point's P in OP/s, as `point` prints it.
+    t += terminal_safe(c.name) + ": P " + format_work_rate(c.performance_a, c.units_a) + " → " +
+         format_work_rate(c.performance_b, c.units_b) +
+         ", B/A = " + ratio_beside_noise(c.ratio, c.noise) + "; " + i_text + " (spread A " +
+         spread_or_none(c.spread_a) + ", B " + spread_or_none(c.spread_b) +
+         "): " + noise_verdict(c.exceeds_spread, c.noise) +
+         // Work counted on another unit (fp32 in A, fp16 in B) is said beside the ratio.
+         (c.precision_changed
+              ? "; precision " + terminal_safe(c.precision_a) + " → " +
+                    terminal_safe(c.precision_b) + ": P counts work on different units"
+              : std::string()) +
+         "\n";
+  }
+  for (const auto& n : d.only_a) t += "only in A: " + terminal_safe(n) + "\n";
+  for (const auto& n : d.only_b) t += "only in B: " + terminal_safe(n) + "\n";
+  return t;
 }
 
 }  // namespace roofline

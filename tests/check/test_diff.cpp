@@ -3,6 +3,7 @@
 #include "unity_id.hpp"
 
 #include "roofline/diff.hpp"
+#include "roofline/documents.hpp"
 #include "roofline/error.hpp"
 #include "roofline/statistics.hpp"
 
@@ -214,5 +215,63 @@ TEST(Diff, DefaultRoofsUnderDifferentNamesAreStillCompared) {
   // Compared under both names: neither is "only in" its document.
   EXPECT_TRUE(d.only_a.empty());
   EXPECT_TRUE(d.only_b.empty());
+}
+
+TEST(Diff, NoiseVerdictInFullAndBrief) {
+  EXPECT_EQ(noise_verdict(std::nullopt, std::nullopt),
+            "no spread carried: cannot say whether it exceeds the noise");
+  EXPECT_EQ(noise_verdict(std::nullopt, std::nullopt, true), "no spread carried");
+  EXPECT_EQ(noise_verdict(true, 0.03), "exceeds the noise (3%: ratios 0.970874x to 1.03x)");
+  EXPECT_EQ(noise_verdict(false, 0.03, true), "within the noise (3%)");
+}
+
+Point point(const std::string& name, double work, std::vector<LevelTraffic> traffic, double time,
+            const std::string& precision = "") {
+  Point p;
+  p.name = name;
+  p.work = Work(work);
+  p.traffic = std::move(traffic);
+  p.time = Seconds(time);
+  p.precision = precision;
+  return p;
+}
+
+TEST(Diff, PointsPairByNameAtALevelBothHave) {
+  PointsDocument a, b;
+  a.points = {point("k", 100, {{"L2", Bytes(50)}, {"DRAM", Bytes(10)}}, 1, "fp32"),
+              point("gone", 1, {{"", Bytes(1)}}, 1)};
+  b.points = {point("new", 1, {{"", Bytes(1)}}, 1),
+              point("k", 100, {{"dram", Bytes(20)}}, 0.5, "fp16")};
+  const PointsDiff d = diff_points(a, {Spread{0.1, "5 repetitions"}}, "a.json", b, {}, "b.json");
+  ASSERT_EQ(d.changes.size(), 1u);
+  const PointChange& c = d.changes[0];
+  EXPECT_EQ(c.name, "k");
+  EXPECT_DOUBLE_EQ(c.ratio, 2);
+  // The first of A's levels that B has too (case ignored): DRAM, I 10 → 5.
+  EXPECT_EQ(c.intensity_level, "DRAM");
+  EXPECT_DOUBLE_EQ(*c.intensity_ratio, 0.5);
+  EXPECT_DOUBLE_EQ(*c.spread_a, 0.1);
+  EXPECT_FALSE(c.spread_b);
+  EXPECT_DOUBLE_EQ(*c.noise, 0.1);
+  EXPECT_TRUE(*c.exceeds_spread);
+  EXPECT_TRUE(c.precision_changed);
+  EXPECT_EQ(d.only_a, std::vector<std::string>{"gone"});
+  EXPECT_EQ(d.only_b, std::vector<std::string>{"new"});
+}
+
+TEST(Diff, PointsOfOtherUnitsOrANameTwiceAreRefused) {
+  PointsDocument a, b;
+  a.points = {point("k", 1, {{"", Bytes(1)}}, 1)};
+  b.points = a.points;
+  b.units.work = "tuple";
+  EXPECT_THROW(diff_points(a, {}, "a.json", b, {}, "b.json"), InputError);
+  b.units = a.units;
+  b.points.push_back(b.points[0]);
+  try {
+    diff_points(a, {}, "a.json", b, {}, "b.json");
+    FAIL() << "a name twice was paired";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("b.json: two points are named 'k'"), std::string::npos);
+  }
 }
 }  // namespace ROOFLINE_UNITY_ID

@@ -133,6 +133,13 @@ std::vector<GoldenCase> llm_cases() {
 std::vector<GoldenCase> cases() {
   const std::string machine = kData + "/report/machine.json";
   const std::string points = kData + "/report/points.json";
+  // Two measured machines (roofs with statistics: verdicts against the noise, roofs in one only)
+  // and two points documents (spreads from times and from min/median/max, a level in both, a
+  // precision changed, an integer point, points in one only).
+  const std::string zen4 = kData + "/io/zen4-quick.machine.json";
+  const std::string sapphire = kData + "/io/sapphire-class-quick.machine.json";
+  const std::string points_a = kData + "/diff/a.points.json";
+  const std::string points_b = kData + "/diff/b.points.json";
   std::vector<GoldenCase> all = {
       {"point.txt",
        {"point", "--machine", machine, "--name", "saxpy", "--work", "2e9", "--traffic", "1.2e10",
@@ -151,6 +158,7 @@ std::vector<GoldenCase> cases() {
       {"kernel-gemm.json",
        {"kernel", "gemm", "--m", "1024", "--n", "1024", "--k", "1024", "--dtype", "fp32",
         "--json"}},
+      {"kernel-list.json", {"kernel", "list", "--json"}},
       {"llm-decode.txt",
        {"llm", "--model", "llama-2-7b", "--hw", "a100-80gb", "--batch", "8", "--context", "2048"}},
       {"llm-decode.json",
@@ -159,6 +167,15 @@ std::vector<GoldenCase> cases() {
       {"llm-serving.txt",
        {"llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "--concurrency", "8", "--requests",
         "1024:128,512:64"}},
+      {"diff-machines-catalogue.txt", {"diff", "h100-sxm", "h200"}},
+      {"diff-machines-catalogue.json", {"diff", "h100-sxm", "h200", "--json"}},
+      {"diff-machines-measured.txt", {"diff", zen4, sapphire}},
+      {"diff-machines-measured.json", {"diff", zen4, sapphire, "--json"}},
+      {"diff-points.txt", {"diff", points_a, points_b}},
+      {"diff-points.json", {"diff", points_a, points_b, "--json"}},
+      {"llm-compare-priced.json",
+       {"llm", "--model", "llama-2-7b", "--hw", "a100,l4,h100-sxm", "--batch", "8", "--context",
+        "2048", "--price-per-hour", "a100=2,L4=0.8", "--json"}},
       {"energy.txt",
        {"energy", "--machine", machine, "--eps-flop", "1e-10", "--eps-mem", "5e-10", "--pi0", "20",
         "--intensity", "0.25", "--intensity", "8", "--powercap",

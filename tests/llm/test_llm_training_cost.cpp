@@ -183,6 +183,35 @@ TEST(LlmCost, DollarsAndJoulesPerToken) {
     }
 }
 
+TEST(LlmCost, PricesByNameMatchTheGivenTheDocumentOrTheCatalogueName) {
+  PriceList p = PriceList::parse("a100=2,L4=0.8,doc name=1.5");
+  EXPECT_EQ(p.of("a100", "NVIDIA A100", "a100-80gb"), 2.0);  // as given to --hw
+  EXPECT_EQ(p.of("", "x", "l4"), 0.8);                       // the catalogue's, case ignored
+  EXPECT_EQ(p.of("m.json", "doc name", "m.json"), 1.5);      // the document's own name
+  EXPECT_FALSE(p.of("h100", "h100-sxm", "h100-sxm"));
+  EXPECT_NO_THROW(p.check_all_used({"a100", "l4", "m.json", "h100"}));
+  PriceList q = PriceList::parse("zzz=2");
+  EXPECT_FALSE(q.of("a100", "a100-80gb", "a100-80gb"));
+  try {
+    q.check_all_used({"a100"});
+    FAIL() << "a price under no machine's name was taken";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--price-per-hour: 'zzz' is none of the machines (a100)");
+  }
+  EXPECT_EQ(PriceList::parse("2.5").of("any", "any", ""), 2.5);
+  EXPECT_FALSE(PriceList::parse("").of("any", "any", ""));
+  EXPECT_THROW(PriceList::parse("a=1,a=2"), InputError);
+  EXPECT_THROW(PriceList::parse("=2"), InputError);
+  EXPECT_THROW(PriceList::parse("a=-1"), InputError);
+}
+
+TEST(LlmCost, ReplicasAreAFiniteWholeNumberOfAtLeastOne) {
+  EXPECT_NO_THROW(check_dp(1));
+  EXPECT_NO_THROW(check_dp(4));
+  for (double bad : {0.0, 0.5, 1.5, -2.0, std::nan(""), HUGE_VAL})
+    EXPECT_THROW(check_dp(bad), InputError) << bad;
+}
+
 TEST(LlmCalibration, MeasuredAttainmentScalesTheRoofs) {
   Roofs r = a100();
   const Calibration c = parse_attainment("compute=0.7,memory=0.85");

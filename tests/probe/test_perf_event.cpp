@@ -54,6 +54,25 @@ TEST(PerfEvent, TaskClockCountsThisProcess) {
   EXPECT_LE(t.cpu_seconds, wall + 0.004) << "task-clock " << r[0].value << " ns";
 }
 
+TEST(PerfEvent, CountThisProcessSumsTheThreadsOfThisProcess) {
+  // task-clock on every thread of this process over a spin of this thread: at least the CPU
+  // time the kernel accounts to the spin (as TaskClockCountsThisProcess judges it; on a loaded
+  // machine a 0.05 s spin may get far less than 0.05 s of CPU), one reading per event.
+  double cpu = 0;
+  const ProcessCount c = count_this_process(software_events(), [&cpu] {
+    const double cpu0 = thread_cpu_seconds();
+    spin_for(0.05);
+    cpu = thread_cpu_seconds() - cpu0;
+  });
+  ASSERT_EQ(c.readings.size(), 1u);
+  if (!c.failures.empty()) GTEST_SKIP() << "software events are refused here: " << c.failures[0];
+  EXPECT_GE(c.counted_threads, 1);
+  EXPECT_EQ(c.readings[0].name, software_events()[0].name);
+  EXPECT_EQ(c.readings[0].time_running, c.readings[0].time_enabled);
+  EXPECT_GE(combine(software_events(), c.readings).cpu_seconds, 0.75 * cpu - 0.004)
+      << "task-clock " << c.readings[0].value << " ns";
+}
+
 TEST(PerfEvent, ProbeOfASysfsWithoutPmuGivesTheMissingMessage) {
   const PmuStatus s = probe_pmu(kSysfs / "kvm-no-pmu");
   EXPECT_TRUE(s.core_pmu.empty());

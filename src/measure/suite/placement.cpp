@@ -78,7 +78,7 @@ Placement place_runs(const std::vector<RunResult>& results, const RoofSet& roofs
       out.bandwidth_only.push_back(r);
       continue;
     }
-    PlacedRun p{r, r.to_point(), std::nullopt, "", "", ""};
+    PlacedRun p{r, r.to_point(), std::nullopt, "", "", "", r.label()};
     if (!blas_kernels({r.kernel}).empty()) {
       p.corename = r.variant.empty() ? blas.corename : r.variant.substr(r.variant.find('=') + 1);
       p.point.precision = roof_for_blas_core(roofs, r.dtype, p.corename);
@@ -90,7 +90,8 @@ Placement place_runs(const std::vector<RunResult>& results, const RoofSet& roofs
     if (r.kernel == "triad" && r.count.traffic_write_allocate.value > r.count.traffic.value) {
       PlacedRun wa = p;
       const double f = r.count.traffic_write_allocate.value / r.count.traffic.value;
-      wa.point.name = "triad +write-allocate @" + r.level;
+      wa.kernel = "triad +write-allocate";
+      wa.point.name = wa.kernel + " @" + r.level;
       for (auto& t : wa.point.traffic) t.bytes = Bytes(t.bytes.value * f);
       wa.point.note = "Q includes the read-for-ownership of the stored array: 4·n·s";
       wa.diagnosis.reset();
