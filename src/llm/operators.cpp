@@ -465,13 +465,25 @@ Footprint footprint_of(const ModelConfig& m, const Scenario& s, const Roofs& r,
   f.weights = Bytes((layer_matrices / stages + tables) * s.dtypes.weights.bytes +
                     (biases + p.norms) / stages * s.dtypes.activations.bytes);
   f.kv_cache = Bytes(kv_cache_bytes(m, s, s.batch, std::max(s.prompt, s.context)));
-  // Activations: the residual stream plus the largest single operator's activation working set
-  // over both phases (the score matrix of unfused prefill attention dominates).
+  // Activations: the largest working set of one operator over both phases, with the residual
+  // stream x (N·d·s_a for the step's N rows per device) held beside it while the operator runs.
+  // The residual add's 3·N·d·s_a (x, the block's output, x + output), the embedding's written
+  // rows and a norm's 2·N·d·s_a (x read, x̂ written) already hold x: it is not added to those
+  // again (it was: Llama-3-70B --tp 8, B = 16, S = 4096 gave 3.22 + 1.07 = 4.29 GB where the
+  // residual add's 3.22 GB is the peak). A norm of another input (q/k norm, a post-norm) is
+  // below 3·N·d·s_a with the stream added, so leaving it out does not change the maximum.
   double largest = 0;
-  for (const StepCost* c : {&prefill, &decode})
-    for (std::size_t i = 0; i < c->size; ++i)
-      if (!c->ops[i].interconnect) largest = std::max(largest, c->ops[i].activations.value);
-  f.activations = Bytes(largest + s.batch * s.prompt * m.hidden * s.dtypes.activations.bytes);
+  for (const StepCost* c : {&prefill, &decode}) {
+    const double stream = c->tokens * m.hidden * s.dtypes.activations.bytes;
+    for (std::size_t i = 0; i < c->size; ++i) {
+      const OpCost& op = c->ops[i];
+      if (op.interconnect) continue;
+      const bool holds_stream =
+          op.kind == OpKind::residual || op.kind == OpKind::embedding || op.kind == OpKind::norm;
+      largest = std::max(largest, op.activations.value + (holds_stream ? 0 : stream));
+    }
+  }
+  f.activations = Bytes(largest);
   f.capacity = r.memory_capacity;
   if (f.capacity) f.fits = f.total().value <= *f.capacity;
   return f;
@@ -651,6 +663,14 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
   rep.memory = footprint(m, s, r);
   rep.critical = critical_batches(m, s, r);
   rep.warnings = estimate_warnings(m, s, r);
+  // As request_timing and simulate_serving say it: the times assume the model fits.
+  if (rep.memory.fits && !*rep.memory.fits)
+    rep.warnings.push_back("the weights " + format_bytes(rep.memory.weights) + ", KV cache " +
+                           format_bytes(rep.memory.kv_cache) + " and activations " +
+                           format_bytes(rep.memory.activations) + " (" +
+                           format_bytes(rep.memory.total()) + ") exceed the " +
+                           format_bytes(Bytes(*rep.memory.capacity)) + " of " + r.memory_level +
+                           " per device: it does not fit, and the times assume it did");
   if (measured) {
     rep.measured = utilisation(phase == Phase::prefill ? rep.prefill : rep.decode, *measured, r);
     // Above a roof by more than `roofline point`'s slack (docs/model.md): one of the report's

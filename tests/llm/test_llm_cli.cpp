@@ -449,6 +449,25 @@ TEST(LlmCli, ScenarioChecksAndWarnings) {
       << pp.err;
 }
 
+// A model that does not fit is costed as if it did, and the report says so (text and JSON).
+TEST(LlmCli, AModelThatDoesNotFitIsSaid) {
+  const auto js = run_cli({"llm", "-m", "llama-3-70b", "--hw", kData + "h100-sxm.json", "--json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  EXPECT_FALSE(j["memory"]["fits"].get<bool>());
+  bool said = false;
+  for (const auto& w : j["warnings"])
+    said = said || w.get<std::string>().find("does not fit, and the times assume it did") !=
+                       std::string::npos;
+  EXPECT_TRUE(said) << j["warnings"].dump();
+  const auto text =
+      run_cli({"llm", "-m", "llama-3-70b", "--hw", kData + "h100-sxm.json"}, "NO_COLOR=1");
+  EXPECT_NE(text.out.find("does not fit, and the times assume it did"), std::string::npos)
+      << text.out;
+  const auto fits = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--json"});
+  EXPECT_TRUE(nlohmann::json::parse(fits.out)["warnings"].empty()) << fits.out;
+}
+
 TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
   struct Case {
     std::vector<std::string> args;

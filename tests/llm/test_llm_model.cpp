@@ -494,6 +494,19 @@ TEST(LlmModel, FootprintAndFit) {
   EXPECT_FALSE(*big.fits);
 }
 
+// The residual stream is not counted twice: Llama-3-70B at --tp 8, B = 16, S = 4096 (fused
+// attention) peaks in the residual add, 3·N·d·s_a = 3·65536·8192·2 B = 3.22 GB, which holds the
+// stream; the widest other working set (gate_proj: N·(d + ff/8)·2 = 1.54 GB) plus the stream
+// (N·d·2 = 1.07 GB) is below it. It was 3.22 + 1.07 = 4.29 GB.
+TEST(LlmModel, FootprintCountsTheResidualStreamOnce) {
+  const ModelConfig& m = preset("llama-3-70b");
+  Scenario s = scenario(16, 4096, 4096);
+  s.flash = true;
+  s.tp = 8;
+  const Footprint f = footprint(m, s, a100());
+  EXPECT_DOUBLE_EQ(f.activations.value, 3.0 * 65536 * 8192 * 2);
+}
+
 TEST(LlmModel, FootprintKeepsReplicatedKvHeadsUnderTensorParallelism) {
   // Llama-3-70B has 8 KV heads: at tp 16 each device holds one whole K/V head (step_cost
   // replicates it), so k_proj and v_proj are d×128 per device, not d×1024/16 = d×64.
