@@ -906,8 +906,10 @@ std::string render_text(const Report& r);
 /// MACHINE: PHASE operators, batch B, context L, prompt P".
 std::string chart_title(const Report& r);
 std::string operators_csv(const Report& r);
+/// Its header states the layout (tensor, expert, context, pipeline parallelism) and the
+/// attention form of `s`.
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
-                              const Roofs& r, bool flash);
+                              const Roofs& r, const Scenario& s);
 std::string sweep_csv(const std::vector<SweepRow>& rows, const UnitSystem& units = {});
 
 // Rendering of the request, serving, speculative, cost and training sections (text; JSON in

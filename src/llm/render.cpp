@@ -103,17 +103,26 @@ std::string dtype_line(const Dtypes& d) {
          d.kv_cache.name + ", compute " + d.compute.name;
 }
 
+/// The parallel layout as the headers say it: ", tensor parallel 2 (experts: expert parallel),
+/// context parallel 2, pipeline 2 stages"; "" on one device.
+std::string layout_words(const Scenario& s) {
+  return (s.tp > 1 ? ", tensor parallel " + std::to_string(s.tp) : "") +
+         (s.ep ? " (experts: expert parallel)" : "") +
+         (s.cp > 1 ? ", context parallel " + std::to_string(s.cp) : "") +
+         (s.pp > 1
+              ? ", pipeline " + std::to_string(s.pp) + " stages" +
+                    (s.micro_batches > 0 ? " (" + format_number(s.micro_batches) + " micro-batches)"
+                                         : "")
+              : "");
+}
+
 /// The scenario in one line, then the model: parameters and KV cache per token.
 std::string scenario_line(const Report& r) {
   const Scenario& s = r.scenario;
   std::string out;
   out += r.model.name + " on " + r.roofs.machine + " — " + to_string(r.phase) + ", batch " +
          format_number(s.batch) + ", context " + format_number(s.context) + ", prompt " +
-         format_number(s.prompt) + (s.tp > 1 ? ", tensor parallel " + std::to_string(s.tp) : "") +
-         (s.ep ? " (experts: expert parallel)" : "") +
-         (s.cp > 1 ? ", context parallel " + std::to_string(s.cp) : "") +
-         (s.pp > 1 ? ", pipeline " + std::to_string(s.pp) + " stages" : "") + ", " +
-         attention_words(s.flash) + "\n";
+         format_number(s.prompt) + layout_words(s) + ", " + attention_words(s.flash) + "\n";
   out +=
       "  model: " + format_si(r.params.total, "") + " parameters" +
       (r.model.moe() ? " (" + format_si(r.params.active, "") + " active per token" + ")" : "") +
@@ -509,9 +518,9 @@ std::string operators_csv(const Report& r) {
 }
 
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
-                              const Roofs& r, bool flash) {
-  std::string out = m.name + " on " + r.machine + ": batch × context sweep, " +
-                    attention_words(flash) +
+                              const Roofs& r, const Scenario& s) {
+  std::string out = m.name + " on " + r.machine + ": batch × context sweep" + layout_words(s) +
+                    ", " + attention_words(s.flash) +
                     " (ridge I* = " + format_intensity(r.ridge(), r.units) + ")\n";
   Table t({"batch", "context", "prompt", "TTFT", "time/token", "tokens/s", "I decode", "I linear",
            "I attention", "bound", "memory", "fits"});
@@ -562,6 +571,10 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
             {"bandwidth", r.bandwidth.value},
             {"ridge", r.ridge().value}}},
           {"tp", s.tp},
+          {"ep", s.ep},
+          {"cp", s.cp},
+          {"pp", s.pp},
+          {"micro_batches", s.micro_batches},
           {"flash", s.flash},
           {"dtypes",
            {{"weights", s.dtypes.weights.name},

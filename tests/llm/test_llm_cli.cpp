@@ -468,6 +468,34 @@ TEST(LlmCli, AModelThatDoesNotFitIsSaid) {
   EXPECT_TRUE(nlohmann::json::parse(fits.out)["warnings"].empty()) << fits.out;
 }
 
+// A sweep refuses what it would ignore (--phase, --dp) and states its layout.
+TEST(LlmCli, ASweepRefusesPhaseAndDpAndStatesItsLayout) {
+  const auto dp = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,2", "--dp", "4"});
+  EXPECT_EQ(dp.exit_code, 2);
+  EXPECT_NE(dp.err.find("--dp"), std::string::npos) << dp.err;
+  const auto ph =
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,2", "--phase", "prefill"});
+  EXPECT_EQ(ph.exit_code, 2);
+  EXPECT_NE(ph.err.find("--phase"), std::string::npos) << ph.err;
+  const std::vector<std::string> layout{"--tp", "2", "--pp", "2", "--cp", "2"};
+  std::vector<std::string> args{"llm", "-m", "llama-2-7b", "--hw", "h100-sxm", "-b", "1,2"};
+  args.insert(args.end(), layout.begin(), layout.end());
+  const auto text = run_cli(args, "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("sweep, tensor parallel 2, context parallel 2, pipeline 2 stages, "
+                          "fused attention"),
+            std::string::npos)
+      << text.out;
+  args.push_back("--json");
+  const auto js = run_cli(args);
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  EXPECT_EQ(j["tp"], 2);
+  EXPECT_EQ(j["cp"], 2);
+  EXPECT_EQ(j["pp"], 2);
+  EXPECT_EQ(j["ep"], false);
+}
+
 TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
   struct Case {
     std::vector<std::string> args;
