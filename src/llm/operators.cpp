@@ -203,11 +203,21 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
   // Element-wise work runs in the activations' float type even when the products are integer
   // (--cdtype int8: norms, softmax and activations are not computed in int8).
   select_vector_roof(set, elementwise.value_or(compute), *c, r);
+  // A rate beyond any device (the catalogue checker's bound, 1e20 per second) made every step
+  // free: a memory bandwidth of 1e300 priced a decode step at 1e-288 s.
+  const auto plausible = [&](const std::string& roof, const char* field, double v) {
+    if (v > 1e20)
+      throw InputError("machine '" + set.name + "': " + roof + ": " + field + " " +
+                       format_number(v) + " per second is beyond any device (at most 1e20)");
+  };
+  plausible("compute roof '" + c->name + "'", "peak", c->peak.value);
+  plausible("compute roof '" + r.vector_name + "'", "peak", r.vector_peak.value);
   const MemoryRoof& mem = set.select_memory("");
   r.memory_level = mem.level;
   r.bandwidth = mem.bandwidth;
   r.document_bandwidth = mem.bandwidth;
   r.memory_capacity = mem.size_bytes;
+  plausible("memory roof '" + mem.level + "'", "bandwidth", mem.bandwidth.value);
   if (interconnect_override) {
     r.interconnect = interconnect_override;
     r.interconnect_name = "--interconnect-bandwidth";
@@ -218,6 +228,8 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
         r.interconnect_name = m.level;
       }
   }
+  if (r.interconnect)
+    plausible("interconnect '" + r.interconnect_name + "'", "bandwidth", r.interconnect->value);
   return r;
 }
 

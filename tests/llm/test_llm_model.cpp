@@ -342,6 +342,23 @@ TEST(LlmModel, ElementwiseOperatorsAreJudgedOnTheVectorRoof) {
     }
 }
 
+// A rate beyond any device is refused, naming machine, roof, field and value (a bandwidth of
+// 1e300 made every step free).
+TEST(LlmModel, ImplausibleRatesAreRefused) {
+  RoofSet set = load_machine_file(kData + "a100-80gb.json").roofs;
+  set.memory.front().bandwidth = ByteRate(1e300);
+  try {
+    select_roofs(set, parse_dtype("fp16"));
+    ADD_FAILURE() << "a bandwidth of 1e300 was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("machine '" + set.name +
+                                         "': memory roof 'HBM': "
+                                         "bandwidth 1e+300 per second is beyond any device"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // A machine without a vector roof of the activations' precision judges element-wise work on the
 // compute roof and says so.
 TEST(LlmModel, NoVectorRoofFallsBackToTheComputeRoofAndSaysSo) {
