@@ -542,6 +542,16 @@ void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
     throw InputError(
         "--output-tokens, --concurrency, --spec-k and the cost flags need one --batch and one "
         "--context");
+  // A sweep gives each row's TTFT and decode step of one replica: a --phase (which operator
+  // table) or --dp (replicas) would be ignored, so they are refused (docs/llm.md).
+  if (flag_given(a, "--phase"))
+    throw InputError(
+        "--phase picks the operator table of one (batch, context); a sweep gives each row's "
+        "TTFT and decode step: give one --batch and one --context");
+  if (a.dp > 1)
+    throw InputError(
+        "--dp multiplies one (batch, context)'s throughput; a sweep's tokens/s are of one "
+        "replica: give one --batch and one --context, or leave --dp out");
   s.prompt = prompt;  // ≤ 0: each row's prompt is its context
   const auto rows = llm::sweep(model, s, batches, contexts, roofs);
   const nlohmann::json sweep_json = llm::sweep_to_json(rows, model, s, roofs);
@@ -557,7 +567,7 @@ void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
   else if (a.csv)
     emit(llm::sweep_csv(rows, roofs.units), a.output);
   else
-    emit(llm::render_sweep_text(rows, model, roofs, s.flash), a.output);
+    emit(llm::render_sweep_text(rows, model, roofs, s), a.output);
 }
 
 void run(const LlmArgs& a) {

@@ -240,6 +240,13 @@ enum class OpKind {
 };
 std::string to_string(OpKind k);
 
+/// The execution unit an operator's work runs on: the matrix engine (tensor cores, MXU, AMX:
+/// matrix products) or the vector units (CUDA cores, SIMD: element-wise work — norms, residual
+/// adds, activations, softmax, the reductions of collectives). docs/llm.md, "Matrix and vector
+/// work".
+enum class ComputeUnit { matrix, vector };
+std::string to_string(ComputeUnit u);
+
 /// One operator's cost per occurrence, per device. `count` is how often it runs in a step
 /// (layers, or 1). Operators on the interconnect are judged against the interconnect roof.
 struct OpCost {
@@ -249,12 +256,19 @@ struct OpCost {
   bool interconnect = false;
   double count = 1;
   Work work{0};
+  /// Where `work` runs. A matrix operator may carry element-wise work too (`vector_part`: fused
+  /// attention's softmax, which runs on the vector units between its two products).
+  ComputeUnit unit = ComputeUnit::matrix;
+  Work vector_part{0};
   Bytes weights{0};      ///< weight (and bias, norm γ) bytes read
   Bytes activations{0};  ///< activation bytes read + written (scores included when unfused)
   Bytes kv{0};           ///< KV-cache bytes read + written
   /// Sequential message steps of a collective, each costing one link latency α (α–β model).
   double hops = 0;
   Bytes traffic() const { return weights + activations + kv; }
+  /// The work on the vector units: all of it for a vector operator, else `vector_part`.
+  Work vector_work() const { return unit == ComputeUnit::vector ? work : vector_part; }
+  Work matrix_work() const { return work - vector_work(); }
 };
 
 inline constexpr std::size_t kMaxOps = 64;
@@ -299,6 +313,14 @@ struct Roofs {
   UnitSystem units;
   std::string memory_level;  ///< the default memory level
   WorkRate peak{0};
+  /// The roof of element-wise (vector-unit) work: the highest dense roof of the activations'
+  /// precision that is not a matrix unit's (is_matrix_unit), e.g. "fp16 vector". A machine
+  /// without one judges that work on the compute roof (vector_fallback; a warning says so).
+  std::string vector_name;
+  WorkRate vector_peak{0};
+  WorkRate document_vector_peak{0};
+  UnitSystem vector_units;
+  bool vector_fallback = false;
   ByteRate bandwidth{0};
   std::optional<ByteRate> interconnect;
   std::string interconnect_name;
@@ -317,10 +339,19 @@ struct Roofs {
   Intensity ridge() const { return peak / bandwidth; }
 };
 /// Picks the compute roof of `compute` (by precision; a set with a single roof of unnamed
-/// precision is used as is), the default memory roof, and an interconnect roof (kind
+/// precision is used as is), the vector roof of `elementwise` (the activations' dtype; none:
+/// the compute dtype's), the default memory roof, and an interconnect roof (kind
 /// "interconnect", or `interconnect_override`). Throws InputError when nothing fits.
 Roofs select_roofs(const RoofSet& set, const DataType& compute,
-                   std::optional<ByteRate> interconnect_override = std::nullopt);
+                   std::optional<ByteRate> interconnect_override = std::nullopt,
+                   const std::optional<DataType>& elementwise = std::nullopt);
+/// The compute time of one occurrence of `op`: matrix work on π plus vector work on the vector
+/// roof, W_m/π + W_v/π_v (docs/llm.md: the two are not overlapped).
+Seconds compute_time(const OpCost& op, const Roofs& r);
+/// The name of the roof `op`'s compute is judged against: the vector roof's for a vector
+/// operator, the compute roof's for a matrix one (fused attention: the one of the larger
+/// share of its compute time).
+const std::string& compute_roof_of(const OpCost& op, const Roofs& r);
 /// The machine's roofs as `r` judges the model against them: the compute dtype's roof and the
 /// default memory level are the defaults (so a chart's primary ridge is the model's π/β), and
 /// an --interconnect-bandwidth override becomes an interconnect roof. What a chart draws.
@@ -329,6 +360,7 @@ RoofSet roofs_as_judged(RoofSet set, const Roofs& r);
 struct OpTiming {
   Seconds time{0};             ///< max(W/π, Q/β) (per occurrence)
   Seconds time_no_overlap{0};  ///< W/π + Q/β
+  Seconds compute{0};          ///< W/π: compute_time, matrix and vector work on their roofs
   bool compute_bound = false;
 };
 
@@ -360,8 +392,10 @@ struct Aggregate {
   Work work{0};
   Bytes traffic{0};
   Seconds time{0};
+  Seconds compute{0};  ///< Σ count · compute_time: matrix work on π, vector work on π_v
   Intensity intensity() const { return work / traffic; }
-  bool compute_bound(const Roofs& r) const { return intensity() >= r.ridge(); }
+  /// Its compute time reaches its memory time (I ≥ π/β when all its work is matrix work).
+  bool compute_bound(const Roofs& r) const { return compute >= traffic / r.bandwidth; }
 };
 Aggregate aggregate_linear(const StepResult& s, const char* name);
 Aggregate aggregate_attention(const StepResult& s, const char* name);
@@ -907,8 +941,10 @@ std::string render_text(const Report& r);
 /// MACHINE: PHASE operators, batch B, context L, prompt P".
 std::string chart_title(const Report& r);
 std::string operators_csv(const Report& r);
+/// Its header states the layout (tensor, expert, context, pipeline parallelism) and the
+/// attention form of `s`.
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
-                              const Roofs& r, bool flash);
+                              const Roofs& r, const Scenario& s);
 std::string sweep_csv(const std::vector<SweepRow>& rows, const UnitSystem& units = {});
 
 // Rendering of the request, serving, speculative, cost and training sections (text; JSON in

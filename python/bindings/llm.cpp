@@ -621,6 +621,12 @@ void register_report(py::module_& m) {
           "dtype's roof, the memory level): what llm.chart and `roofline llm --report` draw")
       .def_property_readonly("compute_roof",
                              [](const LlmReport& x) { return x.r.roofs.compute_name; })
+      .def_property_readonly(
+          "vector_roof", [](const LlmReport& x) { return x.r.roofs.vector_name; },
+          "the roof element-wise operators (norms, residual adds, activations, softmax) are "
+          "judged against: the activations' vector roof, else the compute roof")
+      .def_property_readonly("vector_peak_flop_per_s",
+                             [](const LlmReport& x) { return x.r.roofs.vector_peak.value; })
       .def_property_readonly("memory_level",
                              [](const LlmReport& x) { return x.r.roofs.memory_level; })
       .def_property_readonly("peak_flop_per_s",

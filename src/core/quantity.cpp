@@ -345,7 +345,19 @@ std::string format_bytes(Bytes q, const UnitSystem& u) {
   return format_data(q.value, u.traffic_symbol());
 }
 std::string format_seconds(Seconds t) {
-  return format_si(t.value, "s");
+  // Below 1000 s the SI prefixes read well (ms, us, ns); above, "8.488 Ms" was read as
+  // milliseconds: seconds without a prefix, and the hours, days or years they make.
+  const double a = std::fabs(t.value);
+  if (!std::isfinite(t.value) || a < 999.95) return format_si(t.value, "s");  // not "1 ks"
+  std::string out = format_number(t.value, 4) + " s";
+  constexpr double kHour = 3600, kDay = 24 * kHour, kYear = 365.25 * kDay;
+  if (a >= kYear)
+    out += " (" + format_number(t.value / kYear, 4) + " years)";
+  else if (a >= kDay)
+    out += " (" + format_number(t.value / kDay, 4) + " days)";
+  else if (a >= kHour)
+    out += " (" + format_number(t.value / kHour, 4) + " h)";
+  return out;
 }
 std::string format_work_rate(WorkRate p, const UnitSystem& u) {
   return format_si(p.value, u.work_rate());

@@ -79,6 +79,16 @@ bool known_activation(const std::string& a) {
                     "tanh",      "sigmoid",     "mish",          "linear"});
 }
 
+// A value of the file echoed in a message: as given (not lowercased), escaped for a terminal,
+// and cut to its first 64 bytes when longer (a 5000-character model_type was echoed whole).
+std::string echoed(const std::string& v) {
+  constexpr std::size_t kMost = 64;
+  if (v.size() <= kMost) return terminal_safe(v);
+  std::size_t cut = kMost;
+  while (cut > 0 && (static_cast<unsigned char>(v[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 start
+  return terminal_safe(v.substr(0, cut)) + "… (" + std::to_string(v.size()) + " bytes)";
+}
+
 // What transformers' config class fills in when config.json leaves a field out. Real files
 // rely on it: google/gemma-3-4b-it's text_config names only hidden_size, intermediate_size,
 // num_hidden_layers, rope_scaling and sliding_window. Source: transformers
@@ -353,8 +363,9 @@ void read_mlp(ModelConfig& m, Fields& f) {
   } else {
     m.intermediate = f.required({"intermediate_size", "n_inner", "ffn_dim"});
   }
-  m.activation = lower(
-      f.text({"hidden_act", "hidden_activation", "activation_function"}, gpt ? "gelu" : "silu"));
+  const std::string activation =
+      f.text({"hidden_act", "hidden_activation", "activation_function"}, gpt ? "gelu" : "silu");
+  m.activation = lower(activation);
   // A GLU activation gates by definition, whatever the family (a GPT-family config naming
   // geglu was costed fc1/fc2 unsaid); SiLU gates outside the GPT families' plain MLPs.
   if (gated_family(m.model_type) || one_of(m.activation, {"swiglu", "geglu", "reglu"}))
@@ -365,7 +376,7 @@ void read_mlp(ModelConfig& m, Fields& f) {
     m.mlp = one_of(m.activation, {"silu", "swish"}) ? Mlp::gated : Mlp::plain;
   if (!known_activation(m.activation))
     m.caveats.push_back(
-        "the activation '" + terminal_safe(m.activation) + "' of " + terminal_safe(f.origin()) +
+        "the activation '" + echoed(activation) + "' of " + terminal_safe(f.origin()) +
         " is not one the reader knows: its MLP is costed " +
         (m.mlp == Mlp::gated ? "gated (gate, up, down)" : "ungated (up, down)") +
         (gated_family(m.model_type) || gpt_family(m.model_type) ? ", as its model_type's"
@@ -485,11 +496,13 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   ModelConfig m;
   m.origin = origin;
   m.source = origin;
+  std::string given_type;  // as the file spells it, for messages
   {
     auto it = j.find("model_type");
     if (it != j.end() && !it->is_null()) {
       if (!it->is_string()) bad(origin, "model_type", "must be a string", it->dump());
-      m.model_type = lower(it->get<std::string>());
+      given_type = it->get<std::string>();
+      m.model_type = lower(given_type);
     }
   }
   Fields f(j, origin, class_defaults(m.model_type));
@@ -499,7 +512,7 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   } catch (const InputError& e) {
     // A family without attention heads (Mamba, RWKV) fails here: said as what it is.
     if (m.model_type.empty() || known_family(m.model_type)) throw;
-    throw InputError(std::string(e.what()) + " (model_type '" + terminal_safe(m.model_type) +
+    throw InputError(std::string(e.what()) + " (model_type '" + echoed(given_type) +
                      "' is not a family the reader models: it costs transformers)");
   }
   read_mla(m, f);
@@ -512,7 +525,9 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   if (m.model_type == "gpt2" || m.model_type == "gpt_bigcode")
     m.positions = f.optional({"n_positions"}, 0);
   else if (m.model_type == "opt")
-    m.positions = f.optional({"max_position_embeddings"}, 0);
+    // OPTLearnedPositionalEmbedding (transformers models/opt/modeling_opt.py) holds
+    // max_position_embeddings + 2 rows: positions are offset by 2 (fairseq's padding offset).
+    m.positions = f.optional({"max_position_embeddings"}, 0) + 2;
   m.max_positions = f.optional(
       {"max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length", "seq_length"}, 0);
   read_attention_layout(m, f);
@@ -524,13 +539,23 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
       f.flag("attention_bias", m.model_type == "qwen2" || m.model_type == "qwen2_moe" || bias);
   m.linear_bias = f.flag("mlp_bias", bias);
   m.defaulted = f.defaulted();
-  if (!m.model_type.empty() && !known_family(m.model_type))
+  if (!known_family(m.model_type))
     m.caveats.insert(m.caveats.begin(),
-                     "model_type '" + terminal_safe(m.model_type) + "' of " +
-                         terminal_safe(origin) +
+                     (m.model_type.empty() ? std::string("no model_type")
+                                           : "model_type '" + echoed(given_type) + "'") +
+                         " of " + terminal_safe(origin) +
                          " is not a family the reader models: costed as the transformer its "
                          "fields describe, every layer attention and MLP; layers of other "
                          "kinds (state-space, recurrent, hybrid periods) are not modelled");
+  // Falcon's parallel block (new_decoder_architecture false): attention and MLP both read one
+  // input_layernorm's output (transformers models/falcon/modeling_falcon.py, FalconDecoderLayer).
+  if (f.flag("parallel_attn", false) && !f.flag("new_decoder_architecture", false))
+    m.caveats.push_back(
+        "parallel_attn of " + terminal_safe(origin) +
+        ": attention and MLP read one LayerNorm in parallel; costed as sequential blocks, with a "
+        "second LayerNorm (" +
+        format_number(2 * m.hidden * m.layers, 10) +
+        " parameters) and a second residual add per layer that the model does not have");
   m.validate();
   return m;
 }

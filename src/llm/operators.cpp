@@ -57,6 +57,10 @@ std::string to_string(OpKind k) {
   return "operator";
 }
 
+std::string to_string(ComputeUnit u) {
+  return u == ComputeUnit::vector ? "vector" : "matrix";
+}
+
 void validate_scenario(const ModelConfig& m, const Scenario& s) {
   auto whole_positive = [](double v) { return std::isfinite(v) && v >= 1 && v == std::floor(v); };
   if (!whole_positive(s.batch))
@@ -119,8 +123,52 @@ std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario&
   return w;
 }
 
+namespace {
+// The highest dense non-matrix roof of the element-wise dtype (fp8 also as "fp8"); none: the
+// compute roof stands in, and vector_fallback says so. A roof of unnamed precision (--peak) is
+// the only roof there is: it stands in without a warning.
+void select_vector_roof(const RoofSet& set, const DataType& dtype, const ComputeRoof& compute,
+                        Roofs& r) {
+  const ComputeRoof* v = nullptr;
+  std::vector<std::string> keys{dtype.name};
+  if (dtype.name.rfind("fp8", 0) == 0) keys.push_back("fp8");
+  for (const auto& k : keys) {
+    for (const auto& roof : set.compute)
+      if (!roof.sparse && roof.precision == k && !is_matrix_unit(roof) && outranks(roof, v))
+        v = &roof;
+    if (v) break;
+  }
+  r.vector_fallback = !v && !compute.precision.empty();
+  if (!v) v = &compute;
+  r.vector_name = v->name;
+  r.vector_peak = v->peak;
+  r.document_vector_peak = v->peak;
+  r.vector_units = set.units_of(*v);
+}
+}  // namespace
+
+namespace {
+// Roofs built by hand (not by select_roofs) may lack a vector roof: π stands in.
+WorkRate vector_rate(const Roofs& r) {
+  return r.vector_peak.value > 0 ? r.vector_peak : r.peak;
+}
+}  // namespace
+
+Seconds compute_time(const OpCost& op, const Roofs& r) {
+  return op.matrix_work() / r.peak + op.vector_work() / vector_rate(r);
+}
+
+const std::string& compute_roof_of(const OpCost& op, const Roofs& r) {
+  if (r.vector_name.empty()) return r.compute_name;
+  const double matrix = (op.matrix_work() / r.peak).value,
+               vector = (op.vector_work() / vector_rate(r)).value;
+  return vector > matrix || (op.unit == ComputeUnit::vector && vector == matrix) ? r.vector_name
+                                                                                 : r.compute_name;
+}
+
 Roofs select_roofs(const RoofSet& set, const DataType& compute,
-                   std::optional<ByteRate> interconnect_override) {
+                   std::optional<ByteRate> interconnect_override,
+                   const std::optional<DataType>& elementwise) {
   // Every count here is FLOP and bytes: roofs in other units (tuples/s, disk reads/s:
   // docs/custom-rooflines.md) would be read as if they were.
   if (!(set.units == UnitSystem{}))
@@ -152,11 +200,24 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
   r.units = set.units_of(*c);  // an int8 compute roof counts OP
   r.peak = c->peak;
   r.document_peak = c->peak;
+  // Element-wise work runs in the activations' float type even when the products are integer
+  // (--cdtype int8: norms, softmax and activations are not computed in int8).
+  select_vector_roof(set, elementwise.value_or(compute), *c, r);
+  // A rate beyond any device (the catalogue checker's bound, 1e20 per second) made every step
+  // free: a memory bandwidth of 1e300 priced a decode step at 1e-288 s.
+  const auto plausible = [&](const std::string& roof, const char* field, double v) {
+    if (v > 1e20)
+      throw InputError("machine '" + set.name + "': " + roof + ": " + field + " " +
+                       format_number(v) + " per second is beyond any device (at most 1e20)");
+  };
+  plausible("compute roof '" + c->name + "'", "peak", c->peak.value);
+  plausible("compute roof '" + r.vector_name + "'", "peak", r.vector_peak.value);
   const MemoryRoof& mem = set.select_memory("");
   r.memory_level = mem.level;
   r.bandwidth = mem.bandwidth;
   r.document_bandwidth = mem.bandwidth;
   r.memory_capacity = mem.size_bytes;
+  plausible("memory roof '" + mem.level + "'", "bandwidth", mem.bandwidth.value);
   if (interconnect_override) {
     r.interconnect = interconnect_override;
     r.interconnect_name = "--interconnect-bandwidth";
@@ -167,6 +228,8 @@ Roofs select_roofs(const RoofSet& set, const DataType& compute,
         r.interconnect_name = m.level;
       }
   }
+  if (r.interconnect)
+    plausible("interconnect '" + r.interconnect_name + "'", "bandwidth", r.interconnect->value);
   return r;
 }
 
@@ -270,6 +333,7 @@ Calibration calibration_from(const RoofSet& measured, const std::string& origin,
 
 void apply_calibration(Roofs& r, const Calibration& c) {
   r.peak = WorkRate(r.document_peak.value * c.compute);
+  r.vector_peak = WorkRate(r.document_vector_peak.value * c.compute);
   r.bandwidth = ByteRate(r.document_bandwidth.value * c.memory);
   if (r.interconnect && c.interconnect != 1)
     r.interconnect = ByteRate(r.interconnect->value * c.interconnect);
@@ -293,10 +357,14 @@ StepResult evaluate_cost(const StepCost& cost, const Scenario& s, const Roofs& r
     OpTiming& t = res.timing[i];
     // Williams et al. 2009 (docs/model.md): T ≥ max(W/π, Q/β); without overlap W/π + Q/β (core's
     // model.hpp). A collective adds one link latency per sequential step (α–β model, Hockney 1994).
+    // Matrix and vector work are timed on their own roofs and added (compute_time, docs/llm.md
+    // "Matrix and vector work").
     const Seconds latency(op.interconnect ? op.hops * alpha : 0);
-    t.time = time_bound(op.work, op.traffic(), r.peak, beta) + latency;
-    t.time_no_overlap = time_no_overlap(op.work, op.traffic(), r.peak, beta) + latency;
-    t.compute_bound = op.work / r.peak > op.traffic() / beta;
+    const Seconds compute = compute_time(op, r), memory = op.traffic() / beta;
+    t.time = std::max(compute, memory) + latency;
+    t.time_no_overlap = compute + memory + latency;
+    t.compute = compute;
+    t.compute_bound = compute > memory;
     res.work += op.work * op.count;
     if (op.interconnect)
       res.interconnect += op.traffic() * op.count;
@@ -349,6 +417,7 @@ Aggregate aggregate(const StepResult& s, const char* name, Pred pred) {
     a.work += op.work * op.count;
     a.traffic += op.traffic() * op.count;
     a.time += s.timing[i].time * op.count;
+    a.compute += s.timing[i].compute * op.count;
   }
   return a;
 }
@@ -408,13 +477,25 @@ Footprint footprint_of(const ModelConfig& m, const Scenario& s, const Roofs& r,
   f.weights = Bytes((layer_matrices / stages + tables) * s.dtypes.weights.bytes +
                     (biases + p.norms) / stages * s.dtypes.activations.bytes);
   f.kv_cache = kv_cache_bytes(m, s, s.batch, std::max(s.prompt, s.context));
-  // Activations: the residual stream plus the largest single operator's activation working set
-  // over both phases (the score matrix of unfused prefill attention dominates).
+  // Activations: the largest working set of one operator over both phases, with the residual
+  // stream x (N·d·s_a for the step's N rows per device) held beside it while the operator runs.
+  // The residual add's 3·N·d·s_a (x, the block's output, x + output), the embedding's written
+  // rows and a norm's 2·N·d·s_a (x read, x̂ written) already hold x: it is not added to those
+  // again (it was: Llama-3-70B --tp 8, B = 16, S = 4096 gave 3.22 + 1.07 = 4.29 GB where the
+  // residual add's 3.22 GB is the peak). A norm of another input (q/k norm, a post-norm) is
+  // below 3·N·d·s_a with the stream added, so leaving it out does not change the maximum.
   double largest = 0;
-  for (const StepCost* c : {&prefill, &decode})
-    for (std::size_t i = 0; i < c->size; ++i)
-      if (!c->ops[i].interconnect) largest = std::max(largest, c->ops[i].activations.value);
-  f.activations = Bytes(largest + s.batch * s.prompt * m.hidden * s.dtypes.activations.bytes);
+  for (const StepCost* c : {&prefill, &decode}) {
+    const double stream = c->tokens * m.hidden * s.dtypes.activations.bytes;
+    for (std::size_t i = 0; i < c->size; ++i) {
+      const OpCost& op = c->ops[i];
+      if (op.interconnect) continue;
+      const bool holds_stream =
+          op.kind == OpKind::residual || op.kind == OpKind::embedding || op.kind == OpKind::norm;
+      largest = std::max(largest, op.activations.value + (holds_stream ? 0 : stream));
+    }
+  }
+  f.activations = Bytes(largest);
   f.capacity = r.memory_capacity;
   if (f.capacity) f.fits = f.total().value <= *f.capacity;
   return f;
@@ -431,40 +512,51 @@ namespace {
 // layer is alike), or the whole step; interconnect operators are always left out.
 enum class Selection { one_operator, one_layer, whole_step };
 
-// Step W and memory Q of the selected operators at decode batch B.
-std::pair<double, double> decode_wq(const ModelConfig& m, Scenario s, double B, Selection sel,
-                                    std::size_t index) {
+// Step W and memory Q of the selected operators at decode batch B, and W's compute time in
+// matrix work: W_eq = W_m + W_v·π/π_v, so that W_eq/π is the compute time of matrix work on π
+// and vector work on π_v (compute_time), and the selection is compute-bound when
+// W_eq/Q ≥ π/β. With only matrix work W_eq = W.
+struct DecodeWq {
+  double w = 0, q = 0, w_eq = 0;
+};
+DecodeWq decode_wq(const ModelConfig& m, Scenario s, const Roofs& r, double B, Selection sel,
+                   std::size_t index) {
   s.batch = B;
   const StepCost c = step_cost(m, s, Phase::decode);
-  if (sel == Selection::one_operator) {
-    const OpCost& op = c.ops[index];
-    return {op.work.value, op.traffic().value};
-  }
-  double w = 0, q = 0;
+  const double vector_cost = r.peak.value / vector_rate(r).value;
+  DecodeWq out;
   for (std::size_t i = 0; i < c.size; ++i) {
     const OpCost& op = c.ops[i];
-    if (op.interconnect) continue;
+    if (sel == Selection::one_operator ? i != index : op.interconnect) continue;
     if (sel == Selection::one_layer && !op.per_layer) continue;
-    const double n = sel == Selection::one_layer ? op.count / m.layers : op.count;
-    w += op.work.value * n;
-    q += op.traffic().value * n;
+    const double n = sel == Selection::one_layer    ? op.count / m.layers
+                     : sel == Selection::whole_step ? op.count
+                                                    : 1;
+    out.w += op.work.value * n;
+    out.q += op.traffic().value * n;
+    out.w_eq += (op.matrix_work().value + op.vector_work().value * vector_cost) * n;
   }
-  return {w, q};
+  return out;
 }
 
 CriticalBatch solve(const ModelConfig& m, const Scenario& s, const Roofs& r, Selection sel,
                     std::size_t index, std::string name, bool affine) {
   CriticalBatch cb;
   cb.name = std::move(name);
-  cb.ridge = r.ridge();
+  const DecodeWq b1 = decode_wq(m, s, r, 1, sel, index);
+  // The ridge of the selection's own mix of matrix and vector work: π_eff/β with π_eff =
+  // W/(W_m/π + W_v/π_v) — π/β for matrix work, π_v/β for element-wise work. The mix is the
+  // same at every batch (each kind of work is ∝ B), so it is read at B = 1.
+  cb.ridge = b1.w_eq > 0 ? Intensity(r.ridge().value * b1.w / b1.w_eq) : r.ridge();
   const double I = cb.ridge.value;
-  const auto [w1, q1v] = decode_wq(m, s, 1, sel, index);
+  const double w1 = b1.w, q1v = b1.q;
   cb.at_batch_1 = Intensity(q1v > 0 ? w1 / q1v : 0);
   // W = w·B, Q = q0 + q1·B (exact for dense models: every term is a constant or ∝ B), fitted at
   // B = 1 and 2 and checked at B = 4: an operator whose rows follow the routing (an expert's
   // activation under --ep, where the busiest device's rows are not ∝ B) is bisected instead.
-  const auto [w2, q2] = affine ? decode_wq(m, s, 2, sel, index) : std::pair{0.0, 0.0};
-  const auto [w4, q4] = affine ? decode_wq(m, s, 4, sel, index) : std::pair{0.0, 0.0};
+  const DecodeWq b2 = affine ? decode_wq(m, s, r, 2, sel, index) : DecodeWq{};
+  const DecodeWq b4 = affine ? decode_wq(m, s, r, 4, sel, index) : DecodeWq{};
+  const double w2 = b2.w, q2 = b2.q, w4 = b4.w, q4 = b4.q;
   const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-9 * std::fabs(b); };
   affine = affine && w2 - w1 > 0 && near(w4, w1 + 3 * (w2 - w1)) && near(q4, q1v + 3 * (q2 - q1v));
   if (affine) {
@@ -483,13 +575,16 @@ CriticalBatch solve(const ModelConfig& m, const Scenario& s, const Roofs& r, Sel
   }
   // MoE: I(B) rises monotonically (distinct experts grow slower than B); bisect on B.
   cb.closed_form = false;
+  // In matrix-equivalent work against π/β (the mix of the experts' rows and the router's may
+  // shift with B).
   auto intensity = [&](double B) {
-    const auto [w, q] = decode_wq(m, s, B, sel, index);
-    return q > 0 ? w / q : 0;
+    const DecodeWq x = decode_wq(m, s, r, B, sel, index);
+    return x.q > 0 ? x.w_eq / x.q : 0;
   };
-  if (intensity(1) >= I) return cb;  // batch 0 ⇒ compute-bound already at B = 1
+  const double ridge = r.ridge().value;
+  if (intensity(1) >= ridge) return cb;  // batch 0 ⇒ compute-bound already at B = 1
   double lo = 1, hi = 2;
-  while (intensity(hi) < I) {
+  while (intensity(hi) < ridge) {
     lo = hi;
     hi *= 2;
     if (hi > 1e9) {
@@ -500,7 +595,7 @@ CriticalBatch solve(const ModelConfig& m, const Scenario& s, const Roofs& r, Sel
   }
   for (int it = 0; it < 60 && hi - lo > 1e-6 * hi; ++it) {
     const double mid = 0.5 * (lo + hi);
-    (intensity(mid) >= I ? hi : lo) = mid;
+    (intensity(mid) >= ridge ? hi : lo) = mid;
   }
   cb.batch = hi;
   return cb;
@@ -580,6 +675,14 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
   rep.memory = footprint(m, s, r);
   rep.critical = critical_batches(m, s, r);
   rep.warnings = estimate_warnings(m, s, r);
+  // As request_timing and simulate_serving say it: the times assume the model fits.
+  if (rep.memory.fits && !*rep.memory.fits)
+    rep.warnings.push_back("the weights " + format_bytes(rep.memory.weights) + ", KV cache " +
+                           format_bytes(rep.memory.kv_cache) + " and activations " +
+                           format_bytes(rep.memory.activations) + " (" +
+                           format_bytes(rep.memory.total()) + ") exceed the " +
+                           format_bytes(Bytes(*rep.memory.capacity)) + " of " + r.memory_level +
+                           " per device: it does not fit, and the times assume it did");
   if (measured) {
     rep.measured = utilisation(phase == Phase::prefill ? rep.prefill : rep.decode, *measured, r);
     // Above a roof by more than `roofline point`'s slack (docs/model.md): one of the report's
@@ -657,7 +760,7 @@ std::vector<Point> to_points(const Report& r) {
     p.traffic.push_back({op.interconnect ? r.roofs.interconnect_name : r.roofs.memory_level,
                          op.traffic() * op.count});
     p.time = st.timing[i].time * op.count;
-    p.precision = r.roofs.compute_name;  // the roof it was judged against, by name
+    p.precision = compute_roof_of(op, r.roofs);  // the roof it was judged against, by name
     p.source = "llm model";
     pts.push_back(std::move(p));
   }

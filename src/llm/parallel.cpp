@@ -75,6 +75,11 @@ std::vector<std::string> parallel_warnings(const Scenario& s, const Roofs& r) {
                 " accumulates narrower than fp32, which frameworks use for matrix products and "
                 "which runs at half that rate on GeForce tensor cores: compute-bound times are "
                 "optimistic (give --peak for the fp32-accumulate rate)");
+  if (r.vector_fallback)
+    w.push_back(r.machine + " has no vector (non-tensor) roof of " + s.dtypes.activations.name +
+                ": element-wise operators (norms, residual adds, activations, softmax) are "
+                "judged on the compute roof '" +
+                r.compute_name + "', so their compute times are optimistic");
   const int devices = replica_devices(s);
   const bool collectives = s.tp > 1 || s.cp > 1 || s.pp > 1;
   // The link's name, or "interconnect" where the rate came from --interconnect-bandwidth.

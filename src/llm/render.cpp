@@ -70,6 +70,9 @@ nlohmann::json step_to_json(const StepResult& s, const Roofs& r) {
          {"time_no_overlap_total", t.time_no_overlap.value * n},
          {"intensity", op.traffic().value > 0 ? nlohmann::json((op.work / op.traffic()).value)
                                               : nlohmann::json(nullptr)},
+         {"unit", to_string(op.unit)},
+         {"vector_work", op.vector_work().value},
+         {"compute_roof", compute_roof_of(op, r)},
          {"roof", op.interconnect ? r.interconnect_name : r.memory_level},
          {"bound", bound_of(op, t)},
          {"time", t.time.value},
@@ -100,17 +103,26 @@ std::string dtype_line(const Dtypes& d) {
          d.kv_cache.name + ", compute " + d.compute.name;
 }
 
+/// The parallel layout as the headers say it: ", tensor parallel 2 (experts: expert parallel),
+/// context parallel 2, pipeline 2 stages"; "" on one device.
+std::string layout_words(const Scenario& s) {
+  return (s.tp > 1 ? ", tensor parallel " + std::to_string(s.tp) : "") +
+         (s.ep ? " (experts: expert parallel)" : "") +
+         (s.cp > 1 ? ", context parallel " + std::to_string(s.cp) : "") +
+         (s.pp > 1
+              ? ", pipeline " + std::to_string(s.pp) + " stages" +
+                    (s.micro_batches > 0 ? " (" + format_number(s.micro_batches) + " micro-batches)"
+                                         : "")
+              : "");
+}
+
 /// The scenario in one line, then the model: parameters and KV cache per token.
 std::string scenario_line(const Report& r) {
   const Scenario& s = r.scenario;
   std::string out;
   out += r.model.name + " on " + r.roofs.machine + " — " + to_string(r.phase) + ", batch " +
          format_number(s.batch) + ", context " + format_number(s.context) + ", prompt " +
-         format_number(s.prompt) + (s.tp > 1 ? ", tensor parallel " + std::to_string(s.tp) : "") +
-         (s.ep ? " (experts: expert parallel)" : "") +
-         (s.cp > 1 ? ", context parallel " + std::to_string(s.cp) : "") +
-         (s.pp > 1 ? ", pipeline " + std::to_string(s.pp) + " stages" : "") + ", " +
-         attention_words(s.flash) + "\n";
+         format_number(s.prompt) + layout_words(s) + ", " + attention_words(s.flash) + "\n";
   out +=
       "  model: " + format_si(r.params.total, "") + " parameters" +
       (r.model.moe() ? " (" + format_si(r.params.active, "") + " active per token" + ")" : "") +
@@ -176,6 +188,12 @@ std::string roof_lines(const Report& r) {
   out += "  roofs: π = " + format_work_rate(roofs.peak, roofs.units) + " (" + roofs.compute_name +
          "), β = " + format_byte_rate(roofs.bandwidth) + " (" + roofs.memory_level +
          ") ⇒ ridge I* = π/β = " + format_intensity(roofs.ridge(), roofs.units) + "\n";
+  // Element-wise operators are judged on the vector roof (docs/llm.md, "Matrix and vector work").
+  out +=
+      "  element-wise operators: π_v = " + format_work_rate(roofs.vector_peak, roofs.vector_units) +
+      " (" + roofs.vector_name +
+      (roofs.vector_fallback ? ": no vector roof of " + s.dtypes.activations.name + ")" : ")") +
+      ", and fused attention's non-matmul work beside its products on π\n";
   if (!roofs.calibration.empty())
     out += "  calibrated: " + roofs.calibration +
            " (datasheet π = " + format_work_rate(roofs.document_peak, roofs.units) +
@@ -203,22 +221,27 @@ std::string step_table(const Report& r) {
       "\n" + std::string(r.phase == Phase::prefill ? "Prefill" : "Decode") +
       " step, per device (×N: runs N times, once per layer of its kind; W, Q, time are totals)\n";
   const UnitSystem& u = roofs.units;
-  Table t({"operator", "×", "W", "Q", "I (" + u.intensity() + ")", "bound", "time", "share"});
+  Table t(
+      {"operator", "×", "W", "Q", "I (" + u.intensity() + ")", "roof", "bound", "time", "share"});
   for (std::size_t i = 0; i < st.cost.size; ++i) {
     const OpCost& op = st.cost.ops[i];
     const OpTiming& tm = st.timing[i];
-    t.add_row({op.name, format_number(op.count), format_work(op.work * op.count, u),
+    // A vector operator's work is counted in its roof's unit (FLOP on an fp16 vector roof when
+    // the products are int8 OP).
+    const UnitSystem& ou = op.unit == ComputeUnit::vector ? roofs.vector_units : u;
+    t.add_row({op.name, format_number(op.count), format_work(op.work * op.count, ou),
                format_bytes(op.traffic() * op.count), intensity_text(op.work, op.traffic()),
-               bound_of(op, tm), format_seconds(tm.time * op.count),
+               compute_roof_of(op, roofs), bound_of(op, tm), format_seconds(tm.time * op.count),
                format_number(100 * tm.time.value * op.count / st.time.value, 3) + "%"});
   }
   t.add_row({"total", "", format_work(st.work, u), format_bytes(st.traffic),
-             intensity_text(st.work, st.traffic),
+             intensity_text(st.work, st.traffic), "",
              // Where most of the step's time goes, as a sweep row's bound (step_bound).
              step_bound(st), format_seconds(st.time), "100%"});
   out += t.render();
   out += "  time = Σ max(W/π, Q/β) = " + format_seconds(st.time) +
-         "; without overlap Σ (W/π + Q/β) = " + format_seconds(st.time_no_overlap) + "\n";
+         "; without overlap Σ (W/π + Q/β) = " + format_seconds(st.time_no_overlap) +
+         " (W/π: matrix work on π, element-wise work on π_v)\n";
   if (st.interconnect.value > 0)
     out += "  interconnect traffic " + format_bytes(st.interconnect) +
            " per step and device (sent + received, against the both-directions roof)\n";
@@ -315,10 +338,12 @@ std::string critical_batch(const Report& r) {
   const Scenario& s = r.scenario;
   std::string out;
   out += "\nCritical batch (decode at context " + format_number(s.context) +
-         "): smallest B with I(B) ≥ I* = " + format_number(roofs.ridge().value, 4) + "\n";
-  Table cb({"operator", "I at B=1", "B*", "how"});
+         "): smallest B with I(B) ≥ I* = " + format_number(roofs.ridge().value, 4) +
+         " (element-wise work on π_v: its own I*, docs/llm.md)\n";
+  Table cb({"operator", "I at B=1", "I*", "B*", "how"});
   for (const auto& c : r.critical)
-    cb.add_row({c.name, format_number(c.at_batch_1.value, 4), batch_text(c),
+    cb.add_row({c.name, format_number(c.at_batch_1.value, 4), format_number(c.ridge.value, 4),
+                batch_text(c),
                 c.closed_form ? (c.never ? "I(B) → w/q1 = " + format_number(c.w / c.q1, 4) + " < I*"
                                          : "I*·q0/(w − I*·q1)")
                               : "bisection (MoE)"});
@@ -406,6 +431,9 @@ nlohmann::json to_json(const Report& r) {
        {{"name", r.roofs.machine},
         {"compute_roof", r.roofs.compute_name},
         {"peak", r.roofs.peak.value},
+        {"vector_roof", r.roofs.vector_name},
+        {"vector_peak", r.roofs.vector_peak.value},
+        {"vector_fallback", r.roofs.vector_fallback},
         {"memory_level", r.roofs.memory_level},
         {"bandwidth", r.roofs.bandwidth.value},
         {"ridge", r.roofs.ridge().value},
@@ -472,7 +500,7 @@ std::string operators_csv(const Report& r) {
   const std::string work = lower(r.roofs.units.work);  // "op" on an integer compute roof
   std::string out = "phase,operator,kind,count,work_" + work +
                     ",traffic_bytes,weight_bytes,activation_bytes,kv_bytes,intensity_" + work +
-                    "_per_byte,bound,time_s,time_no_overlap_s,share\n";
+                    "_per_byte,compute_roof,bound,time_s,time_no_overlap_s,share\n";
   for (std::size_t i = 0; i < st.cost.size; ++i) {
     const OpCost& op = st.cost.ops[i];
     const OpTiming& t = st.timing[i];
@@ -482,17 +510,17 @@ std::string operators_csv(const Report& r) {
            csv_number(op.traffic().value * n) + "," + csv_number(op.weights.value * n) + "," +
            csv_number(op.activations.value * n) + "," + csv_number(op.kv.value * n) + "," +
            (op.traffic().value > 0 ? csv_number((op.work / op.traffic()).value) : "") + "," +
-           bound_of(op, t) + "," + csv_number(t.time.value * n) + "," +
-           csv_number(t.time_no_overlap.value * n) + "," +
+           csv_cell(compute_roof_of(op, r.roofs), true) + "," + bound_of(op, t) + "," +
+           csv_number(t.time.value * n) + "," + csv_number(t.time_no_overlap.value * n) + "," +
            csv_number(t.time.value * n / st.time.value) + "\n";
   }
   return out;
 }
 
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
-                              const Roofs& r, bool flash) {
-  std::string out = m.name + " on " + r.machine + ": batch × context sweep, " +
-                    attention_words(flash) +
+                              const Roofs& r, const Scenario& s) {
+  std::string out = m.name + " on " + r.machine + ": batch × context sweep" + layout_words(s) +
+                    ", " + attention_words(s.flash) +
                     " (ridge I* = " + format_intensity(r.ridge(), r.units) + ")\n";
   Table t({"batch", "context", "prompt", "TTFT", "time/token", "tokens/s", "I decode", "I linear",
            "I attention", "bound", "memory", "fits"});
@@ -536,10 +564,17 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
           {"warnings", estimate_warnings(m, longest, r)},
           {"machine",
            {{"name", r.machine},
+            {"compute_roof", r.compute_name},
             {"peak", r.peak.value},
+            {"vector_roof", r.vector_name},
+            {"vector_peak", r.vector_peak.value},
             {"bandwidth", r.bandwidth.value},
             {"ridge", r.ridge().value}}},
           {"tp", s.tp},
+          {"ep", s.ep},
+          {"cp", s.cp},
+          {"pp", s.pp},
+          {"micro_batches", s.micro_batches},
           {"flash", s.flash},
           {"dtypes",
            {{"weights", s.dtypes.weights.name},

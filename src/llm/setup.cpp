@@ -121,7 +121,7 @@ Setup setup(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions&
   s.flash = o.flash;
   s.mla_form = parse_mla_form(o.mla);
   s.dtypes = make_dtypes(o.weights, o.activations, o.kv_cache, o.compute, native_16bit(roofs));
-  st.roofs = select_roofs(roofs, s.dtypes.compute, o.interconnect);
+  st.roofs = select_roofs(roofs, s.dtypes.compute, o.interconnect, s.dtypes.activations);
   apply_link_facts(st.roofs, link_facts(facts, st.roofs.interconnect_name), o.link_latency,
                    o.domain_size);
   if (o.attainment) apply_calibration(st.roofs, *o.attainment);

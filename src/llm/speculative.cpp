@@ -35,7 +35,8 @@ Seconds mtp_step(const ModelConfig& m, const Scenario& s, double context, const 
   const Work wn(2 * counting::kRmsNormFlop * B * dm);
   const Bytes qn(2 * (dm * sa + 2 * B * dm * sa));
   return layer.time + time_bound(w, q, r.peak, r.bandwidth) +
-         time_bound(wn, qn, r.peak, r.bandwidth);
+         time_bound(wn, qn, r.vector_peak.value > 0 ? r.vector_peak : r.peak,
+                    r.bandwidth);  // element-wise: the vector roof
 }
 
 }  // namespace

@@ -42,6 +42,24 @@ const char* activation_name(const std::string& act, bool gated) {
   return gated ? "activation·mul" : "activation";
 }
 
+/// Element-wise operators (norms, residual adds, activations, softmax, the embedding's position
+/// add, the reductions of collectives) run on the vector units; products on the matrix unit.
+ComputeUnit unit_of(OpKind k) {
+  switch (k) {
+    case OpKind::linear:
+    case OpKind::expert_linear:
+    case OpKind::attention_scores:
+    case OpKind::attention_values:
+    case OpKind::attention_fused:
+    case OpKind::latent_decompression:
+    case OpKind::lm_head:
+    case OpKind::router:
+      return ComputeUnit::matrix;
+    default:
+      return ComputeUnit::vector;
+  }
+}
+
 /// Per key of one attention form: the head sizes and where K and V come from.
 struct KeyLayout {
   double qk_dim = 0;        ///< per head, query·key dot length
@@ -335,12 +353,15 @@ class StepBuilder {
     const double v_cache = a.keys * k.cache_v, v_act = a.keys * k.act_v;
     if (s_.flash) {
       const double pairs = a.fused_pairs;
+      const double softmax = counting::kSoftmaxFlop * Hq_ * pairs;
       const double work = counting::matmul_flop(pairs, Hq_, k.qk_dim) +
-                          counting::matmul_flop(pairs, Hq_, k.v_dim) +
-                          counting::kSoftmaxFlop * Hq_ * pairs;
+                          counting::matmul_flop(pairs, Hq_, k.v_dim) + softmax;
       // V that lives inside K's latent (absorbed MLA) is not read twice.
       add(names.fused, OpKind::attention_fused, layers, true, work, 0,
           q_bytes + o_bytes + k_act + v_act, k_cache + (k.v_inside_k ? 0 : v_cache));
+      // The products run on the matrix unit, the online softmax on the vector units
+      // (FlashAttention-2, Dao 2023, §3.1: its non-matmul FLOP run at a fraction of the rate).
+      out_.ops[out_.size - 1].vector_part = Work(softmax);
       return;
     }
     const double pairs = a.unfused_pairs;
@@ -438,6 +459,8 @@ class StepBuilder {
     OpCost& op = out_.ops[out_.size++];
     op.name = name;
     op.kind = kind;
+    op.unit = unit_of(kind);
+    op.vector_part = Work(0);
     op.per_layer = per_layer;
     op.interconnect = interconnect;
     op.count = count;

@@ -176,11 +176,12 @@ TrainingResult training_step(const ModelConfig& m, const Scenario& s, const Trai
         Seconds(volume / r.interconnect->value +
                 counting::all_reduce_hops(o.dp) * (r.link_latency ? r.link_latency->value : 0));
   }
-  // The Adam update (counting.hpp), memory-bound; ZeRO ≥ 1 updates 1/dp of the parameters per
-  // device.
+  // The Adam update (counting.hpp), memory-bound and element-wise (the vector roof); ZeRO ≥ 1
+  // updates 1/dp of the parameters per device.
   const double updated = psi / (o.zero >= 1 ? o.dp : 1);
   t.optimizer = time_bound(Work(counting::kAdamFlopPerParameter * updated),
-                           Bytes(counting::kAdamBytesPerParameter * updated), r.peak, r.bandwidth);
+                           Bytes(counting::kAdamBytesPerParameter * updated),
+                           r.vector_peak.value > 0 ? r.vector_peak : r.peak, r.bandwidth);
   t.step = t.compute + t.gradient_all_reduce + t.optimizer;
   const double per_device_model = t.model_work.value / devices;
   const double per_device_hw = t.hardware_work.value / devices;

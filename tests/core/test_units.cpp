@@ -72,6 +72,12 @@ TEST(Units, PrintsRatesWithASlashNeverFlops) {
   EXPECT_EQ(format_intensity(Intensity(1.0 / 6.0)), "0.1667 FLOP/byte");
   EXPECT_EQ(format_intensity(Intensity(9.75), UnitSystem::op()), "9.75 OP/byte");
   EXPECT_EQ(format_seconds(Seconds(0.0125)), "12.5 ms");
+  // Long times take no prefix that reads as milli ("8.488 Ms" was a TTFT of 98 days).
+  EXPECT_EQ(format_seconds(Seconds(8.488e6)), "8488000 s (98.24 days)");
+  EXPECT_EQ(format_seconds(Seconds(7200)), "7200 s (2 h)");
+  EXPECT_EQ(format_seconds(Seconds(999.96)), "1000 s");
+  EXPECT_EQ(format_seconds(Seconds(1e9)), "1e+09 s (31.69 years)");
+  EXPECT_EQ(format_seconds(Seconds(12.5)), "12.5 s");
   EXPECT_EQ(format_work(Work(3e23)), "3e+23 FLOP");
   EXPECT_EQ(format_bytes(Bytes(14e9)), "14 GB");
   EXPECT_EQ(format_work_rate(WorkRate(999.96e9)), "1 TFLOP/s");

@@ -135,6 +135,15 @@ TEST(MachineFacts, LatencyAndDomainInEverySpellingOrNamedWhenWrong) {
   bad["interconnects"][0]["latency"] = true;
   g = machine_facts(with_info(bad));
   EXPECT_NE(g.interconnects[0].problem.find("must be a number"), std::string::npos);
+  // A latency beyond any link's (1e9 s put a decode step at 1e11 s) is the link's problem too.
+  bad = info;
+  bad["interconnects"][0]["latency"] = 1e9;
+  g = machine_facts(with_info(bad));
+  EXPECT_NE(g.interconnects[0].problem.find("info.interconnects[A]: latency: 1e+09 s is beyond "
+                                            "any link's latency"),
+            std::string::npos)
+      << g.interconnects[0].problem;
+  EXPECT_FALSE(g.interconnects[0].latency.has_value());
 }
 
 TEST(MachineFacts, FreeFormFieldsOfAnotherTypeAreLeftOut) {

@@ -3,6 +3,7 @@
 #include "unity_id.hpp"
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -96,7 +97,16 @@ TEST(LlmCli, AnIntegerComputeRoofCountsOp) {
   for (const char* s : {"π = 624 TOP/s (int8 tensor)", "ridge I* = π/β = 306 OP/byte",
                         "I (OP/byte)", "14.3 GOP", "27.64 TOP"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
-  EXPECT_EQ(r.out.find("FLOP"), std::string::npos) << r.out;
+  // Only the element-wise operators, on the fp16 vector roof, count FLOP (norms, adds and
+  // activations run in the activations' fp16, not in int8).
+  EXPECT_NE(r.out.find("π_v = 78 TFLOP/s (fp16 vector)"), std::string::npos) << r.out;
+  std::size_t from = 0;
+  while ((from = r.out.find("FLOP", from)) != std::string::npos) {
+    const std::size_t start = r.out.rfind('\n', from) + 1, end = r.out.find('\n', from);
+    const std::string line = r.out.substr(start, end - start);
+    EXPECT_TRUE(line.find("fp16 vector") != std::string::npos) << line;
+    from = end;
+  }
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> a = args;
     a.insert(a.end(), extra.begin(), extra.end());
@@ -310,7 +320,18 @@ TEST(LlmCli, ReportDrawsTheOperatorsOnTheRoofline) {
         << name;
   }
   EXPECT_DOUBLE_EQ(point_work(rep, "prefill"), model["summary"]["prefill"]["work"].get<double>());
-  for (const auto& p : rep["points"]) EXPECT_EQ(p["diagnosis"]["compute_roof"], "fp16 tensor");
+  // Each operator is judged on its own roof: products on fp16 tensor, element-wise work on fp16
+  // vector (the summary points on the compute roof).
+  std::map<std::string, std::string> roof_of;
+  for (const auto& op : model["decode"]["operators"])
+    roof_of["decode " + op["name"].get<std::string>()] = op["compute_roof"];
+  for (const auto& p : rep["points"]) {
+    const std::string name = p["name"];
+    EXPECT_EQ(p["diagnosis"]["compute_roof"],
+              roof_of.contains(name) ? roof_of[name] : std::string("fp16 tensor"))
+        << name;
+  }
+  EXPECT_EQ(roof_of["decode attention norm"], "fp16 vector");
   // SVG and HTML: the chart with the operator points.
   for (const char* file : {"r.svg", "r.html"}) {
     auto a = base;
@@ -426,6 +447,53 @@ TEST(LlmCli, ScenarioChecksAndWarnings) {
   ASSERT_NE(first, std::string::npos) << pp.err;
   EXPECT_EQ(pp.err.find("--pp 3 does not divide the 32 layers", first + 1), std::string::npos)
       << pp.err;
+}
+
+// A model that does not fit is costed as if it did, and the report says so (text and JSON).
+TEST(LlmCli, AModelThatDoesNotFitIsSaid) {
+  const auto js = run_cli({"llm", "-m", "llama-3-70b", "--hw", kData + "h100-sxm.json", "--json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  EXPECT_FALSE(j["memory"]["fits"].get<bool>());
+  bool said = false;
+  for (const auto& w : j["warnings"])
+    said = said || w.get<std::string>().find("does not fit, and the times assume it did") !=
+                       std::string::npos;
+  EXPECT_TRUE(said) << j["warnings"].dump();
+  const auto text =
+      run_cli({"llm", "-m", "llama-3-70b", "--hw", kData + "h100-sxm.json"}, "NO_COLOR=1");
+  EXPECT_NE(text.out.find("does not fit, and the times assume it did"), std::string::npos)
+      << text.out;
+  const auto fits = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--json"});
+  EXPECT_TRUE(nlohmann::json::parse(fits.out)["warnings"].empty()) << fits.out;
+}
+
+// A sweep refuses what it would ignore (--phase, --dp) and states its layout.
+TEST(LlmCli, ASweepRefusesPhaseAndDpAndStatesItsLayout) {
+  const auto dp = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,2", "--dp", "4"});
+  EXPECT_EQ(dp.exit_code, 2);
+  EXPECT_NE(dp.err.find("--dp"), std::string::npos) << dp.err;
+  const auto ph =
+      run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,2", "--phase", "prefill"});
+  EXPECT_EQ(ph.exit_code, 2);
+  EXPECT_NE(ph.err.find("--phase"), std::string::npos) << ph.err;
+  const std::vector<std::string> layout{"--tp", "2", "--pp", "2", "--cp", "2"};
+  std::vector<std::string> args{"llm", "-m", "llama-2-7b", "--hw", "h100-sxm", "-b", "1,2"};
+  args.insert(args.end(), layout.begin(), layout.end());
+  const auto text = run_cli(args, "NO_COLOR=1");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("sweep, tensor parallel 2, context parallel 2, pipeline 2 stages, "
+                          "fused attention"),
+            std::string::npos)
+      << text.out;
+  args.push_back("--json");
+  const auto js = run_cli(args);
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  EXPECT_EQ(j["tp"], 2);
+  EXPECT_EQ(j["cp"], 2);
+  EXPECT_EQ(j["pp"], 2);
+  EXPECT_EQ(j["ep"], false);
 }
 
 TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {

@@ -187,6 +187,58 @@ TEST(LlmConfig, AnUnknownFamilyOrActivationIsSaid) {
   EXPECT_TRUE(model_from_hf_json(j, "l.json").caveats.empty());
 }
 
+// Echoed values are the file's own (not lowercased), escaped and cut when long; a missing or
+// empty model_type is said as an unknown family is.
+TEST(LlmConfig, EchoedValuesAreTheFilesEscapedAndCut) {
+  nlohmann::json j = nlohmann::json::parse(read_text_file(kData + "llama-2-7b.config.json"));
+  j["model_type"] = "\x1b[31mEVIL";
+  ModelConfig m = model_from_hf_json(j, "e.json");
+  ASSERT_FALSE(m.caveats.empty());
+  EXPECT_NE(m.caveats[0].find("model_type '\\u001b[31mEVIL'"), std::string::npos) << m.caveats[0];
+  j["model_type"] = std::string(5000, 'X');
+  m = model_from_hf_json(j, "long.json");
+  ASSERT_FALSE(m.caveats.empty());
+  EXPECT_LT(m.caveats[0].size(), 400u) << m.caveats[0];
+  EXPECT_NE(m.caveats[0].find("… (5000 bytes)"), std::string::npos) << m.caveats[0];
+  j["hidden_act"] = "Swish_FOO";
+  j["model_type"] = "llama";
+  m = model_from_hf_json(j, "c.json");
+  ASSERT_EQ(m.caveats.size(), 1u);
+  EXPECT_NE(m.caveats[0].find("the activation 'Swish_FOO'"), std::string::npos) << m.caveats[0];
+  j["hidden_act"] = "silu";
+  for (const nlohmann::json& none : {nlohmann::json(nullptr), nlohmann::json("")}) {
+    j["model_type"] = none;
+    m = model_from_hf_json(j, "n.json");
+    ASSERT_EQ(m.caveats.size(), 1u) << none.dump();
+    EXPECT_NE(m.caveats[0].find("no model_type of n.json is not a family the reader models"),
+              std::string::npos)
+        << m.caveats[0];
+  }
+}
+
+// Falcon-7B's parallel block has one LayerNorm per layer: costed as two, and said. OPT's learned
+// position table has max_position_embeddings + 2 rows (facebook/opt-125m: 125,239,296).
+TEST(LlmConfig, FalconParallelAttentionIsSaidAndOptPositionsOffsetByTwo) {
+  const ModelConfig f = load_hf_config(kData + "falcon-7b.config.json");
+  bool said = false;
+  for (const auto& c : f.caveats) said = said || c.find("parallel_attn") != std::string::npos;
+  EXPECT_TRUE(said);
+  const nlohmann::json opt = {{"model_type", "opt"},
+                              {"hidden_size", 768},
+                              {"num_attention_heads", 12},
+                              {"num_hidden_layers", 12},
+                              {"ffn_dim", 3072},
+                              {"max_position_embeddings", 2048},
+                              {"vocab_size", 50272},
+                              {"activation_function", "relu"},
+                              {"word_embed_proj_dim", 768},
+                              {"do_layer_norm_before", true}};
+  const ModelConfig o = model_from_hf_json(opt, "opt-125m.json");
+  EXPECT_EQ(o.positions, 2050);
+  EXPECT_EQ(o.max_positions, 2048);
+  EXPECT_DOUBLE_EQ(count_parameters(o).total, 125239296.0);
+}
+
 // A model's folder (a Hugging Face snapshot) is read by its config.json ("is a directory,
 // expected a file" before); a folder without one is named.
 TEST(LlmConfig, AModelsFolderIsReadByItsConfig) {

@@ -68,7 +68,11 @@ TEST(LlmModel, ANarrowAccumulateRoofIsTheLastChoiceAndSaid) {
   Scenario s = scenario(1, 128);
   for (const auto& w : parallel_warnings(s, r))
     EXPECT_EQ(w.find("accumulates narrower"), std::string::npos) << w;
-  std::erase_if(set.compute, [](const ComputeRoof& c) { return c.name == "fp16 tensor"; });
+  // Its fp16 products' only roof (the fixture's fp16 vector roof, which accumulates in full
+  // precision, would stand before it).
+  std::erase_if(set.compute, [](const ComputeRoof& c) {
+    return c.name == "fp16 tensor" || c.name == "fp16 vector";
+  });
   r = select_roofs(set, parse_dtype("fp16"));
   EXPECT_EQ(r.compute_name, "fp16 tensor fp16-accumulate");
   EXPECT_TRUE(r.compute_accumulates_narrow);
@@ -221,7 +225,10 @@ TEST(LlmModel, TimeIsMaxOfComputeAndMemoryPerOperator) {
   double sum = 0, sum_no = 0;
   for (std::size_t i = 0; i < s.cost.size; ++i) {
     const OpCost& o = s.cost.ops[i];
-    const double tw = o.work.value / r.peak.value, tq = o.traffic().value / r.bandwidth.value;
+    // Matrix work on π, element-wise work on the vector roof π_v (docs/llm.md).
+    const double tw = o.matrix_work().value / r.peak.value +
+                      o.vector_work().value / r.vector_peak.value,
+                 tq = o.traffic().value / r.bandwidth.value;
     EXPECT_DOUBLE_EQ(s.timing[i].time.value, std::max(tw, tq)) << o.name;
     EXPECT_DOUBLE_EQ(s.timing[i].time_no_overlap.value, tw + tq) << o.name;
     sum += std::max(tw, tq) * o.count;
@@ -276,13 +283,95 @@ TEST(LlmModel, CriticalBatchOfTheWholeStepWhenItExists) {
   const auto all = critical_batches(m, s, r);
   const CriticalBatch& step = all.back();
   ASSERT_FALSE(step.never);
+  // Its ridge is the step's own: norms, adds and activations on the vector roof lower π_eff.
+  EXPECT_LT(step.ridge.value, r.ridge().value);
   auto step_intensity = [&](double B) {
     Scenario t = s;
     t.batch = B;
     return evaluate_step(m, t, Phase::decode, r).intensity().value;
   };
-  EXPECT_GE(step_intensity(std::ceil(step.batch)), r.ridge().value);
-  EXPECT_LT(step_intensity(std::floor(step.batch)), r.ridge().value);
+  EXPECT_GE(step_intensity(std::ceil(step.batch)), step.ridge.value);
+  EXPECT_LT(step_intensity(std::floor(step.batch)), step.ridge.value);
+}
+
+// Element-wise operators run on the vector units: the A100's fp16 vector roof (78 TFLOP/s), not
+// its tensor cores (312); fused attention adds its softmax there to its products on π.
+TEST(LlmModel, ElementwiseOperatorsAreJudgedOnTheVectorRoof) {
+  const Roofs r = a100();
+  EXPECT_EQ(r.vector_name, "fp16 vector");
+  EXPECT_DOUBLE_EQ(r.vector_peak.value, 78e12);
+  EXPECT_FALSE(r.vector_fallback);
+  const ModelConfig& m = preset("llama-2-7b");
+  Scenario s = scenario(1, 2048);
+  s.flash = true;
+  const StepResult st = evaluate_step(m, s, Phase::decode, r);
+  auto at = [&](const char* name) {
+    for (std::size_t i = 0; i < st.cost.size; ++i)
+      if (std::strcmp(st.cost.ops[i].name, name) == 0) return i;
+    throw std::runtime_error(name);
+  };
+  // RMSNorm over d = 4096: W = 4·d = 16384 FLOP, Q = 2·d·2 + d·2 = 24576 bytes.
+  const std::size_t n = at("attention norm");
+  EXPECT_EQ(st.cost.ops[n].unit, ComputeUnit::vector);
+  EXPECT_DOUBLE_EQ(st.timing[n].time_no_overlap.value, 16384 / 78e12 + 24576 / 2.039e12);
+  EXPECT_EQ(compute_roof_of(st.cost.ops[n], r), "fp16 vector");
+  for (const char* name : {"residual add", "silu·mul", "final norm"})
+    EXPECT_EQ(st.cost.ops[at(name)].unit, ComputeUnit::vector) << name;
+  const std::size_t q = at("q_proj");
+  EXPECT_EQ(compute_roof_of(st.cost.ops[q], r), "fp16 tensor");
+  EXPECT_DOUBLE_EQ(st.timing[q].compute.value, st.cost.ops[q].work.value / 312e12);
+  // Fused attention at L = 2048, one query: 32 heads × 2048 pairs; products 2·2·128 FLOP per
+  // pair and head on π, the softmax's 5 on π_v.
+  const std::size_t f = at("attention (fused)");
+  const OpCost& fa = st.cost.ops[f];
+  EXPECT_DOUBLE_EQ(fa.vector_work().value, 5.0 * 32 * 2048);
+  EXPECT_NEAR(fa.matrix_work().value, 4.0 * 128 * 32 * 2048, 1e-6);
+  const double fused = 4.0 * 128 * 32 * 2048 / 312e12 + 5.0 * 32 * 2048 / 78e12;
+  EXPECT_NEAR(st.timing[f].compute.value, fused, 1e-12 * fused);
+  // The int8 products leave the element-wise work in the activations' fp16 on its vector roof.
+  const RoofSet set = load_machine_file(kData + "a100-80gb.json").roofs;
+  const Roofs i8 = select_roofs(set, parse_dtype("int8"), std::nullopt, parse_dtype("fp16"));
+  EXPECT_EQ(i8.compute_name, "int8 tensor");
+  EXPECT_EQ(i8.vector_name, "fp16 vector");
+  EXPECT_EQ(i8.vector_units.work, "FLOP");
+  // The critical batch of a norm is on its own ridge π_v/β: it never turns compute-bound.
+  for (const auto& c : critical_batches(m, s, r))
+    if (c.name == "attention norm") {
+      EXPECT_DOUBLE_EQ(c.ridge.value, 78e12 / 2.039e12);
+      EXPECT_TRUE(c.never);
+    }
+}
+
+// A rate beyond any device is refused, naming machine, roof, field and value (a bandwidth of
+// 1e300 made every step free).
+TEST(LlmModel, ImplausibleRatesAreRefused) {
+  RoofSet set = load_machine_file(kData + "a100-80gb.json").roofs;
+  set.memory.front().bandwidth = ByteRate(1e300);
+  try {
+    select_roofs(set, parse_dtype("fp16"));
+    ADD_FAILURE() << "a bandwidth of 1e300 was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("machine '" + set.name +
+                                         "': memory roof 'HBM': "
+                                         "bandwidth 1e+300 per second is beyond any device"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A machine without a vector roof of the activations' precision judges element-wise work on the
+// compute roof and says so.
+TEST(LlmModel, NoVectorRoofFallsBackToTheComputeRoofAndSaysSo) {
+  RoofSet set = load_machine_file(kData + "a100-80gb.json").roofs;
+  std::erase_if(set.compute, [](const ComputeRoof& c) { return c.unit == "vector"; });
+  const Roofs r = select_roofs(set, parse_dtype("fp16"));
+  EXPECT_TRUE(r.vector_fallback);
+  EXPECT_EQ(r.vector_name, "fp16 tensor");
+  EXPECT_DOUBLE_EQ(r.vector_peak.value, 312e12);
+  bool said = false;
+  for (const auto& w : parallel_warnings(scenario(1, 128), r))
+    said = said || w.find("no vector (non-tensor) roof of fp16") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 TEST(LlmModel, MoeTouchesExpectedDistinctExperts) {
@@ -420,6 +509,19 @@ TEST(LlmModel, FootprintAndFit) {
   const Footprint big = footprint(m, scenario(64, 4096, 4096), r);
   EXPECT_DOUBLE_EQ(big.kv_cache.value, 524288.0 * 4096 * 64);
   EXPECT_FALSE(*big.fits);
+}
+
+// The residual stream is not counted twice: Llama-3-70B at --tp 8, B = 16, S = 4096 (fused
+// attention) peaks in the residual add, 3·N·d·s_a = 3·65536·8192·2 B = 3.22 GB, which holds the
+// stream; the widest other working set (gate_proj: N·(d + ff/8)·2 = 1.54 GB) plus the stream
+// (N·d·2 = 1.07 GB) is below it. It was 3.22 + 1.07 = 4.29 GB.
+TEST(LlmModel, FootprintCountsTheResidualStreamOnce) {
+  const ModelConfig& m = preset("llama-3-70b");
+  Scenario s = scenario(16, 4096, 4096);
+  s.flash = true;
+  s.tp = 8;
+  const Footprint f = footprint(m, s, a100());
+  EXPECT_DOUBLE_EQ(f.activations.value, 3.0 * 65536 * 8192 * 2);
 }
 
 TEST(LlmModel, FootprintKeepsReplicatedKvHeadsUnderTensorParallelism) {

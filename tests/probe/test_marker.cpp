@@ -233,7 +233,7 @@ TEST(Marker, ARegionLongerThanTheProgramOrWithAFieldMissingIsLeftOutAndSaid) {
   EXPECT_EQ(regions[0].name, "fits");
   std::string all;
   for (const auto& n : notes) all += n + "\n";
-  EXPECT_NE(all.find("marker region 'long': time 1 ks is longer than the whole program's 600 ms"),
+  EXPECT_NE(all.find("marker region 'long': time 1000 s is longer than the whole program's 600 ms"),
             std::string::npos)
       << all;
   EXPECT_NE(all.find("marker region 'no-threads': threads: missing: left out"), std::string::npos)

@@ -77,7 +77,7 @@ def test_a_chart(h100):
 def test_llm_report_and_aggregate(a100, llama):
     r = roofline.llm.analyse(llama, a100, batch=1, context=2048)
     assert repr(r) == ("<llm.Report 'llama-2-7b' on 'a100-80gb', batch 1, context 2048: "
-                       "7.013 ms/token, 142.6 tokens/s, TTFT 93.5 ms>")
+                       "7.013 ms/token, 142.6 tokens/s, TTFT 93.6 ms>")
     assert repr(r.decode_linear) == (
         "<llm.Aggregate 'decode linear layers' I=0.9996 FLOP/byte T=6.483 ms>")
 
@@ -95,7 +95,7 @@ def test_llm_request_serving_speculative_training_cost(h100, llama):
         "<llm.Speculative k=4 alpha=0.8 drafter 'llama-2-7b': 2.375x speedup, 17.37 ms/token, "
         "57.58 tokens/s>")
     assert repr(roofline.llm.train(llama, h100)) == (
-        "<llm.Training step 251.4 ms: MFU 70.7%, 6·N·D = 162.4 TFLOP, 126.1 GB per device, "
+        "<llm.Training step 252.2 ms: MFU 70.4%, 6·N·D = 162.4 TFLOP, 126.1 GB per device, "
         "does NOT fit>")
     assert repr(roofline.llm.cost(1000, h100, price_per_hour=2.0)) == (
         "<llm.Cost $0.5556/M tokens, 0.7 J/token (at 1000 tokens/s on 1 device)>")

@@ -183,3 +183,17 @@ def test_a_chart_title_of_two_lines_is_refused_when_the_chart_is_made():
         with pytest.raises(roofline.InputError, match=r"^chart title 'a\\u(000a|2028)b' must be one "
                                                        r"line"):
             roofline.Chart("a100-80gb", title=title)
+
+
+def test_an_llm_reports_element_wise_operators_are_on_the_vector_roof():
+    # A norm ran on the A100's fp16 tensor roof (312 TFLOP/s); its vector roof is 78.
+    r = roofline.llm.analyse("llama-2-7b", "a100-80gb", batch=1, context=2048)
+    assert r.compute_roof == "fp16 tensor"
+    assert r.vector_roof == "fp16 vector" and r.vector_peak_flop_per_s == 78e12
+    ops = {o["name"]: o for o in r.to_dict()["decode"]["operators"]}
+    norm = ops["attention norm"]
+    assert norm["unit"] == "vector" and norm["compute_roof"] == "fp16 vector"
+    assert norm["time_no_overlap"] == pytest.approx(16384 / 78e12 + 24576 / 2.039e12, rel=1e-12)
+    assert ops["q_proj"]["compute_roof"] == "fp16 tensor"
+    fused = ops["attention (fused)"]
+    assert fused["unit"] == "matrix" and fused["vector_work"] == 5 * 32 * 2048
