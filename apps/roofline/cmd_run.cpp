@@ -229,7 +229,8 @@ CheckedRun check_run_args(const RunArgs& a, const suite::Machine& machine) {
   return c;
 }
 
-/// --results-only: every run's record as JSON, no placement; exits 1 when a result check failed.
+/// --results-only: every run's record as JSON, no placement; exits 6 (kExitResultCheckFailed) when
+/// a result check failed.
 void emit_results_only(const suite::RunOptions& opt, const suite::Machine& machine,
                        const suite::BlasInfo& blas) {
   const auto results = suite::run_suite(opt, machine);

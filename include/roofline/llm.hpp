@@ -314,9 +314,12 @@ struct Roofs {
   std::string memory_level;  ///< the default memory level
   WorkRate peak{0};
   /// The roof of element-wise (vector-unit) work: the highest dense roof of the activations'
-  /// precision that is not a matrix unit's (is_matrix_unit), e.g. "fp16 vector". A machine
-  /// without one judges that work on the compute roof (vector_fallback; a warning says so).
+  /// precision that is not a matrix unit's (is_matrix_unit), e.g. "fp16 vector"; for a float
+  /// narrower than fp32 without one, the fp32 vector roof (vector_widened: the datasheet lists
+  /// no narrower vector rate, and a narrower one runs at least at fp32's). A machine without
+  /// either judges that work on the compute roof (vector_fallback; a warning says so).
   std::string vector_name;
+  bool vector_widened = false;
   WorkRate vector_peak{0};
   WorkRate document_vector_peak{0};
   UnitSystem vector_units;

@@ -104,16 +104,26 @@ double parse_double_c(const char* text, const char** end) {
   *end = r.ptr;
   if (r.ec == std::errc::result_out_of_range) {
     const bool negative = *p == '-';
-    const std::string_view number(p, static_cast<std::size_t>(r.ptr - p));
-    v = underflows(number) ? 0.0 : HUGE_VAL;
+    // A long double (exponents to ±4932 on x86) tells too large from too small; beyond it, the
+    // text's own form does.
+    long double wide = 0;
+    const auto w = std::from_chars(p, last, wide);
+    const bool small = w.ec == std::errc() && w.ptr == r.ptr
+                           ? std::fabs(wide) < 1.0L
+                           : underflows(std::string_view(p, static_cast<std::size_t>(r.ptr - p)));
+    v = small ? 0.0 : HUGE_VAL;
     return negative ? -v : v;
   }
   return v;
 }
 
 std::string printf_g(double v, int digits) {
+  // %.*g writes at most the digits asked for, a sign, a point and a 5-character exponent; past
+  // 17 the digits are zeros a double does not hold.
   char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, digits);
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general,
+                               std::clamp(digits, 0, 40));
+  if (r.ec != std::errc()) return "nan";  // unreachable: the buffer holds any of them
   return std::string(buf, r.ptr);
 }
 

@@ -457,7 +457,10 @@ Point dcgm_point(const DcgmSummary& s, const DcgmWorkRate& w, const DcgmPeaks& p
   p.name = s.entity;
   p.time = Seconds(t);
   p.work = Work(w.rate * t);
-  p.traffic.push_back({"DRAM", Bytes(*s.dram_active * peaks.bandwidth.value * t)});
+  // At the level whose bandwidth sized Q (the machine's default memory): DRAM_ACTIVE is the
+  // device memory's activity.
+  p.traffic.push_back({peaks.memory_level.empty() ? std::string("DRAM") : peaks.memory_level,
+                       Bytes(*s.dram_active * peaks.bandwidth.value * t)});
   p.precision = w.best_roof;
   p.source = "dcgm";
   p.note = "W/s ≈ " + w.parts + "; Q/s ≈ " + format_number(*s.dram_active, 3) + " × " +

@@ -527,7 +527,8 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   else if (m.model_type == "opt")
     // OPTLearnedPositionalEmbedding (transformers models/opt/modeling_opt.py) holds
     // max_position_embeddings + 2 rows: positions are offset by 2 (fairseq's padding offset).
-    m.positions = f.optional({"max_position_embeddings"}, 0) + 2;
+    // A config without the field gets OPTConfig's default, 2048 (configuration_opt.py).
+    m.positions = f.optional({"max_position_embeddings"}, 2048) + 2;
   m.max_positions = f.optional(
       {"max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length", "seq_length"}, 0);
   read_attention_layout(m, f);

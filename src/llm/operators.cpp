@@ -124,7 +124,10 @@ std::vector<std::string> scenario_warnings(const ModelConfig& m, const Scenario&
 }
 
 namespace {
-// The highest dense non-matrix roof of the element-wise dtype (fp8 also as "fp8"); none: the
+// The highest dense non-matrix roof of the element-wise dtype (fp8 also as "fp8"); for a float
+// narrower than fp32 without one, fp32's (vector_widened: MI300X's datasheet lists fp32 vector
+// at 163.4 TFLOP/s and no fp16 vector rate; packed narrower arithmetic runs at least at it, so
+// this errs slow by up to the packing factor where the matrix roof erred 8x fast). None: the
 // compute roof stands in, and vector_fallback says so. A roof of unnamed precision (--peak) is
 // the only roof there is: it stands in without a warning.
 void select_vector_roof(const RoofSet& set, const DataType& dtype, const ComputeRoof& compute,
@@ -132,11 +135,18 @@ void select_vector_roof(const RoofSet& set, const DataType& dtype, const Compute
   const ComputeRoof* v = nullptr;
   std::vector<std::string> keys{dtype.name};
   if (dtype.name.rfind("fp8", 0) == 0) keys.push_back("fp8");
+  const bool narrow_float = dtype.name == "fp16" || dtype.name == "bf16" ||
+                            dtype.name.rfind("fp8", 0) == 0 || dtype.name.rfind("fp4", 0) == 0 ||
+                            dtype.name.rfind("fp6", 0) == 0;
+  if (narrow_float) keys.push_back("fp32");
   for (const auto& k : keys) {
     for (const auto& roof : set.compute)
       if (!roof.sparse && roof.precision == k && !is_matrix_unit(roof) && outranks(roof, v))
         v = &roof;
-    if (v) break;
+    if (v) {
+      r.vector_widened = k == "fp32" && dtype.name != "fp32";
+      break;
+    }
   }
   r.vector_fallback = !v && !compute.precision.empty();
   if (!v) v = &compute;

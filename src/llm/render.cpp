@@ -192,8 +192,11 @@ std::string roof_lines(const Report& r) {
   out +=
       "  element-wise operators: π_v = " + format_work_rate(roofs.vector_peak, roofs.vector_units) +
       " (" + roofs.vector_name +
-      (roofs.vector_fallback ? ": no vector roof of " + s.dtypes.activations.name + ")" : ")") +
-      ", and fused attention's non-matmul work beside its products on π\n";
+      (roofs.vector_fallback ? ": no vector roof of " + s.dtypes.activations.name + ")"
+       : roofs.vector_widened
+           ? ": no vector roof of " + s.dtypes.activations.name + ", fp32's stands in)"
+           : ")") +
+      (s.flash ? ", and fused attention's non-matmul work beside its products on π\n" : "\n");
   if (!roofs.calibration.empty())
     out += "  calibrated: " + roofs.calibration +
            " (datasheet π = " + format_work_rate(roofs.document_peak, roofs.units) +
@@ -434,6 +437,7 @@ nlohmann::json to_json(const Report& r) {
         {"vector_roof", r.roofs.vector_name},
         {"vector_peak", r.roofs.vector_peak.value},
         {"vector_fallback", r.roofs.vector_fallback},
+        {"vector_widened", r.roofs.vector_widened},
         {"memory_level", r.roofs.memory_level},
         {"bandwidth", r.roofs.bandwidth.value},
         {"ridge", r.roofs.ridge().value},

@@ -191,7 +191,8 @@ std::string render_machines_diff(const RoofSetDiff& d, const RoofSet& a,
                                  const std::string& origin_a, const RoofSet& b,
                                  const std::string& origin_b) {
   const UnitSystem& u = a.units;
-  std::string t = "A: " + a.name + " (" + origin_a + ")\nB: " + b.name + " (" + origin_b + ")\n";
+  std::string t = "A: " + terminal_safe(a.name) + " (" + terminal_safe(origin_a) +
+                  ")\nB: " + terminal_safe(b.name) + " (" + terminal_safe(origin_b) + ")\n";
   for (const auto& c : d.changes) {
     // An integer roof's rate is in OP/s (units_of), as `hw show` prints it.
     const ComputeRoof* roof = c.compute ? a.find_compute(c.roof_a) : nullptr;
@@ -216,7 +217,7 @@ std::string render_machines_diff(const RoofSetDiff& d, const RoofSet& a,
 
 std::string render_points_diff(const PointsDiff& d, const std::string& label_a,
                                const std::string& label_b) {
-  std::string t = "A: " + label_a + "\nB: " + label_b + "\n";
+  std::string t = "A: " + terminal_safe(label_a) + "\nB: " + terminal_safe(label_b) + "\n";
   for (const PointChange& c : d.changes) {
     const std::string i_text =
         !c.intensity_ratio

@@ -5,7 +5,7 @@
 // shows up here as a diff against tests/data/golden/*, to be looked at and accepted on purpose.
 // They guard against unintended change only — each number's correctness is tested where it is
 // computed. After an intended change: ROOFLINE_UPDATE_GOLDEN=1 ./roofline_tests
-// --gtest_filter='Golden*', then read the diff before committing it.
+// --gtest_filter='MainCommands/Golden*', then read the diff before committing it.
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 

@@ -178,6 +178,9 @@ TEST(Strings, ParseDoubleCReadsAsStrtodInTheCLocale) {
   EXPECT_EQ(read("1e-400").first, 0.0);
   EXPECT_TRUE(std::signbit(read("-1e-400").first));
   EXPECT_EQ(read("1e-400").second, "");
+  // Told apart by magnitude, not by the sign of the exponent alone.
+  EXPECT_EQ(read(("1" + std::string(400, '0') + "e-5").c_str()).first, HUGE_VAL);
+  EXPECT_EQ(read(("0." + std::string(400, '0') + "1").c_str()).first, 0.0);
   EXPECT_TRUE(std::isinf(read("inf").first));
   EXPECT_TRUE(std::isnan(read("nan").first));
 }

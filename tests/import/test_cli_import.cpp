@@ -128,9 +128,9 @@ TEST(CliImport, DcgmSeedCaseDiagnosis) {
   ASSERT_EQ(j.exit_code, 0) << j.err;
   const json doc = json::parse(j.out);
   EXPECT_EQ(doc["analysis"][0]["diagnosis"]["verdict"], "far-below") << doc["analysis"].dump(2);
-  // DRAM_ACTIVE is device-memory traffic: the points document names it DRAM (it had written a
-  // level named ""), which any machine judges at its main memory.
-  EXPECT_EQ(doc["points"][0]["traffic"][0]["level"], "DRAM") << doc["points"].dump(2);
+  // DRAM_ACTIVE is device-memory traffic: the points document names the level whose bandwidth
+  // sized it, the machine's default memory (it had written a level named "").
+  EXPECT_EQ(doc["points"][0]["traffic"][0]["level"], "HBM") << doc["points"].dump(2);
   for (const std::vector<std::string>& roofs :
        {std::vector<std::string>{"--hw", "l4"},
         std::vector<std::string>{"--peak", "65T", "--bandwidth", "320 GB/s", "--precision",
@@ -140,7 +140,7 @@ TEST(CliImport, DcgmSeedCaseDiagnosis) {
     const auto given = run_cli(a);
     ASSERT_EQ(given.exit_code, 0) << given.err;
     const json g = json::parse(given.out);
-    EXPECT_EQ(g["points"][0]["traffic"][0]["level"], "DRAM");
+    EXPECT_EQ(g["points"][0]["traffic"][0]["level"], roofs[0] == "--hw" ? "GDDR6" : "DRAM");
     EXPECT_EQ(g["analysis"].size(), g["points"].size()) << given.err;
   }
   const auto no_machine = run_cli({"import", "dcgm", kData + "dcgm-seed-case.txt"});

@@ -237,6 +237,10 @@ TEST(LlmConfig, FalconParallelAttentionIsSaidAndOptPositionsOffsetByTwo) {
   EXPECT_EQ(o.positions, 2050);
   EXPECT_EQ(o.max_positions, 2048);
   EXPECT_DOUBLE_EQ(count_parameters(o).total, 125239296.0);
+  // Without the field, OPTConfig's default of 2048 positions (it had given a table of 2 rows).
+  nlohmann::json bare = opt;
+  bare.erase("max_position_embeddings");
+  EXPECT_EQ(model_from_hf_json(bare, "opt-bare.json").positions, 2050);
 }
 
 // A model's folder (a Hugging Face snapshot) is read by its config.json ("is a directory,

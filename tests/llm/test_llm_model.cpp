@@ -359,11 +359,28 @@ TEST(LlmModel, ImplausibleRatesAreRefused) {
   }
 }
 
-// A machine without a vector roof of the activations' precision judges element-wise work on the
-// compute roof and says so.
+// Without an fp16 vector roof but with an fp32 one (MI300X's datasheet), fp32's stands in for the
+// element-wise work: the matrix roof had made it 8x too fast there.
+TEST(LlmModel, ANarrowFloatWithoutAVectorRoofTakesFp32s) {
+  RoofSet set = load_machine_file(kData + "a100-80gb.json").roofs;
+  std::erase_if(set.compute, [](const ComputeRoof& c) {
+    return c.unit == "vector" && (c.precision == "fp16" || c.precision == "bf16");
+  });
+  const Roofs r = select_roofs(set, parse_dtype("fp16"));
+  EXPECT_FALSE(r.vector_fallback);
+  EXPECT_TRUE(r.vector_widened);
+  EXPECT_EQ(r.vector_name, "fp32");  // the fixture's CUDA-core fp32 roof
+  EXPECT_DOUBLE_EQ(r.vector_peak.value, 19.5e12);
+  const Roofs own =
+      select_roofs(load_machine_file(kData + "a100-80gb.json").roofs, parse_dtype("fp16"));
+  EXPECT_FALSE(own.vector_widened);
+}
+
+// A machine without a vector roof of the activations' precision (nor fp32's) judges element-wise
+// work on the compute roof and says so.
 TEST(LlmModel, NoVectorRoofFallsBackToTheComputeRoofAndSaysSo) {
   RoofSet set = load_machine_file(kData + "a100-80gb.json").roofs;
-  std::erase_if(set.compute, [](const ComputeRoof& c) { return c.unit == "vector"; });
+  std::erase_if(set.compute, [](const ComputeRoof& c) { return c.unit != "tensor"; });
   const Roofs r = select_roofs(set, parse_dtype("fp16"));
   EXPECT_TRUE(r.vector_fallback);
   EXPECT_EQ(r.vector_name, "fp16 tensor");
