@@ -11,6 +11,7 @@
 #include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -36,8 +37,14 @@ std::string junit_suite(const CheckArgs& a, const CheckRequest& req) {
 CheckRequest read_request(const CheckArgs& a) {
   CheckRequest req;
   if (!a.config.empty()) req.config = load_check_config(a.config);
-  if (a.min_attainment >= 0) req.config.min_attainment = a.min_attainment;
-  if (a.noise >= 0) req.config.noise = a.noise;
+  if (a.min_attainment >= 0) {
+    req.config.min_attainment = a.min_attainment;
+    req.config.min_attainment_from = "--min-attainment";
+  }
+  if (a.noise >= 0) {
+    req.config.noise = a.noise;
+    req.config.noise_from = "--noise";
+  }
   check_gate_request(req.config, has_machine(a.machine), !a.baseline.empty());
   req.points = load_checked_points(a.points);
   if (has_machine(a.machine)) req.machine = load_machine(a.machine);
@@ -74,11 +81,27 @@ bool junit_replaceable(const CheckArgs& a) {
   return true;
 }
 
+/// " (failed: a, b, ... and 3 more)": the points that failed, for standard error when the report
+/// went to a file or is JSON; at most 10 named.
+std::string failed_names(const CheckReport& rep) {
+  constexpr size_t kMostNamed = 10;
+  std::vector<std::string> names;
+  size_t failed = 0;
+  for (const auto& c : rep.checks)
+    if (c.status == CheckStatus::failed && ++failed <= kMostNamed)
+      names.push_back(terminal_safe(c.name));
+  if (names.empty()) return "";
+  std::string s = " (failed: " + join(names, ", ");
+  if (failed > kMostNamed) s += " and " + std::to_string(failed - kMostNamed) + " more";
+  return s + ")";
+}
+
 void run(const CheckArgs& a) {
   CheckRequest req;
   CheckReport rep;
   try {
-    check_outputs({{"-o", a.output}, {"--junit", a.junit}});
+    check_outputs({{"-o", a.output}, {"--junit", a.junit}},
+                  {a.points, a.config, a.baseline, a.machine.machine});
     req = read_request(a);
     rep = run_check(req);
   } catch (const InputError& e) {
@@ -110,7 +133,9 @@ void run(const CheckArgs& a) {
     emit(text, a.output);
   }
   if (rep.failed || rep.nothing_judged) {
-    if (!a.output.empty() || a.json) say("roofline check: FAILED, " + rep.summary + "\n");
+    // The report is in a file or JSON: the CI log still names the points that failed.
+    if (!a.output.empty() || a.json)
+      say("roofline check: FAILED, " + rep.summary + failed_names(rep) + "\n");
     std::exit(kExitGateFailed);
   }
 }

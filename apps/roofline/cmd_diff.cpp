@@ -76,7 +76,7 @@ void run_points_diff(const DiffArgs& a, const Side& sa, const Side& sb) {
 
 void run(const DiffArgs& a) {
   if (!a.report.empty()) check_report_path(a.report);
-  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  check_outputs({{"-o", a.output}, {"--report", a.report}}, {a.a, a.b});
   const Side sa = load_side(a.a, a.hw_dir);
   const Side sb = load_side(a.b, a.hw_dir);
   if (sa.machine && sb.machine) return run_machines_diff(a, *sa.machine, *sb.machine);

@@ -65,7 +65,7 @@ void run(const EnergyArgs& a) {
     throw InputError("--powercap " + terminal_safe(a.powercap) +
                      ": not a folder (give the powercap class folder, e.g. /sys/class/powercap)");
   if (!a.report.empty()) check_energy_chart_format(a.report);
-  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  check_outputs({{"-o", a.output}, {"--report", a.report}}, {a.machine.machine, a.points});
   const MachineDocument m = load_machine(a.machine);
   EnergyQuery q;
   q.precision = a.machine.precision;

@@ -109,7 +109,7 @@ struct ShowArgs {
 
 void run_show(const ShowArgs& a) {
   if (!a.report.empty()) check_report(a.report, false);
-  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  check_outputs({{"-o", a.output}, {"--report", a.report}}, {a.name});
   const HardwareSummary s = resolve(a.name, a.hw_dir);
   const RoofSet& r = s.machine.roofs;
   const auto ridges = ridges_per_roof(r, a.level);
@@ -221,7 +221,9 @@ void run_compare(const CompareArgs& a) {
   if (a.at.empty() == a.points.empty())
     throw InputError("hw compare: give either --at INTENSITY or --point POINTS.json");
   if (!a.report.empty()) check_report(a.report, false);
-  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  std::vector<std::string> inputs = a.names;
+  inputs.push_back(a.points);
+  check_outputs({{"-o", a.output}, {"--report", a.report}}, inputs);
   // A catalogue entry is named by its canonical name; a file keeps its document name.
   std::vector<MachineDocument> machines = resolve_machines(a.names, a.hw_dir, "hw compare");
   std::vector<const RoofSet*> sets;
@@ -298,7 +300,7 @@ void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   check_kind(a.kind);
   if (!a.report.empty()) check_report(a.report, true);
-  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  check_outputs({{"-o", a.output}, {"--report", a.report}}, a.extra);
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn_skipped(problems);

@@ -34,7 +34,7 @@ void list_kernels(bool json, const std::string& output) {
 
 void run(const KernelArgs& a) {
   if (!a.report.empty()) check_report_path(a.report);
-  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  check_outputs({{"-o", a.output}, {"--report", a.report}}, {a.machine.machine});
   if (a.name == "list") return list_kernels(a.json, a.output);
   const KernelRequest req = kernel_request(a.name, a.dtype, a.sizes);
   const DataType& t = req.dtype;

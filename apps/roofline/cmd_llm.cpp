@@ -152,6 +152,8 @@ void warn_llm(const std::vector<std::string>& warnings) {
 }
 
 void check_paths(const LlmArgs& a) {
+  // The model's config.json and a machine document are inputs no output may replace.
+  for (const std::string& in : {a.model, a.machine.machine}) declare_input(in);
   if (!a.output.empty() && a.output != "-") {
     const std::string ext = extension_of(a.output);
     // -o takes the text, --json or --csv output; a chart written there would be plain text in a

@@ -60,7 +60,7 @@ Point point_from_flags(const PointArgs& a, const UnitSystem& units) {
 void run(const PointArgs& a) {
   // Every output is checked before any work; none may be an input or share another's file.
   if (!a.report.empty()) check_report_path(a.report);
-  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  check_outputs({{"-o", a.output}, {"--report", a.report}}, {a.machine.machine, a.points_file});
   MachineDocument m = load_machine(a.machine);
   std::vector<Point> points;
   if (!a.points_file.empty()) {

@@ -339,7 +339,7 @@ void run_instrument_mode(const ProfileArgs& a) {
   if (a.events != "auto" && a.events != "none")
     throw InputError("--events: expected auto or none (got '" + a.events + "')");
   check_report_option(a.report, a.machine);
-  check_outputs({{"-o", a.output}, {"--report", a.report}});
+  check_outputs({{"-o", a.output}, {"--report", a.report}}, {a.machine.machine});
   refuse_output_onto_program(a, {{"-o", a.output}, {"--report", a.report}});
   refuse_json_beside_program(a);  // the native run's output goes to standard output
   // A --valgrind given is the user's path: one that runs nothing is bad input, not a missing
@@ -539,7 +539,8 @@ void run(ProfileArgs& a) {
   if (a.events != "auto" && a.events != "none")
     throw InputError("--events: expected auto or none (got '" + a.events + "')");
   check_report_option(a.report, a.machine);
-  check_outputs({{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}});
+  check_outputs({{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}},
+                {a.machine.machine, a.replay});
   refuse_output_onto_program(
       a, {{"-o", a.output}, {"--save-counters", a.save_counters}, {"--report", a.report}});
   if (a.replay.empty()) refuse_json_beside_program(a);

@@ -196,7 +196,8 @@ CheckedRun check_run_args(const RunArgs& a, const suite::Machine& machine) {
   if (!a.save_machine.empty() && !a.machine.empty())
     throw InputError("--save-machine: the roofs come from --machine " + a.machine +
                      " here, not from a measurement of this run");
-  check_outputs({{"-o", a.output}, {"--report", a.report}, {"--save-machine", a.save_machine}});
+  check_outputs({{"-o", a.output}, {"--report", a.report}, {"--save-machine", a.save_machine}},
+                {a.machine});
   CheckedRun c;
   c.kernels = suite::resolve_kernels(a.kernels);
   // More threads than CPUs would pin two to one CPU and time them sharing it.

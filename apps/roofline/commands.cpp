@@ -365,8 +365,10 @@ void warn_if_narrow(const std::vector<const RoofSet*>& sets, const std::vector<s
   if (said.insert(msg).second) say(msg);
 }
 
-void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_and_path) {
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_and_path,
+                   const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
+  for (const std::string& in : inputs) declare_input(in);
   std::vector<std::pair<std::string, fs::path>> seen;
   std::string on_stdout;  // the flag whose output standard output already carries
   bool on_stdout_given = false;

@@ -153,7 +153,11 @@ void warn_if_narrow(const std::vector<const RoofSet*>& sets, const std::vector<s
 /// (naming its flag), and no two naming the same file ("-o s.json --report s.json"), nor two
 /// taking standard output: "-", or an empty first entry (-o, whose output is stdout when not
 /// given) — "--save-counters -" beside the report on stdout mixed JSON into the text.
-void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_and_path);
+/// `inputs` are the files the command will read that its arguments name (a points document, a
+/// machine document, a config; catalogue names are left alone): an output naming one of them is
+/// refused here too, before any output is written (declare_input()).
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_and_path,
+                   const std::vector<std::string>& inputs = {});
 
 /// Whether stdout takes colour.
 bool color_stdout();

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/quantity.hpp"
 #include "roofline/roof.hpp"
 #include "roofline/statistics.hpp"
 
@@ -27,6 +28,10 @@ struct CheckConfig {
   /// Relative spread assumed when neither the point nor its baseline carries one.
   std::optional<double> noise;
   std::string origin;  ///< the config file, when one was read
+  /// Where min_attainment and noise came from, as the lines name them ("--min-attainment",
+  /// "the config's global minimum"); "" for the plain "the global minimum" and, for the noise,
+  /// the default.
+  std::string min_attainment_from, noise_from;
 };
 
 /// Whether `name` matches the glob `pattern` (`*`, `?`; everything else literal, byte-wise).
@@ -68,6 +73,15 @@ inline double noise_band_low(double noise) {
 inline double noise_band_high(double noise) {
   return 1.0 + noise;
 }
+/// x < bound, beyond kThresholdTolerance (quantity.hpp): a figure equal to its threshold in
+/// exact arithmetic is judged at the threshold, however it rounded.
+inline bool below_threshold(double x, double bound) {
+  return x < bound * (1 - kThresholdTolerance);
+}
+/// x > bound, beyond kThresholdTolerance.
+inline bool above_threshold(double x, double bound) {
+  return x > bound * (1 + kThresholdTolerance);
+}
 /// Whether `ratio` lies outside the band `noise` explains (above or below).
 bool beyond_noise(double ratio, double noise);
 /// The bound of the band on the ratio's side: what the ratio is printed apart from.
@@ -94,8 +108,10 @@ struct RegressionJudgement {
   bool improved = false;
   bool too_noisy = false;
 };
+/// `assumed_from` names where the assumed noise came from ("--noise"; "" for the default).
 RegressionJudgement judge_regression(double p_now, double p_base, const std::optional<Spread>& now,
-                                     const std::optional<Spread>& base, double assumed);
+                                     const std::optional<Spread>& base, double assumed,
+                                     const std::string& assumed_from = "");
 
 /// The spread assumed when no document carries one: kNoisySpread (statistics.hpp), the spread
 /// above which the toolkit calls a measurement noisy, so a quiet measurement is within it.

@@ -61,7 +61,8 @@ std::optional<double> spread_noise(std::optional<double> a, std::optional<double
 
 /// Whether a ratio lies outside the band (beyond_noise, check.hpp) of the spreads carried (the
 /// larger of the two; one alone when only one is carried; empty when neither is), and `floor`
-/// (a smallest noise, when any spread is carried).
+/// (a smallest noise, when any spread is carried). Empty too when that noise is kBlindNoise
+/// (100%) or more: too noisy to judge either way, as `check --baseline` judges.
 std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b,
                                    double floor = 0);
 
@@ -80,7 +81,8 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b);
 
 /// The verdict on a change against `noise` (the larger spread carried and the run-to-run
 /// agreement; set whenever `exceeds` is): "exceeds the noise (3%: ratios 0.970874x to 1.03x)",
-/// "within the noise (...)", or "no spread carried: cannot say whether it exceeds the noise".
+/// "within the noise (...)", "too noisy to judge: the noise 120% is 100% or more, ..." (a noise
+/// of kBlindNoise or more), or "no spread carried: cannot say whether it exceeds the noise".
 /// `brief` leaves out the band and the explanation ("within the noise (3%)", "no spread
 /// carried"), as a Python repr says it.
 std::string noise_verdict(const std::optional<bool>& exceeds, const std::optional<double>& noise,

@@ -104,6 +104,12 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& con
 /// FileLedger, not an input already read and not another output of the command. InputError
 /// "WHAT PATH: ..." otherwise (`what` names the flag, e.g. "--report").
 void check_writable_path(const std::filesystem::path& path, const std::string& what = "");
+/// Notes, under a FileLedger, a file the command is going to read, before it reads it, so that
+/// check_writable_path() refuses an output onto it before any work is done (a command with two
+/// outputs had written the first before the second was refused as one of its inputs). A path
+/// that is no existing regular file (a catalogue name, "-", a file not there) is left alone:
+/// reading it decides.
+void declare_input(const std::filesystem::path& path);
 /// Whether two output paths name one file: the same file when both exist, else the same name
 /// in the same folder ("out.svg", "./out.svg" and "/abs/out.svg" are one).
 bool same_output(const std::filesystem::path& a, const std::filesystem::path& b);

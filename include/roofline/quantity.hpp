@@ -94,8 +94,15 @@ std::string format_byte_rate(ByteRate b, const UnitSystem& u = {});
 std::string format_intensity(Intensity i, const UnitSystem& u = {});
 /// Plain number with `digits` significant digits and no exponent where sensible ("0.1667").
 std::string format_number(double v, int digits = 4);
+/// How far past a threshold a figure must lie to be judged past it, relative: a few units in the
+/// last place of a double. A figure that equals its threshold in exact arithmetic can come out
+/// a rounding below it (W = 3, T = 0.33 against T = 0.3 is 1/1.1 exactly, and 0.9090909090909089
+/// in doubles; 6.3/0.07 of a roof of 100 is 0.8999999999999999): the gate (check.hpp's
+/// below_threshold) judges it at the threshold, as the same ratio written W = 1, T = 1.1.
+inline constexpr double kThresholdTolerance = 1e-12;
 /// `v` with at least `digits` significant digits, and more (up to 17) until it reads apart from
-/// `threshold` when the two differ: "0.6999999" beside a minimum of 0.7, never "0.7 < 0.7".
+/// `threshold` when the two differ by more than kThresholdTolerance: "0.6999999" beside a
+/// minimum of 0.7, never "0.7 < 0.7"; 0.8999999999999999 beside 0.9 reads "0.9".
 std::string format_number_apart(double v, double threshold, int digits = 3);
 
 }  // namespace roofline

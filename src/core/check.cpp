@@ -36,7 +36,9 @@ bool glob_match(std::string_view pattern, std::string_view name) {
 std::optional<Threshold> threshold_for(const CheckConfig& c, std::string_view name) {
   for (const auto& r : c.rules)
     if (glob_match(r.pattern, name)) return Threshold{r.min_attainment, "rule '" + r.pattern + "'"};
-  if (c.min_attainment) return Threshold{*c.min_attainment, "the global minimum"};
+  if (c.min_attainment)
+    return Threshold{*c.min_attainment,
+                     c.min_attainment_from.empty() ? "the global minimum" : c.min_attainment_from};
   return std::nullopt;
 }
 
@@ -63,7 +65,8 @@ std::string noise_band_text(double noise) {
 }
 
 bool beyond_noise(double ratio, double noise) {
-  return ratio < noise_band_low(noise) || ratio > noise_band_high(noise);
+  return below_threshold(ratio, noise_band_low(noise)) ||
+         above_threshold(ratio, noise_band_high(noise));
 }
 
 double noise_bound(double ratio, double noise) {
@@ -80,7 +83,8 @@ std::string noise_percent(double noise) {
 }
 
 RegressionJudgement judge_regression(double p_now, double p_base, const std::optional<Spread>& now,
-                                     const std::optional<Spread>& base, double assumed) {
+                                     const std::optional<Spread>& base, double assumed,
+                                     const std::string& assumed_from) {
   RegressionJudgement j;
   j.ratio = p_now / p_base;
   if (now && base) {
@@ -94,7 +98,10 @@ RegressionJudgement judge_regression(double p_now, double p_base, const std::opt
                    "; the other carries none)";
   } else {
     j.noise = assumed;
-    j.noise_from = "assumed: neither document carries a spread";
+    j.noise_from = "assumed (" +
+                   (assumed_from.empty() ? "the default " + format_number(100 * assumed) + "%"
+                                         : assumed_from) +
+                   "): neither document carries a spread";
   }
   // A measured spread is of one run's samples: what changes between runs (the clock, where the
   // buffers land) it does not hold, so it is no less than the run-to-run agreement the tool
@@ -107,8 +114,8 @@ RegressionJudgement judge_regression(double p_now, double p_base, const std::opt
   }
   j.too_noisy = j.noise >= kBlindNoise;
   // The band [1/(1 + n), 1 + n] (noise_band_low, check.hpp): symmetric in the ratio.
-  j.regressed = !j.too_noisy && j.ratio < noise_band_low(j.noise);
-  j.improved = !j.too_noisy && j.ratio > noise_band_high(j.noise);
+  j.regressed = !j.too_noisy && below_threshold(j.ratio, noise_band_low(j.noise));
+  j.improved = !j.too_noisy && above_threshold(j.ratio, noise_band_high(j.noise));
   return j;
 }
 
@@ -125,7 +132,7 @@ AttainmentJudgement judge_attainment(double attainment, const std::optional<Thre
     j.why = "attainment " + format_number(attainment, 3) + " (no minimum)";
     return j;
   }
-  j.failed = attainment < t->min_attainment;
+  j.failed = below_threshold(attainment, t->min_attainment);
   j.why = "attainment " + format_number_apart(attainment, t->min_attainment) +
           (j.failed ? " < " : " ≥ ") + format_number(t->min_attainment, 3) + " (" + t->from + ")";
   return j;

@@ -28,7 +28,8 @@ std::optional<double> spread_noise(std::optional<double> a, std::optional<double
 std::optional<bool> exceeds_spread(double ratio, std::optional<double> a, std::optional<double> b,
                                    double floor) {
   const auto noise = spread_noise(a, b, floor);
-  if (!noise) return std::nullopt;
+  // A noise of 100% or more judges neither way, as `check --baseline` does (too_noisy).
+  if (!noise || *noise >= kBlindNoise) return std::nullopt;
   // The band check judges by (noise_band_low, check.hpp): symmetric in the ratio.
   return beyond_noise(ratio, *noise);
 }
@@ -191,6 +192,10 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
 
 std::string noise_verdict(const std::optional<bool>& exceeds, const std::optional<double>& noise,
                           bool brief) {
+  if (noise && *noise >= kBlindNoise)
+    return brief ? "too noisy to judge (" + noise_percent(*noise) + ")"
+                 : "too noisy to judge: the noise " + noise_percent(*noise) +
+                       " is 100% or more, as check --baseline judges";
   if (!exceeds || !noise)
     return brief ? "no spread carried"
                  : "no spread carried: cannot say whether it exceeds the noise";

@@ -269,7 +269,8 @@ double parse_quantity_in(std::string_view text, Dimension dim, const UnitSystem&
 
 std::string format_number_apart(double v, double threshold, int digits) {
   std::string s = format_number(v, digits);
-  for (int d = digits + 1; v != threshold && d <= 17 && s == format_number(threshold, d - 1); ++d)
+  const bool apart = std::fabs(v - threshold) > kThresholdTolerance * std::fabs(threshold);
+  for (int d = digits + 1; apart && d <= 17 && s == format_number(threshold, d - 1); ++d)
     s = format_number(v, d);
   return s;
 }

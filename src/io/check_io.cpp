@@ -45,12 +45,16 @@ CheckConfig check_config_from_json(const json& j, const std::string& origin) {
       io::fail(top / key, "unknown field (expected min_attainment, noise, points)");
   CheckConfig c;
   c.origin = origin;
-  if (j.contains("min_attainment")) c.min_attainment = fraction(j, "min_attainment", top);
+  if (j.contains("min_attainment")) {
+    c.min_attainment = fraction(j, "min_attainment", top);
+    c.min_attainment_from = "the config's global minimum";
+  }
   if (j.contains("noise")) {
     c.noise = fraction(j, "noise", top, true);
     if (*c.noise >= kBlindNoise)
       io::fail(top / "noise", "expected a number in (0, 1) (got " + j["noise"].dump() +
                                   "): a noise of 100% or more is too noisy to judge");
+    c.noise_from = "the config's noise";
   }
   if (j.contains("points")) {
     const json& pts = j["points"];
@@ -148,18 +152,18 @@ json machines_diff_to_json(const RoofSetDiff& d, const MachineDocument& a,
                            const MachineDocument& b) {
   json roofs = json::array();
   for (const auto& c : d.changes)
-    roofs.push_back(
-        {{"name", c.name},
-         {"roof_a", c.roof_a},
-         {"roof_b", c.roof_b},
-         {"kind", c.compute ? "compute" : "memory"},
-         {"a", c.a},
-         {"b", c.b},
-         {"ratio", c.ratio},
-         {"spread_a", optional_number(c.spread_a)},
-         {"spread_b", optional_number(c.spread_b)},
-         {"noise", optional_number(c.noise)},
-         {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)}});
+    roofs.push_back({{"name", c.name},
+                     {"roof_a", c.roof_a},
+                     {"roof_b", c.roof_b},
+                     {"kind", c.compute ? "compute" : "memory"},
+                     {"a", c.a},
+                     {"b", c.b},
+                     {"ratio", c.ratio},
+                     {"spread_a", optional_number(c.spread_a)},
+                     {"spread_b", optional_number(c.spread_b)},
+                     {"noise", optional_number(c.noise)},
+                     {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)},
+                     {"too_noisy", c.noise && *c.noise >= kBlindNoise}});
   json j = {{"schema", "roofline.diff"},
             {"version", 1},
             {"kind", "machines"},
@@ -196,7 +200,8 @@ json points_diff_to_json(const PointsDiff& d, const std::string& label_a,
          {"spread_a", optional_number(c.spread_a)},
          {"spread_b", optional_number(c.spread_b)},
          {"noise", optional_number(c.noise)},
-         {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)}});
+         {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)},
+         {"too_noisy", c.noise && *c.noise >= kBlindNoise}});
   return {{"schema", "roofline.diff"},
           {"version", 1},
           {"kind", "points"},
@@ -254,6 +259,7 @@ struct CheckRun {
   const CheckedPoints* base;
   std::map<std::string, size_t> base_index;
   double assumed;
+  std::string assumed_from;
 };
 
 /// What one point's judgements say: failures and passes (one phrase each), and whether anything
@@ -291,7 +297,28 @@ CheckRun check_run_context(const CheckRequest& r, double assumed) {
     base_index = index_by_name(base->doc, base->path.empty() ? "" : "--baseline ");
     index_by_name(now.doc, "");
   }
-  return CheckRun{r, now, now_name, m, base, std::move(base_index), assumed};
+  return CheckRun{r,        now,
+                  now_name, m,
+                  base,     std::move(base_index),
+                  assumed,  r.config.noise ? r.config.noise_from : ""};
+}
+
+/// What an attainment is made of, so a CI log can recompute it: P, the attainable P and the
+/// roof that sets it (attainable = min(π, I·β) over the levels, docs/model.md) — "P 5 GFLOP/s of
+/// attainable 10 GFLOP/s (L3: I 0.05 FLOP/byte × 200 GB/s)", or "(fp32 vector, 51 TFLOP/s)".
+std::string attainment_figures(const Diagnosis& d, const RoofSet& roofs) {
+  const UnitSystem u = judged_units(roofs, d);
+  std::string roof;
+  if (d.binding_is_memory) {
+    const MemoryRoof* m = roofs.find_memory(d.binding_level);
+    roof = terminal_safe(d.binding_level) + ": I " + format_intensity(binding_intensity(d), u) +
+           (m ? " × " + format_byte_rate(m->bandwidth, u) : std::string());
+  } else {
+    const ComputeRoof* c = roofs.find_compute(d.compute_roof);
+    roof = terminal_safe(d.compute_roof) + (c ? ", " + format_work_rate(c->peak, u) : "");
+  }
+  return "P " + format_work_rate(d.performance, u) + " of attainable " +
+         format_work_rate(d.attainable, u) + " (" + roof + ")";
 }
 
 /// The point's attainment of its roof against its minimum (if any); above the roof fails.
@@ -299,7 +326,9 @@ void check_point_attainment(const Point& given, const RoofSet& roofs, const Chec
                             json& pj, CheckVerdicts& v) {
   // Judged at the levels the machine has roofs for, as `point` judges it (fit_to_roofs); each
   // level left out is said in the point's lines and its JSON, so nothing passes unseen. A point
-  // with no level or no roof for its precision is refused by diagnose() below, naming why.
+  // with no level or no roof for its precision is refused, naming why: its precision first (a
+  // misspelt --precision had been reported as a level the machine lacks).
+  roofs.select_compute(given.precision, stated_work_unit(given));
   const FittedPoints fitted = fit_to_roofs({given}, roofs);
   const Point& p = fitted.points.empty() ? given : fitted.points.front();
   json not_judged = json::array();
@@ -312,13 +341,15 @@ void check_point_attainment(const Point& given, const RoofSet& roofs, const Chec
   const AttainmentJudgement aj =
       judge_attainment(d.attainment, t, d.verdict == Verdict::above_roof);
   pj["attainment"] = d.attainment;
+  pj["attainable"] = d.attainable.value;
   pj["compute_roof"] = d.compute_roof;
   pj["binding_level"] = d.binding_level;
+  pj["binding_is_memory"] = d.binding_is_memory;
   if (t) {
     pj["min_attainment"] = t->min_attainment;
     pj["threshold_from"] = t->from;
   }
-  (aj.failed ? v.fails : v.passes).push_back(aj.why);
+  (aj.failed ? v.fails : v.passes).push_back(aj.why + ": " + attainment_figures(d, roofs));
   if (!not_judged.empty()) {
     pj["levels_not_judged"] = not_judged;
     for (const auto& level : not_judged)
@@ -342,10 +373,11 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
   const CheckedPoints& now = run.now;
   const CheckedPoints* base = run.base;
   const Point& b = base->doc.points[it->second];
-  const RegressionJudgement rj = judge_regression(
-      p.performance().value, b.performance().value,
-      i < now.spreads.size() ? now.spreads[i] : std::nullopt,
-      it->second < base->spreads.size() ? base->spreads[it->second] : std::nullopt, run.assumed);
+  const RegressionJudgement rj =
+      judge_regression(p.performance().value, b.performance().value,
+                       i < now.spreads.size() ? now.spreads[i] : std::nullopt,
+                       it->second < base->spreads.size() ? base->spreads[it->second] : std::nullopt,
+                       run.assumed, run.assumed_from);
   if (!std::isfinite(rj.ratio) || !(rj.ratio > 0))
     throw InputError("point '" + p.name + "': P = W/T against the baseline's gives ratio " +
                      format_number(rj.ratio) + ", not a finite positive number");

@@ -305,6 +305,12 @@ FileLedger::~FileLedger() {
   l.written.clear();
 }
 
+void declare_input(const fs::path& path) {
+  struct stat st {};
+  if (path.empty() || path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  note_input(st, path);
+}
+
 int open_input_file(const fs::path& path) {
   struct stat st {};
   const int fd = open_regular(path, st);
