@@ -11,6 +11,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/hardware.hpp"
+#include "roofline/io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The checker reads a file (its name is part of the rules): one per fuzzing process.

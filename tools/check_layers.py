@@ -36,8 +36,9 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from check_function_length import blank  # noqa: E402  (comments and literals blanked)
 
 OWNER = {
-    "core": "check compare cpu_record diagnosis diff documents dtype energy error flop_counting kernels machine_facts "
-            "metrics model point quantity roof sanitize statistics strings table units utf8",
+    "core": "check compare cpu_record diagnosis diff documents dtype energy error flop_counting kernels "
+            "machine_document machine_facts metrics model point quantity roof sanitize statistics strings "
+            "table units utf8",
     "io": "check_io energy_catalogue hardware import io json_out signals",
     "report": "energy_chart hw_output report text trajectory",
     "measure": "cpu_analysis cpu_backend cuda engine measure suite",

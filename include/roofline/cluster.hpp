@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/io.hpp"
+#include "roofline/machine_document.hpp"
 #include "roofline/statistics.hpp"
 
 namespace roofline::cluster {

@@ -3,13 +3,14 @@
 // per device, interchangeable with measured machines. This header adds what `roofline hw`
 // needs on top of the loader in io.hpp: a summary of each entry, ridge points per precision
 // (docs/model.md §8: I* = π/β, the memory-wall trajectory) and the checks every catalogue file must
-// pass.
+// pass. It holds documents as core's type (roofline/machine_document.hpp) and carries no JSON.
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "roofline/io.hpp"
+#include "roofline/machine_document.hpp"
+#include "roofline/machine_facts.hpp"
 #include "roofline/roof.hpp"
 
 namespace roofline {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/documents.hpp"
+#include "roofline/machine_document.hpp"
 #include "roofline/machine_facts.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
@@ -23,15 +24,38 @@ inline constexpr int kMachineVersion = 1;
 inline constexpr const char* kPointsSchema = "roofline.points";
 inline constexpr int kPointsVersion = 1;
 
-/// A machine document: the roofs plus what describes the machine and how it was measured.
-struct MachineDocument {
-  RoofSet roofs;
-  nlohmann::json info = nlohmann::json::object();  ///< CPU, clock, cores, caches, vendor...
-  /// Other top-level sections (measurement details, device, cluster) kept as they are.
-  nlohmann::json sections = nlohmann::json::object();
-  std::string origin;  ///< file it was read from, or catalogue name
-  std::string file;    ///< the file it was read from (a catalogue entry's too); "" if none
+// The machine document's free-form parts (roofline/machine_document.hpp) are JSON text that
+// only io reads and writes: these turn them into JSON values and back. The text is the value's
+// compact dump, whose numbers read back to the same doubles and integers, so a document read and
+// written keeps every field it held.
+
+/// `j` as a JsonText (compact; text that is not UTF-8 is written with U+FFFD, as every output).
+JsonText to_json_text(const nlohmann::json& j);
+/// The value a JsonText holds; `fallback` for an empty one.
+nlohmann::json from_json_text(const JsonText& t, const nlohmann::json& fallback = nullptr);
+/// The document's `info` as a JSON object ({} when it has none).
+nlohmann::json info_json(const MachineDocument& m);
+/// Sets `info` (an object; an empty one is none, and is not written).
+void set_info(MachineDocument& m, const nlohmann::json& info);
+/// The section `key` as JSON; null when the document has none of that name.
+nlohmann::json section_json(const MachineDocument& m, const std::string& key);
+/// Every section, as one object by key (as they sit at the document's top level).
+nlohmann::json sections_json(const MachineDocument& m);
+/// Sets (adds or replaces) the section `key`.
+void set_section(MachineDocument& m, const std::string& key, const nlohmann::json& value);
+
+/// One entry of a free-form object as the HTML report lists it: the key, and its value as text —
+/// a string as it is, an array as its items joined by ", ", an object as indented JSON
+/// (`nested`), anything else as JSON.
+struct InfoEntry {
+  std::string key;
+  std::string text;
+  bool nested = false;
 };
+/// `info`'s entries, in key order.
+std::vector<InfoEntry> info_entries(const MachineDocument& m);
+/// The sections as entries, one a section, in key order.
+std::vector<InfoEntry> section_entries(const MachineDocument& m);
 
 /// The document's facts besides its roofs, typed (roofline/machine_facts.hpp): the one place
 /// `info` and `measurement` are read by key. Never throws: a free-form field of the wrong type is

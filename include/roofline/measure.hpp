@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "roofline/error.hpp"
-#include "roofline/io.hpp"
+#include "roofline/machine_document.hpp"
 
 namespace roofline {
 

@@ -348,7 +348,7 @@ void register_machine_properties(py::class_<Machine>& cls) {
       .def_property_readonly("default_memory",
                              [](const Machine& x) { return x.doc.roofs.default_memory; })
       .def_property_readonly(
-          "info", [](const Machine& x) { return json_to_python(x.doc.info); },
+          "info", [](const Machine& x) { return json_to_python(info_json(x.doc)); },
           "what describes the machine (CPU, clock, vendor, sources...) as a dict");
 }
 

@@ -8,6 +8,7 @@
 #include "roofline/cluster.hpp"
 #include "roofline/diff.hpp"
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
@@ -423,10 +424,12 @@ ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
   for (const auto& a : aggregates)
     for (const auto& s : a.stragglers) straggler_ranks.insert(s.rank);
 
-  doc.sections["cluster"] =
-      cluster_section(nodes, aggregates, per_host, straggler_ranks, network, options, notes);
-  doc.info = {{"kind", "cluster"}, {"nodes", nodes.size()}, {"hosts", per_host.size()}};
-  if (!nodes.front().machine.info.empty()) doc.info["node"] = nodes.front().machine.info;
+  set_section(
+      doc, "cluster",
+      cluster_section(nodes, aggregates, per_host, straggler_ranks, network, options, notes));
+  json info = {{"kind", "cluster"}, {"nodes", nodes.size()}, {"hosts", per_host.size()}};
+  if (!nodes.front().machine.info.empty()) info["node"] = info_json(nodes.front().machine);
+  set_info(doc, info);
 
   ClusterSummary& s = out.summary;
   s.ranks = static_cast<int>(nodes.size());

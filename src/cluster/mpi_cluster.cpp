@@ -19,6 +19,7 @@
 
 #include "roofline/cluster.hpp"
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
 
 #ifdef ROOFLINE_HAVE_MPI

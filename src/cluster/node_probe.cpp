@@ -7,6 +7,7 @@
 #include "roofline/cluster.hpp"
 #include "roofline/cpu_topology.hpp"
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/sanitize.hpp"
 
@@ -48,9 +49,11 @@ MachineDocument builtin_node_probe(const NodeContext& node, const ProbeOptions& 
   if (options.array_bytes > 0) m.dram_working_set = 3 * options.array_bytes;
   MachineDocument d = measure_machine(m);
   d.roofs.name = node.host.empty() ? "node" : node.host;
-  d.info["host"] = node.host;
-  d.info["ranks_on_host"] = per_host;
-  d.info["probe"] = "builtin";
+  nlohmann::json info = info_json(d);
+  info["host"] = node.host;
+  info["ranks_on_host"] = per_host;
+  info["probe"] = "builtin";
+  set_info(d, info);
   d.roofs.validate();
   return d;
 }

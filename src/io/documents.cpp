@@ -206,7 +206,7 @@ MachineDocument machine_from_json(const json& j, const std::string& origin) {
   m.roofs.default_memory = io::get_string(j, "default_memory", top, std::string());
   if (auto it = j.find("info"); it != j.end()) {
     if (!it->is_object()) io::fail(top / "info", "expected an object");
-    m.info = *it;
+    set_info(m, *it);
   }
   const json& compute = array_field(j, "compute", top);
   for (size_t i = 0; i < compute.size(); ++i)
@@ -234,7 +234,7 @@ MachineDocument machine_from_json(const json& j, const std::string& origin) {
   for (const auto& [key, value] : j.items()) {
     bool is_known = false;
     for (const char* k : known) is_known = is_known || key == k;
-    if (!is_known) m.sections[key] = value;
+    if (!is_known) set_section(m, key, value);
   }
   return m;
 }
@@ -244,7 +244,7 @@ json machine_to_json(const MachineDocument& m) {
   if (!(m.roofs.units == UnitSystem{})) j["units"] = units_to_json(m.roofs.units);
   if (!m.roofs.default_compute.empty()) j["default_compute"] = m.roofs.default_compute;
   if (!m.roofs.default_memory.empty()) j["default_memory"] = m.roofs.default_memory;
-  if (!m.info.empty()) j["info"] = m.info;
+  if (!m.info.empty()) j["info"] = info_json(m);
   json compute = json::array();
   for (const auto& r : m.roofs.compute) {
     json c = {{"name", r.name},
@@ -283,7 +283,7 @@ json machine_to_json(const MachineDocument& m) {
       curve.push_back({{"intensity", s.intensity.value}, {"performance", s.performance.value}});
     j["curve"] = std::move(curve);
   }
-  for (const auto& [key, value] : m.sections.items()) j[key] = value;
+  for (const auto& [key, text] : m.sections) j[key] = from_json_text(text);
   return j;
 }
 

@@ -59,8 +59,9 @@ std::optional<MeasuredEnergy> measured_energy(const MachineDocument& m, std::str
     if (why) *why = m.roofs.name + ": " + w;
     return std::nullopt;
   };
-  const auto ms = m.sections.find("measurement");
-  if (ms == m.sections.end() || !ms->is_object() || !ms->contains("energy"))
+  const nlohmann::json measurement = section_json(m, "measurement");
+  const nlohmann::json* ms = &measurement;
+  if (!ms->is_object() || !ms->contains("energy"))
     return fail("no measured energy (measurement.energy absent: not measured by this tool)");
   const nlohmann::json& e = (*ms)["energy"];
   if (!e.is_object() || !e.value("available", false))

@@ -9,6 +9,7 @@
 
 #include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
@@ -638,11 +639,12 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
   check_memory_roofs(r, problem);
   check_defaults(r, problem);
   // info: the catalogue fields (docs/hardware.md).
-  check_identity(m.info, problem);
-  check_clock_and_power(m.info, problem);
-  check_caches(m.info, problem);
-  check_sources_and_links(m.info, r, problem);
-  check_records(m.info, problem);
+  const nlohmann::json info = info_json(m);
+  check_identity(info, problem);
+  check_clock_and_power(info, problem);
+  check_caches(info, problem);
+  check_sources_and_links(info, r, problem);
+  check_records(info, problem);
   // The facts the commands read (link latencies and domain sizes in any of their spellings)
   // must read where nothing else is wrong: a file the checker accepts loads everywhere.
   if (problems.empty()) {

@@ -203,14 +203,14 @@ void read_catalogue_facts(const json& info, const std::string& origin, MachineFa
     }
 }
 
-void read_measured_facts(const json& info, const json& sections, MachineFacts& f) {
+void read_measured_facts(const json& info, const json& measurement, MachineFacts& f) {
   f.cpu = text_field(info, "cpu");
   f.microarchitecture = text_field(info, "microarchitecture");
   f.clock_hz = number_field(info, "clock_hz");
   if (auto it = info.find("threads"); it != info.end() && it->is_number_integer())
     f.threads = it->get<int>();
-  auto ms = sections.find("measurement");
-  if (ms == sections.end() || !ms->is_object()) return;
+  if (!measurement.is_object()) return;
+  const json* ms = &measurement;
   if (auto mem = ms->find("memory"); mem != ms->end() && mem->is_object())
     for (const auto& [level, d] : mem->items()) {
       const auto per_core = number_field(d, "size_per_core");
@@ -241,8 +241,9 @@ std::optional<int> release_year_of(const json& v) {
 MachineFacts machine_facts(const MachineDocument& m) {
   MachineFacts f;
   const std::string origin = m.origin.empty() ? m.roofs.name : m.origin;
-  if (m.info.is_object()) read_catalogue_facts(m.info, origin, f);
-  if (m.info.is_object() && m.sections.is_object()) read_measured_facts(m.info, m.sections, f);
+  const json info = info_json(m);
+  if (info.is_object()) read_catalogue_facts(info, origin, f);
+  if (info.is_object()) read_measured_facts(info, section_json(m, "measurement"), f);
   return f;
 }
 

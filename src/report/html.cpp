@@ -59,23 +59,12 @@ std::string step2(const Diagnosis& d) {
                                                : "the flat '" + d.compute_roof + "' roof");
 }
 
-std::string json_value_text(const nlohmann::json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_array()) {
-    std::string s;
-    for (const auto& e : v) s += (s.empty() ? "" : ", ") + json_value_text(e);
-    return s;
-  }
-  return json_text(v, -1);
-}
-
-std::string info_list(const nlohmann::json& obj) {
+/// A machine document's free-form entries (io's info_entries, section_entries) as a list.
+std::string info_list(const std::vector<InfoEntry>& entries) {
   std::string s = "<dl class=\"info\">";
-  for (auto it = obj.begin(); it != obj.end(); ++it)
-    s += "<dt>" + xml_text(it.key()) + "</dt><dd>" +
-         (it->is_object() ? "<pre>" + xml_text(json_text(*it)) + "</pre>"
-                          : xml_text(json_value_text(*it))) +
-         "</dd>";
+  for (const auto& e : entries)
+    s += "<dt>" + xml_text(e.key) + "</dt><dd>" +
+         (e.nested ? "<pre>" + xml_text(e.text) + "</pre>" : xml_text(e.text)) + "</dd>";
   return s + "</dl>";
 }
 
@@ -380,7 +369,7 @@ std::string machine_sections(const ReportInput& in) {
   std::string h;
   for (const auto& m : in.machines) {
     h += "<h2>Machine: " + xml_text(m.roofs.name) + "</h2>\n";
-    if (!m.info.empty()) h += info_list(m.info);
+    if (!m.info.empty()) h += info_list(info_entries(m));
     h += "<h3>How it was measured</h3>\n<p>Read from " +
          xml_text(m.origin.empty() ? std::string("(not recorded)") : m.origin) + ". ";
     size_t measured = 0, total = 0;
@@ -394,15 +383,12 @@ std::string machine_sections(const ReportInput& in) {
                    "(see the provenance and source columns above).</p>\n";
     // What the measurement itself warned about (noise, unconfirmed roofs, cache sizes), shown
     // as text rather than left in the JSON below.
-    if (const auto ms = m.sections.find("measurement"); ms != m.sections.end() && ms->is_object()) {
-      if (const auto w = ms->find("warnings"); w != ms->end() && w->is_array() && !w->empty()) {
-        h += "<h3>Warnings</h3>\n<ul class=\"warnings\">\n";
-        for (const auto& item : *w)
-          if (item.is_string()) h += "<li>" + xml_text(item.get<std::string>()) + "</li>\n";
-        h += "</ul>\n";
-      }
+    if (const std::vector<std::string> warnings = machine_facts(m).warnings; !warnings.empty()) {
+      h += "<h3>Warnings</h3>\n<ul class=\"warnings\">\n";
+      for (const auto& w : warnings) h += "<li>" + xml_text(w) + "</li>\n";
+      h += "</ul>\n";
     }
-    if (!m.sections.empty()) h += info_list(m.sections);
+    if (!m.sections.empty()) h += info_list(section_entries(m));
   }
   return h;
 }

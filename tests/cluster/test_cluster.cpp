@@ -49,7 +49,7 @@ MachineDocument fake_node(double peak, double dram, bool with_l3 = true) {
   }
   m.roofs.default_compute = c.name;
   m.roofs.default_memory = "DRAM";
-  m.info = {{"cpu", "fake cpu"}};
+  set_info(m, {{"cpu", "fake cpu"}});
   return m;
 }
 
@@ -211,7 +211,7 @@ TEST(ClusterDocument, SlowestNodeRoofsPlusNetworkAndAClusterSection) {
   EXPECT_DOUBLE_EQ(doc.roofs.find_memory("allreduce")->bandwidth.value, 2e9);
   EXPECT_EQ(doc.roofs.default_memory, "DRAM");
 
-  const auto& c = doc.sections.at("cluster");
+  const auto& c = section_json(doc, "cluster");
   EXPECT_EQ(c["ranks"], 2);
   EXPECT_EQ(c["hosts"], 2);
   ASSERT_EQ(c["nodes"].size(), 2u);
@@ -235,7 +235,7 @@ TEST(ClusterDocument, SlowestNodeRoofsPlusNetworkAndAClusterSection) {
 
   // The document is a machine document: it round-trips, and the cluster section survives.
   const MachineDocument back = machine_from_json(machine_to_json(doc), "cluster.json");
-  EXPECT_EQ(back.sections.at("cluster"), c);
+  EXPECT_EQ(section_json(back, "cluster"), c);
   EXPECT_EQ(back.roofs.memory.size(), doc.roofs.memory.size());
 }
 
@@ -261,7 +261,7 @@ TEST(ClusterDocument, SingleNodeAndBadInputs) {
   std::vector<NodeReport> one{report(0, "n0", fake_node(100e9, 20e9))};
   const MachineDocument doc = assemble_cluster_document(one, std::nullopt, {});
   EXPECT_EQ(doc.roofs.find_memory("network"), nullptr);
-  EXPECT_NE(doc.sections.at("cluster")["notes"].dump().find("one rank"), std::string::npos);
+  EXPECT_NE(section_json(doc, "cluster")["notes"].dump().find("one rank"), std::string::npos);
   EXPECT_THROW(assemble_cluster_document({}, std::nullopt, {}), InputError);
   std::vector<NodeReport> mixed{report(0, "n0", fake_node(1, 1)), report(1, "n1", fake_node(1, 1))};
   mixed[1].machine.roofs.units = UnitSystem{"tuple", "disk read"};
@@ -290,8 +290,8 @@ TEST(ClusterDocument, SingleNodeAndBadInputs) {
   // Ranks sharing a host are noted.
   std::vector<NodeReport> shared{report(0, "h", fake_node(1, 1)), report(1, "h", fake_node(1, 1))};
   const auto s = assemble_cluster_document(shared, std::nullopt, {});
-  EXPECT_EQ(s.sections.at("cluster")["hosts"], 1);
-  EXPECT_NE(s.sections.at("cluster")["notes"].dump().find("share a host"), std::string::npos);
+  EXPECT_EQ(section_json(s, "cluster")["hosts"], 1);
+  EXPECT_NE(section_json(s, "cluster")["notes"].dump().find("share a host"), std::string::npos);
 }
 
 TEST(ClusterDocument, SummaryNamesAggregatesNetworkAndStragglers) {
@@ -323,7 +323,7 @@ TEST(ClusterDocument, SummaryTextAndDocumentSayTheSame) {
                                 report(2, "n1", fake_node(95e9, 21e9))};
   const ClusterDocument c = assemble_cluster(nodes, fake_network(3), {});
   const std::string text = render_cluster(c);
-  const nlohmann::json& j = c.document.sections.at("cluster");
+  const nlohmann::json& j = section_json(c.document, "cluster");
   EXPECT_NE(text.find(std::to_string(j.at("ranks").get<int>()) + " ranks on " +
                       std::to_string(j.at("hosts").get<int>()) + " hosts"),
             std::string::npos)
@@ -400,8 +400,8 @@ TEST(ClusterProbe, BuiltinProbeMeasuresAndChecksTriadAndFma) {
   double best = 0;
   for (const auto& [mix, v] : m.roofs.memory[0].mixes) best = std::max(best, v);
   EXPECT_DOUBLE_EQ(best, m.roofs.memory[0].bandwidth.value);  // the roof is the best mix
-  EXPECT_EQ(m.info["threads"], 1);
-  EXPECT_EQ(m.info["probe"], "builtin");
+  EXPECT_EQ(info_json(m)["threads"], 1);
+  EXPECT_EQ(info_json(m)["probe"], "builtin");
   EXPECT_EQ(m.roofs.name, "here");
   EXPECT_NO_THROW(m.roofs.validate());
 }
@@ -417,7 +417,7 @@ MachineDocument catalogue(const std::string& name) {
 }
 
 bool noted(const MachineDocument& doc, const std::string& what) {
-  return doc.sections.at("cluster")["notes"].dump().find(what) != std::string::npos;
+  return section_json(doc, "cluster")["notes"].dump().find(what) != std::string::npos;
 }
 
 // An H100 node beside an H200 node: their main memories are HBM3 and HBM3e, a roof every node
@@ -437,7 +437,8 @@ TEST(ClusterDocument, MixedNodesKeepTheSlowestDefaultMemoryRoof) {
   EXPECT_TRUE(
       noted(doc, "default memory roofs differ in name: HBM3 (rank 0, a), HBM3e (rank 1, b)"));
   std::string left_out;
-  for (const auto& n : doc.sections.at("cluster")["notes"])
+  const nlohmann::json notes = section_json(doc, "cluster").at("notes");
+  for (const auto& n : notes)
     if (n.get<std::string>().find("left out") != std::string::npos) left_out = n;
   EXPECT_NE(left_out.find("\"fp16 vector\""), std::string::npos) << left_out;  // H100 only
   EXPECT_EQ(left_out.find("HBM3"), std::string::npos) << left_out;  // paired, not left out
@@ -472,7 +473,8 @@ TEST(ClusterDocument, MixedNodesKeepTheSlowestDefaultMemoryRoof) {
                     [](const ComputeRoof& r) { return r.precision == "int8"; });
     const ClusterDocument cd = assemble_cluster(two, std::nullopt, {});
     EXPECT_EQ(find(cd.summary.roofs, "int8 tensor").units.work_rate(), "OP/s");
-    for (const auto& a : cd.document.sections.at("cluster")["roofs"]) {
+    const nlohmann::json cluster_roofs = section_json(cd.document, "cluster").at("roofs");
+    for (const auto& a : cluster_roofs) {
       if (a["roof"] == "int8 tensor") {
         EXPECT_EQ(a["unit"], "OP/s") << a;
       } else if (a["kind"] == "compute") {
@@ -662,7 +664,7 @@ TEST(ClusterDocument, EveryRowFlagsStragglersByOneRule) {
   ASSERT_EQ(hbm->stragglers.size(), 1u);
   EXPECT_EQ(hbm->stragglers[0].rank, 0);
   EXPECT_NEAR(hbm->stragglers[0].below_median, 1 - 2.039 / ((2.039 + 3.35) / 2), 1e-9);
-  const nlohmann::json& section = a100.document.sections.at("cluster");
+  const nlohmann::json& section = section_json(a100.document, "cluster");
   for (const auto& row : section.at("roofs"))
     if (row.at("roof") == hbm->roof) {
       EXPECT_EQ(row.at("stragglers").size(), 1u) << row;
@@ -678,8 +680,8 @@ TEST(ClusterDocument, EveryRowFlagsStragglersByOneRule) {
   EXPECT_EQ(fp32->stragglers[0].rank, 0);
   EXPECT_NEAR(fp32->stragglers[0].below_median, 1 - 16.384 / ((16.384 + 66.9) / 2), 1e-9);
   EXPECT_EQ(xeon.summary.stragglers, (std::vector<int>{0, 1}));
-  EXPECT_EQ(xeon.document.sections.at("cluster").at("stragglers"), nlohmann::json::array({0, 1}));
-  EXPECT_TRUE(xeon.document.sections.at("cluster").at("nodes")[0].at("straggler").get<bool>());
+  EXPECT_EQ(section_json(xeon.document, "cluster").at("stragglers"), nlohmann::json::array({0, 1}));
+  EXPECT_TRUE(section_json(xeon.document, "cluster").at("nodes")[0].at("straggler").get<bool>());
 }
 
 }  // namespace ROOFLINE_UNITY_ID
@@ -811,14 +813,15 @@ TEST(ClusterDocument, RoofsOfOneNameButAnotherKindAreNotOneRoof) {
                     "memory roof 'link' is not one roof across the nodes (rank 0: "
                     "interconnect, rank 1: cache)"));
   std::string left_out;
-  for (const auto& n : c.document.sections.at("cluster").at("notes"))
+  const nlohmann::json notes = section_json(c.document, "cluster").at("notes");
+  for (const auto& n : notes)
     if (n.get<std::string>().find("left out") != std::string::npos) left_out = n;
   for (const char* row : {"\"x8 (int8 integer)\"", "\"x8 (fp8)\"", "\"link (cache)\""})
     EXPECT_NE(left_out.find(row), std::string::npos) << left_out;  // as roofs some nodes lack
   EXPECT_TRUE(c.summary.stragglers.empty());
   const std::string text = render_cluster(c);
   EXPECT_EQ(text.find("6 TOP/s"), std::string::npos) << text;
-  const nlohmann::json& rows = c.document.sections.at("cluster").at("roofs");
+  const nlohmann::json rows = section_json(c.document, "cluster").at("roofs");
   for (const auto& row : rows)
     if (row.at("roof") == "x8 (int8 integer)") {
       EXPECT_EQ(row.at("unit"), "OP/s") << row;

@@ -10,15 +10,16 @@ using namespace roofline;
 
 TEST(EnergyCatalogue, TdpBoundFromTheCatalogueWithItsSource) {
   const MachineDocument m = resolve_machine("a100-80gb");
-  ASSERT_TRUE(m.info.contains("power_w"));
-  const double w = m.info["power_w"].get<double>();
+  const nlohmann::json info = info_json(m);
+  ASSERT_TRUE(info.contains("power_w"));
+  const double w = info["power_w"].get<double>();
   const ComputeRoof& c = m.roofs.select_compute("");
   const MemoryRoof& mem = m.roofs.select_memory("");
   std::string why;
   const auto b = tdp_energy_bound(m, &why);
   ASSERT_TRUE(b) << why;
   EXPECT_DOUBLE_EQ(b->power_w, w);
-  EXPECT_EQ(b->power_source, m.info["power_source"].get<std::string>());
+  EXPECT_EQ(b->power_source, info["power_source"].get<std::string>());
   EXPECT_NE(b->power_source.find("datasheet"), std::string::npos) << b->power_source;
   EXPECT_EQ(b->compute_roof, c.name);
   // TDP/π J per FLOP, TDP/β J per byte, π/TDP FLOP per J.
@@ -76,13 +77,13 @@ TEST(EnergyCatalogue, CostsDrawingMoreThanThePowerFigureAreSaid) {
 
 TEST(EnergyCatalogue, NoPowerFigureIsSaidWithTheReason) {
   const MachineDocument m = resolve_machine("apple-m3-max");
-  ASSERT_TRUE(m.info["power_w"].is_null());
+  ASSERT_TRUE(info_json(m)["power_w"].is_null());
   std::string why;
   EXPECT_FALSE(tdp_energy_bound(m, &why));
   EXPECT_NE(why.find("no power figure"), std::string::npos) << why;
   EXPECT_NE(why.find("not published"), std::string::npos) << why;
   MachineDocument measured = m;
-  measured.info = nlohmann::json::object();
+  set_info(measured, nlohmann::json::object());
   EXPECT_FALSE(tdp_energy_bound(measured, &why));
   EXPECT_NE(why.find("absent"), std::string::npos) << why;
 }
@@ -91,13 +92,16 @@ TEST(EnergyCatalogue, NoPowerFigureIsSaidWithTheReason) {
 // no bound, said with the figure.
 TEST(EnergyCatalogue, APowerFigureThatBoundsNothingIsSaid) {
   MachineDocument m = resolve_machine("l4");
-  m.info["power_w"] = 1e-300;
+  nlohmann::json info = info_json(m);
+  info["power_w"] = 1e-300;
+  set_info(m, info);
   std::string why;
   EXPECT_FALSE(tdp_energy_bound(m, &why));
   EXPECT_NE(why.find("info.power_w 1e-300 is too far from the roofs for a bound"),
             std::string::npos)
       << why;
-  m.info["power_w"] = 72;
+  info["power_w"] = 72;
+  set_info(m, info);
   EXPECT_TRUE(tdp_energy_bound(m, &why));
 }
 
@@ -120,12 +124,15 @@ TEST(EnergyCatalogue, MeasuredPowerGivesTheThreeCostsOfTheEnergyRoofline) {
   EXPECT_NO_THROW(e->costs.validate());
 
   // Load no higher than rest: nothing to attribute, said so.
-  m.sections["measurement"]["energy"]["idle_power_w"] = 60.0;
+  nlohmann::json measurement = section_json(m, "measurement");
+  measurement["energy"]["idle_power_w"] = 60.0;
+  set_section(m, "measurement", measurement);
   e = measured_energy(m, &why);
   EXPECT_FALSE(e);
   EXPECT_NE(why.find("is not above the power at rest (60 W)"), std::string::npos) << why;
   // A machine measured without a power interface keeps the reason it recorded.
-  m.sections["measurement"]["energy"] = {{"available", false}, {"why", "no powercap interface"}};
+  measurement["energy"] = {{"available", false}, {"why", "no powercap interface"}};
+  set_section(m, "measurement", measurement);
   EXPECT_FALSE(measured_energy(m, &why));
   EXPECT_NE(why.find("no powercap interface"), std::string::npos) << why;
   // A catalogue entry was never measured.

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -37,12 +38,41 @@ TEST(Documents, MachineRoundTrip) {
   ASSERT_EQ(m.roofs.compute.size(), 1u);
   EXPECT_DOUBLE_EQ(m.roofs.compute[0].peak.value, 19.5e12);
   EXPECT_DOUBLE_EQ(m.roofs.memory[0].bandwidth.value, 2e12);
-  EXPECT_TRUE(m.sections.contains("extra_section"));
+  EXPECT_EQ(section_json(m, "extra_section"), json({{"keep", true}}));
   const json back = machine_to_json(m);
   MachineDocument again = machine_from_json(back, "again");
   EXPECT_DOUBLE_EQ(again.roofs.compute[0].peak.value, 19.5e12);
   EXPECT_EQ(again.roofs.compute[0].source, "unit test");
-  EXPECT_TRUE(again.sections.contains("extra_section"));
+  EXPECT_EQ(section_json(again, "extra_section"), json({{"keep", true}}));
+}
+
+// What no reader here knows (a field of `info`, a whole section, written by another version or
+// kept in the catalogue) is written back as it was read: the same JSON, to the number's last
+// digit and type (an integer stays an integer, 1e-300 and 0.1 stay those doubles).
+TEST(Documents, MachineKeepsWhatNoReaderKnows) {
+  json in = minimal_machine();
+  in["info"] = {{"vendor", "Acme"},
+                {"future_field", {{"year", 2031}, {"ratio", 0.1}, {"tiny", 1e-300}}},
+                {"big", 18446744073709551615ull},
+                {"negative", -7},
+                {"list", {1, "two", nullptr, false, 3.5}},
+                {"text", "caf\u00e9 \u2014 \u03c0"}};
+  in["future_section"] = {{"nested", {{"deep", {1.25, -0.0}}}}, {"empty", json::object()}};
+  in["scalar_section"] = 42;
+  const MachineDocument m = machine_from_json(in, "m.json");
+  const json out = machine_to_json(m);
+  for (const char* key : {"info", "extra_section", "future_section", "scalar_section"})
+    EXPECT_EQ(out.at(key).dump(), in.at(key).dump()) << key;
+  EXPECT_TRUE(out["info"]["big"].is_number_unsigned());
+  EXPECT_TRUE(out["info"]["negative"].is_number_integer());
+  EXPECT_EQ(out["info"]["future_field"]["tiny"].get<double>(), 1e-300);
+  EXPECT_TRUE(std::signbit(out["future_section"]["nested"]["deep"][1].get<double>()));
+  // Read from its text, as a file is, and written again: the same text (the roofs included).
+  const std::string text = out.dump(2);
+  EXPECT_EQ(machine_to_json(machine_from_json(parse_json(text, "m.json"), "m.json")).dump(2), text);
+  // An empty info is none, and is not written.
+  in["info"] = json::object();
+  EXPECT_FALSE(machine_to_json(machine_from_json(in, "m.json")).contains("info"));
 }
 
 TEST(Documents, MachineErrorsNameFileFieldAndValue) {

@@ -22,7 +22,7 @@ json read_json(const std::filesystem::path& p) {
 MachineDocument with_info(const json& info) {
   MachineDocument d;
   d.origin = "m.json";
-  d.info = info;
+  set_info(d, info);
   return d;
 }
 

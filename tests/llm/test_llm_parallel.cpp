@@ -78,7 +78,7 @@ TEST(LlmParallel, LinkFactsFromAMachineDocument) {
                                  {{"name", "PCIe"}, {"bandwidth", 128e9}, {"latency_ns", 900}}}}};
   MachineDocument doc;
   doc.origin = "m.json";
-  doc.info = info;
+  set_info(doc, info);
   const LinkFacts nv = link_facts(machine_facts(doc), "NVLink");
   ASSERT_TRUE(nv.latency.has_value());
   EXPECT_DOUBLE_EQ(nv.latency->value, 2.5e-6);
@@ -96,7 +96,9 @@ TEST(LlmParallel, LinkFactsFromAMachineDocument) {
   EXPECT_EQ(r.link_latency_source, "--link-latency");
   EXPECT_EQ(*r.domain_size, 8);
   // A field that is there but wrong is an error naming it.
-  doc.info["interconnects"][0]["latency"] = -3;
+  nlohmann::json wrong = info;
+  wrong["interconnects"][0]["latency"] = -3;
+  set_info(doc, wrong);
   // ... when that link is used; another link still reads.
   EXPECT_TRUE(link_facts(machine_facts(doc), "PCIe").latency.has_value());
   try {

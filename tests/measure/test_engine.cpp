@@ -119,7 +119,7 @@ TEST(Engine, AssembleAppliesThePolicyAndPicksTheBestMix) {
   EXPECT_DOUBLE_EQ(l.mixes.at("load"), 32e9 / 1.002);
   EXPECT_DOUBLE_EQ(l.mixes.at("copy"), 32e9 / 1.002);
   EXPECT_NE(l.source.find("highest of 3 access mixes (copy_nt)"), std::string::npos) << l.source;
-  const auto& meas = d.sections.at("measurement");
+  const auto& meas = section_json(d, "measurement");
   EXPECT_EQ(meas.at("memory").at("DRAM").at("best_mix"), "copy_nt");
   // Moved bytes: copy's write-allocate read (96 bytes per iteration moved, 64 named).
   EXPECT_DOUBLE_EQ(meas.at("memory").at("DRAM").at("mixes_moved").at("copy").get<double>(),
@@ -141,7 +141,9 @@ TEST(Engine, TheoryOutsideItsBandIsJudged) {
     m.compute[0].theory->limit = limit;
     const MachineDocument d = assemble(m);
     std::string all;
-    for (const auto& w : d.sections.at("measurement").at("warnings")) all += w.get<std::string>();
+    for (const auto& w :
+         section_json(d, "measurement").at("warnings").get<std::vector<std::string>>())
+      all += w;
     return std::make_pair(all, d.roofs.compute[0].formula);
   };
   // Theory 40 FLOP/cycle: measured 0.80 of it, and no limit named: the kernel or the table.
@@ -168,7 +170,9 @@ TEST(Engine, TheoryOutsideItsBandIsJudged) {
   m.compute[0].one_core = samples(20, 1e6, 192e6 / 118.8e9, 0);
   const MachineDocument d = assemble(m);
   std::string shared;
-  for (const auto& w : d.sections.at("measurement").at("warnings")) shared += w.get<std::string>();
+  for (const auto& w :
+       section_json(d, "measurement").at("warnings").get<std::vector<std::string>>())
+    shared += w;
   EXPECT_NE(shared.find("fp64 512-bit fma: measured 0.798 of the theoretical peak on 2 cores but "
                         "0.99 on one core: the kernel and the table hold"),
             std::string::npos)
@@ -178,8 +182,8 @@ TEST(Engine, TheoryOutsideItsBandIsJudged) {
                                             "one core)"),
             std::string::npos)
       << d.roofs.compute[0].formula;
-  EXPECT_DOUBLE_EQ(d.sections.at("measurement").at("compute")[0].at("one_core_ratio").get<double>(),
-                   0.99);
+  EXPECT_DOUBLE_EQ(
+      section_json(d, "measurement").at("compute")[0].at("one_core_ratio").get<double>(), 0.99);
 }
 
 // A roof read low while other work shared the measured CPUs is put down to that work, not to a
@@ -195,9 +199,11 @@ TEST(Engine, ARoofBelowTheoryWhileOtherWorkRanIsPutDownToIt) {
     m.compute[0].other_work = other;
     const MachineDocument d = assemble(m);
     std::string said;
-    for (const auto& w : d.sections.at("measurement").at("warnings")) said += w.get<std::string>();
+    for (const auto& w :
+         section_json(d, "measurement").at("warnings").get<std::vector<std::string>>())
+      said += w;
     return std::make_tuple(said, d.roofs.compute[0].formula,
-                           d.sections.at("measurement").at("compute")[0]);
+                           section_json(d, "measurement").at("compute")[0]);
   };
   const auto [busy, busy_formula, busy_detail] = judged(0.25);
   EXPECT_NE(busy.find("fp64 512-bit fma: measured 0.798 of the theoretical peak while other work "
@@ -258,22 +264,26 @@ TEST(Engine, ACurveAboveItsRoofsOrMostlyNoisyIsSaid) {
   m.curve = {point(384, 1e-2, 0.001), point(64, 2e-3, 0.001)};
   const MachineDocument quiet = assemble(m);
   std::string all;
-  for (const auto& w : quiet.sections.at("measurement").at("warnings")) all += w.get<std::string>();
+  for (const auto& w :
+       section_json(quiet, "measurement").at("warnings").get<std::vector<std::string>>())
+    all += w;
   EXPECT_EQ(all.find("empirical curve"), std::string::npos) << all;
-  EXPECT_EQ(quiet.sections.at("measurement").at("curve").at("above_roofs"), 0);
+  EXPECT_EQ(section_json(quiet, "measurement").at("curve").at("above_roofs"), 0);
   // I = 0.5 at 38.4 GFLOP/s / 1.002: 1.8 × β·I (the DRAM roof measured under load, the curve
   // not), and both points noisy (samples 40% apart): two warnings.
   m.curve = {point(384, 5e-3, 0.08), point(64, 2e-3, 0.08)};
   const MachineDocument busy = assemble(m);
   all.clear();
-  for (const auto& w : busy.sections.at("measurement").at("warnings")) all += w.get<std::string>();
+  for (const auto& w :
+       section_json(busy, "measurement").at("warnings").get<std::vector<std::string>>())
+    all += w;
   EXPECT_NE(all.find("empirical curve: 1 of 2 points above min(π, β·I) of 'fp64 512-bit fma' and "
                      "DRAM (up to "),
             std::string::npos)
       << all;
   EXPECT_NE(all.find("empirical curve: 2 of 2 points noisy"), std::string::npos) << all;
-  EXPECT_EQ(busy.sections.at("measurement").at("curve").at("above_roofs"), 1);
-  EXPECT_EQ(busy.sections.at("measurement").at("curve").at("noisy_points"), 2);
+  EXPECT_EQ(section_json(busy, "measurement").at("curve").at("above_roofs"), 1);
+  EXPECT_EQ(section_json(busy, "measurement").at("curve").at("noisy_points"), 2);
 }
 
 TEST(Engine, ARoofBelowTheoryByAVaryingClockIsNotBlamedOnTheKernelOrTheTable) {
@@ -284,7 +294,9 @@ TEST(Engine, ARoofBelowTheoryByAVaryingClockIsNotBlamedOnTheKernelOrTheTable) {
   m.compute[0].theory->clock_median_hz = 0.8 * m.compute[0].theory->clock_hz;
   const MachineDocument d = assemble(m);
   std::string all;
-  for (const auto& w : d.sections.at("measurement").at("warnings")) all += w.get<std::string>();
+  for (const auto& w :
+       section_json(d, "measurement").at("warnings").get<std::vector<std::string>>())
+    all += w;
   EXPECT_EQ(all.find("is wrong"), std::string::npos) << all;
   EXPECT_NE(all.find("fp64 512-bit fma: measured 0.798 of the theoretical peak, but the clock "
                      "varied"),
@@ -295,12 +307,14 @@ TEST(Engine, ARoofBelowTheoryByAVaryingClockIsNotBlamedOnTheKernelOrTheTable) {
                    "GHz): at the median clock it reads 0.998 of the theory"),
             std::string::npos)
       << f;
-  EXPECT_EQ(d.sections.at("measurement").at("compute")[0].at("below_theory_cause"), "clock");
+  EXPECT_EQ(section_json(d, "measurement").at("compute")[0].at("below_theory_cause"), "clock");
   // A median clock that explains too little (at it 0.80 × 3 / 2.9 = 0.825) leaves the warning.
   m.compute[0].theory->clock_median_hz = 2.9e9;
   const MachineDocument d2 = assemble(m);
   std::string all2;
-  for (const auto& w : d2.sections.at("measurement").at("warnings")) all2 += w.get<std::string>();
+  for (const auto& w :
+       section_json(d2, "measurement").at("warnings").get<std::vector<std::string>>())
+    all2 += w;
   EXPECT_NE(all2.find("the kernel or the table (zen5) is wrong"), std::string::npos) << all2;
 }
 
@@ -313,13 +327,15 @@ TEST(Engine, ANoisyRoofBelowTheoryIsNotBlamedOnTheKernelOrTheTable) {
   for (size_t k = 0; k < 8; ++k) m.compute[0].samples[k + 12].seconds *= 1.4;
   const MachineDocument d = assemble(m);
   std::string all;
-  for (const auto& w : d.sections.at("measurement").at("warnings")) all += w.get<std::string>();
+  for (const auto& w :
+       section_json(d, "measurement").at("warnings").get<std::vector<std::string>>())
+    all += w;
   EXPECT_EQ(all.find("is wrong"), std::string::npos) << all;
   const std::string& f = d.roofs.compute[0].formula;
   EXPECT_NE(f.find("; limit: none known — measured while disturbed (spread "), std::string::npos)
       << f;
   EXPECT_NE(f.find("repeat on a quiet machine"), std::string::npos) << f;
-  EXPECT_EQ(d.sections.at("measurement").at("compute")[0].at("below_theory_cause"), "noisy");
+  EXPECT_EQ(section_json(d, "measurement").at("compute")[0].at("below_theory_cause"), "noisy");
   ASSERT_TRUE(d.roofs.compute[0].stats && d.roofs.compute[0].stats->noisy);
 }
 
@@ -334,7 +350,7 @@ TEST(Engine, NoiseAndInversionsAreSaidPlainly) {
   l3.mixes.push_back({mix("load", 32, 32), samples(12, 1e6, 1e-3)});  // 32 GB/s < DRAM's 42.7
   m.memory.insert(m.memory.begin(), l3);
   const MachineDocument d = assemble(m);
-  const auto& meas = d.sections.at("measurement");
+  const auto& meas = section_json(d, "measurement");
   EXPECT_EQ(meas.at("noisy_roofs"), 1);
   EXPECT_EQ(meas.at("noisy_roof_names").at(0), "fp64 512-bit fma");
   std::string all;
@@ -378,8 +394,8 @@ TEST(Engine, TheoryOfMemoryAndUnmeasuredRoofsAndSectionsAreKept) {
   EXPECT_EQ(d.roofs.find_compute("fp64 512-bit fma")->provenance, Provenance::measured);
   EXPECT_EQ(d.roofs.compute.size(), 2u);
   EXPECT_EQ(d.roofs.default_compute, "fp8 tensor");
-  EXPECT_TRUE(d.sections.at("measurement").at("inverted_levels").empty());
-  EXPECT_EQ(d.sections.at("device").at("name"), "test gpu");
+  EXPECT_TRUE(section_json(d, "measurement").at("inverted_levels").empty());
+  EXPECT_EQ(section_json(d, "device").at("name"), "test gpu");
 }
 
 // What a backend says besides its samples, typed, lands in the measurement section under the
@@ -411,7 +427,7 @@ TEST(Engine, TypedExtrasLandInTheMeasurementSection) {
   p.light = true;
   m.curve = {p};
   m.curve_setup = CurveSetup{"roofline_cpu_curve", 1.5e8, "fp64"};
-  const nlohmann::json j = assemble(m).sections.at("measurement");
+  const nlohmann::json j = section_json(assemble(m), "measurement");
 
   const nlohmann::json& c = j.at("compute").at(0);
   EXPECT_EQ(c.at("isa"), "avx512");
@@ -442,7 +458,7 @@ TEST(Engine, TypedExtrasLandInTheMeasurementSection) {
   EXPECT_DOUBLE_EQ(curve.at("points").at(0).at("intensity").get<double>(), 3.0);  // 192 / 64
 
   // Nothing said, nothing written: a DRAM level without sizes, a roof without ISA or power.
-  const nlohmann::json bare = assemble(two_roofs()).sections.at("measurement");
+  const nlohmann::json bare = section_json(assemble(two_roofs()), "measurement");
   for (const char* key : {"isa", "chains", "energy"})
     EXPECT_FALSE(bare.at("compute").at(0).contains(key)) << key;
   for (const char* key : {"reported_size", "size_agrees", "planned_mix", "energy", "energy_mixes"})
@@ -495,7 +511,7 @@ TEST(Engine, CpuRecordsBecomeTheDocumentsInfoAndMeasurement) {
   m.cpu_run = r;
   const MachineDocument doc = assemble(m);
 
-  const nlohmann::json& info = doc.info;
+  const nlohmann::json info = info_json(doc);
   EXPECT_EQ(info.at("kind"), "cpu");
   EXPECT_EQ(info.at("vendor"), "AuthenticAMD");
   EXPECT_EQ(info.at("family").get<int>(), 25);
@@ -509,7 +525,7 @@ TEST(Engine, CpuRecordsBecomeTheDocumentsInfoAndMeasurement) {
   EXPECT_EQ(info.at("features"), (nlohmann::json{"sse2", "avx2"}));
   EXPECT_EQ(info.at("memory_available").get<double>(), 8e9);
 
-  const nlohmann::json& j = doc.sections.at("measurement");
+  const nlohmann::json& j = section_json(doc, "measurement");
   EXPECT_EQ(j.at("tool"), "roofline");
   EXPECT_EQ(j.at("tool_version"), "9.9");
   EXPECT_TRUE(j.at("quick").get<bool>());
@@ -533,7 +549,7 @@ TEST(Engine, CpuRecordsBecomeTheDocumentsInfoAndMeasurement) {
 
   r.energy.idle_power_w = 31.5;
   m.cpu_run = r;
-  EXPECT_EQ(assemble(m).sections.at("measurement").at("energy").at("idle_power_w").get<double>(),
+  EXPECT_EQ(section_json(assemble(m), "measurement").at("energy").at("idle_power_w").get<double>(),
             31.5);
 
   // Without a power interface the reason is written, not the zones; without a sweep (the probe
@@ -543,7 +559,7 @@ TEST(Engine, CpuRecordsBecomeTheDocumentsInfoAndMeasurement) {
   r.sweep.reset();
   r.memory_part_seconds.reset();
   m.cpu_run = r;
-  const nlohmann::json bare = assemble(m).sections.at("measurement");
+  const nlohmann::json bare = section_json(assemble(m), "measurement");
   EXPECT_EQ(bare.at("energy"),
             (nlohmann::json{{"available", false}, {"why", "no /sys/class/powercap"}}));
   EXPECT_FALSE(bare.contains("sweep"));

@@ -16,7 +16,8 @@ namespace ROOFLINE_UNITY_ID {
 MachineDocument sample() {
   MachineDocument m;
   m.roofs.name = "box";
-  m.info = {{"cpu", "Test CPU"}, {"clock_hz", 3e9}, {"threads", 2}, {"microarchitecture", "zen3"}};
+  set_info(m,
+           {{"cpu", "Test CPU"}, {"clock_hz", 3e9}, {"threads", 2}, {"microarchitecture", "zen3"}});
   ComputeRoof c;
   c.name = "fp64 256-bit fma";
   c.precision = "fp64";
@@ -44,7 +45,7 @@ MachineDocument sample() {
   l.mixes = {{"load", 29.2e9}, {"update", 46.4e9}};
   l.stats = s;
   m.roofs.memory.push_back(l);
-  m.sections["measurement"] = {{"warnings", {"something odd"}}, {"seconds", 9.5}};
+  set_section(m, "measurement", {{"warnings", {"something odd"}}, {"seconds", 9.5}});
   return m;
 }
 

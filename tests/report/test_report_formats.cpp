@@ -81,14 +81,14 @@ TEST(ReportHtml, WeightedPointsGetAWeightColumn) {
 
 TEST(ReportHtml, ShowsTheMeasurementsWarnings) {
   ReportInput in = fixture();
-  in.machines[0].sections["measurement"]["warnings"] = {"18 of 18 roofs are noisy",
-                                                        "not confirmed: L3 <uncertain>"};
+  set_section(in.machines[0], "measurement",
+              {{"warnings", {"18 of 18 roofs are noisy", "not confirmed: L3 <uncertain>"}}});
   const std::string html = render_html(in);
   EXPECT_NE(
       html.find("<h3>Warnings</h3>\n<ul class=\"warnings\">\n<li>18 of 18 roofs are noisy</li>"
                 "\n<li>not confirmed: L3 &lt;uncertain&gt;</li>"),
       std::string::npos);
-  in.machines[0].sections["measurement"]["warnings"] = nlohmann::json::array();
+  set_section(in.machines[0], "measurement", {{"warnings", nlohmann::json::array()}});
   EXPECT_EQ(render_html(in).find("<h3>Warnings</h3>"), std::string::npos);
 }
 

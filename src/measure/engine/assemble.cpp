@@ -463,10 +463,10 @@ MachineDocument assemble(const Measurements& m) {
       "roof = sustained rate, the third-fastest sample (interference only slows a kernel down; "
       "three samples keep a lone lucky one from setting the roof); noisy = " +
       noisy_rule_text() + "; samples spread over each phase in rounds, timed by duration";
-  doc.info = m.cpu ? cpu_description_to_json(*m.cpu) : m.info;
+  set_info(doc, m.cpu ? cpu_description_to_json(*m.cpu) : m.info);
   if (m.sections.is_object())
-    for (const auto& [k, v] : m.sections.items()) doc.sections[k] = v;
-  doc.sections["measurement"] = measurement;
+    for (const auto& [k, v] : m.sections.items()) set_section(doc, k, v);
+  set_section(doc, "measurement", measurement);
   doc.roofs.validate();
   return doc;
 }
