@@ -494,12 +494,12 @@ nlohmann::json pipeline_to_json(const PipelineStep& st) {
 }
 }  // namespace
 
-nlohmann::json to_json(const Report& r) {
-  const Scenario& s = r.scenario;
+namespace {
+/// The critical batches as the text gives them (critical_figures).
+nlohmann::json critical_to_json(const Report& r) {
   nlohmann::json crit = nlohmann::json::array();
   for (const auto& c : r.critical) {
-    // As the text gives them (critical_figures): counted apart, each in the unit `intensity`
-    // names.
+    // Counted apart, each in the unit its `intensity_unit` names.
     const CriticalFigures f = critical_figures(c, r.roofs);
     nlohmann::json j = {{"name", c.name},
                         {"ridge", c.ridge.value * f.scale},
@@ -511,6 +511,13 @@ nlohmann::json to_json(const Report& r) {
     if (c.closed_form) j["coefficients"] = {{"w", c.w * f.scale}, {"q0", c.q0}, {"q1", c.q1}};
     crit.push_back(j);
   }
+  return crit;
+}
+}  // namespace
+
+nlohmann::json to_json(const Report& r) {
+  const Scenario& s = r.scenario;
+  const nlohmann::json crit = critical_to_json(r);
   nlohmann::json mem = {
       {"weights", r.memory.weights.value},
       {"kv_cache", r.memory.kv_cache.value},
