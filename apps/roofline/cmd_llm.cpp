@@ -567,7 +567,7 @@ void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
   if (a.json)
     emit(json_text(sweep_json) + "\n", a.output);
   else if (a.csv)
-    emit(llm::sweep_csv(rows, roofs.units), a.output);
+    emit(llm::sweep_csv(rows, roofs), a.output);
   else
     emit(llm::render_sweep_text(rows, model, roofs, s), a.output);
 }

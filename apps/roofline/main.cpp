@@ -129,6 +129,10 @@ int run(int argc, char** argv) {
     if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') return unknown_command();
     report("error", plain_parse_error(e.what()) + "\nRun with --help for the options.");
     return kExitBadInput;
+  } catch (const roofline::NotARegularFileError& e) {
+    // Every output flag of the command line takes `-` for standard output (check_outputs).
+    report("error", std::string(e.what()) + "; for standard output give -");
+    return kExitBadInput;
   } catch (const roofline::InputError& e) {
     report("error", e.what());
     return kExitBadInput;

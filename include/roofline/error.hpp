@@ -35,6 +35,14 @@ class InputError : public Error {
   using Error::Error;
 };
 
+/// An output path that names a device, pipe or socket (other than /dev/null): refused, as any
+/// InputError. Its message names no way around it that only one caller has: the command line,
+/// where `-` writes to standard output, adds that; Python's save() takes no `-`.
+class NotARegularFileError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 /// A capability the machine lacks (no PMU, no GPU, no MPI). Callers report it and go on.
 class Unavailable : public Error {
  public:

@@ -340,6 +340,15 @@ struct Roofs {
   /// link to the CPU, not between devices); empty for --interconnect-bandwidth.
   std::string link_caveat;
   Intensity ridge() const { return peak / bandwidth; }
+  /// Element-wise work counts another unit than the matrix products: on an integer compute roof
+  /// (--cdtype int8) the products count OP and the element-wise operators FLOP on the vector
+  /// roof; the two are printed apart, never added (docs/llm.md, "Matrix and vector work").
+  /// (Roofs built by hand without a vector roof judge that work on π, in its unit.)
+  bool counts_apart() const { return vector_peak.value > 0 && vector_units.work != units.work; }
+  /// The part of `total` counted in `units`: all of it, or its matrix part when counts_apart.
+  Work in_compute_units(Work total, Work vector) const {
+    return counts_apart() ? total - vector : total;
+  }
 };
 /// Picks the compute roof of `compute` (by precision; a set with a single roof of unnamed
 /// precision is used as is), the vector roof of `elementwise` (the activations' dtype; none:
@@ -371,6 +380,7 @@ struct StepResult {
   StepCost cost;
   std::array<OpTiming, kMaxOps> timing{};
   Work work{0};           ///< all operators, all layers
+  Work vector_work{0};    ///< the part of `work` on the vector units (element-wise)
   Bytes traffic{0};       ///< memory traffic (interconnect excluded)
   Bytes interconnect{0};  ///< interconnect traffic
   Seconds time{0};        ///< Σ count · max(W/π, Q/β)
@@ -393,6 +403,7 @@ StepResult evaluate_cost(const StepCost& cost, const Scenario& s, const Roofs& r
 struct Aggregate {
   std::string name;
   Work work{0};
+  Work vector_work{0};  ///< the part of `work` on the vector units (element-wise)
   Bytes traffic{0};
   Seconds time{0};
   Seconds compute{0};  ///< Σ count · compute_time: matrix work on π, vector work on π_v
@@ -460,6 +471,9 @@ struct CriticalBatch {
   bool never = false;
   bool closed_form = true;
   double w = 0, q0 = 0, q1 = 0;  ///< the affine coefficients (closed form only)
+  /// The element-wise share of its work, W_v/W (the same at every batch): 0 for products only,
+  /// 1 for element-wise work only (its I and I* then count the vector roof's unit).
+  double vector_share = 0;
 };
 /// Per decode operator (memory-roof operators), per layer, and the whole step.
 std::vector<CriticalBatch> critical_batches(const ModelConfig& m, const Scenario& s,
@@ -863,7 +877,10 @@ double activation_bytes_per_layer(const ModelConfig& m, const Scenario& s,
 /// MFU and bandwidth utilisation from a measured throughput (docs/model.md, utilisation).
 struct Utilisation {
   double tokens_per_s = 0;
+  /// W per token in the compute roof's unit: all of it, or the matrix products' OP when the
+  /// element-wise work counts FLOP apart (Roofs::counts_apart; then vector_work_per_token).
   Work work_per_token{0};
+  Work vector_work_per_token{0};
   Bytes bytes_per_token{0};
   double mfu = 0;
   double bandwidth = 0;
@@ -905,7 +922,10 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
 /// One row of a batch × context sweep.
 struct SweepRow {
   double batch = 0, context = 0, prompt = 0;
+  /// The decode step's W in the compute roof's unit (Roofs::in_compute_units; the intensities
+  /// below likewise), and, counted apart, its element-wise work in the vector roof's.
   Work decode_work{0};
+  Work decode_vector_work{0};
   Bytes decode_traffic{0};
   Seconds ttft{0}, time_per_token{0};
   double tokens_per_s = 0;
@@ -948,7 +968,7 @@ std::string operators_csv(const Report& r);
 /// attention form of `s`.
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
                               const Roofs& r, const Scenario& s);
-std::string sweep_csv(const std::vector<SweepRow>& rows, const UnitSystem& units = {});
+std::string sweep_csv(const std::vector<SweepRow>& rows, const Roofs& r);
 
 // Rendering of the request, serving, speculative, cost and training sections (text; JSON in
 // roofline/llm_json.hpp).

@@ -31,6 +31,10 @@ std::string to_string(Verdict v) {
 
 namespace {
 
+/// Below this attainment a point not touching its roof is far below it (the default touching
+/// threshold, docs/model.md §6); from it up to a higher --touching, just below.
+constexpr double kNearRoof = DiagnosisOptions{}.touching;
+
 /// Each level judged against its own roof; the binding level is the lowest bound (docs/model.md
 /// §7). Returns the binding level's index. Bounds that tie (two levels compute-side, both at π)
 /// go to the machine's default memory level, else to the level listed first in its roofs: the
@@ -162,22 +166,44 @@ void above_roof(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem&
       "resolution problem");
 }
 
-/// Rows 1 to 5: far below, on the slanted roof, under an empty faster roof, on the flat roof;
-/// and, when touching, which spec to upgrade.
-void verdict_rows(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem& u,
-                  Diagnosis& d) {
-  const std::string where =
-      "I = " + format_intensity(b.intensity, u) + ", ridge I* = " + format_intensity(b.ridge, u);
-  if (!d.touching) {
-    // Row 1: far below both roofs.
-    d.verdict = Verdict::far_below;
-    // Digits enough to read apart from the touching threshold (79.99999%, not 80%).
-    d.title = "far below both roofs (" + d.attainment_percent + "% of attainable, " +
-              format_number(d.headroom.factor, 3) + "x headroom): not a hardware limit yet";
+/// Row 1 when the point is not touching. "Far below" is below the default threshold, 80%
+/// (docs/model.md §6: within 20%, about 0.1 decade, the eye reads a point as on its roof); a
+/// higher --touching leaves points from 80% up short of touching, which are just below the roof
+/// that binds them, not far below both (an 85% point read "far below both roofs").
+void below_row(const ComputeRoof& c, const LevelJudgement& b, const DiagnosisOptions& opt,
+               Diagnosis& d) {
+  d.verdict = Verdict::far_below;
+  // Digits enough to read apart from the thresholds (79.99999%, not 80%).
+  const std::string figures = d.attainment_percent + "% of attainable, " +
+                              format_number(d.headroom.factor, 3) + "x headroom";
+  if (d.attainment < kNearRoof) {
+    d.title = "far below both roofs (" + figures + "): not a hardware limit yet";
     d.prescription =
         "Check the way it runs: memory access pattern, lack of parallelism (threads, vector "
         "lanes), kernel launch or synchronisation overhead, stalls feeding data. Its left/right "
         "position says nothing yet.";
+    return;
+  }
+  const std::string roof =
+      b.memory_side ? "slanted " + b.level + " roof" : "flat '" + c.name + "' roof";
+  d.title = "just below the " + roof + " (" + figures + "; within " +
+            format_number(100 * (1 - kNearRoof)) + "%, short of the touching threshold " +
+            attainment_percent(opt.touching, opt) + "%): not yet read as a hardware limit";
+  d.prescription = "Within " + format_number(100 * (1 - kNearRoof)) + "% of the " + roof +
+                   ", which is the likely limit; what is left is in the way it runs: memory "
+                   "access pattern, parallelism, launch or synchronisation overhead, stalls "
+                   "feeding data.";
+}
+
+/// Rows 1 to 5: below, on the slanted roof, under an empty faster roof, on the flat roof;
+/// and, when touching, which spec to upgrade.
+void verdict_rows(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem& u,
+                  const DiagnosisOptions& opt, Diagnosis& d) {
+  const std::string where =
+      "I = " + format_intensity(b.intensity, u) + ", ridge I* = " + format_intensity(b.ridge, u);
+  if (!d.touching) {
+    // Row 1: below both roofs, far or just.
+    below_row(c, b, opt, d);
   } else if (d.binding_is_memory) {
     // Row 2: on the slanted roof.
     d.verdict = Verdict::memory_bound;
@@ -318,9 +344,10 @@ UnitSystem judged_units(const RoofSet& roofs, const Diagnosis& d) {
 }
 
 std::string attainment_percent(double attainment, const DiagnosisOptions& opt) {
-  const double nearest = std::fabs(attainment - opt.touching) < std::fabs(attainment - opt.above)
-                             ? opt.touching
-                             : opt.above;
+  // The thresholds a verdict's words change at: touching, above, and far below (kNearRoof).
+  double nearest = opt.above;
+  for (const double t : {opt.touching, kNearRoof})
+    if (std::fabs(attainment - t) < std::fabs(attainment - nearest)) nearest = t;
   return format_number_apart(attainment * 100, nearest * 100);
 }
 
@@ -375,7 +402,7 @@ Diagnosis diagnose(const Point& p, const RoofSet& roofs, const DiagnosisOptions&
     return d;
   }
   // In the roof's own units: OP/s for an integer roof (docs/model.md §1).
-  verdict_rows(c, b, roofs.units_of(c), d);
+  verdict_rows(c, b, roofs.units_of(c), opt, d);
   hierarchy_notes(roofs, b, opt, d);
   return d;
 }

@@ -266,9 +266,9 @@ bool check_target(const fs::path& path, const std::string& who, struct stat& st)
                      ": is a symbolic link; refusing to replace it (write to the file it "
                      "points to, or to a new path)");
   if (!S_ISREG(st.st_mode))
-    throw InputError(who + ": is " + kind_of(st.st_mode) +
-                     ", not a regular file; refusing to replace it (outputs go to regular files "
-                     "or new paths; for standard output give -)");
+    throw NotARegularFileError(who + ": is " + kind_of(st.st_mode) +
+                               ", not a regular file; refusing to replace it (outputs go to "
+                               "regular files or new paths)");
   if (!may_write(path, st))
     throw InputError(who + ": is read-only (mode " + mode_text(st.st_mode) +
                      "); refusing to replace it (make it writable first, or write elsewhere)");

@@ -376,6 +376,7 @@ StepResult evaluate_cost(const StepCost& cost, const Scenario& s, const Roofs& r
     t.compute = compute;
     t.compute_bound = compute > memory;
     res.work += op.work * op.count;
+    res.vector_work += op.vector_work() * op.count;
     if (op.interconnect)
       res.interconnect += op.traffic() * op.count;
     else
@@ -425,6 +426,7 @@ Aggregate aggregate(const StepResult& s, const char* name, Pred pred) {
     const OpCost& op = s.cost.ops[i];
     if (op.interconnect || !pred(op.kind)) continue;
     a.work += op.work * op.count;
+    a.vector_work += op.vector_work() * op.count;
     a.traffic += op.traffic() * op.count;
     a.time += s.timing[i].time * op.count;
     a.compute += s.timing[i].compute * op.count;
@@ -527,7 +529,7 @@ enum class Selection { one_operator, one_layer, whole_step };
 // and vector work on π_v (compute_time), and the selection is compute-bound when
 // W_eq/Q ≥ π/β. With only matrix work W_eq = W.
 struct DecodeWq {
-  double w = 0, q = 0, w_eq = 0;
+  double w = 0, q = 0, w_eq = 0, w_vector = 0;
 };
 DecodeWq decode_wq(const ModelConfig& m, Scenario s, const Roofs& r, double B, Selection sel,
                    std::size_t index) {
@@ -545,6 +547,7 @@ DecodeWq decode_wq(const ModelConfig& m, Scenario s, const Roofs& r, double B, S
     out.w += op.work.value * n;
     out.q += op.traffic().value * n;
     out.w_eq += (op.matrix_work().value + op.vector_work().value * vector_cost) * n;
+    out.w_vector += op.vector_work().value * n;
   }
   return out;
 }
@@ -558,6 +561,7 @@ CriticalBatch solve(const ModelConfig& m, const Scenario& s, const Roofs& r, Sel
   // W/(W_m/π + W_v/π_v) — π/β for matrix work, π_v/β for element-wise work. The mix is the
   // same at every batch (each kind of work is ∝ B), so it is read at B = 1.
   cb.ridge = b1.w_eq > 0 ? Intensity(r.ridge().value * b1.w / b1.w_eq) : r.ridge();
+  cb.vector_share = b1.w > 0 ? b1.w_vector / b1.w : 0;
   const double I = cb.ridge.value;
   const double w1 = b1.w, q1v = b1.q;
   cb.at_batch_1 = Intensity(q1v > 0 ? w1 / q1v : 0);
@@ -647,7 +651,10 @@ Utilisation utilisation(const StepResult& step, double measured, const Roofs& r)
   u.tokens_per_s = measured;
   // Per device: a token's share of the device's W and Q (tensor parallel devices work together on
   // every token, so each device does W_dev per token at the system's token rate).
-  u.work_per_token = step.work / step.cost.tokens;
+  // On an integer compute roof only the products' OP are π's; the element-wise FLOP run on π_v
+  // and are said apart (Roofs::counts_apart).
+  u.work_per_token = r.in_compute_units(step.work, step.vector_work) / step.cost.tokens;
+  if (r.counts_apart()) u.vector_work_per_token = step.vector_work / step.cost.tokens;
   u.bytes_per_token = step.traffic / step.cost.tokens;
   // docs/model.md (utilisation): MFU = model FLOP per token × tokens/s ÷ peak.
   u.mfu = u.work_per_token.value * measured / r.peak.value;
@@ -732,14 +739,21 @@ std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
       row.batch = B;
       row.context = L;
       row.prompt = s.prompt;
-      row.decode_work = dec.work;
+      // W and I in the compute roof's unit: on an integer roof the products' OP, the
+      // element-wise FLOP apart (Roofs::counts_apart).
+      const auto intensity = [&](Work w, Work vector, Bytes q) {
+        return r.in_compute_units(w, vector) / q;
+      };
+      const Aggregate attention = aggregate_attention(dec, "");
+      row.decode_work = r.in_compute_units(dec.work, dec.vector_work);
+      if (r.counts_apart()) row.decode_vector_work = dec.vector_work;
       row.decode_traffic = dec.traffic;
-      row.decode_intensity = dec.intensity();
+      row.decode_intensity = intensity(dec.work, dec.vector_work, dec.traffic);
       row.decode_bound = step_bound(dec);
       row.decode_compute_bound = row.decode_bound == "compute";
       row.linear_intensity = aggregate_linear(dec, "").intensity();
-      row.attention_intensity = aggregate_attention(dec, "").intensity();
-      row.prefill_intensity = pre.intensity();
+      row.attention_intensity = intensity(attention.work, attention.vector_work, attention.traffic);
+      row.prefill_intensity = intensity(pre.work, pre.vector_work, pre.traffic);
       row.ttft = pre.time;
       row.time_per_token = dec.time;
       if (s.pp > 1) {
@@ -757,6 +771,16 @@ std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
   return rows;
 }
 
+namespace {
+/// An operator's W as its point is drawn: counted apart (--cdtype int8), the work of the unit of
+/// the roof it is judged against — the products' OP on π, the element-wise FLOP on π_v — never
+/// the two added.
+Work drawn_work(const OpCost& op, const Roofs& r) {
+  if (!r.counts_apart()) return op.work;
+  return compute_roof_of(op, r) == r.vector_name ? op.vector_work() : op.matrix_work();
+}
+}  // namespace
+
 std::vector<Point> to_points(const Report& r) {
   std::vector<Point> pts;
   const StepResult& st = r.phase == Phase::prefill ? r.prefill : r.decode;
@@ -766,7 +790,7 @@ std::vector<Point> to_points(const Report& r) {
     if (op.work.value <= 0 || op.traffic().value <= 0) continue;
     Point p;
     p.name = phase + " " + op.name;
-    p.work = op.work * op.count;
+    p.work = drawn_work(op, r.roofs) * op.count;
     p.traffic.push_back({op.interconnect ? r.roofs.interconnect_name : r.roofs.memory_level,
                          op.traffic() * op.count});
     p.time = st.timing[i].time * op.count;
@@ -777,7 +801,7 @@ std::vector<Point> to_points(const Report& r) {
   for (const Aggregate* a : {&r.prefill_point, &r.decode_linear, &r.decode_attention}) {
     Point p;
     p.name = a->name;
-    p.work = a->work;
+    p.work = r.roofs.in_compute_units(a->work, a->vector_work);  // on π: the products'
     p.traffic.push_back({r.roofs.memory_level, a->traffic});
     p.time = a->time;
     p.precision = r.roofs.compute_name;
@@ -793,7 +817,7 @@ std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& 
   for (const auto& row : rows) {
     Point p;
     p.name = "decode B=" + format_number(row.batch, 10) + " L=" + format_number(row.context, 10);
-    p.work = row.decode_point.work;
+    p.work = r.in_compute_units(row.decode_point.work, row.decode_point.vector_work);
     p.traffic.push_back({r.memory_level, row.decode_point.traffic});
     p.time = row.decode_point.time;
     p.precision = r.compute_name;

@@ -33,6 +33,60 @@ std::string intensity_text(Work w, Bytes q) {
   return format_number((w / q).value, 4);
 }
 
+/// W of `total` (of which `vector` is element-wise) as the tables print it: one figure, or, when
+/// the element-wise work counts FLOP apart from the products' OP (Roofs::counts_apart), each in
+/// its own unit — "14.2 GOP + 68.2 MFLOP", either alone when the other is zero — never added;
+/// no work at all reads in the unit of `unit`'s roof (an embedding lookup: "0 FLOP").
+std::string work_cell(Work total, Work vector, const Roofs& r,
+                      ComputeUnit unit = ComputeUnit::matrix) {
+  if (!r.counts_apart()) return format_work(total, r.units);
+  const Work matrix = total - vector;
+  if (matrix.value == 0 && vector.value == 0)
+    return format_work(total, unit == ComputeUnit::vector ? r.vector_units : r.units);
+  std::string out;
+  if (matrix.value != 0) out = format_work(matrix, r.units);
+  if (vector.value != 0) out += (out.empty() ? "" : " + ") + format_work(vector, r.vector_units);
+  return out;
+}
+
+/// I = W/Q as work_cell splits W: a bare number in the header's unit, or, counted apart, each
+/// part with its unit ("1.7 OP/byte + 0.0082 FLOP/byte").
+std::string intensity_cell(Work total, Work vector, Bytes q, const Roofs& r,
+                           ComputeUnit unit = ComputeUnit::matrix) {
+  if (!r.counts_apart() || q.value <= 0) return intensity_text(total, q);
+  const Work matrix = total - vector;
+  if (matrix.value == 0 && vector.value == 0)
+    return intensity_text(total, q) + " " +
+           (unit == ComputeUnit::vector ? r.vector_units : r.units).intensity();
+  std::string out;
+  if (matrix.value != 0) out = format_number((matrix / q).value, 4) + " " + r.units.intensity();
+  if (vector.value != 0)
+    out += (out.empty() ? "" : " + ") + format_number((vector / q).value, 4) + " " +
+           r.vector_units.intensity();
+  return out;
+}
+
+/// The I column's header: its unit, or "I" when each cell says its own (counts_apart).
+std::string intensity_header(const Roofs& r) {
+  return r.counts_apart() ? "I" : "I (" + r.units.intensity() + ")";
+}
+
+/// How a critical batch's I, I* and w read. Counted apart (Roofs::counts_apart), a selection of
+/// one kind of work reads in its unit (element-wise work in FLOP/byte against π_v/β); one of
+/// both (fused attention, a layer, the step) in matrix-equivalent OP, its element-wise FLOP as
+/// the OP the same time buys on π (× π/π_v): W_eq/Q against π/β, the comparison B* is solved
+/// for (operators.cpp, decode_wq). `scale` turns its I and w into that count (W_eq/W).
+struct CriticalFigures {
+  double scale = 1;
+  std::string unit;  ///< "" when not counted apart
+};
+CriticalFigures critical_figures(const CriticalBatch& c, const Roofs& r) {
+  if (!r.counts_apart()) return {};
+  if (c.vector_share >= 1) return {1, r.vector_units.intensity()};
+  if (c.vector_share <= 0 || !(c.ridge.value > 0)) return {1, r.units.intensity()};
+  return {r.ridge().value / c.ridge.value, r.units.intensity() + " equiv."};
+}
+
 std::string batch_text(const CriticalBatch& c) {
   if (c.never) return "never";
   if (c.batch <= 0) return "any";
@@ -51,51 +105,73 @@ nlohmann::json step_to_json(const StepResult& s, const Roofs& r) {
     // work … time_no_overlap: one occurrence (one layer); *_total: × count, the step's share
     // (what the table, CSV and `share` give).
     const double n = op.count;
-    ops.push_back(
-        {{"name", op.name},
-         {"kind", to_string(op.kind)},
-         {"per_layer", op.per_layer},
-         {"count", op.count},
-         {"work", op.work.value},
-         {"traffic", op.traffic().value},
-         {"weights", op.weights.value},
-         {"activations", op.activations.value},
-         {"kv_cache", op.kv.value},
-         {"work_total", op.work.value * n},
-         {"traffic_total", op.traffic().value * n},
-         {"weights_total", op.weights.value * n},
-         {"activations_total", op.activations.value * n},
-         {"kv_cache_total", op.kv.value * n},
-         {"time_total", t.time.value * n},
-         {"time_no_overlap_total", t.time_no_overlap.value * n},
-         {"intensity", op.traffic().value > 0 ? nlohmann::json((op.work / op.traffic()).value)
-                                              : nlohmann::json(nullptr)},
-         {"unit", to_string(op.unit)},
-         {"vector_work", op.vector_work().value},
-         {"compute_roof", compute_roof_of(op, r)},
-         {"roof", op.interconnect ? r.interconnect_name : r.memory_level},
-         {"bound", bound_of(op, t)},
-         {"time", t.time.value},
-         {"time_no_overlap", t.time_no_overlap.value},
-         {"share", t.time.value * op.count / s.time.value}});
+    // Counted apart (an integer compute roof): work, work_total and intensity are the products'
+    // OP, vector_work and its kin the element-wise FLOP (docs/llm.md).
+    const Work work = r.in_compute_units(op.work, op.vector_work());
+    nlohmann::json o = {
+        {"name", op.name},
+        {"kind", to_string(op.kind)},
+        {"per_layer", op.per_layer},
+        {"count", op.count},
+        {"work", work.value},
+        {"traffic", op.traffic().value},
+        {"weights", op.weights.value},
+        {"activations", op.activations.value},
+        {"kv_cache", op.kv.value},
+        {"work_total", work.value * n},
+        {"traffic_total", op.traffic().value * n},
+        {"weights_total", op.weights.value * n},
+        {"activations_total", op.activations.value * n},
+        {"kv_cache_total", op.kv.value * n},
+        {"time_total", t.time.value * n},
+        {"time_no_overlap_total", t.time_no_overlap.value * n},
+        {"intensity", op.traffic().value > 0 ? nlohmann::json((work / op.traffic()).value)
+                                             : nlohmann::json(nullptr)},
+        {"unit", to_string(op.unit)},
+        {"vector_work", op.vector_work().value},
+        {"compute_roof", compute_roof_of(op, r)},
+        {"roof", op.interconnect ? r.interconnect_name : r.memory_level},
+        {"bound", bound_of(op, t)},
+        {"time", t.time.value},
+        {"time_no_overlap", t.time_no_overlap.value},
+        {"share", t.time.value * op.count / s.time.value}};
+    if (r.counts_apart()) {
+      o["vector_work_total"] = op.vector_work().value * n;
+      o["vector_intensity"] = op.traffic().value > 0
+                                  ? nlohmann::json((op.vector_work() / op.traffic()).value)
+                                  : nlohmann::json(nullptr);
+    }
+    ops.push_back(std::move(o));
   }
-  return {{"tokens", s.cost.tokens},
-          {"work", s.work.value},
-          {"traffic", s.traffic.value},
-          {"interconnect_traffic", s.interconnect.value},
-          {"intensity", s.intensity().value},
-          {"time", s.time.value},
-          {"time_no_overlap", s.time_no_overlap.value},
-          {"operators", ops}};
+  const Work work = r.in_compute_units(s.work, s.vector_work);
+  nlohmann::json j = {{"tokens", s.cost.tokens},
+                      {"work", work.value},
+                      {"traffic", s.traffic.value},
+                      {"interconnect_traffic", s.interconnect.value},
+                      {"intensity", (work / s.traffic).value},
+                      {"time", s.time.value},
+                      {"time_no_overlap", s.time_no_overlap.value},
+                      {"operators", ops}};
+  if (r.counts_apart()) {
+    j["vector_work"] = s.vector_work.value;
+    j["vector_intensity"] = (s.vector_work / s.traffic).value;
+  }
+  return j;
 }
 
 nlohmann::json aggregate_to_json(const Aggregate& a, const Roofs& r) {
-  return {{"name", a.name},
-          {"work", a.work.value},
-          {"traffic", a.traffic.value},
-          {"intensity", a.intensity().value},
-          {"bound", a.compute_bound(r) ? "compute" : "memory"},
-          {"time", a.time.value}};
+  const Work work = r.in_compute_units(a.work, a.vector_work);
+  nlohmann::json j = {{"name", a.name},
+                      {"work", work.value},
+                      {"traffic", a.traffic.value},
+                      {"intensity", (work / a.traffic).value},
+                      {"bound", a.compute_bound(r) ? "compute" : "memory"},
+                      {"time", a.time.value}};
+  if (r.counts_apart()) {
+    j["vector_work"] = a.vector_work.value;
+    j["vector_intensity"] = (a.vector_work / a.traffic).value;
+  }
+  return j;
 }
 
 std::string dtype_line(const Dtypes& d) {
@@ -223,22 +299,21 @@ std::string step_table(const Report& r) {
   out +=
       "\n" + std::string(r.phase == Phase::prefill ? "Prefill" : "Decode") +
       " step, per device (×N: runs N times, once per layer of its kind; W, Q, time are totals)\n";
-  const UnitSystem& u = roofs.units;
-  Table t(
-      {"operator", "×", "W", "Q", "I (" + u.intensity() + ")", "roof", "bound", "time", "share"});
+  Table t({"operator", "×", "W", "Q", intensity_header(roofs), "roof", "bound", "time", "share"});
   for (std::size_t i = 0; i < st.cost.size; ++i) {
     const OpCost& op = st.cost.ops[i];
     const OpTiming& tm = st.timing[i];
-    // A vector operator's work is counted in its roof's unit (FLOP on an fp16 vector roof when
-    // the products are int8 OP).
-    const UnitSystem& ou = op.unit == ComputeUnit::vector ? roofs.vector_units : u;
-    t.add_row({op.name, format_number(op.count), format_work(op.work * op.count, ou),
-               format_bytes(op.traffic() * op.count), intensity_text(op.work, op.traffic()),
+    // Element-wise work is counted in its roof's unit (FLOP on an fp16 vector roof when the
+    // products are int8 OP), fused attention's in both.
+    t.add_row({op.name, format_number(op.count),
+               work_cell(op.work * op.count, op.vector_work() * op.count, roofs, op.unit),
+               format_bytes(op.traffic() * op.count),
+               intensity_cell(op.work, op.vector_work(), op.traffic(), roofs, op.unit),
                compute_roof_of(op, roofs), bound_of(op, tm), format_seconds(tm.time * op.count),
                format_number(100 * tm.time.value * op.count / st.time.value, 3) + "%"});
   }
-  t.add_row({"total", "", format_work(st.work, u), format_bytes(st.traffic),
-             intensity_text(st.work, st.traffic), "",
+  t.add_row({"total", "", work_cell(st.work, st.vector_work, roofs), format_bytes(st.traffic),
+             intensity_cell(st.work, st.vector_work, st.traffic, roofs), "",
              // Where most of the step's time goes, as a sweep row's bound (step_bound).
              step_bound(st), format_seconds(st.time), "100%"});
   out += t.render();
@@ -269,11 +344,11 @@ std::string summary_points(const Report& r) {
         "interconnect roof and left out — " +
         format_seconds(prefill_ic) + " of the prefill's " + format_seconds(r.prefill.time) + ")\n";
   }
-  Table sp({"point", "W", "Q", "I (" + roofs.units.intensity() + ")", "bound", "time"});
+  Table sp({"point", "W", "Q", intensity_header(roofs), "bound", "time"});
   for (const Aggregate* a : {&r.prefill_point, &r.decode_linear, &r.decode_attention})
-    sp.add_row({a->name, format_work(a->work, roofs.units), format_bytes(a->traffic),
-                intensity_text(a->work, a->traffic), a->compute_bound(roofs) ? "compute" : "memory",
-                format_seconds(a->time)});
+    sp.add_row({a->name, work_cell(a->work, a->vector_work, roofs), format_bytes(a->traffic),
+                intensity_cell(a->work, a->vector_work, a->traffic, roofs),
+                a->compute_bound(roofs) ? "compute" : "memory", format_seconds(a->time)});
   out += sp.render();
 
   return out;
@@ -342,15 +417,25 @@ std::string critical_batch(const Report& r) {
   std::string out;
   out += "\nCritical batch (decode at context " + format_number(s.context) +
          "): smallest B with I(B) ≥ I* = " + format_number(roofs.ridge().value, 4) +
+         (roofs.counts_apart() ? " " + roofs.units.intensity() : "") +
          " (element-wise work on π_v: its own I*, docs/llm.md)\n";
   Table cb({"operator", "I at B=1", "I*", "B*", "how"});
-  for (const auto& c : r.critical)
-    cb.add_row({c.name, format_number(c.at_batch_1.value, 4), format_number(c.ridge.value, 4),
-                batch_text(c),
-                c.closed_form ? (c.never ? "I(B) → w/q1 = " + format_number(c.w / c.q1, 4) + " < I*"
+  for (const auto& c : r.critical) {
+    const CriticalFigures f = critical_figures(c, roofs);
+    const auto figure = [&](double v) {
+      return format_number(v * f.scale, 4) + (f.unit.empty() ? "" : " " + f.unit);
+    };
+    cb.add_row({c.name, figure(c.at_batch_1.value), figure(c.ridge.value), batch_text(c),
+                c.closed_form ? (c.never ? "I(B) → w/q1 = " + figure(c.w / c.q1) + " < I*"
                                          : "I*·q0/(w − I*·q1)")
                               : "bisection (MoE)"});
+  }
   out += cb.render();
+  if (roofs.counts_apart())
+    out += "  (" + roofs.units.intensity() + " equiv.: the element-wise " +
+           roofs.vector_units.work + " counted as the " + roofs.units.work +
+           " the same time buys on π, × π/π_v = " +
+           format_number(roofs.peak.value / roofs.vector_peak.value, 4) + ")\n";
 
   return out;
 }
@@ -362,8 +447,13 @@ std::string measured_lines(const Report& r) {
     const Utilisation& u = *r.measured;
     out += "\nMeasured " + format_number(u.tokens_per_s, 6) + " tokens/s (" + to_string(r.phase) +
            ")\n";
-    out += "  MFU = " + format_work(u.work_per_token, r.roofs.units) +
-           "/token × tokens/s ÷ π = " + format_number(100 * u.mfu, 3) + "%\n";
+    out +=
+        "  MFU = " + format_work(u.work_per_token, r.roofs.units) + "/token" +
+        (r.roofs.counts_apart()
+             ? " (the products; the element-wise " +
+                   format_work(u.vector_work_per_token, r.roofs.vector_units) + "/token are on π_v)"
+             : std::string()) +
+        " × tokens/s ÷ π = " + format_number(100 * u.mfu, 3) + "%\n";
     out += "  bandwidth utilisation = " + format_bytes(u.bytes_per_token) +
            "/token × tokens/s ÷ β = " + format_number(100 * u.bandwidth, 3) + "%\n";
     out += "  of the roofline prediction: " + format_number(100 * u.of_roofline, 3) + "%\n";
@@ -404,19 +494,30 @@ nlohmann::json pipeline_to_json(const PipelineStep& st) {
 }
 }  // namespace
 
-nlohmann::json to_json(const Report& r) {
-  const Scenario& s = r.scenario;
+namespace {
+/// The critical batches as the text gives them (critical_figures).
+nlohmann::json critical_to_json(const Report& r) {
   nlohmann::json crit = nlohmann::json::array();
   for (const auto& c : r.critical) {
+    // Counted apart, each in the unit its `intensity_unit` names.
+    const CriticalFigures f = critical_figures(c, r.roofs);
     nlohmann::json j = {{"name", c.name},
-                        {"ridge", c.ridge.value},
-                        {"intensity_at_batch_1", c.at_batch_1.value},
+                        {"ridge", c.ridge.value * f.scale},
+                        {"intensity_at_batch_1", c.at_batch_1.value * f.scale},
                         {"batch", number_or_null(c.batch)},
                         {"never", c.never},
                         {"closed_form", c.closed_form}};
-    if (c.closed_form) j["coefficients"] = {{"w", c.w}, {"q0", c.q0}, {"q1", c.q1}};
+    if (!f.unit.empty()) j["intensity_unit"] = f.unit;
+    if (c.closed_form) j["coefficients"] = {{"w", c.w * f.scale}, {"q0", c.q0}, {"q1", c.q1}};
     crit.push_back(j);
   }
+  return crit;
+}
+}  // namespace
+
+nlohmann::json to_json(const Report& r) {
+  const Scenario& s = r.scenario;
+  const nlohmann::json crit = critical_to_json(r);
   nlohmann::json mem = {
       {"weights", r.memory.weights.value},
       {"kv_cache", r.memory.kv_cache.value},
@@ -482,6 +583,9 @@ nlohmann::json to_json(const Report& r) {
       {"tokens_per_s", r.tokens_per_s},
       {"memory", mem},
       {"critical_batch", crit}};
+  // Counted apart: the element-wise work's units (vector_work, vector_intensity), `units` the
+  // products'.
+  if (r.roofs.counts_apart()) j["vector_units"] = result_units_to_json(r.roofs.vector_units);
   for (const auto* p : {&r.pipeline_prefill, &r.pipeline_decode}) {
     if (!*p) continue;
     j[p == &r.pipeline_prefill ? "pipeline_prefill" : "pipeline_decode"] = pipeline_to_json(**p);
@@ -496,24 +600,36 @@ nlohmann::json to_json(const Report& r) {
         {"of_roofline", r.measured->of_roofline},
         {"above_roof", r.measured->above_roof.empty() ? nlohmann::json(nullptr)
                                                       : nlohmann::json(r.measured->above_roof)}};
+  if (r.measured && r.roofs.counts_apart())
+    j["measured"]["vector_work_per_token"] = r.measured->vector_work_per_token.value;
   return j;
 }
 
 std::string operators_csv(const Report& r) {
   const StepResult& st = r.phase == Phase::prefill ? r.prefill : r.decode;
-  const std::string work = lower(r.roofs.units.work);  // "op" on an integer compute roof
-  std::string out = "phase,operator,kind,count,work_" + work +
+  const Roofs& roofs = r.roofs;
+  const std::string work = lower(roofs.units.work);  // "op" on an integer compute roof
+  // Counted apart (--cdtype int8): a column of the products' OP and one of the element-wise
+  // FLOP, each operator's parts in them.
+  const bool apart = roofs.counts_apart();
+  const std::string vwork = lower(roofs.vector_units.work);
+  std::string out = "phase,operator,kind,count,work_" + work + (apart ? ",work_" + vwork : "") +
                     ",traffic_bytes,weight_bytes,activation_bytes,kv_bytes,intensity_" + work +
-                    "_per_byte,compute_roof,bound,time_s,time_no_overlap_s,share\n";
+                    "_per_byte" + (apart ? ",intensity_" + vwork + "_per_byte" : "") +
+                    ",compute_roof,bound,time_s,time_no_overlap_s,share\n";
   for (std::size_t i = 0; i < st.cost.size; ++i) {
     const OpCost& op = st.cost.ops[i];
     const OpTiming& t = st.timing[i];
     const double n = op.count;
+    const Work w = roofs.in_compute_units(op.work, op.vector_work());
+    const bool moves = op.traffic().value > 0;
     out += to_string(r.phase) + "," + csv_cell(op.name, true) + "," + to_string(op.kind) + "," +
-           csv_number(n) + "," + csv_number(op.work.value * n) + "," +
+           csv_number(n) + "," + csv_number(w.value * n) + "," +
+           (apart ? csv_number(op.vector_work().value * n) + "," : "") +
            csv_number(op.traffic().value * n) + "," + csv_number(op.weights.value * n) + "," +
            csv_number(op.activations.value * n) + "," + csv_number(op.kv.value * n) + "," +
-           (op.traffic().value > 0 ? csv_number((op.work / op.traffic()).value) : "") + "," +
+           (moves ? csv_number((w / op.traffic()).value) : "") + "," +
+           (apart ? (moves ? csv_number((op.vector_work() / op.traffic()).value) : "") + "," : "") +
            csv_cell(compute_roof_of(op, r.roofs), true) + "," + bound_of(op, t) + "," +
            csv_number(t.time.value * n) + "," + csv_number(t.time_no_overlap.value * n) + "," +
            csv_number(t.time.value * n / st.time.value) + "\n";
@@ -523,9 +639,13 @@ std::string operators_csv(const Report& r) {
 
 std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
                               const Roofs& r, const Scenario& s) {
-  std::string out = m.name + " on " + r.machine + ": batch × context sweep" + layout_words(s) +
-                    ", " + attention_words(s.flash) +
-                    " (ridge I* = " + format_intensity(r.ridge(), r.units) + ")\n";
+  std::string out =
+      m.name + " on " + r.machine + ": batch × context sweep" + layout_words(s) + ", " +
+      attention_words(s.flash) + " (ridge I* = " + format_intensity(r.ridge(), r.units) +
+      (r.counts_apart() ? "; I counts the products' " + r.units.work + ", the element-wise " +
+                              r.vector_units.work + " left out"
+                        : "") +
+      ")\n";
   Table t({"batch", "context", "prompt", "TTFT", "time/token", "tokens/s", "I decode", "I linear",
            "I attention", "bound", "memory", "fits"});
   for (const auto& row : rows)
@@ -541,7 +661,7 @@ std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConf
 nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfig& m,
                              const Scenario& s, const Roofs& r) {
   nlohmann::json arr = nlohmann::json::array();
-  for (const auto& row : rows)
+  for (const auto& row : rows) {
     arr.push_back({{"batch", row.batch},
                    {"context", row.context},
                    {"prompt", row.prompt},
@@ -557,47 +677,54 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
                    {"decode_bound", row.decode_bound},
                    {"memory", row.memory.value},
                    {"fits", row.fits ? nlohmann::json(*row.fits) : nlohmann::json(nullptr)}});
+    if (r.counts_apart()) arr.back()["decode_vector_work"] = row.decode_vector_work.value;
+  }
   // Warnings of the longest context swept (a shorter one warns of nothing more).
   Scenario longest = s;
   longest.context = 0;
   for (const auto& row : rows) longest.context = std::max(longest.context, row.context);
-  return {{"schema", "roofline.llm-sweep"},
-          {"version", 1},
-          {"model", model_to_json(m)},
-          {"units", result_units_to_json(r.units)},
-          {"warnings", estimate_warnings(m, longest, r)},
-          {"machine",
-           {{"name", r.machine},
-            {"compute_roof", r.compute_name},
-            {"peak", r.peak.value},
-            {"vector_roof", r.vector_name},
-            {"vector_peak", r.vector_peak.value},
-            {"bandwidth", r.bandwidth.value},
-            {"ridge", r.ridge().value}}},
-          {"tp", s.tp},
-          {"ep", s.ep},
-          {"cp", s.cp},
-          {"pp", s.pp},
-          {"micro_batches", s.micro_batches},
-          {"flash", s.flash},
-          {"dtypes",
-           {{"weights", s.dtypes.weights.name},
-            {"activations", s.dtypes.activations.name},
-            {"kv_cache", s.dtypes.kv_cache.name},
-            {"compute", s.dtypes.compute.name}}},
-          {"rows", arr}};
+  nlohmann::json out = {{"schema", "roofline.llm-sweep"},
+                        {"version", 1},
+                        {"model", model_to_json(m)},
+                        {"units", result_units_to_json(r.units)},
+                        {"warnings", estimate_warnings(m, longest, r)},
+                        {"machine",
+                         {{"name", r.machine},
+                          {"compute_roof", r.compute_name},
+                          {"peak", r.peak.value},
+                          {"vector_roof", r.vector_name},
+                          {"vector_peak", r.vector_peak.value},
+                          {"bandwidth", r.bandwidth.value},
+                          {"ridge", r.ridge().value}}},
+                        {"tp", s.tp},
+                        {"ep", s.ep},
+                        {"cp", s.cp},
+                        {"pp", s.pp},
+                        {"micro_batches", s.micro_batches},
+                        {"flash", s.flash},
+                        {"dtypes",
+                         {{"weights", s.dtypes.weights.name},
+                          {"activations", s.dtypes.activations.name},
+                          {"kv_cache", s.dtypes.kv_cache.name},
+                          {"compute", s.dtypes.compute.name}}},
+                        {"rows", arr}};
+  if (r.counts_apart()) out["vector_units"] = result_units_to_json(r.vector_units);
+  return out;
 }
 
-std::string sweep_csv(const std::vector<SweepRow>& rows, const UnitSystem& units) {
+std::string sweep_csv(const std::vector<SweepRow>& rows, const Roofs& r) {
+  // Counted apart (--cdtype int8): the element-wise FLOP in a column of their own.
+  const bool apart = r.counts_apart();
   std::string out =
       "batch,context,prompt,ttft_s,time_per_output_token_s,tokens_per_s,decode_work_" +
-      lower(units.work) +
+      lower(r.units.work) + (apart ? ",decode_work_" + lower(r.vector_units.work) : "") +
       ",decode_traffic_bytes,decode_intensity,linear_intensity,attention_intensity,"
       "prefill_intensity,decode_bound,memory_bytes,fits\n";
   for (const auto& row : rows)
     out += csv_number(row.batch) + "," + csv_number(row.context) + "," + csv_number(row.prompt) +
            "," + csv_number(row.ttft.value) + "," + csv_number(row.time_per_token.value) + "," +
            csv_number(row.tokens_per_s) + "," + csv_number(row.decode_work.value) + "," +
+           (apart ? csv_number(row.decode_vector_work.value) + "," : "") +
            csv_number(row.decode_traffic.value) + "," + csv_number(row.decode_intensity.value) +
            "," + csv_number(row.linear_intensity.value) + "," +
            csv_number(row.attention_intensity.value) + "," +

@@ -155,7 +155,11 @@ std::string render_speculative_text(const SpeculativeResult& s, const Roofs& r) 
          format_number(s.plain_intensity.value, 4) + " (ridge " +
          format_number(r.ridge().value, 4) + ", " + s.verify_bound + "-bound" +
          "); target work per kept token " + format_work(s.verify_work_per_token, r.units) +
-         " against " + format_work(s.plain_work_per_token, r.units) + "\n";
+         " against " + format_work(s.plain_work_per_token, r.units) +
+         (r.counts_apart() ? " (I and work count the products' " + r.units.work +
+                                 ", the element-wise " + r.vector_units.work + " left out)"
+                           : "") +
+         "\n";
   for (const auto& w : s.warnings) out += "  warning: " + w + "\n";
   for (const auto& n : s.notes) out += "  note: " + n + "\n";
   return out;
@@ -230,9 +234,10 @@ std::string render_training_text(const TrainingResult& t, const ModelConfig& m, 
          " active parameters, the embedding lookup excluded)\n";
   out += "  model work = 3 × forward = " + format_work(t.model_work, r.units) + " (" +
          format_number(t.model_work.value / t.six_nd.value, 4) +
-         " × 6·N·D: attention and "
-         "element-wise work); hardware work with recompute = " +
-         format_work(t.hardware_work, r.units) + "\n";
+         (r.counts_apart() ? " × 6·N·D: attention's products; the element-wise " +
+                                 r.vector_units.work + " left out"
+                           : std::string(" × 6·N·D: attention and element-wise work")) +
+         "); hardware work with recompute = " + format_work(t.hardware_work, r.units) + "\n";
   out += "  step = compute " + format_seconds(t.compute) + " + gradient all-reduce " +
          format_seconds(t.gradient_all_reduce) +
          (t.gradient_traffic.value > 0 ? " (" + format_bytes(t.gradient_traffic) + " per device)"

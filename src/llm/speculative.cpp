@@ -149,10 +149,14 @@ SpeculativeResult speculative_decoding(const ModelConfig& target, const Scenario
   res.tokens_per_s = s.batch * res.expected_tokens / res.cycle.value;
   const double c = res.draft_step.value / res.plain.value;
   res.paper_speedup = res.expected_tokens / (o.k * c + 1);
-  res.plain_intensity = plain.intensity();
-  res.verify_intensity = verify.intensity();
-  res.plain_work_per_token = Work(plain.work.value / s.batch);
-  res.verify_work_per_token = Work(verify.work.value / (s.batch * res.expected_tokens));
+  // In the compute roof's unit: on an integer roof the products' OP, the element-wise FLOP
+  // left out (Roofs::counts_apart).
+  const Work plain_work = r.in_compute_units(plain.work, plain.vector_work),
+             verify_work = r.in_compute_units(verify.work, verify.vector_work);
+  res.plain_intensity = plain_work / plain.traffic;
+  res.verify_intensity = verify_work / verify.traffic;
+  res.plain_work_per_token = Work(plain_work.value / s.batch);
+  res.verify_work_per_token = Work(verify_work.value / (s.batch * res.expected_tokens));
   res.verify_bound = step_bound(verify);  // as a step's bound
   res.verify_compute_bound = res.verify_bound == "compute";
   if (res.speedup < 1)

@@ -90,7 +90,7 @@ double training_global_batch(const Scenario& s, const TrainingOptions& o, const 
 struct TrainingForward {
   StepResult forward;
   double recomputed_time = 0;  ///< s
-  double recomputed_work = 0;  ///< FLOP
+  double recomputed_work = 0;  ///< in the compute roof's unit (Roofs::in_compute_units)
 };
 
 TrainingForward training_forward(const ModelConfig& m, const Scenario& sc, const TrainingOptions& o,
@@ -110,14 +110,17 @@ TrainingForward training_forward(const ModelConfig& m, const Scenario& sc, const
     if (k == OpKind::attention_scores || k == OpKind::softmax || k == OpKind::attention_values ||
         k == OpKind::attention_fused) {
       attention_time += fwd.timing[i].time.value * fwd.cost.ops[i].count;
-      attention_work += fwd.cost.ops[i].work.value * fwd.cost.ops[i].count;
+      attention_work +=
+          r.in_compute_units(fwd.cost.ops[i].work, fwd.cost.ops[i].vector_work()).value *
+          fwd.cost.ops[i].count;
     }
   }
   // Recomputed forward work: all of it (full), the attention core (selective).
   f.recomputed_time = o.recompute == Recompute::full        ? fwd.time.value
                       : o.recompute == Recompute::selective ? attention_time
                                                             : 0;
-  f.recomputed_work = o.recompute == Recompute::full        ? fwd.work.value
+  f.recomputed_work = o.recompute == Recompute::full
+                          ? r.in_compute_units(fwd.work, fwd.vector_work).value
                       : o.recompute == Recompute::selective ? attention_work
                                                             : 0;
   return f;
@@ -159,7 +162,9 @@ TrainingResult training_step(const ModelConfig& m, const Scenario& s, const Trai
   const StepResult& fwd = f.forward;
   const double devices = std::max(1, s.tp) * o.dp;  // --cp is refused (training_global_batch)
   // Per device: micro_steps forwards and backwards (backward ≈ 2 × forward in W and in time).
-  t.forward = Work(fwd.work.value * t.micro_steps * devices);
+  // In the compute roof's unit: on an integer roof the products' OP, the element-wise FLOP left
+  // out (Roofs::counts_apart).
+  t.forward = Work(r.in_compute_units(fwd.work, fwd.vector_work).value * t.micro_steps * devices);
   t.model_work = Work(3 * t.forward.value);
   t.hardware_work = Work(t.model_work.value + f.recomputed_work * t.micro_steps * devices);
   t.compute = Seconds(t.micro_steps * (3 * fwd.time.value + f.recomputed_time));

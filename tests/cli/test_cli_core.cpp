@@ -260,6 +260,23 @@ TEST(CliPoint, WorkUnitTravelsInThePointsDocument) {
   EXPECT_NE(l.out.find("P = W/T = 250 TOP/s"), std::string::npos) << l.out;
 }
 
+// 85% of its roof with --touching 0.9 does not touch, but it is within 20% of the flat roof,
+// not "far below both roofs" (which it read); with the default 0.8 it touches.
+TEST(CliPoint, ShortOfAHigherTouchingThresholdIsJustBelowTheRoof) {
+  const std::vector<std::string> args = {"point", "-W",     "1.7e12", "-Q",          "1e9", "-T",
+                                         "0.1",   "--peak", "20T",    "--bandwidth", "1T"};
+  std::vector<std::string> strict = args;
+  strict.insert(strict.end(), {"--touching", "0.9"});
+  const auto r = run_cli(strict);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Diagnosis: just below the flat 'peak' roof (85% of attainable, 1.18x "
+                       "headroom; within 20%, short of the touching threshold 90%)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("far below"), std::string::npos) << r.out;
+  EXPECT_NE(run_cli(args).out.find("Diagnosis: on the flat 'peak' roof"), std::string::npos);
+}
+
 TEST(CliPoint, AttainmentNearAThresholdIsPrintedApartFromIt) {
   // 104.96% (touching) and 105.04% (above the roof, impossible) both printed "105%"; 79.96%
   // (far below) printed "80%".

@@ -207,6 +207,38 @@ TEST(Diagnosis, TouchingThresholdIsAParameter) {
   EXPECT_EQ(diagnose(p, test::seed_a100(), loose).verdict, Verdict::memory_bound);
 }
 
+// Not touching is "far below both roofs" below 80%, the default threshold (docs/model.md §6:
+// within 20%, about 0.1 decade); from 80% up to a higher threshold it is just below the roof
+// that binds it, with the threshold it falls short of (at 86% with --touching 0.9 it read "far
+// below both roofs").
+TEST(Diagnosis, BelowATouchingThresholdAbove80PercentIsJustBelowItsRoof) {
+  DiagnosisOptions strict;
+  strict.touching = 0.9;
+  // Slanted side: I = 1/6 on 2 TB/s allows 333.3 GFLOP/s; 86% of it.
+  Diagnosis d = diagnose(at(1.0 / 6, 0.86 * 2e12 / 6), test::seed_a100(), strict);
+  EXPECT_EQ(d.verdict, Verdict::far_below);
+  EXPECT_EQ(d.title,
+            "just below the slanted HBM roof (86% of attainable, 1.16x headroom; within 20%, "
+            "short of the touching threshold 90%): not yet read as a hardware limit");
+  EXPECT_TRUE(contains(d.prescription, "Within 20% of the slanted HBM roof")) << d.prescription;
+  // Flat side: I = 100 under fp32's 19.5 TFLOP/s (the point's precision).
+  d = diagnose(at(100, 0.81 * 19.5e12), test::seed_a100(), strict);
+  EXPECT_EQ(d.verdict, Verdict::far_below);
+  EXPECT_EQ(d.title.rfind("just below the flat 'fp32' roof (81% of attainable, 1.23x headroom;", 0),
+            0u)
+      << d.title;
+  // Just under 80% it is far below, with digits enough to tell it from 80%.
+  d = diagnose(at(1.0 / 6, 0.79999 * 2e12 / 6), test::seed_a100(), strict);
+  EXPECT_EQ(d.title.rfind("far below both roofs (79.999% of attainable, 1.25x headroom)", 0), 0u)
+      << d.title;
+  // The default threshold leaves no room between: 86% touches, 50% is far below.
+  EXPECT_EQ(diagnose(at(1.0 / 6, 0.86 * 2e12 / 6), test::seed_a100()).verdict,
+            Verdict::memory_bound);
+  EXPECT_EQ(diagnose(at(1.0 / 6, 0.5 * 2e12 / 6), test::seed_a100())
+                .title.rfind("far below both roofs (50% of attainable, 2x headroom)", 0),
+            0u);
+}
+
 TEST(Diagnosis, HierarchicalPointCacheRoofBinds) {
   Point p = at(1, 1.2e12);
   p.traffic = {{"HBM", Bytes(1e12)}, {"L2", Bytes(4e12)}};  // I_HBM = 1, I_L2 = 0.25

@@ -89,24 +89,17 @@ TEST(LlmCli, TheTotalRowsBoundIsTheSweeps) {
 }
 
 TEST(LlmCli, AnIntegerComputeRoofCountsOp) {
-  // --cdtype int8 on a100's int8 tensor roof (624 TOP/s): W, π, I and the ridge in OP (it printed
-  // "π = 624 TFLOP/s (int8 tensor)", "14.3 GFLOP" and "I (FLOP/byte)"), in every form.
+  // --cdtype int8 on a100's int8 tensor roof (624 TOP/s): the products' W, π, I and the ridge in
+  // OP (it printed "π = 624 TFLOP/s (int8 tensor)", "14.3 GFLOP" and "I (FLOP/byte)"), in every
+  // form.
   const std::vector<std::string> args{"llm", "-m", "llama-2-7b", "--hw", kA100, "--cdtype", "int8"};
   const auto r = run_cli(args, "NO_COLOR=1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* s : {"π = 624 TOP/s (int8 tensor)", "ridge I* = π/β = 306 OP/byte",
-                        "I (OP/byte)", "14.3 GOP", "27.64 TOP"})
+  for (const char* s : {"π = 624 TOP/s (int8 tensor)", "ridge I* = π/β = 306 OP/byte"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   // Only the element-wise operators, on the fp16 vector roof, count FLOP (norms, adds and
   // activations run in the activations' fp16, not in int8).
   EXPECT_NE(r.out.find("π_v = 78 TFLOP/s (fp16 vector)"), std::string::npos) << r.out;
-  std::size_t from = 0;
-  while ((from = r.out.find("FLOP", from)) != std::string::npos) {
-    const std::size_t start = r.out.rfind('\n', from) + 1, end = r.out.find('\n', from);
-    const std::string line = r.out.substr(start, end - start);
-    EXPECT_TRUE(line.find("fp16 vector") != std::string::npos) << line;
-    from = end;
-  }
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> a = args;
     a.insert(a.end(), extra.begin(), extra.end());
@@ -118,145 +111,115 @@ TEST(LlmCli, AnIntegerComputeRoofCountsOp) {
   EXPECT_EQ(j["units"]["work"], "OP");
   EXPECT_EQ(j["units"]["performance"], "OP/s");
   EXPECT_EQ(j["units"]["intensity"], "OP/byte");
-  EXPECT_EQ(with({"--csv"}).rfind("phase,operator,kind,count,work_op,", 0), 0u);
-  const std::string sweep = with({"-b", "1,8"});
-  EXPECT_NE(sweep.find("ridge I* = 306 OP/byte"), std::string::npos) << sweep;
+  EXPECT_NE(with({"-b", "1,8"}).find("ridge I* = 306 OP/byte"), std::string::npos);
   EXPECT_NE(with({"--train"}).find("6·N·D = 162.4 TOP"), std::string::npos);
-  EXPECT_NE(with({"--measured-tokens-per-s", "100"}).find("MFU = 14.3 GOP/token"),
-            std::string::npos);
   // The default compute dtype (fp16) stays in FLOP.
   const auto f = nlohmann::json::parse(
       run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--cdtype", "fp16", "--json"}).out);
   EXPECT_EQ(f["units"]["work"], "FLOP");
 }
 
-TEST(LlmCli, JsonReportCarriesTheNumbers) {
-  const auto r = run_cli({"llm", "-m", "llama-3-8b", "--hw", kA100, "-b", "4", "-L", "1024",
-                          "--kvdtype", "fp8", "--json"});
+// With --cdtype int8 the products count OP on the int8 tensor roof and the element-wise work
+// FLOP on the fp16 vector roof: every W and I says which, and totals give the two side by side.
+// They were added and called OP: the decode total "14.3 GOP" was 14.29 GOP of products and 13.57
+// MFLOP of norms, adds, SiLU·mul and fused attention's softmax; the table's header read
+// "I (OP/byte)" over the norms' FLOP/byte. Llama-2-7B decode, batch 1, context 2048, per layer:
+// q_proj 2·4096² = 33.55 MOP over 33.57 MB (I = 0.9995 OP/byte), RMSNorm 4 FLOP × 4096 over
+// 24.58 kB (0.6667 FLOP/byte), fused attention's products 2 × 2·4096·2048 = 33.55 MOP and its
+// softmax 5 × 32 heads × 2048 keys = 327.7 kFLOP.
+TEST(LlmCli, IntegerProductsAndFloatElementWiseWorkAreNeverAdded) {
+  const std::vector<std::string> args{"llm", "-m", "llama-2-7b", "--hw", kA100, "--cdtype", "int8"};
+  const auto r = run_cli(args, "NO_COLOR=1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["schema"], "roofline.llm");
-  EXPECT_DOUBLE_EQ(j["kv_bytes_per_token"].get<double>(), 65536.0);  // fp8 KV
-  EXPECT_EQ(j["scenario"]["dtypes"]["kv_cache"], "fp8-e4m3");
-  EXPECT_DOUBLE_EQ(j["tokens_per_s"].get<double>(), 4 / j["time_per_output_token"].get<double>());
-  EXPECT_GT(j["decode"]["operators"].size(), 10u);
-  EXPECT_EQ(j["summary"]["decode_attention"]["bound"], "memory");
-  EXPECT_EQ(j["summary"]["prefill"]["bound"], "compute");
-}
+  const auto row = [&](const std::string& name) {
+    const std::size_t at = r.out.find("\n" + name + " ");
+    EXPECT_NE(at, std::string::npos) << name << "\n" << r.out;
+    return at == std::string::npos ? "" : r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+  };
+  const auto has = [](const std::string& line, const std::string& part) {
+    return line.find(part) != std::string::npos;
+  };
+  EXPECT_EQ(r.out.find("I (OP/byte)"), std::string::npos) << r.out;  // each row says its unit
+  const std::string q = row("q_proj"), norm = row("attention norm"),
+                    fused = row("attention (fused)"), total = row("total"),
+                    embedding = row("embedding");
+  EXPECT_TRUE(has(q, " 1.074 GOP ") && has(q, " 0.9995 OP/byte ")) << q;
+  EXPECT_TRUE(has(norm, " 524.3 kFLOP ") && has(norm, " 0.6667 FLOP/byte ")) << norm;
+  EXPECT_TRUE(has(fused, " 1.074 GOP + 10.49 MFLOP ") &&
+              has(fused, " 0.9995 OP/byte + 0.009761 FLOP/byte "))
+      << fused;
+  EXPECT_TRUE(has(embedding, " 0 FLOP ") && has(embedding, " 0 FLOP/byte ")) << embedding;
+  // 14.29 GOP of products; 13.57 MFLOP = norms 1.049 M + adds 262.1 k + SiLU·mul 1.761 M +
+  // final norm 16.38 k + softmax 10.49 M.
+  EXPECT_TRUE(has(total, " 14.29 GOP + 13.57 MFLOP ") &&
+              has(total, " 0.9992 OP/byte + 0.0009493 FLOP/byte "))
+      << total;
+  EXPECT_TRUE(has(row("prefill"), " 27.63 TOP + 17.07 GFLOP ")) << row("prefill");
+  EXPECT_TRUE(has(row("decode linear layers"), " 13.21 GOP ")) << row("decode linear layers");
+  EXPECT_FALSE(has(row("decode linear layers"), "FLOP")) << row("decode linear layers");
+  // The critical batch: each operator's I and I* in its unit; fused attention, a layer and the
+  // step in OP-equivalents (its FLOP × π/π_v = 8): (33.55 M + 8 × 327.7 k) / 33.57 MB = 1.078.
+  EXPECT_TRUE(has(r.out, "smallest B with I(B) ≥ I* = 306 OP/byte")) << r.out;
+  const std::string crit = r.out.substr(r.out.find("Critical batch"));
+  EXPECT_TRUE(has(crit, "0.6667 FLOP/byte     38.25 FLOP/byte  never")) << crit;
+  EXPECT_TRUE(has(crit, "1.078 OP/byte equiv.  306 OP/byte equiv.  never")) << crit;
+  EXPECT_TRUE(has(crit, "× π/π_v = 8)")) << crit;
 
-TEST(LlmCli, JsonOperatorsGivePerOccurrenceAndTotals) {
-  const auto r = run_cli(
-      {"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "-b", "4", "-L", "1024", "--json"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto j = nlohmann::json::parse(r.out);
-  for (const char* phase : {"prefill", "decode"}) {
-    const auto& st = j[phase];
-    double time = 0, work = 0;
-    for (const auto& op : st["operators"]) {
-      const double n = op["count"].get<double>();
-      SCOPED_TRACE(op["name"].get<std::string>());
-      for (const char* f :
-           {"work", "traffic", "weights", "activations", "kv_cache", "time", "time_no_overlap"})
-        EXPECT_DOUBLE_EQ(op[std::string(f) + "_total"].get<double>(), op[f].get<double>() * n) << f;
-      EXPECT_DOUBLE_EQ(op["share"].get<double>(),
-                       op["time_total"].get<double>() / st["time"].get<double>());
-      time += op["time_total"].get<double>();
-      work += op["work_total"].get<double>();
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), extra.begin(), extra.end());
+    const auto out = run_cli(a);
+    EXPECT_EQ(out.exit_code, 0) << out.err;
+    return out.out;
+  };
+  // MFU is the products' OP on π: 14.29 GOP × 100/s ÷ 624 TOP/s = 0.229%.
+  EXPECT_NE(with({"--measured-tokens-per-s", "100"})
+                .find("MFU = 14.29 GOP/token (the products; the element-wise 13.57 MFLOP/token "
+                      "are on π_v) × tokens/s ÷ π = 0.229%"),
+            std::string::npos);
+  // CSV: a column of OP and one of FLOP, each operator's parts in them.
+  const std::string csv = with({"--csv"});
+  EXPECT_EQ(csv.rfind("phase,operator,kind,count,work_op,work_flop,traffic_bytes,weight_bytes,"
+                      "activation_bytes,kv_bytes,intensity_op_per_byte,intensity_flop_per_byte,",
+                      0),
+            0u)
+      << csv;
+  EXPECT_NE(csv.find("decode,\"attention norm\",norm,32,0,524288,786432,"), std::string::npos);
+  EXPECT_NE(csv.find("decode,\"attention (fused)\",attention (fused),32,1.07374182e+09,10485760,"),
+            std::string::npos)
+      << csv;
+  // JSON: work and intensity the products' OP, vector_work the FLOP in vector_units.
+  const auto j = nlohmann::json::parse(with({"--json"}));
+  EXPECT_EQ(j["vector_units"]["work"], "FLOP");
+  EXPECT_DOUBLE_EQ(j["decode"]["work"].get<double>(), 14287896576);
+  EXPECT_DOUBLE_EQ(j["decode"]["vector_work"].get<double>(), 13574144);
+  for (const auto& op : j["decode"]["operators"]) {
+    if (op["name"] == "attention (fused)") {
+      EXPECT_DOUBLE_EQ(op["work_total"].get<double>(), 1073741824);  // 32 × 33.55 M
+      EXPECT_DOUBLE_EQ(op["vector_work_total"].get<double>(), 10485760);
     }
-    // The totals add up to the step (per-occurrence figures would not: layers × 80).
-    EXPECT_NEAR(time, st["time"].get<double>(), 1e-12 * time) << phase;
-    EXPECT_NEAR(work, st["work"].get<double>(), 1e-12 * work) << phase;
-  }
-  // The CSV's work column (the fifth) is the total, for every operator in order.
-  const auto csv = run_cli(
-      {"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "-b", "4", "-L", "1024", "--csv"});
-  ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  std::vector<std::string> lines;
-  for (size_t at = 0, nl; (nl = csv.out.find('\n', at)) != std::string::npos; at = nl + 1)
-    lines.push_back(csv.out.substr(at, nl - at));
-  const auto& ops = j["decode"]["operators"];
-  ASSERT_EQ(lines.size(), 1 + ops.size());
-  for (size_t i = 0; i < ops.size(); ++i) {
-    const std::string& line = lines[i + 1];
-    size_t field = 0;
-    bool quoted = false;
-    std::string work;
-    for (char ch : line) {
-      if (ch == '"') quoted = !quoted;
-      if (ch == ',' && !quoted) {
-        ++field;
-        continue;
-      }
-      if (field == 4) work += ch;
+    if (op["name"] == "attention norm") {
+      EXPECT_DOUBLE_EQ(op["work"].get<double>(), 0);
+      EXPECT_DOUBLE_EQ(op["vector_intensity"].get<double>(), 16384.0 / 24576);
     }
-    EXPECT_NEAR(std::stod(work), ops[i]["work_total"].get<double>(),
-                1e-8 * ops[i]["work_total"].get<double>() + 1e-9)
-        << line;
   }
-}
-
-TEST(LlmCli, SummaryPointsSayTheyLeaveOutInterconnectOperators) {
-  const auto tp = run_cli({"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "--json"});
-  const auto j = nlohmann::json::parse(tp.out);
-  double ic = 0;
-  for (const auto& op : j["prefill"]["operators"])
-    if (op["roof"] == "NVLink") ic += op["time_total"].get<double>();
-  ASSERT_GT(ic, 0);
-  // The prefill point's time is the step's less its interconnect operators.
-  EXPECT_NEAR(j["summary"]["prefill"]["time"].get<double>(),
-              j["prefill"]["time"].get<double>() - ic, 1e-9 * j["prefill"]["time"].get<double>());
-  const auto text = run_cli({"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8"}, "NO_COLOR=1");
-  ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find("memory-roof operators only"), std::string::npos) << text.out;
-  const auto one = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100}, "NO_COLOR=1");
-  EXPECT_EQ(one.out.find("memory-roof operators only"), std::string::npos);
-}
-
-TEST(LlmCli, CsvOperatorsAndSweep) {
-  const auto ops = run_cli(
-      {"llm", "-m", "mistral-7b", "--hw", kA100, "--phase", "prefill", "--prompt", "512", "--csv"});
-  ASSERT_EQ(ops.exit_code, 0) << ops.err;
-  EXPECT_EQ(ops.out.rfind("phase,operator,", 0), 0u);
-  EXPECT_NE(ops.out.find("prefill,\"attention (fused)\",attention (fused),"), std::string::npos)
-      << ops.out;
-  const auto sw = run_cli(
-      {"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1..256", "-L", "512,1024,4096", "--csv"});
-  ASSERT_EQ(sw.exit_code, 0) << sw.err;
-  EXPECT_EQ(count_lines(sw.out), 1u + 9u * 3u);  // header + 9 batches × 3 contexts
-  const auto js =
-      run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "-b", "1,8,64", "-L", "2048", "--json"});
-  ASSERT_EQ(js.exit_code, 0) << js.err;
-  const auto j = nlohmann::json::parse(js.out);
-  ASSERT_EQ(j["rows"].size(), 3u);
-  // Batching moves decode right: I ≈ B for the linear layers (docs/llm.md).
-  EXPECT_NEAR(j["rows"][1]["linear_intensity"].get<double>(), 8, 0.2);
-  EXPECT_NEAR(j["rows"][2]["linear_intensity"].get<double>(), 64, 3);
-}
-
-TEST(LlmCli, OutputFileAndHfConfig) {
-  TempDir dir;
-  const auto r = run_cli({"llm", "-m", kData + "qwen2.5-7b.config.json", "--hw", kA100, "--json",
-                          "-o", dir.file("out.json")});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto j = nlohmann::json::parse(slurp(dir.file("out.json")));
-  EXPECT_DOUBLE_EQ(j["model"]["parameters"]["total"].get<double>(), 7615616512.0);
-}
-
-TEST(LlmCli, TensorParallelAndMeasured) {
-  const auto r = run_cli({"llm", "-m", "llama-2-70b", "--hw", kA100, "--tp", "8", "-b", "16",
-                          "--measured-tokens-per-s", "500"},
-                         "NO_COLOR=1");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("attention all-reduce"), std::string::npos);
-  EXPECT_NE(r.out.find("sent + received"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("MFU"), std::string::npos);
-  const auto bare =
-      run_cli({"llm", "-m", "llama-2-70b", "--hw", kData + "no-interconnect.json", "--tp", "8"});
-  EXPECT_EQ(bare.exit_code, 2);
-  EXPECT_NE(bare.err.find("--interconnect-bandwidth"), std::string::npos) << bare.err;
-  const auto given = run_cli({"llm", "-m", "llama-2-70b", "--hw", kData + "no-interconnect.json",
-                              "--tp", "8", "--interconnect-bandwidth", "300 GB/s"});
-  EXPECT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_DOUBLE_EQ(j["summary"]["decode_attention"]["vector_work"].get<double>(), 10485760);
+  EXPECT_EQ(j["critical_batch"][0]["intensity_unit"], "FLOP/byte");
+  // A sweep: I in the products' OP, the FLOP in a column of their own.
+  const std::string sweep = with({"-b", "1,8"});
+  EXPECT_NE(sweep.find("ridge I* = 306 OP/byte; I counts the products' OP, the element-wise FLOP "
+                       "left out"),
+            std::string::npos)
+      << sweep;
+  const std::string sweep_csv = with({"-b", "1,8", "--csv"});
+  EXPECT_NE(sweep_csv.find(",decode_work_op,decode_work_flop,"), std::string::npos) << sweep_csv;
+  EXPECT_NE(sweep_csv.find(",1.42878966e+10,13574144,"), std::string::npos) << sweep_csv;
+  // fp16 throughout: one unit, one figure, as before.
+  const auto f = run_cli({"llm", "-m", "llama-2-7b", "--hw", kA100, "--cdtype", "fp16"});
+  EXPECT_NE(f.out.find("I (FLOP/byte)"), std::string::npos) << f.out;
+  for (const char* op : {" OP/byte", "GOP", "equiv."})
+    EXPECT_EQ(f.out.find(op), std::string::npos) << op;
+  EXPECT_EQ(f.out.find("FLOP + "), std::string::npos) << f.out;
 }
 
 TEST(LlmCli, PeakAndBandwidthInsteadOfAMachine) {

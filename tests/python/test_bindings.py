@@ -2,6 +2,7 @@
 library, so any difference is the binding's) and the seed's known answers (SAXPY I = 1/6,
 GEMM I = N/6 in fp32, LLM decode I ≈ batch)."""
 import math
+import os
 import pathlib
 import xml.etree.ElementTree as ET
 
@@ -650,3 +651,28 @@ def test_a_charts_html_in_a_notebook_is_isolated_from_the_page_and_other_charts(
     assert 'width="%s" height="%s"' % (root.get("width"), root.get("height")) in markup
     assert 'title="saxpy &lt;on&gt; a100"' in markup
     assert one._repr_svg_() == one.to_svg()  # the image representation stays the SVG itself
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+def test_a_device_refused_as_an_output_names_no_dash(cli, tmp_path):
+    # /dev/full is a character device: an output is refused there. The message told Python to
+    # "give -" (standard output), which only the command line takes; save() names no such way.
+    m = roofline.Machine("a100-80gb")
+    with pytest.raises(roofline.InputError) as e:
+        m.save("/dev/full")
+    assert str(e.value) == ("/dev/full: is a character device, not a regular file; refusing to "
+                            "replace it (outputs go to regular files or new paths)"), str(e.value)
+    # A chart's path is read for its format first: a named pipe called c.svg.
+    fifo = tmp_path / "c.svg"
+    os.mkfifo(fifo)
+    with pytest.raises(roofline.InputError) as e:
+        roofline.Chart(m).save(fifo)
+    assert str(e.value).endswith(": is a FIFO (named pipe), not a regular file; refusing to "
+                                 "replace it (outputs go to regular files or new paths)"), \
+        str(e.value)
+    # The command line, whose -o takes -, still says so.
+    r = cli("hw", "show", "a100-80gb", "-o", "/dev/full")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.rstrip().endswith(
+        "not a regular file; refusing to replace it (outputs go to regular files or new paths)"
+        "; for standard output give -"), r.stderr

@@ -184,6 +184,32 @@ TEST(CliRun, OnlyARunOfABlasKernelOpensOpenBlas) {
   EXPECT_NE(r.err.find("openblas"), std::string::npos);
 }
 
+// A BLAS that gives a wrong answer fails the run's result check: exit 6, the kernel named, its
+// timing said to be invalid. The wrong answer comes from outside the product: a libopenblas.so.0
+// whose gemm leaves C unwritten (tests/support/broken_openblas.cpp), first on LD_LIBRARY_PATH,
+// which the loader searches for the soname blas.cpp opens.
+TEST(CliRun, AWrongAnswerFailsTheResultCheckWithExit6) {
+  if (!suite::blas_info().available) GTEST_SKIP() << "built without OpenBLAS";
+  const std::string env = std::string("LD_LIBRARY_PATH=") + ROOFLINE_BROKEN_OPENBLAS_DIR;
+  const std::vector<std::string> args = {
+      "run", "dgemm",     "--size", "1 MiB",  "--quick",        "--threads",
+      "1",   "--machine", kMachine, "--json", "--no-blas-child"};
+  const auto r = run_cli(args, env);
+  EXPECT_EQ(r.exit_code, 6) << r.out << r.err;
+  EXPECT_NE(r.err.find("result check failed — these timings are not valid:\n  gemm-blas-fp64 @"),
+            std::string::npos)
+      << r.err;
+  // It was the stand-in that ran (its core name), and its record says the check failed.
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 1u) << r.out;
+  EXPECT_NE(j["points"][0]["run"]["note"].get<std::string>().find("OpenBLAS core Haswell"),
+            std::string::npos)
+      << j["points"][0]["run"]["note"];
+  EXPECT_EQ(j["points"][0]["run"]["passed"], false) << j["points"][0]["run"].dump(2);
+  // The real OpenBLAS passes the same run.
+  EXPECT_EQ(run_cli(args).exit_code, 0);
+}
+
 TEST(CliRun, ForcedBlasCoreRunsInAChildAndIsJudgedOnItsRoof) {
   if (!suite::blas_info().available) GTEST_SKIP() << "built without OpenBLAS";
   if (suite::blas_info().config.find("DYNAMIC_ARCH") == std::string::npos)
