@@ -101,7 +101,7 @@ def command_lines(block):
     if block.info == "console":
         for k, line in enumerate(lines):
             if line.startswith("$ "):
-                out.append((k, line[2:]))
+                out.append((k, strip_comment(line[2:])))
         return out
     k = 0
     while k < len(lines):
@@ -279,8 +279,13 @@ def run_console(root, block, saved, env, errors):
                 if not status_shown:
                     errors.append(f"{last_where}: exits {last_status}, which the doc does not show "
                                   f"(a `$ echo $?` line below it would): {last_said}")
-                r = subprocess.run(["bash", "-c", command], cwd=folder, env=env, stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, text=True, timeout=COMMAND_TIMEOUT_S)
+                try:
+                    r = subprocess.run(["bash", "-c", command], cwd=folder, env=env, stdout=subprocess.PIPE,
+                                       stderr=subprocess.STDOUT, text=True, timeout=COMMAND_TIMEOUT_S)
+                except subprocess.TimeoutExpired:
+                    errors.append(f"{where}: `{command}` ran past {COMMAND_TIMEOUT_S} s (stopped)")
+                    status_shown = True
+                    continue
                 got = r.stdout.split("\n")
                 last_status, last_where, status_shown = r.returncode, where, r.returncode == 0
                 said = [l for l in got if "error" in l.lower() or "unavailable" in l] or got

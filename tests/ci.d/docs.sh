@@ -16,7 +16,7 @@ pymod=build/release/python
 python=python3
 [ -x /usr/bin/python3 ] && python=/usr/bin/python3
 pyargs=()
-[ -d "$pymod/roofline" ] && pyargs=(--python-path "$pymod")
+compgen -G "$pymod/roofline/_roofline*.so" >/dev/null && pyargs=(--python-path "$pymod")
 [ -n "${pyargs[*]}" ] || echo "docs: no Python package in $pymod: the >>> examples are not run"
 "$python" tools/check_docs.py . --bin "$bin" "${pyargs[@]}"
 
