@@ -33,7 +33,7 @@ A comment line right above a block directs the check (all text after `docs-check
   <!-- docs-check: save NAME -->              the block (a file the doc shows, e.g. JSON) is
                                               written as NAME into the folder of every console
                                               block after it in the same doc
-Usage: check_docs.py ROOT --bin ROOFLINE [--python-path DIR] [--python PYTHON]
+Usage: check_docs.py ROOT --bin ROOFLINE [--python-path DIR]
 """
 import argparse
 import contextlib
@@ -350,6 +350,65 @@ def docs_of(root):
     return [(f, str(f.relative_to(root))) for f in files if f.is_file()]
 
 
+class Context:
+    """What every doc's check shares: the tree, the CLI, the environment, and the tallies."""
+
+    def __init__(self, root, cli, env, python_path, errors, counts):
+        self.root, self.cli, self.env, self.python_path = root, cli, env, python_path
+        self.errors, self.counts = errors, counts
+
+
+def run_python_in_folder(ctx, block, namespace, saved):
+    folder = prepare_folder(ctx.root, block, saved, ctx.errors)
+    here = os.getcwd()
+    try:
+        os.chdir(folder)
+        run_python_block(block, namespace, ctx.errors)
+    finally:
+        os.chdir(here)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def check_block_directive(ctx, block):
+    """Whether the block is to be run; a directive the check does not know fails."""
+    if not block.directive:
+        return True
+    kind, text = block.directive
+    if kind not in ("skip", "files", "save", "python"):
+        ctx.errors.append(f"{block.where(-1)}: unknown docs-check directive '{kind}'")
+    if kind == "skip" and not text:
+        ctx.errors.append(f"{block.where(-1)}: docs-check skip without a reason")
+    return not (kind == "skip" or (kind == "python" and not ctx.python_path))
+
+
+def check_doc(ctx, path, rel):
+    blocks, prose = read_blocks(path, rel)
+    for number, line in prose:
+        for m in INLINE.finditer(line):
+            ctx.counts["commands"] += 1
+            check_flags(ctx.cli, f"{rel}:{number}", m.group(1), ctx.errors)
+    namespace, saved = {"__name__": "__docs__"}, {}
+    for block in blocks:
+        if block.directive and block.directive[0] == "save":
+            saved[block.directive[1]] = "\n".join(block.lines) + "\n"
+        for offset, command in command_lines(block):
+            ctx.counts["commands"] += 1
+            check_flags(ctx.cli, block.where(offset), command, ctx.errors)
+        if block.info != "console" and any(l.startswith("$ roofline") for l in block.lines):
+            ctx.errors.append(f"{block.where()}: a `$ roofline` example outside a ```console block "
+                              "(which the check runs, or skips with a reason)")
+        run = check_block_directive(ctx, block)
+        if block.info == "console":
+            ctx.counts["console" if run else "skipped"] += 1
+            if run:
+                run_console(ctx.root, block, saved, ctx.env, ctx.errors)
+        elif block.info == "python" and any(l.startswith(">>> ") for l in block.lines):
+            run = run and ctx.python_path
+            ctx.counts["python" if run else "skipped"] += 1
+            if run:
+                run_python_in_folder(ctx, block, namespace, saved)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("root")
@@ -370,44 +429,7 @@ def main():
     errors = []
     counts = {"commands": 0, "console": 0, "python": 0, "skipped": 0}
     for path, rel in docs_of(root):
-        blocks, prose = read_blocks(path, rel)
-        for number, line in prose:
-            for m in INLINE.finditer(line):
-                counts["commands"] += 1
-                check_flags(cli, f"{rel}:{number}", m.group(1), errors)
-        namespace, saved = {"__name__": "__docs__"}, {}
-        for block in blocks:
-            if block.directive and block.directive[0] == "save":
-                saved[block.directive[1]] = "\n".join(block.lines) + "\n"
-            for offset, command in command_lines(block):
-                counts["commands"] += 1
-                check_flags(cli, block.where(offset), command, errors)
-            if block.info != "console" and any(l.startswith("$ roofline") for l in block.lines):
-                errors.append(f"{block.where()}: a `$ roofline` example outside a ```console block "
-                              "(which the check runs, or skips with a reason)")
-            if block.directive and block.directive[0] not in ("skip", "files", "save", "python"):
-                errors.append(f"{block.where(-1)}: unknown docs-check directive '{block.directive[0]}'")
-            skip = block.directive is not None and (
-                block.directive[0] == "skip" or (block.directive[0] == "python" and not args.python_path))
-            if block.directive and block.directive[0] == "skip" and not block.directive[1]:
-                errors.append(f"{block.where(-1)}: docs-check skip without a reason")
-            if block.info == "console":
-                counts["skipped" if skip else "console"] += 1
-                if not skip:
-                    run_console(root, block, saved, env, errors)
-            elif block.info == "python" and any(l.startswith(">>> ") for l in block.lines):
-                if skip or not args.python_path:
-                    counts["skipped"] += 1
-                else:
-                    counts["python"] += 1
-                    folder = prepare_folder(root, block, saved, errors)
-                    here = os.getcwd()
-                    try:
-                        os.chdir(folder)
-                        run_python_block(block, namespace, errors)
-                    finally:
-                        os.chdir(here)
-                        shutil.rmtree(folder, ignore_errors=True)
+        check_doc(Context(root, cli, env, args.python_path, errors, counts), path, rel)
     for e in errors:
         print(f"docs: {e}", file=sys.stderr)
     print(f"docs: {counts['commands']} command lines' flags, {counts['console']} console blocks run, "
