@@ -6,7 +6,8 @@
 # docs/python.md run with the built module and give what they show. Then, on a copy of the docs
 # with planted drift, the check must fail naming each: a wrong figure, a removed flag (in a run
 # example and in a synopsis that is not run), a non-zero exit the doc does not show, a file the
-# command cannot find, a wrong figure in a Python example.
+# command cannot find, a `$ roofline` example outside a console block (it would not run), a wrong
+# figure in a Python example. Takes ~10 s.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=build/release/bin/roofline
@@ -47,6 +48,7 @@ plant docs/tour.md '[--quick] [--size BYTES]' '[--quick] [--sizes BYTES]'
 plant docs/charts.md $'vpmaddwd)\n$ echo $?\n2\n' $'vpmaddwd)\n'
 plant docs/custom-rooflines.md 'examples/custom/web/points.json' 'examples/custom/web/point.json'
 plant docs/python.md "('2·n', '3·n·s" "('2·m', '3·n·s"
+plant docs/check.md $'```console\n$ roofline diff' $'```\n$ roofline diff'
 if "$python" tools/check_docs.py "$work" --bin "$bin" "${pyargs[@]}" >/dev/null 2>"$work/err"; then
   echo "docs: the planted drift was not caught" >&2
   exit 1
@@ -64,8 +66,9 @@ expect "the removed flag of a run example" "\`roofline llm\` has no flag --no-su
 expect "the removed flag of a synopsis" "docs/tour.md:23: \`roofline run\` has no flag --sizes"
 expect "the exit status not shown" "exits 2, which the doc does not show"
 expect "the file not found" "web/point.json: no such file"
+expect "an example that escapes the run" "a \`\$ roofline\` example outside a \`\`\`console block"
 if [ -n "${pyargs[*]}" ]; then
   expect "the wrong figure of a Python example" "docs/python.md:210: \`k.work_formula"
 fi
 echo "docs: ok (planted drift is caught: a wrong figure, a removed flag in an example and in a"
-echo "      synopsis, an exit status not shown, a missing file$([ -n "${pyargs[*]}" ] && echo ', a wrong Python result'))"
+echo "      synopsis, an exit status not shown, a missing file, an example outside a console block$([ -n "${pyargs[*]}" ] && echo ', a wrong Python result'))"
