@@ -81,7 +81,9 @@ void run(const PlotArgs& a) {
       if (p.precision.empty()) p.precision = precision_roof;
       in.points.push_back(p);
     }
-    fit_points(in.points, roofs, f, first);
+    // The points left out are said on stderr and in the chart, from one list.
+    const std::vector<PointLeftOut> left_out = fit_points(in.points, roofs, f, first);
+    in.not_drawn.insert(in.not_drawn.end(), left_out.begin(), left_out.end());
   }
   for (const auto& other : a.compare) in.machines.push_back(resolve_machine(other, a.hw_dir));
   {

@@ -63,6 +63,7 @@ void run(const PointArgs& a) {
   check_outputs({{"-o", a.output}, {"--report", a.report}}, {a.machine.machine, a.points_file});
   MachineDocument m = load_machine(a.machine);
   std::vector<Point> points;
+  std::vector<PointLeftOut> left_out;  // --points: those the machine has no roof for
   if (!a.points_file.empty()) {
     if (!a.work.empty() || !a.traffic.empty() || !a.traffic_at.empty() || !a.time.empty() ||
         a.given_name)
@@ -84,7 +85,7 @@ void run(const PointArgs& a) {
       for (auto& t : p.traffic)
         if (t.level.empty()) t.level = a.machine.level;
     }
-    fit_points(points, m.roofs, a.points_file);
+    left_out = fit_points(points, m.roofs, a.points_file);
   } else {
     points.push_back(point_from_flags(a, m.roofs.units));
   }
@@ -110,6 +111,7 @@ void run(const PointArgs& a) {
         (points.size() == 1 ? points.front().name : std::string("points")) + " on " + m.roofs.name;
     in.machines.push_back(m);
     in.points = points;
+    in.not_drawn = left_out;  // said on stderr by fit_points, and in the chart
     in.diagnosis = opt;
     write_report(a.report, in);
   }

@@ -57,6 +57,30 @@ MachineDocument machine_for_run(const MeasureOptions& o) {
   return measure_machine(o);
 }
 
+/// The short reason a chart's line gives for a run placed without a diagnosis (its why_not is
+/// the whole message, the HTML page's and the JSON's).
+std::string short_why_not(const suite::PlacedRun& p) {
+  if (!p.result.level.empty() && p.why_not.rfind("the machine has no roof for ", 0) == 0)
+    return "no roof for level " + p.result.level;
+  return "no roof to judge it on";
+}
+
+/// The chart of every placed point on the roofs it was judged against. A run without a roof to
+/// judge it on (its level, or a refused point) is not drawn: the chart says so, as the table's
+/// "(no roof)" does.
+ReportInput run_report(const suite::Placement& placement, const MachineDocument& m) {
+  ReportInput in;
+  in.title = "roofline run on " + m.roofs.name;
+  in.machines.push_back(m);
+  for (const auto& p : placement.placed)
+    if (p.diagnosis)
+      in.points.push_back(p.point);
+    else if (!p.why_not.empty())
+      in.not_drawn.push_back({p.point.name, short_why_not(p), p.why_not});
+  in.no_overlap_curve = true;
+  return in;
+}
+
 std::string blas_summary(const suite::BlasInfo& b) {
   if (!b.available) return "OpenBLAS not available: " + b.why_not;
   std::string s = "OpenBLAS core: " + b.corename + " (" + b.config + ")";
@@ -398,14 +422,7 @@ void run(const RunArgs& a) {
         "keeps them, to draw " +
         a.output + " again (`roofline plot FILE " + a.output + "`)\n");
   if (!a.report.empty()) {
-    // The chart of every placed point on the roofs it was judged against.
-    ReportInput in;
-    in.title = "roofline run on " + m.roofs.name;
-    in.machines.push_back(m);
-    for (const auto& p : placement.placed)
-      if (p.diagnosis) in.points.push_back(p.point);
-    in.no_overlap_curve = true;
-    write_report_after(a.report, in, {a.output, a.save_machine},
+    write_report_after(a.report, run_report(placement, m), {a.output, a.save_machine},
                        a.output.empty() || (a.save_machine.empty() && !given)
                            ? ""
                            : "roofline plot " + (given ? a.machine : a.save_machine) + " " +

@@ -164,8 +164,8 @@ std::vector<std::string> given_options(const CLI::App& app) {
   return names;
 }
 
-void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
-                size_t first) {
+std::vector<PointLeftOut> fit_points(std::vector<Point>& points, const RoofSet& roofs,
+                                     const std::string& file, size_t first) {
   std::vector<Point> kept(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(first));
   FittedPoints fitted =
       fit_to_roofs({points.begin() + static_cast<std::ptrdiff_t>(first), points.end()}, roofs);
@@ -185,6 +185,7 @@ void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::str
   kept.insert(kept.end(), std::make_move_iterator(fitted.points.begin()),
               std::make_move_iterator(fitted.points.end()));
   points = std::move(kept);
+  return std::move(fitted.left_out);
 }
 
 void add_output_options(CLI::App& app, bool& json, std::string& output) {

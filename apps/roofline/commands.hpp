@@ -89,9 +89,10 @@ std::vector<std::string> given_options(const CLI::App& app);
 /// roof for (a CPU run's L1 on a catalogue machine with only DRAM) is left out with a warning,
 /// the point judged at its other levels; a point with no level left is left out. Two levels at
 /// one roof are refused (InputError naming the file and the point), as is a file none of whose
-/// points is left.
-void fit_points(std::vector<Point>& points, const RoofSet& roofs, const std::string& file,
-                size_t first = 0);
+/// points is left. Returns the points left out, from which the warnings were made: a chart
+/// says them too (ReportInput::not_drawn).
+std::vector<PointLeftOut> fit_points(std::vector<Point>& points, const RoofSet& roofs,
+                                     const std::string& file, size_t first = 0);
 
 /// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`.
 void add_output_options(CLI::App& app, bool& json, std::string& output);

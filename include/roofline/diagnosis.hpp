@@ -98,6 +98,15 @@ Intensity binding_intensity(const Diagnosis& d);
 void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::string& who = "",
                              bool skip_missing = false);
 
+/// A point given for a chart that the chart does not draw, and why: the one record the warning
+/// on stderr and the chart's own line ("2 points not drawn: …", docs/charts.md) are both made
+/// from. Text as given: every output escapes it as it escapes names.
+struct PointLeftOut {
+  std::string name;    ///< the point's name ("" for a point without one)
+  std::string reason;  ///< short, for a chart's line: "no fp16 roof", "no roof for level L1"
+  std::string detail;  ///< the whole message: "machine 'm' has no compute roof for 'fp16' (…)"
+};
+
 /// Points fitted to a machine's roofs as docs/schema.md says they are judged, by `point`, `plot`
 /// and Python's diagnose() and Chart alike.
 struct FittedPoints {
@@ -109,6 +118,10 @@ struct FittedPoints {
   /// would read as impossible), or with no level left; a level left out ("… judged at its other
   /// levels: …").
   std::vector<std::string> warnings;
+  /// The points left out (no roof of their precision, or none of their levels), in their order:
+  /// the warnings' "not judged" lines are made from this list, and a chart says it
+  /// (ReportInput::not_drawn).
+  std::vector<PointLeftOut> left_out;
 };
 FittedPoints fit_to_roofs(std::vector<Point> points, const RoofSet& roofs);
 /// The refusal when fit_to_roofs kept none of `count` points, for the machine named `machine`

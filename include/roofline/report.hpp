@@ -38,6 +38,11 @@ struct ReportInput {
   /// instruction class ("fma", "add+mul"). The HTML page draws the others too, hidden behind
   /// its toggles.
   std::vector<std::string> roofs;
+  /// Points given for this chart that it does not draw, each with why (fit_to_roofs' left_out,
+  /// `run`'s points without a roof): the SVG and PNG say them in a line under the subtitle, the
+  /// HTML page lists them, the terminal plot's legend and the JSON name them (docs/charts.md).
+  /// A chart of 3 of 10 points no longer looks complete.
+  std::vector<PointLeftOut> not_drawn;
 };
 
 /// Draws every machine (a chart's: ReportInput::machines) at its roof for `precision` (a precision,

@@ -22,6 +22,7 @@ ReportInput report_input(const ChartSpec& c) {
   if (c.workload_line) in.workload_line = Intensity(*c.workload_line);
   in.workload_precision = c.workload_precision;
   in.no_overlap_curve = c.no_overlap_curve;
+  in.not_drawn = c.not_drawn;
   return in;
 }
 
@@ -64,6 +65,7 @@ ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Poi
   if (fitted.points.empty() && !points.empty())
     throw InputError("Chart: " + none_judged(points.size(), terminal_safe(roofs.name)));
   c.points = std::move(fitted.points);
+  c.not_drawn = std::move(fitted.left_out);  // the warnings' list: the chart says it too
   c.title = title;
   c.workload_line = workload_line;
   c.no_overlap_curve = no_overlap_curve;
@@ -114,6 +116,18 @@ void register_charts(py::module_& m) {
       .def("to_csv", [](const ChartSpec& c) { return render_csv(report_input(c)); })
       .def("to_json",
            [](const ChartSpec& c) { return json_to_python(render_json(report_input(c))); })
+      .def("not_drawn",
+           [](const ChartSpec& c) {
+             py::list out;
+             for (const auto& l : c.not_drawn) {
+               py::dict d;
+               d["name"] = l.name;
+               d["reason"] = l.reason;
+               d["detail"] = l.detail;
+               out.append(d);
+             }
+             return out;
+           })
       .def("to_terminal",
            [](const ChartSpec& c, int columns) {
              return render_terminal(report_input(c), columns, false);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/point.hpp"
@@ -157,6 +158,9 @@ struct ChartSpec {
   std::optional<double> workload_line;
   std::string workload_precision;  ///< the precision the machines are compared at ("": defaults)
   bool no_overlap_curve = false;
+  /// The points given that the chart leaves out, with why (fit_to_roofs): drawn as a line in the
+  /// chart, listed by Chart.not_drawn() and to_dict().
+  std::vector<PointLeftOut> not_drawn;
 };
 std::string chart_svg(const ChartSpec& c);
 std::string chart_html(const ChartSpec& c);

@@ -169,6 +169,13 @@ class Chart:
         """Roofs, ridges, points and their analyses (schema roofline.report)."""
         return self._spec().to_json()
 
+    def not_drawn(self):
+        """The points given that the chart leaves out, in their order: a list of dicts with
+        ``name``, ``reason`` (short, as the chart's line says it: "no roof for fp16") and
+        ``detail`` (the whole message, as the warning says it). The SVG, PNG and HTML say them
+        too, and ``to_dict()`` has them as ``not_drawn``; empty when every point is drawn."""
+        return self._spec().not_drawn()
+
     def to_terminal(self, columns=100):
         """A braille plot with tables, ``columns`` wide (40 to 1000, as ``plot --width``),
         without colour."""

@@ -445,21 +445,36 @@ class Unjudged {
   std::vector<std::pair<std::string, std::vector<std::string>>> groups_;
 };
 
+/// The short reason a chart's line gives for a point without a roof for its precision (the
+/// whole message, select_compute's, goes to the warning).
+std::string precision_reason(const Point& p) {
+  if (!p.precision.empty()) return "no roof for " + p.precision;
+  const std::string unit = stated_work_unit(p);
+  return unit.empty() ? "no dense compute roof" : "no dense roof counting " + unit;
+}
+
 /// Leaves out the point's traffic at levels `roofs` has no roof for, each noted in `levels`;
-/// false when no level is left (noted in `points`).
-bool drop_roofless_levels(Point& p, const RoofSet& roofs, Unjudged& levels, Unjudged& points) {
+/// false when no level is left (then the point is in `left_out`).
+bool drop_roofless_levels(Point& p, const RoofSet& roofs, Unjudged& levels,
+                          std::vector<PointLeftOut>& left_out) {
   std::vector<LevelTraffic> kept;
-  std::vector<std::string> why;
+  std::vector<std::string> why, missing;
   for (auto& t : p.traffic) {
     try {
       roofs.select_memory(t.level);
       kept.push_back(std::move(t));
     } catch (const InputError& e) {
       why.push_back(e.what());
+      missing.push_back(t.level.empty() ? std::string("the default level") : t.level);
     }
   }
   if (kept.empty()) {
-    points.add(why.front(), p.name);
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    left_out.push_back(
+        {p.name,
+         std::string(missing.size() == 1 ? "no roof for level " : "no roof for levels ") + list,
+         why.front()});
     return false;
   }
   for (const auto& w : why) levels.add(w, p.name);
@@ -478,16 +493,20 @@ std::string none_judged(std::size_t count, const std::string& machine) {
 
 FittedPoints fit_to_roofs(std::vector<Point> points, const RoofSet& roofs) {
   FittedPoints out;
-  Unjudged unjudged, levels;
+  Unjudged levels;
   for (Point& p : points) {
     try {
       roofs.select_compute(p.precision, stated_work_unit(p));
     } catch (const InputError& e) {
-      unjudged.add(e.what(), p.name);
+      out.left_out.push_back({p.name, precision_reason(p), e.what()});
       continue;
     }
-    if (drop_roofless_levels(p, roofs, levels, unjudged)) out.points.push_back(std::move(p));
+    if (drop_roofless_levels(p, roofs, levels, out.left_out)) out.points.push_back(std::move(p));
   }
+  // The warning is made from the list a chart says (ReportInput::not_drawn): one list, two
+  // readers.
+  Unjudged unjudged;
+  for (const auto& l : out.left_out) unjudged.add(l.detail, l.name);
   unjudged.say("not judged", out.warnings);
   levels.say("judged at its other levels", out.warnings);
   return out;

@@ -146,6 +146,39 @@ size_t text_columns(const std::string& s) {
   return w;
 }
 
+std::string not_drawn_item(const PointLeftOut& p) {
+  return (p.name.empty() ? std::string("a point without a name") : p.name) + " (" + p.reason + ")";
+}
+
+std::string not_drawn_line(const std::vector<PointLeftOut>& left,
+                           const std::function<bool(const std::string&)>& fits) {
+  const size_t n = left.size();
+  if (n == 0) return "";
+  const std::string head =
+      (n == 1 ? std::string("1 point") : std::to_string(n) + " points") + " not drawn: ";
+  const auto more = [&](size_t named) {
+    return named == n ? std::string() : " and " + std::to_string(n - named) + " more";
+  };
+  // As many as fit, in their order, the rest counted.
+  std::string items;
+  std::string best;
+  for (size_t k = 0; k < n; ++k) {
+    items += (k ? ", " : "") + not_drawn_item(left[k]);
+    const std::string line = head + items + more(k + 1);
+    if (!fits(line)) break;
+    best = line;
+  }
+  if (!best.empty()) return best;
+  // Not even the first: it is cut at a code point, with an ellipsis.
+  std::string first = not_drawn_item(left.front());
+  while (!first.empty() && !fits(head + first + "…" + more(1))) {
+    size_t cut = first.size() - 1;
+    while (cut > 0 && (static_cast<unsigned char>(first[cut]) & 0xC0) == 0x80) --cut;
+    first.erase(cut);
+  }
+  return head + first + "…" + more(1);
+}
+
 namespace {
 
 /// The highest compute roof among those drawn (`shown`), sparse ones included when drawn; the

@@ -2,6 +2,7 @@
 // What every chart renderer (SVG, terminal) draws, computed once from a ReportInput: the
 // diagnoses of the points, the roofs with their drawn extents, ridge points, overlays, and the
 // log-log axis ranges. Renderers only map these to pixels or braille dots.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -136,5 +137,14 @@ std::string workload_ratio_text(const Comparison& c, size_t k);
 
 /// Display width of UTF-8 text in characters (code points).
 size_t text_columns(const std::string& s);
+
+/// The line a chart draws for the points it leaves out (ReportInput::not_drawn): "2 points not
+/// drawn: a (no roof for fp16), b (no roof for level L1)" with as many as `fits` takes, then
+/// "and 3 more"; the first name cut with "…" where even it does not fit. "" when none is left
+/// out. Text as given: the caller escapes it as it escapes every label.
+std::string not_drawn_line(const std::vector<PointLeftOut>& left,
+                           const std::function<bool(const std::string&)>& fits);
+/// "name (reason)" for one point left out ("a point without a name" where it has none).
+std::string not_drawn_item(const PointLeftOut& p);
 
 }  // namespace roofline::report

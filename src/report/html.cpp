@@ -197,6 +197,9 @@ std::string page_head(const ReportInput& in, const report::Chart& ch) {
        xml_text(format_intensity(ridge(*ch.default_compute, *ch.default_memory),
                                  report::default_roof_units(ch))) +
        " · " + std::to_string(in.points.size()) + " point" + (in.points.size() == 1 ? "" : "s") +
+       (in.not_drawn.empty() ? std::string()
+                             : " · " + std::to_string(in.not_drawn.size()) +
+                                   " not drawn (<a href=\"#not-drawn\">listed below</a>)") +
        "</p>\n";
 
   return h;
@@ -269,6 +272,21 @@ std::string points_table(const ReportInput& in, const report::Chart& ch) {
   }
 
   return h;
+}
+
+/// The points given that the chart leaves out (ReportInput::not_drawn), each with its name and
+/// why: the short reason the chart's line gives, then the whole message.
+std::string not_drawn_list(const ReportInput& in) {
+  if (in.not_drawn.empty()) return "";
+  std::string h = "<h2 id=\"not-drawn\">Points not drawn (" + std::to_string(in.not_drawn.size()) +
+                  ")</h2>\n<ul class=\"not-drawn\">\n";
+  for (const auto& p : in.not_drawn)
+    h += "<li><span class=\"name\">" +
+         xml_text(p.name.empty() ? std::string("a point without a name") : p.name) +
+         "</span>: " + xml_text(p.reason) +
+         (p.detail.empty() || p.detail == p.reason ? std::string() : " — " + xml_text(p.detail)) +
+         "</li>\n";
+  return h + "</ul>\n";
 }
 
 // Roofs table: measured next to theoretical, with the spread of the samples (docs/architecture.md
@@ -405,7 +423,8 @@ std::string render_html(const ReportInput& in) {
   if (const auto pos = svg.find(ns); pos != std::string::npos) svg.erase(pos, ns.size());
   const std::string safe = tooltip_data(in, ch);
   std::string h = page_head(in, ch) + toolbar_and_chart(in, ch, svg) + points_table(in, ch) +
-                  roofs_table(in, ch) + ridges_and_workload(in, ch) + machine_sections(in);
+                  not_drawn_list(in) + roofs_table(in, ch) + ridges_and_workload(in, ch) +
+                  machine_sections(in);
   h += "<footer>Made by roofline. Attainable P = min(π, β·I); ridge I* = π/β; distances between "
        "a point and a roof are read vertically on the log chart.</footer>\n";
   h += "</main>\n<script type=\"application/json\" id=\"roofline-data\">" + safe +

@@ -14,6 +14,8 @@ main{max-width:1080px;margin:0 auto;padding:20px 24px 48px}
 h1{font-size:22px;margin:4px 0 2px}h2{font-size:17px;margin:28px 0 8px}
 h1,h2,.sub{overflow-wrap:anywhere}
 h3{font-size:14px;margin:16px 0 6px}
+ul.not-drawn{margin:0;padding-left:22px;overflow-wrap:anywhere}
+ul.not-drawn .name{font-weight:600}
 .sub{color:var(--muted);margin:0 0 12px}
 .toolbar{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;padding:8px 10px;
 background:var(--panel);border:1px solid var(--line);border-radius:8px 8px 0 0}

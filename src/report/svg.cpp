@@ -66,6 +66,10 @@ constexpr size_t kMaxLabelledPoints = 1000;
 constexpr double kMarkerRadius = 6.5;    // a point's marker without a weight
 constexpr double kMaxWeightRadius = 16;  // the marker of the heaviest weighted point
 constexpr double kMinWeightRadius = 3;   // the smallest weighted marker that stays visible
+/// The line of points not drawn: its baseline under the subtitle's (48), and the plot's top
+/// below it (66 without the line; 11.5 px text, 3 px of descent and 12 px of air).
+constexpr double kNotDrawnBaseline = 66;
+constexpr double kPlotTopBelowNotDrawn = 84;
 
 /// A weighted point's marker has an area proportional to its weight, the heaviest point's
 /// radius kMaxWeightRadius (the way profilers draw functions as dots sized by their share of the
@@ -144,6 +148,7 @@ const char* kStyleLight = R"(
 .roof-label,.ridge-label,.headroom-label,.point-label,.level-label,.workload-label{paint-order:stroke;
 stroke:#ffffff;stroke-width:3px;stroke-linejoin:round}
 .legend-line{fill:none}
+.not-drawn{font-size:11.5px;fill:#9a3412}
 )";
 const char* kStyleDark = R"(
 @media (prefers-color-scheme: dark){
@@ -165,6 +170,7 @@ const char* kStyleDark = R"(
 .workload-mark{fill:#0d1117;stroke:#e6edf3}
 .marker{stroke:#0d1117}
 .roof-label,.ridge-label,.headroom-label,.point-label,.level-label,.workload-label{stroke:#0d1117}
+.not-drawn{fill:#f0883e}
 }
 )";
 
@@ -203,7 +209,7 @@ const char* verdict_marker(Verdict v) {
 }
 
 PlotArea plot_area(const SvgOptions& o) {
-  return {o.axis_left, o.width - 28 - o.label_column, 66, o.height - 124};
+  return {o.axis_left, o.width - 28 - o.label_column, o.plot_top, o.height - 124};
 }
 
 namespace {
@@ -307,6 +313,11 @@ std::string open_document(const Canvas& c) {
   }
   sub += count;
   s += text(c.pa.left, 48, sub, "subtitle");
+  // The points given that the chart leaves out (ReportInput::not_drawn), in the band
+  // chart_for_svg keeps above the plot: within the chart's width, as the subtitle is.
+  const std::string left_out = not_drawn_line(
+      c.in.not_drawn, [&](const std::string& line) { return text_width(line, 11.5) <= room; });
+  if (!left_out.empty()) s += text(c.pa.left, kNotDrawnBaseline, left_out, "not-drawn");
   return s;
 }
 
@@ -1098,6 +1109,8 @@ Chart chart_for_svg(const ReportInput& in, SvgOptions& o) {
   for (double v : decade_ticks(probe.y_lo - 1, probe.y_hi + 1))
     ticks = std::max(ticks, text_width(format_si(v, probe.units.work_rate(), 3), 11.5));
   o.axis_left = std::max(o.axis_left, ticks + 9 + 34);
+  // A line under the subtitle says the points not drawn: the plot starts below it.
+  if (!in.not_drawn.empty()) o.plot_top = std::max(o.plot_top, kPlotTopBelowNotDrawn);
   const PlotArea pa = plot_area(o);
   return build_chart(in, pa.right - pa.left, pa.bottom - pa.top);
 }

@@ -18,6 +18,9 @@ struct SvgOptions {
   double label_column = 0;
   /// Left of the plot: the y ticks and axis title (chart_for_svg widens it for long ticks).
   double axis_left = 104;
+  /// Top of the plot: 66 px, 84 where a line under the subtitle says the points not drawn
+  /// (chart_for_svg).
+  double plot_top = 66;
 };
 
 /// Plot area inside the SVG (outside it: title, axes, legend).

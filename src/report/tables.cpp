@@ -48,6 +48,13 @@ nlohmann::json render_json(const ReportInput& in) {
   j["points"] = nlohmann::json::array();
   for (size_t i = 0; i < in.points.size(); ++i)
     j["points"].push_back(analysis_to_json(in.points[i], ch.diagnoses[i], rs));
+  // The points given that the chart leaves out, with why (ReportInput::not_drawn): only when
+  // there are any, so a chart of every point keeps the document it had.
+  if (!in.not_drawn.empty()) {
+    j["not_drawn"] = nlohmann::json::array();
+    for (const auto& p : in.not_drawn)
+      j["not_drawn"].push_back({{"name", p.name}, {"reason", p.reason}, {"detail", p.detail}});
+  }
   if (ch.workload) j["workload"] = comparison_to_json(*ch.workload);
   j["no_overlap_curve"] = in.no_overlap_curve;
   return j;

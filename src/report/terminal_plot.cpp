@@ -268,6 +268,12 @@ std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int 
   if (shown < total)
     items.push_back(std::to_string(shown) + " of " + std::to_string(total) +
                     " compute roofs drawn (--roofs all draws every one)");
+  // The points left out (ReportInput::not_drawn), named escaped, as many as the width holds.
+  std::vector<PointLeftOut> left = in.not_drawn;
+  for (auto& p : left) p.name = terminal_safe(p.name), p.reason = terminal_safe(p.reason);
+  const std::string left_out = report::not_drawn_line(
+      left, [&](const std::string& s) { return report::text_columns(s) <= room; });
+  if (!left_out.empty()) items.push_back(left_out);
   std::string line = indent;
   for (auto& it : items) {
     if (visible_columns(it) > room && visible_columns(it) == report::text_columns(it))

@@ -3,12 +3,14 @@
 # and points, loads it in headless Chromium, checks the DOM after the page's script ran (points,
 # roofs, tooltip, tables, the script's ready flag), that the console shows no errors, and that a
 # screenshot was taken. Also validates the SVG with xmllint and the PNG export.
-# Then the report of a real measurement (tests/data/report/real/: 20+ roofs and points, and two
-# points of long and escaped names from tests/data/report/long_names.points.json) at
+# Then the report of a real measurement (tests/data/report/real/: 20+ roofs and points, two
+# points of long and escaped names from tests/data/report/long_names.points.json, and the points
+# of not_drawn.points.json the machine has no roof for, said in a line under the subtitle) at
 # 1200 px and at 390 px (a phone): fails when two label boxes intersect, or a label covers a
 # point (measured from the browser's DOM, in the default view and with every roof shown), when a
 # label in the plot runs past its edge, when the page scrolls sideways or a table is wider than
-# the page. The screenshots stay for a person
+# the page, or when the line of points not drawn overlaps a text or runs off the chart. The
+# screenshots stay for a person
 # to look at: their paths are printed and they are copied to build/ci-artifacts/charts/.
 # Installs nothing (scripts/deps.d/charts.txt lists the packages).
 set -euo pipefail
@@ -74,12 +76,17 @@ mkdir -p "$artifacts"
 # must break in the points table rather than widen the page, and control and bidirectional
 # characters, drawn escaped and so much wider than the raw name (the real points' names are all
 # short, so the check passed while such a name made the page scroll sideways).
+# And with the points of not_drawn.points.json, four of which the machine has no roof for (fp8,
+# fp16, a level L4; names long and escaped): the line under the subtitle that says them must
+# stay within the chart and clear of every other text.
 "$bin" plot "$real/zen4-genoa-2vcpu.machine.json" "$real/zen4-genoa-2vcpu.points.json" \
-  "$data/long_names.points.json" -o "$work/real.html"
+  "$data/long_names.points.json" "$data/not_drawn.points.json" -o "$work/real.html"
 "$bin" plot "$real/zen4-genoa-2vcpu.machine.json" "$real/zen4-genoa-2vcpu.points.json" \
-  -o "$artifacts/real-chart.png"
+  "$data/not_drawn.points.json" -o "$artifacts/real-chart.png"
 "$bin" plot "$real/zen4-genoa-2vcpu.machine.json" "$real/zen4-genoa-2vcpu.points.json" \
-  --terminal --width 100 >"$artifacts/real-terminal.txt"
+  "$data/not_drawn.points.json" --terminal --width 100 >"$artifacts/real-terminal.txt"
+grep -q "4 points not drawn: " "$artifacts/real-terminal.txt" ||
+  fail "the terminal plot's legend does not say the 4 points not drawn"
 # A copy of the page with the layout check appended (the page allows inline scripts).
 awk -v f=tests/ci.d/charts_layout_check.js \
   '/<\/body>/ { print "<script>"; while ((getline l < f) > 0) print l; print "</script>" } { print }' \
@@ -122,6 +129,12 @@ for width in 1200 390; do
   fi
   if ! grep -q '^hscroll: 0 ' <<<"$result"; then
     echo "charts: FAIL: $width px: the page scrolls sideways" >&2; failed=1
+  fi
+  [ "$(echo "$result" | sed -n 's/^not_drawn: //p')" = "1 1" ] ||
+    fail "$width px: the line of points not drawn was not checked in both views"
+  if ! grep -q '^not_drawn_faults: 0$' <<<"$result"; then
+    echo "charts: FAIL: $width px: the line of points not drawn overlaps a text or runs off the chart" >&2
+    failed=1
   fi
   if ! grep -q '^wide_tables: 0$' <<<"$result"; then
     echo "charts: FAIL: $width px: a table is wider than the page" >&2; failed=1

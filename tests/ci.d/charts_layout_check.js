@@ -10,6 +10,10 @@
 //                whose box runs past the plot's clip rectangle, so part of the text is cut off;
 //   hscroll      the page is wider than the window (it would scroll sideways);
 //   wide_tables  tables wider than the page's column;
+//   not_drawn    the line that says the points the chart leaves out (.not-drawn, under the
+//                subtitle): how many were checked, then each of its faults: its box against every
+//                other visible text of the chart (title, subtitle, ticks, roof labels, legend),
+//                and past the chart's own edges (the 960 px canvas, however wide it is shown);
 //   labels, markers, roofs_visible  how much was checked, in the default view and with every
 //                roof shown ("all" in the roofs toggles).
 // With location.hash "#all" it leaves the page showing every roof (for the screenshot).
@@ -89,8 +93,32 @@
     }
     var roofs = 0;
     svg.querySelectorAll('line.roof[data-id]').forEach(function (l) { if (shown(l)) ++roofs; });
+    // The line of points not drawn lies outside the plot: checked against every other text of
+    // the chart, and against the chart's edges (the SVG's own box on the screen).
+    var notDrawn = 0, notDrawnFaults = [];
+    var edge = svg.getBoundingClientRect();
+    svg.querySelectorAll('.not-drawn').forEach(function (line) {
+      if (!shown(line)) return;
+      var q = quad(line);
+      if (!q) return;
+      ++notDrawn;
+      var xs = q.map(function (p) { return p[0]; }), ys = q.map(function (p) { return p[1]; });
+      if (Math.min.apply(null, xs) < edge.left - 0.5 || Math.max.apply(null, xs) > edge.right + 0.5 ||
+          Math.min.apply(null, ys) < edge.top - 0.5 || Math.max.apply(null, ys) > edge.bottom + 0.5)
+        notDrawnFaults.push(view + ': "' + line.textContent + '" runs past the chart\'s edge');
+      svg.querySelectorAll('text').forEach(function (t) {
+        if (t === line || !shown(t) || !t.textContent.trim()) return;
+        var o = quad(t);
+        if (o && intersect(q, o, 0.5))
+          notDrawnFaults.push(view + ': "' + line.textContent + '" / "' + t.textContent + '"');
+      });
+      markers.forEach(function (m) {
+        if (intersect(q, m.q, 0.5))
+          notDrawnFaults.push(view + ': "' + line.textContent + '" on a point marker');
+      });
+    });
     return {labels: labels.length, markers: markers.length, roofs: roofs, overlaps: overlaps,
-            clipped: clipped};
+            clipped: clipped, notDrawn: notDrawn, notDrawnFaults: notDrawnFaults};
   }
   var out = {};
   var byDefault = check('default view');
@@ -107,6 +135,8 @@
   out.roofs_visible = [byDefault.roofs, everything.roofs];
   out.overlaps = byDefault.overlaps.concat(everything.overlaps);
   out.clipped = byDefault.clipped.concat(everything.clipped);
+  out.not_drawn = [byDefault.notDrawn, everything.notDrawn];
+  out.not_drawn_faults = byDefault.notDrawnFaults.concat(everything.notDrawnFaults);
   var doc = document.documentElement;
   out.page_width = doc.scrollWidth;
   out.window_width = window.innerWidth;
@@ -122,9 +152,12 @@
                'roofs_visible: ' + out.roofs_visible.join(' '), 'overlaps: ' + out.overlaps.length,
                'clipped: ' + out.clipped.length,
                'hscroll: ' + (out.hscroll ? 1 : 0) + ' (' + out.page_width + ' px in ' + out.window_width + ')',
-               'wide_tables: ' + out.wide_tables.length];
+               'wide_tables: ' + out.wide_tables.length,
+               'not_drawn: ' + out.not_drawn.join(' '),
+               'not_drawn_faults: ' + out.not_drawn_faults.length];
   out.overlaps.forEach(function (o) { lines.push('overlap: ' + o); });
   out.wide_tables.forEach(function (o) { lines.push('wide table: ' + o); });
   out.clipped.forEach(function (o) { lines.push('clipped: ' + o); });
+  out.not_drawn_faults.forEach(function (o) { lines.push('not drawn line: ' + o); });
   if (window.parent !== window) window.parent.postMessage(lines.join('\n'), '*');
 })();

@@ -460,6 +460,41 @@ TEST(FitToRoofs, LeavesOutWhatTheMachineCannotJudgeAndSaysIt) {
                                 0),
             0u)
       << f.warnings[2];
+  // The points left out, each with the short reason a chart's line gives and the whole message
+  // its warning was made from (one list: ReportInput::not_drawn).
+  ASSERT_EQ(f.left_out.size(), 2u);
+  EXPECT_EQ(f.left_out[0].name, "c");
+  EXPECT_EQ(f.left_out[0].reason, "no roof for level L1");
+  EXPECT_EQ(f.warnings[0], "point 'c' not judged: " + f.left_out[0].detail);
+  EXPECT_EQ(f.left_out[1].name, "d");
+  EXPECT_EQ(f.left_out[1].reason, "no roof for fp64");
+  EXPECT_EQ(f.warnings[1], "point 'd' not judged: " + f.left_out[1].detail);
+}
+
+// The reasons a chart's line gives: every level the point names, and a point of no precision
+// whose W is OP on a machine of floating-point roofs alone.
+TEST(FitToRoofs, ShortReasonsNameTheLevelsOrTheWork) {
+  const RoofSet s = test::seed_a100();  // fp32, fp16 tensor; HBM only
+  Point p;
+  p.name = "two levels";
+  p.work = Work(1e9);
+  p.time = Seconds(1e-3);
+  p.traffic = {{"L1", Bytes(1e9)}, {"L2", Bytes(1e9)}};
+  Point q = p;
+  q.name = "integer";
+  q.traffic = {{"HBM", Bytes(1e9)}};
+  q.work_unit = "OP";
+  const FittedPoints f = fit_to_roofs({p, q}, s);
+  EXPECT_TRUE(f.points.empty());
+  ASSERT_EQ(f.left_out.size(), 2u);
+  EXPECT_EQ(f.left_out[0].reason, "no roof for levels L1, L2");
+  EXPECT_EQ(f.left_out[1].reason, "no dense roof counting OP");
+  // Two points of one reason are one warning, as before.
+  const FittedPoints twice = fit_to_roofs({p, p}, s);
+  ASSERT_EQ(twice.left_out.size(), 2u);
+  ASSERT_EQ(twice.warnings.size(), 1u);
+  EXPECT_EQ(twice.warnings[0].rfind("points 'two levels', 'two levels' not judged: ", 0), 0u)
+      << twice.warnings[0];
 }
 
 }  // namespace ROOFLINE_UNITY_ID

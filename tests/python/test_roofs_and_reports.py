@@ -197,3 +197,38 @@ def test_an_llm_reports_element_wise_operators_are_on_the_vector_roof():
     assert ops["q_proj"]["compute_roof"] == "fp16 tensor"
     fused = ops["attention (fused)"]
     assert fused["unit"] == "matrix" and fused["vector_work"] == 5 * 32 * 2048
+
+
+def test_a_chart_says_the_points_it_leaves_out_as_plot_does(cli, tmp_path):
+    # A point the machine has no roof for was left out with a warning alone: the SVG, PNG and
+    # HTML a notebook saves looked complete. The chart says it now, from the warning's own list.
+    drawn = roofline.Point("drawn", 1e12, 1e10, 0.01)
+    eight = roofline.Point("eight", 1e12, 1e10, 0.01, precision="fp8")
+    chart = roofline.Chart("a100-80gb", [drawn, eight])
+    with pytest.warns(UserWarning, match=r"point 'eight' not judged: (machine .*)$") as said:
+        left = chart.not_drawn()
+    assert [(p["name"], p["reason"]) for p in left] == [("eight", "no roof for fp8")]
+    assert str(said[0].message).endswith("not judged: " + left[0]["detail"])
+    with pytest.warns(UserWarning):
+        svg = chart.to_svg()
+    assert 'class="not-drawn">1 point not drawn: eight (no roof for fp8)</text>' in svg
+    with pytest.warns(UserWarning):
+        html = chart.to_html()
+    assert '<li><span class="name">eight</span>: no roof for fp8 — ' in html
+    with pytest.warns(UserWarning):
+        as_dict = chart.to_dict()
+    assert as_dict["not_drawn"] == left
+    # As `roofline plot` says it in its JSON.
+    points = tmp_path / "p.json"
+    points.write_text(json.dumps({"schema": "roofline.points", "version": 1, "points": [
+        {"name": "drawn", "work": 1e12, "traffic": 1e10, "time": 0.01},
+        {"name": "eight", "work": 1e12, "traffic": 1e10, "time": 0.01, "precision": "fp8"}]}))
+    out = tmp_path / "c.json"
+    r = cli("plot", "a100-80gb", points, "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(out.read_text())["not_drawn"] == left
+    # Every point drawn: nothing said.
+    whole = roofline.Chart("a100-80gb", [drawn])
+    assert whole.not_drawn() == []
+    assert "not_drawn" not in whole.to_dict()
+    assert 'class="not-drawn"' not in whole.to_svg()
