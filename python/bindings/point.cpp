@@ -32,9 +32,11 @@ template <>
 struct type_caster<roofline::python::Traffic> {
   PYBIND11_TYPE_CASTER(roofline::python::Traffic, const_name("Union[float, Mapping[str, float]]"));
   bool load(handle src, bool convert) {
-    make_caster<roofline::python::Real> real;
-    if (real.load(src, convert)) {
-      value.bytes = cast_op<roofline::python::Real>(real).value;
+    // A number read by the one reader, its errors naming traffic_byte (a numpy array of
+    // several, Decimal("1e400")).
+    roofline::python::Real real;
+    if (type_caster<roofline::python::Real>::load_named_real(src, convert, "traffic_byte", real)) {
+      value.bytes = real.value;
       return true;
     }
     if (!src) return false;

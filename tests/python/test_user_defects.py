@@ -158,6 +158,8 @@ def test_a_number_that_cannot_be_read_names_its_argument():
     np = pytest.importorskip("numpy")
     with pytest.raises(TypeError, match=r"^work_flop: could not read a ndarray as a number"):
         roofline.Point("a", np.array([1e9]), 1, 1)
+    with pytest.raises(TypeError, match=r"^traffic_byte: could not read a ndarray as a number"):
+        roofline.Point("a", 1e9, np.array([1e9, 2e9]), 1)
     with pytest.raises(TypeError, match=r"^intensity_flop_per_byte: could not read a ndarray"):
         roofline.Machine("a100-80gb").attainable_flop_per_s(np.array([1.0, 2.0]))
     with pytest.raises(TypeError, match=r"^micro_batches: could not read a ndarray"):
