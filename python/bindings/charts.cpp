@@ -93,21 +93,23 @@ std::string chart_html(const ChartSpec& c) {
   return render_html(report_input(c));
 }
 
-/// A chart's precision checked as make_chart reads it, without drawing or warning: Chart()
-/// checks its arguments when it is made.
-void check_chart_precision(const std::vector<Machine>& machines,
-                           const TextArg<"precision">& precision) {
-  if (precision.empty() || machines.empty()) return;
+/// A chart's machines and precision checked as make_chart reads them, without drawing or
+/// warning: Chart() checks its arguments when it is made (one machine given twice, a precision
+/// a machine has no roof of).
+void check_chart_machines(const std::vector<Machine>& machines,
+                          const TextArg<"precision">& precision) {
   std::vector<MachineDocument> docs;
   for (const auto& m : machines) docs.push_back(m.doc);
+  distinct_machines(docs, "Chart");
+  if (precision.empty() || docs.empty()) return;
   select_compute_roof(docs.front().roofs, precision);
   draw_at_precision(docs, precision.value);
 }
 
 void register_charts(py::module_& m) {
-  m.def("_check_chart_precision", &check_chart_precision, py::arg("machines"), py::arg("precision"),
-        "InputError unless every machine of a Chart has a roof of this precision (as "
-        "Chart.to_svg() would refuse it).");
+  m.def("_check_chart_machines", &check_chart_machines, py::arg("machines"), py::arg("precision"),
+        "InputError when a Chart's machines hold one machine twice or one has no roof of this "
+        "precision (as Chart.to_svg() would refuse them).");
   py::class_<ChartSpec>(m, "_Chart")
       .def(py::init(&make_chart), py::arg("machines"), py::arg("points"), py::arg("title"),
            py::arg("workload_line"), py::arg("no_overlap_curve"), py::arg("precision") = "")

@@ -89,8 +89,10 @@ struct PathArg {
 
 /// A str argument named NAME: its UTF-8 text (text_value), so that a str UTF-8 cannot encode
 /// (a lone surrogate, "a\ud800b") is an InputError naming the parameter where pybind's own
-/// std::string gave "incompatible function arguments". bytes is read as pybind's own reads it.
-/// Signatures show it as `str`.
+/// std::string gave "incompatible function arguments". Anything else, bytes too, is a TypeError
+/// naming the parameter ("name: expected a str (got bytes)"): pybind's own std::string took
+/// bytes as they were, so b"\xff" became a name no str could give back (.name, to_dict() and
+/// pickle then raised UnicodeDecodeError). Signatures show it as `str`.
 template <ArgName Name>
 struct TextArg {
   std::string value;
@@ -165,8 +167,9 @@ struct ChartSpec {
 std::string chart_svg(const ChartSpec& c);
 std::string chart_html(const ChartSpec& c);
 
-/// JSON from the library as a Python object (json.loads of its text; register_errors looks
-/// json.loads up, so it must run first).
+/// JSON from the library as a Python object (json.loads of its text, written as the CLI's
+/// --json writes it: json_text, whose ill-formed UTF-8 of a file name becomes U+FFFD;
+/// register_errors looks json.loads up, so it must run first).
 py::object json_to_python(const nlohmann::json& j);
 
 /// Whether `v` is a bool: Python's, or numpy's (`numpy.bool_`, numpy 2's `numpy.bool`: no bool
@@ -190,7 +193,9 @@ std::optional<int> int_value(const py::handle& v, const std::string& what);
 
 /// The value of a real number (is_real), through __index__ where it has one (an int, exactly
 /// rounded) and else __float__. Raised by them: an OverflowError is an InputError naming `what`
-/// ("WHAT is out of range (an integer of 401 digits)"; `what` "" says "a number"); an exception
+/// ("WHAT is out of range (an integer of 401 digits)"; `what` "" says "a number"); a value
+/// __float__ reads as inf or 0 that is neither (Decimal("1e400"), Decimal("1e-400")) is that
+/// InputError naming the value given, not a rounded value judged later; an exception
 /// that is no Exception (KeyboardInterrupt, SystemExit) or a MemoryError propagates as it is;
 /// any other becomes a TypeError naming `what`, chained to it.
 double real_value(const py::handle& v, const std::string& what);
@@ -201,8 +206,17 @@ double real_value(const py::handle& v, const std::string& what);
 /// value that is no str the TypeError naming `what` ("WHAT must be a str (got int)").
 std::string text_value(const py::handle& v, const std::string& what);
 
+/// A file name or a text derived from one (a path, a document's origin, a model named by its
+/// folder) as Python's str: os.fsdecode's (surrogateescape), so that a name that is no UTF-8
+/// (os.fsdecode(b"m\xe9.json")) comes back as the str the user gave, where pybind's own
+/// std::string raised UnicodeDecodeError.
+py::str fs_text(const std::string& name);
+
 /// The InputError of a str holding a lone surrogate (text_value's, path_arg's), naming `what`.
 [[noreturn]] void refuse_surrogate(const py::handle& str, const std::string& what);
+
+/// "a WORD" or "an WORD" ("an ndarray", "an int"), as a message names a type.
+std::string with_article(const std::string& word);
 
 /// An int as a message shows it: its digits, or "an integer of N digits" when it has more than
 /// 30.
@@ -264,9 +278,15 @@ struct type_caster<roofline::python::Real> {
     // As pybind's double: without conversions (an overload's first pass) a float only. Errors
     // raised while reading the number propagate from here (pybind11 passes on an exception a
     // caster throws), so 10**400 is no "incompatible function arguments".
+    return load_named_real(src, convert, "", value);
+  }
+  /// The load of a Real named `name` ("" where the parameter has no name here): its errors
+  /// (10**400, Decimal("1e400"), a numpy array) name it and the value given (real_value).
+  static bool load_named_real(handle src, bool convert, const char* name,
+                              roofline::python::Real& out) {
     if (!src || !roofline::python::is_real(src)) return false;
     if (!convert && !PyFloat_Check(src.ptr())) return false;
-    value.value = roofline::python::real_value(src, "");
+    out.value = roofline::python::real_value(src, name);
     return true;
   }
   static handle cast(roofline::python::Real v, return_value_policy, handle) {
@@ -277,14 +297,17 @@ struct type_caster<roofline::python::Real> {
 template <>
 struct type_caster<roofline::python::Int> {
   PYBIND11_TYPE_CASTER(roofline::python::Int, const_name("int"));
-  bool load(handle src, bool) {
+  bool load(handle src, bool) { return load_named_int(src, "", value); }
+  /// The load of an Int named `name` ("" where the parameter has no name here), its errors
+  /// naming it.
+  static bool load_named_int(handle src, const char* name, roofline::python::Int& out) {
     if (!src || !roofline::python::is_integer(src)) return false;
-    if (const auto v = roofline::python::int_value(src, "")) {
-      value.value = *v;
+    if (const auto v = roofline::python::int_value(src, name)) {
+      out.value = *v;
       return true;
     }
-    throw roofline::InputError("an int argument is out of range (" +
-                               roofline::python::int_text(src) +
+    throw roofline::InputError(std::string(*name != 0 ? name : "an int argument") +
+                               " is out of range (" + roofline::python::int_text(src) +
                                "; from -2147483648 to 2147483647)");
   }
   static handle cast(roofline::python::Int v, return_value_policy, handle) {
@@ -342,7 +365,12 @@ template <roofline::python::ArgName Name>
 struct type_caster<roofline::python::RealArg<Name>> {
   PYBIND11_TYPE_CASTER(roofline::python::RealArg<Name>, const_name("float"));
   bool load(handle src, bool convert) {
-    return load_named<roofline::python::Real>(src, convert, Name.text, "a number", value);
+    // As load_named, with the parameter's name given to the reader of the number too.
+    if (type_caster<roofline::python::Real>::load_named_real(src, convert, Name.text, value))
+      return true;
+    if (!src || !convert) return false;
+    throw type_error(std::string(Name.text) + ": expected a number (got " +
+                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
   }
   static handle cast(roofline::python::RealArg<Name> v, return_value_policy, handle) {
     return PyFloat_FromDouble(v.value);
@@ -354,7 +382,11 @@ template <roofline::python::ArgName Name>
 struct type_caster<roofline::python::IntArg<Name>> {
   PYBIND11_TYPE_CASTER(roofline::python::IntArg<Name>, const_name("int"));
   bool load(handle src, bool convert) {
-    return load_named<roofline::python::Int>(src, convert, Name.text, "an int", value);
+    // As load_named, with the parameter's name given to the reader of the int too.
+    if (type_caster<roofline::python::Int>::load_named_int(src, Name.text, value)) return true;
+    if (!src || !convert) return false;
+    throw type_error(std::string(Name.text) + ": expected an int (got " +
+                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
   }
   static handle cast(roofline::python::IntArg<Name> v, return_value_policy, handle) {
     return PyLong_FromLong(v.value);
@@ -370,14 +402,9 @@ struct type_caster<roofline::python::TextArg<Name>> {
       value.value = roofline::python::text_value(src, Name.text);  // a surrogate: InputError
       return true;
     }
-    make_caster<std::string> bytes;  // bytes, as pybind's own std::string reads them
-    if (!bytes.load(src, convert)) {
-      if (!convert) return false;
-      throw type_error(std::string(Name.text) + ": expected a str (got " +
-                       std::string(str(type::handle_of(src).attr("__name__"))) + ")");
-    }
-    value.value = cast_op<std::string&&>(std::move(bytes));
-    return true;
+    if (!convert) return false;  // an overload's first pass declines quietly
+    throw type_error(std::string(Name.text) + ": expected a str (got " +
+                     std::string(str(type::handle_of(src).attr("__name__"))) + ")");
   }
   static handle cast(const roofline::python::TextArg<Name>& t, return_value_policy, handle) {
     return PyUnicode_DecodeUTF8(t.value.data(), static_cast<Py_ssize_t>(t.value.size()), nullptr);

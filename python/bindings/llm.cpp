@@ -113,6 +113,11 @@ T keyword(const py::handle& v, const char* key, const char* takes) {
     // An int too large for a C int is a value out of range, not a type error.
     throw InputError(std::string(key) + ": " + int_text(v) + " is out of range (at most " +
                      std::to_string(std::numeric_limits<int>::max()) + ")");
+  } else if constexpr (std::is_same_v<T, Real>) {
+    // Read by the one reader of a number, naming the keyword and the value given (10**400,
+    // Decimal("1e400"), a numpy array).
+    if (!is_real(v)) throw wrong_type();
+    return Real{real_value(v, key)};
   } else {
     try {
       return v.cast<T>();
@@ -479,10 +484,12 @@ namespace {
 
 void register_model(py::module_& m) {
   py::class_<llm::ModelConfig>(m, "Model", "The shape of a decoder-only transformer.")
-      .def_readonly("name", &llm::ModelConfig::name)
       .def_readonly("model_type", &llm::ModelConfig::model_type)
-      .def_readonly("origin", &llm::ModelConfig::origin)
-      .def_readonly("source", &llm::ModelConfig::source)
+      // A model named by its folder, and the file it was read from, as the str the user gave
+      // (os.fsdecode's: a folder os.fsdecode(b"mod\xe9") is no UTF-8).
+      .def_property_readonly("name", [](const llm::ModelConfig& c) { return fs_text(c.name); })
+      .def_property_readonly("origin", [](const llm::ModelConfig& c) { return fs_text(c.origin); })
+      .def_property_readonly("source", [](const llm::ModelConfig& c) { return fs_text(c.source); })
       .def_readonly("hidden", &llm::ModelConfig::hidden)
       .def_readonly("heads", &llm::ModelConfig::heads)
       .def_readonly("kv_heads", &llm::ModelConfig::kv_heads)
@@ -607,7 +614,14 @@ void register_report(py::module_& m) {
                         "time per token, tokens/s, memory, critical batch.")
       .def_property_readonly("model", [](const LlmReport& x) { return x.r.model; })
       .def_property_readonly(
-          "chart_title", [](const LlmReport& x) { return llm::chart_title(x.r); },
+          "chart_title",
+          [](const LlmReport& x) {
+            // Text to show, not a path: a model's folder that is no UTF-8 shows U+FFFD for each
+            // such byte, as the JSON does (a surrogate escape would be refused as a title).
+            const std::string t = llm::chart_title(x.r);
+            return py::reinterpret_steal<py::str>(
+                PyUnicode_DecodeUTF8(t.data(), static_cast<Py_ssize_t>(t.size()), "replace"));
+          },
           "the title llm.chart and `roofline llm --report` give its chart")
       .def_property_readonly("machine", [](const LlmReport& x) { return Machine{x.machine}; })
       .def_property_readonly(

@@ -129,15 +129,39 @@ Machine from_roofs(RealArg<"peak_flop_per_s"> peak, RealArg<"bandwidth_byte_per_
   return m;
 }
 
-Machine measure(BoolArg<"quick"> quick, IntArg<"threads"> threads,
-                const std::vector<std::string>& precisions, const std::vector<std::string>& levels,
-                BoolArg<"curve"> curve,
-                const std::function<void(double, const std::string&)>& progress) {
+/// Names (measure's precisions and levels): a list or another sequence of str, not a str
+/// itself, each read by text_value and named by its place ("levels[0]: expected a str (got
+/// int)"); anything else the TypeError naming `name`, where pybind's std::vector gave
+/// "incompatible function arguments" with the whole signature.
+std::vector<std::string> texts_arg(const py::handle& value, const std::string& name,
+                                   const char* example) {
+  if (py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value) ||
+      !PySequence_Check(value.ptr()) || PyDict_Check(value.ptr()))
+    throw py::type_error(name + ": expected a list of str (e.g. " + example + ") (got " +
+                         std::string(py::str(py::type::of(value).attr("__name__"))) + ")");
+  std::vector<std::string> out;
+  for (const py::handle item : value) {
+    const std::string what = name + "[" + std::to_string(out.size()) + "]";
+    if (!py::isinstance<py::str>(item))
+      throw py::type_error(what + ": expected a str (got " +
+                           std::string(py::str(py::type::of(item).attr("__name__"))) + ")");
+    out.push_back(text_value(item, what));
+  }
+  return out;
+}
+
+Machine measure(BoolArg<"quick"> quick, IntArg<"threads"> threads, const py::object& precisions,
+                const py::object& levels, BoolArg<"curve"> curve, const py::object& progress) {
+  // Every argument's type before the measurement: a callback of the wrong type would otherwise
+  // be found only when first called, minutes in.
+  if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
+    throw py::type_error("progress: expected a callable progress(fraction, what) or None (got " +
+                         std::string(py::str(py::type::of(progress).attr("__name__"))) + ")");
   MeasureOptions o;
   o.quick = quick;
   o.threads = threads;
-  o.precisions = precisions;
-  o.levels = levels;
+  o.precisions = texts_arg(precisions, "precisions", "['fp32', 'fp64']");
+  o.levels = texts_arg(levels, "levels", "['L1', 'DRAM']");
   o.curve = curve;
   // Ctrl-C while measuring: the progress callback looks for Python's pending signals and raises
   // the cancel flag, so the measurement stops at its next safe point (Interrupted).
@@ -150,7 +174,7 @@ Machine measure(BoolArg<"quick"> quick, IntArg<"threads"> threads,
       cancel = true;
       return;
     }
-    if (progress) progress(done, what);
+    if (!progress.is_none()) progress(done, fs_text(what));
   };
   Machine m;
   {
@@ -165,6 +189,42 @@ struct MachineDiff {
   MachineDocument a, b;
 };
 
+/// A roof as Python holds it: the roof and the units its machine prints it in (RoofSet::units_of
+/// for a compute roof: OP/s on an integer roof, a custom roofline's own work; the set's traffic
+/// for a memory roof), which the roof alone does not know. The repr prints in them, as `hw show`.
+struct ComputeRoofView : ComputeRoof {
+  UnitSystem units;
+};
+struct MemoryRoofView : MemoryRoof {
+  UnitSystem units;
+};
+
+ComputeRoofView compute_view(const RoofSet& set, const ComputeRoof& c) {
+  ComputeRoofView v;
+  static_cast<ComputeRoof&>(v) = c;
+  v.units = set.units_of(c);
+  return v;
+}
+
+MemoryRoofView memory_view(const RoofSet& set, const MemoryRoof& r) {
+  MemoryRoofView v;
+  static_cast<MemoryRoof&>(v) = r;
+  v.units = set.units;
+  return v;
+}
+
+std::vector<ComputeRoofView> compute_views(const RoofSet& set) {
+  std::vector<ComputeRoofView> out;
+  for (const auto& c : set.compute) out.push_back(compute_view(set, c));
+  return out;
+}
+
+std::vector<MemoryRoofView> memory_views(const RoofSet& set) {
+  std::vector<MemoryRoofView> out;
+  for (const auto& r : set.memory) out.push_back(memory_view(set, r));
+  return out;
+}
+
 // The reprs: one line, the type and the figures looked at first, numbers as the tables print
 // them (quantity.hpp), every name from a file escaped (terminal_safe) and quoted.
 
@@ -178,7 +238,7 @@ std::string ridge_repr(const RidgePoint& r) {
   return "<Ridge " + (r.label.empty() ? "" : quoted(r.label) + " ") +
          "I*=" + format_intensity(r.ridge, r.units) + " (" + quoted(r.compute_roof) + " " +
          format_work_rate(r.peak, r.units) + " on " + quoted(r.memory_level) + " " +
-         format_byte_rate(r.bandwidth) + ")>";
+         format_byte_rate(r.bandwidth, r.units) + ")>";
 }
 
 std::string side(bool memory_side) {
@@ -212,8 +272,22 @@ std::string roof_change_repr(const RoofChange& c) {
 }
 
 std::string diff_repr(const MachineDiff& x) {
-  const auto beyond = std::count_if(x.d.changes.begin(), x.d.changes.end(),
-                                    [](const RoofChange& c) { return c.exceeds_spread == true; });
+  const auto count = [&](std::optional<bool> verdict) {
+    return std::count_if(x.d.changes.begin(), x.d.changes.end(), [&](const RoofChange& c) {
+      return c.exceeds_spread.has_value() == verdict.has_value() &&
+             (!verdict || *c.exceeds_spread == *verdict);
+    });
+  };
+  const auto beyond = count(true);
+  const auto unknown = count(std::nullopt);
+  // A roof neither document carries a spread for is said as `roofline diff` says it (one
+  // code, noise_verdict): not counted as within the noise.
+  const std::string verdicts = unknown == 0 ? std::to_string(beyond) + " beyond the noise"
+                               : static_cast<std::size_t>(unknown) == x.d.changes.size()
+                                   ? noise_verdict(std::nullopt, std::nullopt, /*brief=*/false)
+                                   : std::to_string(beyond) + " beyond the noise, " +
+                                         std::to_string(unknown) + " with " +
+                                         noise_verdict(std::nullopt, std::nullopt, /*brief=*/false);
   // Two documents of one machine name (a measurement before and after) told apart by their
   // files' names, as `roofline diff` heads them.
   const auto label = [](const MachineDocument& m, const MachineDocument& other) {
@@ -223,9 +297,8 @@ std::string diff_repr(const MachineDiff& x) {
     return n;
   };
   return "<Diff " + label(x.a, x.b) + " → " + label(x.b, x.a) + ": " +
-         std::to_string(x.d.changes.size()) + " roofs paired, " + std::to_string(beyond) +
-         " beyond the noise, " + std::to_string(x.d.only_a.size()) + " only in A, " +
-         std::to_string(x.d.only_b.size()) +
+         std::to_string(x.d.changes.size()) + " roofs paired, " + verdicts + ", " +
+         std::to_string(x.d.only_a.size()) + " only in A, " + std::to_string(x.d.only_b.size()) +
          " only in B, ridge B/A = " + format_number(x.d.ridge_ratio, 4) + ">";
 }
 
@@ -270,52 +343,52 @@ void register_roofs(py::module_& m) {
                              "the best is within 2% of the sustained rate")
       .def("__repr__", &statistics_repr);
 
-  py::class_<ComputeRoof>(m, "ComputeRoof", "A flat roof π: peak rate of one precision and unit.")
+  py::class_<ComputeRoofView>(m, "ComputeRoof",
+                              "A flat roof π: peak rate of one precision and unit.")
       .def_readonly("name", &ComputeRoof::name)
       .def_readonly("precision", &ComputeRoof::precision)
       .def_readonly("unit", &ComputeRoof::unit, "execution unit / instruction class")
       .def_property_readonly(
-          "peak_flop_per_s", [](const ComputeRoof& c) { return c.peak.value; },
+          "peak_flop_per_s", [](const ComputeRoofView& c) { return c.peak.value; },
           "π in FLOP/s (OP/s when `integer`)")
       .def_property_readonly(
-          "provenance", [](const ComputeRoof& c) { return to_string(c.provenance); },
+          "provenance", [](const ComputeRoofView& c) { return to_string(c.provenance); },
           "'measured', 'theoretical' or 'datasheet'")
       .def_readonly("source", &ComputeRoof::source, "URL, document or how it was measured")
       .def_property_readonly(
-          "theoretical_flop_per_s", [](const ComputeRoof& c) { return opt_rate(c.theoretical); },
+          "theoretical_flop_per_s",
+          [](const ComputeRoofView& c) { return opt_rate(c.theoretical); },
           "cores × clock × work per cycle, beside a measured roof; None when not known")
       .def_readonly("formula", &ComputeRoof::formula, "the theoretical roof's inputs, in words")
       .def_readonly("statistics", &ComputeRoof::stats, "None unless measured")
       .def_readonly("integer", &ComputeRoof::integer, "counted in OP")
       .def_readonly("sparse", &ComputeRoof::sparse, "a structured-sparsity figure")
-      .def("__repr__", [](const ComputeRoof& c) {
-        UnitSystem u;
-        if (c.integer) u.work = "OP";  // an integer roof's peak is in OP/s
-        return "<ComputeRoof '" + terminal_safe(c.name) + "' " + format_work_rate(c.peak, u) + " " +
-               to_string(c.provenance) + ">";
+      .def("__repr__", [](const ComputeRoofView& c) {
+        return "<ComputeRoof '" + terminal_safe(c.name) + "' " + format_work_rate(c.peak, c.units) +
+               " " + to_string(c.provenance) + ">";
       });
 
-  py::class_<MemoryRoof>(m, "MemoryRoof", "A slanted roof β·I: bandwidth of one memory level.")
+  py::class_<MemoryRoofView>(m, "MemoryRoof", "A slanted roof β·I: bandwidth of one memory level.")
       .def_readonly("level", &MemoryRoof::level)
       .def_readonly("kind", &MemoryRoof::kind,
                     "cache, memory, interconnect, network, storage or custom")
       .def_property_readonly(
-          "bandwidth_byte_per_s", [](const MemoryRoof& r) { return r.bandwidth.value; },
+          "bandwidth_byte_per_s", [](const MemoryRoofView& r) { return r.bandwidth.value; },
           "β in byte/s")
       .def_property_readonly("provenance",
-                             [](const MemoryRoof& r) { return to_string(r.provenance); })
+                             [](const MemoryRoofView& r) { return to_string(r.provenance); })
       .def_readonly("source", &MemoryRoof::source)
       .def_property_readonly("theoretical_byte_per_s",
-                             [](const MemoryRoof& r) { return opt_rate(r.theoretical); })
+                             [](const MemoryRoofView& r) { return opt_rate(r.theoretical); })
       .def_readonly("formula", &MemoryRoof::formula)
       .def_readonly("statistics", &MemoryRoof::stats)
       .def_readonly("size_bytes", &MemoryRoof::size_bytes, "capacity of the level; None if unknown")
       .def_readonly("convention", &MemoryRoof::convention,
                     "'named' (bytes the code names) or 'moved' (incl. write-allocate); '' unknown")
       .def_readonly("mixes_byte_per_s", &MemoryRoof::mixes, "byte/s per access mix")
-      .def("__repr__", [](const MemoryRoof& r) {
+      .def("__repr__", [](const MemoryRoofView& r) {
         return "<MemoryRoof '" + terminal_safe(r.level) + "' " +
-               format_byte_rate(r.bandwidth, UnitSystem{}) + " " + to_string(r.provenance) + ">";
+               format_byte_rate(r.bandwidth, r.units) + " " + to_string(r.provenance) + ">";
       });
 
   py::class_<RidgePoint>(m, "Ridge", "A ridge point I* = π/β of a compute roof on a memory roof.")
@@ -333,16 +406,19 @@ void register_roofs(py::module_& m) {
 void register_machine_properties(py::class_<Machine>& cls) {
   cls.def_property_readonly("name", [](const Machine& x) { return x.doc.roofs.name; })
       .def_property_readonly(
-          "origin", [](const Machine& x) { return x.doc.origin; },
-          "the file it was read from, or the catalogue name")
+          "origin", [](const Machine& x) { return fs_text(x.doc.origin); },
+          "the file it was read from (the str given, a name that is no UTF-8 as os.fsdecode "
+          "gives it), or the catalogue name")
       .def_property_readonly(
           "units",
           [](const Machine& x) {
             return py::make_tuple(x.doc.roofs.units.work, x.doc.roofs.units.traffic);
           },
           "(work unit, traffic unit): ('FLOP', 'byte') unless a custom roofline")
-      .def_property_readonly("compute_roofs", [](const Machine& x) { return x.doc.roofs.compute; })
-      .def_property_readonly("memory_roofs", [](const Machine& x) { return x.doc.roofs.memory; })
+      .def_property_readonly("compute_roofs",
+                             [](const Machine& x) { return compute_views(x.doc.roofs); })
+      .def_property_readonly("memory_roofs",
+                             [](const Machine& x) { return memory_views(x.doc.roofs); })
       .def_property_readonly("default_compute",
                              [](const Machine& x) { return x.doc.roofs.default_compute; })
       .def_property_readonly("default_memory",
@@ -356,7 +432,7 @@ void register_machine_methods(py::class_<Machine>& cls) {
   cls.def(
          "compute_roof",
          [](const Machine& x, const TextArg<"name_or_precision">& s) {
-           return x.doc.roofs.select_compute(s.value);
+           return compute_view(x.doc.roofs, x.doc.roofs.select_compute(s.value));
          },
          py::arg("name_or_precision") = "",
          "The flat roof a point is judged against: a roof name, else the highest dense roof of "
@@ -364,7 +440,7 @@ void register_machine_methods(py::class_<Machine>& cls) {
       .def(
           "memory_roof",
           [](const Machine& x, const TextArg<"level">& l) {
-            return x.doc.roofs.select_memory(l.value);
+            return memory_view(x.doc.roofs, x.doc.roofs.select_memory(l.value));
           },
           py::arg("level") = "", "The slanted roof of a level ('' = the default).")
       .def(
@@ -396,7 +472,7 @@ void register_machine_methods(py::class_<Machine>& cls) {
           },
           py::arg("level") = "", "The ridge of every dense compute roof against a level.")
       .def(
-          "to_json", [](const Machine& x) { return machine_to_json(x.doc).dump(2) + "\n"; },
+          "to_json", [](const Machine& x) { return json_text(machine_to_json(x.doc)) + "\n"; },
           "The machine document (docs/schema.md) as JSON text.")
       .def(
           "save",
@@ -448,7 +524,8 @@ void register_catalogue(py::module_& m) {
       .def_readonly("release_year", &HardwareSummary::release_year)
       .def_readonly("memory_bytes", &HardwareSummary::memory_bytes)
       .def_readonly("aliases", &HardwareSummary::aliases)
-      .def_property_readonly("path", [](const HardwareSummary& h) { return h.path.string(); })
+      .def_property_readonly("path",
+                             [](const HardwareSummary& h) { return fs_text(h.path.string()); })
       .def_property_readonly("machine", [](const HardwareSummary& h) { return Machine{h.machine}; })
       .def("__repr__", [](const HardwareSummary& h) {
         return "<CatalogueEntry '" + terminal_safe(h.name) + "'>";
@@ -657,9 +734,8 @@ void register_machine(py::module_& m) {
                   py::arg("level") = "DRAM", py::arg("name") = "given roofs",
                   "One flat and one slanted roof, as the CLI's --peak and --bandwidth.")
       .def_static("measure", &measure, py::arg("quick") = false, py::arg("threads") = 0,
-                  py::arg("precisions") = std::vector<std::string>{},
-                  py::arg("levels") = std::vector<std::string>{}, py::arg("curve") = true,
-                  py::arg("progress") = nullptr,
+                  py::arg("precisions") = py::tuple(), py::arg("levels") = py::tuple(),
+                  py::arg("curve") = true, py::arg("progress") = py::none(),
                   "Measures this machine's CPU roofs as `roofline measure` does (seconds with "
                   "quick=True, minutes otherwise). progress(fraction, what) is called as it goes; "
                   "Ctrl-C stops it (KeyboardInterrupt).");

@@ -87,6 +87,8 @@ const std::map<std::string, std::string>& flag_parameters() {
       {"intensity", "intensities"},
       {"touching", "touching"},
       {"width", "columns"},
+      // The hardware catalogue's folder: Machine, Machine.from_catalogue, catalogue.
+      {"hw-dir", "hw_dir"},
   };
   return names;
 }

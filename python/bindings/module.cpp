@@ -6,6 +6,7 @@
 // terminal never carries raw control characters either.
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -14,6 +15,7 @@
 
 #include "common.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
@@ -120,25 +122,62 @@ std::string int_text(const py::handle& v) {
   return "an integer of " + std::to_string(digits.size()) + " digits";
 }
 
+std::string with_article(const std::string& word) {
+  const bool vowel = !word.empty() && std::string("aeiouAEIOU").find(word[0]) != std::string::npos;
+  return (vowel ? "an " : "a ") + word;
+}
+
 namespace {
+/// The value as the user gave it, for a message: an int's digits (int_text), else its repr,
+/// escaped and cut to 60 characters.
+std::string given_text(const py::handle& v) {
+  if (PyLong_Check(v.ptr())) return int_text(v);
+  const py::object r = py::reinterpret_steal<py::object>(PyObject_Repr(v.ptr()));
+  if (!r) {
+    PyErr_Clear();
+    return "a value";
+  }
+  std::string text = terminal_safe(py::str(r).cast<std::string>());
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
 /// The exception pending after __index__ or __float__ of `v` failed, as real_value says.
 [[noreturn]] void number_failed(const py::handle& v, const py::handle& as_int, const char* method,
                                 const std::string& what) {
   py::error_already_set e;  // takes the pending exception
   const std::string named = what.empty() ? "a number" : what;
-  if (e.matches(PyExc_OverflowError)) {
-    if (as_int) throw InputError(named + " is out of range (" + int_text(as_int) + ")");
-    throw InputError(named + " is out of range (" + std::string(py::str(e.value())) + ")");
-  }
+  if (e.matches(PyExc_OverflowError))
+    throw InputError(named + " is out of range (" + (as_int ? int_text(as_int) : given_text(v)) +
+                     ")");
   // KeyboardInterrupt, SystemExit, GeneratorExit; MemoryError: not the number's fault.
   if (!e.matches(PyExc_Exception) || e.matches(PyExc_MemoryError)) throw std::move(e);
   const std::string type = py::str(py::type::of(v).attr("__name__"));
   const std::string cause = py::str(py::type::of(e.value()).attr("__name__"));
   e.restore();
-  py::raise_from(PyExc_TypeError, ((what.empty() ? "" : what + ": ") + "could not read a " + type +
-                                   " as a number (its " + method + " raised " + cause + ")")
-                                      .c_str());
+  py::raise_from(PyExc_TypeError,
+                 ((what.empty() ? "" : what + ": ") + "could not read " + with_article(type) +
+                  " as a number (its " + method + " raised " + cause + ")")
+                     .c_str());
   throw py::error_already_set();
+}
+
+/// A value __float__ read as inf or 0 that is neither (Decimal("1e400"), Decimal("1e-400"),
+/// numpy's longdouble beyond a double): refused as out of a float's range, naming what was
+/// given, where the rounded value was judged ("work must be finite (got inf)", "time must be >
+/// 0 (got 0)"). A value equal to what was read (Decimal("Infinity"), 0) is read as it is.
+double within_range(const py::handle& v, double x, const std::string& what) {
+  if (std::isfinite(x) && x != 0) return x;
+  if (std::isnan(x)) return x;
+  const py::object read = py::reinterpret_steal<py::object>(PyFloat_FromDouble(x));
+  const int same = read ? PyObject_RichCompareBool(v.ptr(), read.ptr(), Py_EQ) : -1;
+  if (same != 0) {
+    if (same < 0) PyErr_Clear();  // no comparison: the value stands as read
+    return x;
+  }
+  throw InputError((what.empty() ? "a number" : what) + " is out of range (" + given_text(v) +
+                   (x == 0 ? ": below a float's smallest magnitude, 4.9e-324, it would read as 0)"
+                           : ": beyond a float's largest magnitude, 1.797693e308)"));
 }
 }  // namespace
 
@@ -159,7 +198,7 @@ double real_value(const py::handle& v, const std::string& what) {
   }
   const double x = PyFloat_AsDouble(o);
   if (x == -1.0 && PyErr_Occurred()) number_failed(v, py::handle(), "__float__", what);
-  return x;
+  return PyFloat_Check(o) ? x : within_range(v, x, what);
 }
 
 double number_of(const py::handle& v, const std::string& what) {
@@ -209,7 +248,9 @@ void distinct_machines(std::vector<MachineDocument>& machines, const std::string
   std::vector<const MachineDocument*> read;
   std::vector<MachineDocument*> renamed;
   for (auto& m : machines) {
-    names.push_back(m.file.empty() ? m.roofs.name : m.file);
+    // As the user gave it, as the CLI names its arguments ("'a100-80gb' and 'a100-80gb' are
+    // one machine"): the catalogue name or the path read (origin), not the catalogue's file.
+    names.push_back(!m.origin.empty() ? m.origin : m.file.empty() ? m.roofs.name : m.file);
     read.push_back(&m);
     renamed.push_back(&m);
   }
@@ -256,7 +297,15 @@ std::optional<std::string> path_arg(const py::handle& o, const std::string& what
 }
 
 py::object json_to_python(const nlohmann::json& j) {
-  return (*g_json_loads)(j.dump());
+  // json_text, as the CLI's --json: a file name that is no UTF-8 (an origin, a model's folder)
+  // is written with U+FFFD where dump() refused the whole document.
+  return (*g_json_loads)(json_text(j, -1));
+}
+
+py::str fs_text(const std::string& name) {
+  PyObject* s = PyUnicode_DecodeFSDefaultAndSize(name.data(), static_cast<Py_ssize_t>(name.size()));
+  if (s == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
 }
 
 void register_errors(py::module_& m) {
@@ -317,6 +366,15 @@ void register_numbers(py::module_& m) {
       "_is_integer", [](const py::handle& v) { return is_integer(v); }, py::arg("value"),
       "Whether value is an int the library's int arguments take (an int or what has __index__, "
       "not a bool).");
+  m.def(
+      "_int_value",
+      [](const py::handle& v, const std::string& what) -> py::object {
+        const std::optional<int> read = int_value(v, what);
+        return read ? py::object(py::int_(*read)) : py::object(py::none());
+      },
+      py::arg("value"), py::arg("what"),
+      "An int (_is_integer) read as the library reads one, its errors naming `what`; None "
+      "beyond a C int.");
   m.def(
       "_text_value",
       [](const py::handle& v, const std::string& what) { return text_value(v, what); },

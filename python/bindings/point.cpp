@@ -32,9 +32,11 @@ template <>
 struct type_caster<roofline::python::Traffic> {
   PYBIND11_TYPE_CASTER(roofline::python::Traffic, const_name("Union[float, Mapping[str, float]]"));
   bool load(handle src, bool convert) {
-    make_caster<roofline::python::Real> real;
-    if (real.load(src, convert)) {
-      value.bytes = cast_op<roofline::python::Real>(real).value;
+    // A number read by the one reader, its errors naming traffic_byte (a numpy array of
+    // several, Decimal("1e400")).
+    roofline::python::Real real;
+    if (type_caster<roofline::python::Real>::load_named_real(src, convert, "traffic_byte", real)) {
+      value.bytes = real.value;
       return true;
     }
     if (!src) return false;
@@ -286,20 +288,34 @@ void register_point_class(py::module_& m) {
                     return points.front();
                   })
       .def("__repr__", [](const Point& p) {
-        return "<Point '" + terminal_safe(p.name) + "' I=" + format_intensity(p.intensity()) +
-               " P=" + format_work_rate(p.performance()) + ">";
+        // In the units its W counts (OP/byte, OP/s for int8), as `roofline point` reads it
+        // before it is judged.
+        const UnitSystem u = point_units(p, UnitSystem{});
+        return "<Point '" + terminal_safe(p.name) + "' I=" + format_intensity(p.intensity(), u) +
+               " P=" + format_work_rate(p.performance(), u) + ">";
       });
 }
 
-std::string level_judgement_repr(const LevelJudgement& j) {
-  return "<LevelJudgement '" + terminal_safe(j.level) + "' I=" + format_intensity(j.intensity) +
-         ": " + j.attainment_percent + "% of " + format_work_rate(j.attainable) + ", " +
+/// A level's judgement and an empty roof as Python holds them: with the units the CLI prints
+/// them in (judged_units: OP/byte and OP/s on an integer roof; an empty roof in its own roof's,
+/// RoofSet::units_of), which the structs alone do not know.
+struct LevelJudgementView : LevelJudgement {
+  UnitSystem units;
+};
+struct EmptyRoofView : EmptyRoof {
+  UnitSystem units;
+};
+
+std::string level_judgement_repr(const LevelJudgementView& j) {
+  return "<LevelJudgement '" + terminal_safe(j.level) +
+         "' I=" + format_intensity(j.intensity, j.units) + ": " + j.attainment_percent + "% of " +
+         format_work_rate(j.attainable, j.units) + ", " +
          (j.memory_side ? "memory-bound" : "compute-bound") + ">";
 }
 
-std::string empty_roof_repr(const EmptyRoof& e) {
-  return "<EmptyRoof '" + terminal_safe(e.name) + "' " + format_work_rate(e.peak) + ", gain " +
-         format_number(e.gain, 4) + "x>";
+std::string empty_roof_repr(const EmptyRoofView& e) {
+  return "<EmptyRoof '" + terminal_safe(e.name) + "' " + format_work_rate(e.peak, e.units) +
+         ", gain " + format_number(e.gain, 4) + "x>";
 }
 
 /// What Python's Diagnosis holds: the point as judged, its diagnosis and the roofs.
@@ -308,6 +324,30 @@ struct Analysis {
   Diagnosis d;
   RoofSet roofs;
 };
+
+std::vector<LevelJudgementView> level_views(const Analysis& a) {
+  const UnitSystem u = judged_units(a.roofs, a.d);
+  std::vector<LevelJudgementView> out;
+  for (const auto& j : a.d.levels) {
+    LevelJudgementView v;
+    static_cast<LevelJudgement&>(v) = j;
+    v.units = u;
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<EmptyRoofView> empty_roof_views(const Analysis& a) {
+  std::vector<EmptyRoofView> out;
+  for (const auto& e : a.d.empty_roofs_above) {
+    EmptyRoofView v;
+    static_cast<EmptyRoof&>(v) = e;
+    const ComputeRoof* roof = a.roofs.find_compute(e.name);
+    v.units = roof != nullptr ? a.roofs.units_of(*roof) : a.roofs.units;
+    out.push_back(v);
+  }
+  return out;
+}
 
 /// diagnose(): as `roofline point` judges it. Traffic at a level the machine has no roof for is
 /// left out, the point judged at its other levels, with a warning; a point left with none is
@@ -331,21 +371,21 @@ Analysis diagnose_point(const py::object& point, const MachineArg<"machine">& gi
 }
 
 void register_diagnosis(py::module_& m) {
-  py::class_<LevelJudgement>(m, "LevelJudgement", "The point judged at one memory level.")
+  py::class_<LevelJudgementView>(m, "LevelJudgement", "The point judged at one memory level.")
       .def_readonly("level", &LevelJudgement::level)
       .def_property_readonly("intensity_flop_per_byte",
-                             [](const LevelJudgement& j) { return j.intensity.value; })
+                             [](const LevelJudgementView& j) { return j.intensity.value; })
       .def_property_readonly("attainable_flop_per_s",
-                             [](const LevelJudgement& j) { return j.attainable.value; })
+                             [](const LevelJudgementView& j) { return j.attainable.value; })
       .def_readonly("attainment", &LevelJudgement::attainment, "P / attainable")
       .def_readonly("memory_side", &LevelJudgement::memory_side, "left of this level's ridge")
       .def_property_readonly("ridge_flop_per_byte",
-                             [](const LevelJudgement& j) { return j.ridge.value; })
+                             [](const LevelJudgementView& j) { return j.ridge.value; })
       .def("__repr__", &level_judgement_repr);
 
-  py::class_<EmptyRoof>(m, "EmptyRoof", "A higher flat roof the point does not use.")
+  py::class_<EmptyRoofView>(m, "EmptyRoof", "A higher flat roof the point does not use.")
       .def_readonly("name", &EmptyRoof::name)
-      .def_property_readonly("peak_flop_per_s", [](const EmptyRoof& e) { return e.peak.value; })
+      .def_property_readonly("peak_flop_per_s", [](const EmptyRoofView& e) { return e.peak.value; })
       .def_readonly("gain", &EmptyRoof::gain, "its peak ÷ the binding compute roof")
       .def("__repr__", &empty_roof_repr);
 
@@ -385,9 +425,8 @@ void register_diagnosis(py::module_& m) {
       .def_property_readonly("headroom_decades",
                              [](const Analysis& a) { return a.d.headroom.decades; })
       .def_property_readonly("touching", [](const Analysis& a) { return a.d.touching; })
-      .def_property_readonly("levels", [](const Analysis& a) { return a.d.levels; })
-      .def_property_readonly("empty_roofs_above",
-                             [](const Analysis& a) { return a.d.empty_roofs_above; })
+      .def_property_readonly("levels", &level_views)
+      .def_property_readonly("empty_roofs_above", &empty_roof_views)
       .def_property_readonly("point", [](const Analysis& a) { return a.point; })
       .def(
           "to_dict",
@@ -425,7 +464,8 @@ PointsArg points_arg(const py::object& o, const std::string& what) {
   PointsArg a;
   for (const py::handle item : o) {
     if (!py::isinstance<Point>(item))
-      throw py::type_error(expected + "a " + type_name(o) + " holding a " + type_name(item) + ")");
+      throw py::type_error(expected + with_article(type_name(o)) + " holding " +
+                           with_article(type_name(item)) + ")");
     a.points.push_back(item.cast<Point>());
   }
   return a;
@@ -487,6 +527,13 @@ void register_check(py::module_& m) {
         CheckRequest req;
         if (config_path) req.config = load_check_config(*config_path);
         check_thresholds(req.config, min_attainment, noise);
+        // The CLI's message names its flags (--machine FILE|NAME, or --peak and --bandwidth);
+        // check() takes its roofs as one argument, machine.
+        if (!machine && (req.config.min_attainment || !req.config.rules.empty()))
+          throw InputError(
+              "a minimum attainment needs roofs: give machine= (a roofline.Machine, such as "
+              "Machine.from_roofs(peak_flop_per_s, bandwidth_byte_per_s), a catalogue name or a "
+              "machine document's path)");
         check_gate_request(req.config, machine.has_value(), before.has_value());
         req.points = checked_points(now, "points");
         if (machine) req.machine = machine->value.doc;

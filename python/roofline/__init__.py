@@ -16,7 +16,6 @@ prints. See docs/python.md.
 
 import math
 import warnings
-import operator
 import os
 
 from . import _roofline
@@ -137,8 +136,9 @@ class Chart:
         _require(_is_bool(self.no_overlap_curve), "no_overlap_curve", "a bool",
                  self.no_overlap_curve)
         _require(isinstance(self.precision, str), "precision", "a str", self.precision)
-        # A precision no machine has a roof of is refused here, not when first drawn.
-        _roofline._check_chart_precision([machine] + overlays, self.precision)
+        # One machine given twice, or a precision a machine has no roof of, is refused here,
+        # not when first drawn.
+        _roofline._check_chart_machines([machine] + overlays, self.precision)
         return ([machine] + overlays, points, self.title, workload,
                 bool(self.no_overlap_curve), self.precision)
 
@@ -184,8 +184,10 @@ class Chart:
         if not _roofline._is_integer(columns):
             raise TypeError("Chart.to_terminal: columns must be an int (got %s)"
                             % type(columns).__name__)
-        whole = operator.index(columns)  # int, numpy integers and their 0-d arrays
-        if not 40 <= whole <= 1000:
+        # Read by the library's reader of an int (int, numpy integers and their 0-d arrays): a
+        # numpy array of several is a TypeError naming columns, not numpy's bare one.
+        whole = _roofline._int_value(columns, "Chart.to_terminal: columns")
+        if whole is None or not 40 <= whole <= 1000:
             raise InputError("columns: expected a whole number from 40 to 1000 (got %r)" %
                              (columns,))
         return self._spec().to_terminal(whole)

@@ -27,6 +27,11 @@ __all__ = ["Model", "Aggregate", "Report", "Request", "Serving", "Speculative", 
 def chart(report, title=None):
     """The report's operators on its machine's roofs, as a roofline.Chart."""
     from . import Chart
+    # A Request, a Serving or anything else has no operators on roofs: said, naming the
+    # parameter, not an AttributeError from inside.
+    if not isinstance(report, Report):
+        raise TypeError("chart: report must be a roofline.llm.Report, from "
+                        "roofline.llm.analyse() (got %s)" % type(report).__name__)
     if title is None:
         title = report.chart_title  # as `roofline llm --report` titles it
     # The roofs the model was judged against (report.compute_roof, not the machine's default
