@@ -733,6 +733,24 @@ TEST(RealLikwid, CsvRunsPastedInOneFileAreSeparateRuns) {
   EXPECT_DOUBLE_EQ(level(p, "L3").bytes.value, 29570.1759e6 * 1.963059e-06);
 }
 
+// likwid's FLOPS_DP on Sandy Bridge and Ivy Bridge counts FP_COMP_OPS_EXE_SSE_FP_* and
+// SIMD_FP_256_PACKED_DOUBLE, which likwid's group files call potentially wrong: W is kept, with
+// a note citing them (not a refusal, as for Xeon Phi's micro-ops).
+TEST(RealLikwid, SandyBridgeFlopCountersAreNotedAsUntrusted) {
+  const auto r = likwid({"likwid-snb-mem-rivers.txt", "likwid-snb-flopsdp-rivers.txt"});
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  EXPECT_TRUE(has_note(
+      r, path("likwid-snb-flopsdp-rivers.txt") +
+             ": line 9: the run: W from 'DP [MFLOP/s]', which likwid computes on Sandy Bridge and "
+             "Ivy Bridge from FP_COMP_OPS_EXE_SSE_FP_* and SIMD_FP_256_PACKED_*: likwid's group "
+             "files say these FLOP counts are potentially wrong and cannot be trusted "
+             "(RRZE-HPC/likwid groups/sandybridge/FLOPS_DP.txt, "
+             "groups/ivybridge/FLOPS_DP.txt)"));
+  // Other CPUs' FLOP events carry no such note.
+  const auto comet = likwid({"likwid-cometlake-memsp-flopssp-stalls.md"});
+  EXPECT_FALSE(has_note(comet, "potentially wrong"));
+}
+
 // ---- DCGM -----------------------------------------------------------------------------------
 
 TEST(RealDcgm, NvlinkAndPcieFieldsAreNoPoint) {
