@@ -312,6 +312,29 @@ TEST(RealNcu, AProfileOfNoKernelIsSaidToBeOne) {
   EXPECT_NE(e2.find("out.csv: " + why), std::string::npos) << e2;
 }
 
+// ncu without --csv prints its text report: a kernel was profiled, the file is no CSV. It was
+// refused as "ncu profiled no kernels ... check --kernel-name/--launch-skip", which is wrong
+// advice; it is said to be the text report, with how to export CSV.
+TEST(RealNcu, ATextReportIsSaidToBeOne) {
+  const std::string how =
+      "ncu prints this report without --csv; export the CSV with ncu --csv --page raw --metrics "
+      "... ./app > out.csv, or from a saved report: ncu --import FILE.ncu-rep --csv --page raw "
+      "> out.csv";
+  // RTX 30 (CC 8.6), the report of softmax_forward_kernel2 after the program's lines.
+  EXPECT_EQ(error_of([] { ncu("ncu-rtx30-text-softmax-k2.txt"); }),
+            path("ncu-rtx30-text-softmax-k2.txt") +
+                ": line 10: ncu's text report, not CSV ('Section: GPU Speed Of Light "
+                "Throughput'): " +
+                how);
+  // Windows, ncu --kernel-name without --csv: its progress lines between the program's own CSV
+  // lines, no section yet (an excerpt).
+  EXPECT_EQ(error_of([] { ncu("ncu-win-nocsv-appcsv-excerpt.txt"); }),
+            path("ncu-win-nocsv-appcsv-excerpt.txt") +
+                ": line 3: ncu's text report, not CSV (ncu profiled kernel 'kernelUnary' and the "
+                "file has no CSV table): " +
+                how);
+}
+
 TEST(RealNcu, FilesWithoutFpMetricsAreRefusedForThat) {
   const std::string fp =
       "W cannot be counted: no FP instruction metrics "
