@@ -220,6 +220,7 @@ class BlockMeasure {
         continue;
       }
       any = true;
+      work_rate_name_ = v.metric;
       if (v.missing) {
         if (thread_time(v.instance) > 0)
           throw InputError(where(tab_, r_, v) + ": no value for a thread that ran " +
@@ -236,6 +237,29 @@ class BlockMeasure {
     b_.work = checked(w, tab_, r_, "W");
     b_.work_how = "FLOP rate × runtime";
     b_.precision = dp && !sp ? "fp64" : sp && !dp ? "fp32" : group_precision(r_.group);
+    untrusted_flop_events();
+  }
+
+  /// Sandy Bridge and Ivy Bridge (whose likwid FLOPS groups count these events): FLOPS_DP/SP's
+  /// rate is (FP_COMP_OPS_EXE_SSE_FP_PACKED × lanes + ..._SCALAR + SIMD_FP_256_PACKED × lanes)
+  /// / time, and likwid's own group files say these counts are "potentially wrong. So you cannot
+  /// trust these counters at the moment!" (RRZE-HPC/likwid groups/sandybridge/FLOPS_DP.txt,
+  /// commit ad53e37c; groups/ivybridge/FLOPS_DP.txt, commit d727bec2). W is kept, with a note.
+  void untrusted_flop_events() {
+    for (const auto& v : r_.values) {
+      const std::string_view m = v.metric;
+      if (!m.starts_with("FP_COMP_OPS_EXE_SSE_FP_") && !m.starts_with("SIMD_FP_256_PACKED_"))
+        continue;
+      b_.notes.push_back(
+          file_of(tab_, r_) + ": line " + std::to_string(v.line) + ": " +
+          (r_.name.empty() ? std::string("the run") : "region '" + terminal_safe(r_.name) + "'") +
+          ": W from '" + std::string(work_rate_name_) +
+          "', which likwid computes on Sandy Bridge and Ivy Bridge from FP_COMP_OPS_EXE_SSE_FP_* "
+          "and SIMD_FP_256_PACKED_*: likwid's group files say these FLOP counts are potentially "
+          "wrong and cannot be trusted (RRZE-HPC/likwid groups/sandybridge/FLOPS_DP.txt, "
+          "groups/ivybridge/FLOPS_DP.txt); check W against the FLOP the code does");
+      return;
+    }
   }
 
   /// The first value of one of the level's metrics printed "nan" for a thread that ran, or
@@ -306,7 +330,8 @@ class BlockMeasure {
   const ToolRecord& r_;
   Block b_;
   std::map<std::string_view, const ToolValue*> runtime_;
-  double most_ = -1;  ///< the largest share of W so far (note_largest)
+  double most_ = -1;                 ///< the largest share of W so far (note_largest)
+  std::string_view work_rate_name_;  ///< the FLOP rate W came from ("DP [MFLOP/s]")
 };
 
 Block measure(const ToolTable& tab, const ToolRecord& r) {

@@ -48,11 +48,12 @@ struct LikwidTableReader {
   ToolTable& tab;
   int run = 0;
   int first_run = 1;
-  bool run_has_blocks = false;
   // Blocks of the current run: (region, group index, group) → record index, and which
   // tables each block had (a second Raw or Metric table of the same block starts a new run).
   std::map<std::tuple<std::string, int, std::string>, std::size_t> blocks;
   std::map<std::size_t, std::set<std::string>> block_tables;
+  // Of the current run: the group each index names ("Group 1: MEM_DP").
+  std::map<int, std::string> group_of_index;
   std::size_t cur = static_cast<std::size_t>(-1);
 
   // The table being read.
@@ -67,9 +68,9 @@ struct LikwidTableReader {
 
   void new_run() {
     ++run;
-    run_has_blocks = false;
     blocks.clear();
     block_tables.clear();
+    group_of_index.clear();
     cur = static_cast<std::size_t>(-1);
   }
 
@@ -95,17 +96,30 @@ struct LikwidTableReader {
   // values start in the record and how many columns its table had.
   std::map<std::size_t, std::map<std::string_view, std::pair<std::size_t, std::size_t>>> block_rows;
 
+  /// Whether a block of (region, index, group) not yet in this run belongs to another run: its
+  /// index names another group in this run. likwid-perfctr numbers the groups of one run 1, 2,
+  /// ... in the order given (`-g A -g B`: "Group 1: A", "Group 2: B"), the marker regions'
+  /// blocks too ("Region R, Group 1: A" for each region R): separate runs pasted one after
+  /// another each start again at "Group 1", and a second group under one index is another run.
+  bool starts_another_run(int index, const std::string& group) const {
+    const auto named = group_of_index.find(index);
+    return named != group_of_index.end() && named->second != group;
+  }
+
   /// The record of (region, group) in this run; `table` names the table about to be read so
-  /// that a repeated one starts a new run.
+  /// that a repeated one starts a new run, as does a block that cannot be of this run
+  /// (starts_another_run).
   void open_block(const std::string& region, int index, const std::string& group,
                   const std::string& table, int line) {
     auto key = std::make_tuple(region, index, group);
     auto it = blocks.find(key);
-    if (it != blocks.end() && block_tables[it->second].count(table)) {
+    if (it != blocks.end() ? block_tables[it->second].count(table) > 0
+                           : starts_another_run(index, group)) {
       new_run();
       it = blocks.end();
     }
     if (run < first_run) new_run();
+    group_of_index.emplace(index, group);
     if (it == blocks.end()) {
       ToolRecord r;
       r.name = region;
@@ -119,7 +133,6 @@ struct LikwidTableReader {
     }
     cur = it->second;
     block_tables[cur].insert(table);
-    run_has_blocks = true;
   }
 
   /// A header row: the table's kind and its thread columns.
@@ -360,12 +373,12 @@ struct LikwidTableReader {
                    lines.line_number());
         continue;
       }
-      if (line.starts_with("CPU name:")) same_cpu(line);
-      // likwid-perfctr prints the CPU before each run ("CPU name:\t..."); in CSV the same
-      // lines follow every STRUCT and do not start runs.
-      if (line.starts_with("CPU name:") && line.find("CPU name:,") != 0) {
-        end_csv_table();
-        if (run_has_blocks) new_run();
+      // likwid-perfctr prints the CPU before each run ("CPU name:\t..."), and with -o FILE.txt
+      // before each group's tables too (likwid.lua printOutput), so it starts no run: the
+      // groups' numbers do (open_block). In CSV the same lines follow every STRUCT.
+      if (line.starts_with("CPU name:")) {
+        if (line.find("CPU name:,") != 0) end_csv_table();
+        same_cpu(line);
         continue;
       }
       // Other lines: the program's output, likwid's INFO lines, rules of dashes.

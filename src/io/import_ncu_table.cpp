@@ -86,6 +86,10 @@ struct NcuTableReader {
   int first_error_line = 0;
   bool no_kernels = false;
   int prof_lines = 0;  ///< ncu's own "==PROF==" lines (processes connected, disconnected)
+  // ncu's text report (ncu without --csv): its first section header ("    Section: GPU Speed Of
+  // Light Throughput") and its first `==PROF== Profiling "NAME": ...` line, with their lines.
+  std::string text_section, profiled_kernel;
+  int text_section_line = 0, profiled_line = 0;
 
   /// The next table row (a line starting with a quote) into `rec`; ncu's own lines and other
   /// output are noted and skipped.
@@ -99,6 +103,7 @@ struct NcuTableReader {
       }
       if (std::string_view(line).starts_with("==")) {
         prof_lines += std::string_view(line).starts_with("==PROF==");
+        note_profiled_kernel();
         const bool error = std::string_view(line).starts_with("==ERROR==");
         if (error || std::string_view(line).starts_with("==WARNING==")) {
           if (messages.size() < 5)
@@ -112,10 +117,39 @@ struct NcuTableReader {
         continue;
       }
       if (foreign++ == 0) first_foreign = lines.line_number();
+      if (text_section.empty() && trim_blanks(line).starts_with("Section: ")) {
+        text_section = std::string(trim_blanks(line));
+        text_section_line = lines.line_number();
+      }
       if (unquoted_header == 0 && line.find("\"Kernel Name\"") != std::string::npos)
         unquoted_header = lines.line_number();
     }
     return false;
+  }
+
+  /// `==PROF== Profiling "kernelUnary": 0%....50%....100% - 8 passes`: ncu profiled that kernel.
+  void note_profiled_kernel() {
+    static constexpr std::string_view kProfiling = "==PROF== Profiling \"";
+    if (!profiled_kernel.empty() || !std::string_view(line).starts_with(kProfiling)) return;
+    const std::size_t end = line.find('"', kProfiling.size());
+    if (end == std::string::npos) return;
+    profiled_kernel = line.substr(kProfiling.size(), end - kProfiling.size());
+    profiled_line = lines.line_number();
+  }
+
+  /// ncu profiled kernels but wrote its text report (ncu without --csv), which is no table of
+  /// this importer: said so, with how to write the CSV, rather than "profiled no kernels".
+  [[noreturn]] void text_report() {
+    const bool section = text_section_line > 0;
+    const int at = section ? text_section_line : profiled_line;
+    throw InputError(
+        tab.origin + ": line " + std::to_string(at) + ": ncu's text report, not CSV (" +
+        (section ? "'" + terminal_safe(text_section) + "'"
+                 : "ncu profiled kernel '" + terminal_safe(profiled_kernel) +
+                       "' and the file has no CSV table") +
+        "): ncu prints this report without --csv; export the CSV with ncu --csv --page raw "
+        "--metrics ... ./app > out.csv, or from a saved report: ncu --import FILE.ncu-rep --csv "
+        "--page raw > out.csv");
   }
 
   [[noreturn]] void no_table() {
@@ -138,6 +172,7 @@ struct NcuTableReader {
                        ": a \"Kernel Name\" header that is no row of ncu's CSV (ncu quotes "
                        "every field, and its rows start with a quote): an edited or cut copy? "
                        "(export with: ncu --csv --page raw --metrics ...)");
+    if (text_section_line > 0 || profiled_line > 0) text_report();
     if (no_kernels || prof_lines > 0)
       throw InputError(o + ": ncu profiled no kernels (" +
                        (no_kernels ? std::string("==WARNING== No kernels were profiled.")

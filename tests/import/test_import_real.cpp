@@ -312,6 +312,29 @@ TEST(RealNcu, AProfileOfNoKernelIsSaidToBeOne) {
   EXPECT_NE(e2.find("out.csv: " + why), std::string::npos) << e2;
 }
 
+// ncu without --csv prints its text report: a kernel was profiled, the file is no CSV. It was
+// refused as "ncu profiled no kernels ... check --kernel-name/--launch-skip", which is wrong
+// advice; it is said to be the text report, with how to export CSV.
+TEST(RealNcu, ATextReportIsSaidToBeOne) {
+  const std::string how =
+      "ncu prints this report without --csv; export the CSV with ncu --csv --page raw --metrics "
+      "... ./app > out.csv, or from a saved report: ncu --import FILE.ncu-rep --csv --page raw "
+      "> out.csv";
+  // RTX 30 (CC 8.6), the report of softmax_forward_kernel2 after the program's lines.
+  EXPECT_EQ(error_of([] { ncu("ncu-rtx30-text-softmax-k2.txt"); }),
+            path("ncu-rtx30-text-softmax-k2.txt") +
+                ": line 10: ncu's text report, not CSV ('Section: GPU Speed Of Light "
+                "Throughput'): " +
+                how);
+  // Windows, ncu --kernel-name without --csv: its progress lines between the program's own CSV
+  // lines, no section yet (an excerpt).
+  EXPECT_EQ(error_of([] { ncu("ncu-win-nocsv-appcsv-excerpt.txt"); }),
+            path("ncu-win-nocsv-appcsv-excerpt.txt") +
+                ": line 3: ncu's text report, not CSV (ncu profiled kernel 'kernelUnary' and the "
+                "file has no CSV table): " +
+                how);
+}
+
 TEST(RealNcu, FilesWithoutFpMetricsAreRefusedForThat) {
   const std::string fp =
       "W cannot be counted: no FP instruction metrics "
@@ -631,6 +654,124 @@ TEST(RealLikwid, RawCountsBeatRoundedRuntimes) {
   EXPECT_EQ(mm.find("Runtime (RDTSC) [s]")->significant, 1);  // 0.0001
   EXPECT_EQ(mm.find("FP_ARITH_INST_RETIRED_SCALAR_DOUBLE")->instance, "Core 3");
   EXPECT_EQ(mm.find("FP_ARITH_INST_RETIRED_SCALAR_DOUBLE")->unit, "PMC1");
+}
+
+// ---- Separate runs pasted into one file -----------------------------------------------------
+
+// Three likwid-perfctr runs of one program on an Intel Core i7-10875H (Comet Lake), pasted one
+// after another without the CPU header between them: MEM_SP, FLOPS_SP, CYCLE_STALLS, each its
+// own "Group 1". They were read as three groups of one run (runtimes added, each rate spread
+// over the 374.2 s: W = 2.17 TFLOP, Q = 53.65 GB); a second "Group 1" is another run, and
+// MEM_SP alone has W and Q, so it is the point.
+TEST(RealLikwid, CometLakeRunsPastedInOneFileAreSeparateRuns) {
+  const auto r = likwid({"likwid-cometlake-memsp-flopssp-stalls.md"});
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  const Point& p = r.doc.points[0];
+  // W = FP_ARITH_INST_RETIRED_128B_PACKED_SINGLE 176,841,417,550 × 4 + SCALAR_SINGLE
+  // 15,671,340,907 × 1 + 256B_PACKED_SINGLE 1 × 8 = 723,037,011,115 FLOP (723.04 GFLOP)
+  EXPECT_DOUBLE_EQ(p.work.value, 176841417550.0 * 4 + 15671340907.0 + 1 * 8);
+  EXPECT_DOUBLE_EQ(p.work.value, 723037011115.0);
+  // T = MEM_SP's "Runtime (RDTSC) [s]" 124.6938 (not 124.6938 + 124.6492 + 124.8074 = 374.2 s)
+  EXPECT_DOUBLE_EQ(p.time.value, 124.6938);
+  // Q(DRAM) = Memory bandwidth 143.3845 MBytes/s × 124.6938 s = 17.88 GB
+  EXPECT_DOUBLE_EQ(level(p, "DRAM").bytes.value, 143.3845e6 * 124.6938);
+  EXPECT_NEAR(level(p, "DRAM").bytes.value / 17.8792e9, 1, 1e-4);  // the printed volume
+  EXPECT_EQ(p.precision, "fp32");
+  EXPECT_TRUE(has_note(r, "likwid run: run 2 (FLOPS_SP) not used")) << r.notes.size();
+}
+
+// Sandy Bridge/Ivy Bridge (FP_COMP_OPS_EXE_* and SIMD_FP_256_PACKED_DOUBLE events, four memory
+// channels), one thread: a MEM run and a FLOPS_DP run. Given as two files or pasted into one,
+// they are the same two runs: W from the one, Q from the other, T the mean of their runtimes.
+// Pasted, they were one run: 999.6 GFLOP, 8075 s, 2.77 TB.
+TEST(RealLikwid, SandyBridgeRunsPastedInOneFileAreTheSameAsTwoFiles) {
+  const std::string mem = read_text_file(kReal / "likwid-snb-mem-rivers.txt");
+  const std::string flops = read_text_file(kReal / "likwid-snb-flopsdp-rivers.txt");
+  const auto two = likwid({"likwid-snb-mem-rivers.txt", "likwid-snb-flopsdp-rivers.txt"});
+  const auto one = import_likwid(mem + flops, "snb.txt");
+  for (const ImportResult* r : {&two, &one}) {
+    ASSERT_EQ(r->doc.points.size(), 1u);
+    const Point& p = r->doc.points[0];
+    // W = DP [MFLOP/s] 123.7936 × 4080.0487 s = 505.08 GFLOP ...
+    EXPECT_DOUBLE_EQ(p.work.value, 123.7936e6 * 4080.0487);
+    // ... which is PMC0 52,287,698,182 × 2 + PMC1 69,433,493,065 + PMC2 82,768,760,959 × 4
+    // (likwid's formula), to the printed digits
+    EXPECT_NEAR(p.work.value / (52287698182.0 * 2 + 69433493065.0 + 82768760959.0 * 4), 1, 1e-6);
+    // Q(DRAM) = Memory bandwidth 343.0342 MBytes/s × 3994.6320 s = 1.37 TB
+    EXPECT_DOUBLE_EQ(level(p, "DRAM").bytes.value, 343.0342e6 * 3994.6320);
+    // T = the mean of the two runs' runtimes: (3994.6320 + 4080.0487) / 2 = 4037.3 s
+    EXPECT_DOUBLE_EQ(p.time.value, (3994.6320 + 4080.0487) / 2);
+    EXPECT_EQ(p.precision, "fp64");
+  }
+  EXPECT_TRUE(has_note(one,
+                       "likwid run: W from run 2 (FLOPS_DP), Q(DRAM) from run 1 (MEM); separate "
+                       "runs: T = the mean of their runtimes"));
+}
+
+// The same blocks as one run's groups (-g MEM -g FLOPS_DP: "Group 1", "Group 2") stay one run,
+// also with the CPU header likwid-perfctr writes before each group's tables with -o FILE.txt,
+// and with marker regions, whose blocks come group by group ("Region a, Group 1", "Region b,
+// Group 1", "Region a, Group 2", ...): rates combined over the sum of the groups' runtimes.
+TEST(RealLikwid, GroupsOfOneRunAreNotSplit) {
+  const std::string mem = read_text_file(kReal / "likwid-snb-mem-rivers.txt");
+  const std::string flops =
+      roofline::test::edited(read_text_file(kReal / "likwid-snb-flopsdp-rivers.txt"),
+                             "Group 1: FLOPS_DP", "Group 2: FLOPS_DP");
+  const std::string header =
+      "--------------------------------------------------------------------------------\n"
+      "CPU name:\tIntel(R) Xeon(R) CPU E5-2670 0 @ 2.60GHz\n";
+  const double t = 3994.6320 + 4080.0487;
+  for (const std::string& text : {mem + flops, header + mem + header + flops}) {
+    const auto r = import_likwid(text, "g.txt");
+    ASSERT_EQ(r.doc.points.size(), 1u);
+    const Point& p = r.doc.points[0];
+    EXPECT_DOUBLE_EQ(p.time.value, t);
+    // W = the FLOPS_DP rate over both groups' time; Q likewise the MEM rate
+    EXPECT_DOUBLE_EQ(p.work.value, 123.7936e6 * 4080.0487 / 4080.0487 * t);
+    EXPECT_DOUBLE_EQ(level(p, "DRAM").bytes.value, 343.0342e6 * 3994.6320 / 3994.6320 * t);
+  }
+  auto region = [](std::string text, const std::string& name) {
+    const std::size_t at = text.find("Group ");
+    return text.insert(at, "Region " + name + ", ");
+  };
+  const auto r = import_likwid(
+      region(mem, "a") + region(mem, "b") + region(flops, "a") + region(flops, "b"), "m.txt");
+  ASSERT_EQ(r.doc.points.size(), 2u);
+  for (const Point& p : r.doc.points) EXPECT_DOUBLE_EQ(p.time.value, t) << p.name;
+}
+
+// likwid-perfctr -O runs pasted into one file (TABLE lines, "Group 1 Raw" in each) had the same
+// defect once no text header stood between them (as in two `-o FILE.csv` files, CSV alone):
+// FLOPS_DP and L3 read as groups of one run. Pasted, they give the points the two files give
+// (CoffeeLakeFlopsAndL3RunsTogether).
+TEST(RealLikwid, CsvRunsPastedInOneFileAreSeparateRuns) {
+  const std::string flops = read_text_file(kReal / "likwid-coffeelake-csv-flopsdp.log");
+  const std::string l3 = read_text_file(kReal / "likwid-coffeelake-csv-l3.log");
+  const auto r = import_likwid(flops + l3.substr(l3.find("STRUCT,Info")), "both.log");
+  ASSERT_EQ(r.doc.points.size(), 3u);
+  const Point& p = r.doc.points[0];
+  EXPECT_EQ(p.name, "multMatPtrVet");
+  EXPECT_DOUBLE_EQ(p.work.value, 5010);
+  EXPECT_DOUBLE_EQ(p.time.value, (1.987080e-06 + 1.963059e-06) / 2);
+  EXPECT_DOUBLE_EQ(level(p, "L3").bytes.value, 29570.1759e6 * 1.963059e-06);
+}
+
+// likwid's FLOPS_DP on Sandy Bridge and Ivy Bridge counts FP_COMP_OPS_EXE_SSE_FP_* and
+// SIMD_FP_256_PACKED_DOUBLE, which likwid's group files call potentially wrong: W is kept, with
+// a note citing them (not a refusal, as for Xeon Phi's micro-ops).
+TEST(RealLikwid, SandyBridgeFlopCountersAreNotedAsUntrusted) {
+  const auto r = likwid({"likwid-snb-mem-rivers.txt", "likwid-snb-flopsdp-rivers.txt"});
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  EXPECT_TRUE(has_note(
+      r, path("likwid-snb-flopsdp-rivers.txt") +
+             ": line 9: the run: W from 'DP [MFLOP/s]', which likwid computes on Sandy Bridge and "
+             "Ivy Bridge from FP_COMP_OPS_EXE_SSE_FP_* and SIMD_FP_256_PACKED_*: likwid's group "
+             "files say these FLOP counts are potentially wrong and cannot be trusted "
+             "(RRZE-HPC/likwid groups/sandybridge/FLOPS_DP.txt, "
+             "groups/ivybridge/FLOPS_DP.txt)"));
+  // Other CPUs' FLOP events carry no such note.
+  const auto comet = likwid({"likwid-cometlake-memsp-flopssp-stalls.md"});
+  EXPECT_FALSE(has_note(comet, "potentially wrong"));
 }
 
 // ---- DCGM -----------------------------------------------------------------------------------
