@@ -487,6 +487,7 @@ void check_thresholds(CheckConfig& config, std::optional<RealArg<"min_attainment
       throw InputError("min_attainment: expected a number in (0, 1] (got " +
                        format_number(*min_attainment) + ")");
     config.min_attainment = static_cast<double>(*min_attainment);
+    config.min_attainment_from = "min_attainment";  // the CLI's "--min-attainment"
   }
   if (noise) {
     const std::string got =
@@ -498,6 +499,7 @@ void check_thresholds(CheckConfig& config, std::optional<RealArg<"min_attainment
     if (!(*noise < kBlindNoise))
       throw InputError(got + ": a noise of 100% or more is too noisy to judge");
     config.noise = static_cast<double>(*noise);
+    config.noise_from = "noise";  // the CLI's "--noise"
   }
 }
 

@@ -50,7 +50,11 @@ def test_an_attainment_threshold_is_the_clis(cli, files):
     machine = roofline.Machine.from_roofs(100, 1)
     p = roofline.check(now, machine=machine, min_attainment=0.5)
     assert r.returncode == (5 if c["counts"]["failed"] else 0)
-    assert p == c
+    # The same document, the minimum's source named as check()'s parameter, as the CLI's flag.
+    assert json.loads(json.dumps(p).replace("min_attainment)", "--min-attainment)")
+                      .replace('"threshold_from": "min_attainment"',
+                               '"threshold_from": "--min-attainment"')) == c
+    assert p["points"][0]["threshold_from"] == "min_attainment"
     assert p["points"][0]["attainment"] == pytest.approx(1.0, rel=1e-12)
 
 
