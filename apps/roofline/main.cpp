@@ -130,8 +130,11 @@ int run(int argc, char** argv) {
     report("error", plain_parse_error(e.what()) + "\nRun with --help for the options.");
     return kExitBadInput;
   } catch (const roofline::NotARegularFileError& e) {
-    // Every output flag of the command line takes `-` for standard output (check_outputs).
-    report("error", std::string(e.what()) + "; for standard output give -");
+    // Every output flag of the command line but --report (a chart's format is its file's
+    // extension, and a chart's path is checked under no flag's name) takes `-` for standard
+    // output (check_outputs).
+    const bool takes_stdout = !e.flag().empty() && e.flag() != "--report";
+    report("error", std::string(e.what()) + (takes_stdout ? "; for standard output give -" : ""));
     return kExitBadInput;
   } catch (const roofline::InputError& e) {
     report("error", e.what());

@@ -103,7 +103,7 @@ void require_distinct_levels(const Point& p, const RoofSet& roofs, const std::st
 /// from. Text as given: every output escapes it as it escapes names.
 struct PointLeftOut {
   std::string name;    ///< the point's name ("" for a point without one)
-  std::string reason;  ///< short, for a chart's line: "no fp16 roof", "no roof for level L1"
+  std::string reason;  ///< short, for a chart's line: "no roof for fp16", "no roof for level L1"
   std::string detail;  ///< the whole message: "machine 'm' has no compute roof for 'fp16' (…)"
 };
 

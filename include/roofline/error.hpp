@@ -2,6 +2,7 @@
 // Typed errors of the library. The CLI turns them into one clear message and a non-zero exit.
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace roofline {
 
@@ -40,7 +41,13 @@ class InputError : public Error {
 /// where `-` writes to standard output, adds that; Python's save() takes no `-`.
 class NotARegularFileError : public InputError {
  public:
-  using InputError::InputError;
+  NotARegularFileError(const std::string& message, std::string flag)
+      : InputError(message), flag_(std::move(flag)) {}
+  /// The output's flag ("-o", "--report"; "" when the caller named none).
+  const std::string& flag() const { return flag_; }
+
+ private:
+  std::string flag_;
 };
 
 /// A capability the machine lacks (no PMU, no GPU, no MPI). Callers report it and go on.

@@ -2,6 +2,7 @@
 // Well-formed UTF-8 (RFC 3629), header-only so that the marker runtime, which links nothing of
 // the library, reads text by the same rule as the sanitizers (sanitize.hpp) and the JSON writer.
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace roofline {
@@ -34,6 +35,23 @@ inline std::size_t decode_utf8(std::string_view s, std::size_t i, char32_t& cp) 
   }
   if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
   return len;
+}
+
+/// Removes the last character of `s`: its lead byte and the continuation bytes after it, so a
+/// text cut to fit is never cut inside a UTF-8 sequence. Nothing when `s` is empty.
+inline void drop_last_code_point(std::string& s) {
+  if (s.empty()) return;
+  std::size_t cut = s.size() - 1;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  s.erase(cut);
+}
+
+/// The longest start of `s` of at most `max_bytes` bytes that ends between two characters.
+inline std::string cut_at_code_point(std::string_view s, std::size_t max_bytes) {
+  if (s.size() <= max_bytes) return std::string(s);
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(s.substr(0, cut));
 }
 
 }  // namespace roofline

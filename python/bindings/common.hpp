@@ -215,7 +215,8 @@ py::str fs_text(const std::string& name);
 /// The InputError of a str holding a lone surrogate (text_value's, path_arg's), naming `what`.
 [[noreturn]] void refuse_surrogate(const py::handle& str, const std::string& what);
 
-/// "a WORD" or "an WORD" ("an ndarray", "an int"), as a message names a type.
+/// "a WORD" or "an WORD" by the word's first letter ("an int", "a ndarray"), as a message names a
+/// type.
 std::string with_article(const std::string& word);
 
 /// An int as a message shows it: its digits, or "an integer of N digits" when it has more than

@@ -545,9 +545,21 @@ void register_model(py::module_& m) {
 // The reprs: one line, the type and the figures looked at first, numbers as `roofline llm`
 // prints them (quantity.hpp), names escaped (terminal_safe) and quoted.
 
-std::string aggregate_repr(const llm::Aggregate& a) {
-  return "<llm.Aggregate " + quoted(a.name) + " I=" + format_intensity(a.intensity()) +
-         " T=" + format_seconds(a.time) + ">";
+/// A group of operators as one point, with the roofs that say its units: on an integer compute
+/// roof (Roofs::counts_apart) the products' OP and the element-wise FLOP are never added, as
+/// `roofline llm` prints them ("781.3 OP/byte + 0.4827 FLOP/byte").
+struct AggregateView {
+  llm::Aggregate a;
+  llm::Roofs roofs;
+  Work work() const { return roofs.in_compute_units(a.work, a.vector_work); }
+  Work vector_work() const { return roofs.counts_apart() ? a.vector_work : Work(0); }
+};
+
+std::string aggregate_repr(const AggregateView& v) {
+  std::string i = format_intensity(v.work() / v.a.traffic, v.roofs.units);
+  if (v.roofs.counts_apart())
+    i += " + " + format_intensity(v.vector_work() / v.a.traffic, v.roofs.vector_units);
+  return "<llm.Aggregate " + quoted(v.a.name) + " I=" + i + " T=" + format_seconds(v.a.time) + ">";
 }
 
 std::string report_repr(const LlmReport& x) {
@@ -598,16 +610,27 @@ std::string cost_repr(const llm::TokenCost& c) {
          ")>";
 }
 
-void register_report(py::module_& m) {
-  py::class_<llm::Aggregate>(m, "Aggregate", "A group of operators as one point.")
-      .def_readonly("name", &llm::Aggregate::name)
-      .def_property_readonly("work_flop", [](const llm::Aggregate& a) { return a.work.value; })
+void register_aggregate(py::module_& m) {
+  py::class_<AggregateView>(m, "Aggregate",
+                            "A group of operators as one point. On an integer compute roof "
+                            "(compute='int8') work_flop and intensity_flop_per_byte count the "
+                            "products' OP, and vector_work_flop the element-wise FLOP, never "
+                            "added (docs/llm.md).")
+      .def_property_readonly("name", [](const AggregateView& v) { return v.a.name; })
+      .def_property_readonly("work_flop", [](const AggregateView& v) { return v.work().value; })
+      .def_property_readonly(
+          "vector_work_flop", [](const AggregateView& v) { return v.vector_work().value; },
+          "the element-wise FLOP counted apart from work_flop's OP (0 when one unit counts both)")
       .def_property_readonly("traffic_byte",
-                             [](const llm::Aggregate& a) { return a.traffic.value; })
-      .def_property_readonly("time_s", [](const llm::Aggregate& a) { return a.time.value; })
+                             [](const AggregateView& v) { return v.a.traffic.value; })
+      .def_property_readonly("time_s", [](const AggregateView& v) { return v.a.time.value; })
       .def_property_readonly("intensity_flop_per_byte",
-                             [](const llm::Aggregate& a) { return a.intensity().value; })
+                             [](const AggregateView& v) { return (v.work() / v.a.traffic).value; })
       .def("__repr__", &aggregate_repr);
+}
+
+void register_report(py::module_& m) {
+  register_aggregate(m);
 
   py::class_<LlmReport>(m, "Report",
                         "One (batch, context) on a machine: prefill and decode operators, TTFT, "
@@ -649,10 +672,18 @@ void register_report(py::module_& m) {
                              [](const LlmReport& x) { return x.r.roofs.bandwidth.value; })
       .def_property_readonly("ridge_flop_per_byte",
                              [](const LlmReport& x) { return x.r.roofs.ridge().value; })
-      .def_property_readonly("prefill", [](const LlmReport& x) { return x.r.prefill_point; })
-      .def_property_readonly("decode_linear", [](const LlmReport& x) { return x.r.decode_linear; })
+      .def_property_readonly("prefill",
+                             [](const LlmReport& x) {
+                               return AggregateView{x.r.prefill_point, x.r.roofs};
+                             })
+      .def_property_readonly("decode_linear",
+                             [](const LlmReport& x) {
+                               return AggregateView{x.r.decode_linear, x.r.roofs};
+                             })
       .def_property_readonly("decode_attention",
-                             [](const LlmReport& x) { return x.r.decode_attention; })
+                             [](const LlmReport& x) {
+                               return AggregateView{x.r.decode_attention, x.r.roofs};
+                             })
       .def_property_readonly(
           "ttft_s", [](const LlmReport& x) { return x.r.ttft.value; },
           "time to first token: the prefill of batch × prompt tokens")

@@ -279,15 +279,24 @@ std::string diff_repr(const MachineDiff& x) {
     });
   };
   const auto beyond = count(true);
-  const auto unknown = count(std::nullopt);
-  // A roof neither document carries a spread for is said as `roofline diff` says it (one
-  // code, noise_verdict): not counted as within the noise.
-  const std::string verdicts = unknown == 0 ? std::to_string(beyond) + " beyond the noise"
-                               : static_cast<std::size_t>(unknown) == x.d.changes.size()
-                                   ? noise_verdict(std::nullopt, std::nullopt, /*brief=*/false)
-                                   : std::to_string(beyond) + " beyond the noise, " +
-                                         std::to_string(unknown) + " with " +
-                                         noise_verdict(std::nullopt, std::nullopt, /*brief=*/false);
+  // A roof judged neither way: too noisy (a noise of 100% or more), or no spread carried.
+  const auto too_noisy =
+      std::count_if(x.d.changes.begin(), x.d.changes.end(),
+                    [](const RoofChange& c) { return c.noise && *c.noise >= kBlindNoise; });
+  const auto unknown = count(std::nullopt) - too_noisy;
+  // Said as `roofline diff` says them (one code, noise_verdict): not counted as within the
+  // noise.
+  const std::string no_spread = noise_verdict(std::nullopt, std::nullopt, /*brief=*/false);
+  std::string verdicts;
+  if (static_cast<std::size_t>(unknown) == x.d.changes.size()) {
+    verdicts = no_spread;
+  } else {
+    verdicts = std::to_string(beyond) + " beyond the noise";
+    if (too_noisy > 0)
+      verdicts +=
+          ", " + std::to_string(too_noisy) + " too noisy to judge (a noise of 100% or more)";
+    if (unknown > 0) verdicts += ", " + std::to_string(unknown) + " with " + no_spread;
+  }
   // Two documents of one machine name (a measurement before and after) told apart by their
   // files' names, as `roofline diff` heads them.
   const auto label = [](const MachineDocument& m, const MachineDocument& other) {

@@ -138,7 +138,7 @@ std::string given_text(const py::handle& v) {
     return "a value";
   }
   std::string text = terminal_safe(py::str(r).cast<std::string>());
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  if (text.size() > 60) text = cut_at_code_point(text, 57) + "...";
   return text;
 }
 

@@ -235,7 +235,8 @@ bool is_null_device(const fs::path& path) {
 }
 
 /// The rules for a target path. Returns whether it exists (and its lstat in `st`).
-bool check_target(const fs::path& path, const std::string& who, struct stat& st) {
+bool check_target(const fs::path& path, const std::string& who, struct stat& st,
+                  const std::string& what) {
   if (path.empty()) throw InputError((who.empty() ? "output" : who) + ": an empty file name");
   refuse_nul(path, who);
   if (is_null_device(path)) return true;  // discarded: nothing is replaced
@@ -267,8 +268,9 @@ bool check_target(const fs::path& path, const std::string& who, struct stat& st)
                      "points to, or to a new path)");
   if (!S_ISREG(st.st_mode))
     throw NotARegularFileError(who + ": is " + kind_of(st.st_mode) +
-                               ", not a regular file; refusing to replace it (outputs go to "
-                               "regular files or new paths)");
+                                   ", not a regular file; refusing to replace it (outputs go to "
+                                   "regular files or new paths)",
+                               what);
   if (!may_write(path, st))
     throw InputError(who + ": is read-only (mode " + mode_text(st.st_mode) +
                      "); refusing to replace it (make it writable first, or write elsewhere)");
@@ -418,7 +420,7 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin) {
 
 void check_writable_path(const fs::path& path, const std::string& what) {
   struct stat st {};
-  check_target(path, label(path, what), st);
+  check_target(path, label(path, what), st, what);
 }
 
 namespace {
@@ -477,7 +479,7 @@ bool EndingSignalsHeld::pending() {
 void write_file_atomic(const fs::path& path, const std::string& content, const std::string& what) {
   const std::string who = label(path, what);
   struct stat st {};
-  const bool exists = check_target(path, who, st);
+  const bool exists = check_target(path, who, st, what);
   if (is_null_device(path)) return;  // -o /dev/null: the output is discarded
   const fs::path dir = folder_of(path);
   // The temporary name stays within NAME_MAX whatever the target's name.
@@ -529,7 +531,7 @@ void write_file_atomic(const fs::path& path, const std::string& content, const s
   // The target may have changed while we wrote: check it again just before replacing it.
   try {
     struct stat again {};
-    check_target(path, who, again);
+    check_target(path, who, again, what);
   } catch (...) {
     fs::remove(tmp, ec);
     throw;

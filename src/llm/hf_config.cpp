@@ -84,9 +84,7 @@ bool known_activation(const std::string& a) {
 std::string echoed(const std::string& v) {
   constexpr std::size_t kMost = 64;
   if (v.size() <= kMost) return terminal_safe(v);
-  std::size_t cut = kMost;
-  while (cut > 0 && (static_cast<unsigned char>(v[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 start
-  return terminal_safe(v.substr(0, cut)) + "… (" + std::to_string(v.size()) + " bytes)";
+  return terminal_safe(cut_at_code_point(v, kMost)) + "… (" + std::to_string(v.size()) + " bytes)";
 }
 
 // What transformers' config class fills in when config.json leaves a field out. Real files

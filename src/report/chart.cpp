@@ -171,11 +171,7 @@ std::string not_drawn_line(const std::vector<PointLeftOut>& left,
   if (!best.empty()) return best;
   // Not even the first: it is cut at a code point, with an ellipsis.
   std::string first = not_drawn_item(left.front());
-  while (!first.empty() && !fits(head + first + "…" + more(1))) {
-    size_t cut = first.size() - 1;
-    while (cut > 0 && (static_cast<unsigned char>(first[cut]) & 0xC0) == 0x80) --cut;
-    first.erase(cut);
-  }
+  while (!first.empty() && !fits(head + first + "…" + more(1))) drop_last_code_point(first);
   return head + first + "…" + more(1);
 }
 

@@ -304,11 +304,7 @@ std::string open_document(const Canvas& c) {
     compared = " · compared with " + std::to_string(c.in.machines.size() - 1) + " machines";
   sub = head + compared + sub;
   if (text_width(sub + count, 12) > room) {
-    while (!sub.empty() && text_width(sub + "…" + count, 12) > room) {
-      size_t cut = sub.size() - 1;
-      while (cut > 0 && (static_cast<unsigned char>(sub[cut]) & 0xC0) == 0x80) --cut;
-      sub.erase(cut);
-    }
+    while (!sub.empty() && text_width(sub + "…" + count, 12) > room) drop_last_code_point(sub);
     sub += "…";
   }
   sub += count;

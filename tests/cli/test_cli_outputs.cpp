@@ -407,5 +407,25 @@ TEST(CliOutputs, AReportThatFailsAfterTheDocumentsNamesThem) {
       << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir.file("run.json")));
 }
+// An output onto a FIFO is refused; the command line suggests `-` for standard output only
+// where the flag takes it: -o does, --report does not (a chart's format is its extension).
+TEST(CliOutputs, StandardOutputIsSuggestedOnlyForAFlagThatTakesIt) {
+  TempDir dir;
+  const std::string fifo = dir.file("f.svg");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::vector<std::string> point = {"point", "--work", "1G", "--traffic",   "1G",  "--time",
+                                          "1",     "--peak", "1T", "--bandwidth", "100G"};
+  auto args = point;
+  args.insert(args.end(), {"--report", fifo});
+  auto r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("is a FIFO"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("give -"), std::string::npos) << r.err;
+  args = point;
+  args.insert(args.end(), {"-o", fifo});
+  r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("; for standard output give -"), std::string::npos) << r.err;
+}
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::test

@@ -113,3 +113,20 @@ TEST(Sanitize, XmlTextHasOnlyXmlCharacters) {
     EXPECT_TRUE(c >= 0x20 || c == 0x0a) << int(c);
   }
 }
+
+// Text cut to fit is cut between characters: "é" is two bytes, and a cut after its first byte
+// left "\xc3" (a Python message echoed a value so).
+TEST(Sanitize, TextIsCutBetweenCharacters) {
+  EXPECT_EQ(cut_at_code_point("abé", 3), "ab");
+  EXPECT_EQ(cut_at_code_point("abé", 4), "abé");
+  EXPECT_EQ(cut_at_code_point("ab€d", 4), "ab");  // € is three bytes
+  EXPECT_EQ(cut_at_code_point("ab€d", 5), "ab€");
+  EXPECT_EQ(cut_at_code_point("é", 0), "");
+  std::string s = "a€";
+  drop_last_code_point(s);
+  EXPECT_EQ(s, "a");
+  drop_last_code_point(s);
+  EXPECT_EQ(s, "");
+  drop_last_code_point(s);
+  EXPECT_EQ(s, "");
+}

@@ -995,4 +995,20 @@ TEST(RealLikwid, AFlopEventNotMeasuredIsSaidAsSuch) {
                            "(see its ERROR lines, e.g. 'MSR write operation failed')";
   EXPECT_EQ(error_of([&] { likwid({msr}); }), want);
 }
+// Nehalem's and Westmere's FLOPS_DP count FP_COMP_OPS_EXE_SSE_FP_PACKED and _SCALAR (no
+// _DOUBLE), which likwid's group files do not call untrusted: the Sandy Bridge file with those
+// names (and no 256-bit row, which those CPUs lack) gets no note.
+TEST(RealLikwid, WestmereFlopCountersAreNotNotedAsUntrusted) {
+  std::string flops = read_text_file(kReal / "likwid-snb-flopsdp-rivers.txt");
+  flops = roofline::test::edited(flops, "FP_COMP_OPS_EXE_SSE_FP_PACKED_DOUBLE |",
+                                 "   FP_COMP_OPS_EXE_SSE_FP_PACKED    |");
+  flops = roofline::test::edited(flops, "FP_COMP_OPS_EXE_SSE_FP_SCALAR_DOUBLE |",
+                                 "   FP_COMP_OPS_EXE_SSE_FP_SCALAR    |");
+  flops = roofline::test::edited(
+      flops, "|       SIMD_FP_256_PACKED_DOUBLE      |   PMC2  |    82768760959 |\n", "");
+  const std::string mem = read_text_file(kReal / "likwid-snb-mem-rivers.txt");
+  const auto r = likwid_texts({{"westmere-mem.txt", mem}, {"westmere-flops.txt", flops}});
+  ASSERT_EQ(r.doc.points.size(), 1u);
+  EXPECT_FALSE(has_note(r, "potentially wrong"));
+}
 }  // namespace ROOFLINE_UNITY_ID

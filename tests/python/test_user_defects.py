@@ -200,3 +200,58 @@ def test_a_diff_without_spreads_cannot_say_whether_a_change_exceeds_the_noise(cl
 def test_check_names_a_wrong_item_with_its_article():
     with pytest.raises(TypeError, match=r"\(got a list holding an int\)$"):
         roofline.check([3], "a100-80gb", min_attainment=0.5)
+
+
+def test_a_diff_repr_says_too_noisy_as_roofline_diff_does(tmp_path):
+    # Roof spreads (max − min)/median of 130% and 175%: `roofline diff` says "too noisy to
+    # judge"; the repr had counted such pairs as carrying no spread.
+    def machine(path, lo, hi):
+        doc = {"schema": "roofline.machine", "version": 1, "name": "vm",
+               "default_compute": "fp64", "default_memory": "DRAM",
+               "compute": [{"name": "fp64", "precision": "fp64", "peak": 100e9,
+                            "provenance": "measured",
+                            "stats": {"repetitions": 3, "median": 100e9, "min": lo, "max": hi}}],
+               "memory": [{"level": "DRAM", "bandwidth": 20e9, "provenance": "measured",
+                           "stats": {"repetitions": 3, "median": 20e9, "min": 19.8e9,
+                                     "max": 20.2e9}}]}
+        path.write_text(json.dumps(doc))
+        return str(path)
+    a = machine(tmp_path / "a.json", 50e9, 180e9)    # (180 − 50)/100 = 130%
+    b = machine(tmp_path / "b.json", 25e9, 200e9)    # (200 − 25)/100 = 175%
+    r = repr(roofline.diff(a, b))
+    assert "1 too noisy to judge" in r, r
+    assert "no spread carried" not in r, r
+
+
+def test_a_value_echoed_in_a_message_is_cut_between_characters():
+    # A repr of 82 bytes ('ab' and 40 two-byte é) is cut to fit the message: it was cut after
+    # the first byte of an é, which Python showed as '\xc3'.
+    class Huge:
+        def __float__(self):
+            raise OverflowError("too big")
+
+        def __repr__(self):
+            return "ab" + "é" * 40
+
+    with pytest.raises(Exception) as e:
+        roofline.Point("p", Huge(), 1e9, 1.0)
+    text = str(e.value)
+    assert "abéé" in text, text
+    assert "\\xc3" not in text and "\ufffd" not in text, text
+
+
+def test_an_int8_aggregate_never_adds_op_and_flop():
+    # llama-2-7b prefill on a100-80gb with int8 products: the CLI prints W as "27.63 TOP +
+    # 17.07 GFLOP"; the Aggregate's work_flop had added the two (27643096334336).
+    r = roofline.llm.analyse("llama-2-7b", "a100-80gb", compute="int8")
+    d = r.to_dict()
+    a = r.prefill
+    assert a.work_flop == d["summary"]["prefill"]["work"]
+    assert a.vector_work_flop > 0
+    assert a.work_flop + a.vector_work_flop == pytest.approx(27643096334336, rel=1e-12)
+    assert a.intensity_flop_per_byte == pytest.approx(a.work_flop / a.traffic_byte, rel=1e-12)
+    assert " OP/byte + " in repr(a) and repr(a).count("FLOP/byte") == 1, repr(a)
+    # Float products: one unit, nothing apart.
+    f = roofline.llm.analyse("llama-2-7b", "a100-80gb").prefill
+    assert f.vector_work_flop == 0
+    assert "OP/byte" not in repr(f).replace("FLOP/byte", ""), repr(f)

@@ -2,13 +2,19 @@
 // first on the loader's path. `roofline run dgemm` with its folder first on LD_LIBRARY_PATH (the
 // loader's ordinary search: blas.cpp opens "libopenblas.so.0" by name) reads back C as it left it,
 // so its result check fails and the command exits 6 (kExitResultCheckFailed). Built for the
-// tests only, never installed; the product has no switch for it.
+// tests only, never installed; the product has no switch for it. Defined with cblas.h's own
+// types: the sanitizer build checks that a function called through a pointer has the pointer's
+// type (ints for its enums had been "call through pointer to incorrect function type").
+#include <cblas.h>
+
 extern "C" {
-// cblas.h's signatures (its enums are ints, blasint an int in an LP64 OpenBLAS).
-void cblas_sgemm(int, int, int, int, int, int, float, const float*, int, const float*, int, float,
-                 float*, int) {}
-void cblas_dgemm(int, int, int, int, int, int, double, const double*, int, const double*, int,
-                 double, double*, int) {}
+void cblas_sgemm(const enum CBLAS_ORDER, const enum CBLAS_TRANSPOSE, const enum CBLAS_TRANSPOSE,
+                 const blasint, const blasint, const blasint, const float, const float*,
+                 const blasint, const float*, const blasint, const float, float*, const blasint) {}
+void cblas_dgemm(const enum CBLAS_ORDER, const enum CBLAS_TRANSPOSE, const enum CBLAS_TRANSPOSE,
+                 const blasint, const blasint, const blasint, const double, const double*,
+                 const blasint, const double*, const blasint, const double, double*,
+                 const blasint) {}
 void openblas_set_num_threads(int) {}
 char* openblas_get_corename(void) {
   static char name[] = "Haswell";
