@@ -71,7 +71,8 @@ std::string render_html(const ReportInput& in);
 std::string render_terminal(const ReportInput& in, int columns, bool color);
 /// The widest terminal plot: 1000 columns (a wide terminal at a small font has ~400).
 inline constexpr int kMaxTerminalColumns = 1000;
-/// Roofs and points as CSV (one row per roof and per point, with the diagnosis).
+/// Roofs and points as CSV (one row per roof and per point level, with the diagnosis; then one
+/// per point not drawn, `drawn` false with its `reason` and `detail`; docs/charts.md).
 std::string render_csv(const ReportInput& in);
 /// Roofs, ridges, points with their analyses, and the workload comparison as JSON
 /// (schema "roofline.report", version 2).

@@ -76,7 +76,8 @@ std::string render_csv(const ReportInput& in) {
       "provenance",   "value",        "unit",       "theoretical", "measured_over_theoretical",
       "intensity",    "performance",  "attainable", "attainment",  "verdict",
       "binding_roof", "compute_roof", "work",       "traffic",     "time",
-      "source",       "spread",       "noisy"};
+      "source",       "spread",       "noisy",      "drawn",       "reason",
+      "detail"};
   std::string out;
   for (size_t i = 0; i < columns.size(); ++i) out += (i ? "," : "") + columns[i];
   out += "\n";
@@ -147,9 +148,19 @@ std::string render_csv(const ReportInput& in) {
            {"work", csv_number(p.work.value)},
            {"traffic", csv_number(l.traffic.value)},
            {"time", csv_number(p.time.value)},
-           {"source", p.source}});
+           {"source", p.source},
+           {"drawn", "true"}});
     }
   }
+  // The points given that the chart leaves out (ReportInput::not_drawn), one row each with why,
+  // so a spreadsheet counts every point given; the columns added last keep the others' places.
+  for (const auto& p : in.not_drawn)
+    row({{"record", "point"},
+         {"machine", machine},
+         {"name", p.name},
+         {"drawn", "false"},
+         {"reason", p.reason},
+         {"detail", p.detail}});
   return out;
 }
 

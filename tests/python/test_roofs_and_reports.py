@@ -1,6 +1,8 @@
 """What roofs and reports say about themselves: a measured roof's spread and quartiles as the
 machine document and `diff` give them, the provenance and precision of roofs given as two
 numbers, a model's published size, an LLM report's measured rate above the roofs."""
+import csv
+import io
 import json
 import os
 
@@ -218,6 +220,15 @@ def test_a_chart_says_the_points_it_leaves_out_as_plot_does(cli, tmp_path):
     with pytest.warns(UserWarning):
         as_dict = chart.to_dict()
     assert as_dict["not_drawn"] == left
+    # The CSV has a row for it too: `drawn` false, with the reason and the message, in the
+    # columns after the others; the drawn point's row says true.
+    with pytest.warns(UserWarning):
+        rows = list(csv.reader(io.StringIO(chart.to_csv())))
+    assert rows[0][-3:] == ["drawn", "reason", "detail"]
+    by_name = {r[2]: r for r in rows[1:] if r[0] == "point"}
+    assert by_name["eight"][-3:] == ["false", "no roof for fp8", left[0]["detail"]]
+    assert by_name["eight"][3:-3] == [""] * (len(rows[0]) - 6)
+    assert by_name["drawn"][-3:] == ["true", "", ""]
     # As `roofline plot` says it in its JSON.
     points = tmp_path / "p.json"
     points.write_text(json.dumps({"schema": "roofline.points", "version": 1, "points": [

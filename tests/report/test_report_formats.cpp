@@ -146,12 +146,15 @@ TEST(ReportData, CsvHasRoofsAndPointRows) {
                      "fp64 avx2 fma,200000000,2.4e+09,0.125,formula"),
             std::string::npos)
       << csv;
-  // The header names every column, the point rows fill all of them.
+  // The header names every column (drawn, reason and detail last, so the others keep their
+  // places), the point rows fill all of them but a roof's spread and the reasons not drawn.
   EXPECT_EQ(csv.rfind("record,machine,name,level,precision,provenance,value,unit,theoretical,"
                       "measured_over_theoretical,intensity,performance,attainable,attainment,"
-                      "verdict,binding_roof,compute_roof,work,traffic,time,source,spread,noisy\n",
+                      "verdict,binding_roof,compute_roof,work,traffic,time,source,spread,noisy,"
+                      "drawn,reason,detail\n",
                       0),
             0u);
+  EXPECT_NE(csv.find("0.125,formula,,,true,,\n"), std::string::npos) << csv;
   // A measured roof's spread (the noise policy's) and its flag: 16.7% (the real run's cv) and
   // noisy; its bf16 dot roof is not. The SVG and CSV said nothing of it.
   ReportInput real;
@@ -159,10 +162,10 @@ TEST(ReportData, CsvHasRoofsAndPointRows) {
   const std::string real_csv = render_csv(real);
   EXPECT_NE(real_csv.find(",fp64 512-bit fma,"), std::string::npos);
   EXPECT_TRUE(std::regex_search(
-      real_csv, std::regex(R"(compute_roof,[^,]+,fp64 scalar add\+mul,.*,0\.16[0-9]*,true\n)")))
+      real_csv, std::regex(R"(compute_roof,[^,]+,fp64 scalar add\+mul,.*,0\.16[0-9]*,true,,,\n)")))
       << real_csv;
-  EXPECT_TRUE(
-      std::regex_search(real_csv, std::regex(R"(compute_roof,[^,]+,bf16 512-bit dot,.*,false\n)")))
+  EXPECT_TRUE(std::regex_search(real_csv,
+                                std::regex(R"(compute_roof,[^,]+,bf16 512-bit dot,.*,false,,,\n)")))
       << real_csv;
 }
 
