@@ -568,7 +568,7 @@ void run(ProfileArgs& a) {
 
   if (!a.save_counters.empty() && a.replay.empty())
     emit(recording_to_json(r, this_cpu()), a.save_counters);
-  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, o.judged);
+  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, o.judged, o.left_out);
   emit(a.json ? profile_json(a, r, o, messages, m) : profile_text(a, r, o, messages, m), a.output);
   if (r.exit_status != 0) {
     std::fflush(stdout);

@@ -33,11 +33,17 @@ void check_report_option(const std::string& report, const MachineOptions& machin
 }
 
 void write_profile_report(const std::string& path, const std::string& name,
-                          const MachineDocument& m, const std::vector<Point>& points) {
+                          const MachineDocument& m, const std::vector<Point>& points,
+                          const std::vector<PointLeftOut>& not_drawn) {
   ReportInput in;
   in.title = (name.empty() ? std::string("profile") : name) + " on " + m.roofs.name;
   in.machines.push_back(m);
   in.points = points;
+  // One list gives the chart's line and the warnings: they name the same points.
+  in.not_drawn = not_drawn;
+  for (const auto& l : not_drawn)
+    say("roofline: warning: " + terminal_safe(path) + ": not drawn: " + terminal_safe(l.detail) +
+        "\n");
   write_report(path, in);
 }
 
@@ -124,7 +130,7 @@ void run_profile_instrument(InstrumentArgs a) {
   std::vector<std::string> notes;
   const InstrumentedPoints ip =
       fitted_points(r, a.name, a.machine.precision, m ? &m->roofs : nullptr, notes);
-  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, ip.judged);
+  if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, ip.judged, ip.left_out);
   if (a.json)
     emit(json_text(run_to_json(a.command, r, ip, m, messages, notes)) + "\n", a.output);
   else

@@ -25,9 +25,12 @@ struct InstrumentArgs {
 /// --report needs roofs: throws InputError when `report` is given without --machine/--hw, and
 /// checks the path (check_report_path).
 void check_report_option(const std::string& report, const MachineOptions& machine);
-/// Writes the profile's points on the machine's roofs to `path` (format by extension).
+/// Writes the profile's points on the machine's roofs to `path` (format by extension), and says
+/// the points it leaves out (`not_drawn`: the points' judged_point list, which their notes come
+/// from too) in the chart and in a warning on stderr each, as `plot` does.
 void write_profile_report(const std::string& path, const std::string& name,
-                          const MachineDocument& m, const std::vector<Point>& points);
+                          const MachineDocument& m, const std::vector<Point>& points,
+                          const std::vector<PointLeftOut>& not_drawn);
 
 /// A signal's name: "SIGSEGV", "SIGABRT", ...; "signal N" for one without a name.
 std::string signal_name(int sig);

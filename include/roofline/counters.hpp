@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "roofline/diagnosis.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
 
@@ -392,22 +393,37 @@ struct PointInputs {
 struct CountedPoints {
   /// The whole program first (when W and Q are known), then regions: every level the counters
   /// measured, by its name (DRAM, L3, L2), so the document can be judged later on a machine
-  /// that has them.
+  /// that has them (one the roofs given cannot judge too).
   std::vector<Point> points;
-  /// The same points fitted to the roofs given (fit_levels: the levels they lack left out, DRAM
-  /// at the machine's main memory), one for one: what is judged and drawn here.
+  /// Those the roofs given can judge, fitted to them (fit_levels: the levels they lack left
+  /// out, DRAM at the machine's main memory; judged_point): what is judged and drawn here.
   std::vector<Point> judged;
+  /// The points the run gave that `judged` leaves out, in their order, with why: the whole
+  /// program or a region without W, Q or a time, with P or I no number, with none of its levels
+  /// or no roof for its precision on the machine. Each one's note in `notes` is its `detail`;
+  /// `profile --report` draws the others and says these (ReportInput::not_drawn, and a warning).
+  std::vector<PointLeftOut> left_out;
   std::vector<std::string> notes;  ///< why a point is missing or a level was dropped
 };
+
+/// A point of a profile, its traffic already fitted to `roofs`' levels (`fitted`, by
+/// fit_levels), made ready to judge by the rule `point` and `plot` judge by (fit_to_roofs: a
+/// roof for its precision and each level). Returns the point to judge and draw, or nullopt with
+/// the point added to `left_out` (the short reason a chart gives, and the whole message, which
+/// names the point) and that message to `notes`: a point with no level left, or none of its
+/// precision. The point keeps its measured levels (`p.traffic`) in the document either way.
+std::optional<Point> judged_point(const Point& p, std::vector<LevelTraffic> fitted,
+                                  const RoofSet& roofs, std::vector<std::string>& notes,
+                                  std::vector<PointLeftOut>& left_out);
 
 /// The points of a counted run: the whole program (W from the FLOP counters or `work`, Q per
 /// level from the memory-controller and cache-fill counters or `traffic`, T the wall time) and
 /// one per marked region that declared W and Q. Levels the roofs lack are left out of `judged`
-/// with a note (fit_levels); a point with none of the roofs' levels, or without W or Q, is left out
-/// with a note saying what to give. Every point is checked as `point` and `check` read it back
-/// (Point::validate: P = W/T and I = W/Q numbers, neither inf nor underflowed to 0): a region that
-/// fails is left out with a note; the whole program's point throws InputError, naming
-/// `work`/`traffic` when they were given.
+/// with a note (fit_levels); a point without W, Q or T, with none of the roofs' levels or no roof
+/// for its precision (judged_point) is in `left_out`, its note saying what to give. Every point is
+/// checked as `point` and `check` read it back (Point::validate: P = W/T and I = W/Q numbers,
+/// neither inf nor underflowed to 0): a region that fails is left out so; the whole program's
+/// point throws InputError, naming `work`/`traffic` when they were given.
 CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>& regions,
                              const PointInputs& in, const RoofSet* roofs);
 

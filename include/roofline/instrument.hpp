@@ -239,9 +239,12 @@ struct InstrumentedPoints {
   std::vector<Point> points;
   std::vector<PointOrigin> origins;  ///< one per point
   std::vector<std::string> notes;
-  /// The points fitted to a machine's roofs, one for one (instrument_report.hpp fitted_points):
-  /// what is judged and drawn; the points themselves without a machine.
+  /// The points a machine's roofs can judge, fitted to them (instrument_report.hpp
+  /// fitted_points): what is judged and drawn; the points themselves without a machine.
   std::vector<Point> judged;
+  /// The points `judged` leaves out (none of their levels or no roof of their precision on the
+  /// machine), with why: `profile --report` says them (ReportInput::not_drawn).
+  std::vector<PointLeftOut> left_out;
 };
 InstrumentedPoints instrumented_points(const InstrumentedRun& r, const std::string& program_name);
 

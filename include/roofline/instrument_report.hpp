@@ -17,9 +17,10 @@ namespace roofline::instrument {
 /// a simulation's problem), appended to `messages` for the user.
 void run_messages(const InstrumentedRun& r, std::vector<std::string>& messages);
 
-/// The run's points named after `name`, each given `precision` when not empty and its traffic
-/// fitted to `roofs`' levels when given (a point whose levels the machine lacks goes); the
-/// notes of both in `notes`.
+/// The run's points named after `name`, each given `precision` when not empty and, when `roofs`
+/// are given, judged on them where they can be (`judged`; its traffic fitted to their levels),
+/// else in `left_out` with why (counters::judged_point: no level or no roof of its precision on
+/// the machine; the point stays in the document); the notes of both in `notes`.
 InstrumentedPoints fitted_points(const InstrumentedRun& r, const std::string& name,
                                  const std::string& precision, const RoofSet* roofs,
                                  std::vector<std::string>& notes);

@@ -23,7 +23,74 @@ std::string declared_flags(const PointInputs& in) {
   return s;
 }
 
+/// A point the run could not make (W, Q or T missing, P or I no number): said by `note`, which
+/// names it, and in a chart's line by `reason`.
+void leave_out(CountedPoints& o, const std::string& name, const std::string& reason,
+               const std::string& note) {
+  o.left_out.push_back({name, reason, note});
+  o.notes.push_back(note);
+}
+
+/// A point made: into the document, and judged where the roofs can judge it (judged_point).
+void place(CountedPoints& o, const Point& p, const std::vector<LevelTraffic>& fitted,
+           const RoofSet* roofs) {
+  o.points.push_back(p);
+  if (!roofs) {
+    o.judged.push_back(p);
+    return;
+  }
+  if (auto judged = judged_point(p, fitted, *roofs, o.notes, o.left_out))
+    o.judged.push_back(std::move(*judged));
+}
+
+/// The short reason a chart gives for a region whose P = W/T or I = W/Q is no number.
+std::string ratio_reason(const Point& p) {
+  const RatioProblem r = ratio_problem(p);
+  if (!r) return "W, Q or T no number";
+  return std::string(r.is_p ? "P = W/T" : "I = W/Q") +
+         (r.why.find("overflow") != std::string::npos ? " overflows" : " underflows");
+}
+
+/// "W", "Q" or "W and Q": what a point lacks.
+std::string missing_quantities(bool has_work, bool has_traffic) {
+  std::string what;
+  if (!has_work) what += "W";
+  if (!has_traffic) what += what.empty() ? "Q" : " and Q";
+  return what;
+}
+
 }  // namespace
+
+std::optional<Point> judged_point(const Point& p, std::vector<LevelTraffic> fitted,
+                                  const RoofSet& roofs, std::vector<std::string>& notes,
+                                  std::vector<PointLeftOut>& left_out) {
+  const std::string who = "point '" + p.name + "' not judged: ";
+  if (fitted.empty()) {
+    // Every level measured is one the machine has no roof for (fit_levels noted each).
+    std::string levels;
+    for (const auto& t : p.traffic) levels += (levels.empty() ? "" : ", ") + t.level;
+    const bool one = p.traffic.size() == 1;
+    left_out.push_back({p.name,
+                        std::string(one ? "no roof for level " : "no roof for levels ") + levels,
+                        who + "machine '" + roofs.name + "' has no roof for " +
+                            (one ? "the level of its traffic, " : "any level of its traffic, ") +
+                            levels + "; kept in the document"});
+    notes.push_back(left_out.back().detail);
+    return std::nullopt;
+  }
+  Point judged = p;
+  judged.traffic = std::move(fitted);
+  // The one rule `point` and `plot` fit points by: a roof for its precision and each level.
+  FittedPoints f = fit_to_roofs({judged}, roofs);
+  if (!f.left_out.empty()) {
+    PointLeftOut l = f.left_out.front();
+    l.detail = who + l.detail + "; kept in the document";
+    notes.push_back(l.detail);
+    left_out.push_back(std::move(l));
+    return std::nullopt;
+  }
+  return std::move(f.points.front());
+}
 
 CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>& regions,
                              const PointInputs& in, const RoofSet* roofs) {
@@ -63,7 +130,7 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
       (!in.work && p.work.value > 0) || (!in.traffic && !traffic.empty()) || traffic.size() > 1;
   p.source = counted ? "perf_event" : "command line";
   const std::vector<LevelTraffic> fitted = fit_levels(traffic, roofs, o.notes, p.name);
-  p.traffic = fitted.empty() ? fitted : traffic;  // the levels measured, when one is judged
+  p.traffic = traffic;  // the levels measured, by their names
   p.note = from.empty() ? "" : from.front();
   for (std::size_t i = 1; i < from.size(); ++i) p.note += "; " + from[i];
   if (p.work.value > 0 && !p.traffic.empty() && p.time.value > 0) {
@@ -73,41 +140,36 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
       if (!in.work && !in.traffic) throw;
       throw InputError(declared_flags(in) + ": " + e.what());
     }
-    o.points.push_back(p);
-    o.judged.push_back(p);
-    o.judged.back().traffic = fitted;
+    place(o, p, fitted, roofs);
   } else {
-    std::string what;
-    if (!(p.work.value > 0)) what += "W";
-    if (p.traffic.empty()) what += what.empty() ? "Q" : " and Q";
+    const std::string what = missing_quantities(p.work.value > 0, !p.traffic.empty());
     if (what.empty())  // W and Q known: the clock gave no time
-      o.notes.push_back("no point for the whole program: T = " +
-                        format_seconds(Seconds(p.time.value)) + " is no time");
+      leave_out(o, p.name, "no time",
+                "no point for the whole program: T = " + format_seconds(Seconds(p.time.value)) +
+                    " is no time");
     else
-      o.notes.push_back("no point for the whole program: " + what +
-                        " unknown (counters missing or zero); give --work/--traffic, or mark "
-                        "regions with roofline_region_add_flops/bytes");
+      leave_out(o, p.name, what + " unknown",
+                "no point for the whole program: " + what +
+                    " unknown (counters missing or zero); give --work/--traffic, or mark "
+                    "regions with roofline_region_add_flops/bytes");
   }
   for (const auto& reg : regions) {
     if (!(reg.flops > 0) || !(reg.bytes > 0) || !(reg.time > 0)) {
-      std::string missing;
-      if (!(reg.flops > 0)) missing += "W";
-      if (!(reg.bytes > 0)) missing += missing.empty() ? "Q" : " and Q";
-      o.notes.push_back("region '" + reg.name + "': " + std::to_string(reg.calls) +
-                        (reg.calls == 1 ? " call" : " calls") +
-                        ", T = " + format_seconds(Seconds(reg.time)) + "; no point (" +
-                        (missing.empty() ? "T = 0 is no time: its clock measured none"
-                                         : missing + " not declared: add_flops/add_bytes") +
-                        ")");
+      const std::string missing = missing_quantities(reg.flops > 0, reg.bytes > 0);
+      leave_out(o, reg.name, missing.empty() ? "no time" : missing + " not declared",
+                "region '" + reg.name + "': " + std::to_string(reg.calls) +
+                    (reg.calls == 1 ? " call" : " calls") +
+                    ", T = " + format_seconds(Seconds(reg.time)) + "; no point (" +
+                    (missing.empty() ? "T = 0 is no time: its clock measured none"
+                                     : missing + " not declared: add_flops/add_bytes") +
+                    ")");
       continue;
     }
     Point rp;
     rp.name = reg.name;
     rp.work = Work(reg.flops);
     rp.time = Seconds(reg.time);
-    const std::vector<LevelTraffic> declared{{"DRAM", Bytes(reg.bytes)}};
-    const std::vector<LevelTraffic> region_fitted = fit_levels(declared, roofs, o.notes, reg.name);
-    rp.traffic = region_fitted.empty() ? region_fitted : declared;
+    rp.traffic = {{"DRAM", Bytes(reg.bytes)}};
     rp.precision = in.precision;
     rp.source = "marker";
     rp.note = std::to_string(reg.calls) + " calls on " + std::to_string(reg.threads) +
@@ -115,12 +177,10 @@ CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>
     try {
       rp.validate();
     } catch (const InputError& e) {  // the program's declaration: a note, not the run's end
-      o.notes.push_back(std::string("no point for a region: ") + e.what());
+      leave_out(o, reg.name, ratio_reason(rp), std::string("no point for a region: ") + e.what());
       continue;
     }
-    o.points.push_back(rp);
-    o.judged.push_back(rp);
-    o.judged.back().traffic = region_fitted;
+    place(o, rp, fit_levels(rp.traffic, roofs, o.notes, reg.name), roofs);
   }
   return o;
 }

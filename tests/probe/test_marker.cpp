@@ -322,6 +322,39 @@ TEST(MarkerProfile, ProfilePlacesOnePointPerRegion) {
   EXPECT_NE(j["run"]["notes"].dump().find("region 'setup'"), std::string::npos) << j["run"].dump(2);
 }
 
+// `profile --report`: a region without declared W and Q, and the whole program without counters,
+// were notes in the text alone; the chart of the one region drawn looked complete. The chart's
+// line and the warnings say both now, from the list the notes come from.
+TEST(MarkerProfile, TheReportSaysTheRegionsAndTheProgramItCouldNotPlace) {
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string program = std::filesystem::path(self).filename().string();
+  roofline::test::TempDir d;
+  const std::string svg = d.file("regions.svg"), out = d.file("points.json");
+  const auto r = roofline::test::run_cli(
+      {"profile", "--events", "none", "--hw", "xeon-platinum-8380", "--report", svg, "--json", "-o",
+       out, "--", self, "--gtest_filter=MarkerChild.*"},
+      "ROOFLINE_MARKER_CHILD=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const std::string chart = roofline::test::slurp(svg);
+  EXPECT_NE(chart.find(">2 points not drawn: " + program +
+                       " (W and Q unknown), setup (W and Q not declared)</text>"),
+            std::string::npos)
+      << chart;
+  EXPECT_NE(chart.find("data-name=\"solver\""), std::string::npos);
+  const json j = json::parse(roofline::test::slurp(out));
+  // Each warning is the note of a point left out, word for word.
+  for (const auto& note : j["run"]["notes"]) {
+    const std::string said =
+        "roofline: warning: " + svg + ": not drawn: " + note.get<std::string>() + "\n";
+    const bool left_out = note.get<std::string>().find("no point") != std::string::npos;
+    EXPECT_EQ(r.err.find(said) != std::string::npos, left_out) << said << r.err;
+  }
+  size_t warnings = 0;
+  for (size_t at = 0; (at = r.err.find("roofline: warning: ", at)) != std::string::npos; ++at)
+    ++warnings;
+  EXPECT_EQ(warnings, 2u) << r.err;
+}
+
 // A program killed by a signal did not finish its work: its time is not the work's, so no point
 // is placed and the output is left as it was (a ^C'd run wrote T = its time until the signal).
 TEST(CliProfile, AProgramKilledByASignalPlacesNoPoint) {

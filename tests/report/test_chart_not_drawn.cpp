@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <sstream>
@@ -183,6 +184,92 @@ TEST(ChartNotDrawn, TheTerminalLegendAndTheJsonSayThem) {
                                                       "detail":"machine 'm' has none"}])"));
   in.not_drawn.clear();
   EXPECT_FALSE(render_json(in).contains("not_drawn"));
+}
+
+// The CSV had no row for a point not drawn: a spreadsheet could not tell that 2 of 7 points
+// were missing. Each is a `point` row now, `drawn` false with its reason and message, in the
+// columns after `noisy` (the others keep their places); its text is made spreadsheet-safe.
+TEST(ChartNotDrawn, TheCsvHasARowForEachPointNotDrawn) {
+  const std::string csv =
+      render_csv(chart_input({{"=HYPERLINK(\"http://x\")", "no roof for fp16", "-1+1 is a formula"},
+                              {"stream, at L4", "no roof for level L4",
+                               "machine 'zen3-2core-vm' has no memory roof for level 'L4'"}}));
+  std::vector<std::string> rows;
+  for (size_t at = 0, end; (end = csv.find('\n', at)) != std::string::npos; at = end + 1)
+    rows.push_back(csv.substr(at, end - at));
+  // header, 3 compute and 3 memory roofs, 6 levels of the 5 points drawn, 2 not drawn.
+  ASSERT_EQ(rows.size(), 1u + 3 + 3 + 6 + 2) << csv;
+  EXPECT_EQ(rows[0].substr(rows[0].find(",source,")), ",source,spread,noisy,drawn,reason,detail");
+  const std::string empty20(20, ',');  // level … noisy: 20 columns between name and drawn
+  EXPECT_EQ(rows[13], "point,zen3-2core-vm,\"'=HYPERLINK(\"\"http://x\"\")\"" + empty20 +
+                          ",false,no roof for fp16,\"'-1+1 is a formula\"");
+  EXPECT_EQ(rows[14], "point,zen3-2core-vm,\"stream, at L4\"" + empty20 +
+                          ",false,no roof for level L4,machine 'zen3-2core-vm' has no memory "
+                          "roof for level 'L4'");
+  // Every row drawn says so; a roof's row leaves the three columns empty.
+  for (size_t i = 7; i < 13; ++i)
+    EXPECT_EQ(rows[i].substr(rows[i].size() - 7), ",true,,") << rows[i];
+  EXPECT_EQ(rows[1].substr(rows[1].size() - 3), ",,,") << rows[1];
+  // A chart of every point: no row for a point not drawn.
+  const std::string all = render_csv(chart_input({}));
+  EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 1 + 3 + 3 + 6) << all;
+  EXPECT_EQ(all.find(",false,no roof"), std::string::npos) << all;
+}
+
+// `profile --report`: its points without a roof were notes in the run's text alone, and the
+// chart looked complete (a replay at L3 and L2 on a machine of DRAM drew an empty chart; one of
+// fp64 work on an integer NPU stopped with an error). Its chart, its warnings and its notes say
+// them now, from one list (CountedPoints::left_out).
+TEST(ChartNotDrawn, ProfileSaysThePointsItCouldNotPlace) {
+  test::TempDir dir;
+  auto doc = nlohmann::json::parse(
+      test::slurp(std::string(ROOFLINE_TEST_DATA) + "/import/perf-intel-icx-dgemm.json"));
+  nlohmann::json caches = nlohmann::json::array();
+  for (const auto& e : doc["events"])
+    if (e["role"] != "dram") caches.push_back(e);  // the L3 and L2 fills, no memory controller
+  doc["events"] = caches;
+  const std::string nodram = dir.file("nodram.json"), svg = dir.file("c.svg"),
+                    csv = dir.file("c.csv"), out = dir.file("p.json");
+  test::write_text(nodram, doc.dump());
+  auto r = run_cli({"profile", "--replay", nodram, "--hw", "xeon-platinum-8380", "--report", svg,
+                    "--json", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string why =
+      "point 'nodram' not judged: machine 'xeon-platinum-8380' has no roof for any level of its "
+      "traffic, L3, L2; kept in the document";
+  EXPECT_NE(r.err.find("roofline: warning: " + svg + ": not drawn: " + why + "\n"),
+            std::string::npos)
+      << r.err;
+  auto root = test::parse_xml(test::slurp(svg));
+  const XmlNode* line = the_line(*root);
+  ASSERT_NE(line, nullptr);
+  EXPECT_EQ(line->text, "1 point not drawn: nodram (no roof for levels L3, L2)");
+  EXPECT_EQ(of_class(*root, "point").size(), 0u);
+  // The document keeps the point as counted, to be judged on a machine with those levels; it has
+  // no analysis here. Its note is the warning's message (the "Q unknown" it said was wrong).
+  const auto j = nlohmann::json::parse(test::slurp(out));
+  ASSERT_EQ(j["points"].size(), 1u) << j.dump(1);
+  EXPECT_EQ(j["points"][0]["traffic"].size(), 2u);
+  EXPECT_EQ(j["analysis"].size(), 0u);
+  EXPECT_EQ(j["run"]["notes"].back(), why);
+
+  // fp64 work on a machine of one int8 roof: drawn nowhere, said everywhere (it was exit 2).
+  r = run_cli({"profile", "--replay",
+               std::string(ROOFLINE_TEST_DATA) + "/import/perf-intel-icx-dgemm.json", "--machine",
+               kData + "integer_npu.json", "--report", csv});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string fp64 =
+      "point 'perf-intel-icx-dgemm' not judged: machine 'edge-npu' has no compute roof for 'fp64'";
+  EXPECT_NE(r.err.find("roofline: warning: " + csv + ": not drawn: " + fp64), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("  note: " + fp64), std::string::npos) << r.out;
+  const std::string table = test::slurp(csv);
+  EXPECT_NE(
+      table.find("\npoint,edge-npu,perf-intel-icx-dgemm" + std::string(20, ',') +
+                 ",false,no roof for fp64," + fp64 + " (roofs: int8 mac); kept in the document\n"),
+      std::string::npos)
+      << table;
+  EXPECT_EQ(table.find(",true,"), std::string::npos) << table;
 }
 
 // `plot`: the warnings on stderr and the chart's line come from one list (fit_to_roofs'

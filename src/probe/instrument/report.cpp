@@ -201,7 +201,7 @@ void run_messages(const InstrumentedRun& r, std::vector<std::string>& messages) 
 }
 
 /// The points of the run, fitted to the machine's levels in `judged` (points none of whose
-/// levels it has go from both).
+/// levels it has, or no roof of whose precision, go to `left_out` and stay in the document).
 InstrumentedPoints fitted_points(const InstrumentedRun& r, const std::string& name,
                                  const std::string& precision, const RoofSet* roofs,
                                  std::vector<std::string>& notes) {
@@ -209,21 +209,23 @@ InstrumentedPoints fitted_points(const InstrumentedRun& r, const std::string& na
   notes = ip.notes;
   for (Point& p : ip.points)
     if (!precision.empty()) p.precision = precision;
-  ip.judged = ip.points;
-  if (!roofs) return ip;
+  if (!roofs) {
+    ip.judged = ip.points;
+    return ip;
+  }
   for (size_t i = 0; i < ip.points.size(); ++i) {
-    Point& p = ip.judged[i];
-    p.traffic = fit_levels(p.traffic, roofs, notes, p.name);
+    const Point& p = ip.points[i];
+    std::vector<LevelTraffic> fitted = fit_levels(p.traffic, roofs, notes, p.name);
     // A region whose simulated traffic is only at levels the machine lacks (a catalogue CPU
     // publishes only its DRAM; the data stayed in its caches) keeps the Q it declared at DRAM,
     // in the document beside the simulated levels too.
     const auto reg =
         std::find_if(r.regions.begin(), r.regions.end(),
                      [&](const counters::RegionResult& x) { return x.name == p.name; });
-    if (p.traffic.empty() && ip.origins[i].traffic == "simulated" && reg != r.regions.end() &&
+    if (fitted.empty() && ip.origins[i].traffic == "simulated" && reg != r.regions.end() &&
         reg->bytes > 0) {
-      p.traffic = fit_levels({{"DRAM", Bytes(reg->bytes)}}, roofs, notes, p.name);
-      if (!p.traffic.empty()) {
+      fitted = fit_levels({{"DRAM", Bytes(reg->bytes)}}, roofs, notes, p.name);
+      if (!fitted.empty()) {
         ip.origins[i].traffic = "simulated, and declared at DRAM";
         ip.points[i].traffic.push_back({"DRAM", Bytes(reg->bytes)});
         notes.push_back(p.name + ": Q declared (" + format_bytes(Bytes(reg->bytes)) +
@@ -231,17 +233,11 @@ InstrumentedPoints fitted_points(const InstrumentedRun& r, const std::string& na
                         "for");
       }
     }
+    // The one list of points not judged: the chart says it (ReportInput::not_drawn).
+    if (auto judged =
+            counters::judged_point(ip.points[i], std::move(fitted), *roofs, notes, ip.left_out))
+      ip.judged.push_back(std::move(*judged));
   }
-  for (size_t i = ip.points.size(); i-- > 0;)  // points whose levels the machine lacks
-    if (ip.judged[i].traffic.empty()) {
-      notes.push_back(ip.points[i].name +
-                      ": no point: its traffic is at no level this machine has a roof for (" +
-                      roofs->name + ")");
-      const auto at = static_cast<std::ptrdiff_t>(i);
-      ip.points.erase(ip.points.begin() + at);
-      ip.judged.erase(ip.judged.begin() + at);
-      ip.origins.erase(ip.origins.begin() + at);
-    }
   return ip;
 }
 
