@@ -201,7 +201,9 @@ std::optional<MixedPrecisions> mixed_precisions(const std::vector<const RoofSet*
   for (size_t i = 0; i < machines.size() && i < roofs.size(); ++i) {
     const ComputeRoof* c = machines[i]->find_compute(roofs[i]);
     if (!c) continue;
-    precisions.insert(lower(c->precision));
+    // A roof that names no precision stands for every precision (docs/schema.md, as roofs given
+    // as two numbers do): it differs from none ("fp32" without "precision" beside fp32 vector).
+    if (!trim(c->precision).empty()) precisions.insert(lower(c->precision));
     m.named += (m.named.empty() ? "" : ", ") + machines[i]->name + " " + c->name;
   }
   if (precisions.size() < 2) return std::nullopt;
@@ -373,16 +375,8 @@ void check_compute_roofs(const RoofSet& r, const Problem& problem) {
     if (c.provenance == Provenance::datasheet && secondary_publication(c.source))
       problem("compute roof '" + c.name + "' is marked datasheet but its source is a third " +
               "party's publication: mark it \"reported\"");
-    // OP-counted precisions: int8, int4, ... and "ops", a vendor's TOPS figure that names no
-    // precision (an NPU's "45 TOPS").
-    const bool int_precision =
-        lower(c.precision).rfind("int", 0) == 0 || lower(c.precision) == "ops";
-    if (int_precision && !c.integer)
-      problem("compute roof '" + c.name + "' of precision '" + c.precision +
-              "' needs \"integer\": true (counted in OP)");
-    if (!int_precision && c.integer)
-      problem("compute roof '" + c.name + "' is \"integer\": true but its precision '" +
-              c.precision + "' is not an integer one");
+    // OP or FLOP: the reader took it from the precision and refused an "integer" that says
+    // otherwise (int8, int4, "ops": OP), so a roof here counts what its precision does.
     const bool sparse_name =
         c.name.size() > 7 && c.name.compare(c.name.size() - 7, 7, " sparse") == 0;
     if (c.sparse != sparse_name)
