@@ -271,6 +271,19 @@ MachineDocument load_machine(const MachineOptions& o) {
   };
   MachineDocument m;
   m.roofs = given_roofs(g);
+  // A unit naming the other kind of work than the roof counts ("20 TFLOPS" with --precision
+  // int8, "20 TOPS" with fp32 or none) was read as the roof's own: refused, as in a file.
+  const std::string counts = m.roofs.units_of(m.roofs.compute.front()).work;
+  if (const std::string named = work_unit_named(o.peak, Dimension::work_rate, "--peak");
+      !named.empty() && named != counts)
+    throw InputError("--peak '" + terminal_safe(trim(o.peak)) + "' is " + named + "/s, but the " +
+                     "roof " +
+                     (o.precision.empty() ? "of no --precision"
+                                          : "of --precision " + terminal_safe(o.precision)) +
+                     " counts " + counts + "/s" +
+                     (counts == "OP" ? std::string(": give the peak in OP/s (TOPS)")
+                                     : std::string(": give the peak in FLOP/s (TFLOPS), or "
+                                                   "--precision int8 (or ops) for integer work")));
   // In the roof's own unit: OP/s for an integer precision (--precision int8).
   warn_bare("--peak", trim(o.peak), g.peak.value,
             m.roofs.units_of(m.roofs.compute.front()).work_rate());

@@ -18,6 +18,7 @@ std::string to_string(Regime r);
 struct MachineAtIntensity {
   std::string machine;
   std::string compute_roof;
+  std::string compute_precision;  ///< the compute roof's ("ops": a TOPS figure of no type)
   std::string memory_level;
   UnitSystem units;  ///< of the compute roof: OP/s for an integer one (RoofSet::units_of)
   WorkRate peak{0};

@@ -2,6 +2,7 @@
 // Data types and their storage sizes (docs/model.md §3: FP64 8, FP32 4, FP16/BF16 2, FP8/INT8 1
 // byte; int4 is half a byte). The size is what sets Q for a given element count, so halving it
 // doubles I (quantisation raises intensity, docs/model.md §6).
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,14 @@ bool is_point_precision(std::string_view name);
 /// type and its unit ("fp16 tensor"); 'TYPE' is none". `what` names where it was given
 /// ("--precision fp99: with --peak it", "precision 'fp99':").
 void require_roof_precision(const std::string& precision, const std::string& what);
+
+/// Whether a roof of this precision counts OP (true) or FLOP (false): an integer type under any
+/// spelling (int8, int4, i8, ...) and "ops" (a TOPS figure of unnamed precision) count OP, a
+/// floating-point type (fp64 ... fp4, bf16, tf32) FLOP; nullopt for no precision or one of no
+/// known kind (a roof given as two numbers, a custom roofline's). The one rule by which a machine
+/// document's roof (`"integer"`, docs/schema.md), the catalogue checker and the roofs given as
+/// numbers read the work a precision counts.
+std::optional<bool> precision_counts_operations(std::string_view precision);
 
 /// Work unit name for a data type: "OP" for integer types, "FLOP" otherwise.
 std::string work_unit_for(const DataType& t);

@@ -155,7 +155,7 @@ std::vector<RidgeRow> ridge_rows(const std::vector<HardwareSummary>& entries,
 
 /// Problems of a catalogue file (empty = valid): the machine-document rules plus the
 /// catalogue's own (docs/hardware.md): a source on every roof and a formula on every theoretical
-/// one, "integer" exactly on int precisions (and "ops", a vendor's TOPS of unnamed precision),
+/// one, a `datasheet` roof whose source is no third party's copy (else it is `reported`),
 /// the sparse flag only on roofs named "... sparse", a file name equal to the lower-case
 /// hyphenated name, the info fields (display name, sources of power and release year, a CPU's
 /// base clock with max_turbo_mhz, a source on every cache), defaults that exist and are dense /

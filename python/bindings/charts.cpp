@@ -46,8 +46,12 @@ ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Poi
                      BoolArg<"no_overlap_curve"> no_overlap_curve,
                      const TextArg<"precision">& precision) {
   ChartSpec c;
-  for (const auto& m : machines) c.machines.push_back(m.doc);
-  distinct_machines(c.machines, "Chart");
+  std::vector<std::string> given;
+  for (const auto& m : machines) {
+    c.machines.push_back(m.doc);
+    given.push_back(m.given);
+  }
+  distinct_machines(c.machines, given, "Chart");
   // As `plot --precision`: a point that names no precision is judged on the roof the precision
   // names (its name, as the CLI writes it into the point), read before the machines are drawn
   // at it.
@@ -99,8 +103,12 @@ std::string chart_html(const ChartSpec& c) {
 void check_chart_machines(const std::vector<Machine>& machines,
                           const TextArg<"precision">& precision) {
   std::vector<MachineDocument> docs;
-  for (const auto& m : machines) docs.push_back(m.doc);
-  distinct_machines(docs, "Chart");
+  std::vector<std::string> given;
+  for (const auto& m : machines) {
+    docs.push_back(m.doc);
+    given.push_back(m.given);
+  }
+  distinct_machines(docs, given, "Chart");
   if (precision.empty() || docs.empty()) return;
   select_compute_roof(docs.front().roofs, precision);
   draw_at_precision(docs, precision.value);

@@ -103,7 +103,10 @@ struct TextArg {
 /// Several machines drawn or compared together, as the CLI takes them (`plot --compare`,
 /// `hw compare`): one machine given twice is refused, and machines of one document name are
 /// told apart by their file names (`vm (before.json)`), else by their place (`vm (#2)`).
-void distinct_machines(std::vector<MachineDocument>& machines, const std::string& who);
+/// `given[k]` is the name machines[k] was asked by (Machine::given), "" where none: messages
+/// name each as the user typed it ("'h100-sxm' and 'h100' are one machine"), as the CLI does.
+void distinct_machines(std::vector<MachineDocument>& machines,
+                       const std::vector<std::string>& given, const std::string& who);
 
 /// A name from a file in a repr: escaped (terminal_safe) and in single quotes ("'H100'").
 std::string quoted(const std::string& name);
@@ -123,6 +126,9 @@ void warn_comparison(const std::vector<const RoofSet*>& sets, const std::vector<
 /// What Python's Machine holds: a machine document (measured, catalogued or given roofs).
 struct Machine {
   MachineDocument doc;
+  /// The catalogue name, alias or path it was asked by, as typed ("h100" for h100-sxm's entry);
+  /// "" for a machine made otherwise (measured, given roofs, unpickled).
+  std::string given{};
 };
 
 /// A machine argument named NAME: a roofline.Machine, or what Machine() takes (a catalogue name

@@ -55,7 +55,9 @@ void warn_comparison(const std::vector<const RoofSet*>& sets, const std::vector<
 Machine machine_arg(const py::handle& value, const std::string& name) {
   Machine out;
   py::detail::load_object_or_name(value, true, name.c_str(), kMachineExpected, out,
-                                  [](const std::string& p) { return Machine{resolve_machine(p)}; });
+                                  [](const std::string& p) {
+                                    return Machine{resolve_machine(p), p};
+                                  });
   return out;
 }
 
@@ -612,8 +614,12 @@ void register_compare(py::module_& m) {
           throw InputError("intensity_flop_per_byte: must be > 0 and finite (got " +
                            format_number(intensity) + ")");
         std::vector<MachineDocument> docs;
-        for (const Machine& x : machines) docs.push_back(x.doc);
-        distinct_machines(docs, "compare");
+        std::vector<std::string> given;
+        for (const Machine& x : machines) {
+          docs.push_back(x.doc);
+          given.push_back(x.given);
+        }
+        distinct_machines(docs, given, "compare");
         std::vector<const RoofSet*> sets;
         for (const auto& x : docs) sets.push_back(&x.roofs);
         // The roof of each machine as `roofline hw compare --precision` picks it.
@@ -721,7 +727,7 @@ void register_machine(py::module_& m) {
   // Paths are a str or an os.PathLike (pathlib.Path); bytes is a TypeError (PathArg).
   cls.def(
          py::init([](const PathArg<"name_or_path">& name_or_path, const PathArg<"hw_dir">& hw_dir) {
-           return Machine{resolve_machine(name_or_path, hw_dir)};
+           return Machine{resolve_machine(name_or_path, hw_dir), name_or_path.value};
          }),
          py::arg("name_or_path"), py::arg("hw_dir") = "",
          "A catalogue name or alias (case-insensitive) or the path of a machine document, as "
@@ -734,7 +740,7 @@ void register_machine(py::module_& m) {
       .def_static(
           "from_catalogue",
           [](const TextArg<"name">& name, const PathArg<"hw_dir">& hw_dir) {
-            return Machine{resolve_machine(name.value, hw_dir)};
+            return Machine{resolve_machine(name.value, hw_dir), name.value};
           },
           py::arg("name"), py::arg("hw_dir") = "",
           "A hardware catalogue entry by name or alias (`roofline hw list`).")

@@ -243,14 +243,20 @@ void refuse_surrogate(const py::handle& str, const std::string& what) {
                    "), which is no text: UTF-8 cannot encode it");
 }
 
-void distinct_machines(std::vector<MachineDocument>& machines, const std::string& who) {
+void distinct_machines(std::vector<MachineDocument>& machines,
+                       const std::vector<std::string>& given, const std::string& who) {
   std::vector<std::string> names;
   std::vector<const MachineDocument*> read;
   std::vector<MachineDocument*> renamed;
   for (auto& m : machines) {
-    // As the user gave it, as the CLI names its arguments ("'a100-80gb' and 'a100-80gb' are
-    // one machine"): the catalogue name or the path read (origin), not the catalogue's file.
-    names.push_back(!m.origin.empty() ? m.origin : m.file.empty() ? m.roofs.name : m.file);
+    // As the user gave it, as the CLI names its arguments ("'h100-sxm' and 'h100' are one
+    // machine"): the name or path typed, else the catalogue name or the path read (origin), not
+    // the catalogue's file.
+    const size_t k = names.size();
+    names.push_back(k < given.size() && !given[k].empty() ? given[k]
+                    : !m.origin.empty()                   ? m.origin
+                    : m.file.empty()                      ? m.roofs.name
+                                                          : m.file);
     read.push_back(&m);
     renamed.push_back(&m);
   }

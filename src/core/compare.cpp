@@ -6,6 +6,7 @@
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/strings.hpp"
 
 namespace roofline {
 
@@ -44,6 +45,7 @@ Comparison compare(const std::vector<const RoofSet*>& machines, Intensity i,
     MachineAtIntensity a;
     a.machine = m->name;
     a.compute_roof = c.name;
+    a.compute_precision = c.precision;
     a.memory_level = mem.level;
     a.units = m->units_of(c);
     a.peak = c.peak;
@@ -82,6 +84,21 @@ bool other_work_than_first(const Comparison& c, size_t i) {
   return c.machines[i].units.work != c.machines.front().units.work;
 }
 
+namespace {
+/// What the OP/s roofs of a comparison count: an integer operation (int8, int4), or one of
+/// unnamed precision ("ops": a vendor's TOPS that names no type, docs/hardware.md), or either.
+std::string operation_counted(const Comparison& c) {
+  bool integer = false, unnamed = false;
+  for (const auto& m : c.machines) {
+    if (m.units.work != "OP") continue;
+    (lower(m.compute_precision) == "ops" ? unnamed : integer) = true;
+  }
+  if (unnamed && integer) return "an integer operation or one of unnamed precision ('ops')";
+  if (unnamed) return "an operation of unnamed precision ('ops': a TOPS figure that names no type)";
+  return "an integer operation";
+}
+}  // namespace
+
 std::string mixed_work_note(const Comparison& c) {
   std::string others;
   for (size_t i = 1; i < c.machines.size(); ++i)
@@ -91,10 +108,10 @@ std::string mixed_work_note(const Comparison& c) {
   if (others.empty()) return "";
   const auto& base = c.machines.front();
   return "the roofs count different work: " + others + " against " + base.machine + "'s '" +
-         base.compute_roof + "' (" + base.units.work_rate() +
-         "); their ratio compares an integer operation with a floating-point one, a speed-up "
-         "only where the workload's operations map one to one (the same products at the other "
-         "type), and I is read in each roof's own unit";
+         base.compute_roof + "' (" + base.units.work_rate() + "); their ratio compares " +
+         operation_counted(c) +
+         " with a floating-point one, a speed-up only where the workload's operations map one "
+         "to one (the same products at the other type), and I is read in each roof's own unit";
 }
 
 Comparison compare_at(const std::vector<const RoofSet*>& machines, Intensity i,

@@ -99,6 +99,19 @@ bool is_roof_precision(std::string_view name) {
   }
 }
 
+std::optional<bool> precision_counts_operations(std::string_view precision) {
+  const std::string l = lower(std::string(precision));
+  if (l == "ops") return true;
+  // The narrow floats of datasheets that have no built-in size here.
+  if (l == "fp4" || l == "fp6" || l == "fp8") return false;
+  if (l.empty()) return std::nullopt;
+  try {
+    return parse_dtype(l).integer;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
 bool is_point_precision(std::string_view name) {
   // The types the tool's producers name that have no built-in size here: an int64 index
   // product of roofline.torch, an x87 loop of flopcount, an ncu kernel's tensor work of no known

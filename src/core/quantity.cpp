@@ -179,6 +179,13 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
   if (end == begin) return fail("not a number");
   if (!std::isfinite(number)) return fail("not a finite number");
   std::string rest = trim(std::string_view(end));
+  // "1,555 GB/s", as NVIDIA prints figures: strtod stops at the comma, whose rest is no unit.
+  if (rest.size() > 1 && rest[0] == ',' && std::isdigit(static_cast<unsigned char>(rest[1]))) {
+    std::string without = text;
+    without.erase(std::remove(without.begin(), without.end(), ','), without.end());
+    return fail("a thousands separator (',') is not accepted: write '" + without +
+                "', with '.' for a decimal point");
+  }
   double factor = 1.0;
   if (!rest.empty()) {
     // The whole rest may be a unit ("s", "B/s", "FLOP/s", "b/s"); otherwise strip a prefix.

@@ -286,9 +286,9 @@ RoofSet given_roofs(const GivenRoofs& g) {
   const auto space = g.precision.find(' ');
   c.precision = g.precision.substr(0, space);
   if (space != std::string::npos) c.unit = trim(std::string_view(g.precision).substr(space + 1));
-  // An integer precision's peak is in OP/s, as a catalogue's int8 roof is.
-  for (const auto& t : builtin_dtypes())
-    if (t.name == c.precision) c.integer = t.integer;
+  // An integer precision's peak is in OP/s, as a catalogue's int8 roof is (any spelling: "i8";
+  // and "ops", a TOPS figure of unnamed precision), read by the machine document's rule.
+  c.integer = precision_counts_operations(c.precision).value_or(false);
   c.peak = g.peak;
   c.provenance = Provenance::given;  // the user's number, not a vendor's document
   c.source = g.peak_source;

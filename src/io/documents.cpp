@@ -4,6 +4,7 @@
 #include <set>
 
 #include "io/json_fields.hpp"
+#include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
@@ -135,8 +136,50 @@ Provenance provenance_from(const json& c, const Where& w, Provenance fallback) {
   }
 }
 
+/// Whether the roof counts OP: its precision says it (int8, int4, "ops": OP; fp32, bf16, ...:
+/// FLOP, docs/schema.md), and an "integer" field that says otherwise is refused, naming it; a
+/// roof of no precision, or of none known, counts what its "integer" says (FLOP without it).
+bool integer_from_json(const json& c, const std::string& precision, const Where& w) {
+  const std::optional<bool> by_precision = precision_counts_operations(precision);
+  const auto it = c.find("integer");
+  if (it == c.end() || it->is_null()) return by_precision.value_or(false);
+  const bool given = io::get_bool(c, "integer", w, false);
+  if (by_precision && *by_precision != given)
+    io::fail(w / "integer",
+             *by_precision
+                 ? "precision '" + terminal_safe(precision) +
+                       "' counts integer operations (OP): \"integer\" is true or left out "
+                       "(got false)"
+                 : "precision '" + terminal_safe(precision) +
+                       "' is a floating-point type, counted in FLOP: \"integer\": true would "
+                       "count its peak in OP/s (leave it out, or name an integer precision)");
+  return given;
+}
+
+/// A rate's text that names the other kind of work than its roof counts ("20 TOPS" on an fp32
+/// roof, "20 TFLOPS" on an int8 one) is refused, naming the roof and the value: it was read as
+/// the roof's own unit, 20 TFLOP/s of what the vendor counted as integer operations.
+void check_work_named(const json& c, const std::string& key, const ComputeRoof& r,
+                      const UnitSystem& units, const Where& w) {
+  const auto it = c.find(key);
+  if (it == c.end() || !it->is_string()) return;
+  if (units.traffic != "byte" || (units.work != "FLOP" && units.work != "OP")) return;
+  const std::string named = work_unit_named(it->get<std::string>(), Dimension::work_rate);
+  const std::string counts = r.integer ? "OP" : units.work;
+  if (named.empty() || named == counts) return;
+  io::fail(w / key,
+           "'" + terminal_safe(it->get<std::string>()) + "' is " + named + "/s, but roof '" +
+               terminal_safe(r.name) + "'" +
+               (r.precision.empty() ? std::string()
+                                    : " (precision '" + terminal_safe(r.precision) + "')") +
+               " counts " +
+               (counts == "OP" ? "integer operations (OP/s: TOPS)"
+                               : "floating-point work (FLOP/s: TFLOPS)") +
+               ": give its figure in " + counts + "/s, or a bare number");
+}
+
 /// One entry of a machine document's "compute" array (docs/schema.md).
-ComputeRoof compute_roof_from_json(const json& c, const Where& w) {
+ComputeRoof compute_roof_from_json(const json& c, const Where& w, const UnitSystem& units) {
   ComputeRoof r;
   r.precision = io::get_string(c, "precision", w, std::string());
   r.unit = io::get_string(c, "unit", w, std::string());
@@ -153,7 +196,9 @@ ComputeRoof compute_roof_from_json(const json& c, const Where& w) {
     r.stats = stats_from_json(c["stats"], w / "stats");
     check_within_samples(r.peak.value, c["stats"], *r.stats, w, "peak");
   }
-  r.integer = io::get_bool(c, "integer", w, false);
+  r.integer = integer_from_json(c, r.precision, w);
+  check_work_named(c, "peak", r, units, w);
+  check_work_named(c, "theoretical", r, units, w);
   r.sparse = io::get_bool(c, "sparse", w, false);
   return r;
 }
@@ -210,7 +255,8 @@ MachineDocument machine_from_json(const json& j, const std::string& origin) {
   }
   const json& compute = array_field(j, "compute", top);
   for (size_t i = 0; i < compute.size(); ++i)
-    m.roofs.compute.push_back(compute_roof_from_json(compute[i], (top / "compute")[i]));
+    m.roofs.compute.push_back(
+        compute_roof_from_json(compute[i], (top / "compute")[i], m.roofs.units));
   const json& memory = array_field(j, "memory", top);
   for (size_t i = 0; i < memory.size(); ++i)
     m.roofs.memory.push_back(memory_roof_from_json(memory[i], (top / "memory")[i]));

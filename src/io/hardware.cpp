@@ -201,7 +201,9 @@ std::optional<MixedPrecisions> mixed_precisions(const std::vector<const RoofSet*
   for (size_t i = 0; i < machines.size() && i < roofs.size(); ++i) {
     const ComputeRoof* c = machines[i]->find_compute(roofs[i]);
     if (!c) continue;
-    precisions.insert(lower(c->precision));
+    // A roof that names no precision stands for every precision (docs/schema.md, as roofs given
+    // as two numbers do): it differs from none ("fp32" without "precision" beside fp32 vector).
+    if (!trim(c->precision).empty()) precisions.insert(lower(c->precision));
     m.named += (m.named.empty() ? "" : ", ") + machines[i]->name + " " + c->name;
   }
   if (precisions.size() < 2) return std::nullopt;
@@ -332,16 +334,29 @@ bool is_canonical_hardware_name(const std::string& name) {
 }
 
 namespace {
-// Publications whose tables reproduce vendor figures (reviews, cloud providers, wikis): a source
-// that begins with one of them is not the vendor's own document.
-bool secondary_publication(const std::string& source) {
-  static const char* const names[] = {"Tom's Hardware", "Verda",        "DataCrunch",
-                                      "TechPowerUp",    "AnandTech",    "Wikipedia",
-                                      "aiwiki",         "ServeTheHome", "Chips and Cheese",
-                                      "Phoronix",       "HPCwire",      "The Next Platform"};
+/// Why a roof's source is a third party's copy of the vendor's figure, "" when it is not: it
+/// begins with a publication that reproduces vendor figures (reviews, cloud providers, wikis),
+/// or its first document (before the first ';'; a later one corroborates) was read "as
+/// reproduced", "as reported", "as tabulated" or "as quoted" by someone else (docs/hardware.md:
+/// such a figure is "reported").
+std::string secondary_publication(const std::string& source) {
+  static const char* const names[] = {
+      "Tom's Hardware", "Verda",   "DataCrunch", "TechPowerUp",      "AnandTech",
+      "Wikipedia",      "aiwiki",  "Spheron",    "ServeTheHome",     "Chips and Cheese",
+      "Phoronix",       "HPCwire", "VideoCardz", "The Next Platform"};
+  const std::string l = lower(source);
   for (const char* n : names)
-    if (lower(source).rfind(lower(n), 0) == 0) return true;
-  return false;
+    if (l.rfind(lower(n), 0) == 0) return "its source is a third party's publication";
+  const std::string first = l.substr(0, l.find(';'));
+  static const char* const phrases[] = {"as reproduced", "as reported", "as tabulated",
+                                        "as quoted"};
+  for (const char* phrase : phrases)
+    for (auto at = first.find(phrase); at != std::string::npos; at = first.find(phrase, at + 1))
+      // A word of its own: "was reported" is no copy.
+      if (at == 0 || !std::isalpha(static_cast<unsigned char>(first[at - 1])))
+        return std::string("its source says the figure was read in a third party's copy ('") +
+               phrase + "')";
+  return "";
 }
 
 // The steps of catalogue_entry_problems, each adding what it finds through `problem`.
@@ -370,19 +385,12 @@ void check_compute_roofs(const RoofSet& r, const Problem& problem) {
     if (c.unit.empty()) problem("compute roof '" + c.name + "' has no unit");
     if (c.provenance == Provenance::theoretical && c.formula.empty())
       problem("compute roof '" + c.name + "' is theoretical but has no formula");
-    if (c.provenance == Provenance::datasheet && secondary_publication(c.source))
-      problem("compute roof '" + c.name + "' is marked datasheet but its source is a third " +
-              "party's publication: mark it \"reported\"");
-    // OP-counted precisions: int8, int4, ... and "ops", a vendor's TOPS figure that names no
-    // precision (an NPU's "45 TOPS").
-    const bool int_precision =
-        lower(c.precision).rfind("int", 0) == 0 || lower(c.precision) == "ops";
-    if (int_precision && !c.integer)
-      problem("compute roof '" + c.name + "' of precision '" + c.precision +
-              "' needs \"integer\": true (counted in OP)");
-    if (!int_precision && c.integer)
-      problem("compute roof '" + c.name + "' is \"integer\": true but its precision '" +
-              c.precision + "' is not an integer one");
+    if (const std::string why = secondary_publication(c.source);
+        c.provenance == Provenance::datasheet && !why.empty())
+      problem("compute roof '" + c.name + "' is marked datasheet but " + why +
+              ": mark it \"reported\"");
+    // OP or FLOP: the reader took it from the precision and refused an "integer" that says
+    // otherwise (int8, int4, "ops": OP), so a roof here counts what its precision does.
     const bool sparse_name =
         c.name.size() > 7 && c.name.compare(c.name.size() - 7, 7, " sparse") == 0;
     if (c.sparse != sparse_name)
@@ -410,9 +418,10 @@ void check_memory_roofs(const RoofSet& r, const Problem& problem) {
     if (!(mem.bandwidth.value <= kMostPerSecond))
       problem("memory roof '" + mem.level + "': bandwidth " + format_number(mem.bandwidth.value) +
               " is beyond any device (at most 1e20 per second)");
-    if (mem.provenance == Provenance::datasheet && secondary_publication(mem.source))
-      problem("memory roof '" + mem.level + "' is marked datasheet but its source is a third " +
-              "party's publication: mark it \"reported\"");
+    if (const std::string why = secondary_publication(mem.source);
+        mem.provenance == Provenance::datasheet && !why.empty())
+      problem("memory roof '" + mem.level + "' is marked datasheet but " + why +
+              ": mark it \"reported\"");
     if (mem.provenance == Provenance::theoretical && mem.formula.empty())
       problem("memory roof '" + mem.level + "' is theoretical but has no formula");
     has_main_memory = has_main_memory || mem.kind == "memory";
