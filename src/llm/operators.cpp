@@ -102,9 +102,16 @@ namespace {
 /// The warning of a context past the model's max_positions ("" when within it or unknown).
 std::string context_warning(const ModelConfig& m, double context) {
   if (!(m.max_positions > 0 && context > m.max_positions)) return "";
-  return "context " + format_number(context, 10) + " exceeds " + m.name +
-         "'s max_position_embeddings " + format_number(m.max_positions, 10) +
-         ": the model was not trained for it; the cost is modelled, the quality is not";
+  const std::string past = "context " + format_number(context, 10) + " exceeds " + m.name +
+                           "'s max_position_embeddings " + format_number(m.max_positions, 10);
+  // Learned absolute positions (GPT-2's wpe, OPT's embed_positions) are a table with one row
+  // per position: a token past it has no position embedding, so the model cannot run there at
+  // all (transformers fails on the index), where a rotary model runs untrained.
+  if (m.positions > 0)
+    return past +
+           ": its positions are a learned table, and a token past the table has no embedding: "
+           "the model cannot run at this context (the cost is of a model that could)";
+  return past + ": the model was not trained for it; the cost is modelled, the quality is not";
 }
 }  // namespace
 
