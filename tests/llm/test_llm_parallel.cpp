@@ -167,6 +167,24 @@ TEST(LlmSetup, OneSetupForTheCliAndPython) {
   b = {};
   b.link_latency = Seconds(-1e-6);
   refused(b, "--link-latency");
+  // One bound for the flag (and Python's link_latency_s) and a document's latency: 5 s was
+  // taken (11305 s per token for Llama-2-70B at --tp 8) where "latency": 5 was refused.
+  b = {};
+  b.link_latency = Seconds(5);
+  refused(b, "--link-latency: 5 s is beyond any link's latency (at most 1 s)");
+  nlohmann::json five = {
+      {"interconnects", {{{"name", "NVLink"}, {"bandwidth", 600e9}, {"latency", 5}}}}};
+  MachineDocument slow = doc;
+  set_info(slow, five);
+  const std::string said = machine_facts(slow).interconnects[0].problem;
+  EXPECT_NE(said.find(link_latency_beyond("info.interconnects[NVLink]: latency", 5, "5")),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("5 s is beyond any link's latency (at most 1 s; got 5)"), std::string::npos)
+      << said;
+  b = {};
+  b.link_latency = Seconds(1);  // the bound itself is a latency
+  EXPECT_DOUBLE_EQ(setup(doc.roofs, machine_facts(doc), b).roofs.link_latency->value, 1);
   b = {};
   b.domain_size = 0.5;
   refused(b, "--domain-size");
