@@ -506,7 +506,11 @@ void run_single(const LlmArgs& a, const llm::ModelConfig& model, llm::Phase phas
   s.batch = batch;
   s.context = context;
   s.prompt = prompt > 0 ? prompt : s.context;
-  const llm::Report r = llm::analyse(model, s, phase, roofs, measured);
+  llm::AnalyseOptions options;
+  options.measured_tokens_per_s = measured;
+  options.replicas = a.dp;  // the measured rate is of all replicas, as the "in all" line's
+  options.prefill_chunk = a.output_tokens > 0 ? a.chunk : 0;  // the request's prefill
+  const llm::Report r = llm::analyse(model, s, phase, roofs, options);
   const Sections extra = a.csv ? Sections{} : extra_sections(a, st, r);
   nlohmann::json j = llm::to_json(r);
   for (auto it = extra.json.begin(); it != extra.json.end(); ++it) j[it.key()] = it.value();
@@ -662,7 +666,8 @@ void add_model_flags(CLI::App* c, LlmArgs* args) {
                 "Interconnect bandwidth for --tp, both directions as datasheets give it (NVLink 3: "
                 "600 GB/s); default: the machine's \"interconnect\" roof");
   c->add_option("--measured-tokens-per-s", args->measured,
-                "Measured throughput: gives MFU and bandwidth utilisation");
+                "Measured throughput of the shown phase, of all --dp replicas together (as "
+                "the \"tokens/s in all\" line): gives MFU and bandwidth utilisation");
   c->add_option("--mla", args->mla,
                 "Multi-head latent attention form: auto (naive prefill, absorbed decode), "
                 "absorbed, naive");

@@ -423,8 +423,18 @@ struct Footprint {
   Bytes total() const { return weights + kv_cache + activations; }
   std::optional<double> capacity;  ///< the default memory level's size, when known
   std::optional<bool> fits;
+  /// The prefill's chunk (tokens per prompt per step) the activations are of; 0: the whole
+  /// prompt in one step.
+  double prefill_chunk = 0;
 };
-Footprint footprint(const ModelConfig& m, const Scenario& s, const Roofs& r);
+/// Weights, the KV cache at max(prompt, context), and the activations of the largest step run:
+/// the prefill of B × S in one step, or with 0 < prefill_chunk < S its largest chunk (as
+/// request_timing runs it), and the decode step.
+Footprint footprint(const ModelConfig& m, const Scenario& s, const Roofs& r,
+                    double prefill_chunk = 0);
+/// The largest working set of one operator of a step, with the residual stream held beside it
+/// (the footprint's activations; serving's largest step).
+Bytes step_activations(const ModelConfig& m, const Scenario& s, const StepCost& c);
 /// KV-cache bytes per device of `sequences` sequences holding `tokens` tokens each (windowed
 /// and chunked layers keep at most W or C of them; MLA's latent is replicated per device).
 Bytes kv_cache_bytes(const ModelConfig& m, const Scenario& s, double sequences, double tokens);
@@ -651,11 +661,12 @@ struct ServingResult {
   /// Requests in decode per step that decodes, on average (prompt-only steps are left out:
   /// they have no decode batch); 0 when no step decodes.
   double mean_decode_batch = 0;
-  Seconds mean_step{0};               ///< makespan ÷ iterations (of all engines)
-  int stages = 1;                     ///< pipeline stages
-  double engines = 1;                 ///< iterations in flight: min(stages, concurrency)
-  Bytes peak_kv_cache{0};             ///< the most KV cache per device held at once
-  double peak_tokens = 0;             ///< the tokens it held then
+  Seconds mean_step{0};       ///< makespan ÷ iterations (of all engines)
+  int stages = 1;             ///< pipeline stages
+  double engines = 1;         ///< iterations in flight: min(stages, concurrency)
+  Bytes peak_kv_cache{0};     ///< the most KV cache per device held at once
+  double peak_tokens = 0;     ///< the tokens it held then
+  Bytes peak_activations{0};  ///< the largest step's activations per device (step_activations)
   std::vector<std::string> warnings;  ///< e.g. the peak beyond the memory's capacity
 };
 /// The most concurrent requests simulate_serving takes: each step is costed over its running
@@ -876,7 +887,10 @@ double activation_bytes_per_layer(const ModelConfig& m, const Scenario& s,
 
 /// MFU and bandwidth utilisation from a measured throughput (docs/model.md, utilisation).
 struct Utilisation {
-  double tokens_per_s = 0;
+  double tokens_per_s = 0;  ///< as measured: of all `replicas` together
+  /// Data-parallel replicas the measurement is of (--dp): each runs the step at tokens_per_s ÷
+  /// replicas, which MFU, bandwidth and the prediction's share are of.
+  double replicas = 1;
   /// W per token in the compute roof's unit: all of it, or the matrix products' OP when the
   /// element-wise work counts FLOP apart (Roofs::counts_apart; then vector_work_per_token).
   Work work_per_token{0};
@@ -890,7 +904,10 @@ struct Utilisation {
   /// its roof), or "" when it is not.
   std::string above_roof;
 };
-Utilisation utilisation(const StepResult& step, double measured_tokens_per_s, const Roofs& r);
+Utilisation utilisation(const StepResult& step, double measured_tokens_per_s, const Roofs& r,
+                        double replicas = 1);
+/// ", all R replicas" for a measurement of R > 1 data-parallel replicas; "" for one.
+std::string measured_replicas(double replicas);
 /// A measurement's shares of what the roofs allow, by name: "" when none is beyond
 /// DiagnosisOptions::above (5% slack), else the sentence that says which and what it means.
 std::string above_the_roofs(const std::vector<std::pair<std::string, double>>& shares);
@@ -918,6 +935,18 @@ struct Report {
 };
 Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r,
                std::optional<double> measured_tokens_per_s = std::nullopt);
+/// What `roofline llm` adds to one (batch, context)'s report.
+struct AnalyseOptions {
+  /// A measured throughput of the phase, of all `replicas` together (as the "Data parallel"
+  /// line's tokens/s in all).
+  std::optional<double> measured_tokens_per_s;
+  double replicas = 1;  ///< data-parallel replicas (--dp)
+  /// The prefill runs in chunks of this many tokens (--chunk; 0: in one step): the
+  /// footprint's activations are its largest chunk's.
+  double prefill_chunk = 0;
+};
+Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r,
+               const AnalyseOptions& o);
 
 /// One row of a batch × context sweep.
 struct SweepRow {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/quantity.hpp"
 #include "roofline/units.hpp"
 
 namespace roofline {
@@ -30,6 +31,18 @@ struct PowerFacts {
   std::string written;          ///< power_w as the file writes it, for messages
   std::optional<std::string> source;
 };
+
+/// The longest per-message latency α a link may be given: microseconds (NVLink, InfiniBand) to
+/// milliseconds (a wide-area link); 1e9 s in a document put a decode step at 1e11 s. One bound
+/// for a machine document's latency, `roofline llm --link-latency` and Python's link_latency_s.
+inline constexpr double kMostLinkLatencyS = 1;
+/// "WHAT: 5 s is beyond any link's latency (at most 1 s[; got GOT])": WHAT names the field or
+/// flag, GOT the value as written where it was text.
+inline std::string link_latency_beyond(const std::string& what, double seconds,
+                                       const std::string& got = "") {
+  return what + ": " + format_number(seconds) + " s is beyond any link's latency (at most " +
+         format_number(kMostLinkLatencyS) + " s" + (got.empty() ? "" : "; got " + got) + ")";
+}
 
 /// One entry of info.interconnects: bandwidth, per-message latency α and how many devices one
 /// domain of the link joins, each with the source the file names.

@@ -756,6 +756,10 @@ void register_serving(py::module_& m) {
       .def_readonly("mean_decode_batch", &llm::ServingResult::mean_decode_batch)
       .def_property_readonly("peak_kv_cache_bytes",
                              [](const llm::ServingResult& x) { return x.peak_kv_cache.value; })
+      .def_property_readonly(
+          "peak_activations_bytes",
+          [](const llm::ServingResult& x) { return x.peak_activations.value; },
+          "the largest step's activations per device")
       .def_readonly("peak_tokens", &llm::ServingResult::peak_tokens);
   add_messages(serving, "warnings", &llm::ServingResult::warnings, kMessagesDoc);
   add_dict(serving, llm::serving_to_json);

@@ -106,9 +106,8 @@ void read_link_figures(const json& e, const std::string& where, InterconnectFact
     const double latency = positive(*it, where, k.key, Dimension::seconds, k.scale);
     // A link's per-message latency is microseconds (NVLink, InfiniBand) to milliseconds (a
     // wide-area link); 1e9 s loaded and put a decode step at 1e11 s.
-    if (latency > 1)
-      throw InputError(where + ": " + k.key + ": " + format_number(latency) +
-                       " s is beyond any link's latency (at most 1 s; got " + it->dump() + ")");
+    if (latency > kMostLinkLatencyS)
+      throw InputError(link_latency_beyond(where + ": " + k.key, latency, it->dump()));
     f.latency = Seconds(latency);
     break;
   }

@@ -11,7 +11,9 @@ namespace roofline::llm {
 
 MachineComparison compare_on(const ModelConfig& m, const Setup& st, const MachineFacts& facts,
                              const CompareOptions& o) {
-  const Report rep = analyse(m, st.scenario, Phase::decode, st.roofs);
+  AnalyseOptions ao;
+  ao.prefill_chunk = o.output_tokens > 0 ? o.chunk : 0;  // the request's prefill, chunked
+  const Report rep = analyse(m, st.scenario, Phase::decode, st.roofs, ao);
   MachineComparison c;
   c.machine = st.roofs.machine;
   c.compute_roof = st.roofs.compute_name;

@@ -438,6 +438,22 @@ const std::vector<ModelConfig>& presets() {
   return all;
 }
 
+namespace {
+/// OWNER/NAME as the Hugging Face Hub names a repository: two parts of letters, digits, '-',
+/// '_' and '.', neither starting with '.' (so ./x and ../x are paths), no other '/'.
+bool hub_repo_id(const std::string& spec) {
+  const auto slash = spec.find('/');
+  if (slash == std::string::npos || spec.find('/', slash + 1) != std::string::npos) return false;
+  const auto part = [](const std::string& p) {
+    if (p.empty() || p.size() > 96 || p.front() == '.') return false;
+    return std::all_of(p.begin(), p.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '-' || c == '_' || c == '.';
+    });
+  };
+  return part(spec.substr(0, slash)) && part(spec.substr(slash + 1));
+}
+}  // namespace
+
 ModelConfig resolve_model(const std::string& spec, const std::string& flag) {
   if (spec.empty()) throw InputError(flag + ": no model given (a preset name or a config.json)");
   const std::string key = lower(spec);
@@ -453,9 +469,15 @@ ModelConfig resolve_model(const std::string& spec, const std::string& flag) {
                        "the folder that holds it)");
     return load_hf_config(config.string());
   }
-  if (spec.find('/') != std::string::npos || std::filesystem::exists(spec, ec) ||
-      (key.size() > 5 && key.substr(key.size() - 5) == ".json"))
-    return load_hf_config(spec);
+  const bool json_name = key.size() > 5 && key.substr(key.size() - 5) == ".json";
+  const bool exists = std::filesystem::exists(spec, ec);
+  if (!exists && !json_name && hub_repo_id(spec))
+    throw InputError(flag + ": no file or folder " + spec +
+                     "; it reads as a Hugging Face repo id (OWNER/NAME): roofline reads a "
+                     "downloaded config.json and downloads nothing; fetch it with "
+                     "`huggingface-cli download " +
+                     spec + " config.json --local-dir DIR`, then give DIR or DIR/config.json");
+  if (spec.find('/') != std::string::npos || exists || json_name) return load_hf_config(spec);
   const std::string names = join(presets(), [](const ModelConfig& m) { return m.name; });
   throw InputError(flag + ": unknown model '" + spec + "' (presets: " + names +
                    "; or a path to a Hugging Face config.json)");

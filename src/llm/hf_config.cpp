@@ -118,11 +118,38 @@ const nlohmann::json* class_defaults(const std::string& model_type) {
   return nullptr;
 }
 
+// A multimodal config's text_config is written by transformers' to_diff_dict, which leaves out
+// every field equal to the sub-config class's default: llava-hf/llava-1.5-7b-hf's names only
+// max_position_embeddings, model_type, rms_norm_eps and vocab_size of its Llama. The defaults
+// of the classes a nested text_config is known to name, beside class_defaults' (which hold
+// wherever the type appears). Source: transformers models/llama/configuration_llama.py,
+// LlamaConfig.__init__ (num_key_value_heads None = num_attention_heads, head_dim None =
+// hidden_size / num_attention_heads: the reader's own fallbacks).
+const nlohmann::json* nested_class_defaults(const std::string& model_type) {
+  static const nlohmann::json llama = {{"vocab_size", 32000},
+                                       {"hidden_size", 4096},
+                                       {"intermediate_size", 11008},
+                                       {"num_hidden_layers", 32},
+                                       {"num_attention_heads", 32},
+                                       {"hidden_act", "silu"},
+                                       {"max_position_embeddings", 2048}};
+  if (model_type == "llama") return &llama;
+  return class_defaults(model_type);
+}
+
 // Field access on the text model's config, with the class defaults behind it.
 class Fields {
  public:
   Fields(const nlohmann::json& j, const std::string& origin, const nlohmann::json* defaults)
       : j_(j), origin_(origin), defaults_(defaults) {}
+
+  /// Reading a multimodal config's text_config of `model_type`: a required field missing
+  /// there is named as text_config's, with what to add (the class defaults the reader knows
+  /// are behind it already).
+  void nested_in_text_config(const std::string& model_type) {
+    nested_ = true;
+    nested_type_ = model_type;
+  }
 
   const std::string& origin() const { return origin_; }
   const std::vector<std::string>& defaulted() const { return defaulted_; }
@@ -163,6 +190,7 @@ class Fields {
     if (!v) {
       for (const char* key : keys)
         if (j_.contains(key)) bad(origin_, key, "null (a required field of config.json)", "");
+      if (nested_) missing_in_text_config(*keys.begin());
       bad(origin_, *keys.begin(), "missing (a required field of config.json)", "");
     }
     return number(k, *v);
@@ -226,10 +254,26 @@ class Fields {
     return x;
   }
 
+  // transformers fills a text_config's missing field from its model_type's config class; the
+  // reader knows only some classes' defaults (nested_class_defaults), so for another it says
+  // which field to copy into text_config (from the text model's own config.json).
+  [[noreturn]] void missing_in_text_config(const char* key) const {
+    const std::string type =
+        nested_type_.empty() ? "no model_type" : "model_type '" + echoed(nested_type_) + "'";
+    bad(origin_, std::string("text_config.") + key,
+        "missing; transformers fills it from the text model's config class, whose defaults the "
+        "reader does not know for " +
+            type + ": add \"" + key +
+            "\" to text_config (the language model's own config.json gives it)",
+        "");
+  }
+
   const nlohmann::json& j_;
   std::string origin_;
   const nlohmann::json* defaults_;
   std::vector<std::string> defaulted_;
+  bool nested_ = false;
+  std::string nested_type_;
 };
 
 // --- the named steps of the reader -------------------------------------------------------
@@ -503,7 +547,8 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
       m.model_type = lower(given_type);
     }
   }
-  Fields f(j, origin, class_defaults(m.model_type));
+  Fields f(j, origin, nested ? nested_class_defaults(m.model_type) : class_defaults(m.model_type));
+  if (nested) f.nested_in_text_config(given_type);
   read_name(m, f);
   try {
     read_shape(m, f);
@@ -540,12 +585,13 @@ ModelConfig model_from_hf_json(const nlohmann::json& root, const std::string& or
   m.defaulted = f.defaulted();
   if (!known_family(m.model_type))
     m.caveats.insert(m.caveats.begin(),
-                     (m.model_type.empty() ? std::string("no model_type")
-                                           : "model_type '" + echoed(given_type) + "'") +
-                         " of " + terminal_safe(origin) +
-                         " is not a family the reader models: costed as the transformer its "
-                         "fields describe, every layer attention and MLP; layers of other "
-                         "kinds (state-space, recurrent, hybrid periods) are not modelled");
+                     (m.model_type.empty()
+                          ? terminal_safe(origin) + " names no model_type, so its family is unknown"
+                          : "model_type '" + echoed(given_type) + "' of " + terminal_safe(origin) +
+                                " is not a family the reader models") +
+                         ": costed as the transformer its fields describe, every layer attention "
+                         "and MLP; layers of other kinds (state-space, recurrent, hybrid "
+                         "periods) are not modelled");
   // Falcon's parallel block (new_decoder_architecture false): attention and MLP both read one
   // input_layernorm's output (transformers models/falcon/modeling_falcon.py, FalconDecoderLayer).
   if (f.flag("parallel_attn", false) && !f.flag("new_decoder_architecture", false))

@@ -5,6 +5,7 @@
 // inputs read once, outputs written once; a read and a write are separate traffic.
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -102,9 +103,16 @@ namespace {
 /// The warning of a context past the model's max_positions ("" when within it or unknown).
 std::string context_warning(const ModelConfig& m, double context) {
   if (!(m.max_positions > 0 && context > m.max_positions)) return "";
-  return "context " + format_number(context, 10) + " exceeds " + m.name +
-         "'s max_position_embeddings " + format_number(m.max_positions, 10) +
-         ": the model was not trained for it; the cost is modelled, the quality is not";
+  const std::string past = "context " + format_number(context, 10) + " exceeds " + m.name +
+                           "'s max_position_embeddings " + format_number(m.max_positions, 10);
+  // Learned absolute positions (GPT-2's wpe, OPT's embed_positions) are a table with one row
+  // per position: a token past it has no position embedding, so the model cannot run there at
+  // all (transformers fails on the index), where a rotary model runs untrained.
+  if (m.positions > 0)
+    return past +
+           ": its positions are a learned table, and a token past the table has no embedding: "
+           "the model cannot run at this context (the cost is of a model that could)";
+  return past + ": the model was not trained for it; the cost is modelled, the quality is not";
 }
 }  // namespace
 
@@ -468,10 +476,30 @@ Bytes kv_cache_bytes(const ModelConfig& m, const Scenario& s, double sequences, 
   return Bytes(per_token_layer * sequences * cached / split);
 }
 
+Bytes step_activations(const ModelConfig& m, const Scenario& s, const StepCost& c) {
+  // The largest working set of one operator, with the residual stream x (N·d·s_a for the
+  // step's N rows per device) held beside it while the operator runs. The residual add's
+  // 3·N·d·s_a (x, the block's output, x + output), the embedding's written rows and a norm's
+  // 2·N·d·s_a (x read, x̂ written) already hold x: it is not added to those again (it was:
+  // Llama-3-70B --tp 8, B = 16, S = 4096 gave 3.22 + 1.07 = 4.29 GB where the residual add's
+  // 3.22 GB is the peak). A norm of another input (q/k norm, a post-norm) is below 3·N·d·s_a
+  // with the stream added, so leaving it out does not change the maximum.
+  const double stream = c.tokens * m.hidden * s.dtypes.activations.bytes;
+  double largest = 0;
+  for (std::size_t i = 0; i < c.size; ++i) {
+    const OpCost& op = c.ops[i];
+    if (op.interconnect) continue;
+    const bool holds_stream =
+        op.kind == OpKind::residual || op.kind == OpKind::embedding || op.kind == OpKind::norm;
+    largest = std::max(largest, op.activations.value + (holds_stream ? 0 : stream));
+  }
+  return Bytes(largest);
+}
+
 namespace {
-// The footprint given the two steps' operators (the sweep has them already).
+// The footprint given the steps run (the sweep has the two phases' operators already).
 Footprint footprint_of(const ModelConfig& m, const Scenario& s, const Roofs& r,
-                       const StepCost& prefill, const StepCost& decode) {
+                       std::initializer_list<const StepCost*> steps) {
   // Weights: matrices in the weight dtype, norms and biases in the activation dtype; per device
   // as step_cost splits them (count_parameters with tp): with fewer K/V heads than devices each
   // device holds a whole K/V head, so k_proj and v_proj do not shrink by P.
@@ -489,24 +517,9 @@ Footprint footprint_of(const ModelConfig& m, const Scenario& s, const Roofs& r,
   f.weights = Bytes((layer_matrices / stages + tables) * s.dtypes.weights.bytes +
                     (biases + p.norms) / stages * s.dtypes.activations.bytes);
   f.kv_cache = kv_cache_bytes(m, s, s.batch, std::max(s.prompt, s.context));
-  // Activations: the largest working set of one operator over both phases, with the residual
-  // stream x (N·d·s_a for the step's N rows per device) held beside it while the operator runs.
-  // The residual add's 3·N·d·s_a (x, the block's output, x + output), the embedding's written
-  // rows and a norm's 2·N·d·s_a (x read, x̂ written) already hold x: it is not added to those
-  // again (it was: Llama-3-70B --tp 8, B = 16, S = 4096 gave 3.22 + 1.07 = 4.29 GB where the
-  // residual add's 3.22 GB is the peak). A norm of another input (q/k norm, a post-norm) is
-  // below 3·N·d·s_a with the stream added, so leaving it out does not change the maximum.
+  // Activations: the largest step actually run (step_activations), over both phases.
   double largest = 0;
-  for (const StepCost* c : {&prefill, &decode}) {
-    const double stream = c->tokens * m.hidden * s.dtypes.activations.bytes;
-    for (std::size_t i = 0; i < c->size; ++i) {
-      const OpCost& op = c->ops[i];
-      if (op.interconnect) continue;
-      const bool holds_stream =
-          op.kind == OpKind::residual || op.kind == OpKind::embedding || op.kind == OpKind::norm;
-      largest = std::max(largest, op.activations.value + (holds_stream ? 0 : stream));
-    }
-  }
+  for (const StepCost* c : steps) largest = std::max(largest, step_activations(m, s, *c).value);
   f.activations = Bytes(largest);
   f.capacity = r.memory_capacity;
   if (f.capacity) f.fits = f.total().value <= *f.capacity;
@@ -514,8 +527,35 @@ Footprint footprint_of(const ModelConfig& m, const Scenario& s, const Roofs& r,
 }
 }  // namespace
 
-Footprint footprint(const ModelConfig& m, const Scenario& s, const Roofs& r) {
-  return footprint_of(m, s, r, step_cost(m, s, Phase::prefill), step_cost(m, s, Phase::decode));
+Footprint footprint(const ModelConfig& m, const Scenario& s, const Roofs& r, double prefill_chunk) {
+  const StepCost decode = step_cost(m, s, Phase::decode);
+  if (!(prefill_chunk > 0 && prefill_chunk < s.prompt)) {
+    const StepCost prefill = step_cost(m, s, Phase::prefill);
+    return footprint_of(m, s, r, {&prefill, &decode});
+  }
+  // A prefill in chunks of C (request_timing's): chunk i takes C tokens of every prompt with
+  // i·C cached, the last the remainder and the logits. An operator's working set grows with
+  // the chunk's rows and, for unfused scores and decompressed MLA keys, with the keys it
+  // attends over, never shrinking as the cache fills: of the full chunks the last is the
+  // largest, and the final chunk is the only other candidate.
+  const double chunks = std::ceil(s.prompt / prefill_chunk);
+  SequenceGroup final_chunk;
+  final_chunk.sequences = s.batch;
+  final_chunk.past = (chunks - 1) * prefill_chunk;
+  final_chunk.fresh = s.prompt - final_chunk.past;
+  final_chunk.logits = 1;
+  final_chunk.prompt = true;
+  SequenceGroup last_full = final_chunk;
+  if (final_chunk.fresh < prefill_chunk) {
+    last_full.past = (chunks - 2) * prefill_chunk;
+    last_full.fresh = prefill_chunk;
+    last_full.logits = 0;
+  }
+  const StepCost a = step_cost(m, s, Phase::prefill, &final_chunk, 1);
+  const StepCost b = step_cost(m, s, Phase::prefill, &last_full, 1);
+  Footprint f = footprint_of(m, s, r, {&decode, &a, &b});
+  f.prefill_chunk = prefill_chunk;
+  return f;
 }
 
 namespace {
@@ -644,11 +684,21 @@ std::string above_the_roofs(const std::vector<std::pair<std::string, double>>& s
          "the roofs";
 }
 
-Utilisation utilisation(const StepResult& step, double measured, const Roofs& r) {
-  if (!(measured > 0) || !std::isfinite(measured))
-    throw InputError("--measured-tokens-per-s: must be > 0 (got " + format_number(measured) + ")");
+std::string measured_replicas(double replicas) {
+  return replicas > 1 ? ", all " + format_number(replicas, 10) + " replicas" : "";
+}
+
+Utilisation utilisation(const StepResult& step, double measured_all, const Roofs& r,
+                        double replicas) {
+  if (!(measured_all > 0) || !std::isfinite(measured_all))
+    throw InputError("--measured-tokens-per-s: must be > 0 (got " + format_number(measured_all) +
+                     ")");
+  check_dp(replicas);
   Utilisation u;
-  u.tokens_per_s = measured;
+  u.tokens_per_s = measured_all;
+  u.replicas = replicas;
+  // Each replica runs the step: the rate the step's roofs and prediction are judged at.
+  const double measured = measured_all / replicas;
   // Per device: a token's share of the device's W and Q (tensor parallel devices work together on
   // every token, so each device does W_dev per token at the system's token rate).
   // On an integer compute roof only the products' OP are π's; the element-wise FLOP run on π_v
@@ -668,6 +718,13 @@ Utilisation utilisation(const StepResult& step, double measured, const Roofs& r)
 
 Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r,
                std::optional<double> measured) {
+  AnalyseOptions o;
+  o.measured_tokens_per_s = measured;
+  return analyse(m, s, phase, r, o);
+}
+
+Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs& r,
+               const AnalyseOptions& o) {
   validate_scenario(m, s);
   Report rep;
   rep.model = m;
@@ -689,7 +746,7 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
     rep.time_per_token = rep.pipeline_decode->steady;
   }
   rep.tokens_per_s = s.batch / rep.time_per_token.value;
-  rep.memory = footprint(m, s, r);
+  rep.memory = footprint(m, s, r, o.prefill_chunk);
   rep.critical = critical_batches(m, s, r);
   rep.warnings = estimate_warnings(m, s, r);
   // As request_timing and simulate_serving say it: the times assume the model fits.
@@ -700,13 +757,15 @@ Report analyse(const ModelConfig& m, const Scenario& s, Phase phase, const Roofs
                            format_bytes(rep.memory.total()) + ") exceed the " +
                            format_bytes(Bytes(*rep.memory.capacity)) + " of " + r.memory_level +
                            " per device: it does not fit, and the times assume it did");
-  if (measured) {
-    rep.measured = utilisation(phase == Phase::prefill ? rep.prefill : rep.decode, *measured, r);
+  if (const auto& measured = o.measured_tokens_per_s) {
+    rep.measured =
+        utilisation(phase == Phase::prefill ? rep.prefill : rep.decode, *measured, r, o.replicas);
     // Above a roof by more than `roofline point`'s slack (docs/model.md): one of the report's
     // warnings, so that every output (text, JSON, stderr, Python) carries it.
     if (!rep.measured->above_roof.empty())
       rep.warnings.push_back("the measured " + format_number(*measured, 6) + " tokens/s (" +
-                             to_string(phase) + ") is " + rep.measured->above_roof);
+                             to_string(phase) + measured_replicas(o.replicas) + ") is " +
+                             rep.measured->above_roof);
   }
   return rep;
 }
@@ -761,7 +820,7 @@ std::vector<SweepRow> sweep(const ModelConfig& m, const Scenario& base,
         row.time_per_token = pipeline_step(m, s, Phase::decode, r).steady;
       }
       row.tokens_per_s = B / row.time_per_token.value;
-      const Footprint f = footprint_of(m, s, r, pre.cost, dec.cost);
+      const Footprint f = footprint_of(m, s, r, {&pre.cost, &dec.cost});
       row.memory = f.total();
       row.fits = f.fits;
       row.decode_point = aggregate_all(dec, "");

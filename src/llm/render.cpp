@@ -399,7 +399,11 @@ std::string memory_lines(const Report& r) {
   const Footprint& f = r.memory;
   out += "\nMemory per device\n";
   out += "  weights " + format_bytes(f.weights) + " + KV cache " + format_bytes(f.kv_cache) +
-         " + activations " + format_bytes(f.activations) + " = " + format_bytes(f.total());
+         " + activations " + format_bytes(f.activations) +
+         (f.prefill_chunk > 0
+              ? " (prefill in chunks of " + format_number(f.prefill_chunk, 10) + " tokens)"
+              : "") +
+         " = " + format_bytes(f.total());
   if (f.capacity)
     out += " of " + format_bytes(Bytes(*f.capacity)) + " (" + roofs.memory_level +
            "): " + (*f.fits ? "fits" : "does NOT fit");
@@ -446,7 +450,10 @@ std::string measured_lines(const Report& r) {
   if (r.measured) {
     const Utilisation& u = *r.measured;
     out += "\nMeasured " + format_number(u.tokens_per_s, 6) + " tokens/s (" + to_string(r.phase) +
-           ")\n";
+           measured_replicas(u.replicas) + ")\n";
+    if (u.replicas > 1)
+      out += "  per replica " + format_number(u.tokens_per_s / u.replicas, 6) +
+             " tokens/s: the shares below are of one replica's step\n";
     out +=
         "  MFU = " + format_work(u.work_per_token, r.roofs.units) + "/token" +
         (r.roofs.counts_apart()
@@ -526,6 +533,8 @@ nlohmann::json to_json(const Report& r) {
       {"capacity",
        r.memory.capacity ? nlohmann::json(*r.memory.capacity) : nlohmann::json(nullptr)},
       {"fits", r.memory.fits ? nlohmann::json(*r.memory.fits) : nlohmann::json(nullptr)}};
+  // With a chunked prefill the activations are its largest chunk's (tokens per prompt).
+  if (r.memory.prefill_chunk > 0) mem["prefill_chunk"] = r.memory.prefill_chunk;
   nlohmann::json j = {
       {"schema", "roofline.llm"},
       {"version", 1},
@@ -593,6 +602,8 @@ nlohmann::json to_json(const Report& r) {
   if (r.measured)
     j["measured"] = {
         {"tokens_per_s", r.measured->tokens_per_s},
+        {"replicas", r.measured->replicas},
+        {"tokens_per_s_per_replica", r.measured->tokens_per_s / r.measured->replicas},
         {"work_per_token", r.measured->work_per_token.value},
         {"bytes_per_token", r.measured->bytes_per_token.value},
         {"mfu", r.measured->mfu},

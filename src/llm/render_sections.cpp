@@ -105,7 +105,8 @@ std::string render_serving_text(const ServingResult& s) {
          (s.stages > 1 ? ", mean interval between iterations " : ", mean step ") +
          format_seconds(s.mean_step) + "\n";
   out += "  peak KV cache " + format_bytes(s.peak_kv_cache) + " per device (" +
-         format_number(s.peak_tokens, 10) + " tokens in flight)\n";
+         format_number(s.peak_tokens, 10) + " tokens in flight), largest step's activations " +
+         format_bytes(s.peak_activations) + "\n";
   for (const auto& w : s.warnings) out += "  warning: " + w + "\n";
   return out;
 }
@@ -134,6 +135,7 @@ nlohmann::json serving_to_json(const ServingResult& s) {
           {"engines", s.engines},
           {"peak_kv_cache", s.peak_kv_cache.value},
           {"peak_tokens", s.peak_tokens},
+          {"peak_activations", s.peak_activations.value},
           {"warnings", s.warnings}};
 }
 

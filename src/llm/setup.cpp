@@ -7,6 +7,7 @@
 #include "roofline/error.hpp"
 #include "roofline/hardware.hpp"
 #include "roofline/llm.hpp"
+#include "roofline/machine_facts.hpp"
 #include "roofline/quantity.hpp"
 
 namespace roofline::llm {
@@ -93,6 +94,8 @@ Setup setup(const RoofSet& roofs, const MachineFacts& facts, const SetupOptions&
   if (o.link_latency && !(std::isfinite(o.link_latency->value) && o.link_latency->value >= 0))
     throw InputError("--link-latency: must be a finite number ≥ 0 (got " +
                      format_number(o.link_latency->value) + " s)");
+  if (o.link_latency && o.link_latency->value > kMostLinkLatencyS)
+    throw InputError(link_latency_beyond("--link-latency", o.link_latency->value));
   if (o.domain_size && !(std::isfinite(*o.domain_size) && *o.domain_size >= 1 &&
                          *o.domain_size == std::floor(*o.domain_size)))
     throw InputError("--domain-size: must be a whole number of devices ≥ 1 (got " +

@@ -208,10 +208,15 @@ TrainingResult training_step(const ModelConfig& m, const Scenario& s, const Trai
   training_memory(t, m, s, o, r, psi, grad_bytes);
   // As inference warns of a context past max_position_embeddings.
   if (m.max_positions > 0 && o.sequence > m.max_positions)
-    t.notes.push_back("sequence " + format_number(o.sequence, 10) + " exceeds " + m.name +
-                      "'s max_position_embeddings " + format_number(m.max_positions, 10) +
-                      ": training past it needs a position scheme that extends (RoPE scaling); "
-                      "the cost is modelled, the quality is not");
+    t.notes.push_back(
+        "sequence " + format_number(o.sequence, 10) + " exceeds " + m.name +
+        "'s max_position_embeddings " + format_number(m.max_positions, 10) +
+        (m.positions > 0
+             ? ": its positions are a learned table, and a token past the table has no "
+               "embedding: the model cannot train at this length (the cost is of a model that "
+               "could)"
+             : ": training past it needs a position scheme that extends (RoPE scaling); the "
+               "cost is modelled, the quality is not"));
   t.notes.push_back(
       "activations: Korthikanti et al. 2022's per-layer count for a GPT layer "
       "(multi-head attention, 4d MLP); for other layers an approximation");

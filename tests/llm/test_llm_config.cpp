@@ -210,8 +210,11 @@ TEST(LlmConfig, EchoedValuesAreTheFilesEscapedAndCut) {
     j["model_type"] = none;
     m = model_from_hf_json(j, "n.json");
     ASSERT_EQ(m.caveats.size(), 1u) << none.dump();
-    EXPECT_NE(m.caveats[0].find("no model_type of n.json is not a family the reader models"),
-              std::string::npos)
+    // It read "no model_type of n.json is not a family the reader models".
+    EXPECT_EQ(m.caveats[0].rfind("n.json names no model_type, so its family is unknown: costed "
+                                 "as the transformer its fields describe",
+                                 0),
+              0u)
         << m.caveats[0];
   }
 }
@@ -610,6 +613,102 @@ TEST(LlmConfig, NullIsNoneNotTheClassDefault) {
 TEST(LlmConfig, ATextConfigOfTheWrongTypeIsNamed) {
   expect_refused(nlohmann::json{{"model_type", "llava"}, {"text_config", 5}},
                  "cfg.json: text_config: must be an object (the text model's config) (got 5)");
+}
+
+// llava-hf/llava-1.5-7b-hf's text_config names no size: transformers fills them from
+// LlamaConfig's defaults (hidden 4096, 32 layers and heads, MLP 11008), and so does the reader.
+// It was refused "hidden_size: missing" though docs/llm.md names Llava as read.
+TEST(LlmConfig, LlavaTakesLlamaConfigDefaultsForWhatItsTextConfigLeavesOut) {
+  const ModelConfig m = load_hf_config(kData + "llava-1.5-7b-hf.config.json");
+  EXPECT_EQ(m.model_type, "llama");
+  EXPECT_EQ(m.name, "lmsys/vicuna-7b-v1.5");
+  EXPECT_EQ(m.hidden, 4096);
+  EXPECT_EQ(m.layers, 32);
+  EXPECT_EQ(m.heads, 32);
+  EXPECT_EQ(m.kv_heads, 32);
+  EXPECT_EQ(m.head_dim, 128);
+  EXPECT_EQ(m.intermediate, 11008);
+  EXPECT_EQ(m.mlp, Mlp::gated);
+  EXPECT_EQ(m.vocab, 32064);         // the file's, not the class's 32000
+  EXPECT_EQ(m.max_positions, 4096);  // the file's, not the class's 2048
+  EXPECT_FALSE(m.tied_embeddings);
+  // Llama-2-7B's 6,738,415,616 with 64 more vocabulary rows in the embedding and the LM head.
+  EXPECT_DOUBLE_EQ(count_parameters(m).total, 6738415616.0 + 2 * 64 * 4096);
+  const std::vector<std::string> filled = {"hidden_size = 4096", "num_attention_heads = 32",
+                                           "num_hidden_layers = 32", "intermediate_size = 11008",
+                                           "hidden_act = \"silu\""};
+  EXPECT_EQ(m.defaulted, filled);
+  // The text report says which fields came from the class, as Gemma 3's does.
+  const Report rep = analyse(m, Scenario{}, Phase::decode, a100());
+  EXPECT_NE(render_text(rep).find("config: not in the file, taken from the config class's "
+                                  "defaults: hidden_size = 4096, num_attention_heads = 32"),
+            std::string::npos);
+}
+
+// A top-level config gets no class defaults (transformers writes every size there), and a
+// text_config of a class whose defaults the reader does not know names text_config and what
+// to add.
+TEST(LlmConfig, ATextConfigMissingASizeOfAnUnknownClassSaysWhatToAdd) {
+  nlohmann::json top = {{"model_type", "llama"}, {"vocab_size", 32000}};
+  expect_refused(top, "cfg.json: hidden_size: missing (a required field of config.json)");
+  nlohmann::json nested = {{"model_type", "llava"},
+                           {"text_config", {{"model_type", "mistral"}, {"vocab_size", 32000}}}};
+  expect_refused(nested,
+                 "cfg.json: text_config.hidden_size: missing; transformers fills it from the "
+                 "text model's config class, whose defaults the reader does not know for "
+                 "model_type 'mistral': add \"hidden_size\" to text_config (the language "
+                 "model's own config.json gives it)");
+  nested["text_config"].erase("model_type");
+  expect_refused(nested, "whose defaults the reader does not know for no model_type: add");
+}
+
+// A Hugging Face repo id is no file: the message says that nothing is downloaded and how to get
+// the config.json (it said "no such file").
+TEST(LlmConfig, AHubRepoIdSaysHowToGetItsConfig) {
+  for (const std::string id : {"meta-llama/Meta-Llama-3-8B", "Qwen/Qwen2.5-7B-Instruct"}) {
+    try {
+      (void)resolve_model(id, "--model");
+      ADD_FAILURE() << id;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "--model: no file or folder " + id +
+                    "; it reads as a Hugging Face repo id (OWNER/NAME): roofline reads a "
+                    "downloaded config.json and downloads nothing; fetch it with "
+                    "`huggingface-cli download " +
+                    id + " config.json --local-dir DIR`, then give DIR or DIR/config.json");
+    }
+  }
+  // A path that is plainly a file's keeps the file's message.
+  for (const std::string path : {"./none/x", "none/config.json", "a/b/c"}) {
+    try {
+      (void)resolve_model(path, "--model");
+      ADD_FAILURE() << path;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).find("repo id"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// GPT-2's positions are a learned table of 1024 rows: at context 2048 it cannot run at all (no
+// embedding for position 1024 on), where a rotary model runs untrained. It was told "the cost
+// is modelled, the quality is not" as a rotary model is.
+TEST(LlmConfig, PastALearnedPositionTableTheModelCannotRun) {
+  const ModelConfig g = load_hf_config(kData + "gpt2.config.json");
+  ASSERT_EQ(g.positions, 1024);
+  Scenario s;
+  s.context = s.prompt = 2048;
+  const auto w = scenario_warnings(g, s);
+  ASSERT_EQ(w.size(), 1u) << ::testing::PrintToString(w);
+  EXPECT_EQ(w[0],
+            "context 2048 exceeds gpt2.config's max_position_embeddings 1024: its positions are "
+            "a learned table, and a token past the table has no embedding: the model "
+            "cannot run at this context (the cost is of a model that could)");
+  s.context = s.prompt = 8192;
+  const auto rotary = scenario_warnings(preset("llama-2-7b"), s);
+  ASSERT_EQ(rotary.size(), 1u);
+  EXPECT_EQ(rotary[0],
+            "context 8192 exceeds llama-2-7b's max_position_embeddings 4096: the "
+            "model was not trained for it; the cost is modelled, the quality is not");
 }
 
 }  // namespace ROOFLINE_UNITY_ID

@@ -167,6 +167,24 @@ TEST(LlmSetup, OneSetupForTheCliAndPython) {
   b = {};
   b.link_latency = Seconds(-1e-6);
   refused(b, "--link-latency");
+  // One bound for the flag (and Python's link_latency_s) and a document's latency: 5 s was
+  // taken (11305 s per token for Llama-2-70B at --tp 8) where "latency": 5 was refused.
+  b = {};
+  b.link_latency = Seconds(5);
+  refused(b, "--link-latency: 5 s is beyond any link's latency (at most 1 s)");
+  nlohmann::json five = {
+      {"interconnects", {{{"name", "NVLink"}, {"bandwidth", 600e9}, {"latency", 5}}}}};
+  MachineDocument slow = doc;
+  set_info(slow, five);
+  const std::string said = machine_facts(slow).interconnects[0].problem;
+  EXPECT_NE(said.find(link_latency_beyond("info.interconnects[NVLink]: latency", 5, "5")),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("5 s is beyond any link's latency (at most 1 s; got 5)"), std::string::npos)
+      << said;
+  b = {};
+  b.link_latency = Seconds(1);  // the bound itself is a latency
+  EXPECT_DOUBLE_EQ(setup(doc.roofs, machine_facts(doc), b).roofs.link_latency->value, 1);
   b = {};
   b.domain_size = 0.5;
   refused(b, "--domain-size");
@@ -728,6 +746,48 @@ TEST(LlmParallel, AMicroBatchTheBatchDoesNotDivideIsNamedAnAverage) {
   s.micro_batches = 4;
   const std::string even = render_text(analyse(preset("llama-2-7b"), s, Phase::decode, a100()));
   EXPECT_NE(even.find("4 micro-batches of 2 sequences\n"), std::string::npos) << even;
+}
+
+// --measured-tokens-per-s with --dp is of all replicas, as the "tokens/s in all" line above it:
+// each replica ran the step at X / R. It was compared with one replica's prediction (6000
+// tokens/s over 4 replicas of Llama-3-8B on an H100 called 386% of the prediction, impossible).
+TEST(LlmMeasured, AMeasurementOfAllReplicasIsJudgedPerReplica) {
+  const ModelConfig& m = preset("llama-3-8b");
+  const Roofs r = a100();
+  Scenario s;
+  s.batch = 8;
+  s.context = s.prompt = 2048;
+  const double predicted = analyse(m, s, Phase::decode, r).tokens_per_s;
+  const double per_replica = 0.9 * predicted;
+  const Report one = analyse(m, s, Phase::decode, r, per_replica);
+  AnalyseOptions o;
+  o.measured_tokens_per_s = 4 * per_replica;
+  o.replicas = 4;
+  const Report all = analyse(m, s, Phase::decode, r, o);
+  ASSERT_TRUE(all.measured && one.measured);
+  EXPECT_DOUBLE_EQ(all.measured->tokens_per_s, 4 * per_replica);
+  EXPECT_EQ(all.measured->replicas, 4);
+  EXPECT_DOUBLE_EQ(all.measured->of_roofline, one.measured->of_roofline);
+  EXPECT_NEAR(all.measured->of_roofline, 0.9, 1e-12);
+  EXPECT_DOUBLE_EQ(all.measured->mfu, one.measured->mfu);
+  EXPECT_DOUBLE_EQ(all.measured->bandwidth, one.measured->bandwidth);
+  EXPECT_TRUE(all.measured->above_roof.empty());
+  EXPECT_NE(render_text(all).find("Measured " + format_number(4 * per_replica, 6) +
+                                  " tokens/s (decode, all 4 replicas)\n  per replica " +
+                                  format_number(per_replica, 6) + " tokens/s"),
+            std::string::npos)
+      << render_text(all);
+  // Above one replica's roofs: said of all replicas.
+  o.measured_tokens_per_s = 4 * 1.2 * predicted;
+  const Report over = analyse(m, s, Phase::decode, r, o);
+  ASSERT_FALSE(over.warnings.empty());
+  EXPECT_EQ(over.warnings.back().rfind("the measured " + format_number(4 * 1.2 * predicted, 6) +
+                                           " tokens/s (decode, all 4 replicas) is above the roofs",
+                                       0),
+            0u)
+      << over.warnings.back();
+  o.replicas = 0.5;
+  EXPECT_THROW(analyse(m, s, Phase::decode, r, o), InputError);
 }
 
 }  // namespace ROOFLINE_UNITY_ID

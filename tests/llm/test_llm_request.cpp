@@ -438,5 +438,95 @@ TEST(LlmServing, PublicBenchmarkLlama8BOnA100IsThreeQuartersOfTheRoofline) {
   EXPECT_NEAR(75 / predicted, 0.73, 0.01);
 }
 
+// With --chunk the prefill runs as steps of B × C tokens: the footprint's activations are the
+// largest chunk's, not an unchunked B × S prefill's. Llama-3-8B, 48 prompts of 8000 tokens:
+// 16.06 GB of weights, 50.43 GB of KV cache and 36.18 GB of activations in one step (102.7 GB,
+// beyond 85.9 GB) was said of a run whose steps are 48 × 2048 (9.26 GB of activations).
+TEST(LlmRequest, AChunkedPrefillsFootprintIsItsLargestChunks) {
+  const ModelConfig& m = preset("llama-3-8b");
+  const Roofs r = a100();
+  for (const bool flash : {true, false}) {
+    SCOPED_TRACE(flash);
+    Scenario s = scenario(48, 8000);
+    s.context = 8016;
+    s.flash = flash;
+    const Footprint whole = footprint(m, s, r);
+    const Footprint chunked = footprint(m, s, r, 2048);
+    EXPECT_EQ(whole.prefill_chunk, 0);
+    EXPECT_EQ(chunked.prefill_chunk, 2048);
+    EXPECT_DOUBLE_EQ(chunked.weights.value, whole.weights.value);
+    EXPECT_DOUBLE_EQ(chunked.kv_cache.value, whole.kv_cache.value);
+    // Every chunk's step as request_timing runs them (3 × 2048 + 1856, the logits in the
+    // last), and the decode step: the largest of them, whatever chunk it is.
+    double largest = step_activations(m, s, step_cost(m, s, Phase::decode)).value;
+    for (double past = 0; past < 8000; past += 2048) {
+      SequenceGroup g;
+      g.sequences = 48;
+      g.past = past;
+      g.fresh = std::min(2048.0, 8000 - past);
+      g.logits = past + g.fresh >= 8000 ? 1 : 0;
+      g.prompt = true;
+      largest =
+          std::max(largest, step_activations(m, s, step_cost(m, s, Phase::prefill, &g, 1)).value);
+    }
+    EXPECT_DOUBLE_EQ(chunked.activations.value, largest);
+    EXPECT_LT(chunked.activations.value, 0.3 * whole.activations.value);
+    if (flash) {
+      // Fused attention: the MLP's rows set the peak, as in one prefill of 48 × 2048.
+      Scenario one_chunk = scenario(48, 2048);
+      one_chunk.flash = true;
+      EXPECT_DOUBLE_EQ(chunked.activations.value, footprint(m, one_chunk, r).activations.value);
+      EXPECT_FALSE(*whole.fits);
+      EXPECT_TRUE(*chunked.fits);
+      // The report and the request judge the chunked run.
+      AnalyseOptions o;
+      o.prefill_chunk = 2048;
+      const Report rep = analyse(m, s, Phase::decode, r, o);
+      EXPECT_DOUBLE_EQ(rep.memory.activations.value, chunked.activations.value);
+      for (const auto& w : rep.warnings) EXPECT_EQ(w.find("does not fit"), std::string::npos) << w;
+      const auto fit_warning = [](const RequestTiming& t) {
+        return std::any_of(t.warnings.begin(), t.warnings.end(), [](const std::string& w) {
+          return w.find("does not fit") != std::string::npos;
+        });
+      };
+      Scenario req = s;
+      req.context = 8000;
+      EXPECT_FALSE(fit_warning(request_timing(m, req, 16, r, 2048)));
+      EXPECT_TRUE(fit_warning(request_timing(m, req, 16, r)));
+    }
+  }
+}
+
+// A serving run's fit is judged with the activations of the largest step it ran: 48 prompts of
+// 8000 tokens prefilled in one step hold 36 GB of activations, where a batch-1, context-1
+// step's were taken (no warning for a run that does not fit).
+TEST(LlmServing, TheFitIsJudgedWithTheLargestStepsActivations) {
+  const ModelConfig& m = preset("llama-3-8b");
+  const Roofs r = a100();
+  Scenario base = scenario(1, 8000);
+  base.context = 8016;
+  base.flash = true;
+  ServingOptions o;
+  o.concurrency = 48;
+  o.requests = {{8000, 16}};
+  o.total_requests = 48;
+  const ServingResult sv = simulate_serving(m, base, o, r);
+  Scenario all = scenario(48, 8000);
+  all.flash = true;
+  EXPECT_NEAR(sv.peak_activations.value,
+              step_activations(m, all, step_cost(m, all, Phase::prefill)).value,
+              1e-9 * sv.peak_activations.value);
+  EXPECT_GT(sv.peak_activations.value, 30e9);
+  EXPECT_TRUE(std::any_of(sv.warnings.begin(), sv.warnings.end(), [](const std::string& w) {
+    return w.find("does not fit") != std::string::npos;
+  })) << ::testing::PrintToString(sv.warnings);
+  // With a budget of 2048 tokens per step the steps are small: the KV cache (50.4 GB) and the
+  // weights fit.
+  o.max_batched_tokens = 2048;
+  const ServingResult budget = simulate_serving(m, base, o, r);
+  EXPECT_LT(budget.peak_activations.value, 0.1 * sv.peak_activations.value);
+  for (const auto& w : budget.warnings) EXPECT_EQ(w.find("does not fit"), std::string::npos) << w;
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline::llm

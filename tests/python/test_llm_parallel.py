@@ -306,3 +306,17 @@ def test_a_draft_by_name_and_none_named_as_every_argument(h100):
         roofline.llm.analyse(None, h100)
     with pytest.raises(TypeError, match=r"^machine: expected .* \(got NoneType\)"):
         roofline.llm.analyse("llama-2-7b", None)
+
+
+def test_a_link_latency_past_any_links_is_refused_as_the_cli_and_a_document(h100):
+    # link_latency_s=5 (seconds) was taken, 11305 s per token for Llama-2-70B at tp 8, where a
+    # document's "latency": 5 was refused: one bound and one message for all three.
+    with pytest.raises(roofline.InputError,
+                       match=r"^link_latency_s: 5 s is beyond any link's latency \(at most 1 s\)"):
+        roofline.llm.analyse(roofline.llm.model("llama-2-70b"), h100, tp=8, link_latency_s=5)
+
+
+def test_a_hub_repo_id_says_how_to_get_its_config():
+    with pytest.raises(roofline.InputError,
+                       match=r"huggingface-cli download Qwen/Qwen2\.5-7B-Instruct config\.json"):
+        roofline.llm.model("Qwen/Qwen2.5-7B-Instruct")

@@ -218,3 +218,15 @@ def test_draft_tp_is_an_int_with_the_cli_message():
     s = roofline.llm.speculative("llama-2-70b", "h100-sxm", draft="llama-2-7b", tp=8,
                                  draft_tp=2, link_latency_s=3e-6)
     assert s.draft_tp == 2
+
+
+def test_serving_fit_takes_the_largest_steps_activations(cli_json, h100):
+    # 48 prompts of 8000 tokens prefilled in one step: the fit was judged with a batch-1,
+    # context-1 step's activations and said nothing; the largest step's are judged and given.
+    m = roofline.llm.model("llama-3-8b")
+    c = cli_json("llm", "--model", "llama-3-8b", "--hw", "h100-sxm", "--context", "8016",
+                 "--prompt", "8000", "--concurrency", "48", "--requests", "8000:16")
+    s = roofline.llm.serve(m, h100, concurrency=48, requests=[(8000, 16)])
+    assert s.peak_activations_bytes == c["serving"]["peak_activations"]
+    assert s.peak_activations_bytes > 30e9
+    assert any("does not fit" in w for w in s.warnings), s.warnings
