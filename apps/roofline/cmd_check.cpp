@@ -10,8 +10,7 @@
 #include "roofline/error.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
-#include "roofline/sanitize.hpp"
-#include "roofline/strings.hpp"
+#include "roofline/text.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -81,21 +80,6 @@ bool junit_replaceable(const CheckArgs& a) {
   return true;
 }
 
-/// " (failed: a, b, ... and 3 more)": the points that failed, for standard error when the report
-/// went to a file or is JSON; at most 10 named.
-std::string failed_names(const CheckReport& rep) {
-  constexpr size_t kMostNamed = 10;
-  std::vector<std::string> names;
-  size_t failed = 0;
-  for (const auto& c : rep.checks)
-    if (c.status == CheckStatus::failed && ++failed <= kMostNamed)
-      names.push_back(terminal_safe(c.name));
-  if (names.empty()) return "";
-  std::string s = " (failed: " + join(names, ", ");
-  if (failed > kMostNamed) s += " and " + std::to_string(failed - kMostNamed) + " more";
-  return s + ")";
-}
-
 void run(const CheckArgs& a) {
   CheckRequest req;
   CheckReport rep;
@@ -117,25 +101,13 @@ void run(const CheckArgs& a) {
   if (a.json) {
     emit(json_text(rep.json) + "\n", a.output);
   } else {
-    std::string text;
-    for (const auto& c : rep.checks) {
-      text += c.status == CheckStatus::failed    ? "FAIL  "
-              : c.status == CheckStatus::skipped ? "SKIP  "
-                                                 : "PASS  ";
-      text += terminal_safe(c.name) + ": ";
-      for (size_t k = 0; k < c.why.size(); ++k) text += (k ? "; " : "") + c.why[k];
-      text += "\n";
-    }
-    for (const auto& n : rep.notes) text += "note: " + n + "\n";
-    text += (rep.failed || rep.nothing_judged ? "roofline check: FAILED, "
-                                              : "roofline check: passed, ") +
-            rep.summary + "\n";
-    emit(text, a.output);
+    emit(render_check_text(rep.checks, rep.notes, rep.failed || rep.nothing_judged, rep.summary),
+         a.output);
   }
   if (rep.failed || rep.nothing_judged) {
     // The report is in a file or JSON: the CI log still names the points that failed.
     if (!a.output.empty() || a.json)
-      say("roofline check: FAILED, " + rep.summary + failed_names(rep) + "\n");
+      say("roofline check: FAILED, " + rep.summary + render_failed_names(rep.checks) + "\n");
     std::exit(kExitGateFailed);
   }
 }

@@ -8,7 +8,6 @@
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <set>
 
@@ -16,6 +15,7 @@
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
+#include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/text.hpp"
 
@@ -30,35 +30,6 @@ struct ImportArgs {
   bool no_hierarchy = false;
   double interval = 1.0;
 };
-
-/// The document `head` with arrays appended, each written element by element: an export of
-/// half a million kernels is never one JSON tree in memory.
-std::string json_with_arrays(
-    const nlohmann::json& head,
-    const std::vector<std::pair<std::string, std::function<bool(std::size_t, nlohmann::json&)>>>&
-        arrays) {
-  std::string out = json_text(head);
-  out.erase(out.find_last_of('}'));
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  bool first_key = out == "{";
-  for (const auto& [key, element] : arrays) {
-    out += (first_key ? "\n  \"" : ",\n  \"") + key + "\": [";
-    first_key = false;
-    nlohmann::json e;
-    std::size_t i = 0;
-    for (; element(i, e); ++i) {
-      std::string t = json_text(e);
-      std::string indented = "    ";
-      for (char c : t) {
-        indented += c;
-        if (c == '\n') indented += "    ";
-      }
-      out += (i == 0 ? "\n" : ",\n") + indented;
-    }
-    out += i == 0 ? "]" : "\n  ]";
-  }
-  return out + "\n}\n";
-}
 
 /// Notes that say the same of many points ("NAME: L2 traffic left out: ...") as one line:
 /// `point_notes` holds (point name, note without the name).
@@ -204,7 +175,7 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
     if (a.files.size() > 1) head["files"] = a.files;
     head["notes"] = res.notes;
     const auto& pts = res.doc.points;
-    std::vector<std::pair<std::string, std::function<bool(std::size_t, nlohmann::json&)>>> arrays;
+    std::vector<std::pair<std::string, JsonElement>> arrays;
     arrays.emplace_back("points", [&](std::size_t i, nlohmann::json& e) {
       if (i >= pts.size()) return false;
       e = point_to_json(pts[i]);
@@ -222,14 +193,14 @@ void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDo
         }
         return true;
       });
-    const std::string text = json_with_arrays(head, arrays);
+    const std::string text = json_text_with_arrays(head, arrays);
     // Nothing written here is refused later (docs/architecture.md): the readers take a points
     // document up to kMaxPointsBytes.
     if (text.size() > kMaxPointsBytes)
       throw InputError(files + ": the points document would be " +
                        format_bytes(Bytes(static_cast<double>(text.size()))) + ", above the " +
-                       std::to_string(kMaxPointsBytes >> 30) +
-                       " GiB a points document may hold: import fewer kernels (ncu --kernel-name, "
+                       exact_binary_size_text(kMaxPointsBytes) +
+                       " a points document may hold: import fewer kernels (ncu --kernel-name, "
                        "--launch-count) or fewer files at once");
     emit(text, a.output);
     return;

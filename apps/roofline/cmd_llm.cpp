@@ -197,15 +197,7 @@ void list_models(const LlmArgs& a) {
     emit(json_text(j) + "\n", a.output);
     return;
   }
-  Table t({"preset", "parameters", "layers", "hidden", "heads", "kv heads", "mlp", "source"});
-  for (const auto& m : llm::presets())
-    t.add_row({m.name, format_si(llm::count_parameters(m).total, ""), format_number(m.layers),
-               format_number(m.hidden), format_number(m.heads), format_number(m.kv_heads),
-               m.moe()
-                   ? format_number(m.experts) + " experts × " + format_number(m.expert_intermediate)
-                   : format_number(m.intermediate),
-               m.source});
-  emit(t.render(), a.output);
+  emit(llm::render_presets_text(llm::presets()), a.output);
 }
 
 // The machines a --hw value names: one, or a comma list to compare (a path containing a comma

@@ -57,41 +57,6 @@ MachineDocument machine_for_run(const MeasureOptions& o) {
   return measure_machine(o);
 }
 
-/// The short reason a chart's line gives for a run placed without a diagnosis (its why_not is
-/// the whole message, the HTML page's and the JSON's).
-std::string short_why_not(const suite::PlacedRun& p) {
-  if (!p.result.level.empty() && p.why_not.rfind("the machine has no roof for ", 0) == 0)
-    return "no roof for level " + p.result.level;
-  return "no roof to judge it on";
-}
-
-/// The chart of every placed point on the roofs it was judged against. A run without a roof to
-/// judge it on (its level, or a refused point) is not drawn: the chart says so, as the table's
-/// "(no roof)" does.
-ReportInput run_report(const suite::Placement& placement, const MachineDocument& m) {
-  ReportInput in;
-  in.title = "roofline run on " + m.roofs.name;
-  in.machines.push_back(m);
-  for (const auto& p : placement.placed)
-    if (p.diagnosis)
-      in.points.push_back(p.point);
-    else if (!p.why_not.empty())
-      in.not_drawn.push_back({p.point.name, short_why_not(p), p.why_not});
-  in.no_overlap_curve = true;
-  return in;
-}
-
-std::string blas_summary(const suite::BlasInfo& b) {
-  if (!b.available) return "OpenBLAS not available: " + b.why_not;
-  std::string s = "OpenBLAS core: " + b.corename + " (" + b.config + ")";
-  if (!b.best_core.empty()) s += "; best core for this CPU: " + b.best_core;
-  if (b.generic) s += " — the detected core is narrower than the CPU";
-  std::string env;
-  for (const auto& [k, v] : b.environment) env += (env.empty() ? "" : ", ") + k + "=" + v;
-  s += "\nenvironment: " + (env.empty() ? std::string("no OPENBLAS_*/OMP_NUM_THREADS set") : env);
-  return s;
-}
-
 // Runs the BLAS kernels again in a child process of ourselves with OPENBLAS_CORETYPE=core: the
 // variable is read once, when the library initialises, so it cannot change in this process.
 std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
@@ -138,73 +103,6 @@ std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
     results.push_back(std::move(r));
   }
   return results;
-}
-
-/// "T (median, spread)": the sustained time per call that places the point, then the median
-/// and the robust spread (interquartile range / median) of the repetitions, "noisy" when the
-/// statistics policy says so.
-std::string timing_text(const suite::RunResult& r) {
-  return format_seconds(Seconds(r.sustained)) + " (" + format_seconds(Seconds(r.median)) + ", " +
-         format_number(100 * r.spread(), 2) + "%" + (r.noisy ? " noisy" : "") + ")";
-}
-
-std::string size_text(const suite::RunResult& r) {
-  std::string s;
-  if (r.params.count("m") && r.params.count("k"))
-    s = "n=" + format_number(r.params.at("n"), 6);
-  else if (r.params.count("nz"))
-    s = format_number(r.params.at("nx"), 6) + "³";
-  else if (r.params.count("ny"))
-    s = format_number(r.params.at("nx"), 6) + "²";
-  else if (r.params.count("rows"))
-    s = "rows=" + format_si(r.params.at("rows"), "", 3);
-  else if (r.params.count("n"))
-    s = "n=" + format_si(r.params.at("n"), "", 3);
-  return r.level + " " + format_bytes(Bytes(r.working_set_bytes)) + " " + s;
-}
-
-/// The run as a table, then the causes of any point above its roof and, for the BLAS kernels
-/// (`blas` given), which OpenBLAS core ran and what the roof above it says.
-std::string run_text(const suite::Placement& placement, const RoofSet& roofs, int threads,
-                     const suite::BlasInfo* blas) {
-  const UnitSystem& u = roofs.units;
-  std::string text = "machine: " + roofs.name + "   threads: " + std::to_string(threads) + "\n";
-  if (blas) text += blas_summary(*blas) + "\n";
-  Table t(
-      {"kernel", "working set", "W", "Q", "I", "T (median, spread)", "P", "attain.", "verdict"});
-  for (const auto& p : placement.placed) {
-    const LevelTraffic& q = p.point.traffic.front();
-    const std::string i = format_intensity(p.point.work / q.bytes, u) + " @" + q.level;
-    const std::string tm = timing_text(p.result);
-    std::string att = "—", verdict = p.why_not.empty() ? "—" : "(no roof)";
-    if (p.diagnosis) {
-      att = format_number(p.diagnosis->attainment, 3) + " " + p.diagnosis->binding_level;
-      verdict = to_string(p.diagnosis->verdict);
-    }
-    if (!p.result.passed) verdict = "CHECK FAILED";
-    t.add_row({p.kernel, size_text(p.result), format_work(p.point.work, u),
-               format_bytes(q.bytes, u), i, tm, format_work_rate(p.point.performance(), u), att,
-               verdict});
-  }
-  for (const auto& r : placement.bandwidth_only) {
-    const std::string tm = timing_text(r);
-    t.add_row({r.label(), size_text(r), "0", format_bytes(r.count.traffic, u), "0 (no arithmetic)",
-               tm, "Q/T = " + format_byte_rate(ByteRate(r.count.traffic.value / r.sustained), u),
-               "—", r.passed ? "bandwidth only" : "CHECK FAILED"});
-  }
-  text += t.render();
-  for (const auto& p : placement.placed)
-    if (!p.above_cause.empty())
-      text += p.point.name + " is " + format_number(p.diagnosis->attainment, 3) + "× its " +
-              p.diagnosis->binding_level + " roof: " + p.above_cause + "\n";
-  // The BLAS story: which core ran and what the flat roof above it says.
-  for (const auto& p : placement.placed) {
-    if (p.corename.empty() || !p.diagnosis) continue;
-    text += "\n" + p.point.name + " (OpenBLAS core " + p.corename + ", judged against '" +
-            p.diagnosis->compute_roof + "'): " + p.diagnosis->title + "\n  " +
-            p.diagnosis->prescription + "\n";
-  }
-  return text;
 }
 
 /// What the user typed, checked before anything runs: the kernels, the levels, the size.
@@ -422,7 +320,7 @@ void run(const RunArgs& a) {
         "keeps them, to draw " +
         a.output + " again (`roofline plot FILE " + a.output + "`)\n");
   if (!a.report.empty()) {
-    write_report_after(a.report, run_report(placement, m), {a.output, a.save_machine},
+    write_report_after(a.report, run_report_input(placement, m), {a.output, a.save_machine},
                        a.output.empty() || (a.save_machine.empty() && !given)
                            ? ""
                            : "roofline plot " + (given ? a.machine : a.save_machine) + " " +
@@ -437,7 +335,7 @@ void run(const RunArgs& a) {
   if (a.json) {
     emit(document_text);
   } else {
-    emit(run_text(placement, m.roofs, threads, blas_names.empty() ? nullptr : &blas));
+    emit(render_run_text(placement, m.roofs, threads, blas_names.empty() ? nullptr : &blas));
   }
   exit_on_failed_checks(results);
 }

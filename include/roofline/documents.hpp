@@ -64,6 +64,37 @@ struct RunRecord {
   Point to_point() const;
 };
 
+/// The OpenBLAS library as a process finds it (the suite's blas_info(), `roofline run`): what
+/// the BLAS kernels ran on, or why they could not.
+struct BlasInfo {
+  bool available = false;
+  std::string corename;   ///< openblas_get_corename()
+  std::string config;     ///< openblas_get_config()
+  std::string best_core;  ///< best OPENBLAS_CORETYPE for this CPU ("" when unknown)
+  bool generic = false;   ///< corename uses a narrower instruction set than best_core
+  std::map<std::string, std::string> environment;  ///< OPENBLAS_* variables that were set
+  std::string why_not;                             ///< why it is not available ("" when it is)
+};
+
+/// One run placed on a machine's roofs (the suite's place_runs; report's render_run_text).
+struct PlacedRun {
+  RunRecord result;
+  Point point;
+  std::optional<Diagnosis> diagnosis;
+  std::string corename;     ///< BLAS kernels: the OpenBLAS core that ran
+  std::string why_not;      ///< no diagnosis: why (no roof for the level, a refused point)
+  std::string above_cause;  ///< attainment above 1: why the point can sit above its roof
+  /// The kernel as the run's table lists it: result.label(), or "triad +write-allocate" for
+  /// triad's second point (the point's name without its " @level").
+  std::string kernel;
+};
+
+/// The runs of `roofline run` on a machine's roofs: the placed points and the bandwidth-only runs.
+struct Placement {
+  std::vector<PlacedRun> placed;
+  std::vector<RunRecord> bandwidth_only;  ///< W = 0 (copy): a bandwidth, no point
+};
+
 /// A placed run: its point on the machine's roofs, the run, and the diagnosis or why none.
 struct RunDocumentPoint {
   Point point;

@@ -92,6 +92,10 @@ inline constexpr std::size_t kMaxImportBytes = std::size_t{1} << 30;
 /// Largest points document read (point, plot, check, diff, energy, hw): what `import -o` may
 /// write, 1 GiB (an export of 300k kernels made 103 MB of points); import refuses to write more.
 inline constexpr std::size_t kMaxPointsBytes = kMaxImportBytes;
+/// A limit on bytes as messages name it: whole GiB or MiB where it is one ("1 GiB", "64 MiB"),
+/// else the bytes ("9 bytes"). Exact, unlike format_bytes's rounded SI figures (report's
+/// run_working_set_text): a limit is a number the user may need to match.
+std::string exact_binary_size_text(std::size_t bytes);
 /// Deepest nesting of arrays and objects parse_json() accepts (documents nest < 10 levels).
 inline constexpr int kMaxJsonDepth = 100;
 

@@ -1,8 +1,11 @@
 #pragma once
 // Machine-readable forms of results (--json on every command).
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "roofline/compare.hpp"
 #include "roofline/cpu_record.hpp"
@@ -18,6 +21,15 @@ namespace roofline {
 /// name from the command line, a path in a title — become U+FFFD: JSON text must be UTF-8, and
 /// the strict form threw, so every --json output refused such a name ("bad document").
 std::string json_text(const nlohmann::json& j, int indent = 2);
+
+/// Writes one array element: false when there is none at this index (the array ends).
+using JsonElement = std::function<bool(std::size_t index, nlohmann::json& element)>;
+/// The object `head` as json_text() writes it (indent 2), with each array of `arrays` appended as
+/// a key after head's, written element by element: an export of half a million kernels
+/// (`roofline import --json`) is never one JSON tree in memory. The keys are written as given:
+/// names from the code, not text from files.
+std::string json_text_with_arrays(const nlohmann::json& head,
+                                  const std::vector<std::pair<std::string, JsonElement>>& arrays);
 
 /// A number in a document that is not finite (inf or nan), and where: a JSON pointer (RFC 6901,
 /// "" for the document itself), so a command can refuse to write it and name the place.

@@ -988,6 +988,10 @@ std::vector<Point> to_points(const Report& r);
 std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& r);
 
 // Rendering (text and CSV; JSON in roofline/llm_json.hpp).
+/// `llm --list`'s table: a row per model — its name, parameters (SI), layers, hidden size,
+/// heads, kv heads, the MLP ("E experts × I" for a mixture of experts, else its intermediate
+/// size) and its source.
+std::string render_presets_text(const std::vector<ModelConfig>& models);
 std::string render_text(const Report& r);
 /// The title of the report's operator chart (`llm --report`, Python's llm.chart): "MODEL on
 /// MACHINE: PHASE operators, batch B, context L, prompt P".

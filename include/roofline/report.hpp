@@ -55,6 +55,12 @@ struct ReportInput {
 std::vector<std::string> draw_at_precision(std::vector<MachineDocument>& machines,
                                            const std::string& precision);
 
+/// `roofline run --report`'s chart: titled "roofline run on NAME", on the machine's roofs with
+/// the no-overlap curve; each placed run with a diagnosis drawn, each without one that says why
+/// (its level has no roof, or its point was refused) listed as not drawn — "no roof for level
+/// L" or "no roof to judge it on", with the whole message — as the run's table says "(no roof)".
+ReportInput run_report_input(const Placement& placement, const MachineDocument& m);
+
 /// Splits a `--roofs` value at commas, trimming spaces ("default, fp32" → {"default", "fp32"}).
 std::vector<std::string> report_roof_terms(const std::string& value);
 

@@ -147,15 +147,8 @@ std::unique_ptr<Workload> make_workload(const std::string& name, Bytes working_s
 // ---------------------------------------------------------------------------------------------
 // OpenBLAS
 
-struct BlasInfo {
-  bool available = false;
-  std::string corename;   ///< openblas_get_corename()
-  std::string config;     ///< openblas_get_config()
-  std::string best_core;  ///< best OPENBLAS_CORETYPE for this CPU ("" when unknown)
-  bool generic = false;   ///< corename uses a narrower instruction set than best_core
-  std::map<std::string, std::string> environment;  ///< OPENBLAS_* variables that were set
-  std::string why_not;                             ///< why it is not available ("" when it is)
-};
+/// OpenBLAS as a process finds it (roofline/documents.hpp).
+using BlasInfo = roofline::BlasInfo;
 /// OpenBLAS as this process finds it: opened (dlopen) by the first call, as the BLAS kernels open
 /// it; nothing else in roofline loads it.
 BlasInfo blas_info();
@@ -230,23 +223,10 @@ std::string roof_for_blas_core(const RoofSet& roofs, const std::string& precisio
 /// The suite kernels among `names` that call OpenBLAS.
 std::vector<std::string> blas_kernels(const std::vector<std::string>& names);
 
-/// One run placed on a machine's roofs.
-struct PlacedRun {
-  RunResult result;
-  Point point;
-  std::optional<Diagnosis> diagnosis;
-  std::string corename;     ///< BLAS kernels: the OpenBLAS core that ran
-  std::string why_not;      ///< no diagnosis: why (no roof for the level, a refused point)
-  std::string above_cause;  ///< attainment above 1: why the point can sit above its roof
-  /// The kernel as the run's table lists it: result.label(), or "triad +write-allocate" for
-  /// triad's second point (the point's name without its " @level").
-  std::string kernel;
-};
-
-struct Placement {
-  std::vector<PlacedRun> placed;
-  std::vector<RunResult> bandwidth_only;  ///< W = 0 (copy): a bandwidth, no point
-};
+/// One run placed on a machine's roofs, and all of them (roofline/documents.hpp: plain data,
+/// which report's render_run_text draws as `roofline run`'s table).
+using PlacedRun = roofline::PlacedRun;
+using Placement = roofline::Placement;
 
 /// Places every run with W > 0 as a point on `roofs` and diagnoses it (docs/model.md §3): a BLAS
 /// run is judged against the roof of its OpenBLAS core's instruction set (roof_for_blas_core);

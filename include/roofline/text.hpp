@@ -4,9 +4,12 @@
 // (svg, html, terminal plot).
 #include <cstdio>
 #include <string>
+#include <vector>
 
+#include "roofline/check.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/diff.hpp"
+#include "roofline/documents.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/point.hpp"
 #include "roofline/roof.hpp"
@@ -46,5 +49,38 @@ std::string render_machines_diff(const RoofSetDiff& d, const RoofSet& a,
 /// documents as given.
 std::string render_points_diff(const PointsDiff& d, const std::string& label_a,
                                const std::string& label_b);
+
+/// `roofline check`'s text (src/report/check_text.cpp): a line per point — "PASS  ", "FAIL  " or
+/// "SKIP  ", its name (escaped) and its reasons joined by "; " — then "note: " and each note, then
+/// "roofline check: FAILED, " or "passed, " (as `gate_failed` says) and the summary.
+std::string render_check_text(const std::vector<PointCheck>& checks,
+                              const std::vector<std::string>& notes, bool gate_failed,
+                              const std::string& summary);
+/// " (failed: a, b, ... and 3 more)": the points that failed (escaped), at most 10 named, for
+/// standard error when the report went to a file or is JSON; "" when none failed.
+std::string render_failed_names(const std::vector<PointCheck>& checks);
+/// `roofline run`'s text (src/report/run_text.cpp): "machine: NAME   threads: N", the BLAS
+/// summary when `blas` is given (a run of the BLAS kernels), the table of every run
+/// (run_table_header, run_table_rows), a line for each point above its roof with its causes, and
+/// for each BLAS point the core that ran, the roof it was judged against and its diagnosis.
+std::string render_run_text(const Placement& placement, const RoofSet& roofs, int threads,
+                            const BlasInfo* blas);
+/// The run table's columns: kernel, working set, W, Q, I, T (median, spread), P, attain., verdict.
+std::vector<std::string> run_table_header();
+/// One row per placed run, then one per bandwidth-only run (W = 0: "0 (no arithmetic)", its
+/// bandwidth Q/T and "bandwidth only"), in `u`; a failed result check's verdict is "CHECK FAILED".
+std::vector<std::vector<std::string>> run_table_rows(const Placement& placement,
+                                                     const UnitSystem& u);
+/// A run's working set: "L1 16.38 kB n=1.02k" — the level, the bytes and the size parameter
+/// (gemm's n, a stencil grid's nx² or nx³, SpMV's rows, a vector's n).
+std::string run_working_set_text(const RunRecord& r);
+/// A run's time: "T (median, spread)" — the sustained time per call that places the point, then
+/// the median and the robust spread (interquartile range / median) of the repetitions, "noisy"
+/// when the statistics policy says so.
+std::string run_timing_text(const RunRecord& r);
+/// OpenBLAS as the run found it: the core and build, the best core for this CPU, whether the
+/// detected core is narrower, and the OPENBLAS_* environment (two lines); or why it is not
+/// available (one line).
+std::string render_blas_summary(const BlasInfo& b);
 
 }  // namespace roofline

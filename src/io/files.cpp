@@ -143,12 +143,6 @@ int open_regular(const fs::path& path, struct stat& st) {
   return fd;
 }
 
-std::string size_text(std::size_t bytes) {
-  if (bytes % (std::size_t{1} << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
-  if (bytes % (std::size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
-  return std::to_string(bytes) + " bytes";
-}
-
 void line_and_column(const std::string& text, size_t offset, size_t& line, size_t& column) {
   line = 1, column = 1;
   for (size_t i = 0; i < offset && i < text.size(); ++i) {
@@ -218,6 +212,12 @@ std::string why_not_replaceable(const fs::path& path, const struct stat& st,
 }
 
 }  // namespace
+
+std::string exact_binary_size_text(std::size_t bytes) {
+  if (bytes % (std::size_t{1} << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
+  if (bytes % (std::size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
 
 void refuse_nul(const fs::path& path, const std::string& who) {
   if (path.native().find('\0') != std::string::npos)
@@ -337,7 +337,7 @@ std::string read_text_file(const fs::path& path, std::size_t max_bytes) {
   // read is caught below.
   if (st.st_size > 0 && static_cast<std::size_t>(st.st_size) > max_bytes) {
     ::close(fd);
-    throw InputError(shown(path) + ": larger than " + size_text(max_bytes) +
+    throw InputError(shown(path) + ": larger than " + exact_binary_size_text(max_bytes) +
                      ", the limit for this input; refused");
   }
   std::string text;
@@ -354,7 +354,7 @@ std::string read_text_file(const fs::path& path, std::size_t max_bytes) {
     if (n == 0) break;
     if (text.size() + static_cast<std::size_t>(n) > max_bytes) {
       ::close(fd);
-      throw InputError(shown(path) + ": larger than " + size_text(max_bytes) +
+      throw InputError(shown(path) + ": larger than " + exact_binary_size_text(max_bytes) +
                        ", the limit for this input; refused");
     }
     text.append(buf, static_cast<std::size_t>(n));

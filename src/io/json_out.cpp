@@ -14,6 +14,31 @@ std::string json_text(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::string json_text_with_arrays(const nlohmann::json& head,
+                                  const std::vector<std::pair<std::string, JsonElement>>& arrays) {
+  std::string out = json_text(head);
+  out.erase(out.find_last_of('}'));
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  bool first_key = out == "{";
+  for (const auto& [key, element] : arrays) {
+    out += (first_key ? "\n  \"" : ",\n  \"") + key + "\": [";
+    first_key = false;
+    nlohmann::json e;
+    std::size_t i = 0;
+    for (; element(i, e); ++i) {
+      std::string t = json_text(e);
+      std::string indented = "    ";
+      for (char c : t) {
+        indented += c;
+        if (c == '\n') indented += "    ";
+      }
+      out += (i == 0 ? "\n" : ",\n") + indented;
+    }
+    out += i == 0 ? "]" : "\n  ]";
+  }
+  return out + "\n}\n";
+}
+
 namespace {
 /// A key as one reference token of a JSON pointer: '~' is written "~0" and '/' "~1" (RFC 6901 §3).
 std::string pointer_token(const std::string& key) {

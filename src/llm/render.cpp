@@ -744,4 +744,16 @@ std::string sweep_csv(const std::vector<SweepRow>& rows, const Roofs& r) {
   return out;
 }
 
+std::string render_presets_text(const std::vector<ModelConfig>& models) {
+  Table t({"preset", "parameters", "layers", "hidden", "heads", "kv heads", "mlp", "source"});
+  for (const auto& m : models)
+    t.add_row({m.name, format_si(count_parameters(m).total, ""), format_number(m.layers),
+               format_number(m.hidden), format_number(m.heads), format_number(m.kv_heads),
+               m.moe()
+                   ? format_number(m.experts) + " experts × " + format_number(m.expert_intermediate)
+                   : format_number(m.intermediate),
+               m.source});
+  return t.render();
+}
+
 }  // namespace roofline::llm

@@ -313,6 +313,15 @@ TEST(Files, SpecialFilesAndLinksAreNeverReplaced) {
   EXPECT_EQ(d.entries(), 3u + (null == "/dev/null" ? 0u : 1u) + (zero == "/dev/zero" ? 0u : 1u));
 }
 
+TEST(Files, LimitsNamedExactly) {
+  EXPECT_EQ(exact_binary_size_text(kMaxImportBytes), "1 GiB");
+  EXPECT_EQ(exact_binary_size_text(kMaxInputBytes), "64 MiB");
+  EXPECT_EQ(exact_binary_size_text(std::size_t{3} << 30), "3 GiB");
+  EXPECT_EQ(exact_binary_size_text((std::size_t{1} << 30) + (std::size_t{1} << 20)), "1025 MiB");
+  EXPECT_EQ(exact_binary_size_text((std::size_t{1} << 20) + 1), "1048577 bytes");
+  EXPECT_EQ(exact_binary_size_text(9), "9 bytes");
+}
+
 TEST(Files, InputsMustBeRegularAndBounded) {
   Dir d;
   ASSERT_EQ(::mkfifo((d / "fifo.json").c_str(), 0600), 0);
@@ -328,6 +337,19 @@ TEST(Files, InputsMustBeRegularAndBounded) {
   EXPECT_EQ(read_text_file(d / "ten.txt", 10), "0123456789");
   EXPECT_NE(message_of([&] { read_text_file(d / "ten.txt", 9); }).find("larger than 9 bytes"),
             std::string::npos);
+  // A limit of whole MiB or GiB is named so, exactly (a sparse file: its size, not its blocks,
+  // is judged before a byte is read).
+  ASSERT_EQ(::truncate((d / "ten.txt").c_str(), (off_t{2} << 20) + 1), 0);
+  EXPECT_NE(message_of([&] {
+              read_text_file(d / "ten.txt", std::size_t{2} << 20);
+            }).find("ten.txt: larger than 2 MiB, the limit for this input"),
+            std::string::npos);
+  ASSERT_EQ(::truncate((d / "ten.txt").c_str(), (off_t{1} << 30) + 1), 0);
+  EXPECT_NE(message_of([&] {
+              read_text_file(d / "ten.txt", kMaxImportBytes);
+            }).find("ten.txt: larger than 1 GiB, the limit for this input"),
+            std::string::npos);
+  ASSERT_EQ(::truncate((d / "ten.txt").c_str(), 10), 0);
   // /proc files report size 0 and are read to their end.
   EXPECT_NE(read_text_file("/proc/self/status").find("Pid:"), std::string::npos);
   const int fd = open_input_file(d / "ten.txt");
