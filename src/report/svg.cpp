@@ -276,8 +276,9 @@ struct PointGeom {
 // --- step 1: the document, title and subtitle -------------------------------------------------
 /// The line under the title, within the chart's width (`fits`): the machine, the compared
 /// machines, the default roofs, the ridge I* and how many compute roofs are drawn. Too long, it
-/// gives way part by part (fit_subtitle): the roof count first, then the compared machines
-/// (counted, then left to the legend), then the default roofs' names (cut), the machine's name;
+/// gives way part by part (fit_subtitle): the roof count shortened ("7 of 15 roofs drawn") and
+/// the compared machines counted, then the roof count left out, the compared machines (the
+/// legend names them), the default roofs' names (cut), the machine's name;
 /// each figure stays whole with its unit ("ridge I* = 9.564 FL…" said no unit), and " · …"
 /// marks a part left out. The roofs table and the page say the rest.
 std::string subtitle_text(const Canvas& c, const FitsTest& fits) {
@@ -308,7 +309,8 @@ std::string subtitle_text(const Canvas& c, const FitsTest& fits) {
   if (shown < total && !c.o.include_optional)
     parts.push_back(
         {" · " + std::to_string(shown) + " of " + std::to_string(total) + " compute roofs drawn",
-         "", 0, false});
+         " · " + std::to_string(shown) + " of " + std::to_string(total) + " roofs drawn", 0,
+         false});
   return fit_subtitle(std::move(parts), fits);
 }
 
