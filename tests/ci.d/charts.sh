@@ -10,12 +10,11 @@
 # point (measured from the browser's DOM, in the default view and with every roof shown), when a
 # label in the plot runs past its edge, when the page scrolls sideways or a table is wider than
 # the page, or when the line of points not drawn overlaps a text or runs off the chart, or when
-# any text of the chart runs past its edge. Then four more pages at 1200 px: an LLM model that
-# does not fit in memory and a sweep whose large batches do not (the lines of warnings under the
-# subtitle must meet no other text), a default compute roof of a 50-character name (its label
-# cut within the canvas) and three machines compared (the subtitle shortened). The
-# screenshots stay for a person
-# to look at: their paths are printed and they are copied to build/ci-artifacts/charts/.
+# any text of the chart runs past its left or right edge. Then four more pages at 1200 px: an
+# LLM model that does not fit in memory and a sweep whose large batches do not (the lines of
+# warnings under the subtitle must meet no other text), a default compute roof of a
+# 50-character name (its label cut within the canvas) and three machines compared (the
+# subtitle shortened). The screenshots stay for a person to look at: their paths are printed and they are copied to build/ci-artifacts/charts/.
 # Installs nothing (scripts/deps.d/charts.txt lists the packages).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
