@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 
 #include "commands.hpp"
@@ -179,14 +180,20 @@ void check_paths(const LlmArgs& a) {
   }
 }
 
+/// The chart of `points`, with what the text warns of (`warnings`) and the points whose
+/// configuration does not fit in memory (`over_memory`), as the text says them (docs/llm.md).
 void write_llm_report(const LlmArgs& a, const MachineDocument& machine, const llm::Roofs& roofs,
-                      std::string title, std::vector<Point> points) {
+                      std::string title, std::vector<Point> points,
+                      std::vector<std::string> warnings,
+                      std::map<std::size_t, std::string> over_memory) {
   if (a.report.empty()) return;
   ReportInput in;
   in.title = std::move(title);
   in.machines.push_back(machine);
   in.machines.back().roofs = llm::roofs_as_judged(machine.roofs, roofs);
   in.points = std::move(points);
+  in.warnings = std::move(warnings);
+  in.does_not_fit = std::move(over_memory);
   write_report(a.report, in);
 }
 
@@ -517,7 +524,8 @@ void run_single(const LlmArgs& a, const llm::ModelConfig& model, llm::Phase phas
       if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(w);
     warn_llm(all);
   }
-  write_llm_report(a, machine, roofs, llm::chart_title(r), llm::to_points(r));
+  write_llm_report(a, machine, roofs, llm::chart_title(r), llm::to_points(r), r.warnings,
+                   llm::points_over_memory(r));
   if (a.json) {
     emit(json_text(j) + "\n", a.output);
   } else if (a.csv) {
@@ -556,10 +564,13 @@ void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
   refuse_non_finite(sweep_json, kNonFinite);
   llm::Scenario longest = s;
   longest.context = *std::max_element(contexts.begin(), contexts.end());
-  warn_llm(llm::estimate_warnings(model, longest, roofs));
-  write_llm_report(a, machine, roofs,
-                   model.name + " on " + roofs.machine + ": decode step per (batch, context)",
-                   llm::sweep_points(rows, roofs));
+  std::vector<std::string> warnings = llm::estimate_warnings(model, longest, roofs);
+  warn_llm(warnings);
+  // The chart says them too, and which rows do not fit (the table's "fits no").
+  for (auto& w : llm::sweep_warnings(rows, roofs)) warnings.push_back(std::move(w));
+  write_llm_report(
+      a, machine, roofs, model.name + " on " + roofs.machine + ": decode step per (batch, context)",
+      llm::sweep_points(rows, roofs), warnings, llm::sweep_points_over_memory(rows, roofs));
   if (a.json)
     emit(json_text(sweep_json) + "\n", a.output);
   else if (a.csv)

@@ -8,6 +8,7 @@
 // a 70B model over 1024 batches × 8 contexts runs in milliseconds (bench/llm_sweep.cpp).
 #include <array>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -986,6 +987,19 @@ std::vector<Point> to_points(const Report& r);
 /// One decode point per sweep row ("decode B=8 L=2048": the row's decode_point), in row order:
 /// on a chart the points move right as B grows (docs/llm.md).
 std::vector<Point> sweep_points(const std::vector<SweepRow>& rows, const Roofs& r);
+/// The points of to_points(r) whose configuration does not fit in memory, by index, each with
+/// the figures the text's memory line gives ("139 GB of 24 GB (GDDR6)"): every point when the
+/// report's footprint exceeds the memory level (Report::memory.fits false), none when it fits or
+/// the capacity is unknown. A chart draws them hollow (ReportInput::does_not_fit).
+std::map<std::size_t, std::string> points_over_memory(const Report& r);
+/// The points of sweep_points(rows, r) whose row does not fit (SweepRow::fits false, the table's
+/// "fits no"), by index: "91.93 GB of 80 GB (HBM2e)".
+std::map<std::size_t, std::string> sweep_points_over_memory(const std::vector<SweepRow>& rows,
+                                                            const Roofs& r);
+/// What a chart of the sweep says of the rows that do not fit, as the one-run report warns of
+/// its step: "B=64 L=2048 (91.93 GB) and B=256 L=2048 (327.3 GB) exceed the 80 GB of HBM2e per
+/// device: they do not fit, and the times assume they did"; empty when every row fits.
+std::vector<std::string> sweep_warnings(const std::vector<SweepRow>& rows, const Roofs& r);
 
 // Rendering (text and CSV; JSON in roofline/llm_json.hpp).
 /// `llm --list`'s table: a row per model — its name, parameters (SI), layers, hidden size,

@@ -5,6 +5,7 @@
 // name. Renderers only draw; the numbers come from core (diagnose, ridge, attainable, compare_at).
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,15 @@ struct ReportInput {
   /// HTML page lists them, the terminal plot's legend and the JSON name them (docs/charts.md).
   /// A chart of 3 of 10 points no longer looks complete.
   std::vector<PointLeftOut> not_drawn;
+  /// What the chart's numbers assume that does not hold, as the command's text says it (an LLM
+  /// configuration larger than the machine's memory: llm::Report::warnings, llm::sweep_warnings):
+  /// the SVG and PNG say them in lines under the subtitle (below the points not drawn), the HTML
+  /// page lists them under its title, the JSON has them as `warnings` (docs/charts.md).
+  std::vector<std::string> warnings;
+  /// The points (indices into `points`) whose configuration does not fit in the machine's memory,
+  /// each with the figures that say so ("139 GB of 24 GB (GDDR6)": llm::points_over_memory):
+  /// drawn hollow, with a legend entry, "does not fit" in the tooltip and the JSON's point.
+  std::map<size_t, std::string> does_not_fit;
 };
 
 /// Draws every machine (a chart's: ReportInput::machines) at its roof for `precision` (a precision,

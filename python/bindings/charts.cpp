@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <filesystem>
+#include <map>
 
 #include "common.hpp"
 #include "roofline/diagnosis.hpp"
@@ -23,7 +24,24 @@ ReportInput report_input(const ChartSpec& c) {
   in.workload_precision = c.workload_precision;
   in.no_overlap_curve = c.no_overlap_curve;
   in.not_drawn = c.not_drawn;
+  in.warnings = c.warnings;
+  in.does_not_fit = c.does_not_fit;
   return in;
+}
+
+/// `over` (indices into `given`) as indices into the points fit_to_roofs keeps of them: it keeps
+/// their order and leaves some out.
+std::map<size_t, std::string> kept_indices(const std::vector<Point>& given, const RoofSet& roofs,
+                                           const std::map<size_t, std::string>& over) {
+  std::map<size_t, std::string> out;
+  if (over.empty()) return out;
+  size_t kept = 0;
+  for (size_t k = 0; k < given.size(); ++k) {
+    if (fit_to_roofs({given[k]}, roofs).points.empty()) continue;
+    if (const auto it = over.find(k); it != over.end()) out[kept] = it->second;
+    ++kept;
+  }
+  return out;
 }
 
 /// As `roofline plot --at --precision`: with a precision every machine is compared (and drawn)
@@ -44,7 +62,9 @@ void compare_at_precision(ChartSpec& c, const std::string& precision, bool workl
 ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Point>& points,
                      const TextArg<"Chart: title">& title, std::optional<Real> workload_line,
                      BoolArg<"no_overlap_curve"> no_overlap_curve,
-                     const TextArg<"precision">& precision) {
+                     const TextArg<"precision">& precision,
+                     const std::vector<std::string>& warnings,
+                     const std::map<size_t, std::string>& does_not_fit) {
   ChartSpec c;
   std::vector<std::string> given;
   for (const auto& m : machines) {
@@ -64,6 +84,8 @@ ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Poi
   // As `roofline plot`: a point without a roof for its precision, or with none of its levels, is
   // left out, and traffic at a level the machine lacks too, each with a warning.
   const RoofSet& roofs = c.machines.front().roofs;
+  c.does_not_fit = kept_indices(named, roofs, does_not_fit);
+  c.warnings = warnings;
   FittedPoints fitted = fit_to_roofs(std::move(named), roofs);
   warn_each("roofline.Chart", fitted.warnings);
   if (fitted.points.empty() && !points.empty())
@@ -120,7 +142,9 @@ void register_charts(py::module_& m) {
         "precision (as Chart.to_svg() would refuse them).");
   py::class_<ChartSpec>(m, "_Chart")
       .def(py::init(&make_chart), py::arg("machines"), py::arg("points"), py::arg("title"),
-           py::arg("workload_line"), py::arg("no_overlap_curve"), py::arg("precision") = "")
+           py::arg("workload_line"), py::arg("no_overlap_curve"), py::arg("precision") = "",
+           py::arg("warnings") = std::vector<std::string>{},
+           py::arg("does_not_fit") = std::map<size_t, std::string>{})
       .def("to_svg", &chart_svg)
       .def("to_html", &chart_html)
       .def("to_csv", [](const ChartSpec& c) { return render_csv(report_input(c)); })

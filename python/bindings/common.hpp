@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -169,6 +170,11 @@ struct ChartSpec {
   /// The points given that the chart leaves out, with why (fit_to_roofs): drawn as a line in the
   /// chart, listed by Chart.not_drawn() and to_dict().
   std::vector<PointLeftOut> not_drawn;
+  /// What the chart's numbers assume that does not hold (llm.chart: the report's warnings), and
+  /// the points (indices into `points`) whose configuration does not fit in memory
+  /// (ReportInput::warnings, does_not_fit).
+  std::vector<std::string> warnings;
+  std::map<size_t, std::string> does_not_fit;
 };
 std::string chart_svg(const ChartSpec& c);
 std::string chart_html(const ChartSpec& c);

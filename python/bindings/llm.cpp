@@ -721,6 +721,9 @@ void register_report(py::module_& m) {
           "points", [](const LlmReport& x) { return llm::to_points(x.r); },
           "The operators of the phase as Points (time = the modelled time).")
       .def(
+          "_points_over_memory", [](const LlmReport& x) { return llm::points_over_memory(x.r); },
+          "{index in points(): figures} of the points llm.chart draws hollow (they do not fit)")
+      .def(
           "to_dict", [](const LlmReport& x) { return json_to_python(llm::to_json(x.r)); },
           "The same object as `roofline llm --json`.")
       .def("__str__", [](const LlmReport& x) { return terminal_safe_lines(llm::render_text(x.r)); })

@@ -110,6 +110,10 @@ class Chart:
         self.no_overlap_curve = no_overlap_curve
         # As `plot --precision` with --at: the roof every machine is compared and drawn at.
         self.precision = precision
+        # What the chart's numbers assume that does not hold, and the points (by index) whose
+        # configuration does not fit in memory: set by llm.chart from its report.
+        self._warnings = []
+        self._does_not_fit = {}
         self._arguments()  # every argument checked here, not when the chart is first drawn
 
     def _arguments(self):
@@ -140,7 +144,8 @@ class Chart:
         # not when first drawn.
         _roofline._check_chart_machines([machine] + overlays, self.precision)
         return ([machine] + overlays, points, self.title, workload,
-                bool(self.no_overlap_curve), self.precision)
+                bool(self.no_overlap_curve), self.precision, list(self._warnings),
+                dict(self._does_not_fit))
 
     def _spec(self, stacklevel=3):
         # The library's warnings (a level left out, a point not judged) said at the caller's

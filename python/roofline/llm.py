@@ -36,4 +36,9 @@ def chart(report, title=None):
         title = report.chart_title  # as `roofline llm --report` titles it
     # The roofs the model was judged against (report.compute_roof, not the machine's default
     # fp32 roof), as `roofline llm --report` draws them.
-    return Chart(report.judged_machine, report.points(), title=title)
+    c = Chart(report.judged_machine, report.points(), title=title)
+    # What the text warns of (a model larger than the memory among them) the chart says too,
+    # and draws the points of a configuration that does not fit hollow.
+    c._warnings = list(report.warnings)
+    c._does_not_fit = report._points_over_memory()
+    return c

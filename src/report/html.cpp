@@ -138,6 +138,15 @@ void display_strings(nlohmann::json& v) {
     for (auto& e : v) display_strings(e);
 }
 
+/// A point's notes for its tooltip: the diagnosis's, and where its configuration does not fit
+/// in memory (ReportInput::does_not_fit) that too, as the SVG's tooltip says it.
+std::vector<std::string> tooltip_notes(const ReportInput& in, size_t k,
+                                       std::vector<std::string> notes) {
+  if (const auto it = in.does_not_fit.find(k); it != in.does_not_fit.end())
+    notes.push_back("does not fit in memory: " + it->second + "; the times assume it did");
+  return notes;
+}
+
 /// The point data the page's script shows in tooltips, as JSON safe inside <script>: formatted
 /// here so the page shows the tool's own numbers, its texts escaped as the chart's.
 std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
@@ -167,7 +176,7 @@ std::string tooltip_data(const ReportInput& in, const report::Chart& ch) {
                       {"title", d.title},
                       {"prescription", d.prescription},
                       {"causes", d.causes},
-                      {"notes", d.notes}});
+                      {"notes", tooltip_notes(in, k, d.notes)}});
   }
   display_strings(points);
   std::string data = json_text(nlohmann::json{{"points", points}}, -1);
@@ -203,6 +212,15 @@ std::string page_head(const ReportInput& in, const report::Chart& ch) {
        "</p>\n";
 
   return h;
+}
+
+/// What the chart's numbers assume that does not hold (ReportInput::warnings), listed under the
+/// title, each whole: the chart above the plot has room for three lines of them.
+std::string chart_warnings(const ReportInput& in) {
+  if (in.warnings.empty()) return "";
+  std::string h = "<ul class=\"chart-warnings\" role=\"note\">\n";
+  for (const auto& w : in.warnings) h += "<li><strong>warning:</strong> " + xml_text(w) + "</li>\n";
+  return h + "</ul>\n";
 }
 
 /// One toggle per layer present in the chart, the zoom buttons, the roof controls and the chart.
@@ -422,9 +440,9 @@ std::string render_html(const ReportInput& in) {
   const std::string ns = " xmlns=\"http://www.w3.org/2000/svg\"";
   if (const auto pos = svg.find(ns); pos != std::string::npos) svg.erase(pos, ns.size());
   const std::string safe = tooltip_data(in, ch);
-  std::string h = page_head(in, ch) + toolbar_and_chart(in, ch, svg) + points_table(in, ch) +
-                  not_drawn_list(in) + roofs_table(in, ch) + ridges_and_workload(in, ch) +
-                  machine_sections(in);
+  std::string h = page_head(in, ch) + chart_warnings(in) + toolbar_and_chart(in, ch, svg) +
+                  points_table(in, ch) + not_drawn_list(in) + roofs_table(in, ch) +
+                  ridges_and_workload(in, ch) + machine_sections(in);
   h += "<footer>Made by roofline. Attainable P = min(π, β·I); ridge I* = π/β; distances between "
        "a point and a roof are read vertically on the log chart.</footer>\n";
   h += "</main>\n<script type=\"application/json\" id=\"roofline-data\">" + safe +

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <tuple>
 
+#include "report/chart_fit.hpp"
 #include "report/svg.hpp"
 #include "report/svg_layout.hpp"
 #include "report/svg_text.hpp"
@@ -70,6 +71,12 @@ constexpr double kMinWeightRadius = 3;   // the smallest weighted marker that st
 /// below it (66 without the line; 11.5 px text, 3 px of descent and 12 px of air).
 constexpr double kNotDrawnBaseline = 66;
 constexpr double kPlotTopBelowNotDrawn = 84;
+/// The lines of the chart's warnings (ReportInput::warnings), one under the other below the
+/// subtitle (and the line of points not drawn): 11.5 px semibold text (measured in DejaVu Sans
+/// Bold), 18 px apart, at most 3 lines.
+constexpr double kWarningFont = 11.5;
+constexpr double kWarningLineStep = 18;
+constexpr size_t kMostWarningLines = 3;
 
 /// A weighted point's marker has an area proportional to its weight, the heaviest point's
 /// radius kMaxWeightRadius (the way profilers draw functions as dots sized by their share of the
@@ -149,6 +156,8 @@ const char* kStyleLight = R"(
 stroke:#ffffff;stroke-width:3px;stroke-linejoin:round}
 .legend-line{fill:none}
 .not-drawn{font-size:11.5px;fill:#9a3412}
+.chart-warning{font-size:11.5px;font-weight:600;fill:#b42318}
+.marker.does-not-fit{fill:#ffffff;stroke-width:2.2}
 )";
 const char* kStyleDark = R"(
 @media (prefers-color-scheme: dark){
@@ -171,6 +180,8 @@ const char* kStyleDark = R"(
 .marker{stroke:#0d1117}
 .roof-label,.ridge-label,.headroom-label,.point-label,.level-label,.workload-label{stroke:#0d1117}
 .not-drawn{fill:#f0883e}
+.chart-warning{fill:#ff7b72}
+.marker.does-not-fit{fill:#0d1117}
 }
 )";
 
@@ -263,10 +274,71 @@ struct PointGeom {
 };
 
 // --- step 1: the document, title and subtitle -------------------------------------------------
+/// The line under the title, within the chart's width (`fits`): the machine, the compared
+/// machines, the default roofs, the ridge I* and how many compute roofs are drawn. Too long, it
+/// gives way part by part (fit_subtitle): the roof count shortened ("7 of 15 roofs drawn") and
+/// the compared machines counted, then the roof count left out, the compared machines (the
+/// legend names them), the default roofs' names (cut), the machine's name;
+/// each figure stays whole with its unit ("ridge I* = 9.564 FL…" said no unit), and " · …"
+/// marks a part left out. The roofs table and the page say the rest.
+std::string subtitle_text(const Canvas& c, const FitsTest& fits) {
+  const Chart& ch = c.ch;
+  std::vector<SubtitlePart> parts;
+  parts.push_back({"machine: " + c.in.machines.front().roofs.name, "", 3, true});
+  if (c.in.machines.size() > 1) {
+    std::string names;
+    for (size_t i = 1; i < c.in.machines.size(); ++i)
+      names += (i == 1 ? "" : ", ") + c.in.machines[i].roofs.name;
+    parts.push_back(
+        {" · compared with " + names,
+         c.in.machines.size() > 2
+             ? " · compared with " + std::to_string(c.in.machines.size() - 1) + " machines"
+             : "",
+         1, false});
+  }
+  parts.push_back(
+      {" · default roofs: " + ch.default_compute->name + " × " + ch.default_memory->level, "", 2,
+       true});
+  parts.push_back(
+      {" · ridge I* = " +
+           format_intensity(ridge(*ch.default_compute, *ch.default_memory), default_roof_units(ch)),
+       "", 4, false});
+  size_t shown = 0, total = 0;
+  for (const auto& r : ch.roofs)
+    if (r.machine == 0 && r.compute) shown += r.shown, ++total;
+  if (shown < total && !c.o.include_optional)
+    parts.push_back(
+        {" · " + std::to_string(shown) + " of " + std::to_string(total) + " compute roofs drawn",
+         " · " + std::to_string(shown) + " of " + std::to_string(total) + " roofs drawn", 0,
+         false});
+  return fit_subtitle(std::move(parts), fits);
+}
+
+/// Where the lines of ReportInput::warnings start: under the subtitle, below the line of points
+/// not drawn where there is one.
+double warnings_baseline(const ReportInput& in) {
+  return in.not_drawn.empty() ? kNotDrawnBaseline : kNotDrawnBaseline + kWarningLineStep;
+}
+/// The lines that say ReportInput::warnings, within `room` px (warning_lines).
+std::vector<std::string> chart_warning_lines(const ReportInput& in, double room) {
+  return warning_lines(
+      in.warnings, [&](const std::string& l) { return text_width(l, kWarningFont, true) <= room; },
+      kMostWarningLines);
+}
+/// The warnings' lines, in the band chart_for_svg keeps above the plot.
+std::string warning_text(const Canvas& c) {
+  std::string s;
+  double y = warnings_baseline(c.in);
+  for (const std::string& line : chart_warning_lines(c.in, c.o.width - c.pa.left - 8)) {
+    s += text(c.pa.left, y, line, "chart-warning");
+    y += kWarningLineStep;
+  }
+  return s;
+}
+
 std::string open_document(const Canvas& c) {
   const Chart& ch = c.ch;
   const SvgOptions& o = c.o;
-  const RoofSet& rs = c.in.machines.front().roofs;
   std::string s;
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" + attr("width", o.width) +
        attr("height", o.height) + " viewBox=\"0 0 " + num(o.width) + " " + num(o.height) +
@@ -282,38 +354,17 @@ std::string open_document(const Canvas& c) {
   s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", o.width) + attr("height", o.height) +
        "/>\n";
   s += text(c.pa.left, 28, c.in.title, "title");
-  std::string compared;
-  for (size_t i = 1; i < c.in.machines.size(); ++i)
-    compared += (i == 1 ? " · compared with " : ", ") + c.in.machines[i].roofs.name;
-  std::string sub =
-      " · default roofs: " + ch.default_compute->name + " × " + ch.default_memory->level +
-      " · ridge I* = " +
-      format_intensity(ridge(*ch.default_compute, *ch.default_memory), default_roof_units(ch));
-  size_t shown = 0, total = 0;
-  for (const auto& r : ch.roofs)
-    if (r.machine == 0 && r.compute) shown += r.shown, ++total;
-  std::string count;
-  if (shown < total && !o.include_optional)
-    count = " · " + std::to_string(shown) + " of " + std::to_string(total) + " compute roofs drawn";
-  // Within the chart's width (12 px, .subtitle): the compared machines counted where their
-  // names do not fit (the legend names each), then the middle cut at a code point with an
-  // ellipsis, the count of roofs drawn kept; the roofs table and the page say the rest.
   const double room = o.width - c.pa.left - 8;
-  const std::string head = "machine: " + rs.name;
-  if (text_width(head + compared + sub + count, 12) > room && c.in.machines.size() > 2)
-    compared = " · compared with " + std::to_string(c.in.machines.size() - 1) + " machines";
-  sub = head + compared + sub;
-  if (text_width(sub + count, 12) > room) {
-    while (!sub.empty() && text_width(sub + "…" + count, 12) > room) drop_last_code_point(sub);
-    sub += "…";
-  }
-  sub += count;
+  const std::string sub = subtitle_text(c, [&](const std::string& line) {
+    return text_width(line, 12) <= room;  // 12 px: .subtitle
+  });
   s += text(c.pa.left, 48, sub, "subtitle");
   // The points given that the chart leaves out (ReportInput::not_drawn), in the band
   // chart_for_svg keeps above the plot: within the chart's width, as the subtitle is.
   const std::string left_out = not_drawn_line(
       c.in.not_drawn, [&](const std::string& line) { return text_width(line, 11.5) <= room; });
   if (!left_out.empty()) s += text(c.pa.left, kNotDrawnBaseline, left_out, "not-drawn");
+  s += warning_text(c);
   return s;
 }
 
@@ -547,6 +598,22 @@ bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   return true;
 }
 
+/// A flat roof's label in the column at (x, y), within the canvas (8 px from its right edge):
+/// the name cut between characters with "…" where it is too long, its figure and unit kept
+/// (fit_label); the whole label is then the text's <title>, as it is the line's.
+std::string column_label(const Canvas& c, const DrawnRoof& r, double x, double y,
+                         const std::string& cls, const std::string& extra) {
+  const std::string whole = roof_label_text(c.in, r);
+  const std::string name =
+      (r.machine != 0 ? c.in.machines[r.machine].roofs.name + ": " : "") + r.name;
+  const std::string shown = fit_label(
+      name, whole.substr(name.size()),
+      [&](const std::string& label) { return x + text_width(label, kFont) <= c.o.width - 8; });
+  if (shown == whole) return text(x, y, whole, cls, "start", extra);
+  return "<text" + attr("x", x) + attr("y", y) + attr("class", cls) + extra + "><title>" +
+         xml_text(whole) + "</title>" + xml_text(shown) + "</text>\n";
+}
+
 /// The flat roofs' labels, in a column right of the plot at the height of their lines, each
 /// joined to its line's end by a short connector. Two layouts: one of the view's roofs, and on
 /// the HTML page one of every roof, which its script uses when every roof is shown (any subset
@@ -595,7 +662,7 @@ void roof_column(Canvas& c, std::string& out) {
         "roof-label compute" + overlay_classes(r.machine) + (secondary(r) ? " secondary" : "");
     out += "<line class=\"roof-leader\"" + label_ids(r) + y2_attrs + attr("x1", c.pa.right) +
            attr("y1", items[i].line_y) + attr("x2", x - 3) + attr("y2", y - lift) + "/>\n";
-    out += text(x, y, roof_label_text(c.in, r), cls, "start", label_ids(r) + y_attrs);
+    out += column_label(c, r, x, y, cls, label_ids(r) + y_attrs);
   }
 }
 
@@ -899,6 +966,32 @@ void level_labels(Canvas& c, const Diagnosis& d, const PointGeom& g, std::string
   }
 }
 
+/// "does not fit in memory: 139 GB of 24 GB (GDDR6); the times assume it did" for a point of
+/// ReportInput::does_not_fit, "" for any other.
+std::string does_not_fit_note(const ReportInput& in, size_t k) {
+  const auto it = in.does_not_fit.find(k);
+  if (it == in.does_not_fit.end()) return "";
+  return "does not fit in memory: " + it->second + "; the times assume it did";
+}
+
+/// A marker's class and colour: filled, or hollow (its outline in the colour) for a point whose
+/// configuration does not fit in memory.
+std::string marker_paint(const std::string& cls, const std::string& colour, bool does_not_fit) {
+  if (!does_not_fit) return attr("class", cls) + attr("fill", colour);
+  return attr("class", cls + " does-not-fit") + attr("fill", colour) +
+         attr("style", "stroke:" + colour);
+}
+
+/// The legend's entry for hollow markers, when any point does not fit in memory.
+void does_not_fit_legend(const ReportInput& in,
+                         std::vector<std::pair<std::string, std::string>>& items) {
+  if (in.does_not_fit.empty()) return;
+  items.push_back(
+      {"<circle class=\"marker does-not-fit\" cx=\"13\" cy=\"0\" r=\"5.5\" "
+       "fill=\"#8c959f\" style=\"stroke:#8c959f\"/>",
+       "hollow: does not fit in memory (times assume it did)"});
+}
+
 /// A point's name waiting to be placed, after every marker.
 struct PendingName {
   double x, y;
@@ -990,8 +1083,11 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
     for (const auto& l : d.levels)
       tip += "\nI(" + l.level + ") = " + format_intensity(l.intensity, u);
     if (p.weight > 0) tip += "\nweight (dot area) " + format_number(p.weight, 3);
+    const std::string over_memory = does_not_fit_note(c.in, k);
+    if (!over_memory.empty()) tip += "\n" + over_memory;
     std::string& m = out.markers;
     m += "<g" + attr("class", "point verdict-" + to_string(d.verdict)) +
+         (over_memory.empty() ? std::string() : attr("data-fits", "false")) +
          attr("data-index", std::to_string(k)) + attr("data-name", p.name) +
          attr("data-verdict", to_string(d.verdict)) +
          attr("data-intensity", exact(d.levels[g.bind].intensity.value)) +
@@ -1005,12 +1101,12 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
       for (size_t l = 0; l < d.levels.size(); ++l) {
         if (l == g.bind) continue;
         m += marker_shape(shape, g.level_x[l], y, 5,
-                          " class=\"marker level\"" + attr("fill", colour) +
+                          marker_paint("marker level", colour, !over_memory.empty()) +
                               attr("data-level", d.levels[l].level));
       }
     }
     m += marker_shape(shape, xb, y, g.r,
-                      " class=\"marker\"" + attr("fill", colour) +
+                      marker_paint("marker", colour, !over_memory.empty()) +
                           attr("data-level", d.binding_level) +
                           (p.weight > 0 ? attr("data-weight", exact(p.weight)) : std::string()));
     if (labelled && d.levels.size() > 1) level_labels(c, d, g, m);
@@ -1074,6 +1170,7 @@ std::string legend(const Canvas& c, bool any_theory) {
     items.push_back({marker_shape(verdict_marker(v), 13, 0, 5.5,
                                   " class=\"marker\"" + attr("fill", verdict_colour(v))),
                      to_string(v)});
+  does_not_fit_legend(c.in, items);
   std::string s = "<g class=\"legend\">\n";
   double lx = c.pa.left, ly = c.pa.bottom + 74;
   for (const auto& [swatch, label] : items) {
@@ -1086,6 +1183,17 @@ std::string legend(const Canvas& c, bool any_theory) {
   return s + "</g>\n";
 }
 
+}  // namespace
+
+namespace {
+/// The plot starts below the lines of the chart's warnings (ReportInput::warnings), as many as
+/// warning_text draws in the width left of the plot's left edge (o.axis_left set).
+void keep_room_for_warnings(const ReportInput& in, SvgOptions& o) {
+  const size_t lines = chart_warning_lines(in, o.width - o.axis_left - 8).size();
+  if (lines == 0) return;
+  const double last = warnings_baseline(in) + static_cast<double>(lines - 1) * kWarningLineStep;
+  o.plot_top = std::max(o.plot_top, last + kPlotTopBelowNotDrawn - kNotDrawnBaseline);
+}
 }  // namespace
 
 double label_column_width(const Chart& ch, const SvgOptions& o) {
@@ -1107,6 +1215,7 @@ Chart chart_for_svg(const ReportInput& in, SvgOptions& o) {
   o.axis_left = std::max(o.axis_left, ticks + 9 + 34);
   // A line under the subtitle says the points not drawn: the plot starts below it.
   if (!in.not_drawn.empty()) o.plot_top = std::max(o.plot_top, kPlotTopBelowNotDrawn);
+  keep_room_for_warnings(in, o);
   const PlotArea pa = plot_area(o);
   return build_chart(in, pa.right - pa.left, pa.bottom - pa.top);
 }

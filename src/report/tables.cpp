@@ -55,6 +55,11 @@ nlohmann::json render_json(const ReportInput& in) {
     for (const auto& p : in.not_drawn)
       j["not_drawn"].push_back({{"name", p.name}, {"reason", p.reason}, {"detail", p.detail}});
   }
+  // What the chart's numbers assume that does not hold, and which points' configurations do
+  // not fit in memory (ReportInput::warnings, does_not_fit): only when there are any.
+  if (!in.warnings.empty()) j["warnings"] = in.warnings;
+  for (const auto& [k, figures] : in.does_not_fit)
+    if (k < in.points.size()) j["points"][k]["does_not_fit"] = figures;
   if (ch.workload) j["workload"] = comparison_to_json(*ch.workload);
   j["no_overlap_curve"] = in.no_overlap_curve;
   return j;

@@ -9,9 +9,12 @@
 # 1200 px and at 390 px (a phone): fails when two label boxes intersect, or a label covers a
 # point (measured from the browser's DOM, in the default view and with every roof shown), when a
 # label in the plot runs past its edge, when the page scrolls sideways or a table is wider than
-# the page, or when the line of points not drawn overlaps a text or runs off the chart. The
-# screenshots stay for a person
-# to look at: their paths are printed and they are copied to build/ci-artifacts/charts/.
+# the page, or when the line of points not drawn overlaps a text or runs off the chart, or when
+# any text of the chart runs past its left or right edge. Then four more pages at 1200 px: an
+# LLM model that does not fit in memory and a sweep whose large batches do not (the lines of
+# warnings under the subtitle must meet no other text), a default compute roof of a
+# 50-character name (its label cut within the canvas) and three machines compared (the
+# subtitle shortened). The screenshots stay for a person to look at: their paths are printed and they are copied to build/ci-artifacts/charts/.
 # Installs nothing (scripts/deps.d/charts.txt lists the packages).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -139,6 +142,9 @@ for width in 1200 390; do
   if ! grep -q '^wide_tables: 0$' <<<"$result"; then
     echo "charts: FAIL: $width px: a table is wider than the page" >&2; failed=1
   fi
+  if ! grep -q '^off_canvas: 0$' <<<"$result"; then
+    echo "charts: FAIL: $width px: a text runs past the chart's edge" >&2; failed=1
+  fi
   for view in default all; do
     shot="$artifacts/real-$width-$view.png"
     page=$([ "$view" = all ] && echo "frame-$width-all.html" || echo "frame-$width.html")
@@ -155,4 +161,51 @@ if grep -E ':CONSOLE[:(]' "$work/console.log" | grep -q 'real'; then
 fi
 echo "charts: chart PNG $(realpath "$artifacts/real-chart.png"), terminal plot $(realpath "$artifacts/real-terminal.txt")"
 [ "$failed" -eq 0 ] || fail "the real report's layout (see above and the screenshots)"
-echo "charts: OK (real report: no label intersects another or a point or runs past the plot, no sideways scroll, tables fit, at 1200 and 390 px)"
+
+# --- charts that say warnings, cut roof labels and shorten the subtitle ----------------------
+# An LLM model that does not fit in memory (lines of warnings under the subtitle, every point
+# hollow), a sweep whose large batches do not fit, a machine whose default compute roof has a
+# 50-character name (its label cut in the 960 px canvas) and three machines compared (the
+# subtitle shortened): no label overlaps another or a point, the warnings' lines meet no other
+# text and stay in the chart, and no text runs past the chart's edge.
+export ROOFLINE_HW_PATH="${ROOFLINE_HW_PATH:-$PWD/data/hardware}"
+"$bin" llm --model llama-2-70b --hw l4 --batch 1 --context 2048 --report "$work/llm-l4.html" >/dev/null
+"$bin" llm --model llama-2-7b --hw a100-80gb --batch 1,8,64,256 --context 2048 \
+  --report "$work/llm-sweep.html" >/dev/null
+python3 - "$work/long-roof.json" <<'PY'
+import json, sys
+d = json.load(open("data/hardware/epyc-9654.json"))
+name = "fp32 sapphire-rapids amx-tile bf16 dot-product acc"
+d["compute"][0]["name"] = d["default_compute"] = name
+d["memory"] = [dict(level=l, kind="memory", bandwidth=b, provenance="theoretical")
+               for l, b in (("L1", 8e12), ("L2", 4e12), ("L3", 2e12), ("DRAM", 460.8e9))]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+"$bin" plot "$work/long-roof.json" --compare h100-sxm -o "$work/long-roof.html"
+"$bin" plot a100-80gb --compare h100-sxm --compare mi300x --at 50 -o "$work/compare3.html"
+for page in llm-l4 llm-sweep long-roof compare3; do
+  awk -v f=tests/ci.d/charts_layout_check.js \
+    '/<\/body>/ { print "<script>"; while ((getline l < f) > 0) print l; print "</script>" } { print }' \
+    "$work/$page.html" >"$work/$page-check.html"
+  frame 1200 2200 "file://$work/$page-check.html" >"$work/frame-$page.html"
+  chrome --window-size=1220,2200 --virtual-time-budget=5000 --dump-dom \
+    "file://$work/frame-$page.html" >"$work/$page-dom.html" 2>>"$work/console.log" ||
+    fail "chromium --dump-dom of $page failed"
+  result=$(sed -n 's/^layout //p' "$work/$page-dom.html")
+  [ -n "$result" ] || fail "the layout check did not run on $page"
+  echo "charts: $page at 1200 px:"
+  echo "$result" | sed 's/^/  /'
+  for key in overlaps clipped warning_faults off_canvas; do
+    grep -q "^$key: 0$" <<<"$result" || { echo "charts: FAIL: $page: $key" >&2; failed=1; }
+  done
+  case $page in
+    llm-*) [ "$(echo "$result" | sed -n 's/^warning_lines: //p' | cut -d' ' -f1)" -ge 1 ] ||
+      fail "$page: no line of warnings checked" ;;
+  esac
+  chrome --hide-scrollbars --window-size=1200,2200 --virtual-time-budget=5000 \
+    --screenshot="$artifacts/$page.png" "file://$work/frame-$page.html" >/dev/null 2>>"$work/console.log" ||
+    fail "chromium --screenshot of $page failed"
+  echo "charts: screenshot $(realpath "$artifacts/$page.png")"
+done
+[ "$failed" -eq 0 ] || fail "the layout of the LLM, long-label or compared charts (see above)"
+echo "charts: OK (real report: no label intersects another or a point or runs past the plot, no sideways scroll, tables fit, at 1200 and 390 px; LLM, long-label and compared charts: warnings said clear of other text, no text past the chart's edge)"

@@ -263,6 +263,32 @@ def test_chart_draws_the_roofs_the_model_was_judged_on_as_the_cli_report(cli, h1
     assert primary[0]["intensity"] == pytest.approx(r.ridge_flop_per_byte)
 
 
+def test_chart_says_a_model_that_does_not_fit(cli, tmp_path):
+    # llama-2-70b on an L4 (139 GB of 24 GB): r.warnings said it, the chart did not.
+    r = roofline.llm.analyse("llama-2-70b", "l4", batch=1, context=2048)
+    assert r.fits is False
+    said = [w for w in r.warnings if "does not fit" in w]
+    assert len(said) == 1
+    c = roofline.llm.chart(r)
+    svg, html = c.to_svg(), c.to_html()
+    assert 'class="chart-warning"' in svg
+    assert "exceed the 24 GB of GDDR6 per device" in svg
+    assert svg.count('data-fits="false"') == len(r.points())
+    assert "does not fit in memory: 139 GB of 24 GB (GDDR6)" in svg
+    assert "<li><strong>warning:</strong> " + said[0].replace("<", "&lt;") + "</li>" in html
+    # The same document as `llm --report`.
+    report = tmp_path / "l4.json"
+    assert cli("llm", "--model", "llama-2-70b", "--hw", "l4", "--batch", "1", "--context", "2048",
+               "--report", report).returncode == 0
+    d = c.to_dict()
+    assert d == json.loads(report.read_text())
+    assert d["warnings"] == r.warnings
+    assert all(p["does_not_fit"] == "139 GB of 24 GB (GDDR6)" for p in d["points"])
+    # A model that fits: nothing said.
+    fits = roofline.llm.chart(roofline.llm.analyse("llama-2-7b", "a100-80gb")).to_svg()
+    assert "does not fit" not in fits and 'class="chart-warning"' not in fits
+
+
 def test_models_and_machines_by_name_or_path_as_the_cli_takes_them(h100, tmp_path):
     # analyse("llama-2-7b", "a100-80gb") was a TypeError listing every signature; the torch
     # tables took catalogue names. The same report as with the objects.

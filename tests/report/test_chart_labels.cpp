@@ -286,7 +286,8 @@ TEST(ChartLabels, PointsAtOneSpotSayTheirHeadroomOnce) {
 }
 
 // With four compared machines the subtitle was cut before its last part, the count of roofs
-// drawn: the machines are counted instead (the legend names them) and the count kept.
+// drawn: the machines are counted instead (the legend names them) and the count kept, in its
+// shorter form ("7 of 15 roofs drawn") where the longer does not fit.
 TEST(ChartLabels, TheSubtitleKeepsTheRoofCount) {
   test::TempDir dir;
   const auto r = run_cli({"plot", "h100-sxm", "--compare", "mi300x", "--compare", "a100-80gb",
@@ -296,7 +297,7 @@ TEST(ChartLabels, TheSubtitleKeepsTheRoofCount) {
   const auto subs = with_class(*root, "subtitle");
   ASSERT_EQ(subs.size(), 1u);
   const std::string& sub = subs[0]->text;
-  const std::string tail = " compute roofs drawn";
+  const std::string tail = " roofs drawn";
   ASSERT_GE(sub.size(), tail.size());
   EXPECT_EQ(sub.substr(sub.size() - tail.size()), tail) << sub;
   EXPECT_LE(number(subs[0], "x") + report::text_width(sub, 12), number(root.get(), "width"));
