@@ -58,9 +58,10 @@ void occupy_closed_std_descriptors() {
 /// frees the second block and lets the allocation be tried again instead of throwing, since it
 /// may come from a destructor, which must not throw (nlohmann::json's destroy allocates its work
 /// stack: the `llm` sweep's document aborted in std::terminate, status 134, under 15 MB).
-/// 512 KiB each: the 900-row sweep's document unwinds in far less.
+/// 1 MiB each: where the heap cannot grow, glibc's malloc maps at least 1 MiB anew
+/// (MMAP_AS_MORECORE_SIZE), so a freed 512 KiB block still left the sweep aborting at 15.5 MB.
 char* g_reserve[2] = {nullptr, nullptr};
-constexpr size_t kReserveBytes = size_t{512} << 10;
+constexpr size_t kReserveBytes = size_t{1} << 20;
 
 void release_reserve() {
   const bool unwinding = std::uncaught_exceptions() > 0;
