@@ -24,7 +24,7 @@ namespace roofline::cli {
 /// verdict uses the last two.
 inline constexpr int kExitInternalError = 1;  ///< a bug
 inline constexpr int kExitBadInput = 2;       ///< a value, flag, file or field; the command line
-inline constexpr int kExitUnavailable = 3;    ///< a needed capability is missing
+inline constexpr int kExitUnavailable = 3;    ///< a needed capability or memory is missing
 inline constexpr int kExitOutputFailed = 4;   ///< an output could not be written
 inline constexpr int kExitGateFailed = 5;     ///< `roofline check`: the gate failed
 /// A result check failed: a kernel's answer was wrong (`run`), or profile's self-test counts

@@ -2,21 +2,25 @@
 // the app, runs it, and is the one place that turns the library's errors into messages and exit
 // codes (docs/architecture.md "Guarantees"; the codes are named in commands.hpp): 0 success,
 // 1 internal error, 2 bad input (also a malformed command line), 3 a needed capability is
-// missing, 4 an output could not be written (disk full, stdout closed or broken). A command
-// that ends with a verdict exits itself (5 `check`'s gate failed, 6 a result check failed in
-// `run` or `profile --self-test`), as do `profile` with its program's status and an
-// interrupted command with 128 + the signal. Every message is "roofline: error: ..." (or
-// "unavailable:"), with the text from files and arguments in it shown escaped
-// (roofline/sanitize.hpp).
+// missing or the memory ran out (std::bad_alloc), 4 an output could not be written (disk full,
+// a file size limit, stdout closed or broken). A command that ends with a verdict exits itself
+// (5 `check`'s gate failed, 6 a result check failed in `run` or `profile --self-test`), as do
+// `profile` with its program's status and an interrupted command with 128 + the signal. Every
+// message is "roofline: error: ..." (or "unavailable:", "out of memory:"), with the text from
+// files and arguments in it shown escaped (roofline/sanitize.hpp).
 #include <fcntl.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 
 #include <nlohmann/json.hpp>
 
@@ -46,6 +50,39 @@ void occupy_closed_std_descriptors() {
       ::close(got);
     }
   }
+}
+
+/// Memory kept back for the way out of an allocation that failed (a `ulimit -v`, a container's
+/// limit), in two blocks. The first failure frees the first block and throws std::bad_alloc, so
+/// the unwinding and the message that ends the command find memory; a failure while unwinding
+/// frees the second block and lets the allocation be tried again instead of throwing, since it
+/// may come from a destructor, which must not throw (nlohmann::json's destroy allocates its work
+/// stack: the `llm` sweep's document aborted in std::terminate, status 134, under 15 MB).
+/// 1 MiB each: where the heap cannot grow, glibc's malloc maps at least 1 MiB anew
+/// (MMAP_AS_MORECORE_SIZE), so a freed 512 KiB block still left the sweep aborting at 15.5 MB.
+char* g_reserve[2] = {nullptr, nullptr};
+constexpr size_t kReserveBytes = size_t{1} << 20;
+
+void release_reserve() {
+  const bool unwinding = std::uncaught_exceptions() > 0;
+  for (char*& block : g_reserve) {
+    if (block == nullptr) continue;
+    std::free(block);
+    block = nullptr;
+    if (unwinding) return;  // operator new tries again
+    throw std::bad_alloc();
+  }
+  throw std::bad_alloc();
+}
+
+void keep_memory_reserve() {
+  for (char*& block : g_reserve) {
+    block = static_cast<char*>(std::malloc(kReserveBytes));
+    // Touched, so that its pages are there when freed for use (an untouched page could be
+    // refused then under an overcommit limit).
+    if (block != nullptr) std::memset(block, 0, kReserveBytes);
+  }
+  std::set_new_handler(release_reserve);
 }
 
 void report(const char* kind, const std::string& message) {
@@ -89,6 +126,9 @@ int run(int argc, char** argv) {
   std::stable_sort(reg.begin(), reg.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, setup] : reg) setup(app);
+  // Once per command, as a shell warns of a bad entry in its configuration: a folder that is
+  // not there would otherwise only show as "unknown machine".
+  for (const auto& p : roofline::hw_path_problems()) report("warning", p);
   roofline::cli::refuse_empty_values(app);
   // One command's files: its outputs are checked against its inputs and each other.
   const roofline::FileLedger ledger;
@@ -148,6 +188,8 @@ int run(int argc, char** argv) {
   } catch (const nlohmann::json::exception& e) {
     report("error", std::string("bad document: ") + e.what());
     return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    throw;  // main() says it: the command line's set-up before this try can run out too
   } catch (const std::exception& e) {
     report("internal error", e.what());
     return kExitInternalError;
@@ -155,11 +197,31 @@ int run(int argc, char** argv) {
   return flush_stdout() ? 0 : kExitOutputFailed;
 }
 
+/// The environment's limit, not a bug (docs/architecture.md, "Exit codes"). Every output is
+/// written atomically after the work, so none was replaced.
+int out_of_memory(const std::bad_alloc& e) {
+  report("out of memory", std::string(e.what()) +
+                              " (the memory this process may use is exhausted: a ulimit -v or a "
+                              "container's limit?); the previous file, if any, is unchanged");
+  return kExitUnavailable;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   occupy_closed_std_descriptors();
-  const int code = run(argc, argv);
+  keep_memory_reserve();
+  // A file size limit (ulimit -f) makes a write fail with EFBIG, which is reported as any
+  // failed write (exit 4, the previous file kept); the default action of SIGXFSZ killed the
+  // command silently (status 153) and left the PNG export's temporary folder. The converter
+  // inherits the ignored signal, so it too fails with a message.
+  std::signal(SIGXFSZ, SIG_IGN);
+  int code = 0;
+  try {
+    code = run(argc, argv);
+  } catch (const std::bad_alloc& e) {
+    return out_of_memory(e);
+  }
   // Output written by CLI11 (--help) or left in a buffer: a failure to write it still counts.
   if (code == 0 && !flush_stdout()) return kExitOutputFailed;
   return code;

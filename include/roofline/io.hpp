@@ -193,6 +193,10 @@ RunRecord run_record_from_json(const nlohmann::json& j);
 /// each entry of $ROOFLINE_HW_PATH (colon-separated), the source tree's data/hardware, the
 /// installed share/roofline/hardware.
 std::vector<std::filesystem::path> catalogue_dirs(const std::string& extra_dir = "");
+/// The entries of $ROOFLINE_HW_PATH that are no folder (absent, a file), each said in one line
+/// ("ROOFLINE_HW_PATH: '/tmp/x/typo': no such folder (skipped)"), for a warning: like PATH's,
+/// they are skipped, but a typo went unsaid where --hw-dir's is refused.
+std::vector<std::string> hw_path_problems();
 
 struct CatalogueEntry {
   std::string name;  ///< canonical, lower-case, hyphenated (file stem)

@@ -106,9 +106,15 @@ void check_report_path(const std::filesystem::path& path);
 void check_png_export(const std::filesystem::path& path);
 
 /// Converts an SVG document to PNG bytes with rsvg-convert (run directly, no shell).
-/// Throws Unavailable when rsvg-convert cannot be run, fails, writes no PNG or runs past
-/// `timeout` (then it is killed).
+/// Throws Unavailable when rsvg-convert is not on the PATH, cannot start (its loader's message
+/// said), fails, writes no PNG or runs past `timeout` (then it is killed); OutputError when a
+/// file of the export could not be written (the SVG in a full TMPDIR, the converter's PNG
+/// over a file size limit: ENOSPC, EFBIG, EDQUOT). The temporary folder is removed on every
+/// path.
 std::string svg_to_png(const std::string& svg, double zoom = 2.0,
                        std::chrono::milliseconds timeout = std::chrono::seconds(60));
+/// svg_to_png for the file `target`: an OutputError names `target` and that its previous
+/// content, if any, is unchanged.
+std::string png_for_file(const std::filesystem::path& target, const std::string& svg);
 
 }  // namespace roofline

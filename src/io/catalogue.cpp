@@ -48,6 +48,25 @@ std::vector<fs::path> catalogue_dirs(const std::string& extra_dir) {
   return dirs;
 }
 
+std::vector<std::string> hw_path_problems() {
+  std::vector<std::string> problems;
+  const char* env = std::getenv("ROOFLINE_HW_PATH");
+  if (env == nullptr) return problems;
+  const std::string s(env);
+  std::set<std::string> said;
+  for (size_t start = 0; start <= s.size();) {
+    const size_t end = s.find(':', start);
+    const std::string part = s.substr(start, end == std::string::npos ? end : end - start);
+    std::error_code ec;
+    if (!part.empty() && !fs::is_directory(part, ec) && said.insert(part).second)
+      problems.push_back("ROOFLINE_HW_PATH: '" + terminal_safe(part) + "': " +
+                         (fs::exists(part, ec) ? "not a folder" : "no such folder") + " (skipped)");
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return problems;
+}
+
 std::vector<CatalogueEntry> list_catalogue(const std::string& extra_dir) {
   return list_catalogue_in(catalogue_dirs(extra_dir));
 }

@@ -601,6 +601,18 @@ fs::path temp_directory() {
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     throw InputError(who + ": no temporary file can be made there (" + std::strerror(errno) + "; " +
                      fix + ")");
+  // access() grants root everything, and a mount may refuse what its modes allow (sysfs, proc):
+  // a folder is made and removed to be sure. One that is full is left to the write that fills
+  // it (an output that could not be written, exit 4), not called bad input.
+  std::string probe = (fs::path(dir) / ".roofline-probe-XXXXXX").string();
+  if (::mkdtemp(probe.data()) == nullptr) {
+    const int err = errno;
+    if (err != ENOSPC && err != EDQUOT)
+      throw InputError(who + ": no temporary file can be made there (" + std::strerror(err) + "; " +
+                       fix + ")");
+  } else {
+    ::rmdir(probe.c_str());
+  }
   return dir;
 }
 

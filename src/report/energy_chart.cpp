@@ -282,7 +282,7 @@ void write_energy_chart(const std::filesystem::path& path, const EnergyChartInpu
   check_energy_chart_format(path);
   const bool png = report::lower_extension(path) == ".png";
   const std::string svg = render_energy_svg(in, !png);
-  write_file_atomic(path, png ? svg_to_png(svg) : svg);
+  write_file_atomic(path, png ? png_for_file(path, svg) : svg);
 }
 
 std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,

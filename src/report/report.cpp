@@ -81,7 +81,7 @@ void write_report(const std::filesystem::path& path, const ReportInput& in) {
     report::SvgOptions o;
     o.dark_mode = false;
     const report::Chart ch = report::chart_for_svg(in, o);
-    content = svg_to_png(report::render_svg_chart(ch, o));
+    content = png_for_file(path, report::render_svg_chart(ch, o));
   } else {
     report::unknown_chart_format(path, ext, "", kReportFormats);
   }

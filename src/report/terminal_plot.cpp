@@ -14,7 +14,9 @@
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
+#include "roofline/table.hpp"
 #include "roofline/text.hpp"
+#include "roofline/utf8.hpp"
 
 namespace roofline {
 namespace {
@@ -42,27 +44,37 @@ class BrailleCanvas {
     if (x < 0 || y < 0 || x >= dot_width() || y >= dot_height()) return;
     overlay_[static_cast<size_t>((y / 4) * cols_ + x / 2)] = glyph;
   }
-  /// Writes text into row `row` from column `col`, one character per cell, over the dots.
+  /// Writes text into row `row` from column `col` over the dots, each character in the cells
+  /// the terminal gives it: a wide one (東) two, the second left empty; a combining mark
+  /// none, joined to the character before. A character that would cross the edge is left out.
   void put_text(int row, int col, const std::string& text) {
+    if (row < 0 || row >= rows_) return;
     int c = col;
-    for (size_t i = 0; i < text.size() && c < cols_; ++c) {
-      size_t len = 1;
-      const auto b = static_cast<unsigned char>(text[i]);
-      if (b >= 0xF0)
-        len = 4;
-      else if (b >= 0xE0)
-        len = 3;
-      else if (b >= 0xC0)
-        len = 2;
-      if (c >= 0 && row >= 0 && row < rows_)
-        overlay_[static_cast<size_t>(row * cols_ + c)] = text.substr(i, len);
+    int last = -1;  // the cell of the character before, for a combining mark
+    for (size_t i = 0; i < text.size();) {
+      char32_t cp = 0;
+      const size_t len = std::max<size_t>(1, decode_utf8(text, i, cp));
+      const std::string ch = text.substr(i, len);
       i += len;
+      const int w = static_cast<int>(display_width(ch));
+      if (w == 0) {
+        if (last >= 0) overlay_[static_cast<size_t>(row * cols_ + last)] += ch;
+        continue;
+      }
+      if (c + w > cols_) break;
+      if (c >= 0) {
+        overlay_[static_cast<size_t>(row * cols_ + c)] = ch;
+        if (w == 2) overlay_[static_cast<size_t>(row * cols_ + c + 1)] = kCovered;
+        last = c;
+      }
+      c += w;
     }
   }
   std::string row(int r) const {
     std::string out;
     for (int c = 0; c < cols_; ++c) {
       const size_t i = static_cast<size_t>(r * cols_ + c);
+      if (overlay_[i] == kCovered) continue;  // the right half of a wide character
       if (!overlay_[i].empty()) {
         out += overlay_[i];
         continue;
@@ -80,13 +92,14 @@ class BrailleCanvas {
   }
 
  private:
+  static constexpr const char* kCovered = "\x01";  // no text has it: terminal_safe escapes C0
   int cols_, rows_;
   std::vector<unsigned char> bits_;
   std::vector<std::string> overlay_;
 };
 
 std::string pad_left(const std::string& s, size_t w) {
-  const size_t n = report::text_columns(s);
+  const size_t n = display_width(s);
   return n >= w ? s : std::string(w - n, ' ') + s;
 }
 
@@ -117,37 +130,29 @@ class Occupancy {
   std::vector<bool> used_;
 };
 
-/// Columns text takes on a terminal: code points, not counting ANSI colour sequences.
+/// Columns text takes on a terminal (display_width: wide characters two, combining marks
+/// none, colour sequences none).
 size_t visible_columns(const std::string& s) {
-  size_t w = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\033') {
-      while (i < s.size() && s[i] != 'm') ++i;
-      continue;
-    }
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++w;
-  }
-  return w;
+  return display_width(s);
 }
 
-/// Cuts text to `width` columns with an ellipsis (names from files can be long).
+/// Cuts text (without colour) to `width` columns as the terminal counts them, with an
+/// ellipsis (names from files can be long); never inside a character, and a combining mark
+/// stays with its base.
 std::string fit(const std::string& s, size_t width) {
-  if (report::text_columns(s) <= width) return s;
+  if (display_width(s) <= width) return s;
+  if (width == 0) return "";
   std::string out;
   size_t cols = 0;
   for (size_t i = 0; i < s.size();) {
-    size_t len = 1;
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (b >= 0xF0)
-      len = 4;
-    else if (b >= 0xE0)
-      len = 3;
-    else if (b >= 0xC0)
-      len = 2;
-    if (cols + 1 >= width) break;
-    out += s.substr(i, len);
+    char32_t cp = 0;
+    const size_t len = std::max<size_t>(1, decode_utf8(s, i, cp));
+    const std::string ch = s.substr(i, len);
+    const size_t w = display_width(ch);
+    if (cols + w + 1 > width) break;  // the ellipsis takes the last column
+    out += ch;
+    cols += w;
     i += len;
-    ++cols;
   }
   return out + "…";
 }
@@ -190,14 +195,19 @@ std::vector<std::string> margin_labels(const report::Chart& ch, const report::Lo
 namespace {
 
 constexpr size_t kLabel = 8;              // y tick labels ("100 G")
+constexpr int kMinPlotColumns = 24;       // the braille canvas is never narrower
 constexpr const char* kSharedCell = "#";  // a cell that holds several points
 
 /// The x axis with its decade marks and their labels.
-std::string terminal_x_axis(const report::Chart& ch, const report::LogScale& X, int cols) {
+std::string terminal_x_axis(const report::Chart& ch, const report::LogScale& X, int cols,
+                            int columns) {
   auto dot = [](double v) { return static_cast<int>(std::lround(v)); };
   std::string out;
   std::string axis = std::string(kLabel + 1, ' ') + "└";
-  std::string labels(kLabel + 2 + static_cast<size_t>(cols) + 8, ' ');
+  // The tick labels (ASCII) end within the width, also the last decade's at the right edge.
+  std::string labels(std::min(kLabel + 2 + static_cast<size_t>(cols) + 8,
+                              static_cast<size_t>(std::max(columns, 0))),
+                     ' ');
   std::vector<bool> mark(static_cast<size_t>(cols), false);
   size_t next_free = 0;
   for (double v : report::decade_ticks(ch.x_lo, ch.x_hi)) {
@@ -253,7 +263,7 @@ std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int 
     for (size_t k = 0; k < in.points.size(); ++k) {
       if (ch.diagnoses[k].verdict != v) continue;
       const std::string head = (first ? to_string(v) + ": " : std::string());
-      const size_t used = report::text_columns(head + point_letter(k) + " ");
+      const size_t used = display_width(head + point_letter(k) + " ");
       items.push_back(head + colorize(point_letter(k), verdict_color(v), color) + " " +
                       fit(terminal_safe(in.points[k].name), room > used ? room - used : 1));
       first = false;
@@ -271,12 +281,12 @@ std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int 
   // The points left out (ReportInput::not_drawn), named escaped, as many as the width holds.
   std::vector<PointLeftOut> left = in.not_drawn;
   for (auto& p : left) p.name = terminal_safe(p.name), p.reason = terminal_safe(p.reason);
-  const std::string left_out = report::not_drawn_line(
-      left, [&](const std::string& s) { return report::text_columns(s) <= room; });
+  const std::string left_out =
+      report::not_drawn_line(left, [&](const std::string& s) { return display_width(s) <= room; });
   if (!left_out.empty()) items.push_back(left_out);
   std::string line = indent;
   for (auto& it : items) {
-    if (visible_columns(it) > room && visible_columns(it) == report::text_columns(it))
+    if (visible_columns(it) > room && it.find('\033') == std::string::npos)
       it = fit(it, room);  // an item without colour (a point's is cut in its name above)
     const size_t w = visible_columns(line) + 3 + visible_columns(it);
     if (line.size() > indent.size() && w > static_cast<size_t>(columns)) {
@@ -364,8 +374,13 @@ size_t terminal_margin_width(const ReportInput& in, int columns) {
   size_t margin_w = 0;
   for (const auto& r : probe.roofs)
     if (r.shown && r.compute && r.machine == 0)
-      margin_w = std::max(margin_w, report::text_columns(terminal_safe(r.name + " " + r.rate)));
-  return std::min<size_t>(margin_w + 3, static_cast<size_t>(std::max(14, columns * 2 / 5)));
+      margin_w = std::max(margin_w, display_width(terminal_safe(r.name + " " + r.rate)));
+  // The plot keeps kMinPlotColumns; at the narrowest widths the margin takes what is left (its
+  // labels cut), so that no row passes the width (a 40-column plot's rows took 50).
+  const int left_over = columns - static_cast<int>(kLabel) - 2 - 1 - kMinPlotColumns;
+  const size_t wanted =
+      std::min<size_t>(margin_w + 3, static_cast<size_t>(std::max(14, columns * 2 / 5)));
+  return std::min(wanted, static_cast<size_t>(std::max(left_over, 2)));
 }
 
 /// Per roof and row, the columns its dots take (for the slanted roofs' labels).
@@ -450,7 +465,7 @@ void terminal_slanted_labels(TerminalPlot& tp, const report::Chart& ch, const Ro
     const auto& r = ch.roofs[ri];
     if (!r.shown || r.compute || r.machine != 0) continue;
     const std::string label = terminal_safe(r.name);  // names from files: escaped
-    const int len = static_cast<int>(report::text_columns(label));
+    const int len = static_cast<int>(display_width(label));
     bool placed = false;
     for (const int air : {1, 0})
       for (const bool left : {true, false})
@@ -495,8 +510,8 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
   if (columns < 1)
     throw InputError("terminal plot: " + std::to_string(columns) + " columns (give at least 1)");
   const size_t margin_w = terminal_margin_width(in, columns);
-  const int cols =
-      std::max(24, columns - static_cast<int>(kLabel) - 2 - 1 - static_cast<int>(margin_w));
+  const int cols = std::max(
+      kMinPlotColumns, columns - static_cast<int>(kLabel) - 2 - 1 - static_cast<int>(margin_w));
   const int rows = std::clamp(cols / 3, 10, 24);
   const report::Chart ch = report::build_chart(in, cols * 2, rows * 4);
   TerminalPlot tp(ch, cols, rows);
@@ -505,11 +520,17 @@ std::string render_terminal(const ReportInput& in, int columns, bool color) {
   terminal_slanted_labels(tp, ch, spans, rows);
 
   std::string out;
-  out += colorize(terminal_safe(in.title), "1", color) + "\n";
-  out += ch.y_title + "\n";
+  // Every line of the plot and its legend within `columns` (docs/charts.md); the tables after
+  // it are as wide as their columns.
+  const auto width = static_cast<size_t>(columns);
+  out += colorize(fit(terminal_safe(in.title), width), "1", color) + "\n";
+  out += fit(ch.y_title, width) + "\n";
   out += terminal_rows(tp, ch, rows, margin_w);
-  out += terminal_x_axis(ch, tp.X, cols);
-  out += std::string(kLabel + 2, ' ') + ch.x_title + "\n";
+  out += terminal_x_axis(ch, tp.X, cols, columns);
+  const std::string x_indent(kLabel + 2, ' ');
+  out += (display_width(x_indent + ch.x_title) <= width ? x_indent + ch.x_title
+                                                        : fit(ch.x_title, width)) +
+         "\n";
   out += terminal_legend(in, ch, columns, color, shared) + terminal_tables(in, ch, color);
   // Tables let colour sequences through (the renderers colour cells): without colour, a name's
   // own sequences are escaped here too, for callers that print it without the CLI's final pass

@@ -392,7 +392,7 @@ void write_trajectory(const std::filesystem::path& path, const TrajectoryInput& 
   if (ext == ".svg")
     content = render_trajectory_svg(in, true);
   else if (ext == ".png")  // rasterisers take the light style only (no prefers-color-scheme)
-    content = svg_to_png(render_trajectory_svg(in, false));
+    content = png_for_file(path, render_trajectory_svg(in, false));
   else
     content = render_trajectory_html(in);
   write_file_atomic(path, content);
