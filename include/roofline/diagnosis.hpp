@@ -26,7 +26,8 @@ struct DiagnosisOptions {
 };
 
 enum class Verdict {
-  far_below,           ///< far below both roofs: not a hardware limit yet
+  far_below,           ///< far below both roofs (under 80%): not a hardware limit yet
+  just_below,          ///< within 20% of its binding roof, short of touching (docs/model.md §6)
   memory_bound,        ///< on the slanted roof: data movement is the bottleneck
   compute_bound,       ///< on the flat roof: compute is the bottleneck
   faster_unit_unused,  ///< on the flat roof with a higher flat roof empty above it

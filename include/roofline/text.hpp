@@ -21,7 +21,8 @@ namespace roofline {
 /// or empty): the decision the renderers' `color` argument and colorize's `enabled` take.
 bool terminal_supports_color(std::FILE* stream);
 
-/// ANSI colour for a verdict (green on a roof, yellow far below, red above).
+/// ANSI colour for a verdict (green on a roof, yellow far below, bold blue just below, red
+/// above).
 const char* verdict_color(Verdict v);
 
 /// The full text analysis of a point against a roof set: I, P, attainable, attainment, the

@@ -394,8 +394,8 @@ void register_diagnosis(py::module_& m) {
                        "the verdict, its title and what to do (docs/model.md).")
       .def_property_readonly(
           "verdict", [](const Analysis& a) { return to_string(a.d.verdict); },
-          "far-below, memory-bound, compute-bound, faster-unit-unused or "
-          "above-roof")
+          "far-below, just-below (from 80% of its roof up to a touching threshold above 0.8), "
+          "memory-bound, compute-bound, faster-unit-unused or above-roof")
       // Escaped as everything printed is: it names roofs, which come from files.
       .def_property_readonly("title", [](const Analysis& a) { return terminal_safe(a.d.title); })
       .def_property_readonly(

@@ -318,7 +318,8 @@ class EmptyRoof:
     def gain(self) -> float: ...
 
 class Diagnosis:
-    # far-below, memory-bound, compute-bound, faster-unit-unused, above-roof
+    # far-below, just-below (from 80% of its roof up to a touching threshold above 0.8),
+    # memory-bound, compute-bound, faster-unit-unused, above-roof
     @property
     def verdict(self) -> str: ...
     @property

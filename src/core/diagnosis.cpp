@@ -17,6 +17,8 @@ std::string to_string(Verdict v) {
   switch (v) {
     case Verdict::far_below:
       return "far-below";
+    case Verdict::just_below:
+      return "just-below";
     case Verdict::memory_bound:
       return "memory-bound";
     case Verdict::compute_bound:
@@ -169,14 +171,16 @@ void above_roof(const ComputeRoof& c, const LevelJudgement& b, const UnitSystem&
 /// Row 1 when the point is not touching. "Far below" is below the default threshold, 80%
 /// (docs/model.md §6: within 20%, about 0.1 decade, the eye reads a point as on its roof); a
 /// higher --touching leaves points from 80% up short of touching, which are just below the roof
-/// that binds them, not far below both (an 85% point read "far below both roofs").
+/// that binds them, not far below both (an 85% point read "far below both roofs"): their own
+/// verdict, just_below, set here with the title so that the two never disagree (its JSON, chart
+/// colour and Step 2 said "far-below" beside a title that said "just below").
 void below_row(const ComputeRoof& c, const LevelJudgement& b, const DiagnosisOptions& opt,
                Diagnosis& d) {
-  d.verdict = Verdict::far_below;
+  d.verdict = d.attainment < kNearRoof ? Verdict::far_below : Verdict::just_below;
   // Digits enough to read apart from the thresholds (79.99999%, not 80%).
   const std::string figures = d.attainment_percent + "% of attainable, " +
                               format_number(d.headroom.factor, 3) + "x headroom";
-  if (d.attainment < kNearRoof) {
+  if (d.verdict == Verdict::far_below) {
     d.title = "far below both roofs (" + figures + "): not a hardware limit yet";
     d.prescription =
         "Check the way it runs: memory access pattern, lack of parallelism (threads, vector "

@@ -529,6 +529,8 @@ void dcgm_add_entity(const DcgmSummary& s, const DcgmPeaks& peaks, const RoofSet
                     "' it is judged against (" + format_work_rate(judged) +
                     "): an upper bound of W/s, not a measurement above the roof");
   const bool busy = s.gpu_util.value_or(0) >= 0.9 || s.sm_active.value_or(0) >= 0.9;
+  // Far below only: the point is judged at the default touching threshold, 80%, which leaves no
+  // just-below band (a point from 80% up touches its roof and is no case of docs/model.md §13).
   if (d.verdict == Verdict::far_below && busy)
     notes.push_back(s.entity + ": busy by utilisation yet far below both roofs (" +
                     d.attainment_percent + "% of the attainable " + format_work_rate(d.attainable) +

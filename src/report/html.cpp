@@ -55,8 +55,13 @@ std::string step1(const Diagnosis& d, const UnitSystem& u) {
 std::string step2(const Diagnosis& d) {
   if (d.verdict == Verdict::far_below)
     return "which roof? none yet: the left/right position is not meaningful";
-  return "which roof? " + (d.binding_is_memory ? "the slanted " + d.binding_level + " roof"
-                                               : "the flat '" + d.compute_roof + "' roof");
+  const std::string roof = d.binding_is_memory ? "the slanted " + d.binding_level + " roof"
+                                               : "the flat '" + d.compute_roof + "' roof";
+  // Not touching, yet within 20% of the roof that binds it (docs/model.md §6).
+  if (d.verdict == Verdict::just_below)
+    return "which roof? just below " + roof + ", not yet touching it: at " + d.attainment_percent +
+           "% of it, " + ratio_text(d.headroom.factor) + "x headroom";
+  return "which roof? " + roof;
 }
 
 /// A machine document's free-form entries (io's info_entries, section_entries) as a list.

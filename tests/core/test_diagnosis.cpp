@@ -216,19 +216,21 @@ TEST(Diagnosis, BelowATouchingThresholdAbove80PercentIsJustBelowItsRoof) {
   strict.touching = 0.9;
   // Slanted side: I = 1/6 on 2 TB/s allows 333.3 GFLOP/s; 86% of it.
   Diagnosis d = diagnose(at(1.0 / 6, 0.86 * 2e12 / 6), test::seed_a100(), strict);
-  EXPECT_EQ(d.verdict, Verdict::far_below);
+  EXPECT_EQ(d.verdict, Verdict::just_below);
+  EXPECT_EQ(to_string(d.verdict), "just-below");
   EXPECT_EQ(d.title,
             "just below the slanted HBM roof (86% of attainable, 1.16x headroom; within 20%, "
             "short of the touching threshold 90%): not yet read as a hardware limit");
   EXPECT_TRUE(contains(d.prescription, "Within 20% of the slanted HBM roof")) << d.prescription;
   // Flat side: I = 100 under fp32's 19.5 TFLOP/s (the point's precision).
   d = diagnose(at(100, 0.81 * 19.5e12), test::seed_a100(), strict);
-  EXPECT_EQ(d.verdict, Verdict::far_below);
+  EXPECT_EQ(d.verdict, Verdict::just_below);
   EXPECT_EQ(d.title.rfind("just below the flat 'fp32' roof (81% of attainable, 1.23x headroom;", 0),
             0u)
       << d.title;
   // Just under 80% it is far below, with digits enough to tell it from 80%.
   d = diagnose(at(1.0 / 6, 0.79999 * 2e12 / 6), test::seed_a100(), strict);
+  EXPECT_EQ(d.verdict, Verdict::far_below);
   EXPECT_EQ(d.title.rfind("far below both roofs (79.999% of attainable, 1.25x headroom)", 0), 0u)
       << d.title;
   // The default threshold leaves no room between: 86% touches, 50% is far below.
@@ -237,6 +239,51 @@ TEST(Diagnosis, BelowATouchingThresholdAbove80PercentIsJustBelowItsRoof) {
   EXPECT_EQ(diagnose(at(1.0 / 6, 0.5 * 2e12 / 6), test::seed_a100())
                 .title.rfind("far below both roofs (50% of attainable, 2x headroom)", 0),
             0u);
+}
+
+// The just-below band's edges, on the flat fp32 roof of 19.5 TFLOP/s (W and π whole numbers, so
+// P/π is the double nearest the ratio: 15.6e12 / 19.5e12 is 0.8 itself): from exactly 80%, which
+// is just below, up to the touching threshold, which touches; below 80%, or at any threshold up
+// to 0.8, far below as before.
+Point flat_at(double flop_per_s) {
+  Point p;
+  p.name = "p";
+  p.work = Work(flop_per_s);
+  p.traffic = {{"", Bytes(1e10)}};  // I well right of the ridge (9.75 FLOP/byte)
+  p.time = Seconds(1);
+  p.precision = "fp32";
+  return p;
+}
+TEST(Diagnosis, JustBelowBandRunsFrom80PercentToTheTouchingThreshold) {
+  const RoofSet roofs = test::seed_a100();
+  DiagnosisOptions strict;
+  strict.touching = 0.9;
+  Diagnosis d = diagnose(flat_at(15.6e12), roofs, strict);
+  ASSERT_EQ(d.attainment, 0.8);
+  EXPECT_EQ(d.verdict, Verdict::just_below);  // exactly 80%: in the band
+  EXPECT_EQ(d.title.rfind("just below the flat 'fp32' roof (80% of attainable, 1.25x headroom;", 0),
+            0u)
+      << d.title;
+  d = diagnose(flat_at(15.5999e12), roofs, strict);  // 79.9995%: just under
+  EXPECT_EQ(d.verdict, Verdict::far_below);
+  EXPECT_EQ(d.title.rfind("far below both roofs", 0), 0u) << d.title;
+  d = diagnose(flat_at(17.5499e12), roofs, strict);  // 89.99949%: just short of 0.9
+  EXPECT_EQ(d.verdict, Verdict::just_below);
+  d = diagnose(flat_at(17.55e12), roofs, strict);  // 90%: at the threshold, touching
+  ASSERT_EQ(d.attainment, 0.9);
+  EXPECT_TRUE(d.touching);
+  EXPECT_EQ(d.verdict, Verdict::faster_unit_unused);  // fp16 tensor, 16x, is empty above it
+  // A threshold of 1: everything from 80% up to the roof itself is just below.
+  strict.touching = 1;
+  EXPECT_EQ(diagnose(flat_at(19.4e12), roofs, strict).verdict, Verdict::just_below);
+  // Thresholds of 0.8 and below leave no band: the default's 79.9995% and 80%, and 0.7's 75%
+  // (touching) and 69% (far below).
+  EXPECT_EQ(diagnose(flat_at(15.5999e12), roofs).verdict, Verdict::far_below);
+  EXPECT_EQ(diagnose(flat_at(15.6e12), roofs).verdict, Verdict::faster_unit_unused);
+  DiagnosisOptions loose;
+  loose.touching = 0.7;
+  EXPECT_EQ(diagnose(flat_at(0.75 * 19.5e12), roofs, loose).verdict, Verdict::faster_unit_unused);
+  EXPECT_EQ(diagnose(flat_at(0.69 * 19.5e12), roofs, loose).verdict, Verdict::far_below);
 }
 
 TEST(Diagnosis, HierarchicalPointCacheRoofBinds) {

@@ -120,6 +120,22 @@ def test_diagnosis_thresholds_are_checked():
     assert roofline.diagnose(p, machine).verdict == "far-below"
 
 
+def test_a_point_short_of_a_higher_touching_threshold_is_just_below():
+    # 85% of the flat roof: touching at 0.8; at 0.9 just below it, as its title says (the
+    # verdict was "far-below" beside a title that said "just below").
+    machine = roofline.Machine.from_roofs(20e12, 1e12)
+    p = roofline.Point("k", 1.7e12, 1e9, 0.1)
+    assert roofline.diagnose(p, machine).verdict == "compute-bound"
+    d = roofline.diagnose(p, machine, touching=0.9)
+    assert d.verdict == "just-below"
+    assert d.title.startswith("just below the flat 'peak' roof (85% of attainable")
+    assert d.to_dict()["diagnosis"]["verdict"] == "just-below"
+    assert repr(d).startswith("<Diagnosis just-below: just below the flat")
+    # Below 80% it stays far below.
+    assert roofline.diagnose(roofline.Point("k", 1.5e12, 1e9, 0.1), machine,
+                             touching=0.9).verdict == "far-below"
+
+
 def test_hierarchical_point_is_judged_per_level(cli_json):
     m = roofline.Machine("a100-80gb")
     levels = [r.level for r in m.memory_roofs]

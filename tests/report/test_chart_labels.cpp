@@ -214,7 +214,7 @@ TEST(ChartLabels, ComparedMachinesUseNoVerdictColour) {
        at = css.find(".roof.overlay", at + 1)) {
     const std::string rule = css.substr(at, css.find('}', at) - at);
     ++rules;
-    for (const char* v : {"#0072B2", "#009E73", "#CC79A7", "#E69F00", "#D55E00"})
+    for (const char* v : {"#0072B2", "#009E73", "#CC79A7", "#E69F00", "#D55E00", "#882255"})
       EXPECT_EQ(rule.find(v), std::string::npos) << rule;
   }
   EXPECT_GE(rules, 4u);
