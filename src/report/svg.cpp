@@ -128,7 +128,7 @@ const char* kStyleLight = R"(
 .roof.default{stroke-width:2.6}
 .roof.dashed{stroke-dasharray:8 5}
 .roof.overlay{stroke:#56B4E9;stroke-width:1.8}
-.roof.overlay-2,.roof.overlay-4{stroke:#C4B200}
+.roof.overlay-2,.roof.overlay-4{stroke:#8800DD}
 .roof.overlay-3,.roof.overlay-4{stroke-dasharray:14 3 2 3}
 .roof.dashed.overlay-3,.roof.dashed.overlay-4{stroke-dasharray:8 4 2 4 2 4}
 .roof.secondary{stroke:#6e7781;stroke-width:1.3}
@@ -136,7 +136,7 @@ const char* kStyleLight = R"(
 .roof-label.secondary{fill:#57606a}
 .roof-leader{stroke:#8c959f;stroke-width:.8;fill:none}
 .roof-label.overlay{fill:#1c7db5}
-.roof-label.overlay-2,.roof-label.overlay-4{fill:#716600}
+.roof-label.overlay-2,.roof-label.overlay-4{fill:#8800DD}
 .theory{fill:none;stroke:#8c959f;stroke-width:1.1;stroke-dasharray:2 4}
 .ridge{fill:#ffffff;stroke:#24292f;stroke-width:1.5}
 .ridge-drop{stroke:#8c959f;stroke-width:1;stroke-dasharray:1 3}

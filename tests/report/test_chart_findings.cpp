@@ -263,11 +263,12 @@ TEST(ChartFindings, EachComparedMachineHasItsOwnStyle) {
   }
   EXPECT_EQ(styles["mi300x"], (std::set<std::string>{"overlay-1"}));
   EXPECT_EQ(styles["a100-80gb"], (std::set<std::string>{"overlay-2"}));
-  // The style sheet gives each its colour (Okabe–Ito sky blue, yellow darkened on white).
+  // The style sheet gives each its colour: Okabe–Ito sky blue, then violet on white (the darkened
+  // yellow #C4B200 it had was the far-below orange #E69F00 under simulated deuteranopia).
   const auto style = root->find_all([](const XmlNode& n) { return n.name == "style"; });
   ASSERT_FALSE(style.empty());
   EXPECT_NE(style[0]->text.find(".roof.overlay{stroke:#56B4E9"), std::string::npos);
-  EXPECT_NE(style[0]->text.find(".roof.overlay-2,.roof.overlay-4{stroke:#C4B200}"),
+  EXPECT_NE(style[0]->text.find(".roof.overlay-2,.roof.overlay-4{stroke:#8800DD}"),
             std::string::npos);
   // One legend entry per machine, its swatch in the machine's style.
   std::map<std::string, std::string> legend;

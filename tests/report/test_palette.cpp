@@ -1,0 +1,111 @@
+// The chart's colours stay apart for readers with colour-vision deficiency: every verdict's
+// colour and every compared machine's (light page) against every other, in normal vision and
+// under simulated protanopia, deuteranopia and tritanopia. The second compared machine was drawn
+// in a darkened yellow (#C4B200) that simulated deuteranopia made the far-below orange
+// (#E69F00): CIE76 ΔE 2.5.
+#include <gtest/gtest.h>
+#include "unity_id.hpp"
+
+#include <array>
+#include <cmath>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "cli/cli_runner.hpp"
+#include "report/svg.hpp"
+#include "roofline/diagnosis.hpp"
+
+namespace roofline {
+namespace ROOFLINE_UNITY_ID {
+
+using Rgb = std::array<double, 3>;
+using Matrix = std::array<Rgb, 3>;
+
+// sRGB transfer function (IEC 61966-2-1).
+double to_linear(double c) {
+  return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+Rgb linear_rgb(const std::string& hex) {
+  Rgb c{};
+  for (size_t i = 0; i < 3; ++i)
+    c[i] = to_linear(std::stoi(hex.substr(1 + 2 * i, 2), nullptr, 16) / 255.0);
+  return c;
+}
+// CIE L*a*b* of a linear sRGB colour, D65 white.
+Rgb lab(const Rgb& c) {
+  const double x = (0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.95047;
+  const double y = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  const double z = (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.08883;
+  auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+  return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+// Machado, Oliveira & Fernandes, "A Physiologically-based Model for Simulation of Color Vision
+// Deficiency", IEEE TVCG 15(6), 2009: the severity-1.0 matrices, applied to linear RGB.
+const std::vector<Matrix> kVisions = {
+    Matrix{Rgb{1, 0, 0}, Rgb{0, 1, 0}, Rgb{0, 0, 1}},
+    Matrix{Rgb{0.152286, 1.052583, -0.204868}, Rgb{0.114503, 0.786281, 0.099216},
+           Rgb{-0.003882, -0.048116, 1.051998}},  // protanopia
+    Matrix{Rgb{0.367322, 0.860646, -0.227968}, Rgb{0.280085, 0.672501, 0.047413},
+           Rgb{-0.011820, 0.042940, 0.968881}},  // deuteranopia
+    Matrix{Rgb{1.255528, -0.076749, -0.178779}, Rgb{-0.078411, 0.930809, 0.147602},
+           Rgb{0.004733, 0.691367, 0.303900}},  // tritanopia
+};
+Rgb seen(const std::string& hex, const Matrix& m) {
+  const Rgb c = linear_rgb(hex);
+  Rgb s{};
+  for (size_t i = 0; i < 3; ++i)
+    s[i] = std::min(1.0, std::max(0.0, m[i][0] * c[0] + m[i][1] * c[1] + m[i][2] * c[2]));
+  return lab(s);
+}
+double delta_e76(const Rgb& a, const Rgb& b) {
+  return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                   (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+TEST(Palette, DeficiencySimulationMatchesItsSource) {
+  // The formula's own check: white stays white and the tester's pair collapses.
+  EXPECT_NEAR(delta_e76(seen("#FFFFFF", kVisions[2]), Rgb{100, 0, 0}), 0, 0.5);
+  EXPECT_LT(delta_e76(seen("#C4B200", kVisions[2]), seen("#E69F00", kVisions[2])), 3.0);
+}
+
+TEST(Palette, VerdictAndComparedMachineColoursStayApartInEveryVision) {
+  struct Named {
+    std::string name, hex;
+  };
+  std::vector<Named> colours;
+  for (Verdict v : {Verdict::memory_bound, Verdict::compute_bound, Verdict::faster_unit_unused,
+                    Verdict::far_below, Verdict::just_below, Verdict::above_roof})
+    colours.push_back({to_string(v), report::verdict_colour(v)});
+  // The compared machines' colours as the chart's light style sheet gives them.
+  test::TempDir dir;
+  const auto r = test::run_cli({"plot", "h100-sxm", "--compare", "mi300x", "--compare", "a100-80gb",
+                                "--at", "50", "-o", dir.file("cmp.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string svg = test::slurp(dir.file("cmp.svg"));
+  for (const std::string cls :
+       {"\\.roof\\.overlay\\{stroke:(#[0-9A-Fa-f]{6})",
+        "\\.roof\\.overlay-2,\\.roof\\.overlay-4\\{stroke:(#[0-9A-Fa-f]{6})"}) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(svg, m, std::regex(cls))) << cls;
+    colours.push_back({cls, m[1]});
+  }
+  double closest = 1e9;
+  std::string pair;
+  for (size_t i = 0; i < colours.size(); ++i)
+    for (size_t j = i + 1; j < colours.size(); ++j)
+      for (const Matrix& vision : kVisions) {
+        const double d = delta_e76(seen(colours[i].hex, vision), seen(colours[j].hex, vision));
+        if (d < closest) {
+          closest = d;
+          pair = colours[i].name + " " + colours[i].hex + " / " + colours[j].name + " " +
+                 colours[j].hex;
+        }
+      }
+  // Okabe & Ito's own closest pair here, bluish green against sky blue under tritanopia, is
+  // 16.1; a pair under 15 reads as one colour to some reader.
+  EXPECT_GE(closest, 15.0) << pair;
+}
+
+}  // namespace ROOFLINE_UNITY_ID
+}  // namespace roofline
