@@ -11,9 +11,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <csignal>
-
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -60,15 +59,17 @@ void occupy_closed_std_descriptors() {
 /// stack: the `llm` sweep's document aborted in std::terminate, status 134, under 15 MB).
 /// 1 MiB each: where the heap cannot grow, glibc's malloc maps at least 1 MiB anew
 /// (MMAP_AS_MORECORE_SIZE), so a freed 512 KiB block still left the sweep aborting at 15.5 MB.
-char* g_reserve[2] = {nullptr, nullptr};
+/// Atomic: the handler runs on the thread whose allocation failed, and `measure` runs a team,
+/// so two failing at once must not free one block twice.
+std::atomic<char*> g_reserve[2] = {nullptr, nullptr};
 constexpr size_t kReserveBytes = size_t{1} << 20;
 
 void release_reserve() {
   const bool unwinding = std::uncaught_exceptions() > 0;
-  for (char*& block : g_reserve) {
-    if (block == nullptr) continue;
-    std::free(block);
-    block = nullptr;
+  for (std::atomic<char*>& block : g_reserve) {
+    char* mine = block.exchange(nullptr);
+    if (mine == nullptr) continue;
+    std::free(mine);
     if (unwinding) return;  // operator new tries again
     throw std::bad_alloc();
   }
@@ -76,11 +77,12 @@ void release_reserve() {
 }
 
 void keep_memory_reserve() {
-  for (char*& block : g_reserve) {
-    block = static_cast<char*>(std::malloc(kReserveBytes));
+  for (std::atomic<char*>& block : g_reserve) {
+    char* mine = static_cast<char*>(std::malloc(kReserveBytes));
     // Touched, so that its pages are there when freed for use (an untouched page could be
     // refused then under an overcommit limit).
-    if (block != nullptr) std::memset(block, 0, kReserveBytes);
+    if (mine != nullptr) std::memset(mine, 0, kReserveBytes);
+    block.store(mine);
   }
   std::set_new_handler(release_reserve);
 }
@@ -127,8 +129,12 @@ int run(int argc, char** argv) {
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, setup] : reg) setup(app);
   // Once per command, as a shell warns of a bad entry in its configuration: a folder that is
-  // not there would otherwise only show as "unknown machine".
-  for (const auto& p : roofline::hw_path_problems()) report("warning", p);
+  // not there would otherwise only show as "unknown machine". After the command line is read
+  // and before the command runs (CLI11 calls this before the subcommands' callbacks), so that
+  // --help, --version and a malformed command line say only what they say.
+  app.parse_complete_callback([] {
+    for (const auto& p : roofline::hw_path_problems()) report("warning", p);
+  });
   roofline::cli::refuse_empty_values(app);
   // One command's files: its outputs are checked against its inputs and each other.
   const roofline::FileLedger ledger;
@@ -211,11 +217,6 @@ int out_of_memory(const std::bad_alloc& e) {
 int main(int argc, char** argv) {
   occupy_closed_std_descriptors();
   keep_memory_reserve();
-  // A file size limit (ulimit -f) makes a write fail with EFBIG, which is reported as any
-  // failed write (exit 4, the previous file kept); the default action of SIGXFSZ killed the
-  // command silently (status 153) and left the PNG export's temporary folder. The converter
-  // inherits the ignored signal, so it too fails with a message.
-  std::signal(SIGXFSZ, SIG_IGN);
   int code = 0;
   try {
     code = run(argc, argv);

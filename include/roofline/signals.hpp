@@ -25,4 +25,18 @@ class EndingSignalsHeld {
   sigset_t old_{};  ///< the thread's previous mask
 };
 
+/// While a file is written, a file-size limit (ulimit -f) makes write() fail with EFBIG instead
+/// of killing the process with SIGXFSZ, which left the temporary file behind; the write's error
+/// path removes it and reports the failure (exit 4). For a scope only (write_file_atomic, the
+/// PNG export with its converter, which inherits it and so fails with a message): a program
+/// `profile` starts later inherits the disposition the command had. Several scopes at once on
+/// several threads share one ignore, the first saving the disposition and the last restoring it.
+class FileSizeSignalIgnored {
+ public:
+  FileSizeSignalIgnored();
+  ~FileSizeSignalIgnored();
+  FileSizeSignalIgnored(const FileSizeSignalIgnored&) = delete;
+  FileSizeSignalIgnored& operator=(const FileSizeSignalIgnored&) = delete;
+};
+
 }  // namespace roofline

@@ -424,37 +424,29 @@ void check_writable_path(const fs::path& path, const std::string& what) {
 }
 
 namespace {
-/// While a file is written, a file-size limit (ulimit -f) makes write() fail with EFBIG instead
-/// of killing the process with SIGXFSZ, which left the temporary file behind; the write's error
-/// path removes it and reports the failure (exit 4). Only for the write: a program `profile`
-/// starts later inherits the disposition it had.
-struct FileSizeSignalIgnored {
-  // The disposition is the process's: writes on several threads at once share one ignore, the
-  // first saving the disposition and the last restoring it (each restoring its own would leave
-  // SIG_IGN behind when two overlap).
-  static std::mutex& guard() {
-    static std::mutex m;
-    return m;
-  }
-  static inline int writers = 0;
-  static inline struct sigaction old {};
-  FileSizeSignalIgnored() {
-    const std::lock_guard<std::mutex> lock(guard());
-    if (writers++ > 0) return;
-    struct sigaction ignore {};
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    ::sigaction(SIGXFSZ, &ignore, &old);
-  }
-  ~FileSizeSignalIgnored() {
-    const std::lock_guard<std::mutex> lock(guard());
-    if (--writers == 0) ::sigaction(SIGXFSZ, &old, nullptr);
-  }
-  FileSizeSignalIgnored(const FileSizeSignalIgnored&) = delete;
-  FileSizeSignalIgnored& operator=(const FileSizeSignalIgnored&) = delete;
-};
-
+// The disposition is the process's: scopes on several threads share one ignore (each restoring
+// its own would leave SIG_IGN behind when two overlap).
+std::mutex& file_size_signal_guard() {
+  static std::mutex m;
+  return m;
+}
+int file_size_signal_scopes = 0;
+struct sigaction file_size_signal_before {};
 }  // namespace
+
+FileSizeSignalIgnored::FileSizeSignalIgnored() {
+  const std::lock_guard<std::mutex> lock(file_size_signal_guard());
+  if (file_size_signal_scopes++ > 0) return;
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  ::sigaction(SIGXFSZ, &ignore, &file_size_signal_before);
+}
+
+FileSizeSignalIgnored::~FileSizeSignalIgnored() {
+  const std::lock_guard<std::mutex> lock(file_size_signal_guard());
+  if (--file_size_signal_scopes == 0) ::sigaction(SIGXFSZ, &file_size_signal_before, nullptr);
+}
 
 EndingSignalsHeld::EndingSignalsHeld() {
   sigset_t held;

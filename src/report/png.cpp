@@ -37,10 +37,11 @@ namespace {
 struct ScratchDir {
   std::filesystem::path path;
   ScratchDir() {
-    std::string tmpl = (temp_directory() / "roofline-png-XXXXXX").string();
+    const std::filesystem::path where = temp_directory();
+    std::string tmpl = (where / "roofline-png-XXXXXX").string();
     if (!::mkdtemp(tmpl.data())) {
       const int err = errno;
-      throw OutputError("cannot create a temporary folder in " + temp_directory().string() +
+      throw OutputError("cannot create a temporary folder in " + where.string() +
                         " for the PNG export: " + std::strerror(err));
     }
     path = tmpl;
@@ -110,7 +111,8 @@ class StderrPipe {
       const ssize_t n = ::read(fds_[0], buf, sizeof buf);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return;
-      if (text_.size() < kKeep) text_.append(buf, std::min(static_cast<size_t>(n), kKeep));
+      if (text_.size() < kKeep)
+        text_.append(buf, std::min(static_cast<size_t>(n), kKeep - text_.size()));
     }
   }
   /// The message in one line, cut at a character to at most 300 bytes (it is shown escaped).
@@ -233,6 +235,10 @@ std::string svg_to_png(const std::string& svg, double zoom, std::chrono::millise
   // any; a command that handles it gets Interrupted). Delivered at once, it had left the folder
   // and an SVG of the chart's size behind.
   const EndingSignalsHeld held;
+  // A file size limit fails the scratch SVG's write and the converter's (which inherits the
+  // ignore) with EFBIG, said as a write that failed (exit 4); SIGXFSZ had killed the command
+  // silently (status 153) and left the folder.
+  const FileSizeSignalIgnored no_size_signal;
   ScratchDir dir;
   const auto in = dir.path / "chart.svg";
   const auto out = dir.path / "chart.png";

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -202,6 +203,12 @@ TEST(CliEnvironment, AHwPathEntryThatIsNoFolderIsWarnedOfOnce) {
   const auto ok = run_cli({"hw", "list"}, "ROOFLINE_HW_PATH=" + kData);
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_FALSE(has(ok.err, "warning")) << ok.err;
+  // --version and --help say only what they say (the warnings came before "roofline 0.1.0").
+  for (const char* flag : {"--version", "--help"}) {
+    const auto v = run_cli({flag}, "ROOFLINE_HW_PATH=/nonexistent/typo");
+    EXPECT_EQ(v.exit_code, 0) << v.err;
+    EXPECT_FALSE(has(v.err, "warning")) << flag << ": " << v.err;
+  }
 }
 
 // A TMPDIR whose modes allow writing (root) but where no folder can be made (sysfs) is said
@@ -217,6 +224,30 @@ TEST(CliEnvironment, ATmpdirWhereNothingCanBeMadeIsSaidBeforeTheWork) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(has(r.err, "TMPDIR=/sys: no temporary file can be made there")) << r.err;
   EXPECT_FALSE(fs::exists(d.file("x.png")));
+}
+
+// Whether SIGXFSZ is ignored in the process whose /proc status `status` is (its SigIgn mask).
+bool file_size_signal_ignored(const std::string& status) {
+  const auto at = status.find("SigIgn:");
+  if (at == std::string::npos) return false;
+  const unsigned long long mask = std::stoull(status.substr(at + 7), nullptr, 16);
+  return (mask >> (SIGXFSZ - 1)) & 1u;
+}
+
+// The program `profile` runs keeps the SIGXFSZ disposition the command was given: ignoring it
+// for the whole command (to turn a file size limit into a failed write) had made the profiled
+// program inherit SIG_IGN (SigIgn 0x1000000), so a limit it met gave it EFBIG instead of the
+// signal it would have had.
+TEST(CliEnvironment, TheProfiledProgramKeepsTheFileSizeSignalItWasGiven) {
+  TempDir d;
+  const std::string seen = d.file("status");
+  const auto r = run_cli(
+      {"profile", "-W", "1e9", "-Q", "1e9", "--", "sh", "-c", "cat /proc/self/status > " + seen});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string child = slurp(seen);
+  ASSERT_NE(child.find("SigIgn:"), std::string::npos) << child;
+  EXPECT_EQ(file_size_signal_ignored(child), file_size_signal_ignored(slurp("/proc/self/status")))
+      << child;
 }
 
 }  // namespace ROOFLINE_UNITY_ID
