@@ -159,6 +159,26 @@ std::string dimension_name(Dimension d) {
 
 namespace {
 
+/// The number of `text` without its thousands separators, where every comma in its leading
+/// number is one (1 to 3 digits, then groups of exactly three: "1,555", "12,000,000.5");
+/// nothing where a comma is anything else ("1,5", a decimal comma).
+std::optional<std::string> comma_fixed(const std::string& text) {
+  size_t i = text.find_first_not_of("+- ");
+  if (i == std::string::npos) return std::nullopt;
+  const size_t start = i;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+  if (i == start || i - start > 3) return std::nullopt;
+  std::string fixed = text.substr(0, i);
+  while (i < text.size() && text[i] == ',') {
+    size_t j = i + 1;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+    if (j - i - 1 != 3) return std::nullopt;
+    fixed += text.substr(i + 1, 3);
+    i = j;
+  }
+  return fixed + text.substr(i);
+}
+
 /// parse_quantity; `unit` gets the unit the text names ("" for a bare number or a prefix only).
 double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_view what,
                            std::string& named) {
@@ -179,12 +199,20 @@ double parse_quantity_unit(std::string_view text_in, Dimension dim, std::string_
   if (end == begin) return fail("not a number");
   if (!std::isfinite(number)) return fail("not a finite number");
   std::string rest = trim(std::string_view(end));
-  // "1,555 GB/s", as NVIDIA prints figures: strtod stops at the comma, whose rest is no unit.
+  // "1,555 GB/s", as NVIDIA prints figures, or "1,5 TB/s" with a decimal comma: strtod stops at
+  // the comma, whose rest is no unit. Groups of three digits after each comma are a thousands
+  // separator; anything else is read as a decimal comma, whose fix is a point (dropping the
+  // comma of "1,5" had suggested 15, ten times the value meant).
   if (rest.size() > 1 && rest[0] == ',' && std::isdigit(static_cast<unsigned char>(rest[1]))) {
-    std::string without = text;
-    without.erase(std::remove(without.begin(), without.end(), ','), without.end());
-    return fail("a thousands separator (',') is not accepted: write '" + without +
-                "', with '.' for a decimal point");
+    if (const std::optional<std::string> fixed = comma_fixed(text))
+      return fail("a thousands separator (',') is not accepted: write '" + *fixed +
+                  "', with '.' for a decimal point");
+    if (std::count(text.begin(), text.end(), ',') != 1)
+      return fail("',' is not accepted in a number");
+    std::string pointed = text;
+    std::replace(pointed.begin(), pointed.end(), ',', '.');
+    return fail("a decimal comma is not accepted: write '" + pointed +
+                "' ('.' for a decimal point)");
   }
   double factor = 1.0;
   if (!rest.empty()) {

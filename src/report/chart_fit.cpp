@@ -82,12 +82,7 @@ std::vector<std::string> warning_lines(const std::vector<std::string>& warnings,
 
 std::string fit_label(const std::string& name, const std::string& tail, const FitsTest& fits) {
   if (fits(name + tail)) return name + tail;
-  std::string cut = name;
-  while (!cut.empty() && !fits(cut + "…" + tail)) drop_last_code_point(cut);
-  if (!cut.empty()) {
-    while (!cut.empty() && cut.back() == ' ') cut.pop_back();
-    return cut + "…" + tail;
-  }
+  if (const std::string cut = cut_to_fit(name, "", tail, fits); cut != "…") return cut + tail;
   // Not even the figure with an ellipsis before it: the figure itself cut.
   std::string t = tail;
   while (!t.empty() && t.front() == ' ') t.erase(0, 1);

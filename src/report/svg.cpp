@@ -202,10 +202,12 @@ const char* verdict_colour(Verdict v) {
       return "#E69F00";  // orange
     case Verdict::just_below:
       // Wine, from Paul Tol's colour-blind safe "muted" scheme (personal.sron.nl/~pault): Okabe
-      // and Ito's eight are taken (five verdicts, the overlays' sky blue and yellow, and black,
-      // which a dark page hides). Under simulated protanopia, deuteranopia and tritanopia
-      // (Machado et al. 2009) it lies at least 21 CIEDE2000 units from every colour above and
-      // the overlays' (the five verdicts' own closest pair: 11), and its shape differs.
+      // and Ito's eight are taken (five verdicts, the overlays' sky blue and yellow — violet
+      // #8800DD on a light page — and black, which a dark page hides). Under simulated
+      // protanopia, deuteranopia and tritanopia (Machado et al. 2009) it lies at least 21
+      // CIEDE2000 units from every colour above and the overlays' of its choosing (the five
+      // verdicts' own closest pair: 11), and its shape differs; tests/report/test_palette.cpp
+      // keeps every verdict and overlay colour ≥ 15 CIE76 units apart in each vision.
       return "#882255";
     case Verdict::above_roof:
       return "#D55E00";  // vermillion

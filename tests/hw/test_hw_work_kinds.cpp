@@ -157,6 +157,28 @@ TEST(WorkKinds, AThousandsSeparatorIsRefusedNamingTheValue) {
       << in_file;
 }
 
+// A comma that is no thousands separator is a decimal comma: dropping it had told "1,5 TB/s" to
+// write '15 TB/s', ten times the value meant.
+TEST(WorkKinds, ADecimalCommaIsToldToBeAPoint) {
+  const auto said = [](const char* text) {
+    return error_of([&] { parse_quantity(text, Dimension::byte_rate, "--bandwidth"); });
+  };
+  EXPECT_NE(said("1,5 TB/s").find("--bandwidth: a decimal comma is not accepted: write '1.5 TB/s'"),
+            std::string::npos)
+      << said("1,5 TB/s");
+  EXPECT_NE(said("1,55 TB/s").find("write '1.55 TB/s'"), std::string::npos) << said("1,55 TB/s");
+  EXPECT_NE(said("1,5555 TB/s").find("write '1.5555 TB/s'"), std::string::npos);
+  EXPECT_NE(said("12,000,000.5 B/s")
+                .find("thousands separator (',') is not accepted: write "
+                      "'12000000.5 B/s'"),
+            std::string::npos)
+      << said("12,000,000.5 B/s");
+  EXPECT_NE(said("1234,567 GB/s").find("write '1234.567 GB/s'"), std::string::npos)
+      << said("1234,567 GB/s");
+  EXPECT_NE(said("1,555,5 GB/s").find("',' is not accepted in a number"), std::string::npos)
+      << said("1,555,5 GB/s");
+}
+
 TEST(WorkKinds, ARoofOfNoPrecisionDiffersFromNone) {
   const MachineDocument m = machine_from_json(json::parse(kNoPrecisionMachine), "m1.json");
   const MachineDocument a100 = resolve_machine("a100-80gb");
