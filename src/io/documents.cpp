@@ -71,12 +71,15 @@ void check_within_samples(double value, const json& stats, const Statistics& s, 
 }  // namespace
 
 json statistics_to_json(const Statistics& s) {
-  json j = {{"repetitions", s.repetitions},
-            {"median", s.median},
-            {"best", s.best},
-            {"min", s.min},
-            {"max", s.max},
-            {"cv", s.cv}};
+  json j = {{"repetitions", s.repetitions}, {"median", s.median}, {"best", s.best}};
+  // An end equal to the median is what the reader assumes where the document leaves it out: left
+  // out, so that a document giving the median alone (older ones) or one end reads back as it
+  // was read, its value not checked against ends it never gave (written, they had refused the
+  // document the tool wrote: "the roof (2.039e+12) lies outside its own samples (1.8e+12 to
+  // 1.8e+12)").
+  if (s.min != s.median) j["min"] = s.min;
+  if (s.max != s.median) j["max"] = s.max;
+  j["cv"] = s.cv;
   // 0 is "unknown" for these (a statistic the samples did not give, an older document): left
   // out, never written as a rate of 0 (docs/schema.md: every field but repetitions and median
   // is optional).

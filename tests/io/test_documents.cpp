@@ -75,6 +75,43 @@ TEST(Documents, MachineKeepsWhatNoReaderKnows) {
   EXPECT_FALSE(machine_to_json(machine_from_json(in, "m.json")).contains("info"));
 }
 
+// A roof's statistics that give the median alone, or one end, read back as they were read: the
+// writer had added both ends (the missing one as the median), and the value, which the reader
+// checks against both ends once both are there, then refused the document the tool wrote
+// (fuzz_machine, fuzz/found/fuzz_machine/stats-without-max-round-trip.json).
+TEST(Documents, StatisticsWithoutTheirEndsReadBack) {
+  for (const char* stats : {R"({"repetitions": 5, "median": 1.8e12})",
+                            R"({"repetitions": 5, "median": 1.8e12, "min": 1.7e12})",
+                            R"({"repetitions": 5, "median": 1.8e12, "best": 2.039e12})"}) {
+    SCOPED_TRACE(stats);
+    const json doc = {
+        {"schema", "roofline.machine"},
+        {"version", 1},
+        {"name", "m"},
+        {"compute", {{{"name", "fp64"}, {"peak", 1e12}}}},
+        {"memory", {{{"level", "HBM"}, {"bandwidth", 2.039e12}, {"stats", json::parse(stats)}}}}};
+    const MachineDocument m = machine_from_json(doc, "m.json");
+    const json written = machine_to_json(m);
+    MachineDocument again;
+    ASSERT_NO_THROW(again = machine_from_json(written, "again")) << written.dump();
+    ASSERT_TRUE(again.roofs.memory[0].stats && m.roofs.memory[0].stats);
+    EXPECT_EQ(again.roofs.memory[0].stats->min, m.roofs.memory[0].stats->min);
+    EXPECT_EQ(again.roofs.memory[0].stats->max, m.roofs.memory[0].stats->max);
+    EXPECT_EQ(machine_to_json(again), written);
+  }
+  // Both ends given keep the check: a value outside them is refused.
+  json doc = {
+      {"schema", "roofline.machine"},
+      {"version", 1},
+      {"name", "m"},
+      {"compute", {{{"name", "fp64"}, {"peak", 1e12}}}},
+      {"memory",
+       {{{"level", "HBM"},
+         {"bandwidth", 2.039e12},
+         {"stats", {{"repetitions", 5}, {"median", 1.8e12}, {"min", 1.7e12}, {"max", 1.85e12}}}}}}};
+  EXPECT_THROW(machine_from_json(doc, "m.json"), InputError);
+}
+
 TEST(Documents, MachineErrorsNameFileFieldAndValue) {
   json j = minimal_machine();
   j["version"] = 2;
