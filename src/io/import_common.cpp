@@ -446,15 +446,15 @@ bool fit_precision(Point& p, const RoofSet& roofs, std::vector<std::string>& not
   for (const auto& c : roofs.compute)
     if (c.precision.empty() && !c.sparse) return true;
   // "TYPE tensor" and "TYPE vector" (a GPU profiler's tensor ops and CUDA-core instructions):
-  // the roof of that unit, named on the point so every later reader judges it the same.
+  // judged against the roof of that unit. The point keeps the unit in its precision rather than
+  // taking the roof's name: a roof named "fp64" (the device's roofs an ncu export carries, a
+  // machine file's) would read, on a catalogue machine, as its highest fp64 roof, the tensor one
+  // — the verdict of a points document would then depend on the roofs it was imported with.
   const auto space = p.precision.rfind(' ');
   const std::string unit = space == std::string::npos ? p.precision : p.precision.substr(space + 1);
   if (unit == "tensor" || unit == "vector") {
     const std::string type = space == std::string::npos ? "" : p.precision.substr(0, space);
-    if (const ComputeRoof* best = type.empty() ? nullptr : roofs.find_compute_on(type, unit)) {
-      p.precision = best->name;
-      return true;
-    }
+    if (!type.empty() && roofs.find_compute_on(type, unit)) return true;
     notes.push_back(p.name + ": not judged: " +
                     (type.empty()
                          ? std::string("the tensor operations' precision is unknown")

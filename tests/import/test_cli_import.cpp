@@ -251,6 +251,32 @@ TEST(CliImport, AnImportWithoutAPointIsRefusedAndWritesNothing) {
   EXPECT_TRUE(empty.out.empty());
 }
 
+TEST(CliImport, APointsVerdictDoesNotDependOnTheRoofsItWasImportedWith) {
+  // The CUDA-core dgemm of the --metrics export is an fp64 *vector* point whatever roofs the
+  // import judged it on: imported against the export's own device roofs (named "fp64"), it had
+  // been written as "fp64", which a later check on h100-sxm read as its highest fp64 roof, the
+  // tensor one (66.9 TFLOP/s: attainment 0.129, FAIL), while the same file imported with --hw
+  // h100-sxm passed against the fp64 vector roof (33.5 TFLOP/s: 0.258).
+  TempDir dir;
+  const std::string sums = kData + "ncu-metrics-sums.csv";
+  const auto own = dir.file("own.json"), hw = dir.file("hw.json");
+  ASSERT_EQ(run_cli({"import", "ncu", sums, "-o", own}).exit_code, 0);
+  ASSERT_EQ(run_cli({"import", "ncu", sums, "--hw", "h100-sxm", "-o", hw}).exit_code, 0);
+  for (const auto& f : {own, hw}) {
+    const json doc = json::parse(roofline::test::slurp(f));
+    EXPECT_EQ(doc["points"][0]["precision"], "fp64 vector") << f;
+    const auto r = run_cli({"check", f, "--hw", "h100-sxm", "--min-attainment", "0.2", "--json"});
+    ASSERT_EQ(r.exit_code, 5) << r.err;  // the fp16 tensor kernel fails (0.176) either way
+    const json c = json::parse(r.out);
+    const json* dgemm = nullptr;
+    for (const auto& e : c["points"])
+      if (e["name"].get<std::string>().starts_with("dgemm")) dgemm = &e;
+    ASSERT_NE(dgemm, nullptr) << r.out;
+    EXPECT_EQ((*dgemm)["compute_roof"], "fp64 vector") << dgemm->dump();
+    EXPECT_NEAR((*dgemm)["attainment"].get<double>(), 0.258, 0.001) << dgemm->dump();
+  }
+}
+
 TEST(CliImport, PointsAreCheckedWithOrWithoutAMachine) {
   // A duration of 1e-300 s gives P = W/T beyond a double, a name with a line break would forge
   // an output line: refused naming the file and the point, as `point` refuses them when read
