@@ -15,20 +15,17 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "report/svg_query.hpp"
 #include "report/svg_text.hpp"
 #include "report/xml_lite.hpp"
 
 namespace roofline {
 namespace ROOFLINE_UNITY_ID {
+using test::number;
 using test::run_cli;
+using test::with_class;
 using test::XmlNode;
 
-std::vector<const XmlNode*> with_class(const XmlNode& root, const std::string& cls) {
-  return root.find_all([&](const XmlNode& n) { return n.has_class(cls); });
-}
-double number(const XmlNode* n, const std::string& a) {
-  return std::stod(n->attr(a));
-}
 std::string write(const test::TempDir& dir, const std::string& name, const std::string& text) {
   const std::string path = dir.file(name);
   std::ofstream(path) << text;
@@ -36,12 +33,7 @@ std::string write(const test::TempDir& dir, const std::string& name, const std::
 }
 /// The plot's clip rectangle: x, y, width, height.
 std::array<double, 4> plot_rect(const XmlNode& root) {
-  const auto clips =
-      root.find_all([](const XmlNode& n) { return n.attr("id") == "roofline-plot-clip"; });
-  EXPECT_EQ(clips.size(), 1u);
-  const auto rects = clips.front()->find_all([](const XmlNode& n) { return n.name == "rect"; });
-  EXPECT_EQ(rects.size(), 1u);
-  const XmlNode* r = rects.front();
+  const XmlNode* r = test::plot_clip_rect(root);
   return {number(r, "x"), number(r, "y"), number(r, "width"), number(r, "height")};
 }
 /// Left and right ends of a text element, from its anchor and its width in DejaVu Sans.
