@@ -31,11 +31,6 @@ std::string attr(const std::string& name, const std::string& value) {
 std::string attr(const std::string& name, double value) {
   return svg_attr(name, value);
 }
-/// A text colour that wins over the stylesheet's `text{fill:…}` (a presentation attribute
-/// would not).
-std::string fill_style(const std::string& colour) {
-  return attr("style", "fill:" + colour);
-}
 double fastest_bw(const RoofSet& s) {
   double b = 0;
   for (const auto& m : s.memory) b = std::max(b, m.bandwidth.value);
@@ -214,6 +209,37 @@ const char* verdict_colour(Verdict v) {
   }
   return "#000000";
 }
+namespace {
+/// Each verdict's text colour on the light page (#ffffff) and on the dark ones (the page
+/// #0d1117, the HTML tooltip's panel #161b22), 5:1 or more on each. The markers keep
+/// verdict_colour, whose hues stay apart in every vision (tests/report/test_palette.cpp); as
+/// text on white the orange read at 2.25:1, the bluish green, the reddish purple and the
+/// vermillion at 3.1 to 3.9, and on the dark page the blue at 3.7 and the wine at 2.2. Each
+/// shade moves only the lightness (HSL) of its marker's colour.
+struct VerdictText {
+  Verdict verdict;
+  const char *light, *dark;
+};
+constexpr VerdictText kVerdictText[] = {
+    {Verdict::far_below, "#946700", "#E69F00"},
+    {Verdict::just_below, "#882255", "#D7619C"},
+    {Verdict::memory_bound, "#0072B2", "#0090E1"},
+    {Verdict::compute_bound, "#007F5C", "#009E73"},
+    {Verdict::faster_unit_unused, "#B64584", "#CC79A7"},
+    {Verdict::above_roof, "#B75100", "#E36400"},
+};
+}  // namespace
+
+std::string verdict_text_class(Verdict v) {
+  return "verdict-text-" + to_string(v);
+}
+std::string verdict_text_rules(const std::string& scope, const std::string& property, bool dark) {
+  std::string s;
+  for (const VerdictText& t : kVerdictText)
+    s += scope + "." + verdict_text_class(t.verdict) + "{" + property + ":" +
+         (dark ? t.dark : t.light) + "}\n";
+  return s;
+}
 const char* verdict_marker(Verdict v) {
   switch (v) {
     case Verdict::memory_bound:
@@ -360,7 +386,12 @@ std::string open_document(const Canvas& c) {
   s += "<desc>Roofline chart: " + xml_text(ch.x_title) + " against " + xml_text(ch.y_title) +
        ", log-log.</desc>\n";
   s += "<style>" + std::string(kAxesStyleLight) + kStyleLight +
-       (o.dark_mode ? std::string(kAxesStyleDark) + kStyleDark : std::string()) + "</style>\n";
+       verdict_text_rules("", "fill", false) +
+       (o.dark_mode
+            ? std::string(kAxesStyleDark) + kStyleDark + "@media (prefers-color-scheme: dark){\n" +
+                  verdict_text_rules("", "fill", true) + "}\n"
+            : std::string()) +
+       "</style>\n";
   s += "<defs><clipPath id=\"roofline-plot-clip\"><rect" + attr("x", c.pa.left) +
        attr("y", c.pa.top) + attr("width", c.pa.right - c.pa.left) +
        attr("height", c.pa.bottom - c.pa.top) + "/></clipPath></defs>\n";
@@ -866,8 +897,7 @@ struct PointLayers {
 };
 
 /// The headroom factor beside the vertical line from a point to its binding roof.
-void headroom_label(Canvas& c, const Diagnosis& d, const PointGeom& g, const std::string& colour,
-                    std::string& out) {
+void headroom_label(Canvas& c, const Diagnosis& d, const PointGeom& g, std::string& out) {
   const std::string hl = d.verdict == Verdict::above_roof
                              ? "above ×" + ratio_text(1 / d.headroom.factor)
                              : "×" + ratio_text(d.headroom.factor);
@@ -888,7 +918,7 @@ void headroom_label(Canvas& c, const Diagnosis& d, const PointGeom& g, const std
   const int k = c.place(quads);
   if (k < 0) return;  // the tooltip and the points table carry it
   const Spot& s = spots[static_cast<size_t>(k)];
-  out += text(s.x, s.y, hl, "headroom-label", s.anchor, fill_style(colour));
+  out += text(s.x, s.y, hl, "headroom-label " + verdict_text_class(d.verdict), s.anchor);
 }
 
 /// Where the point names may go: every marker (a name sits nearer its own than any other's)
@@ -914,8 +944,8 @@ struct NameSpots {
 };
 
 /// A point's name: beside its marker, then further out with a leader line.
-void point_label(Canvas& c, double px, double py, const std::string& name,
-                 const std::string& colour, NameSpots& names, std::string& out) {
+void point_label(Canvas& c, double px, double py, const std::string& name, Verdict verdict,
+                 NameSpots& names, std::string& out) {
   const double w = text_width(name, kPointFont, true);
   struct Spot {
     double x, y;
@@ -941,11 +971,11 @@ void point_label(Canvas& c, double px, double py, const std::string& name,
   if (k < 0) return;  // the points table and the tooltip name it
   const Spot& s = spots[static_cast<size_t>(k)];
   if (s.spread > 1) {  // a leader line when the label sits away from its marker
-    out += "<line class=\"level-join\"" + attr("stroke", colour) + attr("x1", px) + attr("y1", py) +
-           attr("x2", s.x) + attr("y2", s.y - 4) + "/>\n";
+    out += "<line class=\"level-join\"" + attr("stroke", verdict_colour(verdict)) + attr("x1", px) +
+           attr("y1", py) + attr("x2", s.x) + attr("y2", s.y - 4) + "/>\n";
     names.leaders.push_back({px, py, s.x, s.y - 4});
   }
-  out += text(s.x, s.y, name, "point-label", s.anchor, fill_style(colour));
+  out += text(s.x, s.y, name, "point-label " + verdict_text_class(verdict), s.anchor);
 }
 
 /// A hierarchical point's level name under its marker, else above it, clear of the marker's
@@ -1008,7 +1038,8 @@ void does_not_fit_legend(const ReportInput& in,
 /// A point's name waiting to be placed, after every marker.
 struct PendingName {
   double x, y;
-  std::string name, colour;
+  std::string name;
+  Verdict verdict;
   size_t index;  ///< into ReportInput::points
 };
 
@@ -1085,7 +1116,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
                    std::fabs(o->ya - ya) <= 1;
           });
       if (std::fabs(ya - y) > 14 && c.in.points.size() <= kMaxHeadroomLabels && !repeated) {
-        headroom_label(c, d, g, colour, out.headroom);
+        headroom_label(c, d, g, out.headroom);
         labelled_lines.push_back(&g);
       }
     }
@@ -1126,13 +1157,13 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
     m += "</g>\n";
     if (labelled)
       pending.push_back(
-          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour, k});
+          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, d.verdict, k});
   }
   // Names after every marker is known, so no name covers a later point.
   pending = name_groups(c.in.points, pending);
   NameSpots names;
   for (const auto& pl : pending) names.markers.push_back({pl.x, pl.y});
-  for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.colour, names, out.labels);
+  for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.verdict, names, out.labels);
   return out;
 }
 
