@@ -290,16 +290,19 @@ struct Canvas {
   bool drawn(const DrawnRoof& r) const { return r.shown || o.include_optional; }
   bool drawn(const RidgeMark& r) const { return r.shown || o.include_optional; }
   /// Takes the first of `candidates` that fits, trying them clear of every line, then of the
-  /// roofs only, then of no line. Returns its index, or -1 when none fits.
+  /// roofs only, then of no line (down to `loosest`). Returns its index, or -1 when none fits.
   template <class Candidates>
-  int place(const Candidates& candidates, const std::vector<int>& owners = {}) {
+  int place(const Candidates& candidates, const std::vector<int>& owners = {},
+            Placer::Avoid loosest = Placer::Avoid::no_lines) {
     for (const Placer::Avoid avoid :
-         {Placer::Avoid::all_lines, Placer::Avoid::roof_lines, Placer::Avoid::no_lines})
+         {Placer::Avoid::all_lines, Placer::Avoid::roof_lines, Placer::Avoid::no_lines}) {
       for (size_t k = 0; k < candidates.size(); ++k)
         if (placer.fits(candidates[k], owners, avoid)) {
           placer.take(candidates[k]);
           return static_cast<int>(k);
         }
+      if (avoid == loosest) break;
+    }
     return -1;
   }
 };
@@ -607,8 +610,32 @@ std::string label_ids(const DrawnRoof& r) {
   return attr("data-ids", r.id) + hidden_unless(r.shown);
 }
 
+/// Distance from `p` to the segment from a to b.
+double distance_to_segment(Vec2 p, Vec2 a, Vec2 b) {
+  const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+  const double t =
+      len2 > 0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0) : 0;
+  return std::hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
+}
+/// Is the middle of `q` nearer roof `ri`'s line than any other drawn roof's?
+bool nearest_roof_is(const Canvas& c, const Quad& q, size_t ri) {
+  Vec2 mid;
+  for (const Vec2& p : q.p) mid.x += p.x / 4, mid.y += p.y / 4;
+  auto distance = [&](const DrawnRoof& r) {
+    return distance_to_segment(mid, {c.X(r.from), c.Y(r.height(r.from))},
+                               {c.X(r.to), c.Y(r.height(r.to))});
+  };
+  const double own = distance(c.ch.roofs[ri]);
+  for (size_t o = 0; o < c.ch.roofs.size(); ++o)
+    if (o != ri && c.drawn(c.ch.roofs[o]) && distance(c.ch.roofs[o]) <= own) return false;
+  return true;
+}
+
 /// A slanted roof's label: along its 45° line, above it (overlays below), from near the left
-/// end towards the ridge. Returns false when no place is free.
+/// end towards the ridge. Where markers or labels take every such spot (the points of a sweep
+/// lying on the roof), a second row further out, clear of the markers on the line (their
+/// boxes reach 10.6 px from it), taken only where it crosses no roof line and lies nearer its
+/// own roof than any other. Returns false when no place is free.
 bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   const Chart& ch = c.ch;
   const DrawnRoof& r = ch.roofs[ri];
@@ -624,15 +651,24 @@ bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   };
   std::vector<Spot> spots;
   std::vector<Quad> quads;
-  for (const bool below : {overlay, !overlay})
-    for (double f = 0.06; f <= 0.86; f += 0.04) {
-      const double il = a_log + f * (b_log - a_log);
-      const double x = c.X(std::pow(10.0, il)), y = c.Y(b * std::pow(10.0, il));
-      const double ly = below ? 13 : -5;
-      spots.push_back({x, y, ly});
-      quads.push_back(turned_text_quad(x, y, -45, 6, ly, w, kFont));
-    }
-  const int k = c.place(quads, {static_cast<int>(ri)});
+  int k = -1;
+  for (const bool far : {false, true}) {
+    spots.clear();
+    quads.clear();
+    for (const bool below : {overlay, !overlay})
+      for (double f = 0.06; f <= 0.86; f += 0.04) {
+        const double il = a_log + f * (b_log - a_log);
+        const double x = c.X(std::pow(10.0, il)), y = c.Y(b * std::pow(10.0, il));
+        const double ly = below ? (far ? 24 : 13) : (far ? -16 : -5);
+        const Quad q = turned_text_quad(x, y, -45, 6, ly, w, kFont);
+        if (far && !nearest_roof_is(c, q, ri)) continue;
+        spots.push_back({x, y, ly});
+        quads.push_back(q);
+      }
+    k = c.place(quads, {static_cast<int>(ri)},
+                far ? Placer::Avoid::roof_lines : Placer::Avoid::no_lines);
+    if (k >= 0) break;
+  }
   if (k < 0) return false;
   const Spot& s = spots[static_cast<size_t>(k)];
   // Equal decades on both axes (build_chart) make every slanted roof a 45° line.

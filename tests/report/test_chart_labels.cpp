@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -293,6 +295,53 @@ TEST(ChartLabels, TheSubtitleKeepsTheRoofCount) {
   ASSERT_GE(sub.size(), tail.size());
   EXPECT_EQ(sub.substr(sub.size() - tail.size()), tail) << sub;
   EXPECT_LE(number(subs[0], "x") + report::text_width(sub, 12), number(root.get(), "width"));
+}
+
+// The points of a decode sweep lie on the memory roof, a marker every half decade or so, and
+// no spot beside the line was free: the default memory roof's label ("HBM2e 2.039 TB/s") was
+// left out. It takes a row further out, clear of the markers' boxes (10.6 px from the line),
+// nearer its own roof than any other; every point keeps its name.
+TEST(ChartLabels, ASweepAlongTheMemoryRoofKeepsItsLabel) {
+  test::TempDir dir;
+  const auto r = run_cli({"llm", "--model", "llama-2-7b", "--hw", "a100-80gb", "--batch",
+                          "1,8,64,256", "--context", "2048", "--report", dir.file("sweep.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("sweep.svg")));
+  std::vector<const XmlNode*> roofs;
+  for (const XmlNode* l : with_class(*root, "roof"))
+    if (l->name == "line" && l->attr("display") != "none") roofs.push_back(l);
+  const XmlNode* hbm = nullptr;
+  for (const XmlNode* l : roofs)
+    if (l->attr("data-roof") == "HBM2e") hbm = l;
+  ASSERT_NE(hbm, nullptr);
+  const XmlNode* label = nullptr;
+  for (const XmlNode* t : with_class(*root, "roof-label"))
+    if (t->attr("data-ids") == hbm->attr("data-id")) label = t;
+  ASSERT_NE(label, nullptr) << "no label for HBM2e";
+  EXPECT_EQ(label->text, "HBM2e 2.039 TB/s");
+  // Its anchor on the line; the text, 12 px, along it and wholly beyond the markers' reach.
+  std::smatch m;
+  const std::string transform = label->attr("transform");
+  ASSERT_TRUE(std::regex_search(transform, m, std::regex(R"(translate\(([-0-9.]+),([-0-9.]+)\))")));
+  const double tx = std::stod(m[1]), ty = std::stod(m[2]);
+  auto distance = [](const XmlNode* l, double x, double y) {
+    const double x1 = number(l, "x1"), y1 = number(l, "y1"), dx = number(l, "x2") - x1,
+                 dy = number(l, "y2") - y1;
+    const double t = std::clamp(((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy), 0.0, 1.0);
+    return std::hypot(x - x1 - t * dx, y - y1 - t * dy);
+  };
+  EXPECT_LT(distance(hbm, tx, ty), 0.5);
+  const double ly = number(label, "y");
+  EXPECT_LE(ly + 12 * 0.24, -10.6);
+  // Its middle, in the page: nearer the HBM2e line than any other roof's.
+  const double lx = number(label, "x") + report::text_width(label->text, 12) / 2,
+               my = ly - 12 * (0.93 - 0.24) / 2, k = std::sqrt(0.5);
+  const double cx = tx + (lx + my) * k, cy = ty + (my - lx) * k;  // rotate(-45)
+  for (const XmlNode* l : roofs) {
+    if (l == hbm) continue;
+    EXPECT_GT(distance(l, cx, cy), distance(hbm, cx, cy)) << l->attr("data-roof");
+  }
+  EXPECT_EQ(with_class(*root, "point-label").size(), with_class(*root, "point").size());
 }
 
 // The terminal legend's lines ran past --width with a long point name.
