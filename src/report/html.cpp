@@ -203,8 +203,12 @@ std::string page_head(const ReportInput& in, const report::Chart& ch) {
   h += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n";
   h += "<meta name=\"generator\" content=\"roofline\">\n";
+  // The tooltip's verdict in its hue, at 4.5:1 or more on the tooltip's panel (light and dark).
   h += "<title>" + xml_text(in.title) + "</title>\n<style>" + report::kHtmlStyle +
-       "</style>\n</head>\n<body>\n<main>\n";
+       report::verdict_text_rules(".tooltip ", "color", false) +
+       "@media (prefers-color-scheme: dark){\n" +
+       report::verdict_text_rules(".tooltip ", "color", true) +
+       "}\n</style>\n</head>\n<body>\n<main>\n";
   h += "<h1>" + xml_text(in.title) + "</h1>\n";
   h += "<p class=\"sub\">" + xml_text(rs.name) + " · default roofs " +
        xml_text(ch.default_compute->name + " × " + ch.default_memory->level) + " · ridge I* = " +

@@ -112,7 +112,7 @@ inline constexpr const char* kHtmlScript = R"JS(
     h += '</table>';
     h += '<p><b>Step 1</b> — ' + esc(p.step1) + '</p>';
     h += '<p><b>Step 2</b> — ' + esc(p.step2) + '</p>';
-    h += '<p class="verdict" style="color:' + p.colour + '">' + esc(p.title) + '</p>';
+    h += '<p class="verdict verdict-text-' + esc(p.verdict) + '">' + esc(p.title) + '</p>';
     h += '<p>' + esc(p.prescription) + '</p>';
     p.causes.forEach(function (c) { h += '<p>• likely cause: ' + esc(c) + '</p>'; });
     p.notes.forEach(function (n) { h += '<p>Note: ' + esc(n) + '</p>'; });

@@ -31,11 +31,6 @@ std::string attr(const std::string& name, const std::string& value) {
 std::string attr(const std::string& name, double value) {
   return svg_attr(name, value);
 }
-/// A text colour that wins over the stylesheet's `text{fill:…}` (a presentation attribute
-/// would not).
-std::string fill_style(const std::string& colour) {
-  return attr("style", "fill:" + colour);
-}
 double fastest_bw(const RoofSet& s) {
   double b = 0;
   for (const auto& m : s.memory) b = std::max(b, m.bandwidth.value);
@@ -214,6 +209,37 @@ const char* verdict_colour(Verdict v) {
   }
   return "#000000";
 }
+namespace {
+/// Each verdict's text colour on the light page (#ffffff) and on the dark ones (the page
+/// #0d1117, the HTML tooltip's panel #161b22), 5:1 or more on each. The markers keep
+/// verdict_colour, whose hues stay apart in every vision (tests/report/test_palette.cpp); as
+/// text on white the orange read at 2.25:1, the bluish green, the reddish purple and the
+/// vermillion at 3.1 to 3.9, and on the dark page the blue at 3.7 and the wine at 2.2. Each
+/// shade moves only the lightness (HSL) of its marker's colour.
+struct VerdictText {
+  Verdict verdict;
+  const char *light, *dark;
+};
+constexpr VerdictText kVerdictText[] = {
+    {Verdict::far_below, "#946700", "#E69F00"},
+    {Verdict::just_below, "#882255", "#D7619C"},
+    {Verdict::memory_bound, "#0072B2", "#0090E1"},
+    {Verdict::compute_bound, "#007F5C", "#009E73"},
+    {Verdict::faster_unit_unused, "#B64584", "#CC79A7"},
+    {Verdict::above_roof, "#B75100", "#E36400"},
+};
+}  // namespace
+
+std::string verdict_text_class(Verdict v) {
+  return "verdict-text-" + to_string(v);
+}
+std::string verdict_text_rules(const std::string& scope, const std::string& property, bool dark) {
+  std::string s;
+  for (const VerdictText& t : kVerdictText)
+    s += scope + "." + verdict_text_class(t.verdict) + "{" + property + ":" +
+         (dark ? t.dark : t.light) + "}\n";
+  return s;
+}
 const char* verdict_marker(Verdict v) {
   switch (v) {
     case Verdict::memory_bound:
@@ -264,16 +290,19 @@ struct Canvas {
   bool drawn(const DrawnRoof& r) const { return r.shown || o.include_optional; }
   bool drawn(const RidgeMark& r) const { return r.shown || o.include_optional; }
   /// Takes the first of `candidates` that fits, trying them clear of every line, then of the
-  /// roofs only, then of no line. Returns its index, or -1 when none fits.
+  /// roofs only, then of no line (down to `loosest`). Returns its index, or -1 when none fits.
   template <class Candidates>
-  int place(const Candidates& candidates, const std::vector<int>& owners = {}) {
+  int place(const Candidates& candidates, const std::vector<int>& owners = {},
+            Placer::Avoid loosest = Placer::Avoid::no_lines) {
     for (const Placer::Avoid avoid :
-         {Placer::Avoid::all_lines, Placer::Avoid::roof_lines, Placer::Avoid::no_lines})
+         {Placer::Avoid::all_lines, Placer::Avoid::roof_lines, Placer::Avoid::no_lines}) {
       for (size_t k = 0; k < candidates.size(); ++k)
         if (placer.fits(candidates[k], owners, avoid)) {
           placer.take(candidates[k]);
           return static_cast<int>(k);
         }
+      if (avoid == loosest) break;
+    }
     return -1;
   }
 };
@@ -360,7 +389,12 @@ std::string open_document(const Canvas& c) {
   s += "<desc>Roofline chart: " + xml_text(ch.x_title) + " against " + xml_text(ch.y_title) +
        ", log-log.</desc>\n";
   s += "<style>" + std::string(kAxesStyleLight) + kStyleLight +
-       (o.dark_mode ? std::string(kAxesStyleDark) + kStyleDark : std::string()) + "</style>\n";
+       verdict_text_rules("", "fill", false) +
+       (o.dark_mode
+            ? std::string(kAxesStyleDark) + kStyleDark + "@media (prefers-color-scheme: dark){\n" +
+                  verdict_text_rules("", "fill", true) + "}\n"
+            : std::string()) +
+       "</style>\n";
   s += "<defs><clipPath id=\"roofline-plot-clip\"><rect" + attr("x", c.pa.left) +
        attr("y", c.pa.top) + attr("width", c.pa.right - c.pa.left) +
        attr("height", c.pa.bottom - c.pa.top) + "/></clipPath></defs>\n";
@@ -576,8 +610,32 @@ std::string label_ids(const DrawnRoof& r) {
   return attr("data-ids", r.id) + hidden_unless(r.shown);
 }
 
+/// Distance from `p` to the segment from a to b.
+double distance_to_segment(Vec2 p, Vec2 a, Vec2 b) {
+  const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+  const double t =
+      len2 > 0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0) : 0;
+  return std::hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
+}
+/// Is the middle of `q` nearer roof `ri`'s line than any other drawn roof's?
+bool nearest_roof_is(const Canvas& c, const Quad& q, size_t ri) {
+  Vec2 mid;
+  for (const Vec2& p : q.p) mid.x += p.x / 4, mid.y += p.y / 4;
+  auto distance = [&](const DrawnRoof& r) {
+    return distance_to_segment(mid, {c.X(r.from), c.Y(r.height(r.from))},
+                               {c.X(r.to), c.Y(r.height(r.to))});
+  };
+  const double own = distance(c.ch.roofs[ri]);
+  for (size_t o = 0; o < c.ch.roofs.size(); ++o)
+    if (o != ri && c.drawn(c.ch.roofs[o]) && distance(c.ch.roofs[o]) <= own) return false;
+  return true;
+}
+
 /// A slanted roof's label: along its 45° line, above it (overlays below), from near the left
-/// end towards the ridge. Returns false when no place is free.
+/// end towards the ridge. Where markers or labels take every such spot (the points of a sweep
+/// lying on the roof), a second row further out, clear of the markers on the line (their
+/// boxes reach 10.6 px from it), taken only where it crosses no roof line and lies nearer its
+/// own roof than any other. Returns false when no place is free.
 bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   const Chart& ch = c.ch;
   const DrawnRoof& r = ch.roofs[ri];
@@ -593,15 +651,24 @@ bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   };
   std::vector<Spot> spots;
   std::vector<Quad> quads;
-  for (const bool below : {overlay, !overlay})
-    for (double f = 0.06; f <= 0.86; f += 0.04) {
-      const double il = a_log + f * (b_log - a_log);
-      const double x = c.X(std::pow(10.0, il)), y = c.Y(b * std::pow(10.0, il));
-      const double ly = below ? 13 : -5;
-      spots.push_back({x, y, ly});
-      quads.push_back(turned_text_quad(x, y, -45, 6, ly, w, kFont));
-    }
-  const int k = c.place(quads, {static_cast<int>(ri)});
+  int k = -1;
+  for (const bool far : {false, true}) {
+    spots.clear();
+    quads.clear();
+    for (const bool below : {overlay, !overlay})
+      for (double f = 0.06; f <= 0.86; f += 0.04) {
+        const double il = a_log + f * (b_log - a_log);
+        const double x = c.X(std::pow(10.0, il)), y = c.Y(b * std::pow(10.0, il));
+        const double ly = below ? (far ? 24 : 13) : (far ? -16 : -5);
+        const Quad q = turned_text_quad(x, y, -45, 6, ly, w, kFont);
+        if (far && !nearest_roof_is(c, q, ri)) continue;
+        spots.push_back({x, y, ly});
+        quads.push_back(q);
+      }
+    k = c.place(quads, {static_cast<int>(ri)},
+                far ? Placer::Avoid::roof_lines : Placer::Avoid::no_lines);
+    if (k >= 0) break;
+  }
   if (k < 0) return false;
   const Spot& s = spots[static_cast<size_t>(k)];
   // Equal decades on both axes (build_chart) make every slanted roof a 45° line.
@@ -866,8 +933,7 @@ struct PointLayers {
 };
 
 /// The headroom factor beside the vertical line from a point to its binding roof.
-void headroom_label(Canvas& c, const Diagnosis& d, const PointGeom& g, const std::string& colour,
-                    std::string& out) {
+void headroom_label(Canvas& c, const Diagnosis& d, const PointGeom& g, std::string& out) {
   const std::string hl = d.verdict == Verdict::above_roof
                              ? "above ×" + ratio_text(1 / d.headroom.factor)
                              : "×" + ratio_text(d.headroom.factor);
@@ -888,7 +954,7 @@ void headroom_label(Canvas& c, const Diagnosis& d, const PointGeom& g, const std
   const int k = c.place(quads);
   if (k < 0) return;  // the tooltip and the points table carry it
   const Spot& s = spots[static_cast<size_t>(k)];
-  out += text(s.x, s.y, hl, "headroom-label", s.anchor, fill_style(colour));
+  out += text(s.x, s.y, hl, "headroom-label " + verdict_text_class(d.verdict), s.anchor);
 }
 
 /// Where the point names may go: every marker (a name sits nearer its own than any other's)
@@ -914,8 +980,8 @@ struct NameSpots {
 };
 
 /// A point's name: beside its marker, then further out with a leader line.
-void point_label(Canvas& c, double px, double py, const std::string& name,
-                 const std::string& colour, NameSpots& names, std::string& out) {
+void point_label(Canvas& c, double px, double py, const std::string& name, Verdict verdict,
+                 NameSpots& names, std::string& out) {
   const double w = text_width(name, kPointFont, true);
   struct Spot {
     double x, y;
@@ -941,11 +1007,11 @@ void point_label(Canvas& c, double px, double py, const std::string& name,
   if (k < 0) return;  // the points table and the tooltip name it
   const Spot& s = spots[static_cast<size_t>(k)];
   if (s.spread > 1) {  // a leader line when the label sits away from its marker
-    out += "<line class=\"level-join\"" + attr("stroke", colour) + attr("x1", px) + attr("y1", py) +
-           attr("x2", s.x) + attr("y2", s.y - 4) + "/>\n";
+    out += "<line class=\"level-join\"" + attr("stroke", verdict_colour(verdict)) + attr("x1", px) +
+           attr("y1", py) + attr("x2", s.x) + attr("y2", s.y - 4) + "/>\n";
     names.leaders.push_back({px, py, s.x, s.y - 4});
   }
-  out += text(s.x, s.y, name, "point-label", s.anchor, fill_style(colour));
+  out += text(s.x, s.y, name, "point-label " + verdict_text_class(verdict), s.anchor);
 }
 
 /// A hierarchical point's level name under its marker, else above it, clear of the marker's
@@ -1008,7 +1074,8 @@ void does_not_fit_legend(const ReportInput& in,
 /// A point's name waiting to be placed, after every marker.
 struct PendingName {
   double x, y;
-  std::string name, colour;
+  std::string name;
+  Verdict verdict;
   size_t index;  ///< into ReportInput::points
 };
 
@@ -1085,7 +1152,7 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
                    std::fabs(o->ya - ya) <= 1;
           });
       if (std::fabs(ya - y) > 14 && c.in.points.size() <= kMaxHeadroomLabels && !repeated) {
-        headroom_label(c, d, g, colour, out.headroom);
+        headroom_label(c, d, g, out.headroom);
         labelled_lines.push_back(&g);
       }
     }
@@ -1126,13 +1193,13 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
     m += "</g>\n";
     if (labelled)
       pending.push_back(
-          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, colour, k});
+          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, d.verdict, k});
   }
   // Names after every marker is known, so no name covers a later point.
   pending = name_groups(c.in.points, pending);
   NameSpots names;
   for (const auto& pl : pending) names.markers.push_back({pl.x, pl.y});
-  for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.colour, names, out.labels);
+  for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.verdict, names, out.labels);
   return out;
 }
 

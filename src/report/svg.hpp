@@ -39,5 +39,12 @@ std::string render_svg_chart(const Chart& chart, const SvgOptions& o);
 /// Okabe–Ito colour (colour-blind safe) for a verdict, and its marker shape name.
 const char* verdict_colour(Verdict v);
 const char* verdict_marker(Verdict v);
+/// The class that gives a text (a point's name, its headroom factor, the tooltip's verdict)
+/// its verdict's text colour ("verdict-text-far-below").
+std::string verdict_text_class(Verdict v);
+/// One rule per verdict, `scope.verdict-text-…{property:colour}`, for the light or the dark
+/// page: a shade of the marker's colour that reads at 5:1 or more there (WCAG AA asks 4.5:1 of
+/// text), the marker's own where it does.
+std::string verdict_text_rules(const std::string& scope, const std::string& property, bool dark);
 
 }  // namespace roofline::report

@@ -16,20 +16,17 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "report/svg_query.hpp"
 #include "report/xml_lite.hpp"
 #include "roofline/quantity.hpp"
 
 namespace roofline {
 namespace ROOFLINE_UNITY_ID {
+using test::number;
 using test::run_cli;
+using test::with_class;
 using test::XmlNode;
 
-std::vector<const XmlNode*> with_class(const XmlNode& root, const std::string& cls) {
-  return root.find_all([&](const XmlNode& n) { return n.has_class(cls); });
-}
-double number(const XmlNode* n, const std::string& a) {
-  return std::stod(n->attr(a));
-}
 /// How often `glyph` stands alone in `text` (no ASCII letter or digit either side): a point's
 /// letter in the plot, not the A of a level named DRAM.
 size_t standalone(const std::string& text, const std::string& glyph) {

@@ -14,6 +14,7 @@
 #include "cli/cli_runner.hpp"
 #include "report/chart.hpp"
 #include "report/chart_fit.hpp"
+#include "report/svg_query.hpp"
 #include "report/svg_text.hpp"
 #include "report/xml_lite.hpp"
 #include "roofline/io.hpp"
@@ -21,25 +22,14 @@
 
 namespace roofline {
 namespace ROOFLINE_UNITY_ID {
+using test::number;
+using test::plot_top;
 using test::run_cli;
+using test::with_class;
 using test::XmlNode;
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/report/";
 
-std::vector<const XmlNode*> with_class(const XmlNode& root, const std::string& cls) {
-  return root.find_all([&](const XmlNode& n) { return n.has_class(cls); });
-}
-double number(const XmlNode* n, const std::string& a) {
-  return std::stod(n->attr(a));
-}
-double plot_top(const XmlNode& root) {
-  const auto clips =
-      root.find_all([](const XmlNode& n) { return n.attr("id") == "roofline-plot-clip"; });
-  EXPECT_EQ(clips.size(), 1u);
-  const auto rects = clips.front()->find_all([](const XmlNode& n) { return n.name == "rect"; });
-  EXPECT_EQ(rects.size(), 1u);
-  return number(rects.front(), "y");
-}
 /// Tests of fit: at most `n` characters (code points).
 report::FitsTest at_most(size_t n) {
   return [n](const std::string& s) { return report::text_columns(s) <= n; };

@@ -15,6 +15,7 @@
 
 #include "cli/cli_runner.hpp"
 #include "report/chart.hpp"
+#include "report/svg_query.hpp"
 #include "report/svg_text.hpp"
 #include "report/xml_lite.hpp"
 #include "roofline/io.hpp"
@@ -23,7 +24,10 @@
 
 namespace roofline {
 namespace ROOFLINE_UNITY_ID {
+using test::number;
+using test::plot_top;
 using test::run_cli;
+using test::with_class;
 using test::XmlNode;
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/report/";
@@ -37,24 +41,9 @@ ReportInput chart_input(std::vector<PointLeftOut> left_out) {
   return in;
 }
 
-std::vector<const XmlNode*> of_class(const XmlNode& root, const std::string& cls) {
-  return root.find_all([&](const XmlNode& n) { return n.has_class(cls); });
-}
-double attr_number(const XmlNode* n, const std::string& a) {
-  return std::stod(n->attr(a));
-}
-/// The plot's clip rectangle's top (y).
-double plot_top(const XmlNode& root) {
-  const auto clips =
-      root.find_all([](const XmlNode& n) { return n.attr("id") == "roofline-plot-clip"; });
-  EXPECT_EQ(clips.size(), 1u);
-  const auto rects = clips.front()->find_all([](const XmlNode& n) { return n.name == "rect"; });
-  EXPECT_EQ(rects.size(), 1u);
-  return attr_number(rects.front(), "y");
-}
 /// The one `.not-drawn` text of an SVG.
 const XmlNode* the_line(const XmlNode& root) {
-  const auto lines = of_class(root, "not-drawn");
+  const auto lines = with_class(root, "not-drawn");
   EXPECT_EQ(lines.size(), 1u);
   return lines.empty() ? nullptr : lines.front();
 }
@@ -75,16 +64,16 @@ TEST(ChartNotDrawn, TheSvgSaysThePointsLeftOutUnderTheSubtitle) {
   EXPECT_EQ(line->text, "2 points not drawn: a (no roof for fp8), b (no roof for level L4)");
   // Under the subtitle (baseline 48, 12 px), above the plot, which starts lower to make room:
   // the line's box (DejaVu Sans: ascent 0.93 em, descent 0.24 em) clear of both.
-  const auto subs = of_class(*root, "subtitle");
+  const auto subs = with_class(*root, "subtitle");
   ASSERT_EQ(subs.size(), 1u);
-  const double y = attr_number(line, "y");
+  const double y = number(line, "y");
   EXPECT_EQ(y, 66);
-  EXPECT_GT(y - 0.93 * 11.5, attr_number(subs[0], "y") + 0.24 * 12);
+  EXPECT_GT(y - 0.93 * 11.5, number(subs[0], "y") + 0.24 * 12);
   EXPECT_EQ(plot_top(*root), 84);
   EXPECT_LT(y + 0.24 * 11.5, plot_top(*root));
   // Without a point left out there is no line and the plot keeps its top.
   const auto plain = test::parse_xml(render_svg(chart_input({})));
-  EXPECT_TRUE(of_class(*plain, "not-drawn").empty());
+  EXPECT_TRUE(with_class(*plain, "not-drawn").empty());
   EXPECT_EQ(plot_top(*plain), 66);
 }
 
@@ -105,7 +94,7 @@ TEST(ChartNotDrawn, ALongListIsCutWithACount) {
   const std::string tail = " and " + std::to_string(30 - named) + " more";
   ASSERT_GE(text.size(), tail.size());
   EXPECT_EQ(text.substr(text.size() - tail.size()), tail) << text;
-  const double x = attr_number(line, "x"), width = attr_number(root.get(), "width");
+  const double x = number(line, "x"), width = number(root.get(), "width");
   EXPECT_EQ(width, 960);
   const double room = width - x - 8;  // as the subtitle's
   EXPECT_LE(report::text_width(text, 11.5), room) << text;
@@ -126,7 +115,7 @@ TEST(ChartNotDrawn, NamesAreCutAndEscapedAsLabels) {
   ASSERT_EQ(line->text.rfind("2 points not drawn: nnnn", 0), 0u) << line->text;
   const std::string tail = "nnn… and 1 more";
   EXPECT_EQ(line->text.substr(line->text.size() - tail.size()), tail) << line->text;
-  EXPECT_LE(attr_number(line, "x") + report::text_width(line->text, 11.5), 960 - 8);
+  EXPECT_LE(number(line, "x") + report::text_width(line->text, 11.5), 960 - 8);
 
   const std::string svg = render_svg(chart_input({{"a\x01<b>&", "no roof for fp8", "d"}}));
   EXPECT_EQ(svg.find('\x01'), std::string::npos);
@@ -244,7 +233,7 @@ TEST(ChartNotDrawn, ProfileSaysThePointsItCouldNotPlace) {
   const XmlNode* line = the_line(*root);
   ASSERT_NE(line, nullptr);
   EXPECT_EQ(line->text, "1 point not drawn: nodram (no roof for levels L3, L2)");
-  EXPECT_EQ(of_class(*root, "point").size(), 0u);
+  EXPECT_EQ(with_class(*root, "point").size(), 0u);
   // The document keeps the point as counted, to be judged on a machine with those levels; it has
   // no analysis here. Its note is the warning's message (the "Q unknown" it said was wrong).
   const auto j = nlohmann::json::parse(test::slurp(out));
@@ -291,7 +280,7 @@ TEST(ChartNotDrawn, PlotSaysOnStderrAndInEveryChartTheSamePoints) {
   EXPECT_EQ(line->text,
             "4 points not drawn: fp8 gemm (no roof for fp8), half \\u0001ctrl \\u202eevil\\u202c "
             "(no roof for fp16) and 2 more");
-  EXPECT_EQ(of_class(*root, "point").size(), 1u);  // drawn triad
+  EXPECT_EQ(with_class(*root, "point").size(), 1u);  // drawn triad
 
   r = run_cli({"point", "--machine", kData + "machine.json", "--points", pts, "--report", html});
   ASSERT_EQ(r.exit_code, 0) << r.err;

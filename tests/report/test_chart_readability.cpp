@@ -14,23 +14,20 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "report/svg_query.hpp"
 #include "report/xml_lite.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
 
 namespace roofline {
 namespace ROOFLINE_UNITY_ID {
+using test::number;
 using test::run_cli;
+using test::with_class;
 using test::XmlNode;
 
 const std::string kData = std::string(ROOFLINE_TEST_DATA) + "/report/";
 
-double num(const XmlNode* n, const std::string& a) {
-  return std::stod(n->attr(a));
-}
-std::vector<const XmlNode*> by_class(const XmlNode& root, const std::string& cls) {
-  return root.find_all([&](const XmlNode& n) { return n.has_class(cls); });
-}
 const XmlNode* plot_of(const XmlNode& root) {
   return root.find_all([](const XmlNode& n) { return n.attr("id") == "plot"; }).at(0);
 }
@@ -51,24 +48,24 @@ TEST(ChartReadability, WorkloadMarksAndLabelsStayOnTheChartAtLowIntensity) {
     in.workload_line = Intensity(at);
     const auto root = test::parse_xml(render_svg(in));
     const XmlNode* plot = plot_of(*root);
-    const double top = num(plot, "data-top"), bottom = num(plot, "data-bottom");
-    auto marks = by_class(*root, "workload-mark");
+    const double top = number(plot, "data-top"), bottom = number(plot, "data-bottom");
+    auto marks = with_class(*root, "workload-mark");
     ASSERT_EQ(marks.size(), 2u);
-    EXPECT_NEAR(num(marks[0], "data-attainable"), 21e9 * at, 21e9 * at * 1e-9);
-    EXPECT_NEAR(num(marks[1], "data-attainable"), 200e9 * at, 200e9 * at * 1e-9);
+    EXPECT_NEAR(number(marks[0], "data-attainable"), 21e9 * at, 21e9 * at * 1e-9);
+    EXPECT_NEAR(number(marks[1], "data-attainable"), 200e9 * at, 200e9 * at * 1e-9);
     for (const XmlNode* m : marks) {
-      EXPECT_LE(std::log10(num(m, "data-attainable")), num(plot, "data-y-log-max"));
-      EXPECT_GE(std::log10(num(m, "data-attainable")), num(plot, "data-y-log-min"));
+      EXPECT_LE(std::log10(number(m, "data-attainable")), number(plot, "data-y-log-max"));
+      EXPECT_GE(std::log10(number(m, "data-attainable")), number(plot, "data-y-log-min"));
       double x = 0, y = 0;
       ASSERT_EQ(std::sscanf(m->attr("d").c_str(), "M%lf %lf", &x, &y), 2);
       EXPECT_GT(y + 5, top) << at;
       EXPECT_LT(y + 5, bottom) << at;
     }
     bool ratio = false;
-    for (const XmlNode* t : by_class(*root, "workload-label")) {
+    for (const XmlNode* t : with_class(*root, "workload-label")) {
       if (t->text.find("9.52x, bandwidth ratio") != std::string::npos) ratio = true;
-      EXPECT_GT(num(t, "y"), top);
-      EXPECT_LT(num(t, "y"), bottom);
+      EXPECT_GT(number(t, "y"), top);
+      EXPECT_LT(number(t, "y"), bottom);
     }
     EXPECT_TRUE(ratio) << at;
   }
@@ -112,7 +109,7 @@ TEST(ChartReadability, AnIntegerPointReadsInOpInEveryFormat) {
   const ReportInput in = integer_fixture();
   const auto root = test::parse_xml(render_svg(in));
   std::map<std::string, std::string> tips;
-  for (const XmlNode* g : by_class(*root, "point"))
+  for (const XmlNode* g : with_class(*root, "point"))
     for (const auto& c : g->children)
       if (c->name == "title") tips[g->attr("data-name")] = c->text;
   ASSERT_EQ(tips.size(), 2u);
@@ -153,14 +150,14 @@ TEST(ChartReadability, ACompareOfIntegerAgainstFloatingPointRoofsIsMarked) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto root = test::parse_xml(test::slurp(dir.file("mix.svg")));
   std::vector<std::string> labels;
-  for (const XmlNode* t : by_class(*root, "workload-label")) labels.push_back(t->text);
+  for (const XmlNode* t : with_class(*root, "workload-label")) labels.push_back(t->text);
   const bool marked = std::any_of(labels.begin(), labels.end(), [](const std::string& s) {
     return s == "a100-80gb 624 TOP/s (0.3154x *, peak ratio)" ||
            s == "a100-80gb 624 TOP/s (0.315x *, peak ratio)";
   });
   EXPECT_TRUE(marked) << ::testing::PrintToString(labels);
   bool legend = false;
-  for (const XmlNode* t : by_class(*root, "legend-text"))
+  for (const XmlNode* t : with_class(*root, "legend-text"))
     if (t->text == "workload line (* a ratio of integer to floating-point work)") legend = true;
   EXPECT_TRUE(legend);
 }
@@ -197,24 +194,24 @@ TEST(ChartReadability, NamesOfPointsAtOneIntensityStayWithTheirMarkers) {
   in.points.push_back(dram_point("above", 1e11, 1e8, 1.0, "fp64"));
   const auto root = test::parse_xml(render_svg(in));
   const XmlNode* plot = plot_of(*root);
-  const double xlo = num(plot, "data-x-log-min"), xhi = num(plot, "data-x-log-max");
-  const double ylo = num(plot, "data-y-log-min"), yhi = num(plot, "data-y-log-max");
-  const double left = num(plot, "data-left"), right = num(plot, "data-right");
-  const double top = num(plot, "data-top"), bottom = num(plot, "data-bottom");
+  const double xlo = number(plot, "data-x-log-min"), xhi = number(plot, "data-x-log-max");
+  const double ylo = number(plot, "data-y-log-min"), yhi = number(plot, "data-y-log-max");
+  const double left = number(plot, "data-left"), right = number(plot, "data-right");
+  const double top = number(plot, "data-top"), bottom = number(plot, "data-bottom");
   std::map<std::string, std::pair<double, double>> markers;
-  for (const XmlNode* g : by_class(*root, "point"))
+  for (const XmlNode* g : with_class(*root, "point"))
     markers[g->attr("data-name")] = {
-        left + (std::log10(num(g, "data-intensity")) - xlo) / (xhi - xlo) * (right - left),
-        bottom - (std::log10(num(g, "data-performance")) - ylo) / (yhi - ylo) * (bottom - top)};
-  auto labels = by_class(*root, "point-label");
+        left + (std::log10(number(g, "data-intensity")) - xlo) / (xhi - xlo) * (right - left),
+        bottom - (std::log10(number(g, "data-performance")) - ylo) / (yhi - ylo) * (bottom - top)};
+  auto labels = with_class(*root, "point-label");
   ASSERT_EQ(labels.size(), 2u);
   for (const XmlNode* t : labels) {
     // The label's box: 12 px semibold, at most 0.7 em a character.
     const double w = static_cast<double>(t->text.size()) * 12 * 0.7;
-    double x0 = num(t, "x");
+    double x0 = number(t, "x");
     if (t->attr("text-anchor") == "end") x0 -= w;
     if (t->attr("text-anchor") == "middle") x0 -= w / 2;
-    const double y0 = num(t, "y") - 11, y1 = num(t, "y") + 3;
+    const double y0 = number(t, "y") - 11, y1 = number(t, "y") + 3;
     auto dist = [&](std::pair<double, double> m) {
       const double dx = std::max({x0 - m.first, 0.0, m.first - (x0 + w)});
       const double dy = std::max({y0 - m.second, 0.0, m.second - y1});
@@ -233,7 +230,7 @@ TEST(ChartReadability, TickLabelsOverManyDecadesNeverOverlap) {
   in.workload_line = Intensity(1e-30);
   const auto root = test::parse_xml(render_svg(in));
   std::vector<std::pair<double, std::string>> xs;
-  for (const XmlNode* t : by_class(*root, "x-tick")) xs.push_back({num(t, "x"), t->text});
+  for (const XmlNode* t : with_class(*root, "x-tick")) xs.push_back({number(t, "x"), t->text});
   ASSERT_GE(xs.size(), 3u);
   for (size_t k = 1; k < xs.size(); ++k) {
     // 11.5 px at most 0.62 em a character, half of each label either side of its tick.
@@ -242,18 +239,18 @@ TEST(ChartReadability, TickLabelsOverManyDecadesNeverOverlap) {
     EXPECT_GT(xs[k].first - xs[k - 1].first, need) << xs[k - 1].second << " / " << xs[k].second;
   }
   std::vector<double> ys;
-  for (const XmlNode* t : by_class(*root, "y-tick")) ys.push_back(num(t, "y"));
+  for (const XmlNode* t : with_class(*root, "y-tick")) ys.push_back(number(t, "y"));
   ASSERT_GE(ys.size(), 2u);
   for (size_t k = 1; k < ys.size(); ++k) EXPECT_GT(std::fabs(ys[k] - ys[k - 1]), 13.5);
   // The labels on every step-th decade (step 1, 2, 5, 10, ...), each a multiple of the step.
   std::vector<long> ks;
-  for (const XmlNode* t : by_class(*root, "x-tick"))
-    ks.push_back(std::lround(std::log10(num(t, "data-value"))));
+  for (const XmlNode* t : with_class(*root, "x-tick"))
+    ks.push_back(std::lround(std::log10(number(t, "data-value"))));
   const long step = ks[1] - ks[0];
   EXPECT_GT(step, 1);
   for (size_t k = 1; k < ks.size(); ++k) EXPECT_EQ(ks[k] - ks[k - 1], step);
   for (long k : ks) EXPECT_EQ(k % step, 0) << k;
-  EXPECT_GT(by_class(*root, "tick-mark").size(), 40u);
+  EXPECT_GT(with_class(*root, "tick-mark").size(), 40u);
 }
 
 // `hw ridges --report`: device names under their columns at least a text height apart.
@@ -263,7 +260,7 @@ TEST(ChartReadability, RidgeTrajectoryDeviceNamesStandApart) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto root = test::parse_xml(test::slurp(dir.file("ridges.svg")));
   std::vector<double> xs;
-  for (const XmlNode* t : by_class(*root, "device-label")) {
+  for (const XmlNode* t : with_class(*root, "device-label")) {
     double x = 0, y = 0;
     ASSERT_EQ(std::sscanf(t->attr("transform").c_str(), "translate(%lf,%lf)", &x, &y), 2);
     xs.push_back(x);
@@ -385,14 +382,14 @@ TEST(ChartReadability, RoofsByPrecisionDrawNoSparseRoof) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto root = test::parse_xml(test::slurp(dir.file("r.svg")));
   std::set<std::string> roofs;
-  for (const XmlNode* l : by_class(*root, "compute-roof")) roofs.insert(l->attr("data-roof"));
+  for (const XmlNode* l : with_class(*root, "compute-roof")) roofs.insert(l->attr("data-roof"));
   EXPECT_EQ(roofs.count("fp8 tensor"), 1u);
   for (const auto& name : roofs) EXPECT_EQ(name.find("sparse"), std::string::npos) << name;
   r = run_cli({"plot", "h100-sxm", "--roofs", "fp8 tensor sparse", "-o", dir.file("s.svg")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   root = test::parse_xml(test::slurp(dir.file("s.svg")));
   bool sparse = false;
-  for (const XmlNode* l : by_class(*root, "compute-roof"))
+  for (const XmlNode* l : with_class(*root, "compute-roof"))
     if (l->attr("data-roof") == "fp8 tensor sparse") sparse = true;
   EXPECT_TRUE(sparse);
 }
@@ -407,14 +404,14 @@ TEST(ChartReadability, SlantedRoofsEndAtTheHighestFlatRoofDrawn) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto root = test::parse_xml(test::slurp(dir.file("one.svg")));
     const XmlNode *hbm = nullptr, *fp32 = nullptr;
-    for (const XmlNode* l : by_class(*root, "roof")) {
+    for (const XmlNode* l : with_class(*root, "roof")) {
       if (l->attr("data-roof") == "HBM3") hbm = l;
       if (l->attr("data-roof") == "fp32 vector") fp32 = l;
     }
     ASSERT_TRUE(hbm && fp32) << roofs;
     // Pixel coordinates: the slanted line's top end is the flat roof's left end (I* = π/β).
-    EXPECT_DOUBLE_EQ(num(hbm, "y2"), num(fp32, "y1")) << roofs;
-    EXPECT_DOUBLE_EQ(num(hbm, "x2"), num(fp32, "x1")) << roofs;
+    EXPECT_DOUBLE_EQ(number(hbm, "y2"), number(fp32, "y1")) << roofs;
+    EXPECT_DOUBLE_EQ(number(hbm, "x2"), number(fp32, "x1")) << roofs;
   }
 }
 
@@ -426,7 +423,7 @@ TEST(ChartReadability, TheDefaultViewDrawsThePrecisionsRoofAsItIsJudged) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto root = test::parse_xml(test::slurp(dir.file("g.svg")));
   std::set<std::string> drawn;
-  for (const XmlNode* l : by_class(*root, "compute-roof")) drawn.insert(l->attr("data-roof"));
+  for (const XmlNode* l : with_class(*root, "compute-roof")) drawn.insert(l->attr("data-roof"));
   EXPECT_EQ(drawn.count("fp16 tensor"), 1u);
   EXPECT_EQ(drawn.count("fp16 tensor fp16-accumulate"), 0u);
 }
@@ -443,7 +440,7 @@ TEST(ChartReadability, LabelsSayEachThingOnceAndWhereItIs) {
   const auto root = test::parse_xml(svg);
   // The hierarchical point "dgemm 2048" names both its levels.
   std::set<std::string> levels;
-  for (const XmlNode* t : by_class(*root, "level-label")) levels.insert(t->text);
+  for (const XmlNode* t : with_class(*root, "level-label")) levels.insert(t->text);
   EXPECT_EQ(levels, (std::set<std::string>{"L2", "DRAM"}));
   // The ridge labels are drawn after (over) the dotted headroom lines.
   const std::string after_headroom = svg.substr(svg.find("layer-headroom"));
@@ -456,7 +453,7 @@ TEST(ChartReadability, TheLegendDrawsDatasheetOverlaysDashed) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto root = test::parse_xml(test::slurp(dir.file("cmp.svg")));
   bool found = false;
-  for (const XmlNode* l : by_class(*root, "legend"))
+  for (const XmlNode* l : with_class(*root, "legend"))
     for (const XmlNode* s : l->find_all([](const XmlNode& n) { return n.has_class("overlay"); })) {
       found = true;
       EXPECT_TRUE(s->has_class("dashed"));

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/cli_runner.hpp"
+#include "report/svg_query.hpp"
 #include "report/xml_lite.hpp"
 #include "roofline/energy.hpp"
 #include "roofline/energy_chart.hpp"
@@ -17,11 +18,8 @@
 
 namespace roofline {
 namespace ROOFLINE_UNITY_ID {
+using test::number;
 using test::XmlNode;
-
-double num(const XmlNode* n, const std::string& a) {
-  return std::stod(n->attr(a));
-}
 
 struct Map {
   double xlo, xhi, ylo, yhi, left, right, top, bottom;
@@ -53,9 +51,9 @@ TEST(EnergyChart, RoofBalanceAndPointsSitWhereTheModelPutsThem) {
   const auto plot = root->find_all([](const XmlNode& n) { return n.attr("id") == "plot"; });
   ASSERT_EQ(plot.size(), 1u);
   const XmlNode* p = plot[0];
-  const Map m{num(p, "data-x-log-min"), num(p, "data-x-log-max"), num(p, "data-y-log-min"),
-              num(p, "data-y-log-max"), num(p, "data-left"),      num(p, "data-right"),
-              num(p, "data-top"),       num(p, "data-bottom")};
+  const Map m{number(p, "data-x-log-min"), number(p, "data-x-log-max"), number(p, "data-y-log-min"),
+              number(p, "data-y-log-max"), number(p, "data-left"),      number(p, "data-right"),
+              number(p, "data-top"),       number(p, "data-bottom")};
   const EnergyCosts& k = in.costs;
   // The same length per decade on both axes (x had 1.45 times y's).
   EXPECT_NEAR((m.right - m.left) / (m.xhi - m.xlo), (m.bottom - m.top) / (m.yhi - m.ylo), 1e-6);
@@ -78,23 +76,23 @@ TEST(EnergyChart, RoofBalanceAndPointsSitWhereTheModelPutsThem) {
   const double peak = 1 / (1e-10 + 20 / 72e9);
   const auto line = root->find_all([](const XmlNode& n) { return n.has_class("energy-peak"); });
   ASSERT_EQ(line.size(), 1u);
-  EXPECT_NEAR(num(line[0], "y1"), m.y(peak), 0.01);
+  EXPECT_NEAR(number(line[0], "y1"), m.y(peak), 0.01);
   // The balance point at half the peak, where the model says.
   const auto ring = root->find_all([](const XmlNode& n) { return n.has_class("balance-point"); });
   ASSERT_EQ(ring.size(), 1u);
-  EXPECT_NEAR(num(ring[0], "cx"), m.x(energy_balance_point(k)), 0.01);
-  EXPECT_NEAR(num(ring[0], "cy"), m.y(peak / 2), 0.01);
+  EXPECT_NEAR(number(ring[0], "cx"), m.x(energy_balance_point(k)), 0.01);
+  EXPECT_NEAR(number(ring[0], "cy"), m.y(peak / 2), 0.01);
   EXPECT_NEAR(work_per_joule(k, energy_balance_point(k)), peak / 2, 1e-9 * peak);
   // B_τ = π/β.
   const auto tb = root->find_all([](const XmlNode& n) { return n.has_class("time-balance"); });
   ASSERT_EQ(tb.size(), 1u);
-  EXPECT_NEAR(num(tb[0], "x1"), m.x(72.0 / 21), 0.01);
+  EXPECT_NEAR(number(tb[0], "x1"), m.x(72.0 / 21), 0.01);
   // Points at (I, W/E).
   const auto pts = root->find_all([](const XmlNode& n) { return n.has_class("point-marker"); });
   ASSERT_EQ(pts.size(), 2u);
-  EXPECT_NEAR(num(pts[0], "cx"), m.x(1.0 / 12), 0.01);
-  EXPECT_NEAR(num(pts[0], "cy"), m.y(2e8 / 6.5), 0.01);
-  EXPECT_NEAR(num(pts[1], "cy"), m.y(2e11 / 180), 0.01);
+  EXPECT_NEAR(number(pts[0], "cx"), m.x(1.0 / 12), 0.01);
+  EXPECT_NEAR(number(pts[0], "cy"), m.y(2e8 / 6.5), 0.01);
+  EXPECT_NEAR(number(pts[1], "cy"), m.y(2e11 / 180), 0.01);
 }
 
 TEST(EnergyChart, BadInputsAreInputErrors) {

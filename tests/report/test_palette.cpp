@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <regex>
@@ -14,6 +15,7 @@
 
 #include "cli/cli_runner.hpp"
 #include "report/svg.hpp"
+#include "report/svg_query.hpp"
 #include "roofline/diagnosis.hpp"
 
 namespace roofline {
@@ -105,6 +107,114 @@ TEST(Palette, VerdictAndComparedMachineColoursStayApartInEveryVision) {
   // Okabe & Ito's own closest pair here, bluish green against sky blue under tritanopia, is
   // 16.1; a pair under 15 reads as one colour to some reader.
   EXPECT_GE(closest, 15.0) << pair;
+}
+
+// WCAG 2 contrast ratio (relative luminance of linear sRGB, (L1 + 0.05) / (L2 + 0.05)).
+double contrast(const std::string& a, const std::string& b) {
+  auto luminance = [](const std::string& hex) {
+    const Rgb c = linear_rgb(hex);
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+// The colour `selector{property:#rrggbb` gives in `css`, "" where no such rule is.
+std::string rule_colour(const std::string& css, const std::string& selector,
+                        const std::string& property) {
+  std::smatch m;
+  const std::string escaped = std::regex_replace(selector, std::regex(R"([.{}()])"), R"(\$&)");
+  if (!std::regex_search(css, m, std::regex(escaped + "\\{" + property + ":(#[0-9A-Fa-f]{6})")))
+    return "";
+  return m[1];
+}
+const std::vector<Verdict> kVerdicts = {Verdict::memory_bound,       Verdict::compute_bound,
+                                        Verdict::faster_unit_unused, Verdict::far_below,
+                                        Verdict::just_below,         Verdict::above_roof};
+const std::string kDark = "@media (prefers-color-scheme: dark){";
+
+TEST(Palette, ContrastMatchesWcagsOwnFigures) {
+  EXPECT_NEAR(contrast("#000000", "#FFFFFF"), 21.0, 1e-9);
+  EXPECT_NEAR(contrast("#777777", "#FFFFFF"), 4.48, 0.01);  // WCAG's just-failing grey
+  EXPECT_NEAR(contrast("#E69F00", "#FFFFFF"), 2.25, 0.01);  // the far-below orange on white
+}
+
+// The text of a verdict (a point's name, its headroom factor) was drawn in its marker's colour:
+// the far-below orange read at 2.25:1 on white, the wine at 2.2:1 on the dark page. Each text
+// colour the chart's style sheet gives must read at 4.5:1 (WCAG AA) on the background that
+// sheet gives, light and dark, and every point and headroom label must take one.
+TEST(Palette, VerdictTextReadsOnTheChartsBackground) {
+  test::TempDir dir;
+  const std::string data = std::string(ROOFLINE_TEST_DATA) + "/report/";
+  const auto r =
+      test::run_cli({"plot", data + "machine.json", data + "points.json", "-o", dir.file("c.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto root = test::parse_xml(test::slurp(dir.file("c.svg")));
+  const auto style = root->find_all([](const test::XmlNode& n) { return n.name == "style"; });
+  ASSERT_EQ(style.size(), 1u);
+  const std::string& css = style[0]->text;
+  const size_t dark_at = css.find(kDark);
+  ASSERT_NE(dark_at, std::string::npos);
+  const std::string light = css.substr(0, dark_at), dark = css.substr(dark_at);
+  for (const auto& [sheet, name] : {std::pair{light, "light"}, std::pair{dark, "dark"}}) {
+    const std::string bg = rule_colour(sheet, ".bg", "fill");
+    ASSERT_FALSE(bg.empty()) << name;
+    for (Verdict v : kVerdicts) {
+      const std::string fill = rule_colour(sheet, ".verdict-text-" + to_string(v), "fill");
+      ASSERT_FALSE(fill.empty()) << name << " " << to_string(v);
+      EXPECT_GE(contrast(fill, bg), 4.5)
+          << name << " " << to_string(v) << " " << fill << " on " << bg;
+    }
+  }
+  size_t labels = 0;
+  for (const char* cls : {"point-label", "headroom-label"})
+    for (const test::XmlNode* t : test::with_class(*root, cls)) {
+      ++labels;
+      const auto g = root->find_all([&](const test::XmlNode& n) {
+        return n.has_class("point") && n.attr("data-name") == t->text;
+      });
+      EXPECT_FALSE(t->has("style") || t->has("fill")) << t->text;  // nothing overrides the rule
+      if (g.size() == 1) {
+        EXPECT_TRUE(t->has_class("verdict-text-" + g[0]->attr("data-verdict"))) << t->text;
+      } else {
+        EXPECT_NE(t->attr("class").find("verdict-text-"), std::string::npos) << t->text;
+      }
+    }
+  EXPECT_GE(labels, 4u);
+}
+
+// The HTML tooltip's verdict line in its hue, on the tooltip's panel (light and dark).
+TEST(Palette, TheTooltipsVerdictReadsOnItsPanel) {
+  const std::string data = std::string(ROOFLINE_TEST_DATA) + "/report/";
+  test::TempDir dir;
+  const auto r = test::run_cli(
+      {"plot", data + "machine.json", data + "points.json", "-o", dir.file("c.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = test::slurp(dir.file("c.html"));
+  EXPECT_NE(html.find("'<p class=\"verdict verdict-text-' + esc(p.verdict) + '\">'"),
+            std::string::npos);
+  const size_t head = html.find("</style>");
+  ASSERT_NE(head, std::string::npos);
+  const std::string css = html.substr(0, head);
+  // The panel's colours are the first rules (:root, then its dark block); the tooltip's
+  // verdict rules come last, the light ones before the last dark block, the dark ones in it.
+  const size_t first_dark = css.find(kDark), last_dark = css.rfind(kDark);
+  ASSERT_NE(first_dark, std::string::npos);
+  ASSERT_LT(first_dark, last_dark);
+  const std::string root_rules = css.substr(0, first_dark), light = css.substr(0, last_dark);
+  const std::string dark_panel = css.substr(first_dark), dark_rules = css.substr(last_dark);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(root_rules, m, std::regex("--tip:(#[0-9A-Fa-f]{6})")));
+  const std::string light_tip = m[1];
+  ASSERT_TRUE(std::regex_search(dark_panel, m, std::regex("--tip:(#[0-9A-Fa-f]{6})")));
+  const std::string dark_tip = m[1];
+  for (Verdict v : kVerdicts) {
+    const std::string sel = ".tooltip .verdict-text-" + to_string(v);
+    const std::string on_light = rule_colour(light, sel, "color");
+    const std::string on_dark = rule_colour(dark_rules, sel, "color");
+    ASSERT_FALSE(on_light.empty() || on_dark.empty()) << to_string(v);
+    EXPECT_GE(contrast(on_light, light_tip), 4.5) << to_string(v) << " " << on_light;
+    EXPECT_GE(contrast(on_dark, dark_tip), 4.5) << to_string(v) << " " << on_dark;
+  }
 }
 
 }  // namespace ROOFLINE_UNITY_ID
