@@ -267,17 +267,10 @@ void run_compare(const CompareArgs& a) {
     if (first_roofs.empty()) first_roofs = roofs;
     c.precision = q.precision;
     if (a.json) {
-      Json j = comparison_to_json(c);
-      if (!q.label.empty()) j["point"] = q.label;
-      out.push_back(std::move(j));
+      out.push_back(comparison_to_json(c, q.label));
     } else {
-      // A point's intensity is its level's (docs/model.md §4): which level, when it has one.
-      std::string label = q.label;
-      if (!label.empty() && !q.level.empty()) label += " at " + q.level;
-      if (!q.precision.empty())
-        label += (label.empty() ? "" : ", ") + std::string("precision ") + q.precision;
       if (!text.empty()) text += "\n";
-      text += render_comparison(c, sets, label);
+      text += render_comparison(c, sets, comparison_label(q.label, q.level, q.precision));
     }
   }
   if (!a.report.empty())
@@ -360,25 +353,15 @@ void run_ridges(const RidgesArgs& a) {
   }
   // The devices with no dense roof of the groups shown (an SoC whose vendor publishes only its
   // NPU's TOPS) are named, not dropped without a word.
-  std::vector<std::string> left_out, labels;
-  for (const auto& e : entries)
-    if (std::none_of(rows.begin(), rows.end(), [&](const RidgeRow& r) { return r.device == &e; }))
-      left_out.push_back(e.name);
-  for (const auto& g : groups) labels.push_back(g.label);
+  const std::string left_out = render_ridges_left_out(ridge_rows_left_out(entries, rows), groups);
   if (a.json || a.csv) {
     // The JSON and CSV are the table's rows alone; the devices left out are said on stderr.
-    if (!left_out.empty())
-      say("roofline: note: not listed (no dense roof of " + join(labels) +
-          "): " + terminal_safe(join(left_out)) + "\n");
+    if (!left_out.empty()) say("roofline: note: " + left_out);
     emit(a.json ? json_text(ridge_rows_to_json(rows, groups)) + "\n"
                 : ridge_rows_to_csv(rows, groups),
          a.output);
   } else {
-    emit(render_ridge_rows(rows, groups) + (left_out.empty()
-                                                ? std::string()
-                                                : "not listed (no dense roof of " + join(labels) +
-                                                      "): " + terminal_safe(join(left_out)) + "\n"),
-         a.output);
+    emit(render_ridge_rows(rows, groups) + left_out, a.output);
   }
 }
 

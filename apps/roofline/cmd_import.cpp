@@ -8,8 +8,6 @@
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
-#include <map>
-#include <set>
 
 #include "commands.hpp"
 #include "roofline/diagnosis.hpp"
@@ -17,6 +15,7 @@
 #include "roofline/import.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -31,195 +30,24 @@ struct ImportArgs {
   double interval = 1.0;
 };
 
-/// Notes that say the same of many points ("NAME: L2 traffic left out: ...") as one line:
-/// `point_notes` holds (point name, note without the name).
-std::vector<std::string> grouped(
-    const std::vector<std::pair<std::string, std::string>>& point_notes) {
-  std::map<std::string, std::vector<std::string>> by_text;
-  std::vector<std::string> order, out;
-  for (const auto& [name, text] : point_notes) {
-    auto& names = by_text[text];
-    if (names.empty()) order.push_back(text);
-    names.push_back(name);
-  }
-  for (const auto& text : order) {
-    const auto& names = by_text[text];
-    if (names.size() == 1) {
-      out.push_back(names[0] + ": " + text);
-      continue;
-    }
-    std::string list;
-    for (std::size_t i = 0; i < names.size() && i < 3; ++i) list += (i ? ", " : "") + names[i];
-    if (names.size() > 3) list += ", ...";
-    out.push_back(std::to_string(names.size()) + " points (" + list + "): " + text);
-  }
-  return out;
-}
-
-/// --precision may not put work on a roof that counts other operations: the counters' FLOP of
-/// an fp32 kernel against an int8 roof's OP/s is no bound (docs/import.md). Refused before
-/// anything is written, naming the points and the precision their counters give.
-void refuse_other_work(const ImportArgs& a, const std::vector<Point>& points, const RoofSet& roofs,
-                       const ComputeRoof& chosen) {
-  std::string named, why;
-  size_t count = 0;
-  for (const auto& p : points) {
-    const std::string unit = stated_work_unit(p);
-    const std::string mismatch = roofs.work_mismatch(chosen, unit);
-    if (mismatch.empty()) continue;
-    if (why.empty()) why = mismatch;
-    if (++count <= 3)
-      named += (named.empty() ? "'" : ", '") + p.name + "' (" + p.precision + ", " + unit + ")";
-  }
-  if (count == 0) return;
-  if (count > 3) named += " and " + std::to_string(count - 3) + " more";
-  throw InputError("--precision " + a.machine.precision + ": the counters of " +
-                   (count == 1 ? "point " : std::to_string(count) + " points, ") + named +
-                   ", count other work than the roof: " + why +
-                   "; name a roof that counts their work, or leave --precision out");
-}
-
-/// The points as judged against a machine: each fitted to its roofs, and whether it is judged or
-/// only listed (no roof for its precision or level, said in the notes).
-struct Judged {
-  std::vector<Point> points;  ///< traffic at the machine's levels only
-  std::vector<bool> judged;
-};
-
-/// Fits each point to the machine's roofs (its levels, its precision or --precision's). The
-/// document keeps every level the counters measured (an L2 or L1 the machine has no roof for,
-/// DRAM by its name), so it can be judged later against a machine that has them; the precision
-/// chosen is written on it, so every later reader judges it the same.
-Judged judge(const ImportArgs& a, ImportResult& res, const std::optional<MachineDocument>& m) {
-  Judged out{res.doc.points, std::vector<bool>(res.doc.points.size(), m.has_value())};
-  std::vector<bool>& judged = out.judged;
-  if (!m) return out;
-  std::vector<std::pair<std::string, std::string>> point_notes;
-  std::vector<std::string> notes;
-  // --precision names the roof every point is judged against, in place of the precision its
-  // counters gave (an import's points always have one): a value the machine has no roof for
-  // is refused, naming its roofs, before anything is written.
-  if (!a.machine.precision.empty()) {
-    const ComputeRoof& chosen = m->roofs.select_compute(a.machine.precision);
-    std::set<std::string> own;  // the precisions that would have judged a point elsewhere
-    for (const auto& p : res.doc.points) {
-      if (p.precision.empty() || p.precision == chosen.name) continue;
-      const ComputeRoof* theirs = nullptr;
-      try {
-        theirs = &m->roofs.select_compute(p.precision);
-      } catch (const InputError&) {  // no roof of its own: --precision gives it one
-      }
-      if (theirs != &chosen) own.insert(p.precision);
-    }
-    if (!own.empty())
-      res.notes.push_back("judged against roof '" + chosen.name + "' (--precision " +
-                          a.machine.precision + ") in place of the precision" +
-                          (own.size() > 1 ? "s " : " ") + join({own.begin(), own.end()}) +
-                          " the counters give");
-    refuse_other_work(a, res.doc.points, m->roofs, chosen);
-  }
-  for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
-    Point& p = out.points[i];
-    notes.clear();
-    auto fitted = fit_levels(p.traffic, &m->roofs, notes, p.name);
-    if (!a.machine.precision.empty()) {
-      p.work_unit = stated_work_unit(p);  // the counters' unit stays with W
-      p.precision = a.machine.precision;
-    }
-    if (fitted.empty()) {
-      // No level the machine has a roof for: the point keeps its traffic, not judged.
-      judged[i] = false;
-    } else {
-      p.traffic = std::move(fitted);
-      judged[i] = fit_precision(p, m->roofs, notes);
-    }
-    res.doc.points[i].work_unit = p.work_unit;
-    res.doc.points[i].precision = p.precision;
-    for (const auto& n : notes)
-      point_notes.emplace_back(p.name,
-                               n.rfind(p.name + ": ", 0) == 0 ? n.substr(p.name.size() + 2) : n);
-  }
-  const auto g = grouped(point_notes);
-  res.notes.insert(res.notes.end(), g.begin(), g.end());
-  res.doc.machine = m->roofs.name;
-  return out;
-}
-
 void render(const ImportArgs& a, ImportResult res, const std::optional<MachineDocument>& m,
             const std::string& tool) {
-  std::string files;
-  for (const auto& f : a.files) files += (files.empty() ? "" : ", ") + f;
-  // An import is asked for points: none is an error (exit 2, nothing written), with the
-  // reasons the reader gave for what it left out.
-  if (res.doc.points.empty()) {
-    std::string why;
-    for (std::size_t i = 0; i < res.notes.size() && i < 5; ++i) why += "\n  " + res.notes[i];
-    if (res.notes.size() > 5) why += "\n  ... (" + std::to_string(res.notes.size() - 5) + " more)";
-    throw InputError(files + ": no point could be made from it" +
-                     (why.empty() ? std::string() : ":" + why));
-  }
+  const std::string files = join(a.files);
+  // An import is asked for points: none is an error (exit 2, nothing written).
+  require_import_points(res, files);
   // Every point as `point` and `plot` will read it back: a name on one line, W, Q, T and their
   // ratios numbers (a 1e-300 s duration would print P = inf), with or without a machine.
   require_valid_points(res.doc, files);
   // Per point: judged against the machine's roofs, or (no roof for the unit it ran on) only
   // listed — a tensor kernel held against the fp32 roof would read as impossible.
-  const Judged fit = judge(a, res, m);
-  const std::vector<bool>& judged = fit.judged;
+  const RoofSet* roofs = m ? &m->roofs : nullptr;
+  const JudgedPoints fit = judge_import(res, roofs, a.machine.precision);
   if (a.json) {
-    PointsDocument head_doc = res.doc;
-    head_doc.points.clear();
-    nlohmann::json head = points_to_json(head_doc);
-    head.erase("points");
-    head["source"] = tool;
-    head["file"] = a.files.front();
-    if (a.files.size() > 1) head["files"] = a.files;
-    head["notes"] = res.notes;
-    const auto& pts = res.doc.points;
-    std::vector<std::pair<std::string, JsonElement>> arrays;
-    arrays.emplace_back("points", [&](std::size_t i, nlohmann::json& e) {
-      if (i >= pts.size()) return false;
-      e = point_to_json(pts[i]);
-      return true;
-    });
-    if (m)
-      arrays.emplace_back("analysis", [&](std::size_t i, nlohmann::json& e) {
-        if (i >= pts.size()) return false;
-        if (judged[i]) {
-          e = analysis_to_json(fit.points[i], diagnose(fit.points[i], m->roofs), m->roofs);
-        } else {
-          e = point_to_json(pts[i]);
-          e["machine"] = m->roofs.name;
-          e["diagnosis"] = nullptr;  // no roof for its precision: see the notes
-        }
-        return true;
-      });
-    const std::string text = json_text_with_arrays(head, arrays);
-    // Nothing written here is refused later (docs/architecture.md): the readers take a points
-    // document up to kMaxPointsBytes.
-    if (text.size() > kMaxPointsBytes)
-      throw InputError(files + ": the points document would be " +
-                       format_bytes(Bytes(static_cast<double>(text.size()))) + ", above the " +
-                       exact_binary_size_text(kMaxPointsBytes) +
-                       " a points document may hold: import fewer kernels (ncu --kernel-name, "
-                       "--launch-count) or fewer files at once");
-    emit(text, a.output);
+    emit(import_json_text(res, tool, a.files, roofs, fit), a.output);
     return;
   }
   const bool color = a.output.empty() && color_stdout();
-  std::string t = tool + " import of " + files + ": " + std::to_string(res.doc.points.size()) +
-                  " point" + (res.doc.points.size() == 1 ? "" : "s") + "\n";
-  for (const auto& n : res.notes) t += "  " + n + "\n";
-  for (std::size_t i = 0; i < res.doc.points.size(); ++i) {
-    const auto& p = res.doc.points[i];
-    t += "\n";
-    if (m && judged[i])
-      t += render_point_analysis(fit.points[i], diagnose(fit.points[i], m->roofs), m->roofs, color);
-    else
-      t += render_point_brief(p) +
-           (m ? "  not judged: no roof for its precision or level (see notes)\n" : "");
-    if (m && judged[i] && !p.note.empty()) t += "  source: " + p.note + "\n";
-  }
-  emit(t, a.output);
+  emit(render_import_text(tool, a.files, res.doc.points, res.notes, roofs, fit, color), a.output);
 }
 
 std::optional<MachineDocument> maybe_machine(const ImportArgs& a) {

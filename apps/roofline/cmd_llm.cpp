@@ -199,9 +199,7 @@ void write_llm_report(const LlmArgs& a, const MachineDocument& machine, const ll
 
 void list_models(const LlmArgs& a) {
   if (a.json) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& m : llm::presets()) j.push_back(llm::model_to_json(m));
-    emit(json_text(j) + "\n", a.output);
+    emit(json_text(llm::models_to_json(llm::presets())) + "\n", a.output);
     return;
   }
   emit(llm::render_presets_text(llm::presets()), a.output);
@@ -368,66 +366,43 @@ Result unsaid(Result res, const llm::Report& rep) {
 Sections extra_sections(const LlmArgs& a, const LlmSetup& st, const llm::Report& rep) {
   Sections out;
   const llm::Scenario& s = st.scenario;
-  double throughput = rep.tokens_per_s;
-  std::string what = "decode", spec_note;
+  std::optional<llm::RequestTiming> request;
+  std::optional<llm::ServingResult> serving;
+  std::optional<llm::SpeculativeResult> speculative;
   if (a.output_tokens > 0) {
-    const llm::RequestTiming t =
-        llm::request_timing(st.model, s, a.output_tokens, st.roofs, a.chunk);
-    out.text += llm::render_request_text(unsaid(t, rep));
-    out.json["request"] = llm::request_to_json(t);
-    out.warnings.insert(out.warnings.end(), t.warnings.begin(), t.warnings.end());
-    throughput = t.output_tokens_per_s;
-    what = "the request's output";
+    request = llm::request_timing(st.model, s, a.output_tokens, st.roofs, a.chunk);
+    out.text += llm::render_request_text(unsaid(*request, rep));
+    out.json["request"] = llm::request_to_json(*request);
+    out.warnings.insert(out.warnings.end(), request->warnings.begin(), request->warnings.end());
   }
   if (wants_serving(a)) {
-    const llm::ServingResult sv =
-        llm::simulate_serving(st.model, s, serving_options(a, s), st.roofs);
-    out.text += llm::render_serving_text(unsaid(sv, rep));
-    out.json["serving"] = llm::serving_to_json(sv);
-    out.warnings.insert(out.warnings.end(), sv.warnings.begin(), sv.warnings.end());
-    throughput = sv.output_tokens_per_s;
-    what = "serving output";
+    serving = llm::simulate_serving(st.model, s, serving_options(a, s), st.roofs);
+    out.text += llm::render_serving_text(unsaid(*serving, rep));
+    out.json["serving"] = llm::serving_to_json(*serving);
+    out.warnings.insert(out.warnings.end(), serving->warnings.begin(), serving->warnings.end());
   }
   if (wants_speculative(a)) {
-    const llm::SpeculativeResult sp =
-        llm::speculative_decoding(st.model, s, speculative_options(a), st.roofs);
-    out.text += llm::render_speculative_text(unsaid(sp, rep), st.roofs);
-    out.json["speculative"] = llm::speculative_to_json(sp);
-    out.warnings.insert(out.warnings.end(), sp.warnings.begin(), sp.warnings.end());
-    if (what == "decode") {
-      // Decode alone: speculation is how it decodes, so the rate (and cost) is speculation's.
-      throughput = sp.tokens_per_s;
-      what = "speculative decoding";
-    } else {
-      // The request and serving above decode one token per step: say so beside their cost.
-      spec_note = std::string(wants_serving(a) ? "the serving above" : "the request above") +
-                  " decodes one token per step: speculative decoding is not in this cost (it " +
-                  "gives " + format_number(sp.tokens_per_s * a.dp, 4) + " tokens/s at decode, " +
-                  format_number(sp.speedup, 3) + "× the plain step's)";
-    }
+    speculative = llm::speculative_decoding(st.model, s, speculative_options(a), st.roofs);
+    out.text += llm::render_speculative_text(unsaid(*speculative, rep), st.roofs);
+    out.json["speculative"] = llm::speculative_to_json(*speculative);
+    out.warnings.insert(out.warnings.end(), speculative->warnings.begin(),
+                        speculative->warnings.end());
   }
-  if (a.dp > 1) {
-    // The figure is every replica's: one replica's throughput × the replicas.
-    out.text += "\nData parallel: " + format_number(a.dp) + " replicas of " +
-                std::to_string(llm::replica_devices(s)) +
-                " device(s): " + format_number(throughput * a.dp, 4) + " tokens/s in all (" + what +
-                ", all replicas)\n";
-    out.json["data_parallel"] = {{"replicas", a.dp},
-                                 {"devices_per_replica", llm::replica_devices(s)},
-                                 {"tokens_per_s", throughput * a.dp}};
+  const llm::ThroughputBasis basis = llm::throughput_basis(
+      rep.tokens_per_s, request ? &*request : nullptr, serving ? &*serving : nullptr,
+      speculative ? &*speculative : nullptr, a.dp);
+  if (const auto dp = llm::data_parallel_summary(s, a.dp, basis)) {
+    out.text += llm::render_data_parallel_text(*dp);
+    out.json["data_parallel"] = llm::data_parallel_to_json(*dp);
   }
   if (wants_cost(a)) {
     llm::DevicePower power = llm::device_power(machine_facts(st.machine));
     if (a.power_w > 0) power = {a.power_w, "--power-w"};
-    const double devices = llm::replica_devices(s) * a.dp;
     llm::PriceList prices = llm::PriceList::parse(a.price);
     const auto price = prices.of(st.given, st.roofs.machine, st.machine.origin);
     prices.check_all_used({st.given.empty() ? st.roofs.machine : st.given});
-    llm::TokenCost c = llm::token_cost(throughput * a.dp, devices, price, power, st.roofs.machine);
-    if (!spec_note.empty()) c.notes.push_back(spec_note);
-    c.basis = what;
-    out.text += llm::render_cost_text(
-        c, "(" + what + (a.dp > 1 ? ", all " + format_number(a.dp) + " replicas)" : ")"));
+    const llm::TokenCost c = llm::basis_cost(basis, s, a.dp, price, power, st.roofs.machine);
+    out.text += llm::render_cost_text(c, llm::cost_basis_label(basis.what, a.dp));
     out.json["cost"] = llm::cost_to_json(c);
   }
   return out;

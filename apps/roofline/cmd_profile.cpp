@@ -13,11 +13,8 @@
 #include "profile_instrument.hpp"
 #include "roofline/counters.hpp"
 #include "roofline/diagnosis.hpp"
-#include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
 #include "roofline/import.hpp"
-#include "roofline/json_out.hpp"
-#include "roofline/kernels.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 #include "roofline/suite.hpp"
@@ -45,22 +42,10 @@ struct ProfileArgs {
 };
 
 // --- roofline profile --self-test ------------------------------------------------------------
-// Built-in kernels whose W and Q are known by hand, run under the counters in this process; the
-// counts are judged by counters::self_test_rows. The kernels come from the suite's public
-// interface (make_workload), sized with its working_set_for.
-
-struct SelfTestRun {
-  std::string kernel, level;
-  int threads = 1;
-  double calls = 0;
-  std::string check;
-  std::vector<EventSpec> events;
-  std::vector<Reading> readings;
-  std::vector<SelfTestRow> rows;
-  std::vector<std::string> failures;  ///< counters that could not be opened
-  int counted_threads = 0;            ///< threads of this process counted
-  std::string skipped;                ///< why the case could not run
-};
+// Built-in kernels whose W and Q are known by hand, run under the counters in this process; what
+// each case should count (counters::self_test_case), the judging of the counts (self_test_rows)
+// and the report are the probe layer's. The kernels come from the suite's public interface
+// (make_workload), sized with its working_set_for.
 
 // How the self-test sizes its runs: enough calls for about 2·10⁸ FLOP, and for the streaming
 // kernel 10⁹ bytes at DRAM, so that start-up and other processes' DRAM traffic are small beside
@@ -70,60 +55,6 @@ constexpr double kSelfTestFlop = 2e8;
 constexpr double kSelfTestDramBytes = 1e9;
 constexpr double kSelfTestMostCalls = 1e6;
 constexpr int kSelfTestMostThreads = 16;
-// What a level that should serve nothing may count: 5 % of the traffic the case moves.
-constexpr double kSelfTestNearZero = 0.05;
-
-/// The W and Q one case should count, from the kernel catalogue's counts (kernels.hpp: axpy
-/// Q = 3·n·s, gemm's compulsory Q = 3·n²·s, s the bytes of the workload's type) and where the
-/// lines are filled from.
-SelfTestCase self_test_case(const std::string& kernel, const std::string& level,
-                            const suite::Workload& w, double calls) {
-  SelfTestCase c;
-  c.kernel = kernel;
-  c.level = level;
-  c.calls = calls;
-  c.flops = w.count.work.value * calls;
-  c.precision = w.precision;
-  using K = SelfTestCase::Kind;
-  const double n = w.params.count("n") ? w.params.at("n") : 0;
-  const DataType t = parse_dtype(w.precision);
-  if (kernel.rfind("axpy", 0) == 0) {
-    // x and y read, y written: n·s each (y is read first: no extra read-for-ownership).
-    const double moved = axpy(n, t).traffic.value * calls;
-    if (level == "L1") {
-      // 5 % of axpy's Q (3·n·s per call over all calls).
-      const double limit = kSelfTestNearZero * 3 * n * t.bytes * calls;
-      c.traffic = {
-          {"L2", limit, K::near_zero,
-           "working set in L1: nothing comes from L2 (limit: 5 % of the L1 traffic "
-           "3·n·8 B per call)"},
-          {"L3", limit, K::near_zero, "working set in L1: nothing comes from L3 or memory"}};
-    } else {
-      // The lines of x and y filled into each cache: two of the three n·s (the write-back of y
-      // is not a fill).
-      const double filled = moved * 2 / 3;
-      c.traffic = {
-          {"DRAM", moved, K::equal,
-           "3·n·8 B per call: x and y read, y written (y is read first: no extra "
-           "read-for-ownership)"},
-          {"L2", filled, K::equal,
-           "2·n·8 B per call: the lines of x and y filled into L1 (the write-back of y "
-           "is not a fill)"},
-          {"L3", filled, K::equal, "2·n·8 B per call: the lines of x and y filled into L2"}};
-    }
-  } else {  // gemm: A, B read and C written at least once per call
-    const double bound = gemm(n, n, n, t).traffic.value * calls;
-    if (level == "L1")
-      c.traffic = {{"L2", kSelfTestNearZero * bound, K::near_zero,
-                    "working set in L1: nothing comes from L2 (limit: 5 % of 3·n²·8 B per call)"}};
-    else
-      c.traffic = {
-          {"DRAM", bound, K::at_least, "compulsory: 3·n²·8 B per call (A, B read, C written)"},
-          {"L3", bound, K::at_least, "compulsory: 3·n²·8 B per call into L2"},
-          {"L2", bound, K::at_least, "compulsory: 3·n²·8 B per call into L1"}};
-  }
-  return c;
-}
 
 SelfTestRun run_self_test_case(const std::string& kernel, const std::string& level,
                                const suite::Machine& machine, const EventPlan& plan,
@@ -160,98 +91,11 @@ SelfTestRun run_self_test_case(const std::string& kernel, const std::string& lev
   r.calls = calls;
   const std::string bad = w->check();
   r.check = bad.empty() ? "passed" : bad;
-  r.rows = self_test_rows(self_test_case(kernel, level, *w, calls), r.events, r.readings);
+  const double n = w->params.count("n") ? w->params.at("n") : 0;
+  r.rows =
+      self_test_rows(self_test_case(kernel, level, n, w->precision, w->count.work.value, calls),
+                     r.events, r.readings);
   return r;
-}
-
-std::string ratio_text(const SelfTestRow& row) {
-  return row.ratio ? format_number(*row.ratio, 3) : std::string("-");
-}
-
-/// `profile --self-test --json` (schema roofline.selftest): each case's events, readings and
-/// compared rows.
-nlohmann::json self_test_json(const std::vector<SelfTestRun>& runs, const EventPlan& plan,
-                              bool all_pass, bool any_compared) {
-  nlohmann::json j = {
-      {"schema", "roofline.selftest"},   {"version", 1},          {"pmu", true},
-      {"cpu", plan.cpu_description},     {"limits", plan.limits}, {"missing", plan.missing},
-      {"pass", all_pass && any_compared}};
-  nlohmann::json js = nlohmann::json::array();
-  for (const auto& r : runs) {
-    nlohmann::json rj = {{"kernel", r.kernel}, {"level", r.level}, {"threads", r.threads}};
-    if (!r.skipped.empty()) {
-      rj["skipped"] = r.skipped;
-      js.push_back(rj);
-      continue;
-    }
-    rj["calls"] = r.calls;
-    rj["check"] = r.check;
-    rj["counted_threads"] = r.counted_threads;
-    rj["open_failures"] = r.failures;
-    nlohmann::json ev = nlohmann::json::array();
-    for (std::size_t i = 0; i < r.events.size(); ++i)
-      ev.push_back({{"name", r.events[i].name},
-                    {"config", r.events[i].config},
-                    {"weight", r.events[i].weight},
-                    {"value", r.readings[i].value},
-                    {"time_enabled", r.readings[i].time_enabled},
-                    {"time_running", r.readings[i].time_running}});
-    rj["events"] = ev;
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& row : r.rows) {
-      nlohmann::json x = {{"quantity", row.quantity}, {"events", row.events},
-                          {"counted", row.counted},   {"expected", row.expected},
-                          {"compared", row.compared}, {"pass", row.pass},
-                          {"verdict", row.verdict},   {"why", row.why}};
-      if (row.ratio) x["ratio"] = *row.ratio;
-      rows.push_back(x);
-    }
-    rj["rows"] = rows;
-    js.push_back(rj);
-  }
-  j["cases"] = js;
-  return j;
-}
-
-/// `profile --self-test`'s text: per case, each quantity counted against its expected value.
-std::string self_test_text(const std::vector<SelfTestRun>& runs, const EventPlan& plan,
-                           bool all_pass, bool any_compared) {
-  std::string t = "profile --self-test on " + plan.cpu_description + "\n";
-  for (const auto& r : runs) {
-    t += "\n" + r.kernel + ", working set in " + r.level + ", " + std::to_string(r.threads) +
-         " thread(s)";
-    if (!r.skipped.empty()) {
-      t += ": skipped (" + r.skipped + ")\n";
-      continue;
-    }
-    t += ", " + format_number(r.calls, 6) + " calls, " + std::to_string(r.counted_threads) +
-         " threads of this process counted; result check " + r.check + "\n";
-    for (const auto& f : r.failures) t += "  could not open " + f + "\n";
-    for (const auto& row : r.rows) {
-      const bool bytes = row.quantity.rfind("Q", 0) == 0;
-      auto fmt = [&](double v) { return bytes ? format_bytes(Bytes(v)) : format_work(Work(v)); };
-      t += "  " + row.quantity + ": ";
-      if (row.compared)
-        t += "counted " + fmt(row.counted) + ", expected " + fmt(row.expected) +
-             ", counted/expected " + ratio_text(row) + " — " + row.verdict + "\n";
-      else
-        t += row.verdict + "\n";
-      t += "    " + row.why + "\n";
-      if (!row.events.empty()) {
-        std::string ev;
-        for (const auto& e : row.events) ev += (ev.empty() ? "" : ", ") + e;
-        t += "    events: " + ev + "\n";
-      }
-    }
-  }
-  for (const auto& l : plan.limits) t += "limit: " + l + "\n";
-  for (const auto& m : plan.missing) t += "not counted: " + m + "\n";
-  t += std::string("\nself-test: ") +
-       (!any_compared ? "nothing could be compared"
-        : all_pass    ? "every count within its tolerance"
-                      : "a count is off (see above)") +
-       "\n";
-  return t;
 }
 
 void run_self_test(const ProfileArgs& a) {
@@ -259,19 +103,8 @@ void run_self_test(const ProfileArgs& a) {
   const std::string no_core = explain_missing(pmu);
   if (!no_core.empty()) {
     // Nothing to check without counters: say so plainly and exit "unavailable" (3).
-    const std::string text =
-        "profile --self-test: no PMU — this machine gives no hardware counters, so nothing can "
-        "be checked.\n" +
-        no_core + "\n";
-    if (a.json)
-      emit(json_text(nlohmann::json({{"schema", "roofline.selftest"},
-                                     {"version", 1},
-                                     {"pmu", false},
-                                     {"message", no_core}})) +
-               "\n",
-           a.output);
-    else
-      emit(text, a.output);
+    emit(a.json ? self_test_no_pmu_json_text(no_core) : render_self_test_no_pmu_text(no_core),
+         a.output);
     std::fflush(stdout);
     throw Unavailable("no PMU: the self-test needs hardware counters");
   }
@@ -287,18 +120,8 @@ void run_self_test(const ProfileArgs& a) {
       {"axpy-fp64", "L1"}, {"axpy-fp64", "DRAM"}, {"gemm-tiled", "L1"}, {"gemm-tiled", "DRAM"}};
   std::vector<SelfTestRun> runs;
   for (const auto& [k, l] : cases) runs.push_back(run_self_test_case(k, l, machine, plan, a.sysfs));
-
-  bool all_pass = true, any_compared = false;
-  for (const auto& r : runs)
-    for (const auto& row : r.rows) {
-      all_pass = all_pass && row.pass;
-      any_compared = any_compared || row.compared;
-    }
-  if (a.json)
-    emit(json_text(self_test_json(runs, plan, all_pass, any_compared)) + "\n", a.output);
-  else
-    emit(self_test_text(runs, plan, all_pass, any_compared), a.output);
-  if (!all_pass || !any_compared) {
+  emit(a.json ? self_test_json_text(runs, plan) : render_self_test_text(runs, plan), a.output);
+  if (!self_test_verdict(runs).passed()) {
     std::fflush(stdout);
     std::exit(kExitResultCheckFailed);
   }
@@ -409,68 +232,6 @@ RunResult counted_run(ProfileArgs& a, std::vector<RegionResult>& regions,
   return r;
 }
 
-/// `--json`: the points document with the run (command, status, times, counts, messages) and,
-/// with a machine, each point's analysis.
-std::string profile_json(const ProfileArgs& a, const RunResult& r, const CountedPoints& o,
-                         const std::vector<std::string>& messages,
-                         const std::optional<MachineDocument>& m) {
-  PointsDocument doc;
-  doc.points = o.points;
-  if (m) doc.machine = m->roofs.name;
-  nlohmann::json j = points_to_json(doc);
-  nlohmann::json run = {
-      {"command", a.command}, {"exit_status", r.exit_status}, {"wall_seconds", r.wall_seconds}};
-  if (r.totals.cpu_seconds > 0) run["cpu_seconds"] = r.totals.cpu_seconds;
-  if (r.totals.flops_counted) {
-    run["flops"] = r.totals.flops;
-    run["flops_by_precision"] = r.totals.flops_by_precision;
-  }
-  if (!r.totals.bytes_by_level.empty()) run["bytes_by_level"] = r.totals.bytes_by_level;
-  run["cpu"] = r.plan.cpu_description;
-  run["limits"] = r.plan.limits;
-  run["messages"] = messages;
-  run["notes"] = o.notes;
-  run["min_running_fraction"] = r.totals.min_running_fraction;
-  j["run"] = run;
-  if (m) j["analysis"] = analyses_to_json(o.judged, m->roofs);
-  return json_text(j) + "\n";
-}
-
-/// The text report: status and times, the counted W and Q, multiplexing, limits, messages and
-/// notes, then the points (with their analysis against the machine, when given).
-std::string profile_text(const ProfileArgs& a, const RunResult& r, const CountedPoints& o,
-                         const std::vector<std::string>& messages,
-                         const std::optional<MachineDocument>& m) {
-  std::string t;
-  t += "profile of " + (a.replay.empty() ? a.command.front() : a.replay) + "\n";
-  t += "  exit status " + std::to_string(r.exit_status) +
-       (r.term_signal ? " (signal " + std::to_string(r.term_signal) + ")" : "") +
-       ", T = " + format_seconds(Seconds(r.wall_seconds)) + " (wall clock)";
-  if (r.totals.cpu_seconds > 0)
-    t += ", CPU time " + format_seconds(Seconds(r.totals.cpu_seconds)) + " (" +
-         format_number(r.totals.cpu_seconds / std::max(r.wall_seconds, 1e-12), 3) + " cores busy)";
-  t += "\n";
-  if (!r.plan.cpu_description.empty()) t += "  CPU: " + r.plan.cpu_description + "\n";
-  if (r.totals.flops_counted) {
-    t += "  counted W = " + format_work(Work(r.totals.flops));
-    std::string parts;
-    for (const auto& [prec, f] : r.totals.flops_by_precision)
-      parts += (parts.empty() ? "" : ", ") + (prec.empty() ? "no precision" : prec) + " " +
-               format_work(Work(f));
-    t += " (" + parts + ")\n";
-  }
-  for (const auto& [lvl, b] : r.totals.bytes_by_level)
-    t += "  counted Q(" + lvl + ") = " + format_bytes(Bytes(b)) + "\n";
-  if (r.totals.min_running_fraction < 1)
-    t += "  counters were multiplexed (lowest running share " +
-         format_number(r.totals.min_running_fraction * 100, 3) +
-         "%): counts scaled by time enabled / time running\n";
-  for (const auto& l : r.plan.limits) t += "  limit: " + l + "\n";
-  for (const auto& msg : messages) t += "  " + msg + "\n";
-  for (const auto& n : o.notes) t += "  note: " + n + "\n";
-  return t + points_text(o.judged, m, a.output);
-}
-
 /// What the user declared, checked before the program runs: a W or Q that no point could hold
 /// (≤ 0, as `point` refuses; below a double's normal range, so W/T or W/Q underflows to 0), or
 /// a W/Q that is no number (1G / 1e-320 is inf), would otherwise be found only after a run of
@@ -569,7 +330,12 @@ void run(ProfileArgs& a) {
   if (!a.save_counters.empty() && a.replay.empty())
     emit(recording_to_json(r, this_cpu()), a.save_counters);
   if (m && !a.report.empty()) write_profile_report(a.report, a.name, *m, o.judged, o.left_out);
-  emit(a.json ? profile_json(a, r, o, messages, m) : profile_text(a, r, o, messages, m), a.output);
+  if (a.json)
+    emit(profile_json_text(a.command, r, o, messages, m ? &m->roofs : nullptr), a.output);
+  else
+    emit(render_profile_head(a.replay.empty() ? a.command.front() : a.replay, r, o, messages) +
+             points_text(o.judged, m, a.output),
+         a.output);
   if (r.exit_status != 0) {
     std::fflush(stdout);
     std::exit(r.exit_status);

@@ -226,6 +226,53 @@ struct SelfTestRow {
 std::vector<SelfTestRow> self_test_rows(const SelfTestCase& c, const std::vector<EventSpec>& events,
                                         const std::vector<Reading>& readings);
 
+/// What a level that should serve a self-test case nothing may count: 5 % of the traffic the
+/// case moves.
+inline constexpr double kSelfTestNearZero = 0.05;
+
+/// The W and Q one self-test case should count, worked out by hand from the kernel catalogue's
+/// counts (kernels.hpp: axpy Q = 3·n·s, gemm's compulsory Q = 3·n²·s, s the bytes of
+/// `precision`) and where the lines are filled from: `kernel` an axpy ("axpy-fp64") or a gemm
+/// ("gemm-tiled") of size `n` in `precision`, its working set in `level` ("L1" or "DRAM"),
+/// `work_per_call` its W per call, run `calls` times.
+SelfTestCase self_test_case(const std::string& kernel, const std::string& level, double n,
+                            const std::string& precision, double work_per_call, double calls);
+
+/// One self-test case as it ran: the kernel, its level and threads, the calls counted, its
+/// result check, the events and readings and the compared rows; or why it could not run.
+struct SelfTestRun {
+  std::string kernel, level;
+  int threads = 1;
+  double calls = 0;
+  std::string check;  ///< "passed", or what the kernel's result check found
+  std::vector<EventSpec> events;
+  std::vector<Reading> readings;  ///< readings[i] of events[i]
+  std::vector<SelfTestRow> rows;
+  std::vector<std::string> failures;  ///< counters that could not be opened
+  int counted_threads = 0;            ///< threads of this process counted
+  std::string skipped;                ///< why the case could not run ("" when it ran)
+};
+
+/// Whether the self-test passed: every row within its tolerance, and at least one compared.
+struct SelfTestVerdict {
+  bool all_pass = true;
+  bool any_compared = false;
+  bool passed() const { return all_pass && any_compared; }
+};
+SelfTestVerdict self_test_verdict(const std::vector<SelfTestRun>& runs);
+
+/// `profile --self-test`'s text: "profile --self-test on CPU", per case each quantity counted
+/// against its expected value (or why it was not compared) with how it was worked out and its
+/// events, the plan's limits and what it cannot count, and the verdict line.
+std::string render_self_test_text(const std::vector<SelfTestRun>& runs, const EventPlan& plan);
+/// `profile --self-test --json` (schema roofline.selftest, with a line end): the CPU, the plan's
+/// limits and what it cannot count, "pass", and each case's events, readings and compared rows.
+std::string self_test_json_text(const std::vector<SelfTestRun>& runs, const EventPlan& plan);
+/// The self-test on a machine without a PMU (`why`: explain_missing's text), as text and as
+/// the roofline.selftest document with "pmu": false (each with a line end).
+std::string render_self_test_no_pmu_text(const std::string& why);
+std::string self_test_no_pmu_json_text(const std::string& why);
+
 /// What perf_event offers on this machine, and what to do about what it does not.
 struct PmuStatus {
   bool software_events = false;  ///< task-clock could be opened
@@ -426,5 +473,18 @@ std::optional<Point> judged_point(const Point& p, std::vector<LevelTraffic> fitt
 /// point throws InputError, naming `work`/`traffic` when they were given.
 CountedPoints counted_points(const RunResult& r, const std::vector<RegionResult>& regions,
                              const PointInputs& in, const RoofSet* roofs);
+
+/// `roofline profile`'s text before its points: "profile of WHAT" (the program or the replayed
+/// file), its exit status (and signal) and wall time, CPU time and the cores busy, the CPU, the
+/// counted W (per precision) and Q per level, multiplexing, the plan's limits, `messages`
+/// (run_messages) and the points' notes.
+std::string render_profile_head(const std::string& what, const RunResult& r, const CountedPoints& o,
+                                const std::vector<std::string>& messages);
+/// `roofline profile --json` (with a line end): the points document of `o.points` (its machine
+/// `roofs`' name) with the run — `command`, status, times, counts, the CPU, limits, `messages`
+/// and the notes — and, with `roofs`, the analysis of each judged point against them.
+std::string profile_json_text(const std::vector<std::string>& command, const RunResult& r,
+                              const CountedPoints& o, const std::vector<std::string>& messages,
+                              const RoofSet* roofs);
 
 }  // namespace roofline::counters

@@ -22,6 +22,15 @@ struct PointsDocument {
   std::string origin;
 };
 
+/// A document's points as judged against a machine's roofs (`roofline import`): each point
+/// fitted to the roofs (its traffic at their levels only, the precision it is judged at) and
+/// whether it is judged or only listed (no roof for its precision or level). In the order of
+/// the document's points; without a machine, the points as they are and none judged.
+struct JudgedPoints {
+  std::vector<Point> fitted;
+  std::vector<bool> judged;
+};
+
 /// Refuses points in other units than what they are put beside: InputError "FILE: points are in
 /// W/Q but AGAINST W'/Q'" (`against`: "the machine's roofs are in", "a.json holds").
 void refuse_other_units(const std::string& file, const UnitSystem& points,

@@ -23,9 +23,23 @@ std::string render_hardware_show(const HardwareSummary& s, const std::vector<Rid
 /// order; `label` names the query (a point, a precision) or is empty.
 std::string render_comparison(const Comparison& c, const std::vector<const RoofSet*>& sets,
                               const std::string& label);
+/// What one comparison of `hw compare` is at, as render_comparison's `label` takes it: the
+/// point's name, its level after " at " (with a point only: a point's intensity is its level's),
+/// then "precision P", each left out when empty ("gemm at DRAM, precision bf16"; "" for --at
+/// without --precision).
+std::string comparison_label(const std::string& point, const std::string& level,
+                             const std::string& precision);
 /// The ridge table: a row per device, a column per group (empty: no dense roof of it).
 std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
                               const std::vector<PrecisionGroup>& groups);
+/// The names of the devices of `entries` that no row of `rows` shows (no dense roof of the
+/// groups shown), in the order of `entries`.
+std::vector<std::string> ridge_rows_left_out(const std::vector<HardwareSummary>& entries,
+                                             const std::vector<RidgeRow>& rows);
+/// The line naming the devices left out of the ridge table: "not listed (no dense roof of fp64,
+/// fp32): A, B" and a line end, the names made safe for the terminal; "" when none is.
+std::string render_ridges_left_out(const std::vector<std::string>& left_out,
+                                   const std::vector<PrecisionGroup>& groups);
 /// The ridge table as CSV: one line per device and group that has a ridge.
 std::string ridge_rows_to_csv(const std::vector<RidgeRow>& rows,
                               const std::vector<PrecisionGroup>& groups);

@@ -366,4 +366,32 @@ std::string short_kernel_name(const std::string& full);
 /// A point without roofs: W, Q per level, T, I and P on one or two lines.
 std::string render_point_brief(const Point& p);
 
+// ---- What `roofline import` makes of the points (import_judge.cpp) --------------------------
+
+/// An import is asked for points: one that gave none is an InputError, "ORIGIN: no point could
+/// be made from it" with the first five of the reasons the reader gave (its notes) for what it
+/// left out, one per line, and how many more.
+void require_import_points(const ImportResult& res, const std::string& origin);
+
+/// Fits each point of `res` to `roofs` (its levels; its precision, or `precision` — the
+/// command's --precision — in place of every point's). The document keeps every level the
+/// counters measured (an L2 or L1 the machine has no roof for, DRAM by its name), so it can be
+/// judged later against a machine that has them; the precision chosen is written on its points
+/// (with the counters' work unit), and the machine's name on the document, so every later reader
+/// judges them the same. The notes of fitting are added to `res.notes`, one line for the points
+/// that share a note ("3 points (a, b, c): ..."). A `precision` the roofs lack, or one whose
+/// roof counts other work than a point's counters (FLOP against OP/s), is an InputError naming
+/// the points, before anything is written. Without roofs (nullptr) every point is as it is and
+/// none judged.
+JudgedPoints judge_import(ImportResult& res, const RoofSet* roofs, const std::string& precision);
+
+/// `roofline import --json`: the points document of `res` (its head, "source" the tool, "file"
+/// the first of `files` and "files" all of them when there are several, "notes"), its points and,
+/// with `roofs`, each point's analysis (null "diagnosis" for a point not judged), written array
+/// element by array element (json_text_with_arrays). A document above kMaxPointsBytes, which no
+/// reader would take back, is an InputError naming the files.
+std::string import_json_text(const ImportResult& res, const std::string& tool,
+                             const std::vector<std::string>& files, const RoofSet* roofs,
+                             const JudgedPoints& fit);
+
 }  // namespace roofline

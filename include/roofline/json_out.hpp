@@ -61,7 +61,9 @@ nlohmann::json kernel_count_to_json(const KernelCount& k);
 nlohmann::json kernel_catalogue_to_json(const std::vector<KernelSpec>& kernels);
 /// `roofline kernel --json`'s "machine": the kernel on `machine`'s roofs.
 nlohmann::json kernel_on_roofs_to_json(const KernelOnRoofs& k, const std::string& machine);
-nlohmann::json comparison_to_json(const Comparison& c);
+/// `roofline hw compare --json`'s comparison; with a `point` (compared at a point's intensity)
+/// its name as "point".
+nlohmann::json comparison_to_json(const Comparison& c, const std::string& point = "");
 
 /// `roofline hw list --json`: one row per device (name, vendor, kind, year, memory, power,
 /// default roofs).

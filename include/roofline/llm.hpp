@@ -790,6 +790,44 @@ class PriceList {
 /// Data-parallel replicas (`--dp`, dp=): InputError unless a finite whole number ≥ 1.
 void check_dp(double dp);
 
+/// The throughput the cost and the data-parallel line of one (batch, context) are at, of one
+/// replica: the decode step's; the whole request's output when there is a request (-N); serving
+/// output when there is serving. Speculative decoding is how decode runs, so it replaces decode
+/// alone; beside a request or serving, which decode one token per step, it is said in a note.
+struct ThroughputBasis {
+  double tokens_per_s = 0;  ///< one replica's
+  /// "decode", "the request's output", "serving output" or "speculative decoding"
+  /// (TokenCost::basis)
+  std::string what = "decode";
+  /// Speculative decoding beside a request or serving: not in their cost, and what it would
+  /// give at decode (over every replica); empty otherwise.
+  std::string note;
+};
+/// `decode_tokens_per_s` is the step's (Report::tokens_per_s); each section is given when it was
+/// computed (nullptr otherwise); `replicas` (--dp) scales the note's speculative rate.
+ThroughputBasis throughput_basis(double decode_tokens_per_s, const RequestTiming* request,
+                                 const ServingResult* serving, const SpeculativeResult* speculative,
+                                 double replicas);
+
+/// Data-parallel replicas of one model replica: every replica's throughput together.
+struct DataParallelSummary {
+  double replicas = 1;
+  int devices_per_replica = 1;  ///< replica_devices
+  double tokens_per_s_all = 0;  ///< one replica's throughput × replicas
+  std::string what;             ///< ThroughputBasis::what
+};
+/// The replicas of `s` at `b`'s throughput; none for one replica (replicas ≤ 1).
+std::optional<DataParallelSummary> data_parallel_summary(const Scenario& s, double replicas,
+                                                         const ThroughputBasis& b);
+/// The cost of a token at `b`'s throughput of every replica, on every replica's devices
+/// (token_cost), with `b`'s note and `b.what` as its basis.
+TokenCost basis_cost(const ThroughputBasis& b, const Scenario& s, double replicas,
+                     std::optional<double> price_per_hour, const DevicePower& power,
+                     const std::string& machine);
+/// What the cost section's heading says its throughput is: "(decode)", or with replicas
+/// "(decode, all 4 replicas)".
+std::string cost_basis_label(const std::string& what, double replicas);
+
 // --- One model on several machines (compare.cpp) ----------------------------------------
 
 /// What `roofline llm --hw a,b,c` adds to each machine's decode step: the whole request when
@@ -1023,6 +1061,9 @@ std::string render_request_text(const RequestTiming& t);
 std::string render_serving_text(const ServingResult& s);
 std::string render_speculative_text(const SpeculativeResult& s, const Roofs& r);
 std::string render_cost_text(const TokenCost& c, const std::string& what);
+/// "Data parallel: 4 replicas of 2 device(s): 1234 tokens/s in all (decode, all replicas)",
+/// after an empty line.
+std::string render_data_parallel_text(const DataParallelSummary& d);
 std::string render_training_text(const TrainingResult& t, const ModelConfig& m, const Roofs& r);
 
 }  // namespace roofline::llm

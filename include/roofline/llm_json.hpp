@@ -14,6 +14,8 @@ namespace roofline::llm {
 /// A Hugging Face config.json already parsed; `origin` names the file in errors.
 ModelConfig model_from_hf_json(const nlohmann::json& j, const std::string& origin);
 nlohmann::json model_to_json(const ModelConfig& m);
+/// `roofline llm --list --json`: each model as model_to_json gives it, in order.
+nlohmann::json models_to_json(const std::vector<ModelConfig>& models);
 
 nlohmann::json to_json(const Report& r);
 nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfig& m,
@@ -29,6 +31,8 @@ nlohmann::json request_to_json(const RequestTiming& t);
 nlohmann::json serving_to_json(const ServingResult& s);
 nlohmann::json speculative_to_json(const SpeculativeResult& s);
 nlohmann::json cost_to_json(const TokenCost& c);
+/// {"replicas", "devices_per_replica", "tokens_per_s"} (tokens_per_s: every replica's).
+nlohmann::json data_parallel_to_json(const DataParallelSummary& d);
 nlohmann::json training_to_json(const TrainingResult& t);
 /// `roofline llm --train --json`: the model, the machine's roofs and the step (schema
 /// roofline.llm-training).

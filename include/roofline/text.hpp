@@ -51,6 +51,15 @@ std::string render_machines_diff(const RoofSetDiff& d, const RoofSet& a,
 std::string render_points_diff(const PointsDiff& d, const std::string& label_a,
                                const std::string& label_b);
 
+/// `roofline import`'s text (src/report/import_text.cpp): "TOOL import of FILES: N points", each
+/// note indented, then per point after an empty line its analysis against `roofs` where
+/// `fit` judged it (its source note after), else its brief form (render_point_brief), "not
+/// judged" added when there are roofs. `files` joined by ", ".
+std::string render_import_text(const std::string& tool, const std::vector<std::string>& files,
+                               const std::vector<Point>& points,
+                               const std::vector<std::string>& notes, const RoofSet* roofs,
+                               const JudgedPoints& fit, bool color);
+
 /// `roofline check`'s text (src/report/check_text.cpp): a line per point — "PASS  ", "FAIL  " or
 /// "SKIP  ", its name (escaped) and its reasons joined by "; " — then "note: " and each note, then
 /// "roofline check: FAILED, " or "passed, " (as `gate_failed` says) and the summary.

@@ -177,7 +177,7 @@ json kernel_on_roofs_to_json(const KernelOnRoofs& k, const std::string& machine)
           {"time_no_overlap", k.time_no_overlap.value}};
 }
 
-json comparison_to_json(const Comparison& c) {
+json comparison_to_json(const Comparison& c, const std::string& point) {
   json machines = json::array();
   for (size_t i = 0; i < c.machines.size(); ++i) {
     const auto& m = c.machines[i];
@@ -201,6 +201,7 @@ json comparison_to_json(const Comparison& c) {
             {"precision", asked(c.precision)},
             {"level", asked(c.level)}};
   if (const std::string note = mixed_work_note(c); !note.empty()) j["note"] = note;
+  if (!point.empty()) j["point"] = point;
   return j;
 }
 

@@ -651,4 +651,10 @@ nlohmann::json model_to_json(const ModelConfig& m) {
   return j;
 }
 
+nlohmann::json models_to_json(const std::vector<ModelConfig>& models) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& m : models) j.push_back(model_to_json(m));
+  return j;
+}
+
 }  // namespace roofline::llm

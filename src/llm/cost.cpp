@@ -128,4 +128,53 @@ void check_dp(double dp) {
     throw InputError("--dp: must be a whole number ≥ 1 (got " + format_number(dp) + ")");
 }
 
+ThroughputBasis throughput_basis(double decode_tokens_per_s, const RequestTiming* request,
+                                 const ServingResult* serving, const SpeculativeResult* speculative,
+                                 double replicas) {
+  ThroughputBasis b;
+  b.tokens_per_s = decode_tokens_per_s;
+  if (request) {
+    b.tokens_per_s = request->output_tokens_per_s;
+    b.what = "the request's output";
+  }
+  if (serving) {
+    b.tokens_per_s = serving->output_tokens_per_s;
+    b.what = "serving output";
+  }
+  if (!speculative) return b;
+  if (b.what == "decode") {
+    // Decode alone: speculation is how it decodes, so the rate (and cost) is speculation's.
+    b.tokens_per_s = speculative->tokens_per_s;
+    b.what = "speculative decoding";
+  } else {
+    // The request and serving decode one token per step: said beside their cost.
+    b.note = std::string(serving ? "the serving above" : "the request above") +
+             " decodes one token per step: speculative decoding is not in this cost (it gives " +
+             format_number(speculative->tokens_per_s * replicas, 4) + " tokens/s at decode, " +
+             format_number(speculative->speedup, 3) + "× the plain step's)";
+  }
+  return b;
+}
+
+std::optional<DataParallelSummary> data_parallel_summary(const Scenario& s, double replicas,
+                                                         const ThroughputBasis& b) {
+  if (!(replicas > 1)) return std::nullopt;
+  // The figure is every replica's: one replica's throughput × the replicas.
+  return DataParallelSummary{replicas, replica_devices(s), b.tokens_per_s * replicas, b.what};
+}
+
+TokenCost basis_cost(const ThroughputBasis& b, const Scenario& s, double replicas,
+                     std::optional<double> price_per_hour, const DevicePower& power,
+                     const std::string& machine) {
+  TokenCost c = token_cost(b.tokens_per_s * replicas, replica_devices(s) * replicas, price_per_hour,
+                           power, machine);
+  if (!b.note.empty()) c.notes.push_back(b.note);
+  c.basis = b.what;
+  return c;
+}
+
+std::string cost_basis_label(const std::string& what, double replicas) {
+  return "(" + what + (replicas > 1 ? ", all " + format_number(replicas) + " replicas)" : ")");
+}
+
 }  // namespace roofline::llm

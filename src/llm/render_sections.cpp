@@ -1,5 +1,5 @@
 // Text and JSON of the sections beyond one step: the whole request, serving at a concurrency,
-// speculative decoding, cost per token, a training step.
+// speculative decoding, data-parallel replicas, cost per token, a training step.
 #include <cmath>
 #include <string>
 
@@ -203,6 +203,19 @@ std::string render_cost_text(const TokenCost& c, const std::string& what) {
            format_number(*c.joules_per_token, 4) + " J/token (at full board power)\n";
   for (const auto& n : c.notes) out += "  note: " + n + "\n";
   return out;
+}
+
+std::string render_data_parallel_text(const DataParallelSummary& d) {
+  return "\nData parallel: " + format_number(d.replicas) + " replicas of " +
+         std::to_string(d.devices_per_replica) +
+         " device(s): " + format_number(d.tokens_per_s_all, 4) + " tokens/s in all (" + d.what +
+         ", all replicas)\n";
+}
+
+nlohmann::json data_parallel_to_json(const DataParallelSummary& d) {
+  return {{"replicas", d.replicas},
+          {"devices_per_replica", d.devices_per_replica},
+          {"tokens_per_s", d.tokens_per_s_all}};
 }
 
 nlohmann::json cost_to_json(const TokenCost& c) {

@@ -4,7 +4,9 @@
 #include <map>
 
 #include "roofline/counters.hpp"
+#include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
+#include "roofline/kernels.hpp"
 #include "roofline/quantity.hpp"
 
 namespace roofline::counters {
@@ -180,6 +182,54 @@ std::vector<SelfTestRow> self_test_rows(const SelfTestCase& c, const std::vector
   work_rows(c, sums.work, rows);
   for (const auto& t : c.traffic) rows.push_back(traffic_row(t, sums.traffic));
   return rows;
+}
+
+SelfTestCase self_test_case(const std::string& kernel, const std::string& level, double n,
+                            const std::string& precision, double work_per_call, double calls) {
+  SelfTestCase c;
+  c.kernel = kernel;
+  c.level = level;
+  c.calls = calls;
+  c.flops = work_per_call * calls;
+  c.precision = precision;
+  using K = SelfTestCase::Kind;
+  const DataType t = parse_dtype(precision);
+  if (kernel.rfind("axpy", 0) == 0) {
+    // x and y read, y written: n·s each (y is read first: no extra read-for-ownership).
+    const double moved = axpy(n, t).traffic.value * calls;
+    if (level == "L1") {
+      // 5 % of axpy's Q (3·n·s per call over all calls).
+      const double limit = kSelfTestNearZero * 3 * n * t.bytes * calls;
+      c.traffic = {
+          {"L2", limit, K::near_zero,
+           "working set in L1: nothing comes from L2 (limit: 5 % of the L1 traffic "
+           "3·n·8 B per call)"},
+          {"L3", limit, K::near_zero, "working set in L1: nothing comes from L3 or memory"}};
+    } else {
+      // The lines of x and y filled into each cache: two of the three n·s (the write-back of y
+      // is not a fill).
+      const double filled = moved * 2 / 3;
+      c.traffic = {
+          {"DRAM", moved, K::equal,
+           "3·n·8 B per call: x and y read, y written (y is read first: no extra "
+           "read-for-ownership)"},
+          {"L2", filled, K::equal,
+           "2·n·8 B per call: the lines of x and y filled into L1 (the write-back of y "
+           "is not a fill)"},
+          {"L3", filled, K::equal, "2·n·8 B per call: the lines of x and y filled into L2"}};
+    }
+  } else {  // gemm: A, B read and C written at least once per call
+    const double bound = gemm(n, n, n, t).traffic.value * calls;
+    if (level == "L1")
+      c.traffic = {{"L2", kSelfTestNearZero * bound, K::near_zero,
+                    "working set in L1: nothing comes from L2 (limit: 5 % of 3·n²·8 B per call)"}};
+    else
+      c.traffic = {
+          {"DRAM", bound, K::at_least, "compulsory: 3·n²·8 B per call (A, B read, C written)"},
+          {"L3", bound, K::at_least, "compulsory: 3·n²·8 B per call into L2"},
+          {"L2", bound, K::at_least, "compulsory: 3·n²·8 B per call into L1"}};
+  }
+  return c;
 }
 
 }  // namespace roofline::counters

@@ -1,6 +1,7 @@
 // What `roofline hw` prints (hw_output.hpp).
 #include "roofline/hw_output.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -188,6 +189,33 @@ std::string render_comparison(const Comparison& c, const std::vector<const RoofS
   }
   if (const std::string note = mixed_work_note(c); !note.empty()) text += "* " + note + "\n";
   return text;
+}
+
+std::string comparison_label(const std::string& point, const std::string& level,
+                             const std::string& precision) {
+  std::string label = point;
+  if (!label.empty() && !level.empty()) label += " at " + level;
+  if (!precision.empty())
+    label += (label.empty() ? "" : ", ") + std::string("precision ") + precision;
+  return label;
+}
+
+std::vector<std::string> ridge_rows_left_out(const std::vector<HardwareSummary>& entries,
+                                             const std::vector<RidgeRow>& rows) {
+  std::vector<std::string> out;
+  for (const auto& e : entries)
+    if (std::none_of(rows.begin(), rows.end(), [&](const RidgeRow& r) { return r.device == &e; }))
+      out.push_back(e.name);
+  return out;
+}
+
+std::string render_ridges_left_out(const std::vector<std::string>& left_out,
+                                   const std::vector<PrecisionGroup>& groups) {
+  if (left_out.empty()) return "";
+  std::vector<std::string> labels;
+  for (const auto& g : groups) labels.push_back(g.label);
+  return "not listed (no dense roof of " + join(labels) + "): " + terminal_safe(join(left_out)) +
+         "\n";
 }
 
 std::string render_ridge_rows(const std::vector<RidgeRow>& rows,

@@ -1,0 +1,31 @@
+// `roofline import`'s text: the points an import made, each judged against a machine's roofs or
+// only listed.
+#include "roofline/diagnosis.hpp"
+#include "roofline/import.hpp"
+#include "roofline/strings.hpp"
+#include "roofline/text.hpp"
+
+namespace roofline {
+
+std::string render_import_text(const std::string& tool, const std::vector<std::string>& files,
+                               const std::vector<Point>& points,
+                               const std::vector<std::string>& notes, const RoofSet* roofs,
+                               const JudgedPoints& fit, bool color) {
+  std::string t = tool + " import of " + join(files) + ": " + std::to_string(points.size()) +
+                  " point" + (points.size() == 1 ? "" : "s") + "\n";
+  for (const auto& n : notes) t += "  " + n + "\n";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    const bool judged = roofs && fit.judged[i];
+    t += "\n";
+    if (judged)
+      t += render_point_analysis(fit.fitted[i], diagnose(fit.fitted[i], *roofs), *roofs, color);
+    else
+      t += render_point_brief(p) +
+           (roofs ? "  not judged: no roof for its precision or level (see notes)\n" : "");
+    if (judged && !p.note.empty()) t += "  source: " + p.note + "\n";
+  }
+  return t;
+}
+
+}  // namespace roofline
