@@ -535,8 +535,12 @@ void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
         "replica: give one --batch and one --context, or leave --dp out");
   s.prompt = prompt;  // ≤ 0: each row's prompt is its context
   const auto rows = llm::sweep(model, s, batches, contexts, roofs);
-  const nlohmann::json sweep_json = llm::sweep_to_json(rows, model, s, roofs);
-  refuse_non_finite(sweep_json, kNonFinite);
+  // Checked before anything is written, row by row: the document is never one JSON tree.
+  std::string json;
+  if (a.json)
+    json = llm::sweep_json_text(rows, model, s, roofs, kNonFinite);
+  else
+    llm::refuse_non_finite_sweep(rows, model, s, roofs, kNonFinite);
   llm::Scenario longest = s;
   longest.context = *std::max_element(contexts.begin(), contexts.end());
   std::vector<std::string> warnings = llm::estimate_warnings(model, longest, roofs);
@@ -547,7 +551,7 @@ void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
       a, machine, roofs, model.name + " on " + roofs.machine + ": decode step per (batch, context)",
       llm::sweep_points(rows, roofs), warnings, llm::sweep_points_over_memory(rows, roofs));
   if (a.json)
-    emit(json_text(sweep_json) + "\n", a.output);
+    emit(json, a.output);
   else if (a.csv)
     emit(llm::sweep_csv(rows, roofs), a.output);
   else

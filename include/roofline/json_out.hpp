@@ -22,14 +22,29 @@ namespace roofline {
 /// the strict form threw, so every --json output refused such a name ("bad document").
 std::string json_text(const nlohmann::json& j, int indent = 2);
 
-/// Writes one array element: false when there is none at this index (the array ends).
+/// Writes one array element: false when there is none at this index (the array ends). The
+/// element is the same object at every call, holding the previous one: a writer that sets the
+/// same keys each time changes only their values.
 using JsonElement = std::function<bool(std::size_t index, nlohmann::json& element)>;
-/// The object `head` as json_text() writes it (indent 2), with each array of `arrays` appended as
-/// a key after head's, written element by element: an export of half a million kernels
-/// (`roofline import --json`) is never one JSON tree in memory. The keys are written as given:
-/// names from the code, not text from files.
+/// Empties `j` from its leaves up, so that destroying it allocates nothing: nlohmann's destroy
+/// of a non-empty array or object allocates its work stack, and an allocation that fails in a
+/// destructor cannot throw (std::terminate, where an out-of-memory error was meant); an empty
+/// one is destroyed without allocating. For a value kept to the end of a long write.
+void release_json(nlohmann::json& j) noexcept;
+
+/// Where json_text_with_arrays puts the arrays: after head's keys, or each among them where its
+/// key sorts, as json_text writes a whole tree that holds them (nlohmann::json keeps its keys
+/// sorted), so the text is the same byte for byte.
+enum class ArrayPlace { after_head, in_key_order };
+/// The object `head` as json_text() writes it (indent 2), with each array of `arrays` added as
+/// a key (after head's, or in key order), written element by element: an export of half a
+/// million kernels (`roofline import --json`) or a sweep of 1e5 rows (`roofline llm --json`) is
+/// never one JSON tree in memory. The text ends with a newline. The arrays' keys are written as
+/// given: names from the code, not text from files; in key order they are given sorted, and
+/// none is one of head's.
 std::string json_text_with_arrays(const nlohmann::json& head,
-                                  const std::vector<std::pair<std::string, JsonElement>>& arrays);
+                                  const std::vector<std::pair<std::string, JsonElement>>& arrays,
+                                  ArrayPlace place = ArrayPlace::after_head);
 
 /// A number in a document that is not finite (inf or nan), and where: a JSON pointer (RFC 6901,
 /// "" for the document itself), so a command can refuse to write it and name the place.
@@ -44,7 +59,10 @@ std::optional<NonFiniteNumber> first_non_finite(const nlohmann::json& document);
 /// compute, so nothing is printed (or handed to Python) instead of "inf s" or "nan%". `what`
 /// names the command and the options that could cause it; the message gives the number's
 /// place in the document.
-void refuse_non_finite(const nlohmann::json& document, const std::string& what);
+/// `at`: the place of `document` in a larger one that is written in parts (json_text_with_arrays),
+/// a JSON pointer that the message puts before the number's place in `document`.
+void refuse_non_finite(const nlohmann::json& document, const std::string& what,
+                       const std::string& at = "");
 
 nlohmann::json diagnosis_to_json(const Diagnosis& d);
 /// The units a result is read in: {"work", "traffic", "performance", "intensity"} ("OP",

@@ -632,6 +632,9 @@ struct RequestTiming {
 /// The most output tokens request_timing costs: one decode step per token, so 1e6 tokens take
 /// about a second.
 inline constexpr double kMostOutputTokens = 1e6;
+/// A prefill chunk (`--chunk`, chunk=), returned: InputError unless a whole number of tokens
+/// (0: the prefill in one step).
+double check_chunk(double chunk);
 RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double output, const Roofs& r,
                              double chunk = 0);
 

@@ -18,8 +18,19 @@ nlohmann::json model_to_json(const ModelConfig& m);
 nlohmann::json models_to_json(const std::vector<ModelConfig>& models);
 
 nlohmann::json to_json(const Report& r);
+/// The sweep document (schema roofline.llm-sweep) as one tree.
 nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfig& m,
                              const Scenario& s, const Roofs& r);
+/// The same document as text, written row by row (json_text_with_arrays): json_text of
+/// sweep_to_json's tree and a newline, byte for byte, without that tree in memory (a sweep holds
+/// up to 1e5 rows). A number that is not finite is refused as refuse_non_finite refuses it
+/// (`what` names the command), naming its place ("/rows/3/ttft").
+std::string sweep_json_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
+                            const Scenario& s, const Roofs& r, const std::string& what);
+/// What sweep_json_text would refuse, refused without writing the text (the sweep's table and
+/// CSV show the same numbers).
+void refuse_non_finite_sweep(const std::vector<SweepRow>& rows, const ModelConfig& m,
+                             const Scenario& s, const Roofs& r, const std::string& what);
 
 nlohmann::json comparison_to_json(const MachineComparison& c);
 /// `roofline llm --hw a,b,c --json`: what render_comparison_text shows, as a document (schema

@@ -69,7 +69,19 @@ double whole(double v, const char* what, double most = 0) {
 struct LlmReport {
   llm::Report r;
   MachineDocument machine;
+  double dp = 1;  ///< data-parallel replicas (the CLI's --dp)
 };
+
+/// The report as `roofline llm --json` writes it for the same flags: with dp > 1 its
+/// `data_parallel` section (one replica's tokens/s × the replicas).
+nlohmann::json report_json(const llm::Report& r, double dp) {
+  nlohmann::json j = llm::to_json(r);
+  if (dp > 1)
+    j["data_parallel"] = {{"replicas", dp},
+                          {"devices_per_replica", llm::replica_devices(r.scenario)},
+                          {"tokens_per_s", r.tokens_per_s * dp}};
+  return j;
+}
 
 /// A number that must be finite and > 0 (or ≥ 0 with `zero_ok`), named as the keyword.
 double positive(double v, const char* what, bool zero_ok = false) {
@@ -232,19 +244,25 @@ T finite(T result, Json to_json, const char* function) {
 LlmReport analyse(const ModelArg& model_arg, const MachineArg<"machine">& machine_arg,
                   RealArg<"batch"> batch, RealArg<"context"> context,
                   std::optional<RealArg<"prompt">> prompt, const TextArg<"phase">& phase,
-                  std::optional<RealArg<"measured_tokens_per_s">> measured, const py::kwargs& kw) {
+                  std::optional<RealArg<"measured_tokens_per_s">> measured, RealArg<"dp"> dp,
+                  RealArg<"chunk"> chunk, const py::kwargs& kw) {
   const llm::ModelConfig& model = model_arg;
   const Machine& machine = machine_arg;
-  if (measured) positive(*measured, "measured_tokens_per_s");
+  llm::AnalyseOptions o;
+  if (measured) o.measured_tokens_per_s = positive(*measured, "measured_tokens_per_s");
+  // As --dp and --chunk: replicas a whole number ≥ 1 (the measured rate is theirs together),
+  // the prefill's chunk a whole number of tokens (0: in one step).
+  llm::check_dp(dp);
+  o.replicas = dp;
+  o.prefill_chunk = llm::check_chunk(positive(chunk, "chunk", true));
   llm::Setup st = setup(machine, kw, "analyse");
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = whole(context, "context");
   st.scenario.prompt = prompt ? whole(*prompt, "prompt") : st.scenario.context;
-  return LlmReport{
-      finite(
-          llm::analyse(model, st.scenario, llm::parse_phase(phase), st.roofs, measured),
-          [](const llm::Report& r) { return llm::to_json(r); }, "analyse"),
-      machine.doc};
+  return LlmReport{finite(
+                       llm::analyse(model, st.scenario, llm::parse_phase(phase), st.roofs, o),
+                       [&](const llm::Report& r) { return report_json(r, dp); }, "analyse"),
+                   machine.doc, dp};
 }
 
 llm::RequestTiming request(const ModelArg& model, const MachineArg<"machine">& machine,
@@ -555,6 +573,15 @@ struct AggregateView {
   Work vector_work() const { return roofs.counts_apart() ? a.vector_work : Work(0); }
 };
 
+/// A result's units as the CLI's JSON gives them (`units`, `vector_units`: {"work": "OP", ...}).
+py::object units_dict(const UnitSystem& u) {
+  return json_to_python(result_units_to_json(u));
+}
+/// `vector_units`: the element-wise work's, where counted apart (else None, as the JSON has none).
+py::object vector_units_of(const llm::Roofs& r) {
+  return r.counts_apart() ? units_dict(r.vector_units) : py::object(py::none());
+}
+
 std::string aggregate_repr(const AggregateView& v) {
   std::string i = format_intensity(v.work() / v.a.traffic, v.roofs.units);
   if (v.roofs.counts_apart())
@@ -626,16 +653,85 @@ void register_aggregate(py::module_& m) {
       .def_property_readonly("time_s", [](const AggregateView& v) { return v.a.time.value; })
       .def_property_readonly("intensity_flop_per_byte",
                              [](const AggregateView& v) { return (v.work() / v.a.traffic).value; })
+      // The names of the CLI's JSON (its `summary`), read in `units` and `vector_units`: on an
+      // integer compute type the products count OP, where the names above say FLOP.
+      .def_property_readonly(
+          "work", [](const AggregateView& v) { return v.work().value; },
+          "W in units['work'] (OP on an integer compute type, the element-wise work left out)")
+      .def_property_readonly(
+          "vector_work",
+          [](const AggregateView& v) -> std::optional<double> {
+            if (!v.roofs.counts_apart()) return std::nullopt;
+            return v.vector_work().value;
+          },
+          "the element-wise work in vector_units['work'], where counted apart; else None")
+      .def_property_readonly(
+          "intensity", [](const AggregateView& v) { return (v.work() / v.a.traffic).value; },
+          "work ÷ traffic, in units['intensity']")
+      .def_property_readonly(
+          "vector_intensity",
+          [](const AggregateView& v) -> std::optional<double> {
+            if (!v.roofs.counts_apart()) return std::nullopt;
+            return (v.vector_work() / v.a.traffic).value;
+          },
+          "vector_work ÷ traffic, in vector_units['intensity'], where counted apart; else None")
+      .def_property_readonly(
+          "units", [](const AggregateView& v) { return units_dict(v.roofs.units); },
+          "what work and intensity count, as the CLI's JSON `units` ({'work': 'OP', ...} on an "
+          "integer compute type)")
+      .def_property_readonly(
+          "vector_units", [](const AggregateView& v) { return vector_units_of(v.roofs); },
+          "what vector_work counts where counted apart (the JSON's `vector_units`), else None")
       .def("__repr__", &aggregate_repr);
+}
+
+/// The report's roofs, by the package's names (FLOP) and by the CLI's JSON's (its `machine`,
+/// `units` and `data_parallel`): on an integer compute type the peak counts OP/s, where the
+/// names with FLOP in them say FLOP.
+void add_report_roofs(py::class_<LlmReport>& report) {
+  report
+      .def_property_readonly("vector_peak_flop_per_s",
+                             [](const LlmReport& x) { return x.r.roofs.vector_peak.value; })
+      .def_property_readonly("peak_flop_per_s",
+                             [](const LlmReport& x) { return x.r.roofs.peak.value; })
+      .def_property_readonly("ridge_flop_per_byte",
+                             [](const LlmReport& x) { return x.r.roofs.ridge().value; })
+      .def_property_readonly(
+          "peak", [](const LlmReport& x) { return x.r.roofs.peak.value; },
+          "π of compute_roof, in units['performance'] (OP/s on an integer compute type)")
+      .def_property_readonly(
+          "vector_peak", [](const LlmReport& x) { return x.r.roofs.vector_peak.value; },
+          "π of vector_roof, in vector_units['performance'] where counted apart, else in "
+          "units['performance']")
+      .def_property_readonly(
+          "ridge", [](const LlmReport& x) { return x.r.roofs.ridge().value; },
+          "peak ÷ bandwidth, in units['intensity']")
+      .def_property_readonly(
+          "units", [](const LlmReport& x) { return units_dict(x.r.roofs.units); },
+          "what the work, intensities and peak count, as the CLI's JSON `units` ({'work': 'OP', "
+          "'performance': 'OP/s', ...} on an integer compute type)")
+      .def_property_readonly(
+          "vector_units", [](const LlmReport& x) { return vector_units_of(x.r.roofs); },
+          "the element-wise work's units where counted apart (the JSON's `vector_units`), else "
+          "None")
+      .def_property_readonly(
+          "data_parallel",
+          [](const LlmReport& x) -> py::object {
+            if (!(x.dp > 1)) return py::none();
+            return json_to_python(report_json(x.r, x.dp)["data_parallel"]);
+          },
+          "with dp > 1: {'replicas', 'devices_per_replica', 'tokens_per_s'} (of all replicas), "
+          "as the CLI's JSON `data_parallel`; None with one replica");
 }
 
 void register_report(py::module_& m) {
   register_aggregate(m);
 
-  py::class_<LlmReport>(m, "Report",
-                        "One (batch, context) on a machine: prefill and decode operators, TTFT, "
-                        "time per token, tokens/s, memory, critical batch.")
-      .def_property_readonly("model", [](const LlmReport& x) { return x.r.model; })
+  py::class_<LlmReport> report(
+      m, "Report",
+      "One (batch, context) on a machine: prefill and decode operators, TTFT, "
+      "time per token, tokens/s, memory, critical batch.");
+  report.def_property_readonly("model", [](const LlmReport& x) { return x.r.model; })
       .def_property_readonly(
           "chart_title",
           [](const LlmReport& x) {
@@ -662,16 +758,10 @@ void register_report(py::module_& m) {
           "vector_roof", [](const LlmReport& x) { return x.r.roofs.vector_name; },
           "the roof element-wise operators (norms, residual adds, activations, softmax) are "
           "judged against: the activations' vector roof, else the compute roof")
-      .def_property_readonly("vector_peak_flop_per_s",
-                             [](const LlmReport& x) { return x.r.roofs.vector_peak.value; })
       .def_property_readonly("memory_level",
                              [](const LlmReport& x) { return x.r.roofs.memory_level; })
-      .def_property_readonly("peak_flop_per_s",
-                             [](const LlmReport& x) { return x.r.roofs.peak.value; })
       .def_property_readonly("bandwidth_byte_per_s",
                              [](const LlmReport& x) { return x.r.roofs.bandwidth.value; })
-      .def_property_readonly("ridge_flop_per_byte",
-                             [](const LlmReport& x) { return x.r.roofs.ridge().value; })
       .def_property_readonly("prefill",
                              [](const LlmReport& x) {
                                return AggregateView{x.r.prefill_point, x.r.roofs};
@@ -724,10 +814,11 @@ void register_report(py::module_& m) {
           "_points_over_memory", [](const LlmReport& x) { return llm::points_over_memory(x.r); },
           "{index in points(): figures} of the points llm.chart draws hollow (they do not fit)")
       .def(
-          "to_dict", [](const LlmReport& x) { return json_to_python(llm::to_json(x.r)); },
-          "The same object as `roofline llm --json`.")
+          "to_dict", [](const LlmReport& x) { return json_to_python(report_json(x.r, x.dp)); },
+          "The same object as `roofline llm --json` (with dp > 1 its `data_parallel`).")
       .def("__str__", [](const LlmReport& x) { return terminal_safe_lines(llm::render_text(x.r)); })
       .def("__repr__", &report_repr);
+  add_report_roofs(report);
 }
 
 /// The serving run's result (`roofline.llm.serve`).
@@ -886,9 +977,12 @@ void register_scenarios(py::module_& m) {
 
   m.def("analyse", &analyse, py::arg("model"), py::arg("machine"), py::arg("batch") = 1.0,
         py::arg("context") = 2048.0, py::arg("prompt") = std::nullopt, py::arg("phase") = "decode",
-        py::kw_only(), py::arg("measured_tokens_per_s") = std::nullopt,
-        "`roofline llm` for one batch and context: prompt None = the "
-        "context." ROOFLINE_LLM_SCENARIO_DOC);
+        py::kw_only(), py::arg("measured_tokens_per_s") = std::nullopt, py::arg("dp") = 1.0,
+        py::arg("chunk") = 0.0,
+        "`roofline llm` for one batch and context: prompt None = the context; dp data-parallel "
+        "replicas (--dp: measured_tokens_per_s is of all of them, to_dict()'s data_parallel); "
+        "chunk the prefill's tokens per chunk, 0 = one step (--chunk: the footprint's "
+        "activations are its largest chunk's)." ROOFLINE_LLM_SCENARIO_DOC);
 }
 
 }  // namespace

@@ -14,27 +14,60 @@ std::string json_text(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+void release_json(nlohmann::json& j) noexcept {
+  if (!j.is_array() && !j.is_object()) return;
+  for (auto& child : j) release_json(child);
+  j.clear();  // each child now empty or a scalar: destroyed without allocating
+}
+
+namespace {
+/// `text` (a value as json_text writes it) as the value of a member `depth` levels in: each line
+/// after the first indented by two spaces a level, as nlohmann indents a nested value.
+void append_nested(std::string& out, const std::string& text, int depth) {
+  const std::string pad(static_cast<std::size_t>(2 * depth), ' ');
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += pad;
+  }
+}
+
+/// `"key": [...]`, the array written element by element (one element in memory at a time).
+void append_array(std::string& out, const std::string& key, const JsonElement& element) {
+  out += "\"" + key + "\": [";
+  nlohmann::json e;
+  std::size_t i = 0;
+  for (; element(i, e); ++i) {
+    out += i == 0 ? "\n    " : ",\n    ";
+    append_nested(out, json_text(e), 2);
+  }
+  release_json(e);
+  out += i == 0 ? "]" : "\n  ]";
+}
+}  // namespace
+
 std::string json_text_with_arrays(const nlohmann::json& head,
-                                  const std::vector<std::pair<std::string, JsonElement>>& arrays) {
-  std::string out = json_text(head);
-  out.erase(out.find_last_of('}'));
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  bool first_key = out == "{";
-  for (const auto& [key, element] : arrays) {
-    out += (first_key ? "\n  \"" : ",\n  \"") + key + "\": [";
-    first_key = false;
-    nlohmann::json e;
-    std::size_t i = 0;
-    for (; element(i, e); ++i) {
-      std::string t = json_text(e);
-      std::string indented = "    ";
-      for (char c : t) {
-        indented += c;
-        if (c == '\n') indented += "    ";
-      }
-      out += (i == 0 ? "\n" : ",\n") + indented;
+                                  const std::vector<std::pair<std::string, JsonElement>>& arrays,
+                                  ArrayPlace place) {
+  std::string out = "{";
+  bool first = true;
+  const auto next_member = [&] {
+    out += first ? "\n  " : ",\n  ";
+    first = false;
+  };
+  auto array = arrays.begin();
+  for (auto it = head.begin(); it != head.end(); ++it) {
+    for (; place == ArrayPlace::in_key_order && array != arrays.end() && array->first < it.key();
+         ++array) {
+      next_member();
+      append_array(out, array->first, array->second);
     }
-    out += i == 0 ? "]" : "\n  ]";
+    next_member();
+    out += json_text(nlohmann::json(it.key())) + ": ";
+    append_nested(out, json_text(it.value()), 1);
+  }
+  for (; array != arrays.end(); ++array) {
+    next_member();
+    append_array(out, array->first, array->second);
   }
   return out + "\n}\n";
 }
@@ -73,10 +106,12 @@ std::optional<NonFiniteNumber> first_non_finite(const nlohmann::json& document) 
   return non_finite_under(document, "");
 }
 
-void refuse_non_finite(const nlohmann::json& document, const std::string& what) {
+void refuse_non_finite(const nlohmann::json& document, const std::string& what,
+                       const std::string& at) {
   const auto found = first_non_finite(document);
   if (!found) return;
-  const std::string where = found->pointer.empty() ? "the result" : terminal_safe(found->pointer);
+  const std::string pointer = at + found->pointer;
+  const std::string where = pointer.empty() ? "the result" : terminal_safe(pointer);
   throw InputError(what + ": " + where + " would be " + format_number(found->value) +
                    ": the roofs or options are beyond what can be computed");
 }

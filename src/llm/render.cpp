@@ -669,27 +669,35 @@ std::string render_sweep_text(const std::vector<SweepRow>& rows, const ModelConf
   return out + t.render();
 }
 
-nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfig& m,
-                             const Scenario& s, const Roofs& r) {
-  nlohmann::json arr = nlohmann::json::array();
-  for (const auto& row : rows) {
-    arr.push_back({{"batch", row.batch},
-                   {"context", row.context},
-                   {"prompt", row.prompt},
-                   {"ttft", row.ttft.value},
-                   {"time_per_output_token", row.time_per_token.value},
-                   {"tokens_per_s", row.tokens_per_s},
-                   {"decode_work", row.decode_work.value},
-                   {"decode_traffic", row.decode_traffic.value},
-                   {"decode_intensity", row.decode_intensity.value},
-                   {"linear_intensity", row.linear_intensity.value},
-                   {"attention_intensity", row.attention_intensity.value},
-                   {"prefill_intensity", row.prefill_intensity.value},
-                   {"decode_bound", row.decode_bound},
-                   {"memory", row.memory.value},
-                   {"fits", row.fits ? nlohmann::json(*row.fits) : nlohmann::json(nullptr)}});
-    if (r.counts_apart()) arr.back()["decode_vector_work"] = row.decode_vector_work.value;
-  }
+namespace {
+/// A sweep row's JSON object, written into `e` key by key: where `e` holds the previous row, only
+/// the values change (json_text_with_arrays hands the same object back), so no object is
+/// destroyed row by row — nlohmann's destroy allocates, and a failure there cannot throw.
+void sweep_row_into(const SweepRow& row, const Roofs& r, nlohmann::json& e) {
+  e["batch"] = row.batch;
+  e["context"] = row.context;
+  e["prompt"] = row.prompt;
+  e["ttft"] = row.ttft.value;
+  e["time_per_output_token"] = row.time_per_token.value;
+  e["tokens_per_s"] = row.tokens_per_s;
+  e["decode_work"] = row.decode_work.value;
+  e["decode_traffic"] = row.decode_traffic.value;
+  e["decode_intensity"] = row.decode_intensity.value;
+  e["linear_intensity"] = row.linear_intensity.value;
+  e["attention_intensity"] = row.attention_intensity.value;
+  e["prefill_intensity"] = row.prefill_intensity.value;
+  e["decode_bound"] = row.decode_bound;
+  e["memory"] = row.memory.value;
+  if (row.fits)
+    e["fits"] = *row.fits;
+  else
+    e["fits"] = nullptr;
+  if (r.counts_apart()) e["decode_vector_work"] = row.decode_vector_work.value;
+}
+
+/// The sweep document without its rows.
+nlohmann::json sweep_head_json(const std::vector<SweepRow>& rows, const ModelConfig& m,
+                               const Scenario& s, const Roofs& r) {
   // Warnings of the longest context swept (a shorter one warns of nothing more).
   Scenario longest = s;
   longest.context = 0;
@@ -717,10 +725,48 @@ nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfi
                          {{"weights", s.dtypes.weights.name},
                           {"activations", s.dtypes.activations.name},
                           {"kv_cache", s.dtypes.kv_cache.name},
-                          {"compute", s.dtypes.compute.name}}},
-                        {"rows", arr}};
+                          {"compute", s.dtypes.compute.name}}}};
   if (r.counts_apart()) out["vector_units"] = result_units_to_json(r.vector_units);
   return out;
+}
+
+/// The rows one by one into the element json_text_with_arrays hands over, each checked finite
+/// (refuse_non_finite, its place "/rows/i/...").
+JsonElement sweep_rows(const std::vector<SweepRow>& rows, const Roofs& r, const std::string& what) {
+  return [&rows, &r, what](std::size_t i, nlohmann::json& e) {
+    if (i >= rows.size()) return false;
+    sweep_row_into(rows[i], r, e);
+    refuse_non_finite(e, what, "/rows/" + std::to_string(i));
+    return true;
+  };
+}
+}  // namespace
+
+nlohmann::json sweep_to_json(const std::vector<SweepRow>& rows, const ModelConfig& m,
+                             const Scenario& s, const Roofs& r) {
+  nlohmann::json out = sweep_head_json(rows, m, s, r);
+  nlohmann::json& arr = out["rows"] = nlohmann::json::array();
+  for (const auto& row : rows) sweep_row_into(row, r, arr.emplace_back());
+  return out;
+}
+
+std::string sweep_json_text(const std::vector<SweepRow>& rows, const ModelConfig& m,
+                            const Scenario& s, const Roofs& r, const std::string& what) {
+  nlohmann::json head = sweep_head_json(rows, m, s, r);
+  refuse_non_finite(head, what);
+  std::string text =
+      json_text_with_arrays(head, {{"rows", sweep_rows(rows, r, what)}}, ArrayPlace::in_key_order);
+  release_json(head);  // written with the text at its largest: destroyed without allocating
+  return text;
+}
+
+void refuse_non_finite_sweep(const std::vector<SweepRow>& rows, const ModelConfig& m,
+                             const Scenario& s, const Roofs& r, const std::string& what) {
+  refuse_non_finite(sweep_head_json(rows, m, s, r), what);
+  const JsonElement row = sweep_rows(rows, r, what);
+  nlohmann::json e;
+  for (std::size_t i = 0; i < rows.size(); ++i) row(i, e);
+  release_json(e);
 }
 
 std::string sweep_csv(const std::vector<SweepRow>& rows, const Roofs& r) {

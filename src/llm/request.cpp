@@ -98,13 +98,18 @@ std::string memory_beyond_capacity(const std::string& what, Bytes total, double 
 }
 }  // namespace
 
+double check_chunk(double chunk) {
+  if (!(chunk >= 0) || !std::isfinite(chunk) || chunk != std::floor(chunk))
+    throw InputError("--chunk: must be a whole number ≥ 1 (got " + format_number(chunk) + ")");
+  return chunk;
+}
+
 RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double output, const Roofs& r,
                              double chunk) {
   if (!(output >= 1) || output != std::floor(output) || output > kMostOutputTokens)
     throw InputError("--output-tokens: must be a whole number from 1 to " +
                      format_number(kMostOutputTokens) + " (got " + format_number(output) + ")");
-  if (chunk < 0 || chunk != std::floor(chunk))
-    throw InputError("--chunk: must be a whole number ≥ 1 (got " + format_number(chunk) + ")");
+  check_chunk(chunk);
   Scenario last = s;
   last.context = s.prompt + output - 1;  // the longest context the request reaches
   validate_scenario(m, last);
