@@ -37,8 +37,8 @@ from check_function_length import blank  # noqa: E402  (comments and literals bl
 
 OWNER = {
     "core": "check compare cpu_record diagnosis diff documents dtype energy error flop_counting kernels "
-            "machine_document machine_facts metrics model point quantity roof sanitize statistics strings "
-            "table units utf8",
+            "machine_document machine_facts metrics model point power_interface quantity roof sanitize "
+            "statistics strings table units utf8",
     "io": "check_io energy_catalogue hardware import io json_out signals",
     "report": "energy_chart hw_output report text trajectory",
     "measure": "cpu_analysis cpu_backend cuda engine measure suite",

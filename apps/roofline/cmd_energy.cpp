@@ -87,25 +87,9 @@ void run(const EnergyArgs& a) {
   check_cost_units(a, c, u);
   const PowerInterface pi = find_powercap_zones(powercap);
 
-  std::string t = "machine " + m.roofs.name + ": π = " + format_work_rate(c.peak, u) + " (" +
-                  c.name + "), β = " + format_byte_rate(mem.bandwidth, u) + " (" + mem.level +
-                  ")\n";
-  nlohmann::json zones = nlohmann::json::array();
-  if (pi.zones.empty()) {
-    t += "power interface: none — " + pi.why_none + "; no power is measured here\n";
-  } else {
-    t += "power interface (RAPL, " + powercap + "):\n";
-    for (const auto& z : pi.zones) {
-      t += "  " + z.id + " " + z.name +
-           (z.readable ? ": readable" : ": not readable (" + z.why_unreadable + ")") + "\n";
-      zones.push_back({{"id", z.id},
-                       {"name", z.name},
-                       {"readable", z.readable},
-                       {"why_unreadable", z.why_unreadable},
-                       {"max_energy_range_uj", z.max_energy_range_uj}});
-    }
-  }
-  j["power_interface"] = {{"root", powercap}, {"zones", zones}, {"why_none", pi.why_none}};
+  std::string t = render_energy_roofs_text(m.roofs.name, c, mem, u);
+  t += render_power_interface_text(pi);
+  j["power_interface"] = power_interface_to_json(pi);
 
   std::optional<EnergyPoints> points;
   if (an.costs && !a.points.empty()) {

@@ -41,62 +41,43 @@ void run(const KernelArgs& a) {
   const KernelCount k = req.spec->count(req.params, t);
   UnitSystem u;
   u.work = k.integer ? "OP" : "FLOP";
-  nlohmann::json j = kernel_count_to_json(k);
-  j["dtype"] = t.name;
-  j["params"] = req.params;
-  std::string text = render_kernel_count(k, u);
   if (!has_machine(a.machine) && (!a.machine.precision.empty() || !a.machine.level.empty()))
     throw InputError(std::string(a.machine.precision.empty() ? "--level" : "--precision") +
                      ": names a roof to place the kernel on, and no roofs are given (--hw NAME, "
                      "--machine FILE, or --peak and --bandwidth)");
-  if (has_machine(a.machine)) {
-    MachineOptions mo = a.machine;
-    if (mo.precision.empty()) mo.precision = t.name;
-    MachineDocument m = load_machine(mo);
-    std::string roof_note;
-    const ComputeRoof& compute = a.machine.precision.empty()
-                                     ? kernel_compute_roof(m.roofs, k, t, roof_note)
-                                     : m.roofs.select_compute(mo.precision);
-    // A count of FLOP against a roof of integer OP (or the reverse) compares two different
-    // works: `axpy --precision int8` printed the fp32 kernel on "int8 tensor 624 TFLOP/s".
-    if (!m.roofs.counts(compute, u.work) && !compute.precision.empty())  // --peak: any work
-      throw InputError("kernel " + k.kernel + " (" + t.name + ") counts " + u.work +
-                       ", and roof '" + compute.name + "' of machine '" + m.roofs.name +
-                       "' is in " + (compute.integer ? "OP" : "FLOP") +
-                       "/s: give --dtype and --precision of one kind (--dtype int8 for an "
-                       "integer roof)");
-    const MemoryRoof& memory = m.roofs.select_memory(mo.level);
-    const KernelOnRoofs on = kernel_on_roofs(k, compute, memory);
-    j["machine"] = kernel_on_roofs_to_json(on, m.roofs.name);
-    text += render_kernel_on_roofs(on, m.roofs.name, u);
-    if (!roof_note.empty()) {
-      j["machine"]["note"] = roof_note;
-      text += "  note: " + roof_note + "\n";
-    }
-    if (!a.report.empty()) {
-      ReportInput in;
-      in.title = k.kernel + " (" + t.name + ") on " + m.roofs.name;
-      // The chart's workload line on the roofs the text judged it against (--dtype or
-      // --precision, --level), not the machine's defaults.
-      const std::string compute_name = compute.name, level = memory.level;
-      in.machines.push_back(m);
-      in.machines.front().roofs.default_compute = compute_name;
-      in.machines.front().roofs.default_memory = level;
-      in.workload_precision = compute_name;
-      in.workload_level = mo.level;
-      // A kernel of no work (copy: I = 0) has no place on a log axis: the chart shows the roofs
-      // alone, and the text says why.
-      if (k.intensity().value > 0)
-        in.workload_line = k.intensity();
-      else
-        text += "  --report: no workload line (I = 0 has no place on the log intensity axis)\n";
-      in.no_overlap_curve = true;
-      write_report(a.report, in);
-    }
-  } else if (!a.report.empty()) {
-    throw InputError("--report needs roofs: give --machine/--hw or --peak and --bandwidth");
+  if (!has_machine(a.machine)) {
+    if (!a.report.empty())
+      throw InputError("--report needs roofs: give --machine/--hw or --peak and --bandwidth");
+    emit(a.json ? json_text(kernel_result_to_json(k, t.name, req.params)) + "\n"
+                : render_kernel_result(k, u, std::nullopt),
+         a.output);
+    return;
   }
-  emit(a.json ? json_text(j) + "\n" : text, a.output);
+  MachineOptions mo = a.machine;
+  if (mo.precision.empty()) mo.precision = t.name;
+  const MachineDocument m = load_machine(mo);
+  std::string roof_note;
+  const ComputeRoof& compute = a.machine.precision.empty()
+                                   ? kernel_compute_roof(m.roofs, k, t, roof_note)
+                                   : m.roofs.select_compute(mo.precision);
+  // A count of FLOP against a roof of integer OP (or the reverse) compares two different
+  // works: `axpy --precision int8` printed the fp32 kernel on "int8 tensor 624 TFLOP/s".
+  if (!m.roofs.counts(compute, u.work) && !compute.precision.empty())  // --peak: any work
+    throw InputError("kernel " + k.kernel + " (" + t.name + ") counts " + u.work + ", and roof '" +
+                     compute.name + "' of machine '" + m.roofs.name + "' is in " +
+                     (compute.integer ? "OP" : "FLOP") +
+                     "/s: give --dtype and --precision of one kind (--dtype int8 for an "
+                     "integer roof)");
+  const KernelOnMachine placed{
+      m.roofs.name, kernel_on_roofs(k, compute, m.roofs.select_memory(mo.level)), roof_note};
+  std::string text = render_kernel_result(k, u, placed);
+  if (!a.report.empty()) {
+    const ReportInput in = kernel_report_input(k, t.name, m, placed.on, mo.level);
+    text += kernel_report_text(in);
+    write_report(a.report, in);
+  }
+  emit(a.json ? json_text(kernel_result_to_json(k, t.name, req.params, placed)) + "\n" : text,
+       a.output);
 }
 
 const Registrar register_kernel(30, [](CLI::App& root) {

@@ -73,15 +73,17 @@ std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
       " again with OPENBLAS_CORETYPE=" + core + " (child process)\n");
   const suite::ChildOutput out =
       suite::run_child("/proc/self/exe", args, {{"OPENBLAS_CORETYPE", core}});
-  nlohmann::json j;
+  const std::string origin = "the child run with OPENBLAS_CORETYPE=" + core;
+  RunResultsDocument child;
   try {
-    j = nlohmann::json::parse(out.out);
-  } catch (const nlohmann::json::exception&) {
-    throw Error("the child run with OPENBLAS_CORETYPE=" + core + " failed (exit " +
-                std::to_string(out.exit_code) + ")");
+    child = run_results_from_json(parse_json(out.out, origin), origin);
+  } catch (const InputError& e) {
+    // A child that failed wrote no document (or half of one): its exit status says more.
+    if (out.exit_code != 0)
+      throw Error(origin + " failed (exit " + std::to_string(out.exit_code) + ")");
+    throw Error(e.what());  // its own document, malformed: the message names the field
   }
-  std::vector<suite::RunResult> results;
-  const std::string corename = j.at("blas").value("corename", core);
+  const std::string& corename = child.blas_corename;
   // OpenBLAS runs another core than the one named when it does not know the name, or maps it to
   // another (a build without AVX-512 runs Haswell for SkylakeX): those runs would be labelled
   // and judged as a core that never ran. A name the user gave is refused; the core this run
@@ -96,13 +98,11 @@ std::vector<suite::RunResult> run_blas_child(const RunArgs& a,
         ": the child's runs are left out (they would be judged as " + core + ")\n");
     return {};
   }
-  for (const auto& rj : j.at("results")) {
-    suite::RunResult r = run_record_from_json(rj);
+  for (suite::RunResult& r : child.results) {
     r.variant = "OPENBLAS_CORETYPE=" + core;
     r.note = "OpenBLAS core " + corename + " forced with OPENBLAS_CORETYPE=" + core;
-    results.push_back(std::move(r));
   }
-  return results;
+  return child.results;
 }
 
 /// What the user typed, checked before anything runs: the kernels, the levels, the size.
@@ -156,16 +156,10 @@ CheckedRun check_run_args(const RunArgs& a, const suite::Machine& machine) {
 /// a result check failed.
 void emit_results_only(const suite::RunOptions& opt, const suite::Machine& machine,
                        const suite::BlasInfo& blas) {
-  const auto results = suite::run_suite(opt, machine);
-  nlohmann::json out = {{"blas", {{"corename", blas.corename}, {"config", blas.config}}},
-                        {"results", nlohmann::json::array()}};
-  bool ok = true;
-  for (const auto& r : results) {
-    out["results"].push_back(run_record_to_json(r));
-    ok = ok && r.passed;
-  }
-  emit(json_text(out, -1) + "\n");
-  if (!ok) std::exit(kExitResultCheckFailed);
+  RunResultsDocument out{blas.corename, blas.config, suite::run_suite(opt, machine)};
+  emit(json_text(run_results_to_json(out), -1) + "\n");
+  for (const auto& r : out.results)
+    if (!r.passed) std::exit(kExitResultCheckFailed);
 }
 
 /// The threads and caches the suite will run with, on stderr.

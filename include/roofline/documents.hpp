@@ -144,4 +144,12 @@ struct RunDocument {
   double mem_available_bytes = 0;
 };
 
+/// What `roofline run --results-only` sends back to the run that started it (a child run under
+/// another OPENBLAS_CORETYPE): the OpenBLAS core that ran and every run's record, not placed.
+struct RunResultsDocument {
+  std::string blas_corename;  ///< the core OpenBLAS ran (openblas_get_corename; "" without it)
+  std::string blas_config;    ///< openblas_get_config
+  std::vector<RunRecord> results;
+};
+
 }  // namespace roofline

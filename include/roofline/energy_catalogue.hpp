@@ -12,6 +12,7 @@
 
 #include "roofline/energy.hpp"
 #include "roofline/io.hpp"
+#include "roofline/power_interface.hpp"
 
 namespace roofline {
 
@@ -105,5 +106,9 @@ EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
 /// `roofline energy --json`'s "points": each placed point with the roof's work per joule at its
 /// intensity and its share of it.
 nlohmann::json energy_points_to_json(const std::vector<EnergyPoint>& points, const EnergyCosts& k);
+/// `roofline energy --json`'s "power_interface": the folder searched ("root"), each RAPL zone
+/// (id, name, readable, why_unreadable, max_energy_range_uj) and why there are none ("why_none",
+/// "" when there are).
+nlohmann::json power_interface_to_json(const PowerInterface& pi);
 
 }  // namespace roofline

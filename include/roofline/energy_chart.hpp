@@ -9,6 +9,8 @@
 
 #include "roofline/energy.hpp"
 #include "roofline/energy_catalogue.hpp"
+#include "roofline/power_interface.hpp"
+#include "roofline/roof.hpp"
 
 namespace roofline {
 
@@ -42,5 +44,13 @@ void write_energy_chart(const std::filesystem::path& path, const EnergyChartInpu
 std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,
                                const std::vector<double>& intensities, const EnergyPoints* points,
                                const std::string& points_file);
+/// `roofline energy`'s first line: the machine and the roofs its energy model takes,
+/// "machine NAME: π = RATE (ROOF), β = RATE (LEVEL)".
+std::string render_energy_roofs_text(const std::string& machine, const ComputeRoof& c,
+                                     const MemoryRoof& m, const UnitSystem& u);
+/// What power interface this machine has: "power interface (RAPL, ROOT):" and a line per zone
+/// ("  ID NAME: readable", or "not readable (WHY)"), or "power interface: none — WHY; no power
+/// is measured here". Names read from the powercap files are escaped for a terminal.
+std::string render_power_interface_text(const PowerInterface& pi);
 
 }  // namespace roofline

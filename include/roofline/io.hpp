@@ -187,7 +187,14 @@ nlohmann::json run_record_to_json(const RunRecord& r);
 /// The fields run_record_to_json writes, read from what it writes: `check` refuses a field of a
 /// run record that is one of them misspelt.
 const std::vector<std::string>& run_record_fields();
-RunRecord run_record_from_json(const nlohmann::json& j);
+/// Every field is checked: InputError naming `origin` and the field ("results[2].median:
+/// expected a number") for one missing that the record needs or of another type.
+RunRecord run_record_from_json(const nlohmann::json& j, const std::string& origin = "run record");
+/// `roofline run --results-only`'s document: {"blas": {"corename", "config"}, "results": [the
+/// run records]}; from_json reads it back, refusing (InputError naming `origin` and the field:
+/// "blas.corename: missing field") a document that is not of that form.
+nlohmann::json run_results_to_json(const RunResultsDocument& d);
+RunResultsDocument run_results_from_json(const nlohmann::json& j, const std::string& origin);
 
 /// Hardware catalogue (data/hardware): directories searched in order — `extra_dir` when given,
 /// each entry of $ROOFLINE_HW_PATH (colon-separated), the source tree's data/hardware, the

@@ -1,6 +1,7 @@
 #pragma once
 // Machine-readable forms of results (--json on every command).
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -79,6 +80,12 @@ nlohmann::json kernel_count_to_json(const KernelCount& k);
 nlohmann::json kernel_catalogue_to_json(const std::vector<KernelSpec>& kernels);
 /// `roofline kernel --json`'s "machine": the kernel on `machine`'s roofs.
 nlohmann::json kernel_on_roofs_to_json(const KernelOnRoofs& k, const std::string& machine);
+/// `roofline kernel --json`: the count (kernel_count_to_json) with its "dtype" and "params"
+/// (every parameter, given or defaulted) and, placed on roofs, "machine": the kernel on them
+/// (kernel_on_roofs_to_json) with the roof's "note" where there is one.
+nlohmann::json kernel_result_to_json(const KernelCount& k, const std::string& dtype,
+                                     const std::map<std::string, double>& params,
+                                     const std::optional<KernelOnMachine>& placed = std::nullopt);
 /// `roofline hw compare --json`'s comparison; with a `point` (compared at a point's intensity)
 /// its name as "point".
 nlohmann::json comparison_to_json(const Comparison& c, const std::string& point = "");

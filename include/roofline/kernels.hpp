@@ -115,6 +115,15 @@ struct KernelOnRoofs {
 };
 KernelOnRoofs kernel_on_roofs(const KernelCount& k, const ComputeRoof& c, const MemoryRoof& m);
 
+/// A kernel placed on a machine's roofs, as `roofline kernel` reports it: the machine's name,
+/// the kernel on the roofs it was judged against, and what kernel_compute_roof noted of the
+/// compute roof ("" when nothing).
+struct KernelOnMachine {
+  std::string machine;
+  KernelOnRoofs on;
+  std::string note;
+};
+
 /// The compute roof a kernel of type `t` is judged on when no roof is named: a matrix product
 /// on the highest dense roof of t (RoofSet::select_compute); any other kernel on the highest of
 /// t on no matrix engine (RoofSet::find_compute_on(t, "vector")) — an axpy never runs on tensor

@@ -11,26 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "roofline/power_interface.hpp"
+
 namespace roofline {
 
-struct PowerZone {
-  std::string id;    ///< folder name, e.g. "intel-rapl:0" or "intel-rapl:0:1"
-  std::string name;  ///< contents of `name`, e.g. "package-0", "dram"
-  std::filesystem::path dir;
-  std::uint64_t max_energy_range_uj = 0;  ///< where energy_uj wraps (0 when unknown)
-  bool readable = false;                  ///< energy_uj could be read
-  std::string why_unreadable;             ///< e.g. "permission denied (root only)"
-};
-
-struct PowerInterface {
-  std::vector<PowerZone> zones;
-  /// Why there are no zones ("no /sys/class/powercap", "no RAPL zone in ..."); empty when
-  /// there are.
-  std::string why_none;
-};
-
 /// The RAPL zones under `root` (default /sys/class/powercap): every entry named
-/// "intel-rapl:..." with a `name` and an `energy_uj` file, sorted by id.
+/// "intel-rapl:..." with a `name` and an `energy_uj` file, sorted by id (PowerInterface,
+/// roofline/power_interface.hpp; its `root` is `root` as given).
 PowerInterface find_powercap_zones(const std::filesystem::path& root = "/sys/class/powercap");
 
 /// A zone's energy counter in microjoules; empty when it cannot be read or is not a number.

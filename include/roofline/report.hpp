@@ -14,6 +14,7 @@
 
 #include "roofline/diagnosis.hpp"
 #include "roofline/io.hpp"
+#include "roofline/kernels.hpp"
 #include "roofline/point.hpp"
 #include "roofline/units.hpp"
 
@@ -70,6 +71,18 @@ std::vector<std::string> draw_at_precision(std::vector<MachineDocument>& machine
 /// (its level has no roof, or its point was refused) listed as not drawn — "no roof for level
 /// L" or "no roof to judge it on", with the whole message — as the run's table says "(no roof)".
 ReportInput run_report_input(const Placement& placement, const MachineDocument& m);
+
+/// `roofline kernel --report`'s chart: titled "KERNEL (DTYPE) on MACHINE", on `m` drawn at the
+/// roofs the kernel was judged on (`on`'s compute roof and memory level become its defaults),
+/// with the no-overlap curve and a workload line at the kernel's I — none for I = 0 (copy),
+/// which has no place on a log axis. `level`: the memory level asked for ("" = the default), as
+/// the chart's JSON names it.
+ReportInput kernel_report_input(const KernelCount& k, const std::string& dtype,
+                                const MachineDocument& m, const KernelOnRoofs& on,
+                                const std::string& level);
+/// What `roofline kernel --report` adds to its text for `in`: a line saying why the chart has no
+/// workload line, or "" when it has one.
+std::string kernel_report_text(const ReportInput& in);
 
 /// Splits a `--roofs` value at commas, trimming spaces ("default, fp32" → {"default", "fp32"}).
 std::vector<std::string> report_roof_terms(const std::string& value);

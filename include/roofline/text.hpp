@@ -3,6 +3,7 @@
 // tables of roofline/table.hpp, and whether a terminal takes colour. Charts live in report/
 // (svg, html, terminal plot).
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,10 @@ std::string render_kernel_count(const KernelCount& k, const UnitSystem& u);
 /// The kernel on a machine's roofs: ridge and side, attainable rate, time bounds.
 std::string render_kernel_on_roofs(const KernelOnRoofs& k, const std::string& machine,
                                    const UnitSystem& u);
+/// `roofline kernel`'s text: the count (render_kernel_count) and, placed on roofs, the kernel on
+/// them (render_kernel_on_roofs) and the roof's note ("  note: ...").
+std::string render_kernel_result(const KernelCount& k, const UnitSystem& u,
+                                 const std::optional<KernelOnMachine>& placed);
 /// The roofs of a set as a table (name, value, provenance, theoretical ratio, ridge).
 std::string render_roofs(const RoofSet& roofs);
 /// `roofline diff` of two machines: a line per roof paired (values, B/A, spreads, the verdict

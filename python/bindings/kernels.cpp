@@ -80,10 +80,7 @@ void register_kernel_count(py::module_& m) {
       .def("to_dict",
            [](const Count& c) {
              // As `roofline kernel --json`: the counts, the data type and every parameter.
-             nlohmann::json j = kernel_count_to_json(c.k);
-             j["dtype"] = c.dtype;
-             j["params"] = c.params;
-             return json_to_python(j);
+             return json_to_python(kernel_result_to_json(c.k, c.dtype, c.params));
            })
       .def("__repr__", [](const Count& c) {
         // The figures first, as `roofline kernel` prints them, then the formulas they come from.

@@ -312,4 +312,15 @@ nlohmann::json energy_points_to_json(const std::vector<EnergyPoint>& points, con
   return pj;
 }
 
+nlohmann::json power_interface_to_json(const PowerInterface& pi) {
+  nlohmann::json zones = nlohmann::json::array();
+  for (const auto& z : pi.zones)
+    zones.push_back({{"id", z.id},
+                     {"name", z.name},
+                     {"readable", z.readable},
+                     {"why_unreadable", z.why_unreadable},
+                     {"max_energy_range_uj", z.max_energy_range_uj}});
+  return {{"root", pi.root}, {"zones", zones}, {"why_none", pi.why_none}};
+}
+
 }  // namespace roofline

@@ -212,6 +212,19 @@ json kernel_on_roofs_to_json(const KernelOnRoofs& k, const std::string& machine)
           {"time_no_overlap", k.time_no_overlap.value}};
 }
 
+json kernel_result_to_json(const KernelCount& k, const std::string& dtype,
+                           const std::map<std::string, double>& params,
+                           const std::optional<KernelOnMachine>& placed) {
+  json j = kernel_count_to_json(k);
+  j["dtype"] = dtype;
+  j["params"] = params;
+  if (placed) {
+    j["machine"] = kernel_on_roofs_to_json(placed->on, placed->machine);
+    if (!placed->note.empty()) j["machine"]["note"] = placed->note;
+  }
+  return j;
+}
+
 json comparison_to_json(const Comparison& c, const std::string& point) {
   json machines = json::array();
   for (size_t i = 0; i < c.machines.size(); ++i) {

@@ -1,9 +1,12 @@
 // The document of `roofline run` in JSON (docs/schema.md): a points document whose points carry
 // their run and diagnosis, and a `run` section saying how the runs were made.
+#include <climits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "io/json_fields.hpp"
 #include "roofline/documents.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
@@ -58,38 +61,119 @@ const std::vector<std::string>& run_record_fields() {
   return fields;
 }
 
-RunRecord run_record_from_json(const json& j) {
+namespace {
+
+std::string record_value_text(const json& v) {
+  std::string s = v.dump();
+  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+/// A number field; `fallback` when it is absent (a field the record can do without).
+double record_number(const json& j, const std::string& key, const io::Where& w,
+                     std::optional<double> fallback = std::nullopt) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    if (fallback) return *fallback;
+    io::fail(w / key, "missing field");
+  }
+  if (!it->is_number()) io::fail(w / key, "expected a number (got " + record_value_text(*it) + ")");
+  return it->get<double>();
+}
+
+int record_integer(const json& j, const std::string& key, const io::Where& w, int fallback) {
+  const auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  if (!it->is_number_integer() || it->get<double>() < INT_MIN || it->get<double>() > INT_MAX)
+    io::fail(w / key, "expected an integer (got " + record_value_text(*it) + ")");
+  return it->get<int>();
+}
+
+const json& record_array(const json& j, const std::string& key, const io::Where& w) {
+  const json& a = io::require(j, key, w);
+  if (!a.is_array()) io::fail(w / key, "expected an array (got " + record_value_text(a) + ")");
+  return a;
+}
+
+std::map<std::string, double> record_params(const json& j, const io::Where& w) {
+  std::map<std::string, double> params;
+  const auto it = j.find("params");
+  if (it == j.end()) return params;
+  if (!it->is_object())
+    io::fail(w / "params", "expected an object (got " + record_value_text(*it) + ")");
+  for (const auto& [name, _] : it->items()) params[name] = record_number(*it, name, w / "params");
+  return params;
+}
+
+RunRecord read_run_record(const json& j, const io::Where& w) {
+  if (!j.is_object())
+    io::fail(w, "expected a run record, an object (got " + record_value_text(j) + ")");
   RunRecord r;
-  r.kernel = j.at("kernel").get<std::string>();
-  r.level = j.at("level").get<std::string>();
-  r.dtype = j.value("dtype", "");
-  r.variant = j.value("variant", "");
-  r.params = j.value("params", std::map<std::string, double>{});
-  r.working_set_bytes = j.value("working_set", 0.0);
+  r.kernel = io::get_string(j, "kernel", w);
+  r.level = io::get_string(j, "level", w);
+  r.dtype = io::get_string(j, "dtype", w, "");
+  r.variant = io::get_string(j, "variant", w, "");
+  r.params = record_params(j, w);
+  r.working_set_bytes = record_number(j, "working_set", w, 0.0);
   r.count.kernel = r.kernel;
-  r.count.work = Work(j.at("work").get<double>());
-  r.count.traffic = Bytes(j.at("traffic_compulsory").get<double>());
-  r.count.traffic_write_allocate = Bytes(j.value("traffic_write_allocate", r.count.traffic.value));
-  r.count.work_formula = j.value("work_formula", "");
-  r.count.traffic_formula = j.value("traffic_formula", "");
-  for (const auto& t : j.at("traffic"))
-    r.traffic.push_back({t.at("level").get<std::string>(), Bytes(t.at("bytes").get<double>())});
-  r.times = j.at("times").get<std::vector<double>>();
-  r.median = j.at("median").get<double>();
-  r.sustained = j.value("sustained", r.median);
-  r.min = j.at("min").get<double>();
-  r.max = j.at("max").get<double>();
-  r.q1 = j.value("q1", 0.0);
-  r.q3 = j.value("q3", 0.0);
-  r.noisy = j.value("noisy", false);
-  r.seconds_per_repetition = j.value("seconds_per_repetition", 0.0);
-  r.calls_per_repetition = j.value("calls_per_repetition", 1);
-  r.threads = j.value("threads", 1);
-  r.check = j.value("check", "passed");
-  r.passed = j.value("passed", true);
-  r.precision = j.value("precision", "");
-  r.note = j.value("note", "");
+  r.count.work = Work(record_number(j, "work", w));
+  r.count.traffic = Bytes(record_number(j, "traffic_compulsory", w));
+  r.count.traffic_write_allocate =
+      Bytes(record_number(j, "traffic_write_allocate", w, r.count.traffic.value));
+  r.count.work_formula = io::get_string(j, "work_formula", w, "");
+  r.count.traffic_formula = io::get_string(j, "traffic_formula", w, "");
+  const json& traffic = record_array(j, "traffic", w);
+  for (size_t i = 0; i < traffic.size(); ++i) {
+    const io::Where t = (w / "traffic")[i];
+    r.traffic.push_back(
+        {io::get_string(traffic[i], "level", t), Bytes(record_number(traffic[i], "bytes", t))});
+  }
+  const json& times = record_array(j, "times", w);
+  for (size_t i = 0; i < times.size(); ++i) {
+    if (!times[i].is_number())
+      io::fail((w / "times")[i], "expected a number (got " + record_value_text(times[i]) + ")");
+    r.times.push_back(times[i].get<double>());
+  }
+  r.median = record_number(j, "median", w);
+  r.sustained = record_number(j, "sustained", w, r.median);
+  r.min = record_number(j, "min", w);
+  r.max = record_number(j, "max", w);
+  r.q1 = record_number(j, "q1", w, 0.0);
+  r.q3 = record_number(j, "q3", w, 0.0);
+  r.noisy = io::get_bool(j, "noisy", w, false);
+  r.seconds_per_repetition = record_number(j, "seconds_per_repetition", w, 0.0);
+  r.calls_per_repetition = record_integer(j, "calls_per_repetition", w, 1);
+  r.threads = record_integer(j, "threads", w, 1);
+  r.check = io::get_string(j, "check", w, "passed");
+  r.passed = io::get_bool(j, "passed", w, true);
+  r.precision = io::get_string(j, "precision", w, "");
+  r.note = io::get_string(j, "note", w, "");
   return r;
+}
+
+}  // namespace
+
+RunRecord run_record_from_json(const json& j, const std::string& origin) {
+  return read_run_record(j, io::Where{origin, ""});
+}
+
+json run_results_to_json(const RunResultsDocument& d) {
+  json results = json::array();
+  for (const auto& r : d.results) results.push_back(run_record_to_json(r));
+  return {{"blas", {{"corename", d.blas_corename}, {"config", d.blas_config}}},
+          {"results", results}};
+}
+
+RunResultsDocument run_results_from_json(const json& j, const std::string& origin) {
+  const io::Where w{origin, ""};
+  if (!j.is_object()) io::fail(w, "expected an object (got " + record_value_text(j) + ")");
+  RunResultsDocument d;
+  const json& blas = io::require(j, "blas", w);
+  d.blas_corename = io::get_string(blas, "corename", w / "blas");
+  d.blas_config = io::get_string(blas, "config", w / "blas", "");
+  const json& results = record_array(j, "results", w);
+  for (size_t i = 0; i < results.size(); ++i)
+    d.results.push_back(read_run_record(results[i], (w / "results")[i]));
+  return d;
 }
 
 json run_document_to_json(const RunDocument& d) {

@@ -52,6 +52,7 @@ std::optional<std::uint64_t> parse_u64(const std::string& s) {
 
 PowerInterface find_powercap_zones(const fs::path& root) {
   PowerInterface pi;
+  pi.root = root.string();
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {
     pi.why_none = "no " + root.string() + " (no powercap interface: a VM or a kernel without it)";
@@ -65,7 +66,7 @@ PowerInterface find_powercap_zones(const fs::path& root) {
     PowerZone z;
     z.id = id;
     z.name = *name;
-    z.dir = e.path();
+    z.dir = e.path().string();
     if (const auto r = read_attribute(e.path() / "max_energy_range_uj"))
       z.max_energy_range_uj = parse_u64(*r).value_or(0);
     std::string why;
@@ -81,7 +82,7 @@ PowerInterface find_powercap_zones(const fs::path& root) {
 }
 
 std::optional<std::uint64_t> read_energy_uj(const PowerZone& zone) {
-  const auto v = read_attribute(zone.dir / "energy_uj");
+  const auto v = read_attribute(fs::path(zone.dir) / "energy_uj");
   if (!v) return std::nullopt;
   return parse_u64(*v);
 }

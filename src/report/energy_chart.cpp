@@ -350,4 +350,22 @@ std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,
   return t;
 }
 
+std::string render_energy_roofs_text(const std::string& machine, const ComputeRoof& c,
+                                     const MemoryRoof& m, const UnitSystem& u) {
+  return "machine " + machine + ": π = " + format_work_rate(c.peak, u) + " (" + c.name +
+         "), β = " + format_byte_rate(m.bandwidth, u) + " (" + m.level + ")\n";
+}
+
+std::string render_power_interface_text(const PowerInterface& pi) {
+  if (pi.zones.empty())
+    return "power interface: none — " + terminal_safe(pi.why_none) +
+           "; no power is measured here\n";
+  std::string t = "power interface (RAPL, " + terminal_safe(pi.root) + "):\n";
+  for (const auto& z : pi.zones)
+    t += "  " + terminal_safe(z.id) + " " + terminal_safe(z.name) +
+         (z.readable ? ": readable" : ": not readable (" + terminal_safe(z.why_unreadable) + ")") +
+         "\n";
+  return t;
+}
+
 }  // namespace roofline

@@ -149,6 +149,15 @@ std::string render_kernel_on_roofs(const KernelOnRoofs& k, const std::string& ma
   return out;
 }
 
+std::string render_kernel_result(const KernelCount& k, const UnitSystem& u,
+                                 const std::optional<KernelOnMachine>& placed) {
+  std::string out = render_kernel_count(k, u);
+  if (!placed) return out;
+  out += render_kernel_on_roofs(placed->on, placed->machine, u);
+  if (!placed->note.empty()) out += "  note: " + placed->note + "\n";
+  return out;
+}
+
 std::string render_roofs(const RoofSet& roofs) {
   const UnitSystem& u = roofs.units;
   std::string out;
