@@ -111,7 +111,14 @@ void run(const EnergyArgs& a) {
     in.costs = *an.costs;
     in.work_unit = u.work;
     in.traffic_unit = u.traffic;
-    if (points) in.points = points->placed;
+    if (points) {
+      in.points = points->placed;
+      for (const auto& n : points->skipped)
+        in.not_drawn.push_back({n, "no energy", n + ": no energy in the points file"});
+      for (const auto& n : points->off_level)
+        in.not_drawn.push_back({n, "no traffic at " + mem.level,
+                                n + ": no traffic at " + mem.level + " (the model's level)"});
+    }
     write_energy_chart(a.report, in);
   }
   // --intensity evaluates the energy roof too: without costs it would be dropped unsaid.

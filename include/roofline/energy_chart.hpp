@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/diagnosis.hpp"
 #include "roofline/energy.hpp"
 #include "roofline/energy_catalogue.hpp"
 #include "roofline/power_interface.hpp"
@@ -23,10 +24,14 @@ struct EnergyChartInput {
   std::string work_unit = "FLOP";
   std::string traffic_unit = "byte";
   std::vector<EnergyChartPoint> points;
+  /// Points given that the chart cannot place (no energy, no traffic at the model's level),
+  /// named with why in a line under the subtitle, as the time roofline charts name theirs.
+  std::vector<PointLeftOut> not_drawn;
 };
 
 /// SVG: the roof as a path through 241 log-spaced intensities, the peak as a dashed line, the
-/// balance point as a ring, B_τ as a dotted vertical line, each point as a marker with its name.
+/// balance point as a ring, B_τ as a dotted vertical line, each point as a marker with its name;
+/// the points not drawn in a line under the subtitle (the plot starts lower to make room).
 /// The plot group carries its mapping (data-x-log-min ... data-bottom) so a reader or a test can
 /// recover values from pixels. `dark_mode` adds the prefers-color-scheme rules (off for PNG).
 /// InputError when the costs do not validate or a point's intensity or W/J is not > 0.

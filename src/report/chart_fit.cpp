@@ -89,6 +89,20 @@ std::string fit_label(const std::string& name, const std::string& tail, const Fi
   return cut_to_fit(t, "", "", fits);
 }
 
+std::string fit_title(const std::string& title, const FitsTest& fits) {
+  if (fits(title)) return title;
+  // The longest start that fits with "…" after it: a longer start is never narrower.
+  size_t lo = 0, hi = title.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo + 1) / 2;
+    if (fits(cut_at_code_point(title, mid) + "…"))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return cut_to_fit(cut_at_code_point(title, lo), "", "", fits);
+}
+
 std::string fit_subtitle(std::vector<SubtitlePart> parts, const FitsTest& fits) {
   std::vector<bool> dropped(parts.size(), false);
   const auto joined = [&] {

@@ -24,6 +24,11 @@ std::vector<std::string> warning_lines(const std::vector<std::string>& warnings,
 /// TAIL; TAIL alone cut likewise where not even "… TAIL" fits.
 std::string fit_label(const std::string& name, const std::string& tail, const FitsTest& fits);
 
+/// A chart's title within `fits`: whole where it fits, else cut between characters with "…"
+/// (the SVG's <title> keeps it whole). The cut is found by halving, so a title of any length
+/// costs a few dozen measurements.
+std::string fit_title(const std::string& title, const FitsTest& fits);
+
 /// One part of a subtitle: its text (" · ridge I* = 9.564 FLOP/byte"), how it may be
 /// shortened, and in which order parts give way (lower `keep` first).
 struct SubtitlePart {

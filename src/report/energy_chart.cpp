@@ -7,6 +7,7 @@
 #include <string>
 
 #include "report/chart.hpp"
+#include "report/svg.hpp"
 #include "report/svg_text.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
@@ -31,6 +32,7 @@ const char* kEnergyStyleLight = R"(
 .label{font-size:11.5px;fill:#24292f}
 .point-marker{fill:#0072B2;stroke:#ffffff;stroke-width:1.2}
 .point-label{font-size:12px;font-weight:600;fill:#0072B2}
+.not-drawn{font-size:11.5px;fill:#9a3412}
 )";
 const char* kEnergyStyleDark = R"(
 @media (prefers-color-scheme: dark){
@@ -39,8 +41,12 @@ const char* kEnergyStyleDark = R"(
 .label{fill:#e6edf3}
 .point-marker{stroke:#0d1117}
 .point-label{fill:#56B4E9}
+.not-drawn{fill:#f0883e}
 }
 )";
+
+/// The baseline of the line of points not drawn, under the subtitle's (48).
+constexpr double kNotDrawnBaseline = 66;
 
 double floor_decade(double v) {
   return std::floor(std::log10(v));
@@ -88,8 +94,9 @@ EnergyFrame energy_frame(const EnergyChartInput& in) {
   for (const auto& p : in.points) yhi_v = std::max(yhi_v, p.work_per_joule * 1.5);
   f.ylo = floor_decade(ylo_v), f.yhi = ceil_decade(yhi_v);
 
-  f.width = 960, f.height = 640, f.left = 96, f.right = f.width - 40, f.top = 70,
-  f.bottom = f.height - 96;
+  // The line of points not drawn (kNotDrawnBaseline) moves the plot's top down.
+  f.width = 960, f.height = 640, f.left = 96, f.right = f.width - 40,
+  f.top = in.not_drawn.empty() ? 70 : 84, f.bottom = f.height - 96;
   // The same length per decade on both axes, as the time roofline's (docs/charts.md), so the
   // memory-bound side is drawn at its true slope: the shorter range is extended (x either side,
   // y downwards, keeping room above the peak).
@@ -124,8 +131,14 @@ std::string energy_svg_head(const EnergyChartInput& in, const EnergyFrame& f, bo
        "</style>\n";
   s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + svg_attr("width", f.width) +
        svg_attr("height", f.height) + "/>\n";
-  s += svg_text(f.left, 28, in.title, "title", "start", "");
+  s += report::title_text(f.left, f.width - f.left - 8, in.title);
   if (!in.subtitle.empty()) s += svg_text(f.left, 48, in.subtitle, "subtitle", "start", "");
+  // The points given that the chart leaves out, as many as the width holds, the rest counted.
+  const std::string left_out = report::not_drawn_line(in.not_drawn, [&](const std::string& l) {
+    return report::text_width(l, 11.5) <= f.width - f.left - 8;
+  });
+  if (!left_out.empty())
+    s += svg_text(f.left, kNotDrawnBaseline, left_out, "not-drawn", "start", "");
   return s;
 }
 

@@ -72,6 +72,10 @@ constexpr double kPlotTopBelowNotDrawn = 84;
 constexpr double kWarningFont = 11.5;
 constexpr double kWarningLineStep = 18;
 constexpr size_t kMostWarningLines = 3;
+/// The legend's rows: their baselines 20 px apart, and the depth an entry takes below its
+/// row's baseline (the 11.5 px text's descent under y = 4, a marker's lower half, 3 px of air).
+constexpr double kLegendRowStep = 20;
+constexpr double kLegendRowDepth = 10;
 
 /// A weighted point's marker has an area proportional to its weight, the heaviest point's
 /// radius kMaxWeightRadius (the way profilers draw functions as dots sized by their share of the
@@ -259,7 +263,7 @@ const char* verdict_marker(Verdict v) {
 }
 
 PlotArea plot_area(const SvgOptions& o) {
-  return {o.axis_left, o.width - 28 - o.label_column, o.plot_top, o.height - 124};
+  return {o.axis_left, o.width - 28 - o.label_column, o.plot_top, o.height - 124 - o.legend_extra};
 }
 
 namespace {
@@ -378,6 +382,19 @@ std::string warning_text(const Canvas& c) {
   return s;
 }
 
+}  // namespace
+
+std::string title_text(double x, double room, const std::string& title) {
+  const std::string shown = fit_title(title, [&](const std::string& line) {
+    return text_width(line, 17, true) <= room;  // .title: 17 px, semibold
+  });
+  if (shown == title) return svg_text(x, 28, title, "title");
+  return "<text" + attr("x", x) + attr("y", 28) + attr("class", "title") + "><title>" +
+         xml_text(title) + "</title>" + xml_text(shown) + "</text>\n";
+}
+
+namespace {
+
 std::string open_document(const Canvas& c) {
   const Chart& ch = c.ch;
   const SvgOptions& o = c.o;
@@ -400,8 +417,8 @@ std::string open_document(const Canvas& c) {
        attr("height", c.pa.bottom - c.pa.top) + "/></clipPath></defs>\n";
   s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", o.width) + attr("height", o.height) +
        "/>\n";
-  s += text(c.pa.left, 28, c.in.title, "title");
   const double room = o.width - c.pa.left - 8;
+  s += title_text(c.pa.left, room, c.in.title);
   const std::string sub = subtitle_text(c, [&](const std::string& line) {
     return text_width(line, 12) <= room;  // 12 px: .subtitle
   });
@@ -1204,9 +1221,11 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
 }
 
 // --- step 11: the legend: what the line styles and marker colours mean -----------------------
-std::string legend(const Canvas& c, bool any_theory) {
+using LegendItems = std::vector<std::pair<std::string, std::string>>;  // (swatch at 0,0, text)
+
+LegendItems legend_items(const Canvas& c, bool any_theory) {
   const Chart& ch = c.ch;
-  std::vector<std::pair<std::string, std::string>> items;  // (swatch svg at 0,0, text)
+  LegendItems items;
   auto line_swatch = [&](const std::string& cls, const std::string& extra = "") {
     return "<line class=\"" + cls + "\" x1=\"0\" y1=\"0\" x2=\"26\" y2=\"0\"" + extra + "/>";
   };
@@ -1251,15 +1270,30 @@ std::string legend(const Canvas& c, bool any_theory) {
                                   " class=\"marker\"" + attr("fill", verdict_colour(v))),
                      to_string(v)});
   does_not_fit_legend(c.in, items);
-  std::string s = "<g class=\"legend\">\n";
-  double lx = c.pa.left, ly = c.pa.bottom + 74;
-  for (const auto& [swatch, label] : items) {
-    const double w = 34 + text_width(label, 11.5) + 18;
-    if (lx + w > c.pa.right && lx > c.pa.left) lx = c.pa.left, ly += 20;
-    s += "<g transform=\"translate(" + num(lx) + "," + num(ly) + ")\">" + swatch +
-         text(32, 4, label, "legend-text") + "</g>\n";
+  return items;
+}
+
+/// Where each legend entry goes: left to right from the plot's left edge, 74 px under the plot,
+/// a new row (kLegendRowStep lower) where an entry would pass the plot's right edge.
+std::vector<Vec2> legend_places(const LegendItems& items, const PlotArea& pa) {
+  std::vector<Vec2> at;
+  double lx = pa.left, ly = pa.bottom + 74;
+  for (const auto& item : items) {
+    const double w = 34 + text_width(item.second, 11.5) + 18;
+    if (lx + w > pa.right && lx > pa.left) lx = pa.left, ly += kLegendRowStep;
+    at.push_back({lx, ly});
     lx += w;
   }
+  return at;
+}
+
+std::string legend(const Canvas& c, bool any_theory) {
+  const LegendItems items = legend_items(c, any_theory);
+  const std::vector<Vec2> at = legend_places(items, c.pa);
+  std::string s = "<g class=\"legend\">\n";
+  for (size_t k = 0; k < items.size(); ++k)
+    s += "<g transform=\"translate(" + num(at[k].x) + "," + num(at[k].y) + ")\">" + items[k].first +
+         text(32, 4, items[k].second, "legend-text") + "</g>\n";
   return s + "</g>\n";
 }
 
@@ -1297,7 +1331,16 @@ Chart chart_for_svg(const ReportInput& in, SvgOptions& o) {
   if (!in.not_drawn.empty()) o.plot_top = std::max(o.plot_top, kPlotTopBelowNotDrawn);
   keep_room_for_warnings(in, o);
   const PlotArea pa = plot_area(o);
-  return build_chart(in, pa.right - pa.left, pa.bottom - pa.top);
+  Chart ch = build_chart(in, pa.right - pa.left, pa.bottom - pa.top);
+  // Legend rows that would pass the canvas's bottom make it taller; the plot keeps its size.
+  Canvas c(ch, o);
+  const std::vector<Vec2> at = legend_places(legend_items(c, !theory_layer(c).empty()), c.pa);
+  const double need = at.empty() ? 0 : at.back().y + kLegendRowDepth;
+  if (need > o.height) {
+    o.legend_extra += need - o.height;
+    o.height = need;
+  }
+  return ch;
 }
 
 std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {

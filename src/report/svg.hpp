@@ -21,6 +21,9 @@ struct SvgOptions {
   /// Top of the plot: 66 px, 84 where a line under the subtitle says the points not drawn
   /// (chart_for_svg).
   double plot_top = 66;
+  /// Height added under the plot for legend rows the canvas would not hold (chart_for_svg adds
+  /// as much to `height`): the plot keeps its size, the canvas grows.
+  double legend_extra = 0;
 };
 
 /// Plot area inside the SVG (outside it: title, axes, legend).
@@ -35,6 +38,10 @@ double label_column_width(const Chart& chart, const SvgOptions& o);
 Chart chart_for_svg(const ReportInput& in, SvgOptions& o);
 
 std::string render_svg_chart(const Chart& chart, const SvgOptions& o);
+
+/// The chart's title at (x, 28) within `room` px (fit_title): whole, or cut with "…" and the
+/// whole title as the text's <title>. The energy and trajectory charts draw theirs with it.
+std::string title_text(double x, double room, const std::string& title);
 
 /// Okabe–Ito colour (colour-blind safe) for a verdict, and its marker shape name.
 const char* verdict_colour(Verdict v);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "report/chart.hpp"
+#include "report/svg.hpp"
 #include "report/svg_text.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
@@ -207,7 +208,7 @@ std::string trajectory_svg_head(const TrajectoryInput& in, const TrajectoryFrame
        "</style>\n";
   s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", f.width) + attr("height", f.height) +
        "/>\n";
-  s += text(f.left, 28, in.title, "title");
+  s += report::title_text(f.left, f.width - f.left - 8, in.title);
   if (!in.subtitle.empty()) s += text(f.left, 48, in.subtitle, "subtitle");
   return s;
 }
@@ -267,9 +268,58 @@ std::string trajectory_axes(const TrajectoryFrame& f) {
   return s;
 }
 
+/// A marker's radius, and how far apart (px) markers of one column that would hide each other
+/// are drawn side by side.
+constexpr double kMarkerRadius = 5.5;
+constexpr double kBesideStep = 9;
+
+/// Where a device's markers would hide each other (centres less than a marker's radius apart
+/// up the column: a100-40gb's fp64 and fp32 ridges are both 12.54), they stand side by side,
+/// kBesideStep px apart and centred on the column, in the order of their series. Per series and
+/// point: the shift in px (0 for a marker alone) and the other series' labels of its group.
+struct Beside {
+  double dx = 0;
+  std::vector<std::string> others;
+};
+std::map<std::pair<size_t, size_t>, Beside> markers_beside(const TrajectoryInput& in,
+                                                           const TrajectoryFrame& f) {
+  struct Mark {
+    double y;
+    size_t series, point;
+  };
+  std::map<std::string, std::vector<Mark>> per_device;
+  for (size_t k = 0; k < in.series.size(); ++k)
+    for (size_t i = 0; i < in.series[k].points.size(); ++i)
+      per_device[in.series[k].points[i].device].push_back(
+          {f.Y(in.series[k].points[i].ridge), k, i});
+  std::map<std::pair<size_t, size_t>, Beside> out;
+  for (auto& [device, marks] : per_device) {
+    std::stable_sort(marks.begin(), marks.end(),
+                     [](const Mark& a, const Mark& b) { return a.y < b.y; });
+    for (size_t a = 0; a < marks.size();) {
+      size_t b = a + 1;  // a run of marks, each within a radius of the one before
+      while (b < marks.size() && marks[b].y - marks[b - 1].y < kMarkerRadius) ++b;
+      std::vector<Mark> group(marks.begin() + static_cast<std::ptrdiff_t>(a),
+                              marks.begin() + static_cast<std::ptrdiff_t>(b));
+      std::stable_sort(group.begin(), group.end(),
+                       [](const Mark& x, const Mark& y) { return x.series < y.series; });
+      const double n = static_cast<double>(group.size());
+      for (size_t g = 0; g < group.size() && group.size() > 1; ++g) {
+        Beside& at = out[{group[g].series, group[g].point}];
+        at.dx = (static_cast<double>(g) - (n - 1) / 2) * kBesideStep;
+        for (const Mark& other : group)
+          if (other.series != group[g].series) at.others.push_back(in.series[other.series].label);
+      }
+      a = b;
+    }
+  }
+  return out;
+}
+
 /// The markers: one per device and series, at (its column, I*), each with its values as a
-/// tooltip and data attributes.
+/// tooltip and data attributes; markers that would hide each other side by side (markers_beside).
 std::string trajectory_markers(const TrajectoryInput& in, const TrajectoryFrame& f) {
+  const auto beside = markers_beside(in, f);
   std::string s;
   for (size_t k = 0; k < in.series.size(); ++k) {
     const TrajectorySeries& ser = in.series[k];
@@ -277,20 +327,27 @@ std::string trajectory_markers(const TrajectoryInput& in, const TrajectoryFrame&
     const std::string shape = kShapes[k % 4];
     s += "<g" + attr("class", "series series-" + std::to_string(k)) +
          attr("data-series", ser.label) + ">\n";
-    for (const auto& p : ser.points) {
+    for (size_t i = 0; i < ser.points.size(); ++i) {
+      const TrajectoryPoint& p = ser.points[i];
       const double column = f.column_x.at(p.device);
-      const double x = f.X(column), y = f.Y(p.ridge);
+      const auto near = beside.find({k, i});
+      const double dx = near == beside.end() ? 0 : near->second.dx;
+      const double x = f.X(column) + dx, y = f.Y(p.ridge);
       const std::string unit = p.unit.empty() ? "FLOP/byte" : p.unit;
-      const std::string tip = p.device + " (" + std::to_string(p.year) + "), " + ser.label +
-                              ": I* = " + format_number(p.ridge, 4) + " " + unit + " (" +
-                              p.compute_roof + " / " + p.memory_level + ")";
+      std::string tip = p.device + " (" + std::to_string(p.year) + "), " + ser.label +
+                        ": I* = " + format_number(p.ridge, 4) + " " + unit + " (" + p.compute_roof +
+                        " / " + p.memory_level + ")";
+      if (near != beside.end())
+        tip += "; drawn beside " + join(near->second.others) + " at about the same I*";
       s += "<g class=\"trajectory-point\"" + attr("data-device", p.device) +
+           (near != beside.end() ? attr("data-beside", exact(dx)) : std::string()) +
            attr("data-series", ser.label) + attr("data-year", std::to_string(p.year)) +
            attr("data-x", exact(column)) + attr("data-ridge", exact(p.ridge)) +
            attr("data-unit", unit) + attr("data-compute-roof", p.compute_roof) +
            attr("data-memory-level", p.memory_level) + " transform=\"translate(" + num(x) + "," +
            num(y) + ")\"><title>" + xml_text(tip) + "</title>" +
-           shape_at_origin(shape, 5.5, " class=\"marker\"" + attr("fill", colour)) + "</g>\n";
+           shape_at_origin(shape, kMarkerRadius, " class=\"marker\"" + attr("fill", colour)) +
+           "</g>\n";
     }
     s += "</g>\n";
   }
