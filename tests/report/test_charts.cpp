@@ -544,6 +544,37 @@ TEST(ChartTerminal, NamesFromFilesAreEscapedInThePlotAndLegend) {
   }
 }
 
+// A name written as a coloured cell ("\033[31mRED\033[0m") was measured as its three letters
+// and printed escaped (18 columns): its row of the points table ran 19 columns past the others.
+// The chart of such names is the chart of names that are their escaped text, with colour and
+// without: every cell measured as it is printed.
+TEST(ChartTerminal, NamesHoldingColourSequencesKeepThePointsTableInLine) {
+  ReportInput evil = fixture(), shown = fixture();
+  evil.points[2].name = "\033[31mRED\033[0m";
+  shown.points[2].name = "\\u001b[31mRED\\u001b[0m";
+  evil.points[4].name = "\033[1mB";
+  shown.points[4].name = "\\u001b[1mB";
+  for (const bool colour : {false, true}) {
+    const std::string out = render_terminal(evil, 100, colour);
+    EXPECT_EQ(out, render_terminal(shown, 100, colour));
+    const std::vector<std::string> lines = lines_of(out);
+    const auto row = [&](const std::string& name) {
+      const auto it = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) {
+        return l.find(name) != std::string::npos && l.find("FLOP/s") != std::string::npos;
+      });
+      return it == lines.end() ? std::string() : *it;
+    };
+    const auto end_of = [](const std::string& l, const std::string& value) {
+      return display_width(l.substr(0, l.find(value) + value.size()));
+    };
+    // The I column's numbers end in one column: daxpy's 0.2 GFLOP / 2.4 GB = 0.08333, the stencil
+    // renamed RED 0.9 GFLOP / 1.2 GB = 0.75, bogus renamed B 10 GFLOP / 1 GB = 10.
+    const std::string daxpy = row("daxpy"), red = row("RED"), bold = row("mB ");
+    EXPECT_EQ(end_of(red, " 0.75 "), end_of(daxpy, " 0.08333 ")) << daxpy << "\n" << red;
+    EXPECT_EQ(end_of(bold, " 10 "), end_of(daxpy, " 0.08333 ")) << daxpy << "\n" << bold;
+  }
+}
+
 // --- units -------------------------------------------------------------------------------------
 
 TEST(ChartUnits, IntegerRoofsInOpsEverywhereAndBothUnitsOnTheAxes) {
