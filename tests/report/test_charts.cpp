@@ -575,6 +575,44 @@ TEST(ChartTerminal, NamesHoldingColourSequencesKeepThePointsTableInLine) {
   }
 }
 
+// 62 letters mark the points (A–Z, a–z, 0–9); from the 63rd every point is '+'. The legend
+// listed "+ k63 · + k64 ...", each '+' reading as a point's own mark; it says once which
+// points share it, and the tables name them.
+TEST(ChartTerminal, PointsPastTheLettersShareOneMarkSaidOnce) {
+  ReportInput in = fixture();
+  const Point model = in.points.front();
+  in.points.clear();
+  for (int k = 1; k <= 70; ++k) {
+    Point p = model;
+    p.name = "k" + std::to_string(k);
+    p.time = Seconds(model.time.value * (1 + k / 100.0));
+    in.points.push_back(p);
+  }
+  const std::string out = render_terminal(in, 100, false);
+  EXPECT_NE(out.find("+ points 63 to 70, one mark for 8 (the chart has 62 letters; the table "
+                     "names them)"),
+            std::string::npos)
+      << out;
+  const std::string legend = out.substr(0, out.find("Roofs of"));
+  EXPECT_EQ(legend.find("+ k6"), std::string::npos) << legend;  // no legend item of its own
+  EXPECT_NE(out.find(" 9 k62"), std::string::npos) << out;      // the 62nd is the last letter, 9
+  // The table and the diagnoses list them with the mark.
+  EXPECT_NE(out.find("\n+  k63 "), std::string::npos) << out;
+  EXPECT_NE(out.find("\n  + k70: "), std::string::npos) << out;
+  for (const auto& l : lines_of(legend)) EXPECT_LE(display_width(l), 100u) << l;
+  // A cell that holds several of them lists '+' once (wide enough that no list is cut).
+  const std::string wide = render_terminal(in, 1000, false);
+  EXPECT_NE(wide.find(", + in one cell"), std::string::npos) << wide;
+  EXPECT_EQ(wide.find("+, +"), std::string::npos) << wide;
+  // One point past them is named alone.
+  in.points.resize(63);
+  EXPECT_NE(render_terminal(in, 100, false)
+                .find("+ point 63 (the chart has 62 letters; the table names it)"),
+            std::string::npos);
+  in.points.resize(62);
+  EXPECT_EQ(render_terminal(in, 100, false).find("the chart has 62 letters"), std::string::npos);
+}
+
 // --- units -------------------------------------------------------------------------------------
 
 TEST(ChartUnits, IntegerRoofsInOpsEverywhereAndBothUnitsOnTheAxes) {
