@@ -289,6 +289,31 @@ struct RidgesArgs {
   bool json = false, csv = false;
 };
 
+/// Entries of one name (two --add files of one document name, a machine measured before and
+/// after a change, or one beside the catalogue entry it copies) told apart as `diff` and
+/// `plot --compare` tell them (name_machines_apart: "vm (m1.json)"), in the table, the chart and
+/// the lines naming them; `added` follows. `given`: each entry's --add spec, "" for the
+/// catalogue's.
+void name_entries_apart(std::vector<HardwareSummary>& entries, std::vector<std::string> given,
+                        std::vector<std::pair<std::string, std::string>>& added) {
+  given.resize(entries.size());
+  std::vector<MachineDocument> named(entries.size());
+  std::vector<MachineDocument*> docs;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    named[i].roofs.name = entries[i].name;
+    named[i].file = entries[i].machine.file;
+    if (given[i].empty()) given[i] = entries[i].name;  // a catalogue entry, by its name
+    docs.push_back(&named[i]);
+  }
+  name_machines_apart(given, docs);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (named[i].roofs.name == entries[i].name) continue;
+    for (auto& [spec, name] : added)
+      if (spec == given[i]) name = named[i].roofs.name;
+    entries[i].name = named[i].roofs.name;
+  }
+}
+
 void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   check_kind(a.kind);
@@ -298,6 +323,7 @@ void run_ridges(const RidgesArgs& a) {
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn_skipped(problems);
   std::vector<std::pair<std::string, std::string>> added;  // (spec, name) of each --add
+  std::vector<std::string> given;  // per entry: the --add spec it came from ("" from the catalogue)
   for (const auto& spec : a.extra) {
     HardwareSummary e = resolve(spec, a.hw_dir);
     // A ridge needs a compute roof over a memory roof; a machine given by name must show.
@@ -309,9 +335,13 @@ void run_ridges(const RidgesArgs& a) {
     // A catalogue entry, or one file added twice, is one row; two files of one document name
     // (a machine measured before and after a change) are two machines.
     if (std::none_of(entries.begin(), entries.end(),
-                     [&](const HardwareSummary& x) { return same_machine(x, e); }))
+                     [&](const HardwareSummary& x) { return same_machine(x, e); })) {
       entries.push_back(std::move(e));
+      given.resize(entries.size());
+      given.back() = spec;
+    }
   }
+  name_entries_apart(entries, given, added);
   if (!a.kind.empty())
     entries.erase(
         std::remove_if(entries.begin(), entries.end(),

@@ -1,9 +1,11 @@
 // roofline measure: measure this machine's roofs → machine JSON (written atomically) + summary.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 
@@ -13,7 +15,7 @@
 #include "roofline/json_out.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/report.hpp"
-#include "roofline/sanitize.hpp"
+#include "roofline/strings.hpp"
 #include "roofline/text.hpp"
 
 namespace roofline::cli {
@@ -39,25 +41,39 @@ void check_output_path(const std::string& path) {
   if (path != "-") check_writable_path(path, "-o");
 }
 
+/// The columns of the terminal on stderr, else $COLUMNS, else 80.
+size_t stderr_columns() {
+  winsize ws{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  if (const char* env = std::getenv("COLUMNS"))
+    if (const auto cols = decimal_number(env); cols && *cols >= 1 && *cols <= 10000)
+      return static_cast<size_t>(*cols);
+  return 80;
+}
+
+/// The progress line on stderr when it is a terminal: fits its width, and takes no escape
+/// sequence under TERM=dumb (ProgressLine).
 class ProgressBar {
  public:
-  explicit ProgressBar(bool on) : on_(on) {}
+  explicit ProgressBar(bool on) : on_(on), line_(style()) {}
   void update(double f, const std::string& what) {
     if (!on_) return;
-    const int width = 30;
-    const int filled = static_cast<int>(f * width + 0.5);
-    std::string bar(static_cast<size_t>(filled), '#');
-    bar.resize(width, '.');
-    std::fprintf(stderr, "\r\033[K[%s] %3d%% %s", bar.c_str(), static_cast<int>(f * 100 + 0.5),
-                 terminal_safe(what.substr(0, 40)).c_str());
-    std::fflush(stderr);
+    if (const std::string text = line_.update(f, what); !text.empty()) {
+      std::fputs(text.c_str(), stderr);
+      std::fflush(stderr);
+    }
   }
   void clear() {
-    if (on_) std::fprintf(stderr, "\r\033[K");
+    if (on_) std::fputs(line_.clear().c_str(), stderr);
   }
 
  private:
+  static ProgressStyle style() {
+    const char* term = std::getenv("TERM");
+    return {stderr_columns(), !(term && std::strcmp(term, "dumb") == 0)};
+  }
   bool on_;
+  ProgressLine line_;
 };
 
 void run(const MeasureArgs& a) {

@@ -70,11 +70,14 @@ void run(const PlotArgs& a) {
   for (const auto& f : a.points_files) {
     PointsDocument doc = load_points_file(f);
     // As `point --points`: a file given is there for its points (the machine alone is drawn
-    // by giving none).
-    if (doc.points.empty())
+    // by giving none). A run of no arithmetic (copy) is in it all the same: said not drawn.
+    if (doc.points.empty() && doc.not_points.empty())
       throw InputError(terminal_safe(f) +
                        ": no points to draw (leave the file out to draw the "
                        "machine's roofs alone)");
+    for (const auto& n : doc.not_points)
+      say("roofline: note: " + f + ": " + n.detail + ": not drawn\n");
+    in.not_drawn.insert(in.not_drawn.end(), doc.not_points.begin(), doc.not_points.end());
     refuse_other_units(f, doc.units, "the machine's roofs are in", roofs.units);
     const size_t first = in.points.size();
     for (auto& p : doc.points) {

@@ -70,7 +70,11 @@ void run(const PointArgs& a) {
       throw InputError(
           "give either --points FILE or --name/--work/--traffic/--traffic-at/--time, not both");
     PointsDocument doc = load_points_file(a.points_file);
-    if (doc.points.empty()) throw InputError(a.points_file + ": no points to place");
+    if (doc.points.empty() && doc.not_points.empty())
+      throw InputError(a.points_file + ": no points to place");
+    // A run of no arithmetic (copy) is data, not a point: said, and left out.
+    for (const auto& n : doc.not_points)
+      say("roofline: note: " + a.points_file + ": " + n.detail + ": not placed\n");
     if (!(doc.units == m.roofs.units))
       throw InputError(a.points_file + ": points are in " + doc.units.work + "/" +
                        doc.units.traffic + " but the machine's roofs are in " + m.roofs.units.work +
@@ -86,6 +90,7 @@ void run(const PointArgs& a) {
         if (t.level.empty()) t.level = a.machine.level;
     }
     left_out = fit_points(points, m.roofs, a.points_file);
+    left_out.insert(left_out.end(), doc.not_points.begin(), doc.not_points.end());
   } else {
     points.push_back(point_from_flags(a, m.roofs.units));
   }

@@ -308,6 +308,11 @@ void run(const RunArgs& a) {
       suite::run_document(placement, m.roofs.name, machine, blas, threads, a.quick));
   const std::string document_text = json_text(j) + "\n";
   if (!a.output.empty()) emit(document_text, a.output);
+  // Runs of no arithmetic (copy) make no point: a document of them alone is said so.
+  if (!a.output.empty() && placement.placed.empty() && !placement.bandwidth_only.empty())
+    say("roofline run: note: " + a.output +
+        " holds no point: every run did no arithmetic (W = 0), so each is a bandwidth "
+        "(run.bandwidth_only) that plot, point and check list as not drawn, placed or judged\n");
   if (!a.save_machine.empty()) emit(json_text(machine_to_json(*measured)) + "\n", a.save_machine);
   if (!a.output.empty() && a.save_machine.empty() && !given)
     say("roofline run: note: the roofs measured for this run are not kept; --save-machine FILE "

@@ -17,6 +17,10 @@ namespace roofline {
 /// A points document (schema "roofline.points").
 struct PointsDocument {
   std::vector<Point> points;
+  /// What the document holds that is no point: `roofline run`'s bandwidth-only runs
+  /// (run.bandwidth_only: W = 0, such as copy), named as a run's point is ("copy @L1"), with
+  /// why. Data all the same: plot, point and check say each is not drawn, placed or judged.
+  std::vector<PointLeftOut> not_points;
   std::string machine;  ///< optional: name of the machine the points were taken on
   UnitSystem units;
   std::string origin;

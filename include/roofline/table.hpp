@@ -12,18 +12,28 @@ namespace roofline {
 /// none, colour sequences (ESC [ ... m) none, every other code point one.
 size_t display_width(const std::string& s);
 
-/// A table with aligned columns; numbers right-aligned, text left-aligned. Cells are shown
-/// escaped (sanitize.hpp): they may hold names from files and arguments.
+/// A table with aligned columns; numbers right-aligned, text left-aligned. Every cell is text,
+/// shown escaped (sanitize.hpp) and measured as shown: cells may hold names from files and
+/// arguments, a colour sequence in one included. A cell takes colour only from the codes given
+/// with its row, never from its text.
 class Table {
  public:
   explicit Table(std::vector<std::string> header) : header_(std::move(header)) {}
-  void add_row(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  void add_row(std::vector<std::string> row) { add_row(std::move(row), {}); }
+  /// A row whose cell c is coloured with the SGR code `colors[c]` ("31": red) around its
+  /// escaped text, the padding outside the colour; an empty code, or none given, leaves the
+  /// cell plain. Pass no codes where the output takes no colour.
+  void add_row(std::vector<std::string> row, std::vector<std::string> colors) {
+    rows_.push_back(std::move(row));
+    colors_.push_back(std::move(colors));
+  }
   std::string render() const;
   size_t size() const { return rows_.size(); }
 
  private:
   std::vector<std::string> header_;
   std::vector<std::vector<std::string>> rows_;
+  std::vector<std::vector<std::string>> colors_;  // per row, as given to add_row
 };
 
 /// Colours a piece of text when `enabled` (ANSI); otherwise returns it unchanged.

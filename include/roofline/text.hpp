@@ -98,4 +98,32 @@ std::string run_timing_text(const RunRecord& r);
 /// available (one line).
 std::string render_blas_summary(const BlasInfo& b);
 
+/// How a progress line is drawn (src/report/progress.cpp): the terminal's `columns`, and whether
+/// it takes escape sequences (false under TERM=dumb).
+struct ProgressStyle {
+  size_t columns = 80;
+  bool escapes = true;
+};
+
+/// A long task's progress as text for a terminal, as the terminal plot's rules have it
+/// (docs/charts.md: every line fits the width, TERM=dumb turns escapes off). With escapes, each
+/// update redraws one line: "\r\033[K[####....]  40% what", cut to columns − 1 (the last column
+/// would wrap on some terminals) with the bar narrowed first. Without, a plain line
+/// ("[ 40%] what\n", cut the same way) when the step's name changes and nothing for its later
+/// updates, so a dumb terminal or a log gets a line per step. `what` is shown escaped.
+class ProgressLine {
+ public:
+  explicit ProgressLine(ProgressStyle style) : style_(style) {}
+  /// The text to write for `fraction` (0 to 1) done, now at `what`; "" when nothing changes.
+  std::string update(double fraction, const std::string& what);
+  /// The text that clears the line before other output: "\r\033[K" once a line is drawn with
+  /// escapes, else "".
+  std::string clear() const;
+
+ private:
+  ProgressStyle style_;
+  std::string last_;    // the step last named (plain lines) or the line last drawn (escapes)
+  bool drawn_ = false;  // a line with escapes is on the screen
+};
+
 }  // namespace roofline

@@ -60,29 +60,14 @@ size_t display_width(const std::string& s) {
 }
 
 namespace {
-/// A cell coloured by a renderer (colorize: ESC [ code m, text already escaped, ESC [ 0 m)
-/// keeps its colour, which the final pass on stdout removes unless stdout takes colour. Any
-/// other escape sequence in a cell is the cell's own text (a name from a file): shown escaped
-/// and measured so, or it took no width here and ten columns once the final pass escaped it.
-std::string safe_cell(const std::string& c) {
-  static const std::string kReset = "\033[0m";
-  if (c.rfind("\033[", 0) == 0 && c.size() > kReset.size() &&
-      c.compare(c.size() - kReset.size(), kReset.size(), kReset) == 0) {
-    const size_t m = c.find('m');
-    const std::string code = c.substr(2, m - 2);
-    if (m + kReset.size() < c.size() && !code.empty() &&
-        code.find_first_not_of("0123456789;") == std::string::npos) {
-      const std::string text = c.substr(m + 1, c.size() - kReset.size() - m - 1);
-      if (is_terminal_safe(text)) return c;
-    }
-  }
-  return terminal_safe(c);
-}
-
+/// Cells are text (names from files among them): escaped, a colour sequence in one too, so a
+/// cell is measured as it is printed. Colour comes from add_row's codes alone: a name written
+/// as a coloured cell ("\033[31mRED\033[0m") had passed as colour, been measured three columns
+/// wide, and shifted the row's later columns once the output's final pass escaped it.
 std::vector<std::string> safe_cells(const std::vector<std::string>& cells) {
   std::vector<std::string> out;
   out.reserve(cells.size());
-  for (const auto& c : cells) out.push_back(safe_cell(c));
+  for (const auto& c : cells) out.push_back(terminal_safe(c));
   return out;
 }
 /// A number, alone or followed by a unit, a percent sign, a ratio's x or words after a space
@@ -134,12 +119,15 @@ std::string Table::render() const {
       if (c < r.size() && !placeholder(r[c])) ++(looks_numeric(r[c]) ? numbers : words);
     numeric_column[c] = numbers > words;
   }
-  auto line = [&](const std::vector<std::string>& r, bool is_header) {
+  auto line = [&](const std::vector<std::string>& r, const std::vector<std::string>& colors,
+                  bool is_header) {
     std::string out;
     for (size_t c = 0; c < width.size(); ++c) {
-      const std::string cell = c < r.size() ? r[c] : "";
+      std::string cell = c < r.size() ? r[c] : "";
       const size_t pad = width[c] - display_width(cell);
       const bool right = !is_header && numeric_column[c] && looks_numeric(cell);
+      if (c < colors.size() && !colors[c].empty() && !cell.empty())
+        cell = "\033[" + colors[c] + "m" + cell + "\033[0m";  // the padding stays outside
       if (c) out += "  ";
       if (right)
         out += std::string(pad, ' ') + cell;
@@ -149,13 +137,13 @@ std::string Table::render() const {
     while (!out.empty() && out.back() == ' ') out.pop_back();
     return out + "\n";
   };
-  std::string out = line(header, true);
+  std::string out = line(header, {}, true);
   size_t total = 0;
   for (size_t c = 0; c < width.size(); ++c) total += width[c] + (c ? 2 : 0);
   std::string rule;
   for (size_t i = 0; i < total; ++i) rule += "─";
   out += rule + "\n";
-  for (const auto& r : rows) out += line(r, false);
+  for (size_t i = 0; i < rows.size(); ++i) out += line(rows[i], colors_[i], false);
   return out;
 }
 

@@ -474,6 +474,20 @@ void check_baseline_only_points(const CheckRun& run, const std::map<std::string,
     }
 }
 
+/// The run's records that are no point (a copy's bandwidth, W = 0): listed as skipped, not
+/// judged, rather than left out unsaid (or the file refused when they are all it holds).
+void check_bandwidth_only_runs(const CheckRun& run, CheckReport& out, json& out_points) {
+  for (const auto& n : run.now.doc.not_points) {
+    PointCheck c;
+    c.name = n.name;
+    c.status = CheckStatus::skipped;
+    c.why.push_back(n.reason + ": a bandwidth run, not a point: not judged");
+    out_points.push_back(
+        {{"name", n.name}, {"status", "skipped"}, {"why", c.why}, {"bandwidth_only", true}});
+    out.checks.push_back(std::move(c));
+  }
+}
+
 /// The counts of passed, failed and skipped points, and the summary line's text.
 void check_count_and_summarise(CheckReport& out) {
   for (const auto& c : out.checks) {
@@ -538,7 +552,7 @@ CheckReport run_check(const CheckRequest& r) {
   check_gate_request(cfg, r.machine.has_value(), r.baseline.has_value());
   // A run that measured nothing does not pass the gate (its baseline's points would only be
   // skipped).
-  if (r.points.doc.points.empty())
+  if (r.points.doc.points.empty() && r.points.doc.not_points.empty())
     throw InputError((r.points.path.empty() ? std::string("the points document") : r.points.path) +
                      ": no points: nothing to check");
   // The inputs resolved: units agree, names unique where a baseline pairs them.
@@ -550,6 +564,7 @@ CheckReport run_check(const CheckRequest& r) {
   for (size_t i = 0; i < run.now.doc.points.size(); ++i)
     check_judge_point(run, i, out, out_points, seen);
   if (run.base) check_baseline_only_points(run, seen, out, out_points);
+  check_bandwidth_only_runs(run, out, out_points);
   check_unmatched_rules(run, out);
   check_baseline_machine(run, out);
   check_count_and_summarise(out);

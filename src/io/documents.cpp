@@ -370,6 +370,31 @@ void refuse_misspelt_fields(const json& pj, const Where& w) {
        "traffic", "level", "run", "diagnosis", "above_roof_cause", "vector_only"},
       "a misspelt field is not read: the point would be judged without it");
 }
+
+/// `roofline run`'s runs that are no point (run.bandwidth_only: W = 0, such as copy), named as
+/// a run's point is ("copy @L1", RunRecord::to_point), each with why none was made.
+std::vector<PointLeftOut> bandwidth_only_runs(const json& j, const Where& top) {
+  std::vector<PointLeftOut> out;
+  if (!j.contains("run") || !j["run"].is_object() || !j["run"].contains("bandwidth_only"))
+    return out;
+  const Where w = top / "run" / "bandwidth_only";
+  const json& runs = j["run"]["bandwidth_only"];
+  if (!runs.is_array()) io::fail(w, "expected an array of runs");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Where rw = w[i];
+    if (!runs[i].is_object()) io::fail(rw, "expected a run (kernel, level, bandwidth, ...)");
+    const std::string variant = io::get_string(runs[i], "variant", rw, std::string());
+    const std::string level = io::get_string(runs[i], "level", rw, std::string());
+    const std::string name = io::get_string(runs[i], "kernel", rw) +
+                             (variant.empty() ? "" : " [" + variant + "]") +
+                             (level.empty() ? "" : " @" + level);
+    std::string detail = name + " does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run";
+    if (const auto b = io::get_optional_quantity(runs[i], "bandwidth", Dimension::byte_rate, rw))
+      detail += " (Q/T = " + format_byte_rate(ByteRate(*b)) + ")";
+    out.push_back({name, "no arithmetic, W = 0", detail + ", not a point"});
+  }
+  return out;
+}
 }  // namespace
 
 PointsDocument points_from_json(const json& j, const std::string& origin) {
@@ -443,6 +468,7 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
     }
     doc.points.push_back(std::move(p));
   }
+  doc.not_points = bandwidth_only_runs(j, top);
   return doc;
 }
 

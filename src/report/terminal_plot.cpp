@@ -103,10 +103,12 @@ std::string pad_left(const std::string& s, size_t w) {
   return n >= w ? s : std::string(w - n, ' ') + s;
 }
 
-/// One character per point, so each takes one cell of the plot: A–Z, a–z, 0–9, then "+".
+/// One character per point, so each takes one cell of the plot: A–Z, a–z, 0–9, then "+" for
+/// every point from the 63rd (kLetters) on, which the legend says once.
+constexpr char kGlyphs[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+constexpr size_t kLetters = sizeof kGlyphs - 1;
 std::string point_letter(size_t k) {
-  static const char kGlyphs[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  return k + 1 < sizeof kGlyphs ? std::string(1, kGlyphs[k]) : std::string("+");
+  return k < kLetters ? std::string(1, kGlyphs[k]) : std::string("+");
 }
 
 /// Cells a label may not cover: every cell with a dot or a glyph, and labels placed before.
@@ -260,7 +262,7 @@ std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int 
   std::sort(verdicts.begin(), verdicts.end());
   for (Verdict v : verdicts) {
     bool first = true;
-    for (size_t k = 0; k < in.points.size(); ++k) {
+    for (size_t k = 0; k < std::min(in.points.size(), kLetters); ++k) {
       if (ch.diagnoses[k].verdict != v) continue;
       const std::string head = (first ? to_string(v) + ": " : std::string());
       const size_t used = display_width(head + point_letter(k) + " ");
@@ -269,8 +271,23 @@ std::string terminal_legend(const ReportInput& in, const report::Chart& ch, int 
       first = false;
     }
   }
+  // The points past the letters share one mark: said once, where they were listed as
+  // "+ k62 · + k63 ...", each '+' reading as a point of its own.
+  if (in.points.size() > kLetters) {
+    const std::string first = std::to_string(kLetters + 1), last = std::to_string(in.points.size());
+    const std::string letters = "the chart has " + std::to_string(kLetters) + " letters";
+    items.push_back(in.points.size() == kLetters + 1
+                        ? "+ point " + first + " (" + letters + "; the table names it)"
+                        : "+ points " + first + " to " + last + ", one mark for " +
+                              std::to_string(in.points.size() - kLetters) + " (" + letters +
+                              "; the table names them)");
+  }
   for (const auto& ks : shared) {
-    items.push_back(std::string(kSharedCell) + " " + join(ks, point_letter) + " in one cell");
+    std::vector<std::string> marks;  // the points past the letters as one "+"
+    for (size_t k : ks)
+      if (k < kLetters || std::find(marks.begin(), marks.end(), "+") == marks.end())
+        marks.push_back(point_letter(k));
+    items.push_back(std::string(kSharedCell) + " " + join(marks) + " in one cell");
   }
   size_t shown = 0, total = 0;
   for (const auto& r : ch.roofs)

@@ -118,19 +118,33 @@ TEST(Table, WideAndCombiningCharactersAlign) {
 }
 
 // A name holding a colour sequence is text, escaped and measured escaped: it passed as colour,
-// took no width, and once the output's final pass escaped it every later column shifted.
-// A cell coloured by colorize keeps its colour and takes the width of its text.
+// took no width, and once the output's final pass escaped it every later column shifted. A
+// name written exactly as a coloured cell is text too; colour comes from add_row's codes only,
+// the padding outside it.
 TEST(Table, ANameHoldingEscapesIsMeasuredAsShown) {
   Table t({"name", "peak"});
   t.add_row({"\033[31mRED\033[0m\a", "1 TFLOP/s"});
-  t.add_row({colorize("ok", "32", true), "2 TFLOP/s"});
-  t.add_row({"plain", "3 TFLOP/s"});
+  t.add_row({"\033[31mRED\033[0m", "2 TFLOP/s"});
+  t.add_row({"\033[1mB", "3 TFLOP/s"});
+  t.add_row({"ok", "4 TFLOP/s"}, {"32"});
+  t.add_row({"plain", "5 TFLOP/s"}, {"", "31"});
   EXPECT_EQ(t.render(),
             "name                          peak\n"
             "───────────────────────────────────────\n"
             "\\u001b[31mRED\\u001b[0m\\u0007  1 TFLOP/s\n"
-            "\033[32mok\033[0m                            2 TFLOP/s\n"
-            "plain                         3 TFLOP/s\n");
+            "\\u001b[31mRED\\u001b[0m        2 TFLOP/s\n"
+            "\\u001b[1mB                    3 TFLOP/s\n"
+            "\033[32mok\033[0m                            4 TFLOP/s\n"
+            "plain                         \033[31m5 TFLOP/s\033[0m\n");
+  // Every line is as wide as it is printed: the columns line up once colour is taken away.
+  Table named({"", "point", "I"});
+  for (const char* name : {"k1", "\033[31mRED\033[0m", "\033[1mB", "kernel long name"})
+    named.add_row({"A", name, "0.25"});
+  std::string shown = named.render();
+  size_t from = shown.find('\n', shown.find('\n') + 1) + 1;  // after the rule
+  for (size_t at; (at = shown.find('\n', from)) != std::string::npos; from = at + 1)
+    EXPECT_EQ(display_width(shown.substr(from, at - from)), 3u + 22u + 2u + 4u)
+        << shown.substr(from, at - from);
 }
 
 // Numbers given as text are decimal: strtod and CLI11 read "0x10" as 16, "0x1p-1" as 0.5.

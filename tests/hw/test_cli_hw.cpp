@@ -622,7 +622,33 @@ TEST(CliHw, MachineDocumentPathWorksLikeAName) {
   r = run_cli({"hw", "ridges", "--add", dir.file("measured.json"), "--add", dir.file("after.json"),
                "--precision", "fp32", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(json::parse(r.out).size(), rows + 1) << r.out;
+  const json both = json::parse(r.out);
+  ASSERT_EQ(both.size(), rows + 1) << r.out;
+  // Told apart by file name, as diff and plot --compare tell them (two rows read "my-gpu"), with
+  // each one's ridge: 10 TFLOP/s over 1 TB/s = 10, over 1.2 TB/s = 8.333 FLOP/byte.
+  const auto ridge_of = [&](const std::string& name) {
+    for (const auto& e : both)
+      if (e["name"] == name) return e["ridges"]["fp32"]["ridge"].get<double>();
+    ADD_FAILURE() << name << " not in " << both.dump();
+    return 0.0;
+  };
+  EXPECT_DOUBLE_EQ(ridge_of("my-gpu (measured.json)"), 10.0);
+  EXPECT_NEAR(ridge_of("my-gpu (after.json)"), 10.0 / 1.2, 1e-12);
+  // The table and a chart's "not drawn" line name them so: one measured without a release year.
+  json undated = json::parse(user_gpu());
+  undated["info"].erase("release_year");
+  undated["info"].erase("release_source");
+  write_text(dir.file("m1.json"), undated.dump());
+  undated["memory"][0]["bandwidth"] = "2 TB/s";
+  write_text(dir.file("m2.json"), undated.dump());
+  r = run_cli({"hw", "ridges", "--add", dir.file("m1.json"), "--add", dir.file("m2.json"),
+               "--precision", "fp32", "--report", dir.file("rid.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("my-gpu (m1.json)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("my-gpu (m2.json)"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("not drawn (no release year): my-gpu (m1.json), my-gpu (m2.json)"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(CliHw, CheckValidatesTheCatalogueAndRejectsBadFiles) {

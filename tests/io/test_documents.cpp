@@ -299,6 +299,33 @@ RunRecord triad_record() {
   return r;
 }
 
+// A run's bandwidth-only section that is not what `roofline run` writes is refused, naming the
+// file and the field, rather than read as no run at all.
+TEST(Documents, ABadBandwidthOnlySectionIsNamed) {
+  const auto with = [](const std::string& runs) {
+    return json::parse(R"({"schema": "roofline.points", "version": 1, "points": [],
+      "run": {"bandwidth_only": )" +
+                       runs + "}}");
+  };
+  const auto refused = [&](const std::string& runs) {
+    return message_of([&] { (void)points_from_json(with(runs), "copy.json"); });
+  };
+  EXPECT_NE(refused("5").find("copy.json: run.bandwidth_only: expected an array of runs"),
+            std::string::npos)
+      << refused("5");
+  EXPECT_NE(refused(R"([{"level": "L1"}])").find("run.bandwidth_only[0].kernel"), std::string::npos)
+      << refused(R"([{"level": "L1"}])");
+  EXPECT_NE(
+      refused(R"([{"kernel": "copy", "bandwidth": -1}])").find("run.bandwidth_only[0].bandwidth"),
+      std::string::npos);
+  // Without a bandwidth it is named all the same.
+  const PointsDocument d = points_from_json(with(R"([{"kernel": "copy"}])"), "copy.json");
+  ASSERT_EQ(d.not_points.size(), 1u);
+  EXPECT_EQ(d.not_points[0].name, "copy");
+  EXPECT_EQ(d.not_points[0].detail,
+            "copy does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run, not a point");
+}
+
 // The run document is a points document (its points read back as points) whose points carry
 // their run and diagnosis or why none, and whose `run` says how the runs were made.
 TEST(Documents, RunDocumentIsAPointsDocumentWithItsRuns) {
@@ -325,6 +352,14 @@ TEST(Documents, RunDocumentIsAPointsDocumentWithItsRuns) {
   EXPECT_EQ(back.machine, "m");
   EXPECT_EQ(back.points[0].name, "triad-fp64 @DRAM");
   EXPECT_DOUBLE_EQ(back.points[0].time.value, 2e-3);
+  // The bandwidth-only run reads back as no point, named as its point would be, with why and
+  // its bandwidth: 24 MB / 2 ms = 12 GB/s.
+  ASSERT_EQ(back.not_points.size(), 1u);
+  EXPECT_EQ(back.not_points[0].name, "copy-fp64 @DRAM");
+  EXPECT_EQ(back.not_points[0].reason, "no arithmetic, W = 0");
+  EXPECT_EQ(back.not_points[0].detail,
+            "copy-fp64 @DRAM does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run (Q/T = "
+            "12 GB/s), not a point");
   EXPECT_DOUBLE_EQ(j["points"][0]["diagnosis"]["attainment"].get<double>(), 0.5);
   EXPECT_EQ(j["points"][0]["above_roof_cause"], "clock above base");
   EXPECT_FALSE(j["points"][0].contains("diagnosis_unavailable"));

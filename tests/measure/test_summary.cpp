@@ -67,6 +67,10 @@ TEST(MeasureSummary, ShowsValuesRatiosAndFlags) {
   EXPECT_NE(t.find("named"), std::string::npos) << t;
   EXPECT_NE(t.find("warning: something odd"), std::string::npos) << t;
   EXPECT_EQ(t.find("FLOPS"), std::string::npos);
+  EXPECT_EQ(t.find('\033'), std::string::npos);
+  // With colour, the flag is red (the table's colour for the cell, its padding outside it).
+  const std::string c = render_measure_summary(sample(), true);
+  EXPECT_NE(c.find("\033[31m1.1 ABOVE THEORY\033[0m"), std::string::npos) << c;
 }
 
 TEST(MeasureSummary, SizeColumnIsWhatTheMemoryStepRecorded) {

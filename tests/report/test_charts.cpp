@@ -544,6 +544,75 @@ TEST(ChartTerminal, NamesFromFilesAreEscapedInThePlotAndLegend) {
   }
 }
 
+// A name written as a coloured cell ("\033[31mRED\033[0m") was measured as its three letters
+// and printed escaped (18 columns): its row of the points table ran 19 columns past the others.
+// The chart of such names is the chart of names that are their escaped text, with colour and
+// without: every cell measured as it is printed.
+TEST(ChartTerminal, NamesHoldingColourSequencesKeepThePointsTableInLine) {
+  ReportInput evil = fixture(), shown = fixture();
+  evil.points[2].name = "\033[31mRED\033[0m";
+  shown.points[2].name = "\\u001b[31mRED\\u001b[0m";
+  evil.points[4].name = "\033[1mB";
+  shown.points[4].name = "\\u001b[1mB";
+  for (const bool colour : {false, true}) {
+    const std::string out = render_terminal(evil, 100, colour);
+    EXPECT_EQ(out, render_terminal(shown, 100, colour));
+    const std::vector<std::string> lines = lines_of(out);
+    const auto row = [&](const std::string& name) {
+      const auto it = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) {
+        return l.find(name) != std::string::npos && l.find("FLOP/s") != std::string::npos;
+      });
+      return it == lines.end() ? std::string() : *it;
+    };
+    const auto end_of = [](const std::string& l, const std::string& value) {
+      return display_width(l.substr(0, l.find(value) + value.size()));
+    };
+    // The I column's numbers end in one column: daxpy's 0.2 GFLOP / 2.4 GB = 0.08333, the stencil
+    // renamed RED 0.9 GFLOP / 1.2 GB = 0.75, bogus renamed B 10 GFLOP / 1 GB = 10.
+    const std::string daxpy = row("daxpy"), red = row("RED"), bold = row("mB ");
+    EXPECT_EQ(end_of(red, " 0.75 "), end_of(daxpy, " 0.08333 ")) << daxpy << "\n" << red;
+    EXPECT_EQ(end_of(bold, " 10 "), end_of(daxpy, " 0.08333 ")) << daxpy << "\n" << bold;
+  }
+}
+
+// 62 letters mark the points (A–Z, a–z, 0–9); from the 63rd every point is '+'. The legend
+// listed "+ k63 · + k64 ...", each '+' reading as a point's own mark; it says once which
+// points share it, and the tables name them.
+TEST(ChartTerminal, PointsPastTheLettersShareOneMarkSaidOnce) {
+  ReportInput in = fixture();
+  const Point model = in.points.front();
+  in.points.clear();
+  for (int k = 1; k <= 70; ++k) {
+    Point p = model;
+    p.name = "k" + std::to_string(k);
+    p.time = Seconds(model.time.value * (1 + k / 100.0));
+    in.points.push_back(p);
+  }
+  const std::string out = render_terminal(in, 100, false);
+  EXPECT_NE(out.find("+ points 63 to 70, one mark for 8 (the chart has 62 letters; the table "
+                     "names them)"),
+            std::string::npos)
+      << out;
+  const std::string legend = out.substr(0, out.find("Roofs of"));
+  EXPECT_EQ(legend.find("+ k6"), std::string::npos) << legend;  // no legend item of its own
+  EXPECT_NE(out.find(" 9 k62"), std::string::npos) << out;      // the 62nd is the last letter, 9
+  // The table and the diagnoses list them with the mark.
+  EXPECT_NE(out.find("\n+  k63 "), std::string::npos) << out;
+  EXPECT_NE(out.find("\n  + k70: "), std::string::npos) << out;
+  for (const auto& l : lines_of(legend)) EXPECT_LE(display_width(l), 100u) << l;
+  // A cell that holds several of them lists '+' once (wide enough that no list is cut).
+  const std::string wide = render_terminal(in, 1000, false);
+  EXPECT_NE(wide.find(", + in one cell"), std::string::npos) << wide;
+  EXPECT_EQ(wide.find("+, +"), std::string::npos) << wide;
+  // One point past them is named alone.
+  in.points.resize(63);
+  EXPECT_NE(render_terminal(in, 100, false)
+                .find("+ point 63 (the chart has 62 letters; the table names it)"),
+            std::string::npos);
+  in.points.resize(62);
+  EXPECT_EQ(render_terminal(in, 100, false).find("the chart has 62 letters"), std::string::npos);
+}
+
 // --- units -------------------------------------------------------------------------------------
 
 TEST(ChartUnits, IntegerRoofsInOpsEverywhereAndBothUnitsOnTheAxes) {

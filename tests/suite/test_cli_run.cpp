@@ -123,6 +123,63 @@ TEST(CliRun, TriadPointsWithAndWithoutWriteAllocate) {
               j["points"][0]["diagnosis"]["levels"][0]["intensity"].get<double>(), 1e-12);
 }
 
+// copy does no arithmetic: W = 0, I = 0, no point. A run of it alone wrote a document that plot,
+// check and point refused whole ("no points to draw"); run says the document holds no point, and
+// the consumers read it, saying the run is not drawn, placed or judged.
+TEST(CliRun, ARunOfNoArithmeticIsSaidAndItsDocumentRead) {
+  TempDir dir;
+  const std::string out = dir.file("copy.json");
+  auto r = run_cli({"run", "copy", "--levels", "L1", "--quick", "--threads", "1", "--machine",
+                    kMachine, "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("roofline run: note: " + out +
+                       " holds no point: every run did no arithmetic (W = 0)"),
+            std::string::npos)
+      << r.err;
+  const PointsDocument doc = load_points_file(out);
+  EXPECT_TRUE(doc.points.empty());
+  ASSERT_EQ(doc.not_points.size(), 1u);
+  EXPECT_EQ(doc.not_points[0].name, "copy @L1");
+  EXPECT_EQ(doc.not_points[0].reason, "no arithmetic, W = 0");
+  // Its bandwidth, Q/T, as the document gives it.
+  const auto j = nlohmann::json::parse(slurp(out));
+  const std::string bandwidth =
+      format_byte_rate(ByteRate(j["run"]["bandwidth_only"][0]["bandwidth"].get<double>()));
+  EXPECT_EQ(doc.not_points[0].detail,
+            "copy @L1 does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run (Q/T = " +
+                bandwidth + "), not a point");
+
+  r = run_cli({"plot", kMachine, out, "--terminal", "--width", "100"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("roofline: note: " + out + ": copy @L1 does no arithmetic"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("not a point: not drawn"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("1 point not drawn: copy @L1 (no arithmetic, W = 0)"), std::string::npos)
+      << r.out;
+
+  r = run_cli({"point", "--points", out, "--machine", kMachine});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("not a point: not placed"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+
+  // Listed as skipped; a gate that judged nothing fails (exit 5), as for any document.
+  r = run_cli({"check", out, "--machine", kMachine, "--min-attainment", "0.5"});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("SKIP  copy @L1: no arithmetic, W = 0: a bandwidth run, not a point: not "
+                       "judged"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("1 point: 0 passed, 0 failed, 1 skipped (no point was judged"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"check", out, "--machine", kMachine, "--min-attainment", "0.5", "--json"});
+  const auto c = nlohmann::json::parse(r.out);
+  ASSERT_EQ(c["points"].size(), 1u);
+  EXPECT_EQ(c["points"][0]["status"], "skipped");
+  EXPECT_EQ(c["points"][0]["bandwidth_only"], true);
+}
+
 TEST(CliRun, LevelsWithoutARoofAreReported) {
   const auto r =
       run_cli({"run", "axpy-fp64", "--levels", "L1", "--quick", "--threads", "1", "--machine",

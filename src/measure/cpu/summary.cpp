@@ -62,11 +62,13 @@ std::string compute_roof_table(const MachineDocument& m, bool color) {
   for (const auto& c : m.roofs.compute) {
     const UnitSystem u = m.roofs.units_of(c);
     std::string ratio;
+    std::string ratio_color;  // red for a roof flagged against its theory, with colour on
     if (c.theoretical) {
       const double r = c.peak / *c.theoretical;
       ratio = format_number(r, 3);
       if (r > engine::kAboveTheoryLimit) {
-        ratio = colorize(ratio + " ABOVE THEORY", "31", color);
+        ratio += " ABOVE THEORY";
+        ratio_color = color ? "31" : "";
       } else if (r < engine::kBelowTheoryLimit) {
         const auto at = c.formula.find("; limit: ");
         if (at != std::string::npos) {
@@ -79,14 +81,16 @@ std::string compute_roof_table(const MachineDocument& m, bool color) {
             it->second += ", " + c.name;
           ratio += " limit [" + std::to_string(it - limits.begin() + 1) + "]";
         } else {
-          ratio = colorize(ratio + " BELOW THEORY", "31", color);
+          ratio += " BELOW THEORY";
+          ratio_color = color ? "31" : "";
         }
       }
     }
     t.add_row({c.name, format_work_rate(c.peak, u),
                c.theoretical ? format_work_rate(*c.theoretical, u) : "-",
                ratio.empty() ? "-" : ratio, spread_column(c.stats), fastest_column(c.stats),
-               c.stats ? std::to_string(c.stats->repetitions) : "-"});
+               c.stats ? std::to_string(c.stats->repetitions) : "-"},
+              {"", "", "", ratio_color});
   }
   std::string out = t.render();
   for (size_t i = 0; i < limits.size(); ++i)
