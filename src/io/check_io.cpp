@@ -227,8 +227,9 @@ std::map<std::string, size_t> index_by_name(const PointsDocument& d, const std::
 
 CheckedPoints load_checked_points(const std::string& path) {
   CheckedPoints l;
-  const nlohmann::json raw = parse_json(read_text_file(path, kMaxPointsBytes), path);
-  l.doc = points_from_json(raw, path);
+  JsonKeyOrder order = points_traffic_order();
+  const nlohmann::json raw = parse_json(read_text_file(path, kMaxPointsBytes), path, &order);
+  l.doc = points_from_json(raw, path, &order);
   l.spreads = point_spreads(raw, path);
   l.spreads.resize(l.doc.points.size());
   l.path = path;

@@ -611,3 +611,22 @@ TEST(CliPoint, PointsFileAgainstAMachineFile) {
   EXPECT_EQ(j[2]["diagnosis"]["verdict"], "far-below");
   EXPECT_EQ(j[2]["diagnosis"]["compute_roof"], "fp32");  // the machine's default_compute
 }
+
+// A points document saved by PowerShell's `>` (UTF-16LE with its byte-order mark) is named by
+// its encoding with the command that converts it, as an importer names an export so saved.
+TEST(CliPoint, APointsDocumentInUtf16IsNamedWithTheCommandThatConvertsIt) {
+  TempDir dir;
+  const std::string doc =
+      roofline::test::slurp(std::string(ROOFLINE_SOURCE_DIR) + "/examples/custom/db/points.json");
+  std::string utf16 = "\xFF\xFE";
+  for (char c : doc) utf16 += std::string(1, c) + std::string(1, '\0');
+  write_text(dir.file("u.json"), utf16);
+  const auto r = run_cli({"point", "--points", dir.file("u.json"), "--hw", "h100-sxm"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("u.json: the file is UTF-16LE text (byte-order mark FF FE); JSON documents "
+                       "are read as UTF-8 (or ASCII): convert it first, e.g. iconv -f UTF-16LE -t "
+                       "UTF-8 '" +
+                       dir.file("u.json") + "' > converted.json"),
+            std::string::npos)
+      << r.err;
+}

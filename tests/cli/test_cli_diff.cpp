@@ -320,4 +320,18 @@ TEST(CliDiff, NamesFromFilesStayOnTheirLineAndEscaped) {
   EXPECT_EQ(r.err.find("\nroofline check: passed"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
 }
+
+// I is quoted at the first of A's traffic levels as the file gives them (docs/check.md), not the
+// first in alphabetical order: the JSON reader keeps the file's order of a traffic object.
+TEST(CliDiff, IntensityIsAtTheFirstLevelTheFileGives) {
+  TempDir d;
+  write_text(d.file("a.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": {"L3": 1e8, "L2": 2e8}, "time": 1}]})");
+  write_text(d.file("b.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": {"L3": 2e8, "L2": 2e8}, "time": 1}]})");
+  const auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // I(L3) 10 → 5 FLOP/byte; I(L2) would be 1.
+  EXPECT_NE(r.out.find("; I(L3) B/A = 0.5 ("), std::string::npos) << r.out;
+}
 }  // namespace ROOFLINE_UNITY_ID
