@@ -442,7 +442,20 @@ TEST(CliPoint, APointNoRoofCanJudgeIsLeftOutWithAWarning) {
   auto r = run_cli(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
-  EXPECT_EQ(j["name"], "s") << r.out;  // one point left: its object, not an array
+  // A points file gives a list however many of its points were judged: 's' judged, then 'd'
+  // listed as a chart's JSON lists a point it leaves out.
+  ASSERT_TRUE(j.is_array()) << r.out;
+  ASSERT_EQ(j.size(), 2u) << r.out;
+  EXPECT_EQ(j[0]["name"], "s") << r.out;
+  EXPECT_TRUE(j[0].contains("diagnosis")) << r.out;
+  EXPECT_EQ(j[1]["name"], "d") << r.out;
+  EXPECT_EQ(j[1]["not_drawn"], true) << r.out;
+  EXPECT_EQ(j[1]["reason"], "no roof for fp64") << r.out;
+  EXPECT_EQ(j[1]["detail"].get<std::string>().rfind(
+                "machine 'given roofs' has no compute roof for 'fp64'", 0),
+            0u)
+      << r.out;
+  EXPECT_EQ(j[1].size(), 4u) << r.out;  // no analysis's fields
   EXPECT_NE(r.err.find("p.json: point 'd' not judged: machine 'given roofs' has no compute roof "
                        "for 'fp64'"),
             std::string::npos)
@@ -502,7 +515,12 @@ TEST(CliPoint, LevelsWithoutARoofAreLeftOutWithAWarning) {
     {"name": "l1 only", "work": 2e9, "time": 0.05, "traffic": {"L1": 2.4e10}}]})");
   auto r = run_cli({"point", "--points", dir.file("p.json"), "--hw", "a100-80gb", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json j = json::parse(r.out);
+  const json list = json::parse(r.out);
+  ASSERT_TRUE(list.is_array() && list.size() == 2u) << r.out;
+  EXPECT_EQ(list[1]["name"], "l1 only") << r.out;
+  EXPECT_EQ(list[1]["not_drawn"], true) << r.out;
+  EXPECT_EQ(list[1]["reason"], "no roof for level L1") << r.out;
+  const json& j = list[0];
   EXPECT_EQ(j["name"], "triad") << r.out;
   // I = 2e9 / 1.2e10 at HBM2e (DRAM read as the machine's main memory), the only level judged.
   const json& levels = j["diagnosis"]["levels"];
