@@ -36,9 +36,10 @@ Side load_side(const std::string& arg, const std::string& hw_dir) {
   std::error_code ec;
   if (std::filesystem::exists(arg, ec)) {
     // A points document may be as large as `import -o` writes.
-    const nlohmann::json raw = parse_json(read_text_file(arg, kMaxPointsBytes), arg);
+    JsonKeyOrder order = points_traffic_order();
+    const nlohmann::json raw = parse_json(read_text_file(arg, kMaxPointsBytes), arg, &order);
     if (raw.is_object() && raw.value("schema", std::string()) == kPointsSchema) {
-      s.points = points_from_json(raw, arg);
+      s.points = points_from_json(raw, arg, &order);
       s.spreads = point_spreads(raw, arg);
     } else {
       // A machine document is read as every command reads one (its 64 MiB limit: a 65 MiB

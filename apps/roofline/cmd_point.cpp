@@ -120,10 +120,18 @@ void run(const PointArgs& a) {
     in.diagnosis = opt;
     write_report(a.report, in);
   }
-  if (a.json)
-    emit(json_text((points.size() == 1 ? out[0] : out)) + "\n", a.output);
-  else
+  // A points file gives a list whatever number of its points were judged; a point left out is
+  // listed after them as a chart's JSON lists it (its name, why in short and in full).
+  if (a.json && !a.points_file.empty()) {
+    for (const auto& p : left_out)
+      out.push_back(
+          {{"name", p.name}, {"not_drawn", true}, {"reason", p.reason}, {"detail", p.detail}});
+    emit(json_text(out) + "\n", a.output);
+  } else if (a.json) {
+    emit(json_text(out[0]) + "\n", a.output);
+  } else {
     emit(text, a.output);
+  }
 }
 
 const Registrar register_point(20, [](CLI::App& root) {

@@ -107,6 +107,9 @@ struct PointChange {
   std::optional<double> noise;
   std::optional<bool> exceeds_spread;
   bool precision_changed = false;  ///< work counted on another unit (precision_changed)
+  /// FLOP in one, OP in the other (units_a.work, units_b.work): the ratio is of different
+  /// quantities, so it is not judged against the noise (exceeds_spread empty).
+  bool work_units_differ = false;
 };
 
 struct PointsDiff {

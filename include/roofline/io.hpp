@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -118,9 +119,33 @@ int open_input_file(const std::filesystem::path& path);
 /// std::filesystem::weakly_canonical resolves it) or the same inode (a hard link). Paths that
 /// do not exist are compared as written, resolved.
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+/// Refuses text in an encoding its reader does not take: UTF-32 or UTF-16 by its byte-order mark,
+/// or UTF-16 by the NUL bytes between the ASCII characters it starts with (PowerShell's `>`
+/// writes UTF-16LE). `head`: the text's first bytes (its first line will do); `reader`: who reads
+/// only UTF-8, as the message says it ("the importers read"); `converted`: the file name the
+/// suggested iconv command writes. InputError "ORIGIN: the file is UTF-16LE text (byte-order
+/// mark FF FE); READER UTF-8 (or ASCII): convert it first, e.g. iconv -f UTF-16LE -t UTF-8
+/// 'ORIGIN' > CONVERTED"; returns for any other text.
+void refuse_unreadable_encoding(std::string_view head, const std::string& origin,
+                                const std::string& reader, const std::string& converted);
+/// The order in which a JSON text gives the keys of some of its objects, which nlohmann::json
+/// (whose objects keep their keys sorted) loses: parse_json fills `keys`, in the text's order,
+/// with the keys of each object at `depth` (the document is at depth 0) whose key is `under`.
+struct JsonKeyOrder {
+  std::string under;
+  int depth = 0;
+  std::vector<std::vector<std::string>> keys;
+};
+/// What a points document's reader keeps the order of: each point's traffic given as an object
+/// ({"L3": …, "L2": …} is L3 first, as the file gives it), at depth 3 (document, points, point).
+inline JsonKeyOrder points_traffic_order() {
+  return {"traffic", 3, {}};
+}
 /// Parses JSON text, throwing InputError "FILE: line L, column C: ..." on malformed input and
-/// "FILE: nested deeper than 100 levels" before parsing a document nested too deep.
-nlohmann::json parse_json(const std::string& text, const std::string& origin);
+/// "FILE: nested deeper than 100 levels" before parsing a document nested too deep. With
+/// `order`, the keys of the objects it names are recorded in the text's order.
+nlohmann::json parse_json(const std::string& text, const std::string& origin,
+                          JsonKeyOrder* order = nullptr);
 /// Writes `content` to `path` atomically under the rules above. On any failure the old file
 /// (if any) is untouched and no temporary file is left. Refusals are InputError naming the
 /// path (and `what`, the flag, e.g. "--report"); a failed write (disk full, I/O error) is
@@ -170,7 +195,11 @@ MachineDocument machine_from_json(const nlohmann::json& j, const std::string& or
 nlohmann::json machine_to_json(const MachineDocument& m);
 MachineDocument load_machine_file(const std::filesystem::path& path);
 
-PointsDocument points_from_json(const nlohmann::json& j, const std::string& origin);
+/// `traffic_order`: what parse_json recorded with points_traffic_order(), so that a point's levels
+/// keep the file's order (the first is the one `diff` quotes I at); without it an object's
+/// levels are read sorted.
+PointsDocument points_from_json(const nlohmann::json& j, const std::string& origin,
+                                const JsonKeyOrder* traffic_order = nullptr);
 nlohmann::json points_to_json(const PointsDocument& p);
 nlohmann::json point_to_json(const Point& p);
 PointsDocument load_points_file(const std::filesystem::path& path);

@@ -67,4 +67,10 @@ std::string stated_work_unit(const Point& p);
 /// (stated_work_unit) and the document counts FLOP, else the document's.
 UnitSystem point_units(const Point& p, const UnitSystem& document);
 
+/// Whether two runs of one workload (diff, check --baseline) in a document of `document` units
+/// count work of different units: their W read in different units (point_units: OP for one, the
+/// document's FLOP for the other), as their P are printed. Their P are then no ratio of one rate
+/// (docs/model.md §11): neither a regression nor an improvement.
+bool work_units_differ(const Point& before, const Point& after, const UnitSystem& document);
+
 }  // namespace roofline

@@ -251,6 +251,9 @@ PointChange point_change(const Point& p, const UnitSystem& units_a, std::optiona
   c.exceeds_spread = exceeds_spread(c.ratio, s1, s2, kRunToRunCompute);
   c.noise = spread_noise(s1, s2, kRunToRunCompute);
   c.precision_changed = precision_changed(p, q);
+  // FLOP/s against OP/s is no change of one rate (docs/model.md §11): not judged either way.
+  c.work_units_differ = c.units_a.work != c.units_b.work;
+  if (c.work_units_differ) c.exceeds_spread.reset();
   return c;
 }
 

@@ -88,4 +88,8 @@ bool precision_changed(const Point& before, const Point& after) {
          !iequals(before.precision, after.precision);
 }
 
+bool work_units_differ(const Point& before, const Point& after, const UnitSystem& document) {
+  return point_units(before, document).work != point_units(after, document).work;
+}
+
 }  // namespace roofline

@@ -201,7 +201,8 @@ json points_diff_to_json(const PointsDiff& d, const std::string& label_a,
          {"spread_b", optional_number(c.spread_b)},
          {"noise", optional_number(c.noise)},
          {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)},
-         {"too_noisy", c.noise && *c.noise >= kBlindNoise}});
+         {"too_noisy", c.noise && *c.noise >= kBlindNoise},
+         {"comparable", !c.work_units_differ}});
   return {{"schema", "roofline.diff"},
           {"version", 1},
           {"kind", "points"},
@@ -227,8 +228,9 @@ std::map<std::string, size_t> index_by_name(const PointsDocument& d, const std::
 
 CheckedPoints load_checked_points(const std::string& path) {
   CheckedPoints l;
-  const nlohmann::json raw = parse_json(read_text_file(path, kMaxPointsBytes), path);
-  l.doc = points_from_json(raw, path);
+  JsonKeyOrder order = points_traffic_order();
+  const nlohmann::json raw = parse_json(read_text_file(path, kMaxPointsBytes), path, &order);
+  l.doc = points_from_json(raw, path, &order);
   l.spreads = point_spreads(raw, path);
   l.spreads.resize(l.doc.points.size());
   l.path = path;
@@ -373,6 +375,21 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
   const CheckedPoints& now = run.now;
   const CheckedPoints* base = run.base;
   const Point& b = base->doc.points[it->second];
+  // FLOP/s against OP/s is no change of one rate (docs/model.md §11): neither a regression nor
+  // an improvement, and said so.
+  if (work_units_differ(b, p, now.doc.units)) {
+    const std::string unit_b = point_units(b, now.doc.units).work,
+                      unit_p = point_units(p, now.doc.units).work;
+    v.passes.push_back("P " + format_work_rate(p.performance(), point_units(p, now.doc.units)) +
+                       " against baseline " +
+                       format_work_rate(b.performance(), point_units(b, now.doc.units)) +
+                       ": not compared: work of different units (" + terminal_safe(unit_b) +
+                       " in the baseline, " + terminal_safe(unit_p) + " now): no regression check");
+    pj["baseline_performance"] = b.performance().value;
+    pj["baseline_work_unit"] = unit_b;
+    pj["comparable"] = false;
+    return;
+  }
   const RegressionJudgement rj =
       judge_regression(p.performance().value, b.performance().value,
                        i < now.spreads.size() ? now.spreads[i] : std::nullopt,

@@ -397,7 +397,8 @@ std::vector<PointLeftOut> bandwidth_only_runs(const json& j, const Where& top) {
 }
 }  // namespace
 
-PointsDocument points_from_json(const json& j, const std::string& origin) {
+PointsDocument points_from_json(const json& j, const std::string& origin,
+                                const JsonKeyOrder* traffic_order) {
   const Where top{origin, ""};
   io::check_schema(j, kPointsSchema, kPointsVersion, top);
   PointsDocument doc;
@@ -413,6 +414,7 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
   for (const json& pj : points)
     if (pj.is_object() && pj.contains("name") && pj["name"].is_string())
       given.insert(pj["name"].get<std::string>());
+  size_t traffic_objects = 0;  // the points whose traffic is an object, so far
   for (size_t i = 0; i < points.size(); ++i) {
     const json& pj = points[i];
     const Where w = (top / "points")[i];
@@ -448,7 +450,21 @@ PointsDocument points_from_json(const json& j, const std::string& origin) {
     if (t.is_number() || t.is_string()) {
       p.traffic.push_back({level, Bytes(io::get_quantity(pj, "traffic", Dimension::bytes, w))});
     } else if (t.is_object()) {
-      for (const auto& [lvl, _] : t.items())
+      // In the file's order where the parser recorded it (the JSON object keeps its keys
+      // sorted): the first level given is the one diff quotes I at, as Python's Point keeps it.
+      const std::vector<std::string>* given_order =
+          traffic_order && traffic_objects < traffic_order->keys.size()
+              ? &traffic_order->keys[traffic_objects]
+              : nullptr;
+      ++traffic_objects;
+      std::vector<std::string> levels;
+      if (given_order && given_order->size() == t.size() &&
+          std::all_of(given_order->begin(), given_order->end(),
+                      [&](const std::string& k) { return t.contains(k); }))
+        levels = *given_order;
+      else
+        for (const auto& [lvl, _] : t.items()) levels.push_back(lvl);
+      for (const auto& lvl : levels)
         p.traffic.push_back(
             {lvl, Bytes(io::get_quantity(t, lvl, Dimension::bytes, w / "traffic"))});
     } else if (t.is_array()) {
@@ -498,7 +514,9 @@ json points_to_json(const PointsDocument& doc) {
 
 PointsDocument load_points_file(const std::filesystem::path& path) {
   const std::string origin = path.string();
-  return points_from_json(parse_json(read_text_file(path, kMaxPointsBytes), origin), origin);
+  JsonKeyOrder order = points_traffic_order();
+  const json j = parse_json(read_text_file(path, kMaxPointsBytes), origin, &order);
+  return points_from_json(j, origin, &order);
 }
 
 }  // namespace roofline

@@ -363,7 +363,107 @@ std::string read_text_file(const fs::path& path, std::size_t max_bytes) {
   return text;
 }
 
-nlohmann::json parse_json(const std::string& text, const std::string& origin) {
+namespace {
+
+/// The DOM that nlohmann::json::parse builds, with each object's keys checked as they come: a
+/// key given twice in one object ("time": 1, ..., "time": 2) would silently keep the last, and
+/// which was meant is the writer's to say; where `order` asks, the keys of the objects it names
+/// are recorded in the text's order. A SAX handler rather than parse's callback: the callback's
+/// parser scans the whole enclosing array at the end of every object (for a value the callback
+/// discarded), quadratic in a points document's points (100k points took 12 s).
+class KeyCheckingSax {
+ public:
+  using json = nlohmann::json;
+  KeyCheckingSax(json& result, const std::string& origin, JsonKeyOrder* order)
+      : dom_(result, true), origin_(origin), order_(order) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) {
+    return dom_.number_float(v, s);
+  }
+  bool string(json::string_t& v) { return dom_.string(v); }
+  bool binary(json::binary_t& v) { return dom_.binary(v); }
+  bool start_object(std::size_t n) {
+    keys_.emplace_back();
+    // Recorded when the object is one `order` names: at its depth, under its key.
+    recording_.push_back(order_ && depth_ == order_->depth && !last_key_.empty() &&
+                         last_key_.back() == order_->under);
+    if (recording_.back()) order_->keys.emplace_back();
+    last_key_.emplace_back();
+    ++depth_;
+    return dom_.start_object(n);
+  }
+  bool key(json::string_t& k) {
+    if (!keys_.back().insert(k).second) {
+      const std::string& parent = last_key_.size() >= 2 ? last_key_[last_key_.size() - 2] : "";
+      throw InputError(origin_ + ": the key '" + k + "' is given twice in one object" +
+                       (parent.empty() ? std::string() : " (under '" + parent + "')") +
+                       ": which value is meant?");
+    }
+    last_key_.back() = k;
+    if (recording_.back()) order_->keys.back().push_back(k);
+    return dom_.key(k);
+  }
+  bool end_object() {
+    keys_.pop_back();
+    recording_.pop_back();
+    last_key_.pop_back();
+    --depth_;
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t n) {
+    ++depth_;
+    return dom_.start_array(n);
+  }
+  bool end_array() {
+    --depth_;
+    return dom_.end_array();
+  }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+    return dom_.parse_error(position, token, e);  // throws it, as parse does
+  }
+
+ private:
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  const std::string& origin_;
+  JsonKeyOrder* order_;
+  int depth_ = 0;                            // the containers open
+  std::vector<std::set<std::string>> keys_;  // each open object's keys so far
+  std::vector<bool> recording_;              // whether each open object's keys are recorded
+  // The last key of each open object: an object's own key is its parent's last one (an array
+  // between them keeps the key of the array).
+  std::vector<std::string> last_key_;
+};
+
+}  // namespace
+
+void refuse_unreadable_encoding(std::string_view head, const std::string& origin,
+                                const std::string& reader, const std::string& converted) {
+  auto refuse = [&](const std::string& encoding, const std::string& how) {
+    throw InputError(origin + ": the file is " + encoding + " text (" + how + "); " + reader +
+                     " UTF-8 (or ASCII): convert it first, e.g. iconv -f " + encoding +
+                     " -t UTF-8 '" + origin + "' > " + converted);
+  };
+  auto starts = [&](std::string_view bytes) { return head.substr(0, bytes.size()) == bytes; };
+  // The UTF-32 LE mark begins with the UTF-16 LE one, so it is tested first.
+  using namespace std::string_view_literals;
+  if (starts("\xFF\xFE\x00\x00"sv)) refuse("UTF-32LE", "byte-order mark FF FE 00 00");
+  if (starts("\x00\x00\xFE\xFF"sv)) refuse("UTF-32BE", "byte-order mark 00 00 FE FF");
+  if (starts("\xFF\xFE"sv)) refuse("UTF-16LE", "byte-order mark FF FE");
+  if (starts("\xFE\xFF"sv)) refuse("UTF-16BE", "byte-order mark FE FF");
+  // Without a mark: ASCII characters alternate with NUL bytes from the first one on.
+  const std::size_t nul = head.find('\0');
+  if (head.size() >= 4 && nul <= 1 && (head[nul + 2] == '\0' || (nul == 1 && head[3] == '\0')))
+    refuse(nul == 0 ? "UTF-16BE" : "UTF-16LE",
+           "NUL bytes between the characters, no byte-order mark");
+}
+
+nlohmann::json parse_json(const std::string& text, const std::string& origin, JsonKeyOrder* order) {
+  refuse_unreadable_encoding(text, origin, "JSON documents are read as", "converted.json");
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(origin + ": empty file, expected a JSON document");
   // The parser ends its input at a NUL byte: what follows one would be ignored unread.
@@ -371,33 +471,11 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin) {
     throw InputError(origin + ": a NUL byte at byte " + std::to_string(nul) +
                      ": not a JSON document (JSON text holds none)");
   check_json_depth(text, origin);
-  // A key given twice in one object ("time": 1, ..., "time": 2) would silently keep the last:
-  // which was meant is the writer's to say. The callback sees each object's keys in turn.
-  std::vector<std::set<std::string>> keys;
-  std::vector<std::string> last_key{""};
-  const nlohmann::json::parser_callback_t once = [&](int, nlohmann::json::parse_event_t event,
-                                                     nlohmann::json& parsed) {
-    using E = nlohmann::json::parse_event_t;
-    if (event == E::object_start) {
-      keys.emplace_back();
-      last_key.push_back("");
-    } else if (event == E::object_end && !keys.empty()) {
-      keys.pop_back();
-      last_key.pop_back();
-    } else if (event == E::key && !keys.empty()) {
-      const std::string& k = parsed.get_ref<const std::string&>();
-      if (!keys.back().insert(k).second) {
-        const std::string& parent = last_key[last_key.size() - 2];
-        throw InputError(origin + ": the key '" + k + "' is given twice in one object" +
-                         (parent.empty() ? std::string() : " (under '" + parent + "')") +
-                         ": which value is meant?");
-      }
-      last_key.back() = k;
-    }
-    return true;
-  };
+  nlohmann::json result;
+  KeyCheckingSax sax(result, origin, order);
   try {
-    return nlohmann::json::parse(text, once);
+    nlohmann::json::sax_parse(text, &sax);
+    return result;
   } catch (const nlohmann::json::parse_error& e) {
     // Translate the byte offset into line and column for the message.
     const size_t offset = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());

@@ -62,20 +62,6 @@ bool TextLines::refill() {
   return len_ > 0;
 }
 
-namespace {
-[[noreturn]] void encoding_error(const std::string& origin, const std::string& encoding,
-                                 const std::string& how) {
-  throw InputError(origin + ": the file is " + encoding + " text (" + how +
-                   "); the importers read UTF-8 (or ASCII): convert it first, e.g. iconv -f " +
-                   encoding.substr(0, encoding.find(' ')) + " -t UTF-8 '" + origin +
-                   "' > converted.csv");
-}
-
-bool starts(const std::string& s, const char* bytes, std::size_t n) {
-  return s.size() >= n && std::memcmp(s.data(), bytes, n) == 0;
-}
-}  // namespace
-
 bool TextLines::next(std::string& line) {
   line.clear();
   bool got = false;
@@ -102,27 +88,13 @@ bool TextLines::next(std::string& line) {
   }
   ++line_;
   if (line_ == 1) {
-    // Byte-order marks: UTF-8 is skipped (Windows tools write one); UTF-16/32 are named. The
-    // UTF-32 LE mark begins with the UTF-16 LE one, so it is tested first.
-    if (starts(line, "\xEF\xBB\xBF", 3)) {
-      line.erase(0, 3);
-    } else if (starts(line, "\xFF\xFE\x00\x00", 4)) {
-      encoding_error(origin_, "UTF-32LE", "byte-order mark FF FE 00 00");
-    } else if (starts(line, "\x00\x00\xFE\xFF", 4)) {
-      encoding_error(origin_, "UTF-32BE", "byte-order mark 00 00 FE FF");
-    } else if (starts(line, "\xFF\xFE", 2)) {
-      encoding_error(origin_, "UTF-16LE", "byte-order mark FF FE");
-    } else if (starts(line, "\xFE\xFF", 2)) {
-      encoding_error(origin_, "UTF-16BE", "byte-order mark FE FF");
-    }
+    // Byte-order marks: UTF-8 is skipped (Windows tools write one); UTF-16/32 are named, as
+    // UTF-16 without one is (io.hpp: the JSON reader says the same).
+    if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
+    refuse_unreadable_encoding(line, origin_, "the importers read", "converted.csv");
   }
   if (const auto* nul = static_cast<const char*>(std::memchr(line.data(), '\0', line.size()))) {
-    // UTF-16 without a byte-order mark: ASCII characters alternate with NUL bytes.
     const std::size_t i = static_cast<std::size_t>(nul - line.data());
-    if (line_ == 1 && line.size() >= 4 && (i <= 1) &&
-        (line[i + 2] == '\0' || (i == 1 && line[3] == '\0')))
-      encoding_error(origin_, i == 0 ? "UTF-16BE" : "UTF-16LE",
-                     "NUL bytes between the characters, no byte-order mark");
     throw InputError(at(origin_, line_, static_cast<int>(i) + 1) +
                      "NUL byte: not a text file (a binary report? export it with --csv)");
   }

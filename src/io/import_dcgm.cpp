@@ -212,6 +212,11 @@ std::string dcgm_row_entity(const std::vector<Token>& tok, int line_no, const st
     throw InputError(dcgm_at(origin, line_no, tok[0].column) + ": entity '" + entity +
                      "' is not a GPU: expected GPU, GPU-I or GPU-CI and its number (such as "
                      "'GPU 0')");
+  // One GPU however its number is written: 'GPU 00' is 'GPU 0' (two entities would each be
+  // judged as a GPU of their own, their samples split between them).
+  const std::size_t digits = tok[1].text.find_first_not_of('0');
+  const std::string number = digits == std::string::npos ? "0" : tok[1].text.substr(digits);
+  const std::string named = tok[0].text + " " + number;
   if (tok.size() - 2 != t.fields.size()) {
     const Token& last = tok.back();
     throw InputError(dcgm_at(origin, line_no, last.column + static_cast<int>(last.text.size())) +
@@ -220,7 +225,7 @@ std::string dcgm_row_entity(const std::vector<Token>& tok, int line_no, const st
                      (tok.size() - 2 < t.fields.size() ? " (file truncated?)"
                                                        : " (a field the header does not name)"));
   }
-  return entity;
+  return named;
 }
 
 /// The most power a sample may show, per device: far above any accelerator's board power
@@ -413,6 +418,16 @@ DcgmWorkRate dcgm_work_rate(const DcgmSummary& s, const DcgmPeaks& peaks, const 
           "not collected, which would say its precision");
   } else if (some_fields) {
     any_tensor = -1;
+    // Without TENSO nothing stands for the busy cycles of the fields not collected: said, as
+    // the fields not collected are said beside TENSO.
+    if (!all_fields)
+      notes.push_back(s.entity + ": the tensor pipe is read from " +
+                      std::string(s.hmma_active ? "THMMA " : "") + (s.dfma_active ? "TDFMA " : "") +
+                      (s.imma_active ? "TIMMA " : "") +
+                      "alone: " + (s.hmma_active ? "" : "THMMA ") +
+                      (s.dfma_active ? "" : "TDFMA ") + (s.imma_active ? "" : "TIMMA ") +
+                      "not collected, nor TENSO (PIPE_TENSOR_ACTIVE, field 1004): tensor work "
+                      "they would count is not in W");
   }
   if (s.imma_active.value_or(0) > 0)
     notes.push_back(s.entity + ": PIPE_TENSOR_IMMA_ACTIVE = " + format_number(*s.imma_active, 3) +
@@ -473,7 +488,18 @@ std::string dcgm_summary_line(const DcgmSummary& s) {
   std::string line2 = s.entity + ": " + std::to_string(s.samples) + " samples";
   if (s.gpu_util) line2 += ", GPU utilisation " + format_number(*s.gpu_util * 100, 3) + "%";
   if (s.sm_active) line2 += ", SM active " + format_number(*s.sm_active * 100, 3) + "%";
-  if (s.tensor_active) line2 += ", tensor pipe " + format_number(*s.tensor_active * 100, 3) + "%";
+  if (s.tensor_active) {
+    line2 += ", tensor pipe " + format_number(*s.tensor_active * 100, 3) + "%";
+  } else if (s.hmma_active || s.dfma_active || s.imma_active) {
+    // No TENSO: the tensor pipe's activity as the instruction fields collected give it.
+    std::string by;
+    for (const auto& [name, v] :
+         {std::pair{"HMMA", s.hmma_active}, std::pair{"DFMA", s.dfma_active},
+          std::pair{"IMMA", s.imma_active}})
+      if (v)
+        by += std::string(by.empty() ? "" : ", ") + name + " " + format_number(*v * 100, 3) + "%";
+    line2 += ", tensor pipe " + by;
+  }
   if (s.dram_active) line2 += ", DRAM " + format_number(*s.dram_active * 100, 3) + "%";
   if (s.power_w) {
     line2 += ", power " + format_number(s.power_w->value, 3) + " W";

@@ -135,8 +135,8 @@ struct LikwidTableReader {
     block_tables[cur].insert(table);
   }
 
-  /// A header row: the table's kind and its thread columns.
-  void header(const std::vector<std::string>& cells, int line) {
+  /// A header row: the table's kind and its thread columns (`cols`: where each cell starts).
+  void header(const std::vector<std::string>& cells, const std::vector<int>& cols, int line) {
     const std::string first = cells.empty() ? "" : cells[0];
     bool stat = false;
     for (const auto& c : cells)
@@ -157,8 +157,17 @@ struct LikwidTableReader {
             ? 2
             : 1;
     columns.clear();
-    for (std::size_t i = skip; i < cells.size(); ++i)
-      if (!cells[i].empty()) columns.push_back(cells[i]);
+    // A thread named twice would have its values summed as two threads' (W doubled): refused,
+    // as a row given twice with other values is.
+    std::set<std::string> named;
+    for (std::size_t i = skip; i < cells.size(); ++i) {
+      if (cells[i].empty()) continue;
+      if (kind != Kind::none && kind != Kind::stat && !named.insert(cells[i]).second)
+        fail(line, i < cols.size() ? cols[i] : 1,
+             "column '" + terminal_safe(cells[i]) +
+                 "' given twice in the table's header (two runs' columns pasted side by side?)");
+      columns.push_back(cells[i]);
+    }
     if (kind != Kind::none && kind != Kind::stat && columns.empty())
       fail(line, 1, "table header without thread columns");
   }
@@ -262,7 +271,7 @@ struct LikwidTableReader {
         start = i + 1;
       }
     if (text == Text::top) {
-      header(cells, n);
+      header(cells, cols, n);
       text = Text::header;
     } else if (text == Text::rows) {
       row(cells, cols, n, static_cast<int>(line.size()) + 1);
@@ -315,7 +324,7 @@ struct LikwidTableReader {
     if (!csv) return;  // a CSV-looking line outside the tables
     if (cells[0] == "Region Info" || cells[0] == "Event" || cells[0] == "Metric") {
       const bool stat_table = kind == Kind::stat;
-      header(cells, n);
+      header(cells, rec.columns, n);
       if (stat_table) kind = Kind::stat;
       return;
     }

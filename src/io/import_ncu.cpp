@@ -466,7 +466,9 @@ class PointMaker {
       res.notes.push_back(
           "tensor-pipe instructions on Volta (CC 7.0, 7.2) are counted as 512 FLOP each (an "
           "HMMA.884 step, as ncu's tensor roofline section counts them), fp16 tensor work");
-    else if (tensor_left_out_kernels_ > 0)
+    // Both where both kinds of kernel ran: a Volta kernel's counts taken as FLOP do not make
+    // another GPU's kernels left out any less so.
+    if (tensor_left_out_kernels_ > 0)
       res.notes.push_back(
           std::to_string(tensor_left_out_kernels_) +
           (tensor_left_out_kernels_ == 1 ? " kernel was" : " kernels were") +

@@ -248,8 +248,12 @@ std::string render_points_diff(const PointsDiff& d, const std::string& label_a,
     t += terminal_safe(c.name) + ": P " + format_work_rate(c.performance_a, c.units_a) + " → " +
          format_work_rate(c.performance_b, c.units_b) +
          ", B/A = " + ratio_beside_noise(c.ratio, c.noise) + "; " + i_text + " (spread A " +
-         spread_or_none(c.spread_a) + ", B " + spread_or_none(c.spread_b) +
-         "): " + noise_verdict(c.exceeds_spread, c.noise) +
+         spread_or_none(c.spread_a) + ", B " + spread_or_none(c.spread_b) + "): " +
+         // FLOP/s against OP/s: no change of one rate, so not judged against the noise.
+         (c.work_units_differ
+              ? "not compared: work of different units (" + terminal_safe(c.units_a.work) +
+                    " in A, " + terminal_safe(c.units_b.work) + " in B)"
+              : noise_verdict(c.exceeds_spread, c.noise)) +
          // Work counted on another unit (fp32 in A, fp16 in B) is said beside the ratio.
          (c.precision_changed
               ? "; precision " + terminal_safe(c.precision_a) + " → " +

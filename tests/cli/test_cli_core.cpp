@@ -442,7 +442,20 @@ TEST(CliPoint, APointNoRoofCanJudgeIsLeftOutWithAWarning) {
   auto r = run_cli(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
-  EXPECT_EQ(j["name"], "s") << r.out;  // one point left: its object, not an array
+  // A points file gives a list however many of its points were judged: 's' judged, then 'd'
+  // listed as a chart's JSON lists a point it leaves out.
+  ASSERT_TRUE(j.is_array()) << r.out;
+  ASSERT_EQ(j.size(), 2u) << r.out;
+  EXPECT_EQ(j[0]["name"], "s") << r.out;
+  EXPECT_TRUE(j[0].contains("diagnosis")) << r.out;
+  EXPECT_EQ(j[1]["name"], "d") << r.out;
+  EXPECT_EQ(j[1]["not_drawn"], true) << r.out;
+  EXPECT_EQ(j[1]["reason"], "no roof for fp64") << r.out;
+  EXPECT_EQ(j[1]["detail"].get<std::string>().rfind(
+                "machine 'given roofs' has no compute roof for 'fp64'", 0),
+            0u)
+      << r.out;
+  EXPECT_EQ(j[1].size(), 4u) << r.out;  // no analysis's fields
   EXPECT_NE(r.err.find("p.json: point 'd' not judged: machine 'given roofs' has no compute roof "
                        "for 'fp64'"),
             std::string::npos)
@@ -502,7 +515,12 @@ TEST(CliPoint, LevelsWithoutARoofAreLeftOutWithAWarning) {
     {"name": "l1 only", "work": 2e9, "time": 0.05, "traffic": {"L1": 2.4e10}}]})");
   auto r = run_cli({"point", "--points", dir.file("p.json"), "--hw", "a100-80gb", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json j = json::parse(r.out);
+  const json list = json::parse(r.out);
+  ASSERT_TRUE(list.is_array() && list.size() == 2u) << r.out;
+  EXPECT_EQ(list[1]["name"], "l1 only") << r.out;
+  EXPECT_EQ(list[1]["not_drawn"], true) << r.out;
+  EXPECT_EQ(list[1]["reason"], "no roof for level L1") << r.out;
+  const json& j = list[0];
   EXPECT_EQ(j["name"], "triad") << r.out;
   // I = 2e9 / 1.2e10 at HBM2e (DRAM read as the machine's main memory), the only level judged.
   const json& levels = j["diagnosis"]["levels"];
@@ -610,4 +628,23 @@ TEST(CliPoint, PointsFileAgainstAMachineFile) {
   EXPECT_EQ(j[1]["diagnosis"]["empty_roofs_above"][0]["name"], "fp16 tensor");  // sparse excluded
   EXPECT_EQ(j[2]["diagnosis"]["verdict"], "far-below");
   EXPECT_EQ(j[2]["diagnosis"]["compute_roof"], "fp32");  // the machine's default_compute
+}
+
+// A points document saved by PowerShell's `>` (UTF-16LE with its byte-order mark) is named by
+// its encoding with the command that converts it, as an importer names an export so saved.
+TEST(CliPoint, APointsDocumentInUtf16IsNamedWithTheCommandThatConvertsIt) {
+  TempDir dir;
+  const std::string doc =
+      roofline::test::slurp(std::string(ROOFLINE_SOURCE_DIR) + "/examples/custom/db/points.json");
+  std::string utf16 = "\xFF\xFE";
+  for (char c : doc) utf16 += std::string(1, c) + std::string(1, '\0');
+  write_text(dir.file("u.json"), utf16);
+  const auto r = run_cli({"point", "--points", dir.file("u.json"), "--hw", "h100-sxm"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("u.json: the file is UTF-16LE text (byte-order mark FF FE); JSON documents "
+                       "are read as UTF-8 (or ASCII): convert it first, e.g. iconv -f UTF-16LE -t "
+                       "UTF-8 '" +
+                       dir.file("u.json") + "' > converted.json"),
+            std::string::npos)
+      << r.err;
 }

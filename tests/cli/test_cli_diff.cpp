@@ -320,4 +320,55 @@ TEST(CliDiff, NamesFromFilesStayOnTheirLineAndEscaped) {
   EXPECT_EQ(r.err.find("\nroofline check: passed"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
 }
+
+// Work of different units (FLOP in A, OP in B) is no change of one rate (docs/model.md §11):
+// diff says so and judges neither way, and check --baseline neither fails nor passes it on its
+// ratio, as a precision change is said.
+TEST(CliDiff, PointsOfDifferentWorkUnitsAreNotCompared) {
+  TempDir d;
+  write_text(d.file("a.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 4e11, "traffic": 1e9, "time": 1}]})");
+  write_text(d.file("b.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 8e11, "work_unit": "OP", "traffic": 1e9, "time": 1}]})");
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("k: P 400 GFLOP/s → 800 GOP/s, B/A = 2; I B/A = 2 (spread A none, B none): "
+                       "not compared: work of different units (FLOP in A, OP in B)\n"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"diff", d.file("a.json"), d.file("b.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_FALSE(j["points"][0]["comparable"].get<bool>()) << r.out;
+  EXPECT_TRUE(j["points"][0]["exceeds_spread"].is_null()) << r.out;
+  // The same units on both sides: compared as before.
+  r = run_cli({"diff", d.file("a.json"), d.file("a.json"), "--json"});
+  EXPECT_TRUE(json::parse(r.out)["points"][0]["comparable"].get<bool>()) << r.out;
+  const auto c =
+      run_cli({"check", d.file("b.json"), "--baseline", d.file("a.json"), "--peak", "10T",
+               "--bandwidth", "1T", "--precision", "int8", "--min-attainment", "0.01"});
+  EXPECT_EQ(c.out.find("regressed"), std::string::npos) << c.out;
+  EXPECT_EQ(c.out.find("improved"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("P 800 GOP/s against baseline 400 GFLOP/s: not compared: work of different "
+                       "units (FLOP in the baseline, OP now): no regression check"),
+            std::string::npos)
+      << c.out << c.err;
+  // Judged on its roof alone: 800 GOP/s of 10 TOP/s, 8%, passes 1%; its baseline not held
+  // against it.
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+}
+
+// I is quoted at the first of A's traffic levels as the file gives them (docs/check.md), not the
+// first in alphabetical order: the JSON reader keeps the file's order of a traffic object.
+TEST(CliDiff, IntensityIsAtTheFirstLevelTheFileGives) {
+  TempDir d;
+  write_text(d.file("a.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": {"L3": 1e8, "L2": 2e8}, "time": 1}]})");
+  write_text(d.file("b.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1e9, "traffic": {"L3": 2e8, "L2": 2e8}, "time": 1}]})");
+  const auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // I(L3) 10 → 5 FLOP/byte; I(L2) would be 1.
+  EXPECT_NE(r.out.find("; I(L3) B/A = 0.5 ("), std::string::npos) << r.out;
+}
 }  // namespace ROOFLINE_UNITY_ID

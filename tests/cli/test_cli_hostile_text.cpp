@@ -75,7 +75,7 @@ TEST(CliHostileText, PointNamesAreShownEscapedEverywhere) {
     }
   // The JSON on stdout is the same data: escapes are JSON escapes.
   const auto r = run_cli({"point", "--points", d.file("evil.json"), "--machine", kA100, "--json"});
-  EXPECT_EQ(json::parse(r.out)["name"], kEvil) << r.out;
+  EXPECT_EQ(json::parse(r.out).at(0)["name"], kEvil) << r.out;
 }
 
 TEST(CliHostileText, EscapedAlsoOnATerminalWithColourOn) {

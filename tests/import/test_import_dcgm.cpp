@@ -78,6 +78,25 @@ TEST(ImportDcgm, SeedCaseIsFarBelowBothRoofs) {
   EXPECT_NE(notes.find("GPU utilisation 98%"), std::string::npos) << notes;
 }
 
+// 'GPU 00' is the GPU 'GPU 0' names: one entity of all 8 samples, not two GPUs of 4 each.
+TEST(ImportDcgm, AGpuNumberWithLeadingZerosIsTheSameGpu) {
+  const std::string real = read_text_file(kData / "dcgm-seed-case.txt");
+  std::string text = real;
+  for (std::size_t at = text.find("GPU 0  "), n = 0; at != std::string::npos && n < 4;
+       at = text.find("GPU 0  ", at + 8), ++n)
+    text.replace(at, 7, "GPU 00 ");
+  ASSERT_NE(text, real);
+  const DcgmResult r = import_dcgm(text, "g.txt", h100());
+  ASSERT_EQ(r.gpus.size(), 1u);
+  EXPECT_EQ(r.gpus[0].entity, "GPU 0");
+  EXPECT_EQ(r.gpus[0].samples, 8);
+  const DcgmResult same = import_dcgm(real, "g.txt", h100());
+  EXPECT_DOUBLE_EQ(r.result.doc.points.at(0).work.value, same.result.doc.points.at(0).work.value);
+  EXPECT_EQ(
+      import_dcgm("#Entity TENSO DRAMA\nGPU-I 007 0.5 0.5\n", "i.txt", h100()).gpus.at(0).entity,
+      "GPU-I 7");
+}
+
 TEST(ImportDcgm, BusyAndOnTheRoofGetsNoSuchNote) {
   const std::string text =
       "#Entity GPUTL TENSO DRAMA FP32A\nID\nGPU 0 99 0.010 0.950 0.010\nGPU 1 99 0.010 0.950 "
@@ -258,6 +277,17 @@ TEST(ImportDcgm, TensorPipesByInstructionUseTheirRoofs) {
   EXPECT_NEAR(p.performance().value, 0.9 * 989.5e12 + 0.05 * 67e12, 1e3);
   EXPECT_EQ(p.precision, "fp16 tensor");
   EXPECT_EQ(joined(r.result.notes).find("far below both roofs"), std::string::npos);
+  // Without TENSO the fields not collected are said as they are beside it, and the summary line
+  // gives the tensor pipe's activity as THMMA gives it.
+  const std::string alone = joined(r.result.notes);
+  EXPECT_NE(alone.find("GPU 0: the tensor pipe is read from THMMA alone: TDFMA TIMMA not "
+                       "collected, nor TENSO (PIPE_TENSOR_ACTIVE, field 1004): tensor work they "
+                       "would count is not in W\n"),
+            std::string::npos)
+      << alone;
+  EXPECT_NE(alone.find("GPU 0: 1 samples, GPU utilisation 100%, tensor pipe HMMA 90%, DRAM 30%\n"),
+            std::string::npos)
+      << alone;
   // TDFMA at the fp64 tensor roof (67 TFLOP/s), FP64A at the fp64 one (34): 0.8 × 67 + 0.1 × 34.
   const DcgmResult d = import_dcgm(
       "#Entity   GPUTL  TDFMA  THMMA  DRAMA  FP64A\nID\nGPU 0     "

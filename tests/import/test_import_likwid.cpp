@@ -235,6 +235,38 @@ TEST(ImportLikwid, ARegionOfZeroRuntimeIsSaidToBeUntimed) {
       << ::testing::PrintToString(r.notes);
 }
 
+// A header naming one thread twice (two runs' columns pasted side by side) would have its
+// values summed as two threads' (W of 1250 and 500 MFLOP/s read as 1.75 GFLOP/s): refused naming
+// the file, the line and the column, in CSV and in text tables alike.
+TEST(ImportLikwid, AThreadColumnTwiceInAHeaderIsRefused) {
+  const std::string good = read_text_file(kData / "likwid-mem-dp-regions.csv");
+  const std::string twice =
+      roofline::test::edited(roofline::test::edited(good, "Metric,HWThread 0,HWThread 1,,,",
+                                                    "Metric,HWThread 0,HWThread 0,,,"),
+                             "DP [MFLOP/s],1250,1250", "DP [MFLOP/s],1250,500");
+  try {
+    import_likwid(twice, "l.csv");
+    ADD_FAILURE() << "a thread column twice was read";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "l.csv: line 11, column 19: column 'HWThread 0' given twice in the table's "
+                 "header (two runs' columns pasted side by side?)");
+  }
+  const std::string text = read_text_file(kData / "real" / "likwid-zen2-text-flopsdp-page.txt");
+  const std::string text_twice =
+      roofline::test::edited(text, "| HWThread 0 |", "| HWThread 0 | HWThread 0 |");
+  try {
+    import_likwid(text_twice, "z.txt");
+    ADD_FAILURE() << "a thread column twice was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find(
+            "z.txt: line 10, column 36: column 'HWThread 0' given twice in the table's header"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ImportLikwid, AMetricTwiceInATableIsRefusedWhenItsValuesDiffer) {
   // Two rows of one metric in a region's table would be summed into W or Q: another value is
   // refused naming both lines, the same figure again is read once. An event read on several

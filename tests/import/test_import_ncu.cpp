@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "import/edited.hpp"
@@ -254,6 +255,19 @@ TEST(ImportNcu, TensorPipeNoteOnlyWhereAKernelUsedThePipe) {
     return false;
   };
   EXPECT_TRUE(noted(import_ncu(real, "r.csv")));  // the h16816 GEMM: 1.84 per cycle
+  // A kernel of compute capability 7.0 beside it, its tensor-pipe instructions counted as
+  // Volta's 512 FLOP each: the A100 GEMM is left out all the same, and both are said.
+  const std::string gemm = real.substr(real.find("\"2\",\"31337\""));
+  const std::string volta = roofline::test::edited(
+      roofline::test::edited(gemm.substr(0, gemm.find('\n') + 1), "\"2\",", "\"3\","),
+      "\"0\",\"8.0\"", "\"0\",\"7.0\"");
+  const auto both = import_ncu(
+      roofline::test::edited(real, "==PROF== Disconnected", volta + "==PROF== Disconnected"),
+      "r.csv");
+  EXPECT_TRUE(noted(both)) << ::testing::PrintToString(both.notes);
+  EXPECT_TRUE(std::any_of(both.notes.begin(), both.notes.end(), [](const std::string& n) {
+    return n.find("tensor-pipe instructions on Volta (CC 7.0, 7.2) are counted as 512 FLOP") == 0;
+  })) << ::testing::PrintToString(both.notes);
   EXPECT_FALSE(noted(
       import_ncu(roofline::test::edited(real, R"("1.41","1.84")", R"("1.41","0")"), "r.csv")));
 }

@@ -165,6 +165,32 @@ TEST(Documents, PointsAcceptNumbersObjectsAndArrays) {
   EXPECT_DOUBLE_EQ(again.points[1].traffic_at("L2").bytes.value, 4e9);
 }
 
+// A traffic object's levels keep the file's order where parse_json recorded it (the parsed
+// object sorts its keys): the first level given is the one diff quotes I at, as Python's Point
+// keeps the order of its mapping. Objects nested elsewhere are not taken for a point's traffic.
+TEST(Documents, PointsKeepTheFilesOrderOfTrafficLevels) {
+  const std::string text = R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "a", "work": 1e9, "traffic": {"L3": 1e8, "L2": 2e8, "DRAM": 3e8}, "time": 1,
+     "run": {"traffic": {"Z": 1, "A": 2}}},
+    {"name": "b", "work": 1e9, "traffic": 1e9, "time": 1},
+    {"name": "c", "work": 1e9, "traffic": {"HBM": 1e9, "L2": 4e9}, "time": 1}]})";
+  JsonKeyOrder order = points_traffic_order();
+  const json j = parse_json(text, "p.json", &order);
+  ASSERT_EQ(order.keys.size(), 2u);
+  const PointsDocument d = points_from_json(j, "p.json", &order);
+  auto levels = [](const Point& p) {
+    std::vector<std::string> l;
+    for (const auto& t : p.traffic) l.push_back(t.level);
+    return l;
+  };
+  EXPECT_EQ(levels(d.points[0]), (std::vector<std::string>{"L3", "L2", "DRAM"}));
+  EXPECT_EQ(levels(d.points[2]), (std::vector<std::string>{"HBM", "L2"}));
+  EXPECT_DOUBLE_EQ(d.points[0].traffic[1].bytes.value, 2e8);
+  // Without the recorded order: sorted, as the parsed object holds them.
+  EXPECT_EQ(levels(points_from_json(j, "p.json").points[0]),
+            (std::vector<std::string>{"DRAM", "L2", "L3"}));
+}
+
 // A point without a name is named by its place, but never by a name another point has: diff
 // and check pair points by name, and "two points are named 'point 2'" named no point the user
 // wrote.

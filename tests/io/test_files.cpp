@@ -366,6 +366,39 @@ TEST(Files, InputsMustBeRegularAndBounded) {
   EXPECT_FALSE(fs::exists(d / "out"));
 }
 
+// A JSON document saved as UTF-16 (PowerShell's `>`) or UTF-32 is named by its encoding with the
+// command that converts it, as the importers name it, not "a NUL byte at byte 3".
+TEST(Files, JsonInUtf16IsNamedWithTheCommandThatConvertsIt) {
+  const std::string doc = R"({"schema": "roofline.points"})";
+  auto utf16le = [](const std::string& s) {
+    std::string t;
+    for (char c : s) t += std::string(1, c) + std::string(1, '\0');
+    return t;
+  };
+  EXPECT_EQ(message_of([&] { parse_json("\xFF\xFE" + utf16le(doc), "u.json"); }),
+            "u.json: the file is UTF-16LE text (byte-order mark FF FE); JSON documents are read "
+            "as UTF-8 (or ASCII): convert it first, e.g. iconv -f UTF-16LE -t UTF-8 'u.json' > "
+            "converted.json");
+  EXPECT_NE(message_of([&] { parse_json(utf16le(doc), "n.json"); })
+                .find("n.json: the file is UTF-16LE text (NUL bytes between the characters, no "
+                      "byte-order mark)"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] {
+              parse_json(std::string("\0", 1) + utf16le(doc), "b.json");
+            }).find("b.json: the file is UTF-16BE text"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] {
+              parse_json(std::string("\xFF\xFE\0\0", 4) + "{", "w.json");
+            }).find("w.json: the file is UTF-32LE text (byte-order mark FF FE 00 00)"),
+            std::string::npos);
+  // A UTF-8 byte-order mark is read through, and a NUL further on is still a NUL.
+  EXPECT_NO_THROW(parse_json("\xEF\xBB\xBF" + doc, "bom.json"));
+  EXPECT_NE(message_of([&] {
+              parse_json(doc + std::string(1, '\0'), "z.json");
+            }).find("z.json: a NUL byte at byte 29"),
+            std::string::npos);
+}
+
 TEST(Files, DeepJsonIsRefusedBeforeParsing) {
   const std::string ok = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
   EXPECT_NO_THROW(parse_json(ok, "ok.json"));

@@ -318,7 +318,8 @@ TEST(CliRun, WithoutAMachineMeasuresThisOneQuickly) {
   ASSERT_EQ(again.exit_code, 0) << again.err;
   // The attainment on the saved roofs is the one the run printed.
   const auto a = nlohmann::json::parse(again.out);
-  const auto& first = a.is_array() ? a[0] : a;  // one point: the object itself
+  ASSERT_TRUE(a.is_array()) << again.out;  // a points file gives a list, one point or many
+  const auto& first = a[0];
   EXPECT_DOUBLE_EQ(first["diagnosis"]["attainment"].get<double>(),
                    j["points"][0]["diagnosis"]["attainment"].get<double>());
 }
