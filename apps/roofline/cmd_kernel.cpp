@@ -51,7 +51,10 @@ void run(const KernelArgs& a) {
                      "--machine FILE, or --peak and --bandwidth)");
   if (has_machine(a.machine)) {
     MachineOptions mo = a.machine;
-    if (mo.precision.empty()) mo.precision = t.name;
+    if (mo.precision.empty()) {
+      mo.precision = t.name;
+      mo.precision_flag = "--dtype";  // named as given, in load_machine's messages
+    }
     MachineDocument m = load_machine(mo);
     std::string roof_note;
     const ComputeRoof& compute = a.machine.precision.empty()
