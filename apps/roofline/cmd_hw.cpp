@@ -314,10 +314,23 @@ void name_entries_apart(std::vector<HardwareSummary>& entries, std::vector<std::
   }
 }
 
+/// The machines left out of the ridge table for want of the --level memory roof, in one line
+/// ("not listed (no memory roof 'NVLink'): mi250x, l4\n"); "" when none.
+std::string not_listed_at_level(const std::vector<HardwareSummary>& entries,
+                                const std::string& level) {
+  std::vector<std::string> names;
+  for (const auto& e : entries)
+    if (!level.empty() && !has_memory_level(e.machine.roofs, level)) names.push_back(e.name);
+  return names.empty() ? std::string()
+                       : "not listed (no memory roof '" + terminal_safe(level) +
+                             "'): " + terminal_safe(join(names)) + "\n";
+}
+
 void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   check_kind(a.kind);
   if (!a.report.empty()) check_report(a.report, true);
+  check_text_output(a.output, {true, a.csv, true, "one row per device and precision"});
   check_outputs({{"-o", a.output}, {"--report", a.report}}, a.extra);
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
@@ -357,6 +370,13 @@ void run_ridges(const RidgesArgs& a) {
                           : std::vector<PrecisionGroup>{precision_group(a.precision)};
 
   const std::vector<RidgeRow> rows = ridge_rows(entries, groups, a.level);
+  // A machine without the --level memory roof is left out and named, as one without the
+  // precision is.
+  const auto lacks_level = [&](const HardwareSummary& e) {
+    return !a.level.empty() && !has_memory_level(e.machine.roofs, a.level);
+  };
+  if (rows.empty() && !a.level.empty() && std::all_of(entries.begin(), entries.end(), lacks_level))
+    throw InputError("--level: no machine has a memory roof '" + terminal_safe(a.level) + "'");
   if (rows.empty())
     throw InputError("no machine has a dense compute roof for '" + a.precision + "'");
   // A machine asked for by --add is in the table, or the reason it is not is said (a custom
@@ -368,6 +388,9 @@ void run_ridges(const RidgesArgs& a) {
     const bool kept = std::any_of(entries.begin(), entries.end(), is);
     const bool shown = std::any_of(rows.begin(), rows.end(),
                                    [&](const RidgeRow& r) { return r.device->name == name; });
+    if (kept && !shown && lacks_level(*std::find_if(entries.begin(), entries.end(), is)))
+      throw InputError("--add " + terminal_safe(spec) + ": no memory roof '" +
+                       terminal_safe(a.level) + "', the level the table shows");
     if (kept && !shown) {
       std::vector<std::string> labels;
       for (const auto& g : groups) labels.push_back(g.label);
@@ -383,15 +406,24 @@ void run_ridges(const RidgesArgs& a) {
   }
   // The devices with no dense roof of the groups shown (an SoC whose vendor publishes only its
   // NPU's TOPS) are named, not dropped without a word.
-  const std::string left_out = render_ridges_left_out(ridge_rows_left_out(entries, rows), groups);
+  // A machine without the --level roof is named on its own line, not as one without a dense roof.
+  std::vector<std::string> no_dense = ridge_rows_left_out(entries, rows);
+  std::erase_if(no_dense, [&](const std::string& n) {
+    const auto e = std::find_if(entries.begin(), entries.end(),
+                                [&](const HardwareSummary& x) { return x.name == n; });
+    return e != entries.end() && lacks_level(*e);
+  });
+  const std::string left_out = render_ridges_left_out(no_dense, groups);
+  const std::string no_level_line = not_listed_at_level(entries, a.level);
   if (a.json || a.csv) {
     // The JSON and CSV are the table's rows alone; the devices left out are said on stderr.
     if (!left_out.empty()) say("roofline: note: " + left_out);
+    if (!no_level_line.empty()) say("roofline: note: " + no_level_line);
     emit(a.json ? json_text(ridge_rows_to_json(rows, groups)) + "\n"
                 : ridge_rows_to_csv(rows, groups),
          a.output);
   } else {
-    emit(render_ridge_rows(rows, groups) + left_out, a.output);
+    emit(render_ridge_rows(rows, groups) + left_out + no_level_line, a.output);
   }
 }
 

@@ -54,7 +54,10 @@ void run(const KernelArgs& a) {
     return;
   }
   MachineOptions mo = a.machine;
-  if (mo.precision.empty()) mo.precision = t.name;
+  if (mo.precision.empty()) {
+    mo.precision = t.name;
+    mo.precision_flag = "--dtype";  // named as given, in load_machine's messages
+  }
   const MachineDocument m = load_machine(mo);
   std::string roof_note;
   const ComputeRoof& compute = a.machine.precision.empty()

@@ -108,6 +108,13 @@ bool flag_given(const LlmArgs& a, const char* name) {
 /// A flag that only means something with another would be ignored without it: refused, naming
 /// both.
 void check_flag_needs(const LlmArgs& a) {
+  // A count given is checked as the Python package checks it (llm::check_count): 0 is refused,
+  // never read as the flag left out.
+  if (flag_given(a, "--output-tokens"))
+    llm::check_count(a.output_tokens, llm::kMostOutputTokens, "--output-tokens");
+  if (flag_given(a, "--concurrency"))
+    llm::check_count(a.concurrency, llm::kMostConcurrency, "--concurrency");
+  if (flag_given(a, "--spec-k")) llm::check_count(a.spec_k, llm::kMostDraftedTokens, "--spec-k");
   const auto needs = [&](const char* flag, bool enabled, const std::string& what) {
     if (flag_given(a, flag) && !enabled) throw InputError(std::string(flag) + " " + what);
   };
@@ -125,27 +132,15 @@ void check_flag_needs(const LlmArgs& a) {
   needs("--max-batched-tokens", wants_serving(a), serving);
 }
 
-std::string extension_of(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
-}
-
-// Charts -o must not take (write_report picks the format by extension).
-bool chart_format(const std::string& ext) {
-  return ext == ".html" || ext == ".htm" || ext == ".svg" || ext == ".png";
-}
-
 // --measured-tokens-per-s: absent, or a finite number > 0 (0, a negative or a non-number is an
 // input error, not "no measurement").
 std::optional<double> parse_measured(const std::string& text) {
   if (text.empty()) return std::nullopt;
-  const double v = decimal_number(text).value_or(0);
-  if (!(v > 0))
+  const std::optional<double> v = decimal_number(text);
+  if (!v)
     throw InputError("--measured-tokens-per-s: must be a number of tokens per second > 0 (got '" +
-                     text + "')");
-  return v;
+                     terminal_safe(text) + "')");
+  return llm::check_measured_tokens_per_s(*v);
 }
 
 void warn_llm(const std::vector<std::string>& warnings) {
@@ -156,18 +151,7 @@ void check_paths(const LlmArgs& a) {
   // The model's config.json and a machine document are inputs no output may replace.
   for (const std::string& in : {a.model, a.machine.machine}) declare_input(in);
   if (!a.output.empty() && a.output != "-") {
-    const std::string ext = extension_of(a.output);
-    // -o takes the text, --json or --csv output; a chart written there would be plain text in a
-    // file named .svg, so it is refused and the right flag named.
-    if (chart_format(ext))
-      throw InputError("-o " + a.output + ": -o writes the text, --json or --csv output, not a " +
-                       "chart; for the " + ext.substr(1) + " report give --report " + a.output);
-    // A name ending .json asks for JSON (json_by_extension); one ending .csv would hold the
-    // text report unless --csv is given.
-    if (ext == ".csv" && !a.csv)
-      throw InputError("-o " + a.output +
-                       ": a .csv file takes the --csv output (the operator table or the sweep); "
-                       "give --csv, or another name for the text report");
+    check_text_output(a.output, {true, a.csv, true, "the operator table or the sweep"});
     check_writable_path(a.output, "-o");
   }
   if (!a.report.empty()) {
@@ -296,6 +280,7 @@ LlmSetup setup_for(const LlmArgs& a, const llm::ModelConfig& model, const std::s
   // OP/s, as `kernel --dtype int8 --peak` and `point --precision int8 --peak` read it.
   // (A --cdtype that is no type is left to the scenario's check, which names --cdtype.)
   if (name.empty() && mo.precision.empty() && is_dtype(a.cdtype)) mo.precision = a.cdtype;
+  mo.precision_flag = "--cdtype";  // llm has no --precision
   st.machine = load_machine(mo);
   llm::Setup s = llm::setup(st.machine.roofs, machine_facts(st.machine), options);
   st.scenario = s.scenario;
@@ -673,25 +658,22 @@ void add_parallelism_flags(CLI::App* c, LlmArgs* args) {
 void add_request_flags(CLI::App* c, LlmArgs* args) {
   // The whole request and serving.
   c->add_option("--output-tokens,-N", args->output_tokens,
-                "Tokens to generate: end-to-end latency of the request (TTFT + Σ decode steps)")
-      ->check(positive_number());
+                "Tokens to generate: end-to-end latency of the request (TTFT + Σ decode steps)");
   c->add_option("--chunk", args->chunk, "Chunked prefill of the request: tokens per chunk")
       ->check(positive_number());
   c->add_option("--concurrency", args->concurrency,
-                "Serve at this concurrency (continuous batching, closed loop)")
-      ->check(positive_number());
+                "Serve at this concurrency (continuous batching, closed loop)");
   c->add_option("--requests", args->requests,
                 "Serving workload PROMPT:OUTPUT[,PROMPT:OUTPUT...] (default: --prompt and "
-                "--output-tokens)");
+                "--output-tokens, 128 output tokens without it)");
   c->add_option("--max-batched-tokens", args->max_batched_tokens,
                 "Token budget per step: chunked prefill mixed with decode (default: no chunking)")
       ->check(positive_number());
   c->add_option("--num-requests", args->num_requests,
-                "Requests to simulate (default: 8 × concurrency)")
+                "Requests to simulate (default: max(8 × concurrency, the --requests pairs))")
       ->check(positive_number());
   // Speculative decoding.
-  c->add_option("--spec-k", args->spec_k, "Speculative decoding: tokens drafted per step")
-      ->check(positive_number());
+  c->add_option("--spec-k", args->spec_k, "Speculative decoding: tokens drafted per step");
   c->add_option("--spec-alpha", args->spec_alpha, "Speculative decoding: acceptance rate α");
   c->add_option("--draft", args->draft, "Draft model (preset or config.json), or mtp");
   c->add_option("--draft-tp", args->draft_tp,

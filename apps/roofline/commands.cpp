@@ -188,12 +188,35 @@ std::vector<PointLeftOut> fit_points(std::vector<Point>& points, const RoofSet& 
   return std::move(fitted.left_out);
 }
 
+void check_text_output(const std::string& path, const TextOutput& o) {
+  if (path.empty() || path == "-") return;
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  const std::string shown = terminal_safe(path);
+  if (ext == ".svg" || ext == ".html" || ext == ".htm" || ext == ".png")
+    throw InputError("-o " + shown + ": -o writes the " +
+                     (o.has_csv ? "text, --json or --csv" : "text or --json") +
+                     " output, not a chart; " +
+                     (o.has_report ? "for the " + ext.substr(1) + " report give --report " + shown
+                                   : std::string("give another name (charts: roofline plot)")));
+  // A name ending .json asks for JSON (json_by_extension); one ending .csv would hold the text
+  // report unless --csv is given.
+  if (ext == ".csv" && !o.csv_given)
+    throw InputError("-o " + shown +
+                     (o.has_csv ? ": a .csv file takes the --csv output (" + o.csv_what +
+                                      "); give --csv, or another name for the text report"
+                                : std::string(": a .csv file would hold the text report (this "
+                                              "command writes no CSV); give another name")));
+}
+
 void add_output_options(CLI::App& app, bool& json, std::string& output) {
   app.add_flag("--json", json, "Machine-readable output");
   json_by_extension(app.add_option("-o,--output", output,
                                    "Write the output to a file (atomically; a name ending .json "
                                    "gets the --json form)"),
-                    json);
+                    json)
+      ->each([&app](const std::string& path) {
+        check_text_output(path, {false, false, app.get_option_no_throw("--report") != nullptr, ""});
+      });
 }
 
 CLI::Option* json_by_extension(CLI::Option* output, bool& json) {
@@ -253,7 +276,7 @@ MachineDocument load_machine(const MachineOptions& o) {
   // The one roof's precision: a data type, or a type and its unit ("fp16 tensor"); a typo
   // would become the roof's name and judge every point without a word.
   if (!o.precision.empty())
-    require_roof_precision(o.precision, "--precision " + o.precision + ": with --peak it");
+    require_roof_precision(o.precision, o.precision_flag + " " + o.precision + ": with --peak it");
   g.level = o.level;
   g.peak_source = "--peak";
   g.bandwidth_source = "--bandwidth";
@@ -276,14 +299,15 @@ MachineDocument load_machine(const MachineOptions& o) {
   const std::string counts = m.roofs.units_of(m.roofs.compute.front()).work;
   if (const std::string named = work_unit_named(o.peak, Dimension::work_rate, "--peak");
       !named.empty() && named != counts)
-    throw InputError("--peak '" + terminal_safe(trim(o.peak)) + "' is " + named + "/s, but the " +
-                     "roof " +
-                     (o.precision.empty() ? "of no --precision"
-                                          : "of --precision " + terminal_safe(o.precision)) +
-                     " counts " + counts + "/s" +
-                     (counts == "OP" ? std::string(": give the peak in OP/s (TOPS)")
-                                     : std::string(": give the peak in FLOP/s (TFLOPS), or "
-                                                   "--precision int8 (or ops) for integer work")));
+    throw InputError(
+        "--peak '" + terminal_safe(trim(o.peak)) + "' is " + named + "/s, but the " + "roof " +
+        (o.precision.empty() ? "of no " + o.precision_flag
+                             : "of " + o.precision_flag + " " + terminal_safe(o.precision)) +
+        " counts " + counts + "/s" +
+        (counts == "OP"
+             ? std::string(": give the peak in OP/s (TOPS)")
+             : ": give the peak in FLOP/s (TFLOPS), or " + o.precision_flag + " int8" +
+                   (o.precision_flag == "--precision" ? " (or ops)" : "") + " for integer work"));
   // In the roof's own unit: OP/s for an integer precision (--precision int8).
   warn_bare("--peak", trim(o.peak), g.peak.value,
             m.roofs.units_of(m.roofs.compute.front()).work_rate());

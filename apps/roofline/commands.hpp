@@ -57,6 +57,9 @@ struct MachineOptions {
   std::string bandwidth;  ///< --bandwidth "2 TB/s"
   std::string precision;  ///< --precision: which compute roof
   std::string level;      ///< --level: which memory roof
+  /// The flag that sets `precision` on this command, for messages ("--cdtype" in llm, which
+  /// has no --precision).
+  std::string precision_flag = "--precision";
 };
 /// Adds --machine/--hw, --hw-dir, --peak, --bandwidth, --precision, --level to `app`.
 void add_machine_options(CLI::App& app, MachineOptions& o, bool with_level = true);
@@ -94,7 +97,20 @@ std::vector<std::string> given_options(const CLI::App& app);
 std::vector<PointLeftOut> fit_points(std::vector<Point>& points, const RoofSet& roofs,
                                      const std::string& file, size_t first = 0);
 
-/// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`.
+/// What a command's -o takes when it writes the command's text, --json (or --csv) output.
+struct TextOutput {
+  bool has_csv = false;     ///< the command has --csv
+  bool csv_given = false;   ///< and it was given
+  bool has_report = false;  ///< the command draws charts with --report
+  std::string csv_what;     ///< what --csv writes ("the operator table or the sweep")
+};
+/// The one check of such an -o (every command whose -o writes text or JSON): a chart's name
+/// (.svg, .html, .htm, .png) is refused, naming --report where the command has one, as a chart
+/// written there would be plain text; a .csv name is refused unless --csv is given (or where
+/// the command writes no CSV). "" and "-" pass. InputError "-o FILE: ...".
+void check_text_output(const std::string& path, const TextOutput& o);
+/// Adds --json ("Machine-readable output") and -o/--output (written atomically) to `app`; the
+/// -o is checked by check_text_output (no --csv; --report where `app` has it).
 void add_output_options(CLI::App& app, bool& json, std::string& output);
 /// An -o/--output whose name ends in ".json" (any case) gets the JSON form, as if --json was
 /// given: a file named .json holding the text summary would be read by nothing. Returns

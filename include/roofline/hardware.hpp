@@ -134,8 +134,12 @@ std::optional<MixedPrecisions> mixed_precisions(const std::vector<const RoofSet*
 std::string narrow_against_full(const std::vector<const RoofSet*>& machines,
                                 const std::vector<std::string>& roofs);
 
+/// Whether the machine has a memory roof at `level` as RoofSet::select_memory finds it (by name,
+/// or "DRAM"/"HBM"/"memory" for main memory); "" = any memory roof.
+bool has_memory_level(const RoofSet& roofs, const std::string& level);
 /// Ridge of the group's roof against `level` ("" = the default memory roof); nullopt when the
-/// machine has no dense roof in the group (or, for a roof name, no such roof).
+/// machine has no dense roof in the group (or, for a roof name, no such roof, a sparse one
+/// included) or no memory roof at `level` (has_memory_level).
 std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& group,
                                     const std::string& level = "");
 /// The ridge of every dense compute roof against `level` ("" = the default memory roof).

@@ -635,6 +635,14 @@ inline constexpr double kMostOutputTokens = 1e6;
 /// A prefill chunk (`--chunk`, chunk=), returned: InputError unless a whole number of tokens
 /// (0: the prefill in one step).
 double check_chunk(double chunk);
+/// A count the CLI and the Python package read alike (--output-tokens, --concurrency, --spec-k):
+/// `v` when a whole number from 1 to `most`, else InputError "FLAG: must be a whole number from
+/// 1 to MOST (got V)" (0 too: a count given is never "not given"). Python's message is this one
+/// with the flag named as its parameter (python_message).
+double check_count(double v, double most, const std::string& flag);
+/// --measured-tokens-per-s (measured_tokens_per_s=): `v` when a finite number > 0, else
+/// InputError "--measured-tokens-per-s: must be a number of tokens per second > 0 (got V)".
+double check_measured_tokens_per_s(double v);
 RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double output, const Roofs& r,
                              double chunk = 0);
 
@@ -1039,7 +1047,10 @@ std::map<std::size_t, std::string> sweep_points_over_memory(const std::vector<Sw
                                                             const Roofs& r);
 /// What a chart of the sweep says of the rows that do not fit, as the one-run report warns of
 /// its step: "B=64 L=2048 (91.93 GB) and B=256 L=2048 (327.3 GB) exceed the 80 GB of HBM2e per
-/// device: they do not fit, and the times assume they did"; empty when every row fits.
+/// device: they do not fit, and the times assume they did"; empty when every row fits. The first
+/// kSweepRowsNamed rows are named and the rest counted ("B=1 L=128 (17 GB), …, B=5 L=128 (21 GB)
+/// and 995 more exceed ..."), so a sweep of thousands of rows warns in one line.
+inline constexpr std::size_t kSweepRowsNamed = 5;
 std::vector<std::string> sweep_warnings(const std::vector<SweepRow>& rows, const Roofs& r);
 
 // Rendering (text and CSV; JSON in roofline/llm_json.hpp).

@@ -50,7 +50,7 @@ struct InterconnectFacts {
   std::string name;
   std::optional<double> bandwidth;  ///< byte/s, aggregate over links and directions
   std::string source;
-  bool lists_latency = false;         ///< "latency" is present (null: no source gives it)
+  bool lists_latency = false;         ///< a latency field is present (null: no source gives it)
   std::optional<Seconds> latency;     ///< from latency, latency_s, latency_us or latency_ns
   std::string latency_source;         ///< as written (empty when the file names none)
   std::optional<double> domain_size;  ///< from domain_size, domain_devices or max_devices

@@ -52,15 +52,9 @@ namespace roofline::python {
 namespace {
 
 /// A batch, context or prompt length checked as the CLI checks its flags (a whole number from
-/// 1 to 1e9, llm::parse_int_list), with the same message; with `most`, a count the library holds
-/// to fewer, with that limit in the message.
-double whole(double v, const char* what, double most = 0) {
-  if (most > 0) {
-    if (!(v >= 1) || v != std::floor(v) || !(v <= most))
-      throw InputError(std::string(what) + ": must be a whole number from 1 to " +
-                       format_number(most) + " (got " + format_number(v) + ")");
-    return v;
-  }
+/// 1 to 1e9, llm::parse_int_list), with the same message. A count the library holds to fewer
+/// (output_tokens, concurrency, k) is checked by llm::check_count, as the CLI checks it.
+double whole(double v, const char* what) {
   if (!std::isfinite(v))
     throw InputError(std::string(what) + ": must be a whole number (got " + format_number(v) + ")");
   return llm::parse_int_list(printf_g(v, 17), what).front();
@@ -249,7 +243,8 @@ LlmReport analyse(const ModelArg& model_arg, const MachineArg<"machine">& machin
   const llm::ModelConfig& model = model_arg;
   const Machine& machine = machine_arg;
   llm::AnalyseOptions o;
-  if (measured) o.measured_tokens_per_s = positive(*measured, "measured_tokens_per_s");
+  if (measured)
+    o.measured_tokens_per_s = llm::check_measured_tokens_per_s(*measured);  // the CLI's check
   // As --dp and --chunk: replicas a whole number ≥ 1 (the measured rate is theirs together),
   // the prefill's chunk a whole number of tokens (0: in one step).
   llm::check_dp(dp);
@@ -271,9 +266,10 @@ llm::RequestTiming request(const ModelArg& model, const MachineArg<"machine">& m
   llm::Setup st = setup(machine, kw, "request");
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = st.scenario.prompt = whole(prompt, "prompt");
-  return finite(llm::request_timing(model, st.scenario,
-                                    whole(output_tokens, "output_tokens", llm::kMostOutputTokens),
-                                    st.roofs, positive(chunk, "chunk", true)),
+  return finite(llm::request_timing(
+                    model, st.scenario,
+                    llm::check_count(output_tokens, llm::kMostOutputTokens, "--output-tokens"),
+                    st.roofs, positive(chunk, "chunk", true)),
                 llm::request_to_json, "request");
 }
 
@@ -318,7 +314,7 @@ llm::ServingResult serve(const ModelArg& model, const MachineArg<"machine">& mac
   const std::vector<std::pair<double, double>> requests = request_pairs(requests_given);
   if (requests.empty()) throw InputError("requests: give at least one (prompt, output) pair");
   llm::ServingOptions o;
-  o.concurrency = whole(concurrency, "concurrency", llm::kMostConcurrency);
+  o.concurrency = llm::check_count(concurrency, llm::kMostConcurrency, "--concurrency");
   o.max_batched_tokens = positive(max_batched_tokens, "max_batched_tokens", true);
   o.total_requests = positive(total_requests, "total_requests", true);
   for (const auto& [prompt, output] : requests)
@@ -336,7 +332,7 @@ llm::SpeculativeResult speculative(const ModelArg& model, const MachineArg<"mach
                                    std::optional<IntArg<"draft_tp">> draft_tp,
                                    const py::kwargs& kw) {
   llm::SpeculativeOptions o;
-  o.k = whole(k, "k", llm::kMostDraftedTokens);
+  o.k = llm::check_count(k, llm::kMostDraftedTokens, "--spec-k");
   // An int, as tp is; 1 … tp is checked by speculative_decoding, with the CLI's message.
   if (draft_tp) o.draft_tp = draft_tp->value;
   o.alpha = alpha;
@@ -417,33 +413,34 @@ py::list compare(const ModelArg& model, const py::object& machines_given, RealAr
   // A list of machines, each read as every machine argument is, named by its place.
   const std::vector<Machine> machines = machines_arg(machines_given, "machines");
   if (machines.empty()) throw InputError("machines: give at least one");
+  // Each machine named as it was given (a catalogue name, alias or path), as the CLI names what
+  // --hw was given: in the refusal of one machine twice and in a price by name.
+  std::vector<std::string> given;
   {
-    std::vector<std::string> names;
     std::vector<const MachineDocument*> docs;
     for (const Machine& m : machines) {
-      names.push_back(m.doc.roofs.name);
+      given.push_back(m.given.empty() ? m.doc.roofs.name : m.given);
       docs.push_back(&m.doc);
     }
-    refuse_one_machine_twice(names, docs, "compare: machines");
+    refuse_one_machine_twice(given, docs, "compare: machines");
   }
   llm::check_dp(dp);
   llm::CompareOptions o;
-  o.output_tokens =
-      output_tokens == 0 ? 0 : whole(output_tokens, "output_tokens", llm::kMostOutputTokens);
+  o.output_tokens = output_tokens == 0 ? 0
+                                       : llm::check_count(output_tokens, llm::kMostOutputTokens,
+                                                          "--output-tokens");
   o.chunk = positive(chunk, "chunk", true);
   o.dp = dp;
   if (power_w) o.power_w = positive(*power_w, "power_w");
   llm::PriceList prices = price_list(price_per_hour);
   py::list rows;
-  std::vector<std::string> names;  // for the message on a price under none of them
   for (const Machine& machine : machines) {
     llm::Setup st = setup(machine, kw, "compare");
     st.scenario.batch = whole(batch, "batch");
     st.scenario.context = whole(context, "context");
     st.scenario.prompt = prompt ? whole(*prompt, "prompt") : st.scenario.context;
-    // By the document's name or the catalogue's (as --price-per-hour NAME=PRICE,...).
-    o.price_per_hour = prices.of("", st.roofs.machine, machine.doc.origin);
-    names.push_back(st.roofs.machine);
+    // As given, by the document's name or the catalogue's (as --price-per-hour NAME=PRICE,...).
+    o.price_per_hour = prices.of(machine.given, st.roofs.machine, machine.doc.origin);
     llm::MachineComparison c = llm::compare_on(model, st, machine_facts(machine.doc), o);
     // A row is Python's result, not to_dict(): its messages name Python's parameters.
     c.warnings = python_messages(c.warnings);
@@ -454,7 +451,7 @@ py::list compare(const ModelArg& model, const py::object& machines_given, RealAr
     rows.append(json_to_python(row));
   }
   // A price under a name that is no machine's would be silently left out ("no price given").
-  prices.check_all_used(names);
+  prices.check_all_used(given);
   return rows;
 }
 

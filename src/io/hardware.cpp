@@ -282,10 +282,23 @@ const ComputeRoof& select_compute_roof(const RoofSet& roofs, const std::string& 
                    "' (dense roofs: " + (dense.empty() ? "none" : dense) + ")");
 }
 
+bool has_memory_level(const RoofSet& roofs, const std::string& level) {
+  if (roofs.memory.empty()) return false;
+  if (level.empty()) return true;
+  try {
+    roofs.select_memory(level);  // by name or a synonym of main memory
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
 std::optional<RidgePoint> ridge_for(const RoofSet& roofs, const PrecisionGroup& group,
                                     const std::string& level) {
-  const ComputeRoof* c = find_compute_roof(roofs, group);
-  if (!c || roofs.memory.empty()) return std::nullopt;
+  // A sparse roof is taken where the group names it (--precision "fp16 tensor sparse"), as hw
+  // compare takes it; a precision's highest roof is a dense one.
+  const ComputeRoof* c = find_compute_roof(roofs, group, true);
+  if (!c || !has_memory_level(roofs, level)) return std::nullopt;
   const MemoryRoof& m = roofs.select_memory(level);
   // docs/model.md §2: the ridge point (machine balance) I* = π/β.
   return RidgePoint{group.label,       c->name,     c->peak,
@@ -565,19 +578,9 @@ void check_sources_and_links(const json& info, const RoofSet& r, const Problem& 
       }
       if (string_field(link, "source").empty())
         problem("info.interconnects: '" + name + "' has no source");
-      // Per-link latency for an alpha-beta model: seconds, or null where no primary source
-      // gives it; when given, its source says where it was found or looked for. (Optional, so
-      // older files stay valid; every file in data/hardware has it.)
-      if (link.contains("latency")) {
-        if (!(link["latency"].is_null() ||
-              (link["latency"].is_number() && link["latency"].get<double>() > 0)))
-          problem("info.interconnects: '" + name +
-                  "' needs \"latency\": seconds > 0, or null where no source gives it");
-        if (string_field(link, "latency_source").empty())
-          problem("info.interconnects: '" + name +
-                  "' has no latency_source (where the latency comes from, or where it was "
-                  "looked for)");
-      }
+      // Its latency (seconds > 0 in any spelling, or null where no primary source gives it)
+      // and its latency_source are checked by catalogue_entry_problems, through the reader
+      // every command uses.
       if (!link.contains("bandwidth") || !link["bandwidth"].is_number() ||
           link["bandwidth"].get<double>() != roof->bandwidth.value)
         problem("info.interconnects: '" + name + "' bandwidth differs from its roof");
@@ -654,13 +657,23 @@ std::vector<std::string> catalogue_entry_problems(const fs::path& file) {
   check_caches(info, problem);
   check_sources_and_links(info, r, problem);
   check_records(info, problem);
-  // The facts the commands read (link latencies and domain sizes in any of their spellings)
-  // must read where nothing else is wrong: a file the checker accepts loads everywhere.
-  if (problems.empty()) {
+  // The facts the commands read, by the one reader they use (machine_facts): a file the
+  // checker accepts loads everywhere, and a link latency read there (in seconds or with a unit,
+  // latency_s, latency_us, latency_ns) passes here. A latency, given or null, says where it was
+  // found or looked for (optional, so older files stay valid; every file in data/hardware has
+  // it), for an alpha-beta model of the link.
+  try {
     const MachineFacts f = machine_facts(m);
-    for (const auto& link : f.interconnects)
+    for (const auto& link : f.interconnects) {
       if (!link.problem.empty()) problems.push_back(link.problem);  // file, link and field
+      if (link.lists_latency && link.latency_source.empty())
+        problem("info.interconnects: '" + link.name +
+                "' has no latency_source (where the latency comes from, or where it was "
+                "looked for)");
+    }
     if (!f.scale_up_domain_problem.empty()) problems.push_back(f.scale_up_domain_problem);
+  } catch (const InputError& e) {
+    problems.push_back(e.what());
   }
   return problems;
 }

@@ -77,12 +77,36 @@ double devices(const json& v, const std::string& where, const std::string& field
 
 void read_link_figures(const json& e, const std::string& where, InterconnectFacts& f);
 
+/// The spellings of a link's latency, each with its unit's scale to seconds, and of its domain.
+constexpr struct {
+  const char* key;
+  double scale;
+} kLatencyKeys[] = {{"latency", 1}, {"latency_s", 1}, {"latency_us", 1e-6}, {"latency_ns", 1e-9}};
+constexpr const char* kDomainKeys[] = {"domain_size", "domain_devices", "max_devices"};
+
+/// The one spelling of a field that `e` gives a value in (null, "no source gives it", beside
+/// another spelling's figure is no second value), or nullptr; two values given together are
+/// refused naming both, as which was meant cannot be told ("latency": 1e-6 beside
+/// "latency_ns": 500).
+template <class Keys, class KeyOf>
+const char* one_spelling(const json& e, const std::string& where, const Keys& keys, KeyOf key_of) {
+  const char* found = nullptr;
+  for (const auto& k : keys) {
+    if (!e.contains(key_of(k)) || e[key_of(k)].is_null()) continue;
+    if (found)
+      throw InputError(where + ": " + found + " and " + key_of(k) +
+                       " are two spellings of one field: give one");
+    found = key_of(k);
+  }
+  return found;
+}
+
 InterconnectFacts interconnect_facts(const json& e, const std::string& origin) {
   InterconnectFacts f;
   f.name = text_field(e, "name");
   f.bandwidth = number_field(e, "bandwidth");
   f.source = text_field(e, "source");
-  f.lists_latency = e.contains("latency");
+  for (const auto& k : kLatencyKeys) f.lists_latency |= e.contains(k.key);
   f.latency_source = text_field(e, "latency_source");
   // Said inside one warning line: a line break or control character in it is escaped.
   f.caveat = terminal_safe(text_field(e, "caveat"));
@@ -96,27 +120,23 @@ InterconnectFacts interconnect_facts(const json& e, const std::string& origin) {
 }
 
 void read_link_figures(const json& e, const std::string& where, InterconnectFacts& f) {
-  const struct {
-    const char* key;
-    double scale;
-  } latency_keys[] = {{"latency", 1}, {"latency_s", 1}, {"latency_us", 1e-6}, {"latency_ns", 1e-9}};
-  for (const auto& k : latency_keys) {
-    auto it = e.find(k.key);
-    if (it == e.end() || it->is_null()) continue;
-    const double latency = positive(*it, where, k.key, Dimension::seconds, k.scale);
+  const auto latency_key = [](const auto& k) { return k.key; };
+  if (const char* key = one_spelling(e, where, kLatencyKeys, latency_key)) {
+    const json& v = e[key];
+    double scale = 1;
+    for (const auto& k : kLatencyKeys)
+      if (std::string(k.key) == key) scale = k.scale;
+    const double latency = positive(v, where, key, Dimension::seconds, scale);
     // A link's per-message latency is microseconds (NVLink, InfiniBand) to milliseconds (a
     // wide-area link); 1e9 s loaded and put a decode step at 1e11 s.
     if (latency > kMostLinkLatencyS)
-      throw InputError(link_latency_beyond(where + ": " + k.key, latency, it->dump()));
+      throw InputError(link_latency_beyond(where + ": " + key, latency, v.dump()));
     f.latency = Seconds(latency);
-    break;
   }
-  for (const char* k : {"domain_size", "domain_devices", "max_devices"}) {
-    auto it = e.find(k);
-    if (it == e.end() || it->is_null()) continue;
-    f.domain_size = devices(*it, where, k);
+  const auto domain_key = [](const char* k) { return k; };
+  if (const char* key = one_spelling(e, where, kDomainKeys, domain_key)) {
+    f.domain_size = devices(e[key], where, key);
     f.domain_source = text_field(e, "domain_source");
-    break;
   }
 }
 

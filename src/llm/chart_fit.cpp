@@ -1,6 +1,7 @@
 // What a chart of the model's points says of memory (docs/llm.md, --report): which points'
 // configurations do not fit, with the figures the text report gives. The fit itself is
 // footprint()'s (Report::memory, SweepRow::fits): read here, never judged again.
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -46,12 +47,17 @@ std::vector<std::string> sweep_warnings(const std::vector<SweepRow>& rows, const
   for (const auto& row : rows)
     if (row.fits && !*row.fits) over.push_back(&row);
   if (over.empty() || !r.memory_capacity) return {};
+  // The first kSweepRowsNamed rows by name, the rest counted: the warning stays one line's worth
+  // however many rows the sweep has (the table names each).
+  const std::size_t named = std::min(over.size(), kSweepRowsNamed);
+  const std::size_t rest = over.size() - named;
   std::string list;
-  for (std::size_t k = 0; k < over.size(); ++k)
-    list += std::string(k == 0                 ? ""
-                        : k + 1 == over.size() ? " and "
-                                               : ", ") +
+  for (std::size_t k = 0; k < named; ++k)
+    list += std::string(k == 0                        ? ""
+                        : k + 1 == named && rest == 0 ? " and "
+                                                      : ", ") +
             row_name(*over[k]) + " (" + format_bytes(over[k]->memory) + ")";
+  if (rest > 0) list += " and " + std::to_string(rest) + " more";
   const bool one = over.size() == 1;
   return {list + (one ? " exceeds" : " exceed") + " the " +
           format_bytes(Bytes(*r.memory_capacity)) + " of " + r.memory_level + " per device: " +

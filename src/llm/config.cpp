@@ -457,9 +457,22 @@ bool hub_repo_id(const std::string& spec) {
 ModelConfig resolve_model(const std::string& spec, const std::string& flag) {
   if (spec.empty()) throw InputError(flag + ": no model given (a preset name or a config.json)");
   const std::string key = lower(spec);
-  for (const auto& m : presets())
-    if (m.name == key) return m;
   std::error_code ec;
+  for (const auto& m : presets()) {
+    if (m.name != key) continue;
+    // A bare name that is a file here, or a folder here holding a config.json, and also a
+    // preset: which was meant cannot be told, and the preset silently stood in for the model
+    // here (as --hw refuses a machine). A folder without a config.json is no model: the preset.
+    const bool folder = std::filesystem::is_directory(spec, ec);
+    if (folder ? std::filesystem::exists(std::filesystem::path(spec) / "config.json", ec)
+               : std::filesystem::exists(spec, ec)) {
+      throw InputError(flag + ": '" + terminal_safe(spec) + "' is both a " +
+                       (folder ? "folder" : "file") + " here and the preset " + m.name +
+                       ": write ./" + terminal_safe(spec) + " for the " +
+                       (folder ? "folder" : "file") + ", or run elsewhere for the preset");
+    }
+    return m;
+  }
   // A model's folder (a Hugging Face snapshot, a checkpoint) is read by its config.json.
   if (std::filesystem::is_directory(spec, ec)) {
     const std::filesystem::path config = std::filesystem::path(spec) / "config.json";

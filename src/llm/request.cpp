@@ -104,11 +104,23 @@ double check_chunk(double chunk) {
   return chunk;
 }
 
+double check_count(double v, double most, const std::string& flag) {
+  if (!(v >= 1) || v != std::floor(v) || !(v <= most))
+    throw InputError(flag + ": must be a whole number from 1 to " + format_number(most) + " (got " +
+                     format_number(v) + ")");
+  return v;
+}
+
+double check_measured_tokens_per_s(double v) {
+  if (!(v > 0) || !std::isfinite(v))
+    throw InputError("--measured-tokens-per-s: must be a number of tokens per second > 0 (got " +
+                     format_number(v) + ")");
+  return v;
+}
+
 RequestTiming request_timing(const ModelConfig& m, const Scenario& s, double output, const Roofs& r,
                              double chunk) {
-  if (!(output >= 1) || output != std::floor(output) || output > kMostOutputTokens)
-    throw InputError("--output-tokens: must be a whole number from 1 to " +
-                     format_number(kMostOutputTokens) + " (got " + format_number(output) + ")");
+  check_count(output, kMostOutputTokens, "--output-tokens");
   check_chunk(chunk);
   Scenario last = s;
   last.context = s.prompt + output - 1;  // the longest context the request reaches
@@ -183,11 +195,7 @@ ServingShape serving_shape(const ModelConfig& m, const Scenario& base, const Ser
   if (o.requests.empty()) throw InputError("--requests: no requests to serve");
   // The simulation costs each step over its running requests, and steps over every token
   // generated: bounded so that a run ends in seconds (1e4 concurrent requests take about one).
-  if (!(o.concurrency >= 1) || o.concurrency != std::floor(o.concurrency) ||
-      o.concurrency > kMostConcurrency)
-    throw InputError("--concurrency: must be a whole number from 1 to " +
-                     format_number(kMostConcurrency) + " (got " + format_number(o.concurrency) +
-                     ")");
+  check_count(o.concurrency, kMostConcurrency, "--concurrency");
   if (!(o.total_requests >= 0) || o.total_requests != std::floor(o.total_requests))
     throw InputError("--num-requests: must be a whole number ≥ 1 (got " +
                      format_number(o.total_requests) + ")");

@@ -50,9 +50,7 @@ namespace {
 
 /// The options checked against the target and its scenario, as the flags name them.
 void check_options(const ModelConfig& target, const Scenario& s, const SpeculativeOptions& o) {
-  if (!(o.k >= 1) || o.k != std::floor(o.k) || o.k > kMostDraftedTokens)
-    throw InputError("--spec-k: must be a whole number of drafted tokens from 1 to " +
-                     format_number(kMostDraftedTokens) + " (got " + format_number(o.k) + ")");
+  check_count(o.k, kMostDraftedTokens, "--spec-k");
   if (!(o.alpha >= 0) || !(o.alpha <= 1))
     throw InputError("--spec-alpha: the acceptance rate must be from 0 to 1 (got " +
                      format_number(o.alpha) + ")");

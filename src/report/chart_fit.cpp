@@ -1,20 +1,49 @@
 #include "report/chart_fit.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
+#include <optional>
 
 #include "report/chart.hpp"
-#include "roofline/utf8.hpp"
 
 namespace roofline::report {
 
 namespace {
 
-/// `s` cut between characters until `fits(prefix + s + "…" + suffix)`: the cut text with its
-/// ellipsis ("…" alone when nothing of it fits).
+/// The byte length of the first j characters (code points) of `s`, for j = 0 … their count.
+std::vector<size_t> code_point_ends(const std::string& s) {
+  std::vector<size_t> ends{0};
+  for (size_t i = 0; i < s.size(); ++i)
+    if (i + 1 == s.size() || (static_cast<unsigned char>(s[i + 1]) & 0xC0) != 0x80)
+      ends.push_back(i + 1);
+  return ends;
+}
+
+/// The largest j in [lo, hi] for which `ok(j)` holds, where it holds up to some j and for none
+/// after (a text's width grows with its characters); none when not even `ok(lo)`. By bisection:
+/// a cut of a long text measures it log₂ n times, not once per character dropped.
+std::optional<size_t> longest(size_t lo, size_t hi, const std::function<bool(size_t)>& ok) {
+  if (lo > hi || !ok(lo)) return std::nullopt;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo + 1) / 2;
+    if (ok(mid))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/// `s` cut between characters to the most that `fits(prefix + s + "…" + suffix)` takes: the cut
+/// text with its ellipsis ("…" alone when nothing of it fits).
 std::string cut_to_fit(std::string s, const std::string& prefix, const std::string& suffix,
                        const FitsTest& fits) {
-  while (!s.empty() && !fits(prefix + s + "…" + suffix)) drop_last_code_point(s);
+  const std::vector<size_t> ends = code_point_ends(s);
+  const auto kept = longest(1, ends.size() - 1, [&](size_t j) {
+    return fits(prefix + s.substr(0, ends[j]) + "…" + suffix);
+  });
+  s.resize(kept ? ends[*kept] : 0);
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s + "…";
 }
@@ -32,11 +61,14 @@ std::vector<std::string> words_of(const std::string& text) {
   return out;
 }
 
-/// One warning broken between words into lines `fits` takes (a word too wide cut).
-std::vector<std::string> wrapped(const std::string& text, const FitsTest& fits) {
+/// One warning broken between words into lines `fits` takes (a word too wide cut), its first
+/// `most` lines: fewer only where the warning ends, so a long warning is not wrapped past what
+/// is drawn.
+std::vector<std::string> wrapped(const std::string& text, const FitsTest& fits, size_t most) {
   std::vector<std::string> lines;
   std::string line;
   for (const std::string& w : words_of(text)) {
+    if (lines.size() >= most) return lines;
     const std::string longer = line.empty() ? w : line + " " + w;
     if (fits(longer)) {
       line = longer;
@@ -45,7 +77,7 @@ std::vector<std::string> wrapped(const std::string& text, const FitsTest& fits) 
     if (!line.empty()) lines.push_back(line);
     line = fits(w) ? w : cut_to_fit(w, "", "", fits);
   }
-  if (!line.empty()) lines.push_back(line);
+  if (!line.empty() && lines.size() < most) lines.push_back(line);
   return lines;
 }
 
@@ -56,7 +88,10 @@ std::vector<std::string> warning_lines(const std::vector<std::string>& warnings,
   std::vector<std::string> out;
   if (max_lines == 0) return out;
   for (size_t k = 0; k < warnings.size(); ++k) {
-    const std::vector<std::string> lines = wrapped("warning: " + warnings[k], fits);
+    // Up to the line that is cut and the one after it, which is enough to cut it: that line
+    // and the first word of the next do not fit together, so no cut reaches further.
+    const std::vector<std::string> lines =
+        wrapped("warning: " + warnings[k], fits, max_lines - out.size() + 1);
     for (size_t l = 0; l < lines.size(); ++l) {
       const bool last_of_all = k + 1 == warnings.size() && l + 1 == lines.size();
       if (out.size() + 1 < max_lines || last_of_all) {
@@ -68,7 +103,7 @@ std::vector<std::string> warning_lines(const std::vector<std::string>& warnings,
       const size_t rest = warnings.size() - k - 1;
       const std::string more = rest == 0 ? "" : " (+" + std::to_string(rest) + " more)";
       std::string text = lines[l];
-      for (size_t m = l + 1; m < lines.size(); ++m) text += " " + lines[m];
+      if (l + 1 < lines.size()) text += " " + lines[l + 1];
       if (fits(text + more)) {
         out.push_back(text + more);
       } else {
@@ -120,15 +155,23 @@ std::string fit_subtitle(std::vector<SubtitlePart> parts, const FitsTest& fits) 
     return s;
   };
   // Part k cut between characters, down to `least` characters of its own, until the line fits.
+  // The most characters that fit are found by bisection (longest).
   const auto cut_part = [&](size_t k, size_t least) {
     const std::string whole = parts[k].text;
-    std::string cut = whole;
-    while (text_columns(cut) > least) {
-      drop_last_code_point(cut);
-      std::string shown = cut;
+    const std::vector<size_t> ends = code_point_ends(whole);
+    const auto cut_at = [&](size_t j) {
+      std::string shown = whole.substr(0, ends[j]);
       while (!shown.empty() && shown.back() == ' ') shown.pop_back();
       parts[k].text = shown + "…";
-      if (fits(joined())) return true;
+    };
+    const size_t all = ends.size() - 1;
+    const auto kept = all == 0 ? std::nullopt : longest(least, all - 1, [&](size_t j) {
+      cut_at(j);
+      return fits(joined());
+    });
+    if (kept) {
+      cut_at(*kept);
+      return true;
     }
     parts[k].text = whole;
     return false;

@@ -883,8 +883,28 @@ TEST(Catalogue, CheckerRefusesValuesWithoutSources) {
   j["info"]["interconnects"][1]["latency"] = "fast";
   auto p = problems_of(j);
   EXPECT_TRUE(has(p, "info.interconnects: 'NVLink' has no latency_source")) << p.size();
-  EXPECT_TRUE(has(p, "'PCIe' needs \"latency\": seconds > 0, or null"));
+  // Read as every command reads it (machine_facts), naming the file, the link and the field.
+  EXPECT_TRUE(has(p, "h100-sxm.json: info.interconnects[PCIe]: latency: ")) << p.back();
   EXPECT_EQ(p.size(), 2u);
+  // Each spelling the commands read passes: seconds with a unit, latency_us; two at once are
+  // refused naming both, as which was meant cannot be told.
+  j = h100;
+  j["info"]["interconnects"][1]["latency"] = "5 us";
+  EXPECT_TRUE(problems_of(j).empty()) << problems_of(j).front();
+  j["info"]["interconnects"][1].erase("latency");
+  j["info"]["interconnects"][1]["latency_us"] = 5;
+  EXPECT_TRUE(problems_of(j).empty()) << problems_of(j).front();
+  j["info"]["interconnects"][1].erase("latency_source");
+  EXPECT_TRUE(has(problems_of(j), "info.interconnects: 'PCIe' has no latency_source"));
+  j = h100;
+  j["info"]["interconnects"][1]["latency"] = 1e-6;
+  j["info"]["interconnects"][1]["latency_ns"] = 500;
+  p = problems_of(j);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_NE(p[0].find("h100-sxm.json: info.interconnects[PCIe]: latency and latency_ns are two "
+                      "spellings of one field: give one"),
+            std::string::npos)
+      << p[0];
   // A file without latencies (written before they existed) stays valid; a number is fine with
   // its source.
   j = h100;

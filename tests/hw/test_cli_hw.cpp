@@ -431,6 +431,92 @@ TEST(CliHw, AFileHereNamedAsACatalogueEntryIsAmbiguous) {
   EXPECT_EQ(json::parse(r.out)["name"], "fake");
 }
 
+TEST(CliHw, ALinkLatencyReadsAlikeInShowCheckAndLlm) {
+  // One reader (machine_facts) for hw show, hw check and llm: each spelling read by one is read
+  // by all, and two spellings of the latency given together are refused naming both.
+  TempDir dir;
+  json h100 = json::parse(slurp(kCatalogue + "/h100-sxm.json"));
+  h100["name"] = "mine";
+  h100["info"]["aliases"] = json::array();
+  auto& link = h100["info"]["interconnects"][0];
+  ASSERT_EQ(link["name"], "NVLink");
+  link.erase("latency");
+  for (const auto& [key, value] : std::vector<std::pair<std::string, json>>{
+           {"latency_us", 5}, {"latency", "5 us"}, {"latency_ns", 5000}}) {
+    json m = h100;
+    m["info"]["interconnects"][0][key] = value;
+    write_text(dir.file("mine.json"), m.dump());
+    auto r = run_cli({"hw", "show", dir.file("mine.json")}, "NO_COLOR=1");
+    ASSERT_EQ(r.exit_code, 0) << key << ": " << r.err;
+    const auto row = r.out.find("NVLink latency");
+    ASSERT_NE(row, std::string::npos) << key << ":\n" << r.out;
+    EXPECT_NE(r.out.substr(row, r.out.find('\n', row) - row).find(" 5 us "), std::string::npos)
+        << key << ":\n"
+        << r.out;
+    r = run_cli({"hw", "check", dir.file("mine.json")});
+    EXPECT_EQ(r.exit_code, 0) << key << ": " << r.out << r.err;
+    r = run_cli(
+        {"llm", "--model", "llama-2-7b", "--hw", dir.file("mine.json"), "--tp", "2", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << key << ": " << r.err;
+  }
+  json both = h100;
+  both["info"]["interconnects"][0]["latency"] = 1e-6;
+  both["info"]["interconnects"][0]["latency_ns"] = 500;
+  write_text(dir.file("mine.json"), both.dump());
+  const std::string said =
+      "info.interconnects[NVLink]: latency and latency_ns are two spellings "
+      "of one field: give one";
+  auto r = run_cli({"hw", "check", dir.file("mine.json")});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE((r.out + r.err).find(said), std::string::npos) << r.out << r.err;
+  r = run_cli({"llm", "--model", "llama-2-7b", "--hw", dir.file("mine.json"), "--tp", "2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
+}
+
+TEST(CliHw, RidgesAtALevelNameTheMachinesWithoutIt) {
+  // A machine without the --level roof is left out and named under the table, as one without
+  // the precision is; the run goes on (it stopped at the first, mi250x, exit 2).
+  auto r = run_cli({"hw", "ridges", "--level", "NVLink", "--kind", "gpu"}, "NO_COLOR=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("h100-sxm"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not listed (no memory roof 'NVLink'): "), std::string::npos) << r.out;
+  const std::string listed = r.out.substr(r.out.find("not listed (no memory roof"));
+  for (const char* name : {"mi250x", "mi300x", "l4", "rtx-4090"})
+    EXPECT_NE(listed.find(name), std::string::npos) << name << ": " << listed;
+  EXPECT_EQ(listed.find("h100-sxm"), std::string::npos) << listed;
+  r = run_cli({"hw", "ridges", "--level", "NVLink", "--kind", "gpu", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("roofline: note: not listed (no memory roof 'NVLink'): "), std::string::npos)
+      << r.err;
+  r = run_cli({"hw", "ridges", "--level", "no-such-level"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--level: no machine has a memory roof 'no-such-level'"), std::string::npos)
+      << r.err;
+}
+
+TEST(CliHw, RidgesTakeASparseRoofByItsName) {
+  // As hw compare takes it (docs/hardware.md: a sparse roof is chosen by its own name).
+  const auto r = run_cli({"hw", "ridges", "--precision", "fp16 tensor sparse", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json rows = json::parse(r.out);
+  const json h100 = json::parse(slurp(kCatalogue + "/h100-sxm.json"));
+  double sparse = 0;
+  for (const auto& c : h100["compute"])
+    if (c["name"] == "fp16 tensor sparse") sparse = c["peak"].get<double>();
+  ASSERT_GT(sparse, 0);
+  bool seen = false;
+  for (const auto& row : rows) {
+    if (row["name"] != "h100-sxm") continue;
+    seen = true;
+    const json& ridge = row["ridges"]["fp16 tensor sparse"];
+    EXPECT_EQ(ridge["compute_roof"], "fp16 tensor sparse") << row.dump();
+    EXPECT_EQ(ridge["peak"].get<double>(), sparse) << row.dump();
+    EXPECT_DOUBLE_EQ(ridge["ridge"].get<double>(), sparse / ridge["bandwidth"].get<double>());
+  }
+  EXPECT_TRUE(seen) << r.out.substr(0, 600);
+}
+
 TEST(CliHw, RidgesReproduceTheSeedTrajectory) {
   auto r = run_cli({"hw", "ridges", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -45,7 +45,10 @@ TEST(HwPrecision, SelectComputeRoofFollowsRidgeFor) {
   // A sparse roof only when named; a precision never picks one.
   EXPECT_EQ(select_compute_roof(h100.roofs, "fp8 tensor sparse").name, "fp8 tensor sparse");
   EXPECT_EQ(select_compute_roof(h100.roofs, "fp8").name, "fp8 tensor");
-  EXPECT_EQ(ridge_for(h100.roofs, precision_group("fp8 tensor sparse")), std::nullopt);
+  // The ridge table takes a sparse roof by its name too (docs/hardware.md), as select_compute_roof.
+  EXPECT_EQ(ridge_for(h100.roofs, precision_group("fp8 tensor sparse"))->compute_roof,
+            "fp8 tensor sparse");
+  EXPECT_EQ(ridge_for(h100.roofs, precision_group("fp8"))->compute_roof, "fp8 tensor");
   // The same roof as the ridge table's column.
   EXPECT_EQ(ridge_for(v100.roofs, precision_group("bf16/fp16"))->compute_roof,
             select_compute_roof(v100.roofs, "bf16/fp16").name);

@@ -66,6 +66,51 @@ TEST(LlmCli, TextReport) {
 // The operator table's total row says where most of the step's time goes, as the sweep's bound
 // column: at batch 200 on the A100 the step's I (144.6) is below the ridge (153) but its
 // linear layers are compute-bound and take most of the time.
+TEST(LlmCli, AModelNamedAsAPresetAndFoundHereIsRefused) {
+  // A folder holding a config.json, or a file, named as a preset: which was meant cannot be
+  // told, as --hw refuses a machine file named as a catalogue entry.
+  TempDir dir;
+  std::filesystem::create_directory(dir.file("llama-3-8b"));
+  std::filesystem::copy_file(kData + "mistral-7b-v0.1.config.json",
+                             dir.file("llama-3-8b/config.json"));
+  std::filesystem::copy_file(kData + "gpt2.config.json", dir.file("Llama-2-7B"));
+  std::filesystem::create_directory(dir.file("mistral-7b"));  // no config.json: no model
+  const std::string here = "cd " + dir.path.string() + " &&";
+  auto r = run_cli({"llm", "--model", "llama-3-8b", "--hw", kA100}, here);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--model: 'llama-3-8b' is both a folder here and the preset llama-3-8b: "
+                       "write ./llama-3-8b for the folder, or run elsewhere for the preset"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"llm", "--model", "Llama-2-7B", "--hw", kA100}, here);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--model: 'Llama-2-7B' is both a file here and the preset llama-2-7b"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"llm", "--model", "./llama-3-8b", "--hw", kA100, "--json"}, here);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["model"]["model_type"], "mistral") << r.out.substr(0, 400);
+  r = run_cli({"llm", "--model", "mistral-7b", "--hw", kA100}, here);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(LlmCli, APeakOfTheOtherWorkNamesTheFlagLlmHas) {
+  // llm sets the roof's precision with --cdtype (it has no --precision), kernel with --dtype.
+  auto r = run_cli({"llm", "--model", "llama-2-7b", "--peak", "312 TOPS", "--bandwidth", "2 TB/s"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--peak '312 TOPS' is OP/s, but the roof of no --cdtype counts FLOP/s: "
+                       "give the peak in FLOP/s (TFLOPS), or --cdtype int8 for integer work"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"kernel", "softmax", "--rows", "1e4", "--cols", "1e4", "--peak", "312 TOPS",
+               "--bandwidth", "2 TB/s"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("but the roof of --dtype fp32 counts FLOP/s: give the peak in FLOP/s "
+                       "(TFLOPS), or --dtype int8 for integer work"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(LlmCli, TheTotalRowsBoundIsTheSweeps) {
   const std::vector<std::string> base{"llm", "--model",     "llama-3-8b", "--hw",
                                       kA100, "--batch",     "200",        "--context",
@@ -477,9 +522,11 @@ TEST(LlmCli, BadInputExitsTwoNamingTheProblem) {
       {{"-m", "llama-2-7b", "--cdtype", "fp8"}, {"fp8", "--cdtype"}},
       {{"-m", "llama-2-7b", "--wdtype", "fp7"}, {"fp7"}},
       {{"-m", "llama-2-7b", "--tp", "3"}, {"--tp", "num_attention_heads"}},
-      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "0"}, {"--measured-tokens-per-s", "'0'"}},
+      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "0"},
+       {"--measured-tokens-per-s", "(got 0)"}},
       {{"-m", "llama-2-7b", "--measured-tokens-per-s", "-40"},
-       {"--measured-tokens-per-s", "'-40'", "> 0"}},
+       {"--measured-tokens-per-s", "(got -40)", "> 0"}},
+      {{"-m", "llama-2-7b", "--measured-tokens-per-s", "fast"}, {"(got 'fast')"}},
       {{"-m", "llama-2-7b", "--measured-tokens-per-s", "fast"}, {"--measured-tokens-per-s"}},
       {{"-m", "llama-2-7b", "--measured-tokens-per-s", "inf"}, {"--measured-tokens-per-s"}},
       {{"-m", "llama-2-7b", "-b", "1,8", "--measured-tokens-per-s", "100"},

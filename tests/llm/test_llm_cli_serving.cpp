@@ -30,6 +30,27 @@ TEST(LlmCliServing, TpuV5eNeedsNoDtype) {
   EXPECT_NE(fp16.err.find("--cdtype"), std::string::npos) << fp16.err;
 }
 
+TEST(LlmCliServing, TrainiumsTensorEngineRoofIsNoVectorRoof) {
+  // Trainium2's NeuronCore figures are its Tensor Engine's: element-wise work judged on them is
+  // said to be optimistic, as on a TPU's MXU; a kernel that is no matrix product gets the note.
+  auto r = run_cli({"llm", "-m", "llama-3-8b", "--hw", "trainium2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE((r.out + r.err)
+                .find("trainium2 has no vector (non-tensor) roof of fp16: element-wise operators "
+                      "(norms, residual adds, activations, softmax) are judged on the compute "
+                      "roof 'fp16 neuroncore', so their compute times are optimistic"),
+            std::string::npos)
+      << r.out << r.err;
+  r = run_cli({"kernel", "softmax", "--rows", "1e4", "--cols", "1e4", "--dtype", "bf16", "--hw",
+               "trainium2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE((r.out + r.err)
+                .find("judged on 'bf16 neuroncore', the only bf16 roof: softmax is no matrix "
+                      "product, which that unit runs, so the bound is optimistic"),
+            std::string::npos)
+      << r.out << r.err;
+}
+
 // Each section carries its step's warnings (its JSON says them all); the text says each once.
 TEST(LlmCliServing, AWarningOfTheStepIsSaidOnceInTheText) {
   const std::string said = "'fp16 tensor fp16-accumulate' of rtx-5090 accumulates narrower";

@@ -18,6 +18,7 @@
 #include "report/svg_text.hpp"
 #include "report/xml_lite.hpp"
 #include "roofline/io.hpp"
+#include "roofline/llm.hpp"
 #include "roofline/report.hpp"
 
 namespace roofline {
@@ -104,6 +105,73 @@ TEST(ChartFit, TheSubtitleGivesWayPartByPart) {
             "machine: a-long-machine-name · ridge I* = 9.564 FLOP/byte · …");
   EXPECT_EQ(report::fit_subtitle(side_by_side, at_most(50)),
             "machine: a-long-… · ridge I* = 9.564 FLOP/byte · …");
+}
+
+/// A test of fit at most `n` characters that adds the characters it measures to `measured`.
+report::FitsTest counted(size_t n, size_t& measured) {
+  return [n, &measured](const std::string& s) {
+    measured += s.size();
+    return report::text_columns(s) <= n;
+  };
+}
+
+TEST(ChartFit, ALongTextIsFittedWithoutMeasuringItOncePerCharacter) {
+  // A warning of 20000 rows on 3 lines of 60: only the lines drawn are wrapped, and the last is
+  // cut by bisection, so far fewer characters are measured than one pass per character dropped
+  // (about 1.6e8 before).
+  std::string rows;
+  for (int k = 0; k < 20000; ++k)
+    rows += (k == 0 ? "" : ", ") + std::string("B=") + std::to_string(3000 + k) + " L=128";
+  size_t measured = 0;
+  EXPECT_EQ(
+      report::warning_lines({rows, "second"}, counted(60, measured), 3),
+      (std::vector<std::string>{"warning: B=3000 L=128, B=3001 L=128, B=3002 L=128, B=3003",
+                                "L=128, B=3004 L=128, B=3005 L=128, B=3006 L=128, B=3007",
+                                "L=128, B=3008 L=128, B=3009 L=128, B=3010 L=128,… (+1 more)"}));
+  EXPECT_LT(measured, 20000u);
+  // A label and a subtitle part of 20000 characters: cut in log₂ n measures of the text.
+  const std::string name(20000, 'x');
+  measured = 0;
+  EXPECT_EQ(report::fit_label(name, " 1 TFLOP/s", counted(20, measured)), "xxxxxxxxx… 1 TFLOP/s");
+  EXPECT_LT(measured, 20u * 20010u);
+  measured = 0;
+  EXPECT_EQ(report::fit_subtitle(
+                {{"machine: " + name, "", 3, true}, {" · ridge I* = 9.564 FLOP/byte", "", 4}},
+                counted(50, measured)),
+            "machine: xxxxxxxxxxx… · ridge I* = 9.564 FLOP/byte");
+  EXPECT_LT(measured, 40u * 20040u);
+}
+
+TEST(ChartFit, ASweepWarnsOfItsFirstRowsByNameAndCountsTheRest) {
+  llm::Roofs roofs;
+  roofs.memory_capacity = 80e9;
+  roofs.memory_level = "HBM3";
+  std::vector<llm::SweepRow> rows;
+  for (int k = 0; k < 9; ++k) {
+    llm::SweepRow row;
+    row.batch = 3000 + k;
+    row.context = 128;
+    row.memory = Bytes(100e9 + k * 1e9);
+    row.fits = k == 1 ? std::optional<bool>(true) : std::optional<bool>(false);
+    rows.push_back(row);
+  }
+  EXPECT_EQ(llm::sweep_warnings(rows, roofs),
+            (std::vector<std::string>{
+                "B=3000 L=128 (100 GB), B=3002 L=128 (102 GB), B=3003 L=128 (103 GB), B=3004 "
+                "L=128 (104 GB), B=3005 L=128 (105 GB) and 3 more exceed the 80 GB of HBM3 per "
+                "device: they do not fit, and the times assume they did"}));
+  // As many as are named: the last joined with "and", nothing counted.
+  rows.resize(6);
+  EXPECT_EQ(llm::sweep_warnings(rows, roofs),
+            (std::vector<std::string>{
+                "B=3000 L=128 (100 GB), B=3002 L=128 (102 GB), B=3003 L=128 (103 GB), B=3004 "
+                "L=128 (104 GB) and B=3005 L=128 (105 GB) exceed the 80 GB of HBM3 per "
+                "device: they do not fit, and the times assume they did"}));
+  rows.resize(1);
+  EXPECT_EQ(llm::sweep_warnings(rows, roofs),
+            (std::vector<std::string>{
+                "B=3000 L=128 (100 GB) exceeds the 80 GB of HBM3 per device: it does not fit, and "
+                "the times assume it did"}));
 }
 
 // --- does not fit ----------------------------------------------------------------------------
