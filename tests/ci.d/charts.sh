@@ -88,8 +88,9 @@ mkdir -p "$artifacts"
   "$data/not_drawn.points.json" -o "$artifacts/real-chart.png"
 "$bin" plot "$real/zen4-genoa-2vcpu.machine.json" "$real/zen4-genoa-2vcpu.points.json" \
   "$data/not_drawn.points.json" --terminal --width 100 >"$artifacts/real-terminal.txt"
-grep -q "4 points not drawn: " "$artifacts/real-terminal.txt" ||
-  fail "the terminal plot's legend does not say the 4 points not drawn"
+# Eight: those four, and the four copy runs of the real points (W = 0: bandwidth runs, no point).
+grep -q "8 points not drawn: " "$artifacts/real-terminal.txt" ||
+  fail "the terminal plot's legend does not say the 8 points not drawn"
 # A copy of the page with the layout check appended (the page allows inline scripts).
 awk -v f=tests/ci.d/charts_layout_check.js \
   '/<\/body>/ { print "<script>"; while ((getline l < f) > 0) print l; print "</script>" } { print }' \
