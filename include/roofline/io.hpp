@@ -132,14 +132,17 @@ void refuse_unreadable_encoding(std::string_view head, const std::string& origin
 /// (whose objects keep their keys sorted) loses: parse_json fills `keys`, in the text's order,
 /// with the keys of each object at `depth` (the document is at depth 0) whose key is `under`.
 struct JsonKeyOrder {
-  std::string under;
-  int depth = 0;
+  std::string array;  ///< the top-level array whose elements are looked in ("points")
+  std::string under;  ///< the key, in each element, of the object whose keys are recorded
+  /// Per element of `array`, in its order: the keys of its `under` object as the text gives
+  /// them (empty where the element has none, or is no object).
   std::vector<std::vector<std::string>> keys;
 };
 /// What a points document's reader keeps the order of: each point's traffic given as an object
-/// ({"L3": …, "L2": …} is L3 first, as the file gives it), at depth 3 (document, points, point).
+/// ({"L3": …, "L2": …} is L3 first, as the file gives it), recorded for points[i] at keys[i] —
+/// so an object named "traffic" elsewhere in the document is never taken for a point's.
 inline JsonKeyOrder points_traffic_order() {
-  return {"traffic", 3, {}};
+  return {"points", "traffic", {}};
 }
 /// Parses JSON text, throwing InputError "FILE: line L, column C: ..." on malformed input and
 /// "FILE: nested deeper than 100 levels" before parsing a document nested too deep. With

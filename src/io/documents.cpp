@@ -414,7 +414,6 @@ PointsDocument points_from_json(const json& j, const std::string& origin,
   for (const json& pj : points)
     if (pj.is_object() && pj.contains("name") && pj["name"].is_string())
       given.insert(pj["name"].get<std::string>());
-  size_t traffic_objects = 0;  // the points whose traffic is an object, so far
   for (size_t i = 0; i < points.size(); ++i) {
     const json& pj = points[i];
     const Where w = (top / "points")[i];
@@ -453,10 +452,7 @@ PointsDocument points_from_json(const json& j, const std::string& origin,
       // In the file's order where the parser recorded it (the JSON object keeps its keys
       // sorted): the first level given is the one diff quotes I at, as Python's Point keeps it.
       const std::vector<std::string>* given_order =
-          traffic_order && traffic_objects < traffic_order->keys.size()
-              ? &traffic_order->keys[traffic_objects]
-              : nullptr;
-      ++traffic_objects;
+          traffic_order && i < traffic_order->keys.size() ? &traffic_order->keys[i] : nullptr;
       std::vector<std::string> levels;
       if (given_order && given_order->size() == t.size() &&
           std::all_of(given_order->begin(), given_order->end(),

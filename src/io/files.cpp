@@ -377,21 +377,25 @@ class KeyCheckingSax {
   KeyCheckingSax(json& result, const std::string& origin, JsonKeyOrder* order)
       : dom_(result, true), origin_(origin), order_(order) {}
 
-  bool null() { return dom_.null(); }
-  bool boolean(bool v) { return dom_.boolean(v); }
-  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
-  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
-  bool number_float(json::number_float_t v, const json::string_t& s) {
-    return dom_.number_float(v, s);
+  bool null() { return value_begins(), dom_.null(); }
+  bool boolean(bool v) { return value_begins(), dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return value_begins(), dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return value_begins(), dom_.number_unsigned(v);
   }
-  bool string(json::string_t& v) { return dom_.string(v); }
-  bool binary(json::binary_t& v) { return dom_.binary(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) {
+    return value_begins(), dom_.number_float(v, s);
+  }
+  bool string(json::string_t& v) { return value_begins(), dom_.string(v); }
+  bool binary(json::binary_t& v) { return value_begins(), dom_.binary(v); }
   bool start_object(std::size_t n) {
+    value_begins();
     keys_.emplace_back();
-    // Recorded when the object is one `order` names: at its depth, under its key.
-    recording_.push_back(order_ && depth_ == order_->depth && !last_key_.empty() &&
-                         last_key_.back() == order_->under);
-    if (recording_.back()) order_->keys.emplace_back();
+    // Recorded when the object is the `under` object of an element of the top-level `array`:
+    // two keys open above it, the array's ("points") and the element's ("traffic").
+    recording_.push_back(order_ && depth_ == 3 && last_key_.size() == 2 &&
+                         last_key_[0] == order_->array && last_key_[1] == order_->under);
+    if (recording_.back()) order_->keys.back().clear();
     last_key_.emplace_back();
     ++depth_;
     return dom_.start_object(n);
@@ -415,6 +419,7 @@ class KeyCheckingSax {
     return dom_.end_object();
   }
   bool start_array(std::size_t n) {
+    value_begins();
     ++depth_;
     return dom_.start_array(n);
   }
@@ -428,6 +433,13 @@ class KeyCheckingSax {
   }
 
  private:
+  /// A value of any kind begins: an element of the top-level `array` (inside the document's
+  /// object and that array, nothing else open) takes the next place in `keys`.
+  void value_begins() {
+    if (order_ && depth_ == 2 && last_key_.size() == 1 && last_key_[0] == order_->array)
+      order_->keys.emplace_back();
+  }
+
   nlohmann::detail::json_sax_dom_parser<json> dom_;
   const std::string& origin_;
   JsonKeyOrder* order_;

@@ -169,14 +169,21 @@ TEST(Documents, PointsAcceptNumbersObjectsAndArrays) {
 // object sorts its keys): the first level given is the one diff quotes I at, as Python's Point
 // keeps the order of its mapping. Objects nested elsewhere are not taken for a point's traffic.
 TEST(Documents, PointsKeepTheFilesOrderOfTrafficLevels) {
-  const std::string text = R"({"schema": "roofline.points", "version": 1, "points": [
+  // An array before "points" whose objects also hold a "traffic" object (at the depth of a
+  // point's) is not taken for the points': the points' orders are kept by their index, so
+  // d's and e's levels, the same two in the opposite orders, cannot be swapped.
+  const std::string text = R"({"schema": "roofline.points", "version": 1,
+    "earlier": [{"traffic": {"L3": 1, "L2": 2}}, {"traffic": {"Y": 1, "X": 2}}], "points": [
     {"name": "a", "work": 1e9, "traffic": {"L3": 1e8, "L2": 2e8, "DRAM": 3e8}, "time": 1,
      "run": {"traffic": {"Z": 1, "A": 2}}},
     {"name": "b", "work": 1e9, "traffic": 1e9, "time": 1},
-    {"name": "c", "work": 1e9, "traffic": {"HBM": 1e9, "L2": 4e9}, "time": 1}]})";
+    {"name": "c", "work": 1e9, "traffic": {"HBM": 1e9, "L2": 4e9}, "time": 1},
+    {"name": "d", "work": 1e9, "traffic": {"L2": 1e9, "L3": 4e9}, "time": 1},
+    {"name": "e", "work": 1e9, "traffic": {"L3": 1e9, "L2": 4e9}, "time": 1}]})";
   JsonKeyOrder order = points_traffic_order();
   const json j = parse_json(text, "p.json", &order);
-  ASSERT_EQ(order.keys.size(), 2u);
+  ASSERT_EQ(order.keys.size(), 5u);    // one per point
+  EXPECT_TRUE(order.keys[1].empty());  // b's traffic is a number
   const PointsDocument d = points_from_json(j, "p.json", &order);
   auto levels = [](const Point& p) {
     std::vector<std::string> l;
@@ -185,6 +192,8 @@ TEST(Documents, PointsKeepTheFilesOrderOfTrafficLevels) {
   };
   EXPECT_EQ(levels(d.points[0]), (std::vector<std::string>{"L3", "L2", "DRAM"}));
   EXPECT_EQ(levels(d.points[2]), (std::vector<std::string>{"HBM", "L2"}));
+  EXPECT_EQ(levels(d.points[3]), (std::vector<std::string>{"L2", "L3"}));
+  EXPECT_EQ(levels(d.points[4]), (std::vector<std::string>{"L3", "L2"}));
   EXPECT_DOUBLE_EQ(d.points[0].traffic[1].bytes.value, 2e8);
   // Without the recorded order: sorted, as the parsed object holds them.
   EXPECT_EQ(levels(points_from_json(j, "p.json").points[0]),
