@@ -314,18 +314,6 @@ void name_entries_apart(std::vector<HardwareSummary>& entries, std::vector<std::
   }
 }
 
-/// The machines left out of the ridge table for want of the --level memory roof, in one line
-/// ("not listed (no memory roof 'NVLink'): mi250x, l4\n"); "" when none.
-std::string not_listed_at_level(const std::vector<HardwareSummary>& entries,
-                                const std::string& level) {
-  std::vector<std::string> names;
-  for (const auto& e : entries)
-    if (!level.empty() && !has_memory_level(e.machine.roofs, level)) names.push_back(e.name);
-  return names.empty() ? std::string()
-                       : "not listed (no memory roof '" + terminal_safe(level) +
-                             "'): " + terminal_safe(join(names)) + "\n";
-}
-
 void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   check_kind(a.kind);
@@ -407,14 +395,9 @@ void run_ridges(const RidgesArgs& a) {
   // The devices with no dense roof of the groups shown (an SoC whose vendor publishes only its
   // NPU's TOPS) are named, not dropped without a word.
   // A machine without the --level roof is named on its own line, not as one without a dense roof.
-  std::vector<std::string> no_dense = ridge_rows_left_out(entries, rows);
-  std::erase_if(no_dense, [&](const std::string& n) {
-    const auto e = std::find_if(entries.begin(), entries.end(),
-                                [&](const HardwareSummary& x) { return x.name == n; });
-    return e != entries.end() && lacks_level(*e);
-  });
-  const std::string left_out = render_ridges_left_out(no_dense, groups);
-  const std::string no_level_line = not_listed_at_level(entries, a.level);
+  const std::string left_out =
+      render_ridges_left_out(ridge_rows_left_out(entries, rows, a.level), groups);
+  const std::string no_level_line = render_ridges_not_at_level(entries, a.level);
   if (a.json || a.csv) {
     // The JSON and CSV are the table's rows alone; the devices left out are said on stderr.
     if (!left_out.empty()) say("roofline: note: " + left_out);

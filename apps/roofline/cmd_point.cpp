@@ -123,9 +123,7 @@ void run(const PointArgs& a) {
   // A points file gives a list whatever number of its points were judged; a point left out is
   // listed after them as a chart's JSON lists it (its name, why in short and in full).
   if (a.json && !a.points_file.empty()) {
-    for (const auto& p : left_out)
-      out.push_back(
-          {{"name", p.name}, {"not_drawn", true}, {"reason", p.reason}, {"detail", p.detail}});
+    for (const auto& p : left_out) out.push_back(left_out_to_json(p, true));
     emit(json_text(out) + "\n", a.output);
   } else if (a.json) {
     emit(json_text(out[0]) + "\n", a.output);

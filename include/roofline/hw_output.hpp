@@ -32,10 +32,17 @@ std::string comparison_label(const std::string& point, const std::string& level,
 /// The ridge table: a row per device, a column per group (empty: no dense roof of it).
 std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
                               const std::vector<PrecisionGroup>& groups);
-/// The names of the devices of `entries` that no row of `rows` shows (no dense roof of the
-/// groups shown), in the order of `entries`.
+/// The names of the devices of `entries` that no row of `rows` shows for want of a dense roof
+/// of the groups shown, in the order of `entries`; a device without the memory roof `level`
+/// (--level; "" for none asked) is not among them (render_ridges_not_at_level names it).
 std::vector<std::string> ridge_rows_left_out(const std::vector<HardwareSummary>& entries,
-                                             const std::vector<RidgeRow>& rows);
+                                             const std::vector<RidgeRow>& rows,
+                                             const std::string& level = "");
+/// The line naming the devices of `entries` without the memory roof `level` (--level), left out
+/// of the ridge table: "not listed (no memory roof 'NVLink'): mi250x, l4" and a line end, the
+/// names made safe for the terminal; "" when none is or no level is asked.
+std::string render_ridges_not_at_level(const std::vector<HardwareSummary>& entries,
+                                       const std::string& level);
 /// The line naming the devices left out of the ridge table: "not listed (no dense roof of fp64,
 /// fp32): A, B" and a line end, the names made safe for the terminal; "" when none is.
 std::string render_ridges_left_out(const std::vector<std::string>& left_out,

@@ -71,6 +71,10 @@ nlohmann::json diagnosis_to_json(const Diagnosis& d);
 nlohmann::json result_units_to_json(const UnitSystem& u);
 /// The point, its intensity per level, performance and diagnosis.
 nlohmann::json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs);
+/// A point left out of a judgement or a chart: {"name", "reason", "detail"} as a chart's JSON
+/// lists it under "not_drawn"; with `flagged`, also "not_drawn": true (`point --points --json`
+/// lists it among the analyses, where the flag tells it from them).
+nlohmann::json left_out_to_json(const PointLeftOut& p, bool flagged = false);
 /// Every point's analysis against `roofs` (diagnosed with the default options), in order: the
 /// "analysis" array of a report that measured points and was given a machine.
 nlohmann::json analyses_to_json(const std::vector<Point>& points, const RoofSet& roofs);

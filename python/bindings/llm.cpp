@@ -67,13 +67,14 @@ struct LlmReport {
 };
 
 /// The report as `roofline llm --json` writes it for the same flags: with dp > 1 its
-/// `data_parallel` section (one replica's tokens/s × the replicas).
+/// `data_parallel` section, from the functions the CLI's comes from (analyse is at decode: no
+/// request, serving or speculative section chooses another throughput).
 nlohmann::json report_json(const llm::Report& r, double dp) {
   nlohmann::json j = llm::to_json(r);
-  if (dp > 1)
-    j["data_parallel"] = {{"replicas", dp},
-                          {"devices_per_replica", llm::replica_devices(r.scenario)},
-                          {"tokens_per_s", r.tokens_per_s * dp}};
+  const llm::ThroughputBasis basis =
+      llm::throughput_basis(r.tokens_per_s, nullptr, nullptr, nullptr, dp);
+  if (const auto d = llm::data_parallel_summary(r.scenario, dp, basis))
+    j["data_parallel"] = llm::data_parallel_to_json(*d);
   return j;
 }
 

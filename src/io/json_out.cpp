@@ -154,6 +154,12 @@ json result_units_to_json(const UnitSystem& u) {
           {"intensity", u.intensity()}};
 }
 
+json left_out_to_json(const PointLeftOut& p, bool flagged) {
+  json j = {{"name", p.name}, {"reason", p.reason}, {"detail", p.detail}};
+  if (flagged) j["not_drawn"] = true;
+  return j;
+}
+
 json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs) {
   json j = point_to_json(p);
   // Traffic at no named level was judged at a level the diagnosis names: written so, as every

@@ -125,17 +125,9 @@ std::string fit_label(const std::string& name, const std::string& tail, const Fi
 }
 
 std::string fit_title(const std::string& title, const FitsTest& fits) {
-  if (fits(title)) return title;
-  // The longest start that fits with "…" after it: a longer start is never narrower.
-  size_t lo = 0, hi = title.size();
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo + 1) / 2;
-    if (fits(cut_at_code_point(title, mid) + "…"))
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return cut_to_fit(cut_at_code_point(title, lo), "", "", fits);
+  // The longest start that fits with "…" after it (cut_to_fit bisects: a title of any length
+  // costs a few dozen measurements).
+  return fits(title) ? title : cut_to_fit(title, "", "", fits);
 }
 
 std::string fit_subtitle(std::vector<SubtitlePart> parts, const FitsTest& fits) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "roofline/hardware.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
@@ -201,12 +202,24 @@ std::string comparison_label(const std::string& point, const std::string& level,
 }
 
 std::vector<std::string> ridge_rows_left_out(const std::vector<HardwareSummary>& entries,
-                                             const std::vector<RidgeRow>& rows) {
+                                             const std::vector<RidgeRow>& rows,
+                                             const std::string& level) {
   std::vector<std::string> out;
   for (const auto& e : entries)
-    if (std::none_of(rows.begin(), rows.end(), [&](const RidgeRow& r) { return r.device == &e; }))
+    if ((level.empty() || has_memory_level(e.machine.roofs, level)) &&
+        std::none_of(rows.begin(), rows.end(), [&](const RidgeRow& r) { return r.device == &e; }))
       out.push_back(e.name);
   return out;
+}
+
+std::string render_ridges_not_at_level(const std::vector<HardwareSummary>& entries,
+                                       const std::string& level) {
+  std::vector<std::string> names;
+  for (const auto& e : entries)
+    if (!level.empty() && !has_memory_level(e.machine.roofs, level)) names.push_back(e.name);
+  return names.empty() ? std::string()
+                       : "not listed (no memory roof '" + terminal_safe(level) +
+                             "'): " + terminal_safe(join(names)) + "\n";
 }
 
 std::string render_ridges_left_out(const std::vector<std::string>& left_out,

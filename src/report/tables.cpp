@@ -52,8 +52,7 @@ nlohmann::json render_json(const ReportInput& in) {
   // there are any, so a chart of every point keeps the document it had.
   if (!in.not_drawn.empty()) {
     j["not_drawn"] = nlohmann::json::array();
-    for (const auto& p : in.not_drawn)
-      j["not_drawn"].push_back({{"name", p.name}, {"reason", p.reason}, {"detail", p.detail}});
+    for (const auto& p : in.not_drawn) j["not_drawn"].push_back(left_out_to_json(p));
   }
   // What the chart's numbers assume that does not hold, and which points' configurations do
   // not fit in memory (ReportInput::warnings, does_not_fit): only when there are any.

@@ -63,4 +63,30 @@ TEST(HwOutputParts, RidgeTableNamesTheDevicesItLeavesOut) {
           .empty());
 }
 
+TEST(HwOutputParts, RidgeTableAtALevelNamesTheDevicesWithoutItOnItsOwnLine) {
+  // --level NVLink: a device without that memory roof is named once, on the level's line, not
+  // also as one without a dense roof.
+  std::vector<HardwareSummary> entries(3);
+  entries[0].name = "h100";
+  entries[1].name = "mi250x";
+  entries[2].name = "l4\x1b[2J";
+  for (auto* e : {&entries[0], &entries[2]}) {
+    MemoryRoof m;
+    m.level = e == &entries[0] ? "NVLink" : "GDDR6";
+    e->machine.roofs.memory.push_back(m);
+  }
+  MemoryRoof hbm;
+  hbm.level = "HBM2e";
+  entries[1].machine.roofs.memory.push_back(hbm);
+  // Only h100 has a row, and l4 lacks NVLink as mi250x does.
+  const std::vector<RidgeRow> rows = {{&entries[0], {}}};
+  EXPECT_TRUE(ridge_rows_left_out(entries, rows, "NVLink").empty());
+  EXPECT_EQ(render_ridges_not_at_level(entries, "NVLink"),
+            "not listed (no memory roof 'NVLink'): mi250x, l4\\u001b[2J\n");
+  // No level asked: nothing is left out for want of one, and the dense-roof list is the old one.
+  EXPECT_EQ(render_ridges_not_at_level(entries, ""), "");
+  EXPECT_EQ(ridge_rows_left_out(entries, rows, ""),
+            (std::vector<std::string>{"mi250x", "l4\x1b[2J"}));
+}
+
 }  // namespace ROOFLINE_UNITY_ID

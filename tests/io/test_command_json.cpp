@@ -25,6 +25,18 @@ KernelCount gemm_1024_fp32() {
 const std::map<std::string, double> kSizes{{"k", 1024}, {"m", 1024}, {"n", 1024}};
 
 // Without roofs: the count, "dtype" and "params", as tests/data/golden/kernel-gemm.json has it.
+TEST(LeftOutJson, AChartsEntryAndPointsFlaggedOne) {
+  const PointLeftOut p{"gemm bf16", "no roof for bf16 tensor",
+                       "machine 'v100-sxm2' has no bf16 tensor roof"};
+  EXPECT_EQ(left_out_to_json(p), (json{{"name", "gemm bf16"},
+                                       {"reason", "no roof for bf16 tensor"},
+                                       {"detail", "machine 'v100-sxm2' has no bf16 tensor roof"}}));
+  json flagged = left_out_to_json(p, true);
+  EXPECT_EQ(flagged.at("not_drawn"), true);
+  flagged.erase("not_drawn");
+  EXPECT_EQ(flagged, left_out_to_json(p));
+}
+
 TEST(KernelResultJson, CountWithItsTypeAndParameters) {
   const json j = kernel_result_to_json(gemm_1024_fp32(), "fp32", kSizes);
   const std::string expected =
