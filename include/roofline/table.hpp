@@ -12,6 +12,11 @@ namespace roofline {
 /// none, colour sequences (ESC [ ... m) none, every other code point one.
 size_t display_width(const std::string& s);
 
+/// Text cut to `width` terminal columns (display_width), with "…" in the last column when it
+/// does not fit; never inside a character, and a combining mark stays with its base. Text
+/// without colour sequences.
+std::string cut_to_columns(const std::string& s, size_t width);
+
 /// A table with aligned columns; numbers right-aligned, text left-aligned. Every cell is text,
 /// shown escaped (sanitize.hpp) and measured as shown: cells may hold names from files and
 /// arguments, a colour sequence in one included. A cell takes colour only from the codes given

@@ -59,6 +59,24 @@ size_t display_width(const std::string& s) {
   return w;
 }
 
+std::string cut_to_columns(const std::string& s, size_t width) {
+  if (display_width(s) <= width) return s;
+  if (width == 0) return "";
+  std::string out;
+  size_t cols = 0;
+  for (size_t i = 0; i < s.size();) {
+    char32_t cp = 0;
+    const size_t len = std::max<size_t>(1, decode_utf8(s, i, cp));
+    const std::string ch = s.substr(i, len);
+    const size_t w = display_width(ch);
+    if (cols + w + 1 > width) break;  // the ellipsis takes the last column
+    out += ch;
+    cols += w;
+    i += len;
+  }
+  return out + "…";
+}
+
 namespace {
 /// Cells are text (names from files among them): escaped, a colour sequence in one too, so a
 /// cell is measured as it is printed. Colour comes from add_row's codes alone: a name written

@@ -6,30 +6,9 @@
 #include "roofline/sanitize.hpp"
 #include "roofline/table.hpp"
 #include "roofline/text.hpp"
-#include "roofline/utf8.hpp"
 
 namespace roofline {
 namespace {
-/// Text cut to `width` terminal columns, the last of them an ellipsis when it is cut; never
-/// inside a character.
-std::string progress_cut(const std::string& s, size_t width) {
-  if (display_width(s) <= width) return s;
-  if (width == 0) return "";
-  std::string out;
-  size_t cols = 0;
-  for (size_t i = 0; i < s.size();) {
-    char32_t cp = 0;
-    const size_t len = std::max<size_t>(1, decode_utf8(s, i, cp));
-    const std::string ch = s.substr(i, len);
-    const size_t w = display_width(ch);
-    if (cols + w + 1 > width) break;
-    out += ch;
-    cols += w;
-    i += len;
-  }
-  return out + "…";
-}
-
 std::string progress_percent(double fraction) {
   const double f = std::isfinite(fraction) ? std::clamp(fraction, 0.0, 1.0) : 0.0;
   std::string p = std::to_string(static_cast<int>(f * 100 + 0.5));
@@ -45,7 +24,7 @@ std::string ProgressLine::update(double fraction, const std::string& what) {
   if (!style_.escapes) {
     if (what == last_) return "";
     last_ = what;
-    return progress_cut("[" + progress_percent(fraction) + "] " + name, room) + "\n";
+    return cut_to_columns("[" + progress_percent(fraction) + "] " + name, room) + "\n";
   }
   // The bar takes a third of the line, 30 columns at most; under 5 it is left out.
   const double f = std::isfinite(fraction) ? std::clamp(fraction, 0.0, 1.0) : 0.0;
@@ -56,7 +35,7 @@ std::string ProgressLine::update(double fraction, const std::string& what) {
     bar.resize(bar_width, '.');
     line = "[" + bar + "] ";
   }
-  line = progress_cut(line + progress_percent(fraction) + " " + name, room);
+  line = cut_to_columns(line + progress_percent(fraction) + " " + name, room);
   if (drawn_ && line == last_) return "";
   last_ = line;
   drawn_ = true;

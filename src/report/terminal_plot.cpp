@@ -139,24 +139,9 @@ size_t visible_columns(const std::string& s) {
 }
 
 /// Cuts text (without colour) to `width` columns as the terminal counts them, with an
-/// ellipsis (names from files can be long); never inside a character, and a combining mark
-/// stays with its base.
+/// ellipsis (names from files can be long).
 std::string fit(const std::string& s, size_t width) {
-  if (display_width(s) <= width) return s;
-  if (width == 0) return "";
-  std::string out;
-  size_t cols = 0;
-  for (size_t i = 0; i < s.size();) {
-    char32_t cp = 0;
-    const size_t len = std::max<size_t>(1, decode_utf8(s, i, cp));
-    const std::string ch = s.substr(i, len);
-    const size_t w = display_width(ch);
-    if (cols + w + 1 > width) break;  // the ellipsis takes the last column
-    out += ch;
-    cols += w;
-    i += len;
-  }
-  return out + "…";
+  return cut_to_columns(s, width);
 }
 
 /// The flat roofs' labels in the right margin, one per row, in the order of their lines and as

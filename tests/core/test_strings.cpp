@@ -236,3 +236,20 @@ TEST(Strings, NumbersIgnoreADecimalCommaLocale) {
   EXPECT_EQ(read, 19.5);
   EXPECT_STREQ(end, " TFLOP/s");
 }
+
+// One cut for every terminal line (the terminal chart's names and titles, measure's progress
+// line): columns as display_width counts them, the ellipsis in the last one.
+TEST(CutToColumns, CutsByColumnsNotBytesAndKeepsCharactersWhole) {
+  EXPECT_EQ(cut_to_columns("abcdef", 6), "abcdef");
+  EXPECT_EQ(cut_to_columns("abcdef", 4), "abc…");
+  EXPECT_EQ(cut_to_columns("abcdef", 1), "…");
+  EXPECT_EQ(cut_to_columns("abcdef", 0), "");
+  // Wide characters take two columns: a third would not leave room for the ellipsis.
+  EXPECT_EQ(cut_to_columns("漢字漢字", 6), "漢字…");
+  EXPECT_EQ(cut_to_columns("漢字漢字", 4), "漢…");
+  EXPECT_EQ(display_width(cut_to_columns("漢字漢字", 5)), 5u);
+  // A combining accent takes no column and stays with its base.
+  const std::string e = "e\u0301";
+  EXPECT_EQ(cut_to_columns(e + e + e, 3), e + e + e);
+  EXPECT_EQ(cut_to_columns(e + e + e, 2), e + "…");
+}

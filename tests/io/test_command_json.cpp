@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "core/kernel_counts.hpp"
 #include "roofline/energy_catalogue.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/kernels.hpp"
@@ -15,12 +16,7 @@ using nlohmann::json;
 
 namespace ROOFLINE_UNITY_ID {
 
-KernelCount gemm_1024_fp32() {
-  const KernelRequest req = kernel_request(
-      "gemm", "fp32",
-      std::map<std::string, std::string>{{"m", "1024"}, {"n", "1024"}, {"k", "1024"}});
-  return req.spec->count(req.params, req.dtype);
-}
+using test::gemm_1024_fp32;
 
 const std::map<std::string, double> kSizes{{"k", 1024}, {"m", 1024}, {"n", 1024}};
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "core/kernel_counts.hpp"
 #include "roofline/energy_chart.hpp"
 #include "roofline/report.hpp"
 #include "roofline/text.hpp"
@@ -15,12 +16,7 @@
 namespace roofline {
 namespace ROOFLINE_UNITY_ID {
 
-KernelCount gemm_1024_fp32() {
-  const KernelRequest req = kernel_request(
-      "gemm", "fp32",
-      std::map<std::string, std::string>{{"m", "1024"}, {"n", "1024"}, {"k", "1024"}});
-  return req.spec->count(req.params, req.dtype);
-}
+using test::gemm_1024_fp32;
 
 // A machine of two compute roofs (fp16 tensor the default) and two memory levels (HBM the
 // default): the kernel is judged on fp32 fma 10 TFLOP/s and L2 1 TB/s.
