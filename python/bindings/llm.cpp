@@ -66,16 +66,38 @@ struct LlmReport {
   double dp = 1;  ///< data-parallel replicas (the CLI's --dp)
 };
 
+/// Speculative decoding's and a training step's results, with the units of the compute roof
+/// they were judged on (Roofs::units, the CLI's JSON `units`): on an integer compute type the
+/// verification's intensity counts OP/byte and 6·N·D counts OP.
+struct SpeculativeOnRoofs : llm::SpeculativeResult {
+  UnitSystem units;
+};
+struct TrainingOnRoofs : llm::TrainingResult {
+  UnitSystem units;
+};
+
+/// The replicas' section of `roofline llm --dp`, from the functions the CLI's comes from
+/// (analyse is at decode: no request, serving or speculative section chooses another
+/// throughput); none with one replica.
+std::optional<llm::DataParallelSummary> data_parallel(const llm::Report& r, double dp) {
+  return llm::data_parallel_summary(
+      r.scenario, dp, llm::throughput_basis(r.tokens_per_s, nullptr, nullptr, nullptr, dp));
+}
+
 /// The report as `roofline llm --json` writes it for the same flags: with dp > 1 its
-/// `data_parallel` section, from the functions the CLI's comes from (analyse is at decode: no
-/// request, serving or speculative section chooses another throughput).
+/// `data_parallel` section.
 nlohmann::json report_json(const llm::Report& r, double dp) {
   nlohmann::json j = llm::to_json(r);
-  const llm::ThroughputBasis basis =
-      llm::throughput_basis(r.tokens_per_s, nullptr, nullptr, nullptr, dp);
-  if (const auto d = llm::data_parallel_summary(r.scenario, dp, basis))
-    j["data_parallel"] = llm::data_parallel_to_json(*d);
+  if (const auto d = data_parallel(r, dp)) j["data_parallel"] = llm::data_parallel_to_json(*d);
   return j;
+}
+
+/// The report as `roofline llm` prints it for the same flags: with dp > 1 its "Data parallel"
+/// line after the report (render_data_parallel_text).
+std::string report_text(const llm::Report& r, double dp) {
+  std::string text = llm::render_text(r);
+  if (const auto d = data_parallel(r, dp)) text += llm::render_data_parallel_text(*d);
+  return text;
 }
 
 /// A number that must be finite and > 0 (or ≥ 0 with `zero_ok`), named as the keyword.
@@ -327,11 +349,10 @@ llm::ServingResult serve(const ModelArg& model, const MachineArg<"machine">& mac
                 "serve");
 }
 
-llm::SpeculativeResult speculative(const ModelArg& model, const MachineArg<"machine">& machine,
-                                   py::object draft, RealArg<"k"> k, RealArg<"alpha"> alpha,
-                                   RealArg<"batch"> batch, RealArg<"context"> context,
-                                   std::optional<IntArg<"draft_tp">> draft_tp,
-                                   const py::kwargs& kw) {
+SpeculativeOnRoofs speculative(const ModelArg& model, const MachineArg<"machine">& machine,
+                               py::object draft, RealArg<"k"> k, RealArg<"alpha"> alpha,
+                               RealArg<"batch"> batch, RealArg<"context"> context,
+                               std::optional<IntArg<"draft_tp">> draft_tp, const py::kwargs& kw) {
   llm::SpeculativeOptions o;
   o.k = llm::check_count(k, llm::kMostDraftedTokens, "--spec-k");
   // An int, as tp is; 1 … tp is checked by speculative_decoding, with the CLI's message.
@@ -359,16 +380,16 @@ llm::SpeculativeResult speculative(const ModelArg& model, const MachineArg<"mach
     if (PyErr_WarnEx(PyExc_UserWarning, ("roofline.llm.speculative: " + python_message(w)).c_str(),
                      1) < 0)
       throw py::error_already_set();
-  return res;
+  return SpeculativeOnRoofs{std::move(res), st.roofs.units};
 }
 
-llm::TrainingResult train(const ModelArg& model, const MachineArg<"machine">& machine,
-                          RealArg<"sequence"> sequence, RealArg<"micro_batch"> micro_batch,
-                          RealArg<"global_batch"> global_batch, RealArg<"dp"> dp,
-                          const TextArg<"recompute">& recompute, IntArg<"zero"> zero,
-                          BoolArg<"sequence_parallel"> sequence_parallel,
-                          std::optional<RealArg<"measured_step_s">> measured_step_s,
-                          const py::kwargs& kw) {
+TrainingOnRoofs train(const ModelArg& model, const MachineArg<"machine">& machine,
+                      RealArg<"sequence"> sequence, RealArg<"micro_batch"> micro_batch,
+                      RealArg<"global_batch"> global_batch, RealArg<"dp"> dp,
+                      const TextArg<"recompute">& recompute, IntArg<"zero"> zero,
+                      BoolArg<"sequence_parallel"> sequence_parallel,
+                      std::optional<RealArg<"measured_step_s">> measured_step_s,
+                      const py::kwargs& kw) {
   llm::TrainingOptions o;
   o.sequence = sequence;
   o.micro_batch = micro_batch;
@@ -381,8 +402,9 @@ llm::TrainingResult train(const ModelArg& model, const MachineArg<"machine">& ma
   // As `roofline llm --train`: the scenario's batch and context are the CLI's defaults; the
   // training options carry the sequence and batches.
   const llm::Setup st = setup(machine, kw, "train", o.dp > 1);
-  return finite(llm::training_step(model, st.scenario, o, st.roofs), llm::training_to_json,
-                "train");
+  return TrainingOnRoofs{
+      finite(llm::training_step(model, st.scenario, o, st.roofs), llm::training_to_json, "train"),
+      st.roofs.units};
 }
 
 /// compare's price_per_hour: one price for every device, or a dict of prices by machine name
@@ -415,16 +437,23 @@ py::list compare(const ModelArg& model, const py::object& machines_given, RealAr
   const std::vector<Machine> machines = machines_arg(machines_given, "machines");
   if (machines.empty()) throw InputError("machines: give at least one");
   // Each machine named as it was given (a catalogue name, alias or path), as the CLI names what
-  // --hw was given: in the refusal of one machine twice and in a price by name.
+  // --hw was given: in the refusal of one machine twice and in a price by name. Machines of one
+  // document name (one machine measured before and after a change) are told apart in the rows
+  // as `roofline llm --hw a,b` tells them (name_machines_apart: "vm (m1.json)").
   std::vector<std::string> given;
+  std::vector<std::string> as_given;  // "" for a Machine not asked by name (distinct_machines)
+  std::vector<MachineDocument> apart;
+  for (const Machine& m : machines) {
+    given.push_back(m.given.empty() ? m.doc.roofs.name : m.given);
+    as_given.push_back(m.given);
+    apart.push_back(m.doc);
+  }
   {
     std::vector<const MachineDocument*> docs;
-    for (const Machine& m : machines) {
-      given.push_back(m.given.empty() ? m.doc.roofs.name : m.given);
-      docs.push_back(&m.doc);
-    }
+    for (const MachineDocument& d : apart) docs.push_back(&d);
     refuse_one_machine_twice(given, docs, "compare: machines");
   }
+  distinct_machines(apart, as_given, "compare: machines");
   llm::check_dp(dp);
   llm::CompareOptions o;
   o.output_tokens = output_tokens == 0 ? 0
@@ -435,13 +464,15 @@ py::list compare(const ModelArg& model, const py::object& machines_given, RealAr
   if (power_w) o.power_w = positive(*power_w, "power_w");
   llm::PriceList prices = price_list(price_per_hour);
   py::list rows;
-  for (const Machine& machine : machines) {
+  for (size_t i = 0; i < machines.size(); ++i) {
+    const Machine& machine = machines[i];
     llm::Setup st = setup(machine, kw, "compare");
     st.scenario.batch = whole(batch, "batch");
     st.scenario.context = whole(context, "context");
     st.scenario.prompt = prompt ? whole(*prompt, "prompt") : st.scenario.context;
     // As given, by the document's name or the catalogue's (as --price-per-hour NAME=PRICE,...).
     o.price_per_hour = prices.of(machine.given, st.roofs.machine, machine.doc.origin);
+    st.roofs.machine = apart[i].roofs.name;
     llm::MachineComparison c = llm::compare_on(model, st, machine_facts(machine.doc), o);
     // A row is Python's result, not to_dict(): its messages name Python's parameters.
     c.warnings = python_messages(c.warnings);
@@ -471,8 +502,8 @@ llm::TokenCost cost(RealArg<"tokens_per_s"> tokens_per_s, const MachineArg<"mach
 }
 
 /// A list attribute of messages (`warnings`, `notes`), translated by python_messages.
-template <class T>
-void add_messages(py::class_<T>& c, const char* name, std::vector<std::string> T::*member,
+template <class T, class Of>
+void add_messages(py::class_<T>& c, const char* name, std::vector<std::string> Of::*member,
                   const char* doc) {
   c.def_property_readonly(
       name, [member](const T& x) { return python_messages(x.*member); }, doc);
@@ -609,19 +640,19 @@ std::string serving_repr(const llm::ServingResult& s) {
          (s.tpot.count == 0 ? "" : ", TPOT median " + format_seconds(s.tpot.median)) + ">";
 }
 
-std::string speculative_repr(const llm::SpeculativeResult& s) {
+std::string speculative_repr(const SpeculativeOnRoofs& s) {
   return "<llm.Speculative k=" + format_number(s.k) + " alpha=" + format_number(s.alpha) +
          " drafter " + quoted(s.drafter) + ": " + format_number(s.speedup, 4) + "x speedup, " +
          format_seconds(s.time_per_token) + "/token, " + format_number(s.tokens_per_s, 4) +
          " tokens/s>";
 }
 
-std::string training_repr(const llm::TrainingResult& t) {
+std::string training_repr(const TrainingOnRoofs& t) {
   std::string fits;
   if (t.fits) fits = *t.fits ? ", fits" : ", does NOT fit";
   return "<llm.Training step " + format_seconds(t.step) + ": MFU " + percent(t.mfu) +
-         ", 6·N·D = " + format_work(t.six_nd) + ", " + format_bytes(t.memory()) + " per device" +
-         fits + ">";
+         ", 6·N·D = " + format_work(t.six_nd, t.units) + ", " + format_bytes(t.memory()) +
+         " per device" + fits + ">";
 }
 
 std::string cost_repr(const llm::TokenCost& c) {
@@ -814,7 +845,10 @@ void register_report(py::module_& m) {
       .def(
           "to_dict", [](const LlmReport& x) { return json_to_python(report_json(x.r, x.dp)); },
           "The same object as `roofline llm --json` (with dp > 1 its `data_parallel`).")
-      .def("__str__", [](const LlmReport& x) { return terminal_safe_lines(llm::render_text(x.r)); })
+      .def(
+          "__str__", [](const LlmReport& x) { return terminal_safe_lines(report_text(x.r, x.dp)); },
+          "The text `roofline llm` prints for the same flags (with dp > 1 its \"Data parallel\" "
+          "line).")
       .def("__repr__", &report_repr);
   add_report_roofs(report);
 }
@@ -858,6 +892,78 @@ void register_serving(py::module_& m) {
   serving.def("__repr__", &serving_repr);
 }
 
+/// Speculative decoding's and a training step's results (`roofline.llm.speculative`, `.train`).
+void register_speculative_and_training(py::module_& m) {
+  py::class_<SpeculativeOnRoofs> spec(
+      m, "Speculative",
+      "Speculative decoding (Leviathan et al. 2023): k drafted tokens accepted with rate α, the "
+      "verification step on the roofline (`roofline llm --spec-k --draft`). Its intensities "
+      "read in `units`, the CLI's JSON's: OP/byte on an integer compute type (compute='int8').");
+  spec.def_readonly("k", &llm::SpeculativeResult::k)
+      .def_readonly("alpha", &llm::SpeculativeResult::alpha)
+      .def_readonly("expected_tokens", &llm::SpeculativeResult::expected_tokens)
+      .def_readonly("drafter", &llm::SpeculativeResult::drafter)
+      .def_property_readonly("draft_tp",
+                             [](const SpeculativeOnRoofs& s) -> std::optional<int> {
+                               return s.draft_tp > 0 ? std::optional<int>(s.draft_tp)
+                                                     : std::nullopt;
+                             })
+      .def_property_readonly("time_per_token_s",
+                             [](const SpeculativeOnRoofs& x) { return x.time_per_token.value; })
+      .def_property_readonly("plain_step_s",
+                             [](const SpeculativeOnRoofs& x) { return x.plain.value; })
+      .def_readonly("speedup", &llm::SpeculativeResult::speedup)
+      .def_readonly("paper_speedup", &llm::SpeculativeResult::paper_speedup)
+      .def_readonly("tokens_per_s", &llm::SpeculativeResult::tokens_per_s)
+      .def_property_readonly(
+          "verify_intensity", [](const SpeculativeOnRoofs& x) { return x.verify_intensity.value; },
+          "the verification step's I, in units['intensity'] (OP/byte on an integer compute "
+          "type; the JSON's verify_intensity)")
+      .def_property_readonly(
+          "verify_intensity_flop_per_byte",
+          [](const SpeculativeOnRoofs& x) { return x.verify_intensity.value; },
+          "verify_intensity by its older name: the same number, in units['intensity'] (OP/byte, "
+          "not FLOP/byte, on an integer compute type)")
+      .def_property_readonly(
+          "units", [](const SpeculativeOnRoofs& x) { return units_dict(x.units); },
+          "what the intensities count, as the CLI's JSON `units` ({'work': 'OP', 'intensity': "
+          "'OP/byte', ...} on an integer compute type)")
+      .def_readonly("verify_compute_bound", &llm::SpeculativeResult::verify_compute_bound);
+  add_messages(spec, "warnings", &llm::SpeculativeResult::warnings, kMessagesDoc);
+  add_messages(spec, "notes", &llm::SpeculativeResult::notes, kMessagesDoc);
+  add_dict(spec, llm::speculative_to_json);
+  spec.def("__repr__", &speculative_repr);
+
+  py::class_<TrainingOnRoofs> training(
+      m, "Training",
+      "One optimizer step of data-parallel mixed-precision Adam training (`roofline llm "
+      "--train`): 6ND, the step time, MFU/HFU, memory per device. Its work reads in `units`, "
+      "the CLI's JSON's: OP on an integer compute type (compute='int8').");
+  training.def_readonly("tokens", &llm::TrainingResult::tokens)
+      .def_readonly("parameters", &llm::TrainingResult::parameters)
+      .def_property_readonly(
+          "six_nd", [](const TrainingOnRoofs& x) { return x.six_nd.value; },
+          "6·N·D in units['work'] (OP on an integer compute type; the JSON's six_nd)")
+      .def_property_readonly(
+          "six_nd_flop", [](const TrainingOnRoofs& x) { return x.six_nd.value; },
+          "six_nd by its older name: the same number, in units['work'] (OP, not FLOP, on an "
+          "integer compute type)")
+      .def_property_readonly(
+          "units", [](const TrainingOnRoofs& x) { return units_dict(x.units); },
+          "what six_nd counts, as the CLI's JSON `units` ({'work': 'OP', ...} on an integer "
+          "compute type)")
+      .def_property_readonly("step_s", [](const TrainingOnRoofs& x) { return x.step.value; })
+      .def_readonly("mfu", &llm::TrainingResult::mfu)
+      .def_readonly("hfu", &llm::TrainingResult::hfu)
+      .def_readonly("measured_mfu", &llm::TrainingResult::measured_mfu)
+      .def_property_readonly("memory_byte",
+                             [](const TrainingOnRoofs& x) { return x.memory().value; })
+      .def_readonly("fits", &llm::TrainingResult::fits);
+  add_messages(training, "notes", &llm::TrainingResult::notes, kMessagesDoc);
+  add_dict(training, llm::training_to_json);
+  training.def("__repr__", &training_repr);
+}
+
 void register_results(py::module_& m) {
   py::class_<llm::RequestTiming> req(
       m, "Request",
@@ -878,54 +984,7 @@ void register_results(py::module_& m) {
   req.def("__repr__", &request_repr);
 
   register_serving(m);
-
-  py::class_<llm::SpeculativeResult> spec(
-      m, "Speculative",
-      "Speculative decoding (Leviathan et al. 2023): k drafted tokens accepted with rate α, the "
-      "verification step on the roofline (`roofline llm --spec-k --draft`).");
-  spec.def_readonly("k", &llm::SpeculativeResult::k)
-      .def_readonly("alpha", &llm::SpeculativeResult::alpha)
-      .def_readonly("expected_tokens", &llm::SpeculativeResult::expected_tokens)
-      .def_readonly("drafter", &llm::SpeculativeResult::drafter)
-      .def_property_readonly("draft_tp",
-                             [](const llm::SpeculativeResult& s) -> std::optional<int> {
-                               return s.draft_tp > 0 ? std::optional<int>(s.draft_tp)
-                                                     : std::nullopt;
-                             })
-      .def_property_readonly("time_per_token_s",
-                             [](const llm::SpeculativeResult& x) { return x.time_per_token.value; })
-      .def_property_readonly("plain_step_s",
-                             [](const llm::SpeculativeResult& x) { return x.plain.value; })
-      .def_readonly("speedup", &llm::SpeculativeResult::speedup)
-      .def_readonly("paper_speedup", &llm::SpeculativeResult::paper_speedup)
-      .def_readonly("tokens_per_s", &llm::SpeculativeResult::tokens_per_s)
-      .def_property_readonly(
-          "verify_intensity_flop_per_byte",
-          [](const llm::SpeculativeResult& x) { return x.verify_intensity.value; })
-      .def_readonly("verify_compute_bound", &llm::SpeculativeResult::verify_compute_bound);
-  add_messages(spec, "warnings", &llm::SpeculativeResult::warnings, kMessagesDoc);
-  add_messages(spec, "notes", &llm::SpeculativeResult::notes, kMessagesDoc);
-  add_dict(spec, llm::speculative_to_json);
-  spec.def("__repr__", &speculative_repr);
-
-  py::class_<llm::TrainingResult> training(
-      m, "Training",
-      "One optimizer step of data-parallel mixed-precision Adam training (`roofline llm "
-      "--train`): 6ND, the step time, MFU/HFU, memory per device.");
-  training.def_readonly("tokens", &llm::TrainingResult::tokens)
-      .def_readonly("parameters", &llm::TrainingResult::parameters)
-      .def_property_readonly("six_nd_flop",
-                             [](const llm::TrainingResult& x) { return x.six_nd.value; })
-      .def_property_readonly("step_s", [](const llm::TrainingResult& x) { return x.step.value; })
-      .def_readonly("mfu", &llm::TrainingResult::mfu)
-      .def_readonly("hfu", &llm::TrainingResult::hfu)
-      .def_readonly("measured_mfu", &llm::TrainingResult::measured_mfu)
-      .def_property_readonly("memory_byte",
-                             [](const llm::TrainingResult& x) { return x.memory().value; })
-      .def_readonly("fits", &llm::TrainingResult::fits);
-  add_messages(training, "notes", &llm::TrainingResult::notes, kMessagesDoc);
-  add_dict(training, llm::training_to_json);
-  training.def("__repr__", &training_repr);
+  register_speculative_and_training(m);
 
   py::class_<llm::TokenCost> tc(
       m, "Cost", "Cost per token: $/M tokens from a price, J/token at the board power.");

@@ -796,6 +796,16 @@ TEST(Catalogue, DisagreementsAreRecordedWithBothSources) {
   EXPECT_EQ(disagreement("tpu-v5e", "HBM2 bandwidth")["used"], "819 GB/s");
   // Trainium2: two revisions of AWS's architecture page.
   EXPECT_EQ(disagreement("trainium2", "peak compute")["figures"].size(), 2u);
+  // Trainium2's chip figures (667 BF16 TFLOPS) against its eight Tensor Engines at the
+  // NeuronCore-v3 page's 79 (632): the roofs keep the chip's published figure.
+  const auto engines =
+      disagreement("trainium2", "peak compute of the chip against its Tensor Engines");
+  ASSERT_EQ(engines["figures"].size(), 2u);
+  EXPECT_NE(engines["figures"][0]["figure"].get<std::string>().find("667"), std::string::npos);
+  EXPECT_NE(engines["figures"][1]["figure"].get<std::string>().find("8 × 79 = 632"),
+            std::string::npos);
+  EXPECT_EQ(engines["used"], "1,299 / 667 / 2,563 TFLOPS");
+  EXPECT_DOUBLE_EQ(peak("trainium2", "bf16 neuroncore"), 667e12);
   // GH200 HBM3e: 141 GB / 5 TB/s announced, 144 GB / 4.9 TB/s in the datasheet.
   EXPECT_EQ(disagreement("gh200-144gb", "HBM3e capacity and bandwidth")["used"],
             "144 GB, 4.9 TB/s");

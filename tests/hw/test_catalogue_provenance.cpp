@@ -63,10 +63,19 @@ std::string read_in_a_copy(const std::string& source) {
   for (const char* publication : {"tom's hardware", "verda", "datacrunch", "spheron", "techpowerup",
                                   "anandtech", "wikipedia", "videocardz"})
     if (first.rfind(publication, 0) == 0) return publication;
-  // The vendors' hosts (NVIDIA's assets are served from nvdam.widen.net, its code from GitHub).
-  static const char* const vendors[] = {
-      "nvidia.com", "amd.com", "intel.com",    "google.com",      "apple.com",
-      "amazon.com", "arm.com", "qualcomm.com", "nvdam.widen.net", "github.com/nvidia"};
+  // The vendors' hosts (NVIDIA's assets are served from nvdam.widen.net, its code from GitHub;
+  // AWS's Neuron documentation from awsdocs-neuron.readthedocs-hosted.com).
+  static const char* const vendors[] = {"nvidia.com",
+                                        "amd.com",
+                                        "intel.com",
+                                        "google.com",
+                                        "apple.com",
+                                        "amazon.com",
+                                        "arm.com",
+                                        "qualcomm.com",
+                                        "nvdam.widen.net",
+                                        "github.com/nvidia",
+                                        "awsdocs-neuron.readthedocs-hosted.com"};
   static const std::regex host(
       R"(([a-z0-9-]+\.)+(com|net|org|io|ai|de|cz|pt|pl|it|ua|fr|uk)(/[a-z0-9_-]+)?)");
   for (auto it = std::sregex_iterator(first.begin(), first.end(), host);
@@ -101,6 +110,11 @@ TEST(CatalogueProvenance, NoDatasheetRoofWasReadInAThirdPartysCopy) {
   EXPECT_EQ(read_in_a_copy("Vendor figures at gpu.example.io"), "gpu.example.io");
   EXPECT_EQ(read_in_a_copy("NVIDIA H200 datasheet (https://nvdam.widen.net/s/nb5zzzsjdf/h200)"),
             "");
+  EXPECT_EQ(read_in_a_copy("AWS Neuron documentation (https://awsdocs-neuron.readthedocs-hosted"
+                           ".com/en/v2.29.0/_sources/about-neuron/arch/neuron-hardware/x.rst)"),
+            "");
+  EXPECT_EQ(read_in_a_copy("Vendor figures at other.readthedocs-hosted.com"),
+            "other.readthedocs-hosted.com");
 }
 
 // The roofs the tester found marked datasheet though their source named the copy they were
