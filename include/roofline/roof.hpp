@@ -80,8 +80,9 @@ struct ComputeRoof {
 };
 
 /// Whether a roof is a matrix engine's (NVIDIA's tensor cores, AMD's matrix cores, Intel's AMX,
-/// Google's MXU, Gaudi's MME, Arm's SME, Trainium's NeuronCore figures, which are its Tensor
-/// Engine's): its unit or name says so. CUDA-core or SIMD instructions never run on such a unit.
+/// Google's MXU, Gaudi's MME, Arm's SME, Trainium's NeuronCore figures, which are mostly its
+/// Tensor Engines'): its unit or name says so. CUDA-core or SIMD instructions never run on such a
+/// unit.
 bool is_matrix_unit(const ComputeRoof& c);
 
 /// Whether a roof's products accumulate in a type narrower than fp32: its unit or name says

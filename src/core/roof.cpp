@@ -111,10 +111,10 @@ bool runs_precision(std::string_view roof, std::string_view key) {
 }  // namespace
 
 bool is_matrix_unit(const ComputeRoof& c) {
-  // "neuroncore": the catalogue's Trainium roofs print AWS's chip figures, which are the
-  // Tensor Engine's, a systolic array (NeuronCore-v3 Architecture: "A NeuronCore-v3 Tensor
-  // Engine delivers 158 cFP8 TFLOPS, and 79 BF16/FP16/TF32 TFLOPS"; 8 cores a chip), not what
-  // its Vector and Scalar engines run element-wise work at.
+  // "neuroncore": the catalogue's Trainium roofs print AWS's chip figures (667 BF16 TFLOP/s on
+  // Trainium2), 632 of them the Tensor Engines', a systolic array (NeuronCore-v3 Architecture:
+  // "A NeuronCore-v3 Tensor Engine delivers 158 cFP8 TFLOPS, and 79 BF16/FP16/TF32 TFLOPS"; 8
+  // cores a chip), far above what its Vector and Scalar engines run element-wise work at.
   static const char* const kWords[] = {"tensor", "matrix", "amx",       "mxu",
                                        "mme",    "sme",    "neuroncore"};
   const std::string text = lower(c.unit) + " " + lower(c.name);
