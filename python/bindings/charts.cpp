@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/hardware.hpp"
+#include "roofline/io.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
 
@@ -59,6 +60,24 @@ void compare_at_precision(ChartSpec& c, const std::string& precision, bool workl
   warn_comparison(sets, roofs, precision.empty(), "roofline.Chart");
 }
 
+/// As `roofline plot`: a point whose W counts other work than the roof it is judged on (an int8
+/// point, OP, on roofs given as FLOP/s) is refused, not left out; a point without a roof of
+/// its precision or levels is left out (fit_to_roofs).
+void refuse_work_of_other_units(const std::vector<Point>& points, const RoofSet& roofs) {
+  for (const Point& p : fit_to_roofs(points, roofs).points) diagnose(p, roofs);
+}
+
+/// The points as the chart judges them: one that names no precision takes the roof `precision`
+/// names (as `plot --precision` writes it into the point).
+std::vector<Point> named_points(const std::vector<Point>& points, const RoofSet& roofs,
+                                const std::string& precision) {
+  const std::string roof = precision.empty() ? "" : select_compute_roof(roofs, precision).name;
+  std::vector<Point> named = points;
+  for (auto& p : named)
+    if (p.precision.empty()) p.precision = roof;
+  return named;
+}
+
 ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Point>& points,
                      const TextArg<"Chart: title">& title, std::optional<Real> workload_line,
                      BoolArg<"no_overlap_curve"> no_overlap_curve,
@@ -75,12 +94,8 @@ ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Poi
   // As `plot --precision`: a point that names no precision is judged on the roof the precision
   // names (its name, as the CLI writes it into the point), read before the machines are drawn
   // at it.
-  const std::string precision_roof =
-      precision.empty() ? "" : select_compute_roof(c.machines.front().roofs, precision).name;
+  std::vector<Point> named = named_points(points, c.machines.front().roofs, precision.value);
   compare_at_precision(c, precision.value, workload_line.has_value());
-  std::vector<Point> named = points;
-  for (auto& p : named)
-    if (p.precision.empty()) p.precision = precision_roof;
   // As `roofline plot`: a point without a roof for its precision, or with none of its levels, is
   // left out, and traffic at a level the machine lacks too, each with a warning.
   const RoofSet& roofs = c.machines.front().roofs;
@@ -98,15 +113,25 @@ ChartSpec make_chart(const std::vector<Machine>& machines, const std::vector<Poi
   return c;
 }
 
-/// A chart saved over the document of one of its machines would replace the input it was drawn
-/// from, as `roofline plot m.json -o m.json` refuses to.
-void refuse_saving_over_a_machine(const ChartSpec& c, const std::string& path) {
+/// A chart saved over the document of one of its machines, or over another file it was drawn
+/// from (`inputs`: llm.chart's model config.json), would replace that input, as `roofline plot
+/// m.json -o m.json` and `roofline llm -m cfg.json --report cfg.json` refuse to. One file under
+/// any name (a hard link too) is one file, as the CLI's ledger of a command's inputs tells
+/// them (same_file); an input no longer there is no file to keep.
+void refuse_saving_over_an_input(const ChartSpec& c, const std::string& path,
+                                 const std::vector<std::string>& inputs) {
   for (const auto& m : c.machines) {
     std::error_code ec;
     if (!m.file.empty() && std::filesystem::equivalent(path, m.file, ec) && !ec)
       throw InputError(terminal_safe(path) + ": is the document of machine '" +
                        terminal_safe(m.roofs.name) + "' (" + terminal_safe(m.file) +
                        "); refusing to replace it: save the chart elsewhere");
+  }
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (!in.empty() && std::filesystem::is_regular_file(in, ec) && same_file(path, in))
+      throw InputError(terminal_safe(path) + ": is the model config the chart was drawn from (" +
+                       terminal_safe(in) + "); refusing to replace it: save the chart elsewhere");
   }
 }
 
@@ -121,9 +146,9 @@ std::string chart_html(const ChartSpec& c) {
 
 /// A chart's machines and precision checked as make_chart reads them, without drawing or
 /// warning: Chart() checks its arguments when it is made (one machine given twice, a precision
-/// a machine has no roof of).
+/// a machine has no roof of, a point whose work its roof does not count).
 void check_chart_machines(const std::vector<Machine>& machines,
-                          const TextArg<"precision">& precision) {
+                          const TextArg<"precision">& precision, const std::vector<Point>& points) {
   std::vector<MachineDocument> docs;
   std::vector<std::string> given;
   for (const auto& m : machines) {
@@ -131,15 +156,21 @@ void check_chart_machines(const std::vector<Machine>& machines,
     given.push_back(m.given);
   }
   distinct_machines(docs, given, "Chart");
-  if (precision.empty() || docs.empty()) return;
-  select_compute_roof(docs.front().roofs, precision);
-  draw_at_precision(docs, precision.value);
+  if (docs.empty()) return;
+  if (!precision.empty()) {
+    select_compute_roof(docs.front().roofs, precision);
+    draw_at_precision(docs, precision.value);
+  }
+  const RoofSet& roofs = docs.front().roofs;
+  refuse_work_of_other_units(named_points(points, roofs, precision.value), roofs);
 }
 
 void register_charts(py::module_& m) {
   m.def("_check_chart_machines", &check_chart_machines, py::arg("machines"), py::arg("precision"),
+        py::arg("points") = std::vector<Point>{},
         "InputError when a Chart's machines hold one machine twice or one has no roof of this "
-        "precision (as Chart.to_svg() would refuse them).");
+        "precision, or a point counts other work than the roof it is judged on (as "
+        "Chart.to_svg() would refuse them).");
   py::class_<ChartSpec>(m, "_Chart")
       .def(py::init(&make_chart), py::arg("machines"), py::arg("points"), py::arg("title"),
            py::arg("workload_line"), py::arg("no_overlap_curve"), py::arg("precision") = "",
@@ -166,12 +197,17 @@ void register_charts(py::module_& m) {
            [](const ChartSpec& c, int columns) {
              return render_terminal(report_input(c), columns, false);
            })
-      .def("save",
-           [](const ChartSpec& c, const PathArg<"path">& path) {
-             check_report_path(path.value);
-             refuse_saving_over_a_machine(c, path.value);
-             write_report(path.value, report_input(c));
-           })
+      .def(
+          "save",
+          [](const ChartSpec& c, const PathArg<"path">& path,
+             const std::vector<std::string>& inputs) {
+            // As Machine.save says it, not the format's "no extension" of a name with nothing.
+            if (path.value.empty()) throw InputError("path: an empty file name");
+            check_report_path(path.value);
+            refuse_saving_over_an_input(c, path.value, inputs);
+            write_report(path.value, report_input(c));
+          },
+          py::arg("path"), py::arg("inputs") = std::vector<std::string>{})
       .def("__repr__", [](const ChartSpec& c) {
         return "<_Chart '" + terminal_safe(c.title) + "': " + std::to_string(c.machines.size()) +
                (c.machines.size() == 1 ? " machine, " : " machines, ") +

@@ -19,6 +19,7 @@
 #include "roofline/json_out.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/model.hpp"
+#include "roofline/point.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/statistics.hpp"
@@ -93,6 +94,21 @@ std::vector<Machine> machines_arg(const py::handle& value, const std::string& na
 
 namespace {
 
+/// The compute roof a precision (or roof name) picks, as a point of that precision is judged:
+/// one that counts other work than the precision's type is refused, as diagnose() refuses the
+/// point (an int8 precision on roofs given as FLOP/s, which stand for every floating-point
+/// precision: work counted in OP against a peak in FLOP/s is no bound).
+const ComputeRoof& roof_counting(const RoofSet& roofs, const std::string& precision,
+                                 const std::string& what) {
+  Point probe;
+  probe.precision = precision;
+  const std::string unit = stated_work_unit(probe);
+  const ComputeRoof& c = roofs.select_compute(precision, unit);
+  if (const std::string why = roofs.work_mismatch(c, unit); !why.empty())
+    throw InputError(what + " '" + terminal_safe(precision) + "': " + terminal_safe(why));
+  return c;
+}
+
 std::optional<double> opt_rate(const std::optional<WorkRate>& r) {
   return r ? std::optional<double>(r->value) : std::nullopt;
 }
@@ -159,6 +175,12 @@ Machine measure(BoolArg<"quick"> quick, IntArg<"threads"> threads, const py::obj
   if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
     throw py::type_error("progress: expected a callable progress(fraction, what) or None (got " +
                          std::string(py::str(py::type::of(progress).attr("__name__"))) + ")");
+  // 0 (the default) is one thread per core; the CLI's --threads takes a count from 1.
+  if (threads < 0)
+    throw InputError(
+        "threads: must be 0 (the default: one thread per core) or a number of "
+        "threads from 1 (got " +
+        std::to_string(static_cast<long long>(threads)) + ")");
   MeasureOptions o;
   o.quick = quick;
   o.threads = threads;
@@ -443,7 +465,8 @@ void register_machine_methods(py::class_<Machine>& cls) {
   cls.def(
          "compute_roof",
          [](const Machine& x, const TextArg<"name_or_precision">& s) {
-           return compute_view(x.doc.roofs, x.doc.roofs.select_compute(s.value));
+           return compute_view(x.doc.roofs,
+                               roof_counting(x.doc.roofs, s.value, "name_or_precision"));
          },
          py::arg("name_or_precision") = "",
          "The flat roof a point is judged against: a roof name, else the highest dense roof of "
@@ -458,7 +481,7 @@ void register_machine_methods(py::class_<Machine>& cls) {
           "ridge_flop_per_byte",
           [](const Machine& x, const TextArg<"precision">& precision,
              const TextArg<"level">& level) {
-            return ridge(x.doc.roofs.select_compute(precision.value),
+            return ridge(roof_counting(x.doc.roofs, precision.value, "precision"),
                          x.doc.roofs.select_memory(level.value))
                 .value;
           },
@@ -470,7 +493,7 @@ void register_machine_methods(py::class_<Machine>& cls) {
             if (!(intensity >= 0) || !std::isfinite(intensity))
               throw InputError("intensity_flop_per_byte: must be ≥ 0 and finite (got " +
                                format_number(intensity) + ")");
-            return attainable(x.doc.roofs.select_compute(precision.value),
+            return attainable(roof_counting(x.doc.roofs, precision.value, "precision"),
                               x.doc.roofs.select_memory(level.value), Intensity(intensity))
                 .value;
           },
@@ -734,7 +757,11 @@ void register_machine(py::module_& m) {
          "the CLI's --hw/--machine.")
       .def_static(
           "load",
-          [](const PathArg<"path">& path) { return Machine{load_machine_file(path.value)}; },
+          [](const PathArg<"path">& path) {
+            // As Machine.save says it, not the reader's ": no such file" of a name with nothing.
+            if (path.value.empty()) throw InputError("path: an empty file name");
+            return Machine{load_machine_file(path.value)};
+          },
           py::arg("path"),
           "Loads a machine document (docs/schema.md) written by `roofline measure`.")
       .def_static(

@@ -114,6 +114,9 @@ class Chart:
         # configuration does not fit in memory: set by llm.chart from its report.
         self._warnings = []
         self._does_not_fit = {}
+        # Files the chart was drawn from besides its machines' documents (llm.chart: the model's
+        # config.json), which save() refuses to replace.
+        self._inputs = []
         self._arguments()  # every argument checked here, not when the chart is first drawn
 
     def _arguments(self):
@@ -140,9 +143,10 @@ class Chart:
         _require(_is_bool(self.no_overlap_curve), "no_overlap_curve", "a bool",
                  self.no_overlap_curve)
         _require(isinstance(self.precision, str), "precision", "a str", self.precision)
-        # One machine given twice, or a precision a machine has no roof of, is refused here,
-        # not when first drawn.
-        _roofline._check_chart_machines([machine] + overlays, self.precision)
+        # One machine given twice, a precision a machine has no roof of, or a point whose W
+        # counts other work than its roof (an int8 point on roofs of FLOP/s, which `roofline
+        # plot` refuses) is refused here, not when first drawn.
+        _roofline._check_chart_machines([machine] + overlays, self.precision, points)
         return ([machine] + overlays, points, self.title, workload,
                 bool(self.no_overlap_curve), self.precision, list(self._warnings),
                 dict(self._does_not_fit))
@@ -203,7 +207,7 @@ class Chart:
         text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
         _require(isinstance(text, str), "path", "a str or an os.PathLike giving one", path,
                  where="Chart.save")
-        self._spec().save(text)
+        self._spec().save(text, list(self._inputs))
 
     def __repr__(self):
         # What the chart holds, neither checked nor drawn (no warning, and no error for an

@@ -41,4 +41,7 @@ def chart(report, title=None):
     # and draws the points of a configuration that does not fit hollow.
     c._warnings = list(report.warnings)
     c._does_not_fit = report._points_over_memory()
+    # The model's config.json (a preset has none) is an input the chart is not saved over, as
+    # `roofline llm -m cfg.json --report cfg.json` refuses.
+    c._inputs = [] if report.model.origin == "preset" else [report.model.origin]
     return c

@@ -75,6 +75,7 @@ except Exception as _e:  # noqa: BLE001  (a broken torch raises OSError, Runtime
 
 from . import Chart, InputError, Point, diagnose
 from ._roofline import _format_number, _terminal_safe
+from ._roofline import _int_value, _is_integer, _is_real, _real_value
 from ._roofline import dtypes as _dtypes
 from ._kineto import enclosing as _enclosing
 from ._kineto import gpu_seconds as _gpu_seconds
@@ -310,6 +311,18 @@ def _absorb(g, work, traffic, time_s, calls, output_counted, time_source):
         g.time_source = "mixed"
 
 
+def _measure(what, value):
+    """A number of an Operator (W, Q, T) as the library reads a float argument: a number
+    (TypeError otherwise, a bool and a str too), in a float's range, finite and >= 0
+    (InputError naming the argument otherwise)."""
+    if not _is_real(value):
+        raise TypeError("Operator: %s must be a number (got %s)" % (what, type(value).__name__))
+    x = _real_value(value, "Operator: " + what)  # 10**400: an InputError naming it
+    if not (math.isfinite(x) and x >= 0):
+        raise InputError("Operator: %s: must be >= 0 and finite (got %r)" % (what, value))
+    return x
+
+
 class Operator:
     """One operator call (or, from ``Profile.by_type()``, all calls of one operator type).
 
@@ -319,10 +332,24 @@ class Operator:
 
     def __init__(self, name, work_flop, traffic_byte, time_s, precision, shapes=None,
                  output_counted=True, calls=1, time_source="cpu", work_source="profiler"):
+        # Checked as every class of the package checks its arguments: a str where a number
+        # goes is a TypeError, a number out of range an InputError naming the argument.
+        if not isinstance(name, str):
+            raise TypeError("Operator: name must be a str (got %s)" % type(name).__name__)
+        if not name:
+            raise InputError("Operator: name: empty (an operator needs a name)")
+        if not isinstance(precision, str):
+            raise TypeError("Operator: precision must be a str (got %s)"
+                            % type(precision).__name__)
         self.name = name
-        self.work_flop = float(work_flop)
-        self.traffic_byte = float(traffic_byte)
-        self.time_s = float(time_s)
+        self.work_flop = _measure("work_flop", work_flop)
+        self.traffic_byte = _measure("traffic_byte", traffic_byte)
+        self.time_s = _measure("time_s", time_s)
+        if not _is_integer(calls):
+            raise TypeError("Operator: calls must be an int (got %s)" % type(calls).__name__)
+        calls = _int_value(calls, "Operator: calls")
+        if calls is None or calls < 1:
+            raise InputError("Operator: calls: must be a whole number >= 1 (got %r)" % (calls,))
         self.precision = precision
         self.shapes = shapes
         self.output_counted = output_counted
@@ -351,8 +378,10 @@ class Operator:
             note += "; W: torch's " + self.work_source
         # An operator on no matrix engine is judged on its dtype's vector roof, by the rule
         # `roofline kernel` and roofline.kernel() points follow (Point.vector_only).
-        return Point(name or self.name, self.work_flop, self.traffic_byte, self.time_s,
-                     precision=self.precision or "", source="torch.profiler", note=note,
+        # A name given is the point's (Point refuses an empty one); None: the operator's.
+        return Point(self.name if name is None else name, self.work_flop, self.traffic_byte,
+                     self.time_s, precision=self.precision or "", source="torch.profiler",
+                     note=note,
                      vector_only=bool(self.precision) and not _on_matrix_engine(self.name))
 
     def __repr__(self):
@@ -364,12 +393,26 @@ class Operator:
             _safe(self.name), self.calls, n(self.work_flop), n(self.traffic_byte), n(self.time_s))
 
 
+def _wrapped_numbers(tensors):
+    """The places of the operands that are Python numbers torch wrapped (``h * 2.0``), as
+    _result_dtype tells them: shape [] and a dtype a number is recorded with, beside a tensor
+    with dimensions or a 0-dim tensor of another dtype (where every operand is such, the first
+    is a tensor)."""
+    dims = any(shape for shape, _ in tensors)
+    zero = any(not shape and d not in _WRAPPED for shape, d in tensors)
+    return {i for i, (shape, d) in enumerate(tensors)
+            if not shape and d in _WRAPPED and (dims or zero or i > 0)}
+
+
 def _traffic(name, tensors):
     """(compulsory bytes, whether the output is in them) of an operator's (shape, dtype)
     tensor operands: each read once in its own dtype, the output written once in the result's
-    dtype (an in-place operator's: its first operand's). An out= overload records the output
-    as one more operand: it is counted once, as written."""
-    traffic = sum(_numel(s) * _DTYPE_BYTES[d] for s, d in tensors)
+    dtype (an in-place operator's: its first operand's). A Python number (``h * 2.0``) is an
+    immediate operand, no memory traffic. An out= overload records the output as one more
+    operand: it is counted once, as written."""
+    numbers = _wrapped_numbers(tensors)
+    traffic = sum(_numel(s) * _DTYPE_BYTES[d] for i, (s, d) in enumerate(tensors)
+                  if i not in numbers)
     n = _inputs(name)
     if n is not None and len(tensors) == n + 1:  # the out= overload: the last is the output
         out = _output_shape(name, tensors[:n])
@@ -765,7 +808,13 @@ class Profile:
         else:
             pairs = [(o, None) for o in (self.by_type() if by_type else self.operators())]
         unjudged = set()
+        # A diagnosis's note that the bound is optimistic (an element-wise operator judged on
+        # a matrix engine's roof: the machine has no vector roof of its dtype), once each.
+        optimistic = []
         for op, d in pairs:
+            for n in (d.notes if d else []):
+                if "the bound is optimistic" in n and n not in optimistic:
+                    optimistic.append(n)
             verdict = d.verdict if d else ""
             if machine is not None and d is None:
                 judged_on = op.precision if precision is None else precision
@@ -787,6 +836,7 @@ class Profile:
         note = _host_time_note(machine, [o for o, _ in pairs]) if machine is not None else None
         if note:
             lines.append("T: " + note)
+        lines.extend(optimistic)
         if unjudged:
             lines.append("no %s roof: %s has no compute roof of that precision (for an "
                          "operator off the matrix engine, no vector roof of it), so those "
@@ -840,12 +890,12 @@ class profile:
             self._counter.__enter__()
         return self._profile
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, exc, tb):
         if self._counter is not None:
-            self._counter.__exit__(*exc)
+            self._counter.__exit__(exc_type, exc, tb)
             totals = self._counter.get_flop_counts().get("Global", {})
             self._profile._counted = {_aten_name(k): v for k, v in totals.items() if v > 0}
-        result = self._prof.__exit__(*exc)
+        result = self._prof.__exit__(exc_type, exc, tb)
         self._profile._events = list(self._prof.profiler.kineto_results.events())
         self._profile._prof = self._prof
         self._profile._running = False
@@ -855,15 +905,28 @@ class profile:
 def _arguments(argv):
     import argparse
 
+    class Once(argparse.Action):
+        """An option's value, counted: one given twice is refused after parsing (as the CLI
+        refuses --machine given twice), not silently replaced by the last."""
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            given = getattr(namespace, "_given", None) or {}
+            given[self.dest] = given.get(self.dest, 0) + 1
+            namespace._given = given
+            setattr(namespace, self.dest, values)
+
     parser = argparse.ArgumentParser(
         prog="python3 -m roofline.torch",
         usage="%(prog)s [-h] [--hw NAME | --machine FILE] [--per-call] [--chart FILE] "
               "script [args ...]",
         description="Run a PyTorch script and place its operators on the roofline.")
-    parser.add_argument("--hw", help="catalogue name or machine document for the roofs")
-    parser.add_argument("--machine", help="machine document (from `roofline measure`)")
+    parser.add_argument("--hw", action=Once,
+                        help="catalogue name or machine document for the roofs")
+    parser.add_argument("--machine", action=Once,
+                        help="machine document (from `roofline measure`)")
     parser.add_argument("--per-call", action="store_true", help="one row per operator call")
-    parser.add_argument("--chart", help="write the chart here (.svg, .html, .png, .json, .csv)")
+    parser.add_argument("--chart", action=Once,
+                        help="write the chart here (.svg, .html, .png, .json, .csv)")
     parser.add_argument("script", nargs="?")
     parser.add_argument("args", nargs=argparse.REMAINDER)
     a = parser.parse_args(argv)
@@ -905,9 +968,10 @@ def _check_script(path):
                          % ascii(path))
 
 
-def _check_chart(path, machine=None):
+def _check_chart(path, machine=None, script=None, machine_flag=None):
     """Refuses, before the script runs, a chart path Chart.save would refuse after it: an
-    unknown format, a folder that is not there, a path that names no regular file."""
+    unknown format, a folder that is not there, a path that names no regular file; and one
+    that is an input, the machine document or the script itself."""
     import os
 
     if os.path.isdir(path):
@@ -927,7 +991,11 @@ def _check_chart(path, machine=None):
                          % (ascii(path), kind))
     if machine and os.path.exists(path) and os.path.exists(machine) and \
             os.path.samefile(path, machine):
-        raise InputError("%s: is the machine document (--machine): the chart would replace it"
+        raise InputError("%s: is the machine document (%s): the chart would replace it"
+                         % (ascii(path), "--machine" if machine_flag is None else machine_flag))
+    if script and os.path.exists(path) and os.path.exists(script) and \
+            os.path.samefile(path, script):
+        raise InputError("%s: is the script to run: the chart would replace it"
                          % ascii(path))
     from ._roofline import _check_writable
     _check_writable(path, "--chart")  # read-only, and what else every output refuses
@@ -938,6 +1006,9 @@ def _machine(a):
     before the script runs, which may take long."""
     from . import Machine
 
+    for dest, count in sorted((getattr(a, "_given", None) or {}).items()):
+        if count > 1:  # the CLI's words for an option given more than once
+            raise InputError("--%s: given %d times; give it once" % (dest, count))
     if a.hw is not None and a.machine is not None:
         raise InputError("give --hw or --machine, not both")
     if a.hw == "":
@@ -947,7 +1018,7 @@ def _machine(a):
     if a.chart is not None and not (a.hw or a.machine):
         raise InputError("--chart needs roofs: give --hw or --machine")
     if a.chart is not None:
-        _check_chart(a.chart, a.machine)
+        _check_chart(a.chart, a.machine or a.hw, a.script, "--machine" if a.machine else "--hw")
     _check_script(a.script)
     return Machine(a.hw or a.machine) if a.hw or a.machine else None
 
@@ -1021,6 +1092,10 @@ def main(argv=None):
 
     import os
 
+    # A command line is a list of words: a str would be read one character at a time.
+    if argv is not None and (isinstance(argv, (str, bytes)) or not isinstance(argv, (list, tuple))
+                             or not all(isinstance(w, str) for w in argv)):
+        raise TypeError("main: argv must be a list of strings (got %s)" % type(argv).__name__)
     try:
         a = _arguments(argv)
     except SystemExit as e:  # argparse's: its message (or --help) is on stderr (stdout)

@@ -107,28 +107,6 @@ std::string sanitize(std::string_view s, bool keep_lines, bool allow_color) {
   return out;
 }
 
-/// A plain decimal number ("-1.5", "2e+09"): a spreadsheet reads it as that number, not as a
-/// formula, so its sign needs no quote.
-bool plain_number(std::string_view s) {
-  size_t i = 0;
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-  size_t digits = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
-  }
-  if (digits == 0) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    size_t exp = 0;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++exp;
-    if (exp == 0) return false;
-  }
-  return i == s.size();
-}
-
 }  // namespace
 
 std::string terminal_safe(std::string_view text, bool allow_color) {
@@ -151,9 +129,10 @@ std::string csv_cell(std::string_view text, bool always_quote) {
   // still neutralised).
   const size_t lead = text.find_first_not_of(' ');
   const char first = lead == std::string_view::npos ? '\0' : text[lead];
-  if ((first == '=' || first == '+' || first == '-' || first == '@' || first == '\t' ||
-       first == '\r') &&
-      !plain_number(text)) {
+  // A text that reads as a number ("-2e5", a point's name) is text all the same: numbers are
+  // csv_number's cells, never this function's.
+  if (first == '=' || first == '+' || first == '-' || first == '@' || first == '\t' ||
+      first == '\r') {
     cell.insert(cell.begin(), '\'');
     quote = true;
   }

@@ -1,6 +1,7 @@
 // Roofs and points as data: JSON (schema "roofline.report") and CSV, from the same chart model
 // the pictures use, so every number a chart shows is also available to scripts.
 #include <map>
+#include <set>
 #include <string>
 
 #include "report/chart.hpp"
@@ -65,6 +66,18 @@ nlohmann::json render_json(const ReportInput& in) {
 }
 
 namespace {
+/// A cell of render_csv's column: the columns of numbers hold csv_number's text ("-1.5e+09",
+/// read as that number); every other cell is text, csv_cell's, so a name "-2e5" or "+1" gets
+/// its leading quote as any text starting with a sign does.
+std::string report_csv_cell(const std::string& column, const std::string& value) {
+  static const std::set<std::string> numbers = {
+      "value",      "theoretical", "measured_over_theoretical",
+      "intensity",  "performance", "attainable",
+      "attainment", "work",        "traffic",
+      "time",       "spread"};
+  return numbers.count(column) != 0 ? value : csv_cell(value);
+}
+
 /// A measured roof's spread (the noise policy's: Statistics::shown_spread) and its flag.
 void spread_cells(const std::optional<Statistics>& s, std::map<std::string, std::string>& r) {
   if (!s) return;
@@ -89,7 +102,8 @@ std::string render_csv(const ReportInput& in) {
   auto row = [&](const std::map<std::string, std::string>& cells) {
     for (size_t i = 0; i < columns.size(); ++i) {
       const auto it = cells.find(columns[i]);
-      out += (i ? "," : "") + (it == cells.end() ? std::string() : csv_cell(it->second));
+      out += (i ? "," : "") +
+             (it == cells.end() ? std::string() : report_csv_cell(columns[i], it->second));
     }
     out += "\n";
   };

@@ -92,9 +92,11 @@ TEST(Sanitize, CsvCellsQuoteAndDisarmFormulas) {
   EXPECT_EQ(csv_cell("\t=1"), "\"'\\u0009=1\"");
   EXPECT_EQ(csv_cell("\r=1"), "\"'\\u000d=1\"");
   EXPECT_EQ(csv_cell("  =1"), "\"'  =1\"");
-  // A number is a number, not a formula.
-  EXPECT_EQ(csv_cell("-1.5e+09"), "-1.5e+09");
-  EXPECT_EQ(csv_cell("+3"), "+3");
+  // A text cell that reads as a number (a point named "-2e5") is text: quoted as any other;
+  // numbers are csv_number's cells, which keep their sign bare.
+  EXPECT_EQ(csv_cell("-1.5e+09"), "\"'-1.5e+09\"");
+  EXPECT_EQ(csv_cell("+3"), "\"'+3\"");
+  EXPECT_EQ(csv_number(-1.5e9), "-1.5e+09");
   // Newlines and control characters do not break rows.
   EXPECT_EQ(csv_cell("two\nlines"), "two\\u000alines");
   EXPECT_EQ(csv_number(1.95e13), "1.95e+13");

@@ -13,8 +13,15 @@ def given(**kw):
 
 def test_roofs_of_no_precision_stand_for_every_precision_and_nothing_else():
     m = given()
-    for precision in ("fp16", "FP64", "bf16 tensor", "int8", "fp8-e5m2"):
+    for precision in ("fp16", "FP64", "bf16 tensor", "fp8-e5m2"):
         assert m.compute_roof(precision).peak_flop_per_s == 1e12
+    # Every floating-point precision: an integer type's work is OP, which a peak of FLOP/s does
+    # not bound (as diagnose refuses such a point).
+    for integer in ("int8", "int8 tensor"):
+        with pytest.raises(roofline.InputError, match="^name_or_precision '%s': .* work counted "
+                                                      "in OP against a peak in FLOP/s is no "
+                                                      "bound$" % integer):
+            m.compute_roof(integer)
     # "banana" was the peak roof: any string stood for a precision.
     for bad in ("banana", "fp99", "banana tensor"):
         with pytest.raises(roofline.InputError,

@@ -470,7 +470,11 @@ def test_an_elementwise_operators_result_dtype_is_the_one_torch_gives():
     ops = prof.operators()
     assert len(ops) == len(cases)
     assert ops[0].precision == "fp32"  # y * 2
-    assert ops[0].traffic_byte == 4 * n * 8 + 8 + 4 * n * 8  # y, the number, the fp32 result
+    # y and the fp32 result: the number is an immediate operand, no traffic.
+    assert ops[0].traffic_byte == 4 * n * 8 + 4 * n * 8
+    assert ops[2].traffic_byte == 2 * n * 8 + 2 * n * 8  # h * 2.0: fp16 in, fp16 out
+    # A 0-dim float64 tensor beside y is taken for a number (the profiler records it as one).
+    assert ops[12].traffic_byte == 4 * n * 8 + 4 * n * 8
     assert ops[4].traffic_byte == 8 * n * 8 + 2 * n * 8 + 8 * n * 8  # double * half → double
     precisions = [op.precision for op in ops[:9]]
     assert precisions == ["fp32", "fp32", "fp16", "fp32", "fp64", "fp32", "fp32", "fp32",

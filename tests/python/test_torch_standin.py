@@ -170,3 +170,102 @@ def test_flop_counts_that_are_no_number_are_left_out_with_one_warning(rt):
     with pytest.warns(UserWarning, match="aten::mm left out: its tensors' sizes are beyond a "
                                          "float"):
         assert huge.operators() == []
+
+
+def test_the_script_is_never_the_chart_and_options_are_given_once(rt, tmp_path, capsys,
+                                                                  monkeypatch):
+    # The script given as the chart was run, then replaced by the SVG.
+    script = tmp_path / "job.svg"
+    script.write_text("raise SystemExit(7)\n")
+    before = script.read_text()
+    assert rt.main(["--hw", "a100-80gb", "--chart", str(script), str(script)]) == 2
+    assert capsys.readouterr().err == (
+        "roofline: error: %s: is the script to run: the chart would replace it\n"
+        % ascii(str(script)))
+    assert script.read_text() == before
+    # A machine document given by --hw is kept as one given by --machine is.
+    machine = tmp_path / "m.json"
+    roofline.Machine.from_roofs(1e12, 1e11).save(str(machine))
+    ok = tmp_path / "ok.py"
+    ok.write_text("pass\n")
+    assert rt.main(["--hw", str(machine), "--chart", str(machine), str(ok)]) == 2
+    assert capsys.readouterr().err == (
+        "roofline: error: %s: is the machine document (--hw): the chart would replace it\n"
+        % ascii(str(machine)))
+    # An option given twice is refused, as the CLI refuses it, not read as the last.
+    for args, flag in ((["--hw", "a100-80gb", "--hw", "h100-sxm"], "--hw"),
+                       (["--machine", str(machine), "--machine", str(machine)], "--machine"),
+                       (["--hw", "a100-80gb", "--chart", "a.svg", "--chart", "b.svg"],
+                        "--chart")):
+        assert rt.main(args + [str(ok)]) == 2, args
+        assert capsys.readouterr().err == (
+            "roofline: error: %s: given 2 times; give it once\n" % flag)
+    monkeypatch.chdir(tmp_path)
+    assert rt.main(["--hw", "a100-80gb", "--chart", "out.svg", str(ok)]) == 0
+    assert (tmp_path / "out.svg").read_text().startswith("<")
+    capsys.readouterr()
+    # A command line is a list of words, not one str.
+    with pytest.raises(TypeError) as e:
+        rt.main("--hw a100-80gb " + str(ok))
+    assert str(e.value) == "main: argv must be a list of strings (got str)"
+
+
+def test_a_python_number_operand_is_no_traffic(rt):
+    # h * 2.0 on an fp16 [32, 32]: the tensor read (2048 bytes) and the result written (2048);
+    # the number was counted as 8 bytes more.
+    n = 32 * 32
+    prof = _profile(rt, [Event("aten::mul", 0, 10, flops=n, shapes=[[32, 32], []],
+                               dtypes=["c10::Half", "double"])])
+    assert prof.operators()[0].traffic_byte == 4096
+    # A 0-dim tensor of another dtype is read: 2 bytes.
+    zero = _profile(rt, [Event("aten::mul", 0, 10, flops=n, shapes=[[32, 32], []],
+                               dtypes=["c10::Half", "c10::Half"])])
+    assert zero.operators()[0].traffic_byte == 4098
+    # Where every operand is [], the first is a 0-dim tensor: 8 bytes read and, float64 by
+    # torch's promotion, 8 written.
+    scalars = _profile(rt, [Event("aten::mul", 0, 10, flops=1, shapes=[[], []],
+                                  dtypes=["double", "double"])])
+    assert scalars.operators()[0].traffic_byte == 8 + 8
+
+
+def test_the_table_says_the_optimistic_bound_diagnose_notes(rt):
+    prof = _profile(rt, [_fp16("aten::mul", 100, [[100], [100]], 0)])
+    mi300x = roofline.Machine("mi300x")
+    (_, d), = prof.diagnose(mi300x)
+    notes = [n for n in d.notes if "the bound is optimistic" in n]
+    assert len(notes) == 1
+    table = prof.table(mi300x)
+    assert table.splitlines().count(notes[0]) == 1
+    # An A100 has an fp16 vector roof: no such note.
+    assert "optimistic" not in prof.table(roofline.Machine("a100-80gb"))
+
+
+def test_an_operator_checks_its_numbers_as_every_class_does(rt):
+    for kwargs, error, message in (
+            (dict(work_flop="1e9"), TypeError, "Operator: work_flop must be a number (got str)"),
+            (dict(traffic_byte=True), TypeError,
+             "Operator: traffic_byte must be a number (got bool)"),
+            (dict(time_s=float("nan")), roofline.InputError,
+             "Operator: time_s: must be >= 0 and finite (got nan)"),
+            (dict(work_flop=-1), roofline.InputError,
+             "Operator: work_flop: must be >= 0 and finite (got -1)"),
+            (dict(calls=0), roofline.InputError,
+             "Operator: calls: must be a whole number >= 1 (got 0)"),
+            (dict(calls=1.0), TypeError, "Operator: calls must be an int (got float)"),
+            (dict(name=""), roofline.InputError,
+             "Operator: name: empty (an operator needs a name)"),
+            (dict(precision=None), TypeError, "Operator: precision must be a str (got NoneType)")):
+        args = dict(name="x", work_flop=1e9, traffic_byte=1e8, time_s=1e-3, precision="fp32")
+        args.update(kwargs)
+        with pytest.raises(error) as e:
+            rt.Operator(**args)
+        assert str(e.value) == message, kwargs
+    with pytest.raises(roofline.InputError) as e:
+        rt.Operator("x", 10 ** 400, 1, 1, "fp32")
+    assert "work_flop" in str(e.value) and "out of range" in str(e.value)
+    op = rt.Operator("x", 1e9, 1e8, 1e-3, "fp32", calls=2)
+    assert (op.work_flop, op.traffic_byte, op.time_s, op.calls) == (1e9, 1e8, 1e-3, 2)
+    assert op.point().name == "x" and op.point("y").name == "y"
+    with pytest.raises(roofline.InputError) as e:
+        op.point(name="")
+    assert str(e.value) == "a point has an empty name"
