@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "report/chart_fit.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/quantity.hpp"
@@ -154,25 +155,12 @@ std::string not_drawn_line(const std::vector<PointLeftOut>& left,
                            const std::function<bool(const std::string&)>& fits) {
   const size_t n = left.size();
   if (n == 0) return "";
-  const std::string head =
-      (n == 1 ? std::string("1 point") : std::to_string(n) + " points") + " not drawn: ";
-  const auto more = [&](size_t named) {
-    return named == n ? std::string() : " and " + std::to_string(n - named) + " more";
-  };
-  // As many as fit, in their order, the rest counted.
-  std::string items;
-  std::string best;
-  for (size_t k = 0; k < n; ++k) {
-    items += (k ? ", " : "") + not_drawn_item(left[k]);
-    const std::string line = head + items + more(k + 1);
-    if (!fits(line)) break;
-    best = line;
-  }
-  if (!best.empty()) return best;
-  // Not even the first: it is cut at a code point, with an ellipsis.
-  std::string first = not_drawn_item(left.front());
-  while (!first.empty() && !fits(head + first + "…" + more(1))) drop_last_code_point(first);
-  return head + first + "…" + more(1);
+  std::vector<std::string> items;
+  items.reserve(n);
+  for (const PointLeftOut& p : left) items.push_back(not_drawn_item(p));
+  return fit_list(
+      (n == 1 ? std::string("1 point") : std::to_string(n) + " points") + " not drawn: ", items,
+      fits);
 }
 
 namespace {

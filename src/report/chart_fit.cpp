@@ -35,19 +35,6 @@ std::optional<size_t> longest(size_t lo, size_t hi, const std::function<bool(siz
   return lo;
 }
 
-/// `s` cut between characters to the most that `fits(prefix + s + "…" + suffix)` takes: the cut
-/// text with its ellipsis ("…" alone when nothing of it fits).
-std::string cut_to_fit(std::string s, const std::string& prefix, const std::string& suffix,
-                       const FitsTest& fits) {
-  const std::vector<size_t> ends = code_point_ends(s);
-  const auto kept = longest(1, ends.size() - 1, [&](size_t j) {
-    return fits(prefix + s.substr(0, ends[j]) + "…" + suffix);
-  });
-  s.resize(kept ? ends[*kept] : 0);
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s + "…";
-}
-
 std::vector<std::string> words_of(const std::string& text) {
   std::vector<std::string> out;
   size_t at = 0;
@@ -82,6 +69,38 @@ std::vector<std::string> wrapped(const std::string& text, const FitsTest& fits, 
 }
 
 }  // namespace
+
+std::string cut_to_fit(std::string s, const std::string& prefix, const std::string& suffix,
+                       const FitsTest& fits) {
+  const std::vector<size_t> ends = code_point_ends(s);
+  const auto kept = longest(1, ends.size() - 1, [&](size_t j) {
+    return fits(prefix + s.substr(0, ends[j]) + "…" + suffix);
+  });
+  s.resize(kept ? ends[*kept] : 0);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s + "…";
+}
+
+std::string fit_list(const std::string& head, const std::vector<std::string>& items,
+                     const FitsTest& fits) {
+  const size_t n = items.size();
+  if (n == 0) return "";
+  const auto more = [&](size_t named) {
+    return named == n ? std::string() : " and " + std::to_string(n - named) + " more";
+  };
+  // As many as fit, in their order, the rest counted: the line stops growing at the first
+  // that does not fit, so it is measured at most once per item drawn and once more.
+  std::string listed, best;
+  for (size_t k = 0; k < n; ++k) {
+    listed += (k ? ", " : "") + items[k];
+    const std::string line = head + listed + more(k + 1);
+    if (!fits(line)) break;
+    best = line;
+  }
+  if (!best.empty()) return best;
+  // Not even the first: it is cut between characters, with an ellipsis.
+  return head + cut_to_fit(items.front(), head, more(1), fits) + more(1);
+}
 
 std::vector<std::string> warning_lines(const std::vector<std::string>& warnings,
                                        const FitsTest& fits, size_t max_lines) {

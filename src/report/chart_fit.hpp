@@ -19,6 +19,18 @@ using FitsTest = std::function<bool(const std::string&)>;
 std::vector<std::string> warning_lines(const std::vector<std::string>& warnings,
                                        const FitsTest& fits, size_t max_lines);
 
+/// `s` cut between characters (code points, never inside one) to the most that
+/// `fits(prefix + cut + "…" + suffix)` takes: the cut text with its "…" ("…" alone where nothing of
+/// it fits). The cut is found by halving: a text of any length costs a few dozen measurements.
+std::string cut_to_fit(std::string s, const std::string& prefix, const std::string& suffix,
+                       const FitsTest& fits);
+
+/// "HEADa, b, c and 3 more": as many of `items` as `fits` takes, in their order, the rest counted
+/// ("" after the last when all are named); where not even the first fits, it is cut (cut_to_fit)
+/// before " and N more". "" without items.
+std::string fit_list(const std::string& head, const std::vector<std::string>& items,
+                     const FitsTest& fits);
+
 /// A label "NAME TAIL" (TAIL the figure with its unit, " 7.373 TFLOP/s", and any mark after it)
 /// that `fits` takes: whole where it fits, else NAME cut between characters with "…" before
 /// TAIL; TAIL alone cut likewise where not even "… TAIL" fits.

@@ -7,7 +7,9 @@
 #include <string>
 
 #include "report/chart.hpp"
+#include "report/chart_fit.hpp"
 #include "report/svg.hpp"
+#include "report/svg_layout.hpp"
 #include "report/svg_text.hpp"
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
@@ -47,6 +49,9 @@ const char* kEnergyStyleDark = R"(
 
 /// The baseline of the line of points not drawn, under the subtitle's (48).
 constexpr double kNotDrawnBaseline = 66;
+/// The sizes of .label and .point-label (semibold), for measuring them.
+constexpr double kLabelFont = 11.5;
+constexpr double kPointFont = 12;
 
 double floor_decade(double v) {
   return std::floor(std::log10(v));
@@ -132,7 +137,9 @@ std::string energy_svg_head(const EnergyChartInput& in, const EnergyFrame& f, bo
   s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + svg_attr("width", f.width) +
        svg_attr("height", f.height) + "/>\n";
   s += report::title_text(f.left, f.width - f.left - 8, in.title);
-  if (!in.subtitle.empty()) s += svg_text(f.left, 48, in.subtitle, "subtitle", "start", "");
+  // Within the width, as the title: a long roof name cut, the whole line in its <title>.
+  if (!in.subtitle.empty())
+    s += report::fitted_text(f.left, 48, f.width - f.left - 8, in.subtitle, "subtitle", 12);
   // The points given that the chart leaves out, as many as the width holds, the rest counted.
   const std::string left_out = report::not_drawn_line(in.not_drawn, [&](const std::string& l) {
     return report::text_width(l, 11.5) <= f.width - f.left - 8;
@@ -195,18 +202,27 @@ std::string energy_axes(const EnergyFrame& f, const std::string& wu, const std::
 }
 
 /// The model drawn: the roof W/E(I) clipped to the plot, the peak and the time balance as lines,
-/// the balance point, and their labels.
-std::string energy_roof(const EnergyCosts& k, const EnergyFrame& f, const std::string& wu) {
+/// the balance point, and their labels; the lines and labels filed in `placer`, which the points'
+/// names then keep clear of.
+std::string energy_roof(const EnergyCosts& k, const EnergyFrame& f, const std::string& wu,
+                        report::Placer& placer) {
   const double left = f.left, right = f.right, top = f.top, bottom = f.bottom;
   const double peak = f.peak, balance = f.balance, tb = f.tb;
   const report::LogScale &X = f.X, &Y = f.Y;
   // The roof: W/E(I) at 241 log-spaced intensities (40 per decade at most).
   const int n = 240;
   std::string d;
+  double px = 0, py = 0;
   for (int i = 0; i <= n; ++i) {
     const double l = f.xlo + (f.xhi - f.xlo) * i / n, I = std::pow(10.0, l);
-    d += (i == 0 ? "M" : "L") + svg_num(X(I)) + " " + svg_num(Y(work_per_joule(k, I)));
+    const double x = X(I), y = Y(work_per_joule(k, I));
+    d += (i == 0 ? "M" : "L") + svg_num(x) + " " + svg_num(y);
+    if (i > 0) placer.line({px, py, x, y, 0});  // owner 0: the roof
+    px = x, py = y;
   }
+  placer.line({left, Y(peak), right, Y(peak)});
+  placer.line({X(tb), top, X(tb), bottom});
+  placer.take(report::Quad::box(X(balance) - 6, Y(peak / 2) - 6, X(balance) + 6, Y(peak / 2) + 6));
   std::string s;
   s += "<defs><clipPath id=\"energy-clip\"><rect" + svg_attr("x", left) + svg_attr("y", top) +
        svg_attr("width", right - left) + svg_attr("height", bottom - top) +
@@ -222,19 +238,26 @@ std::string energy_roof(const EnergyCosts& k, const EnergyFrame& f, const std::s
   s += "<circle class=\"balance-point\"" + svg_attr("data-intensity", svg_exact(balance)) +
        svg_attr("data-value", svg_exact(peak / 2)) + svg_attr("cx", X(balance)) +
        svg_attr("cy", Y(peak / 2)) + " r=\"4.5\"/>\n";
-  s += svg_text(right - 6, Y(peak) - 7,
-                "peak 1/ε̂ = " + format_si(peak, wu + "/J") + " (ε̂ = ε_flop + π0/π)", "label", "end",
-                "");
-  s += svg_text(X(balance) - 9, Y(peak / 2) + 4,
-                "balance point I = " + format_number(balance, 4) + " (half the peak)", "label",
-                "end", "");
-  s += svg_text(X(tb) + 5, bottom - 8, "B_τ = π/β = " + format_number(tb, 4), "label", "start", "");
+  // The three labels, each filed where it is drawn.
+  const auto label = [&](double x, double y, const std::string& t, const char* anchor) {
+    placer.take(report::text_quad(x, y, report::text_width(t, kLabelFont), kLabelFont, anchor));
+    s += svg_text(x, y, t, "label", anchor, "");
+  };
+  label(right - 6, Y(peak) - 7, "peak 1/ε̂ = " + format_si(peak, wu + "/J") + " (ε̂ = ε_flop + π0/π)",
+        "end");
+  label(X(balance) - 9, Y(peak / 2) + 4,
+        "balance point I = " + format_number(balance, 4) + " (half the peak)", "end");
+  label(X(tb) + 5, bottom - 8, "B_τ = π/β = " + format_number(tb, 4), "start");
   return s;
 }
 
-/// The measured points: a marker with its values as a tooltip (and its share of the roof), and
-/// its name beside it.
-std::string energy_points_svg(const EnergyChartInput& in, const EnergyFrame& f) {
+/// The measured points: a marker with its values as a tooltip (and its share of the roof). Then
+/// their names, in their order, each at the first spot beside its marker that is clear of the
+/// other markers, the names placed before it and the chart's labels (clear of the lines where
+/// one is); a name longer than half the plot is cut with "…", and one with no clear spot is
+/// left to its tooltip, as the roofline chart's are.
+std::string energy_points_svg(const EnergyChartInput& in, const EnergyFrame& f,
+                              report::Placer& placer) {
   const EnergyCosts& k = in.costs;
   const std::string wu = in.work_unit, tu = in.traffic_unit;
   std::string s;
@@ -250,7 +273,37 @@ std::string energy_points_svg(const EnergyChartInput& in, const EnergyFrame& f) 
          svg_attr("data-work-per-joule", svg_exact(p.work_per_joule)) + "><title>" + xml_text(tip) +
          "</title><circle class=\"point-marker\"" + svg_attr("cx", x) + svg_attr("cy", y) +
          " r=\"6\"/></g>\n";
-    s += svg_text(x + 10, y + 4, p.name, "point-label", "start", "");
+    placer.take(report::Quad::box(x - 7, y - 7, x + 7, y + 7));  // r = 6 and 1 px of air
+  }
+  const double most = (f.right - f.left) / 2;
+  for (const auto& p : in.points) {
+    const double x = f.X(p.intensity), y = f.Y(p.work_per_joule);
+    const std::string name = report::fit_title(p.name, [&](const std::string& t) {
+      return report::text_width(t, kPointFont, true) <= most;
+    });
+    const double w = report::text_width(name, kPointFont, true);
+    struct Spot {
+      double dx, dy;
+      const char* anchor;
+    };
+    // Beside the marker, then above and below it: each clear of the marker's own box with the
+    // name's 3 px of air.
+    constexpr Spot kSpots[] = {{11, 4, "start"},   {-11, 4, "end"},  {4, -14, "start"},
+                               {4, 24, "start"},   {-4, -14, "end"}, {-4, 24, "end"},
+                               {0, -14, "middle"}, {0, 24, "middle"}};
+    bool placed = false;
+    for (const auto avoid : {report::Placer::Avoid::all_lines, report::Placer::Avoid::no_lines}) {
+      for (const Spot& at : kSpots) {
+        const report::Quad q = report::text_quad(x + at.dx, y + at.dy, w, kPointFont, at.anchor, 3);
+        if (!placer.fits(q, {}, avoid)) continue;
+        placer.take(q);
+        s += svg_text(x + at.dx, y + at.dy, name, "point-label", at.anchor,
+                      svg_attr("data-name", p.name));
+        placed = true;
+        break;
+      }
+      if (placed) break;
+    }
   }
   return s;
 }
@@ -277,8 +330,9 @@ std::string render_energy_svg(const EnergyChartInput& in, bool dark_mode) {
   std::string s = energy_svg_head(in, f, dark_mode);
   s += energy_grid(f);
   s += energy_axes(f, wu, tu);
-  s += energy_roof(k, f, wu);
-  s += energy_points_svg(in, f);
+  report::Placer placer(report::Quad::box(f.left + 2, f.top + 2, f.right - 2, f.bottom - 2));
+  s += energy_roof(k, f, wu, placer);
+  s += energy_points_svg(in, f, placer);
   s += "</g>\n";
   s += energy_costs_line(k, f, wu, tu);
   s += "</svg>\n";

@@ -141,8 +141,8 @@ const char* kStyleLight = R"(
 .ridge-drop{stroke:#8c959f;stroke-width:1;stroke-dasharray:1 3}
 .ridge-label{font-size:10.5px;fill:#57606a}
 .no-overlap{fill:none;stroke:#6e7781;stroke-width:1.6;stroke-dasharray:10 3 2 3}
-.curve{fill:none;stroke:#9a6700;stroke-width:1.6}
-.curve-dot{fill:#9a6700}
+.curve{fill:none;stroke:#663300;stroke-width:1.6}
+.curve-dot{fill:#663300}
 .workload{stroke:#1f2328;stroke-width:1.4;stroke-dasharray:6 3}
 .workload-mark{fill:#ffffff;stroke:#1f2328;stroke-width:1.5}
 .workload-label{font-size:11px}
@@ -174,8 +174,8 @@ const char* kStyleDark = R"(
 .theory{stroke:#6e7681}
 .ridge{fill:#0d1117;stroke:#e6edf3}
 .no-overlap{stroke:#8b949e}
-.curve{stroke:#F0E442}
-.curve-dot{fill:#F0E442}
+.curve{stroke:#9900FF}
+.curve-dot{fill:#9900FF}
 .workload{stroke:#e6edf3}
 .workload-mark{fill:#0d1117;stroke:#e6edf3}
 .marker{stroke:#0d1117}
@@ -385,12 +385,16 @@ std::string warning_text(const Canvas& c) {
 }  // namespace
 
 std::string title_text(double x, double room, const std::string& title) {
-  const std::string shown = fit_title(title, [&](const std::string& line) {
-    return text_width(line, 17, true) <= room;  // .title: 17 px, semibold
-  });
-  if (shown == title) return svg_text(x, 28, title, "title");
-  return "<text" + attr("x", x) + attr("y", 28) + attr("class", "title") + "><title>" +
-         xml_text(title) + "</title>" + xml_text(shown) + "</text>\n";
+  return fitted_text(x, 28, room, title, "title", 17, true);  // .title: 17 px, semibold
+}
+
+std::string fitted_text(double x, double y, double room, const std::string& whole,
+                        const std::string& cls, double font, bool bold) {
+  const std::string shown = fit_title(
+      whole, [&](const std::string& line) { return text_width(line, font, bold) <= room; });
+  if (shown == whole) return svg_text(x, y, whole, cls);
+  return "<text" + attr("x", x) + attr("y", y) + attr("class", cls) + "><title>" + xml_text(whole) +
+         "</title>" + xml_text(shown) + "</text>\n";
 }
 
 namespace {

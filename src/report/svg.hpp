@@ -42,6 +42,11 @@ std::string render_svg_chart(const Chart& chart, const SvgOptions& o);
 /// The chart's title at (x, 28) within `room` px (fit_title): whole, or cut with "…" and the
 /// whole title as the text's <title>. The energy and trajectory charts draw theirs with it.
 std::string title_text(double x, double room, const std::string& title);
+/// A line of text with its baseline at (x, y), of class `cls`, within `room` px as measured at
+/// `font` px (`bold`: DejaVu Sans Bold): whole, or cut with "…" (fit_title) and the whole text
+/// as the element's <title>. The energy and trajectory charts draw their subtitles with it.
+std::string fitted_text(double x, double y, double room, const std::string& text,
+                        const std::string& cls, double font, bool bold = false);
 
 /// Okabe–Ito colour (colour-blind safe) for a verdict, and its marker shape name.
 const char* verdict_colour(Verdict v);

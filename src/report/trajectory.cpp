@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "report/chart.hpp"
+#include "report/chart_fit.hpp"
 #include "report/svg.hpp"
 #include "report/svg_text.hpp"
 #include "roofline/error.hpp"
@@ -47,11 +48,33 @@ std::string text(double x, double y, const std::string& s, const std::string& cl
 }
 
 // Okabe & Ito, "Color Universal Design" (2008): colours told apart with colour-vision
-// deficiency; the shapes tell the series apart in print as well.
-constexpr const char* kColours[] = {"#0072B2", "#009E73", "#D55E00", "#CC79A7",
-                                    "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+// deficiency; the shapes tell the series apart in print as well. A marker is a graphic that must
+// be seen (WCAG 2.1 SC 1.4.11: 3:1 against the background), so the fill on the light page (the
+// attribute, which PNG takes too) and on the dark one (a rule of the series' class) differ where
+// Okabe & Ito's own does not read there: orange, sky blue and yellow darkened on white, black
+// lightened on the dark page (tests/report/test_palette.cpp reads them back from the chart).
+struct SeriesColour {
+  const char *light, *dark;
+};
+constexpr SeriesColour kColours[] = {
+    {"#0072B2", "#0072B2"}, {"#009E73", "#009E73"}, {"#D55E00", "#D55E00"}, {"#CC79A7", "#CC79A7"},
+    {"#BB8100", "#E69F00"}, {"#1C95D9", "#56B4E9"}, {"#000000", "#C9D1D9"}, {"#978E0C", "#F0E442"}};
 constexpr const char* kShapes[] = {"circle", "square", "diamond", "triangle"};
 constexpr size_t kColourCount = sizeof kColours / sizeof kColours[0];
+
+/// A series' marker attributes: its class (which the dark page's rule recolours) and its fill.
+std::string series_fill(size_t k) {
+  const size_t c = k % kColourCount;
+  return " class=\"marker series-mark-" + std::to_string(c) + "\"" +
+         attr("fill", kColours[c].light);
+}
+/// The dark page's fill of each series' markers.
+std::string series_dark_rules() {
+  std::string s = "@media (prefers-color-scheme: dark){\n";
+  for (size_t c = 0; c < kColourCount; ++c)
+    s += ".series-mark-" + std::to_string(c) + "{fill:" + kColours[c].dark + "}\n";
+  return s + "}\n";
+}
 
 /// A marker centred on (0, 0); the group around it carries the position.
 std::string shape_at_origin(const std::string& shape, double r, const std::string& extra) {
@@ -113,6 +136,11 @@ double column_slot(size_t n) {
 }
 /// The least distance between two device names (10.5 px, set on end): the font's height and air.
 constexpr double kNamePitch = 12.5;
+/// The legend's text (.legend-text, 11.5 px) and its rows' baselines, 20 px apart; the note
+/// that names the undated devices (.note, 12 px).
+constexpr double kLegendFont = 11.5;
+constexpr double kLegendRowStep = 20;
+constexpr double kNoteFont = 12;
 
 /// One column per device, devices of one year side by side in the order they first appear,
 /// so a device's markers of every series stand one above the other over its name.
@@ -136,6 +164,33 @@ std::vector<Column> columns_of(const TrajectoryInput& in) {
   return cols;
 }
 
+/// The legend's entries, "LABEL (N devices)", each within a row (cut with "…" where wider), and
+/// where each goes: left to right from the plot's left edge, a new row kLegendRowStep lower where
+/// an entry would pass the canvas's right margin.
+struct LegendEntry {
+  std::string label;
+  double x = 0, row = 0;
+};
+std::vector<LegendEntry> legend_entries(const TrajectoryInput& in, double left, double right) {
+  std::vector<LegendEntry> out;
+  double lx = left, row = 0;
+  for (const auto& ser : in.series) {
+    // The marker takes 22 px before the text, and 18 px of air follow it.
+    const std::string label = report::fit_title(
+        ser.label + " (" + std::to_string(ser.points.size()) + " devices)",
+        [&](const std::string& t) { return 22 + text_width(t, kLegendFont) <= right - left; });
+    const double w = 22 + text_width(label, kLegendFont);
+    if (lx + w > right && lx > left) lx = left, row += 1;
+    out.push_back({label, lx, row});
+    lx += w + 18;
+  }
+  return out;
+}
+/// The rows the legend takes (at least one).
+double legend_rows(const TrajectoryInput& in, double left, double right) {
+  const auto entries = legend_entries(in, left, right);
+  return entries.empty() ? 1 : entries.back().row + 1;
+}
 /// The chart's geometry: the axes' ranges, the plot's box in pixels, where the device names and
 /// the legend go, the axis titles, and each device's column.
 struct TrajectoryFrame {
@@ -144,6 +199,7 @@ struct TrajectoryFrame {
   double ylo = 0, yhi = 0;      ///< log10 of the I* axis
   double width = 0, height = 0, left = 0, right = 0, top = 0, bottom = 0;
   double names_top = 0, legend_y = 0;
+  double undated_y = 0;  ///< the baseline of the line of devices without a release year
   report::LogScale Y;
   std::string y_title, x_title;
   std::map<std::string, double> column_x;  ///< device → year axis value of its column
@@ -185,7 +241,10 @@ TrajectoryFrame trajectory_frame(const TrajectoryInput& in, const std::vector<Co
   for (const auto& c : cols) name_len = std::max(name_len, text_width(c.device, 10.5));
   f.names_top = f.bottom + 52;
   f.legend_y = f.names_top + name_len + 28;
-  f.height = f.legend_y + 26 + (in.undated.empty() ? 0 : 20);
+  // The legend's rows, then the line of undated devices under them.
+  const double last_row = f.legend_y + (legend_rows(in, f.left, f.width - 8) - 1) * kLegendRowStep;
+  f.undated_y = last_row + 24;
+  f.height = last_row + 26 + (in.undated.empty() ? 0 : 20);
   f.Y = report::LogScale{ylo, yhi, f.bottom, f.top};
 
   f.y_title = "Ridge point I* [" + join(units) + "]";
@@ -204,12 +263,15 @@ std::string trajectory_svg_head(const TrajectoryInput& in, const TrajectoryFrame
   s += "<desc>Memory-wall trajectory: " + xml_text(f.y_title) + " (log) against " +
        xml_text(f.x_title) + ", one series per precision group.</desc>\n";
   s += "<style>" + std::string(kAxesStyleLight) + kTrajectoryStyleLight +
-       (dark_mode ? std::string(kAxesStyleDark) + kTrajectoryStyleDark : std::string()) +
+       (dark_mode ? std::string(kAxesStyleDark) + kTrajectoryStyleDark + series_dark_rules()
+                  : std::string()) +
        "</style>\n";
   s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", f.width) + attr("height", f.height) +
        "/>\n";
   s += report::title_text(f.left, f.width - f.left - 8, in.title);
-  if (!in.subtitle.empty()) s += text(f.left, 48, in.subtitle, "subtitle");
+  // Within the width, as the title: cut with "…", the whole line in its <title>.
+  if (!in.subtitle.empty())
+    s += report::fitted_text(f.left, 48, f.width - f.left - 8, in.subtitle, "subtitle", 12);
   return s;
 }
 
@@ -323,7 +385,6 @@ std::string trajectory_markers(const TrajectoryInput& in, const TrajectoryFrame&
   std::string s;
   for (size_t k = 0; k < in.series.size(); ++k) {
     const TrajectorySeries& ser = in.series[k];
-    const std::string colour = kColours[k % kColourCount];
     const std::string shape = kShapes[k % 4];
     s += "<g" + attr("class", "series series-" + std::to_string(k)) +
          attr("data-series", ser.label) + ">\n";
@@ -346,8 +407,7 @@ std::string trajectory_markers(const TrajectoryInput& in, const TrajectoryFrame&
            attr("data-unit", unit) + attr("data-compute-roof", p.compute_roof) +
            attr("data-memory-level", p.memory_level) + " transform=\"translate(" + num(x) + "," +
            num(y) + ")\"><title>" + xml_text(tip) + "</title>" +
-           shape_at_origin(shape, kMarkerRadius, " class=\"marker\"" + attr("fill", colour)) +
-           "</g>\n";
+           shape_at_origin(shape, kMarkerRadius, series_fill(k)) + "</g>\n";
     }
     s += "</g>\n";
   }
@@ -365,27 +425,29 @@ std::string trajectory_device_labels(const TrajectoryFrame& f, const std::vector
   return s;
 }
 
+/// The line under the legend that names the devices left out for want of a release year: as
+/// many as the width holds, the rest counted.
+std::string undated_line(const TrajectoryInput& in, double room) {
+  return report::fit_list("Not drawn (no release year): ", in.undated,
+                          [&](const std::string& l) { return text_width(l, kNoteFont) <= room; });
+}
+
 /// The legend: one entry per series (its marker, label and device count), then the devices
 /// left out for want of a release year.
 std::string trajectory_legend(const TrajectoryInput& in, const TrajectoryFrame& f) {
   std::string s = "<g class=\"legend\">\n";
-  double lx = f.left;
+  const auto entries = legend_entries(in, f.left, f.width - 8);
   for (size_t k = 0; k < in.series.size(); ++k) {
-    const std::string label =
-        in.series[k].label + " (" + std::to_string(in.series[k].points.size()) + " devices)";
-    s += "<g" + attr("data-series", in.series[k].label) + " transform=\"translate(" + num(lx) +
-         "," + num(f.legend_y) + ")\">" + "<g transform=\"translate(8,0)\">" +
-         shape_at_origin(kShapes[k % 4], 5.5,
-                         " class=\"marker\"" + attr("fill", kColours[k % kColourCount])) +
-         "</g>" + text(22, 4, label, "legend-text") + "</g>\n";
-    lx += 40 + text_width(label, 11.5);
+    const LegendEntry& e = entries[k];
+    const double y = f.legend_y + e.row * kLegendRowStep;
+    s += "<g" + attr("data-series", in.series[k].label) + " transform=\"translate(" + num(e.x) +
+         "," + num(y) + ")\">" + "<g transform=\"translate(8,0)\">" +
+         shape_at_origin(kShapes[k % 4], 5.5, series_fill(k)) + "</g>" +
+         text(22, 4, e.label, "legend-text") + "</g>\n";
   }
   s += "</g>\n";
-  if (!in.undated.empty()) {
-    std::string names;
-    for (const auto& n : in.undated) names += (names.empty() ? "" : ", ") + n;
-    s += text(f.left, f.legend_y + 24, "Not drawn (no release year): " + names, "note");
-  }
+  const std::string undated = undated_line(in, f.width - f.left - 8);
+  if (!undated.empty()) s += text(f.left, f.undated_y, undated, "note");
   return s;
 }
 

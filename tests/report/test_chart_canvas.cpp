@@ -275,5 +275,186 @@ TEST(ChartCanvas, MarkersOfOneDeviceAtOneRidgeStandSideBySide) {
   }
 }
 
+// --- the energy and trajectory charts' lines, names and legend ------------------------------
+
+/// A text's box from its attributes (x, y, text-anchor) and its width at `font` px: ascent 0.93
+/// and descent 0.24 em, as the browser's boxes.
+struct Box {
+  double x0, y0, x1, y1;
+  bool meets(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
+Box text_box(const XmlNode& t, double font, bool bold) {
+  const double w = report::text_width(t.text, font, bold);
+  const double x = number(t, "x"), y = number(t, "y");
+  const std::string anchor = t.has("text-anchor") ? t.attr("text-anchor") : "start";
+  const double x0 = anchor == "end" ? x - w : anchor == "middle" ? x - w / 2 : x;
+  return {x0, y - 0.93 * font, x0 + w, y + 0.24 * font};
+}
+/// The subtitle drawn within `room` px in 12 px text, cut with "…", the whole line its <title>.
+void check_subtitle_cut(const XmlNode& svg, const std::string& whole, double room) {
+  const auto subs = of_class(svg, "subtitle");
+  ASSERT_EQ(subs.size(), 1u);
+  const XmlNode& t = *subs.front();
+  EXPECT_LE(report::text_width(t.text, 12), room) << t.text;
+  EXPECT_GT(report::text_width(t.text, 12), room - 20) << t.text;  // no shorter than it must be
+  ASSERT_GE(t.text.size(), 3u);
+  EXPECT_EQ(t.text.substr(t.text.size() - 3), "…");
+  EXPECT_EQ(whole.rfind(t.text.substr(0, t.text.size() - 3), 0), 0u) << t.text;
+  ASSERT_EQ(t.children.size(), 1u);
+  EXPECT_EQ(t.children.front()->name, "title");
+  EXPECT_EQ(t.children.front()->text, whole);
+}
+
+TEST(ChartCanvas, EnergyAndTrajectorySubtitlesAreCutToTheCanvas) {
+  // `roofline energy`'s subtitle is the compute roof × the level, and the costs' origin: a
+  // machine's own roof names make it as long as they are.
+  EnergyChartInput e = energy_input();
+  e.subtitle = "fp64 avx512 fma " + std::string(150, 'v') + " × DRAM, costs given";
+  check_subtitle_cut(*test::parse_xml(render_energy_svg(e)), e.subtitle, 960 - 96 - 8);
+  TrajectoryInput t;
+  t.title = "ridges";
+  t.subtitle = "I* = π/β against " + std::string(150, 'L') + ", kind gpu (docs/model.md §8)";
+  t.series.push_back({"fp64", {{"gpu", 2020, 10, "FLOP/byte", "fp64", "HBM2"}}});
+  const auto root = test::parse_xml(render_trajectory_svg(t));
+  check_subtitle_cut(*root, t.subtitle, number(*root, "width") - 96 - 8);
+  // One that fits is drawn whole, with no <title> of its own.
+  const auto plain = test::parse_xml(render_energy_svg(energy_input()));
+  const auto subs = of_class(*plain, "subtitle");
+  ASSERT_EQ(subs.size(), 1u);
+  EXPECT_EQ(subs.front()->text, "fp64 × DRAM");
+  EXPECT_TRUE(subs.front()->children.empty());
+}
+
+// Ten points of long names along one stretch of the roof: each name drawn is clear of every
+// other name, of every marker and of the chart's own labels, inside the plot, and names its
+// point; a name longer than half the plot is cut. Before, the ten names were drawn 3 px
+// apart on top of each other.
+TEST(ChartCanvas, EnergyPointNamesStandClearOfEachOther) {
+  EnergyChartInput in = energy_input();
+  in.points.clear();
+  for (int k = 0; k < 10; ++k)
+    in.points.push_back({"a rather long kernel name number " + std::to_string(k) + " of the suite",
+                         1.0 + 0.1 * k, 1e8 * (1 + 0.02 * k)});
+  in.points.push_back({std::string(200, 'n'), 100, 1e9});
+  const auto root = test::parse_xml(render_energy_svg(in));
+  const XmlNode& plot = plot_of(*root);
+  const double left = number(plot, "data-left"), right = number(plot, "data-right");
+  const double top = number(plot, "data-top"), bottom = number(plot, "data-bottom");
+  std::vector<Box> taken;
+  for (const XmlNode* m : of_class(*root, "point-marker")) {
+    const double cx = number(*m, "cx"), cy = number(*m, "cy");
+    taken.push_back({cx - 6, cy - 6, cx + 6, cy + 6});
+  }
+  ASSERT_EQ(taken.size(), 11u);
+  for (const XmlNode* l : of_class(*root, "label")) taken.push_back(text_box(*l, 11.5, false));
+  const auto names = of_class(*root, "point-label");
+  // Markers 6 px apart leave no clear spot to most names of the cluster: their tooltips name
+  // them. The first is beside its marker, and the long name apart from the cluster too.
+  EXPECT_GE(names.size(), 2u);
+  ASSERT_FALSE(names.empty());
+  EXPECT_EQ(names.front()->attr("data-name"), in.points.front().name);
+  std::set<std::string> named;
+  bool cut = false;
+  for (const XmlNode* n : names) {
+    const Box b = text_box(*n, 12, true);
+    EXPECT_GE(b.x0, left) << n->text;
+    EXPECT_LE(b.x1, right) << n->text;
+    EXPECT_GE(b.y0, top) << n->text;
+    EXPECT_LE(b.y1, bottom) << n->text;
+    EXPECT_LE(b.x1 - b.x0, (right - left) / 2) << n->text;
+    for (const Box& o : taken) EXPECT_FALSE(b.meets(o)) << n->text;
+    taken.push_back(b);
+    const std::string& whole = n->attr("data-name");
+    EXPECT_TRUE(named.insert(whole).second) << whole;
+    if (n->text != whole) {
+      cut = true;
+      ASSERT_GE(n->text.size(), 3u);
+      EXPECT_EQ(n->text.substr(n->text.size() - 3), "…");
+      EXPECT_EQ(whole.rfind(n->text.substr(0, n->text.size() - 3), 0), 0u) << n->text;
+    }
+  }
+  EXPECT_TRUE(cut);  // the 200-character name, alone at I = 100
+  EXPECT_EQ(named.count(std::string(200, 'n')), 1u);
+}
+
+/// A trajectory of `series` series, each of one 2020 device, labelled `label` and its number,
+/// and `undated` devices without a release year.
+TrajectoryInput trajectory_of(size_t series, const std::string& label, size_t undated) {
+  TrajectoryInput t;
+  t.title = "ridges";
+  for (size_t k = 0; k < series; ++k)
+    t.series.push_back({label + " " + std::to_string(k),
+                        {{"gpu", 2020, 10.0 + static_cast<double>(k), "FLOP/byte", "r", "HBM"}}});
+  for (size_t k = 0; k < undated; ++k)
+    t.undated.push_back("an undated machine with a long name, number " + std::to_string(k + 1));
+  return t;
+}
+
+// The legend's entries wrap into rows within the canvas, which grows to hold them; an entry
+// wider than a row is cut. Before, eight series of long labels ran one row off the canvas.
+TEST(ChartCanvas, TheTrajectoryLegendWrapsWithinTheCanvas) {
+  const TrajectoryInput t = trajectory_of(8, "a precision group of a long name", 3);
+  const auto root = test::parse_xml(render_trajectory_svg(t));
+  const double width = number(*root, "width"), height = number(*root, "height");
+  const auto entries = root->find_all([](const XmlNode& n) {
+    return n.has("data-series") && n.has("transform") && !n.has_class("trajectory-point");
+  });
+  ASSERT_EQ(entries.size(), 8u);
+  std::set<double> rows;
+  double last_row = 0;
+  for (const XmlNode* e : entries) {
+    const auto [x, y] = translate_of(*e);
+    const auto texts = e->find_all([](const XmlNode& n) { return n.has_class("legend-text"); });
+    ASSERT_EQ(texts.size(), 1u);
+    EXPECT_EQ(texts.front()->text, e->attr("data-series") + " (1 devices)");
+    const Box b = text_box(*texts.front(), 11.5, false);
+    EXPECT_GE(x, 96);
+    EXPECT_LE(x + b.x1, width - 8) << texts.front()->text;
+    EXPECT_LE(y + b.y1, height);
+    rows.insert(y);
+    last_row = std::max(last_row, y);
+  }
+  EXPECT_GE(rows.size(), 3u);
+  // Rows 20 px apart; the line of undated devices under the last one, inside the canvas.
+  EXPECT_DOUBLE_EQ(*rows.rbegin() - *std::next(rows.rbegin()), 20);
+  const auto notes = of_class(*root, "note");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_DOUBLE_EQ(number(*notes.front(), "y"), last_row + 24);
+  EXPECT_LE(number(*notes.front(), "y") + 0.24 * 12, height);
+  // One series of a label wider than the canvas: cut with "…", its count gone with it.
+  const auto wide =
+      test::parse_xml(render_trajectory_svg(trajectory_of(1, std::string(300, 'p'), 0)));
+  const auto texts = of_class(*wide, "legend-text");
+  ASSERT_EQ(texts.size(), 1u);
+  ASSERT_GE(texts.front()->text.size(), 3u);
+  EXPECT_EQ(texts.front()->text.substr(texts.front()->text.size() - 3), "…");
+  EXPECT_LE(96 + 22 + report::text_width(texts.front()->text, 11.5), number(*wide, "width") - 8);
+}
+
+// The devices left out for want of a release year: as many as the width holds, the rest
+// counted. Before, thirty long names ran 1068 characters off a 1595 px canvas.
+TEST(ChartCanvas, TheTrajectorysUndatedLineFitsItsCanvas) {
+  const auto root = test::parse_xml(render_trajectory_svg(trajectory_of(1, "fp64", 30)));
+  const auto notes = of_class(*root, "note");
+  ASSERT_EQ(notes.size(), 1u);
+  const std::string& line = notes.front()->text;
+  const double room = number(*root, "width") - number(*notes.front(), "x") - 8;
+  EXPECT_LE(report::text_width(line, 12), room) << line;
+  const std::string head =
+      "Not drawn (no release year): an undated machine with a long name, number 1";
+  EXPECT_EQ(line.rfind(head, 0), 0u) << line;
+  size_t named = 0;
+  for (size_t at = 0; (at = line.find("an undated machine", at)) != std::string::npos; ++at)
+    ++named;
+  const std::string tail = " and " + std::to_string(30 - named) + " more";
+  ASSERT_GT(line.size(), tail.size());
+  EXPECT_EQ(line.substr(line.size() - tail.size()), tail) << line;
+  // One more name would not have fitted.
+  const std::string longer =
+      line.substr(0, line.size() - tail.size()) + ", an undated machine with a long name, number " +
+      std::to_string(named + 1) + " and " + std::to_string(29 - named) + " more";
+  EXPECT_GT(report::text_width(longer, 12), room);
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 }  // namespace roofline

@@ -142,6 +142,30 @@ TEST(ChartFit, ALongTextIsFittedWithoutMeasuringItOncePerCharacter) {
   EXPECT_LT(measured, 40u * 20040u);
 }
 
+// A list names what fits and counts the rest; where not even its first item fits, that item is
+// cut between characters by halving: the line of points not drawn cut its first name one
+// character at a time (a 20000-character name measured 20000 times), by bytes, not by
+// characters or graphemes it could not tell apart from its bytes' ends.
+TEST(ChartFit, AListNamesWhatFitsAndCutsItsFirstByHalving) {
+  EXPECT_EQ(report::fit_list("left out: ", {}, at_most(40)), "");
+  EXPECT_EQ(report::fit_list("left out: ", {"a", "b", "c"}, at_most(40)), "left out: a, b, c");
+  EXPECT_EQ(report::fit_list("left out: ", {"aaaa", "bbbb", "cccc"}, at_most(26)),
+            "left out: aaaa and 2 more");
+  EXPECT_EQ(report::fit_list("left out: ", {"aaaa", "bbbb", "cccc", "dddd"}, at_most(31)),
+            "left out: aaaa, bbbb and 2 more");
+  EXPECT_EQ(report::fit_list("left out: ", {"abcdefghij", "b"}, at_most(26)),
+            "left out: abcd… and 1 more");
+  // Cut between characters, never inside one: "é" is two bytes.
+  EXPECT_EQ(report::fit_list("x: ", {"éééééééé"}, at_most(7)), "x: ééé…");
+  // A long first item is cut in log₂ n measures, not one per character dropped.
+  size_t measured = 0;
+  const std::string name(20000, 'n');
+  const std::vector<PointLeftOut> left = {{name, "no roof for fp8", "d"}, {"b", "r", "d"}};
+  EXPECT_EQ(report::not_drawn_line(left, counted(40, measured)),
+            "2 points not drawn: nnnnnnnn… and 1 more");
+  EXPECT_LT(measured, 40u * 20060u);
+}
+
 TEST(ChartFit, ASweepWarnsOfItsFirstRowsByNameAndCountsTheRest) {
   llm::Roofs roofs;
   roofs.memory_capacity = 80e9;

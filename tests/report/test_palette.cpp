@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@
 #include "report/svg.hpp"
 #include "report/svg_query.hpp"
 #include "roofline/diagnosis.hpp"
+#include "roofline/energy_chart.hpp"
+#include "roofline/trajectory.hpp"
 
 namespace roofline {
 namespace ROOFLINE_UNITY_ID {
@@ -215,6 +218,150 @@ TEST(Palette, TheTooltipsVerdictReadsOnItsPanel) {
     EXPECT_GE(contrast(on_light, light_tip), 4.5) << to_string(v) << " " << on_light;
     EXPECT_GE(contrast(on_dark, dark_tip), 4.5) << to_string(v) << " " << on_dark;
   }
+}
+
+/// The colour `property` takes in the last rule of `css` whose selector list holds `selector`
+/// ("" where none): ".ridge-label,.level-label{fill:#9ea7b3}" gives .level-label's fill.
+std::string last_rule_colour(const std::string& css, const std::string& selector,
+                             const std::string& property) {
+  const std::string escaped = std::regex_replace(selector, std::regex(R"([.{}()])"), R"(\$&)");
+  const std::regex rule("(?:^|[},\\s])" + escaped + "(?:,[^{}]*)?\\{(?:[^}]*;)?" + property +
+                        ":(#[0-9A-Fa-f]{6})");
+  std::string found;
+  for (auto it = std::sregex_iterator(css.begin(), css.end(), rule); it != std::sregex_iterator();
+       ++it)
+    found = (*it)[1];
+  return found;
+}
+/// The light and the dark style sheet of a chart (the dark one: from the first dark query on).
+std::pair<std::string, std::string> light_and_dark(const std::string& svg) {
+  const auto root = test::parse_xml(svg);
+  const auto style = root->find_all([](const test::XmlNode& n) { return n.name == "style"; });
+  EXPECT_EQ(style.size(), 1u);
+  if (style.empty()) return {};
+  const std::string& css = style[0]->text;
+  const size_t dark_at = css.find(kDark);
+  EXPECT_NE(dark_at, std::string::npos);
+  if (dark_at == std::string::npos) return {css, ""};
+  return {css.substr(0, dark_at), css.substr(dark_at)};
+}
+/// A chart comparing the report's machine with two others: every roof label's rule in its sheet.
+std::string compared_chart_svg() {
+  test::TempDir dir;
+  const auto r = test::run_cli({"plot", "h100-sxm", "--compare", "mi300x", "--compare", "a100-80gb",
+                                "--at", "50", "-o", dir.file("c.svg")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return test::slurp(dir.file("c.svg"));
+}
+
+// Every colour the chart's style sheet gives a text (the roof labels, the compared machines'
+// labels, the ridge and level labels, the line of points not drawn, the warnings) reads at 4.5:1
+// on the chart's background, light and dark. The compared machine's sky blue label is #1c7db5 on
+// white: 4.52:1, a bare pass this keeps in sight.
+TEST(Palette, EveryTextColourReadsOnTheChartsBackground) {
+  const auto [light, dark] = light_and_dark(compared_chart_svg());
+  for (const auto& [sheet, name] : {std::pair{light, "light"}, std::pair{dark, "dark"}}) {
+    const std::string bg = rule_colour(sheet, ".bg", "fill");
+    ASSERT_FALSE(bg.empty()) << name;
+    for (const std::string cls : {".roof-label", ".roof-label.secondary", ".roof-label.overlay",
+                                  ".roof-label.overlay-2", ".roof-label.overlay-4", ".ridge-label",
+                                  ".level-label", ".not-drawn", ".chart-warning"}) {
+      const std::string fill = last_rule_colour(sheet, cls, "fill");
+      ASSERT_FALSE(fill.empty()) << name << " " << cls;
+      EXPECT_GE(contrast(fill, bg), 4.5) << name << " " << cls << " " << fill << " on " << bg;
+    }
+  }
+  EXPECT_EQ(last_rule_colour(light, ".roof-label.overlay", "fill"), "#1c7db5");
+  EXPECT_NEAR(contrast("#1c7db5", "#ffffff"), 4.52, 0.01);
+}
+
+// The energy and trajectory charts' texts of their own colour read so too.
+TEST(Palette, TheEnergyAndTrajectoryChartsTextsRead) {
+  EnergyChartInput e;
+  e.title = "energy";
+  e.costs.tau_flop = 1 / 72e9;
+  e.costs.tau_mem = 1 / 21e9;
+  e.costs.eps_flop = 1e-10;
+  e.costs.eps_mem = 5e-10;
+  TrajectoryInput t;
+  t.title = "ridges";
+  t.series.push_back({"fp64", {{"gpu", 2020, 10, "FLOP/byte", "fp64", "HBM2"}}});
+  for (const auto& [svg, classes] :
+       {std::pair{render_energy_svg(e),
+                  std::vector<std::string>{".label", ".point-label", ".not-drawn", ".subtitle"}},
+        std::pair{render_trajectory_svg(t),
+                  std::vector<std::string>{".note", ".device-label", ".subtitle"}}}) {
+    const auto [light, dark] = light_and_dark(svg);
+    for (const auto& [sheet, name] : {std::pair{light, "light"}, std::pair{dark, "dark"}}) {
+      const std::string bg = rule_colour(sheet, ".bg", "fill");
+      ASSERT_FALSE(bg.empty()) << name;
+      for (const std::string& cls : classes) {
+        const std::string fill = last_rule_colour(sheet, cls, "fill");
+        ASSERT_FALSE(fill.empty()) << name << " " << cls;
+        EXPECT_GE(contrast(fill, bg), 4.5) << name << " " << cls << " " << fill << " on " << bg;
+      }
+    }
+  }
+}
+
+// The empirical curve is a line beside the points and the compared machines' roofs: its colour,
+// light and dark, stays 15 CIE76 units from every verdict's marker and text colour and every
+// compared machine's in each vision, and shows on the background (WCAG 2.1 SC 1.4.11: 3:1 for a
+// graphic). It was #9a6700, 0.6 units from the far-below text (#946700), and #F0E442 on the
+// dark page, the second compared machine's own.
+TEST(Palette, TheEmpiricalCurveStandsApartFromPointsAndComparedRoofs) {
+  const auto [light, dark] = light_and_dark(compared_chart_svg());
+  for (const auto& [sheet, name] : {std::pair{light, "light"}, std::pair{dark, "dark"}}) {
+    const std::string bg = rule_colour(sheet, ".bg", "fill");
+    const std::string curve = last_rule_colour(sheet, ".curve", "stroke");
+    ASSERT_FALSE(curve.empty()) << name;
+    EXPECT_EQ(last_rule_colour(sheet, ".curve-dot", "fill"), curve) << name;
+    EXPECT_GE(contrast(curve, bg), 3.0) << name << " " << curve << " on " << bg;
+    std::vector<std::string> others;
+    for (Verdict v : kVerdicts) {
+      others.push_back(report::verdict_colour(v));
+      others.push_back(last_rule_colour(sheet, ".verdict-text-" + to_string(v), "fill"));
+    }
+    for (const std::string cls : {".roof.overlay", ".roof.overlay-2", ".roof.overlay-4"})
+      others.push_back(last_rule_colour(sheet, cls, "stroke"));
+    for (const std::string& other : others) {
+      ASSERT_FALSE(other.empty()) << name;
+      for (size_t v = 0; v < kVisions.size(); ++v)
+        EXPECT_GE(delta_e76(seen(curve, kVisions[v]), seen(other, kVisions[v])), 15.0)
+            << name << " curve " << curve << " / " << other << " in vision " << v;
+    }
+  }
+}
+
+// The trajectory chart's series markers (and their legend swatches) show on the chart's
+// background, light and dark (3:1, WCAG 2.1 SC 1.4.11): Okabe & Ito's orange, sky blue and
+// yellow read at 2.3, 2.3 and 1.3:1 on white, their black at 1.1:1 on the dark page.
+TEST(Palette, TheTrajectorysSeriesShowOnItsBackground) {
+  TrajectoryInput t;
+  t.title = "series";
+  for (int k = 0; k < 8; ++k)
+    t.series.push_back({"s" + std::to_string(k), {{"gpu", 2020, 10.0 + k, "FLOP/byte", "r", "m"}}});
+  const std::string svg = render_trajectory_svg(t);
+  const auto [light, dark] = light_and_dark(svg);
+  const std::string light_bg = rule_colour(light, ".bg", "fill");
+  const std::string dark_bg = rule_colour(dark, ".bg", "fill");
+  ASSERT_FALSE(light_bg.empty() || dark_bg.empty());
+  const auto root = test::parse_xml(svg);
+  std::set<std::string> series_seen;
+  for (const test::XmlNode* m : test::with_class(*root, "marker")) {
+    const std::string classes = m->attr("class");
+    const size_t at = classes.find("series-mark-");
+    ASSERT_NE(at, std::string::npos) << classes;
+    const std::string cls = classes.substr(at, classes.find(' ', at) - at);
+    series_seen.insert(cls);
+    const std::string on_light = m->attr("fill");
+    const std::string on_dark = last_rule_colour(dark, "." + cls, "fill");
+    ASSERT_FALSE(on_dark.empty()) << cls;
+    EXPECT_FALSE(m->has("style")) << cls;  // nothing overrides the rule
+    EXPECT_GE(contrast(on_light, light_bg), 3.0) << cls << " " << on_light << " on " << light_bg;
+    EXPECT_GE(contrast(on_dark, dark_bg), 3.0) << cls << " " << on_dark << " on " << dark_bg;
+  }
+  EXPECT_EQ(series_seen.size(), 8u);
 }
 
 }  // namespace ROOFLINE_UNITY_ID
