@@ -35,19 +35,6 @@ std::optional<size_t> longest(size_t lo, size_t hi, const std::function<bool(siz
   return lo;
 }
 
-/// `s` cut between characters to the most that `fits(prefix + s + "…" + suffix)` takes: the cut
-/// text with its ellipsis ("…" alone when nothing of it fits).
-std::string cut_to_fit(std::string s, const std::string& prefix, const std::string& suffix,
-                       const FitsTest& fits) {
-  const std::vector<size_t> ends = code_point_ends(s);
-  const auto kept = longest(1, ends.size() - 1, [&](size_t j) {
-    return fits(prefix + s.substr(0, ends[j]) + "…" + suffix);
-  });
-  s.resize(kept ? ends[*kept] : 0);
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s + "…";
-}
-
 std::vector<std::string> words_of(const std::string& text) {
   std::vector<std::string> out;
   size_t at = 0;
@@ -82,6 +69,17 @@ std::vector<std::string> wrapped(const std::string& text, const FitsTest& fits, 
 }
 
 }  // namespace
+
+std::string cut_to_fit(std::string s, const std::string& prefix, const std::string& suffix,
+                       const FitsTest& fits) {
+  const std::vector<size_t> ends = code_point_ends(s);
+  const auto kept = longest(1, ends.size() - 1, [&](size_t j) {
+    return fits(prefix + s.substr(0, ends[j]) + "…" + suffix);
+  });
+  s.resize(kept ? ends[*kept] : 0);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s + "…";
+}
 
 std::vector<std::string> warning_lines(const std::vector<std::string>& warnings,
                                        const FitsTest& fits, size_t max_lines) {

@@ -19,6 +19,12 @@ using FitsTest = std::function<bool(const std::string&)>;
 std::vector<std::string> warning_lines(const std::vector<std::string>& warnings,
                                        const FitsTest& fits, size_t max_lines);
 
+/// `s` cut between characters to the most that `fits(prefix + s + "…" + suffix)` takes, spaces
+/// before the cut dropped: the cut text with its ellipsis ("…" alone when nothing of it fits).
+/// The cut is found by halving (a few dozen measurements for any length).
+std::string cut_to_fit(std::string s, const std::string& prefix, const std::string& suffix,
+                       const FitsTest& fits);
+
 /// A label "NAME TAIL" (TAIL the figure with its unit, " 7.373 TFLOP/s", and any mark after it)
 /// that `fits` takes: whole where it fits, else NAME cut between characters with "…" before
 /// TAIL; TAIL alone cut likewise where not even "… TAIL" fits.
