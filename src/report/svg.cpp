@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <tuple>
 
 #include "report/chart_fit.hpp"
@@ -18,6 +19,7 @@
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
+#include "roofline/table.hpp"
 
 namespace roofline::report {
 namespace {
@@ -52,6 +54,7 @@ constexpr double kLevelFont = 9.5;    // level names under hierarchical markers
 constexpr double kWorkloadFont = 11;  // workload line labels
 constexpr size_t kOverlayStyles = 4;  // colours of compared machines (.overlay-1 ... -4)
 constexpr double kTickFont = 11.5;    // tick labels (.tick)
+constexpr double kNoteFont = 11.5;    // the note of roofs not labelled (.not-labelled)
 /// Up to this many points, each headroom line carries its factor.
 constexpr size_t kMaxHeadroomLabels = 12;
 /// Up to this many points, names and level labels are placed beside the markers; beyond, they
@@ -157,6 +160,7 @@ const char* kStyleLight = R"(
 stroke:#ffffff;stroke-width:3px;stroke-linejoin:round}
 .legend-line{fill:none}
 .not-drawn{font-size:11.5px;fill:#9a3412}
+.not-labelled{font-size:11.5px;fill:#57606a}
 .chart-warning{font-size:11.5px;font-weight:600;fill:#b42318}
 .marker.does-not-fit{fill:#ffffff;stroke-width:2.2}
 )";
@@ -181,6 +185,7 @@ const char* kStyleDark = R"(
 .marker{stroke:#0d1117}
 .roof-label,.ridge-label,.headroom-label,.point-label,.level-label,.workload-label{stroke:#0d1117}
 .not-drawn{fill:#f0883e}
+.not-labelled{fill:#9ea7b3}
 .chart-warning{fill:#ff7b72}
 .marker.does-not-fit{fill:#0d1117}
 }
@@ -294,12 +299,14 @@ struct Canvas {
   bool drawn(const DrawnRoof& r) const { return r.shown || o.include_optional; }
   bool drawn(const RidgeMark& r) const { return r.shown || o.include_optional; }
   /// Takes the first of `candidates` that fits, trying them clear of every line, then of the
-  /// roofs only, then of no line (down to `loosest`). Returns its index, or -1 when none fits.
+  /// roofs only, then (only where `loosest` asks for it) of the slanted roofs only, then of no
+  /// line (down to `loosest`). Returns its index, or -1 when none fits.
   template <class Candidates>
   int place(const Candidates& candidates, const std::vector<int>& owners = {},
             Placer::Avoid loosest = Placer::Avoid::no_lines) {
-    for (const Placer::Avoid avoid :
-         {Placer::Avoid::all_lines, Placer::Avoid::roof_lines, Placer::Avoid::no_lines}) {
+    for (const Placer::Avoid avoid : {Placer::Avoid::all_lines, Placer::Avoid::roof_lines,
+                                      Placer::Avoid::slanted_roof_lines, Placer::Avoid::no_lines}) {
+      if (avoid == Placer::Avoid::slanted_roof_lines && loosest != avoid) continue;
       for (size_t k = 0; k < candidates.size(); ++k)
         if (placer.fits(candidates[k], owners, avoid)) {
           placer.take(candidates[k]);
@@ -399,12 +406,14 @@ std::string fitted_text(double x, double y, double room, const std::string& whol
 
 namespace {
 
-std::string open_document(const Canvas& c) {
+/// The document's head, for a canvas `height` px tall (o.height, or more where the note of
+/// roofs not labelled needs a row under the legend).
+std::string open_document(const Canvas& c, double height) {
   const Chart& ch = c.ch;
   const SvgOptions& o = c.o;
   std::string s;
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" + attr("width", o.width) +
-       attr("height", o.height) + " viewBox=\"0 0 " + num(o.width) + " " + num(o.height) +
+       attr("height", height) + " viewBox=\"0 0 " + num(o.width) + " " + num(height) +
        "\" class=\"roofline-chart\" role=\"img\"" + attr("aria-label", c.in.title) + ">\n";
   s += "<title>" + xml_text(c.in.title) + "</title>\n";
   s += "<desc>Roofline chart: " + xml_text(ch.x_title) + " against " + xml_text(ch.y_title) +
@@ -419,7 +428,7 @@ std::string open_document(const Canvas& c) {
   s += "<defs><clipPath id=\"roofline-plot-clip\"><rect" + attr("x", c.pa.left) +
        attr("y", c.pa.top) + attr("width", c.pa.right - c.pa.left) +
        attr("height", c.pa.bottom - c.pa.top) + "/></clipPath></defs>\n";
-  s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", o.width) + attr("height", o.height) +
+  s += "<rect class=\"bg\" x=\"0\" y=\"0\"" + attr("width", o.width) + attr("height", height) +
        "/>\n";
   const double room = o.width - c.pa.left - 8;
   s += title_text(c.pa.left, room, c.in.title);
@@ -653,10 +662,13 @@ bool nearest_roof_is(const Canvas& c, const Quad& q, size_t ri) {
 }
 
 /// A slanted roof's label: along its 45° line, above it (overlays below), from near the left
-/// end towards the ridge. Where markers or labels take every such spot (the points of a sweep
-/// lying on the roof), a second row further out, clear of the markers on the line (their
-/// boxes reach 10.6 px from it), taken only where it crosses no roof line and lies nearer its
-/// own roof than any other. Returns false when no place is free.
+/// end towards the ridge, clear of every other roof's line where it can be and never with
+/// another slanted roof's running through the text (a neighbouring level 8.7 px away struck it
+/// from end to end); a flat roof may cross it, cutting a letter or two. Where markers, labels or
+/// slanted lines take every such spot (the points of a sweep lying on the roof), a second row
+/// further out, clear of the markers on the line (their boxes reach 10.6 px from it), taken only
+/// where it crosses no roof line and lies nearer its own roof than any other. Returns false when
+/// no place is free.
 bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   const Chart& ch = c.ch;
   const DrawnRoof& r = ch.roofs[ri];
@@ -687,7 +699,7 @@ bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
         quads.push_back(q);
       }
     k = c.place(quads, {static_cast<int>(ri)},
-                far ? Placer::Avoid::roof_lines : Placer::Avoid::no_lines);
+                far ? Placer::Avoid::roof_lines : Placer::Avoid::slanted_roof_lines);
     if (k >= 0) break;
   }
   if (k < 0) return false;
@@ -715,11 +727,20 @@ std::string column_label(const Canvas& c, const DrawnRoof& r, double x, double y
          xml_text(whole) + "</title>" + xml_text(shown) + "</text>\n";
 }
 
+/// The roofs' labels of one tier: the slanted roofs' inside the plot (machine's, overlays'), the
+/// flat roofs' in the column; and the roofs whose label found no place (indices into
+/// Chart::roofs), which the chart names in its note under the legend (not_labelled_note).
+struct RoofLabels {
+  std::string inside, inside_overlay, column;
+  std::vector<size_t> left_out;
+};
+
 /// The flat roofs' labels, in a column right of the plot at the height of their lines, each
 /// joined to its line's end by a short connector. Two layouts: one of the view's roofs, and on
 /// the HTML page one of every roof, which its script uses when every roof is shown (any subset
-/// of a layout keeps its labels apart).
-void roof_column(Canvas& c, std::string& out) {
+/// of a layout keeps its labels apart). A label the canvas has no row for is left out.
+void roof_column(Canvas& c, RoofLabels& labels) {
+  std::string& out = labels.column;
   const double step = kFont * (kAscent + kDescent) + 1.2;  // baseline to baseline
   const double lift = kFont * 0.34;                        // baseline below the text's middle
   const double top = c.pa.top - 6 + kFont * kAscent, bottom = c.pa.bottom + 6;
@@ -758,7 +779,10 @@ void roof_column(Canvas& c, std::string& out) {
       y_attrs += attr("data-y-all", num(at_all[i]));
       y2_attrs += attr("data-y2-all", num(at_all[i] - lift));
     }
-    if (y > c.o.height - 4) continue;  // more roofs than rows: the tooltip and table have it
+    if (y > c.o.height - 4) {  // more roofs than rows: the note, the tooltip and table have it
+      labels.left_out.push_back(items[i].roof);
+      continue;
+    }
     const std::string cls =
         "roof-label compute" + overlay_classes(r.machine) + (secondary(r) ? " secondary" : "");
     out += "<line class=\"roof-leader\"" + label_ids(r) + y2_attrs + attr("x1", c.pa.right) +
@@ -767,19 +791,29 @@ void roof_column(Canvas& c, std::string& out) {
   }
 }
 
-/// Labels of one tier: the slanted roofs' inside the plot (machine's, overlays'), the flat
-/// roofs' in the column. Roofs whose label finds no free place keep their name in the line's
-/// tooltip and in the roofs table.
-struct RoofLabels {
-  std::string inside, inside_overlay, column;
-};
+/// Labels of one tier. The slanted roofs' are placed in order of need: the machine's default
+/// memory roof first (the one its points are judged on: an LLM chart's NVLink and PCIe labels
+/// took the spots HBM3's needed), then each compared machine's default, then the machine's other
+/// roofs, then the compared machines' others. Roofs whose label finds no free place keep their
+/// name in the line's tooltip, the roofs table and the chart's note (RoofLabels::left_out).
 void roof_labels(Canvas& c, bool optional, RoofLabels& out) {
+  std::vector<size_t> order;
   for (size_t ri = 0; ri < c.ch.roofs.size(); ++ri) {
     const DrawnRoof& r = c.ch.roofs[ri];
-    if (r.compute || !c.drawn(r) || r.shown == optional) continue;
-    place_slanted_label(c, ri, r.machine != 0 ? out.inside_overlay : out.inside);
+    if (!r.compute && c.drawn(r) && r.shown != optional) order.push_back(ri);
   }
-  if (!optional) roof_column(c, out.column);
+  auto rank = [&](size_t ri) {
+    const DrawnRoof& r = c.ch.roofs[ri];
+    return (r.is_default ? 0 : 2) + (r.machine == 0 ? 0 : 1);
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return rank(a) < rank(b); });
+  for (size_t ri : order) {
+    const DrawnRoof& r = c.ch.roofs[ri];
+    if (!place_slanted_label(c, ri, r.machine != 0 ? out.inside_overlay : out.inside))
+      out.left_out.push_back(ri);
+  }
+  if (!optional) roof_column(c, out);
 }
 
 // --- step 7: the no-overlap and empirical curves ---------------------------------------------
@@ -1000,15 +1034,17 @@ struct NameSpots {
   }
 };
 
-/// A point's name: beside its marker, then further out with a leader line.
-void point_label(Canvas& c, double px, double py, const std::string& name, Verdict verdict,
-                 NameSpots& names, std::string& out) {
-  const double w = text_width(name, kPointFont, true);
-  struct Spot {
-    double x, y;
-    const char* anchor;
-    double spread;
-  };
+/// Where a point's name goes: its baseline, anchor, and how far out (1: beside the marker).
+struct NameSpot {
+  double x, y;
+  const char* anchor;
+  double spread;
+};
+/// The first free spot for a name `w` px wide: beside its marker, then further out with a
+/// leader line; none when every spot is taken.
+std::optional<NameSpot> name_spot(Canvas& c, double px, double py, double w,
+                                  const NameSpots& names) {
+  using Spot = NameSpot;
   std::vector<Spot> spots;
   std::vector<Quad> quads;
   for (double spread : {1.0, 1.8, 2.8, 4.0})
@@ -1025,14 +1061,46 @@ void point_label(Canvas& c, double px, double py, const std::string& name, Verdi
       quads.push_back(q);
     }
   const int k = c.place(quads);
-  if (k < 0) return;  // the points table and the tooltip name it
-  const Spot& s = spots[static_cast<size_t>(k)];
+  if (k < 0) return std::nullopt;
+  return spots[static_cast<size_t>(k)];
+}
+
+/// A point's name (`name`, and `more`: " +3 more" for a group) beside its marker, else further
+/// out with a leader line. Where the whole name finds no free spot, it is cut with "…" to three
+/// quarters, a half, then a third of its width (never under six characters), "+N more" kept,
+/// and the first cut that finds one is drawn, the whole name its <title> (and the marker's
+/// tooltip); a point left without a name is one whose name fits nowhere even cut (the points
+/// table and the tooltip name it).
+void point_label(Canvas& c, double px, double py, const std::string& name, const std::string& more,
+                 Verdict verdict, NameSpots& names, std::string& out) {
+  const std::string whole = name + more;
+  const double full = text_width(whole, kPointFont, true);
+  std::string shown = whole;
+  std::optional<NameSpot> spot = name_spot(c, px, py, full, names);
+  for (const double share : {0.75, 0.5, 1.0 / 3}) {
+    if (spot) break;
+    const std::string cut = cut_to_fit(name, "", more, [&](const std::string& t) {
+      return text_width(t, kPointFont, true) <= share * full;
+    });
+    if (display_width(cut) < 7) break;  // six characters and "…"
+    shown = cut + more;
+    spot = name_spot(c, px, py, text_width(shown, kPointFont, true), names);
+  }
+  if (!spot) return;  // the points table and the tooltip name it
+  const NameSpot& s = *spot;
   if (s.spread > 1) {  // a leader line when the label sits away from its marker
     out += "<line class=\"level-join\"" + attr("stroke", verdict_colour(verdict)) + attr("x1", px) +
            attr("y1", py) + attr("x2", s.x) + attr("y2", s.y - 4) + "/>\n";
     names.leaders.push_back({px, py, s.x, s.y - 4});
   }
-  out += text(s.x, s.y, name, "point-label " + verdict_text_class(verdict), s.anchor);
+  const std::string cls = "point-label " + verdict_text_class(verdict);
+  if (shown == whole) {
+    out += text(s.x, s.y, whole, cls, s.anchor);
+    return;
+  }
+  out += "<text" + attr("x", s.x) + attr("y", s.y) + attr("class", cls) +
+         (std::string(s.anchor) == "start" ? std::string() : attr("text-anchor", s.anchor)) +
+         "><title>" + xml_text(whole) + "</title>" + xml_text(shown) + "</text>\n";
 }
 
 /// A hierarchical point's level name under its marker, else above it, clear of the marker's
@@ -1096,6 +1164,7 @@ void does_not_fit_legend(const ReportInput& in,
 struct PendingName {
   double x, y;
   std::string name;
+  std::string more;  ///< " +3 more" where the name stands for a group (name_groups)
   Verdict verdict;
   size_t index;  ///< into ReportInput::points
 };
@@ -1135,7 +1204,7 @@ std::vector<PendingName> name_groups(const std::vector<Point>& points,
                   pending[best].index))
         best = i;
     PendingName named = pending[best];
-    if (g.size() > 1) named.name += " +" + std::to_string(g.size() - 1) + " more";
+    if (g.size() > 1) named.more = " +" + std::to_string(g.size() - 1) + " more";
     out.push_back(named);
   }
   return out;
@@ -1214,13 +1283,14 @@ PointLayers points(Canvas& c, const std::vector<PointGeom>& geom) {
     m += "</g>\n";
     if (labelled)
       pending.push_back(
-          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, d.verdict, k});
+          {xb, y, p.name.empty() ? "point " + std::to_string(k + 1) : p.name, "", d.verdict, k});
   }
   // Names after every marker is known, so no name covers a later point.
   pending = name_groups(c.in.points, pending);
   NameSpots names;
   for (const auto& pl : pending) names.markers.push_back({pl.x, pl.y});
-  for (const auto& pl : pending) point_label(c, pl.x, pl.y, pl.name, pl.verdict, names, out.labels);
+  for (const auto& pl : pending)
+    point_label(c, pl.x, pl.y, pl.name, pl.more, pl.verdict, names, out.labels);
   return out;
 }
 
@@ -1301,6 +1371,49 @@ std::string legend(const Canvas& c, bool any_theory) {
   return s + "</g>\n";
 }
 
+/// The note of the roofs whose label found no place (RoofLabels::left_out), one line at
+/// baseline `y` within the chart's width: "roofs not labelled (no room): L2 1.1 TB/s, L3 850 GB/s",
+/// each label as the roof's own would read ("h100-sxm: PCIe 128 GB/s" for a compared machine's),
+/// as many as the width holds and the rest counted (" and 3 more"); "" when every roof is
+/// labelled. Each name is a <tspan> naming its roof (data-ids), hidden with it on the HTML page,
+/// where the optional roofs' names start hidden; the line names them all in its data-ids, so it
+/// is hidden when all of them are.
+std::string not_labelled_note(const Canvas& c, std::vector<size_t> left_out, double y) {
+  if (left_out.empty()) return "";
+  std::sort(left_out.begin(), left_out.end());
+  const std::string head = "roofs not labelled (no room): ";
+  const double room = c.o.width - c.pa.left - 8;
+  const size_t n = left_out.size();
+  auto more = [&](size_t named) {
+    return named == n ? std::string() : " and " + std::to_string(n - named) + " more";
+  };
+  auto item = [&](size_t k) { return roof_label_text(c.in, c.ch.roofs[left_out[k]]); };
+  // As many names as fit, in the chart's order of roofs; not even one whole: the first cut.
+  size_t named = 0;
+  std::string line = head;
+  for (size_t k = 0; k < n; ++k) {
+    line += (k ? ", " : "") + item(k);
+    if (text_width(line + more(k + 1), kNoteFont) > room) break;
+    named = k + 1;
+  }
+  std::string ids, spans;
+  bool any_shown = false;
+  for (size_t k = 0; k < n; ++k) {
+    const DrawnRoof& r = c.ch.roofs[left_out[k]];
+    ids += (k ? " " : "") + r.id;
+    any_shown = any_shown || r.shown;
+    if (k >= std::max<size_t>(named, 1)) continue;
+    const std::string name =
+        named > 0 ? item(k) : cut_to_fit(item(k), head, more(1), [&](const std::string& t) {
+          return text_width(t, kNoteFont) <= room;
+        });
+    spans += "<tspan" + label_ids(r) + ">" + xml_text((k ? ", " : "") + name) + "</tspan>";
+  }
+  return "<text" + attr("x", c.pa.left) + attr("y", y) + attr("class", "not-labelled") +
+         attr("data-ids", ids) + hidden_unless(any_shown) + ">" + xml_text(head) + spans +
+         xml_text(more(std::max<size_t>(named, 1))) + "</text>\n";
+}
+
 }  // namespace
 
 namespace {
@@ -1349,7 +1462,6 @@ Chart chart_for_svg(const ReportInput& in, SvgOptions& o) {
 
 std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
   Canvas c(ch, o);
-  std::string head = open_document(c) + axes(c);
   const std::string theory = theory_layer(c);
   // Everything labels must avoid is registered before the first label is placed; the labels
   // of the view come first (workload, roofs, ridges, headroom, points), then those of the HTML
@@ -1366,7 +1478,14 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
     register_roofs(c, true);
     roof_labels(c, true, labels);
   }
-  std::string s = head + theory;
+  // The note of roofs not labelled takes a row under the legend, the canvas growing for it as
+  // for legend rows (chart_for_svg); the plot keeps its place.
+  const std::vector<Vec2> rows = legend_places(legend_items(c, !theory.empty()), c.pa);
+  const double note_y =
+      (rows.empty() ? c.pa.bottom + 74 - kLegendRowStep : rows.back().y) + kLegendRowStep;
+  const std::string note = not_labelled_note(c, labels.left_out, note_y);
+  const double height = note.empty() ? o.height : std::max(o.height, note_y + kLegendRowDepth);
+  std::string s = open_document(c, height) + axes(c) + theory;
   s += "<g class=\"layer layer-roofs\"" + c.clip + ">\n" + roof_lines(c, false) + labels.inside +
        "</g>\n";
   const std::string overlay_lines = roof_lines(c, true);
@@ -1382,7 +1501,7 @@ std::string render_svg_chart(const Chart& ch, const SvgOptions& o) {
   s += ridge_layer.labels;
   s += "<g class=\"layer layer-points\"" + c.clip + ">\n" + pts.markers + pts.labels + "</g>\n";
   s += "</g>\n";  // #plot
-  s += legend(c, !theory.empty());
+  s += legend(c, !theory.empty()) + note;
   return s + "</svg>\n";
 }
 

@@ -177,7 +177,8 @@ bool Placer::fits(const Quad& q, const std::vector<int>& owners, Avoid avoid) co
       for (int i : lines_in_[static_cast<size_t>(y * cols_ + x)]) {
         if (std::exchange(line_seen_[static_cast<size_t>(i)], query_) == query_) continue;
         const Segment& sg = lines_[static_cast<size_t>(i)];
-        if (avoid == Avoid::roof_lines && sg.owner < 0) continue;  // owner ≥ 0: a roof
+        if (avoid != Avoid::all_lines && sg.owner < 0) continue;  // owner ≥ 0: a roof
+        if (avoid == Avoid::slanted_roof_lines && (sg.x0 == sg.x1 || sg.y0 == sg.y1)) continue;
         if (sg.owner >= 0 && std::find(owners.begin(), owners.end(), sg.owner) != owners.end())
           continue;
         if (crosses(sg, q)) return false;

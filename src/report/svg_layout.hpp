@@ -70,9 +70,10 @@ class Placer {
  public:
   explicit Placer(Quad bounds);
   /// Which lines a label must stay clear of: every line, the roofs only (crossing a thin
-  /// headroom or workload line), or none (a line through a label stays readable; a label on
-  /// another label does not).
-  enum class Avoid { all_lines, roof_lines, no_lines };
+  /// headroom or workload line), the slanted roofs only (a flat roof crosses a label along a
+  /// 45° roof through a letter or two, where a slanted one beside it runs along the text), or
+  /// none (a line through a label stays readable; a label on another label does not).
+  enum class Avoid { all_lines, roof_lines, slanted_roof_lines, no_lines };
   bool fits(const Quad& q, const std::vector<int>& owners = {},
             Avoid avoid = Avoid::all_lines) const;
   void take(const Quad& q);
