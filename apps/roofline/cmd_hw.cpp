@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "roofline/compare.hpp"
 #include "roofline/diagnosis.hpp"
+#include "roofline/documents.hpp"
 #include "roofline/error.hpp"
 #include "roofline/hardware.hpp"
 #include "roofline/hw_output.hpp"
@@ -172,7 +173,17 @@ std::vector<CompareQuery> compare_queries(const CompareArgs& a,
     return queries;
   }
   doc = load_points_file(a.points);
+  // A run of no arithmetic (copy) is no point: said, and left out, as plot and point say it; a
+  // document of such runs alone has nothing to compare at, and says what it holds.
+  if (doc.points.empty() && !doc.not_points.empty())
+    throw InputError("hw compare: " + a.points + " has no points to compare: its " +
+                     (doc.not_points.size() == 1
+                          ? std::string("one run is a bandwidth run")
+                          : std::to_string(doc.not_points.size()) + " runs are bandwidth runs") +
+                     " (no arithmetic, W = 0, so no intensity to compare at), not points");
   if (doc.points.empty()) throw InputError("hw compare: " + a.points + " has no points to compare");
+  for (const auto& n : doc.not_points)
+    say("roofline: note: " + bandwidth_run_note(n, "not compared", a.points) + "\n");
   for (const auto& p : doc.points) {
     // The point's own intensity at the chosen level (docs/model.md §4: I depends on the level).
     const std::string level = a.level.empty() ? level_all_have(p, sets) : a.level;
@@ -406,7 +417,7 @@ void run_ridges(const RidgesArgs& a) {
                 : ridge_rows_to_csv(rows, groups),
          a.output);
   } else {
-    emit(render_ridge_rows(rows, groups) + left_out + no_level_line, a.output);
+    emit(render_ridge_rows(rows, groups, a.level) + left_out + no_level_line, a.output);
   }
 }
 

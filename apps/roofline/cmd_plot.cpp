@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "roofline/documents.hpp"
 #include "roofline/error.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
@@ -76,7 +77,7 @@ void run(const PlotArgs& a) {
                        ": no points to draw (leave the file out to draw the "
                        "machine's roofs alone)");
     for (const auto& n : doc.not_points)
-      say("roofline: note: " + f + ": " + n.detail + ": not drawn\n");
+      say("roofline: note: " + bandwidth_run_note(n, "not drawn", f) + "\n");
     in.not_drawn.insert(in.not_drawn.end(), doc.not_points.begin(), doc.not_points.end());
     refuse_other_units(f, doc.units, "the machine's roofs are in", roofs.units);
     const size_t first = in.points.size();

@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "roofline/diagnosis.hpp"
+#include "roofline/documents.hpp"
 #include "roofline/error.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/report.hpp"
@@ -74,7 +75,7 @@ void run(const PointArgs& a) {
       throw InputError(a.points_file + ": no points to place");
     // A run of no arithmetic (copy) is data, not a point: said, and left out.
     for (const auto& n : doc.not_points)
-      say("roofline: note: " + a.points_file + ": " + n.detail + ": not placed\n");
+      say("roofline: note: " + bandwidth_run_note(n, "not placed", a.points_file) + "\n");
     if (!(doc.units == m.roofs.units))
       throw InputError(a.points_file + ": points are in " + doc.units.work + "/" +
                        doc.units.traffic + " but the machine's roofs are in " + m.roofs.units.work +

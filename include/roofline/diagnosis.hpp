@@ -106,6 +106,12 @@ struct PointLeftOut {
   std::string name;    ///< the point's name ("" for a point without one)
   std::string reason;  ///< short, for a chart's line: "no roof for fp16", "no roof for level L1"
   std::string detail;  ///< the whole message: "machine 'm' has no compute roof for 'fp16' (…)"
+  /// A bandwidth-only run of a points document (PointsDocument::not_points: W = 0, no point),
+  /// with its Q per level and T (seconds per call) as the document gives them (empty, 0 when
+  /// it gives none); every output lists it as one (bandwidth_run_note, left_out_to_json).
+  bool bandwidth_only = false;
+  std::vector<LevelTraffic> traffic{};
+  double time = 0;
 };
 
 /// Points fitted to a machine's roofs as docs/schema.md says they are judged, by `point`, `plot`

@@ -34,8 +34,15 @@ struct RoofChange {
   std::optional<double> noise;
   /// The ratio lies outside [1/(1 + noise), 1 + noise] (beyond_noise, check.hpp, as `check
   /// --baseline` judges): the change exceeds both runs' spread and the run-to-run agreement.
-  /// Empty when neither side carries a spread (nothing to measure the change against).
+  /// Empty when neither side carries a spread (nothing to measure the change against), and
+  /// when the two roofs count work of different units.
   std::optional<bool> exceeds_spread;
+  /// Each compute roof's work unit (RoofSet::units_of: "OP" on an integer roof, else the set's
+  /// work), "" for a memory roof.
+  std::string work_unit_a, work_unit_b;
+  /// FLOP/s against OP/s (a fp32 default roof paired with an int8 one): the ratio is of
+  /// different quantities, so it is not judged against the noise (exceeds_spread empty).
+  bool work_units_differ = false;
 };
 
 struct RoofSetDiff {
@@ -48,6 +55,11 @@ struct RoofSetDiff {
   double ridge_a = 0, ridge_b = 0;
   double ridge_ratio = 1;  ///< ridge_b / ridge_a
   std::string ridge_roofs_a, ridge_roofs_b;
+  /// The units each ridge is in (its default compute roof's, units_of: OP/byte on an integer
+  /// roof); when their work differs the ridges are not compared (ridge_ratio is of different
+  /// quantities).
+  UnitSystem ridge_units_a, ridge_units_b;
+  bool ridge_work_units_differ = false;
 };
 
 /// The relative spread of a roof's statistics: robust_spread() (statistics.hpp) when there are
@@ -116,6 +128,9 @@ struct PointsDiff {
   std::vector<PointChange> changes;  ///< in A's order
   std::vector<std::string> only_a;   ///< A's points B has no point of that name for, in A's order
   std::vector<std::string> only_b;   ///< the same for B, in B's order
+  /// Each document's runs that are no point (PointsDocument::not_points: a copy's bandwidth,
+  /// W = 0), in its order: no P or I to compare, so listed as not compared and why.
+  std::vector<PointLeftOut> not_compared_a, not_compared_b;
 };
 
 /// Pairs the points of two documents by name. `spreads_a` / `spreads_b`: each point's spread (one

@@ -35,6 +35,15 @@ struct JudgedPoints {
   std::vector<bool> judged;
 };
 
+/// What a command says of a bandwidth-only run it leaves out (PointsDocument::not_points), the
+/// one text every command makes it from, `outcome` last ("not placed", "not drawn", "not
+/// compared", "not judged"): the note "FILE: copy @L1 does no arithmetic (W = 0, so I = W/Q =
+/// 0): a bandwidth run (Q/T = 1.2 GB/s), not a point: not drawn" (`file` "" leaves out "FILE: "),
+/// or, `brief`, the phrase of a line that names the run already: "no arithmetic, W = 0: a
+/// bandwidth run, not a point: not judged". Text as the document gives it: the caller escapes.
+std::string bandwidth_run_note(const PointLeftOut& run, const std::string& outcome,
+                               const std::string& file = "", bool brief = false);
+
 /// Refuses points in other units than what they are put beside: InputError "FILE: points are in
 /// W/Q but AGAINST W'/Q'" (`against`: "the machine's roofs are in", "a.json holds").
 void refuse_other_units(const std::string& file, const UnitSystem& points,

@@ -29,9 +29,13 @@ std::string render_comparison(const Comparison& c, const std::vector<const RoofS
 /// without --precision).
 std::string comparison_label(const std::string& point, const std::string& level,
                              const std::string& precision);
-/// The ridge table: a row per device, a column per group (empty: no dense roof of it).
+/// The ridge table: a row per device, a column per group (empty: no roof of it), under a heading
+/// that names the roof each column took (the highest dense roof of its precisions, or the roof
+/// a --precision value names, a sparse one too) and the memory roof: `level` (--level), else
+/// main memory.
 std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
-                              const std::vector<PrecisionGroup>& groups);
+                              const std::vector<PrecisionGroup>& groups,
+                              const std::string& level = "");
 /// The names of the devices of `entries` that no row of `rows` shows for want of a dense roof
 /// of the groups shown, in the order of `entries`; a device without the memory roof `level`
 /// (--level; "" for none asked) is not among them (render_ridges_not_at_level names it).

@@ -73,7 +73,10 @@ nlohmann::json result_units_to_json(const UnitSystem& u);
 nlohmann::json analysis_to_json(const Point& p, const Diagnosis& d, const RoofSet& roofs);
 /// A point left out of a judgement or a chart: {"name", "reason", "detail"} as a chart's JSON
 /// lists it under "not_drawn"; with `flagged`, also "not_drawn": true (`point --points --json`
-/// lists it among the analyses, where the flag tells it from them).
+/// lists it among the analyses, where the flag tells it from them). A bandwidth run (W = 0:
+/// PointsDocument::not_points) adds "bandwidth_only": true, its "traffic" [{level, bytes}] and
+/// "time" (seconds per call, null when its document gives none): the one entry every command
+/// lists such a run with (plot, point, check, diff).
 nlohmann::json left_out_to_json(const PointLeftOut& p, bool flagged = false);
 /// Every point's analysis against `roofs` (diagnosed with the default options), in order: the
 /// "analysis" array of a report that measured points and was given a machine.

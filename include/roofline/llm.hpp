@@ -632,8 +632,10 @@ struct RequestTiming {
 /// The most output tokens request_timing costs: one decode step per token, so 1e6 tokens take
 /// about a second.
 inline constexpr double kMostOutputTokens = 1e6;
-/// A prefill chunk (`--chunk`, chunk=), returned: InputError unless a whole number of tokens
-/// (0: the prefill in one step).
+/// A prefill chunk (`--chunk`, chunk=), returned: a whole number of tokens ≥ 1, or 0 for none
+/// given (the prefill in one step: the CLI without --chunk, Python's default chunk=0); anything
+/// else (a fraction, a negative or non-finite number) an InputError "--chunk: must be a whole
+/// number of tokens ≥ 1 (got V); without it the prefill runs in one step".
 double check_chunk(double chunk);
 /// A count the CLI and the Python package read alike (--output-tokens, --concurrency, --spec-k):
 /// `v` when a whole number from 1 to `most`, else InputError "FLAG: must be a whole number from

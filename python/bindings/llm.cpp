@@ -272,7 +272,7 @@ LlmReport analyse(const ModelArg& model_arg, const MachineArg<"machine">& machin
   // the prefill's chunk a whole number of tokens (0: in one step).
   llm::check_dp(dp);
   o.replicas = dp;
-  o.prefill_chunk = llm::check_chunk(positive(chunk, "chunk", true));
+  o.prefill_chunk = llm::check_chunk(chunk);
   llm::Setup st = setup(machine, kw, "analyse");
   st.scenario.batch = whole(batch, "batch");
   st.scenario.context = whole(context, "context");
@@ -292,7 +292,7 @@ llm::RequestTiming request(const ModelArg& model, const MachineArg<"machine">& m
   return finite(llm::request_timing(
                     model, st.scenario,
                     llm::check_count(output_tokens, llm::kMostOutputTokens, "--output-tokens"),
-                    st.roofs, positive(chunk, "chunk", true)),
+                    st.roofs, llm::check_chunk(chunk)),
                 llm::request_to_json, "request");
 }
 

@@ -292,7 +292,10 @@ std::string comparison_repr(const Comparison& c) {
 std::string roof_change_repr(const RoofChange& c) {
   return "<RoofChange " + std::string(c.compute ? "compute " : "memory ") + quoted(c.name) +
          ": B/A = " + format_number(c.ratio, 4) + ", " +
-         noise_verdict(c.exceeds_spread, c.noise, /*brief=*/true) + ">";
+         (c.work_units_differ ? "not compared: work of different units (" + c.work_unit_a +
+                                    " in A, " + c.work_unit_b + " in B)"
+                              : noise_verdict(c.exceeds_spread, c.noise, /*brief=*/true)) +
+         ">";
 }
 
 std::string diff_repr(const MachineDiff& x) {
@@ -680,7 +683,11 @@ void register_diff(py::module_& m) {
       .def_readonly(
           "exceeds_spread", &RoofChange::exceeds_spread,
           "whether the change exceeds the noise (both runs' spreads and the run-to-run agreement); "
-          "None when neither carries a spread")
+          "None when neither carries a spread, or when the roofs count work of different units")
+      .def_property_readonly(
+          "comparable", [](const RoofChange& c) { return !c.work_units_differ; },
+          "False when one roof counts FLOP and the other OP (an int8 roof): the ratio is of "
+          "different quantities, not judged (to_dict()'s comparable, unit_a, unit_b)")
       .def("__repr__", &roof_change_repr);
 
   py::class_<MachineDiff>(m, "Diff",

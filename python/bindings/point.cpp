@@ -11,7 +11,9 @@
 #include "common.hpp"
 #include "roofline/check_io.hpp"
 #include "roofline/diagnosis.hpp"
+#include "roofline/documents.hpp"
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
@@ -553,12 +555,82 @@ void register_check(py::module_& m) {
       "roofline.InputError where the CLI exits 2.");
 }
 
+/// A points document as Python reads it (`load_points`): its points, and its runs that are no
+/// point (a copy's bandwidth, W = 0) as every command lists them.
+void register_points_document(py::module_& m) {
+  py::class_<PointLeftOut>(m, "NotPoint",
+                           "A run a points document holds that is no point: a bandwidth run of "
+                           "`roofline run` (copy: W = 0, so no intensity), which plot, point, "
+                           "check and diff list as not drawn, placed, judged or compared.")
+      .def_readonly("name", &PointLeftOut::name, "named as a run's point is: 'copy @L1'")
+      .def_readonly("reason", &PointLeftOut::reason, "short: 'no arithmetic, W = 0'")
+      .def_readonly("detail", &PointLeftOut::detail,
+                    "the whole message, with its bandwidth Q/T where the document gives it")
+      .def_property_readonly(
+          "traffic_byte",
+          [](const PointLeftOut& n) {
+            double q = 0;
+            for (const auto& t : n.traffic) q += t.bytes.value;
+            return q;
+          },
+          "Q: its bytes per call over every level given (0 when the document gives none)")
+      .def_property_readonly(
+          "traffic_by_level",
+          [](const PointLeftOut& n) {
+            std::vector<std::pair<std::string, double>> out;
+            for (const auto& t : n.traffic) out.emplace_back(t.level, t.bytes.value);
+            return out;
+          },
+          "[(level, bytes)] in the order given")
+      .def_property_readonly(
+          "time_s",
+          [](const PointLeftOut& n) { return n.time > 0 ? std::optional(n.time) : std::nullopt; },
+          "T: seconds per call (the sustained repetition), None when the document gives none")
+      .def(
+          "to_dict", [](const PointLeftOut& n) { return json_to_python(left_out_to_json(n)); },
+          "The entry `roofline plot --report x.json` lists it with under not_drawn, and `diff "
+          "--json` under not_compared_a/_b")
+      .def("__repr__", [](const PointLeftOut& n) {
+        return "<NotPoint " + quoted(n.name) + ": " +
+               terminal_safe(bandwidth_run_note(n, "", "", true)) + ">";
+      });
+  py::class_<PointsDocument>(m, "PointsDocument",
+                             "A points document (schema roofline.points) as load_points reads "
+                             "it, as the CLI's commands read one.")
+      .def_readonly("points", &PointsDocument::points)
+      .def_readonly("not_points", &PointsDocument::not_points,
+                    "its runs that are no point (NotPoint: a bandwidth run, W = 0)")
+      .def_readonly("machine", &PointsDocument::machine,
+                    "the machine the points were taken on ('' when not given)")
+      .def_property_readonly(
+          "units",
+          [](const PointsDocument& d) { return std::make_pair(d.units.work, d.units.traffic); },
+          "(work, traffic): ('FLOP', 'byte') unless the document says otherwise")
+      .def_readonly("origin", &PointsDocument::origin, "the path it was read from")
+      .def("__repr__", [](const PointsDocument& d) {
+        return "<PointsDocument " + quoted(d.origin) + ": " + std::to_string(d.points.size()) +
+               (d.points.size() == 1 ? " point" : " points") +
+               (d.not_points.empty()
+                    ? std::string()
+                    : ", " + std::to_string(d.not_points.size()) +
+                          (d.not_points.size() == 1 ? " bandwidth run" : " bandwidth runs")) +
+               ">";
+      });
+  m.def(
+      "load_points", [](const PathArg<"path">& path) { return load_points_file(path.value); },
+      py::arg("path"),
+      "A points document (what `roofline run -o`, `import` and `profile` write) read as the "
+      "CLI's commands read it: `points` (Point) and `not_points` (NotPoint: its bandwidth runs, "
+      "W = 0, which are no point).");
+}
+
 }  // namespace
 
 void register_point(py::module_& m) {
   register_point_class(m);
   register_diagnosis(m);
   register_check(m);
+  register_points_document(m);
 }
 
 }  // namespace roofline::python

@@ -39,6 +39,8 @@ from ._roofline import (
     EmptyRoof,
     Diagnosis,
     KernelCount,
+    NotPoint,
+    PointsDocument,
     catalogue,
     compare,
     check,
@@ -48,6 +50,7 @@ from ._roofline import (
     kernel,
     kernels,
     dtypes,
+    load_points,
 )
 from . import llm
 
@@ -73,6 +76,8 @@ __all__ = [
     "EmptyRoof",
     "Diagnosis",
     "KernelCount",
+    "NotPoint",
+    "PointsDocument",
     "Chart",
     "catalogue",
     "compare",
@@ -83,6 +88,7 @@ __all__ = [
     "kernel",
     "kernels",
     "dtypes",
+    "load_points",
     "llm",
 ]
 

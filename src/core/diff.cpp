@@ -107,6 +107,21 @@ void drop_paired(RoofSetDiff& d) {
   drop(d.only_b, in_b);
 }
 
+/// Each compute row's work units (units_of): FLOP/s against OP/s (a fp32 default roof paired
+/// with an int8 one) is no change of one rate (docs/model.md §11), so it is not judged against
+/// the noise, as diff_points does not judge such points.
+void mark_work_units(const RoofSet& a, const RoofSet& b, RoofSetDiff& d) {
+  for (auto& c : d.changes) {
+    if (!c.compute) continue;
+    const ComputeRoof* ra = a.find_compute(c.roof_a);
+    const ComputeRoof* rb = b.find_compute(c.roof_b);
+    c.work_unit_a = ra ? a.units_of(*ra).work : a.units.work;
+    c.work_unit_b = rb ? b.units_of(*rb).work : b.units.work;
+    c.work_units_differ = c.work_unit_a != c.work_unit_b;
+    if (c.work_units_differ) c.exceeds_spread.reset();
+  }
+}
+
 }  // namespace
 
 std::optional<std::pair<const ComputeRoof*, const ComputeRoof*>> paired_default_compute(
@@ -174,18 +189,21 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b) {
                                mb.stats));
   }
   drop_paired(d);
+  mark_work_units(a, b, d);
   // Ridge I* = π / β (docs/model.md): where the slanted roof meets the flat one.
-  auto ridge_of = [](const RoofSet& s, std::string& roofs) {
+  auto ridge_of = [](const RoofSet& s, std::string& roofs, UnitSystem& units) {
     const ComputeRoof& c = s.select_compute("");
     const MemoryRoof& m = s.select_memory("");
     roofs = c.name + " / " + m.level;
+    units = s.units_of(c);
     return ridge(c, m).value;
   };
   if (!a.compute.empty() && a.default_memory_roof() && !b.compute.empty() &&
       b.default_memory_roof()) {
-    d.ridge_a = ridge_of(a, d.ridge_roofs_a);
-    d.ridge_b = ridge_of(b, d.ridge_roofs_b);
+    d.ridge_a = ridge_of(a, d.ridge_roofs_a, d.ridge_units_a);
+    d.ridge_b = ridge_of(b, d.ridge_roofs_b, d.ridge_units_b);
     d.ridge_ratio = d.ridge_b / d.ridge_a;
+    d.ridge_work_units_differ = d.ridge_units_a.work != d.ridge_units_b.work;
   }
   return d;
 }
@@ -283,6 +301,9 @@ PointsDiff diff_points(const PointsDocument& a, const std::vector<std::optional<
   }
   for (const auto& q : b.points)
     if (!in_a.count(q.name)) d.only_b.push_back(q.name);
+  // The runs that are no point (copy: W = 0): listed, not compared, rather than dropped unsaid.
+  d.not_compared_a = a.not_points;
+  d.not_compared_b = b.not_points;
   return d;
 }
 

@@ -12,6 +12,13 @@ void refuse_other_units(const std::string& file, const UnitSystem& points,
                    against + " " + against_units.work + "/" + against_units.traffic);
 }
 
+std::string bandwidth_run_note(const PointLeftOut& run, const std::string& outcome,
+                               const std::string& file, bool brief) {
+  const std::string what =
+      brief ? run.reason + ": a bandwidth run, not a point" : run.detail;  // detail names the run
+  return (file.empty() ? "" : file + ": ") + what + (outcome.empty() ? "" : ": " + outcome);
+}
+
 double RunRecord::spread() const {
   if (const auto s = rate_spread_from_times(times)) return *s;
   return rate_spread_from_summary(min, median, max).value_or(0);

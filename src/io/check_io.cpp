@@ -12,6 +12,7 @@
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 
@@ -151,19 +152,27 @@ json optional_number(const std::optional<double>& x) {
 json machines_diff_to_json(const RoofSetDiff& d, const MachineDocument& a,
                            const MachineDocument& b) {
   json roofs = json::array();
-  for (const auto& c : d.changes)
-    roofs.push_back({{"name", c.name},
-                     {"roof_a", c.roof_a},
-                     {"roof_b", c.roof_b},
-                     {"kind", c.compute ? "compute" : "memory"},
-                     {"a", c.a},
-                     {"b", c.b},
-                     {"ratio", c.ratio},
-                     {"spread_a", optional_number(c.spread_a)},
-                     {"spread_b", optional_number(c.spread_b)},
-                     {"noise", optional_number(c.noise)},
-                     {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)},
-                     {"too_noisy", c.noise && *c.noise >= kBlindNoise}});
+  for (const auto& c : d.changes) {
+    json row = {{"name", c.name},
+                {"roof_a", c.roof_a},
+                {"roof_b", c.roof_b},
+                {"kind", c.compute ? "compute" : "memory"},
+                {"a", c.a},
+                {"b", c.b},
+                {"ratio", c.ratio},
+                {"spread_a", optional_number(c.spread_a)},
+                {"spread_b", optional_number(c.spread_b)},
+                {"noise", optional_number(c.noise)},
+                {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)},
+                {"too_noisy", c.noise && *c.noise >= kBlindNoise},
+                {"comparable", !c.work_units_differ}};
+    // A compute roof's rate in its own unit (OP/s on an integer roof), as the points' are.
+    if (c.compute) {
+      row["unit_a"] = c.work_unit_a + "/s";
+      row["unit_b"] = c.work_unit_b + "/s";
+    }
+    roofs.push_back(row);
+  }
   json j = {{"schema", "roofline.diff"},
             {"version", 1},
             {"kind", "machines"},
@@ -177,7 +186,10 @@ json machines_diff_to_json(const RoofSetDiff& d, const MachineDocument& a,
                   {"b", d.ridge_b},
                   {"ratio", d.ridge_ratio},
                   {"roofs_a", d.ridge_roofs_a},
-                  {"roofs_b", d.ridge_roofs_b}};
+                  {"roofs_b", d.ridge_roofs_b},
+                  {"unit_a", d.ridge_units_a.intensity()},
+                  {"unit_b", d.ridge_units_b.intensity()},
+                  {"comparable", !d.ridge_work_units_differ}};
   return j;
 }
 
@@ -203,6 +215,12 @@ json points_diff_to_json(const PointsDiff& d, const std::string& label_a,
          {"exceeds_spread", c.exceeds_spread ? json(*c.exceeds_spread) : json(nullptr)},
          {"too_noisy", c.noise && *c.noise >= kBlindNoise},
          {"comparable", !c.work_units_differ}});
+  // The runs that are no point (copy: W = 0), as plot, point and check list them.
+  auto runs = [](const std::vector<PointLeftOut>& left) {
+    json out = json::array();
+    for (const auto& n : left) out.push_back(left_out_to_json(n));
+    return out;
+  };
   return {{"schema", "roofline.diff"},
           {"version", 1},
           {"kind", "points"},
@@ -210,7 +228,9 @@ json points_diff_to_json(const PointsDiff& d, const std::string& label_a,
           {"b", label_b},
           {"points", rows},
           {"only_a", d.only_a},
-          {"only_b", d.only_b}};
+          {"only_b", d.only_b},
+          {"not_compared_a", runs(d.not_compared_a)},
+          {"not_compared_b", runs(d.not_compared_b)}};
 }
 
 namespace {
@@ -269,6 +289,9 @@ struct CheckRun {
 struct CheckVerdicts {
   std::vector<std::string> fails, passes;
   bool judged = false;
+  /// A check not made, and why, for the report's notes as well as the point's line (a pair of
+  /// work of different units: no regression check).
+  std::vector<std::string> not_made;
 };
 
 /// Resolves the request: the points' units must be the machine's and the baseline's, and with a
@@ -368,7 +391,14 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
                             CheckVerdicts& v, std::map<std::string, bool>& seen) {
   const auto it = run.base_index.find(p.name);
   if (it == run.base_index.end()) {
-    v.passes.push_back("not in the baseline: no regression check");
+    // A run of that name the baseline holds as a bandwidth run (W = 0) is no point to compare.
+    const auto& base_runs = run.base->doc.not_points;
+    const auto as_run = std::find_if(base_runs.begin(), base_runs.end(),
+                                     [&](const PointLeftOut& n) { return n.name == p.name; });
+    v.passes.push_back(as_run == base_runs.end()
+                           ? std::string("not in the baseline: no regression check")
+                           : "in the baseline as a bandwidth run (" + as_run->reason +
+                                 "), not a point: no regression check");
     return;
   }
   seen[p.name] = true;
@@ -380,14 +410,19 @@ void check_point_regression(const CheckRun& run, const Point& p, size_t i, json&
   if (work_units_differ(b, p, now.doc.units)) {
     const std::string unit_b = point_units(b, now.doc.units).work,
                       unit_p = point_units(p, now.doc.units).work;
+    const std::string why = "work of different units (" + terminal_safe(unit_b) +
+                            " in the baseline, " + terminal_safe(unit_p) + " now)";
     v.passes.push_back("P " + format_work_rate(p.performance(), point_units(p, now.doc.units)) +
                        " against baseline " +
                        format_work_rate(b.performance(), point_units(b, now.doc.units)) +
-                       ": not compared: work of different units (" + terminal_safe(unit_b) +
-                       " in the baseline, " + terminal_safe(unit_p) + " now): no regression check");
+                       ": not compared: " + why + ": no regression check");
+    // Said where the points not judged are looked for too: a note, and the entry's field.
+    v.not_made.push_back("point '" + terminal_safe(p.name) +
+                         "' not compared with the baseline: " + why + ": no regression check");
     pj["baseline_performance"] = b.performance().value;
     pj["baseline_work_unit"] = unit_b;
     pj["comparable"] = false;
+    pj["baseline_not_compared"] = why;
     return;
   }
   const RegressionJudgement rj =
@@ -470,6 +505,7 @@ void check_judge_point(const CheckRun& run, size_t i, CheckReport& out, json& ou
                               : CheckStatus::skipped;
   c.why = v.fails;
   c.why.insert(c.why.end(), v.passes.begin(), v.passes.end());
+  out.notes.insert(out.notes.end(), v.not_made.begin(), v.not_made.end());
   pj["status"] = to_string(c.status);
   pj["why"] = c.why;
   out_points.push_back(pj);
@@ -491,17 +527,48 @@ void check_baseline_only_points(const CheckRun& run, const std::map<std::string,
     }
 }
 
+/// A bandwidth run listed as skipped: its line's reasons and its JSON entry (left_out_to_json's,
+/// as plot, point and diff list one, with the status and why).
+void check_skip_bandwidth_run(const PointLeftOut& n, std::vector<std::string> why,
+                              bool baseline_only, CheckReport& out, json& out_points) {
+  PointCheck c;
+  c.name = n.name;
+  c.status = CheckStatus::skipped;
+  c.why = std::move(why);
+  json entry = left_out_to_json(n);
+  entry["status"] = "skipped";
+  entry["why"] = c.why;
+  if (baseline_only) entry["baseline_only"] = true;
+  out_points.push_back(entry);
+  out.checks.push_back(std::move(c));
+}
+
 /// The run's records that are no point (a copy's bandwidth, W = 0): listed as skipped, not
-/// judged, rather than left out unsaid (or the file refused when they are all it holds).
+/// judged, rather than left out unsaid (or the file refused when they are all it holds); then
+/// the baseline's that are neither a bandwidth run nor a point of the run, as the baseline's
+/// points the run lacks are.
 void check_bandwidth_only_runs(const CheckRun& run, CheckReport& out, json& out_points) {
+  auto named = [](const std::vector<PointLeftOut>& runs, const std::string& name) {
+    return std::any_of(runs.begin(), runs.end(),
+                       [&](const PointLeftOut& r) { return r.name == name; });
+  };
+  const std::vector<PointLeftOut> none;
+  const std::vector<PointLeftOut>& base_runs = run.base ? run.base->doc.not_points : none;
   for (const auto& n : run.now.doc.not_points) {
-    PointCheck c;
-    c.name = n.name;
-    c.status = CheckStatus::skipped;
-    c.why.push_back(n.reason + ": a bandwidth run, not a point: not judged");
-    out_points.push_back(
-        {{"name", n.name}, {"status", "skipped"}, {"why", c.why}, {"bandwidth_only", true}});
-    out.checks.push_back(std::move(c));
+    std::vector<std::string> why = {bandwidth_run_note(n, "not judged", "", true)};
+    if (named(base_runs, n.name))
+      why.push_back("a bandwidth run in the baseline too: not compared");
+    check_skip_bandwidth_run(n, std::move(why), false, out, out_points);
+  }
+  for (const auto& n : base_runs) {
+    if (named(run.now.doc.not_points, n.name) ||
+        std::any_of(run.now.doc.points.begin(), run.now.doc.points.end(),
+                    [&](const Point& p) { return p.name == n.name; }))
+      continue;
+    check_skip_bandwidth_run(n,
+                             {"in the baseline only: missing from " + run.now_name + "; " +
+                              bandwidth_run_note(n, "not compared", "", true)},
+                             true, out, out_points);
   }
 }
 

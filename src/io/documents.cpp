@@ -391,7 +391,19 @@ std::vector<PointLeftOut> bandwidth_only_runs(const json& j, const Where& top) {
     std::string detail = name + " does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run";
     if (const auto b = io::get_optional_quantity(runs[i], "bandwidth", Dimension::byte_rate, rw))
       detail += " (Q/T = " + format_byte_rate(ByteRate(*b)) + ")";
-    out.push_back({name, "no arithmetic, W = 0", detail + ", not a point"});
+    PointLeftOut run{name, "no arithmetic, W = 0", detail + ", not a point"};
+    run.bandwidth_only = true;
+    // Its Q and T, as a run's point carries them (run_record_to_json: traffic, sustained).
+    if (runs[i].contains("traffic")) {
+      const json& t = runs[i]["traffic"];
+      if (!t.is_array()) io::fail(rw / "traffic", "expected [{level, bytes}]");
+      for (size_t k = 0; k < t.size(); ++k)
+        run.traffic.push_back(
+            {io::get_string(t[k], "level", (rw / "traffic")[k]),
+             Bytes(io::get_quantity(t[k], "bytes", Dimension::bytes, (rw / "traffic")[k]))});
+    }
+    run.time = io::get_optional_quantity(runs[i], "sustained", Dimension::seconds, rw).value_or(0);
+    out.push_back(std::move(run));
   }
   return out;
 }

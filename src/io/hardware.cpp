@@ -113,6 +113,19 @@ bool matches_filter(const HardwareSummary& e, const HardwareFilter& f) {
   return true;
 }
 
+namespace {
+
+/// Why a link's latency row says "unknown": the file's value could not be read (the problem,
+/// naming the field), else what its latency_source says (the catalogue names why none is
+/// published), else that the file gives none.
+std::string unknown_latency_reason(const InterconnectFacts& link) {
+  if (link.problem.find("latency") != std::string::npos) return "not read: " + link.problem;
+  if (!link.latency_source.empty()) return link.latency_source;
+  return "not given in the file (latency null, and no latency_source says why)";
+}
+
+}  // namespace
+
 std::vector<ValueSource> value_sources(const MachineDocument& m) {
   std::vector<ValueSource> out;
   const MachineFacts f = machine_facts(m);
@@ -144,7 +157,7 @@ std::vector<ValueSource> value_sources(const MachineDocument& m) {
     if (link.lists_latency)
       out.push_back({link.name + " latency",
                      link.latency ? format_seconds(*link.latency) : std::string("unknown"),
-                     link.latency_source});
+                     link.latency ? link.latency_source : unknown_latency_reason(link)});
   }
   for (const auto& c : f.caches)
     out.push_back({c.level + " size", format_si(c.size_bytes, "B"), c.source});

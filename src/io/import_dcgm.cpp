@@ -485,7 +485,8 @@ Point dcgm_point(const DcgmSummary& s, const DcgmWorkRate& w, const DcgmPeaks& p
 
 /// The entity's line of averages: samples, utilisation, SM and tensor activity, DRAM, power.
 std::string dcgm_summary_line(const DcgmSummary& s) {
-  std::string line2 = s.entity + ": " + std::to_string(s.samples) + " samples";
+  std::string line2 =
+      s.entity + ": " + std::to_string(s.samples) + (s.samples == 1 ? " sample" : " samples");
   if (s.gpu_util) line2 += ", GPU utilisation " + format_number(*s.gpu_util * 100, 3) + "%";
   if (s.sm_active) line2 += ", SM active " + format_number(*s.sm_active * 100, 3) + "%";
   if (s.tensor_active) {

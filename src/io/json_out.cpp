@@ -157,6 +157,15 @@ json result_units_to_json(const UnitSystem& u) {
 json left_out_to_json(const PointLeftOut& p, bool flagged) {
   json j = {{"name", p.name}, {"reason", p.reason}, {"detail", p.detail}};
   if (flagged) j["not_drawn"] = true;
+  if (p.bandwidth_only) {
+    // A bandwidth run (W = 0): its Q and T, as its document gives them.
+    j["bandwidth_only"] = true;
+    json traffic = json::array();
+    for (const auto& t : p.traffic)
+      traffic.push_back({{"level", t.level}, {"bytes", t.bytes.value}});
+    j["traffic"] = traffic;
+    j["time"] = p.time > 0 ? json(p.time) : json(nullptr);
+  }
   return j;
 }
 

@@ -99,8 +99,10 @@ std::string memory_beyond_capacity(const std::string& what, Bytes total, double 
 }  // namespace
 
 double check_chunk(double chunk) {
-  if (!(chunk >= 0) || !std::isfinite(chunk) || chunk != std::floor(chunk))
-    throw InputError("--chunk: must be a whole number ≥ 1 (got " + format_number(chunk) + ")");
+  if (chunk == 0) return 0;  // not given: the prefill in one step
+  if (!(chunk >= 1) || !std::isfinite(chunk) || chunk != std::floor(chunk))
+    throw InputError("--chunk: must be a whole number of tokens ≥ 1 (got " + format_number(chunk) +
+                     "); without it the prefill runs in one step");
   return chunk;
 }
 

@@ -222,17 +222,74 @@ std::string render_ridges_not_at_level(const std::vector<HardwareSummary>& entri
                              "'): " + terminal_safe(join(names)) + "\n";
 }
 
+namespace {
+
+/// Whether `g` is one of the default groups, whose roofs are always the highest dense roof of
+/// their precisions (a --precision value may name a roof instead, a sparse one too).
+bool default_group(const PrecisionGroup& g) {
+  const auto& d = default_precision_groups();
+  return std::any_of(d.begin(), d.end(), [&](const PrecisionGroup& x) {
+    return x.label == g.label && x.precisions == g.precisions;
+  });
+}
+
+/// The roof a ridge column was taken at, as the table's heading says it (find_compute_roof's
+/// rule): "highest dense roof of fp32" for a precision, "sparse roof 'fp16 tensor sparse'" for a
+/// roof named by the --precision value, both where some machines have the roof by name and
+/// others only by precision.
+std::string ridge_roof_basis(const std::vector<RidgeRow>& rows, const PrecisionGroup& g,
+                             size_t column) {
+  bool named = false, sparse = false, by_precision = false;
+  for (const auto& row : rows) {
+    if (column >= row.ridges.size() || !row.ridges[column]) continue;
+    const ComputeRoof* c = row.device->machine.roofs.find_compute(row.ridges[column]->compute_roof);
+    const bool by_name = c && c->name == g.label;
+    named |= by_name;
+    sparse |= by_name && c->sparse;
+    by_precision |= !by_name;
+  }
+  const std::string label = terminal_safe(g.label);
+  if (!named) return "highest dense roof of " + label;
+  return std::string(sparse ? "sparse roof '" : "roof '") + label + "'" +
+         (by_precision ? " (else the highest dense roof of " + label + ")" : "");
+}
+
+/// The roofs the ridge columns were taken at: `all_dense` ("highest dense roof of each
+/// precision") when every column took the highest dense roof, else each column's roof
+/// (ridge_roof_basis), joined by "; ".
+std::string ridge_roofs_heading(const std::vector<RidgeRow>& rows,
+                                const std::vector<PrecisionGroup>& groups,
+                                const std::string& all_dense_text) {
+  std::vector<std::string> bases;
+  bool all_dense = true;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    bases.push_back(ridge_roof_basis(rows, groups[g], g));
+    all_dense = all_dense && bases.back().rfind("highest dense roof of ", 0) == 0;
+  }
+  return all_dense ? all_dense_text : join(bases, "; ");
+}
+
+}  // namespace
+
 std::string render_ridges_left_out(const std::vector<std::string>& left_out,
                                    const std::vector<PrecisionGroup>& groups) {
   if (left_out.empty()) return "";
   std::vector<std::string> labels;
-  for (const auto& g : groups) labels.push_back(g.label);
-  return "not listed (no dense roof of " + join(labels) + "): " + terminal_safe(join(left_out)) +
-         "\n";
+  bool all_default = true;
+  for (const auto& g : groups) {
+    labels.push_back(terminal_safe(g.label));
+    all_default = all_default && default_group(g);
+  }
+  // A --precision value picks the roof of that name where there is one (a sparse one too), else
+  // the highest dense roof of that precision: those left out have neither.
+  const std::string why = all_default ? "no dense roof of " + join(labels)
+                                      : "no roof named " + join(labels, " or ") +
+                                            ", nor a dense roof of " + join(labels);
+  return "not listed (" + why + "): " + terminal_safe(join(left_out)) + "\n";
 }
 
 std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
-                              const std::vector<PrecisionGroup>& groups) {
+                              const std::vector<PrecisionGroup>& groups, const std::string& level) {
   std::vector<std::string> header = {"year", "name", "memory", "bandwidth"};
   for (const auto& g : groups) header.push_back("I* " + g.label);
   Table t(header);
@@ -256,14 +313,17 @@ std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
     }
     t.add_row(cells);
   }
-  std::string text =
-      "Ridge points I* = peak / bandwidth (FLOP/byte; OP/byte for integer roofs), highest dense "
-      "roof of each precision against main memory, by release year (docs/model.md §8)\n";
+  const std::string dense = "highest dense roof of each precision";
+  const std::string heading = ridge_roofs_heading(rows, groups, dense);
+  std::string text = "Ridge points I* = peak / bandwidth (FLOP/byte; OP/byte for integer roofs), " +
+                     heading + " against " +
+                     (level.empty() ? std::string("main memory") : terminal_safe(level)) +
+                     ", by release year (docs/model.md §8)\n";
   text += t.render();
   if (integer)
-    text +=
-        "* OP/byte: the group's highest dense roof is an integer one (int8: OP/s), the other "
-        "cells FLOP/byte\n";
+    text += std::string("* OP/byte: the group's ") +
+            (heading == dense ? "highest dense roof" : "roof") +
+            " is an integer one (int8: OP/s), the other cells FLOP/byte\n";
   if (narrow)
     text +=
         "† the device's only roof of the group accumulates narrower than fp32 (GeForce's "
@@ -297,8 +357,9 @@ TrajectoryInput ridge_trajectory(const std::vector<RidgeRow>& rows,
                                  const std::string& level, const std::string& kind) {
   TrajectoryInput t;
   t.title = "Memory-wall trajectory: ridge points by release year";
-  t.subtitle = "I* = π/β of the highest dense roof of each precision group against " +
-               (level.empty() ? std::string("main memory") : level) +
+  t.subtitle = "I* = π/β of the " +
+               ridge_roofs_heading(rows, groups, "highest dense roof of each precision group") +
+               " against " + (level.empty() ? std::string("main memory") : level) +
                (kind.empty() ? std::string() : ", kind " + lower(kind)) + " (docs/model.md §8)";
   for (size_t g = 0; g < groups.size(); ++g) {
     TrajectorySeries series{groups[g].label, {}};

@@ -196,6 +196,13 @@ std::string spread_or_none(const std::optional<double>& x) {
   return x ? noise_percent(*x) : std::string("none");
 }
 
+/// Two figures of work of different units (FLOP in A, OP in B): their ratio is no change of one
+/// rate (docs/model.md §11), so it is said, not judged — two points or two machines' roofs alike.
+std::string work_units_not_compared(const std::string& unit_a, const std::string& unit_b) {
+  return "not compared: work of different units (" + terminal_safe(unit_a) + " in A, " +
+         terminal_safe(unit_b) + " in B)";
+}
+
 /// B/A with digits enough to read apart from the noise it is judged against (0.96996, not 0.97,
 /// when the noise is 3%).
 std::string ratio_beside_noise(double ratio, const std::optional<double>& noise) {
@@ -212,24 +219,31 @@ std::string render_machines_diff(const RoofSetDiff& d, const RoofSet& a,
   std::string t = "A: " + terminal_safe(a.name) + " (" + terminal_safe(origin_a) +
                   ")\nB: " + terminal_safe(b.name) + " (" + terminal_safe(origin_b) + ")\n";
   for (const auto& c : d.changes) {
-    // An integer roof's rate is in OP/s (units_of), as `hw show` prints it.
-    const ComputeRoof* roof = c.compute ? a.find_compute(c.roof_a) : nullptr;
-    const UnitSystem cu = roof ? a.units_of(*roof) : u;
-    const std::string va =
-        c.compute ? format_work_rate(WorkRate(c.a), cu) : format_byte_rate(ByteRate(c.a), u);
-    const std::string vb =
-        c.compute ? format_work_rate(WorkRate(c.b), cu) : format_byte_rate(ByteRate(c.b), u);
+    // Each side's integer roof in OP/s (units_of), as `hw show` prints it.
+    const std::string va = c.compute ? format_work_rate(WorkRate(c.a), {c.work_unit_a, u.traffic})
+                                     : format_byte_rate(ByteRate(c.a), u);
+    const std::string vb = c.compute
+                               ? format_work_rate(WorkRate(c.b), {c.work_unit_b, b.units.traffic})
+                               : format_byte_rate(ByteRate(c.b), u);
     t += std::string(c.compute ? "compute " : "memory ") + terminal_safe(c.name) + ": " + va +
          " → " + vb + ", B/A = " + ratio_beside_noise(c.ratio, c.noise) + " (spread A " +
-         spread_or_none(c.spread_a) + ", B " + spread_or_none(c.spread_b) +
-         "): " + noise_verdict(c.exceeds_spread, c.noise) + "\n";
+         spread_or_none(c.spread_a) + ", B " + spread_or_none(c.spread_b) + "): " +
+         // FLOP/s against OP/s: no change of one rate, so not judged against the noise.
+         (c.work_units_differ ? work_units_not_compared(c.work_unit_a, c.work_unit_b)
+                              : noise_verdict(c.exceeds_spread, c.noise)) +
+         "\n";
   }
   for (const auto& n : d.only_a) t += "only in A: " + terminal_safe(n) + "\n";
   for (const auto& n : d.only_b) t += "only in B: " + terminal_safe(n) + "\n";
   if (d.ridge_a > 0)
-    t += "ridge I* = π/β: " + format_intensity(Intensity(d.ridge_a), u) + " (" + d.ridge_roofs_a +
-         ") → " + format_intensity(Intensity(d.ridge_b), u) + " (" + d.ridge_roofs_b +
-         "), B/A = " + format_number(d.ridge_ratio, 4) + "\n";
+    t += "ridge I* = π/β: " + format_intensity(Intensity(d.ridge_a), d.ridge_units_a) + " (" +
+         terminal_safe(d.ridge_roofs_a) + ") → " +
+         format_intensity(Intensity(d.ridge_b), d.ridge_units_b) + " (" +
+         terminal_safe(d.ridge_roofs_b) + "), " +
+         (d.ridge_work_units_differ
+              ? work_units_not_compared(d.ridge_units_a.work, d.ridge_units_b.work)
+              : "B/A = " + format_number(d.ridge_ratio, 4)) +
+         "\n";
   return t;
 }
 
@@ -250,10 +264,8 @@ std::string render_points_diff(const PointsDiff& d, const std::string& label_a,
          ", B/A = " + ratio_beside_noise(c.ratio, c.noise) + "; " + i_text + " (spread A " +
          spread_or_none(c.spread_a) + ", B " + spread_or_none(c.spread_b) + "): " +
          // FLOP/s against OP/s: no change of one rate, so not judged against the noise.
-         (c.work_units_differ
-              ? "not compared: work of different units (" + terminal_safe(c.units_a.work) +
-                    " in A, " + terminal_safe(c.units_b.work) + " in B)"
-              : noise_verdict(c.exceeds_spread, c.noise)) +
+         (c.work_units_differ ? work_units_not_compared(c.units_a.work, c.units_b.work)
+                              : noise_verdict(c.exceeds_spread, c.noise)) +
          // Work counted on another unit (fp32 in A, fp16 in B) is said beside the ratio.
          (c.precision_changed
               ? "; precision " + terminal_safe(c.precision_a) + " → " +
@@ -263,6 +275,18 @@ std::string render_points_diff(const PointsDiff& d, const std::string& label_a,
   }
   for (const auto& n : d.only_a) t += "only in A: " + terminal_safe(n) + "\n";
   for (const auto& n : d.only_b) t += "only in B: " + terminal_safe(n) + "\n";
+  // The runs that are no point (copy: W = 0), each once, with the documents that hold it.
+  auto holds = [](const std::vector<PointLeftOut>& runs, const std::string& name) {
+    return std::any_of(runs.begin(), runs.end(),
+                       [&](const PointLeftOut& r) { return r.name == name; });
+  };
+  for (const auto& n : d.not_compared_a)
+    t += terminal_safe(n.name) + (holds(d.not_compared_b, n.name) ? " (A and B): " : " (A): ") +
+         terminal_safe(bandwidth_run_note(n, "not compared", "", true)) + "\n";
+  for (const auto& n : d.not_compared_b)
+    if (!holds(d.not_compared_a, n.name))
+      t += terminal_safe(n.name) +
+           " (B): " + terminal_safe(bandwidth_run_note(n, "not compared", "", true)) + "\n";
   return t;
 }
 

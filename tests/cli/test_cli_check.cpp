@@ -559,4 +559,85 @@ TEST(CliCheck, ReadsWhatRooflineRunWrites) {
                      run["points"][i]["diagnosis"]["attainment"].get<double>());
   }
 }
+TEST(CliCheck, ABaselinesBandwidthRunsAndPointsNotComparedAreListed) {
+  // The run: triad, an int8 point k (OP), a scale point, a copy bandwidth run (W = 0). The
+  // baseline: triad, k in FLOP, scale and copy at L1 and DRAM as bandwidth runs. Each run the
+  // baseline holds is said (it was left out unsaid), and k, whose work is of other units, is
+  // named in a note as well as on its line: a reader of the notes or the JSON finds it.
+  TempDir d;
+  const json copy_l1 = {{"kernel", "copy"}, {"level", "L1"}, {"variant", ""}, {"bandwidth", 2e10}};
+  write_text(d.file("now.json"),
+             json({{"schema", "roofline.points"},
+                   {"version", 1},
+                   {"points",
+                    {{{"name", "triad @L1"}, {"work", 2}, {"traffic", 24}, {"time", 1}},
+                     {{"name", "k"},
+                      {"work", 80},
+                      {"traffic", 1},
+                      {"time", 1},
+                      {"precision", "int8"},
+                      {"work_unit", "OP"}},
+                     {{"name", "scale @L1"}, {"work", 1}, {"traffic", 16}, {"time", 1}}}},
+                   {"run", {{"bandwidth_only", {copy_l1}}}}})
+                 .dump());
+  write_text(d.file("base.json"),
+             json({{"schema", "roofline.points"},
+                   {"version", 1},
+                   {"points",
+                    {{{"name", "triad @L1"}, {"work", 2}, {"traffic", 24}, {"time", 1}},
+                     {{"name", "k"}, {"work", 80}, {"traffic", 1}, {"time", 1}}}},
+                   {"run",
+                    {{"bandwidth_only",
+                      {copy_l1,
+                       {{"kernel", "copy"}, {"level", "DRAM"}, {"variant", ""}},
+                       {{"kernel", "scale"}, {"level", "L1"}, {"variant", ""}}}}}}})
+                 .dump());
+  auto r = run_cli({"check", d.file("now.json"), "--baseline", d.file("base.json")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string k_why = "work of different units (FLOP in the baseline, OP now)";
+  EXPECT_NE(r.out.find("SKIP  k: P 80 OP/s against baseline 80 FLOP/s: not compared: " + k_why +
+                       ": no regression check\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("SKIP  scale @L1: in the baseline as a bandwidth run (no arithmetic, W = "
+                       "0), not a point: no regression check\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("SKIP  copy @L1: no arithmetic, W = 0: a bandwidth run, not a point: not "
+                       "judged; a bandwidth run in the baseline too: not compared\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(
+      r.out.find("SKIP  copy @DRAM: in the baseline only: missing from " + d.file("now.json") +
+                 "; no arithmetic, W = 0: a bandwidth run, not a point: not compared\n"),
+      std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("note: point 'k' not compared with the baseline: " + k_why +
+                       ": no regression check\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("roofline check: passed, 5 points: 1 passed, 0 failed, 4 skipped\n"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"check", d.file("now.json"), "--baseline", d.file("base.json"), "--json"});
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 5u) << r.out;
+  EXPECT_EQ(j["points"][1]["baseline_not_compared"], k_why);
+  EXPECT_FALSE(j["points"][1]["comparable"].get<bool>());
+  EXPECT_FALSE(j["points"][0].contains("baseline_not_compared")) << r.out;
+  EXPECT_EQ(j["notes"], json::array({"point 'k' not compared with the baseline: " + k_why +
+                                     ": no regression check"}));
+  const json& copy = j["points"][3];
+  EXPECT_EQ(copy["name"], "copy @L1");
+  EXPECT_TRUE(copy["bandwidth_only"].get<bool>());
+  EXPECT_EQ(copy["reason"], "no arithmetic, W = 0");
+  EXPECT_FALSE(copy.contains("baseline_only"));
+  const json& dram = j["points"][4];
+  EXPECT_EQ(dram["name"], "copy @DRAM");
+  EXPECT_EQ(dram["status"], "skipped");
+  EXPECT_TRUE(dram["bandwidth_only"].get<bool>());
+  EXPECT_TRUE(dram["baseline_only"].get<bool>());
+  EXPECT_EQ(j["counts"]["skipped"], 4);
+}
+
 }  // namespace ROOFLINE_UNITY_ID

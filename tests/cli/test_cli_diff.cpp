@@ -358,6 +358,114 @@ TEST(CliDiff, PointsOfDifferentWorkUnitsAreNotCompared) {
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
 }
 
+// A points document of `roofline run` holding a bandwidth run (copy: W = 0, no point) beside
+// its points; `with_copy_at_dram` adds one more.
+std::string run_points(bool with_copy_at_dram) {
+  json runs = json::array();
+  runs.push_back({{"kernel", "copy"},
+                  {"level", "L1"},
+                  {"variant", ""},
+                  {"bandwidth", 2e10},
+                  {"sustained", 1.5e-6},
+                  {"traffic", {{{"level", "L1"}, {"bytes", 32768}}}}});
+  if (with_copy_at_dram) runs.push_back({{"kernel", "copy"}, {"level", "DRAM"}, {"variant", ""}});
+  json j = {
+      {"schema", "roofline.points"},
+      {"version", 1},
+      {"points", {{{"name", "triad @L1"}, {"work", 2048}, {"traffic", 49152}, {"time", 2e-6}}}},
+      {"run", {{"bandwidth_only", runs}}}};
+  return j.dump();
+}
+
+TEST(CliDiff, BandwidthRunsAreSaidNotCompared) {
+  // A run of no arithmetic is no point: diff lists it, with the documents that hold it and why,
+  // where it dropped it unsaid; in the JSON as plot, point and check list it.
+  TempDir d;
+  write_text(d.file("a.json"), run_points(true));
+  write_text(d.file("b.json"), run_points(false));
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\ncopy @L1 (A and B): no arithmetic, W = 0: a bandwidth run, not a point: "
+                       "not compared\ncopy @DRAM (A): no arithmetic, W = 0: a bandwidth run, not a "
+                       "point: not compared\n"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"diff", d.file("b.json"), d.file("a.json")});
+  EXPECT_NE(r.out.find("\ncopy @DRAM (B): no arithmetic"), std::string::npos) << r.out;
+  r = run_cli({"diff", d.file("a.json"), d.file("b.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["not_compared_a"].size(), 2u) << r.out;
+  ASSERT_EQ(j["not_compared_b"].size(), 1u) << r.out;
+  const json& copy = j["not_compared_a"][0];
+  EXPECT_EQ(copy["name"], "copy @L1");
+  EXPECT_EQ(copy["reason"], "no arithmetic, W = 0");
+  EXPECT_EQ(copy["detail"],
+            "copy @L1 does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run (Q/T = 20 GB/s), "
+            "not a point");
+  EXPECT_TRUE(copy["bandwidth_only"].get<bool>());
+  EXPECT_EQ(copy["traffic"], json::parse(R"([{"level": "L1", "bytes": 32768.0}])"));
+  EXPECT_DOUBLE_EQ(copy["time"].get<double>(), 1.5e-6);
+  EXPECT_TRUE(j["not_compared_a"][1]["time"].is_null()) << r.out;
+  EXPECT_EQ(j["not_compared_a"][1]["traffic"], json::array()) << r.out;
+  EXPECT_EQ(j["points"].size(), 1u) << r.out;
+  // Documents without such runs: empty lists, no line.
+  write_text(d.file("c.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "k", "work": 1, "traffic": 1, "time": 1}]})");
+  r = run_cli({"diff", d.file("c.json"), d.file("c.json"), "--json"});
+  EXPECT_EQ(json::parse(r.out)["not_compared_a"], json::array()) << r.out;
+  r = run_cli({"diff", d.file("c.json"), d.file("c.json")});
+  EXPECT_EQ(r.out.find("not compared"), std::string::npos) << r.out;
+}
+
+TEST(CliDiff, MachineRoofsOfDifferentWorkUnitsAreNotCompared) {
+  // A's default roof counts FLOP, B's only roof OP (int8): each is printed in its own unit and
+  // neither the roofs nor the ridges are compared (the row read "1 TFLOP/s → 4 TFLOP/s, B/A = 4").
+  TempDir d;
+  write_text(d.file("a.json"), R"({"schema": "roofline.machine", "version": 1, "name": "fp",
+    "compute": [{"name": "fp32", "precision": "fp32", "peak": 1e12}],
+    "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  write_text(d.file("b.json"), R"({"schema": "roofline.machine", "version": 1, "name": "int",
+    "compute": [{"name": "int8", "precision": "int8", "peak": 4e12}],
+    "memory": [{"level": "DRAM", "bandwidth": 1e11}]})");
+  auto r = run_cli({"diff", d.file("a.json"), d.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\ncompute fp32 → int8 (default compute roofs, of different precisions: "
+                       "fp32 against int8): 1 TFLOP/s → 4 TOP/s, B/A = 4 (spread A none, B none): "
+                       "not compared: work of different units (FLOP in A, OP in B)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nridge I* = π/β: 10 FLOP/byte (fp32 / DRAM) → 40 OP/byte (int8 / DRAM), "
+                       "not compared: work of different units (FLOP in A, OP in B)\n"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"diff", d.file("a.json"), d.file("b.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  bool seen = false;
+  for (const auto& row : j["roofs"]) {
+    if (row["kind"] != "compute") {
+      EXPECT_TRUE(row["comparable"].get<bool>()) << row.dump();
+      EXPECT_FALSE(row.contains("unit_a")) << row.dump();
+      continue;
+    }
+    seen = true;
+    EXPECT_FALSE(row["comparable"].get<bool>()) << row.dump();
+    EXPECT_TRUE(row["exceeds_spread"].is_null()) << row.dump();
+    EXPECT_EQ(row["unit_a"], "FLOP/s") << row.dump();
+    EXPECT_EQ(row["unit_b"], "OP/s") << row.dump();
+  }
+  EXPECT_TRUE(seen) << r.out;
+  EXPECT_FALSE(j["ridge"]["comparable"].get<bool>()) << r.out;
+  EXPECT_EQ(j["ridge"]["unit_a"], "FLOP/byte") << r.out;
+  EXPECT_EQ(j["ridge"]["unit_b"], "OP/byte") << r.out;
+  // The same units on both sides: compared, the ridge with its ratio.
+  write_text(d.file("c.json"), slurp(d.file("a.json")));
+  r = run_cli({"diff", d.file("a.json"), d.file("c.json")});
+  EXPECT_NE(r.out.find("(fp32 / DRAM), B/A = 1\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("not compared"), std::string::npos) << r.out;
+}
+
 // I is quoted at the first of A's traffic levels as the file gives them (docs/check.md), not the
 // first in alphabetical order: the JSON reader keeps the file's order of a traffic object.
 TEST(CliDiff, IntensityIsAtTheFirstLevelTheFileGives) {

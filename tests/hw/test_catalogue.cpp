@@ -996,4 +996,32 @@ TEST(Catalogue, ValueSourcesListEveryValueWithItsDocument) {
   }
   EXPECT_TRUE(seen);
 }
+
+TEST(Catalogue, AnUnknownLatencySaysWhy) {
+  // The row's source says why the latency is unknown: the file gives none and names no source,
+  // or its value could not be read (naming the field); a latency_source is said as written.
+  const MachineDocument b200 = load("b200");
+  auto latency_row = [&](const nlohmann::json& link_fields) {
+    MachineDocument m = b200;
+    nlohmann::json info = info_json(m);
+    auto& link = info["interconnects"][0];
+    link.erase("latency_source");
+    for (const auto& [k, v] : link_fields.items()) link[k] = v;
+    set_info(m, info);
+    for (const auto& r : value_sources(m))
+      if (r.value == "NVLink latency") return r;
+    ADD_FAILURE() << "no NVLink latency row";
+    return ValueSource{};
+  };
+  const ValueSource none = latency_row({{"latency", nullptr}});
+  EXPECT_EQ(none.figure, "unknown");
+  EXPECT_EQ(none.source, "not given in the file (latency null, and no latency_source says why)");
+  const ValueSource bad = latency_row({{"latency", -1}, {"latency_source", "a guess"}});
+  EXPECT_EQ(bad.figure, "unknown");
+  EXPECT_EQ(bad.source.rfind("not read: ", 0), 0u) << bad.source;
+  EXPECT_NE(bad.source.find("info.interconnects[NVLink]"), std::string::npos) << bad.source;
+  EXPECT_NE(bad.source.find("latency"), std::string::npos) << bad.source;
+  const ValueSource said = latency_row({{"latency", nullptr}, {"latency_source", "not published"}});
+  EXPECT_EQ(said.source, "not published");
+}
 }  // namespace ROOFLINE_UNITY_ID

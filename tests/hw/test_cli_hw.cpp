@@ -355,6 +355,42 @@ TEST(CliHw, CompareRegimes) {
   EXPECT_EQ(j["machines"][1]["memory_level"], "NVLink");
 }
 
+TEST(CliHw, CompareSaysBandwidthRunsAreNoPoints) {
+  // A document of `roofline run`'s copy runs alone (W = 0): refused as holding bandwidth runs,
+  // not points (it said "has no points to compare"); beside a point, each is said not compared.
+  TempDir dir;
+  const json copy = {{"kernel", "copy"}, {"level", "DRAM"}, {"variant", ""}, {"bandwidth", 2e10}};
+  json doc = {{"schema", "roofline.points"},
+              {"version", 1},
+              {"points", json::array()},
+              {"run", {{"bandwidth_only", {copy, copy}}}}};
+  doc["run"]["bandwidth_only"][1]["level"] = "L1";
+  write_text(dir.file("copy.json"), doc.dump());
+  auto r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("copy.json")});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.err.find("hw compare: " + dir.file("copy.json") +
+                       " has no points to compare: its 2 runs are bandwidth runs (no arithmetic, "
+                       "W = 0, so no intensity to compare at), not points"),
+            std::string::npos)
+      << r.err;
+  doc["run"]["bandwidth_only"].erase(1);
+  write_text(dir.file("one.json"), doc.dump());
+  r = run_cli({"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("one.json")});
+  EXPECT_NE(r.err.find("its one run is a bandwidth run (no arithmetic"), std::string::npos)
+      << r.err;
+  doc["points"] = json::parse(R"([{"name": "k", "work": 1e12, "traffic": 1e9, "time": 1}])");
+  write_text(dir.file("mixed.json"), doc.dump());
+  r = run_cli(
+      {"hw", "compare", "a100-80gb", "h100-sxm", "--point", dir.file("mixed.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out).size(), 1u) << r.out;
+  EXPECT_NE(r.err.find("roofline: note: " + dir.file("mixed.json") +
+                       ": copy @DRAM does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run "
+                       "(Q/T = 20 GB/s), not a point: not compared\n"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(CliHw, CompareAtPointsFromADocument) {
   TempDir dir;
   write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
@@ -515,6 +551,21 @@ TEST(CliHw, RidgesTakeASparseRoofByItsName) {
     EXPECT_DOUBLE_EQ(ridge["ridge"].get<double>(), sparse / ridge["bandwidth"].get<double>());
   }
   EXPECT_TRUE(seen) << r.out.substr(0, 600);
+  // The text names the roof taken, a sparse one by its name (it said "highest dense roof"), and
+  // the machines left out as having neither that roof nor a dense roof of that precision.
+  const auto t = run_cli({"hw", "ridges", "--precision", "fp16 tensor sparse"});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_EQ(t.out.rfind("Ridge points I* = peak / bandwidth (FLOP/byte; OP/byte for integer "
+                        "roofs), sparse roof 'fp16 tensor sparse' against main memory, by "
+                        "release year (docs/model.md §8)\n",
+                        0),
+            0u)
+      << t.out.substr(0, 300);
+  EXPECT_EQ(t.out.find("dense roof of each"), std::string::npos) << t.out.substr(0, 300);
+  EXPECT_NE(t.out.find("\nnot listed (no roof named fp16 tensor sparse, nor a dense roof of fp16 "
+                       "tensor sparse): v100-sxm2, "),
+            std::string::npos)
+      << t.out;
 }
 
 TEST(CliHw, RidgesReproduceTheSeedTrajectory) {

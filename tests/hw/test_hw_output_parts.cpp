@@ -89,4 +89,55 @@ TEST(HwOutputParts, RidgeTableAtALevelNamesTheDevicesWithoutItOnItsOwnLine) {
             (std::vector<std::string>{"mi250x", "l4\x1b[2J"}));
 }
 
+TEST(HwOutputParts, RidgeTableNamesTheRoofItTook) {
+  // --precision fp32: one machine has a roof named "fp32" (taken by its name), the other only
+  // "fp32 vector" (its highest dense roof of fp32); the heading says both, the footnote of an
+  // integer cell no "highest dense" roof, and a default group stays "highest dense roof".
+  std::vector<HardwareSummary> entries(2);
+  entries[0].name = "named";
+  entries[1].name = "vector";
+  ComputeRoof fp32;
+  fp32.name = "fp32";
+  fp32.precision = "fp32";
+  fp32.peak = WorkRate(1e12);
+  entries[0].machine.roofs.compute.push_back(fp32);
+  fp32.name = "fp32 vector";
+  entries[1].machine.roofs.compute.push_back(fp32);
+  MemoryRoof dram;
+  dram.level = "DRAM";
+  dram.bandwidth = ByteRate(1e11);
+  for (auto& e : entries) e.machine.roofs.memory.push_back(dram);
+  const std::vector<PrecisionGroup> groups = {precision_group("fp32")};
+  const std::vector<RidgeRow> rows = ridge_rows(entries, groups);
+  ASSERT_EQ(rows.size(), 2u);
+  const std::string text = render_ridge_rows(rows, groups);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "Ridge points I* = peak / bandwidth (FLOP/byte; OP/byte for integer roofs), roof "
+            "'fp32' (else the highest dense roof of fp32) against main memory, by release year "
+            "(docs/model.md §8)");
+  // Only the machine with the roof by name: no "else".
+  const std::vector<RidgeRow> first = {rows[0]};
+  const std::string one = render_ridge_rows(first, groups);
+  EXPECT_NE(one.find("integer roofs), roof 'fp32' against main memory"), std::string::npos) << one;
+  // Only the one by precision: the highest dense roof, said as the default groups say it.
+  const std::vector<RidgeRow> second = {rows[1]};
+  const std::string dense = render_ridge_rows(second, groups);
+  EXPECT_NE(dense.find("integer roofs), highest dense roof of each precision against main memory"),
+            std::string::npos)
+      << dense;
+  // At a --level: named in the heading, where it said "main memory".
+  EXPECT_NE(render_ridge_rows(second, groups, "NVLink")
+                .find("highest dense roof of each precision against NVLink, by release year"),
+            std::string::npos);
+  // Left out under a --precision value: neither a roof of that name nor a dense roof of it.
+  EXPECT_EQ(render_ridges_left_out({"npu"}, {precision_group("fp16 tensor sparse")}),
+            "not listed (no roof named fp16 tensor sparse, nor a dense roof of fp16 tensor "
+            "sparse): npu\n");
+  // A precision of the default groups: as the default table says it.
+  EXPECT_EQ(render_ridges_left_out({"npu"}, groups), "not listed (no dense roof of fp32): npu\n");
+  EXPECT_EQ(ridge_trajectory(rows, groups, "", "").subtitle,
+            "I* = π/β of the roof 'fp32' (else the highest dense roof of fp32) against main "
+            "memory (docs/model.md §8)");
+}
+
 }  // namespace ROOFLINE_UNITY_ID

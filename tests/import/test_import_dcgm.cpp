@@ -285,7 +285,7 @@ TEST(ImportDcgm, TensorPipesByInstructionUseTheirRoofs) {
                        "would count is not in W\n"),
             std::string::npos)
       << alone;
-  EXPECT_NE(alone.find("GPU 0: 1 samples, GPU utilisation 100%, tensor pipe HMMA 90%, DRAM 30%\n"),
+  EXPECT_NE(alone.find("GPU 0: 1 sample, GPU utilisation 100%, tensor pipe HMMA 90%, DRAM 30%\n"),
             std::string::npos)
       << alone;
   // TDFMA at the fp64 tensor roof (67 TFLOP/s), FP64A at the fp64 one (34): 0.8 × 67 + 0.1 × 34.

@@ -9,6 +9,7 @@
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json_out.hpp"
 
 using namespace roofline;
 using nlohmann::json;
@@ -395,6 +396,29 @@ TEST(Documents, RunDocumentIsAPointsDocumentWithItsRuns) {
   EXPECT_EQ(back.not_points[0].detail,
             "copy-fp64 @DRAM does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run (Q/T = "
             "12 GB/s), not a point");
+  // Its Q and T as the run gives them, and the one text and entry every command says it with.
+  EXPECT_TRUE(back.not_points[0].bandwidth_only);
+  ASSERT_EQ(back.not_points[0].traffic.size(), 1u);
+  EXPECT_EQ(back.not_points[0].traffic[0].level, "DRAM");
+  EXPECT_DOUBLE_EQ(back.not_points[0].traffic[0].bytes.value, 24e6);
+  EXPECT_DOUBLE_EQ(back.not_points[0].time, 2e-3);
+  EXPECT_EQ(bandwidth_run_note(back.not_points[0], "not drawn", "run.json"),
+            "run.json: " + back.not_points[0].detail + ": not drawn");
+  EXPECT_EQ(bandwidth_run_note(back.not_points[0], "not judged", "", true),
+            "no arithmetic, W = 0: a bandwidth run, not a point: not judged");
+  EXPECT_EQ(bandwidth_run_note(back.not_points[0], "", "", true),
+            "no arithmetic, W = 0: a bandwidth run, not a point");
+  EXPECT_EQ(left_out_to_json(back.not_points[0]),
+            json({{"name", "copy-fp64 @DRAM"},
+                  {"reason", "no arithmetic, W = 0"},
+                  {"detail", back.not_points[0].detail},
+                  {"bandwidth_only", true},
+                  {"traffic", {{{"level", "DRAM"}, {"bytes", 24e6}}}},
+                  {"time", 2e-3}}));
+  // A point left out for want of a roof carries none of it.
+  EXPECT_EQ(
+      left_out_to_json({"k", "no roof for fp16", "machine 'm' has no roof"}),
+      json({{"name", "k"}, {"reason", "no roof for fp16"}, {"detail", "machine 'm' has no roof"}}));
   EXPECT_DOUBLE_EQ(j["points"][0]["diagnosis"]["attainment"].get<double>(), 0.5);
   EXPECT_EQ(j["points"][0]["above_roof_cause"], "clock above base");
   EXPECT_FALSE(j["points"][0].contains("diagnosis_unavailable"));

@@ -107,6 +107,26 @@ TEST(LlmRequest, ChunkedPrefillReadsTheWeightsOncePerChunk) {
   EXPECT_NEAR(pairs_work, whole_work, 1e-9 * whole_work);
 }
 
+TEST(LlmRequest, AChunkIsAWholeNumberOfTokensOrNone) {
+  // 0 is none given (the prefill in one step); a whole number ≥ 1 is a chunk; anything else is
+  // refused with one message for the CLI and Python (python_message names it chunk).
+  EXPECT_EQ(check_chunk(0), 0);
+  EXPECT_EQ(check_chunk(1), 1);
+  EXPECT_EQ(check_chunk(2048), 2048);
+  for (const auto& [v, shown] : {std::pair{2.5, "2.5"}, std::pair{0.5, "0.5"},
+                                 std::pair{-1.0, "-1"}, std::pair{HUGE_VAL, "inf"}}) {
+    try {
+      check_chunk(v);
+      ADD_FAILURE() << "accepted " << shown;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("--chunk: must be a whole number of tokens ≥ 1 "
+                                                   "(got ") +
+                                           shown + "); without it the prefill runs in one step");
+    }
+  }
+  EXPECT_THROW(check_chunk(std::nan("")), InputError);
+}
+
 TEST(LlmRequest, MixedStepsShareTheWeightReads) {
   // A step carrying 16 decode tokens and a 256-token prompt chunk reads the weights once: it
   // takes less than the two steps apart, and at least the longer of them.

@@ -58,18 +58,27 @@ def test_dp_and_chunk_are_checked_as_the_cli_checks_them(cli):
     for dp in (0, 0.5, 2.5, float("inf"), float("nan")):
         with pytest.raises(roofline.InputError, match=r"^dp: must be a whole number ≥ 1"):
             roofline.llm.analyse("llama-2-7b", "h100-sxm", dp=dp)
-    with pytest.raises(roofline.InputError, match=r"^chunk: must be a whole number ≥ 1 \(got 2\.5\)"):
-        roofline.llm.analyse("llama-2-7b", "h100-sxm", chunk=2.5)
-    with pytest.raises(roofline.InputError, match=r"^chunk: must be ≥ 0 and finite"):
-        roofline.llm.analyse("llama-2-7b", "h100-sxm", chunk=-1)
+    # One message for every chunk that is neither 0 (the default: the prefill in one step) nor
+    # a whole number of tokens, in analyse and request alike: the CLI's, naming chunk.
+    said = "; without it the prefill runs in one step"
+    for chunk, shown in ((2.5, "2.5"), (-1, "-1"), (0.5, "0.5"), (float("inf"), "inf")):
+        for call in (lambda: roofline.llm.analyse("llama-2-7b", "h100-sxm", chunk=chunk),
+                     lambda: roofline.llm.request("llama-2-7b", "h100-sxm", 4, chunk=chunk)):
+            with pytest.raises(roofline.InputError) as e:
+                call()
+            assert str(e.value) == \
+                f"chunk: must be a whole number of tokens ≥ 1 (got {shown}){said}", str(e.value)
+    # 0 is one step, as the CLI without --chunk: the same request.
+    assert roofline.llm.request("llama-2-7b", "h100-sxm", 4, chunk=0).to_dict() == \
+        roofline.llm.request("llama-2-7b", "h100-sxm", 4).to_dict()
     with pytest.raises(TypeError, match="dp"):
         roofline.llm.analyse("llama-2-7b", "h100-sxm", dp="4")
     # The CLI's messages for the same values.
     r = cli("llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "--dp", "2.5")
     assert r.returncode == 2 and "--dp: must be a whole number ≥ 1 (got 2.5)" in r.stderr, r.stderr
     r = cli("llm", "--model", "llama-2-7b", "--hw", "h100-sxm", "-N", "4", "--chunk", "2.5")
-    assert r.returncode == 2 and "--chunk: must be a whole number ≥ 1 (got 2.5)" in r.stderr, \
-        r.stderr
+    assert r.returncode == 2 and \
+        f"--chunk: must be a whole number of tokens ≥ 1 (got 2.5){said}" in r.stderr, r.stderr
 
 
 def test_an_int8_results_names_and_units_follow_the_cli(cli_json):
