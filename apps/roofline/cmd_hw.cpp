@@ -30,23 +30,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-/// A catalogue name or a machine document path, summarised.
-HardwareSummary resolve(const std::string& spec, const std::string& hw_dir) {
-  MachineDocument m = resolve_machine(spec, hw_dir);
-  return summarize(m, m.origin == spec || m.origin.empty() ? m.roofs.name : m.origin, m.origin);
-}
-
-/// Whether `added` (from resolve) is `x`: the same file, the catalogue entry it names (a
-/// catalogue name resolves to a machine whose path is that name, not a file), or a copy of its
-/// file (the same document at another path), as `plot --compare` and `hw compare` take it.
-bool same_machine(const HardwareSummary& x, const HardwareSummary& added) {
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(added.path, ec))
-    return std::filesystem::equivalent(x.path, added.path, ec) ||
-           machine_to_json(x.machine) == machine_to_json(added.machine);
-  return x.name == added.path.string();
-}
-
 void warn_skipped(const std::vector<std::string>& problems) {
   for (const auto& p : problems) say("roofline: warning: skipped " + p + "\n");
 }
@@ -111,7 +94,7 @@ struct ShowArgs {
 void run_show(const ShowArgs& a) {
   if (!a.report.empty()) check_report(a.report, false);
   check_outputs({{"-o", a.output}, {"--report", a.report}}, {a.name});
-  const HardwareSummary s = resolve(a.name, a.hw_dir);
+  const HardwareSummary s = resolve_summary(a.name, a.hw_dir);
   const RoofSet& r = s.machine.roofs;
   const auto ridges = ridges_per_roof(r, a.level);
   if (!a.report.empty()) {
@@ -300,31 +283,6 @@ struct RidgesArgs {
   bool json = false, csv = false;
 };
 
-/// Entries of one name (two --add files of one document name, a machine measured before and
-/// after a change, or one beside the catalogue entry it copies) told apart as `diff` and
-/// `plot --compare` tell them (name_machines_apart: "vm (m1.json)"), in the table, the chart and
-/// the lines naming them; `added` follows. `given`: each entry's --add spec, "" for the
-/// catalogue's.
-void name_entries_apart(std::vector<HardwareSummary>& entries, std::vector<std::string> given,
-                        std::vector<std::pair<std::string, std::string>>& added) {
-  given.resize(entries.size());
-  std::vector<MachineDocument> named(entries.size());
-  std::vector<MachineDocument*> docs;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    named[i].roofs.name = entries[i].name;
-    named[i].file = entries[i].machine.file;
-    if (given[i].empty()) given[i] = entries[i].name;  // a catalogue entry, by its name
-    docs.push_back(&named[i]);
-  }
-  name_machines_apart(given, docs);
-  for (size_t i = 0; i < entries.size(); ++i) {
-    if (named[i].roofs.name == entries[i].name) continue;
-    for (auto& [spec, name] : added)
-      if (spec == given[i]) name = named[i].roofs.name;
-    entries[i].name = named[i].roofs.name;
-  }
-}
-
 void run_ridges(const RidgesArgs& a) {
   if (a.json && a.csv) throw InputError("give --json or --csv, not both");
   check_kind(a.kind);
@@ -334,26 +292,8 @@ void run_ridges(const RidgesArgs& a) {
   std::vector<std::string> problems;
   auto entries = load_catalogue(a.hw_dir, &problems);
   warn_skipped(problems);
-  std::vector<std::pair<std::string, std::string>> added;  // (spec, name) of each --add
-  std::vector<std::string> given;  // per entry: the --add spec it came from ("" from the catalogue)
-  for (const auto& spec : a.extra) {
-    HardwareSummary e = resolve(spec, a.hw_dir);
-    // A ridge needs a compute roof over a memory roof; a machine given by name must show.
-    if (e.machine.roofs.compute.empty() || e.machine.roofs.memory.empty())
-      throw InputError("--add " + terminal_safe(spec) + ": the machine has no " +
-                       (e.machine.roofs.compute.empty() ? "compute" : "memory") +
-                       " roof, so it has no ridge");
-    added.emplace_back(spec, e.name);
-    // A catalogue entry, or one file added twice, is one row; two files of one document name
-    // (a machine measured before and after a change) are two machines.
-    if (std::none_of(entries.begin(), entries.end(),
-                     [&](const HardwareSummary& x) { return same_machine(x, e); })) {
-      entries.push_back(std::move(e));
-      given.resize(entries.size());
-      given.back() = spec;
-    }
-  }
-  name_entries_apart(entries, given, added);
+  // The --add machines, told apart from entries of their names.
+  const std::vector<AddedMachine> added = add_machines(entries, a.extra, a.hw_dir);
   if (!a.kind.empty())
     entries.erase(
         std::remove_if(entries.begin(), entries.end(),
@@ -380,23 +320,9 @@ void run_ridges(const RidgesArgs& a) {
     throw InputError("no machine has a dense compute roof for '" + a.precision + "'");
   // A machine asked for by --add is in the table, or the reason it is not is said (a custom
   // roofline in tuples has no roof of the precisions the table shows).
-  for (const auto& added_one : added) {
-    const std::string& spec = added_one.first;
-    const std::string& name = added_one.second;
-    const auto is = [&](const auto& x) { return x.name == name; };
-    const bool kept = std::any_of(entries.begin(), entries.end(), is);
-    const bool shown = std::any_of(rows.begin(), rows.end(),
-                                   [&](const RidgeRow& r) { return r.device->name == name; });
-    if (kept && !shown && lacks_level(*std::find_if(entries.begin(), entries.end(), is)))
-      throw InputError("--add " + terminal_safe(spec) + ": no memory roof '" +
-                       terminal_safe(a.level) + "', the level the table shows");
-    if (kept && !shown) {
-      std::vector<std::string> labels;
-      for (const auto& g : groups) labels.push_back(g.label);
-      throw InputError("--add " + terminal_safe(spec) + ": no dense compute roof of " +
-                       join(labels) + ", the precisions the table shows (give --precision)");
-    }
-  }
+  if (const std::string why = ridge_added_not_shown(added, entries, rows, groups, a.level);
+      !why.empty())
+    throw InputError(why);
   if (!a.report.empty()) {
     const TrajectoryInput t = ridge_trajectory(rows, groups, a.level, a.kind);
     if (!t.undated.empty())

@@ -97,15 +97,8 @@ const Registrar register_import(70, [](CLI::App& root) {
     const std::string& file = ncu->files.front();
     std::ifstream in = open_import_file(file);
     ImportResult res = import_ncu(in, file, o);
-    if (!m && res.roofs) {
-      // No machine given: judge against the roofs the report itself describes.
-      m = MachineDocument{};
-      m->roofs = *res.roofs;
-      res.notes.push_back("roofs from the report's peak metrics (ncu --set roofline): " +
-                          std::to_string(res.roofs->compute.size()) +
-                          " compute roofs (no tensor roof: give --hw for one), DRAM " +
-                          format_byte_rate(res.roofs->memory.front().bandwidth));
-    }
+    // No machine given: judged against the roofs the report itself describes, if any.
+    if (!m) m = machine_from_export_roofs(res);
     render(*ncu, std::move(res), m, "ncu");
   });
 

@@ -476,14 +476,8 @@ void run_single(const LlmArgs& a, const llm::ModelConfig& model, llm::Phase phas
   // Checked before anything is written: the text, CSV and chart show the same numbers.
   refuse_non_finite(j, kNonFinite);
   // Warnings are part of the text report; elsewhere (JSON, CSV, a file) they also go to stderr.
-  if (a.json || a.csv || !(a.output.empty() || a.output == "-")) {
-    // The request's and the serving run's too, each once (the step and the request both warn
-    // of a --pp that does not divide the layers).
-    std::vector<std::string> all = r.warnings;
-    for (const auto& w : extra.warnings)
-      if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(w);
-    warn_llm(all);
-  }
+  if (a.json || a.csv || !(a.output.empty() || a.output == "-"))
+    warn_llm(llm::report_warnings(r, extra.warnings));
   write_llm_report(a, machine, roofs, llm::chart_title(r), llm::to_points(r), r.warnings,
                    llm::points_over_memory(r));
   if (a.json) {
@@ -491,7 +485,7 @@ void run_single(const LlmArgs& a, const llm::ModelConfig& model, llm::Phase phas
   } else if (a.csv) {
     emit(llm::operators_csv(r), a.output);
   } else {
-    emit(llm::render_text(r) + extra.text, a.output);
+    emit(llm::render_report_text(r, extra.text), a.output);
   }
 }
 
@@ -526,15 +520,11 @@ void run_sweep(const LlmArgs& a, const llm::ModelConfig& model, LlmSetup& st,
     json = llm::sweep_json_text(rows, model, s, roofs, kNonFinite);
   else
     llm::refuse_non_finite_sweep(rows, model, s, roofs, kNonFinite);
-  llm::Scenario longest = s;
-  longest.context = *std::max_element(contexts.begin(), contexts.end());
-  std::vector<std::string> warnings = llm::estimate_warnings(model, longest, roofs);
-  warn_llm(warnings);
+  warn_llm(llm::sweep_estimate_warnings(rows, model, s, roofs));
   // The chart says them too, and which rows do not fit (the table's "fits no").
-  for (auto& w : llm::sweep_warnings(rows, roofs)) warnings.push_back(std::move(w));
-  write_llm_report(
-      a, machine, roofs, model.name + " on " + roofs.machine + ": decode step per (batch, context)",
-      llm::sweep_points(rows, roofs), warnings, llm::sweep_points_over_memory(rows, roofs));
+  write_llm_report(a, machine, roofs, llm::sweep_chart_title(model, roofs),
+                   llm::sweep_points(rows, roofs), llm::sweep_chart_warnings(rows, model, s, roofs),
+                   llm::sweep_points_over_memory(rows, roofs));
   if (a.json)
     emit(json, a.output);
   else if (a.csv)

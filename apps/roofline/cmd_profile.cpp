@@ -271,15 +271,9 @@ PointInputs declared_inputs(const ProfileArgs& a) {
 /// passed on to the program and it has ended; nothing is written (the marker folder is gone
 /// with counted_run) and the exit status is 128 + the signal number, as `measure`'s.
 [[noreturn]] void exit_interrupted(const ProfileArgs& a, const RunResult& r) {
-  std::string outputs;
-  for (const auto& o : {a.output, a.save_counters, a.report})
-    if (!o.empty() && o != "-") outputs += (outputs.empty() ? "" : ", ") + terminal_safe(o);
-  say("roofline: interrupted (" + signal_name(r.interrupted_by) + ") while the program ran; " +
-      "the signal was passed on to it and it ended with exit status " +
-      std::to_string(r.exit_status) +
-      (r.term_signal ? " (" + signal_name(r.term_signal) + ")" : std::string()) +
-      "; no point is placed and nothing written" +
-      (outputs.empty() ? std::string() : " (" + outputs + " left as it was)") + "\n");
+  say(render_profile_interrupted(signal_name(r.interrupted_by), r.exit_status,
+                                 r.term_signal ? signal_name(r.term_signal) : std::string(),
+                                 {a.output, a.save_counters, a.report}));
   std::fflush(stdout);
   std::exit(128 + r.interrupted_by);
 }

@@ -34,6 +34,30 @@ struct HardwareSummary {
 HardwareSummary summarize(const MachineDocument& m, const std::string& name,
                           const std::filesystem::path& path = {});
 
+/// A catalogue name or alias, or a machine document's path, resolved (resolve_machine) and
+/// summarised: named by its catalogue name when given by a name or alias, by the document's name
+/// when given by its path.
+HardwareSummary resolve_summary(const std::string& spec, const std::string& extra_dir);
+
+/// A machine `hw ridges --add` asked for: its spec as given, and its name among the entries
+/// (told apart from another of the same name: "vm (m1.json)").
+struct AddedMachine {
+  std::string spec;
+  std::string name;
+};
+/// `hw ridges --add`: the machines of `specs` (resolve_summary) added to `entries`, in order.
+/// One with no compute or no memory roof has no ridge: InputError "--add SPEC: the machine has
+/// no compute roof, so it has no ridge" (memory, where only that is missing). One already among
+/// the entries (the catalogue entry a name gives, one file given twice, a copy of a file) is
+/// not added again; two files of one document name that differ (a machine measured before and
+/// after a change) are two machines. Entries of one name are then told apart as `diff` and
+/// `plot --compare` tell them (name_machines_apart: the file's name, else the spec given, a
+/// catalogue entry by its own name). Returns each spec with the name its machine has in
+/// `entries`.
+std::vector<AddedMachine> add_machines(std::vector<HardwareSummary>& entries,
+                                       const std::vector<std::string>& specs,
+                                       const std::string& extra_dir);
+
 /// Every catalogue entry, loaded. Files that fail to load are skipped and described in
 /// `problems` ("FILE: message"), so one broken user file does not hide the others.
 std::vector<HardwareSummary> load_catalogue(const std::string& extra_dir,

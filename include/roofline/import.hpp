@@ -253,6 +253,13 @@ ImportResult import_ncu(std::istream& in, const std::string& origin, const NcuOp
 ImportResult import_ncu(const std::string& text, const std::string& origin,
                         const NcuOptions& opt = {});
 
+/// The machine an export's kernels are judged against where no machine is given: the roofs the
+/// export itself describes (ImportResult::roofs, `--set roofline`), with a note saying so added
+/// to res.notes: "roofs from the report's peak metrics (ncu --set roofline): 3 compute roofs (no
+/// tensor roof: give --hw for one), DRAM 1.555 TB/s". nullopt, and no note, when it describes
+/// none.
+std::optional<MachineDocument> machine_from_export_roofs(ImportResult& res);
+
 // ---- likwid-perfctr --------------------------------------------------------------------------
 
 /// Reads likwid-perfctr output into `table` (appending): the text tables it prints to the

@@ -1054,6 +1054,17 @@ std::map<std::size_t, std::string> sweep_points_over_memory(const std::vector<Sw
 /// and 995 more exceed ..."), so a sweep of thousands of rows warns in one line.
 inline constexpr std::size_t kSweepRowsNamed = 5;
 std::vector<std::string> sweep_warnings(const std::vector<SweepRow>& rows, const Roofs& r);
+/// What a sweep warns of its model on the machine (estimate_warnings), at the longest context
+/// swept (a shorter one warns of nothing more): the warnings `llm` prints for a sweep and its
+/// JSON document's "warnings". `s` is the sweep's scenario, as `sweep` took it.
+std::vector<std::string> sweep_estimate_warnings(const std::vector<SweepRow>& rows,
+                                                 const ModelConfig& m, const Scenario& s,
+                                                 const Roofs& r);
+/// What the chart of a sweep (`llm --report` with several batches or contexts) says:
+/// sweep_estimate_warnings, then sweep_warnings (the rows that do not fit).
+std::vector<std::string> sweep_chart_warnings(const std::vector<SweepRow>& rows,
+                                              const ModelConfig& m, const Scenario& s,
+                                              const Roofs& r);
 
 // Rendering (text and CSV; JSON in roofline/llm_json.hpp).
 /// `llm --list`'s table: a row per model — its name, parameters (SI), layers, hidden size,
@@ -1061,9 +1072,22 @@ std::vector<std::string> sweep_warnings(const std::vector<SweepRow>& rows, const
 /// size) and its source.
 std::string render_presets_text(const std::vector<ModelConfig>& models);
 std::string render_text(const Report& r);
+/// The whole text of one (batch, context)'s report: render_text(r), then `sections`, the text of
+/// the sections the flags add below it (request, serving, speculative decoding, data parallel,
+/// cost), as they come.
+std::string render_report_text(const Report& r, const std::string& sections);
+/// The warnings one (batch, context)'s report says on standard error where its text does not
+/// (JSON, CSV, a file): the step's (r.warnings, in order), then each of `sections` (the
+/// request's, serving's and speculative decoding's warnings, in order) not already among them,
+/// so that one the step and the request both give (a --pp that does not divide the layers) is
+/// said once.
+std::vector<std::string> report_warnings(const Report& r, const std::vector<std::string>& sections);
 /// The title of the report's operator chart (`llm --report`, Python's llm.chart): "MODEL on
 /// MACHINE: PHASE operators, batch B, context L, prompt P".
 std::string chart_title(const Report& r);
+/// The title of a sweep's chart (`llm --report` with several batches or contexts): "MODEL on
+/// MACHINE: decode step per (batch, context)".
+std::string sweep_chart_title(const ModelConfig& m, const Roofs& r);
 std::string operators_csv(const Report& r);
 /// Its header states the layout (tensor, expert, context, pipeline parallelism) and the
 /// attention form of `s`.

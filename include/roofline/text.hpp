@@ -74,6 +74,17 @@ std::string render_check_text(const std::vector<PointCheck>& checks,
 /// " (failed: a, b, ... and 3 more)": the points that failed (escaped), at most 10 named, for
 /// standard error when the report went to a file or is JSON; "" when none failed.
 std::string render_failed_names(const std::vector<PointCheck>& checks);
+/// What `roofline profile` says when it got a signal that ends it (SIGINT, SIGTERM, SIGHUP)
+/// while its program ran, passed the signal on and the program ended
+/// (src/report/profile_text.cpp): "roofline: interrupted (SIGINT) while the program ran; the
+/// signal was passed on to it and it ended with exit status 130 (SIGINT); no point is placed and
+/// nothing written (out.json, counts.json left as it was)" and a line end. `signal` and
+/// `program_signal` are signals' names, `program_signal` the one that ended the program ("" when
+/// it exited: no parenthesis); `outputs` the files asked for, "" and "-" (standard output) not
+/// named, each made safe for the terminal (no parenthesis when none is named).
+std::string render_profile_interrupted(const std::string& signal, int exit_status,
+                                       const std::string& program_signal,
+                                       const std::vector<std::string>& outputs);
 /// `roofline run`'s text (src/report/run_text.cpp): "machine: NAME   threads: N", the BLAS
 /// summary when `blas` is given (a run of the BLAS kernels), the table of every run
 /// (run_table_header, run_table_rows), a line for each point above its roof with its causes, and

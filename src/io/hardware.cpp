@@ -43,6 +43,72 @@ HardwareSummary summarize(const MachineDocument& m, const std::string& name, con
   return s;
 }
 
+HardwareSummary resolve_summary(const std::string& spec, const std::string& extra_dir) {
+  MachineDocument m = resolve_machine(spec, extra_dir);
+  return summarize(m, m.origin == spec || m.origin.empty() ? m.roofs.name : m.origin, m.origin);
+}
+
+namespace {
+/// Whether `added` (from resolve_summary) is `x`: the same file, the catalogue entry it names (a
+/// catalogue name resolves to a machine whose path is that name, not a file), or a copy of its
+/// file (the same document at another path), as `plot --compare` and `hw compare` take it.
+bool same_entry(const HardwareSummary& x, const HardwareSummary& added) {
+  std::error_code ec;
+  if (fs::is_regular_file(added.path, ec))
+    return fs::equivalent(x.path, added.path, ec) ||
+           machine_to_json(x.machine) == machine_to_json(added.machine);
+  return x.name == added.path.string();
+}
+
+/// Entries of one name told apart (name_machines_apart), `added` following. `given`: each
+/// entry's --add spec, "" for the catalogue's.
+void name_entries_apart(std::vector<HardwareSummary>& entries, std::vector<std::string> given,
+                        std::vector<AddedMachine>& added) {
+  given.resize(entries.size());
+  std::vector<MachineDocument> named(entries.size());
+  std::vector<MachineDocument*> docs;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    named[i].roofs.name = entries[i].name;
+    named[i].file = entries[i].machine.file;
+    if (given[i].empty()) given[i] = entries[i].name;  // a catalogue entry, by its name
+    docs.push_back(&named[i]);
+  }
+  name_machines_apart(given, docs);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (named[i].roofs.name == entries[i].name) continue;
+    for (auto& a : added)
+      if (a.spec == given[i]) a.name = named[i].roofs.name;
+    entries[i].name = named[i].roofs.name;
+  }
+}
+}  // namespace
+
+std::vector<AddedMachine> add_machines(std::vector<HardwareSummary>& entries,
+                                       const std::vector<std::string>& specs,
+                                       const std::string& extra_dir) {
+  std::vector<AddedMachine> added;
+  std::vector<std::string> given;  // per entry: the spec it came from ("" from the catalogue)
+  for (const auto& spec : specs) {
+    HardwareSummary e = resolve_summary(spec, extra_dir);
+    // A ridge needs a compute roof over a memory roof; a machine given by name must show.
+    if (e.machine.roofs.compute.empty() || e.machine.roofs.memory.empty())
+      throw InputError("--add " + terminal_safe(spec) + ": the machine has no " +
+                       (e.machine.roofs.compute.empty() ? "compute" : "memory") +
+                       " roof, so it has no ridge");
+    added.push_back({spec, e.name});
+    // A catalogue entry, or one file added twice, is one row; two files of one document name
+    // (a machine measured before and after a change) are two machines.
+    if (std::none_of(entries.begin(), entries.end(),
+                     [&](const HardwareSummary& x) { return same_entry(x, e); })) {
+      entries.push_back(std::move(e));
+      given.resize(entries.size());
+      given.back() = spec;
+    }
+  }
+  name_entries_apart(entries, given, added);
+  return added;
+}
+
 const std::vector<std::string>& hardware_kinds() {
   static const std::vector<std::string> kinds = {"gpu", "cpu", "tpu", "accelerator", "soc"};
   return kinds;

@@ -968,4 +968,15 @@ ImportResult import_ncu(const std::string& text, const std::string& origin, cons
   return import_ncu(in, origin, opt);
 }
 
+std::optional<MachineDocument> machine_from_export_roofs(ImportResult& res) {
+  if (!res.roofs) return std::nullopt;
+  MachineDocument m;
+  m.roofs = *res.roofs;
+  res.notes.push_back("roofs from the report's peak metrics (ncu --set roofline): " +
+                      std::to_string(res.roofs->compute.size()) +
+                      " compute roofs (no tensor roof: give --hw for one), DRAM " +
+                      format_byte_rate(res.roofs->memory.front().bandwidth));
+  return m;
+}
+
 }  // namespace roofline

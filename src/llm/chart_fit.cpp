@@ -65,4 +65,21 @@ std::vector<std::string> sweep_warnings(const std::vector<SweepRow>& rows, const
                : "they do not fit, and the times assume they did")};
 }
 
+std::vector<std::string> sweep_estimate_warnings(const std::vector<SweepRow>& rows,
+                                                 const ModelConfig& m, const Scenario& s,
+                                                 const Roofs& r) {
+  Scenario longest = s;
+  longest.context = 0;
+  for (const auto& row : rows) longest.context = std::max(longest.context, row.context);
+  return estimate_warnings(m, longest, r);
+}
+
+std::vector<std::string> sweep_chart_warnings(const std::vector<SweepRow>& rows,
+                                              const ModelConfig& m, const Scenario& s,
+                                              const Roofs& r) {
+  std::vector<std::string> out = sweep_estimate_warnings(rows, m, s, r);
+  for (auto& w : sweep_warnings(rows, r)) out.push_back(std::move(w));
+  return out;
+}
+
 }  // namespace roofline::llm

@@ -478,11 +478,27 @@ std::string chart_title(const Report& r) {
          ", prompt " + format_number(s.prompt);
 }
 
+std::string sweep_chart_title(const ModelConfig& m, const Roofs& r) {
+  return m.name + " on " + r.machine + ": decode step per (batch, context)";
+}
+
 std::string render_text(const Report& r) {
   std::string out = scenario_line(r) + model_lines(r);
   for (const auto& w : r.warnings) out += "  warning: " + w + "\n";
   return out + roof_lines(r) + step_table(r) + summary_points(r) + pipeline_lines(r) +
          latency_lines(r) + memory_lines(r) + critical_batch(r) + measured_lines(r);
+}
+
+std::string render_report_text(const Report& r, const std::string& sections) {
+  return render_text(r) + sections;
+}
+
+std::vector<std::string> report_warnings(const Report& r,
+                                         const std::vector<std::string>& sections) {
+  std::vector<std::string> all = r.warnings;
+  for (const auto& w : sections)
+    if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(w);
+  return all;
 }
 
 namespace {
@@ -698,15 +714,11 @@ void sweep_row_into(const SweepRow& row, const Roofs& r, nlohmann::json& e) {
 /// The sweep document without its rows.
 nlohmann::json sweep_head_json(const std::vector<SweepRow>& rows, const ModelConfig& m,
                                const Scenario& s, const Roofs& r) {
-  // Warnings of the longest context swept (a shorter one warns of nothing more).
-  Scenario longest = s;
-  longest.context = 0;
-  for (const auto& row : rows) longest.context = std::max(longest.context, row.context);
   nlohmann::json out = {{"schema", "roofline.llm-sweep"},
                         {"version", 1},
                         {"model", model_to_json(m)},
                         {"units", result_units_to_json(r.units)},
-                        {"warnings", estimate_warnings(m, longest, r)},
+                        {"warnings", sweep_estimate_warnings(rows, m, s, r)},
                         {"machine",
                          {{"name", r.machine},
                           {"compute_roof", r.compute_name},

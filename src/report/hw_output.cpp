@@ -24,6 +24,12 @@ std::string provenance_cell(Provenance p, const std::string& formula) {
 std::string intensity_text(Intensity i, const UnitSystem& u) {
   return format_number(i.value) + " " + u.intensity();
 }
+/// The groups' labels, as the ridge table's lines name them: "fp64, fp32".
+std::string ridge_group_labels(const std::vector<PrecisionGroup>& groups) {
+  std::vector<std::string> labels;
+  for (const auto& g : groups) labels.push_back(terminal_safe(g.label));
+  return join(labels);
+}
 std::string year_text(const HardwareSummary& s) {
   return s.release_year ? std::to_string(*s.release_year) : "";
 }
@@ -286,6 +292,25 @@ std::string render_ridges_left_out(const std::vector<std::string>& left_out,
                                       : "no roof named " + join(labels, " or ") +
                                             ", nor a dense roof of " + join(labels);
   return "not listed (" + why + "): " + terminal_safe(join(left_out)) + "\n";
+}
+
+std::string ridge_added_not_shown(const std::vector<AddedMachine>& added,
+                                  const std::vector<HardwareSummary>& entries,
+                                  const std::vector<RidgeRow>& rows,
+                                  const std::vector<PrecisionGroup>& groups,
+                                  const std::string& level) {
+  for (const auto& [spec, name] : added) {
+    const auto is = [&](const HardwareSummary& e) { return e.name == name; };
+    const auto kept = std::find_if(entries.begin(), entries.end(), is);
+    const auto shows = [&](const RidgeRow& r) { return r.device->name == name; };
+    if (kept == entries.end() || std::any_of(rows.begin(), rows.end(), shows)) continue;
+    if (!level.empty() && !has_memory_level(kept->machine.roofs, level))
+      return "--add " + terminal_safe(spec) + ": no memory roof '" + terminal_safe(level) +
+             "', the level the table shows";
+    return "--add " + terminal_safe(spec) + ": no dense compute roof of " +
+           ridge_group_labels(groups) + ", the precisions the table shows (give --precision)";
+  }
+  return "";
 }
 
 std::string render_ridge_rows(const std::vector<RidgeRow>& rows,
