@@ -3,6 +3,8 @@
 // what power interface this machine has.
 #include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include "commands.hpp"
 #include "roofline/energy.hpp"
@@ -79,49 +81,19 @@ void run(const EnergyArgs& a) {
     q.eps_mem = JoulePerByte(*v);
   if (const auto v = given(a.pi0, Dimension::power, "--pi0")) q.pi0 = Watt(*v);
   q.intensities = a.intensities;
-  EnergyAnalysis an = analyse_energy(m, q);
-  nlohmann::json& j = an.json;
-  const ComputeRoof& c = *m.roofs.find_compute(an.compute_roof);
-  const MemoryRoof& mem = *m.roofs.find_memory(an.memory_level);
-  const UnitSystem u = m.roofs.units_of(c);  // OP, OP/J and nJ/OP on an integer roof
-  check_cost_units(a, c, u);
-  const PowerInterface pi = find_powercap_zones(powercap);
-
-  std::string t = render_energy_roofs_text(m.roofs.name, c, mem, u);
-  t += render_power_interface_text(pi);
-  j["power_interface"] = power_interface_to_json(pi);
-
-  std::optional<EnergyPoints> points;
-  if (an.costs && !a.points.empty()) {
-    points = energy_points(load_points_file(a.points), a.points, mem.level, m.roofs,
-                           an.bound ? std::optional(an.bound->power_w) : std::nullopt);
-    for (const auto& w : points->warnings) {
-      an.warnings.push_back(w);
-      j["warnings"].push_back(w);
-    }
-    j["points"] = energy_points_to_json(points->placed, *an.costs);
-    j["points_without_energy"] = points->skipped;
-    j["points_without_traffic_at_level"] = points->off_level;
-  }
-  t += render_energy_text(an, u, a.intensities, points ? &*points : nullptr, a.points);
-  if (an.costs && !a.report.empty()) {
-    EnergyChartInput in;
-    in.title = "Energy roofline of " + m.roofs.name;
-    in.subtitle = c.name + " × " + mem.level + ", costs " + an.costs_origin;
-    in.costs = *an.costs;
-    in.work_unit = u.work;
-    in.traffic_unit = u.traffic;
-    if (points) {
-      in.points = points->placed;
-      for (const auto& n : points->skipped)
-        in.not_drawn.push_back({n, "no energy", n + ": no energy in the points file"});
-      for (const auto& n : points->off_level)
-        in.not_drawn.push_back({n, "no traffic at " + mem.level,
-                                n + ": no traffic at " + mem.level + " (the model's level)"});
-    }
-    write_energy_chart(a.report, in);
-  }
+  EnergyAnalysis analysis = analyse_energy(m, q);
+  const ComputeRoof& c = *m.roofs.find_compute(analysis.compute_roof);
+  check_cost_units(a, c, m.roofs.units_of(c));  // OP, OP/J and nJ/OP on an integer roof
+  PowerInterface pi = find_powercap_zones(powercap);
+  // The points are placed on the energy roof, which needs the costs.
+  std::optional<PointsDocument> points;
+  if (analysis.costs && !a.points.empty()) points = load_points_file(a.points);
+  const EnergyDocument d =
+      energy_document(m, std::move(analysis), std::move(pi), points ? &*points : nullptr, a.points);
+  if (d.analysis.costs && !a.report.empty())
+    write_energy_chart(a.report, energy_chart_input(d, m.roofs));
   // --intensity evaluates the energy roof too: without costs it would be dropped unsaid.
+  const EnergyAnalysis& an = d.analysis;
   if (!an.costs && (!a.report.empty() || !a.points.empty() || !a.intensities.empty()))
     throw InputError(std::string(!a.report.empty()   ? "--report"
                                  : !a.points.empty() ? "--points"
@@ -131,8 +103,11 @@ void run(const EnergyArgs& a) {
                      an.measured_why + ")");
   if (!an.costs && !an.bound)
     throw Unavailable(no_energy_figures(an) + "; this machine's power interface, now: " +
-                      (pi.zones.empty() ? pi.why_none : std::string("RAPL zones are present")));
-  emit(a.json ? json_text(j) + "\n" : t, a.output);
+                      (d.power_interface.zones.empty() ? d.power_interface.why_none
+                                                       : std::string("RAPL zones are present")));
+  emit(a.json ? json_text(energy_document_to_json(d)) + "\n"
+              : render_energy_document_text(d, m.roofs),
+       a.output);
 }
 
 const Registrar register_energy(50, [](CLI::App& root) {

@@ -59,20 +59,7 @@ void run(const KernelArgs& a) {
     mo.precision_flag = "--dtype";  // named as given, in load_machine's messages
   }
   const MachineDocument m = load_machine(mo);
-  std::string roof_note;
-  const ComputeRoof& compute = a.machine.precision.empty()
-                                   ? kernel_compute_roof(m.roofs, k, t, roof_note)
-                                   : m.roofs.select_compute(mo.precision);
-  // A count of FLOP against a roof of integer OP (or the reverse) compares two different
-  // works: `axpy --precision int8` printed the fp32 kernel on "int8 tensor 624 TFLOP/s".
-  if (!m.roofs.counts(compute, u.work) && !compute.precision.empty())  // --peak: any work
-    throw InputError("kernel " + k.kernel + " (" + t.name + ") counts " + u.work + ", and roof '" +
-                     compute.name + "' of machine '" + m.roofs.name + "' is in " +
-                     (compute.integer ? "OP" : "FLOP") +
-                     "/s: give --dtype and --precision of one kind (--dtype int8 for an "
-                     "integer roof)");
-  const KernelOnMachine placed{
-      m.roofs.name, kernel_on_roofs(k, compute, m.roofs.select_memory(mo.level)), roof_note};
+  const KernelOnMachine placed = place_kernel(m.roofs, k, t, a.machine.precision, mo.level);
   std::string text = render_kernel_result(k, u, placed);
   if (!a.report.empty()) {
     const ReportInput in = kernel_report_input(k, t.name, m, placed.on, mo.level);

@@ -328,7 +328,8 @@ void run(ProfileArgs& a) {
     emit(profile_json_text(a.command, r, o, messages, m ? &m->roofs : nullptr), a.output);
   else
     emit(render_profile_head(a.replay.empty() ? a.command.front() : a.replay, r, o, messages) +
-             points_text(o.judged, m, a.output),
+             render_points_text(o.judged, m ? &m->roofs : nullptr,
+                                a.output.empty() && color_stdout()),
          a.output);
   if (r.exit_status != 0) {
     std::fflush(stdout);

@@ -435,20 +435,6 @@ void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_
   }
 }
 
-std::string points_text(const std::vector<Point>& points, const std::optional<MachineDocument>& m,
-                        const std::string& output) {
-  std::string t;
-  for (const auto& p : points) {
-    t += "\n";
-    if (m)
-      t += render_point_analysis(p, diagnose(p, m->roofs), m->roofs,
-                                 output.empty() && color_stdout());
-    else
-      t += render_point_brief(p);
-  }
-  return t;
-}
-
 bool color_stdout() {
   return terminal_supports_color(stdout);
 }

@@ -179,11 +179,6 @@ void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_
 /// Whether stdout takes colour.
 bool color_stdout();
 
-/// Each point's analysis on the machine (its brief without one), each after an empty line, in
-/// colour when `output` is stdout and it is a terminal.
-std::string points_text(const std::vector<Point>& points, const std::optional<MachineDocument>& m,
-                        const std::string& output);
-
 /// SIGINT/SIGTERM during a long command (measure, run): while it lives, the handlers only set a
 /// flag that the command checks at safe points (between samples or runs), so nothing is left
 /// half-written; the previous handlers come back when it is destroyed.

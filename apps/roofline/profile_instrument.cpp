@@ -18,6 +18,7 @@
 #include "roofline/json_out.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
+#include "roofline/text.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;
@@ -134,7 +135,9 @@ void run_profile_instrument(InstrumentArgs a) {
   if (a.json)
     emit(json_text(run_to_json(a.command, r, ip, m, messages, notes)) + "\n", a.output);
   else
-    emit(render_run(a.command, r, ip, messages, notes) + points_text(ip.judged, m, a.output),
+    emit(render_run(a.command, r, ip, messages, notes) +
+             render_points_text(ip.judged, m ? &m->roofs : nullptr,
+                                a.output.empty() && color_stdout()),
          a.output);
   if (r.native.exit_status != 0) {
     std::fflush(stdout);

@@ -61,12 +61,20 @@ struct EnergyQuery {
   std::vector<double> intensities;
 };
 
+/// The energy roof at one intensity: the work per joule and the average power there.
+struct EnergyAt {
+  double intensity = 0;
+  double work_per_joule = 0;
+  double power_w = 0;
+};
+
 /// The energy roofline of a machine (docs/energy.md): the costs (given, else measured by
 /// `roofline measure` where RAPL could be read, else none), the model they give (balances,
 /// peak work per joule, balance point, the roof at each intensity) and the catalogue's power
-/// bound. `json` is the object `roofline energy --json` prints, less what only the CLI knows
-/// (this machine's power interface, a points file).
+/// bound. Its JSON (energy_analysis_to_json) is the object `roofline energy --json` prints, less
+/// what only the CLI knows (this machine's power interface, a points file).
 struct EnergyAnalysis {
+  std::string machine;
   std::string compute_roof, memory_level;
   std::optional<EnergyCosts> costs;
   std::string costs_origin;  ///< "given", "measured" or "" (no costs)
@@ -74,12 +82,18 @@ struct EnergyAnalysis {
   std::string measured_why;  ///< why no measured costs
   std::optional<TdpEnergyBound> bound;
   std::string bound_why;  ///< why no catalogue bound
+  /// The roof at each intensity asked for (with the costs only), in their order.
+  std::vector<EnergyAt> at;
   /// What the figures say against each other: costs that draw more than the catalogue's power.
   std::vector<std::string> warnings;
-  nlohmann::json json;
 };
-/// InputError naming the option on costs given by half, invalid, or a non-positive intensity.
+/// InputError naming the option on costs given by half, invalid, or a non-positive intensity,
+/// or an intensity where the roof is no finite positive number.
 EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q);
+/// The analysis as `roofline energy --json` and Python's energy() give it: schema, machine, the
+/// roofs, the costs' origin, `measured` (or `measured_why_not`), `model` (null without costs),
+/// `tdp_bound` (null, with `tdp_bound_why_not`, without one) and `warnings`.
+nlohmann::json energy_analysis_to_json(const EnergyAnalysis& an);
 /// Why an analysis has neither costs nor a power bound — nothing to show: what would give
 /// each (the Unavailable message of `roofline energy` and `roofline.energy()`).
 std::string no_energy_figures(const EnergyAnalysis& an);
@@ -94,6 +108,9 @@ struct EnergyPoints {
   /// A point whose energy over its time is more than twice the device's power figure (a unit
   /// error, mJ given for J, or another run's energy), one line each.
   std::vector<std::string> warnings;
+  /// The document's bandwidth-only runs (PointsDocument::not_points: W = 0, such as copy), with
+  /// why none is placed.
+  std::vector<PointLeftOut> not_points;
 };
 /// The points with energy placed at W/E against I = W/Q at `level` (the model's memory level of
 /// `roofs`): Q at a level the machine reads as that roof (RoofSet::select_memory: case aside,
@@ -106,6 +123,26 @@ EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
 /// `roofline energy --json`'s "points": each placed point with the roof's work per joule at its
 /// intensity and its share of it.
 nlohmann::json energy_points_to_json(const std::vector<EnergyPoint>& points, const EnergyCosts& k);
+
+/// What `roofline energy` says of a machine: the analysis, this machine's power interface and,
+/// with costs and a points document, its points placed on the energy roof.
+struct EnergyDocument {
+  EnergyAnalysis analysis;  ///< its warnings: the analysis's, then the points'
+  PowerInterface power_interface;
+  std::string points_file;             ///< the points document as given ("" for none)
+  std::optional<EnergyPoints> points;  ///< with costs and a points document only
+};
+/// The document of `an` on `m` with `pi`; `points` (read from `points_file`), when given and
+/// the analysis has costs, placed at its memory level (energy_points, against the catalogue's
+/// power figure when there is one), their warnings added to the analysis's.
+EnergyDocument energy_document(const MachineDocument& m, EnergyAnalysis an, PowerInterface pi,
+                               const PointsDocument* points = nullptr,
+                               const std::string& points_file = "");
+/// `roofline energy --json`: energy_analysis_to_json, `power_interface` and, with points,
+/// `points` (energy_points_to_json), `points_without_energy`,
+/// `points_without_traffic_at_level` (names) and, where the document holds bandwidth-only runs,
+/// `points_not_placed` (each run's name, reason, detail).
+nlohmann::json energy_document_to_json(const EnergyDocument& d);
 /// `roofline energy --json`'s "power_interface": the folder searched ("root"), each RAPL zone
 /// (id, name, readable, why_unreadable, max_energy_range_uj) and why there are none ("why_none",
 /// "" when there are).

@@ -53,6 +53,15 @@ std::string render_energy_text(const EnergyAnalysis& an, const UnitSystem& u,
 /// "machine NAME: π = RATE (ROOF), β = RATE (LEVEL)".
 std::string render_energy_roofs_text(const std::string& machine, const ComputeRoof& c,
                                      const MemoryRoof& m, const UnitSystem& u);
+/// `roofline energy`'s text of `d`, whose roofs are those of `roofs` (src/report/energy_text.cpp):
+/// render_energy_roofs_text, render_power_interface_text, render_energy_text, then for each
+/// bandwidth-only run of the points document (W = 0: no point) "note: FILE: DETAIL: not
+/// placed", then "warning: " and each of the analysis's warnings.
+std::string render_energy_document_text(const EnergyDocument& d, const RoofSet& roofs);
+/// The energy chart of `d` on `roofs`: "Energy roofline of MACHINE", "ROOF × LEVEL, costs
+/// ORIGIN", the placed points, and the points not drawn (no energy, no traffic at the model's
+/// level, the bandwidth-only runs) with why. InputError when `d` has no costs.
+EnergyChartInput energy_chart_input(const EnergyDocument& d, const RoofSet& roofs);
 /// What power interface this machine has: "power interface (RAPL, ROOT):" and a line per zone
 /// ("  ID NAME: readable", or "not readable (WHY)"), or "power interface: none — WHY; no power
 /// is measured here". Names read from the powercap files are escaped for a terminal.

@@ -133,4 +133,13 @@ struct KernelOnMachine {
 const ComputeRoof& kernel_compute_roof(const RoofSet& roofs, const KernelCount& k,
                                        const DataType& t, std::string& note);
 
+/// `k`, counted in type `t`, placed on `roofs` as `roofline kernel` places it: on the compute roof
+/// `precision` names (RoofSet::select_compute) when given, else on kernel_compute_roof's (its
+/// note kept), and on the memory roof of `level` ("" = the default). A count of FLOP against a
+/// roof of integer OP (or the reverse) compares two different works: InputError "kernel K (T)
+/// counts FLOP, and roof 'R' of machine 'M' is in OP/s: give --dtype and --precision of one
+/// kind ...". A roof of no precision (--peak) takes any work.
+KernelOnMachine place_kernel(const RoofSet& roofs, const KernelCount& k, const DataType& t,
+                             const std::string& precision, const std::string& level);
+
 }  // namespace roofline

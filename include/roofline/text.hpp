@@ -65,6 +65,11 @@ std::string render_import_text(const std::string& tool, const std::vector<std::s
                                const std::vector<std::string>& notes, const RoofSet* roofs,
                                const JudgedPoints& fit, bool color);
 
+/// Each point after an empty line: its analysis against `roofs` (render_point_analysis, in
+/// colour when `color`), or its brief form (render_point_brief) without roofs; "" for no point.
+/// `roofline profile`'s points, after its head (src/report/import_text.cpp).
+std::string render_points_text(const std::vector<Point>& points, const RoofSet* roofs, bool color);
+
 /// `roofline check`'s text (src/report/check_text.cpp): a line per point — "PASS  ", "FAIL  " or
 /// "SKIP  ", its name (escaped) and its reasons joined by "; " — then "note: " and each note, then
 /// "roofline check: FAILED, " or "passed, " (as `gate_failed` says) and the summary.

@@ -734,7 +734,7 @@ void register_energy(py::module_& m) {
               "or a machine measured where RAPL could be read (" +
               an.measured_why + ")");
         if (!an.costs && !an.bound) throw Unavailable(no_energy_figures(an));
-        return json_to_python(an.json);
+        return json_to_python(energy_analysis_to_json(an));
       },
       py::arg("machine"), py::arg("eps_flop") = py::none(), py::arg("eps_mem") = py::none(),
       py::arg("pi0") = py::none(), py::arg("intensities") = std::vector<double>{},

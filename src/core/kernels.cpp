@@ -465,4 +465,20 @@ const ComputeRoof& kernel_compute_roof(const RoofSet& roofs, const KernelCount& 
   return vector;
 }
 
+KernelOnMachine place_kernel(const RoofSet& roofs, const KernelCount& k, const DataType& t,
+                             const std::string& precision, const std::string& level) {
+  std::string note;
+  const ComputeRoof& compute =
+      precision.empty() ? kernel_compute_roof(roofs, k, t, note) : roofs.select_compute(precision);
+  // `axpy --precision int8` printed the fp32 kernel on "int8 tensor 624 TFLOP/s".
+  const std::string work = k.integer ? "OP" : "FLOP";
+  if (!roofs.counts(compute, work) && !compute.precision.empty())  // --peak: any work
+    throw InputError("kernel " + k.kernel + " (" + t.name + ") counts " + work + ", and roof '" +
+                     compute.name + "' of machine '" + roofs.name + "' is in " +
+                     (compute.integer ? "OP" : "FLOP") +
+                     "/s: give --dtype and --precision of one kind (--dtype int8 for an "
+                     "integer roof)");
+  return {roofs.name, kernel_on_roofs(k, compute, roofs.select_memory(level)), note};
+}
+
 }  // namespace roofline

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "roofline/diagnosis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json_out.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
 
@@ -149,10 +151,9 @@ std::optional<EnergyCosts> given_costs(const EnergyQuery& q, const ComputeRoof& 
   return k;
 }
 
-/// The model the costs give (balances, peak work per joule, balance point) and the roof at
-/// each intensity, which must be a finite positive number.
-nlohmann::json model_to_json(const EnergyCosts& k, const std::vector<double>& intensities) {
-  nlohmann::json at = nlohmann::json::array();
+/// The roof at each intensity, which must be a finite positive number.
+std::vector<EnergyAt> energy_at(const EnergyCosts& k, const std::vector<double>& intensities) {
+  std::vector<EnergyAt> at;
   for (double i : intensities) {
     const double wpj = work_per_joule(k, i), power = model_power(k, i).value;
     if (!std::isfinite(wpj) || !(wpj > 0) || !std::isfinite(power))
@@ -161,8 +162,18 @@ nlohmann::json model_to_json(const EnergyCosts& k, const std::vector<double>& in
                        "joule " +
                        format_number(wpj) + ", power " + format_number(power) +
                        " W); give an intensity nearer the machine's balance");
-    at.push_back({{"intensity", i}, {"work_per_joule", wpj}, {"power", power}});
+    at.push_back({i, wpj, power});
   }
+  return at;
+}
+
+/// The model the costs give (balances, peak work per joule, balance point) and the roof at
+/// each intensity.
+nlohmann::json model_to_json(const EnergyCosts& k, const std::vector<EnergyAt>& points) {
+  nlohmann::json at = nlohmann::json::array();
+  for (const EnergyAt& e : points)
+    at.push_back(
+        {{"intensity", e.intensity}, {"work_per_joule", e.work_per_joule}, {"power", e.power_w}});
   const double eh = effective_energy_per_flop(k);
   return {{"eps_flop", k.eps_flop},
           {"eps_mem", k.eps_mem},
@@ -187,14 +198,9 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
   EnergyAnalysis a;
   const ComputeRoof& c = m.roofs.select_compute(q.precision);
   const MemoryRoof& mem = m.roofs.select_memory(q.level);
+  a.machine = m.roofs.name;
   a.compute_roof = c.name;
   a.memory_level = mem.level;
-  nlohmann::json& j = a.json;
-  j = {{"schema", "roofline.energy"},
-       {"version", 1},
-       {"machine", m.roofs.name},
-       {"compute_roof", c.name},
-       {"memory_level", mem.level}};
   for (double i : q.intensities)
     if (!(i > 0) || !std::isfinite(i))
       throw InputError("--intensity: must be finite and > 0 (got " + format_number(i) + ")");
@@ -202,35 +208,12 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
     a.costs_origin = "given";
   } else if ((a.measured = measured_energy(m, &a.measured_why))) {
     // Measured by `roofline measure` on this machine (docs/energy.md "Measured power").
-    const MeasuredEnergy& me = *a.measured;
-    a.costs = me.costs;
+    a.costs = a.measured->costs;
     a.costs_origin = "measured";
-    j["measured"] = {{"source", me.source},
-                     {"idle_power_w", me.idle_power_w},
-                     {"compute_roof", me.compute_roof},
-                     {"compute_power_w", me.compute_power_w},
-                     {"memory_level", me.memory_level},
-                     {"memory_power_w", me.memory_power_w}};
-  } else {
-    j["measured_why_not"] = a.measured_why;
   }
-  if (a.costs) j["costs_origin"] = a.costs_origin;
-  j["model"] = a.costs ? model_to_json(*a.costs, q.intensities) : nlohmann::json(nullptr);
+  if (a.costs) a.at = energy_at(*a.costs, q.intensities);
   // The bound at the roofs the rest of the analysis uses (--precision, --level).
   a.bound = tdp_energy_bound(m, &a.bound_why, q.precision, q.level);
-  if (a.bound) {
-    const TdpEnergyBound& b = *a.bound;
-    j["tdp_bound"] = {{"power_w", b.power_w},
-                      {"power_source", b.power_source},
-                      {"compute_roof", b.compute_roof},
-                      {"memory_level", b.memory_level},
-                      {"max_joules_per_work", b.max_joules_per_work},
-                      {"max_joules_per_byte", b.max_joules_per_byte},
-                      {"min_work_per_joule", b.min_work_per_joule}};
-  } else {
-    j["tdp_bound"] = nullptr;
-    j["tdp_bound_why_not"] = a.bound_why;
-  }
   // The model draws most at the ridge I = B_τ, where work and traffic both run at their peaks:
   // π·ε_flop + β·ε_mem + π0 (model_power). Costs that need more than the device's power figure
   // cannot both hold at its peaks.
@@ -245,8 +228,43 @@ EnergyAnalysis analyse_energy(const MachineDocument& m, const EnergyQuery& q) {
                            " W: the device would slow its clock there, or "
                            "ε_flop, ε_mem or π0 is too high for it");
   }
-  j["warnings"] = a.warnings;
   return a;
+}
+
+nlohmann::json energy_analysis_to_json(const EnergyAnalysis& a) {
+  nlohmann::json j = {{"schema", "roofline.energy"},
+                      {"version", 1},
+                      {"machine", a.machine},
+                      {"compute_roof", a.compute_roof},
+                      {"memory_level", a.memory_level}};
+  if (a.measured) {
+    const MeasuredEnergy& me = *a.measured;
+    j["measured"] = {{"source", me.source},
+                     {"idle_power_w", me.idle_power_w},
+                     {"compute_roof", me.compute_roof},
+                     {"compute_power_w", me.compute_power_w},
+                     {"memory_level", me.memory_level},
+                     {"memory_power_w", me.memory_power_w}};
+  } else if (!a.costs) {
+    j["measured_why_not"] = a.measured_why;
+  }
+  if (a.costs) j["costs_origin"] = a.costs_origin;
+  j["model"] = a.costs ? model_to_json(*a.costs, a.at) : nlohmann::json(nullptr);
+  if (a.bound) {
+    const TdpEnergyBound& b = *a.bound;
+    j["tdp_bound"] = {{"power_w", b.power_w},
+                      {"power_source", b.power_source},
+                      {"compute_roof", b.compute_roof},
+                      {"memory_level", b.memory_level},
+                      {"max_joules_per_work", b.max_joules_per_work},
+                      {"max_joules_per_byte", b.max_joules_per_byte},
+                      {"min_work_per_joule", b.min_work_per_joule}};
+  } else {
+    j["tdp_bound"] = nullptr;
+    j["tdp_bound_why_not"] = a.bound_why;
+  }
+  j["warnings"] = a.warnings;
+  return j;
 }
 
 EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
@@ -295,6 +313,7 @@ EnergyPoints energy_points(const PointsDocument& doc, const std::string& origin,
                        " J is not a finite number (energy too small)");
     out.placed.push_back({p.name, p.work.value / q.value, wpj});
   }
+  out.not_points = doc.not_points;
   return out;
 }
 
@@ -310,6 +329,36 @@ nlohmann::json energy_points_to_json(const std::vector<EnergyPoint>& points, con
                   {"above_roof", p.work_per_joule > DiagnosisOptions{}.above * roof}});
   }
   return pj;
+}
+
+EnergyDocument energy_document(const MachineDocument& m, EnergyAnalysis an, PowerInterface pi,
+                               const PointsDocument* points, const std::string& points_file) {
+  EnergyDocument d;
+  d.analysis = std::move(an);
+  d.power_interface = std::move(pi);
+  d.points_file = points_file;
+  EnergyAnalysis& a = d.analysis;
+  if (a.costs && points) {
+    d.points = energy_points(*points, points_file, a.memory_level, m.roofs,
+                             a.bound ? std::optional(a.bound->power_w) : std::nullopt);
+    a.warnings.insert(a.warnings.end(), d.points->warnings.begin(), d.points->warnings.end());
+  }
+  return d;
+}
+
+nlohmann::json energy_document_to_json(const EnergyDocument& d) {
+  nlohmann::json j = energy_analysis_to_json(d.analysis);
+  j["power_interface"] = power_interface_to_json(d.power_interface);
+  if (d.points) {
+    j["points"] = energy_points_to_json(d.points->placed, *d.analysis.costs);
+    j["points_without_energy"] = d.points->skipped;
+    j["points_without_traffic_at_level"] = d.points->off_level;
+    // Only where the document holds runs that are no point: the output stays as it was for one
+    // of points alone.
+    for (const PointLeftOut& n : d.points->not_points)
+      j["points_not_placed"].push_back(left_out_to_json(n));
+  }
+  return j;
 }
 
 nlohmann::json power_interface_to_json(const PowerInterface& pi) {

@@ -1,5 +1,5 @@
 // `roofline import`'s text: the points an import made, each judged against a machine's roofs or
-// only listed.
+// only listed; and a list of points, each analysed or briefly (`profile`'s points).
 #include "roofline/diagnosis.hpp"
 #include "roofline/import.hpp"
 #include "roofline/strings.hpp"
@@ -24,6 +24,16 @@ std::string render_import_text(const std::string& tool, const std::vector<std::s
       t += render_point_brief(p) +
            (roofs ? "  not judged: no roof for its precision or level (see notes)\n" : "");
     if (judged && !p.note.empty()) t += "  source: " + p.note + "\n";
+  }
+  return t;
+}
+
+std::string render_points_text(const std::vector<Point>& points, const RoofSet* roofs, bool color) {
+  std::string t;
+  for (const auto& p : points) {
+    t += "\n";
+    t += roofs ? render_point_analysis(p, diagnose(p, *roofs), *roofs, color)
+               : render_point_brief(p);
   }
   return t;
 }

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
@@ -129,6 +132,42 @@ TEST(CliEnergy, APointDrawingFarAboveTheDevicesPowerIsSaid) {
             "is the energy in J, and of this run?");
   EXPECT_EQ(about_points[1].rfind("point 'c': E/T = 1200 J / 50 ms = 24000 W", 0), 0u);
   EXPECT_EQ(j["points_without_traffic_at_level"], json::array({"c"}));
+}
+
+// A run's bandwidth-only records (a copy: W = 0, no point) are listed as not placed, with why,
+// in the text and the JSON, as `point --points` lists them; they were left out unsaid.
+TEST(CliEnergy, BandwidthRunsOfAPointsDocumentAreSaidNotPlaced) {
+  TempDir dir;
+  write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
+    {"name": "a", "work": 1e12, "traffic": 1e10, "time": 0.05, "energy": 50}],
+    "run": {"bandwidth_only": [{"kernel": "copy", "level": "L1", "bandwidth": 2e11},
+                               {"kernel": "copy", "level": "DRAM"}]}})");
+  const std::vector<std::string> args = {"energy", "--hw",      "h100-sxm",        "--eps-flop",
+                                         "10 pJ",  "--eps-mem", "100 pJ/B",        "--powercap",
+                                         kNoRapl,  "--points",  dir.file("p.json")};
+  const auto t = run_cli(args);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const std::string l1 = "note: " + dir.file("p.json") +
+                         ": copy @L1 does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run "
+                         "(Q/T = 200 GB/s), not a point: not placed\n";
+  const std::string dram = "note: " + dir.file("p.json") +
+                           ": copy @DRAM does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth "
+                           "run, not a point: not placed\n";
+  EXPECT_NE(t.out.find(l1 + dram), std::string::npos) << t.out;
+  // a is placed: 1e12 FLOP / 50 J = 2e10 FLOP/J.
+  EXPECT_NE(t.out.find("    a: I = 100 FLOP/byte, 2e+10 FLOP/J measured"), std::string::npos)
+      << t.out;
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const auto r = run_cli(json_args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 1u);
+  EXPECT_EQ(j["points_not_placed"],
+            json::parse(R"([{"name": "copy @L1", "reason": "no arithmetic, W = 0", "detail":
+              "copy @L1 does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run (Q/T = 200 GB/s), not a point"},
+              {"name": "copy @DRAM", "reason": "no arithmetic, W = 0", "detail":
+              "copy @DRAM does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run, not a point"}])"));
 }
 
 TEST(CliEnergy, AMachineMeasuredWithRaplGivesItsOwnCosts) {

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
+#include <map>
+#include <string>
+
 #include "roofline/dtype.hpp"
 #include "roofline/error.hpp"
 #include "roofline/kernels.hpp"
@@ -204,5 +207,80 @@ TEST(KernelOnRoofs, RidgeSideAttainableAndTimeBounds) {
   EXPECT_DOUBLE_EQ(r.time_no_overlap.value, 2e9 / 10e12 + 24e9 / 1e12);
   EXPECT_EQ(r.compute_roof, "fp64");
   EXPECT_EQ(r.memory_level, "DRAM");
+}
+
+// A machine of an fp16 tensor roof (the default, 300 TFLOP/s), an fp16 vector roof
+// (30 TFLOP/s), an int8 tensor roof (600 TOP/s) and HBM (2 TB/s, the default) and L2 (8 TB/s).
+ComputeRoof compute_roof(const std::string& name, const std::string& precision,
+                         const std::string& unit, double peak) {
+  ComputeRoof c;
+  c.name = name;
+  c.precision = precision;
+  c.unit = unit;
+  c.peak = WorkRate(peak);
+  return c;
+}
+
+RoofSet tensor_gpu() {
+  RoofSet r;
+  r.name = "gpu";
+  const ComputeRoof tensor = compute_roof("fp16 tensor", "fp16", "tensor", 3e14);
+  const ComputeRoof vector = compute_roof("fp16 vector", "fp16", "vector", 3e13);
+  ComputeRoof int8 = compute_roof("int8 tensor", "int8", "tensor", 6e14);
+  int8.integer = true;
+  r.compute = {tensor, vector, int8};
+  MemoryRoof hbm;
+  hbm.level = "HBM";
+  hbm.kind = "memory";
+  hbm.bandwidth = ByteRate(2e12);
+  MemoryRoof l2;
+  l2.level = "L2";
+  l2.kind = "cache";
+  l2.bandwidth = ByteRate(8e12);
+  r.memory = {hbm, l2};
+  r.default_compute = "fp16 tensor";
+  r.default_memory = "HBM";
+  return r;
+}
+
+// `roofline kernel`'s placement: an axpy (no matrix product) on the vector roof of its type, a
+// gemm on the highest (tensor), a named roof taken as named, the memory roof of the level asked
+// for; a FLOP count on an OP/s roof refused with the command's message.
+TEST(PlaceKernel, TheRoofTheKernelRunsOnOrTheOneNamed) {
+  const RoofSet roofs = tensor_gpu();
+  const KernelCount ax = axpy(1e9, fp16);
+  const KernelOnMachine on_vector = place_kernel(roofs, ax, fp16, "", "");
+  EXPECT_EQ(on_vector.machine, "gpu");
+  EXPECT_EQ(on_vector.on.compute_roof, "fp16 vector");
+  EXPECT_EQ(on_vector.on.memory_level, "HBM");
+  EXPECT_DOUBLE_EQ(on_vector.on.peak.value, 3e13);
+  EXPECT_DOUBLE_EQ(on_vector.on.bandwidth.value, 2e12);
+  EXPECT_EQ(on_vector.note, "");
+  // --precision names the tensor roof: taken although an axpy never runs there.
+  const KernelOnMachine named = place_kernel(roofs, ax, fp16, "fp16 tensor", "L2");
+  EXPECT_EQ(named.on.compute_roof, "fp16 tensor");
+  EXPECT_EQ(named.on.memory_level, "L2");
+  EXPECT_DOUBLE_EQ(named.on.bandwidth.value, 8e12);
+  const KernelRequest req = kernel_request(
+      "gemm", "fp16",
+      std::map<std::string, std::string>{{"m", "1024"}, {"n", "1024"}, {"k", "1024"}});
+  const KernelCount gemm = req.spec->count(req.params, req.dtype);
+  EXPECT_EQ(place_kernel(roofs, gemm, fp16, "", "").on.compute_roof, "fp16 tensor");
+  try {
+    (void)place_kernel(roofs, ax, fp16, "int8", "");
+    ADD_FAILURE() << "a FLOP count placed on an OP/s roof";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kernel axpy (fp16) counts FLOP, and roof 'int8 tensor' of machine 'gpu' is in "
+              "OP/s: give --dtype and --precision of one kind (--dtype int8 for an integer roof)");
+  }
+  // A roof of no precision (--peak) takes any work.
+  RoofSet given = roofs;
+  given.compute = {compute_roof("peak", "", "", 1e12)};
+  given.default_compute = "peak";
+  given.compute[0].integer = true;
+  EXPECT_EQ(place_kernel(given, ax, fp16, "peak", "").on.compute_roof, "peak");
+  // A level the machine has no roof for is refused by select_memory, naming it.
+  EXPECT_THROW((void)place_kernel(roofs, ax, fp16, "", "L3"), InputError);
 }
 }  // namespace ROOFLINE_UNITY_ID

@@ -1,5 +1,6 @@
 // The JSON forms `roofline kernel --json` and `roofline energy --json` take from io: the kernel's
-// count with its data type, parameters and placement, and this machine's power interface.
+// count with its data type, parameters and placement, this machine's power interface, and the
+// energy document.
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
@@ -100,6 +101,83 @@ TEST(PowerInterfaceJson, ZonesAndWhyNone) {
       R"j({"root":"/tmp/powercap","why_none":"no RAPL zone (intel-rapl:*) in /tmp/powercap",)j"
       R"j("zones":[]})j";
   EXPECT_EQ(json_text(power_interface_to_json(none), -1), expected_none);
+}
+
+// A machine of fp32 10 TFLOP/s and HBM 2 TB/s, no power figure; ε_flop 10 pJ, ε_mem 100 pJ/B,
+// π0 0; one intensity, 1. Points: "a" (2 GFLOP over 1 GB of HBM with 0.1 J: I = 2, 2e10 FLOP/J,
+// against a roof of 1/(1e-11·(1 + 10/2)) = 1.667e10: 1.2 of it, above), "idle" (no energy),
+// "l2 only" (no HBM traffic), and a bandwidth run.
+EnergyDocument energy_of(bool with_copy) {
+  MachineDocument m;
+  m.roofs.name = "gpu";
+  ComputeRoof fma;
+  fma.name = "fp32 fma";
+  fma.precision = "fp32";
+  fma.peak = WorkRate(1e13);
+  m.roofs.compute = {fma};
+  MemoryRoof hbm;
+  hbm.level = "HBM";
+  hbm.bandwidth = ByteRate(2e12);
+  MemoryRoof l2;
+  l2.level = "L2";
+  l2.kind = "cache";
+  l2.bandwidth = ByteRate(8e12);
+  m.roofs.memory = {hbm, l2};
+  m.roofs.default_memory = "HBM";
+  EnergyQuery q;
+  q.eps_flop = JoulePerWork(1e-11);
+  q.eps_mem = JoulePerByte(1e-10);
+  q.intensities = {1};
+  PointsDocument doc;
+  Point a;
+  a.name = "a";
+  a.work = Work(2e9);
+  a.traffic = {{"HBM", Bytes(1e9)}};
+  a.time = Seconds(1e-3);
+  a.energy = 0.1;
+  Point idle = a;
+  idle.name = "idle";
+  idle.energy = 0;
+  Point l2_only = a;
+  l2_only.name = "l2 only";
+  l2_only.traffic = {{"L2", Bytes(1e9)}};
+  doc.points = {a, idle, l2_only};
+  if (with_copy) doc.not_points = {{"copy @L1", "no arithmetic, W = 0", "copy @L1: no point"}};
+  PowerInterface pi;
+  pi.root = "/tmp/powercap";
+  pi.why_none = "no RAPL zone";
+  return energy_document(m, analyse_energy(m, q), pi, &doc, "p.json");
+}
+
+// The analysis's object, the power interface, the points placed and those not placed.
+TEST(EnergyDocumentJson, AnalysisInterfaceAndPoints) {
+  const EnergyDocument d = energy_of(true);
+  // 220 W and 9.091e9 FLOP/J at I = 1, balances 5 and 10, the peak 1e11, "a" at 1.2 of its roof.
+  const std::string expected =
+      R"j({"compute_roof":"fp32 fma","costs_origin":"given","machine":"gpu","memory_level":"HBM",)j"
+      R"j("model":{"at":[{"intensity":1.0,"power":220.00000000000003,"work_per_joule":9090909090.90909}],)j"
+      R"j("balance_point":10.000000000000002,"effective_eps_flop":1e-11,"energy_balance":10.000000000000002,)j"
+      R"j("eps_flop":1e-11,"eps_mem":1e-10,"peak_work_per_joule":100000000000.0,"pi0":0.0,"time_balance":5.0},)j"
+      R"j("points":[{"above_roof":true,"intensity":2.0,"name":"a","roof_work_per_joule":16666666666.666666,)j"
+      R"j("share_of_roof":1.2,"work_per_joule":20000000000.0}],)j"
+      R"j("points_not_placed":[{"detail":"copy @L1: no point","name":"copy @L1","reason":"no arithmetic, W = 0"}],)j"
+      R"j("points_without_energy":["idle"],"points_without_traffic_at_level":["l2 only"],)j"
+      R"j("power_interface":{"root":"/tmp/powercap","why_none":"no RAPL zone","zones":[]},)j"
+      R"j("schema":"roofline.energy","tdp_bound":null,)j"
+      R"j("tdp_bound_why_not":"gpu: no power figure (info.power_w absent)","version":1,"warnings":[]})j";
+  EXPECT_EQ(json_text(energy_document_to_json(d), -1), expected);
+  // Without bandwidth runs, no "points_not_placed" (the document as it was before they were
+  // listed).
+  json without = energy_document_to_json(energy_of(false));
+  EXPECT_FALSE(without.contains("points_not_placed"));
+  json with = energy_document_to_json(d);
+  with.erase("points_not_placed");
+  EXPECT_EQ(without, with);
+  // The analysis alone (Python's energy()): the document less the interface and the points.
+  for (const char* key :
+       {"power_interface", "points", "points_without_energy", "points_without_traffic_at_level"})
+    with.erase(key);
+  EXPECT_EQ(with, energy_analysis_to_json(d.analysis));
 }
 
 }  // namespace ROOFLINE_UNITY_ID

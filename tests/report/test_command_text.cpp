@@ -1,15 +1,19 @@
-// The text and chart inputs `roofline kernel` and `roofline energy` take from report: the kernel
-// on a machine's roofs with its note and chart, the energy model's roofs line and this machine's
-// power interface. Each figure is worked out in the comments.
+// The text and chart inputs `roofline kernel`, `roofline energy` and `roofline profile` take from
+// report: the kernel on a machine's roofs with its note and chart, the energy model's roofs line,
+// this machine's power interface, the energy document's text and chart, and a list of points.
+// Each figure is worked out in the comments.
 #include <gtest/gtest.h>
 #include "unity_id.hpp"
 
 #include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/kernel_counts.hpp"
+#include "roofline/diagnosis.hpp"
 #include "roofline/energy_chart.hpp"
+#include "roofline/error.hpp"
 #include "roofline/report.hpp"
 #include "roofline/text.hpp"
 
@@ -140,6 +144,121 @@ TEST(PowerInterfaceText, ZonesReadableOrWhyNot) {
   EXPECT_EQ(render_power_interface_text(none),
             "power interface: none — no RAPL zone (intel-rapl:*) in /tmp/powercap; no power is "
             "measured here\n");
+}
+
+// A point of 2 GFLOP over 1 GB of HBM traffic in 1 ms (fp32): P = 2 TFLOP/s, I = 2.
+Point hbm_point(const std::string& name) {
+  Point p;
+  p.name = name;
+  p.work = Work(2e9);
+  p.traffic = {{"HBM", Bytes(1e9)}};
+  p.time = Seconds(1e-3);
+  p.precision = "fp32";
+  return p;
+}
+
+// Without roofs each point's brief, with them its analysis, each after an empty line.
+TEST(PointsText, EachAnalysedOrBriefAfterAnEmptyLine) {
+  const std::vector<Point> points = {hbm_point("k1"), hbm_point("k2")};
+  EXPECT_EQ(render_points_text(points, nullptr, false),
+            "\nk1\n  W = 2 GFLOP, T = 1 ms, P = W/T = 2 TFLOP/s (fp32)\n"
+            "  Q(HBM) = 1 GB, I = W/Q = 2 FLOP/byte\n"
+            "\nk2\n  W = 2 GFLOP, T = 1 ms, P = W/T = 2 TFLOP/s (fp32)\n"
+            "  Q(HBM) = 1 GB, I = W/Q = 2 FLOP/byte\n");
+  const MachineDocument m = gpu();
+  const RoofSet& roofs = m.roofs;
+  const auto analysis = [&](const Point& p, bool color) {
+    return render_point_analysis(p, diagnose(p, roofs), roofs, color);
+  };
+  EXPECT_EQ(render_points_text(points, &roofs, false),
+            "\n" + analysis(points[0], false) + "\n" + analysis(points[1], false));
+  const std::string colored = render_points_text(points, &roofs, true);
+  EXPECT_EQ(colored, "\n" + analysis(points[0], true) + "\n" + analysis(points[1], true));
+  EXPECT_NE(colored.find("\x1b["), std::string::npos);
+  EXPECT_EQ(render_points_text({}, &roofs, true), "");
+}
+
+// The energy document on gpu()'s fp32 fma (π = 10 TFLOP/s) and HBM (β = 2 TB/s), ε_flop 10 pJ,
+// ε_mem 100 pJ/B, π0 0: B_τ = 5, B_ε = 10, ε̂ = 10 pJ (peak 1e11 FLOP/J), balance point
+// η·B_ε = 10 (≥ B_τ). At I = 1: 1/(1e-11·(1 + 10/1)) = 9.091e9 FLOP/J, (1e-10 + 1e-11)/5e-13 s
+// = 220 W. Point "a": 2 GFLOP over 1 GB of HBM with 0.1 J: I = 2, 2e10 FLOP/J measured against
+// 1/(1e-11·(1 + 10/2)) = 1.667e10 (120%, above the roof).
+EnergyDocument gpu_energy(const MachineDocument& m) {
+  EnergyQuery q;
+  q.precision = "fp32";
+  q.eps_flop = JoulePerWork(1e-11);
+  q.eps_mem = JoulePerByte(1e-10);
+  q.intensities = {1};
+  PointsDocument doc;
+  Point a = hbm_point("a");
+  a.energy = 0.1;
+  Point idle = hbm_point("idle");
+  Point l2 = hbm_point("l2 only");
+  l2.traffic = {{"L2", Bytes(1e9)}};
+  l2.energy = 0.1;
+  doc.points = {a, idle, l2};
+  doc.not_points = {{"copy @L1", "no arithmetic, W = 0",
+                     "copy @L1 does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run, not "
+                     "a point"}};
+  PowerInterface pi;
+  pi.root = "/tmp/powercap";
+  pi.why_none = "no RAPL zone";
+  return energy_document(m, analyse_energy(m, q), pi, &doc, "p.json");
+}
+
+TEST(EnergyDocumentText, RoofsInterfaceModelPointsThenNotesAndWarnings) {
+  const MachineDocument m = gpu();
+  EnergyDocument d = gpu_energy(m);
+  d.analysis.warnings.push_back("the costs draw too much");
+  EXPECT_EQ(render_energy_document_text(d, m.roofs),
+            "machine gpu: π = 10 TFLOP/s (fp32 fma), β = 2 TB/s (HBM)\n"
+            "power interface: none — no RAPL zone; no power is measured here\n"
+            "energy roofline (Choi, Bedard, Fowler & Vuduc 2013), ε_flop 0.01 nJ/FLOP, ε_mem "
+            "0.1 nJ/byte, π0 0 W:\n"
+            "  time balance B_τ = π/β = 5 FLOP/byte; energy balance B_ε = ε_mem/ε_flop = 10 "
+            "FLOP/byte\n"
+            "  ε̂_flop = ε_flop + π0/π = 0.01 nJ/FLOP: peak 1e+11 FLOP/J\n"
+            "  balance point (half the peak FLOP/J): I = 10 FLOP/byte\n"
+            "  at I = 1 FLOP/byte: 9.091e+09 FLOP/J, 220 W\n"
+            "  points (p.json):\n"
+            "    a: I = 2 FLOP/byte, 2e+10 FLOP/J measured, roof 1.667e+10 FLOP/J (120%) — above "
+            "the energy roof: impossible if the costs hold; the given ε and π0 are too high for "
+            "this point, or its energy is under-counted\n"
+            "    idle: no energy in the points file, not placed\n"
+            "    l2 only: no traffic at HBM (the model's level), not placed\n"
+            "catalogue power: gpu: no power figure (info.power_w absent)\n"
+            "note: p.json: copy @L1 does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run, "
+            "not a point: not placed\n"
+            "warning: the costs draw too much\n");
+}
+
+TEST(EnergyChartInputOfADocument, PointsAndThoseNotDrawnWithWhy) {
+  const MachineDocument m = gpu();
+  const EnergyDocument d = gpu_energy(m);
+  const EnergyChartInput in = energy_chart_input(d, m.roofs);
+  EXPECT_EQ(in.title, "Energy roofline of gpu");
+  EXPECT_EQ(in.subtitle, "fp32 fma × HBM, costs given");
+  EXPECT_EQ(in.work_unit, "FLOP");
+  EXPECT_EQ(in.traffic_unit, "byte");
+  EXPECT_DOUBLE_EQ(in.costs.eps_flop, 1e-11);
+  EXPECT_DOUBLE_EQ(in.costs.eps_mem, 1e-10);
+  ASSERT_EQ(in.points.size(), 1u);
+  EXPECT_EQ(in.points[0].name, "a");
+  EXPECT_DOUBLE_EQ(in.points[0].intensity, 2);
+  EXPECT_DOUBLE_EQ(in.points[0].work_per_joule, 2e10);
+  ASSERT_EQ(in.not_drawn.size(), 3u);
+  EXPECT_EQ(in.not_drawn[0].name, "idle");
+  EXPECT_EQ(in.not_drawn[0].reason, "no energy");
+  EXPECT_EQ(in.not_drawn[0].detail, "idle: no energy in the points file");
+  EXPECT_EQ(in.not_drawn[1].name, "l2 only");
+  EXPECT_EQ(in.not_drawn[1].reason, "no traffic at HBM");
+  EXPECT_EQ(in.not_drawn[1].detail, "l2 only: no traffic at HBM (the model's level)");
+  EXPECT_EQ(in.not_drawn[2].name, "copy @L1");
+  EXPECT_EQ(in.not_drawn[2].reason, "no arithmetic, W = 0");
+  // Without costs there is no roof to draw.
+  EnergyDocument none = d;
+  none.analysis.costs.reset();
+  EXPECT_THROW((void)energy_chart_input(none, m.roofs), InputError);
 }
 
 }  // namespace ROOFLINE_UNITY_ID
