@@ -67,6 +67,7 @@ void run(const ClusterArgs& a) {
   cluster::NodeMeasure measure;
   if (!a.node_machine.empty()) {
     o.node_probe = "machine documents " + a.node_machine;
+    o.nodes_given = true;
     measure = [pattern = a.node_machine](const cluster::NodeContext& n) {
       const std::string path =
           substitute(substitute(pattern, "{rank}", std::to_string(n.rank)), "{host}", n.host);

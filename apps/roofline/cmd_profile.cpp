@@ -306,9 +306,10 @@ void run(ProfileArgs& a) {
   PointInputs in = declared_inputs(a);
   std::optional<MachineDocument> m;
   if (has_machine(a.machine)) m = load_machine(a.machine);
-  // The level --traffic is at is one the roofs have, checked before the program runs (as
-  // `point` checks it), not found missing after.
+  // The level --traffic is at and the compute roof --precision picks are ones the roofs have,
+  // checked before the program runs (as `point` checks them), not found missing after.
   if (m && in.traffic && !in.level.empty()) m->roofs.select_memory(in.level);
+  if (m && !in.precision.empty()) m->roofs.select_compute(in.precision);
   std::vector<RegionResult> regions;
   std::vector<std::string> marker_notes;
   const RunResult r = counted_run(a, regions, marker_notes);

@@ -99,6 +99,8 @@ void run_profile_instrument(InstrumentArgs a) {
   if (a.name.empty()) a.name = fs::path(a.command.front()).filename().string();
   std::optional<MachineDocument> m;
   if (has_machine(a.machine)) m = load_machine(a.machine);
+  // A --precision the roofs have no compute roof for is refused before the program runs.
+  if (m && !a.machine.precision.empty()) m->roofs.select_compute(a.machine.precision);
 
   std::vector<std::string> messages;
   InstrumentOptions opt = instrument_options(a, messages);

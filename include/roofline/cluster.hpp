@@ -40,6 +40,13 @@ struct CoreShare {
 };
 CoreShare host_core_share(const NodeContext& node, int cores);
 
+/// The run's check, before anything is measured on any rank: the ranks sharing this node's host
+/// fit its `cores` for what will run on them. Nodes measured here: host_core_share's refusal.
+/// The network sweep: more ranks than cores puts two on one core, each ping-pong partner
+/// waiting for the other to be scheduled (one-way times of milliseconds, the scheduler's and
+/// not the network's): InputError naming the host and both counts, and --no-network.
+void check_ranks_fit_host(const NodeContext& node, int cores, bool nodes_measured, bool network);
+
 /// Measures one node's roofs, as on one machine (e.g. via roofline::measure_machine).
 using NodeMeasure = std::function<MachineDocument(const NodeContext&)>;
 
@@ -52,6 +59,9 @@ struct ClusterOptions {
   int repetitions = 0;                ///< per message size; 0 = 3 (quick) or 5
   std::string name;                   ///< cluster name; empty = "cluster-<N>x<first node>"
   std::string node_probe;             ///< how nodes were measured (recorded in the document)
+  /// The nodes' machine documents were given (--node-machine), not measured: their roofs are
+  /// summed as given, and ranks sharing a host did not split it.
+  bool nodes_given = false;
   /// Progress lines, called on rank 0 only; may be empty.
   std::function<void(const std::string&)> log;
   /// More checks of the run, on rank 0 with the rank count and options (step 1), before any
@@ -202,6 +212,9 @@ struct ClusterSummary {
   std::vector<int> stragglers;       ///< ranks below the threshold on any roof, ascending
   std::optional<NetworkMeasurement> network;
   std::vector<std::string> notes;
+  /// What makes the sums wrong as given (ranks on one host each giving a document of that whole
+  /// host); also first among the section's notes.
+  std::vector<std::string> warnings;
 };
 
 /// The document and its summary, assembled together (assemble_cluster_document is the

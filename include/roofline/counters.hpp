@@ -129,6 +129,11 @@ struct EventPlan {
   std::vector<std::string> missing;  ///< quantities this CPU/kernel cannot count, with why
 };
 
+/// The CPU in words, as a run records it: "AMD family 0x19 model 0x11 Zen 4 (AMD EPYC 9654)",
+/// vendor, family and model with the known core's name and /proc/cpuinfo's model name; another
+/// vendor's by its vendor string and model name; "unknown CPU" when nothing is known.
+std::string cpu_description(const CpuIdentity& cpu);
+
 /// Core events for W (and per-level traffic where the core exposes it), chosen by vendor,
 /// family and model. `core_pmu` is the sysfs name of the core PMU ("cpu", or "cpu_core" on
 /// hybrid Intel parts). Sources of every encoding are in the implementation.

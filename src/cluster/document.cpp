@@ -371,6 +371,45 @@ json cluster_section(const std::vector<NodeReport>& nodes,
   return cluster;
 }
 
+/// Whether a node's document describes its whole host: named as the host (`roofline measure`
+/// names its document after the host it ran on) and not measured on a share of its cores (the
+/// info's threads below its cores, as `roofline cluster` measures ranks that share a host).
+bool document_of_whole_host(const NodeReport& n) {
+  if (n.host.empty() || !iequals(n.machine.roofs.name, n.host)) return false;
+  const json info = info_json(n.machine);
+  if (!info.is_object()) return true;
+  const auto threads = info.find("threads"), cores = info.find("cores");
+  return threads == info.end() || cores == info.end() || !threads->is_number_integer() ||
+         !cores->is_number_integer() || threads->get<long long>() >= cores->get<long long>();
+}
+
+/// Nodes given as documents whose roofs are summed as given: one warning per host on which
+/// several ranks each give a document of that whole host, since each sum then counts the host
+/// once per such rank.
+std::vector<std::string> host_counted_twice_warnings(const std::vector<NodeReport>& nodes) {
+  std::vector<std::pair<std::string, std::vector<int>>> hosts;  // in order of first rank
+  for (const auto& n : nodes) {
+    if (!document_of_whole_host(n)) continue;
+    auto it =
+        std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h.first == n.host; });
+    if (it == hosts.end())
+      hosts.push_back({n.host, {n.rank}});
+    else
+      it->second.push_back(n.rank);
+  }
+  std::vector<std::string> warnings;
+  for (const auto& [host, ranks] : hosts) {
+    if (ranks.size() < 2) continue;
+    const std::string count = std::to_string(ranks.size());
+    warnings.push_back("ranks " + join(ranks, [](int r) { return std::to_string(r); }) +
+                       " share host '" + terminal_safe(host) + "' and each gives a document " +
+                       "of that whole host: their roofs are summed as given, so every sum " +
+                       "counts the host " + count + " times; give one rank per host, or each " +
+                       "rank a document of its share of the host");
+  }
+  return warnings;
+}
+
 /// "cluster-2xh100-sxm" when every node is one machine; else each machine with its count in
 /// order of first appearance, "cluster-1xh100-sxm+1xh200".
 std::string default_cluster_name(const std::vector<NodeReport>& nodes) {
@@ -416,17 +455,26 @@ ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
   std::map<std::string, int> per_host;
   for (const auto& n : nodes) ++per_host[n.host];
   const bool shared_hosts = per_host.size() < nodes.size();
-  if (shared_hosts)
+  std::vector<std::string> warnings;
+  if (shared_hosts && options.nodes_given) {
+    notes.push_back(
+        "several ranks share a host: their machine documents were given, not measured here, "
+        "and their roofs are summed as given");
+    warnings = host_counted_twice_warnings(nodes);
+  } else if (shared_hosts) {
     notes.push_back(
         "several ranks share a host: each rank measured its share of the host "
         "(threads divided among them), so sums are per host, not per rank");
+  }
+  std::vector<std::string> section_notes = warnings;
+  section_notes.insert(section_notes.end(), notes.begin(), notes.end());
   std::set<int> straggler_ranks;
   for (const auto& a : aggregates)
     for (const auto& s : a.stragglers) straggler_ranks.insert(s.rank);
 
-  set_section(
-      doc, "cluster",
-      cluster_section(nodes, aggregates, per_host, straggler_ranks, network, options, notes));
+  set_section(doc, "cluster",
+              cluster_section(nodes, aggregates, per_host, straggler_ranks, network, options,
+                              section_notes));
   json info = {{"kind", "cluster"}, {"nodes", nodes.size()}, {"hosts", per_host.size()}};
   if (!nodes.front().machine.info.empty()) info["node"] = info_json(nodes.front().machine);
   set_info(doc, info);
@@ -440,6 +488,7 @@ ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
   s.stragglers.assign(straggler_ranks.begin(), straggler_ranks.end());
   s.network = network;
   s.notes = notes;
+  s.warnings = warnings;
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "roofline/cluster.hpp"
+#include "roofline/cpu_topology.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json_out.hpp"
@@ -207,6 +208,13 @@ std::vector<std::string> gather_strings(const std::string& mine) {
   return out;
 }
 
+[[noreturn]] void throw_failure(int kind, const std::string& text) {
+  if (kind == kInput) throw InputError(text);
+  if (kind == kUnavailable) throw Unavailable(text);
+  if (kind == kOutput) throw OutputError(text);
+  throw Error(text);
+}
+
 /// The agreement after a step: every rank contributes its status; when any failed, every rank
 /// throws the same error, naming the failed ranks (grouped by message) and what they reported.
 void agree(const Failure& local, const std::string& step, const std::vector<std::string>& hosts) {
@@ -242,10 +250,20 @@ void agree(const Failure& local, const std::string& step, const std::vector<std:
     }
     text += "\n  " + who + ": " + msg;
   }
-  if (worst == kInput) throw InputError(text);
-  if (worst == kUnavailable) throw Unavailable(text);
-  if (worst == kOutput) throw OutputError(text);
-  throw Error(text);
+  throw_failure(worst, text);
+}
+
+/// The agreement after a step rank 0 does alone (assembling the document from every rank's):
+/// a failure there is the step's, not a rank's, so rank 0 says it once, naming no rank, and
+/// every other rank fails with the same kind of error pointing at rank 0's message.
+void agree_on_root_step(const Failure& local, const std::string& step) {
+  int mine = local.kind, worst = kOk;
+  mpi().allreduce_max_int(&mine, &worst);
+  if (worst == kOk) return;
+  const std::string head = "cluster measurement failed while " + step;
+  throw_failure(worst, world_rank() == 0
+                           ? head + "; no document written: " + local.message
+                           : head + " (rank 0 assembles it and says why); no document written");
 }
 
 int iterations_for(double bytes, bool quick) {
@@ -397,6 +415,9 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
   // 1. The run itself: rank count and options (the same on every rank when the command lines are).
   agree(capture([&] {
           check_cluster_run(options, result.ranks);
+          if (ctx.ranks_on_host > 1)
+            check_ranks_fit_host(ctx, cpu::detect_topology().cores(), !options.nodes_given,
+                                 options.network && result.ranks >= 2);
           if (root && options.check) options.check();
         }),
         "checking the run", hosts);
@@ -439,11 +460,12 @@ ClusterResult measure_cluster(const ClusterOptions& options, const NodeMeasure& 
   std::vector<double> seconds(root ? static_cast<size_t>(result.ranks) : 0);
   mpi().gather_double(&node_seconds, seconds.data());
   ClusterDocument doc;
-  agree(capture([&] {
-          if (root)
-            doc = assemble_cluster(node_reports_from(jsons, hosts, seconds), network, options);
-        }),
-        "assembling the cluster document", hosts);
+  agree_on_root_step(capture([&] {
+                       if (root)
+                         doc = assemble_cluster(node_reports_from(jsons, hosts, seconds), network,
+                                                options);
+                     }),
+                     "assembling the cluster document");
 
   // 5. Deliver (e.g. write atomically) on rank 0, and let every rank know it worked.
   agree(capture([&] {

@@ -29,6 +29,19 @@ CoreShare host_core_share(const NodeContext& node, int cores) {
   return s;
 }
 
+void check_ranks_fit_host(const NodeContext& node, int cores, bool nodes_measured, bool network) {
+  if (nodes_measured) host_core_share(node, cores);
+  const int per_host = std::max(1, node.ranks_on_host);
+  cores = std::max(1, cores);
+  if (!network || per_host <= cores) return;
+  throw InputError(std::to_string(per_host) + " ranks share host '" + terminal_safe(node.host) +
+                   "', which has " + std::to_string(cores) + " core" + (cores == 1 ? "" : "s") +
+                   ": the network sweep would put two ranks on one core, each waiting for the "
+                   "other to be scheduled (one-way times of the scheduler, not the network); "
+                   "run at most " +
+                   std::to_string(cores) + " ranks on it, or give --no-network");
+}
+
 MachineDocument builtin_node_probe(const NodeContext& node, const ProbeOptions& options) {
   const int per_host = std::max(1, node.ranks_on_host);
   MeasureOptions m;

@@ -82,6 +82,7 @@ std::string render_cluster(const ClusterDocument& c, const std::string& roofs_ta
       "\nstragglers (more than " + format_number(100 * s.straggler_threshold, 3) +
       "% below the median on a roof): " + (stragglers.empty() ? "none" : "[" + stragglers + "]") +
       "\n";
+  for (const auto& w : s.warnings) out += "warning: " + w + "\n";
   for (const auto& n : s.notes) out += "note: " + n + "\n";
   return out;
 }

@@ -35,6 +35,114 @@ double fraction(const json& obj, const std::string& key, const Where& w, bool op
   return x;
 }
 
+/// An integer ≥ 1 (threads, calls per repetition), when present.
+void whole_at_least_one(const json& obj, const std::string& key, const Where& w) {
+  const auto it = obj.find(key);
+  if (it == obj.end()) return;
+  if (!it->is_number_integer() || it->get<double>() < 1)
+    io::fail(w / key, "expected a whole number ≥ 1 (got " + it->dump() + ")");
+}
+
+/// A stated spread of a run record is the one the run's `from` gives (its times, else its min,
+/// median and max: RunRecord::spread, rate_spread_from_summary): one that differs is no spread
+/// of this run.
+void check_stated_spread(const json& run, const std::string& key, std::optional<double> given,
+                         const std::string& from, const Where& w) {
+  const auto stated = io::get_optional_quantity(run, key, Dimension::count, w, false);
+  if (!stated || !given) return;
+  if (std::abs(*stated - *given) <= 1e-6 * std::max(1e-12, *given)) return;
+  io::fail(w / key, format_number(*stated) + " is not the spread of the run's " + from + " (" +
+                        format_number(*given) + ")");
+}
+
+/// Every field of a run record that `roofline run` writes, where the record carries it, read as
+/// that record's reader reads it: text as text, true/false as such, counts and bytes ≥ 0, the
+/// times and their sustained, median, min and max > 0 seconds, the quartiles ≥ 0 (0 = unknown),
+/// whole threads and calls ≥ 1, and the spreads those of the run's times. A record may be
+/// partial (a spread needs only its times, or its min, median and max).
+void check_run_record(const json& run, const Where& w) {
+  for (const char* key : {"kernel", "level", "dtype", "variant", "work_formula", "traffic_formula",
+                          "check", "precision", "note"})
+    io::get_string(run, key, w, std::string());
+  io::get_bool(run, "noisy", w, false);
+  io::get_bool(run, "passed", w, true);
+  io::get_optional_quantity(run, "work", Dimension::work, w, false);
+  io::get_optional_quantity(run, "working_set", Dimension::bytes, w, false);
+  for (const char* key : {"traffic_compulsory", "traffic_write_allocate"})
+    io::get_optional_quantity(run, key, Dimension::bytes, w, false);
+  if (run.contains("params")) {
+    const json& params = run["params"];
+    if (!params.is_object()) io::fail(w / "params", "expected an object of numbers");
+    for (const auto& [name, _] : params.items())
+      io::get_quantity(params, name, Dimension::count, w / "params", false);
+  }
+  if (run.contains("traffic")) {
+    const json& t = run["traffic"];
+    if (!t.is_array()) io::fail(w / "traffic", "expected an array of {level, bytes}");
+    for (size_t i = 0; i < t.size(); ++i) {
+      io::get_string(t[i], "level", (w / "traffic")[i]);
+      io::get_quantity(t[i], "bytes", Dimension::bytes, (w / "traffic")[i], false);
+    }
+  }
+  for (const char* key : {"sustained", "median", "min", "max"})
+    io::get_optional_quantity(run, key, Dimension::seconds, w);
+  for (const char* key : {"q1", "q3", "seconds_per_repetition"})
+    io::get_optional_quantity(run, key, Dimension::seconds, w, false);
+  whole_at_least_one(run, "calls_per_repetition", w);
+  whole_at_least_one(run, "threads", w);
+  std::optional<double> all;
+  if (run.contains("min") && run.contains("median") && run.contains("max")) {
+    const double mn = io::get_quantity(run, "min", Dimension::seconds, w);
+    const double md = io::get_quantity(run, "median", Dimension::seconds, w);
+    const double mx = io::get_quantity(run, "max", Dimension::seconds, w);
+    all = rate_spread_from_summary(mn, md, mx);
+    if (!all)
+      io::fail(w, "expected min ≤ median ≤ max, all > 0, with a finite spread (got " +
+                      format_number(mn) + ", " + format_number(md) + ", " + format_number(mx) +
+                      " s)");
+  }
+  std::optional<double> spread = all;
+  std::string from = "min, median and max";
+  if (run.contains("times") && run["times"].is_array()) {
+    std::vector<double> times;
+    for (const json& t : run["times"])
+      if (t.is_number() && t.get<double>() > 0 && std::isfinite(t.get<double>()))
+        times.push_back(t.get<double>());
+    if (times.size() != run["times"].size()) spread.reset();  // refused with the times
+    if (const auto s = rate_spread_from_times(times); s && times.size() == run["times"].size()) {
+      spread = s;
+      from = "times";
+    }
+  }
+  check_stated_spread(run, "spread", spread, from, w);
+  check_stated_spread(run, "spread_all", all, "min, median and max", w);
+}
+
+/// A run document's top-level "run" section, where there is one: an object whose threads are
+/// whole, `quick` true or false, and whose bandwidth-only runs are run records (check_run_record).
+void check_run_section(const json& doc, const Where& top) {
+  if (!doc.is_object() || !doc.contains("run")) return;
+  const json& run = doc["run"];
+  const Where w = top / "run";
+  if (!run.is_object())
+    io::fail(w, "expected an object, how `roofline run` made the runs (got " +
+                    std::string(run.dump().substr(0, 60)) + ")");
+  whole_at_least_one(run, "threads", w);
+  io::get_bool(run, "quick", w, false);
+  io::get_optional_quantity(run, "mem_available", Dimension::bytes, w, false);
+  if (run.contains("blas") && !run["blas"].is_object())
+    io::fail(w / "blas", "expected an object (corename, config, ...)");
+  if (run.contains("caches") && !run["caches"].is_array())
+    io::fail(w / "caches", "expected an array of {level, size, ...}");
+  if (!run.contains("bandwidth_only")) return;
+  const json& bw = run["bandwidth_only"];
+  if (!bw.is_array()) io::fail(w / "bandwidth_only", "expected an array of run records");
+  for (size_t i = 0; i < bw.size(); ++i) {
+    if (!bw[i].is_object()) io::fail((w / "bandwidth_only")[i], "expected a run record");
+    check_run_record(bw[i], (w / "bandwidth_only")[i]);
+  }
+}
+
 }  // namespace
 
 CheckConfig check_config_from_json(const json& j, const std::string& origin) {
@@ -85,6 +193,7 @@ std::vector<std::optional<Spread>> point_spreads(const json& doc, const std::str
   std::vector<std::optional<Spread>> out;
   const Where top{origin, ""};
   if (!doc.is_object() || !doc.contains("points") || !doc["points"].is_array()) return out;
+  check_run_section(doc, top);
   const json& pts = doc["points"];
   for (size_t i = 0; i < pts.size(); ++i) {
     const Where w = (top / "points")[i] / "run";
@@ -99,6 +208,7 @@ std::vector<std::optional<Spread>> point_spreads(const json& doc, const std::str
     io::refuse_misspelt_fields(
         run, w, run_record_fields(),
         "a misspelt field is not read: the gate would judge the run's noise without it");
+    check_run_record(run, w);
     if (run.contains("times")) {
       const json& t = run["times"];
       if (!t.is_array()) io::fail(w / "times", "expected an array of seconds");

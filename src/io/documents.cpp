@@ -446,12 +446,12 @@ PointsDocument points_from_json(const json& j, const std::string& origin,
     // Work on no matrix engine (an axpy, an elementwise operator): judged on the vector roof of
     // its precision (Point::vector_only), in a file as in the program that wrote it.
     p.vector_only = io::get_bool(pj, "vector_only", w, false);
-    // Joules, a number or a string with its unit ("1.2 kJ"), as work and time are; > 0: 0 would
-    // read as "not measured", which is the field left out (or null).
-    if (const auto e = io::get_optional_quantity(pj, "energy", Dimension::energy, w, false)) {
-      if (!(*e > 0)) io::fail(w / "energy", "must be > 0 (got 0): leave it out when not measured");
-      p.energy = *e;
-    }
+    // Joules, a number or a string with its unit ("1.2 kJ"), as work and time are; > 0, a
+    // negative energy as 0: 0 would read as "not measured", which is the field left out (or
+    // null).
+    if (const auto it = pj.find("energy"); it != pj.end() && it->is_number() && *it == 0)
+      io::fail(w / "energy", "must be > 0 (got 0): leave it out when not measured");
+    if (const auto e = io::get_optional_quantity(pj, "energy", Dimension::energy, w)) p.energy = *e;
     if (pj.contains("weight")) {
       if (!pj["weight"].is_number()) io::fail(w / "weight", "expected a number >= 0");
       p.weight = pj["weight"].get<double>();

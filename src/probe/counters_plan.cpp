@@ -72,9 +72,7 @@ void add_table_events(EventPlan& p, const std::string& table, const std::string&
 void intel_plan(EventPlan& p, const CpuIdentity& cpu, const std::string& pmu) {
   const int m = cpu.model;
   const CpuModel* known = find_cpu_model(cpu);
-  p.cpu_description = "Intel family " + std::to_string(cpu.family) + " model " + hex(m) +
-                      (known ? std::string(" ") + known->name : std::string()) +
-                      (cpu.model_name.empty() ? "" : " (" + cpu.model_name + ")");
+  p.cpu_description = cpu_description(cpu);
   if (!known || known->core_table.empty()) {
     const bool atom = known && known->atom;
     p.missing.push_back(
@@ -114,9 +112,7 @@ void intel_plan(EventPlan& p, const CpuIdentity& cpu, const std::string& pmu) {
 
 void amd_plan(EventPlan& p, const CpuIdentity& cpu, const std::string& pmu) {
   const CpuModel* known = find_cpu_model(cpu);
-  p.cpu_description = "AMD family " + hex(cpu.family) + " model " + hex(cpu.model) +
-                      (known ? " " + known->name : std::string()) +
-                      (cpu.model_name.empty() ? "" : " (" + cpu.model_name + ")");
+  p.cpu_description = cpu_description(cpu);
   if (!known || known->core_table.empty()) {
     p.missing.push_back("W: no FLOP event known for AMD family " + hex(cpu.family));
     return;
@@ -144,6 +140,20 @@ void amd_plan(EventPlan& p, const CpuIdentity& cpu, const std::string& pmu) {
 
 }  // namespace
 
+std::string cpu_description(const CpuIdentity& cpu) {
+  std::string s;
+  if (cpu.is_intel())
+    s = "Intel family " + std::to_string(cpu.family) + " model " + hex(cpu.model);
+  else if (cpu.is_amd())
+    s = "AMD family " + hex(cpu.family) + " model " + hex(cpu.model);
+  else
+    return cpu.vendor.empty()
+               ? (cpu.model_name.empty() ? "unknown CPU" : cpu.model_name)
+               : cpu.vendor + (cpu.model_name.empty() ? "" : " (" + cpu.model_name + ")");
+  if (const CpuModel* known = find_cpu_model(cpu)) s += " " + known->name;
+  return s + (cpu.model_name.empty() ? "" : " (" + cpu.model_name + ")");
+}
+
 EventPlan core_event_plan(const CpuIdentity& cpu, const std::string& core_pmu) {
   EventPlan p;
   if (cpu.is_intel())
@@ -151,7 +161,7 @@ EventPlan core_event_plan(const CpuIdentity& cpu, const std::string& core_pmu) {
   else if (cpu.is_amd())
     amd_plan(p, cpu, core_pmu);
   else {
-    p.cpu_description = cpu.vendor.empty() ? "unknown CPU" : cpu.vendor;
+    p.cpu_description = cpu_description(cpu);
     p.missing.push_back("W: no FLOP events known for CPU vendor '" + cpu.vendor + "'");
   }
   return p;

@@ -137,8 +137,11 @@ RunResult run_counted(const std::vector<std::string>& argv, const RunOptions& op
   RunResult r;
   r.pmu = probe_pmu(opt.sysfs_root);
   r.plan.events = software_events();
+  const CpuIdentity cpu = this_cpu();
+  // The CPU is recorded whatever can be counted on it (no core PMU, --events none), from the
+  // identification a recording of the counters holds (recording_to_json).
+  r.plan.cpu_description = cpu_description(cpu);
   if (opt.hardware) {
-    const CpuIdentity cpu = this_cpu();
     if (!r.pmu.core_pmu.empty()) {
       EventPlan core = core_event_plan(cpu, r.pmu.core_pmu);
       r.plan.cpu_description = core.cpu_description;

@@ -9,8 +9,11 @@
 #include "report/xml_lite.hpp"
 #include "roofline/check.hpp"
 #include "roofline/check_io.hpp"
+#include "roofline/documents.hpp"
 #include "roofline/error.hpp"
+#include "roofline/io.hpp"
 #include "roofline/quantity.hpp"
+#include "roofline/statistics.hpp"
 
 using namespace roofline;
 
@@ -387,4 +390,83 @@ TEST(CheckSpreads, ReadFromTheRunSection) {
     EXPECT_NE(std::string(e.what()).find("p.json: points[0].run.times[1]"), std::string::npos)
         << e.what();
   }
+}
+
+// Every field of a run record that `roofline run` writes is read as it writes it, where the
+// record carries it: a spread of "x", -0.5 or 50 (beside times that spread by 25%), a sustained
+// time of "fast" and a top-level "run" of "x" were accepted, while a median of -1 was refused.
+TEST(CheckSpreads, EveryRunRecordFieldIsReadAsRunWritesIt) {
+  RunRecord r;
+  r.kernel = "axpy-fp64";
+  r.level = "L1";
+  r.count.work = Work(4096);
+  r.count.traffic = Bytes(49152);
+  r.traffic = {{"L1", Bytes(49152)}};
+  r.times = {1e-3, 1.1e-3, 1.2e-3, 1.3e-3, 2e-3};
+  r.min = 1e-3;
+  r.q1 = 1.1e-3;
+  r.median = r.sustained = 1.2e-3;
+  r.q3 = 1.3e-3;
+  r.max = 2e-3;
+  nlohmann::json doc = {
+      {"schema", "roofline.points"},
+      {"version", 1},
+      {"points",
+       {{{"name", "axpy"},
+         {"work", 4096},
+         {"traffic", 49152},
+         {"time", 1.2e-3},
+         {"run", run_record_to_json(r)}}}},
+      {"run", {{"threads", 2}, {"quick", true}, {"bandwidth_only", nlohmann::json::array()}}}};
+  const auto s = point_spreads(doc, "p.json");
+  ASSERT_TRUE(s[0]);
+  EXPECT_DOUBLE_EQ(s[0]->value, r.spread());  // as written: read back
+  const auto refused = [&](const std::string& field, const nlohmann::json& value,
+                           const std::string& expected, bool top_level = false) {
+    nlohmann::json bad = doc;
+    if (top_level)
+      bad["run"] = value;
+    else
+      bad["points"][0]["run"][field] = value;
+    try {
+      (void)point_spreads(bad, "p.json");
+      ADD_FAILURE() << field << " = " << value.dump() << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos)
+          << field << ": " << e.what();
+    }
+  };
+  refused("spread", "x", "p.json: points[0].run.spread");
+  refused("spread", -0.5, "p.json: points[0].run.spread: must be ≥ 0 (got -0.5)");
+  refused("spread", 50,
+          "p.json: points[0].run.spread: 50 is not the spread of the run's times (" +
+              format_number(r.spread()) + ")");
+  refused("spread_all", 50,
+          "points[0].run.spread_all: 50 is not the spread of the run's min, "
+          "median and max");
+  refused("sustained", "fast", "p.json: points[0].run.sustained");
+  refused("median", -1, "p.json: points[0].run.median: must be > 0 (got -1)");
+  refused("min", 3e-3, "points[0].run: expected min ≤ median ≤ max");
+  refused("q1", -1, "points[0].run.q1: must be ≥ 0");
+  refused("noisy", "yes", "points[0].run.noisy: expected true or false");
+  refused("passed", 1, "points[0].run.passed: expected true or false");
+  refused("kernel", 3, "points[0].run.kernel: expected a string");
+  refused("threads", 0, "points[0].run.threads: expected a whole number ≥ 1 (got 0)");
+  refused("calls_per_repetition", 1.5, "points[0].run.calls_per_repetition");
+  refused("work", -1, "points[0].run.work: must be ≥ 0");
+  refused("params", {{"n", "many"}}, "points[0].run.params.n");
+  refused("traffic", {{{"level", "L1"}, {"bytes", -1}}}, "points[0].run.traffic[0].bytes");
+  refused("run", "x", "p.json: run: expected an object", true);
+  refused("run", {{"threads", "two"}}, "p.json: run.threads", true);
+  nlohmann::json bw = run_record_to_json(r);
+  bw["spread"] = "x";
+  refused("run", {{"bandwidth_only", {bw}}}, "p.json: run.bandwidth_only[0].spread", true);
+  // A partial record is read for what it holds: its times alone, or its min, median and max.
+  nlohmann::json partial = doc;
+  partial["points"][0]["run"] = {{"min", 1e-3},
+                                 {"median", 1.2e-3},
+                                 {"max", 2e-3},
+                                 {"spread", *rate_spread_from_summary(1e-3, 1.2e-3, 2e-3)}};
+  partial.erase("run");
+  EXPECT_TRUE(point_spreads(partial, "p.json")[0]);
 }

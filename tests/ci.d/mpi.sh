@@ -4,7 +4,9 @@
 #     roofs, which `point` (and `plot`, when the build has it) accept as a machine;
 #  2. a mismatched rank count and 3. a failing rank give a clear error on every rank, a non-zero
 #     exit, and no document;
-#  4. the docs' distributed example on both ranks keeps its InfiniBand roof (kind network).
+#  4. the docs' distributed example on both ranks keeps its InfiniBand roof (kind network);
+#  5. nodes of no common compute roof fail the assembly, said once and blaming no rank;
+#  6. two ranks on one host each giving a document of that host are warned of (summed as given).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=build/release/bin/roofline
@@ -108,4 +110,35 @@ PY
 "$bin" point --machine "$tmp/ib.json" --points "$example/points.json" >"$tmp/ib-points.out" \
   || fail "the example's points against its cluster document"
 grep -q "InfiniBand" "$tmp/ib-points.out" || fail "the example's points do not name InfiniBand"
+echo "mpi: an assembly failure is the step's, said once"
+cat >"$tmp/apart1.json" <<'JSON'
+{"schema": "roofline.machine", "version": 1, "name": "n1",
+ "compute": [{"name": "fp32", "precision": "fp32", "peak": 1e11}],
+ "memory": [{"level": "DRAM", "bandwidth": 2e10}]}
+JSON
+cp "$tmp/node0.json" "$tmp/apart0.json"
+if mpirun2 cluster --node-machine "$tmp/apart{rank}.json" --no-network -o "$tmp/bad.json" \
+     >"$tmp/apart.out" 2>"$tmp/apart.err"; then
+  fail "nodes of no common compute roof were assembled"
+fi
+[ ! -e "$tmp/bad.json" ] || fail "a document was written despite the failed assembly"
+n=$(grep -c "the nodes share no compute roof" "$tmp/apart.err" || true)
+[ "$n" -eq 1 ] || { cat "$tmp/apart.err" >&2; fail "expected the reason once (got $n)"; }
+n=$(grep -c "roofline: error: cluster measurement failed while assembling the cluster document" \
+  "$tmp/apart.err" || true)
+[ "$n" -eq 2 ] || { cat "$tmp/apart.err" >&2; fail "expected both ranks to fail (got $n)"; }
+! grep -q "rank 0 (" "$tmp/apart.err" || { cat "$tmp/apart.err" >&2; fail "a rank was blamed"; }
+
+echo "mpi: documents of one host on two of its ranks"
+# Named as the host (MPI's processor name, the host name), as `roofline measure` names its
+# document: the sums count the host twice, and the summary says so.
+sed "s/\"name\": \"n0\"/\"name\": \"$(hostname)\"/" "$tmp/node0.json" >"$tmp/host.json"
+mpirun2 cluster --node-machine "$tmp/host.json" --no-network >"$tmp/host.out" 2>"$tmp/host.err" \
+  || { cat "$tmp/host.out" "$tmp/host.err" >&2; fail "cluster of one host's document"; }
+grep -q "warning: ranks 0, 1 share host '.*' and each gives a document of that whole host" \
+  "$tmp/host.out" || { cat "$tmp/host.out" >&2; fail "no warning of the host counted twice"; }
+grep -q "note: several ranks share a host: their machine documents were given" "$tmp/host.out" \
+  || { cat "$tmp/host.out" >&2; fail "the note does not say the documents were given"; }
+! grep -q "each rank measured its share" "$tmp/host.out" \
+  || { cat "$tmp/host.out" >&2; fail "the note says the ranks measured"; }
 echo "mpi: ok"

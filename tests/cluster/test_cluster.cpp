@@ -584,6 +584,86 @@ TEST(ClusterNodes, RanksSplitTheHostsCoresAndNeverShareOne) {
   }
 }
 
+// The run's check before anything is measured: the network sweep is refused on more ranks
+// than cores too (three ranks on two cores gave a ping-pong "latency" of 9.5 ms), also when the
+// nodes' documents are given and nothing else is measured on the host.
+TEST(ClusterNodes, TheNetworkSweepIsRefusedOnMoreRanksThanCores) {
+  NodeContext n;
+  n.host = "vm";
+  n.ranks_on_host = 3;
+  n.local_rank = 1;
+  EXPECT_NO_THROW(check_ranks_fit_host(n, 2, false, false));  // documents, no network
+  EXPECT_NO_THROW(check_ranks_fit_host(n, 4, true, true));    // they fit
+  try {
+    check_ranks_fit_host(n, 2, false, true);
+    ADD_FAILURE() << "a network sweep of three ranks on two cores was accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("3 ranks share host 'vm', which has 2 cores: the network sweep would put "
+                        "two ranks on one core"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("run at most 2 ranks on it, or give --no-network"), std::string::npos)
+        << what;
+  }
+  // Nodes measured here: the measurement's refusal, before the network's.
+  try {
+    check_ranks_fit_host(n, 2, true, true);
+    ADD_FAILURE() << "three ranks measuring two cores were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("each time the other"), std::string::npos) << e.what();
+  }
+}
+
+// Documents given (--node-machine) are summed as given: the note says so instead of saying each
+// rank measured its share, and ranks on one host that each give a document of that whole host
+// (named as the host, as `roofline measure` names it) are warned of: every sum counts the host
+// once per such rank.
+TEST(ClusterDocument, GivenDocumentsOfOneHostOnSeveralRanksAreWarnedOf) {
+  ClusterOptions o;
+  o.nodes_given = true;
+  MachineDocument host = fake_node(100e9, 20e9);
+  host.roofs.name = "vm";
+  set_info(host, {{"cpu", "fake cpu"}, {"cores", 2}, {"threads", 2}});
+  const std::vector<NodeReport> three{report(0, "vm", host), report(1, "vm", host),
+                                      report(2, "vm", host)};
+  const ClusterDocument c = assemble_cluster(three, std::nullopt, o);
+  ASSERT_EQ(c.summary.warnings.size(), 1u);
+  EXPECT_EQ(c.summary.warnings[0],
+            "ranks 0, 1, 2 share host 'vm' and each gives a document of that whole host: their "
+            "roofs are summed as given, so every sum counts the host 3 times; give one rank per "
+            "host, or each rank a document of its share of the host");
+  EXPECT_DOUBLE_EQ(find(c.summary.roofs, "fp64 avx2 fma").sum, 300e9);  // as given, 3 × 100
+  const std::string text = render_cluster(c);
+  EXPECT_NE(text.find("warning: ranks 0, 1, 2 share host 'vm'"), std::string::npos) << text;
+  EXPECT_NE(text.find("note: several ranks share a host: their machine documents were given, "
+                      "not measured here, and their roofs are summed as given"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("each rank measured its share"), std::string::npos) << text;
+  const nlohmann::json notes = section_json(c.document, "cluster")["notes"];
+  EXPECT_EQ(notes[0], c.summary.warnings[0]);
+
+  // Documents of other machines, or each measured on a share of the host's cores (the info's
+  // threads below its cores, as `roofline cluster` measures ranks sharing a host): no warning.
+  std::vector<NodeReport> shares = three;
+  for (auto& n : shares) set_info(n.machine, {{"cores", 2}, {"threads", 1}});
+  EXPECT_TRUE(assemble_cluster(shares, std::nullopt, o).summary.warnings.empty());
+  std::vector<NodeReport> others = three;
+  for (auto& n : others) n.machine.roofs.name = "node-" + std::to_string(n.rank);
+  EXPECT_TRUE(assemble_cluster(others, std::nullopt, o).summary.warnings.empty());
+  // One such document per host: nothing counted twice.
+  const std::vector<NodeReport> apart{report(0, "vm", host), report(1, "vm2", host)};
+  EXPECT_TRUE(assemble_cluster(apart, std::nullopt, o).summary.warnings.empty());
+
+  // Measured here, ranks sharing a host split it: the note says so, and nothing is warned of.
+  const ClusterDocument measured = assemble_cluster(three, std::nullopt, {});
+  EXPECT_TRUE(measured.summary.warnings.empty());
+  EXPECT_NE(render_cluster(measured).find("note: several ranks share a host: each rank measured "
+                                          "its share of the host"),
+            std::string::npos);
+}
+
 }  // namespace ROOFLINE_UNITY_ID
 
 namespace ROOFLINE_UNITY_ID {

@@ -268,6 +268,16 @@ TEST(Documents, BadPointsNameThePoint) {
               points_from_json(j, "p.json");
             }).find("points[0].energy: must be > 0 (got 0): leave it out when not measured"),
             std::string::npos);
+  // A negative energy is refused by the same range, "> 0" (it read "must be ≥ 0", beside 0
+  // refused as "must be > 0"), as a number or a string with its unit.
+  for (const json& negative : {json(-1), json("-1 J")}) {
+    j["points"][0]["energy"] = negative;
+    msg = message_of([&] { points_from_json(j, "p.json"); });
+    EXPECT_NE(msg.find("points[0].energy: must be > 0 (got " + negative.dump() + ")"),
+              std::string::npos)
+        << msg;
+    EXPECT_EQ(msg.find("≥"), std::string::npos) << msg;
+  }
   // An energy in another dimension (a power, an energy per FLOP) is no energy.
   j["points"][0]["work"] = 1;
   for (const char* bad : {"30 W", "1 pJ/FLOP", "2 kJ/B"}) {

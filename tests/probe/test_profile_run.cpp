@@ -263,6 +263,74 @@ TEST(ProfileReplay, CacheLevelsWithoutDramStillPlaceThePoint) {
   EXPECT_NE(level.err.find("has no memory roof for level 'L9'"), std::string::npos) << level.err;
 }
 
+// --precision naming no compute roof of the machine is refused before the program runs, as
+// `point` refuses it (the program ran, exit 0, and `check` then refused the document written),
+// with counters and with --instrument.
+TEST(ProfileInputs, APrecisionTheMachineLacksIsRefusedBeforeTheProgramRuns) {
+  TempDir d;
+  const std::string flag = d.file("ran.flag"), out = d.file("pp.json");
+  for (const bool instrument : {false, true}) {
+    std::vector<std::string> args = {"profile", "--hw", "h100-sxm", "--precision",
+                                     "fp99",    "-o",   out};
+    if (instrument)
+      args.insert(args.end(), {"--instrument", "--simulate", "none"});
+    else
+      args.insert(args.end(), {"-W", "1e9", "-Q", "1e8"});
+    args.insert(args.end(), {"--", "/bin/touch", flag});
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << instrument << ": " << r.err;
+    EXPECT_NE(r.err.find("machine 'h100-sxm' has no compute roof for 'fp99'"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(flag)) << "the program ran (--instrument " << instrument << ")";
+    EXPECT_FALSE(fs::exists(out));
+  }
+  // A precision the machine has runs the program as before.
+  const auto ok = run_cli({"profile", "--hw", "h100-sxm", "--precision", "fp64", "-W", "1e9", "-Q",
+                           "1e8", "-o", out, "--", "/bin/touch", flag});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_TRUE(fs::exists(flag));
+  EXPECT_EQ(nlohmann::json::parse(slurp(out))["points"][0]["precision"], "fp64");
+}
+
+// The run section names the CPU the program ran on, from the identification a recording of the
+// counters holds, also where no core PMU counts (it was "" beside the recording's model name).
+TEST(ProfileOutput, TheRunSectionNamesTheCpuWithoutACorePmu) {
+  TempDir d;
+  const std::string out = d.file("prof.json"), cnt = d.file("cnt.json");
+  fs::create_directories(d.file("sysfs"));  // no PMU described: no core counters
+  for (const char* events : {"auto", "none"}) {
+    const auto r = run_cli({"profile", "--sysfs", d.file("sysfs"), "--events", events, "-W", "1e9",
+                            "-Q", "1e8", "-o", out, "--save-counters", cnt, "--", "/bin/true"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto prof = nlohmann::json::parse(slurp(out));
+    const auto rec = nlohmann::json::parse(slurp(cnt));
+    const counters::CpuIdentity cpu{rec["cpu"]["vendor"], rec["cpu"]["family"], rec["cpu"]["model"],
+                                    rec["cpu"]["model_name"]};
+    EXPECT_EQ(prof["run"]["cpu"], counters::cpu_description(cpu)) << events;
+    EXPECT_NE(prof["run"]["cpu"], "") << events;
+    const std::string model_name = rec["cpu"]["model_name"];
+    if (!model_name.empty()) {
+      EXPECT_NE(prof["run"]["cpu"].get<std::string>().find(model_name), std::string::npos)
+          << prof["run"]["cpu"];
+    }
+  }
+}
+
+// The CPU in words: vendor, family and model (hex for AMD, as its manuals give them), the known
+// core's name, and cpuinfo's model name; another vendor by its own string.
+TEST(ProfileOutput, CpuDescriptionNamesVendorModelAndModelName) {
+  EXPECT_EQ(counters::cpu_description({"AuthenticAMD", 25, 17, "AMD EPYC 9654"})
+                .rfind("AMD family 0x19 model 0x11", 0),
+            0u);
+  EXPECT_NE(
+      counters::cpu_description({"AuthenticAMD", 25, 17, "AMD EPYC 9654"}).find(" (AMD EPYC 9654)"),
+      std::string::npos);
+  EXPECT_EQ(counters::cpu_description({"VendorX", 1, 2, "X 1000"}), "VendorX (X 1000)");
+  EXPECT_EQ(counters::cpu_description({"VendorX", 1, 2, ""}), "VendorX");
+  EXPECT_EQ(counters::cpu_description({"", 0, 0, "Some core"}), "Some core");
+  EXPECT_EQ(counters::cpu_description({}), "unknown CPU");
+}
+
 // P = W/T and I = W/Q are checked as `point` and `check` read them back: inf or an underflowed
 // 0 was printed and written (and `check` then refused the file).
 TEST(ProfilePoints, RatiosThatAreNoNumbersAreRefusedOrLeftOut) {
