@@ -48,14 +48,16 @@ std::vector<std::string> ridge_rows_left_out(const std::vector<HardwareSummary>&
 std::string render_ridges_not_at_level(const std::vector<HardwareSummary>& entries,
                                        const std::string& level);
 /// The line naming the devices left out of the ridge table: "not listed (no dense roof of fp64,
-/// fp32): A, B" and a line end, the names made safe for the terminal; "" when none is.
+/// fp32): A, B" ("no roof named fp16 tensor sparse" for a --precision value naming a roof) and a
+/// line end, the names made safe for the terminal; "" when none is.
 std::string render_ridges_left_out(const std::vector<std::string>& left_out,
                                    const std::vector<PrecisionGroup>& groups);
 /// Why a machine `hw ridges --add` asked for (add_machines) is not in the ridge table, for the
 /// first such of `added`: "--add SPEC: no memory roof 'LEVEL', the level the table shows" when it
-/// lacks the memory roof `level` (--level), else "--add SPEC: no dense compute roof of fp64,
-/// fp32, the precisions the table shows (give --precision)", the spec and level made safe for the
-/// terminal; "" when each is in `rows` or not among `entries` (left out by --kind).
+/// lacks the memory roof `level` (--level), else "--add SPEC: no dense roof of fp64, fp32, the
+/// roofs the table shows (give --precision for another)" (the reason as render_ridges_left_out
+/// gives it), the spec and level made safe for the terminal; "" when each is in `rows` or not among
+/// `entries` (left out by --kind).
 std::string ridge_added_not_shown(const std::vector<AddedMachine>& added,
                                   const std::vector<HardwareSummary>& entries,
                                   const std::vector<RidgeRow>& rows,

@@ -569,11 +569,10 @@ void register_points_document(py::module_& m) {
       .def_property_readonly(
           "traffic_byte",
           [](const PointLeftOut& n) {
-            double q = 0;
-            for (const auto& t : n.traffic) q += t.bytes.value;
-            return q;
+            return n.traffic.empty() ? 0.0 : n.traffic.front().bytes.value;
           },
-          "Q: its bytes per call over every level given (0 when the document gives none)")
+          "Q: its bytes per call at its first level, the run's own, as Point.traffic_byte (a run "
+          "lists the same Q at each level below it); 0 when the document gives none")
       .def_property_readonly(
           "traffic_by_level",
           [](const PointLeftOut& n) {

@@ -159,7 +159,7 @@ class NotPoint:
     @property
     def detail(self) -> str: ...
     @property
-    def traffic_byte(self) -> float: ...  # Q over every level given, 0 when none is given
+    def traffic_byte(self) -> float: ...  # Q at its first level, 0 when none is given
     @property
     def traffic_by_level(self) -> List[Tuple[str, float]]: ...
     @property

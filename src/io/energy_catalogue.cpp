@@ -353,8 +353,8 @@ nlohmann::json energy_document_to_json(const EnergyDocument& d) {
     j["points"] = energy_points_to_json(d.points->placed, *d.analysis.costs);
     j["points_without_energy"] = d.points->skipped;
     j["points_without_traffic_at_level"] = d.points->off_level;
-    // Only where the document holds runs that are no point: the output stays as it was for one
-    // of points alone.
+    // Only where the document holds runs that are no point: a document of points alone has no
+    // such key.
     for (const PointLeftOut& n : d.points->not_points)
       j["points_not_placed"].push_back(left_out_to_json(n));
   }

@@ -24,8 +24,7 @@ std::string render_energy_document_text(const EnergyDocument& d, const RoofSet& 
   t += render_energy_text(body, u, intensities, d.points ? &*d.points : nullptr, d.points_file);
   if (d.points)
     for (const PointLeftOut& n : d.points->not_points)
-      t += "note: " + terminal_safe(d.points_file) + ": " + terminal_safe(n.detail) +
-           ": not placed\n";
+      t += "note: " + terminal_safe(bandwidth_run_note(n, "not placed", d.points_file)) + "\n";
   for (const auto& w : an.warnings) t += "warning: " + w + "\n";
   return t;
 }

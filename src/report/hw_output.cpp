@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "roofline/dtype.hpp"
 #include "roofline/hardware.hpp"
 #include "roofline/quantity.hpp"
 #include "roofline/sanitize.hpp"
@@ -23,12 +24,6 @@ std::string provenance_cell(Provenance p, const std::string& formula) {
 
 std::string intensity_text(Intensity i, const UnitSystem& u) {
   return format_number(i.value) + " " + u.intensity();
-}
-/// The groups' labels, as the ridge table's lines name them: "fp64, fp32".
-std::string ridge_group_labels(const std::vector<PrecisionGroup>& groups) {
-  std::vector<std::string> labels;
-  for (const auto& g : groups) labels.push_back(terminal_safe(g.label));
-  return join(labels);
 }
 std::string year_text(const HardwareSummary& s) {
   return s.release_year ? std::to_string(*s.release_year) : "";
@@ -230,13 +225,23 @@ std::string render_ridges_not_at_level(const std::vector<HardwareSummary>& entri
 
 namespace {
 
-/// Whether `g` is one of the default groups, whose roofs are always the highest dense roof of
-/// their precisions (a --precision value may name a roof instead, a sparse one too).
-bool default_group(const PrecisionGroup& g) {
-  const auto& d = default_precision_groups();
-  return std::any_of(d.begin(), d.end(), [&](const PrecisionGroup& x) {
-    return x.label == g.label && x.precisions == g.precisions;
-  });
+/// Why a device has no column of the ridge table (find_compute_roof's rule): "no dense roof of
+/// fp64, fp32" for groups of precisions ("fp16/bf16": each part a precision), "no roof named
+/// fp16 tensor sparse" for a --precision value that names a roof, both where given together; the
+/// labels made safe for the terminal.
+std::string missing_ridge_roof(const std::vector<PrecisionGroup>& groups) {
+  std::vector<std::string> precisions, roofs;
+  for (const auto& g : groups) {
+    const bool of_precisions =
+        !g.precisions.empty() &&
+        std::all_of(g.precisions.begin(), g.precisions.end(),
+                    [](const std::string& p) { return is_roof_precision(p); });
+    (of_precisions ? precisions : roofs).push_back(terminal_safe(g.label));
+  }
+  std::string why = precisions.empty() ? "" : "no dense roof of " + join(precisions);
+  if (!roofs.empty())
+    why += (why.empty() ? "" : ", ") + std::string("no roof named ") + join(roofs, " or ");
+  return why;
 }
 
 /// The roof a ridge column was taken at, as the table's heading says it (find_compute_roof's
@@ -280,17 +285,7 @@ std::string ridge_roofs_heading(const std::vector<RidgeRow>& rows,
 std::string render_ridges_left_out(const std::vector<std::string>& left_out,
                                    const std::vector<PrecisionGroup>& groups) {
   if (left_out.empty()) return "";
-  std::vector<std::string> labels;
-  bool all_default = true;
-  for (const auto& g : groups) {
-    labels.push_back(terminal_safe(g.label));
-    all_default = all_default && default_group(g);
-  }
-  // A --precision value picks the roof of that name where there is one (a sparse one too), else
-  // the highest dense roof of that precision: those left out have neither.
-  const std::string why = all_default ? "no dense roof of " + join(labels)
-                                      : "no roof named " + join(labels, " or ") +
-                                            ", nor a dense roof of " + join(labels);
+  const std::string why = missing_ridge_roof(groups);
   return "not listed (" + why + "): " + terminal_safe(join(left_out)) + "\n";
 }
 
@@ -307,8 +302,8 @@ std::string ridge_added_not_shown(const std::vector<AddedMachine>& added,
     if (!level.empty() && !has_memory_level(kept->machine.roofs, level))
       return "--add " + terminal_safe(spec) + ": no memory roof '" + terminal_safe(level) +
              "', the level the table shows";
-    return "--add " + terminal_safe(spec) + ": no dense compute roof of " +
-           ridge_group_labels(groups) + ", the precisions the table shows (give --precision)";
+    return "--add " + terminal_safe(spec) + ": " + missing_ridge_roof(groups) +
+           ", the roofs the table shows (give --precision for another)";
   }
   return "";
 }

@@ -663,12 +663,12 @@ bool nearest_roof_is(const Canvas& c, const Quad& q, size_t ri) {
 
 /// A slanted roof's label: along its 45° line, above it (overlays below), from near the left
 /// end towards the ridge, clear of every other roof's line where it can be and never with
-/// another slanted roof's running through the text (a neighbouring level 8.7 px away struck it
-/// from end to end); a flat roof may cross it, cutting a letter or two. Where markers, labels or
-/// slanted lines take every such spot (the points of a sweep lying on the roof), a second row
-/// further out, clear of the markers on the line (their boxes reach 10.6 px from it), taken only
-/// where it crosses no roof line and lies nearer its own roof than any other. Returns false when
-/// no place is free.
+/// another slanted roof's running through the text (a neighbouring level a few pixels away would
+/// strike it from end to end); a flat roof may cross it, cutting a letter or two. Where markers,
+/// labels or slanted lines take every such spot (the points of a sweep lying on the roof), a second
+/// row further out, clear of the markers on the line (their boxes reach 10.6 px from it), taken
+/// only where it crosses no roof line and lies nearer its own roof than any other. Returns false
+/// when no place is free.
 bool place_slanted_label(Canvas& c, size_t ri, std::string& out) {
   const Chart& ch = c.ch;
   const DrawnRoof& r = ch.roofs[ri];
@@ -792,10 +792,10 @@ void roof_column(Canvas& c, RoofLabels& labels) {
 }
 
 /// Labels of one tier. The slanted roofs' are placed in order of need: the machine's default
-/// memory roof first (the one its points are judged on: an LLM chart's NVLink and PCIe labels
-/// took the spots HBM3's needed), then each compared machine's default, then the machine's other
-/// roofs, then the compared machines' others. Roofs whose label finds no free place keep their
-/// name in the line's tooltip, the roofs table and the chart's note (RoofLabels::left_out).
+/// memory roof first (the one its points are judged on, which an LLM chart's NVLink and PCIe
+/// labels would otherwise crowd out), then each compared machine's default, then the machine's
+/// other roofs, then the compared machines' others. Roofs whose label finds no free place keep
+/// their name in the line's tooltip, the roofs table and the chart's note (RoofLabels::left_out).
 void roof_labels(Canvas& c, bool optional, RoofLabels& out) {
   std::vector<size_t> order;
   for (size_t ri = 0; ri < c.ch.roofs.size(); ++ri) {

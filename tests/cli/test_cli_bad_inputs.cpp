@@ -940,7 +940,7 @@ std::vector<Case> cases() {
       {"a machine added to the ridge table that has no roof of its precisions",
        {"hw", "ridges", "--add", "{data}/../../examples/custom/db/machine.json", "-o", "{out}"},
        2,
-       "db/machine.json: no dense compute roof of fp64, "},
+       "db/machine.json: no dense roof of fp64, "},
       {"a point with an empty name",
        {"point", "--points={dir}/points-empty-name.json", "--hw=h100-sxm"},
        2,

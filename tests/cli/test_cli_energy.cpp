@@ -135,7 +135,8 @@ TEST(CliEnergy, APointDrawingFarAboveTheDevicesPowerIsSaid) {
 }
 
 // A run's bandwidth-only records (a copy: W = 0, no point) are listed as not placed, with why,
-// in the text and the JSON, as `point --points` lists them; they were left out unsaid.
+// in the text and the JSON, as `point --points` lists them (the entry plot's JSON lists under
+// not_drawn: its traffic and time none here, the document giving neither).
 TEST(CliEnergy, BandwidthRunsOfAPointsDocumentAreSaidNotPlaced) {
   TempDir dir;
   write_text(dir.file("p.json"), R"({"schema": "roofline.points", "version": 1, "points": [
@@ -165,9 +166,11 @@ TEST(CliEnergy, BandwidthRunsOfAPointsDocumentAreSaidNotPlaced) {
   ASSERT_EQ(j["points"].size(), 1u);
   EXPECT_EQ(j["points_not_placed"],
             json::parse(R"([{"name": "copy @L1", "reason": "no arithmetic, W = 0", "detail":
-              "copy @L1 does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run (Q/T = 200 GB/s), not a point"},
+              "copy @L1 does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run (Q/T = 200 GB/s), not a point",
+              "bandwidth_only": true, "traffic": [], "time": null},
               {"name": "copy @DRAM", "reason": "no arithmetic, W = 0", "detail":
-              "copy @DRAM does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run, not a point"}])"));
+              "copy @DRAM does no arithmetic (W = 0, so I = W/Q = 0): a bandwidth run, not a point",
+              "bandwidth_only": true, "traffic": [], "time": null}])"));
 }
 
 TEST(CliEnergy, AMachineMeasuredWithRaplGivesItsOwnCosts) {

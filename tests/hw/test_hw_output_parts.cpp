@@ -129,10 +129,16 @@ TEST(HwOutputParts, RidgeTableNamesTheRoofItTook) {
   EXPECT_NE(render_ridge_rows(second, groups, "NVLink")
                 .find("highest dense roof of each precision against NVLink, by release year"),
             std::string::npos);
-  // Left out under a --precision value: neither a roof of that name nor a dense roof of it.
+  // Left out under a --precision value that names a roof: no roof of that name; under one that
+  // names precisions, as the default groups are said, whether or not they are default groups.
   EXPECT_EQ(render_ridges_left_out({"npu"}, {precision_group("fp16 tensor sparse")}),
-            "not listed (no roof named fp16 tensor sparse, nor a dense roof of fp16 tensor "
-            "sparse): npu\n");
+            "not listed (no roof named fp16 tensor sparse): npu\n");
+  EXPECT_EQ(render_ridges_left_out({"npu"}, {precision_group("bf16")}),
+            "not listed (no dense roof of bf16): npu\n");
+  EXPECT_EQ(
+      render_ridges_left_out(
+          {"npu"}, {precision_group("int8"), precision_group("fp16 tensor sparse\x1b[2J")}),
+      "not listed (no dense roof of int8, no roof named fp16 tensor sparse\\u001b[2J): npu\n");
   // A precision of the default groups: as the default table says it.
   EXPECT_EQ(render_ridges_left_out({"npu"}, groups), "not listed (no dense roof of fp32): npu\n");
   EXPECT_EQ(ridge_trajectory(rows, groups, "", "").subtitle,

@@ -104,8 +104,8 @@ TEST(HwRidgesAdd, WhyAnAddedMachineIsNotInTheTable) {
   // Without a dense roof of the groups shown; without the --level roof, that first.
   EXPECT_EQ(ridge_added_not_shown({{"h100.json", "h100"}, {"npu\x1b[2J.json", "npu"}}, entries,
                                   rows, groups, "NVLink"),
-            "--add npu\\u001b[2J.json: no dense compute roof of fp64, bf16/fp16, the precisions "
-            "the table shows (give --precision)");
+            "--add npu\\u001b[2J.json: no dense roof of fp64, bf16/fp16, the roofs the table "
+            "shows (give --precision for another)");
   EXPECT_EQ(ridge_added_not_shown({{"npu.json", "npu"}, {"l4.json", "l4"}}, entries, rows, groups,
                                   "NVLink\x1b[2J"),
             "--add npu.json: no memory roof 'NVLink\\u001b[2J', the level the table shows");
@@ -114,8 +114,13 @@ TEST(HwRidgesAdd, WhyAnAddedMachineIsNotInTheTable) {
             "--add l4.json: no memory roof 'NVLink', the level the table shows");
   // No level asked: a machine not shown lacks a dense roof.
   EXPECT_EQ(ridge_added_not_shown({{"l4.json", "l4"}}, entries, rows, groups, ""),
-            "--add l4.json: no dense compute roof of fp64, bf16/fp16, the precisions the table "
-            "shows (give --precision)");
+            "--add l4.json: no dense roof of fp64, bf16/fp16, the roofs the table shows (give "
+            "--precision for another)");
+  // Under a --precision value naming a roof, the reason the left-out line gives.
+  EXPECT_EQ(ridge_added_not_shown({{"l4.json", "l4"}}, entries, rows,
+                                  {precision_group("fp16 tensor sparse")}, ""),
+            "--add l4.json: no roof named fp16 tensor sparse, the roofs the table shows (give "
+            "--precision for another)");
 }
 
 }  // namespace ROOFLINE_UNITY_ID

@@ -166,8 +166,7 @@ TEST(EnergyDocumentJson, AnalysisInterfaceAndPoints) {
       R"j("schema":"roofline.energy","tdp_bound":null,)j"
       R"j("tdp_bound_why_not":"gpu: no power figure (info.power_w absent)","version":1,"warnings":[]})j";
   EXPECT_EQ(json_text(energy_document_to_json(d), -1), expected);
-  // Without bandwidth runs, no "points_not_placed" (the document as it was before they were
-  // listed).
+  // Without bandwidth runs, no "points_not_placed".
   json without = energy_document_to_json(energy_of(false));
   EXPECT_FALSE(without.contains("points_not_placed"));
   json with = energy_document_to_json(d);

@@ -71,3 +71,15 @@ def test_a_document_without_runs_has_none_and_bad_input_is_refused(tmp_path):
         roofline.load_points(b"p.json")
     with pytest.raises(roofline.InputError):
         roofline.load_points(os.path.join(str(tmp_path), "missing.json"))
+
+
+def test_a_runs_q_is_at_its_own_level_not_summed_over_those_below():
+    # `roofline run copy --levels DRAM` lists the same 128 MiB at DRAM, L3, L2 and L1: Q is the
+    # run's own level's, as Point.traffic_byte is the first level's (summed, it read 512 MiB).
+    real = os.path.join(os.path.dirname(__file__), "..", "data", "report", "real",
+                        "zen4-genoa-2vcpu.points.json")
+    d = roofline.load_points(real)
+    dram = next(n for n in d.not_points if n.name == "copy @DRAM")
+    assert dram.traffic_byte == 134217728
+    assert [lvl for lvl, _ in dram.traffic_by_level] == ["DRAM", "L3", "L2", "L1"]
+    assert dram.time_s == 0.046584984
