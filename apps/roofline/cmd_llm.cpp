@@ -18,6 +18,7 @@
 #include "roofline/llm.hpp"
 #include "roofline/llm_json.hpp"
 #include "roofline/report.hpp"
+#include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"
 #include "roofline/text.hpp"
 

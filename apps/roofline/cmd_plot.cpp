@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "roofline/documents.hpp"
 #include "roofline/error.hpp"
+#include "roofline/hardware.hpp"
 #include "roofline/report.hpp"
 #include "roofline/sanitize.hpp"
 #include "roofline/strings.hpp"

@@ -207,6 +207,8 @@ struct ClusterSummary {
   int ranks = 0;
   int hosts = 0;
   std::string node_probe;
+  bool nodes_given =
+      false;  ///< the nodes' roofs read from documents (--node-machine), not measured
   double straggler_threshold = 0;
   std::vector<RoofAggregate> roofs;  ///< every roof over the nodes, in order of appearance
   std::vector<int> stragglers;       ///< ranks below the threshold on any roof, ascending

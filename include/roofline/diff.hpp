@@ -100,6 +100,11 @@ RoofSetDiff diff_roofs(const RoofSet& a, const RoofSet& b);
 std::string noise_verdict(const std::optional<bool>& exceeds, const std::optional<double>& noise,
                           bool brief = false);
 
+/// What diff says of two figures of work of different units (FLOP in A, OP in B), whose ratio is
+/// no change of one rate (docs/model.md §11): "not compared: work of different units (FLOP in
+/// A, OP in B)" — two points, two machines' roofs or their ridges alike.
+std::string work_units_not_compared(const std::string& unit_a, const std::string& unit_b);
+
 /// One point present in both documents (paired by name).
 struct PointChange {
   std::string name;

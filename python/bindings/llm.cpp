@@ -509,7 +509,7 @@ void add_messages(py::class_<T>& c, const char* name, std::vector<std::string> O
       name, [member](const T& x) { return python_messages(x.*member); }, doc);
 }
 
-/// `to_dict()` (the CLI's JSON object) and `__str__` (its text) of a result type.
+/// `to_dict()` of a result type: the CLI's JSON object for it (its `repr` is its own).
 template <class T, class Json>
 void add_dict(py::class_<T>& c, Json to_json) {
   c.def(

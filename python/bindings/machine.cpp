@@ -292,8 +292,7 @@ std::string comparison_repr(const Comparison& c) {
 std::string roof_change_repr(const RoofChange& c) {
   return "<RoofChange " + std::string(c.compute ? "compute " : "memory ") + quoted(c.name) +
          ": B/A = " + format_number(c.ratio, 4) + ", " +
-         (c.work_units_differ ? "not compared: work of different units (" + c.work_unit_a +
-                                    " in A, " + c.work_unit_b + " in B)"
+         (c.work_units_differ ? work_units_not_compared(c.work_unit_a, c.work_unit_b)
                               : noise_verdict(c.exceeds_spread, c.noise, /*brief=*/true)) +
          ">";
 }
@@ -306,24 +305,33 @@ std::string diff_repr(const MachineDiff& x) {
     });
   };
   const auto beyond = count(true);
-  // A roof judged neither way: too noisy (a noise of 100% or more), or no spread carried.
+  // A roof judged neither way: of work of different units (FLOP against OP: not compared), too
+  // noisy (a noise of 100% or more), or no spread carried.
+  const auto not_compared = std::count_if(x.d.changes.begin(), x.d.changes.end(),
+                                          [](const RoofChange& c) { return c.work_units_differ; });
   const auto too_noisy =
-      std::count_if(x.d.changes.begin(), x.d.changes.end(),
-                    [](const RoofChange& c) { return c.noise && *c.noise >= kBlindNoise; });
-  const auto unknown = count(std::nullopt) - too_noisy;
+      std::count_if(x.d.changes.begin(), x.d.changes.end(), [](const RoofChange& c) {
+        return !c.work_units_differ && c.noise && *c.noise >= kBlindNoise;
+      });
+  const auto unknown = count(std::nullopt) - too_noisy - not_compared;
   // Said as `roofline diff` says them (one code, noise_verdict): not counted as within the
   // noise.
   const std::string no_spread = noise_verdict(std::nullopt, std::nullopt, /*brief=*/false);
+  // The roofs compared: all without a spread said as one verdict, else counted by verdict.
+  const auto compared = static_cast<std::ptrdiff_t>(x.d.changes.size()) - not_compared;
   std::string verdicts;
-  if (static_cast<std::size_t>(unknown) == x.d.changes.size()) {
+  if (x.d.changes.empty() || (compared > 0 && unknown == compared)) {
     verdicts = no_spread;
-  } else {
+  } else if (compared > 0) {
     verdicts = std::to_string(beyond) + " beyond the noise";
     if (too_noisy > 0)
       verdicts +=
           ", " + std::to_string(too_noisy) + " too noisy to judge (a noise of 100% or more)";
     if (unknown > 0) verdicts += ", " + std::to_string(unknown) + " with " + no_spread;
   }
+  if (not_compared > 0)
+    verdicts += (verdicts.empty() ? "" : ", ") + std::to_string(not_compared) +
+                " not compared (work of different units)";
   // Two documents of one machine name (a measurement before and after) told apart by their
   // files' names, as `roofline diff` heads them.
   const auto label = [](const MachineDocument& m, const MachineDocument& other) {
@@ -335,7 +343,11 @@ std::string diff_repr(const MachineDiff& x) {
   return "<Diff " + label(x.a, x.b) + " → " + label(x.b, x.a) + ": " +
          std::to_string(x.d.changes.size()) + " roofs paired, " + verdicts + ", " +
          std::to_string(x.d.only_a.size()) + " only in A, " + std::to_string(x.d.only_b.size()) +
-         " only in B, ridge B/A = " + format_number(x.d.ridge_ratio, 4) + ">";
+         " only in B, ridge " +
+         (x.d.ridge_work_units_differ
+              ? work_units_not_compared(x.d.ridge_units_a.work, x.d.ridge_units_b.work)
+              : "B/A = " + format_number(x.d.ridge_ratio, 4)) +
+         ">";
 }
 
 void register_roofs(py::module_& m) {

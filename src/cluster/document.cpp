@@ -483,6 +483,7 @@ ClusterDocument assemble_cluster(const std::vector<NodeReport>& nodes,
   s.ranks = static_cast<int>(nodes.size());
   s.hosts = static_cast<int>(per_host.size());
   s.node_probe = options.node_probe;
+  s.nodes_given = options.nodes_given;
   s.straggler_threshold = options.straggler_threshold;
   s.roofs = aggregates;
   s.stragglers.assign(straggler_ranks.begin(), straggler_ranks.end());

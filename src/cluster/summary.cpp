@@ -67,7 +67,8 @@ std::string render_cluster(const ClusterDocument& c, const std::string& roofs_ta
   const ClusterSummary& s = c.summary;
   std::string out =
       c.document.roofs.name + ": " + counted(s.ranks, "rank") + " on " + counted(s.hosts, "host");
-  if (!s.node_probe.empty()) out += " (nodes measured by: " + s.node_probe + ")";
+  if (!s.node_probe.empty())
+    out += (s.nodes_given ? " (nodes' roofs from: " : " (nodes measured by: ") + s.node_probe + ")";
   out += "\n\nper roof over the nodes (the cluster's total is the sum over all of them):\n";
   out += aggregates_table(c);
   if (s.network) out += network_text(*s.network);

@@ -222,6 +222,11 @@ std::string noise_verdict(const std::optional<bool>& exceeds, const std::optiona
          (band.empty() ? "" : ": " + band) + ")";
 }
 
+std::string work_units_not_compared(const std::string& unit_a, const std::string& unit_b) {
+  return "not compared: work of different units (" + terminal_safe(unit_a) + " in A, " +
+         terminal_safe(unit_b) + " in B)";
+}
+
 namespace {
 
 /// Each name once in a document: points are paired by name, so a name given twice would pair

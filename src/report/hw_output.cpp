@@ -294,7 +294,10 @@ std::string ridge_added_not_shown(const std::vector<AddedMachine>& added,
                                   const std::vector<RidgeRow>& rows,
                                   const std::vector<PrecisionGroup>& groups,
                                   const std::string& level) {
-  for (const auto& [spec, name] : added) {
+  for (const AddedMachine& a : added) {
+    // Named, not bound: clang before 16 (the sanitizer builds) lets no lambda capture a binding.
+    const std::string& spec = a.spec;
+    const std::string& name = a.name;
     const auto is = [&](const HardwareSummary& e) { return e.name == name; };
     const auto kept = std::find_if(entries.begin(), entries.end(), is);
     const auto shows = [&](const RidgeRow& r) { return r.device->name == name; };

@@ -196,13 +196,6 @@ std::string spread_or_none(const std::optional<double>& x) {
   return x ? noise_percent(*x) : std::string("none");
 }
 
-/// Two figures of work of different units (FLOP in A, OP in B): their ratio is no change of one
-/// rate (docs/model.md §11), so it is said, not judged — two points or two machines' roofs alike.
-std::string work_units_not_compared(const std::string& unit_a, const std::string& unit_b) {
-  return "not compared: work of different units (" + terminal_safe(unit_a) + " in A, " +
-         terminal_safe(unit_b) + " in B)";
-}
-
 /// B/A with digits enough to read apart from the noise it is judged against (0.96996, not 0.97,
 /// when the noise is 3%).
 std::string ratio_beside_noise(double ratio, const std::optional<double>& noise) {

@@ -641,6 +641,20 @@ TEST(ClusterDocument, GivenDocumentsOfOneHostOnSeveralRanksAreWarnedOf) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("each rank measured its share"), std::string::npos) << text;
+  // The head names where the roofs came from: documents are read, not measured.
+  ClusterOptions named = o;
+  named.node_probe = "machine documents nodes/{rank}.json";
+  const std::string head = render_cluster(assemble_cluster(three, std::nullopt, named));
+  EXPECT_EQ(head.rfind("cluster-3xvm: 3 ranks on 1 host (nodes' roofs from: machine documents "
+                       "nodes/{rank}.json)\n",
+                       0),
+            0u)
+      << head;
+  ClusterOptions probed;
+  probed.node_probe = "roofline measure --quick";
+  EXPECT_NE(render_cluster(assemble_cluster(three, std::nullopt, probed))
+                .find(" (nodes measured by: roofline measure --quick)\n"),
+            std::string::npos);
   const nlohmann::json notes = section_json(c.document, "cluster")["notes"];
   EXPECT_EQ(notes[0], c.summary.warnings[0]);
 

@@ -142,3 +142,4 @@ def test_empty_file_names_and_thread_counts_are_said_as_given(tmp_path):
         roofline.Machine.measure(threads=-1)
     assert str(e.value) == ("threads: must be 0 (the default: one thread per core) or a number "
                             "of threads from 1 (got -1)")
+

@@ -224,3 +224,24 @@ def test_a_kernel_count_prints_its_figures_then_its_formulas():
     # int8 counts OP: 2·1024³ OP over (3·1024²)·1 B.
     assert repr(roofline.kernel("gemm", m=1024, n=1024, k=1024, dtype="int8")).startswith(
         "<KernelCount gemm (int8): W=2.147 GOP Q=3.146 MB I=682.7 OP/byte (")
+
+
+def test_a_diff_of_roofs_of_different_work_units_counts_them_apart(tmp_path):
+    # A's roof counts FLOP, B's OP (int8): that pair is not compared, as `roofline diff` says it,
+    # not counted among the roofs without a spread; neither is the ridge's ratio given.
+    (tmp_path / "a.json").write_text(
+        '{"schema": "roofline.machine", "version": 1, "name": "fp", "compute": [{"name": "fp32", '
+        '"precision": "fp32", "peak": 1e12}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]}')
+    (tmp_path / "b.json").write_text(
+        '{"schema": "roofline.machine", "version": 1, "name": "int", "compute": [{"name": "int8", '
+        '"precision": "int8", "peak": 4e12}], "memory": [{"level": "DRAM", "bandwidth": 1e11}]}')
+    d = roofline.diff(roofline.Machine.load(str(tmp_path / "a.json")),
+                      roofline.Machine.load(str(tmp_path / "b.json")))
+    assert repr(d) == ("<Diff 'fp' → 'int': 2 roofs paired, no spread carried: cannot say whether "
+                       "it exceeds the noise, 1 not compared (work of different units), 0 only in "
+                       "A, 0 only in B, ridge not compared: work of different units (FLOP in A, "
+                       "OP in B)>")
+    compute = next(c for c in d.changes if c.kind == "compute")
+    assert repr(compute) == ("<RoofChange compute 'fp32 → int8 (default compute roofs, of different "
+                             "precisions: fp32 against int8)': B/A = 4, not compared: work of "
+                             "different units (FLOP in A, OP in B)>")
